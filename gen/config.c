@@ -1,0 +1,311 @@
+/* threadlink.json: parsed by jansson, validated key by key. Errors name the key path and, through
+ * json_locate, the line and column of the offending value. Unknown keys are errors. */
+#include "config.h"
+
+#include "fsio.h"
+#include "lex_json.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <string.h>
+
+typedef struct cfg_reader {
+    const char *file;
+    const buf *text;
+    bool ok;
+} cfg_reader;
+
+static void cfg_error(cfg_reader *r, const char *path, const char *fmt, ...) TLG_PRINTF(3, 4);
+static void cfg_error(cfg_reader *r, const char *path, const char *fmt, ...)
+{
+    char message[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    src_loc loc = json_locate(r->file, r->text->data, r->text->len, path);
+    diag_error(loc, "%s%s%s", path, path[0] ? ": " : "", message);
+    r->ok = false;
+}
+
+static const char *json_type_name(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    default: return "null";
+    }
+}
+
+/* Reports every key of `obj` not in the NULL-terminated `allowed` list. */
+static void check_keys(cfg_reader *r, const char *path, json_t *obj, const char *const *allowed)
+{
+    const char *key;
+    json_t *value;
+    json_object_foreach(obj, key, value) {
+        bool known = false;
+        for (const char *const *a = allowed; *a; a++) known = known || strcmp(*a, key) == 0;
+        if (!known) {
+            char *sub = path[0] ? xasprintf("%s.%s", path, key) : xstrdup(key);
+            cfg_error(r, sub, "unknown key");
+            free(sub);
+        }
+    }
+}
+
+/* A relative path that stays inside the project: no absolute path, no '..', not empty. */
+static char *get_rel_path(cfg_reader *r, json_t *obj, const char *key, const char *path,
+                          const char *fallback)
+{
+    json_t *v = json_object_get(obj, key);
+    char *sub = path[0] ? xasprintf("%s.%s", path, key) : xstrdup(key);
+    char *result = NULL;
+    if (!v) {
+        result = fallback ? xstrdup(fallback) : NULL;
+    } else if (!json_is_string(v)) {
+        cfg_error(r, sub, "expected a string (a relative path), got %s", json_type_name(v));
+    } else {
+        const char *s = json_string_value(v);
+        bool dotdot = strcmp(s, "..") == 0 || strncmp(s, "../", 3) == 0 || strstr(s, "/../") ||
+                      (strlen(s) >= 3 && strcmp(s + strlen(s) - 3, "/..") == 0);
+        if (!s[0]) cfg_error(r, sub, "must not be empty");
+        else if (s[0] == '/' || strchr(s, '\\')) cfg_error(r, sub, "must be a relative path with '/' separators, got \"%s\"", s);
+        else if (dotdot) cfg_error(r, sub, "must not contain '..', got \"%s\"", s);
+        else result = xstrdup(s);
+    }
+    free(sub);
+    return result;
+}
+
+bool config_valid_domain_name(const char *name)
+{
+    bool at_word_start = true;
+    if (!*name) return false;
+    for (const char *p = name; *p; p++) {
+        char c = *p;
+        if (at_word_start) {
+            if (!((c | 32) >= 'a' && (c | 32) <= 'z')) return false;
+            at_word_start = false;
+        } else if (c == '.') {
+            at_word_start = true;
+        } else if (!ascii_is_word((unsigned char)c)) {
+            return false;
+        }
+    }
+    return !at_word_start;
+}
+
+static void read_domain(cfg_reader *r, json_t *d, size_t index, domain_config *out)
+{
+    static const char *const allowed[] = {"name", "output", "kind", "reserve_zero", "shell",
+                                          "native", "includes", NULL};
+    char path[64];
+    snprintf(path, sizeof path, "domains[%zu]", index);
+    memset(out, 0, sizeof *out);
+    out->loc = json_locate(r->file, r->text->data, r->text->len, path);
+    if (!json_is_object(d)) {
+        cfg_error(r, path, "expected an object, got %s", json_type_name(d));
+        return;
+    }
+    check_keys(r, path, d, allowed);
+    char sub[96];
+
+    json_t *name = json_object_get(d, "name");
+    snprintf(sub, sizeof sub, "%s.name", path);
+    if (!name) cfg_error(r, path, "missing required key \"name\"");
+    else if (!json_is_string(name)) cfg_error(r, sub, "expected a string, got %s", json_type_name(name));
+    else if (!config_valid_domain_name(json_string_value(name)))
+        cfg_error(r, sub, "\"%s\" is not a domain name (dot-separated words of letters, digits and '_', each starting with a letter)",
+                  json_string_value(name));
+    else out->name = xstrdup(json_string_value(name));
+
+    out->output = get_rel_path(r, d, "output", path, NULL);
+    if (!json_object_get(d, "output")) cfg_error(r, path, "missing required key \"output\"");
+
+    json_t *kind = json_object_get(d, "kind");
+    snprintf(sub, sizeof sub, "%s.kind", path);
+    out->kind = KIND_IDENTITY;
+    if (kind) {
+        const char *k = json_is_string(kind) ? json_string_value(kind) : NULL;
+        if (k && strcmp(k, "identity") == 0) out->kind = KIND_IDENTITY;
+        else if (k && strcmp(k, "ordinal") == 0) out->kind = KIND_ORDINAL;
+        else if (k) cfg_error(r, sub, "expected \"identity\" or \"ordinal\", got \"%s\"", k);
+        else cfg_error(r, sub, "expected \"identity\" or \"ordinal\", got %s", json_type_name(kind));
+    }
+
+    json_t *rz = json_object_get(d, "reserve_zero");
+    snprintf(sub, sizeof sub, "%s.reserve_zero", path);
+    if (rz && !json_is_boolean(rz)) cfg_error(r, sub, "expected a boolean, got %s", json_type_name(rz));
+    out->reserve_zero = rz && json_is_true(rz);
+
+    out->shell = get_rel_path(r, d, "shell", path, NULL);
+    out->native = get_rel_path(r, d, "native", path, NULL);
+
+    json_t *inc = json_object_get(d, "includes");
+    snprintf(sub, sizeof sub, "%s.includes", path);
+    if (inc && !json_is_array(inc)) {
+        cfg_error(r, sub, "expected an array of header names, got %s", json_type_name(inc));
+    } else if (inc) {
+        size_t i;
+        json_t *h;
+        json_array_foreach(inc, i, h) {
+            char item[128];
+            snprintf(item, sizeof item, "%s[%zu]", sub, i);
+            const char *s = json_is_string(h) ? json_string_value(h) : NULL;
+            if (!s) cfg_error(r, item, "expected a string, got %s", json_type_name(h));
+            else if (!s[0] || strpbrk(s, "\"<>\n\r"))
+                cfg_error(r, item, "\"%s\" is not a header name", s);
+            else *vec_push(&out->includes) = xstrdup(s);
+        }
+    }
+}
+
+bool config_load(const char *path, project_config *out)
+{
+    static const char *const allowed[] = {"$schema", "generated_dir", "injector_dir",
+                                          "definitions_dir", "domains", NULL};
+    memset(out, 0, sizeof *out);
+    buf text = {0};
+    if (!fs_read_file(path, &text)) {
+        diag_error(loc_file(path), "cannot read the project config: %s", strerror(errno));
+        buf_free(&text);
+        return false;
+    }
+    cfg_reader r = {path, &text, true};
+    json_error_t err;
+    json_t *root = json_loadb(text.data, text.len, JSON_REJECT_DUPLICATES, &err);
+    if (!root) {
+        diag_error(loc_at(path, (uint32_t)(err.line > 0 ? err.line : 1), (uint32_t)(err.column > 0 ? err.column : 1)),
+                   "%s", err.text);
+        buf_free(&text);
+        return false;
+    }
+    out->path = xstrdup(path);
+    out->root = path_dirname(path);
+    if (!json_is_object(root)) {
+        cfg_error(&r, "", "the project config must be a JSON object, got %s", json_type_name(root));
+    } else {
+        check_keys(&r, "", root, allowed);
+        out->generated_dir = get_rel_path(&r, root, "generated_dir", "", "generated");
+        out->injector_dir = get_rel_path(&r, root, "injector_dir", "", "injectors");
+        out->definitions_dir = get_rel_path(&r, root, "definitions_dir", "", NULL);
+        json_t *domains = json_object_get(root, "domains");
+        if (domains && !json_is_array(domains)) {
+            cfg_error(&r, "domains", "expected an array, got %s", json_type_name(domains));
+        } else if (domains) {
+            size_t i;
+            json_t *d;
+            json_array_foreach(domains, i, d) read_domain(&r, d, i, vec_push(&out->domains));
+            /* One domain, one declaration. */
+            for (size_t a = 0; a < out->domains.count; a++)
+                for (size_t b = 0; b < a; b++) {
+                    const char *na = out->domains.items[a].name, *nb = out->domains.items[b].name;
+                    if (na && nb && ascii_ieq(na, strlen(na), nb, strlen(nb))) {
+                        char p[64];
+                        snprintf(p, sizeof p, "domains[%zu].name", a);
+                        cfg_error(&r, p, "domain \"%s\" is already declared as domains[%zu]", na, b);
+                    }
+                }
+        }
+    }
+    json_decref(root);
+    buf_free(&text);
+    if (!r.ok) config_free(out);
+    return r.ok;
+}
+
+void config_free(project_config *cfg)
+{
+    for (size_t i = 0; i < cfg->domains.count; i++) {
+        domain_config *d = &cfg->domains.items[i];
+        free(d->name);
+        free(d->output);
+        free(d->shell);
+        free(d->native);
+        for (size_t j = 0; j < d->includes.count; j++) free(d->includes.items[j]);
+        vec_free(&d->includes);
+    }
+    vec_free(&cfg->domains);
+    free(cfg->path);
+    free(cfg->root);
+    free(cfg->generated_dir);
+    free(cfg->injector_dir);
+    free(cfg->definitions_dir);
+    memset(cfg, 0, sizeof *cfg);
+}
+
+/* json_locate walks the token stream, descending into the objects and arrays the path names. */
+static bool skip_value(json_lexer *lx, json_tok t, int depth)
+{
+    if (depth > 512) return false;
+    if (t.kind == JT_LBRACE || t.kind == JT_LBRACKET) {
+        json_tok_kind close = t.kind == JT_LBRACE ? JT_RBRACE : JT_RBRACKET;
+        for (;;) {
+            json_tok n = json_next(lx);
+            if (n.kind == close) return true;
+            if (n.kind == JT_EOF || n.kind == JT_ERROR) return false;
+            if (n.kind == JT_COMMA || n.kind == JT_COLON) continue;
+            if (!skip_value(lx, n, depth + 1)) return false;
+        }
+    }
+    return t.kind != JT_EOF && t.kind != JT_ERROR;
+}
+
+src_loc json_locate(const char *file, const char *data, size_t len, const char *path)
+{
+    src_loc found = {file, 0, 0};
+    /* Called only on text jansson accepted, so the tokenizer reports nothing here. */
+    json_lexer lx;
+    json_lexer_init(&lx, file, data, len);
+    json_tok t = json_next(&lx);
+    const char *p = path;
+    while (*p) {
+        if (*p == '.') p++;
+        if (*p == '[') {
+            size_t index = strtoul(p + 1, (char **)&p, 10);
+            if (*p == ']') p++;
+            if (t.kind != JT_LBRACKET) goto out;
+            for (size_t i = 0;; i++) {
+                t = json_next(&lx);
+                if (t.kind == JT_RBRACKET || t.kind == JT_EOF || t.kind == JT_ERROR) goto out;
+                if (i == index) break;
+                if (!skip_value(&lx, t, 0)) goto out;
+                t = json_next(&lx);
+                if (t.kind != JT_COMMA) goto out;
+            }
+        } else {
+            const char *end = p + strcspn(p, ".[");
+            size_t klen = (size_t)(end - p);
+            if (t.kind != JT_LBRACE) goto out;
+            for (;;) {
+                json_tok k = json_next(&lx);
+                if (k.kind != JT_STRING) goto out;
+                bool match = k.len == klen && memcmp(k.text, p, klen) == 0;
+                if (json_next(&lx).kind != JT_COLON) goto out;
+                t = json_next(&lx);
+                if (match) {
+                    if (!*end) found = k.loc; /* the last segment: point at its key */
+                    break;
+                }
+                if (!skip_value(&lx, t, 0)) goto out;
+                json_tok sep = json_next(&lx);
+                if (sep.kind != JT_COMMA) goto out;
+            }
+            p = end;
+            if (!*p) {
+                json_lexer_free(&lx);
+                return found;
+            }
+        }
+    }
+    found = t.loc;
+out:
+    json_lexer_free(&lx);
+    if (!found.line) found = loc_at(file, t.loc.line ? t.loc.line : 1, t.loc.col ? t.loc.col : 1);
+    return found;
+}

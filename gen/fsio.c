@@ -1,0 +1,106 @@
+#include "fsio.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+bool fs_read_file(const char *path, buf *out)
+{
+    out->len = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        int e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        close(fd);
+        errno = e;
+        return false;
+    }
+    buf_reserve(out, (size_t)st.st_size + 1);
+    for (;;) {
+        buf_reserve(out, 65536);
+        ssize_t n = read(fd, out->data + out->len, out->cap - out->len - 1);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            int e = errno;
+            close(fd);
+            errno = e;
+            return false;
+        }
+        if (n == 0) break;
+        out->len += (size_t)n;
+    }
+    close(fd);
+    buf_cstr(out);
+    return true;
+}
+
+static fs_kind kind_of_mode(mode_t m)
+{
+    if (S_ISREG(m)) return FS_FILE;
+    if (S_ISDIR(m)) return FS_DIR;
+    if (S_ISLNK(m)) return FS_SYMLINK;
+    return FS_OTHER;
+}
+
+fs_kind fs_kind_of(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) != 0 ? FS_MISSING : kind_of_mode(st.st_mode);
+}
+
+fs_kind fs_kind_follow(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) != 0 ? FS_MISSING : kind_of_mode(st.st_mode);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+bool fs_list_dir(const char *dir, name_list *out)
+{
+    DIR *d = opendir(dir);
+    if (!d) return false;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        *vec_push(out) = xstrdup(e->d_name);
+    }
+    closedir(d);
+    if (out->count) qsort(out->items, out->count, sizeof *out->items, compare_names);
+    return true;
+}
+
+void name_list_free(name_list *l)
+{
+    for (size_t i = 0; i < l->count; i++) free(l->items[i]);
+    vec_free(l);
+}
+
+char *path_join(const char *a, const char *b)
+{
+    if (b[0] == '/' || !a || !a[0] || strcmp(a, ".") == 0) return xstrdup(b);
+    size_t n = strlen(a);
+    return xasprintf("%s%s%s", a, a[n - 1] == '/' ? "" : "/", b);
+}
+
+char *path_dirname(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) return xstrdup(".");
+    if (slash == path) return xstrdup("/");
+    return xstrndup(path, (size_t)(slash - path));
+}
+
+const char *path_basename(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}

@@ -1,0 +1,27 @@
+/* File system reads: whole files, sorted directory listings, path joining. */
+#ifndef TLG_FSIO_H
+#define TLG_FSIO_H
+
+#include "util.h"
+
+/* Reads a whole file and appends a NUL sentinel (data[len] == 0). false if it cannot be read
+ * (errno tells why; ENOENT for a missing file). */
+bool fs_read_file(const char *path, buf *out);
+
+typedef enum fs_kind { FS_MISSING, FS_FILE, FS_DIR, FS_SYMLINK, FS_OTHER } fs_kind;
+fs_kind fs_kind_of(const char *path); /* lstat: a symlink is reported as such */
+fs_kind fs_kind_follow(const char *path); /* stat */
+
+/* Names of the entries of a directory (no "." or ".."), sorted bytewise, so that every run sees
+ * the same order whatever the file system returns. false if it cannot be opened. */
+typedef VEC(char *) name_list;
+bool fs_list_dir(const char *dir, name_list *out);
+void name_list_free(name_list *l);
+
+/* "a" + "b" -> "a/b"; "." + "b" -> "b"; an absolute second part is kept as it is. */
+char *path_join(const char *a, const char *b);
+/* The directory part: "a/b/c.txt" -> "a/b", "c.txt" -> ".". */
+char *path_dirname(const char *path);
+const char *path_basename(const char *path);
+
+#endif

@@ -1,0 +1,219 @@
+#include "generate.h"
+
+#include "emit.h"
+#include "fsio.h"
+#include "identity.h"
+#include "model.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Everything about one domain that the emit stage needs, prepared before anything is written. */
+typedef struct domain_job {
+    domain *d;
+    char *header_path;    /* where the header goes, relative to the working directory */
+    char *manifest_path;  /* the in-tree manifest */
+    char *shell_text;     /* the shell, loaded and checked */
+    VEC(char *) inputs;   /* project-relative input names for the banner */
+    manifest m;
+    identity_summary summary;
+    bool had_manifest;
+} domain_job;
+
+static const char *project_relative(const project *p, const char *path)
+{
+    size_t n = strlen(p->cfg.root);
+    if (strcmp(p->cfg.root, ".") != 0 && strncmp(path, p->cfg.root, n) == 0 && path[n] == '/') return path + n + 1;
+    return path;
+}
+
+static bool load_shell(const project *p, domain_job *job)
+{
+    domain *d = job->d;
+    if (!d->shell) {
+        job->shell_text = xstrdup(d->from_definition && !d->cfg ? tlg_shell_custom_domain : tlg_shell_domain);
+        return true;
+    }
+    char *path = path_join(p->cfg.root, d->shell);
+    buf text = {0};
+    bool ok = fs_read_file(path, &text);
+    if (!ok) {
+        diag_error(d->cfg ? d->cfg->loc : loc_file(p->cfg.path), "cannot read the shell %s: %s", path, strerror(errno));
+    } else if (!strstr(text.data, "{DOMAIN_ENTRIES}")) {
+        diag_error(loc_file(path), "shell has no {DOMAIN_ENTRIES} token: the entries would have nowhere to go");
+        ok = false;
+    } else if (memchr(text.data, 0, text.len)) {
+        diag_error(loc_file(path), "NUL byte in the shell");
+        ok = false;
+    }
+    *vec_push(&job->inputs) = xstrdup(d->shell);
+    free(path);
+    job->shell_text = ok ? xstrdup(text.data) : NULL;
+    buf_free(&text);
+    return ok;
+}
+
+static bool load_manifest(const project *p, domain_job *job)
+{
+    buf text = {0};
+    bool ok = true;
+    (void)p;
+    if (!fs_read_file(job->manifest_path, &text)) {
+        if (errno != ENOENT) {
+            diag_error(loc_file(job->manifest_path), "cannot read the manifest: %s", strerror(errno));
+            ok = false;
+        } else if (fs_kind_of(job->header_path) == FS_FILE) {
+            diag_warning(loc_file(job->manifest_path), "manifest missing although %s exists: values are issued again from the injectors (restore the manifest from version control to keep renamed and removed entries)",
+                         job->header_path);
+        }
+        memset(&job->m, 0, sizeof job->m);
+    } else {
+        job->had_manifest = true;
+        ok = manifest_read(job->manifest_path, text.data, text.len, &job->m) &&
+             identity_check(job->d, &job->m, job->manifest_path);
+        if (!ok) diag_note(loc_file(job->manifest_path), "nothing was written: fix or restore the manifest (it is the identity store of %s)", job->d->name);
+    }
+    buf_free(&text);
+    return ok;
+}
+
+/* Two outputs on one path (or on paths that differ only in case) would overwrite each other. */
+static bool check_distinct_outputs(domain_job *jobs, size_t count)
+{
+    bool ok = true;
+    for (size_t a = 0; a < count; a++)
+        for (size_t b = 0; b < a; b++) {
+            const char *pa[2] = {jobs[a].header_path, jobs[a].manifest_path};
+            const char *pb[2] = {jobs[b].header_path, jobs[b].manifest_path};
+            for (int i = 0; i < 2; i++)
+                for (int j = 0; j < 2; j++)
+                    if (ascii_ieq(pa[i], strlen(pa[i]), pb[j], strlen(pb[j]))) {
+                        domain *da = jobs[a].d, *db = jobs[b].d;
+                        diag_error(da->cfg ? da->cfg->loc : loc_file(pa[i]), "domains '%s' and '%s' both write %s; nothing was written",
+                                   db->name, da->name, pa[i]);
+                        ok = false;
+                    }
+        }
+    return ok;
+}
+
+static void free_job(domain_job *job)
+{
+    free(job->header_path);
+    free(job->manifest_path);
+    free(job->shell_text);
+    for (size_t i = 0; i < job->inputs.count; i++) free(job->inputs.items[i]);
+    vec_free(&job->inputs);
+    manifest_free(&job->m);
+    identity_summary_free(&job->summary);
+}
+
+static bool emit_all(const gen_options *opt, project *p, domain_job *jobs, size_t count, output_set *out)
+{
+    emit_options eo = {opt->banner_without_version};
+    char *gen_dir = path_join(p->cfg.root, p->cfg.generated_dir);
+    const char *header_base = opt->command == GEN_HEADERS ? opt->headers_dir : gen_dir;
+    bool ok = true;
+    for (size_t i = 0; i < count && ok; i++) {
+        domain_job *job = &jobs[i];
+        if (out->mode == OUTPUT_WRITE) {
+            ok = output_make_dirs(header_base, job->d->output) &&
+                 (opt->command == GEN_HEADERS || output_make_dirs(gen_dir, job->d->manifest));
+            if (!ok) break;
+        }
+        char *header = opt->command == GEN_HEADERS ? path_join(opt->headers_dir, job->d->output) : xstrdup(job->header_path);
+        out_file *o = output_begin(out, header);
+        free(header);
+        emit_header(o, job->shell_text, job->d, &job->m, (const char *const *)job->inputs.items, job->inputs.count, &eo);
+        ok = output_end(o);
+        if (ok && opt->command != GEN_HEADERS) {
+            o = output_begin(out, job->manifest_path);
+            emit_manifest(o, job->d, &job->m);
+            ok = output_end(o);
+        }
+    }
+    free(gen_dir);
+    return ok;
+}
+
+int gen_run(const gen_options *opt, gen_result *result)
+{
+    gen_result local = {0};
+    if (!result) result = &local;
+    memset(result, 0, sizeof *result);
+    FILE *summary_out = opt->summary ? opt->summary : stdout;
+    unsigned errors_before = diag_error_count();
+
+    project p;
+    if (!model_load(opt->config_path ? opt->config_path : "threadlink.json", &p)) return 1;
+
+    size_t count = p.domains.count;
+    domain_job *jobs = xcalloc(count ? count : 1, sizeof *jobs);
+    char *gen_dir = path_join(p.cfg.root, p.cfg.generated_dir);
+    bool ok = true;
+    for (size_t i = 0; i < count; i++) {
+        domain_job *job = &jobs[i];
+        job->d = &p.domains.items[i];
+        job->header_path = path_join(gen_dir, job->d->output);
+        job->manifest_path = path_join(gen_dir, job->d->manifest);
+        *vec_push(&job->inputs) = xstrdup(project_relative(&p, p.cfg.path));
+        for (size_t s = 0; s < job->d->sources.count; s++)
+            *vec_push(&job->inputs) = xstrdup(project_relative(&p, job->d->sources.items[s]));
+        src_loc where = job->d->cfg ? job->d->cfg->loc : loc_file(p.cfg.path);
+        if (!output_confined(gen_dir, job->d->output, where)) ok = false;
+        if (!output_confined(gen_dir, job->d->manifest, where)) ok = false;
+        if (opt->command == GEN_HEADERS && !output_confined(opt->headers_dir, job->d->output, where)) ok = false;
+        if (!load_shell(&p, job)) ok = false;
+    }
+    if (!check_distinct_outputs(jobs, count)) ok = false;
+    for (size_t i = 0; i < count && ok; i++)
+        if (!load_manifest(&p, &jobs[i])) ok = false;
+
+    if (ok) {
+        for (size_t i = 0; i < count; i++) {
+            domain_job *job = &jobs[i];
+            identity_assign(job->d, &job->m, &job->summary);
+            size_t live = 0;
+            for (size_t e = 0; e < job->m.entries.count; e++) live += !job->m.entries.items[e].tombstone;
+            if (live == 0)
+                diag_warning(job->d->cfg ? job->d->cfg->loc : loc_file(p.cfg.path),
+                             "domain '%s' has no entries: its enum holds only the sentinel %s_None", job->d->name, job->d->c_name);
+            if (opt->command == GEN_HEADERS && job->summary.added) {
+                void (*report)(src_loc, const char *, ...) = opt->strict ? diag_error : diag_warning;
+                report(loc_file(job->manifest_path), "%zu new entr%s of %s not recorded in the manifest: run threadlink-gen generate to record %zu new entr%s",
+                       job->summary.added, job->summary.added == 1 ? "y" : "ies", job->d->name, job->summary.added,
+                       job->summary.added == 1 ? "y" : "ies");
+                if (opt->strict) ok = false;
+            }
+        }
+    }
+
+    output_set out = {opt->command == GEN_CHECK ? OUTPUT_CHECK : OUTPUT_WRITE, {0}, 0};
+    if (ok) ok = emit_all(opt, &p, jobs, count, &out);
+    if (ok && diag_error_count() == errors_before) {
+        ok = output_commit(&out);
+        result->outputs = out.files.count;
+        result->changed = out.changed;
+        if (ok && !opt->quiet && opt->command == GEN_GENERATE)
+            for (size_t i = 0; i < count; i++)
+                if (jobs[i].summary.text.len) fputs(jobs[i].summary.text.data, summary_out);
+        if (ok && opt->command == GEN_CHECK) {
+            for (size_t i = 0; i < out.files.count; i++) {
+                out_file *o = out.files.items[i];
+                if (o->differs) fprintf(summary_out, "%s: would change\n", o->path);
+            }
+            if (out.changed) fputs("run threadlink-gen generate to update the generated files\n", summary_out);
+        }
+    } else {
+        output_abort(&out);
+        ok = false;
+    }
+    output_set_free(&out);
+    for (size_t i = 0; i < count; i++) free_job(&jobs[i]);
+    free(jobs);
+    free(gen_dir);
+    model_free(&p);
+    if (!ok) return 1;
+    return (opt->command == GEN_CHECK && result->changed) ? 1 : 0;
+}

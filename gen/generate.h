@@ -1,0 +1,33 @@
+/* The pipeline as one library call: read -> model -> identity -> emit -> write. main.c is a thin
+ * command line over this; tests call it directly. */
+#ifndef TLG_GENERATE_H
+#define TLG_GENERATE_H
+
+#include "diag.h"
+
+#include <stdio.h>
+
+typedef enum gen_command {
+    GEN_GENERATE, /* update manifests and the in-tree generated directory */
+    GEN_HEADERS,  /* headers only, into another directory; manifests are read, never written */
+    GEN_CHECK     /* would generate change anything? writes nothing */
+} gen_command;
+
+typedef struct gen_options {
+    gen_command command;
+    const char *config_path;   /* default "threadlink.json" */
+    const char *headers_dir;   /* GEN_HEADERS: the output directory */
+    bool quiet;                /* no summary */
+    bool strict;               /* GEN_HEADERS: unrecorded entries are an error, not a warning */
+    bool banner_without_version;
+    FILE *summary;             /* default stdout */
+} gen_options;
+
+typedef struct gen_result {
+    size_t outputs, changed;   /* files produced, files that differ from what is on disk */
+} gen_result;
+
+/* Returns the exit status: 0 ok (check: up to date), 1 input errors (check: stale). */
+int gen_run(const gen_options *opt, gen_result *result);
+
+#endif

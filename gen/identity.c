@@ -1,0 +1,317 @@
+#include "identity.h"
+
+#include "index_map.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include <string.h>
+
+uint32_t identity_hash(const char *key, size_t len, uint32_t seed_offset)
+{
+    return XXH32(key, len, seed_offset);
+}
+
+static uint32_t value_slot_hash(uint32_t v) { return v * 2654435761u; }
+
+typedef struct probe {
+    const manifest *m;
+    const char *s;
+    size_t len;
+    uint32_t value;
+} probe;
+
+static bool eq_key(const void *ctx, uint32_t i)
+{
+    const probe *p = ctx;
+    const entry *e = &p->m->entries.items[i];
+    return e->key_len == p->len && memcmp(e->key, p->s, p->len) == 0;
+}
+
+static bool eq_name(const void *ctx, uint32_t i)
+{
+    const probe *p = ctx;
+    const entry *e = &p->m->entries.items[i];
+    return ascii_ieq(e->name, e->name_len, p->s, p->len);
+}
+
+static bool eq_value(const void *ctx, uint32_t i)
+{
+    const probe *p = ctx;
+    return p->m->entries.items[i].value == p->value;
+}
+
+bool identity_reserved_member(const domain *d, const char *name, size_t len)
+{
+    /* The sentinel, and, when a domain is spelled in lowercase so that its enumerators and its
+     * helper functions share one prefix, the helpers' suffixes. */
+    if (d->reserve_zero && ascii_ieq(name, len, "None", 4)) return true;
+    if (strcmp(d->c_name, d->lower_name) != 0) return false;
+    return ascii_ieq(name, len, "name", 4) || ascii_ieq(name, len, "from_name", 9) ||
+           ascii_ieq(name, len, "_names", 6) || ascii_ieq(name, len, "_values", 7);
+}
+
+bool identity_check(const domain *d, const manifest *m, const char *path)
+{
+    bool ok = true;
+    if (!m->domain || strcmp(m->domain, d->name) != 0) {
+        diag_error(loc_file(path), "manifest is for domain '%s', not '%s'", m->domain ? m->domain : "", d->name);
+        return false;
+    }
+    if (m->kind != d->kind) {
+        diag_error(loc_file(path), "manifest records domain '%s' as %s but the config declares it %s; changing the kind would change every value (restore the kind, or delete the manifest to start over)",
+                   d->name, m->kind == KIND_ORDINAL ? "ordinal" : "identity", d->kind == KIND_ORDINAL ? "ordinal" : "identity");
+        return false;
+    }
+    index_map keys, names, values;
+    size_t n = m->entries.count;
+    index_map_init(&keys, n);
+    index_map_init(&names, n);
+    index_map_init(&values, n);
+    for (size_t i = 0; i < n && ok; i++) {
+        const entry *e = &m->entries.items[i];
+        src_loc at = loc_at(path, e->line, 0);
+        size_t slen = strlen(e->scope);
+        if (e->key_len <= slen || e->key[slen] != '.' || !ascii_ieq(e->key, slen, e->scope, slen)) {
+            diag_error(at, "entry '%s': key does not start with its scope '%s'", e->key, e->scope);
+            ok = false;
+            break;
+        }
+        if (d->kind == KIND_IDENTITY && identity_hash(e->key, e->key_len, e->seed_offset) != e->value) {
+            diag_error(at, "entry '%s': value %u is not the hash of its key under seed offset %u (the manifest was edited by hand or corrupted)",
+                       e->key, e->value, e->seed_offset);
+            ok = false;
+            break;
+        }
+        if (d->reserve_zero && e->value == 0) {
+            diag_error(at, "entry '%s': value 0 is reserved for the sentinel in this domain", e->key);
+            ok = false;
+            break;
+        }
+        probe p = {m, e->key, e->key_len, e->value};
+        uint32_t hk = model_hash(e->key, e->key_len);
+        uint32_t dup = index_map_find(&keys, hk, eq_key, &p);
+        if (dup != UINT32_MAX) {
+            diag_error(at, "entry '%s' appears twice (also on line %u)", e->key, m->entries.items[dup].line);
+            ok = false;
+            break;
+        }
+        index_map_insert(&keys, hk, (uint32_t)i);
+        p.s = e->name;
+        p.len = e->name_len;
+        uint32_t hn = fnv1a_folded(e->name, e->name_len);
+        dup = index_map_find(&names, hn, eq_name, &p);
+        if (dup != UINT32_MAX) {
+            diag_error(at, "member name '%s' is used twice (also on line %u)", e->name, m->entries.items[dup].line);
+            ok = false;
+            break;
+        }
+        index_map_insert(&names, hn, (uint32_t)i);
+        uint32_t hv = value_slot_hash(e->value);
+        dup = index_map_find(&values, hv, eq_value, &p);
+        if (dup != UINT32_MAX) {
+            diag_error(at, "value %u is issued twice ('%s' and '%s' on line %u)", e->value, e->key,
+                       m->entries.items[dup].key, m->entries.items[dup].line);
+            ok = false;
+            break;
+        }
+        index_map_insert(&values, hv, (uint32_t)i);
+    }
+    index_map_free(&keys);
+    index_map_free(&names);
+    index_map_free(&values);
+    return ok;
+}
+
+static const char *intern_scope(manifest *m, const char *scope)
+{
+    /* Scopes repeat across thousands of entries; share one copy of each. */
+    for (size_t i = m->entries.count; i-- > 0 && i + 64 > m->entries.count;)
+        if (strcmp(m->entries.items[i].scope, scope) == 0) return m->entries.items[i].scope;
+    return arena_strndup(&m->strings, scope, strlen(scope));
+}
+
+/* The key without its scope: what a rescope keeps. */
+static const char *unscoped(const entry *e, size_t *len)
+{
+    const char *dot = memchr(e->key, '.', e->key_len);
+    *len = e->key_len - (size_t)(dot + 1 - e->key);
+    return dot + 1;
+}
+
+static void list_names(buf *out, const char *what, const manifest *m, entry_change change, size_t count)
+{
+    if (!count) return;
+    buf_printf(out, "  %zu %s:", count, what);
+    size_t shown = 0;
+    for (size_t i = 0; i < m->entries.count && shown < 8; i++)
+        if (m->entries.items[i].change == change) {
+            buf_printf(out, " %s", m->entries.items[i].name);
+            shown++;
+        }
+    if (count > shown) buf_printf(out, " (and %zu more)", count - shown);
+    buf_putc(out, '\n');
+}
+
+void identity_assign(const domain *d, manifest *m, identity_summary *sum)
+{
+    memset(sum, 0, sizeof *sum);
+    size_t old_count = m->entries.count;
+    index_map keys, names, values;
+    index_map_init(&keys, old_count + d->decls.count);
+    index_map_init(&names, old_count + d->decls.count);
+    index_map_init(&values, old_count + d->decls.count);
+    uint32_t next_ordinal = d->reserve_zero ? 1 : 0;
+    for (size_t i = 0; i < old_count; i++) {
+        entry *e = &m->entries.items[i];
+        e->decl = UINT32_MAX;
+        e->change = CHANGE_NONE;
+        index_map_insert(&keys, model_hash(e->key, e->key_len), (uint32_t)i);
+        index_map_insert(&names, fnv1a_folded(e->name, e->name_len), (uint32_t)i);
+        index_map_insert(&values, value_slot_hash(e->value), (uint32_t)i);
+        if (e->value >= next_ordinal) next_ordinal = e->value + 1;
+    }
+
+    buf collisions = {0};
+    buf name_buf = {0};
+    for (size_t di = 0; di < d->decls.count; di++) {
+        const decl *dc = &d->decls.items[di];
+        probe p = {m, dc->key, dc->key_len, 0};
+        uint32_t hk = model_hash(dc->key, dc->key_len);
+        uint32_t found = index_map_find(&keys, hk, eq_key, &p);
+        if (found != UINT32_MAX) {
+            entry *e = &m->entries.items[found];
+            e->decl = (uint32_t)di;
+            if (e->tombstone) {
+                e->tombstone = false;
+                e->change = CHANGE_REVIVED;
+                sum->revived++;
+            }
+            continue;
+        }
+
+        entry ne = {0};
+        ne.key = dc->key;
+        ne.key_len = dc->key_len;
+        ne.scope = intern_scope(m, dc->scope);
+        ne.decl = (uint32_t)di;
+        ne.change = CHANGE_ADDED;
+
+        /* The member name: as declared, or qualified by the scope when taken; the incumbent keeps
+         * its name. */
+        name_buf.len = 0;
+        buf_put(&name_buf, dc->name, dc->name_len);
+        for (unsigned attempt = 0;; attempt++) {
+            p.s = name_buf.data;
+            p.len = name_buf.len;
+            uint32_t taken = index_map_find(&names, fnv1a_folded(p.s, p.len), eq_name, &p);
+            if (taken == UINT32_MAX && !identity_reserved_member(d, p.s, p.len)) break;
+            if (attempt == 0) {
+                sum->name_collisions++;
+                buf_printf(&collisions, "  name collision: '%.*s' from %s is named '%s_%.*s'%s%s%s\n",
+                           (int)dc->name_len, dc->name, dc->scope, dc->scope, (int)dc->name_len, dc->name,
+                           taken != UINT32_MAX ? " ('" : " (reserved name)",
+                           taken != UINT32_MAX ? m->entries.items[taken].name : "",
+                           taken != UINT32_MAX ? "' has the plain name)" : "");
+            }
+            name_buf.len = 0;
+            buf_printf(&name_buf, "%s_%.*s", dc->scope, (int)dc->name_len, dc->name);
+            if (attempt > 0) buf_printf(&name_buf, "_%u", attempt + 1);
+        }
+        ne.name = arena_strndup(&m->strings, name_buf.data, name_buf.len);
+        ne.name_len = (uint32_t)name_buf.len;
+
+        if (d->kind == KIND_ORDINAL) {
+            ne.value = next_ordinal++;
+        } else {
+            for (uint32_t seed = 0;; seed++) {
+                uint32_t v = identity_hash(ne.key, ne.key_len, seed);
+                p.value = v;
+                uint32_t clash = (d->reserve_zero && v == 0)
+                                     ? UINT32_MAX - 1
+                                     : index_map_find(&values, value_slot_hash(v), eq_value, &p);
+                if (clash == UINT32_MAX) {
+                    ne.value = v;
+                    ne.seed_offset = seed;
+                    break;
+                }
+                if (seed == 0) {
+                    sum->hash_collisions++;
+                    buf_printf(&collisions, "  hash collision: '%s' hashes to %u, %s; rehashed",
+                               ne.key, v, clash == UINT32_MAX - 1 ? "the reserved sentinel value" : "already issued to");
+                    if (clash != UINT32_MAX - 1) buf_printf(&collisions, " '%s'", m->entries.items[clash].key);
+                    buf_putc(&collisions, '\n');
+                }
+            }
+        }
+        uint32_t index = (uint32_t)m->entries.count;
+        *vec_push(&m->entries) = ne;
+        index_map_insert(&keys, hk, index);
+        index_map_insert(&names, fnv1a_folded(ne.name, ne.name_len), index);
+        index_map_insert(&values, value_slot_hash(ne.value), index);
+        sum->added++;
+    }
+
+    for (size_t i = 0; i < old_count; i++) {
+        entry *e = &m->entries.items[i];
+        if (e->decl == UINT32_MAX && !e->tombstone) {
+            e->tombstone = true;
+            e->change = CHANGE_REMOVED;
+            sum->removed++;
+        }
+    }
+
+    /* Likely renames (a removal and an addition in one scope) and rescopes (one unscoped key
+     * removed from a scope and added in another), for the summary only. */
+    buf pairs = {0};
+    if (sum->removed && sum->added) {
+        size_t next_added = old_count;
+        for (size_t i = 0; i < old_count; i++) {
+            entry *r = &m->entries.items[i];
+            if (r->change != CHANGE_REMOVED) continue;
+            size_t rlen, alen;
+            const char *rname = unscoped(r, &rlen);
+            bool rescoped = false;
+            for (size_t j = old_count; j < m->entries.count; j++) {
+                const entry *a = &m->entries.items[j];
+                const char *aname = unscoped(a, &alen);
+                if (alen == rlen && memcmp(aname, rname, rlen) == 0 && strcmp(a->scope, r->scope) != 0) {
+                    buf_printf(&pairs, "  rescope: '%s' moved from %s to %s (value %u -> %u; the old value stays as a tombstone)\n",
+                               r->name, r->scope, a->scope, r->value, a->value);
+                    sum->rescopes++;
+                    rescoped = true;
+                    break;
+                }
+            }
+            if (rescoped) continue;
+            for (; next_added < m->entries.count; next_added++) {
+                const entry *a = &m->entries.items[next_added];
+                if (strcmp(a->scope, r->scope) == 0) {
+                    buf_printf(&pairs, "  likely rename in %s: '%s' -> '%s' (a rename is a removal plus an addition: the old value stays as a tombstone)\n",
+                               r->scope, r->name, a->name);
+                    sum->renames++;
+                    next_added++;
+                    break;
+                }
+            }
+        }
+    }
+
+    if (sum->added || sum->removed || sum->revived || collisions.len) {
+        buf_printf(&sum->text, "%s: %zu added, %zu removed%s, %zu revived\n", d->name, sum->added, sum->removed,
+                   d->kind == KIND_ORDINAL ? "" : " (tombstoned)", sum->revived);
+        list_names(&sum->text, "added", m, CHANGE_ADDED, sum->added);
+        list_names(&sum->text, d->kind == KIND_ORDINAL ? "removed" : "tombstoned", m, CHANGE_REMOVED, sum->removed);
+        list_names(&sum->text, "revived", m, CHANGE_REVIVED, sum->revived);
+        if (pairs.len) buf_put(&sum->text, pairs.data, pairs.len);
+        if (collisions.len) buf_put(&sum->text, collisions.data, collisions.len);
+    }
+    buf_free(&pairs);
+    buf_free(&collisions);
+    buf_free(&name_buf);
+    index_map_free(&keys);
+    index_map_free(&names);
+    index_map_free(&values);
+}
+
+void identity_summary_free(identity_summary *s) { buf_free(&s->text); }

@@ -1,0 +1,31 @@
+/* Identity: merges a domain's declarations with its manifest. Values once issued never change:
+ * identity domains hash their key, ordinal domains count in source order; removed entries are
+ * tombstoned (identity) or retired (ordinal); member names are assigned once. */
+#ifndef TLG_IDENTITY_H
+#define TLG_IDENTITY_H
+
+#include "manifest.h"
+#include "model.h"
+
+/* The value of an identity key under a seed offset: XXH32 of the key bytes, seed = offset. */
+uint32_t identity_hash(const char *key, size_t len, uint32_t seed_offset);
+
+/* Checks an existing manifest against its domain: domain name, kind, unique keys, names and
+ * values, identity values equal to their hash, scopes matching their keys. */
+bool identity_check(const domain *d, const manifest *m, const char *manifest_path);
+
+typedef struct identity_summary {
+    size_t added, removed, revived, renames, rescopes, name_collisions, hash_collisions;
+    buf text; /* the human summary, empty when nothing changed */
+} identity_summary;
+
+/* Merges this pass's declarations into `m` (which holds the old manifest, or nothing): existing
+ * keys keep their value and name, new keys are issued values and names, undeclared entries are
+ * tombstoned. Never fails on a consistent manifest. */
+void identity_assign(const domain *d, manifest *m, identity_summary *summary);
+void identity_summary_free(identity_summary *s);
+
+/* Member names that a generated header already uses for something else. */
+bool identity_reserved_member(const domain *d, const char *name, size_t len);
+
+#endif

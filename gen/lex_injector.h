@@ -1,0 +1,25 @@
+/* Injector files: one identifier per line (see lex_injector.re for the exact rules). */
+#ifndef TLG_LEX_INJECTOR_H
+#define TLG_LEX_INJECTOR_H
+
+#include "diag.h"
+
+typedef struct injector_line {
+    const char *name; /* the C-safe spelling: ASCII letters, digits and '_' only */
+    uint32_t name_len;
+    src_loc loc; /* where the identifier starts */
+    /* With signatures on: the text from '(' to the end of the line (trimmed), else NULL. */
+    const char *signature;
+    uint32_t signature_len;
+    src_loc signature_loc;
+} injector_line;
+
+typedef void (*injector_line_fn)(void *ctx, const injector_line *line);
+
+/* Lexes one injector file held in memory; data[len] must be 0 (a sentinel, not part of the input).
+ * Calls `fn` for every identifier line, in order; names are allocated in `strings`.
+ * Reports every problem as file:line:col and returns false if there was any error. */
+bool lex_injector(const char *file, const char *data, size_t len, bool signatures, arena *strings,
+                  injector_line_fn fn, void *ctx);
+
+#endif

@@ -1,0 +1,233 @@
+/* The manifest reader: a streaming parser over lex_json tokens that builds entries directly, so a
+ * million-entry manifest never becomes a JSON tree. Manifests come from pull requests too, so
+ * everything is checked and bounded: unknown keys are skipped (a newer generator may add some)
+ * with nesting limited, numbers range-checked, strings length-limited.
+ *
+ *   manifest -> '{' ( "format": 1 | "domain": str | "kind": str | "entries": '[' entry,* ']' | key: any ),* '}'
+ *   entry    -> '{' ( "key" | "name" | "scope": str | "value" | "seed_offset": uint | "tombstone": bool | key: any ),* '}' */
+#include "manifest.h"
+
+#include "lex_json.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEPTH 64
+#define MAX_STRING 4096
+
+typedef struct reader {
+    json_lexer lx;
+    manifest *m;
+    bool ok;
+} reader;
+
+static bool fail(reader *r, json_tok t, const char *fmt, ...) TLG_PRINTF(3, 4);
+static bool fail(reader *r, json_tok t, const char *fmt, ...)
+{
+    if (!r->ok) return false; /* one error per manifest: the rest would be noise */
+    char message[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    if (t.kind != JT_ERROR) diag_error(t.loc, "%s", message);
+    r->ok = false;
+    return false;
+}
+
+static bool expect(reader *r, json_tok_kind kind, const char *what, json_tok *out)
+{
+    json_tok t = json_next(&r->lx);
+    if (out) *out = t;
+    if (t.kind != kind) return fail(r, t, "expected %s, found %s", what, json_tok_describe(t.kind));
+    return true;
+}
+
+static bool skip_value(reader *r, json_tok t, int depth)
+{
+    if (depth > MAX_DEPTH) return fail(r, t, "nesting deeper than %d levels", MAX_DEPTH);
+    switch (t.kind) {
+    case JT_STRING: case JT_NUMBER: case JT_TRUE: case JT_FALSE: case JT_NULL: return true;
+    case JT_LBRACE:
+    case JT_LBRACKET: {
+        bool object = t.kind == JT_LBRACE;
+        json_tok_kind close = object ? JT_RBRACE : JT_RBRACKET;
+        json_tok n = json_next(&r->lx);
+        if (n.kind == close) return true;
+        for (;;) {
+            if (object) {
+                if (n.kind != JT_STRING) return fail(r, n, "expected a key, found %s", json_tok_describe(n.kind));
+                if (!expect(r, JT_COLON, "':'", NULL)) return false;
+                n = json_next(&r->lx);
+            }
+            if (!skip_value(r, n, depth + 1)) return false;
+            n = json_next(&r->lx);
+            if (n.kind == close) return true;
+            if (n.kind != JT_COMMA) return fail(r, n, "expected ',' or %s, found %s", object ? "'}'" : "']'", json_tok_describe(n.kind));
+            n = json_next(&r->lx);
+        }
+    }
+    default: return fail(r, t, "expected a value, found %s", json_tok_describe(t.kind));
+    }
+}
+
+static bool read_uint(reader *r, json_tok t, uint64_t max, const char *field, uint64_t *out)
+{
+    if (t.kind != JT_NUMBER) return fail(r, t, "\"%s\" must be a number, found %s", field, json_tok_describe(t.kind));
+    uint64_t v = 0;
+    for (size_t i = 0; i < t.len; i++) {
+        char c = t.text[i];
+        if (c < '0' || c > '9') return fail(r, t, "\"%s\" must be a whole number from 0 to %llu", field, (unsigned long long)max);
+        v = v * 10 + (uint64_t)(c - '0');
+        if (v > max) return fail(r, t, "\"%s\" is out of range (0 to %llu)", field, (unsigned long long)max);
+    }
+    *out = v;
+    return true;
+}
+
+static bool read_string(reader *r, json_tok t, const char *field, const char **out, uint32_t *len)
+{
+    if (t.kind != JT_STRING) return fail(r, t, "\"%s\" must be a string, found %s", field, json_tok_describe(t.kind));
+    if (t.len > MAX_STRING) return fail(r, t, "\"%s\" is longer than %d bytes", field, MAX_STRING);
+    if (memchr(t.text, 0, t.len)) return fail(r, t, "\"%s\" contains a NUL character", field);
+    *out = arena_strndup(&r->m->strings, t.text, t.len);
+    if (len) *len = (uint32_t)t.len;
+    return true;
+}
+
+bool manifest_valid_member(const char *s, size_t n)
+{
+    if (!n || !(((s[0] | 32) >= 'a' && (s[0] | 32) <= 'z') || s[0] == '_')) return false;
+    for (size_t i = 1; i < n; i++)
+        if (!ascii_is_word((unsigned char)s[i])) return false;
+    return true;
+}
+
+static bool read_entry(reader *r, json_tok open)
+{
+    entry e = {0};
+    e.decl = UINT32_MAX;
+    e.line = open.loc.line;
+    bool have_key = false, have_name = false, have_scope = false, have_value = false;
+    json_tok t = json_next(&r->lx);
+    if (t.kind != JT_RBRACE) {
+        for (;;) {
+            if (t.kind != JT_STRING) return fail(r, t, "expected an entry key, found %s", json_tok_describe(t.kind));
+            char field[16] = "";
+            if (t.len < sizeof field) memcpy(field, t.text, t.len);
+            if (!expect(r, JT_COLON, "':'", NULL)) return false;
+            json_tok v = json_next(&r->lx);
+            uint64_t n;
+            if (strcmp(field, "key") == 0) {
+                if (!read_string(r, v, "key", &e.key, &e.key_len)) return false;
+                if (!e.key_len || !memchr(e.key, '.', e.key_len)) return fail(r, v, "\"key\" must be \"<scope>.<name>\"");
+                for (uint32_t i = 0; i < e.key_len; i++)
+                    if (e.key[i] >= 'A' && e.key[i] <= 'Z') return fail(r, v, "\"key\" must be lowercase");
+                have_key = true;
+            } else if (strcmp(field, "name") == 0) {
+                if (!read_string(r, v, "name", &e.name, &e.name_len)) return false;
+                if (!manifest_valid_member(e.name, e.name_len)) return fail(r, v, "\"name\" must be a C identifier");
+                have_name = true;
+            } else if (strcmp(field, "scope") == 0) {
+                if (!read_string(r, v, "scope", &e.scope, NULL)) return false;
+                have_scope = true;
+            } else if (strcmp(field, "value") == 0) {
+                if (!read_uint(r, v, UINT32_MAX, "value", &n)) return false;
+                e.value = (uint32_t)n;
+                have_value = true;
+            } else if (strcmp(field, "seed_offset") == 0) {
+                if (!read_uint(r, v, 65535, "seed_offset", &n)) return false;
+                e.seed_offset = (uint32_t)n;
+            } else if (strcmp(field, "tombstone") == 0) {
+                if (v.kind != JT_TRUE && v.kind != JT_FALSE) return fail(r, v, "\"tombstone\" must be true or false");
+                e.tombstone = v.kind == JT_TRUE;
+            } else if (!skip_value(r, v, 2)) {
+                return false;
+            }
+            t = json_next(&r->lx);
+            if (t.kind == JT_RBRACE) break;
+            if (t.kind != JT_COMMA) return fail(r, t, "expected ',' or '}', found %s", json_tok_describe(t.kind));
+            t = json_next(&r->lx);
+        }
+    }
+    if (!have_key || !have_name || !have_scope || !have_value)
+        return fail(r, open, "entry lacks %s", !have_key ? "\"key\"" : !have_name ? "\"name\"" : !have_scope ? "\"scope\"" : "\"value\"");
+    *vec_push(&r->m->entries) = e;
+    return true;
+}
+
+bool manifest_read(const char *file, const char *data, size_t len, manifest *out)
+{
+    memset(out, 0, sizeof *out);
+    reader r = {.m = out, .ok = true};
+    json_lexer_init(&r.lx, file, data, len);
+    json_tok t;
+    bool have_format = false, have_domain = false, have_kind = false, have_entries = false;
+    json_tok open;
+    if (!expect(&r, JT_LBRACE, "'{' (a manifest is a JSON object)", &open)) goto done;
+    t = json_next(&r.lx);
+    while (t.kind != JT_RBRACE) {
+        if (t.kind != JT_STRING) { fail(&r, t, "expected a key, found %s", json_tok_describe(t.kind)); goto done; }
+        char field[16] = "";
+        if (t.len < sizeof field) memcpy(field, t.text, t.len);
+        if (!expect(&r, JT_COLON, "':'", NULL)) goto done;
+        json_tok v = json_next(&r.lx);
+        uint64_t n;
+        if (strcmp(field, "format") == 0) {
+            if (!read_uint(&r, v, UINT32_MAX, "format", &n)) goto done;
+            if (n != 1) { fail(&r, v, "manifest format %llu is not supported (this threadlink-gen reads format 1)", (unsigned long long)n); goto done; }
+            have_format = true;
+        } else if (strcmp(field, "domain") == 0) {
+            const char *s;
+            if (!read_string(&r, v, "domain", &s, NULL)) goto done;
+            out->domain = xstrdup(s);
+            have_domain = true;
+        } else if (strcmp(field, "kind") == 0) {
+            if (v.kind == JT_STRING && v.len == 8 && memcmp(v.text, "identity", 8) == 0) out->kind = KIND_IDENTITY;
+            else if (v.kind == JT_STRING && v.len == 7 && memcmp(v.text, "ordinal", 7) == 0) out->kind = KIND_ORDINAL;
+            else { fail(&r, v, "\"kind\" must be \"identity\" or \"ordinal\""); goto done; }
+            have_kind = true;
+        } else if (strcmp(field, "entries") == 0) {
+            if (v.kind != JT_LBRACKET) { fail(&r, v, "\"entries\" must be an array"); goto done; }
+            json_tok e = json_next(&r.lx);
+            if (e.kind != JT_RBRACKET) {
+                for (;;) {
+                    if (e.kind != JT_LBRACE) { fail(&r, e, "expected an entry object, found %s", json_tok_describe(e.kind)); goto done; }
+                    if (!read_entry(&r, e)) goto done;
+                    e = json_next(&r.lx);
+                    if (e.kind == JT_RBRACKET) break;
+                    if (e.kind != JT_COMMA) { fail(&r, e, "expected ',' or ']', found %s", json_tok_describe(e.kind)); goto done; }
+                    e = json_next(&r.lx);
+                }
+            }
+            have_entries = true;
+        } else if (!skip_value(&r, v, 1)) {
+            goto done;
+        }
+        t = json_next(&r.lx);
+        if (t.kind == JT_COMMA) {
+            t = json_next(&r.lx);
+            if (t.kind != JT_STRING) { fail(&r, t, "expected a key after ',', found %s", json_tok_describe(t.kind)); goto done; }
+        } else if (t.kind != JT_RBRACE) {
+            fail(&r, t, "expected ',' or '}', found %s", json_tok_describe(t.kind));
+            goto done;
+        }
+    }
+    t = json_next(&r.lx);
+    if (t.kind != JT_EOF) { fail(&r, t, "unexpected %s after the manifest", json_tok_describe(t.kind)); goto done; }
+    if (!have_format || !have_domain || !have_kind || !have_entries)
+        fail(&r, open, "manifest lacks %s", !have_format ? "\"format\"" : !have_domain ? "\"domain\"" : !have_kind ? "\"kind\"" : "\"entries\"");
+done:
+    json_lexer_free(&r.lx);
+    if (!r.ok) manifest_free(out);
+    return r.ok;
+}
+
+void manifest_free(manifest *m)
+{
+    free(m->domain);
+    vec_free(&m->entries);
+    arena_free(&m->strings);
+    memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,363 @@
+/* Builds the model from the config and the file system:
+ *   domains   <- threadlink.json "domains" + definitions/<Name>.txt
+ *   sources   <- native file, definitions file, injectors/<Domain>.<Injector>.txt
+ *   decls     <- each source lexed in merge order, duplicates within a scope dropped (warned) */
+#include "model.h"
+
+#include "fsio.h"
+#include "index_map.h"
+#include "lex_injector.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include <errno.h>
+#include <string.h>
+
+uint32_t model_hash(const char *s, size_t n) { return (uint32_t)XXH3_64bits(s, n); }
+
+char *model_make_key(arena *a, const char *scope, const char *name, size_t name_len, uint32_t *len)
+{
+    size_t slen = strlen(scope);
+    char *k = arena_alloc(a, slen + 1 + name_len + 1, 1);
+    for (size_t i = 0; i < slen; i++) k[i] = ascii_lower(scope[i]);
+    k[slen] = '.';
+    for (size_t i = 0; i < name_len; i++) k[slen + 1 + i] = ascii_lower(name[i]);
+    k[slen + 1 + name_len] = 0;
+    *len = (uint32_t)(slen + 1 + name_len);
+    return k;
+}
+
+static char *derive_name(const char *domain, int mode) /* 0 as is, 1 lower, 2 upper */
+{
+    char *s = xstrdup(domain);
+    for (char *p = s; *p; p++) {
+        if (*p == '.') *p = '_';
+        else if (mode == 1) *p = ascii_lower(*p);
+        else if (mode == 2 && *p >= 'a' && *p <= 'z') *p = (char)(*p - 32);
+    }
+    return s;
+}
+
+static domain *add_domain(project *p, const char *name)
+{
+    domain *d = vec_push(&p->domains);
+    memset(d, 0, sizeof *d);
+    d->name = arena_strndup(&p->strings, name, strlen(name));
+    d->c_name = derive_name(name, 0);
+    d->lower_name = derive_name(name, 1);
+    d->upper_name = derive_name(name, 2);
+    return d;
+}
+
+static domain *find_domain(project *p, const char *name, size_t len)
+{
+    for (size_t i = 0; i < p->domains.count; i++) {
+        domain *d = &p->domains.items[i];
+        if (strlen(d->name) == len && memcmp(d->name, name, len) == 0) return d;
+    }
+    return NULL;
+}
+
+static void set_manifest_path(domain *d)
+{
+    char *dir = path_dirname(d->output);
+    char *base = xasprintf("%s.manifest.json", d->name);
+    d->manifest = path_join(dir, base);
+    free(dir);
+    free(base);
+}
+
+/* One source file of a domain: its path (project-relative, for reading) and its scope. */
+typedef struct source {
+    char *path;
+    const char *scope;
+    bool optional_missing_ok;
+} source;
+
+typedef struct lex_ctx {
+    project *p;
+    domain *d;
+    const char *scope;
+    index_map *seen; /* key -> decl index */
+} lex_ctx;
+
+static bool key_eq(const void *ctx, uint32_t index)
+{
+    const lex_ctx *c = ctx;
+    const decl *probe = &c->d->decls.items[c->d->decls.count - 1];
+    const decl *e = &c->d->decls.items[index];
+    return e->key_len == probe->key_len && memcmp(e->key, probe->key, e->key_len) == 0;
+}
+
+static void on_line(void *ctx, const injector_line *line)
+{
+    lex_ctx *c = ctx;
+    decl *nd = vec_push(&c->d->decls);
+    memset(nd, 0, sizeof *nd);
+    nd->name = line->name;
+    nd->name_len = line->name_len;
+    nd->scope = c->scope;
+    nd->key = model_make_key(&c->p->strings, c->scope, line->name, line->name_len, &nd->key_len);
+    nd->loc = line->loc;
+    nd->signature = line->signature;
+    nd->signature_len = line->signature_len;
+    nd->signature_col = line->signature_loc.col;
+    uint32_t h = model_hash(nd->key, nd->key_len);
+    uint32_t prev = index_map_find(c->seen, h, key_eq, c);
+    if (prev != UINT32_MAX) {
+        const decl *first = &c->d->decls.items[prev];
+        diag_warning(nd->loc, "duplicate entry '%.*s' ignored: '%.*s' is already declared at %s:%u:%u (names compare case-insensitively)",
+                     (int)nd->name_len, nd->name, (int)first->name_len, first->name, first->loc.file,
+                     first->loc.line, first->loc.col);
+        c->d->decls.count--;
+        return;
+    }
+    index_map_insert(c->seen, h, (uint32_t)(c->d->decls.count - 1));
+}
+
+static bool lex_sources(project *p, domain *d, source *sources, size_t count)
+{
+    bool ok = true;
+    index_map seen;
+    index_map_init(&seen, 64);
+    buf text = {0};
+    for (size_t i = 0; i < count; i++) {
+        /* Diagnostics name files as the user reaches them from the working directory. */
+        char *path = path_join(p->cfg.root, sources[i].path);
+        char *stored = arena_strndup(&p->strings, path, strlen(path));
+        free(path);
+        *vec_push(&d->sources) = xstrdup(stored);
+        *vec_push(&p->inputs) = xstrdup(stored);
+        if (!fs_read_file(stored, &text)) {
+            diag_error(loc_file(stored), "cannot read this entries file: %s", strerror(errno));
+            ok = false;
+            continue;
+        }
+        lex_ctx c = {p, d, sources[i].scope, &seen};
+        bool signatures = d->kind == KIND_ORDINAL;
+        if (!lex_injector(stored, text.data, text.len, signatures, &p->strings, on_line, &c)) ok = false;
+    }
+    buf_free(&text);
+    index_map_free(&seen);
+    return ok;
+}
+
+static bool valid_word(const char *s, size_t n)
+{
+    if (!n || !((s[0] | 32) >= 'a' && (s[0] | 32) <= 'z')) return false;
+    for (size_t i = 1; i < n; i++)
+        if (!ascii_is_word((unsigned char)s[i])) return false;
+    return true;
+}
+
+/* An injector file name is "<Domain>.<Injector>.txt": the longest declared domain that prefixes
+ * the name wins, and what follows must be one segment. */
+static bool classify_injector(project *p, const char *dir_path, const char *file, domain **out_domain,
+                              char **out_scope)
+{
+    size_t len = strlen(file) - 4; /* without ".txt" */
+    domain *best = NULL;
+    for (size_t i = 0; i < p->domains.count; i++) {
+        domain *d = &p->domains.items[i];
+        size_t n = strlen(d->name);
+        if (n + 1 < len && memcmp(file, d->name, n) == 0 && file[n] == '.' &&
+            (!best || n > strlen(best->name)))
+            best = d;
+    }
+    char *path = path_join(dir_path, file);
+    bool ok = false;
+    if (!best) {
+        diag_error(loc_file(path), "orphaned injector: no declared domain matches '%.*s' (expected <Domain>.<Injector>.txt for one of the domains in %s)",
+                   (int)len, file, p->cfg.path);
+    } else {
+        const char *inj = file + strlen(best->name) + 1;
+        size_t inj_len = len - strlen(best->name) - 1;
+        if (memchr(inj, '.', inj_len)) {
+            diag_error(loc_file(path), "injector name '%.*s' has more than one segment after the domain '%s' (expected %s.<Injector>.txt)",
+                       (int)inj_len, inj, best->name, best->name);
+        } else if (!valid_word(inj, inj_len)) {
+            diag_error(loc_file(path), "injector name '%.*s' must start with a letter and contain only letters, digits and '_'",
+                       (int)inj_len, inj);
+        } else {
+            *out_domain = best;
+            *out_scope = xstrndup(inj, inj_len);
+            ok = true;
+        }
+    }
+    free(path);
+    return ok;
+}
+
+static bool ends_with_txt(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 4 && strcmp(name + n - 4, ".txt") == 0 && name[0] != '.';
+}
+
+/* definitions/<Name>.txt declares a domain of its own (unless the config already declares it, in
+ * which case the file is that domain's list). */
+static bool load_definitions(project *p, name_list *files)
+{
+    bool ok = true;
+    const char *dir = p->cfg.definitions_dir;
+    char *full = path_join(p->cfg.root, dir);
+    *vec_push(&p->inputs) = xstrdup(full);
+    fs_kind k = fs_kind_follow(full);
+    if (k == FS_MISSING) {
+        free(full);
+        return true; /* declared but empty is fine: nothing defined yet */
+    }
+    if (k != FS_DIR || !fs_list_dir(full, files)) {
+        diag_error(loc_file(full), "cannot read the definitions directory: %s", k == FS_DIR ? strerror(errno) : "not a directory");
+        free(full);
+        return false;
+    }
+    for (size_t i = 0; i < files->count; i++) {
+        const char *f = files->items[i];
+        if (!ends_with_txt(f)) continue;
+        char *name = xstrndup(f, strlen(f) - 4);
+        if (!config_valid_domain_name(name)) {
+            char *path = path_join(full, f);
+            diag_error(loc_file(path), "'%s' is not a domain name (dot-separated words of letters, digits and '_', each starting with a letter)", name);
+            free(path);
+            ok = false;
+        } else if (!find_domain(p, name, strlen(name))) {
+            domain *d = add_domain(p, name);
+            char *out = xasprintf("%s.h", d->lower_name);
+            d->output = arena_strndup(&p->strings, out, strlen(out));
+            free(out);
+            d->kind = KIND_IDENTITY;
+            d->from_definition = true;
+            set_manifest_path(d);
+        } else {
+            find_domain(p, name, strlen(name))->from_definition = true;
+        }
+        free(name);
+    }
+    free(full);
+    return ok;
+}
+
+bool model_load(const char *config_path, project *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!config_load(config_path, &out->cfg)) return false;
+    project *p = out;
+    bool ok = true;
+    *vec_push(&p->inputs) = xstrdup(config_path);
+
+    for (size_t i = 0; i < p->cfg.domains.count; i++) {
+        const domain_config *c = &p->cfg.domains.items[i];
+        domain *d = add_domain(p, c->name);
+        d->cfg = c;
+        d->output = c->output;
+        d->kind = c->kind;
+        d->reserve_zero = c->reserve_zero;
+        d->shell = c->shell;
+        set_manifest_path(d);
+    }
+
+    name_list def_files = {0}, inj_files = {0};
+    if (p->cfg.definitions_dir && !load_definitions(p, &def_files)) ok = false;
+
+    /* Injectors, grouped by domain; the listing is sorted, so "other injectors in name order"
+     * falls out of it. */
+    char *inj_dir = path_join(p->cfg.root, p->cfg.injector_dir);
+    *vec_push(&p->inputs) = xstrdup(inj_dir);
+    fs_kind k = fs_kind_follow(inj_dir);
+    if (k == FS_DIR) {
+        if (!fs_list_dir(inj_dir, &inj_files)) {
+            diag_error(loc_file(inj_dir), "cannot read the injector directory: %s", strerror(errno));
+            ok = false;
+        }
+    } else if (k != FS_MISSING) {
+        diag_error(loc_file(inj_dir), "the injector directory is not a directory");
+        ok = false;
+    }
+    typedef struct { domain *d; char *scope; char *file; } injector;
+    VEC(injector) injectors = {0};
+    for (size_t i = 0; i < inj_files.count; i++) {
+        const char *f = inj_files.items[i];
+        if (!ends_with_txt(f)) continue;
+        domain *d;
+        char *scope;
+        if (!classify_injector(p, inj_dir, f, &d, &scope)) {
+            ok = false;
+            continue;
+        }
+        injector *inj = vec_push(&injectors);
+        inj->d = d;
+        inj->scope = scope;
+        inj->file = path_join(p->cfg.injector_dir, f);
+    }
+
+    for (size_t di = 0; di < p->domains.count; di++) {
+        domain *d = &p->domains.items[di];
+        VEC(source) sources = {0};
+        if (d->cfg && d->cfg->native) {
+            source *s = vec_push(&sources);
+            s->path = xstrdup(d->cfg->native);
+            s->scope = "Native";
+        }
+        if (d->from_definition) {
+            source *s = vec_push(&sources);
+            char *f = xasprintf("%s.txt", d->name);
+            s->path = path_join(p->cfg.definitions_dir, f);
+            s->scope = "User";
+            free(f);
+        }
+        /* Native first (from the config or <Domain>.Native.txt), then User, then the rest. */
+        for (int pass = 0; pass < 3; pass++)
+            for (size_t i = 0; i < injectors.count; i++) {
+                injector *inj = &injectors.items[i];
+                int rank = strcmp(inj->scope, "Native") == 0 ? 0 : strcmp(inj->scope, "User") == 0 ? 1 : 2;
+                if (inj->d != d || rank != pass) continue;
+                if (rank == 0 && d->cfg && d->cfg->native) {
+                    char *path = path_join(p->cfg.root, inj->file);
+                    diag_error(loc_file(path), "domain '%s' already takes its native entries from %s (\"native\" in %s)",
+                               d->name, d->cfg->native, p->cfg.path);
+                    free(path);
+                    ok = false;
+                    continue;
+                }
+                source *s = vec_push(&sources);
+                s->path = xstrdup(inj->file);
+                s->scope = arena_strndup(&p->strings, inj->scope, strlen(inj->scope));
+            }
+        if (!lex_sources(p, d, sources.items, sources.count)) ok = false;
+        for (size_t i = 0; i < sources.count; i++) free(sources.items[i].path);
+        vec_free(&sources);
+    }
+
+    for (size_t i = 0; i < injectors.count; i++) {
+        free(injectors.items[i].scope);
+        free(injectors.items[i].file);
+    }
+    vec_free(&injectors);
+    name_list_free(&def_files);
+    name_list_free(&inj_files);
+    free(inj_dir);
+    if (!ok) model_free(p);
+    return ok;
+}
+
+void model_free(project *p)
+{
+    for (size_t i = 0; i < p->domains.count; i++) {
+        domain *d = &p->domains.items[i];
+        free(d->c_name);
+        free(d->lower_name);
+        free(d->upper_name);
+        free(d->manifest);
+        vec_free(&d->decls);
+        for (size_t j = 0; j < d->sources.count; j++) free(d->sources.items[j]);
+        vec_free(&d->sources);
+    }
+    vec_free(&p->domains);
+    for (size_t i = 0; i < p->inputs.count; i++) free(p->inputs.items[i]);
+    vec_free(&p->inputs);
+    config_free(&p->cfg);
+    arena_free(&p->strings);
+    memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,52 @@
+/* Writing outputs: atomic (temporary file + rename) and write-if-changed, streamed so that a
+ * million-entry header is never held in memory whole. Every output of a run is prepared first
+ * and renamed into place only when all of them were produced (output_commit); a failure leaves
+ * every existing file as it was (output_abort). In check mode nothing is written: each output is
+ * kept in memory so the caller can diff it against the file. */
+#ifndef TLG_OUTPUT_H
+#define TLG_OUTPUT_H
+
+#include "diag.h"
+
+typedef enum output_mode { OUTPUT_WRITE, OUTPUT_CHECK } output_mode;
+
+typedef struct out_file {
+    char *path;         /* as opened: relative to the working directory */
+    buf chunk;          /* the emitter appends here; out_flush moves it on */
+    int old_fd;         /* the existing file, or -1 */
+    uint64_t old_size, pos;
+    bool differs, failed;
+    int tmp_fd;
+    char *tmp_path;
+    buf whole;          /* check mode: the complete new content */
+} out_file;
+
+typedef struct output_set {
+    output_mode mode;
+    VEC(out_file *) files;
+    size_t changed;
+} output_set;
+
+out_file *output_begin(output_set *set, const char *path);
+void out_flush(out_file *o);
+/* Hands the chunk on when it is large (call after each small append); cheap otherwise. */
+static inline void out_maybe_flush(out_file *o)
+{
+    if (o->chunk.len >= 1 << 16) out_flush(o);
+}
+/* Finishes one output; false (with a diagnostic) on an I/O error. */
+bool output_end(out_file *o);
+/* Renames every changed output into place; returns false on an I/O error. */
+bool output_commit(output_set *set);
+/* Removes every temporary file; existing outputs stay as they were. */
+void output_abort(output_set *set);
+void output_set_free(output_set *set);
+
+/* Refuses output paths that would leave the generated directory: '..', absolute paths, and
+ * symlinks or non-directories on the way (checked on the real file system). */
+bool output_confined(const char *generated_dir, const char *relative, src_loc where);
+
+/* Creates the directories of `path` below `base` (base itself included). */
+bool output_make_dirs(const char *base, const char *relative_path);
+
+#endif

@@ -1,0 +1,71 @@
+/* Small shared helpers of the generator: a growable byte buffer, an arena for strings that live
+ * as long as a run, growable arrays, and ASCII helpers. Nothing here knows about threadlink. */
+#ifndef TLG_UTIL_H
+#define TLG_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define TLG_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define TLG_PRINTF(f, a)
+#endif
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) TLG_PRINTF(1, 2);
+
+/* A growable byte buffer; `data` is always NUL-terminated when len > 0 or after buf_cstr. */
+typedef struct buf {
+    char *data;
+    size_t len, cap;
+} buf;
+
+void buf_reserve(buf *b, size_t extra);
+void buf_put(buf *b, const void *p, size_t n);
+void buf_puts(buf *b, const char *s);
+void buf_putc(buf *b, char c);
+void buf_printf(buf *b, const char *fmt, ...) TLG_PRINTF(2, 3);
+void buf_put_u64(buf *b, uint64_t v);
+void buf_put_i64(buf *b, int64_t v);
+const char *buf_cstr(buf *b);
+void buf_free(buf *b);
+
+/* Arena: bump allocation of many small strings, freed at once. */
+typedef struct arena_block arena_block;
+typedef struct arena {
+    arena_block *head;
+    size_t used, cap;
+} arena;
+
+void *arena_alloc(arena *a, size_t n, size_t align);
+char *arena_strndup(arena *a, const char *s, size_t n);
+void arena_free(arena *a);
+
+/* Growable array of fixed-size elements: VEC(T) x; vec_push(&x) returns a slot. */
+#define VEC(T) struct { T *items; size_t count, cap; }
+#define vec_grow(v) \
+    ((v)->count == (v)->cap \
+         ? ((v)->cap = (v)->cap ? (v)->cap * 2 : 16, \
+            (v)->items = xrealloc((v)->items, (v)->cap * sizeof *(v)->items)) \
+         : (void *)0)
+#define vec_push(v) (vec_grow(v), &(v)->items[(v)->count++])
+#define vec_free(v) (free((v)->items), (v)->items = NULL, (v)->count = (v)->cap = 0)
+
+static inline char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c; }
+static inline bool ascii_is_word(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+bool ascii_ieq(const char *a, size_t alen, const char *b, size_t blen);
+
+/* FNV-1a of the ASCII-lowercased bytes: the hash the generated name lookups use too. */
+uint32_t fnv1a_folded(const char *s, size_t n);
+
+#endif
