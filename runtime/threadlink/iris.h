@@ -1,0 +1,590 @@
+/* threadlink/iris.h -- event registry and dispatch.
+
+   WHAT
+   ----
+   A registry is an array of slots, one per value of the ordinal `Iris.Events` domain, spanning the
+   highest value (gaps left by removed events are harmless). A slot holds a list of listeners
+   (function + context pointer), allocated on its first subscription. Publishing calls every
+   listener, newest first, and never allocates. The generated domain header (threadlink-gen, domain
+   `Iris.Events`) gives every event a listener type and typed subscribe / unsubscribe / contains /
+   publish functions, so a listener of the wrong signature does not compile. Code without a
+   generated header uses the untyped core below, which checks a signature id at run time.
+
+   INCLUDE
+   -------
+       #include "iris_events.h"                // the generated header; it includes this one
+       #define TL_IMPLEMENTATION               // in exactly one C or C++ file
+       #include <threadlink/iris.h>
+
+   Override the allocator with TL_MALLOC(size) and TL_FREE(ptr), both or neither (default
+   malloc/free). Diagnostics go through scribe.h (the logger in tl_iris_desc; NULL = stderr).
+
+   USE
+   ---
+       static void on_update(void *ctx, float dt) { ((game *)ctx)->clock += dt; }
+       static bool on_interact(void *ctx) { return ((door *)ctx)->open(); }
+
+       tl_iris_registry reg;
+       iris_events_init(&reg, NULL);                          // generated: span + event table
+       Iris_Events_OnUpdate_subscribe(&reg, on_update, &my_game);
+       Iris_Events_OnUpdate_publish(&reg, 0.016f);            // calls on_update(&my_game, 0.016f)
+       Iris_Events_OnUpdate_unsubscribe(&reg, on_update, &my_game);
+
+       bool opened;
+       Iris_Events_OnInteract_subscribe(&reg, on_interact, &front_door);  // single provider
+       if (Iris_Events_OnInteract_publish(&reg, &opened)) { ...a provider answered `opened`... }
+       tl_iris_discard(&reg);
+
+   RULES
+   -----
+   - A listener is the pair (function, context). Subscribing the same pair twice is refused with a
+     warning; two contexts with one function are two listeners.
+   - Dispatch runs from the newest listener to the oldest; removal outside dispatch moves the last
+     listener into the hole (swap-with-last).
+   - During dispatch a listener may unsubscribe itself or any other listener of any event, clear an
+     event, subscribe, and publish (nested publish, also of the same event). Removed listeners are
+     never called afterwards, and no listener is skipped or called twice: removal during dispatch
+     only marks the entry, and the slot is compacted (swap-with-last, in index order) when its
+     outermost dispatch ends. A subscription made during dispatch takes effect from the next
+     publish (a nested publish is a next publish).
+   - Publishing to an event without listeners is a no-op.
+   - A single-provider event (declared with a result, `OnInteract() -> bool`) refuses a second
+     provider with an error naming the event. Its publish returns whether a provider answered and
+     stores the result through the (optional) out pointer.
+   - Untyped entry points take a signature id. A subscription whose id (or single-provider flag)
+     does not match the slot's is logged as an error and discarded; a publish whose id does not
+     match is a no-op (a warning, once per slot). A registry built from a generated event table
+     knows every slot's id up front; without a table a slot takes the id of its first subscriber.
+   - Never call tl_iris_discard from a listener. Main thread only.
+
+   SIGNATURES AND THEIR IDS (the contract with threadlink-gen)
+   -----------------------------------------------------------
+   An event line in an `Iris.Events` injector is `Name [signature]`:
+
+       line       -> NAME [ signature ]                     no signature means "()"
+       signature  -> '(' [ params ] ')' [ '->' type ]       '->' type: a single-provider event
+       params     -> 'void' | type { ',' type }            '(void)' means "()"
+       type       -> WORD { WORD | '*' }                   first token a WORD; no names, arrays,
+                                                           function types or '...': typedef those
+       WORD       -> [A-Za-z_][A-Za-z0-9_]*                (keywords such as const, struct,
+                                                           unsigned are WORDs too)
+
+   White space (space, tab) may appear between any tokens and only separates WORDs. `-> void` is
+   rejected (a result-less event is a broadcast). Anything else is a `file:line:col` error.
+
+   The NORMALISED TEXT of a signature is built from its tokens:
+     - a type: its tokens joined by one space, except that nothing separates two consecutive '*':
+           "const   scene_load*"  -> "const scene_load *"
+           "char**"               -> "char **"
+           "char*const*"          -> "char * const *"
+     - the signature: "(" + the normalised parameter types joined by ", " (comma, space) + ")",
+       then, for a single-provider event, "->" + the normalised result type (no spaces around
+       "->"):  "()"  "(float)"  "(const scene_load *)"  "(int, float)"  "()->bool"
+   The SIGNATURE ID is XXH32 (seed 0) of the UTF-8 bytes of that text, without terminator. Two
+   events with one signature share the id; the id checks a slot's contract, not the event's name.
+   Examples: "()" 0x12f682fd, "(float)" 0x810d49fa, "(double)" 0xc5c82766,
+   "(tl_core *)" 0x3da08952, "(const scene_load *)" 0x2c1a5172, "()->bool" 0x7bb02086.
+
+   WHAT THE GENERATED HEADER EMITS FOR IRIS.EVENTS
+   -----------------------------------------------
+   tests/iris/generated_events_sample.h is the exact expected output for three events; in short,
+   besides the generic parts of every domain header (enum `iris_events` with members
+   `Iris_Events_<Name>`, IRIS_EVENTS_COUNT = live entries, name lookups, X-macro), it emits
+   `#include <threadlink/iris.h>`, the domain's includes, IRIS_EVENTS_SPAN (highest value + 1), and
+   per event E with enumerator X = Iris_Events_E, parameter types T0..Tn-1 and optional result R:
+
+       #define X_SIGNATURE 0x%08xu                        the id, lowercase hex
+       typedef void (*X_fn)(void *ctx, T0 a0, ...);        broadcast
+       typedef R (*X_fn)(void *ctx, T0 a0, ...);           single provider
+       static inline bool X_subscribe(tl_iris_registry *reg, X_fn fn, void *ctx)
+           { return tl_iris_subscribe(reg, X, X_SIGNATURE, FLAGS, (tl_iris_fn)fn, ctx); }
+             FLAGS: 0, or TL_IRIS_SINGLE_PROVIDER for a single-provider event
+       static inline bool X_unsubscribe(tl_iris_registry *reg, X_fn fn, void *ctx)
+           { return tl_iris_unsubscribe(reg, X, (tl_iris_fn)fn, ctx); }
+       static inline bool X_contains(const tl_iris_registry *reg, X_fn fn, void *ctx)
+           { return tl_iris_contains(reg, X, (tl_iris_fn)fn, ctx); }
+       broadcast:
+       static inline void X_publish(tl_iris_registry *reg, T0 a0, ...)
+           { TL_IRIS_PUBLISH(reg, X, X_SIGNATURE, X_fn, a0, ...); }   TL_IRIS_PUBLISH0 if n == 0
+       single provider:
+       static inline bool X_publish(tl_iris_registry *reg, T0 a0, ..., R *result)
+           { bool answered = false;
+             TL_IRIS_REQUEST(answered, result, reg, X, X_SIGNATURE, X_fn, a0, ...);
+             return answered; }                                       TL_IRIS_REQUEST0 if n == 0
+
+   then the event table and an initialiser:
+
+       static inline const tl_iris_event_info *iris_events_info(void)   IRIS_EVENTS_SPAN rows in
+                                                                        value order; a gap is {0, 0, 0}
+       static inline bool iris_events_init(tl_iris_registry *reg, const tl_logger *logger)
+           { return tl_iris_init_table(reg, IRIS_EVENTS_SPAN, iris_events_info(), logger); }
+
+   RECOMMENDED FLAGS
+   -----------------
+   C: -Werror=incompatible-pointer-types (gcc >= 5, clang). Without it gcc < 14 and clang < 16 only
+   warn when a listener of the wrong signature is passed to X_subscribe. C++ rejects it anyway.
+   tests/iris/compile_fail proves both.
+*/
+#ifndef TL_IRIS_H
+#define TL_IRIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scribe.h"
+
+#if defined(TL_MALLOC) && !defined(TL_FREE)
+#error "threadlink: TL_MALLOC is defined but TL_FREE is not (override both or neither)"
+#endif
+#if defined(TL_FREE) && !defined(TL_MALLOC)
+#error "threadlink: TL_FREE is defined but TL_MALLOC is not (override both or neither)"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Declared here so that native event signatures (`OnCoreDeployed(tl_core *)`) can name the core
+   without the generated header depending on initium.h, which defines it. */
+typedef struct tl_core tl_core;
+
+/* Listeners are stored as this type and called through their own. void (*)(void) is the one
+   function type gcc's and clang's -Wcast-function-type accept as a stand-in for any other. */
+typedef void (*tl_iris_fn)(void);
+
+/* The event is a single-provider event: at most one listener, publish returns its result. */
+#define TL_IRIS_SINGLE_PROVIDER 0x1u
+
+/* One row of a generated event table (indexed by event value). A row with name == NULL is a gap. */
+typedef struct tl_iris_event_info {
+    const char *name;
+    uint32_t signature;
+    uint32_t flags;
+} tl_iris_event_info;
+
+/* Zero-initialised: no slots, no table, stderr logging. */
+typedef struct tl_iris_desc {
+    uint32_t span;                    /* number of slots: IRIS_EVENTS_SPAN */
+    const tl_iris_event_info *events; /* NULL, or `span` rows (kept by pointer: static storage) */
+    const tl_logger *logger;          /* NULL: stderr (copied) */
+} tl_iris_desc;
+
+typedef struct tl_iris_listener {
+    tl_iris_fn fn; /* NULL while removed during dispatch */
+    void *ctx;
+} tl_iris_listener;
+
+/* Read-only for users; the fields are public only because dispatch is inline. */
+typedef struct tl_iris_slot {
+    tl_iris_listener *listeners; /* NULL until the first subscription */
+    uint32_t count;              /* entries, including ones removed during dispatch */
+    uint32_t signature;
+    uint32_t depth;              /* dispatches of this slot in progress */
+    uint32_t live;               /* subscribed listeners */
+    uint32_t capacity;
+    uint32_t flags;              /* TL_IRIS_SINGLE_PROVIDER | TL_IRIS__* */
+} tl_iris_slot;
+
+typedef struct tl_iris_registry {
+    tl_iris_slot *slots;
+    uint32_t span;
+    const tl_iris_event_info *events;
+    tl_logger logger;
+} tl_iris_registry;
+
+/* Runtime diagnostics: id, level, message. Ids are TL_IRIS_LOG_<id> (tl_log_record.item). */
+#define TL_IRIS_LOG_ITEMS(X) \
+    X(INVALID_ARGUMENT, TL_LOG_LEVEL_ERROR, "%s: a registry and a function are required") \
+    X(OUT_OF_RANGE, TL_LOG_LEVEL_ERROR, "%s: event #%u is outside the registry (span %u)") \
+    X(UNDECLARED_EVENT, TL_LOG_LEVEL_ERROR, "%s: event #%u is not declared (a removed event's gap)") \
+    X(SIGNATURE_MISMATCH, TL_LOG_LEVEL_ERROR, \
+      "subscription to '%s' discarded: signature 0x%08x%s does not match the event's 0x%08x%s") \
+    X(PUBLISH_MISMATCH, TL_LOG_LEVEL_WARNING, \
+      "publish of '%s' ignored: signature 0x%08x does not match the event's 0x%08x (reported once)") \
+    X(SECOND_PROVIDER, TL_LOG_LEVEL_ERROR, \
+      "'%s' is a single-provider event and already has a provider: subscription refused") \
+    X(DUPLICATE_LISTENER, TL_LOG_LEVEL_WARNING, \
+      "listener already subscribed to '%s' with this context: duplicate ignored") \
+    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
+
+#define TL_IRIS_LOG_BASE 0x100u
+typedef enum tl_iris_log_item {
+    TL_IRIS_LOG_NONE_ = TL_IRIS_LOG_BASE - 1,
+#define TL__IRIS_LOG_ENUM(id, level, message) TL_IRIS_LOG_##id,
+    TL_IRIS_LOG_ITEMS(TL__IRIS_LOG_ENUM)
+#undef TL__IRIS_LOG_ENUM
+    TL_IRIS_LOG_END_
+} tl_iris_log_item;
+
+/* Lifetime. tl_iris_init allocates the slots (not the listener lists); false on bad input or no
+   memory, the registry is then zeroed and safe to discard. */
+bool tl_iris_init(tl_iris_registry *reg, const tl_iris_desc *desc);
+bool tl_iris_init_table(tl_iris_registry *reg, uint32_t span, const tl_iris_event_info *events,
+                        const tl_logger *logger);
+void tl_iris_discard(tl_iris_registry *reg);
+
+/* The untyped core. `signature` is the event's signature id, `flags` 0 or TL_IRIS_SINGLE_PROVIDER.
+   Each returns whether it changed anything; refusals are logged (see RULES). */
+bool tl_iris_subscribe(tl_iris_registry *reg, uint32_t event, uint32_t signature, uint32_t flags,
+                       tl_iris_fn fn, void *ctx);
+bool tl_iris_unsubscribe(tl_iris_registry *reg, uint32_t event, tl_iris_fn fn, void *ctx);
+
+/* Diagnostics. */
+uint32_t tl_iris_listener_count(const tl_iris_registry *reg, uint32_t event);
+bool tl_iris_contains(const tl_iris_registry *reg, uint32_t event, tl_iris_fn fn, void *ctx);
+void tl_iris_clear(tl_iris_registry *reg, uint32_t event);
+/* The event's declared name, or NULL (no table, gap, out of range). */
+const char *tl_iris_event_name(const tl_iris_registry *reg, uint32_t event);
+
+/* Casts a listener of any type to the stored type, for the untyped core. */
+#define TL_IRIS_FN(f) ((tl_iris_fn)(f))
+
+/* --- dispatch (inline: the hot path) ---------------------------------------------------------- */
+
+/* Internal flags in tl_iris_slot.flags. */
+#define TL_IRIS__BOUND 0x100u     /* signature and flags are fixed */
+#define TL_IRIS__GAP 0x200u       /* the table declares no event here */
+#define TL_IRIS__REPORTED 0x400u  /* a publish mismatch was logged */
+
+void tl_iris__publish_mismatch(tl_iris_registry *reg, uint32_t event, uint32_t signature);
+void tl_iris__compact(tl_iris_slot *slot);
+
+/* Starts a dispatch: the slot, with *count = the entries to visit (from *count - 1 down to 0), or
+   NULL when there is nothing to call (no listeners, out of range, signature mismatch). Every
+   non-NULL result must be paired with tl_iris_dispatch_end. */
+static inline tl_iris_slot *tl_iris_dispatch_begin(tl_iris_registry *reg, uint32_t event,
+                                                   uint32_t signature, uint32_t *count) {
+    tl_iris_slot *slot;
+    if (event >= reg->span) return NULL;
+    slot = &reg->slots[event];
+    if (slot->live == 0) return NULL;
+    if (slot->signature != signature) {
+        tl_iris__publish_mismatch(reg, event, signature);
+        return NULL;
+    }
+    slot->depth++;
+    *count = slot->count;
+    return slot;
+}
+
+static inline void tl_iris_dispatch_end(tl_iris_slot *slot) {
+    if (--slot->depth == 0 && slot->count != slot->live) tl_iris__compact(slot);
+}
+
+/* Broadcast: calls every listener as fn_type with (ctx, args...). The listener is copied before
+   the call and the list re-read after it, so listeners may (un)subscribe during dispatch. */
+#define TL_IRIS_PUBLISH(reg, event, signature, fn_type, ...) \
+    do { \
+        uint32_t tl__i; \
+        tl_iris_slot *tl__slot = tl_iris_dispatch_begin((reg), (event), (signature), &tl__i); \
+        if (tl__slot) { \
+            while (tl__i-- > 0) { \
+                tl_iris_listener tl__l = tl__slot->listeners[tl__i]; \
+                if (tl__l.fn) ((fn_type)tl__l.fn)(tl__l.ctx, __VA_ARGS__); \
+            } \
+            tl_iris_dispatch_end(tl__slot); \
+        } \
+    } while (0)
+
+#define TL_IRIS_PUBLISH0(reg, event, signature, fn_type) \
+    do { \
+        uint32_t tl__i; \
+        tl_iris_slot *tl__slot = tl_iris_dispatch_begin((reg), (event), (signature), &tl__i); \
+        if (tl__slot) { \
+            while (tl__i-- > 0) { \
+                tl_iris_listener tl__l = tl__slot->listeners[tl__i]; \
+                if (tl__l.fn) ((fn_type)tl__l.fn)(tl__l.ctx); \
+            } \
+            tl_iris_dispatch_end(tl__slot); \
+        } \
+    } while (0)
+
+/* Single provider: calls the provider, if any; `answered` (a bool lvalue) becomes true when one
+   answered, and its result is stored through `result` (a typed pointer, may be null). */
+#define TL_IRIS_REQUEST(answered, result, reg, event, signature, fn_type, ...) \
+    do { \
+        uint32_t tl__i; \
+        tl_iris_slot *tl__slot = tl_iris_dispatch_begin((reg), (event), (signature), &tl__i); \
+        if (tl__slot) { \
+            while (tl__i-- > 0) { \
+                tl_iris_listener tl__l = tl__slot->listeners[tl__i]; \
+                if (!tl__l.fn) continue; \
+                if (result) *(result) = ((fn_type)tl__l.fn)(tl__l.ctx, __VA_ARGS__); \
+                else (void)((fn_type)tl__l.fn)(tl__l.ctx, __VA_ARGS__); \
+                (answered) = true; \
+                break; \
+            } \
+            tl_iris_dispatch_end(tl__slot); \
+        } \
+    } while (0)
+
+#define TL_IRIS_REQUEST0(answered, result, reg, event, signature, fn_type) \
+    do { \
+        uint32_t tl__i; \
+        tl_iris_slot *tl__slot = tl_iris_dispatch_begin((reg), (event), (signature), &tl__i); \
+        if (tl__slot) { \
+            while (tl__i-- > 0) { \
+                tl_iris_listener tl__l = tl__slot->listeners[tl__i]; \
+                if (!tl__l.fn) continue; \
+                if (result) *(result) = ((fn_type)tl__l.fn)(tl__l.ctx); \
+                else (void)((fn_type)tl__l.fn)(tl__l.ctx); \
+                (answered) = true; \
+                break; \
+            } \
+            tl_iris_dispatch_end(tl__slot); \
+        } \
+    } while (0)
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TL_IRIS_H */
+
+/* ------------------------------------------------------------------------------------------------ */
+#if defined(TL_IMPLEMENTATION) && !defined(TL__IRIS_IMPLEMENTED)
+#define TL__IRIS_IMPLEMENTED
+#include <stdio.h>
+#include <string.h>
+#ifndef TL_MALLOC
+#include <stdlib.h>
+#define TL_MALLOC(size) malloc(size)
+#define TL_FREE(ptr) free(ptr)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TL__IRIS_FIRST_CAPACITY 4u
+#define TL__IRIS_MAX_LISTENERS (1u << 24) /* per event; keeps the byte count far from overflow */
+
+static const char *tl__iris_message(uint32_t item, int *level) {
+    switch (item) {
+#define TL__IRIS_LOG_CASE(id, lvl, message) \
+    case TL_IRIS_LOG_##id: *level = lvl; return message;
+        TL_IRIS_LOG_ITEMS(TL__IRIS_LOG_CASE)
+#undef TL__IRIS_LOG_CASE
+    default: *level = TL_LOG_LEVEL_ERROR; return "%s";
+    }
+}
+
+/* One place turns a diagnostic id into a line. The format comes from the table, so the compiler
+   cannot check it here; each row's arguments are checked by the tests that trigger it. */
+static void tl__iris_log(const tl_iris_registry *reg, uint32_t item, ...) {
+    int level;
+    const char *fmt = tl__iris_message(item, &level);
+    va_list args;
+    if (level < TL_LOG_MIN_LEVEL) return;
+    va_start(args, item);
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#endif
+    tl_logv(reg ? &reg->logger : NULL, level, "Iris", item, fmt, args);
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+    va_end(args);
+}
+
+/* A printable name for messages; `buffer` holds "event #N" when there is no declared one. */
+static const char *tl__iris_label(const tl_iris_registry *reg, uint32_t event, char *buffer,
+                                  size_t size) {
+    const char *name = tl_iris_event_name(reg, event);
+    if (name) return name;
+    snprintf(buffer, size, "event #%u", (unsigned)event);
+    return buffer;
+}
+
+bool tl_iris_init(tl_iris_registry *reg, const tl_iris_desc *desc) {
+    uint32_t i;
+    if (!reg) return false;
+    memset(reg, 0, sizeof *reg);
+    if (!desc) return true;
+    if (desc->logger) reg->logger = *desc->logger;
+    if (desc->span > 0) {
+        size_t bytes = (size_t)desc->span * sizeof(tl_iris_slot);
+        if (bytes / sizeof(tl_iris_slot) != desc->span) return false;
+        reg->slots = (tl_iris_slot *)TL_MALLOC(bytes);
+        if (!reg->slots) {
+            tl__iris_log(reg, TL_IRIS_LOG_OUT_OF_MEMORY, "registry slots");
+            return false;
+        }
+        memset(reg->slots, 0, bytes);
+    }
+    reg->span = desc->span;
+    reg->events = desc->events;
+    if (desc->events) {
+        for (i = 0; i < desc->span; i++) {
+            const tl_iris_event_info *info = &desc->events[i];
+            if (info->name) {
+                reg->slots[i].signature = info->signature;
+                reg->slots[i].flags = (info->flags & TL_IRIS_SINGLE_PROVIDER) | TL_IRIS__BOUND;
+            } else {
+                reg->slots[i].flags = TL_IRIS__GAP;
+            }
+        }
+    }
+    return true;
+}
+
+bool tl_iris_init_table(tl_iris_registry *reg, uint32_t span, const tl_iris_event_info *events,
+                        const tl_logger *logger) {
+    tl_iris_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.span = span;
+    desc.events = events;
+    desc.logger = logger;
+    return tl_iris_init(reg, &desc);
+}
+
+void tl_iris_discard(tl_iris_registry *reg) {
+    uint32_t i;
+    if (!reg) return;
+    for (i = 0; i < reg->span; i++) TL_FREE(reg->slots[i].listeners);
+    TL_FREE(reg->slots);
+    memset(reg, 0, sizeof *reg);
+}
+
+const char *tl_iris_event_name(const tl_iris_registry *reg, uint32_t event) {
+    if (!reg || !reg->events || event >= reg->span) return NULL;
+    return reg->events[event].name;
+}
+
+/* The slot of an event a caller wants to change, or NULL after logging why not. */
+static tl_iris_slot *tl__iris_slot_for(tl_iris_registry *reg, uint32_t event, const char *what) {
+    if (event >= reg->span) {
+        tl__iris_log(reg, TL_IRIS_LOG_OUT_OF_RANGE, what, (unsigned)event, (unsigned)reg->span);
+        return NULL;
+    }
+    if (reg->slots[event].flags & TL_IRIS__GAP) {
+        tl__iris_log(reg, TL_IRIS_LOG_UNDECLARED_EVENT, what, (unsigned)event);
+        return NULL;
+    }
+    return &reg->slots[event];
+}
+
+static int tl__iris_find(const tl_iris_slot *slot, tl_iris_fn fn, void *ctx) {
+    uint32_t i = slot->count;
+    while (i-- > 0) /* newest first: churn removes what it just added */
+        if (slot->listeners[i].fn == fn && slot->listeners[i].ctx == ctx) return (int)i;
+    return -1;
+}
+
+bool tl_iris_subscribe(tl_iris_registry *reg, uint32_t event, uint32_t signature, uint32_t flags,
+                       tl_iris_fn fn, void *ctx) {
+    tl_iris_slot *slot;
+    char label[32];
+    flags &= TL_IRIS_SINGLE_PROVIDER;
+    if (!reg || !fn) {
+        tl__iris_log(reg, TL_IRIS_LOG_INVALID_ARGUMENT, "subscribe");
+        return false;
+    }
+    slot = tl__iris_slot_for(reg, event, "subscribe");
+    if (!slot) return false;
+    if (!(slot->flags & TL_IRIS__BOUND)) {
+        slot->signature = signature;
+        slot->flags |= flags | TL_IRIS__BOUND;
+    } else if (slot->signature != signature ||
+               (slot->flags & TL_IRIS_SINGLE_PROVIDER) != flags) {
+        tl__iris_log(reg, TL_IRIS_LOG_SIGNATURE_MISMATCH,
+                     tl__iris_label(reg, event, label, sizeof label), (unsigned)signature,
+                     flags ? " (single provider)" : "", (unsigned)slot->signature,
+                     (slot->flags & TL_IRIS_SINGLE_PROVIDER) ? " (single provider)" : "");
+        return false;
+    }
+    if (slot->live > 0 && tl__iris_find(slot, fn, ctx) >= 0) {
+        tl__iris_log(reg, TL_IRIS_LOG_DUPLICATE_LISTENER,
+                     tl__iris_label(reg, event, label, sizeof label));
+        return false;
+    }
+    if ((slot->flags & TL_IRIS_SINGLE_PROVIDER) && slot->live > 0) {
+        tl__iris_log(reg, TL_IRIS_LOG_SECOND_PROVIDER,
+                     tl__iris_label(reg, event, label, sizeof label));
+        return false;
+    }
+    if (slot->count == slot->capacity) {
+        /* Growth may happen during dispatch: dispatch re-reads `listeners` after every call. */
+        uint32_t capacity = slot->capacity ? slot->capacity * 2u : TL__IRIS_FIRST_CAPACITY;
+        tl_iris_listener *grown;
+        if (slot->capacity >= TL__IRIS_MAX_LISTENERS) {
+            tl__iris_log(reg, TL_IRIS_LOG_OUT_OF_MEMORY, "listener list");
+            return false;
+        }
+        grown = (tl_iris_listener *)TL_MALLOC((size_t)capacity * sizeof(tl_iris_listener));
+        if (!grown) {
+            tl__iris_log(reg, TL_IRIS_LOG_OUT_OF_MEMORY, "listener list");
+            return false;
+        }
+        if (slot->count) memcpy(grown, slot->listeners, (size_t)slot->count * sizeof *grown);
+        TL_FREE(slot->listeners);
+        slot->listeners = grown;
+        slot->capacity = capacity;
+    }
+    slot->listeners[slot->count].fn = fn;
+    slot->listeners[slot->count].ctx = ctx;
+    slot->count++;
+    slot->live++;
+    return true;
+}
+
+bool tl_iris_unsubscribe(tl_iris_registry *reg, uint32_t event, tl_iris_fn fn, void *ctx) {
+    tl_iris_slot *slot;
+    int at;
+    if (!reg || !fn || event >= reg->span) return false;
+    slot = &reg->slots[event];
+    if (slot->live == 0 || (at = tl__iris_find(slot, fn, ctx)) < 0) return false;
+    slot->live--;
+    if (slot->depth > 0) {
+        slot->listeners[at].fn = NULL; /* compacted when the outermost dispatch ends */
+    } else {
+        slot->listeners[at] = slot->listeners[--slot->count];
+    }
+    return true;
+}
+
+void tl_iris__compact(tl_iris_slot *slot) {
+    uint32_t i = 0;
+    while (i < slot->count) {
+        if (slot->listeners[i].fn) i++;
+        else slot->listeners[i] = slot->listeners[--slot->count];
+    }
+}
+
+void tl_iris__publish_mismatch(tl_iris_registry *reg, uint32_t event, uint32_t signature) {
+    tl_iris_slot *slot = &reg->slots[event];
+    char label[32];
+    if (slot->flags & TL_IRIS__REPORTED) return;
+    slot->flags |= TL_IRIS__REPORTED;
+    tl__iris_log(reg, TL_IRIS_LOG_PUBLISH_MISMATCH, tl__iris_label(reg, event, label, sizeof label),
+                 (unsigned)signature, (unsigned)slot->signature);
+}
+
+uint32_t tl_iris_listener_count(const tl_iris_registry *reg, uint32_t event) {
+    if (!reg || event >= reg->span) return 0;
+    return reg->slots[event].live;
+}
+
+bool tl_iris_contains(const tl_iris_registry *reg, uint32_t event, tl_iris_fn fn, void *ctx) {
+    if (!reg || !fn || event >= reg->span || reg->slots[event].live == 0) return false;
+    return tl__iris_find(&reg->slots[event], fn, ctx) >= 0;
+}
+
+void tl_iris_clear(tl_iris_registry *reg, uint32_t event) {
+    tl_iris_slot *slot;
+    uint32_t i;
+    if (!reg || event >= reg->span) return;
+    slot = &reg->slots[event];
+    if (slot->depth > 0) {
+        for (i = 0; i < slot->count; i++) slot->listeners[i].fn = NULL;
+    } else {
+        slot->count = 0;
+    }
+    slot->live = 0;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TL_IMPLEMENTATION */

@@ -1,0 +1,52 @@
+#!/bin/sh
+# Compile-fail tests for the typed event API: RUNTIME_DIR SAMPLE_DIR CASE.c...
+# Each case compiles cleanly as it is (the control), and must fail to compile with -DTL_EXPECT_FAIL,
+# with an error reported on the line marked `EXPECTED-ERROR <listener type>` that names that
+# listener type, so it fails for the expected reason and not for any other. C is compiled with the
+# project's recommended flags (-Werror=incompatible-pointer-types, see iris.h), C++ with plain
+# -std=c++17 (it rejects the conversion anyway). Every compiler on PATH among gcc, clang, g++,
+# clang++ is tried.
+set -eu
+runtime=$1
+sample=$2
+shift 2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+recommended="-Werror=incompatible-pointer-types"
+failed=0
+count=0
+
+check() { # compiler std lang case
+  cc=$1; std=$2; lang=$3; src=$4
+  command -v "$cc" >/dev/null 2>&1 || return 0
+  name=$(basename "$src")
+  flags="-std=$std -Wall -Wextra -Wpedantic -I$runtime -I$sample"
+  # No source echo in diagnostics: the marker comment must not satisfy the check below.
+  case $cc in clang*) flags="$flags -fno-caret-diagnostics" ;; *) flags="$flags -fno-diagnostics-show-caret" ;; esac
+  [ "$lang" = c ] && flags="$flags $recommended"
+  count=$((count + 1))
+  if ! "$cc" -x "$lang" $flags -Werror -c "$src" -o "$work/out.o" 2>"$work/control.err"; then
+    echo "FAIL: $cc $std $name: the control (without TL_EXPECT_FAIL) does not compile"
+    cat "$work/control.err"; failed=$((failed + 1)); return 0
+  fi
+  if "$cc" -x "$lang" $flags -DTL_EXPECT_FAIL -c "$src" -o "$work/out.o" 2>"$work/fail.err"; then
+    echo "FAIL: $cc $std $name: a listener of the wrong signature compiled"
+    cat "$work/fail.err"; failed=$((failed + 1)); return 0
+  fi
+  line=$(grep -n 'EXPECTED-ERROR' "$src" | cut -d: -f1)
+  type=$(sed -n "${line}s/.*EXPECTED-ERROR \([A-Za-z0-9_]*\).*/\1/p" "$src")
+  reason='incompatible|invalid conversion|no matching function'
+  if ! grep -E "$name:$line:[0-9]+: error: .*($reason)" "$work/fail.err" >/dev/null ||
+     ! grep -q "$type" "$work/fail.err"; then
+    echo "FAIL: $cc $std $name: compilation failed, but not with a conversion error at line $line naming $type"
+    cat "$work/fail.err"; failed=$((failed + 1)); return 0
+  fi
+  echo "ok: $cc $std $name: refused at line $line ($type)"
+}
+
+for src in "$@"; do
+  for std in c99 c11; do check gcc "$std" c "$src"; check clang "$std" c "$src"; done
+  check g++ c++17 c++ "$src"; check clang++ c++17 c++ "$src"
+done
+echo "$count cases, $failed failed"
+[ "$count" -gt 0 ] && [ "$failed" = 0 ]
