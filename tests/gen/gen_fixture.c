@@ -1,0 +1,126 @@
+#include "gen_fixture.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static fixture *current;
+
+static void capture(void *ctx, diag_level level, src_loc loc, const char *message)
+{
+    fixture *f = ctx;
+    diag_format(&f->diags, level, loc, message);
+    buf_putc(&f->diags, '\n');
+}
+
+int fixture_setup(void **state)
+{
+    fixture *f = xcalloc(1, sizeof *f);
+    snprintf(f->dir, sizeof f->dir, "/tmp/tlg-test-XXXXXX");
+    if (!mkdtemp(f->dir)) return -1;
+    if (!getcwd(f->old_cwd, sizeof f->old_cwd)) return -1;
+    if (chdir(f->dir) != 0) return -1;
+    f->prev_sink = diag_set_sink((diag_sink){capture, f});
+    buf_cstr(&f->diags);
+    buf_cstr(&f->summary);
+    current = f;
+    *state = f;
+    return 0;
+}
+
+int fixture_teardown(void **state)
+{
+    fixture *f = *state;
+    diag_set_sink(f->prev_sink);
+    if (chdir(f->old_cwd) != 0) return -1;
+    char *cmd = xasprintf("rm -rf '%s'", f->dir);
+    int rc = system(cmd);
+    free(cmd);
+    buf_free(&f->diags);
+    buf_free(&f->summary);
+    free(f);
+    current = NULL;
+    return rc == 0 ? 0 : -1;
+}
+
+void fx_write(const char *path, const char *text)
+{
+    char *copy = xstrdup(path);
+    for (char *p = copy + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            mkdir(copy, 0755);
+            *p = '/';
+        }
+    free(copy);
+    FILE *fp = fopen(path, "wb");
+    if (!fp) abort();
+    fwrite(text, 1, strlen(text), fp);
+    fclose(fp);
+}
+
+char *fx_read(const char *path)
+{
+    buf b = {0};
+    if (!fs_read_file(path, &b)) {
+        buf_free(&b);
+        return NULL;
+    }
+    return b.data ? b.data : xstrdup("");
+}
+
+bool fx_exists(const char *path) { return fs_kind_of(path) != FS_MISSING; }
+void fx_remove(const char *path) { unlink(path); }
+
+int fx_run(fixture *f, gen_command cmd)
+{
+    char *name = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&name, &size);
+    gen_options opt = {.command = cmd, .quiet = false, .summary = out, .banner_without_version = true,
+                       .headers_dir = cmd == GEN_HEADERS ? "build-out" : NULL};
+    int rc = gen_run(&opt, NULL);
+    fclose(out);
+    buf_put(&f->summary, name, size);
+    free(name);
+    return rc;
+}
+
+int fx_generate(fixture *f) { return fx_run(f, GEN_GENERATE); }
+
+static void snapshot_into(buf *out, const char *dir)
+{
+    name_list names = {0};
+    if (!fs_list_dir(dir, &names)) return;
+    for (size_t i = 0; i < names.count; i++) {
+        char *path = path_join(dir, names.items[i]);
+        fs_kind k = fs_kind_of(path);
+        if (k == FS_DIR) {
+            snapshot_into(out, path);
+        } else {
+            char *text = fx_read(path);
+            buf_printf(out, "%s\n%s\n", path, text ? text : "<unreadable>");
+            free(text);
+        }
+        free(path);
+    }
+    name_list_free(&names);
+}
+
+char *fx_snapshot(const char *dir)
+{
+    buf out = {0};
+    buf_cstr(&out);
+    snapshot_into(&out, dir);
+    return out.data;
+}
+
+void fx_basic_config(const char *extra_domains)
+{
+    char *cfg = xasprintf("{\n  \"domains\": [\n    { \"name\": \"Test.Ids\", \"output\": \"test_ids.h\" }%s%s\n  ]\n}\n",
+                          extra_domains ? ",\n    " : "", extra_domains ? extra_domains : "");
+    fx_write("threadlink.json", cfg);
+    free(cfg);
+}

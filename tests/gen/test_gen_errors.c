@@ -1,0 +1,196 @@
+/* Bad input: every error with its exact diagnostic, and the generated directory byte-for-byte
+ * unchanged afterwards. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gen_fixture.h"
+
+/* A project that generated cleanly once; tests then break one thing. */
+static char *good_project(fixture *f)
+{
+    fx_basic_config("{ \"name\": \"Iris.Events\", \"output\": \"events/iris_events.h\", \"kind\": \"ordinal\" }");
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nBeta\n");
+    fx_write("injectors/Iris.Events.User.txt", "OnStart\n");
+    assert_int_equal(fx_generate(f), 0);
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    return fx_snapshot("generated");
+}
+
+static void expect_failure(fixture *f, char *snapshot, const char *diagnostics)
+{
+    assert_int_equal(fx_generate(f), 1);
+    assert_string_equal(f->diags.data, diagnostics);
+    char *after = fx_snapshot("generated");
+    assert_string_equal(snapshot, after);
+    free(after);
+    free(snapshot);
+}
+
+static void test_errors_config_unknown_key_and_types(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    fx_write("threadlink.json",
+             "{\n"
+             "  \"generated_dirr\": \"x\",\n"
+             "  \"domains\": [\n"
+             "    { \"name\": \"Test.Ids\", \"output\": \"test_ids.h\", \"kind\": \"hashed\" },\n"
+             "    { \"name\": \"Iris.Events\", \"output\": 5, \"colour\": true, \"reserve_zero\": \"yes\" },\n"
+             "    { \"name\": \"9bad\", \"output\": \"../escape.h\" }\n"
+             "  ]\n"
+             "}\n");
+    expect_failure(f, snap,
+        "threadlink.json:2:3: error: generated_dirr: unknown key\n"
+        "threadlink.json:4:51: error: domains[0].kind: expected \"identity\" or \"ordinal\", got \"hashed\"\n"
+        "threadlink.json:5:43: error: domains[1].colour: unknown key\n"
+        "threadlink.json:5:30: error: domains[1].output: expected a string (a relative path), got an integer\n"
+        "threadlink.json:5:59: error: domains[1].reserve_zero: expected a boolean, got a string\n"
+        "threadlink.json:6:7: error: domains[2].name: \"9bad\" is not a domain name (dot-separated words of letters, digits and '_', each starting with a letter)\n"
+        "threadlink.json:6:23: error: domains[2].output: must not contain '..', got \"../escape.h\"\n");
+}
+
+static void test_errors_config_syntax(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    fx_write("threadlink.json", "{\n  \"domains\": [\n    { \"name\": \"Test.Ids\" \"output\": \"x.h\" }\n  ]\n}\n");
+    expect_failure(f, snap, "threadlink.json:3:33: error: '}' expected near '\"output\"'\n");
+}
+
+static void test_errors_lexer_error_writes_nothing(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nBeta\nGamma\n4th\n");
+    expect_failure(f, snap, "injectors/Test.Ids.User.txt:4:1: error: identifier must start with a letter, not '4'\n");
+}
+
+static void test_errors_orphaned_and_multi_segment_injectors(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    fx_write("injectors/Tset.Ids.User.txt", "Alpha\n");
+    fx_write("injectors/Test.Ids.Mod.Extra.txt", "Alpha\n");
+    fx_write("injectors/README.md", "not an injector: ignored\n");
+    expect_failure(f, snap,
+        "injectors/Test.Ids.Mod.Extra.txt: error: injector name 'Mod.Extra' has more than one segment after the domain 'Test.Ids' (expected Test.Ids.<Injector>.txt)\n"
+        "injectors/Tset.Ids.User.txt: error: orphaned injector: no declared domain matches 'Tset.Ids.User' (expected <Domain>.<Injector>.txt for one of the domains in threadlink.json)\n");
+}
+
+static void test_errors_corrupt_manifest(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    char *m = fx_read("generated/Test.Ids.manifest.json");
+    m[strlen(m) / 2] = 0; /* truncated */
+    fx_write("generated/Test.Ids.manifest.json", m);
+    free(m);
+    char *truncated = fx_snapshot("generated");
+    free(snap);
+    expect_failure(f, truncated,
+        "generated/Test.Ids.manifest.json:6:82: error: expected an entry key, found end of file\n"
+        "generated/Test.Ids.manifest.json: note: nothing was written: fix or restore the manifest (it is the identity store of Test.Ids)\n");
+}
+
+static void test_errors_tampered_manifest_value(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    char *m = fx_read("generated/Test.Ids.manifest.json");
+    char *v = strstr(m, "\"value\": 4185941620");
+    assert_non_null(v);
+    memcpy(v + 9, "4185941621", 10);
+    fx_write("generated/Test.Ids.manifest.json", m);
+    free(m);
+    free(snap);
+    snap = fx_snapshot("generated");
+    expect_failure(f, snap,
+        "generated/Test.Ids.manifest.json:6: error: entry 'user.alpha': value 4185941621 is not the hash of its key under seed offset 0 (the manifest was edited by hand or corrupted)\n"
+        "generated/Test.Ids.manifest.json: note: nothing was written: fix or restore the manifest (it is the identity store of Test.Ids)\n");
+}
+
+static void test_errors_kind_change_refused(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    fx_basic_config("{ \"name\": \"Iris.Events\", \"output\": \"events/iris_events.h\" }");
+    expect_failure(f, snap,
+        "generated/events/Iris.Events.manifest.json: error: manifest records domain 'Iris.Events' as ordinal but the config declares it identity; changing the kind would change every value (restore the kind, or delete the manifest to start over)\n"
+        "generated/events/Iris.Events.manifest.json: note: nothing was written: fix or restore the manifest (it is the identity store of Iris.Events)\n");
+}
+
+static void test_errors_two_domains_one_output(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    fx_basic_config("{ \"name\": \"Iris.Events\", \"output\": \"TEST_IDS.h\", \"kind\": \"ordinal\" }");
+    expect_failure(f, snap,
+        "threadlink.json:4:5: error: domains 'Test.Ids' and 'Iris.Events' both write generated/TEST_IDS.h; nothing was written\n");
+}
+
+static void test_errors_symlink_in_generated_dir(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    fx_write("outside/keep.txt", "precious\n");
+    assert_int_equal(symlink("../outside", "generated/linked"), 0);
+    fx_basic_config("{ \"name\": \"Iris.Events\", \"output\": \"linked/iris_events.h\", \"kind\": \"ordinal\" }");
+    free(snap);
+    snap = fx_snapshot("generated");
+    char *outside = fx_snapshot("outside");
+    expect_failure(f, snap,
+        "threadlink.json:4:5: error: output path 'linked/iris_events.h' goes through a symbolic link (generated/linked); threadlink-gen never writes through links\n"
+        "threadlink.json:4:5: error: output path 'linked/Iris.Events.manifest.json' goes through a symbolic link (generated/linked); threadlink-gen never writes through links\n");
+    char *outside2 = fx_snapshot("outside");
+    assert_string_equal(outside, outside2);
+    free(outside), free(outside2);
+}
+
+static void test_errors_shell_without_entries_token(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    fx_write("my.shell.h", "/* no token here */\n");
+    fx_basic_config("{ \"name\": \"Iris.Events\", \"output\": \"events/iris_events.h\", \"kind\": \"ordinal\", \"shell\": \"my.shell.h\" }");
+    expect_failure(f, snap, "my.shell.h: error: shell has no {DOMAIN_ENTRIES} token: the entries would have nowhere to go\n");
+}
+
+static void test_errors_missing_manifest_regenerated_with_warning(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    fx_remove("generated/Test.Ids.manifest.json");
+    assert_int_equal(fx_generate(f), 0);
+    assert_string_equal(f->diags.data,
+        "generated/Test.Ids.manifest.json: warning: manifest missing although generated/test_ids.h exists: values are issued again from the injectors (restore the manifest from version control to keep renamed and removed entries)\n");
+    char *after = fx_snapshot("generated");
+    assert_string_equal(snap, after); /* same injectors, same values */
+    free(snap), free(after);
+}
+
+int main(void)
+{
+#define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_errors_config_unknown_key_and_types),
+        T(test_errors_config_syntax),
+        T(test_errors_lexer_error_writes_nothing),
+        T(test_errors_orphaned_and_multi_segment_injectors),
+        T(test_errors_corrupt_manifest),
+        T(test_errors_tampered_manifest_value),
+        T(test_errors_kind_change_refused),
+        T(test_errors_two_domains_one_output),
+        T(test_errors_symlink_in_generated_dir),
+        T(test_errors_shell_without_entries_token),
+        T(test_errors_missing_manifest_regenerated_with_warning),
+    };
+    return cmocka_run_group_tests_name("gen_errors", tests, NULL, NULL);
+}

@@ -1,0 +1,272 @@
+/* Identity rules end to end: values, tombstones, ordinals, names, collisions. Each test builds a
+ * small project, runs generate, and reads the manifest and header it wrote. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gen_fixture.h"
+#include "identity.h"
+
+/* The manifest line of a key, or NULL. */
+static char *manifest_line(const char *manifest_path, const char *key)
+{
+    char *text = fx_read(manifest_path);
+    if (!text) return NULL;
+    char *needle = xasprintf("{\"key\": \"%s\"", key);
+    char *at = strstr(text, needle);
+    char *line = NULL;
+    if (at) line = xstrndup(at, strcspn(at, "\n") - (at[strcspn(at, "\n") - 1] == ',')); /* without the separator */
+    free(needle);
+    free(text);
+    return line;
+}
+
+static void assert_entry(const char *key, const char *expected_line_suffix)
+{
+    char *line = manifest_line("generated/Test.Ids.manifest.json", key);
+    assert_non_null(line);
+    char *expected = xasprintf("{\"key\": \"%s\", %s", key, expected_line_suffix);
+    assert_string_equal(line, expected);
+    free(expected);
+    free(line);
+}
+
+static void test_identity_golden_values(void **state)
+{
+    fixture *f = *state;
+    fx_basic_config(NULL);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nBeta\nGamma\n");
+    assert_int_equal(fx_generate(f), 0);
+    /* Pinned: these values are shipped the moment a user generates; they never change. */
+    assert_entry("user.alpha", "\"name\": \"Alpha\", \"scope\": \"User\", \"value\": 4185941620, \"seed_offset\": 0, \"tombstone\": false}");
+    assert_entry("user.beta", "\"name\": \"Beta\", \"scope\": \"User\", \"value\": 52497432, \"seed_offset\": 0, \"tombstone\": false}");
+    assert_entry("user.gamma", "\"name\": \"Gamma\", \"scope\": \"User\", \"value\": 1815939988, \"seed_offset\": 0, \"tombstone\": false}");
+    /* The key format itself: scope and name, ASCII-lowercased, joined by '.'; XXH32 seed 0. */
+    assert_int_equal(identity_hash("user.alpha", 10, 0), 4185941620u);
+    char *header = fx_read("generated/test_ids.h");
+    /* Above INT_MAX the enumerator is the int reading of the value. */
+    assert_non_null(strstr(header, "    Test_Ids_Alpha = -109025676,\n"));
+    assert_non_null(strstr(header, "    Test_Ids_Beta = 52497432,\n"));
+    free(header);
+}
+
+static void test_identity_removal_keeps_other_values(void **state)
+{
+    fixture *f = *state;
+    fx_basic_config(NULL);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nBeta\nGamma\n");
+    assert_int_equal(fx_generate(f), 0);
+    char *alpha = manifest_line("generated/Test.Ids.manifest.json", "user.alpha");
+    char *gamma = manifest_line("generated/Test.Ids.manifest.json", "user.gamma");
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nGamma\n");
+    assert_int_equal(fx_generate(f), 0);
+    char *alpha2 = manifest_line("generated/Test.Ids.manifest.json", "user.alpha");
+    char *gamma2 = manifest_line("generated/Test.Ids.manifest.json", "user.gamma");
+    assert_string_equal(alpha, alpha2);
+    assert_string_equal(gamma, gamma2);
+    assert_entry("user.beta", "\"name\": \"Beta\", \"scope\": \"User\", \"value\": 52497432, \"seed_offset\": 0, \"tombstone\": true}");
+    char *header = fx_read("generated/test_ids.h");
+    assert_non_null(strstr(header, "    Test_Ids_Beta TL_DEPRECATED_ENTRY("));
+    assert_null(strstr(header, "X(Test_Ids_Beta,")); /* not a live entry */
+    assert_non_null(strstr(header, "#define TEST_IDS_COUNT 2\n"));
+    assert_non_null(strstr(f->summary.data, "Test.Ids: 0 added, 1 removed (tombstoned), 0 revived\n  1 tombstoned: Beta\n"));
+    free(header);
+    free(alpha), free(alpha2), free(gamma), free(gamma2);
+}
+
+static void test_identity_reordering_writes_nothing(void **state)
+{
+    fixture *f = *state;
+    fx_basic_config(NULL);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nBeta\nGamma\n");
+    fx_write("injectors/Test.Ids.Module.txt", "Delta\n");
+    assert_int_equal(fx_generate(f), 0);
+    struct stat before_h, before_m, after_h, after_m;
+    stat("generated/test_ids.h", &before_h);
+    stat("generated/Test.Ids.manifest.json", &before_m);
+    char *snap = fx_snapshot("generated");
+    fx_write("injectors/Test.Ids.User.txt", "// reordered\nGamma\n\nAlpha\n   Beta\n");
+    f->summary.len = 0;
+    gen_options opt = {.command = GEN_GENERATE, .summary = stdout, .banner_without_version = true};
+    gen_result r;
+    assert_int_equal(gen_run(&opt, &r), 0);
+    assert_int_equal(r.changed, 0);
+    assert_int_equal(r.outputs, 2);
+    stat("generated/test_ids.h", &after_h);
+    stat("generated/Test.Ids.manifest.json", &after_m);
+    assert_true(before_h.st_mtim.tv_sec == after_h.st_mtim.tv_sec && before_h.st_mtim.tv_nsec == after_h.st_mtim.tv_nsec);
+    assert_true(before_m.st_mtim.tv_sec == after_m.st_mtim.tv_sec && before_m.st_mtim.tv_nsec == after_m.st_mtim.tv_nsec);
+    char *snap2 = fx_snapshot("generated");
+    assert_string_equal(snap, snap2);
+    free(snap), free(snap2);
+}
+
+static void test_identity_case_insensitive(void **state)
+{
+    fixture *f = *state;
+    fx_basic_config(NULL);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nALPHA\n");
+    assert_int_equal(fx_generate(f), 0);
+    assert_string_equal(f->diags.data,
+        "injectors/Test.Ids.User.txt:2:1: warning: duplicate entry 'ALPHA' ignored: 'Alpha' is already declared at injectors/Test.Ids.User.txt:1:1 (names compare case-insensitively)\n");
+    /* A later respelling is the same entry: same value, the first name kept. */
+    fx_write("injectors/Test.Ids.User.txt", "aLpHa\n");
+    assert_int_equal(fx_generate(f), 0);
+    assert_entry("user.alpha", "\"name\": \"Alpha\", \"scope\": \"User\", \"value\": 4185941620, \"seed_offset\": 0, \"tombstone\": false}");
+    char *header = fx_read("generated/test_ids.h");
+    assert_non_null(strstr(header, "    Test_Ids_Alpha = -109025676\n"));
+    free(header);
+}
+
+static void test_identity_tombstone_and_revival(void **state)
+{
+    fixture *f = *state;
+    fx_basic_config(NULL);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nBeta\n");
+    assert_int_equal(fx_generate(f), 0);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\n");
+    assert_int_equal(fx_generate(f), 0);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nbeta\n");
+    f->summary.len = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_entry("user.beta", "\"name\": \"Beta\", \"scope\": \"User\", \"value\": 52497432, \"seed_offset\": 0, \"tombstone\": false}");
+    assert_string_equal(f->summary.data, "Test.Ids: 0 added, 0 removed (tombstoned), 1 revived\n  1 revived: Beta\n");
+}
+
+static void test_identity_ordinal_gaps(void **state)
+{
+    fixture *f = *state;
+    fx_write("threadlink.json", "{\"domains\": [{\"name\": \"Ev\", \"output\": \"ev.h\", \"kind\": \"ordinal\", \"native\": \"Ev.Native.txt\"}]}");
+    fx_write("Ev.Native.txt", "OnBoot\nOnTick(float)\n");
+    fx_write("injectors/Ev.User.txt", "OnA\nOnB\n");
+    fx_write("injectors/Ev.Zed.txt", "OnZ\n");
+    fx_write("injectors/Ev.Mod.txt", "OnM\n");
+    assert_int_equal(fx_generate(f), 0);
+    char *h = fx_read("generated/ev.h");
+    /* Native, then User, then other injectors by name. */
+    assert_non_null(strstr(h, "    Ev_OnBoot = 0,\n    Ev_OnTick = 1,\n    Ev_OnA = 2,\n    Ev_OnB = 3,\n    Ev_OnM = 4,\n    Ev_OnZ = 5\n} ev;"));
+    free(h);
+    fx_write("injectors/Ev.User.txt", "OnB\nOnNew\n");
+    assert_int_equal(fx_generate(f), 0);
+    h = fx_read("generated/ev.h");
+    assert_non_null(strstr(h, "    Ev_OnBoot = 0,\n    Ev_OnTick = 1,\n    Ev_OnB = 3,\n    Ev_OnM = 4,\n    Ev_OnZ = 5,\n    Ev_OnNew = 6\n} ev;"));
+    assert_null(strstr(h, "OnA")); /* removed outright: every use fails to compile */
+    assert_non_null(strstr(h, "#define EV_SPAN 7\n"));
+    assert_non_null(strstr(h, "#define EV_COUNT 6\n"));
+    free(h);
+    char *m = fx_read("generated/Ev.manifest.json");
+    assert_non_null(strstr(m, "{\"key\": \"user.ona\", \"name\": \"OnA\", \"scope\": \"User\", \"value\": 2, \"seed_offset\": 0, \"tombstone\": true}"));
+    free(m);
+}
+
+static void test_identity_name_collision_qualifies_newcomer(void **state)
+{
+    fixture *f = *state;
+    fx_basic_config(NULL);
+    fx_write("injectors/Test.Ids.Audio.txt", "Splash\n");
+    assert_int_equal(fx_generate(f), 0);
+    /* The project's own entry arrives later: the incumbent keeps the plain name. */
+    fx_write("injectors/Test.Ids.User.txt", "splash\n");
+    f->summary.len = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_entry("audio.splash", "\"name\": \"Splash\", \"scope\": \"Audio\", \"value\": 2200116984, \"seed_offset\": 0, \"tombstone\": false}");
+    assert_entry("user.splash", "\"name\": \"User_splash\", \"scope\": \"User\", \"value\": 3856924792, \"seed_offset\": 0, \"tombstone\": false}");
+    assert_non_null(strstr(f->summary.data, "  name collision: 'splash' from User is named 'User_splash' ('Splash' has the plain name)\n"));
+    /* In one fresh pass, the project's entries come first and win the plain name. */
+    fx_remove("generated/Test.Ids.manifest.json");
+    fx_remove("generated/test_ids.h");
+    assert_int_equal(fx_generate(f), 0);
+    assert_entry("user.splash", "\"name\": \"splash\", \"scope\": \"User\", \"value\": 3856924792, \"seed_offset\": 0, \"tombstone\": false}");
+    assert_entry("audio.splash", "\"name\": \"Audio_Splash\", \"scope\": \"Audio\", \"value\": 2200116984, \"seed_offset\": 0, \"tombstone\": false}");
+}
+
+static void test_identity_hash_collision_rehashed(void **state)
+{
+    fixture *f = *state;
+    /* Found once by a birthday search over "user.k<N>": both keys hash to 413893733 under seed 0. */
+    assert_int_equal(identity_hash("user.k71135", 11, 0), 413893733u);
+    assert_int_equal(identity_hash("user.k171189", 12, 0), 413893733u);
+    fx_basic_config(NULL);
+    fx_write("injectors/Test.Ids.User.txt", "k71135\nk171189\n");
+    assert_int_equal(fx_generate(f), 0);
+    char *expected = xasprintf("\"name\": \"k171189\", \"scope\": \"User\", \"value\": %u, \"seed_offset\": 1, \"tombstone\": false}",
+                               identity_hash("user.k171189", 12, 1));
+    assert_entry("user.k71135", "\"name\": \"k71135\", \"scope\": \"User\", \"value\": 413893733, \"seed_offset\": 0, \"tombstone\": false}");
+    assert_entry("user.k171189", expected);
+    assert_non_null(strstr(f->summary.data, "  hash collision: 'user.k171189' hashes to 413893733, already issued to 'user.k71135'; rehashed\n"));
+    /* Reproducible: the recorded offset is honoured on later runs, and a fresh run agrees. */
+    char *snap = fx_snapshot("generated");
+    assert_int_equal(fx_generate(f), 0);
+    char *snap2 = fx_snapshot("generated");
+    assert_string_equal(snap, snap2);
+    fx_remove("generated/Test.Ids.manifest.json");
+    fx_remove("generated/test_ids.h");
+    assert_int_equal(fx_generate(f), 0);
+    char *snap3 = fx_snapshot("generated");
+    assert_string_equal(snap, snap3);
+    free(expected), free(snap), free(snap2), free(snap3);
+}
+
+static void test_identity_reserve_zero_sentinel(void **state)
+{
+    fixture *f = *state;
+    fx_write("threadlink.json", "{\"domains\": [{\"name\": \"Vault.Fields\", \"output\": \"vf.h\", \"reserve_zero\": true}]}");
+    fx_write("injectors/Vault.Fields.User.txt", "Health\nNone\n");
+    assert_int_equal(fx_generate(f), 0);
+    char *h = fx_read("generated/vf.h");
+    assert_non_null(strstr(h, "typedef enum vault_fields {\n    Vault_Fields_None = 0,\n    Vault_Fields_Health = "));
+    /* "None" is the sentinel's name, so the declared None is qualified. */
+    assert_non_null(strstr(h, "    Vault_Fields_User_None = "));
+    free(h);
+}
+
+static void test_identity_empty_domain_warns(void **state)
+{
+    fixture *f = *state;
+    fx_basic_config(NULL);
+    assert_int_equal(fx_generate(f), 0);
+    assert_string_equal(f->diags.data, "threadlink.json:3:5: warning: domain 'Test.Ids' has no entries: its enum holds only the sentinel Test_Ids_None\n");
+    char *h = fx_read("generated/test_ids.h");
+    assert_non_null(strstr(h, "typedef enum test_ids {\n    Test_Ids_None = 0\n} test_ids;"));
+    free(h);
+}
+
+static void test_identity_rescope_and_rename_reported(void **state)
+{
+    fixture *f = *state;
+    fx_basic_config(NULL);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nBeta\n");
+    fx_write("injectors/Test.Ids.Mod.txt", "Gamma\n");
+    assert_int_equal(fx_generate(f), 0);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nBetta\nGamma\n");
+    fx_write("injectors/Test.Ids.Mod.txt", "");
+    f->summary.len = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_non_null(strstr(f->summary.data, "  likely rename in User: 'Beta' -> 'Betta'"));
+    assert_non_null(strstr(f->summary.data, "  rescope: 'Gamma' moved from Mod to User"));
+}
+
+int main(void)
+{
+#define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_identity_golden_values),
+        T(test_identity_removal_keeps_other_values),
+        T(test_identity_reordering_writes_nothing),
+        T(test_identity_case_insensitive),
+        T(test_identity_tombstone_and_revival),
+        T(test_identity_ordinal_gaps),
+        T(test_identity_name_collision_qualifies_newcomer),
+        T(test_identity_hash_collision_rehashed),
+        T(test_identity_reserve_zero_sentinel),
+        T(test_identity_empty_domain_warns),
+        T(test_identity_rescope_and_rename_reported),
+    };
+    return cmocka_run_group_tests_name("gen_identity", tests, NULL, NULL);
+}

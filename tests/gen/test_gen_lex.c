@@ -1,0 +1,145 @@
+/* The injector lexer: what becomes an identifier, and the exact diagnostics for bad input. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "diag.h"
+#include "lex_injector.h"
+
+typedef struct lexed {
+    buf names;  /* "name@line:col|" for each identifier */
+    buf diags;
+    bool ok;
+} lexed;
+
+static void on_line(void *ctx, const injector_line *line)
+{
+    lexed *l = ctx;
+    buf_put(&l->names, line->name, line->name_len);
+    buf_printf(&l->names, "@%u:%u", line->loc.line, line->loc.col);
+    if (line->signature) buf_printf(&l->names, "%.*s", (int)line->signature_len, line->signature);
+    buf_putc(&l->names, '|');
+}
+
+static void capture(void *ctx, diag_level level, src_loc loc, const char *message)
+{
+    lexed *l = ctx;
+    diag_format(&l->diags, level, loc, message);
+    buf_putc(&l->diags, '\n');
+}
+
+static lexed lex_bytes(const char *data, size_t len, bool signatures)
+{
+    lexed l = {0};
+    buf_cstr(&l.names);
+    buf_cstr(&l.diags);
+    arena a = {0};
+    buf input = {0};
+    buf_put(&input, data, len); /* adds the NUL sentinel */
+    diag_sink prev = diag_set_sink((diag_sink){capture, &l});
+    l.ok = lex_injector("inj.txt", input.data, len, signatures, &a, on_line, &l);
+    diag_set_sink(prev);
+    /* Names live in the arena: copy what we report before freeing it. */
+    arena_free(&a);
+    buf_free(&input);
+    return l;
+}
+
+#define LEX(s) lex_bytes(s, sizeof(s) - 1, false)
+
+static void check(lexed l, const char *names, const char *diags)
+{
+    assert_string_equal(l.names.data, names);
+    assert_string_equal(l.diags.data, diags);
+    assert_int_equal(l.ok, diags[0] == 0 || strstr(diags, "error:") == NULL);
+    buf_free(&l.names);
+    buf_free(&l.diags);
+}
+
+static void test_lex_comments_blanks_and_trimming(void **state)
+{
+    (void)state;
+    check(LEX("// comment\n/// doc comment\n\n   \t\n  Alpha  \n\tBeta\t\r\nGamma"),
+          "Alpha@5:3|Beta@6:2|Gamma@7:1|", "");
+}
+
+static void test_lex_substitutes_every_other_code_point(void **state)
+{
+    (void)state;
+    check(LEX("Asunci\xC3\xB3n\ndon't\nHello World\nx\xE2\x82\xAC\xF0\x9F\x98\x80y\n"),
+          "Asunci_n@1:1|don_t@2:1|Hello_World@3:1|x__y@4:1|", "");
+}
+
+static void test_lex_unicode_letter_may_start(void **state)
+{
+    (void)state;
+    /* é (Ll), Ω (Lu), 中 (Lo): letters; the first code point becomes '_' in the C name. */
+    check(LEX("\xC3\xA9lan\n\xCE\xA9mega\n\xE4\xB8\xADwen\n"), "_lan@1:1|_mega@2:1|_wen@3:1|", "");
+}
+
+static void test_lex_bom_is_skipped(void **state)
+{
+    (void)state;
+    check(LEX("\xEF\xBB\xBF" "Alpha\n"), "Alpha@1:1|", "");
+}
+
+static void test_lex_rejects_non_letter_start(void **state)
+{
+    (void)state;
+    check(LEX("Good\n9lives\n_under\n  -dash\n\xE2\x82\xACuro\nAfter\n"),
+          "Good@1:1|After@6:1|",
+          "inj.txt:2:1: error: identifier must start with a letter, not '9'\n"
+          "inj.txt:3:1: error: identifier must start with a letter, not '_'\n"
+          "inj.txt:4:3: error: identifier must start with a letter, not '-'\n"
+          "inj.txt:5:1: error: identifier must start with a letter, not '\xE2\x82\xAC'\n");
+}
+
+static void test_lex_rejects_invalid_utf8(void **state)
+{
+    (void)state;
+    /* An overlong '/', a UTF-16 surrogate, a lone continuation byte, a truncated sequence. */
+    check(LEX("ok\nA\xC0\xAF\nB\xED\xA0\x80x\nC\x80\nD\xE2\x82\n"),
+          "ok@1:1|",
+          "inj.txt:2:2: error: invalid UTF-8 (byte 0xC0)\n"
+          "inj.txt:3:2: error: invalid UTF-8 (byte 0xED)\n"
+          "inj.txt:4:2: error: invalid UTF-8 (byte 0x80)\n"
+          "inj.txt:5:2: error: invalid UTF-8 (byte 0xE2)\n");
+}
+
+static void test_lex_rejects_nul(void **state)
+{
+    (void)state;
+    static const char input[] = "Alpha\nBe\0ta\n\0\nGamma\n";
+    check(lex_bytes(input, sizeof input - 1, false), "Alpha@1:1|Gamma@4:1|",
+          "inj.txt:2:3: error: NUL byte in injector file\n"
+          "inj.txt:3:1: error: NUL byte in injector file\n");
+}
+
+static void test_lex_signatures_split_at_paren(void **state)
+{
+    (void)state;
+    static const char input[] = "OnSceneLoaded(const scene_load *)  \nOnInteract() -> bool\nOnPlain\n";
+    check(lex_bytes(input, sizeof input - 1, true),
+          "OnSceneLoaded@1:1(const scene_load *)|OnInteract@2:1() -> bool|OnPlain@3:1|", "");
+    /* Without signatures a parenthesis is just another substituted code point. */
+    check(LEX("On(x)\n"), "On_x_@1:1|", "");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lex_comments_blanks_and_trimming),
+        cmocka_unit_test(test_lex_substitutes_every_other_code_point),
+        cmocka_unit_test(test_lex_unicode_letter_may_start),
+        cmocka_unit_test(test_lex_bom_is_skipped),
+        cmocka_unit_test(test_lex_rejects_non_letter_start),
+        cmocka_unit_test(test_lex_rejects_invalid_utf8),
+        cmocka_unit_test(test_lex_rejects_nul),
+        cmocka_unit_test(test_lex_signatures_split_at_paren),
+    };
+    return cmocka_run_group_tests_name("gen_lex", tests, NULL, NULL);
+}

@@ -1,0 +1,109 @@
+/* The manifest reader on its own: what it accepts, and the exact error for what it does not. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "diag.h"
+#include "manifest.h"
+
+static buf diags;
+
+static void capture(void *ctx, diag_level level, src_loc loc, const char *message)
+{
+    (void)ctx;
+    diag_format(&diags, level, loc, message);
+    buf_putc(&diags, '\n');
+}
+
+static bool read_text(const char *text, manifest *m)
+{
+    diags.len = 0;
+    buf_cstr(&diags);
+    buf in = {0};
+    buf_puts(&in, text);
+    diag_sink prev = diag_set_sink((diag_sink){capture, NULL});
+    bool ok = manifest_read("m.json", in.data, in.len, m);
+    diag_set_sink(prev);
+    buf_free(&in);
+    return ok;
+}
+
+static void expect_error(const char *text, const char *error)
+{
+    manifest m;
+    assert_false(read_text(text, &m));
+    assert_string_equal(diags.data, error);
+}
+
+static void test_manifest_reads_entries(void **state)
+{
+    (void)state;
+    manifest m;
+    assert_true(read_text("{\"format\": 1, \"domain\": \"A.B\", \"kind\": \"identity\", \"future\": {\"x\": [1, 2]},\n"
+                          " \"entries\": [\n"
+                          "  {\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": 4294967295, \"seed_offset\": 2, \"tombstone\": true},\n"
+                          "  {\"key\": \"user.b\\u0021\", \"name\": \"B\", \"scope\": \"User\", \"value\": 0}\n"
+                          "]}", &m));
+    assert_string_equal(diags.data, "");
+    assert_string_equal(m.domain, "A.B");
+    assert_int_equal(m.kind, KIND_IDENTITY);
+    assert_int_equal(m.entries.count, 2);
+    assert_string_equal(m.entries.items[0].key, "user.a");
+    assert_int_equal(m.entries.items[0].value, 4294967295u);
+    assert_int_equal(m.entries.items[0].seed_offset, 2);
+    assert_true(m.entries.items[0].tombstone);
+    assert_int_equal(m.entries.items[0].line, 3);
+    assert_string_equal(m.entries.items[1].key, "user.b!");
+    assert_false(m.entries.items[1].tombstone);
+    manifest_free(&m);
+}
+
+static void test_manifest_rejects_malformed(void **state)
+{
+    (void)state;
+    expect_error("", "m.json:1:1: error: expected '{' (a manifest is a JSON object), found end of file\n");
+    expect_error("[]", "m.json:1:1: error: expected '{' (a manifest is a JSON object), found '['\n");
+    expect_error("{\"format\": 2}", "m.json:1:12: error: manifest format 2 is not supported (this threadlink-gen reads format 1)\n");
+    expect_error("{\"format\": 1, \"domain\": \"A\", \"kind\": \"identity\", \"entries\": []} x",
+                 "m.json:1:65: error: unexpected character in JSON\n");
+    expect_error("{\"format\": 1}", "m.json:1:1: error: manifest lacks \"domain\"\n");
+    expect_error("{\"format\": 1, \"domain\": \"A\", \"kind\": \"identity\", \"entries\": [{\"key\": \"u.a\", \"name\": \"A\", \"scope\": \"u\", \"value\": 4294967296}]}",
+                 "m.json:1:113: error: \"value\" is out of range (0 to 4294967295)\n");
+    expect_error("{\"format\": 1, \"domain\": \"A\", \"kind\": \"identity\", \"entries\": [{\"key\": \"u.a\", \"name\": \"A\", \"scope\": \"u\", \"value\": -1}]}",
+                 "m.json:1:113: error: \"value\" must be a whole number from 0 to 4294967295\n");
+    expect_error("{\"format\": 1, \"domain\": \"A\", \"kind\": \"identity\", \"entries\": [{\"key\": \"u.a\", \"name\": \"1A\", \"scope\": \"u\", \"value\": 1}]}",
+                 "m.json:1:85: error: \"name\" must be a C identifier\n");
+    expect_error("{\"format\": 1, \"domain\": \"A\", \"kind\": \"identity\", \"entries\": [{\"key\": \"u.a\"}]}",
+                 "m.json:1:62: error: entry lacks \"name\"\n");
+    expect_error("{\"format\": 1, \"domain\": \"A\", \"kind\": \"identity\", \"entries\": [{\"key\": \"U.A\", \"name\": \"A\", \"scope\": \"u\", \"value\": 1}]}",
+                 "m.json:1:70: error: \"key\" must be lowercase\n");
+    expect_error("{\"format\": 1, \"domain\": \"\xC0\xAF\"}", "m.json:1:25: error: unterminated or malformed string (raw control character, bad escape or invalid UTF-8)\n");
+    expect_error("{\"format\": 1, \"x\": \"\\ud800\"}", "m.json:1:20: error: string contains an unpaired surrogate escape\n");
+    expect_error("{\"format\": 1,}", "m.json:1:14: error: expected a key after ',', found '}'\n");
+}
+
+static void test_manifest_nesting_is_bounded(void **state)
+{
+    (void)state;
+    buf deep = {0};
+    buf_puts(&deep, "{\"x\": ");
+    for (int i = 0; i < 100000; i++) buf_putc(&deep, '[');
+    expect_error(deep.data, "m.json:1:71: error: nesting deeper than 64 levels\n");
+    buf_free(&deep);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_manifest_reads_entries),
+        cmocka_unit_test(test_manifest_rejects_malformed),
+        cmocka_unit_test(test_manifest_nesting_is_bounded),
+    };
+    int rc = cmocka_run_group_tests_name("gen_manifest", tests, NULL, NULL);
+    buf_free(&diags);
+    return rc;
+}
