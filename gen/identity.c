@@ -237,10 +237,11 @@ void identity_assign(const domain *d, manifest *m, identity_summary *sum)
                 }
                 if (seed == 0) {
                     sum->hash_collisions++;
-                    buf_printf(&collisions, "  hash collision: '%s' hashes to %u, %s; rehashed",
-                               ne.key, v, clash == UINT32_MAX - 1 ? "the reserved sentinel value" : "already issued to");
-                    if (clash != UINT32_MAX - 1) buf_printf(&collisions, " '%s'", m->entries.items[clash].key);
-                    buf_putc(&collisions, '\n');
+                    if (clash == UINT32_MAX - 1)
+                        buf_printf(&collisions, "  hash collision: '%s' hashes to 0, the reserved sentinel value; rehashed\n", ne.key);
+                    else
+                        buf_printf(&collisions, "  hash collision: '%s' hashes to %u, already issued to '%s'; rehashed\n",
+                                   ne.key, v, m->entries.items[clash].key);
                 }
             }
         }
