@@ -1,0 +1,66 @@
+#!/bin/sh
+# Generated headers compile without warnings as C99/C11/C2x (gcc, clang) and C++17, including
+# tombstones and values above INT_MAX; using a tombstone warns (deprecated) in every mode.
+set -eu
+gen=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+mkdir -p injectors definitions
+cat > threadlink.json <<'JSON'
+{ "definitions_dir": "definitions",
+  "domains": [
+    { "name": "Iris.Events", "output": "events/iris_events.h", "kind": "ordinal" },
+    { "name": "Vault.Fields", "output": "vault_fields.h", "reserve_zero": true },
+    { "name": "lower.case", "output": "lower_case.h" } ] }
+JSON
+printf 'OnA(float)\nOnB\nOnC\n' > injectors/Iris.Events.User.txt
+printf 'Health\nArmor\nOld\nName\n' > injectors/Vault.Fields.User.txt
+printf 'name\nfrom_name\nplain\n' > injectors/lower.case.User.txt
+printf 'Red\nBlue\n' > definitions/Game.Colours.txt
+"$gen" generate --quiet
+printf 'Health\nArmor\nName\n' > injectors/Vault.Fields.User.txt
+printf 'OnA(float)\nOnC\n' > injectors/Iris.Events.User.txt
+"$gen" generate --quiet
+grep -q 'Vault_Fields_Old TL_DEPRECATED_ENTRY' generated/vault_fields.h
+grep -q -- '= -' generated/vault_fields.h   # at least one value above INT_MAX
+
+cat > use.c <<'C'
+#include "events/iris_events.h"
+#include "vault_fields.h"
+#include "lower_case.h"
+#include "game_colours.h"
+#include <stdio.h>
+#define SHOW(e, n, v) printf("%s %d\n", #n, (int)(v));
+int main(void)
+{
+    vault_fields f;
+    lower_case l;
+    if (!vault_fields_from_name("HEALTH", &f) || !lower_case_from_name("plain", &l)) return 1;
+    printf("%s %s %s %d\n", vault_fields_name((uint32_t)f), iris_events_name(Iris_Events_OnC),
+           game_colours_name(Game_Colours_Red), IRIS_EVENTS_SPAN);
+    VAULT_FIELDS_LIST(SHOW)
+    return (int)GAME_COLOURS_COUNT - 2;
+}
+C
+printf '#include "vault_fields.h"\nint use_tombstone(void);\nint use_tombstone(void) { return (int)Vault_Fields_Old; }\n' > tomb.c
+cp use.c use.cpp
+cp tomb.c tomb.cpp
+count=0
+failed=0
+check() { # compiler std source
+  count=$((count + 1))
+  if ! "$1" -std="$2" -Wall -Wextra -Wpedantic -Werror -Igenerated "$3" -o prog 2>err; then
+    echo "FAIL: $1 -std=$2 $3"; cat err; failed=$((failed + 1)); return
+  fi
+  ./prog > out || { echo "FAIL: running $1 -std=$2"; failed=$((failed + 1)); return; }
+  # The tombstone warns where used, and only there.
+  if ! "$1" -std="$2" -Wall -Igenerated -c "${3%use.*}tomb.${3##*.}" -o tomb.o 2>err || ! grep -q deprecated err; then
+    echo "FAIL: using a tombstone did not warn under $1 -std=$2"; cat err; failed=$((failed + 1))
+  fi
+}
+for std in c99 c11 c2x; do check gcc $std use.c; check clang $std use.c; done
+check g++ c++17 use.cpp
+check clang++ c++17 use.cpp
+echo "$count compilations, $failed failed"
+[ "$failed" = 0 ]
