@@ -226,9 +226,10 @@ void tl_iris_discard(tl_iris_registry *reg);
 
 /* The untyped core. `signature` is the event's signature id, `flags` 0 or TL_IRIS_SINGLE_PROVIDER.
    Each returns whether it changed anything; refusals are logged (see RULES). */
-bool tl_iris_subscribe(tl_iris_registry *reg, uint32_t event, uint32_t signature, uint32_t flags,
-                       tl_iris_fn fn, void *ctx);
-bool tl_iris_unsubscribe(tl_iris_registry *reg, uint32_t event, tl_iris_fn fn, void *ctx);
+static inline bool tl_iris_subscribe(tl_iris_registry *reg, uint32_t event, uint32_t signature,
+                                     uint32_t flags, tl_iris_fn fn, void *ctx);
+static inline bool tl_iris_unsubscribe(tl_iris_registry *reg, uint32_t event, tl_iris_fn fn,
+                                       void *ctx);
 
 /* Diagnostics. */
 uint32_t tl_iris_listener_count(const tl_iris_registry *reg, uint32_t event);
@@ -249,12 +250,60 @@ const char *tl_iris_event_name(const tl_iris_registry *reg, uint32_t event);
 
 void tl_iris__publish_mismatch(tl_iris_registry *reg, uint32_t event, uint32_t signature);
 void tl_iris__compact(tl_iris_slot *slot);
+bool tl_iris__subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t signature,
+                             uint32_t flags, tl_iris_fn fn, void *ctx);
 
-/* Starts a dispatch: the slot, with *count = the entries to visit (from *count - 1 down to 0), or
-   NULL when there is nothing to call (no listeners, out of range, signature mismatch). Every
-   non-NULL result must be paired with tl_iris_dispatch_end. */
+/* Subscribe: the common case (a bound broadcast slot with room, signature as expected, no
+   duplicate) inline; everything else (first allocation, growth, binding, refusals and their
+   diagnostics) in tl_iris__subscribe_slow. */
+static inline bool tl_iris_subscribe(tl_iris_registry *reg, uint32_t event, uint32_t signature,
+                                     uint32_t flags, tl_iris_fn fn, void *ctx) {
+    if (reg && fn && flags == 0 && event < reg->span) {
+        tl_iris_slot *slot = &reg->slots[event];
+        uint32_t i = slot->count;
+        if ((slot->flags & (TL_IRIS__BOUND | TL_IRIS__GAP | TL_IRIS_SINGLE_PROVIDER)) ==
+                TL_IRIS__BOUND &&
+            slot->signature == signature && i < slot->capacity) {
+            while (i-- > 0)
+                if (slot->listeners[i].fn == fn && slot->listeners[i].ctx == ctx) break;
+            if (i == UINT32_MAX) { /* no duplicate */
+                slot->listeners[slot->count].fn = fn;
+                slot->listeners[slot->count].ctx = ctx;
+                slot->count++;
+                slot->live++;
+                return true;
+            }
+        }
+    }
+    return tl_iris__subscribe_slow(reg, event, signature, flags, fn, ctx);
+}
+
+/* Unsubscribe: searches newest first (churn removes what it just added); outside dispatch the last
+   entry fills the hole, during dispatch the entry is only marked (see RULES). */
+static inline bool tl_iris_unsubscribe(tl_iris_registry *reg, uint32_t event, tl_iris_fn fn,
+                                       void *ctx) {
+    tl_iris_slot *slot;
+    uint32_t i;
+    if (!reg || !fn || event >= reg->span) return false;
+    slot = &reg->slots[event];
+    for (i = slot->count; i-- > 0;) {
+        if (slot->listeners[i].fn != fn || slot->listeners[i].ctx != ctx) continue;
+        slot->live--;
+        if (slot->depth > 0) slot->listeners[i].fn = NULL; /* compacted when dispatch ends */
+        else slot->listeners[i] = slot->listeners[--slot->count];
+        return true;
+    }
+    return false;
+}
+
+/* Starts a dispatch: the slot, with *count = the entries to visit (from *count - 1 down to 0) and
+   *depth = the nesting to restore, or NULL when there is nothing to call (no listeners, out of
+   range, signature mismatch). Every non-NULL result must be paired with tl_iris_dispatch_end. The
+   depth is saved and restored rather than incremented and decremented: nesting is strictly LIFO,
+   and gcc compiles the read-modify-write pair into a markedly slower loop. */
 static inline tl_iris_slot *tl_iris_dispatch_begin(tl_iris_registry *reg, uint32_t event,
-                                                   uint32_t signature, uint32_t *count) {
+                                                   uint32_t signature, uint32_t *count,
+                                                   uint32_t *depth) {
     tl_iris_slot *slot;
     if (event >= reg->span) return NULL;
     slot = &reg->slots[event];
@@ -263,40 +312,51 @@ static inline tl_iris_slot *tl_iris_dispatch_begin(tl_iris_registry *reg, uint32
         tl_iris__publish_mismatch(reg, event, signature);
         return NULL;
     }
-    slot->depth++;
+    *depth = slot->depth;
+    slot->depth = *depth + 1;
     *count = slot->count;
     return slot;
 }
 
-static inline void tl_iris_dispatch_end(tl_iris_slot *slot) {
-    if (--slot->depth == 0 && slot->count != slot->live) tl_iris__compact(slot);
+static inline void tl_iris_dispatch_end(tl_iris_slot *slot, uint32_t depth) {
+    slot->depth = depth;
+    if (depth == 0 && slot->count != slot->live) tl_iris__compact(slot);
 }
+
+/* Removed entries are rare: keep the call on the loop's straight path. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TL__IRIS_LIKELY(x) __builtin_expect(!!(x), 1)
+#else
+#define TL__IRIS_LIKELY(x) (x)
+#endif
 
 /* Broadcast: calls every listener as fn_type with (ctx, args...). The listener is copied before
    the call and the list re-read after it, so listeners may (un)subscribe during dispatch. */
 #define TL_IRIS_PUBLISH(reg, event, signature, fn_type, ...) \
     do { \
-        uint32_t tl__i; \
-        tl_iris_slot *tl__slot = tl_iris_dispatch_begin((reg), (event), (signature), &tl__i); \
+        uint32_t tl__i, tl__depth; \
+        tl_iris_slot *tl__slot = \
+            tl_iris_dispatch_begin((reg), (event), (signature), &tl__i, &tl__depth); \
         if (tl__slot) { \
             while (tl__i-- > 0) { \
                 tl_iris_listener tl__l = tl__slot->listeners[tl__i]; \
-                if (tl__l.fn) ((fn_type)tl__l.fn)(tl__l.ctx, __VA_ARGS__); \
+                if (TL__IRIS_LIKELY(tl__l.fn != NULL)) ((fn_type)tl__l.fn)(tl__l.ctx, __VA_ARGS__); \
             } \
-            tl_iris_dispatch_end(tl__slot); \
+            tl_iris_dispatch_end(tl__slot, tl__depth); \
         } \
     } while (0)
 
 #define TL_IRIS_PUBLISH0(reg, event, signature, fn_type) \
     do { \
-        uint32_t tl__i; \
-        tl_iris_slot *tl__slot = tl_iris_dispatch_begin((reg), (event), (signature), &tl__i); \
+        uint32_t tl__i, tl__depth; \
+        tl_iris_slot *tl__slot = \
+            tl_iris_dispatch_begin((reg), (event), (signature), &tl__i, &tl__depth); \
         if (tl__slot) { \
             while (tl__i-- > 0) { \
                 tl_iris_listener tl__l = tl__slot->listeners[tl__i]; \
-                if (tl__l.fn) ((fn_type)tl__l.fn)(tl__l.ctx); \
+                if (TL__IRIS_LIKELY(tl__l.fn != NULL)) ((fn_type)tl__l.fn)(tl__l.ctx); \
             } \
-            tl_iris_dispatch_end(tl__slot); \
+            tl_iris_dispatch_end(tl__slot, tl__depth); \
         } \
     } while (0)
 
@@ -304,8 +364,9 @@ static inline void tl_iris_dispatch_end(tl_iris_slot *slot) {
    answered, and its result is stored through `result` (a typed pointer, may be null). */
 #define TL_IRIS_REQUEST(answered, result, reg, event, signature, fn_type, ...) \
     do { \
-        uint32_t tl__i; \
-        tl_iris_slot *tl__slot = tl_iris_dispatch_begin((reg), (event), (signature), &tl__i); \
+        uint32_t tl__i, tl__depth; \
+        tl_iris_slot *tl__slot = \
+            tl_iris_dispatch_begin((reg), (event), (signature), &tl__i, &tl__depth); \
         if (tl__slot) { \
             while (tl__i-- > 0) { \
                 tl_iris_listener tl__l = tl__slot->listeners[tl__i]; \
@@ -315,14 +376,15 @@ static inline void tl_iris_dispatch_end(tl_iris_slot *slot) {
                 (answered) = true; \
                 break; \
             } \
-            tl_iris_dispatch_end(tl__slot); \
+            tl_iris_dispatch_end(tl__slot, tl__depth); \
         } \
     } while (0)
 
 #define TL_IRIS_REQUEST0(answered, result, reg, event, signature, fn_type) \
     do { \
-        uint32_t tl__i; \
-        tl_iris_slot *tl__slot = tl_iris_dispatch_begin((reg), (event), (signature), &tl__i); \
+        uint32_t tl__i, tl__depth; \
+        tl_iris_slot *tl__slot = \
+            tl_iris_dispatch_begin((reg), (event), (signature), &tl__i, &tl__depth); \
         if (tl__slot) { \
             while (tl__i-- > 0) { \
                 tl_iris_listener tl__l = tl__slot->listeners[tl__i]; \
@@ -332,7 +394,7 @@ static inline void tl_iris_dispatch_end(tl_iris_slot *slot) {
                 (answered) = true; \
                 break; \
             } \
-            tl_iris_dispatch_end(tl__slot); \
+            tl_iris_dispatch_end(tl__slot, tl__depth); \
         } \
     } while (0)
 
@@ -472,8 +534,8 @@ static int tl__iris_find(const tl_iris_slot *slot, tl_iris_fn fn, void *ctx) {
     return -1;
 }
 
-bool tl_iris_subscribe(tl_iris_registry *reg, uint32_t event, uint32_t signature, uint32_t flags,
-                       tl_iris_fn fn, void *ctx) {
+bool tl_iris__subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t signature,
+                             uint32_t flags, tl_iris_fn fn, void *ctx) {
     tl_iris_slot *slot;
     char label[32];
     flags &= TL_IRIS_SINGLE_PROVIDER;
@@ -526,21 +588,6 @@ bool tl_iris_subscribe(tl_iris_registry *reg, uint32_t event, uint32_t signature
     slot->listeners[slot->count].ctx = ctx;
     slot->count++;
     slot->live++;
-    return true;
-}
-
-bool tl_iris_unsubscribe(tl_iris_registry *reg, uint32_t event, tl_iris_fn fn, void *ctx) {
-    tl_iris_slot *slot;
-    int at;
-    if (!reg || !fn || event >= reg->span) return false;
-    slot = &reg->slots[event];
-    if (slot->live == 0 || (at = tl__iris_find(slot, fn, ctx)) < 0) return false;
-    slot->live--;
-    if (slot->depth > 0) {
-        slot->listeners[at].fn = NULL; /* compacted when the outermost dispatch ends */
-    } else {
-        slot->listeners[at] = slot->listeners[--slot->count];
-    }
     return true;
 }
 
