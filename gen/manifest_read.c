@@ -171,6 +171,7 @@ bool manifest_read(const char *file, const char *data, size_t len, manifest *out
         if (t.kind != JT_STRING) { fail(&r, t, "expected a key, found %s", json_tok_describe(t.kind)); goto done; }
         char field[16] = "";
         if (t.len < sizeof field) memcpy(field, t.text, t.len);
+        json_tok key = t;
         if (!expect(&r, JT_COLON, "':'", NULL)) goto done;
         json_tok v = json_next(&r.lx);
         uint64_t n;
@@ -180,6 +181,7 @@ bool manifest_read(const char *file, const char *data, size_t len, manifest *out
             have_format = true;
         } else if (strcmp(field, "domain") == 0) {
             const char *s;
+            if (have_domain) { fail(&r, key, "duplicate key \"domain\""); goto done; }
             if (!read_string(&r, v, "domain", &s, NULL)) goto done;
             out->domain = xstrdup(s);
             have_domain = true;
@@ -189,6 +191,7 @@ bool manifest_read(const char *file, const char *data, size_t len, manifest *out
             else { fail(&r, v, "\"kind\" must be \"identity\" or \"ordinal\""); goto done; }
             have_kind = true;
         } else if (strcmp(field, "entries") == 0) {
+            if (have_entries) { fail(&r, key, "duplicate key \"entries\""); goto done; }
             if (v.kind != JT_LBRACKET) { fail(&r, v, "\"entries\" must be an array"); goto done; }
             json_tok e = json_next(&r.lx);
             if (e.kind != JT_RBRACKET) {

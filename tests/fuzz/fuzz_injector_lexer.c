@@ -1,0 +1,37 @@
+/* Fuzz target: the injector lexer on arbitrary bytes, with and without event signatures. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "lex_injector.h"
+
+static void ignore_diag(void *ctx, diag_level level, src_loc loc, const char *message)
+{
+    (void)ctx, (void)level, (void)loc, (void)message;
+}
+
+static void check_line(void *ctx, const injector_line *line)
+{
+    (void)ctx;
+    /* Every name the lexer hands on is a C identifier tail: ASCII letters, digits and '_'. */
+    for (uint32_t i = 0; i < line->name_len; i++)
+        if (!ascii_is_word((unsigned char)line->name[i])) abort();
+    if (line->name_len == 0 || line->loc.line == 0 || line->loc.col == 0) abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *copy = malloc(size + 1);
+    memcpy(copy, data, size);
+    copy[size] = 0;
+    diag_set_sink((diag_sink){ignore_diag, NULL});
+    for (int signatures = 0; signatures < 2; signatures++) {
+        arena a = {0};
+        lex_injector("fuzz.txt", copy, size, signatures, &a, check_line, NULL);
+        arena_free(&a);
+    }
+    free(copy);
+    return 0;
+}
