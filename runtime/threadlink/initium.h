@@ -1,0 +1,830 @@
+/* threadlink/initium.h -- subsystem lifecycle, the time service, register / linker / weaver.
+
+   WHAT
+   ----
+   A core weaves subsystems (a name and optional preload, boot, initialize and discard functions
+   over a `self` pointer) in order and deploys them in phases: every preload, then every boot, then
+   every initialize, then it publishes OnCoreDeployed. Discard runs in reverse weave order. The
+   core owns a time service (delta times, time scale 0/1 with pause/resume events, playtime) that
+   publishes the update events from the game's own loop. Register, linker and weaver are small
+   containers over caller memory (mem.h's inline collections) for the objects subsystems keep.
+
+   INCLUDE
+   -------
+       #include <threadlink/initium.h>
+       #define TL_IMPLEMENTATION               // in exactly one C or C++ file
+       #include <threadlink/initium.h>
+   Uses iris.h and scribe.h (included) and mem.h (inline collections, xxhash.h header-only).
+   TL_MALLOC / TL_FREE override the allocator (both or neither).
+
+   USE
+   ---
+       static const tl_subsystem inventory_subsystem = {
+           "Inventory", inventory_preload, inventory_boot, inventory_initialize, inventory_discard };
+       TL_SUBSYSTEM_SINGLETON(inventory_get, inventory, inventory_subsystem)
+
+       static const tl_core_events events = TL_CORE_EVENTS_INIT(Iris_Events_); // generated enum
+       tl_core_desc desc = {0};                 // zero: defaults (see tl_core_desc)
+       desc.iris = &registry;                   // where native events are published
+       desc.events = &events;
+       tl_core core;
+       tl_core_init(&core, &desc);
+       tl_core_weave(&core, &inventory_subsystem, &my_inventory);
+       while (tl_core_deploy(&core) == TL_DEPLOY_PENDING) wait_a_frame();  // or poll per frame
+       for (;;) { tl_time_frame(tl_core_time(&core), seconds_since_last_frame); ... }
+       tl_core_discard(&core);
+
+   NATIVE EVENTS
+   -------------
+   initium.h never includes a generated header (the Iris.Events enum is the project's). It
+   publishes through iris.h's untyped core with the event ids in tl_core_events, and checks each
+   with its signature id. TL_CORE_EVENTS_INIT(Iris_Events_) builds them from the generated enum
+   by pasting the prefix to the native names (a removed native event fails to compile); a NULL
+   `events` means their native ordinals 0..8, the order of natives/Iris.Events.Native.txt, which
+   the generator allocates first. The signatures (runtime/threadlink/natives/Iris.Events.Native.txt):
+
+       OnCoreDeployed(tl_core *)      tl_core_deploy, once, after the first complete deployment
+       OnUpdate(float)                tl_time_publish_update: scaled delta time, seconds
+       OnFixedUpdate(float)           tl_time_publish_fixed_update: the fixed delta, seconds
+       OnLateUpdate(float)            tl_time_publish_late_update: scaled delta time, seconds
+       OnPlaytimeCountTick(double)    tl_time_tick while counting: total playtime, seconds
+       OnGamePauseRequested()         tl_time_request_pause (project code asks; a listener pauses)
+       OnGameResumeRequested()        tl_time_request_resume
+       OnGamePaused()                 tl_time_set_scale(t, 0) when the scale was 1
+       OnGameResumed()                tl_time_set_scale(t, 1) when the scale was 0
+
+   LIFECYCLE RULES
+   ---------------
+   - Deployment captures the subsystems woven so far (a "round"); every phase runs over exactly
+     that set, in weave order. A subsystem woven during a phase joins the next round: call
+     tl_core_deploy again once deployed.
+   - The first tl_core_deploy call starts every preload of the round once; a preload returning
+     TL_PRELOAD_PENDING is polled again at each later call (once per frame: asynchronous loading
+     without threads). When every preload is done, every boot runs, then every initialize, and
+     the call returns TL_DEPLOY_DONE. A preload returning TL_PRELOAD_FAILED stops deployment: an
+     error names the subsystem, no further preload is started or polled, nothing boots, and
+     tl_core_deploy returns TL_DEPLOY_FAILED from then on (tl_core_failed_subsystem names it).
+   - tl_core_discard runs discard in reverse weave order, once, for every subsystem whose preload
+     was started (a subsystem never reached by deployment is dropped without calls); it is safe at
+     any point between calls (while preloads are pending, after a failure), not from inside a
+     lifecycle function. During and after it, singleton lookups answer false.
+   - A subsystem with no preload counts as preloaded; missing functions are skipped.
+*/
+#ifndef TL_INITIUM_H
+#define TL_INITIUM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "iris.h"
+#include "mem.h"
+#include "scribe.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --- native events ----------------------------------------------------------------------------- */
+
+typedef struct tl_core_events {
+    uint32_t core_deployed, update, fixed_update, late_update, playtime_count_tick;
+    uint32_t game_pause_requested, game_resume_requested, game_paused, game_resumed;
+} tl_core_events;
+
+/* From a generated enum: TL_CORE_EVENTS_INIT(Iris_Events_) -> { Iris_Events_OnCoreDeployed, ... }. */
+#define TL_CORE_EVENTS_INIT(prefix) \
+    { prefix##OnCoreDeployed, prefix##OnUpdate, prefix##OnFixedUpdate, prefix##OnLateUpdate, \
+      prefix##OnPlaytimeCountTick, prefix##OnGamePauseRequested, prefix##OnGameResumeRequested, \
+      prefix##OnGamePaused, prefix##OnGameResumed }
+/* The native ordinals (the order of natives/Iris.Events.Native.txt): what NULL events mean. */
+#define TL_CORE_EVENTS_NATIVE { 0, 1, 2, 3, 4, 5, 6, 7, 8 }
+
+/* Signature ids of the native events (XXH32 of the normalised text, see iris.h). */
+#define TL_CORE_SIG_CORE 0x3da08952u   /* "(tl_core *)" */
+#define TL_CORE_SIG_FLOAT 0x810d49fau  /* "(float)" */
+#define TL_CORE_SIG_DOUBLE 0xc5c82766u /* "(double)" */
+#define TL_CORE_SIG_VOID 0x12f682fdu   /* "()" */
+
+/* Listener types of the native events, for code that subscribes through the untyped core. */
+typedef void (*tl_core_deployed_fn)(void *ctx, tl_core *core);
+typedef void (*tl_core_float_fn)(void *ctx, float seconds);
+typedef void (*tl_core_double_fn)(void *ctx, double seconds);
+typedef void (*tl_core_void_fn)(void *ctx);
+
+/* --- diagnostics -------------------------------------------------------------------------------- */
+
+#define TL_INITIUM_LOG_ITEMS(X) \
+    X(INVALID_ARGUMENT, TL_LOG_LEVEL_ERROR, "%s: invalid argument") \
+    X(ALREADY_WOVEN, TL_LOG_LEVEL_ERROR, "subsystem '%s' is already woven into this core") \
+    X(WEAVE_REFUSED, TL_LOG_LEVEL_ERROR, "cannot weave subsystem '%s': the core is %s") \
+    X(PRELOAD_FAILED, TL_LOG_LEVEL_ERROR, \
+      "preload of subsystem '%s' failed: deployment stopped, nothing boots") \
+    X(DEPLOY_REFUSED, TL_LOG_LEVEL_ERROR, "cannot deploy: the core is %s") \
+    X(REENTRANT_CALL, TL_LOG_LEVEL_ERROR, "%s called from inside a lifecycle function: refused") \
+    X(TIME_SCALE, TL_LOG_LEVEL_ERROR, "time scale must be exactly 0 or 1, not %g") \
+    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
+
+#define TL_INITIUM_LOG_BASE 0x200u
+typedef enum tl_initium_log_item {
+    TL_INITIUM_LOG_NONE_ = TL_INITIUM_LOG_BASE - 1,
+#define TL__INITIUM_LOG_ENUM(id, level, message) TL_INITIUM_LOG_##id,
+    TL_INITIUM_LOG_ITEMS(TL__INITIUM_LOG_ENUM)
+#undef TL__INITIUM_LOG_ENUM
+    TL_INITIUM_LOG_END_
+} tl_initium_log_item;
+
+/* --- time service ------------------------------------------------------------------------------- */
+
+typedef enum tl_playtime_mode { TL_PLAYTIME_SCALED = 0, TL_PLAYTIME_UNSCALED = 1 } tl_playtime_mode;
+
+/* Zero-initialised: no events, stderr logging, fixed step 0.02 s (50 Hz), frames longer than
+   0.25 s clamped to 0.25 s, playtime not counted, scaled playtime. */
+typedef struct tl_time_desc {
+    tl_iris_registry *iris;          /* NULL: nothing is published */
+    const tl_core_events *events;    /* NULL: native ordinals */
+    const tl_logger *logger;         /* NULL: stderr */
+    float fixed_delta_time;          /* 0: 0.02 */
+    float max_delta_time;            /* 0: 0.25 */
+    bool count_playtime;
+    tl_playtime_mode playtime_mode;
+} tl_time_desc;
+
+/* Fields are read-only to users; change them through the functions. Delta times are cached once
+   per tl_time_tick, so every listener of one frame sees the same values. */
+typedef struct tl_time {
+    tl_iris_registry *iris;
+    tl_core_events events;
+    tl_logger logger;
+    float delta_time;          /* unscaled_delta_time * time_scale */
+    float unscaled_delta_time; /* the frame's time, clamped to [0, max_delta_time] */
+    float smooth_delta_time;   /* exponential average of delta_time (weight 0.2 per frame) */
+    float fixed_delta_time;
+    float max_delta_time;
+    float time_scale;          /* exactly 0 or 1 */
+    double time_since_start;   /* unscaled seconds ticked */
+    double total_playtime;
+    double fixed_accumulator;  /* scaled time not yet consumed by fixed steps */
+    uint64_t frame;            /* ticks so far */
+    bool count_playtime;
+    bool running;              /* false once discarded: every call is then a no-op */
+    tl_playtime_mode playtime_mode;
+} tl_time;
+
+void tl_time_init(tl_time *time, const tl_time_desc *desc);
+/* Starts a frame: caches the delta times for it, accumulates playtime and, while counting,
+   publishes OnPlaytimeCountTick(total). */
+void tl_time_tick(tl_time *time, double seconds);
+/* The number of fixed steps due this frame (consumes them from the accumulator). */
+uint32_t tl_time_fixed_steps(tl_time *time);
+void tl_time_publish_update(tl_time *time);
+void tl_time_publish_fixed_update(tl_time *time);
+void tl_time_publish_late_update(tl_time *time);
+/* One whole frame: tick, OnFixedUpdate per due step, OnUpdate, OnLateUpdate. */
+void tl_time_frame(tl_time *time, double seconds);
+/* Accepts only 0 or 1 (else an error, false). A change publishes OnGamePaused (1 -> 0) or
+   OnGameResumed (0 -> 1); the cached delta times change at the next tick. */
+bool tl_time_set_scale(tl_time *time, float scale);
+/* The same restriction, publishing nothing. */
+bool tl_time_set_raw_scale(tl_time *time, float scale);
+void tl_time_request_pause(tl_time *time);  /* publishes OnGamePauseRequested */
+void tl_time_request_resume(tl_time *time); /* publishes OnGameResumeRequested */
+void tl_time_set_playtime_counting(tl_time *time, bool count);
+void tl_time_set_playtime_mode(tl_time *time, tl_playtime_mode mode);
+void tl_time_clear_playtime(tl_time *time);
+/* Frames per second of the last tick (1 / unscaled delta), 0 before the first. */
+float tl_time_framerate(const tl_time *time);
+
+/* --- subsystems and the core -------------------------------------------------------------------- */
+
+typedef enum tl_preload_status {
+    TL_PRELOAD_DONE = 0,
+    TL_PRELOAD_PENDING = 1, /* poll me again next frame */
+    TL_PRELOAD_FAILED = 2
+} tl_preload_status;
+
+/* A subsystem type: usually one static const instance per type. Its address identifies the type
+   for singleton lookups; every function is optional and gets the woven `self`. */
+typedef struct tl_subsystem {
+    const char *name;
+    tl_preload_status (*preload)(void *self, tl_core *core);
+    void (*boot)(void *self, tl_core *core);
+    void (*initialize)(void *self, tl_core *core);
+    void (*discard)(void *self, tl_core *core);
+} tl_subsystem;
+
+/* The time service as a subsystem: the core weaves it first (so it is discarded last). */
+extern const tl_subsystem tl_time_subsystem;
+
+typedef enum tl_deploy_status {
+    TL_DEPLOY_PENDING = 0, /* preloads still pending: call again next frame */
+    TL_DEPLOY_DONE = 1,
+    TL_DEPLOY_FAILED = 2
+} tl_deploy_status;
+
+/* Zero-initialised: no registry (nothing published), native event ordinals, stderr logging, the
+   time service's defaults. */
+typedef struct tl_core_desc {
+    tl_iris_registry *iris;
+    const tl_core_events *events;
+    const tl_logger *logger;
+    tl_time_desc time; /* its iris, events and logger default to the core's */
+} tl_core_desc;
+
+typedef struct tl__core_entry {
+    const tl_subsystem *subsystem;
+    void *self;
+    uint32_t stage; /* TL__STAGE_* */
+} tl__core_entry;
+
+/* Read-only to users. */
+struct tl_core {
+    tl_iris_registry *iris;
+    tl_core_events events;
+    tl_logger logger;
+    tl_time time;
+    tl__core_entry *entries;
+    uint32_t count, capacity;
+    uint32_t round_begin, round_end; /* the captured set of the current deployment */
+    uint32_t state;                  /* TL__CORE_* */
+    bool in_phase;                   /* inside a lifecycle function */
+    bool announced;                  /* OnCoreDeployed published */
+    const char *failed;              /* name of the preload that failed */
+};
+
+bool tl_core_init(tl_core *core, const tl_core_desc *desc);
+/* Adds a subsystem (its type at most once) to the next deployment round. False when the core is
+   discarding, discarded or failed, or on duplicates. */
+bool tl_core_weave(tl_core *core, const tl_subsystem *subsystem, void *self);
+tl_deploy_status tl_core_deploy(tl_core *core);
+void tl_core_discard(tl_core *core);
+/* The woven `self` of a subsystem type; false while (or after) the core is discarded. */
+bool tl_core_find(const tl_core *core, const tl_subsystem *subsystem, void **self);
+/* The time service; NULL while (or after) the core is discarded. */
+tl_time *tl_core_time(tl_core *core);
+bool tl_core_deployed(const tl_core *core);
+const char *tl_core_failed_subsystem(const tl_core *core);
+
+/* A typed singleton lookup: TL_SUBSYSTEM_SINGLETON(inventory_get, inventory, inventory_subsystem)
+   defines `static inline bool inventory_get(const tl_core *core, inventory **out)`. */
+#define TL_SUBSYSTEM_SINGLETON(fn_name, type, subsystem) \
+    static inline bool fn_name(const tl_core *core, type **out) { \
+        void *tl__self = NULL; \
+        bool tl__found = tl_core_find(core, &(subsystem), &tl__self); \
+        if (out) *out = tl__found ? (type *)tl__self : NULL; \
+        return tl__found; \
+    }
+
+/* --- register, linker, weaver: containers over caller memory (mem.h inline collections) ---------
+   Each takes memory of the size its TL_*_BYTES macro gives, 8-byte aligned, and never allocates.
+   Object pointers are stored as raw bytes: these containers are for run-time bookkeeping, not for
+   state that is hashed or saved. */
+
+/* Register: objects keyed by a 32-bit id (an identity-domain value). */
+#define TL_REGISTER_BYTES(capacity) TL_LAYOUT_DICT_BYTES((capacity), 4u, (uint32_t)sizeof(void *))
+typedef struct tl_register {
+    tl_inline_dict table;
+} tl_register;
+
+static inline bool tl_register_init(tl_register *reg, void *memory, uint32_t capacity) {
+    if (memory) memset(memory, 0, (size_t)TL_REGISTER_BYTES(capacity));
+    reg->table = tl_inline_dict_view(memory, capacity, 4u, (uint32_t)sizeof(void *));
+    return tl_inline_dict_valid(reg->table);
+}
+/* False when the id is taken, the register is full or object is NULL. */
+static inline bool tl_register_add(tl_register *reg, uint32_t id, void *object) {
+    return object != NULL && tl_inline_dict_try_add(reg->table, &id, &object);
+}
+static inline bool tl_register_remove(tl_register *reg, uint32_t id) {
+    return tl_inline_dict_remove(reg->table, &id);
+}
+static inline void *tl_register_get(const tl_register *reg, uint32_t id) {
+    void *object = NULL;
+    return tl_inline_dict_try_get(reg->table, &id, &object) ? object : NULL;
+}
+static inline bool tl_register_contains(const tl_register *reg, uint32_t id) {
+    return tl_inline_dict_contains_key(reg->table, &id);
+}
+static inline uint32_t tl_register_count(const tl_register *reg) {
+    return tl_inline_dict_count(reg->table);
+}
+static inline void tl_register_clear(tl_register *reg) { tl_inline_dict_clear(reg->table); }
+/* Iteration: tl_inline_iter it = tl_register_iter(&r); while (tl_register_next(&r, &it, &id, &o)). */
+static inline tl_inline_iter tl_register_iter(const tl_register *reg) {
+    return tl_inline_dict_iter(reg->table);
+}
+static inline bool tl_register_next(const tl_register *reg, tl_inline_iter *it, uint32_t *id,
+                                    void **object) {
+    const void *key;
+    void *value;
+    if (!tl_inline_dict_next(reg->table, it, &key, &value)) return false;
+    if (id) memcpy(id, key, sizeof *id);
+    if (object) memcpy(object, value, sizeof *object);
+    return true;
+}
+
+/* Linker: tracks objects created elsewhere; disconnecting calls the optional callback. */
+typedef void (*tl_object_fn)(void *ctx, void *object);
+#define TL_LINKER_BYTES(capacity) TL_LAYOUT_SEQUENCE_BYTES((capacity), (uint32_t)sizeof(void *))
+typedef struct tl_linker {
+    tl_inline_list list;
+    tl_object_fn on_disconnect; /* may be NULL */
+    void *ctx;
+} tl_linker;
+
+static inline void *tl__object_at(tl_inline_list list, uint32_t index) {
+    void *object = NULL;
+    const void *slot = tl_inline_list_at(list, index);
+    if (slot) memcpy(&object, slot, sizeof object);
+    return object;
+}
+static inline uint32_t tl__object_find(tl_inline_list list, const void *object) {
+    uint32_t i = tl_inline_list_count(list);
+    while (i-- > 0)
+        if (tl__object_at(list, i) == object) return i;
+    return TL_INLINE_NONE;
+}
+
+static inline bool tl_linker_init(tl_linker *linker, void *memory, uint32_t capacity,
+                                  tl_object_fn on_disconnect, void *ctx) {
+    if (memory) memset(memory, 0, (size_t)TL_LINKER_BYTES(capacity));
+    linker->list = tl_inline_list_view(memory, capacity, (uint32_t)sizeof(void *));
+    linker->on_disconnect = on_disconnect;
+    linker->ctx = ctx;
+    return tl_inline_list_valid(linker->list);
+}
+/* False when already linked, full or NULL. */
+static inline bool tl_linker_link(tl_linker *linker, void *object) {
+    if (!object || tl__object_find(linker->list, object) != TL_INLINE_NONE) return false;
+    return tl_inline_list_add(linker->list, &object);
+}
+static inline bool tl_linker_contains(const tl_linker *linker, const void *object) {
+    return object && tl__object_find(linker->list, object) != TL_INLINE_NONE;
+}
+static inline uint32_t tl_linker_count(const tl_linker *linker) {
+    return tl_inline_list_count(linker->list);
+}
+static inline void *tl_linker_at(const tl_linker *linker, uint32_t index) {
+    return tl__object_at(linker->list, index);
+}
+/* False when not linked. The last linked object takes the hole (order is not kept). */
+static inline bool tl_linker_disconnect(tl_linker *linker, void *object) {
+    uint32_t at = object ? tl__object_find(linker->list, object) : TL_INLINE_NONE;
+    if (at == TL_INLINE_NONE) return false;
+    tl_inline_list_remove_at(linker->list, at);
+    if (linker->on_disconnect) linker->on_disconnect(linker->ctx, object);
+    return true;
+}
+/* Newest first; safe if the callback links or disconnects. */
+static inline void tl_linker_disconnect_all(tl_linker *linker) {
+    uint32_t n;
+    while ((n = tl_inline_list_count(linker->list)) > 0) {
+        void *object = tl__object_at(linker->list, n - 1);
+        tl_inline_list_remove_at(linker->list, n - 1);
+        if (linker->on_disconnect) linker->on_disconnect(linker->ctx, object);
+    }
+}
+
+/* Weaver: owns objects; severing discards them. Weave order is kept, so sever-all discards in
+   reverse weave order. */
+#define TL_WEAVER_BYTES(capacity) TL_LAYOUT_SEQUENCE_BYTES((capacity), (uint32_t)sizeof(void *))
+typedef struct tl_weaver {
+    tl_inline_list list;
+    tl_object_fn discard; /* may be NULL */
+    void *ctx;
+} tl_weaver;
+
+static inline bool tl_weaver_init(tl_weaver *weaver, void *memory, uint32_t capacity,
+                                  tl_object_fn discard, void *ctx) {
+    if (memory) memset(memory, 0, (size_t)TL_WEAVER_BYTES(capacity));
+    weaver->list = tl_inline_list_view(memory, capacity, (uint32_t)sizeof(void *));
+    weaver->discard = discard;
+    weaver->ctx = ctx;
+    return tl_inline_list_valid(weaver->list);
+}
+static inline bool tl_weaver_weave(tl_weaver *weaver, void *object) {
+    if (!object || tl__object_find(weaver->list, object) != TL_INLINE_NONE) return false;
+    return tl_inline_list_add(weaver->list, &object);
+}
+static inline bool tl_weaver_contains(const tl_weaver *weaver, const void *object) {
+    return object && tl__object_find(weaver->list, object) != TL_INLINE_NONE;
+}
+static inline uint32_t tl_weaver_count(const tl_weaver *weaver) {
+    return tl_inline_list_count(weaver->list);
+}
+static inline void *tl_weaver_at(const tl_weaver *weaver, uint32_t index) {
+    return tl__object_at(weaver->list, index);
+}
+/* Removes the object (keeping the others' order), then discards it. False when not woven. */
+static inline bool tl_weaver_sever(tl_weaver *weaver, void *object) {
+    uint32_t at = object ? tl__object_find(weaver->list, object) : TL_INLINE_NONE;
+    uint32_t n = tl_inline_list_count(weaver->list), i;
+    if (at == TL_INLINE_NONE) return false;
+    for (i = at; i + 1 < n; i++) /* shift down: order matters for sever-all */
+        memcpy(tl_inline_list_at(weaver->list, i), tl_inline_list_at(weaver->list, i + 1),
+               sizeof(void *));
+    tl_inline_list_remove_at(weaver->list, n - 1);
+    if (weaver->discard) weaver->discard(weaver->ctx, object);
+    return true;
+}
+/* Reverse weave order; safe if a discard weaves or severs. */
+static inline void tl_weaver_sever_all(tl_weaver *weaver) {
+    uint32_t n;
+    while ((n = tl_inline_list_count(weaver->list)) > 0) {
+        void *object = tl__object_at(weaver->list, n - 1);
+        tl_inline_list_remove_at(weaver->list, n - 1);
+        if (weaver->discard) weaver->discard(weaver->ctx, object);
+    }
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TL_INITIUM_H */
+
+/* ------------------------------------------------------------------------------------------------ */
+#if defined(TL_IMPLEMENTATION) && !defined(TL__INITIUM_IMPLEMENTED)
+#define TL__INITIUM_IMPLEMENTED
+#include <stdio.h>
+#include <string.h>
+#ifndef TL_MALLOC
+#include <stdlib.h>
+#define TL_MALLOC(size) malloc(size)
+#define TL_FREE(ptr) free(ptr)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { TL__STAGE_WOVEN, TL__STAGE_PRELOADING, TL__STAGE_PRELOADED, TL__STAGE_BOOTED,
+       TL__STAGE_INITIALIZED, TL__STAGE_DISCARDED };
+enum { TL__CORE_IDLE, TL__CORE_DEPLOYING, TL__CORE_DEPLOYED, TL__CORE_FAILED, TL__CORE_DISCARDING,
+       TL__CORE_DISCARDED };
+
+static const char *tl__core_state_name(uint32_t state) {
+    switch (state) {
+    case TL__CORE_FAILED: return "failed";
+    case TL__CORE_DISCARDING: return "discarding";
+    case TL__CORE_DISCARDED: return "discarded";
+    default: return "running";
+    }
+}
+
+static const char *tl__initium_message(uint32_t item, int *level) {
+    switch (item) {
+#define TL__INITIUM_LOG_CASE(id, lvl, message) \
+    case TL_INITIUM_LOG_##id: *level = lvl; return message;
+        TL_INITIUM_LOG_ITEMS(TL__INITIUM_LOG_CASE)
+#undef TL__INITIUM_LOG_CASE
+    default: *level = TL_LOG_LEVEL_ERROR; return "%s";
+    }
+}
+
+static void tl__initium_log(const tl_logger *logger, const char *module, uint32_t item, ...) {
+    int level;
+    const char *fmt = tl__initium_message(item, &level);
+    va_list args;
+    if (level < TL_LOG_MIN_LEVEL) return;
+    va_start(args, item);
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#endif
+    tl_logv(logger, level, module, item, fmt, args);
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+    va_end(args);
+}
+
+static const tl_core_events tl__native_events = TL_CORE_EVENTS_NATIVE;
+
+/* --- publishing native events through the untyped core ------------------------------------------ */
+
+static void tl__publish_void(tl_iris_registry *iris, uint32_t event) {
+    if (iris) TL_IRIS_PUBLISH0(iris, event, TL_CORE_SIG_VOID, tl_core_void_fn);
+}
+static void tl__publish_float(tl_iris_registry *iris, uint32_t event, float value) {
+    if (iris) TL_IRIS_PUBLISH(iris, event, TL_CORE_SIG_FLOAT, tl_core_float_fn, value);
+}
+static void tl__publish_double(tl_iris_registry *iris, uint32_t event, double value) {
+    if (iris) TL_IRIS_PUBLISH(iris, event, TL_CORE_SIG_DOUBLE, tl_core_double_fn, value);
+}
+
+/* --- time ------------------------------------------------------------------------------------------ */
+
+void tl_time_init(tl_time *time, const tl_time_desc *desc) {
+    tl_time_desc zero;
+    if (!time) return;
+    if (!desc) {
+        memset(&zero, 0, sizeof zero);
+        desc = &zero;
+    }
+    memset(time, 0, sizeof *time);
+    time->iris = desc->iris;
+    time->events = desc->events ? *desc->events : tl__native_events;
+    if (desc->logger) time->logger = *desc->logger;
+    time->fixed_delta_time = desc->fixed_delta_time > 0.0f ? desc->fixed_delta_time : 0.02f;
+    time->max_delta_time = desc->max_delta_time > 0.0f ? desc->max_delta_time : 0.25f;
+    time->time_scale = 1.0f;
+    time->count_playtime = desc->count_playtime;
+    time->playtime_mode = desc->playtime_mode;
+    time->running = true;
+}
+
+void tl_time_tick(tl_time *time, double seconds) {
+    float unscaled;
+    if (!time || !time->running) return;
+    if (!(seconds > 0.0)) seconds = 0.0; /* negative or NaN: a frame of no time */
+    if (seconds > (double)time->max_delta_time) seconds = (double)time->max_delta_time;
+    unscaled = (float)seconds;
+    time->unscaled_delta_time = unscaled;
+    time->delta_time = unscaled * time->time_scale;
+    time->smooth_delta_time = time->frame == 0
+        ? time->delta_time
+        : time->smooth_delta_time + (time->delta_time - time->smooth_delta_time) * 0.2f;
+    time->time_since_start += seconds;
+    time->fixed_accumulator += (double)time->delta_time;
+    time->frame++;
+    if (time->count_playtime) {
+        time->total_playtime += time->playtime_mode == TL_PLAYTIME_UNSCALED
+            ? (double)time->unscaled_delta_time
+            : (double)time->delta_time;
+        tl__publish_double(time->iris, time->events.playtime_count_tick, time->total_playtime);
+    }
+}
+
+uint32_t tl_time_fixed_steps(tl_time *time) {
+    uint32_t steps = 0;
+    double step;
+    if (!time || !time->running) return 0;
+    step = (double)time->fixed_delta_time;
+    while (time->fixed_accumulator >= step) {
+        time->fixed_accumulator -= step;
+        steps++;
+    }
+    return steps;
+}
+
+void tl_time_publish_update(tl_time *time) {
+    if (time && time->running) tl__publish_float(time->iris, time->events.update, time->delta_time);
+}
+void tl_time_publish_fixed_update(tl_time *time) {
+    if (time && time->running)
+        tl__publish_float(time->iris, time->events.fixed_update, time->fixed_delta_time);
+}
+void tl_time_publish_late_update(tl_time *time) {
+    if (time && time->running)
+        tl__publish_float(time->iris, time->events.late_update, time->delta_time);
+}
+
+void tl_time_frame(tl_time *time, double seconds) {
+    uint32_t steps;
+    tl_time_tick(time, seconds);
+    for (steps = tl_time_fixed_steps(time); steps > 0; steps--) tl_time_publish_fixed_update(time);
+    tl_time_publish_update(time);
+    tl_time_publish_late_update(time);
+}
+
+static bool tl__time_scale_ok(tl_time *time, float scale) {
+    if (scale == 0.0f || scale == 1.0f) return true;
+    tl__initium_log(&time->logger, "Time", TL_INITIUM_LOG_TIME_SCALE, (double)scale);
+    return false;
+}
+
+bool tl_time_set_raw_scale(tl_time *time, float scale) {
+    if (!time || !tl__time_scale_ok(time, scale)) return false;
+    time->time_scale = scale;
+    return true;
+}
+
+bool tl_time_set_scale(tl_time *time, float scale) {
+    float before;
+    if (!time || !tl__time_scale_ok(time, scale)) return false;
+    before = time->time_scale;
+    time->time_scale = scale;
+    if (before != scale && time->running)
+        tl__publish_void(time->iris, scale == 0.0f ? time->events.game_paused : time->events.game_resumed);
+    return true;
+}
+
+void tl_time_request_pause(tl_time *time) {
+    if (time && time->running) tl__publish_void(time->iris, time->events.game_pause_requested);
+}
+void tl_time_request_resume(tl_time *time) {
+    if (time && time->running) tl__publish_void(time->iris, time->events.game_resume_requested);
+}
+void tl_time_set_playtime_counting(tl_time *time, bool count) {
+    if (time) time->count_playtime = count;
+}
+void tl_time_set_playtime_mode(tl_time *time, tl_playtime_mode mode) {
+    if (time) time->playtime_mode = mode;
+}
+void tl_time_clear_playtime(tl_time *time) {
+    if (time) time->total_playtime = 0.0;
+}
+float tl_time_framerate(const tl_time *time) {
+    return time && time->unscaled_delta_time > 0.0f ? 1.0f / time->unscaled_delta_time : 0.0f;
+}
+
+static void tl__time_discard(void *self, tl_core *core) {
+    (void)core;
+    ((tl_time *)self)->running = false;
+}
+
+const tl_subsystem tl_time_subsystem = {"Time", NULL, NULL, NULL, tl__time_discard};
+
+/* --- core ------------------------------------------------------------------------------------------ */
+
+#define TL__CORE_MODULE "Initium"
+
+bool tl_core_init(tl_core *core, const tl_core_desc *desc) {
+    tl_core_desc zero;
+    tl_time_desc time_desc;
+    if (!core) return false;
+    if (!desc) {
+        memset(&zero, 0, sizeof zero);
+        desc = &zero;
+    }
+    memset(core, 0, sizeof *core);
+    core->iris = desc->iris;
+    core->events = desc->events ? *desc->events : tl__native_events;
+    if (desc->logger) core->logger = *desc->logger;
+    time_desc = desc->time;
+    if (!time_desc.iris) time_desc.iris = desc->iris;
+    if (!time_desc.events) time_desc.events = &core->events;
+    if (!time_desc.logger) time_desc.logger = &core->logger;
+    tl_time_init(&core->time, &time_desc);
+    core->state = TL__CORE_IDLE;
+    return tl_core_weave(core, &tl_time_subsystem, &core->time);
+}
+
+bool tl_core_weave(tl_core *core, const tl_subsystem *subsystem, void *self) {
+    uint32_t i;
+    if (!core || !subsystem) {
+        tl__initium_log(core ? &core->logger : NULL, TL__CORE_MODULE, TL_INITIUM_LOG_INVALID_ARGUMENT,
+                        "tl_core_weave");
+        return false;
+    }
+    if (core->state >= TL__CORE_FAILED) {
+        tl__initium_log(&core->logger, TL__CORE_MODULE, TL_INITIUM_LOG_WEAVE_REFUSED,
+                        subsystem->name ? subsystem->name : "?", tl__core_state_name(core->state));
+        return false;
+    }
+    for (i = 0; i < core->count; i++) {
+        if (core->entries[i].subsystem == subsystem) {
+            tl__initium_log(&core->logger, TL__CORE_MODULE, TL_INITIUM_LOG_ALREADY_WOVEN,
+                            subsystem->name ? subsystem->name : "?");
+            return false;
+        }
+    }
+    if (core->count == core->capacity) {
+        uint32_t capacity = core->capacity ? core->capacity * 2u : 8u;
+        tl__core_entry *grown = (tl__core_entry *)TL_MALLOC((size_t)capacity * sizeof *grown);
+        if (!grown) {
+            tl__initium_log(&core->logger, TL__CORE_MODULE, TL_INITIUM_LOG_OUT_OF_MEMORY, "subsystems");
+            return false;
+        }
+        if (core->count) memcpy(grown, core->entries, (size_t)core->count * sizeof *grown);
+        TL_FREE(core->entries);
+        core->entries = grown;
+        core->capacity = capacity;
+    }
+    core->entries[core->count].subsystem = subsystem;
+    core->entries[core->count].self = self;
+    core->entries[core->count].stage = TL__STAGE_WOVEN;
+    core->count++;
+    return true;
+}
+
+/* Calls one preload; false when it failed (deployment is then over). */
+static bool tl__core_preload(tl_core *core, tl__core_entry *entry) {
+    tl_preload_status status = TL_PRELOAD_DONE;
+    entry->stage = TL__STAGE_PRELOADING;
+    if (entry->subsystem->preload) {
+        core->in_phase = true;
+        status = entry->subsystem->preload(entry->self, core);
+        core->in_phase = false;
+    }
+    if (status == TL_PRELOAD_DONE) entry->stage = TL__STAGE_PRELOADED;
+    if (status != TL_PRELOAD_FAILED) return true;
+    core->failed = entry->subsystem->name ? entry->subsystem->name : "?";
+    core->state = TL__CORE_FAILED;
+    tl__initium_log(&core->logger, TL__CORE_MODULE, TL_INITIUM_LOG_PRELOAD_FAILED, core->failed);
+    return false;
+}
+
+tl_deploy_status tl_core_deploy(tl_core *core) {
+    uint32_t i;
+    bool starting = false, pending = false;
+    if (!core) return TL_DEPLOY_FAILED;
+    if (core->in_phase) {
+        tl__initium_log(&core->logger, TL__CORE_MODULE, TL_INITIUM_LOG_REENTRANT_CALL, "tl_core_deploy");
+        return TL_DEPLOY_FAILED;
+    }
+    if (core->state == TL__CORE_FAILED) return TL_DEPLOY_FAILED;
+    if (core->state >= TL__CORE_DISCARDING) {
+        tl__initium_log(&core->logger, TL__CORE_MODULE, TL_INITIUM_LOG_DEPLOY_REFUSED,
+                        tl__core_state_name(core->state));
+        return TL_DEPLOY_FAILED;
+    }
+    if (core->state != TL__CORE_DEPLOYING) {
+        if (core->round_end == core->count) return TL_DEPLOY_DONE; /* nothing new */
+        core->round_begin = core->round_end;
+        core->round_end = core->count; /* the input is captured once */
+        core->state = TL__CORE_DEPLOYING;
+        starting = true;
+    }
+    /* Preload phase: start every preload once, then poll the pending ones, once per call. */
+    for (i = core->round_begin; i < core->round_end; i++) {
+        tl__core_entry *entry = &core->entries[i];
+        if (entry->stage == TL__STAGE_PRELOADED) continue;
+        if (starting || entry->stage == TL__STAGE_PRELOADING) {
+            if (!tl__core_preload(core, &core->entries[i])) return TL_DEPLOY_FAILED;
+            entry = &core->entries[i]; /* a preload may weave: entries may have moved */
+        }
+        if (entry->stage != TL__STAGE_PRELOADED) pending = true;
+    }
+    if (pending) return TL_DEPLOY_PENDING;
+    for (i = core->round_begin; i < core->round_end; i++) {
+        core->entries[i].stage = TL__STAGE_BOOTED;
+        if (core->entries[i].subsystem->boot) {
+            core->in_phase = true;
+            core->entries[i].subsystem->boot(core->entries[i].self, core);
+            core->in_phase = false;
+        }
+    }
+    for (i = core->round_begin; i < core->round_end; i++) {
+        core->entries[i].stage = TL__STAGE_INITIALIZED;
+        if (core->entries[i].subsystem->initialize) {
+            core->in_phase = true;
+            core->entries[i].subsystem->initialize(core->entries[i].self, core);
+            core->in_phase = false;
+        }
+    }
+    core->state = TL__CORE_DEPLOYED;
+    if (!core->announced) {
+        core->announced = true;
+        if (core->iris)
+            TL_IRIS_PUBLISH(core->iris, core->events.core_deployed, TL_CORE_SIG_CORE,
+                            tl_core_deployed_fn, core);
+    }
+    return TL_DEPLOY_DONE;
+}
+
+void tl_core_discard(tl_core *core) {
+    uint32_t i;
+    if (!core || core->state >= TL__CORE_DISCARDING) return;
+    if (core->in_phase) {
+        tl__initium_log(&core->logger, TL__CORE_MODULE, TL_INITIUM_LOG_REENTRANT_CALL, "tl_core_discard");
+        return;
+    }
+    core->state = TL__CORE_DISCARDING;
+    for (i = core->count; i-- > 0;) {
+        tl__core_entry *entry = &core->entries[i];
+        if (entry->stage == TL__STAGE_WOVEN || entry->stage == TL__STAGE_DISCARDED) continue;
+        entry->stage = TL__STAGE_DISCARDED;
+        if (entry->subsystem->discard) {
+            core->in_phase = true;
+            entry->subsystem->discard(entry->self, core);
+            core->in_phase = false;
+        }
+    }
+    core->time.running = false;
+    TL_FREE(core->entries);
+    core->entries = NULL;
+    core->count = core->capacity = core->round_begin = core->round_end = 0;
+    core->state = TL__CORE_DISCARDED;
+}
+
+bool tl_core_find(const tl_core *core, const tl_subsystem *subsystem, void **self) {
+    uint32_t i;
+    if (self) *self = NULL;
+    if (!core || !subsystem || core->state >= TL__CORE_DISCARDING) return false;
+    for (i = 0; i < core->count; i++) {
+        if (core->entries[i].subsystem == subsystem) {
+            if (self) *self = core->entries[i].self;
+            return true;
+        }
+    }
+    return false;
+}
+
+tl_time *tl_core_time(tl_core *core) {
+    return core && core->state < TL__CORE_DISCARDING ? &core->time : NULL;
+}
+
+bool tl_core_deployed(const tl_core *core) {
+    return core && core->state == TL__CORE_DEPLOYED;
+}
+
+const char *tl_core_failed_subsystem(const tl_core *core) {
+    return core ? core->failed : NULL;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TL_IMPLEMENTATION */

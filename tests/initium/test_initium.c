@@ -1,0 +1,616 @@
+/* Behaviour of initium.h: deployment phases, pending and failing preloads, reverse discard,
+   singleton lookups during teardown, the time service's events, the native events file, and the
+   register / linker / weaver containers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#define TL_IMPLEMENTATION
+#include <threadlink/initium.h>
+
+#ifndef NATIVES_FILE
+#error "NATIVES_FILE must name runtime/threadlink/natives/Iris.Events.Native.txt"
+#endif
+
+/* --- harness --------------------------------------------------------------------------------- */
+
+typedef struct sub sub;
+typedef struct harness {
+    tl_iris_registry reg;
+    tl_logger logger;
+    tl_core core;
+    char trace[512];
+    int records;
+    uint32_t last_item;
+    char last_line[TL_LOG_LINE_MAX];
+    int deployed_calls;
+    tl_core *deployed_payload;
+    float last_float;
+    double last_double;
+    struct sub *subs; /* owned: teardown may discard after a failed assertion */
+} harness;
+
+static void trace(harness *h, const char *text) {
+    size_t used = strlen(h->trace);
+    snprintf(h->trace + used, sizeof h->trace - used, "%s%s", used ? " " : "", text);
+}
+
+static void capture(void *user, const tl_log_record *record) {
+    harness *h = (harness *)user;
+    h->records++;
+    h->last_item = record->item;
+    snprintf(h->last_line, sizeof h->last_line, "%s", record->line);
+}
+
+/* The event table the generator would emit for natives/Iris.Events.Native.txt alone. */
+static const tl_iris_event_info native_table[9] = {
+    {"OnCoreDeployed", TL_CORE_SIG_CORE, 0},      {"OnUpdate", TL_CORE_SIG_FLOAT, 0},
+    {"OnFixedUpdate", TL_CORE_SIG_FLOAT, 0},      {"OnLateUpdate", TL_CORE_SIG_FLOAT, 0},
+    {"OnPlaytimeCountTick", TL_CORE_SIG_DOUBLE, 0}, {"OnGamePauseRequested", TL_CORE_SIG_VOID, 0},
+    {"OnGameResumeRequested", TL_CORE_SIG_VOID, 0}, {"OnGamePaused", TL_CORE_SIG_VOID, 0},
+    {"OnGameResumed", TL_CORE_SIG_VOID, 0},
+};
+
+/* A test subsystem: records its calls and can be told to pend, fail, weave, or look others up. */
+struct sub {
+    harness *h;
+    const char *name;
+    int pending_polls; /* preload answers PENDING this many times */
+    int fail;          /* preload fails */
+    int preloads;
+    const tl_subsystem *weave_in_boot; /* woven from boot */
+    void *weave_self;
+    const tl_subsystem *lookup; /* looked up in initialize and discard */
+    int found_in_initialize, found_in_discard;
+    int reentrant_deploy;
+};
+
+static void step(sub *s, const char *phase) {
+    char text[32];
+    snprintf(text, sizeof text, "%s%s", phase, s->name);
+    trace(s->h, text);
+}
+
+static tl_preload_status sub_preload(void *self, tl_core *core) {
+    sub *s = (sub *)self;
+    (void)core;
+    s->preloads++;
+    step(s, "p");
+    if (s->fail) return TL_PRELOAD_FAILED;
+    if (s->pending_polls > 0) {
+        s->pending_polls--;
+        return TL_PRELOAD_PENDING;
+    }
+    return TL_PRELOAD_DONE;
+}
+static void sub_boot(void *self, tl_core *core) {
+    sub *s = (sub *)self;
+    step(s, "b");
+    if (s->weave_in_boot) assert_true(tl_core_weave(core, s->weave_in_boot, s->weave_self));
+    if (s->reentrant_deploy) assert_int_equal(tl_core_deploy(core), TL_DEPLOY_FAILED);
+}
+static void sub_initialize(void *self, tl_core *core) {
+    sub *s = (sub *)self;
+    void *found = NULL;
+    step(s, "i");
+    if (s->lookup) s->found_in_initialize = tl_core_find(core, s->lookup, &found) && found != NULL;
+}
+static void sub_discard(void *self, tl_core *core) {
+    sub *s = (sub *)self;
+    void *found = (void *)1;
+    step(s, "d");
+    if (s->lookup) {
+        s->found_in_discard = tl_core_find(core, s->lookup, &found);
+        assert_null(found);
+    }
+}
+
+static const tl_subsystem sub_a = {"A", sub_preload, sub_boot, sub_initialize, sub_discard};
+static const tl_subsystem sub_b = {"B", sub_preload, sub_boot, sub_initialize, sub_discard};
+static const tl_subsystem sub_c = {"C", sub_preload, sub_boot, sub_initialize, sub_discard};
+static const tl_subsystem sub_d = {"D", sub_preload, sub_boot, sub_initialize, sub_discard};
+static const tl_subsystem bare = {"Bare", NULL, NULL, NULL, NULL};
+
+TL_SUBSYSTEM_SINGLETON(sub_b_get, sub, sub_b)
+
+static void on_deployed(void *ctx, tl_core *core) {
+    harness *h = (harness *)ctx;
+    h->deployed_calls++;
+    h->deployed_payload = core;
+    trace(h, "deployed");
+}
+
+static int setup(void **state) {
+    harness *h = (harness *)calloc(1, sizeof *h);
+    tl_core_desc desc;
+    assert_non_null(h);
+    h->subs = (sub *)calloc(4, sizeof(sub));
+    assert_non_null(h->subs);
+    h->logger.sink = capture;
+    h->logger.user = h;
+    assert_true(tl_iris_init_table(&h->reg, 9, native_table, &h->logger));
+    assert_true(tl_iris_subscribe(&h->reg, 0, TL_CORE_SIG_CORE, 0, TL_IRIS_FN(on_deployed), h));
+    memset(&desc, 0, sizeof desc);
+    desc.iris = &h->reg;
+    desc.logger = &h->logger;
+    assert_true(tl_core_init(&h->core, &desc));
+    *state = h;
+    return 0;
+}
+
+static int teardown(void **state) {
+    harness *h = (harness *)*state;
+    tl_core_discard(&h->core);
+    tl_iris_discard(&h->reg);
+    free(h->subs);
+    free(h);
+    return 0;
+}
+
+static sub *make(harness *h, int index, const char *name) {
+    sub *s = &h->subs[index];
+    memset(s, 0, sizeof *s);
+    s->h = h;
+    s->name = name;
+    return s;
+}
+
+/* --- phases ------------------------------------------------------------------------------------- */
+
+static void test_initium_deploys_in_phases_then_announces(void **state) {
+    harness *h = (harness *)*state;
+    sub *found = NULL;
+    sub *a = make(h, 0, "A");
+    sub *b = make(h, 1, "B");
+    sub *c = make(h, 2, "C");
+    a->lookup = &sub_c;
+    assert_true(tl_core_weave(&h->core, &sub_a, a));
+    assert_true(tl_core_weave(&h->core, &sub_b, b));
+    assert_true(tl_core_weave(&h->core, &sub_c, c));
+    assert_false(tl_core_deployed(&h->core));
+    assert_int_equal(tl_core_deploy(&h->core), TL_DEPLOY_DONE);
+    assert_string_equal(h->trace, "pA pB pC bA bB bC iA iB iC deployed");
+    assert_true(a->found_in_initialize); /* cross-references are valid in initialize */
+    assert_int_equal(h->deployed_calls, 1);
+    assert_ptr_equal(h->deployed_payload, &h->core);
+    assert_true(tl_core_deployed(&h->core));
+    assert_true(sub_b_get(&h->core, &found));
+    assert_ptr_equal(found, b);
+    /* Nothing new: deploying again does nothing and announces nothing. */
+    assert_int_equal(tl_core_deploy(&h->core), TL_DEPLOY_DONE);
+    assert_int_equal(h->deployed_calls, 1);
+    tl_core_discard(&h->core); /* before the subsystems on this stack go away */
+}
+
+static void test_initium_pending_preload_is_polled_once_per_call(void **state) {
+    harness *h = (harness *)*state;
+    sub *a = make(h, 0, "A");
+    sub *b = make(h, 1, "B");
+    sub *c = make(h, 2, "C");
+    b->pending_polls = 2;
+    c->pending_polls = 1;
+    assert_true(tl_core_weave(&h->core, &sub_a, a));
+    assert_true(tl_core_weave(&h->core, &sub_b, b));
+    assert_true(tl_core_weave(&h->core, &sub_c, c));
+    assert_int_equal(tl_core_deploy(&h->core), TL_DEPLOY_PENDING);
+    assert_string_equal(h->trace, "pA pB pC");
+    assert_int_equal(tl_core_deploy(&h->core), TL_DEPLOY_PENDING);
+    assert_string_equal(h->trace, "pA pB pC pB pC");
+    assert_int_equal(tl_core_deploy(&h->core), TL_DEPLOY_DONE);
+    assert_string_equal(h->trace, "pA pB pC pB pC pB bA bB bC iA iB iC deployed");
+    assert_int_equal(a->preloads, 1);
+    assert_int_equal(b->preloads, 3);
+    assert_int_equal(c->preloads, 2);
+    tl_core_discard(&h->core);
+}
+
+static void test_initium_failed_preload_stops_deployment(void **state) {
+    harness *h = (harness *)*state;
+    sub *a = make(h, 0, "A");
+    sub *b = make(h, 1, "B");
+    sub *c = make(h, 2, "C");
+    a->pending_polls = 5;
+    b->fail = 1;
+    assert_true(tl_core_weave(&h->core, &sub_a, a));
+    assert_true(tl_core_weave(&h->core, &sub_b, b));
+    assert_true(tl_core_weave(&h->core, &sub_c, c));
+    assert_int_equal(tl_core_deploy(&h->core), TL_DEPLOY_FAILED);
+    assert_int_equal(h->last_item, TL_INITIUM_LOG_PRELOAD_FAILED);
+    assert_non_null(strstr(h->last_line, "Initium: error: preload of subsystem 'B' failed"));
+    assert_string_equal(tl_core_failed_subsystem(&h->core), "B");
+    assert_int_equal(tl_core_deploy(&h->core), TL_DEPLOY_FAILED); /* stays failed, polls nothing */
+    assert_string_equal(h->trace, "pA pB");
+    assert_int_equal(h->deployed_calls, 0);
+    assert_false(tl_core_weave(&h->core, &sub_d, c));
+    assert_int_equal(h->last_item, TL_INITIUM_LOG_WEAVE_REFUSED);
+    /* Discard reaches only what deployment started, newest first; C never started. */
+    tl_core_discard(&h->core);
+    assert_string_equal(h->trace, "pA pB dB dA");
+}
+
+/* --- discard ------------------------------------------------------------------------------------- */
+
+static void test_initium_discards_in_reverse_once(void **state) {
+    harness *h = (harness *)*state;
+    sub *a = make(h, 0, "A");
+    sub *b = make(h, 1, "B");
+    sub *c = make(h, 2, "C");
+    c->lookup = &sub_a;
+    assert_true(tl_core_weave(&h->core, &sub_a, a));
+    assert_true(tl_core_weave(&h->core, &sub_b, b));
+    assert_true(tl_core_weave(&h->core, &sub_c, c));
+    assert_int_equal(tl_core_deploy(&h->core), TL_DEPLOY_DONE);
+    h->trace[0] = '\0';
+    tl_core_discard(&h->core);
+    tl_core_discard(&h->core);
+    assert_string_equal(h->trace, "dC dB dA");
+    assert_false(c->found_in_discard); /* lookups answer false during teardown */
+    assert_false(sub_b_get(&h->core, NULL));
+    assert_null(tl_core_time(&h->core));
+    assert_int_equal(tl_core_deploy(&h->core), TL_DEPLOY_FAILED);
+    assert_int_equal(h->last_item, TL_INITIUM_LOG_DEPLOY_REFUSED);
+}
+
+static void test_initium_discard_during_pending_deployment(void **state) {
+    harness *h = (harness *)*state;
+    sub *a = make(h, 0, "A");
+    sub *b = make(h, 1, "B");
+    b->pending_polls = 10;
+    b->lookup = &sub_a;
+    assert_true(tl_core_weave(&h->core, &sub_a, a));
+    assert_true(tl_core_weave(&h->core, &sub_b, b));
+    assert_int_equal(tl_core_deploy(&h->core), TL_DEPLOY_PENDING);
+    tl_core_discard(&h->core);
+    assert_string_equal(h->trace, "pA pB dB dA");
+    assert_false(b->found_in_discard);
+    assert_int_equal(h->deployed_calls, 0);
+}
+
+/* --- rounds, refusals ------------------------------------------------------------------------------ */
+
+static void test_initium_input_is_captured_once(void **state) {
+    harness *h = (harness *)*state;
+    sub *a = make(h, 0, "A");
+    sub *b = make(h, 1, "B");
+    sub *d = make(h, 3, "D");
+    a->weave_in_boot = &sub_d; /* D is woven while the round boots: not part of this round */
+    a->weave_self = d;
+    assert_true(tl_core_weave(&h->core, &sub_a, a));
+    assert_true(tl_core_weave(&h->core, &sub_b, b));
+    assert_int_equal(tl_core_deploy(&h->core), TL_DEPLOY_DONE);
+    assert_string_equal(h->trace, "pA pB bA bB iA iB deployed");
+    assert_int_equal(d->preloads, 0);
+    h->trace[0] = '\0';
+    assert_int_equal(tl_core_deploy(&h->core), TL_DEPLOY_DONE); /* the next round: D alone */
+    assert_string_equal(h->trace, "pD bD iD");
+    assert_int_equal(h->deployed_calls, 1);
+    h->trace[0] = '\0';
+    tl_core_discard(&h->core);
+    assert_string_equal(h->trace, "dD dB dA");
+}
+
+static void test_initium_refuses_duplicates_and_reentrant_calls(void **state) {
+    harness *h = (harness *)*state;
+    sub *a = make(h, 0, "A");
+    sub *b = make(h, 1, "B");
+    a->reentrant_deploy = 1;
+    assert_true(tl_core_weave(&h->core, &sub_a, a));
+    assert_false(tl_core_weave(&h->core, &sub_a, b));
+    assert_int_equal(h->last_item, TL_INITIUM_LOG_ALREADY_WOVEN);
+    assert_non_null(strstr(h->last_line, "'A'"));
+    assert_false(tl_core_weave(&h->core, NULL, b));
+    assert_int_equal(h->last_item, TL_INITIUM_LOG_INVALID_ARGUMENT);
+    assert_true(tl_core_weave(&h->core, &bare, NULL)); /* every function optional */
+    assert_int_equal(tl_core_deploy(&h->core), TL_DEPLOY_DONE);
+    assert_int_equal(h->last_item, TL_INITIUM_LOG_REENTRANT_CALL);
+    assert_string_equal(h->trace, "pA bA iA deployed");
+    tl_core_discard(&h->core);
+}
+
+/* --- time service ------------------------------------------------------------------------------------ */
+
+typedef struct tagged {
+    harness *h;
+    const char *tag;
+} tagged;
+
+static void on_float(void *ctx, float seconds) {
+    tagged *t = (tagged *)ctx;
+    char text[48];
+    t->h->last_float = seconds;
+    snprintf(text, sizeof text, "%s(%g)", t->tag, (double)seconds);
+    trace(t->h, text);
+}
+static void on_double(void *ctx, double seconds) {
+    tagged *t = (tagged *)ctx;
+    char text[48];
+    t->h->last_double = seconds;
+    snprintf(text, sizeof text, "%s(%g)", t->tag, seconds);
+    trace(t->h, text);
+}
+static void on_void(void *ctx) {
+    tagged *t = (tagged *)ctx;
+    trace(t->h, t->tag);
+}
+
+static void subscribe_natives(harness *h, tagged tags[8]) {
+    static const char *names[8] = {"update", "fixed", "late", "playtime",
+                                   "pause?", "resume?", "paused", "resumed"};
+    uint32_t i;
+    for (i = 0; i < 8; i++) {
+        tags[i].h = h;
+        tags[i].tag = names[i];
+    }
+    assert_true(tl_iris_subscribe(&h->reg, 1, TL_CORE_SIG_FLOAT, 0, TL_IRIS_FN(on_float), &tags[0]));
+    assert_true(tl_iris_subscribe(&h->reg, 2, TL_CORE_SIG_FLOAT, 0, TL_IRIS_FN(on_float), &tags[1]));
+    assert_true(tl_iris_subscribe(&h->reg, 3, TL_CORE_SIG_FLOAT, 0, TL_IRIS_FN(on_float), &tags[2]));
+    assert_true(tl_iris_subscribe(&h->reg, 4, TL_CORE_SIG_DOUBLE, 0, TL_IRIS_FN(on_double), &tags[3]));
+    for (i = 5; i <= 8; i++)
+        assert_true(tl_iris_subscribe(&h->reg, i, TL_CORE_SIG_VOID, 0, TL_IRIS_FN(on_void), &tags[i - 1]));
+}
+
+static void test_initium_time_publishes_frame_events_in_order(void **state) {
+    harness *h = (harness *)*state;
+    tagged tags[8];
+    tl_time *time = tl_core_time(&h->core);
+    subscribe_natives(h, tags);
+    assert_non_null(time);
+    /* Default fixed step 0.02 s: a 0.05 s frame is two fixed steps (0.01 s carried over). */
+    tl_time_frame(time, 0.05);
+    assert_string_equal(h->trace, "fixed(0.02) fixed(0.02) update(0.05) late(0.05)");
+    assert_true(time->delta_time == 0.05f && time->unscaled_delta_time == 0.05f);
+    assert_int_equal(time->frame, 1);
+    h->trace[0] = '\0';
+    tl_time_frame(time, 0.01); /* 0.01 + 0.01 carried: one step */
+    assert_string_equal(h->trace, "fixed(0.02) update(0.01) late(0.01)");
+    h->trace[0] = '\0';
+    tl_time_frame(time, 10.0); /* a long stall is clamped to 0.25 s */
+    assert_true(time->unscaled_delta_time == 0.25f);
+    assert_int_equal((int)(tl_time_framerate(time) + 0.5f), 4);
+    assert_non_null(strstr(h->trace, "update(0.25) late(0.25)"));
+    tl_time_tick(time, -1.0); /* negative time is no time */
+    assert_true(time->delta_time == 0.0f);
+}
+
+static void test_initium_time_scale_pauses_and_resumes(void **state) {
+    harness *h = (harness *)*state;
+    tagged tags[8];
+    tl_time *time = tl_core_time(&h->core);
+    subscribe_natives(h, tags);
+    assert_true(tl_time_set_scale(time, 0.0f));
+    assert_true(tl_time_set_scale(time, 0.0f)); /* no change: no event */
+    assert_string_equal(h->trace, "paused");
+    tl_time_frame(time, 0.1);
+    assert_true(time->delta_time == 0.0f && time->unscaled_delta_time == 0.1f);
+    assert_non_null(strstr(h->trace, "update(0) late(0)"));
+    assert_null(strstr(h->trace, "fixed")); /* paused: no fixed steps accumulate */
+    h->trace[0] = '\0';
+    assert_true(tl_time_set_scale(time, 1.0f));
+    assert_string_equal(h->trace, "resumed");
+    assert_false(tl_time_set_scale(time, 0.5f));
+    assert_int_equal(h->last_item, TL_INITIUM_LOG_TIME_SCALE);
+    assert_non_null(strstr(h->last_line, "Time: error: time scale must be exactly 0 or 1, not 0.5"));
+    assert_true(time->time_scale == 1.0f);
+    h->trace[0] = '\0';
+    assert_true(tl_time_set_raw_scale(time, 0.0f)); /* raw: no event */
+    assert_false(tl_time_set_raw_scale(time, 2.0f));
+    assert_true(tl_time_set_raw_scale(time, 1.0f));
+    tl_time_request_pause(time);
+    tl_time_request_resume(time);
+    assert_string_equal(h->trace, "pause? resume?");
+}
+
+static void test_initium_time_counts_playtime(void **state) {
+    harness *h = (harness *)*state;
+    tagged tags[8];
+    tl_time *time = tl_core_time(&h->core);
+    subscribe_natives(h, tags);
+    tl_time_tick(time, 0.25);
+    assert_null(strstr(h->trace, "playtime")); /* not counting by default */
+    tl_time_set_playtime_counting(time, true);
+    tl_time_tick(time, 0.25);
+    tl_time_tick(time, 0.125);
+    assert_string_equal(h->trace, "playtime(0.25) playtime(0.375)");
+    tl_time_set_raw_scale(time, 0.0f);
+    tl_time_tick(time, 0.25); /* scaled mode: paused time does not count */
+    assert_true(h->last_double == 0.375);
+    tl_time_set_playtime_mode(time, TL_PLAYTIME_UNSCALED);
+    tl_time_tick(time, 0.25);
+    assert_true(h->last_double == 0.625);
+    tl_time_clear_playtime(time);
+    tl_time_tick(time, 0.125);
+    assert_true(h->last_double == 0.125);
+}
+
+static void test_initium_time_stops_with_the_core(void **state) {
+    harness *h = (harness *)*state;
+    tagged tags[8];
+    tl_time *time = tl_core_time(&h->core);
+    subscribe_natives(h, tags);
+    assert_int_equal(tl_core_deploy(&h->core), TL_DEPLOY_DONE);
+    tl_core_discard(&h->core);
+    h->trace[0] = '\0';
+    tl_time_frame(time, 0.1); /* the time subsystem was discarded: silent */
+    assert_true(tl_time_set_scale(time, 0.0f));
+    assert_string_equal(h->trace, "");
+}
+
+static void test_initium_events_from_a_generated_enum(void **state) {
+    harness *h = (harness *)*state;
+    enum { Game_OnCoreDeployed = 3, Game_OnUpdate = 0, Game_OnFixedUpdate = 1, Game_OnLateUpdate = 2,
+           Game_OnPlaytimeCountTick = 4, Game_OnGamePauseRequested = 5, Game_OnGameResumeRequested = 6,
+           Game_OnGamePaused = 7, Game_OnGameResumed = 8 };
+    static const tl_core_events events = TL_CORE_EVENTS_INIT(Game_);
+    tl_iris_registry reg;
+    tl_core core;
+    tl_core_desc desc;
+    tagged update = {NULL, "update"};
+    update.h = h;
+    assert_int_equal(events.core_deployed, 3);
+    assert_int_equal(events.update, 0);
+    assert_int_equal(events.game_resumed, 8);
+    memset(&desc, 0, sizeof desc);
+    assert_true(tl_iris_init_table(&reg, 9, NULL, &h->logger));
+    desc.iris = &reg;
+    desc.events = &events;
+    desc.logger = &h->logger;
+    assert_true(tl_core_init(&core, &desc));
+    assert_true(tl_iris_subscribe(&reg, 3, TL_CORE_SIG_CORE, 0, TL_IRIS_FN(on_deployed), h));
+    assert_true(tl_iris_subscribe(&reg, 0, TL_CORE_SIG_FLOAT, 0, TL_IRIS_FN(on_float), &update));
+    assert_int_equal(tl_core_deploy(&core), TL_DEPLOY_DONE);
+    tl_time_frame(tl_core_time(&core), 0.5);
+    assert_string_equal(h->trace, "deployed update(0.25)");
+    tl_core_discard(&core);
+    tl_iris_discard(&reg);
+}
+
+/* --- the native events file --------------------------------------------------------------------- */
+
+static void test_initium_native_events_file_matches_the_runtime(void **state) {
+    static const char *expected[9][2] = {
+        {"OnCoreDeployed", "(tl_core *)"}, {"OnUpdate", "(float)"}, {"OnFixedUpdate", "(float)"},
+        {"OnLateUpdate", "(float)"}, {"OnPlaytimeCountTick", "(double)"},
+        {"OnGamePauseRequested", "()"}, {"OnGameResumeRequested", "()"}, {"OnGamePaused", "()"},
+        {"OnGameResumed", "()"},
+    };
+    const tl_core_events native = TL_CORE_EVENTS_NATIVE;
+    const uint32_t ordinals[9] = {native.core_deployed, native.update, native.fixed_update,
+                                  native.late_update, native.playtime_count_tick,
+                                  native.game_pause_requested, native.game_resume_requested,
+                                  native.game_paused, native.game_resumed};
+    char line[256];
+    int n = 0;
+    FILE *file = fopen(NATIVES_FILE, "r");
+    (void)state;
+    assert_non_null(file);
+    while (fgets(line, sizeof line, file)) {
+        char *paren;
+        size_t len = strcspn(line, "\r\n");
+        line[len] = '\0';
+        if (len == 0 || strncmp(line, "//", 2) == 0) continue;
+        assert_true(n < 9);
+        paren = strchr(line, '(');
+        assert_non_null(paren);
+        assert_int_equal((size_t)(paren - line), strlen(expected[n][0]));
+        assert_memory_equal(line, expected[n][0], strlen(expected[n][0]));
+        assert_string_equal(paren, expected[n][1]); /* written in normalised form */
+        assert_int_equal(ordinals[n], (uint32_t)n);
+        assert_int_equal(XXH32(paren, strlen(paren), 0), native_table[n].signature);
+        assert_string_equal(native_table[n].name, expected[n][0]);
+        n++;
+    }
+    fclose(file);
+    assert_int_equal(n, 9);
+}
+
+/* --- register, linker, weaver --------------------------------------------------------------------- */
+
+static void test_initium_register_keys_objects_by_id(void **state) {
+    uint64_t memory[TL_REGISTER_BYTES(8) / 8];
+    tl_register reg;
+    int x = 1, y = 2, seen = 0;
+    uint32_t id;
+    void *object;
+    tl_inline_iter it;
+    (void)state;
+    assert_true(tl_register_init(&reg, memory, 8));
+    assert_true(tl_register_add(&reg, 0xdeadbeefu, &x));
+    assert_true(tl_register_add(&reg, 7, &y));
+    assert_false(tl_register_add(&reg, 7, &x)); /* id taken */
+    assert_false(tl_register_add(&reg, 9, NULL));
+    assert_ptr_equal(tl_register_get(&reg, 0xdeadbeefu), &x);
+    assert_ptr_equal(tl_register_get(&reg, 7), &y);
+    assert_null(tl_register_get(&reg, 8));
+    assert_int_equal(tl_register_count(&reg), 2);
+    it = tl_register_iter(&reg);
+    while (tl_register_next(&reg, &it, &id, &object)) seen += id == 7 ? (object == &y) : (object == &x);
+    assert_int_equal(seen, 2);
+    assert_true(tl_register_remove(&reg, 7));
+    assert_false(tl_register_contains(&reg, 7));
+    assert_false(tl_register_remove(&reg, 7));
+    tl_register_clear(&reg);
+    assert_int_equal(tl_register_count(&reg), 0);
+    assert_false(tl_register_init(&reg, NULL, 8));
+    assert_false(tl_register_add(&reg, 1, &x)); /* an invalid register refuses harmlessly */
+}
+
+static void record_object(void *ctx, void *object) {
+    char *log = (char *)ctx;
+    size_t n = strlen(log);
+    log[n] = *(const char *)object;
+    log[n + 1] = '\0';
+}
+
+static void test_initium_linker_links_and_disconnects(void **state) {
+    uint64_t memory[TL_LINKER_BYTES(3) / 8];
+    tl_linker linker;
+    char log[16] = "";
+    char a = 'a', b = 'b', c = 'c', d = 'd';
+    (void)state;
+    assert_true(tl_linker_init(&linker, memory, 3, record_object, log));
+    assert_true(tl_linker_link(&linker, &a));
+    assert_true(tl_linker_link(&linker, &b));
+    assert_false(tl_linker_link(&linker, &a));
+    assert_true(tl_linker_link(&linker, &c));
+    assert_false(tl_linker_link(&linker, &d)); /* full */
+    assert_true(tl_linker_disconnect(&linker, &a));
+    assert_false(tl_linker_disconnect(&linker, &a));
+    assert_string_equal(log, "a");
+    assert_ptr_equal(tl_linker_at(&linker, 0), &c); /* the last took the hole */
+    assert_true(tl_linker_contains(&linker, &b));
+    tl_linker_disconnect_all(&linker);
+    assert_string_equal(log, "abc");
+    assert_int_equal(tl_linker_count(&linker), 0);
+}
+
+static void test_initium_weaver_severs_in_reverse_weave_order(void **state) {
+    uint64_t memory[TL_WEAVER_BYTES(4) / 8];
+    tl_weaver weaver;
+    char log[16] = "";
+    char a = 'a', b = 'b', c = 'c', d = 'd';
+    (void)state;
+    assert_true(tl_weaver_init(&weaver, memory, 4, record_object, log));
+    assert_true(tl_weaver_weave(&weaver, &a));
+    assert_true(tl_weaver_weave(&weaver, &b));
+    assert_true(tl_weaver_weave(&weaver, &c));
+    assert_true(tl_weaver_weave(&weaver, &d));
+    assert_false(tl_weaver_weave(&weaver, &d));
+    assert_true(tl_weaver_sever(&weaver, &b)); /* discarded at once; a, c, d keep their order */
+    assert_false(tl_weaver_sever(&weaver, &b));
+    assert_string_equal(log, "b");
+    assert_ptr_equal(tl_weaver_at(&weaver, 1), &c);
+    tl_weaver_sever_all(&weaver);
+    assert_string_equal(log, "bdca");
+    assert_int_equal(tl_weaver_count(&weaver), 0);
+    assert_false(tl_weaver_contains(&weaver, &a));
+}
+
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        T(test_initium_deploys_in_phases_then_announces),
+        T(test_initium_pending_preload_is_polled_once_per_call),
+        T(test_initium_failed_preload_stops_deployment),
+        T(test_initium_discards_in_reverse_once),
+        T(test_initium_discard_during_pending_deployment),
+        T(test_initium_input_is_captured_once),
+        T(test_initium_refuses_duplicates_and_reentrant_calls),
+        T(test_initium_time_publishes_frame_events_in_order),
+        T(test_initium_time_scale_pauses_and_resumes),
+        T(test_initium_time_counts_playtime),
+        T(test_initium_time_stops_with_the_core),
+        T(test_initium_events_from_a_generated_enum),
+        T(test_initium_native_events_file_matches_the_runtime),
+        T(test_initium_register_keys_objects_by_id),
+        T(test_initium_linker_links_and_disconnects),
+        T(test_initium_weaver_severs_in_reverse_weave_order),
+    };
+    return cmocka_run_group_tests_name("initium", tests, NULL, NULL);
+}
