@@ -281,30 +281,35 @@ const char *tl_core_failed_subsystem(const tl_core *core);
    Object pointers are stored as raw bytes: these containers are for run-time bookkeeping, not for
    state that is hashed or saved. */
 
-/* Register: objects keyed by a 32-bit id (an identity-domain value). */
-#define TL_REGISTER_BYTES(capacity) TL_LAYOUT_DICT_BYTES((capacity), 4u, (uint32_t)sizeof(void *))
+/* Register: objects keyed by a 32-bit id (an identity-domain value), stored as an 8-byte key so
+   that the table's word-sized key compares never read past it. */
+#define TL_REGISTER_BYTES(capacity) TL_LAYOUT_DICT_BYTES((capacity), 8u, (uint32_t)sizeof(void *))
 typedef struct tl_register {
     tl_inline_dict table;
 } tl_register;
 
 static inline bool tl_register_init(tl_register *reg, void *memory, uint32_t capacity) {
     if (memory) memset(memory, 0, (size_t)TL_REGISTER_BYTES(capacity));
-    reg->table = tl_inline_dict_view(memory, capacity, 4u, (uint32_t)sizeof(void *));
+    reg->table = tl_inline_dict_view(memory, capacity, 8u, (uint32_t)sizeof(void *));
     return tl_inline_dict_valid(reg->table);
 }
 /* False when the id is taken, the register is full or object is NULL. */
 static inline bool tl_register_add(tl_register *reg, uint32_t id, void *object) {
-    return object != NULL && tl_inline_dict_try_add(reg->table, &id, &object);
+    uint64_t key = id;
+    return object != NULL && tl_inline_dict_try_add(reg->table, &key, &object);
 }
 static inline bool tl_register_remove(tl_register *reg, uint32_t id) {
-    return tl_inline_dict_remove(reg->table, &id);
+    uint64_t key = id;
+    return tl_inline_dict_remove(reg->table, &key);
 }
 static inline void *tl_register_get(const tl_register *reg, uint32_t id) {
+    uint64_t key = id;
     void *object = NULL;
-    return tl_inline_dict_try_get(reg->table, &id, &object) ? object : NULL;
+    return tl_inline_dict_try_get(reg->table, &key, &object) ? object : NULL;
 }
 static inline bool tl_register_contains(const tl_register *reg, uint32_t id) {
-    return tl_inline_dict_contains_key(reg->table, &id);
+    uint64_t key = id;
+    return tl_inline_dict_contains_key(reg->table, &key);
 }
 static inline uint32_t tl_register_count(const tl_register *reg) {
     return tl_inline_dict_count(reg->table);
@@ -319,7 +324,11 @@ static inline bool tl_register_next(const tl_register *reg, tl_inline_iter *it, 
     const void *key;
     void *value;
     if (!tl_inline_dict_next(reg->table, it, &key, &value)) return false;
-    if (id) memcpy(id, key, sizeof *id);
+    if (id) {
+        uint64_t wide;
+        memcpy(&wide, key, sizeof wide);
+        *id = (uint32_t)wide;
+    }
     if (object) memcpy(object, value, sizeof *object);
     return true;
 }
