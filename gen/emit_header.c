@@ -87,9 +87,11 @@ static void emit_entries(header_ctx *c)
         const entry *e = &c->m->entries.items[i];
         if (!shown(c, e)) continue;
         buf *b = &o->chunk;
-        if (!first) buf_puts(b, ",\n");
+        if (!first) buf_put(b, ",\n", 2);
         first = false;
-        buf_printf(b, "    %s_", c->d->c_name);
+        buf_put(b, "    ", 4);
+        buf_puts(b, c->d->c_name);
+        buf_putc(b, '_');
         buf_put(b, e->name, e->name_len);
         if (e->tombstone)
             buf_printf(b, " TL_DEPRECATED_ENTRY(\"removed from %s; the value is kept so stored data still resolves\")", c->d->name);
@@ -106,27 +108,27 @@ static void emit_xmacro(header_ctx *c)
         const entry *e = &c->m->entries.items[i];
         if (e->tombstone) continue;
         buf *b = &o->chunk;
-        buf_printf(b, "    X(%s_", c->d->c_name);
+        buf_put(b, "    X(", 6);
+        buf_puts(b, c->d->c_name);
+        buf_putc(b, '_');
         buf_put(b, e->name, e->name_len);
-        buf_puts(b, ", ");
+        buf_put(b, ", ", 2);
         buf_put(b, e->name, e->name_len);
-        buf_puts(b, ", ");
-        put_value(b, e->value);
-        buf_puts(b, ") \\\n");
+        buf_put(b, ") \\\n", 4);
         out_maybe_flush(o);
     }
     buf_printf(&o->chunk, "    /* end of %s_LIST */", c->d->upper_name);
 }
 
-/* Table rows: `per_line` numbers a line. */
+/* Slot tables: mostly zeros and small numbers, 32 a line without padding. */
 static void put_u32_table(out_file *o, const uint32_t *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         buf *b = &o->chunk;
-        if (i % 16 == 0) buf_puts(b, "        ");
+        if (i % 32 == 0) buf_put(b, "        ", 8);
         buf_put_u64(b, v[i]);
-        buf_puts(b, (i % 16 == 15 || i + 1 == n) ? ",\n" : ", ");
-        out_maybe_flush(o);
+        buf_put(b, (i % 32 == 31 || i + 1 == n) ? ",\n" : ",", (i % 32 == 31 || i + 1 == n) ? 2 : 1);
+        if (i % 32 == 31) out_maybe_flush(o);
     }
 }
 
@@ -165,9 +167,9 @@ static void emit_lookups(header_ctx *c)
                "static inline const char *const *%s__names(void)\n{\n"
                "    static const char *const names[%zu] = {\n", lo, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
-        buf_puts(&o->chunk, "        \"");
+        buf_put(&o->chunk, "        \"", 9);
         buf_put(&o->chunk, names[i], name_lens[i]);
-        buf_puts(&o->chunk, "\",\n");
+        buf_put(&o->chunk, "\",\n", 3);
         out_maybe_flush(o);
     }
     if (!n) buf_puts(&o->chunk, "        \"\",\n");
@@ -176,10 +178,10 @@ static void emit_lookups(header_ctx *c)
                "    static const int32_t values[%zu] = {\n", lo, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
         buf *b = &o->chunk;
-        if (i % 16 == 0) buf_puts(b, "        ");
+        if (i % 16 == 0) buf_put(b, "        ", 8);
         put_value(b, values[i]);
-        buf_puts(b, (i % 16 == 15 || i + 1 == n) ? ",\n" : ", ");
-        out_maybe_flush(o);
+        buf_put(b, (i % 16 == 15 || i + 1 == n) ? ",\n" : ", ", 2);
+        if (i % 16 == 15) out_maybe_flush(o);
     }
     if (!n) buf_puts(&o->chunk, "        0,\n");
     buf_puts(&o->chunk, "    };\n    return values;\n}\n\n");

@@ -32,7 +32,7 @@ void emit_manifest(out_file *o, const domain *d, const manifest *m)
     for (size_t i = 0; i < m->entries.count; i++) {
         const entry *e = &m->entries.items[i];
         b = &o->chunk;
-        buf_puts(b, i ? ",\n    {\"key\": " : "\n    {\"key\": ");
+        buf_put(b, i ? ",\n    {\"key\": " : "\n    {\"key\": ", i ? 14 : 13);
         put_json_string(b, e->key, e->key_len);
         buf_puts(b, ", \"name\": ");
         put_json_string(b, e->name, e->name_len);

@@ -4,8 +4,12 @@
 #include "fsio.h"
 #include "identity.h"
 #include "model.h"
+#include "stamp.h"
+#include "tlg_version.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +52,7 @@ static bool load_shell(const project *p, domain_job *job)
         ok = false;
     }
     *vec_push(&job->inputs) = xstrdup(d->shell);
+    if (ok) hasher_add_file(p->input_hash, path, text.data, text.len);
     free(path);
     job->shell_text = ok ? xstrdup(text.data) : NULL;
     buf_free(&text);
@@ -56,10 +61,10 @@ static bool load_shell(const project *p, domain_job *job)
 
 static bool load_manifest(const project *p, domain_job *job)
 {
-    buf text = {0};
     bool ok = true;
     (void)p;
-    if (!fs_read_file(job->manifest_path, &text)) {
+    int fd = open(job->manifest_path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
         if (errno != ENOENT) {
             diag_error(loc_file(job->manifest_path), "cannot read the manifest: %s", strerror(errno));
             ok = false;
@@ -70,11 +75,11 @@ static bool load_manifest(const project *p, domain_job *job)
         memset(&job->m, 0, sizeof job->m);
     } else {
         job->had_manifest = true;
-        ok = manifest_read(job->manifest_path, text.data, text.len, &job->m) &&
+        ok = manifest_read_fd(job->manifest_path, fd, &job->m) &&
              identity_check(job->d, &job->m, job->manifest_path);
+        close(fd);
         if (!ok) diag_note(loc_file(job->manifest_path), "nothing was written: fix or restore the manifest (it is the identity store of %s)", job->d->name);
     }
-    buf_free(&text);
     return ok;
 }
 
@@ -107,6 +112,59 @@ static void free_job(domain_job *job)
     vec_free(&job->inputs);
     manifest_free(&job->m);
     identity_summary_free(&job->summary);
+}
+
+/* Everything besides the input files that decides the outputs: the generator itself and how it
+ * was asked. */
+static uint64_t input_digest(const gen_options *opt, project *p, domain_job *jobs, size_t count)
+{
+    static const char version[] = "threadlink-gen " TLG_VERSION;
+    hasher_add(p->input_hash, version, sizeof version);
+    hasher_add(p->input_hash, tlg_shell_domain, strlen(tlg_shell_domain));
+    hasher_add(p->input_hash, tlg_shell_custom_domain, strlen(tlg_shell_custom_domain));
+    unsigned char flags[4] = {(unsigned char)opt->command, opt->banner_without_version, opt->strict, 0};
+    hasher_add(p->input_hash, flags, sizeof flags);
+    if (opt->command == GEN_HEADERS) /* manifests are inputs of the build step */
+        for (size_t i = 0; i < count; i++) hasher_add_path(p->input_hash, jobs[i].manifest_path);
+    return hasher_digest(p->input_hash);
+}
+
+/* Up to date when the stamp names exactly the outputs this run would write, with these inputs,
+ * and every output is still what was written. */
+static bool stamp_says_up_to_date(const char *stamp_path, uint64_t inputs, const gen_options *opt, domain_job *jobs, size_t count)
+{
+    stamp st;
+    if (!stamp_read(stamp_path, &st)) return false;
+    size_t per_domain = opt->command == GEN_HEADERS ? 1 : 2;
+    bool ok = st.inputs == inputs && st.outputs.count == count * per_domain;
+    for (size_t i = 0; ok && i < count; i++) {
+        char *header = opt->command == GEN_HEADERS ? path_join(opt->headers_dir, jobs[i].d->output) : xstrdup(jobs[i].header_path);
+        ok = strcmp(st.outputs.items[i * per_domain].path, header) == 0 &&
+             (per_domain == 1 || strcmp(st.outputs.items[i * 2 + 1].path, jobs[i].manifest_path) == 0);
+        free(header);
+    }
+    ok = ok && stamp_outputs_intact(&st);
+    stamp_free(&st);
+    return ok;
+}
+
+static void write_stamp(const char *stamp_path, uint64_t inputs, const output_set *written)
+{
+    stamp st = {inputs, {0}};
+    for (size_t i = 0; i < written->files.count; i++) {
+        const out_file *o = written->files.items[i];
+        stamp_output *so = vec_push(&st.outputs);
+        so->path = xstrdup(o->path);
+        so->size = o->pos;
+        so->hash = o->hash;
+    }
+    output_set set = {OUTPUT_WRITE, {0}, 0};
+    out_file *o = output_begin(&set, stamp_path);
+    stamp_format(&st, &o->chunk);
+    if (!output_end(o) || !output_commit(&set))
+        diag_warning(loc_file(stamp_path), "cannot record the stamp: the next run will regenerate in full");
+    output_set_free(&set);
+    stamp_free(&st);
 }
 
 static bool emit_all(const gen_options *opt, project *p, domain_job *jobs, size_t count, output_set *out)
@@ -159,7 +217,7 @@ int gen_run(const gen_options *opt, gen_result *result)
         job->manifest_path = path_join(gen_dir, job->d->manifest);
         *vec_push(&job->inputs) = xstrdup(project_relative(&p, p.cfg.path));
         for (size_t s = 0; s < job->d->sources.count; s++)
-            *vec_push(&job->inputs) = xstrdup(project_relative(&p, job->d->sources.items[s]));
+            *vec_push(&job->inputs) = xstrdup(project_relative(&p, job->d->sources.items[s].path));
         src_loc where = job->d->cfg ? job->d->cfg->loc : loc_file(p.cfg.path);
         if (!output_confined(gen_dir, job->d->output, where)) ok = false;
         if (!output_confined(gen_dir, job->d->manifest, where)) ok = false;
@@ -167,6 +225,19 @@ int gen_run(const gen_options *opt, gen_result *result)
         if (!load_shell(&p, job)) ok = false;
     }
     if (!check_distinct_outputs(jobs, count)) ok = false;
+
+    /* The fast path: nothing changed since the stamp was written. */
+    char *stamp_path = NULL;
+    uint64_t inputs = 0;
+    if (ok && opt->command != GEN_CHECK && count > 0 && diag_error_count() == errors_before) {
+        inputs = input_digest(opt, &p, jobs, count);
+        stamp_path = path_join(opt->command == GEN_HEADERS ? opt->headers_dir : gen_dir, STAMP_FILE);
+        if (stamp_says_up_to_date(stamp_path, inputs, opt, jobs, count)) {
+            result->outputs = count * (opt->command == GEN_HEADERS ? 1 : 2);
+            goto cleanup;
+        }
+    }
+
     for (size_t i = 0; i < count && ok; i++)
         if (!load_manifest(&p, &jobs[i])) ok = false;
 
@@ -195,6 +266,7 @@ int gen_run(const gen_options *opt, gen_result *result)
         ok = output_commit(&out);
         result->outputs = out.files.count;
         result->changed = out.changed;
+        if (ok && stamp_path) write_stamp(stamp_path, inputs, &out);
         if (ok && !opt->quiet && opt->command == GEN_GENERATE)
             for (size_t i = 0; i < count; i++)
                 if (jobs[i].summary.text.len) fputs(jobs[i].summary.text.data, summary_out);
@@ -210,6 +282,8 @@ int gen_run(const gen_options *opt, gen_result *result)
         ok = false;
     }
     output_set_free(&out);
+cleanup:
+    free(stamp_path);
     for (size_t i = 0; i < count; i++) free_job(&jobs[i]);
     free(jobs);
     free(gen_dir);

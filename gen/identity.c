@@ -41,6 +41,24 @@ static bool eq_value(const void *ctx, uint32_t i)
     return p->m->entries.items[i].value == p->value;
 }
 
+/* Hashes of an entry's key, folded name and value: where it sits in each map. */
+static uint32_t entry_key_hash(const void *m, uint32_t i)
+{
+    const entry *e = &((const manifest *)m)->entries.items[i];
+    return model_hash(e->key, e->key_len);
+}
+
+static uint32_t entry_name_hash(const void *m, uint32_t i)
+{
+    const entry *e = &((const manifest *)m)->entries.items[i];
+    return fnv1a_folded(e->name, e->name_len);
+}
+
+static uint32_t entry_value_hash(const void *m, uint32_t i)
+{
+    return value_slot_hash(((const manifest *)m)->entries.items[i].value);
+}
+
 bool identity_reserved_member(const domain *d, const char *name, size_t len)
 {
     /* The sentinel, and, when a domain is spelled in lowercase so that its enumerators and its
@@ -65,9 +83,9 @@ bool identity_check(const domain *d, const manifest *m, const char *path)
     }
     index_map keys, names, values;
     size_t n = m->entries.count;
-    index_map_init(&keys, n);
-    index_map_init(&names, n);
-    index_map_init(&values, n);
+    index_map_init(&keys, n, entry_key_hash, m);
+    index_map_init(&names, n, entry_name_hash, m);
+    index_map_init(&values, n, entry_value_hash, m);
     for (size_t i = 0; i < n && ok; i++) {
         const entry *e = &m->entries.items[i];
         src_loc at = loc_at(path, e->line, 0);
@@ -158,9 +176,9 @@ void identity_assign(const domain *d, manifest *m, identity_summary *sum)
     memset(sum, 0, sizeof *sum);
     size_t old_count = m->entries.count;
     index_map keys, names, values;
-    index_map_init(&keys, old_count + d->decls.count);
-    index_map_init(&names, old_count + d->decls.count);
-    index_map_init(&values, old_count + d->decls.count);
+    index_map_init(&keys, old_count + d->decls.count, entry_key_hash, m);
+    index_map_init(&names, old_count + d->decls.count, entry_name_hash, m);
+    index_map_init(&values, old_count + d->decls.count, entry_value_hash, m);
     uint32_t next_ordinal = d->reserve_zero ? 1 : 0;
     for (size_t i = 0; i < old_count; i++) {
         entry *e = &m->entries.items[i];
@@ -174,10 +192,17 @@ void identity_assign(const domain *d, manifest *m, identity_summary *sum)
 
     buf collisions = {0};
     buf name_buf = {0};
+    buf key = {0};
+    if (m->entries.cap < old_count + d->decls.count) {
+        m->entries.cap = old_count + d->decls.count;
+        m->entries.items = xrealloc(m->entries.items, m->entries.cap * sizeof *m->entries.items);
+    }
     for (size_t di = 0; di < d->decls.count; di++) {
         const decl *dc = &d->decls.items[di];
-        probe p = {m, dc->key, dc->key_len, 0};
-        uint32_t hk = model_hash(dc->key, dc->key_len);
+        const char *scope = model_scope(d, dc);
+        model_key(d, dc, &key);
+        probe p = {m, key.data, key.len, 0};
+        uint32_t hk = model_hash(key.data, key.len);
         uint32_t found = index_map_find(&keys, hk, eq_key, &p);
         if (found != UINT32_MAX) {
             entry *e = &m->entries.items[found];
@@ -191,9 +216,9 @@ void identity_assign(const domain *d, manifest *m, identity_summary *sum)
         }
 
         entry ne = {0};
-        ne.key = dc->key;
-        ne.key_len = dc->key_len;
-        ne.scope = intern_scope(m, dc->scope);
+        ne.key = arena_strndup(&m->strings, key.data, key.len);
+        ne.key_len = (uint32_t)key.len;
+        ne.scope = intern_scope(m, scope);
         ne.decl = (uint32_t)di;
         ne.change = CHANGE_ADDED;
 
@@ -209,13 +234,13 @@ void identity_assign(const domain *d, manifest *m, identity_summary *sum)
             if (attempt == 0) {
                 sum->name_collisions++;
                 buf_printf(&collisions, "  name collision: '%.*s' from %s is named '%s_%.*s'%s%s%s\n",
-                           (int)dc->name_len, dc->name, dc->scope, dc->scope, (int)dc->name_len, dc->name,
+                           (int)dc->name_len, dc->name, scope, scope, (int)dc->name_len, dc->name,
                            taken != UINT32_MAX ? " ('" : " (reserved name)",
                            taken != UINT32_MAX ? m->entries.items[taken].name : "",
                            taken != UINT32_MAX ? "' has the plain name)" : "");
             }
             name_buf.len = 0;
-            buf_printf(&name_buf, "%s_%.*s", dc->scope, (int)dc->name_len, dc->name);
+            buf_printf(&name_buf, "%s_%.*s", scope, (int)dc->name_len, dc->name);
             if (attempt > 0) buf_printf(&name_buf, "_%u", attempt + 1);
         }
         ne.name = arena_strndup(&m->strings, name_buf.data, name_buf.len);
@@ -310,6 +335,7 @@ void identity_assign(const domain *d, manifest *m, identity_summary *sum)
     buf_free(&pairs);
     buf_free(&collisions);
     buf_free(&name_buf);
+    buf_free(&key);
     index_map_free(&keys);
     index_map_free(&names);
     index_map_free(&values);

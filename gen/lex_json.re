@@ -4,18 +4,70 @@
 
 #include <string.h>
 
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define WINDOW_SIZE (4u * JSON_MAX_TOKEN)
+
 void json_lexer_init(json_lexer *lx, const char *file, const char *data, size_t len)
 {
     memset(lx, 0, sizeof *lx);
     lx->file = file;
-    lx->cur = (const unsigned char *)data;
+    lx->fd = -1;
+    lx->eof = true;
+    lx->cur = lx->base = (const unsigned char *)data;
     lx->limit = lx->cur + len;
-    lx->line_start = lx->cur;
     lx->line = 1;
-    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) lx->cur += 3, lx->line_start += 3;
+    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) lx->cur += 3, lx->line_start = 3;
 }
 
-void json_lexer_free(json_lexer *lx) { buf_free(&lx->decoded); }
+/* Keeps at least JSON_MAX_TOKEN bytes ahead of the cursor in the window (or the rest of the file). */
+static void refill(json_lexer *lx)
+{
+    if (lx->eof || (size_t)(lx->limit - lx->cur) >= JSON_MAX_TOKEN) return;
+    size_t keep = (size_t)(lx->limit - lx->cur);
+    lx->window_offset += (uint64_t)(lx->cur - lx->window);
+    memmove(lx->window, lx->cur, keep);
+    size_t len = keep;
+    while (len < WINDOW_SIZE) {
+        ssize_t n = read(lx->fd, lx->window + len, WINDOW_SIZE - len);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            if (n < 0) diag_error(loc_file(lx->file), "cannot read: %s", strerror(errno));
+            lx->eof = true;
+            break;
+        }
+        len += (size_t)n;
+    }
+    lx->window[len] = 0;
+    lx->cur = lx->base = lx->window;
+    lx->limit = lx->window + len;
+}
+
+void json_lexer_init_fd(json_lexer *lx, const char *file, int fd)
+{
+    memset(lx, 0, sizeof *lx);
+    lx->file = file;
+    lx->fd = fd;
+    lx->line = 1;
+    lx->window = xmalloc(WINDOW_SIZE + 1);
+    lx->cur = lx->limit = lx->base = lx->window;
+    refill(lx);
+    if (lx->limit - lx->cur >= 3 && memcmp(lx->cur, "\xEF\xBB\xBF", 3) == 0) lx->cur += 3, lx->line_start = 3;
+}
+
+void json_lexer_free(json_lexer *lx)
+{
+    buf_free(&lx->decoded);
+    free(lx->window);
+    lx->window = NULL;
+}
+
+static uint64_t offset_of(const json_lexer *lx, const unsigned char *p)
+{
+    return lx->window_offset + (uint64_t)(p - lx->base);
+}
 
 const char *json_tok_describe(json_tok_kind kind)
 {
@@ -105,10 +157,12 @@ json_tok json_next(json_lexer *lx)
     const unsigned char *YYCURSOR, *YYMARKER, *YYLIMIT = lx->limit, *start;
     (void)YYLIMIT;
 again:
+    if (lx->fd >= 0) refill(lx);
+    YYLIMIT = lx->limit;
     YYCURSOR = lx->cur;
     start = YYCURSOR;
     t.loc.line = lx->line;
-    t.loc.col = (uint32_t)(start - lx->line_start) + 1;
+    t.loc.col = (uint32_t)(offset_of(lx, start) - lx->line_start) + 1;
     /*!re2c
         re2c:define:YYCTYPE = "unsigned char";
         re2c:yyfill:enable = 0;
@@ -121,7 +175,7 @@ again:
         number  = "-"? ("0" | [1-9][0-9]*) ("." [0-9]+)? ([eE] [+-]? [0-9]+)?;
 
         [ \t\r]+  { lx->cur = YYCURSOR; goto again; }
-        "\n"      { lx->cur = YYCURSOR; lx->line++; lx->line_start = YYCURSOR; goto again; }
+        "\n"      { lx->cur = YYCURSOR; lx->line++; lx->line_start = offset_of(lx, YYCURSOR); goto again; }
         "{"       { t.kind = JT_LBRACE; goto done; }
         "}"       { t.kind = JT_RBRACE; goto done; }
         "["       { t.kind = JT_LBRACKET; goto done; }
@@ -146,7 +200,11 @@ again:
             return t;
         }
         "\x00" {
-            if (YYCURSOR - 1 == lx->limit) { lx->cur = lx->limit; t.kind = JT_EOF; return t; }
+            if (YYCURSOR - 1 == lx->limit && lx->eof) { lx->cur = lx->limit; t.kind = JT_EOF; return t; }
+            if (YYCURSOR - 1 == lx->limit) {
+                diag_error(t.loc, "token longer than %u bytes", JSON_MAX_TOKEN);
+                return t;
+            }
             diag_error(t.loc, "NUL byte in JSON");
             return t;
         }

@@ -33,6 +33,8 @@ typedef struct manifest {
 /* Parses a manifest; data[len] must be 0. Syntax, types and field values are checked here
  * (consistency with the domain is identity_check's job). false and a diagnostic on any error. */
 bool manifest_read(const char *file, const char *data, size_t len, manifest *out);
+/* The same from an open file, read through a small window (a manifest is never held whole). */
+bool manifest_read_fd(const char *file, int fd, manifest *out);
 void manifest_free(manifest *m);
 
 /* A member name: a letter or '_' first, then letters, digits or '_'. */

@@ -157,11 +157,28 @@ static bool read_entry(reader *r, json_tok open)
     return true;
 }
 
+static bool read_manifest(reader *rp);
+
 bool manifest_read(const char *file, const char *data, size_t len, manifest *out)
 {
     memset(out, 0, sizeof *out);
     reader r = {.m = out, .ok = true};
     json_lexer_init(&r.lx, file, data, len);
+    return read_manifest(&r);
+}
+
+bool manifest_read_fd(const char *file, int fd, manifest *out)
+{
+    memset(out, 0, sizeof *out);
+    reader r = {.m = out, .ok = true};
+    json_lexer_init_fd(&r.lx, file, fd);
+    return read_manifest(&r);
+}
+
+static bool read_manifest(reader *rp)
+{
+    reader r = *rp;
+    manifest *out = r.m;
     json_tok t;
     bool have_format = false, have_domain = false, have_kind = false, have_entries = false;
     json_tok open;
@@ -224,6 +241,7 @@ bool manifest_read(const char *file, const char *data, size_t len, manifest *out
 done:
     json_lexer_free(&r.lx);
     if (!r.ok) manifest_free(out);
+    *rp = r;
     return r.ok;
 }
 

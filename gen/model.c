@@ -7,6 +7,7 @@
 #include "fsio.h"
 #include "index_map.h"
 #include "lex_injector.h"
+#include "stamp.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -16,16 +17,25 @@
 
 uint32_t model_hash(const char *s, size_t n) { return (uint32_t)XXH3_64bits(s, n); }
 
-char *model_make_key(arena *a, const char *scope, const char *name, size_t name_len, uint32_t *len)
+const char *model_scope(const domain *d, const decl *dc) { return d->sources.items[dc->source].scope; }
+
+src_loc model_loc(const domain *d, const decl *dc)
 {
+    return loc_at(d->sources.items[dc->source].path, dc->line, dc->col);
+}
+
+void model_key(const domain *d, const decl *dc, buf *out)
+{
+    const char *scope = model_scope(d, dc);
     size_t slen = strlen(scope);
-    char *k = arena_alloc(a, slen + 1 + name_len + 1, 1);
+    out->len = 0;
+    buf_reserve(out, slen + 1 + dc->name_len);
+    char *k = out->data;
     for (size_t i = 0; i < slen; i++) k[i] = ascii_lower(scope[i]);
     k[slen] = '.';
-    for (size_t i = 0; i < name_len; i++) k[slen + 1 + i] = ascii_lower(name[i]);
-    k[slen + 1 + name_len] = 0;
-    *len = (uint32_t)(slen + 1 + name_len);
-    return k;
+    for (size_t i = 0; i < dc->name_len; i++) k[slen + 1 + i] = ascii_lower(dc->name[i]);
+    out->len = slen + 1 + dc->name_len;
+    k[out->len] = 0;
 }
 
 static char *derive_name(const char *domain, int mode) /* 0 as is, 1 lower, 2 upper */
@@ -78,66 +88,92 @@ typedef struct source {
 typedef struct lex_ctx {
     project *p;
     domain *d;
-    const char *scope;
+    uint32_t source;
     index_map *seen; /* key -> decl index */
+    buf key, other;
 } lex_ctx;
 
+/* Two declarations are one entry when their keys are equal. */
 static bool key_eq(const void *ctx, uint32_t index)
 {
-    const lex_ctx *c = ctx;
-    const decl *probe = &c->d->decls.items[c->d->decls.count - 1];
-    const decl *e = &c->d->decls.items[index];
-    return e->key_len == probe->key_len && memcmp(e->key, probe->key, e->key_len) == 0;
+    lex_ctx *c = (lex_ctx *)ctx;
+    model_key(c->d, &c->d->decls.items[index], &c->other);
+    return c->other.len == c->key.len && memcmp(c->other.data, c->key.data, c->key.len) == 0;
 }
 
 static void on_line(void *ctx, const injector_line *line)
 {
     lex_ctx *c = ctx;
-    decl *nd = vec_push(&c->d->decls);
-    memset(nd, 0, sizeof *nd);
-    nd->name = line->name;
-    nd->name_len = line->name_len;
-    nd->scope = c->scope;
-    nd->key = model_make_key(&c->p->strings, c->scope, line->name, line->name_len, &nd->key_len);
-    nd->loc = line->loc;
-    nd->signature = line->signature;
-    nd->signature_len = line->signature_len;
-    nd->signature_col = line->signature_loc.col;
-    uint32_t h = model_hash(nd->key, nd->key_len);
+    domain *d = c->d;
+    decl nd = {line->name, line->name_len, line->loc.line, line->loc.col, c->source};
+    model_key(d, &nd, &c->key);
+    uint32_t h = model_hash(c->key.data, c->key.len);
     uint32_t prev = index_map_find(c->seen, h, key_eq, c);
     if (prev != UINT32_MAX) {
-        const decl *first = &c->d->decls.items[prev];
-        diag_warning(nd->loc, "duplicate entry '%.*s' ignored: '%.*s' is already declared at %s:%u:%u (names compare case-insensitively)",
-                     (int)nd->name_len, nd->name, (int)first->name_len, first->name, first->loc.file,
-                     first->loc.line, first->loc.col);
-        c->d->decls.count--;
+        const decl *first = &d->decls.items[prev];
+        src_loc at = model_loc(d, first);
+        diag_warning(line->loc, "duplicate entry '%.*s' ignored: '%.*s' is already declared at %s:%u:%u (names compare case-insensitively)",
+                     (int)nd.name_len, nd.name, (int)first->name_len, first->name, at.file, at.line, at.col);
         return;
     }
-    index_map_insert(c->seen, h, (uint32_t)(c->d->decls.count - 1));
+    index_map_insert(c->seen, h, (uint32_t)d->decls.count);
+    if (line->signature) {
+        decl_signature *s = vec_push(&d->signatures);
+        s->decl = (uint32_t)d->decls.count;
+        s->text = line->signature;
+        s->len = line->signature_len;
+        s->col = line->signature_loc.col;
+    }
+    *vec_push(&d->decls) = nd;
+}
+
+static uint32_t decl_key_hash(const void *ctx, uint32_t index)
+{
+    lex_ctx *c = (lex_ctx *)ctx;
+    model_key(c->d, &c->d->decls.items[index], &c->other);
+    return model_hash(c->other.data, c->other.len);
+}
+
+/* Lines in a file: an upper bound of its declarations, so the array grows once. */
+static size_t count_lines(const buf *text)
+{
+    size_t n = 1;
+    for (const char *p = text->data, *end = text->data + text->len; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) n++;
+    return n;
 }
 
 static bool lex_sources(project *p, domain *d, source *sources, size_t count)
 {
     bool ok = true;
     index_map seen;
-    index_map_init(&seen, 64);
     buf text = {0};
+    lex_ctx c = {p, d, 0, &seen, {0}, {0}};
+    index_map_init(&seen, 1024, decl_key_hash, &c);
     for (size_t i = 0; i < count; i++) {
         /* Diagnostics name files as the user reaches them from the working directory. */
         char *path = path_join(p->cfg.root, sources[i].path);
-        char *stored = arena_strndup(&p->strings, path, strlen(path));
+        decl_source *src = vec_push(&d->sources);
+        src->path = arena_strndup(&p->strings, path, strlen(path));
+        src->scope = sources[i].scope;
         free(path);
-        *vec_push(&d->sources) = xstrdup(stored);
-        *vec_push(&p->inputs) = xstrdup(stored);
-        if (!fs_read_file(stored, &text)) {
-            diag_error(loc_file(stored), "cannot read this entries file: %s", strerror(errno));
+        *vec_push(&p->inputs) = xstrdup(src->path);
+        if (!fs_read_file(src->path, &text)) {
+            diag_error(loc_file(src->path), "cannot read this entries file: %s", strerror(errno));
             ok = false;
             continue;
         }
-        lex_ctx c = {p, d, sources[i].scope, &seen};
+        size_t want = d->decls.count + count_lines(&text);
+        if (want > d->decls.cap) {
+            d->decls.cap = want;
+            d->decls.items = xrealloc(d->decls.items, want * sizeof *d->decls.items);
+        }
+        hasher_add_file(p->input_hash, src->path, text.data, text.len);
+        c.source = (uint32_t)(d->sources.count - 1);
         bool signatures = d->kind == KIND_ORDINAL;
-        if (!lex_injector(stored, text.data, text.len, signatures, &p->strings, on_line, &c)) ok = false;
+        if (!lex_injector(src->path, text.data, text.len, signatures, &p->strings, on_line, &c)) ok = false;
     }
+    buf_free(&c.key);
+    buf_free(&c.other);
     buf_free(&text);
     index_map_free(&seen);
     return ok;
@@ -246,6 +282,10 @@ bool model_load(const char *config_path, project *out)
     project *p = out;
     bool ok = true;
     *vec_push(&p->inputs) = xstrdup(config_path);
+    p->input_hash = hasher_new();
+    buf cfg_text = {0};
+    if (fs_read_file(config_path, &cfg_text)) hasher_add_file(p->input_hash, config_path, cfg_text.data, cfg_text.len);
+    buf_free(&cfg_text);
 
     for (size_t i = 0; i < p->cfg.domains.count; i++) {
         const domain_config *c = &p->cfg.domains.items[i];
@@ -351,13 +391,14 @@ void model_free(project *p)
         free(d->upper_name);
         free(d->manifest);
         vec_free(&d->decls);
-        for (size_t j = 0; j < d->sources.count; j++) free(d->sources.items[j]);
         vec_free(&d->sources);
+        vec_free(&d->signatures);
     }
     vec_free(&p->domains);
     for (size_t i = 0; i < p->inputs.count; i++) free(p->inputs.items[i]);
     vec_free(&p->inputs);
     config_free(&p->cfg);
     arena_free(&p->strings);
+    if (p->input_hash) hasher_free(p->input_hash);
     memset(p, 0, sizeof *p);
 }

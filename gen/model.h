@@ -5,15 +5,25 @@
 
 #include "config.h"
 
+/* One declared entry. Kept small: a domain may hold a million of them. */
 typedef struct decl {
     const char *name;  /* C-safe spelling, first spelling of the entry */
-    const char *key;   /* identity key: "<scope>.<name>", ASCII-lowercased */
-    const char *scope; /* interned, as the injector file spells it */
-    const char *signature; /* event signature text from '(' on, or NULL */
-    uint32_t name_len, key_len, signature_len;
-    src_loc loc;
-    uint32_t signature_col;
+    uint32_t name_len;
+    uint32_t line, col;
+    uint32_t source;   /* index into the domain's sources: the file and the scope */
 } decl;
+
+typedef struct decl_source {
+    char *path;        /* as the user reaches it from the working directory */
+    const char *scope; /* the injector name: "Native", "User", a module's name */
+} decl_source;
+
+/* An event signature: the text from '(' to the end of its line (ordinal domains only). */
+typedef struct decl_signature {
+    uint32_t decl;
+    const char *text;
+    uint32_t len, col;
+} decl_signature;
 
 typedef struct domain {
     const char *name;        /* "Iris.Events" */
@@ -28,13 +38,15 @@ typedef struct domain {
     const char *shell;       /* project-relative path, NULL for the shipped shell */
     const domain_config *cfg; /* NULL for a definitions-only domain */
     VEC(decl) decls;
-    VEC(char *) sources;     /* every input file read for this domain, in merge order */
+    VEC(decl_source) sources; /* every input file read for this domain, in merge order */
+    VEC(decl_signature) signatures;
 } domain;
 
 typedef struct project {
     project_config cfg;
     VEC(domain) domains;
     VEC(char *) inputs;      /* every file and directory the run depends on (for depfiles) */
+    struct hasher *input_hash; /* every byte read, with file names (stamp.h) */
     arena strings;
 } project;
 
@@ -43,8 +55,10 @@ typedef struct project {
 bool model_load(const char *config_path, project *out);
 void model_free(project *p);
 
-/* The identity key of a declaration: fold(scope) "." fold(name). */
-char *model_make_key(arena *a, const char *scope, const char *name, size_t name_len, uint32_t *len);
+/* The identity key of a declaration, fold(scope) "." fold(name), into `out` (replacing it). */
+void model_key(const domain *d, const decl *dc, buf *out);
+const char *model_scope(const domain *d, const decl *dc);
+src_loc model_loc(const domain *d, const decl *dc);
 
 uint32_t model_hash(const char *s, size_t n);
 

@@ -1,6 +1,7 @@
 #include "output.h"
 
 #include "fsio.h"
+#include "stamp.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +16,7 @@ out_file *output_begin(output_set *set, const char *path)
     out_file *o = xcalloc(1, sizeof *o);
     o->path = xstrdup(path);
     o->tmp_fd = -1;
+    o->content = hasher_new();
     o->old_fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (o->old_fd >= 0) {
         struct stat st;
@@ -97,6 +99,7 @@ void out_flush(out_file *o)
     size_t len = o->chunk.len;
     o->chunk.len = 0;
     if (!len || o->failed) return;
+    hasher_add(o->content, data, len);
     if (o->tmp_fd == -2) { /* check mode */
         buf_put(&o->whole, data, len);
         if (!o->differs && !old_matches(o, data, len)) o->differs = true;
@@ -118,6 +121,7 @@ void out_flush(out_file *o)
 bool output_end(out_file *o)
 {
     out_flush(o);
+    o->hash = hasher_digest(o->content);
     if (o->failed) return false;
     if (!o->differs && o->pos != o->old_size) {
         o->differs = true;
@@ -174,6 +178,7 @@ void output_set_free(output_set *set)
         free(o->path);
         buf_free(&o->chunk);
         buf_free(&o->whole);
+        hasher_free(o->content);
         free(o);
     }
     vec_free(&set->files);

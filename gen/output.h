@@ -19,6 +19,8 @@ typedef struct out_file {
     int tmp_fd;
     char *tmp_path;
     buf whole;          /* check mode: the complete new content */
+    struct hasher *content; /* XXH3 of everything emitted */
+    uint64_t hash;      /* after output_end: the content hash; pos is the size */
 } out_file;
 
 typedef struct output_set {

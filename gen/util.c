@@ -55,30 +55,12 @@ char *xasprintf(const char *fmt, ...)
     return b.data;
 }
 
-void buf_reserve(buf *b, size_t extra)
+void buf_grow(buf *b, size_t extra)
 {
-    if (b->len + extra + 1 <= b->cap) return;
     size_t cap = b->cap ? b->cap : 256;
     while (cap < b->len + extra + 1) cap *= 2;
     b->data = xrealloc(b->data, cap);
     b->cap = cap;
-}
-
-void buf_put(buf *b, const void *p, size_t n)
-{
-    buf_reserve(b, n);
-    memcpy(b->data + b->len, p, n);
-    b->len += n;
-    b->data[b->len] = 0;
-}
-
-void buf_puts(buf *b, const char *s) { buf_put(b, s, strlen(s)); }
-
-void buf_putc(buf *b, char c)
-{
-    buf_reserve(b, 1);
-    b->data[b->len++] = c;
-    b->data[b->len] = 0;
 }
 
 void buf_printf(buf *b, const char *fmt, ...)

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #if defined(__GNUC__)
 #define TLG_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -27,10 +28,26 @@ typedef struct buf {
     size_t len, cap;
 } buf;
 
-void buf_reserve(buf *b, size_t extra);
-void buf_put(buf *b, const void *p, size_t n);
-void buf_puts(buf *b, const char *s);
-void buf_putc(buf *b, char c);
+void buf_grow(buf *b, size_t extra);
+static inline void buf_reserve(buf *b, size_t extra)
+{
+    if (b->len + extra + 1 > b->cap) buf_grow(b, extra);
+}
+/* The emitters append millions of small pieces: these stay inline. */
+static inline void buf_put(buf *b, const void *p, size_t n)
+{
+    buf_reserve(b, n);
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = 0;
+}
+static inline void buf_puts(buf *b, const char *s) { buf_put(b, s, strlen(s)); }
+static inline void buf_putc(buf *b, char c)
+{
+    buf_reserve(b, 1);
+    b->data[b->len++] = c;
+    b->data[b->len] = 0;
+}
 void buf_printf(buf *b, const char *fmt, ...) TLG_PRINTF(2, 3);
 void buf_put_u64(buf *b, uint64_t v);
 void buf_put_i64(buf *b, int64_t v);

@@ -14,7 +14,7 @@ typedef enum {DOMAIN_LOWER} {
 /* Number of live entries. */
 #define {DOMAIN_UPPER}_COUNT {DOMAIN_COUNT}
 {DOMAIN_SPAN}
-/* X-macro of the live entries: X(enumerator, name, value). */
+/* X-macro of the live entries: X(enumerator, name). */
 #define {DOMAIN_UPPER}_LIST(X) \
 {DOMAIN_XMACRO}
 

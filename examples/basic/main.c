@@ -7,8 +7,8 @@
 #include "vault_fields.h"
 
 /* Identity values are unsigned 32-bit hashes; the enum holds their int reading. */
-#define PRINT_ENTRY(enumerator, name, value) \
-    printf("  %-16s %10u  %s\n", #name, (unsigned)(uint32_t)(value), domain_name((uint32_t)(value)));
+#define PRINT_ENTRY(enumerator, name) \
+    printf("  %-16s %10u  %s\n", #name, (unsigned)(uint32_t)(enumerator), domain_name((uint32_t)(enumerator)));
 
 int main(void)
 {

@@ -31,7 +31,7 @@ cat > use.c <<'C'
 #include "lower_case.h"
 #include "game_colours.h"
 #include <stdio.h>
-#define SHOW(e, n, v) printf("%s %d\n", #n, (int)(v));
+#define SHOW(e, n) printf("%s %d\n", #n, (int)(e));
 int main(void)
 {
     vault_fields f;

@@ -12,6 +12,7 @@
 
 #include "gen_fixture.h"
 #include "identity.h"
+#include "stamp.h"
 
 /* The manifest line of a key, or NULL. */
 static char *manifest_line(const char *manifest_path, const char *key)
@@ -252,6 +253,64 @@ static void test_identity_rescope_and_rename_reported(void **state)
     assert_non_null(strstr(f->summary.data, "  rescope: 'Gamma' moved from Mod to User"));
 }
 
+static void test_identity_hand_edited_output_is_restored(void **state)
+{
+    fixture *f = *state;
+    fx_basic_config(NULL);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nBeta\n");
+    assert_int_equal(fx_generate(f), 0);
+    char *good = fx_snapshot("generated");
+    /* Up to date: a run changes nothing, and check agrees. */
+    gen_result r;
+    gen_options opt = {.command = GEN_GENERATE, .quiet = true, .banner_without_version = true};
+    assert_int_equal(gen_run(&opt, &r), 0);
+    assert_int_equal(r.changed, 0);
+    opt.command = GEN_CHECK;
+    assert_int_equal(gen_run(&opt, &r), 0);
+    /* Someone edits the header by hand: check reports it, generate puts it back. */
+    char *h = fx_read("generated/test_ids.h");
+    h[strlen(h) - 2] = 'X';
+    fx_write("generated/test_ids.h", h);
+    free(h);
+    assert_int_equal(gen_run(&opt, &r), 1);
+    assert_int_equal(r.changed, 1);
+    opt.command = GEN_GENERATE;
+    assert_int_equal(gen_run(&opt, &r), 0);
+    assert_int_equal(r.changed, 1);
+    char *restored = fx_snapshot("generated");
+    assert_string_equal(good, restored);
+    /* And a manifest deleted behind the stamp's back is noticed too. */
+    fx_remove("generated/Test.Ids.manifest.json");
+    assert_int_equal(gen_run(&opt, &r), 0);
+    assert_int_equal(r.changed, 1);
+    char *again = fx_snapshot("generated");
+    assert_string_equal(good, again);
+    free(good), free(restored), free(again);
+}
+
+static void test_identity_large_domain_round_trip(void **state)
+{
+    fixture *f = *state;
+    /* 40,000 entries: a manifest of several megabytes, read through the reader's window. */
+    fx_basic_config(NULL);
+    buf text = {0};
+    for (int i = 0; i < 40000; i++) buf_printf(&text, "Entry%dWithALongerName\n", i);
+    fx_write("injectors/Test.Ids.User.txt", text.data);
+    assert_int_equal(fx_generate(f), 0);
+    char *first = fx_snapshot("generated");
+    fx_remove("generated/" STAMP_FILE); /* force the full path: parse the big manifest */
+    buf_puts(&text, "OneMore\n");
+    fx_write("injectors/Test.Ids.User.txt", text.data);
+    f->summary.len = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_string_equal(f->summary.data, "Test.Ids: 1 added, 0 removed (tombstoned), 0 revived\n  1 added: OneMore\n");
+    char *m = fx_read("generated/Test.Ids.manifest.json");
+    assert_non_null(strstr(m, "{\"key\": \"user.entry39999withalongername\", \"name\": \"Entry39999WithALongerName\""));
+    free(m);
+    free(first);
+    buf_free(&text);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
@@ -267,6 +326,8 @@ int main(void)
         T(test_identity_reserve_zero_sentinel),
         T(test_identity_empty_domain_warns),
         T(test_identity_rescope_and_rename_reported),
+        T(test_identity_hand_edited_output_is_restored),
+        T(test_identity_large_domain_round_trip),
     };
     return cmocka_run_group_tests_name("gen_identity", tests, NULL, NULL);
 }

@@ -29,11 +29,11 @@ typedef enum game_factions {
 
 #define GAME_FACTIONS_COUNT 3
 
-/* X-macro of the live entries: X(enumerator, name, value). */
+/* X-macro of the live entries: X(enumerator, name). */
 #define GAME_FACTIONS_LIST(X) \
-    X(Game_Factions_Rangers, Rangers, 1380966354) \
-    X(Game_Factions_Merchants, Merchants, -1658723622) \
-    X(Game_Factions_Cultists, Cultists, 1007752959) \
+    X(Game_Factions_Rangers, Rangers) \
+    X(Game_Factions_Merchants, Merchants) \
+    X(Game_Factions_Cultists, Cultists) \
     /* end of GAME_FACTIONS_LIST */
 
 /* Lookups over every value the enum declares (tombstones included, so stored data
@@ -60,7 +60,7 @@ static inline const int32_t *game_factions__values(void)
 static inline const char *game_factions_name(uint32_t value)
 {
     static const uint32_t slots[8] = {
-        3, 0, 1, 0, 0, 0, 0, 2,
+        3,0,1,0,0,0,0,2,
     };
     const int32_t *values = game_factions__values();
     uint32_t i;
@@ -75,7 +75,7 @@ static inline const char *game_factions_name(uint32_t value)
 static inline int game_factions_from_name(const char *name, game_factions *out)
 {
     static const uint32_t slots[8] = {
-        3, 1, 2, 0, 0, 0, 0, 0,
+        3,1,2,0,0,0,0,0,
     };
     uint32_t h = 2166136261u, i;
     const char *p;

@@ -35,14 +35,14 @@ typedef enum iris_events {
 /* One past the highest value: the size of a table indexed by value. */
 #define IRIS_EVENTS_SPAN 6
 
-/* X-macro of the live entries: X(enumerator, name, value). */
+/* X-macro of the live entries: X(enumerator, name). */
 #define IRIS_EVENTS_LIST(X) \
-    X(Iris_Events_OnCoreDeployed, OnCoreDeployed, 0) \
-    X(Iris_Events_OnUpdate, OnUpdate, 1) \
-    X(Iris_Events_OnFixedUpdate, OnFixedUpdate, 2) \
-    X(Iris_Events_OnLateUpdate, OnLateUpdate, 3) \
-    X(Iris_Events_OnSceneLoaded, OnSceneLoaded, 4) \
-    X(Iris_Events_OnPlayerDied, OnPlayerDied, 5) \
+    X(Iris_Events_OnCoreDeployed, OnCoreDeployed) \
+    X(Iris_Events_OnUpdate, OnUpdate) \
+    X(Iris_Events_OnFixedUpdate, OnFixedUpdate) \
+    X(Iris_Events_OnLateUpdate, OnLateUpdate) \
+    X(Iris_Events_OnSceneLoaded, OnSceneLoaded) \
+    X(Iris_Events_OnPlayerDied, OnPlayerDied) \
     /* end of IRIS_EVENTS_LIST */
 
 /* Lookups over every value the enum declares (tombstones included, so stored data
@@ -72,7 +72,7 @@ static inline const int32_t *iris_events__values(void)
 static inline const char *iris_events_name(uint32_t value)
 {
     static const uint32_t slots[16] = {
-        1, 6, 0, 3, 0, 0, 0, 5, 0, 2, 0, 0, 0, 4, 0, 0,
+        1,6,0,3,0,0,0,5,0,2,0,0,0,4,0,0,
     };
     const int32_t *values = iris_events__values();
     uint32_t i;
@@ -87,7 +87,7 @@ static inline const char *iris_events_name(uint32_t value)
 static inline int iris_events_from_name(const char *name, iris_events *out)
 {
     static const uint32_t slots[16] = {
-        0, 2, 0, 3, 0, 1, 5, 0, 0, 0, 0, 0, 0, 4, 0, 6,
+        0,2,0,3,0,1,5,0,0,0,0,0,0,4,0,6,
     };
     uint32_t h = 2166136261u, i;
     const char *p;

@@ -30,11 +30,11 @@ typedef enum nexus_spawnpoints {
 /* Number of live entries. */
 #define NEXUS_SPAWNPOINTS_COUNT 3
 
-/* X-macro of the live entries: X(enumerator, name, value). */
+/* X-macro of the live entries: X(enumerator, name). */
 #define NEXUS_SPAWNPOINTS_LIST(X) \
-    X(Nexus_SpawnPoints_Village_Gate, Village_Gate, 11182530) \
-    X(Nexus_SpawnPoints_Asunci_n_Plaza, Asunci_n_Plaza, 952751598) \
-    X(Nexus_SpawnPoints_Dragon_s_Lair, Dragon_s_Lair, 1296803226) \
+    X(Nexus_SpawnPoints_Village_Gate, Village_Gate) \
+    X(Nexus_SpawnPoints_Asunci_n_Plaza, Asunci_n_Plaza) \
+    X(Nexus_SpawnPoints_Dragon_s_Lair, Dragon_s_Lair) \
     /* end of NEXUS_SPAWNPOINTS_LIST */
 
 /* Lookups over every value the enum declares (tombstones included, so stored data
@@ -61,7 +61,7 @@ static inline const int32_t *nexus_spawnpoints__values(void)
 static inline const char *nexus_spawnpoints_name(uint32_t value)
 {
     static const uint32_t slots[8] = {
-        0, 0, 0, 0, 1, 2, 3, 0,
+        0,0,0,0,1,2,3,0,
     };
     const int32_t *values = nexus_spawnpoints__values();
     uint32_t i;
@@ -76,7 +76,7 @@ static inline const char *nexus_spawnpoints_name(uint32_t value)
 static inline int nexus_spawnpoints_from_name(const char *name, nexus_spawnpoints *out)
 {
     static const uint32_t slots[8] = {
-        0, 0, 2, 1, 0, 3, 0, 0,
+        0,0,2,1,0,3,0,0,
     };
     uint32_t h = 2166136261u, i;
     const char *p;

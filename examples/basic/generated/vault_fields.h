@@ -35,15 +35,15 @@ typedef enum vault_fields {
 /* Number of live entries. */
 #define VAULT_FIELDS_COUNT 7
 
-/* X-macro of the live entries: X(enumerator, name, value). */
+/* X-macro of the live entries: X(enumerator, name). */
 #define VAULT_FIELDS_LIST(X) \
-    X(Vault_Fields_Health, Health, -41422874) \
-    X(Vault_Fields_MaxHealth, MaxHealth, -920064977) \
-    X(Vault_Fields_MoveSpeed, MoveSpeed, -884856573) \
-    X(Vault_Fields_DisplayName, DisplayName, 2020126464) \
-    X(Vault_Fields_Armor, Armor, 1060119292) \
-    X(Vault_Fields_Combat_Health, Combat_Health, -844383901) \
-    X(Vault_Fields_CritChance, CritChance, 325423737) \
+    X(Vault_Fields_Health, Health) \
+    X(Vault_Fields_MaxHealth, MaxHealth) \
+    X(Vault_Fields_MoveSpeed, MoveSpeed) \
+    X(Vault_Fields_DisplayName, DisplayName) \
+    X(Vault_Fields_Armor, Armor) \
+    X(Vault_Fields_Combat_Health, Combat_Health) \
+    X(Vault_Fields_CritChance, CritChance) \
     /* end of VAULT_FIELDS_LIST */
 
 /* Lookups over every value the enum declares (tombstones included, so stored data
@@ -75,7 +75,7 @@ static inline const int32_t *vault_fields__values(void)
 static inline const char *vault_fields_name(uint32_t value)
 {
     static const uint32_t slots[16] = {
-        1, 2, 3, 0, 7, 5, 0, 4, 6, 8, 0, 0, 0, 0, 0, 0,
+        1,2,3,0,7,5,0,4,6,8,0,0,0,0,0,0,
     };
     const int32_t *values = vault_fields__values();
     uint32_t i;
@@ -90,7 +90,7 @@ static inline const char *vault_fields_name(uint32_t value)
 static inline int vault_fields_from_name(const char *name, vault_fields *out)
 {
     static const uint32_t slots[16] = {
-        4, 7, 0, 0, 6, 0, 5, 0, 0, 8, 0, 1, 3, 0, 0, 2,
+        4,7,0,0,6,0,5,0,0,8,0,1,3,0,0,2,
     };
     uint32_t h = 2166136261u, i;
     const char *p;

@@ -1,0 +1,77 @@
+/* gen/layout.h - byte layout of inline collections, as the generator computes it.
+ *
+ * The runtime's TL_LAYOUT_* macros (runtime/threadlink/mem.h) and these functions must agree on
+ * every size: a vault schema that declares an InlineList of 16 Vector3D is emitted as a field of
+ * layout_sequence_bytes(16, 24) bytes, and the generated header statically asserts that this equals
+ * TL_LAYOUT_SEQUENCE_BYTES(16, sizeof(tl_fpv3)). tests/mem/test_mem_layout.c checks the two over a
+ * table of capacities and element sizes.
+ *
+ * The rules (the runtime's documentation in mem.h is the reference):
+ *   - every header, slot and value starts on an 8-byte boundary: layout_align rounds up to 8;
+ *   - a list, queue, stack, hash set or dictionary starts with an 8-byte header (count; a queue
+ *     also its head); an array has none;
+ *   - array, list, queue and stack elements follow one another every layout_align(size) bytes;
+ *   - a hash-set or dictionary slot is an 8-byte state, then the key, then the value.
+ *
+ * Sizes are computed in 64 bits. Every function returns 0 for arguments the runtime would refuse
+ * (capacity 0 or above LAYOUT_MAX_CAPACITY, element or key size 0 or above
+ * LAYOUT_MAX_ELEMENT_SIZE, a total that does not fit LAYOUT_MAX_BYTES), so 0 always means invalid:
+ * no valid collection has 0 bytes. layout_check explains why.
+ */
+#ifndef THREADLINK_GEN_LAYOUT_H
+#define THREADLINK_GEN_LAYOUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define LAYOUT_ALIGNMENT 8u
+#define LAYOUT_HEADER_BYTES 8u
+#define LAYOUT_STATE_BYTES 8u
+#define LAYOUT_MAX_CAPACITY 0x7FFFFFFFu     /* = TL_INLINE_MAX_CAPACITY */
+#define LAYOUT_MAX_ELEMENT_SIZE 0x40000000u /* = TL_INLINE_MAX_ELEMENT_SIZE */
+/* The largest collection the generator emits: the runtime's limit on 32-bit targets
+ * (TL_MEM_MAX_BYTES there), so that a schema is portable to every target. */
+#define LAYOUT_MAX_BYTES ((uint64_t)0x3FFFFFFFu)
+
+/* The collection kinds, in the order and spelling of vault schemas. */
+typedef enum layout_kind {
+  LAYOUT_ARRAY,
+  LAYOUT_LIST,
+  LAYOUT_QUEUE,
+  LAYOUT_STACK,
+  LAYOUT_HASHSET,
+  LAYOUT_DICT,
+  LAYOUT_KIND_COUNT
+} layout_kind;
+
+uint64_t layout_align(uint64_t size);
+
+uint64_t layout_array_bytes(uint64_t capacity, uint64_t element_size);
+uint64_t layout_sequence_bytes(uint64_t capacity, uint64_t element_size);
+uint64_t layout_set_slot_bytes(uint64_t element_size);
+uint64_t layout_set_bytes(uint64_t capacity, uint64_t element_size);
+uint64_t layout_dict_slot_bytes(uint64_t key_size, uint64_t value_size);
+uint64_t layout_dict_bytes(uint64_t capacity, uint64_t key_size, uint64_t value_size);
+/* Offset of the value inside a dictionary slot (the key is at LAYOUT_STATE_BYTES). */
+uint64_t layout_dict_value_offset(uint64_t key_size);
+
+/* Bytes of any kind: value_size is used by LAYOUT_DICT only (and may be 0 there). */
+uint64_t layout_collection_bytes(layout_kind kind, uint64_t capacity, uint64_t element_size,
+                                 uint64_t value_size);
+
+/* NULL when the runtime accepts these arguments, else a message for a diagnostic
+ * ("capacity must be between 1 and 2147483647", ...). */
+const char *layout_check(layout_kind kind, uint64_t capacity, uint64_t element_size,
+                         uint64_t value_size);
+
+/* Vault schema spelling ("InlineArray" ... "InlineDictionary") and runtime prefix
+ * ("tl_inline_array" ... "tl_inline_dict"). */
+const char *layout_kind_name(layout_kind kind);
+const char *layout_kind_runtime_prefix(layout_kind kind);
+/* Parses a vault schema spelling (exact, case-sensitive); false when unknown. */
+bool layout_kind_from_name(const char *name, layout_kind *kind);
+/* Whether the kind has a count header (all but arrays) / a value per entry (dictionaries). */
+bool layout_kind_has_header(layout_kind kind);
+bool layout_kind_has_value(layout_kind kind);
+
+#endif /* THREADLINK_GEN_LAYOUT_H */
