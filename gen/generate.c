@@ -6,6 +6,7 @@
 #include "model.h"
 #include "stamp.h"
 #include "tlg_version.h"
+#include "udiff.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -122,7 +123,9 @@ static uint64_t input_digest(const gen_options *opt, project *p, domain_job *job
     hasher_add(p->input_hash, version, sizeof version);
     hasher_add(p->input_hash, tlg_shell_domain, strlen(tlg_shell_domain));
     hasher_add(p->input_hash, tlg_shell_custom_domain, strlen(tlg_shell_custom_domain));
-    unsigned char flags[4] = {(unsigned char)opt->command, opt->banner_without_version, opt->strict, 0};
+    /* check asks whether generate would change anything: it shares generate's stamp. */
+    gen_command cmd = opt->command == GEN_CHECK ? GEN_GENERATE : opt->command;
+    unsigned char flags[4] = {(unsigned char)cmd, opt->banner_without_version, opt->strict, 0};
     hasher_add(p->input_hash, flags, sizeof flags);
     if (opt->command == GEN_HEADERS) /* manifests are inputs of the build step */
         for (size_t i = 0; i < count; i++) hasher_add_path(p->input_hash, jobs[i].manifest_path);
@@ -229,7 +232,7 @@ int gen_run(const gen_options *opt, gen_result *result)
     /* The fast path: nothing changed since the stamp was written. */
     char *stamp_path = NULL;
     uint64_t inputs = 0;
-    if (ok && opt->command != GEN_CHECK && count > 0 && diag_error_count() == errors_before) {
+    if (ok && count > 0 && diag_error_count() == errors_before) {
         inputs = input_digest(opt, &p, jobs, count);
         stamp_path = path_join(opt->command == GEN_HEADERS ? opt->headers_dir : gen_dir, STAMP_FILE);
         if (stamp_says_up_to_date(stamp_path, inputs, opt, jobs, count)) {
@@ -266,16 +269,29 @@ int gen_run(const gen_options *opt, gen_result *result)
         ok = output_commit(&out);
         result->outputs = out.files.count;
         result->changed = out.changed;
-        if (ok && stamp_path) write_stamp(stamp_path, inputs, &out);
+        if (ok && stamp_path && opt->command != GEN_CHECK) write_stamp(stamp_path, inputs, &out);
         if (ok && !opt->quiet && opt->command == GEN_GENERATE)
             for (size_t i = 0; i < count; i++)
                 if (jobs[i].summary.text.len) fputs(jobs[i].summary.text.data, summary_out);
         if (ok && opt->command == GEN_CHECK) {
+            buf diff = {0}, old = {0};
             for (size_t i = 0; i < out.files.count; i++) {
                 out_file *o = out.files.items[i];
-                if (o->differs) fprintf(summary_out, "%s: would change\n", o->path);
+                if (!o->differs) continue;
+                bool exists = fs_read_file(o->path, &old);
+                char *a_name = exists ? xasprintf("a/%s", o->path) : xstrdup("/dev/null");
+                char *b_name = xasprintf("b/%s", o->path);
+                diff.len = 0;
+                udiff(&diff, a_name, exists ? old.data : "", exists ? old.len : 0, b_name, o->whole.data ? o->whole.data : "", o->whole.len);
+                fwrite(diff.data, 1, diff.len, summary_out);
+                free(a_name);
+                free(b_name);
             }
-            if (out.changed) fputs("run threadlink-gen generate to update the generated files\n", summary_out);
+            buf_free(&diff);
+            buf_free(&old);
+            if (out.changed)
+                fprintf(summary_out, "threadlink-gen: %zu generated file%s out of date: run threadlink-gen generate\n",
+                        out.changed, out.changed == 1 ? " is" : "s are");
         }
     } else {
         output_abort(&out);

@@ -1,0 +1,115 @@
+/* The commands besides generate: check (a diff, never a write) and headers (the build step:
+ * the same headers as generate, manifests never written). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen_fixture.h"
+#include "stamp.h"
+#include "udiff.h"
+
+static void test_commands_udiff_format(void **state)
+{
+    (void)state;
+    buf out = {0};
+    const char *a = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n";
+    const char *b = "1\n2\n3\n4\nfive\n6\n7\n8\n9\n10\n11\n12\n13\n";
+    udiff(&out, "a/f", a, strlen(a), "b/f", b, strlen(b));
+    assert_string_equal(out.data,
+        "--- a/f\n+++ b/f\n"
+        "@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n"
+        "@@ -10,3 +10,4 @@\n 10\n 11\n 12\n+13\n");
+    out.len = 0;
+    udiff(&out, "a/f", a, strlen(a), "b/f", a, strlen(a));
+    assert_int_equal(out.len, 0);
+    udiff(&out, "/dev/null", "", 0, "b/f", "x\n", 2);
+    assert_string_equal(out.data, "--- /dev/null\n+++ b/f\n@@ -0,0 +1,1 @@\n+x\n");
+    buf_free(&out);
+}
+
+static void test_commands_check_prints_diff_and_writes_nothing(void **state)
+{
+    fixture *f = *state;
+    fx_basic_config(NULL);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\n");
+    assert_int_equal(fx_generate(f), 0);
+    assert_int_equal(fx_run(f, GEN_CHECK), 0);
+    char *before = fx_snapshot("generated");
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nBeta\n");
+    f->summary.len = 0;
+    assert_int_equal(fx_run(f, GEN_CHECK), 1);
+    assert_non_null(strstr(f->summary.data, "--- a/generated/test_ids.h\n+++ b/generated/test_ids.h\n"));
+    assert_non_null(strstr(f->summary.data, "-    Test_Ids_Alpha = -109025676\n+    Test_Ids_Alpha = -109025676,\n+    Test_Ids_Beta = 52497432\n"));
+    assert_non_null(strstr(f->summary.data, "+    {\"key\": \"user.beta\", \"name\": \"Beta\", \"scope\": \"User\", \"value\": 52497432, \"seed_offset\": 0, \"tombstone\": false}\n"));
+    assert_non_null(strstr(f->summary.data, "threadlink-gen: 2 generated files are out of date: run threadlink-gen generate\n"));
+    char *after = fx_snapshot("generated");
+    assert_string_equal(before, after);
+    assert_false(fx_exists("generated/.test_ids.h.tmp"));
+    free(before), free(after);
+}
+
+/* headers -o build-out gives byte-identical headers to what generate then writes, whatever the
+ * manifest lacks. */
+static void assert_headers_match_generate(fixture *f, bool expect_unrecorded)
+{
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    assert_int_equal(fx_run(f, GEN_HEADERS), 0);
+    assert_int_equal(strstr(f->diags.data, "run threadlink-gen generate to record") != NULL, expect_unrecorded);
+    char *manifest_before = fx_read("generated/Test.Ids.manifest.json");
+    char *built = fx_read("build-out/test_ids.h");
+    assert_int_equal(fx_generate(f), 0);
+    char *generated = fx_read("generated/test_ids.h");
+    assert_non_null(built);
+    assert_string_equal(built, generated);
+    assert_false(fx_exists("build-out/Test.Ids.manifest.json"));
+    free(manifest_before), free(built), free(generated);
+}
+
+static void test_commands_headers_equal_generate(void **state)
+{
+    fixture *f = *state;
+    fx_basic_config(NULL);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nBeta\n");
+    assert_headers_match_generate(f, true); /* no manifest at all yet */
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nBeta\nGamma\n");
+    assert_headers_match_generate(f, true); /* an addition */
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nGamma\n");
+    assert_headers_match_generate(f, false); /* a removal: tombstoned in both */
+    fx_write("injectors/Test.Ids.Mod.txt", "gamma\nk71135\nk171189\n");
+    assert_headers_match_generate(f, true); /* name and hash collisions */
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nGamma\nBeta\n");
+    assert_headers_match_generate(f, false); /* a revival */
+}
+
+static void test_commands_headers_strict_refuses_unrecorded(void **state)
+{
+    fixture *f = *state;
+    fx_basic_config(NULL);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\n");
+    assert_int_equal(fx_generate(f), 0);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nBeta\nGamma\n");
+    gen_options opt = {.command = GEN_HEADERS, .headers_dir = "build-out", .strict = true, .summary = stdout};
+    assert_int_equal(gen_run(&opt, NULL), 1);
+    assert_string_equal(f->diags.data,
+        "generated/Test.Ids.manifest.json: error: 2 new entries of Test.Ids not recorded in the manifest: run threadlink-gen generate to record 2 new entries\n");
+    assert_false(fx_exists("build-out/test_ids.h"));
+}
+
+int main(void)
+{
+#define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_commands_udiff_format),
+        T(test_commands_check_prints_diff_and_writes_nothing),
+        T(test_commands_headers_equal_generate),
+        T(test_commands_headers_strict_refuses_unrecorded),
+    };
+    return cmocka_run_group_tests_name("gen_commands", tests, NULL, NULL);
+}
