@@ -1,4 +1,5 @@
 /* threadlink-gen: the command line. Everything it does is a library call (generate.h). */
+#include "diff.h"
 #include "generate.h"
 #include "tlg_version.h"
 
@@ -13,7 +14,8 @@ static const char usage[] =
     "commands:\n"
     "  generate   run every domain: update manifests and the generated directory\n"
     "  headers    write the headers into -o DIR (the build step); manifests are only read\n"
-    "  check      exit 1 and name the files that generate would change; writes nothing\n"
+    "  check      exit 1 and print a diff of the files that generate would change; writes nothing\n"
+    "  diff OLD NEW  compare two manifest sets (files or directories): exit 1 on breaking changes\n"
     "\n"
     "options:\n"
     "  -C DIR                   run as if started in DIR\n"
@@ -22,6 +24,9 @@ static const char usage[] =
     "  --strict                 headers: entries missing from a manifest are an error\n"
     "  --quiet                  no summary\n"
     "  --banner-without-version leave the version out of banners (golden tests)\n"
+    "  --format FMT             diff: text (default), json, markdown or github\n"
+    "  --allow KEY              diff: approve a breaking change of KEY, Domain:KEY or Domain:*\n"
+    "  --allow-file FILE        diff: approvals, one a line\n"
     "  --help, --version\n"
     "\n"
     "exit status: 0 ok (check: up to date), 1 input errors (check: stale), 2 usage\n";
@@ -32,6 +37,41 @@ static int usage_error(const char *fmt, const char *arg)
     fprintf(stderr, fmt, arg);
     fputs("\n(run threadlink-gen --help for usage)\n", stderr);
     return 2;
+}
+
+static int run_diff(int argc, char **argv)
+{
+    diff_options opt = {0};
+    const char *paths[2] = {NULL, NULL};
+    int n = 0;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_value = i + 1 < argc;
+        if (strcmp(a, "--format") == 0 && has_value) {
+            const char *f = argv[++i];
+            if (strcmp(f, "text") == 0) opt.format = DIFF_TEXT;
+            else if (strcmp(f, "json") == 0) opt.format = DIFF_JSON;
+            else if (strcmp(f, "markdown") == 0) opt.format = DIFF_MARKDOWN;
+            else if (strcmp(f, "github") == 0) opt.format = DIFF_GITHUB;
+            else return usage_error("unknown diff format '%s' (text, json, markdown, github)", f);
+        } else if (strcmp(a, "--allow") == 0 && has_value) {
+            *vec_push(&opt.allow) = argv[++i];
+        } else if (strcmp(a, "--allow-file") == 0 && has_value) {
+            opt.allow_file = argv[++i];
+        } else if (a[0] == '-' && a[1]) {
+            return usage_error("unknown or incomplete diff option '%s'", a);
+        } else if (n < 2) {
+            paths[n++] = a;
+        } else {
+            return usage_error("diff takes two paths, OLD and NEW; extra argument '%s'", a);
+        }
+    }
+    if (n != 2) return usage_error("%s needs two paths: OLD and NEW (manifest files or directories)", "diff");
+    opt.old_path = paths[0];
+    opt.new_path = paths[1];
+    int rc = diff_run(&opt);
+    vec_free(&opt.allow);
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -51,6 +91,7 @@ int main(int argc, char **argv)
         puts("threadlink-gen " TLG_VERSION);
         return 0;
     }
+    if (strcmp(cmd, "diff") == 0) return run_diff(argc, argv);
     if (strcmp(cmd, "generate") == 0) opt.command = GEN_GENERATE;
     else if (strcmp(cmd, "headers") == 0) opt.command = GEN_HEADERS;
     else if (strcmp(cmd, "check") == 0) opt.command = GEN_CHECK;

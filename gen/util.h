@@ -4,6 +4,7 @@
 #define TLG_UTIL_H
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

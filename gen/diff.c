@@ -1,0 +1,470 @@
+/* Manifest comparison. Both sides are read with the manifest reader and checked like generate
+ * checks them; domains are matched by name, entries by key.
+ *
+ *   change          breaking   when
+ *   added           no         a key only NEW has
+ *   tombstoned      no         identity: live in OLD, tombstone in NEW
+ *   revived         no         tombstone in OLD, live in NEW
+ *   rescoped        no         tombstoned in one scope, added in another (same unscoped name)
+ *   value changed   yes        identity: same key, other value
+ *   ordinal moved   yes        ordinal: same key, other index
+ *   ordinal removed yes        ordinal: live in OLD, retired or gone in NEW
+ *   renamed member  yes        same key, other C name
+ *   tombstone dropped yes      a key OLD has and NEW lacks
+ *   kind changed    yes        the domain changed between identity and ordinal
+ *   domain removed  yes        a domain only OLD has
+ *   domain added    no         a domain only NEW has */
+#include "diff.h"
+
+#include "config.h"
+#include "diag.h"
+#include "fsio.h"
+#include "identity.h"
+#include "index_map.h"
+#include "manifest.h"
+#include "model.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct side_manifest {
+    char *path;
+    manifest m;
+} side_manifest;
+
+typedef VEC(side_manifest) side;
+
+typedef enum change_kind {
+    CH_ADDED, CH_TOMBSTONED, CH_REVIVED, CH_RESCOPED, CH_VALUE_CHANGED, CH_ORDINAL_MOVED,
+    CH_ORDINAL_REMOVED, CH_RENAMED, CH_TOMBSTONE_DROPPED, CH_KIND_CHANGED, CH_DOMAIN_REMOVED,
+    CH_DOMAIN_ADDED
+} change_kind;
+
+static const struct { const char *id, *label; bool breaking; } change_info[] = {
+    {"added", "added", false},
+    {"tombstoned", "tombstoned (removed)", false},
+    {"revived", "revived", false},
+    {"rescoped", "rescoped", false},
+    {"value_changed", "value changed", true},
+    {"ordinal_moved", "ordinal moved", true},
+    {"ordinal_removed", "ordinal removed", true},
+    {"renamed_member", "member renamed", true},
+    {"tombstone_dropped", "tombstone dropped", true},
+    {"kind_changed", "kind changed", true},
+    {"domain_removed", "domain removed", true},
+    {"domain_added", "domain added", false},
+};
+
+typedef struct change {
+    change_kind kind;
+    const char *domain;
+    const char *key;        /* NULL for domain-level changes */
+    const entry *old_e, *new_e;
+    const char *file;       /* the manifest line the change points at */
+    uint32_t line;
+    bool approved;
+    char detail[160];
+} change;
+
+typedef VEC(change) change_list;
+typedef VEC(char *) str_list;
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+static bool read_one(const char *path, side *out)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        diag_error(loc_file(path), "cannot read: %s", strerror(errno));
+        return false;
+    }
+    side_manifest sm = {xstrdup(path), {0}};
+    bool ok = manifest_read_fd(path, fd, &sm.m);
+    close(fd);
+    if (ok) {
+        domain d;
+        memset(&d, 0, sizeof d);
+        d.name = sm.m.domain;
+        d.kind = sm.m.kind;
+        ok = identity_check(&d, &sm.m, path);
+        if (!ok) manifest_free(&sm.m);
+    }
+    if (!ok) {
+        free(sm.path);
+        return false;
+    }
+    for (size_t i = 0; i < out->count; i++)
+        if (strcmp(out->items[i].m.domain, sm.m.domain) == 0) {
+            diag_error(loc_file(path), "a second manifest for domain '%s' (the first is %s)", sm.m.domain, out->items[i].path);
+            manifest_free(&sm.m);
+            free(sm.path);
+            return false;
+        }
+    *vec_push(out) = sm;
+    return true;
+}
+
+static bool read_dir(const char *dir, side *out, int depth)
+{
+    name_list names = {0};
+    if (depth > 32 || !fs_list_dir(dir, &names)) {
+        diag_error(loc_file(dir), "cannot read the directory: %s", strerror(errno));
+        return false;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < names.count && ok; i++) {
+        char *path = path_join(dir, names.items[i]);
+        fs_kind k = fs_kind_of(path);
+        if (k == FS_DIR && names.items[i][0] != '.') ok = read_dir(path, out, depth + 1);
+        else if (k == FS_FILE && ends_with(names.items[i], ".manifest.json")) ok = read_one(path, out);
+        free(path);
+    }
+    name_list_free(&names);
+    return ok;
+}
+
+static bool read_side(const char *path, side *out)
+{
+    fs_kind k = fs_kind_follow(path);
+    if (k == FS_DIR) return read_dir(path, out, 0);
+    if (k == FS_FILE) return read_one(path, out);
+    diag_error(loc_file(path), "no such manifest file or directory");
+    return false;
+}
+
+static void free_side(side *s)
+{
+    for (size_t i = 0; i < s->count; i++) {
+        manifest_free(&s->items[i].m);
+        free(s->items[i].path);
+    }
+    vec_free(s);
+}
+
+typedef struct key_probe { const manifest *m; const char *key; size_t len; } key_probe;
+
+static bool eq_key(const void *ctx, uint32_t i)
+{
+    const key_probe *p = ctx;
+    const entry *e = &p->m->entries.items[i];
+    return e->key_len == p->len && memcmp(e->key, p->key, p->len) == 0;
+}
+
+static uint32_t key_hash(const void *m, uint32_t i)
+{
+    const entry *e = &((const manifest *)m)->entries.items[i];
+    return model_hash(e->key, e->key_len);
+}
+
+static void index_keys(const manifest *m, index_map *map)
+{
+    index_map_init(map, m->entries.count, key_hash, m);
+    for (size_t i = 0; i < m->entries.count; i++) {
+        const entry *e = &m->entries.items[i];
+        index_map_insert(map, model_hash(e->key, e->key_len), (uint32_t)i);
+    }
+}
+
+static const entry *find_key(const manifest *m, const index_map *map, const char *key, size_t len)
+{
+    key_probe p = {m, key, len};
+    uint32_t i = index_map_find(map, model_hash(key, len), eq_key, &p);
+    return i == UINT32_MAX ? NULL : &m->entries.items[i];
+}
+
+static change *add_change(change_list *out, change_kind kind, const char *domain, const entry *o, const entry *n,
+                          const char *file, uint32_t line)
+{
+    change *c = vec_push(out);
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    c->domain = domain;
+    c->key = n ? n->key : o ? o->key : NULL;
+    c->old_e = o;
+    c->new_e = n;
+    c->file = file;
+    c->line = line;
+    return c;
+}
+
+static const char *unscoped_key(const entry *e) { return strchr(e->key, '.') + 1; }
+
+typedef struct rescope_ctx {
+    const change_list *changes;
+    size_t first_added;
+    const char *name;
+} rescope_ctx;
+
+static uint32_t added_name_hash(const void *ctx, uint32_t i)
+{
+    const rescope_ctx *rx = ctx;
+    const char *n = unscoped_key(rx->changes->items[rx->first_added + i].new_e);
+    return model_hash(n, strlen(n));
+}
+
+static bool added_name_eq(const void *ctx, uint32_t i)
+{
+    const rescope_ctx *rx = ctx;
+    return strcmp(unscoped_key(rx->changes->items[rx->first_added + i].new_e), rx->name) == 0;
+}
+
+static void compare_domain(const side_manifest *os, const side_manifest *ns, change_list *out)
+{
+    const manifest *om = &os->m, *nm = &ns->m;
+    const char *dom = nm->domain;
+    if (om->kind != nm->kind) {
+        change *c = add_change(out, CH_KIND_CHANGED, dom, NULL, NULL, ns->path, 0);
+        snprintf(c->detail, sizeof c->detail, "from %s to %s", om->kind == KIND_ORDINAL ? "ordinal" : "identity",
+                 nm->kind == KIND_ORDINAL ? "ordinal" : "identity");
+        return; /* every value means something else now: per-entry changes would be noise */
+    }
+    bool ordinal = nm->kind == KIND_ORDINAL;
+    index_map om_keys, nm_keys;
+    index_keys(om, &om_keys);
+    index_keys(nm, &nm_keys);
+    size_t first_removed = out->count;
+    for (size_t i = 0; i < om->entries.count; i++) {
+        const entry *o = &om->entries.items[i];
+        const entry *n = find_key(nm, &nm_keys, o->key, o->key_len);
+        if (!n) {
+            change_kind k = o->tombstone || !ordinal ? CH_TOMBSTONE_DROPPED : CH_ORDINAL_REMOVED;
+            add_change(out, k, dom, o, NULL, os->path, o->line);
+            continue;
+        }
+        if (o->value != n->value) {
+            change *c = add_change(out, ordinal ? CH_ORDINAL_MOVED : CH_VALUE_CHANGED, dom, o, n, ns->path, n->line);
+            snprintf(c->detail, sizeof c->detail, "%u -> %u", o->value, n->value);
+        }
+        if (strcmp(o->name, n->name) != 0) {
+            change *c = add_change(out, CH_RENAMED, dom, o, n, ns->path, n->line);
+            snprintf(c->detail, sizeof c->detail, "%.70s -> %.70s", o->name, n->name);
+        }
+        if (!o->tombstone && n->tombstone)
+            add_change(out, ordinal ? CH_ORDINAL_REMOVED : CH_TOMBSTONED, dom, o, n, ns->path, n->line);
+        else if (o->tombstone && !n->tombstone)
+            add_change(out, CH_REVIVED, dom, o, n, ns->path, n->line);
+    }
+    size_t first_added = out->count;
+    for (size_t i = 0; i < nm->entries.count; i++) {
+        const entry *n = &nm->entries.items[i];
+        if (!find_key(om, &om_keys, n->key, n->key_len)) add_change(out, CH_ADDED, dom, NULL, n, ns->path, n->line);
+    }
+    /* A removal and an addition of one unscoped name in different scopes is a rescope. */
+    rescope_ctx rx = {out, first_added, NULL};
+    index_map added;
+    index_map_init(&added, out->count - first_added, added_name_hash, &rx);
+    for (size_t a = first_added; a < out->count; a++)
+        index_map_insert(&added, added_name_hash(&rx, (uint32_t)(a - first_added)), (uint32_t)(a - first_added));
+    for (size_t r = first_removed; r < first_added; r++) {
+        change *rc = &out->items[r];
+        if (rc->kind != CH_TOMBSTONED && rc->kind != CH_ORDINAL_REMOVED) continue;
+        rx.name = unscoped_key(rc->old_e);
+        uint32_t a = index_map_find(&added, model_hash(rx.name, strlen(rx.name)), added_name_eq, &rx);
+        if (a == UINT32_MAX) continue;
+        change *ac = &out->items[first_added + a];
+        if (strcmp(ac->new_e->scope, rc->old_e->scope) != 0 && !ac->detail[0]) {
+            ac->kind = CH_RESCOPED;
+            snprintf(ac->detail, sizeof ac->detail, "from %.60s, old key %.60s", rc->old_e->scope, rc->old_e->key);
+        }
+    }
+    index_map_free(&added);
+    index_map_free(&om_keys);
+    index_map_free(&nm_keys);
+}
+
+static void load_allow_file(const char *path, str_list *out, bool *ok)
+{
+    buf text = {0};
+    if (!fs_read_file(path, &text)) {
+        diag_error(loc_file(path), "cannot read the allow-list: %s", strerror(errno));
+        *ok = false;
+        buf_free(&text);
+        return;
+    }
+    char *p = text.data, *end = text.data + text.len;
+    while (p && p < end) {
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        char *e = nl ? nl : end;
+        while (p < e && (*p == ' ' || *p == '\t')) p++;
+        char *q = e;
+        while (q > p && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\r')) q--;
+        if (q > p && *p != '#' && !(q - p >= 2 && p[0] == '/' && p[1] == '/')) *vec_push(out) = xstrndup(p, (size_t)(q - p));
+        p = nl ? nl + 1 : NULL;
+    }
+    buf_free(&text);
+}
+
+static bool approved(const change *c, char *const *allow, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *a = allow[i];
+        const char *colon = strchr(a, ':');
+        if (colon) {
+            size_t dl = (size_t)(colon - a);
+            if (strlen(c->domain) != dl || memcmp(a, c->domain, dl) != 0) continue;
+            a = colon + 1;
+            if (strcmp(a, "*") == 0) return true;
+        }
+        if (c->key && strcmp(a, c->key) == 0) return true;
+    }
+    return false;
+}
+
+static void describe(const change *c, buf *out)
+{
+    buf_printf(out, "%s: ", c->domain);
+    if (c->key) buf_printf(out, "'%s' ", c->key);
+    buf_puts(out, change_info[c->kind].label);
+    if (c->detail[0]) buf_printf(out, " (%s)", c->detail);
+    if (change_info[c->kind].breaking) buf_puts(out, c->approved ? " [breaking, approved]" : " [breaking]");
+}
+
+static void put_entry_json(json_t *obj, const char *field, const entry *e)
+{
+    if (!e) return;
+    json_t *j = json_object();
+    json_object_set_new(j, "name", json_string(e->name));
+    json_object_set_new(j, "scope", json_string(e->scope));
+    json_object_set_new(j, "value", json_integer(e->value));
+    json_object_set_new(j, "seed_offset", json_integer(e->seed_offset));
+    json_object_set_new(j, "tombstone", json_boolean(e->tombstone));
+    json_object_set_new(obj, field, j);
+}
+
+static void report(const diff_options *opt, const change_list *changes, size_t breaking, size_t approved_count, FILE *out)
+{
+    buf line = {0};
+    size_t compatible = changes->count - breaking - approved_count;
+    switch (opt->format) {
+    case DIFF_TEXT:
+        for (size_t i = 0; i < changes->count; i++) {
+            const change *c = &changes->items[i];
+            buf message = {0};
+            describe(c, &message);
+            line.len = 0;
+            bool br = change_info[c->kind].breaking;
+            diag_format(&line, br && !c->approved ? DIAG_ERROR : DIAG_NOTE, loc_at(c->file, c->line, 0), message.data);
+            fprintf(out, "%s\n", line.data);
+            buf_free(&message);
+        }
+        fprintf(out, "threadlink-gen diff: %zu breaking, %zu approved, %zu compatible change%s\n", breaking,
+                approved_count, compatible, compatible == 1 ? "" : "s");
+        break;
+    case DIFF_GITHUB:
+        for (size_t i = 0; i < changes->count; i++) {
+            const change *c = &changes->items[i];
+            line.len = 0;
+            describe(c, &line);
+            const char *level = change_info[c->kind].breaking && !c->approved ? "error" : "notice";
+            if (c->line) fprintf(out, "::%s file=%s,line=%u::%s\n", level, c->file, c->line, line.data);
+            else fprintf(out, "::%s file=%s::%s\n", level, c->file, line.data);
+        }
+        break;
+    case DIFF_MARKDOWN:
+        fprintf(out, "### threadlink identifier changes\n\n%zu breaking, %zu approved, %zu compatible\n\n",
+                breaking, approved_count, compatible);
+        if (changes->count) {
+            fputs("| | domain | key | change | old | new |\n|---|---|---|---|---|---|\n", out);
+            for (size_t i = 0; i < changes->count; i++) {
+                const change *c = &changes->items[i];
+                const char *mark = !change_info[c->kind].breaking ? "" : c->approved ? "approved" : "**breaking**";
+                fprintf(out, "| %s | %s | `%s` | %s%s%s | ", mark, c->domain, c->key ? c->key : "", change_info[c->kind].label,
+                        c->detail[0] ? ": " : "", c->detail);
+                if (c->old_e) fprintf(out, "`%s` = %u%s", c->old_e->name, c->old_e->value, c->old_e->tombstone ? " (tombstone)" : "");
+                fputs(" | ", out);
+                if (c->new_e) fprintf(out, "`%s` = %u%s", c->new_e->name, c->new_e->value, c->new_e->tombstone ? " (tombstone)" : "");
+                fputs(" |\n", out);
+            }
+        }
+        break;
+    case DIFF_JSON: {
+        json_t *root = json_object();
+        json_object_set_new(root, "format", json_integer(1));
+        json_object_set_new(root, "old", json_string(opt->old_path));
+        json_object_set_new(root, "new", json_string(opt->new_path));
+        json_object_set_new(root, "breaking", json_integer((json_int_t)breaking));
+        json_object_set_new(root, "approved", json_integer((json_int_t)approved_count));
+        json_object_set_new(root, "compatible", json_integer((json_int_t)compatible));
+        json_t *list = json_array();
+        for (size_t i = 0; i < changes->count; i++) {
+            const change *c = &changes->items[i];
+            json_t *j = json_object();
+            json_object_set_new(j, "domain", json_string(c->domain));
+            json_object_set_new(j, "key", c->key ? json_string(c->key) : json_null());
+            json_object_set_new(j, "change", json_string(change_info[c->kind].id));
+            json_object_set_new(j, "breaking", json_boolean(change_info[c->kind].breaking));
+            json_object_set_new(j, "approved", json_boolean(c->approved));
+            if (c->detail[0]) json_object_set_new(j, "detail", json_string(c->detail));
+            json_object_set_new(j, "file", json_string(c->file));
+            json_object_set_new(j, "line", json_integer(c->line));
+            put_entry_json(j, "old_entry", c->old_e);
+            put_entry_json(j, "new_entry", c->new_e);
+            json_array_append_new(list, j);
+        }
+        json_object_set_new(root, "changes", list);
+        char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        fprintf(out, "%s\n", text);
+        free(text);
+        json_decref(root);
+        break;
+    }
+    }
+    buf_free(&line);
+}
+
+int diff_run(const diff_options *opt)
+{
+    FILE *out = opt->out ? opt->out : stdout;
+    side old_side = {0}, new_side = {0};
+    str_list allow = {0};
+    bool ok = read_side(opt->old_path, &old_side) & read_side(opt->new_path, &new_side);
+    for (size_t i = 0; i < opt->allow.count; i++) *vec_push(&allow) = xstrdup(opt->allow.items[i]);
+    if (opt->allow_file) load_allow_file(opt->allow_file, &allow, &ok);
+    if (!ok) {
+        free_side(&old_side);
+        free_side(&new_side);
+        for (size_t i = 0; i < allow.count; i++) free(allow.items[i]);
+        vec_free(&allow);
+        return 2;
+    }
+
+    change_list changes = {0};
+    for (size_t i = 0; i < new_side.count; i++) {
+        const side_manifest *ns = &new_side.items[i];
+        const side_manifest *os = NULL;
+        for (size_t j = 0; j < old_side.count && !os; j++)
+            if (strcmp(old_side.items[j].m.domain, ns->m.domain) == 0) os = &old_side.items[j];
+        if (os) compare_domain(os, ns, &changes);
+        else add_change(&changes, CH_DOMAIN_ADDED, ns->m.domain, NULL, NULL, ns->path, 0);
+    }
+    for (size_t j = 0; j < old_side.count; j++) {
+        bool found = false;
+        for (size_t i = 0; i < new_side.count && !found; i++) found = strcmp(old_side.items[j].m.domain, new_side.items[i].m.domain) == 0;
+        if (!found) add_change(&changes, CH_DOMAIN_REMOVED, old_side.items[j].m.domain, NULL, NULL, old_side.items[j].path, 0);
+    }
+
+    size_t breaking = 0, approved_count = 0;
+    for (size_t i = 0; i < changes.count; i++) {
+        change *c = &changes.items[i];
+        if (!change_info[c->kind].breaking) continue;
+        c->approved = approved(c, allow.items, allow.count);
+        if (c->approved) approved_count++;
+        else breaking++;
+    }
+    report(opt, &changes, breaking, approved_count, out);
+
+    vec_free(&changes);
+    for (size_t i = 0; i < allow.count; i++) free(allow.items[i]);
+    vec_free(&allow);
+    free_side(&old_side);
+    free_side(&new_side);
+    return breaking ? 1 : 0;
+}

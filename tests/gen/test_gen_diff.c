@@ -1,0 +1,181 @@
+/* threadlink-gen diff: every class of change, its exit status, the four formats, approvals. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+#include "gen_fixture.h"
+#include "identity.h"
+
+/* A manifest entry line with the right hash for identity domains. */
+static char *entry_line(const char *key, const char *name, uint32_t seed, bool tomb, bool ordinal, uint32_t index)
+{
+    const char *dot = strchr(key, '.');
+    char scope[64];
+    snprintf(scope, sizeof scope, "%.*s", (int)(dot - key), key);
+    scope[0] = (char)(scope[0] - 32); /* "user" -> "User" */
+    uint32_t value = ordinal ? index : identity_hash(key, strlen(key), seed);
+    return xasprintf("{\"key\": \"%s\", \"name\": \"%s\", \"scope\": \"%s\", \"value\": %u, \"seed_offset\": %u, \"tombstone\": %s}",
+                     key, name, scope, value, seed, tomb ? "true" : "false");
+}
+
+static void write_manifest(const char *path, const char *domain, const char *kind, const char *const *lines, size_t n)
+{
+    buf b = {0};
+    buf_printf(&b, "{\n  \"format\": 1,\n  \"domain\": \"%s\",\n  \"kind\": \"%s\",\n  \"entries\": [", domain, kind);
+    for (size_t i = 0; i < n; i++) buf_printf(&b, "%s\n    %s", i ? "," : "", lines[i]);
+    buf_puts(&b, "\n  ]\n}\n");
+    fx_write(path, b.data);
+    buf_free(&b);
+}
+
+static int run_diff(const char *old_path, const char *new_path, diff_format fmt, const char *allow, const char *allow_file, char **output)
+{
+    size_t size = 0;
+    FILE *out = open_memstream(output, &size);
+    diff_options opt = {.old_path = old_path, .new_path = new_path, .format = fmt, .out = out, .allow_file = allow_file};
+    if (allow) *vec_push(&opt.allow) = allow;
+    int rc = diff_run(&opt);
+    vec_free(&opt.allow);
+    fclose(out);
+    return rc;
+}
+
+static void make_pair(void)
+{
+    char *a = entry_line("user.alpha", "Alpha", 0, false, false, 0);
+    char *b = entry_line("user.beta", "Beta", 0, false, false, 0);
+    char *c = entry_line("user.gamma", "Gamma", 0, true, false, 0);
+    char *b_tomb = entry_line("user.beta", "Beta", 0, true, false, 0);
+    char *c_live = entry_line("user.gamma", "Gamma", 0, false, false, 0);
+    char *d = entry_line("user.delta", "Delta", 0, false, false, 0);
+    const char *old_lines[] = {a, b, c};
+    const char *new_lines[] = {a, b_tomb, c_live, d};
+    write_manifest("old/Ids.manifest.json", "Ids", "identity", old_lines, 3);
+    write_manifest("new/Ids.manifest.json", "Ids", "identity", new_lines, 4);
+    free(a), free(b), free(c), free(b_tomb), free(c_live), free(d);
+}
+
+static void test_diff_compatible_changes(void **state)
+{
+    (void)state;
+    make_pair();
+    char *out = NULL;
+    assert_int_equal(run_diff("old", "new", DIFF_TEXT, NULL, NULL, &out), 0);
+    assert_string_equal(out,
+        "new/Ids.manifest.json:7: note: Ids: 'user.beta' tombstoned (removed)\n"
+        "new/Ids.manifest.json:8: note: Ids: 'user.gamma' revived\n"
+        "new/Ids.manifest.json:9: note: Ids: 'user.delta' added\n"
+        "threadlink-gen diff: 0 breaking, 0 approved, 3 compatible changes\n");
+    free(out);
+}
+
+static void make_breaking(void)
+{
+    char *a = entry_line("user.alpha", "Alpha", 0, false, false, 0);
+    char *a_rehashed = entry_line("user.alpha", "Alpha", 1, false, false, 0);
+    char *b = entry_line("user.beta", "Beta", 0, false, false, 0);
+    char *b_renamed = entry_line("user.beta", "BetaRenamed", 0, false, false, 0);
+    char *c_tomb = entry_line("user.gamma", "Gamma", 0, true, false, 0);
+    const char *old_lines[] = {a, b, c_tomb};
+    const char *new_lines[] = {a_rehashed, b_renamed};
+    write_manifest("old/Ids.manifest.json", "Ids", "identity", old_lines, 3);
+    write_manifest("new/Ids.manifest.json", "Ids", "identity", new_lines, 2);
+    char *e0 = entry_line("user.onstart", "OnStart", 0, false, true, 0);
+    char *e1 = entry_line("user.onstop", "OnStop", 0, false, true, 1);
+    char *e1_moved = entry_line("user.onstop", "OnStop", 0, false, true, 2);
+    char *e0_retired = entry_line("user.onstart", "OnStart", 0, true, true, 0);
+    const char *old_ev[] = {e0, e1};
+    const char *new_ev[] = {e0_retired, e1_moved};
+    write_manifest("old/Ev.manifest.json", "Ev", "ordinal", old_ev, 2);
+    write_manifest("new/Ev.manifest.json", "Ev", "ordinal", new_ev, 2);
+    write_manifest("old/Gone.manifest.json", "Gone", "identity", NULL, 0);
+    write_manifest("old/Kind.manifest.json", "Kind", "identity", NULL, 0);
+    write_manifest("new/Kind.manifest.json", "Kind", "ordinal", NULL, 0);
+    free(a), free(a_rehashed), free(b), free(b_renamed), free(c_tomb), free(e0), free(e1), free(e1_moved), free(e0_retired);
+}
+
+static void test_diff_breaking_changes(void **state)
+{
+    (void)state;
+    make_breaking();
+    char *out = NULL;
+    assert_int_equal(run_diff("old", "new", DIFF_TEXT, NULL, NULL, &out), 1);
+    assert_string_equal(out,
+        "new/Ev.manifest.json:6: error: Ev: 'user.onstart' ordinal removed [breaking]\n"
+        "new/Ev.manifest.json:7: error: Ev: 'user.onstop' ordinal moved (1 -> 2) [breaking]\n"
+        "new/Ids.manifest.json:6: error: Ids: 'user.alpha' value changed (4185941620 -> 1007530852) [breaking]\n"
+        "new/Ids.manifest.json:7: error: Ids: 'user.beta' member renamed (Beta -> BetaRenamed) [breaking]\n"
+        "old/Ids.manifest.json:8: error: Ids: 'user.gamma' tombstone dropped [breaking]\n"
+        "new/Kind.manifest.json: error: Kind: kind changed (from identity to ordinal) [breaking]\n"
+        "old/Gone.manifest.json: error: Gone: domain removed [breaking]\n"
+        "threadlink-gen diff: 7 breaking, 0 approved, 0 compatible changes\n");
+    free(out);
+    assert_int_equal(run_diff("old", "new", DIFF_GITHUB, NULL, NULL, &out), 1);
+    assert_non_null(strstr(out, "::error file=new/Ids.manifest.json,line=7::Ids: 'user.beta' member renamed (Beta -> BetaRenamed) [breaking]\n"));
+    assert_non_null(strstr(out, "::error file=old/Gone.manifest.json::Gone: domain removed [breaking]\n"));
+    free(out);
+    assert_int_equal(run_diff("old", "new", DIFF_MARKDOWN, NULL, NULL, &out), 1);
+    assert_non_null(strstr(out, "| **breaking** | Ids | `user.beta` | member renamed: Beta -> BetaRenamed | `Beta` = 52497432 | `BetaRenamed` = 52497432 |\n"));
+    free(out);
+    assert_int_equal(run_diff("old", "new", DIFF_JSON, NULL, NULL, &out), 1);
+    json_error_t err;
+    json_t *j = json_loads(out, 0, &err);
+    assert_non_null(j);
+    assert_int_equal(json_integer_value(json_object_get(j, "breaking")), 7);
+    json_t *first = json_array_get(json_object_get(j, "changes"), 0);
+    assert_string_equal(json_string_value(json_object_get(first, "change")), "ordinal_removed");
+    assert_int_equal(json_integer_value(json_object_get(first, "line")), 6);
+    json_decref(j);
+    free(out);
+}
+
+static void test_diff_approvals(void **state)
+{
+    (void)state;
+    make_breaking();
+    fx_write("allow.txt", "# approved in review\nuser.alpha\nIds:user.beta\n// the whole domain\nEv:*\nKind:*\nGone:*\nuser.gamma\n");
+    char *out = NULL;
+    assert_int_equal(run_diff("old", "new", DIFF_TEXT, NULL, "allow.txt", &out), 0);
+    assert_non_null(strstr(out, "new/Ids.manifest.json:7: note: Ids: 'user.beta' member renamed (Beta -> BetaRenamed) [breaking, approved]\n"));
+    assert_non_null(strstr(out, "threadlink-gen diff: 0 breaking, 7 approved, 0 compatible changes\n"));
+    free(out);
+    /* One approval on the command line leaves the rest breaking. */
+    assert_int_equal(run_diff("old", "new", DIFF_TEXT, "user.alpha", NULL, &out), 1);
+    assert_non_null(strstr(out, "threadlink-gen diff: 6 breaking, 1 approved, 0 compatible changes\n"));
+    free(out);
+}
+
+static void test_diff_unreadable_input(void **state)
+{
+    fixture *f = *state;
+    make_pair();
+    fx_write("new/Ids.manifest.json", "{\"format\": 1, \"domain\": ");
+    char *out = NULL;
+    assert_int_equal(run_diff("old", "new", DIFF_TEXT, NULL, NULL, &out), 2);
+    assert_string_equal(f->diags.data, "new/Ids.manifest.json:1:25: error: \"domain\" must be a string, found end of file\n");
+    free(out);
+    f->diags.len = 0;
+    assert_int_equal(run_diff("old", "missing", DIFF_TEXT, NULL, NULL, &out), 2);
+    assert_string_equal(f->diags.data, "missing: error: no such manifest file or directory\n");
+    free(out);
+}
+
+int main(void)
+{
+#define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_diff_compatible_changes),
+        T(test_diff_breaking_changes),
+        T(test_diff_approvals),
+        T(test_diff_unreadable_input),
+    };
+    return cmocka_run_group_tests_name("gen_diff", tests, NULL, NULL);
+}
