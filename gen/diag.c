@@ -2,8 +2,36 @@
 
 #include <stdio.h>
 
+#include <string.h>
+
 static unsigned errors, warnings;
 static diag_sink sink;
+static diag_style style = DIAG_GCC;
+
+void diag_set_style(diag_style s) { style = s; }
+
+bool diag_parse_style(const char *name, diag_style *out)
+{
+    static const char *const names[] = {"gcc", "msvc", "json", "github"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(name, names[i]) == 0) {
+            *out = (diag_style)i;
+            return true;
+        }
+    return false;
+}
+
+static void put_json_text(buf *out, const char *s)
+{
+    buf_putc(out, '"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') buf_putc(out, '\\'), buf_putc(out, (char)c);
+        else if (c < 0x20) buf_printf(out, "\\u%04x", c);
+        else buf_putc(out, (char)c);
+    }
+    buf_putc(out, '"');
+}
 
 diag_sink diag_set_sink(diag_sink next)
 {
@@ -19,6 +47,35 @@ void diag_reset_counts(void) { errors = warnings = 0; }
 void diag_format(buf *out, diag_level level, src_loc loc, const char *message)
 {
     static const char *const names[] = {"note", "warning", "error"};
+    const char *file = loc.file ? loc.file : "threadlink-gen";
+    if (style == DIAG_MSVC) {
+        buf_puts(out, file);
+        if (loc.line) buf_printf(out, loc.col ? "(%u,%u)" : "(%u)", loc.line, loc.col);
+        buf_printf(out, ": %s: %s", names[level], message);
+        return;
+    }
+    if (style == DIAG_JSON) {
+        buf_puts(out, "{\"file\": ");
+        put_json_text(out, file);
+        buf_printf(out, ", \"line\": %u, \"column\": %u, \"severity\": \"%s\", \"message\": ", loc.line, loc.col, names[level]);
+        put_json_text(out, message);
+        buf_putc(out, '}');
+        return;
+    }
+    if (style == DIAG_GITHUB) {
+        static const char *const commands[] = {"notice", "warning", "error"};
+        buf_printf(out, "::%s file=%s", commands[level], file);
+        if (loc.line) buf_printf(out, ",line=%u", loc.line);
+        if (loc.col) buf_printf(out, ",col=%u", loc.col);
+        buf_puts(out, "::");
+        for (const char *m = message; *m; m++) { /* workflow commands escape %, CR and LF */
+            if (*m == '%') buf_puts(out, "%25");
+            else if (*m == '\n') buf_puts(out, "%0A");
+            else if (*m == '\r') buf_puts(out, "%0D");
+            else buf_putc(out, *m);
+        }
+        return;
+    }
     if (loc.file) {
         buf_puts(out, loc.file);
         if (loc.line) {

@@ -30,6 +30,12 @@ unsigned diag_error_count(void);
 unsigned diag_warning_count(void);
 void diag_reset_counts(void);
 
+/* How diagnostics are printed: `file:line:col: error: m` (gcc, the default), `file(line,col):
+ * error: m` (msvc), one JSON object a line (json), or workflow commands (github). */
+typedef enum diag_style { DIAG_GCC, DIAG_MSVC, DIAG_JSON, DIAG_GITHUB } diag_style;
+void diag_set_style(diag_style style);
+bool diag_parse_style(const char *name, diag_style *out);
+
 /* Formats one diagnostic the way the default sink prints it (without the newline). */
 void diag_format(buf *out, diag_level level, src_loc loc, const char *message);
 

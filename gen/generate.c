@@ -170,6 +170,65 @@ static void write_stamp(const char *stamp_path, uint64_t inputs, const output_se
     stamp_free(&st);
 }
 
+/* Make escapes: spaces and '#' with a backslash, '$' doubled. */
+static void put_make_path(buf *b, const char *path)
+{
+    for (const char *p = path; *p; p++) {
+        if (*p == ' ' || *p == '#' || *p == '\\') buf_putc(b, '\\');
+        if (*p == '$') buf_putc(b, '$');
+        buf_putc(b, *p);
+    }
+}
+
+static char *absolute(const char *path)
+{
+    char *real = realpath(path, NULL);
+    if (real) return real;
+    char cwd[4096];
+    if (path[0] == '/' || !getcwd(cwd, sizeof cwd)) return xstrdup(path);
+    return path_join(cwd, path);
+}
+
+/* The depfile names every file and directory the outputs derive from (directories too, so that
+ * adding or deleting an injector re-runs the generator), and a phony rule for each input (as
+ * gcc -MP), so a deleted input does not break Make. */
+static void write_depfile(const gen_options *opt, project *p, domain_job *jobs, size_t count, const char *first_output)
+{
+    VEC(char *) inputs = {0};
+    for (size_t i = 0; i < p->inputs.count; i++) *vec_push(&inputs) = absolute(p->inputs.items[i]);
+    for (size_t i = 0; i < count; i++) {
+        if (jobs[i].d->shell) {
+            char *shell = path_join(p->cfg.root, jobs[i].d->shell);
+            *vec_push(&inputs) = absolute(shell);
+            free(shell);
+        }
+        if (opt->command == GEN_HEADERS) *vec_push(&inputs) = absolute(jobs[i].manifest_path);
+    }
+    buf b = {0};
+    char *target = opt->deptarget ? xstrdup(opt->deptarget) : absolute(first_output);
+    put_make_path(&b, target);
+    buf_putc(&b, ':');
+    for (size_t i = 0; i < inputs.count; i++) {
+        buf_puts(&b, " \\\n  ");
+        put_make_path(&b, inputs.items[i]);
+    }
+    buf_putc(&b, '\n');
+    for (size_t i = 0; i < inputs.count; i++) {
+        buf_putc(&b, '\n');
+        put_make_path(&b, inputs.items[i]);
+        buf_puts(&b, ":\n");
+    }
+    output_set set = {OUTPUT_WRITE, {0}, 0};
+    out_file *o = output_begin(&set, opt->depfile);
+    buf_put(&o->chunk, b.data, b.len);
+    if (!output_end(o) || !output_commit(&set)) diag_error(loc_file(opt->depfile), "cannot write the depfile");
+    output_set_free(&set);
+    buf_free(&b);
+    free(target);
+    for (size_t i = 0; i < inputs.count; i++) free(inputs.items[i]);
+    vec_free(&inputs);
+}
+
 static bool emit_all(const gen_options *opt, project *p, domain_job *jobs, size_t count, output_set *out)
 {
     emit_options eo = {opt->banner_without_version};
@@ -237,6 +296,11 @@ int gen_run(const gen_options *opt, gen_result *result)
         stamp_path = path_join(opt->command == GEN_HEADERS ? opt->headers_dir : gen_dir, STAMP_FILE);
         if (stamp_says_up_to_date(stamp_path, inputs, opt, jobs, count)) {
             result->outputs = count * (opt->command == GEN_HEADERS ? 1 : 2);
+            if (opt->depfile) {
+                char *first = opt->command == GEN_HEADERS ? path_join(opt->headers_dir, jobs[0].d->output) : xstrdup(jobs[0].header_path);
+                write_depfile(opt, &p, jobs, count, first);
+                free(first);
+            }
             goto cleanup;
         }
     }
@@ -270,6 +334,8 @@ int gen_run(const gen_options *opt, gen_result *result)
         result->outputs = out.files.count;
         result->changed = out.changed;
         if (ok && stamp_path && opt->command != GEN_CHECK) write_stamp(stamp_path, inputs, &out);
+        if (ok && opt->depfile && opt->command != GEN_CHECK && out.files.count)
+            write_depfile(opt, &p, jobs, count, out.files.items[0]->path);
         if (ok && !opt->quiet && opt->command == GEN_GENERATE)
             for (size_t i = 0; i < count; i++)
                 if (jobs[i].summary.text.len) fputs(jobs[i].summary.text.data, summary_out);
@@ -300,6 +366,7 @@ int gen_run(const gen_options *opt, gen_result *result)
     output_set_free(&out);
 cleanup:
     free(stamp_path);
+    if (diag_error_count() != errors_before) ok = false;
     for (size_t i = 0; i < count; i++) free_job(&jobs[i]);
     free(jobs);
     free(gen_dir);

@@ -20,6 +20,8 @@ typedef struct gen_options {
     bool quiet;                /* no summary */
     bool strict;               /* GEN_HEADERS: unrecorded entries are an error, not a warning */
     bool banner_without_version;
+    const char *depfile;       /* write a Make/Ninja depfile here (absolute, or relative to the working directory) */
+    const char *deptarget;     /* its target; default: the first output */
     FILE *summary;             /* default stdout */
 } gen_options;
 

@@ -1,5 +1,7 @@
 /* threadlink-gen: the command line. Everything it does is a library call (generate.h). */
+#include "diag.h"
 #include "diff.h"
+#include "fsio.h"
 #include "generate.h"
 #include "tlg_version.h"
 
@@ -23,6 +25,9 @@ static const char usage[] =
     "  -o DIR                   headers: the output directory\n"
     "  --strict                 headers: entries missing from a manifest are an error\n"
     "  --quiet                  no summary\n"
+    "  --depfile FILE           generate, headers: write a Make/Ninja depfile\n"
+    "  --deptarget NAME         the depfile's target (default: the first output)\n"
+    "  --diagnostics-format F   gcc (default), msvc, json or github\n"
     "  --banner-without-version leave the version out of banners (golden tests)\n"
     "  --format FMT             diff: text (default), json, markdown or github\n"
     "  --allow KEY              diff: approve a breaking change of KEY, Domain:KEY or Domain:*\n"
@@ -58,6 +63,10 @@ static int run_diff(int argc, char **argv)
             *vec_push(&opt.allow) = argv[++i];
         } else if (strcmp(a, "--allow-file") == 0 && has_value) {
             opt.allow_file = argv[++i];
+        } else if (strncmp(a, "--diagnostics-format=", 21) == 0) {
+            diag_style style;
+            if (!diag_parse_style(a + 21, &style)) return usage_error("unknown diagnostics format '%s' (gcc, msvc, json, github)", a + 21);
+            diag_set_style(style);
         } else if (a[0] == '-' && a[1]) {
             return usage_error("unknown or incomplete diff option '%s'", a);
         } else if (n < 2) {
@@ -104,21 +113,40 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--config") == 0 && has_value) opt.config_path = argv[++i];
         else if (strcmp(a, "-o") == 0 && has_value) opt.headers_dir = argv[++i];
         else if (strcmp(a, "--strict") == 0) opt.strict = true;
+        else if (strcmp(a, "--depfile") == 0 && has_value) opt.depfile = argv[++i];
+        else if (strcmp(a, "--deptarget") == 0 && has_value) opt.deptarget = argv[++i];
         else if (strcmp(a, "--quiet") == 0) opt.quiet = true;
         else if (strcmp(a, "--banner-without-version") == 0) opt.banner_without_version = true;
         else if (strcmp(a, "--help") == 0) {
             fputs(usage, stdout);
             return 0;
-        } else if (a[0] == '-' && (strcmp(a, "-C") == 0 || strcmp(a, "--config") == 0 || strcmp(a, "-o") == 0))
+        } else if (strncmp(a, "--diagnostics-format=", 21) == 0) {
+            diag_style style;
+            if (!diag_parse_style(a + 21, &style)) return usage_error("unknown diagnostics format '%s' (gcc, msvc, json, github)", a + 21);
+            diag_set_style(style);
+        } else if (a[0] == '-' && (strcmp(a, "-C") == 0 || strcmp(a, "--config") == 0 || strcmp(a, "-o") == 0 ||
+                                   strcmp(a, "--depfile") == 0 || strcmp(a, "--deptarget") == 0))
             return usage_error("option '%s' needs a value", a);
         else return usage_error("unknown option '%s'", a);
     }
     if (opt.command == GEN_HEADERS && !opt.headers_dir) return usage_error("%s needs -o DIR", "headers");
     if (opt.command != GEN_HEADERS && (opt.headers_dir || opt.strict))
         return usage_error("-o and --strict belong to the headers command, not '%s'", cmd);
+    /* -o and --depfile name paths as the caller sees them (a build system's working directory),
+     * not relative to -C. */
+    char *headers_dir = NULL, *depfile = NULL;
+    if (dir) {
+        char cwd[4096];
+        if (!getcwd(cwd, sizeof cwd)) return usage_error("cannot get the working directory%s", "");
+        if (opt.headers_dir && opt.headers_dir[0] != '/') opt.headers_dir = headers_dir = path_join(cwd, opt.headers_dir);
+        if (opt.depfile && opt.depfile[0] != '/') opt.depfile = depfile = path_join(cwd, opt.depfile);
+    }
     if (dir && chdir(dir) != 0) {
         fprintf(stderr, "threadlink-gen: error: cannot enter %s: %s\n", dir, strerror(errno));
         return 2;
     }
-    return gen_run(&opt, NULL);
+    int rc = gen_run(&opt, NULL);
+    free(headers_dir);
+    free(depfile);
+    return rc;
 }
