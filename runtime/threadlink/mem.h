@@ -1,0 +1,496 @@
+/* threadlink/mem.h - memory for state that is copied, hashed and saved as raw bytes.
+ *
+ * Long-lived simulation state (a frame) lives in plain blocks of bytes, so a rollback is a memcpy
+ * and a desync is a hash mismatch. This header gives:
+ *
+ *   - blocks:  tl_mem_alloc_zeroed / tl_mem_free / tl_mem_copy / tl_mem_clear / tl_mem_equal;
+ *   - hashes:  tl_hash64 (exactly XXH64) and tl_hash32 (exactly XXH32) of raw memory, with
+ *              tl_hash32_4 / tl_hash32_8 specialised for 4- and 8-byte keys;
+ *   - layout:  TL_LAYOUT_* constant expressions giving the exact byte size of each inline
+ *              collection (the generator's gen/layout.c computes the same numbers);
+ *   - inline collections (array, list, queue, stack, hashset, dict): <threadlink/mem_inline.h>,
+ *     included at the end of this header.
+ *
+ * Including
+ *   Header-only. Everything is `static inline`; no TL_IMPLEMENTATION is needed unless you build
+ *   with TL_MEM_DEBUG, whose live-block list needs one translation unit that does
+ *       #define TL_IMPLEMENTATION
+ *       #include <threadlink/mem.h>
+ *   xxHash is used header-only (XXH_INLINE_ALL): nothing to link. After this header, XXH32/XXH64
+ *   in the same translation unit name the inlined xxHash functions.
+ *
+ * Overrides (define before including; pairs or nothing)
+ *   TL_MEM_MALLOC(size) / TL_MEM_FREE(ptr)   allocation hooks for blocks. Default: TL_MALLOC /
+ *                                            TL_FREE when the project defines those, else
+ *                                            malloc / free. Called only by tl_mem_alloc_zeroed
+ *                                            and tl_mem_free; collections never allocate.
+ *   TL_MEM_REPORT(error, message)            called for every reported error (tl_mem_error and a
+ *                                            static string). Default: nothing, or a line on
+ *                                            stderr under TL_MEM_DEBUG.
+ *   TL_MEM_DEBUG                             track live blocks: tl_mem_live_blocks and
+ *                                            tl_mem_report_leaks list blocks never freed, and
+ *                                            tl_mem_free refuses (and reports) pointers it did not
+ *                                            hand out, double frees included. Define it for the
+ *                                            whole program (a compiler flag), never per file.
+ *                                            Main thread only, like the rest of the runtime.
+ *
+ * Errors
+ *   Invalid sizes or alignments and allocation failure return NULL, store a tl_mem_error through
+ *   the optional out-parameter of tl_mem_alloc_zeroed_ex and call TL_MEM_REPORT; nothing here is
+ *   undefined behaviour for bad arguments.
+ *
+ * Byte order
+ *   Hashes are the same on every machine and endianness. Collection headers and slot states are
+ *   stored little-endian, so the bytes that this header writes are the same everywhere; keys and
+ *   values are the caller's own bytes (give them no implicit padding, see mem_inline.h).
+ */
+#ifndef THREADLINK_MEM_H
+#define THREADLINK_MEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <string.h>
+#include <stdlib.h>
+#if defined(TL_MEM_DEBUG)
+#include <stdio.h>
+#endif
+
+#ifndef XXH_INLINE_ALL
+#define XXH_INLINE_ALL
+#define TL__MEM_DEFINED_XXH_INLINE_ALL
+#endif
+#include <xxhash.h>
+#ifdef TL__MEM_DEFINED_XXH_INLINE_ALL
+#undef XXH_INLINE_ALL
+#undef TL__MEM_DEFINED_XXH_INLINE_ALL
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Configuration
+ * ------------------------------------------------------------------------------------------- */
+
+#if defined(TL_MEM_MALLOC) != defined(TL_MEM_FREE)
+#error "threadlink/mem.h: define both TL_MEM_MALLOC and TL_MEM_FREE, or neither"
+#endif
+#if defined(TL_MALLOC) != defined(TL_FREE)
+#error "threadlink/mem.h: define both TL_MALLOC and TL_FREE, or neither"
+#endif
+#ifndef TL_MEM_MALLOC
+#  ifdef TL_MALLOC
+#    define TL_MEM_MALLOC(size) TL_MALLOC(size)
+#    define TL_MEM_FREE(ptr) TL_FREE(ptr)
+#  else
+#    define TL_MEM_MALLOC(size) malloc(size)
+#    define TL_MEM_FREE(ptr) free(ptr)
+#  endif
+#endif
+
+#ifndef TL_MEM_REPORT
+#  ifdef TL_MEM_DEBUG
+#    define TL_MEM_REPORT(error, message) \
+       ((void)fprintf(stderr, "threadlink mem: error %d: %s\n", (int)(error), (message)))
+#  else
+#    define TL_MEM_REPORT(error, message) ((void)(error), (void)(message))
+#  endif
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#  define TL__MEM_FORCE_INLINE static inline __attribute__((always_inline))
+#  define TL__MEM_UNUSED __attribute__((unused))
+#  define TL__MEM_NOINLINE __attribute__((noinline))
+#  define TL__MEM_LIKELY(x) __builtin_expect(!!(x), 1)
+#  define TL__MEM_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#elif defined(_MSC_VER)
+#  define TL__MEM_FORCE_INLINE static __forceinline
+#  define TL__MEM_UNUSED
+#  define TL__MEM_NOINLINE __declspec(noinline)
+#  define TL__MEM_LIKELY(x) (x)
+#  define TL__MEM_UNLIKELY(x) (x)
+#else
+#  define TL__MEM_FORCE_INLINE static inline
+#  define TL__MEM_UNUSED
+#  define TL__MEM_NOINLINE
+#  define TL__MEM_LIKELY(x) (x)
+#  define TL__MEM_UNLIKELY(x) (x)
+#endif
+
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#  define TL__MEM_LITTLE_ENDIAN 1
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86) || defined(_M_ARM64) || defined(_M_ARM))
+#  define TL__MEM_LITTLE_ENDIAN 1
+#else
+#  define TL__MEM_LITTLE_ENDIAN 0 /* unknown or big-endian: assemble bytes, correct everywhere */
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Errors: one row per error, id and message.
+ * ------------------------------------------------------------------------------------------- */
+
+#define TL_MEM_ERRORS(X) \
+  X(TL_MEM_OK,              "no error") \
+  X(TL_MEM_ERROR_SIZE,      "block size is zero or larger than TL_MEM_MAX_BYTES") \
+  X(TL_MEM_ERROR_ALIGNMENT, "alignment is not a power of two or is larger than TL_MEM_MAX_ALIGNMENT") \
+  X(TL_MEM_ERROR_OUT_OF_MEMORY, "allocation failed") \
+  X(TL_MEM_ERROR_FOREIGN_BLOCK, "tl_mem_free: not a live block from tl_mem_alloc_zeroed (double free?)") \
+  X(TL_MEM_ERROR_OVERLAP,   "tl_mem_copy: ranges overlap (copied with memmove)")
+
+typedef enum tl_mem_error {
+#define TL__MEM_ERROR_ENUM(id, message) id,
+  TL_MEM_ERRORS(TL__MEM_ERROR_ENUM)
+#undef TL__MEM_ERROR_ENUM
+  TL_MEM_ERROR_COUNT
+} tl_mem_error;
+
+static inline const char *tl_mem_error_message(tl_mem_error error) {
+  static const char *const messages[] = {
+#define TL__MEM_ERROR_MESSAGE(id, message) message,
+    TL_MEM_ERRORS(TL__MEM_ERROR_MESSAGE)
+#undef TL__MEM_ERROR_MESSAGE
+  };
+  unsigned index = (unsigned)error;
+  return index < (unsigned)TL_MEM_ERROR_COUNT ? messages[index] : "unknown error";
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Byte order helpers (little-endian loads and stores; plain moves on little-endian targets)
+ * ------------------------------------------------------------------------------------------- */
+
+TL__MEM_FORCE_INLINE uint32_t tl__mem_load_le32(const void *p) {
+#if TL__MEM_LITTLE_ENDIAN
+  uint32_t v;
+  memcpy(&v, p, sizeof v);
+  return v;
+#else
+  const unsigned char *b = (const unsigned char *)p;
+  return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
+#endif
+}
+
+TL__MEM_FORCE_INLINE uint64_t tl__mem_load_le64(const void *p) {
+#if TL__MEM_LITTLE_ENDIAN
+  uint64_t v;
+  memcpy(&v, p, sizeof v);
+  return v;
+#else
+  const unsigned char *b = (const unsigned char *)p;
+  return (uint64_t)tl__mem_load_le32(b) | ((uint64_t)tl__mem_load_le32(b + 4) << 32);
+#endif
+}
+
+TL__MEM_FORCE_INLINE void tl__mem_store_le32(void *p, uint32_t v) {
+#if TL__MEM_LITTLE_ENDIAN
+  memcpy(p, &v, sizeof v);
+#else
+  unsigned char *b = (unsigned char *)p;
+  b[0] = (unsigned char)v;
+  b[1] = (unsigned char)(v >> 8);
+  b[2] = (unsigned char)(v >> 16);
+  b[3] = (unsigned char)(v >> 24);
+#endif
+}
+
+TL__MEM_FORCE_INLINE void tl__mem_store_le64(void *p, uint64_t v) {
+#if TL__MEM_LITTLE_ENDIAN
+  memcpy(p, &v, sizeof v);
+#else
+  tl__mem_store_le32(p, (uint32_t)v);
+  tl__mem_store_le32((unsigned char *)p + 4, (uint32_t)(v >> 32));
+#endif
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Blocks
+ * ------------------------------------------------------------------------------------------- */
+
+/* A cache line: what tl_mem_alloc_zeroed uses when asked for alignment 0. */
+#define TL_MEM_DEFAULT_ALIGNMENT ((size_t)64)
+/* Larger alignments are refused rather than silently over-allocating. */
+#define TL_MEM_MAX_ALIGNMENT ((size_t)65536)
+/* The largest block: half the address space, so that size arithmetic can never wrap. */
+#define TL_MEM_MAX_BYTES ((size_t)(PTRDIFF_MAX / 2))
+
+/* Stored just before every block. Its size is a multiple of 8 and blocks are at least 16-aligned,
+ * so the header itself is always 8-aligned. */
+typedef struct tl__mem_header {
+#ifdef TL_MEM_DEBUG
+  struct tl__mem_header *prev;
+  struct tl__mem_header *next;
+  uint64_t serial;
+#endif
+  void *raw;
+  size_t bytes;
+} tl__mem_header;
+
+#ifdef TL_MEM_DEBUG
+/* Defined once, in the translation unit that defines TL_IMPLEMENTATION. */
+extern tl__mem_header *tl__mem_live_head;
+extern size_t tl__mem_live_count;
+extern uint64_t tl__mem_next_serial;
+#endif
+
+static inline void *tl__mem_fail(tl_mem_error error, tl_mem_error *error_out) {
+  if (error_out) *error_out = error;
+  TL_MEM_REPORT(error, tl_mem_error_message(error));
+  return NULL;
+}
+
+/* A zeroed block of `bytes` bytes aligned to `alignment` (a power of two up to
+ * TL_MEM_MAX_ALIGNMENT; 0 means TL_MEM_DEFAULT_ALIGNMENT). Zeroing is never skipped: a block that is
+ * hashed whole must not carry leftover bytes. On failure returns NULL, stores the reason in
+ * *error (when error is not NULL) and calls TL_MEM_REPORT. */
+static inline void *tl_mem_alloc_zeroed_ex(size_t bytes, size_t alignment, tl_mem_error *error) {
+  size_t align;
+  unsigned char *raw;
+  unsigned char *base;
+  unsigned char *block;
+  size_t misalign;
+  tl__mem_header *header;
+
+  if (alignment == 0) alignment = TL_MEM_DEFAULT_ALIGNMENT;
+  if ((alignment & (alignment - 1)) != 0 || alignment > TL_MEM_MAX_ALIGNMENT)
+    return tl__mem_fail(TL_MEM_ERROR_ALIGNMENT, error);
+  if (bytes == 0 || bytes > TL_MEM_MAX_BYTES) return tl__mem_fail(TL_MEM_ERROR_SIZE, error);
+
+  align = alignment < 16 ? 16 : alignment;
+  raw = (unsigned char *)TL_MEM_MALLOC(sizeof(tl__mem_header) + align + bytes);
+  if (!raw) return tl__mem_fail(TL_MEM_ERROR_OUT_OF_MEMORY, error);
+
+  base = raw + sizeof(tl__mem_header);
+  misalign = (size_t)((uintptr_t)base & (uintptr_t)(align - 1));
+  block = base + (misalign ? align - misalign : 0);
+  header = (tl__mem_header *)(void *)(block - sizeof(tl__mem_header));
+  header->raw = raw;
+  header->bytes = bytes;
+#ifdef TL_MEM_DEBUG
+  header->serial = tl__mem_next_serial++;
+  header->prev = NULL;
+  header->next = tl__mem_live_head;
+  if (tl__mem_live_head) tl__mem_live_head->prev = header;
+  tl__mem_live_head = header;
+  tl__mem_live_count++;
+#endif
+  memset(block, 0, bytes);
+  if (error) *error = TL_MEM_OK;
+  return block;
+}
+
+/* tl_mem_alloc_zeroed_ex without the error out-parameter. */
+static inline void *tl_mem_alloc_zeroed(size_t bytes, size_t alignment) {
+  return tl_mem_alloc_zeroed_ex(bytes, alignment, NULL);
+}
+
+/* Frees a block from tl_mem_alloc_zeroed. NULL is ignored. */
+static inline void tl_mem_free(void *block) {
+  tl__mem_header *header;
+  if (!block) return;
+  header = (tl__mem_header *)(void *)((unsigned char *)block - sizeof(tl__mem_header));
+#ifdef TL_MEM_DEBUG
+  {
+    /* Compare addresses only, so a foreign or freed pointer is never dereferenced; unlink the
+     * list's own pointer. */
+    tl__mem_header *live = tl__mem_live_head;
+    while (live && live != header) live = live->next;
+    if (!live) {
+      (void)tl__mem_fail(TL_MEM_ERROR_FOREIGN_BLOCK, NULL);
+      return;
+    }
+    if (live->prev) live->prev->next = live->next;
+    else tl__mem_live_head = live->next;
+    if (live->next) live->next->prev = live->prev;
+    tl__mem_live_count--;
+    header = live;
+  }
+#endif
+  TL_MEM_FREE(header->raw);
+}
+
+/* The size that a live block was allocated with (0 for NULL). */
+static inline size_t tl_mem_block_size(const void *block) {
+  if (!block) return 0;
+  return ((const tl__mem_header *)(const void *)((const unsigned char *)block -
+                                                 sizeof(tl__mem_header)))->bytes;
+}
+
+/* Copies `bytes` bytes between non-overlapping ranges. Overlap is reported (TL_MEM_ERROR_OVERLAP)
+ * and then handled as memmove would, never undefined behaviour. */
+static inline void tl_mem_copy(void *destination, const void *source, size_t bytes) {
+  uintptr_t d = (uintptr_t)destination, s = (uintptr_t)source;
+  if (bytes == 0 || destination == source) return;
+  if ((d < s && s - d < bytes) || (s < d && d - s < bytes)) {
+    (void)tl__mem_fail(TL_MEM_ERROR_OVERLAP, NULL);
+    memmove(destination, source, bytes);
+    return;
+  }
+  memcpy(destination, source, bytes);
+}
+
+/* Zeroes a range. */
+static inline void tl_mem_clear(void *block, size_t bytes) {
+  if (bytes) memset(block, 0, bytes);
+}
+
+/* Whether two ranges hold the same bytes (true for zero bytes). */
+static inline bool tl_mem_equal(const void *a, const void *b, size_t bytes) {
+  return bytes == 0 || a == b || memcmp(a, b, bytes) == 0;
+}
+
+/* Blocks allocated and not yet freed: always 0 without TL_MEM_DEBUG. */
+static inline size_t tl_mem_live_blocks(void) {
+#ifdef TL_MEM_DEBUG
+  return tl__mem_live_count;
+#else
+  return 0;
+#endif
+}
+
+/* Called once per block never freed: its address, size and allocation serial number (0, 1, 2 ...
+ * in allocation order, so a leak can be traced back with a conditional breakpoint). */
+typedef void (*tl_mem_leak_fn)(void *user, const void *block, size_t bytes, uint64_t serial);
+
+/* Reports every live block, newest first, through `fn` (or one line each on stderr when fn is
+ * NULL) and returns how many there are. Without TL_MEM_DEBUG, nothing is tracked: returns 0. */
+static inline size_t tl_mem_report_leaks(tl_mem_leak_fn fn, void *user) {
+#ifdef TL_MEM_DEBUG
+  const tl__mem_header *h;
+  for (h = tl__mem_live_head; h; h = h->next) {
+    const void *block = (const unsigned char *)h + sizeof(tl__mem_header);
+    if (fn) fn(user, block, h->bytes, h->serial);
+    else
+      fprintf(stderr, "threadlink mem: leaked block %p, %zu bytes, allocation #%llu\n", block,
+              h->bytes, (unsigned long long)h->serial);
+  }
+  return tl__mem_live_count;
+#else
+  (void)fn;
+  (void)user;
+  return 0;
+#endif
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Hashes
+ * ------------------------------------------------------------------------------------------- */
+
+/* Exactly XXH64(data, length, seed): fingerprints whole blocks (a simulation frame) to detect
+ * divergence. The same bytes give the same value on every machine. */
+static inline uint64_t tl_hash64(const void *data, size_t length, uint64_t seed) {
+  return (uint64_t)XXH64(data, length, (XXH64_hash_t)seed);
+}
+
+/* Exactly XXH32(data, length, seed). Places keys in inline hash sets and dictionaries. */
+static inline uint32_t tl_hash32(const void *data, size_t length, uint32_t seed) {
+  return (uint32_t)XXH32(data, length, (XXH32_hash_t)seed);
+}
+
+#define TL__XXH_PRIME32_1 0x9E3779B1u
+#define TL__XXH_PRIME32_2 0x85EBCA77u
+#define TL__XXH_PRIME32_3 0xC2B2AE3Du
+#define TL__XXH_PRIME32_4 0x27D4EB2Fu
+#define TL__XXH_PRIME32_5 0x165667B1u
+
+TL__MEM_FORCE_INLINE uint32_t tl__hash32_lane(uint32_t h, uint32_t lane) {
+  h += lane * TL__XXH_PRIME32_3;
+  return ((h << 17) | (h >> 15)) * TL__XXH_PRIME32_4;
+}
+
+TL__MEM_FORCE_INLINE uint32_t tl__hash32_avalanche(uint32_t h) {
+  h ^= h >> 15;
+  h *= TL__XXH_PRIME32_2;
+  h ^= h >> 13;
+  h *= TL__XXH_PRIME32_3;
+  h ^= h >> 16;
+  return h;
+}
+
+/* XXH32 of exactly 4 bytes (the short-input path of XXH32, unrolled): equal to
+ * tl_hash32(data, 4, seed), small enough to inline into every lookup. */
+TL__MEM_FORCE_INLINE uint32_t tl_hash32_4(const void *data, uint32_t seed) {
+  uint32_t h = seed + TL__XXH_PRIME32_5 + 4u;
+  h = tl__hash32_lane(h, tl__mem_load_le32(data));
+  return tl__hash32_avalanche(h);
+}
+
+/* XXH32 of exactly 8 bytes: equal to tl_hash32(data, 8, seed). */
+TL__MEM_FORCE_INLINE uint32_t tl_hash32_8(const void *data, uint32_t seed) {
+  const unsigned char *p = (const unsigned char *)data;
+  uint32_t h = seed + TL__XXH_PRIME32_5 + 8u;
+  h = tl__hash32_lane(h, tl__mem_load_le32(p));
+  h = tl__hash32_lane(h, tl__mem_load_le32(p + 4));
+  return tl__hash32_avalanche(h);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Layout of inline collections. A layout generator must produce exactly these sizes
+ * (gen/layout.c does; tests/mem proves it).
+ *
+ *   - Every header, slot and value starts on an 8-byte boundary: TL_LAYOUT_ALIGN rounds up to 8.
+ *   - A list, queue, stack, hash set or dictionary starts with an 8-byte header: bytes 0-3 hold
+ *     its count (little-endian); a queue's bytes 4-7 hold its head (the slot of the oldest
+ *     element), otherwise they are zero. An array has no header.
+ *   - Elements of an array, list, queue or stack follow one another every TL_LAYOUT_ALIGN(size)
+ *     bytes.
+ *   - A hash-set or dictionary slot is an 8-byte state, then the key, then (dictionary) the value,
+ *     each starting on an 8-byte boundary. State byte 0 is TL_LAYOUT_SLOT_EMPTY (0),
+ *     TL_LAYOUT_SLOT_OCCUPIED (1) or TL_LAYOUT_SLOT_REMOVED (2, reserved: never written, since
+ *     removal shifts entries back instead of leaving a marker); bytes 1-3 are zero; bytes 4-7 hold
+ *     the key's XXH32 (seed 0, little-endian) while occupied. An empty slot is all zeros.
+ *
+ * Every macro is an integer constant expression when its arguments are (usable in static
+ * assertions and array sizes); results have type size_t.
+ * ------------------------------------------------------------------------------------------- */
+
+#define TL_LAYOUT_ALIGNMENT 8
+#define TL_LAYOUT_HEADER_BYTES ((size_t)8)
+#define TL_LAYOUT_STATE_BYTES ((size_t)8)
+#define TL_LAYOUT_SLOT_EMPTY 0
+#define TL_LAYOUT_SLOT_OCCUPIED 1
+#define TL_LAYOUT_SLOT_REMOVED 2
+
+#define TL_LAYOUT_ALIGN(size) ((((size_t)(size)) + (size_t)7) & ~(size_t)7)
+#define TL_LAYOUT_ARRAY_BYTES(capacity, element_size) \
+  ((size_t)(capacity) * TL_LAYOUT_ALIGN(element_size))
+#define TL_LAYOUT_SEQUENCE_BYTES(capacity, element_size) \
+  (TL_LAYOUT_HEADER_BYTES + (size_t)(capacity) * TL_LAYOUT_ALIGN(element_size))
+#define TL_LAYOUT_SET_SLOT_BYTES(element_size) \
+  (TL_LAYOUT_STATE_BYTES + TL_LAYOUT_ALIGN(element_size))
+#define TL_LAYOUT_SET_BYTES(capacity, element_size) \
+  (TL_LAYOUT_HEADER_BYTES + (size_t)(capacity) * TL_LAYOUT_SET_SLOT_BYTES(element_size))
+#define TL_LAYOUT_DICT_SLOT_BYTES(key_size, value_size) \
+  (TL_LAYOUT_STATE_BYTES + TL_LAYOUT_ALIGN(key_size) + TL_LAYOUT_ALIGN(value_size))
+#define TL_LAYOUT_DICT_BYTES(capacity, key_size, value_size) \
+  (TL_LAYOUT_HEADER_BYTES + (size_t)(capacity) * TL_LAYOUT_DICT_SLOT_BYTES(key_size, value_size))
+/* Offsets inside one set or dictionary slot. */
+#define TL_LAYOUT_SLOT_KEY_OFFSET TL_LAYOUT_STATE_BYTES
+#define TL_LAYOUT_SLOT_VALUE_OFFSET(key_size) (TL_LAYOUT_STATE_BYTES + TL_LAYOUT_ALIGN(key_size))
+
+/* Limits of the collection views (the generator refuses larger schemas with the same numbers). */
+#define TL_INLINE_MAX_CAPACITY 0x7FFFFFFFu
+#define TL_INLINE_MAX_ELEMENT_SIZE 0x40000000u
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* THREADLINK_MEM_H */
+
+/* The live-block list of TL_MEM_DEBUG, defined once. */
+#if defined(TL_IMPLEMENTATION) && defined(TL_MEM_DEBUG) && !defined(TL__MEM_IMPLEMENTATION_DONE)
+#define TL__MEM_IMPLEMENTATION_DONE
+#ifdef __cplusplus
+extern "C" {
+#endif
+tl__mem_header *tl__mem_live_head = NULL;
+size_t tl__mem_live_count = 0;
+uint64_t tl__mem_next_serial = 0;
+#ifdef __cplusplus
+}
+#endif
+#endif
+
+#include <threadlink/mem_inline.h>

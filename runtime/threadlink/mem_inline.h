@@ -1,0 +1,1158 @@
+/* threadlink/mem_inline.h - inline collections: views over a fixed number of slots in caller memory.
+ *
+ * Included by <threadlink/mem.h>; may also be included on its own. Header-only, `static inline`,
+ * no allocation, no global state.
+ *
+ * A view holds only a pointer to caller memory, a capacity and element sizes. Everything else
+ * (counts, the queue's head, the elements) lives in that memory, in the exact layout described in
+ * mem.h (TL_LAYOUT_*), so the memory can be copied, hashed, saved or rolled back freely and a
+ * view made over the copy sees the same collection. Zeroed memory is an empty collection.
+ *
+ *   kind      bytes                                   operations
+ *   array     TL_LAYOUT_ARRAY_BYTES(length, size)     length slots always present: at, get, set, clear
+ *   list      TL_LAYOUT_SEQUENCE_BYTES(cap, size)     count, at, add, add_zeroed, remove_at (moves the
+ *                                                     last element into the gap), clear
+ *   queue     TL_LAYOUT_SEQUENCE_BYTES(cap, size)     FIFO ring: enqueue, dequeue, peek, at, clear
+ *   stack     TL_LAYOUT_SEQUENCE_BYTES(cap, size)     push, pop, peek, at, clear
+ *   hashset   TL_LAYOUT_SET_BYTES(cap, size)          contains, add, remove, clear, iterate
+ *   dict      TL_LAYOUT_DICT_BYTES(cap, ksize, vsize) contains_key, try_get, get (pointer), try_add,
+ *                                                     get_or_add, set, remove, clear, iterate
+ *
+ * Making a view: tl_inline_<kind>_view(mem, capacity, sizes...). The memory must be 8-byte aligned
+ * and hold the bytes above; capacity is 1..TL_INLINE_MAX_CAPACITY and element/key sizes are
+ * 1..TL_INLINE_MAX_ELEMENT_SIZE (a dictionary's value size may be 0). Bad arguments give an
+ * invalid view (tl_inline_<kind>_valid is false) on which every operation fails harmlessly.
+ *
+ * Errors: adding to a full collection, removing from an empty one or indexing past the count
+ * returns false / NULL / TL_INLINE_FULL and changes nothing; nothing ever writes outside the
+ * collection's bytes. Counts read from memory are clamped to the capacity, so even corrupted
+ * memory cannot send an operation out of bounds.
+ *
+ * Determinism: element order depends only on the operations performed, and slots that an
+ * operation vacates are zeroed, so the same operations give the same bytes on every machine.
+ * A dequeue that empties a queue resets its head to 0.
+ *
+ * Elements are raw bytes. Keys are hashed (XXH32, seed 0) and compared as raw bytes, never
+ * through anything that differs between machines. So give element, key and value types no implicit
+ * padding (declare explicit padding members and zero them): copying a struct need not copy its
+ * padding, and stray padding bytes would change both lookups and frame hashes.
+ *
+ * Hash sets and dictionaries: open addressing with linear probing over the fixed table (capacity
+ * is the table size, not a number of buckets). The home slot of a key is
+ * (XXH32(key) * capacity) >> 32. Entries of a run are kept in order of their home slot, equal
+ * homes in insertion order (Robin Hood order), which lets a lookup for an absent key stop early.
+ * Removal moves the following displaced entries back by one slot (backward-shift deletion), so no
+ * marker is ever left: a table after a removal holds exactly the bytes it would hold had the key
+ * never been added, and churn never fills or slows the table. A table may be filled to its
+ * capacity, but a nearly full table probes further: keep the load (count / capacity) at or below
+ * 0.9, ideally about 0.75, for fast misses and inserts.
+ *
+ * Pointers returned by at/get/peek/get_or_add point into the collection; any later operation
+ * that adds or removes may move elements, so re-fetch them afterwards.
+ *
+ * Iteration:
+ *   array, list, stack:  for (i = 0; i < count; i++) at(i)  (stack: 0 is the bottom). To remove
+ *                        during a list walk, call remove_at(i) and do not advance i (the last
+ *                        element moved into slot i).
+ *   queue:               at(i), i = 0 is the oldest element.
+ *   hashset, dict:       tl_inline_iter it = tl_inline_dict_iter(d);
+ *                        while (tl_inline_dict_next(d, &it, &key, &value)) {
+ *                            if (expired(value)) tl_inline_dict_iter_remove(d, &it);
+ *                        }
+ *                        Every element present when the walk starts is visited exactly once,
+ *                        also when tl_inline_*_iter_remove removes the current one. Removing any
+ *                        other key, or adding, during the walk may skip or repeat elements.
+ *                        The order is slot order starting at a run boundary, so it too depends
+ *                        only on the bytes.
+ *
+ * Typed wrappers: TL_INLINE_ARRAY_TYPE(name, T), TL_INLINE_LIST_TYPE, TL_INLINE_QUEUE_TYPE,
+ * TL_INLINE_STACK_TYPE, TL_INLINE_HASHSET_TYPE(name, K) and TL_INLINE_DICT_TYPE(name, K, V)
+ * define a view type `name` (pointer and capacity only) with type-checked functions name_view,
+ * name_add, name_get ... whose sizes are compile-time constants, so hashing and comparison of 4- and
+ * 8-byte keys inline completely. Generated vault code uses the same functions.
+ */
+#ifndef THREADLINK_MEM_INLINE_H
+#define THREADLINK_MEM_INLINE_H
+
+#include <threadlink/mem.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Result of adding to a hash set or dictionary. */
+typedef enum tl_inline_result {
+  TL_INLINE_OK = 0,  /* added: the collection changed */
+  TL_INLINE_EXISTS,  /* the key was already present: nothing changed */
+  TL_INLINE_FULL,    /* count == capacity: nothing changed */
+  TL_INLINE_INVALID  /* invalid view: nothing changed */
+} tl_inline_result;
+
+/* Iteration state for hash sets and dictionaries. */
+typedef struct tl_inline_iter {
+  uint32_t start;   /* first slot of the walk: a run boundary */
+  uint32_t next;    /* next slot to examine */
+  uint32_t left;    /* slots not yet examined */
+  uint32_t current; /* slot of the element last returned, or TL_INLINE_NONE */
+} tl_inline_iter;
+
+#define TL_INLINE_NONE 0xFFFFFFFFu
+
+/* ---------------------------------------------------------------------------------------------
+ * Shared checks
+ * ------------------------------------------------------------------------------------------- */
+
+TL__MEM_FORCE_INLINE bool tl__inline_memory_ok(const void *mem) {
+  return mem != NULL && ((uintptr_t)mem & (uintptr_t)7) == 0;
+}
+
+TL__MEM_FORCE_INLINE bool tl__inline_size_ok(uint32_t size) {
+  return size >= 1 && size <= TL_INLINE_MAX_ELEMENT_SIZE;
+}
+
+static inline bool tl__inline_bytes_ok(uint32_t capacity, uint64_t stride, uint64_t header) {
+  return capacity >= 1 && capacity <= TL_INLINE_MAX_CAPACITY &&
+         header + (uint64_t)capacity * stride <= (uint64_t)TL_MEM_MAX_BYTES;
+}
+
+/* Count stored in a header, clamped to the capacity. */
+TL__MEM_FORCE_INLINE uint32_t tl__inline_count(const unsigned char *mem, uint32_t capacity) {
+  uint32_t count = tl__mem_load_le32(mem);
+  return count <= capacity ? count : capacity;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Array: `length` slots always present, no header.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct tl_inline_array {
+  unsigned char *mem;
+  uint32_t length;
+  uint32_t element_size;
+} tl_inline_array;
+
+static inline tl_inline_array tl_inline_array_view(void *mem, uint32_t length, uint32_t element_size) {
+  tl_inline_array a;
+  a.mem = NULL;
+  a.length = 0;
+  a.element_size = 0;
+  if (tl__inline_memory_ok(mem) && tl__inline_size_ok(element_size) &&
+      tl__inline_bytes_ok(length, TL_LAYOUT_ALIGN(element_size), 0)) {
+    a.mem = (unsigned char *)mem;
+    a.length = length;
+    a.element_size = element_size;
+  }
+  return a;
+}
+
+static inline bool tl_inline_array_valid(tl_inline_array a) { return a.mem != NULL; }
+static inline uint32_t tl_inline_array_length(tl_inline_array a) { return a.mem ? a.length : 0; }
+
+TL__MEM_FORCE_INLINE void *tl__array_at(unsigned char *mem, uint32_t length, uint32_t element_size,
+                                        uint32_t index) {
+  if (!mem || index >= length) return NULL;
+  return mem + (size_t)index * TL_LAYOUT_ALIGN(element_size);
+}
+
+/* The element at `index`, or NULL past the length. */
+static inline void *tl_inline_array_at(tl_inline_array a, uint32_t index) {
+  return tl__array_at(a.mem, a.length, a.element_size, index);
+}
+
+static inline bool tl_inline_array_get(tl_inline_array a, uint32_t index, void *out) {
+  const void *p = tl_inline_array_at(a, index);
+  if (!p || !out) return false;
+  memcpy(out, p, a.element_size);
+  return true;
+}
+
+static inline bool tl_inline_array_set(tl_inline_array a, uint32_t index, const void *value) {
+  void *p = tl_inline_array_at(a, index);
+  if (!p || !value) return false;
+  memcpy(p, value, a.element_size);
+  return true;
+}
+
+/* Zeroes every slot. */
+static inline void tl_inline_array_clear(tl_inline_array a) {
+  if (a.mem) memset(a.mem, 0, TL_LAYOUT_ARRAY_BYTES(a.length, a.element_size));
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Sequences: list, queue, stack. Header: count (bytes 0-3), queue head (bytes 4-7).
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct tl_inline_list {
+  unsigned char *mem;
+  uint32_t capacity;
+  uint32_t element_size;
+} tl_inline_list;
+
+typedef struct tl_inline_queue {
+  unsigned char *mem;
+  uint32_t capacity;
+  uint32_t element_size;
+} tl_inline_queue;
+
+typedef struct tl_inline_stack {
+  unsigned char *mem;
+  uint32_t capacity;
+  uint32_t element_size;
+} tl_inline_stack;
+
+static inline bool tl__sequence_args_ok(const void *mem, uint32_t capacity, uint32_t element_size) {
+  return tl__inline_memory_ok(mem) && tl__inline_size_ok(element_size) &&
+         tl__inline_bytes_ok(capacity, TL_LAYOUT_ALIGN(element_size), TL_LAYOUT_HEADER_BYTES);
+}
+
+TL__MEM_FORCE_INLINE unsigned char *tl__sequence_slot(unsigned char *mem, uint32_t element_size,
+                                                      uint32_t slot) {
+  return mem + TL_LAYOUT_HEADER_BYTES + (size_t)slot * TL_LAYOUT_ALIGN(element_size);
+}
+
+/* Copies one element in (value may be NULL: zeroes) and zeroes its padding up to the stride. */
+TL__MEM_FORCE_INLINE void tl__sequence_write(unsigned char *slot, uint32_t element_size,
+                                             const void *value) {
+  if (value) {
+    memcpy(slot, value, element_size);
+    if (TL_LAYOUT_ALIGN(element_size) != element_size)
+      memset(slot + element_size, 0, TL_LAYOUT_ALIGN(element_size) - element_size);
+  } else {
+    memset(slot, 0, TL_LAYOUT_ALIGN(element_size));
+  }
+}
+
+/* Whole bytes of a sequence, header included. */
+TL__MEM_FORCE_INLINE void tl__sequence_clear(unsigned char *mem, uint32_t capacity,
+                                             uint32_t element_size) {
+  if (mem) memset(mem, 0, TL_LAYOUT_SEQUENCE_BYTES(capacity, element_size));
+}
+
+/* --- list --- */
+
+static inline tl_inline_list tl_inline_list_view(void *mem, uint32_t capacity, uint32_t element_size) {
+  tl_inline_list l;
+  bool ok = tl__sequence_args_ok(mem, capacity, element_size);
+  l.mem = ok ? (unsigned char *)mem : NULL;
+  l.capacity = ok ? capacity : 0;
+  l.element_size = ok ? element_size : 0;
+  return l;
+}
+
+static inline bool tl_inline_list_valid(tl_inline_list l) { return l.mem != NULL; }
+static inline uint32_t tl_inline_list_capacity(tl_inline_list l) { return l.mem ? l.capacity : 0; }
+
+TL__MEM_FORCE_INLINE uint32_t tl__list_count(unsigned char *mem, uint32_t capacity) {
+  return mem ? tl__inline_count(mem, capacity) : 0;
+}
+
+TL__MEM_FORCE_INLINE void *tl__list_at(unsigned char *mem, uint32_t capacity, uint32_t element_size,
+                                       uint32_t index) {
+  if (index >= tl__list_count(mem, capacity)) return NULL;
+  return tl__sequence_slot(mem, element_size, index);
+}
+
+/* Appends a copy of *value (NULL: a zeroed element); returns a pointer to it, NULL when full. */
+TL__MEM_FORCE_INLINE void *tl__list_add(unsigned char *mem, uint32_t capacity, uint32_t element_size,
+                                        const void *value) {
+  uint32_t count;
+  unsigned char *slot;
+  if (!mem) return NULL;
+  count = tl__inline_count(mem, capacity);
+  if (count >= capacity) return NULL;
+  slot = tl__sequence_slot(mem, element_size, count);
+  tl__sequence_write(slot, element_size, value);
+  tl__mem_store_le32(mem, count + 1);
+  return slot;
+}
+
+TL__MEM_FORCE_INLINE bool tl__list_remove_at(unsigned char *mem, uint32_t capacity,
+                                             uint32_t element_size, uint32_t index) {
+  uint32_t count = tl__list_count(mem, capacity);
+  size_t stride = TL_LAYOUT_ALIGN(element_size);
+  if (index >= count) return false;
+  if (index != count - 1)
+    memcpy(tl__sequence_slot(mem, element_size, index),
+           tl__sequence_slot(mem, element_size, count - 1), stride);
+  memset(tl__sequence_slot(mem, element_size, count - 1), 0, stride);
+  tl__mem_store_le32(mem, count - 1);
+  return true;
+}
+
+static inline uint32_t tl_inline_list_count(tl_inline_list l) {
+  return tl__list_count(l.mem, l.capacity);
+}
+/* The element at `index` (< count), or NULL. */
+static inline void *tl_inline_list_at(tl_inline_list l, uint32_t index) {
+  return tl__list_at(l.mem, l.capacity, l.element_size, index);
+}
+/* Appends a copy of *value; false when full or invalid. */
+static inline bool tl_inline_list_add(tl_inline_list l, const void *value) {
+  return value != NULL && tl__list_add(l.mem, l.capacity, l.element_size, value) != NULL;
+}
+/* Appends a zeroed element and returns it; NULL when full or invalid. */
+static inline void *tl_inline_list_add_zeroed(tl_inline_list l) {
+  return tl__list_add(l.mem, l.capacity, l.element_size, NULL);
+}
+/* Removes the element at `index`, moving the last element into the gap; false past the count. */
+static inline bool tl_inline_list_remove_at(tl_inline_list l, uint32_t index) {
+  return tl__list_remove_at(l.mem, l.capacity, l.element_size, index);
+}
+static inline void tl_inline_list_clear(tl_inline_list l) {
+  tl__sequence_clear(l.mem, l.capacity, l.element_size);
+}
+
+/* --- queue --- */
+
+static inline tl_inline_queue tl_inline_queue_view(void *mem, uint32_t capacity, uint32_t element_size) {
+  tl_inline_queue q;
+  bool ok = tl__sequence_args_ok(mem, capacity, element_size);
+  q.mem = ok ? (unsigned char *)mem : NULL;
+  q.capacity = ok ? capacity : 0;
+  q.element_size = ok ? element_size : 0;
+  return q;
+}
+
+static inline bool tl_inline_queue_valid(tl_inline_queue q) { return q.mem != NULL; }
+static inline uint32_t tl_inline_queue_capacity(tl_inline_queue q) { return q.mem ? q.capacity : 0; }
+
+TL__MEM_FORCE_INLINE uint32_t tl__queue_head(const unsigned char *mem, uint32_t capacity) {
+  uint32_t head = tl__mem_load_le32(mem + 4);
+  return head < capacity ? head : 0;
+}
+
+/* Slot of the element `index` places after the head. */
+TL__MEM_FORCE_INLINE uint32_t tl__queue_slot(uint32_t head, uint32_t index, uint32_t capacity) {
+  uint32_t slot = head + index; /* head < capacity and index <= capacity: no wrap of uint32 */
+  return slot >= capacity ? slot - capacity : slot;
+}
+
+TL__MEM_FORCE_INLINE bool tl__queue_enqueue(unsigned char *mem, uint32_t capacity,
+                                            uint32_t element_size, const void *value) {
+  uint32_t count, head;
+  if (!mem) return false;
+  count = tl__inline_count(mem, capacity);
+  if (count >= capacity) return false;
+  head = tl__queue_head(mem, capacity);
+  tl__sequence_write(tl__sequence_slot(mem, element_size, tl__queue_slot(head, count, capacity)),
+                     element_size, value);
+  tl__mem_store_le32(mem, count + 1);
+  return true;
+}
+
+TL__MEM_FORCE_INLINE bool tl__queue_dequeue(unsigned char *mem, uint32_t capacity,
+                                            uint32_t element_size, void *out) {
+  uint32_t count, head;
+  unsigned char *slot;
+  if (!mem) return false;
+  count = tl__inline_count(mem, capacity);
+  if (count == 0) return false;
+  head = tl__queue_head(mem, capacity);
+  slot = tl__sequence_slot(mem, element_size, head);
+  if (out) memcpy(out, slot, element_size);
+  memset(slot, 0, TL_LAYOUT_ALIGN(element_size));
+  head = count == 1 ? 0 : (head + 1 == capacity ? 0 : head + 1);
+  tl__mem_store_le32(mem, count - 1);
+  tl__mem_store_le32(mem + 4, head);
+  return true;
+}
+
+TL__MEM_FORCE_INLINE void *tl__queue_at(unsigned char *mem, uint32_t capacity,
+                                        uint32_t element_size, uint32_t index) {
+  if (!mem || index >= tl__inline_count(mem, capacity)) return NULL;
+  return tl__sequence_slot(mem, element_size,
+                           tl__queue_slot(tl__queue_head(mem, capacity), index, capacity));
+}
+
+static inline uint32_t tl_inline_queue_count(tl_inline_queue q) {
+  return q.mem ? tl__inline_count(q.mem, q.capacity) : 0;
+}
+/* Adds a copy of *value at the back; false when full or invalid. */
+static inline bool tl_inline_queue_enqueue(tl_inline_queue q, const void *value) {
+  return value != NULL && tl__queue_enqueue(q.mem, q.capacity, q.element_size, value);
+}
+/* Removes the front element, copying it to *out unless out is NULL; false when empty. */
+static inline bool tl_inline_queue_dequeue(tl_inline_queue q, void *out) {
+  return tl__queue_dequeue(q.mem, q.capacity, q.element_size, out);
+}
+/* The front element, or NULL when empty. */
+static inline void *tl_inline_queue_peek(tl_inline_queue q) {
+  return tl__queue_at(q.mem, q.capacity, q.element_size, 0);
+}
+/* The element `index` places behind the front (0 = front), or NULL. */
+static inline void *tl_inline_queue_at(tl_inline_queue q, uint32_t index) {
+  return tl__queue_at(q.mem, q.capacity, q.element_size, index);
+}
+static inline void tl_inline_queue_clear(tl_inline_queue q) {
+  tl__sequence_clear(q.mem, q.capacity, q.element_size);
+}
+
+/* --- stack --- */
+
+static inline tl_inline_stack tl_inline_stack_view(void *mem, uint32_t capacity, uint32_t element_size) {
+  tl_inline_stack s;
+  bool ok = tl__sequence_args_ok(mem, capacity, element_size);
+  s.mem = ok ? (unsigned char *)mem : NULL;
+  s.capacity = ok ? capacity : 0;
+  s.element_size = ok ? element_size : 0;
+  return s;
+}
+
+static inline bool tl_inline_stack_valid(tl_inline_stack s) { return s.mem != NULL; }
+static inline uint32_t tl_inline_stack_capacity(tl_inline_stack s) { return s.mem ? s.capacity : 0; }
+
+TL__MEM_FORCE_INLINE bool tl__stack_pop(unsigned char *mem, uint32_t capacity, uint32_t element_size,
+                                        void *out) {
+  uint32_t count;
+  unsigned char *slot;
+  if (!mem) return false;
+  count = tl__inline_count(mem, capacity);
+  if (count == 0) return false;
+  slot = tl__sequence_slot(mem, element_size, count - 1);
+  if (out) memcpy(out, slot, element_size);
+  memset(slot, 0, TL_LAYOUT_ALIGN(element_size));
+  tl__mem_store_le32(mem, count - 1);
+  return true;
+}
+
+TL__MEM_FORCE_INLINE void *tl__stack_peek(unsigned char *mem, uint32_t capacity,
+                                          uint32_t element_size) {
+  uint32_t count = tl__list_count(mem, capacity);
+  return count ? tl__sequence_slot(mem, element_size, count - 1) : NULL;
+}
+
+static inline uint32_t tl_inline_stack_count(tl_inline_stack s) {
+  return tl__list_count(s.mem, s.capacity);
+}
+/* Pushes a copy of *value; false when full or invalid. */
+static inline bool tl_inline_stack_push(tl_inline_stack s, const void *value) {
+  return value != NULL && tl__list_add(s.mem, s.capacity, s.element_size, value) != NULL;
+}
+/* Pops the top element, copying it to *out unless out is NULL; false when empty. */
+static inline bool tl_inline_stack_pop(tl_inline_stack s, void *out) {
+  return tl__stack_pop(s.mem, s.capacity, s.element_size, out);
+}
+/* The top element, or NULL when empty. */
+static inline void *tl_inline_stack_peek(tl_inline_stack s) {
+  return tl__stack_peek(s.mem, s.capacity, s.element_size);
+}
+/* The element at `index` from the bottom (0 = bottom), or NULL. */
+static inline void *tl_inline_stack_at(tl_inline_stack s, uint32_t index) {
+  return tl__list_at(s.mem, s.capacity, s.element_size, index);
+}
+static inline void tl_inline_stack_clear(tl_inline_stack s) {
+  tl__sequence_clear(s.mem, s.capacity, s.element_size);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Hash tables: the engine shared by hashset (value_size 0) and dict.
+ *
+ * Slot i of a table lives at mem + 8 + i * stride, stride = TL_LAYOUT_DICT_SLOT_BYTES(k, v).
+ * State word (8 bytes, little-endian): low byte = slot state, high 32 bits = XXH32 of the key.
+ * Invariants (checked by the tests): every occupied slot's hash is XXH32(key); the slots from an
+ * entry's home to the entry are occupied; along a run, distance from home grows by at most one
+ * per slot (Robin Hood order), equal homes in insertion order.
+ * ------------------------------------------------------------------------------------------- */
+
+TL__MEM_FORCE_INLINE size_t tl__table_stride(uint32_t key_size, uint32_t value_size) {
+  return TL_LAYOUT_DICT_SLOT_BYTES(key_size, value_size);
+}
+
+TL__MEM_FORCE_INLINE unsigned char *tl__table_slot(unsigned char *mem, size_t stride, uint32_t i) {
+  return mem + TL_LAYOUT_HEADER_BYTES + (size_t)i * stride;
+}
+
+/* Home slot of a hash: a multiply-shift range reduction (no division, any capacity). */
+TL__MEM_FORCE_INLINE uint32_t tl__table_home(uint32_t hash, uint32_t capacity) {
+  return (uint32_t)(((uint64_t)hash * capacity) >> 32);
+}
+
+/* XXH32 of a key, seed 0; the usual key sizes take the unrolled paths. */
+TL__MEM_FORCE_INLINE uint32_t tl__table_hash(const void *key, uint32_t key_size) {
+  if (key_size == 4) return tl_hash32_4(key, 0);
+  if (key_size == 8) return tl_hash32_8(key, 0);
+  return tl_hash32(key, key_size, 0);
+}
+
+TL__MEM_FORCE_INLINE bool tl__table_key_equal(const unsigned char *stored, const void *key,
+                                              uint32_t key_size) {
+  if (key_size == 4) {
+    uint32_t a, b;
+    memcpy(&a, stored, 4);
+    memcpy(&b, key, 4);
+    return a == b;
+  }
+  if (key_size == 8) {
+    uint64_t a, b;
+    memcpy(&a, stored, 8);
+    memcpy(&b, key, 8);
+    return a == b;
+  }
+  return memcmp(stored, key, key_size) == 0;
+}
+
+TL__MEM_FORCE_INLINE bool tl__table_occupied(uint64_t state) {
+  return (state & 0xFFu) == TL_LAYOUT_SLOT_OCCUPIED;
+}
+
+/* How far the entry with state `state` in slot `index` sits from its home slot. */
+TL__MEM_FORCE_INLINE uint32_t tl__table_distance(uint64_t state, uint32_t index, uint32_t capacity) {
+  uint32_t home = tl__table_home((uint32_t)(state >> 32), capacity);
+  return index >= home ? index - home : index + (capacity - home);
+}
+
+/* The rest of a lookup that the fast path in tl__table_find did not decide: probe on from slot
+ * `index`, `distance` slots from home. Kept out of line so that the inlined part stays small. */
+static TL__MEM_NOINLINE TL__MEM_UNUSED unsigned char *
+tl__table_find_tail(unsigned char *mem, uint32_t capacity, uint32_t key_size, size_t stride,
+                    const void *key, uint64_t want, uint32_t index, uint32_t distance,
+                    uint32_t *index_out) {
+  unsigned char *const slots = mem + TL_LAYOUT_HEADER_BYTES;
+  unsigned char *slot = slots + (size_t)index * stride;
+  for (; distance < capacity; distance++) {
+    const uint64_t state = tl__mem_load_le64(slot);
+    if (state == want && tl__table_key_equal(slot + TL_LAYOUT_SLOT_KEY_OFFSET, key, key_size)) {
+      if (index_out) *index_out = index;
+      return slot;
+    }
+    /* An empty slot, or an entry closer to its home than we are to ours, ends the search: in
+     * Robin Hood order the key would have been placed before it. */
+    if (!tl__table_occupied(state) || tl__table_distance(state, index, capacity) < distance) break;
+    if (TL__MEM_UNLIKELY(++index == capacity)) {
+      index = 0;
+      slot = slots;
+    } else {
+      slot += stride;
+    }
+  }
+  if (index_out) *index_out = TL_INLINE_NONE;
+  return NULL;
+}
+
+/* The slot holding `key` (and its index in *index_out), or NULL. */
+TL__MEM_FORCE_INLINE unsigned char *tl__table_find(unsigned char *mem, uint32_t capacity,
+                                                   uint32_t key_size, uint32_t value_size,
+                                                   const void *key, uint32_t *index_out) {
+  const size_t stride = tl__table_stride(key_size, value_size);
+  unsigned char *const slots = mem + TL_LAYOUT_HEADER_BYTES;
+  const uint32_t hash = tl__table_hash(key, key_size);
+  const uint64_t want = ((uint64_t)hash << 32) | TL_LAYOUT_SLOT_OCCUPIED;
+  const uint32_t index = tl__table_home(hash, capacity);
+  if (key_size == 4 || key_size == 8) {
+    /* Most lookups end on the home slot or the next one. Decide both without data-dependent
+     * branches, so that a lookup costs one well-predicted branch rather than a mispredicted
+     * one per probe. */
+    unsigned char *const slot = slots + (size_t)index * stride;
+    const uint32_t index1 = index + 1 == capacity ? 0 : index + 1;
+    unsigned char *const slot1 = slots + (size_t)index1 * stride;
+    const uint64_t state0 = tl__mem_load_le64(slot), state1 = tl__mem_load_le64(slot1);
+    const uint32_t home1 = tl__table_home((uint32_t)(state1 >> 32), capacity);
+    const uint32_t match0 = (uint32_t)(state0 == want) &
+        (uint32_t)tl__table_key_equal(slot + TL_LAYOUT_SLOT_KEY_OFFSET, key, key_size);
+    const uint32_t match1 = (uint32_t)(state1 == want) &
+        (uint32_t)tl__table_key_equal(slot1 + TL_LAYOUT_SLOT_KEY_OFFSET, key, key_size);
+    /* Also decided when either slot is empty (state byte not 1) or the second entry sits at its
+     * home (closer to it than we are to ours): then the key is absent. Plain integer arithmetic,
+     * so that compilers keep it a single branch. */
+    const uint32_t decided = match0 | match1 | (((uint32_t)state0 ^ 1u) & 0xFFu) |
+                             (((uint32_t)state1 ^ 1u) & 0xFFu) | (uint32_t)(home1 == index1);
+    if (TL__MEM_LIKELY(decided != 0)) {
+      const uint32_t pick1 = match1 & (match0 ^ 1u);
+      const uint32_t found = index + ((index1 - index) & (0u - pick1));
+      if (index_out) *index_out = (match0 | match1) ? found : TL_INLINE_NONE;
+      return (match0 | match1) ? slots + (size_t)found * stride : NULL;
+    }
+    return tl__table_find_tail(mem, capacity, key_size, stride, key, want,
+                               index1 + 1 == capacity ? 0 : index1 + 1, 2, index_out);
+  }
+  return tl__table_find_tail(mem, capacity, key_size, stride, key, want, index, 0, index_out);
+}
+
+/* Finds `key` or inserts it (its value zeroed). Returns its slot index and sets *result to
+ * TL_INLINE_OK (inserted) or TL_INLINE_EXISTS; returns TL_INLINE_NONE with TL_INLINE_FULL when
+ * there is no room. */
+TL__MEM_FORCE_INLINE uint32_t tl__table_insert(unsigned char *mem, uint32_t capacity,
+                                               uint32_t key_size, uint32_t value_size,
+                                               const void *key, tl_inline_result *result) {
+  const size_t stride = tl__table_stride(key_size, value_size);
+  const uint32_t hash = tl__table_hash(key, key_size);
+  const uint64_t want = ((uint64_t)hash << 32) | TL_LAYOUT_SLOT_OCCUPIED;
+  uint32_t index = tl__table_home(hash, capacity);
+  unsigned char *slot = tl__table_slot(mem, stride, index);
+  uint32_t distance, count;
+  bool displace = false;
+
+  for (distance = 0; distance < capacity; distance++) {
+    const uint64_t state = tl__mem_load_le64(slot);
+    if (state == want && tl__table_key_equal(slot + TL_LAYOUT_SLOT_KEY_OFFSET, key, key_size)) {
+      *result = TL_INLINE_EXISTS;
+      return index;
+    }
+    if (!tl__table_occupied(state)) break;
+    if (tl__table_distance(state, index, capacity) < distance) {
+      displace = true;
+      break;
+    }
+    if (TL__MEM_UNLIKELY(++index == capacity)) {
+      index = 0;
+      slot = tl__table_slot(mem, stride, 0);
+    } else {
+      slot += stride;
+    }
+  }
+  count = tl__inline_count(mem, capacity);
+  if (distance == capacity || count >= capacity) {
+    *result = TL_INLINE_FULL;
+    return TL_INLINE_NONE;
+  }
+  if (displace) {
+    /* Move the rest of the run, up to the next free slot, one slot on. */
+    unsigned char *const slots = mem + TL_LAYOUT_HEADER_BYTES;
+    unsigned char *const last = slots + (size_t)(capacity - 1) * stride;
+    unsigned char *end = slot;
+    uint32_t steps;
+    for (steps = 1; steps < capacity; steps++) {
+      end = end == last ? slots : end + stride;
+      if (end[0] != TL_LAYOUT_SLOT_OCCUPIED) break; /* byte 0 of the state word is the state */
+    }
+    if (steps == capacity) { /* the count said there was room but no slot is free */
+      *result = TL_INLINE_FULL;
+      return TL_INLINE_NONE;
+    }
+    if (end > slot) {
+      memmove(slot + stride, slot, (size_t)(end - slot));
+    } else {
+      memmove(slots + stride, slots, (size_t)(end - slots));
+      memcpy(slots, last, stride);
+      memmove(slot + stride, slot, (size_t)(last - slot));
+    }
+  }
+  tl__mem_store_le64(slot, want);
+  memcpy(slot + TL_LAYOUT_SLOT_KEY_OFFSET, key, key_size);
+  memset(slot + TL_LAYOUT_SLOT_KEY_OFFSET + key_size, 0,
+         stride - TL_LAYOUT_SLOT_KEY_OFFSET - key_size);
+  tl__mem_store_le32(mem, count + 1);
+  *result = TL_INLINE_OK;
+  return index;
+}
+
+/* Empties slot `index` and moves the displaced entries that follow it back by one slot. */
+TL__MEM_FORCE_INLINE void tl__table_remove_at(unsigned char *mem, uint32_t capacity,
+                                              uint32_t key_size, uint32_t value_size,
+                                              uint32_t index) {
+  const size_t stride = tl__table_stride(key_size, value_size);
+  unsigned char *const slots = mem + TL_LAYOUT_HEADER_BYTES;
+  unsigned char *const last = slots + (size_t)(capacity - 1) * stride;
+  unsigned char *slot = slots + (size_t)index * stride;
+  unsigned char *next = slot;
+  uint32_t moved = 0, j = index;
+  uint32_t count = tl__inline_count(mem, capacity);
+  /* The run to move back ends at an empty slot or at an entry that sits at its home. */
+  while (moved + 1 < capacity) {
+    uint64_t state;
+    if (next == last) {
+      next = slots;
+      j = 0;
+    } else {
+      next += stride;
+      j++;
+    }
+    state = tl__mem_load_le64(next);
+    if (!tl__table_occupied(state) || tl__table_home((uint32_t)(state >> 32), capacity) == j) break;
+    moved++;
+  }
+  if (moved == 0) {
+    memset(slot, 0, stride);
+  } else if (index + moved < capacity) {
+    memmove(slot, slot + stride, (size_t)moved * stride);
+    memset(slot + (size_t)moved * stride, 0, stride);
+  } else {
+    const uint32_t tail = capacity - 1 - index; /* entries from index+1 to the end */
+    const uint32_t rest = moved - tail - 1;     /* entries from slot 1 on */
+    unsigned char *first = tl__table_slot(mem, stride, 0);
+    memmove(slot, slot + stride, (size_t)tail * stride);
+    memcpy(tl__table_slot(mem, stride, capacity - 1), first, stride);
+    memmove(first, first + stride, (size_t)rest * stride);
+    memset(first + (size_t)rest * stride, 0, stride);
+  }
+  tl__mem_store_le32(mem, count ? count - 1 : 0);
+}
+
+TL__MEM_FORCE_INLINE bool tl__table_remove(unsigned char *mem, uint32_t capacity, uint32_t key_size,
+                                           uint32_t value_size, const void *key) {
+  uint32_t index;
+  if (!mem || !key) return false;
+  if (!tl__table_find(mem, capacity, key_size, value_size, key, &index)) return false;
+  tl__table_remove_at(mem, capacity, key_size, value_size, index);
+  return true;
+}
+
+/* First slot that is empty or holds an entry at its home: no removal ever moves an entry across
+ * the boundary before it, so a walk starting there visits each element once even when the walk
+ * removes. A table built by insertions always has one; 0 is only a guard for foreign bytes. */
+static inline uint32_t tl__table_walk_start(unsigned char *mem, uint32_t capacity, size_t stride) {
+  uint32_t i;
+  for (i = 0; i < capacity; i++) {
+    uint64_t state = tl__mem_load_le64(tl__table_slot(mem, stride, i));
+    if (!tl__table_occupied(state) || tl__table_distance(state, i, capacity) == 0) return i;
+  }
+  return 0;
+}
+
+static inline tl_inline_iter tl__table_iter(unsigned char *mem, uint32_t capacity, size_t stride) {
+  tl_inline_iter it;
+  it.start = mem ? tl__table_walk_start(mem, capacity, stride) : 0;
+  it.next = it.start;
+  it.left = mem ? capacity : 0;
+  it.current = TL_INLINE_NONE;
+  return it;
+}
+
+/* The next occupied slot of the walk, or TL_INLINE_NONE at the end. */
+TL__MEM_FORCE_INLINE uint32_t tl__table_next(unsigned char *mem, uint32_t capacity, size_t stride,
+                                             tl_inline_iter *it) {
+  if (!mem || !it) return TL_INLINE_NONE;
+  while (it->left > 0) {
+    const uint32_t i = it->next < capacity ? it->next : 0;
+    it->next = i + 1 == capacity ? 0 : i + 1;
+    it->left--;
+    if (tl__table_occupied(tl__mem_load_le64(tl__table_slot(mem, stride, i)))) {
+      it->current = i;
+      return i;
+    }
+  }
+  it->current = TL_INLINE_NONE;
+  return TL_INLINE_NONE;
+}
+
+static inline bool tl__table_iter_remove(unsigned char *mem, uint32_t capacity, uint32_t key_size,
+                                         uint32_t value_size, tl_inline_iter *it) {
+  const size_t stride = tl__table_stride(key_size, value_size);
+  uint32_t current;
+  if (!mem || !it || it->current >= capacity) return false;
+  current = it->current;
+  if (!tl__table_occupied(tl__mem_load_le64(tl__table_slot(mem, stride, current)))) return false;
+  tl__table_remove_at(mem, capacity, key_size, value_size, current);
+  it->current = TL_INLINE_NONE;
+  if (current == it->start) {
+    /* The walk's first element is gone, and with it everything visited: start afresh, since the
+     * boundary may have moved. */
+    *it = tl__table_iter(mem, capacity, stride);
+  } else {
+    /* A displaced successor may have moved into this slot: examine it again. */
+    it->next = current;
+    it->left++;
+  }
+  return true;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Hash set
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct tl_inline_hashset {
+  unsigned char *mem;
+  uint32_t capacity;
+  uint32_t element_size;
+} tl_inline_hashset;
+
+static inline tl_inline_hashset tl_inline_hashset_view(void *mem, uint32_t capacity,
+                                                       uint32_t element_size) {
+  tl_inline_hashset s;
+  bool ok = tl__inline_memory_ok(mem) && tl__inline_size_ok(element_size) &&
+            tl__inline_bytes_ok(capacity, TL_LAYOUT_SET_SLOT_BYTES(element_size),
+                                TL_LAYOUT_HEADER_BYTES);
+  s.mem = ok ? (unsigned char *)mem : NULL;
+  s.capacity = ok ? capacity : 0;
+  s.element_size = ok ? element_size : 0;
+  return s;
+}
+
+static inline bool tl_inline_hashset_valid(tl_inline_hashset s) { return s.mem != NULL; }
+static inline uint32_t tl_inline_hashset_capacity(tl_inline_hashset s) { return s.mem ? s.capacity : 0; }
+static inline uint32_t tl_inline_hashset_count(tl_inline_hashset s) {
+  return s.mem ? tl__inline_count(s.mem, s.capacity) : 0;
+}
+
+static inline bool tl_inline_hashset_contains(tl_inline_hashset s, const void *element) {
+  return s.mem && element &&
+         tl__table_find(s.mem, s.capacity, s.element_size, 0, element, NULL) != NULL;
+}
+
+/* Adds an element: TL_INLINE_OK, TL_INLINE_EXISTS, TL_INLINE_FULL or TL_INLINE_INVALID. */
+static inline tl_inline_result tl_inline_hashset_add_ex(tl_inline_hashset s, const void *element) {
+  tl_inline_result result;
+  if (!s.mem || !element) return TL_INLINE_INVALID;
+  (void)tl__table_insert(s.mem, s.capacity, s.element_size, 0, element, &result);
+  return result;
+}
+
+/* Adds an element; true when the set changed (false: present, full or invalid). */
+static inline bool tl_inline_hashset_add(tl_inline_hashset s, const void *element) {
+  return tl_inline_hashset_add_ex(s, element) == TL_INLINE_OK;
+}
+
+/* Removes an element; true when the set changed. */
+static inline bool tl_inline_hashset_remove(tl_inline_hashset s, const void *element) {
+  return tl__table_remove(s.mem, s.capacity, s.element_size, 0, element);
+}
+
+static inline void tl_inline_hashset_clear(tl_inline_hashset s) {
+  if (s.mem) memset(s.mem, 0, TL_LAYOUT_SET_BYTES(s.capacity, s.element_size));
+}
+
+static inline tl_inline_iter tl_inline_hashset_iter(tl_inline_hashset s) {
+  return tl__table_iter(s.mem, s.capacity, TL_LAYOUT_SET_SLOT_BYTES(s.element_size));
+}
+
+/* Advances the walk; on true, *element (if not NULL) points at the element. */
+static inline bool tl_inline_hashset_next(tl_inline_hashset s, tl_inline_iter *it,
+                                          const void **element) {
+  const size_t stride = TL_LAYOUT_SET_SLOT_BYTES(s.element_size);
+  uint32_t i = tl__table_next(s.mem, s.capacity, stride, it);
+  if (i == TL_INLINE_NONE) return false;
+  if (element) *element = tl__table_slot(s.mem, stride, i) + TL_LAYOUT_SLOT_KEY_OFFSET;
+  return true;
+}
+
+/* Removes the element the walk is on; the walk goes on with every other element. */
+static inline bool tl_inline_hashset_iter_remove(tl_inline_hashset s, tl_inline_iter *it) {
+  return tl__table_iter_remove(s.mem, s.capacity, s.element_size, 0, it);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Dictionary
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct tl_inline_dict {
+  unsigned char *mem;
+  uint32_t capacity;
+  uint32_t key_size;
+  uint32_t value_size;
+} tl_inline_dict;
+
+static inline tl_inline_dict tl_inline_dict_view(void *mem, uint32_t capacity, uint32_t key_size,
+                                                 uint32_t value_size) {
+  tl_inline_dict d;
+  bool ok = tl__inline_memory_ok(mem) && tl__inline_size_ok(key_size) &&
+            value_size <= TL_INLINE_MAX_ELEMENT_SIZE &&
+            tl__inline_bytes_ok(capacity, TL_LAYOUT_DICT_SLOT_BYTES(key_size, value_size),
+                                TL_LAYOUT_HEADER_BYTES);
+  d.mem = ok ? (unsigned char *)mem : NULL;
+  d.capacity = ok ? capacity : 0;
+  d.key_size = ok ? key_size : 0;
+  d.value_size = ok ? value_size : 0;
+  return d;
+}
+
+static inline bool tl_inline_dict_valid(tl_inline_dict d) { return d.mem != NULL; }
+static inline uint32_t tl_inline_dict_capacity(tl_inline_dict d) { return d.mem ? d.capacity : 0; }
+static inline uint32_t tl_inline_dict_count(tl_inline_dict d) {
+  return d.mem ? tl__inline_count(d.mem, d.capacity) : 0;
+}
+
+TL__MEM_FORCE_INLINE void *tl__dict_value(unsigned char *mem, uint32_t key_size, uint32_t value_size,
+                                          uint32_t index) {
+  return tl__table_slot(mem, tl__table_stride(key_size, value_size), index) +
+         TL_LAYOUT_SLOT_VALUE_OFFSET(key_size);
+}
+
+/* Pointer to the value of `key`, or NULL when absent. */
+TL__MEM_FORCE_INLINE void *tl__dict_get(unsigned char *mem, uint32_t capacity, uint32_t key_size,
+                                        uint32_t value_size, const void *key) {
+  unsigned char *slot;
+  if (!mem || !key) return NULL;
+  slot = tl__table_find(mem, capacity, key_size, value_size, key, NULL);
+  return slot ? slot + TL_LAYOUT_SLOT_VALUE_OFFSET(key_size) : NULL;
+}
+
+/* Pointer to the value of `key`, adding the key with a zeroed value when absent (*added tells
+ * which, when not NULL); NULL when full or invalid. */
+TL__MEM_FORCE_INLINE void *tl__dict_get_or_add(unsigned char *mem, uint32_t capacity,
+                                                uint32_t key_size, uint32_t value_size,
+                                                const void *key, tl_inline_result *result) {
+  uint32_t index;
+  if (!mem || !key) {
+    *result = TL_INLINE_INVALID;
+    return NULL;
+  }
+  index = tl__table_insert(mem, capacity, key_size, value_size, key, result);
+  return index == TL_INLINE_NONE ? NULL : tl__dict_value(mem, key_size, value_size, index);
+}
+
+TL__MEM_FORCE_INLINE tl_inline_result tl__dict_try_add(unsigned char *mem, uint32_t capacity,
+                                                       uint32_t key_size, uint32_t value_size,
+                                                       const void *key, const void *value) {
+  tl_inline_result result;
+  void *slot = tl__dict_get_or_add(mem, capacity, key_size, value_size, key, &result);
+  if (result == TL_INLINE_OK && value && value_size) memcpy(slot, value, value_size);
+  return result;
+}
+
+TL__MEM_FORCE_INLINE bool tl__dict_set(unsigned char *mem, uint32_t capacity, uint32_t key_size,
+                                       uint32_t value_size, const void *key, const void *value) {
+  tl_inline_result result;
+  void *slot = tl__dict_get_or_add(mem, capacity, key_size, value_size, key, &result);
+  if (!slot) return false;
+  if (value_size) {
+    if (value) memcpy(slot, value, value_size);
+    else memset(slot, 0, value_size);
+  }
+  return true;
+}
+
+static inline bool tl_inline_dict_contains_key(tl_inline_dict d, const void *key) {
+  return tl__dict_get(d.mem, d.capacity, d.key_size, d.value_size, key) != NULL;
+}
+
+/* Copies the value of `key` to *value_out (unless NULL); false when absent. */
+static inline bool tl_inline_dict_try_get(tl_inline_dict d, const void *key, void *value_out) {
+  const void *value = tl__dict_get(d.mem, d.capacity, d.key_size, d.value_size, key);
+  if (!value) return false;
+  if (value_out && d.value_size) memcpy(value_out, value, d.value_size);
+  return true;
+}
+
+/* Pointer to the value of `key`, or NULL when absent. */
+static inline void *tl_inline_dict_get(tl_inline_dict d, const void *key) {
+  return tl__dict_get(d.mem, d.capacity, d.key_size, d.value_size, key);
+}
+
+/* Adds key and a copy of *value (NULL: zeroed): TL_INLINE_OK, TL_INLINE_EXISTS (value untouched),
+ * TL_INLINE_FULL or TL_INLINE_INVALID. */
+static inline tl_inline_result tl_inline_dict_try_add_ex(tl_inline_dict d, const void *key,
+                                                         const void *value) {
+  return tl__dict_try_add(d.mem, d.capacity, d.key_size, d.value_size, key, value);
+}
+
+/* Adds key and value; true when the dictionary changed (false: present, full or invalid). */
+static inline bool tl_inline_dict_try_add(tl_inline_dict d, const void *key, const void *value) {
+  return tl_inline_dict_try_add_ex(d, key, value) == TL_INLINE_OK;
+}
+
+/* Pointer to the value of `key`, adding it with a zeroed value when absent; *added (when not
+ * NULL) tells whether it was added. NULL when full or invalid. */
+static inline void *tl_inline_dict_get_or_add(tl_inline_dict d, const void *key, bool *added) {
+  tl_inline_result result;
+  void *value = tl__dict_get_or_add(d.mem, d.capacity, d.key_size, d.value_size, key, &result);
+  if (added) *added = result == TL_INLINE_OK;
+  return value;
+}
+
+/* Adds or replaces the value of `key`; false only when full or invalid. */
+static inline bool tl_inline_dict_set(tl_inline_dict d, const void *key, const void *value) {
+  return tl__dict_set(d.mem, d.capacity, d.key_size, d.value_size, key, value);
+}
+
+/* Removes `key`; true when the dictionary changed. */
+static inline bool tl_inline_dict_remove(tl_inline_dict d, const void *key) {
+  return tl__table_remove(d.mem, d.capacity, d.key_size, d.value_size, key);
+}
+
+static inline void tl_inline_dict_clear(tl_inline_dict d) {
+  if (d.mem) memset(d.mem, 0, TL_LAYOUT_DICT_BYTES(d.capacity, d.key_size, d.value_size));
+}
+
+static inline tl_inline_iter tl_inline_dict_iter(tl_inline_dict d) {
+  return tl__table_iter(d.mem, d.capacity, tl__table_stride(d.key_size, d.value_size));
+}
+
+/* Advances the walk; on true, *key and *value (each if not NULL) point at the entry. */
+static inline bool tl_inline_dict_next(tl_inline_dict d, tl_inline_iter *it, const void **key,
+                                       void **value) {
+  const size_t stride = tl__table_stride(d.key_size, d.value_size);
+  uint32_t i = tl__table_next(d.mem, d.capacity, stride, it);
+  if (i == TL_INLINE_NONE) return false;
+  if (key) *key = tl__table_slot(d.mem, stride, i) + TL_LAYOUT_SLOT_KEY_OFFSET;
+  if (value) *value = tl__dict_value(d.mem, d.key_size, d.value_size, i);
+  return true;
+}
+
+/* Removes the entry the walk is on; the walk goes on with every other entry. */
+static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *it) {
+  return tl__table_iter_remove(d.mem, d.capacity, d.key_size, d.value_size, it);
+}
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Typed wrappers. Each defines `name` (pointer + capacity) and functions over it whose element
+ * sizes are constants. Give T, K and V no implicit padding (see the top of this file).
+ * ------------------------------------------------------------------------------------------- */
+
+/* Functions that a wrapper defines but a program may not use: no unused-function warnings. */
+#define TL__INLINE_TYPED_FN static inline TL__MEM_UNUSED
+/* Lookups inline into the caller: with constant sizes, hashing and comparing 4- and 8-byte keys
+ * then take a few dozen instructions and no call. */
+#define TL__INLINE_TYPED_LOOKUP TL__MEM_FORCE_INLINE TL__MEM_UNUSED
+
+#define TL__INLINE_TYPED_VIEW(name, view_fn, ...) \
+  typedef struct name { \
+    unsigned char *mem; \
+    uint32_t capacity; \
+  } name; \
+  TL__INLINE_TYPED_FN name name##_view(void *mem, uint32_t capacity) { \
+    name v; \
+    v.mem = view_fn(mem, capacity, __VA_ARGS__).mem; \
+    v.capacity = v.mem ? capacity : 0; \
+    return v; \
+  } \
+  TL__INLINE_TYPED_FN bool name##_valid(name v) { return v.mem != NULL; } \
+  TL__INLINE_TYPED_FN uint32_t name##_capacity(name v) { return v.capacity; }
+
+#define TL_INLINE_ARRAY_TYPE(name, T) \
+  TL__INLINE_TYPED_VIEW(name, tl_inline_array_view, (uint32_t)sizeof(T)) \
+  TL__INLINE_TYPED_FN uint32_t name##_length(name a) { return a.capacity; } \
+  TL__INLINE_TYPED_FN T *name##_at(name a, uint32_t index) { \
+    return (T *)tl__array_at(a.mem, a.capacity, (uint32_t)sizeof(T), index); \
+  } \
+  TL__INLINE_TYPED_FN void name##_clear(name a) { \
+    if (a.mem) memset(a.mem, 0, TL_LAYOUT_ARRAY_BYTES(a.capacity, sizeof(T))); \
+  }
+
+#define TL_INLINE_LIST_TYPE(name, T) \
+  TL__INLINE_TYPED_VIEW(name, tl_inline_list_view, (uint32_t)sizeof(T)) \
+  TL__INLINE_TYPED_FN uint32_t name##_count(name l) { return tl__list_count(l.mem, l.capacity); } \
+  TL__INLINE_TYPED_FN T *name##_at(name l, uint32_t index) { \
+    return (T *)tl__list_at(l.mem, l.capacity, (uint32_t)sizeof(T), index); \
+  } \
+  TL__INLINE_TYPED_FN bool name##_add(name l, T value) { \
+    return tl__list_add(l.mem, l.capacity, (uint32_t)sizeof(T), &value) != NULL; \
+  } \
+  TL__INLINE_TYPED_FN T *name##_add_zeroed(name l) { \
+    return (T *)tl__list_add(l.mem, l.capacity, (uint32_t)sizeof(T), NULL); \
+  } \
+  TL__INLINE_TYPED_FN bool name##_remove_at(name l, uint32_t index) { \
+    return tl__list_remove_at(l.mem, l.capacity, (uint32_t)sizeof(T), index); \
+  } \
+  TL__INLINE_TYPED_FN void name##_clear(name l) { tl__sequence_clear(l.mem, l.capacity, (uint32_t)sizeof(T)); }
+
+#define TL_INLINE_QUEUE_TYPE(name, T) \
+  TL__INLINE_TYPED_VIEW(name, tl_inline_queue_view, (uint32_t)sizeof(T)) \
+  TL__INLINE_TYPED_FN uint32_t name##_count(name q) { \
+    return q.mem ? tl__inline_count(q.mem, q.capacity) : 0; \
+  } \
+  TL__INLINE_TYPED_FN bool name##_enqueue(name q, T value) { \
+    return tl__queue_enqueue(q.mem, q.capacity, (uint32_t)sizeof(T), &value); \
+  } \
+  TL__INLINE_TYPED_FN bool name##_dequeue(name q, T *out) { \
+    return tl__queue_dequeue(q.mem, q.capacity, (uint32_t)sizeof(T), out); \
+  } \
+  TL__INLINE_TYPED_FN T *name##_peek(name q) { \
+    return (T *)tl__queue_at(q.mem, q.capacity, (uint32_t)sizeof(T), 0); \
+  } \
+  TL__INLINE_TYPED_FN T *name##_at(name q, uint32_t index) { \
+    return (T *)tl__queue_at(q.mem, q.capacity, (uint32_t)sizeof(T), index); \
+  } \
+  TL__INLINE_TYPED_FN void name##_clear(name q) { tl__sequence_clear(q.mem, q.capacity, (uint32_t)sizeof(T)); }
+
+#define TL_INLINE_STACK_TYPE(name, T) \
+  TL__INLINE_TYPED_VIEW(name, tl_inline_stack_view, (uint32_t)sizeof(T)) \
+  TL__INLINE_TYPED_FN uint32_t name##_count(name s) { return tl__list_count(s.mem, s.capacity); } \
+  TL__INLINE_TYPED_FN bool name##_push(name s, T value) { \
+    return tl__list_add(s.mem, s.capacity, (uint32_t)sizeof(T), &value) != NULL; \
+  } \
+  TL__INLINE_TYPED_FN bool name##_pop(name s, T *out) { \
+    return tl__stack_pop(s.mem, s.capacity, (uint32_t)sizeof(T), out); \
+  } \
+  TL__INLINE_TYPED_FN T *name##_peek(name s) { \
+    return (T *)tl__stack_peek(s.mem, s.capacity, (uint32_t)sizeof(T)); \
+  } \
+  TL__INLINE_TYPED_FN T *name##_at(name s, uint32_t index) { \
+    return (T *)tl__list_at(s.mem, s.capacity, (uint32_t)sizeof(T), index); \
+  } \
+  TL__INLINE_TYPED_FN void name##_clear(name s) { tl__sequence_clear(s.mem, s.capacity, (uint32_t)sizeof(T)); }
+
+#define TL_INLINE_HASHSET_TYPE(name, K) \
+  TL__INLINE_TYPED_VIEW(name, tl_inline_hashset_view, (uint32_t)sizeof(K)) \
+  TL__INLINE_TYPED_FN uint32_t name##_count(name s) { \
+    return s.mem ? tl__inline_count(s.mem, s.capacity) : 0; \
+  } \
+  TL__INLINE_TYPED_LOOKUP bool name##_contains(name s, K element) { \
+    return s.mem && tl__table_find(s.mem, s.capacity, (uint32_t)sizeof(K), 0, &element, NULL) != NULL; \
+  } \
+  TL__INLINE_TYPED_FN tl_inline_result name##_add_ex(name s, K element) { \
+    tl_inline_result result; \
+    if (!s.mem) return TL_INLINE_INVALID; \
+    (void)tl__table_insert(s.mem, s.capacity, (uint32_t)sizeof(K), 0, &element, &result); \
+    return result; \
+  } \
+  TL__INLINE_TYPED_FN bool name##_add(name s, K element) { return name##_add_ex(s, element) == TL_INLINE_OK; } \
+  TL__INLINE_TYPED_FN bool name##_remove(name s, K element) { \
+    return tl__table_remove(s.mem, s.capacity, (uint32_t)sizeof(K), 0, &element); \
+  } \
+  TL__INLINE_TYPED_FN void name##_clear(name s) { \
+    if (s.mem) memset(s.mem, 0, TL_LAYOUT_SET_BYTES(s.capacity, sizeof(K))); \
+  } \
+  TL__INLINE_TYPED_FN tl_inline_iter name##_iter(name s) { \
+    return tl__table_iter(s.mem, s.capacity, TL_LAYOUT_SET_SLOT_BYTES(sizeof(K))); \
+  } \
+  TL__INLINE_TYPED_FN bool name##_next(name s, tl_inline_iter *it, K *element) { \
+    const size_t stride = TL_LAYOUT_SET_SLOT_BYTES(sizeof(K)); \
+    uint32_t i = tl__table_next(s.mem, s.capacity, stride, it); \
+    if (i == TL_INLINE_NONE) return false; \
+    if (element) \
+      memcpy(element, tl__table_slot(s.mem, stride, i) + TL_LAYOUT_SLOT_KEY_OFFSET, sizeof(K)); \
+    return true; \
+  } \
+  TL__INLINE_TYPED_FN bool name##_iter_remove(name s, tl_inline_iter *it) { \
+    return tl__table_iter_remove(s.mem, s.capacity, (uint32_t)sizeof(K), 0, it); \
+  }
+
+#define TL_INLINE_DICT_TYPE(name, K, V) \
+  TL__INLINE_TYPED_VIEW(name, tl_inline_dict_view, (uint32_t)sizeof(K), (uint32_t)sizeof(V)) \
+  TL__INLINE_TYPED_FN uint32_t name##_count(name d) { \
+    return d.mem ? tl__inline_count(d.mem, d.capacity) : 0; \
+  } \
+  TL__INLINE_TYPED_LOOKUP V *name##_get(name d, K key) { \
+    return (V *)tl__dict_get(d.mem, d.capacity, (uint32_t)sizeof(K), (uint32_t)sizeof(V), &key); \
+  } \
+  TL__INLINE_TYPED_LOOKUP bool name##_contains_key(name d, K key) { return name##_get(d, key) != NULL; } \
+  TL__INLINE_TYPED_LOOKUP bool name##_try_get(name d, K key, V *out) { \
+    const V *value = name##_get(d, key); \
+    if (!value) return false; \
+    if (out) memcpy(out, value, sizeof(V)); \
+    return true; \
+  } \
+  TL__INLINE_TYPED_FN tl_inline_result name##_try_add_ex(name d, K key, V value) { \
+    return tl__dict_try_add(d.mem, d.capacity, (uint32_t)sizeof(K), (uint32_t)sizeof(V), &key, \
+                            &value); \
+  } \
+  TL__INLINE_TYPED_FN bool name##_try_add(name d, K key, V value) { \
+    return name##_try_add_ex(d, key, value) == TL_INLINE_OK; \
+  } \
+  TL__INLINE_TYPED_FN V *name##_get_or_add(name d, K key, bool *added) { \
+    tl_inline_result result; \
+    V *value = (V *)tl__dict_get_or_add(d.mem, d.capacity, (uint32_t)sizeof(K), \
+                                        (uint32_t)sizeof(V), &key, &result); \
+    if (added) *added = result == TL_INLINE_OK; \
+    return value; \
+  } \
+  TL__INLINE_TYPED_FN bool name##_set(name d, K key, V value) { \
+    return tl__dict_set(d.mem, d.capacity, (uint32_t)sizeof(K), (uint32_t)sizeof(V), &key, &value); \
+  } \
+  TL__INLINE_TYPED_FN bool name##_remove(name d, K key) { \
+    return tl__table_remove(d.mem, d.capacity, (uint32_t)sizeof(K), (uint32_t)sizeof(V), &key); \
+  } \
+  TL__INLINE_TYPED_FN void name##_clear(name d) { \
+    if (d.mem) memset(d.mem, 0, TL_LAYOUT_DICT_BYTES(d.capacity, sizeof(K), sizeof(V))); \
+  } \
+  TL__INLINE_TYPED_FN tl_inline_iter name##_iter(name d) { \
+    return tl__table_iter(d.mem, d.capacity, TL_LAYOUT_DICT_SLOT_BYTES(sizeof(K), sizeof(V))); \
+  } \
+  TL__INLINE_TYPED_FN bool name##_next(name d, tl_inline_iter *it, K *key, V **value) { \
+    const size_t stride = TL_LAYOUT_DICT_SLOT_BYTES(sizeof(K), sizeof(V)); \
+    uint32_t i = tl__table_next(d.mem, d.capacity, stride, it); \
+    if (i == TL_INLINE_NONE) return false; \
+    if (key) memcpy(key, tl__table_slot(d.mem, stride, i) + TL_LAYOUT_SLOT_KEY_OFFSET, sizeof(K)); \
+    if (value) \
+      *value = (V *)tl__dict_value(d.mem, (uint32_t)sizeof(K), (uint32_t)sizeof(V), i); \
+    return true; \
+  } \
+  TL__INLINE_TYPED_FN bool name##_iter_remove(name d, tl_inline_iter *it) { \
+    return tl__table_iter_remove(d.mem, d.capacity, (uint32_t)sizeof(K), (uint32_t)sizeof(V), it); \
+  }
+
+#endif /* THREADLINK_MEM_INLINE_H */

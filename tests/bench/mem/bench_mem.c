@@ -1,0 +1,375 @@
+/* Benchmark of runtime/threadlink/mem.h: the inline dictionary (int64 keys and values) against
+ * khash (htslib/khash.h) and stb_ds, and tl_hash64/tl_hash32 against libxxhash called directly.
+ * Prints every operation with its baselines and the ratios in one run; never fails on time.
+ *
+ *   bench_mem [quick]     quick: fewer rounds, for a smoke run
+ *
+ * Tables: capacity 1,024 and 1,048,576 slots, load 0.5 and 0.9 (so 512 / 921 and 524,288 /
+ * 943,718 keys). Our table and khash are sized up front (khash to the power of two its 0.77
+ * maximum load needs); stb_ds has no way to reserve a hash map, so its inserts include growth.
+ * Key sets change every round (a different bijective scramble of a counter), and lookups go in a
+ * fresh random order each round, so the branch predictor cannot learn one sequence.
+ *   insert      n keys into an empty table                       ns per insert
+ *   hit         every key once, random order, value read         ns per lookup
+ *   miss        n absent keys                                    ns per lookup
+ *   churn-same  remove a random present key and add it back      ns per remove+add pair
+ *   churn-new   remove the oldest key, add a never-seen key      ns per pair, in the 1st and in
+ *               (so after one turnover every key is new)         the 8th turnover of the table
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define STB_DS_IMPLEMENTATION
+#include <stb/stb_ds.h>
+
+#include <htslib/khash.h>
+
+#include <threadlink/mem.h>
+
+#include "bench_mem_lib.h"
+
+KHASH_MAP_INIT_INT64(m64, int64_t)
+TL_INLINE_DICT_TYPE(tl_i64_dict, int64_t, int64_t)
+
+typedef struct stb_entry {
+  int64_t key;
+  int64_t value;
+} stb_entry;
+
+static double now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static uint64_t mix64(uint64_t z) { /* a bijection: distinct inputs give distinct keys */
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+static uint64_t rng_state = 88172645463325252ull;
+static uint64_t rng(void) { return mix64(rng_state += 0x9E3779B97F4A7C15ull); }
+
+static volatile int64_t sink; /* keeps results alive */
+
+enum { LIB_TL, LIB_KHASH, LIB_STB, LIB_COUNT };
+static const char *const lib_names[LIB_COUNT] = {"threadlink", "khash", "stb_ds"};
+
+enum { OP_INSERT, OP_HIT, OP_MISS, OP_CHURN_SAME, OP_CHURN_NEW_1, OP_CHURN_NEW_8, OP_COUNT };
+static const char *const op_names[OP_COUNT] = {"insert", "hit", "miss", "churn-same",
+                                               "churn-new 1st", "churn-new 8th"};
+
+typedef struct totals {
+  double ns[OP_COUNT];
+  double ops[OP_COUNT];
+} totals;
+
+/* One table of one library, behind the same five calls. */
+typedef struct table {
+  int lib;
+  uint32_t capacity;
+  unsigned char *mem; /* threadlink */
+  tl_i64_dict dict;
+  khash_t(m64) *kh;
+  stb_entry *stb;
+} table;
+
+static void table_open(table *t, int lib, uint32_t capacity, uint32_t keys) {
+  memset(t, 0, sizeof *t);
+  t->lib = lib;
+  t->capacity = capacity;
+  if (lib == LIB_TL) {
+    t->mem = (unsigned char *)tl_mem_alloc_zeroed(TL_LAYOUT_DICT_BYTES(capacity, 8, 8), 64);
+    t->dict = tl_i64_dict_view(t->mem, capacity);
+  } else if (lib == LIB_KHASH) {
+    t->kh = kh_init(m64);
+    kh_resize(m64, t->kh, (khint_t)(keys / 0.77 + 2));
+  } else {
+    t->stb = NULL;
+  }
+}
+
+static void table_close(table *t) {
+  if (t->lib == LIB_TL) tl_mem_free(t->mem);
+  else if (t->lib == LIB_KHASH) kh_destroy(m64, t->kh);
+  else hmfree(t->stb);
+}
+
+static inline void table_put(table *t, int64_t key, int64_t value) {
+  if (t->lib == LIB_TL) {
+    (void)tl_i64_dict_try_add(t->dict, key, value);
+  } else if (t->lib == LIB_KHASH) {
+    int ret;
+    khint_t k = kh_put(m64, t->kh, key, &ret);
+    kh_value(t->kh, k) = value;
+  } else {
+    hmput(t->stb, key, value);
+  }
+}
+
+static inline void table_del(table *t, int64_t key) {
+  if (t->lib == LIB_TL) {
+    (void)tl_i64_dict_remove(t->dict, key);
+  } else if (t->lib == LIB_KHASH) {
+    khint_t k = kh_get(m64, t->kh, key);
+    if (k != kh_end(t->kh)) kh_del(m64, t->kh, k);
+  } else {
+    (void)hmdel(t->stb, key);
+  }
+}
+
+/* Each timed loop is written out per library, so that the library's own code is inlined into
+ * it and nothing but the lookup is measured. */
+static double time_hits(table *t, const int64_t *keys, uint32_t n) {
+  int64_t sum = 0;
+  uint32_t i;
+  double start = now_ns();
+  if (t->lib == LIB_TL) {
+    for (i = 0; i < n; i++) sum += *tl_i64_dict_get(t->dict, keys[i]);
+  } else if (t->lib == LIB_KHASH) {
+    for (i = 0; i < n; i++) sum += kh_value(t->kh, kh_get(m64, t->kh, keys[i]));
+  } else {
+    for (i = 0; i < n; i++) sum += hmget(t->stb, keys[i]);
+  }
+  start = now_ns() - start;
+  sink += sum;
+  return start;
+}
+
+static double time_misses(table *t, const int64_t *keys, uint32_t n) {
+  int64_t found = 0;
+  uint32_t i;
+  double start = now_ns();
+  if (t->lib == LIB_TL) {
+    for (i = 0; i < n; i++) found += tl_i64_dict_get(t->dict, keys[i]) != NULL;
+  } else if (t->lib == LIB_KHASH) {
+    for (i = 0; i < n; i++) found += kh_get(m64, t->kh, keys[i]) != kh_end(t->kh);
+  } else {
+    for (i = 0; i < n; i++) found += hmgeti(t->stb, keys[i]) >= 0;
+  }
+  start = now_ns() - start;
+  if (found) {
+    fprintf(stderr, "bench_mem: %s found an absent key\n", lib_names[t->lib]);
+    exit(1);
+  }
+  return start;
+}
+
+static double time_inserts(table *t, const int64_t *keys, uint32_t n) {
+  uint32_t i;
+  double start = now_ns();
+  for (i = 0; i < n; i++) table_put(t, keys[i], (int64_t)i);
+  return now_ns() - start;
+}
+
+/* Remove keys[order[i]] and add it back. */
+static double time_churn_same(table *t, const int64_t *keys, const uint32_t *order, uint32_t n) {
+  uint32_t i;
+  double start = now_ns();
+  for (i = 0; i < n; i++) {
+    int64_t key = keys[order[i]];
+    table_del(t, key);
+    table_put(t, key, (int64_t)i);
+  }
+  return now_ns() - start;
+}
+
+/* Remove keys[first + i], add keys[first + n + i]: the window of live keys slides forward. */
+static double time_churn_new(table *t, const int64_t *keys, uint32_t first, uint32_t n) {
+  uint32_t i;
+  double start = now_ns();
+  for (i = 0; i < n; i++) {
+    table_del(t, keys[first + i]);
+    table_put(t, keys[first + n + i], (int64_t)i);
+  }
+  return now_ns() - start;
+}
+
+static uint32_t table_count(const table *t) {
+  if (t->lib == LIB_TL) return tl_i64_dict_count(t->dict);
+  if (t->lib == LIB_KHASH) return (uint32_t)kh_size(t->kh);
+  return (uint32_t)hmlen(t->stb);
+}
+
+static void shuffle(int64_t *a, uint32_t n) {
+  uint32_t i;
+  for (i = n; i > 1; i--) {
+    uint32_t j = (uint32_t)(rng() % i);
+    int64_t x = a[i - 1];
+    a[i - 1] = a[j];
+    a[j] = x;
+  }
+}
+
+#define TURNOVERS 8
+
+static void run_case(uint32_t capacity, double load, int rounds, totals *out) {
+  uint32_t n = (uint32_t)(capacity * load);
+  size_t pool = (size_t)n * (TURNOVERS + 1) + n; /* churn-new keys, then the misses */
+  int64_t *keys = (int64_t *)malloc(pool * sizeof(int64_t));
+  int64_t *lookups = (int64_t *)malloc((size_t)n * sizeof(int64_t));
+  uint32_t *order = (uint32_t *)malloc((size_t)n * sizeof(uint32_t));
+  int round, lib;
+  memset(out, 0, LIB_COUNT * sizeof(totals));
+  for (round = 0; round < rounds; round++) {
+    uint64_t scramble = rng();
+    size_t i;
+    for (i = 0; i < pool; i++) keys[i] = (int64_t)mix64((uint64_t)i * 0x9E3779B97F4A7C15ull + scramble);
+    for (i = 0; i < n; i++) order[i] = (uint32_t)(rng() % n);
+    for (lib = 0; lib < LIB_COUNT; lib++) {
+      totals *tt = &out[lib];
+      table t;
+      int pass;
+      table_open(&t, lib, capacity, n);
+      tt->ns[OP_INSERT] += time_inserts(&t, keys, n);
+      tt->ops[OP_INSERT] += n;
+      for (pass = 0; pass < (capacity < 100000 ? 4 : 1); pass++) {
+        memcpy(lookups, keys, (size_t)n * sizeof(int64_t));
+        shuffle(lookups, n);
+        tt->ns[OP_HIT] += time_hits(&t, lookups, n);
+        tt->ops[OP_HIT] += n;
+        memcpy(lookups, keys + (pool - n), (size_t)n * sizeof(int64_t));
+        shuffle(lookups, n);
+        tt->ns[OP_MISS] += time_misses(&t, lookups, n);
+        tt->ops[OP_MISS] += n;
+      }
+      tt->ns[OP_CHURN_SAME] += time_churn_same(&t, keys, order, n);
+      tt->ops[OP_CHURN_SAME] += n;
+      {
+        int turn;
+        for (turn = 0; turn < TURNOVERS; turn++) {
+          double ns = time_churn_new(&t, keys, (uint32_t)turn * n, n);
+          if (turn == 0) {
+            tt->ns[OP_CHURN_NEW_1] += ns;
+            tt->ops[OP_CHURN_NEW_1] += n;
+          } else if (turn == TURNOVERS - 1) {
+            tt->ns[OP_CHURN_NEW_8] += ns;
+            tt->ops[OP_CHURN_NEW_8] += n;
+          }
+        }
+      }
+      if (table_count(&t) != n) {
+        fprintf(stderr, "bench_mem: %s holds %u keys, expected %u\n", lib_names[lib], table_count(&t), n);
+        exit(1);
+      }
+      /* The live keys are the last window; every one is still found. */
+      memcpy(lookups, keys + (size_t)TURNOVERS * n, (size_t)n * sizeof(int64_t));
+      (void)time_hits(&t, lookups, n);
+      table_close(&t);
+    }
+  }
+  free(keys);
+  free(lookups);
+  free(order);
+}
+
+/* ---- hashes ---- */
+
+static void bench_hashes(int quick) {
+  static const size_t lengths[] = {4, 8, 16, 64, 256, 1024, 16384, 1 << 20};
+  size_t buffer_bytes = (1 << 20) + 64, li;
+  unsigned char *buffer = (unsigned char *)malloc(buffer_bytes);
+  size_t i;
+  for (i = 0; i < buffer_bytes; i++) buffer[i] = (unsigned char)rng();
+  printf("\nhash                     tl ns/call   libxxhash ns/call   tl/lib\n");
+  for (li = 0; li < sizeof lengths / sizeof lengths[0]; li++) {
+    size_t length = lengths[li];
+    /* About the same number of bytes per case; offsets vary over 64 positions. */
+    uint64_t calls = (uint64_t)(quick ? 2e7 : 2e8) / (length < 64 ? 64 : length);
+    double best_tl = 1e30, best_lib = 1e30;
+    int rep;
+    if (calls < 20) calls = 20;
+    for (rep = 0; rep < 3; rep++) {
+      uint64_t acc = 0, c;
+      double t0 = now_ns(), t1;
+      for (c = 0; c < calls; c++) acc += tl_hash64(buffer + (c & 63), length, c);
+      t1 = now_ns() - t0;
+      sink += (int64_t)acc;
+      if (t1 < best_tl) best_tl = t1;
+      t1 = bench_lib_xxh64_loop(buffer, length, calls, &acc);
+      sink += (int64_t)acc;
+      if (t1 < best_lib) best_lib = t1;
+    }
+    printf("XXH64 %8zu bytes  %12.2f   %17.2f   %6.3f\n", length, best_tl / calls, best_lib / calls,
+           best_tl / best_lib);
+  }
+  {
+    uint64_t calls = quick ? 10000000 : 100000000, c;
+    int size;
+    for (size = 4; size <= 8; size += 4) {
+      double best_tl = 1e30, best_lib = 1e30;
+      int rep;
+      for (rep = 0; rep < 3; rep++) {
+        uint64_t acc = 0;
+        double t0 = now_ns(), t1;
+        if (size == 4)
+          for (c = 0; c < calls; c++) acc += tl_hash32_4(buffer + (c & 1023), 0);
+        else
+          for (c = 0; c < calls; c++) acc += tl_hash32_8(buffer + (c & 1023), 0);
+        t1 = now_ns() - t0;
+        sink += (int64_t)acc;
+        if (t1 < best_tl) best_tl = t1;
+        t1 = bench_lib_xxh32_loop(buffer, (size_t)size, calls, &acc);
+        sink += (int64_t)acc;
+        if (t1 < best_lib) best_lib = t1;
+      }
+      printf("XXH32 %8d bytes  %12.2f   %17.2f   %6.3f   (tl_hash32_%d)\n", size, best_tl / calls,
+             best_lib / calls, best_tl / best_lib, size);
+    }
+  }
+  free(buffer);
+}
+
+int main(int argc, char **argv) {
+  int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
+  static const uint32_t capacities[] = {1024, 1048576};
+  static const double loads[] = {0.5, 0.9};
+  int pinned = 0;
+  size_t c, l;
+  {
+    cpu_set_t set;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    CPU_ZERO(&set);
+    CPU_SET((int)(cpus > 1 ? cpus - 1 : 0), &set);
+    pinned = sched_setaffinity(0, sizeof set, &set) == 0;
+  }
+  printf("threadlink mem benchmark (%s, %s)\n", quick ? "quick" : "full",
+         pinned ? "pinned to one CPU" : "not pinned");
+  printf("ns per operation; ratios below 1 mean threadlink is faster\n\n");
+  printf("%-9s %-4s %-14s %10s %10s %10s %9s %9s\n", "capacity", "load", "operation", "threadlink",
+         "khash", "stb_ds", "tl/khash", "tl/stb");
+  for (c = 0; c < 2; c++) {
+    for (l = 0; l < 2; l++) {
+      totals t[LIB_COUNT];
+      int rounds = capacities[c] < 100000 ? (quick ? 40 : 400) : (quick ? 1 : 3);
+      int op;
+      run_case(capacities[c], loads[l], rounds, t);
+      for (op = 0; op < OP_COUNT; op++) {
+        double v[LIB_COUNT];
+        int lib;
+        for (lib = 0; lib < LIB_COUNT; lib++) v[lib] = t[lib].ns[op] / t[lib].ops[op];
+        printf("%-9u %-4.1f %-14s %10.2f %10.2f %10.2f %9.3f %9.3f\n", capacities[c], loads[l],
+               op_names[op], v[LIB_TL], v[LIB_KHASH], v[LIB_STB], v[LIB_TL] / v[LIB_KHASH],
+               v[LIB_TL] / v[LIB_STB]);
+      }
+      printf("%-9u %-4.1f churn-new 8th/1st: threadlink %.3f, khash %.3f, stb_ds %.3f\n\n",
+             capacities[c], loads[l],
+             (t[LIB_TL].ns[OP_CHURN_NEW_8] / t[LIB_TL].ops[OP_CHURN_NEW_8]) /
+                 (t[LIB_TL].ns[OP_CHURN_NEW_1] / t[LIB_TL].ops[OP_CHURN_NEW_1]),
+             (t[LIB_KHASH].ns[OP_CHURN_NEW_8] / t[LIB_KHASH].ops[OP_CHURN_NEW_8]) /
+                 (t[LIB_KHASH].ns[OP_CHURN_NEW_1] / t[LIB_KHASH].ops[OP_CHURN_NEW_1]),
+             (t[LIB_STB].ns[OP_CHURN_NEW_8] / t[LIB_STB].ops[OP_CHURN_NEW_8]) /
+                 (t[LIB_STB].ns[OP_CHURN_NEW_1] / t[LIB_STB].ops[OP_CHURN_NEW_1]));
+      fflush(stdout);
+    }
+  }
+  bench_hashes(quick);
+  return 0;
+}

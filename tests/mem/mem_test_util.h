@@ -1,0 +1,55 @@
+/* Helpers shared by the mem tests (include after cmocka.h and threadlink/mem.h). */
+#ifndef TESTS_MEM_TEST_UTIL_H
+#define TESTS_MEM_TEST_UTIL_H
+
+static inline uint64_t test_splitmix64(uint64_t *state) {
+  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+static inline uint32_t test_home_of(const void *key, uint32_t key_size, uint32_t capacity) {
+  return (uint32_t)(((uint64_t)tl_hash32(key, key_size, 0) * capacity) >> 32);
+}
+
+/* The table invariants, from the bytes alone: empty slots all zero, occupied slots hold the key's
+ * XXH32, no hole between an entry and its home, Robin Hood order along runs, the count. */
+static inline void test_check_table(const unsigned char *mem, uint32_t capacity, uint32_t key_size,
+                                    uint32_t value_size) {
+  size_t stride = TL_LAYOUT_DICT_SLOT_BYTES(key_size, value_size);
+  uint32_t i, occupied = 0;
+  for (i = 0; i < capacity; i++) {
+    const unsigned char *slot = mem + 8 + i * stride;
+    uint64_t state = tl__mem_load_le64(slot);
+    uint32_t home, distance, d;
+    if ((state & 0xFF) == TL_LAYOUT_SLOT_EMPTY) {
+      size_t k;
+      for (k = 0; k < stride; k++) assert_int_equal(slot[k], 0);
+      continue;
+    }
+    assert_int_equal(state & 0xFFFFFFFFu, TL_LAYOUT_SLOT_OCCUPIED);
+    assert_int_equal(state >> 32, tl_hash32(slot + 8, key_size, 0));
+    {
+      size_t k; /* key padding is zero */
+      for (k = 8 + key_size; k < 8 + TL_LAYOUT_ALIGN(key_size); k++) assert_int_equal(slot[k], 0);
+    }
+    home = test_home_of(slot + 8, key_size, capacity);
+    distance = (i + capacity - home) % capacity;
+    for (d = 1; d <= distance; d++) {
+      const unsigned char *before = mem + 8 + ((i + capacity - d) % capacity) * stride;
+      assert_int_equal(before[0], TL_LAYOUT_SLOT_OCCUPIED);
+    }
+    if (distance > 0) {
+      const unsigned char *prev = mem + 8 + ((i + capacity - 1) % capacity) * stride;
+      uint32_t prev_home = test_home_of(prev + 8, key_size, capacity);
+      uint32_t prev_distance = (i - 1 + capacity - prev_home) % capacity;
+      assert_true(prev_distance + 1 >= distance);
+    }
+    occupied++;
+  }
+  assert_int_equal(tl__mem_load_le32(mem), occupied);
+  assert_int_equal(tl__mem_load_le32(mem + 4), 0);
+}
+
+#endif
