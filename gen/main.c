@@ -3,6 +3,7 @@
 #include "diff.h"
 #include "fsio.h"
 #include "generate.h"
+#include "watch.h"
 #include "tlg_version.h"
 
 #include <errno.h>
@@ -18,6 +19,7 @@ static const char usage[] =
     "  headers    write the headers into -o DIR (the build step); manifests are only read\n"
     "  check      exit 1 and print a diff of the files that generate would change; writes nothing\n"
     "  diff OLD NEW  compare two manifest sets (files or directories): exit 1 on breaking changes\n"
+    "  watch      generate, then again whenever an input changes, until interrupted\n"
     "\n"
     "options:\n"
     "  -C DIR                   run as if started in DIR\n"
@@ -87,6 +89,7 @@ int main(int argc, char **argv)
 {
     gen_options opt = {0};
     const char *dir = NULL;
+    bool watching = false;
     if (argc < 2) {
         fputs(usage, stderr);
         return 2;
@@ -104,6 +107,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "generate") == 0) opt.command = GEN_GENERATE;
     else if (strcmp(cmd, "headers") == 0) opt.command = GEN_HEADERS;
     else if (strcmp(cmd, "check") == 0) opt.command = GEN_CHECK;
+    else if (strcmp(cmd, "watch") == 0) watching = true;
     else return usage_error("unknown command '%s'", cmd);
 
     for (int i = 2; i < argc; i++) {
@@ -145,7 +149,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "threadlink-gen: error: cannot enter %s: %s\n", dir, strerror(errno));
         return 2;
     }
-    int rc = gen_run(&opt, NULL);
+    int rc = watching ? watch_run(&opt) : gen_run(&opt, NULL);
     free(headers_dir);
     free(depfile);
     return rc;
