@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
-"""Every schema in schemas/ is a valid JSON Schema, and every config and manifest the examples
-ship validates against its schema: validate_examples.py SOURCE_ROOT"""
+"""Every schema in schemas/ is a valid JSON Schema, every config and manifest the examples ship
+validates against its schema, and so does `threadlink-gen diff --format json`:
+validate_examples.py SOURCE_ROOT THREADLINK_GEN"""
 import json
 import pathlib
+import shutil
+import subprocess
 import sys
+import tempfile
 
 import jsonschema
 
@@ -34,6 +38,26 @@ for doc in bad:
     except jsonschema.ValidationError:
         continue
     sys.exit(f"schema accepted an invalid config: {doc}")
+# diff --format json: a change of every compatible kind and a breaking one.
+with tempfile.TemporaryDirectory() as tmp:
+    old = pathlib.Path(tmp) / "old"
+    shutil.copytree(root / "examples" / "basic" / "generated", old)
+    new = pathlib.Path(tmp) / "new"
+    shutil.copytree(old, new)
+    m = json.loads((new / "Vault.Fields.manifest.json").read_text())
+    m["entries"][0]["tombstone"] = True
+    m["entries"][1]["name"] = "Renamed"
+    (new / "Vault.Fields.manifest.json").write_text(json.dumps(m))
+    (new / "Game.Factions.manifest.json").unlink()
+    run = subprocess.run([sys.argv[2], "diff", str(old), str(new), "--format", "json"], capture_output=True, text=True)
+    if run.returncode != 1:
+        sys.exit(f"diff exited {run.returncode}: {run.stderr}")
+    report = json.loads(run.stdout)
+    jsonschema.validate(report, schemas["diff.schema.json"], cls=jsonschema.Draft202012Validator)
+    kinds = sorted(c["change"] for c in report["changes"])
+    if kinds != ["domain_removed", "renamed_member", "tombstoned"]:
+        sys.exit(f"unexpected changes {kinds}")
+
 print(f"{len(schemas)} schemas valid, {checked} example files valid, {len(bad)} invalid configs refused")
 if checked == 0:
     sys.exit("no example file was checked")
