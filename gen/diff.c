@@ -158,15 +158,9 @@ static bool eq_key(const void *ctx, uint32_t i)
     return e->key_len == p->len && memcmp(e->key, p->key, p->len) == 0;
 }
 
-static uint32_t key_hash(const void *m, uint32_t i)
-{
-    const entry *e = &((const manifest *)m)->entries.items[i];
-    return model_hash(e->key, e->key_len);
-}
-
 static void index_keys(const manifest *m, index_map *map)
 {
-    index_map_init(map, m->entries.count, key_hash, m);
+    index_map_init(map, m->entries.count);
     for (size_t i = 0; i < m->entries.count; i++) {
         const entry *e = &m->entries.items[i];
         index_map_insert(map, model_hash(e->key, e->key_len), (uint32_t)i);
@@ -260,7 +254,7 @@ static void compare_domain(const side_manifest *os, const side_manifest *ns, cha
     /* A removal and an addition of one unscoped name in different scopes is a rescope. */
     rescope_ctx rx = {out, first_added, NULL};
     index_map added;
-    index_map_init(&added, out->count - first_added, added_name_hash, &rx);
+    index_map_init(&added, out->count - first_added);
     for (size_t a = first_added; a < out->count; a++)
         index_map_insert(&added, added_name_hash(&rx, (uint32_t)(a - first_added)), (uint32_t)(a - first_added));
     for (size_t r = first_removed; r < first_added; r++) {

@@ -7,8 +7,11 @@
 static void put_json_string(buf *b, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
+    size_t plain = 0; /* keys and names almost never need escapes: copy them whole */
+    while (plain < n && (unsigned char)s[plain] >= 0x20 && s[plain] != '"' && s[plain] != '\\') plain++;
     buf_putc(b, '"');
-    for (size_t i = 0; i < n; i++) {
+    buf_put(b, s, plain);
+    for (size_t i = plain; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c == '"' || c == '\\') {
             buf_putc(b, '\\');

@@ -76,8 +76,7 @@ static bool load_manifest(const project *p, domain_job *job)
         memset(&job->m, 0, sizeof job->m);
     } else {
         job->had_manifest = true;
-        ok = manifest_read_fd(job->manifest_path, fd, &job->m) &&
-             identity_check(job->d, &job->m, job->manifest_path);
+        ok = manifest_read_fd(job->manifest_path, fd, &job->m);
         close(fd);
         if (!ok) diag_note(loc_file(job->manifest_path), "nothing was written: fix or restore the manifest (it is the identity store of %s)", job->d->name);
     }
@@ -311,7 +310,11 @@ int gen_run(const gen_options *opt, gen_result *result)
     if (ok) {
         for (size_t i = 0; i < count; i++) {
             domain_job *job = &jobs[i];
-            identity_assign(job->d, &job->m, &job->summary);
+            if (!identity_assign(job->d, &job->m, job->manifest_path, &job->summary)) {
+                diag_note(loc_file(job->manifest_path), "nothing was written: fix or restore the manifest (it is the identity store of %s)", job->d->name);
+                ok = false;
+                continue;
+            }
             size_t live = 0;
             for (size_t e = 0; e < job->m.entries.count; e++) live += !job->m.entries.items[e].tombstone;
             if (live == 0)

@@ -41,24 +41,6 @@ static bool eq_value(const void *ctx, uint32_t i)
     return p->m->entries.items[i].value == p->value;
 }
 
-/* Hashes of an entry's key, folded name and value: where it sits in each map. */
-static uint32_t entry_key_hash(const void *m, uint32_t i)
-{
-    const entry *e = &((const manifest *)m)->entries.items[i];
-    return model_hash(e->key, e->key_len);
-}
-
-static uint32_t entry_name_hash(const void *m, uint32_t i)
-{
-    const entry *e = &((const manifest *)m)->entries.items[i];
-    return fnv1a_folded(e->name, e->name_len);
-}
-
-static uint32_t entry_value_hash(const void *m, uint32_t i)
-{
-    return value_slot_hash(((const manifest *)m)->entries.items[i].value);
-}
-
 bool identity_reserved_member(const domain *d, const char *name, size_t len)
 {
     /* The sentinel, and, when a domain is spelled in lowercase so that its enumerators and its
@@ -69,11 +51,28 @@ bool identity_reserved_member(const domain *d, const char *name, size_t len)
            ascii_ieq(name, len, "_names", 6) || ascii_ieq(name, len, "_values", 7);
 }
 
-bool identity_check(const domain *d, const manifest *m, const char *path)
+typedef struct identity_index {
+    index_map keys, names, values;
+} identity_index;
+
+static void index_free(identity_index *x)
 {
-    bool ok = true;
-    if (!m->domain || strcmp(m->domain, d->name) != 0) {
-        diag_error(loc_file(path), "manifest is for domain '%s', not '%s'", m->domain ? m->domain : "", d->name);
+    index_map_free(&x->keys);
+    index_map_free(&x->names);
+    index_map_free(&x->values);
+}
+
+/* Indexes a manifest by key, folded name and value (room for `extra` more entries), checking
+ * that it is consistent with its domain on the way. */
+static bool index_manifest(const domain *d, const manifest *m, const char *path, size_t extra, identity_index *x)
+{
+    size_t n = m->entries.count;
+    index_map_init(&x->keys, n + extra);
+    index_map_init(&x->names, n + extra);
+    index_map_init(&x->values, n + extra);
+    if (!m->domain) return true; /* no manifest yet */
+    if (strcmp(m->domain, d->name) != 0) {
+        diag_error(loc_file(path), "manifest is for domain '%s', not '%s'", m->domain, d->name);
         return false;
     }
     if (m->kind != d->kind) {
@@ -81,63 +80,57 @@ bool identity_check(const domain *d, const manifest *m, const char *path)
                    d->name, m->kind == KIND_ORDINAL ? "ordinal" : "identity", d->kind == KIND_ORDINAL ? "ordinal" : "identity");
         return false;
     }
-    index_map keys, names, values;
-    size_t n = m->entries.count;
-    index_map_init(&keys, n, entry_key_hash, m);
-    index_map_init(&names, n, entry_name_hash, m);
-    index_map_init(&values, n, entry_value_hash, m);
-    for (size_t i = 0; i < n && ok; i++) {
+    for (size_t i = 0; i < n; i++) {
         const entry *e = &m->entries.items[i];
         src_loc at = loc_at(path, e->line, 0);
         size_t slen = strlen(e->scope);
         if (e->key_len <= slen || e->key[slen] != '.' || !ascii_ieq(e->key, slen, e->scope, slen)) {
             diag_error(at, "entry '%s': key does not start with its scope '%s'", e->key, e->scope);
-            ok = false;
-            break;
+            return false;
         }
         if (d->kind == KIND_IDENTITY && identity_hash(e->key, e->key_len, e->seed_offset) != e->value) {
             diag_error(at, "entry '%s': value %u is not the hash of its key under seed offset %u (the manifest was edited by hand or corrupted)",
                        e->key, e->value, e->seed_offset);
-            ok = false;
-            break;
+            return false;
         }
         if (d->reserve_zero && e->value == 0) {
             diag_error(at, "entry '%s': value 0 is reserved for the sentinel in this domain", e->key);
-            ok = false;
-            break;
+            return false;
         }
         probe p = {m, e->key, e->key_len, e->value};
         uint32_t hk = model_hash(e->key, e->key_len);
-        uint32_t dup = index_map_find(&keys, hk, eq_key, &p);
+        uint32_t dup = index_map_find(&x->keys, hk, eq_key, &p);
         if (dup != UINT32_MAX) {
             diag_error(at, "entry '%s' appears twice (also on line %u)", e->key, m->entries.items[dup].line);
-            ok = false;
-            break;
+            return false;
         }
-        index_map_insert(&keys, hk, (uint32_t)i);
+        index_map_insert(&x->keys, hk, (uint32_t)i);
         p.s = e->name;
         p.len = e->name_len;
         uint32_t hn = fnv1a_folded(e->name, e->name_len);
-        dup = index_map_find(&names, hn, eq_name, &p);
+        dup = index_map_find(&x->names, hn, eq_name, &p);
         if (dup != UINT32_MAX) {
             diag_error(at, "member name '%s' is used twice (also on line %u)", e->name, m->entries.items[dup].line);
-            ok = false;
-            break;
+            return false;
         }
-        index_map_insert(&names, hn, (uint32_t)i);
+        index_map_insert(&x->names, hn, (uint32_t)i);
         uint32_t hv = value_slot_hash(e->value);
-        dup = index_map_find(&values, hv, eq_value, &p);
+        dup = index_map_find(&x->values, hv, eq_value, &p);
         if (dup != UINT32_MAX) {
             diag_error(at, "value %u is issued twice ('%s' and '%s' on line %u)", e->value, e->key,
                        m->entries.items[dup].key, m->entries.items[dup].line);
-            ok = false;
-            break;
+            return false;
         }
-        index_map_insert(&values, hv, (uint32_t)i);
+        index_map_insert(&x->values, hv, (uint32_t)i);
     }
-    index_map_free(&keys);
-    index_map_free(&names);
-    index_map_free(&values);
+    return true;
+}
+
+bool identity_check(const domain *d, const manifest *m, const char *path)
+{
+    identity_index x;
+    bool ok = index_manifest(d, m, path, 0, &x);
+    index_free(&x);
     return ok;
 }
 
@@ -171,22 +164,20 @@ static void list_names(buf *out, const char *what, const manifest *m, entry_chan
     buf_putc(out, '\n');
 }
 
-void identity_assign(const domain *d, manifest *m, identity_summary *sum)
+bool identity_assign(const domain *d, manifest *m, const char *path, identity_summary *sum)
 {
     memset(sum, 0, sizeof *sum);
     size_t old_count = m->entries.count;
-    index_map keys, names, values;
-    index_map_init(&keys, old_count + d->decls.count, entry_key_hash, m);
-    index_map_init(&names, old_count + d->decls.count, entry_name_hash, m);
-    index_map_init(&values, old_count + d->decls.count, entry_value_hash, m);
+    identity_index x;
+    if (!index_manifest(d, m, path, d->decls.count, &x)) {
+        index_free(&x);
+        return false;
+    }
     uint32_t next_ordinal = d->reserve_zero ? 1 : 0;
     for (size_t i = 0; i < old_count; i++) {
         entry *e = &m->entries.items[i];
         e->decl = UINT32_MAX;
         e->change = CHANGE_NONE;
-        index_map_insert(&keys, model_hash(e->key, e->key_len), (uint32_t)i);
-        index_map_insert(&names, fnv1a_folded(e->name, e->name_len), (uint32_t)i);
-        index_map_insert(&values, value_slot_hash(e->value), (uint32_t)i);
         if (e->value >= next_ordinal) next_ordinal = e->value + 1;
     }
 
@@ -197,15 +188,33 @@ void identity_assign(const domain *d, manifest *m, identity_summary *sum)
         m->entries.cap = old_count + d->decls.count;
         m->entries.items = xrealloc(m->entries.items, m->entries.cap * sizeof *m->entries.items);
     }
+    buf ahead = {0};
     for (size_t di = 0; di < d->decls.count; di++) {
+        /* Fetch the slots a later declaration will probe while this one is handled. */
+        enum { LOOKAHEAD = 8 };
+        if (di + LOOKAHEAD < d->decls.count) {
+            const decl *later = &d->decls.items[di + LOOKAHEAD];
+            model_key(d, later, &ahead);
+            index_map_prefetch(&x.keys, model_hash(ahead.data, ahead.len));
+            index_map_prefetch(&x.names, fnv1a_folded(later->name, later->name_len));
+            if (d->kind == KIND_IDENTITY)
+                index_map_prefetch(&x.values, value_slot_hash(identity_hash(ahead.data, ahead.len, 0)));
+        }
         const decl *dc = &d->decls.items[di];
         const char *scope = model_scope(d, dc);
         model_key(d, dc, &key);
         probe p = {m, key.data, key.len, 0};
         uint32_t hk = model_hash(key.data, key.len);
-        uint32_t found = index_map_find(&keys, hk, eq_key, &p);
+        uint32_t found = index_map_find(&x.keys, hk, eq_key, &p);
         if (found != UINT32_MAX) {
             entry *e = &m->entries.items[found];
+            if (e->decl != UINT32_MAX) { /* declared twice in one pass: the first spelling wins */
+                const decl *first = &d->decls.items[e->decl];
+                src_loc at = model_loc(d, first);
+                diag_warning(model_loc(d, dc), "duplicate entry '%.*s' ignored: '%.*s' is already declared at %s:%u:%u (names compare case-insensitively)",
+                             (int)dc->name_len, dc->name, (int)first->name_len, first->name, at.file, at.line, at.col);
+                continue;
+            }
             e->decl = (uint32_t)di;
             if (e->tombstone) {
                 e->tombstone = false;
@@ -229,7 +238,7 @@ void identity_assign(const domain *d, manifest *m, identity_summary *sum)
         for (unsigned attempt = 0;; attempt++) {
             p.s = name_buf.data;
             p.len = name_buf.len;
-            uint32_t taken = index_map_find(&names, fnv1a_folded(p.s, p.len), eq_name, &p);
+            uint32_t taken = index_map_find(&x.names, fnv1a_folded(p.s, p.len), eq_name, &p);
             if (taken == UINT32_MAX && !identity_reserved_member(d, p.s, p.len)) break;
             if (attempt == 0) {
                 sum->name_collisions++;
@@ -254,7 +263,7 @@ void identity_assign(const domain *d, manifest *m, identity_summary *sum)
                 p.value = v;
                 uint32_t clash = (d->reserve_zero && v == 0)
                                      ? UINT32_MAX - 1
-                                     : index_map_find(&values, value_slot_hash(v), eq_value, &p);
+                                     : index_map_find(&x.values, value_slot_hash(v), eq_value, &p);
                 if (clash == UINT32_MAX) {
                     ne.value = v;
                     ne.seed_offset = seed;
@@ -272,9 +281,9 @@ void identity_assign(const domain *d, manifest *m, identity_summary *sum)
         }
         uint32_t index = (uint32_t)m->entries.count;
         *vec_push(&m->entries) = ne;
-        index_map_insert(&keys, hk, index);
-        index_map_insert(&names, fnv1a_folded(ne.name, ne.name_len), index);
-        index_map_insert(&values, value_slot_hash(ne.value), index);
+        index_map_insert(&x.keys, hk, index);
+        index_map_insert(&x.names, fnv1a_folded(ne.name, ne.name_len), index);
+        index_map_insert(&x.values, value_slot_hash(ne.value), index);
         sum->added++;
     }
 
@@ -336,9 +345,9 @@ void identity_assign(const domain *d, manifest *m, identity_summary *sum)
     buf_free(&collisions);
     buf_free(&name_buf);
     buf_free(&key);
-    index_map_free(&keys);
-    index_map_free(&names);
-    index_map_free(&values);
+    buf_free(&ahead);
+    index_free(&x);
+    return true;
 }
 
 void identity_summary_free(identity_summary *s) { buf_free(&s->text); }

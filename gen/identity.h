@@ -21,8 +21,9 @@ typedef struct identity_summary {
 
 /* Merges this pass's declarations into `m` (which holds the old manifest, or nothing): existing
  * keys keep their value and name, new keys are issued values and names, undeclared entries are
- * tombstoned. Never fails on a consistent manifest. */
-void identity_assign(const domain *d, manifest *m, identity_summary *summary);
+ * tombstoned, a key declared twice is warned about and counted once. Checks the manifest first
+ * (as identity_check) and returns false, changing nothing, if it is inconsistent. */
+bool identity_assign(const domain *d, manifest *m, const char *manifest_path, identity_summary *summary);
 void identity_summary_free(identity_summary *s);
 
 /* Member names that a generated header already uses for something else. */

@@ -5,7 +5,6 @@
 #include "model.h"
 
 #include "fsio.h"
-#include "index_map.h"
 #include "lex_injector.h"
 #include "stamp.h"
 
@@ -86,37 +85,16 @@ typedef struct source {
 } source;
 
 typedef struct lex_ctx {
-    project *p;
     domain *d;
     uint32_t source;
-    index_map *seen; /* key -> decl index */
-    buf key, other;
 } lex_ctx;
 
-/* Two declarations are one entry when their keys are equal. */
-static bool key_eq(const void *ctx, uint32_t index)
-{
-    lex_ctx *c = (lex_ctx *)ctx;
-    model_key(c->d, &c->d->decls.items[index], &c->other);
-    return c->other.len == c->key.len && memcmp(c->other.data, c->key.data, c->key.len) == 0;
-}
-
+/* Every line becomes a declaration; two declarations of one key (a duplicate) are the identity
+ * stage's to find, where keys are indexed anyway. */
 static void on_line(void *ctx, const injector_line *line)
 {
     lex_ctx *c = ctx;
     domain *d = c->d;
-    decl nd = {line->name, line->name_len, line->loc.line, line->loc.col, c->source};
-    model_key(d, &nd, &c->key);
-    uint32_t h = model_hash(c->key.data, c->key.len);
-    uint32_t prev = index_map_find(c->seen, h, key_eq, c);
-    if (prev != UINT32_MAX) {
-        const decl *first = &d->decls.items[prev];
-        src_loc at = model_loc(d, first);
-        diag_warning(line->loc, "duplicate entry '%.*s' ignored: '%.*s' is already declared at %s:%u:%u (names compare case-insensitively)",
-                     (int)nd.name_len, nd.name, (int)first->name_len, first->name, at.file, at.line, at.col);
-        return;
-    }
-    index_map_insert(c->seen, h, (uint32_t)d->decls.count);
     if (line->signature) {
         decl_signature *s = vec_push(&d->signatures);
         s->decl = (uint32_t)d->decls.count;
@@ -124,14 +102,7 @@ static void on_line(void *ctx, const injector_line *line)
         s->len = line->signature_len;
         s->col = line->signature_loc.col;
     }
-    *vec_push(&d->decls) = nd;
-}
-
-static uint32_t decl_key_hash(const void *ctx, uint32_t index)
-{
-    lex_ctx *c = (lex_ctx *)ctx;
-    model_key(c->d, &c->d->decls.items[index], &c->other);
-    return model_hash(c->other.data, c->other.len);
+    *vec_push(&d->decls) = (decl){line->name, line->name_len, line->loc.line, line->loc.col, c->source};
 }
 
 /* Lines in a file: an upper bound of its declarations, so the array grows once. */
@@ -145,10 +116,8 @@ static size_t count_lines(const buf *text)
 static bool lex_sources(project *p, domain *d, source *sources, size_t count)
 {
     bool ok = true;
-    index_map seen;
     buf text = {0};
-    lex_ctx c = {p, d, 0, &seen, {0}, {0}};
-    index_map_init(&seen, 1024, decl_key_hash, &c);
+    lex_ctx c = {d, 0};
     for (size_t i = 0; i < count; i++) {
         /* Diagnostics name files as the user reaches them from the working directory. */
         char *path = path_join(p->cfg.root, sources[i].path);
@@ -172,10 +141,7 @@ static bool lex_sources(project *p, domain *d, source *sources, size_t count)
         bool signatures = d->kind == KIND_ORDINAL;
         if (!lex_injector(src->path, text.data, text.len, signatures, &p->strings, on_line, &c)) ok = false;
     }
-    buf_free(&c.key);
-    buf_free(&c.other);
     buf_free(&text);
-    index_map_free(&seen);
     return ok;
 }
 

@@ -28,11 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         d.c_name = "Fuzz";
         d.lower_name = "fuzz";
         d.kind = m.kind;
-        if (identity_check(&d, &m, "fuzz.json")) {
-            identity_summary s;
-            identity_assign(&d, &m, &s);
-            identity_summary_free(&s);
-        }
+        identity_summary s;
+        if (identity_assign(&d, &m, "fuzz.json", &s)) identity_summary_free(&s);
         manifest_free(&m);
     }
     free(copy);
