@@ -43,6 +43,16 @@
  *   Hashes are the same on every machine and endianness. Collection headers and slot states are
  *   stored little-endian, so the bytes that this header writes are the same everywhere; keys and
  *   values are the caller's own bytes (give them no implicit padding, see mem_inline.h).
+ *
+ * Example
+ *   TL_INLINE_LIST_TYPE(int_list, int32_t)          // once, at file scope
+ *
+ *   size_t bytes = TL_LAYOUT_SEQUENCE_BYTES(16, sizeof(int32_t));
+ *   unsigned char *frame = (unsigned char *)tl_mem_alloc_zeroed(bytes, 0);
+ *   int_list list = int_list_view(frame, 16);
+ *   int_list_add(list, 42);
+ *   uint64_t fingerprint = tl_hash64(frame, bytes, 0);  // same on every peer after the same ops
+ *   tl_mem_free(frame);
  */
 #ifndef THREADLINK_MEM_H
 #define THREADLINK_MEM_H

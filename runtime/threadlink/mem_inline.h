@@ -43,9 +43,14 @@
  * homes in insertion order (Robin Hood order), which lets a lookup for an absent key stop early.
  * Removal moves the following displaced entries back by one slot (backward-shift deletion), so no
  * marker is ever left: a table after a removal holds exactly the bytes it would hold had the key
- * never been added, and churn never fills or slows the table. A table may be filled to its
- * capacity, but a nearly full table probes further: keep the load (count / capacity) at or below
- * 0.9, ideally about 0.75, for fast misses and inserts.
+ * never been added, and churn never fills or slows the table (the cost of an operation depends
+ * on the load, never on how many keys came and went).
+ *
+ * Recommended load (count / capacity): at most 0.75 for tables that change often, at most 0.9 for
+ * tables that are mostly read. A table may be filled to its capacity, but a fuller table probes
+ * further, and every add or remove moves the rest of its run by one slot: on average about 1 entry
+ * at load 0.5, 5 at 0.75 and 36 at 0.9. Measured on a 1,024-slot int64 table (tests/bench/mem):
+ * lookups about 15 / 22 / 32 ns and a remove+add pair about 65 / 100 / 230 ns at those loads.
  *
  * Pointers returned by at/get/peek/get_or_add point into the collection; any later operation
  * that adds or removes may move elements, so re-fetch them afterwards.

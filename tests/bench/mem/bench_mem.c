@@ -1,11 +1,12 @@
 /* Benchmark of runtime/threadlink/mem.h: the inline dictionary (int64 keys and values) against
  * khash (htslib/khash.h) and stb_ds, and tl_hash64/tl_hash32 against libxxhash called directly.
  * Prints every operation with its baselines and the ratios in one run; never fails on time.
+ * Each figure is the median over rounds of the round's mean time per operation.
  *
  *   bench_mem [quick]     quick: fewer rounds, for a smoke run
  *
- * Tables: capacity 1,024 and 1,048,576 slots, load 0.5 and 0.9 (so 512 / 921 and 524,288 /
- * 943,718 keys). Our table and khash are sized up front (khash to the power of two its 0.77
+ * Tables: capacity 1,024 and 1,048,576 slots, load 0.5, 0.75 and 0.9 (so 512 / 768 / 921 and
+ * 524,288 / 786,432 / 943,718 keys). Our table and khash are sized up front (khash to the power of two its 0.77
  * maximum load needs); stb_ds has no way to reserve a hash map, so its inserts include growth.
  * Key sets change every round (a different bijective scramble of a counter), and lookups go in a
  * fresh random order each round, so the branch predictor cannot learn one sequence.
@@ -66,10 +67,25 @@ enum { OP_INSERT, OP_HIT, OP_MISS, OP_CHURN_SAME, OP_CHURN_NEW_1, OP_CHURN_NEW_8
 static const char *const op_names[OP_COUNT] = {"insert", "hit", "miss", "churn-same",
                                                "churn-new 1st", "churn-new 8th"};
 
+/* ns per operation of each round; the report takes the median, which a noisy machine (other
+ * processes, a shared host) disturbs far less than the mean. */
+#define MAX_ROUNDS 512
 typedef struct totals {
-  double ns[OP_COUNT];
-  double ops[OP_COUNT];
+  double per_round[OP_COUNT][MAX_ROUNDS];
+  int rounds;
 } totals;
+
+static int compare_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static double median(const totals *t, int op) {
+  double v[MAX_ROUNDS];
+  memcpy(v, t->per_round[op], (size_t)t->rounds * sizeof(double));
+  qsort(v, (size_t)t->rounds, sizeof(double), compare_double);
+  return t->rounds % 2 ? v[t->rounds / 2] : (v[t->rounds / 2 - 1] + v[t->rounds / 2]) / 2;
+}
 
 /* One table of one library, behind the same five calls. */
 typedef struct table {
@@ -218,6 +234,7 @@ static void run_case(uint32_t capacity, double load, int rounds, totals *out) {
   uint32_t *order = (uint32_t *)malloc((size_t)n * sizeof(uint32_t));
   int round, lib;
   memset(out, 0, LIB_COUNT * sizeof(totals));
+  if (rounds > MAX_ROUNDS) rounds = MAX_ROUNDS;
   for (round = 0; round < rounds; round++) {
     uint64_t scramble = rng();
     size_t i;
@@ -228,33 +245,31 @@ static void run_case(uint32_t capacity, double load, int rounds, totals *out) {
       table t;
       int pass;
       table_open(&t, lib, capacity, n);
-      tt->ns[OP_INSERT] += time_inserts(&t, keys, n);
-      tt->ops[OP_INSERT] += n;
-      for (pass = 0; pass < (capacity < 100000 ? 4 : 1); pass++) {
-        memcpy(lookups, keys, (size_t)n * sizeof(int64_t));
-        shuffle(lookups, n);
-        tt->ns[OP_HIT] += time_hits(&t, lookups, n);
-        tt->ops[OP_HIT] += n;
-        memcpy(lookups, keys + (pool - n), (size_t)n * sizeof(int64_t));
-        shuffle(lookups, n);
-        tt->ns[OP_MISS] += time_misses(&t, lookups, n);
-        tt->ops[OP_MISS] += n;
+      tt->per_round[OP_INSERT][round] = time_inserts(&t, keys, n) / n;
+      {
+        double hit = 0, miss = 0;
+        int passes = capacity < 100000 ? 4 : 1;
+        for (pass = 0; pass < passes; pass++) {
+          memcpy(lookups, keys, (size_t)n * sizeof(int64_t));
+          shuffle(lookups, n);
+          hit += time_hits(&t, lookups, n);
+          memcpy(lookups, keys + (pool - n), (size_t)n * sizeof(int64_t));
+          shuffle(lookups, n);
+          miss += time_misses(&t, lookups, n);
+        }
+        tt->per_round[OP_HIT][round] = hit / ((double)n * passes);
+        tt->per_round[OP_MISS][round] = miss / ((double)n * passes);
       }
-      tt->ns[OP_CHURN_SAME] += time_churn_same(&t, keys, order, n);
-      tt->ops[OP_CHURN_SAME] += n;
+      tt->per_round[OP_CHURN_SAME][round] = time_churn_same(&t, keys, order, n) / n;
       {
         int turn;
         for (turn = 0; turn < TURNOVERS; turn++) {
-          double ns = time_churn_new(&t, keys, (uint32_t)turn * n, n);
-          if (turn == 0) {
-            tt->ns[OP_CHURN_NEW_1] += ns;
-            tt->ops[OP_CHURN_NEW_1] += n;
-          } else if (turn == TURNOVERS - 1) {
-            tt->ns[OP_CHURN_NEW_8] += ns;
-            tt->ops[OP_CHURN_NEW_8] += n;
-          }
+          double ns = time_churn_new(&t, keys, (uint32_t)turn * n, n) / n;
+          if (turn == 0) tt->per_round[OP_CHURN_NEW_1][round] = ns;
+          else if (turn == TURNOVERS - 1) tt->per_round[OP_CHURN_NEW_8][round] = ns;
         }
       }
+      tt->rounds = round + 1;
       if (table_count(&t) != n) {
         fprintf(stderr, "bench_mem: %s holds %u keys, expected %u\n", lib_names[lib], table_count(&t), n);
         exit(1);
@@ -278,7 +293,7 @@ static void bench_hashes(int quick) {
   unsigned char *buffer = (unsigned char *)malloc(buffer_bytes);
   size_t i;
   for (i = 0; i < buffer_bytes; i++) buffer[i] = (unsigned char)rng();
-  printf("\nhash                     tl ns/call   libxxhash ns/call   tl/lib\n");
+  printf("\nhash (best of 9)          tl ns/call   libxxhash ns/call   tl/lib\n");
   for (li = 0; li < sizeof lengths / sizeof lengths[0]; li++) {
     size_t length = lengths[li];
     /* About the same number of bytes per case; offsets vary over 64 positions. */
@@ -286,7 +301,7 @@ static void bench_hashes(int quick) {
     double best_tl = 1e30, best_lib = 1e30;
     int rep;
     if (calls < 20) calls = 20;
-    for (rep = 0; rep < 3; rep++) {
+    for (rep = 0; rep < 9; rep++) {
       uint64_t acc = 0, c;
       double t0 = now_ns(), t1;
       for (c = 0; c < calls; c++) acc += tl_hash64(buffer + (c & 63), length, c);
@@ -306,7 +321,7 @@ static void bench_hashes(int quick) {
     for (size = 4; size <= 8; size += 4) {
       double best_tl = 1e30, best_lib = 1e30;
       int rep;
-      for (rep = 0; rep < 3; rep++) {
+      for (rep = 0; rep < 9; rep++) {
         uint64_t acc = 0;
         double t0 = now_ns(), t1;
         if (size == 4)
@@ -330,7 +345,7 @@ static void bench_hashes(int quick) {
 int main(int argc, char **argv) {
   int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
   static const uint32_t capacities[] = {1024, 1048576};
-  static const double loads[] = {0.5, 0.9};
+  static const double loads[] = {0.5, 0.75, 0.9};
   int pinned = 0;
   size_t c, l;
   {
@@ -346,27 +361,24 @@ int main(int argc, char **argv) {
   printf("%-9s %-4s %-14s %10s %10s %10s %9s %9s\n", "capacity", "load", "operation", "threadlink",
          "khash", "stb_ds", "tl/khash", "tl/stb");
   for (c = 0; c < 2; c++) {
-    for (l = 0; l < 2; l++) {
-      totals t[LIB_COUNT];
-      int rounds = capacities[c] < 100000 ? (quick ? 40 : 400) : (quick ? 1 : 3);
+    for (l = 0; l < 3; l++) {
+      static totals t[LIB_COUNT];
+      int rounds = capacities[c] < 100000 ? (quick ? 40 : 400) : (quick ? 1 : 5);
       int op;
       run_case(capacities[c], loads[l], rounds, t);
       for (op = 0; op < OP_COUNT; op++) {
         double v[LIB_COUNT];
         int lib;
-        for (lib = 0; lib < LIB_COUNT; lib++) v[lib] = t[lib].ns[op] / t[lib].ops[op];
-        printf("%-9u %-4.1f %-14s %10.2f %10.2f %10.2f %9.3f %9.3f\n", capacities[c], loads[l],
+        for (lib = 0; lib < LIB_COUNT; lib++) v[lib] = median(&t[lib], op);
+        printf("%-9u %-4.2f %-14s %10.2f %10.2f %10.2f %9.3f %9.3f\n", capacities[c], loads[l],
                op_names[op], v[LIB_TL], v[LIB_KHASH], v[LIB_STB], v[LIB_TL] / v[LIB_KHASH],
                v[LIB_TL] / v[LIB_STB]);
       }
-      printf("%-9u %-4.1f churn-new 8th/1st: threadlink %.3f, khash %.3f, stb_ds %.3f\n\n",
+      printf("%-9u %-4.2f churn-new 8th/1st: threadlink %.3f, khash %.3f, stb_ds %.3f\n\n",
              capacities[c], loads[l],
-             (t[LIB_TL].ns[OP_CHURN_NEW_8] / t[LIB_TL].ops[OP_CHURN_NEW_8]) /
-                 (t[LIB_TL].ns[OP_CHURN_NEW_1] / t[LIB_TL].ops[OP_CHURN_NEW_1]),
-             (t[LIB_KHASH].ns[OP_CHURN_NEW_8] / t[LIB_KHASH].ops[OP_CHURN_NEW_8]) /
-                 (t[LIB_KHASH].ns[OP_CHURN_NEW_1] / t[LIB_KHASH].ops[OP_CHURN_NEW_1]),
-             (t[LIB_STB].ns[OP_CHURN_NEW_8] / t[LIB_STB].ops[OP_CHURN_NEW_8]) /
-                 (t[LIB_STB].ns[OP_CHURN_NEW_1] / t[LIB_STB].ops[OP_CHURN_NEW_1]));
+             median(&t[LIB_TL], OP_CHURN_NEW_8) / median(&t[LIB_TL], OP_CHURN_NEW_1),
+             median(&t[LIB_KHASH], OP_CHURN_NEW_8) / median(&t[LIB_KHASH], OP_CHURN_NEW_1),
+             median(&t[LIB_STB], OP_CHURN_NEW_8) / median(&t[LIB_STB], OP_CHURN_NEW_1));
       fflush(stdout);
     }
   }
