@@ -168,7 +168,7 @@ static void read_domain(cfg_reader *r, json_t *d, size_t index, domain_config *o
 bool config_load(const char *path, project_config *out)
 {
     static const char *const allowed[] = {"$schema", "generated_dir", "injector_dir",
-                                          "definitions_dir", "domains", NULL};
+                                          "definitions_dir", "domains", "vaults", "content", NULL};
     memset(out, 0, sizeof *out);
     buf text = {0};
     if (!fs_read_file(path, &text)) {
@@ -213,6 +213,12 @@ bool config_load(const char *path, project_config *out)
                 }
         }
     }
+    if (r.ok && json_is_object(root)) {
+        out->vaults = json_incref(json_object_get(root, "vaults"));
+        out->content = json_incref(json_object_get(root, "content"));
+        out->text = xstrndup(text.data, text.len);
+        out->text_len = text.len;
+    }
     json_decref(root);
     buf_free(&text);
     if (!r.ok) config_free(out);
@@ -236,6 +242,9 @@ void config_free(project_config *cfg)
     free(cfg->generated_dir);
     free(cfg->injector_dir);
     free(cfg->definitions_dir);
+    json_decref(cfg->vaults);
+    json_decref(cfg->content);
+    free(cfg->text);
     memset(cfg, 0, sizeof *cfg);
 }
 

@@ -24,6 +24,12 @@ typedef struct project_config {
     char *injector_dir;
     char *definitions_dir; /* NULL when absent */
     VEC(domain_config) domains;
+    /* Sections owned by later stages, kept as parsed JSON (jansson) for them to validate:
+     * "vaults" (vault schemas and data) and "content" (content profiles). NULL when absent. */
+    struct json_t *vaults;
+    struct json_t *content;
+    char *text;            /* the config's text, for json_locate in those stages' diagnostics */
+    size_t text_len;
 } project_config;
 
 /* Reads and validates the config; every problem is reported with file:line:col and the key path.

@@ -4,6 +4,7 @@
 #include "fsio.h"
 #include "identity.h"
 #include "model.h"
+#include "stage.h"
 #include "stamp.h"
 #include "tlg_version.h"
 #include "udiff.h"
@@ -131,20 +132,14 @@ static uint64_t input_digest(const gen_options *opt, project *p, domain_job *job
     return hasher_digest(p->input_hash);
 }
 
-/* Up to date when the stamp names exactly the outputs this run would write, with these inputs,
- * and every output is still what was written. */
-static bool stamp_says_up_to_date(const char *stamp_path, uint64_t inputs, const gen_options *opt, domain_job *jobs, size_t count)
+/* Up to date when the stamp names exactly the outputs this run would write, in order, with these
+ * inputs, and every output is still what was written. */
+static bool stamp_says_up_to_date(const char *stamp_path, uint64_t inputs, char *const *planned, size_t count)
 {
     stamp st;
     if (!stamp_read(stamp_path, &st)) return false;
-    size_t per_domain = opt->command == GEN_HEADERS ? 1 : 2;
-    bool ok = st.inputs == inputs && st.outputs.count == count * per_domain;
-    for (size_t i = 0; ok && i < count; i++) {
-        char *header = opt->command == GEN_HEADERS ? path_join(opt->headers_dir, jobs[i].d->output) : xstrdup(jobs[i].header_path);
-        ok = strcmp(st.outputs.items[i * per_domain].path, header) == 0 &&
-             (per_domain == 1 || strcmp(st.outputs.items[i * 2 + 1].path, jobs[i].manifest_path) == 0);
-        free(header);
-    }
+    bool ok = st.inputs == inputs && st.outputs.count == count;
+    for (size_t i = 0; ok && i < count; i++) ok = strcmp(st.outputs.items[i].path, planned[i]) == 0;
     ok = ok && stamp_outputs_intact(&st);
     stamp_free(&st);
     return ok;
@@ -228,32 +223,56 @@ static void write_depfile(const gen_options *opt, project *p, domain_job *jobs, 
     vec_free(&inputs);
 }
 
-static bool emit_all(const gen_options *opt, project *p, domain_job *jobs, size_t count, output_set *out)
+/* One output of the run, in the order it is written. */
+typedef struct planned_output {
+    char *path;         /* relative to the working directory */
+    const char *base;   /* its directory root (generated dir or -o DIR) and path below it */
+    const char *relative;
+    domain_job *job;    /* a domain's header or manifest ... */
+    bool manifest;
+    size_t stage, index; /* ... or a stage's output */
+} planned_output;
+
+typedef VEC(planned_output) output_plan;
+
+static bool emit_all(const gen_options *opt, output_plan *plan, void **stage_state, output_set *out)
 {
     emit_options eo = {opt->banner_without_version};
-    char *gen_dir = path_join(p->cfg.root, p->cfg.generated_dir);
-    const char *header_base = opt->command == GEN_HEADERS ? opt->headers_dir : gen_dir;
-    bool ok = true;
-    for (size_t i = 0; i < count && ok; i++) {
-        domain_job *job = &jobs[i];
-        if (out->mode == OUTPUT_WRITE) {
-            ok = output_make_dirs(header_base, job->d->output) &&
-                 (opt->command == GEN_HEADERS || output_make_dirs(gen_dir, job->d->manifest));
-            if (!ok) break;
+    for (size_t i = 0; i < plan->count; i++) {
+        planned_output *po = &plan->items[i];
+        if (out->mode == OUTPUT_WRITE && !output_make_dirs(po->base, po->relative)) return false;
+        out_file *o = output_begin(out, po->path);
+        if (!po->job) {
+            tlg_stages[po->stage]->emit(stage_state[po->stage], po->index, o, &eo);
+        } else if (po->manifest) {
+            emit_manifest(o, po->job->d, &po->job->m);
+        } else {
+            emit_header(o, po->job->shell_text, po->job->d, &po->job->m, (const char *const *)po->job->inputs.items,
+                        po->job->inputs.count, &eo);
         }
-        char *header = opt->command == GEN_HEADERS ? path_join(opt->headers_dir, job->d->output) : xstrdup(job->header_path);
-        out_file *o = output_begin(out, header);
-        free(header);
-        emit_header(o, job->shell_text, job->d, &job->m, (const char *const *)job->inputs.items, job->inputs.count, &eo);
-        ok = output_end(o);
-        if (ok && opt->command != GEN_HEADERS) {
-            o = output_begin(out, job->manifest_path);
-            emit_manifest(o, job->d, &job->m);
-            ok = output_end(o);
-        }
+        if (!output_end(o)) return false;
     }
-    free(gen_dir);
-    return ok;
+    return true;
+}
+
+static void plan_add(output_plan *plan, const char *base, const char *relative, domain_job *job, bool manifest,
+                     size_t stage, size_t index)
+{
+    planned_output *po = vec_push(plan);
+    po->path = path_join(base, relative);
+    po->base = base;
+    po->relative = relative;
+    po->job = job;
+    po->manifest = manifest;
+    po->stage = stage;
+    po->index = index;
+}
+
+static size_t stage_count(void)
+{
+    size_t n = 0;
+    while (tlg_stages[n]) n++;
+    return n;
 }
 
 int gen_run(const gen_options *opt, gen_result *result)
@@ -267,10 +286,24 @@ int gen_run(const gen_options *opt, gen_result *result)
     project p;
     if (!model_load(opt->config_path ? opt->config_path : "threadlink.json", &p)) return 1;
 
+    size_t nstages = stage_count();
+    void **stage_state = xcalloc(nstages ? nstages : 1, sizeof *stage_state);
+    stage_outputs *stage_out = xcalloc(nstages ? nstages : 1, sizeof *stage_out);
+    bool *stage_loaded = xcalloc(nstages ? nstages : 1, sizeof *stage_loaded);
+    bool ok = true;
+    /* Stages read their inputs first: some add domains of their own. */
+    for (size_t s = 0; s < nstages; s++) {
+        stage_loaded[s] = tlg_stages[s]->load(&p, &stage_state[s], &stage_out[s]);
+        if (!stage_loaded[s] || (tlg_stages[s]->add_domains && !tlg_stages[s]->add_domains(stage_state[s], &p))) ok = false;
+    }
     size_t count = p.domains.count;
     domain_job *jobs = xcalloc(count ? count : 1, sizeof *jobs);
     char *gen_dir = path_join(p.cfg.root, p.cfg.generated_dir);
-    bool ok = true;
+    const char *build_base = opt->command == GEN_HEADERS ? opt->headers_dir : gen_dir;
+    output_plan plan = {0};
+    VEC(src_loc) plan_where = {0};
+
+    /* Read and check everything, and plan every output, before anything is written. */
     for (size_t i = 0; i < count; i++) {
         domain_job *job = &jobs[i];
         job->d = &p.domains.items[i];
@@ -280,26 +313,53 @@ int gen_run(const gen_options *opt, gen_result *result)
         for (size_t s = 0; s < job->d->sources.count; s++)
             *vec_push(&job->inputs) = xstrdup(project_relative(&p, job->d->sources.items[s].path));
         src_loc where = job->d->cfg ? job->d->cfg->loc : loc_file(p.cfg.path);
-        if (!output_confined(gen_dir, job->d->output, where)) ok = false;
+        if (!output_confined(build_base, job->d->output, where)) ok = false;
         if (!output_confined(gen_dir, job->d->manifest, where)) ok = false;
-        if (opt->command == GEN_HEADERS && !output_confined(opt->headers_dir, job->d->output, where)) ok = false;
         if (!load_shell(&p, job)) ok = false;
+        plan_add(&plan, build_base, job->d->output, job, false, 0, 0);
+        *vec_push(&plan_where) = where;
+        if (opt->command != GEN_HEADERS) {
+            plan_add(&plan, gen_dir, job->d->manifest, job, true, 0, 0);
+            *vec_push(&plan_where) = where;
+        }
     }
     if (!check_distinct_outputs(jobs, count)) ok = false;
+    size_t domain_outputs = plan.count;
+    for (size_t s = 0; s < nstages; s++) {
+        if (!stage_loaded[s]) continue;
+        for (size_t k = 0; k < stage_out[s].count; k++) {
+            stage_output *so = &stage_out[s].items[k];
+            if (opt->command == GEN_HEADERS && !so->build_output) continue;
+            if (!output_confined(build_base, so->path, so->where)) ok = false;
+            plan_add(&plan, build_base, so->path, NULL, false, s, k);
+            *vec_push(&plan_where) = so->where;
+        }
+    }
+    if (plan.count > domain_outputs) {
+        /* Stage outputs against everything planned before them. */
+        for (size_t a = domain_outputs; a < plan.count; a++)
+            for (size_t b = 0; b < a; b++) {
+                const char *pa = plan.items[a].path, *pb = plan.items[b].path;
+                if (ascii_ieq(pa, strlen(pa), pb, strlen(pb))) {
+                    diag_error(plan_where.items[a], "%s is already written by another output; nothing was written", pa);
+                    ok = false;
+                }
+            }
+    }
 
     /* The fast path: nothing changed since the stamp was written. */
     char *stamp_path = NULL;
     uint64_t inputs = 0;
-    if (ok && count > 0 && diag_error_count() == errors_before) {
+    if (ok && plan.count > 0 && diag_error_count() == errors_before) {
         inputs = input_digest(opt, &p, jobs, count);
-        stamp_path = path_join(opt->command == GEN_HEADERS ? opt->headers_dir : gen_dir, STAMP_FILE);
-        if (stamp_says_up_to_date(stamp_path, inputs, opt, jobs, count)) {
-            result->outputs = count * (opt->command == GEN_HEADERS ? 1 : 2);
-            if (opt->depfile) {
-                char *first = opt->command == GEN_HEADERS ? path_join(opt->headers_dir, jobs[0].d->output) : xstrdup(jobs[0].header_path);
-                write_depfile(opt, &p, jobs, count, first);
-                free(first);
-            }
+        stamp_path = path_join(build_base, STAMP_FILE);
+        VEC(char *) paths = {0};
+        for (size_t i = 0; i < plan.count; i++) *vec_push(&paths) = plan.items[i].path;
+        bool fresh = stamp_says_up_to_date(stamp_path, inputs, paths.items, paths.count);
+        vec_free(&paths);
+        if (fresh) {
+            result->outputs = plan.count;
+            if (opt->depfile) write_depfile(opt, &p, jobs, count, plan.items[0].path);
             goto cleanup;
         }
     }
@@ -329,9 +389,16 @@ int gen_run(const gen_options *opt, gen_result *result)
             }
         }
     }
+    if (ok && nstages) {
+        domain_result *results = xcalloc(count ? count : 1, sizeof *results);
+        for (size_t i = 0; i < count; i++) results[i] = (domain_result){jobs[i].d, &jobs[i].m};
+        for (size_t s = 0; s < nstages; s++)
+            if (!tlg_stages[s]->resolve(stage_state[s], results, count)) ok = false;
+        free(results);
+    }
 
     output_set out = {opt->command == GEN_CHECK ? OUTPUT_CHECK : OUTPUT_WRITE, {0}, 0};
-    if (ok) ok = emit_all(opt, &p, jobs, count, &out);
+    if (ok) ok = emit_all(opt, &plan, stage_state, &out);
     if (ok && diag_error_count() == errors_before) {
         ok = output_commit(&out);
         result->outputs = out.files.count;
@@ -370,6 +437,17 @@ int gen_run(const gen_options *opt, gen_result *result)
 cleanup:
     free(stamp_path);
     if (diag_error_count() != errors_before) ok = false;
+    for (size_t i = 0; i < plan.count; i++) free(plan.items[i].path);
+    vec_free(&plan);
+    vec_free(&plan_where);
+    for (size_t s = 0; s < nstages; s++) {
+        if (stage_state[s]) tlg_stages[s]->free(stage_state[s]);
+        for (size_t k = 0; k < stage_out[s].count; k++) free(stage_out[s].items[k].path);
+        vec_free(&stage_out[s]);
+    }
+    free(stage_state);
+    free(stage_out);
+    free(stage_loaded);
     for (size_t i = 0; i < count; i++) free_job(&jobs[i]);
     free(jobs);
     free(gen_dir);
