@@ -188,18 +188,7 @@ bool identity_assign(const domain *d, manifest *m, const char *path, identity_su
         m->entries.cap = old_count + d->decls.count;
         m->entries.items = xrealloc(m->entries.items, m->entries.cap * sizeof *m->entries.items);
     }
-    buf ahead = {0};
     for (size_t di = 0; di < d->decls.count; di++) {
-        /* Fetch the slots a later declaration will probe while this one is handled. */
-        enum { LOOKAHEAD = 8 };
-        if (di + LOOKAHEAD < d->decls.count) {
-            const decl *later = &d->decls.items[di + LOOKAHEAD];
-            model_key(d, later, &ahead);
-            index_map_prefetch(&x.keys, model_hash(ahead.data, ahead.len));
-            index_map_prefetch(&x.names, fnv1a_folded(later->name, later->name_len));
-            if (d->kind == KIND_IDENTITY)
-                index_map_prefetch(&x.values, value_slot_hash(identity_hash(ahead.data, ahead.len, 0)));
-        }
         const decl *dc = &d->decls.items[di];
         const char *scope = model_scope(d, dc);
         model_key(d, dc, &key);
@@ -345,7 +334,6 @@ bool identity_assign(const domain *d, manifest *m, const char *path, identity_su
     buf_free(&collisions);
     buf_free(&name_buf);
     buf_free(&key);
-    buf_free(&ahead);
     index_free(&x);
     return true;
 }

@@ -35,16 +35,6 @@ static inline uint32_t index_map_slot(uint32_t h)
     return h;
 }
 
-/* Asks for the slot of `hash` ahead of use: a million-entry table lives outside the caches. */
-static inline void index_map_prefetch(const index_map *m, uint32_t hash)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(&m->slots[index_map_slot(hash) & m->mask]);
-#else
-    (void)m, (void)hash;
-#endif
-}
-
 /* The index of the first element with this hash that `eq` accepts, or UINT32_MAX. */
 static inline uint32_t index_map_find(const index_map *m, uint32_t hash, index_map_eq eq, const void *ctx)
 {

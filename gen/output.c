@@ -128,10 +128,8 @@ bool output_end(out_file *o)
         if (o->tmp_fd != -2 && !start_temp(o, o->pos)) return false;
     }
     if (o->old_fd < 0 && o->pos == 0 && !o->differs) o->differs = true; /* a new empty file */
-    if (o->tmp_fd >= 0 && fsync(o->tmp_fd) != 0) {
-        diag_error(loc_file(o->path), "cannot write: %s", strerror(errno));
-        o->failed = true;
-    }
+    /* No fsync: the rename makes the replacement atomic for readers, which is what a build
+     * needs; like compilers, the generator leaves durability to the file system. */
     buf_free(&o->chunk);
     return !o->failed;
 }
