@@ -50,7 +50,7 @@
  * tables that are mostly read. A table may be filled to its capacity, but a fuller table probes
  * further, and every add or remove moves the rest of its run by one slot: on average about 1 entry
  * at load 0.5, 5 at 0.75 and 36 at 0.9. Measured on a 1,024-slot int64 table (tests/bench/mem):
- * lookups about 15 / 22 / 32 ns and a remove+add pair about 65 / 100 / 230 ns at those loads.
+ * lookups about 12 / 20 / 28 ns and a remove+add pair about 55 / 85 / 180 ns at those loads.
  *
  * Pointers returned by at/get/peek/get_or_add point into the collection; any later operation
  * that adds or removes may move elements, so re-fetch them afterwards.
@@ -74,7 +74,7 @@
  * TL_INLINE_STACK_TYPE, TL_INLINE_HASHSET_TYPE(name, K) and TL_INLINE_DICT_TYPE(name, K, V)
  * define a view type `name` (pointer and capacity only) with type-checked functions name_view,
  * name_add, name_get ... whose sizes are compile-time constants, so hashing and comparison of 4- and
- * 8-byte keys inline completely. Generated vault code uses the same functions.
+ * 8-byte keys inline completely. Generated vault accessors are meant to call the same functions.
  */
 #ifndef THREADLINK_MEM_INLINE_H
 #define THREADLINK_MEM_INLINE_H
