@@ -1,0 +1,898 @@
+/* The vault stage's inputs: the "vaults" key of threadlink.json, the schemas (*.vault.json) and
+ * the data (*.vaultdata.json). Everything that does not need identifier values is checked here,
+ * before identity runs: JSON syntax, keys, types, ranges, fixed-point literals, capacities,
+ * duplicate names. Every error names the file, line:col and the JSON path of the value.
+ *
+ *   "vaults": { "schemas": "vaults", "data": "vaultdata", "output": "vaults" }
+ *
+ * schemas and data are directories relative to the config (defaults as shown; a directory that is
+ * absent is an error only when it was named explicitly); output is the directory below the
+ * generated directory that receives the headers. Only the top level of each directory is read,
+ * in byte order of the file names. */
+#include "vault_model.h"
+
+#include "config.h"
+
+#include <stdio.h>
+#include "fsio.h"
+#include "stamp.h"
+
+#include <errno.h>
+#include <float.h>
+#include <jansson.h>
+#include <xxhash.h>
+
+/* ---- types ---------------------------------------------------------------------------------- */
+
+static const char *const vtype_names[VT_SCALAR_END] = {
+    NULL, "Integer", "Long", "Float", "Double", "Boolean", "Integer2D", "Float2D", "Vector2D",
+    "Vector3D", "Rotation", "FP", "FPVector2", "FPVector3", "FPQuaternion", "String", "AssetRef",
+};
+static const char *const vtype_cs[VT_SCALAR_END] = {
+    NULL, "int32_t", "int64_t", "float", "double", "bool", "tl_vault_int2", "tl_vault_float2",
+    "tl_vault_vector2", "tl_vault_vector3", "tl_vault_rotation", "tl_fp", "tl_fpv2", "tl_fpv3",
+    "tl_fpquat", "char", "tl_vault_asset_ref",
+};
+static const uint8_t vtype_sizes[VT_SCALAR_END] = {0, 4, 8, 4, 8, 1, 8, 8, 8, 12, 16, 8, 16, 24, 32, 0, 4};
+static const uint8_t vtype_comps[VT_SCALAR_END] = {0, 1, 1, 1, 1, 1, 2, 2, 2, 3, 4, 1, 2, 3, 4, 1, 1};
+
+const char *vtype_name(vtype t) { return t > VT_NONE && t < VT_SCALAR_END ? vtype_names[t] : "?"; }
+const char *vtype_c(vtype t) { return t > VT_NONE && t < VT_SCALAR_END ? vtype_cs[t] : "?"; }
+uint32_t vtype_size(vtype t) { return t > VT_NONE && t < VT_SCALAR_END ? vtype_sizes[t] : 0; }
+uint32_t vtype_components(vtype t) { return t > VT_NONE && t < VT_SCALAR_END ? vtype_comps[t] : 0; }
+
+vtype vtype_from_name(const char *name)
+{
+    for (int t = 1; t < VT_SCALAR_END; t++)
+        if (strcmp(vtype_names[t], name) == 0) return (vtype)t;
+    return VT_NONE;
+}
+
+uint32_t vfield_tag(const vfield *f)
+{
+    if (f->type != VT_COLLECTION) return (uint32_t)f->type;
+    return (uint32_t)(VT_COLLECTION + f->kind) | ((uint32_t)f->element << 8) |
+           (f->kind == LAYOUT_DICT ? (uint32_t)f->value << 16 : 0);
+}
+
+uint64_t vfield_size(const vfield *f)
+{
+    if (f->type == VT_STRING) return (uint64_t)f->capacity + 1;
+    if (f->type == VT_COLLECTION)
+        return layout_collection_bytes(f->kind, f->capacity, vtype_size(f->element),
+                                       f->kind == LAYOUT_DICT ? vtype_size(f->value) : 0);
+    return vtype_size(f->type);
+}
+
+size_t vault_distance(const char *a, size_t alen, const char *b, size_t blen)
+{
+    if (alen > 64) alen = 64;
+    if (blen > 64) blen = 64;
+    size_t row[65];
+    for (size_t j = 0; j <= blen; j++) row[j] = j;
+    for (size_t i = 1; i <= alen; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= blen; j++) {
+            size_t up = row[j];
+            size_t cost = ascii_lower(a[i - 1]) == ascii_lower(b[j - 1]) ? 0 : 1;
+            size_t best = diag + cost;
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[blen];
+}
+
+/* ---- diagnostics ---------------------------------------------------------------------------- */
+
+/* One JSON input being read: errors locate their path in its text. */
+typedef struct jfile {
+    const char *file;
+    const char *text;
+    size_t len;
+    bool ok;
+} jfile;
+
+static void jerror(jfile *j, const char *path, const char *fmt, ...) TLG_PRINTF(3, 4);
+static void jerror(jfile *j, const char *path, const char *fmt, ...)
+{
+    char message[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    diag_error(json_locate(j->file, j->text, j->len, path), "%s%s%s", path, path[0] ? ": " : "", message);
+    j->ok = false;
+}
+
+static const char *jtype(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    default: return "null";
+    }
+}
+
+static void check_keys(jfile *j, const char *path, json_t *obj, const char *const *allowed)
+{
+    const char *key;
+    json_t *value;
+    json_object_foreach(obj, key, value) {
+        bool known = false;
+        for (const char *const *a = allowed; *a; a++) known = known || strcmp(*a, key) == 0;
+        if (!known) {
+            char *sub = path[0] ? xasprintf("%s.%s", path, key) : xstrdup(key);
+            jerror(j, sub, "unknown key");
+            free(sub);
+        }
+    }
+}
+
+static bool is_identifier(const char *s)
+{
+    if (!((*s | 32) >= 'a' && (*s | 32) <= 'z')) return false;
+    for (s++; *s; s++)
+        if (!ascii_is_word((unsigned char)*s)) return false;
+    return true;
+}
+
+/* ---- values --------------------------------------------------------------------------------- */
+
+static const char *type_expectation(vtype t)
+{
+    switch (t) {
+    case VT_INTEGER: case VT_LONG: return "an integer";
+    case VT_FLOAT: case VT_DOUBLE: return "a number";
+    case VT_BOOLEAN: return "true or false";
+    case VT_INTEGER2D: return "an array of 2 integers";
+    case VT_FLOAT2D: case VT_VECTOR2D: return "an array of 2 numbers";
+    case VT_VECTOR3D: return "an array of 3 numbers";
+    case VT_ROTATION: return "an array of 4 numbers (x, y, z, w)";
+    case VT_FP: return "a decimal string such as \"1.5\"";
+    case VT_FPVECTOR2: return "an array of 2 decimal strings";
+    case VT_FPVECTOR3: return "an array of 3 decimal strings";
+    case VT_FPQUATERNION: return "an array of 4 decimal strings (x, y, z, w)";
+    case VT_STRING: return "a string";
+    case VT_ASSETREF: return "an asset name";
+    default: return "?";
+    }
+}
+
+/* One component of a scalar: k-th of `t` from `v` into out. */
+static bool parse_component(jfile *j, const char *path, vtype t, json_t *v, vscalar *out, int k)
+{
+    switch (t) {
+    case VT_INTEGER: case VT_INTEGER2D: case VT_LONG:
+        if (!json_is_integer(v)) return false;
+        out->i[k] = json_integer_value(v);
+        if (t != VT_LONG && (out->i[k] < INT32_MIN || out->i[k] > INT32_MAX)) {
+            jerror(j, path, "%lld is out of range for %s (-2147483648 to 2147483647)", (long long)out->i[k], vtype_name(t));
+            return true;
+        }
+        return true;
+    case VT_FLOAT: case VT_FLOAT2D: case VT_VECTOR2D: case VT_VECTOR3D: case VT_ROTATION: case VT_DOUBLE:
+        if (!json_is_number(v)) return false;
+        out->d[k] = json_number_value(v);
+        if (t != VT_DOUBLE && (out->d[k] > FLT_MAX || out->d[k] < -FLT_MAX))
+            jerror(j, path, "%g is out of range for %s (a float)", out->d[k], vtype_name(t));
+        return true;
+    case VT_FP: case VT_FPVECTOR2: case VT_FPVECTOR3: case VT_FPQUATERNION: {
+        if (!json_is_string(v)) return false;
+        const char *why = vault_fp_parse(json_string_value(v), &out->i[k]);
+        if (why) jerror(j, path, "\"%s\" is not a fixed-point literal: %s", json_string_value(v), why);
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+/* A scalar value of type t. arena strings live as long as the stage. */
+static void parse_scalar(vault_state *st, jfile *j, const char *path, vtype t, const vfield *f, json_t *v, vscalar *out)
+{
+    memset(out, 0, sizeof *out);
+    uint32_t n = vtype_components(t);
+    bool ok;
+    if (t == VT_BOOLEAN) {
+        ok = json_is_boolean(v);
+        out->i[0] = json_is_true(v);
+    } else if (t == VT_STRING) {
+        ok = json_is_string(v);
+        if (ok) {
+            size_t len = json_string_length(v);
+            if (len > f->capacity)
+                jerror(j, path, "string of %zu bytes exceeds the capacity of %u", len, f->capacity);
+            out->s = arena_strndup(&st->strings, json_string_value(v), len);
+        }
+    } else if (t == VT_ASSETREF) {
+        ok = json_is_string(v);
+        if (ok) {
+            out->s = arena_strndup(&st->strings, json_string_value(v), json_string_length(v));
+            /* Located again only if the name does not resolve. */
+            out->line = 0;
+        }
+    } else if (n == 1) {
+        ok = parse_component(j, path, t, v, out, 0);
+    } else {
+        ok = json_is_array(v) && json_array_size(v) == n;
+        for (uint32_t k = 0; ok && k < n; k++) {
+            char sub[256];
+            snprintf(sub, sizeof sub, "%s[%u]", path, k);
+            if (!parse_component(j, sub, t, json_array_get(v, k), out, (int)k)) {
+                jerror(j, sub, "expected %s, got %s", t >= VT_FP && t <= VT_FPQUATERNION ? "a decimal string" :
+                       t == VT_INTEGER2D ? "an integer" : "a number", jtype(json_array_get(v, k)));
+                return;
+            }
+        }
+        if (!json_is_array(v) || json_array_size(v) != n) ok = false;
+    }
+    if (!ok) {
+        if (json_is_array(v) && n > 1)
+            jerror(j, path, "expected %s (%s), got an array of %zu", type_expectation(t), vtype_name(t), json_array_size(v));
+        else
+            jerror(j, path, "expected %s (%s), got %s", type_expectation(t), vtype_name(t), jtype(v));
+    }
+}
+
+static bool same_key(vtype t, const vscalar *a, const vscalar *b)
+{
+    if (t == VT_ASSETREF) return strcmp(a->s, b->s) == 0;
+    unsigned char x[32], y[32];
+    vault_scalar_bytes(t, a, x);
+    vault_scalar_bytes(t, b, y);
+    return memcmp(x, y, vtype_size(t)) == 0;
+}
+
+/* A field's value: a default or an instance's. */
+static void parse_value(vault_state *st, jfile *j, const char *path, const vfield *f, json_t *v, vvalue *out)
+{
+    out->present = true;
+    if (f->type != VT_COLLECTION) {
+        parse_scalar(st, j, path, f->type, f, v, &out->one);
+        return;
+    }
+    const char *kind = layout_kind_name(f->kind);
+    if (!json_is_array(v)) {
+        jerror(j, path, "expected an array (%s), got %s", kind, jtype(v));
+        return;
+    }
+    size_t n = json_array_size(v);
+    if (n > f->capacity) {
+        jerror(j, path, "%zu elements exceed the capacity of %u", n, f->capacity);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char sub[256];
+        snprintf(sub, sizeof sub, "%s[%zu]", path, i);
+        json_t *e = json_array_get(v, i);
+        vscalar *key = vec_push(&out->keys);
+        if (f->kind == LAYOUT_DICT) {
+            vscalar *value = vec_push(&out->values);
+            if (!json_is_array(e) || json_array_size(e) != 2) {
+                jerror(j, sub, "expected a [key, value] pair, got %s", jtype(e));
+                memset(key, 0, sizeof *key);
+                memset(value, 0, sizeof *value);
+                continue;
+            }
+            char kp[280], vp[280];
+            snprintf(kp, sizeof kp, "%s[0]", sub);
+            snprintf(vp, sizeof vp, "%s[1]", sub);
+            parse_scalar(st, j, kp, f->element, f, json_array_get(e, 0), key);
+            parse_scalar(st, j, vp, f->value, f, json_array_get(e, 1), value);
+        } else {
+            parse_scalar(st, j, sub, f->element, f, e, key);
+        }
+        if (f->kind == LAYOUT_HASHSET || f->kind == LAYOUT_DICT)
+            for (size_t k = 0; k < i; k++)
+                if (same_key(f->element, &out->keys.items[k], key)) {
+                    jerror(j, sub, "repeats the key of element %zu", k);
+                    break;
+                }
+    }
+}
+
+static void vvalue_free(vvalue *v)
+{
+    vec_free(&v->keys);
+    vec_free(&v->values);
+}
+
+/* ---- files ---------------------------------------------------------------------------------- */
+
+static json_t *read_json(vault_state *st, const char *path, buf *text)
+{
+    project *p = st->p;
+    *vec_push(&p->inputs) = xstrdup(path);
+    if (!fs_read_file(path, text)) {
+        diag_error(loc_file(path), "cannot read: %s", strerror(errno));
+        return NULL;
+    }
+    hasher_add_file(p->input_hash, path, text->data, text->len);
+    json_error_t err;
+    json_t *root = json_loadb(text->data ? text->data : "", text->len, JSON_REJECT_DUPLICATES, &err);
+    if (!root)
+        diag_error(loc_at(path, (uint32_t)(err.line > 0 ? err.line : 1), (uint32_t)(err.column > 0 ? err.column : 1)),
+                   "%s", err.text);
+    return root;
+}
+
+static const char *project_relative(const project *p, const char *path)
+{
+    size_t n = strlen(p->cfg.root);
+    if (strcmp(p->cfg.root, ".") != 0 && strncmp(path, p->cfg.root, n) == 0 && path[n] == '/') return path + n + 1;
+    return path;
+}
+
+static vtype parse_type_name(jfile *j, const char *path, json_t *v, bool allow_string)
+{
+    if (!json_is_string(v)) {
+        jerror(j, path, "expected a type name, got %s", jtype(v));
+        return VT_NONE;
+    }
+    vtype t = vtype_from_name(json_string_value(v));
+    if (t == VT_NONE) {
+        jerror(j, path, "unknown type \"%s\"", json_string_value(v));
+    } else if (t == VT_STRING && !allow_string) {
+        jerror(j, path, "String cannot be a collection element (elements have a fixed size)");
+        t = VT_NONE;
+    }
+    return t;
+}
+
+static void read_field(vault_state *st, jfile *j, vschema *s, json_t *fj, vfield *f)
+{
+    static const char *const allowed[] = {"field", "type", "element", "value", "capacity", "catalog",
+                                          "default", "backing", "description", NULL};
+    char sub[128];
+    const char *path = f->path;
+    if (!json_is_object(fj)) {
+        jerror(j, path, "expected an object, got %s", jtype(fj));
+        return;
+    }
+    check_keys(j, path, fj, allowed);
+    json_t *ref = json_object_get(fj, "field");
+    snprintf(sub, sizeof sub, "%s.field", path);
+    if (!ref) jerror(j, path, "missing required key \"field\"");
+    else if (!json_is_string(ref) || !json_string_length(ref)) jerror(j, sub, "expected a Vault.Fields name, got %s", jtype(ref));
+    else f->ref = arena_strndup(&st->strings, json_string_value(ref), json_string_length(ref));
+
+    json_t *type = json_object_get(fj, "type");
+    snprintf(sub, sizeof sub, "%s.type", path);
+    bool type_ok = false;
+    if (!type) {
+        jerror(j, path, "missing required key \"type\"");
+    } else if (json_is_string(type) && layout_kind_from_name(json_string_value(type), &f->kind)) {
+        f->type = VT_COLLECTION;
+        json_t *el = json_object_get(fj, "element"), *val = json_object_get(fj, "value");
+        char esub[128];
+        snprintf(esub, sizeof esub, "%s.element", path);
+        if (!el) jerror(j, path, "missing required key \"element\" (the element type of the %s)", json_string_value(type));
+        else f->element = parse_type_name(j, esub, el, false);
+        snprintf(esub, sizeof esub, "%s.value", path);
+        if (f->kind == LAYOUT_DICT) {
+            if (!val) jerror(j, path, "missing required key \"value\" (the value type of the InlineDictionary)");
+            else f->value = parse_type_name(j, esub, val, false);
+        } else if (val) {
+            jerror(j, esub, "only an InlineDictionary has a value type");
+        }
+        json_t *cap = json_object_get(fj, "capacity");
+        snprintf(esub, sizeof esub, "%s.capacity", path);
+        if (!cap) jerror(j, path, "missing required key \"capacity\"");
+        else if (!json_is_integer(cap)) jerror(j, esub, "expected an integer, got %s", jtype(cap));
+        else if (json_integer_value(cap) < 1 || json_integer_value(cap) > (json_int_t)LAYOUT_MAX_CAPACITY)
+            jerror(j, esub, "capacity must be between 1 and %u", LAYOUT_MAX_CAPACITY);
+        else f->capacity = (uint32_t)json_integer_value(cap);
+        if (f->element && f->capacity && (f->kind != LAYOUT_DICT || f->value)) {
+            const char *why = layout_check(f->kind, f->capacity, vtype_size(f->element),
+                                           f->kind == LAYOUT_DICT ? vtype_size(f->value) : 0);
+            if (why) jerror(j, esub, "%s", why);
+            else type_ok = true;
+        }
+    } else if (json_is_string(type)) {
+        f->type = vtype_from_name(json_string_value(type));
+        if (f->type == VT_NONE)
+            jerror(j, sub, "unknown type \"%s\" (Integer, Long, Float, Double, Boolean, Integer2D, Float2D, Vector2D, Vector3D, Rotation, FP, FPVector2, FPVector3, FPQuaternion, String, AssetRef, InlineArray, InlineList, InlineQueue, InlineStack, InlineHashSet, InlineDictionary)",
+                   json_string_value(type));
+        else type_ok = true;
+        if (json_object_get(fj, "element")) {
+            snprintf(sub, sizeof sub, "%s.element", path);
+            jerror(j, sub, "only an inline collection has an element type");
+        }
+        if (json_object_get(fj, "value")) {
+            snprintf(sub, sizeof sub, "%s.value", path);
+            jerror(j, sub, "only an InlineDictionary has a value type");
+        }
+        json_t *cap = json_object_get(fj, "capacity");
+        snprintf(sub, sizeof sub, "%s.capacity", path);
+        if (f->type == VT_STRING) {
+            f->capacity = 63;
+            if (cap && !json_is_integer(cap)) jerror(j, sub, "expected an integer, got %s", jtype(cap));
+            else if (cap && (json_integer_value(cap) < 1 || json_integer_value(cap) > 65535))
+                jerror(j, sub, "a String's capacity must be between 1 and 65535 bytes");
+            else if (cap) f->capacity = (uint32_t)json_integer_value(cap);
+        } else if (cap) {
+            jerror(j, sub, "only a String or an inline collection has a capacity");
+        }
+    } else {
+        jerror(j, sub, "expected a type name, got %s", jtype(type));
+    }
+
+    bool wants_catalog = f->type == VT_ASSETREF ||
+                         (f->type == VT_COLLECTION && (f->element == VT_ASSETREF || f->value == VT_ASSETREF));
+    json_t *cat = json_object_get(fj, "catalog");
+    snprintf(sub, sizeof sub, "%s.catalog", path);
+    if (cat && !wants_catalog) {
+        jerror(j, sub, "only an AssetRef names a catalog");
+    } else if (wants_catalog && type_ok) {
+        if (!cat) jerror(j, path, "missing required key \"catalog\" (the domain of the assets an AssetRef names)");
+        else if (!json_is_string(cat)) jerror(j, sub, "expected a domain name, got %s", jtype(cat));
+        else f->catalog = arena_strndup(&st->strings, json_string_value(cat), json_string_length(cat));
+    }
+
+    json_t *backing = json_object_get(fj, "backing");
+    snprintf(sub, sizeof sub, "%s.backing", path);
+    if (backing) {
+        const char *b = json_is_string(backing) ? json_string_value(backing) : NULL;
+        if (b && strcmp(b, "transient") == 0) f->transient = true;
+        else if (!b || strcmp(b, "serialised") != 0)
+            jerror(j, sub, "expected \"serialised\" or \"transient\", got %s%s%s", b ? "\"" : "", b ? b : jtype(backing), b ? "\"" : "");
+    }
+
+    json_t *def = json_object_get(fj, "default");
+    if (def && type_ok) {
+        snprintf(sub, sizeof sub, "%s.default", path);
+        parse_value(st, j, sub, f, def, &f->def);
+    }
+    (void)s;
+}
+
+static vschema *read_schema(vault_state *st, const char *path)
+{
+    buf text = {0};
+    json_t *root = read_json(st, path, &text);
+    if (!root) {
+        buf_free(&text);
+        return NULL;
+    }
+    vschema *s = xcalloc(1, sizeof *s);
+    s->file = xstrdup(path);
+    s->rel = xstrdup(project_relative(st->p, path));
+    s->text = text.data ? text.data : xstrdup("");
+    s->text_len = text.len;
+    jfile j = {s->file, s->text, s->text_len, true};
+    static const char *const allowed[] = {"$schema", "name", "description", "fields", NULL};
+    if (!json_is_object(root)) {
+        jerror(&j, "", "a vault schema must be a JSON object, got %s", jtype(root));
+    } else {
+        check_keys(&j, "", root, allowed);
+        json_t *name = json_object_get(root, "name");
+        if (!name) jerror(&j, "", "missing required key \"name\"");
+        else if (!json_is_string(name)) jerror(&j, "name", "expected a string, got %s", jtype(name));
+        else if (!is_identifier(json_string_value(name)))
+            jerror(&j, "name", "\"%s\" is not a vault name (a letter, then letters, digits or '_')", json_string_value(name));
+        else s->name = arena_strndup(&st->strings, json_string_value(name), json_string_length(name));
+        json_t *fields = json_object_get(root, "fields");
+        if (!fields) {
+            jerror(&j, "", "missing required key \"fields\"");
+        } else if (!json_is_array(fields)) {
+            jerror(&j, "fields", "expected an array, got %s", jtype(fields));
+        } else {
+            size_t i;
+            json_t *fj;
+            json_array_foreach(fields, i, fj) {
+                vfield *f = vec_push(&s->fields);
+                memset(f, 0, sizeof *f);
+                f->index = (uint32_t)i;
+                snprintf(f->path, sizeof f->path, "fields[%zu]", i);
+                read_field(st, &j, s, fj, f);
+                for (size_t k = 0; k < i && f->ref; k++)
+                    if (s->fields.items[k].ref && ascii_ieq(s->fields.items[k].ref, strlen(s->fields.items[k].ref), f->ref, strlen(f->ref))) {
+                        char sub[64];
+                        snprintf(sub, sizeof sub, "%s.field", f->path);
+                        jerror(&j, sub, "\"%s\" is already fields[%zu]", f->ref, k);
+                        break;
+                    }
+            }
+        }
+    }
+    json_decref(root);
+    if (s->name) {
+        s->lower = xstrdup(s->name);
+        for (char *c = s->lower; *c; c++) *c = ascii_lower(*c);
+        s->vault_id = XXH32(s->lower, strlen(s->lower), 0);
+        s->output = xasprintf("%s/%s_vault.h", st->out_dir, s->lower);
+    }
+    if (!j.ok) {
+        s->name = NULL; /* a broken schema: its data are not checked against it */
+    }
+    return s;
+}
+
+static vschema *find_schema(vault_state *st, const char *name)
+{
+    for (size_t i = 0; i < st->schemas.count; i++)
+        if (st->schemas.items[i]->name && strcmp(st->schemas.items[i]->name, name) == 0) return st->schemas.items[i];
+    return NULL;
+}
+
+/* "closest: A, B, C" among candidate names; writes nothing when there are none. */
+static void closest(buf *out, const char *const *names, size_t count, const char *want)
+{
+    size_t best[3] = {SIZE_MAX, SIZE_MAX, SIZE_MAX}, pick[3] = {0, 0, 0};
+    size_t wl = strlen(want);
+    for (size_t i = 0; i < count; i++) {
+        size_t d = vault_distance(want, wl, names[i], strlen(names[i]));
+        for (int k = 0; k < 3; k++)
+            if (d < best[k]) {
+                for (int m = 2; m > k; m--) {
+                    best[m] = best[m - 1];
+                    pick[m] = pick[m - 1];
+                }
+                best[k] = d;
+                pick[k] = i;
+                break;
+            }
+    }
+    for (int k = 0; k < 3 && best[k] != SIZE_MAX; k++) buf_printf(out, "%s%s", k ? ", " : "", names[pick[k]]);
+}
+
+static vdata *read_data(vault_state *st, const char *path, const char *stem)
+{
+    buf text = {0};
+    json_t *root = read_json(st, path, &text);
+    if (!root) {
+        buf_free(&text);
+        return NULL;
+    }
+    vdata *d = xcalloc(1, sizeof *d);
+    d->file = xstrdup(path);
+    d->rel = xstrdup(project_relative(st->p, path));
+    d->text = text.data ? text.data : xstrdup("");
+    d->text_len = text.len;
+    jfile j = {d->file, d->text, d->text_len, true};
+    d->prefix = xstrndup(stem, strlen(stem));
+    d->upper = xstrdup(stem);
+    for (size_t i = 0; d->prefix[i]; i++) {
+        char c = ascii_is_word((unsigned char)d->prefix[i]) ? d->prefix[i] : '_';
+        d->prefix[i] = ascii_lower(c);
+        d->upper[i] = (c >= 'a' && c <= 'z') ? (char)(c - 32) : c;
+    }
+    if (!is_identifier(d->prefix))
+        jerror(&j, "", "the file name must start with a letter: it names the C symbols (%s_by_name, ...)", d->prefix);
+    d->output = xasprintf("%s/%s_data.h", st->out_dir, d->prefix);
+    static const char *const allowed[] = {"$schema", "vault", "description", "instances", NULL};
+    if (!json_is_object(root)) {
+        jerror(&j, "", "vault data must be a JSON object, got %s", jtype(root));
+        goto out;
+    }
+    check_keys(&j, "", root, allowed);
+    json_t *vault = json_object_get(root, "vault");
+    if (!vault) {
+        jerror(&j, "", "missing required key \"vault\" (the schema's name)");
+    } else if (!json_is_string(vault)) {
+        jerror(&j, "vault", "expected a vault name, got %s", jtype(vault));
+    } else {
+        d->schema = find_schema(st, json_string_value(vault));
+        bool broken = false;
+        if (!d->schema) {
+            /* A schema that failed to load was reported already; say nothing more about it. */
+            for (size_t i = 0; i < st->schemas.count; i++) {
+                vschema *s = st->schemas.items[i];
+                if (!s->name && s->lower) {
+                    char *lower = xstrdup(json_string_value(vault));
+                    for (char *c = lower; *c; c++) *c = ascii_lower(*c);
+                    broken = broken || strcmp(lower, s->lower) == 0;
+                    free(lower);
+                }
+            }
+            if (!broken) {
+                VEC(const char *) names = {0};
+                for (size_t i = 0; i < st->schemas.count; i++)
+                    if (st->schemas.items[i]->name) *vec_push(&names) = st->schemas.items[i]->name;
+                buf b = {0};
+                closest(&b, names.items, names.count, json_string_value(vault));
+                jerror(&j, "vault", "no vault schema is named \"%s\"%s%s%s", json_string_value(vault),
+                       b.len ? " (closest: " : "", b.len ? b.data : "", b.len ? ")" : "");
+                buf_free(&b);
+                vec_free(&names);
+            }
+            j.ok = false;
+        }
+    }
+    json_t *instances = json_object_get(root, "instances");
+    if (!instances) {
+        jerror(&j, "", "missing required key \"instances\"");
+    } else if (!json_is_array(instances)) {
+        jerror(&j, "instances", "expected an array, got %s", jtype(instances));
+    } else if (d->schema) {
+        vschema *s = d->schema;
+        size_t i;
+        json_t *ij;
+        json_array_foreach(instances, i, ij) {
+            vinstance *in = vec_push(&d->instances);
+            memset(in, 0, sizeof *in);
+            snprintf(in->path, sizeof in->path, "instances[%zu]", i);
+            in->values = xcalloc(s->fields.count ? s->fields.count : 1, sizeof *in->values);
+            d->nfields = s->fields.count;
+            static const char *const iallowed[] = {"name", "description", "values", NULL};
+            if (!json_is_object(ij)) {
+                jerror(&j, in->path, "expected an object, got %s", jtype(ij));
+                continue;
+            }
+            check_keys(&j, in->path, ij, iallowed);
+            char sub[128];
+            json_t *name = json_object_get(ij, "name");
+            snprintf(sub, sizeof sub, "%s.name", in->path);
+            if (!name) {
+                jerror(&j, in->path, "missing required key \"name\"");
+            } else if (!json_is_string(name) || !is_identifier(json_string_value(name))) {
+                if (json_is_string(name))
+                    jerror(&j, sub, "\"%s\" is not an instance name (a letter, then letters, digits or '_')", json_string_value(name));
+                else
+                    jerror(&j, sub, "expected a string, got %s", jtype(name));
+            } else {
+                in->name = arena_strndup(&st->strings, json_string_value(name), json_string_length(name));
+                for (size_t k = 0; k < i; k++)
+                    if (d->instances.items[k].name && ascii_ieq(d->instances.items[k].name, strlen(d->instances.items[k].name), in->name, strlen(in->name))) {
+                        jerror(&j, sub, "\"%s\" is already the name of instances[%zu]", in->name, k);
+                        break;
+                    }
+                char *key = xasprintf("%s.%s", s->lower, in->name);
+                for (char *c = key; *c; c++) *c = ascii_lower(*c);
+                in->id = XXH32(key, strlen(key), 0);
+                free(key);
+                for (size_t k = 0; k < i; k++)
+                    if (d->instances.items[k].name && d->instances.items[k].id == in->id &&
+                        !ascii_ieq(d->instances.items[k].name, strlen(d->instances.items[k].name), in->name, strlen(in->name)))
+                        jerror(&j, sub, "\"%s\" and \"%s\" hash to the same instance id 0x%08x: rename one", d->instances.items[k].name, in->name, in->id);
+            }
+            json_t *values = json_object_get(ij, "values");
+            snprintf(sub, sizeof sub, "%s.values", in->path);
+            if (values && !json_is_object(values)) {
+                jerror(&j, sub, "expected an object of field values, got %s", jtype(values));
+            } else if (values) {
+                const char *key;
+                json_t *v;
+                json_object_foreach(values, key, v) {
+                    char vpath[256];
+                    snprintf(vpath, sizeof vpath, "%s.%s", sub, key);
+                    size_t fi = 0;
+                    for (; fi < s->fields.count; fi++)
+                        if (s->fields.items[fi].ref && ascii_ieq(s->fields.items[fi].ref, strlen(s->fields.items[fi].ref), key, strlen(key))) break;
+                    if (fi == s->fields.count) {
+                        VEC(const char *) names = {0};
+                        for (size_t k = 0; k < s->fields.count; k++)
+                            if (s->fields.items[k].ref) *vec_push(&names) = s->fields.items[k].ref;
+                        buf b = {0};
+                        closest(&b, names.items, names.count, key);
+                        jerror(&j, vpath, "vault %s has no field \"%s\"%s%s%s", s->name, key, b.len ? " (closest: " : "",
+                               b.len ? b.data : "", b.len ? ")" : "");
+                        buf_free(&b);
+                        vec_free(&names);
+                        continue;
+                    }
+                    vfield *f = &s->fields.items[fi];
+                    if (f->transient) {
+                        jerror(&j, vpath, "\"%s\" is transient: it starts from the schema's default and is never authored", f->ref);
+                        continue;
+                    }
+                    parse_value(st, &j, vpath, f, v, &in->values[fi]);
+                }
+            }
+        }
+    }
+out:
+    json_decref(root);
+    if (!j.ok) d->schema = NULL;
+    return d;
+}
+
+/* ---- config --------------------------------------------------------------------------------- */
+
+static char *config_dir(vault_state *st, jfile *j, json_t *obj, const char *key, const char *fallback, bool *explicit_)
+{
+    json_t *v = json_object_get(obj, key);
+    char path[64];
+    snprintf(path, sizeof path, "vaults.%s", key);
+    *explicit_ = v != NULL;
+    if (!v) return xstrdup(fallback);
+    if (!json_is_string(v)) {
+        jerror(j, path, "expected a string (a relative path), got %s", jtype(v));
+        return NULL;
+    }
+    const char *s = json_string_value(v);
+    size_t n = strlen(s);
+    bool dotdot = strcmp(s, "..") == 0 || strncmp(s, "../", 3) == 0 || strstr(s, "/../") ||
+                  (n >= 3 && strcmp(s + n - 3, "/..") == 0);
+    if (!s[0]) jerror(j, path, "must not be empty");
+    else if (s[0] == '/' || strchr(s, '\\')) jerror(j, path, "must be a relative path with '/' separators, got \"%s\"", s);
+    else if (dotdot) jerror(j, path, "must not contain '..', got \"%s\"", s);
+    else return xstrdup(s);
+    (void)st;
+    return NULL;
+}
+
+static bool ends_with(const char *s, const char *suffix, size_t *stem)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    if (n <= m || strcmp(s + n - m, suffix) != 0) return false;
+    *stem = n - m;
+    return true;
+}
+
+/* The *.suffix files of a directory (sorted), or false when it is absent. */
+static bool list_inputs(vault_state *st, jfile *j, const char *key, const char *rel, bool explicit_, name_list *out)
+{
+    char *dir = path_join(st->p->cfg.root, rel);
+    fs_kind k = fs_kind_follow(dir);
+    bool ok = true;
+    if (k == FS_MISSING) {
+        if (explicit_) {
+            char path[64];
+            snprintf(path, sizeof path, "vaults.%s", key);
+            jerror(j, path, "directory \"%s\" does not exist", rel);
+            ok = false;
+        }
+    } else if (k != FS_DIR) {
+        char path[64];
+        snprintf(path, sizeof path, "vaults.%s", key);
+        jerror(j, path, "\"%s\" is not a directory", rel);
+        ok = false;
+    } else {
+        *vec_push(&st->p->inputs) = xstrdup(dir);
+        if (!fs_list_dir(dir, out)) {
+            diag_error(loc_file(dir), "cannot list the directory: %s", strerror(errno));
+            ok = false;
+        }
+    }
+    free(dir);
+    return ok;
+}
+
+static bool vault_load(project *p, void **state, stage_outputs *outputs)
+{
+    *state = NULL;
+    if (!p->cfg.vaults) return true;
+    unsigned errors = diag_error_count();
+    vault_state *st = xcalloc(1, sizeof *st);
+    st->p = p;
+    *state = st;
+    jfile cj = {p->cfg.path, p->cfg.text, p->cfg.text_len, true};
+    json_t *cfg = p->cfg.vaults;
+    if (!json_is_object(cfg)) {
+        jerror(&cj, "vaults", "expected an object, got %s", jtype(cfg));
+        return false;
+    }
+    static const char *const allowed[] = {"schemas", "data", "output", NULL};
+    check_keys(&cj, "vaults", cfg, allowed);
+    bool schemas_explicit, data_explicit, output_explicit;
+    char *schemas_dir = config_dir(st, &cj, cfg, "schemas", "vaults", &schemas_explicit);
+    char *data_dir = config_dir(st, &cj, cfg, "data", "vaultdata", &data_explicit);
+    st->out_dir = config_dir(st, &cj, cfg, "output", "vaults", &output_explicit);
+    bool has_fields = false;
+    for (size_t i = 0; i < p->domains.count; i++) has_fields = has_fields || strcmp(p->domains.items[i].name, "Vault.Fields") == 0;
+    if (!has_fields)
+        jerror(&cj, "vaults", "vaults need the Vault.Fields domain: declare { \"name\": \"Vault.Fields\", \"output\": \"vault_fields.h\", \"reserve_zero\": true } in domains");
+    name_list schema_files = {0}, data_files = {0};
+    bool listed = cj.ok && schemas_dir && data_dir && st->out_dir &&
+                  list_inputs(st, &cj, "schemas", schemas_dir, schemas_explicit, &schema_files) &&
+                  list_inputs(st, &cj, "data", data_dir, data_explicit, &data_files);
+    if (listed) {
+        size_t stem;
+        for (size_t i = 0; i < schema_files.count; i++) {
+            if (!ends_with(schema_files.items[i], ".vault.json", &stem)) continue;
+            char *dir = path_join(p->cfg.root, schemas_dir);
+            char *path = path_join(dir, schema_files.items[i]);
+            vschema *s = read_schema(st, path);
+            if (s) {
+                /* One name, one schema: names decide the C names and the output file. */
+                for (size_t k = 0; k < st->schemas.count && s->lower; k++) {
+                    vschema *o = st->schemas.items[k];
+                    if (o->lower && strcmp(o->lower, s->lower) == 0) {
+                        jfile j = {s->file, s->text, s->text_len, true};
+                        jerror(&j, "name", "vault \"%s\" is already declared by %s", s->name ? s->name : s->lower, o->file);
+                        s->name = NULL;
+                        break;
+                    }
+                }
+                *vec_push(&st->schemas) = s;
+            }
+            free(path);
+            free(dir);
+        }
+        for (size_t i = 0; i < data_files.count; i++) {
+            if (!ends_with(data_files.items[i], ".vaultdata.json", &stem)) continue;
+            char *dir = path_join(p->cfg.root, data_dir);
+            char *path = path_join(dir, data_files.items[i]);
+            char *name = xstrndup(data_files.items[i], stem);
+            vdata *d = read_data(st, path, name);
+            if (d) {
+                for (size_t k = 0; k < st->data.count; k++)
+                    if (strcmp(st->data.items[k]->prefix, d->prefix) == 0) {
+                        diag_error(loc_file(d->file), "its C prefix \"%s\" is already used by %s: rename one of the files", d->prefix, st->data.items[k]->file);
+                        d->schema = NULL;
+                    }
+                for (size_t k = 0; k < st->schemas.count; k++)
+                    if (st->schemas.items[k]->lower) {
+                        char *type = xasprintf("%s_vault", st->schemas.items[k]->lower);
+                        if (strcmp(type, d->prefix) == 0)
+                            diag_error(loc_file(d->file), "its C prefix \"%s\" is the type name of vault %s: rename the file", d->prefix, st->schemas.items[k]->lower);
+                        free(type);
+                    }
+                *vec_push(&st->data) = d;
+            }
+            free(name);
+            free(path);
+            free(dir);
+        }
+    }
+    name_list_free(&schema_files);
+    name_list_free(&data_files);
+    free(schemas_dir);
+    free(data_dir);
+    if (diag_error_count() != errors) return false;
+    for (size_t i = 0; i < st->schemas.count; i++) {
+        stage_output *o = vec_push(outputs);
+        o->path = xstrdup(st->schemas.items[i]->output);
+        o->build_output = true;
+        o->where = loc_file(st->schemas.items[i]->file);
+    }
+    for (size_t i = 0; i < st->data.count; i++) {
+        stage_output *o = vec_push(outputs);
+        o->path = xstrdup(st->data.items[i]->output);
+        o->build_output = true;
+        o->where = loc_file(st->data.items[i]->file);
+    }
+    return true;
+}
+
+static void vault_free(void *state)
+{
+    vault_state *st = state;
+    for (size_t i = 0; i < st->data.count; i++) {
+        vdata *d = st->data.items[i];
+        size_t nf = d->nfields;
+        for (size_t k = 0; k < d->instances.count; k++) {
+            for (size_t f = 0; f < nf; f++) vvalue_free(&d->instances.items[k].values[f]);
+            free(d->instances.items[k].values);
+        }
+        vec_free(&d->instances);
+        free(d->file);
+        free(d->rel);
+        free(d->text);
+        free(d->prefix);
+        free(d->upper);
+        free(d->output);
+        free(d);
+    }
+    vec_free(&st->data);
+    for (size_t i = 0; i < st->schemas.count; i++) {
+        vschema *s = st->schemas.items[i];
+        for (size_t f = 0; f < s->fields.count; f++) vvalue_free(&s->fields.items[f].def);
+        vec_free(&s->fields);
+        free(s->file);
+        free(s->rel);
+        free(s->text);
+        free(s->lower);
+        free(s->output);
+        free(s);
+    }
+    vec_free(&st->schemas);
+    free(st->out_dir);
+    free(st->fields_manifest);
+    arena_free(&st->strings);
+    free(st);
+}
+
+const gen_stage vault_stage = {
+    "vaults", vault_load, NULL, vault_resolve, vault_emit, vault_free,
+};
