@@ -3,6 +3,7 @@
  * on the machine or the time of the run. */
 #include "emit.h"
 
+#include "event_sig.h"
 #include "tlg_version.h"
 
 #include <stdlib.h>
@@ -247,6 +248,106 @@ static void emit_lookups(header_ctx *c)
     free(name_lens);
 }
 
+/* The signature text a live event declared in this pass ("()" when it declared none). */
+static const decl_signature *find_signature(const domain *d, uint32_t decl_index)
+{
+    size_t lo = 0, hi = d->signatures.count;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (d->signatures.items[mid].decl < decl_index) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < d->signatures.count && d->signatures.items[lo].decl == decl_index ? &d->signatures.items[lo] : NULL;
+}
+
+static void put_params(buf *b, const event_sig *sig, bool with_types)
+{
+    for (size_t i = 0; i < sig->params.count; i++) {
+        if (with_types) buf_printf(b, ", %s a%zu", sig->params.items[i], i);
+        else buf_printf(b, ", a%zu", i);
+    }
+}
+
+/* Ordinal domains are event domains: per live event a listener type and typed subscribe,
+ * unsubscribe, contains and publish over threadlink/iris.h, then the event table. The exact
+ * form is the contract in iris.h (tests/iris/generated_events_sample.h). */
+static void emit_events(header_ctx *c)
+{
+    const domain *d = c->d;
+    out_file *o = c->o;
+    const char *lo = d->lower_name;
+    VEC(const entry *) by_value = {0};
+    VEC(event_sig) sigs = {0};
+    buf_putc(&o->chunk, '\n');
+    for (size_t i = 0; i < c->m->entries.count; i++) {
+        const entry *e = &c->m->entries.items[i];
+        if (e->tombstone) continue;
+        const decl_signature *ds = e->decl != UINT32_MAX ? find_signature(d, e->decl) : NULL;
+        event_sig sig;
+        /* Checked when the model was loaded, so this parse cannot fail. */
+        if (!event_sig_parse(ds ? ds->text : NULL, ds ? ds->len : 0, loc_file(d->name), &sig)) continue;
+        *vec_push(&by_value) = e;
+        *vec_push(&sigs) = sig;
+    }
+    for (size_t k = 0; k < by_value.count; k++) {
+        const entry *e = by_value.items[k];
+        const event_sig *sig = &sigs.items[k];
+        buf *b = &o->chunk;
+        char *x = xasprintf("%s_%.*s", d->c_name, (int)e->name_len, e->name);
+        const char *flags = sig->result ? "TL_IRIS_SINGLE_PROVIDER" : "0";
+        buf_printf(b, "/* %.*s%s */\n#define %s_SIGNATURE 0x%08xu\n", (int)e->name_len, e->name, sig->text, x, sig->id);
+        buf_printf(b, "typedef %s (*%s_fn)(void *ctx", sig->result ? sig->result : "void", x);
+        put_params(b, sig, true);
+        buf_puts(b, ");\n");
+        buf_printf(b, "static inline bool %s_subscribe(tl_iris_registry *reg, %s_fn fn, void *ctx) {\n"
+                      "    return tl_iris_subscribe(reg, %s, %s_SIGNATURE, %s, (tl_iris_fn)fn, ctx);\n}\n", x, x, x, x, flags);
+        buf_printf(b, "static inline bool %s_unsubscribe(tl_iris_registry *reg, %s_fn fn, void *ctx) {\n"
+                      "    return tl_iris_unsubscribe(reg, %s, (tl_iris_fn)fn, ctx);\n}\n", x, x, x);
+        buf_printf(b, "static inline bool %s_contains(const tl_iris_registry *reg, %s_fn fn, void *ctx) {\n"
+                      "    return tl_iris_contains(reg, %s, (tl_iris_fn)fn, ctx);\n}\n", x, x, x);
+        if (!sig->result) {
+            buf_printf(b, "static inline void %s_publish(tl_iris_registry *reg", x);
+            put_params(b, sig, true);
+            buf_printf(b, ") {\n    TL_IRIS_PUBLISH%s(reg, %s, %s_SIGNATURE, %s_fn", sig->params.count ? "" : "0", x, x, x);
+            put_params(b, sig, false);
+            buf_puts(b, ");\n}\n\n");
+        } else {
+            buf_printf(b, "static inline bool %s_publish(tl_iris_registry *reg", x);
+            put_params(b, sig, true);
+            buf_printf(b, ", %s *result) {\n    bool answered = false;\n"
+                          "    TL_IRIS_REQUEST%s(answered, result, reg, %s, %s_SIGNATURE, %s_fn",
+                       sig->result, sig->params.count ? "" : "0", x, x, x);
+            put_params(b, sig, false);
+            buf_puts(b, ");\n    return answered;\n}\n\n");
+        }
+        free(x);
+        out_maybe_flush(o);
+    }
+    buf_printf(&o->chunk, "/* The event table: %s_SPAN rows in value order, {0, 0, 0} for a gap. */\n"
+                          "static inline const tl_iris_event_info *%s_info(void) {\n"
+                          "    static const tl_iris_event_info info[%s_SPAN] = {\n", d->upper_name, lo, d->upper_name);
+    size_t k = 0;
+    for (uint32_t v = 0; v < c->span; v++) {
+        buf *b = &o->chunk;
+        if (k < by_value.count && by_value.items[k]->value == v) {
+            const entry *e = by_value.items[k];
+            buf_printf(b, "        { \"%.*s\", %s_%.*s_SIGNATURE, %s },\n", (int)e->name_len, e->name, d->c_name,
+                       (int)e->name_len, e->name, sigs.items[k].result ? "TL_IRIS_SINGLE_PROVIDER" : "0");
+            k++;
+        } else {
+            buf_puts(b, "        { 0, 0, 0 },\n");
+        }
+        out_maybe_flush(o);
+    }
+    buf_printf(&o->chunk, "    };\n    return info;\n}\n\n"
+                          "static inline bool %s_init(tl_iris_registry *reg, const tl_logger *logger) {\n"
+                          "    return tl_iris_init_table(reg, %s_SPAN, %s_info(), logger);\n}\n",
+               lo, d->upper_name, lo);
+    for (size_t i = 0; i < sigs.count; i++) event_sig_free(&sigs.items[i]);
+    vec_free(&sigs);
+    vec_free(&by_value);
+}
+
 static void emit_token(header_ctx *c, const char *tok, size_t len)
 {
     buf *b = &c->o->chunk;
@@ -255,6 +356,7 @@ static void emit_token(header_ctx *c, const char *tok, size_t len)
     if (IS("BANNER")) emit_banner(c);
     else if (IS("GUARD")) emit_guard(c);
     else if (IS("INCLUDES")) {
+        if (d->kind == KIND_ORDINAL) buf_puts(b, "#include <threadlink/iris.h>\n");
         if (d->cfg)
             for (size_t i = 0; i < d->cfg->includes.count; i++)
                 buf_printf(b, "#include \"%s\"\n", d->cfg->includes.items[i]);
@@ -281,6 +383,9 @@ static void emit_token(header_ctx *c, const char *tok, size_t len)
                           "#define %s_SPAN %u\n", d->upper_name, c->span);
     } else if (IS("DOMAIN_XMACRO")) emit_xmacro(c);
     else if (IS("DOMAIN_LOOKUPS")) emit_lookups(c);
+    else if (IS("DOMAIN_EVENTS")) {
+        if (d->kind == KIND_ORDINAL) emit_events(c);
+    }
     else {
         buf_putc(b, '{');
         buf_put(b, tok, len);

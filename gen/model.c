@@ -5,6 +5,7 @@
 #include "model.h"
 
 #include "fsio.h"
+#include "event_sig.h"
 #include "lex_injector.h"
 #include "stamp.h"
 
@@ -15,6 +16,15 @@
 #include <string.h>
 
 uint32_t model_hash(const char *s, size_t n) { return (uint32_t)XXH3_64bits(s, n); }
+
+/* Files shipped with threadlink, compiled into the generator by gen/embed.py. */
+extern const char tlg_native_iris_events[];
+
+const char *tlg_shipped_file(const char *name)
+{
+    if (strcmp(name, "natives/Iris.Events.Native.txt") == 0) return tlg_native_iris_events;
+    return NULL;
+}
 
 const char *model_scope(const domain *d, const decl *dc) { return d->sources.items[dc->source].scope; }
 
@@ -125,8 +135,23 @@ static bool lex_sources(project *p, domain *d, source *sources, size_t count)
         src->path = arena_strndup(&p->strings, path, strlen(path));
         src->scope = sources[i].scope;
         free(path);
-        *vec_push(&p->inputs) = xstrdup(src->path);
-        if (!fs_read_file(src->path, &text)) {
+        const char *shipped = NULL;
+        if (strncmp(sources[i].path, "threadlink:", 11) == 0) {
+            /* A file shipped with threadlink (compiled into the generator). */
+            src->path = arena_strndup(&p->strings, sources[i].path, strlen(sources[i].path));
+            shipped = tlg_shipped_file(sources[i].path + 11);
+            if (!shipped) {
+                diag_error(d->cfg ? d->cfg->loc : loc_file(p->cfg.path), "'%s' is not a file shipped with threadlink (known: threadlink:natives/Iris.Events.Native.txt)",
+                           sources[i].path);
+                ok = false;
+                continue;
+            }
+            text.len = 0;
+            buf_puts(&text, shipped);
+        } else {
+            *vec_push(&p->inputs) = xstrdup(src->path);
+        }
+        if (!shipped && !fs_read_file(src->path, &text)) {
             diag_error(loc_file(src->path), "cannot read this entries file: %s", strerror(errno));
             ok = false;
             continue;
@@ -140,6 +165,16 @@ static bool lex_sources(project *p, domain *d, source *sources, size_t count)
         c.source = (uint32_t)(d->sources.count - 1);
         bool signatures = d->kind == KIND_ORDINAL;
         if (!lex_injector(src->path, text.data, text.len, signatures, &p->strings, on_line, &c)) ok = false;
+    }
+    /* Event signatures are checked now, so that a bad one stops the run before anything is written. */
+    for (size_t i = 0; i < d->signatures.count; i++) {
+        const decl_signature *s = &d->signatures.items[i];
+        const decl *dc = &d->decls.items[s->decl];
+        event_sig sig;
+        src_loc at = model_loc(d, dc);
+        at.col = s->col;
+        if (event_sig_parse(s->text, s->len, at, &sig)) event_sig_free(&sig);
+        else ok = false;
     }
     buf_free(&text);
     return ok;

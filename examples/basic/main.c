@@ -1,5 +1,9 @@
-/* The basic example: include generated headers, print names and values. */
+/* The basic example: include generated headers, print names and values, and run a small
+ * subsystem that listens to the frame events while it is deployed. */
 #include <stdio.h>
+
+#define TL_IMPLEMENTATION
+#include <threadlink/initium.h>
 
 #include "game_factions.h"
 #include "iris_events.h"
@@ -8,9 +12,9 @@
 
 /* Identity values are unsigned 32-bit hashes; the enum holds their int reading. */
 #define PRINT_ENTRY(enumerator, name) \
-    printf("  %-16s %10u  %s\n", #name, (unsigned)(uint32_t)(enumerator), domain_name((uint32_t)(enumerator)));
+    printf("  %-22s %10u  %s\n", #name, (unsigned)(uint32_t)(enumerator), domain_name((uint32_t)(enumerator)));
 
-int main(void)
+static void print_domains(void)
 {
     printf("Iris.Events (ordinal, %d events, table span %d):\n", IRIS_EVENTS_COUNT, IRIS_EVENTS_SPAN);
 #define domain_name iris_events_name
@@ -29,6 +33,79 @@ int main(void)
 #define domain_name game_factions_name
     GAME_FACTIONS_LIST(PRINT_ENTRY)
 #undef domain_name
+}
+
+/* A subsystem: subscribes in initialize, unsubscribes in discard. The listener types come from
+ * the generated header, so a listener of the wrong signature does not compile. */
+typedef struct spawner {
+    tl_iris_registry *events;
+    float clock;
+    int spawned, deaths;
+} spawner;
+
+static void spawner_on_update(void *ctx, float dt)
+{
+    spawner *s = ctx;
+    s->clock += dt;
+    if (s->clock >= 0.05f) {
+        s->clock -= 0.05f;
+        s->spawned++;
+    }
+}
+
+static void spawner_on_player_died(void *ctx, int player)
+{
+    spawner *s = ctx;
+    s->deaths++;
+    printf("spawner: player %d died at %s (%d spawned so far)\n", player,
+           nexus_spawnpoints_name(Nexus_SpawnPoints_Village_Gate), s->spawned);
+}
+
+static void spawner_initialize(void *self, tl_core *core)
+{
+    spawner *s = self;
+    (void)core;
+    Iris_Events_OnUpdate_subscribe(s->events, spawner_on_update, s);
+    Iris_Events_OnPlayerDied_subscribe(s->events, spawner_on_player_died, s);
+    printf("spawner: initialized, listening to OnUpdate and OnPlayerDied\n");
+}
+
+static void spawner_discard(void *self, tl_core *core)
+{
+    spawner *s = self;
+    (void)core;
+    Iris_Events_OnUpdate_unsubscribe(s->events, spawner_on_update, s);
+    Iris_Events_OnPlayerDied_unsubscribe(s->events, spawner_on_player_died, s);
+    printf("spawner: discarded (%d listeners left on OnUpdate)\n",
+           (int)tl_iris_listener_count(s->events, Iris_Events_OnUpdate));
+}
+
+static const tl_subsystem spawner_subsystem = {"Spawner", NULL, NULL, spawner_initialize, spawner_discard};
+
+static int run_game(void)
+{
+    tl_iris_registry events;
+    if (!iris_events_init(&events, NULL)) return 1;
+    static const tl_core_events natives = TL_CORE_EVENTS_INIT(Iris_Events_);
+    tl_core_desc desc = {0};
+    desc.iris = &events;
+    desc.events = &natives;
+    tl_core core;
+    if (!tl_core_init(&core, &desc)) return 1;
+    spawner s = {&events, 0.0f, 0, 0};
+    tl_core_weave(&core, &spawner_subsystem, &s);
+    if (tl_core_deploy(&core) != TL_DEPLOY_DONE) return 1;
+    for (int frame = 0; frame < 10; frame++) tl_time_frame(tl_core_time(&core), 1.0 / 60.0);
+    Iris_Events_OnPlayerDied_publish(&events, 1);
+    tl_core_discard(&core);
+    tl_iris_discard(&events);
+    printf("game: %d spawned in 10 frames, %d death\n", s.spawned, s.deaths);
+    return s.spawned == 3 && s.deaths == 1 ? 0 : 1;
+}
+
+int main(void)
+{
+    print_domains();
 
     /* Names from data files or consoles resolve case-insensitively. */
     vault_fields field;
@@ -36,5 +113,5 @@ int main(void)
     printf("\"maxhealth\" -> %s (%u)\n", vault_fields_name((uint32_t)field), (unsigned)field);
     if (vault_fields_from_name("NoSuchField", &field)) return 1;
     printf("\"NoSuchField\" -> not a field\n");
-    return 0;
+    return run_game();
 }

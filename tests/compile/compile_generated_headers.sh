@@ -3,6 +3,7 @@
 # tombstones and values above INT_MAX; using a tombstone warns (deprecated) in every mode.
 set -eu
 gen=$1
+runtime=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -50,12 +51,12 @@ count=0
 failed=0
 check() { # compiler std source
   count=$((count + 1))
-  if ! "$1" -std="$2" -Wall -Wextra -Wpedantic -Werror -Igenerated "$3" -o prog 2>err; then
+  if ! "$1" -std="$2" -Wall -Wextra -Wpedantic -Werror -Igenerated -I"$runtime" "$3" -o prog 2>err; then
     echo "FAIL: $1 -std=$2 $3"; cat err; failed=$((failed + 1)); return
   fi
   ./prog > out || { echo "FAIL: running $1 -std=$2"; failed=$((failed + 1)); return; }
   # The tombstone warns where used, and only there.
-  if ! "$1" -std="$2" -Wall -Igenerated -c "${3%use.*}tomb.${3##*.}" -o tomb.o 2>err || ! grep -q deprecated err; then
+  if ! "$1" -std="$2" -Wall -Igenerated -I"$runtime" -c "${3%use.*}tomb.${3##*.}" -o tomb.o 2>err || ! grep -q deprecated err; then
     echo "FAIL: using a tombstone did not warn under $1 -std=$2"; cat err; failed=$((failed + 1))
   fi
 }
