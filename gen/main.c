@@ -3,6 +3,7 @@
 #include "diff.h"
 #include "fsio.h"
 #include "generate.h"
+#include "pack.h"
 #include "watch.h"
 #include "tlg_version.h"
 
@@ -20,6 +21,7 @@ static const char usage[] =
     "  check      exit 1 and print a diff of the files that generate would change; writes nothing\n"
     "  diff OLD NEW  compare two manifest sets (files or directories): exit 1 on breaking changes\n"
     "  watch      generate, then again whenever an input changes, until interrupted\n"
+    "  pack       build content profiles: catalogs and archives (pack --help)\n"
     "\n"
     "options:\n"
     "  -C DIR                   run as if started in DIR\n"
@@ -44,6 +46,68 @@ static int usage_error(const char *fmt, const char *arg)
     fprintf(stderr, fmt, arg);
     fputs("\n(run threadlink-gen --help for usage)\n", stderr);
     return 2;
+}
+
+static const char pack_usage[] =
+    "usage: threadlink-gen pack [-C DIR] [--config FILE] [--profile NAME|all] [overrides] [--quiet]\n"
+    "\n"
+    "Builds content profiles into their output folders: generate first (asset ids into the\n"
+    "manifests), then the catalog and the archives (or flat files) and archives.json.\n"
+    "\n"
+    "  --profile NAME|all       which profile (default: the only one, else all)\n"
+    "  --output DIR             override the output folder (one profile only)\n"
+    "  --archive none|packed    override the archive mode\n"
+    "  --max-archive-mb N       override the archive size limit (whole number >= 1)\n"
+    "  --compression none|lz4|zstd  override the codec\n"
+    "  --progress / --no-progress   progress line (default: when stderr is a terminal)\n"
+    "\n"
+    "exit status: 0 ok, 1 input or build errors (the previous output stays usable), 2 usage\n";
+
+/* pack: a thin parser over pack_run (gen/pack.c). */
+static int run_pack(int argc, char **argv)
+{
+    pack_options opt = {0};
+    opt.progress = -1;
+    const char *dir = NULL;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_value = i + 1 < argc;
+        if (strcmp(a, "-C") == 0 && has_value) dir = argv[++i];
+        else if (strcmp(a, "--config") == 0 && has_value) opt.config_path = argv[++i];
+        else if (strcmp(a, "--profile") == 0 && has_value) opt.profile = argv[++i];
+        else if (strcmp(a, "--output") == 0 && has_value) opt.output = argv[++i];
+        else if (strcmp(a, "--archive") == 0 && has_value) opt.archive = argv[++i];
+        else if (strcmp(a, "--compression") == 0 && has_value) opt.compression = argv[++i];
+        else if (strcmp(a, "--max-archive-mb") == 0 && has_value) {
+            const char *v = argv[++i];
+            char *end;
+            errno = 0;
+            unsigned long n = strtoul(v, &end, 10);
+            if (!*v || *end || errno || n < 1 || n > (1ul << 20) || v[0] == '-')
+                return usage_error("--max-archive-mb takes a whole number from 1 to 1048576, not '%s'", v);
+            opt.max_archive_mb = (uint32_t)n;
+        } else if (strcmp(a, "--quiet") == 0) opt.quiet = true;
+        else if (strcmp(a, "--progress") == 0) opt.progress = 1;
+        else if (strcmp(a, "--no-progress") == 0) opt.progress = 0;
+        else if (strcmp(a, "--banner-without-version") == 0) opt.banner_without_version = true;
+        else if (strcmp(a, "--help") == 0) {
+            fputs(pack_usage, stdout);
+            return 0;
+        } else if (strncmp(a, "--diagnostics-format=", 21) == 0) {
+            diag_style style;
+            if (!diag_parse_style(a + 21, &style)) return usage_error("unknown diagnostics format '%s' (gcc, msvc, json, github)", a + 21);
+            diag_set_style(style);
+        } else if (!has_value && (strcmp(a, "-C") == 0 || strcmp(a, "--config") == 0 || strcmp(a, "--profile") == 0 ||
+                                  strcmp(a, "--output") == 0 || strcmp(a, "--archive") == 0 ||
+                                  strcmp(a, "--compression") == 0 || strcmp(a, "--max-archive-mb") == 0))
+            return usage_error("option '%s' needs a value", a);
+        else return usage_error("unknown pack option '%s'", a);
+    }
+    if (dir && chdir(dir) != 0) {
+        fprintf(stderr, "threadlink-gen: error: cannot enter %s: %s\n", dir, strerror(errno));
+        return 2;
+    }
+    return pack_run(&opt);
 }
 
 static int run_diff(int argc, char **argv)
@@ -104,6 +168,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "diff") == 0) return run_diff(argc, argv);
+    if (strcmp(cmd, "pack") == 0) return run_pack(argc, argv);
     if (strcmp(cmd, "generate") == 0) opt.command = GEN_GENERATE;
     else if (strcmp(cmd, "headers") == 0) opt.command = GEN_HEADERS;
     else if (strcmp(cmd, "check") == 0) opt.command = GEN_CHECK;

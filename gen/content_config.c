@@ -1,0 +1,563 @@
+/* The "content" section: an array whose items are profile objects, or strings naming JSON files
+ * that hold one profile object or an array of them (paths relative to the project root).
+ *
+ *   content  -> '[' ( profile | "path/to/profiles.json" ),* ']'
+ *   profile  -> { "profile": name, "source_root": path, "output"?: path, "categories"?: [category],
+ *                 "archive"?: "none"|"packed", "max_archive_mb"?: int >= 1, "compression"?:
+ *                 "none"|"lz4"|"zstd", "partitioner"?: "trie"|"sequential", "names"?:
+ *                 "stem"|"path", "post_build"?: command | [command] }
+ *   category -> { "name": C word, "folder": path | "" }
+ */
+#include "content_config.h"
+
+#include "fsio.h"
+#include "model.h"
+#include "stamp.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <string.h>
+
+/* A generous bound that keeps byte counts far from overflow (1 TiB). */
+#define MAX_ARCHIVE_MB_LIMIT (1u << 20)
+
+typedef struct reader {
+    const char *file;
+    const char *text;
+    size_t len;
+    bool ok;
+} reader;
+
+static void rerror(reader *r, const char *path, const char *fmt, ...) TLG_PRINTF(3, 4);
+static void rerror(reader *r, const char *path, const char *fmt, ...)
+{
+    char message[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    diag_error(json_locate(r->file, r->text, r->len, path), "%s: %s", path[0] ? path : "(top level)", message);
+    r->ok = false;
+}
+
+void content_profile_error(const content_profile *pr, const char *key, const char *fmt, ...)
+{
+    char message[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    char *path = key && key[0] ? xasprintf("%s%s%s", pr->key_path, pr->key_path[0] ? "." : "", key) : xstrdup(pr->key_path);
+    diag_error(json_locate(pr->file, pr->text, pr->text_len, path), "%s: %s", path[0] ? path : "(top level)", message);
+    free(path);
+}
+
+static const char *type_name(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    default: return "null";
+    }
+}
+
+const char *content_codec_name(content_codec c) { return c == CONTENT_CODEC_NONE ? "none" : c == CONTENT_CODEC_LZ4 ? "lz4" : "zstd"; }
+const char *content_archive_name(content_archive a) { return a == CONTENT_ARCHIVE_NONE ? "none" : "packed"; }
+const char *content_partitioner_name(content_partitioner p) { return p == CONTENT_PART_TRIE ? "trie" : "sequential"; }
+
+bool content_parse_codec(const char *s, content_codec *out)
+{
+    if (strcmp(s, "none") == 0) *out = CONTENT_CODEC_NONE;
+    else if (strcmp(s, "lz4") == 0) *out = CONTENT_CODEC_LZ4;
+    else if (strcmp(s, "zstd") == 0) *out = CONTENT_CODEC_ZSTD;
+    else return false;
+    return true;
+}
+
+bool content_parse_archive(const char *s, content_archive *out)
+{
+    if (strcmp(s, "none") == 0) *out = CONTENT_ARCHIVE_NONE;
+    else if (strcmp(s, "packed") == 0) *out = CONTENT_ARCHIVE_PACKED;
+    else return false;
+    return true;
+}
+
+static char *sub_path(const char *path, const char *key)
+{
+    return path[0] ? xasprintf("%s.%s", path, key) : xstrdup(key);
+}
+
+static bool is_dotdot(const char *s)
+{
+    size_t n = strlen(s);
+    return strcmp(s, "..") == 0 || strncmp(s, "../", 3) == 0 || strstr(s, "/../") || (n >= 3 && strcmp(s + n - 3, "/..") == 0);
+}
+
+/* A relative, '/'-separated path without '..'. `what` names it in messages. */
+static char *read_path(reader *r, json_t *obj, const char *key, const char *path, bool allow_empty, bool refuse_trailing)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v) return NULL;
+    char *sub = sub_path(path, key);
+    char *result = NULL;
+    const char *s = json_is_string(v) ? json_string_value(v) : NULL;
+    size_t n = s ? strlen(s) : 0;
+    if (!s) rerror(r, sub, "expected a string (a relative path), got %s", type_name(v));
+    else if (!s[0] && !allow_empty) rerror(r, sub, "must not be empty");
+    else if (refuse_trailing && n > 0 && (s[n - 1] == '/' || s[n - 1] == '\\'))
+        rerror(r, sub, "\"%s\" ends with a path separator; write it without one", s);
+    else if (s[0] == '/' || strchr(s, '\\') || (n >= 2 && s[1] == ':'))
+        rerror(r, sub, "must be a relative path with '/' separators, got \"%s\"", s);
+    else if (is_dotdot(s)) rerror(r, sub, "must not contain '..', got \"%s\"", s);
+    else result = xstrdup(s);
+    free(sub);
+    return result;
+}
+
+static bool read_enum(reader *r, json_t *obj, const char *key, const char *path, const char *const *names, int *out)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v) return true;
+    char *sub = sub_path(path, key);
+    buf expected = {0};
+    for (size_t i = 0; names[i]; i++) buf_printf(&expected, "%s\"%s\"", i == 0 ? "" : names[i + 1] ? ", " : " or ", names[i]);
+    bool ok = false;
+    if (!json_is_string(v)) {
+        rerror(r, sub, "expected %s, got %s", expected.data, type_name(v));
+    } else {
+        for (int i = 0; names[i]; i++)
+            if (strcmp(names[i], json_string_value(v)) == 0) *out = i, ok = true;
+        if (!ok) rerror(r, sub, "expected %s, got \"%s\"", expected.data, json_string_value(v));
+    }
+    buf_free(&expected);
+    free(sub);
+    return ok;
+}
+
+static bool c_word(const char *s)
+{
+    if (!((s[0] | 32) >= 'a' && (s[0] | 32) <= 'z')) return false;
+    for (const char *p = s; *p; p++)
+        if (!ascii_is_word((unsigned char)*p)) return false;
+    return true;
+}
+
+/* The profile name as a C word: every other byte becomes '_', and a name that does not start
+ * with a letter gets a 'P' in front ("2D" -> "P2D"). */
+static char *profile_word(const char *name)
+{
+    buf b = {0};
+    if (!((name[0] | 32) >= 'a' && (name[0] | 32) <= 'z')) buf_putc(&b, 'P');
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+        if ((*p & 0xc0) == 0x80) continue; /* one '_' per code point */
+        buf_putc(&b, ascii_is_word(*p) ? (char)*p : '_');
+    }
+    return b.data;
+}
+
+/* Folders overlap when one is the other or lies inside it; "" is the whole root. */
+static bool folders_overlap(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (!la || !lb) return true;
+    if (la == lb) return memcmp(a, b, la) == 0;
+    if (la < lb) return memcmp(a, b, la) == 0 && b[la] == '/';
+    return memcmp(a, b, lb) == 0 && a[lb] == '/';
+}
+
+static void read_categories(reader *r, json_t *obj, const char *path, content_profile *pr)
+{
+    json_t *cats = json_object_get(obj, "categories");
+    char *sub = sub_path(path, "categories");
+    if (!cats) {
+        content_category *c = vec_push(&pr->categories);
+        c->name = xstrdup("All");
+        c->folder = xstrdup("");
+        c->loc = pr->loc;
+    } else if (!json_is_array(cats) || json_array_size(cats) == 0) {
+        rerror(r, sub, json_is_array(cats) ? "expected at least one category" : "expected an array of categories, got %s",
+               type_name(cats));
+    } else {
+        size_t i;
+        json_t *c;
+        json_array_foreach(cats, i, c) {
+            char *item = xasprintf("%s[%zu]", sub, i);
+            static const char *const allowed[] = {"name", "folder", NULL};
+            if (!json_is_object(c)) {
+                rerror(r, item, "expected an object with \"name\" and \"folder\", got %s", type_name(c));
+                free(item);
+                continue;
+            }
+            const char *key;
+            json_t *value;
+            json_object_foreach(c, key, value) {
+                bool known = false;
+                for (const char *const *a = allowed; *a; a++) known = known || strcmp(*a, key) == 0;
+                if (!known) {
+                    char *k = sub_path(item, key);
+                    rerror(r, k, "unknown key");
+                    free(k);
+                }
+            }
+            json_t *name = json_object_get(c, "name");
+            char *name_path = sub_path(item, "name");
+            const char *ns = name && json_is_string(name) ? json_string_value(name) : NULL;
+            if (!name) rerror(r, item, "missing required key \"name\"");
+            else if (!ns) rerror(r, name_path, "expected a string, got %s", type_name(name));
+            else if (!c_word(ns)) rerror(r, name_path, "\"%s\" is not a category name (a letter, then letters, digits or '_')", ns);
+            free(name_path);
+            if (!json_object_get(c, "folder")) rerror(r, item, "missing required key \"folder\" (\"\" for the whole source root)");
+            char *folder = read_path(r, c, "folder", item, true, true);
+            if (ns && c_word(ns) && folder) {
+                /* Folders are compared without "./" prefixes. */
+                const char *f = folder;
+                while (strncmp(f, "./", 2) == 0) f += 2;
+                if (strcmp(f, ".") == 0) f = "";
+                for (size_t k = 0; k < pr->categories.count; k++) {
+                    content_category *o = &pr->categories.items[k];
+                    char *at = xasprintf("%s[%zu]", sub, i);
+                    if (ascii_ieq(o->name, strlen(o->name), ns, strlen(ns))) {
+                        char *np = sub_path(at, "name");
+                        rerror(r, np, "category \"%s\" is already declared as %s[%zu]", ns, sub, k);
+                        free(np);
+                    } else if (folders_overlap(o->folder, f)) {
+                        char *fp = sub_path(at, "folder");
+                        rerror(r, fp, "folder \"%s\" overlaps category \"%s\" (folder \"%s\"): a file would be in two catalogs",
+                               f, o->name, o->folder);
+                        free(fp);
+                    }
+                    free(at);
+                }
+                content_category *cat = vec_push(&pr->categories);
+                cat->name = xstrdup(ns);
+                cat->folder = xstrdup(f);
+                cat->loc = json_locate(r->file, r->text, r->len, item);
+            }
+            free(folder);
+            free(item);
+        }
+    }
+    free(sub);
+}
+
+static void read_profile(reader *r, json_t *obj, const char *path, content_config *out)
+{
+    static const char *const allowed[] = {"profile", "source_root", "output", "categories", "archive", "max_archive_mb",
+                                          "compression", "partitioner", "names", "post_build", NULL};
+    if (!json_is_object(obj)) {
+        rerror(r, path, "expected a profile object (or a string naming a profile file), got %s", type_name(obj));
+        return;
+    }
+    content_profile pr;
+    memset(&pr, 0, sizeof pr);
+    pr.file = r->file;
+    pr.text = r->text;
+    pr.text_len = r->len;
+    pr.key_path = xstrdup(path);
+    pr.loc = json_locate(r->file, r->text, r->len, path);
+    bool before = r->ok;
+    r->ok = true;
+
+    const char *key;
+    json_t *value;
+    json_object_foreach(obj, key, value) {
+        bool known = false;
+        for (const char *const *a = allowed; *a; a++) known = known || strcmp(*a, key) == 0;
+        if (!known) {
+            char *k = sub_path(path, key);
+            rerror(r, k, "unknown key");
+            free(k);
+        }
+    }
+
+    json_t *name = json_object_get(obj, "profile");
+    char *np = sub_path(path, "profile");
+    const char *ns = name && json_is_string(name) ? json_string_value(name) : NULL;
+    if (!name) rerror(r, path, "missing required key \"profile\" (the profile's name)");
+    else if (!ns) rerror(r, np, "expected a string, got %s", type_name(name));
+    else if (!ns[0]) rerror(r, np, "must not be empty");
+    else if (strpbrk(ns, "/\\:*?\"<>|")) {
+        char bad = *strpbrk(ns, "/\\:*?\"<>|");
+        rerror(r, np, "profile name \"%s\" contains the path character '%c' (names go into file names; / \\ : * ? \" < > | are refused)",
+               ns, bad);
+    } else {
+        bool ctrl = false;
+        for (const char *p = ns; *p; p++) ctrl = ctrl || (unsigned char)*p < 0x20 || *p == 0x7f;
+        if (ctrl || strcmp(ns, ".") == 0 || strcmp(ns, "..") == 0) rerror(r, np, "profile name \"%s\" is not usable in a file name", ns);
+        else pr.name = xstrdup(ns);
+    }
+    free(np);
+
+    if (!json_object_get(obj, "source_root")) rerror(r, path, "missing required key \"source_root\"");
+    pr.source_root = read_path(r, obj, "source_root", path, false, true);
+    pr.output = read_path(r, obj, "output", path, false, false);
+    if (!pr.output && !json_object_get(obj, "output") && pr.name) pr.output = xasprintf("build/content/%s", pr.name);
+    if (pr.output) { /* "out/" and "out" are one folder */
+        size_t n = strlen(pr.output);
+        while (n > 1 && pr.output[n - 1] == '/') pr.output[--n] = 0;
+    }
+    read_categories(r, obj, path, &pr);
+
+    static const char *const archives[] = {"none", "packed", NULL};
+    static const char *const codecs[] = {"none", "lz4", "zstd", NULL};
+    static const char *const parts[] = {"trie", "sequential", NULL};
+    static const char *const names[] = {"stem", "path", NULL};
+    int v = CONTENT_ARCHIVE_PACKED;
+    read_enum(r, obj, "archive", path, archives, &v);
+    pr.archive = (content_archive)v;
+    v = CONTENT_CODEC_ZSTD;
+    read_enum(r, obj, "compression", path, codecs, &v);
+    pr.compression = (content_codec)v;
+    v = CONTENT_PART_TRIE;
+    read_enum(r, obj, "partitioner", path, parts, &v);
+    pr.partitioner = (content_partitioner)v;
+    v = CONTENT_NAMES_STEM;
+    read_enum(r, obj, "names", path, names, &v);
+    pr.names = (content_names)v;
+
+    json_t *mb = json_object_get(obj, "max_archive_mb");
+    pr.max_archive_mb = 20;
+    if (mb) {
+        char *mp = sub_path(path, "max_archive_mb");
+        if (!json_is_integer(mb)) rerror(r, mp, "expected a whole number of megabytes (>= 1), got %s", type_name(mb));
+        else if (json_integer_value(mb) < 1 || json_integer_value(mb) > MAX_ARCHIVE_MB_LIMIT)
+            rerror(r, mp, "expected a whole number of megabytes from 1 to %u, got %lld", MAX_ARCHIVE_MB_LIMIT,
+                   (long long)json_integer_value(mb));
+        else pr.max_archive_mb = (uint32_t)json_integer_value(mb);
+        free(mp);
+    }
+
+    json_t *hooks = json_object_get(obj, "post_build");
+    if (hooks) {
+        char *hp = sub_path(path, "post_build");
+        if (json_is_string(hooks)) {
+            if (!json_string_value(hooks)[0]) rerror(r, hp, "must not be empty");
+            else *vec_push(&pr.post_build) = xstrdup(json_string_value(hooks));
+        } else if (json_is_array(hooks)) {
+            size_t i;
+            json_t *h;
+            json_array_foreach(hooks, i, h) {
+                char *ip = xasprintf("%s[%zu]", hp, i);
+                if (!json_is_string(h) || !json_string_value(h)[0]) rerror(r, ip, "expected a command (a non-empty string), got %s", type_name(h));
+                else *vec_push(&pr.post_build) = xstrdup(json_string_value(h));
+                free(ip);
+            }
+        } else {
+            rerror(r, hp, "expected a command or an array of commands, got %s", type_name(hooks));
+        }
+        free(hp);
+    }
+
+    if (pr.name) {
+        char *word = profile_word(pr.name);
+        pr.scope = word;
+        pr.domain = xasprintf("Content.%s", word);
+        char *lower = xstrdup(word);
+        for (char *p = lower; *p; p++) *p = ascii_lower(*p);
+        pr.header = xasprintf("content_%s.h", lower);
+        pr.catalog_header = xasprintf("content_%s_catalog.h", lower);
+        free(lower);
+    }
+    bool good = r->ok;
+    r->ok = before && good;
+    *vec_push(&out->profiles) = pr;
+    if (!good) out->profiles.items[out->profiles.count - 1].name = (free(pr.name), NULL); /* not selectable */
+}
+
+static bool normalise_equal_prefix(const char *a, const char *b) { return folders_overlap(a, b); }
+
+/* "./a//b/" -> "a/b"; "." -> "". */
+static char *normalise(const char *path)
+{
+    buf b = {0};
+    buf_cstr(&b);
+    const char *p = path;
+    while (*p) {
+        const char *end = p + strcspn(p, "/");
+        size_t n = (size_t)(end - p);
+        if (n && !(n == 1 && p[0] == '.')) {
+            if (b.len) buf_putc(&b, '/');
+            buf_put(&b, p, n);
+        }
+        p = *end ? end + 1 : end;
+    }
+    return b.data;
+}
+
+bool content_check_paths(const content_profile *pr, const char *project_root)
+{
+    if (!pr->source_root || !pr->output) return false;
+    char *src = normalise(pr->source_root), *outp = normalise(pr->output);
+    bool ok = true;
+    /* Textually first, then through the file system (links, case-insensitive mounts). */
+    bool overlap = normalise_equal_prefix(src, outp);
+    if (!overlap) {
+        char *sp = path_join(project_root, pr->source_root), *op = path_join(project_root, pr->output);
+        char *rs = realpath(sp, NULL), *ro = realpath(op, NULL);
+        if (rs && ro) overlap = normalise_equal_prefix(rs, ro);
+        free(sp), free(op), free(rs), free(ro);
+    }
+    if (overlap) {
+        size_t ls = strlen(src), lo = strlen(outp);
+        const char *how = ls == lo ? "is the source root" : lo > ls ? "is inside the source root" : "contains the source root";
+        content_profile_error(pr, "output", "output folder \"%s\" %s \"%s\"; the build would read its own output", pr->output, how,
+                              pr->source_root);
+        ok = false;
+    }
+    free(src);
+    free(outp);
+    return ok;
+}
+
+static void read_entry(reader *r, json_t *v, const char *path, struct project *p, content_config *out);
+
+/* A string item names a JSON file holding one profile or an array of them. */
+static void read_file_item(reader *r, const char *rel, const char *path, struct project *p, content_config *out)
+{
+    char *item_path = xstrdup(path);
+    if (!rel[0] || rel[0] == '/' || strchr(rel, '\\') || is_dotdot(rel)) {
+        rerror(r, item_path, "a profile file must be a relative path with '/' separators and no '..', got \"%s\"", rel);
+        free(item_path);
+        return;
+    }
+    char *full = path_join(p->cfg.root, rel);
+    for (size_t i = 0; i < out->files.count; i++)
+        if (strcmp(out->files.items[i], full) == 0) {
+            rerror(r, item_path, "profile file \"%s\" is named twice", rel);
+            free(full);
+            free(item_path);
+            return;
+        }
+    *vec_push(&p->inputs) = xstrdup(full);
+    buf text = {0};
+    if (!fs_read_file(full, &text)) {
+        rerror(r, item_path, "cannot read the profile file \"%s\": %s", rel, strerror(errno));
+        buf_free(&text);
+        free(full);
+        free(item_path);
+        return;
+    }
+    hasher_add_file(p->input_hash, full, text.data, text.len);
+    *vec_push(&out->files) = full;
+    *vec_push(&out->texts) = text.data ? text.data : xstrdup("");
+    *vec_push(&out->text_lens) = text.len;
+    json_error_t err;
+    json_t *root = json_loadb(text.data ? text.data : "", text.len, JSON_REJECT_DUPLICATES, &err);
+    if (!root) {
+        diag_error(loc_at(full, (uint32_t)(err.line > 0 ? err.line : 1), (uint32_t)(err.column > 0 ? err.column : 1)), "%s", err.text);
+        r->ok = false;
+    } else {
+        reader fr = {full, out->texts.items[out->texts.count - 1], text.len, true};
+        if (json_is_array(root)) {
+            size_t i;
+            json_t *v;
+            json_array_foreach(root, i, v) {
+                char *ip = xasprintf("[%zu]", i);
+                if (json_is_string(v)) rerror(&fr, ip, "a profile file holds profile objects, not file names");
+                else read_entry(&fr, v, ip, p, out);
+                free(ip);
+            }
+        } else {
+            read_entry(&fr, root, "", p, out);
+        }
+        r->ok = r->ok && fr.ok;
+        json_decref(root);
+    }
+    free(item_path);
+}
+
+static void read_entry(reader *r, json_t *v, const char *path, struct project *p, content_config *out)
+{
+    if (json_is_string(v)) read_file_item(r, json_string_value(v), path, p, out);
+    else read_profile(r, v, path, out);
+}
+
+bool content_config_load(struct project *p, content_config *out)
+{
+    memset(out, 0, sizeof *out);
+    json_t *content = p->cfg.content;
+    if (!content) return true;
+    reader r = {p->cfg.path, p->cfg.text, p->cfg.text_len, true};
+    if (!json_is_array(content)) {
+        rerror(&r, "content", "expected an array of profiles, got %s", type_name(content));
+        return false;
+    }
+    size_t i;
+    json_t *v;
+    json_array_foreach(content, i, v) {
+        char *path = xasprintf("content[%zu]", i);
+        read_entry(&r, v, path, p, out);
+        free(path);
+    }
+    /* Across profiles: unique names (case-insensitively; they name files), unique domains,
+     * distinct output folders, and outputs apart from every source root. */
+    for (size_t a = 0; a < out->profiles.count; a++) {
+        content_profile *pa = &out->profiles.items[a];
+        if (!pa->name) continue;
+        for (size_t b = 0; b < a; b++) {
+            content_profile *pb = &out->profiles.items[b];
+            if (!pb->name) continue;
+            if (ascii_ieq(pa->name, strlen(pa->name), pb->name, strlen(pb->name))) {
+                content_profile_error(pa, "profile", "profile \"%s\" is already declared (%s:%u)", pa->name, pb->loc.file, pb->loc.line);
+                r.ok = false;
+            } else if (ascii_ieq(pa->domain, strlen(pa->domain), pb->domain, strlen(pb->domain))) {
+                content_profile_error(pa, "profile", "profiles \"%s\" and \"%s\" would share the domain %s; rename one", pb->name, pa->name,
+                                      pa->domain);
+                r.ok = false;
+            } else if (pa->output && pb->output) {
+                char *oa = normalise(pa->output), *ob = normalise(pb->output);
+                if (folders_overlap(oa, ob)) {
+                    content_profile_error(pa, "output", "output folder \"%s\" overlaps the output of profile \"%s\" (\"%s\")", pa->output,
+                                          pb->name, pb->output);
+                    r.ok = false;
+                }
+                free(oa), free(ob);
+            }
+        }
+        for (size_t d = 0; d < p->cfg.domains.count; d++) {
+            const char *dn = p->cfg.domains.items[d].name;
+            if (dn && ascii_ieq(dn, strlen(dn), pa->domain, strlen(pa->domain))) {
+                content_profile_error(pa, "profile", "the domain of profile \"%s\", %s, is already declared in \"domains\"", pa->name, pa->domain);
+                r.ok = false;
+            }
+        }
+        if (pa->output && pa->source_root && !content_check_paths(pa, p->cfg.root)) r.ok = false;
+    }
+    if (!r.ok) content_config_free(out);
+    return r.ok;
+}
+
+void content_config_free(content_config *c)
+{
+    for (size_t i = 0; i < c->profiles.count; i++) {
+        content_profile *pr = &c->profiles.items[i];
+        free(pr->name);
+        free(pr->source_root);
+        free(pr->output);
+        for (size_t k = 0; k < pr->categories.count; k++) {
+            free(pr->categories.items[k].name);
+            free(pr->categories.items[k].folder);
+        }
+        vec_free(&pr->categories);
+        for (size_t k = 0; k < pr->post_build.count; k++) free(pr->post_build.items[k]);
+        vec_free(&pr->post_build);
+        free(pr->domain);
+        free(pr->scope);
+        free(pr->header);
+        free(pr->catalog_header);
+        free(pr->key_path);
+    }
+    vec_free(&c->profiles);
+    for (size_t i = 0; i < c->files.count; i++) free(c->files.items[i]);
+    for (size_t i = 0; i < c->texts.count; i++) free(c->texts.items[i]);
+    vec_free(&c->files);
+    vec_free(&c->texts);
+    vec_free(&c->text_lens);
+    memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,383 @@
+#include "content_scan.h"
+
+#include "content_format.h"
+#include "fsio.h"
+#include "model.h"
+#include "stamp.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- The per-process memo ---------------------------------------------------------------- */
+
+typedef struct memo_entry {
+    char *path;
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    struct timespec mtime, ctime;
+    uint64_t xxh64;
+} memo_entry;
+
+/* Only `pack` turns it on, for the span of one command; generate never consults it. */
+static struct {
+    bool on;
+    size_t hint; /* scans visit files in one order each time: look from the last hit on */
+    VEC(memo_entry) entries;
+} memo;
+
+void content_memo_begin(void) { memo.on = true; }
+
+void content_memo_end(void)
+{
+    for (size_t i = 0; i < memo.entries.count; i++) free(memo.entries.items[i].path);
+    vec_free(&memo.entries);
+    memo.on = false;
+    memo.hint = 0;
+}
+
+static bool same_stat(const memo_entry *m, const struct stat *st)
+{
+    return m->dev == st->st_dev && m->ino == st->st_ino && m->size == st->st_size && m->mtime.tv_sec == st->st_mtim.tv_sec &&
+           m->mtime.tv_nsec == st->st_mtim.tv_nsec && m->ctime.tv_sec == st->st_ctim.tv_sec && m->ctime.tv_nsec == st->st_ctim.tv_nsec;
+}
+
+static memo_entry *memo_find(const char *path)
+{
+    size_t n = memo.entries.count;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = (memo.hint + k) % n;
+        if (strcmp(memo.entries.items[i].path, path) == 0) {
+            memo.hint = i + 1;
+            return &memo.entries.items[i];
+        }
+    }
+    return NULL;
+}
+
+/* ---- Names -------------------------------------------------------------------------------- */
+
+char *content_c_name(const char *name)
+{
+    buf b = {0};
+    if (name[0] >= '0' && name[0] <= '9') buf_putc(&b, '_');
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+        if ((*p & 0xc0) == 0x80) continue;
+        buf_putc(&b, ascii_is_word(*p) ? (char)*p : '_');
+    }
+    return b.data ? b.data : xstrdup("_");
+}
+
+static bool valid_name_text(const char *s, const char **why)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f) return *why = "a control character", false;
+        if (c == '\\') return *why = "a backslash", false;
+    }
+    /* The reader's UTF-8 rule, through a file-name check of each segment. */
+    const char *p = s;
+    while (*p) {
+        size_t seg = strcspn(p, "/");
+        if (seg && !tl_cf_valid_file_name(p, seg > 255 ? 255 : seg)) return *why = "invalid UTF-8", false;
+        p += seg;
+        if (*p) p++;
+    }
+    return true;
+}
+
+/* ---- Walking ------------------------------------------------------------------------------ */
+
+typedef struct walker {
+    struct project *p;
+    const content_profile *pr;
+    content_scan *out;
+    char *real_root;          /* realpath of the source root */
+    VEC(struct stat) stack;   /* directories being walked, for loop detection */
+    uint32_t category;
+    bool ok;
+} walker;
+
+static bool hash_file(walker *w, const char *path, const struct stat *listed, uint64_t *size, uint64_t *xxh)
+{
+    if (memo.on) {
+        memo_entry *m = memo_find(path);
+        struct stat st;
+        if (m && stat(path, &st) == 0 && same_stat(m, &st)) {
+            *size = (uint64_t)m->size;
+            *xxh = m->xxh64;
+            return true;
+        }
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT) diag_error(loc_file(path), "file vanished while the source tree was read");
+        else diag_error(loc_file(path), "cannot read: %s", strerror(errno));
+        return false;
+    }
+    struct stat before, after;
+    bool ok = fstat(fd, &before) == 0 && S_ISREG(before.st_mode);
+    XXH64_state_t *st = XXH64_createState();
+    XXH64_reset(st, 0);
+    uint64_t total = 0;
+    static char chunk[1 << 17];
+    while (ok) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            diag_error(loc_file(path), "cannot read: %s", strerror(errno));
+            ok = false;
+            break;
+        }
+        if (n == 0) break;
+        XXH64_update(st, chunk, (size_t)n);
+        total += (uint64_t)n;
+    }
+    *xxh = XXH64_digest(st);
+    XXH64_freeState(st);
+    if (ok && (fstat(fd, &after) != 0 || after.st_size != before.st_size || total != (uint64_t)before.st_size ||
+               after.st_mtim.tv_sec != before.st_mtim.tv_sec || after.st_mtim.tv_nsec != before.st_mtim.tv_nsec ||
+               (listed && (listed->st_ino != before.st_ino || listed->st_size != before.st_size)))) {
+        diag_error(loc_file(path), "file changed while it was read; run again when it is written");
+        ok = false;
+    }
+    close(fd);
+    *size = total;
+    if (ok && memo.on) {
+        memo_entry *m = memo_find(path);
+        if (!m) {
+            m = vec_push(&memo.entries);
+            m->path = xstrdup(path);
+        }
+        m->dev = before.st_dev, m->ino = before.st_ino, m->size = before.st_size;
+        m->mtime = before.st_mtim, m->ctime = before.st_ctim, m->xxh64 = *xxh;
+    }
+    (void)w;
+    return ok;
+}
+
+static bool inside(const char *root, const char *path)
+{
+    size_t n = strlen(root);
+    return strncmp(root, path, n) == 0 && (path[n] == '/' || path[n] == 0 || strcmp(root, "/") == 0);
+}
+
+static void add_file(walker *w, const char *full, const char *rel, const struct stat *st)
+{
+    const char *why = NULL;
+    if (!valid_name_text(rel, &why)) {
+        diag_error(loc_file(full), "file name contains %s; asset names must be UTF-8 text", why);
+        w->ok = false;
+        return;
+    }
+    content_asset a;
+    memset(&a, 0, sizeof a);
+    a.path = xstrdup(rel);
+    a.name = xstrdup(rel);
+    if (w->pr->names == CONTENT_NAMES_STEM) {
+        char *base = strrchr(a.name, '/');
+        base = base ? base + 1 : a.name;
+        char *dot = strrchr(base, '.');
+        if (dot && dot != base) *dot = 0;
+    }
+    a.category = w->category;
+    if (!hash_file(w, full, st, &a.size, &a.xxh64)) {
+        w->ok = false;
+        free(a.path);
+        free(a.name);
+        return;
+    }
+    a.c_name = content_c_name(a.name);
+    *vec_push(&w->out->assets) = a;
+    if (w->p) {
+        unsigned char digest[8];
+        tl_cf_put_u64(digest, a.xxh64);
+        /* Names and content hashes decide the outputs; the bytes were read into the hash. */
+        hasher_add_file(w->p->input_hash, full, digest, sizeof digest);
+    }
+}
+
+static void walk(walker *w, const char *dir, const char *rel)
+{
+    name_list names = {0};
+    if (w->p) *vec_push(&w->p->inputs) = xstrdup(dir);
+    if (!fs_list_dir(dir, &names)) {
+        diag_error(loc_file(dir), "cannot read the directory: %s", strerror(errno));
+        w->ok = false;
+        return;
+    }
+    for (size_t i = 0; i < names.count; i++) {
+        const char *n = names.items[i];
+        if (n[0] == '.') continue; /* hidden: version control, editor state */
+        char *full = path_join(dir, n);
+        char *sub = rel[0] ? xasprintf("%s/%s", rel, n) : xstrdup(n);
+        struct stat st;
+        if (lstat(full, &st) != 0) {
+            diag_error(loc_file(full), "file vanished while the source tree was read");
+            w->ok = false;
+        } else {
+            if (S_ISLNK(st.st_mode)) {
+                char *target = realpath(full, NULL);
+                if (!target) {
+                    diag_warning(loc_file(full), "broken symbolic link skipped");
+                } else if (!inside(w->real_root, target)) {
+                    diag_warning(loc_file(full), "symbolic link to %s skipped: it leads out of the source root and is never followed", target);
+                } else if (stat(full, &st) != 0) {
+                    diag_warning(loc_file(full), "broken symbolic link skipped");
+                } else if (S_ISDIR(st.st_mode)) {
+                    bool loop = false;
+                    for (size_t k = 0; k < w->stack.count; k++)
+                        loop = loop || (w->stack.items[k].st_dev == st.st_dev && w->stack.items[k].st_ino == st.st_ino);
+                    if (loop) diag_warning(loc_file(full), "symbolic link skipped: it leads back into a folder being read (a loop)");
+                    else {
+                        *vec_push(&w->stack) = st;
+                        walk(w, full, sub);
+                        w->stack.count--;
+                    }
+                } else if (S_ISREG(st.st_mode)) {
+                    add_file(w, full, sub, &st);
+                } else {
+                    diag_warning(loc_file(full), "symbolic link to a special file skipped (only regular files are content)");
+                }
+                free(target);
+            } else if (S_ISDIR(st.st_mode)) {
+                *vec_push(&w->stack) = st;
+                walk(w, full, sub);
+                w->stack.count--;
+            } else if (S_ISREG(st.st_mode)) {
+                add_file(w, full, sub, &st);
+            } else {
+                diag_warning(loc_file(full), "special file skipped (only regular files are content)");
+            }
+        }
+        free(full);
+        free(sub);
+    }
+    name_list_free(&names);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const content_asset *)a)->name, ((const content_asset *)b)->name);
+}
+
+typedef struct fold_ref {
+    const content_asset *a;
+    const char *key;
+} fold_ref;
+
+static int by_folded(const void *x, const void *y)
+{
+    const fold_ref *a = x, *b = y;
+    int c = tl_cf_fold_compare(a->key, strlen(a->key), b->key, strlen(b->key));
+    return c ? c : strcmp(a->a->path, b->a->path);
+}
+
+/* Two assets one name (case-insensitively), or two names one C spelling: both paths named. */
+static bool check_unique(const content_profile *pr, content_scan *s, bool c_names)
+{
+    size_t n = s->assets.count;
+    fold_ref *refs = xcalloc(n ? n : 1, sizeof *refs);
+    for (size_t i = 0; i < n; i++) refs[i] = (fold_ref){&s->assets.items[i], c_names ? s->assets.items[i].c_name : s->assets.items[i].name};
+    qsort(refs, n, sizeof *refs, by_folded);
+    bool ok = true;
+    for (size_t i = 1; i < n; i++) {
+        if (tl_cf_fold_compare(refs[i - 1].key, strlen(refs[i - 1].key), refs[i].key, strlen(refs[i].key)) != 0) continue;
+        const content_asset *a = refs[i - 1].a, *b = refs[i].a;
+        char *pa = path_join(s->root, a->path), *pb = path_join(s->root, b->path);
+        if (!c_names)
+            diag_error(loc_file(pb), "asset name \"%s\" of profile \"%s\" is also the name of %s (names are unique per profile, case-insensitively)",
+                       b->name, pr->name, pa);
+        else if (tl_cf_fold_compare(a->name, strlen(a->name), b->name, strlen(b->name)) != 0)
+            diag_error(loc_file(pb), "asset names \"%s\" (%s) and \"%s\" (%s) have one C spelling, \"%s\", and so one identity key; rename one",
+                       a->name, pa, b->name, pb, b->c_name);
+        free(pa), free(pb);
+        ok = false;
+    }
+    free(refs);
+    return ok;
+}
+
+bool content_scan_profile(struct project *p, const content_profile *pr, content_scan *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *proot = p ? p->cfg.root : ".";
+    out->root = path_join(proot, pr->source_root);
+    walker w = {p, pr, out, NULL, {0}, 0, true};
+    struct stat st;
+    if (stat(out->root, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        content_profile_error(pr, "source_root", "source root \"%s\" %s", pr->source_root,
+                              errno == ENOENT || stat(out->root, &st) != 0 ? "does not exist" : "is not a directory");
+        if (p) *vec_push(&p->inputs) = xstrdup(out->root);
+        return false;
+    }
+    w.real_root = realpath(out->root, NULL);
+    for (size_t k = 0; k < pr->categories.count; k++) {
+        const content_category *c = &pr->categories.items[k];
+        char *dir = c->folder[0] ? path_join(out->root, c->folder) : xstrdup(out->root);
+        w.category = (uint32_t)k;
+        char key[64];
+        snprintf(key, sizeof key, "categories[%zu].folder", k);
+        struct stat cs;
+        if (stat(dir, &cs) != 0 || !S_ISDIR(cs.st_mode)) {
+            if (pr->categories.count == 1 && !c->folder[0]) content_profile_error(pr, "source_root", "cannot read the source root");
+            else content_profile_error(pr, key, "category folder \"%s\" is not a folder under %s", c->folder, out->root);
+            if (p) *vec_push(&p->inputs) = xstrdup(dir);
+            w.ok = false;
+        } else {
+            char *real = realpath(dir, NULL);
+            if (!real || !inside(w.real_root, real)) {
+                content_profile_error(pr, key, "category folder \"%s\" leads out of the source root", c->folder);
+                w.ok = false;
+            } else {
+                *vec_push(&w.stack) = cs;
+                walk(&w, dir, c->folder);
+                w.stack.count = 0;
+            }
+            free(real);
+        }
+        free(dir);
+    }
+    free(w.real_root);
+    vec_free(&w.stack);
+    if (out->assets.count) qsort(out->assets.items, out->assets.count, sizeof *out->assets.items, by_name);
+    if (w.ok && !check_unique(pr, out, false)) w.ok = false;
+    if (w.ok && !check_unique(pr, out, true)) w.ok = false;
+    return w.ok;
+}
+
+void content_scan_free(content_scan *s)
+{
+    for (size_t i = 0; i < s->assets.count; i++) {
+        free(s->assets.items[i].name);
+        free(s->assets.items[i].path);
+        free(s->assets.items[i].c_name);
+    }
+    vec_free(&s->assets);
+    free(s->root);
+    memset(s, 0, sizeof *s);
+}
+
+bool content_read_asset(const char *path, uint64_t size, uint64_t xxh64, buf *out)
+{
+    out->len = 0;
+    if (!fs_read_file(path, out)) {
+        if (errno == ENOENT) diag_error(loc_file(path), "file vanished while the content was packed");
+        else diag_error(loc_file(path), "cannot read: %s", strerror(errno));
+        return false;
+    }
+    if (out->len != size || XXH64(out->data, out->len, 0) != xxh64) {
+        diag_error(loc_file(path), "file changed while the content was packed; run again when it is written");
+        return false;
+    }
+    return true;
+}

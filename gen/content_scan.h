@@ -1,0 +1,47 @@
+/* Scanning a profile's source tree: every category folder walked in sorted order, each file
+ * named (path relative to the source root, '/'-separated, extension dropped unless the profile
+ * says "names": "path"), read once for its size and XXH64, and the names checked: unique per
+ * profile case-insensitively, valid UTF-8 without control characters, and distinct as C names.
+ *
+ * Symlinks are followed only when they resolve inside the source root (a warning otherwise);
+ * special files are skipped with a warning; a file that vanishes or changes while it is read is
+ * an error. Hidden entries (names starting with '.') are not content and are skipped. */
+#ifndef TLG_CONTENT_SCAN_H
+#define TLG_CONTENT_SCAN_H
+
+#include "content_config.h"
+
+typedef struct content_asset {
+    char *name;       /* "Icons/sword" */
+    char *path;       /* relative to the source root: "Icons/sword.png" */
+    char *c_name;     /* the declaration's C-safe spelling: "Icons_sword" */
+    uint32_t category;
+    uint64_t size, xxh64;
+    uint32_t id;      /* the identity value, once resolved */
+    const char *member; /* the enumerator's member name, once resolved */
+} content_asset;
+
+typedef struct content_scan {
+    VEC(content_asset) assets; /* sorted by name, bytewise */
+    char *root;                /* the source root as opened (project root joined) */
+} content_scan;
+
+/* Scans a profile. Every file and directory read goes to p->inputs, every file's name and
+ * XXH64 to p->input_hash (when p is given). false after reporting errors. */
+bool content_scan_profile(struct project *p, const content_profile *pr, content_scan *out);
+void content_scan_free(content_scan *s);
+
+/* The C-safe spelling of a name: ASCII letters, digits and '_' kept, every other code point one
+ * '_', and a '_' in front of a leading digit. */
+char *content_c_name(const char *name);
+
+/* Within one process, `pack` hashes each file once: with the memo on, a file whose path, inode,
+ * size and times are unchanged is not read again. Off by default (generate reads every time). */
+void content_memo_begin(void);
+void content_memo_end(void);
+
+/* Reads a file whole, checking it is still `size` bytes with XXH64 `xxh64` (as scanned); false
+ * and a diagnostic otherwise. */
+bool content_read_asset(const char *path, uint64_t size, uint64_t xxh64, buf *out);
+
+#endif

@@ -1,0 +1,282 @@
+/* The content stage of generate/headers/check: each profile's asset names become an identity
+ * domain of their own ("Content.<Profile>", scope: the profile), so asset ids get manifests,
+ * tombstones, headers, check and diff like any domain, and a catalog header per profile adds what
+ * the names stand for: per asset its name, category, size and XXH64, a name -> id lookup and the
+ * assets of each category.
+ *
+ *   load        content_config_load, then every profile's tree scanned (content_scan)
+ *   add_domains one domain per profile, one declaration per asset (its C-safe spelling)
+ *   resolve     each asset's id and member name from the merged manifest
+ *   emit        content_<profile>_catalog.h */
+#include "content_stage.h"
+
+#include "content_format.h"
+#include "fsio.h"
+#include "stage.h"
+#include "tlg_version.h"
+
+#include <string.h>
+
+typedef struct content_state {
+    struct project *p;
+    content_config cfg;
+    VEC(content_scan) scans;   /* one per profile, in profile order */
+    VEC(const domain *) domains;
+    bool resolved;
+} content_state;
+
+static bool content_load(project *p, void **state, stage_outputs *outputs)
+{
+    content_state *s = xcalloc(1, sizeof *s);
+    *state = s;
+    s->p = p;
+    if (!content_config_load(p, &s->cfg)) return false;
+    bool ok = true;
+    for (size_t i = 0; i < s->cfg.profiles.count; i++) {
+        content_profile *pr = &s->cfg.profiles.items[i];
+        content_scan *sc = vec_push(&s->scans);
+        if (!content_scan_profile(p, pr, sc)) ok = false;
+        stage_output *o = vec_push(outputs);
+        o->path = xstrdup(pr->catalog_header);
+        o->build_output = true;
+        o->where = pr->loc;
+    }
+    return ok;
+}
+
+bool content_stage_add_domains(project *p, const content_profile *pr, const content_scan *sc)
+{
+    domain *d = vec_push(&p->domains);
+    memset(d, 0, sizeof *d);
+    d->name = arena_strndup(&p->strings, pr->domain, strlen(pr->domain));
+    d->c_name = xstrdup(d->name);
+    d->lower_name = xstrdup(d->name);
+    d->upper_name = xstrdup(d->name);
+    for (char *c = d->c_name, *l = d->lower_name, *u = d->upper_name; *c; c++, l++, u++) {
+        if (*c == '.') *c = *l = *u = '_';
+        *l = ascii_lower(*l);
+        if (*u >= 'a' && *u <= 'z') *u = (char)(*u - 32);
+    }
+    d->output = arena_strndup(&p->strings, pr->header, strlen(pr->header));
+    char *base = xasprintf("%s.manifest.json", d->name);
+    char *dir = path_dirname(d->output);
+    d->manifest = path_join(dir, base);
+    free(base);
+    free(dir);
+    d->kind = KIND_IDENTITY;
+    d->reserve_zero = true; /* 0 is "no asset" in every catalog and archive */
+    decl_source *src = vec_push(&d->sources);
+    src->path = arena_strndup(&p->strings, sc->root, strlen(sc->root));
+    src->scope = arena_strndup(&p->strings, pr->scope, strlen(pr->scope));
+    for (size_t i = 0; i < sc->assets.count; i++) {
+        const content_asset *a = &sc->assets.items[i];
+        size_t n = strlen(a->c_name);
+        *vec_push(&d->decls) = (decl){arena_strndup(&p->strings, a->c_name, n), (uint32_t)n, 0, 0, 0};
+    }
+    return true;
+}
+
+static bool content_add_domains(void *state, project *p)
+{
+    content_state *s = state;
+    for (size_t i = 0; i < s->cfg.profiles.count; i++)
+        if (!content_stage_add_domains(p, &s->cfg.profiles.items[i], &s->scans.items[i])) return false;
+    return true;
+}
+
+bool content_stage_resolve(const content_profile *pr, content_scan *sc, const manifest *m)
+{
+    /* Keys as identity builds them: fold(scope) "." fold(C name). */
+    buf key = {0};
+    bool ok = true;
+    for (size_t i = 0; i < sc->assets.count; i++) {
+        content_asset *a = &sc->assets.items[i];
+        key.len = 0;
+        for (const char *c = pr->scope; *c; c++) buf_putc(&key, ascii_lower(*c));
+        buf_putc(&key, '.');
+        for (const char *c = a->c_name; *c; c++) buf_putc(&key, ascii_lower(*c));
+        a->id = 0;
+        a->member = NULL;
+        for (size_t e = 0; e < m->entries.count; e++) {
+            const entry *en = &m->entries.items[e];
+            if (!en->tombstone && en->key_len == key.len && memcmp(en->key, key.data, key.len) == 0) {
+                a->id = en->value;
+                a->member = en->name;
+                break;
+            }
+        }
+        if (!a->member) {
+            diag_error(pr->loc, "asset \"%s\" has no live entry in the manifest of %s; run threadlink-gen generate", a->name, pr->domain);
+            ok = false;
+        }
+    }
+    buf_free(&key);
+    return ok;
+}
+
+static bool content_resolve(void *state, const domain_result *domains, size_t count)
+{
+    content_state *s = state;
+    bool ok = true;
+    for (size_t i = 0; i < s->cfg.profiles.count; i++) {
+        content_profile *pr = &s->cfg.profiles.items[i];
+        const manifest *m = NULL;
+        for (size_t k = 0; k < count; k++)
+            if (strcmp(domains[k].d->name, pr->domain) == 0) m = domains[k].m;
+        if (!m || !content_stage_resolve(pr, &s->scans.items[i], m)) ok = false;
+    }
+    s->resolved = ok;
+    return ok;
+}
+
+/* A C string literal: printable ASCII as is, everything else (and " \ ?) as octal escapes, so
+ * no name can end a comment, form a trigraph or break the literal. */
+static void put_c_string(buf *b, const char *s)
+{
+    buf_putc(b, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\' && *p != '?') buf_putc(b, (char)*p);
+        else buf_printf(b, "\\%03o", *p);
+    }
+    buf_putc(b, '"');
+}
+
+static int by_folded_name(const void *x, const void *y)
+{
+    const content_asset *a = *(const content_asset *const *)x, *b = *(const content_asset *const *)y;
+    return tl_cf_fold_compare(a->name, strlen(a->name), b->name, strlen(b->name));
+}
+
+void content_emit_catalog_header(out_file *o, const content_profile *pr, const content_scan *sc, const char *config_name,
+                                 const emit_options *opt)
+{
+    buf *b = &o->chunk;
+    char *lower = xstrdup(pr->domain), *upper = xstrdup(pr->domain), *c_name = xstrdup(pr->domain);
+    for (char *l = lower, *u = upper, *c = c_name; *l; l++, u++, c++) {
+        if (*l == '.') *l = *u = *c = '_';
+        *l = ascii_lower(*l);
+        if (*u >= 'a' && *u <= 'z') *u = (char)(*u - 32);
+    }
+    size_t n = sc->assets.count, ncat = pr->categories.count;
+    buf_puts(b, "/* Generated by threadlink-gen");
+    if (!opt->banner_without_version) buf_puts(b, " " TLG_VERSION);
+    buf_printf(b, " from %s, %s/.\n * Do not edit: change the content and run threadlink-gen generate (or pack). */\n", config_name,
+               pr->source_root);
+    buf_puts(b, "#ifndef TLG_");
+    for (const char *p = pr->catalog_header; *p; p++) buf_putc(b, (*p >= 'a' && *p <= 'z') ? (char)(*p - 32) : ascii_is_word((unsigned char)*p) ? *p : '_');
+    buf_puts(b, "_INCLUDED\n#define TLG_");
+    for (const char *p = pr->catalog_header; *p; p++) buf_putc(b, (*p >= 'a' && *p <= 'z') ? (char)(*p - 32) : ascii_is_word((unsigned char)*p) ? *p : '_');
+    buf_puts(b, "_INCLUDED\n\n#include <stddef.h>\n#include <stdint.h>\n\n");
+    buf_printf(b, "#include \"%s\"\n\n", path_basename(pr->header));
+
+    buf_printf(b, "/* The catalog of content profile %s: its categories, and per asset its id (%s), name,\n"
+                  " * category, size in bytes and XXH64 (seed 0) of its bytes. */\n",
+               pr->scope, lower);
+    buf_printf(b, "typedef enum %s_category {\n", lower);
+    for (size_t k = 0; k < ncat; k++) buf_printf(b, "    %s_CATEGORY_%s = %zu%s\n", upper, pr->categories.items[k].name, k, k + 1 < ncat ? "," : "");
+    buf_printf(b, "} %s_category;\n\n", lower);
+    buf_printf(b, "#define %s_CATEGORY_COUNT %zu\n#define %s_ASSET_COUNT %zu\n\n", upper, ncat, upper, n);
+    buf_printf(b, "typedef struct %s_asset {\n    %s id;\n    const char *name;\n    %s_category category;\n"
+                  "    uint64_t size;\n    uint64_t xxh64;\n} %s_asset;\n\n",
+               lower, lower, lower, lower);
+
+    /* Assets in folded-name order: the order the lookup searches. */
+    const content_asset **sorted = xcalloc(n ? n : 1, sizeof *sorted);
+    for (size_t i = 0; i < n; i++) sorted[i] = &sc->assets.items[i];
+    if (n) qsort(sorted, n, sizeof *sorted, by_folded_name);
+    buf_printf(b, "/* Every asset, sorted by name with ASCII letters folded to lower case. */\n"
+                  "static inline const %s_asset *%s_assets(void)\n{\n    static const %s_asset assets[%zu] = {\n",
+               lower, lower, lower, n ? n : 1);
+    for (size_t i = 0; i < n; i++) {
+        const content_asset *a = sorted[i];
+        buf_printf(b, "        {%s_%s, ", c_name, a->member ? a->member : a->c_name);
+        put_c_string(b, a->name);
+        buf_printf(b, ", %s_CATEGORY_%s, UINT64_C(%llu), UINT64_C(0x%016llx)},\n", upper, pr->categories.items[a->category].name,
+                   (unsigned long long)a->size, (unsigned long long)a->xxh64);
+        out_maybe_flush(o);
+    }
+    if (!n) buf_printf(b, "        {(%s)0, \"\", (%s_category)0, 0, 0},\n", lower, lower);
+    buf_puts(b, "    };\n    return assets;\n}\n\n");
+
+    buf_printf(b, "static inline int %s__fold_compare(const char *a, const char *b)\n{\n"
+                  "    for (;; a++, b++) {\n"
+                  "        unsigned char x = (unsigned char)*a, y = (unsigned char)*b;\n"
+                  "        if (x >= 'A' && x <= 'Z') x = (unsigned char)(x + 32);\n"
+                  "        if (y >= 'A' && y <= 'Z') y = (unsigned char)(y + 32);\n"
+                  "        if (x != y || !x) return (int)x - (int)y;\n"
+                  "    }\n}\n\n",
+               lower);
+    buf_printf(b, "/* The asset called `name` (ASCII case-insensitive, as the build compares names), or NULL. */\n"
+                  "static inline const %s_asset *%s_find(const char *name)\n{\n"
+                  "    const %s_asset *assets = %s_assets();\n"
+                  "    size_t lo = 0, hi = %s_ASSET_COUNT;\n"
+                  "    while (lo < hi) {\n"
+                  "        size_t mid = lo + (hi - lo) / 2;\n"
+                  "        int c = %s__fold_compare(assets[mid].name, name);\n"
+                  "        if (c == 0) return &assets[mid];\n"
+                  "        if (c < 0) lo = mid + 1;\n"
+                  "        else hi = mid;\n"
+                  "    }\n"
+                  "    return NULL;\n}\n\n",
+               lower, lower, lower, lower, upper, lower);
+    buf_printf(b, "/* The asset with id `id`, or NULL. */\n"
+                  "static inline const %s_asset *%s_info(%s id)\n{\n"
+                  "    const %s_asset *assets = %s_assets();\n"
+                  "    size_t i;\n"
+                  "    for (i = 0; i < %s_ASSET_COUNT; i++)\n"
+                  "        if (assets[i].id == id) return &assets[i];\n"
+                  "    return NULL;\n}\n\n",
+               lower, lower, lower, lower, lower, upper);
+
+    /* Per category: indices into the asset table, in name order, and where each starts. */
+    buf_printf(b, "/* The assets of a category (indices into %s_assets(), in name order); *count gets their number. */\n"
+                  "static inline const uint32_t *%s_category_assets(%s_category category, size_t *count)\n{\n"
+                  "    static const uint32_t members[%zu] = {",
+               lower, lower, lower, n ? n : 1);
+    size_t col = 0;
+    for (size_t k = 0; k < ncat; k++)
+        for (size_t i = 0; i < n; i++)
+            if (sorted[i]->category == k) {
+                buf_printf(b, "%s%zu,", col % 16 == 0 ? "\n        " : " ", i);
+                col++;
+            }
+    if (!n) buf_puts(b, "0");
+    buf_printf(b, "\n    };\n    static const uint32_t first[%zu] = {", ncat + 1);
+    size_t at = 0;
+    for (size_t k = 0; k <= ncat; k++) {
+        buf_printf(b, "%s%zu", k ? ", " : "", at);
+        if (k < ncat)
+            for (size_t i = 0; i < n; i++) at += sorted[i]->category == k;
+    }
+    buf_printf(b, "};\n    if ((size_t)category >= %s_CATEGORY_COUNT) {\n        *count = 0;\n        return members;\n    }\n"
+                  "    *count = first[category + 1] - first[category];\n    return members + first[category];\n}\n\n",
+               upper);
+    buf_printf(b, "#endif /* TLG_");
+    for (const char *p = pr->catalog_header; *p; p++) buf_putc(b, (*p >= 'a' && *p <= 'z') ? (char)(*p - 32) : ascii_is_word((unsigned char)*p) ? *p : '_');
+    buf_puts(b, "_INCLUDED */\n");
+    free(sorted);
+    free(lower);
+    free(upper);
+    free(c_name);
+}
+
+static void content_emit(void *state, size_t index, out_file *o, const emit_options *opt)
+{
+    content_state *s = state;
+    const char *cfg = path_basename(s->p->cfg.path);
+    content_emit_catalog_header(o, &s->cfg.profiles.items[index], &s->scans.items[index], cfg, opt);
+}
+
+static void content_free(void *state)
+{
+    content_state *s = state;
+    for (size_t i = 0; i < s->scans.count; i++) content_scan_free(&s->scans.items[i]);
+    vec_free(&s->scans);
+    vec_free(&s->domains);
+    content_config_free(&s->cfg);
+    free(s);
+}
+
+const gen_stage content_stage = {
+    "content", content_load, content_add_domains, content_resolve, content_emit, content_free,
+};

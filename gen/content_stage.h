@@ -1,0 +1,20 @@
+/* The content stage (gen/stages.c lists it) and the pieces `pack` shares with it. */
+#ifndef TLG_CONTENT_STAGE_H
+#define TLG_CONTENT_STAGE_H
+
+#include "content_scan.h"
+#include "emit.h"
+#include "manifest.h"
+#include "stage.h"
+
+extern const gen_stage content_stage;
+
+/* Appends the profile's identity domain, one declaration per asset. */
+bool content_stage_add_domains(struct project *p, const content_profile *pr, const content_scan *sc);
+/* Sets each asset's id and member name from the domain's merged manifest; false (reported) when
+ * an asset has no live entry. */
+bool content_stage_resolve(const content_profile *pr, content_scan *sc, const manifest *m);
+void content_emit_catalog_header(out_file *o, const content_profile *pr, const content_scan *sc, const char *config_name,
+                                 const emit_options *opt);
+
+#endif

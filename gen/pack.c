@@ -1,0 +1,669 @@
+/* threadlink-gen pack: profiles -> output folders.
+ *
+ *   preflight   config, profiles, overrides, output-folder rule, every tree scanned (hashed once:
+ *               the scan memo serves the generate pass below)       -- nothing written yet
+ *   generate    the whole project, so each profile's names are in its manifest (asset ids)
+ *   per profile partition (twice, in two input orders, and checked), archives and catalog built
+ *               in memory, written atomically and only when changed, archives.json last, stale
+ *               files of the previous build removed, post-build hooks run
+ *
+ * Output folder rule: a folder is written only if it is missing, empty, or holds the marker file
+ * of a previous build (.threadlink-content); anything else is refused before anything is written.
+ * A failed build leaves the previous output usable: new files are renamed into place only when
+ * every one of them was produced, and archives.json, the entry point, is replaced last. */
+#include "pack.h"
+
+#include "content_format.h"
+#include "content_scan.h"
+#include "content_stage.h"
+#include "fsio.h"
+#include "generate.h"
+#include "manifest.h"
+#include "model.h"
+#include "output.h"
+#include "stamp.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MARKER_FILE ".threadlink-content"
+#define INDEX_FILE "archives.json"
+#define FLAT_CATALOG "catalog.tlcat"
+#define FLAT_ASSETS "assets"
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int usage(const char *fmt, const char *arg)
+{
+    fputs("threadlink-gen: error: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\n(run threadlink-gen --help for usage)\n", stderr);
+    return 2;
+}
+
+/* ---- Progress and summary --------------------------------------------------------------------- */
+
+typedef struct progress {
+    bool on;
+    double last;
+    const char *profile;
+    size_t done, total;
+    uint64_t bytes;
+} progress;
+
+static void progress_show(progress *pg, bool force)
+{
+    if (!pg->on) return;
+    double t = now_seconds();
+    if (!force && t - pg->last < 0.1) return;
+    pg->last = t;
+    fprintf(stderr, "\r\033[Kpack %s: %zu/%zu files, %.1f MB", pg->profile, pg->done, pg->total, (double)pg->bytes / 1e6);
+    fflush(stderr);
+}
+
+static void progress_clear(progress *pg)
+{
+    if (!pg->on) return;
+    fputs("\r\033[K", stderr);
+    fflush(stderr);
+}
+
+/* ---- The output folder ------------------------------------------------------------------------- */
+
+/* Missing, empty, or a previous build. */
+static bool output_folder_usable(const content_profile *pr, const char *dir)
+{
+    struct stat st;
+    if (lstat(dir, &st) != 0) return true;
+    if (!S_ISDIR(st.st_mode)) {
+        content_profile_error(pr, "output", "output folder \"%s\" exists and is not a folder; nothing was written", pr->output);
+        return false;
+    }
+    name_list names = {0};
+    if (!fs_list_dir(dir, &names)) {
+        content_profile_error(pr, "output", "cannot read the output folder \"%s\": %s", pr->output, strerror(errno));
+        return false;
+    }
+    bool empty = names.count == 0, marked = false;
+    for (size_t i = 0; i < names.count; i++) marked = marked || strcmp(names.items[i], MARKER_FILE) == 0;
+    name_list_free(&names);
+    if (!empty && !marked) {
+        content_profile_error(pr, "output", "output folder \"%s\" is neither empty nor a previous content build (no %s in it); "
+                                            "nothing was written: empty it or choose another folder",
+                              pr->output, MARKER_FILE);
+        return false;
+    }
+    return true;
+}
+
+static void remove_tree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) return;
+    if (S_ISDIR(st.st_mode)) {
+        name_list names = {0};
+        if (fs_list_dir(path, &names))
+            for (size_t i = 0; i < names.count; i++) {
+                char *sub = path_join(path, names.items[i]);
+                remove_tree(sub);
+                free(sub);
+            }
+        name_list_free(&names);
+        rmdir(path);
+    } else {
+        unlink(path);
+    }
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static bool in_sorted(char **keep, size_t n, const char *s)
+{
+    return n && bsearch(&s, keep, n, sizeof *keep, cmp_str) != NULL;
+}
+
+/* Removes everything under dir/rel that is not in `keep` (sorted paths relative to dir); a
+ * directory that ends up empty goes too, unless it is dir itself. Links are never followed. */
+static void remove_stale(const char *dir, const char *rel, char **keep, size_t nkeep)
+{
+    char *here = rel[0] ? path_join(dir, rel) : xstrdup(dir);
+    name_list names = {0};
+    if (fs_list_dir(here, &names)) {
+        for (size_t i = 0; i < names.count; i++) {
+            char *sub_rel = rel[0] ? xasprintf("%s/%s", rel, names.items[i]) : xstrdup(names.items[i]);
+            char *sub = path_join(dir, sub_rel);
+            struct stat st;
+            if (in_sorted(keep, nkeep, sub_rel)) {
+                /* kept */
+            } else if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode)) {
+                /* A folder that still holds kept files is walked; otherwise it goes whole. */
+                size_t n = strlen(sub_rel);
+                bool holds = false;
+                for (size_t k = 0; k < nkeep && !holds; k++) holds = strncmp(keep[k], sub_rel, n) == 0 && keep[k][n] == '/';
+                if (holds) remove_stale(dir, sub_rel, keep, nkeep);
+                else remove_tree(sub);
+            } else {
+                unlink(sub);
+            }
+            free(sub);
+            free(sub_rel);
+        }
+    }
+    name_list_free(&names);
+    if (rel[0]) rmdir(here); /* fails (harmlessly) when not empty */
+    free(here);
+}
+
+/* ---- JSON output --------------------------------------------------------------------------------- */
+
+static void json_string(buf *b, const char *s)
+{
+    buf_putc(b, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') buf_putc(b, '\\'), buf_putc(b, (char)*p);
+        else if (*p < 0x20) buf_printf(b, "\\u%04x", *p);
+        else buf_putc(b, (char)*p);
+    }
+    buf_putc(b, '"');
+}
+
+/* ---- One profile ------------------------------------------------------------------------------- */
+
+typedef struct archive_out {
+    char *name;
+    bool catalog;
+    uint64_t size, input_bytes, xxh64;
+    VEC(const char *) files; /* sorted by name */
+} archive_out;
+
+typedef VEC(archive_out) archive_list;
+
+typedef struct build_stats {
+    size_t files, written, unchanged, archives;
+    uint64_t bytes_in, bytes_out;
+} build_stats;
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static int by_asset_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int by_archive_name(const void *a, const void *b)
+{
+    return strcmp(((const archive_out *)a)->name, ((const archive_out *)b)->name);
+}
+
+/* A previous archive with this name whose bytes still hash as recorded: no need to rebuild it
+ * (its name carries the hash of everything that decides its bytes). */
+static bool reusable(const tl_cf_index *prev, const char *dir, const char *name, archive_out *a)
+{
+    for (uint32_t i = 0; prev && i < prev->archive_count; i++) {
+        const tl_cf_index_archive *pa = &prev->archives[i];
+        if (strcmp(pa->name, name) != 0) continue;
+        char *path = path_join(dir, name);
+        buf data = {0};
+        bool ok = fs_read_file(path, &data) && data.len == pa->size && XXH64(data.data, data.len, 0) == pa->xxh64;
+        buf_free(&data);
+        free(path);
+        if (ok) {
+            a->size = pa->size;
+            a->xxh64 = pa->xxh64;
+        }
+        return ok;
+    }
+    return false;
+}
+
+/* Name: <Profile>.<label>-<16 hex digits>.tlpk, the hash over the format version, the codec and
+ * each entry's id, name, size and XXH64 (or the catalog's bytes). */
+static char *archive_name(const content_profile *pr, const char *label, const content_scan *sc, const uint32_t *members, size_t n,
+                          const buf *catalog)
+{
+    XXH64_state_t *st = XXH64_createState();
+    XXH64_reset(st, 0);
+    unsigned char head[8] = {'t', 'l', 'p', 'k', (unsigned char)TL_CF_ARCHIVE_VERSION, (unsigned char)pr->compression, 0, 0};
+    XXH64_update(st, head, sizeof head);
+    if (catalog) XXH64_update(st, catalog->data, catalog->len);
+    for (size_t i = 0; i < n; i++) {
+        const content_asset *a = &sc->assets.items[members[i]];
+        unsigned char rec[20];
+        tl_cf_put_u32(rec, a->id);
+        tl_cf_put_u64(rec + 4, a->size);
+        tl_cf_put_u64(rec + 12, a->xxh64);
+        XXH64_update(st, rec, sizeof rec);
+        XXH64_update(st, a->name, strlen(a->name) + 1);
+    }
+    uint64_t h = XXH64_digest(st);
+    XXH64_freeState(st);
+    return xasprintf("%s.%s-%016llx.tlpk", pr->name, label, (unsigned long long)h);
+}
+
+typedef struct pack_ctx {
+    const pack_options *opt;
+    project *p;
+    progress pg;
+} pack_ctx;
+
+static bool write_buf(output_set *set, const char *path, buf *content)
+{
+    out_file *o = output_begin(set, path);
+    buf tmp = o->chunk;
+    o->chunk = *content;
+    *content = tmp;
+    return output_end(o);
+}
+
+static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan *sc, const char *dir, output_set *set,
+                         build_stats *stats, archive_list *archives)
+{
+    size_t n = sc->assets.count;
+    pack_file *files = xcalloc(n ? n : 1, sizeof *files), *reversed = xcalloc(n ? n : 1, sizeof *reversed);
+    for (size_t i = 0; i < n; i++) {
+        const content_asset *a = &sc->assets.items[i];
+        files[i] = (pack_file){a->name, a->size, XXH64(a->name, strlen(a->name), 0)};
+        reversed[n - 1 - i] = files[i];
+    }
+    uint64_t limit = (uint64_t)pr->max_archive_mb << 20;
+    pack_partition part, again;
+    void (*partition)(const pack_file *, size_t, uint64_t, pack_partition *) =
+        pr->partitioner == CONTENT_PART_TRIE ? pack_partition_trie : pack_partition_sequential;
+    partition(files, n, limit, &part);
+    partition(reversed, n, limit, &again);
+    const char *why = NULL;
+    bool ok = true;
+    if (!pack_partition_check(&part, n, &why)) {
+        content_profile_error(pr, "partitioner", "the %s partitioner gave an invalid partition: %s", content_partitioner_name(pr->partitioner), why);
+        ok = false;
+    } else if (!pack_partition_equal(&part, files, &again, reversed)) {
+        content_profile_error(pr, "partitioner", "the %s partitioner answered differently for the same files in another order",
+                              content_partitioner_name(pr->partitioner));
+        ok = false;
+    }
+    pack_partition_free(&again);
+    free(reversed);
+
+    /* The previous index, if any and readable: archives it lists may be kept as they are. */
+    tl_cf_index prev_index, *prev = NULL;
+    char *index_path = path_join(dir, INDEX_FILE);
+    buf text = {0};
+    if (ok && fs_read_file(index_path, &text) && tl_cf_index_parse(&prev_index, text.data ? text.data : "", text.len) == TL_CF_OK)
+        prev = &prev_index;
+    buf_free(&text);
+
+    pack_codec *codec = pack_codec_new(pr->compression);
+    buf catalog = {0}, bytes = {0};
+    pack_build_catalog(pr, sc, false, &catalog);
+    for (size_t g = 0; ok && g <= part.count; g++) {
+        bool is_catalog = g == 0;
+        const pack_group *grp = is_catalog ? NULL : &part.items[g - 1];
+        const uint32_t *members = grp ? grp->members.items : NULL;
+        size_t count = grp ? grp->members.count : 0;
+        archive_out *a = vec_push(archives);
+        memset(a, 0, sizeof *a);
+        a->catalog = is_catalog;
+        a->name = archive_name(pr, is_catalog ? "catalog" : grp->label, sc, members, count, is_catalog ? &catalog : NULL);
+        for (size_t i = 0; i < count; i++) {
+            *vec_push(&a->files) = sc->assets.items[members[i]].name;
+            a->input_bytes += sc->assets.items[members[i]].size;
+        }
+        if (is_catalog) a->input_bytes = catalog.len;
+        if (a->files.count) qsort(a->files.items, a->files.count, sizeof *a->files.items, by_asset_name);
+        if (reusable(prev, dir, a->name, a)) {
+            stats->unchanged++;
+        } else {
+            uint64_t in = 0;
+            ok = pack_build_archive(sc, members, count, is_catalog ? &catalog : NULL, codec, &bytes, &in);
+            if (!ok) break;
+            a->size = bytes.len;
+            a->xxh64 = XXH64(bytes.data, bytes.len, 0);
+            char *path = path_join(dir, a->name);
+            ok = write_buf(set, path, &bytes);
+            free(path);
+            bytes.len = 0;
+            stats->written++;
+        }
+        stats->bytes_out += a->size;
+        stats->archives++;
+        ctx->pg.done += count;
+        for (size_t i = 0; i < count; i++) ctx->pg.bytes += sc->assets.items[members[i]].size;
+        progress_show(&ctx->pg, false);
+    }
+    pack_codec_free(codec);
+    buf_free(&catalog);
+    buf_free(&bytes);
+    if (prev) tl_cf_index_free(prev);
+
+    if (ok) {
+        qsort(archives->items, archives->count, sizeof *archives->items, by_archive_name);
+        buf json = {0};
+        buf_puts(&json, "{\n  \"format\": 1,\n  \"profile\": ");
+        json_string(&json, pr->name);
+        buf_printf(&json, ",\n  \"compression\": \"%s\",\n  \"partitioner\": \"%s\",\n  \"max_archive_mb\": %u,\n  \"archives\": [",
+                   content_codec_name(pr->compression), content_partitioner_name(pr->partitioner), pr->max_archive_mb);
+        for (size_t i = 0; i < archives->count; i++) {
+            const archive_out *a = &archives->items[i];
+            buf_printf(&json, "%s\n    {\"name\": ", i ? "," : "");
+            json_string(&json, a->name);
+            buf_printf(&json, ", \"role\": \"%s\", \"size\": %llu, \"input_bytes\": %llu, \"xxh64\": \"%016llx\",\n     \"files\": [",
+                       a->catalog ? "catalog" : "assets", (unsigned long long)a->size, (unsigned long long)a->input_bytes,
+                       (unsigned long long)a->xxh64);
+            for (size_t f = 0; f < a->files.count; f++) {
+                buf_puts(&json, f ? ",\n       " : "\n       ");
+                json_string(&json, a->files.items[f]);
+            }
+            buf_puts(&json, a->files.count ? "\n     ]}" : "]}");
+        }
+        buf_puts(&json, "\n  ]\n}\n");
+        ok = write_buf(set, index_path, &json);
+        buf_free(&json);
+    }
+    free(index_path);
+    pack_partition_free(&part);
+    free(files);
+    return ok;
+}
+
+static bool build_flat(pack_ctx *ctx, const content_profile *pr, content_scan *sc, const char *dir, output_set *set, build_stats *stats)
+{
+    bool ok = true;
+    buf data = {0};
+    for (size_t i = 0; i < sc->assets.count && ok; i++) {
+        const content_asset *a = &sc->assets.items[i];
+        char *src = path_join(sc->root, a->path);
+        char *rel = xasprintf("%s/%s", FLAT_ASSETS, a->path);
+        ok = content_read_asset(src, a->size, a->xxh64, &data) && output_make_dirs(dir, rel);
+        if (ok) {
+            char *dst = path_join(dir, rel);
+            out_file *o = output_begin(set, dst);
+            buf_put(&o->chunk, data.data ? data.data : "", data.len);
+            ok = output_end(o);
+            stats->written += o->differs;
+            stats->unchanged += !o->differs;
+            free(dst);
+        }
+        stats->bytes_out += a->size;
+        free(src);
+        free(rel);
+        ctx->pg.done++;
+        ctx->pg.bytes += a->size;
+        progress_show(&ctx->pg, false);
+    }
+    buf_free(&data);
+    if (ok) {
+        buf catalog = {0};
+        pack_build_catalog(pr, sc, true, &catalog);
+        char *path = path_join(dir, FLAT_CATALOG);
+        stats->bytes_out += catalog.len;
+        ok = write_buf(set, path, &catalog);
+        free(path);
+        buf_free(&catalog);
+    }
+    return ok;
+}
+
+static bool run_hooks(const content_profile *pr, const char *project_root)
+{
+    for (size_t i = 0; i < pr->post_build.count; i++) {
+        const char *cmd = pr->post_build.items[i];
+        fflush(stdout);
+        fflush(stderr);
+        pid_t pid = fork();
+        if (pid < 0) {
+            content_profile_error(pr, "post_build", "cannot start the post-build command: %s", strerror(errno));
+            return false;
+        }
+        if (pid == 0) {
+            if (project_root && strcmp(project_root, ".") != 0 && chdir(project_root) != 0) _exit(127);
+            setenv("TL_CONTENT_PROFILE", pr->name, 1);
+            setenv("TL_CONTENT_OUTPUT", pr->output, 1);
+            setenv("TL_CONTENT_ARCHIVE", content_archive_name(pr->archive), 1);
+            execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+            _exit(127);
+        }
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            content_profile_error(pr, "post_build", "post-build command of profile \"%s\" failed (%s %d): %s; the output is left in place",
+                                  pr->name, WIFEXITED(status) ? "exit status" : "signal",
+                                  WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? WTERMSIG(status) : -1, cmd);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc)
+{
+    double start = now_seconds();
+    project *p = ctx->p;
+    /* Asset ids from the manifest generate just brought up to date. */
+    char *gen_dir = path_join(p->cfg.root, p->cfg.generated_dir);
+    char *mdir = path_dirname(pr->header);
+    char *mname = xasprintf("%s.manifest.json", pr->domain);
+    char *mrel = path_join(mdir, mname);
+    char *mpath = path_join(gen_dir, mrel);
+    free(gen_dir), free(mdir), free(mname), free(mrel);
+    manifest m;
+    memset(&m, 0, sizeof m);
+    int fd = open(mpath, O_RDONLY | O_CLOEXEC);
+    bool ok = fd >= 0 && manifest_read_fd(mpath, fd, &m);
+    if (fd >= 0) close(fd);
+    if (fd < 0) diag_error(loc_file(mpath), "cannot read the manifest of %s: %s", pr->domain, strerror(errno));
+    ok = ok && content_stage_resolve(pr, sc, &m);
+    free(mpath);
+
+    if (ok && ctx->opt->shuffle_seed) {
+        uint64_t s = ctx->opt->shuffle_seed;
+        for (size_t i = sc->assets.count; i > 1; i--) {
+            size_t j = (size_t)(splitmix(&s) % i);
+            content_asset t = sc->assets.items[i - 1];
+            sc->assets.items[i - 1] = sc->assets.items[j];
+            sc->assets.items[j] = t;
+        }
+    }
+
+    char *dir = pr->output[0] == '/' ? xstrdup(pr->output) : path_join(p->cfg.root, pr->output);
+    output_set set = {OUTPUT_WRITE, {0}, 0};
+    build_stats stats = {0};
+    archive_list archives = {0};
+    ctx->pg.profile = pr->name;
+    ctx->pg.done = 0;
+    ctx->pg.total = sc->assets.count;
+    ctx->pg.bytes = 0;
+    for (size_t i = 0; i < sc->assets.count; i++) stats.bytes_in += sc->assets.items[i].size;
+    stats.files = sc->assets.count;
+    if (ok) ok = output_make_dirs(dir, MARKER_FILE);
+    if (ok) {
+        buf marker = {0};
+        buf_printf(&marker, "threadlink-gen content build of profile %s. threadlink-gen pack owns this folder and replaces "
+                            "everything in it.\n", pr->name);
+        char *path = path_join(dir, MARKER_FILE);
+        ok = write_buf(&set, path, &marker);
+        free(path);
+        buf_free(&marker);
+    }
+    if (ok) {
+        ok = pr->archive == CONTENT_ARCHIVE_PACKED ? build_packed(ctx, pr, sc, dir, &set, &stats, &archives)
+                                                   : build_flat(ctx, pr, sc, dir, &set, &stats);
+    }
+    progress_clear(&ctx->pg);
+    if (ok) ok = output_commit(&set);
+    else output_abort(&set);
+    output_set_free(&set);
+
+    if (ok) {
+        /* Everything else in the folder belonged to the previous build. */
+        VEC(char *) keep = {0};
+        *vec_push(&keep) = xstrdup(MARKER_FILE);
+        if (pr->archive == CONTENT_ARCHIVE_PACKED) {
+            *vec_push(&keep) = xstrdup(INDEX_FILE);
+            for (size_t i = 0; i < archives.count; i++) *vec_push(&keep) = xstrdup(archives.items[i].name);
+        } else {
+            *vec_push(&keep) = xstrdup(FLAT_CATALOG);
+            for (size_t i = 0; i < sc->assets.count; i++) *vec_push(&keep) = xasprintf("%s/%s", FLAT_ASSETS, sc->assets.items[i].path);
+        }
+        qsort(keep.items, keep.count, sizeof *keep.items, cmp_str);
+        remove_stale(dir, "", keep.items, keep.count);
+        for (size_t i = 0; i < keep.count; i++) free(keep.items[i]);
+        vec_free(&keep);
+    }
+    for (size_t i = 0; i < archives.count; i++) {
+        free(archives.items[i].name);
+        vec_free(&archives.items[i].files);
+    }
+    vec_free(&archives);
+
+    if (ok) ok = run_hooks(pr, p->cfg.root);
+    if (ok && !ctx->opt->quiet) {
+        FILE *out = ctx->opt->summary ? ctx->opt->summary : stdout;
+        double secs = now_seconds() - start;
+        if (pr->archive == CONTENT_ARCHIVE_PACKED)
+            fprintf(out, "pack %s: %zu files, %.1f MB in, %.1f MB out, %zu archives (%zu written, %zu unchanged), %.2f s\n", pr->name,
+                    stats.files, (double)stats.bytes_in / 1e6, (double)stats.bytes_out / 1e6, stats.archives, stats.written,
+                    stats.archives - stats.written, secs);
+        else
+            fprintf(out, "pack %s: %zu files, %.1f MB in, %.1f MB out, flat (%zu written, %zu unchanged), %.2f s\n", pr->name,
+                    stats.files, (double)stats.bytes_in / 1e6, (double)stats.bytes_out / 1e6, stats.written, stats.unchanged, secs);
+    }
+    free(dir);
+    manifest_free(&m);
+    return ok;
+}
+
+/* ---- The command ------------------------------------------------------------------------------------ */
+
+int pack_run(const pack_options *opt)
+{
+    const char *cfg_path = opt->config_path ? opt->config_path : "threadlink.json";
+    unsigned errors_before = diag_error_count();
+    project p;
+    memset(&p, 0, sizeof p);
+    if (!config_load(cfg_path, &p.cfg)) return 1;
+    p.input_hash = hasher_new();
+    content_config cc;
+    int rc = 0;
+    VEC(size_t) sel = {0};
+    VEC(content_scan) scans = {0};
+    if (!content_config_load(&p, &cc)) {
+        rc = 1;
+        goto done_project;
+    }
+    if (cc.profiles.count == 0) {
+        diag_error(loc_file(cfg_path), "no content profiles to pack: add a \"content\" section");
+        rc = 1;
+        goto done;
+    }
+
+    /* Which profiles. */
+    if (!opt->profile && cc.profiles.count == 1) {
+        *vec_push(&sel) = 0;
+    } else if (!opt->profile || strcmp(opt->profile, "all") == 0) {
+        for (size_t i = 0; i < cc.profiles.count; i++) *vec_push(&sel) = i;
+    } else {
+        for (size_t i = 0; i < cc.profiles.count; i++)
+            if (strcmp(cc.profiles.items[i].name, opt->profile) == 0) *vec_push(&sel) = i;
+        if (!sel.count) {
+            buf known = {0};
+            for (size_t i = 0; i < cc.profiles.count; i++) buf_printf(&known, "%s%s", i ? ", " : "", cc.profiles.items[i].name);
+            char *msg = xasprintf("unknown profile '%%s' (profiles: %s, or all)", known.data);
+            rc = usage(msg, opt->profile);
+            free(msg);
+            buf_free(&known);
+            goto done;
+        }
+    }
+    bool overrides = opt->output || opt->archive || opt->max_archive_mb || opt->compression;
+    if (overrides && sel.count != 1) {
+        rc = usage("%s", "overrides (--output, --archive, --max-archive-mb, --compression) apply to one profile: name it with --profile");
+        goto done;
+    }
+    if (overrides) {
+        content_profile *pr = &cc.profiles.items[sel.items[0]];
+        if (opt->archive && !content_parse_archive(opt->archive, &pr->archive)) {
+            rc = usage("--archive takes none or packed, not '%s'", opt->archive);
+            goto done;
+        }
+        if (opt->compression && !content_parse_codec(opt->compression, &pr->compression)) {
+            rc = usage("--compression takes none, lz4 or zstd, not '%s'", opt->compression);
+            goto done;
+        }
+        if (opt->max_archive_mb) pr->max_archive_mb = opt->max_archive_mb;
+        if (opt->output) {
+            if (!opt->output[0]) {
+                rc = usage("%s", "--output needs a folder");
+                goto done;
+            }
+            free(pr->output);
+            pr->output = xstrdup(opt->output);
+            size_t n = strlen(pr->output);
+            while (n > 1 && pr->output[n - 1] == '/') pr->output[--n] = 0;
+            if (!content_check_paths(pr, p.cfg.root)) rc = 1;
+        }
+    }
+
+    /* Preflight: every selected profile's output folder and tree, before anything is written. */
+    content_memo_begin();
+    for (size_t i = 0; i < sel.count; i++) {
+        content_profile *pr = &cc.profiles.items[sel.items[i]];
+        char *dir = pr->output[0] == '/' ? xstrdup(pr->output) : path_join(p.cfg.root, pr->output);
+        if (!output_folder_usable(pr, dir)) rc = 1;
+        free(dir);
+        content_scan *sc = vec_push(&scans);
+        if (!content_scan_profile(&p, pr, sc)) rc = 1;
+    }
+    if (rc) goto done;
+
+    /* Names into manifests: the ids every catalog and archive records. */
+    gen_options g = {0};
+    g.command = GEN_GENERATE;
+    g.config_path = cfg_path;
+    g.quiet = opt->quiet;
+    g.banner_without_version = opt->banner_without_version;
+    g.summary = opt->summary;
+    if (gen_run(&g, NULL) != 0) {
+        rc = 1;
+        goto done;
+    }
+
+    pack_ctx ctx = {opt, &p, {false, 0, NULL, 0, 0, 0}};
+    ctx.pg.on = opt->progress > 0 || (opt->progress < 0 && isatty(2));
+    for (size_t i = 0; i < sel.count && !rc; i++)
+        if (!pack_profile(&ctx, &cc.profiles.items[sel.items[i]], &scans.items[i])) rc = 1;
+
+done:
+    content_memo_end();
+    for (size_t i = 0; i < scans.count; i++) content_scan_free(&scans.items[i]);
+    vec_free(&scans);
+    vec_free(&sel);
+    content_config_free(&cc);
+done_project:
+    for (size_t i = 0; i < p.inputs.count; i++) free(p.inputs.items[i]);
+    vec_free(&p.inputs);
+    hasher_free(p.input_hash);
+    config_free(&p.cfg);
+    if (!rc && diag_error_count() != errors_before) rc = 1;
+    return rc;
+}

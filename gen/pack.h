@@ -1,0 +1,74 @@
+/* threadlink-gen pack: builds content profiles into their output folders (catalog, archives,
+ * archives.json, or flat files). main.c is a thin parser over pack_run. */
+#ifndef TLG_PACK_H
+#define TLG_PACK_H
+
+#include "content_config.h"
+
+#include <stdio.h>
+
+typedef struct pack_options {
+    const char *config_path;   /* default "threadlink.json" */
+    const char *profile;       /* a profile name, "all", or NULL: the only profile, else all */
+    /* Overrides of the selected profile (one profile only), in memory: the config is not written. */
+    const char *output;
+    const char *archive;       /* "none" | "packed" */
+    uint32_t max_archive_mb;   /* 0: as configured */
+    const char *compression;   /* "none" | "lz4" | "zstd" */
+    bool quiet;                /* no summary lines */
+    int progress;              /* 1 on, 0 off, -1 (default 0 for a zeroed struct: off) */
+    bool banner_without_version;
+    FILE *summary;             /* default stdout */
+    /* Tests: shuffle the scanned inputs with this seed before partitioning and packing, to show
+     * that nothing depends on input order (0: as scanned). */
+    uint64_t shuffle_seed;
+} pack_options;
+
+/* 0 ok, 1 input or build errors (nothing half-written: a failed build leaves the previous output
+ * usable), 2 usage (unknown profile, overrides with several profiles, bad override value). */
+int pack_run(const pack_options *opt);
+
+/* ---- Partitioning (pack_partition.c) ----------------------------------------------------- */
+
+typedef struct pack_file {
+    const char *name;
+    uint64_t size;      /* input bytes: what max_archive_mb limits */
+    uint64_t name_hash; /* XXH64 of the name: the trie's bits */
+} pack_file;
+
+typedef struct pack_group {
+    char *label;                /* "t0110", "big", "s0003": the name before the content hash */
+    VEC(uint32_t) members;      /* indices into the input array */
+} pack_group;
+
+typedef VEC(pack_group) pack_partition;
+
+/* Trie: a file above the limit alone ("big"), the rest bucketed by the bits of their name hash,
+ * a bucket over the limit split on the next bit. Sequential: name order, filled to the limit. */
+void pack_partition_trie(const pack_file *files, size_t count, uint64_t limit, pack_partition *out);
+void pack_partition_sequential(const pack_file *files, size_t count, uint64_t limit, pack_partition *out);
+/* Every file exactly once, no empty group, unique labels; false with the reason in *why. */
+bool pack_partition_check(const pack_partition *p, size_t count, const char **why);
+/* Same groups with the same members (members compared by file name). */
+bool pack_partition_equal(const pack_partition *a, const pack_file *fa, const pack_partition *b, const pack_file *fb);
+void pack_partition_free(pack_partition *p);
+
+/* ---- Bytes (pack_archive.c) ---------------------------------------------------------------- */
+
+struct content_scan;
+typedef struct pack_codec pack_codec; /* reusable compression state */
+pack_codec *pack_codec_new(content_codec codec);
+void pack_codec_free(pack_codec *c);
+
+/* The binary catalog of a profile (schemas/content-formats.md). `flat`: records carry each
+ * asset's size, XXH64 and path in the output folder; packed catalogs leave them out, so that
+ * editing an asset changes only the archive that holds it. */
+void pack_build_catalog(const content_profile *pr, const struct content_scan *sc, bool flat, buf *out);
+
+/* One archive: the given assets (indices into sc->assets) read, checked against the scan,
+ * compressed each on its own (raw when that does not shrink it) and laid out in id order. When
+ * `catalog` is given it is the only entry (id 0). false after reporting a read error. */
+bool pack_build_archive(const struct content_scan *sc, const uint32_t *members, size_t count, const buf *catalog, pack_codec *codec,
+                        buf *out, uint64_t *input_bytes);
+
+#endif
