@@ -3,84 +3,12 @@
 #include "config.h"
 
 #include "fsio.h"
+#include "json_check.h"
 #include "lex_json.h"
 
 #include <errno.h>
 #include <jansson.h>
 #include <string.h>
-
-typedef struct cfg_reader {
-    const char *file;
-    const buf *text;
-    bool ok;
-} cfg_reader;
-
-static void cfg_error(cfg_reader *r, const char *path, const char *fmt, ...) TLG_PRINTF(3, 4);
-static void cfg_error(cfg_reader *r, const char *path, const char *fmt, ...)
-{
-    char message[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
-    va_end(ap);
-    src_loc loc = json_locate(r->file, r->text->data, r->text->len, path);
-    diag_error(loc, "%s%s%s", path, path[0] ? ": " : "", message);
-    r->ok = false;
-}
-
-static const char *json_type_name(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a number";
-    case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    default: return "null";
-    }
-}
-
-/* Reports every key of `obj` not in the NULL-terminated `allowed` list. */
-static void check_keys(cfg_reader *r, const char *path, json_t *obj, const char *const *allowed)
-{
-    const char *key;
-    json_t *value;
-    json_object_foreach(obj, key, value) {
-        bool known = false;
-        for (const char *const *a = allowed; *a; a++) known = known || strcmp(*a, key) == 0;
-        if (!known) {
-            char *sub = path[0] ? xasprintf("%s.%s", path, key) : xstrdup(key);
-            cfg_error(r, sub, "unknown key");
-            free(sub);
-        }
-    }
-}
-
-/* A relative path that stays inside the project: no absolute path, no '..', not empty. */
-static char *get_rel_path(cfg_reader *r, json_t *obj, const char *key, const char *path,
-                          const char *fallback)
-{
-    json_t *v = json_object_get(obj, key);
-    char *sub = path[0] ? xasprintf("%s.%s", path, key) : xstrdup(key);
-    char *result = NULL;
-    if (!v) {
-        result = fallback ? xstrdup(fallback) : NULL;
-    } else if (!json_is_string(v)) {
-        cfg_error(r, sub, "expected a string (a relative path), got %s", json_type_name(v));
-    } else {
-        const char *s = json_string_value(v);
-        bool dotdot = strcmp(s, "..") == 0 || strncmp(s, "../", 3) == 0 || strstr(s, "/../") ||
-                      (strlen(s) >= 3 && strcmp(s + strlen(s) - 3, "/..") == 0);
-        if (!s[0]) cfg_error(r, sub, "must not be empty");
-        else if (s[0] == '/' || strchr(s, '\\')) cfg_error(r, sub, "must be a relative path with '/' separators, got \"%s\"", s);
-        else if (dotdot) cfg_error(r, sub, "must not contain '..', got \"%s\"", s);
-        else result = xstrdup(s);
-    }
-    free(sub);
-    return result;
-}
 
 bool config_valid_domain_name(const char *name)
 {
@@ -100,32 +28,32 @@ bool config_valid_domain_name(const char *name)
     return !at_word_start;
 }
 
-static void read_domain(cfg_reader *r, json_t *d, size_t index, domain_config *out)
+static void read_domain(json_checker *r, json_t *d, size_t index, domain_config *out)
 {
     static const char *const allowed[] = {"name", "output", "kind", "reserve_zero", "shell",
                                           "native", "includes", NULL};
     char path[64];
     snprintf(path, sizeof path, "domains[%zu]", index);
     memset(out, 0, sizeof *out);
-    out->loc = json_locate(r->file, r->text->data, r->text->len, path);
+    out->loc = json_locate(r->file, r->text, r->len, path);
     if (!json_is_object(d)) {
-        cfg_error(r, path, "expected an object, got %s", json_type_name(d));
+        jc_error(r, path, "expected an object, got %s", jc_type_name(d));
         return;
     }
-    check_keys(r, path, d, allowed);
+    jc_check_keys(r, path, d, allowed);
     char sub[96];
 
     json_t *name = json_object_get(d, "name");
     snprintf(sub, sizeof sub, "%s.name", path);
-    if (!name) cfg_error(r, path, "missing required key \"name\"");
-    else if (!json_is_string(name)) cfg_error(r, sub, "expected a string, got %s", json_type_name(name));
+    if (!name) jc_error(r, path, "missing required key \"name\"");
+    else if (!json_is_string(name)) jc_error(r, sub, "expected a string, got %s", jc_type_name(name));
     else if (!config_valid_domain_name(json_string_value(name)))
-        cfg_error(r, sub, "\"%s\" is not a domain name (dot-separated words of letters, digits and '_', each starting with a letter)",
+        jc_error(r, sub, "\"%s\" is not a domain name (dot-separated words of letters, digits and '_', each starting with a letter)",
                   json_string_value(name));
     else out->name = xstrdup(json_string_value(name));
 
-    out->output = get_rel_path(r, d, "output", path, NULL);
-    if (!json_object_get(d, "output")) cfg_error(r, path, "missing required key \"output\"");
+    out->output = jc_rel_path(r, d, "output", path, NULL);
+    if (!json_object_get(d, "output")) jc_error(r, path, "missing required key \"output\"");
 
     json_t *kind = json_object_get(d, "kind");
     snprintf(sub, sizeof sub, "%s.kind", path);
@@ -134,22 +62,22 @@ static void read_domain(cfg_reader *r, json_t *d, size_t index, domain_config *o
         const char *k = json_is_string(kind) ? json_string_value(kind) : NULL;
         if (k && strcmp(k, "identity") == 0) out->kind = KIND_IDENTITY;
         else if (k && strcmp(k, "ordinal") == 0) out->kind = KIND_ORDINAL;
-        else if (k) cfg_error(r, sub, "expected \"identity\" or \"ordinal\", got \"%s\"", k);
-        else cfg_error(r, sub, "expected \"identity\" or \"ordinal\", got %s", json_type_name(kind));
+        else if (k) jc_error(r, sub, "expected \"identity\" or \"ordinal\", got \"%s\"", k);
+        else jc_error(r, sub, "expected \"identity\" or \"ordinal\", got %s", jc_type_name(kind));
     }
 
     json_t *rz = json_object_get(d, "reserve_zero");
     snprintf(sub, sizeof sub, "%s.reserve_zero", path);
-    if (rz && !json_is_boolean(rz)) cfg_error(r, sub, "expected a boolean, got %s", json_type_name(rz));
+    if (rz && !json_is_boolean(rz)) jc_error(r, sub, "expected a boolean, got %s", jc_type_name(rz));
     out->reserve_zero = rz && json_is_true(rz);
 
-    out->shell = get_rel_path(r, d, "shell", path, NULL);
-    out->native = get_rel_path(r, d, "native", path, NULL);
+    out->shell = jc_rel_path(r, d, "shell", path, NULL);
+    out->native = jc_rel_path(r, d, "native", path, NULL);
 
     json_t *inc = json_object_get(d, "includes");
     snprintf(sub, sizeof sub, "%s.includes", path);
     if (inc && !json_is_array(inc)) {
-        cfg_error(r, sub, "expected an array of header names, got %s", json_type_name(inc));
+        jc_error(r, sub, "expected an array of header names, got %s", jc_type_name(inc));
     } else if (inc) {
         size_t i;
         json_t *h;
@@ -157,9 +85,9 @@ static void read_domain(cfg_reader *r, json_t *d, size_t index, domain_config *o
             char item[128];
             snprintf(item, sizeof item, "%s[%zu]", sub, i);
             const char *s = json_is_string(h) ? json_string_value(h) : NULL;
-            if (!s) cfg_error(r, item, "expected a string, got %s", json_type_name(h));
+            if (!s) jc_error(r, item, "expected a string, got %s", jc_type_name(h));
             else if (!s[0] || strpbrk(s, "\"<>\n\r"))
-                cfg_error(r, item, "\"%s\" is not a header name", s);
+                jc_error(r, item, "\"%s\" is not a header name", s);
             else *vec_push(&out->includes) = xstrdup(s);
         }
     }
@@ -176,7 +104,7 @@ bool config_load(const char *path, project_config *out)
         buf_free(&text);
         return false;
     }
-    cfg_reader r = {path, &text, true};
+    json_checker r = {path, text.data, text.len, true};
     json_error_t err;
     json_t *root = json_loadb(text.data, text.len, JSON_REJECT_DUPLICATES, &err);
     if (!root) {
@@ -188,15 +116,15 @@ bool config_load(const char *path, project_config *out)
     out->path = xstrdup(path);
     out->root = path_dirname(path);
     if (!json_is_object(root)) {
-        cfg_error(&r, "", "the project config must be a JSON object, got %s", json_type_name(root));
+        jc_error(&r, "", "the project config must be a JSON object, got %s", jc_type_name(root));
     } else {
-        check_keys(&r, "", root, allowed);
-        out->generated_dir = get_rel_path(&r, root, "generated_dir", "", "generated");
-        out->injector_dir = get_rel_path(&r, root, "injector_dir", "", "injectors");
-        out->definitions_dir = get_rel_path(&r, root, "definitions_dir", "", NULL);
+        jc_check_keys(&r, "", root, allowed);
+        out->generated_dir = jc_rel_path(&r, root, "generated_dir", "", "generated");
+        out->injector_dir = jc_rel_path(&r, root, "injector_dir", "", "injectors");
+        out->definitions_dir = jc_rel_path(&r, root, "definitions_dir", "", NULL);
         json_t *domains = json_object_get(root, "domains");
         if (domains && !json_is_array(domains)) {
-            cfg_error(&r, "domains", "expected an array, got %s", json_type_name(domains));
+            jc_error(&r, "domains", "expected an array, got %s", jc_type_name(domains));
         } else if (domains) {
             size_t i;
             json_t *d;
@@ -208,7 +136,7 @@ bool config_load(const char *path, project_config *out)
                     if (na && nb && ascii_ieq(na, strlen(na), nb, strlen(nb))) {
                         char p[64];
                         snprintf(p, sizeof p, "domains[%zu].name", a);
-                        cfg_error(&r, p, "domain \"%s\" is already declared as domains[%zu]", na, b);
+                        jc_error(&r, p, "domain \"%s\" is already declared as domains[%zu]", na, b);
                     }
                 }
         }

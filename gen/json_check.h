@@ -1,0 +1,28 @@
+/* Validating JSON inputs read with jansson (the config, vault schemas and data, content
+ * profiles): every error names its key path ("domains[1].kind") and, found again in the text by
+ * json_locate, its line and column. */
+#ifndef TLG_JSON_CHECK_H
+#define TLG_JSON_CHECK_H
+
+#include "diag.h"
+
+#include <jansson.h>
+
+typedef struct json_checker {
+    const char *file;  /* for diagnostics */
+    const char *text;  /* the JSON text the values came from */
+    size_t len;
+    bool ok;           /* false once an error was reported */
+} json_checker;
+
+/* Reports `path: message` at the value's position. */
+void jc_error(json_checker *c, const char *path, const char *fmt, ...) TLG_PRINTF(3, 4);
+/* "an object", "a string", ... for messages. */
+const char *jc_type_name(const json_t *v);
+/* Reports every key of `obj` that is not in the NULL-terminated `allowed` list. */
+void jc_check_keys(json_checker *c, const char *path, json_t *obj, const char *const *allowed);
+/* The string at obj[key] as a relative path that stays inside the project (not empty, not
+ * absolute, no backslash, no '..'); `fallback` (copied) when absent; NULL after an error. */
+char *jc_rel_path(json_checker *c, json_t *obj, const char *key, const char *path, const char *fallback);
+
+#endif
