@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include <xxhash.h>
+
 /* Collection sizes stay far below 2^63, so each product is checked against the limit before it is
  * formed: no intermediate can wrap. */
 static uint64_t layout_total(uint64_t header, uint64_t capacity, uint64_t stride) {
@@ -115,3 +117,72 @@ bool layout_kind_has_header(layout_kind kind) {
 }
 
 bool layout_kind_has_value(layout_kind kind) { return kind == LAYOUT_DICT; }
+
+/* ---- table images: the runtime's insertion rule (mem_inline.h, tl__table_insert) ---- */
+
+static uint64_t layout_load_le(const unsigned char *p, int bytes) {
+  uint64_t v = 0;
+  int i;
+  for (i = bytes - 1; i >= 0; i--) v = (v << 8) | p[i];
+  return v;
+}
+
+static void layout_store_le(unsigned char *p, uint64_t v, int bytes) {
+  int i;
+  for (i = 0; i < bytes; i++) p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint32_t layout_home(uint32_t hash, uint32_t capacity) {
+  return (uint32_t)(((uint64_t)hash * capacity) >> 32);
+}
+
+bool layout_table_insert(unsigned char *mem, uint32_t capacity, uint32_t key_size,
+                         uint32_t value_size, const void *key, const void *value) {
+  const size_t stride = (size_t)layout_dict_slot_bytes(key_size, value_size);
+  unsigned char *const slots = mem + LAYOUT_HEADER_BYTES;
+  const uint32_t hash = (uint32_t)XXH32(key, key_size, 0);
+  const uint64_t want = ((uint64_t)hash << 32) | 1u;
+  uint32_t index, distance, count;
+  int displace = 0;
+  unsigned char *slot;
+  if (!mem || !key || stride == 0 || capacity == 0 || capacity > LAYOUT_MAX_CAPACITY) return false;
+  count = (uint32_t)layout_load_le(mem, 4);
+  index = layout_home(hash, capacity);
+  /* Walk from home: stop at a free slot, or before an entry closer to its home than this key
+   * would be (the Robin Hood insertion point); a present key is refused on the way. */
+  for (distance = 0; distance < capacity; distance++) {
+    const unsigned char *at = slots + (size_t)index * stride;
+    const uint64_t state = layout_load_le(at, 8);
+    uint32_t home, resident;
+    if ((state & 0xFFu) != 1u) break;
+    if (state == want && memcmp(at + LAYOUT_STATE_BYTES, key, key_size) == 0) return false;
+    home = layout_home((uint32_t)(state >> 32), capacity);
+    resident = index >= home ? index - home : index + (capacity - home);
+    if (resident < distance) {
+      displace = 1;
+      break;
+    }
+    index = index + 1 == capacity ? 0 : index + 1;
+  }
+  if (distance == capacity || count >= capacity) return false;
+  if (displace) { /* the rest of the run moves one slot on, up to the next free slot */
+    uint32_t end = index, j, steps;
+    for (steps = 1; steps < capacity; steps++) {
+      end = end + 1 == capacity ? 0 : end + 1;
+      if ((slots[(size_t)end * stride] & 0xFFu) != 1u) break;
+    }
+    if (steps == capacity) return false; /* the count said there was room, no slot is free */
+    for (j = end; j != index;) {
+      uint32_t prev = j == 0 ? capacity - 1 : j - 1;
+      memcpy(slots + (size_t)j * stride, slots + (size_t)prev * stride, stride);
+      j = prev;
+    }
+  }
+  slot = slots + (size_t)index * stride;
+  memset(slot, 0, stride);
+  layout_store_le(slot, want, 8);
+  memcpy(slot + LAYOUT_STATE_BYTES, key, key_size);
+  if (value && value_size) memcpy(slot + layout_dict_value_offset(key_size), value, value_size);
+  layout_store_le(mem, count + 1, 4);
+  return true;
+}

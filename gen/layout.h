@@ -59,6 +59,16 @@ uint64_t layout_dict_value_offset(uint64_t key_size);
 uint64_t layout_collection_bytes(layout_kind kind, uint64_t capacity, uint64_t element_size,
                                  uint64_t value_size);
 
+/* Bakes one entry into a hash set or dictionary table image (`mem` holds
+ * layout_dict_bytes(capacity, key_size, value_size) bytes, zeroed to start with) exactly as the
+ * runtime's tl_inline_dict_try_add / tl_inline_hashset_add would: the slot's state word is
+ * 1 | XXH32(key) << 32 (little-endian), the home slot is (XXH32(key) * capacity) >> 32, and runs
+ * are kept in Robin Hood order (by home slot, equal homes in insertion order). value may be NULL
+ * (zeroed) and must be NULL or ignored when value_size is 0. Returns false, changing nothing, when
+ * the key is already present or the table is full. tests/mem proves the bytes equal the runtime's. */
+bool layout_table_insert(unsigned char *mem, uint32_t capacity, uint32_t key_size,
+                         uint32_t value_size, const void *key, const void *value);
+
 /* NULL when the runtime accepts these arguments, else a message for a diagnostic
  * ("capacity must be between 1 and 2147483647", ...). */
 const char *layout_check(layout_kind kind, uint64_t capacity, uint64_t element_size,

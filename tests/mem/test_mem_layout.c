@@ -1,17 +1,20 @@
 /* The generator's layout rules (gen/layout.c) give exactly the runtime's sizes (TL_LAYOUT_* in
  * runtime/threadlink/mem.h) over a table of capacities and element sizes, refuse what the runtime
- * refuses, and the runtime's macros are constant expressions. */
+ * refuses, bakes table images byte for byte as the runtime fills tables, and the runtime's macros
+ * are constant expressions. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <threadlink/mem.h>
 
 #include "layout.h"
+#include "mem_test_util.h"
 
 /* Constant expressions: static assertions and array sizes, as generated code uses them. */
 _Static_assert(TL_LAYOUT_ALIGN(0) == 0 && TL_LAYOUT_ALIGN(1) == 8 && TL_LAYOUT_ALIGN(8) == 8 &&
@@ -138,6 +141,46 @@ static void test_mem_layout_refuses_invalid(void **state) {
   assert_string_equal(layout_check((layout_kind)99, 4, 4, 0), "unknown collection kind");
 }
 
+/* The generator's table image (layout_table_insert, used to bake const vault data) holds exactly
+ * the bytes the runtime writes for the same insertions, refusals included. */
+static void test_mem_layout_table_image_matches_runtime(void **state) {
+  static const struct { uint32_t capacity, key_size, value_size; } configs[] = {
+    {1, 4, 4}, {2, 8, 0}, {7, 8, 8}, {16, 8, 0}, {31, 3, 5}, {64, 12, 20}, {100, 4, 8},
+    {257, 1, 2}, {1000, 8, 8},
+  };
+  uint64_t rng = 0xBAD5EEDull;
+  size_t c;
+  (void)state;
+  for (c = 0; c < COUNT(configs); c++) {
+    const uint32_t cap = configs[c].capacity, ks = configs[c].key_size, vs = configs[c].value_size;
+    const size_t bytes = TL_LAYOUT_DICT_BYTES(cap, ks, vs);
+    unsigned char *runtime = (unsigned char *)calloc(1, bytes), *baked = (unsigned char *)calloc(1, bytes);
+    tl_inline_dict d = tl_inline_dict_view(runtime, cap, ks, vs);
+    uint32_t i, universe = ks == 1 ? 200 : cap * 2, added = 0, full_refusals = 0;
+    assert_non_null(runtime);
+    assert_non_null(baked);
+    for (i = 0; i < 4 * cap + 8; i++) { /* past full, with repeated keys */
+      unsigned char key[16], value[24];
+      uint64_t pick = test_splitmix64(&rng) % universe, v = test_splitmix64(&rng);
+      size_t b;
+      for (b = 0; b < ks; b++) key[b] = (unsigned char)(pick >> (8 * (b % 8))) ^ (unsigned char)(b * 31);
+      for (b = 0; b < vs; b++) value[b] = (unsigned char)(v >> (8 * (b % 8)));
+      {
+        bool full = tl_inline_dict_count(d) == cap;
+        bool ok = tl_inline_dict_try_add(d, key, vs ? value : NULL);
+        assert_int_equal(layout_table_insert(baked, cap, ks, vs, key, vs ? value : NULL), ok);
+        added += ok;
+        full_refusals += full;
+      }
+      assert_memory_equal(baked, runtime, bytes);
+    }
+    assert_int_equal(tl_inline_dict_count(d), added);
+    if (cap <= 100) assert_true(full_refusals > 0); /* the small tables were filled */
+    free(runtime);
+    free(baked);
+  }
+}
+
 static void test_mem_layout_kind_names(void **state) {
   static const char *const names[] = {"InlineArray", "InlineList", "InlineQueue", "InlineStack",
                                       "InlineHashSet", "InlineDictionary"};
@@ -164,6 +207,7 @@ int main(void) {
     cmocka_unit_test(test_mem_layout_generator_matches_runtime),
     cmocka_unit_test(test_mem_layout_runtime_accepts_generated_sizes),
     cmocka_unit_test(test_mem_layout_refuses_invalid),
+    cmocka_unit_test(test_mem_layout_table_image_matches_runtime),
     cmocka_unit_test(test_mem_layout_kind_names),
   };
   return cmocka_run_group_tests_name("mem_layout", tests, NULL, NULL);
