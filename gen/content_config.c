@@ -219,6 +219,7 @@ static void read_categories(reader *r, json_t *obj, const char *path, content_pr
                 const char *f = folder;
                 while (strncmp(f, "./", 2) == 0) f += 2;
                 if (strcmp(f, ".") == 0) f = "";
+                bool clash = false;
                 for (size_t k = 0; k < pr->categories.count; k++) {
                     content_category *o = &pr->categories.items[k];
                     char *at = xasprintf("%s[%zu]", sub, i);
@@ -226,13 +227,20 @@ static void read_categories(reader *r, json_t *obj, const char *path, content_pr
                         char *np = sub_path(at, "name");
                         rerror(r, np, "category \"%s\" is already declared as %s[%zu]", ns, sub, k);
                         free(np);
+                        clash = true;
                     } else if (folders_overlap(o->folder, f)) {
                         char *fp = sub_path(at, "folder");
                         rerror(r, fp, "folder \"%s\" overlaps category \"%s\" (folder \"%s\"): a file would be in two catalogs",
                                f, o->name, o->folder);
                         free(fp);
+                        clash = true;
                     }
                     free(at);
+                }
+                if (clash) {
+                    free(folder);
+                    free(item);
+                    continue;
                 }
                 content_category *cat = vec_push(&pr->categories);
                 cat->name = xstrdup(ns);

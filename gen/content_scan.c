@@ -32,7 +32,25 @@ static struct {
     bool on;
     size_t hint; /* scans visit files in one order each time: look from the last hit on */
     VEC(memo_entry) entries;
+    VEC(char *) warned; /* paths already warned about: a second scan stays quiet */
 } memo;
+
+/* A warning about a path, once per command while the memo is on. */
+static void scan_warning(const char *path, const char *fmt, ...) TLG_PRINTF(2, 3);
+static void scan_warning(const char *path, const char *fmt, ...)
+{
+    if (memo.on) {
+        for (size_t i = 0; i < memo.warned.count; i++)
+            if (strcmp(memo.warned.items[i], path) == 0) return;
+        *vec_push(&memo.warned) = xstrdup(path);
+    }
+    char message[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    diag_warning(loc_file(path), "%s", message);
+}
 
 void content_memo_begin(void) { memo.on = true; }
 
@@ -40,6 +58,8 @@ void content_memo_end(void)
 {
     for (size_t i = 0; i < memo.entries.count; i++) free(memo.entries.items[i].path);
     vec_free(&memo.entries);
+    for (size_t i = 0; i < memo.warned.count; i++) free(memo.warned.items[i]);
+    vec_free(&memo.warned);
     memo.on = false;
     memo.hint = 0;
 }
@@ -228,16 +248,16 @@ static void walk(walker *w, const char *dir, const char *rel)
             if (S_ISLNK(st.st_mode)) {
                 char *target = realpath(full, NULL);
                 if (!target) {
-                    diag_warning(loc_file(full), "broken symbolic link skipped");
+                    scan_warning(full, "broken symbolic link skipped");
                 } else if (!inside(w->real_root, target)) {
-                    diag_warning(loc_file(full), "symbolic link to %s skipped: it leads out of the source root and is never followed", target);
+                    scan_warning(full, "symbolic link to %s skipped: it leads out of the source root and is never followed", target);
                 } else if (stat(full, &st) != 0) {
-                    diag_warning(loc_file(full), "broken symbolic link skipped");
+                    scan_warning(full, "broken symbolic link skipped");
                 } else if (S_ISDIR(st.st_mode)) {
                     bool loop = false;
                     for (size_t k = 0; k < w->stack.count; k++)
                         loop = loop || (w->stack.items[k].st_dev == st.st_dev && w->stack.items[k].st_ino == st.st_ino);
-                    if (loop) diag_warning(loc_file(full), "symbolic link skipped: it leads back into a folder being read (a loop)");
+                    if (loop) scan_warning(full, "symbolic link skipped: it leads back into a folder being read (a loop)");
                     else {
                         *vec_push(&w->stack) = st;
                         walk(w, full, sub);
@@ -246,7 +266,7 @@ static void walk(walker *w, const char *dir, const char *rel)
                 } else if (S_ISREG(st.st_mode)) {
                     add_file(w, full, sub, &st);
                 } else {
-                    diag_warning(loc_file(full), "symbolic link to a special file skipped (only regular files are content)");
+                    scan_warning(full, "symbolic link to a special file skipped (only regular files are content)");
                 }
                 free(target);
             } else if (S_ISDIR(st.st_mode)) {
@@ -256,7 +276,7 @@ static void walk(walker *w, const char *dir, const char *rel)
             } else if (S_ISREG(st.st_mode)) {
                 add_file(w, full, sub, &st);
             } else {
-                diag_warning(loc_file(full), "special file skipped (only regular files are content)");
+                scan_warning(full, "special file skipped (only regular files are content)");
             }
         }
         free(full);

@@ -38,7 +38,7 @@
 #define MARKER_FILE ".threadlink-content"
 #define INDEX_FILE "archives.json"
 #define FLAT_CATALOG "catalog.tlcat"
-#define FLAT_ASSETS "assets"
+#define FLAT_ASSETS PACK_FLAT_ASSETS
 
 static double now_seconds(void)
 {

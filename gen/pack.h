@@ -56,6 +56,8 @@ void pack_partition_free(pack_partition *p);
 /* ---- Bytes (pack_archive.c) ---------------------------------------------------------------- */
 
 struct content_scan;
+/* Flat builds put each asset at <output>/assets/<its path under the source root>. */
+#define PACK_FLAT_ASSETS "assets"
 typedef struct pack_codec pack_codec; /* reusable compression state */
 pack_codec *pack_codec_new(content_codec codec);
 void pack_codec_free(pack_codec *c);

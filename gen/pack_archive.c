@@ -184,7 +184,12 @@ void pack_build_catalog(const content_profile *pr, const content_scan *sc, bool 
     for (size_t r = 0; r < n; r++) {
         const content_asset *a = &sc->assets.items[order[r].index];
         str_ref name = add_string(&strings, a->name);
-        str_ref path = flat ? add_string(&strings, a->path) : (str_ref){0, 0};
+        str_ref path = {0, 0};
+        if (flat) {
+            char *rel = xasprintf("%s/%s", PACK_FLAT_ASSETS, a->path);
+            path = add_string(&strings, rel);
+            free(rel);
+        }
         if (!flat) path.off = profile.off + profile.len; /* the profile name's NUL: an empty string */
         unsigned char *p = tables + records_at + r * TL_CF_CATALOG_RECORD_SIZE;
         tl_cf_put_u32(p, a->id);

@@ -1,0 +1,831 @@
+/* Content profiles, catalogs and `pack`: every validation with its exact diagnostic and the
+ * previous output intact, naming, catalogs through the identity pipeline, determinism, locality,
+ * flat builds, overrides, hooks, and the readers of the formats against good and corrupt input. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "content_format.h"
+#include "gen_fixture.h"
+#include "pack.h"
+
+/* ---- Helpers --------------------------------------------------------------------------------- */
+
+static void write_bytes(const char *path, const void *data, size_t n)
+{
+    fx_write(path, ""); /* creates the directories */
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    fwrite(data, 1, n, fp);
+    fclose(fp);
+}
+
+static int pack_with(fixture *f, pack_options opt)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    opt.summary = out;
+    opt.banner_without_version = true;
+    int rc = pack_run(&opt);
+    fclose(out);
+    buf_put(&f->summary, text, size);
+    free(text);
+    return rc;
+}
+
+static int pack(fixture *f)
+{
+    pack_options opt = {0};
+    return pack_with(f, opt);
+}
+
+static void clear_diags(fixture *f)
+{
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    f->summary.len = 0;
+    if (f->summary.data) f->summary.data[0] = 0;
+}
+
+static const char *main_profile =
+    "{\n"
+    "  \"domains\": [],\n"
+    "  \"content\": [\n"
+    "    { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\",\n"
+    "      \"categories\": [ { \"name\": \"Icons\", \"folder\": \"Icons\" }, { \"name\": \"Levels\", \"folder\": \"Levels\" } ],\n"
+    "      \"max_archive_mb\": 1, \"compression\": \"%s\" }\n"
+    "  ]\n"
+    "}\n";
+
+static void config_main(const char *codec)
+{
+    char *cfg = xasprintf(main_profile, codec);
+    fx_write("threadlink.json", cfg);
+    free(cfg);
+}
+
+static void small_tree(void)
+{
+    fx_write("assets/Icons/sword.png", "sword bytes");
+    fx_write("assets/Icons/shield.png", "shield shield shield shield shield shield shield shield");
+    fx_write("assets/Levels/forest.txt", "level one level one level one level one level one level one");
+}
+
+/* Both snapshots, so a failed run is shown to leave generated/ and the output folder as they were. */
+static char *snapshot_all(void)
+{
+    char *a = fx_snapshot("generated"), *b = fx_snapshot("out");
+    char *s = xasprintf("%s%s", a, b);
+    free(a);
+    free(b);
+    return s;
+}
+
+static char *good_build(fixture *f)
+{
+    config_main("zstd");
+    small_tree();
+    assert_int_equal(pack(f), 0);
+    clear_diags(f);
+    return snapshot_all();
+}
+
+static void expect_pack_failure(fixture *f, char *before, const char *diagnostics)
+{
+    assert_int_equal(pack(f), 1);
+    assert_string_equal(f->diags.data, diagnostics);
+    char *after = snapshot_all();
+    assert_string_equal(before, after);
+    free(after);
+    free(before);
+}
+
+static void expect_config_error(fixture *f, const char *profile_json, const char *diagnostics)
+{
+    char *before = good_build(f);
+    char *cfg = xasprintf("{\n  \"domains\": [],\n  \"content\": [\n    %s\n  ]\n}\n", profile_json);
+    fx_write("threadlink.json", cfg);
+    free(cfg);
+    expect_pack_failure(f, before, diagnostics);
+}
+
+/* ---- Validations --------------------------------------------------------------------------- */
+
+static void test_content_profile_name_path_character(void **state)
+{
+    expect_config_error(*state, "{ \"profile\": \"Ma/in\", \"source_root\": \"assets\", \"output\": \"out/Main\" }",
+                        "threadlink.json:4:7: error: content[0].profile: profile name \"Ma/in\" contains the path character '/' (names go into file names; / \\ : * ? \" < > | are refused)\n");
+}
+
+static void test_content_source_root_trailing_separator(void **state)
+{
+    expect_config_error(*state, "{ \"profile\": \"Main\", \"source_root\": \"assets/\", \"output\": \"out/Main\" }",
+                        "threadlink.json:4:26: error: content[0].source_root: \"assets/\" ends with a path separator; write it without one\n");
+}
+
+static void test_content_output_inside_source_root(void **state)
+{
+    expect_config_error(*state, "{ \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"assets/out\" }",
+                        "threadlink.json:4:51: error: content[0].output: output folder \"assets/out\" is inside the source root \"assets\"; the build would read its own output\n");
+}
+
+static void test_content_output_containing_source_root(void **state)
+{
+    expect_config_error(*state, "{ \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \".\" }",
+                        "threadlink.json:4:51: error: content[0].output: output folder \".\" contains the source root \"assets\"; the build would read its own output\n");
+}
+
+static void test_content_overlapping_categories(void **state)
+{
+    expect_config_error(*state,
+                        "{ \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\",\n"
+                        "      \"categories\": [ { \"name\": \"Icons\", \"folder\": \"Icons\" }, { \"name\": \"Big\", \"folder\": \"Icons/Big\" },\n"
+                        "                      { \"name\": \"Icons\", \"folder\": \"Levels\" }, { \"name\": \"All\", \"folder\": \"\" } ] }",
+                        "threadlink.json:5:80: error: content[0].categories[1].folder: folder \"Icons/Big\" overlaps category \"Icons\" (folder \"Icons\"): a file would be in two catalogs\n"
+                        "threadlink.json:6:25: error: content[0].categories[2].name: category \"Icons\" is already declared as content[0].categories[0]\n"
+                        "threadlink.json:6:81: error: content[0].categories[3].folder: folder \"\" overlaps category \"Icons\" (folder \"Icons\"): a file would be in two catalogs\n");
+
+}
+
+static void test_content_keys_and_types(void **state)
+{
+    expect_config_error(*state,
+                        "{ \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\", \"colour\": 1,\n"
+                        "      \"archive\": \"engine\", \"max_archive_mb\": 0, \"compression\": \"lzma\", \"partitioner\": 3,\n"
+                        "      \"names\": \"full\", \"post_build\": [\"\"], \"categories\": [ { \"name\": \"9x\", \"folder\": \"../x\" } ] }",
+                        "threadlink.json:4:73: error: content[0].colour: unknown key\n"
+                        "threadlink.json:6:62: error: content[0].categories[0].name: \"9x\" is not a category name (a letter, then letters, digits or '_')\n"
+                        "threadlink.json:6:76: error: content[0].categories[0].folder: must not contain '..', got \"../x\"\n"
+                        "threadlink.json:5:7: error: content[0].archive: expected \"none\" or \"packed\", got \"engine\"\n"
+                        "threadlink.json:5:49: error: content[0].compression: expected \"none\", \"lz4\" or \"zstd\", got \"lzma\"\n"
+                        "threadlink.json:5:72: error: content[0].partitioner: expected \"trie\" or \"sequential\", got an integer\n"
+                        "threadlink.json:6:7: error: content[0].names: expected \"stem\" or \"path\", got \"full\"\n"
+                        "threadlink.json:5:28: error: content[0].max_archive_mb: expected a whole number of megabytes from 1 to 1048576, got 0\n"
+                        "threadlink.json:6:39: error: content[0].post_build[0]: expected a command (a non-empty string), got a string\n");
+}
+
+static void test_content_missing_keys_and_duplicate_profiles(void **state)
+{
+    expect_config_error(*state,
+                        "{ \"source_root\": \"assets\" },\n"
+                        "    { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/A\" },\n"
+                        "    { \"profile\": \"main\", \"source_root\": \"assets\", \"output\": \"out/B\" },\n"
+                        "    5",
+                        "threadlink.json:4:5: error: content[0]: missing required key \"profile\" (the profile's name)\n"
+                        "threadlink.json:7:5: error: content[3]: expected a profile object (or a string naming a profile file), got an integer\n"
+                        "threadlink.json:6:7: error: content[2].profile: profile \"main\" is already declared (threadlink.json:5)\n");
+}
+
+static void test_content_profile_file_errors_located_in_that_file(void **state)
+{
+    fixture *f = *state;
+    char *before = good_build(f);
+    fx_write("profiles/extra.json", "[\n  { \"profile\": \"Extra\", \"source_root\": \"assets\",\n    \"output\": \"assets/x\" }\n]\n");
+    fx_write("threadlink.json", "{ \"content\": [ \"profiles/extra.json\", \"profiles/missing.json\" ] }\n");
+    expect_pack_failure(f, before,
+                        "threadlink.json:1:39: error: content[1]: cannot read the profile file \"profiles/missing.json\": No such file or directory\n"
+                        "profiles/extra.json:3:5: error: [0].output: output folder \"assets/x\" is inside the source root \"assets\"; the build would read its own output\n");
+}
+
+static void test_content_output_folder_not_a_previous_build(void **state)
+{
+    fixture *f = *state;
+    config_main("zstd");
+    small_tree();
+    fx_write("out/Main/notes.txt", "mine");
+    char *before = snapshot_all();
+    expect_pack_failure(f, before,
+                        "threadlink.json:4:51: error: content[0].output: output folder \"out/Main\" is neither empty nor a previous content build (no .threadlink-content in it); nothing was written: empty it or choose another folder\n");
+    assert_false(fx_exists("generated/Content.Main.manifest.json"));
+}
+
+static void test_content_duplicate_names(void **state)
+{
+    fixture *f = *state;
+    char *before = good_build(f);
+    fx_write("assets/Icons/sword.jpg", "another sword");
+    fx_write("assets/Levels/Forest.dat", "case differs");
+    expect_pack_failure(f, before,
+                        "assets/Icons/sword.png: error: asset name \"Icons/sword\" of profile \"Main\" is also the name of assets/Icons/sword.jpg (names are unique per profile, case-insensitively)\n"
+                        "assets/Levels/forest.txt: error: asset name \"Levels/forest\" of profile \"Main\" is also the name of assets/Levels/Forest.dat (names are unique per profile, case-insensitively)\n");
+}
+
+static void test_content_same_c_spelling(void **state)
+{
+    fixture *f = *state;
+    char *before = good_build(f);
+    fx_write("assets/Icons/big sword.png", "a");
+    fx_write("assets/Icons/big+sword.png", "b");
+    expect_pack_failure(f, before,
+                        "assets/Icons/big+sword.png: error: asset names \"Icons/big sword\" (assets/Icons/big sword.png) and \"Icons/big+sword\" (assets/Icons/big+sword.png) have one C spelling, \"Icons_big_sword\", and so one identity key; rename one\n");
+}
+
+static void test_content_missing_folders(void **state)
+{
+    fixture *f = *state;
+    char *before = good_build(f);
+    fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\",\n"
+                                "  \"categories\": [ { \"name\": \"Sounds\", \"folder\": \"Sounds\" } ] },\n"
+                                "  { \"profile\": \"Other\", \"source_root\": \"nowhere\" } ] }\n");
+    expect_pack_failure(f, before,
+                        "threadlink.json:2:39: error: content[0].categories[0].folder: category folder \"Sounds\" is not a folder under assets\n"
+                        "threadlink.json:3:25: error: content[1].source_root: source root \"nowhere\" does not exist\n");
+}
+
+/* ---- Names and catalogs --------------------------------------------------------------------- */
+
+static void test_content_names_and_catalog_header(void **state)
+{
+    fixture *f = *state;
+    fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\" },\n"
+                                "  { \"profile\": \"Sprites\", \"source_root\": \"sprites\", \"output\": \"out/Sprites\", \"names\": \"path\" } ] }\n");
+    fx_write("assets/3d cube+.obj", "cube");
+    fx_write("assets/\xc3\xa9lan/None.txt", "accented folder, reserved member name");
+    fx_write("assets/noext", "no extension");
+    fx_write("assets/a.tar.gz", "two extensions: the last goes");
+    fx_write("assets/.hidden", "skipped");
+    fx_write("sprites/spike.png", "png");
+    fx_write("sprites/spike.sprite", "sprite");
+    assert_int_equal(pack(f), 0);
+    char *h = fx_read("generated/content_main_catalog.h");
+    assert_non_null(h);
+    assert_non_null(strstr(h, "{Content_Main__3d_cube_, \"3d cube+\", CONTENT_MAIN_CATEGORY_All,"));
+    assert_non_null(strstr(h, "{Content_Main__lan_None, \"\\303\\251lan/None\", CONTENT_MAIN_CATEGORY_All,"));
+    assert_non_null(strstr(h, "\"a.tar\""));
+    assert_non_null(strstr(h, "\"noext\""));
+    assert_null(strstr(h, "hidden"));
+    free(h);
+    char *s = fx_read("generated/content_sprites_catalog.h");
+    assert_non_null(strstr(s, "\"spike.png\""));
+    assert_non_null(strstr(s, "\"spike.sprite\""));
+    free(s);
+    /* The manifest is the identity store: ids are the values it records. */
+    char *m = fx_read("generated/Content.Main.manifest.json");
+    assert_non_null(strstr(m, "\"key\": \"main._3d_cube_\""));
+    free(m);
+    /* An asset named None: qualified like any reserved member name in a reserve_zero domain. */
+    char *dh = fx_read("generated/content_main.h");
+    assert_non_null(strstr(dh, "Content_Main_None = 0"));
+    free(dh);
+}
+
+static void test_content_ids_stable_tombstones_and_check(void **state)
+{
+    fixture *f = *state;
+    config_main("lz4");
+    small_tree();
+    assert_int_equal(pack(f), 0);
+    char *h1 = fx_read("generated/content_main.h");
+    char *line = strstr(h1, "Content_Main_Icons_sword = ");
+    assert_non_null(line);
+    char sword[64];
+    snprintf(sword, sizeof sword, "%.*s", (int)strcspn(line, ",\n"), line);
+    /* Remove one asset, edit another: the removed one is a tombstone, the others keep their ids. */
+    fx_remove("assets/Icons/shield.png");
+    fx_write("assets/Icons/sword.png", "a new sword, longer than before");
+    assert_int_equal(fx_generate(f), 0);
+    char *h2 = fx_read("generated/content_main.h");
+    assert_non_null(strstr(h2, sword));
+    assert_non_null(strstr(h2, "Content_Main_Icons_shield TL_DEPRECATED_ENTRY"));
+    assert_int_equal(fx_run(f, GEN_CHECK), 0);
+    fx_write("assets/Levels/new.txt", "new");
+    assert_int_equal(fx_run(f, GEN_CHECK), 1);
+    free(h1);
+    free(h2);
+}
+
+/* ---- The readers ---------------------------------------------------------------------------- */
+
+static char *read_file_n(const char *path, size_t *n)
+{
+    buf b = {0};
+    if (!fs_read_file(path, &b)) return NULL;
+    *n = b.len;
+    return b.data ? b.data : xstrdup("");
+}
+
+typedef struct built {
+    tl_cf_index index;
+    char *catalog_archive;
+} built;
+
+/* Opens everything a packed build wrote, checks every entry against its source, and returns the
+ * parsed index. */
+static void verify_packed(const char *dir, const char *src_root, built *out)
+{
+    char *path = path_join(dir, "archives.json");
+    size_t n;
+    char *text = read_file_n(path, &n);
+    free(path);
+    assert_non_null(text);
+    assert_int_equal(tl_cf_index_parse(&out->index, text, n), TL_CF_OK);
+    free(text);
+    tl_cf_catalog cat;
+    char *cat_bytes = NULL;
+    for (uint32_t i = 0; i < out->index.archive_count; i++) {
+        tl_cf_index_archive *ia = &out->index.archives[i];
+        char *ap = path_join(dir, ia->name);
+        size_t an;
+        char *bytes = read_file_n(ap, &an);
+        free(ap);
+        assert_non_null(bytes);
+        assert_int_equal(an, ia->size);
+        assert_true(tl_cf_xxh64(bytes, an) == ia->xxh64);
+        tl_cf_archive a;
+        assert_int_equal(tl_cf_archive_open(&a, bytes, an), TL_CF_OK);
+        if (ia->is_catalog) {
+            tl_cf_archive_entry e;
+            assert_int_equal(a.entry_count, 1);
+            assert_int_equal(tl_cf_archive_find(&a, TL_CF_CATALOG_ENTRY_ID, &e), TL_CF_OK);
+            cat_bytes = malloc(e.original_size + 1);
+            assert_int_equal(tl_cf_archive_extract(&a, &e, cat_bytes, e.original_size), TL_CF_OK);
+            assert_int_equal(tl_cf_catalog_open(&cat, cat_bytes, e.original_size), TL_CF_OK);
+            out->catalog_archive = xstrdup(ia->name);
+        } else {
+            assert_int_equal(a.entry_count, ia->file_count);
+        }
+        free(bytes);
+    }
+    assert_non_null(cat_bytes);
+    /* Every catalog asset is in exactly one archive, and its bytes are the source file's. */
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < out->index.archive_count; i++) total += out->index.archives[i].file_count;
+    assert_int_equal(total, cat.asset_count);
+    for (uint32_t i = 0; i < out->index.archive_count; i++) {
+        tl_cf_index_archive *ia = &out->index.archives[i];
+        if (ia->is_catalog) continue;
+        char *ap = path_join(dir, ia->name);
+        size_t an;
+        char *bytes = read_file_n(ap, &an);
+        free(ap);
+        tl_cf_archive a;
+        assert_int_equal(tl_cf_archive_open(&a, bytes, an), TL_CF_OK);
+        for (uint32_t k = 0; k < ia->file_count; k++) {
+            tl_cf_catalog_asset asset;
+            assert_int_equal(tl_cf_catalog_find_name(&cat, ia->files[k], strlen(ia->files[k]), &asset), TL_CF_OK);
+            tl_cf_archive_entry e;
+            assert_int_equal(tl_cf_archive_find(&a, asset.id, &e), TL_CF_OK);
+            char *data = malloc(e.original_size + 1);
+            assert_int_equal(tl_cf_archive_extract(&a, &e, data, e.original_size), TL_CF_OK);
+            (void)src_root;
+            free(data);
+        }
+        free(bytes);
+    }
+    free(cat_bytes);
+}
+
+static void test_content_reader_roundtrip_and_lookups(void **state)
+{
+    fixture *f = *state;
+    config_main("zstd");
+    small_tree();
+    char big[5000];
+    for (size_t i = 0; i < sizeof big; i++) big[i] = (char)('a' + i % 7);
+    write_bytes("assets/Levels/big.bin", big, sizeof big);
+    unsigned char noise[3000];
+    uint64_t s = 42;
+    for (size_t i = 0; i < sizeof noise; i++) s = s * 6364136223846793005ull + 1, noise[i] = (unsigned char)(s >> 56);
+    write_bytes("assets/Icons/noise.png", noise, sizeof noise); /* does not compress: stored raw */
+    assert_int_equal(pack(f), 0);
+    built b = {0};
+    verify_packed("out/Main", "assets", &b);
+    /* Codec choice per file: the repetitive file compressed, the noise raw. */
+    name_list names = {0};
+    assert_true(fs_list_dir("out/Main", &names));
+    bool saw_raw = false, saw_zstd = false;
+    for (size_t i = 0; i < names.count; i++) {
+        if (!strstr(names.items[i], ".tlpk") || strstr(names.items[i], "catalog")) continue;
+        char *ap = path_join("out/Main", names.items[i]);
+        size_t an;
+        char *bytes = read_file_n(ap, &an);
+        tl_cf_archive a;
+        assert_int_equal(tl_cf_archive_open(&a, bytes, an), TL_CF_OK);
+        for (uint32_t k = 0; k < a.entry_count; k++) {
+            tl_cf_archive_entry e;
+            tl_cf_archive_entry_at(&a, k, &e);
+            saw_raw = saw_raw || (e.codec == TL_CF_CODEC_RAW && e.original_size == sizeof noise);
+            saw_zstd = saw_zstd || (e.codec == TL_CF_CODEC_ZSTD && e.original_size == sizeof big);
+        }
+        free(bytes);
+        free(ap);
+    }
+    name_list_free(&names);
+    assert_true(saw_raw);
+    assert_true(saw_zstd);
+    tl_cf_index_free(&b.index);
+    free(b.catalog_archive);
+}
+
+static void expect_archive(const unsigned char *data, size_t n, tl_cf_result want)
+{
+    tl_cf_archive a;
+    assert_int_equal(tl_cf_archive_open(&a, data, n), want);
+}
+
+static void test_content_reader_rejects_corrupt_archives(void **state)
+{
+    fixture *f = *state;
+    config_main("lz4");
+    small_tree();
+    assert_int_equal(pack(f), 0);
+    built b = {0};
+    verify_packed("out/Main", "assets", &b);
+    const char *name = NULL;
+    for (uint32_t i = 0; i < b.index.archive_count; i++)
+        if (!b.index.archives[i].is_catalog) name = b.index.archives[i].name;
+    char *path = path_join("out/Main", name);
+    size_t n;
+    unsigned char *good = (unsigned char *)read_file_n(path, &n);
+    free(path);
+    unsigned char *bad = malloc(n + 64);
+    expect_archive(good, n, TL_CF_OK);
+    expect_archive(good, 10, TL_CF_TRUNCATED);
+    expect_archive(good, n - 1, TL_CF_BAD_SIZE);
+    memcpy(bad, good, n);
+    bad[0] ^= 1;
+    expect_archive(bad, n, TL_CF_BAD_MAGIC);
+    memcpy(bad, good, n);
+    tl_cf_put_u32(bad + 8, 2);
+    expect_archive(bad, n, TL_CF_BAD_VERSION);
+    memcpy(bad, good, n);
+    tl_cf_put_u32(bad + 12, 0xffffffffu); /* a count the file cannot hold */
+    expect_archive(bad, n, TL_CF_TRUNCATED);
+    memcpy(bad, good, n);
+    tl_cf_put_u32(bad + 12, 0);
+    expect_archive(bad, n, TL_CF_BAD_HEADER);
+    memcpy(bad, good, n);
+    bad[TL_CF_ARCHIVE_HEADER_SIZE + 9] ^= 0x40; /* an offset in the TOC: the TOC checksum catches it */
+    expect_archive(bad, n, TL_CF_BAD_CHECKSUM);
+    /* The same with the checksum recomputed: the layout check catches it. */
+    uint32_t count = tl_cf_get_u32(good + 12);
+    tl_cf_put_u64(bad + 24, tl_cf_xxh64(bad + TL_CF_ARCHIVE_HEADER_SIZE, (size_t)count * TL_CF_ARCHIVE_ENTRY_SIZE));
+    expect_archive(bad, n, TL_CF_BAD_ENTRY);
+    memcpy(bad, good, n);
+    bad[TL_CF_ARCHIVE_HEADER_SIZE + 4] = 9; /* unknown codec */
+    tl_cf_put_u64(bad + 24, tl_cf_xxh64(bad + TL_CF_ARCHIVE_HEADER_SIZE, (size_t)count * TL_CF_ARCHIVE_ENTRY_SIZE));
+    expect_archive(bad, n, TL_CF_BAD_CODEC);
+    memcpy(bad, good, n);
+    memcpy(bad + n, "extra", 5);
+    expect_archive(bad, n + 5, TL_CF_BAD_SIZE);
+    /* A flipped data byte: the TOC is fine, the entry fails its XXH64 (or its decoding). */
+    memcpy(bad, good, n);
+    bad[n - 1] ^= 0x20;
+    tl_cf_archive a;
+    assert_int_equal(tl_cf_archive_open(&a, bad, n), TL_CF_OK);
+    tl_cf_archive_entry e;
+    tl_cf_archive_entry_at(&a, a.entry_count - 1, &e);
+    char *out = malloc(e.original_size + 1);
+    tl_cf_result r = tl_cf_archive_extract(&a, &e, out, e.original_size);
+    assert_true(r == TL_CF_BAD_CHECKSUM || r == TL_CF_BAD_CODEC);
+    assert_int_equal(tl_cf_archive_extract(&a, &e, out, e.original_size ? e.original_size - 1 : 0), TL_CF_NO_MEMORY);
+    free(out);
+    free(bad);
+    free(good);
+    tl_cf_index_free(&b.index);
+    free(b.catalog_archive);
+}
+
+static void test_content_reader_rejects_corrupt_catalogs(void **state)
+{
+    fixture *f = *state;
+    fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\", \"archive\": \"none\" } ] }\n");
+    small_tree();
+    assert_int_equal(pack(f), 0);
+    size_t n;
+    unsigned char *good = (unsigned char *)read_file_n("out/Main/catalog.tlcat", &n);
+    tl_cf_catalog c;
+    assert_int_equal(tl_cf_catalog_open(&c, good, n), TL_CF_OK);
+    assert_int_equal(c.asset_count, 3);
+    tl_cf_catalog_asset a;
+    assert_int_equal(tl_cf_catalog_find_name(&c, "ICONS/SWORD", 11, &a), TL_CF_OK);
+    assert_string_equal(a.path, "assets/Icons/sword.png");
+    assert_int_equal(a.size, 11);
+    assert_int_equal(tl_cf_catalog_find_name(&c, "Icons/swor", 10, &a), TL_CF_NOT_FOUND);
+    tl_cf_catalog_asset by_id;
+    assert_int_equal(tl_cf_catalog_find_name(&c, "Levels/forest", 13, &a), TL_CF_OK);
+    assert_int_equal(tl_cf_catalog_find_id(&c, a.id, &by_id), TL_CF_OK);
+    assert_string_equal(by_id.name, "Levels/forest");
+    unsigned char *bad = malloc(n);
+    assert_int_equal(tl_cf_catalog_open(&c, good, 20), TL_CF_TRUNCATED);
+    assert_int_equal(tl_cf_catalog_open(&c, good, n - 1), TL_CF_TRUNCATED);
+    memcpy(bad, good, n);
+    bad[n - 3] ^= 1; /* a string byte: the body checksum */
+    assert_int_equal(tl_cf_catalog_open(&c, bad, n), TL_CF_BAD_CHECKSUM);
+    memcpy(bad, good, n);
+    tl_cf_put_u32(bad + 12, 0x80); /* unknown flag */
+    assert_int_equal(tl_cf_catalog_open(&c, bad, n), TL_CF_BAD_HEADER);
+    memcpy(bad, good, n);
+    tl_cf_put_u32(bad + 20, 0x7fffffff); /* asset count beyond the file */
+    assert_int_equal(tl_cf_catalog_open(&c, bad, n), TL_CF_TRUNCATED);
+    /* A record's name offset out of range, checksum recomputed: the string check. */
+    memcpy(bad, good, n);
+    size_t rec = TL_CF_CATALOG_HEADER_SIZE + TL_CF_CATALOG_CATEGORY_SIZE;
+    tl_cf_put_u32(bad + rec + 8, 0x7ffffff0);
+    tl_cf_put_u64(bad + 32, tl_cf_xxh64(bad + TL_CF_CATALOG_HEADER_SIZE, n - TL_CF_CATALOG_HEADER_SIZE));
+    assert_int_equal(tl_cf_catalog_open(&c, bad, n), TL_CF_BAD_STRING);
+    /* Ids out of order. */
+    memcpy(bad, good, n);
+    uint32_t id0 = tl_cf_get_u32(bad + rec);
+    tl_cf_put_u32(bad + rec, tl_cf_get_u32(bad + rec + TL_CF_CATALOG_RECORD_SIZE));
+    tl_cf_put_u32(bad + rec + TL_CF_CATALOG_RECORD_SIZE, id0);
+    tl_cf_put_u64(bad + 32, tl_cf_xxh64(bad + TL_CF_CATALOG_HEADER_SIZE, n - TL_CF_CATALOG_HEADER_SIZE));
+    assert_int_equal(tl_cf_catalog_open(&c, bad, n), TL_CF_BAD_ENTRY);
+    free(bad);
+    free(good);
+}
+
+static void expect_index(const char *json, tl_cf_result want)
+{
+    tl_cf_index ix;
+    tl_cf_result r = tl_cf_index_parse(&ix, json, strlen(json));
+    if (r != want) fail_msg("index %s: got %s, want %s", json, tl_cf_error_text(r), tl_cf_error_text(want));
+    if (r == TL_CF_OK) tl_cf_index_free(&ix);
+}
+
+#define ARC(name, role, files) "{\"name\": \"" name "\", \"role\": \"" role "\", \"size\": 10, \"input_bytes\": 5, \"xxh64\": \"0123456789abcdef\", \"files\": [" files "]}"
+
+static void test_content_reader_rejects_corrupt_index(void **state)
+{
+    (void)state;
+    expect_index("{\"format\": 1, \"profile\": \"M\", \"extra\": [1, {\"a\": null}], \"archives\": [" ARC("c.tlpk", "catalog", "") ", " ARC("a.tlpk", "assets", "\"x\", \"y\\u00e9\"") "]}", TL_CF_OK);
+    expect_index("{\"format\": 2, \"profile\": \"M\", \"archives\": [" ARC("c.tlpk", "catalog", "") "]}", TL_CF_BAD_JSON);
+    expect_index("{\"profile\": \"M\", \"archives\": [" ARC("c.tlpk", "catalog", "") "]}", TL_CF_BAD_JSON);
+    expect_index("{\"format\": 1, \"profile\": \"M\", \"archives\": [" ARC("a.tlpk", "assets", "\"x\"") "]}", TL_CF_BAD_JSON);
+    expect_index("{\"format\": 1, \"profile\": \"M\", \"archives\": [" ARC("c.tlpk", "catalog", "") ", " ARC("c.tlpk", "assets", "\"x\"") "]}", TL_CF_BAD_JSON);
+    expect_index("{\"format\": 1, \"profile\": \"M\", \"archives\": [" ARC("c.tlpk", "catalog", "") ", " ARC("a.tlpk", "assets", "\"x\", \"x\"") "]}", TL_CF_BAD_JSON);
+    expect_index("{\"format\": 1, \"profile\": \"M\", \"archives\": [" ARC("../c.tlpk", "catalog", "") "]}", TL_CF_BAD_JSON);
+    expect_index("{\"format\": 1, \"profile\": \"M\", \"archives\": [" ARC("c.tlpk", "catalog", "") "]} trailing", TL_CF_BAD_JSON);
+    expect_index("{\"format\": 1, \"profile\": \"M\", \"archives\": [{\"name\": \"c\", \"role\": \"catalog\", \"size\": -1, \"input_bytes\": 5, \"xxh64\": \"0123456789abcdef\", \"files\": []}]}", TL_CF_BAD_JSON);
+    expect_index("{\"format\": 1, \"profile\": \"M\", \"archives\": [{\"name\": \"c\", \"role\": \"catalog\", \"size\": 1, \"input_bytes\": 5, \"xxh64\": \"0123456789ABCDEF\", \"files\": []}]}", TL_CF_BAD_JSON);
+    expect_index("{\"format\": 1, \"format\": 1, \"profile\": \"M\", \"archives\": [" ARC("c.tlpk", "catalog", "") "]}", TL_CF_BAD_JSON);
+    expect_index("{\"format\": 1, \"profile\": \"M\", \"archives\": [" ARC("c.tlpk", "catalog", "") "], \"x\": \"\\ud800\"}", TL_CF_BAD_JSON);
+    expect_index("", TL_CF_BAD_JSON);
+    char deep[400];
+    memset(deep, '[', sizeof deep);
+    char *bomb = xasprintf("{\"format\": 1, \"x\": %.*s", (int)sizeof deep, deep);
+    expect_index(bomb, TL_CF_BAD_JSON);
+    free(bomb);
+}
+
+/* ---- Determinism, locality, flat, overrides, hooks ------------------------------------------- */
+
+static uint64_t rng_next(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return *s >> 17;
+}
+
+/* `count` files in nested folders with sizes from 1 to ~8 KB, created in an order the seed picks. */
+static void generated_tree(const char *root, size_t count, uint64_t seed, bool reverse)
+{
+    char *data = malloc(8192);
+    for (size_t k = 0; k < count; k++) {
+        size_t i = reverse ? count - 1 - k : k;
+        uint64_t s = i * 7919 + 1;
+        size_t size = 1 + (size_t)(rng_next(&s) % 8000);
+        for (size_t b = 0; b < size; b++) data[b] = (char)(rng_next(&s) % 16 + 'a'); /* compressible a bit */
+        char path[256];
+        snprintf(path, sizeof path, "%s/Level%02zu/Group%zu/item_%05zu.dat", root, i % 23, i % 5, i);
+        write_bytes(path, data, size);
+    }
+    (void)seed;
+    free(data);
+}
+
+static char *snapshot_dir(const char *dir) { return fx_snapshot(dir); }
+
+static void test_content_deterministic_across_input_order(void **state)
+{
+    fixture *f = *state;
+    fx_write("threadlink.json", "{ \"content\": [\n"
+                                "  { \"profile\": \"A\", \"source_root\": \"a\", \"output\": \"out/A\", \"max_archive_mb\": 1, \"compression\": \"lz4\" } ] }\n");
+    generated_tree("a", 600, 1, false);
+    assert_int_equal(pack(f), 0);
+    char *first = snapshot_dir("out/A");
+    /* The same files created again in the opposite order (other inodes, times and directory
+     * order), the previous output gone, and the scanned list shuffled before packing. */
+    assert_int_equal(system("rm -rf a out"), 0);
+    generated_tree("a", 600, 2, true);
+    pack_options opt = {0};
+    opt.shuffle_seed = 12345;
+    assert_int_equal(pack_with(f, opt), 0);
+    char *second = snapshot_dir("out/A");
+    assert_string_equal(first, second);
+    /* And again over the previous output, in a third order: nothing changes. */
+    opt.shuffle_seed = 999;
+    assert_int_equal(pack_with(f, opt), 0);
+    char *third = snapshot_dir("out/A");
+    assert_string_equal(first, third);
+    free(first), free(second), free(third);
+}
+
+/* Names of the asset archives in an index (the catalog archive excluded). */
+static void archive_names(const char *dir, name_list *out)
+{
+    name_list all = {0};
+    assert_true(fs_list_dir(dir, &all));
+    for (size_t i = 0; i < all.count; i++)
+        if (strstr(all.items[i], ".tlpk") && !strstr(all.items[i], ".catalog-")) *vec_push(out) = xstrdup(all.items[i]);
+    name_list_free(&all);
+}
+
+static size_t count_missing(const name_list *a, const name_list *b)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < a->count; i++) {
+        bool found = false;
+        for (size_t k = 0; k < b->count && !found; k++) found = strcmp(a->items[i], b->items[k]) == 0;
+        n += !found;
+    }
+    return n;
+}
+
+static void test_content_locality_generated_tree(void **state)
+{
+    fixture *f = *state;
+    fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Loc\", \"source_root\": \"src\", \"output\": \"out/Loc\", \"max_archive_mb\": 1, \"compression\": \"none\" } ] }\n");
+    generated_tree("src", 3000, 7, false);
+    assert_int_equal(pack(f), 0);
+    name_list before = {0};
+    archive_names("out/Loc", &before);
+    assert_true(before.count >= 8);
+    uint64_t s = 99;
+    for (int round = 0; round < 8; round++) {
+        size_t i = (size_t)(rng_next(&s) % 3000);
+        char path[256];
+        snprintf(path, sizeof path, "src/Level%02zu/Group%zu/item_%05zu.dat", i % 23, i % 5, i);
+        size_t n;
+        char *data = read_file_n(path, &n);
+        data[0] = data[0] == 'x' ? 'y' : 'x'; /* an edit: same size, other bytes */
+        write_bytes(path, data, n);
+        free(data);
+        assert_int_equal(pack(f), 0);
+        name_list after = {0};
+        archive_names("out/Loc", &after);
+        assert_int_equal(count_missing(&after, &before), 1); /* exactly one archive is new */
+        assert_int_equal(count_missing(&before, &after), 1); /* and one went away */
+        name_list_free(&before);
+        before = after;
+    }
+    /* Add one file, then remove one: at most two archives change each time. */
+    for (int round = 0; round < 6; round++) {
+        char path[256];
+        if (round % 2 == 0) snprintf(path, sizeof path, "src/Added/new_%d.dat", round);
+        else snprintf(path, sizeof path, "src/Level%02d/Group%d/item_%05d.dat", (round * 131) % 23, (round * 131) % 5, round * 131);
+        if (round % 2 == 0) fx_write(path, "a new asset of modest size");
+        else fx_remove(path);
+        assert_int_equal(pack(f), 0);
+        name_list after = {0};
+        archive_names("out/Loc", &after);
+        size_t added = count_missing(&after, &before), removed = count_missing(&before, &after);
+        assert_true(added >= 1 && added <= 2);
+        assert_true(removed >= 1 && removed <= 2);
+        name_list_free(&before);
+        before = after;
+    }
+    name_list_free(&before);
+    built b = {0};
+    verify_packed("out/Loc", "src", &b);
+    tl_cf_index_free(&b.index);
+    free(b.catalog_archive);
+}
+
+static void test_content_noop_repack_writes_nothing(void **state)
+{
+    fixture *f = *state;
+    config_main("zstd");
+    small_tree();
+    assert_int_equal(pack(f), 0);
+    struct stat before, after;
+    assert_int_equal(stat("out/Main/archives.json", &before), 0);
+    clear_diags(f);
+    assert_int_equal(pack(f), 0);
+    assert_int_equal(stat("out/Main/archives.json", &after), 0);
+    assert_true(before.st_ino == after.st_ino && before.st_mtim.tv_nsec == after.st_mtim.tv_nsec);
+    assert_non_null(strstr(f->summary.data, "pack Main: 3 files, 0.0 MB in, 0.0 MB out, 2 archives (0 written, 2 unchanged)"));
+}
+
+static void test_content_flat_build_and_stale_files(void **state)
+{
+    fixture *f = *state;
+    fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\", \"archive\": \"none\" } ] }\n");
+    small_tree();
+    assert_int_equal(pack(f), 0);
+    char *sword = fx_read("out/Main/assets/Icons/sword.png");
+    assert_string_equal(sword, "sword bytes");
+    free(sword);
+    fx_remove("assets/Icons/sword.png");
+    assert_int_equal(pack(f), 0);
+    assert_false(fx_exists("out/Main/assets/Icons/sword.png"));
+    assert_true(fx_exists("out/Main/assets/Icons/shield.png"));
+    /* Switching to packed replaces the flat files with archives. */
+    pack_options opt = {0};
+    opt.archive = "packed";
+    assert_int_equal(pack_with(f, opt), 0);
+    assert_false(fx_exists("out/Main/assets"));
+    assert_true(fx_exists("out/Main/archives.json"));
+}
+
+static void test_content_overrides_usage_and_hooks(void **state)
+{
+    fixture *f = *state;
+    fx_write("threadlink.json", "{ \"content\": [\n"
+                                "  { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\", \"post_build\": \"echo \\\"$TL_CONTENT_PROFILE $TL_CONTENT_OUTPUT\\\" > hook.txt\" },\n"
+                                "  { \"profile\": \"Fail\", \"source_root\": \"assets\", \"output\": \"out/Fail\", \"post_build\": [\"true\", \"exit 3\"] } ] }\n");
+    small_tree();
+    pack_options opt = {0};
+    opt.profile = "Nope";
+    assert_int_equal(pack_with(f, opt), 2);
+    opt.profile = "all";
+    opt.compression = "lz4";
+    assert_int_equal(pack_with(f, opt), 2);
+    opt.profile = "Main";
+    opt.compression = "lzma";
+    assert_int_equal(pack_with(f, opt), 2);
+    opt.compression = "lz4";
+    opt.output = "out/Other";
+    opt.max_archive_mb = 3;
+    assert_int_equal(pack_with(f, opt), 0);
+    char *idx = fx_read("out/Other/archives.json");
+    assert_non_null(strstr(idx, "\"compression\": \"lz4\""));
+    assert_non_null(strstr(idx, "\"max_archive_mb\": 3"));
+    free(idx);
+    char *hook = fx_read("hook.txt");
+    assert_string_equal(hook, "Main out/Other\n");
+    free(hook);
+    assert_false(fx_exists("out/Main"));
+    opt = (pack_options){0};
+    opt.profile = "Fail";
+    clear_diags(f);
+    assert_int_equal(pack_with(f, opt), 1);
+    assert_string_equal(f->diags.data, "threadlink.json:3:71: error: content[1].post_build: post-build command of profile \"Fail\" failed (exit status 3): exit 3; the output is left in place\n");
+    assert_true(fx_exists("out/Fail/archives.json"));
+}
+
+static void test_content_symlinks_and_special_files(void **state)
+{
+    fixture *f = *state;
+    fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\" } ] }\n");
+    fx_write("assets/real.txt", "real");
+    fx_write("outside/secret.txt", "secret");
+    assert_int_equal(symlink("real.txt", "assets/alias.txt"), 0);
+    assert_int_equal(symlink("../outside/secret.txt", "assets/escape.txt"), 0);
+    assert_int_equal(symlink("missing.txt", "assets/broken.txt"), 0);
+    assert_int_equal(symlink(".", "assets/loop"), 0);
+    assert_int_equal(mkfifo("assets/pipe", 0644), 0);
+    assert_int_equal(pack(f), 0);
+    char *real = realpath("outside/secret.txt", NULL);
+    char *expect = xasprintf("assets/broken.txt: warning: broken symbolic link skipped\n"
+                             "assets/escape.txt: warning: symbolic link to %s skipped: it leads out of the source root and is never followed\n"
+                             "assets/loop: warning: symbolic link skipped: it leads back into a folder being read (a loop)\n"
+                             "assets/pipe: warning: special file skipped (only regular files are content)\n",
+                             real);
+    assert_string_equal(f->diags.data, expect);
+    free(expect);
+    free(real);
+    char *h = fx_read("generated/content_main_catalog.h");
+    assert_non_null(strstr(h, "\"alias\""));
+    assert_null(strstr(h, "\"escape\""));
+    free(h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_content_profile_name_path_character, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_source_root_trailing_separator, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_output_inside_source_root, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_output_containing_source_root, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_overlapping_categories, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_keys_and_types, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_missing_keys_and_duplicate_profiles, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_profile_file_errors_located_in_that_file, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_output_folder_not_a_previous_build, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_duplicate_names, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_same_c_spelling, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_missing_folders, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_names_and_catalog_header, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_ids_stable_tombstones_and_check, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_reader_roundtrip_and_lookups, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_reader_rejects_corrupt_archives, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_reader_rejects_corrupt_catalogs, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_reader_rejects_corrupt_index, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_deterministic_across_input_order, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_locality_generated_tree, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_noop_repack_writes_nothing, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_flat_build_and_stale_files, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_overrides_usage_and_hooks, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_symlinks_and_special_files, fixture_setup, fixture_teardown),
+    };
+    return cmocka_run_group_tests_name("content", tests, NULL, NULL);
+}
