@@ -594,7 +594,7 @@ static vdata *read_data(vault_state *st, const char *path, const char *stem)
                     free(lower);
                 }
             }
-            if (!broken) {
+            if (!broken && !st->unreadable_schema) {
                 VEC(const char *) names = {0};
                 for (size_t i = 0; i < st->schemas.count; i++)
                     if (st->schemas.items[i]->name) *vec_push(&names) = st->schemas.items[i]->name;
@@ -793,6 +793,7 @@ static bool vault_load(project *p, void **state, stage_outputs *outputs)
             char *dir = path_join(p->cfg.root, schemas_dir);
             char *path = path_join(dir, schema_files.items[i]);
             vschema *s = read_schema(st, path);
+            if (!s) st->unreadable_schema = true;
             if (s) {
                 /* One name, one schema: names decide the C names and the output file. */
                 for (size_t k = 0; k < st->schemas.count && s->lower; k++) {

@@ -89,6 +89,7 @@ typedef struct vault_state {
     VEC(vschema *) schemas;
     VEC(vdata *) data;
     char *fields_manifest; /* the Vault.Fields manifest's path, for banners */
+    bool unreadable_schema; /* a schema file that did not parse: its name is unknown */
 } vault_state;
 
 extern const gen_stage vault_stage;

@@ -656,6 +656,7 @@ static void tl__vault_apply(const tl_vault_field_desc *f, unsigned char *member,
     tl_inline_array a = tl_inline_array_view(member, f->capacity, esize);
     for (i = 0; i < count; i++) {
       tl__vault_from_wire(etag, payload + (size_t)i * ew, (unsigned char *)key);
+      memset(tl_inline_array_at(a, i), 0, TL_LAYOUT_ALIGN(esize)); /* padding too: equal values, equal bytes */
       tl_inline_array_set(a, i, key);
     }
     break;

@@ -1,0 +1,413 @@
+/* Generated vault code and runtime/threadlink/vault.h, over the committed golden output of
+ * tests/vault/project (a schema with every type, and two authored instances): accessors, change
+ * notification, generic access, baked data against the runtime's own collections, round trips,
+ * byte-for-byte determinism, and every reading error with the vault left untouched. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#define TL_IMPLEMENTATION
+#include "icons.h"
+#include "vaults/things_data.h"
+
+typedef struct calls {
+    int count;
+    uint32_t last;
+    void *vault;
+} calls;
+
+static void on_change(void *user, void *vault, uint32_t field_id)
+{
+    calls *c = (calls *)user;
+    c->count++;
+    c->last = field_id;
+    c->vault = vault;
+}
+
+static size_t serialise(const every_vault *v, unsigned char *out, size_t cap)
+{
+    size_t n = 0;
+    assert_int_equal(tl_vault_write(&every_vault_desc, v, out, cap, &n), TL_VAULT_OK);
+    assert_int_equal(n, tl_vault_serialised_size(&every_vault_desc, v));
+    return n;
+}
+
+static void test_vault_data_lookups(void **state)
+{
+    (void)state;
+    assert_int_equal(THINGS_COUNT, 2);
+    assert_ptr_equal(things_by_name("first"), &things_instances[THINGS_INDEX_First]);
+    assert_ptr_equal(things_by_name("SECOND"), &things_instances[THINGS_INDEX_Second]);
+    assert_null(things_by_name("Third"));
+    assert_null(things_by_name(NULL));
+    assert_ptr_equal(things_by_id(THINGS_ID_Second), &things_instances[1]);
+    assert_null(things_by_id(0));
+    assert_ptr_equal(things_by_index(0), &things_instances[0]);
+    assert_null(things_by_index(2));
+    assert_string_equal(things_names[1], "Second");
+    assert_int_equal(things_ids[0], THINGS_ID_First);
+
+    const every_vault *first = things_by_name("First"), *second = things_by_name("Second");
+    /* Authored values override, everything else is the schema's default. */
+    assert_int_equal(first->Health, 5);
+    assert_string_equal(first->Name, "first");
+    assert_int_equal(second->Health, INT32_MIN);
+    assert_string_equal(second->Name, "Nobody \"quoted\"?");
+    assert_true(second->Damage.raw == -(INT64_C(1) << 31));         /* "-0.5" */
+    assert_true(first->Damage.raw == tl_fp_from_fraction(1275, 100).raw); /* "12.75" */
+    assert_true(first->Velocity.x.raw == tl_fp_from_fraction(1, 10).raw);
+    assert_true(first->Velocity.y.raw == tl_fp_from_fraction(-1, 10).raw);
+    assert_true(first->Point.z.raw == INT64_MIN);
+    assert_true(first->Big == INT64_C(9007199254740993));
+    assert_true(first->Speed == 1.5f && first->Precise == 0.1 && first->Alive);
+    assert_true(first->Cell.x == 3 && first->Cell.y == -4);
+    assert_true(first->Rot.w == 1.0f && first->Pos.z == 3.0f && first->Uv.x == 0.25f);
+    /* AssetRef values are the ids of the catalog domain's entries. */
+    assert_int_equal(first->Icon.id, (uint32_t)Game_Icons_Sword);
+    tl_fp loot;
+    tl_vault_asset_ref shield = {(uint32_t)Game_Icons_Shield};
+    assert_true(every_vault_Loot_dict_try_get(every_vault_get_Loot(second), shield, &loot));
+    assert_true(loot.raw == tl_fp_from_fraction(125, 100).raw);
+    assert_int_equal(every_vault_Loot_dict_count(every_vault_get_Loot(second)), 1);
+    assert_int_equal(every_vault_Seen_set_count(every_vault_get_Seen(first)), 3);
+}
+
+/* The generator lays collections out itself; the runtime's operations must give the same bytes. */
+static void test_vault_baked_collections_match_runtime(void **state)
+{
+    (void)state;
+    every_vault v;
+    memset(&v, 0, sizeof v);
+    every_vault_Seen_set seen = every_vault_get_Seen(&v);
+    for (int32_t k = 5; k <= 10; k++) assert_true(every_vault_Seen_set_add(seen, k));
+    assert_memory_equal(v.Seen, every_vault_defaults.Seen, sizeof v.Seen);
+
+    every_vault_Loot_dict loot = every_vault_get_Loot(&v);
+    tl_vault_asset_ref sword = {(uint32_t)Game_Icons_Sword}, shield = {(uint32_t)Game_Icons_Shield};
+    assert_true(every_vault_Loot_dict_try_add(loot, sword, tl_fp_from_fraction(1, 2)));
+    assert_true(every_vault_Loot_dict_try_add(loot, shield, tl_fp_from_int(2)));
+    assert_memory_equal(v.Loot, every_vault_defaults.Loot, sizeof v.Loot);
+
+    every_vault_Slots_array slots = every_vault_get_Slots(&v);
+    *every_vault_Slots_array_at(slots, 0) = 1;
+    *every_vault_Slots_array_at(slots, 1) = 2;
+    assert_memory_equal(v.Slots, every_vault_defaults.Slots, sizeof v.Slots);
+
+    tl_fpv3 p = {{tl_fp_from_int(1).raw}, {tl_fp_from_int(2).raw}, {tl_fp_from_int(3).raw}};
+    assert_true(every_vault_Tags_list_add(every_vault_get_Tags(&v), p));
+    assert_memory_equal(v.Tags, every_vault_defaults.Tags, sizeof v.Tags);
+
+    every_vault_Queue_queue q = every_vault_get_Queue(&v);
+    assert_true(every_vault_Queue_queue_enqueue(q, true));
+    assert_true(every_vault_Queue_queue_enqueue(q, false));
+    assert_true(every_vault_Queue_queue_enqueue(q, true));
+    assert_memory_equal(v.Queue, every_vault_defaults.Queue, sizeof v.Queue);
+
+    /* An authored set, three keys in order. */
+    memset(v.Seen, 0, sizeof v.Seen);
+    for (int32_t k = 1; k <= 3; k++) assert_true(every_vault_Seen_set_add(seen, k));
+    assert_memory_equal(v.Seen, things_instances[0].Seen, sizeof v.Seen);
+}
+
+static void test_vault_setters_notify_on_change_only(void **state)
+{
+    (void)state;
+    every_vault v;
+    calls c = {0, 0, NULL};
+    every_vault_init(&v);
+    every_vault_listen(&v, on_change, &c);
+    every_vault_set_Health(&v, every_vault_get_Health(&v));
+    assert_int_equal(c.count, 0);
+    every_vault_set_Health(&v, 42);
+    assert_int_equal(c.count, 1);
+    assert_int_equal(c.last, EVERY_VAULT_ID_Health);
+    assert_ptr_equal(c.vault, &v);
+    assert_int_equal(every_vault_get_Health(&v), 42);
+
+    tl_fpv3 point = every_vault_get_Point(&v);
+    every_vault_set_Point(&v, point);
+    assert_int_equal(c.count, 1);
+    point.x = tl_fp_from_int(9);
+    every_vault_set_Point(&v, point);
+    assert_int_equal(c.count, 2);
+    assert_int_equal(c.last, EVERY_VAULT_ID_Point);
+
+    assert_true(every_vault_set_Name(&v, "Nobody \"quoted\"?"));
+    assert_int_equal(c.count, 2);
+    assert_true(every_vault_set_Name(&v, "Ann"));
+    assert_int_equal(c.count, 3);
+    assert_string_equal(every_vault_get_Name(&v), "Ann");
+    for (size_t i = 4; i < sizeof v.Name; i++) assert_int_equal(v.Name[i], 0); /* tail zeroed */
+    assert_false(every_vault_set_Name(&v, "twenty-one bytes long"));  /* 21 > 20 */
+    assert_string_equal(every_vault_get_Name(&v), "Ann");
+    assert_int_equal(c.count, 3);
+
+    /* Floats compare bitwise: -0.0 over 0.0 is a change. */
+    every_vault_set_Scratch(&v, 0.0f);
+    int before = c.count;
+    every_vault_set_Scratch(&v, -0.0f);
+    assert_int_equal(c.count, before + 1);
+
+    every_vault_notify(&v, EVERY_VAULT_ID_Seen);
+    assert_int_equal(c.last, EVERY_VAULT_ID_Seen);
+    every_vault_listen(&v, NULL, NULL);
+    every_vault_set_Health(&v, 1); /* nobody listens: nothing to call */
+    assert_int_equal(c.last, EVERY_VAULT_ID_Seen);
+}
+
+static void test_vault_generic_access_by_id(void **state)
+{
+    (void)state;
+    every_vault v;
+    calls c = {0, 0, NULL};
+    every_vault_init(&v);
+    every_vault_listen(&v, on_change, &c);
+    int32_t health = 0;
+    float speed = 0;
+    assert_true(every_vault_has(EVERY_VAULT_ID_Loot));
+    assert_false(every_vault_has(0));
+    assert_false(every_vault_has(12345));
+    assert_int_equal(every_vault_field_index(EVERY_VAULT_ID_Big), 1);
+    assert_true(every_vault_try_get(&v, EVERY_VAULT_ID_Health, TL_VAULT_INTEGER, &health));
+    assert_int_equal(health, INT32_MIN);
+    assert_false(every_vault_try_get(&v, EVERY_VAULT_ID_Health, TL_VAULT_FLOAT, &speed)); /* mismatch */
+    assert_false(every_vault_try_get(&v, 12345, TL_VAULT_INTEGER, &health));              /* absent */
+    health = 7;
+    assert_true(every_vault_try_set(&v, EVERY_VAULT_ID_Health, TL_VAULT_INTEGER, &health));
+    assert_int_equal(c.count, 1);
+    assert_true(every_vault_try_set(&v, EVERY_VAULT_ID_Health, TL_VAULT_INTEGER, &health));
+    assert_int_equal(c.count, 1);
+    assert_false(every_vault_try_set(&v, EVERY_VAULT_ID_Speed, TL_VAULT_DOUBLE, &health));
+    const char *name = NULL;
+    assert_true(every_vault_try_get(&v, EVERY_VAULT_ID_Name, TL_VAULT_STRING, &name));
+    assert_ptr_equal(name, v.Name);
+    const char *bob = "Bob";
+    assert_true(every_vault_try_set(&v, EVERY_VAULT_ID_Name, TL_VAULT_STRING, &bob));
+    assert_string_equal(v.Name, "Bob");
+    assert_int_equal(c.last, EVERY_VAULT_ID_Name);
+
+    /* The same through the descriptor (binary search over the ids). */
+    for (uint32_t i = 0; i < EVERY_VAULT_FIELD_COUNT; i++)
+        assert_int_equal(tl_vault_find(&every_vault_desc, every_vault_fields[i].id), (int32_t)i);
+    assert_int_equal(tl_vault_find(&every_vault_desc, 1), -1);
+    tl_fp damage;
+    assert_true(tl_vault_try_get_fp(&every_vault_desc, &v, EVERY_VAULT_ID_Damage, &damage));
+    assert_true(damage.raw == tl_fp_from_fraction(1275, 100).raw);
+    assert_false(tl_vault_try_get_long(&every_vault_desc, &v, EVERY_VAULT_ID_Damage, NULL));
+    assert_true(tl_vault_try_set_fp(&every_vault_desc, &v, EVERY_VAULT_ID_Damage, tl_fp_from_int(3)));
+    assert_int_equal(c.last, EVERY_VAULT_ID_Damage);
+    assert_true(v.Damage.raw == tl_fp_from_int(3).raw);
+    assert_true(tl_vault_try_set_string(&every_vault_desc, &v, EVERY_VAULT_ID_Name, "Cy"));
+    assert_false(tl_vault_try_set_string(&every_vault_desc, &v, EVERY_VAULT_ID_Name, "much longer than twenty bytes"));
+    assert_string_equal(v.Name, "Cy");
+    uint64_t seen[sizeof v.Seen / 8];
+    assert_true(tl_vault_try_get(&every_vault_desc, &v, EVERY_VAULT_ID_Seen, TL_VAULT_TAG(TL_VAULT_INLINE_HASHSET, TL_VAULT_INTEGER, 0), seen));
+    assert_memory_equal(seen, v.Seen, sizeof seen);
+    assert_false(tl_vault_try_get(&every_vault_desc, &v, EVERY_VAULT_ID_Seen, TL_VAULT_TAG(TL_VAULT_INLINE_LIST, TL_VAULT_INTEGER, 0), seen));
+}
+
+static void test_vault_reset_transient(void **state)
+{
+    (void)state;
+    every_vault v;
+    every_vault_init(&v);
+    every_vault_set_Scratch(&v, 99.0f);
+    every_vault_set_Health(&v, 1);
+    every_vault_reset_transient(&v);
+    assert_true(v.Scratch == 7.0f);
+    assert_int_equal(v.Health, 1);
+    v.Scratch = 5.0f;
+    tl_vault_reset_transient(&every_vault_desc, &v);
+    assert_true(v.Scratch == 7.0f);
+}
+
+/* Serialised fields compare equal one by one (a queue by its serialisation: its head may move). */
+static void assert_same_serialised(const every_vault *a, const every_vault *b)
+{
+    unsigned char x[4096], y[4096];
+    size_t n = serialise(a, x, sizeof x), m = serialise(b, y, sizeof y);
+    assert_int_equal(n, m);
+    assert_memory_equal(x, y, n);
+}
+
+static void test_vault_round_trips(void **state)
+{
+    (void)state;
+    unsigned char bytes[4096], again[4096];
+    for (uint32_t i = 0; i < THINGS_COUNT; i++) {
+        const every_vault *src = things_by_index(i);
+        size_t n = serialise(src, bytes, sizeof bytes);
+        every_vault v;
+        memset(&v, 0xA5, sizeof v); /* every serialised field must be overwritten */
+        v.Scratch = 1.0f;
+        assert_int_equal(tl_vault_read(&every_vault_desc, &v, bytes, n), TL_VAULT_OK);
+        for (uint32_t f = 0; f < EVERY_VAULT_FIELD_COUNT; f++) {
+            const tl_vault_field_desc *d = &every_vault_fields[f];
+            if (d->backing == TL_VAULT_TRANSIENT) continue;
+            assert_memory_equal((const unsigned char *)&v + d->offset, (const unsigned char *)src + d->offset, d->size);
+        }
+        assert_true(v.Scratch == 1.0f); /* transient: never written, never read */
+        assert_int_equal(serialise(&v, again, sizeof again), n);
+        assert_memory_equal(again, bytes, n);
+    }
+    /* A mutated vault: a queue whose head moved, a stack, removals from a table. */
+    every_vault v, w;
+    every_vault_init(&v);
+    every_vault_Queue_queue q = every_vault_get_Queue(&v);
+    bool out;
+    every_vault_Queue_queue_clear(q);
+    for (int k = 0; k < 7; k++) {
+        assert_true(every_vault_Queue_queue_enqueue(q, k % 2 == 0));
+        if (k % 2) assert_true(every_vault_Queue_queue_dequeue(q, &out));
+    }
+    assert_true(every_vault_Undo_stack_push(every_vault_get_Undo(&v), INT64_MIN));
+    assert_true(every_vault_Undo_stack_push(every_vault_get_Undo(&v), 4));
+    assert_true(every_vault_Seen_set_remove(every_vault_get_Seen(&v), 7));
+    every_vault_set_Precise(&v, -1e300);
+    every_vault_init(&w);
+    size_t n = serialise(&v, bytes, sizeof bytes);
+    assert_int_equal(tl_vault_read(&every_vault_desc, &w, bytes, n), TL_VAULT_OK);
+    assert_same_serialised(&v, &w);
+    assert_int_equal(every_vault_Queue_queue_count(every_vault_get_Queue(&w)), every_vault_Queue_queue_count(q));
+    assert_true(*every_vault_Queue_queue_peek(every_vault_get_Queue(&w)) == *every_vault_Queue_queue_peek(q));
+    assert_true(*every_vault_Undo_stack_peek(every_vault_get_Undo(&w)) == 4);
+    assert_false(every_vault_Seen_set_contains(every_vault_get_Seen(&w), 7));
+    assert_true(every_vault_Seen_set_contains(every_vault_get_Seen(&w), 8));
+}
+
+static void test_vault_serialisation_is_deterministic_and_pinned(void **state)
+{
+    (void)state;
+    unsigned char a[4096], b[4096];
+    size_t n = serialise(&things_instances[0], a, sizeof a);
+    every_vault copy = things_instances[0];
+    assert_int_equal(serialise(&copy, b, sizeof b), n);
+    assert_memory_equal(a, b, n);
+    /* Header: magic, version 1, flags 0, vault id, 22 records (Scratch is transient). */
+    assert_memory_equal(a, "TLVT\x01\x00\x00\x00", 8);
+    assert_int_equal(a[8] | a[9] << 8 | a[10] << 16 | (uint32_t)a[11] << 24, EVERY_VAULT_ID);
+    assert_int_equal(a[12], 22);
+    /* The first record: Health, tag 1, 4 bytes, 5 little-endian. */
+    static const unsigned char health[] = {0xE6, 0xEF, 0x87, 0xFD, 1, 0, 0, 0, 4, 0, 0, 0, 5, 0, 0, 0};
+    assert_int_equal(EVERY_VAULT_ID_Health, 0xFD87EFE6u);
+    assert_memory_equal(a + 16, health, sizeof health);
+    /* The whole format, pinned: a change here breaks every save. */
+    assert_int_equal(n, 549);
+    assert_true(tl_hash64(a, n, 0) == UINT64_C(0xe71cd7d995523e07));
+    size_t small = 0;
+    assert_int_equal(tl_vault_write(&every_vault_desc, &copy, a, n - 1, &small), TL_VAULT_ERROR_BUFFER);
+    assert_int_equal(small, 0);
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Reading `bytes` fails with `want` and leaves the vault exactly as it was. */
+static void expect_read_error(const unsigned char *bytes, size_t n, tl_vault_error want)
+{
+    every_vault v, before;
+    every_vault_init(&v);
+    v.Health = 1234;
+    memcpy(&before, &v, sizeof v);
+    assert_int_equal(tl_vault_read(&every_vault_desc, &v, bytes, n), want);
+    assert_memory_equal(&v, &before, sizeof v);
+}
+
+/* A vault holding one record. */
+static size_t one_record(unsigned char *out, uint32_t id, uint32_t tag, const void *payload, uint32_t len)
+{
+    memcpy(out, "TLVT\x01\x00\x00\x00", 8);
+    put32(out + 8, EVERY_VAULT_ID);
+    put32(out + 12, 1);
+    put32(out + 16, id);
+    put32(out + 20, tag);
+    put32(out + 24, len);
+    memcpy(out + 28, payload, len);
+    return 28 + len;
+}
+
+static void test_vault_read_errors_leave_vault_untouched(void **state)
+{
+    (void)state;
+    unsigned char good[4096], bad[4096];
+    size_t n = serialise(&things_instances[1], good, sizeof good);
+    expect_read_error(good, 3, TL_VAULT_ERROR_TRUNCATED);
+    expect_read_error(good, n - 1, TL_VAULT_ERROR_TRUNCATED);
+    memcpy(bad, good, n);
+    bad[0] = 'X';
+    expect_read_error(bad, n, TL_VAULT_ERROR_MAGIC);
+    memcpy(bad, good, n);
+    bad[4] = 2;
+    expect_read_error(bad, n, TL_VAULT_ERROR_VERSION);
+    memcpy(bad, good, n);
+    bad[6] = 1;
+    expect_read_error(bad, n, TL_VAULT_ERROR_FLAGS);
+    memcpy(bad, good, n);
+    bad[8] ^= 1;
+    expect_read_error(bad, n, TL_VAULT_ERROR_VAULT);
+    memcpy(bad, good, n);
+    bad[n] = 0;
+    expect_read_error(bad, n + 1, TL_VAULT_ERROR_TRAILING);
+    /* The last record is valid and complete, but Health's tag says Long: a type mismatch. */
+    memcpy(bad, good, n);
+    bad[20] = TL_VAULT_LONG;
+    expect_read_error(bad, n, TL_VAULT_ERROR_TYPE);
+
+    int32_t five = 5;
+    size_t m = one_record(bad, EVERY_VAULT_ID_Health, TL_VAULT_INTEGER, &five, 3);
+    expect_read_error(bad, m, TL_VAULT_ERROR_LENGTH);
+    m = one_record(bad, EVERY_VAULT_ID_Alive, TL_VAULT_BOOLEAN, "\x02", 1);
+    expect_read_error(bad, m, TL_VAULT_ERROR_VALUE);
+    m = one_record(bad, EVERY_VAULT_ID_Name, TL_VAULT_STRING, "a\0b", 3);
+    expect_read_error(bad, m, TL_VAULT_ERROR_VALUE);
+    m = one_record(bad, EVERY_VAULT_ID_Name, TL_VAULT_STRING, "twenty-one bytes long", 21);
+    expect_read_error(bad, m, TL_VAULT_ERROR_CAPACITY);
+    unsigned char list[4 + 4 * 4] = {4, 0, 0, 0};
+    m = one_record(bad, EVERY_VAULT_ID_Slots, TL_VAULT_TAG(TL_VAULT_INLINE_ARRAY, TL_VAULT_INTEGER, 0), list, 4 + 4 * 4);
+    assert_int_equal(tl_vault_read(&every_vault_desc, &(every_vault){0}, bad, m), TL_VAULT_OK); /* 4 fit */
+    list[0] = 5;
+    m = one_record(bad, EVERY_VAULT_ID_Slots, TL_VAULT_TAG(TL_VAULT_INLINE_ARRAY, TL_VAULT_INTEGER, 0), list, 4 + 4 * 4);
+    expect_read_error(bad, m, TL_VAULT_ERROR_LENGTH);
+    m = one_record(bad, EVERY_VAULT_ID_Slots, TL_VAULT_TAG(TL_VAULT_INLINE_ARRAY, TL_VAULT_INTEGER, 0), list, 2);
+    expect_read_error(bad, m, TL_VAULT_ERROR_LENGTH);
+    /* Two records for one field. */
+    m = one_record(bad, EVERY_VAULT_ID_Health, TL_VAULT_INTEGER, &five, 4);
+    memcpy(bad + m, bad + 16, 16);
+    put32(bad + 12, 2);
+    expect_read_error(bad, m + 16, TL_VAULT_ERROR_DUPLICATE);
+    /* A record longer than the input. */
+    m = one_record(bad, EVERY_VAULT_ID_Health, TL_VAULT_INTEGER, &five, 4);
+    put32(bad + 24, 0xFFFFFFFFu);
+    expect_read_error(bad, m, TL_VAULT_ERROR_TRUNCATED);
+    /* Unknown ids and transient fields are skipped whatever they hold; a missing field keeps its value. */
+    every_vault v;
+    every_vault_init(&v);
+    v.Health = 99;
+    m = one_record(bad, 0xDEADBEEFu, 200, "junk", 4);
+    assert_int_equal(tl_vault_read(&every_vault_desc, &v, bad, m), TL_VAULT_OK);
+    m = one_record(bad, EVERY_VAULT_ID_Scratch, TL_VAULT_DOUBLE, "12345678", 8);
+    assert_int_equal(tl_vault_read(&every_vault_desc, &v, bad, m), TL_VAULT_OK);
+    assert_int_equal(v.Health, 99);
+    assert_true(v.Scratch == 7.0f);
+    assert_int_equal(tl_vault_read(NULL, &v, bad, m), TL_VAULT_ERROR_ARGUMENT);
+    assert_string_equal(tl_vault_error_message(TL_VAULT_ERROR_TYPE), "a field's type tag differs from the schema's");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vault_data_lookups),
+        cmocka_unit_test(test_vault_baked_collections_match_runtime),
+        cmocka_unit_test(test_vault_setters_notify_on_change_only),
+        cmocka_unit_test(test_vault_generic_access_by_id),
+        cmocka_unit_test(test_vault_reset_transient),
+        cmocka_unit_test(test_vault_round_trips),
+        cmocka_unit_test(test_vault_serialisation_is_deterministic_and_pinned),
+        cmocka_unit_test(test_vault_read_errors_leave_vault_untouched),
+    };
+    return cmocka_run_group_tests_name("vault", tests, NULL, NULL);
+}

@@ -1,0 +1,249 @@
+/* The generator's vault stage: exact FP literals, and every input error with its exact diagnostic
+ * (file:line:col, JSON path, closest names) and the generated directory untouched. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <threadlink/fp.h>
+
+#include "gen_fixture.h"
+#include "vault_model.h"
+
+static void expect_fp(const char *text, int64_t raw)
+{
+    int64_t got = 12345;
+    const char *why = vault_fp_parse(text, &got);
+    if (why) fail_msg("%s: %s", text, why);
+    if (got != raw) fail_msg("%s: raw %lld, expected %lld", text, (long long)got, (long long)raw);
+}
+
+static void test_vault_fp_literals_exact(void **state)
+{
+    (void)state;
+    expect_fp("0", 0);
+    expect_fp("-0", 0);
+    expect_fp("+1", INT64_C(1) << 32);
+    expect_fp("1.5", INT64_C(3) << 31);
+    expect_fp("-2147483648", INT64_MIN);
+    expect_fp("2147483647.99999999976716935634613037109375", INT64_MAX); /* exactly MAX */
+    /* 2^-33 is half a raw unit: ties go away from zero. */
+    expect_fp("0.000000000116415321826934814453125", 1);
+    expect_fp("-0.000000000116415321826934814453125", -1);
+    expect_fp("0.000000000116415321826934814453124999999999999", 0);
+    expect_fp("0.000000000116415321826934814453125000000000001", 1);
+    expect_fp("-2147483648.0000000001", INT64_MIN); /* rounds back into range */
+    expect_fp("0.1000000000000000000000000000000000000000000000000000000000000000000000000000001",
+              tl_fp_from_fraction(1, 10).raw);
+    /* Against fp.h's own rounding (nearest, ties away from zero) over many decimals. */
+    uint64_t x = 0x9E3779B97F4A7C15u;
+    for (int i = 0; i < 20000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        int digits = (int)(x % 10);             /* fraction digits 0..9 */
+        int64_t den = 1;
+        for (int k = 0; k < digits; k++) den *= 10;
+        int64_t num = (int64_t)(x >> 20) % (INT64_C(2147483647) * den); /* |value| < 2^31 */
+        if (x & 1) num = -num;
+        char text[64];
+        int64_t whole = (num < 0 ? -num : num) / den, frac = (num < 0 ? -num : num) % den;
+        if (digits) snprintf(text, sizeof text, "%s%lld.%0*lld", num < 0 ? "-" : "", (long long)whole, digits, (long long)frac);
+        else snprintf(text, sizeof text, "%s%lld", num < 0 ? "-" : "", (long long)whole);
+        expect_fp(text, tl_fp_from_fraction(num, den).raw);
+    }
+    static const char *const bad[] = {"", "1.", ".5", "1e3", "+-1", "1.2.3", " 1", "1 ", "0x10", "2147483648",
+                                       "-2147483649", "2147483647.999999999883584678173065185546875", "99999999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        int64_t raw;
+        if (!vault_fp_parse(bad[i], &raw)) fail_msg("accepted \"%s\"", bad[i]);
+    }
+}
+
+/* A project that generated cleanly once; tests then break one thing. */
+static const char every_schema[] =
+    "{ \"name\": \"Thing\",\n"
+    "  \"fields\": [\n"
+    "    { \"field\": \"Health\", \"type\": \"Integer\", \"default\": 10 },\n"
+    "    { \"field\": \"Speed\", \"type\": \"FP\", \"default\": \"1.5\" },\n"
+    "    { \"field\": \"Name\", \"type\": \"String\", \"capacity\": 8 },\n"
+    "    { \"field\": \"Icon\", \"type\": \"AssetRef\", \"catalog\": \"Game.Icons\" },\n"
+    "    { \"field\": \"Bag\", \"type\": \"InlineHashSet\", \"element\": \"Integer\", \"capacity\": 2 },\n"
+    "    { \"field\": \"Temp\", \"type\": \"Float\", \"backing\": \"transient\" }\n"
+    "  ] }\n";
+
+static char *good_project(fixture *f)
+{
+    fx_write("threadlink.json",
+             "{ \"domains\": [\n"
+             "    { \"name\": \"Vault.Fields\", \"output\": \"vault_fields.h\", \"reserve_zero\": true },\n"
+             "    { \"name\": \"Game.Icons\", \"output\": \"icons.h\" } ],\n"
+             "  \"vaults\": { \"schemas\": \"vaults\", \"data\": \"vaultdata\" } }\n");
+    fx_write("injectors/Vault.Fields.User.txt", "Health\nSpeed\nName\nIcon\nBag\nTemp\nMaxHealth\nOld\n");
+    fx_write("injectors/Game.Icons.User.txt", "Sword\nShield\n");
+    fx_write("vaults/Thing.vault.json", every_schema);
+    fx_write("vaultdata/things.vaultdata.json",
+             "{ \"vault\": \"Thing\", \"instances\": [\n"
+             "  { \"name\": \"A\", \"values\": { \"Health\": 1, \"Icon\": \"Sword\", \"Bag\": [1, 2] } } ] }\n");
+    assert_int_equal(fx_generate(f), 0);
+    assert_true(fx_exists("generated/vaults/thing_vault.h"));
+    assert_true(fx_exists("generated/vaults/things_data.h"));
+    fx_write("injectors/Vault.Fields.User.txt", "Health\nSpeed\nName\nIcon\nBag\nTemp\nMaxHealth\n"); /* Old: a tombstone */
+    assert_int_equal(fx_generate(f), 0);
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    return fx_snapshot("generated");
+}
+
+static void expect_failure(fixture *f, char *snapshot, const char *diagnostics)
+{
+    assert_int_equal(fx_generate(f), 1);
+    if (strcmp(f->diags.data, diagnostics) != 0) fprintf(stderr, "ACTUAL:\n%sEND\n", f->diags.data);
+    assert_string_equal(f->diags.data, diagnostics);
+    char *after = fx_snapshot("generated");
+    assert_string_equal(snapshot, after);
+    free(after);
+    free(snapshot);
+}
+
+static void test_vault_errors_undeclared_and_removed_fields(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    fx_write("vaults/Thing.vault.json",
+             "{ \"name\": \"Thing\",\n"
+             "  \"fields\": [\n"
+             "    { \"field\": \"Helth\", \"type\": \"Integer\" },\n"
+             "    { \"field\": \"Old\", \"type\": \"Integer\" },\n"
+             "    { \"field\": \"User.Speed\", \"type\": \"FP\" },\n"
+             "    { \"field\": \"speed\", \"type\": \"FP\" }\n"
+             "  ] }\n");
+    fx_write("vaultdata/things.vaultdata.json", "{ \"vault\": \"Thing\", \"instances\": [] }\n");
+    expect_failure(f, snap,
+        "vaults/Thing.vault.json:3:7: error: fields[0].field: \"Helth\" is not declared in Vault.Fields (closest: Health, Temp, MaxHealth); declare it in injectors/Vault.Fields.User.txt\n"
+        "vaults/Thing.vault.json:4:7: error: fields[1].field: \"Old\" was removed from Vault.Fields (it is a tombstone); declare it again or drop the field\n"
+        "vaults/Thing.vault.json:6:7: error: fields[3].field: \"speed\" is the same Vault.Fields entry (Speed) as fields[2]\n");
+}
+
+static void test_vault_errors_schema(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    fx_write("vaults/Thing.vault.json",
+             "{ \"name\": \"Thing\", \"colour\": 1,\n"
+             "  \"fields\": [\n"
+             "    { \"field\": \"Health\", \"type\": \"Int\" },\n"
+             "    { \"field\": \"Speed\", \"type\": \"InlineList\", \"element\": \"String\", \"capacity\": 4 },\n"
+             "    { \"field\": \"Name\", \"type\": \"InlineDictionary\", \"element\": \"Integer\" },\n"
+             "    { \"field\": \"Icon\", \"type\": \"Integer\", \"capacity\": 3, \"backing\": \"saved\" },\n"
+             "    { \"field\": \"Bag\", \"type\": \"InlineArray\", \"element\": \"Integer\", \"capacity\": 0 },\n"
+             "    { \"field\": \"Temp\", \"type\": \"AssetRef\" },\n"
+             "    { \"field\": \"health\", \"type\": \"Integer\", \"default\": 2147483648 },\n"
+             "    { \"field\": \"MaxHealth\", \"type\": \"Vector3D\", \"default\": [1, 2] }\n"
+             "  ] }\n");
+    fx_write("vaultdata/things.vaultdata.json", "{ \"vault\": \"Thing\", \"instances\": [] }\n");
+    expect_failure(f, snap,
+        "vaults/Thing.vault.json:1:20: error: colour: unknown key\n"
+        "vaults/Thing.vault.json:3:26: error: fields[0].type: unknown type \"Int\" (Integer, Long, Float, Double, Boolean, Integer2D, Float2D, Vector2D, Vector3D, Rotation, FP, FPVector2, FPVector3, FPQuaternion, String, AssetRef, InlineArray, InlineList, InlineQueue, InlineStack, InlineHashSet, InlineDictionary)\n"
+        "vaults/Thing.vault.json:4:47: error: fields[1].element: String cannot be a collection element (elements have a fixed size)\n"
+        "vaults/Thing.vault.json:5:5: error: fields[2]: missing required key \"value\" (the value type of the InlineDictionary)\n"
+        "vaults/Thing.vault.json:5:5: error: fields[2]: missing required key \"capacity\"\n"
+        "vaults/Thing.vault.json:6:43: error: fields[3].capacity: only a String or an inline collection has a capacity\n"
+        "vaults/Thing.vault.json:6:58: error: fields[3].backing: expected \"serialised\" or \"transient\", got \"saved\"\n"
+        "vaults/Thing.vault.json:7:68: error: fields[4].capacity: capacity must be between 1 and 2147483647\n"
+        "vaults/Thing.vault.json:8:5: error: fields[5]: missing required key \"catalog\" (the domain of the assets an AssetRef names)\n"
+        "vaults/Thing.vault.json:9:45: error: fields[6].default: 2147483648 is out of range for Integer (-2147483648 to 2147483647)\n"
+        "vaults/Thing.vault.json:9:7: error: fields[6].field: \"health\" is already fields[0]\n"
+        "vaults/Thing.vault.json:10:49: error: fields[7].default: expected an array of 3 numbers (Vector3D), got an array of 2\n");
+}
+
+static void test_vault_errors_data(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    fx_write("vaultdata/things.vaultdata.json",
+             "{ \"vault\": \"Thing\", \"instances\": [\n"
+             "  { \"name\": \"A\", \"values\": { \"Health\": \"ten\", \"Speeed\": \"1\", \"Temp\": 1 } },\n"
+             "  { \"name\": \"B\", \"values\": { \"Health\": 4294967296, \"Speed\": \"1.2.3\", \"Name\": \"too long name\" } },\n"
+             "  { \"name\": \"a\", \"values\": { \"Bag\": [1, 2, 3] } },\n"
+             "  { \"name\": \"C\", \"values\": { \"Bag\": [7, 7], \"Speed\": 1.5 } },\n"
+             "  { \"name\": \"9lives\" } ] }\n");
+    fx_write("vaultdata/other.vaultdata.json", "{ \"vault\": \"Thng\", \"instances\": [] }\n");
+    expect_failure(f, snap,
+        "vaultdata/other.vaultdata.json:1:3: error: vault: no vault schema is named \"Thng\" (closest: Thing)\n"
+        "vaultdata/things.vaultdata.json:2:30: error: instances[0].values.Health: expected an integer (Integer), got a string\n"
+        "vaultdata/things.vaultdata.json:2:47: error: instances[0].values.Speeed: vault Thing has no field \"Speeed\" (closest: Speed, Name, Temp)\n"
+        "vaultdata/things.vaultdata.json:2:62: error: instances[0].values.Temp: \"Temp\" is transient: it starts from the schema's default and is never authored\n"
+        "vaultdata/things.vaultdata.json:3:30: error: instances[1].values.Health: 4294967296 is out of range for Integer (-2147483648 to 2147483647)\n"
+        "vaultdata/things.vaultdata.json:3:52: error: instances[1].values.Speed: \"1.2.3\" is not a fixed-point literal: unexpected character (the form is [-]digits[.digits])\n"
+        "vaultdata/things.vaultdata.json:3:70: error: instances[1].values.Name: string of 13 bytes exceeds the capacity of 8\n"
+        "vaultdata/things.vaultdata.json:4:5: error: instances[2].name: \"a\" is already the name of instances[0]\n"
+        "vaultdata/things.vaultdata.json:4:30: error: instances[2].values.Bag: 3 elements exceed the capacity of 2\n"
+        "vaultdata/things.vaultdata.json:5:41: error: instances[3].values.Bag[1]: repeats the key of element 0\n"
+        "vaultdata/things.vaultdata.json:5:45: error: instances[3].values.Speed: expected a decimal string such as \"1.5\" (FP), got a number\n"
+        "vaultdata/things.vaultdata.json:6:5: error: instances[4].name: \"9lives\" is not an instance name (a letter, then letters, digits or '_')\n");
+}
+
+static void test_vault_errors_assets_and_catalogs(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    fx_write("vaultdata/things.vaultdata.json",
+             "{ \"vault\": \"Thing\", \"instances\": [\n"
+             "  { \"name\": \"A\", \"values\": { \"Icon\": \"Swrod\" } } ] }\n");
+    expect_failure(f, snap,
+        "vaultdata/things.vaultdata.json:2:30: error: instances[0].values.Icon: \"Swrod\" is not an asset in Game.Icons (closest: Sword, Shield)\n");
+    snap = fx_snapshot("generated");
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    char *schema = xstrdup(every_schema);
+    memcpy(strstr(schema, "Game.Icons"), "Game.Icoms", 10);
+    fx_write("vaults/Thing.vault.json", schema);
+    free(schema);
+    expect_failure(f, snap,
+        "vaults/Thing.vault.json:6:44: error: fields[3].catalog: no domain is named \"Game.Icoms\" (closest: Game.Icons) (an AssetRef's catalog is the identity domain of its assets)\n");
+}
+
+static void test_vault_errors_config_and_syntax(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    fx_write("threadlink.json",
+             "{ \"domains\": [\n"
+             "    { \"name\": \"Game.Icons\", \"output\": \"icons.h\" } ],\n"
+             "  \"vaults\": { \"schemas\": \"schemas\", \"out\": 1 } }\n");
+    fx_remove("injectors/Vault.Fields.User.txt");
+    expect_failure(f, snap,
+        "threadlink.json:3:37: error: vaults.out: unknown key\n"
+        "threadlink.json:3:3: error: vaults: vaults need the Vault.Fields domain: declare { \"name\": \"Vault.Fields\", \"output\": \"vault_fields.h\", \"reserve_zero\": true } in domains\n");
+    snap = fx_snapshot("generated");
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    fx_write("threadlink.json",
+             "{ \"domains\": [\n"
+             "    { \"name\": \"Vault.Fields\", \"output\": \"vault_fields.h\", \"reserve_zero\": true },\n"
+             "    { \"name\": \"Game.Icons\", \"output\": \"icons.h\" } ],\n"
+             "  \"vaults\": { \"schemas\": \"vaults\", \"data\": \"vaultdata\" } }\n");
+    fx_write("injectors/Vault.Fields.User.txt", "Health\n");
+    fx_write("vaults/Thing.vault.json", "{ \"name\": \"Thing\", \"fields\": [ }\n");
+    expect_failure(f, snap,
+        "vaults/Thing.vault.json:1:32: error: unexpected token near '}'\n");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vault_fp_literals_exact),
+        cmocka_unit_test_setup_teardown(test_vault_errors_undeclared_and_removed_fields, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_vault_errors_schema, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_vault_errors_data, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_vault_errors_assets_and_catalogs, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_vault_errors_config_and_syntax, fixture_setup, fixture_teardown),
+    };
+    return cmocka_run_group_tests_name("vault-gen", tests, NULL, NULL);
+}
