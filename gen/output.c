@@ -53,12 +53,14 @@ static bool old_matches(out_file *o, const char *data, size_t len)
 {
     if (o->old_fd < 0 || o->pos + len > o->old_size) return false;
     char scratch[1 << 16];
+    uint64_t at = o->pos;
     while (len) {
         size_t n = len < sizeof scratch ? len : sizeof scratch;
-        ssize_t got = pread(o->old_fd, scratch, n, (off_t)o->pos);
+        ssize_t got = pread(o->old_fd, scratch, n, (off_t)at);
         if (got != (ssize_t)n || memcmp(scratch, data, n) != 0) return false;
         data += n;
         len -= n;
+        at += n;
     }
     return true;
 }
