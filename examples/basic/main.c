@@ -2,8 +2,10 @@
  * subsystem that listens to the frame events while it is deployed. */
 #include <stdio.h>
 
-#define TL_IMPLEMENTATION
+#define TL_IMPLEMENTATION /* initium's and vault.h's implementations live in this file */
 #include <threadlink/initium.h>
+#include "vaults/enemies_data.h"
+#include "vaults/weapons_data.h"
 
 #include "game_factions.h"
 #include "iris_events.h"
@@ -103,6 +105,61 @@ static int run_game(void)
     return s.spawned == 3 && s.deaths == 1 ? 0 : 1;
 }
 
+static void on_enemy_change(void *user, void *vault, uint32_t field_id)
+{
+    (void)vault;
+    printf("  change: %s (%s)\n", vault_fields_name(field_id), (const char *)user);
+}
+
+/* Designer-authored vaults: look instances up by name, copy one into live state, hit it with a
+ * weapon, save and load it. */
+static int vaults(void)
+{
+    const weapon_vault *sword = weapons_by_name("longsword");
+    const enemy_vault *orc = enemies_by_name("Orc");
+    if (!sword || !orc || enemies_by_id(ENEMIES_ID_Goblin) != &enemies_instances[ENEMIES_INDEX_Goblin]) return 1;
+    printf("Vaults: %d enemies, %d weapons\n", ENEMIES_COUNT, WEAPONS_COUNT);
+    for (uint32_t i = 0; i < ENEMIES_COUNT; i++) {
+        const enemy_vault *e = enemies_by_index(i);
+        printf("  %-10s health %3d armor %d speed %.3f\n", enemy_vault_get_DisplayName(e), enemy_vault_get_MaxHealth(e),
+               enemy_vault_get_Armor(e), tl_fp_to_double(enemy_vault_get_MoveSpeed(e)));
+    }
+
+    enemy_vault live = *orc; /* authored data is the starting state */
+    enemy_vault_reset_transient(&live);
+    enemy_vault_set_Health(&live, enemy_vault_get_MaxHealth(&live));
+    enemy_vault_listen(&live, on_enemy_change, "orc");
+    int32_t damage = (int32_t)(weapon_vault_get_Damage(sword).raw >> 32) - enemy_vault_get_Armor(&live);
+    enemy_vault_set_Health(&live, enemy_vault_get_Health(&live) - damage);
+    enemy_vault_HitsTaken_list_add(enemy_vault_get_HitsTaken(&live), damage);
+    enemy_vault_notify(&live, ENEMY_VAULT_ID_HitsTaken);
+    printf("  %s hits %s for %d: health %d/%d\n", weapon_vault_get_DisplayName(sword), enemy_vault_get_DisplayName(&live),
+           damage, enemy_vault_get_Health(&live), enemy_vault_get_MaxHealth(&live));
+
+    /* Generic access by field id, as a console or an editor would do it. */
+    int32_t armor = 0;
+    float crit = 0;
+    if (!enemy_vault_try_get(&live, ENEMY_VAULT_ID_Armor, TL_VAULT_INTEGER, &armor) ||
+        enemy_vault_try_get(&live, ENEMY_VAULT_ID_Armor, TL_VAULT_FLOAT, &crit) ||
+        !tl_vault_try_get_float(&weapon_vault_desc, sword, (uint32_t)Vault_Fields_CritChance, &crit))
+        return 1;
+    printf("  by id: armor %d, crit chance %.2f\n", armor, crit);
+
+    /* Save: only serialised fields; loading keeps transient ones as the running game has them. */
+    unsigned char save[256];
+    size_t size = 0;
+    if (tl_vault_write(&enemy_vault_desc, &live, save, sizeof save, &size) != TL_VAULT_OK) return 1;
+    enemy_vault loaded;
+    enemy_vault_init(&loaded);
+    if (tl_vault_read(&enemy_vault_desc, &loaded, save, size) != TL_VAULT_OK) return 1;
+    tl_fp drop = {0};
+    int32_t table = 2;
+    enemy_vault_LootTable_dict_try_get(enemy_vault_get_LootTable(&loaded), table, &drop);
+    printf("  saved %zu bytes; loaded %s (health %d, transient), loot table 2 drops at %.2f\n", size,
+           enemy_vault_get_DisplayName(&loaded), enemy_vault_get_Health(&loaded), tl_fp_to_double(drop));
+    return enemy_vault_get_MaxHealth(&loaded) == 80 ? 0 : 1;
+}
+
 int main(void)
 {
     print_domains();
@@ -113,5 +170,6 @@ int main(void)
     printf("\"maxhealth\" -> %s (%u)\n", vault_fields_name((uint32_t)field), (unsigned)field);
     if (vault_fields_from_name("NoSuchField", &field)) return 1;
     printf("\"NoSuchField\" -> not a field\n");
-    return run_game();
+    if (run_game() != 0) return 1;
+    return vaults();
 }

@@ -29,11 +29,16 @@ typedef enum vault_fields {
     Vault_Fields_DisplayName = 2020126464,
     Vault_Fields_Armor = 1060119292,
     Vault_Fields_Combat_Health = -844383901,
-    Vault_Fields_CritChance = 325423737
+    Vault_Fields_CritChance = 325423737,
+    Vault_Fields_Damage = -1126156114,
+    Vault_Fields_Cooldown = 1603561580,
+    Vault_Fields_Range = -1632882038,
+    Vault_Fields_LootTable = 1088173478,
+    Vault_Fields_HitsTaken = -412676234
 } vault_fields;
 
 /* Number of live entries. */
-#define VAULT_FIELDS_COUNT 7
+#define VAULT_FIELDS_COUNT 12
 
 /* X-macro of the live entries: X(enumerator, name). */
 #define VAULT_FIELDS_LIST(X) \
@@ -44,13 +49,18 @@ typedef enum vault_fields {
     X(Vault_Fields_Armor, Armor) \
     X(Vault_Fields_Combat_Health, Combat_Health) \
     X(Vault_Fields_CritChance, CritChance) \
+    X(Vault_Fields_Damage, Damage) \
+    X(Vault_Fields_Cooldown, Cooldown) \
+    X(Vault_Fields_Range, Range) \
+    X(Vault_Fields_LootTable, LootTable) \
+    X(Vault_Fields_HitsTaken, HitsTaken) \
     /* end of VAULT_FIELDS_LIST */
 
 /* Lookups over every value the enum declares (tombstones included, so stored data
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *vault_fields__names(void)
 {
-    static const char *const names[8] = {
+    static const char *const names[13] = {
         "None",
         "Health",
         "MaxHealth",
@@ -59,14 +69,19 @@ static inline const char *const *vault_fields__names(void)
         "Armor",
         "Combat_Health",
         "CritChance",
+        "Damage",
+        "Cooldown",
+        "Range",
+        "LootTable",
+        "HitsTaken",
     };
     return names;
 }
 
 static inline const int32_t *vault_fields__values(void)
 {
-    static const int32_t values[8] = {
-        0, -41422874, -920064977, -884856573, 2020126464, 1060119292, -844383901, 325423737,
+    static const int32_t values[13] = {
+        0, -41422874, -920064977, -884856573, 2020126464, 1060119292, -844383901, 325423737, -1126156114, 1603561580, -1632882038, 1088173478, -412676234,
     };
     return values;
 }
@@ -74,12 +89,12 @@ static inline const int32_t *vault_fields__values(void)
 /* The name of a value, for logs; "?" when it is none of Vault.Fields's values. */
 static inline const char *vault_fields_name(uint32_t value)
 {
-    static const uint32_t slots[16] = {
-        1,2,3,0,7,5,0,4,6,8,0,0,0,0,0,0,
+    static const uint32_t slots[32] = {
+        1,2,0,0,9,3,11,0,0,7,5,10,0,0,4,6,0,0,8,0,0,0,0,0,0,0,0,13,0,12,0,0,
     };
     const int32_t *values = vault_fields__values();
     uint32_t i;
-    for (i = (uint32_t)(value * 2654435761u) >> 28;; i = (i + 1) & 15u) {
+    for (i = (uint32_t)(value * 2654435761u) >> 27;; i = (i + 1) & 31u) {
         uint32_t s = slots[i];
         if (s == 0) return "?";
         if ((uint32_t)values[s - 1] == value) return vault_fields__names()[s - 1];
@@ -89,8 +104,8 @@ static inline const char *vault_fields_name(uint32_t value)
 /* The value of a name, ignoring ASCII case: 1 and *out set when found, else 0. */
 static inline int vault_fields_from_name(const char *name, vault_fields *out)
 {
-    static const uint32_t slots[16] = {
-        4,7,0,0,6,0,5,0,0,8,0,1,3,0,0,2,
+    static const uint32_t slots[32] = {
+        9,0,13,0,0,0,0,0,10,8,12,0,0,0,0,2,7,0,11,0,6,0,5,0,0,0,0,1,3,0,0,4,
     };
     uint32_t h = 2166136261u, i;
     const char *p;
@@ -98,7 +113,7 @@ static inline int vault_fields_from_name(const char *name, vault_fields *out)
         unsigned char ch = (unsigned char)*p;
         h = (h ^ (unsigned char)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch)) * 16777619u;
     }
-    for (i = h & 15u;; i = (i + 1) & 15u) {
+    for (i = h & 31u;; i = (i + 1) & 31u) {
         uint32_t s = slots[i];
         const char *a, *b;
         if (s == 0) return 0;
