@@ -58,6 +58,38 @@ with tempfile.TemporaryDirectory() as tmp:
     if kinds != ["domain_removed", "renamed_member", "tombstoned"]:
         sys.exit(f"unexpected changes {kinds}")
 
+# Content profiles (content.schema.json) and the index a packed build writes (archives.schema.json).
+content_schema = schemas["content.schema.json"]
+good_content = [{"profile": "Main", "source_root": "assets", "output": "out/Main",
+                 "categories": [{"name": "Icons", "folder": "Icons"}, {"name": "Misc", "folder": "Misc"}],
+                 "archive": "packed", "max_archive_mb": 20, "compression": "zstd", "partitioner": "trie",
+                 "names": "stem", "post_build": ["true"]}, "profiles/extra.json"]
+jsonschema.validate(good_content, content_schema, cls=jsonschema.Draft202012Validator)
+bad_content = [[{"profile": "Ma/in", "source_root": "a"}], [{"profile": "M", "source_root": "a/"}],
+               [{"profile": "M", "source_root": "a", "max_archive_mb": 0}], [{"profile": "M", "source_root": "a", "colour": 1}],
+               [{"profile": "M", "source_root": "a", "compression": "lzma"}], [{"profile": "M"}],
+               [{"profile": "M", "source_root": "../a"}], [{"profile": "M", "source_root": "a", "categories": [{"name": "9x", "folder": ""}]}]]
+for doc in bad_content:
+    try:
+        jsonschema.validate(doc, content_schema, cls=jsonschema.Draft202012Validator)
+    except jsonschema.ValidationError:
+        continue
+    sys.exit(f"content schema accepted an invalid profile: {doc}")
+with tempfile.TemporaryDirectory() as tmp:
+    proj = pathlib.Path(tmp)
+    (proj / "assets" / "Icons").mkdir(parents=True)
+    (proj / "assets" / "Icons" / "sword.png").write_bytes(b"sword" * 100)
+    (proj / "assets" / "Misc").mkdir(parents=True)
+    (proj / "assets" / "Misc" / "caf\u00e9 \"q\".txt").write_text("cafe")
+    (proj / "threadlink.json").write_text(json.dumps({"content": good_content[:1]}).replace('"post_build": ["true"]', '"post_build": "true"'))
+    jsonschema.validate(json.loads((proj / "threadlink.json").read_text())["content"], content_schema, cls=jsonschema.Draft202012Validator)
+    run = subprocess.run([sys.argv[2], "pack", "-C", str(proj), "--quiet", "--no-progress"], capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"pack exited {run.returncode}: {run.stderr}")
+    index = json.loads((proj / "out" / "Main" / "archives.json").read_text())
+    jsonschema.validate(index, schemas["archives.schema.json"], cls=jsonschema.Draft202012Validator)
+    checked += 1
+
 print(f"{len(schemas)} schemas valid, {checked} example files valid, {len(bad)} invalid configs refused")
 if checked == 0:
     sys.exit("no example file was checked")
