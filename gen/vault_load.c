@@ -822,12 +822,12 @@ static bool vault_load(project *p, void **state, stage_outputs *outputs)
                         diag_error(loc_file(d->file), "its C prefix \"%s\" is already used by %s: rename one of the files", d->prefix, st->data.items[k]->file);
                         d->schema = NULL;
                     }
-                for (size_t k = 0; k < st->schemas.count; k++)
-                    if (st->schemas.items[k]->lower) {
-                        char *type = xasprintf("%s_vault", st->schemas.items[k]->lower);
-                        if (strcmp(type, d->prefix) == 0)
-                            diag_error(loc_file(d->file), "its C prefix \"%s\" is the type name of vault %s: rename the file", d->prefix, st->schemas.items[k]->lower);
-                        free(type);
+                size_t plen = strlen(d->prefix);
+                if (plen > 6 && strcmp(d->prefix + plen - 6, "_vault") == 0)
+                    for (size_t k = 0; k < st->schemas.count; k++) {
+                        const char *lower = st->schemas.items[k]->lower;
+                        if (lower && strlen(lower) == plen - 6 && memcmp(lower, d->prefix, plen - 6) == 0)
+                            diag_error(loc_file(d->file), "its C prefix \"%s\" is the type name of vault %s: rename the file", d->prefix, lower);
                     }
                 *vec_push(&st->data) = d;
             }
