@@ -1,0 +1,22 @@
+/* threadlink/threadlink.h -- the whole runtime in one include.
+
+       #include <threadlink/threadlink.h>
+       #define TL_IMPLEMENTATION       // in exactly one C or C++ file, before the include
+       #include <threadlink/threadlink.h>
+
+   Each module can also be included on its own; see the usage block at the top of each header:
+   fp.h (Q32.32 fixed point), rng.h (stateless random streams), mem.h (blocks, hashes, inline
+   collections), scribe.h (logging), iris.h (events), initium.h (subsystem lifecycle, time),
+   vault.h (vault descriptors and serialisation), content.h (content directories and scopes). */
+#ifndef TL_THREADLINK_H
+#define TL_THREADLINK_H
+
+#include "fp.h"
+#include "rng.h"
+#include "mem.h"
+#include "scribe.h"
+#include "iris.h"
+#include "initium.h"
+#include "vault.h"
+
+#endif /* TL_THREADLINK_H */
