@@ -149,7 +149,7 @@ static bool hash_file(walker *w, const char *path, const struct stat *listed, ui
     XXH64_state_t *st = XXH64_createState();
     XXH64_reset(st, 0);
     uint64_t total = 0;
-    static char chunk[1 << 17];
+    static char chunk[1 << 20];
     while (ok) {
         ssize_t n = read(fd, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR) continue;
@@ -390,14 +390,41 @@ void content_scan_free(content_scan *s)
 bool content_read_asset(const char *path, uint64_t size, uint64_t xxh64, buf *out)
 {
     out->len = 0;
-    if (!fs_read_file(path, out)) {
+    return content_read_asset_into(path, size, xxh64, out);
+}
+
+bool content_read_asset_into(const char *path, uint64_t size, uint64_t xxh64, buf *out)
+{
+    size_t at = out->len;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    bool ok = fd >= 0;
+    if (!ok) {
         if (errno == ENOENT) diag_error(loc_file(path), "file vanished while the content was packed");
         else diag_error(loc_file(path), "cannot read: %s", strerror(errno));
         return false;
     }
-    if (out->len != size || XXH64(out->data, out->len, 0) != xxh64) {
+    buf_reserve(out, (size_t)size + 1);
+    uint64_t got = 0;
+    for (;;) {
+        if (got == size) {
+            char probe;
+            ssize_t extra = read(fd, &probe, 1);
+            if (extra < 0 && errno == EINTR) continue;
+            if (extra != 0) got++; /* grew */
+            break;
+        }
+        ssize_t n = read(fd, out->data + at + got, (size_t)(size - got));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += (uint64_t)n;
+    }
+    close(fd);
+    if (got != size || XXH64(out->data + at, (size_t)size, 0) != xxh64) {
         diag_error(loc_file(path), "file changed while the content was packed; run again when it is written");
+        out->len = at;
         return false;
     }
+    out->len = at + (size_t)size;
+    out->data[out->len] = 0;
     return true;
 }

@@ -98,24 +98,31 @@ bool pack_build_archive(const content_scan *sc, const uint32_t *members, size_t 
         const char *src;
         size_t len;
         tl_cf_archive_entry *e = &entries[i];
+        e->offset = out->len;
         if (catalog) {
             src = catalog->data;
             len = catalog->len;
             e->id = TL_CF_CATALOG_ENTRY_ID;
+            e->xxh64 = tl_cf_xxh64(src, len);
+            e->codec = (uint32_t)compress_into(codec, src, len, out);
         } else {
             const content_asset *a = &sc->assets.items[order[i].index];
             char *path = path_join(sc->root, a->path);
-            ok = content_read_asset(path, a->size, a->xxh64, &data);
+            e->id = a->id;
+            e->xxh64 = a->xxh64; /* content_read_asset checks the bytes still hash to it */
+            if (codec->codec == CONTENT_CODEC_NONE) {
+                /* Raw: read straight into place, no copy. */
+                ok = content_read_asset_into(path, a->size, a->xxh64, out);
+                e->codec = TL_CF_CODEC_RAW;
+            } else {
+                ok = content_read_asset(path, a->size, a->xxh64, &data);
+                if (ok) e->codec = (uint32_t)compress_into(codec, data.data ? data.data : "", data.len, out);
+            }
             free(path);
             if (!ok) break;
-            src = data.data ? data.data : "";
-            len = data.len;
-            e->id = a->id;
+            len = (size_t)a->size;
         }
-        e->offset = out->len;
         e->original_size = len;
-        e->xxh64 = tl_cf_xxh64(src, len);
-        e->codec = (uint32_t)compress_into(codec, src, len, out);
         e->stored_size = out->len - e->offset;
         *input_bytes += len;
     }
