@@ -1,0 +1,3166 @@
+/* threadlink/content.h -- content directories, scopes and reference-counted asset slots.
+
+   WHAT
+   ----
+   Every load belongs to a scope; when the scope ends, everything it holds is released. A release
+   you forget costs a little peak memory, never correctness. Scopes form a tree under a root that
+   ends at shutdown; an asset is held at most once per scope; one slot per asset carries the
+   reference count and a generation number (stale handles are detected, never dereferenced); a
+   slot whose count reaches zero is released by tl_content_collect, once per frame, after
+   `release_delay_frames`.
+
+   Assets come from directories built by `threadlink-gen pack` (schemas/content-formats.md):
+     flat    catalog.tlcat + the asset files at the paths it records (archive "none")
+     packed  archives.json + <Profile>.<label>-<hash>.tlpk archives (archive "packed")
+   Every table of contents, offset, size, string and checksum is validated before use (content
+   arrives by download). The runtime never knows what a texture is: a decoder callback per kind
+   (per catalog category) turns the bytes into the game's object, a destroy callback frees it.
+
+   INCLUDE
+   -------
+       #include <threadlink/content.h>
+       #define TL_IMPLEMENTATION               // in exactly one C or C++ file, before the include
+       #include <threadlink/content.h>
+   Uses scribe.h (logging, implemented by the same switch) and mem.h (hash tables of mem_inline.h,
+   XXH64 header-only: nothing to link).
+
+   OVERRIDES (define before including; pairs or nothing)
+   ---------
+   TL_MALLOC(size) / TL_FREE(ptr)   allocation (default malloc / free)
+   TL_CONTENT_LZ4                   decode lz4 archive entries (include <lz4.h>, link liblz4)
+   TL_CONTENT_ZSTD                  decode zstd archive entries (include <zstd.h>, link libzstd)
+       Without the macro for a codec, registering a packed directory that stores any entry with
+       it is refused with an error naming the archive, the codec and the macro to define. Raw
+       (uncompressed) entries need neither. Define the macros for the implementation file.
+   TL_CONTENT_MAX_INDEX_BYTES       largest archives.json accepted (default 16 MiB)
+   TL_CONTENT_MAX_CATALOG_BYTES     largest catalog accepted (default 256 MiB)
+   TL_CONTENT_MAX_ASSET_BYTES       largest asset (decoded size) accepted (default 1 GiB)
+
+   USE
+   ---
+       tl_content_desc desc;
+       memset(&desc, 0, sizeof desc);            // zero: defaults (see tl_content_desc)
+       tl_content *content = tl_content_create(&desc);
+       tl_content_kind_desc tex;
+       memset(&tex, 0, sizeof tex);
+       tex.category = "Icons"; tex.decode = decode_png; tex.destroy = free_texture;
+       tl_content_register_kind(content, &tex);
+       tl_content_register_dir(content, "build/content/Main");
+
+       tl_scope level = tl_scope_create(tl_content_root(content), "Field", TL_SCOPE_LEVEL);
+       tl_asset sword = tl_scope_load(level, Content_Main_Icons_sword);   // generated id
+       texture *t = (texture *)tl_asset_object(sword);
+       ...
+       for (;;) { game_frame(); tl_content_update(content); }   // polls loads, collects
+       tl_scope_dispose(level);                  // everything the level held goes back
+       tl_content_shutdown(content);
+
+   RULES
+   -----
+   Directories
+   - tl_content_register_dir reads archives.json (packed) or catalog.tlcat (flat). A packed
+     directory is mounted only when every archive it lists exists with the recorded size (and,
+     with verify_xxh64, the recorded XXH64), every header and table of contents is valid, the
+     catalog inside the catalog archive is valid and every catalog asset is stored in exactly one
+     archive; otherwise nothing is mounted and the error names the archive. Registering a profile
+     already registered, or a directory with an asset id another directory has, is refused.
+   - tl_content_unregister_dir refuses while assets from the directory are held (a count above
+     zero, or loading for someone); with force it invalidates them: their objects are destroyed at
+     once, handles to them go stale, and scopes that held them skip them quietly (count, dump,
+     release). Unreferenced assets waiting for collect are released on the spot.
+   - Names: an asset's name (Icons/sword) is unique per profile and compared ASCII
+     case-insensitively. When two registered profiles carry one name, the first registered
+     answers lookups by name (an info line says so); ids are always distinct.
+
+   Loading
+   - tl_scope_load (and the other synchronous loads) read, verify (the entry's XXH64) and decode
+     before returning; a failure is logged and returns an invalid asset, holding nothing.
+   - *_async variants return at once with an asset whose status is TL_ASSET_LOADING; the load
+     runs in tl_content_update (at most max_loads_per_frame started per frame; with an I/O
+     backend that has read_begin/read_poll, reads overlap frames). Poll tl_asset_status once per
+     frame. A synchronous load of an asset that is loading completes it now (polling the backend
+     until its read is done).
+   - Cancellation: releasing a reference before its load completes (tl_scope_release, scope
+     dispose, tl_content_dispose) returns the reference at once; the load finishes and its result
+     is released at the next collect. An asynchronous load that fails leaves its holders with a
+     TL_ASSET_FAILED asset; loading that key again in a scope that holds it retries.
+
+   Scopes
+   - The root scope ends only in tl_content_shutdown. A scope ends by tl_scope_dispose or when its
+     parent ends: children first, the last child first; then every reference it holds is
+     released. An explicit scope (TL_SCOPE_EXPLICIT) that ends through its parent logs a leak
+     warning with its path (Root/Field/ForgottenPopup) and, when capture_origin is on and it was
+     made with TL_SCOPE_CREATE, where it was created. A scope with an owner kind (level, entity,
+     screen, owned) ending through its parent is its normal lifetime.
+   - A key (asset id) is held at most once per scope: loading it again returns the same asset and
+     never grows the scope. tl_scope_release returns it early (optional). tl_scope_share_to gives
+     the target its own reference to a key the source holds; tl_scope_adopt gives the target a
+     reference to an asset you have (a live tl_asset). tl_scope_attach hands a raw handle's
+     reference to a scope (the handle is consumed; when the scope already holds the key the
+     handle's reference is returned instead).
+   - A scope holding more than its warning threshold (tl_content_desc.warn_threshold, or
+     tl_scope_set_warn_threshold) logs a warning once per crossing.
+   - Removing a scope from its parent moves the parent's last child into its place: children are
+     listed (dump) in that order, not creation order.
+
+   Slots and collect
+   - One slot per loaded asset across all scopes and raw handles. When its count reaches zero it
+     is queued with the frame number; tl_content_collect releases queued slots whose count is
+     still zero, that are not loading, and that have waited release_delay_frames frames (calls to
+     tl_content_update); a slot acquired again meanwhile just leaves the queue, so a release and
+     re-acquire never reloads. Collect costs in proportion to what is queued. Releasing a slot
+     moves its generation on, so every tl_asset to it is then detected as stale.
+   - tl_content_update is the once-per-frame hook (after game code): it advances loads, collects
+     when auto-collect is on (default; tl_content_set_auto_collect or desc.manual_collect turn it
+     off, then call tl_content_collect yourself), and advances the frame number.
+   - tl_content_shutdown disposes the tree (leak warnings as above), reports raw handles never
+     disposed (one warning each, then a total), releases everything and unregisters every
+     directory.
+
+   Main thread only (callbacks run on it, from the call that loads or collects). Callbacks may
+   call back into this module except to unregister directories or shut down.
+*/
+#ifndef TL_CONTENT_H
+#define TL_CONTENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mem.h"
+#include "scribe.h"
+
+#if defined(TL_MALLOC) != defined(TL_FREE)
+#error "threadlink/content.h: define both TL_MALLOC and TL_FREE, or neither"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --- diagnostics table ------------------------------------------------------------------------ */
+
+#define TL_CONTENT_LOG_ITEMS(X) \
+    X(INVALID_ARGUMENT, TL_LOG_LEVEL_ERROR, "%s: invalid argument") \
+    X(STALE_SCOPE, TL_LOG_LEVEL_ERROR, "%s: the scope has ended (stale scope handle)") \
+    X(STALE_HANDLE, TL_LOG_LEVEL_ERROR, "%s: stale raw handle (already disposed or attached)") \
+    X(STALE_ASSET, TL_LOG_LEVEL_WARNING, "%s: stale asset handle (its slot was released)") \
+    X(UNKNOWN_ASSET, TL_LOG_LEVEL_ERROR, "%s: no registered directory holds asset %s") \
+    X(LOAD_FAILED, TL_LOG_LEVEL_ERROR, "loading %s failed: %s") \
+    X(DIR_REFUSED, TL_LOG_LEVEL_ERROR, "cannot register %s: %s") \
+    X(DIR_ARCHIVE, TL_LOG_LEVEL_ERROR, "cannot register %s: archive %s: %s") \
+    X(DIR_HELD, TL_LOG_LEVEL_ERROR, \
+      "cannot unregister %s: %u asset(s) from it are held or loading (force invalidates them)") \
+    X(DIR_FORCED, TL_LOG_LEVEL_WARNING, "unregistered %s by force: %u held asset(s) invalidated") \
+    X(NAME_SHADOWED, TL_LOG_LEVEL_INFO, \
+      "%s: %u name(s) are already registered by an earlier directory; load those by id") \
+    X(SCOPE_LEAKED, TL_LOG_LEVEL_WARNING, \
+      "explicit scope %s was reclaimed by its parent: dispose it yourself%s") \
+    X(SCOPE_THRESHOLD, TL_LOG_LEVEL_WARNING, "scope %s holds %u assets, more than its threshold %u") \
+    X(ROOT_DISPOSE, TL_LOG_LEVEL_ERROR, "the root scope ends only in tl_content_shutdown") \
+    X(RAW_LEFTOVER, TL_LOG_LEVEL_WARNING, "shutdown: a raw handle to %s was never disposed") \
+    X(RAW_LEFTOVER_TOTAL, TL_LOG_LEVEL_WARNING, "shutdown: %u raw handle(s) were never disposed") \
+    X(CALLBACK_REFUSED, TL_LOG_LEVEL_ERROR, "%s: not allowed from inside a content callback") \
+    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
+
+#define TL_CONTENT_LOG_BASE 0x400u
+typedef enum tl_content_log_item {
+    TL_CONTENT_LOG_NONE_ = TL_CONTENT_LOG_BASE - 1,
+#define TL__CONTENT_LOG_ENUM(id, level, message) TL_CONTENT_LOG_##id,
+    TL_CONTENT_LOG_ITEMS(TL__CONTENT_LOG_ENUM)
+#undef TL__CONTENT_LOG_ENUM
+    TL_CONTENT_LOG_END_
+} tl_content_log_item;
+
+/* --- handles (small values; all-zero is invalid) ---------------------------------------------- */
+
+typedef struct tl_content tl_content;
+
+typedef struct tl_scope { tl_content *ctx; uint32_t index, gen; } tl_scope;
+typedef struct tl_asset { tl_content *ctx; uint32_t slot, gen; } tl_asset;
+/* A raw reference: one count on an asset's slot, owned by whoever holds the handle. */
+typedef struct tl_content_handle { tl_content *ctx; uint32_t ref, gen; } tl_content_handle;
+typedef struct tl_content_dir { tl_content *ctx; uint32_t index, gen; } tl_content_dir;
+
+typedef enum tl_scope_kind {
+    TL_SCOPE_ROOT = 0,     /* the root (only) */
+    TL_SCOPE_EXPLICIT = 1, /* you dispose it; reclaimed by its parent with a leak warning */
+    TL_SCOPE_LEVEL = 2,    /* owner kinds: ending with the parent is normal */
+    TL_SCOPE_ENTITY = 3,
+    TL_SCOPE_SCREEN = 4,
+    TL_SCOPE_OWNED = 5     /* any other owner */
+} tl_scope_kind;
+
+typedef enum tl_asset_status {
+    TL_ASSET_INVALID = 0, /* zero, stale or never loaded */
+    TL_ASSET_LOADING = 1,
+    TL_ASSET_READY = 2,
+    TL_ASSET_FAILED = 3
+} tl_asset_status;
+
+/* Per-scope warning threshold meaning "never warn" (0 means: the context's default). */
+#define TL_SCOPE_NO_THRESHOLD UINT32_MAX
+/* release_delay_frames value meaning "no delay" (0 means the default, 1). */
+#define TL_CONTENT_NO_DELAY (-1)
+
+/* --- callbacks ---------------------------------------------------------------------------------- */
+
+/* What a decoder or destroy callback is told about the asset. */
+typedef struct tl_content_info {
+    uint32_t id;          /* the catalog id (generated enum value) */
+    const char *name;     /* "Icons/sword" */
+    const char *category; /* the catalog category: the kind */
+    const char *profile;  /* the directory's profile */
+    uint64_t size;        /* decoded bytes */
+} tl_content_info;
+
+/* Turns bytes into the game's object (NULL: failure, logged). The bytes belong to the runtime
+   and are freed after the call. destroy frees the object when the slot is released. */
+typedef void *(*tl_content_decode_fn)(void *user, const tl_content_info *info, const void *bytes,
+                                       size_t size);
+typedef void (*tl_content_destroy_fn)(void *user, const tl_content_info *info, void *object);
+
+typedef struct tl_content_kind_desc {
+    const char *category;          /* the catalog category it decodes; NULL: every category
+                                      without a kind of its own */
+    tl_content_decode_fn decode;   /* required */
+    tl_content_destroy_fn destroy; /* optional */
+    void *user;
+} tl_content_kind_desc;
+/* An asset whose category has no kind is kept as its bytes: tl_asset_object points at them
+   (tl_asset_size bytes), freed when the slot is released. */
+
+/* The I/O backend. Zero: files through stdio. Paths are the directory path given to
+   tl_content_register_dir joined with '/' and a relative path from the directory's index. */
+#define TL_CONTENT_IO_PENDING 0
+#define TL_CONTENT_IO_DONE 1
+#define TL_CONTENT_IO_FAILED (-1)
+typedef struct tl_content_io {
+    void *user;
+    /* Opens a file for reading and stores its size; NULL when it is missing or unreadable. */
+    void *(*open)(void *user, const char *path, uint64_t *size);
+    /* Reads exactly `size` bytes at `offset`; false on any error or short read. */
+    bool (*read)(void *user, void *file, uint64_t offset, void *dst, size_t size);
+    void (*close)(void *user, void *file);
+    /* Optional asynchronous reads (both or neither). read_begin starts a read into dst (which
+       stays valid until the request ends) and returns a request, NULL on failure; read_poll
+       answers TL_CONTENT_IO_PENDING, _DONE or _FAILED and ends the request when not pending. */
+    void *(*read_begin)(void *user, void *file, uint64_t offset, void *dst, size_t size);
+    int (*read_poll)(void *user, void *request);
+} tl_content_io;
+
+/* Zero-initialised: defaults.
+     release_delay_frames  1 (TL_CONTENT_NO_DELAY: released by the collect of the same frame)
+     manual_collect        false: tl_content_update collects (auto-collect)
+     warn_threshold        0: no per-scope warning unless a scope sets its own
+     capture_origin        false: leak warnings without the creating file:line
+     verify_xxh64          false: packed archives are checked by size; true: and by XXH64
+     trust_asset_bytes     false: each asset's XXH64 is checked when it is loaded
+     max_loads_per_frame   8 asynchronous loads started per tl_content_update
+     io                    files (stdio)
+     logger                stderr, every level */
+typedef struct tl_content_desc {
+    int32_t release_delay_frames;
+    bool manual_collect;
+    uint32_t warn_threshold;
+    bool capture_origin;
+    bool verify_xxh64;
+    bool trust_asset_bytes;
+    uint32_t max_loads_per_frame;
+    tl_content_io io;
+    tl_logger logger;
+} tl_content_desc;
+
+/* Zero: the context's defaults. */
+typedef struct tl_content_dir_desc {
+    bool verify_xxh64; /* check every archive's XXH64 against archives.json before mounting */
+} tl_content_dir_desc;
+
+/* --- context, directories, kinds ---------------------------------------------------------------- */
+
+tl_content *tl_content_create(const tl_content_desc *desc); /* NULL desc: defaults */
+void tl_content_shutdown(tl_content *ctx);
+
+tl_content_dir tl_content_register_dir(tl_content *ctx, const char *path);
+tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path,
+                                          const tl_content_dir_desc *desc);
+bool tl_content_unregister_dir(tl_content_dir dir, bool force);
+bool tl_content_dir_valid(tl_content_dir dir);
+const char *tl_content_dir_profile(tl_content_dir dir);
+uint32_t tl_content_dir_asset_count(tl_content_dir dir);
+
+bool tl_content_register_kind(tl_content *ctx, const tl_content_kind_desc *kind);
+
+/* The id of a name (ASCII case-insensitive), 0 when no registered directory has it. */
+uint32_t tl_content_find(tl_content *ctx, const char *name);
+/* Whether a registered directory carries the id. */
+bool tl_content_contains(tl_content *ctx, uint32_t id);
+
+/* --- frame ---------------------------------------------------------------------------------------- */
+
+void tl_content_update(tl_content *ctx);  /* once per frame, after game code */
+void tl_content_collect(tl_content *ctx); /* release what has waited long enough */
+void tl_content_set_auto_collect(tl_content *ctx, bool on);
+uint64_t tl_content_frame(const tl_content *ctx);
+
+/* --- scopes ---------------------------------------------------------------------------------------- */
+
+tl_scope tl_content_root(tl_content *ctx);
+tl_scope tl_scope_create(tl_scope parent, const char *name, tl_scope_kind kind);
+tl_scope tl_scope_create_at(tl_scope parent, const char *name, tl_scope_kind kind,
+                            const char *file, int line);
+/* Records where the scope was created (shown in leak warnings when capture_origin is on). */
+#define TL_SCOPE_CREATE(parent, name, kind) \
+    tl_scope_create_at((parent), (name), (kind), __FILE__, __LINE__)
+bool tl_scope_dispose(tl_scope scope);
+bool tl_scope_valid(tl_scope scope);
+
+tl_asset tl_scope_load(tl_scope scope, uint32_t id);
+tl_asset tl_scope_load_name(tl_scope scope, const char *name);
+tl_asset tl_scope_load_async(tl_scope scope, uint32_t id);
+tl_asset tl_scope_load_name_async(tl_scope scope, const char *name);
+bool tl_scope_contains(tl_scope scope, uint32_t id);
+bool tl_scope_release(tl_scope scope, uint32_t id);
+bool tl_scope_share_to(tl_scope source, tl_scope target, uint32_t id);
+bool tl_scope_adopt(tl_scope target, tl_asset asset);
+bool tl_scope_attach(tl_scope scope, tl_content_handle handle);
+
+uint32_t tl_scope_count(tl_scope scope); /* live keys held */
+uint32_t tl_scope_peak(tl_scope scope);
+tl_scope_kind tl_scope_get_kind(tl_scope scope);
+const char *tl_scope_name(tl_scope scope);
+tl_scope tl_scope_parent(tl_scope scope);
+void tl_scope_set_warn_threshold(tl_scope scope, uint32_t threshold);
+/* "Root/Field/Popup" into buf (snprintf-like: returns the full length, writes at most cap-1
+   characters and a NUL when cap > 0). */
+size_t tl_scope_path(tl_scope scope, char *buf, size_t cap);
+
+/* --- raw handles ------------------------------------------------------------------------------------ */
+
+tl_content_handle tl_content_acquire(tl_content *ctx, uint32_t id);
+tl_content_handle tl_content_acquire_name(tl_content *ctx, const char *name);
+tl_content_handle tl_content_acquire_async(tl_content *ctx, uint32_t id);
+tl_content_handle tl_content_share(tl_content_handle handle);
+bool tl_content_dispose(tl_content_handle handle);
+bool tl_content_handle_valid(tl_content_handle handle);
+tl_asset tl_content_handle_asset(tl_content_handle handle);
+
+/* --- assets ----------------------------------------------------------------------------------------- */
+
+bool tl_asset_valid(tl_asset asset); /* its slot is still the one it named */
+tl_asset_status tl_asset_get_status(tl_asset asset);
+void *tl_asset_object(tl_asset asset); /* NULL unless ready */
+size_t tl_asset_size(tl_asset asset);
+uint32_t tl_asset_id(tl_asset asset);
+const char *tl_asset_name(tl_asset asset);
+uint32_t tl_asset_count(tl_asset asset); /* references to its slot */
+
+/* --- diagnostics ------------------------------------------------------------------------------------ */
+
+typedef struct tl_content_stats {
+    uint32_t live_assets;  /* slots in use: held, loading, or waiting for collect */
+    uint32_t held_assets;  /* slots with a count above zero */
+    uint32_t queued;       /* slots waiting in the release queue */
+    uint32_t loading;      /* slots loading */
+    uint32_t references;   /* live references: scope keys plus raw handles */
+    uint32_t raw_handles;
+    uint32_t scopes;       /* including the root */
+    uint32_t directories;
+    uint64_t loads;        /* completed decodes since creation */
+    uint64_t releases;     /* slots released since creation */
+} tl_content_stats;
+tl_content_stats tl_content_get_stats(tl_content *ctx);
+uint32_t tl_content_live_assets(tl_content *ctx);
+
+typedef struct tl_content_ref {
+    tl_scope scope;      /* the holder; invalid (zero) for a raw handle */
+    tl_content_handle handle; /* the raw handle; zero for a scope key */
+    uint32_t id;
+    const char *name;
+    uint32_t count;      /* references to the slot */
+    tl_asset_status status;
+} tl_content_ref;
+/* Every live reference (scope keys, scope by scope, then raw handles); returns how many there
+   are, writes at most cap. */
+size_t tl_content_snapshot(tl_content *ctx, tl_content_ref *out, size_t cap);
+/* Ids of the assets loading now; returns how many, writes at most cap. */
+size_t tl_content_loading(tl_content *ctx, uint32_t *ids, size_t cap);
+/* The scope tree, one scope per line, indented two spaces per level:
+   "Field [Level] 2 (peak 3) : Icons/sword, Levels/one". snprintf-like (see tl_scope_path). */
+size_t tl_content_dump_tree(tl_content *ctx, char *buf, size_t cap);
+/* The same, one info line per scope through the logger. */
+void tl_content_log_tree(tl_content *ctx);
+
+const char *tl_scope_kind_name(tl_scope_kind kind);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TL_CONTENT_H */
+
+/* ================================================================================================ */
+#if defined(TL_IMPLEMENTATION) && !defined(TL__CONTENT_IMPLEMENTED)
+#define TL__CONTENT_IMPLEMENTED
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifndef TL_MALLOC
+#define TL_MALLOC(size) malloc(size)
+#define TL_FREE(ptr) free(ptr)
+#endif
+#ifdef TL_CONTENT_LZ4
+#include <lz4.h>
+#endif
+#ifdef TL_CONTENT_ZSTD
+#include <zstd.h>
+#endif
+
+#ifndef TL_CONTENT_MAX_INDEX_BYTES
+#define TL_CONTENT_MAX_INDEX_BYTES ((uint64_t)16 << 20)
+#endif
+#ifndef TL_CONTENT_MAX_CATALOG_BYTES
+#define TL_CONTENT_MAX_CATALOG_BYTES ((uint64_t)256 << 20)
+#endif
+#ifndef TL_CONTENT_MAX_ASSET_BYTES
+#define TL_CONTENT_MAX_ASSET_BYTES ((uint64_t)1 << 30)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --- formats (schemas/content-formats.md; the generator's gen/content_format.h) ---------------- */
+#define TL__CF_ARCHIVE_MAGIC "TLPKARC\x1a"
+#define TL__CF_ARCHIVE_HEADER 32u
+#define TL__CF_ARCHIVE_ENTRY 40u
+#define TL__CF_CATALOG_MAGIC "TLCATLG\x1a"
+#define TL__CF_CATALOG_HEADER 48u
+#define TL__CF_CATALOG_CATEGORY 16u
+#define TL__CF_CATALOG_RECORD 40u
+#define TL__CF_FLAG_CONTENT_INFO 1u
+#define TL__CF_FLAG_FLAT_PATHS 2u
+#define TL__CF_CODEC_RAW 0u
+#define TL__CF_CODEC_LZ4 1u
+#define TL__CF_CODEC_ZSTD 2u
+#define TL__CONTENT_INDEX_FILE "archives.json"
+#define TL__CONTENT_FLAT_CATALOG "catalog.tlcat"
+
+#define TL__CONTENT_NONE 0xFFFFFFFFu
+enum { TL__SLOT_FREE = 0, TL__SLOT_LOADING = TL_ASSET_LOADING, TL__SLOT_READY = TL_ASSET_READY,
+       TL__SLOT_FAILED = TL_ASSET_FAILED };
+
+typedef struct tl__content_held { uint32_t slot, gen; } tl__content_held;
+typedef struct tl__content_entry tl__content_entry;
+typedef tl__content_entry *tl__content_entry_ptr;
+TL_INLINE_DICT_TYPE(tl__content_heldmap, uint32_t, tl__content_held)
+TL_INLINE_DICT_TYPE(tl__content_idmap, uint32_t, tl__content_entry_ptr)
+TL_INLINE_DICT_TYPE(tl__content_namemap, uint64_t, tl__content_entry_ptr)
+
+/* One catalog record of a mounted directory. */
+struct tl__content_entry {
+    uint32_t id, dir, slot, category;
+    const char *name;      /* NUL-terminated, inside the directory's catalog bytes */
+    const char *path;      /* flat: relative to the directory ("assets/Icons/sword.png") */
+    uint64_t offset, stored, size, xxh64;
+    uint32_t archive, codec;
+};
+
+typedef struct tl__content_dirrec {
+    char *path;
+    unsigned char *catalog;
+    const char *profile;
+    const char **categories;
+    uint32_t category_count, entry_count, archive_count, gen;
+    tl__content_entry *entries;
+    void **archives;  /* open archive files (packed) */
+    bool alive, packed;
+} tl__content_dirrec;
+
+typedef struct tl__content_slot {
+    tl__content_entry *entry; /* NULL when free */
+    void *object;
+    uint64_t size, eligible;
+    unsigned char *buffer;    /* an asynchronous read in flight: its destination */
+    void *request, *file;
+    uint32_t gen, count, next_free, kind;
+    uint8_t state, queued, pending, in_flight, decoding;
+} tl__content_slot;
+
+typedef struct tl__content_scope {
+    tl__content_heldmap held;
+    char *name;
+    const char *file;
+    int line;
+    uint32_t *children;
+    uint32_t child_count, child_cap;
+    uint32_t gen, parent, child_pos, peak, threshold, epoch, next_free;
+    uint8_t kind, alive, warned;
+} tl__content_scope;
+
+typedef struct tl__content_rawref { uint32_t slot, slot_gen, gen, next_free; bool alive; } tl__content_rawref;
+typedef struct tl__content_kind {
+    char *category;
+    tl_content_decode_fn decode;
+    tl_content_destroy_fn destroy;
+    void *user;
+} tl__content_kind;
+typedef struct tl__content_loadreq { uint32_t slot, gen; } tl__content_loadreq;
+
+struct tl_content {
+    tl_logger logger;
+    tl_content_io io;
+    uint64_t frame, delay;
+    uint32_t warn_threshold, max_loads;
+    bool auto_collect, capture_origin, verify_xxh64, trust_bytes, shutting_down;
+    int in_callback;
+    uint32_t epoch;
+    tl__content_scope *scopes;
+    uint32_t scope_len, scope_cap, scope_free, live_scopes;
+    tl__content_slot *slots;
+    uint32_t slot_len, slot_cap, slot_free, live_slots;
+    tl__content_rawref *refs;
+    uint32_t ref_len, ref_cap, ref_free, live_refs;
+    tl__content_dirrec *dirs;
+    uint32_t dir_len, dir_cap;
+    tl__content_kind *kinds;
+    uint32_t kind_len, kind_cap;
+    tl__content_idmap ids;
+    tl__content_namemap names;
+    uint32_t *queue;
+    uint32_t queue_len, queue_cap;
+    tl__content_loadreq *loads;
+    uint32_t load_len, load_cap;
+    uint64_t stat_loads, stat_releases;
+};
+
+/* --- logging ------------------------------------------------------------------------------------- */
+
+static const char *tl__content_message(uint32_t item, int *level) {
+    switch (item) {
+#define TL__CONTENT_LOG_CASE(id, lvl, message) \
+    case TL_CONTENT_LOG_##id: *level = lvl; return message;
+        TL_CONTENT_LOG_ITEMS(TL__CONTENT_LOG_CASE)
+#undef TL__CONTENT_LOG_CASE
+    default: *level = TL_LOG_LEVEL_ERROR; return "%s";
+    }
+}
+
+static void tl__content_log(const tl_content *ctx, uint32_t item, ...) {
+    int level;
+    const char *fmt = tl__content_message(item, &level);
+    va_list args;
+    if (level < TL_LOG_MIN_LEVEL) return;
+    va_start(args, item);
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#endif
+    tl_logv(ctx ? &ctx->logger : NULL, level, "Content", item, fmt, args);
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+    va_end(args);
+}
+
+/* --- small helpers ------------------------------------------------------------------------------ */
+
+static void *tl__content_zalloc(size_t bytes) {
+    void *p = TL_MALLOC(bytes ? bytes : 1);
+    if (p) memset(p, 0, bytes ? bytes : 1);
+    return p;
+}
+
+/* Grows *array (elements of `size` bytes) to hold at least `need`; new elements are zeroed. */
+static bool tl__content_grow(void **array, uint32_t *cap, size_t size, uint32_t need) {
+    uint32_t n;
+    unsigned char *grown;
+    if (need <= *cap) return true;
+    if (need > 0x7FFFFFFFu) return false;
+    n = *cap ? *cap : 8;
+    while (n < need) n = n > 0x3FFFFFFFu ? need : n * 2;
+    if ((uint64_t)n * size > (uint64_t)SIZE_MAX / 2) return false;
+    grown = (unsigned char *)TL_MALLOC((size_t)n * size);
+    if (!grown) return false;
+    if (*cap) memcpy(grown, *array, (size_t)*cap * size);
+    memset(grown + (size_t)*cap * size, 0, (size_t)(n - *cap) * size);
+    TL_FREE(*array);
+    *array = grown;
+    *cap = n;
+    return true;
+}
+
+static char *tl__content_strdup(const char *s) {
+    size_t n = strlen(s);
+    char *d = (char *)TL_MALLOC(n + 1);
+    if (d) memcpy(d, s, n + 1);
+    return d;
+}
+
+static char *tl__content_join(const char *a, const char *b, const char *c) {
+    size_t na = strlen(a), nb = strlen(b), nc = c ? strlen(c) : 0;
+    char *d = (char *)TL_MALLOC(na + nb + nc + 2);
+    if (!d) return NULL;
+    memcpy(d, a, na);
+    d[na] = '/';
+    memcpy(d + na + 1, b, nb);
+    if (nc) memcpy(d + na + 1 + nb, c, nc);
+    d[na + 1 + nb + nc] = 0;
+    return d;
+}
+
+static uint32_t tl__content_get32(const unsigned char *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static uint64_t tl__content_get64(const unsigned char *p) {
+    return (uint64_t)tl__content_get32(p) | (uint64_t)tl__content_get32(p + 4) << 32;
+}
+
+static unsigned char tl__content_fold(unsigned char c) {
+    return (c >= 'A' && c <= 'Z') ? (unsigned char)(c + 32) : c;
+}
+
+static int tl__content_fold_compare(const char *a, size_t alen, const char *b, size_t blen) {
+    size_t n = alen < blen ? alen : blen, i;
+    for (i = 0; i < n; i++) {
+        unsigned char x = tl__content_fold((unsigned char)a[i]), y = tl__content_fold((unsigned char)b[i]);
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return alen == blen ? 0 : alen < blen ? -1 : 1;
+}
+
+/* XXH64 of the ASCII-lowercased name: the key of the name table. */
+static uint64_t tl__content_name_hash(const char *name, size_t len) {
+    unsigned char chunk[128];
+    XXH64_state_t state;
+    size_t i, k;
+    if (len <= sizeof chunk) {
+        for (i = 0; i < len; i++) chunk[i] = tl__content_fold((unsigned char)name[i]);
+        return XXH64(chunk, len, 0);
+    }
+    XXH64_reset(&state, 0);
+    for (i = 0; i < len; i += k) {
+        size_t j;
+        k = len - i < sizeof chunk ? len - i : sizeof chunk;
+        for (j = 0; j < k; j++) chunk[j] = tl__content_fold((unsigned char)name[i + j]);
+        XXH64_update(&state, chunk, k);
+    }
+    return XXH64_digest(&state);
+}
+
+/* Well-formed UTF-8 without control characters (names and paths). */
+static bool tl__content_utf8_ok(const unsigned char *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        size_t len, k;
+        uint32_t cp;
+        if (c < 0x20 || c == 0x7f) return false;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c >= 0xc2 && c <= 0xdf) len = 2, cp = c & 0x1fu;
+        else if (c >= 0xe0 && c <= 0xef) len = 3, cp = c & 0x0fu;
+        else if (c >= 0xf0 && c <= 0xf4) len = 4, cp = c & 0x07u;
+        else return false;
+        if (n - i < len) return false;
+        for (k = 1; k < len; k++) {
+            if ((s[i + k] & 0xc0) != 0x80) return false;
+            cp = cp << 6 | (s[i + k] & 0x3fu);
+        }
+        if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+            (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+            return false;
+        i += len;
+    }
+    return true;
+}
+
+/* A plain file name (archive names): not empty, at most 255 bytes, no separator, not . or .. */
+static bool tl__content_file_name_ok(const char *s, size_t len) {
+    size_t i;
+    if (len == 0 || len > 255) return false;
+    if ((len == 1 && s[0] == '.') || (len == 2 && s[0] == '.' && s[1] == '.')) return false;
+    for (i = 0; i < len; i++)
+        if (s[i] == '/' || s[i] == '\\' || s[i] == ':') return false;
+    return tl__content_utf8_ok((const unsigned char *)s, len);
+}
+
+/* A relative path inside the directory (flat asset paths): '/'-separated components, each a
+   plain file name; no absolute path, no '..', no backslash. */
+static bool tl__content_rel_path_ok(const char *s, size_t len) {
+    size_t start = 0, i;
+    if (len == 0 || len > 4096) return false;
+    for (i = 0; i <= len; i++) {
+        if (i == len || s[i] == '/') {
+            if (!tl__content_file_name_ok(s + start, i - start)) return false;
+            start = i + 1;
+        }
+    }
+    return true;
+}
+
+/* --- codecs --------------------------------------------------------------------------------------- */
+
+static bool tl__content_codec_built(uint32_t codec) {
+    switch (codec) {
+    case TL__CF_CODEC_RAW: return true;
+#ifdef TL_CONTENT_LZ4
+    case TL__CF_CODEC_LZ4: return true;
+#endif
+#ifdef TL_CONTENT_ZSTD
+    case TL__CF_CODEC_ZSTD: return true;
+#endif
+    default: return false;
+    }
+}
+
+static const char *tl__content_codec_missing(uint32_t codec) {
+    return codec == TL__CF_CODEC_LZ4
+               ? "stores entries compressed with lz4, and this runtime was built without lz4 "
+                 "(define TL_CONTENT_LZ4 and link liblz4)"
+               : "stores entries compressed with zstd, and this runtime was built without zstd "
+                 "(define TL_CONTENT_ZSTD and link libzstd)";
+}
+
+/* Decodes `stored` bytes into dst (exactly `size` bytes). */
+static bool tl__content_decompress(uint32_t codec, const unsigned char *src, uint64_t stored,
+                                   unsigned char *dst, uint64_t size) {
+    switch (codec) {
+    case TL__CF_CODEC_RAW:
+        if (stored != size) return false;
+        if (size) memcpy(dst, src, (size_t)size);
+        return true;
+#ifdef TL_CONTENT_LZ4
+    case TL__CF_CODEC_LZ4: {
+        int got;
+        if (stored > (uint64_t)LZ4_MAX_INPUT_SIZE || size > (uint64_t)LZ4_MAX_INPUT_SIZE) return false;
+        got = LZ4_decompress_safe((const char *)src, (char *)dst, (int)stored, (int)size);
+        return got >= 0 && (uint64_t)got == size;
+    }
+#endif
+#ifdef TL_CONTENT_ZSTD
+    case TL__CF_CODEC_ZSTD: {
+        unsigned long long declared = ZSTD_getFrameContentSize(src, (size_t)stored);
+        size_t frame, got;
+        if (declared != (unsigned long long)size) return false;
+        frame = ZSTD_findFrameCompressedSize(src, (size_t)stored);
+        if (ZSTD_isError(frame) || frame != stored) return false;
+        got = ZSTD_decompress(dst, (size_t)size, src, (size_t)stored);
+        return !ZSTD_isError(got) && got == size;
+    }
+#endif
+    default:
+        (void)src;
+        (void)dst;
+        return false;
+    }
+}
+
+/* --- default I/O: stdio --------------------------------------------------------------------------- */
+
+static void *tl__content_file_open(void *user, const char *path, uint64_t *size) {
+    FILE *f = fopen(path, "rb");
+    long n;
+    (void)user;
+    if (!f) return NULL;
+    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0) {
+        fclose(f);
+        return NULL;
+    }
+    *size = (uint64_t)n;
+    return f;
+}
+
+static bool tl__content_file_read(void *user, void *file, uint64_t offset, void *dst, size_t size) {
+    FILE *f = (FILE *)file;
+    (void)user;
+    if (offset > (uint64_t)LONG_MAX) return false;
+    if (fseek(f, (long)offset, SEEK_SET) != 0) return false;
+    return size == 0 || fread(dst, 1, size, f) == size;
+}
+
+static void tl__content_file_close(void *user, void *file) {
+    (void)user;
+    fclose((FILE *)file);
+}
+
+/* Reads a whole (small) file: archives.json, catalog.tlcat. */
+static unsigned char *tl__content_read_whole(tl_content *ctx, const char *path, uint64_t max,
+                                             uint64_t *size, const char **why) {
+    uint64_t n = 0;
+    unsigned char *data;
+    void *f = ctx->io.open(ctx->io.user, path, &n);
+    if (!f) {
+        *why = "missing or unreadable";
+        return NULL;
+    }
+    if (n > max) {
+        ctx->io.close(ctx->io.user, f);
+        *why = "larger than this runtime accepts";
+        return NULL;
+    }
+    data = (unsigned char *)TL_MALLOC((size_t)n + 1);
+    if (!data || !ctx->io.read(ctx->io.user, f, 0, data, (size_t)n)) {
+        ctx->io.close(ctx->io.user, f);
+        *why = data ? "read error" : "out of memory";
+        if (data) TL_FREE(data);
+        return NULL;
+    }
+    ctx->io.close(ctx->io.user, f);
+    data[n] = 0;
+    *size = n;
+    return data;
+}
+
+/* --- archives.json: a small bounded JSON reader ---------------------------------------------------
+   index   -> '{' member (',' member)* '}'      "format": 1, "profile": string, "archives": [archive]
+   archive -> '{' member (',' member)* '}'      "name": file name, "role": "catalog"|"assets",
+                                                "size": uint, "xxh64": 16 lowercase hex digits
+   Other keys are skipped (a newer writer may add some); the text is RFC 8259 JSON, nesting at
+   most 32 deep, at most TL_CONTENT_MAX_INDEX_BYTES long, at most 65536 archives. */
+
+typedef struct tl__json { const char *p, *end; int depth; } tl__json;
+typedef struct tl__index_archive {
+    char name[256];
+    uint64_t size, xxh64;
+    bool catalog;
+} tl__index_archive;
+
+static void tl__json_ws(tl__json *j) {
+    while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')) j->p++;
+}
+
+static bool tl__json_lit(tl__json *j, char c) {
+    tl__json_ws(j);
+    if (j->p < j->end && *j->p == c) {
+        j->p++;
+        return true;
+    }
+    return false;
+}
+
+static int tl__json_hex(char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+static bool tl__json_hex4(tl__json *j, uint32_t *out) {
+    uint32_t v = 0;
+    int i;
+    if (j->end - j->p < 4) return false;
+    for (i = 0; i < 4; i++) {
+        int h = tl__json_hex(j->p[i]);
+        if (h < 0) return false;
+        v = v << 4 | (uint32_t)h;
+    }
+    j->p += 4;
+    *out = v;
+    return true;
+}
+
+/* A string, decoded into out (cap bytes with its NUL) when out is given; too long fails. */
+static bool tl__json_string(tl__json *j, char *out, size_t cap, size_t *out_len) {
+    size_t n = 0;
+    tl__json_ws(j);
+    if (j->p >= j->end || *j->p != '"') return false;
+    j->p++;
+    while (j->p < j->end && *j->p != '"') {
+        unsigned char c = (unsigned char)*j->p++, enc[4];
+        uint32_t cp;
+        size_t k;
+        if (c < 0x20) return false;
+        if (c != '\\') {
+            enc[0] = c;
+            k = 1;
+        } else {
+            char e;
+            if (j->p >= j->end) return false;
+            e = *j->p++;
+            switch (e) {
+            case '"': case '\\': case '/': cp = (uint32_t)(unsigned char)e; break;
+            case 'b': cp = 8; break;
+            case 'f': cp = 12; break;
+            case 'n': cp = 10; break;
+            case 'r': cp = 13; break;
+            case 't': cp = 9; break;
+            case 'u':
+                if (!tl__json_hex4(j, &cp)) return false;
+                if (cp >= 0xd800 && cp <= 0xdbff) {
+                    uint32_t lo;
+                    if (j->end - j->p < 2 || j->p[0] != '\\' || j->p[1] != 'u') return false;
+                    j->p += 2;
+                    if (!tl__json_hex4(j, &lo) || lo < 0xdc00 || lo > 0xdfff) return false;
+                    cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+                } else if (cp >= 0xdc00 && cp <= 0xdfff) {
+                    return false;
+                }
+                break;
+            default: return false;
+            }
+            if (cp < 0x80) enc[0] = (unsigned char)cp, k = 1;
+            else if (cp < 0x800)
+                enc[0] = (unsigned char)(0xc0 | cp >> 6), enc[1] = (unsigned char)(0x80 | (cp & 0x3f)), k = 2;
+            else if (cp < 0x10000)
+                enc[0] = (unsigned char)(0xe0 | cp >> 12), enc[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f)),
+                enc[2] = (unsigned char)(0x80 | (cp & 0x3f)), k = 3;
+            else
+                enc[0] = (unsigned char)(0xf0 | cp >> 18), enc[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3f)),
+                enc[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f)), enc[3] = (unsigned char)(0x80 | (cp & 0x3f)), k = 4;
+        }
+        if (out) {
+            if (n + k >= cap) return false;
+            memcpy(out + n, enc, k);
+        }
+        n += k;
+    }
+    if (j->p >= j->end) return false;
+    j->p++;
+    if (out) {
+        out[n] = 0;
+        /* Raw and escaped bytes together must be UTF-8; control characters are refused later
+           where they matter (names). */
+        {
+            size_t i = 0;
+            while (i < n) {
+                size_t s = i;
+                while (i < n && (unsigned char)out[i] >= 0x80) i++;
+                if (i > s && !tl__content_utf8_ok((const unsigned char *)out + s, i - s)) return false;
+                while (i < n && (unsigned char)out[i] < 0x80) i++;
+            }
+        }
+    }
+    if (out_len) *out_len = n;
+    return true;
+}
+
+/* A non-negative integer below 2^53, without fraction or exponent. */
+static bool tl__json_uint(tl__json *j, uint64_t *out) {
+    uint64_t v = 0;
+    tl__json_ws(j);
+    if (j->p >= j->end || *j->p < '0' || *j->p > '9') return false;
+    if (*j->p == '0' && j->p + 1 < j->end && j->p[1] >= '0' && j->p[1] <= '9') return false;
+    while (j->p < j->end && *j->p >= '0' && *j->p <= '9') {
+        v = v * 10 + (uint64_t)(*j->p++ - '0');
+        if (v >= (uint64_t)1 << 53) return false;
+    }
+    if (j->p < j->end && (*j->p == '.' || *j->p == 'e' || *j->p == 'E')) return false;
+    *out = v;
+    return true;
+}
+
+static bool tl__json_digits(tl__json *j) {
+    if (j->p >= j->end || *j->p < '0' || *j->p > '9') return false;
+    while (j->p < j->end && *j->p >= '0' && *j->p <= '9') j->p++;
+    return true;
+}
+
+/* Any value (checked, not kept). */
+static bool tl__json_skip(tl__json *j) {
+    bool ok = true;
+    char c;
+    tl__json_ws(j);
+    if (j->p >= j->end || ++j->depth > 32) return false;
+    c = *j->p;
+    if (c == '"') {
+        ok = tl__json_string(j, NULL, 0, NULL);
+    } else if (c == '{' || c == '[') {
+        char close = c == '{' ? '}' : ']';
+        j->p++;
+        if (!tl__json_lit(j, close)) {
+            do {
+                if (c == '{' && (!tl__json_string(j, NULL, 0, NULL) || !tl__json_lit(j, ':'))) return false;
+                if (!tl__json_skip(j)) return false;
+            } while (tl__json_lit(j, ','));
+            ok = tl__json_lit(j, close);
+        }
+    } else if (c == 't' || c == 'f' || c == 'n') {
+        const char *w = c == 't' ? "true" : c == 'f' ? "false" : "null";
+        size_t n = strlen(w);
+        ok = (size_t)(j->end - j->p) >= n && memcmp(j->p, w, n) == 0;
+        if (ok) j->p += n;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+        if (c == '-') j->p++;
+        if (j->p < j->end && *j->p == '0') j->p++;
+        else if (!tl__json_digits(j)) return false;
+        if (j->p < j->end && *j->p == '.') {
+            j->p++;
+            if (!tl__json_digits(j)) return false;
+        }
+        if (j->p < j->end && (*j->p == 'e' || *j->p == 'E')) {
+            j->p++;
+            if (j->p < j->end && (*j->p == '+' || *j->p == '-')) j->p++;
+            if (!tl__json_digits(j)) return false;
+        }
+    } else {
+        ok = false;
+    }
+    j->depth--;
+    return ok;
+}
+
+static bool tl__json_key_is(const char *k, size_t n, const char *want) {
+    return strlen(want) == n && memcmp(k, want, n) == 0;
+}
+
+static bool tl__index_archive_parse(tl__json *j, tl__index_archive *a) {
+    enum { NAME = 1, SIZE = 2, HASH = 4, ROLE = 8 };
+    unsigned seen = 0;
+    memset(a, 0, sizeof *a);
+    if (!tl__json_lit(j, '{') || tl__json_lit(j, '}')) return false;
+    do {
+        char key[32], text[32];
+        size_t klen = 0, vlen = 0;
+        unsigned bit = 0;
+        /* Keys longer than any we know are skipped like unknown ones. */
+        const char *at = j->p;
+        if (!tl__json_string(j, key, sizeof key, &klen)) {
+            j->p = at;
+            if (!tl__json_string(j, NULL, 0, NULL)) return false;
+            klen = 0;
+            key[0] = 0;
+        }
+        if (!tl__json_lit(j, ':')) return false;
+        if (tl__json_key_is(key, klen, "name")) {
+            bit = NAME;
+            if (!tl__json_string(j, a->name, sizeof a->name, &vlen) || !tl__content_file_name_ok(a->name, vlen))
+                return false;
+        } else if (tl__json_key_is(key, klen, "size")) {
+            bit = SIZE;
+            if (!tl__json_uint(j, &a->size)) return false;
+        } else if (tl__json_key_is(key, klen, "xxh64")) {
+            int i;
+            bit = HASH;
+            if (!tl__json_string(j, text, sizeof text, &vlen) || vlen != 16) return false;
+            for (i = 0; i < 16; i++) {
+                int v = tl__json_hex(text[i]);
+                if (v < 0 || (text[i] >= 'A' && text[i] <= 'F')) return false;
+                a->xxh64 = a->xxh64 << 4 | (uint64_t)v;
+            }
+        } else if (tl__json_key_is(key, klen, "role")) {
+            bit = ROLE;
+            if (!tl__json_string(j, text, sizeof text, &vlen)) return false;
+            if (tl__json_key_is(text, vlen, "catalog")) a->catalog = true;
+            else if (!tl__json_key_is(text, vlen, "assets")) return false;
+        } else if (!tl__json_skip(j)) {
+            return false;
+        }
+        if (seen & bit) return false; /* a key twice */
+        seen |= bit;
+    } while (tl__json_lit(j, ','));
+    return tl__json_lit(j, '}') && seen == (NAME | SIZE | HASH | ROLE);
+}
+
+/* Parses archives.json; on success *out (TL_MALLOC) holds *count archives, exactly one of them
+   the catalog, names unique, and profile the profile name. */
+static bool tl__index_parse(const char *text, size_t len, tl__index_archive **out, uint32_t *count,
+                            char *profile, size_t profile_cap, const char **why) {
+    enum { FORMAT = 1, PROFILE = 2, ARCHIVES = 4 };
+    tl__json j;
+    tl__index_archive *list = NULL;
+    uint32_t n = 0, cap = 0, i, k, catalogs = 0;
+    unsigned seen = 0;
+    bool ok;
+    j.p = text;
+    j.end = text + len;
+    j.depth = 0;
+    *why = "not a valid archive index (archives.json)";
+    ok = tl__json_lit(&j, '{') && !tl__json_lit(&j, '}');
+    while (ok) {
+        char key[32];
+        size_t klen = 0, vlen = 0;
+        unsigned bit = 0;
+        const char *at = j.p;
+        if (!tl__json_string(&j, key, sizeof key, &klen)) {
+            j.p = at;
+            ok = tl__json_string(&j, NULL, 0, NULL);
+            klen = 0;
+            key[0] = 0;
+        }
+        ok = ok && tl__json_lit(&j, ':');
+        if (!ok) break;
+        if (tl__json_key_is(key, klen, "format")) {
+            uint64_t f = 0;
+            bit = FORMAT;
+            ok = tl__json_uint(&j, &f) && f == 1;
+            if (ok == false && f > 1) *why = "archives.json has a newer format than this runtime reads";
+        } else if (tl__json_key_is(key, klen, "profile")) {
+            bit = PROFILE;
+            ok = tl__json_string(&j, profile, profile_cap, &vlen) && tl__content_file_name_ok(profile, vlen);
+        } else if (tl__json_key_is(key, klen, "archives")) {
+            bit = ARCHIVES;
+            ok = !(seen & ARCHIVES) && tl__json_lit(&j, '[') && !tl__json_lit(&j, ']');
+            while (ok) {
+                ok = n < 65536 && tl__content_grow((void **)&list, &cap, sizeof *list, n + 1) &&
+                     tl__index_archive_parse(&j, &list[n]);
+                if (!ok) break;
+                n++;
+                if (!tl__json_lit(&j, ',')) {
+                    ok = tl__json_lit(&j, ']');
+                    break;
+                }
+            }
+        } else {
+            ok = tl__json_skip(&j);
+        }
+        if (!ok || (seen & bit)) {
+            ok = false;
+            break;
+        }
+        seen |= bit;
+        if (!tl__json_lit(&j, ',')) {
+            ok = tl__json_lit(&j, '}');
+            break;
+        }
+    }
+    tl__json_ws(&j);
+    ok = ok && j.p == j.end && seen == (FORMAT | PROFILE | ARCHIVES);
+    for (i = 0; ok && i < n; i++) {
+        catalogs += list[i].catalog;
+        for (k = 0; k < i && ok; k++) ok = strcmp(list[i].name, list[k].name) != 0;
+    }
+    if (ok && catalogs != 1) {
+        ok = false;
+        *why = "archives.json must list exactly one catalog archive";
+    }
+    if (!ok) {
+        TL_FREE(list);
+        return false;
+    }
+    *out = list;
+    *count = n;
+    return true;
+}
+
+/* --- the binary catalog -------------------------------------------------------------------------- */
+
+typedef struct tl__catalog {
+    const unsigned char *data;
+    uint64_t size;
+    uint32_t flags, ncat, nasset, nstr;
+    const unsigned char *categories, *records, *name_index, *members, *strings;
+    const char *profile;
+} tl__catalog;
+
+static bool tl__catalog_string_ok(const tl__catalog *c, uint32_t off, uint32_t len, bool allow_empty) {
+    if (off >= c->nstr || len >= c->nstr - off) return false;
+    if (c->strings[off + len] != 0 || (!allow_empty && len == 0)) return false;
+    if (memchr(c->strings + off, 0, len)) return false;
+    return tl__content_utf8_ok(c->strings + off, len);
+}
+
+static const unsigned char *tl__catalog_record(const tl__catalog *c, uint32_t i) {
+    return c->records + (size_t)i * TL__CF_CATALOG_RECORD;
+}
+
+static int tl__catalog_compare_records(const tl__catalog *c, uint32_t a, uint32_t b) {
+    const unsigned char *x = tl__catalog_record(c, a), *y = tl__catalog_record(c, b);
+    return tl__content_fold_compare((const char *)c->strings + tl__content_get32(x + 8), tl__content_get32(x + 12),
+                                    (const char *)c->strings + tl__content_get32(y + 8), tl__content_get32(y + 12));
+}
+
+/* Validates everything before anything is used: sizes, checksum, every string, ids strictly
+   ascending and non-zero, the name index a permutation sorted by folded name without
+   duplicates, category ranges covering the members exactly. */
+static bool tl__catalog_open(tl__catalog *c, const unsigned char *d, uint64_t size, const char **why) {
+    uint64_t room, need;
+    uint32_t i, k, next = 0, poff, plen;
+    bool flat;
+    memset(c, 0, sizeof *c);
+    *why = "catalog: truncated";
+    if (size < TL__CF_CATALOG_HEADER) return false;
+    *why = "catalog: not a catalog (bad magic)";
+    if (memcmp(d, TL__CF_CATALOG_MAGIC, 8) != 0) return false;
+    *why = "catalog: unsupported format version";
+    if (tl__content_get32(d + 8) != 1) return false;
+    c->flags = tl__content_get32(d + 12);
+    c->ncat = tl__content_get32(d + 16);
+    c->nasset = tl__content_get32(d + 20);
+    c->nstr = tl__content_get32(d + 24);
+    *why = "catalog: invalid header";
+    if ((c->flags & ~(uint32_t)(TL__CF_FLAG_CONTENT_INFO | TL__CF_FLAG_FLAT_PATHS)) || tl__content_get32(d + 28) != 0)
+        return false;
+    if (c->ncat == 0 || c->nstr == 0) return false;
+    room = size - TL__CF_CATALOG_HEADER;
+    *why = "catalog: truncated";
+    if (c->ncat > room / TL__CF_CATALOG_CATEGORY || c->nasset > room / (TL__CF_CATALOG_RECORD + 8)) return false;
+    need = (uint64_t)c->ncat * TL__CF_CATALOG_CATEGORY + (uint64_t)c->nasset * (TL__CF_CATALOG_RECORD + 8) + c->nstr;
+    if (need != room) {
+        *why = need > room ? "catalog: truncated" : "catalog: size does not match its header";
+        return false;
+    }
+    *why = "catalog: checksum mismatch";
+    if (XXH64(d + TL__CF_CATALOG_HEADER, (size_t)room, 0) != tl__content_get64(d + 32)) return false;
+    c->data = d;
+    c->size = size;
+    c->categories = d + TL__CF_CATALOG_HEADER;
+    c->records = c->categories + (size_t)c->ncat * TL__CF_CATALOG_CATEGORY;
+    c->name_index = c->records + (size_t)c->nasset * TL__CF_CATALOG_RECORD;
+    c->members = c->name_index + (size_t)c->nasset * 4;
+    c->strings = c->members + (size_t)c->nasset * 4;
+    poff = tl__content_get32(d + 40);
+    plen = tl__content_get32(d + 44);
+    *why = "catalog: invalid string";
+    if (!tl__catalog_string_ok(c, poff, plen, false) || c->strings[c->nstr - 1] != 0) return false;
+    c->profile = (const char *)c->strings + poff;
+    flat = (c->flags & TL__CF_FLAG_FLAT_PATHS) != 0;
+    for (i = 0; i < c->nasset; i++) {
+        const unsigned char *p = tl__catalog_record(c, i);
+        uint32_t id = tl__content_get32(p);
+        *why = "catalog: invalid record";
+        if (id == 0 || (i > 0 && tl__content_get32(p - TL__CF_CATALOG_RECORD) >= id)) return false;
+        if (tl__content_get32(p + 4) >= c->ncat) return false;
+        if (!flat && tl__content_get32(p + 20) != 0) return false;
+        if (!(c->flags & TL__CF_FLAG_CONTENT_INFO) && (tl__content_get64(p + 24) || tl__content_get64(p + 32))) return false;
+        *why = "catalog: invalid string";
+        if (!tl__catalog_string_ok(c, tl__content_get32(p + 8), tl__content_get32(p + 12), false)) return false;
+        if (!tl__catalog_string_ok(c, tl__content_get32(p + 16), tl__content_get32(p + 20), !flat)) return false;
+    }
+    *why = "catalog: invalid name index";
+    for (i = 0; i < c->nasset; i++) {
+        uint32_t r = tl__content_get32(c->name_index + (size_t)i * 4);
+        if (r >= c->nasset) return false;
+        if (i > 0 && tl__catalog_compare_records(c, tl__content_get32(c->name_index + (size_t)(i - 1) * 4), r) >= 0)
+            return false;
+    }
+    *why = "catalog: invalid category";
+    for (k = 0; k < c->ncat; k++) {
+        const unsigned char *p = c->categories + (size_t)k * TL__CF_CATALOG_CATEGORY;
+        uint32_t first = tl__content_get32(p + 8), count = tl__content_get32(p + 12), m;
+        if (!tl__catalog_string_ok(c, tl__content_get32(p), tl__content_get32(p + 4), false)) return false;
+        if (first != next || count > c->nasset - first) return false;
+        for (m = first; m < first + count; m++) {
+            uint32_t r = tl__content_get32(c->members + (size_t)m * 4);
+            if (r >= c->nasset || tl__content_get32(tl__catalog_record(c, r) + 4) != k) return false;
+            if (m > first && tl__catalog_compare_records(c, tl__content_get32(c->members + (size_t)(m - 1) * 4), r) >= 0)
+                return false;
+        }
+        next = first + count;
+    }
+    if (next != c->nasset) return false;
+    return true;
+}
+
+/* --- archive tables of contents ------------------------------------------------------------------- */
+
+typedef struct tl__toc_entry { uint32_t id, codec; uint64_t offset, stored, size, xxh64; } tl__toc_entry;
+
+static void tl__toc_entry_at(const unsigned char *toc, uint32_t i, tl__toc_entry *e) {
+    const unsigned char *p = toc + (size_t)i * TL__CF_ARCHIVE_ENTRY;
+    e->id = tl__content_get32(p);
+    e->codec = p[4];
+    e->offset = tl__content_get64(p + 8);
+    e->stored = tl__content_get64(p + 16);
+    e->size = tl__content_get64(p + 24);
+    e->xxh64 = tl__content_get64(p + 32);
+}
+
+/* The header of an archive of file_size bytes: the entry count it announces. */
+static bool tl__toc_header(const unsigned char *h, uint64_t file_size, uint32_t *count, const char **why) {
+    uint32_t n;
+    uint64_t room;
+    *why = "truncated";
+    if (file_size < TL__CF_ARCHIVE_HEADER) return false;
+    *why = "not an archive (bad magic)";
+    if (memcmp(h, TL__CF_ARCHIVE_MAGIC, 8) != 0) return false;
+    *why = "unsupported archive version";
+    if (tl__content_get32(h + 8) != 1) return false;
+    n = tl__content_get32(h + 12);
+    room = file_size - TL__CF_ARCHIVE_HEADER;
+    *why = "invalid header (no entries)";
+    if (n == 0) return false;
+    *why = "truncated (more entries than the file can hold)";
+    if (n > room / TL__CF_ARCHIVE_ENTRY) return false;
+    *why = "data size does not match the header";
+    if (tl__content_get64(h + 16) != room - (uint64_t)n * TL__CF_ARCHIVE_ENTRY) return false;
+    *count = n;
+    return true;
+}
+
+/* The table of contents (count entries, after a valid header h): checksum, ids strictly
+   ascending, data contiguous in table order from the end of the table to the end of the file,
+   codecs known, sizes consistent with the codec and within the limit. */
+static bool tl__toc_check(const unsigned char *h, const unsigned char *toc, uint32_t count, uint64_t file_size,
+                          const char **why) {
+    uint64_t expect = TL__CF_ARCHIVE_HEADER + (uint64_t)count * TL__CF_ARCHIVE_ENTRY;
+    uint32_t i;
+    *why = "table of contents checksum mismatch";
+    if (XXH64(toc, (size_t)count * TL__CF_ARCHIVE_ENTRY, 0) != tl__content_get64(h + 24)) return false;
+    for (i = 0; i < count; i++) {
+        const unsigned char *p = toc + (size_t)i * TL__CF_ARCHIVE_ENTRY;
+        tl__toc_entry e;
+        tl__toc_entry_at(toc, i, &e);
+        *why = "invalid table of contents entry";
+        if (p[5] || p[6] || p[7]) return false;
+        if (i > 0 && tl__content_get32(p - TL__CF_ARCHIVE_ENTRY) >= e.id) return false;
+        if (e.offset != expect || e.stored > file_size - e.offset) return false;
+        if (e.codec > TL__CF_CODEC_ZSTD) {
+            *why = "unknown codec";
+            return false;
+        }
+        if (e.codec == TL__CF_CODEC_RAW ? e.stored != e.size : (e.stored >= e.size || e.stored == 0)) return false;
+        if (e.size > TL_CONTENT_MAX_ASSET_BYTES || e.size > (uint64_t)SIZE_MAX / 2) {
+            *why = "an entry is larger than this runtime accepts";
+            return false;
+        }
+        expect = e.offset + e.stored;
+    }
+    *why = "size does not match its table of contents";
+    return expect == file_size;
+}
+
+/* --- hash tables (mem.h inline dictionaries, rebuilt twice as large when 3/4 full) ------------ */
+
+static bool tl__content_ids_reserve(tl_content *ctx, uint32_t need) {
+    uint32_t cap = ctx->ids.capacity, n;
+    void *mem;
+    tl__content_idmap grown;
+    tl_inline_iter it;
+    uint32_t key;
+    tl__content_entry_ptr *value;
+    if ((uint64_t)need * 4 <= (uint64_t)cap * 3) return true;
+    n = cap ? cap : 64;
+    while ((uint64_t)need * 4 > (uint64_t)n * 3) n *= 2;
+    mem = tl__content_zalloc(TL_LAYOUT_DICT_BYTES(n, sizeof(uint32_t), sizeof(tl__content_entry_ptr)));
+    if (!mem) return false;
+    grown = tl__content_idmap_view(mem, n);
+    if (cap) {
+        it = tl__content_idmap_iter(ctx->ids);
+        while (tl__content_idmap_next(ctx->ids, &it, &key, &value)) tl__content_idmap_try_add(grown, key, *value);
+        TL_FREE(ctx->ids.mem);
+    }
+    ctx->ids = grown;
+    return true;
+}
+
+static bool tl__content_names_reserve(tl_content *ctx, uint32_t need) {
+    uint32_t cap = ctx->names.capacity, n;
+    void *mem;
+    tl__content_namemap grown;
+    tl_inline_iter it;
+    uint64_t key;
+    tl__content_entry_ptr *value;
+    if ((uint64_t)need * 4 <= (uint64_t)cap * 3) return true;
+    n = cap ? cap : 64;
+    while ((uint64_t)need * 4 > (uint64_t)n * 3) n *= 2;
+    mem = tl__content_zalloc(TL_LAYOUT_DICT_BYTES(n, sizeof(uint64_t), sizeof(tl__content_entry_ptr)));
+    if (!mem) return false;
+    grown = tl__content_namemap_view(mem, n);
+    if (cap) {
+        it = tl__content_namemap_iter(ctx->names);
+        while (tl__content_namemap_next(ctx->names, &it, &key, &value)) tl__content_namemap_try_add(grown, key, *value);
+        TL_FREE(ctx->names.mem);
+    }
+    ctx->names = grown;
+    return true;
+}
+
+static bool tl__content_held_reserve(tl__content_scope *s, uint32_t need) {
+    uint32_t cap = s->held.capacity, n;
+    void *mem;
+    tl__content_heldmap grown;
+    tl_inline_iter it;
+    uint32_t key;
+    tl__content_held *value;
+    if ((uint64_t)need * 4 <= (uint64_t)cap * 3) return true;
+    n = cap ? cap * 2 : 8;
+    while ((uint64_t)need * 4 > (uint64_t)n * 3) n *= 2;
+    mem = tl__content_zalloc(TL_LAYOUT_DICT_BYTES(n, sizeof(uint32_t), sizeof(tl__content_held)));
+    if (!mem) return false;
+    grown = tl__content_heldmap_view(mem, n);
+    if (cap) {
+        it = tl__content_heldmap_iter(s->held);
+        while (tl__content_heldmap_next(s->held, &it, &key, &value)) tl__content_heldmap_try_add(grown, key, *value);
+        TL_FREE(s->held.mem);
+    }
+    s->held = grown;
+    return true;
+}
+
+static uint32_t tl__content_held_count(const tl__content_scope *s) {
+    return s->held.mem ? tl__content_heldmap_count(s->held) : 0;
+}
+
+/* The entry of an id among registered directories, or NULL. */
+static tl__content_entry *tl__content_entry_of(const tl_content *ctx, uint32_t id) {
+    tl__content_entry_ptr *e;
+    if (!ctx->ids.mem) return NULL;
+    e = tl__content_idmap_get(ctx->ids, id);
+    return e ? *e : NULL;
+}
+
+static tl__content_entry *tl__content_entry_named(const tl_content *ctx, const char *name) {
+    size_t len;
+    tl__content_entry_ptr *e;
+    if (!name || !ctx->names.mem) return NULL;
+    len = strlen(name);
+    e = tl__content_namemap_get(ctx->names, tl__content_name_hash(name, len));
+    if (!e || tl__content_fold_compare((*e)->name, strlen((*e)->name), name, len) != 0) return NULL;
+    return *e;
+}
+
+/* Names of every live directory, in registration (index) order: the first registered answers. */
+static uint32_t tl__content_add_names(tl_content *ctx, tl__content_dirrec *d) {
+    uint32_t i, shadowed = 0;
+    for (i = 0; i < d->entry_count; i++) {
+        tl__content_entry *e = &d->entries[i];
+        if (!tl__content_namemap_try_add(ctx->names, tl__content_name_hash(e->name, strlen(e->name)), e)) shadowed++;
+    }
+    return shadowed;
+}
+
+static void tl__content_rebuild_names(tl_content *ctx) {
+    uint32_t i, total = 0;
+    if (ctx->names.mem) tl__content_namemap_clear(ctx->names);
+    for (i = 0; i < ctx->dir_len; i++)
+        if (ctx->dirs[i].alive) total += ctx->dirs[i].entry_count;
+    if (!tl__content_names_reserve(ctx, total)) return; /* names stay unavailable; ids work */
+    for (i = 0; i < ctx->dir_len; i++)
+        if (ctx->dirs[i].alive) tl__content_add_names(ctx, &ctx->dirs[i]);
+}
+
+/* --- directories ---------------------------------------------------------------------------------- */
+
+static void tl__content_dir_free(tl_content *ctx, tl__content_dirrec *d) {
+    uint32_t i;
+    for (i = 0; d->archives && i < d->archive_count; i++)
+        if (d->archives[i]) ctx->io.close(ctx->io.user, d->archives[i]);
+    TL_FREE(d->archives);
+    TL_FREE(d->entries);
+    TL_FREE((void *)d->categories);
+    TL_FREE(d->catalog);
+    TL_FREE(d->path);
+    d->archives = NULL;
+    d->entries = NULL;
+    d->categories = NULL;
+    d->catalog = NULL;
+    d->path = NULL;
+    d->alive = false;
+}
+
+/* Fills entries and categories from a validated catalog. */
+static bool tl__content_dir_from_catalog(tl__content_dirrec *d, const tl__catalog *c) {
+    uint32_t i;
+    d->entries = (tl__content_entry *)tl__content_zalloc((size_t)c->nasset * sizeof *d->entries);
+    d->categories = (const char **)tl__content_zalloc((size_t)c->ncat * sizeof *d->categories);
+    if (!d->entries || !d->categories) return false;
+    d->entry_count = c->nasset;
+    d->category_count = c->ncat;
+    d->profile = c->profile;
+    for (i = 0; i < c->ncat; i++)
+        d->categories[i] = (const char *)c->strings + tl__content_get32(c->categories + (size_t)i * TL__CF_CATALOG_CATEGORY);
+    for (i = 0; i < c->nasset; i++) {
+        const unsigned char *p = tl__catalog_record(c, i);
+        tl__content_entry *e = &d->entries[i];
+        e->id = tl__content_get32(p);
+        e->category = tl__content_get32(p + 4);
+        e->name = (const char *)c->strings + tl__content_get32(p + 8);
+        e->path = (const char *)c->strings + tl__content_get32(p + 16);
+        e->size = tl__content_get64(p + 24);
+        e->xxh64 = tl__content_get64(p + 32);
+        e->stored = e->size;
+        e->codec = TL__CF_CODEC_RAW;
+        e->archive = TL__CONTENT_NONE;
+        e->slot = TL__CONTENT_NONE;
+    }
+    return true;
+}
+
+static bool tl__content_mount_flat(tl_content *ctx, tl__content_dirrec *d, const char **why) {
+    char *path = tl__content_join(d->path, TL__CONTENT_FLAT_CATALOG, NULL);
+    uint64_t size = 0;
+    tl__catalog c;
+    uint32_t i;
+    if (!path) {
+        *why = "out of memory";
+        return false;
+    }
+    d->catalog = tl__content_read_whole(ctx, path, TL_CONTENT_MAX_CATALOG_BYTES, &size, why);
+    TL_FREE(path);
+    if (!d->catalog) {
+        *why = "neither archives.json nor catalog.tlcat is readable: not a content directory";
+        return false;
+    }
+    if (!tl__catalog_open(&c, d->catalog, size, why)) return false;
+    if ((c.flags & (TL__CF_FLAG_FLAT_PATHS | TL__CF_FLAG_CONTENT_INFO)) != (TL__CF_FLAG_FLAT_PATHS | TL__CF_FLAG_CONTENT_INFO)) {
+        *why = "catalog.tlcat is not a flat build's catalog (no paths)";
+        return false;
+    }
+    for (i = 0; i < c.nasset; i++) {
+        const unsigned char *p = tl__catalog_record(&c, i);
+        if (!tl__content_rel_path_ok((const char *)c.strings + tl__content_get32(p + 16), tl__content_get32(p + 20))) {
+            *why = "catalog: an asset path leaves the directory or is not a plain relative path";
+            return false;
+        }
+        if (tl__content_get64(p + 24) > TL_CONTENT_MAX_ASSET_BYTES) {
+            *why = "catalog: an asset is larger than this runtime accepts";
+            return false;
+        }
+    }
+    if (!tl__content_dir_from_catalog(d, &c)) {
+        *why = "out of memory";
+        return false;
+    }
+    return true;
+}
+
+/* Hashes a whole archive through the backend, a megabyte at a time. */
+static bool tl__content_hash_file(tl_content *ctx, void *f, uint64_t size, uint64_t *out) {
+    size_t chunk = 1u << 20;
+    unsigned char *buf = (unsigned char *)TL_MALLOC(chunk);
+    XXH64_state_t state;
+    uint64_t at = 0;
+    if (!buf) return false;
+    XXH64_reset(&state, 0);
+    while (at < size) {
+        size_t n = size - at < chunk ? (size_t)(size - at) : chunk;
+        if (!ctx->io.read(ctx->io.user, f, at, buf, n)) {
+            TL_FREE(buf);
+            return false;
+        }
+        XXH64_update(&state, buf, n);
+        at += n;
+    }
+    TL_FREE(buf);
+    *out = XXH64_digest(&state);
+    return true;
+}
+
+static int tl__content_find_record(const tl__content_dirrec *d, uint32_t id) {
+    uint32_t lo = 0, hi = d->entry_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (d->entries[mid].id == id) return (int)mid;
+        if (d->entries[mid].id < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return -1;
+}
+
+static bool tl__content_mount_packed(tl_content *ctx, tl__content_dirrec *d, const unsigned char *text, uint64_t len,
+                                     bool verify, const char **why, const char **bad_archive) {
+    tl__index_archive *list = NULL;
+    uint32_t count = 0, i, k, catalog_at = 0;
+    char profile[256];
+    unsigned char **tocs = NULL;
+    uint32_t *toc_counts = NULL;
+    bool ok = false;
+    tl__catalog c;
+    unsigned char *stored = NULL;
+    uint64_t catalog_size = 0;
+    tl__toc_entry ce;
+    memset(&ce, 0, sizeof ce);
+    if (!tl__index_parse((const char *)text, (size_t)len, &list, &count, profile, sizeof profile, why)) return false;
+    d->archives = (void **)tl__content_zalloc((size_t)count * sizeof(void *));
+    tocs = (unsigned char **)tl__content_zalloc((size_t)count * sizeof *tocs);
+    toc_counts = (uint32_t *)tl__content_zalloc((size_t)count * sizeof *toc_counts);
+    *why = "out of memory";
+    if (!d->archives || !tocs || !toc_counts) goto done;
+    d->archive_count = count;
+    /* Every archive: present, the recorded size (and hash), a valid header and table. */
+    for (i = 0; i < count; i++) {
+        tl__index_archive *a = &list[i];
+        char *path = tl__content_join(d->path, a->name, NULL);
+        uint64_t size = 0, hash = 0;
+        unsigned char head[TL__CF_ARCHIVE_HEADER];
+        *bad_archive = a->name;
+        if (!path) goto done;
+        d->archives[i] = ctx->io.open(ctx->io.user, path, &size);
+        TL_FREE(path);
+        *why = "is missing or unreadable";
+        if (!d->archives[i]) goto done;
+        *why = "has a different size on disk than archives.json records";
+        if (size != a->size) goto done;
+        if (verify) {
+            *why = "cannot be read";
+            if (!tl__content_hash_file(ctx, d->archives[i], size, &hash)) goto done;
+            *why = "XXH64 differs from archives.json";
+            if (hash != a->xxh64) goto done;
+        }
+        *why = "cannot be read";
+        if (size >= TL__CF_ARCHIVE_HEADER && !ctx->io.read(ctx->io.user, d->archives[i], 0, head, sizeof head)) goto done;
+        if (!tl__toc_header(head, size, &toc_counts[i], why)) goto done;
+        tocs[i] = (unsigned char *)TL_MALLOC((size_t)toc_counts[i] * TL__CF_ARCHIVE_ENTRY);
+        *why = "out of memory";
+        if (!tocs[i]) goto done;
+        *why = "cannot be read";
+        if (!ctx->io.read(ctx->io.user, d->archives[i], TL__CF_ARCHIVE_HEADER, tocs[i], (size_t)toc_counts[i] * TL__CF_ARCHIVE_ENTRY))
+            goto done;
+        if (!tl__toc_check(head, tocs[i], toc_counts[i], size, why)) goto done;
+        for (k = 0; k < toc_counts[i]; k++) {
+            tl__toc_entry e;
+            tl__toc_entry_at(tocs[i], k, &e);
+            if (!tl__content_codec_built(e.codec)) {
+                *why = tl__content_codec_missing(e.codec);
+                goto done;
+            }
+        }
+        if (a->catalog) {
+            catalog_at = i;
+            tl__toc_entry_at(tocs[i], 0, &ce);
+            *why = "is the catalog archive but does not hold exactly the catalog";
+            if (toc_counts[i] != 1 || ce.id != 0) goto done;
+        } else {
+            *why = "holds an entry with id 0 (reserved for the catalog)";
+            if (tl__content_get32(tocs[i]) == 0) goto done;
+        }
+    }
+    /* The catalog. */
+    *bad_archive = list[catalog_at].name;
+    *why = "the catalog is larger than this runtime accepts";
+    if (ce.size > TL_CONTENT_MAX_CATALOG_BYTES) goto done;
+    stored = (unsigned char *)TL_MALLOC((size_t)ce.stored + 1);
+    d->catalog = (unsigned char *)TL_MALLOC((size_t)ce.size + 1);
+    *why = "out of memory";
+    if (!stored || !d->catalog) goto done;
+    *why = "cannot be read";
+    if (!ctx->io.read(ctx->io.user, d->archives[catalog_at], ce.offset, stored, (size_t)ce.stored)) goto done;
+    *why = "the catalog does not decode";
+    if (!tl__content_decompress(ce.codec, stored, ce.stored, d->catalog, ce.size)) goto done;
+    *why = "the catalog's XXH64 differs from its table of contents";
+    if (XXH64(d->catalog, (size_t)ce.size, 0) != ce.xxh64) goto done;
+    catalog_size = ce.size;
+    if (!tl__catalog_open(&c, d->catalog, catalog_size, why)) goto done;
+    *why = "the catalog is a flat build's catalog";
+    if (c.flags & TL__CF_FLAG_FLAT_PATHS) goto done;
+    *why = "the catalog's profile differs from archives.json";
+    if (strcmp(c.profile, profile) != 0) goto done;
+    *why = "out of memory";
+    if (!tl__content_dir_from_catalog(d, &c)) goto done;
+    /* Every catalog asset stored in exactly one archive, every stored asset in the catalog. */
+    for (i = 0; i < count; i++) {
+        if (list[i].catalog) continue;
+        *bad_archive = list[i].name;
+        for (k = 0; k < toc_counts[i]; k++) {
+            tl__toc_entry e;
+            int r;
+            tl__toc_entry_at(tocs[i], k, &e);
+            r = tl__content_find_record(d, e.id);
+            *why = "stores an asset the catalog does not list";
+            if (r < 0) goto done;
+            *why = "stores an asset another archive stores too";
+            if (d->entries[r].archive != TL__CONTENT_NONE) goto done;
+            d->entries[r].archive = i;
+            d->entries[r].codec = e.codec;
+            d->entries[r].offset = e.offset;
+            d->entries[r].stored = e.stored;
+            d->entries[r].size = e.size;
+            d->entries[r].xxh64 = e.xxh64;
+        }
+    }
+    *bad_archive = list[catalog_at].name;
+    for (i = 0; i < d->entry_count; i++) {
+        *why = "lists an asset that no archive stores";
+        if (d->entries[i].archive == TL__CONTENT_NONE) goto done;
+    }
+    ok = true;
+done:
+    if (!ok && *bad_archive) {
+        /* The name must outlive `list`: keep it in the (failed) directory's path buffer. */
+        size_t n = strlen(*bad_archive), p = strlen(d->path);
+        char *both = (char *)TL_MALLOC(p + n + 2);
+        if (both) {
+            memcpy(both, d->path, p + 1);
+            memcpy(both + p + 1, *bad_archive, n + 1);
+            TL_FREE(d->path);
+            d->path = both;
+            *bad_archive = both + p + 1;
+        } else {
+            *bad_archive = "?";
+        }
+    }
+    TL_FREE(stored);
+    for (i = 0; tocs && i < count; i++) TL_FREE(tocs[i]);
+    TL_FREE(tocs);
+    TL_FREE(toc_counts);
+    TL_FREE(list);
+    d->packed = true;
+    return ok;
+}
+
+tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path, const tl_content_dir_desc *desc) {
+    tl_content_dir none;
+    tl__content_dirrec d;
+    const char *why = NULL, *bad = NULL;
+    char *index_path;
+    unsigned char *text;
+    uint64_t len = 0;
+    uint32_t i, index, shadowed;
+    bool ok;
+    memset(&none, 0, sizeof none);
+    if (!ctx || !path || !path[0]) {
+        tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_content_register_dir");
+        return none;
+    }
+    if (ctx->in_callback) {
+        tl__content_log(ctx, TL_CONTENT_LOG_CALLBACK_REFUSED, "tl_content_register_dir");
+        return none;
+    }
+    memset(&d, 0, sizeof d);
+    d.path = tl__content_strdup(path);
+    index_path = d.path ? tl__content_join(path, TL__CONTENT_INDEX_FILE, NULL) : NULL;
+    if (!index_path) {
+        TL_FREE(d.path);
+        tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "directory");
+        return none;
+    }
+    /* archives.json present: packed; otherwise a flat build's catalog.tlcat. */
+    text = tl__content_read_whole(ctx, index_path, TL_CONTENT_MAX_INDEX_BYTES, &len, &why);
+    TL_FREE(index_path);
+    if (text) {
+        ok = tl__content_mount_packed(ctx, &d, text, len, (desc && desc->verify_xxh64) || ctx->verify_xxh64, &why, &bad);
+        TL_FREE(text);
+    } else {
+        ok = tl__content_mount_flat(ctx, &d, &why);
+    }
+    /* One profile once; ids unique across directories. */
+    for (i = 0; ok && i < ctx->dir_len; i++)
+        if (ctx->dirs[i].alive && strcmp(ctx->dirs[i].profile, d.profile) == 0) {
+            ok = false;
+            bad = NULL;
+            why = "its profile is already registered";
+        }
+    for (i = 0; ok && i < d.entry_count; i++)
+        if (tl__content_entry_of(ctx, d.entries[i].id)) {
+            ok = false;
+            bad = NULL;
+            why = "an asset id of it is already registered by another directory";
+        }
+    if (ok && (!tl__content_ids_reserve(ctx, tl__content_idmap_count(ctx->ids) + d.entry_count) ||
+               !tl__content_names_reserve(ctx, (ctx->names.mem ? tl__content_namemap_count(ctx->names) : 0) + d.entry_count))) {
+        ok = false;
+        why = "out of memory";
+    }
+    index = ctx->dir_len;
+    for (i = 0; i < ctx->dir_len; i++)
+        if (!ctx->dirs[i].alive) {
+            index = i;
+            break;
+        }
+    if (ok && index == ctx->dir_len && !tl__content_grow((void **)&ctx->dirs, &ctx->dir_cap, sizeof *ctx->dirs, index + 1)) {
+        ok = false;
+        why = "out of memory";
+    }
+    if (!ok) {
+        if (bad) tl__content_log(ctx, TL_CONTENT_LOG_DIR_ARCHIVE, path, bad, why);
+        else tl__content_log(ctx, TL_CONTENT_LOG_DIR_REFUSED, path, why ? why : "invalid");
+        tl__content_dir_free(ctx, &d);
+        return none;
+    }
+    if (index == ctx->dir_len) ctx->dir_len++;
+    d.gen = ctx->dirs[index].gen + 1;
+    if (d.gen == 0) d.gen = 1;
+    d.alive = true;
+    for (i = 0; i < d.entry_count; i++) d.entries[i].dir = index;
+    ctx->dirs[index] = d;
+    for (i = 0; i < d.entry_count; i++) tl__content_idmap_try_add(ctx->ids, d.entries[i].id, &ctx->dirs[index].entries[i]);
+    /* A reused (lower) index would answer names before later directories: rebuild in order. */
+    if (index + 1 < ctx->dir_len) {
+        tl__content_rebuild_names(ctx);
+        shadowed = 0;
+        for (i = 0; i < d.entry_count; i++)
+            if (tl__content_entry_named(ctx, d.entries[i].name) != &ctx->dirs[index].entries[i]) shadowed++;
+    } else {
+        shadowed = tl__content_add_names(ctx, &ctx->dirs[index]);
+    }
+    if (shadowed) tl__content_log(ctx, TL_CONTENT_LOG_NAME_SHADOWED, path, shadowed);
+    none.ctx = ctx;
+    none.index = index;
+    none.gen = d.gen;
+    return none;
+}
+
+tl_content_dir tl_content_register_dir(tl_content *ctx, const char *path) {
+    return tl_content_register_dir_ex(ctx, path, NULL);
+}
+
+static tl__content_dirrec *tl__content_dir_get(tl_content_dir dir) {
+    tl__content_dirrec *d;
+    if (!dir.ctx || dir.index >= dir.ctx->dir_len) return NULL;
+    d = &dir.ctx->dirs[dir.index];
+    return d->alive && d->gen == dir.gen ? d : NULL;
+}
+
+bool tl_content_dir_valid(tl_content_dir dir) { return tl__content_dir_get(dir) != NULL; }
+const char *tl_content_dir_profile(tl_content_dir dir) {
+    tl__content_dirrec *d = tl__content_dir_get(dir);
+    return d ? d->profile : NULL;
+}
+uint32_t tl_content_dir_asset_count(tl_content_dir dir) {
+    tl__content_dirrec *d = tl__content_dir_get(dir);
+    return d ? d->entry_count : 0;
+}
+
+/* --- slots ------------------------------------------------------------------------------------------ */
+
+static void tl__content_info(const tl_content *ctx, const tl__content_entry *e, tl_content_info *info) {
+    const tl__content_dirrec *d = &ctx->dirs[e->dir];
+    info->id = e->id;
+    info->name = e->name;
+    info->category = d->categories[e->category];
+    info->profile = d->profile;
+    info->size = e->size;
+}
+
+static uint32_t tl__content_kind_of(const tl_content *ctx, const tl__content_entry *e) {
+    const char *category = ctx->dirs[e->dir].categories[e->category];
+    uint32_t i, fallback = TL__CONTENT_NONE;
+    for (i = 0; i < ctx->kind_len; i++) {
+        if (!ctx->kinds[i].category) fallback = i;
+        else if (strcmp(ctx->kinds[i].category, category) == 0) return i;
+    }
+    return fallback;
+}
+
+static void tl__content_queue(tl_content *ctx, uint32_t index, uint64_t eligible) {
+    tl__content_slot *s = &ctx->slots[index];
+    s->eligible = eligible;
+    if (s->queued) return;
+    if (!tl__content_grow((void **)&ctx->queue, &ctx->queue_cap, sizeof *ctx->queue, ctx->queue_len + 1)) {
+        tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "release queue");
+        return; /* the slot stays loaded: a little peak memory, never a wrong release */
+    }
+    ctx->slots[index].queued = 1;
+    ctx->queue[ctx->queue_len++] = index;
+}
+
+static void tl__content_decref(tl_content *ctx, uint32_t index) {
+    tl__content_slot *s = &ctx->slots[index];
+    if (s->count == 0) return;
+    if (--s->count == 0 && s->state != TL__SLOT_LOADING) tl__content_queue(ctx, index, ctx->frame + ctx->delay);
+}
+
+static uint32_t tl__content_slot_alloc(tl_content *ctx, tl__content_entry *e) {
+    uint32_t index;
+    tl__content_slot *s;
+    if (ctx->slot_free != TL__CONTENT_NONE) {
+        index = ctx->slot_free;
+        ctx->slot_free = ctx->slots[index].next_free;
+    } else {
+        if (!tl__content_grow((void **)&ctx->slots, &ctx->slot_cap, sizeof *ctx->slots, ctx->slot_len + 1))
+            return TL__CONTENT_NONE;
+        index = ctx->slot_len++;
+        ctx->slots[index].gen = 1;
+    }
+    s = &ctx->slots[index];
+    s->entry = e;
+    s->object = NULL;
+    s->size = 0;
+    s->count = 0;
+    s->state = TL__SLOT_LOADING;
+    s->queued = s->pending = s->in_flight = s->decoding = 0;
+    s->buffer = NULL;
+    s->request = s->file = NULL;
+    s->kind = tl__content_kind_of(ctx, e);
+    e->slot = index;
+    ctx->live_slots++;
+    return index;
+}
+
+/* Frees the slot (its generation moves on) and then destroys its object: the slot is already
+   gone when the destroy callback runs, so the callback may load anything, that asset too. */
+static void tl__content_slot_release(tl_content *ctx, uint32_t index) {
+    tl__content_slot *s = &ctx->slots[index];
+    tl__content_entry *e = s->entry;
+    void *object = s->object;
+    uint32_t kind = s->kind;
+    bool ready = s->state == TL__SLOT_READY;
+    tl_content_info info;
+    if (s->buffer) TL_FREE(s->buffer);
+    if (s->file) ctx->io.close(ctx->io.user, s->file);
+    if (e) e->slot = TL__CONTENT_NONE;
+    s->entry = NULL;
+    s->object = NULL;
+    s->buffer = NULL;
+    s->file = s->request = NULL;
+    s->count = 0;
+    s->state = TL__SLOT_FREE;
+    s->queued = s->pending = s->in_flight = 0;
+    if (++s->gen == 0) s->gen = 1;
+    s->next_free = ctx->slot_free;
+    ctx->slot_free = index;
+    ctx->live_slots--;
+    ctx->stat_releases++;
+    if (!ready) return;
+    if (kind == TL__CONTENT_NONE) {
+        TL_FREE(object);
+    } else if (ctx->kinds[kind].destroy) {
+        tl__content_info(ctx, e, &info);
+        ctx->in_callback++;
+        ctx->kinds[kind].destroy(ctx->kinds[kind].user, &info, object);
+        ctx->in_callback--;
+    }
+}
+
+/* Reads an entry's stored bytes synchronously (a packed entry from its open archive, a flat one
+   from its own file, checked against the catalog's size). */
+static unsigned char *tl__content_read_stored(tl_content *ctx, const tl__content_entry *e, const char **why) {
+    tl__content_dirrec *d = &ctx->dirs[e->dir];
+    unsigned char *buf = (unsigned char *)TL_MALLOC((size_t)e->stored + 1);
+    if (!buf) {
+        *why = "out of memory";
+        return NULL;
+    }
+    if (d->packed) {
+        if (ctx->io.read(ctx->io.user, d->archives[e->archive], e->offset, buf, (size_t)e->stored)) return buf;
+        *why = "archive read error";
+    } else {
+        char *path = tl__content_join(d->path, e->path, NULL);
+        uint64_t size = 0;
+        void *f = path ? ctx->io.open(ctx->io.user, path, &size) : NULL;
+        TL_FREE(path);
+        if (!f) {
+            *why = "file missing or unreadable";
+        } else {
+            bool ok = size == e->stored && ctx->io.read(ctx->io.user, f, 0, buf, (size_t)e->stored);
+            ctx->io.close(ctx->io.user, f);
+            if (ok) return buf;
+            *why = size != e->stored ? "file size differs from the catalog" : "read error";
+        }
+    }
+    TL_FREE(buf);
+    return NULL;
+}
+
+/* Completes a load from its stored bytes (NULL: the read failed with `why`): decompress, check
+   the XXH64, decode. The slot is READY or FAILED afterwards; with no references left it is
+   queued, so the next collect releases it. Takes ownership of `stored`. */
+static void tl__content_finish(tl_content *ctx, uint32_t index, unsigned char *stored, const char *why) {
+    tl__content_slot *s = &ctx->slots[index];
+    tl__content_entry *e = s->entry;
+    unsigned char *bytes = stored;
+    void *object = NULL;
+    uint32_t kind = s->kind;
+    if (bytes && e->codec != TL__CF_CODEC_RAW) {
+        bytes = (unsigned char *)TL_MALLOC((size_t)e->size + 1);
+        if (!bytes) why = "out of memory";
+        else if (!tl__content_decompress(e->codec, stored, e->stored, bytes, e->size)) {
+            TL_FREE(bytes);
+            bytes = NULL;
+            why = "stored bytes do not decode";
+        }
+        TL_FREE(stored);
+    }
+    if (bytes && !ctx->trust_bytes && XXH64(bytes, (size_t)e->size, 0) != e->xxh64) {
+        TL_FREE(bytes);
+        bytes = NULL;
+        why = "XXH64 differs from the directory's record (corrupt content)";
+    }
+    if (bytes) {
+        if (kind == TL__CONTENT_NONE) {
+            object = bytes;
+        } else {
+            tl_content_info info;
+            tl__content_info(ctx, e, &info);
+            s->decoding = 1;
+            ctx->in_callback++;
+            object = ctx->kinds[kind].decode(ctx->kinds[kind].user, &info, bytes, (size_t)e->size);
+            ctx->in_callback--;
+            s = &ctx->slots[index]; /* the callback may have grown the slot table */
+            s->decoding = 0;
+            TL_FREE(bytes);
+            if (!object) why = "the decoder refused it";
+        }
+    }
+    s->in_flight = 0;
+    s->request = NULL;
+    if (object) {
+        s->object = object;
+        s->size = e->size;
+        s->state = TL__SLOT_READY;
+        ctx->stat_loads++;
+    } else {
+        s->state = TL__SLOT_FAILED;
+        tl__content_log(ctx, TL_CONTENT_LOG_LOAD_FAILED, e->name, why ? why : "unknown error");
+    }
+    if (s->count == 0) tl__content_queue(ctx, index, ctx->frame);
+}
+
+/* Completes a loading slot now: its read in flight is polled to the end, or it is read. */
+static void tl__content_load_now(tl_content *ctx, uint32_t index) {
+    tl__content_slot *s = &ctx->slots[index];
+    const char *why = NULL;
+    unsigned char *stored;
+    if (s->in_flight) {
+        int r;
+        while ((r = ctx->io.read_poll(ctx->io.user, s->request)) == TL_CONTENT_IO_PENDING) {
+        }
+        s = &ctx->slots[index];
+        stored = s->buffer;
+        s->buffer = NULL;
+        if (s->file) ctx->io.close(ctx->io.user, s->file);
+        s->file = NULL;
+        if (r != TL_CONTENT_IO_DONE) {
+            TL_FREE(stored);
+            stored = NULL;
+            why = "read error";
+        }
+    } else {
+        stored = tl__content_read_stored(ctx, s->entry, &why);
+    }
+    tl__content_finish(ctx, index, stored, why);
+}
+
+/* Starts an asynchronous read through the backend; false when it could not start (the slot is
+   then FAILED). */
+static void tl__content_begin(tl_content *ctx, uint32_t index) {
+    tl__content_slot *s = &ctx->slots[index];
+    const tl__content_entry *e = s->entry;
+    tl__content_dirrec *d = &ctx->dirs[e->dir];
+    void *file;
+    uint64_t offset = 0, size = 0;
+    const char *why = "read error";
+    s->buffer = (unsigned char *)TL_MALLOC((size_t)e->stored + 1);
+    if (!s->buffer) {
+        tl__content_finish(ctx, index, NULL, "out of memory");
+        return;
+    }
+    if (d->packed) {
+        file = d->archives[e->archive];
+        offset = e->offset;
+    } else {
+        char *path = tl__content_join(d->path, e->path, NULL);
+        file = path ? ctx->io.open(ctx->io.user, path, &size) : NULL;
+        TL_FREE(path);
+        if (file && size != e->stored) {
+            ctx->io.close(ctx->io.user, file);
+            file = NULL;
+            why = "file size differs from the catalog";
+        } else if (!file) {
+            why = "file missing or unreadable";
+        }
+        s->file = file;
+    }
+    s->request = file ? ctx->io.read_begin(ctx->io.user, file, offset, s->buffer, (size_t)e->stored) : NULL;
+    if (s->request) {
+        s->in_flight = 1;
+        return;
+    }
+    TL_FREE(s->buffer);
+    s->buffer = NULL;
+    if (s->file) ctx->io.close(ctx->io.user, s->file);
+    s->file = NULL;
+    tl__content_finish(ctx, index, NULL, why);
+}
+
+static bool tl__content_push_load(tl_content *ctx, uint32_t index) {
+    tl__content_slot *s = &ctx->slots[index];
+    if (s->pending) return true;
+    if (!tl__content_grow((void **)&ctx->loads, &ctx->load_cap, sizeof *ctx->loads, ctx->load_len + 1)) return false;
+    s->pending = 1;
+    ctx->loads[ctx->load_len].slot = index;
+    ctx->loads[ctx->load_len].gen = s->gen;
+    ctx->load_len++;
+    return true;
+}
+
+/* One more reference to the entry's slot, loading it when needed. A synchronous load that fails
+   returns TL__CONTENT_NONE and holds nothing. */
+static uint32_t tl__content_acquire_entry(tl_content *ctx, tl__content_entry *e, bool async) {
+    uint32_t index = e->slot;
+    tl__content_slot *s;
+    bool start = false;
+    if (index == TL__CONTENT_NONE) {
+        index = tl__content_slot_alloc(ctx, e);
+        if (index == TL__CONTENT_NONE) {
+            tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "slots");
+            return TL__CONTENT_NONE;
+        }
+        start = true;
+    }
+    s = &ctx->slots[index];
+    if (s->state == TL__SLOT_FAILED) {
+        s->state = TL__SLOT_LOADING; /* a retry */
+        start = true;
+    }
+    if (s->state == TL__SLOT_LOADING && s->decoding) {
+        tl__content_log(ctx, TL_CONTENT_LOG_LOAD_FAILED, e->name, "its decoder loads the asset itself");
+        return TL__CONTENT_NONE;
+    }
+    s->count++;
+    if (s->state != TL__SLOT_LOADING) return index;
+    if (async) {
+        if (start && !tl__content_push_load(ctx, index)) {
+            tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "load queue");
+            tl__content_finish(ctx, index, NULL, "out of memory");
+        }
+        return index;
+    }
+    tl__content_load_now(ctx, index);
+    s = &ctx->slots[index];
+    if (s->state == TL__SLOT_READY) return index;
+    tl__content_decref(ctx, index);
+    return TL__CONTENT_NONE;
+}
+
+/* --- context ---------------------------------------------------------------------------------------- */
+
+static uint32_t tl__content_scope_alloc(tl_content *ctx) {
+    uint32_t index;
+    if (ctx->scope_free != TL__CONTENT_NONE) {
+        index = ctx->scope_free;
+        ctx->scope_free = ctx->scopes[index].next_free;
+    } else {
+        if (!tl__content_grow((void **)&ctx->scopes, &ctx->scope_cap, sizeof *ctx->scopes, ctx->scope_len + 1))
+            return TL__CONTENT_NONE;
+        index = ctx->scope_len++;
+        ctx->scopes[index].gen = 1;
+    }
+    ctx->live_scopes++;
+    return index;
+}
+
+tl_content *tl_content_create(const tl_content_desc *desc) {
+    tl_content_desc zero;
+    tl_content *ctx;
+    tl__content_scope *root;
+    if (!desc) {
+        memset(&zero, 0, sizeof zero);
+        desc = &zero;
+    }
+    ctx = (tl_content *)tl__content_zalloc(sizeof *ctx);
+    if (!ctx) return NULL;
+    ctx->logger = desc->logger;
+    ctx->io = desc->io;
+    if (!ctx->io.open || !ctx->io.read || !ctx->io.close) {
+        ctx->io.open = tl__content_file_open;
+        ctx->io.read = tl__content_file_read;
+        ctx->io.close = tl__content_file_close;
+        ctx->io.read_begin = NULL;
+        ctx->io.read_poll = NULL;
+    }
+    if (!ctx->io.read_begin || !ctx->io.read_poll) ctx->io.read_begin = NULL, ctx->io.read_poll = NULL;
+    ctx->delay = desc->release_delay_frames < 0 ? 0 : desc->release_delay_frames == 0 ? 1 : (uint64_t)desc->release_delay_frames;
+    ctx->auto_collect = !desc->manual_collect;
+    ctx->warn_threshold = desc->warn_threshold;
+    ctx->capture_origin = desc->capture_origin;
+    ctx->verify_xxh64 = desc->verify_xxh64;
+    ctx->trust_bytes = desc->trust_asset_bytes;
+    ctx->max_loads = desc->max_loads_per_frame ? desc->max_loads_per_frame : 8;
+    ctx->scope_free = ctx->slot_free = ctx->ref_free = TL__CONTENT_NONE;
+    if (tl__content_scope_alloc(ctx) != 0 || !(ctx->scopes[0].name = tl__content_strdup("Root"))) {
+        TL_FREE(ctx->scopes);
+        TL_FREE(ctx);
+        return NULL;
+    }
+    root = &ctx->scopes[0];
+    root->parent = TL__CONTENT_NONE;
+    root->kind = TL_SCOPE_ROOT;
+    root->alive = 1;
+    return ctx;
+}
+
+bool tl_content_register_kind(tl_content *ctx, const tl_content_kind_desc *kind) {
+    uint32_t i;
+    tl__content_kind *k;
+    if (!ctx || !kind || !kind->decode) {
+        tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_content_register_kind");
+        return false;
+    }
+    for (i = 0; i < ctx->kind_len; i++)
+        if ((!kind->category && !ctx->kinds[i].category) ||
+            (kind->category && ctx->kinds[i].category && strcmp(kind->category, ctx->kinds[i].category) == 0)) {
+            tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_content_register_kind (that category has a kind)");
+            return false;
+        }
+    if (!tl__content_grow((void **)&ctx->kinds, &ctx->kind_cap, sizeof *ctx->kinds, ctx->kind_len + 1)) {
+        tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "kinds");
+        return false;
+    }
+    k = &ctx->kinds[ctx->kind_len];
+    k->category = kind->category ? tl__content_strdup(kind->category) : NULL;
+    if (kind->category && !k->category) return false;
+    k->decode = kind->decode;
+    k->destroy = kind->destroy;
+    k->user = kind->user;
+    ctx->kind_len++;
+    return true;
+}
+
+uint32_t tl_content_find(tl_content *ctx, const char *name) {
+    tl__content_entry *e = ctx ? tl__content_entry_named(ctx, name) : NULL;
+    return e ? e->id : 0;
+}
+
+bool tl_content_contains(tl_content *ctx, uint32_t id) { return ctx && tl__content_entry_of(ctx, id) != NULL; }
+
+uint64_t tl_content_frame(const tl_content *ctx) { return ctx ? ctx->frame : 0; }
+void tl_content_set_auto_collect(tl_content *ctx, bool on) {
+    if (ctx) ctx->auto_collect = on;
+}
+
+/* --- collect and the frame ---------------------------------------------------------------------------- */
+
+void tl_content_collect(tl_content *ctx) {
+    uint32_t n, i, w = 0;
+    if (!ctx || ctx->queue_len == 0) return;
+    if (ctx->in_callback) {
+        tl__content_log(ctx, TL_CONTENT_LOG_CALLBACK_REFUSED, "tl_content_collect");
+        return;
+    }
+    n = ctx->queue_len;
+    for (i = 0; i < n; i++) {
+        uint32_t index = ctx->queue[i];
+        tl__content_slot *s = &ctx->slots[index];
+        if (!s->queued) continue;
+        if (s->count > 0 || s->state == TL__SLOT_LOADING) {
+            s->queued = 0; /* acquired again (stays), or loading (its completion queues it) */
+            continue;
+        }
+        if (s->eligible > ctx->frame) {
+            ctx->queue[w++] = index;
+            continue;
+        }
+        s->queued = 0;
+        tl__content_slot_release(ctx, index); /* destroy callbacks may queue more: kept below */
+    }
+    for (i = n; i < ctx->queue_len; i++) ctx->queue[w++] = ctx->queue[i];
+    ctx->queue_len = w;
+}
+
+void tl_content_update(tl_content *ctx) {
+    uint32_t n, i, w = 0, started = 0;
+    if (!ctx) return;
+    if (ctx->in_callback) {
+        tl__content_log(ctx, TL_CONTENT_LOG_CALLBACK_REFUSED, "tl_content_update");
+        return;
+    }
+    n = ctx->load_len;
+    for (i = 0; i < n; i++) {
+        tl__content_loadreq req = ctx->loads[i];
+        tl__content_slot *s = &ctx->slots[req.slot];
+        if (s->gen != req.gen) continue; /* released (forced unregister) */
+        if (s->state != TL__SLOT_LOADING) {
+            s->pending = 0; /* completed synchronously meanwhile */
+            continue;
+        }
+        if (s->in_flight) {
+            int r = ctx->io.read_poll(ctx->io.user, s->request);
+            unsigned char *stored;
+            if (r == TL_CONTENT_IO_PENDING) {
+                ctx->loads[w++] = req;
+                continue;
+            }
+            s->pending = 0;
+            stored = s->buffer;
+            s->buffer = NULL;
+            if (s->file) ctx->io.close(ctx->io.user, s->file);
+            s->file = NULL;
+            if (r != TL_CONTENT_IO_DONE) {
+                TL_FREE(stored);
+                stored = NULL;
+            }
+            tl__content_finish(ctx, req.slot, stored, "read error");
+            continue;
+        }
+        if (started >= ctx->max_loads) {
+            ctx->loads[w++] = req;
+            continue;
+        }
+        started++;
+        if (ctx->io.read_begin) {
+            tl__content_begin(ctx, req.slot);
+            if (ctx->slots[req.slot].in_flight) {
+                ctx->loads[w++] = req;
+                continue;
+            }
+        } else {
+            s->pending = 0;
+            tl__content_load_now(ctx, req.slot);
+        }
+        ctx->slots[req.slot].pending = 0;
+    }
+    for (i = n; i < ctx->load_len; i++) ctx->loads[w++] = ctx->loads[i];
+    ctx->load_len = w;
+    if (ctx->auto_collect) tl_content_collect(ctx);
+    ctx->frame++;
+}
+
+/* --- scopes ---------------------------------------------------------------------------------------------- */
+
+static tl__content_scope *tl__content_scope_get(tl_scope scope, const char *what) {
+    tl__content_scope *s;
+    if (!scope.ctx) {
+        tl__content_log(NULL, TL_CONTENT_LOG_INVALID_ARGUMENT, what);
+        return NULL;
+    }
+    if (scope.index >= scope.ctx->scope_len || !(s = &scope.ctx->scopes[scope.index])->alive || s->gen != scope.gen) {
+        tl__content_log(scope.ctx, TL_CONTENT_LOG_STALE_SCOPE, what);
+        return NULL;
+    }
+    return s;
+}
+
+/* Drops references whose slot a forced unregister released. */
+static void tl__content_purge(tl_content *ctx, tl__content_scope *s) {
+    tl_inline_iter it;
+    uint32_t key;
+    tl__content_held *value;
+    s->epoch = ctx->epoch;
+    if (!s->held.mem) return;
+    it = tl__content_heldmap_iter(s->held);
+    while (tl__content_heldmap_next(s->held, &it, &key, &value))
+        if (ctx->slots[value->slot].gen != value->gen) tl__content_heldmap_iter_remove(s->held, &it);
+}
+
+static tl__content_scope *tl__content_scope_live(tl_scope scope, const char *what) {
+    tl__content_scope *s = tl__content_scope_get(scope, what);
+    if (s && s->epoch != scope.ctx->epoch) tl__content_purge(scope.ctx, s);
+    return s;
+}
+
+static uint32_t tl__content_threshold(const tl_content *ctx, const tl__content_scope *s) {
+    uint32_t t = s->threshold ? s->threshold : ctx->warn_threshold;
+    return t == TL_SCOPE_NO_THRESHOLD ? 0 : t;
+}
+
+/* Writes the path of a scope ("Root/Field/Popup") into a new string. */
+static char *tl__content_path_alloc(const tl_content *ctx, uint32_t index) {
+    size_t len = 0, at;
+    uint32_t i;
+    char *out;
+    for (i = index; i != TL__CONTENT_NONE; i = ctx->scopes[i].parent) len += strlen(ctx->scopes[i].name) + 1;
+    out = (char *)TL_MALLOC(len ? len : 1);
+    if (!out) return NULL;
+    at = len - 1;
+    out[at] = 0;
+    for (i = index; i != TL__CONTENT_NONE; i = ctx->scopes[i].parent) {
+        size_t n = strlen(ctx->scopes[i].name);
+        at -= n;
+        memcpy(out + at, ctx->scopes[i].name, n);
+        if (at) out[--at] = '/';
+    }
+    return out;
+}
+
+static void tl__content_after_add(tl_content *ctx, uint32_t scope_index) {
+    tl__content_scope *s = &ctx->scopes[scope_index];
+    uint32_t count = tl__content_held_count(s), t = tl__content_threshold(ctx, s);
+    if (count > s->peak) s->peak = count;
+    if (t && count > t && !s->warned) {
+        char *path = tl__content_path_alloc(ctx, scope_index);
+        s->warned = 1;
+        tl__content_log(ctx, TL_CONTENT_LOG_SCOPE_THRESHOLD, path ? path : s->name, count, t);
+        TL_FREE(path);
+    }
+}
+
+static void tl__content_after_remove(tl_content *ctx, tl__content_scope *s) {
+    uint32_t t = tl__content_threshold(ctx, s);
+    if (!t || tl__content_held_count(s) <= t) s->warned = 0;
+}
+
+/* Adds (id -> slot) to a scope that does not hold id yet; the caller has taken the count. */
+static bool tl__content_scope_add(tl_content *ctx, uint32_t scope_index, uint32_t id, uint32_t slot) {
+    tl__content_scope *s = &ctx->scopes[scope_index];
+    tl__content_held h;
+    if (!tl__content_held_reserve(s, tl__content_held_count(s) + 1)) {
+        tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "scope");
+        return false;
+    }
+    h.slot = slot;
+    h.gen = ctx->slots[slot].gen;
+    tl__content_heldmap_try_add(s->held, id, h);
+    tl__content_after_add(ctx, scope_index);
+    return true;
+}
+
+tl_scope tl_content_root(tl_content *ctx) {
+    tl_scope root;
+    memset(&root, 0, sizeof root);
+    if (ctx && !ctx->shutting_down) {
+        root.ctx = ctx;
+        root.index = 0;
+        root.gen = ctx->scopes[0].gen;
+    }
+    return root;
+}
+
+tl_scope tl_scope_create_at(tl_scope parent, const char *name, tl_scope_kind kind, const char *file, int line) {
+    tl_scope out;
+    tl_content *ctx = parent.ctx;
+    tl__content_scope *p = tl__content_scope_get(parent, "tl_scope_create");
+    tl__content_scope *s;
+    uint32_t index, pi = parent.index;
+    memset(&out, 0, sizeof out);
+    if (!p) return out;
+    if (kind == TL_SCOPE_ROOT || (int)kind < 0 || (int)kind > (int)TL_SCOPE_OWNED) {
+        tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_scope_create (kind)");
+        return out;
+    }
+    if (!tl__content_grow((void **)&p->children, &p->child_cap, sizeof *p->children, p->child_count + 1) ||
+        (index = tl__content_scope_alloc(ctx)) == TL__CONTENT_NONE) {
+        tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "scope");
+        return out;
+    }
+    s = &ctx->scopes[index];
+    s->name = tl__content_strdup(name && name[0] ? name : "Scope");
+    if (!s->name) {
+        s->next_free = ctx->scope_free;
+        ctx->scope_free = index;
+        ctx->live_scopes--;
+        tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "scope");
+        return out;
+    }
+    p = &ctx->scopes[pi];
+    s->held.mem = NULL;
+    s->held.capacity = 0;
+    s->file = ctx->capture_origin ? file : NULL;
+    s->line = ctx->capture_origin ? line : 0;
+    s->children = NULL;
+    s->child_count = s->child_cap = 0;
+    s->parent = pi;
+    s->child_pos = p->child_count;
+    s->peak = s->threshold = 0;
+    s->epoch = ctx->epoch;
+    s->kind = (uint8_t)kind;
+    s->alive = 1;
+    s->warned = 0;
+    p->children[p->child_count++] = index;
+    out.ctx = ctx;
+    out.index = index;
+    out.gen = s->gen;
+    return out;
+}
+
+tl_scope tl_scope_create(tl_scope parent, const char *name, tl_scope_kind kind) {
+    return tl_scope_create_at(parent, name, kind, NULL, 0);
+}
+
+/* Ends one scope without children: warns when reclaimed, releases what it holds, unlinks it. */
+static void tl__content_scope_end(tl_content *ctx, uint32_t index, bool reclaimed) {
+    tl__content_scope *s = &ctx->scopes[index];
+    tl_inline_iter it;
+    uint32_t key;
+    tl__content_held *value;
+    if (reclaimed && s->kind == TL_SCOPE_EXPLICIT) {
+        char *path = tl__content_path_alloc(ctx, index);
+        char origin[300];
+        origin[0] = 0;
+        if (s->file) snprintf(origin, sizeof origin, " (created at %s:%d)", s->file, s->line);
+        tl__content_log(ctx, TL_CONTENT_LOG_SCOPE_LEAKED, path ? path : s->name, origin);
+        TL_FREE(path);
+    }
+    s->alive = 0;
+    if (s->held.mem) {
+        it = tl__content_heldmap_iter(s->held);
+        while (tl__content_heldmap_next(s->held, &it, &key, &value))
+            if (ctx->slots[value->slot].gen == value->gen) tl__content_decref(ctx, value->slot);
+        TL_FREE(s->held.mem);
+    }
+    s->held.mem = NULL;
+    s->held.capacity = 0;
+    if (s->parent != TL__CONTENT_NONE) {
+        tl__content_scope *p = &ctx->scopes[s->parent];
+        uint32_t last = p->children[--p->child_count];
+        if (last != index) {
+            p->children[s->child_pos] = last;
+            ctx->scopes[last].child_pos = s->child_pos;
+        }
+    }
+    TL_FREE(s->children);
+    TL_FREE(s->name);
+    s->children = NULL;
+    s->name = NULL;
+    if (++s->gen == 0) s->gen = 1;
+    s->next_free = ctx->scope_free;
+    ctx->scope_free = index;
+    ctx->live_scopes--;
+}
+
+/* Ends a scope and its subtree, children first, the last child first; no recursion. */
+static void tl__content_dispose_tree(tl_content *ctx, uint32_t top) {
+    uint32_t cur = top;
+    for (;;) {
+        tl__content_scope *s = &ctx->scopes[cur];
+        uint32_t parent;
+        if (s->child_count > 0) {
+            cur = s->children[s->child_count - 1];
+            continue;
+        }
+        parent = s->parent;
+        tl__content_scope_end(ctx, cur, cur != top);
+        if (cur == top) break;
+        cur = parent;
+    }
+}
+
+bool tl_scope_dispose(tl_scope scope) {
+    if (!tl__content_scope_get(scope, "tl_scope_dispose")) return false;
+    if (scope.index == 0) {
+        tl__content_log(scope.ctx, TL_CONTENT_LOG_ROOT_DISPOSE);
+        return false;
+    }
+    tl__content_dispose_tree(scope.ctx, scope.index);
+    return true;
+}
+
+bool tl_scope_valid(tl_scope scope) {
+    return scope.ctx && scope.index < scope.ctx->scope_len && scope.ctx->scopes[scope.index].alive &&
+           scope.ctx->scopes[scope.index].gen == scope.gen;
+}
+
+static tl_asset tl__content_asset(tl_content *ctx, uint32_t slot) {
+    tl_asset a;
+    a.ctx = ctx;
+    a.slot = slot;
+    a.gen = ctx->slots[slot].gen;
+    return a;
+}
+
+static tl_asset tl__content_scope_load(tl_scope scope, tl__content_entry *e, uint32_t id, bool async, const char *what) {
+    tl_content *ctx = scope.ctx;
+    tl__content_scope *s = tl__content_scope_live(scope, what);
+    tl__content_held *h;
+    tl_asset none;
+    uint32_t slot;
+    memset(&none, 0, sizeof none);
+    if (!s) return none;
+    h = s->held.mem ? tl__content_heldmap_get(s->held, id) : NULL;
+    if (h) {
+        /* Held already: the same asset, the scope does not grow. */
+        slot = h->slot;
+        if (ctx->slots[slot].state == TL__SLOT_READY) return tl__content_asset(ctx, slot);
+        if (ctx->slots[slot].state == TL__SLOT_LOADING) {
+            if (!async && !ctx->slots[slot].decoding) tl__content_load_now(ctx, slot);
+            if (async || ctx->slots[slot].state == TL__SLOT_READY) return tl__content_asset(ctx, slot);
+        }
+        /* Failed: give that reference back and load again. */
+        tl__content_heldmap_remove(ctx->scopes[scope.index].held, id);
+        tl__content_decref(ctx, slot);
+    }
+    if (!e) e = tl__content_entry_of(ctx, id);
+    if (!e) {
+        char text[16];
+        snprintf(text, sizeof text, "%u", (unsigned)id);
+        tl__content_log(ctx, TL_CONTENT_LOG_UNKNOWN_ASSET, what, text);
+        return none;
+    }
+    if (!tl__content_held_reserve(&ctx->scopes[scope.index], tl__content_held_count(&ctx->scopes[scope.index]) + 1)) {
+        tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "scope");
+        return none;
+    }
+    slot = tl__content_acquire_entry(ctx, e, async);
+    if (slot == TL__CONTENT_NONE) return none;
+    /* A decoder may have loaded into this scope meanwhile, or ended it. */
+    if (!tl_scope_valid(scope)) {
+        tl__content_decref(ctx, slot);
+        return none;
+    }
+    s = &ctx->scopes[scope.index];
+    if (tl__content_heldmap_get(s->held, id)) {
+        tl__content_decref(ctx, slot);
+        return tl__content_asset(ctx, slot);
+    }
+    if (!tl__content_scope_add(ctx, scope.index, id, slot)) {
+        tl__content_decref(ctx, slot);
+        return none;
+    }
+    return tl__content_asset(ctx, slot);
+}
+
+tl_asset tl_scope_load(tl_scope scope, uint32_t id) {
+    return tl__content_scope_load(scope, NULL, id, false, "tl_scope_load");
+}
+tl_asset tl_scope_load_async(tl_scope scope, uint32_t id) {
+    return tl__content_scope_load(scope, NULL, id, true, "tl_scope_load_async");
+}
+
+static tl_asset tl__content_scope_load_name(tl_scope scope, const char *name, bool async, const char *what) {
+    tl__content_entry *e;
+    tl_asset none;
+    memset(&none, 0, sizeof none);
+    if (!scope.ctx || !name) {
+        tl__content_log(scope.ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, what);
+        return none;
+    }
+    e = tl__content_entry_named(scope.ctx, name);
+    if (!e) {
+        if (tl__content_scope_get(scope, what)) tl__content_log(scope.ctx, TL_CONTENT_LOG_UNKNOWN_ASSET, what, name);
+        return none;
+    }
+    return tl__content_scope_load(scope, e, e->id, async, what);
+}
+
+tl_asset tl_scope_load_name(tl_scope scope, const char *name) {
+    return tl__content_scope_load_name(scope, name, false, "tl_scope_load_name");
+}
+tl_asset tl_scope_load_name_async(tl_scope scope, const char *name) {
+    return tl__content_scope_load_name(scope, name, true, "tl_scope_load_name_async");
+}
+
+bool tl_scope_contains(tl_scope scope, uint32_t id) {
+    tl__content_scope *s = tl__content_scope_live(scope, "tl_scope_contains");
+    return s && s->held.mem && tl__content_heldmap_get(s->held, id) != NULL;
+}
+
+bool tl_scope_release(tl_scope scope, uint32_t id) {
+    tl__content_scope *s = tl__content_scope_live(scope, "tl_scope_release");
+    tl__content_held h;
+    if (!s || !s->held.mem || !tl__content_heldmap_try_get(s->held, id, &h)) return false;
+    tl__content_heldmap_remove(s->held, id);
+    tl__content_after_remove(scope.ctx, s);
+    tl__content_decref(scope.ctx, h.slot);
+    return true;
+}
+
+/* Gives the scope its own reference to a live slot (no growth when it holds the id). */
+static bool tl__content_hold_slot(tl_content *ctx, uint32_t scope_index, uint32_t slot) {
+    tl__content_scope *s = &ctx->scopes[scope_index];
+    uint32_t id = ctx->slots[slot].entry->id;
+    if (s->held.mem && tl__content_heldmap_get(s->held, id)) return true;
+    ctx->slots[slot].count++;
+    if (!tl__content_scope_add(ctx, scope_index, id, slot)) {
+        tl__content_decref(ctx, slot);
+        return false;
+    }
+    return true;
+}
+
+bool tl_scope_share_to(tl_scope source, tl_scope target, uint32_t id) {
+    tl__content_scope *s = tl__content_scope_live(source, "tl_scope_share_to");
+    tl__content_held h;
+    if (!s || !tl__content_scope_live(target, "tl_scope_share_to")) return false;
+    if (source.ctx != target.ctx) {
+        tl__content_log(source.ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_scope_share_to (two contexts)");
+        return false;
+    }
+    if (!s->held.mem || !tl__content_heldmap_try_get(s->held, id, &h)) return false;
+    return tl__content_hold_slot(target.ctx, target.index, h.slot);
+}
+
+static tl__content_slot *tl__content_slot_get(tl_asset asset) {
+    tl__content_slot *s;
+    if (!asset.ctx || asset.slot >= asset.ctx->slot_len) return NULL;
+    s = &asset.ctx->slots[asset.slot];
+    return s->gen == asset.gen && s->state != TL__SLOT_FREE ? s : NULL;
+}
+
+bool tl_scope_adopt(tl_scope target, tl_asset asset) {
+    if (!tl__content_scope_live(target, "tl_scope_adopt")) return false;
+    if (asset.ctx != target.ctx || !tl__content_slot_get(asset)) {
+        tl__content_log(target.ctx, TL_CONTENT_LOG_STALE_ASSET, "tl_scope_adopt");
+        return false;
+    }
+    return tl__content_hold_slot(target.ctx, target.index, asset.slot);
+}
+
+uint32_t tl_scope_count(tl_scope scope) {
+    tl__content_scope *s = tl__content_scope_live(scope, "tl_scope_count");
+    return s ? tl__content_held_count(s) : 0;
+}
+uint32_t tl_scope_peak(tl_scope scope) {
+    tl__content_scope *s = tl__content_scope_get(scope, "tl_scope_peak");
+    return s ? s->peak : 0;
+}
+tl_scope_kind tl_scope_get_kind(tl_scope scope) {
+    tl__content_scope *s = tl__content_scope_get(scope, "tl_scope_get_kind");
+    return s ? (tl_scope_kind)s->kind : TL_SCOPE_ROOT;
+}
+const char *tl_scope_name(tl_scope scope) {
+    tl__content_scope *s = tl__content_scope_get(scope, "tl_scope_name");
+    return s ? s->name : NULL;
+}
+tl_scope tl_scope_parent(tl_scope scope) {
+    tl__content_scope *s = tl__content_scope_get(scope, "tl_scope_parent");
+    tl_scope p;
+    memset(&p, 0, sizeof p);
+    if (s && s->parent != TL__CONTENT_NONE) {
+        p.ctx = scope.ctx;
+        p.index = s->parent;
+        p.gen = scope.ctx->scopes[s->parent].gen;
+    }
+    return p;
+}
+void tl_scope_set_warn_threshold(tl_scope scope, uint32_t threshold) {
+    tl__content_scope *s = tl__content_scope_get(scope, "tl_scope_set_warn_threshold");
+    if (s) {
+        s->threshold = threshold;
+        s->warned = 0;
+        tl__content_after_add(scope.ctx, scope.index);
+    }
+}
+
+const char *tl_scope_kind_name(tl_scope_kind kind) {
+    switch (kind) {
+    case TL_SCOPE_ROOT: return "Root";
+    case TL_SCOPE_EXPLICIT: return "Explicit";
+    case TL_SCOPE_LEVEL: return "Level";
+    case TL_SCOPE_ENTITY: return "Entity";
+    case TL_SCOPE_SCREEN: return "Screen";
+    case TL_SCOPE_OWNED: return "Owned";
+    }
+    return "?";
+}
+
+/* snprintf-like output. */
+typedef struct tl__content_out { char *buf; size_t cap, len; } tl__content_out;
+static void tl__content_put(tl__content_out *o, const char *s, size_t n) {
+    if (o->cap && o->len < o->cap - 1) {
+        size_t room = o->cap - 1 - o->len;
+        memcpy(o->buf + o->len, s, n < room ? n : room);
+    }
+    o->len += n;
+}
+static void tl__content_puts(tl__content_out *o, const char *s) { tl__content_put(o, s, strlen(s)); }
+static size_t tl__content_out_end(tl__content_out *o) {
+    if (o->cap) o->buf[o->len < o->cap - 1 ? o->len : o->cap - 1] = 0;
+    return o->len;
+}
+
+size_t tl_scope_path(tl_scope scope, char *buf, size_t cap) {
+    tl__content_out o;
+    char *path;
+    o.buf = buf;
+    o.cap = buf ? cap : 0;
+    o.len = 0;
+    if (tl__content_scope_get(scope, "tl_scope_path") && (path = tl__content_path_alloc(scope.ctx, scope.index))) {
+        tl__content_puts(&o, path);
+        TL_FREE(path);
+    }
+    return tl__content_out_end(&o);
+}
+
+/* --- raw handles ------------------------------------------------------------------------------------------ */
+
+static tl_content_handle tl__content_new_ref(tl_content *ctx, uint32_t slot) {
+    tl_content_handle h;
+    uint32_t index;
+    tl__content_rawref *r;
+    memset(&h, 0, sizeof h);
+    if (ctx->ref_free != TL__CONTENT_NONE) {
+        index = ctx->ref_free;
+        ctx->ref_free = ctx->refs[index].next_free;
+    } else {
+        if (!tl__content_grow((void **)&ctx->refs, &ctx->ref_cap, sizeof *ctx->refs, ctx->ref_len + 1)) {
+            tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "raw handles");
+            tl__content_decref(ctx, slot);
+            return h;
+        }
+        index = ctx->ref_len++;
+        ctx->refs[index].gen = 1;
+    }
+    r = &ctx->refs[index];
+    r->slot = slot;
+    r->slot_gen = ctx->slots[slot].gen;
+    r->alive = true;
+    ctx->live_refs++;
+    h.ctx = ctx;
+    h.ref = index;
+    h.gen = r->gen;
+    return h;
+}
+
+static tl__content_rawref *tl__content_ref_get(tl_content_handle h) {
+    tl__content_rawref *r;
+    if (!h.ctx || h.ref >= h.ctx->ref_len) return NULL;
+    r = &h.ctx->refs[h.ref];
+    return r->alive && r->gen == h.gen ? r : NULL;
+}
+
+static void tl__content_ref_free(tl_content *ctx, uint32_t index) {
+    tl__content_rawref *r = &ctx->refs[index];
+    r->alive = false;
+    if (++r->gen == 0) r->gen = 1;
+    r->next_free = ctx->ref_free;
+    ctx->ref_free = index;
+    ctx->live_refs--;
+}
+
+static tl_content_handle tl__content_acquire(tl_content *ctx, tl__content_entry *e, uint32_t id, bool async, const char *what) {
+    tl_content_handle none;
+    uint32_t slot;
+    memset(&none, 0, sizeof none);
+    if (!ctx) {
+        tl__content_log(NULL, TL_CONTENT_LOG_INVALID_ARGUMENT, what);
+        return none;
+    }
+    if (!e) e = tl__content_entry_of(ctx, id);
+    if (!e) {
+        char text[16];
+        snprintf(text, sizeof text, "%u", (unsigned)id);
+        tl__content_log(ctx, TL_CONTENT_LOG_UNKNOWN_ASSET, what, text);
+        return none;
+    }
+    slot = tl__content_acquire_entry(ctx, e, async);
+    if (slot == TL__CONTENT_NONE) return none;
+    return tl__content_new_ref(ctx, slot);
+}
+
+tl_content_handle tl_content_acquire(tl_content *ctx, uint32_t id) {
+    return tl__content_acquire(ctx, NULL, id, false, "tl_content_acquire");
+}
+tl_content_handle tl_content_acquire_async(tl_content *ctx, uint32_t id) {
+    return tl__content_acquire(ctx, NULL, id, true, "tl_content_acquire_async");
+}
+tl_content_handle tl_content_acquire_name(tl_content *ctx, const char *name) {
+    tl__content_entry *e = ctx ? tl__content_entry_named(ctx, name) : NULL;
+    tl_content_handle none;
+    if (!e) {
+        memset(&none, 0, sizeof none);
+        tl__content_log(ctx, TL_CONTENT_LOG_UNKNOWN_ASSET, "tl_content_acquire_name", name ? name : "(null)");
+        return none;
+    }
+    return tl__content_acquire(ctx, e, e->id, false, "tl_content_acquire_name");
+}
+
+/* A live raw reference whose slot is still the one it took. */
+static tl__content_rawref *tl__content_ref_live(tl_content_handle h) {
+    tl__content_rawref *r = tl__content_ref_get(h);
+    return r && h.ctx->slots[r->slot].gen == r->slot_gen ? r : NULL;
+}
+
+tl_content_handle tl_content_share(tl_content_handle handle) {
+    tl__content_rawref *r = tl__content_ref_live(handle);
+    tl_content_handle none;
+    if (!r) {
+        memset(&none, 0, sizeof none);
+        tl__content_log(handle.ctx, TL_CONTENT_LOG_STALE_HANDLE, "tl_content_share");
+        return none;
+    }
+    handle.ctx->slots[r->slot].count++;
+    return tl__content_new_ref(handle.ctx, r->slot);
+}
+
+bool tl_content_dispose(tl_content_handle handle) {
+    tl__content_rawref *r = tl__content_ref_get(handle);
+    if (!r) {
+        tl__content_log(handle.ctx, TL_CONTENT_LOG_STALE_HANDLE, "tl_content_dispose");
+        return false;
+    }
+    /* A reference a forced unregister invalidated is dropped quietly. */
+    if (handle.ctx->slots[r->slot].gen == r->slot_gen) tl__content_decref(handle.ctx, r->slot);
+    tl__content_ref_free(handle.ctx, handle.ref);
+    return true;
+}
+
+bool tl_content_handle_valid(tl_content_handle handle) { return tl__content_ref_live(handle) != NULL; }
+
+tl_asset tl_content_handle_asset(tl_content_handle handle) {
+    tl__content_rawref *r = tl__content_ref_live(handle);
+    tl_asset a;
+    memset(&a, 0, sizeof a);
+    if (r) {
+        a.ctx = handle.ctx;
+        a.slot = r->slot;
+        a.gen = r->slot_gen;
+    }
+    return a;
+}
+
+bool tl_scope_attach(tl_scope scope, tl_content_handle handle) {
+    tl__content_rawref *r;
+    tl__content_scope *s = tl__content_scope_live(scope, "tl_scope_attach");
+    uint32_t slot, id;
+    if (!s) return false;
+    r = tl__content_ref_live(handle);
+    if (!r || handle.ctx != scope.ctx) {
+        tl__content_log(scope.ctx, TL_CONTENT_LOG_STALE_HANDLE, "tl_scope_attach");
+        return false;
+    }
+    slot = r->slot;
+    id = scope.ctx->slots[slot].entry->id;
+    if (s->held.mem && tl__content_heldmap_get(s->held, id)) {
+        tl__content_decref(scope.ctx, slot); /* held already: the handle's reference goes back */
+    } else if (!tl__content_scope_add(scope.ctx, scope.index, id, slot)) {
+        return false; /* the handle stays yours */
+    }
+    tl__content_ref_free(scope.ctx, handle.ref);
+    return true;
+}
+
+/* --- assets --------------------------------------------------------------------------------------------------- */
+
+bool tl_asset_valid(tl_asset asset) { return tl__content_slot_get(asset) != NULL; }
+
+tl_asset_status tl_asset_get_status(tl_asset asset) {
+    tl__content_slot *s = tl__content_slot_get(asset);
+    return s ? (tl_asset_status)s->state : TL_ASSET_INVALID;
+}
+
+void *tl_asset_object(tl_asset asset) {
+    tl__content_slot *s = tl__content_slot_get(asset);
+    if (!s) {
+        if (asset.ctx && asset.gen) tl__content_log(asset.ctx, TL_CONTENT_LOG_STALE_ASSET, "tl_asset_object");
+        return NULL;
+    }
+    return s->state == TL__SLOT_READY ? s->object : NULL;
+}
+
+size_t tl_asset_size(tl_asset asset) {
+    tl__content_slot *s = tl__content_slot_get(asset);
+    return s && s->state == TL__SLOT_READY ? (size_t)s->size : 0;
+}
+uint32_t tl_asset_id(tl_asset asset) {
+    tl__content_slot *s = tl__content_slot_get(asset);
+    return s ? s->entry->id : 0;
+}
+const char *tl_asset_name(tl_asset asset) {
+    tl__content_slot *s = tl__content_slot_get(asset);
+    return s ? s->entry->name : NULL;
+}
+uint32_t tl_asset_count(tl_asset asset) {
+    tl__content_slot *s = tl__content_slot_get(asset);
+    return s ? s->count : 0;
+}
+
+/* --- unregister and shutdown ------------------------------------------------------------------------------------ */
+
+/* Waits for a read in flight (the backend owns its buffer until then) and drops its result. */
+static void tl__content_drain(tl_content *ctx, uint32_t index) {
+    tl__content_slot *s = &ctx->slots[index];
+    if (!s->in_flight) return;
+    while (ctx->io.read_poll(ctx->io.user, s->request) == TL_CONTENT_IO_PENDING) {
+    }
+    s->in_flight = 0;
+    s->request = NULL;
+}
+
+static void tl__content_drop_queue_entries(tl_content *ctx) {
+    uint32_t i, w = 0;
+    for (i = 0; i < ctx->queue_len; i++)
+        if (ctx->slots[ctx->queue[i]].queued) ctx->queue[w++] = ctx->queue[i];
+    ctx->queue_len = w;
+}
+
+static void tl__content_unmount(tl_content *ctx, uint32_t index) {
+    tl__content_dirrec *d = &ctx->dirs[index];
+    uint32_t i, gen = d->gen;
+    for (i = 0; i < d->entry_count; i++) tl__content_idmap_remove(ctx->ids, d->entries[i].id);
+    tl__content_dir_free(ctx, d);
+    d->gen = gen;
+    tl__content_rebuild_names(ctx);
+}
+
+bool tl_content_unregister_dir(tl_content_dir dir, bool force) {
+    tl_content *ctx = dir.ctx;
+    tl__content_dirrec *d = tl__content_dir_get(dir);
+    uint32_t i, held = 0;
+    if (!d) {
+        tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_content_unregister_dir (stale directory)");
+        return false;
+    }
+    if (ctx->in_callback) {
+        tl__content_log(ctx, TL_CONTENT_LOG_CALLBACK_REFUSED, "tl_content_unregister_dir");
+        return false;
+    }
+    for (i = 0; i < d->entry_count; i++) {
+        uint32_t slot = d->entries[i].slot;
+        if (slot != TL__CONTENT_NONE && ctx->slots[slot].count > 0) held++;
+    }
+    if (held && !force) {
+        tl__content_log(ctx, TL_CONTENT_LOG_DIR_HELD, d->path, held);
+        return false;
+    }
+    for (i = 0; i < d->entry_count; i++) {
+        uint32_t slot = ctx->dirs[dir.index].entries[i].slot;
+        if (slot == TL__CONTENT_NONE) continue;
+        tl__content_drain(ctx, slot);
+        ctx->slots[slot].queued = 0;
+        tl__content_slot_release(ctx, slot);
+    }
+    tl__content_drop_queue_entries(ctx);
+    if (held) {
+        ctx->epoch++; /* scopes drop their killed references lazily */
+        tl__content_log(ctx, TL_CONTENT_LOG_DIR_FORCED, ctx->dirs[dir.index].path, held);
+    }
+    tl__content_unmount(ctx, dir.index);
+    return true;
+}
+
+void tl_content_shutdown(tl_content *ctx) {
+    uint32_t i, leftover = 0;
+    if (!ctx) return;
+    if (ctx->in_callback) {
+        tl__content_log(ctx, TL_CONTENT_LOG_CALLBACK_REFUSED, "tl_content_shutdown");
+        return;
+    }
+    ctx->shutting_down = true;
+    tl__content_dispose_tree(ctx, 0);
+    for (i = 0; i < ctx->ref_len; i++) {
+        tl__content_rawref *r = &ctx->refs[i];
+        if (!r->alive) continue;
+        leftover++;
+        if (ctx->slots[r->slot].gen == r->slot_gen) {
+            tl__content_log(ctx, TL_CONTENT_LOG_RAW_LEFTOVER, ctx->slots[r->slot].entry->name);
+            tl__content_decref(ctx, r->slot);
+        } else {
+            tl__content_log(ctx, TL_CONTENT_LOG_RAW_LEFTOVER, "an asset invalidated by a forced unregister");
+        }
+        tl__content_ref_free(ctx, i);
+    }
+    if (leftover) tl__content_log(ctx, TL_CONTENT_LOG_RAW_LEFTOVER_TOTAL, leftover);
+    /* Everything left is unreferenced now: loads in flight end, every slot is released. */
+    for (i = 0; i < ctx->slot_len; i++) {
+        if (ctx->slots[i].state == TL__SLOT_FREE) continue;
+        tl__content_drain(ctx, i);
+        ctx->slots[i].queued = 0;
+        tl__content_slot_release(ctx, i);
+    }
+    for (i = 0; i < ctx->dir_len; i++)
+        if (ctx->dirs[i].alive) tl__content_dir_free(ctx, &ctx->dirs[i]);
+    for (i = 0; i < ctx->kind_len; i++) TL_FREE(ctx->kinds[i].category);
+    TL_FREE(ctx->kinds);
+    TL_FREE(ctx->dirs);
+    TL_FREE(ctx->ids.mem);
+    TL_FREE(ctx->names.mem);
+    TL_FREE(ctx->queue);
+    TL_FREE(ctx->loads);
+    TL_FREE(ctx->refs);
+    TL_FREE(ctx->slots);
+    TL_FREE(ctx->scopes);
+    TL_FREE(ctx);
+}
+
+/* --- diagnostics ---------------------------------------------------------------------------------------------------- */
+
+tl_content_stats tl_content_get_stats(tl_content *ctx) {
+    tl_content_stats st;
+    uint32_t i;
+    memset(&st, 0, sizeof st);
+    if (!ctx) return st;
+    st.live_assets = ctx->live_slots;
+    for (i = 0; i < ctx->slot_len; i++) {
+        const tl__content_slot *s = &ctx->slots[i];
+        if (s->state == TL__SLOT_FREE) continue;
+        st.held_assets += s->count > 0;
+        st.queued += s->queued;
+        st.loading += s->state == TL__SLOT_LOADING;
+    }
+    for (i = 0; i < ctx->scope_len; i++) {
+        tl__content_scope *s = &ctx->scopes[i];
+        if (!s->alive) continue;
+        if (s->epoch != ctx->epoch) tl__content_purge(ctx, s);
+        st.references += tl__content_held_count(s);
+    }
+    for (i = 0; i < ctx->ref_len; i++)
+        if (ctx->refs[i].alive && ctx->slots[ctx->refs[i].slot].gen == ctx->refs[i].slot_gen) st.raw_handles++;
+    st.references += st.raw_handles;
+    st.scopes = ctx->live_scopes;
+    for (i = 0; i < ctx->dir_len; i++) st.directories += ctx->dirs[i].alive;
+    st.loads = ctx->stat_loads;
+    st.releases = ctx->stat_releases;
+    return st;
+}
+
+uint32_t tl_content_live_assets(tl_content *ctx) { return ctx ? ctx->live_slots : 0; }
+
+size_t tl_content_snapshot(tl_content *ctx, tl_content_ref *out, size_t cap) {
+    size_t n = 0;
+    uint32_t i;
+    if (!ctx) return 0;
+    for (i = 0; i < ctx->scope_len; i++) {
+        tl__content_scope *s = &ctx->scopes[i];
+        tl_inline_iter it;
+        uint32_t key;
+        tl__content_held *value;
+        if (!s->alive || !s->held.mem) continue;
+        if (s->epoch != ctx->epoch) tl__content_purge(ctx, s);
+        it = tl__content_heldmap_iter(s->held);
+        while (tl__content_heldmap_next(s->held, &it, &key, &value)) {
+            if (n < cap) {
+                tl_content_ref *r = &out[n];
+                memset(r, 0, sizeof *r);
+                r->scope.ctx = ctx;
+                r->scope.index = i;
+                r->scope.gen = s->gen;
+                r->id = key;
+                r->name = ctx->slots[value->slot].entry->name;
+                r->count = ctx->slots[value->slot].count;
+                r->status = (tl_asset_status)ctx->slots[value->slot].state;
+            }
+            n++;
+        }
+    }
+    for (i = 0; i < ctx->ref_len; i++) {
+        const tl__content_rawref *rr = &ctx->refs[i];
+        if (!rr->alive || ctx->slots[rr->slot].gen != rr->slot_gen) continue;
+        if (n < cap) {
+            tl_content_ref *r = &out[n];
+            memset(r, 0, sizeof *r);
+            r->handle.ctx = ctx;
+            r->handle.ref = i;
+            r->handle.gen = rr->gen;
+            r->id = ctx->slots[rr->slot].entry->id;
+            r->name = ctx->slots[rr->slot].entry->name;
+            r->count = ctx->slots[rr->slot].count;
+            r->status = (tl_asset_status)ctx->slots[rr->slot].state;
+        }
+        n++;
+    }
+    return n;
+}
+
+size_t tl_content_loading(tl_content *ctx, uint32_t *ids, size_t cap) {
+    size_t n = 0;
+    uint32_t i;
+    if (!ctx) return 0;
+    for (i = 0; i < ctx->slot_len; i++)
+        if (ctx->slots[i].state == TL__SLOT_LOADING) {
+            if (n < cap) ids[n] = ctx->slots[i].entry->id;
+            n++;
+        }
+    return n;
+}
+
+size_t tl_content_dump_tree(tl_content *ctx, char *buf, size_t cap) {
+    tl__content_out o;
+    uint32_t *stack, *depth, top = 0;
+    o.buf = buf;
+    o.cap = buf ? cap : 0;
+    o.len = 0;
+    if (!ctx || ctx->live_scopes == 0) return tl__content_out_end(&o);
+    stack = (uint32_t *)TL_MALLOC((size_t)ctx->live_scopes * 2 * sizeof *stack);
+    if (!stack) return tl__content_out_end(&o);
+    depth = stack + ctx->live_scopes;
+    stack[top] = 0;
+    depth[top++] = 0;
+    while (top) {
+        uint32_t index = stack[--top], d = depth[top], k, shown = 0;
+        tl__content_scope *s = &ctx->scopes[index];
+        char num[64];
+        if (s->epoch != ctx->epoch) tl__content_purge(ctx, s);
+        for (k = 0; k < d; k++) tl__content_puts(&o, "  ");
+        tl__content_puts(&o, s->name);
+        snprintf(num, sizeof num, " [%s] %u (peak %u)", tl_scope_kind_name((tl_scope_kind)s->kind),
+                 (unsigned)tl__content_held_count(s), (unsigned)s->peak);
+        tl__content_puts(&o, num);
+        if (s->held.mem) {
+            tl_inline_iter it = tl__content_heldmap_iter(s->held);
+            uint32_t key;
+            tl__content_held *value;
+            while (tl__content_heldmap_next(s->held, &it, &key, &value)) {
+                tl__content_puts(&o, shown++ ? ", " : " : ");
+                tl__content_puts(&o, ctx->slots[value->slot].entry->name);
+            }
+        }
+        tl__content_puts(&o, "\n");
+        /* Children in the order the scope holds them: pushed last to first. */
+        for (k = s->child_count; k-- > 0;) {
+            stack[top] = s->children[k];
+            depth[top++] = d + 1;
+        }
+    }
+    TL_FREE(stack);
+    return tl__content_out_end(&o);
+}
+
+void tl_content_log_tree(tl_content *ctx) {
+    size_t n = tl_content_dump_tree(ctx, NULL, 0);
+    char *text = (char *)TL_MALLOC(n + 1), *line, *nl;
+    if (!text) return;
+    tl_content_dump_tree(ctx, text, n + 1);
+    for (line = text; *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        if (!nl) break;
+        *nl = 0;
+        tl_log(&ctx->logger, TL_LOG_LEVEL_INFO, "Content", "%s", line);
+    }
+    TL_FREE(text);
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TL_IMPLEMENTATION */
