@@ -34,6 +34,7 @@
 typedef struct side_manifest {
     char *path;
     manifest m;
+    index_map keys; /* entry index by key */
 } side_manifest;
 
 typedef VEC(side_manifest) side;
@@ -79,6 +80,40 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
+typedef struct key_probe { const manifest *m; const char *key; size_t len; } key_probe;
+
+static bool eq_key(const void *ctx, uint32_t i)
+{
+    const key_probe *p = ctx;
+    const entry *e = &p->m->entries.items[i];
+    return e->key_len == p->len && memcmp(e->key, p->key, p->len) == 0;
+}
+
+/* Indexes a manifest by key, checking what the comparison relies on: every key once, and every
+ * identity value the hash of its key (so a hand-edited value is an error, not a "change"). */
+static bool index_keys(side_manifest *sm)
+{
+    const manifest *m = &sm->m;
+    index_map_init(&sm->keys, m->entries.count);
+    for (size_t i = 0; i < m->entries.count; i++) {
+        const entry *e = &m->entries.items[i];
+        if (m->kind == KIND_IDENTITY && identity_hash(e->key, e->key_len, e->seed_offset) != e->value) {
+            diag_error(loc_at(sm->path, e->line, 0), "entry '%s': value %u is not the hash of its key under seed offset %u (the manifest was edited by hand or corrupted)",
+                       e->key, e->value, e->seed_offset);
+            return false;
+        }
+        key_probe p = {m, e->key, e->key_len};
+        uint32_t h = model_hash(e->key, e->key_len);
+        uint32_t dup = index_map_find(&sm->keys, h, eq_key, &p);
+        if (dup != UINT32_MAX) {
+            diag_error(loc_at(sm->path, e->line, 0), "entry '%s' appears twice (also on line %u)", e->key, m->entries.items[dup].line);
+            return false;
+        }
+        index_map_insert(&sm->keys, h, (uint32_t)i);
+    }
+    return true;
+}
+
 static bool read_one(const char *path, side *out)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -86,17 +121,14 @@ static bool read_one(const char *path, side *out)
         diag_error(loc_file(path), "cannot read: %s", strerror(errno));
         return false;
     }
-    side_manifest sm = {xstrdup(path), {0}};
+    side_manifest sm = {xstrdup(path), {0}, {0}};
     bool ok = manifest_read_fd(path, fd, &sm.m);
     close(fd);
-    if (ok) {
-        domain d;
-        memset(&d, 0, sizeof d);
-        d.name = sm.m.domain;
-        d.kind = sm.m.kind;
-        ok = identity_check(&d, &sm.m, path);
-        if (!ok) manifest_free(&sm.m);
+    if (ok && !index_keys(&sm)) {
+        manifest_free(&sm.m);
+        ok = false;
     }
+    if (!ok) index_map_free(&sm.keys);
     if (!ok) {
         free(sm.path);
         return false;
@@ -105,6 +137,7 @@ static bool read_one(const char *path, side *out)
         if (strcmp(out->items[i].m.domain, sm.m.domain) == 0) {
             diag_error(loc_file(path), "a second manifest for domain '%s' (the first is %s)", sm.m.domain, out->items[i].path);
             manifest_free(&sm.m);
+            index_map_free(&sm.keys);
             free(sm.path);
             return false;
         }
@@ -144,27 +177,10 @@ static void free_side(side *s)
 {
     for (size_t i = 0; i < s->count; i++) {
         manifest_free(&s->items[i].m);
+        index_map_free(&s->items[i].keys);
         free(s->items[i].path);
     }
     vec_free(s);
-}
-
-typedef struct key_probe { const manifest *m; const char *key; size_t len; } key_probe;
-
-static bool eq_key(const void *ctx, uint32_t i)
-{
-    const key_probe *p = ctx;
-    const entry *e = &p->m->entries.items[i];
-    return e->key_len == p->len && memcmp(e->key, p->key, p->len) == 0;
-}
-
-static void index_keys(const manifest *m, index_map *map)
-{
-    index_map_init(map, m->entries.count);
-    for (size_t i = 0; i < m->entries.count; i++) {
-        const entry *e = &m->entries.items[i];
-        index_map_insert(map, model_hash(e->key, e->key_len), (uint32_t)i);
-    }
 }
 
 static const entry *find_key(const manifest *m, const index_map *map, const char *key, size_t len)
@@ -221,13 +237,11 @@ static void compare_domain(const side_manifest *os, const side_manifest *ns, cha
         return; /* every value means something else now: per-entry changes would be noise */
     }
     bool ordinal = nm->kind == KIND_ORDINAL;
-    index_map om_keys, nm_keys;
-    index_keys(om, &om_keys);
-    index_keys(nm, &nm_keys);
+    const index_map *om_keys = &os->keys, *nm_keys = &ns->keys;
     size_t first_removed = out->count;
     for (size_t i = 0; i < om->entries.count; i++) {
         const entry *o = &om->entries.items[i];
-        const entry *n = find_key(nm, &nm_keys, o->key, o->key_len);
+        const entry *n = find_key(nm, nm_keys, o->key, o->key_len);
         if (!n) {
             change_kind k = o->tombstone || !ordinal ? CH_TOMBSTONE_DROPPED : CH_ORDINAL_REMOVED;
             add_change(out, k, dom, o, NULL, os->path, o->line);
@@ -249,7 +263,7 @@ static void compare_domain(const side_manifest *os, const side_manifest *ns, cha
     size_t first_added = out->count;
     for (size_t i = 0; i < nm->entries.count; i++) {
         const entry *n = &nm->entries.items[i];
-        if (!find_key(om, &om_keys, n->key, n->key_len)) add_change(out, CH_ADDED, dom, NULL, n, ns->path, n->line);
+        if (!find_key(om, om_keys, n->key, n->key_len)) add_change(out, CH_ADDED, dom, NULL, n, ns->path, n->line);
     }
     /* A removal and an addition of one unscoped name in different scopes is a rescope. */
     rescope_ctx rx = {out, first_added, NULL};
@@ -270,8 +284,6 @@ static void compare_domain(const side_manifest *os, const side_manifest *ns, cha
         }
     }
     index_map_free(&added);
-    index_map_free(&om_keys);
-    index_map_free(&nm_keys);
 }
 
 static void load_allow_file(const char *path, str_list *out, bool *ok)

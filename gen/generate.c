@@ -3,6 +3,7 @@
 #include "emit.h"
 #include "fsio.h"
 #include "identity.h"
+#include "index_map.h"
 #include "model.h"
 #include "stage.h"
 #include "stamp.h"
@@ -255,6 +256,19 @@ static bool emit_all(const gen_options *opt, output_plan *plan, void **stage_sta
     return true;
 }
 
+typedef struct path_probe {
+    const output_plan *plan;
+    const char *path;
+    size_t len;
+} path_probe;
+
+static bool same_path(const void *ctx, uint32_t i)
+{
+    const path_probe *p = ctx;
+    const char *other = p->plan->items[i].path;
+    return ascii_ieq(other, strlen(other), p->path, p->len);
+}
+
 static void plan_add(output_plan *plan, const char *base, const char *relative, domain_job *job, bool manifest,
                      size_t stage, size_t index)
 {
@@ -335,16 +349,25 @@ int gen_run(const gen_options *opt, gen_result *result)
             *vec_push(&plan_where) = so->where;
         }
     }
+    /* Stage outputs against everything planned before them, through a set of case-folded paths
+     * (thousands of vault headers must not cost a quadratic scan). */
     if (plan.count > domain_outputs) {
-        /* Stage outputs against everything planned before them. */
-        for (size_t a = domain_outputs; a < plan.count; a++)
-            for (size_t b = 0; b < a; b++) {
-                const char *pa = plan.items[a].path, *pb = plan.items[b].path;
-                if (ascii_ieq(pa, strlen(pa), pb, strlen(pb))) {
-                    diag_error(plan_where.items[a], "%s is already written by another output; nothing was written", pa);
-                    ok = false;
-                }
+        index_map seen;
+        index_map_init(&seen, plan.count);
+        path_probe pp = {&plan, NULL, 0};
+        for (size_t a = 0; a < plan.count; a++) {
+            const char *pa = plan.items[a].path;
+            pp.path = pa;
+            pp.len = strlen(pa);
+            uint32_t h = fnv1a_folded(pa, pp.len);
+            uint32_t dup = index_map_find(&seen, h, same_path, &pp);
+            if (dup != UINT32_MAX && a >= domain_outputs) {
+                diag_error(plan_where.items[a], "%s is already written by another output; nothing was written", pa);
+                ok = false;
             }
+            if (dup == UINT32_MAX) index_map_insert(&seen, h, (uint32_t)a);
+        }
+        index_map_free(&seen);
     }
 
     /* The fast path: nothing changed since the stamp was written. */

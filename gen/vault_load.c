@@ -517,11 +517,35 @@ static vschema *read_schema(vault_state *st, const char *path)
     return s;
 }
 
+/* Lookups by name go through hash sets: a project may hold thousands of schemas and data files. */
+typedef struct name_probe {
+    const vault_state *st;
+    const char *name;
+    int which; /* 0 schema name, 1 schema lowercase name, 2 data prefix */
+} name_probe;
+
+static const char *probe_key(const vault_state *st, int which, uint32_t i)
+{
+    return which == 0 ? st->schemas.items[i]->name : which == 1 ? st->schemas.items[i]->lower : st->data.items[i]->prefix;
+}
+
+static bool same_name(const void *ctx, uint32_t i)
+{
+    const name_probe *p = ctx;
+    const char *k = probe_key(p->st, p->which, i);
+    return k && strcmp(k, p->name) == 0;
+}
+
+static uint32_t find_index(const vault_state *st, const index_map *m, int which, const char *name)
+{
+    name_probe p = {st, name, which};
+    return index_map_find(m, model_hash(name, strlen(name)), same_name, &p);
+}
+
 static vschema *find_schema(vault_state *st, const char *name)
 {
-    for (size_t i = 0; i < st->schemas.count; i++)
-        if (st->schemas.items[i]->name && strcmp(st->schemas.items[i]->name, name) == 0) return st->schemas.items[i];
-    return NULL;
+    uint32_t i = find_index(st, &st->schemas_by_name, 0, name);
+    return i == UINT32_MAX ? NULL : st->schemas.items[i];
 }
 
 /* "closest: A, B, C" among candidate names; writes nothing when there are none. */
@@ -764,6 +788,9 @@ static bool vault_load(project *p, void **state, stage_outputs *outputs)
     if (!p->cfg.vaults) return true;
     unsigned errors = diag_error_count();
     vault_state *st = xcalloc(1, sizeof *st);
+    index_map_init(&st->schemas_by_name, 64);
+    index_map_init(&st->schemas_by_lower, 64);
+    index_map_init(&st->data_by_prefix, 64);
     st->p = p;
     *state = st;
     jfile cj = {p->cfg.path, p->cfg.text, p->cfg.text_len, true};
@@ -796,16 +823,17 @@ static bool vault_load(project *p, void **state, stage_outputs *outputs)
             if (!s) st->unreadable_schema = true;
             if (s) {
                 /* One name, one schema: names decide the C names and the output file. */
-                for (size_t k = 0; k < st->schemas.count && s->lower; k++) {
+                uint32_t k = s->lower ? find_index(st, &st->schemas_by_lower, 1, s->lower) : UINT32_MAX;
+                if (k != UINT32_MAX) {
                     vschema *o = st->schemas.items[k];
-                    if (o->lower && strcmp(o->lower, s->lower) == 0) {
-                        jfile j = {s->file, s->text, s->text_len, true};
-                        jerror(&j, "name", "vault \"%s\" is already declared by %s", s->name ? s->name : s->lower, o->file);
-                        s->name = NULL;
-                        break;
-                    }
+                    jfile j = {s->file, s->text, s->text_len, true};
+                    jerror(&j, "name", "vault \"%s\" is already declared by %s", s->name ? s->name : s->lower, o->file);
+                    s->name = NULL;
                 }
+                uint32_t index = (uint32_t)st->schemas.count;
                 *vec_push(&st->schemas) = s;
+                if (s->lower && k == UINT32_MAX) index_map_insert(&st->schemas_by_lower, model_hash(s->lower, strlen(s->lower)), index);
+                if (s->name) index_map_insert(&st->schemas_by_name, model_hash(s->name, strlen(s->name)), index);
             }
             free(path);
             free(dir);
@@ -817,19 +845,22 @@ static bool vault_load(project *p, void **state, stage_outputs *outputs)
             char *name = xstrndup(data_files.items[i], stem);
             vdata *d = read_data(st, path, name);
             if (d) {
-                for (size_t k = 0; k < st->data.count; k++)
-                    if (strcmp(st->data.items[k]->prefix, d->prefix) == 0) {
-                        diag_error(loc_file(d->file), "its C prefix \"%s\" is already used by %s: rename one of the files", d->prefix, st->data.items[k]->file);
-                        d->schema = NULL;
-                    }
+                uint32_t k = find_index(st, &st->data_by_prefix, 2, d->prefix);
+                if (k != UINT32_MAX) {
+                    diag_error(loc_file(d->file), "its C prefix \"%s\" is already used by %s: rename one of the files", d->prefix, st->data.items[k]->file);
+                    d->schema = NULL;
+                }
                 size_t plen = strlen(d->prefix);
-                if (plen > 6 && strcmp(d->prefix + plen - 6, "_vault") == 0)
-                    for (size_t k = 0; k < st->schemas.count; k++) {
-                        const char *lower = st->schemas.items[k]->lower;
-                        if (lower && strlen(lower) == plen - 6 && memcmp(lower, d->prefix, plen - 6) == 0)
-                            diag_error(loc_file(d->file), "its C prefix \"%s\" is the type name of vault %s: rename the file", d->prefix, lower);
-                    }
+                if (plen > 6 && strcmp(d->prefix + plen - 6, "_vault") == 0) {
+                    char *lower = xstrndup(d->prefix, plen - 6);
+                    uint32_t v = find_index(st, &st->schemas_by_lower, 1, lower);
+                    if (v != UINT32_MAX)
+                        diag_error(loc_file(d->file), "its C prefix \"%s\" is the type name of vault %s: rename the file", d->prefix, lower);
+                    free(lower);
+                }
+                uint32_t index = (uint32_t)st->data.count;
                 *vec_push(&st->data) = d;
+                if (k == UINT32_MAX) index_map_insert(&st->data_by_prefix, model_hash(d->prefix, strlen(d->prefix)), index);
             }
             free(name);
             free(path);
@@ -876,6 +907,9 @@ static void vault_free(void *state)
         free(d);
     }
     vec_free(&st->data);
+    index_map_free(&st->schemas_by_name);
+    index_map_free(&st->schemas_by_lower);
+    index_map_free(&st->data_by_prefix);
     for (size_t i = 0; i < st->schemas.count; i++) {
         vschema *s = st->schemas.items[i];
         for (size_t f = 0; f < s->fields.count; f++) vvalue_free(&s->fields.items[f].def);

@@ -10,6 +10,7 @@
 
 #include "diag.h"
 #include "layout.h"
+#include "index_map.h"
 #include "stage.h"
 
 /* Field types; the numbers are the runtime's tags (tl_vault_type in vault.h). */
@@ -88,6 +89,9 @@ typedef struct vault_state {
     char *out_dir;     /* "vaults": below the generated directory */
     VEC(vschema *) schemas;
     VEC(vdata *) data;
+    index_map schemas_by_name;  /* exact name -> schema (thousands of data files look theirs up) */
+    index_map schemas_by_lower; /* lowercase name -> schema */
+    index_map data_by_prefix;   /* C prefix -> data file */
     char *fields_manifest; /* the Vault.Fields manifest's path, for banners */
     bool unreadable_schema; /* a schema file that did not parse: its name is unknown */
 } vault_state;
