@@ -15,18 +15,24 @@ root = pathlib.Path(sys.argv[1])
 schemas = {p.name: json.loads(p.read_text()) for p in (root / "schemas").glob("*.schema.json")}
 for name, schema in schemas.items():
     jsonschema.Draft202012Validator.check_schema(schema)
+# Schemas refer to each other by file name ("content.schema.json#/$defs/content").
+resolver_store = {name: schema for name, schema in schemas.items()}
+
+
+def validate(doc, name):
+    resolver = jsonschema.RefResolver(base_uri=name, referrer=schemas[name], store=resolver_store)
+    jsonschema.Draft202012Validator(schemas[name], resolver=resolver).validate(doc)
 
 checked = 0
 for path in sorted((root / "examples").rglob("*.json")):
     if "build" in path.parts or "subprojects" in path.parts:
         continue
-    if path.name == "threadlink.json":
-        schema = schemas["threadlink.schema.json"]
-    elif path.name.endswith(".manifest.json"):
-        schema = schemas["manifest.schema.json"]
-    else:
+    kinds = {"threadlink.json": "threadlink.schema.json", ".manifest.json": "manifest.schema.json",
+             ".vault.json": "vault.schema.json", ".vaultdata.json": "vaultdata.schema.json"}
+    schema = next((s for suffix, s in kinds.items() if path.name.endswith(suffix)), None)
+    if schema is None:
         continue
-    jsonschema.validate(json.loads(path.read_text()), schema, cls=jsonschema.Draft202012Validator)
+    validate(json.loads(path.read_text()), schema)
     checked += 1
 
 # The schema must refuse what the generator refuses.
@@ -34,7 +40,7 @@ bad = [{"domains": [{"name": "A", "output": "../x.h"}]}, {"unknown": 1},
        {"domains": [{"name": "9A", "output": "a.h"}]}, {"domains": [{"name": "A", "output": "a.h", "kind": "hashed"}]}]
 for doc in bad:
     try:
-        jsonschema.validate(doc, schemas["threadlink.schema.json"], cls=jsonschema.Draft202012Validator)
+        validate(doc, "threadlink.schema.json")
     except jsonschema.ValidationError:
         continue
     sys.exit(f"schema accepted an invalid config: {doc}")
