@@ -5,7 +5,6 @@
  * (the generated headers refuse big-endian targets where they hold baked collections). */
 #include "vault_model.h"
 
-#include <xxhash.h>
 
 static void put_le(unsigned char *out, uint64_t v, unsigned bytes)
 {
@@ -43,55 +42,6 @@ void vault_scalar_bytes(vtype t, const vscalar *v, unsigned char *out)
     }
 }
 
-static uint64_t get_le64(const unsigned char *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--) v = (v << 8) | p[i];
-    return v;
-}
-
-static uint32_t home_of(uint32_t hash, uint32_t capacity) { return (uint32_t)(((uint64_t)hash * capacity) >> 32); }
-
-/* tl__table_insert of mem_inline.h, for a key known to be absent and a table known to have room. */
-static void table_insert(unsigned char *mem, uint32_t capacity, uint32_t key_size, uint32_t value_size,
-                         const unsigned char *key, const unsigned char *value)
-{
-    const size_t stride = (size_t)layout_dict_slot_bytes(key_size, value_size);
-    unsigned char *slots = mem + LAYOUT_HEADER_BYTES;
-    const uint32_t hash = XXH32(key, key_size, 0);
-    uint32_t index = home_of(hash, capacity);
-    bool displace = false;
-    for (uint32_t distance = 0; distance < capacity; distance++) {
-        uint64_t state = get_le64(slots + index * stride);
-        if ((state & 0xFF) != 1) break;
-        uint32_t home = home_of((uint32_t)(state >> 32), capacity);
-        uint32_t d = index >= home ? index - home : index + (capacity - home);
-        if (d < distance) {
-            displace = true;
-            break;
-        }
-        index = index + 1 == capacity ? 0 : index + 1;
-    }
-    if (displace) {
-        /* The rest of the run moves one slot on, up to the next free slot. */
-        uint32_t end = index;
-        do end = end + 1 == capacity ? 0 : end + 1;
-        while ((get_le64(slots + end * stride) & 0xFF) == 1);
-        for (uint32_t j = end; j != index;) {
-            uint32_t prev = j == 0 ? capacity - 1 : j - 1;
-            memcpy(slots + j * stride, slots + prev * stride, stride);
-            j = prev;
-        }
-    }
-    unsigned char *slot = slots + index * stride;
-    memset(slot, 0, stride);
-    put_le(slot, ((uint64_t)hash << 32) | 1, 8);
-    memcpy(slot + LAYOUT_STATE_BYTES, key, key_size);
-    if (value_size) memcpy(slot + layout_dict_value_offset(key_size), value, value_size);
-    uint32_t count = (uint32_t)mem[0] | (uint32_t)mem[1] << 8 | (uint32_t)mem[2] << 16 | (uint32_t)mem[3] << 24;
-    put_le(mem, count + 1, 4);
-}
-
 void vault_bake_collection(const vfield *f, const vvalue *v, unsigned char *out)
 {
     uint32_t esize = vtype_size(f->element), vsize = f->kind == LAYOUT_DICT ? vtype_size(f->value) : 0;
@@ -114,7 +64,8 @@ void vault_bake_collection(const vfield *f, const vvalue *v, unsigned char *out)
         for (uint32_t i = 0; i < count; i++) {
             vault_scalar_bytes(f->element, &v->keys.items[i], key);
             if (vsize) vault_scalar_bytes(f->value, &v->values.items[i], value);
-            table_insert(out, f->capacity, esize, vsize, key, value);
+            /* The runtime's insertion rule, from its one copy in the generator (gen/layout.c). */
+            layout_table_insert(out, f->capacity, esize, vsize, key, vsize ? value : NULL);
         }
         break;
     default:
