@@ -1505,9 +1505,9 @@ static bool tl__content_mount_flat(tl_content *ctx, tl__content_dirrec *d, const
     return true;
 }
 
-/* Hashes a whole archive through the backend, a megabyte at a time. */
+/* Hashes a whole archive through the backend, 64 KiB at a time. */
 static bool tl__content_hash_file(tl_content *ctx, void *f, uint64_t size, uint64_t *out) {
-    size_t chunk = 1u << 20;
+    size_t chunk = (size_t)64 << 10;
     unsigned char *buf = (unsigned char *)TL_MALLOC(chunk);
     XXH64_state_t state;
     uint64_t at = 0;
@@ -2194,11 +2194,12 @@ void tl_content_set_auto_collect(tl_content *ctx, bool on) {
 
 void tl_content_collect(tl_content *ctx) {
     uint32_t n, i, w = 0;
-    if (!ctx || ctx->queue_len == 0) return;
+    if (!ctx) return;
     if (ctx->in_callback) {
         tl__content_log(ctx, TL_CONTENT_LOG_CALLBACK_REFUSED, "tl_content_collect");
         return;
     }
+    if (ctx->queue_len == 0) return;
     n = ctx->queue_len;
     for (i = 0; i < n; i++) {
         uint32_t index = ctx->queue[i];
@@ -2321,9 +2322,9 @@ static char *tl__content_path_alloc(const tl_content *ctx, uint32_t index) {
     uint32_t i;
     char *out;
     for (i = index; i != TL__CONTENT_NONE; i = ctx->scopes[i].parent) len += strlen(ctx->scopes[i].name) + 1;
-    out = (char *)TL_MALLOC(len ? len : 1);
+    out = (char *)TL_MALLOC(len + 1);
     if (!out) return NULL;
-    at = len - 1;
+    at = len ? len - 1 : 0; /* each name is followed by '/' or, the last, the NUL */
     out[at] = 0;
     for (i = index; i != TL__CONTENT_NONE; i = ctx->scopes[i].parent) {
         size_t n = strlen(ctx->scopes[i].name);

@@ -6,6 +6,7 @@
 #   out/Main       packed, lz4 (the profile's settings), max 1 MB per archive
 #   out/MainZstd   packed, zstd          out/MainRaw  packed, uncompressed
 #   out/MainFlat   flat (archive none)   out/Extra    the second profile, flat
+#   out/Small      30 tiny assets, packed uncompressed (the randomized model test)
 set -eu
 gen=$1; src=$2; work=$3; stamp=$4
 rm -rf "$work"
@@ -19,9 +20,16 @@ while [ "$i" -le 24 ]; do
     > "$work/assets/Blobs/blob$i.bin"
   i=$((i + 1))
 done
+i=1
+while [ "$i" -le 30 ]; do
+  mkdir -p "$work/small/Set$((i % 3))"
+  printf 'small asset %d\n' "$i" > "$work/small/Set$((i % 3))/item$i.dat"
+  i=$((i + 1))
+done
 "$gen" pack -C "$work" --profile Main --quiet --no-progress
 "$gen" pack -C "$work" --profile Main --compression zstd --output out/MainZstd --quiet --no-progress
 "$gen" pack -C "$work" --profile Main --compression none --output out/MainRaw --quiet --no-progress
 "$gen" pack -C "$work" --profile Main --archive none --output out/MainFlat --quiet --no-progress
 "$gen" pack -C "$work" --profile Extra --quiet --no-progress
+"$gen" pack -C "$work" --profile Small --quiet --no-progress
 date > "$stamp"
