@@ -2204,6 +2204,9 @@ void tl_content_collect(tl_content *ctx) {
     for (i = 0; i < n; i++) {
         uint32_t index = ctx->queue[i];
         tl__content_slot *s = &ctx->slots[index];
+#if defined(__GNUC__) || defined(__clang__)
+        if (i + 8 < n) __builtin_prefetch(&ctx->slots[ctx->queue[i + 8]], 1);
+#endif
         if (!s->queued) continue;
         if (s->count > 0 || s->state == TL__SLOT_LOADING) {
             s->queued = 0; /* acquired again (stays), or loading (its completion queues it) */
@@ -2445,9 +2448,25 @@ static void tl__content_scope_end(tl_content *ctx, uint32_t index, bool reclaime
     }
     s->alive = 0;
     if (s->held.mem) {
+        /* The slots are gathered first and visited with a prefetch a few ahead: a large scope's
+           slots lie all over the table, and their cache misses would otherwise add up. */
+        uint32_t n = tl__content_heldmap_count(s->held), k = 0, i;
+        tl__content_held *list = n > 64 ? (tl__content_held *)TL_MALLOC((size_t)n * sizeof *list) : NULL;
         it = tl__content_heldmap_iter(s->held);
-        while (tl__content_heldmap_next(s->held, &it, &key, &value))
-            if (ctx->slots[value->slot].gen == value->gen) tl__content_decref(ctx, value->slot);
+        while (tl__content_heldmap_next(s->held, &it, &key, &value)) {
+            if (list) {
+                list[k++] = *value;
+            } else if (ctx->slots[value->slot].gen == value->gen) {
+                tl__content_decref(ctx, value->slot);
+            }
+        }
+        for (i = 0; i < k; i++) {
+#if defined(__GNUC__) || defined(__clang__)
+            if (i + 8 < k) __builtin_prefetch(&ctx->slots[list[i + 8].slot], 1);
+#endif
+            if (ctx->slots[list[i].slot].gen == list[i].gen) tl__content_decref(ctx, list[i].slot);
+        }
+        TL_FREE(list);
         TL_FREE(s->held.mem);
     }
     s->held.mem = NULL;
