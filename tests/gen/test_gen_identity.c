@@ -227,6 +227,28 @@ static void test_identity_reserve_zero_sentinel(void **state)
     free(h);
 }
 
+static void test_identity_reserve_zero_rehashes_a_zero_hash(void **state)
+{
+    fixture *f = *state;
+    /* Found once by a search over "user.z<N>" from N = 0: the first key of that family whose
+     * XXH32 (seed 0) is 0, the value reserve_zero keeps for the sentinel. */
+    assert_int_equal(identity_hash("user.z2092932178", 16, 0), 0u);
+    fx_write("threadlink.json", "{\"domains\": [{\"name\": \"Test.Ids\", \"output\": \"test_ids.h\", \"reserve_zero\": true}]}");
+    fx_write("injectors/Test.Ids.User.txt", "z2092932178\n");
+    assert_int_equal(fx_generate(f), 0);
+    char *expected = xasprintf("\"name\": \"z2092932178\", \"scope\": \"User\", \"value\": %u, \"seed_offset\": 1, \"tombstone\": false}",
+                               identity_hash("user.z2092932178", 16, 1));
+    assert_entry("user.z2092932178", expected);
+    assert_non_null(strstr(f->summary.data, "  hash collision: 'user.z2092932178' hashes to 0, the reserved sentinel value; rehashed\n"));
+    free(expected);
+    /* Without reserve_zero, 0 is a value like any other. */
+    fx_basic_config(NULL);
+    fx_remove("generated/Test.Ids.manifest.json");
+    fx_remove("generated/test_ids.h");
+    assert_int_equal(fx_generate(f), 0);
+    assert_entry("user.z2092932178", "\"name\": \"z2092932178\", \"scope\": \"User\", \"value\": 0, \"seed_offset\": 0, \"tombstone\": false}");
+}
+
 static void test_identity_empty_domain_warns(void **state)
 {
     fixture *f = *state;
@@ -324,6 +346,7 @@ int main(void)
         T(test_identity_name_collision_qualifies_newcomer),
         T(test_identity_hash_collision_rehashed),
         T(test_identity_reserve_zero_sentinel),
+        T(test_identity_reserve_zero_rehashes_a_zero_hash),
         T(test_identity_empty_domain_warns),
         T(test_identity_rescope_and_rename_reported),
         T(test_identity_hand_edited_output_is_restored),
