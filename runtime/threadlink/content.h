@@ -1708,7 +1708,10 @@ tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path, con
     /* archives.json present: packed; otherwise a flat build's catalog.tlcat. */
     text = tl__content_read_whole(ctx, index_path, TL_CONTENT_MAX_INDEX_BYTES, &len, &why);
     TL_FREE(index_path);
-    if (text) {
+    if (!text && strcmp(why, "missing or unreadable") != 0) {
+        ok = false; /* an index that exists but cannot be used: never fall back to flat */
+        why = "archives.json is too large or cannot be read";
+    } else if (text) {
         ok = tl__content_mount_packed(ctx, &d, text, len, (desc && desc->verify_xxh64) || ctx->verify_xxh64, &why, &bad);
         TL_FREE(text);
     } else {

@@ -242,7 +242,7 @@ int main(int argc, char **argv) {
             sum += kh_value(ki, it);
         }
         t_kint[r] = (now_ns() - t0) / (double)iters;
-        /* Acquire + release + collect of a cached asset (held by nobody else, its slot alive). */
+        /* Acquire + release + collect of a cached asset (its slot alive: the hot scope holds it). */
         t0 = now_ns();
         for (k = 0; k < iters; k++) {
             tl_content_handle h = tl_content_acquire(c, g_order[k & (HOT - 1)] + 1);
