@@ -1,0 +1,54 @@
+#!/bin/sh
+# The command line itself: exit statuses (0 ok, 1 input errors or stale, 2 usage), --help and
+# --version, and usage errors that name the problem.
+#   cli.sh THREADLINK_GEN
+set -u
+gen=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failed=0
+expect() { # status, command...
+  want=$1; shift
+  "$@" >"$work/out" 2>"$work/err"
+  got=$?
+  if [ "$got" != "$want" ]; then
+    echo "FAIL: '$*' exited $got, expected $want"; cat "$work/out" "$work/err"; failed=$((failed + 1))
+  fi
+}
+expect_err() { # text the last stderr must contain
+  grep -q -- "$1" "$work/err" || { echo "FAIL: stderr lacks '$1'"; cat "$work/err"; failed=$((failed + 1)); }
+}
+
+expect 2 "$gen"
+expect 0 "$gen" --version
+grep -q '^threadlink-gen [0-9]' "$work/out" || { echo "FAIL: --version prints no version"; failed=$((failed + 1)); }
+expect 0 "$gen" --help
+grep -q 'usage: threadlink-gen' "$work/out" || { echo "FAIL: --help prints no usage"; failed=$((failed + 1)); }
+expect 2 "$gen" frobnicate
+expect_err "unknown command 'frobnicate'"
+expect 2 "$gen" generate --bogus
+expect_err "unknown option '--bogus'"
+expect 2 "$gen" headers
+expect_err "headers needs -o DIR"
+expect 2 "$gen" generate -o out
+expect 2 "$gen" generate --diagnostics-format=xml
+expect_err "unknown diagnostics format 'xml'"
+expect 2 "$gen" diff only-one
+expect 2 "$gen" diff a b --format yaml
+expect 2 "$gen" generate -C "$work/does-not-exist"
+
+mkdir -p "$work/p/injectors"
+echo '{"domains": [{"name": "Game.Ids", "output": "game_ids.h"}]}' > "$work/p/threadlink.json"
+echo Alpha > "$work/p/injectors/Game.Ids.User.txt"
+expect 0 "$gen" generate -C "$work/p" --quiet
+expect 0 "$gen" check -C "$work/p"
+echo Beta >> "$work/p/injectors/Game.Ids.User.txt"
+expect 1 "$gen" check -C "$work/p"
+grep -q '^+    Game_Ids_Beta = ' "$work/out" || { echo "FAIL: check printed no diff"; failed=$((failed + 1)); }
+echo '9bad' >> "$work/p/injectors/Game.Ids.User.txt"
+expect 1 "$gen" generate -C "$work/p"
+expect_err "injectors/Game.Ids.User.txt:3:1: error: identifier must start with a letter, not '9'"
+expect 2 "$gen" diff "$work/p/generated" "$work/nothing-here"
+expect 0 "$gen" diff "$work/p/generated" "$work/p/generated"
+echo "cli: $failed failed"
+[ "$failed" = 0 ]
