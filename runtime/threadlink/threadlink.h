@@ -18,5 +18,6 @@
 #include "iris.h"
 #include "initium.h"
 #include "vault.h"
+#include "content.h"
 
 #endif /* TL_THREADLINK_H */
