@@ -47,6 +47,10 @@
      only marks the entry, and the slot is compacted (swap-with-last, in index order) when its
      outermost dispatch ends. A subscription made during dispatch takes effect from the next
      publish (a nested publish is a next publish).
+   - A dispatch reads the list's address once: a list never moves or shrinks under a running
+     dispatch. A subscription that outgrows the list during dispatch copies it into a larger one
+     and keeps the old one (still read by the running dispatches, and marked by removals like the
+     new one) until the slot's outermost dispatch ends.
    - Publishing to an event without listeners is a no-op.
    - A single-provider event (declared with a result, `OnInteract() -> bool`) refuses a second
      provider with an error naming the event. Its publish returns whether a provider answered and
@@ -175,6 +179,13 @@ typedef struct tl_iris_listener {
     void *ctx;
 } tl_iris_listener;
 
+/* A list outgrown during dispatch, kept until the slot's outermost dispatch ends (see RULES). */
+typedef struct tl_iris__retired {
+    struct tl_iris__retired *next;
+    tl_iris_listener *listeners;
+    uint32_t capacity; /* = its count when it was outgrown */
+} tl_iris__retired;
+
 /* Read-only for users; the fields are public only because dispatch is inline. */
 typedef struct tl_iris_slot {
     tl_iris_listener *listeners; /* NULL until the first subscription */
@@ -184,6 +195,8 @@ typedef struct tl_iris_slot {
     uint32_t live;               /* subscribed listeners */
     uint32_t capacity;
     uint32_t flags;              /* TL_IRIS_SINGLE_PROVIDER | TL_IRIS__* */
+    uint32_t dirty;              /* 1: entries were marked or lists retired during dispatch */
+    tl_iris__retired *retired;   /* lists outgrown during the current dispatch, newest first */
 } tl_iris_slot;
 
 typedef struct tl_iris_registry {
@@ -249,7 +262,8 @@ const char *tl_iris_event_name(const tl_iris_registry *reg, uint32_t event);
 #define TL_IRIS__REPORTED 0x400u  /* a publish mismatch was logged */
 
 void tl_iris__publish_mismatch(tl_iris_registry *reg, uint32_t event, uint32_t signature);
-void tl_iris__compact(tl_iris_slot *slot);
+void tl_iris__settle(tl_iris_slot *slot);
+void tl_iris__mark(tl_iris_slot *slot, uint32_t index);
 bool tl_iris__subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t signature,
                              uint32_t flags, tl_iris_fn fn, void *ctx);
 
@@ -289,7 +303,7 @@ static inline bool tl_iris_unsubscribe(tl_iris_registry *reg, uint32_t event, tl
     for (i = slot->count; i-- > 0;) {
         if (slot->listeners[i].fn != fn || slot->listeners[i].ctx != ctx) continue;
         slot->live--;
-        if (slot->depth > 0) slot->listeners[i].fn = NULL; /* compacted when dispatch ends */
+        if (slot->depth > 0) tl_iris__mark(slot, i); /* compacted when dispatch ends */
         else slot->listeners[i] = slot->listeners[--slot->count];
         return true;
     }
@@ -318,9 +332,10 @@ static inline tl_iris_slot *tl_iris_dispatch_begin(tl_iris_registry *reg, uint32
     return slot;
 }
 
+/* `dirty` is 0 or 1, so `dirty > depth` means "dirty and outermost" in one comparison. */
 static inline void tl_iris_dispatch_end(tl_iris_slot *slot, uint32_t depth) {
     slot->depth = depth;
-    if (depth == 0 && slot->count != slot->live) tl_iris__compact(slot);
+    if (slot->dirty > depth) tl_iris__settle(slot);
 }
 
 /* Removed entries are rare: keep the call on the loop's straight path. */
@@ -330,32 +345,35 @@ static inline void tl_iris_dispatch_end(tl_iris_slot *slot, uint32_t depth) {
 #define TL__IRIS_LIKELY(x) (x)
 #endif
 
-/* Broadcast: calls every listener as fn_type with (ctx, args...). The listener is copied before
-   the call and the list re-read after it, so listeners may (un)subscribe during dispatch. */
+/* Broadcast: calls every listener as fn_type with (ctx, args...), from the last entry down to the
+   first. The list's address is read once (it never moves under a dispatch, see RULES); each entry
+   is read just before its call, so removals made by earlier listeners are seen. */
 #define TL_IRIS_PUBLISH(reg, event, signature, fn_type, ...) \
     do { \
-        uint32_t tl__i, tl__depth; \
+        uint32_t tl__n, tl__depth; \
         tl_iris_slot *tl__slot = \
-            tl_iris_dispatch_begin((reg), (event), (signature), &tl__i, &tl__depth); \
+            tl_iris_dispatch_begin((reg), (event), (signature), &tl__n, &tl__depth); \
         if (tl__slot) { \
-            while (tl__i-- > 0) { \
-                tl_iris_listener tl__l = tl__slot->listeners[tl__i]; \
-                if (TL__IRIS_LIKELY(tl__l.fn != NULL)) ((fn_type)tl__l.fn)(tl__l.ctx, __VA_ARGS__); \
-            } \
+            const tl_iris_listener *tl__first = tl__slot->listeners, *tl__p = tl__first + tl__n; \
+            do { \
+                tl_iris_fn tl__fn = (--tl__p)->fn; \
+                if (TL__IRIS_LIKELY(tl__fn != NULL)) ((fn_type)tl__fn)(tl__p->ctx, __VA_ARGS__); \
+            } while (tl__p != tl__first); \
             tl_iris_dispatch_end(tl__slot, tl__depth); \
         } \
     } while (0)
 
 #define TL_IRIS_PUBLISH0(reg, event, signature, fn_type) \
     do { \
-        uint32_t tl__i, tl__depth; \
+        uint32_t tl__n, tl__depth; \
         tl_iris_slot *tl__slot = \
-            tl_iris_dispatch_begin((reg), (event), (signature), &tl__i, &tl__depth); \
+            tl_iris_dispatch_begin((reg), (event), (signature), &tl__n, &tl__depth); \
         if (tl__slot) { \
-            while (tl__i-- > 0) { \
-                tl_iris_listener tl__l = tl__slot->listeners[tl__i]; \
-                if (TL__IRIS_LIKELY(tl__l.fn != NULL)) ((fn_type)tl__l.fn)(tl__l.ctx); \
-            } \
+            const tl_iris_listener *tl__first = tl__slot->listeners, *tl__p = tl__first + tl__n; \
+            do { \
+                tl_iris_fn tl__fn = (--tl__p)->fn; \
+                if (TL__IRIS_LIKELY(tl__fn != NULL)) ((fn_type)tl__fn)(tl__p->ctx); \
+            } while (tl__p != tl__first); \
             tl_iris_dispatch_end(tl__slot, tl__depth); \
         } \
     } while (0)
@@ -364,36 +382,38 @@ static inline void tl_iris_dispatch_end(tl_iris_slot *slot, uint32_t depth) {
    answered, and its result is stored through `result` (a typed pointer, may be null). */
 #define TL_IRIS_REQUEST(answered, result, reg, event, signature, fn_type, ...) \
     do { \
-        uint32_t tl__i, tl__depth; \
+        uint32_t tl__n, tl__depth; \
         tl_iris_slot *tl__slot = \
-            tl_iris_dispatch_begin((reg), (event), (signature), &tl__i, &tl__depth); \
+            tl_iris_dispatch_begin((reg), (event), (signature), &tl__n, &tl__depth); \
         if (tl__slot) { \
-            while (tl__i-- > 0) { \
-                tl_iris_listener tl__l = tl__slot->listeners[tl__i]; \
-                if (!tl__l.fn) continue; \
-                if (result) *(result) = ((fn_type)tl__l.fn)(tl__l.ctx, __VA_ARGS__); \
-                else (void)((fn_type)tl__l.fn)(tl__l.ctx, __VA_ARGS__); \
+            const tl_iris_listener *tl__first = tl__slot->listeners, *tl__p = tl__first + tl__n; \
+            do { \
+                tl_iris_fn tl__fn = (--tl__p)->fn; \
+                if (!tl__fn) continue; \
+                if (result) *(result) = ((fn_type)tl__fn)(tl__p->ctx, __VA_ARGS__); \
+                else (void)((fn_type)tl__fn)(tl__p->ctx, __VA_ARGS__); \
                 (answered) = true; \
                 break; \
-            } \
+            } while (tl__p != tl__first); \
             tl_iris_dispatch_end(tl__slot, tl__depth); \
         } \
     } while (0)
 
 #define TL_IRIS_REQUEST0(answered, result, reg, event, signature, fn_type) \
     do { \
-        uint32_t tl__i, tl__depth; \
+        uint32_t tl__n, tl__depth; \
         tl_iris_slot *tl__slot = \
-            tl_iris_dispatch_begin((reg), (event), (signature), &tl__i, &tl__depth); \
+            tl_iris_dispatch_begin((reg), (event), (signature), &tl__n, &tl__depth); \
         if (tl__slot) { \
-            while (tl__i-- > 0) { \
-                tl_iris_listener tl__l = tl__slot->listeners[tl__i]; \
-                if (!tl__l.fn) continue; \
-                if (result) *(result) = ((fn_type)tl__l.fn)(tl__l.ctx); \
-                else (void)((fn_type)tl__l.fn)(tl__l.ctx); \
+            const tl_iris_listener *tl__first = tl__slot->listeners, *tl__p = tl__first + tl__n; \
+            do { \
+                tl_iris_fn tl__fn = (--tl__p)->fn; \
+                if (!tl__fn) continue; \
+                if (result) *(result) = ((fn_type)tl__fn)(tl__p->ctx); \
+                else (void)((fn_type)tl__fn)(tl__p->ctx); \
                 (answered) = true; \
                 break; \
-            } \
+            } while (tl__p != tl__first); \
             tl_iris_dispatch_end(tl__slot, tl__depth); \
         } \
     } while (0)
@@ -504,7 +524,15 @@ bool tl_iris_init_table(tl_iris_registry *reg, uint32_t span, const tl_iris_even
 void tl_iris_discard(tl_iris_registry *reg) {
     uint32_t i;
     if (!reg) return;
-    for (i = 0; i < reg->span; i++) TL_FREE(reg->slots[i].listeners);
+    for (i = 0; i < reg->span; i++) {
+        while (reg->slots[i].retired) { /* only if discarded from a listener, against the RULES */
+            tl_iris__retired *r = reg->slots[i].retired;
+            reg->slots[i].retired = r->next;
+            TL_FREE(r->listeners);
+            TL_FREE(r);
+        }
+        TL_FREE(reg->slots[i].listeners);
+    }
     TL_FREE(reg->slots);
     memset(reg, 0, sizeof *reg);
 }
@@ -567,9 +595,10 @@ bool tl_iris__subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t sig
         return false;
     }
     if (slot->count == slot->capacity) {
-        /* Growth may happen during dispatch: dispatch re-reads `listeners` after every call. */
+        /* Growth during dispatch keeps the old list for the running dispatches (see RULES). */
         uint32_t capacity = slot->capacity ? slot->capacity * 2u : TL__IRIS_FIRST_CAPACITY;
         tl_iris_listener *grown;
+        tl_iris__retired *retired = NULL;
         if (slot->capacity >= TL__IRIS_MAX_LISTENERS) {
             tl__iris_log(reg, TL_IRIS_LOG_OUT_OF_MEMORY, "listener list");
             return false;
@@ -579,8 +608,21 @@ bool tl_iris__subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t sig
             tl__iris_log(reg, TL_IRIS_LOG_OUT_OF_MEMORY, "listener list");
             return false;
         }
+        if (slot->depth > 0 && slot->listeners) {
+            retired = (tl_iris__retired *)TL_MALLOC(sizeof *retired);
+            if (!retired) {
+                TL_FREE(grown);
+                tl__iris_log(reg, TL_IRIS_LOG_OUT_OF_MEMORY, "listener list");
+                return false;
+            }
+            retired->next = slot->retired;
+            retired->listeners = slot->listeners;
+            retired->capacity = slot->capacity;
+            slot->retired = retired;
+            slot->dirty = 1;
+        }
         if (slot->count) memcpy(grown, slot->listeners, (size_t)slot->count * sizeof *grown);
-        TL_FREE(slot->listeners);
+        if (!retired) TL_FREE(slot->listeners);
         slot->listeners = grown;
         slot->capacity = capacity;
     }
@@ -591,12 +633,31 @@ bool tl_iris__subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t sig
     return true;
 }
 
-void tl_iris__compact(tl_iris_slot *slot) {
+/* The outermost dispatch ended on a dirty slot: free the retired lists, compact the marked entries
+   (swap-with-last, in index order). */
+void tl_iris__settle(tl_iris_slot *slot) {
     uint32_t i = 0;
+    while (slot->retired) {
+        tl_iris__retired *r = slot->retired;
+        slot->retired = r->next;
+        TL_FREE(r->listeners);
+        TL_FREE(r);
+    }
     while (i < slot->count) {
         if (slot->listeners[i].fn) i++;
         else slot->listeners[i] = slot->listeners[--slot->count];
     }
+    slot->dirty = 0;
+}
+
+/* Removal during dispatch: marks entry `index` in the list and in every retired one that holds it
+   (indices are stable during dispatch: nothing moves until the outermost dispatch ends). */
+void tl_iris__mark(tl_iris_slot *slot, uint32_t index) {
+    tl_iris__retired *r;
+    slot->listeners[index].fn = NULL;
+    for (r = slot->retired; r; r = r->next)
+        if (index < r->capacity) r->listeners[index].fn = NULL;
+    slot->dirty = 1;
 }
 
 void tl_iris__publish_mismatch(tl_iris_registry *reg, uint32_t event, uint32_t signature) {
@@ -624,7 +685,7 @@ void tl_iris_clear(tl_iris_registry *reg, uint32_t event) {
     if (!reg || event >= reg->span) return;
     slot = &reg->slots[event];
     if (slot->depth > 0) {
-        for (i = 0; i < slot->count; i++) slot->listeners[i].fn = NULL;
+        for (i = 0; i < slot->count; i++) tl_iris__mark(slot, i);
     } else {
         slot->count = 0;
     }

@@ -404,6 +404,44 @@ static void test_iris_growth_during_dispatch_is_safe(void **state) {
     assert_int_equal(h->length, 41);
 }
 
+/* Growth during dispatch keeps the outgrown list for the running dispatch: a removal made after
+   the growth (here inside a nested publish) must reach the entry the outer dispatch still reads. */
+static void test_iris_removal_after_growth_during_dispatch_reaches_the_outer_dispatch(void **state) {
+    harness *h = (harness *)*state;
+    probe p[4], many[40];
+    char expected[64];
+    size_t i, n = 0;
+    memset(p, 0, sizeof p);
+    memset(many, 0, sizeof many);
+    subscribe_all(h, p, "ABCD"); /* fills the first list exactly */
+    for (i = 0; i < 40; i++) {
+        many[i].h = h;
+        many[i].name = 'x';
+    }
+    p[3].act = ACT_SUB_OTHER; /* D grows the list several times */
+    p[3].other = many;
+    p[3].count = 40;
+    p[3].once = 1;
+    p[2].act = ACT_PUBLISH_NESTED; /* C nests; inside, B removes A */
+    p[1].act = ACT_UNSUB_OTHER;
+    p[1].other = &p[0];
+    p[1].once = 1;
+    expected[n++] = 'D';
+    expected[n++] = 'C';
+    expected[n++] = '(';
+    for (i = 0; i < 40; i++) expected[n++] = 'x';
+    memcpy(expected + n, "DCB)B", 6);
+    publish_and_expect(h, expected);
+    assert_int_equal(p[0].calls, 0); /* removed inside, not called outside from the old list */
+    assert_int_equal(tl_iris_listener_count(&h->reg, Iris_Events_OnUpdate), 43);
+    assert_false(Iris_Events_OnUpdate_contains(&h->reg, on_update, &p[0]));
+    p[2].act = ACT_NONE;
+    reset_trace(h);
+    Iris_Events_OnUpdate_publish(&h->reg, 1.0f);
+    assert_int_equal(h->length, 43);
+    assert_int_equal(p[0].calls, 0);
+}
+
 static void test_iris_unsubscribe_and_resubscribe_during_dispatch(void **state) {
     harness *h = (harness *)*state;
     probe p[3];
@@ -683,6 +721,7 @@ int main(void) {
         T(test_iris_clear_during_dispatch_stops_the_rest),
         T(test_iris_subscription_during_dispatch_waits_for_next_publish),
         T(test_iris_growth_during_dispatch_is_safe),
+        T(test_iris_removal_after_growth_during_dispatch_reaches_the_outer_dispatch),
         T(test_iris_unsubscribe_and_resubscribe_during_dispatch),
         T(test_iris_nested_publish_of_the_same_event),
         T(test_iris_removal_inside_a_nested_publish),
