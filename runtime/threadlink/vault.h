@@ -23,6 +23,9 @@
  *   static inline. No allocation, no global state.
  *
  * Override macros: none. The functions never allocate.
+ *   TL_VAULT_PORTABLE_ENDIAN  define (before the include) to use the byte-by-byte wire path even
+ *                             on little-endian hosts, where scalars are otherwise copied as they
+ *                             are (tests run both; big-endian hosts always take this path).
  *
  * Field types and their tags (stable: they are written into saves)
  *   tag  schema type     C type               wire (little-endian components)
@@ -226,13 +229,62 @@ static inline void tl_vault_notify(const tl_vault_listener *listener, void *vaul
   if (listener->fn) listener->fn(listener->user, vault, field_id);
 }
 
-/* Index of field `id` in d->fields, or -1. Binary search over d->order. */
+/* Copies n <= 32 bytes (every scalar) without a call: two overlapping fixed-size copies. */
+static inline void tl__vault_copy_small(void *dst, const void *src, size_t n) {
+  unsigned char *o = (unsigned char *)dst;
+  const unsigned char *s = (const unsigned char *)src;
+  if (n >= 16) {
+    memcpy(o, s, 16);
+    memcpy(o + n - 16, s + n - 16, 16);
+  } else if (n >= 8) {
+    memcpy(o, s, 8);
+    memcpy(o + n - 8, s + n - 8, 8);
+  } else if (n >= 4) {
+    memcpy(o, s, 4);
+    memcpy(o + n - 4, s + n - 4, 4);
+  } else if (n) {
+    o[0] = s[0];
+    o[n / 2] = s[n / 2];
+    o[n - 1] = s[n - 1];
+  }
+}
+
+/* Copies n bytes inline (no call for the sizes fields have): 32-byte steps, the last one
+ * overlapping. */
+static inline void tl__vault_copy(void *dst, const void *src, size_t n) {
+  unsigned char *o = (unsigned char *)dst;
+  const unsigned char *s = (const unsigned char *)src;
+  size_t i;
+  if (n <= 32) {
+    tl__vault_copy_small(o, s, n);
+  } else {
+    for (i = 0; i + 32 < n; i += 32) memcpy(o + i, s + i, 32);
+    memcpy(o + n - 32, s + n - 32, 32);
+  }
+}
+
+/* Index of field `id` in d->fields, or -1. Field ids are Vault.Fields values, hashes spread
+ * evenly over 32 bits, so id * count / 2^32 is usually within a step of the id's rank in
+ * d->order: that guess is tried first, then its neighbours, then a binary search (any ids). */
 static inline int32_t tl_vault_find(const tl_vault_desc *d, uint32_t id) {
-  uint32_t lo = 0, hi = d->field_count;
+  const tl_vault_field_desc *fields = d->fields;
+  const uint16_t *order = d->order;
+  uint32_t n = d->field_count, lo = 0, hi = n, guess, at;
+  if (n == 0) return -1;
+  guess = (uint32_t)(((uint64_t)id * n) >> 32);
+  at = fields[order[guess]].id;
+  if (at == id) return (int32_t)order[guess];
+  if (at < id) {
+    if (guess + 1 < n && fields[order[guess + 1]].id == id) return (int32_t)order[guess + 1];
+    lo = guess + 1;
+  } else {
+    if (guess > 0 && fields[order[guess - 1]].id == id) return (int32_t)order[guess - 1];
+    hi = guess;
+  }
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    uint32_t at = d->fields[d->order[mid]].id;
-    if (at == id) return (int32_t)d->order[mid];
+    at = fields[order[mid]].id;
+    if (at == id) return (int32_t)order[mid];
     if (at < id) lo = mid + 1;
     else hi = mid;
   }
@@ -253,7 +305,7 @@ static inline bool tl_vault_field_get(const tl_vault_field_desc *f, const void *
     const char *s = (const char *)member;
     memcpy(out, &s, sizeof s);
   } else {
-    memcpy(out, member, f->size);
+    tl__vault_copy(out, member, f->size);
   }
   return true;
 }
@@ -381,42 +433,56 @@ tl_vault_error tl_vault_read(const tl_vault_desc *d, void *vault, const void *da
 extern "C" {
 #endif
 
-static uint32_t tl__vault_le32(const unsigned char *p) {
+/* Little-endian hosts keep scalars in wire order already: copies instead of byte shuffles.
+ * TL_VAULT_PORTABLE_ENDIAN forces the byte-by-byte path (tests run both). */
+#if !defined(TL_VAULT_PORTABLE_ENDIAN) && \
+    ((defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || \
+     defined(_M_X64) || defined(_M_IX86) || defined(_M_ARM64))
+#define TL__VAULT_NATIVE_LE 1
+#else
+#define TL__VAULT_NATIVE_LE 0
+#endif
+
+static inline uint32_t tl__vault_le32(const unsigned char *p) {
+#if TL__VAULT_NATIVE_LE
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v;
+#else
   return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+#endif
 }
 
-static void tl__vault_put32(unsigned char *p, uint32_t v) {
+static inline void tl__vault_put32(unsigned char *p, uint32_t v) {
+#if TL__VAULT_NATIVE_LE
+  memcpy(p, &v, 4);
+#else
   p[0] = (unsigned char)v;
   p[1] = (unsigned char)(v >> 8);
   p[2] = (unsigned char)(v >> 16);
   p[3] = (unsigned char)(v >> 24);
+#endif
 }
 
-/* Wire shape of a scalar tag: component size (1, 4 or 8) and count; 0 for anything else. */
-static uint32_t tl__vault_component(uint32_t tag, uint32_t *count) {
-  switch (tag) {
-  case TL_VAULT_INTEGER: case TL_VAULT_FLOAT: case TL_VAULT_ASSETREF: *count = 1; return 4;
-  case TL_VAULT_LONG: case TL_VAULT_DOUBLE: case TL_VAULT_FP: *count = 1; return 8;
-  case TL_VAULT_BOOLEAN: *count = 1; return 1;
-  case TL_VAULT_INTEGER2D: case TL_VAULT_FLOAT2D: case TL_VAULT_VECTOR2D: *count = 2; return 4;
-  case TL_VAULT_VECTOR3D: *count = 3; return 4;
-  case TL_VAULT_ROTATION: *count = 4; return 4;
-  case TL_VAULT_FPVECTOR2: *count = 2; return 8;
-  case TL_VAULT_FPVECTOR3: *count = 3; return 8;
-  case TL_VAULT_FPQUATERNION: *count = 4; return 8;
-  default: *count = 0; return 0;
-  }
+/* Wire shape of a scalar tag, from one table: bits 0-7 the bytes (in memory and on the wire:
+ * components are packed either way), bits 8-15 the component size (1, 4 or 8); 0 for anything
+ * that is not a scalar. */
+static inline uint32_t tl__vault_shape(uint32_t tag) {
+  static const uint16_t shapes[17] = {
+    0, 4 | 4 << 8, 8 | 8 << 8, 4 | 4 << 8, 8 | 8 << 8, 1 | 1 << 8, 8 | 4 << 8, 8 | 4 << 8, 8 | 4 << 8,
+    12 | 4 << 8, 16 | 4 << 8, 8 | 8 << 8, 16 | 8 << 8, 24 | 8 << 8, 32 | 8 << 8, 0, 4 | 4 << 8};
+  return tag < 17u ? shapes[tag] : 0u;
 }
 
-/* Bytes of one scalar (in memory and on the wire: components are packed either way). */
-static uint32_t tl__vault_scalar_size(uint32_t tag) {
-  uint32_t count, size = tl__vault_component(tag, &count);
-  return size * count;
-}
+/* Bytes of one scalar. */
+static inline uint32_t tl__vault_scalar_size(uint32_t tag) { return tl__vault_shape(tag) & 0xFFu; }
 
 /* Native scalar -> little-endian wire bytes, and back. */
-static void tl__vault_to_wire(uint32_t tag, const unsigned char *native, unsigned char *wire) {
-  uint32_t count, size = tl__vault_component(tag, &count), i;
+static inline void tl__vault_to_wire(uint32_t tag, const unsigned char *native, unsigned char *wire) {
+#if TL__VAULT_NATIVE_LE
+  tl__vault_copy_small(wire, native, tl__vault_scalar_size(tag));
+#else
+  uint32_t shape = tl__vault_shape(tag), size = shape >> 8, count = size ? (shape & 0xFFu) / size : 0, i;
   for (i = 0; i < count; i++) {
     if (size == 4) {
       uint32_t v;
@@ -431,10 +497,14 @@ static void tl__vault_to_wire(uint32_t tag, const unsigned char *native, unsigne
       wire[i] = native[i];
     }
   }
+#endif
 }
 
-static void tl__vault_from_wire(uint32_t tag, const unsigned char *wire, unsigned char *native) {
-  uint32_t count, size = tl__vault_component(tag, &count), i;
+static inline void tl__vault_from_wire(uint32_t tag, const unsigned char *wire, unsigned char *native) {
+#if TL__VAULT_NATIVE_LE
+  tl__vault_copy_small(native, wire, tl__vault_scalar_size(tag));
+#else
+  uint32_t shape = tl__vault_shape(tag), size = shape >> 8, count = size ? (shape & 0xFFu) / size : 0, i;
   for (i = 0; i < count; i++) {
     if (size == 4) {
       uint32_t v = tl__vault_le32(wire + i * 4);
@@ -446,86 +516,55 @@ static void tl__vault_from_wire(uint32_t tag, const unsigned char *wire, unsigne
       native[i] = wire[i];
     }
   }
+#endif
 }
 
-static bool tl__vault_is_collection(uint32_t tag) {
+static inline bool tl__vault_is_collection(uint32_t tag) {
   uint32_t kind = tag & 0xFFu;
   return kind >= TL_VAULT_INLINE_ARRAY && kind <= TL_VAULT_INLINE_DICT;
 }
 
-/* The live elements of a collection member, in wire order: calls visit(ctx, key, value). */
-typedef void (*tl__vault_visit_fn)(void *ctx, const unsigned char *key, const unsigned char *value);
-
-static uint32_t tl__vault_walk(const tl_vault_field_desc *f, const unsigned char *member, tl__vault_visit_fn visit,
-                               void *ctx) {
-  uint32_t kind = f->tag & 0xFFu, etag = (f->tag >> 8) & 0xFFu, vtag = (f->tag >> 16) & 0xFFu;
-  uint32_t esize = tl__vault_scalar_size(etag), vsize = tl__vault_scalar_size(vtag), i, n = 0;
-  unsigned char *mem = (unsigned char *)(uintptr_t)member; /* views are read here, never written */
-  switch (kind) {
-  case TL_VAULT_INLINE_ARRAY: {
-    tl_inline_array a = tl_inline_array_view(mem, f->capacity, esize);
-    n = tl_inline_array_length(a);
-    if (visit) for (i = 0; i < n; i++) visit(ctx, (const unsigned char *)tl_inline_array_at(a, i), NULL);
-    break;
-  }
-  case TL_VAULT_INLINE_LIST: {
-    tl_inline_list l = tl_inline_list_view(mem, f->capacity, esize);
-    n = tl_inline_list_count(l);
-    if (visit) for (i = 0; i < n; i++) visit(ctx, (const unsigned char *)tl_inline_list_at(l, i), NULL);
-    break;
-  }
-  case TL_VAULT_INLINE_QUEUE: {
-    tl_inline_queue q = tl_inline_queue_view(mem, f->capacity, esize);
-    n = tl_inline_queue_count(q);
-    if (visit) for (i = 0; i < n; i++) visit(ctx, (const unsigned char *)tl_inline_queue_at(q, i), NULL);
-    break;
-  }
-  case TL_VAULT_INLINE_STACK: {
-    tl_inline_stack s = tl_inline_stack_view(mem, f->capacity, esize);
-    n = tl_inline_stack_count(s);
-    if (visit) for (i = 0; i < n; i++) visit(ctx, (const unsigned char *)tl_inline_stack_at(s, i), NULL);
-    break;
-  }
-  case TL_VAULT_INLINE_HASHSET: {
-    tl_inline_hashset s = tl_inline_hashset_view(mem, f->capacity, esize);
-    tl_inline_iter it = tl_inline_hashset_iter(s);
-    const void *k;
-    while (tl_inline_hashset_next(s, &it, &k)) {
-      if (visit) visit(ctx, (const unsigned char *)k, NULL);
-      n++;
-    }
-    break;
-  }
-  case TL_VAULT_INLINE_DICT: {
-    tl_inline_dict d = tl_inline_dict_view(mem, f->capacity, esize, vsize);
-    tl_inline_iter it = tl_inline_dict_iter(d);
-    const void *k;
-    void *v;
-    while (tl_inline_dict_next(d, &it, &k, &v)) {
-      if (visit) visit(ctx, (const unsigned char *)k, (const unsigned char *)v);
-      n++;
-    }
-    break;
-  }
-  default: break;
-  }
-  return n;
-}
-
-static uint32_t tl__vault_element_wire(uint32_t tag) {
+static inline uint32_t tl__vault_element_wire(uint32_t tag) {
   uint32_t etag = (tag >> 8) & 0xFFu, vtag = (tag >> 16) & 0xFFu;
   return tl__vault_scalar_size(etag) + ((tag & 0xFFu) == TL_VAULT_INLINE_DICT ? tl__vault_scalar_size(vtag) : 0);
 }
 
+/* Elements of a collection member as it is now. Hash sets and dictionaries are counted by their
+ * walk (the same walk that writes them), never by their header. */
+static uint32_t tl__vault_count(const tl_vault_field_desc *f, const unsigned char *member) {
+  uint32_t kind = f->tag & 0xFFu, esize = tl__vault_scalar_size((f->tag >> 8) & 0xFFu), n = 0;
+  unsigned char *mem = (unsigned char *)(uintptr_t)member; /* views are read here, never written */
+  switch (kind) {
+  case TL_VAULT_INLINE_ARRAY: return tl_inline_array_length(tl_inline_array_view(mem, f->capacity, esize));
+  case TL_VAULT_INLINE_LIST: return tl_inline_list_count(tl_inline_list_view(mem, f->capacity, esize));
+  case TL_VAULT_INLINE_QUEUE: return tl_inline_queue_count(tl_inline_queue_view(mem, f->capacity, esize));
+  case TL_VAULT_INLINE_STACK: return tl_inline_stack_count(tl_inline_stack_view(mem, f->capacity, esize));
+  case TL_VAULT_INLINE_HASHSET: {
+    tl_inline_hashset s = tl_inline_hashset_view(mem, f->capacity, esize);
+    tl_inline_iter it = tl_inline_hashset_iter(s);
+    while (tl_inline_hashset_next(s, &it, NULL)) n++;
+    return n;
+  }
+  case TL_VAULT_INLINE_DICT: {
+    tl_inline_dict d = tl_inline_dict_view(mem, f->capacity, esize, tl__vault_scalar_size((f->tag >> 16) & 0xFFu));
+    tl_inline_iter it = tl_inline_dict_iter(d);
+    while (tl_inline_dict_next(d, &it, NULL, NULL)) n++;
+    return n;
+  }
+  default: return 0;
+  }
+}
+
 /* Payload bytes of one field as it is now. */
 static size_t tl__vault_payload_size(const tl_vault_field_desc *f, const unsigned char *member) {
+  uint32_t scalar = tl__vault_scalar_size(f->tag);
+  if (scalar) return scalar;
   if (f->tag == TL_VAULT_STRING) {
     const unsigned char *nul = (const unsigned char *)memchr(member, 0, f->size);
     return nul ? (size_t)(nul - member) : f->size;
   }
-  if (tl__vault_is_collection(f->tag))
-    return 4 + (size_t)tl__vault_walk(f, member, NULL, NULL) * tl__vault_element_wire(f->tag);
-  return tl__vault_scalar_size(f->tag);
+  if (tl__vault_is_collection(f->tag)) return 4 + (size_t)tl__vault_count(f, member) * tl__vault_element_wire(f->tag);
+  return 0;
 }
 
 size_t tl_vault_serialised_size(const tl_vault_desc *d, const void *vault) {
@@ -540,76 +579,131 @@ size_t tl_vault_serialised_size(const tl_vault_desc *d, const void *vault) {
   return total;
 }
 
-typedef struct tl__vault_writer {
-  unsigned char *p;
-  uint32_t etag, vtag, esize;
-} tl__vault_writer;
+/* Writes `count` elements of `size` bytes found every `stride` bytes from `src` (wire order). */
+static unsigned char *tl__vault_put_run(unsigned char *p, uint32_t tag, const unsigned char *src, uint32_t count,
+                                        size_t stride) {
+  uint32_t size = tl__vault_scalar_size(tag), i;
+#if TL__VAULT_NATIVE_LE
+  if (stride == size) {
+    if (count) memcpy(p, src, (size_t)count * size);
+    return p + (size_t)count * size;
+  }
+#endif
+  for (i = 0; i < count; i++, p += size) tl__vault_to_wire(tag, src + (size_t)i * stride, p);
+  return p;
+}
 
-static void tl__vault_write_element(void *ctx, const unsigned char *key, const unsigned char *value) {
-  tl__vault_writer *w = (tl__vault_writer *)ctx;
-  tl__vault_to_wire(w->etag, key, w->p);
-  w->p += w->esize;
-  if (value) {
-    tl__vault_to_wire(w->vtag, value, w->p);
-    w->p += tl__vault_scalar_size(w->vtag);
+/* Writes a collection's elements (count already known and written); returns the end. */
+static unsigned char *tl__vault_put_collection(const tl_vault_field_desc *f, const unsigned char *member,
+                                               unsigned char *p, uint32_t count) {
+  uint32_t kind = f->tag & 0xFFu, etag = (f->tag >> 8) & 0xFFu, vtag = (f->tag >> 16) & 0xFFu;
+  uint32_t esize = tl__vault_scalar_size(etag), vsize = tl__vault_scalar_size(vtag), i;
+  unsigned char *mem = (unsigned char *)(uintptr_t)member; /* views are read here, never written */
+  switch (kind) {
+  case TL_VAULT_INLINE_ARRAY: return tl__vault_put_run(p, etag, member, count, TL_LAYOUT_ALIGN(esize));
+  case TL_VAULT_INLINE_LIST:
+  case TL_VAULT_INLINE_STACK: /* index order, a stack bottom first: contiguous after the header */
+    return tl__vault_put_run(p, etag, member + TL_LAYOUT_HEADER_BYTES, count, TL_LAYOUT_ALIGN(esize));
+  case TL_VAULT_INLINE_QUEUE: {
+    tl_inline_queue q = tl_inline_queue_view(mem, f->capacity, esize);
+    for (i = 0; i < count; i++, p += esize)
+      tl__vault_to_wire(etag, (const unsigned char *)tl_inline_queue_at(q, i), p);
+    return p;
+  }
+  case TL_VAULT_INLINE_HASHSET: {
+    tl_inline_hashset s = tl_inline_hashset_view(mem, f->capacity, esize);
+    tl_inline_iter it = tl_inline_hashset_iter(s);
+    const void *k;
+    for (i = 0; i < count && tl_inline_hashset_next(s, &it, &k); i++, p += esize)
+      tl__vault_to_wire(etag, (const unsigned char *)k, p);
+    return p;
+  }
+  case TL_VAULT_INLINE_DICT: {
+    tl_inline_dict d = tl_inline_dict_view(mem, f->capacity, esize, vsize);
+    tl_inline_iter it = tl_inline_dict_iter(d);
+    const void *k;
+    void *v;
+    for (i = 0; i < count && tl_inline_dict_next(d, &it, &k, &v); i++) {
+      tl__vault_to_wire(etag, (const unsigned char *)k, p);
+      tl__vault_to_wire(vtag, (const unsigned char *)v, p + esize);
+      p += esize + vsize;
+    }
+    return p;
+  }
+  default: return p;
   }
 }
 
+#define TL__VAULT_CACHED 64 /* per-call memo of the first records' lengths / field indexes */
+
 tl_vault_error tl_vault_write(const tl_vault_desc *d, const void *vault, void *out, size_t capacity, size_t *written) {
-  unsigned char *p = (unsigned char *)out, *record_count;
-  uint32_t i, records = 0;
-  size_t need;
+  const unsigned char *base = (const unsigned char *)vault;
+  unsigned char *p = (unsigned char *)out;
+  uint32_t i, records = 0, lens[TL__VAULT_CACHED];
+  size_t need = TL_VAULT_HEADER_BYTES;
   if (written) *written = 0;
   if (!d || !vault || (!out && capacity)) return TL_VAULT_ERROR_ARGUMENT;
-  need = tl_vault_serialised_size(d, vault);
+  /* Pass 1: the exact size (nothing is written unless everything fits). */
+  for (i = 0; i < d->field_count; i++) {
+    const tl_vault_field_desc *f = &d->fields[i];
+    size_t len;
+    if (f->backing != TL_VAULT_SERIALISED) continue;
+    len = tl__vault_payload_size(f, base + f->offset);
+    if (i < TL__VAULT_CACHED) lens[i] = (uint32_t)len;
+    need += TL_VAULT_RECORD_BYTES + len;
+  }
   if (need > capacity) return TL_VAULT_ERROR_BUFFER;
   memcpy(p, "TLVT", 4);
   p[4] = (unsigned char)TL_VAULT_FORMAT_VERSION;
   p[5] = 0;
   p[6] = p[7] = 0;
   tl__vault_put32(p + 8, d->id);
-  record_count = p + 12;
   p += TL_VAULT_HEADER_BYTES;
+  /* Pass 2: the records, in the descriptor's order. */
   for (i = 0; i < d->field_count; i++) {
     const tl_vault_field_desc *f = &d->fields[i];
-    const unsigned char *member = (const unsigned char *)vault + f->offset;
-    size_t len;
+    const unsigned char *member = base + f->offset;
+    uint32_t tag = f->tag, len;
     if (f->backing != TL_VAULT_SERIALISED) continue;
-    len = tl__vault_payload_size(f, member);
+    len = i < TL__VAULT_CACHED ? lens[i] : (uint32_t)tl__vault_payload_size(f, member);
     tl__vault_put32(p, f->id);
-    tl__vault_put32(p + 4, f->tag);
-    tl__vault_put32(p + 8, (uint32_t)len);
+    tl__vault_put32(p + 4, tag);
+    tl__vault_put32(p + 8, len);
     p += TL_VAULT_RECORD_BYTES;
-    if (f->tag == TL_VAULT_STRING) {
+    if (tl__vault_scalar_size(tag)) {
+      tl__vault_to_wire(tag, member, p);
+      p += len;
+    } else if (tag == TL_VAULT_STRING) {
       memcpy(p, member, len);
       p += len;
-    } else if (tl__vault_is_collection(f->tag)) {
-      tl__vault_writer w;
-      w.etag = (f->tag >> 8) & 0xFFu;
-      w.vtag = (f->tag >> 16) & 0xFFu;
-      w.esize = tl__vault_scalar_size(w.etag);
-      tl__vault_put32(p, (uint32_t)((len - 4) / tl__vault_element_wire(f->tag)));
-      w.p = p + 4;
-      tl__vault_walk(f, member, tl__vault_write_element, &w);
-      p = w.p;
-    } else {
-      tl__vault_to_wire(f->tag, member, p);
-      p += len;
+    } else if (tl__vault_is_collection(tag)) {
+      uint32_t count = (len - 4) / tl__vault_element_wire(tag);
+      tl__vault_put32(p, count);
+      p = tl__vault_put_collection(f, member, p + 4, count);
     }
     records++;
   }
-  tl__vault_put32(record_count, records);
+  tl__vault_put32((unsigned char *)out + 12, records);
   if (written) *written = need;
   return TL_VAULT_OK;
 }
 
-/* Checks one element's wire bytes (Booleans must be 0 or 1). */
-static bool tl__vault_wire_ok(uint32_t tag, const unsigned char *wire) {
-  return tag != TL_VAULT_BOOLEAN || wire[0] <= 1;
+/* Checks `count` elements of a tag every `stride` wire bytes (Booleans must be 0 or 1). */
+static bool tl__vault_booleans_ok(uint32_t tag, const unsigned char *wire, uint32_t count, uint32_t stride) {
+  uint32_t i;
+  if (tag != TL_VAULT_BOOLEAN) return true;
+  for (i = 0; i < count; i++)
+    if (wire[(size_t)i * stride] > 1) return false;
+  return true;
 }
 
 /* Validates one known field's payload. */
 static tl_vault_error tl__vault_check(const tl_vault_field_desc *f, const unsigned char *payload, uint32_t len) {
+  uint32_t scalar = tl__vault_scalar_size(f->tag);
+  if (scalar) {
+    if (len != scalar) return TL_VAULT_ERROR_LENGTH;
+    return f->tag != TL_VAULT_BOOLEAN || payload[0] <= 1 ? TL_VAULT_OK : TL_VAULT_ERROR_VALUE;
+  }
   if (f->tag == TL_VAULT_STRING) {
     if (len + 1 > f->size) return TL_VAULT_ERROR_CAPACITY;
     if (memchr(payload, 0, len)) return TL_VAULT_ERROR_VALUE;
@@ -617,75 +711,72 @@ static tl_vault_error tl__vault_check(const tl_vault_field_desc *f, const unsign
   }
   if (tl__vault_is_collection(f->tag)) {
     uint32_t ew = tl__vault_element_wire(f->tag), etag = (f->tag >> 8) & 0xFFu, vtag = (f->tag >> 16) & 0xFFu;
-    uint32_t esize = tl__vault_scalar_size(etag), count, i;
+    uint32_t count;
     if (len < 4) return TL_VAULT_ERROR_LENGTH;
     count = tl__vault_le32(payload);
     if ((uint64_t)count * ew != (uint64_t)len - 4) return TL_VAULT_ERROR_LENGTH;
     if (count > f->capacity) return TL_VAULT_ERROR_CAPACITY;
-    for (i = 0; i < count; i++) {
-      const unsigned char *e = payload + 4 + (size_t)i * ew;
-      if (!tl__vault_wire_ok(etag, e)) return TL_VAULT_ERROR_VALUE;
-      if ((f->tag & 0xFFu) == TL_VAULT_INLINE_DICT && !tl__vault_wire_ok(vtag, e + esize)) return TL_VAULT_ERROR_VALUE;
-    }
+    if (!tl__vault_booleans_ok(etag, payload + 4, count, ew)) return TL_VAULT_ERROR_VALUE;
+    if ((f->tag & 0xFFu) == TL_VAULT_INLINE_DICT &&
+        !tl__vault_booleans_ok(vtag, payload + 4 + tl__vault_scalar_size(etag), count, ew))
+      return TL_VAULT_ERROR_VALUE;
     return TL_VAULT_OK;
   }
-  if (len != tl__vault_scalar_size(f->tag)) return TL_VAULT_ERROR_LENGTH;
-  return tl__vault_wire_ok(f->tag, payload) ? TL_VAULT_OK : TL_VAULT_ERROR_VALUE;
+  return TL_VAULT_ERROR_TYPE; /* not reached: descriptors hold known tags */
 }
 
 /* Stores one validated payload. Cannot fail: capacities were checked. */
 static void tl__vault_apply(const tl_vault_field_desc *f, unsigned char *member, const unsigned char *payload, uint32_t len) {
   uint32_t kind = f->tag & 0xFFu, etag = (f->tag >> 8) & 0xFFu, vtag = (f->tag >> 16) & 0xFFu;
-  uint32_t esize = tl__vault_scalar_size(etag), vsize = tl__vault_scalar_size(vtag), ew, count, i;
+  uint32_t esize, vsize, ew, count, i;
   /* Large enough for any scalar (FPQuaternion, 32 bytes): 8-byte aligned scratch. */
   uint64_t key[4], value[4];
+  if (tl__vault_scalar_size(f->tag)) {
+    tl__vault_from_wire(f->tag, payload, member);
+    return;
+  }
   if (f->tag == TL_VAULT_STRING) {
     memcpy(member, payload, len);
     memset(member + len, 0, f->size - len);
     return;
   }
-  if (!tl__vault_is_collection(f->tag)) {
-    tl__vault_from_wire(f->tag, payload, member);
-    return;
-  }
+  esize = tl__vault_scalar_size(etag);
+  vsize = tl__vault_scalar_size(vtag);
   ew = tl__vault_element_wire(f->tag);
   count = tl__vault_le32(payload);
   payload += 4;
   switch (kind) {
   case TL_VAULT_INLINE_ARRAY: {
-    tl_inline_array a = tl_inline_array_view(member, f->capacity, esize);
+    size_t stride = TL_LAYOUT_ALIGN(esize);
+#if TL__VAULT_NATIVE_LE
+    if (stride == esize) { /* no padding: the wire bytes are the memory bytes */
+      if (count) memcpy(member, payload, (size_t)count * esize);
+      break;
+    }
+#endif
     for (i = 0; i < count; i++) {
-      tl__vault_from_wire(etag, payload + (size_t)i * ew, (unsigned char *)key);
-      memset(tl_inline_array_at(a, i), 0, TL_LAYOUT_ALIGN(esize)); /* padding too: equal values, equal bytes */
-      tl_inline_array_set(a, i, key);
+      unsigned char *slot = member + (size_t)i * stride;
+      memset(slot, 0, stride); /* padding too: equal values, equal bytes */
+      tl__vault_from_wire(etag, payload + (size_t)i * ew, slot);
     }
     break;
   }
-  case TL_VAULT_INLINE_LIST: {
-    tl_inline_list l = tl_inline_list_view(member, f->capacity, esize);
-    tl_inline_list_clear(l);
-    for (i = 0; i < count; i++) {
-      tl__vault_from_wire(etag, payload + (size_t)i * ew, (unsigned char *)key);
-      tl_inline_list_add(l, key);
-    }
-    break;
-  }
-  case TL_VAULT_INLINE_QUEUE: {
-    tl_inline_queue q = tl_inline_queue_view(member, f->capacity, esize);
-    tl_inline_queue_clear(q);
-    for (i = 0; i < count; i++) {
-      tl__vault_from_wire(etag, payload + (size_t)i * ew, (unsigned char *)key);
-      tl_inline_queue_enqueue(q, key);
-    }
-    break;
-  }
+  case TL_VAULT_INLINE_LIST:
+  case TL_VAULT_INLINE_QUEUE:
   case TL_VAULT_INLINE_STACK: {
-    tl_inline_stack s = tl_inline_stack_view(member, f->capacity, esize);
-    tl_inline_stack_clear(s);
-    for (i = 0; i < count; i++) {
-      tl__vault_from_wire(etag, payload + (size_t)i * ew, (unsigned char *)key);
-      tl_inline_stack_push(s, key);
+    /* What clear and then add / enqueue / push per element would leave (mem.h's layout): all
+     * zero, the count in bytes 0-3, the head (a queue's) 0, elements in slots 0..count-1. */
+    size_t stride = TL_LAYOUT_ALIGN(esize);
+    unsigned char *slots = member + TL_LAYOUT_HEADER_BYTES;
+    memset(member, 0, TL_LAYOUT_SEQUENCE_BYTES(f->capacity, esize));
+    tl__vault_put32(member, count);
+#if TL__VAULT_NATIVE_LE
+    if (stride == esize) {
+      if (count) memcpy(slots, payload, (size_t)count * esize);
+      break;
     }
+#endif
+    for (i = 0; i < count; i++) tl__vault_from_wire(etag, payload + (size_t)i * ew, slots + (size_t)i * stride);
     break;
   }
   case TL_VAULT_INLINE_HASHSET: {
@@ -711,43 +802,52 @@ static void tl__vault_apply(const tl_vault_field_desc *f, unsigned char *member,
   }
 }
 
-/* Walks the records; with apply false it only validates (and finds duplicates). */
-static tl_vault_error tl__vault_records(const tl_vault_desc *d, unsigned char *vault, const unsigned char *data,
-                                        size_t size, bool apply) {
+/* The field index of `id`: records usually come in schema order, so the two fields after the
+ * previous record's are tried before the search. */
+static int32_t tl__vault_find_hinted(const tl_vault_desc *d, uint32_t id, uint32_t hint) {
+  if (hint < d->field_count && d->fields[hint].id == id) return (int32_t)hint;
+  if (hint + 1 < d->field_count && d->fields[hint + 1].id == id) return (int32_t)hint + 1; /* past a transient */
+  return tl_vault_find(d, id);
+}
+
+/* Pass 1: validates every record (and finds duplicates), memoising the first records' field
+ * indexes (-1: skipped) in index[]. */
+static tl_vault_error tl__vault_validate(const tl_vault_desc *d, const unsigned char *data, size_t size,
+                                         int32_t *index) {
   const unsigned char *p = data + TL_VAULT_HEADER_BYTES, *end = data + size;
-  uint32_t records = tl__vault_le32(data + 12), r;
+  uint32_t records = tl__vault_le32(data + 12), r, hint = 0;
   uint64_t seen[16]; /* fields 0..1023 seen so far; larger indexes are checked by a scan */
-  memset(seen, 0, sizeof seen);
+  uint32_t words = d->field_count < 1024 ? (d->field_count + 63) / 64 : 16;
+  memset(seen, 0, words * sizeof seen[0]); /* only the words this schema's indexes reach */
   for (r = 0; r < records; r++) {
     uint32_t id, tag, len;
-    int32_t index;
+    int32_t at;
     if ((size_t)(end - p) < TL_VAULT_RECORD_BYTES) return TL_VAULT_ERROR_TRUNCATED;
     id = tl__vault_le32(p);
     tag = tl__vault_le32(p + 4);
     len = tl__vault_le32(p + 8);
     p += TL_VAULT_RECORD_BYTES;
     if ((size_t)(end - p) < len) return TL_VAULT_ERROR_TRUNCATED;
-    index = tl_vault_find(d, id);
-    if (index >= 0 && d->fields[index].backing == TL_VAULT_SERIALISED) {
-      const tl_vault_field_desc *f = &d->fields[index];
-      if (apply) {
-        tl__vault_apply(f, vault + f->offset, p, len);
+    at = tl__vault_find_hinted(d, id, hint);
+    if (at >= 0) hint = (uint32_t)at + 1;
+    if (at >= 0 && d->fields[at].backing != TL_VAULT_SERIALISED) at = -1;
+    if (r < TL__VAULT_CACHED) index[r] = at;
+    if (at >= 0) {
+      const tl_vault_field_desc *f = &d->fields[at];
+      tl_vault_error e;
+      if (f->tag != tag) return TL_VAULT_ERROR_TYPE;
+      e = tl__vault_check(f, p, len);
+      if (e != TL_VAULT_OK) return e;
+      if (at < 1024) {
+        uint64_t bit = (uint64_t)1 << (at & 63);
+        if (seen[at >> 6] & bit) return TL_VAULT_ERROR_DUPLICATE;
+        seen[at >> 6] |= bit;
       } else {
-        tl_vault_error e;
-        if (f->tag != tag) return TL_VAULT_ERROR_TYPE;
-        e = tl__vault_check(f, p, len);
-        if (e != TL_VAULT_OK) return e;
-        if (index < 1024) {
-          uint64_t bit = (uint64_t)1 << (index & 63);
-          if (seen[index >> 6] & bit) return TL_VAULT_ERROR_DUPLICATE;
-          seen[index >> 6] |= bit;
-        } else {
-          /* Rare (schemas of more than 1024 fields): look back for the same id. */
-          const unsigned char *q = data + TL_VAULT_HEADER_BYTES;
-          while (q < p - TL_VAULT_RECORD_BYTES) {
-            if (tl__vault_le32(q) == id) return TL_VAULT_ERROR_DUPLICATE;
-            q += TL_VAULT_RECORD_BYTES + tl__vault_le32(q + 8);
-          }
+        /* Rare (schemas of more than 1024 fields): look back for the same id. */
+        const unsigned char *q = data + TL_VAULT_HEADER_BYTES;
+        while (q < p - TL_VAULT_RECORD_BYTES) {
+          if (tl__vault_le32(q) == id) return TL_VAULT_ERROR_DUPLICATE;
+          q += TL_VAULT_RECORD_BYTES + tl__vault_le32(q + 8);
         }
       }
     }
@@ -756,8 +856,29 @@ static tl_vault_error tl__vault_records(const tl_vault_desc *d, unsigned char *v
   return p == end ? TL_VAULT_OK : TL_VAULT_ERROR_TRAILING;
 }
 
+/* Pass 2: stores the validated records. */
+static void tl__vault_store(const tl_vault_desc *d, unsigned char *vault, const unsigned char *data,
+                            const int32_t *index) {
+  const unsigned char *p = data + TL_VAULT_HEADER_BYTES;
+  uint32_t records = tl__vault_le32(data + 12), r;
+  for (r = 0; r < records; r++) {
+    uint32_t len = tl__vault_le32(p + 8);
+    int32_t at;
+    p += TL_VAULT_RECORD_BYTES;
+    if (r < TL__VAULT_CACHED) {
+      at = index[r];
+    } else {
+      at = tl_vault_find(d, tl__vault_le32(p - TL_VAULT_RECORD_BYTES));
+      if (at >= 0 && d->fields[at].backing != TL_VAULT_SERIALISED) at = -1;
+    }
+    if (at >= 0) tl__vault_apply(&d->fields[at], vault + d->fields[at].offset, p, len);
+    p += len;
+  }
+}
+
 tl_vault_error tl_vault_read(const tl_vault_desc *d, void *vault, const void *data, size_t size) {
   const unsigned char *in = (const unsigned char *)data;
+  int32_t index[TL__VAULT_CACHED];
   tl_vault_error e;
   if (!d || !vault || (!data && size)) return TL_VAULT_ERROR_ARGUMENT;
   if (size < TL_VAULT_HEADER_BYTES) return size >= 4 && memcmp(in, "TLVT", 4) != 0 ? TL_VAULT_ERROR_MAGIC : TL_VAULT_ERROR_TRUNCATED;
@@ -765,9 +886,10 @@ tl_vault_error tl_vault_read(const tl_vault_desc *d, void *vault, const void *da
   if (((uint32_t)in[4] | ((uint32_t)in[5] << 8)) != TL_VAULT_FORMAT_VERSION) return TL_VAULT_ERROR_VERSION;
   if (in[6] || in[7]) return TL_VAULT_ERROR_FLAGS;
   if (tl__vault_le32(in + 8) != d->id) return TL_VAULT_ERROR_VAULT;
-  e = tl__vault_records(d, (unsigned char *)vault, in, size, false);
+  e = tl__vault_validate(d, in, size, index);
   if (e != TL_VAULT_OK) return e;
-  return tl__vault_records(d, (unsigned char *)vault, in, size, true);
+  tl__vault_store(d, (unsigned char *)vault, in, index);
+  return TL_VAULT_OK;
 }
 
 #ifdef __cplusplus

@@ -1,9 +1,12 @@
 /* Vault benchmark: typed getter vs direct struct access, generic access by id, serialise and
  * deserialise (the 23-field golden vault of tests/vault/project, collections included), and
- * generation of 1,000 schemas with 10,000 data files. Prints medians of 9 runs and ratios.
+ * generation of 1,000 schemas with 10,000 data files. Prints medians of 9 runs and ratios; the
+ * descriptor access and serialisation are also measured against vault_baseline.h (the code before
+ * the issue 7 performance work) in the same run.
  *   bench_vault THREADLINK_GEN */
 #define TL_IMPLEMENTATION
 #include "vaults/things_data.h"
+#include "vault_baseline.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +43,7 @@ int main(int argc, char **argv)
         every_vault_init(&vaults[i]);
         vaults[i].Health = i;
     }
-    double direct[RUNS], getter[RUNS], generic[RUNS], desc[RUNS], ser[RUNS], de[RUNS];
+    double direct[RUNS], getter[RUNS], generic[RUNS], desc[RUNS], ser[RUNS], de[RUNS], bdesc[RUNS], bser[RUNS], bde[RUNS];
     const int reps = 2000;
     for (int r = 0; r < RUNS; r++) {
         int64_t s = 0;
@@ -71,9 +74,16 @@ int main(int argc, char **argv)
                 s += out[0];
             }
         t2 = now();
+        for (int k = 0; k < reps; k++)
+            for (int i = 0; i < N; i++) {
+                s += tlb_vault_try_get(&every_vault_desc, &vaults[i], ids[i & 3], tags[i & 3] ? tags[i & 3] : every_vault_fields[22].tag, out);
+                s += out[0];
+            }
+        double t3 = now();
         sink = s;
         generic[r] = (t1 - t0) / ((double)reps * N) * 1e9;
         desc[r] = (t2 - t1) / ((double)reps * N) * 1e9;
+        bdesc[r] = (t3 - t2) / ((double)reps * N) * 1e9;
         unsigned char bytes[1024];
         size_t n = 0;
         const int sreps = 200000;
@@ -85,16 +95,34 @@ int main(int argc, char **argv)
         t1 = now();
         for (int k = 0; k < sreps; k++) s += tl_vault_read(&every_vault_desc, &vaults[k & (N - 1)], bytes, n);
         t2 = now();
+        unsigned char bbytes[1024];
+        size_t bn = 0;
+        for (int k = 0; k < sreps; k++) {
+            tlb_vault_write(&every_vault_desc, &things_instances[k & 1], bbytes, sizeof bbytes, &bn);
+            s += bbytes[bn - 1];
+        }
+        t3 = now();
+        for (int k = 0; k < sreps; k++) s += tlb_vault_read(&every_vault_desc, &vaults[k & (N - 1)], bbytes, bn);
+        double t4 = now();
         sink = s;
+        if (bn != n || memcmp(bytes, bbytes, n) != 0) {
+            fprintf(stderr, "bench_vault: tl_vault_write and the baseline disagree\n");
+            return 1;
+        }
         ser[r] = (t1 - t0) / sreps * 1e9;
         de[r] = (t2 - t1) / sreps * 1e9;
+        bser[r] = (t3 - t2) / sreps * 1e9;
+        bde[r] = (t4 - t3) / sreps * 1e9;
     }
     double d = median(direct), g = median(getter);
     printf("typed getter          %6.3f ns  direct struct access %6.3f ns  ratio %.3f (target <= 1.05)\n", g, d, g / d);
     printf("generic try_get by id %6.3f ns  (generated switch; target < 5 ns)\n", median(generic));
-    printf("tl_vault_try_get      %6.3f ns  (descriptor, binary search; target < 5 ns)\n", median(desc));
-    printf("serialise   (%2d fields, 549 bytes) %7.1f ns  (target < 1000 ns)\n", EVERY_VAULT_FIELD_COUNT, median(ser));
-    printf("deserialise (%2d fields, 549 bytes) %7.1f ns  (target < 1000 ns)\n", EVERY_VAULT_FIELD_COUNT, median(de));
+    double dd = median(desc), bd = median(bdesc), sr = median(ser), bs = median(bser), dr = median(de), bdr = median(bde);
+    printf("tl_vault_try_get      %6.3f ns  baseline %6.3f ns  ratio %.3f  (descriptor; target < 5 ns)\n", dd, bd, dd / bd);
+    printf("serialise   (%2d fields, %zu bytes) %7.1f ns  baseline %7.1f ns  ratio %.3f  (target < 1000 ns)\n",
+           EVERY_VAULT_FIELD_COUNT, tl_vault_serialised_size(&every_vault_desc, &things_instances[1]), sr, bs, sr / bs);
+    printf("deserialise (%2d fields, %zu bytes) %7.1f ns  baseline %7.1f ns  ratio %.3f  (target < 1000 ns)\n",
+           EVERY_VAULT_FIELD_COUNT, tl_vault_serialised_size(&every_vault_desc, &things_instances[1]), dr, bdr, dr / bdr);
 
     if (argc < 2) return 0;
     /* Generation: 1,000 schemas of 10 fields, 10,000 data files of 2 instances. */
