@@ -249,20 +249,6 @@ static inline void tl__vault_copy_small(void *dst, const void *src, size_t n) {
   }
 }
 
-/* Copies n bytes inline (no call for the sizes fields have): 32-byte steps, the last one
- * overlapping. */
-static inline void tl__vault_copy(void *dst, const void *src, size_t n) {
-  unsigned char *o = (unsigned char *)dst;
-  const unsigned char *s = (const unsigned char *)src;
-  size_t i;
-  if (n <= 32) {
-    tl__vault_copy_small(o, s, n);
-  } else {
-    for (i = 0; i + 32 < n; i += 32) memcpy(o + i, s + i, 32);
-    memcpy(o + n - 32, s + n - 32, 32);
-  }
-}
-
 /* Index of field `id` in d->fields, or -1. Field ids are Vault.Fields values, hashes spread
  * evenly over 32 bits, so id * count / 2^32 is usually within a step of the id's rank in
  * d->order: that guess is tried first, then its neighbours, then a binary search (any ids). */
@@ -305,7 +291,7 @@ static inline bool tl_vault_field_get(const tl_vault_field_desc *f, const void *
     const char *s = (const char *)member;
     memcpy(out, &s, sizeof s);
   } else {
-    tl__vault_copy(out, member, f->size);
+    memcpy(out, member, f->size);
   }
   return true;
 }
@@ -356,12 +342,20 @@ static inline bool tl_vault_try_set(const tl_vault_desc *d, void *vault, uint32_
 }
 
 /* Typed wrappers: tl_vault_try_get_integer(desc, vault, id, &int32) and so on. */
-#define TL__VAULT_TYPED(suffix, tag, T) \
+/* Getters copy sizeof(T) bytes, a constant (inline, no call), when the field has that size (every
+ * field the generator describes does). */
+#define TL__VAULT_TYPED(suffix, type_tag, T) \
   static inline bool tl_vault_try_get_##suffix(const tl_vault_desc *d, const void *vault, uint32_t id, T *out) { \
-    return tl_vault_try_get(d, vault, id, (uint32_t)(tag), out); \
+    int32_t i = tl_vault_find(d, id); \
+    if (i < 0) return false; \
+    if ((uint32_t)(type_tag) == TL_VAULT_STRING || d->fields[i].size != sizeof *out) \
+      return tl_vault_field_get(&d->fields[i], vault, (uint32_t)(type_tag), out); \
+    if (d->fields[i].tag != (uint32_t)(type_tag) || !out) return false; \
+    memcpy(out, (const unsigned char *)vault + d->fields[i].offset, sizeof *out); \
+    return true; \
   } \
   static inline bool tl_vault_try_set_##suffix(const tl_vault_desc *d, void *vault, uint32_t id, T value) { \
-    return tl_vault_try_set(d, vault, id, (uint32_t)(tag), &value); \
+    return tl_vault_try_set(d, vault, id, (uint32_t)(type_tag), &value); \
   }
 TL__VAULT_TYPED(integer, TL_VAULT_INTEGER, int32_t)
 TL__VAULT_TYPED(long, TL_VAULT_LONG, int64_t)
@@ -722,7 +716,7 @@ static tl_vault_error tl__vault_check(const tl_vault_field_desc *f, const unsign
       return TL_VAULT_ERROR_VALUE;
     return TL_VAULT_OK;
   }
-  return TL_VAULT_ERROR_TYPE; /* not reached: descriptors hold known tags */
+  return len ? TL_VAULT_ERROR_LENGTH : TL_VAULT_OK; /* a tag this header does not know: no payload */
 }
 
 /* Stores one validated payload. Cannot fail: capacities were checked. */
@@ -740,7 +734,9 @@ static void tl__vault_apply(const tl_vault_field_desc *f, unsigned char *member,
     memset(member + len, 0, f->size - len);
     return;
   }
+  if (!tl__vault_is_collection(f->tag)) return; /* a tag this header does not know: no payload */
   esize = tl__vault_scalar_size(etag);
+  if (!esize) return; /* elements of no known type: mem.h's views refuse them too */
   vsize = tl__vault_scalar_size(vtag);
   ew = tl__vault_element_wire(f->tag);
   count = tl__vault_le32(payload);

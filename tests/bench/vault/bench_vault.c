@@ -112,7 +112,7 @@ int main(int argc, char **argv)
         vaults[i].Health = i;
     }
     double direct[RUNS], getter[RUNS], generic[RUNS], desc[RUNS], ser[RUNS], de[RUNS], bdesc[RUNS], bser[RUNS], bde[RUNS];
-    double wser[RUNS], wde[RUNS], bwser[RUNS], bwde[RUNS];
+    double wser[RUNS], wde[RUNS], bwser[RUNS], bwde[RUNS], typed[RUNS], btyped[RUNS];
     size_t wn = 0;
     wide_setup();
     const int reps = 2000;
@@ -151,6 +151,27 @@ int main(int argc, char **argv)
                 s += out[0];
             }
         double t3 = now();
+        /* The typed wrappers (Health and Damage alternately) against the baseline's generic get. */
+        for (int k = 0; k < reps; k++)
+            for (int i = 0; i < N; i++) {
+                int32_t h = 0;
+                tl_fp f = {0};
+                if (i & 1) s += tl_vault_try_get_integer(&every_vault_desc, &vaults[i], EVERY_VAULT_ID_Health, &h);
+                else s += tl_vault_try_get_fp(&every_vault_desc, &vaults[i], EVERY_VAULT_ID_Damage, &f);
+                s += h + f.raw;
+            }
+        double t4 = now();
+        for (int k = 0; k < reps; k++)
+            for (int i = 0; i < N; i++) {
+                int32_t h = 0;
+                tl_fp f = {0};
+                if (i & 1) s += tlb_vault_try_get(&every_vault_desc, &vaults[i], EVERY_VAULT_ID_Health, TL_VAULT_INTEGER, &h);
+                else s += tlb_vault_try_get(&every_vault_desc, &vaults[i], EVERY_VAULT_ID_Damage, TL_VAULT_FP, &f);
+                s += h + f.raw;
+            }
+        double t5 = now();
+        typed[r] = (t4 - t3) / ((double)reps * N) * 1e9;
+        btyped[r] = (t5 - t4) / ((double)reps * N) * 1e9;
         sink = s;
         generic[r] = (t1 - t0) / ((double)reps * N) * 1e9;
         desc[r] = (t2 - t1) / ((double)reps * N) * 1e9;
@@ -174,7 +195,7 @@ int main(int argc, char **argv)
         }
         t3 = now();
         for (int k = 0; k < sreps; k++) s += tlb_vault_read(&every_vault_desc, &vaults[k & (N - 1)], bbytes, bn);
-        double t4 = now();
+        t4 = now();
         sink = s;
         if (bn != n || memcmp(bytes, bbytes, n) != 0) {
             fprintf(stderr, "bench_vault: tl_vault_write and the baseline disagree\n");
@@ -215,6 +236,9 @@ int main(int argc, char **argv)
     double d = median(direct), g = median(getter);
     printf("typed getter          %6.3f ns  direct struct access %6.3f ns  ratio %.3f (target <= 1.05)\n", g, d, g / d);
     printf("generic try_get by id %6.3f ns  (generated switch; target < 5 ns)\n", median(generic));
+    double ty = median(typed), bty = median(btyped);
+    printf("tl_vault_try_get_integer/_fp %6.3f ns  baseline %6.3f ns  ratio %.3f  (typed wrappers by id; target < 5 ns)\n",
+           ty, bty, ty / bty);
     double dd = median(desc), bd = median(bdesc), sr = median(ser), bs = median(bser), dr = median(de), bdr = median(bde);
     printf("tl_vault_try_get      %6.3f ns  baseline %6.3f ns  ratio %.3f  (descriptor; target < 5 ns)\n", dd, bd, dd / bd);
     size_t n0 = tl_vault_serialised_size(&every_vault_desc, &things_instances[0]);
