@@ -1,6 +1,6 @@
 /* Vault benchmark: typed getter vs direct struct access, generic access by id, serialise and
- * deserialise (the 23-field golden vault of tests/vault/project, collections included), and
- * generation of 1,000 schemas with 10,000 data files. Prints medians of 9 runs and ratios; the
+ * deserialise (the 23-field golden vault of tests/vault/project, collections included, and a
+ * 32-field vault built on it for the issue's target), and generation of 1,000 schemas with 10,000 data files. Prints medians of 9 runs and ratios; the
  * descriptor access and serialisation are also measured against vault_baseline.h (the code before
  * the issue 7 performance work) in the same run.
  *   bench_vault THREADLINK_GEN */
