@@ -157,7 +157,37 @@ json_tok json_next(json_lexer *lx)
     const unsigned char *YYCURSOR, *YYMARKER, *YYLIMIT = lx->limit, *start;
     (void)YYLIMIT;
 again:
-    if (lx->fd >= 0) refill(lx);
+    if (lx->fd >= 0 && !lx->eof && (size_t)(lx->limit - lx->cur) < JSON_MAX_TOKEN) refill(lx);
+    /* White space between tokens, in a plain loop: most tokens follow a space. */
+    for (const unsigned char *p = lx->cur;; p++) {
+        if (*p == ' ' || *p == '\t' || *p == '\r') continue;
+        if (*p == '\n') {
+            lx->line++;
+            lx->line_start = offset_of(lx, p + 1);
+            continue;
+        }
+        if (p != lx->cur && p == lx->limit && lx->fd >= 0 && !lx->eof) { /* spaces up to the window's end */
+            lx->cur = p;
+            goto again;
+        }
+        lx->cur = p;
+        break;
+    }
+    /* Strings of plain ASCII without escapes (every key and name a manifest holds) are taken
+     * here; anything else goes through the full grammar below. */
+    if (*lx->cur == '"') {
+        const unsigned char *p = lx->cur + 1;
+        while (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\') p++;
+        if (*p == '"' && p < lx->limit) {
+            t.loc.line = lx->line;
+            t.loc.col = (uint32_t)(offset_of(lx, lx->cur) - lx->line_start) + 1;
+            t.kind = JT_STRING;
+            t.text = (const char *)lx->cur + 1;
+            t.len = (size_t)(p - lx->cur - 1);
+            lx->cur = p + 1;
+            return t;
+        }
+    }
     YYLIMIT = lx->limit;
     YYCURSOR = lx->cur;
     start = YYCURSOR;

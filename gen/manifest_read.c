@@ -104,6 +104,22 @@ bool manifest_valid_member(const char *s, size_t n)
     return true;
 }
 
+typedef enum field_id { F_OTHER, F_KEY, F_NAME, F_SCOPE, F_VALUE, F_SEED_OFFSET, F_TOMBSTONE } field_id;
+
+static field_id entry_field(const char *s, size_t n)
+{
+#define IS(lit) (n == sizeof(lit) - 1 && memcmp(s, lit, n) == 0)
+    switch (n) {
+    case 3: return IS("key") ? F_KEY : F_OTHER;
+    case 4: return IS("name") ? F_NAME : F_OTHER;
+    case 5: return IS("scope") ? F_SCOPE : IS("value") ? F_VALUE : F_OTHER;
+    case 9: return IS("tombstone") ? F_TOMBSTONE : F_OTHER;
+    case 11: return IS("seed_offset") ? F_SEED_OFFSET : F_OTHER;
+    default: return F_OTHER;
+    }
+#undef IS
+}
+
 static bool read_entry(reader *r, json_tok open)
 {
     entry e = {0};
@@ -114,32 +130,32 @@ static bool read_entry(reader *r, json_tok open)
     if (t.kind != JT_RBRACE) {
         for (;;) {
             if (t.kind != JT_STRING) return fail(r, t, "expected an entry key, found %s", json_tok_describe(t.kind));
-            char field[16] = "";
-            if (t.len < sizeof field) memcpy(field, t.text, t.len);
+            /* Six known keys, a million entries: compare by length first. */
+            field_id field = entry_field(t.text, t.len);
             if (!expect(r, JT_COLON, "':'", NULL)) return false;
             json_tok v = json_next(&r->lx);
             uint64_t n;
-            if (strcmp(field, "key") == 0) {
+            if (field == F_KEY) {
                 if (!read_string(r, v, "key", &e.key, &e.key_len)) return false;
                 if (!e.key_len || !memchr(e.key, '.', e.key_len)) return fail(r, v, "\"key\" must be \"<scope>.<name>\"");
                 for (uint32_t i = 0; i < e.key_len; i++)
                     if (e.key[i] >= 'A' && e.key[i] <= 'Z') return fail(r, v, "\"key\" must be lowercase");
                 have_key = true;
-            } else if (strcmp(field, "name") == 0) {
+            } else if (field == F_NAME) {
                 if (!read_string(r, v, "name", &e.name, &e.name_len)) return false;
                 if (!manifest_valid_member(e.name, e.name_len)) return fail(r, v, "\"name\" must be a C identifier");
                 have_name = true;
-            } else if (strcmp(field, "scope") == 0) {
+            } else if (field == F_SCOPE) {
                 if (!read_string(r, v, "scope", &e.scope, NULL)) return false;
                 have_scope = true;
-            } else if (strcmp(field, "value") == 0) {
+            } else if (field == F_VALUE) {
                 if (!read_uint(r, v, UINT32_MAX, "value", &n)) return false;
                 e.value = (uint32_t)n;
                 have_value = true;
-            } else if (strcmp(field, "seed_offset") == 0) {
+            } else if (field == F_SEED_OFFSET) {
                 if (!read_uint(r, v, 65535, "seed_offset", &n)) return false;
                 e.seed_offset = (uint32_t)n;
-            } else if (strcmp(field, "tombstone") == 0) {
+            } else if (field == F_TOMBSTONE) {
                 if (v.kind != JT_TRUE && v.kind != JT_FALSE) return fail(r, v, "\"tombstone\" must be true or false");
                 e.tombstone = v.kind == JT_TRUE;
             } else if (!skip_value(r, v, 2)) {
