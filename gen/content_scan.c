@@ -2,6 +2,7 @@
 
 #include "content_format.h"
 #include "fsio.h"
+#include "index_map.h"
 #include "model.h"
 #include "stamp.h"
 
@@ -30,7 +31,7 @@ typedef struct memo_entry {
 /* Only `pack` turns it on, for the span of one command; generate never consults it. */
 static struct {
     bool on;
-    size_t hint; /* scans visit files in one order each time: look from the last hit on */
+    index_map by_path; /* path -> entry */
     VEC(memo_entry) entries;
     VEC(char *) warned; /* paths already warned about: a second scan stays quiet */
 } memo;
@@ -52,7 +53,11 @@ static void scan_warning(const char *path, const char *fmt, ...)
     diag_warning(loc_file(path), "%s", message);
 }
 
-void content_memo_begin(void) { memo.on = true; }
+void content_memo_begin(void)
+{
+    memo.on = true;
+    index_map_init(&memo.by_path, 1024);
+}
 
 void content_memo_end(void)
 {
@@ -60,8 +65,8 @@ void content_memo_end(void)
     vec_free(&memo.entries);
     for (size_t i = 0; i < memo.warned.count; i++) free(memo.warned.items[i]);
     vec_free(&memo.warned);
+    index_map_free(&memo.by_path);
     memo.on = false;
-    memo.hint = 0;
 }
 
 static bool same_stat(const memo_entry *m, const struct stat *st)
@@ -70,17 +75,13 @@ static bool same_stat(const memo_entry *m, const struct stat *st)
            m->mtime.tv_nsec == st->st_mtim.tv_nsec && m->ctime.tv_sec == st->st_ctim.tv_sec && m->ctime.tv_nsec == st->st_ctim.tv_nsec;
 }
 
+static bool memo_path_is(const void *ctx, uint32_t i) { return strcmp(memo.entries.items[i].path, (const char *)ctx) == 0; }
+
+/* Through a hash set of paths: a pack reads thousands of files. */
 static memo_entry *memo_find(const char *path)
 {
-    size_t n = memo.entries.count;
-    for (size_t k = 0; k < n; k++) {
-        size_t i = (memo.hint + k) % n;
-        if (strcmp(memo.entries.items[i].path, path) == 0) {
-            memo.hint = i + 1;
-            return &memo.entries.items[i];
-        }
-    }
-    return NULL;
+    uint32_t i = index_map_find(&memo.by_path, model_hash(path, strlen(path)), memo_path_is, path);
+    return i == UINT32_MAX ? NULL : &memo.entries.items[i];
 }
 
 /* ---- Names -------------------------------------------------------------------------------- */
@@ -175,6 +176,7 @@ static bool hash_file(walker *w, const char *path, const struct stat *listed, ui
     if (ok && memo.on) {
         memo_entry *m = memo_find(path);
         if (!m) {
+            index_map_insert(&memo.by_path, model_hash(path, strlen(path)), (uint32_t)memo.entries.count);
             m = vec_push(&memo.entries);
             m->path = xstrdup(path);
         }

@@ -10,6 +10,8 @@
  *   emit        content_<profile>_catalog.h */
 #include "content_stage.h"
 
+#include "index_map.h"
+
 #include "content_format.h"
 #include "fsio.h"
 #include "stage.h"
@@ -84,11 +86,29 @@ static bool content_add_domains(void *state, project *p)
     return true;
 }
 
+typedef struct entry_probe {
+    const manifest *m;
+    const buf *key;
+} entry_probe;
+
+static bool live_entry_with_key(const void *ctx, uint32_t e)
+{
+    const entry_probe *p = ctx;
+    const entry *en = &p->m->entries.items[e];
+    return !en->tombstone && en->key_len == p->key->len && memcmp(en->key, p->key->data, p->key->len) == 0;
+}
+
 bool content_stage_resolve(const content_profile *pr, content_scan *sc, const manifest *m)
 {
-    /* Keys as identity builds them: fold(scope) "." fold(C name). */
+    /* Keys as identity builds them: fold(scope) "." fold(C name); found through a hash set of the
+     * manifest's keys (a profile may hold many thousands of assets). */
     buf key = {0};
     bool ok = true;
+    index_map by_key;
+    index_map_init(&by_key, m->entries.count);
+    for (size_t e = 0; e < m->entries.count; e++)
+        index_map_insert(&by_key, model_hash(m->entries.items[e].key, m->entries.items[e].key_len), (uint32_t)e);
+    entry_probe probe = {m, &key};
     for (size_t i = 0; i < sc->assets.count; i++) {
         content_asset *a = &sc->assets.items[i];
         key.len = 0;
@@ -97,13 +117,10 @@ bool content_stage_resolve(const content_profile *pr, content_scan *sc, const ma
         for (const char *c = a->c_name; *c; c++) buf_putc(&key, ascii_lower(*c));
         a->id = 0;
         a->member = NULL;
-        for (size_t e = 0; e < m->entries.count; e++) {
-            const entry *en = &m->entries.items[e];
-            if (!en->tombstone && en->key_len == key.len && memcmp(en->key, key.data, key.len) == 0) {
-                a->id = en->value;
-                a->member = en->name;
-                break;
-            }
+        uint32_t e = index_map_find(&by_key, model_hash(key.data, key.len), live_entry_with_key, &probe);
+        if (e != UINT32_MAX) {
+            a->id = m->entries.items[e].value;
+            a->member = m->entries.items[e].name;
         }
         if (!a->member) {
             diag_error(pr->loc, "asset \"%s\" has no live entry in the manifest of %s; run threadlink-gen generate", a->name, pr->domain);
@@ -111,6 +128,7 @@ bool content_stage_resolve(const content_profile *pr, content_scan *sc, const ma
         }
     }
     buf_free(&key);
+    index_map_free(&by_key);
     return ok;
 }
 
