@@ -10,6 +10,8 @@
  */
 #include "content_config.h"
 
+#include "json_check.h"
+
 #include "fsio.h"
 #include "model.h"
 #include "stamp.h"
@@ -53,20 +55,6 @@ void content_profile_error(const content_profile *pr, const char *key, const cha
     free(path);
 }
 
-static const char *type_name(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a number";
-    case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    default: return "null";
-    }
-}
-
 const char *content_codec_name(content_codec c) { return c == CONTENT_CODEC_NONE ? "none" : c == CONTENT_CODEC_LZ4 ? "lz4" : "zstd"; }
 const char *content_archive_name(content_archive a) { return a == CONTENT_ARCHIVE_NONE ? "none" : "packed"; }
 const char *content_partitioner_name(content_partitioner p) { return p == CONTENT_PART_TRIE ? "trie" : "sequential"; }
@@ -108,7 +96,7 @@ static char *read_path(reader *r, json_t *obj, const char *key, const char *path
     char *result = NULL;
     const char *s = json_is_string(v) ? json_string_value(v) : NULL;
     size_t n = s ? strlen(s) : 0;
-    if (!s) rerror(r, sub, "expected a string (a relative path), got %s", type_name(v));
+    if (!s) rerror(r, sub, "expected a string (a relative path), got %s", jc_type_name(v));
     else if (!s[0] && !allow_empty) rerror(r, sub, "must not be empty");
     else if (refuse_trailing && n > 0 && (s[n - 1] == '/' || s[n - 1] == '\\'))
         rerror(r, sub, "\"%s\" ends with a path separator; write it without one", s);
@@ -129,7 +117,7 @@ static bool read_enum(reader *r, json_t *obj, const char *key, const char *path,
     for (size_t i = 0; names[i]; i++) buf_printf(&expected, "%s\"%s\"", i == 0 ? "" : names[i + 1] ? ", " : " or ", names[i]);
     bool ok = false;
     if (!json_is_string(v)) {
-        rerror(r, sub, "expected %s, got %s", expected.data, type_name(v));
+        rerror(r, sub, "expected %s, got %s", expected.data, jc_type_name(v));
     } else {
         for (int i = 0; names[i]; i++)
             if (strcmp(names[i], json_string_value(v)) == 0) *out = i, ok = true;
@@ -182,7 +170,7 @@ static void read_categories(reader *r, json_t *obj, const char *path, content_pr
         c->loc = pr->loc;
     } else if (!json_is_array(cats) || json_array_size(cats) == 0) {
         rerror(r, sub, json_is_array(cats) ? "expected at least one category" : "expected an array of categories, got %s",
-               type_name(cats));
+               jc_type_name(cats));
     } else {
         size_t i;
         json_t *c;
@@ -190,7 +178,7 @@ static void read_categories(reader *r, json_t *obj, const char *path, content_pr
             char *item = xasprintf("%s[%zu]", sub, i);
             static const char *const allowed[] = {"name", "folder", NULL};
             if (!json_is_object(c)) {
-                rerror(r, item, "expected an object with \"name\" and \"folder\", got %s", type_name(c));
+                rerror(r, item, "expected an object with \"name\" and \"folder\", got %s", jc_type_name(c));
                 free(item);
                 continue;
             }
@@ -209,7 +197,7 @@ static void read_categories(reader *r, json_t *obj, const char *path, content_pr
             char *name_path = sub_path(item, "name");
             const char *ns = name && json_is_string(name) ? json_string_value(name) : NULL;
             if (!name) rerror(r, item, "missing required key \"name\"");
-            else if (!ns) rerror(r, name_path, "expected a string, got %s", type_name(name));
+            else if (!ns) rerror(r, name_path, "expected a string, got %s", jc_type_name(name));
             else if (!c_word(ns)) rerror(r, name_path, "\"%s\" is not a category name (a letter, then letters, digits or '_')", ns);
             free(name_path);
             if (!json_object_get(c, "folder")) rerror(r, item, "missing required key \"folder\" (\"\" for the whole source root)");
@@ -259,7 +247,7 @@ static void read_profile(reader *r, json_t *obj, const char *path, content_confi
     static const char *const allowed[] = {"profile", "source_root", "output", "categories", "archive", "max_archive_mb",
                                           "compression", "partitioner", "names", "post_build", NULL};
     if (!json_is_object(obj)) {
-        rerror(r, path, "expected a profile object (or a string naming a profile file), got %s", type_name(obj));
+        rerror(r, path, "expected a profile object (or a string naming a profile file), got %s", jc_type_name(obj));
         return;
     }
     content_profile pr;
@@ -288,7 +276,7 @@ static void read_profile(reader *r, json_t *obj, const char *path, content_confi
     char *np = sub_path(path, "profile");
     const char *ns = name && json_is_string(name) ? json_string_value(name) : NULL;
     if (!name) rerror(r, path, "missing required key \"profile\" (the profile's name)");
-    else if (!ns) rerror(r, np, "expected a string, got %s", type_name(name));
+    else if (!ns) rerror(r, np, "expected a string, got %s", jc_type_name(name));
     else if (!ns[0]) rerror(r, np, "must not be empty");
     else if (strpbrk(ns, "/\\:*?\"<>|")) {
         char bad = *strpbrk(ns, "/\\:*?\"<>|");
@@ -333,7 +321,7 @@ static void read_profile(reader *r, json_t *obj, const char *path, content_confi
     pr.max_archive_mb = 20;
     if (mb) {
         char *mp = sub_path(path, "max_archive_mb");
-        if (!json_is_integer(mb)) rerror(r, mp, "expected a whole number of megabytes (>= 1), got %s", type_name(mb));
+        if (!json_is_integer(mb)) rerror(r, mp, "expected a whole number of megabytes (>= 1), got %s", jc_type_name(mb));
         else if (json_integer_value(mb) < 1 || json_integer_value(mb) > MAX_ARCHIVE_MB_LIMIT)
             rerror(r, mp, "expected a whole number of megabytes from 1 to %u, got %lld", MAX_ARCHIVE_MB_LIMIT,
                    (long long)json_integer_value(mb));
@@ -352,12 +340,12 @@ static void read_profile(reader *r, json_t *obj, const char *path, content_confi
             json_t *h;
             json_array_foreach(hooks, i, h) {
                 char *ip = xasprintf("%s[%zu]", hp, i);
-                if (!json_is_string(h) || !json_string_value(h)[0]) rerror(r, ip, "expected a command (a non-empty string), got %s", type_name(h));
+                if (!json_is_string(h) || !json_string_value(h)[0]) rerror(r, ip, "expected a command (a non-empty string), got %s", jc_type_name(h));
                 else *vec_push(&pr.post_build) = xstrdup(json_string_value(h));
                 free(ip);
             }
         } else {
-            rerror(r, hp, "expected a command or an array of commands, got %s", type_name(hooks));
+            rerror(r, hp, "expected a command or an array of commands, got %s", jc_type_name(hooks));
         }
         free(hp);
     }
@@ -493,7 +481,7 @@ bool content_config_load(struct project *p, content_config *out)
     if (!content) return true;
     reader r = {p->cfg.path, p->cfg.text, p->cfg.text_len, true};
     if (!json_is_array(content)) {
-        rerror(&r, "content", "expected an array of profiles, got %s", type_name(content));
+        rerror(&r, "content", "expected an array of profiles, got %s", jc_type_name(content));
         return false;
     }
     size_t i;

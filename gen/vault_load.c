@@ -9,6 +9,7 @@
  * absent is an error only when it was named explicitly); output is the directory below the
  * generated directory that receives the headers. Only the top level of each directory is read,
  * in byte order of the file names. */
+#include "json_check.h"
 #include "vault_model.h"
 
 #include "config.h"
@@ -88,55 +89,7 @@ size_t vault_distance(const char *a, size_t alen, const char *b, size_t blen)
 
 /* ---- diagnostics ---------------------------------------------------------------------------- */
 
-/* One JSON input being read: errors locate their path in its text. */
-typedef struct jfile {
-    const char *file;
-    const char *text;
-    size_t len;
-    bool ok;
-} jfile;
-
-static void jerror(jfile *j, const char *path, const char *fmt, ...) TLG_PRINTF(3, 4);
-static void jerror(jfile *j, const char *path, const char *fmt, ...)
-{
-    char message[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
-    va_end(ap);
-    diag_error(json_locate(j->file, j->text, j->len, path), "%s%s%s", path, path[0] ? ": " : "", message);
-    j->ok = false;
-}
-
-static const char *jtype(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a number";
-    case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    default: return "null";
-    }
-}
-
-static void check_keys(jfile *j, const char *path, json_t *obj, const char *const *allowed)
-{
-    const char *key;
-    json_t *value;
-    json_object_foreach(obj, key, value) {
-        bool known = false;
-        for (const char *const *a = allowed; *a; a++) known = known || strcmp(*a, key) == 0;
-        if (!known) {
-            char *sub = path[0] ? xasprintf("%s.%s", path, key) : xstrdup(key);
-            jerror(j, sub, "unknown key");
-            free(sub);
-        }
-    }
-}
-
+/* One JSON input being read: errors locate their path in its text (json_check.h). */
 static bool is_identifier(const char *s)
 {
     if (!((*s | 32) >= 'a' && (*s | 32) <= 'z')) return false;
@@ -168,14 +121,14 @@ static const char *type_expectation(vtype t)
 }
 
 /* One component of a scalar: k-th of `t` from `v` into out. */
-static bool parse_component(jfile *j, const char *path, vtype t, json_t *v, vscalar *out, int k)
+static bool parse_component(json_checker *j, const char *path, vtype t, json_t *v, vscalar *out, int k)
 {
     switch (t) {
     case VT_INTEGER: case VT_INTEGER2D: case VT_LONG:
         if (!json_is_integer(v)) return false;
         out->i[k] = json_integer_value(v);
         if (t != VT_LONG && (out->i[k] < INT32_MIN || out->i[k] > INT32_MAX)) {
-            jerror(j, path, "%lld is out of range for %s (-2147483648 to 2147483647)", (long long)out->i[k], vtype_name(t));
+            jc_error(j, path, "%lld is out of range for %s (-2147483648 to 2147483647)", (long long)out->i[k], vtype_name(t));
             return true;
         }
         return true;
@@ -183,12 +136,12 @@ static bool parse_component(jfile *j, const char *path, vtype t, json_t *v, vsca
         if (!json_is_number(v)) return false;
         out->d[k] = json_number_value(v);
         if (t != VT_DOUBLE && (out->d[k] > FLT_MAX || out->d[k] < -FLT_MAX))
-            jerror(j, path, "%g is out of range for %s (a float)", out->d[k], vtype_name(t));
+            jc_error(j, path, "%g is out of range for %s (a float)", out->d[k], vtype_name(t));
         return true;
     case VT_FP: case VT_FPVECTOR2: case VT_FPVECTOR3: case VT_FPQUATERNION: {
         if (!json_is_string(v)) return false;
         const char *why = vault_fp_parse(json_string_value(v), &out->i[k]);
-        if (why) jerror(j, path, "\"%s\" is not a fixed-point literal: %s", json_string_value(v), why);
+        if (why) jc_error(j, path, "\"%s\" is not a fixed-point literal: %s", json_string_value(v), why);
         return true;
     }
     default:
@@ -197,7 +150,7 @@ static bool parse_component(jfile *j, const char *path, vtype t, json_t *v, vsca
 }
 
 /* A scalar value of type t. arena strings live as long as the stage. */
-static void parse_scalar(vault_state *st, jfile *j, const char *path, vtype t, const vfield *f, json_t *v, vscalar *out)
+static void parse_scalar(vault_state *st, json_checker *j, const char *path, vtype t, const vfield *f, json_t *v, vscalar *out)
 {
     memset(out, 0, sizeof *out);
     uint32_t n = vtype_components(t);
@@ -210,7 +163,7 @@ static void parse_scalar(vault_state *st, jfile *j, const char *path, vtype t, c
         if (ok) {
             size_t len = json_string_length(v);
             if (len > f->capacity)
-                jerror(j, path, "string of %zu bytes exceeds the capacity of %u", len, f->capacity);
+                jc_error(j, path, "string of %zu bytes exceeds the capacity of %u", len, f->capacity);
             out->s = arena_strndup(&st->strings, json_string_value(v), len);
         }
     } else if (t == VT_ASSETREF) {
@@ -228,8 +181,8 @@ static void parse_scalar(vault_state *st, jfile *j, const char *path, vtype t, c
             char sub[256];
             snprintf(sub, sizeof sub, "%s[%u]", path, k);
             if (!parse_component(j, sub, t, json_array_get(v, k), out, (int)k)) {
-                jerror(j, sub, "expected %s, got %s", t >= VT_FP && t <= VT_FPQUATERNION ? "a decimal string" :
-                       t == VT_INTEGER2D ? "an integer" : "a number", jtype(json_array_get(v, k)));
+                jc_error(j, sub, "expected %s, got %s", t >= VT_FP && t <= VT_FPQUATERNION ? "a decimal string" :
+                       t == VT_INTEGER2D ? "an integer" : "a number", jc_type_name(json_array_get(v, k)));
                 return;
             }
         }
@@ -237,9 +190,9 @@ static void parse_scalar(vault_state *st, jfile *j, const char *path, vtype t, c
     }
     if (!ok) {
         if (json_is_array(v) && n > 1)
-            jerror(j, path, "expected %s (%s), got an array of %zu", type_expectation(t), vtype_name(t), json_array_size(v));
+            jc_error(j, path, "expected %s (%s), got an array of %zu", type_expectation(t), vtype_name(t), json_array_size(v));
         else
-            jerror(j, path, "expected %s (%s), got %s", type_expectation(t), vtype_name(t), jtype(v));
+            jc_error(j, path, "expected %s (%s), got %s", type_expectation(t), vtype_name(t), jc_type_name(v));
     }
 }
 
@@ -253,7 +206,7 @@ static bool same_key(vtype t, const vscalar *a, const vscalar *b)
 }
 
 /* A field's value: a default or an instance's. */
-static void parse_value(vault_state *st, jfile *j, const char *path, const vfield *f, json_t *v, vvalue *out)
+static void parse_value(vault_state *st, json_checker *j, const char *path, const vfield *f, json_t *v, vvalue *out)
 {
     out->present = true;
     if (f->type != VT_COLLECTION) {
@@ -262,12 +215,12 @@ static void parse_value(vault_state *st, jfile *j, const char *path, const vfiel
     }
     const char *kind = layout_kind_name(f->kind);
     if (!json_is_array(v)) {
-        jerror(j, path, "expected an array (%s), got %s", kind, jtype(v));
+        jc_error(j, path, "expected an array (%s), got %s", kind, jc_type_name(v));
         return;
     }
     size_t n = json_array_size(v);
     if (n > f->capacity) {
-        jerror(j, path, "%zu elements exceed the capacity of %u", n, f->capacity);
+        jc_error(j, path, "%zu elements exceed the capacity of %u", n, f->capacity);
         return;
     }
     for (size_t i = 0; i < n; i++) {
@@ -278,7 +231,7 @@ static void parse_value(vault_state *st, jfile *j, const char *path, const vfiel
         if (f->kind == LAYOUT_DICT) {
             vscalar *value = vec_push(&out->values);
             if (!json_is_array(e) || json_array_size(e) != 2) {
-                jerror(j, sub, "expected a [key, value] pair, got %s", jtype(e));
+                jc_error(j, sub, "expected a [key, value] pair, got %s", jc_type_name(e));
                 memset(key, 0, sizeof *key);
                 memset(value, 0, sizeof *value);
                 continue;
@@ -294,7 +247,7 @@ static void parse_value(vault_state *st, jfile *j, const char *path, const vfiel
         if (f->kind == LAYOUT_HASHSET || f->kind == LAYOUT_DICT)
             for (size_t k = 0; k < i; k++)
                 if (same_key(f->element, &out->keys.items[k], key)) {
-                    jerror(j, sub, "repeats the key of element %zu", k);
+                    jc_error(j, sub, "repeats the key of element %zu", k);
                     break;
                 }
     }
@@ -332,98 +285,98 @@ static const char *project_relative(const project *p, const char *path)
     return path;
 }
 
-static vtype parse_type_name(jfile *j, const char *path, json_t *v, bool allow_string)
+static vtype parse_type_name(json_checker *j, const char *path, json_t *v, bool allow_string)
 {
     if (!json_is_string(v)) {
-        jerror(j, path, "expected a type name, got %s", jtype(v));
+        jc_error(j, path, "expected a type name, got %s", jc_type_name(v));
         return VT_NONE;
     }
     vtype t = vtype_from_name(json_string_value(v));
     if (t == VT_NONE) {
-        jerror(j, path, "unknown type \"%s\"", json_string_value(v));
+        jc_error(j, path, "unknown type \"%s\"", json_string_value(v));
     } else if (t == VT_STRING && !allow_string) {
-        jerror(j, path, "String cannot be a collection element (elements have a fixed size)");
+        jc_error(j, path, "String cannot be a collection element (elements have a fixed size)");
         t = VT_NONE;
     }
     return t;
 }
 
-static void read_field(vault_state *st, jfile *j, vschema *s, json_t *fj, vfield *f)
+static void read_field(vault_state *st, json_checker *j, vschema *s, json_t *fj, vfield *f)
 {
     static const char *const allowed[] = {"field", "type", "element", "value", "capacity", "catalog",
                                           "default", "backing", "description", NULL};
     char sub[128];
     const char *path = f->path;
     if (!json_is_object(fj)) {
-        jerror(j, path, "expected an object, got %s", jtype(fj));
+        jc_error(j, path, "expected an object, got %s", jc_type_name(fj));
         return;
     }
-    check_keys(j, path, fj, allowed);
+    jc_check_keys(j, path, fj, allowed);
     json_t *ref = json_object_get(fj, "field");
     snprintf(sub, sizeof sub, "%s.field", path);
-    if (!ref) jerror(j, path, "missing required key \"field\"");
-    else if (!json_is_string(ref) || !json_string_length(ref)) jerror(j, sub, "expected a Vault.Fields name, got %s", jtype(ref));
+    if (!ref) jc_error(j, path, "missing required key \"field\"");
+    else if (!json_is_string(ref) || !json_string_length(ref)) jc_error(j, sub, "expected a Vault.Fields name, got %s", jc_type_name(ref));
     else f->ref = arena_strndup(&st->strings, json_string_value(ref), json_string_length(ref));
 
     json_t *type = json_object_get(fj, "type");
     snprintf(sub, sizeof sub, "%s.type", path);
     bool type_ok = false;
     if (!type) {
-        jerror(j, path, "missing required key \"type\"");
+        jc_error(j, path, "missing required key \"type\"");
     } else if (json_is_string(type) && layout_kind_from_name(json_string_value(type), &f->kind)) {
         f->type = VT_COLLECTION;
         json_t *el = json_object_get(fj, "element"), *val = json_object_get(fj, "value");
         char esub[128];
         snprintf(esub, sizeof esub, "%s.element", path);
-        if (!el) jerror(j, path, "missing required key \"element\" (the element type of the %s)", json_string_value(type));
+        if (!el) jc_error(j, path, "missing required key \"element\" (the element type of the %s)", json_string_value(type));
         else f->element = parse_type_name(j, esub, el, false);
         snprintf(esub, sizeof esub, "%s.value", path);
         if (f->kind == LAYOUT_DICT) {
-            if (!val) jerror(j, path, "missing required key \"value\" (the value type of the InlineDictionary)");
+            if (!val) jc_error(j, path, "missing required key \"value\" (the value type of the InlineDictionary)");
             else f->value = parse_type_name(j, esub, val, false);
         } else if (val) {
-            jerror(j, esub, "only an InlineDictionary has a value type");
+            jc_error(j, esub, "only an InlineDictionary has a value type");
         }
         json_t *cap = json_object_get(fj, "capacity");
         snprintf(esub, sizeof esub, "%s.capacity", path);
-        if (!cap) jerror(j, path, "missing required key \"capacity\"");
-        else if (!json_is_integer(cap)) jerror(j, esub, "expected an integer, got %s", jtype(cap));
+        if (!cap) jc_error(j, path, "missing required key \"capacity\"");
+        else if (!json_is_integer(cap)) jc_error(j, esub, "expected an integer, got %s", jc_type_name(cap));
         else if (json_integer_value(cap) < 1 || json_integer_value(cap) > (json_int_t)LAYOUT_MAX_CAPACITY)
-            jerror(j, esub, "capacity must be between 1 and %u", LAYOUT_MAX_CAPACITY);
+            jc_error(j, esub, "capacity must be between 1 and %u", LAYOUT_MAX_CAPACITY);
         else f->capacity = (uint32_t)json_integer_value(cap);
         if (f->element && f->capacity && (f->kind != LAYOUT_DICT || f->value)) {
             const char *why = layout_check(f->kind, f->capacity, vtype_size(f->element),
                                            f->kind == LAYOUT_DICT ? vtype_size(f->value) : 0);
-            if (why) jerror(j, esub, "%s", why);
+            if (why) jc_error(j, esub, "%s", why);
             else type_ok = true;
         }
     } else if (json_is_string(type)) {
         f->type = vtype_from_name(json_string_value(type));
         if (f->type == VT_NONE)
-            jerror(j, sub, "unknown type \"%s\" (Integer, Long, Float, Double, Boolean, Integer2D, Float2D, Vector2D, Vector3D, Rotation, FP, FPVector2, FPVector3, FPQuaternion, String, AssetRef, InlineArray, InlineList, InlineQueue, InlineStack, InlineHashSet, InlineDictionary)",
+            jc_error(j, sub, "unknown type \"%s\" (Integer, Long, Float, Double, Boolean, Integer2D, Float2D, Vector2D, Vector3D, Rotation, FP, FPVector2, FPVector3, FPQuaternion, String, AssetRef, InlineArray, InlineList, InlineQueue, InlineStack, InlineHashSet, InlineDictionary)",
                    json_string_value(type));
         else type_ok = true;
         if (json_object_get(fj, "element")) {
             snprintf(sub, sizeof sub, "%s.element", path);
-            jerror(j, sub, "only an inline collection has an element type");
+            jc_error(j, sub, "only an inline collection has an element type");
         }
         if (json_object_get(fj, "value")) {
             snprintf(sub, sizeof sub, "%s.value", path);
-            jerror(j, sub, "only an InlineDictionary has a value type");
+            jc_error(j, sub, "only an InlineDictionary has a value type");
         }
         json_t *cap = json_object_get(fj, "capacity");
         snprintf(sub, sizeof sub, "%s.capacity", path);
         if (f->type == VT_STRING) {
             f->capacity = 63;
-            if (cap && !json_is_integer(cap)) jerror(j, sub, "expected an integer, got %s", jtype(cap));
+            if (cap && !json_is_integer(cap)) jc_error(j, sub, "expected an integer, got %s", jc_type_name(cap));
             else if (cap && (json_integer_value(cap) < 1 || json_integer_value(cap) > 65535))
-                jerror(j, sub, "a String's capacity must be between 1 and 65535 bytes");
+                jc_error(j, sub, "a String's capacity must be between 1 and 65535 bytes");
             else if (cap) f->capacity = (uint32_t)json_integer_value(cap);
         } else if (cap) {
-            jerror(j, sub, "only a String or an inline collection has a capacity");
+            jc_error(j, sub, "only a String or an inline collection has a capacity");
         }
     } else {
-        jerror(j, sub, "expected a type name, got %s", jtype(type));
+        jc_error(j, sub, "expected a type name, got %s", jc_type_name(type));
     }
 
     bool wants_catalog = f->type == VT_ASSETREF ||
@@ -431,10 +384,10 @@ static void read_field(vault_state *st, jfile *j, vschema *s, json_t *fj, vfield
     json_t *cat = json_object_get(fj, "catalog");
     snprintf(sub, sizeof sub, "%s.catalog", path);
     if (cat && !wants_catalog) {
-        jerror(j, sub, "only an AssetRef names a catalog");
+        jc_error(j, sub, "only an AssetRef names a catalog");
     } else if (wants_catalog && type_ok) {
-        if (!cat) jerror(j, path, "missing required key \"catalog\" (the domain of the assets an AssetRef names)");
-        else if (!json_is_string(cat)) jerror(j, sub, "expected a domain name, got %s", jtype(cat));
+        if (!cat) jc_error(j, path, "missing required key \"catalog\" (the domain of the assets an AssetRef names)");
+        else if (!json_is_string(cat)) jc_error(j, sub, "expected a domain name, got %s", jc_type_name(cat));
         else f->catalog = arena_strndup(&st->strings, json_string_value(cat), json_string_length(cat));
     }
 
@@ -444,7 +397,7 @@ static void read_field(vault_state *st, jfile *j, vschema *s, json_t *fj, vfield
         const char *b = json_is_string(backing) ? json_string_value(backing) : NULL;
         if (b && strcmp(b, "transient") == 0) f->transient = true;
         else if (!b || strcmp(b, "serialised") != 0)
-            jerror(j, sub, "expected \"serialised\" or \"transient\", got %s%s%s", b ? "\"" : "", b ? b : jtype(backing), b ? "\"" : "");
+            jc_error(j, sub, "expected \"serialised\" or \"transient\", got %s%s%s", b ? "\"" : "", b ? b : jc_type_name(backing), b ? "\"" : "");
     }
 
     json_t *def = json_object_get(fj, "default");
@@ -468,23 +421,23 @@ static vschema *read_schema(vault_state *st, const char *path)
     s->rel = xstrdup(project_relative(st->p, path));
     s->text = text.data ? text.data : xstrdup("");
     s->text_len = text.len;
-    jfile j = {s->file, s->text, s->text_len, true};
+    json_checker j = {s->file, s->text, s->text_len, true};
     static const char *const allowed[] = {"$schema", "name", "description", "fields", NULL};
     if (!json_is_object(root)) {
-        jerror(&j, "", "a vault schema must be a JSON object, got %s", jtype(root));
+        jc_error(&j, "", "a vault schema must be a JSON object, got %s", jc_type_name(root));
     } else {
-        check_keys(&j, "", root, allowed);
+        jc_check_keys(&j, "", root, allowed);
         json_t *name = json_object_get(root, "name");
-        if (!name) jerror(&j, "", "missing required key \"name\"");
-        else if (!json_is_string(name)) jerror(&j, "name", "expected a string, got %s", jtype(name));
+        if (!name) jc_error(&j, "", "missing required key \"name\"");
+        else if (!json_is_string(name)) jc_error(&j, "name", "expected a string, got %s", jc_type_name(name));
         else if (!is_identifier(json_string_value(name)))
-            jerror(&j, "name", "\"%s\" is not a vault name (a letter, then letters, digits or '_')", json_string_value(name));
+            jc_error(&j, "name", "\"%s\" is not a vault name (a letter, then letters, digits or '_')", json_string_value(name));
         else s->name = arena_strndup(&st->strings, json_string_value(name), json_string_length(name));
         json_t *fields = json_object_get(root, "fields");
         if (!fields) {
-            jerror(&j, "", "missing required key \"fields\"");
+            jc_error(&j, "", "missing required key \"fields\"");
         } else if (!json_is_array(fields)) {
-            jerror(&j, "fields", "expected an array, got %s", jtype(fields));
+            jc_error(&j, "fields", "expected an array, got %s", jc_type_name(fields));
         } else {
             size_t i;
             json_t *fj;
@@ -498,7 +451,7 @@ static vschema *read_schema(vault_state *st, const char *path)
                     if (s->fields.items[k].ref && ascii_ieq(s->fields.items[k].ref, strlen(s->fields.items[k].ref), f->ref, strlen(f->ref))) {
                         char sub[64];
                         snprintf(sub, sizeof sub, "%s.field", f->path);
-                        jerror(&j, sub, "\"%s\" is already fields[%zu]", f->ref, k);
+                        jc_error(&j, sub, "\"%s\" is already fields[%zu]", f->ref, k);
                         break;
                     }
             }
@@ -582,7 +535,7 @@ static vdata *read_data(vault_state *st, const char *path, const char *stem)
     d->rel = xstrdup(project_relative(st->p, path));
     d->text = text.data ? text.data : xstrdup("");
     d->text_len = text.len;
-    jfile j = {d->file, d->text, d->text_len, true};
+    json_checker j = {d->file, d->text, d->text_len, true};
     d->prefix = xstrndup(stem, strlen(stem));
     d->upper = xstrdup(stem);
     for (size_t i = 0; d->prefix[i]; i++) {
@@ -591,19 +544,19 @@ static vdata *read_data(vault_state *st, const char *path, const char *stem)
         d->upper[i] = (c >= 'a' && c <= 'z') ? (char)(c - 32) : c;
     }
     if (!is_identifier(d->prefix))
-        jerror(&j, "", "the file name must start with a letter: it names the C symbols (%s_by_name, ...)", d->prefix);
+        jc_error(&j, "", "the file name must start with a letter: it names the C symbols (%s_by_name, ...)", d->prefix);
     d->output = xasprintf("%s/%s_data.h", st->out_dir, d->prefix);
     static const char *const allowed[] = {"$schema", "vault", "description", "instances", NULL};
     if (!json_is_object(root)) {
-        jerror(&j, "", "vault data must be a JSON object, got %s", jtype(root));
+        jc_error(&j, "", "vault data must be a JSON object, got %s", jc_type_name(root));
         goto out;
     }
-    check_keys(&j, "", root, allowed);
+    jc_check_keys(&j, "", root, allowed);
     json_t *vault = json_object_get(root, "vault");
     if (!vault) {
-        jerror(&j, "", "missing required key \"vault\" (the schema's name)");
+        jc_error(&j, "", "missing required key \"vault\" (the schema's name)");
     } else if (!json_is_string(vault)) {
-        jerror(&j, "vault", "expected a vault name, got %s", jtype(vault));
+        jc_error(&j, "vault", "expected a vault name, got %s", jc_type_name(vault));
     } else {
         d->schema = find_schema(st, json_string_value(vault));
         bool broken = false;
@@ -624,7 +577,7 @@ static vdata *read_data(vault_state *st, const char *path, const char *stem)
                     if (st->schemas.items[i]->name) *vec_push(&names) = st->schemas.items[i]->name;
                 buf b = {0};
                 closest(&b, names.items, names.count, json_string_value(vault));
-                jerror(&j, "vault", "no vault schema is named \"%s\"%s%s%s", json_string_value(vault),
+                jc_error(&j, "vault", "no vault schema is named \"%s\"%s%s%s", json_string_value(vault),
                        b.len ? " (closest: " : "", b.len ? b.data : "", b.len ? ")" : "");
                 buf_free(&b);
                 vec_free(&names);
@@ -634,9 +587,9 @@ static vdata *read_data(vault_state *st, const char *path, const char *stem)
     }
     json_t *instances = json_object_get(root, "instances");
     if (!instances) {
-        jerror(&j, "", "missing required key \"instances\"");
+        jc_error(&j, "", "missing required key \"instances\"");
     } else if (!json_is_array(instances)) {
-        jerror(&j, "instances", "expected an array, got %s", jtype(instances));
+        jc_error(&j, "instances", "expected an array, got %s", jc_type_name(instances));
     } else if (d->schema) {
         vschema *s = d->schema;
         size_t i;
@@ -649,25 +602,25 @@ static vdata *read_data(vault_state *st, const char *path, const char *stem)
             d->nfields = s->fields.count;
             static const char *const iallowed[] = {"name", "description", "values", NULL};
             if (!json_is_object(ij)) {
-                jerror(&j, in->path, "expected an object, got %s", jtype(ij));
+                jc_error(&j, in->path, "expected an object, got %s", jc_type_name(ij));
                 continue;
             }
-            check_keys(&j, in->path, ij, iallowed);
+            jc_check_keys(&j, in->path, ij, iallowed);
             char sub[128];
             json_t *name = json_object_get(ij, "name");
             snprintf(sub, sizeof sub, "%s.name", in->path);
             if (!name) {
-                jerror(&j, in->path, "missing required key \"name\"");
+                jc_error(&j, in->path, "missing required key \"name\"");
             } else if (!json_is_string(name) || !is_identifier(json_string_value(name))) {
                 if (json_is_string(name))
-                    jerror(&j, sub, "\"%s\" is not an instance name (a letter, then letters, digits or '_')", json_string_value(name));
+                    jc_error(&j, sub, "\"%s\" is not an instance name (a letter, then letters, digits or '_')", json_string_value(name));
                 else
-                    jerror(&j, sub, "expected a string, got %s", jtype(name));
+                    jc_error(&j, sub, "expected a string, got %s", jc_type_name(name));
             } else {
                 in->name = arena_strndup(&st->strings, json_string_value(name), json_string_length(name));
                 for (size_t k = 0; k < i; k++)
                     if (d->instances.items[k].name && ascii_ieq(d->instances.items[k].name, strlen(d->instances.items[k].name), in->name, strlen(in->name))) {
-                        jerror(&j, sub, "\"%s\" is already the name of instances[%zu]", in->name, k);
+                        jc_error(&j, sub, "\"%s\" is already the name of instances[%zu]", in->name, k);
                         break;
                     }
                 char *key = xasprintf("%s.%s", s->lower, in->name);
@@ -677,12 +630,12 @@ static vdata *read_data(vault_state *st, const char *path, const char *stem)
                 for (size_t k = 0; k < i; k++)
                     if (d->instances.items[k].name && d->instances.items[k].id == in->id &&
                         !ascii_ieq(d->instances.items[k].name, strlen(d->instances.items[k].name), in->name, strlen(in->name)))
-                        jerror(&j, sub, "\"%s\" and \"%s\" hash to the same instance id 0x%08x: rename one", d->instances.items[k].name, in->name, in->id);
+                        jc_error(&j, sub, "\"%s\" and \"%s\" hash to the same instance id 0x%08x: rename one", d->instances.items[k].name, in->name, in->id);
             }
             json_t *values = json_object_get(ij, "values");
             snprintf(sub, sizeof sub, "%s.values", in->path);
             if (values && !json_is_object(values)) {
-                jerror(&j, sub, "expected an object of field values, got %s", jtype(values));
+                jc_error(&j, sub, "expected an object of field values, got %s", jc_type_name(values));
             } else if (values) {
                 const char *key;
                 json_t *v;
@@ -698,7 +651,7 @@ static vdata *read_data(vault_state *st, const char *path, const char *stem)
                             if (s->fields.items[k].ref) *vec_push(&names) = s->fields.items[k].ref;
                         buf b = {0};
                         closest(&b, names.items, names.count, key);
-                        jerror(&j, vpath, "vault %s has no field \"%s\"%s%s%s", s->name, key, b.len ? " (closest: " : "",
+                        jc_error(&j, vpath, "vault %s has no field \"%s\"%s%s%s", s->name, key, b.len ? " (closest: " : "",
                                b.len ? b.data : "", b.len ? ")" : "");
                         buf_free(&b);
                         vec_free(&names);
@@ -706,7 +659,7 @@ static vdata *read_data(vault_state *st, const char *path, const char *stem)
                     }
                     vfield *f = &s->fields.items[fi];
                     if (f->transient) {
-                        jerror(&j, vpath, "\"%s\" is transient: it starts from the schema's default and is never authored", f->ref);
+                        jc_error(&j, vpath, "\"%s\" is transient: it starts from the schema's default and is never authored", f->ref);
                         continue;
                     }
                     parse_value(st, &j, vpath, f, v, &in->values[fi]);
@@ -722,27 +675,11 @@ out:
 
 /* ---- config --------------------------------------------------------------------------------- */
 
-static char *config_dir(vault_state *st, jfile *j, json_t *obj, const char *key, const char *fallback, bool *explicit_)
+static char *config_dir(vault_state *st, json_checker *j, json_t *obj, const char *key, const char *fallback, bool *explicit_)
 {
-    json_t *v = json_object_get(obj, key);
-    char path[64];
-    snprintf(path, sizeof path, "vaults.%s", key);
-    *explicit_ = v != NULL;
-    if (!v) return xstrdup(fallback);
-    if (!json_is_string(v)) {
-        jerror(j, path, "expected a string (a relative path), got %s", jtype(v));
-        return NULL;
-    }
-    const char *s = json_string_value(v);
-    size_t n = strlen(s);
-    bool dotdot = strcmp(s, "..") == 0 || strncmp(s, "../", 3) == 0 || strstr(s, "/../") ||
-                  (n >= 3 && strcmp(s + n - 3, "/..") == 0);
-    if (!s[0]) jerror(j, path, "must not be empty");
-    else if (s[0] == '/' || strchr(s, '\\')) jerror(j, path, "must be a relative path with '/' separators, got \"%s\"", s);
-    else if (dotdot) jerror(j, path, "must not contain '..', got \"%s\"", s);
-    else return xstrdup(s);
     (void)st;
-    return NULL;
+    *explicit_ = json_object_get(obj, key) != NULL;
+    return jc_rel_path(j, obj, key, "vaults", fallback);
 }
 
 static bool ends_with(const char *s, const char *suffix, size_t *stem)
@@ -754,7 +691,7 @@ static bool ends_with(const char *s, const char *suffix, size_t *stem)
 }
 
 /* The *.suffix files of a directory (sorted), or false when it is absent. */
-static bool list_inputs(vault_state *st, jfile *j, const char *key, const char *rel, bool explicit_, name_list *out)
+static bool list_inputs(vault_state *st, json_checker *j, const char *key, const char *rel, bool explicit_, name_list *out)
 {
     char *dir = path_join(st->p->cfg.root, rel);
     fs_kind k = fs_kind_follow(dir);
@@ -763,13 +700,13 @@ static bool list_inputs(vault_state *st, jfile *j, const char *key, const char *
         if (explicit_) {
             char path[64];
             snprintf(path, sizeof path, "vaults.%s", key);
-            jerror(j, path, "directory \"%s\" does not exist", rel);
+            jc_error(j, path, "directory \"%s\" does not exist", rel);
             ok = false;
         }
     } else if (k != FS_DIR) {
         char path[64];
         snprintf(path, sizeof path, "vaults.%s", key);
-        jerror(j, path, "\"%s\" is not a directory", rel);
+        jc_error(j, path, "\"%s\" is not a directory", rel);
         ok = false;
     } else {
         *vec_push(&st->p->inputs) = xstrdup(dir);
@@ -793,14 +730,14 @@ static bool vault_load(project *p, void **state, stage_outputs *outputs)
     index_map_init(&st->data_by_prefix, 64);
     st->p = p;
     *state = st;
-    jfile cj = {p->cfg.path, p->cfg.text, p->cfg.text_len, true};
+    json_checker cj = {p->cfg.path, p->cfg.text, p->cfg.text_len, true};
     json_t *cfg = p->cfg.vaults;
     if (!json_is_object(cfg)) {
-        jerror(&cj, "vaults", "expected an object, got %s", jtype(cfg));
+        jc_error(&cj, "vaults", "expected an object, got %s", jc_type_name(cfg));
         return false;
     }
     static const char *const allowed[] = {"schemas", "data", "output", NULL};
-    check_keys(&cj, "vaults", cfg, allowed);
+    jc_check_keys(&cj, "vaults", cfg, allowed);
     bool schemas_explicit, data_explicit, output_explicit;
     char *schemas_dir = config_dir(st, &cj, cfg, "schemas", "vaults", &schemas_explicit);
     char *data_dir = config_dir(st, &cj, cfg, "data", "vaultdata", &data_explicit);
@@ -808,7 +745,7 @@ static bool vault_load(project *p, void **state, stage_outputs *outputs)
     bool has_fields = false;
     for (size_t i = 0; i < p->domains.count; i++) has_fields = has_fields || strcmp(p->domains.items[i].name, "Vault.Fields") == 0;
     if (!has_fields)
-        jerror(&cj, "vaults", "vaults need the Vault.Fields domain: declare { \"name\": \"Vault.Fields\", \"output\": \"vault_fields.h\", \"reserve_zero\": true } in domains");
+        jc_error(&cj, "vaults", "vaults need the Vault.Fields domain: declare { \"name\": \"Vault.Fields\", \"output\": \"vault_fields.h\", \"reserve_zero\": true } in domains");
     name_list schema_files = {0}, data_files = {0};
     bool listed = cj.ok && schemas_dir && data_dir && st->out_dir &&
                   list_inputs(st, &cj, "schemas", schemas_dir, schemas_explicit, &schema_files) &&
@@ -826,8 +763,8 @@ static bool vault_load(project *p, void **state, stage_outputs *outputs)
                 uint32_t k = s->lower ? find_index(st, &st->schemas_by_lower, 1, s->lower) : UINT32_MAX;
                 if (k != UINT32_MAX) {
                     vschema *o = st->schemas.items[k];
-                    jfile j = {s->file, s->text, s->text_len, true};
-                    jerror(&j, "name", "vault \"%s\" is already declared by %s", s->name ? s->name : s->lower, o->file);
+                    json_checker j = {s->file, s->text, s->text_len, true};
+                    jc_error(&j, "name", "vault \"%s\" is already declared by %s", s->name ? s->name : s->lower, o->file);
                     s->name = NULL;
                 }
                 uint32_t index = (uint32_t)st->schemas.count;
