@@ -28,12 +28,32 @@ typedef struct memo_entry {
     uint64_t xxh64;
 } memo_entry;
 
+/* What a scan gave to the project besides its assets, in order: a folder listed (p->inputs) or
+ * a file hashed into p->input_hash; replayed when a memoised scan serves another pass. */
+typedef struct scan_event {
+    char *path;
+    bool file;
+    uint64_t xxh64;
+} scan_event;
+
+typedef VEC(scan_event) scan_log;
+
+/* A whole scan: the same tree (root, category folders, naming rule) walked again within one
+ * command gives the same answer, so pack's generate pass (every profile of the project) takes
+ * the preflight's scans instead of walking and stat'ing every file once more per profile. */
+typedef struct scan_memo {
+    char *key;
+    content_scan scan;
+    scan_log log;
+} scan_memo;
+
 /* Only `pack` turns it on, for the span of one command; generate never consults it. */
 static struct {
     bool on;
     index_map by_path; /* path -> entry */
     VEC(memo_entry) entries;
     VEC(char *) warned; /* paths already warned about: a second scan stays quiet */
+    VEC(scan_memo) scans;
 } memo;
 
 /* A warning about a path, once per command while the memo is on. */
@@ -59,8 +79,20 @@ void content_memo_begin(void)
     index_map_init(&memo.by_path, 1024);
 }
 
+static void log_free(scan_log *log)
+{
+    for (size_t i = 0; i < log->count; i++) free(log->items[i].path);
+    vec_free(log);
+}
+
 void content_memo_end(void)
 {
+    for (size_t i = 0; i < memo.scans.count; i++) {
+        free(memo.scans.items[i].key);
+        content_scan_free(&memo.scans.items[i].scan);
+        log_free(&memo.scans.items[i].log);
+    }
+    vec_free(&memo.scans);
     for (size_t i = 0; i < memo.entries.count; i++) free(memo.entries.items[i].path);
     vec_free(&memo.entries);
     for (size_t i = 0; i < memo.warned.count; i++) free(memo.warned.items[i]);
@@ -126,6 +158,7 @@ typedef struct walker {
     VEC(struct stat) stack;   /* directories being walked, for loop detection */
     uint32_t category;
     bool ok;
+    scan_log *log;            /* with the memo on: what the scan gives the project */
 } walker;
 
 static bool hash_file(walker *w, const char *path, const struct stat *listed, uint64_t *size, uint64_t *xxh)
@@ -226,12 +259,14 @@ static void add_file(walker *w, const char *full, const char *rel, const struct 
         /* Names and content hashes decide the outputs; the bytes were read into the hash. */
         hasher_add_file(w->p->input_hash, full, digest, sizeof digest);
     }
+    if (w->log) *vec_push(w->log) = (scan_event){xstrdup(full), true, a.xxh64};
 }
 
 static void walk(walker *w, const char *dir, const char *rel)
 {
     name_list names = {0};
     if (w->p) *vec_push(&w->p->inputs) = xstrdup(dir);
+    if (w->log) *vec_push(w->log) = (scan_event){xstrdup(dir), false, 0};
     if (!fs_list_dir(dir, &names)) {
         diag_error(loc_file(dir), "cannot read the directory: %s", strerror(errno));
         w->ok = false;
@@ -329,12 +364,78 @@ static bool check_unique(const content_profile *pr, content_scan *s, bool c_name
     return ok;
 }
 
+static void copy_scan(const content_scan *from, content_scan *to)
+{
+    memset(to, 0, sizeof *to);
+    to->root = xstrdup(from->root);
+    for (size_t i = 0; i < from->assets.count; i++) {
+        const content_asset *a = &from->assets.items[i];
+        content_asset *b = vec_push(&to->assets);
+        *b = *a;
+        b->name = xstrdup(a->name);
+        b->path = xstrdup(a->path);
+        b->c_name = xstrdup(a->c_name);
+        b->id = 0;
+        b->member = NULL;
+    }
+}
+
+/* The tree a profile's scan reads: its root, naming rule and category folders in order, each
+ * string length-prefixed so that no two trees share a key. */
+static char *scan_key(const char *root, const content_profile *pr)
+{
+    buf key = {0};
+    buf_printf(&key, "%zu:%s %d", strlen(root), root, (int)pr->names);
+    for (size_t k = 0; k < pr->categories.count; k++)
+        buf_printf(&key, " %zu:%s", strlen(pr->categories.items[k].folder), pr->categories.items[k].folder);
+    return key.data;
+}
+
+static bool scan_profile(struct project *p, const content_profile *pr, content_scan *out, scan_log *log);
+
 bool content_scan_profile(struct project *p, const content_profile *pr, content_scan *out)
+{
+    if (!memo.on) return scan_profile(p, pr, out, NULL);
+    char *root = path_join(p ? p->cfg.root : ".", pr->source_root);
+    char *key = scan_key(root, pr);
+    free(root);
+    for (size_t i = 0; i < memo.scans.count; i++) {
+        const scan_memo *m = &memo.scans.items[i];
+        if (strcmp(m->key, key) != 0) continue;
+        free(key);
+        copy_scan(&m->scan, out);
+        for (size_t e = 0; p && e < m->log.count; e++) {
+            const scan_event *ev = &m->log.items[e];
+            if (!ev->file) {
+                *vec_push(&p->inputs) = xstrdup(ev->path);
+                continue;
+            }
+            unsigned char digest[8];
+            tl_cf_put_u64(digest, ev->xxh64);
+            hasher_add_file(p->input_hash, ev->path, digest, sizeof digest);
+        }
+        return true;
+    }
+    scan_log log = {0};
+    bool ok = scan_profile(p, pr, out, &log);
+    if (!ok) {
+        free(key);
+        log_free(&log);
+        return false;
+    }
+    scan_memo *m = vec_push(&memo.scans);
+    m->key = key;
+    m->log = log;
+    copy_scan(out, &m->scan);
+    return true;
+}
+
+static bool scan_profile(struct project *p, const content_profile *pr, content_scan *out, scan_log *log)
 {
     memset(out, 0, sizeof *out);
     const char *proot = p ? p->cfg.root : ".";
     out->root = path_join(proot, pr->source_root);
-    walker w = {p, pr, out, NULL, {0}, 0, true};
+    walker w = {p, pr, out, NULL, {0}, 0, true, log};
     struct stat st;
     if (stat(out->root, &st) != 0 || !S_ISDIR(st.st_mode)) {
         content_profile_error(pr, "source_root", "source root \"%s\" %s", pr->source_root,

@@ -36,7 +36,11 @@ void content_scan_free(content_scan *s);
 char *content_c_name(const char *name);
 
 /* Within one process, `pack` hashes each file once: with the memo on, a file whose path, inode,
- * size and times are unchanged is not read again. Off by default (generate reads every time). */
+ * size and times are unchanged is not read again, and a tree scanned again (the same root,
+ * category folders and naming rule, e.g. by the generate pass after pack's preflight) is given
+ * the first scan's result without being walked: its assets, and its folders and file hashes
+ * replayed into the project's inputs and stamp hash. Only scans that succeeded are kept. Off by
+ * default (generate reads every time). */
 void content_memo_begin(void);
 void content_memo_end(void);
 

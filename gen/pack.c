@@ -1,10 +1,13 @@
 /* threadlink-gen pack: profiles -> output folders.
  *
- *   preflight   config, profiles, overrides, output-folder rule, every tree scanned (hashed once:
- *               the scan memo serves the generate pass below)       -- nothing written yet
+ *   preflight   config, profiles, overrides, output-folder rule, every tree scanned (each file
+ *               read and hashed once; the scan memo gives the generate pass these scans whole,
+ *               and the file hashes to any other profile over the same files) -- nothing written yet
  *   generate    the whole project, so each profile's names are in its manifest (asset ids)
  *   per profile partition (twice, in two input orders, and checked), archives and catalog built
- *               in memory, written atomically and only when changed, archives.json last, stale
+ *               (raw archives streamed to their temporary files in cache-sized pieces, compressed
+ *               ones in memory; every input copied is checked against the scan's hash as it is
+ *               copied), written atomically and only when changed, archives.json last, stale
  *               files of the previous build removed, post-build hooks run
  *
  * Output folder rule: a folder is written only if it is missing, empty, or holds the marker file
@@ -332,6 +335,15 @@ static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan 
         if (a->files.count) qsort(a->files.items, a->files.count, sizeof *a->files.items, by_asset_name);
         if (reusable(prev, dir, a->name, a)) {
             stats->unchanged++;
+        } else if (!is_catalog && pr->compression == CONTENT_CODEC_NONE) {
+            char *path = path_join(dir, a->name);
+            out_file *o = output_begin(set, path);
+            free(path);
+            ok = pack_stream_raw_archive(sc, members, count, o, &a->xxh64);
+            if (ok) ok = output_end(o);
+            if (!ok) break;
+            a->size = o->pos;
+            stats->written++;
         } else {
             uint64_t in = 0;
             ok = pack_build_archive(sc, members, count, is_catalog ? &catalog : NULL, codec, &bytes, &in);
@@ -650,6 +662,7 @@ int pack_run(const pack_options *opt)
 
     pack_ctx ctx = {opt, &p, {false, 0, NULL, 0, 0, 0}};
     ctx.pg.on = opt->progress > 0 || (opt->progress < 0 && isatty(2));
+    if (opt->before_build) opt->before_build(opt->before_build_ctx);
     for (size_t i = 0; i < sel.count && !rc; i++)
         if (!pack_profile(&ctx, &cc.profiles.items[sel.items[i]], &scans.items[i])) rc = 1;
 

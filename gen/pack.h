@@ -22,6 +22,10 @@ typedef struct pack_options {
     /* Tests: shuffle the scanned inputs with this seed before partitioning and packing, to show
      * that nothing depends on input order (0: as scanned). */
     uint64_t shuffle_seed;
+    /* Tests: called once every tree is scanned and the manifests are up to date, before the
+     * first archive or flat file is built, so that a test can change an input in between. */
+    void (*before_build)(void *ctx);
+    void *before_build_ctx;
 } pack_options;
 
 /* 0 ok, 1 input or build errors (nothing half-written: a failed build leaves the previous output
@@ -72,5 +76,14 @@ void pack_build_catalog(const content_profile *pr, const struct content_scan *sc
  * `catalog` is given it is the only entry (id 0). false after reporting a read error. */
 bool pack_build_archive(const struct content_scan *sc, const uint32_t *members, size_t count, const buf *catalog, pack_codec *codec,
                         buf *out, uint64_t *input_bytes);
+
+/* A raw archive (compression none) of the given assets streamed into `o`: the same bytes as
+ * pack_build_archive gives, each input read once in cache-sized pieces, checked against the
+ * scan's size and XXH64 as it is copied, never held whole. *archive_xxh64 gets the XXH64 of
+ * everything written. false after reporting a read error or a changed file (`o` then holds part
+ * of an archive: the caller aborts the output set). */
+struct out_file;
+bool pack_stream_raw_archive(const struct content_scan *sc, const uint32_t *members, size_t count, struct out_file *o,
+                             uint64_t *archive_xxh64);
 
 #endif

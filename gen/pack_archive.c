@@ -5,9 +5,16 @@
 #include "content_format.h"
 #include "content_scan.h"
 #include "fsio.h"
+#include "output.h"
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include <errno.h>
+#include <fcntl.h>
 #include <lz4.h>
 #include <string.h>
+#include <unistd.h>
 #include <zstd.h>
 
 /* zstd level 3 (the library's default): a good ratio at a build-friendly speed. The level is part
@@ -134,6 +141,93 @@ bool pack_build_archive(const content_scan *sc, const uint32_t *members, size_t 
     }
     buf_free(&data);
     free(entries);
+    free(order);
+    return ok;
+}
+
+/* Copies one input into the output in pieces small enough to stay in cache while they are hashed
+ * (its own XXH64, checked against the scan's, and the archive's) and handed on, so that every
+ * byte is touched once after the read. The bytes written are exactly the bytes hashed: a file
+ * that differs in any way from what the scan hashed (edited, replaced, grown, shrunk or gone)
+ * fails here, and the caller abandons the whole build. */
+#define PACK_COPY_PIECE (128u << 10)
+
+static bool copy_checked(const char *path, uint64_t size, uint64_t xxh64, out_file *o, XXH64_state_t *archive)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT) diag_error(loc_file(path), "file vanished while the content was packed");
+        else diag_error(loc_file(path), "cannot read: %s", strerror(errno));
+        return false;
+    }
+    XXH64_state_t own;
+    XXH64_reset(&own, 0);
+    uint64_t got = 0;
+    bool grew = false;
+    while (got < size) {
+        size_t want = size - got < PACK_COPY_PIECE ? (size_t)(size - got) : PACK_COPY_PIECE;
+        buf_reserve(&o->chunk, want);
+        char *at = o->chunk.data + o->chunk.len;
+        ssize_t n = read(fd, at, want);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            diag_error(loc_file(path), "cannot read: %s", strerror(errno));
+            close(fd);
+            return false;
+        }
+        if (n == 0) break; /* shrunk */
+        XXH64_update(&own, at, (size_t)n);
+        XXH64_update(archive, at, (size_t)n);
+        o->chunk.len += (size_t)n;
+        got += (uint64_t)n;
+        out_maybe_flush(o);
+    }
+    while (got == size) {
+        char probe;
+        ssize_t extra = read(fd, &probe, 1);
+        if (extra < 0 && errno == EINTR) continue;
+        grew = extra != 0;
+        break;
+    }
+    close(fd);
+    if (got != size || grew || XXH64_digest(&own) != xxh64) {
+        diag_error(loc_file(path), "file changed while the content was packed; run again when it is written");
+        return false;
+    }
+    return true;
+}
+
+bool pack_stream_raw_archive(const content_scan *sc, const uint32_t *members, size_t count, out_file *o, uint64_t *archive_xxh64)
+{
+    member_ref *order = xcalloc(count ? count : 1, sizeof *order);
+    for (size_t i = 0; i < count; i++) order[i] = (member_ref){sc->assets.items[members[i]].id, members[i]};
+    qsort(order, count, sizeof *order, by_id);
+    /* Stored raw, every entry's place and size is known before a byte is read: header and table
+     * of contents first, as pack_build_archive lays them out. */
+    size_t toc_size = count * TL_CF_ARCHIVE_ENTRY_SIZE, data_start = TL_CF_ARCHIVE_HEADER_SIZE + toc_size;
+    unsigned char *head = xcalloc(data_start, 1);
+    uint64_t at = data_start;
+    for (size_t i = 0; i < count; i++) {
+        const content_asset *a = &sc->assets.items[order[i].index];
+        tl_cf_archive_entry e = {a->id, TL_CF_CODEC_RAW, at, a->size, a->size, a->xxh64};
+        tl_cf_archive_put_entry(head + TL_CF_ARCHIVE_HEADER_SIZE + i * TL_CF_ARCHIVE_ENTRY_SIZE, &e);
+        at += a->size;
+    }
+    tl_cf_archive_put_header(head, (uint32_t)count, at - data_start, tl_cf_xxh64(head + TL_CF_ARCHIVE_HEADER_SIZE, toc_size));
+    XXH64_state_t archive;
+    XXH64_reset(&archive, 0);
+    XXH64_update(&archive, head, data_start);
+    buf_put(&o->chunk, head, data_start);
+    out_maybe_flush(o);
+    free(head);
+    bool ok = true;
+    for (size_t i = 0; i < count && ok; i++) {
+        const content_asset *a = &sc->assets.items[order[i].index];
+        char *path = path_join(sc->root, a->path);
+        ok = copy_checked(path, a->size, a->xxh64, o, &archive);
+        free(path);
+    }
+    *archive_xxh64 = XXH64_digest(&archive);
     free(order);
     return ok;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "content_format.h"
 #include "gen_fixture.h"
 #include "pack.h"
+#include "stamp.h"
 
 /* ---- Helpers --------------------------------------------------------------------------------- */
 
@@ -715,6 +717,115 @@ static void test_content_noop_repack_writes_nothing(void **state)
     assert_non_null(strstr(f->summary.data, "pack Main: 3 files, 0.0 MB in, 0.0 MB out, 2 archives (0 written, 2 unchanged)"));
 }
 
+/* An input that changes after the scan, while the build reads it: the bytes the build copies are
+ * checked against the scan's size and XXH64 as they are copied, so a change the file's times do
+ * not show (same size, modification time put back) is caught as surely as a file that grew or
+ * vanished; the build fails naming the file and the previous output stays as it was. */
+typedef struct change {
+    const char *archive, *compression, *what;
+} change;
+
+static void change_input(void *ctx)
+{
+    const change *c = ctx;
+    const char *path = "assets/Levels/forest.txt";
+    if (strcmp(c->what, "edit") == 0) {
+        struct stat st;
+        assert_int_equal(stat(path, &st), 0);
+        size_t n = 0;
+        char *data = read_file_n(path, &n);
+        data[n / 2] ^= 1; /* same size, one bit */
+        write_bytes(path, data, n);
+        free(data);
+        struct timespec times[2] = {st.st_atim, st.st_mtim};
+        assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
+    } else if (strcmp(c->what, "grow") == 0) {
+        FILE *fp = fopen(path, "ab");
+        assert_non_null(fp);
+        fputs(" and more", fp);
+        fclose(fp);
+    } else {
+        fx_remove(path);
+    }
+}
+
+static void test_content_input_changed_during_build(void **state)
+{
+    fixture *f = *state;
+    static const change cases[] = {
+        {"packed", "none", "edit"}, {"packed", "none", "grow"}, {"packed", "none", "vanish"},
+        {"packed", "lz4", "edit"},  {"packed", "zstd", "grow"}, {"packed", "lz4", "vanish"},
+        {"none", "none", "edit"},   {"none", "none", "grow"},   {"none", "none", "vanish"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const change *c = &cases[i];
+        assert_int_equal(system("rm -rf assets out generated"), 0);
+        char *cfg = xasprintf("{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\",\n"
+                              "  \"archive\": \"%s\", \"compression\": \"%s\" } ] }\n",
+                              c->archive, c->compression);
+        fx_write("threadlink.json", cfg);
+        free(cfg);
+        small_tree();
+        assert_int_equal(pack(f), 0);
+        /* A new version of the file, so that what holds it must be built again. */
+        fx_write("assets/Levels/forest.txt", "level two level two level two level two level two level two");
+        char *before = fx_snapshot("out");
+        clear_diags(f);
+        pack_options opt = {0};
+        opt.before_build = change_input;
+        opt.before_build_ctx = (void *)c;
+        assert_int_equal(pack_with(f, opt), 1);
+        const char *expect = strcmp(c->what, "vanish") == 0
+                                 ? "assets/Levels/forest.txt: error: file vanished while the content was packed\n"
+                                 : "assets/Levels/forest.txt: error: file changed while the content was packed; run again when it is written\n";
+        assert_string_equal(f->diags.data, expect);
+        char *after = fx_snapshot("out");
+        assert_string_equal(before, after);
+        free(before);
+        free(after);
+        /* Once it is written, the next pack takes it. */
+        if (strcmp(c->what, "vanish") == 0) fx_write("assets/Levels/forest.txt", "back again");
+        clear_diags(f);
+        assert_int_equal(pack(f), 0);
+    }
+}
+
+/* pack's generate pass takes the preflight's scans (and, for another profile over the same
+ * files, their hashes) instead of reading the trees again: what it records must be exactly what
+ * generate records from trees it reads itself, the stamp's input hash included. */
+static void test_content_memoised_scans_record_what_generate_reads(void **state)
+{
+    fixture *f = *state;
+    fx_write("threadlink.json", "{ \"content\": [\n"
+                                "  { \"profile\": \"Raw\", \"source_root\": \"assets\", \"output\": \"out/Raw\", \"compression\": \"none\" },\n"
+                                "  { \"profile\": \"Small\", \"source_root\": \"assets\", \"output\": \"out/Small\", \"compression\": \"lz4\" },\n"
+                                "  { \"profile\": \"Cats\", \"source_root\": \"assets\", \"output\": \"out/Cats\",\n"
+                                "    \"categories\": [ { \"name\": \"Icons\", \"folder\": \"Icons\" }, { \"name\": \"Levels\", \"folder\": \"Levels\" } ] },\n"
+                                "  { \"profile\": \"Paths\", \"source_root\": \"assets\", \"output\": \"out/Paths\", \"names\": \"path\" } ] }\n");
+    small_tree();
+    fx_write("assets/Levels/Deep/cave.txt", "a cave");
+    const char *profiles[] = {"Raw", "all"};
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(system("rm -rf out generated"), 0);
+        pack_options opt = {0};
+        opt.profile = profiles[i];
+        assert_int_equal(pack_with(f, opt), 0);
+        char *packed = fx_snapshot("generated");
+        char *stamp = fx_read("generated/" STAMP_FILE);
+        assert_non_null(stamp);
+        /* generate alone, with no memo, over the same trees: the same headers, manifests and stamp. */
+        fx_remove("generated/" STAMP_FILE);
+        clear_diags(f);
+        assert_int_equal(fx_generate(f), 0);
+        char *generated = fx_snapshot("generated");
+        char *again = fx_read("generated/" STAMP_FILE);
+        assert_string_equal(packed, generated);
+        assert_non_null(again);
+        assert_string_equal(stamp, again);
+        free(packed), free(generated), free(stamp), free(again);
+    }
+}
+
 static void test_content_flat_build_and_stale_files(void **state)
 {
     fixture *f = *state;
@@ -823,6 +934,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_content_deterministic_across_input_order, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_locality_generated_tree, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_noop_repack_writes_nothing, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_input_changed_during_build, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_memoised_scans_record_what_generate_reads, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_flat_build_and_stale_files, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_overrides_usage_and_hooks, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_symlinks_and_special_files, fixture_setup, fixture_teardown),
