@@ -184,7 +184,9 @@ static bool hash_file(walker *w, const char *path, const struct stat *listed, ui
     XXH64_reset(st, 0);
     uint64_t total = 0;
     static char chunk[1 << 20];
-    while (ok) {
+    /* Up to the size fstat gave: a file that grows meanwhile shows in the second fstat below (no
+     * read just to see the end of the file). */
+    while (ok && total < (uint64_t)before.st_size) {
         ssize_t n = read(fd, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) {

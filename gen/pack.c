@@ -400,17 +400,16 @@ static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan 
 static bool build_flat(pack_ctx *ctx, const content_profile *pr, content_scan *sc, const char *dir, output_set *set, build_stats *stats)
 {
     bool ok = true;
-    buf data = {0};
     for (size_t i = 0; i < sc->assets.count && ok; i++) {
         const content_asset *a = &sc->assets.items[i];
         char *src = path_join(sc->root, a->path);
         char *rel = xasprintf("%s/%s", FLAT_ASSETS, a->path);
-        ok = content_read_asset(src, a->size, a->xxh64, &data) && output_make_dirs(dir, rel);
+        ok = output_make_dirs(dir, rel);
         if (ok) {
+            /* Streamed (checked against the scan as it is copied): an asset is never held whole. */
             char *dst = path_join(dir, rel);
             out_file *o = output_begin(set, dst);
-            buf_put(&o->chunk, data.data ? data.data : "", data.len);
-            ok = output_end(o);
+            ok = pack_stream_asset(src, a->size, a->xxh64, o) && output_end(o);
             stats->written += o->differs;
             stats->unchanged += !o->differs;
             free(dst);
@@ -422,7 +421,6 @@ static bool build_flat(pack_ctx *ctx, const content_profile *pr, content_scan *s
         ctx->pg.bytes += a->size;
         progress_show(&ctx->pg, false);
     }
-    buf_free(&data);
     if (ok) {
         buf catalog = {0};
         pack_build_catalog(pr, sc, true, &catalog);

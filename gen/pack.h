@@ -83,6 +83,8 @@ bool pack_build_archive(const struct content_scan *sc, const uint32_t *members, 
  * everything written. false after reporting a read error or a changed file (`o` then holds part
  * of an archive: the caller aborts the output set). */
 struct out_file;
+/* One input streamed into `o` the same way (flat builds): false after reporting. */
+bool pack_stream_asset(const char *path, uint64_t size, uint64_t xxh64, struct out_file *o);
 bool pack_stream_raw_archive(const struct content_scan *sc, const uint32_t *members, size_t count, struct out_file *o,
                              uint64_t *archive_xxh64);
 

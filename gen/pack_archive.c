@@ -166,9 +166,12 @@ static bool copy_checked(const char *path, uint64_t size, uint64_t xxh64, out_fi
     bool grew = false;
     while (got < size) {
         size_t want = size - got < PACK_COPY_PIECE ? (size_t)(size - got) : PACK_COPY_PIECE;
-        buf_reserve(&o->chunk, want);
+        /* The last piece asks for one byte more: a file that grew gives it (no read just to
+         * see the end of the file). */
+        size_t ask = want + (got + want == size);
+        buf_reserve(&o->chunk, ask);
         char *at = o->chunk.data + o->chunk.len;
-        ssize_t n = read(fd, at, want);
+        ssize_t n = read(fd, at, ask);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) {
             diag_error(loc_file(path), "cannot read: %s", strerror(errno));
@@ -176,18 +179,22 @@ static bool copy_checked(const char *path, uint64_t size, uint64_t xxh64, out_fi
             return false;
         }
         if (n == 0) break; /* shrunk */
+        if ((size_t)n > want) {
+            grew = true;
+            break;
+        }
         XXH64_update(&own, at, (size_t)n);
-        XXH64_update(archive, at, (size_t)n);
+        if (archive) XXH64_update(archive, at, (size_t)n);
         o->chunk.len += (size_t)n;
         got += (uint64_t)n;
         out_maybe_flush(o);
     }
-    while (got == size) {
+    if (size == 0) { /* nothing to copy: only the end to see */
         char probe;
-        ssize_t extra = read(fd, &probe, 1);
-        if (extra < 0 && errno == EINTR) continue;
-        grew = extra != 0;
-        break;
+        ssize_t extra;
+        while ((extra = read(fd, &probe, 1)) < 0 && errno == EINTR) {
+        }
+        grew = extra > 0;
     }
     close(fd);
     if (got != size || grew || XXH64_digest(&own) != xxh64) {
@@ -195,6 +202,11 @@ static bool copy_checked(const char *path, uint64_t size, uint64_t xxh64, out_fi
         return false;
     }
     return true;
+}
+
+bool pack_stream_asset(const char *path, uint64_t size, uint64_t xxh64, out_file *o)
+{
+    return copy_checked(path, size, xxh64, o, NULL);
 }
 
 bool pack_stream_raw_archive(const content_scan *sc, const uint32_t *members, size_t count, out_file *o, uint64_t *archive_xxh64)

@@ -325,7 +325,7 @@ typedef struct built {
 static void verify_packed(const char *dir, const char *src_root, built *out)
 {
     char *path = path_join(dir, "archives.json");
-    size_t n;
+    size_t n = 0;
     char *text = read_file_n(path, &n);
     free(path);
     assert_non_null(text);
@@ -336,7 +336,7 @@ static void verify_packed(const char *dir, const char *src_root, built *out)
     for (uint32_t i = 0; i < out->index.archive_count; i++) {
         tl_cf_index_archive *ia = &out->index.archives[i];
         char *ap = path_join(dir, ia->name);
-        size_t an;
+        size_t an = 0;
         char *bytes = read_file_n(ap, &an);
         free(ap);
         assert_non_null(bytes);
@@ -366,7 +366,7 @@ static void verify_packed(const char *dir, const char *src_root, built *out)
         tl_cf_index_archive *ia = &out->index.archives[i];
         if (ia->is_catalog) continue;
         char *ap = path_join(dir, ia->name);
-        size_t an;
+        size_t an = 0;
         char *bytes = read_file_n(ap, &an);
         free(ap);
         tl_cf_archive a;
@@ -408,7 +408,7 @@ static void test_content_reader_roundtrip_and_lookups(void **state)
     for (size_t i = 0; i < names.count; i++) {
         if (!strstr(names.items[i], ".tlpk") || strstr(names.items[i], "catalog")) continue;
         char *ap = path_join("out/Main", names.items[i]);
-        size_t an;
+        size_t an = 0;
         char *bytes = read_file_n(ap, &an);
         tl_cf_archive a;
         assert_int_equal(tl_cf_archive_open(&a, bytes, an), TL_CF_OK);
@@ -446,7 +446,7 @@ static void test_content_reader_rejects_corrupt_archives(void **state)
     for (uint32_t i = 0; i < b.index.archive_count; i++)
         if (!b.index.archives[i].is_catalog) name = b.index.archives[i].name;
     char *path = path_join("out/Main", name);
-    size_t n;
+    size_t n = 0;
     unsigned char *good = (unsigned char *)read_file_n(path, &n);
     free(path);
     unsigned char *bad = malloc(n + 64);
@@ -503,7 +503,7 @@ static void test_content_reader_rejects_corrupt_catalogs(void **state)
     fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\", \"archive\": \"none\" } ] }\n");
     small_tree();
     assert_int_equal(pack(f), 0);
-    size_t n;
+    size_t n = 0;
     unsigned char *good = (unsigned char *)read_file_n("out/Main/catalog.tlcat", &n);
     tl_cf_catalog c;
     assert_int_equal(tl_cf_catalog_open(&c, good, n), TL_CF_OK);
@@ -666,7 +666,7 @@ static void test_content_locality_generated_tree(void **state)
         size_t i = (size_t)(rng_next(&s) % 3000);
         char path[256];
         snprintf(path, sizeof path, "src/Level%02zu/Group%zu/item_%05zu.dat", i % 23, i % 5, i);
-        size_t n;
+        size_t n = 0;
         char *data = read_file_n(path, &n);
         data[0] = data[0] == 'x' ? 'y' : 'x'; /* an edit: same size, other bytes */
         write_bytes(path, data, n);
