@@ -107,7 +107,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_content THREADLINK_GEN [MB] [FILES]\n");
         return 2;
     }
-    const char *gen = argv[1];
+    /* The tree is built in a temporary folder and the commands run there: the generator's path
+     * made absolute first, so that a relative one (build/gen/threadlink-gen) still works. */
+    char *gen = realpath(argv[1], NULL);
+    if (!gen) {
+        fprintf(stderr, "bench_content: %s: not found\n", argv[1]);
+        return 2;
+    }
     long mb = argc > 2 ? atol(argv[2]) : 200, files = argc > 3 ? atol(argv[3]) : 5000;
     char dir[] = "/tmp/tl-bench-content-XXXXXX";
     if (!mkdtemp(dir) || chdir(dir) != 0) return 1;
@@ -194,5 +200,6 @@ int main(int argc, char **argv)
 
     if (chdir("/") != 0) return 1;
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    free(gen);
     return system(cmd) == 0 && same ? 0 : 1;
 }
