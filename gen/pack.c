@@ -218,6 +218,31 @@ static int by_archive_name(const void *a, const void *b)
     return strcmp(((const archive_out *)a)->name, ((const archive_out *)b)->name);
 }
 
+/* The file at `path` is `size` bytes with XXH64 `xxh64`: read in pieces, never held whole. */
+static bool same_bytes(const char *path, uint64_t size, uint64_t xxh64)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    struct stat st;
+    bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size;
+    XXH64_state_t h;
+    XXH64_reset(&h, 0);
+    uint64_t got = 0;
+    char piece[64 << 10];
+    while (ok) {
+        ssize_t n = read(fd, piece, sizeof piece);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            ok = n == 0;
+            break;
+        }
+        XXH64_update(&h, piece, (size_t)n);
+        got += (uint64_t)n;
+    }
+    close(fd);
+    return ok && got == size && XXH64_digest(&h) == xxh64;
+}
+
 /* A previous archive with this name whose bytes still hash as recorded: no need to rebuild it
  * (its name carries the hash of everything that decides its bytes). */
 static bool reusable(const tl_cf_index *prev, const char *dir, const char *name, archive_out *a)
@@ -226,9 +251,7 @@ static bool reusable(const tl_cf_index *prev, const char *dir, const char *name,
         const tl_cf_index_archive *pa = &prev->archives[i];
         if (strcmp(pa->name, name) != 0) continue;
         char *path = path_join(dir, name);
-        buf data = {0};
-        bool ok = fs_read_file(path, &data) && data.len == pa->size && XXH64(data.data, data.len, 0) == pa->xxh64;
-        buf_free(&data);
+        bool ok = same_bytes(path, pa->size, pa->xxh64);
         free(path);
         if (ok) {
             a->size = pa->size;
