@@ -77,15 +77,15 @@ void pack_build_catalog(const content_profile *pr, const struct content_scan *sc
 bool pack_build_archive(const struct content_scan *sc, const uint32_t *members, size_t count, const buf *catalog, pack_codec *codec,
                         buf *out, uint64_t *input_bytes);
 
-/* A raw archive (compression none) of the given assets streamed into `o`: the same bytes as
- * pack_build_archive gives, each input read once in cache-sized pieces, checked against the
- * scan's size and XXH64 as it is copied, never held whole. *archive_xxh64 gets the XXH64 of
- * everything written. false after reporting a read error or a changed file (`o` then holds part
- * of an archive: the caller aborts the output set). */
 struct out_file;
-/* One input streamed into `o` the same way (flat builds): false after reporting. */
-bool pack_stream_asset(const char *path, uint64_t size, uint64_t xxh64, struct out_file *o);
+/* A raw archive (compression none) of the given assets streamed into `o`: the same bytes as
+ * pack_build_archive gives, each input read (a second time: the scan read it first) in 128 KiB
+ * pieces, checked against the scan's size and XXH64 as it is copied, never held whole.
+ * *archive_xxh64 gets the XXH64 of everything written. false after reporting a read error or a
+ * changed file (`o` then holds part of an archive: the caller aborts the output set). */
 bool pack_stream_raw_archive(const struct content_scan *sc, const uint32_t *members, size_t count, struct out_file *o,
                              uint64_t *archive_xxh64);
+/* One input streamed into `o` the same way (flat builds): false after reporting. */
+bool pack_stream_asset(const char *path, uint64_t size, uint64_t xxh64, struct out_file *o);
 
 #endif
