@@ -20,9 +20,15 @@ bool fs_read_file(const char *path, buf *out)
         errno = e;
         return false;
     }
-    buf_reserve(out, (size_t)st.st_size + 1);
+    /* Sized from fstat: a file is read in one call into a buffer of its size (no doubling to
+     * 64 KiB + len, which made glibc mmap and munmap a fresh block for every small input). Reading
+     * stops once the stat size was read; a file that reports 0 bytes (procfs and the like) or that
+     * comes up short is read on until EOF. */
+    size_t expect = (size_t)st.st_size;
+    buf_reserve(out, expect + 1);
     for (;;) {
-        buf_reserve(out, 65536);
+        if (expect && out->len == expect) break;
+        if (out->cap - out->len - 1 == 0) buf_reserve(out, 65536);
         ssize_t n = read(fd, out->data + out->len, out->cap - out->len - 1);
         if (n < 0) {
             if (errno == EINTR) continue;

@@ -9,7 +9,57 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+/* Directories made in this run. Every output goes through output_make_dirs (its directory) and
+ * then output_begin, thousands of them into one directory: output_make_dirs remembers the last
+ * directory it made or found, so the next output there costs no mkdir, and whether it created
+ * that directory itself. A directory created in this run holds no output yet (outputs are renamed
+ * into place only by output_commit), so output_begin hands the "nothing to compare with" fact to
+ * the out_file and skips looking for the previous file; the outputs after it in the same
+ * directory inherit it from their predecessor in the set. The memory lasts until an output set is
+ * committed, aborted or freed (the end of a run): a later run looks at the file system again. */
+static struct {
+    char *dir;    /* the directory output_make_dirs last ensured, or NULL */
+    bool created; /* ... which it created (mkdir returned 0) */
+    bool handed;  /* ... and whose "created" output_begin has taken over */
+} made;
+
+static void made_forget(void)
+{
+    free(made.dir);
+    made.dir = NULL;
+    made.created = made.handed = false;
+}
+
+/* Length of the directory part of `path` ("a/b/c.h" -> 3), 0 for none. */
+static size_t dir_length(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? (size_t)(slash - path) : 0;
+}
+
+static bool same_dir(const char *a, size_t alen, const char *b, size_t blen)
+{
+    return alen == blen && memcmp(a, b, alen) == 0;
+}
+
+/* Was `path`'s directory created in this run, with nothing committed into it since? */
+static bool in_fresh_dir(const output_set *set, const char *path)
+{
+    size_t len = dir_length(path);
+    if (!len) return false;
+    if (set->files.count) { /* the previous output of this set, in the same directory */
+        const out_file *prev = set->files.items[set->files.count - 1];
+        if (prev->fresh_dir && same_dir(prev->path, dir_length(prev->path), path, len)) return true;
+    }
+    if (made.dir && made.created && !made.handed && same_dir(made.dir, strlen(made.dir), path, len)) {
+        made.handed = true; /* once: from here on the set's chain of outputs carries it */
+        return true;
+    }
+    return false;
+}
 
 out_file *output_begin(output_set *set, const char *path)
 {
@@ -17,7 +67,16 @@ out_file *output_begin(output_set *set, const char *path)
     o->path = xstrdup(path);
     o->tmp_fd = -1;
     o->content = hasher_new();
-    o->old_fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    o->fresh_dir = set->mode == OUTPUT_WRITE && in_fresh_dir(set, path);
+    /* The permission bits a temporary file is given (0644, whatever the umask): read once per set. */
+    if (set->files.count) {
+        o->umask_bits = set->files.items[set->files.count - 1]->umask_bits;
+    } else {
+        mode_t mask = umask(0);
+        umask(mask);
+        o->umask_bits = (unsigned)mask;
+    }
+    o->old_fd = o->fresh_dir ? -1 : open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (o->old_fd >= 0) {
         struct stat st;
         if (fstat(o->old_fd, &st) == 0 && S_ISREG(st.st_mode)) {
@@ -65,13 +124,44 @@ static bool old_matches(out_file *o, const char *data, size_t len)
     return true;
 }
 
+/* mkstemp with mode 0644: replaces the trailing XXXXXX of `templ` until a name is free. The
+ * file is created 0644 directly, so the fchmod that mkstemp's 0600 needs happens only when the
+ * umask takes away some of 0644. */
+static int create_temp(char *templ, unsigned umask_bits)
+{
+    static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    size_t n = strlen(templ);
+    if (n < 6 || strcmp(templ + n - 6, "XXXXXX") != 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    /* Seeded from the clock and an address (no getpid: not cached by glibc, a system call each).
+     * Only the chance of a first-try hit depends on it: O_EXCL makes every name safe. */
+    uint64_t v = ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)ts.tv_sec ^ (uint64_t)(uintptr_t)templ ^ ((uint64_t)(uintptr_t)&ts << 32);
+    for (int attempt = 0; attempt < 1000; attempt++) {
+        v = v * 6364136223846793005u + 1442695040888963407u; /* an LCG step; the high bits are used */
+        uint64_t r = v >> 16;
+        for (size_t i = n - 6; i < n; i++, r /= 62) templ[i] = letters[r % 62];
+        int fd = open(templ, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+        if (fd >= 0) {
+            if (umask_bits & 0644) fchmod(fd, 0644);
+            return fd;
+        }
+        if (errno != EEXIST) return -1;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
 /* The first difference: open the temporary file and copy the identical prefix into it. */
 static bool start_temp(out_file *o, uint64_t prefix)
 {
     char *dir = path_dirname(o->path);
     o->tmp_path = xasprintf("%s/.%s.XXXXXX", dir, path_basename(o->path));
     free(dir);
-    o->tmp_fd = mkstemp(o->tmp_path);
+    o->tmp_fd = create_temp(o->tmp_path, o->umask_bits);
     if (o->tmp_fd < 0) {
         diag_error(loc_file(o->path), "cannot create a temporary file beside it: %s", strerror(errno));
         free(o->tmp_path);
@@ -79,7 +169,6 @@ static bool start_temp(out_file *o, uint64_t prefix)
         o->failed = true;
         return false;
     }
-    fchmod(o->tmp_fd, 0644);
     char scratch[1 << 16];
     for (uint64_t at = 0; at < prefix;) {
         size_t n = prefix - at < sizeof scratch ? (size_t)(prefix - at) : sizeof scratch;
@@ -139,6 +228,7 @@ bool output_end(out_file *o)
 bool output_commit(output_set *set)
 {
     bool ok = true;
+    made_forget(); /* outputs land in the directories made so far */
     for (size_t i = 0; i < set->files.count; i++) {
         out_file *o = set->files.items[i];
         if (!o->differs) continue;
@@ -159,6 +249,7 @@ bool output_commit(output_set *set)
 
 void output_abort(output_set *set)
 {
+    made_forget();
     for (size_t i = 0; i < set->files.count; i++) {
         out_file *o = set->files.items[i];
         if (o->tmp_fd >= 0) close(o->tmp_fd);
@@ -213,7 +304,8 @@ bool output_confined(const char *generated_dir, const char *relative, src_loc wh
         }
         free(full);
         *p = saved;
-        if (!ok || last) break;
+        /* Below a missing component everything is missing too: nothing there can be a link. */
+        if (!ok || last || k == FS_MISSING) break;
     }
     free(path);
     return ok;
@@ -222,17 +314,41 @@ bool output_confined(const char *generated_dir, const char *relative, src_loc wh
 bool output_make_dirs(const char *base, const char *relative_path)
 {
     char *full = path_join(base, relative_path);
-    bool ok = true;
-    for (char *p = full + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        if (mkdir(full, 0755) != 0 && errno != EEXIST) {
-            diag_error(loc_file(full), "cannot create directory: %s", strerror(errno));
-            ok = false;
-        }
-        *p = '/';
-        if (!ok) break;
+    size_t len = dir_length(full);
+    if (!len) {
+        free(full);
+        return true;
     }
-    free(full);
+    full[len] = 0; /* the directory the output goes into */
+    if (made.dir && strcmp(made.dir, full) == 0) { /* made or found already in this run */
+        free(full);
+        return true;
+    }
+    made_forget();
+    /* Usually the parent exists: one mkdir. Otherwise every component from the top. */
+    bool ok = true, created = mkdir(full, 0755) == 0;
+    if (!created && errno == ENOENT) {
+        for (char *p = full + 1;; p++) {
+            if (*p != '/' && *p != 0) continue;
+            char saved = *p;
+            *p = 0;
+            created = mkdir(full, 0755) == 0;
+            if (!created && errno != EEXIST) {
+                diag_error(loc_file(full), "cannot create directory: %s", strerror(errno));
+                ok = false;
+            }
+            *p = saved;
+            if (!ok || !saved) break;
+        }
+    } else if (!created && errno != EEXIST) {
+        diag_error(loc_file(full), "cannot create directory: %s", strerror(errno));
+        ok = false;
+    }
+    if (ok) {
+        made.dir = full;
+        made.created = created;
+    } else {
+        free(full);
+    }
     return ok;
 }

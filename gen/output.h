@@ -21,6 +21,8 @@ typedef struct out_file {
     buf whole;          /* check mode: the complete new content */
     struct hasher *content; /* XXH3 of everything emitted */
     uint64_t hash;      /* after output_end: the content hash; pos is the size */
+    bool fresh_dir;     /* its directory was created in this run: no previous file to compare */
+    unsigned umask_bits; /* the process's umask when the set began */
 } out_file;
 
 typedef struct output_set {

@@ -249,6 +249,68 @@ static inline void tl__vault_copy_small(void *dst, const void *src, size_t n) {
   }
 }
 
+/* The generic accessors copy a field's `size` bytes from or into a caller's buffer. Scalars have
+ * a handful of sizes: those become constant-size copies and compares (inline moves, no call to
+ * memcpy / memcmp), anything else (collections, strings' buffers) a call. TL__VAULT_OPAQUE hides
+ * which object the caller's pointer points to: the size comes from the descriptor at run time,
+ * and a compiler that inlined the switch into a caller passing an int32_t would otherwise warn
+ * (-Warray-bounds, -Wstringop-overflow) about the cases that pointer never reaches. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TL__VAULT_OPAQUE(p) __asm__("" : "+r"(p))
+#else
+#define TL__VAULT_OPAQUE(p) ((void)0)
+#endif
+
+#define TL__VAULT_SIZES(X) X(4) X(8) X(12) X(16) X(24) X(32) X(1)
+
+static inline void tl__vault_copy_field(unsigned char *o, const unsigned char *src, uint32_t size) {
+  switch (size) {
+#define TL__VAULT_COPY_CASE(n) case n: memcpy(o, src, n); return;
+    TL__VAULT_SIZES(TL__VAULT_COPY_CASE)
+#undef TL__VAULT_COPY_CASE
+  default:
+    if (size > 32 && size <= 128) { /* small collections: four 32-byte copies, overlapping */
+      uint32_t mid = size > 64 ? 32 : size - 32, last = size - 32;
+      memcpy(o, src, 32);
+      memcpy(o + mid, src + mid, 32);
+      memcpy(o + (size > 64 ? size - 64 : 0), src + (size > 64 ? size - 64 : 0), 32);
+      memcpy(o + last, src + last, 32);
+      return;
+    }
+    memcpy(o, src, size);
+    return;
+  }
+}
+
+/* Stores `size` bytes from `src` into a vault member; true when they differ from what it held. */
+static inline bool tl__vault_store_field(unsigned char *member, const unsigned char *v, uint32_t size) {
+  switch (size) {
+#define TL__VAULT_STORE_CASE(n) \
+  case n: \
+    if (memcmp(member, v, n) == 0) return false; \
+    memcpy(member, v, n); \
+    return true;
+    TL__VAULT_SIZES(TL__VAULT_STORE_CASE)
+#undef TL__VAULT_STORE_CASE
+  default:
+    if (size > 32 && size <= 128) { /* small collections: four 32-byte pieces, overlapping */
+      uint32_t mid = size > 64 ? 32 : size - 32, third = size > 64 ? size - 64 : 0, last = size - 32;
+      if (memcmp(member, v, 32) == 0 && memcmp(member + mid, v + mid, 32) == 0 &&
+          memcmp(member + third, v + third, 32) == 0 && memcmp(member + last, v + last, 32) == 0)
+        return false;
+      memcpy(member, v, 32);
+      memcpy(member + mid, v + mid, 32);
+      memcpy(member + third, v + third, 32);
+      memcpy(member + last, v + last, 32);
+      return true;
+    }
+    if (memcmp(member, v, size) == 0) return false;
+    memcpy(member, v, size);
+    return true;
+  }
+}
+#undef TL__VAULT_SIZES
+
 /* Index of field `id` in d->fields, or -1. Field ids are Vault.Fields values, hashes spread
  * evenly over 32 bits, so id * count / 2^32 is usually within a step of the id's rank in
  * d->order: that guess is tried first, then its neighbours, then a binary search (any ids). */
@@ -286,12 +348,14 @@ static inline tl_vault_listener *tl__vault_listener(const tl_vault_desc *d, void
 /* One field, its descriptor known. See "Generic access" above for strings. */
 static inline bool tl_vault_field_get(const tl_vault_field_desc *f, const void *vault, uint32_t tag, void *out) {
   const unsigned char *member = (const unsigned char *)vault + f->offset;
-  if (f->tag != tag || !out) return false;
+  unsigned char *o = (unsigned char *)out;
+  if (f->tag != tag || !o) return false;
+  TL__VAULT_OPAQUE(o);
   if (tag == TL_VAULT_STRING) {
     const char *s = (const char *)member;
-    memcpy(out, &s, sizeof s);
+    memcpy(o, &s, sizeof s);
   } else {
-    memcpy(out, member, f->size);
+    tl__vault_copy_field(o, member, f->size);
   }
   return true;
 }
@@ -317,15 +381,16 @@ static inline bool tl_vault_store_string(char *member, uint32_t size, const char
 static inline bool tl_vault_field_set(const tl_vault_field_desc *f, void *vault, tl_vault_listener *listener,
                                       uint32_t tag, const void *value) {
   unsigned char *member = (unsigned char *)vault + f->offset;
+  const unsigned char *v = (const unsigned char *)value;
   bool changed;
-  if (f->tag != tag || !value) return false;
+  if (f->tag != tag || !v) return false;
+  TL__VAULT_OPAQUE(v);
   if (tag == TL_VAULT_STRING) {
     const char *s;
-    memcpy(&s, value, sizeof s);
+    memcpy(&s, v, sizeof s);
     if (!tl_vault_store_string((char *)member, f->size, s, &changed)) return false;
   } else {
-    changed = memcmp(member, value, f->size) != 0;
-    if (changed) memcpy(member, value, f->size);
+    changed = tl__vault_store_field(member, v, f->size);
   }
   if (changed && listener) tl_vault_notify(listener, vault, f->id);
   return true;

@@ -208,6 +208,60 @@ static void test_vault_generic_access_by_id(void **state)
     assert_false(tl_vault_try_get(&every_vault_desc, &v, EVERY_VAULT_ID_Seen, TL_VAULT_TAG(TL_VAULT_INLINE_LIST, TL_VAULT_INTEGER, 0), seen));
 }
 
+/* Generic access copies and compares exactly `size` bytes whatever the size (the constant-size
+ * cases, the overlapping pieces of small collections, the plain call beyond): a hand-made
+ * descriptor with one field of every size from 1 to 140 bytes. try_get writes nothing past the
+ * field; try_set notices a difference in any single byte, stores it, notifies once, and a set of
+ * the same bytes notifies nothing. */
+#define SIZES 140
+static void test_vault_generic_copies_every_size(void **state)
+{
+    (void)state;
+    static unsigned char vault[sizeof(tl_vault_listener) + SIZES * (SIZES + 1) / 2];
+    static tl_vault_field_desc fields[SIZES];
+    static uint16_t order[SIZES];
+    uint32_t at = (uint32_t)sizeof(tl_vault_listener);
+    for (uint32_t i = 0; i < SIZES; i++) {
+        fields[i].id = 1000u + i;
+        fields[i].tag = TL_VAULT_TAG(TL_VAULT_INLINE_ARRAY, TL_VAULT_BOOLEAN, 0);
+        fields[i].offset = at;
+        fields[i].size = i + 1;
+        fields[i].capacity = i + 1;
+        fields[i].backing = TL_VAULT_SERIALISED;
+        fields[i].name = "bytes";
+        order[i] = (uint16_t)i;
+        at += i + 1;
+    }
+    tl_vault_desc d = {"Bytes", 1u, at, SIZES, fields, order, 0, NULL};
+    for (uint32_t k = 0; k < at - sizeof(tl_vault_listener); k++)
+        vault[sizeof(tl_vault_listener) + k] = (unsigned char)(k * 131u + 7u);
+    calls c = {0, 0, NULL};
+    tl_vault_listener listener = {on_change, &c};
+    memcpy(vault, &listener, sizeof listener);
+    for (uint32_t i = 0; i < SIZES; i++) {
+        const tl_vault_field_desc *f = &fields[i];
+        unsigned char out[SIZES + 16], value[SIZES];
+        memset(out, 0xA5, sizeof out);
+        assert_true(tl_vault_try_get(&d, vault, f->id, f->tag, out));
+        assert_memory_equal(out, vault + f->offset, f->size);
+        for (size_t k = f->size; k < sizeof out; k++) assert_int_equal(out[k], 0xA5);
+        for (uint32_t pos = 0; pos < f->size; pos++) {
+            memcpy(value, vault + f->offset, f->size);
+            value[pos] ^= 0x5A;
+            int before = c.count;
+            assert_true(tl_vault_try_set(&d, vault, f->id, f->tag, value));
+            assert_int_equal(c.count, before + 1);
+            assert_int_equal(c.last, f->id);
+            assert_memory_equal(vault + f->offset, value, f->size);
+            assert_true(tl_vault_try_set(&d, vault, f->id, f->tag, value));
+            assert_int_equal(c.count, before + 1);
+        }
+        /* The neighbours are untouched: the field before ends, the one after starts as filled. */
+        if (i + 1 < SIZES) assert_int_equal(vault[f->offset + f->size], (unsigned char)((f->offset + f->size - sizeof(tl_vault_listener)) * 131u + 7u));
+    }
+}
+#undef SIZES
+
 static void test_vault_reset_transient(void **state)
 {
     (void)state;
@@ -404,6 +458,7 @@ int main(void)
         cmocka_unit_test(test_vault_baked_collections_match_runtime),
         cmocka_unit_test(test_vault_setters_notify_on_change_only),
         cmocka_unit_test(test_vault_generic_access_by_id),
+        cmocka_unit_test(test_vault_generic_copies_every_size),
         cmocka_unit_test(test_vault_reset_transient),
         cmocka_unit_test(test_vault_round_trips),
         cmocka_unit_test(test_vault_serialisation_is_deterministic_and_pinned),

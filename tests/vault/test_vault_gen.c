@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <threadlink/fp.h>
 
@@ -235,6 +237,76 @@ static void test_vault_errors_config_and_syntax(void **state)
         "vaults/Thing.vault.json:1:32: error: unexpected token near '}'\n");
 }
 
+/* Outputs go into directories the run made (nothing there to compare with: written without
+ * looking for a previous file) and into existing ones (compared, replaced only when changed), run
+ * after run in one process: a directory made by one run is an existing one for the next, which
+ * then rewrites nothing. The bytes are the same either way, and files are 0644 whatever the umask. */
+static void test_vault_gen_made_and_existing_dirs(void **state)
+{
+    fixture *f = *state;
+    char *first = good_project(f);
+    static const char *const outputs[] = {"generated/vault_fields.h", "generated/icons.h", "generated/vaults/thing_vault.h",
+                                          "generated/vaults/things_data.h"};
+    enum { OUTPUTS = sizeof outputs / sizeof outputs[0] };
+    /* The vaults directory removed: this run makes it again and writes its two headers there. */
+    fx_remove("generated/vaults/thing_vault.h");
+    fx_remove("generated/vaults/things_data.h");
+    assert_int_equal(rmdir("generated/vaults"), 0);
+    mode_t mask = umask(077);
+    int rc = fx_generate(f);
+    umask(mask);
+    assert_int_equal(rc, 0);
+    char *made = fx_snapshot("generated");
+    assert_string_equal(first, made);
+    struct stat before[OUTPUTS], after;
+    for (int i = 0; i < OUTPUTS; i++) {
+        assert_int_equal(lstat(outputs[i], &before[i]), 0);
+        assert_int_equal(before[i].st_mode & 07777, 0644);
+    }
+    /* Without the stamp the next run emits and compares every output: none differs, none is
+     * replaced (same inode, same modification time). */
+    fx_remove("generated/" ".threadlink-gen.stamp");
+    assert_int_equal(fx_generate(f), 0);
+    for (int i = 0; i < OUTPUTS; i++) {
+        assert_int_equal(lstat(outputs[i], &after), 0);
+        assert_true(after.st_ino == before[i].st_ino);
+        assert_true(after.st_mtim.tv_sec == before[i].st_mtim.tv_sec && after.st_mtim.tv_nsec == before[i].st_mtim.tv_nsec);
+    }
+    char *again = fx_snapshot("generated");
+    assert_string_equal(first, again);
+    /* A changed default: the vault's header is replaced (a new file renamed over it), the domain
+     * headers are not. */
+    char *changed = xstrdup(every_schema);
+    char *ten = strstr(changed, "\"default\": 10");
+    assert_non_null(ten);
+    ten[strlen("\"default\": 1")] = '1';
+    fx_write("vaults/Thing.vault.json", changed);
+    free(changed);
+    assert_int_equal(fx_generate(f), 0);
+    assert_int_equal(lstat("generated/vaults/thing_vault.h", &after), 0);
+    assert_true(after.st_ino != before[2].st_ino);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(lstat(outputs[i], &after), 0);
+        assert_true(after.st_ino == before[i].st_ino);
+    }
+    /* One directory holding every output, made by one run: the next run begins in that same
+     * directory and must compare (it is an existing directory now), not write blindly. */
+    fx_write("threadlink.json",
+             "{ \"generated_dir\": \"one\", \"domains\": [ { \"name\": \"Game.Icons\", \"output\": \"icons.h\" } ] }\n");
+    fx_remove("injectors/Vault.Fields.User.txt");
+    rc = fx_generate(f);
+    if (rc != 0) fprintf(stderr, "%s", f->diags.data);
+    assert_int_equal(rc, 0);
+    assert_int_equal(lstat("one/icons.h", &before[0]), 0);
+    fx_remove("one/" ".threadlink-gen.stamp");
+    assert_int_equal(fx_generate(f), 0);
+    assert_int_equal(lstat("one/icons.h", &after), 0);
+    assert_true(after.st_ino == before[0].st_ino);
+    free(first);
+    free(made);
+    free(again);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -244,6 +316,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_vault_errors_data, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_assets_and_catalogs, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_config_and_syntax, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_vault_gen_made_and_existing_dirs, fixture_setup, fixture_teardown),
     };
     return cmocka_run_group_tests_name("vault-gen", tests, NULL, NULL);
 }

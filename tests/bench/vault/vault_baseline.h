@@ -36,6 +36,29 @@ static inline bool tlb_vault_try_get(const tl_vault_desc *d, const void *vault, 
   return i >= 0 && tlb_vault_field_get(&d->fields[i], vault, tag, out);
 }
 
+static inline bool tlb_vault_field_set(const tl_vault_field_desc *f, void *vault, tl_vault_listener *listener,
+                                       uint32_t tag, const void *value) {
+  unsigned char *member = (unsigned char *)vault + f->offset;
+  bool changed;
+  if (f->tag != tag || !value) return false;
+  if (tag == TL_VAULT_STRING) {
+    const char *s;
+    memcpy(&s, value, sizeof s);
+    if (!tl_vault_store_string((char *)member, f->size, s, &changed)) return false;
+  } else {
+    changed = memcmp(member, value, f->size) != 0;
+    if (changed) memcpy(member, value, f->size);
+  }
+  if (changed && listener) tl_vault_notify(listener, vault, f->id);
+  return true;
+}
+
+static inline bool tlb_vault_try_set(const tl_vault_desc *d, void *vault, uint32_t id, uint32_t tag, const void *value) {
+  int32_t i = tlb_vault_find(d, id);
+  return i >= 0 && tlb_vault_field_set(&d->fields[i], vault,
+                                       (tl_vault_listener *)(void *)((unsigned char *)vault + d->listener_offset), tag, value);
+}
+
 static uint32_t tlb__vault_le32(const unsigned char *p) {
   return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
