@@ -15,6 +15,7 @@
 
 #include "tlg_version.h"
 
+#include <math.h>
 #include <stdio.h>
 
 static void banner(buf *b, const emit_options *opt, const char *input, const char *what)
@@ -56,6 +57,14 @@ static void put_i64(buf *b, int64_t v)
 /* A literal that reads back as exactly this float or double. */
 static void put_real(buf *b, double v, bool single)
 {
+    double x = single ? (double)(float)v : v;
+    if (x > -1e9 && x < 1e9 && x == (double)(int64_t)x && !(x == 0 && signbit(x))) {
+        /* An integral value (most authored numbers): its digits are what %.9g / %.17g print,
+         * without a trip through printf (thousands of data files, every field). */
+        buf_put_i64(b, (int64_t)x);
+        buf_puts(b, single ? ".0f" : ".0");
+        return;
+    }
     char text[64];
     if (single) snprintf(text, sizeof text, "%.9g", (double)(float)v);
     else snprintf(text, sizeof text, "%.17g", v);
@@ -91,7 +100,11 @@ static void put_scalar(buf *b, vtype t, const vscalar *v)
     case VT_BOOLEAN: buf_puts(b, v->i[0] ? "true" : "false"); return;
     case VT_FP: buf_puts(b, "{ "); put_i64(b, v->i[0]); buf_puts(b, " }"); return;
     case VT_STRING: put_c_string(b, v->s ? v->s : ""); return;
-    case VT_ASSETREF: buf_printf(b, "{ %uu }", (unsigned)(uint32_t)v->i[0]); return;
+    case VT_ASSETREF:
+        buf_puts(b, "{ ");
+        buf_put_u64(b, (uint32_t)v->i[0]);
+        buf_puts(b, "u }");
+        return;
     default: break;
     }
     buf_puts(b, "{ ");
@@ -151,11 +164,18 @@ static void put_vault(buf *b, const vschema *s, const vvalue *values, const char
     for (size_t i = 0; i < s->fields.count; i++) {
         const vfield *f = &s->fields.items[i];
         const vvalue *v = values && values[i].present ? &values[i] : &f->def;
-        buf_printf(b, "%s    ", indent);
+        /* Pieces instead of printf: this runs for every field of every instance. */
+        buf_puts(b, indent);
+        buf_puts(b, "    ");
         put_value(b, f, v);
-        buf_printf(b, ", /* %s */\n", f->member);
+        buf_puts(b, ", /* ");
+        buf_puts(b, f->member);
+        buf_puts(b, " */\n");
     }
-    buf_printf(b, "%s    { NULL, NULL }\n%s}", indent, indent);
+    buf_puts(b, indent);
+    buf_puts(b, "    { NULL, NULL }\n");
+    buf_puts(b, indent);
+    buf_putc(b, '}');
 }
 
 static const char *const view_suffix[LAYOUT_KIND_COUNT] = {"array", "list", "queue", "stack", "set", "dict"};
