@@ -48,9 +48,10 @@
  *
  * Recommended load (count / capacity): at most 0.75 for tables that change often, at most 0.9 for
  * tables that are mostly read. A table may be filled to its capacity, but a fuller table probes
- * further, and every add or remove moves the rest of its run by one slot: on average about 1 entry
- * at load 0.5, 5 at 0.75 and 36 at 0.9. Measured on a 1,024-slot int64 table (tests/bench/mem):
- * lookups about 12 / 20 / 28 ns and a remove+add pair about 55 / 85 / 180 ns at those loads.
+ * further, and every add or remove moves the rest of its run by one slot: a removal moves about
+ * 1 entry at load 0.5, 8 at 0.75 and 47 at 0.9. Measured on a 1,024-slot int64 table
+ * (tests/bench/mem): lookups about 16 / 24 / 29 ns and a remove+add pair about 62 / 93 / 200 ns
+ * at those loads.
  *
  * Pointers returned by at/get/peek/get_or_add point into the collection; any later operation
  * that adds or removes may move elements, so re-fetch them afterwards.
