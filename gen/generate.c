@@ -156,7 +156,7 @@ static void write_stamp(const char *stamp_path, uint64_t inputs, const output_se
         so->size = o->pos;
         so->hash = o->hash;
     }
-    output_set set = {OUTPUT_WRITE, {0}, 0};
+    output_set set = {.mode = OUTPUT_WRITE};
     out_file *o = output_begin(&set, stamp_path);
     stamp_format(&st, &o->chunk);
     if (!output_end(o) || !output_commit(&set))
@@ -213,7 +213,7 @@ static void write_depfile(const gen_options *opt, project *p, domain_job *jobs, 
         put_make_path(&b, inputs.items[i]);
         buf_puts(&b, ":\n");
     }
-    output_set set = {OUTPUT_WRITE, {0}, 0};
+    output_set set = {.mode = OUTPUT_WRITE};
     out_file *o = output_begin(&set, opt->depfile);
     buf_put(&o->chunk, b.data, b.len);
     if (!output_end(o) || !output_commit(&set)) diag_error(loc_file(opt->depfile), "cannot write the depfile");
@@ -241,7 +241,7 @@ static bool emit_all(const gen_options *opt, output_plan *plan, void **stage_sta
     emit_options eo = {opt->banner_without_version};
     for (size_t i = 0; i < plan->count; i++) {
         planned_output *po = &plan->items[i];
-        if (out->mode == OUTPUT_WRITE && !output_make_dirs(po->base, po->relative)) return false;
+        if (out->mode == OUTPUT_WRITE && !output_make_dirs(out, po->base, po->relative)) return false;
         out_file *o = output_begin(out, po->path);
         if (!po->job) {
             tlg_stages[po->stage]->emit(stage_state[po->stage], po->index, o, &eo);
@@ -420,7 +420,7 @@ int gen_run(const gen_options *opt, gen_result *result)
         free(results);
     }
 
-    output_set out = {opt->command == GEN_CHECK ? OUTPUT_CHECK : OUTPUT_WRITE, {0}, 0};
+    output_set out = {.mode = opt->command == GEN_CHECK ? OUTPUT_CHECK : OUTPUT_WRITE};
     if (ok) ok = emit_all(opt, &plan, stage_state, &out);
     if (ok && diag_error_count() == errors_before) {
         ok = output_commit(&out);

@@ -13,24 +13,18 @@
 #include <unistd.h>
 
 /* Directories made in this run. Every output goes through output_make_dirs (its directory) and
- * then output_begin, thousands of them into one directory: output_make_dirs remembers the last
- * directory it made or found, so the next output there costs no mkdir, and whether it created
- * that directory itself. A directory created in this run holds no output yet (outputs are renamed
- * into place only by output_commit), so output_begin hands the "nothing to compare with" fact to
- * the out_file and skips looking for the previous file; the outputs after it in the same
- * directory inherit it from their predecessor in the set. The memory lasts until an output set is
- * committed, aborted or freed (the end of a run): a later run looks at the file system again. */
-static struct {
-    char *dir;    /* the directory output_make_dirs last ensured, or NULL */
-    bool created; /* ... which it created (mkdir returned 0) */
-    bool handed;  /* ... and whose "created" output_begin has taken over */
-} made;
-
-static void made_forget(void)
+ * then output_begin, thousands of them into one directory: output_make_dirs remembers in the set
+ * the last directory it made or found, so the next output there costs no mkdir, and whether it
+ * created that directory itself. A directory created in this run holds no output yet (outputs are
+ * renamed into place only by output_commit), so output_begin hands the "nothing to compare with"
+ * fact to the out_file and skips looking for the previous file; the outputs after it in the same
+ * directory inherit it from their predecessor in the set. The memory lasts until the set is
+ * committed, aborted or freed: a later run looks at the file system again. */
+static void made_forget(output_set *set)
 {
-    free(made.dir);
-    made.dir = NULL;
-    made.created = made.handed = false;
+    free(set->made.dir);
+    set->made.dir = NULL;
+    set->made.created = set->made.handed = false;
 }
 
 /* Length of the directory part of `path` ("a/b/c.h" -> 3), 0 for none. */
@@ -46,7 +40,7 @@ static bool same_dir(const char *a, size_t alen, const char *b, size_t blen)
 }
 
 /* Was `path`'s directory created in this run, with nothing committed into it since? */
-static bool in_fresh_dir(const output_set *set, const char *path)
+static bool in_fresh_dir(output_set *set, const char *path)
 {
     size_t len = dir_length(path);
     if (!len) return false;
@@ -54,8 +48,9 @@ static bool in_fresh_dir(const output_set *set, const char *path)
         const out_file *prev = set->files.items[set->files.count - 1];
         if (prev->fresh_dir && same_dir(prev->path, dir_length(prev->path), path, len)) return true;
     }
-    if (made.dir && made.created && !made.handed && same_dir(made.dir, strlen(made.dir), path, len)) {
-        made.handed = true; /* once: from here on the set's chain of outputs carries it */
+    if (set->made.dir && set->made.created && !set->made.handed &&
+        same_dir(set->made.dir, strlen(set->made.dir), path, len)) {
+        set->made.handed = true; /* once: from here on the set's chain of outputs carries it */
         return true;
     }
     return false;
@@ -228,7 +223,7 @@ bool output_end(out_file *o)
 bool output_commit(output_set *set)
 {
     bool ok = true;
-    made_forget(); /* outputs land in the directories made so far */
+    made_forget(set); /* outputs land in the directories made so far */
     for (size_t i = 0; i < set->files.count; i++) {
         out_file *o = set->files.items[i];
         if (!o->differs) continue;
@@ -249,7 +244,7 @@ bool output_commit(output_set *set)
 
 void output_abort(output_set *set)
 {
-    made_forget();
+    made_forget(set);
     for (size_t i = 0; i < set->files.count; i++) {
         out_file *o = set->files.items[i];
         if (o->tmp_fd >= 0) close(o->tmp_fd);
@@ -311,7 +306,7 @@ bool output_confined(const char *generated_dir, const char *relative, src_loc wh
     return ok;
 }
 
-bool output_make_dirs(const char *base, const char *relative_path)
+bool output_make_dirs(output_set *set, const char *base, const char *relative_path)
 {
     char *full = path_join(base, relative_path);
     size_t len = dir_length(full);
@@ -320,11 +315,11 @@ bool output_make_dirs(const char *base, const char *relative_path)
         return true;
     }
     full[len] = 0; /* the directory the output goes into */
-    if (made.dir && strcmp(made.dir, full) == 0) { /* made or found already in this run */
+    if (set->made.dir && strcmp(set->made.dir, full) == 0) { /* made or found already in this run */
         free(full);
         return true;
     }
-    made_forget();
+    made_forget(set);
     /* Usually the parent exists: one mkdir. Otherwise every component from the top. */
     bool ok = true, created = mkdir(full, 0755) == 0;
     if (!created && errno == ENOENT) {
@@ -345,8 +340,8 @@ bool output_make_dirs(const char *base, const char *relative_path)
         ok = false;
     }
     if (ok) {
-        made.dir = full;
-        made.created = created;
+        set->made.dir = full;
+        set->made.created = created;
     } else {
         free(full);
     }

@@ -29,6 +29,12 @@ typedef struct output_set {
     output_mode mode;
     VEC(out_file *) files;
     size_t changed;
+    /* The directory output_make_dirs last made or found for this set (see output.c). */
+    struct {
+        char *dir;
+        bool created; /* ... which it created (mkdir returned 0) */
+        bool handed;  /* ... and whose "created" output_begin has taken over */
+    } made;
 } output_set;
 
 out_file *output_begin(output_set *set, const char *path);
@@ -51,6 +57,6 @@ void output_set_free(output_set *set);
 bool output_confined(const char *generated_dir, const char *relative, src_loc where);
 
 /* Creates the directories of `path` below `base` (base itself included). */
-bool output_make_dirs(const char *base, const char *relative_path);
+bool output_make_dirs(output_set *set, const char *base, const char *relative_path);
 
 #endif

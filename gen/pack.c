@@ -427,7 +427,7 @@ static bool build_flat(pack_ctx *ctx, const content_profile *pr, content_scan *s
         const content_asset *a = &sc->assets.items[i];
         char *src = path_join(sc->root, a->path);
         char *rel = xasprintf("%s/%s", FLAT_ASSETS, a->path);
-        ok = output_make_dirs(dir, rel);
+        ok = output_make_dirs(set, dir, rel);
         if (ok) {
             /* Streamed (checked against the scan as it is copied): an asset is never held whole. */
             char *dst = path_join(dir, rel);
@@ -519,7 +519,7 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc)
     }
 
     char *dir = pr->output[0] == '/' ? xstrdup(pr->output) : path_join(p->cfg.root, pr->output);
-    output_set set = {OUTPUT_WRITE, {0}, 0};
+    output_set set = {.mode = OUTPUT_WRITE};
     build_stats stats = {0};
     archive_list archives = {0};
     ctx->pg.profile = pr->name;
@@ -528,7 +528,7 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc)
     ctx->pg.bytes = 0;
     for (size_t i = 0; i < sc->assets.count; i++) stats.bytes_in += sc->assets.items[i].size;
     stats.files = sc->assets.count;
-    if (ok) ok = output_make_dirs(dir, MARKER_FILE);
+    if (ok) ok = output_make_dirs(&set, dir, MARKER_FILE);
     if (ok) {
         buf marker = {0};
         buf_printf(&marker, "threadlink-gen content build of profile %s. threadlink-gen pack owns this folder and replaces "
