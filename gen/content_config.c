@@ -24,13 +24,9 @@
 /* A generous bound that keeps byte counts far from overflow (1 TiB). */
 #define MAX_ARCHIVE_MB_LIMIT (1u << 20)
 
-typedef struct reader {
-    const char *file;
-    const char *text;
-    size_t len;
-    bool ok;
-} reader;
+typedef json_checker reader;
 
+/* jc_error, with "(top level)" naming the empty path (a profile file's own object). */
 static void rerror(reader *r, const char *path, const char *fmt, ...) TLG_PRINTF(3, 4);
 static void rerror(reader *r, const char *path, const char *fmt, ...)
 {
@@ -39,8 +35,7 @@ static void rerror(reader *r, const char *path, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
-    diag_error(json_locate(r->file, r->text, r->len, path), "%s: %s", path[0] ? path : "(top level)", message);
-    r->ok = false;
+    jc_error(r, path, "%s%s", path[0] ? "" : "(top level): ", message);
 }
 
 void content_profile_error(const content_profile *pr, const char *key, const char *fmt, ...)
@@ -182,17 +177,7 @@ static void read_categories(reader *r, json_t *obj, const char *path, content_pr
                 free(item);
                 continue;
             }
-            const char *key;
-            json_t *value;
-            json_object_foreach(c, key, value) {
-                bool known = false;
-                for (const char *const *a = allowed; *a; a++) known = known || strcmp(*a, key) == 0;
-                if (!known) {
-                    char *k = sub_path(item, key);
-                    rerror(r, k, "unknown key");
-                    free(k);
-                }
-            }
+            jc_check_keys(r, item, c, allowed);
             json_t *name = json_object_get(c, "name");
             char *name_path = sub_path(item, "name");
             const char *ns = name && json_is_string(name) ? json_string_value(name) : NULL;
@@ -260,17 +245,7 @@ static void read_profile(reader *r, json_t *obj, const char *path, content_confi
     bool before = r->ok;
     r->ok = true;
 
-    const char *key;
-    json_t *value;
-    json_object_foreach(obj, key, value) {
-        bool known = false;
-        for (const char *const *a = allowed; *a; a++) known = known || strcmp(*a, key) == 0;
-        if (!known) {
-            char *k = sub_path(path, key);
-            rerror(r, k, "unknown key");
-            free(k);
-        }
-    }
+    jc_check_keys(r, path, obj, allowed);
 
     json_t *name = json_object_get(obj, "profile");
     char *np = sub_path(path, "profile");
