@@ -1312,70 +1312,47 @@ static bool tl__toc_check(const unsigned char *h, const unsigned char *toc, uint
 
 /* --- hash tables (mem.h inline dictionaries, rebuilt twice as large when 3/4 full) ------------ */
 
+/* Makes room for `need` entries in the dictionary at *mem (capacity *capacity, entries of
+ * key_size + value_size bytes): a table of at least `first` slots, doubled until `need` fills
+ * at most 3/4 of it, with every entry moved over. False (the table as it was) when out of memory. */
+static bool tl__content_dict_reserve(unsigned char **mem, uint32_t *capacity, uint32_t key_size,
+                                     uint32_t value_size, uint32_t need, uint32_t first) {
+  uint32_t n;
+  tl_inline_dict old, grown;
+  tl_inline_iter it;
+  const void *key;
+  void *value;
+  void *block;
+  if ((uint64_t)need * 4 <= (uint64_t)*capacity * 3) return true;
+  n = *capacity ? *capacity * 2 : first;
+  while ((uint64_t)need * 4 > (uint64_t)n * 3) n *= 2;
+  block = tl__content_zalloc(TL_LAYOUT_DICT_BYTES(n, key_size, value_size));
+  if (!block) return false;
+  grown = tl_inline_dict_view(block, n, key_size, value_size);
+  if (*capacity) {
+    old = tl_inline_dict_view(*mem, *capacity, key_size, value_size);
+    it = tl_inline_dict_iter(old);
+    while (tl_inline_dict_next(old, &it, &key, &value)) (void)tl_inline_dict_try_add(grown, key, value);
+    TL_FREE(*mem);
+  }
+  *mem = grown.mem;
+  *capacity = n;
+  return true;
+}
+
 static bool tl__content_ids_reserve(tl_content *ctx, uint32_t need) {
-    uint32_t cap = ctx->ids.capacity, n;
-    void *mem;
-    tl__content_idmap grown;
-    tl_inline_iter it;
-    uint32_t key;
-    tl__content_entry_ptr *value;
-    if ((uint64_t)need * 4 <= (uint64_t)cap * 3) return true;
-    n = cap ? cap : 64;
-    while ((uint64_t)need * 4 > (uint64_t)n * 3) n *= 2;
-    mem = tl__content_zalloc(TL_LAYOUT_DICT_BYTES(n, sizeof(uint32_t), sizeof(tl__content_entry_ptr)));
-    if (!mem) return false;
-    grown = tl__content_idmap_view(mem, n);
-    if (cap) {
-        it = tl__content_idmap_iter(ctx->ids);
-        while (tl__content_idmap_next(ctx->ids, &it, &key, &value)) tl__content_idmap_try_add(grown, key, *value);
-        TL_FREE(ctx->ids.mem);
-    }
-    ctx->ids = grown;
-    return true;
+  return tl__content_dict_reserve(&ctx->ids.mem, &ctx->ids.capacity, sizeof(uint32_t),
+                                  sizeof(tl__content_entry_ptr), need, 64);
 }
 
 static bool tl__content_names_reserve(tl_content *ctx, uint32_t need) {
-    uint32_t cap = ctx->names.capacity, n;
-    void *mem;
-    tl__content_namemap grown;
-    tl_inline_iter it;
-    uint64_t key;
-    tl__content_entry_ptr *value;
-    if ((uint64_t)need * 4 <= (uint64_t)cap * 3) return true;
-    n = cap ? cap : 64;
-    while ((uint64_t)need * 4 > (uint64_t)n * 3) n *= 2;
-    mem = tl__content_zalloc(TL_LAYOUT_DICT_BYTES(n, sizeof(uint64_t), sizeof(tl__content_entry_ptr)));
-    if (!mem) return false;
-    grown = tl__content_namemap_view(mem, n);
-    if (cap) {
-        it = tl__content_namemap_iter(ctx->names);
-        while (tl__content_namemap_next(ctx->names, &it, &key, &value)) tl__content_namemap_try_add(grown, key, *value);
-        TL_FREE(ctx->names.mem);
-    }
-    ctx->names = grown;
-    return true;
+  return tl__content_dict_reserve(&ctx->names.mem, &ctx->names.capacity, sizeof(uint64_t),
+                                  sizeof(tl__content_entry_ptr), need, 64);
 }
 
 static bool tl__content_held_reserve(tl__content_scope *s, uint32_t need) {
-    uint32_t cap = s->held.capacity, n;
-    void *mem;
-    tl__content_heldmap grown;
-    tl_inline_iter it;
-    uint32_t key;
-    tl__content_held *value;
-    if ((uint64_t)need * 4 <= (uint64_t)cap * 3) return true;
-    n = cap ? cap * 2 : 8;
-    while ((uint64_t)need * 4 > (uint64_t)n * 3) n *= 2;
-    mem = tl__content_zalloc(TL_LAYOUT_DICT_BYTES(n, sizeof(uint32_t), sizeof(tl__content_held)));
-    if (!mem) return false;
-    grown = tl__content_heldmap_view(mem, n);
-    if (cap) {
-        it = tl__content_heldmap_iter(s->held);
-        while (tl__content_heldmap_next(s->held, &it, &key, &value)) tl__content_heldmap_try_add(grown, key, *value);
-        TL_FREE(s->held.mem);
-    }
-    s->held = grown;
-    return true;
+  return tl__content_dict_reserve(&s->held.mem, &s->held.capacity, sizeof(uint32_t),
+                                  sizeof(tl__content_held), need, 8);
 }
 
 static uint32_t tl__content_held_count(const tl__content_scope *s) {
