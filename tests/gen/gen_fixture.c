@@ -2,11 +2,16 @@
 
 #include "stamp.h"
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <cmocka.h>
 
 static fixture *current;
 
@@ -126,4 +131,15 @@ void fx_basic_config(const char *extra_domains)
                           extra_domains ? ",\n    " : "", extra_domains ? extra_domains : "");
     fx_write("threadlink.json", cfg);
     free(cfg);
+}
+
+void fx_expect_failure(fixture *f, char *snapshot, const char *diagnostics)
+{
+    assert_int_equal(fx_generate(f), 1);
+    if (strcmp(f->diags.data, diagnostics) != 0) fprintf(stderr, "ACTUAL:\n%sEND\n", f->diags.data);
+    assert_string_equal(f->diags.data, diagnostics);
+    char *after = fx_snapshot("generated");
+    assert_string_equal(snapshot, after);
+    free(after);
+    free(snapshot);
 }

@@ -34,6 +34,9 @@ int fx_generate(fixture *f);
 /* A snapshot of every file under `dir` ("path\n<content>\n" for each, sorted), to prove a failed
  * run left everything byte-for-byte unchanged. */
 char *fx_snapshot(const char *dir);
+/* Asserts that generate fails (exit 1) with exactly `diagnostics` and leaves "generated" as
+ * `snapshot` (an fx_snapshot taken before; freed here). */
+void fx_expect_failure(fixture *f, char *snapshot, const char *diagnostics);
 
 /* A minimal project: one identity domain "Test.Ids" (test_ids.h) plus whatever the test adds. */
 void fx_basic_config(const char *extra_domains);

@@ -24,16 +24,6 @@ static char *good_project(fixture *f)
     return fx_snapshot("generated");
 }
 
-static void expect_failure(fixture *f, char *snapshot, const char *diagnostics)
-{
-    assert_int_equal(fx_generate(f), 1);
-    assert_string_equal(f->diags.data, diagnostics);
-    char *after = fx_snapshot("generated");
-    assert_string_equal(snapshot, after);
-    free(after);
-    free(snapshot);
-}
-
 static void test_errors_config_unknown_key_and_types(void **state)
 {
     fixture *f = *state;
@@ -47,7 +37,7 @@ static void test_errors_config_unknown_key_and_types(void **state)
              "    { \"name\": \"9bad\", \"output\": \"../escape.h\" }\n"
              "  ]\n"
              "}\n");
-    expect_failure(f, snap,
+    fx_expect_failure(f, snap,
         "threadlink.json:2:3: error: generated_dirr: unknown key\n"
         "threadlink.json:4:51: error: domains[0].kind: expected \"identity\" or \"ordinal\", got \"hashed\"\n"
         "threadlink.json:5:43: error: domains[1].colour: unknown key\n"
@@ -62,7 +52,7 @@ static void test_errors_config_syntax(void **state)
     fixture *f = *state;
     char *snap = good_project(f);
     fx_write("threadlink.json", "{\n  \"domains\": [\n    { \"name\": \"Test.Ids\" \"output\": \"x.h\" }\n  ]\n}\n");
-    expect_failure(f, snap, "threadlink.json:3:33: error: '}' expected near '\"output\"'\n");
+    fx_expect_failure(f, snap, "threadlink.json:3:33: error: '}' expected near '\"output\"'\n");
 }
 
 static void test_errors_lexer_error_writes_nothing(void **state)
@@ -70,7 +60,7 @@ static void test_errors_lexer_error_writes_nothing(void **state)
     fixture *f = *state;
     char *snap = good_project(f);
     fx_write("injectors/Test.Ids.User.txt", "Alpha\nBeta\nGamma\n4th\n");
-    expect_failure(f, snap, "injectors/Test.Ids.User.txt:4:1: error: identifier must start with a letter, not '4'\n");
+    fx_expect_failure(f, snap, "injectors/Test.Ids.User.txt:4:1: error: identifier must start with a letter, not '4'\n");
 }
 
 static void test_errors_orphaned_and_multi_segment_injectors(void **state)
@@ -80,7 +70,7 @@ static void test_errors_orphaned_and_multi_segment_injectors(void **state)
     fx_write("injectors/Tset.Ids.User.txt", "Alpha\n");
     fx_write("injectors/Test.Ids.Mod.Extra.txt", "Alpha\n");
     fx_write("injectors/README.md", "not an injector: ignored\n");
-    expect_failure(f, snap,
+    fx_expect_failure(f, snap,
         "injectors/Test.Ids.Mod.Extra.txt: error: injector name 'Mod.Extra' has more than one segment after the domain 'Test.Ids' (expected Test.Ids.<Injector>.txt)\n"
         "injectors/Tset.Ids.User.txt: error: orphaned injector: no declared domain matches 'Tset.Ids.User' (expected <Domain>.<Injector>.txt for one of the domains in threadlink.json)\n");
 }
@@ -95,7 +85,7 @@ static void test_errors_corrupt_manifest(void **state)
     free(m);
     char *truncated = fx_snapshot("generated");
     free(snap);
-    expect_failure(f, truncated,
+    fx_expect_failure(f, truncated,
         "generated/Test.Ids.manifest.json:6:82: error: expected an entry key, found end of file\n"
         "generated/Test.Ids.manifest.json: note: nothing was written: fix or restore the manifest (it is the identity store of Test.Ids)\n");
 }
@@ -112,7 +102,7 @@ static void test_errors_tampered_manifest_value(void **state)
     free(m);
     free(snap);
     snap = fx_snapshot("generated");
-    expect_failure(f, snap,
+    fx_expect_failure(f, snap,
         "generated/Test.Ids.manifest.json:6: error: entry 'user.alpha': value 4185941621 is not the hash of its key under seed offset 0 (the manifest was edited by hand or corrupted)\n"
         "generated/Test.Ids.manifest.json: note: nothing was written: fix or restore the manifest (it is the identity store of Test.Ids)\n");
 }
@@ -122,7 +112,7 @@ static void test_errors_kind_change_refused(void **state)
     fixture *f = *state;
     char *snap = good_project(f);
     fx_basic_config("{ \"name\": \"Iris.Events\", \"output\": \"events/iris_events.h\" }");
-    expect_failure(f, snap,
+    fx_expect_failure(f, snap,
         "generated/events/Iris.Events.manifest.json: error: manifest records domain 'Iris.Events' as ordinal but the config declares it identity; changing the kind would change every value (restore the kind, or delete the manifest to start over)\n"
         "generated/events/Iris.Events.manifest.json: note: nothing was written: fix or restore the manifest (it is the identity store of Iris.Events)\n");
 }
@@ -132,7 +122,7 @@ static void test_errors_two_domains_one_output(void **state)
     fixture *f = *state;
     char *snap = good_project(f);
     fx_basic_config("{ \"name\": \"Iris.Events\", \"output\": \"TEST_IDS.h\", \"kind\": \"ordinal\" }");
-    expect_failure(f, snap,
+    fx_expect_failure(f, snap,
         "threadlink.json:4:5: error: domains 'Test.Ids' and 'Iris.Events' both write generated/TEST_IDS.h; nothing was written\n");
 }
 
@@ -146,7 +136,7 @@ static void test_errors_symlink_in_generated_dir(void **state)
     free(snap);
     snap = fx_snapshot("generated");
     char *outside = fx_snapshot("outside");
-    expect_failure(f, snap,
+    fx_expect_failure(f, snap,
         "threadlink.json:4:5: error: output path 'linked/iris_events.h' goes through a symbolic link (generated/linked); threadlink-gen never writes through links\n"
         "threadlink.json:4:5: error: output path 'linked/Iris.Events.manifest.json' goes through a symbolic link (generated/linked); threadlink-gen never writes through links\n");
     char *outside2 = fx_snapshot("outside");
@@ -160,7 +150,7 @@ static void test_errors_shell_without_entries_token(void **state)
     char *snap = good_project(f);
     fx_write("my.shell.h", "/* no token here */\n");
     fx_basic_config("{ \"name\": \"Iris.Events\", \"output\": \"events/iris_events.h\", \"kind\": \"ordinal\", \"shell\": \"my.shell.h\" }");
-    expect_failure(f, snap, "my.shell.h: error: shell has no {DOMAIN_ENTRIES} token: the entries would have nowhere to go\n");
+    fx_expect_failure(f, snap, "my.shell.h: error: shell has no {DOMAIN_ENTRIES} token: the entries would have nowhere to go\n");
 }
 
 static void test_errors_missing_manifest_regenerated_with_warning(void **state)

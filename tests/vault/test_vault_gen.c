@@ -102,17 +102,6 @@ static char *good_project(fixture *f)
     return fx_snapshot("generated");
 }
 
-static void expect_failure(fixture *f, char *snapshot, const char *diagnostics)
-{
-    assert_int_equal(fx_generate(f), 1);
-    if (strcmp(f->diags.data, diagnostics) != 0) fprintf(stderr, "ACTUAL:\n%sEND\n", f->diags.data);
-    assert_string_equal(f->diags.data, diagnostics);
-    char *after = fx_snapshot("generated");
-    assert_string_equal(snapshot, after);
-    free(after);
-    free(snapshot);
-}
-
 static void test_vault_errors_undeclared_and_removed_fields(void **state)
 {
     fixture *f = *state;
@@ -126,7 +115,7 @@ static void test_vault_errors_undeclared_and_removed_fields(void **state)
              "    { \"field\": \"speed\", \"type\": \"FP\" }\n"
              "  ] }\n");
     fx_write("vaultdata/things.vaultdata.json", "{ \"vault\": \"Thing\", \"instances\": [] }\n");
-    expect_failure(f, snap,
+    fx_expect_failure(f, snap,
         "vaults/Thing.vault.json:3:7: error: fields[0].field: \"Helth\" is not declared in Vault.Fields (closest: Health, Temp, MaxHealth); declare it in injectors/Vault.Fields.User.txt\n"
         "vaults/Thing.vault.json:4:7: error: fields[1].field: \"Old\" was removed from Vault.Fields (it is a tombstone); declare it again or drop the field\n"
         "vaults/Thing.vault.json:6:7: error: fields[3].field: \"speed\" is the same Vault.Fields entry (Speed) as fields[2]\n");
@@ -149,7 +138,7 @@ static void test_vault_errors_schema(void **state)
              "    { \"field\": \"MaxHealth\", \"type\": \"Vector3D\", \"default\": [1, 2] }\n"
              "  ] }\n");
     fx_write("vaultdata/things.vaultdata.json", "{ \"vault\": \"Thing\", \"instances\": [] }\n");
-    expect_failure(f, snap,
+    fx_expect_failure(f, snap,
         "vaults/Thing.vault.json:1:20: error: colour: unknown key\n"
         "vaults/Thing.vault.json:3:26: error: fields[0].type: unknown type \"Int\" (Integer, Long, Float, Double, Boolean, Integer2D, Float2D, Vector2D, Vector3D, Rotation, FP, FPVector2, FPVector3, FPQuaternion, String, AssetRef, InlineArray, InlineList, InlineQueue, InlineStack, InlineHashSet, InlineDictionary)\n"
         "vaults/Thing.vault.json:4:47: error: fields[1].element: String cannot be a collection element (elements have a fixed size)\n"
@@ -176,7 +165,7 @@ static void test_vault_errors_data(void **state)
              "  { \"name\": \"C\", \"values\": { \"Bag\": [7, 7], \"Speed\": 1.5 } },\n"
              "  { \"name\": \"9lives\" } ] }\n");
     fx_write("vaultdata/other.vaultdata.json", "{ \"vault\": \"Thng\", \"instances\": [] }\n");
-    expect_failure(f, snap,
+    fx_expect_failure(f, snap,
         "vaultdata/other.vaultdata.json:1:3: error: vault: no vault schema is named \"Thng\" (closest: Thing)\n"
         "vaultdata/things.vaultdata.json:2:30: error: instances[0].values.Health: expected an integer (Integer), got a string\n"
         "vaultdata/things.vaultdata.json:2:47: error: instances[0].values.Speeed: vault Thing has no field \"Speeed\" (closest: Speed, Name, Temp)\n"
@@ -198,7 +187,7 @@ static void test_vault_errors_assets_and_catalogs(void **state)
     fx_write("vaultdata/things.vaultdata.json",
              "{ \"vault\": \"Thing\", \"instances\": [\n"
              "  { \"name\": \"A\", \"values\": { \"Icon\": \"Swrod\" } } ] }\n");
-    expect_failure(f, snap,
+    fx_expect_failure(f, snap,
         "vaultdata/things.vaultdata.json:2:30: error: instances[0].values.Icon: \"Swrod\" is not an asset in Game.Icons (closest: Sword, Shield)\n");
     snap = fx_snapshot("generated");
     f->diags.len = 0;
@@ -207,7 +196,7 @@ static void test_vault_errors_assets_and_catalogs(void **state)
     memcpy(strstr(schema, "Game.Icons"), "Game.Icoms", 10);
     fx_write("vaults/Thing.vault.json", schema);
     free(schema);
-    expect_failure(f, snap,
+    fx_expect_failure(f, snap,
         "vaults/Thing.vault.json:6:44: error: fields[3].catalog: no domain is named \"Game.Icoms\" (closest: Game.Icons) (an AssetRef's catalog is the identity domain of its assets)\n");
 }
 
@@ -220,7 +209,7 @@ static void test_vault_errors_config_and_syntax(void **state)
              "    { \"name\": \"Game.Icons\", \"output\": \"icons.h\" } ],\n"
              "  \"vaults\": { \"schemas\": \"schemas\", \"out\": 1 } }\n");
     fx_remove("injectors/Vault.Fields.User.txt");
-    expect_failure(f, snap,
+    fx_expect_failure(f, snap,
         "threadlink.json:3:37: error: vaults.out: unknown key\n"
         "threadlink.json:3:3: error: vaults: vaults need the Vault.Fields domain: declare { \"name\": \"Vault.Fields\", \"output\": \"vault_fields.h\", \"reserve_zero\": true } in domains\n");
     snap = fx_snapshot("generated");
@@ -233,7 +222,7 @@ static void test_vault_errors_config_and_syntax(void **state)
              "  \"vaults\": { \"schemas\": \"vaults\", \"data\": \"vaultdata\" } }\n");
     fx_write("injectors/Vault.Fields.User.txt", "Health\n");
     fx_write("vaults/Thing.vault.json", "{ \"name\": \"Thing\", \"fields\": [ }\n");
-    expect_failure(f, snap,
+    fx_expect_failure(f, snap,
         "vaults/Thing.vault.json:1:32: error: unexpected token near '}'\n");
 }
 
