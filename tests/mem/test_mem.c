@@ -424,11 +424,23 @@ static void test_mem_stack_operations(void **state) {
 #define home_of test_home_of
 
 /* The first `count` 8-byte keys at or after `from` whose home slot is `home`. */
-static void keys_with_home(uint64_t *keys, int count, uint32_t home, uint32_t capacity, uint64_t from) {
+/* `count` keys of `key_size` (4 or 8) bytes whose home is `home`: counting up from `from`, each
+ * key's bytes the counter's little-endian bytes (so 4-byte keys are distinct on every machine).
+ * Returns where the count stopped. */
+static uint64_t keys_with_home_sized(uint64_t *keys, int count, uint32_t key_size, uint32_t home,
+                                     uint32_t capacity, uint64_t from) {
   int n = 0;
   uint64_t k;
-  for (k = from; n < count; k++)
-    if (home_of(&k, 8, capacity) == home) keys[n++] = k;
+  for (k = from; n < count; k++) {
+    uint64_t bytes;
+    tl__mem_store_le64(&bytes, k);
+    if (home_of(&bytes, key_size, capacity) == home) keys[n++] = bytes;
+  }
+  return k;
+}
+
+static void keys_with_home(uint64_t *keys, int count, uint32_t home, uint32_t capacity, uint64_t from) {
+  (void)keys_with_home_sized(keys, count, 8, home, capacity, from);
 }
 
 #define check_table test_check_table
@@ -1015,6 +1027,55 @@ static void test_mem_invalid_views_fail(void **state) {
 
 /* Garbage in the header (a count past the capacity, a head past the end) cannot push an
  * operation out of bounds: ASan would report it here. */
+/* Lookups of 4- and 8-byte keys compare the home slot and the next two at once, then branch;
+ * longer probes and probes that wrap around the table's end go slot by slot. Every route must
+ * give the same answers: runs up to 7 keys long starting at each position of interest (so the
+ * key sits inside the window, at its edge or beyond it), the zero key (whose bytes equal an empty
+ * slot's), and a slot whose key bytes match but whose state says it is not occupied. */
+static void test_mem_table_lookup_routes(void **state) {
+  static const uint32_t key_sizes[] = {4, 8};
+  const uint32_t cap = 32;
+  size_t ks;
+  (void)state;
+  for (ks = 0; ks < 2; ks++) {
+    const uint32_t key_size = key_sizes[ks];
+    const size_t stride = TL_LAYOUT_SET_SLOT_BYTES(key_size);
+    uint32_t home, run;
+    for (home = 0; home < cap; home += 5) {
+      for (run = 1; run <= 7; run++) {
+        unsigned char *mem = (unsigned char *)scratch(TL_LAYOUT_SET_BYTES(cap, key_size));
+        tl_inline_hashset s = tl_inline_hashset_view(mem, cap, key_size);
+        uint64_t keys[8], absent[1], zero = 0;
+        uint32_t i, index;
+        keys_with_home_sized(absent, 1, key_size, home == 0 ? cap - 1 : home - 1, cap,
+                             keys_with_home_sized(keys, (int)run + 1, key_size, home, cap, 1));
+        for (i = 0; i < run; i++) assert_true(tl_inline_hashset_add(s, &keys[i]));
+        check_table(mem, cap, key_size, 0);
+        for (i = 0; i < run; i++) {
+          unsigned char *slot = tl__table_find(mem, cap, key_size, 0, &keys[i], &index);
+          assert_non_null(slot);
+          assert_int_equal(index, (home + i) % cap); /* equal homes in insertion order */
+          assert_ptr_equal(slot, mem + 8 + index * stride);
+        }
+        assert_false(tl_inline_hashset_contains(s, &keys[run])); /* same home, never added */
+        assert_false(tl_inline_hashset_contains(s, &absent[0]));
+        assert_null(tl__table_find(mem, cap, key_size, 0, &keys[run], &index));
+        assert_int_equal(index, TL_INLINE_NONE);
+        /* The zero key: absent although empty slots carry zero key bytes, then present. */
+        assert_false(tl_inline_hashset_contains(s, &zero));
+        assert_true(tl_inline_hashset_add(s, &zero));
+        assert_true(tl_inline_hashset_contains(s, &zero));
+        assert_true(tl_inline_hashset_remove(s, &zero));
+        assert_false(tl_inline_hashset_contains(s, &zero));
+        /* A slot that holds the key's bytes and hash but not the occupied state is not a match. */
+        mem[8 + ((home + run - 1) % cap) * stride] = TL_LAYOUT_SLOT_REMOVED;
+        assert_false(tl_inline_hashset_contains(s, &keys[run - 1]));
+        free(mem);
+      }
+    }
+  }
+}
+
 static void test_mem_corrupt_headers_stay_in_bounds(void **state) {
   const uint32_t cap = 4;
   size_t bytes = TL_LAYOUT_SEQUENCE_BYTES(cap, 8);
@@ -1074,6 +1135,7 @@ int main(void) {
     cmocka_unit_test(test_mem_dict_odd_sizes),
     cmocka_unit_test(test_mem_typed_wrappers),
     cmocka_unit_test(test_mem_invalid_views_fail),
+    cmocka_unit_test(test_mem_table_lookup_routes),
     cmocka_unit_test(test_mem_corrupt_headers_stay_in_bounds),
   };
   return cmocka_run_group_tests_name("mem", tests, NULL, NULL);
