@@ -21,8 +21,9 @@
        #include <threadlink/content.h>
        #define TL_IMPLEMENTATION               // in exactly one C or C++ file, before the include
        #include <threadlink/content.h>
-   Uses scribe.h (logging, implemented by the same switch) and mem.h (hash tables of mem_inline.h,
-   XXH64 header-only: nothing to link).
+   Uses content_format.h (the readers of every format) and scribe.h (logging), both implemented
+   by the same switch, and mem.h (hash tables of mem_inline.h, XXH64 header-only: nothing to
+   link).
 
    OVERRIDES (define before including; pairs or nothing)
    ---------
@@ -127,6 +128,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "content_format.h"
 #include "mem.h"
 #include "scribe.h"
 
@@ -410,12 +412,7 @@ const char *tl_scope_kind_name(tl_scope_kind kind);
 #define TL_MALLOC(size) malloc(size)
 #define TL_FREE(ptr) free(ptr)
 #endif
-#ifdef TL_CONTENT_LZ4
-#include <lz4.h>
-#endif
-#ifdef TL_CONTENT_ZSTD
-#include <zstd.h>
-#endif
+#include "content_format.h" /* its implementation, under the same switch */
 
 #ifndef TL_CONTENT_MAX_INDEX_BYTES
 #define TL_CONTENT_MAX_INDEX_BYTES ((uint64_t)16 << 20)
@@ -431,19 +428,7 @@ const char *tl_scope_kind_name(tl_scope_kind kind);
 extern "C" {
 #endif
 
-/* --- formats (schemas/content-formats.md; the generator's gen/content_format.h) ---------------- */
-#define TL__CF_ARCHIVE_MAGIC "TLPKARC\x1a"
-#define TL__CF_ARCHIVE_HEADER 32u
-#define TL__CF_ARCHIVE_ENTRY 40u
-#define TL__CF_CATALOG_MAGIC "TLCATLG\x1a"
-#define TL__CF_CATALOG_HEADER 48u
-#define TL__CF_CATALOG_CATEGORY 16u
-#define TL__CF_CATALOG_RECORD 40u
-#define TL__CF_FLAG_CONTENT_INFO 1u
-#define TL__CF_FLAG_FLAT_PATHS 2u
-#define TL__CF_CODEC_RAW 0u
-#define TL__CF_CODEC_LZ4 1u
-#define TL__CF_CODEC_ZSTD 2u
+/* --- a directory's files (their readers: content_format.h) ------------------------------------ */
 #define TL__CONTENT_INDEX_FILE "archives.json"
 #define TL__CONTENT_FLAT_CATALOG "catalog.tlcat"
 
@@ -610,82 +595,23 @@ static char *tl__content_join(const char *a, const char *b, const char *c) {
     return d;
 }
 
-static uint32_t tl__content_get32(const unsigned char *p) {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static uint64_t tl__content_get64(const unsigned char *p) {
-    return (uint64_t)tl__content_get32(p) | (uint64_t)tl__content_get32(p + 4) << 32;
-}
-
-static unsigned char tl__content_fold(unsigned char c) {
-    return (c >= 'A' && c <= 'Z') ? (unsigned char)(c + 32) : c;
-}
-
-static int tl__content_fold_compare(const char *a, size_t alen, const char *b, size_t blen) {
-    size_t n = alen < blen ? alen : blen, i;
-    for (i = 0; i < n; i++) {
-        unsigned char x = tl__content_fold((unsigned char)a[i]), y = tl__content_fold((unsigned char)b[i]);
-        if (x != y) return x < y ? -1 : 1;
-    }
-    return alen == blen ? 0 : alen < blen ? -1 : 1;
-}
-
 /* XXH64 of the ASCII-lowercased name: the key of the name table. */
 static uint64_t tl__content_name_hash(const char *name, size_t len) {
     unsigned char chunk[128];
     XXH64_state_t state;
     size_t i, k;
     if (len <= sizeof chunk) {
-        for (i = 0; i < len; i++) chunk[i] = tl__content_fold((unsigned char)name[i]);
+        for (i = 0; i < len; i++) chunk[i] = tl__cf_fold((unsigned char)name[i]);
         return XXH64(chunk, len, 0);
     }
     XXH64_reset(&state, 0);
     for (i = 0; i < len; i += k) {
         size_t j;
         k = len - i < sizeof chunk ? len - i : sizeof chunk;
-        for (j = 0; j < k; j++) chunk[j] = tl__content_fold((unsigned char)name[i + j]);
+        for (j = 0; j < k; j++) chunk[j] = tl__cf_fold((unsigned char)name[i + j]);
         XXH64_update(&state, chunk, k);
     }
     return XXH64_digest(&state);
-}
-
-/* Well-formed UTF-8 without control characters (names and paths). */
-static bool tl__content_utf8_ok(const unsigned char *s, size_t n) {
-    size_t i = 0;
-    while (i < n) {
-        unsigned char c = s[i];
-        size_t len, k;
-        uint32_t cp;
-        if (c < 0x20 || c == 0x7f) return false;
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        if (c >= 0xc2 && c <= 0xdf) len = 2, cp = c & 0x1fu;
-        else if (c >= 0xe0 && c <= 0xef) len = 3, cp = c & 0x0fu;
-        else if (c >= 0xf0 && c <= 0xf4) len = 4, cp = c & 0x07u;
-        else return false;
-        if (n - i < len) return false;
-        for (k = 1; k < len; k++) {
-            if ((s[i + k] & 0xc0) != 0x80) return false;
-            cp = cp << 6 | (s[i + k] & 0x3fu);
-        }
-        if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-            (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-            return false;
-        i += len;
-    }
-    return true;
-}
-
-/* A plain file name (archive names): not empty, at most 255 bytes, no separator, not . or .. */
-static bool tl__content_file_name_ok(const char *s, size_t len) {
-    size_t i;
-    if (len == 0 || len > 255) return false;
-    if ((len == 1 && s[0] == '.') || (len == 2 && s[0] == '.' && s[1] == '.')) return false;
-    for (i = 0; i < len; i++)
-        if (s[i] == '/' || s[i] == '\\' || s[i] == ':') return false;
-    return tl__content_utf8_ok((const unsigned char *)s, len);
 }
 
 /* A relative path inside the directory (flat asset paths): '/'-separated components, each a
@@ -695,7 +621,7 @@ static bool tl__content_rel_path_ok(const char *s, size_t len) {
     if (len == 0 || len > 4096) return false;
     for (i = 0; i <= len; i++) {
         if (i == len || s[i] == '/') {
-            if (!tl__content_file_name_ok(s + start, i - start)) return false;
+            if (!tl_cf_portable_file_name(s + start, i - start)) return false;
             start = i + 1;
         }
     }
@@ -704,59 +630,12 @@ static bool tl__content_rel_path_ok(const char *s, size_t len) {
 
 /* --- codecs --------------------------------------------------------------------------------------- */
 
-static bool tl__content_codec_built(uint32_t codec) {
-    switch (codec) {
-    case TL__CF_CODEC_RAW: return true;
-#ifdef TL_CONTENT_LZ4
-    case TL__CF_CODEC_LZ4: return true;
-#endif
-#ifdef TL_CONTENT_ZSTD
-    case TL__CF_CODEC_ZSTD: return true;
-#endif
-    default: return false;
-    }
-}
-
 static const char *tl__content_codec_missing(uint32_t codec) {
-    return codec == TL__CF_CODEC_LZ4
+    return codec == TL_CF_CODEC_LZ4
                ? "stores entries compressed with lz4, and this runtime was built without lz4 "
                  "(define TL_CONTENT_LZ4 and link liblz4)"
                : "stores entries compressed with zstd, and this runtime was built without zstd "
                  "(define TL_CONTENT_ZSTD and link libzstd)";
-}
-
-/* Decodes `stored` bytes into dst (exactly `size` bytes). */
-static bool tl__content_decompress(uint32_t codec, const unsigned char *src, uint64_t stored,
-                                   unsigned char *dst, uint64_t size) {
-    switch (codec) {
-    case TL__CF_CODEC_RAW:
-        if (stored != size) return false;
-        if (size) memcpy(dst, src, (size_t)size);
-        return true;
-#ifdef TL_CONTENT_LZ4
-    case TL__CF_CODEC_LZ4: {
-        int got;
-        if (stored > (uint64_t)LZ4_MAX_INPUT_SIZE || size > (uint64_t)LZ4_MAX_INPUT_SIZE) return false;
-        got = LZ4_decompress_safe((const char *)src, (char *)dst, (int)stored, (int)size);
-        return got >= 0 && (uint64_t)got == size;
-    }
-#endif
-#ifdef TL_CONTENT_ZSTD
-    case TL__CF_CODEC_ZSTD: {
-        unsigned long long declared = ZSTD_getFrameContentSize(src, (size_t)stored);
-        size_t frame, got;
-        if (declared != (unsigned long long)size) return false;
-        frame = ZSTD_findFrameCompressedSize(src, (size_t)stored);
-        if (ZSTD_isError(frame) || frame != stored) return false;
-        got = ZSTD_decompress(dst, (size_t)size, src, (size_t)stored);
-        return !ZSTD_isError(got) && got == size;
-    }
-#endif
-    default:
-        (void)src;
-        (void)dst;
-        return false;
-    }
 }
 
 /* --- default I/O: stdio --------------------------------------------------------------------------- */
@@ -813,501 +692,6 @@ static unsigned char *tl__content_read_whole(tl_content *ctx, const char *path, 
     data[n] = 0;
     *size = n;
     return data;
-}
-
-/* --- archives.json: a small bounded JSON reader ---------------------------------------------------
-   index   -> '{' member (',' member)* '}'      "format": 1, "profile": string, "archives": [archive]
-   archive -> '{' member (',' member)* '}'      "name": file name, "role": "catalog"|"assets",
-                                                "size": uint, "xxh64": 16 lowercase hex digits
-   Other keys are skipped (a newer writer may add some); the text is RFC 8259 JSON, nesting at
-   most 32 deep, at most TL_CONTENT_MAX_INDEX_BYTES long, at most 65536 archives. */
-
-typedef struct tl__json { const char *p, *end; int depth; } tl__json;
-typedef struct tl__index_archive {
-    char name[256];
-    uint64_t size, xxh64;
-    bool catalog;
-} tl__index_archive;
-
-static void tl__json_ws(tl__json *j) {
-    while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')) j->p++;
-}
-
-static bool tl__json_lit(tl__json *j, char c) {
-    tl__json_ws(j);
-    if (j->p < j->end && *j->p == c) {
-        j->p++;
-        return true;
-    }
-    return false;
-}
-
-static int tl__json_hex(char c) {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
-static bool tl__json_hex4(tl__json *j, uint32_t *out) {
-    uint32_t v = 0;
-    int i;
-    if (j->end - j->p < 4) return false;
-    for (i = 0; i < 4; i++) {
-        int h = tl__json_hex(j->p[i]);
-        if (h < 0) return false;
-        v = v << 4 | (uint32_t)h;
-    }
-    j->p += 4;
-    *out = v;
-    return true;
-}
-
-/* A string, decoded into out (cap bytes with its NUL) when out is given; too long fails. */
-static bool tl__json_string(tl__json *j, char *out, size_t cap, size_t *out_len) {
-    size_t n = 0;
-    tl__json_ws(j);
-    if (j->p >= j->end || *j->p != '"') return false;
-    j->p++;
-    while (j->p < j->end && *j->p != '"') {
-        unsigned char c = (unsigned char)*j->p++, enc[4];
-        uint32_t cp;
-        size_t k;
-        if (c < 0x20) return false;
-        if (c != '\\') {
-            enc[0] = c;
-            k = 1;
-        } else {
-            char e;
-            if (j->p >= j->end) return false;
-            e = *j->p++;
-            switch (e) {
-            case '"': case '\\': case '/': cp = (uint32_t)(unsigned char)e; break;
-            case 'b': cp = 8; break;
-            case 'f': cp = 12; break;
-            case 'n': cp = 10; break;
-            case 'r': cp = 13; break;
-            case 't': cp = 9; break;
-            case 'u':
-                if (!tl__json_hex4(j, &cp)) return false;
-                if (cp >= 0xd800 && cp <= 0xdbff) {
-                    uint32_t lo;
-                    if (j->end - j->p < 2 || j->p[0] != '\\' || j->p[1] != 'u') return false;
-                    j->p += 2;
-                    if (!tl__json_hex4(j, &lo) || lo < 0xdc00 || lo > 0xdfff) return false;
-                    cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-                } else if (cp >= 0xdc00 && cp <= 0xdfff) {
-                    return false;
-                }
-                break;
-            default: return false;
-            }
-            if (cp < 0x80) enc[0] = (unsigned char)cp, k = 1;
-            else if (cp < 0x800)
-                enc[0] = (unsigned char)(0xc0 | cp >> 6), enc[1] = (unsigned char)(0x80 | (cp & 0x3f)), k = 2;
-            else if (cp < 0x10000)
-                enc[0] = (unsigned char)(0xe0 | cp >> 12), enc[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f)),
-                enc[2] = (unsigned char)(0x80 | (cp & 0x3f)), k = 3;
-            else
-                enc[0] = (unsigned char)(0xf0 | cp >> 18), enc[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3f)),
-                enc[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f)), enc[3] = (unsigned char)(0x80 | (cp & 0x3f)), k = 4;
-        }
-        if (out) {
-            if (n + k >= cap) return false;
-            memcpy(out + n, enc, k);
-        }
-        n += k;
-    }
-    if (j->p >= j->end) return false;
-    j->p++;
-    if (out) {
-        out[n] = 0;
-        /* Raw and escaped bytes together must be UTF-8; control characters are refused later
-           where they matter (names). */
-        {
-            size_t i = 0;
-            while (i < n) {
-                size_t s = i;
-                while (i < n && (unsigned char)out[i] >= 0x80) i++;
-                if (i > s && !tl__content_utf8_ok((const unsigned char *)out + s, i - s)) return false;
-                while (i < n && (unsigned char)out[i] < 0x80) i++;
-            }
-        }
-    }
-    if (out_len) *out_len = n;
-    return true;
-}
-
-/* A non-negative integer below 2^53, without fraction or exponent. */
-static bool tl__json_uint(tl__json *j, uint64_t *out) {
-    uint64_t v = 0;
-    tl__json_ws(j);
-    if (j->p >= j->end || *j->p < '0' || *j->p > '9') return false;
-    if (*j->p == '0' && j->p + 1 < j->end && j->p[1] >= '0' && j->p[1] <= '9') return false;
-    while (j->p < j->end && *j->p >= '0' && *j->p <= '9') {
-        v = v * 10 + (uint64_t)(*j->p++ - '0');
-        if (v >= (uint64_t)1 << 53) return false;
-    }
-    if (j->p < j->end && (*j->p == '.' || *j->p == 'e' || *j->p == 'E')) return false;
-    *out = v;
-    return true;
-}
-
-static bool tl__json_digits(tl__json *j) {
-    if (j->p >= j->end || *j->p < '0' || *j->p > '9') return false;
-    while (j->p < j->end && *j->p >= '0' && *j->p <= '9') j->p++;
-    return true;
-}
-
-/* Any value (checked, not kept). */
-static bool tl__json_skip(tl__json *j) {
-    bool ok = true;
-    char c;
-    tl__json_ws(j);
-    if (j->p >= j->end || ++j->depth > 32) return false;
-    c = *j->p;
-    if (c == '"') {
-        ok = tl__json_string(j, NULL, 0, NULL);
-    } else if (c == '{' || c == '[') {
-        char close = c == '{' ? '}' : ']';
-        j->p++;
-        if (!tl__json_lit(j, close)) {
-            do {
-                if (c == '{' && (!tl__json_string(j, NULL, 0, NULL) || !tl__json_lit(j, ':'))) return false;
-                if (!tl__json_skip(j)) return false;
-            } while (tl__json_lit(j, ','));
-            ok = tl__json_lit(j, close);
-        }
-    } else if (c == 't' || c == 'f' || c == 'n') {
-        const char *w = c == 't' ? "true" : c == 'f' ? "false" : "null";
-        size_t n = strlen(w);
-        ok = (size_t)(j->end - j->p) >= n && memcmp(j->p, w, n) == 0;
-        if (ok) j->p += n;
-    } else if (c == '-' || (c >= '0' && c <= '9')) {
-        if (c == '-') j->p++;
-        if (j->p < j->end && *j->p == '0') j->p++;
-        else if (!tl__json_digits(j)) return false;
-        if (j->p < j->end && *j->p == '.') {
-            j->p++;
-            if (!tl__json_digits(j)) return false;
-        }
-        if (j->p < j->end && (*j->p == 'e' || *j->p == 'E')) {
-            j->p++;
-            if (j->p < j->end && (*j->p == '+' || *j->p == '-')) j->p++;
-            if (!tl__json_digits(j)) return false;
-        }
-    } else {
-        ok = false;
-    }
-    j->depth--;
-    return ok;
-}
-
-static bool tl__json_key_is(const char *k, size_t n, const char *want) {
-    return strlen(want) == n && memcmp(k, want, n) == 0;
-}
-
-static bool tl__index_archive_parse(tl__json *j, tl__index_archive *a) {
-    enum { NAME = 1, SIZE = 2, HASH = 4, ROLE = 8 };
-    unsigned seen = 0;
-    memset(a, 0, sizeof *a);
-    if (!tl__json_lit(j, '{') || tl__json_lit(j, '}')) return false;
-    do {
-        char key[32], text[32];
-        size_t klen = 0, vlen = 0;
-        unsigned bit = 0;
-        /* Keys longer than any we know are skipped like unknown ones. */
-        const char *at = j->p;
-        if (!tl__json_string(j, key, sizeof key, &klen)) {
-            j->p = at;
-            if (!tl__json_string(j, NULL, 0, NULL)) return false;
-            klen = 0;
-            key[0] = 0;
-        }
-        if (!tl__json_lit(j, ':')) return false;
-        if (tl__json_key_is(key, klen, "name")) {
-            bit = NAME;
-            if (!tl__json_string(j, a->name, sizeof a->name, &vlen) || !tl__content_file_name_ok(a->name, vlen))
-                return false;
-        } else if (tl__json_key_is(key, klen, "size")) {
-            bit = SIZE;
-            if (!tl__json_uint(j, &a->size)) return false;
-        } else if (tl__json_key_is(key, klen, "xxh64")) {
-            int i;
-            bit = HASH;
-            if (!tl__json_string(j, text, sizeof text, &vlen) || vlen != 16) return false;
-            for (i = 0; i < 16; i++) {
-                int v = tl__json_hex(text[i]);
-                if (v < 0 || (text[i] >= 'A' && text[i] <= 'F')) return false;
-                a->xxh64 = a->xxh64 << 4 | (uint64_t)v;
-            }
-        } else if (tl__json_key_is(key, klen, "role")) {
-            bit = ROLE;
-            if (!tl__json_string(j, text, sizeof text, &vlen)) return false;
-            if (tl__json_key_is(text, vlen, "catalog")) a->catalog = true;
-            else if (!tl__json_key_is(text, vlen, "assets")) return false;
-        } else if (!tl__json_skip(j)) {
-            return false;
-        }
-        if (seen & bit) return false; /* a key twice */
-        seen |= bit;
-    } while (tl__json_lit(j, ','));
-    return tl__json_lit(j, '}') && seen == (NAME | SIZE | HASH | ROLE);
-}
-
-/* Parses archives.json; on success *out (TL_MALLOC) holds *count archives, exactly one of them
-   the catalog, names unique, and profile the profile name. */
-static bool tl__index_parse(const char *text, size_t len, tl__index_archive **out, uint32_t *count,
-                            char *profile, size_t profile_cap, const char **why) {
-    enum { FORMAT = 1, PROFILE = 2, ARCHIVES = 4 };
-    tl__json j;
-    tl__index_archive *list = NULL;
-    uint32_t n = 0, cap = 0, i, k, catalogs = 0;
-    unsigned seen = 0;
-    bool ok;
-    j.p = text;
-    j.end = text + len;
-    j.depth = 0;
-    *why = "not a valid archive index (archives.json)";
-    ok = tl__json_lit(&j, '{') && !tl__json_lit(&j, '}');
-    while (ok) {
-        char key[32];
-        size_t klen = 0, vlen = 0;
-        unsigned bit = 0;
-        const char *at = j.p;
-        if (!tl__json_string(&j, key, sizeof key, &klen)) {
-            j.p = at;
-            ok = tl__json_string(&j, NULL, 0, NULL);
-            klen = 0;
-            key[0] = 0;
-        }
-        ok = ok && tl__json_lit(&j, ':');
-        if (!ok) break;
-        if (tl__json_key_is(key, klen, "format")) {
-            uint64_t f = 0;
-            bit = FORMAT;
-            ok = tl__json_uint(&j, &f) && f == 1;
-            if (ok == false && f > 1) *why = "archives.json has a newer format than this runtime reads";
-        } else if (tl__json_key_is(key, klen, "profile")) {
-            bit = PROFILE;
-            ok = tl__json_string(&j, profile, profile_cap, &vlen) && tl__content_file_name_ok(profile, vlen);
-        } else if (tl__json_key_is(key, klen, "archives")) {
-            bit = ARCHIVES;
-            ok = !(seen & ARCHIVES) && tl__json_lit(&j, '[') && !tl__json_lit(&j, ']');
-            while (ok) {
-                ok = n < 65536 && tl__content_grow((void **)&list, &cap, sizeof *list, n + 1) &&
-                     tl__index_archive_parse(&j, &list[n]);
-                if (!ok) break;
-                n++;
-                if (!tl__json_lit(&j, ',')) {
-                    ok = tl__json_lit(&j, ']');
-                    break;
-                }
-            }
-        } else {
-            ok = tl__json_skip(&j);
-        }
-        if (!ok || (seen & bit)) {
-            ok = false;
-            break;
-        }
-        seen |= bit;
-        if (!tl__json_lit(&j, ',')) {
-            ok = tl__json_lit(&j, '}');
-            break;
-        }
-    }
-    tl__json_ws(&j);
-    ok = ok && j.p == j.end && seen == (FORMAT | PROFILE | ARCHIVES);
-    for (i = 0; ok && i < n; i++) {
-        catalogs += list[i].catalog;
-        for (k = 0; k < i && ok; k++) ok = strcmp(list[i].name, list[k].name) != 0;
-    }
-    if (ok && catalogs != 1) {
-        ok = false;
-        *why = "archives.json must list exactly one catalog archive";
-    }
-    if (!ok) {
-        TL_FREE(list);
-        return false;
-    }
-    *out = list;
-    *count = n;
-    return true;
-}
-
-/* --- the binary catalog -------------------------------------------------------------------------- */
-
-typedef struct tl__catalog {
-    const unsigned char *data;
-    uint64_t size;
-    uint32_t flags, ncat, nasset, nstr;
-    const unsigned char *categories, *records, *name_index, *members, *strings;
-    const char *profile;
-} tl__catalog;
-
-static bool tl__catalog_string_ok(const tl__catalog *c, uint32_t off, uint32_t len, bool allow_empty) {
-    if (off >= c->nstr || len >= c->nstr - off) return false;
-    if (c->strings[off + len] != 0 || (!allow_empty && len == 0)) return false;
-    if (memchr(c->strings + off, 0, len)) return false;
-    return tl__content_utf8_ok(c->strings + off, len);
-}
-
-static const unsigned char *tl__catalog_record(const tl__catalog *c, uint32_t i) {
-    return c->records + (size_t)i * TL__CF_CATALOG_RECORD;
-}
-
-static int tl__catalog_compare_records(const tl__catalog *c, uint32_t a, uint32_t b) {
-    const unsigned char *x = tl__catalog_record(c, a), *y = tl__catalog_record(c, b);
-    return tl__content_fold_compare((const char *)c->strings + tl__content_get32(x + 8), tl__content_get32(x + 12),
-                                    (const char *)c->strings + tl__content_get32(y + 8), tl__content_get32(y + 12));
-}
-
-/* Validates everything before anything is used: sizes, checksum, every string, ids strictly
-   ascending and non-zero, the name index a permutation sorted by folded name without
-   duplicates, category ranges covering the members exactly. */
-static bool tl__catalog_open(tl__catalog *c, const unsigned char *d, uint64_t size, const char **why) {
-    uint64_t room, need;
-    uint32_t i, k, next = 0, poff, plen;
-    bool flat;
-    memset(c, 0, sizeof *c);
-    *why = "catalog: truncated";
-    if (size < TL__CF_CATALOG_HEADER) return false;
-    *why = "catalog: not a catalog (bad magic)";
-    if (memcmp(d, TL__CF_CATALOG_MAGIC, 8) != 0) return false;
-    *why = "catalog: unsupported format version";
-    if (tl__content_get32(d + 8) != 1) return false;
-    c->flags = tl__content_get32(d + 12);
-    c->ncat = tl__content_get32(d + 16);
-    c->nasset = tl__content_get32(d + 20);
-    c->nstr = tl__content_get32(d + 24);
-    *why = "catalog: invalid header";
-    if ((c->flags & ~(uint32_t)(TL__CF_FLAG_CONTENT_INFO | TL__CF_FLAG_FLAT_PATHS)) || tl__content_get32(d + 28) != 0)
-        return false;
-    if (c->ncat == 0 || c->nstr == 0) return false;
-    room = size - TL__CF_CATALOG_HEADER;
-    *why = "catalog: truncated";
-    if (c->ncat > room / TL__CF_CATALOG_CATEGORY || c->nasset > room / (TL__CF_CATALOG_RECORD + 8)) return false;
-    need = (uint64_t)c->ncat * TL__CF_CATALOG_CATEGORY + (uint64_t)c->nasset * (TL__CF_CATALOG_RECORD + 8) + c->nstr;
-    if (need != room) {
-        *why = need > room ? "catalog: truncated" : "catalog: size does not match its header";
-        return false;
-    }
-    *why = "catalog: checksum mismatch";
-    if (XXH64(d + TL__CF_CATALOG_HEADER, (size_t)room, 0) != tl__content_get64(d + 32)) return false;
-    c->data = d;
-    c->size = size;
-    c->categories = d + TL__CF_CATALOG_HEADER;
-    c->records = c->categories + (size_t)c->ncat * TL__CF_CATALOG_CATEGORY;
-    c->name_index = c->records + (size_t)c->nasset * TL__CF_CATALOG_RECORD;
-    c->members = c->name_index + (size_t)c->nasset * 4;
-    c->strings = c->members + (size_t)c->nasset * 4;
-    poff = tl__content_get32(d + 40);
-    plen = tl__content_get32(d + 44);
-    *why = "catalog: invalid string";
-    if (!tl__catalog_string_ok(c, poff, plen, false) || c->strings[c->nstr - 1] != 0) return false;
-    c->profile = (const char *)c->strings + poff;
-    flat = (c->flags & TL__CF_FLAG_FLAT_PATHS) != 0;
-    for (i = 0; i < c->nasset; i++) {
-        const unsigned char *p = tl__catalog_record(c, i);
-        uint32_t id = tl__content_get32(p);
-        *why = "catalog: invalid record";
-        if (id == 0 || (i > 0 && tl__content_get32(p - TL__CF_CATALOG_RECORD) >= id)) return false;
-        if (tl__content_get32(p + 4) >= c->ncat) return false;
-        if (!flat && tl__content_get32(p + 20) != 0) return false;
-        if (!(c->flags & TL__CF_FLAG_CONTENT_INFO) && (tl__content_get64(p + 24) || tl__content_get64(p + 32))) return false;
-        *why = "catalog: invalid string";
-        if (!tl__catalog_string_ok(c, tl__content_get32(p + 8), tl__content_get32(p + 12), false)) return false;
-        if (!tl__catalog_string_ok(c, tl__content_get32(p + 16), tl__content_get32(p + 20), !flat)) return false;
-    }
-    *why = "catalog: invalid name index";
-    for (i = 0; i < c->nasset; i++) {
-        uint32_t r = tl__content_get32(c->name_index + (size_t)i * 4);
-        if (r >= c->nasset) return false;
-        if (i > 0 && tl__catalog_compare_records(c, tl__content_get32(c->name_index + (size_t)(i - 1) * 4), r) >= 0)
-            return false;
-    }
-    *why = "catalog: invalid category";
-    for (k = 0; k < c->ncat; k++) {
-        const unsigned char *p = c->categories + (size_t)k * TL__CF_CATALOG_CATEGORY;
-        uint32_t first = tl__content_get32(p + 8), count = tl__content_get32(p + 12), m;
-        if (!tl__catalog_string_ok(c, tl__content_get32(p), tl__content_get32(p + 4), false)) return false;
-        if (first != next || count > c->nasset - first) return false;
-        for (m = first; m < first + count; m++) {
-            uint32_t r = tl__content_get32(c->members + (size_t)m * 4);
-            if (r >= c->nasset || tl__content_get32(tl__catalog_record(c, r) + 4) != k) return false;
-            if (m > first && tl__catalog_compare_records(c, tl__content_get32(c->members + (size_t)(m - 1) * 4), r) >= 0)
-                return false;
-        }
-        next = first + count;
-    }
-    if (next != c->nasset) return false;
-    return true;
-}
-
-/* --- archive tables of contents ------------------------------------------------------------------- */
-
-typedef struct tl__toc_entry { uint32_t id, codec; uint64_t offset, stored, size, xxh64; } tl__toc_entry;
-
-static void tl__toc_entry_at(const unsigned char *toc, uint32_t i, tl__toc_entry *e) {
-    const unsigned char *p = toc + (size_t)i * TL__CF_ARCHIVE_ENTRY;
-    e->id = tl__content_get32(p);
-    e->codec = p[4];
-    e->offset = tl__content_get64(p + 8);
-    e->stored = tl__content_get64(p + 16);
-    e->size = tl__content_get64(p + 24);
-    e->xxh64 = tl__content_get64(p + 32);
-}
-
-/* The header of an archive of file_size bytes: the entry count it announces. */
-static bool tl__toc_header(const unsigned char *h, uint64_t file_size, uint32_t *count, const char **why) {
-    uint32_t n;
-    uint64_t room;
-    *why = "truncated";
-    if (file_size < TL__CF_ARCHIVE_HEADER) return false;
-    *why = "not an archive (bad magic)";
-    if (memcmp(h, TL__CF_ARCHIVE_MAGIC, 8) != 0) return false;
-    *why = "unsupported archive version";
-    if (tl__content_get32(h + 8) != 1) return false;
-    n = tl__content_get32(h + 12);
-    room = file_size - TL__CF_ARCHIVE_HEADER;
-    *why = "invalid header (no entries)";
-    if (n == 0) return false;
-    *why = "truncated (more entries than the file can hold)";
-    if (n > room / TL__CF_ARCHIVE_ENTRY) return false;
-    *why = "data size does not match the header";
-    if (tl__content_get64(h + 16) != room - (uint64_t)n * TL__CF_ARCHIVE_ENTRY) return false;
-    *count = n;
-    return true;
-}
-
-/* The table of contents (count entries, after a valid header h): checksum, ids strictly
-   ascending, data contiguous in table order from the end of the table to the end of the file,
-   codecs known, sizes consistent with the codec and within the limit. */
-static bool tl__toc_check(const unsigned char *h, const unsigned char *toc, uint32_t count, uint64_t file_size,
-                          const char **why) {
-    uint64_t expect = TL__CF_ARCHIVE_HEADER + (uint64_t)count * TL__CF_ARCHIVE_ENTRY;
-    uint32_t i;
-    *why = "table of contents checksum mismatch";
-    if (XXH64(toc, (size_t)count * TL__CF_ARCHIVE_ENTRY, 0) != tl__content_get64(h + 24)) return false;
-    for (i = 0; i < count; i++) {
-        const unsigned char *p = toc + (size_t)i * TL__CF_ARCHIVE_ENTRY;
-        tl__toc_entry e;
-        tl__toc_entry_at(toc, i, &e);
-        *why = "invalid table of contents entry";
-        if (p[5] || p[6] || p[7]) return false;
-        if (i > 0 && tl__content_get32(p - TL__CF_ARCHIVE_ENTRY) >= e.id) return false;
-        if (e.offset != expect || e.stored > file_size - e.offset) return false;
-        if (e.codec > TL__CF_CODEC_ZSTD) {
-            *why = "unknown codec";
-            return false;
-        }
-        if (e.codec == TL__CF_CODEC_RAW ? e.stored != e.size : (e.stored >= e.size || e.stored == 0)) return false;
-        if (e.size > TL_CONTENT_MAX_ASSET_BYTES || e.size > (uint64_t)SIZE_MAX / 2) {
-            *why = "an entry is larger than this runtime accepts";
-            return false;
-        }
-        expect = e.offset + e.stored;
-    }
-    *why = "size does not match its table of contents";
-    return expect == file_size;
 }
 
 /* --- hash tables (mem.h inline dictionaries, rebuilt twice as large when 3/4 full) ------------ */
@@ -1373,7 +757,7 @@ static tl__content_entry *tl__content_entry_named(const tl_content *ctx, const c
     if (!name || !ctx->names.mem) return NULL;
     len = strlen(name);
     e = tl__content_namemap_get(ctx->names, tl__content_name_hash(name, len));
-    if (!e || tl__content_fold_compare((*e)->name, strlen((*e)->name), name, len) != 0) return NULL;
+    if (!e || tl_cf_fold_compare((*e)->name, strlen((*e)->name), name, len) != 0) return NULL;
     return *e;
 }
 
@@ -1417,27 +801,27 @@ static void tl__content_dir_free(tl_content *ctx, tl__content_dirrec *d) {
 }
 
 /* Fills entries and categories from a validated catalog. */
-static bool tl__content_dir_from_catalog(tl__content_dirrec *d, const tl__catalog *c) {
-    uint32_t i;
-    d->entries = (tl__content_entry *)tl__content_zalloc((size_t)c->nasset * sizeof *d->entries);
-    d->categories = (const char **)tl__content_zalloc((size_t)c->ncat * sizeof *d->categories);
+static bool tl__content_dir_from_catalog(tl__content_dirrec *d, const tl_cf_catalog *c) {
+    uint32_t i, first, count;
+    d->entries = (tl__content_entry *)tl__content_zalloc((size_t)c->asset_count * sizeof *d->entries);
+    d->categories = (const char **)tl__content_zalloc((size_t)c->category_count * sizeof *d->categories);
     if (!d->entries || !d->categories) return false;
-    d->entry_count = c->nasset;
-    d->category_count = c->ncat;
+    d->entry_count = c->asset_count;
+    d->category_count = c->category_count;
     d->profile = c->profile;
-    for (i = 0; i < c->ncat; i++)
-        d->categories[i] = (const char *)c->strings + tl__content_get32(c->categories + (size_t)i * TL__CF_CATALOG_CATEGORY);
-    for (i = 0; i < c->nasset; i++) {
-        const unsigned char *p = tl__catalog_record(c, i);
+    for (i = 0; i < c->category_count; i++) tl_cf_catalog_category(c, i, &d->categories[i], &first, &count);
+    for (i = 0; i < c->asset_count; i++) {
+        tl_cf_catalog_asset a;
         tl__content_entry *e = &d->entries[i];
-        e->id = tl__content_get32(p);
-        e->category = tl__content_get32(p + 4);
-        e->name = (const char *)c->strings + tl__content_get32(p + 8);
-        e->path = (const char *)c->strings + tl__content_get32(p + 16);
-        e->size = tl__content_get64(p + 24);
-        e->xxh64 = tl__content_get64(p + 32);
+        tl_cf_catalog_asset_at(c, i, &a);
+        e->id = a.id;
+        e->category = a.category;
+        e->name = a.name;
+        e->path = a.path;
+        e->size = a.size;
+        e->xxh64 = a.xxh64;
         e->stored = e->size;
-        e->codec = TL__CF_CODEC_RAW;
+        e->codec = TL_CF_CODEC_RAW;
         e->archive = TL__CONTENT_NONE;
         e->slot = TL__CONTENT_NONE;
     }
@@ -1447,7 +831,7 @@ static bool tl__content_dir_from_catalog(tl__content_dirrec *d, const tl__catalo
 static bool tl__content_mount_flat(tl_content *ctx, tl__content_dirrec *d, const char **why) {
     char *path = tl__content_join(d->path, TL__CONTENT_FLAT_CATALOG, NULL);
     uint64_t size = 0;
-    tl__catalog c;
+    tl_cf_catalog c;
     uint32_t i;
     if (!path) {
         *why = "out of memory";
@@ -1459,18 +843,19 @@ static bool tl__content_mount_flat(tl_content *ctx, tl__content_dirrec *d, const
         *why = "neither archives.json nor catalog.tlcat is readable: not a content directory";
         return false;
     }
-    if (!tl__catalog_open(&c, d->catalog, size, why)) return false;
-    if ((c.flags & (TL__CF_FLAG_FLAT_PATHS | TL__CF_FLAG_CONTENT_INFO)) != (TL__CF_FLAG_FLAT_PATHS | TL__CF_FLAG_CONTENT_INFO)) {
+    if (tl_cf_catalog_open(&c, d->catalog, (size_t)size, why) != TL_CF_OK) return false;
+    if ((c.flags & (TL_CF_CATALOG_FLAG_FLAT_PATHS | TL_CF_CATALOG_FLAG_CONTENT_INFO)) != (TL_CF_CATALOG_FLAG_FLAT_PATHS | TL_CF_CATALOG_FLAG_CONTENT_INFO)) {
         *why = "catalog.tlcat is not a flat build's catalog (no paths)";
         return false;
     }
-    for (i = 0; i < c.nasset; i++) {
-        const unsigned char *p = tl__catalog_record(&c, i);
-        if (!tl__content_rel_path_ok((const char *)c.strings + tl__content_get32(p + 16), tl__content_get32(p + 20))) {
+    for (i = 0; i < c.asset_count; i++) {
+        tl_cf_catalog_asset a;
+        tl_cf_catalog_asset_at(&c, i, &a);
+        if (!tl__content_rel_path_ok(a.path, a.path_len)) {
             *why = "catalog: an asset path leaves the directory or is not a plain relative path";
             return false;
         }
-        if (tl__content_get64(p + 24) > TL_CONTENT_MAX_ASSET_BYTES) {
+        if (a.size > TL_CONTENT_MAX_ASSET_BYTES) {
             *why = "catalog: an asset is larger than this runtime accepts";
             return false;
         }
@@ -1517,30 +902,29 @@ static int tl__content_find_record(const tl__content_dirrec *d, uint32_t id) {
 
 static bool tl__content_mount_packed(tl_content *ctx, tl__content_dirrec *d, const unsigned char *text, uint64_t len,
                                      bool verify, const char **why, const char **bad_archive) {
-    tl__index_archive *list = NULL;
-    uint32_t count = 0, i, k, catalog_at = 0;
-    char profile[256];
-    unsigned char **tocs = NULL;
-    uint32_t *toc_counts = NULL;
+    tl_cf_index index;
+    tl_cf_archive *tables = NULL; /* each archive's table of contents (the data stays on disk) */
+    uint32_t count, i, k, catalog_at = 0;
     bool ok = false;
-    tl__catalog c;
+    tl_cf_catalog c;
     unsigned char *stored = NULL;
-    uint64_t catalog_size = 0;
-    tl__toc_entry ce;
+    tl_cf_archive_entry ce;
     memset(&ce, 0, sizeof ce);
-    if (!tl__index_parse((const char *)text, (size_t)len, &list, &count, profile, sizeof profile, why)) return false;
+    if (tl_cf_index_parse(&index, (const char *)text, (size_t)len, why) != TL_CF_OK) return false;
+    count = index.archive_count;
     d->archives = (void **)tl__content_zalloc((size_t)count * sizeof(void *));
-    tocs = (unsigned char **)tl__content_zalloc((size_t)count * sizeof *tocs);
-    toc_counts = (uint32_t *)tl__content_zalloc((size_t)count * sizeof *toc_counts);
+    tables = (tl_cf_archive *)tl__content_zalloc((size_t)count * sizeof *tables);
     *why = "out of memory";
-    if (!d->archives || !tocs || !toc_counts) goto done;
+    if (!d->archives || !tables) goto done;
     d->archive_count = count;
     /* Every archive: present, the recorded size (and hash), a valid header and table. */
     for (i = 0; i < count; i++) {
-        tl__index_archive *a = &list[i];
+        tl_cf_index_archive *a = &index.archives[i];
+        tl_cf_archive *t = &tables[i];
         char *path = tl__content_join(d->path, a->name, NULL);
         uint64_t size = 0, hash = 0;
-        unsigned char head[TL__CF_ARCHIVE_HEADER];
+        unsigned char head[TL_CF_ARCHIVE_HEADER_SIZE], *toc;
+        tl_cf_archive_entry e;
         *bad_archive = a->name;
         if (!path) goto done;
         d->archives[i] = ctx->io.open(ctx->io.user, path, &size);
@@ -1556,63 +940,68 @@ static bool tl__content_mount_packed(tl_content *ctx, tl__content_dirrec *d, con
             if (hash != a->xxh64) goto done;
         }
         *why = "cannot be read";
-        if (size >= TL__CF_ARCHIVE_HEADER && !ctx->io.read(ctx->io.user, d->archives[i], 0, head, sizeof head)) goto done;
-        if (!tl__toc_header(head, size, &toc_counts[i], why)) goto done;
-        tocs[i] = (unsigned char *)TL_MALLOC((size_t)toc_counts[i] * TL__CF_ARCHIVE_ENTRY);
+        if (size >= TL_CF_ARCHIVE_HEADER_SIZE && !ctx->io.read(ctx->io.user, d->archives[i], 0, head, sizeof head)) goto done;
+        if (tl_cf_archive_read_header(head, size, &t->entry_count, why) != TL_CF_OK) goto done;
+        t->size = size;
+        t->toc = toc = (unsigned char *)TL_MALLOC((size_t)t->entry_count * TL_CF_ARCHIVE_ENTRY_SIZE);
         *why = "out of memory";
-        if (!tocs[i]) goto done;
+        if (!toc) goto done;
         *why = "cannot be read";
-        if (!ctx->io.read(ctx->io.user, d->archives[i], TL__CF_ARCHIVE_HEADER, tocs[i], (size_t)toc_counts[i] * TL__CF_ARCHIVE_ENTRY))
+        if (!ctx->io.read(ctx->io.user, d->archives[i], TL_CF_ARCHIVE_HEADER_SIZE, toc,
+                          (size_t)t->entry_count * TL_CF_ARCHIVE_ENTRY_SIZE))
             goto done;
-        if (!tl__toc_check(head, tocs[i], toc_counts[i], size, why)) goto done;
-        for (k = 0; k < toc_counts[i]; k++) {
-            tl__toc_entry e;
-            tl__toc_entry_at(tocs[i], k, &e);
-            if (!tl__content_codec_built(e.codec)) {
+        if (tl_cf_archive_check_toc(head, toc, t->entry_count, size,
+                                    TL_CONTENT_MAX_ASSET_BYTES < (uint64_t)SIZE_MAX / 2 ? TL_CONTENT_MAX_ASSET_BYTES
+                                                                                        : (uint64_t)SIZE_MAX / 2,
+                                    why) != TL_CF_OK)
+            goto done;
+        for (k = 0; k < t->entry_count; k++) {
+            tl_cf_archive_entry_at(t, k, &e);
+            if (!tl_cf_codec_built(e.codec)) {
                 *why = tl__content_codec_missing(e.codec);
                 goto done;
             }
         }
-        if (a->catalog) {
+        tl_cf_archive_entry_at(t, 0, &e);
+        if (a->is_catalog) {
             catalog_at = i;
-            tl__toc_entry_at(tocs[i], 0, &ce);
+            ce = e;
             *why = "is the catalog archive but does not hold exactly the catalog";
-            if (toc_counts[i] != 1 || ce.id != 0) goto done;
+            if (t->entry_count != 1 || ce.id != TL_CF_CATALOG_ENTRY_ID) goto done;
         } else {
             *why = "holds an entry with id 0 (reserved for the catalog)";
-            if (tl__content_get32(tocs[i]) == 0) goto done;
+            if (e.id == TL_CF_CATALOG_ENTRY_ID) goto done;
         }
     }
     /* The catalog. */
-    *bad_archive = list[catalog_at].name;
+    *bad_archive = index.archives[catalog_at].name;
     *why = "the catalog is larger than this runtime accepts";
-    if (ce.size > TL_CONTENT_MAX_CATALOG_BYTES) goto done;
-    stored = (unsigned char *)TL_MALLOC((size_t)ce.stored + 1);
-    d->catalog = (unsigned char *)TL_MALLOC((size_t)ce.size + 1);
+    if (ce.original_size > TL_CONTENT_MAX_CATALOG_BYTES) goto done;
+    stored = (unsigned char *)TL_MALLOC((size_t)ce.stored_size + 1);
+    d->catalog = (unsigned char *)TL_MALLOC((size_t)ce.original_size + 1);
     *why = "out of memory";
     if (!stored || !d->catalog) goto done;
     *why = "cannot be read";
-    if (!ctx->io.read(ctx->io.user, d->archives[catalog_at], ce.offset, stored, (size_t)ce.stored)) goto done;
+    if (!ctx->io.read(ctx->io.user, d->archives[catalog_at], ce.offset, stored, (size_t)ce.stored_size)) goto done;
     *why = "the catalog does not decode";
-    if (!tl__content_decompress(ce.codec, stored, ce.stored, d->catalog, ce.size)) goto done;
+    if (!tl_cf_decode(ce.codec, stored, ce.stored_size, d->catalog, ce.original_size)) goto done;
     *why = "the catalog's XXH64 differs from its table of contents";
-    if (XXH64(d->catalog, (size_t)ce.size, 0) != ce.xxh64) goto done;
-    catalog_size = ce.size;
-    if (!tl__catalog_open(&c, d->catalog, catalog_size, why)) goto done;
+    if (XXH64(d->catalog, (size_t)ce.original_size, 0) != ce.xxh64) goto done;
+    if (tl_cf_catalog_open(&c, d->catalog, (size_t)ce.original_size, why) != TL_CF_OK) goto done;
     *why = "the catalog is a flat build's catalog";
-    if (c.flags & TL__CF_FLAG_FLAT_PATHS) goto done;
+    if (c.flags & TL_CF_CATALOG_FLAG_FLAT_PATHS) goto done;
     *why = "the catalog's profile differs from archives.json";
-    if (strcmp(c.profile, profile) != 0) goto done;
+    if (strcmp(c.profile, index.profile) != 0) goto done;
     *why = "out of memory";
     if (!tl__content_dir_from_catalog(d, &c)) goto done;
     /* Every catalog asset stored in exactly one archive, every stored asset in the catalog. */
     for (i = 0; i < count; i++) {
-        if (list[i].catalog) continue;
-        *bad_archive = list[i].name;
-        for (k = 0; k < toc_counts[i]; k++) {
-            tl__toc_entry e;
+        if (index.archives[i].is_catalog) continue;
+        *bad_archive = index.archives[i].name;
+        for (k = 0; k < tables[i].entry_count; k++) {
+            tl_cf_archive_entry e;
             int r;
-            tl__toc_entry_at(tocs[i], k, &e);
+            tl_cf_archive_entry_at(&tables[i], k, &e);
             r = tl__content_find_record(d, e.id);
             *why = "stores an asset the catalog does not list";
             if (r < 0) goto done;
@@ -1621,12 +1010,12 @@ static bool tl__content_mount_packed(tl_content *ctx, tl__content_dirrec *d, con
             d->entries[r].archive = i;
             d->entries[r].codec = e.codec;
             d->entries[r].offset = e.offset;
-            d->entries[r].stored = e.stored;
-            d->entries[r].size = e.size;
+            d->entries[r].stored = e.stored_size;
+            d->entries[r].size = e.original_size;
             d->entries[r].xxh64 = e.xxh64;
         }
     }
-    *bad_archive = list[catalog_at].name;
+    *bad_archive = index.archives[catalog_at].name;
     for (i = 0; i < d->entry_count; i++) {
         *why = "lists an asset that no archive stores";
         if (d->entries[i].archive == TL__CONTENT_NONE) goto done;
@@ -1634,7 +1023,7 @@ static bool tl__content_mount_packed(tl_content *ctx, tl__content_dirrec *d, con
     ok = true;
 done:
     if (!ok && *bad_archive) {
-        /* The name must outlive `list`: keep it in the (failed) directory's path buffer. */
+        /* The name must outlive the index: keep it in the (failed) directory's path buffer. */
         size_t n = strlen(*bad_archive), p = strlen(d->path);
         char *both = (char *)TL_MALLOC(p + n + 2);
         if (both) {
@@ -1648,10 +1037,9 @@ done:
         }
     }
     TL_FREE(stored);
-    for (i = 0; tocs && i < count; i++) TL_FREE(tocs[i]);
-    TL_FREE(tocs);
-    TL_FREE(toc_counts);
-    TL_FREE(list);
+    for (i = 0; tables && i < count; i++) TL_FREE((void *)tables[i].toc);
+    TL_FREE(tables);
+    tl_cf_index_free(&index);
     d->packed = true;
     return ok;
 }
@@ -1912,10 +1300,10 @@ static void tl__content_finish(tl_content *ctx, uint32_t index, unsigned char *s
     unsigned char *bytes = stored;
     void *object = NULL;
     uint32_t kind = s->kind;
-    if (bytes && e->codec != TL__CF_CODEC_RAW) {
+    if (bytes && e->codec != TL_CF_CODEC_RAW) {
         bytes = (unsigned char *)TL_MALLOC((size_t)e->size + 1);
         if (!bytes) why = "out of memory";
-        else if (!tl__content_decompress(e->codec, stored, e->stored, bytes, e->size)) {
+        else if (!tl_cf_decode(e->codec, stored, e->stored, bytes, e->size)) {
             TL_FREE(bytes);
             bytes = NULL;
             why = "stored bytes do not decode";

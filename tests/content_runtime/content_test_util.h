@@ -1,10 +1,12 @@
 /* Shared by the content runtime tests: a log capture, I/O backends (caching in memory, and
- * asynchronous with a chosen number of polls per read), a counting decoder, file helpers. Test
+ * asynchronous with a chosen number of polls per read), a counting decoder (file helpers: test_files.h). Test
  * programs keep their state in globals (the runtime keeps none). */
 #ifndef CONTENT_TEST_UTIL_H
 #define CONTENT_TEST_UTIL_H
 
 #include <threadlink/content.h>
+
+#include "test_files.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,36 +49,6 @@ static inline tl_logger capture_logger(void) {
     l.sink = capture_sink;
     l.user = &g_log;
     return l;
-}
-
-/* ---- files ------------------------------------------------------------------------------------ */
-static inline unsigned char *read_file(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    long n;
-    unsigned char *d;
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    d = (unsigned char *)malloc((size_t)n + 1);
-    if (d && fread(d, 1, (size_t)n, f) != (size_t)n) {
-        free(d);
-        d = NULL;
-    }
-    fclose(f);
-    if (d) {
-        d[n] = 0;
-        *size = (size_t)n;
-    }
-    return d;
-}
-
-static inline int write_file(const char *path, const void *data, size_t size) {
-    FILE *f = fopen(path, "wb");
-    int ok;
-    if (!f) return 0;
-    ok = fwrite(data, 1, size, f) == size;
-    return fclose(f) == 0 && ok;
 }
 
 /* ---- a caching backend: every file read once, then served from memory ------------------------ */

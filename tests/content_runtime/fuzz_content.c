@@ -1,8 +1,8 @@
 /* Fuzzing the directory readers: archives.json, the catalog (flat, and inside its archive) and
  * archive tables of contents, end to end through tl_content_register_dir over an in-memory
- * backend; a registered directory then loads every asset. Every input is also given to the
- * generator's reference readers (gen/content_format.c): a catalog is accepted by both or by
- * neither, and so is an archive table (within this runtime's size limit).
+ * backend; a registered directory then loads every asset. The readers are threadlink/
+ * content_format.h, shared with the generator: every input is also opened by them directly, as
+ * a whole catalog or archive, and an accepted one must answer every lookup it lists.
  *
  * Built two ways:
  *   -DCONTENT_LIBFUZZER   LLVMFuzzerTestOneInput for libFuzzer (-Dfuzzing=true, clang)
@@ -15,7 +15,7 @@
 #define TL_CONTENT_ZSTD
 #include <threadlink/content.h>
 
-#include "content_format.h"
+#include "test_files.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,33 +91,39 @@ static void exercise(mem_fs *fs) {
     tl_content_shutdown(c);
 }
 
-/* Both readers agree about a catalog, and about an archive's table. */
-static void differential(int target, const unsigned char *data, size_t size) {
+/* The shared readers on the whole input: what they accept holds together (every asset found by
+   name and id, every member in range, every entry found by id), and reading an archive in two
+   steps (as the runtime does) agrees with reading it whole. */
+static void check_readers(int target, const unsigned char *data, size_t size) {
     if (target == 1 || target == 3) {
-        tl__catalog mine;
-        tl_cf_catalog theirs;
-        const char *why;
-        bool a = tl__catalog_open(&mine, data, size, &why);
-        bool b = tl_cf_catalog_open(&theirs, data, size) == TL_CF_OK;
-        if (a != b) {
-            fprintf(stderr, "catalog readers disagree: runtime %d, generator %d (%s)\n", a, b, a ? "" : why);
-            abort();
+        tl_cf_catalog c;
+        tl_cf_catalog_asset x, y;
+        uint32_t i, k, m, first, count;
+        const char *name;
+        if (tl_cf_catalog_open(&c, data, size, NULL) == TL_CF_OK) {
+            for (i = 0; i < c.asset_count; i++) {
+                tl_cf_catalog_asset_at(&c, i, &x);
+                if (tl_cf_catalog_find_name(&c, x.name, x.name_len, &y) != TL_CF_OK || y.id != x.id) abort();
+                if (tl_cf_catalog_find_id(&c, x.id, &y) != TL_CF_OK || y.name != x.name) abort();
+            }
+            for (k = 0; k < c.category_count; k++) {
+                tl_cf_catalog_category(&c, k, &name, &first, &count);
+                for (m = first; m < first + count; m++)
+                    if (tl_cf_catalog_member(&c, m) >= c.asset_count) abort();
+            }
         }
     }
     if (target == 2 || target == 3) {
-        tl_cf_archive theirs;
+        tl_cf_archive a;
+        tl_cf_archive_entry e, found;
         uint32_t count = 0, i;
-        const char *why = "";
-        bool a = tl__toc_header(data, size, &count, &why) && tl__toc_check(data, data + TL__CF_ARCHIVE_HEADER, count, size, &why);
-        bool b = tl_cf_archive_open(&theirs, data, size) == TL_CF_OK, limited = false;
-        for (i = 0; b && i < theirs.entry_count; i++) {
-            tl_cf_archive_entry e;
-            tl_cf_archive_entry_at(&theirs, i, &e);
-            limited = limited || e.original_size > TL_CONTENT_MAX_ASSET_BYTES;
-        }
-        if (a != (b && !limited)) {
-            fprintf(stderr, "archive readers disagree: runtime %d, generator %d (%s)\n", a, b, why);
-            abort();
+        bool whole = tl_cf_archive_open(&a, data, size, NULL) == TL_CF_OK;
+        bool steps = tl_cf_archive_read_header(data, size, &count, NULL) == TL_CF_OK &&
+                     tl_cf_archive_check_toc(data, data + TL_CF_ARCHIVE_HEADER_SIZE, count, size, UINT64_MAX, NULL) == TL_CF_OK;
+        if (whole != steps) abort();
+        for (i = 0; whole && i < a.entry_count; i++) {
+            tl_cf_archive_entry_at(&a, i, &e);
+            if (tl_cf_archive_find(&a, e.id, &found) != TL_CF_OK || found.offset != e.offset) abort();
         }
     }
 }
@@ -132,7 +138,7 @@ static void fuzz_one(const unsigned char *input, size_t len) {
     target = input[0] % 4;
     data = input + 1;
     size = len - 1;
-    differential(target, data, size);
+    check_readers(target, data, size);
     memset(&fs, 0, sizeof fs);
     if (target == 0) {
         char path[400];
@@ -160,45 +166,26 @@ static void fuzz_one(const unsigned char *input, size_t len) {
     exercise(&fs);
 }
 
-static unsigned char *slurp(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    long n;
-    unsigned char *d;
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    d = (unsigned char *)malloc((size_t)n + 1);
-    if (d && fread(d, 1, (size_t)n, f) != (size_t)n) {
-        free(d);
-        d = NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return d;
-}
-
 /* Finds the fixture's files: Small's index and archives, Extra's catalog and files. */
 static int load_seeds(const char *root) {
     char path[1000], *p;
     size_t n;
     snprintf(path, sizeof path, "%s/out/Small/archives.json", root);
-    if (!(g_index.data = slurp(path, &g_index.size))) return 0;
-    g_index.data[g_index.size] = 0;
+    if (!(g_index.data = read_file(path, &g_index.size))) return 0;
     for (p = strstr((char *)g_index.data, "\"name\": \""); p; p = strstr(p + 1, "\"name\": \"")) {
         blob *b = strstr(p, "\"role\": \"catalog\"") == strstr(p, "\"role\"") ? &g_catalog_archive : &g_asset_archive;
         n = strcspn(p + 9, "\"");
         memcpy(b->name, p + 9, n);
         b->name[n] = 0;
         snprintf(path, sizeof path, "%s/out/Small/%s", root, b->name);
-        if (!(b->data = slurp(path, &b->size))) return 0;
+        if (!(b->data = read_file(path, &b->size))) return 0;
     }
     snprintf(path, sizeof path, "%s/out/Extra/catalog.tlcat", root);
-    if (!(g_flat_catalog.data = slurp(path, &g_flat_catalog.size))) return 0;
+    if (!(g_flat_catalog.data = read_file(path, &g_flat_catalog.size))) return 0;
     snprintf(path, sizeof path, "%s/out/Extra/assets/Icons/sword.txt", root);
-    if (!(g_flat_files[0].data = slurp(path, &g_flat_files[0].size))) return 0;
+    if (!(g_flat_files[0].data = read_file(path, &g_flat_files[0].size))) return 0;
     snprintf(path, sizeof path, "%s/out/Extra/assets/Misc/note.txt", root);
-    if (!(g_flat_files[1].data = slurp(path, &g_flat_files[1].size))) return 0;
+    if (!(g_flat_files[1].data = read_file(path, &g_flat_files[1].size))) return 0;
     g_ready = g_catalog_archive.data && g_asset_archive.data;
     return g_ready;
 }
@@ -268,14 +255,14 @@ static size_t mutate(int target, unsigned char *buf, size_t size, size_t cap) {
         }
     }
     if (rnd() % 2) {
-        if ((target == 1 || target == 3) && size >= TL__CF_CATALOG_HEADER) {
-            uint64_t h = XXH64(buf + TL__CF_CATALOG_HEADER, size - TL__CF_CATALOG_HEADER, 0);
+        if ((target == 1 || target == 3) && size >= TL_CF_CATALOG_HEADER_SIZE) {
+            uint64_t h = XXH64(buf + TL_CF_CATALOG_HEADER_SIZE, size - TL_CF_CATALOG_HEADER_SIZE, 0);
             for (k = 0; k < 8; k++) buf[32 + k] = (unsigned char)(h >> (8 * k));
         }
-        if (target == 2 && size >= TL__CF_ARCHIVE_HEADER) {
-            uint32_t n = tl__content_get32(buf + 12);
-            if (n && (uint64_t)n * TL__CF_ARCHIVE_ENTRY <= size - TL__CF_ARCHIVE_HEADER) {
-                uint64_t h = XXH64(buf + TL__CF_ARCHIVE_HEADER, (size_t)n * TL__CF_ARCHIVE_ENTRY, 0);
+        if (target == 2 && size >= TL_CF_ARCHIVE_HEADER_SIZE) {
+            uint32_t n = tl_cf_get_u32(buf + 12);
+            if (n && (uint64_t)n * TL_CF_ARCHIVE_ENTRY_SIZE <= size - TL_CF_ARCHIVE_HEADER_SIZE) {
+                uint64_t h = XXH64(buf + TL_CF_ARCHIVE_HEADER_SIZE, (size_t)n * TL_CF_ARCHIVE_ENTRY_SIZE, 0);
                 for (k = 0; k < 8; k++) buf[24 + k] = (unsigned char)(h >> (8 * k));
             }
         }
@@ -307,15 +294,14 @@ int main(int argc, char **argv) {
             for (r = 0; r < rounds; r++) size = mutate(target, buf + 1, size, cap - 1);
             fuzz_one(buf, size + 1);
             if (target == 1) {
-                tl__catalog c;
-                const char *why;
-                accepted += tl__catalog_open(&c, buf + 1, size, &why);
+                tl_cf_catalog c;
+                accepted += tl_cf_catalog_open(&c, buf + 1, size, NULL) == TL_CF_OK;
             }
         }
         /* The unmutated seed registers (the run above would prove nothing otherwise). */
         buf[0] = (unsigned char)target;
         memcpy(buf + 1, seed->data, seed->size);
-        differential(target, buf + 1, seed->size);
+        check_readers(target, buf + 1, seed->size);
         printf("target %d: %lu mutations of a %zu-byte seed", target, per_seed, seed->size);
         if (target == 1) printf(", %lu of them still valid catalogs (checksums refreshed)", accepted);
         printf("\n");

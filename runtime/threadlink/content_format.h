@@ -1,0 +1,1023 @@
+/* threadlink/content_format.h -- the one validating reader of the content formats.
+
+   WHAT
+   ----
+   The binary catalog (.tlcat), the packed archive container (.tlpk: header and table of
+   contents) and the archives.json index (spec: schemas/content-formats.md and
+   schemas/archives.schema.json). content.h mounts directories through these readers and
+   threadlink-gen reads its previous archives.json (and its tests read everything back) through
+   them, so there is one definition of a valid file and one attack surface to fuzz.
+
+   Every reader takes bytes it does not trust: every count, offset, size and string is checked
+   before it is used, nothing is read outside [data, data + size), and a reader answers TL_CF_OK
+   or the class of the first problem it finds. When `why` is not NULL it also gets a sentence
+   naming the problem ("catalog: invalid name index"); tl_cf_error_text names a class.
+
+   INCLUDE
+   -------
+       #include <threadlink/content_format.h>
+       #define TL_IMPLEMENTATION               // in exactly one C or C++ file, before the include
+       #include <threadlink/content_format.h>
+   content.h includes it and implements it under the same switch: a program that implements
+   content.h must not implement this header a second time. Uses XXH64 header-only (xxhash.h).
+
+   OVERRIDES (define before including; pairs or nothing)
+   ---------
+   TL_MALLOC(size) / TL_FREE(ptr)   allocation (default malloc / free); only tl_cf_index_parse
+                                    allocates (one block, freed by tl_cf_index_free)
+   TL_CONTENT_LZ4                   tl_cf_decode reads lz4 entries (include <lz4.h>, link liblz4)
+   TL_CONTENT_ZSTD                  tl_cf_decode reads zstd entries (include <zstd.h>, link libzstd)
+       Define the codec macros for the implementation file; without them, tl_cf_decode refuses
+       entries stored with that codec (tl_cf_codec_built says which are there).
+*/
+#ifndef TL_CONTENT_FORMAT_H
+#define TL_CONTENT_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(TL_MALLOC) != defined(TL_FREE)
+#error "threadlink/content_format.h: define both TL_MALLOC and TL_FREE, or neither"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tl_cf_result {
+    TL_CF_OK = 0,
+    TL_CF_TRUNCATED,    /* shorter than its header or its tables say */
+    TL_CF_BAD_MAGIC,
+    TL_CF_BAD_VERSION,
+    TL_CF_BAD_HEADER,   /* a reserved field is not 0, a flag is unknown, a count is out of bounds */
+    TL_CF_BAD_SIZE,     /* the file size is not exactly what the header adds up to */
+    TL_CF_BAD_CHECKSUM, /* a recorded XXH64 does not match */
+    TL_CF_BAD_ENTRY,    /* a table entry is out of bounds, out of order or inconsistent */
+    TL_CF_BAD_STRING,   /* a string is out of bounds, not NUL-terminated or not UTF-8 */
+    TL_CF_BAD_CODEC,    /* unknown codec, or the stored bytes do not decode to the original */
+    TL_CF_NOT_FOUND,
+    TL_CF_NO_MEMORY,
+    TL_CF_BAD_JSON,     /* archives.json: not JSON, or not the documented shape */
+    TL_CF_TOO_LARGE     /* an entry is larger than the caller accepts */
+} tl_cf_result;
+
+const char *tl_cf_error_text(tl_cf_result r);
+
+/* XXH64 (seed 0) of a byte range: the checksum every format records. */
+uint64_t tl_cf_xxh64(const void *data, size_t size);
+
+static inline uint32_t tl_cf_get_u32(const unsigned char *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t tl_cf_get_u64(const unsigned char *p) {
+    return (uint64_t)tl_cf_get_u32(p) | (uint64_t)tl_cf_get_u32(p + 4) << 32;
+}
+
+/* Bytewise order of ASCII-lowercased strings: the catalog's name index order. */
+int tl_cf_fold_compare(const char *a, size_t alen, const char *b, size_t blen);
+/* Well-formed UTF-8 without control characters (names and paths). */
+bool tl_cf_utf8_text_ok(const unsigned char *s, size_t n);
+/* A plain file name: not empty, at most 255 bytes, UTF-8 text, no '/' or '\\', not "." or "..". */
+bool tl_cf_valid_file_name(const char *s, size_t len);
+/* The same without ':' either (a drive or stream separator on Windows): archive names, the
+   profile, and each component of a flat build's asset paths. */
+bool tl_cf_portable_file_name(const char *s, size_t len);
+
+/* ---- Packed archive (.tlpk) ------------------------------------------------------------- */
+#define TL_CF_ARCHIVE_MAGIC "TLPKARC\x1a"
+#define TL_CF_ARCHIVE_VERSION 1u
+#define TL_CF_ARCHIVE_HEADER_SIZE 32u
+#define TL_CF_ARCHIVE_ENTRY_SIZE 40u
+/* Entry id 0 is never an asset (asset ids are reserve_zero identity values): it is the
+   catalog, in the catalog archive. */
+#define TL_CF_CATALOG_ENTRY_ID 0u
+
+typedef enum tl_cf_codec { TL_CF_CODEC_RAW = 0, TL_CF_CODEC_LZ4 = 1, TL_CF_CODEC_ZSTD = 2 } tl_cf_codec;
+
+typedef struct tl_cf_archive_entry {
+    uint32_t id;            /* asset id (catalog value), or TL_CF_CATALOG_ENTRY_ID */
+    uint32_t codec;         /* tl_cf_codec */
+    uint64_t offset;        /* from the start of the file */
+    uint64_t stored_size;   /* bytes at offset */
+    uint64_t original_size; /* bytes after decoding */
+    uint64_t xxh64;         /* of the original bytes */
+} tl_cf_archive_entry;
+
+typedef struct tl_cf_archive {
+    const unsigned char *data; /* the whole file; NULL when only the tables were read */
+    uint64_t size;             /* of the file */
+    uint32_t entry_count;
+    uint64_t data_size;
+    const unsigned char *toc;  /* entry_count * TL_CF_ARCHIVE_ENTRY_SIZE bytes */
+} tl_cf_archive;
+
+/* An archive read in two steps (the runtime reads the header, then the table, never the data):
+   the header of a file of file_size bytes, giving the entry count; then the table of contents
+   that follows it: checksum, ids strictly ascending, data contiguous in table order from the
+   end of the table to the end of the file, codecs known, stored sizes consistent with the
+   codec, original sizes at most max_entry_size (TL_CF_TOO_LARGE). */
+tl_cf_result tl_cf_archive_read_header(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE], uint64_t file_size,
+                                       uint32_t *count, const char **why);
+tl_cf_result tl_cf_archive_check_toc(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE], const unsigned char *toc,
+                                     uint32_t count, uint64_t file_size, uint64_t max_entry_size, const char **why);
+/* Both steps over a whole file in memory (no size limit); fills *a on success. */
+tl_cf_result tl_cf_archive_open(tl_cf_archive *a, const void *data, size_t size, const char **why);
+void tl_cf_archive_entry_at(const tl_cf_archive *a, uint32_t index, tl_cf_archive_entry *out);
+/* Binary search by id; TL_CF_NOT_FOUND when absent. */
+tl_cf_result tl_cf_archive_find(const tl_cf_archive *a, uint32_t id, tl_cf_archive_entry *out);
+/* Decodes `stored` bytes into dst, exactly `size` bytes (false: unknown or unbuilt codec, or the
+   bytes do not decode to exactly that size). */
+bool tl_cf_decode(uint32_t codec, const unsigned char *src, uint64_t stored, unsigned char *dst, uint64_t size);
+bool tl_cf_codec_built(uint32_t codec);
+/* Decodes one entry of a whole-file archive into out (out_capacity >= original_size) and
+   checks its XXH64. */
+tl_cf_result tl_cf_archive_extract(const tl_cf_archive *a, const tl_cf_archive_entry *e, void *out, size_t out_capacity);
+
+/* ---- Binary catalog (.tlcat) ------------------------------------------------------------ */
+#define TL_CF_CATALOG_MAGIC "TLCATLG\x1a"
+#define TL_CF_CATALOG_VERSION 1u
+#define TL_CF_CATALOG_HEADER_SIZE 48u
+#define TL_CF_CATALOG_CATEGORY_SIZE 16u
+#define TL_CF_CATALOG_RECORD_SIZE 40u
+#define TL_CF_CATALOG_FLAG_CONTENT_INFO 1u /* records carry size and XXH64 (flat builds) */
+#define TL_CF_CATALOG_FLAG_FLAT_PATHS 2u   /* records carry the file's path in the output folder */
+#define TL_CF_CATALOG_FLAGS_KNOWN 3u
+
+typedef struct tl_cf_catalog_asset {
+    uint32_t id, category;
+    const char *name;     /* NUL-terminated UTF-8 inside the catalog buffer */
+    uint32_t name_len;
+    const char *path;     /* flat builds: relative path in the output folder; "" otherwise */
+    uint32_t path_len;
+    uint64_t size, xxh64; /* 0 unless TL_CF_CATALOG_FLAG_CONTENT_INFO */
+} tl_cf_catalog_asset;
+
+typedef struct tl_cf_catalog {
+    const unsigned char *data;
+    uint64_t size;
+    uint32_t flags, category_count, asset_count, string_bytes;
+    const char *profile;
+    uint32_t profile_len;
+    const unsigned char *categories, *records, *name_index, *members, *strings;
+} tl_cf_catalog;
+
+/* Validates everything before anything is used: sizes, checksum, every string, ids strictly
+   ascending and non-zero, the name index a permutation sorted by folded name without
+   duplicates, category ranges covering the members exactly. */
+tl_cf_result tl_cf_catalog_open(tl_cf_catalog *c, const void *data, size_t size, const char **why);
+void tl_cf_catalog_asset_at(const tl_cf_catalog *c, uint32_t index, tl_cf_catalog_asset *out);
+/* Case-insensitive (ASCII) lookup by name; binary search over the name index. */
+tl_cf_result tl_cf_catalog_find_name(const tl_cf_catalog *c, const char *name, size_t len, tl_cf_catalog_asset *out);
+tl_cf_result tl_cf_catalog_find_id(const tl_cf_catalog *c, uint32_t id, tl_cf_catalog_asset *out);
+/* A category's name and its members (record indices, sorted by name). */
+void tl_cf_catalog_category(const tl_cf_catalog *c, uint32_t index, const char **name, uint32_t *first, uint32_t *count);
+uint32_t tl_cf_catalog_member(const tl_cf_catalog *c, uint32_t position);
+
+/* ---- archives.json ---------------------------------------------------------------------- */
+#define TL_CF_INDEX_MAX_ARCHIVES 65536u
+
+typedef struct tl_cf_index_archive {
+    char *name;
+    uint64_t size, input_bytes, xxh64;
+    bool is_catalog;
+    uint32_t file_count;
+    char **files;
+} tl_cf_index_archive;
+
+typedef struct tl_cf_index {
+    char *profile;
+    uint32_t archive_count;
+    tl_cf_index_archive *archives;
+    void *storage_; /* one allocation holds everything; freed by tl_cf_index_free */
+} tl_cf_index;
+
+/* Parses and validates archives.json (format 1), RFC 8259 JSON nested at most 32 deep:
+     index   -> '{' member (',' member)* '}'   "format": 1, "profile": name, "archives": [archive]
+     archive -> '{' member (',' member)* '}'   "name": name, "role": "catalog"|"assets",
+                                               "size": uint, "xxh64": 16 lowercase hex digits,
+                                               optional "input_bytes": uint, "files": [string]
+   Names are portable file names, archive names unique, exactly one catalog archive, at most
+   TL_CF_INDEX_MAX_ARCHIVES archives, every listed file non-empty and listed once; integers
+   below 2^53; other keys are skipped (a newer writer may add some), each key once. Allocates
+   (TL_MALLOC) on success only. */
+tl_cf_result tl_cf_index_parse(tl_cf_index *out, const char *text, size_t len, const char **why);
+void tl_cf_index_free(tl_cf_index *index);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TL_CONTENT_FORMAT_H */
+
+/* ================================================================================================ */
+#if defined(TL_IMPLEMENTATION) && !defined(TL__CONTENT_FORMAT_IMPLEMENTED)
+#define TL__CONTENT_FORMAT_IMPLEMENTED
+#include <stdlib.h>
+#include <string.h>
+#ifndef TL_MALLOC
+#define TL_MALLOC(size) malloc(size)
+#define TL_FREE(ptr) free(ptr)
+#endif
+#ifdef TL_CONTENT_LZ4
+#include <lz4.h>
+#endif
+#ifdef TL_CONTENT_ZSTD
+#include <zstd.h>
+#endif
+#ifndef XXH_INLINE_ALL
+#define XXH_INLINE_ALL
+#define TL__CF_DEFINED_XXH_INLINE_ALL
+#endif
+#include <xxhash.h>
+#ifdef TL__CF_DEFINED_XXH_INLINE_ALL
+#undef XXH_INLINE_ALL
+#undef TL__CF_DEFINED_XXH_INLINE_ALL
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+const char *tl_cf_error_text(tl_cf_result r) {
+    switch (r) {
+    case TL_CF_OK: return "ok";
+    case TL_CF_TRUNCATED: return "truncated";
+    case TL_CF_BAD_MAGIC: return "not this format (bad magic)";
+    case TL_CF_BAD_VERSION: return "unsupported format version";
+    case TL_CF_BAD_HEADER: return "invalid header";
+    case TL_CF_BAD_SIZE: return "file size does not match the header";
+    case TL_CF_BAD_CHECKSUM: return "checksum mismatch";
+    case TL_CF_BAD_ENTRY: return "invalid table entry";
+    case TL_CF_BAD_STRING: return "invalid string";
+    case TL_CF_BAD_CODEC: return "unknown codec or undecodable data";
+    case TL_CF_NOT_FOUND: return "not found";
+    case TL_CF_NO_MEMORY: return "out of memory";
+    case TL_CF_BAD_JSON: return "not a valid archive index";
+    case TL_CF_TOO_LARGE: return "an entry is larger than accepted";
+    }
+    return "unknown error";
+}
+
+/* The class of a problem, and its sentence for callers that asked for one. */
+static tl_cf_result tl__cf_fail(tl_cf_result r, const char *text, const char **why) {
+    if (why) *why = text;
+    return r;
+}
+
+uint64_t tl_cf_xxh64(const void *data, size_t size) { return XXH64(data, size, 0); }
+
+/* ---- text ----------------------------------------------------------------------------------- */
+
+static unsigned char tl__cf_fold(unsigned char c) { return (c >= 'A' && c <= 'Z') ? (unsigned char)(c + 32) : c; }
+
+int tl_cf_fold_compare(const char *a, size_t alen, const char *b, size_t blen) {
+    size_t n = alen < blen ? alen : blen, i;
+    for (i = 0; i < n; i++) {
+        unsigned char x = tl__cf_fold((unsigned char)a[i]), y = tl__cf_fold((unsigned char)b[i]);
+        if (x != y) return x < y ? -1 : 1;
+    }
+    return alen == blen ? 0 : alen < blen ? -1 : 1;
+}
+
+bool tl_cf_utf8_text_ok(const unsigned char *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        size_t len, k;
+        uint32_t cp;
+        if (c < 0x20 || c == 0x7f) return false;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c >= 0xc2 && c <= 0xdf) len = 2, cp = c & 0x1fu;
+        else if (c >= 0xe0 && c <= 0xef) len = 3, cp = c & 0x0fu;
+        else if (c >= 0xf0 && c <= 0xf4) len = 4, cp = c & 0x07u;
+        else return false;
+        if (n - i < len) return false;
+        for (k = 1; k < len; k++) {
+            if ((s[i + k] & 0xc0) != 0x80) return false;
+            cp = cp << 6 | (s[i + k] & 0x3fu);
+        }
+        if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+            (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+            return false;
+        i += len;
+    }
+    return true;
+}
+
+bool tl_cf_valid_file_name(const char *s, size_t len) {
+    size_t i;
+    if (len == 0 || len > 255) return false;
+    if ((len == 1 && s[0] == '.') || (len == 2 && s[0] == '.' && s[1] == '.')) return false;
+    for (i = 0; i < len; i++)
+        if (s[i] == '/' || s[i] == '\\') return false;
+    return tl_cf_utf8_text_ok((const unsigned char *)s, len);
+}
+
+bool tl_cf_portable_file_name(const char *s, size_t len) {
+    return tl_cf_valid_file_name(s, len) && memchr(s, ':', len) == NULL;
+}
+
+/* ---- archives --------------------------------------------------------------------------------- */
+
+void tl_cf_archive_entry_at(const tl_cf_archive *a, uint32_t index, tl_cf_archive_entry *out) {
+    const unsigned char *p = a->toc + (size_t)index * TL_CF_ARCHIVE_ENTRY_SIZE;
+    out->id = tl_cf_get_u32(p);
+    out->codec = p[4];
+    out->offset = tl_cf_get_u64(p + 8);
+    out->stored_size = tl_cf_get_u64(p + 16);
+    out->original_size = tl_cf_get_u64(p + 24);
+    out->xxh64 = tl_cf_get_u64(p + 32);
+}
+
+tl_cf_result tl_cf_archive_read_header(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE], uint64_t file_size,
+                                       uint32_t *count, const char **why) {
+    uint32_t n;
+    uint64_t room;
+    if (file_size < TL_CF_ARCHIVE_HEADER_SIZE) return tl__cf_fail(TL_CF_TRUNCATED, "truncated", why);
+    if (memcmp(header, TL_CF_ARCHIVE_MAGIC, 8) != 0) return tl__cf_fail(TL_CF_BAD_MAGIC, "not an archive (bad magic)", why);
+    if (tl_cf_get_u32(header + 8) != TL_CF_ARCHIVE_VERSION)
+        return tl__cf_fail(TL_CF_BAD_VERSION, "unsupported archive version", why);
+    n = tl_cf_get_u32(header + 12);
+    room = file_size - TL_CF_ARCHIVE_HEADER_SIZE;
+    if (n == 0) return tl__cf_fail(TL_CF_BAD_HEADER, "invalid header (no entries)", why);
+    /* Bounded before multiplying: a count the file cannot hold is refused. */
+    if (n > room / TL_CF_ARCHIVE_ENTRY_SIZE)
+        return tl__cf_fail(TL_CF_TRUNCATED, "truncated (more entries than the file can hold)", why);
+    if (tl_cf_get_u64(header + 16) != room - (uint64_t)n * TL_CF_ARCHIVE_ENTRY_SIZE)
+        return tl__cf_fail(TL_CF_BAD_SIZE, "data size does not match the header", why);
+    *count = n;
+    return TL_CF_OK;
+}
+
+tl_cf_result tl_cf_archive_check_toc(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE], const unsigned char *toc,
+                                     uint32_t count, uint64_t file_size, uint64_t max_entry_size, const char **why) {
+    uint64_t expect = TL_CF_ARCHIVE_HEADER_SIZE + (uint64_t)count * TL_CF_ARCHIVE_ENTRY_SIZE;
+    tl_cf_archive a;
+    uint32_t i;
+    if (XXH64(toc, (size_t)count * TL_CF_ARCHIVE_ENTRY_SIZE, 0) != tl_cf_get_u64(header + 24))
+        return tl__cf_fail(TL_CF_BAD_CHECKSUM, "table of contents checksum mismatch", why);
+    a.toc = toc;
+    for (i = 0; i < count; i++) {
+        const unsigned char *p = toc + (size_t)i * TL_CF_ARCHIVE_ENTRY_SIZE;
+        tl_cf_archive_entry e;
+        tl_cf_archive_entry_at(&a, i, &e);
+        if (p[5] || p[6] || p[7] || (i > 0 && tl_cf_get_u32(p - TL_CF_ARCHIVE_ENTRY_SIZE) >= e.id) ||
+            e.offset != expect || e.stored_size > file_size - e.offset)
+            return tl__cf_fail(TL_CF_BAD_ENTRY, "invalid table of contents entry", why);
+        if (e.codec > TL_CF_CODEC_ZSTD) return tl__cf_fail(TL_CF_BAD_CODEC, "unknown codec", why);
+        if (e.codec == TL_CF_CODEC_RAW ? e.stored_size != e.original_size
+                                       : (e.stored_size >= e.original_size || e.stored_size == 0))
+            return tl__cf_fail(TL_CF_BAD_ENTRY, "invalid table of contents entry", why);
+        if (e.original_size > max_entry_size)
+            return tl__cf_fail(TL_CF_TOO_LARGE, "an entry is larger than this runtime accepts", why);
+        expect = e.offset + e.stored_size;
+    }
+    if (expect != file_size) return tl__cf_fail(TL_CF_BAD_SIZE, "size does not match its table of contents", why);
+    return TL_CF_OK;
+}
+
+tl_cf_result tl_cf_archive_open(tl_cf_archive *a, const void *data, size_t size, const char **why) {
+    const unsigned char *d = (const unsigned char *)data;
+    uint32_t count = 0;
+    tl_cf_result r;
+    memset(a, 0, sizeof *a);
+    r = tl_cf_archive_read_header(d, size, &count, why);
+    if (r == TL_CF_OK) r = tl_cf_archive_check_toc(d, d + TL_CF_ARCHIVE_HEADER_SIZE, count, size, UINT64_MAX, why);
+    if (r != TL_CF_OK) return r;
+    a->data = d;
+    a->size = size;
+    a->entry_count = count;
+    a->data_size = tl_cf_get_u64(d + 16);
+    a->toc = d + TL_CF_ARCHIVE_HEADER_SIZE;
+    return TL_CF_OK;
+}
+
+tl_cf_result tl_cf_archive_find(const tl_cf_archive *a, uint32_t id, tl_cf_archive_entry *out) {
+    uint32_t lo = 0, hi = a->entry_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        uint32_t v = tl_cf_get_u32(a->toc + (size_t)mid * TL_CF_ARCHIVE_ENTRY_SIZE);
+        if (v == id) {
+            tl_cf_archive_entry_at(a, mid, out);
+            return TL_CF_OK;
+        }
+        if (v < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return TL_CF_NOT_FOUND;
+}
+
+bool tl_cf_codec_built(uint32_t codec) {
+    switch (codec) {
+    case TL_CF_CODEC_RAW: return true;
+#ifdef TL_CONTENT_LZ4
+    case TL_CF_CODEC_LZ4: return true;
+#endif
+#ifdef TL_CONTENT_ZSTD
+    case TL_CF_CODEC_ZSTD: return true;
+#endif
+    default: return false;
+    }
+}
+
+bool tl_cf_decode(uint32_t codec, const unsigned char *src, uint64_t stored, unsigned char *dst, uint64_t size) {
+    switch (codec) {
+    case TL_CF_CODEC_RAW:
+        if (stored != size) return false;
+        if (size) memcpy(dst, src, (size_t)size);
+        return true;
+#ifdef TL_CONTENT_LZ4
+    case TL_CF_CODEC_LZ4: {
+        int got;
+        if (stored > (uint64_t)LZ4_MAX_INPUT_SIZE || size > (uint64_t)LZ4_MAX_INPUT_SIZE) return false;
+        got = LZ4_decompress_safe((const char *)src, (char *)dst, (int)stored, (int)size);
+        return got >= 0 && (uint64_t)got == size;
+    }
+#endif
+#ifdef TL_CONTENT_ZSTD
+    case TL_CF_CODEC_ZSTD: {
+        /* One frame whose declared content size is the original size exactly. */
+        unsigned long long declared = ZSTD_getFrameContentSize(src, (size_t)stored);
+        size_t frame, got;
+        if (declared != (unsigned long long)size) return false;
+        frame = ZSTD_findFrameCompressedSize(src, (size_t)stored);
+        if (ZSTD_isError(frame) || frame != stored) return false;
+        got = ZSTD_decompress(dst, (size_t)size, src, (size_t)stored);
+        return !ZSTD_isError(got) && got == size;
+    }
+#endif
+    default:
+        (void)src;
+        (void)dst;
+        return false;
+    }
+}
+
+tl_cf_result tl_cf_archive_extract(const tl_cf_archive *a, const tl_cf_archive_entry *e, void *out, size_t out_capacity) {
+    if (e->original_size > out_capacity) return TL_CF_NO_MEMORY;
+    if (!a->data || e->offset > a->size || e->stored_size > a->size - e->offset) return TL_CF_BAD_ENTRY;
+    if (e->codec == TL_CF_CODEC_RAW && e->stored_size != e->original_size) return TL_CF_BAD_ENTRY;
+    if (!tl_cf_decode(e->codec, a->data + e->offset, e->stored_size, (unsigned char *)out, e->original_size))
+        return TL_CF_BAD_CODEC;
+    if (XXH64(out, (size_t)e->original_size, 0) != e->xxh64) return TL_CF_BAD_CHECKSUM;
+    return TL_CF_OK;
+}
+
+/* ---- catalog ---------------------------------------------------------------------------------- */
+
+/* A string reference (offset, length) into the string area: in bounds, NUL right after it,
+   none inside, UTF-8 text. */
+static bool tl__cf_catalog_string_ok(const tl_cf_catalog *c, uint32_t off, uint32_t len, bool allow_empty) {
+    if (off >= c->string_bytes || len >= c->string_bytes - off) return false;
+    if (c->strings[off + len] != 0 || (!allow_empty && len == 0)) return false;
+    if (memchr(c->strings + off, 0, len)) return false;
+    return tl_cf_utf8_text_ok(c->strings + off, len);
+}
+
+static const unsigned char *tl__cf_catalog_record(const tl_cf_catalog *c, uint32_t i) {
+    return c->records + (size_t)i * TL_CF_CATALOG_RECORD_SIZE;
+}
+
+/* Folded-name order of two records. */
+static int tl__cf_catalog_compare(const tl_cf_catalog *c, uint32_t a, uint32_t b) {
+    const unsigned char *x = tl__cf_catalog_record(c, a), *y = tl__cf_catalog_record(c, b);
+    return tl_cf_fold_compare((const char *)c->strings + tl_cf_get_u32(x + 8), tl_cf_get_u32(x + 12),
+                              (const char *)c->strings + tl_cf_get_u32(y + 8), tl_cf_get_u32(y + 12));
+}
+
+void tl_cf_catalog_asset_at(const tl_cf_catalog *c, uint32_t index, tl_cf_catalog_asset *out) {
+    const unsigned char *p = tl__cf_catalog_record(c, index);
+    out->id = tl_cf_get_u32(p);
+    out->category = tl_cf_get_u32(p + 4);
+    out->name = (const char *)c->strings + tl_cf_get_u32(p + 8);
+    out->name_len = tl_cf_get_u32(p + 12);
+    out->path = (const char *)c->strings + tl_cf_get_u32(p + 16);
+    out->path_len = tl_cf_get_u32(p + 20);
+    out->size = tl_cf_get_u64(p + 24);
+    out->xxh64 = tl_cf_get_u64(p + 32);
+}
+
+void tl_cf_catalog_category(const tl_cf_catalog *c, uint32_t index, const char **name, uint32_t *first, uint32_t *count) {
+    const unsigned char *p = c->categories + (size_t)index * TL_CF_CATALOG_CATEGORY_SIZE;
+    *name = (const char *)c->strings + tl_cf_get_u32(p);
+    *first = tl_cf_get_u32(p + 8);
+    *count = tl_cf_get_u32(p + 12);
+}
+
+uint32_t tl_cf_catalog_member(const tl_cf_catalog *c, uint32_t position) {
+    return tl_cf_get_u32(c->members + (size_t)position * 4);
+}
+
+static uint32_t tl__cf_catalog_named(const tl_cf_catalog *c, uint32_t i) {
+    return tl_cf_get_u32(c->name_index + (size_t)i * 4);
+}
+
+/* The header and layout; the tables are checked by tl__cf_catalog_check_tables. */
+static tl_cf_result tl__cf_catalog_layout(tl_cf_catalog *c, const unsigned char *d, uint64_t size, const char **why) {
+    uint64_t room, need;
+    uint32_t flags, ncat, nasset, nstr;
+    if (size < TL_CF_CATALOG_HEADER_SIZE) return tl__cf_fail(TL_CF_TRUNCATED, "catalog: truncated", why);
+    if (memcmp(d, TL_CF_CATALOG_MAGIC, 8) != 0)
+        return tl__cf_fail(TL_CF_BAD_MAGIC, "catalog: not a catalog (bad magic)", why);
+    if (tl_cf_get_u32(d + 8) != TL_CF_CATALOG_VERSION)
+        return tl__cf_fail(TL_CF_BAD_VERSION, "catalog: unsupported format version", why);
+    flags = tl_cf_get_u32(d + 12);
+    ncat = tl_cf_get_u32(d + 16);
+    nasset = tl_cf_get_u32(d + 20);
+    nstr = tl_cf_get_u32(d + 24);
+    if ((flags & ~(uint32_t)TL_CF_CATALOG_FLAGS_KNOWN) || tl_cf_get_u32(d + 28) != 0 || ncat == 0 || nstr == 0)
+        return tl__cf_fail(TL_CF_BAD_HEADER, "catalog: invalid header", why);
+    /* Counts are bounded by what the file can hold before anything is multiplied. */
+    room = size - TL_CF_CATALOG_HEADER_SIZE;
+    if (ncat > room / TL_CF_CATALOG_CATEGORY_SIZE || nasset > room / (TL_CF_CATALOG_RECORD_SIZE + 8))
+        return tl__cf_fail(TL_CF_TRUNCATED, "catalog: truncated", why);
+    need = (uint64_t)ncat * TL_CF_CATALOG_CATEGORY_SIZE + (uint64_t)nasset * (TL_CF_CATALOG_RECORD_SIZE + 8) + nstr;
+    if (need > room) return tl__cf_fail(TL_CF_TRUNCATED, "catalog: truncated", why);
+    if (need < room) return tl__cf_fail(TL_CF_BAD_SIZE, "catalog: size does not match its header", why);
+    if (XXH64(d + TL_CF_CATALOG_HEADER_SIZE, (size_t)room, 0) != tl_cf_get_u64(d + 32))
+        return tl__cf_fail(TL_CF_BAD_CHECKSUM, "catalog: checksum mismatch", why);
+    c->data = d;
+    c->size = size;
+    c->flags = flags;
+    c->category_count = ncat;
+    c->asset_count = nasset;
+    c->string_bytes = nstr;
+    c->categories = d + TL_CF_CATALOG_HEADER_SIZE;
+    c->records = c->categories + (size_t)ncat * TL_CF_CATALOG_CATEGORY_SIZE;
+    c->name_index = c->records + (size_t)nasset * TL_CF_CATALOG_RECORD_SIZE;
+    c->members = c->name_index + (size_t)nasset * 4;
+    c->strings = c->members + (size_t)nasset * 4;
+    return TL_CF_OK;
+}
+
+static tl_cf_result tl__cf_catalog_check_tables(tl_cf_catalog *c, const char **why) {
+    const unsigned char *d = c->data;
+    uint32_t i, k, next = 0, poff = tl_cf_get_u32(d + 40), plen = tl_cf_get_u32(d + 44);
+    bool flat = (c->flags & TL_CF_CATALOG_FLAG_FLAT_PATHS) != 0, info = (c->flags & TL_CF_CATALOG_FLAG_CONTENT_INFO) != 0;
+    if (!tl__cf_catalog_string_ok(c, poff, plen, false) || c->strings[c->string_bytes - 1] != 0)
+        return tl__cf_fail(TL_CF_BAD_STRING, "catalog: invalid string", why);
+    c->profile = (const char *)c->strings + poff;
+    c->profile_len = plen;
+    /* Records: ids strictly ascending and non-zero, category in range, paths only in flat
+       builds, sizes and hashes only with content info, strings valid. */
+    for (i = 0; i < c->asset_count; i++) {
+        const unsigned char *p = tl__cf_catalog_record(c, i);
+        uint32_t id = tl_cf_get_u32(p);
+        if (id == 0 || (i > 0 && tl_cf_get_u32(p - TL_CF_CATALOG_RECORD_SIZE) >= id) ||
+            tl_cf_get_u32(p + 4) >= c->category_count || (!flat && tl_cf_get_u32(p + 20) != 0) ||
+            (!info && (tl_cf_get_u64(p + 24) || tl_cf_get_u64(p + 32))))
+            return tl__cf_fail(TL_CF_BAD_ENTRY, "catalog: invalid record", why);
+        if (!tl__cf_catalog_string_ok(c, tl_cf_get_u32(p + 8), tl_cf_get_u32(p + 12), false) ||
+            !tl__cf_catalog_string_ok(c, tl_cf_get_u32(p + 16), tl_cf_get_u32(p + 20), !flat))
+            return tl__cf_fail(TL_CF_BAD_STRING, "catalog: invalid string", why);
+    }
+    /* Name index: a permutation of the records, sorted by folded name, no two names equal. */
+    for (i = 0; i < c->asset_count; i++) {
+        uint32_t r = tl__cf_catalog_named(c, i);
+        if (r >= c->asset_count || (i > 0 && tl__cf_catalog_compare(c, tl__cf_catalog_named(c, i - 1), r) >= 0))
+            return tl__cf_fail(TL_CF_BAD_ENTRY, "catalog: invalid name index", why);
+    }
+    /* Categories: names valid, member ranges consecutive and covering every member once, each
+       member a record of that category (so every record appears exactly once), by name. */
+    for (k = 0; k < c->category_count; k++) {
+        const unsigned char *p = c->categories + (size_t)k * TL_CF_CATALOG_CATEGORY_SIZE;
+        uint32_t first = tl_cf_get_u32(p + 8), count = tl_cf_get_u32(p + 12), m;
+        if (!tl__cf_catalog_string_ok(c, tl_cf_get_u32(p), tl_cf_get_u32(p + 4), false) || first != next ||
+            count > c->asset_count - first)
+            return tl__cf_fail(TL_CF_BAD_ENTRY, "catalog: invalid category", why);
+        for (m = first; m < first + count; m++) {
+            uint32_t r = tl_cf_catalog_member(c, m);
+            if (r >= c->asset_count || tl_cf_get_u32(tl__cf_catalog_record(c, r) + 4) != k ||
+                (m > first && tl__cf_catalog_compare(c, tl_cf_catalog_member(c, m - 1), r) >= 0))
+                return tl__cf_fail(TL_CF_BAD_ENTRY, "catalog: invalid category", why);
+        }
+        next = first + count;
+    }
+    if (next != c->asset_count) return tl__cf_fail(TL_CF_BAD_ENTRY, "catalog: invalid category", why);
+    return TL_CF_OK;
+}
+
+tl_cf_result tl_cf_catalog_open(tl_cf_catalog *c, const void *data, size_t size, const char **why) {
+    tl_cf_result r;
+    memset(c, 0, sizeof *c);
+    r = tl__cf_catalog_layout(c, (const unsigned char *)data, size, why);
+    if (r == TL_CF_OK) r = tl__cf_catalog_check_tables(c, why);
+    return r;
+}
+
+tl_cf_result tl_cf_catalog_find_name(const tl_cf_catalog *c, const char *name, size_t len, tl_cf_catalog_asset *out) {
+    uint32_t lo = 0, hi = c->asset_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        tl_cf_catalog_asset a;
+        int cmp;
+        tl_cf_catalog_asset_at(c, tl__cf_catalog_named(c, mid), &a);
+        cmp = tl_cf_fold_compare(a.name, a.name_len, name, len);
+        if (cmp == 0) {
+            *out = a;
+            return TL_CF_OK;
+        }
+        if (cmp < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return TL_CF_NOT_FOUND;
+}
+
+tl_cf_result tl_cf_catalog_find_id(const tl_cf_catalog *c, uint32_t id, tl_cf_catalog_asset *out) {
+    uint32_t lo = 0, hi = c->asset_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        uint32_t v = tl_cf_get_u32(tl__cf_catalog_record(c, mid));
+        if (v == id) {
+            tl_cf_catalog_asset_at(c, mid, out);
+            return TL_CF_OK;
+        }
+        if (v < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return TL_CF_NOT_FOUND;
+}
+
+/* ---- archives.json: a strict JSON reader ------------------------------------------------------
+   Decoded strings and the result go into one block sized from the text before parsing (a bump
+   allocator inside it), so a failed parse frees one pointer and a hostile text cannot make it
+   allocate more than a small multiple of its own length. */
+
+typedef struct tl__cf_json {
+    const char *p, *end;
+    char *heap, *heap_end;
+    int depth;
+} tl__cf_json;
+
+static void *tl__cf_json_alloc(tl__cf_json *j, size_t n, size_t align) {
+    uintptr_t at = ((uintptr_t)j->heap + (align - 1)) & ~(uintptr_t)(align - 1);
+    if (at > (uintptr_t)j->heap_end || n > (size_t)((uintptr_t)j->heap_end - at)) return NULL;
+    j->heap = (char *)(at + n);
+    return (void *)at;
+}
+
+static void tl__cf_json_ws(tl__cf_json *j) {
+    while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')) j->p++;
+}
+
+static bool tl__cf_json_lit(tl__cf_json *j, char c) {
+    tl__cf_json_ws(j);
+    if (j->p < j->end && *j->p == c) {
+        j->p++;
+        return true;
+    }
+    return false;
+}
+
+static int tl__cf_hex(char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+static bool tl__cf_json_hex4(tl__cf_json *j, uint32_t *out) {
+    uint32_t v = 0;
+    int i;
+    if (j->end - j->p < 4) return false;
+    for (i = 0; i < 4; i++) {
+        int h = tl__cf_hex(j->p[i]);
+        if (h < 0) return false;
+        v = v << 4 | (uint32_t)h;
+    }
+    j->p += 4;
+    *out = v;
+    return true;
+}
+
+/* A string, decoded into the block (NUL-terminated, raw and escaped bytes together UTF-8) when
+   out is given, else only checked. */
+static bool tl__cf_json_string(tl__cf_json *j, char **out, size_t *out_len) {
+    const char *start;
+    char *dst = NULL;
+    size_t n = 0;
+    tl__cf_json_ws(j);
+    if (j->p >= j->end || *j->p != '"') return false;
+    start = ++j->p;
+    if (out) {
+        /* Decoded text is never longer than its source. */
+        const char *q = start;
+        while (q < j->end && *q != '"') q += (*q == '\\' && q + 1 < j->end) ? 2 : 1;
+        dst = (char *)tl__cf_json_alloc(j, (size_t)(q - start) + 1, 1);
+        if (!dst) return false;
+        *out = dst;
+    }
+    while (j->p < j->end && *j->p != '"') {
+        unsigned char c = (unsigned char)*j->p++, enc[4];
+        uint32_t cp;
+        size_t k;
+        if (c < 0x20) return false;
+        if (c != '\\') {
+            if (dst) dst[n] = (char)c;
+            n++;
+            continue;
+        }
+        if (j->p >= j->end) return false;
+        switch (*j->p++) {
+        case '"': cp = '"'; break;
+        case '\\': cp = '\\'; break;
+        case '/': cp = '/'; break;
+        case 'b': cp = 8; break;
+        case 'f': cp = 12; break;
+        case 'n': cp = 10; break;
+        case 'r': cp = 13; break;
+        case 't': cp = 9; break;
+        case 'u':
+            if (!tl__cf_json_hex4(j, &cp)) return false;
+            if (cp >= 0xd800 && cp <= 0xdbff) {
+                uint32_t lo;
+                if (j->end - j->p < 2 || j->p[0] != '\\' || j->p[1] != 'u') return false;
+                j->p += 2;
+                if (!tl__cf_json_hex4(j, &lo) || lo < 0xdc00 || lo > 0xdfff) return false;
+                cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+            } else if (cp >= 0xdc00 && cp <= 0xdfff) {
+                return false;
+            }
+            break;
+        default: return false;
+        }
+        /* An escape of up to 12 source bytes decodes to at most 4: the bound above holds. */
+        if (cp < 0x80) enc[0] = (unsigned char)cp, k = 1;
+        else if (cp < 0x800) enc[0] = (unsigned char)(0xc0 | cp >> 6), enc[1] = (unsigned char)(0x80 | (cp & 0x3f)), k = 2;
+        else if (cp < 0x10000)
+            enc[0] = (unsigned char)(0xe0 | cp >> 12), enc[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f)),
+            enc[2] = (unsigned char)(0x80 | (cp & 0x3f)), k = 3;
+        else
+            enc[0] = (unsigned char)(0xf0 | cp >> 18), enc[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3f)),
+            enc[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f)), enc[3] = (unsigned char)(0x80 | (cp & 0x3f)), k = 4;
+        if (dst) memcpy(dst + n, enc, k);
+        n += k;
+    }
+    if (j->p >= j->end) return false;
+    j->p++;
+    if (dst) {
+        size_t i = 0;
+        dst[n] = 0;
+        /* Control characters are refused later where they matter (names). */
+        while (i < n) {
+            size_t s = i;
+            while (i < n && (unsigned char)dst[i] >= 0x80) i++;
+            if (i > s && !tl_cf_utf8_text_ok((const unsigned char *)dst + s, i - s)) return false;
+            while (i < n && (unsigned char)dst[i] < 0x80) i++;
+        }
+    }
+    if (out_len) *out_len = n;
+    return true;
+}
+
+/* A non-negative integer below 2^53 (exact in every JSON reader), without fraction or exponent. */
+static bool tl__cf_json_uint(tl__cf_json *j, uint64_t *out) {
+    uint64_t v = 0;
+    tl__cf_json_ws(j);
+    if (j->p >= j->end || *j->p < '0' || *j->p > '9') return false;
+    if (*j->p == '0' && j->p + 1 < j->end && j->p[1] >= '0' && j->p[1] <= '9') return false;
+    while (j->p < j->end && *j->p >= '0' && *j->p <= '9') {
+        v = v * 10 + (uint64_t)(*j->p++ - '0');
+        if (v >= (uint64_t)1 << 53) return false;
+    }
+    if (j->p < j->end && (*j->p == '.' || *j->p == 'e' || *j->p == 'E')) return false;
+    *out = v;
+    return true;
+}
+
+static bool tl__cf_json_digits(tl__cf_json *j) {
+    if (j->p >= j->end || *j->p < '0' || *j->p > '9') return false;
+    while (j->p < j->end && *j->p >= '0' && *j->p <= '9') j->p++;
+    return true;
+}
+
+/* Any value (checked, not kept). */
+static bool tl__cf_json_skip(tl__cf_json *j) {
+    bool ok = true;
+    char c;
+    tl__cf_json_ws(j);
+    if (j->p >= j->end || ++j->depth > 32) return false;
+    c = *j->p;
+    if (c == '"') {
+        ok = tl__cf_json_string(j, NULL, NULL);
+    } else if (c == '{' || c == '[') {
+        char close = c == '{' ? '}' : ']';
+        j->p++;
+        if (!tl__cf_json_lit(j, close)) {
+            do {
+                if (c == '{' && (!tl__cf_json_string(j, NULL, NULL) || !tl__cf_json_lit(j, ':'))) return false;
+                if (!tl__cf_json_skip(j)) return false;
+            } while (tl__cf_json_lit(j, ','));
+            ok = tl__cf_json_lit(j, close);
+        }
+    } else if (c == 't' || c == 'f' || c == 'n') {
+        const char *w = c == 't' ? "true" : c == 'f' ? "false" : "null";
+        size_t n = strlen(w);
+        ok = (size_t)(j->end - j->p) >= n && memcmp(j->p, w, n) == 0;
+        if (ok) j->p += n;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+        if (c == '-') j->p++;
+        if (j->p < j->end && *j->p == '0') j->p++;
+        else if (!tl__cf_json_digits(j)) return false;
+        if (j->p < j->end && *j->p == '.') {
+            j->p++;
+            if (!tl__cf_json_digits(j)) return false;
+        }
+        if (j->p < j->end && (*j->p == 'e' || *j->p == 'E')) {
+            j->p++;
+            if (j->p < j->end && (*j->p == '+' || *j->p == '-')) j->p++;
+            if (!tl__cf_json_digits(j)) return false;
+        }
+    } else {
+        ok = false;
+    }
+    j->depth--;
+    return ok;
+}
+
+static bool tl__cf_key_is(const char *k, size_t n, const char *want) { return strlen(want) == n && memcmp(k, want, n) == 0; }
+
+/* "files": counted (and checked) first, so the array is allocated at its exact size. */
+static bool tl__cf_index_files(tl__cf_json *j, tl_cf_index_archive *a) {
+    const char *items;
+    uint32_t n = 0, i;
+    if (!tl__cf_json_lit(j, '[')) return false;
+    items = j->p;
+    if (!tl__cf_json_lit(j, ']')) {
+        do {
+            if (!tl__cf_json_string(j, NULL, NULL)) return false;
+            n++;
+        } while (tl__cf_json_lit(j, ','));
+        if (!tl__cf_json_lit(j, ']')) return false;
+    }
+    j->p = items;
+    a->files = (char **)tl__cf_json_alloc(j, (n ? n : 1) * sizeof *a->files, sizeof(void *));
+    if (!a->files) return false;
+    for (i = 0; i < n; i++) {
+        size_t len;
+        if ((i && !tl__cf_json_lit(j, ',')) || !tl__cf_json_string(j, &a->files[i], &len) || len == 0) return false;
+    }
+    a->file_count = n;
+    return tl__cf_json_lit(j, ']');
+}
+
+static bool tl__cf_index_archive(tl__cf_json *j, tl_cf_index_archive *a) {
+    enum { NAME = 1, SIZE = 2, HASH = 4, ROLE = 8, INPUT = 16, FILES = 32 };
+    unsigned seen = 0;
+    memset(a, 0, sizeof *a);
+    if (!tl__cf_json_lit(j, '{') || tl__cf_json_lit(j, '}')) return false;
+    do {
+        char *key, *text;
+        size_t klen, vlen;
+        unsigned bit = 0;
+        int i;
+        if (!tl__cf_json_string(j, &key, &klen) || !tl__cf_json_lit(j, ':')) return false;
+        if (tl__cf_key_is(key, klen, "name")) {
+            bit = NAME;
+            if (!tl__cf_json_string(j, &a->name, &vlen) || !tl_cf_portable_file_name(a->name, vlen)) return false;
+        } else if (tl__cf_key_is(key, klen, "size")) {
+            bit = SIZE;
+            if (!tl__cf_json_uint(j, &a->size)) return false;
+        } else if (tl__cf_key_is(key, klen, "input_bytes")) {
+            bit = INPUT;
+            if (!tl__cf_json_uint(j, &a->input_bytes)) return false;
+        } else if (tl__cf_key_is(key, klen, "xxh64")) {
+            bit = HASH;
+            if (!tl__cf_json_string(j, &text, &vlen) || vlen != 16) return false;
+            for (i = 0; i < 16; i++) {
+                int v = tl__cf_hex(text[i]);
+                if (v < 0 || (text[i] >= 'A' && text[i] <= 'F')) return false;
+                a->xxh64 = a->xxh64 << 4 | (uint64_t)v;
+            }
+        } else if (tl__cf_key_is(key, klen, "role")) {
+            bit = ROLE;
+            if (!tl__cf_json_string(j, &text, &vlen)) return false;
+            if (tl__cf_key_is(text, vlen, "catalog")) a->is_catalog = true;
+            else if (!tl__cf_key_is(text, vlen, "assets")) return false;
+        } else if (tl__cf_key_is(key, klen, "files")) {
+            bit = FILES;
+            if (!tl__cf_index_files(j, a)) return false;
+        } else if (!tl__cf_json_skip(j)) {
+            return false;
+        }
+        if (seen & bit) return false; /* a key twice */
+        seen |= bit;
+    } while (tl__cf_json_lit(j, ','));
+    return tl__cf_json_lit(j, '}') && (seen & (NAME | SIZE | HASH | ROLE)) == (NAME | SIZE | HASH | ROLE);
+}
+
+static int tl__cf_compare_strings(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Unique archive names, exactly one catalog archive, every listed file in one archive once. */
+static tl_cf_result tl__cf_index_check(tl__cf_json *j, const tl_cf_index *x, const char **why) {
+    const char *invalid = "not a valid archive index (archives.json)";
+    uint32_t catalogs = 0, i, k;
+    size_t total = 0;
+    char **all;
+    for (i = 0; i < x->archive_count; i++) {
+        catalogs += x->archives[i].is_catalog;
+        total += x->archives[i].file_count;
+        for (k = 0; k < i; k++)
+            if (strcmp(x->archives[i].name, x->archives[k].name) == 0) return tl__cf_fail(TL_CF_BAD_JSON, invalid, why);
+    }
+    if (catalogs != 1) return tl__cf_fail(TL_CF_BAD_JSON, "archives.json must list exactly one catalog archive", why);
+    all = (char **)tl__cf_json_alloc(j, (total ? total : 1) * sizeof *all, sizeof(void *));
+    if (!all) return tl__cf_fail(TL_CF_BAD_JSON, invalid, why);
+    total = 0;
+    for (i = 0; i < x->archive_count; i++)
+        for (k = 0; k < x->archives[i].file_count; k++) all[total++] = x->archives[i].files[k];
+    qsort(all, total, sizeof *all, tl__cf_compare_strings);
+    for (i = 1; i < total; i++)
+        if (strcmp(all[i - 1], all[i]) == 0) return tl__cf_fail(TL_CF_BAD_JSON, invalid, why);
+    return TL_CF_OK;
+}
+
+tl_cf_result tl_cf_index_parse(tl_cf_index *out, const char *text, size_t len, const char **why) {
+    enum { FORMAT = 1, PROFILE = 2, ARCHIVES = 4 };
+    const char *invalid = "not a valid archive index (archives.json)";
+    tl__cf_json j;
+    size_t quotes = 0, strings, max_archives, block, i;
+    char *storage;
+    unsigned seen = 0;
+    uint64_t format = 0;
+    bool ok;
+    tl_cf_result r;
+    memset(out, 0, sizeof *out);
+    /* Everything decoded fits this bound: strings shrink (each gains a NUL), there are at most
+       quotes/2 of them (file pointers, listed twice), each archive object takes at least 60
+       source bytes; plus alignment. */
+    for (i = 0; i < len; i++) quotes += text[i] == '"';
+    strings = quotes / 2 + 2;
+    max_archives = len / 60 + 1;
+    if (max_archives > TL_CF_INDEX_MAX_ARCHIVES) max_archives = TL_CF_INDEX_MAX_ARCHIVES;
+    if (len > ((size_t)-1 - 64) / 16) return tl__cf_fail(TL_CF_NO_MEMORY, "out of memory", why);
+    block = len + strings + 2 * strings * sizeof(char *) + max_archives * sizeof(tl_cf_index_archive) +
+            8 * (max_archives + 4) + 64;
+    storage = (char *)TL_MALLOC(block);
+    if (!storage) return tl__cf_fail(TL_CF_NO_MEMORY, "out of memory", why);
+    j.p = text;
+    j.end = text + len;
+    j.heap = storage;
+    j.heap_end = storage + block;
+    j.depth = 0;
+    ok = tl__cf_json_lit(&j, '{') && !tl__cf_json_lit(&j, '}');
+    while (ok) {
+        char *key;
+        size_t klen, vlen;
+        unsigned bit = 0;
+        ok = tl__cf_json_string(&j, &key, &klen) && tl__cf_json_lit(&j, ':');
+        if (!ok) break;
+        if (tl__cf_key_is(key, klen, "format")) {
+            bit = FORMAT;
+            ok = tl__cf_json_uint(&j, &format) && format == 1;
+        } else if (tl__cf_key_is(key, klen, "profile")) {
+            bit = PROFILE;
+            ok = tl__cf_json_string(&j, &out->profile, &vlen) && tl_cf_portable_file_name(out->profile, vlen);
+        } else if (tl__cf_key_is(key, klen, "archives")) {
+            bit = ARCHIVES;
+            out->archives = (tl_cf_index_archive *)tl__cf_json_alloc(&j, max_archives * sizeof *out->archives, sizeof(void *));
+            ok = !(seen & ARCHIVES) && out->archives && tl__cf_json_lit(&j, '[') && !tl__cf_json_lit(&j, ']');
+            while (ok) {
+                ok = out->archive_count < max_archives && tl__cf_index_archive(&j, &out->archives[out->archive_count]);
+                if (!ok) break;
+                out->archive_count++;
+                if (!tl__cf_json_lit(&j, ',')) {
+                    ok = tl__cf_json_lit(&j, ']');
+                    break;
+                }
+            }
+        } else {
+            ok = tl__cf_json_skip(&j);
+        }
+        if (!ok || (seen & bit)) {
+            ok = false;
+            break;
+        }
+        seen |= bit;
+        if (!tl__cf_json_lit(&j, ',')) {
+            ok = tl__cf_json_lit(&j, '}');
+            break;
+        }
+    }
+    tl__cf_json_ws(&j);
+    ok = ok && j.p == j.end && seen == (FORMAT | PROFILE | ARCHIVES);
+    r = ok ? tl__cf_index_check(&j, out, why)
+           : tl__cf_fail(TL_CF_BAD_JSON, format > 1 ? "archives.json has a newer format than this runtime reads" : invalid, why);
+    if (r != TL_CF_OK) {
+        TL_FREE(storage);
+        memset(out, 0, sizeof *out);
+        return r;
+    }
+    out->storage_ = storage;
+    return TL_CF_OK;
+}
+
+void tl_cf_index_free(tl_cf_index *index) {
+    if (index->storage_) TL_FREE(index->storage_);
+    memset(index, 0, sizeof *index);
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TL_IMPLEMENTATION */
