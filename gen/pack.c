@@ -334,7 +334,7 @@ static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan 
     tl_cf_index prev_index, *prev = NULL;
     char *index_path = path_join(dir, INDEX_FILE);
     buf text = {0};
-    if (ok && fs_read_file(index_path, &text) && tl_cf_index_parse(&prev_index, text.data ? text.data : "", text.len) == TL_CF_OK)
+    if (ok && fs_read_file(index_path, &text) && tl_cf_index_parse(&prev_index, text.data ? text.data : "", text.len, NULL) == TL_CF_OK)
         prev = &prev_index;
     buf_free(&text);
 

@@ -329,7 +329,7 @@ static void verify_packed(const char *dir, const char *src_root, built *out)
     char *text = read_file_n(path, &n);
     free(path);
     assert_non_null(text);
-    assert_int_equal(tl_cf_index_parse(&out->index, text, n), TL_CF_OK);
+    assert_int_equal(tl_cf_index_parse(&out->index, text, n, NULL), TL_CF_OK);
     free(text);
     tl_cf_catalog cat;
     char *cat_bytes = NULL;
@@ -343,14 +343,14 @@ static void verify_packed(const char *dir, const char *src_root, built *out)
         assert_int_equal(an, ia->size);
         assert_true(tl_cf_xxh64(bytes, an) == ia->xxh64);
         tl_cf_archive a;
-        assert_int_equal(tl_cf_archive_open(&a, bytes, an), TL_CF_OK);
+        assert_int_equal(tl_cf_archive_open(&a, bytes, an, NULL), TL_CF_OK);
         if (ia->is_catalog) {
             tl_cf_archive_entry e;
             assert_int_equal(a.entry_count, 1);
             assert_int_equal(tl_cf_archive_find(&a, TL_CF_CATALOG_ENTRY_ID, &e), TL_CF_OK);
             cat_bytes = malloc(e.original_size + 1);
             assert_int_equal(tl_cf_archive_extract(&a, &e, cat_bytes, e.original_size), TL_CF_OK);
-            assert_int_equal(tl_cf_catalog_open(&cat, cat_bytes, e.original_size), TL_CF_OK);
+            assert_int_equal(tl_cf_catalog_open(&cat, cat_bytes, e.original_size, NULL), TL_CF_OK);
             out->catalog_archive = xstrdup(ia->name);
         } else {
             assert_int_equal(a.entry_count, ia->file_count);
@@ -370,7 +370,7 @@ static void verify_packed(const char *dir, const char *src_root, built *out)
         char *bytes = read_file_n(ap, &an);
         free(ap);
         tl_cf_archive a;
-        assert_int_equal(tl_cf_archive_open(&a, bytes, an), TL_CF_OK);
+        assert_int_equal(tl_cf_archive_open(&a, bytes, an, NULL), TL_CF_OK);
         for (uint32_t k = 0; k < ia->file_count; k++) {
             tl_cf_catalog_asset asset;
             assert_int_equal(tl_cf_catalog_find_name(&cat, ia->files[k], strlen(ia->files[k]), &asset), TL_CF_OK);
@@ -411,7 +411,7 @@ static void test_content_reader_roundtrip_and_lookups(void **state)
         size_t an = 0;
         char *bytes = read_file_n(ap, &an);
         tl_cf_archive a;
-        assert_int_equal(tl_cf_archive_open(&a, bytes, an), TL_CF_OK);
+        assert_int_equal(tl_cf_archive_open(&a, bytes, an, NULL), TL_CF_OK);
         for (uint32_t k = 0; k < a.entry_count; k++) {
             tl_cf_archive_entry e;
             tl_cf_archive_entry_at(&a, k, &e);
@@ -431,7 +431,7 @@ static void test_content_reader_roundtrip_and_lookups(void **state)
 static void expect_archive(const unsigned char *data, size_t n, tl_cf_result want)
 {
     tl_cf_archive a;
-    assert_int_equal(tl_cf_archive_open(&a, data, n), want);
+    assert_int_equal(tl_cf_archive_open(&a, data, n, NULL), want);
 }
 
 static void test_content_reader_rejects_corrupt_archives(void **state)
@@ -483,7 +483,7 @@ static void test_content_reader_rejects_corrupt_archives(void **state)
     memcpy(bad, good, n);
     bad[n - 1] ^= 0x20;
     tl_cf_archive a;
-    assert_int_equal(tl_cf_archive_open(&a, bad, n), TL_CF_OK);
+    assert_int_equal(tl_cf_archive_open(&a, bad, n, NULL), TL_CF_OK);
     tl_cf_archive_entry e;
     tl_cf_archive_entry_at(&a, a.entry_count - 1, &e);
     char *out = malloc(e.original_size + 1);
@@ -506,7 +506,7 @@ static void test_content_reader_rejects_corrupt_catalogs(void **state)
     size_t n = 0;
     unsigned char *good = (unsigned char *)read_file_n("out/Main/catalog.tlcat", &n);
     tl_cf_catalog c;
-    assert_int_equal(tl_cf_catalog_open(&c, good, n), TL_CF_OK);
+    assert_int_equal(tl_cf_catalog_open(&c, good, n, NULL), TL_CF_OK);
     assert_int_equal(c.asset_count, 3);
     tl_cf_catalog_asset a;
     assert_int_equal(tl_cf_catalog_find_name(&c, "ICONS/SWORD", 11, &a), TL_CF_OK);
@@ -518,30 +518,30 @@ static void test_content_reader_rejects_corrupt_catalogs(void **state)
     assert_int_equal(tl_cf_catalog_find_id(&c, a.id, &by_id), TL_CF_OK);
     assert_string_equal(by_id.name, "Levels/forest");
     unsigned char *bad = malloc(n);
-    assert_int_equal(tl_cf_catalog_open(&c, good, 20), TL_CF_TRUNCATED);
-    assert_int_equal(tl_cf_catalog_open(&c, good, n - 1), TL_CF_TRUNCATED);
+    assert_int_equal(tl_cf_catalog_open(&c, good, 20, NULL), TL_CF_TRUNCATED);
+    assert_int_equal(tl_cf_catalog_open(&c, good, n - 1, NULL), TL_CF_TRUNCATED);
     memcpy(bad, good, n);
     bad[n - 3] ^= 1; /* a string byte: the body checksum */
-    assert_int_equal(tl_cf_catalog_open(&c, bad, n), TL_CF_BAD_CHECKSUM);
+    assert_int_equal(tl_cf_catalog_open(&c, bad, n, NULL), TL_CF_BAD_CHECKSUM);
     memcpy(bad, good, n);
     tl_cf_put_u32(bad + 12, 0x80); /* unknown flag */
-    assert_int_equal(tl_cf_catalog_open(&c, bad, n), TL_CF_BAD_HEADER);
+    assert_int_equal(tl_cf_catalog_open(&c, bad, n, NULL), TL_CF_BAD_HEADER);
     memcpy(bad, good, n);
     tl_cf_put_u32(bad + 20, 0x7fffffff); /* asset count beyond the file */
-    assert_int_equal(tl_cf_catalog_open(&c, bad, n), TL_CF_TRUNCATED);
+    assert_int_equal(tl_cf_catalog_open(&c, bad, n, NULL), TL_CF_TRUNCATED);
     /* A record's name offset out of range, checksum recomputed: the string check. */
     memcpy(bad, good, n);
     size_t rec = TL_CF_CATALOG_HEADER_SIZE + TL_CF_CATALOG_CATEGORY_SIZE;
     tl_cf_put_u32(bad + rec + 8, 0x7ffffff0);
     tl_cf_put_u64(bad + 32, tl_cf_xxh64(bad + TL_CF_CATALOG_HEADER_SIZE, n - TL_CF_CATALOG_HEADER_SIZE));
-    assert_int_equal(tl_cf_catalog_open(&c, bad, n), TL_CF_BAD_STRING);
+    assert_int_equal(tl_cf_catalog_open(&c, bad, n, NULL), TL_CF_BAD_STRING);
     /* Ids out of order. */
     memcpy(bad, good, n);
     uint32_t id0 = tl_cf_get_u32(bad + rec);
     tl_cf_put_u32(bad + rec, tl_cf_get_u32(bad + rec + TL_CF_CATALOG_RECORD_SIZE));
     tl_cf_put_u32(bad + rec + TL_CF_CATALOG_RECORD_SIZE, id0);
     tl_cf_put_u64(bad + 32, tl_cf_xxh64(bad + TL_CF_CATALOG_HEADER_SIZE, n - TL_CF_CATALOG_HEADER_SIZE));
-    assert_int_equal(tl_cf_catalog_open(&c, bad, n), TL_CF_BAD_ENTRY);
+    assert_int_equal(tl_cf_catalog_open(&c, bad, n, NULL), TL_CF_BAD_ENTRY);
     free(bad);
     free(good);
 }
@@ -549,7 +549,7 @@ static void test_content_reader_rejects_corrupt_catalogs(void **state)
 static void expect_index(const char *json, tl_cf_result want)
 {
     tl_cf_index ix;
-    tl_cf_result r = tl_cf_index_parse(&ix, json, strlen(json));
+    tl_cf_result r = tl_cf_index_parse(&ix, json, strlen(json), NULL);
     if (r != want) fail_msg("index %s: got %s, want %s", json, tl_cf_error_text(r), tl_cf_error_text(want));
     if (r == TL_CF_OK) tl_cf_index_free(&ix);
 }

@@ -1,4 +1,5 @@
-/* Fuzz target: the content readers (gen/content_format.c) on arbitrary bytes: a packed archive
+/* Fuzz target: the content readers (threadlink/content_format.h, shared by the runtime and the
+ * generator; built here as the generator builds them) on arbitrary bytes: a packed archive
  * (header, table of contents, every entry decoded and checked), a binary catalog (with lookups),
  * and archives.json. Archives arrive by download, so no input may crash, hang, allocate without
  * bound or read out of bounds. */
@@ -15,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     unsigned char *copy = malloc(size ? size : 1);
     if (size) memcpy(copy, data, size);
     tl_cf_archive a;
-    if (tl_cf_archive_open(&a, copy, size) == TL_CF_OK) {
+    if (tl_cf_archive_open(&a, copy, size, NULL) == TL_CF_OK) {
         for (uint32_t i = 0; i < a.entry_count; i++) {
             tl_cf_archive_entry e, found;
             tl_cf_archive_entry_at(&a, i, &e);
@@ -27,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     tl_cf_catalog c;
-    if (tl_cf_catalog_open(&c, copy, size) == TL_CF_OK) {
+    if (tl_cf_catalog_open(&c, copy, size, NULL) == TL_CF_OK) {
         for (uint32_t i = 0; i < c.asset_count; i++) {
             tl_cf_catalog_asset x, y;
             tl_cf_catalog_asset_at(&c, i, &x);
@@ -43,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     tl_cf_index ix;
-    if (tl_cf_index_parse(&ix, (const char *)copy, size) == TL_CF_OK) {
+    if (tl_cf_index_parse(&ix, (const char *)copy, size, NULL) == TL_CF_OK) {
         for (uint32_t i = 0; i < ix.archive_count; i++)
             for (uint32_t f = 0; f < ix.archives[i].file_count; f++)
                 if (!ix.archives[i].files[f][0]) abort();
