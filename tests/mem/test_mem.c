@@ -1027,49 +1027,59 @@ static void test_mem_invalid_views_fail(void **state) {
 
 /* Garbage in the header (a count past the capacity, a head past the end) cannot push an
  * operation out of bounds: ASan would report it here. */
-/* Lookups of 4- and 8-byte keys compare the home slot and the next two at once, then branch;
- * longer probes and probes that wrap around the table's end go slot by slot. Every route must
- * give the same answers: runs up to 7 keys long starting at each position of interest (so the
- * key sits inside the window, at its edge or beyond it), the zero key (whose bytes equal an empty
- * slot's), and a slot whose key bytes match but whose state says it is not occupied. */
+/* Lookups of 4- and 8-byte keys compare the home slot and the next two at once, then branch
+ * (tables that fit in cache), or decide the home slot first (tables over 2 MiB); longer probes
+ * and probes that wrap around the table's end go slot by slot. Every route must give the same
+ * answers: runs of 1 to 7 keys with one home (so the key sits inside the window, at its edge or
+ * beyond it), near the start, the middle and the end of the table; an absent key whose probe
+ * crosses the run; the zero key (whose bytes equal an empty slot's); and a slot whose key bytes
+ * and hash match but whose state says it is not occupied. */
 static void test_mem_table_lookup_routes(void **state) {
   static const uint32_t key_sizes[] = {4, 8};
-  const uint32_t cap = 32;
-  size_t ks;
+  /* 32 slots: the window route; 2^18 slots (4 or 6 MiB): the home-slot-first route. */
+  static const uint32_t capacities[] = {32, 1u << 18};
+  size_t ks, c, h;
   (void)state;
   for (ks = 0; ks < 2; ks++) {
-    const uint32_t key_size = key_sizes[ks];
-    const size_t stride = TL_LAYOUT_SET_SLOT_BYTES(key_size);
-    uint32_t home, run;
-    for (home = 0; home < cap; home += 5) {
-      for (run = 1; run <= 7; run++) {
+    for (c = 0; c < 2; c++) {
+      const uint32_t key_size = key_sizes[ks], cap = capacities[c];
+      const size_t stride = TL_LAYOUT_SET_SLOT_BYTES(key_size);
+      const uint32_t homes[] = {0, 1, 13, cap / 2, cap - 3, cap - 2, cap - 1};
+      assert_true((cap * stride > (2u << 20)) == (c == 1));
+      for (h = 0; h < sizeof homes / sizeof homes[0]; h++) {
+        const uint32_t home = homes[h];
         unsigned char *mem = (unsigned char *)scratch(TL_LAYOUT_SET_BYTES(cap, key_size));
         tl_inline_hashset s = tl_inline_hashset_view(mem, cap, key_size);
-        uint64_t keys[8], absent[1], zero = 0;
-        uint32_t i, index;
-        keys_with_home_sized(absent, 1, key_size, home == 0 ? cap - 1 : home - 1, cap,
-                             keys_with_home_sized(keys, (int)run + 1, key_size, home, cap, 1));
-        for (i = 0; i < run; i++) assert_true(tl_inline_hashset_add(s, &keys[i]));
-        check_table(mem, cap, key_size, 0);
-        for (i = 0; i < run; i++) {
-          unsigned char *slot = tl__table_find(mem, cap, key_size, 0, &keys[i], &index);
-          assert_non_null(slot);
-          assert_int_equal(index, (home + i) % cap); /* equal homes in insertion order */
-          assert_ptr_equal(slot, mem + 8 + index * stride);
+        uint64_t keys[8], absent, zero = 0;
+        uint32_t run, i, index;
+        keys_with_home_sized(&absent, 1, key_size, home == 0 ? cap - 1 : home - 1, cap,
+                             keys_with_home_sized(keys, 8, key_size, home, cap, 1));
+        for (run = 1; run <= 7; run++) {
+          unsigned char *last;
+          assert_true(tl_inline_hashset_add(s, &keys[run - 1]));
+          for (i = 0; i < run; i++) {
+            unsigned char *slot = tl__table_find(mem, cap, key_size, 0, &keys[i], &index);
+            assert_non_null(slot);
+            assert_int_equal(index, (home + i) % cap); /* equal homes in insertion order */
+            assert_ptr_equal(slot, mem + 8 + index * stride);
+          }
+          assert_false(tl_inline_hashset_contains(s, &keys[run])); /* same home, never added */
+          assert_false(tl_inline_hashset_contains(s, &absent));
+          assert_null(tl__table_find(mem, cap, key_size, 0, &keys[run], &index));
+          assert_int_equal(index, TL_INLINE_NONE);
+          /* The zero key: absent although empty slots carry zero key bytes, then present. */
+          assert_false(tl_inline_hashset_contains(s, &zero));
+          assert_true(tl_inline_hashset_add(s, &zero));
+          assert_true(tl_inline_hashset_contains(s, &zero));
+          assert_true(tl_inline_hashset_remove(s, &zero));
+          assert_false(tl_inline_hashset_contains(s, &zero));
+          /* Key bytes and hash in place, state not occupied: not a match. */
+          last = mem + 8 + ((home + run - 1) % cap) * stride;
+          last[0] = TL_LAYOUT_SLOT_REMOVED;
+          assert_false(tl_inline_hashset_contains(s, &keys[run - 1]));
+          last[0] = TL_LAYOUT_SLOT_OCCUPIED;
         }
-        assert_false(tl_inline_hashset_contains(s, &keys[run])); /* same home, never added */
-        assert_false(tl_inline_hashset_contains(s, &absent[0]));
-        assert_null(tl__table_find(mem, cap, key_size, 0, &keys[run], &index));
-        assert_int_equal(index, TL_INLINE_NONE);
-        /* The zero key: absent although empty slots carry zero key bytes, then present. */
-        assert_false(tl_inline_hashset_contains(s, &zero));
-        assert_true(tl_inline_hashset_add(s, &zero));
-        assert_true(tl_inline_hashset_contains(s, &zero));
-        assert_true(tl_inline_hashset_remove(s, &zero));
-        assert_false(tl_inline_hashset_contains(s, &zero));
-        /* A slot that holds the key's bytes and hash but not the occupied state is not a match. */
-        mem[8 + ((home + run - 1) % cap) * stride] = TL_LAYOUT_SLOT_REMOVED;
-        assert_false(tl_inline_hashset_contains(s, &keys[run - 1]));
+        check_table(mem, cap, key_size, 0);
         free(mem);
       }
     }
