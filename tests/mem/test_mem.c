@@ -1086,6 +1086,38 @@ static void test_mem_table_lookup_routes(void **state) {
   }
 }
 
+/* Both lookup routes over random keys at load 0.8, then after every third key is removed: each
+ * key added is found exactly while present, in the slot the walk of the table shows. */
+static void test_mem_table_lookup_routes_random(void **state) {
+  static const uint32_t capacities[] = {1024, 1u << 18};
+  size_t c;
+  (void)state;
+  for (c = 0; c < 2; c++) {
+    const uint32_t cap = capacities[c], n = cap / 5 * 4;
+    unsigned char *mem = (unsigned char *)scratch(TL_LAYOUT_DICT_BYTES(cap, 8, 8));
+    tl_inline_dict d = tl_inline_dict_view(mem, cap, 8, 8);
+    uint64_t *keys = (uint64_t *)malloc((size_t)n * 2 * sizeof(uint64_t));
+    uint32_t i, index;
+    assert_non_null(keys);
+    for (i = 0; i < n * 2; i++) keys[i] = rng_next();
+    for (i = 0; i < n; i++) assert_true(tl_inline_dict_try_add(d, &keys[i], &keys[i]));
+    for (i = 0; i < n; i += 3) assert_true(tl_inline_dict_remove(d, &keys[i]));
+    check_table(mem, cap, 8, 8);
+    for (i = 0; i < n * 2; i++) {
+      unsigned char *slot = tl__table_find(mem, cap, 8, 8, &keys[i], &index);
+      if (i < n && i % 3 != 0) {
+        assert_non_null(slot);
+        assert_ptr_equal(slot, mem + 8 + (size_t)index * 24);
+        assert_memory_equal(slot + 16, &keys[i], 8);
+      } else {
+        assert_null(slot);
+      }
+    }
+    free(keys);
+    free(mem);
+  }
+}
+
 static void test_mem_corrupt_headers_stay_in_bounds(void **state) {
   const uint32_t cap = 4;
   size_t bytes = TL_LAYOUT_SEQUENCE_BYTES(cap, 8);
@@ -1146,6 +1178,7 @@ int main(void) {
     cmocka_unit_test(test_mem_typed_wrappers),
     cmocka_unit_test(test_mem_invalid_views_fail),
     cmocka_unit_test(test_mem_table_lookup_routes),
+    cmocka_unit_test(test_mem_table_lookup_routes_random),
     cmocka_unit_test(test_mem_corrupt_headers_stay_in_bounds),
   };
   return cmocka_run_group_tests_name("mem", tests, NULL, NULL);
