@@ -7,7 +7,8 @@
    Each module can also be included on its own; see the usage block at the top of each header:
    fp.h (Q32.32 fixed point), rng.h (stateless random streams), mem.h (blocks, hashes, inline
    collections), scribe.h (logging), iris.h (events), initium.h (subsystem lifecycle, time),
-   vault.h (vault descriptors and serialisation), content.h (content directories and scopes). */
+   vault.h (vault descriptors and serialisation), content.h (content directories and scopes;
+   content_format.h, the readers of its formats, comes with it). */
 #ifndef TL_THREADLINK_H
 #define TL_THREADLINK_H
 
