@@ -412,7 +412,10 @@ const char *tl_scope_kind_name(tl_scope_kind kind);
 #define TL_MALLOC(size) malloc(size)
 #define TL_FREE(ptr) free(ptr)
 #endif
-#include "content_format.h" /* its implementation, under the same switch */
+/* Their implementations, under the same switch: again here, for the documented order (include,
+   define, include), where the first include saw no TL_IMPLEMENTATION. */
+#include "content_format.h"
+#include "scribe.h"
 
 #ifndef TL_CONTENT_MAX_INDEX_BYTES
 #define TL_CONTENT_MAX_INDEX_BYTES ((uint64_t)16 << 20)

@@ -1,7 +1,10 @@
 /* A runtime built without TL_CONTENT_LZ4 / TL_CONTENT_ZSTD: compressed directories are refused
  * when registered, with an error naming the archive, the codec and the macro; uncompressed and
- * flat directories work. argv[1] is the fixture project (make_fixture.sh). */
+ * flat directories work. argv[1] is the fixture project (make_fixture.sh). Included in the order
+ * content.h's usage block shows (include, define, include), so that order is linked somewhere. */
+#include <threadlink/content.h>
 #define TL_IMPLEMENTATION
+#include <threadlink/content.h>
 #include "content_test_util.h"
 
 #include <setjmp.h>
