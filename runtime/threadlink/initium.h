@@ -455,6 +455,10 @@ static inline void tl_weaver_sever_all(tl_weaver *weaver) {
 /* ------------------------------------------------------------------------------------------------ */
 #if defined(TL_IMPLEMENTATION) && !defined(TL__INITIUM_IMPLEMENTED)
 #define TL__INITIUM_IMPLEMENTED
+/* Again here, for the usage block's order (include, define, include): the first includes of
+   iris.h and scribe.h saw no TL_IMPLEMENTATION. */
+#include "iris.h"
+#include "scribe.h"
 #include <stdio.h>
 #include <string.h>
 #ifndef TL_MALLOC

@@ -426,6 +426,9 @@ static inline void tl_iris_dispatch_end(tl_iris_slot *slot, uint32_t depth) {
 /* ------------------------------------------------------------------------------------------------ */
 #if defined(TL_IMPLEMENTATION) && !defined(TL__IRIS_IMPLEMENTED)
 #define TL__IRIS_IMPLEMENTED
+/* Again here, for the usage block's order (include, define, include): the first include of
+   scribe.h saw no TL_IMPLEMENTATION. */
+#include "scribe.h"
 #include <stdio.h>
 #include <string.h>
 #ifndef TL_MALLOC

@@ -9,9 +9,9 @@
    collections), scribe.h (logging), iris.h (events), initium.h (subsystem lifecycle, time),
    vault.h (vault descriptors and serialisation), content.h (content directories and scopes;
    content_format.h, the readers of its formats, comes with it). */
-#ifndef TL_THREADLINK_H
-#define TL_THREADLINK_H
-
+/* No include guard of its own: each module guards its declarations and its implementation
+   separately, so including this file again after defining TL_IMPLEMENTATION (the order above)
+   must reach every module again to emit the implementations. */
 #include "fp.h"
 #include "rng.h"
 #include "mem.h"
@@ -20,5 +20,3 @@
 #include "initium.h"
 #include "vault.h"
 #include "content.h"
-
-#endif /* TL_THREADLINK_H */
