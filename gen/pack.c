@@ -420,6 +420,25 @@ static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan 
     return ok;
 }
 
+/* A flat build copies each asset under its path, and the runtime mounts only paths whose
+ * components are portable file names (tl_cf_portable_file_name: no ':', a drive or stream
+ * separator on Windows). Refused here, before anything is written, rather than by the game. */
+static bool flat_paths_portable(const content_profile *pr, const content_scan *sc)
+{
+    bool ok = true;
+    if (pr->archive != CONTENT_ARCHIVE_NONE) return true;
+    for (size_t i = 0; i < sc->assets.count; i++) {
+        const content_asset *a = &sc->assets.items[i];
+        if (!strchr(a->path, ':')) continue;
+        char *full = path_join(sc->root, a->path);
+        diag_error(loc_file(full), "file name contains ':', which the runtime refuses in the asset paths of a flat build "
+                                   "(\"archive\": \"none\"; ':' separates a drive or stream on Windows); rename it, or pack archives");
+        free(full);
+        ok = false;
+    }
+    return ok;
+}
+
 static bool build_flat(pack_ctx *ctx, const content_profile *pr, content_scan *sc, const char *dir, output_set *set, build_stats *stats)
 {
     bool ok = true;
@@ -665,7 +684,7 @@ int pack_run(const pack_options *opt)
         if (!output_folder_usable(pr, dir)) rc = 1;
         free(dir);
         content_scan *sc = vec_push(&scans);
-        if (!content_scan_profile(&p, pr, sc)) rc = 1;
+        if (!content_scan_profile(&p, pr, sc) || !flat_paths_portable(pr, sc)) rc = 1;
     }
     if (rc) goto done;
 

@@ -890,6 +890,24 @@ static void test_content_flat_build_and_stale_files(void **state)
     assert_true(fx_exists("out/Main/archives.json"));
 }
 
+static void test_content_flat_build_refuses_colons(void **state)
+{
+    fixture *f = *state;
+    fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\", \"archive\": \"none\" } ] }\n");
+    small_tree();
+    assert_int_equal(pack(f), 0);
+    clear_diags(f);
+    char *before = snapshot_all();
+    fx_write("assets/Icons/c:sword.png", "a");
+    expect_pack_failure(f, before,
+                        "assets/Icons/c:sword.png: error: file name contains ':', which the runtime refuses in the asset paths of a flat build "
+                        "(\"archive\": \"none\"; ':' separates a drive or stream on Windows); rename it, or pack archives\n");
+    /* Archives name assets in their catalog, where ':' is fine. */
+    pack_options opt = {0};
+    opt.archive = "packed";
+    assert_int_equal(pack_with(f, opt), 0);
+}
+
 static void test_content_overrides_usage_and_hooks(void **state)
 {
     fixture *f = *state;
@@ -980,6 +998,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_content_damaged_archive_built_again, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_input_changed_during_build, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_memoised_scans_record_what_generate_reads, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_flat_build_refuses_colons, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_flat_build_and_stale_files, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_overrides_usage_and_hooks, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_symlinks_and_special_files, fixture_setup, fixture_teardown),
