@@ -124,7 +124,7 @@ int main(int argc, char **argv)
         long n = sizes[si];
         if (n > max_entries) break;
         int runs = n >= 1000000 ? 3 : 7;
-        char dir[4200];
+        char dir[64]; /* root (21 bytes), "/n" and the count */
         snprintf(dir, sizeof dir, "%s/n%ld", root, n);
         write_project(dir, n);
         double full[7], noop[7], flat[7], proto[7];
@@ -165,7 +165,7 @@ int main(int argc, char **argv)
          * fresh CI clone), and diff of two manifests 1,000 changes apart. */
         double chk[7], chk_cold[7], dif[7];
         char *check_argv[] = {gen, "check", NULL};
-        char stamp_path[4300];
+        char stamp_path[128];
         snprintf(stamp_path, sizeof stamp_path, "%s/generated/.threadlink-gen.stamp", dir);
         spawn(dir, gen_argv);
         for (int r = 0; r < runs; r++) chk[r] = spawn(dir, check_argv).seconds * 1e3;
@@ -173,13 +173,13 @@ int main(int argc, char **argv)
             unlink(stamp_path);
             chk_cold[r] = spawn(dir, check_argv).seconds * 1e3;
         }
-        char changed[4300], cmd[9000];
+        char changed[80], cmd[4800];
         snprintf(changed, sizeof changed, "%s-changed", dir);
         snprintf(cmd, sizeof cmd, "rm -rf '%s' && cp -r '%s' '%s' && cd '%s' && sed -i '1,500d' injectors/Bench.Ids.User.txt && "
                  "seq 1 500 | sed 's/^/Added/' >> injectors/Bench.Ids.Audio.txt && '%s' generate --quiet",
                  changed, dir, changed, changed, gen);
         if (system(cmd) != 0) return 1;
-        char old_m[4400], new_m[4400];
+        char old_m[128], new_m[128];
         snprintf(old_m, sizeof old_m, "%s/generated", dir);
         snprintf(new_m, sizeof new_m, "%s/generated", changed);
         char *diff_argv[] = {gen, "diff", old_m, new_m, NULL};
