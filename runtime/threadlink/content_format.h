@@ -395,19 +395,25 @@ tl_cf_result tl_cf_archive_open(tl_cf_archive *a, const void *data, size_t size,
     return TL_CF_OK;
 }
 
-tl_cf_result tl_cf_archive_find(const tl_cf_archive *a, uint32_t id, tl_cf_archive_entry *out) {
-    uint32_t lo = 0, hi = a->entry_count;
+/* Index of the row whose leading u32 is `id` in a table of `count` rows of `stride` bytes sorted
+   by that u32 (archive entries, catalog records), or `count` when there is none. */
+static uint32_t tl__cf_find_u32(const unsigned char *rows, uint32_t count, size_t stride, uint32_t id) {
+    uint32_t lo = 0, hi = count;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        uint32_t v = tl_cf_get_u32(a->toc + (size_t)mid * TL_CF_ARCHIVE_ENTRY_SIZE);
-        if (v == id) {
-            tl_cf_archive_entry_at(a, mid, out);
-            return TL_CF_OK;
-        }
+        uint32_t v = tl_cf_get_u32(rows + (size_t)mid * stride);
+        if (v == id) return mid;
         if (v < id) lo = mid + 1;
         else hi = mid;
     }
-    return TL_CF_NOT_FOUND;
+    return count;
+}
+
+tl_cf_result tl_cf_archive_find(const tl_cf_archive *a, uint32_t id, tl_cf_archive_entry *out) {
+    uint32_t i = tl__cf_find_u32(a->toc, a->entry_count, TL_CF_ARCHIVE_ENTRY_SIZE, id);
+    if (i == a->entry_count) return TL_CF_NOT_FOUND;
+    tl_cf_archive_entry_at(a, i, out);
+    return TL_CF_OK;
 }
 
 bool tl_cf_codec_built(uint32_t codec) {
@@ -627,18 +633,10 @@ tl_cf_result tl_cf_catalog_find_name(const tl_cf_catalog *c, const char *name, s
 }
 
 tl_cf_result tl_cf_catalog_find_id(const tl_cf_catalog *c, uint32_t id, tl_cf_catalog_asset *out) {
-    uint32_t lo = 0, hi = c->asset_count;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        uint32_t v = tl_cf_get_u32(tl__cf_catalog_record(c, mid));
-        if (v == id) {
-            tl_cf_catalog_asset_at(c, mid, out);
-            return TL_CF_OK;
-        }
-        if (v < id) lo = mid + 1;
-        else hi = mid;
-    }
-    return TL_CF_NOT_FOUND;
+    uint32_t i = tl__cf_find_u32(c->records, c->asset_count, TL_CF_CATALOG_RECORD_SIZE, id);
+    if (i == c->asset_count) return TL_CF_NOT_FOUND;
+    tl_cf_catalog_asset_at(c, i, out);
+    return TL_CF_OK;
 }
 
 /* ---- archives.json: a strict JSON reader ------------------------------------------------------
