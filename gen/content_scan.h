@@ -44,10 +44,4 @@ char *content_c_name(const char *name);
 void content_memo_begin(void);
 void content_memo_end(void);
 
-/* Reads a file whole, checking it is still `size` bytes with XXH64 `xxh64` (as scanned); false
- * and a diagnostic otherwise. */
-bool content_read_asset(const char *path, uint64_t size, uint64_t xxh64, buf *out);
-/* The same, appending to `out` (which keeps what it holds). */
-bool content_read_asset_into(const char *path, uint64_t size, uint64_t xxh64, buf *out);
-
 #endif

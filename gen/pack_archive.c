@@ -84,6 +84,68 @@ static int by_id(const void *x, const void *y)
     return a->id < b->id ? -1 : a->id > b->id;
 }
 
+/* Reads one input onto the end of `dst` in pieces small enough to stay in cache while they are
+ * hashed (its own XXH64, checked against the scan's, and the archive's when `archive` is given)
+ * and handed on to `o` when `dst` is that output's chunk, so that every byte is touched once
+ * after the read. The bytes kept are exactly the bytes hashed: a file that differs in any way
+ * from what the scan hashed (edited, replaced, grown, shrunk or gone) fails here, and the caller
+ * abandons the whole build. */
+#define PACK_COPY_PIECE (128u << 10)
+
+static bool copy_checked(const char *path, uint64_t size, uint64_t xxh64, buf *dst, out_file *o, XXH64_state_t *archive)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT) diag_error(loc_file(path), "file vanished while the content was packed");
+        else diag_error(loc_file(path), "cannot read: %s", strerror(errno));
+        return false;
+    }
+    buf_reserve(dst, o ? 0 : (size_t)size); /* a buffer of its own gets the whole file's room at once */
+    XXH64_state_t own;
+    XXH64_reset(&own, 0);
+    uint64_t got = 0;
+    bool grew = false;
+    while (got < size) {
+        size_t want = size - got < PACK_COPY_PIECE ? (size_t)(size - got) : PACK_COPY_PIECE;
+        /* The last piece asks for one byte more: a file that grew gives it (no read just to
+         * see the end of the file). */
+        size_t ask = want + (got + want == size);
+        buf_reserve(dst, ask);
+        char *at = dst->data + dst->len;
+        ssize_t n = read(fd, at, ask);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            diag_error(loc_file(path), "cannot read: %s", strerror(errno));
+            close(fd);
+            return false;
+        }
+        if (n == 0) break; /* shrunk */
+        if ((size_t)n > want) {
+            grew = true;
+            break;
+        }
+        XXH64_update(&own, at, (size_t)n);
+        if (archive) XXH64_update(archive, at, (size_t)n);
+        dst->len += (size_t)n;
+        got += (uint64_t)n;
+        if (o) out_maybe_flush(o);
+    }
+    if (size == 0) { /* nothing to copy: only the end to see */
+        char probe;
+        ssize_t extra;
+        while ((extra = read(fd, &probe, 1)) < 0 && errno == EINTR) {
+        }
+        grew = extra > 0;
+    }
+    close(fd);
+    dst->data[dst->len] = 0;
+    if (got != size || grew || XXH64_digest(&own) != xxh64) {
+        diag_error(loc_file(path), "file changed while the content was packed; run again when it is written");
+        return false;
+    }
+    return true;
+}
+
 bool pack_build_archive(const content_scan *sc, const uint32_t *members, size_t count, const buf *catalog, pack_codec *codec,
                         buf *out, uint64_t *input_bytes)
 {
@@ -116,15 +178,10 @@ bool pack_build_archive(const content_scan *sc, const uint32_t *members, size_t 
             const content_asset *a = &sc->assets.items[order[i].index];
             char *path = path_join(sc->root, a->path);
             e->id = a->id;
-            e->xxh64 = a->xxh64; /* content_read_asset checks the bytes still hash to it */
-            if (codec->codec == CONTENT_CODEC_NONE) {
-                /* Raw: read straight into place, no copy. */
-                ok = content_read_asset_into(path, a->size, a->xxh64, out);
-                e->codec = TL_CF_CODEC_RAW;
-            } else {
-                ok = content_read_asset(path, a->size, a->xxh64, &data);
-                if (ok) e->codec = (uint32_t)compress_into(codec, data.data ? data.data : "", data.len, out);
-            }
+            e->xxh64 = a->xxh64; /* copy_checked checks the bytes still hash to it */
+            data.len = 0;
+            ok = copy_checked(path, a->size, a->xxh64, &data, NULL, NULL);
+            if (ok) e->codec = (uint32_t)compress_into(codec, data.data ? data.data : "", data.len, out);
             free(path);
             if (!ok) break;
             len = (size_t)a->size;
@@ -145,68 +202,9 @@ bool pack_build_archive(const content_scan *sc, const uint32_t *members, size_t 
     return ok;
 }
 
-/* Copies one input into the output in pieces small enough to stay in cache while they are hashed
- * (its own XXH64, checked against the scan's, and the archive's) and handed on, so that every
- * byte is touched once after the read. The bytes written are exactly the bytes hashed: a file
- * that differs in any way from what the scan hashed (edited, replaced, grown, shrunk or gone)
- * fails here, and the caller abandons the whole build. */
-#define PACK_COPY_PIECE (128u << 10)
-
-static bool copy_checked(const char *path, uint64_t size, uint64_t xxh64, out_file *o, XXH64_state_t *archive)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        if (errno == ENOENT) diag_error(loc_file(path), "file vanished while the content was packed");
-        else diag_error(loc_file(path), "cannot read: %s", strerror(errno));
-        return false;
-    }
-    XXH64_state_t own;
-    XXH64_reset(&own, 0);
-    uint64_t got = 0;
-    bool grew = false;
-    while (got < size) {
-        size_t want = size - got < PACK_COPY_PIECE ? (size_t)(size - got) : PACK_COPY_PIECE;
-        /* The last piece asks for one byte more: a file that grew gives it (no read just to
-         * see the end of the file). */
-        size_t ask = want + (got + want == size);
-        buf_reserve(&o->chunk, ask);
-        char *at = o->chunk.data + o->chunk.len;
-        ssize_t n = read(fd, at, ask);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            diag_error(loc_file(path), "cannot read: %s", strerror(errno));
-            close(fd);
-            return false;
-        }
-        if (n == 0) break; /* shrunk */
-        if ((size_t)n > want) {
-            grew = true;
-            break;
-        }
-        XXH64_update(&own, at, (size_t)n);
-        if (archive) XXH64_update(archive, at, (size_t)n);
-        o->chunk.len += (size_t)n;
-        got += (uint64_t)n;
-        out_maybe_flush(o);
-    }
-    if (size == 0) { /* nothing to copy: only the end to see */
-        char probe;
-        ssize_t extra;
-        while ((extra = read(fd, &probe, 1)) < 0 && errno == EINTR) {
-        }
-        grew = extra > 0;
-    }
-    close(fd);
-    if (got != size || grew || XXH64_digest(&own) != xxh64) {
-        diag_error(loc_file(path), "file changed while the content was packed; run again when it is written");
-        return false;
-    }
-    return true;
-}
-
 bool pack_stream_asset(const char *path, uint64_t size, uint64_t xxh64, out_file *o)
 {
-    return copy_checked(path, size, xxh64, o, NULL);
+    return copy_checked(path, size, xxh64, &o->chunk, o, NULL);
 }
 
 bool pack_stream_raw_archive(const content_scan *sc, const uint32_t *members, size_t count, out_file *o, uint64_t *archive_xxh64)
@@ -236,7 +234,7 @@ bool pack_stream_raw_archive(const content_scan *sc, const uint32_t *members, si
     for (size_t i = 0; i < count && ok; i++) {
         const content_asset *a = &sc->assets.items[order[i].index];
         char *path = path_join(sc->root, a->path);
-        ok = copy_checked(path, a->size, a->xxh64, o, &archive);
+        ok = copy_checked(path, a->size, a->xxh64, &o->chunk, o, &archive);
         free(path);
     }
     *archive_xxh64 = XXH64_digest(&archive);
