@@ -263,18 +263,25 @@ static inline void tl__vault_copy_small(void *dst, const void *src, size_t n) {
 
 #define TL__VAULT_SIZES(X) X(4) X(8) X(12) X(16) X(24) X(32) X(1)
 
+/* A field of 33..128 bytes (a small collection) as four 32-byte pieces, overlapping where the
+ * size is not 128: the offsets of the pieces. */
+static inline void tl__vault_pieces(uint32_t size, uint32_t at[4]) {
+  at[0] = 0;
+  at[1] = size > 64 ? 32 : size - 32;
+  at[2] = size > 64 ? size - 64 : 0;
+  at[3] = size - 32;
+}
+
 static inline void tl__vault_copy_field(unsigned char *o, const unsigned char *src, uint32_t size) {
   switch (size) {
 #define TL__VAULT_COPY_CASE(n) case n: memcpy(o, src, n); return;
     TL__VAULT_SIZES(TL__VAULT_COPY_CASE)
 #undef TL__VAULT_COPY_CASE
   default:
-    if (size > 32 && size <= 128) { /* small collections: four 32-byte copies, overlapping */
-      uint32_t mid = size > 64 ? 32 : size - 32, last = size - 32;
-      memcpy(o, src, 32);
-      memcpy(o + mid, src + mid, 32);
-      memcpy(o + (size > 64 ? size - 64 : 0), src + (size > 64 ? size - 64 : 0), 32);
-      memcpy(o + last, src + last, 32);
+    if (size > 32 && size <= 128) {
+      uint32_t at[4], i;
+      tl__vault_pieces(size, at);
+      for (i = 0; i < 4; i++) memcpy(o + at[i], src + at[i], 32);
       return;
     }
     memcpy(o, src, size);
@@ -293,15 +300,13 @@ static inline bool tl__vault_store_field(unsigned char *member, const unsigned c
     TL__VAULT_SIZES(TL__VAULT_STORE_CASE)
 #undef TL__VAULT_STORE_CASE
   default:
-    if (size > 32 && size <= 128) { /* small collections: four 32-byte pieces, overlapping */
-      uint32_t mid = size > 64 ? 32 : size - 32, third = size > 64 ? size - 64 : 0, last = size - 32;
-      if (memcmp(member, v, 32) == 0 && memcmp(member + mid, v + mid, 32) == 0 &&
-          memcmp(member + third, v + third, 32) == 0 && memcmp(member + last, v + last, 32) == 0)
-        return false;
-      memcpy(member, v, 32);
-      memcpy(member + mid, v + mid, 32);
-      memcpy(member + third, v + third, 32);
-      memcpy(member + last, v + last, 32);
+    if (size > 32 && size <= 128) {
+      uint32_t at[4], i;
+      tl__vault_pieces(size, at);
+      for (i = 0; i < 4 && memcmp(member + at[i], v + at[i], 32) == 0; i++) {
+      }
+      if (i == 4) return false;
+      for (i = 0; i < 4; i++) memcpy(member + at[i], v + at[i], 32);
       return true;
     }
     if (memcmp(member, v, size) == 0) return false;
