@@ -89,7 +89,6 @@ size_t vault_distance(const char *a, size_t alen, const char *b, size_t blen)
 
 /* ---- diagnostics ---------------------------------------------------------------------------- */
 
-/* One JSON input being read: errors locate their path in its text (json_check.h). */
 static bool is_identifier(const char *s)
 {
     if (!((*s | 32) >= 'a' && (*s | 32) <= 'z')) return false;
