@@ -10,7 +10,7 @@
  * formed: no intermediate can wrap. */
 static uint64_t layout_total(uint64_t header, uint64_t capacity, uint64_t stride) {
   if (capacity == 0 || capacity > LAYOUT_MAX_CAPACITY) return 0;
-  if (stride == 0 || stride > LAYOUT_MAX_BYTES) return 0;
+  if (stride == 0 || stride > LAYOUT_MAX_BYTES || header > LAYOUT_MAX_BYTES) return 0;
   if (capacity > (LAYOUT_MAX_BYTES - header) / stride) return 0;
   return header + capacity * stride;
 }
@@ -31,27 +31,39 @@ uint64_t layout_sequence_bytes(uint64_t capacity, uint64_t element_size) {
   return layout_total(LAYOUT_HEADER_BYTES, capacity, layout_align(element_size));
 }
 
+uint64_t layout_table_control_bytes(uint64_t capacity) {
+  if (capacity == 0 || capacity > LAYOUT_MAX_CAPACITY) return 0;
+  return 2 * layout_align(capacity);
+}
+
+uint64_t layout_table_slots_offset(uint64_t capacity) {
+  const uint64_t control = layout_table_control_bytes(capacity);
+  return control ? LAYOUT_HEADER_BYTES + control : 0;
+}
+
 uint64_t layout_set_slot_bytes(uint64_t element_size) {
   if (!layout_size_ok(element_size)) return 0;
-  return LAYOUT_STATE_BYTES + layout_align(element_size);
+  return layout_align(element_size);
 }
 
 uint64_t layout_set_bytes(uint64_t capacity, uint64_t element_size) {
-  return layout_total(LAYOUT_HEADER_BYTES, capacity, layout_set_slot_bytes(element_size));
+  const uint64_t slots = layout_table_slots_offset(capacity);
+  return slots ? layout_total(slots, capacity, layout_set_slot_bytes(element_size)) : 0;
 }
 
 uint64_t layout_dict_slot_bytes(uint64_t key_size, uint64_t value_size) {
   if (!layout_size_ok(key_size) || value_size > LAYOUT_MAX_ELEMENT_SIZE) return 0;
-  return LAYOUT_STATE_BYTES + layout_align(key_size) + layout_align(value_size);
+  return layout_align(key_size) + layout_align(value_size);
 }
 
 uint64_t layout_dict_bytes(uint64_t capacity, uint64_t key_size, uint64_t value_size) {
-  return layout_total(LAYOUT_HEADER_BYTES, capacity, layout_dict_slot_bytes(key_size, value_size));
+  const uint64_t slots = layout_table_slots_offset(capacity);
+  return slots ? layout_total(slots, capacity, layout_dict_slot_bytes(key_size, value_size)) : 0;
 }
 
 uint64_t layout_dict_value_offset(uint64_t key_size) {
   if (!layout_size_ok(key_size)) return 0;
-  return LAYOUT_STATE_BYTES + layout_align(key_size);
+  return layout_align(key_size);
 }
 
 uint64_t layout_collection_bytes(layout_kind kind, uint64_t capacity, uint64_t element_size,
@@ -120,69 +132,63 @@ bool layout_kind_has_value(layout_kind kind) { return kind == LAYOUT_DICT; }
 
 /* ---- table images: the runtime's insertion rule (mem_inline.h, tl__table_insert) ---- */
 
-static uint64_t layout_load_le(const unsigned char *p, int bytes) {
-  uint64_t v = 0;
-  int i;
-  for (i = bytes - 1; i >= 0; i--) v = (v << 8) | p[i];
-  return v;
-}
-
-static void layout_store_le(unsigned char *p, uint64_t v, int bytes) {
-  int i;
-  for (i = 0; i < bytes; i++) p[i] = (unsigned char)(v >> (8 * i));
-}
-
 static uint32_t layout_home(uint32_t hash, uint32_t capacity) {
   return (uint32_t)(((uint64_t)hash * capacity) >> 32);
+}
+
+/* Control byte of an entry `distance` slots past its home: 0 is empty, 255 any distance >= 254. */
+static unsigned char layout_control_of(uint32_t distance) {
+  return (unsigned char)(distance < 254 ? distance + 1 : 255);
 }
 
 bool layout_table_insert(unsigned char *mem, uint32_t capacity, uint32_t key_size,
                          uint32_t value_size, const void *key, const void *value) {
   const size_t stride = (size_t)layout_dict_slot_bytes(key_size, value_size);
-  unsigned char *const slots = mem + LAYOUT_HEADER_BYTES;
-  const uint32_t hash = (uint32_t)XXH32(key, key_size, 0);
-  const uint64_t want = ((uint64_t)hash << 32) | 1u;
-  uint32_t index, distance, count;
-  int displace = 0;
-  unsigned char *slot;
+  unsigned char *const control = mem + LAYOUT_HEADER_BYTES;
+  unsigned char *fragments, *slots;
+  uint32_t hash, index, distance, count, end, steps;
   if (!mem || !key || stride == 0 || capacity == 0 || capacity > LAYOUT_MAX_CAPACITY) return false;
-  count = (uint32_t)layout_load_le(mem, 4);
+  fragments = control + layout_align(capacity);
+  slots = mem + layout_table_slots_offset(capacity);
+  hash = (uint32_t)XXH32(key, key_size, 0);
+  count = (uint32_t)mem[0] | (uint32_t)mem[1] << 8 | (uint32_t)mem[2] << 16 | (uint32_t)mem[3] << 24;
   index = layout_home(hash, capacity);
   /* Walk from home: stop at a free slot, or before an entry closer to its home than this key
-   * would be (the Robin Hood insertion point); a present key is refused on the way. */
+   * would be (the Robin Hood insertion point); a present key is refused on the way. Distances
+   * come from the entries' hashes, so the saturated control byte needs no special case. */
   for (distance = 0; distance < capacity; distance++) {
     const unsigned char *at = slots + (size_t)index * stride;
-    const uint64_t state = layout_load_le(at, 8);
     uint32_t home, resident;
-    if ((state & 0xFFu) != 1u) break;
-    if (state == want && memcmp(at + LAYOUT_STATE_BYTES, key, key_size) == 0) return false;
-    home = layout_home((uint32_t)(state >> 32), capacity);
+    if (control[index] == 0) break;
+    home = layout_home((uint32_t)XXH32(at, key_size, 0), capacity);
     resident = index >= home ? index - home : index + (capacity - home);
-    if (resident < distance) {
-      displace = 1;
-      break;
-    }
+    if (resident < distance) break;
+    if (resident == distance && memcmp(at, key, key_size) == 0) return false;
     index = index + 1 == capacity ? 0 : index + 1;
   }
   if (distance == capacity || count >= capacity) return false;
-  if (displace) { /* the rest of the run moves one slot on, up to the next free slot */
-    uint32_t end = index, j, steps;
-    for (steps = 1; steps < capacity; steps++) {
-      end = end + 1 == capacity ? 0 : end + 1;
-      if ((slots[(size_t)end * stride] & 0xFFu) != 1u) break;
-    }
+  /* The rest of the run, up to the next free slot, moves one slot on, each entry one slot
+   * further from its home. */
+  for (end = index, steps = 0; control[end] != 0; steps++) {
     if (steps == capacity) return false; /* the count said there was room, no slot is free */
-    for (j = end; j != index;) {
-      uint32_t prev = j == 0 ? capacity - 1 : j - 1;
-      memcpy(slots + (size_t)j * stride, slots + (size_t)prev * stride, stride);
-      j = prev;
-    }
+    end = end + 1 == capacity ? 0 : end + 1;
   }
-  slot = slots + (size_t)index * stride;
-  memset(slot, 0, stride);
-  layout_store_le(slot, want, 8);
-  memcpy(slot + LAYOUT_STATE_BYTES, key, key_size);
-  if (value && value_size) memcpy(slot + layout_dict_value_offset(key_size), value, value_size);
-  layout_store_le(mem, count + 1, 4);
+  while (end != index) {
+    const uint32_t prev = end == 0 ? capacity - 1 : end - 1;
+    memcpy(slots + (size_t)end * stride, slots + (size_t)prev * stride, stride);
+    fragments[end] = fragments[prev];
+    control[end] = control[prev] == 255 ? 255 : (unsigned char)(control[prev] + 1);
+    end = prev;
+  }
+  control[index] = layout_control_of(distance);
+  fragments[index] = (unsigned char)(hash & 0xFFu);
+  memset(slots + (size_t)index * stride, 0, stride);
+  memcpy(slots + (size_t)index * stride, key, key_size);
+  if (value && value_size) memcpy(slots + (size_t)index * stride + layout_align(key_size), value, value_size);
+  count++;
+  mem[0] = (unsigned char)count;
+  mem[1] = (unsigned char)(count >> 8);
+  mem[2] = (unsigned char)(count >> 16);
+  mem[3] = (unsigned char)(count >> 24);
   return true;
 }

@@ -11,7 +11,9 @@
  *   - a list, queue, stack, hash set or dictionary starts with an 8-byte header (count; a queue
  *     also its head); an array has none;
  *   - array, list, queue and stack elements follow one another every layout_align(size) bytes;
- *   - a hash-set or dictionary slot is an 8-byte state, then the key, then the value.
+ *   - a hash set or dictionary is its header, then two arrays of one byte per slot, each padded
+ *     to 8 (control: 0 empty, else 1 + the entry's distance from its home slot, 255 for 254 and
+ *     more; fragment: the low byte of the key's XXH32), then its slots: the key, then the value.
  *
  * Sizes are computed in 64 bits. Every function returns 0 for arguments the runtime would refuse
  * (capacity 0 or above LAYOUT_MAX_CAPACITY, element or key size 0 or above
@@ -26,7 +28,6 @@
 
 #define LAYOUT_ALIGNMENT 8u
 #define LAYOUT_HEADER_BYTES 8u
-#define LAYOUT_STATE_BYTES 8u
 #define LAYOUT_MAX_CAPACITY 0x7FFFFFFFu     /* = TL_INLINE_MAX_CAPACITY */
 #define LAYOUT_MAX_ELEMENT_SIZE 0x40000000u /* = TL_INLINE_MAX_ELEMENT_SIZE */
 /* The largest collection the generator emits: the runtime's limit on 32-bit targets
@@ -48,11 +49,14 @@ uint64_t layout_align(uint64_t size);
 
 uint64_t layout_array_bytes(uint64_t capacity, uint64_t element_size);
 uint64_t layout_sequence_bytes(uint64_t capacity, uint64_t element_size);
+/* Bytes of a set's or dictionary's control and fragment arrays, and where its slots start. */
+uint64_t layout_table_control_bytes(uint64_t capacity);
+uint64_t layout_table_slots_offset(uint64_t capacity);
 uint64_t layout_set_slot_bytes(uint64_t element_size);
 uint64_t layout_set_bytes(uint64_t capacity, uint64_t element_size);
 uint64_t layout_dict_slot_bytes(uint64_t key_size, uint64_t value_size);
 uint64_t layout_dict_bytes(uint64_t capacity, uint64_t key_size, uint64_t value_size);
-/* Offset of the value inside a dictionary slot (the key is at LAYOUT_STATE_BYTES). */
+/* Offset of the value inside a dictionary slot (the key is at 0). */
 uint64_t layout_dict_value_offset(uint64_t key_size);
 
 /* Bytes of any kind: value_size is used by LAYOUT_DICT only (and may be 0 there). */
@@ -61,11 +65,12 @@ uint64_t layout_collection_bytes(layout_kind kind, uint64_t capacity, uint64_t e
 
 /* Bakes one entry into a hash set or dictionary table image (`mem` holds
  * layout_dict_bytes(capacity, key_size, value_size) bytes, zeroed to start with) exactly as the
- * runtime's tl_inline_dict_try_add / tl_inline_hashset_add would: the slot's state word is
- * 1 | XXH32(key) << 32 (little-endian), the home slot is (XXH32(key) * capacity) >> 32, and runs
- * are kept in Robin Hood order (by home slot, equal homes in insertion order). value may be NULL
- * (zeroed) and must be NULL or ignored when value_size is 0. Returns false, changing nothing, when
- * the key is already present or the table is full. tests/mem proves the bytes equal the runtime's. */
+ * runtime's tl_inline_dict_try_add / tl_inline_hashset_add would: the home slot is
+ * (XXH32(key) * capacity) >> 32, the slot's control byte 1 + its distance from home (255 from 254
+ * on), its fragment byte XXH32(key) & 0xFF, and runs are kept in Robin Hood order (by home
+ * slot, equal homes in insertion order). value may be NULL (zeroed) and must be NULL or ignored
+ * when value_size is 0. Returns false, changing nothing, when the key is already present or the
+ * table is full. tests/mem proves the bytes equal the runtime's. */
 bool layout_table_insert(unsigned char *mem, uint32_t capacity, uint32_t key_size,
                          uint32_t value_size, const void *key, const void *value);
 

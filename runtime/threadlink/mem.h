@@ -445,11 +445,12 @@ TL__MEM_FORCE_INLINE uint32_t tl_hash32_8(const void *data, uint32_t seed) {
  *     element), otherwise they are zero. An array has no header.
  *   - Elements of an array, list, queue or stack follow one another every TL_LAYOUT_ALIGN(size)
  *     bytes.
- *   - A hash-set or dictionary slot is an 8-byte state, then the key, then (dictionary) the value,
- *     each starting on an 8-byte boundary. State byte 0 is TL_LAYOUT_SLOT_EMPTY (0),
- *     TL_LAYOUT_SLOT_OCCUPIED (1) or TL_LAYOUT_SLOT_REMOVED (2, reserved: never written, since
- *     removal shifts entries back instead of leaving a marker); bytes 1-3 are zero; bytes 4-7 hold
- *     the key's XXH32 (seed 0, little-endian) while occupied. An empty slot is all zeros.
+ *   - A hash set or dictionary is its header, then a control array of one byte per slot padded
+ *     to 8 bytes (TL_LAYOUT_TABLE_CONTROL_BYTES), then its slots. A slot is the key, then
+ *     (dictionary) the value, each starting on an 8-byte boundary. Control byte i is 0 when slot
+ *     i is empty; otherwise d + 1, where d is how far slot i lies past its key's home slot
+ *     ((XXH32(key, seed 0) * capacity) >> 32, wrapping), with 255 standing for any d >= 254.
+ *     An empty slot is all zeros.
  *
  * Every macro is an integer constant expression when its arguments are (usable in static
  * assertions and array sizes); results have type size_t.
@@ -457,27 +458,26 @@ TL__MEM_FORCE_INLINE uint32_t tl_hash32_8(const void *data, uint32_t seed) {
 
 #define TL_LAYOUT_ALIGNMENT 8
 #define TL_LAYOUT_HEADER_BYTES ((size_t)8)
-#define TL_LAYOUT_STATE_BYTES ((size_t)8)
-#define TL_LAYOUT_SLOT_EMPTY 0
-#define TL_LAYOUT_SLOT_OCCUPIED 1
-#define TL_LAYOUT_SLOT_REMOVED 2
 
 #define TL_LAYOUT_ALIGN(size) ((((size_t)(size)) + (size_t)7) & ~(size_t)7)
 #define TL_LAYOUT_ARRAY_BYTES(capacity, element_size) \
   ((size_t)(capacity) * TL_LAYOUT_ALIGN(element_size))
 #define TL_LAYOUT_SEQUENCE_BYTES(capacity, element_size) \
   (TL_LAYOUT_HEADER_BYTES + (size_t)(capacity) * TL_LAYOUT_ALIGN(element_size))
-#define TL_LAYOUT_SET_SLOT_BYTES(element_size) \
-  (TL_LAYOUT_STATE_BYTES + TL_LAYOUT_ALIGN(element_size))
+#define TL_LAYOUT_TABLE_CONTROL_BYTES(capacity) (2 * TL_LAYOUT_ALIGN(capacity))
+/* Offset of a set's or dictionary's first slot. */
+#define TL_LAYOUT_TABLE_SLOTS_OFFSET(capacity) \
+  (TL_LAYOUT_HEADER_BYTES + TL_LAYOUT_TABLE_CONTROL_BYTES(capacity))
+#define TL_LAYOUT_SET_SLOT_BYTES(element_size) TL_LAYOUT_ALIGN(element_size)
 #define TL_LAYOUT_SET_BYTES(capacity, element_size) \
-  (TL_LAYOUT_HEADER_BYTES + (size_t)(capacity) * TL_LAYOUT_SET_SLOT_BYTES(element_size))
+  (TL_LAYOUT_TABLE_SLOTS_OFFSET(capacity) + (size_t)(capacity) * TL_LAYOUT_SET_SLOT_BYTES(element_size))
 #define TL_LAYOUT_DICT_SLOT_BYTES(key_size, value_size) \
-  (TL_LAYOUT_STATE_BYTES + TL_LAYOUT_ALIGN(key_size) + TL_LAYOUT_ALIGN(value_size))
+  (TL_LAYOUT_ALIGN(key_size) + TL_LAYOUT_ALIGN(value_size))
 #define TL_LAYOUT_DICT_BYTES(capacity, key_size, value_size) \
-  (TL_LAYOUT_HEADER_BYTES + (size_t)(capacity) * TL_LAYOUT_DICT_SLOT_BYTES(key_size, value_size))
-/* Offsets inside one set or dictionary slot. */
-#define TL_LAYOUT_SLOT_KEY_OFFSET TL_LAYOUT_STATE_BYTES
-#define TL_LAYOUT_SLOT_VALUE_OFFSET(key_size) (TL_LAYOUT_STATE_BYTES + TL_LAYOUT_ALIGN(key_size))
+  (TL_LAYOUT_TABLE_SLOTS_OFFSET(capacity) + \
+   (size_t)(capacity) * TL_LAYOUT_DICT_SLOT_BYTES(key_size, value_size))
+/* Offset of the value inside a dictionary slot (the key is at 0). */
+#define TL_LAYOUT_SLOT_VALUE_OFFSET(key_size) TL_LAYOUT_ALIGN(key_size)
 
 /* Limits of the collection views (the generator refuses larger schemas with the same numbers). */
 #define TL_INLINE_MAX_CAPACITY 0x7FFFFFFFu

@@ -41,17 +41,20 @@
  * is the table size, not a number of buckets). The home slot of a key is
  * (XXH32(key) * capacity) >> 32. Entries of a run are kept in order of their home slot, equal
  * homes in insertion order (Robin Hood order), which lets a lookup for an absent key stop early.
- * Removal moves the following displaced entries back by one slot (backward-shift deletion), so no
- * marker is ever left: a table after a removal holds exactly the bytes it would hold had the key
- * never been added, and churn never fills or slows the table (the cost of an operation depends
- * on the load, never on how many keys came and went).
+ * Each slot's distance from its home and the low byte of its key's hash sit in two byte arrays
+ * before the slots (mem.h), so a lookup reads them for eight slots at once and compares keys
+ * only where both fit: a miss seldom reads a slot at all. Removal moves the following displaced
+ * entries back by one slot (backward-shift deletion), so no marker is ever left: a table after a
+ * removal holds exactly the bytes it would hold had the key never been added, and churn never
+ * fills or slows the table (the cost of an operation depends on the load, never on how many keys
+ * came and went).
  *
  * Recommended load (count / capacity): at most 0.75 for tables that change often, at most 0.9 for
  * tables that are mostly read. A table may be filled to its capacity, but a fuller table probes
  * further, and every add or remove moves the rest of its run by one slot: a removal moves about
  * 1 entry at load 0.5, 8 at 0.75 and 47 at 0.9. Measured on a 1,024-slot int64 table
- * (tests/bench/mem): hits about 8 / 14 / 25 ns, misses 12 / 21 / 28 ns and a remove+add pair
- * 50 / 83 / 171 ns at those loads.
+ * (tests/bench/mem/RESULTS.md): hits about 7 / 10 / 15 ns, misses 7 / 9 / 13 ns and a
+ * remove+add pair 57 / 100 / 165 ns at those loads.
  *
  * Pointers returned by at/get/peek/get_or_add point into the collection; any later operation
  * that adds or removes may move elements, so re-fetch them afterwards.
@@ -453,19 +456,36 @@ static inline void tl_inline_stack_clear(tl_inline_stack s) {
 /* ---------------------------------------------------------------------------------------------
  * Hash tables: the engine shared by hashset (value_size 0) and dict.
  *
- * Slot i of a table lives at mem + 8 + i * stride, stride = TL_LAYOUT_DICT_SLOT_BYTES(k, v).
- * State word (8 bytes, little-endian): low byte = slot state, high 32 bits = XXH32 of the key.
- * Invariants (checked by the tests): every occupied slot's hash is XXH32(key); the slots from an
- * entry's home to the entry are occupied; along a run, distance from home grows by at most one
- * per slot (Robin Hood order), equal homes in insertion order.
+ * Bytes (see mem.h): an 8-byte header (count), the control array and the fragment array (one
+ * byte per slot each, padded to 8), then the slots, stride = TL_LAYOUT_DICT_SLOT_BYTES(k, v): key,
+ * then value. Control byte: 0 = empty; d + 1 for an entry d slots past its home (d <= 253);
+ * 255 = d >= 254, whose exact distance comes from hashing its key (only very full or adversarial
+ * tables have such entries). Fragment byte: XXH32(key) & 0xFF. Keeping both out of the slots
+ * lets a lookup decide from 16 bytes in two cache lines which slots can hold its key, so a miss
+ * seldom reads a slot, and makes a slot 8 bytes smaller than a state word would.
+ * Invariants (checked by the tests): the control and fragment bytes match XXH32 of the slot's key;
+ * the slots from an entry's home to the entry are occupied; along a run, distance from home grows
+ * by at most one per slot (Robin Hood order), equal homes in insertion order; empty slots are zero.
  * ------------------------------------------------------------------------------------------- */
+
+#define TL__TABLE_SATURATED 255u
 
 TL__MEM_FORCE_INLINE size_t tl__table_stride(uint32_t key_size, uint32_t value_size) {
   return TL_LAYOUT_DICT_SLOT_BYTES(key_size, value_size);
 }
 
-TL__MEM_FORCE_INLINE unsigned char *tl__table_slot(unsigned char *mem, size_t stride, uint32_t i) {
-  return mem + TL_LAYOUT_HEADER_BYTES + (size_t)i * stride;
+TL__MEM_FORCE_INLINE unsigned char *tl__table_control(unsigned char *mem) {
+  return mem + TL_LAYOUT_HEADER_BYTES;
+}
+
+/* Low byte of each occupied slot's key hash: a lookup compares keys only where it matches. */
+TL__MEM_FORCE_INLINE unsigned char *tl__table_fragments(unsigned char *mem, uint32_t capacity) {
+  return mem + TL_LAYOUT_HEADER_BYTES + TL_LAYOUT_ALIGN(capacity);
+}
+
+TL__MEM_FORCE_INLINE unsigned char *tl__table_slot(unsigned char *mem, uint32_t capacity,
+                                                   size_t stride, uint32_t i) {
+  return mem + TL_LAYOUT_TABLE_SLOTS_OFFSET(capacity) + (size_t)i * stride;
 }
 
 /* Home slot of a hash: a multiply-shift range reduction (no division, any capacity). */
@@ -497,120 +517,244 @@ TL__MEM_FORCE_INLINE bool tl__table_key_equal(const unsigned char *stored, const
   return memcmp(stored, key, key_size) == 0;
 }
 
-TL__MEM_FORCE_INLINE bool tl__table_occupied(uint64_t state) {
-  return (state & 0xFFu) == TL_LAYOUT_SLOT_OCCUPIED;
+/* Control byte of an entry `distance` slots past its home. */
+TL__MEM_FORCE_INLINE unsigned char tl__table_control_of(uint32_t distance) {
+  return (unsigned char)(distance < TL__TABLE_SATURATED - 1u ? distance + 1u : TL__TABLE_SATURATED);
 }
 
-/* How far the entry with state `state` in slot `index` sits from its home slot. */
-TL__MEM_FORCE_INLINE uint32_t tl__table_distance(uint64_t state, uint32_t index, uint32_t capacity) {
-  uint32_t home = tl__table_home((uint32_t)(state >> 32), capacity);
-  return index >= home ? index - home : index + (capacity - home);
+TL__MEM_FORCE_INLINE uint32_t tl__table_next_index(uint32_t i, uint32_t capacity) {
+  return i + 1 == capacity ? 0 : i + 1;
 }
 
-/* The rest of a lookup that the fast path in tl__table_find did not decide: probe on from slot
- * `index`, `distance` slots from home. Kept out of line so that the inlined part stays small. */
-static TL__MEM_NOINLINE TL__MEM_UNUSED unsigned char *
-tl__table_find_tail(unsigned char *mem, uint32_t capacity, uint32_t key_size, size_t stride,
-                    const void *key, uint64_t want, uint32_t index, uint32_t distance,
-                    uint32_t *index_out) {
-  unsigned char *const slots = mem + TL_LAYOUT_HEADER_BYTES;
-  unsigned char *slot = slots + (size_t)index * stride;
-  for (; distance < capacity; distance++) {
-    const uint64_t state = tl__mem_load_le64(slot);
-    if (state == want && tl__table_key_equal(slot + TL_LAYOUT_SLOT_KEY_OFFSET, key, key_size)) {
-      if (index_out) *index_out = index;
-      return slot;
-    }
-    /* An empty slot, or an entry closer to its home than we are to ours, ends the search: in
-     * Robin Hood order the key would have been placed before it. */
-    if (!tl__table_occupied(state) || tl__table_distance(state, index, capacity) < distance) break;
-    if (TL__MEM_UNLIKELY(++index == capacity)) {
-      index = 0;
-      slot = slots;
-    } else {
-      slot += stride;
-    }
+/* Exact distance of the entry in occupied slot `i` from its home. */
+static inline uint32_t tl__table_distance(unsigned char *mem, uint32_t capacity, uint32_t key_size,
+                                          size_t stride, uint32_t i) {
+  const unsigned char c = tl__table_control(mem)[i];
+  uint32_t home;
+  if (TL__MEM_LIKELY(c != TL__TABLE_SATURATED)) return (uint32_t)c - 1u;
+  home = tl__table_home(tl__table_hash(tl__table_slot(mem, capacity, stride, i), key_size), capacity);
+  return i >= home ? i - home : i + (capacity - home);
+}
+
+/* Index of the lowest set byte flag (bit 7 of a byte) in a nonzero mask. */
+TL__MEM_FORCE_INLINE uint32_t tl__table_lane(uint64_t mask) {
+#if defined(__GNUC__) || defined(__clang__)
+  return (uint32_t)__builtin_ctzll(mask) >> 3;
+#else
+  uint32_t lane = 0;
+  while (!(mask & 0x80u)) {
+    mask >>= 8;
+    lane++;
   }
-  if (index_out) *index_out = TL_INLINE_NONE;
-  return NULL;
+  return lane;
+#endif
 }
 
-/* Slots a lookup of a 4- or 8-byte key reads before it branches on what it found, in tables of
- * at most TL__TABLE_WINDOW_MAX_BYTES (see tl__table_find). */
-#define TL__TABLE_WINDOW 3u
-#define TL__TABLE_WINDOW_MAX_BYTES (2u << 20)
+#define TL__TABLE_LANES_LOW 0x0101010101010101ull
+#define TL__TABLE_LANES_HIGH 0x8080808080808080ull
+/* Control bytes of entries whose home is the first of eight slots: 1, 2, ..., 8. */
+#define TL__TABLE_LANES_OWN 0x0807060504030201ull
 
-/* Whether slot `i` of the window at `home` ends a probe for a key whose home is `home`: it is
- * empty, or its entry's home lies after ours (closer to its home than we are to ours; Robin
- * Hood order would have placed our key before it). The window does not wrap, so an entry whose
- * home lies past the slot itself has wrapped around the table's end and does not end the probe. */
-TL__MEM_FORCE_INLINE uint32_t tl__table_window_stop(uint64_t state, uint32_t home, uint32_t i,
-                                                    uint32_t capacity) {
-  const uint32_t entry_home = tl__table_home((uint32_t)(state >> 32), capacity);
-  return (uint32_t)!tl__table_occupied(state) |
-         ((uint32_t)(entry_home > home) & (uint32_t)(entry_home <= home + i));
+/* Bit 7 of each byte of `x` that is zero; exact per byte (no carries between bytes). */
+TL__MEM_FORCE_INLINE uint64_t tl__table_zero_bytes(uint64_t x) {
+  const uint64_t low7 = ~TL__TABLE_LANES_HIGH;
+  return ~(((x & low7) + low7) | x | low7);
 }
 
-/* The slot holding `key` (and its index in *index_out), or NULL.
- *
- * 4- and 8-byte keys take one of two fast routes, chosen by the table's size (the answer is the
- * same on both). A table that fits in cache compares the key with the keys of the home slot and
- * the next two without a branch, then branches once on the outcome: the lookup is then bounded
- * by the XXH32 it must compute, not by a branch that mispredicts on a third or more of the
- * lookups and resolves only after the hash (hits at 1,024 slots, load 0.5: 1.7x of khash with
- * one branch per slot, about 1.2x with the window). A larger table decides the home slot first,
- * because there each further cache line costs more than a mispredicted branch (the window was
- * 1.2x slower at 262,144 and 1,048,576 slots). The rest of a probe goes slot by slot. */
+/* Tables whose slots take more than this are taken to be larger than the caches. */
+#define TL__TABLE_LARGE_BYTES (2u << 20)
+
+/* Where a probe for a key ends. */
+typedef struct tl__table_probe {
+  uint32_t index;    /* slot of the key when found, else where it belongs */
+  uint32_t distance; /* of that slot from the key's home */
+  unsigned fragment; /* low byte of the key's hash */
+  bool found;
+  bool ends;         /* not found: false when the table has no slot left to probe */
+} tl__table_probe;
+
+/* The probe slot by slot from slot `index`, `distance` past home; any key size, any table. */
+static TL__MEM_NOINLINE TL__MEM_UNUSED tl__table_probe
+tl__table_probe_slow(unsigned char *mem, uint32_t capacity, uint32_t key_size, size_t stride,
+                     const void *key, unsigned fragment, uint32_t index, uint32_t distance) {
+  const unsigned char *const control = tl__table_control(mem);
+  const unsigned char *const fragments = tl__table_fragments(mem, capacity);
+  tl__table_probe p;
+  p.fragment = fragment;
+  p.found = false;
+  p.ends = false;
+  for (; distance < capacity; distance++) {
+    const unsigned char c = control[index];
+    uint32_t d;
+    if (c == 0) break;
+    d = tl__table_distance(mem, capacity, key_size, stride, index);
+    if (d < distance) break;
+    if (d == distance && fragments[index] == fragment &&
+        tl__table_key_equal(tl__table_slot(mem, capacity, stride, index), key, key_size)) {
+      p.found = true;
+      break;
+    }
+    index = tl__table_next_index(index, capacity);
+  }
+  p.index = index;
+  p.distance = distance;
+  p.ends = p.found || distance < capacity;
+  return p;
+}
+
+/* Probes for `key`. A probe that starts at least eight slots before the table's end reads eight
+ * control bytes at once and compares keys only in slots whose entries share the key's home, so
+ * a miss seldom touches the slots and a hit compares one key (usually); longer probes go on slot
+ * by slot. */
+TL__MEM_FORCE_INLINE tl__table_probe tl__table_probe_key(unsigned char *mem, uint32_t capacity,
+                                                         uint32_t key_size, size_t stride,
+                                                         const void *key, bool inserting) {
+  const uint32_t hash = tl__table_hash(key, key_size);
+  const uint32_t home = tl__table_home(hash, capacity);
+  const unsigned fragment = hash & 0xFFu;
+  tl__table_probe p;
+  p.fragment = fragment;
+#if defined(__GNUC__) || defined(__clang__)
+  /* An insertion writes near the home slot: fetch its line while the control bytes arrive. */
+  if (inserting && (uint64_t)capacity * stride > TL__TABLE_LARGE_BYTES)
+    __builtin_prefetch(tl__table_slot(mem, capacity, stride, home), 1);
+#else
+  (void)inserting;
+#endif
+  if (TL__MEM_LIKELY(capacity - home >= 8)) {
+    const uint64_t control = tl__mem_load_le64(tl__table_control(mem) + home);
+    /* Slots whose entry shares the key's home and hash fragment. Any of them holding the key is
+     * the key's slot, so they need not be cut at the end of the run. */
+    uint64_t own = tl__table_zero_bytes(
+        (control ^ TL__TABLE_LANES_OWN) |
+        (tl__mem_load_le64(tl__table_fragments(mem, capacity) + home) ^
+         (TL__TABLE_LANES_LOW * fragment)));
+    uint64_t stop;
+    p.found = true;
+    p.ends = true;
+    /* In a table larger than the caches, the home slot first, by a branch of its own: its
+     * address does not wait for the control bytes, so when the branch is predicted the key's
+     * cache line is fetched alongside them (hits at 1,048,576 slots: 87 -> 58 ns). In a smaller
+     * table that branch only mispredicts (hits at 1,024 slots: 8.7 -> 13 ns). */
+    if ((uint64_t)capacity * stride > TL__TABLE_LARGE_BYTES && (own & 0x80u)) {
+      if (TL__MEM_LIKELY(tl__table_key_equal(tl__table_slot(mem, capacity, stride, home), key,
+                                             key_size))) {
+        p.index = home;
+        p.distance = 0;
+        return p;
+      }
+      own &= ~(uint64_t)0xFFu;
+    }
+    while (own) {
+      const uint32_t lane = tl__table_lane(own);
+      if (TL__MEM_LIKELY(tl__table_key_equal(tl__table_slot(mem, capacity, stride, home + lane),
+                                             key, key_size))) {
+        p.index = home + lane;
+        p.distance = lane;
+        return p;
+      }
+      own &= own - 1;
+    }
+    p.found = false;
+    /* Slots that end the probe: empty, or an entry closer to its home than the key would be to
+     * its own (in Robin Hood order the key would have been placed before it). Bytes of 128 and
+     * more never end it here: (byte | 0x80) - (lane + 1) keeps bit 7 iff byte >= lane + 1. */
+    stop = ~((control | TL__TABLE_LANES_HIGH) - TL__TABLE_LANES_OWN) & ~control &
+           TL__TABLE_LANES_HIGH;
+    if (TL__MEM_LIKELY(stop != 0)) {
+      p.distance = tl__table_lane(stop);
+      p.index = home + p.distance;
+      return p;
+    }
+    return tl__table_probe_slow(mem, capacity, key_size, stride, key, fragment,
+                                home + 8 == capacity ? 0 : home + 8, 8);
+  }
+  return tl__table_probe_slow(mem, capacity, key_size, stride, key, fragment, home, 0);
+}
+
+/* The slot holding `key` (and its index in *index_out), or NULL. */
 TL__MEM_FORCE_INLINE unsigned char *tl__table_find(unsigned char *mem, uint32_t capacity,
                                                    uint32_t key_size, uint32_t value_size,
                                                    const void *key, uint32_t *index_out) {
   const size_t stride = tl__table_stride(key_size, value_size);
-  unsigned char *const slots = mem + TL_LAYOUT_HEADER_BYTES;
-  const uint32_t hash = tl__table_hash(key, key_size);
-  const uint64_t want = ((uint64_t)hash << 32) | TL_LAYOUT_SLOT_OCCUPIED;
-  const uint32_t home = tl__table_home(hash, capacity);
-  unsigned char *const s0 = slots + (size_t)home * stride;
-  if (key_size == 4 || key_size == 8) {
-    if ((uint64_t)capacity * stride > TL__TABLE_WINDOW_MAX_BYTES) {
-      if (tl__table_key_equal(s0 + TL_LAYOUT_SLOT_KEY_OFFSET, key, key_size) &&
-          tl__mem_load_le64(s0) == want) {
-        if (index_out) *index_out = home;
-        return s0;
-      }
-      return tl__table_find_tail(mem, capacity, key_size, stride, key, want,
-                                 home + 1 == capacity ? 0 : home + 1, 1, index_out);
-    }
-    if (TL__MEM_LIKELY(capacity - home >= TL__TABLE_WINDOW)) {
-      unsigned char *const s1 = s0 + stride;
-      unsigned char *const s2 = s1 + stride;
-      const uint32_t m =
-          (uint32_t)tl__table_key_equal(s0 + TL_LAYOUT_SLOT_KEY_OFFSET, key, key_size) |
-          (uint32_t)tl__table_key_equal(s1 + TL_LAYOUT_SLOT_KEY_OFFSET, key, key_size) << 1 |
-          (uint32_t)tl__table_key_equal(s2 + TL_LAYOUT_SLOT_KEY_OFFSET, key, key_size) << 2;
-      if (TL__MEM_LIKELY(m != 0)) {
-        /* The first matching slot. Keys are unique, but an empty slot's key bytes are zero, so
-         * the state decides (a zero key that is absent goes on below). */
-        const uint32_t i = (~m & 1u) * (1u + ((~m >> 1) & 1u));
-        unsigned char *const slot = s0 + (size_t)i * stride;
-        if (TL__MEM_LIKELY(tl__mem_load_le64(slot) == want)) {
-          if (index_out) *index_out = home + i;
-          return slot;
-        }
-      } else {
-        /* Absent when a slot of the window ends the probe (the home slot only when empty). */
-        if (TL__MEM_LIKELY(((uint32_t)!tl__table_occupied(tl__mem_load_le64(s0)) |
-                            tl__table_window_stop(tl__mem_load_le64(s1), home, 1, capacity) |
-                            tl__table_window_stop(tl__mem_load_le64(s2), home, 2, capacity)) != 0)) {
-          if (index_out) *index_out = TL_INLINE_NONE;
-          return NULL;
-        }
-        return tl__table_find_tail(mem, capacity, key_size, stride, key, want,
-                                   home + TL__TABLE_WINDOW == capacity ? 0 : home + TL__TABLE_WINDOW,
-                                   TL__TABLE_WINDOW, index_out);
-      }
+  const tl__table_probe p = tl__table_probe_key(mem, capacity, key_size, stride, key, false);
+  if (index_out) *index_out = p.found ? p.index : TL_INLINE_NONE;
+  return p.found ? tl__table_slot(mem, capacity, stride, p.index) : NULL;
+}
+
+/* Moves `n` elements of a ring of `capacity` elements of `size` bytes one place on: elements
+ * from index `from` (wrapping) go to from + 1 ... from + n. */
+static inline void tl__table_ring_forward(unsigned char *base, size_t size, uint32_t capacity,
+                                          uint32_t from, uint32_t n) {
+  if ((uint64_t)from + n < capacity) {
+    memmove(base + (size_t)(from + 1) * size, base + (size_t)from * size, (size_t)n * size);
+  } else {
+    const uint32_t wrapped = from + n - capacity; /* elements 0 .. wrapped-1 */
+    memmove(base + size, base, (size_t)wrapped * size);
+    memcpy(base, base + (size_t)(capacity - 1) * size, size);
+    memmove(base + (size_t)(from + 1) * size, base + (size_t)from * size,
+            (size_t)(capacity - 1 - from) * size);
+  }
+}
+
+/* Moves `n` elements one place back: elements from index `to` + 1 (wrapping) go to to ... to+n-1. */
+static inline void tl__table_ring_back(unsigned char *base, size_t size, uint32_t capacity,
+                                       uint32_t to, uint32_t n) {
+  if ((uint64_t)to + n < capacity) {
+    memmove(base + (size_t)to * size, base + (size_t)(to + 1) * size, (size_t)n * size);
+  } else {
+    const uint32_t tail = capacity - 1 - to; /* elements to+1 .. capacity-1 */
+    memmove(base + (size_t)to * size, base + (size_t)(to + 1) * size, (size_t)tail * size);
+    memcpy(base + (size_t)(capacity - 1) * size, base, size);
+    memmove(base, base + size, (size_t)(n - tail - 1) * size);
+  }
+}
+
+/* Adds `delta` (+1 or -1) to the distances in control bytes first .. first+n-1 (no wrapping;
+ * first + n <= capacity), eight at a time: the last word may reach past the control array into
+ * the fragment array, whose bytes it leaves as they are. Saturated bytes (255) stay; returns
+ * whether there were any (a step back must then work out their exact distance). Steps back
+ * never meet a byte below 2 in a sound table; such bytes stay as they are. */
+static inline bool tl__table_control_step(unsigned char *control, uint32_t first, uint32_t n,
+                                          int delta) {
+  unsigned char *c = control + first;
+  uint64_t saturated = 0;
+  for (; n > 0; c += 8) {
+    const uint64_t lanes = n >= 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * n)) - 1);
+    const uint64_t x = tl__mem_load_le64(c);
+    const uint64_t full = tl__table_zero_bytes(~x) & lanes; /* bytes of 255 */
+    uint64_t step = ~full & lanes;
+    if (delta < 0) step &= ~(~((x | TL__TABLE_LANES_HIGH) - 2 * TL__TABLE_LANES_LOW) & ~x);
+    step = (step & TL__TABLE_LANES_HIGH) >> 7;
+    tl__mem_store_le64(c, delta > 0 ? x + step : x - step);
+    saturated |= full;
+    n = n >= 8 ? n - 8 : 0;
+  }
+  return saturated != 0;
+}
+
+/* First slot from `from` (wrapping, at most `limit` slots) whose control byte is at most `max`:
+ * TL_INLINE_NONE when none. max 0 finds an empty slot; max 1 also an entry at its home. */
+static inline uint32_t tl__table_find_control(const unsigned char *control, uint32_t capacity,
+                                              uint32_t from, uint32_t limit, unsigned max) {
+  uint32_t i = from, seen = 0;
+  while (seen < limit) {
+    if (capacity - i >= 8 && limit - seen >= 8) {
+      const uint64_t c = tl__mem_load_le64(control + i);
+      /* bytes <= max (< 128): (byte | 0x80) - (max + 1) clears bit 7 */
+      const uint64_t hit = ~((c | TL__TABLE_LANES_HIGH) - TL__TABLE_LANES_LOW * (max + 1)) & ~c &
+                           TL__TABLE_LANES_HIGH;
+      if (hit) return i + tl__table_lane(hit);
+      i += 8;
+      seen += 8;
+      if (i == capacity) i = 0;
+    } else {
+      if (control[i] <= max) return i;
+      i = tl__table_next_index(i, capacity);
+      seen++;
     }
   }
-  return tl__table_find_tail(mem, capacity, key_size, stride, key, want, home, 0, index_out);
+  return TL_INLINE_NONE;
 }
 
 /* Finds `key` or inserts it (its value zeroed). Returns its slot index and sets *result to
@@ -620,65 +764,43 @@ TL__MEM_FORCE_INLINE uint32_t tl__table_insert(unsigned char *mem, uint32_t capa
                                                uint32_t key_size, uint32_t value_size,
                                                const void *key, tl_inline_result *result) {
   const size_t stride = tl__table_stride(key_size, value_size);
-  const uint32_t hash = tl__table_hash(key, key_size);
-  const uint64_t want = ((uint64_t)hash << 32) | TL_LAYOUT_SLOT_OCCUPIED;
-  uint32_t index = tl__table_home(hash, capacity);
-  unsigned char *slot = tl__table_slot(mem, stride, index);
-  uint32_t distance, count;
-  bool displace = false;
-
-  for (distance = 0; distance < capacity; distance++) {
-    const uint64_t state = tl__mem_load_le64(slot);
-    if (state == want && tl__table_key_equal(slot + TL_LAYOUT_SLOT_KEY_OFFSET, key, key_size)) {
-      *result = TL_INLINE_EXISTS;
-      return index;
-    }
-    if (!tl__table_occupied(state)) break;
-    if (tl__table_distance(state, index, capacity) < distance) {
-      displace = true;
-      break;
-    }
-    if (TL__MEM_UNLIKELY(++index == capacity)) {
-      index = 0;
-      slot = tl__table_slot(mem, stride, 0);
-    } else {
-      slot += stride;
-    }
+  unsigned char *const control = tl__table_control(mem);
+  const tl__table_probe p = tl__table_probe_key(mem, capacity, key_size, stride, key, true);
+  const uint32_t count = tl__inline_count(mem, capacity);
+  unsigned char *slot;
+  if (p.found) {
+    *result = TL_INLINE_EXISTS;
+    return p.index;
   }
-  count = tl__inline_count(mem, capacity);
-  if (distance == capacity || count >= capacity) {
+  if (!p.ends || count >= capacity) {
     *result = TL_INLINE_FULL;
     return TL_INLINE_NONE;
   }
-  if (displace) {
-    /* Move the rest of the run, up to the next free slot, one slot on. */
-    unsigned char *const slots = mem + TL_LAYOUT_HEADER_BYTES;
-    unsigned char *const last = slots + (size_t)(capacity - 1) * stride;
-    unsigned char *end = slot;
-    uint32_t steps;
-    for (steps = 1; steps < capacity; steps++) {
-      end = end == last ? slots : end + stride;
-      if (end[0] != TL_LAYOUT_SLOT_OCCUPIED) break; /* byte 0 of the state word is the state */
-    }
-    if (steps == capacity) { /* the count said there was room but no slot is free */
+  if (control[p.index] != 0) {
+    /* Move the rest of the run, up to the next empty slot, one slot on. */
+    const uint32_t end = tl__table_find_control(control, capacity, p.index, capacity, 0);
+    uint32_t n, first, head;
+    if (end == TL_INLINE_NONE) { /* the count said there was room but no slot is free */
       *result = TL_INLINE_FULL;
       return TL_INLINE_NONE;
     }
-    if (end > slot) {
-      memmove(slot + stride, slot, (size_t)(end - slot));
-    } else {
-      memmove(slots + stride, slots, (size_t)(end - slots));
-      memcpy(slots, last, stride);
-      memmove(slot + stride, slot, (size_t)(last - slot));
-    }
+    n = end >= p.index ? end - p.index : end + (capacity - p.index);
+    tl__table_ring_forward(tl__table_slot(mem, capacity, stride, 0), stride, capacity, p.index, n);
+    tl__table_ring_forward(control, 1, capacity, p.index, n);
+    tl__table_ring_forward(tl__table_fragments(mem, capacity), 1, capacity, p.index, n);
+    first = tl__table_next_index(p.index, capacity);
+    head = capacity - first < n ? capacity - first : n;
+    (void)tl__table_control_step(control, first, head, +1);
+    (void)tl__table_control_step(control, 0, n - head, +1);
   }
-  tl__mem_store_le64(slot, want);
-  memcpy(slot + TL_LAYOUT_SLOT_KEY_OFFSET, key, key_size);
-  memset(slot + TL_LAYOUT_SLOT_KEY_OFFSET + key_size, 0,
-         stride - TL_LAYOUT_SLOT_KEY_OFFSET - key_size);
+  control[p.index] = tl__table_control_of(p.distance);
+  tl__table_fragments(mem, capacity)[p.index] = (unsigned char)p.fragment;
+  slot = tl__table_slot(mem, capacity, stride, p.index);
+  memcpy(slot, key, key_size);
+  memset(slot + key_size, 0, stride - key_size);
   tl__mem_store_le32(mem, count + 1);
   *result = TL_INLINE_OK;
-  return index;
+  return p.index;
 }
 
 /* Empties slot `index` and moves the displaced entries that follow it back by one slot. */
@@ -686,40 +808,38 @@ TL__MEM_FORCE_INLINE void tl__table_remove_at(unsigned char *mem, uint32_t capac
                                               uint32_t key_size, uint32_t value_size,
                                               uint32_t index) {
   const size_t stride = tl__table_stride(key_size, value_size);
-  unsigned char *const slots = mem + TL_LAYOUT_HEADER_BYTES;
-  unsigned char *const last = slots + (size_t)(capacity - 1) * stride;
-  unsigned char *slot = slots + (size_t)index * stride;
-  unsigned char *next = slot;
-  uint32_t moved = 0, j = index;
-  uint32_t count = tl__inline_count(mem, capacity);
+  unsigned char *const control = tl__table_control(mem);
+  const uint32_t count = tl__inline_count(mem, capacity);
   /* The run to move back ends at an empty slot or at an entry that sits at its home. */
-  while (moved + 1 < capacity) {
-    uint64_t state;
-    if (next == last) {
-      next = slots;
-      j = 0;
-    } else {
-      next += stride;
-      j++;
+  const uint32_t next = tl__table_next_index(index, capacity);
+  const uint32_t end = capacity == 1 ? TL_INLINE_NONE
+                                     : tl__table_find_control(control, capacity, next, capacity - 1, 1);
+  const uint32_t n = end == TL_INLINE_NONE ? capacity - 1
+                     : end >= next         ? end - next
+                                           : end + (capacity - next);
+  uint32_t last = index;
+  if (n > 0) {
+    const uint32_t head = capacity - index < n ? capacity - index : n;
+    bool saturated;
+    tl__table_ring_back(tl__table_slot(mem, capacity, stride, 0), stride, capacity, index, n);
+    tl__table_ring_back(control, 1, capacity, index, n);
+    tl__table_ring_back(tl__table_fragments(mem, capacity), 1, capacity, index, n);
+    saturated = tl__table_control_step(control, index, head, -1);
+    saturated |= tl__table_control_step(control, 0, n - head, -1);
+    if (TL__MEM_UNLIKELY(saturated)) {
+      uint32_t i, k;
+      for (i = index, k = 0; k < n; k++, i = tl__table_next_index(i, capacity)) {
+        if (control[i] == TL__TABLE_SATURATED) {
+          control[i] =
+              tl__table_control_of(tl__table_distance(mem, capacity, key_size, stride, i));
+        }
+      }
     }
-    state = tl__mem_load_le64(next);
-    if (!tl__table_occupied(state) || tl__table_home((uint32_t)(state >> 32), capacity) == j) break;
-    moved++;
+    last = (uint32_t)(((uint64_t)index + n) % capacity);
   }
-  if (moved == 0) {
-    memset(slot, 0, stride);
-  } else if (index + moved < capacity) {
-    memmove(slot, slot + stride, (size_t)moved * stride);
-    memset(slot + (size_t)moved * stride, 0, stride);
-  } else {
-    const uint32_t tail = capacity - 1 - index; /* entries from index+1 to the end */
-    const uint32_t rest = moved - tail - 1;     /* entries from slot 1 on */
-    unsigned char *first = tl__table_slot(mem, stride, 0);
-    memmove(slot, slot + stride, (size_t)tail * stride);
-    memcpy(tl__table_slot(mem, stride, capacity - 1), first, stride);
-    memmove(first, first + stride, (size_t)rest * stride);
-    memset(first + (size_t)rest * stride, 0, stride);
-  }
+  control[last] = 0;
+  tl__table_fragments(mem, capacity)[last] = 0;
+  memset(tl__table_slot(mem, capacity, stride, last), 0, stride);
   tl__mem_store_le32(mem, count ? count - 1 : 0);
 }
 
@@ -735,18 +855,14 @@ TL__MEM_FORCE_INLINE bool tl__table_remove(unsigned char *mem, uint32_t capacity
 /* First slot that is empty or holds an entry at its home: no removal ever moves an entry across
  * the boundary before it, so a walk starting there visits each element once even when the walk
  * removes. A table built by insertions always has one; 0 is only a guard for foreign bytes. */
-static inline uint32_t tl__table_walk_start(unsigned char *mem, uint32_t capacity, size_t stride) {
-  uint32_t i;
-  for (i = 0; i < capacity; i++) {
-    uint64_t state = tl__mem_load_le64(tl__table_slot(mem, stride, i));
-    if (!tl__table_occupied(state) || tl__table_distance(state, i, capacity) == 0) return i;
-  }
-  return 0;
+static inline uint32_t tl__table_walk_start(unsigned char *mem, uint32_t capacity) {
+  const uint32_t i = tl__table_find_control(tl__table_control(mem), capacity, 0, capacity, 1);
+  return i == TL_INLINE_NONE ? 0 : i;
 }
 
-static inline tl_inline_iter tl__table_iter(unsigned char *mem, uint32_t capacity, size_t stride) {
+static inline tl_inline_iter tl__table_iter(unsigned char *mem, uint32_t capacity) {
   tl_inline_iter it;
-  it.start = mem ? tl__table_walk_start(mem, capacity, stride) : 0;
+  it.start = mem ? tl__table_walk_start(mem, capacity) : 0;
   it.next = it.start;
   it.left = mem ? capacity : 0;
   it.current = TL_INLINE_NONE;
@@ -754,14 +870,14 @@ static inline tl_inline_iter tl__table_iter(unsigned char *mem, uint32_t capacit
 }
 
 /* The next occupied slot of the walk, or TL_INLINE_NONE at the end. */
-TL__MEM_FORCE_INLINE uint32_t tl__table_next(unsigned char *mem, uint32_t capacity, size_t stride,
+TL__MEM_FORCE_INLINE uint32_t tl__table_next(unsigned char *mem, uint32_t capacity,
                                              tl_inline_iter *it) {
   if (!mem || !it) return TL_INLINE_NONE;
   while (it->left > 0) {
     const uint32_t i = it->next < capacity ? it->next : 0;
     it->next = i + 1 == capacity ? 0 : i + 1;
     it->left--;
-    if (tl__table_occupied(tl__mem_load_le64(tl__table_slot(mem, stride, i)))) {
+    if (tl__table_control(mem)[i] != 0) {
       it->current = i;
       return i;
     }
@@ -772,17 +888,16 @@ TL__MEM_FORCE_INLINE uint32_t tl__table_next(unsigned char *mem, uint32_t capaci
 
 static inline bool tl__table_iter_remove(unsigned char *mem, uint32_t capacity, uint32_t key_size,
                                          uint32_t value_size, tl_inline_iter *it) {
-  const size_t stride = tl__table_stride(key_size, value_size);
   uint32_t current;
   if (!mem || !it || it->current >= capacity) return false;
   current = it->current;
-  if (!tl__table_occupied(tl__mem_load_le64(tl__table_slot(mem, stride, current)))) return false;
+  if (tl__table_control(mem)[current] == 0) return false;
   tl__table_remove_at(mem, capacity, key_size, value_size, current);
   it->current = TL_INLINE_NONE;
   if (current == it->start) {
     /* The walk's first element is gone, and with it everything visited: start afresh, since the
      * boundary may have moved. */
-    *it = tl__table_iter(mem, capacity, stride);
+    *it = tl__table_iter(mem, capacity);
   } else {
     /* A displaced successor may have moved into this slot: examine it again. */
     it->next = current;
@@ -806,7 +921,7 @@ static inline tl_inline_hashset tl_inline_hashset_view(void *mem, uint32_t capac
   tl_inline_hashset s;
   bool ok = tl__inline_memory_ok(mem) && tl__inline_size_ok(element_size) &&
             tl__inline_bytes_ok(capacity, TL_LAYOUT_SET_SLOT_BYTES(element_size),
-                                TL_LAYOUT_HEADER_BYTES);
+                                TL_LAYOUT_TABLE_SLOTS_OFFSET(capacity));
   s.mem = ok ? (unsigned char *)mem : NULL;
   s.capacity = ok ? capacity : 0;
   s.element_size = ok ? element_size : 0;
@@ -847,16 +962,16 @@ static inline void tl_inline_hashset_clear(tl_inline_hashset s) {
 }
 
 static inline tl_inline_iter tl_inline_hashset_iter(tl_inline_hashset s) {
-  return tl__table_iter(s.mem, s.capacity, TL_LAYOUT_SET_SLOT_BYTES(s.element_size));
+  return tl__table_iter(s.mem, s.capacity);
 }
 
 /* Advances the walk; on true, *element (if not NULL) points at the element. */
 static inline bool tl_inline_hashset_next(tl_inline_hashset s, tl_inline_iter *it,
                                           const void **element) {
   const size_t stride = TL_LAYOUT_SET_SLOT_BYTES(s.element_size);
-  uint32_t i = tl__table_next(s.mem, s.capacity, stride, it);
+  uint32_t i = tl__table_next(s.mem, s.capacity, it);
   if (i == TL_INLINE_NONE) return false;
-  if (element) *element = tl__table_slot(s.mem, stride, i) + TL_LAYOUT_SLOT_KEY_OFFSET;
+  if (element) *element = tl__table_slot(s.mem, s.capacity, stride, i);
   return true;
 }
 
@@ -882,7 +997,7 @@ static inline tl_inline_dict tl_inline_dict_view(void *mem, uint32_t capacity, u
   bool ok = tl__inline_memory_ok(mem) && tl__inline_size_ok(key_size) &&
             value_size <= TL_INLINE_MAX_ELEMENT_SIZE &&
             tl__inline_bytes_ok(capacity, TL_LAYOUT_DICT_SLOT_BYTES(key_size, value_size),
-                                TL_LAYOUT_HEADER_BYTES);
+                                TL_LAYOUT_TABLE_SLOTS_OFFSET(capacity));
   d.mem = ok ? (unsigned char *)mem : NULL;
   d.capacity = ok ? capacity : 0;
   d.key_size = ok ? key_size : 0;
@@ -896,9 +1011,9 @@ static inline uint32_t tl_inline_dict_count(tl_inline_dict d) {
   return d.mem ? tl__inline_count(d.mem, d.capacity) : 0;
 }
 
-TL__MEM_FORCE_INLINE void *tl__dict_value(unsigned char *mem, uint32_t key_size, uint32_t value_size,
-                                          uint32_t index) {
-  return tl__table_slot(mem, tl__table_stride(key_size, value_size), index) +
+TL__MEM_FORCE_INLINE void *tl__dict_value(unsigned char *mem, uint32_t capacity, uint32_t key_size,
+                                          uint32_t value_size, uint32_t index) {
+  return tl__table_slot(mem, capacity, tl__table_stride(key_size, value_size), index) +
          TL_LAYOUT_SLOT_VALUE_OFFSET(key_size);
 }
 
@@ -922,7 +1037,7 @@ TL__MEM_FORCE_INLINE void *tl__dict_get_or_add(unsigned char *mem, uint32_t capa
     return NULL;
   }
   index = tl__table_insert(mem, capacity, key_size, value_size, key, result);
-  return index == TL_INLINE_NONE ? NULL : tl__dict_value(mem, key_size, value_size, index);
+  return index == TL_INLINE_NONE ? NULL : tl__dict_value(mem, capacity, key_size, value_size, index);
 }
 
 TL__MEM_FORCE_INLINE tl_inline_result tl__dict_try_add(unsigned char *mem, uint32_t capacity,
@@ -999,17 +1114,17 @@ static inline void tl_inline_dict_clear(tl_inline_dict d) {
 }
 
 static inline tl_inline_iter tl_inline_dict_iter(tl_inline_dict d) {
-  return tl__table_iter(d.mem, d.capacity, tl__table_stride(d.key_size, d.value_size));
+  return tl__table_iter(d.mem, d.capacity);
 }
 
 /* Advances the walk; on true, *key and *value (each if not NULL) point at the entry. */
 static inline bool tl_inline_dict_next(tl_inline_dict d, tl_inline_iter *it, const void **key,
                                        void **value) {
   const size_t stride = tl__table_stride(d.key_size, d.value_size);
-  uint32_t i = tl__table_next(d.mem, d.capacity, stride, it);
+  uint32_t i = tl__table_next(d.mem, d.capacity, it);
   if (i == TL_INLINE_NONE) return false;
-  if (key) *key = tl__table_slot(d.mem, stride, i) + TL_LAYOUT_SLOT_KEY_OFFSET;
-  if (value) *value = tl__dict_value(d.mem, d.key_size, d.value_size, i);
+  if (key) *key = tl__table_slot(d.mem, d.capacity, stride, i);
+  if (value) *value = tl__table_slot(d.mem, d.capacity, stride, i) + TL_LAYOUT_SLOT_VALUE_OFFSET(d.key_size);
   return true;
 }
 
@@ -1132,14 +1247,13 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
     if (s.mem) memset(s.mem, 0, TL_LAYOUT_SET_BYTES(s.capacity, sizeof(K))); \
   } \
   TL__INLINE_TYPED_FN tl_inline_iter name##_iter(name s) { \
-    return tl__table_iter(s.mem, s.capacity, TL_LAYOUT_SET_SLOT_BYTES(sizeof(K))); \
+    return tl__table_iter(s.mem, s.capacity); \
   } \
   TL__INLINE_TYPED_FN bool name##_next(name s, tl_inline_iter *it, K *element) { \
     const size_t stride = TL_LAYOUT_SET_SLOT_BYTES(sizeof(K)); \
-    uint32_t i = tl__table_next(s.mem, s.capacity, stride, it); \
+    uint32_t i = tl__table_next(s.mem, s.capacity, it); \
     if (i == TL_INLINE_NONE) return false; \
-    if (element) \
-      memcpy(element, tl__table_slot(s.mem, stride, i) + TL_LAYOUT_SLOT_KEY_OFFSET, sizeof(K)); \
+    if (element) memcpy(element, tl__table_slot(s.mem, s.capacity, stride, i), sizeof(K)); \
     return true; \
   } \
   TL__INLINE_TYPED_FN bool name##_iter_remove(name s, tl_inline_iter *it) { \
@@ -1185,15 +1299,15 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
     if (d.mem) memset(d.mem, 0, TL_LAYOUT_DICT_BYTES(d.capacity, sizeof(K), sizeof(V))); \
   } \
   TL__INLINE_TYPED_FN tl_inline_iter name##_iter(name d) { \
-    return tl__table_iter(d.mem, d.capacity, TL_LAYOUT_DICT_SLOT_BYTES(sizeof(K), sizeof(V))); \
+    return tl__table_iter(d.mem, d.capacity); \
   } \
   TL__INLINE_TYPED_FN bool name##_next(name d, tl_inline_iter *it, K *key, V **value) { \
     const size_t stride = TL_LAYOUT_DICT_SLOT_BYTES(sizeof(K), sizeof(V)); \
-    uint32_t i = tl__table_next(d.mem, d.capacity, stride, it); \
+    uint32_t i = tl__table_next(d.mem, d.capacity, it); \
     if (i == TL_INLINE_NONE) return false; \
-    if (key) memcpy(key, tl__table_slot(d.mem, stride, i) + TL_LAYOUT_SLOT_KEY_OFFSET, sizeof(K)); \
+    if (key) memcpy(key, tl__table_slot(d.mem, d.capacity, stride, i), sizeof(K)); \
     if (value) \
-      *value = (V *)tl__dict_value(d.mem, (uint32_t)sizeof(K), (uint32_t)sizeof(V), i); \
+      *value = (V *)tl__dict_value(d.mem, d.capacity, (uint32_t)sizeof(K), (uint32_t)sizeof(V), i); \
     return true; \
   } \
   TL__INLINE_TYPED_FN bool name##_iter_remove(name d, tl_inline_iter *it) { \

@@ -35,7 +35,7 @@ TL_INLINE_DICT_TYPE(i64_dict, int64_t, int64_t)
 #define BLOCK_BYTES (GENERIC_OFF + TL_LAYOUT_DICT_BYTES(16, 3, 5))
 
 /* A constant expression, checked at compile time in C and C++ alike. */
-typedef char golden_block_size_check[BLOCK_BYTES == 3768 ? 1 : -1];
+typedef char golden_block_size_check[BLOCK_BYTES == 2904 ? 1 : -1];
 
 static uint64_t rng = 12345;
 static uint64_t next_random(void) {

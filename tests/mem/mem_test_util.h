@@ -13,36 +13,41 @@ static inline uint32_t test_home_of(const void *key, uint32_t key_size, uint32_t
   return (uint32_t)(((uint64_t)tl_hash32(key, key_size, 0) * capacity) >> 32);
 }
 
-/* The table invariants, from the bytes alone: empty slots all zero, occupied slots hold the key's
- * XXH32, no hole between an entry and its home, Robin Hood order along runs, the count. */
+/* The table invariants, from the bytes alone: empty slots all zero, each occupied slot's control
+ * byte 1 + its distance from home (255 from 254 on) and its fragment byte the key's XXH32 & 0xFF,
+ * no hole between an entry and its home, Robin Hood order along runs, padding zero, the count. */
 static inline void test_check_table(const unsigned char *mem, uint32_t capacity, uint32_t key_size,
                                     uint32_t value_size) {
-  size_t stride = TL_LAYOUT_DICT_SLOT_BYTES(key_size, value_size);
+  const size_t stride = TL_LAYOUT_DICT_SLOT_BYTES(key_size, value_size);
+  const unsigned char *control = mem + TL_LAYOUT_HEADER_BYTES;
+  const unsigned char *fragments = control + TL_LAYOUT_ALIGN(capacity);
+  const unsigned char *slots = mem + TL_LAYOUT_TABLE_SLOTS_OFFSET(capacity);
   uint32_t i, occupied = 0;
+  for (i = capacity; i < TL_LAYOUT_ALIGN(capacity); i++) {
+    assert_int_equal(control[i], 0);
+    assert_int_equal(fragments[i], 0);
+  }
   for (i = 0; i < capacity; i++) {
-    const unsigned char *slot = mem + 8 + i * stride;
-    uint64_t state = tl__mem_load_le64(slot);
+    const unsigned char *slot = slots + i * stride;
     uint32_t home, distance, d;
-    if ((state & 0xFF) == TL_LAYOUT_SLOT_EMPTY) {
+    if (control[i] == 0) {
       size_t k;
+      assert_int_equal(fragments[i], 0);
       for (k = 0; k < stride; k++) assert_int_equal(slot[k], 0);
       continue;
     }
-    assert_int_equal(state & 0xFFFFFFFFu, TL_LAYOUT_SLOT_OCCUPIED);
-    assert_int_equal(state >> 32, tl_hash32(slot + 8, key_size, 0));
+    assert_int_equal(fragments[i], tl_hash32(slot, key_size, 0) & 0xFF);
     {
       size_t k; /* key padding is zero */
-      for (k = 8 + key_size; k < 8 + TL_LAYOUT_ALIGN(key_size); k++) assert_int_equal(slot[k], 0);
+      for (k = key_size; k < TL_LAYOUT_ALIGN(key_size); k++) assert_int_equal(slot[k], 0);
     }
-    home = test_home_of(slot + 8, key_size, capacity);
+    home = test_home_of(slot, key_size, capacity);
     distance = (i + capacity - home) % capacity;
-    for (d = 1; d <= distance; d++) {
-      const unsigned char *before = mem + 8 + ((i + capacity - d) % capacity) * stride;
-      assert_int_equal(before[0], TL_LAYOUT_SLOT_OCCUPIED);
-    }
+    assert_int_equal(control[i], distance < 254 ? distance + 1 : 255);
+    for (d = 1; d <= distance; d++) assert_int_not_equal(control[(i + capacity - d) % capacity], 0);
     if (distance > 0) {
-      const unsigned char *prev = mem + 8 + ((i + capacity - 1) % capacity) * stride;
-      uint32_t prev_home = test_home_of(prev + 8, key_size, capacity);
+      const unsigned char *prev = slots + ((i + capacity - 1) % capacity) * stride;
+      uint32_t prev_home = test_home_of(prev, key_size, capacity);
       uint32_t prev_distance = (i - 1 + capacity - prev_home) % capacity;
       assert_true(prev_distance + 1 >= distance);
     }

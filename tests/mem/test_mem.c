@@ -452,7 +452,7 @@ static void test_mem_hashset_operations(void **state) {
   tl_inline_hashset s = tl_inline_hashset_view(mem, cap, 8);
   uint64_t k;
   (void)state;
-  assert_int_equal(bytes, 8 + 8 * 16);
+  assert_int_equal(bytes, 8 + 2 * 8 + 8 * 8);
   for (k = 100; k < 108; k++) {
     assert_false(tl_inline_hashset_contains(s, &k));
     assert_true(tl_inline_hashset_add(s, &k));
@@ -494,8 +494,9 @@ static void test_mem_hashset_operations(void **state) {
   free(mem);
 }
 
-/* The byte format of one slot, pinned: state byte 1, zeros, the key's XXH32 little-endian, the key,
- * zero padding, the value. */
+/* The byte format of a table, pinned: the count, the control byte (1: at its home) and the
+ * fragment byte (the key's XXH32 & 0xFF), each array padded to 8, then the key, zero padding, the
+ * value. */
 static void test_mem_dict_slot_bytes(void **state) {
   const uint32_t cap = 1;
   unsigned char *mem = (unsigned char *)scratch(TL_LAYOUT_DICT_BYTES(cap, 3, 4));
@@ -503,9 +504,10 @@ static void test_mem_dict_slot_bytes(void **state) {
   const unsigned char key[3] = {'a', 'b', 'c'};
   const uint32_t value = 0x11223344u;
   uint32_t h = tl_hash32(key, 3, 0);
-  const unsigned char expected[8 + 24] = {
+  const unsigned char expected[8 + 16 + 16] = {
     1, 0, 0, 0, 0, 0, 0, 0,
-    1, 0, 0, 0, (unsigned char)h, (unsigned char)(h >> 8), (unsigned char)(h >> 16), (unsigned char)(h >> 24),
+    1, 0, 0, 0, 0, 0, 0, 0,
+    (unsigned char)h, 0, 0, 0, 0, 0, 0, 0,
     'a', 'b', 'c', 0, 0, 0, 0, 0,
     0x44, 0x33, 0x22, 0x11, 0, 0, 0, 0,
   };
@@ -607,17 +609,17 @@ static void test_mem_hashset_wraps_around(void **state) {
   for (i = 0; i < 4; i++) assert_true(tl_inline_hashset_add(s, &last[i]));
   check_table(mem, cap, 8, 0);
   /* Robin Hood order: the wrapped entries (farther from home) come before slot 0's own keys. */
-  assert_memory_equal(mem + 8 + 15 * 16 + 8, &last[0], 8);
-  assert_memory_equal(mem + 8 + 0 * 16 + 8, &last[1], 8);
-  assert_memory_equal(mem + 8 + 2 * 16 + 8, &last[3], 8);
-  assert_memory_equal(mem + 8 + 3 * 16 + 8, &first[0], 8);
-  assert_memory_equal(mem + 8 + 4 * 16 + 8, &first[1], 8);
+  assert_memory_equal(mem + 40 + 15 * 8, &last[0], 8);
+  assert_memory_equal(mem + 40 + 0 * 8, &last[1], 8);
+  assert_memory_equal(mem + 40 + 2 * 8, &last[3], 8);
+  assert_memory_equal(mem + 40 + 3 * 8, &first[0], 8);
+  assert_memory_equal(mem + 40 + 4 * 8, &first[1], 8);
   for (i = 0; i < 4; i++) assert_true(tl_inline_hashset_contains(s, &last[i]));
   /* Removing the entry in the last slot pulls the wrapped run back across the end. */
   assert_true(tl_inline_hashset_remove(s, &last[0]));
   check_table(mem, cap, 8, 0);
-  assert_memory_equal(mem + 8 + 15 * 16 + 8, &last[1], 8);
-  assert_memory_equal(mem + 8 + 2 * 16 + 8, &first[0], 8);
+  assert_memory_equal(mem + 40 + 15 * 8, &last[1], 8);
+  assert_memory_equal(mem + 40 + 2 * 8, &first[0], 8);
   for (i = 1; i < 4; i++) assert_true(tl_inline_hashset_contains(s, &last[i]));
   for (i = 0; i < 2; i++) assert_true(tl_inline_hashset_contains(s, &first[i]));
   /* Adding it back shifts the run forward across the end again. */
@@ -1027,41 +1029,43 @@ static void test_mem_invalid_views_fail(void **state) {
 
 /* Garbage in the header (a count past the capacity, a head past the end) cannot push an
  * operation out of bounds: ASan would report it here. */
-/* Lookups of 4- and 8-byte keys compare the home slot and the next two at once, then branch
- * (tables that fit in cache), or decide the home slot first (tables over 2 MiB); longer probes
- * and probes that wrap around the table's end go slot by slot. Every route must give the same
- * answers: runs of 1 to 7 keys with one home (so the key sits inside the window, at its edge or
- * beyond it), near the start, the middle and the end of the table; an absent key whose probe
- * crosses the run; the zero key (whose bytes equal an empty slot's); and a slot whose key bytes
- * and hash match but whose state says it is not occupied. */
+/* Lookups read the control and fragment bytes of the home slot and the next seven at once and
+ * compare keys only where both match; in tables over 2 MiB the home slot's key is compared by a
+ * branch of its own first. Probes past those eight slots, and probes from the last seven slots
+ * (which would read past the array), go slot by slot. Every route must give the same answers:
+ * runs of 1 to 11 keys with one home (inside the eight, at their edge and beyond), near the
+ * start, the middle and the end of the table; an absent key whose probe crosses the run; the
+ * zero key (whose bytes equal an empty slot's); and slots whose key bytes match but whose
+ * control or fragment byte does not. */
 static void test_mem_table_lookup_routes(void **state) {
   static const uint32_t key_sizes[] = {4, 8};
-  /* 32 slots: the window route; 2^18 slots (4 or 6 MiB): the home-slot-first route. */
-  static const uint32_t capacities[] = {32, 1u << 18};
+  /* 32 slots: a table in cache; 2^19 slots (4 MiB of slots): the home-slot-first route. */
+  static const uint32_t capacities[] = {32, 1u << 19};
   size_t ks, c, h;
   (void)state;
   for (ks = 0; ks < 2; ks++) {
     for (c = 0; c < 2; c++) {
       const uint32_t key_size = key_sizes[ks], cap = capacities[c];
       const size_t stride = TL_LAYOUT_SET_SLOT_BYTES(key_size);
-      const uint32_t homes[] = {0, 1, 13, cap / 2, cap - 3, cap - 2, cap - 1};
+      const uint32_t homes[] = {0, 1, 13, cap / 2, cap - 9, cap - 8, cap - 7, cap - 2, cap - 1};
+      unsigned char *mem = (unsigned char *)scratch(TL_LAYOUT_SET_BYTES(cap, key_size));
+      unsigned char *control = mem + 8, *fragments = control + TL_LAYOUT_ALIGN(cap);
       assert_true((cap * stride > (2u << 20)) == (c == 1));
       for (h = 0; h < sizeof homes / sizeof homes[0]; h++) {
         const uint32_t home = homes[h];
-        unsigned char *mem = (unsigned char *)scratch(TL_LAYOUT_SET_BYTES(cap, key_size));
         tl_inline_hashset s = tl_inline_hashset_view(mem, cap, key_size);
-        uint64_t keys[8], absent, zero = 0;
+        uint64_t keys[12], absent, zero = 0;
         uint32_t run, i, index;
         keys_with_home_sized(&absent, 1, key_size, home == 0 ? cap - 1 : home - 1, cap,
-                             keys_with_home_sized(keys, 8, key_size, home, cap, 1));
-        for (run = 1; run <= 7; run++) {
-          unsigned char *last;
+                             keys_with_home_sized(keys, 12, key_size, home, cap, 1));
+        for (run = 1; run <= 11; run++) {
+          const uint32_t last = (home + run - 1) % cap;
           assert_true(tl_inline_hashset_add(s, &keys[run - 1]));
           for (i = 0; i < run; i++) {
             unsigned char *slot = tl__table_find(mem, cap, key_size, 0, &keys[i], &index);
             assert_non_null(slot);
             assert_int_equal(index, (home + i) % cap); /* equal homes in insertion order */
-            assert_ptr_equal(slot, mem + 8 + index * stride);
+            assert_ptr_equal(slot, mem + TL_LAYOUT_TABLE_SLOTS_OFFSET(cap) + index * stride);
           }
           assert_false(tl_inline_hashset_contains(s, &keys[run])); /* same home, never added */
           assert_false(tl_inline_hashset_contains(s, &absent));
@@ -1073,17 +1077,58 @@ static void test_mem_table_lookup_routes(void **state) {
           assert_true(tl_inline_hashset_contains(s, &zero));
           assert_true(tl_inline_hashset_remove(s, &zero));
           assert_false(tl_inline_hashset_contains(s, &zero));
-          /* Key bytes and hash in place, state not occupied: not a match. */
-          last = mem + 8 + ((home + run - 1) % cap) * stride;
-          last[0] = TL_LAYOUT_SLOT_REMOVED;
+          /* Key bytes in place, but a fragment or a distance that does not fit: not a match. */
+          fragments[last] ^= 0x5A;
           assert_false(tl_inline_hashset_contains(s, &keys[run - 1]));
-          last[0] = TL_LAYOUT_SLOT_OCCUPIED;
+          fragments[last] ^= 0x5A;
+          control[last]++;
+          assert_false(tl_inline_hashset_contains(s, &keys[run - 1]));
+          control[last]--;
+          assert_true(tl_inline_hashset_contains(s, &keys[run - 1]));
         }
         check_table(mem, cap, key_size, 0);
-        free(mem);
+        tl_inline_hashset_clear(s);
       }
+      free(mem);
     }
   }
+}
+
+/* More than 254 keys with one home: the control bytes of the farthest saturate at 255, and their
+ * exact distances come from their hashes. Every key is found while present, the invariants hold
+ * after each removal (in a shuffled order, so entries move back across the saturation point),
+ * and the emptied table is all zeros. */
+static void test_mem_table_saturated_distances(void **state) {
+  const uint32_t cap = 512, n = 300;
+  const size_t bytes = TL_LAYOUT_SET_BYTES(cap, 8);
+  unsigned char *mem = (unsigned char *)scratch(bytes);
+  tl_inline_hashset s = tl_inline_hashset_view(mem, cap, 8);
+  uint64_t keys[300], other[40];
+  uint32_t i, saturated = 0;
+  (void)state;
+  keys_with_home_sized(other, 40, 8, 100, cap, keys_with_home_sized(keys, n, 8, 400, cap, 1));
+  for (i = 0; i < n; i++) assert_true(tl_inline_hashset_add(s, &keys[i]));
+  for (i = 0; i < 40; i++) assert_true(tl_inline_hashset_add(s, &other[i])); /* homes inside the run */
+  check_table(mem, cap, 8, 0);
+  for (i = 0; i < cap; i++) saturated += mem[8 + i] == 255;
+  assert_int_equal(saturated, n - 254);
+  for (i = 0; i < n; i++) assert_true(tl_inline_hashset_contains(s, &keys[i]));
+  for (i = n; i > 1; i--) { /* shuffle */
+    uint32_t j = (uint32_t)(rng_next() % i);
+    uint64_t t = keys[i - 1];
+    keys[i - 1] = keys[j];
+    keys[j] = t;
+  }
+  for (i = 0; i < n; i++) {
+    uint32_t j;
+    assert_true(tl_inline_hashset_remove(s, &keys[i]));
+    if (i % 16 == 0 || i > n - 50) check_table(mem, cap, 8, 0);
+    for (j = i + 1; j < n; j += 7) assert_true(tl_inline_hashset_contains(s, &keys[j]));
+    assert_false(tl_inline_hashset_contains(s, &keys[i]));
+  }
+  for (i = 0; i < 40; i++) assert_true(tl_inline_hashset_remove(s, &other[i]));
+  for (i = 0; i < bytes; i++) assert_int_equal(mem[i], 0);
+  free(mem);
 }
 
 /* Both lookup routes over random keys at load 0.8, then after every third key is removed: each
@@ -1107,8 +1152,8 @@ static void test_mem_table_lookup_routes_random(void **state) {
       unsigned char *slot = tl__table_find(mem, cap, 8, 8, &keys[i], &index);
       if (i < n && i % 3 != 0) {
         assert_non_null(slot);
-        assert_ptr_equal(slot, mem + 8 + (size_t)index * 24);
-        assert_memory_equal(slot + 16, &keys[i], 8);
+        assert_ptr_equal(slot, mem + TL_LAYOUT_TABLE_SLOTS_OFFSET(cap) + (size_t)index * 16);
+        assert_memory_equal(slot, &keys[i], 8);
       } else {
         assert_null(slot);
       }
@@ -1179,6 +1224,7 @@ int main(void) {
     cmocka_unit_test(test_mem_invalid_views_fail),
     cmocka_unit_test(test_mem_table_lookup_routes),
     cmocka_unit_test(test_mem_table_lookup_routes_random),
+    cmocka_unit_test(test_mem_table_saturated_distances),
     cmocka_unit_test(test_mem_corrupt_headers_stay_in_bounds),
   };
   return cmocka_run_group_tests_name("mem", tests, NULL, NULL);

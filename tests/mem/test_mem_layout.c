@@ -22,18 +22,20 @@ _Static_assert(TL_LAYOUT_ALIGN(0) == 0 && TL_LAYOUT_ALIGN(1) == 8 && TL_LAYOUT_A
                "TL_LAYOUT_ALIGN");
 _Static_assert(TL_LAYOUT_ARRAY_BYTES(10, 4) == 80, "array");
 _Static_assert(TL_LAYOUT_SEQUENCE_BYTES(16, 12) == 8 + 16 * 16, "sequence");
-_Static_assert(TL_LAYOUT_SET_SLOT_BYTES(8) == 16, "set slot");
-_Static_assert(TL_LAYOUT_SET_BYTES(32, 3) == 8 + 32 * 16, "set");
-_Static_assert(TL_LAYOUT_DICT_SLOT_BYTES(4, 12) == 8 + 8 + 16, "dict slot");
-_Static_assert(TL_LAYOUT_DICT_BYTES(1024, 8, 8) == 8 + 1024 * 24, "dict");
+_Static_assert(TL_LAYOUT_TABLE_CONTROL_BYTES(32) == 2 * 32 && TL_LAYOUT_TABLE_CONTROL_BYTES(7) == 2 * 8,
+               "control and fragment arrays");
+_Static_assert(TL_LAYOUT_SET_SLOT_BYTES(8) == 8, "set slot");
+_Static_assert(TL_LAYOUT_SET_BYTES(32, 3) == 8 + 2 * 32 + 32 * 8, "set");
+_Static_assert(TL_LAYOUT_DICT_SLOT_BYTES(4, 12) == 8 + 16, "dict slot");
+_Static_assert(TL_LAYOUT_DICT_BYTES(1024, 8, 8) == 8 + 2 * 1024 + 1024 * 16, "dict");
 _Static_assert(TL_LAYOUT_DICT_BYTES(7, 5, 0) == TL_LAYOUT_SET_BYTES(7, 5), "a dict without values is a set");
-_Static_assert(TL_LAYOUT_SLOT_VALUE_OFFSET(9) == 24, "value offset");
+_Static_assert(TL_LAYOUT_SLOT_VALUE_OFFSET(9) == 16, "value offset");
 static unsigned char sized_by_layout[TL_LAYOUT_DICT_BYTES(4, sizeof(uint32_t), sizeof(uint64_t))];
 struct record_with_collections { /* how a generated vault record embeds collections */
   uint64_t list[TL_LAYOUT_SEQUENCE_BYTES(8, sizeof(uint32_t)) / 8];
   uint64_t set[TL_LAYOUT_SET_BYTES(16, sizeof(uint64_t)) / 8];
 };
-_Static_assert(sizeof(struct record_with_collections) == (8 + 8 * 8) + (8 + 16 * 16), "record");
+_Static_assert(sizeof(struct record_with_collections) == (8 + 8 * 8) + (8 + 2 * 16 + 16 * 8), "record");
 
 static const uint64_t capacities[] = {
   1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 100, 127, 128, 255, 256, 1000, 1023, 1024,
@@ -72,6 +74,8 @@ static void test_mem_layout_generator_matches_runtime(void **state) {
                        TL_LAYOUT_DICT_SLOT_BYTES(es, value_sizes[v]));
     for (c = 0; c < COUNT(capacities); c++) {
       uint64_t cap = capacities[c];
+      assert_int_equal(layout_table_control_bytes(cap), TL_LAYOUT_TABLE_CONTROL_BYTES(cap));
+      assert_int_equal(layout_table_slots_offset(cap), TL_LAYOUT_TABLE_SLOTS_OFFSET(cap));
       compared += same(layout_array_bytes(cap, es), TL_LAYOUT_ARRAY_BYTES(cap, es));
       compared += same(layout_sequence_bytes(cap, es), TL_LAYOUT_SEQUENCE_BYTES(cap, es));
       compared += same(layout_set_bytes(cap, es), TL_LAYOUT_SET_BYTES(cap, es));
@@ -101,7 +105,6 @@ static void test_mem_layout_runtime_accepts_generated_sizes(void **state) {
   assert_int_equal(LAYOUT_MAX_CAPACITY, TL_INLINE_MAX_CAPACITY);
   assert_int_equal(LAYOUT_MAX_ELEMENT_SIZE, TL_INLINE_MAX_ELEMENT_SIZE);
   assert_int_equal(LAYOUT_HEADER_BYTES, TL_LAYOUT_HEADER_BYTES);
-  assert_int_equal(LAYOUT_STATE_BYTES, TL_LAYOUT_STATE_BYTES);
   assert_int_equal(LAYOUT_ALIGNMENT, TL_LAYOUT_ALIGNMENT);
   assert_true(LAYOUT_MAX_BYTES <= (uint64_t)TL_MEM_MAX_BYTES);
   for (e = 0; e < COUNT(element_sizes); e++) {
@@ -199,7 +202,7 @@ static void test_mem_layout_kind_names(void **state) {
   assert_false(layout_kind_from_name("inlinelist", &kind));
   assert_false(layout_kind_from_name(NULL, &kind));
   assert_null(layout_kind_name(LAYOUT_KIND_COUNT));
-  assert_int_equal(sizeof sized_by_layout, 8 + 4 * 24);
+  assert_int_equal(sizeof sized_by_layout, 8 + 2 * 8 + 4 * 16);
 }
 
 int main(void) {

@@ -26,10 +26,9 @@ static const enemy_vault enemies_instances[2] = {
         30, /* MaxHealth */
         0, /* Armor */
         { INT64_C(5368709120) }, /* MoveSpeed */
-        { UINT64_C(0x0000000000000002), UINT64_C(0x1f74819600000001), UINT64_C(0x0000000000000002), UINT64_C(0x0000000020000000),
-      0, 0, 0, 0,
-      0, 0, UINT64_C(0xf3bb769300000001), UINT64_C(0x0000000000000001),
-      UINT64_C(0x0000000080000000) }, /* LootTable */
+        { UINT64_C(0x0000000000000002), UINT64_C(0x0000000001000001), UINT64_C(0x0000000093000096), UINT64_C(0x0000000000000002),
+      UINT64_C(0x0000000020000000), 0, 0, 0,
+      0, UINT64_C(0x0000000000000001), UINT64_C(0x0000000080000000) }, /* LootTable */
         0, /* Health */
         { 0 }, /* HitsTaken */
         { NULL, NULL }
@@ -40,7 +39,8 @@ static const enemy_vault enemies_instances[2] = {
         80, /* MaxHealth */
         3, /* Armor */
         { INT64_C(3435973837) }, /* MoveSpeed */
-        { UINT64_C(0x0000000000000001), UINT64_C(0x1f74819600000001), UINT64_C(0x0000000000000002), UINT64_C(0x00000000c0000000) }, /* LootTable */
+        { UINT64_C(0x0000000000000001), UINT64_C(0x0000000000000001), UINT64_C(0x0000000000000096), UINT64_C(0x0000000000000002),
+      UINT64_C(0x00000000c0000000) }, /* LootTable */
         0, /* Health */
         { 0 }, /* HitsTaken */
         { NULL, NULL }

@@ -29,7 +29,7 @@ typedef struct enemy_vault {
     int32_t MaxHealth; /* Integer, serialised */
     int32_t Armor; /* Integer, serialised */
     tl_fp MoveSpeed; /* FP, serialised */
-    uint64_t LootTable[13]; /* InlineDictionary of Integer -> FP, capacity 4, serialised */
+    uint64_t LootTable[11]; /* InlineDictionary of Integer -> FP, capacity 4, serialised */
     int32_t Health; /* Integer, transient */
     uint64_t HitsTaken[9]; /* InlineList of Integer, capacity 8, transient */
     tl_vault_listener tl_listener; /* called with the field id when a setter changes a value */
@@ -38,7 +38,7 @@ typedef struct enemy_vault {
 /* Inline collections: exactly the runtime's layout (mem.h), and the size the generator computed. */
 TL_VAULT_STATIC_ASSERT(enemy_vault_layout_LootTable,
     sizeof(((enemy_vault *)0)->LootTable) == TL_LAYOUT_DICT_BYTES(4, sizeof(int32_t), sizeof(tl_fp)) &&
-    TL_LAYOUT_DICT_BYTES(4, sizeof(int32_t), sizeof(tl_fp)) == 104);
+    TL_LAYOUT_DICT_BYTES(4, sizeof(int32_t), sizeof(tl_fp)) == 88);
 TL_VAULT_STATIC_ASSERT(enemy_vault_layout_HitsTaken,
     sizeof(((enemy_vault *)0)->HitsTaken) == TL_LAYOUT_SEQUENCE_BYTES(8, sizeof(int32_t)) &&
     TL_LAYOUT_SEQUENCE_BYTES(8, sizeof(int32_t)) == 72);

@@ -62,8 +62,8 @@ typedef struct every_vault {
     uint64_t Tags[10]; /* InlineList of FPVector3, capacity 3, serialised */
     uint64_t Queue[6]; /* InlineQueue of Boolean, capacity 5, serialised */
     uint64_t Undo[3]; /* InlineStack of Long, capacity 2, serialised */
-    uint64_t Seen[17]; /* InlineHashSet of Integer, capacity 8, serialised */
-    uint64_t Loot[13]; /* InlineDictionary of AssetRef -> FP, capacity 4, serialised */
+    uint64_t Seen[11]; /* InlineHashSet of Integer, capacity 8, serialised */
+    uint64_t Loot[11]; /* InlineDictionary of AssetRef -> FP, capacity 4, serialised */
     tl_vault_listener tl_listener; /* called with the field id when a setter changes a value */
 } every_vault;
 
@@ -82,10 +82,10 @@ TL_VAULT_STATIC_ASSERT(every_vault_layout_Undo,
     TL_LAYOUT_SEQUENCE_BYTES(2, sizeof(int64_t)) == 24);
 TL_VAULT_STATIC_ASSERT(every_vault_layout_Seen,
     sizeof(((every_vault *)0)->Seen) == TL_LAYOUT_SET_BYTES(8, sizeof(int32_t)) &&
-    TL_LAYOUT_SET_BYTES(8, sizeof(int32_t)) == 136);
+    TL_LAYOUT_SET_BYTES(8, sizeof(int32_t)) == 88);
 TL_VAULT_STATIC_ASSERT(every_vault_layout_Loot,
     sizeof(((every_vault *)0)->Loot) == TL_LAYOUT_DICT_BYTES(4, sizeof(tl_vault_asset_ref), sizeof(tl_fp)) &&
-    TL_LAYOUT_DICT_BYTES(4, sizeof(tl_vault_asset_ref), sizeof(tl_fp)) == 104);
+    TL_LAYOUT_DICT_BYTES(4, sizeof(tl_vault_asset_ref), sizeof(tl_fp)) == 88);
 TL_INLINE_ARRAY_TYPE(every_vault_Slots_array, int32_t)
 TL_INLINE_LIST_TYPE(every_vault_Tags_list, tl_fpv3)
 TL_INLINE_QUEUE_TYPE(every_vault_Queue_queue, bool)
@@ -116,15 +116,12 @@ static const every_vault every_vault_defaults = {
     { UINT64_C(0x0000000000000001), UINT64_C(0x0000000100000000), UINT64_C(0x0000000200000000), UINT64_C(0x0000000300000000) }, /* Tags */
     { UINT64_C(0x0000000000000003), UINT64_C(0x0000000000000001), 0, UINT64_C(0x0000000000000001) }, /* Queue */
     { 0 }, /* Undo */
-    { UINT64_C(0x0000000000000006), 0, 0, UINT64_C(0x39dcaf0600000001),
-      UINT64_C(0x0000000000000009), UINT64_C(0x5cce5e3300000001), UINT64_C(0x000000000000000a), 0,
-      0, UINT64_C(0x800b383500000001), UINT64_C(0x0000000000000005), UINT64_C(0x9eda58c400000001),
-      UINT64_C(0x0000000000000008), UINT64_C(0xa93911a000000001), UINT64_C(0x0000000000000006), UINT64_C(0xe68bc8f800000001),
-      UINT64_C(0x0000000000000007) }, /* Seen */
-    { UINT64_C(0x0000000000000002), 0, 0, 0,
-      UINT64_C(0x7f5c321300000001), UINT64_C(0x0000000040867c13), UINT64_C(0x0000000200000000), 0,
-      0, 0, UINT64_C(0xce49cbbd00000001), UINT64_C(0x00000000434d6cbb),
-      UINT64_C(0x0000000080000000) }, /* Loot */
+    { UINT64_C(0x0000000000000006), UINT64_C(0x0102020100010100), UINT64_C(0xf8a0c43500330600), 0,
+      UINT64_C(0x0000000000000009), UINT64_C(0x000000000000000a), 0, UINT64_C(0x0000000000000005),
+      UINT64_C(0x0000000000000008), UINT64_C(0x0000000000000006), UINT64_C(0x0000000000000007) }, /* Seen */
+    { UINT64_C(0x0000000000000002), UINT64_C(0x0000000001000100), UINT64_C(0x00000000bd001300), 0,
+      0, UINT64_C(0x0000000040867c13), UINT64_C(0x0000000200000000), 0,
+      0, UINT64_C(0x00000000434d6cbb), UINT64_C(0x0000000080000000) }, /* Loot */
     { NULL, NULL }
 };
 
