@@ -40,9 +40,10 @@
  *   undefined behaviour for bad arguments.
  *
  * Byte order
- *   Hashes are the same on every machine and endianness. Collection headers and slot states are
- *   stored little-endian, so the bytes that this header writes are the same everywhere; keys and
- *   values are the caller's own bytes (give them no implicit padding, see mem_inline.h).
+ *   Hashes are the same on every machine and endianness. Collection headers are stored
+ *   little-endian and table control bytes are single bytes, so the bytes that this header writes
+ *   are the same everywhere; keys and values are the caller's own bytes (give them no implicit
+ *   padding, see mem_inline.h).
  *
  * Example
  *   TL_INLINE_LIST_TYPE(int_list, int32_t)          // once, at file scope

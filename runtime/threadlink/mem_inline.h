@@ -710,27 +710,52 @@ static inline void tl__table_ring_back(unsigned char *base, size_t size, uint32_
   }
 }
 
-/* Adds `delta` (+1 or -1) to the distances in control bytes first .. first+n-1 (no wrapping;
- * first + n <= capacity), eight at a time: the last word may reach past the control array into
- * the fragment array, whose bytes it leaves as they are. Saturated bytes (255) stay; returns
- * whether there were any (a step back must then work out their exact distance). Steps back
- * never meet a byte below 2 in a sound table; such bytes stay as they are. */
-static inline bool tl__table_control_step(unsigned char *control, uint32_t first, uint32_t n,
-                                          int delta) {
+/* Raises the distances in control bytes first .. first+n-1 (no wrapping; first + n <= capacity)
+ * by one, eight at a time; saturated bytes (255) stay. The last word may reach past the control
+ * array into the fragment array, whose bytes it leaves as they are. */
+static inline void tl__table_step_forward(unsigned char *control, uint32_t first, uint32_t n) {
   unsigned char *c = control + first;
-  uint64_t saturated = 0;
   for (; n > 0; c += 8) {
     const uint64_t lanes = n >= 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * n)) - 1);
     const uint64_t x = tl__mem_load_le64(c);
-    const uint64_t full = tl__table_zero_bytes(~x) & lanes; /* bytes of 255 */
-    uint64_t step = ~full & lanes;
-    if (delta < 0) step &= ~(~((x | TL__TABLE_LANES_HIGH) - 2 * TL__TABLE_LANES_LOW) & ~x);
-    step = (step & TL__TABLE_LANES_HIGH) >> 7;
-    tl__mem_store_le64(c, delta > 0 ? x + step : x - step);
-    saturated |= full;
+    const uint64_t full = tl__table_zero_bytes(~x); /* bytes of 255 */
+    tl__mem_store_le64(c, x + ((~full & lanes & TL__TABLE_LANES_HIGH) >> 7));
     n = n >= 8 ? n - 8 : 0;
   }
-  return saturated != 0;
+}
+
+/* The entries after slot `index` (wrapping) up to the first empty slot or entry at its home:
+ * lowers their distances by one, eight control bytes at a time, and returns how many there are
+ * (at most capacity - 1). Sets *saturated when one of them has a saturated byte (255, left as it
+ * is: its exact distance must be worked out once it has moved). */
+static inline uint32_t tl__table_step_back_run(unsigned char *control, uint32_t capacity,
+                                               uint32_t index, bool *saturated) {
+  uint32_t i = tl__table_next_index(index, capacity), n = 0;
+  while (n + 1 < capacity) {
+    if (capacity - i >= 8 && capacity - 1 - n >= 8) {
+      const uint64_t x = tl__mem_load_le64(control + i);
+      /* bytes <= 1 (empty, or at home): (byte | 0x80) - 2 clears bit 7 */
+      const uint64_t stop =
+          ~((x | TL__TABLE_LANES_HIGH) - 2 * TL__TABLE_LANES_LOW) & ~x & TL__TABLE_LANES_HIGH;
+      const uint32_t lanes = stop ? tl__table_lane(stop) : 8;
+      const uint64_t mask = lanes == 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * lanes)) - 1);
+      const uint64_t full = tl__table_zero_bytes(~x) & mask; /* bytes of 255 */
+      tl__mem_store_le64(control + i, x - (((~full & mask & TL__TABLE_LANES_HIGH) >> 7)));
+      *saturated |= full != 0;
+      n += lanes;
+      if (stop) break;
+      i += 8;
+      if (i == capacity) i = 0;
+    } else {
+      const unsigned char c = control[i];
+      if (c <= 1) break;
+      if (c == TL__TABLE_SATURATED) *saturated = true;
+      else control[i] = (unsigned char)(c - 1);
+      n++;
+      i = tl__table_next_index(i, capacity);
+    }
+  }
+  return n;
 }
 
 /* First slot from `from` (wrapping, at most `limit` slots) whose control byte is at most `max`:
@@ -790,8 +815,8 @@ TL__MEM_FORCE_INLINE uint32_t tl__table_insert(unsigned char *mem, uint32_t capa
     tl__table_ring_forward(tl__table_fragments(mem, capacity), 1, capacity, p.index, n);
     first = tl__table_next_index(p.index, capacity);
     head = capacity - first < n ? capacity - first : n;
-    (void)tl__table_control_step(control, first, head, +1);
-    (void)tl__table_control_step(control, 0, n - head, +1);
+    tl__table_step_forward(control, first, head);
+    tl__table_step_forward(control, 0, n - head);
   }
   control[p.index] = tl__table_control_of(p.distance);
   tl__table_fragments(mem, capacity)[p.index] = (unsigned char)p.fragment;
@@ -810,22 +835,15 @@ TL__MEM_FORCE_INLINE void tl__table_remove_at(unsigned char *mem, uint32_t capac
   const size_t stride = tl__table_stride(key_size, value_size);
   unsigned char *const control = tl__table_control(mem);
   const uint32_t count = tl__inline_count(mem, capacity);
-  /* The run to move back ends at an empty slot or at an entry that sits at its home. */
-  const uint32_t next = tl__table_next_index(index, capacity);
-  const uint32_t end = capacity == 1 ? TL_INLINE_NONE
-                                     : tl__table_find_control(control, capacity, next, capacity - 1, 1);
-  const uint32_t n = end == TL_INLINE_NONE ? capacity - 1
-                     : end >= next         ? end - next
-                                           : end + (capacity - next);
+  bool saturated = false;
+  /* The run to move back ends at an empty slot or at an entry that sits at its home; its
+   * distances drop by one on the way. */
+  const uint32_t n = tl__table_step_back_run(control, capacity, index, &saturated);
   uint32_t last = index;
   if (n > 0) {
-    const uint32_t head = capacity - index < n ? capacity - index : n;
-    bool saturated;
     tl__table_ring_back(tl__table_slot(mem, capacity, stride, 0), stride, capacity, index, n);
     tl__table_ring_back(control, 1, capacity, index, n);
     tl__table_ring_back(tl__table_fragments(mem, capacity), 1, capacity, index, n);
-    saturated = tl__table_control_step(control, index, head, -1);
-    saturated |= tl__table_control_step(control, 0, n - head, -1);
     if (TL__MEM_UNLIKELY(saturated)) {
       uint32_t i, k;
       for (i = index, k = 0; k < n; k++, i = tl__table_next_index(i, capacity)) {
@@ -835,7 +853,7 @@ TL__MEM_FORCE_INLINE void tl__table_remove_at(unsigned char *mem, uint32_t capac
         }
       }
     }
-    last = (uint32_t)(((uint64_t)index + n) % capacity);
+    last = n < capacity - index ? index + n : n - (capacity - index);
   }
   control[last] = 0;
   tl__table_fragments(mem, capacity)[last] = 0;
