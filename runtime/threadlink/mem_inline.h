@@ -602,10 +602,11 @@ tl__table_probe_slow(unsigned char *mem, uint32_t capacity, uint32_t key_size, s
   return p;
 }
 
-/* Probes for `key`. A probe that starts at least eight slots before the table's end reads eight
- * control bytes at once and compares keys only in slots whose entries share the key's home, so
- * a miss seldom touches the slots and a hit compares one key (usually); longer probes go on slot
- * by slot. */
+/* Probes for `key`. A probe that starts at least eight slots before the table's end reads the
+ * control and fragment bytes of eight slots at once and compares keys only in slots whose
+ * entries share the key's home and hash fragment, so a miss seldom reads a slot and a hit
+ * compares one key (but for 1 in 256); longer probes go on slot by slot. `inserting` asks for
+ * the home slot's cache line early. */
 TL__MEM_FORCE_INLINE tl__table_probe tl__table_probe_key(unsigned char *mem, uint32_t capacity,
                                                          uint32_t key_size, size_t stride,
                                                          const void *key, bool inserting) {
