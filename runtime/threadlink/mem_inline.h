@@ -53,8 +53,8 @@
  * tables that are mostly read. A table may be filled to its capacity, but a fuller table probes
  * further, and every add or remove moves the rest of its run by one slot: a removal moves about
  * 1 entry at load 0.5, 8 at 0.75 and 47 at 0.9. Measured on a 1,024-slot int64 table
- * (tests/bench/mem/RESULTS.md): hits about 7 / 10 / 15 ns, misses 7 / 9 / 13 ns and a
- * remove+add pair 57 / 100 / 165 ns at those loads.
+ * (tests/bench/mem/RESULTS.md): hits about 10 / 10 / 16 ns, misses 8 / 9 / 14 ns and a
+ * remove+add pair 74 / 96 / 161 ns at those loads.
  *
  * Pointers returned by at/get/peek/get_or_add point into the collection; any later operation
  * that adds or removes may move elements, so re-fetch them afterwards.
