@@ -1027,8 +1027,6 @@ static void test_mem_invalid_views_fail(void **state) {
   free(mem);
 }
 
-/* Garbage in the header (a count past the capacity, a head past the end) cannot push an
- * operation out of bounds: ASan would report it here. */
 /* Lookups read the control and fragment bytes of the home slot and the next seven at once and
  * compare keys only where both match; in tables over 2 MiB the home slot's key is compared by a
  * branch of its own first. Probes past those eight slots, and probes from the last seven slots
@@ -1163,6 +1161,8 @@ static void test_mem_table_lookup_routes_random(void **state) {
   }
 }
 
+/* Garbage in the header (a count past the capacity, a head past the end) cannot push an
+ * operation out of bounds: ASan would report it here. */
 static void test_mem_corrupt_headers_stay_in_bounds(void **state) {
   const uint32_t cap = 4;
   size_t bytes = TL_LAYOUT_SEQUENCE_BYTES(cap, 8);
