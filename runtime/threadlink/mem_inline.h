@@ -561,6 +561,12 @@ TL__MEM_FORCE_INLINE uint64_t tl__table_zero_bytes(uint64_t x) {
   return ~(((x & low7) + low7) | x | low7);
 }
 
+/* Bit 7 of each byte of `x` below the matching byte of `limits` (every limit 1..127); bytes of
+ * 128 and more are never below: (byte | 0x80) - limit keeps bit 7 iff byte >= limit. */
+TL__MEM_FORCE_INLINE uint64_t tl__table_bytes_below(uint64_t x, uint64_t limits) {
+  return ~((x | TL__TABLE_LANES_HIGH) - limits) & ~x & TL__TABLE_LANES_HIGH;
+}
+
 /* Tables whose slots take more than this are taken to be larger than the caches. */
 #define TL__TABLE_LARGE_BYTES (2u << 20)
 
@@ -569,8 +575,7 @@ typedef struct tl__table_probe {
   uint32_t index;    /* slot of the key when found, else where it belongs */
   uint32_t distance; /* of that slot from the key's home */
   unsigned fragment; /* low byte of the key's hash */
-  bool found;
-  bool ends;         /* not found: false when the table has no slot left to probe */
+  bool found;        /* not found with distance == capacity: no slot left to probe */
 } tl__table_probe;
 
 /* The probe slot by slot from slot `index`, `distance` past home; any key size, any table. */
@@ -582,7 +587,6 @@ tl__table_probe_slow(unsigned char *mem, uint32_t capacity, uint32_t key_size, s
   tl__table_probe p;
   p.fragment = fragment;
   p.found = false;
-  p.ends = false;
   for (; distance < capacity; distance++) {
     const unsigned char c = control[index];
     uint32_t d;
@@ -598,7 +602,6 @@ tl__table_probe_slow(unsigned char *mem, uint32_t capacity, uint32_t key_size, s
   }
   p.index = index;
   p.distance = distance;
-  p.ends = p.found || distance < capacity;
   return p;
 }
 
@@ -613,11 +616,12 @@ TL__MEM_FORCE_INLINE tl__table_probe tl__table_probe_key(unsigned char *mem, uin
   const uint32_t hash = tl__table_hash(key, key_size);
   const uint32_t home = tl__table_home(hash, capacity);
   const unsigned fragment = hash & 0xFFu;
+  const bool large = (uint64_t)capacity * stride > TL__TABLE_LARGE_BYTES;
   tl__table_probe p;
   p.fragment = fragment;
 #if defined(__GNUC__) || defined(__clang__)
   /* An insertion writes near the home slot: fetch its line while the control bytes arrive. */
-  if (inserting && (uint64_t)capacity * stride > TL__TABLE_LARGE_BYTES)
+  if (inserting && large)
     __builtin_prefetch(tl__table_slot(mem, capacity, stride, home), 1);
 #else
   (void)inserting;
@@ -632,12 +636,11 @@ TL__MEM_FORCE_INLINE tl__table_probe tl__table_probe_key(unsigned char *mem, uin
          (TL__TABLE_LANES_LOW * fragment)));
     uint64_t stop;
     p.found = true;
-    p.ends = true;
     /* In a table larger than the caches, the home slot first, by a branch of its own: its
      * address does not wait for the control bytes, so when the branch is predicted the key's
      * cache line is fetched alongside them (hits at 1,048,576 slots: 87 -> 58 ns). In a smaller
      * table that branch only mispredicts (hits at 1,024 slots: 8.7 -> 13 ns). */
-    if ((uint64_t)capacity * stride > TL__TABLE_LARGE_BYTES && (own & 0x80u)) {
+    if (large && (own & 0x80u)) {
       if (TL__MEM_LIKELY(tl__table_key_equal(tl__table_slot(mem, capacity, stride, home), key,
                                              key_size))) {
         p.index = home;
@@ -658,10 +661,8 @@ TL__MEM_FORCE_INLINE tl__table_probe tl__table_probe_key(unsigned char *mem, uin
     }
     p.found = false;
     /* Slots that end the probe: empty, or an entry closer to its home than the key would be to
-     * its own (in Robin Hood order the key would have been placed before it). Bytes of 128 and
-     * more never end it here: (byte | 0x80) - (lane + 1) keeps bit 7 iff byte >= lane + 1. */
-    stop = ~((control | TL__TABLE_LANES_HIGH) - TL__TABLE_LANES_OWN) & ~control &
-           TL__TABLE_LANES_HIGH;
+     * its own (in Robin Hood order the key would have been placed before it). */
+    stop = tl__table_bytes_below(control, TL__TABLE_LANES_OWN);
     if (TL__MEM_LIKELY(stop != 0)) {
       p.distance = tl__table_lane(stop);
       p.index = home + p.distance;
@@ -735,9 +736,7 @@ static inline uint32_t tl__table_step_back_run(unsigned char *control, uint32_t 
   while (n + 1 < capacity) {
     if (capacity - i >= 8 && capacity - 1 - n >= 8) {
       const uint64_t x = tl__mem_load_le64(control + i);
-      /* bytes <= 1 (empty, or at home): (byte | 0x80) - 2 clears bit 7 */
-      const uint64_t stop =
-          ~((x | TL__TABLE_LANES_HIGH) - 2 * TL__TABLE_LANES_LOW) & ~x & TL__TABLE_LANES_HIGH;
+      const uint64_t stop = tl__table_bytes_below(x, 2 * TL__TABLE_LANES_LOW); /* empty or at home */
       const uint32_t lanes = stop ? tl__table_lane(stop) : 8;
       const uint64_t mask = lanes == 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * lanes)) - 1);
       const uint64_t full = tl__table_zero_bytes(~x) & mask; /* bytes of 255 */
@@ -767,9 +766,7 @@ static inline uint32_t tl__table_find_control(const unsigned char *control, uint
   while (seen < limit) {
     if (capacity - i >= 8 && limit - seen >= 8) {
       const uint64_t c = tl__mem_load_le64(control + i);
-      /* bytes <= max (< 128): (byte | 0x80) - (max + 1) clears bit 7 */
-      const uint64_t hit = ~((c | TL__TABLE_LANES_HIGH) - TL__TABLE_LANES_LOW * (max + 1)) & ~c &
-                           TL__TABLE_LANES_HIGH;
+      const uint64_t hit = tl__table_bytes_below(c, TL__TABLE_LANES_LOW * (max + 1));
       if (hit) return i + tl__table_lane(hit);
       i += 8;
       seen += 8;
@@ -798,7 +795,7 @@ TL__MEM_FORCE_INLINE uint32_t tl__table_insert(unsigned char *mem, uint32_t capa
     *result = TL_INLINE_EXISTS;
     return p.index;
   }
-  if (!p.ends || count >= capacity) {
+  if (p.distance >= capacity || count >= capacity) {
     *result = TL_INLINE_FULL;
     return TL_INLINE_NONE;
   }
