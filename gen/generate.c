@@ -122,6 +122,7 @@ static uint64_t input_digest(const gen_options *opt, project *p, domain_job *job
 {
     static const char version[] = "threadlink-gen " TLG_VERSION;
     hasher_add(p->input_hash, version, sizeof version);
+    if (opt->generator_build) hasher_add(p->input_hash, opt->generator_build, strlen(opt->generator_build) + 1);
     hasher_add(p->input_hash, tlg_shell_domain, strlen(tlg_shell_domain));
     hasher_add(p->input_hash, tlg_shell_custom_domain, strlen(tlg_shell_custom_domain));
     /* check asks whether generate would change anything: it shares generate's stamp. */

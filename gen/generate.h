@@ -20,6 +20,10 @@ typedef struct gen_options {
     bool quiet;                /* no summary */
     bool strict;               /* GEN_HEADERS: unrecorded entries are an error, not a warning */
     bool banner_without_version;
+    /* Names this build of the generator (threadlink-gen passes TLG_BUILD_ID): outputs that
+     * another build stamped are generated afresh, even with the same version. NULL: the version
+     * alone names it. */
+    const char *generator_build;
     const char *depfile;       /* write a Make/Ninja depfile here (absolute, or relative to the working directory) */
     const char *deptarget;     /* its target; default: the first output */
     FILE *summary;             /* default stdout */

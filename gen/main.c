@@ -5,6 +5,7 @@
 #include "generate.h"
 #include "pack.h"
 #include "watch.h"
+#include "tlg_build_id.h"
 #include "tlg_version.h"
 
 #include <errno.h>
@@ -68,6 +69,7 @@ static int run_pack(int argc, char **argv)
 {
     pack_options opt = {0};
     opt.progress = -1;
+    opt.generator_build = TLG_BUILD_ID;
     const char *dir = NULL;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
@@ -152,6 +154,7 @@ static int run_diff(int argc, char **argv)
 int main(int argc, char **argv)
 {
     gen_options opt = {0};
+    opt.generator_build = TLG_BUILD_ID;
     const char *dir = NULL;
     bool watching = false;
     if (argc < 2) {

@@ -694,6 +694,7 @@ int pack_run(const pack_options *opt)
     g.config_path = cfg_path;
     g.quiet = opt->quiet;
     g.banner_without_version = opt->banner_without_version;
+    g.generator_build = opt->generator_build;
     g.summary = opt->summary;
     if (gen_run(&g, NULL) != 0) {
         rc = 1;

@@ -18,6 +18,7 @@ typedef struct pack_options {
     bool quiet;                /* no summary lines */
     int progress;              /* 1 on, 0 off, -1 (default 0 for a zeroed struct: off) */
     bool banner_without_version;
+    const char *generator_build; /* as gen_options.generator_build */
     FILE *summary;             /* default stdout */
     /* Tests: shuffle the scanned inputs with this seed before partitioning and packing, to show
      * that nothing depends on input order (0: as scanned). */

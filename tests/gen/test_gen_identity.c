@@ -310,6 +310,37 @@ static void test_identity_hand_edited_output_is_restored(void **state)
     free(good), free(restored), free(again);
 }
 
+/* A stamp names the generator build that wrote it: a rebuilt generator of the same version
+ * (whose outputs may differ) does not take the up-to-date path on another build's stamp. */
+static void test_identity_stamp_names_generator_build(void **state)
+{
+    (void)state;
+    fx_basic_config(NULL);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nBeta\n");
+    gen_result r;
+    gen_options opt = {.command = GEN_GENERATE, .quiet = true, .banner_without_version = true,
+                       .generator_build = "build-a"};
+    assert_int_equal(gen_run(&opt, &r), 0);
+    char *stamp_a = fx_read("generated/" STAMP_FILE);
+    char *outputs = fx_snapshot("generated");
+    /* The same build: up to date, the stamp stays. */
+    assert_int_equal(gen_run(&opt, &r), 0);
+    char *again = fx_read("generated/" STAMP_FILE);
+    assert_string_equal(stamp_a, again);
+    /* Another build: a full pass, which records its own stamp (and, here, the same outputs). */
+    opt.generator_build = "build-b";
+    assert_int_equal(gen_run(&opt, &r), 0);
+    char *stamp_b = fx_read("generated/" STAMP_FILE);
+    assert_string_not_equal(stamp_a, stamp_b);
+    /* check shares generate's stamp: build b's run is up to date for build b. */
+    opt.command = GEN_CHECK;
+    assert_int_equal(gen_run(&opt, &r), 0);
+    assert_int_equal(r.changed, 0);
+    char *after = fx_snapshot("generated");
+    assert_string_equal(outputs, after);
+    free(stamp_a), free(again), free(stamp_b), free(outputs), free(after);
+}
+
 static void test_identity_large_domain_round_trip(void **state)
 {
     fixture *f = *state;
@@ -350,6 +381,7 @@ int main(void)
         T(test_identity_empty_domain_warns),
         T(test_identity_rescope_and_rename_reported),
         T(test_identity_hand_edited_output_is_restored),
+        T(test_identity_stamp_names_generator_build),
         T(test_identity_large_domain_round_trip),
     };
     return cmocka_run_group_tests_name("gen_identity", tests, NULL, NULL);
