@@ -608,8 +608,7 @@ tl__table_probe_slow(unsigned char *mem, uint32_t capacity, uint32_t key_size, s
 /* Probes for `key`. A probe that starts at least eight slots before the table's end reads the
  * control and fragment bytes of eight slots at once and compares keys only in slots whose
  * entries share the key's home and hash fragment, so a miss seldom reads a slot and a hit
- * compares one key (but for 1 in 256); longer probes go on slot by slot. `inserting` asks for
- * the home slot's cache line early. */
+ * compares one key (but for 1 in 256); longer probes go on slot by slot. */
 TL__MEM_FORCE_INLINE tl__table_probe tl__table_probe_key(unsigned char *mem, uint32_t capacity,
                                                          uint32_t key_size, size_t stride,
                                                          const void *key, bool inserting) {
@@ -620,11 +619,16 @@ TL__MEM_FORCE_INLINE tl__table_probe tl__table_probe_key(unsigned char *mem, uin
   tl__table_probe p;
   p.fragment = fragment;
 #if defined(__GNUC__) || defined(__clang__)
-  /* An insertion writes near the home slot: fetch its line while the control bytes arrive. */
-  if (inserting && large)
-    __builtin_prefetch(tl__table_slot(mem, capacity, stride, home), 1);
+  /* In a table larger than the caches, fetch the home slot's line while the control bytes
+   * arrive: a hit mostly reads its key there, and an insertion writes near it. Hits at 1,048,576
+   * slots: 56 -> 51 ns at load 0.5, 106 -> 85 ns at 0.9 (misses 15 -> 19 ns at 0.5). */
+  if (large) {
+    if (inserting) __builtin_prefetch(tl__table_slot(mem, capacity, stride, home), 1);
+    else __builtin_prefetch(tl__table_slot(mem, capacity, stride, home), 0);
+  }
 #else
   (void)inserting;
+  (void)large;
 #endif
   if (TL__MEM_LIKELY(capacity - home >= 8)) {
     const uint64_t control = tl__mem_load_le64(tl__table_control(mem) + home);
@@ -636,19 +640,6 @@ TL__MEM_FORCE_INLINE tl__table_probe tl__table_probe_key(unsigned char *mem, uin
          (TL__TABLE_LANES_LOW * fragment)));
     uint64_t stop;
     p.found = true;
-    /* In a table larger than the caches, the home slot first, by a branch of its own: its
-     * address does not wait for the control bytes, so when the branch is predicted the key's
-     * cache line is fetched alongside them (hits at 1,048,576 slots: 87 -> 58 ns). In a smaller
-     * table that branch only mispredicts (hits at 1,024 slots: 8.7 -> 13 ns). */
-    if (large && (own & 0x80u)) {
-      if (TL__MEM_LIKELY(tl__table_key_equal(tl__table_slot(mem, capacity, stride, home), key,
-                                             key_size))) {
-        p.index = home;
-        p.distance = 0;
-        return p;
-      }
-      own &= ~(uint64_t)0xFFu;
-    }
     while (own) {
       const uint32_t lane = tl__table_lane(own);
       if (TL__MEM_LIKELY(tl__table_key_equal(tl__table_slot(mem, capacity, stride, home + lane),

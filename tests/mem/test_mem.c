@@ -1028,8 +1028,8 @@ static void test_mem_invalid_views_fail(void **state) {
 }
 
 /* Lookups read the control and fragment bytes of the home slot and the next seven at once and
- * compare keys only where both match; in tables over 2 MiB the home slot's key is compared by a
- * branch of its own first. Probes past those eight slots, and probes from the last seven slots
+ * compare keys only where both match; in tables over 2 MiB they also prefetch the home slot.
+ * Probes past those eight slots, and probes from the last seven slots
  * (which would read past the array), go slot by slot. Every route must give the same answers:
  * runs of 1 to 11 keys with one home (inside the eight, at their edge and beyond), near the
  * start, the middle and the end of the table; an absent key whose probe crosses the run; the
@@ -1037,7 +1037,7 @@ static void test_mem_invalid_views_fail(void **state) {
  * control or fragment byte does not. */
 static void test_mem_table_lookup_routes(void **state) {
   static const uint32_t key_sizes[] = {4, 8};
-  /* 32 slots: a table in cache; 2^19 slots (4 MiB of slots): the home-slot-first route. */
+  /* 32 slots: a table in cache; 2^19 slots (4 MiB of slots): the large-table route. */
   static const uint32_t capacities[] = {32, 1u << 19};
   size_t ks, c, h;
   (void)state;
