@@ -446,12 +446,13 @@ TL__MEM_FORCE_INLINE uint32_t tl_hash32_8(const void *data, uint32_t seed) {
  *     element), otherwise they are zero. An array has no header.
  *   - Elements of an array, list, queue or stack follow one another every TL_LAYOUT_ALIGN(size)
  *     bytes.
- *   - A hash set or dictionary is its header, then a control array of one byte per slot padded
- *     to 8 bytes (TL_LAYOUT_TABLE_CONTROL_BYTES), then its slots. A slot is the key, then
- *     (dictionary) the value, each starting on an 8-byte boundary. Control byte i is 0 when slot
- *     i is empty; otherwise d + 1, where d is how far slot i lies past its key's home slot
- *     ((XXH32(key, seed 0) * capacity) >> 32, wrapping), with 255 standing for any d >= 254.
- *     An empty slot is all zeros.
+ *   - A hash set or dictionary is its header, then a control array and a fragment array of one
+ *     byte per slot, each padded to 8 bytes (together TL_LAYOUT_TABLE_CONTROL_BYTES), then its
+ *     slots. A slot is the key, then (dictionary) the value, each starting on an 8-byte boundary.
+ *     Control byte i is 0 when slot i is empty; otherwise d + 1, where d is how far slot i lies
+ *     past its key's home slot ((XXH32(key, seed 0) * capacity) >> 32, wrapping), with 255
+ *     standing for any d >= 254. Fragment byte i is XXH32(key, seed 0) & 0xFF of the key in slot
+ *     i. An empty slot, its control and its fragment byte are all zeros.
  *
  * Every macro is an integer constant expression when its arguments are (usable in static
  * assertions and array sizes); results have type size_t.
