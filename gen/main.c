@@ -167,7 +167,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "--version") == 0) {
-        puts("threadlink-gen " TLG_VERSION);
+        puts("threadlink-gen " TLG_VERSION " (build " TLG_BUILD_ID ")");
         return 0;
     }
     if (strcmp(cmd, "diff") == 0) return run_diff(argc, argv);

@@ -22,6 +22,7 @@ expect_err() { # text the last stderr must contain
 expect 2 "$gen"
 expect 0 "$gen" --version
 grep -q '^threadlink-gen [0-9]' "$work/out" || { echo "FAIL: --version prints no version"; failed=$((failed + 1)); }
+grep -Eq ' \(build [0-9a-f]{16}\)$' "$work/out" || { echo "FAIL: --version names no build"; failed=$((failed + 1)); }
 expect 0 "$gen" --help
 grep -q 'usage: threadlink-gen' "$work/out" || { echo "FAIL: --help prints no usage"; failed=$((failed + 1)); }
 expect 2 "$gen" frobnicate
