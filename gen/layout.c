@@ -145,7 +145,7 @@ bool layout_table_insert(unsigned char *mem, uint32_t capacity, uint32_t key_siz
                          uint32_t value_size, const void *key, const void *value) {
   const size_t stride = (size_t)layout_dict_slot_bytes(key_size, value_size);
   unsigned char *const control = mem + LAYOUT_HEADER_BYTES;
-  unsigned char *fragments, *slots;
+  unsigned char *fragments, *slots, *slot;
   uint32_t hash, index, distance, count, end, steps;
   if (!mem || !key || stride == 0 || capacity == 0 || capacity > LAYOUT_MAX_CAPACITY) return false;
   fragments = control + layout_align(capacity);
@@ -177,14 +177,15 @@ bool layout_table_insert(unsigned char *mem, uint32_t capacity, uint32_t key_siz
     const uint32_t prev = end == 0 ? capacity - 1 : end - 1;
     memcpy(slots + (size_t)end * stride, slots + (size_t)prev * stride, stride);
     fragments[end] = fragments[prev];
-    control[end] = control[prev] == 255 ? 255 : (unsigned char)(control[prev] + 1);
+    control[end] = layout_control_of(control[prev]); /* one slot further: distance + 1 */
     end = prev;
   }
   control[index] = layout_control_of(distance);
   fragments[index] = (unsigned char)(hash & 0xFFu);
-  memset(slots + (size_t)index * stride, 0, stride);
-  memcpy(slots + (size_t)index * stride, key, key_size);
-  if (value && value_size) memcpy(slots + (size_t)index * stride + layout_align(key_size), value, value_size);
+  slot = slots + (size_t)index * stride;
+  memset(slot, 0, stride);
+  memcpy(slot, key, key_size);
+  if (value && value_size) memcpy(slot + layout_align(key_size), value, value_size);
   count++;
   mem[0] = (unsigned char)count;
   mem[1] = (unsigned char)(count >> 8);

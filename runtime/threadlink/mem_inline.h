@@ -750,13 +750,13 @@ static inline uint32_t tl__table_step_back_run(unsigned char *control, uint32_t 
   return n;
 }
 
-/* First slot from `from` (wrapping, at most `limit` slots) whose control byte is at most `max`:
+/* First slot from `from` (wrapping, once round the table) whose control byte is at most `max`:
  * TL_INLINE_NONE when none. max 0 finds an empty slot; max 1 also an entry at its home. */
 static inline uint32_t tl__table_find_control(const unsigned char *control, uint32_t capacity,
-                                              uint32_t from, uint32_t limit, unsigned max) {
+                                              uint32_t from, unsigned max) {
   uint32_t i = from, seen = 0;
-  while (seen < limit) {
-    if (capacity - i >= 8 && limit - seen >= 8) {
+  while (seen < capacity) {
+    if (capacity - i >= 8 && capacity - seen >= 8) {
       const uint64_t c = tl__mem_load_le64(control + i);
       const uint64_t hit = tl__table_bytes_below(c, TL__TABLE_LANES_LOW * (max + 1));
       if (hit) return i + tl__table_lane(hit);
@@ -793,7 +793,7 @@ TL__MEM_FORCE_INLINE uint32_t tl__table_insert(unsigned char *mem, uint32_t capa
   }
   if (control[p.index] != 0) {
     /* Move the rest of the run, up to the next empty slot, one slot on. */
-    const uint32_t end = tl__table_find_control(control, capacity, p.index, capacity, 0);
+    const uint32_t end = tl__table_find_control(control, capacity, p.index, 0);
     uint32_t n, first, head;
     if (end == TL_INLINE_NONE) { /* the count said there was room but no slot is free */
       *result = TL_INLINE_FULL;
@@ -864,7 +864,7 @@ TL__MEM_FORCE_INLINE bool tl__table_remove(unsigned char *mem, uint32_t capacity
  * the boundary before it, so a walk starting there visits each element once even when the walk
  * removes. A table built by insertions always has one; 0 is only a guard for foreign bytes. */
 static inline uint32_t tl__table_walk_start(unsigned char *mem, uint32_t capacity) {
-  const uint32_t i = tl__table_find_control(tl__table_control(mem), capacity, 0, capacity, 1);
+  const uint32_t i = tl__table_find_control(tl__table_control(mem), capacity, 0, 1);
   return i == TL_INLINE_NONE ? 0 : i;
 }
 
