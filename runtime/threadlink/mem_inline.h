@@ -42,8 +42,8 @@
  * (XXH32(key) * capacity) >> 32. Entries of a run are kept in order of their home slot, equal
  * homes in insertion order (Robin Hood order), which lets a lookup for an absent key stop early.
  * Each slot's distance from its home and the low byte of its key's hash sit in two byte arrays
- * before the slots (mem.h), so a lookup reads them for eight slots at once and compares keys
- * only where both fit: a miss seldom reads a slot at all. Removal moves the following displaced
+ * before the slots (mem.h), so a lookup reads them for sixteen slots at once (SSE2; eight in a
+ * 64-bit word elsewhere) and compares keys only where both fit: a miss seldom reads a slot at all. Removal moves the following displaced
  * entries back by one slot (backward-shift deletion), so no marker is ever left: a table after a
  * removal holds exactly the bytes it would hold had the key never been added, and churn never
  * fills or slows the table (the cost of an operation depends on the load, never on how many keys
@@ -537,8 +537,121 @@ static inline uint32_t tl__table_distance(unsigned char *mem, uint32_t capacity,
   return i >= home ? i - home : i + (capacity - home);
 }
 
-/* Index of the lowest set byte flag (bit 7 of a byte) in a nonzero mask. */
-TL__MEM_FORCE_INLINE uint32_t tl__table_lane(uint64_t mask) {
+/* Groups: the control (or fragment) bytes of TL__TABLE_GROUP consecutive slots, read at once.
+ * With SSE2 (every x86-64 processor has it) a group is sixteen slots in a vector register;
+ * elsewhere, or with TL_MEM_NO_SIMD defined, eight slots in a 64-bit word. Both answer every
+ * question alike, so a table's bytes never depend on which one ran (the tests build both). A mask
+ * flags lanes of a group; tl__table_mask_first gives the lowest flagged lane of a nonzero mask.
+ * The probe questions take a `distance`: the distance from the key's home of the group's lane 0,
+ * at most TL__TABLE_GROUPED_PROBE (so every compared byte stays below 128). */
+#define TL__TABLE_GROUPED_PROBE 112u
+
+#if defined(__SSE2__) && !defined(TL_MEM_NO_SIMD)
+#include <emmintrin.h>
+
+#define TL__TABLE_GROUP 16u
+typedef __m128i tl__table_group;
+typedef uint32_t tl__table_mask; /* bit i: lane i */
+
+TL__MEM_FORCE_INLINE tl__table_group tl__table_group_load(const unsigned char *p) {
+  return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+TL__MEM_FORCE_INLINE void tl__table_group_store(unsigned char *p, tl__table_group g) {
+  _mm_storeu_si128((__m128i *)(void *)p, g);
+}
+
+TL__MEM_FORCE_INLINE uint32_t tl__table_mask_first(tl__table_mask mask) {
+#if defined(__GNUC__) || defined(__clang__)
+  return (uint32_t)__builtin_ctz(mask);
+#else
+  uint32_t lane = 0;
+  while (!(mask & 1u)) {
+    mask >>= 1;
+    lane++;
+  }
+  return lane;
+#endif
+}
+
+/* Byte i of the result: base + i. */
+TL__MEM_FORCE_INLINE tl__table_group tl__table_group_lanes(unsigned base) {
+  return _mm_add_epi8(_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                      _mm_set1_epi8((char)base));
+}
+
+/* Lanes whose byte is at most the matching byte of `limits`. */
+TL__MEM_FORCE_INLINE tl__table_mask tl__table_group_at_most(tl__table_group g, tl__table_group limits) {
+  return (tl__table_mask)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(g, limits), g));
+}
+
+/* Lanes whose control byte is at most `max` (0: empty; 1: empty or at its home). */
+TL__MEM_FORCE_INLINE tl__table_mask tl__table_mask_at_most(tl__table_group control, unsigned max) {
+  return tl__table_group_at_most(control, _mm_set1_epi8((char)max));
+}
+
+/* Lanes holding an entry of the key's home (control byte distance + lane + 1) whose fragment
+ * byte is the key's. */
+TL__MEM_FORCE_INLINE tl__table_mask tl__table_mask_own(tl__table_group control,
+                                                       tl__table_group fragments,
+                                                       uint32_t distance, unsigned fragment) {
+  const __m128i own = _mm_cmpeq_epi8(control, tl__table_group_lanes(distance + 1u));
+  const __m128i same = _mm_cmpeq_epi8(fragments, _mm_set1_epi8((char)fragment));
+  return (tl__table_mask)_mm_movemask_epi8(_mm_and_si128(own, same));
+}
+
+/* Lanes that end a probe: empty, or an entry nearer its home than the key would be. */
+TL__MEM_FORCE_INLINE tl__table_mask tl__table_mask_stop(tl__table_group control, uint32_t distance) {
+  return tl__table_group_at_most(control, tl__table_group_lanes(distance));
+}
+
+/* Lanes 0 .. lanes-1 (lanes <= 16) of `control` that are saturated (255). */
+TL__MEM_FORCE_INLINE tl__table_mask tl__table_mask_saturated(tl__table_group control,
+                                                             uint32_t lanes) {
+  const tl__table_mask full =
+      (tl__table_mask)_mm_movemask_epi8(_mm_cmpeq_epi8(control, _mm_set1_epi8((char)-1)));
+  return full & (tl__table_mask)((1u << lanes) - 1u);
+}
+
+/* Control bytes 0 .. lanes-1 (lanes <= 16) one distance further from (up) or nearer to (down)
+ * home; saturated bytes stay as they are. */
+TL__MEM_FORCE_INLINE tl__table_group tl__table_group_step(tl__table_group control, uint32_t lanes,
+                                                         bool up) {
+  const __m128i in = _mm_cmpgt_epi8(_mm_set1_epi8((char)lanes), tl__table_group_lanes(0));
+  const __m128i move = _mm_andnot_si128(_mm_cmpeq_epi8(control, _mm_set1_epi8((char)-1)), in);
+  return up ? _mm_sub_epi8(control, move) : _mm_add_epi8(control, move); /* move lanes are -1 */
+}
+
+/* Lanes 0 .. lanes-1 (lanes <= 16) from `low`, the others from `high`. */
+TL__MEM_FORCE_INLINE tl__table_group tl__table_group_blend(uint32_t lanes, tl__table_group low,
+                                                          tl__table_group high) {
+  const __m128i in = _mm_cmpgt_epi8(_mm_set1_epi8((char)lanes), tl__table_group_lanes(0));
+  return _mm_or_si128(_mm_and_si128(in, low), _mm_andnot_si128(in, high));
+}
+
+/* `g` with lane 0 replaced by `byte`. */
+TL__MEM_FORCE_INLINE tl__table_group tl__table_group_set_first(tl__table_group g, unsigned byte) {
+  return _mm_or_si128(_mm_andnot_si128(_mm_cvtsi32_si128(0xFF), g), _mm_cvtsi32_si128((int)byte));
+}
+
+#else /* eight slots in a 64-bit word; a mask flags bit 7 of each flagged lane's byte */
+
+#define TL__TABLE_GROUP 8u
+typedef uint64_t tl__table_group;
+typedef uint64_t tl__table_mask;
+
+#define TL__TABLE_LANES_LOW 0x0101010101010101ull
+#define TL__TABLE_LANES_HIGH 0x8080808080808080ull
+
+TL__MEM_FORCE_INLINE tl__table_group tl__table_group_load(const unsigned char *p) {
+  return tl__mem_load_le64(p);
+}
+
+TL__MEM_FORCE_INLINE void tl__table_group_store(unsigned char *p, tl__table_group g) {
+  tl__mem_store_le64(p, g);
+}
+
+TL__MEM_FORCE_INLINE uint32_t tl__table_mask_first(tl__table_mask mask) {
 #if defined(__GNUC__) || defined(__clang__)
   return (uint32_t)__builtin_ctzll(mask) >> 3;
 #else
@@ -551,22 +664,65 @@ TL__MEM_FORCE_INLINE uint32_t tl__table_lane(uint64_t mask) {
 #endif
 }
 
-#define TL__TABLE_LANES_LOW 0x0101010101010101ull
-#define TL__TABLE_LANES_HIGH 0x8080808080808080ull
-/* Control bytes of entries whose home is the first of eight slots: 1, 2, ..., 8. */
-#define TL__TABLE_LANES_OWN 0x0807060504030201ull
+/* Byte i of the result: base + i (base <= 248). */
+TL__MEM_FORCE_INLINE tl__table_group tl__table_group_lanes(unsigned base) {
+  return 0x0706050403020100ull + TL__TABLE_LANES_LOW * base;
+}
 
 /* Bit 7 of each byte of `x` that is zero; exact per byte (no carries between bytes). */
-TL__MEM_FORCE_INLINE uint64_t tl__table_zero_bytes(uint64_t x) {
+TL__MEM_FORCE_INLINE tl__table_mask tl__table_zero_bytes(uint64_t x) {
   const uint64_t low7 = ~TL__TABLE_LANES_HIGH;
   return ~(((x & low7) + low7) | x | low7);
 }
 
 /* Bit 7 of each byte of `x` below the matching byte of `limits` (every limit 1..127); bytes of
  * 128 and more are never below: (byte | 0x80) - limit keeps bit 7 iff byte >= limit. */
-TL__MEM_FORCE_INLINE uint64_t tl__table_bytes_below(uint64_t x, uint64_t limits) {
+TL__MEM_FORCE_INLINE tl__table_mask tl__table_bytes_below(uint64_t x, uint64_t limits) {
   return ~((x | TL__TABLE_LANES_HIGH) - limits) & ~x & TL__TABLE_LANES_HIGH;
 }
+
+TL__MEM_FORCE_INLINE tl__table_mask tl__table_mask_at_most(tl__table_group control, unsigned max) {
+  return tl__table_bytes_below(control, TL__TABLE_LANES_LOW * (max + 1u));
+}
+
+TL__MEM_FORCE_INLINE tl__table_mask tl__table_mask_own(tl__table_group control,
+                                                       tl__table_group fragments,
+                                                       uint32_t distance, unsigned fragment) {
+  return tl__table_zero_bytes((control ^ tl__table_group_lanes(distance + 1u)) |
+                              (fragments ^ (TL__TABLE_LANES_LOW * fragment)));
+}
+
+TL__MEM_FORCE_INLINE tl__table_mask tl__table_mask_stop(tl__table_group control, uint32_t distance) {
+  return tl__table_bytes_below(control, tl__table_group_lanes(distance + 1u));
+}
+
+TL__MEM_FORCE_INLINE uint64_t tl__table_lanes_mask(uint32_t lanes) {
+  return lanes >= 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * lanes)) - 1);
+}
+
+TL__MEM_FORCE_INLINE tl__table_mask tl__table_mask_saturated(tl__table_group control,
+                                                             uint32_t lanes) {
+  return tl__table_zero_bytes(~control) & tl__table_lanes_mask(lanes);
+}
+
+TL__MEM_FORCE_INLINE tl__table_group tl__table_group_step(tl__table_group control, uint32_t lanes,
+                                                         bool up) {
+  const uint64_t move =
+      (~tl__table_zero_bytes(~control) & tl__table_lanes_mask(lanes) & TL__TABLE_LANES_HIGH) >> 7;
+  return up ? control + move : control - move; /* no carries: moved bytes are 1..254 */
+}
+
+TL__MEM_FORCE_INLINE tl__table_group tl__table_group_blend(uint32_t lanes, tl__table_group low,
+                                                          tl__table_group high) {
+  const uint64_t in = tl__table_lanes_mask(lanes);
+  return (low & in) | (high & ~in);
+}
+
+TL__MEM_FORCE_INLINE tl__table_group tl__table_group_set_first(tl__table_group g, unsigned byte) {
+  return (g & ~(uint64_t)0xFF) | byte;
+}
+
+#endif
 
 /* Tables whose slots take more than this are taken to be larger than the caches. */
 #define TL__TABLE_LARGE_BYTES (2u << 20)
@@ -606,10 +762,10 @@ tl__table_probe_slow(unsigned char *mem, uint32_t capacity, uint32_t key_size, s
   return p;
 }
 
-/* Probes for `key`. A probe that starts at least eight slots before the table's end reads the
- * control and fragment bytes of eight slots at once and compares keys only in slots whose
- * entries share the key's home and hash fragment, so a miss seldom reads a slot and a hit
- * compares one key (but for 1 in 256); longer probes go on slot by slot. */
+/* Probes for `key`. A probe reads the control and fragment bytes of a group of slots at once and
+ * compares keys only in slots whose entries share the key's home and hash fragment, so a miss
+ * seldom reads a slot and a hit compares one key (but for 1 in 256). Probes that start less than
+ * a group before the table's end, or go on past TL__TABLE_GROUPED_PROBE, go slot by slot. */
 TL__MEM_FORCE_INLINE tl__table_probe tl__table_probe_key(unsigned char *mem, uint32_t capacity,
                                                          uint32_t key_size, size_t stride,
                                                          const void *key, bool inserting) {
@@ -631,37 +787,45 @@ TL__MEM_FORCE_INLINE tl__table_probe tl__table_probe_key(unsigned char *mem, uin
   (void)inserting;
   (void)large;
 #endif
-  if (TL__MEM_LIKELY(capacity - home >= 8)) {
-    const uint64_t control = tl__mem_load_le64(tl__table_control(mem) + home);
-    /* Slots whose entry shares the key's home and hash fragment. Any of them holding the key is
-     * the key's slot, so they need not be cut at the end of the run. */
-    uint64_t own = tl__table_zero_bytes(
-        (control ^ TL__TABLE_LANES_OWN) |
-        (tl__mem_load_le64(tl__table_fragments(mem, capacity) + home) ^
-         (TL__TABLE_LANES_LOW * fragment)));
-    uint64_t stop;
-    p.found = true;
-    while (own) {
-      const uint32_t lane = tl__table_lane(own);
-      if (TL__MEM_LIKELY(tl__table_key_equal(tl__table_slot(mem, capacity, stride, home + lane),
-                                             key, key_size))) {
-        p.index = home + lane;
-        p.distance = lane;
+  if (TL__MEM_LIKELY(capacity - home >= TL__TABLE_GROUP)) {
+    const unsigned char *const control = tl__table_control(mem);
+    const unsigned char *const fragments = tl__table_fragments(mem, capacity);
+    uint32_t at = home, distance = 0;
+    for (;;) {
+      const tl__table_group group = tl__table_group_load(control + at);
+      /* Slots whose entry shares the key's home and hash fragment. Any of them holding the key
+       * is the key's slot, so they need not be cut at the end of the run. */
+      tl__table_mask own = tl__table_mask_own(group, tl__table_group_load(fragments + at),
+                                              distance, fragment);
+      tl__table_mask stop;
+      while (own) {
+        const uint32_t lane = tl__table_mask_first(own);
+        if (TL__MEM_LIKELY(tl__table_key_equal(tl__table_slot(mem, capacity, stride, at + lane),
+                                               key, key_size))) {
+          p.found = true;
+          p.index = at + lane;
+          p.distance = distance + lane;
+          return p;
+        }
+        own &= own - 1;
+      }
+      /* Slots that end the probe: empty, or an entry closer to its home than the key would be
+       * to its own (in Robin Hood order the key would have been placed before it). */
+      stop = tl__table_mask_stop(group, distance);
+      if (TL__MEM_LIKELY(stop != 0)) {
+        const uint32_t lane = tl__table_mask_first(stop);
+        p.found = false;
+        p.index = at + lane;
+        p.distance = distance + lane;
         return p;
       }
-      own &= own - 1;
+      at += TL__TABLE_GROUP;
+      distance += TL__TABLE_GROUP;
+      if (at == capacity) at = 0;
+      if (distance > TL__TABLE_GROUPED_PROBE || capacity - at < TL__TABLE_GROUP) {
+        return tl__table_probe_slow(mem, capacity, key_size, stride, key, fragment, at, distance);
+      }
     }
-    p.found = false;
-    /* Slots that end the probe: empty, or an entry closer to its home than the key would be to
-     * its own (in Robin Hood order the key would have been placed before it). */
-    stop = tl__table_bytes_below(control, TL__TABLE_LANES_OWN);
-    if (TL__MEM_LIKELY(stop != 0)) {
-      p.distance = tl__table_lane(stop);
-      p.index = home + p.distance;
-      return p;
-    }
-    return tl__table_probe_slow(mem, capacity, key_size, stride, key, fragment,
-                                home + 8 == capacity ? 0 : home + 8, 8);
   }
   return tl__table_probe_slow(mem, capacity, key_size, stride, key, fragment, home, 0);
 }
@@ -704,50 +868,117 @@ static inline void tl__table_ring_back(unsigned char *base, size_t size, uint32_
   }
 }
 
-/* Raises the distances in control bytes first .. first+n-1 (no wrapping; first + n <= capacity)
- * by one, eight at a time; saturated bytes (255) stay. The last word may reach past the control
- * array into the fragment array, whose bytes it leaves as they are. */
-static inline void tl__table_step_forward(unsigned char *control, uint32_t first, uint32_t n) {
-  unsigned char *c = control + first;
-  for (; n > 0; c += 8) {
-    const uint64_t lanes = n >= 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * n)) - 1);
-    const uint64_t x = tl__mem_load_le64(c);
-    const uint64_t full = tl__table_zero_bytes(~x); /* bytes of 255 */
-    tl__mem_store_le64(c, x + ((~full & lanes & TL__TABLE_LANES_HIGH) >> 7));
-    n = n >= 8 ? n - 8 : 0;
+/* Control byte of an entry moved one slot on (up) or back; a saturated byte stays. */
+TL__MEM_FORCE_INLINE unsigned char tl__table_control_step(unsigned char c, bool up) {
+  return c == TL__TABLE_SATURATED ? c : (unsigned char)(up ? c + 1u : c - 1u);
+}
+
+/* Removal's move of the bytes: the control and fragment bytes of the entries after slot `index`
+ * (wrapping) up to the first empty slot or entry at its home go one slot back, their distances one
+ * nearer home, a group at a time as the run is read. Returns how many entries moved (at most
+ * capacity - 1); the last one's old bytes stay for the caller to clear. Sets *saturated when a
+ * moved byte is saturated (left at 255: its exact distance must be worked out after the move). */
+static inline uint32_t tl__table_pull_back(unsigned char *control, unsigned char *fragments,
+                                           uint32_t capacity, uint32_t index, bool *saturated) {
+  uint32_t to = index, n = 0; /* the next entry moves from slot to + 1 into slot to */
+  for (;;) {
+    uint32_t from;
+    unsigned char c;
+    while (capacity - to > TL__TABLE_GROUP && capacity - n > TL__TABLE_GROUP) {
+      const tl__table_group group = tl__table_group_load(control + to + 1);
+      const tl__table_mask stop = tl__table_mask_at_most(group, 1); /* empty or at home */
+      if (stop) {
+        const uint32_t lanes = tl__table_mask_first(stop);
+        *saturated |= tl__table_mask_saturated(group, lanes) != 0;
+        tl__table_group_store(control + to,
+                              tl__table_group_blend(lanes, tl__table_group_step(group, lanes, false),
+                                                    tl__table_group_load(control + to)));
+        tl__table_group_store(fragments + to,
+                              tl__table_group_blend(lanes, tl__table_group_load(fragments + to + 1),
+                                                    tl__table_group_load(fragments + to)));
+        return n + lanes;
+      }
+      *saturated |= tl__table_mask_saturated(group, TL__TABLE_GROUP) != 0;
+      tl__table_group_store(control + to, tl__table_group_step(group, TL__TABLE_GROUP, false));
+      tl__table_group_store(fragments + to, tl__table_group_load(fragments + to + 1));
+      to += TL__TABLE_GROUP;
+      n += TL__TABLE_GROUP;
+    }
+    /* One slot at a time near the table's end and round it. */
+    if (n + 1 >= capacity) return n;
+    from = tl__table_next_index(to, capacity);
+    c = control[from];
+    if (c <= 1) return n;
+    if (c == TL__TABLE_SATURATED) *saturated = true;
+    control[to] = tl__table_control_step(c, false);
+    fragments[to] = fragments[from];
+    n++;
+    to = from;
   }
 }
 
-/* The entries after slot `index` (wrapping) up to the first empty slot or entry at its home:
- * lowers their distances by one, eight control bytes at a time, and returns how many there are
- * (at most capacity - 1). Sets *saturated when one of them has a saturated byte (255, left as it
- * is: its exact distance must be worked out once it has moved). */
-static inline uint32_t tl__table_step_back_run(unsigned char *control, uint32_t capacity,
-                                               uint32_t index, bool *saturated) {
-  uint32_t i = tl__table_next_index(index, capacity), n = 0;
-  while (n + 1 < capacity) {
-    if (capacity - i >= 8 && capacity - 1 - n >= 8) {
-      const uint64_t x = tl__mem_load_le64(control + i);
-      const uint64_t stop = tl__table_bytes_below(x, 2 * TL__TABLE_LANES_LOW); /* empty or at home */
-      const uint32_t lanes = stop ? tl__table_lane(stop) : 8;
-      const uint64_t mask = lanes == 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * lanes)) - 1);
-      const uint64_t full = tl__table_zero_bytes(~x) & mask; /* bytes of 255 */
-      tl__mem_store_le64(control + i, x - (((~full & mask & TL__TABLE_LANES_HIGH) >> 7)));
-      *saturated |= full != 0;
-      n += lanes;
-      if (stop) break;
-      i += 8;
-      if (i == capacity) i = 0;
-    } else {
-      const unsigned char c = control[i];
-      if (c <= 1) break;
-      if (c == TL__TABLE_SATURATED) *saturated = true;
-      else control[i] = (unsigned char)(c - 1);
-      n++;
-      i = tl__table_next_index(i, capacity);
+/* Insertion's move of the bytes: the control and fragment bytes of the entries from occupied
+ * slot `index` (wrapping) up to the first empty slot go one slot on, their distances one further
+ * from home, a group at a time as the run is read (each group is loaded before the store of the
+ * group below overwrites its first byte). Returns how many entries moved, or TL_INLINE_NONE when
+ * no slot is empty (only foreign bytes can claim room and have none; they may be left moved). */
+static inline uint32_t tl__table_push_on(unsigned char *control, unsigned char *fragments,
+                                         uint32_t capacity, uint32_t index) {
+  uint32_t from = index, n = 0;
+  /* The bytes slot `from` held before the move, which go to the next slot. */
+  unsigned char c = control[index], f = fragments[index];
+  for (;;) {
+    uint32_t to;
+    unsigned char next_c, next_f;
+    if (capacity - from > TL__TABLE_GROUP && capacity - n > TL__TABLE_GROUP) {
+      tl__table_group group_c = tl__table_group_set_first(tl__table_group_load(control + from), c);
+      tl__table_group group_f = tl__table_group_set_first(tl__table_group_load(fragments + from), f);
+      for (;;) {
+        const tl__table_mask stop = tl__table_mask_at_most(group_c, 0); /* empty */
+        if (stop) {
+          const uint32_t lanes = tl__table_mask_first(stop);
+          tl__table_group_store(control + from + 1,
+                                tl__table_group_blend(lanes, tl__table_group_step(group_c, lanes, true),
+                                                      tl__table_group_load(control + from + 1)));
+          tl__table_group_store(fragments + from + 1,
+                                tl__table_group_blend(lanes, group_f,
+                                                      tl__table_group_load(fragments + from + 1)));
+          return n + lanes;
+        }
+        if (capacity - (from + TL__TABLE_GROUP) > TL__TABLE_GROUP &&
+            capacity - (n + TL__TABLE_GROUP) > TL__TABLE_GROUP) {
+          const tl__table_group next_group_c = tl__table_group_load(control + from + TL__TABLE_GROUP);
+          const tl__table_group next_group_f = tl__table_group_load(fragments + from + TL__TABLE_GROUP);
+          tl__table_group_store(control + from + 1, tl__table_group_step(group_c, TL__TABLE_GROUP, true));
+          tl__table_group_store(fragments + from + 1, group_f);
+          group_c = next_group_c;
+          group_f = next_group_f;
+          from += TL__TABLE_GROUP;
+          n += TL__TABLE_GROUP;
+          continue;
+        }
+        c = control[from + TL__TABLE_GROUP];
+        f = fragments[from + TL__TABLE_GROUP];
+        tl__table_group_store(control + from + 1, tl__table_group_step(group_c, TL__TABLE_GROUP, true));
+        tl__table_group_store(fragments + from + 1, group_f);
+        from += TL__TABLE_GROUP;
+        n += TL__TABLE_GROUP;
+        break;
+      }
     }
+    /* One slot at a time near the table's end and round it. */
+    if (c == 0) return n;
+    if (n + 1 >= capacity) return TL_INLINE_NONE;
+    to = tl__table_next_index(from, capacity);
+    next_c = control[to];
+    next_f = fragments[to];
+    control[to] = tl__table_control_step(c, true);
+    fragments[to] = f;
+    c = next_c;
+    f = next_f;
+    from = to;
+    n++;
   }
-  return n;
 }
 
 /* First slot from `from` (wrapping, once round the table) whose control byte is at most `max`:
@@ -756,12 +987,11 @@ static inline uint32_t tl__table_find_control(const unsigned char *control, uint
                                               uint32_t from, unsigned max) {
   uint32_t i = from, seen = 0;
   while (seen < capacity) {
-    if (capacity - i >= 8 && capacity - seen >= 8) {
-      const uint64_t c = tl__mem_load_le64(control + i);
-      const uint64_t hit = tl__table_bytes_below(c, TL__TABLE_LANES_LOW * (max + 1));
-      if (hit) return i + tl__table_lane(hit);
-      i += 8;
-      seen += 8;
+    if (capacity - i >= TL__TABLE_GROUP && capacity - seen >= TL__TABLE_GROUP) {
+      const tl__table_mask hit = tl__table_mask_at_most(tl__table_group_load(control + i), max);
+      if (hit) return i + tl__table_mask_first(hit);
+      i += TL__TABLE_GROUP;
+      seen += TL__TABLE_GROUP;
       if (i == capacity) i = 0;
     } else {
       if (control[i] <= max) return i;
@@ -793,20 +1023,13 @@ TL__MEM_FORCE_INLINE uint32_t tl__table_insert(unsigned char *mem, uint32_t capa
   }
   if (control[p.index] != 0) {
     /* Move the rest of the run, up to the next empty slot, one slot on. */
-    const uint32_t end = tl__table_find_control(control, capacity, p.index, 0);
-    uint32_t n, first, head;
-    if (end == TL_INLINE_NONE) { /* the count said there was room but no slot is free */
+    const uint32_t n =
+        tl__table_push_on(control, tl__table_fragments(mem, capacity), capacity, p.index);
+    if (n == TL_INLINE_NONE) { /* the count said there was room but no slot is free */
       *result = TL_INLINE_FULL;
       return TL_INLINE_NONE;
     }
-    n = end >= p.index ? end - p.index : end + (capacity - p.index);
     tl__table_ring_forward(tl__table_slot(mem, capacity, stride, 0), stride, capacity, p.index, n);
-    tl__table_ring_forward(control, 1, capacity, p.index, n);
-    tl__table_ring_forward(tl__table_fragments(mem, capacity), 1, capacity, p.index, n);
-    first = tl__table_next_index(p.index, capacity);
-    head = capacity - first < n ? capacity - first : n;
-    tl__table_step_forward(control, first, head);
-    tl__table_step_forward(control, 0, n - head);
   }
   control[p.index] = tl__table_control_of(p.distance);
   tl__table_fragments(mem, capacity)[p.index] = (unsigned char)p.fragment;
@@ -828,12 +1051,11 @@ TL__MEM_FORCE_INLINE void tl__table_remove_at(unsigned char *mem, uint32_t capac
   bool saturated = false;
   /* The run to move back ends at an empty slot or at an entry that sits at its home; its
    * distances drop by one on the way. */
-  const uint32_t n = tl__table_step_back_run(control, capacity, index, &saturated);
+  const uint32_t n =
+      tl__table_pull_back(control, tl__table_fragments(mem, capacity), capacity, index, &saturated);
   uint32_t last = index;
   if (n > 0) {
     tl__table_ring_back(tl__table_slot(mem, capacity, stride, 0), stride, capacity, index, n);
-    tl__table_ring_back(control, 1, capacity, index, n);
-    tl__table_ring_back(tl__table_fragments(mem, capacity), 1, capacity, index, n);
     if (TL__MEM_UNLIKELY(saturated)) {
       uint32_t i, k;
       for (i = index, k = 0; k < n; k++, i = tl__table_next_index(i, capacity)) {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Golden hash of the inline collections: golden_mem.c, built with gcc and clang as C99 and C++17 at
-# -O0 and -O2 (and -O3 -ffast-math, which must not matter either), must write byte-identical
-# blocks whose XXH64 is the pinned value. Usage: golden.sh RUNTIME_DIR golden_mem.c PINNED_HASH
+# -O0 and -O2 (and -O3 -ffast-math, which must not matter either, and -O2 on the tables' portable
+# path, TL_MEM_NO_SIMD), must write byte-identical blocks whose XXH64 is the pinned value.
+# Usage: golden.sh RUNTIME_DIR golden_mem.c PINNED_HASH
 set -u
 runtime=$1
 source=$2
@@ -14,7 +15,7 @@ reference=
 for cc in gcc clang g++ clang++; do
   command -v "$cc" >/dev/null 2>&1 || continue
   case $cc in *++) lang="-x c++ -std=c++17" ;; *) lang="-std=c99" ;; esac
-  for opt in -O0 -O2 "-O3 -ffast-math"; do
+  for opt in -O0 -O2 "-O3 -ffast-math" "-O2 -DTL_MEM_NO_SIMD"; do
     name=$(echo "$cc$opt" | tr -c 'A-Za-z0-9+\n' '_')
     if ! $cc $lang $opt -Wall -Wextra -Wpedantic -Werror -I"$runtime" "$source" -o "$work/$name" \
         2>"$work/$name.err"; then
