@@ -762,6 +762,42 @@ tl__table_probe_slow(unsigned char *mem, uint32_t capacity, uint32_t key_size, s
   return p;
 }
 
+/* One group of a probe: slots at .. at + TL__TABLE_GROUP - 1, `distance` and on past the key's
+ * home. Returns true when the probe ends there, *p telling where. */
+TL__MEM_FORCE_INLINE bool tl__table_probe_group(unsigned char *mem, uint32_t capacity,
+                                                uint32_t key_size, size_t stride, const void *key,
+                                                unsigned fragment, uint32_t at, uint32_t distance,
+                                                tl__table_probe *p) {
+  const tl__table_group group = tl__table_group_load(tl__table_control(mem) + at);
+  /* Slots whose entry shares the key's home and hash fragment. Any of them holding the key is
+   * the key's slot, so they need not be cut at the end of the run. */
+  tl__table_mask own = tl__table_mask_own(
+      group, tl__table_group_load(tl__table_fragments(mem, capacity) + at), distance, fragment);
+  tl__table_mask stop;
+  while (own) {
+    const uint32_t lane = tl__table_mask_first(own);
+    if (TL__MEM_LIKELY(tl__table_key_equal(tl__table_slot(mem, capacity, stride, at + lane), key,
+                                           key_size))) {
+      p->found = true;
+      p->index = at + lane;
+      p->distance = distance + lane;
+      return true;
+    }
+    own &= own - 1;
+  }
+  /* Slots that end the probe: empty, or an entry closer to its home than the key would be to
+   * its own (in Robin Hood order the key would have been placed before it). */
+  stop = tl__table_mask_stop(group, distance);
+  if (TL__MEM_LIKELY(stop != 0)) {
+    const uint32_t lane = tl__table_mask_first(stop);
+    p->found = false;
+    p->index = at + lane;
+    p->distance = distance + lane;
+    return true;
+  }
+  return false;
+}
+
 /* Probes for `key`. A probe reads the control and fragment bytes of a group of slots at once and
  * compares keys only in slots whose entries share the key's home and hash fragment, so a miss
  * seldom reads a slot and a hit compares one key (but for 1 in 256). Probes that start less than
@@ -788,42 +824,21 @@ TL__MEM_FORCE_INLINE tl__table_probe tl__table_probe_key(unsigned char *mem, uin
   (void)large;
 #endif
   if (TL__MEM_LIKELY(capacity - home >= TL__TABLE_GROUP)) {
-    const unsigned char *const control = tl__table_control(mem);
-    const unsigned char *const fragments = tl__table_fragments(mem, capacity);
     uint32_t at = home, distance = 0;
+    /* The first group apart, so that its lane constants fold. */
+    if (TL__MEM_LIKELY(tl__table_probe_group(mem, capacity, key_size, stride, key, fragment, home,
+                                             0, &p))) {
+      return p;
+    }
     for (;;) {
-      const tl__table_group group = tl__table_group_load(control + at);
-      /* Slots whose entry shares the key's home and hash fragment. Any of them holding the key
-       * is the key's slot, so they need not be cut at the end of the run. */
-      tl__table_mask own = tl__table_mask_own(group, tl__table_group_load(fragments + at),
-                                              distance, fragment);
-      tl__table_mask stop;
-      while (own) {
-        const uint32_t lane = tl__table_mask_first(own);
-        if (TL__MEM_LIKELY(tl__table_key_equal(tl__table_slot(mem, capacity, stride, at + lane),
-                                               key, key_size))) {
-          p.found = true;
-          p.index = at + lane;
-          p.distance = distance + lane;
-          return p;
-        }
-        own &= own - 1;
-      }
-      /* Slots that end the probe: empty, or an entry closer to its home than the key would be
-       * to its own (in Robin Hood order the key would have been placed before it). */
-      stop = tl__table_mask_stop(group, distance);
-      if (TL__MEM_LIKELY(stop != 0)) {
-        const uint32_t lane = tl__table_mask_first(stop);
-        p.found = false;
-        p.index = at + lane;
-        p.distance = distance + lane;
-        return p;
-      }
       at += TL__TABLE_GROUP;
       distance += TL__TABLE_GROUP;
       if (at == capacity) at = 0;
       if (distance > TL__TABLE_GROUPED_PROBE || capacity - at < TL__TABLE_GROUP) {
         return tl__table_probe_slow(mem, capacity, key_size, stride, key, fragment, at, distance);
+      }
+      if (tl__table_probe_group(mem, capacity, key_size, stride, key, fragment, at, distance, &p)) {
+        return p;
       }
     }
   }
