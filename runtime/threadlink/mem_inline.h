@@ -43,11 +43,11 @@
  * homes in insertion order (Robin Hood order), which lets a lookup for an absent key stop early.
  * Each slot's distance from its home and the low byte of its key's hash sit in two byte arrays
  * before the slots (mem.h), so a lookup reads them for sixteen slots at once (SSE2; eight in a
- * 64-bit word elsewhere) and compares keys only where both fit: a miss seldom reads a slot at all. Removal moves the following displaced
- * entries back by one slot (backward-shift deletion), so no marker is ever left: a table after a
- * removal holds exactly the bytes it would hold had the key never been added, and churn never
- * fills or slows the table (the cost of an operation depends on the load, never on how many keys
- * came and went).
+ * 64-bit word elsewhere) and compares keys only where both fit: a miss seldom reads a slot at
+ * all. Removal moves the following displaced entries back by one slot (backward-shift deletion),
+ * so no marker is ever left: a table after a removal holds exactly the bytes it would hold had
+ * the key never been added, and churn never fills or slows the table (the cost of an operation
+ * depends on the load, never on how many keys came and went).
  *
  * Recommended load (count / capacity): at most 0.75 for tables that change often, at most 0.9 for
  * tables that are mostly read. A table may be filled to its capacity, but a fuller table probes
@@ -945,40 +945,40 @@ static inline uint32_t tl__table_push_on(unsigned char *control, unsigned char *
   for (;;) {
     uint32_t to;
     unsigned char next_c, next_f;
+    /* A group at a time while slots from .. from + TL__TABLE_GROUP lie before the table's end. */
     if (capacity - from > TL__TABLE_GROUP && capacity - n > TL__TABLE_GROUP) {
-      tl__table_group group_c = tl__table_group_set_first(tl__table_group_load(control + from), c);
-      tl__table_group group_f = tl__table_group_set_first(tl__table_group_load(fragments + from), f);
+      tl__table_group gc = tl__table_group_set_first(tl__table_group_load(control + from), c);
+      tl__table_group gf = tl__table_group_set_first(tl__table_group_load(fragments + from), f);
       for (;;) {
-        const tl__table_mask stop = tl__table_mask_at_most(group_c, 0); /* empty */
+        const tl__table_mask stop = tl__table_mask_at_most(gc, 0); /* empty */
+        const uint32_t next = from + TL__TABLE_GROUP;
+        bool more;
+        tl__table_group next_gc = gc, next_gf = gf;
         if (stop) {
           const uint32_t lanes = tl__table_mask_first(stop);
-          tl__table_group_store(control + from + 1,
-                                tl__table_group_blend(lanes, tl__table_group_step(group_c, lanes, true),
-                                                      tl__table_group_load(control + from + 1)));
-          tl__table_group_store(fragments + from + 1,
-                                tl__table_group_blend(lanes, group_f,
-                                                      tl__table_group_load(fragments + from + 1)));
+          const tl__table_group moved = tl__table_group_step(gc, lanes, true);
+          tl__table_group_store(control + from + 1, tl__table_group_blend(
+                                    lanes, moved, tl__table_group_load(control + from + 1)));
+          tl__table_group_store(fragments + from + 1, tl__table_group_blend(
+                                    lanes, gf, tl__table_group_load(fragments + from + 1)));
           return n + lanes;
         }
-        if (capacity - (from + TL__TABLE_GROUP) > TL__TABLE_GROUP &&
-            capacity - (n + TL__TABLE_GROUP) > TL__TABLE_GROUP) {
-          const tl__table_group next_group_c = tl__table_group_load(control + from + TL__TABLE_GROUP);
-          const tl__table_group next_group_f = tl__table_group_load(fragments + from + TL__TABLE_GROUP);
-          tl__table_group_store(control + from + 1, tl__table_group_step(group_c, TL__TABLE_GROUP, true));
-          tl__table_group_store(fragments + from + 1, group_f);
-          group_c = next_group_c;
-          group_f = next_group_f;
-          from += TL__TABLE_GROUP;
-          n += TL__TABLE_GROUP;
-          continue;
+        /* The store below overwrites slot `next`: read its bytes first. */
+        more = capacity - next > TL__TABLE_GROUP && capacity - n > 2 * TL__TABLE_GROUP;
+        if (more) {
+          next_gc = tl__table_group_load(control + next);
+          next_gf = tl__table_group_load(fragments + next);
+        } else {
+          c = control[next];
+          f = fragments[next];
         }
-        c = control[from + TL__TABLE_GROUP];
-        f = fragments[from + TL__TABLE_GROUP];
-        tl__table_group_store(control + from + 1, tl__table_group_step(group_c, TL__TABLE_GROUP, true));
-        tl__table_group_store(fragments + from + 1, group_f);
-        from += TL__TABLE_GROUP;
+        tl__table_group_store(control + from + 1, tl__table_group_step(gc, TL__TABLE_GROUP, true));
+        tl__table_group_store(fragments + from + 1, gf);
+        from = next;
         n += TL__TABLE_GROUP;
-        break;
+        if (!more) break;
+        gc = next_gc;
+        gf = next_gf;
       }
     }
     /* One slot at a time near the table's end and round it. */
