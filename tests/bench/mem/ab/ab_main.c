@@ -1,0 +1,72 @@
+/* The A/B benchmark's driver (see ab.sh): every round makes new keys and times each operation
+ * on the base runtime, the working tree's and stb_ds in turn, so that host noise falls on all
+ * three alike; prints medians and ratios. Never fails on time. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ab.h"
+
+int64_t ab_sink;
+
+static uint64_t mix64(uint64_t z) { /* a bijection: distinct inputs give distinct keys */
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+static int compare_double(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv) {
+  static const char *const names[AB_OPS] = {"churn-same", "churn-new 8th", "hit", "miss", "insert"};
+  double (*const run[3])(int, const ab_round *) = {base_run, work_run, stb_run};
+  const uint32_t capacity = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : 1024;
+  const double load = argc > 2 ? atof(argv[2]) : 0.9;
+  const int rounds = argc > 3 ? atoi(argv[3]) : 101;
+  const uint32_t n = (uint32_t)(capacity * load);
+  int64_t *pool = malloc(sizeof(int64_t) * (size_t)n * 11);
+  double *times = malloc(sizeof(double) * (size_t)rounds * 3 * AB_OPS);
+  ab_round r;
+  int op, round, side;
+  if (!pool || !times || n == 0 || rounds < 1) return 1;
+  r.capacity = capacity;
+  r.n = n;
+  r.keys = pool;
+  r.order = pool + n;
+  r.absent = pool + 2 * (size_t)n;
+  r.fresh = pool + 3 * (size_t)n;
+  for (round = 0; round < rounds; round++) {
+    const uint64_t salt = (uint64_t)(round + 1) << 40;
+    uint32_t i;
+    for (i = 0; i < n; i++) pool[i] = (int64_t)mix64(salt + i);
+    for (i = 0; i < n; i++) pool[n + i] = pool[i];
+    for (i = n; i > 1; i--) { /* shuffle the lookup order */
+      const uint32_t j = (uint32_t)(mix64(salt ^ (0x5bd1e995ull * i)) % i);
+      const int64_t x = pool[n + i - 1];
+      pool[n + i - 1] = pool[n + j];
+      pool[n + j] = x;
+    }
+    for (i = 0; i < 9 * n; i++) pool[2 * (size_t)n + i] = (int64_t)mix64(salt + n + i);
+    for (op = 0; op < AB_OPS; op++)
+      for (side = 0; side < 3; side++)
+        times[((size_t)op * 3 + side) * rounds + round] = run[side](op, &r);
+  }
+  printf("capacity %u, load %.2f, %d rounds; ns per operation (medians)\n", capacity, load, rounds);
+  printf("%-14s %9s %9s %9s %10s %10s\n", "operation", "base", "work", "stb_ds", "work/base",
+         "work/stb");
+  for (op = 0; op < AB_OPS; op++) {
+    double m[3];
+    for (side = 0; side < 3; side++) {
+      double *v = times + ((size_t)op * 3 + side) * rounds;
+      qsort(v, (size_t)rounds, sizeof *v, compare_double);
+      m[side] = v[rounds / 2];
+    }
+    printf("%-14s %9.2f %9.2f %9.2f %10.3f %10.3f\n", names[op], m[0], m[1], m[2], m[1] / m[0],
+           m[1] / m[2]);
+  }
+  free(pool);
+  free(times);
+  return ab_sink == 42 ? 2 : 0;
+}
