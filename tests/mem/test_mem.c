@@ -423,7 +423,6 @@ static void test_mem_stack_operations(void **state) {
 
 #define home_of test_home_of
 
-/* The first `count` 8-byte keys at or after `from` whose home slot is `home`. */
 /* `count` keys of `key_size` (4 or 8) bytes whose home is `home`: counting up from `from`, each
  * key's bytes the counter's little-endian bytes (so 4-byte keys are distinct on every machine).
  * Returns where the count stopped. */
@@ -439,6 +438,7 @@ static uint64_t keys_with_home_sized(uint64_t *keys, int count, uint32_t key_siz
   return k;
 }
 
+/* The first `count` 8-byte keys at or after `from` whose home slot is `home`. */
 static void keys_with_home(uint64_t *keys, int count, uint32_t home, uint32_t capacity, uint64_t from) {
   (void)keys_with_home_sized(keys, count, 8, home, capacity, from);
 }
@@ -1027,12 +1027,12 @@ static void test_mem_invalid_views_fail(void **state) {
   free(mem);
 }
 
-/* Lookups read the control and fragment bytes of the home slot and the next seven at once and
- * compare keys only where both match; in tables over 2 MiB they also prefetch the home slot.
- * Probes past those eight slots, and probes from the last seven slots
- * (which would read past the array), go slot by slot. Every route must give the same answers:
- * runs of 1 to 11 keys with one home (inside the eight, at their edge and beyond), near the
- * start, the middle and the end of the table; an absent key whose probe crosses the run; the
+/* Lookups read the control and fragment bytes of a group of slots at once (sixteen with SSE2,
+ * eight in a word: this file is built both ways) and compare keys only where both match; in
+ * tables over 2 MiB they also prefetch the home slot. A probe goes on a group at a time, and
+ * slot by slot where a group would read past the array. Every route must give the same answers:
+ * runs of 1 to 19 keys with one home (inside either group size, at its edge and beyond), near
+ * the start, the middle and the end of the table; an absent key whose probe crosses the run; the
  * zero key (whose bytes equal an empty slot's); and slots whose key bytes match but whose
  * control or fragment byte does not. */
 static void test_mem_table_lookup_routes(void **state) {
@@ -1045,18 +1045,19 @@ static void test_mem_table_lookup_routes(void **state) {
     for (c = 0; c < 2; c++) {
       const uint32_t key_size = key_sizes[ks], cap = capacities[c];
       const size_t stride = TL_LAYOUT_SET_SLOT_BYTES(key_size);
-      const uint32_t homes[] = {0, 1, 13, cap / 2, cap - 9, cap - 8, cap - 7, cap - 2, cap - 1};
+      const uint32_t homes[] = {0,       1,       13,      cap / 2, cap - 17, cap - 16,
+                                cap - 15, cap - 9, cap - 8, cap - 7, cap - 2,  cap - 1};
       unsigned char *mem = (unsigned char *)scratch(TL_LAYOUT_SET_BYTES(cap, key_size));
       unsigned char *control = mem + 8, *fragments = control + TL_LAYOUT_ALIGN(cap);
       assert_true((cap * stride > (2u << 20)) == (c == 1));
       for (h = 0; h < sizeof homes / sizeof homes[0]; h++) {
         const uint32_t home = homes[h];
         tl_inline_hashset s = tl_inline_hashset_view(mem, cap, key_size);
-        uint64_t keys[12], absent, zero = 0;
+        uint64_t keys[20], absent, zero = 0;
         uint32_t run, i, index;
         keys_with_home_sized(&absent, 1, key_size, home == 0 ? cap - 1 : home - 1, cap,
-                             keys_with_home_sized(keys, 12, key_size, home, cap, 1));
-        for (run = 1; run <= 11; run++) {
+                             keys_with_home_sized(keys, 20, key_size, home, cap, 1));
+        for (run = 1; run <= 19; run++) {
           const uint32_t last = (home + run - 1) % cap;
           assert_true(tl_inline_hashset_add(s, &keys[run - 1]));
           for (i = 0; i < run; i++) {
