@@ -546,6 +546,20 @@ static inline uint32_t tl__table_distance(unsigned char *mem, uint32_t capacity,
  * at most TL__TABLE_GROUPED_PROBE (so every compared byte stays below 128). */
 #define TL__TABLE_GROUPED_PROBE 112u
 
+/* Index of the lowest set bit of a nonzero mask. */
+TL__MEM_FORCE_INLINE uint32_t tl__table_ctz(uint64_t mask) {
+#if defined(__GNUC__) || defined(__clang__)
+  return (uint32_t)__builtin_ctzll(mask);
+#else
+  uint32_t bit = 0;
+  while (!(mask & 1u)) {
+    mask >>= 1;
+    bit++;
+  }
+  return bit;
+#endif
+}
+
 #if defined(__SSE2__) && !defined(TL_MEM_NO_SIMD)
 #include <emmintrin.h>
 
@@ -562,16 +576,7 @@ TL__MEM_FORCE_INLINE void tl__table_group_store(unsigned char *p, tl__table_grou
 }
 
 TL__MEM_FORCE_INLINE uint32_t tl__table_mask_first(tl__table_mask mask) {
-#if defined(__GNUC__) || defined(__clang__)
-  return (uint32_t)__builtin_ctz(mask);
-#else
-  uint32_t lane = 0;
-  while (!(mask & 1u)) {
-    mask >>= 1;
-    lane++;
-  }
-  return lane;
-#endif
+  return tl__table_ctz(mask);
 }
 
 /* Byte i of the result: base + i. */
@@ -613,11 +618,16 @@ TL__MEM_FORCE_INLINE tl__table_mask tl__table_mask_saturated(tl__table_group con
   return full & (tl__table_mask)((1u << lanes) - 1u);
 }
 
+/* All ones in lanes 0 .. lanes-1 (lanes <= 16). */
+TL__MEM_FORCE_INLINE __m128i tl__table_lanes_mask(uint32_t lanes) {
+  return _mm_cmpgt_epi8(_mm_set1_epi8((char)lanes), tl__table_group_lanes(0));
+}
+
 /* Control bytes 0 .. lanes-1 (lanes <= 16) one distance further from (up) or nearer to (down)
  * home; saturated bytes stay as they are. */
 TL__MEM_FORCE_INLINE tl__table_group tl__table_group_step(tl__table_group control, uint32_t lanes,
                                                          bool up) {
-  const __m128i in = _mm_cmpgt_epi8(_mm_set1_epi8((char)lanes), tl__table_group_lanes(0));
+  const __m128i in = tl__table_lanes_mask(lanes);
   const __m128i move = _mm_andnot_si128(_mm_cmpeq_epi8(control, _mm_set1_epi8((char)-1)), in);
   return up ? _mm_sub_epi8(control, move) : _mm_add_epi8(control, move); /* move lanes are -1 */
 }
@@ -625,7 +635,7 @@ TL__MEM_FORCE_INLINE tl__table_group tl__table_group_step(tl__table_group contro
 /* Lanes 0 .. lanes-1 (lanes <= 16) from `low`, the others from `high`. */
 TL__MEM_FORCE_INLINE tl__table_group tl__table_group_blend(uint32_t lanes, tl__table_group low,
                                                           tl__table_group high) {
-  const __m128i in = _mm_cmpgt_epi8(_mm_set1_epi8((char)lanes), tl__table_group_lanes(0));
+  const __m128i in = tl__table_lanes_mask(lanes);
   return _mm_or_si128(_mm_and_si128(in, low), _mm_andnot_si128(in, high));
 }
 
@@ -652,16 +662,7 @@ TL__MEM_FORCE_INLINE void tl__table_group_store(unsigned char *p, tl__table_grou
 }
 
 TL__MEM_FORCE_INLINE uint32_t tl__table_mask_first(tl__table_mask mask) {
-#if defined(__GNUC__) || defined(__clang__)
-  return (uint32_t)__builtin_ctzll(mask) >> 3;
-#else
-  uint32_t lane = 0;
-  while (!(mask & 0x80u)) {
-    mask >>= 8;
-    lane++;
-  }
-  return lane;
-#endif
+  return tl__table_ctz(mask) >> 3;
 }
 
 /* Byte i of the result: base + i (base <= 248). */
@@ -996,27 +997,6 @@ static inline uint32_t tl__table_push_on(unsigned char *control, unsigned char *
   }
 }
 
-/* First slot from `from` (wrapping, once round the table) whose control byte is at most `max`:
- * TL_INLINE_NONE when none. max 0 finds an empty slot; max 1 also an entry at its home. */
-static inline uint32_t tl__table_find_control(const unsigned char *control, uint32_t capacity,
-                                              uint32_t from, unsigned max) {
-  uint32_t i = from, seen = 0;
-  while (seen < capacity) {
-    if (capacity - i >= TL__TABLE_GROUP && capacity - seen >= TL__TABLE_GROUP) {
-      const tl__table_mask hit = tl__table_mask_at_most(tl__table_group_load(control + i), max);
-      if (hit) return i + tl__table_mask_first(hit);
-      i += TL__TABLE_GROUP;
-      seen += TL__TABLE_GROUP;
-      if (i == capacity) i = 0;
-    } else {
-      if (control[i] <= max) return i;
-      i = tl__table_next_index(i, capacity);
-      seen++;
-    }
-  }
-  return TL_INLINE_NONE;
-}
-
 /* Finds `key` or inserts it (its value zeroed). Returns its slot index and sets *result to
  * TL_INLINE_OK (inserted) or TL_INLINE_EXISTS; returns TL_INLINE_NONE with TL_INLINE_FULL when
  * there is no room. */
@@ -1101,8 +1081,16 @@ TL__MEM_FORCE_INLINE bool tl__table_remove(unsigned char *mem, uint32_t capacity
  * the boundary before it, so a walk starting there visits each element once even when the walk
  * removes. A table built by insertions always has one; 0 is only a guard for foreign bytes. */
 static inline uint32_t tl__table_walk_start(unsigned char *mem, uint32_t capacity) {
-  const uint32_t i = tl__table_find_control(tl__table_control(mem), capacity, 0, 1);
-  return i == TL_INLINE_NONE ? 0 : i;
+  const unsigned char *const control = tl__table_control(mem);
+  uint32_t i = 0;
+  for (; capacity - i >= TL__TABLE_GROUP; i += TL__TABLE_GROUP) {
+    const tl__table_mask boundary = tl__table_mask_at_most(tl__table_group_load(control + i), 1);
+    if (boundary) return i + tl__table_mask_first(boundary);
+  }
+  for (; i < capacity; i++) {
+    if (control[i] <= 1) return i;
+  }
+  return 0;
 }
 
 static inline tl_inline_iter tl__table_iter(unsigned char *mem, uint32_t capacity) {
