@@ -38,6 +38,7 @@
 #include <threadlink/mem.h>
 
 #include "bench_mem_lib.h"
+#include "bench_util.h"
 
 KHASH_MAP_INIT_INT64(m64, int64_t)
 TL_INLINE_DICT_TYPE(tl_i64_dict, int64_t, int64_t)
@@ -46,18 +47,6 @@ typedef struct stb_entry {
   int64_t key;
   int64_t value;
 } stb_entry;
-
-static double now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static uint64_t mix64(uint64_t z) { /* a bijection: distinct inputs give distinct keys */
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 static uint64_t rng_state = 88172645463325252ull;
 static uint64_t rng(void) { return mix64(rng_state += 0x9E3779B97F4A7C15ull); }
@@ -79,11 +68,6 @@ typedef struct totals {
   int rounds;
   size_t bytes; /* the filled table's memory, in the last round */
 } totals;
-
-static int compare_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 static double median(const totals *t, int op) {
   double v[MAX_ROUNDS];

@@ -1,16 +1,10 @@
 /* The same loops as bench_mem.c, calling libxxhash's exported XXH64 / XXH32 (this file does not
  * include threadlink/mem.h, whose inlined xxHash would otherwise take these names). */
 #define _POSIX_C_SOURCE 200809L
-#include <time.h>
 #include <xxhash.h>
 
 #include "bench_mem_lib.h"
-
-static double now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
+#include "bench_util.h"
 
 double bench_lib_xxh64_loop(const unsigned char *buffer, size_t length, uint64_t calls, uint64_t *acc) {
   uint64_t sum = 0, c;

@@ -12,7 +12,7 @@ cc=${CC:-cc}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 git -C "$root" archive "$rev" runtime | tar -x -C "$work"
-flags="-O2 -DNDEBUG -std=gnu11 -Wall -Wextra -I$here"
+flags="-O2 -DNDEBUG -std=gnu11 -Wall -Wextra -I$here -I$here/.."
 $cc $flags -DAB_SIDE=base -I"$work/runtime" -c "$here/ab_table.c" -o "$work/base.o"
 $cc $flags -DAB_SIDE=work -I"$root/runtime" -c "$here/ab_table.c" -o "$work/work.o"
 $cc $flags -DAB_SIDE=stb -DAB_STB -c "$here/ab_table.c" -o "$work/stb.o"

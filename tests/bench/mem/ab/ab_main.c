@@ -1,23 +1,14 @@
 /* The A/B benchmark's driver (see ab.sh): every round makes new keys and times each operation
  * on the base runtime, the working tree's and stb_ds in turn, so that host noise falls on all
  * three alike; prints medians and ratios. Never fails on time. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "ab.h"
+#include "bench_util.h"
 
 int64_t ab_sink;
-
-static uint64_t mix64(uint64_t z) { /* a bijection: distinct inputs give distinct keys */
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-static int compare_double(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 int main(int argc, char **argv) {
   static const char *const names[AB_OPS] = {"churn-same", "churn-new 8th", "hit", "miss", "insert"};

@@ -5,9 +5,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "ab.h"
+#include "bench_util.h"
 
 #define AB_CAT2(a, b) a##b
 #define AB_CAT(a, b) AB_CAT2(a, b)
@@ -42,21 +42,15 @@ static ab_map ab_open(uint32_t capacity) {
 #define AB_CLOSE(m) tl_mem_free((m).mem)
 #endif
 
-static double ab_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 double AB_CAT(AB_SIDE, _run)(int op, const ab_round *r) {
   ab_map m = ab_open(r->capacity);
   double t = 0, start;
   int64_t sum = 0;
   uint32_t i, turn;
-  start = ab_now();
+  start = now_ns();
   for (i = 0; i < r->n; i++) AB_ADD(m, r->keys[i], (int64_t)i);
-  if (op == AB_INSERT) t = ab_now() - start;
-  start = ab_now();
+  if (op == AB_INSERT) t = now_ns() - start;
+  start = now_ns();
   switch (op) {
   case AB_HIT:
     for (i = 0; i < r->n; i++) sum += AB_GET(m, r->order[i]);
@@ -74,7 +68,7 @@ double AB_CAT(AB_SIDE, _run)(int op, const ab_round *r) {
     for (turn = 0; turn < 8; turn++) {
       const int64_t *gone = turn ? r->fresh + (size_t)(turn - 1) * r->n : r->keys;
       const int64_t *come = r->fresh + (size_t)turn * r->n;
-      start = ab_now();
+      start = now_ns();
       for (i = 0; i < r->n; i++) {
         AB_DEL(m, gone[i]);
         AB_ADD(m, come[i], (int64_t)i);
@@ -84,7 +78,7 @@ double AB_CAT(AB_SIDE, _run)(int op, const ab_round *r) {
   default:
     break;
   }
-  if (op != AB_INSERT) t = ab_now() - start;
+  if (op != AB_INSERT) t = now_ns() - start;
   AB_CLOSE(m);
   ab_sink += sum;
   return t / r->n;
