@@ -5,7 +5,7 @@
  * add never reports success without the element being found afterwards.
  *
  * Input: byte 0 picks the key size, byte 1 the value size, bytes 2-3 the capacity (high bit of
- * byte 2: a table over 2 MiB, which takes the other lookup route); then the collection's bytes
+ * byte 2: a table over 128 KiB, which takes the other lookup route); then the collection's bytes
  * (zero-filled where the input ends); then operations, one byte each followed by a key. */
 #include <stdbool.h>
 #include <stdint.h>
@@ -147,7 +147,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const uint32_t key_size = key_sizes[pick % sizeof key_sizes];
   const uint32_t value_size = next_byte(&r) % 25u;
   const uint8_t c0 = next_byte(&r), c1 = next_byte(&r);
-  /* Up to 4,096 slots, or (high bit) 2^17 and more: over 2 MiB for every slot size. */
+  /* Up to 4,096 slots (at most 128 KiB), or (high bit) 2^17 and more: over 128 KiB for every
+   * slot size. */
   const uint32_t capacity = c0 & 0x80 ? (1u << 17) + 1u + ((uint32_t)(c0 & 0x7F) << 8 | c1)
                                       : 1u + (((uint32_t)c0 << 8 | c1) & 0xFFFu);
   if (pick & 0x80)
