@@ -601,7 +601,7 @@ TL__MEM_FORCE_INLINE tl__table_mask tl__table_mask_own(tl__table_group control,
                                                        tl__table_group fragments,
                                                        uint32_t distance, unsigned fragment) {
   const __m128i own = _mm_cmpeq_epi8(control, tl__table_group_lanes(distance + 1u));
-  /* The splat through a multiply: three instructions where _mm_set1_epi8 takes five. */
+  /* The splat through a multiply: three instructions where _mm_set1_epi8 takes four. */
   const __m128i same =
       _mm_cmpeq_epi8(fragments, _mm_set1_epi32((int)((uint32_t)fragment * 0x01010101u)));
   return (tl__table_mask)_mm_movemask_epi8(_mm_and_si128(own, same));

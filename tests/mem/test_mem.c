@@ -1030,11 +1030,11 @@ static void test_mem_invalid_views_fail(void **state) {
 /* Lookups read the control and fragment bytes of a group of slots at once (sixteen with SSE2,
  * eight in a word: this file is built both ways) and compare keys only where both match; in
  * tables over 128 KiB of slots they also prefetch the home slot. A probe goes on a group at a
- * time, and slot by slot where a group would read past the array. Every route must give the same answers:
- * runs of 1 to 19 keys with one home (inside either group size, at its edge and beyond), near
- * the start, the middle and the end of the table; an absent key whose probe crosses the run; the
- * zero key (whose bytes equal an empty slot's); and slots whose key bytes match but whose
- * control or fragment byte does not. */
+ * time, and slot by slot where a group would read past the array. Every route must give the
+ * same answers: runs of 1 to 19 keys with one home (inside either group size, at its edge and
+ * beyond), near the start, the middle and the end of the table; an absent key whose probe
+ * crosses the run; the zero key (whose bytes equal an empty slot's); and slots whose key bytes
+ * match but whose control or fragment byte does not. */
 static void test_mem_table_lookup_routes(void **state) {
   static const uint32_t key_sizes[] = {4, 8};
   /* 32 slots: a table in cache; 2^19 slots (4 MiB of slots): the large-table route. */
