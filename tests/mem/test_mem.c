@@ -1049,7 +1049,7 @@ static void test_mem_table_lookup_routes(void **state) {
                                 cap - 15, cap - 9, cap - 8, cap - 7, cap - 2,  cap - 1};
       unsigned char *mem = (unsigned char *)scratch(TL_LAYOUT_SET_BYTES(cap, key_size));
       unsigned char *control = mem + 8, *fragments = control + TL_LAYOUT_ALIGN(cap);
-      assert_true((cap * stride > (2u << 20)) == (c == 1));
+      assert_true((cap * stride > TL__TABLE_LARGE_BYTES) == (c == 1));
       for (h = 0; h < sizeof homes / sizeof homes[0]; h++) {
         const uint32_t home = homes[h];
         tl_inline_hashset s = tl_inline_hashset_view(mem, cap, key_size);
