@@ -458,7 +458,8 @@ TL__MEM_FORCE_INLINE uint32_t tl_hash32_8(const void *data, uint32_t seed) {
  *     i. An empty slot, its control and its fragment byte are all zeros.
  *
  * Every macro is an integer constant expression when its arguments are (usable in static
- * assertions and array sizes); results have type size_t.
+ * assertions and array sizes); results have type size_t, so on a 32-bit target a size past 4 GiB
+ * wraps (no view accepts more than TL_MEM_MAX_BYTES, 1 GiB there).
  * ------------------------------------------------------------------------------------------- */
 
 #define TL_LAYOUT_ALIGNMENT 8
