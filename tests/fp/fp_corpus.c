@@ -91,6 +91,7 @@ static void streams(sink *s, uint64_t seed, uint64_t p) {
   tl_rng r = tl_rng_create2(seed, (uint32_t)(p >> 32), p, seed ^ p);
   tl_fp w[5];
   int order[7] = {0, 1, 2, 3, 4, 5, 6}, i;
+  unsigned char p_bytes[8];
   put(s, tl_rng_next_u64(&r)); put(s, (uint64_t)(int64_t)tl_rng_range(&r, -1000, (int32_t)(p & 0xFFFF)));
   put(s, (uint64_t)(int64_t)tl_rng_range(&r, INT32_MIN, INT32_MAX));
   putf(s, tl_rng_range_fp(&r, tl_fp_from_raw((int64_t)seed), tl_fp_from_raw((int64_t)p)));
@@ -99,7 +100,8 @@ static void streams(sink *s, uint64_t seed, uint64_t p) {
   put(s, (uint64_t)tl_rng_weighted_index(&r, w, 5));
   tl_rng_shuffle(&r, order, 7, sizeof order[0]);
   for (i = 0; i < 7; i++) put(s, (uint64_t)order[i]);
-  put2(s, tl_rng_inside_unit_circle(&r)); putf(s, tl_rng_value(&r)); put(s, tl_rng_part_bytes(&p, sizeof p));
+  for (i = 0; i < 8; i++) p_bytes[i] = (unsigned char)(p >> (8 * i)); /* the same bytes everywhere */
+  put2(s, tl_rng_inside_unit_circle(&r)); putf(s, tl_rng_value(&r)); put(s, tl_rng_part_bytes(p_bytes, 8));
   put(s, tl_rng_fork(&r, seed).id);
 }
 

@@ -1,8 +1,10 @@
 /* Golden program: one fixed sequence of operations on every inline collection, laid out in one
  * zeroed block. Prints the block's XXH64 and writes the block to argv[1]; golden.sh builds this
  * with gcc and clang, as C and C++, at -O0 and -O2 and compares every build with a pinned hash:
- * the bytes must not depend on compiler, language or optimisation. Written in the common subset
- * of C99 and C++17. */
+ * the bytes must not depend on compiler, language or optimisation, nor on the processor:
+ * golden.sh also runs it on 32-bit ARM, 64-bit ARM and big-endian s390x. So every number goes
+ * into the collections as its little-endian bytes (le() below), the same bytes on every machine.
+ * Written in the common subset of C99 and C++17. */
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +47,31 @@ static uint64_t next_random(void) {
   return z ^ (z >> 31);
 }
 
+/* The value whose bytes in memory are x's little-endian bytes (x itself on a little-endian
+ * machine, x byte-swapped on a big-endian one); le(le(x)) == x. */
+static uint64_t le(uint64_t x, size_t bytes) {
+  unsigned char b[8];
+  uint64_t out = 0;
+  uint16_t u16;
+  uint32_t u32;
+  size_t i;
+  for (i = 0; i < bytes; i++) b[i] = (unsigned char)(x >> (8 * i));
+  switch (bytes) {
+  case 2: memcpy(&u16, b, 2); out = u16; break;
+  case 4: memcpy(&u32, b, 4); out = u32; break;
+  default: memcpy(&out, b, 8); break;
+  }
+  return out;
+}
+#define LE16(x) ((uint16_t)le((uint64_t)(x), 2))
+#define LE32(x) ((uint32_t)le((uint64_t)(x), 4))
+#define LE64(x) ((int64_t)le((uint64_t)(x), 8))
+
+static void put_le(unsigned char *out, uint64_t x, size_t bytes) {
+  size_t i;
+  for (i = 0; i < bytes; i++) out[i] = (unsigned char)(x >> (8 * i));
+}
+
 int main(int argc, char **argv) {
   unsigned char *block = (unsigned char *)tl_mem_alloc_zeroed(BLOCK_BYTES, 64);
   unit_array arr;
@@ -57,7 +84,7 @@ int main(int argc, char **argv) {
   tl_inline_dict generic;
   int step;
   uint64_t hash;
-  const uint16_t probe = 1;
+  const uint16_t probe = LE16(1);
   if (!block) return 1;
   arr = unit_array_view(block + ARRAY_OFF, 6);
   list = unit_list_view(block + LIST_OFF, 12);
@@ -73,32 +100,32 @@ int main(int argc, char **argv) {
     unit u;
     unsigned char key3[3], value5[5];
     memset(&u, 0, sizeof u);
-    u.x = (int32_t)(r & 0xFFFF) - 30000;
-    u.y = (int32_t)(r >> 48);
-    u.kind = (uint16_t)(step % 7);
-    u.flags = (uint16_t)(r >> 20);
+    u.x = (int32_t)LE32((int32_t)(r & 0xFFFF) - 30000);
+    u.y = (int32_t)LE32(r >> 48);
+    u.kind = LE16(step % 7);
+    u.flags = LE16(r >> 20);
     switch (r % 16) {
     case 0: *unit_array_at(arr, (uint32_t)(r >> 8) % 6) = u; break;
     case 1: (void)unit_list_add(list, u); break;
     case 2: (void)unit_list_remove_at(list, (uint32_t)(r >> 8) % 13); break;
-    case 3: (void)u16_queue_enqueue(queue, (uint16_t)r); break;
+    case 3: (void)u16_queue_enqueue(queue, LE16(r)); break;
     case 4: (void)u16_queue_dequeue(queue, NULL); break;
-    case 5: (void)i64_stack_push(stack, (int64_t)r); break;
+    case 5: (void)i64_stack_push(stack, LE64(r)); break;
     case 6: (void)i64_stack_pop(stack, NULL); break;
-    case 7: (void)u64_set_add(set, (r >> 8) % 64); break;
-    case 8: (void)u64_set_remove(set, (r >> 8) % 64); break;
-    case 9: (void)u32_unit_dict_set(udict, (uint32_t)(r >> 8) % 40, u); break;
-    case 10: (void)u32_unit_dict_remove(udict, (uint32_t)(r >> 8) % 40); break;
+    case 7: (void)u64_set_add(set, (uint64_t)LE64((r >> 8) % 64)); break;
+    case 8: (void)u64_set_remove(set, (uint64_t)LE64((r >> 8) % 64)); break;
+    case 9: (void)u32_unit_dict_set(udict, LE32((uint32_t)(r >> 8) % 40), u); break;
+    case 10: (void)u32_unit_dict_remove(udict, LE32((uint32_t)(r >> 8) % 40)); break;
     case 11: {
-      int64_t *v = i64_dict_get_or_add(idict, (int64_t)((r >> 8) % 100) - 50, NULL);
-      if (v) *v += (int64_t)step;
+      int64_t *v = i64_dict_get_or_add(idict, LE64((int64_t)((r >> 8) % 100) - 50), NULL);
+      if (v) *v = LE64(LE64(*v) + step);
       break;
     }
-    case 12: (void)i64_dict_remove(idict, (int64_t)((r >> 8) % 100) - 50); break;
+    case 12: (void)i64_dict_remove(idict, LE64((int64_t)((r >> 8) % 100) - 50)); break;
     case 13: {
-      memcpy(key3, &r, 3);
+      put_le(key3, r, 3);
       key3[0] %= 4;
-      memcpy(value5, (const unsigned char *)&r + 3, 5);
+      put_le(value5, r >> 24, 5);
       if ((r >> 40) & 1) (void)tl_inline_dict_set(generic, key3, value5);
       else (void)tl_inline_dict_remove(generic, key3);
       break;
@@ -108,7 +135,7 @@ int main(int argc, char **argv) {
       int64_t key;
       int64_t *value;
       while (i64_dict_next(idict, &it, &key, &value))
-        if (*value & 1) (void)i64_dict_iter_remove(idict, &it);
+        if (LE64(*value) & 1) (void)i64_dict_iter_remove(idict, &it);
       break;
     }
     default:
