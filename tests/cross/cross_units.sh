@@ -1,0 +1,69 @@
+#!/bin/sh
+# The header-only runtime's unit tests on other processors (tests/cross/targets.sh): each test
+# is compiled with the target's cross compiler against the cmocka subset in tests/cross/shim and
+# run under qemu-user. Native builds run the same tests with cmocka itself (suite 'unit').
+#   cross_units.sh SOURCE_ROOT [CONTENT_FIXTURE_DIR]
+# The content tests need the directory that tests/content_runtime/make_fixture.sh packs (by the
+# generator); without it they are left out.
+set -u
+root=$1
+fixture=${2:-}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+. "$root/tests/cross/targets.sh"
+t=$root/tests
+natives=$root/runtime/threadlink/natives/Iris.Events.Native.txt
+vault_inc=-I$t/vault/project/generated
+# name|where|sources and flags|arguments. where: "all", or "le" for tests of generated vault
+# headers, which bake inline collection values for little-endian targets and refuse others.
+# The model test runs half its operations (about 15 s under emulation).
+units="mem|all|$t/mem/test_mem.c $t/mem/xxh_lib.c $t/cross/xxhash_lib.c|
+mem-model|all|$t/mem/test_mem_model.c|
+mem-layout|all|$t/mem/test_mem_layout.c $root/gen/layout.c $t/cross/xxhash_lib.c -I$root/gen|
+mem-debug|all|$t/mem/test_mem_debug.c -DTL_MEM_DEBUG|
+rng|all|$t/rng/test_rng.c|
+fp-paths-identical|all|$t/fp/test_fp_portable.c $work/corpus_native.o $work/corpus_portable.o|
+iris|all|$t/iris/test_iris.c -I$t/iris|
+initium|all|$t/initium/test_initium.c -DNATIVES_FILE=\"$natives\"|
+scribe|all|$t/scribe/test_scribe.c $t/scribe/filtered.c -I$t/scribe|
+vault|le|$t/vault/test_vault.c $vault_inc|
+vault-portable-endian|le|$t/vault/test_vault.c $vault_inc -DTL_VAULT_PORTABLE_ENDIAN|
+vault-records|le|$t/vault/test_vault_records.c $vault_inc|
+vault-evolution|le|$t/vault/test_vault_evolution.c $work/evo_v1.o $work/evo_v2.o|"
+[ -n "$fixture" ] && units="$units
+content-runtime-nocodec|all|$t/content_runtime/test_content_nocodec.c|$fixture
+content-runtime-model|all|$t/content_runtime/test_content_model.c|$fixture 200000"
+
+for target in $tl_cross_targets; do
+  tl_cross_ready "$target" "$work" || continue
+  case $triplet in s390x-*) endian=be ;; *) endian=le ;; esac
+  cc="$tl_cross_cc -std=gnu11 -O2 -Wall -Wextra -I$t/cross/shim -I$root/runtime"
+  # Objects that a test links, each built with its own defines and include directories.
+  $cc -c -DFP_CORPUS_NAME=fp_corpus_native "$t/fp/fp_corpus.c" -o "$work/corpus_native.o" &&
+    $cc -c -DFP_CORPUS_NAME=fp_corpus_portable -DTL_FP_PORTABLE_128 "$t/fp/fp_corpus.c" \
+      -o "$work/corpus_portable.o" || echo "FAIL: $triplet: fp_corpus.c does not compile"
+  if [ $endian = le ]; then
+    $cc -c -I"$t/vault/evolution/v1/generated/vaults" "$t/vault/evo_v1.c" -o "$work/evo_v1.o" &&
+      $cc -c -I"$t/vault/evolution/v2/generated/vaults" "$t/vault/evo_v2.c" -o "$work/evo_v2.o" ||
+      echo "FAIL: $triplet: evo_v1.c or evo_v2.c does not compile"
+  fi
+  echo "$units" | while IFS='|' read -r name where args run_args; do
+    [ "$where" = all ] || [ "$where" = $endian ] || continue
+    echo x >>"$work/runs"
+    if ! $cc $args -o "$work/unit" -lm 2>"$work/err"; then
+      echo "FAIL: $triplet $name does not compile"; cat "$work/err"; echo x >>"$work/failures"; continue
+    fi
+    if TL_MEM_MODEL_SCALE=0.5 $tl_cross_run "$work/unit" $run_args >"$work/log" 2>&1; then
+      echo "ok:   $triplet $name: $(tail -n 1 "$work/log")"
+    else
+      echo "FAIL: $triplet $name"; cat "$work/log"; echo x >>"$work/failures"
+    fi
+  done
+  rm -f "$work"/*.o
+done
+ran=0
+failed=0
+[ -f "$work/runs" ] && ran=$(wc -l <"$work/runs")
+[ -f "$work/failures" ] && failed=$(wc -l <"$work/failures")
+echo "$ran cross builds, $failed failed"
+[ "$tl_cross_missing" = 0 ] && [ "$failed" = 0 ] && { [ "$ran" -gt 0 ] || [ "${CI:-}" != true ]; }
