@@ -16,7 +16,8 @@ natives=$root/runtime/threadlink/natives/Iris.Events.Native.txt
 vault_inc=-I$t/vault/project/generated
 # name|where|sources and flags|arguments. where: "all", or "le" for tests of generated vault
 # headers, which bake inline collection values for little-endian targets and refuse others.
-# The model test runs half its operations (about 15 s under emulation).
+# The model test runs half its operations (about 15 s under emulation). The fuzz targets replay
+# their committed corpus (run arguments are globbed).
 units="mem|all|$t/mem/test_mem.c $t/mem/xxh_lib.c $t/cross/xxhash_lib.c|
 mem-model|all|$t/mem/test_mem_model.c|
 mem-layout|all|$t/mem/test_mem_layout.c $root/gen/layout.c $t/cross/xxhash_lib.c -I$root/gen|
@@ -29,7 +30,9 @@ scribe|all|$t/scribe/test_scribe.c $t/scribe/filtered.c -I$t/scribe|
 vault|le|$t/vault/test_vault.c $vault_inc|
 vault-portable-endian|le|$t/vault/test_vault.c $vault_inc -DTL_VAULT_PORTABLE_ENDIAN|
 vault-records|le|$t/vault/test_vault_records.c $vault_inc|
-vault-evolution|le|$t/vault/test_vault_evolution.c $work/evo_v1.o $work/evo_v2.o|"
+vault-evolution|le|$t/vault/test_vault_evolution.c $work/evo_v1.o $work/evo_v2.o|
+fuzz-replay-mem-tables|all|$t/fuzz/fuzz_mem_tables.c $t/fuzz/replay_main.c|$t/fuzz/corpus/mem/*
+fuzz-replay-vault-read|le|$t/fuzz/fuzz_vault_read.c $t/fuzz/replay_main.c $vault_inc|$t/fuzz/corpus/vault/*"
 [ -n "$fixture" ] && units="$units
 content-runtime-nocodec|all|$t/content_runtime/test_content_nocodec.c|$fixture
 content-runtime-model|all|$t/content_runtime/test_content_model.c|$fixture 200000"
