@@ -546,21 +546,34 @@ static inline uint32_t tl__table_distance(unsigned char *mem, uint32_t capacity,
  * at most TL__TABLE_GROUPED_PROBE (so every compared byte stays below 128). */
 #define TL__TABLE_GROUPED_PROBE 112u
 
+/* Index of the lowest set bit of a nonzero mask without a compiler builtin (MSVC and others): the
+ * lowest bit alone, times a de Bruijn sequence, puts a distinct 6-bit pattern in the top bits.
+ * No loop: the word path's masks flag bit 7 of a byte, where a shifting loop takes 8 to 64 steps. */
+TL__MEM_FORCE_INLINE uint32_t tl__table_ctz_portable(uint64_t mask) {
+  static const unsigned char bit_of[64] = {
+      0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,  62, 55, 59, 36, 53, 51,
+      43, 22, 45, 39, 33, 30, 24, 18, 12, 5,  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21,
+      44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
+  return bit_of[((mask & (0 - mask)) * 0x03F79D71B4CB0A89ull) >> 58];
+}
+
 /* Index of the lowest set bit of a nonzero mask. */
 TL__MEM_FORCE_INLINE uint32_t tl__table_ctz(uint64_t mask) {
 #if defined(__GNUC__) || defined(__clang__)
   return (uint32_t)__builtin_ctzll(mask);
 #else
-  uint32_t bit = 0;
-  while (!(mask & 1u)) {
-    mask >>= 1;
-    bit++;
-  }
-  return bit;
+  return tl__table_ctz_portable(mask);
 #endif
 }
 
-#if defined(__SSE2__) && !defined(TL_MEM_NO_SIMD)
+/* SSE2: gcc and clang say so with __SSE2__; MSVC has it on every x64 target (but ARM64EC, which
+ * also defines _M_X64). */
+#if !defined(TL_MEM_NO_SIMD) && \
+    (defined(__SSE2__) || (defined(_MSC_VER) && defined(_M_X64) && !defined(_M_ARM64EC)))
+#define TL__TABLE_SSE2 1
+#endif
+
+#ifdef TL__TABLE_SSE2
 #include <emmintrin.h>
 
 #define TL__TABLE_GROUP 16u

@@ -1094,6 +1094,23 @@ static void test_mem_table_lookup_routes(void **state) {
   }
 }
 
+/* The lowest-set-bit index that compilers without a builtin (MSVC) use: every single bit, and
+ * random masks, against the builtin. */
+static void test_mem_table_ctz_portable(void **state) {
+  uint64_t rng = 0x0123456789ABCDEFull;
+  uint32_t bit;
+  int i;
+  (void)state;
+  for (bit = 0; bit < 64; bit++) {
+    assert_int_equal(tl__table_ctz_portable((uint64_t)1 << bit), bit);
+    assert_int_equal(tl__table_ctz_portable(~(uint64_t)0 << bit), bit);
+  }
+  for (i = 0; i < 100000; i++) {
+    const uint64_t mask = test_splitmix64(&rng) >> (i % 64);
+    if (mask) assert_int_equal(tl__table_ctz_portable(mask), __builtin_ctzll(mask));
+  }
+}
+
 /* More than 254 keys with one home: the control bytes of the farthest saturate at 255, and their
  * exact distances come from their hashes. Every key is found while present, the invariants hold
  * after each removal (in a shuffled order, so entries move back across the saturation point),
@@ -1226,6 +1243,7 @@ int main(void) {
     cmocka_unit_test(test_mem_invalid_views_fail),
     cmocka_unit_test(test_mem_table_lookup_routes),
     cmocka_unit_test(test_mem_table_lookup_routes_random),
+    cmocka_unit_test(test_mem_table_ctz_portable),
     cmocka_unit_test(test_mem_table_saturated_distances),
     cmocka_unit_test(test_mem_corrupt_headers_stay_in_bounds),
   };
