@@ -34,8 +34,9 @@
  *                                            whole program (a compiler flag), never per file.
  *                                            Main thread only, like the rest of the runtime.
  *   TL_MEM_NO_SIMD                           hash tables read control bytes eight at a time in a
- *                                            64-bit word even where SSE2 would read sixteen. The
- *                                            bytes a table holds are the same either way.
+ *                                            64-bit word even where SSE2 (x86-64) or NEON (64-bit
+ *                                            ARM) would read sixteen. The bytes a table holds are
+ *                                            the same either way.
  *
  * Errors
  *   Invalid sizes or alignments and allocation failure return NULL, store a tl_mem_error through

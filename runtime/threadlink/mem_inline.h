@@ -42,8 +42,8 @@
  * (XXH32(key) * capacity) >> 32. Entries of a run are kept in order of their home slot, equal
  * homes in insertion order (Robin Hood order), which lets a lookup for an absent key stop early.
  * Each slot's distance from its home and the low byte of its key's hash sit in two byte arrays
- * before the slots (mem.h), so a lookup reads them for sixteen slots at once (SSE2; eight in a
- * 64-bit word elsewhere) and compares keys only where both fit: a miss seldom reads a slot at
+ * before the slots (mem.h), so a lookup reads them for sixteen slots at once (SSE2 or NEON; eight
+ * in a 64-bit word elsewhere) and compares keys only where both fit: a miss seldom reads a slot at
  * all. Removal moves the following displaced entries back by one slot (backward-shift deletion),
  * so no marker is ever left: a table after a removal holds exactly the bytes it would hold had
  * the key never been added, and churn never fills or slows the table (the cost of an operation
@@ -538,9 +538,10 @@ static inline uint32_t tl__table_distance(unsigned char *mem, uint32_t capacity,
 }
 
 /* Groups: the control (or fragment) bytes of TL__TABLE_GROUP consecutive slots, read at once.
- * With SSE2 (every x86-64 processor has it) a group is sixteen slots in a vector register;
- * elsewhere, or with TL_MEM_NO_SIMD defined, eight slots in a 64-bit word. Both answer every
- * question alike, so a table's bytes never depend on which one ran (the tests build both). A mask
+ * With SSE2 (every x86-64 processor has it) or NEON (every 64-bit ARM one) a group is sixteen
+ * slots in a vector register; elsewhere, or with TL_MEM_NO_SIMD defined, eight slots in a 64-bit
+ * word. All answer every question alike, so a table's bytes never depend on which one ran (the
+ * tests build each: NEON under qemu, tests/cross). A mask
  * flags lanes of a group; tl__table_mask_first gives the lowest flagged lane of a nonzero mask.
  * The probe questions take a `distance`: the distance from the key's home of the group's lane 0,
  * at most TL__TABLE_GROUPED_PROBE (so every compared byte stays below 128). */
@@ -657,6 +658,82 @@ TL__MEM_FORCE_INLINE tl__table_group tl__table_group_blend(uint32_t lanes, tl__t
 /* `g` with lane 0 replaced by `byte`. */
 TL__MEM_FORCE_INLINE tl__table_group tl__table_group_set_first(tl__table_group g, unsigned byte) {
   return _mm_or_si128(_mm_andnot_si128(_mm_cvtsi32_si128(0xFF), g), _mm_cvtsi32_si128((int)byte));
+}
+
+#elif !defined(TL_MEM_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON) && \
+    !defined(__AARCH64EB__)
+/* 64-bit ARM: sixteen slots in a NEON register. NEON has no byte movemask; narrowing each 16-bit
+ * lane by 4 packs a comparison into 64 bits, four per lane, and a mask keeps one of the four. */
+#include <arm_neon.h>
+
+#define TL__TABLE_GROUP 16u
+typedef uint8x16_t tl__table_group;
+typedef uint64_t tl__table_mask; /* bit 4i + 3: lane i */
+
+#define TL__TABLE_NIBBLE_TOPS 0x8888888888888888ull
+
+TL__MEM_FORCE_INLINE tl__table_group tl__table_group_load(const unsigned char *p) {
+  return vld1q_u8(p);
+}
+
+TL__MEM_FORCE_INLINE void tl__table_group_store(unsigned char *p, tl__table_group g) {
+  vst1q_u8(p, g);
+}
+
+TL__MEM_FORCE_INLINE uint32_t tl__table_mask_first(tl__table_mask mask) {
+  return tl__table_ctz(mask) >> 2;
+}
+
+/* The lanes of a comparison result (each byte all ones or all zeros). */
+TL__MEM_FORCE_INLINE tl__table_mask tl__table_mask_of(uint8x16_t flags) {
+  return vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(flags), 4)), 0) &
+         TL__TABLE_NIBBLE_TOPS;
+}
+
+/* Byte i of the result: base + i. */
+TL__MEM_FORCE_INLINE tl__table_group tl__table_group_lanes(unsigned base) {
+  static const uint8_t lanes[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+  return vaddq_u8(vld1q_u8(lanes), vdupq_n_u8((uint8_t)base));
+}
+
+TL__MEM_FORCE_INLINE tl__table_mask tl__table_mask_at_most(tl__table_group control, unsigned max) {
+  return tl__table_mask_of(vcleq_u8(control, vdupq_n_u8((uint8_t)max)));
+}
+
+TL__MEM_FORCE_INLINE tl__table_mask tl__table_mask_own(tl__table_group control,
+                                                       tl__table_group fragments,
+                                                       uint32_t distance, unsigned fragment) {
+  return tl__table_mask_of(vandq_u8(vceqq_u8(control, tl__table_group_lanes(distance + 1u)),
+                                    vceqq_u8(fragments, vdupq_n_u8((uint8_t)fragment))));
+}
+
+TL__MEM_FORCE_INLINE tl__table_mask tl__table_mask_stop(tl__table_group control, uint32_t distance) {
+  return tl__table_mask_of(vcleq_u8(control, tl__table_group_lanes(distance)));
+}
+
+/* All ones in lanes 0 .. lanes-1 (lanes <= 16). */
+TL__MEM_FORCE_INLINE uint8x16_t tl__table_lanes_mask(uint32_t lanes) {
+  return vcgtq_u8(vdupq_n_u8((uint8_t)lanes), tl__table_group_lanes(0));
+}
+
+TL__MEM_FORCE_INLINE tl__table_mask tl__table_mask_saturated(tl__table_group control,
+                                                             uint32_t lanes) {
+  return tl__table_mask_of(vandq_u8(vceqq_u8(control, vdupq_n_u8(0xFF)), tl__table_lanes_mask(lanes)));
+}
+
+TL__MEM_FORCE_INLINE tl__table_group tl__table_group_step(tl__table_group control, uint32_t lanes,
+                                                         bool up) {
+  const uint8x16_t move = vbicq_u8(tl__table_lanes_mask(lanes), vceqq_u8(control, vdupq_n_u8(0xFF)));
+  return up ? vsubq_u8(control, move) : vaddq_u8(control, move); /* move lanes are all ones: -1 */
+}
+
+TL__MEM_FORCE_INLINE tl__table_group tl__table_group_blend(uint32_t lanes, tl__table_group low,
+                                                          tl__table_group high) {
+  return vbslq_u8(tl__table_lanes_mask(lanes), low, high);
+}
+
+TL__MEM_FORCE_INLINE tl__table_group tl__table_group_set_first(tl__table_group g, unsigned byte) {
+  return vsetq_lane_u8((uint8_t)byte, g, 0);
 }
 
 #else /* eight slots in a 64-bit word; a mask flags bit 7 of each flagged lane's byte */
