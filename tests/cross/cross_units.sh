@@ -3,6 +3,7 @@
 # is compiled with the target's cross compiler against the cmocka subset in tests/cross/shim and
 # run under qemu-user. Native builds run the same tests with cmocka itself (suite 'unit').
 #   cross_units.sh SOURCE_ROOT [CONTENT_FIXTURE_DIR]
+# TL_CROSS_ONLY=TRIPLET:QEMU_ARCH (environment) runs one processor of targets.sh alone.
 # The content tests need the directory that tests/content_runtime/make_fixture.sh packs (by the
 # generator); without it they are left out.
 set -u
@@ -16,8 +17,7 @@ natives=$root/runtime/threadlink/natives/Iris.Events.Native.txt
 vault_inc=-I$t/vault/project/generated
 # name|where|sources and flags|arguments. where: "all", or "le" for tests of generated vault
 # headers, which bake inline collection values for little-endian targets and refuse others.
-# The model test runs half its operations (about 15 s under emulation). The fuzz targets replay
-# their committed corpus (run arguments are globbed).
+# The fuzz targets replay their committed corpus (run arguments are globbed).
 units="mem|all|$t/mem/test_mem.c $t/mem/xxh_lib.c $t/cross/xxhash_lib.c|
 mem-model|all|$t/mem/test_mem_model.c|
 mem-layout|all|$t/mem/test_mem_layout.c $root/gen/layout.c $t/cross/xxhash_lib.c -I$root/gen|
@@ -37,7 +37,7 @@ fuzz-replay-vault-read|le|$t/fuzz/fuzz_vault_read.c $t/fuzz/replay_main.c $vault
 content-runtime-nocodec|all|$t/content_runtime/test_content_nocodec.c|$fixture
 content-runtime-model|all|$t/content_runtime/test_content_model.c|$fixture 200000"
 
-for target in $tl_cross_targets; do
+for target in ${TL_CROSS_ONLY:-$tl_cross_targets}; do
   tl_cross_ready "$target" "$work" || continue
   case $triplet in s390x-*) endian=be ;; *) endian=le ;; esac
   cc="$tl_cross_cc -std=gnu11 -O2 -Wall -Wextra -I$t/cross/shim -I$root/runtime"
@@ -56,7 +56,7 @@ for target in $tl_cross_targets; do
     if ! $cc $args -o "$work/unit" -lm 2>"$work/err"; then
       echo "FAIL: $triplet $name does not compile"; cat "$work/err"; echo x >>"$work/failures"; continue
     fi
-    if TL_MEM_MODEL_SCALE=0.5 $tl_cross_run "$work/unit" $run_args >"$work/log" 2>&1; then
+    if $tl_cross_run "$work/unit" $run_args >"$work/log" 2>&1; then
       echo "ok:   $triplet $name: $(tail -n 1 "$work/log")"
     else
       echo "FAIL: $triplet $name"; cat "$work/log"; echo x >>"$work/failures"

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Bit-identical results everywhere: build fp_determinism.c with gcc and clang at -O0, -O2 and -O3,
 # with the portable 128-bit path forced, as C++, and as 32-bit code where a multilib toolchain is
-# installed (no __int128 there), and with the cross compilers of tests/cross/targets.sh under
-# qemu-user (32-bit ARM, 64-bit ARM, big-endian s390x); run each and compare its hash with the
-# pinned one.
+# installed (no __int128 there), and with gcc and clang for the processors of
+# tests/cross/targets.sh under qemu-user (32-bit ARM, 64-bit ARM, big-endian s390x); run each and
+# compare its hash with the pinned one.
 #   fp_determinism.sh RUNTIME_DIR TESTS_FP_DIR
 set -u
 runtime=$1
@@ -43,7 +43,8 @@ for target in $tl_cross_targets; do
   tl_cross_ready "$target" "$work" || continue
   runner=$tl_cross_run
   for opt in -O0 -O2; do
-    try "$triplet $opt" $tl_cross_cc -std=c99 $opt
+    try "$triplet gcc $opt" $tl_cross_gcc $tl_cross_flags -std=c99 $opt
+    [ -z "$tl_cross_clang" ] || try "$triplet clang $opt" $tl_cross_clang $tl_cross_flags -std=c99 $opt
   done
   runner=
 done

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Golden hash of the inline collections: golden_mem.c, built with gcc and clang as C99 and C++17 at
 # -O0 and -O2 (and -O3 -ffast-math, which must not matter either, and -O2 on the tables' portable
-# path, TL_MEM_NO_SIMD), and with the cross compilers of tests/cross/targets.sh under qemu-user
-# (32-bit ARM, 64-bit ARM, big-endian s390x), must write byte-identical blocks whose XXH64 is the
-# pinned value.
+# path, TL_MEM_NO_SIMD), and with gcc and clang for the processors of tests/cross/targets.sh under
+# qemu-user (32-bit ARM, 64-bit ARM with NEON, big-endian s390x), must write byte-identical blocks
+# whose XXH64 is the pinned value.
 # Usage: golden.sh RUNTIME_DIR golden_mem.c PINNED_HASH
 set -u
 runtime=$1
@@ -48,8 +48,11 @@ for cc in gcc clang g++ clang++; do
 done
 for target in $tl_cross_targets; do
   tl_cross_ready "$target" "$work" || continue
-  for opt in -O0 -O2; do
-    build "$triplet $opt" "$tl_cross_run" $tl_cross_cc -std=c99 $opt
+  for cc in "$tl_cross_gcc" "$tl_cross_clang"; do
+    [ -n "$cc" ] || continue
+    for opt in -O0 -O2; do
+      build "$cc $opt" "$tl_cross_run" $cc $tl_cross_flags -std=c99 $opt
+    done
   done
 done
 echo "$builds builds, $failed failed"
