@@ -9,9 +9,9 @@ tl_cross_targets="aarch64-linux-gnu:aarch64 arm-linux-gnueabihf:arm s390x-linux-
 # tl_cross_ready TRIPLET:QEMU_ARCH WORKDIR: sets triplet, tl_cross_flags (what every cross build
 # needs), tl_cross_cc (the target's gcc with those flags), tl_cross_gcc and tl_cross_clang (the two
 # compilers for the target; clang, which uses the GNU cross toolchain's headers and libraries, is
-# empty when not installed) and tl_cross_run (the qemu command). When the gcc or qemu is missing it says so and fails; under
-# CI (CI=true), where tests/debian-packages.txt installed them, it also sets tl_cross_missing=1 so
-# that the caller fails instead of passing on fewer processors.
+# empty when not installed) and tl_cross_run (the qemu command). When the gcc or qemu is missing
+# it says so and fails; under CI (CI=true), where tests/debian-packages.txt installed them, it
+# also sets tl_cross_missing=1 so that the caller fails instead of passing on fewer processors.
 tl_cross_missing=0
 tl_cross_ready() {
   triplet=${1%:*}

@@ -28,7 +28,8 @@ per_op() { # program mode load -> instructions per operation, the loop's own sub
   c=$(count "$1" none 2000 "$3"); e=$(count "$1" none 4000 "$3")
   echo $(( (b - a - (e - c)) / 2000 ))
 }
-echo "base: $rev ($(git -C "$root" rev-parse --short "$rev")) ${BASE_CFLAGS:-}, work: $root/runtime ${WORK_CFLAGS:-}, $triplet"
+echo "base: $rev ($(git -C "$root" rev-parse --short "$rev")) ${BASE_CFLAGS:-}," \
+  "work: $root/runtime ${WORK_CFLAGS:-}, $triplet"
 printf '%-6s %-5s %8s %8s %10s\n' load op base work work/base
 for load in 0.5 0.9; do
   for op in hit miss churn; do
