@@ -47,30 +47,28 @@ static uint64_t next_random(void) {
   return z ^ (z >> 31);
 }
 
-/* The value whose bytes in memory are x's little-endian bytes (x itself on a little-endian
- * machine, x byte-swapped on a big-endian one); le(le(x)) == x. */
-static uint64_t le(uint64_t x, size_t bytes) {
-  unsigned char b[8];
-  uint64_t out = 0;
-  uint16_t u16;
-  uint32_t u32;
-  size_t i;
-  for (i = 0; i < bytes; i++) b[i] = (unsigned char)(x >> (8 * i));
-  switch (bytes) {
-  case 2: memcpy(&u16, b, 2); out = u16; break;
-  case 4: memcpy(&u32, b, 4); out = u32; break;
-  default: memcpy(&out, b, 8); break;
-  }
-  return out;
-}
-#define LE16(x) ((uint16_t)le((uint64_t)(x), 2))
-#define LE32(x) ((uint32_t)le((uint64_t)(x), 4))
-#define LE64(x) ((int64_t)le((uint64_t)(x), 8))
-
 static void put_le(unsigned char *out, uint64_t x, size_t bytes) {
   size_t i;
   for (i = 0; i < bytes; i++) out[i] = (unsigned char)(x >> (8 * i));
 }
+
+/* The value whose bytes in memory are x's little-endian bytes (x itself on a little-endian
+ * machine, x byte-swapped on a big-endian one); le(le(x)) == x. */
+static uint64_t le(uint64_t x, size_t bytes) {
+  unsigned char b[8];
+  uint16_t u16;
+  uint32_t u32;
+  uint64_t u64;
+  put_le(b, x, bytes);
+  switch (bytes) {
+  case 2: memcpy(&u16, b, 2); return u16;
+  case 4: memcpy(&u32, b, 4); return u32;
+  default: memcpy(&u64, b, 8); return u64;
+  }
+}
+#define LE16(x) ((uint16_t)le((uint64_t)(x), 2))
+#define LE32(x) ((uint32_t)le((uint64_t)(x), 4))
+#define LE64(x) ((int64_t)le((uint64_t)(x), 8))
 
 int main(int argc, char **argv) {
   unsigned char *block = (unsigned char *)tl_mem_alloc_zeroed(BLOCK_BYTES, 64);

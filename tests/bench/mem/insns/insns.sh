@@ -17,8 +17,8 @@ trap 'rm -rf "$work"' EXIT
 . "$root/tests/cross/targets.sh"
 tl_cross_ready "$target" "$work" || exit 1
 git -C "$root" archive "$rev" runtime | tar -x -C "$work"
-$tl_cross_cc -O2 -DNDEBUG ${BASE_CFLAGS:-} -I"$work/runtime" "$here/ops.c" -o "$work/base"
-$tl_cross_cc -O2 -DNDEBUG ${WORK_CFLAGS:-} -I"$root/runtime" "$here/ops.c" -o "$work/work"
+$tl_cross_cc -O2 -DNDEBUG ${BASE_CFLAGS:-} -I"$work/runtime" -I"$here/.." "$here/ops.c" -o "$work/base"
+$tl_cross_cc -O2 -DNDEBUG ${WORK_CFLAGS:-} -I"$root/runtime" -I"$here/.." "$here/ops.c" -o "$work/work"
 count() { # program mode n load -> instructions executed
   $tl_cross_run -singlestep -d exec,nochain -D "$work/trace" "$work/$1" "$2" "$3" "$4"
   grep -c '^Trace' "$work/trace"

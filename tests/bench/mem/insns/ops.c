@@ -1,19 +1,14 @@
 /* One kind of operation on a 1,024-slot int64 dictionary, repeated: what insns.sh counts.
  *   ops MODE N LOAD    MODE: none (the loop alone), hit, miss or churn (remove a present key and
  *                      add it back) */
+#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 
 #include <threadlink/mem.h>
 
-TL_INLINE_DICT_TYPE(ops_dict, int64_t, int64_t)
+#include "bench_util.h"
 
-static uint64_t mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  return x ^ (x >> 33);
-}
+TL_INLINE_DICT_TYPE(ops_dict, int64_t, int64_t)
 
 int main(int argc, char **argv) {
   static int64_t keys[1024], absent[1 << 16];
@@ -26,10 +21,10 @@ int main(int argc, char **argv) {
   long k;
   uint32_t i;
   if (!mem || count == 0 || count > 1024) return 2;
-  for (i = 0; i < count; i++) (void)ops_dict_try_add(d, keys[i] = (int64_t)mix(i + 1), i);
-  for (k = 0; k < (1 << 16); k++) absent[k] = (int64_t)mix((uint64_t)k + 1000000);
+  for (i = 0; i < count; i++) (void)ops_dict_try_add(d, keys[i] = (int64_t)mix64(i + 1), i);
+  for (k = 0; k < (1 << 16); k++) absent[k] = (int64_t)mix64((uint64_t)k + 1000000);
   for (k = 0; k < n; k++) {
-    const int64_t key = keys[mix((uint64_t)k) % count];
+    const int64_t key = keys[mix64((uint64_t)k) % count];
     int64_t *v;
     switch (mode) {
     case 'h': v = ops_dict_get(d, key); sink += v ? *v : 0; break;
