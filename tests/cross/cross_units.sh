@@ -37,6 +37,13 @@ fuzz-replay-vault-read|le|$t/fuzz/fuzz_vault_read.c $t/fuzz/replay_main.c $vault
 content-runtime-nocodec|all|$t/content_runtime/test_content_nocodec.c|$fixture
 content-runtime-model|all|$t/content_runtime/test_content_model.c|$fixture 200000"
 
+# The cmocka subset itself, natively: two of its three tests must fail.
+cc -std=gnu11 -I"$t/cross/shim" "$t/cross/shim_selftest.c" -o "$work/selftest" || exit 1
+"$work/selftest" >"$work/log"
+if [ $? != 2 ] || ! grep -q '^\[  PASSED  \] 1 test(s)\.$' "$work/log"; then
+  echo "FAIL: tests/cross/shim does not report failing tests"; cat "$work/log"; exit 1
+fi
+
 for target in ${TL_CROSS_ONLY:-$tl_cross_targets}; do
   tl_cross_ready "$target" "$work" || continue
   case $triplet in s390x-*) endian=be ;; *) endian=le ;; esac
