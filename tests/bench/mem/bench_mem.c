@@ -3,7 +3,7 @@
  * Prints every operation with its baselines and the ratios in one run; never fails on time.
  * Each figure is the median over rounds of the round's mean time per operation.
  *
- *   bench_mem [quick]     quick: fewer rounds, for a smoke run
+ *   bench_mem [quick|hashes]   quick: fewer rounds, for a smoke run; hashes: only the hashes
  *
  * Tables: capacity 1,024 and 1,048,576 slots, load 0.5, 0.75 and 0.9 (so 512 / 768 / 921 and
  * 524,288 / 786,432 / 943,718 keys). Our table and khash are sized up front (khash to the power of two its 0.77
@@ -69,11 +69,16 @@ typedef struct totals {
   size_t bytes; /* the filled table's memory, in the last round */
 } totals;
 
+/* Median of v[0..n-1] (n >= 1); sorts v. */
+static double median_of(double *v, int n) {
+  qsort(v, (size_t)n, sizeof(double), compare_double);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 static double median(const totals *t, int op) {
   double v[MAX_ROUNDS];
   memcpy(v, t->per_round[op], (size_t)t->rounds * sizeof(double));
-  qsort(v, (size_t)t->rounds, sizeof(double), compare_double);
-  return t->rounds % 2 ? v[t->rounds / 2] : (v[t->rounds / 2 - 1] + v[t->rounds / 2]) / 2;
+  return median_of(v, t->rounds);
 }
 
 /* One table of one library, behind the same five calls. */
@@ -289,57 +294,86 @@ static void run_case(uint32_t capacity, double load, int rounds, totals *out) {
 
 /* ---- hashes ---- */
 
+/* A timing loop: ns for `calls` hashes of `length` bytes from `buffer`, their sum in *acc. */
+typedef double (*hash_loop)(const unsigned char *buffer, size_t length, uint64_t calls,
+                            uint64_t *acc);
+
+static double tl_xxh64_loop(const unsigned char *buffer, size_t length, uint64_t calls,
+                            uint64_t *acc) {
+  uint64_t sum = 0, c;
+  double t0 = now_ns();
+  for (c = 0; c < calls; c++) sum += tl_hash64(buffer + (c & 63), length, c);
+  t0 = now_ns() - t0;
+  *acc = sum;
+  return t0;
+}
+
+static double tl_xxh32_key_loop(const unsigned char *buffer, size_t length, uint64_t calls,
+                                uint64_t *acc) {
+  uint64_t sum = 0, c;
+  double t0 = now_ns();
+  if (length == 4)
+    for (c = 0; c < calls; c++) sum += tl_hash32_4(buffer + (c & 1023), 0);
+  else
+    for (c = 0; c < calls; c++) sum += tl_hash32_8(buffer + (c & 1023), 0);
+  t0 = now_ns() - t0;
+  *acc = sum;
+  return t0;
+}
+
+/* Times `trials` pairs of short loops, ours and libxxhash's, alternating which goes first, and
+ * prints the median time of each and the median of the per-pair ratios. A ratio taken within a
+ * pair (a millisecond apart) cancels the host's slower swings; a ratio of two best times taken
+ * over seconds did not (64 bytes: 0.99x-1.12x over three runs of one binary). */
+static void bench_hash_pairs(const char *label, hash_loop ours, hash_loop lib,
+                             const unsigned char *buffer, size_t length, uint64_t calls,
+                             int trials) {
+  double *ours_ns = (double *)malloc(sizeof(double) * 3 * (size_t)trials);
+  double *lib_ns = ours_ns + trials, *ratio = ours_ns + 2 * (size_t)trials;
+  int t;
+  if (!ours_ns) return;
+  for (t = 0; t < trials; t++) {
+    uint64_t acc_ours = 0, acc_lib = 0;
+    double a, b;
+    if (t & 1) {
+      a = ours(buffer, length, calls, &acc_ours);
+      b = lib(buffer, length, calls, &acc_lib);
+    } else {
+      b = lib(buffer, length, calls, &acc_lib);
+      a = ours(buffer, length, calls, &acc_ours);
+    }
+    sink += (int64_t)(acc_ours + acc_lib);
+    ours_ns[t] = a / (double)calls;
+    lib_ns[t] = b / (double)calls;
+    ratio[t] = a / b;
+  }
+  printf("%-34s %10.2f %17.2f %8.3f\n", label, median_of(ours_ns, trials),
+         median_of(lib_ns, trials), median_of(ratio, trials));
+  free(ours_ns);
+}
+
 static void bench_hashes(int quick) {
   static const size_t lengths[] = {4, 8, 16, 64, 256, 1024, 16384, 1 << 20};
-  size_t buffer_bytes = (1 << 20) + 64, li;
+  const int trials = quick ? 51 : 401;
+  size_t buffer_bytes = (1 << 20) + 1024, li;
   unsigned char *buffer = (unsigned char *)malloc(buffer_bytes);
+  char label[64];
   size_t i;
+  if (!buffer) return;
   for (i = 0; i < buffer_bytes; i++) buffer[i] = (unsigned char)rng();
-  printf("\nhash (best of 9)          tl ns/call   libxxhash ns/call   tl/lib\n");
+  printf("\nhashes: medians of %d interleaved pairs of loops\n", trials);
+  printf("%-34s %10s %17s %8s\n", "", "tl ns/call", "libxxhash ns/call", "tl/lib");
   for (li = 0; li < sizeof lengths / sizeof lengths[0]; li++) {
-    size_t length = lengths[li];
-    /* About the same number of bytes per case; offsets vary over 64 positions. */
-    uint64_t calls = (uint64_t)(quick ? 2e7 : 2e8) / (length < 64 ? 64 : length);
-    double best_tl = 1e30, best_lib = 1e30;
-    int rep;
-    if (calls < 20) calls = 20;
-    for (rep = 0; rep < 9; rep++) {
-      uint64_t acc = 0, c;
-      double t0 = now_ns(), t1;
-      for (c = 0; c < calls; c++) acc += tl_hash64(buffer + (c & 63), length, c);
-      t1 = now_ns() - t0;
-      sink += (int64_t)acc;
-      if (t1 < best_tl) best_tl = t1;
-      t1 = bench_lib_xxh64_loop(buffer, length, calls, &acc);
-      sink += (int64_t)acc;
-      if (t1 < best_lib) best_lib = t1;
-    }
-    printf("XXH64 %8zu bytes  %12.2f   %17.2f   %6.3f\n", length, best_tl / calls, best_lib / calls,
-           best_tl / best_lib);
+    const size_t length = lengths[li];
+    /* About 2 MB hashed per loop (at least 4 calls); offsets vary over 64 positions. */
+    uint64_t calls = (uint64_t)2e6 / (length < 64 ? 64 : length);
+    if (calls < 4) calls = 4;
+    snprintf(label, sizeof label, "XXH64 %8zu bytes", length);
+    bench_hash_pairs(label, tl_xxh64_loop, bench_lib_xxh64_loop, buffer, length, calls, trials);
   }
-  {
-    uint64_t calls = quick ? 10000000 : 100000000, c;
-    int size;
-    for (size = 4; size <= 8; size += 4) {
-      double best_tl = 1e30, best_lib = 1e30;
-      int rep;
-      for (rep = 0; rep < 9; rep++) {
-        uint64_t acc = 0;
-        double t0 = now_ns(), t1;
-        if (size == 4)
-          for (c = 0; c < calls; c++) acc += tl_hash32_4(buffer + (c & 1023), 0);
-        else
-          for (c = 0; c < calls; c++) acc += tl_hash32_8(buffer + (c & 1023), 0);
-        t1 = now_ns() - t0;
-        sink += (int64_t)acc;
-        if (t1 < best_tl) best_tl = t1;
-        t1 = bench_lib_xxh32_loop(buffer, (size_t)size, calls, &acc);
-        sink += (int64_t)acc;
-        if (t1 < best_lib) best_lib = t1;
-      }
-      printf("XXH32 %8d bytes  %12.2f   %17.2f   %6.3f   (tl_hash32_%d)\n", size, best_tl / calls,
-             best_lib / calls, best_tl / best_lib, size);
-    }
+  for (i = 4; i <= 8; i += 4) {
+    snprintf(label, sizeof label, "XXH32 %8zu bytes (tl_hash32_%zu)", i, i);
+    bench_hash_pairs(label, tl_xxh32_key_loop, bench_lib_xxh32_loop, buffer, i, 30000, trials);
   }
   free(buffer);
 }
@@ -366,6 +400,7 @@ static void print_case(uint32_t capacity, double load, const totals *t) {
 
 int main(int argc, char **argv) {
   int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
+  int hashes_only = argc > 1 && strcmp(argv[1], "hashes") == 0;
   static const uint32_t capacities[] = {1024, 1048576};
   static const double loads[] = {0.5, 0.75, 0.9};
   int pinned = 0;
@@ -377,8 +412,12 @@ int main(int argc, char **argv) {
     CPU_SET((int)(cpus > 1 ? cpus - 1 : 0), &set);
     pinned = sched_setaffinity(0, sizeof set, &set) == 0;
   }
-  printf("threadlink mem benchmark (%s, %s)\n", quick ? "quick" : "full",
+  printf("threadlink mem benchmark (%s, %s)\n", quick ? "quick" : hashes_only ? "hashes" : "full",
          pinned ? "pinned to one CPU" : "not pinned");
+  if (hashes_only) {
+    bench_hashes(0);
+    return 0;
+  }
   printf("ns per operation; ratios below 1 mean threadlink is faster\n\n");
   printf("%-9s %-4s %-14s %10s %10s %10s %9s %9s\n", "capacity", "load", "operation", "threadlink",
          "khash", "stb_ds", "tl/khash", "tl/stb");
