@@ -259,7 +259,8 @@ typedef struct tl_content_io {
      verify_xxh64          false: packed archives are checked by size; true: and by XXH64
      trust_asset_bytes     false: each asset's XXH64 is checked when it is loaded
      max_loads_per_frame   8 asynchronous loads started per tl_content_update
-     io                    files (stdio)
+     io                    files (stdio; archives past 2 GiB need 64-bit file positions,
+                           which Windows and 64-bit systems have and 32-bit POSIX lacks)
      logger                stderr, every level */
 typedef struct tl_content_desc {
     int32_t release_delay_frames;
@@ -643,12 +644,27 @@ static const char *tl__content_codec_missing(uint32_t codec) {
 
 /* --- default I/O: stdio --------------------------------------------------------------------------- */
 
+/* File positions past 2 GiB: fseek and ftell take a long, which has 32 bits on Windows (and on
+   32-bit POSIX systems), so Windows uses _fseeki64/_ftelli64. Elsewhere a 32-bit long limits the
+   default I/O to files under 2 GiB; larger ones fail to open (give tl_content_io callbacks). */
+#if defined(_WIN32)
+typedef __int64 tl__content_file_pos;
+#define TL__CONTENT_FSEEK _fseeki64
+#define TL__CONTENT_FTELL _ftelli64
+#define TL__CONTENT_FILE_POS_MAX INT64_MAX
+#else
+typedef long tl__content_file_pos;
+#define TL__CONTENT_FSEEK fseek
+#define TL__CONTENT_FTELL ftell
+#define TL__CONTENT_FILE_POS_MAX LONG_MAX
+#endif
+
 static void *tl__content_file_open(void *user, const char *path, uint64_t *size) {
     FILE *f = fopen(path, "rb");
-    long n;
+    tl__content_file_pos n;
     (void)user;
     if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0) {
+    if (TL__CONTENT_FSEEK(f, 0, SEEK_END) != 0 || (n = TL__CONTENT_FTELL(f)) < 0) {
         fclose(f);
         return NULL;
     }
@@ -659,8 +675,8 @@ static void *tl__content_file_open(void *user, const char *path, uint64_t *size)
 static bool tl__content_file_read(void *user, void *file, uint64_t offset, void *dst, size_t size) {
     FILE *f = (FILE *)file;
     (void)user;
-    if (offset > (uint64_t)LONG_MAX) return false;
-    if (fseek(f, (long)offset, SEEK_SET) != 0) return false;
+    if (offset > (uint64_t)TL__CONTENT_FILE_POS_MAX) return false;
+    if (TL__CONTENT_FSEEK(f, (tl__content_file_pos)offset, SEEK_SET) != 0) return false;
     return size == 0 || fread(dst, 1, size, f) == size;
 }
 
