@@ -47,9 +47,9 @@
  *   Hashes are the same on every machine and endianness. Collection headers are stored
  *   little-endian and table control bytes are single bytes, so the bytes that this header writes
  *   are the same everywhere; keys and values are the caller's own bytes (give them no implicit
- *   padding, see mem_inline.h). tests/cross checks this on 32-bit ARM, 64-bit ARM and big-endian
- *   s390x: a fixed sequence of operations that stores its numbers as little-endian bytes leaves
- *   the same bytes, with the same XXH64, as on x86-64.
+ *   padding, see mem_inline.h). tests/cross checks this on 32-bit ARM, 64-bit ARM, big-endian
+ *   s390x and 64-bit Windows: a fixed sequence of operations that stores its numbers as
+ *   little-endian bytes leaves the same bytes, with the same XXH64, as on x86-64 Linux.
  *
  * Example
  *   TL_INLINE_LIST_TYPE(int_list, int32_t)          // once, at file scope

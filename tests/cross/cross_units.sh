@@ -1,16 +1,17 @@
 #!/bin/sh
-# The header-only runtime's unit tests on other processors (tests/cross/targets.sh): each test
-# is compiled with the target's cross compiler against the cmocka subset in tests/cross/shim and
-# run under qemu-user. Native builds run the same tests with cmocka itself (suite 'unit').
+# The header-only runtime's unit tests on other processors and on Windows (tests/cross/targets.sh):
+# each test is compiled with the target's cross compiler against the cmocka subset in
+# tests/cross/shim and run under qemu-user or Wine. Native builds run the same tests with cmocka
+# itself (suite 'unit').
 #   cross_units.sh SOURCE_ROOT [CONTENT_FIXTURE_DIR]
-# TL_CROSS_ONLY=TRIPLET:QEMU_ARCH (environment) runs one processor of targets.sh alone.
+# TL_CROSS_ONLY=TRIPLET:RUNNER (environment) runs one target of targets.sh alone.
 # The content tests need the directory that tests/content_runtime/make_fixture.sh packs (by the
 # generator); without it they are left out.
 set -u
 root=$1
 fixture=${2:-}
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'tl_cross_finish "$work"; rm -rf "$work"' EXIT
 . "$root/tests/cross/targets.sh"
 t=$root/tests
 natives=$root/runtime/threadlink/natives/Iris.Events.Native.txt
@@ -32,7 +33,8 @@ vault-portable-endian|le|$t/vault/test_vault.c $vault_inc -DTL_VAULT_PORTABLE_EN
 vault-records|le|$t/vault/test_vault_records.c $vault_inc|
 vault-evolution|le|$t/vault/test_vault_evolution.c $work/evo_v1.o $work/evo_v2.o|
 fuzz-replay-mem-tables|all|$t/fuzz/fuzz_mem_tables.c $t/fuzz/replay_main.c|$t/fuzz/corpus/mem/*
-fuzz-replay-vault-read|le|$t/fuzz/fuzz_vault_read.c $t/fuzz/replay_main.c $vault_inc|$t/fuzz/corpus/vault/*"
+fuzz-replay-vault-read|le|$t/fuzz/fuzz_vault_read.c $t/fuzz/replay_main.c $vault_inc|$t/fuzz/corpus/vault/*
+content-runtime-large-file|all|$t/content_runtime/test_content_large_file.c|$work/large_file.tmp"
 [ -n "$fixture" ] && units="$units
 content-runtime-nocodec|all|$t/content_runtime/test_content_nocodec.c|$fixture
 content-runtime-model|all|$t/content_runtime/test_content_model.c|$fixture 200000"
@@ -60,10 +62,10 @@ for target in ${TL_CROSS_ONLY:-$tl_cross_targets}; do
   echo "$units" | while IFS='|' read -r name where args run_args; do
     [ "$where" = all ] || [ "$where" = $endian ] || continue
     echo x >>"$work/runs"
-    if ! $cc $args -o "$work/unit" -lm 2>"$work/err"; then
+    if ! $cc $args -o "$work/unit$tl_cross_exe" -lm 2>"$work/err"; then
       echo "FAIL: $triplet $name does not compile"; cat "$work/err"; echo x >>"$work/failures"; continue
     fi
-    if $tl_cross_run "$work/unit" $run_args >"$work/log" 2>&1; then
+    if $tl_cross_run "$work/unit$tl_cross_exe" $run_args >"$work/log" 2>&1; then
       echo "ok:   $triplet $name: $(tail -n 1 "$work/log")"
     else
       echo "FAIL: $triplet $name"; cat "$work/log"; echo x >>"$work/failures"

@@ -1,23 +1,35 @@
-# Sourced by the tests that also run on other processors, through a cross compiler and qemu-user
-# (Debian 12 packages gcc-TRIPLET, libc6-dev-ARCH-cross and qemu-user, in tests/debian-packages.txt):
+# Sourced by the tests that also run on other processors or systems, through a cross compiler and
+# qemu-user or Wine (Debian 12 packages gcc-TRIPLET, libc6-dev-ARCH-cross and qemu-user;
+# gcc-mingw-w64-x86-64-win32 and wine64; all in tests/debian-packages.txt):
 #   aarch64-linux-gnu    64-bit ARM: the tables' NEON groups, other compiler backends
 #   arm-linux-gnueabihf  32-bit ARM: the tables' 64-bit-word groups, 32-bit size_t, no __int128
 #   s390x-linux-gnu      big-endian (word groups too)
-# Binaries are linked statically, so qemu needs no target libraries.
-tl_cross_targets="aarch64-linux-gnu:aarch64 arm-linux-gnueabihf:arm s390x-linux-gnu:s390x"
+#   x86_64-w64-mingw32   64-bit Windows: 32-bit long (LLP64), the Windows C runtime, run by Wine
+# Binaries are linked statically, so qemu and Wine need no target libraries. The scripts that
+# loop over these targets take TL_CROSS_ONLY=TRIPLET:RUNNER from the environment to run one alone.
+tl_cross_targets="aarch64-linux-gnu:aarch64 arm-linux-gnueabihf:arm s390x-linux-gnu:s390x
+x86_64-w64-mingw32:wine"
 
-# tl_cross_ready TRIPLET:QEMU_ARCH WORKDIR: sets triplet, tl_cross_flags (what every cross build
-# needs), tl_cross_cc (the target's gcc with those flags), tl_cross_gcc and tl_cross_clang (the two
-# compilers for the target; clang, which uses the GNU cross toolchain's headers and libraries, is
-# empty when not installed) and tl_cross_run (the qemu command). When the gcc or qemu is missing
-# it says so and fails; under CI (CI=true), where tests/debian-packages.txt installed them, it
-# also sets tl_cross_missing=1 so that the caller fails instead of passing on fewer processors.
+# tl_cross_ready TRIPLET:RUNNER WORKDIR (RUNNER: qemu's architecture name, or wine): sets triplet,
+# tl_cross_flags (what every cross build needs), tl_cross_cc (the target's gcc with those flags),
+# tl_cross_gcc and tl_cross_clang (the two compilers for the target; clang, which uses the GNU
+# cross toolchain's headers and libraries, is empty when not installed), tl_cross_run (the command
+# that runs a target binary) and tl_cross_exe (the binaries' file name suffix). When the gcc or
+# the runner is missing it says so and fails; under CI (CI=true), where tests/debian-packages.txt
+# installed them, it also sets tl_cross_missing=1 so that the caller fails instead of passing on
+# fewer targets.
 tl_cross_missing=0
 tl_cross_ready() {
   triplet=${1%:*}
-  tl_cross_run=qemu-${1#*:}
-  if ! command -v "$triplet-gcc" >/dev/null 2>&1 || ! command -v "$tl_cross_run" >/dev/null 2>&1; then
-    echo "skip: $triplet ($triplet-gcc or $tl_cross_run not installed)"
+  tl_cross_exe=
+  case ${1#*:} in
+  wine) # Debian's wine64 package installs no command on the PATH; WINEPREFIX keeps its state here.
+    tl_cross_run="env WINEDEBUG=-all WINEPREFIX=$2/wineprefix /usr/lib/wine/wine64"
+    tl_cross_exe=.exe ;;
+  *) tl_cross_run=qemu-${1#*:} ;;
+  esac
+  if ! command -v "$triplet-gcc" >/dev/null 2>&1 || ! command -v ${tl_cross_run##* } >/dev/null 2>&1; then
+    echo "skip: $triplet ($triplet-gcc or ${tl_cross_run##* } not installed)"
     [ "${CI:-}" = true ] && tl_cross_missing=1
     return 1
   fi
@@ -25,9 +37,19 @@ tl_cross_ready() {
   mkdir -p "$2/xxhash-include"
   [ -e "$2/xxhash-include/xxhash.h" ] || ln -s /usr/include/xxhash.h "$2/xxhash-include/xxhash.h"
   tl_cross_flags="-static -idirafter $2/xxhash-include"
+  # Debian's clang does not find MinGW's libgcc (in a directory named 12-win32, not 12).
+  [ -z "$tl_cross_exe" ] ||
+    tl_cross_flags="$tl_cross_flags -L$(dirname "$("$triplet-gcc" -print-libgcc-file-name)")"
   tl_cross_cc="$triplet-gcc $tl_cross_flags"
   tl_cross_gcc=$triplet-gcc
   tl_cross_clang=
   command -v clang >/dev/null 2>&1 && tl_cross_clang="clang --target=$triplet"
+  return 0
+}
+
+# tl_cross_finish WORKDIR: stops the Wine server of WORKDIR's prefix, if one was started, before
+# the caller removes WORKDIR (it would otherwise write its registry into the removed prefix).
+tl_cross_finish() {
+  [ -d "$1/wineprefix" ] && WINEPREFIX=$1/wineprefix /usr/lib/wine/wineserver -k 2>/dev/null
   return 0
 }

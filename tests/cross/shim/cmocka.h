@@ -26,12 +26,12 @@ struct CMUnitTest {
 
 static jmp_buf tl_shim_test_exit;
 
-static void tl_shim_fail(const char *file, int line, const char *what) {
+static inline void tl_shim_fail(const char *file, int line, const char *what) {
   printf("%s:%d: error: %s\n", file, line, what);
   longjmp(tl_shim_test_exit, 1);
 }
 
-static void tl_shim_int_equal(LargestIntegralType a, LargestIntegralType b, int equal,
+static inline void tl_shim_int_equal(LargestIntegralType a, LargestIntegralType b, int equal,
                               const char *file, int line) {
   char what[128];
   if ((a == b) == equal) return;
@@ -58,13 +58,13 @@ static void tl_shim_int_equal(LargestIntegralType a, LargestIntegralType b, int 
 #define fail_msg(...) \
   do { printf(__VA_ARGS__); printf("\n"); tl_shim_fail(__FILE__, __LINE__, "fail_msg"); } while (0)
 
-static int tl_shim_teardown_ok(const struct CMUnitTest *test, void **state) {
+static inline int tl_shim_teardown_ok(const struct CMUnitTest *test, void **state) {
   return !test->teardown_func || test->teardown_func(state) == 0;
 }
 
 /* Runs one test; returns 1 when it passed. Nothing the test changes lives in a register across
  * the longjmp: the state is in memory (its address is taken). */
-static int tl_shim_run_one(const struct CMUnitTest *test, void *group_state) {
+static inline int tl_shim_run_one(const struct CMUnitTest *test, void *group_state) {
   void *state = test->initial_state ? test->initial_state : group_state;
   if (test->setup_func && test->setup_func(&state) != 0) return 0;
   if (setjmp(tl_shim_test_exit) != 0) {
@@ -75,7 +75,7 @@ static int tl_shim_run_one(const struct CMUnitTest *test, void *group_state) {
   return tl_shim_teardown_ok(test, &state);
 }
 
-static int tl_shim_run(const char *group, const struct CMUnitTest *tests, size_t count,
+static inline int tl_shim_run(const char *group, const struct CMUnitTest *tests, size_t count,
                        int (*group_setup)(void **), int (*group_teardown)(void **)) {
   void *group_state = NULL;
   size_t i;
