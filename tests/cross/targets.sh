@@ -28,8 +28,10 @@ tl_cross_ready() {
     tl_cross_exe=.exe ;;
   *) tl_cross_run=qemu-${1#*:} ;;
   esac
-  if ! command -v "$triplet-gcc" >/dev/null 2>&1 || ! command -v ${tl_cross_run##* } >/dev/null 2>&1; then
-    echo "skip: $triplet ($triplet-gcc or ${tl_cross_run##* } not installed)"
+  tl_cross_program=${tl_cross_run##* } # its last word
+  if ! command -v "$triplet-gcc" >/dev/null 2>&1 ||
+    ! command -v "$tl_cross_program" >/dev/null 2>&1; then
+    echo "skip: $triplet ($triplet-gcc or $tl_cross_program not installed)"
     [ "${CI:-}" = true ] && tl_cross_missing=1
     return 1
   fi
