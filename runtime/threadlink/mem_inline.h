@@ -53,8 +53,8 @@
  * tables that are mostly read. A table may be filled to its capacity, but a fuller table probes
  * further, and every add or remove moves the rest of its run by one slot: a removal moves about
  * 1 entry at load 0.5, 6 at 0.75 and 33 at 0.9 (an insertion 2, 9 and 41). Measured on a
- * 1,024-slot int64 table (tests/bench/mem/RESULTS.md, one run, SSE2): hits 6 / 9 / 9 ns, misses
- * 5 / 8 / 9 ns and a remove+add pair 50 / 78 / 114 ns at those loads. Headroom costs less than
+ * 1,024-slot int64 table (tests/bench/mem/RESULTS.md, one run, SSE2): hits 9 / 9 / 9 ns, misses
+ * 8 / 8 / 9 ns and a remove+add pair 62 / 76 / 114 ns at those loads. Headroom costs less than
  * growth does: 921 int64 pairs in 2,048 slots take 36,872 bytes, where stb_ds takes 49,288.
  *
  * Pointers returned by at/get/peek/get_or_add point into the collection; any later operation
