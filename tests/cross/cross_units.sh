@@ -2,8 +2,8 @@
 # The header-only runtime's unit tests on other processors and on Windows (tests/cross/targets.sh):
 # each test is compiled with the target's cross compiler against the cmocka subset in
 # tests/cross/shim and run under qemu-user or Wine. Native builds run the same tests with cmocka
-# itself (suite 'unit'). Then examples/basic (its committed generated headers and the runtime)
-# must print exactly what it prints on this machine.
+# itself (suite 'unit'). And examples/basic (its committed generated headers and the runtime),
+# on the little-endian targets, must print exactly what it prints on this machine.
 #   cross_units.sh SOURCE_ROOT [CONTENT_FIXTURE_DIR]
 # TL_CROSS_ONLY=TRIPLET:RUNNER (environment) runs one target of targets.sh alone.
 # The content tests need the directory that tests/content_runtime/make_fixture.sh packs (by the
@@ -17,9 +17,11 @@ trap 'tl_cross_finish "$work"; rm -rf "$work"' EXIT
 t=$root/tests
 natives=$root/runtime/threadlink/natives/Iris.Events.Native.txt
 vault_inc=-I$t/vault/project/generated
-# name|where|sources and flags|arguments. where: "all", or "le" for tests of generated vault
-# headers, which bake inline collection values for little-endian targets and refuse others.
-# The fuzz targets replay their committed corpus (run arguments are globbed).
+example=$root/examples/basic
+# name|where|sources and flags|arguments|expected output. where: "all", or "le" for programs
+# that include generated vault headers, which bake inline collection values for little-endian
+# targets and refuse others. The fuzz targets replay their committed corpus (run arguments are
+# globbed). A program with an expected output must print exactly that on standard output.
 units="mem|all|$t/mem/test_mem.c $t/mem/xxh_lib.c $t/cross/xxhash_lib.c|
 mem-model|all|$t/mem/test_mem_model.c|
 mem-layout|all|$t/mem/test_mem_layout.c $root/gen/layout.c $t/cross/xxhash_lib.c -I$root/gen|
@@ -35,10 +37,16 @@ vault-records|le|$t/vault/test_vault_records.c $vault_inc|
 vault-evolution|le|$t/vault/test_vault_evolution.c $work/evo_v1.o $work/evo_v2.o|
 fuzz-replay-mem-tables|all|$t/fuzz/fuzz_mem_tables.c $t/fuzz/replay_main.c|$t/fuzz/corpus/mem/*
 fuzz-replay-vault-read|le|$t/fuzz/fuzz_vault_read.c $t/fuzz/replay_main.c $vault_inc|$t/fuzz/corpus/vault/*
-content-runtime-large-file|all|$t/content_runtime/test_content_large_file.c|$work/large_file.tmp"
+content-runtime-large-file|all|$t/content_runtime/test_content_large_file.c|$work/large_file.tmp
+example-basic|le|$example/main.c -I$example/generated||$work/example.expected"
 [ -n "$fixture" ] && units="$units
 content-runtime-nocodec|all|$t/content_runtime/test_content_nocodec.c|$fixture
 content-runtime-model|all|$t/content_runtime/test_content_model.c|$fixture 200000"
+
+# What the bundled example prints on this machine, which every target that runs it must print.
+cc -std=gnu11 -O2 -I"$root/runtime" -I"$example/generated" "$example/main.c" -o "$work/example" &&
+  "$work/example" >"$work/example.expected" ||
+  { echo "FAIL: examples/basic does not build or run on this machine"; exit 1; }
 
 # The cmocka subset itself, natively: two of its three tests must fail.
 cc -std=gnu11 -I"$t/cross/shim" "$t/cross/shim_selftest.c" -o "$work/selftest" || exit 1
@@ -46,13 +54,6 @@ cc -std=gnu11 -I"$t/cross/shim" "$t/cross/shim_selftest.c" -o "$work/selftest" |
 if [ $? != 2 ] || ! grep -q '^\[  PASSED  \] 1 test(s)\.$' "$work/log"; then
   echo "FAIL: tests/cross/shim does not report failing tests"; cat "$work/log"; exit 1
 fi
-
-# What the bundled example prints here: every little-endian target must print the same (its
-# generated vault headers refuse big-endian targets).
-example=$root/examples/basic
-cc -std=gnu11 -O2 -I"$root/runtime" -I"$example/generated" "$example/main.c" -o "$work/example" &&
-  "$work/example" >"$work/example.expected" ||
-  { echo "FAIL: examples/basic does not build or run on this machine"; exit 1; }
 
 for target in ${TL_CROSS_ONLY:-$tl_cross_targets}; do
   tl_cross_ready "$target" "$work" || continue
@@ -67,29 +68,23 @@ for target in ${TL_CROSS_ONLY:-$tl_cross_targets}; do
       $cc -c -I"$t/vault/evolution/v2/generated/vaults" "$t/vault/evo_v2.c" -o "$work/evo_v2.o" ||
       echo "FAIL: $triplet: evo_v1.c or evo_v2.c does not compile"
   fi
-  echo "$units" | while IFS='|' read -r name where args run_args; do
+  echo "$units" | while IFS='|' read -r name where args run_args expected; do
     [ "$where" = all ] || [ "$where" = $endian ] || continue
     echo x >>"$work/runs"
     if ! $cc $args -o "$work/unit$tl_cross_exe" -lm 2>"$work/err"; then
       echo "FAIL: $triplet $name does not compile"; cat "$work/err"; echo x >>"$work/failures"; continue
     fi
-    if $tl_cross_run "$work/unit$tl_cross_exe" $run_args >"$work/log" 2>&1; then
-      echo "ok:   $triplet $name: $(tail -n 1 "$work/log")"
+    if $tl_cross_run "$work/unit$tl_cross_exe" $run_args >"$work/out" 2>"$work/err" &&
+      { [ -z "$expected" ] || cmp -s "$work/out" "$expected"; }; then
+      summary=$(tail -n 1 "$work/out") # a test's summary: its last line, on either stream
+      [ -n "$summary" ] || summary=$(tail -n 1 "$work/err")
+      echo "ok:   $triplet $name: $summary"
     else
-      echo "FAIL: $triplet $name"; cat "$work/log"; echo x >>"$work/failures"
+      echo "FAIL: $triplet $name"; cat "$work/out" "$work/err"
+      [ -z "$expected" ] || diff "$expected" "$work/out" | head -n 20
+      echo x >>"$work/failures"
     fi
   done
-  if [ $endian = le ]; then
-    echo x >>"$work/runs"
-    if $cc -I"$example/generated" "$example/main.c" -o "$work/example$tl_cross_exe" 2>"$work/err" &&
-      $tl_cross_run "$work/example$tl_cross_exe" 2>"$work/err" | tr -d '\r' >"$work/example.out" &&
-      cmp -s "$work/example.out" "$work/example.expected"; then
-      echo "ok:   $triplet example-basic: prints what it prints on this machine"
-    else
-      echo "FAIL: $triplet example-basic"; cat "$work/err"
-      diff "$work/example.expected" "$work/example.out" | head -n 20; echo x >>"$work/failures"
-    fi
-  fi
   rm -f "$work"/*.o
 done
 ran=0

@@ -14,21 +14,24 @@ x86_64-w64-mingw32:wine"
 # tl_cross_flags (what every cross build needs), tl_cross_cc (the target's gcc with those flags),
 # tl_cross_gcc and tl_cross_clang (the two compilers for the target; clang, which uses the GNU
 # cross toolchain's headers and libraries, is empty when not installed), tl_cross_run (the command
-# that runs a target binary) and tl_cross_exe (the binaries' file name suffix). When the gcc or
-# the runner is missing it says so and fails; under CI (CI=true), where tests/debian-packages.txt
-# installed them, it also sets tl_cross_missing=1 so that the caller fails instead of passing on
-# fewer targets.
+# or shell function that runs a target binary) and tl_cross_exe (the binaries' file name suffix).
+# When the gcc or the runner is missing it says so and fails; under CI (CI=true), where
+# tests/debian-packages.txt installed them, it also sets tl_cross_missing=1 so that the caller
+# fails instead of passing on fewer targets.
 tl_cross_missing=0
 tl_cross_ready() {
   triplet=${1%:*}
   tl_cross_exe=
   case ${1#*:} in
-  wine) # Debian's wine64 package installs no command on the PATH; WINEPREFIX keeps its state here.
-    tl_cross_run="env WINEDEBUG=-all WINEPREFIX=$2/wineprefix /usr/lib/wine/wine64"
+  wine) # Debian's wine64 package installs no command on the PATH.
+    tl_cross_program=/usr/lib/wine/wine64
+    tl_cross_wine_prefix=$2/wineprefix
+    tl_cross_run=tl_cross_wine
     tl_cross_exe=.exe ;;
-  *) tl_cross_run=qemu-${1#*:} ;;
+  *)
+    tl_cross_program=qemu-${1#*:}
+    tl_cross_run=$tl_cross_program ;;
   esac
-  tl_cross_program=${tl_cross_run##* } # its last word
   if ! command -v "$triplet-gcc" >/dev/null 2>&1 ||
     ! command -v "$tl_cross_program" >/dev/null 2>&1; then
     echo "skip: $triplet ($triplet-gcc or $tl_cross_program not installed)"
@@ -47,6 +50,15 @@ tl_cross_ready() {
   tl_cross_clang=
   command -v clang >/dev/null 2>&1 && tl_cross_clang="clang --target=$triplet"
   return 0
+}
+
+# tl_cross_wine PROGRAM ARGS...: runs a Windows program under Wine (its state in the work
+# directory's prefix) with the CR LF line ends of its standard output made LF, so that output
+# compares with a Linux build's; returns the program's exit status.
+tl_cross_wine() {
+  { WINEDEBUG=-all WINEPREFIX=$tl_cross_wine_prefix "$tl_cross_program" "$@"
+    echo $? >"$tl_cross_wine_prefix.status"; } | tr -d '\r'
+  return "$(cat "$tl_cross_wine_prefix.status")"
 }
 
 # tl_cross_finish WORKDIR: stops the Wine server of WORKDIR's prefix, if one was started, before

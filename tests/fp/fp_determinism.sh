@@ -25,7 +25,7 @@ try() { # label compiler flags... (run through $runner when set)
     case $label in *m32*) echo "skip: $label (no 32-bit toolchain)"; return 0 ;; esac
     echo "FAIL: $label does not compile"; cat "$work/err"; failed=$((failed + 1)); return 0
   fi
-  got=$($runner "$work/det$exe" | tr -d '\r') # Windows writes CR LF
+  got=$($runner "$work/det$exe")
   ran=$((ran + 1))
   if [ "$got" = "$expected" ]; then echo "ok:   $label  $got"
   else echo "FAIL: $label  $got (pinned $expected)"; failed=$((failed + 1)); fi

@@ -29,7 +29,6 @@ build() {
   [ "$runner" = - ] && runner=
   out=$($runner "$work/$name$exe" "$work/$name.bin" 2>"$work/$name.log") ||
     { echo "FAIL: $label did not run"; cat "$work/$name.log"; failed=$((failed + 1)); return; }
-  out=$(printf '%s' "$out" | tr -d '\r') # Windows writes CR LF
   [ "$builds" = 0 ] && echo "final state: $(cat "$work/$name.log")"
   builds=$((builds + 1))
   hash=${out%% *}
