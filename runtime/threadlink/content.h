@@ -1591,9 +1591,7 @@ void tl_content_collect(tl_content *ctx) {
     for (i = 0; i < n; i++) {
         uint32_t index = ctx->queue[i];
         tl__content_slot *s = &ctx->slots[index];
-#if defined(__GNUC__) || defined(__clang__)
-        if (i + 8 < n) __builtin_prefetch(&ctx->slots[ctx->queue[i + 8]], 1);
-#endif
+        if (i + 8 < n) TL__MEM_PREFETCH(&ctx->slots[ctx->queue[i + 8]], 1);
         if (!s->queued) continue;
         if (s->count > 0 || s->state == TL__SLOT_LOADING) {
             s->queued = 0; /* acquired again (stays), or loading (its completion queues it) */
@@ -1848,9 +1846,7 @@ static void tl__content_scope_end(tl_content *ctx, uint32_t index, bool reclaime
             }
         }
         for (i = 0; i < k; i++) {
-#if defined(__GNUC__) || defined(__clang__)
-            if (i + 8 < k) __builtin_prefetch(&ctx->slots[list[i + 8].slot], 1);
-#endif
+            if (i + 8 < k) TL__MEM_PREFETCH(&ctx->slots[list[i + 8].slot], 1);
             if (ctx->slots[list[i].slot].gen == list[i].gen) tl__content_decref(ctx, list[i].slot);
         }
         TL_FREE(list);

@@ -132,6 +132,18 @@
 #  define TL__MEM_UNLIKELY(x) (x)
 #endif
 
+/* A hint to start fetching the cache line at `p`, for writing when `write` (a constant) is 1.
+ * MSVC on x64 has no builtin but the SSE intrinsic, which is prefetcht0: what gcc and clang emit
+ * for either kind on x86-64 unless told the processor has PREFETCHW. Elsewhere it is no hint. */
+#if defined(__GNUC__) || defined(__clang__)
+#  define TL__MEM_PREFETCH(p, write) __builtin_prefetch((p), (write))
+#elif defined(_MSC_VER) && defined(_M_X64) && !defined(_M_ARM64EC)
+#  include <xmmintrin.h>
+#  define TL__MEM_PREFETCH(p, write) _mm_prefetch((const char *)(p), _MM_HINT_T0)
+#else
+#  define TL__MEM_PREFETCH(p, write) ((void)(p))
+#endif
+
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #  define TL__MEM_LITTLE_ENDIAN 1
