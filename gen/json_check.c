@@ -1,7 +1,9 @@
 #include "json_check.h"
 
 #include "config.h"
+#include "suggest.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +43,9 @@ void jc_check_keys(json_checker *c, const char *path, json_t *obj, const char *c
         for (const char *const *a = allowed; *a; a++) known = known || strcmp(*a, key) == 0;
         if (!known) {
             char *sub = path[0] ? xasprintf("%s.%s", path, key) : xstrdup(key);
-            jc_error(c, sub, "unknown key");
+            const char *near = suggest_nearest(key, strlen(key), allowed, SIZE_MAX);
+            if (near) jc_error(c, sub, "unknown key (did you mean \"%s\"?)", near);
+            else jc_error(c, sub, "unknown key");
             free(sub);
         }
     }

@@ -4,11 +4,13 @@
 #include "fsio.h"
 #include "generate.h"
 #include "pack.h"
+#include "suggest.h"
 #include "watch.h"
 #include "tlg_build_id.h"
 #include "tlg_version.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -45,6 +47,19 @@ static int usage_error(const char *fmt, const char *arg)
 {
     fputs("threadlink-gen: error: ", stderr);
     fprintf(stderr, fmt, arg);
+    fputs("\n(run threadlink-gen --help for usage)\n", stderr);
+    return 2;
+}
+
+/* usage_error for an argument that matched none of `known` (NULL-terminated), naming the one
+ * meant when it looks like a typo of one; an option's "=value" is left out of the comparison. */
+static int unknown_argument(const char *what, const char *arg, const char *const *known)
+{
+    const size_t len = strcspn(arg, "=");
+    const char *near = suggest_nearest(arg, len, known, SIZE_MAX);
+    fprintf(stderr, "threadlink-gen: error: unknown %s '%s'", what, arg);
+    if (near && !(strlen(near) == len && strncmp(near, arg, len) == 0)) /* not a missing value */
+        fprintf(stderr, " (did you mean '%s'?)", near);
     fputs("\n(run threadlink-gen --help for usage)\n", stderr);
     return 2;
 }
@@ -103,7 +118,12 @@ static int run_pack(int argc, char **argv)
                                   strcmp(a, "--output") == 0 || strcmp(a, "--archive") == 0 ||
                                   strcmp(a, "--compression") == 0 || strcmp(a, "--max-archive-mb") == 0))
             return usage_error("option '%s' needs a value", a);
-        else return usage_error("unknown pack option '%s'", a);
+        else {
+            static const char *const known[] = {"-C", "--config", "--profile", "--output", "--archive",
+                "--compression", "--max-archive-mb", "--quiet", "--progress", "--no-progress",
+                "--banner-without-version", "--help", "--diagnostics-format", NULL};
+            return unknown_argument("pack option", a, known);
+        }
     }
     if (dir && chdir(dir) != 0) {
         fprintf(stderr, "threadlink-gen: error: cannot enter %s: %s\n", dir, strerror(errno));
@@ -136,7 +156,8 @@ static int run_diff(int argc, char **argv)
             if (!diag_parse_style(a + 21, &style)) return usage_error("unknown diagnostics format '%s' (gcc, msvc, json, github)", a + 21);
             diag_set_style(style);
         } else if (a[0] == '-' && a[1]) {
-            return usage_error("unknown or incomplete diff option '%s'", a);
+            static const char *const known[] = {"--format", "--allow", "--allow-file", "--diagnostics-format", NULL};
+            return unknown_argument("or incomplete diff option", a, known);
         } else if (n < 2) {
             paths[n++] = a;
         } else {
@@ -176,7 +197,10 @@ int main(int argc, char **argv)
     else if (strcmp(cmd, "headers") == 0) opt.command = GEN_HEADERS;
     else if (strcmp(cmd, "check") == 0) opt.command = GEN_CHECK;
     else if (strcmp(cmd, "watch") == 0) watching = true;
-    else return usage_error("unknown command '%s'", cmd);
+    else {
+        static const char *const known[] = {"generate", "headers", "check", "diff", "pack", "watch", NULL};
+        return unknown_argument("command", cmd, known);
+    }
 
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
@@ -199,7 +223,11 @@ int main(int argc, char **argv)
         } else if (a[0] == '-' && (strcmp(a, "-C") == 0 || strcmp(a, "--config") == 0 || strcmp(a, "-o") == 0 ||
                                    strcmp(a, "--depfile") == 0 || strcmp(a, "--deptarget") == 0))
             return usage_error("option '%s' needs a value", a);
-        else return usage_error("unknown option '%s'", a);
+        else {
+            static const char *const known[] = {"-C", "--config", "-o", "--strict", "--depfile", "--deptarget",
+                "--quiet", "--banner-without-version", "--help", "--diagnostics-format", NULL};
+            return unknown_argument("option", a, known);
+        }
     }
     if (opt.command == GEN_HEADERS && !opt.headers_dir) return usage_error("%s needs -o DIR", "headers");
     if (opt.command != GEN_HEADERS && (opt.headers_dir || opt.strict))

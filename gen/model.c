@@ -8,6 +8,7 @@
 #include "event_sig.h"
 #include "lex_injector.h"
 #include "stamp.h"
+#include "suggest.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -205,8 +206,22 @@ static bool classify_injector(project *p, const char *dir_path, const char *file
     char *path = path_join(dir_path, file);
     bool ok = false;
     if (!best) {
-        diag_error(loc_file(path), "orphaned injector: no declared domain matches '%.*s' (expected <Domain>.<Injector>.txt for one of the domains in %s)",
-                   (int)len, file, p->cfg.path);
+        /* A misspelt domain: what comes before the injector's segment is near a declared name. */
+        size_t domain_len = len;
+        const char *near = NULL;
+        while (domain_len > 0 && file[domain_len - 1] != '.') domain_len--;
+        if (domain_len > 1) {
+            const char **names = xmalloc((p->domains.count + 1) * sizeof *names);
+            for (size_t i = 0; i < p->domains.count; i++) names[i] = p->domains.items[i].name;
+            near = suggest_nearest(file, domain_len - 1, names, p->domains.count);
+            free(names);
+        }
+        if (near)
+            diag_error(loc_file(path), "orphaned injector: no declared domain matches '%.*s' (did you mean '%s.%.*s.txt'?)",
+                       (int)len, file, near, (int)(len - domain_len), file + domain_len);
+        else
+            diag_error(loc_file(path), "orphaned injector: no declared domain matches '%.*s' (expected <Domain>.<Injector>.txt for one of the domains in %s)",
+                       (int)len, file, p->cfg.path);
     } else {
         const char *inj = file + strlen(best->name) + 1;
         size_t inj_len = len - strlen(best->name) - 1;

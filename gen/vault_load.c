@@ -10,6 +10,7 @@
  * generated directory that receives the headers. Only the top level of each directory is read,
  * in byte order of the file names. */
 #include "json_check.h"
+#include "suggest.h"
 #include "vault_model.h"
 
 #include "config.h"
@@ -63,28 +64,6 @@ uint64_t vfield_size(const vfield *f)
         return layout_collection_bytes(f->kind, f->capacity, vtype_size(f->element),
                                        f->kind == LAYOUT_DICT ? vtype_size(f->value) : 0);
     return vtype_size(f->type);
-}
-
-size_t vault_distance(const char *a, size_t alen, const char *b, size_t blen)
-{
-    if (alen > 64) alen = 64;
-    if (blen > 64) blen = 64;
-    size_t row[65];
-    for (size_t j = 0; j <= blen; j++) row[j] = j;
-    for (size_t i = 1; i <= alen; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= blen; j++) {
-            size_t up = row[j];
-            size_t cost = ascii_lower(a[i - 1]) == ascii_lower(b[j - 1]) ? 0 : 1;
-            size_t best = diag + cost;
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[blen];
 }
 
 /* ---- diagnostics ---------------------------------------------------------------------------- */
@@ -284,6 +263,28 @@ static const char *project_relative(const project *p, const char *path)
     return path;
 }
 
+/* "unknown type", naming the type meant when `name` looks like a typo of one; a field's type
+ * (with_collections) otherwise lists every type. */
+static void unknown_type(json_checker *j, const char *path, const char *name, bool with_collections)
+{
+    const char *names[VT_SCALAR_END + LAYOUT_KIND_COUNT];
+    size_t count = 0;
+    for (int t = 1; t < VT_SCALAR_END; t++) names[count++] = vtype_names[t];
+    if (with_collections)
+        for (int k = 0; k < LAYOUT_KIND_COUNT; k++) names[count++] = layout_kind_name((layout_kind)k);
+    const char *near = suggest_nearest(name, strlen(name), names, count);
+    if (near) {
+        jc_error(j, path, "unknown type \"%s\" (did you mean \"%s\"?)", name, near);
+    } else if (with_collections) {
+        buf list = {0};
+        for (size_t i = 0; i < count; i++) buf_printf(&list, "%s%s", i ? ", " : "", names[i]);
+        jc_error(j, path, "unknown type \"%s\" (%s)", name, list.data);
+        buf_free(&list);
+    } else {
+        jc_error(j, path, "unknown type \"%s\"", name);
+    }
+}
+
 static vtype parse_type_name(json_checker *j, const char *path, json_t *v, bool allow_string)
 {
     if (!json_is_string(v)) {
@@ -292,7 +293,7 @@ static vtype parse_type_name(json_checker *j, const char *path, json_t *v, bool 
     }
     vtype t = vtype_from_name(json_string_value(v));
     if (t == VT_NONE) {
-        jc_error(j, path, "unknown type \"%s\"", json_string_value(v));
+        unknown_type(j, path, json_string_value(v), false);
     } else if (t == VT_STRING && !allow_string) {
         jc_error(j, path, "String cannot be a collection element (elements have a fixed size)");
         t = VT_NONE;
@@ -351,15 +352,14 @@ static void read_field(vault_state *st, json_checker *j, vschema *s, json_t *fj,
         }
     } else if (json_is_string(type)) {
         f->type = vtype_from_name(json_string_value(type));
-        if (f->type == VT_NONE)
-            jc_error(j, sub, "unknown type \"%s\" (Integer, Long, Float, Double, Boolean, Integer2D, Float2D, Vector2D, Vector3D, Rotation, FP, FPVector2, FPVector3, FPQuaternion, String, AssetRef, InlineArray, InlineList, InlineQueue, InlineStack, InlineHashSet, InlineDictionary)",
-                   json_string_value(type));
+        /* A misspelt type: the keys that go with a type cannot be judged until it is known. */
+        if (f->type == VT_NONE) unknown_type(j, sub, json_string_value(type), true);
         else type_ok = true;
-        if (json_object_get(fj, "element")) {
+        if (type_ok && json_object_get(fj, "element")) {
             snprintf(sub, sizeof sub, "%s.element", path);
             jc_error(j, sub, "only an inline collection has an element type");
         }
-        if (json_object_get(fj, "value")) {
+        if (type_ok && json_object_get(fj, "value")) {
             snprintf(sub, sizeof sub, "%s.value", path);
             jc_error(j, sub, "only an InlineDictionary has a value type");
         }
@@ -371,7 +371,7 @@ static void read_field(vault_state *st, json_checker *j, vschema *s, json_t *fj,
             else if (cap && (json_integer_value(cap) < 1 || json_integer_value(cap) > 65535))
                 jc_error(j, sub, "a String's capacity must be between 1 and 65535 bytes");
             else if (cap) f->capacity = (uint32_t)json_integer_value(cap);
-        } else if (cap) {
+        } else if (type_ok && cap) {
             jc_error(j, sub, "only a String or an inline collection has a capacity");
         }
     } else {
@@ -382,7 +382,7 @@ static void read_field(vault_state *st, json_checker *j, vschema *s, json_t *fj,
                          (f->type == VT_COLLECTION && (f->element == VT_ASSETREF || f->value == VT_ASSETREF));
     json_t *cat = json_object_get(fj, "catalog");
     snprintf(sub, sizeof sub, "%s.catalog", path);
-    if (cat && !wants_catalog) {
+    if (cat && !wants_catalog && f->type != VT_NONE) {
         jc_error(j, sub, "only an AssetRef names a catalog");
     } else if (wants_catalog && type_ok) {
         if (!cat) jc_error(j, path, "missing required key \"catalog\" (the domain of the assets an AssetRef names)");
@@ -506,7 +506,7 @@ static void closest(buf *out, const char *const *names, size_t count, const char
     size_t best[3] = {SIZE_MAX, SIZE_MAX, SIZE_MAX}, pick[3] = {0, 0, 0};
     size_t wl = strlen(want);
     for (size_t i = 0; i < count; i++) {
-        size_t d = vault_distance(want, wl, names[i], strlen(names[i]));
+        size_t d = suggest_distance(want, wl, names[i], strlen(names[i]));
         for (int k = 0; k < 3; k++)
             if (d < best[k]) {
                 for (int m = 2; m > k; m--) {

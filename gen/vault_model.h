@@ -123,7 +123,4 @@ void vault_bake_collection(const vfield *f, const vvalue *v, unsigned char *out)
 bool vault_resolve(void *state, const domain_result *domains, size_t count);
 void vault_emit(void *state, size_t index, out_file *o, const emit_options *opt);
 
-/* Levenshtein distance, ASCII case-insensitive; capped work for long names. */
-size_t vault_distance(const char *a, size_t alen, const char *b, size_t blen);
-
 #endif

@@ -3,6 +3,7 @@
  * domain, which gives the value its id. A name that is not declared is an error naming the file,
  * the JSON path and the closest declared names. Tombstones are refused: their values stay
  * reserved, but a vault field cannot be built on a removed identifier. */
+#include "suggest.h"
 #include "vault_model.h"
 
 #include "config.h"
@@ -57,7 +58,7 @@ static void closest_entries(buf *out, const manifest *m, const char *want)
     for (size_t i = 0; i < m->entries.count; i++) {
         const entry *e = &m->entries.items[i];
         if (e->tombstone) continue;
-        size_t d = vault_distance(want, wl, e->name, e->name_len);
+        size_t d = suggest_distance(want, wl, e->name, e->name_len);
         for (int k = 0; k < 3; k++)
             if (d < best[k]) {
                 for (int j = 2; j > k; j--) {
@@ -209,7 +210,7 @@ bool vault_resolve(void *state, const domain_result *domains, size_t count)
                 buf b = {0};
                 size_t best = SIZE_MAX;
                 for (size_t d = 0; d < count; d++) {
-                    size_t dist = vault_distance(f->catalog, strlen(f->catalog), domains[d].d->name, strlen(domains[d].d->name));
+                    size_t dist = suggest_distance(f->catalog, strlen(f->catalog), domains[d].d->name, strlen(domains[d].d->name));
                     if (dist < best) {
                         best = dist;
                         b.len = 0;

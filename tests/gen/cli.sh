@@ -16,7 +16,10 @@ expect() { # status, command...
   fi
 }
 expect_err() { # text the last stderr must contain
-  grep -q -- "$1" "$work/err" || { echo "FAIL: stderr lacks '$1'"; cat "$work/err"; failed=$((failed + 1)); }
+  grep -qF -- "$1" "$work/err" || { echo "FAIL: stderr lacks '$1'"; cat "$work/err"; failed=$((failed + 1)); }
+}
+expect_no_err() { # text the last stderr must not contain
+  ! grep -qF -- "$1" "$work/err" || { echo "FAIL: stderr has '$1'"; cat "$work/err"; failed=$((failed + 1)); }
 }
 
 expect 2 "$gen"
@@ -27,8 +30,22 @@ expect 0 "$gen" --help
 grep -q 'usage: threadlink-gen' "$work/out" || { echo "FAIL: --help prints no usage"; failed=$((failed + 1)); }
 expect 2 "$gen" frobnicate
 expect_err "unknown command 'frobnicate'"
+expect_no_err "did you mean"
+expect 2 "$gen" generat
+expect_err "unknown command 'generat' (did you mean 'generate'?)"
 expect 2 "$gen" generate --bogus
 expect_err "unknown option '--bogus'"
+expect 2 "$gen" check --quite
+expect_err "unknown option '--quite' (did you mean '--quiet'?)"
+expect 2 "$gen" generate --diagnostic-format=json
+expect_err "unknown option '--diagnostic-format=json' (did you mean '--diagnostics-format'?)"
+expect 2 "$gen" pack --profle all
+expect_err "unknown pack option '--profle' (did you mean '--profile'?)"
+expect 2 "$gen" diff a b --alow x
+expect_err "unknown or incomplete diff option '--alow' (did you mean '--allow'?)"
+expect 2 "$gen" diff a b --format
+expect_err "unknown or incomplete diff option '--format'"
+expect_no_err "did you mean" # the option is right; its value is missing
 expect 2 "$gen" headers
 expect_err "headers needs -o DIR"
 expect 2 "$gen" generate -o out

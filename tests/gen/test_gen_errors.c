@@ -38,7 +38,7 @@ static void test_errors_config_unknown_key_and_types(void **state)
              "  ]\n"
              "}\n");
     fx_expect_failure(f, snap,
-        "threadlink.json:2:3: error: generated_dirr: unknown key\n"
+        "threadlink.json:2:3: error: generated_dirr: unknown key (did you mean \"generated_dir\"?)\n"
         "threadlink.json:4:51: error: domains[0].kind: expected \"identity\" or \"ordinal\", got \"hashed\"\n"
         "threadlink.json:5:43: error: domains[1].colour: unknown key\n"
         "threadlink.json:5:30: error: domains[1].output: expected a string (a relative path), got an integer\n"
@@ -67,12 +67,14 @@ static void test_errors_orphaned_and_multi_segment_injectors(void **state)
 {
     fixture *f = *state;
     char *snap = good_project(f);
-    fx_write("injectors/Tset.Ids.User.txt", "Alpha\n");
+    fx_write("injectors/Tset.Ids.User.txt", "Alpha\n"); /* a misspelt domain */
+    fx_write("injectors/Audio.Sfx.User.txt", "Alpha\n"); /* a domain nowhere near a declared one */
     fx_write("injectors/Test.Ids.Mod.Extra.txt", "Alpha\n");
     fx_write("injectors/README.md", "not an injector: ignored\n");
     fx_expect_failure(f, snap,
+        "injectors/Audio.Sfx.User.txt: error: orphaned injector: no declared domain matches 'Audio.Sfx.User' (expected <Domain>.<Injector>.txt for one of the domains in threadlink.json)\n"
         "injectors/Test.Ids.Mod.Extra.txt: error: injector name 'Mod.Extra' has more than one segment after the domain 'Test.Ids' (expected Test.Ids.<Injector>.txt)\n"
-        "injectors/Tset.Ids.User.txt: error: orphaned injector: no declared domain matches 'Tset.Ids.User' (expected <Domain>.<Injector>.txt for one of the domains in threadlink.json)\n");
+        "injectors/Tset.Ids.User.txt: error: orphaned injector: no declared domain matches 'Tset.Ids.User' (did you mean 'Test.Ids.User.txt'?)\n");
 }
 
 static void test_errors_corrupt_manifest(void **state)

@@ -135,7 +135,10 @@ static void test_vault_errors_schema(void **state)
              "    { \"field\": \"Bag\", \"type\": \"InlineArray\", \"element\": \"Integer\", \"capacity\": 0 },\n"
              "    { \"field\": \"Temp\", \"type\": \"AssetRef\" },\n"
              "    { \"field\": \"health\", \"type\": \"Integer\", \"default\": 2147483648 },\n"
-             "    { \"field\": \"MaxHealth\", \"type\": \"Vector3D\", \"default\": [1, 2] }\n"
+             "    { \"field\": \"MaxHealth\", \"type\": \"Vector3D\", \"default\": [1, 2] },\n"
+             "    { \"field\": \"Rate\", \"type\": \"Flaot\" },\n"
+             "    { \"field\": \"Ids\", \"type\": \"InlineLsit\", \"element\": \"Integr\", \"capacity\": 2 },\n"
+             "    { \"field\": \"Set\", \"type\": \"InlineHashSet\", \"element\": \"Integr\", \"capacity\": 2 }\n"
              "  ] }\n");
     fx_write("vaultdata/things.vaultdata.json", "{ \"vault\": \"Thing\", \"instances\": [] }\n");
     fx_expect_failure(f, snap,
@@ -150,7 +153,10 @@ static void test_vault_errors_schema(void **state)
         "vaults/Thing.vault.json:8:5: error: fields[5]: missing required key \"catalog\" (the domain of the assets an AssetRef names)\n"
         "vaults/Thing.vault.json:9:45: error: fields[6].default: 2147483648 is out of range for Integer (-2147483648 to 2147483647)\n"
         "vaults/Thing.vault.json:9:7: error: fields[6].field: \"health\" is already fields[0]\n"
-        "vaults/Thing.vault.json:10:49: error: fields[7].default: expected an array of 3 numbers (Vector3D), got an array of 2\n");
+        "vaults/Thing.vault.json:10:49: error: fields[7].default: expected an array of 3 numbers (Vector3D), got an array of 2\n"
+        "vaults/Thing.vault.json:11:24: error: fields[8].type: unknown type \"Flaot\" (did you mean \"Float\"?)\n"
+        "vaults/Thing.vault.json:12:23: error: fields[9].type: unknown type \"InlineLsit\" (did you mean \"InlineList\"?)\n"
+        "vaults/Thing.vault.json:13:48: error: fields[10].element: unknown type \"Integr\" (did you mean \"Integer\"?)\n");
 }
 
 static void test_vault_errors_data(void **state)
