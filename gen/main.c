@@ -57,11 +57,12 @@ static int unknown_argument(const char *what, const char *arg, const char *const
 {
     const size_t len = strcspn(arg, "=");
     const char *near = suggest_nearest(arg, len, known, SIZE_MAX);
-    fprintf(stderr, "threadlink-gen: error: unknown %s '%s'", what, arg);
-    if (near && !(strlen(near) == len && strncmp(near, arg, len) == 0)) /* not a missing value */
-        fprintf(stderr, " (did you mean '%s'?)", near);
-    fputs("\n(run threadlink-gen --help for usage)\n", stderr);
-    return 2;
+    if (near && strlen(near) == len && strncmp(near, arg, len) == 0) near = NULL; /* its value is missing */
+    char *message = near ? xasprintf("unknown %s '%s' (did you mean '%s'?)", what, arg, near)
+                         : xasprintf("unknown %s '%s'", what, arg);
+    int rc = usage_error("%s", message);
+    free(message);
+    return rc;
 }
 
 static const char pack_usage[] =
