@@ -1,4 +1,5 @@
 /* threadlink-gen: the command line. Everything it does is a library call (generate.h). */
+#include "args.h"
 #include "diag.h"
 #include "diff.h"
 #include "fsio.h"
@@ -10,6 +11,7 @@
 #include "tlg_version.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -43,26 +45,68 @@ static const char usage[] =
     "\n"
     "exit status: 0 ok (check: up to date), 1 input errors (check: stale), 2 usage\n";
 
-static int usage_error(const char *fmt, const char *arg)
+static int usage_error(const char *fmt, ...) TLG_PRINTF(1, 2);
+static int usage_error(const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
     fputs("threadlink-gen: error: ", stderr);
-    fprintf(stderr, fmt, arg);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
     fputs("\n(run threadlink-gen --help for usage)\n", stderr);
     return 2;
 }
 
-/* usage_error for an argument that matched none of `known` (NULL-terminated), naming the one
- * meant when it looks like a typo of one; an option's "=value" is left out of the comparison. */
-static int unknown_argument(const char *what, const char *arg, const char *const *known)
+/* Every option of every command; each command's table lists the ones it takes. */
+enum option_id {
+    OPT_DIR, OPT_CONFIG, OPT_QUIET, OPT_BANNER_WITHOUT_VERSION, OPT_DIAGNOSTICS_FORMAT, OPT_HELP,
+    OPT_HEADERS_DIR, OPT_STRICT, OPT_DEPFILE, OPT_DEPTARGET,                         /* generate family */
+    OPT_PROFILE, OPT_OUTPUT, OPT_ARCHIVE, OPT_COMPRESSION, OPT_MAX_ARCHIVE_MB,       /* pack */
+    OPT_PROGRESS, OPT_NO_PROGRESS,
+    OPT_FORMAT, OPT_ALLOW, OPT_ALLOW_FILE,                                            /* diff */
+};
+
+#define COMMON_OPTIONS                                                                         \
+    {"-C", true, OPT_DIR}, {"--config", true, OPT_CONFIG}, {"--quiet", false, OPT_QUIET},      \
+    {"--banner-without-version", false, OPT_BANNER_WITHOUT_VERSION},                           \
+    {"--diagnostics-format", true, OPT_DIAGNOSTICS_FORMAT}, {"--help", false, OPT_HELP},       \
+    {"-h", false, OPT_HELP}
+
+static const args_option generate_option_table[] = {
+    COMMON_OPTIONS,
+    {"-o", true, OPT_HEADERS_DIR}, {"--strict", false, OPT_STRICT},
+    {"--depfile", true, OPT_DEPFILE}, {"--deptarget", true, OPT_DEPTARGET},
+    {NULL, false, 0},
+};
+
+static const args_option pack_option_table[] = {
+    COMMON_OPTIONS,
+    {"--profile", true, OPT_PROFILE}, {"--output", true, OPT_OUTPUT}, {"--archive", true, OPT_ARCHIVE},
+    {"--compression", true, OPT_COMPRESSION}, {"--max-archive-mb", true, OPT_MAX_ARCHIVE_MB},
+    {"--progress", false, OPT_PROGRESS}, {"--no-progress", false, OPT_NO_PROGRESS},
+    {NULL, false, 0},
+};
+
+static const args_option diff_option_table[] = {
+    {"--format", true, OPT_FORMAT}, {"--allow", true, OPT_ALLOW}, {"--allow-file", true, OPT_ALLOW_FILE},
+    {"--diagnostics-format", true, OPT_DIAGNOSTICS_FORMAT}, {"--help", false, OPT_HELP}, {"-h", false, OPT_HELP},
+    {NULL, false, 0},
+};
+
+static int args_error(args_cursor *args)
 {
-    const size_t len = strcspn(arg, "=");
-    const char *near = suggest_nearest(arg, len, known, SIZE_MAX);
-    if (near && strlen(near) == len && strncmp(near, arg, len) == 0) near = NULL; /* its value is missing */
-    char *message = near ? xasprintf("unknown %s '%s' (did you mean '%s'?)", what, arg, near)
-                         : xasprintf("unknown %s '%s'", what, arg);
-    int rc = usage_error("%s", message);
-    free(message);
+    int rc = usage_error("%s", args->error);
+    free(args->error);
     return rc;
+}
+
+/* --diagnostics-format: 0, or the usage error's exit status. */
+static int set_diagnostics_format(const char *name)
+{
+    diag_style style;
+    if (!diag_parse_style(name, &style)) return usage_error("unknown diagnostics format '%s' (gcc, msvc, json, github)", name);
+    diag_set_style(style);
+    return 0;
 }
 
 static const char pack_usage[] =
@@ -87,43 +131,35 @@ static int run_pack(int argc, char **argv)
     opt.progress = -1;
     opt.generator_build = TLG_BUILD_ID;
     const char *dir = NULL;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        bool has_value = i + 1 < argc;
-        if (strcmp(a, "-C") == 0 && has_value) dir = argv[++i];
-        else if (strcmp(a, "--config") == 0 && has_value) opt.config_path = argv[++i];
-        else if (strcmp(a, "--profile") == 0 && has_value) opt.profile = argv[++i];
-        else if (strcmp(a, "--output") == 0 && has_value) opt.output = argv[++i];
-        else if (strcmp(a, "--archive") == 0 && has_value) opt.archive = argv[++i];
-        else if (strcmp(a, "--compression") == 0 && has_value) opt.compression = argv[++i];
-        else if (strcmp(a, "--max-archive-mb") == 0 && has_value) {
-            const char *v = argv[++i];
+    args_cursor args = {.argc = argc, .argv = argv, .next = 2, .options = pack_option_table, .what = "pack option"};
+    for (int id, rc; (id = args_next(&args)) != ARGS_END;) {
+        const char *v = args.value;
+        switch (id) {
+        case ARGS_ERROR: return args_error(&args);
+        case ARGS_OPERAND: return usage_error("pack takes options only; unexpected argument '%s'", v);
+        case OPT_DIR: dir = v; break;
+        case OPT_CONFIG: opt.config_path = v; break;
+        case OPT_PROFILE: opt.profile = v; break;
+        case OPT_OUTPUT: opt.output = v; break;
+        case OPT_ARCHIVE: opt.archive = v; break;
+        case OPT_COMPRESSION: opt.compression = v; break;
+        case OPT_MAX_ARCHIVE_MB: {
             char *end;
             errno = 0;
             unsigned long n = strtoul(v, &end, 10);
             if (!*v || *end || errno || n < 1 || n > (1ul << 20) || v[0] == '-')
                 return usage_error("--max-archive-mb takes a whole number from 1 to 1048576, not '%s'", v);
             opt.max_archive_mb = (uint32_t)n;
-        } else if (strcmp(a, "--quiet") == 0) opt.quiet = true;
-        else if (strcmp(a, "--progress") == 0) opt.progress = 1;
-        else if (strcmp(a, "--no-progress") == 0) opt.progress = 0;
-        else if (strcmp(a, "--banner-without-version") == 0) opt.banner_without_version = true;
-        else if (strcmp(a, "--help") == 0) {
-            fputs(pack_usage, stdout);
-            return 0;
-        } else if (strncmp(a, "--diagnostics-format=", 21) == 0) {
-            diag_style style;
-            if (!diag_parse_style(a + 21, &style)) return usage_error("unknown diagnostics format '%s' (gcc, msvc, json, github)", a + 21);
-            diag_set_style(style);
-        } else if (!has_value && (strcmp(a, "-C") == 0 || strcmp(a, "--config") == 0 || strcmp(a, "--profile") == 0 ||
-                                  strcmp(a, "--output") == 0 || strcmp(a, "--archive") == 0 ||
-                                  strcmp(a, "--compression") == 0 || strcmp(a, "--max-archive-mb") == 0))
-            return usage_error("option '%s' needs a value", a);
-        else {
-            static const char *const known[] = {"-C", "--config", "--profile", "--output", "--archive",
-                "--compression", "--max-archive-mb", "--quiet", "--progress", "--no-progress",
-                "--banner-without-version", "--help", "--diagnostics-format", NULL};
-            return unknown_argument("pack option", a, known);
+            break;
+        }
+        case OPT_QUIET: opt.quiet = true; break;
+        case OPT_PROGRESS: opt.progress = 1; break;
+        case OPT_NO_PROGRESS: opt.progress = 0; break;
+        case OPT_BANNER_WITHOUT_VERSION: opt.banner_without_version = true; break;
+        case OPT_HELP: fputs(pack_usage, stdout); return 0;
+        case OPT_DIAGNOSTICS_FORMAT:
+            if ((rc = set_diagnostics_format(v)) != 0) return rc;
+            break;
         }
     }
     if (dir && chdir(dir) != 0) {
@@ -138,34 +174,36 @@ static int run_diff(int argc, char **argv)
     diff_options opt = {0};
     const char *paths[2] = {NULL, NULL};
     int n = 0;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        bool has_value = i + 1 < argc;
-        if (strcmp(a, "--format") == 0 && has_value) {
-            const char *f = argv[++i];
-            if (strcmp(f, "text") == 0) opt.format = DIFF_TEXT;
-            else if (strcmp(f, "json") == 0) opt.format = DIFF_JSON;
-            else if (strcmp(f, "markdown") == 0) opt.format = DIFF_MARKDOWN;
-            else if (strcmp(f, "github") == 0) opt.format = DIFF_GITHUB;
-            else return usage_error("unknown diff format '%s' (text, json, markdown, github)", f);
-        } else if (strcmp(a, "--allow") == 0 && has_value) {
-            *vec_push(&opt.allow) = argv[++i];
-        } else if (strcmp(a, "--allow-file") == 0 && has_value) {
-            opt.allow_file = argv[++i];
-        } else if (strncmp(a, "--diagnostics-format=", 21) == 0) {
-            diag_style style;
-            if (!diag_parse_style(a + 21, &style)) return usage_error("unknown diagnostics format '%s' (gcc, msvc, json, github)", a + 21);
-            diag_set_style(style);
-        } else if (a[0] == '-' && a[1]) {
-            static const char *const known[] = {"--format", "--allow", "--allow-file", "--diagnostics-format", NULL};
-            return unknown_argument("or incomplete diff option", a, known);
-        } else if (n < 2) {
-            paths[n++] = a;
-        } else {
-            return usage_error("diff takes two paths, OLD and NEW; extra argument '%s'", a);
+    args_cursor args = {.argc = argc, .argv = argv, .next = 2, .options = diff_option_table, .what = "diff option"};
+    for (int id, rc; (id = args_next(&args)) != ARGS_END;) {
+        const char *v = args.value;
+        rc = -1;
+        switch (id) {
+        case ARGS_ERROR: rc = args_error(&args); break;
+        case ARGS_OPERAND:
+            if (n < 2) paths[n++] = v;
+            else rc = usage_error("diff takes two paths, OLD and NEW; extra argument '%s'", v);
+            break;
+        case OPT_FORMAT:
+            if (strcmp(v, "text") == 0) opt.format = DIFF_TEXT;
+            else if (strcmp(v, "json") == 0) opt.format = DIFF_JSON;
+            else if (strcmp(v, "markdown") == 0) opt.format = DIFF_MARKDOWN;
+            else if (strcmp(v, "github") == 0) opt.format = DIFF_GITHUB;
+            else rc = usage_error("unknown diff format '%s' (text, json, markdown, github)", v);
+            break;
+        case OPT_ALLOW: *vec_push(&opt.allow) = v; break;
+        case OPT_ALLOW_FILE: opt.allow_file = v; break;
+        case OPT_HELP: fputs(usage, stdout); rc = 0; break;
+        case OPT_DIAGNOSTICS_FORMAT:
+            if (set_diagnostics_format(v) != 0) rc = 2;
+            break;
+        }
+        if (rc >= 0) {
+            vec_free(&opt.allow);
+            return rc;
         }
     }
-    if (n != 2) return usage_error("%s needs two paths: OLD and NEW (manifest files or directories)", "diff");
+    if (n != 2) return usage_error("diff needs two paths: OLD and NEW (manifest files or directories)");
     opt.old_path = paths[0];
     opt.new_path = paths[1];
     int rc = diff_run(&opt);
@@ -199,38 +237,33 @@ int main(int argc, char **argv)
     else if (strcmp(cmd, "check") == 0) opt.command = GEN_CHECK;
     else if (strcmp(cmd, "watch") == 0) watching = true;
     else {
-        static const char *const known[] = {"generate", "headers", "check", "diff", "pack", "watch", NULL};
-        return unknown_argument("command", cmd, known);
+        static const char *const commands[] = {"generate", "headers", "check", "diff", "pack", "watch", NULL};
+        const char *near = suggest_nearest(cmd, strlen(cmd), commands, SIZE_MAX);
+        if (near) return usage_error("unknown command '%s' (did you mean '%s'?)", cmd, near);
+        return usage_error("unknown command '%s'", cmd);
     }
 
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        bool has_value = i + 1 < argc;
-        if (strcmp(a, "-C") == 0 && has_value) dir = argv[++i];
-        else if (strcmp(a, "--config") == 0 && has_value) opt.config_path = argv[++i];
-        else if (strcmp(a, "-o") == 0 && has_value) opt.headers_dir = argv[++i];
-        else if (strcmp(a, "--strict") == 0) opt.strict = true;
-        else if (strcmp(a, "--depfile") == 0 && has_value) opt.depfile = argv[++i];
-        else if (strcmp(a, "--deptarget") == 0 && has_value) opt.deptarget = argv[++i];
-        else if (strcmp(a, "--quiet") == 0) opt.quiet = true;
-        else if (strcmp(a, "--banner-without-version") == 0) opt.banner_without_version = true;
-        else if (strcmp(a, "--help") == 0) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (strncmp(a, "--diagnostics-format=", 21) == 0) {
-            diag_style style;
-            if (!diag_parse_style(a + 21, &style)) return usage_error("unknown diagnostics format '%s' (gcc, msvc, json, github)", a + 21);
-            diag_set_style(style);
-        } else if (a[0] == '-' && (strcmp(a, "-C") == 0 || strcmp(a, "--config") == 0 || strcmp(a, "-o") == 0 ||
-                                   strcmp(a, "--depfile") == 0 || strcmp(a, "--deptarget") == 0))
-            return usage_error("option '%s' needs a value", a);
-        else {
-            static const char *const known[] = {"-C", "--config", "-o", "--strict", "--depfile", "--deptarget",
-                "--quiet", "--banner-without-version", "--help", "--diagnostics-format", NULL};
-            return unknown_argument("option", a, known);
+    args_cursor args = {.argc = argc, .argv = argv, .next = 2, .options = generate_option_table, .what = "option"};
+    for (int id, rc; (id = args_next(&args)) != ARGS_END;) {
+        const char *v = args.value;
+        switch (id) {
+        case ARGS_ERROR: return args_error(&args);
+        case ARGS_OPERAND: return usage_error("%s takes options only; unexpected argument '%s'", cmd, v);
+        case OPT_DIR: dir = v; break;
+        case OPT_CONFIG: opt.config_path = v; break;
+        case OPT_HEADERS_DIR: opt.headers_dir = v; break;
+        case OPT_STRICT: opt.strict = true; break;
+        case OPT_DEPFILE: opt.depfile = v; break;
+        case OPT_DEPTARGET: opt.deptarget = v; break;
+        case OPT_QUIET: opt.quiet = true; break;
+        case OPT_BANNER_WITHOUT_VERSION: opt.banner_without_version = true; break;
+        case OPT_HELP: fputs(usage, stdout); return 0;
+        case OPT_DIAGNOSTICS_FORMAT:
+            if ((rc = set_diagnostics_format(v)) != 0) return rc;
+            break;
         }
     }
-    if (opt.command == GEN_HEADERS && !opt.headers_dir) return usage_error("%s needs -o DIR", "headers");
+    if (opt.command == GEN_HEADERS && !opt.headers_dir) return usage_error("headers needs -o DIR");
     if (opt.command != GEN_HEADERS && (opt.headers_dir || opt.strict))
         return usage_error("-o and --strict belong to the headers command, not '%s'", cmd);
     /* -o and --depfile name paths as the caller sees them (a build system's working directory),
@@ -238,7 +271,7 @@ int main(int argc, char **argv)
     char *headers_dir = NULL, *depfile = NULL;
     if (dir) {
         char cwd[4096];
-        if (!getcwd(cwd, sizeof cwd)) return usage_error("cannot get the working directory%s", "");
+        if (!getcwd(cwd, sizeof cwd)) return usage_error("cannot get the working directory");
         if (opt.headers_dir && opt.headers_dir[0] != '/') opt.headers_dir = headers_dir = path_join(cwd, opt.headers_dir);
         if (opt.depfile && opt.depfile[0] != '/') opt.depfile = depfile = path_join(cwd, opt.depfile);
     }

@@ -42,10 +42,21 @@ expect_err "unknown option '--diagnostic-format=json' (did you mean '--diagnosti
 expect 2 "$gen" pack --profle all
 expect_err "unknown pack option '--profle' (did you mean '--profile'?)"
 expect 2 "$gen" diff a b --alow x
-expect_err "unknown or incomplete diff option '--alow' (did you mean '--allow'?)"
+expect_err "unknown diff option '--alow' (did you mean '--allow'?)"
 expect 2 "$gen" diff a b --format
-expect_err "unknown or incomplete diff option '--format'"
-expect_no_err "did you mean" # the option is right; its value is missing
+expect_err "option '--format' needs a value"
+expect 2 "$gen" generate --config
+expect_err "option '--config' needs a value"
+expect 2 "$gen" generate --quiet=yes
+expect_err "option '--quiet' takes no value"
+expect 2 "$gen" generate stray
+expect_err "generate takes options only; unexpected argument 'stray'"
+expect 2 "$gen" diff a b c
+expect_err "diff takes two paths, OLD and NEW; extra argument 'c'"
+expect 0 "$gen" diff --help
+grep -q 'usage: threadlink-gen' "$work/out" || { echo "FAIL: diff --help prints no usage"; failed=$((failed + 1)); }
+expect 0 "$gen" pack -h
+grep -q 'usage: threadlink-gen pack' "$work/out" || { echo "FAIL: pack -h prints no usage"; failed=$((failed + 1)); }
 expect 2 "$gen" headers
 expect_err "headers needs -o DIR"
 expect 2 "$gen" generate -o out
@@ -66,6 +77,8 @@ grep -q '^+    Game_Ids_Beta = ' "$work/out" || { echo "FAIL: check printed no d
 echo '9bad' >> "$work/p/injectors/Game.Ids.User.txt"
 expect 1 "$gen" generate -C "$work/p"
 expect_err "injectors/Game.Ids.User.txt:3:1: error: identifier must start with a letter, not '9'"
+expect 1 "$gen" generate -C "$work/p" --diagnostics-format msvc # a long option's value, either spelling
+expect_err "injectors/Game.Ids.User.txt(3,1): error: identifier must start with a letter, not '9'"
 expect 2 "$gen" diff "$work/p/generated" "$work/nothing-here"
 expect 0 "$gen" diff "$work/p/generated" "$work/p/generated"
 echo "cli: $failed failed"
