@@ -52,3 +52,20 @@ const char *suggest_nearest(const char *word, size_t word_len, const char *const
     }
     return best;
 }
+
+void suggest_top_offer(suggest_top *top, const char *word, size_t word_len, const char *name,
+                       size_t name_len, size_t index)
+{
+    const size_t d = suggest_distance(word, word_len, name, name_len);
+    size_t at = top->count;
+    while (at > 0 && d < top->distance[at - 1]) at--;
+    if (at == SUGGEST_TOP) return;
+    const size_t last = top->count < SUGGEST_TOP ? top->count : SUGGEST_TOP - 1;
+    for (size_t k = last; k > at; k--) {
+        top->index[k] = top->index[k - 1];
+        top->distance[k] = top->distance[k - 1];
+    }
+    top->index[at] = index;
+    top->distance[at] = d;
+    if (top->count < SUGGEST_TOP) top->count++;
+}

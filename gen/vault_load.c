@@ -503,22 +503,9 @@ static vschema *find_schema(vault_state *st, const char *name)
 /* "closest: A, B, C" among candidate names; writes nothing when there are none. */
 static void closest(buf *out, const char *const *names, size_t count, const char *want)
 {
-    size_t best[3] = {SIZE_MAX, SIZE_MAX, SIZE_MAX}, pick[3] = {0, 0, 0};
-    size_t wl = strlen(want);
-    for (size_t i = 0; i < count; i++) {
-        size_t d = suggest_distance(want, wl, names[i], strlen(names[i]));
-        for (int k = 0; k < 3; k++)
-            if (d < best[k]) {
-                for (int m = 2; m > k; m--) {
-                    best[m] = best[m - 1];
-                    pick[m] = pick[m - 1];
-                }
-                best[k] = d;
-                pick[k] = i;
-                break;
-            }
-    }
-    for (int k = 0; k < 3 && best[k] != SIZE_MAX; k++) buf_printf(out, "%s%s", k ? ", " : "", names[pick[k]]);
+    suggest_top top = {0};
+    for (size_t i = 0; i < count; i++) suggest_top_offer(&top, want, strlen(want), names[i], strlen(names[i]), i);
+    for (size_t k = 0; k < top.count; k++) buf_printf(out, "%s%s", k ? ", " : "", names[top.index[k]]);
 }
 
 static vdata *read_data(vault_state *st, const char *path, const char *stem)

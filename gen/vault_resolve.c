@@ -54,24 +54,13 @@ static const entry *index_find(const name_index *x, const char *ref)
 /* "closest: A, B, C" among the live entries. */
 static void closest_entries(buf *out, const manifest *m, const char *want)
 {
-    size_t best[3] = {SIZE_MAX, SIZE_MAX, SIZE_MAX}, pick[3] = {0, 0, 0}, wl = strlen(want);
+    suggest_top top = {0};
     for (size_t i = 0; i < m->entries.count; i++) {
         const entry *e = &m->entries.items[i];
-        if (e->tombstone) continue;
-        size_t d = suggest_distance(want, wl, e->name, e->name_len);
-        for (int k = 0; k < 3; k++)
-            if (d < best[k]) {
-                for (int j = 2; j > k; j--) {
-                    best[j] = best[j - 1];
-                    pick[j] = pick[j - 1];
-                }
-                best[k] = d;
-                pick[k] = i;
-                break;
-            }
+        if (!e->tombstone) suggest_top_offer(&top, want, strlen(want), e->name, e->name_len, i);
     }
-    for (int k = 0; k < 3 && best[k] != SIZE_MAX; k++) {
-        const entry *e = &m->entries.items[pick[k]];
+    for (size_t k = 0; k < top.count; k++) {
+        const entry *e = &m->entries.items[top.index[k]];
         buf_printf(out, "%s%.*s", k ? ", " : "", (int)e->name_len, e->name);
     }
 }

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "suggest.h"
@@ -74,6 +75,32 @@ static void test_suggest_nearest_prefers_nearer_then_earlier(void **state)
     assert_null(suggest_nearest("alphb", 5, names, 0));
 }
 
+/* The nearest three of `names` to `word`, as indices into names, written to `out` as "i,j,k". */
+static void top_of(const char *word, const char *const *names, char *out)
+{
+    suggest_top top = {0};
+    for (size_t i = 0; names[i]; i++) suggest_top_offer(&top, word, strlen(word), names[i], strlen(names[i]), i);
+    out[0] = '\0';
+    for (size_t k = 0; k < top.count; k++) sprintf(out + strlen(out), "%s%zu", k ? "," : "", top.index[k]);
+}
+
+static void test_suggest_top_keeps_the_nearest_three_in_order(void **state)
+{
+    (void)state;
+    char got[64];
+    static const char *const names[] = {"zzzzzz", "speed", "spede", "sped", "speeds", "spud", NULL};
+    top_of("speed", names, got);
+    assert_string_equal(got, "1,2,3"); /* 0, then a tie of 1s keeps the earlier: spede before sped */
+    top_of("xx", names, got);
+    assert_string_equal(got, "3,5,1"); /* far from all, still three: sped, spud (4 edits), speed (5) */
+    static const char *const two[] = {"beta", "alpha", NULL};
+    top_of("alpha", two, got);
+    assert_string_equal(got, "1,0"); /* fewer candidates than places */
+    static const char *const none[] = {NULL};
+    top_of("alpha", none, got);
+    assert_string_equal(got, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -81,6 +108,7 @@ int main(void)
         cmocka_unit_test(test_suggest_distance_is_bounded_on_long_words),
         cmocka_unit_test(test_suggest_nearest_offers_likely_typos_only),
         cmocka_unit_test(test_suggest_nearest_prefers_nearer_then_earlier),
+        cmocka_unit_test(test_suggest_top_keeps_the_nearest_three_in_order),
     };
     return cmocka_run_group_tests_name("gen_suggest", tests, NULL, NULL);
 }
