@@ -78,8 +78,8 @@
      before returning; a failure is logged and returns an invalid asset, holding nothing.
    - *_async variants return at once with an asset whose status is TL_ASSET_LOADING; the load
      runs in tl_content_update (at most max_loads_per_frame started per frame; with an I/O
-     backend that has read_begin/read_poll, reads overlap frames). Poll tl_asset_status once per
-     frame. A synchronous load of an asset that is loading completes it now (polling the backend
+     backend that has read_begin/read_poll, reads overlap frames). Poll tl_asset_get_status once
+     per frame. A synchronous load of an asset that is loading completes it now (polling the backend
      until its read is done).
    - Cancellation: releasing a reference before its load completes (tl_scope_release, scope
      dispose, tl_content_dispose) returns the reference at once; the load finishes and its result

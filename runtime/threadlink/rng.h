@@ -3,7 +3,7 @@
  * What it is
  *   The one source of random numbers for gameplay, simulation, procedural generation and
  *   presentation. A stream is a pure function of a world seed, a domain (what the numbers are
- *   for: a value of the generated StatelessRNG.Domains header, a 32-bit identity value) and
+ *   for: a 32-bit value, such as an entry of a generated identity domain you declare for it) and
  *   identity parts (whose and when: an entity, a tick, a map cell). The same inputs give the
  *   same numbers on every machine, compiler and thread, however many draws happen elsewhere.
  *   Nothing is shared or advanced globally: a tl_rng is a small value that you create where you
@@ -21,13 +21,15 @@
  *               own first, so order matters and equal parts do not cancel.
  *   identity    h = mix(seed ^ 0x243F6A8885A308D3) (a zero seed is not degenerate), then
  *               h = fold(h, domain) with the whole 32-bit domain, then h = fold(h, part) for
- *               each part in order. tl_rng_fork(s, p) is fold(s.id, p): forking a stream made
+ *               each part in order. tl_rng_fork(&s, p) is fold(s.id, p): forking a stream made
  *               from parts (a, b) with c gives the stream made from (a, b, c).
  *   draws       state starts at the identity; each 64-bit draw is state += GAMMA; mix(state)
  *               (a SplitMix64 sequence).
  *   samplers    range: Lemire's multiply-shift on a 64-bit draw, redrawing the rare biased
- *               case; chance(p) compares the top 32 bits of a draw with p's raw value; every
- *               sampler makes one draw (plus the rare redraw) whatever its arguments' values.
+ *               case; chance(p) compares the top 32 bits of a draw with p's raw value. A sampler of
+ *               one value makes one draw (plus the rare redraw) whatever its arguments'
+ *               values; tl_rng_shuffle makes count - 1 draws, and tl_rng_inside_unit_circle
+ *               two per try of its rejection loop.
  *   tl_rng_part(text): FNV-1a 64 over the bytes, then mix.
  */
 #ifndef TL_RNG_H

@@ -22,7 +22,7 @@
  *   for tl_vault_write, tl_vault_read and tl_vault_serialised_size. Everything else is
  *   static inline. No allocation, no global state.
  *
- * Override macros: none. The functions never allocate.
+ * Override macros (the functions never allocate):
  *   TL_VAULT_PORTABLE_ENDIAN  define (before the include) to use the byte-by-byte wire path even
  *                             on little-endian hosts, where scalars are otherwise copied as they
  *                             are (tests run both; big-endian hosts always take this path).
@@ -82,13 +82,14 @@
  *   - a record whose id the schema does not know, or that is transient in this schema, is
  *     skipped (its length says how far);
  *   - a field with no record keeps the value the vault had (initialise it with the defaults,
- *     <vault>_init, before reading);
+ *     <name>_init of the generated header, e.g. enemy_vault_init, before reading);
  *   - a known serialised field whose tag differs is TL_VAULT_ERROR_TYPE;
  *   - a string or collection larger than this schema's capacity is TL_VAULT_ERROR_CAPACITY; an
  *     array with fewer elements than its length keeps the remaining elements as they were;
  *     a hash set or dictionary that repeats a key keeps the first;
  *   - a field given twice, a length that disagrees with the tag, a Boolean other than 0 or 1,
- *     a NUL inside a string, trailing bytes, unknown flags: TL_VAULT_ERROR_MALFORMED and friends.
+ *     a NUL inside a string, trailing bytes, unknown flags: TL_VAULT_ERROR_DUPLICATE, _LENGTH,
+ *     _VALUE, _TRAILING and _FLAGS.
  *   Reading never notifies listeners. Every length is checked against the input before use, so
  *   no input (tests/fuzz replays a corpus) reads or writes out of bounds.
  */
@@ -190,7 +191,7 @@ typedef struct tl_vault_desc {
   X(TL_VAULT_ERROR_BUFFER,    "the output buffer is too small (tl_vault_serialised_size tells how large)") \
   X(TL_VAULT_ERROR_TRUNCATED, "the input ends inside the header or a record") \
   X(TL_VAULT_ERROR_MAGIC,     "the input is not a vault (no \"TLVT\" magic)") \
-  X(TL_VAULT_ERROR_VERSION,   "the input's format version is newer than this reader") \
+  X(TL_VAULT_ERROR_VERSION,   "the input's format version is not the one this reader knows (1)") \
   X(TL_VAULT_ERROR_FLAGS,     "the input has flags this reader does not know") \
   X(TL_VAULT_ERROR_VAULT,     "the input holds another vault (its vault id differs)") \
   X(TL_VAULT_ERROR_TYPE,      "a field's type tag differs from the schema's") \
