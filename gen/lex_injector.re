@@ -2,9 +2,11 @@
  * line grammar below is plain C.
  *
  *   file       -> BOM? line*
- *   line       -> ws* ( '//' any* | identifier ws* | ε ) '\n'
- *   identifier -> letter cp*          letter: Unicode general category L
+ *   line       -> ws* [ identifier ws* ] [ '//' any* ] '\n'
+ *   identifier -> letter cp*          letter: Unicode general category L; ends before '//'
  *
+ * So a comment may follow an entry: "Health // hit points" is the entry Health, where the
+ * comment would otherwise become part of the name (Health____hit_points) and of its key.
  * In the C name every code point other than ASCII letters, digits and '_' becomes one '_'.
  * Invalid UTF-8 (overlong forms and surrogates included) and NUL are errors. */
 #include "lex_injector.h"
@@ -17,6 +19,7 @@ typedef enum cp_class {
     CP_SPACE,
     CP_NEWLINE,
     CP_OPEN_PAREN,
+    CP_COMMENT, /* "//" */
     CP_OTHER, /* any other valid code point */
     CP_NUL,
     CP_INVALID,
@@ -42,6 +45,7 @@ static cp_class next_cp(const unsigned char **cursor, const unsigned char *limit
         [ \t\r\v\f]       { c = CP_SPACE; goto done; }
         "\n"              { c = CP_NEWLINE; goto done; }
         "("               { c = CP_OPEN_PAREN; goto done; }
+        "//"              { c = CP_COMMENT; goto done; }
         "\x00"            { c = (YYCURSOR - 1 == limit) ? CP_END : CP_NUL; goto done; }
         scalar            { c = CP_OTHER; goto done; }
         *                 { c = CP_INVALID; goto done; }
@@ -126,6 +130,11 @@ bool lex_injector(const char *file, const char *data, size_t len, bool signature
                 p = tok;
                 break;
             }
+            if (c == CP_COMMENT) {
+                p = tok;
+                skip_to_eol(&p, limit);
+                break;
+            }
             if (c == CP_WORD_RUN) {
                 buf_put(&name, tok, (size_t)(p - tok));
                 trimmed = name.len;
@@ -147,10 +156,11 @@ bool lex_injector(const char *file, const char *data, size_t len, bool signature
         }
 
         if (line_ok && paren) {
-            /* The signature runs to the end of the line; its own parser checks it. */
+            /* The signature runs to the end of the line or to a comment; its own parser checks it. */
             const unsigned char *end = p;
             skip_to_eol(&end, limit);
-            const unsigned char *sig_end = end;
+            const unsigned char *sig_end = paren;
+            while (sig_end < end && !(end - sig_end >= 2 && sig_end[0] == '/' && sig_end[1] == '/')) sig_end++;
             while (sig_end > paren && (sig_end[-1] == ' ' || sig_end[-1] == '\t' || sig_end[-1] == '\r'))
                 sig_end--;
             for (const unsigned char *q = paren; q < sig_end; q++) {

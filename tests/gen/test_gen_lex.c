@@ -67,6 +67,18 @@ static void test_lex_comments_blanks_and_trimming(void **state)
           "Alpha@5:3|Beta@6:2|Gamma@7:1|", "");
 }
 
+static void test_lex_comment_after_an_entry(void **state)
+{
+    (void)state;
+    /* A comment after an entry is not part of it: "Health // hp" is Health, not Health____hp. */
+    check(LEX("Health // hit points\nMana//x\nHello World\t// two words\n\xC3\xA9lan // accent\nA/B\n"),
+          "Health@1:1|Mana@2:1|Hello_World@3:1|_lan@4:1|A_B@5:1|", "");
+    static const char input[] = "OnSceneLoaded(const scene_load *)  // listeners: f(ctx, a0)\n"
+                                "OnInteract() -> bool // one provider\nOnPlain // none\n";
+    check(lex_bytes(input, sizeof input - 1, true),
+          "OnSceneLoaded@1:1(const scene_load *)|OnInteract@2:1() -> bool|OnPlain@3:1|", "");
+}
+
 static void test_lex_substitutes_every_other_code_point(void **state)
 {
     (void)state;
@@ -133,6 +145,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lex_comments_blanks_and_trimming),
+        cmocka_unit_test(test_lex_comment_after_an_entry),
         cmocka_unit_test(test_lex_substitutes_every_other_code_point),
         cmocka_unit_test(test_lex_unicode_letter_may_start),
         cmocka_unit_test(test_lex_bom_is_skipped),
