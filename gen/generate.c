@@ -185,21 +185,34 @@ static char *absolute(const char *path)
     return path_join(cwd, path);
 }
 
+/* Every file and directory the run read (shells included), as opened. */
+static void visit_inputs(project *p, domain_job *jobs, size_t count, void (*fn)(void *ctx, const char *path), void *ctx)
+{
+    for (size_t i = 0; i < p->inputs.count; i++) fn(ctx, p->inputs.items[i]);
+    for (size_t i = 0; i < count; i++) {
+        if (!jobs[i].d || !jobs[i].d->shell) continue;
+        char *shell = path_join(p->cfg.root, jobs[i].d->shell);
+        fn(ctx, shell);
+        free(shell);
+    }
+}
+
+typedef VEC(char *) path_list;
+
+static void push_absolute(void *ctx, const char *path)
+{
+    *vec_push((path_list *)ctx) = absolute(path);
+}
+
 /* The depfile names every file and directory the outputs derive from (directories too, so that
  * adding or deleting an injector re-runs the generator), and a phony rule for each input (as
  * gcc -MP), so a deleted input does not break Make. */
 static void write_depfile(const gen_options *opt, project *p, domain_job *jobs, size_t count, const char *first_output)
 {
-    VEC(char *) inputs = {0};
-    for (size_t i = 0; i < p->inputs.count; i++) *vec_push(&inputs) = absolute(p->inputs.items[i]);
-    for (size_t i = 0; i < count; i++) {
-        if (jobs[i].d->shell) {
-            char *shell = path_join(p->cfg.root, jobs[i].d->shell);
-            *vec_push(&inputs) = absolute(shell);
-            free(shell);
-        }
-        if (opt->command == GEN_HEADERS) *vec_push(&inputs) = absolute(jobs[i].manifest_path);
-    }
+    path_list inputs = {0};
+    visit_inputs(p, jobs, count, push_absolute, &inputs);
+    if (opt->command == GEN_HEADERS)
+        for (size_t i = 0; i < count; i++) *vec_push(&inputs) = absolute(jobs[i].manifest_path);
     buf b = {0};
     char *target = opt->deptarget ? xstrdup(opt->deptarget) : absolute(first_output);
     put_make_path(&b, target);
@@ -459,6 +472,7 @@ int gen_run(const gen_options *opt, gen_result *result)
     }
     output_set_free(&out);
 cleanup:
+    if (opt->on_input) visit_inputs(&p, jobs, count, opt->on_input, opt->on_input_ctx);
     free(stamp_path);
     if (diag_error_count() != errors_before) ok = false;
     for (size_t i = 0; i < plan.count; i++) free(plan.items[i].path);

@@ -27,6 +27,10 @@ typedef struct gen_options {
     const char *depfile;       /* write a Make/Ninja depfile here (absolute, or relative to the working directory) */
     const char *deptarget;     /* its target; default: the first output */
     FILE *summary;             /* default stdout */
+    /* When set, called for every file and directory the run read (paths as opened), also when
+     * the run stopped on an error after reading them: what watch watches. */
+    void (*on_input)(void *ctx, const char *path);
+    void *on_input_ctx;
 } gen_options;
 
 typedef struct gen_result {

@@ -1,6 +1,9 @@
 /* The watcher watches directories, not files: editors save by writing a new file and renaming it
- * over the old one, which a watch on the old file would miss. It watches the config's directory,
- * the injector and definitions directories, and the directories of native files and shells. */
+ * over the old one, which a watch on the old file would miss. It watches the directory of every
+ * input the last pass read (injectors, definitions, natives, shells, vault schemas and data,
+ * content folders) and those the config names, so a pass that stopped early on bad input still
+ * wakes up when the input is fixed. Watches are only ever added: removing one queues an
+ * IN_IGNORED event, which would wake the next pass and loop for ever. */
 #include "watch.h"
 
 #include "config.h"
@@ -24,27 +27,44 @@ static void on_signal(int sig)
 
 #define WATCH_EVENTS (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
 
-typedef VEC(int) watch_list;
+typedef struct watcher {
+    int fd;
+    VEC(int) wds; /* distinct watch descriptors, for the count shown */
+} watcher;
 
 static void ignore_diag(void *ctx, diag_level level, src_loc loc, const char *message)
 {
     (void)ctx, (void)level, (void)loc, (void)message;
 }
 
-static void add_dir(int fd, watch_list *w, const char *dir)
+static void add_dir(watcher *w, const char *dir)
 {
     if (fs_kind_follow(dir) != FS_DIR) return;
-    int wd = inotify_add_watch(fd, dir, WATCH_EVENTS);
-    if (wd >= 0) *vec_push(w) = wd;
+    int wd = inotify_add_watch(w->fd, dir, WATCH_EVENTS); /* the same directory gives the same wd */
+    if (wd < 0) return;
+    for (size_t i = 0; i < w->wds.count; i++)
+        if (w->wds.items[i] == wd) return;
+    *vec_push(&w->wds) = wd;
 }
 
-/* Re-reads the config (it may name other directories now) and watches what it names. */
-static size_t rewatch(int fd, watch_list *w, const char *config_path)
+/* gen_options.on_input: a directory is watched itself, a file through its directory. */
+static void add_input(void *ctx, const char *path)
 {
-    for (size_t i = 0; i < w->count; i++) inotify_rm_watch(fd, w->items[i]);
-    w->count = 0;
+    watcher *w = ctx;
+    if (fs_kind_follow(path) == FS_DIR) {
+        add_dir(w, path);
+        return;
+    }
+    char *dir = path_dirname(path);
+    add_dir(w, dir);
+    free(dir);
+}
+
+/* The directories the config names, read afresh (it may name others now). */
+static void add_config_dirs(watcher *w, const char *config_path)
+{
     char *root = path_dirname(config_path);
-    add_dir(fd, w, root);
+    add_dir(w, root);
     project_config cfg;
     /* Quietly: the pass before reported whatever is wrong with the config. */
     diag_sink saved = diag_set_sink((diag_sink){ignore_diag, NULL});
@@ -55,7 +75,7 @@ static size_t rewatch(int fd, watch_list *w, const char *config_path)
         for (size_t i = 0; i < 2; i++) {
             if (!dirs[i]) continue;
             char *d = path_join(root, dirs[i]);
-            add_dir(fd, w, d);
+            add_dir(w, d);
             free(d);
         }
         for (size_t i = 0; i < cfg.domains.count; i++) {
@@ -63,16 +83,34 @@ static size_t rewatch(int fd, watch_list *w, const char *config_path)
             for (size_t j = 0; j < 2; j++) {
                 if (!files[j]) continue;
                 char *f = path_join(root, files[j]);
-                char *d = path_dirname(f);
-                add_dir(fd, w, d);
-                free(d);
+                add_input(w, f);
                 free(f);
             }
         }
         config_free(&cfg);
     }
     free(root);
-    return w->count;
+}
+
+/* Reads the queued events; true when one of them is a change (not a watch going away). */
+static bool drain_events(watcher *w)
+{
+    _Alignas(struct inotify_event) char events[8192];
+    bool changed = false;
+    ssize_t len;
+    while ((len = read(w->fd, events, sizeof events)) > 0) {
+        for (char *p = events; p < events + len;) {
+            const struct inotify_event *ev = (const struct inotify_event *)(void *)p;
+            if (ev->mask & IN_IGNORED) { /* its directory is gone: forget the descriptor */
+                for (size_t i = 0; i < w->wds.count; i++)
+                    if (w->wds.items[i] == ev->wd) w->wds.items[i] = w->wds.items[--w->wds.count];
+            } else {
+                changed = true;
+            }
+            p += sizeof *ev + ev->len;
+        }
+    }
+    return changed;
 }
 
 int watch_run(const gen_options *opt)
@@ -85,38 +123,38 @@ int watch_run(const gen_options *opt)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 
-    int fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-    if (fd < 0) {
+    watcher w = {inotify_init1(IN_CLOEXEC | IN_NONBLOCK), {0}};
+    if (w.fd < 0) {
         diag_error(loc_file(config_path), "cannot watch: inotify: %s", strerror(errno));
         return 1;
     }
-    watch_list watches = {0};
     FILE *out = opt->summary ? opt->summary : stdout;
     gen_options pass = *opt;
     pass.command = GEN_GENERATE;
-    _Alignas(struct inotify_event) char events[8192];
+    pass.on_input = add_input;
+    pass.on_input_ctx = &w;
 
     for (;;) {
         gen_run(&pass, NULL);
-        size_t n = rewatch(fd, &watches, config_path);
+        add_config_dirs(&w, config_path);
+        size_t n = w.wds.count;
         fprintf(out, "threadlink-gen: watching %zu director%s (Ctrl-C to stop)\n", n, n == 1 ? "y" : "ies");
         fflush(out);
         fflush(stderr);
         /* Wait for a change, then for 150 ms of quiet, so a burst of saves is one pass. */
         bool changed = false;
         while (!stop_requested) {
-            struct pollfd p = {fd, POLLIN, 0};
+            struct pollfd p = {w.fd, POLLIN, 0};
             int r = poll(&p, 1, changed ? 150 : -1);
             if (r < 0 && errno == EINTR) continue;
             if (r < 0) break;
             if (r == 0) break; /* quiet after a change */
-            while (read(fd, events, sizeof events) > 0) changed = true;
+            if (drain_events(&w)) changed = true;
         }
         if (stop_requested) break;
     }
-    for (size_t i = 0; i < watches.count; i++) inotify_rm_watch(fd, watches.items[i]);
-    vec_free(&watches);
-    close(fd);
+    vec_free(&w.wds);
+    close(w.fd); /* closing removes every watch */
     fprintf(out, "threadlink-gen: stopped watching\n");
     return 0;
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
-# threadlink-gen watch: edits under a running watcher regenerate; bad input is reported and the
-# watcher keeps going; a new injector file is picked up; SIGTERM stops it cleanly.
+# threadlink-gen watch: edits under a running watcher regenerate (injectors and vault schemas);
+# bad input is reported and the watcher keeps going; a new injector file is picked up; with
+# nothing changing it stays idle; SIGTERM stops it cleanly.
 #   watch.sh THREADLINK_GEN
 set -eu
 gen=$1
@@ -10,9 +11,12 @@ cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; echo "--- watcher output:"; cat "$work/out" "$work/err" 2>/dev/null; exit 1; }
 cd "$work"
-mkdir injectors
-echo '{"domains": [{"name": "Game.Ids", "output": "game_ids.h"}]}' > threadlink.json
+mkdir injectors vaults
+echo '{"domains": [{"name": "Game.Ids", "output": "game_ids.h"}, {"name": "Vault.Fields", "output": "vault_fields.h"}],
+       "vaults": {"schemas": "vaults"}}' > threadlink.json
 echo Alpha > injectors/Game.Ids.User.txt
+echo MaxHealth > injectors/Vault.Fields.User.txt
+echo '{"name": "Enemy", "fields": [{"field": "MaxHealth", "type": "Integer", "default": 10}]}' > vaults/Enemy.vault.json
 
 # Waits up to 10 s for a command to succeed.
 wait_for() {
@@ -41,6 +45,16 @@ printf 'Alpha\nBeta\nGamma\n' > injectors/Game.Ids.User.txt
 wait_for "grep -q Game_Ids_Gamma generated/game_ids.h"
 echo Delta > injectors/Game.Ids.Module.txt
 wait_for "grep -q Game_Ids_Delta generated/game_ids.h"
+
+# A vault schema is an input too.
+echo '{"name": "Enemy", "fields": [{"field": "MaxHealth", "type": "Integer", "default": 12}]}' > vaults/Enemy.vault.json
+wait_for "grep -q '12, /\* MaxHealth' generated/vaults/enemy_vault.h"
+
+# With nothing changing, no pass runs: each pass prints one 'watching' line.
+sleep 1
+passes=$(grep -c watching out)
+sleep 1.5
+[ "$(grep -c watching out)" = "$passes" ] || fail "passes ran with nothing changing ($passes, then $(grep -c watching out))"
 
 kill -TERM "$pid"
 i=0
