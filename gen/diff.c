@@ -23,6 +23,7 @@
 #include "index_map.h"
 #include "manifest.h"
 #include "model.h"
+#include "suggest.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -73,6 +74,15 @@ typedef struct change {
 
 typedef VEC(change) change_list;
 typedef VEC(char *) str_list;
+
+/* One approval, from --allow or a line of the allow-file. */
+typedef struct allow_entry {
+    char *text;
+    uint32_t line, col; /* where it sits in the allow-file; 0 for --allow */
+    bool used;          /* it approved at least one breaking change */
+} allow_entry;
+
+typedef VEC(allow_entry) allow_list;
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -167,10 +177,19 @@ static bool read_dir(const char *dir, side *out, int depth)
 static bool read_side(const char *path, side *out)
 {
     fs_kind k = fs_kind_follow(path);
-    if (k == FS_DIR) return read_dir(path, out, 0);
     if (k == FS_FILE) return read_one(path, out);
-    diag_error(loc_file(path), "no such manifest file or directory");
-    return false;
+    if (k != FS_DIR) {
+        diag_error(loc_file(path), "no such manifest file or directory");
+        return false;
+    }
+    if (!read_dir(path, out, 0)) return false;
+    /* On either side: an empty OLD would make every domain "added", so a wrong base path would pass
+     * any change. A base without manifests is treated like a missing one, which is exit 2 too. */
+    if (out->count == 0) {
+        diag_error(loc_file(path), "no manifests in this directory (no *.manifest.json in it or below)");
+        return false;
+    }
+    return true;
 }
 
 static void free_side(side *s)
@@ -286,7 +305,18 @@ static void compare_domain(const side_manifest *os, const side_manifest *ns, cha
     index_map_free(&added);
 }
 
-static void load_allow_file(const char *path, str_list *out, bool *ok)
+static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+/* Where the entry of the line [p, e) ends: at a '#' or '//' that starts the line or follows a
+ * blank (a comment), else at the line's end. */
+static const char *entry_end(const char *p, const char *e)
+{
+    for (const char *s = p; s < e; s++)
+        if ((s == p || is_blank(s[-1])) && (*s == '#' || (*s == '/' && s + 1 < e && s[1] == '/'))) return s;
+    return e;
+}
+
+static void load_allow_file(const char *path, allow_list *out, bool *ok)
 {
     buf text = {0};
     if (!fs_read_file(path, &text)) {
@@ -295,33 +325,79 @@ static void load_allow_file(const char *path, str_list *out, bool *ok)
         buf_free(&text);
         return;
     }
-    char *p = text.data, *end = text.data + text.len;
-    while (p && p < end) {
-        char *nl = memchr(p, '\n', (size_t)(end - p));
-        char *e = nl ? nl : end;
-        while (p < e && (*p == ' ' || *p == '\t')) p++;
-        char *q = e;
-        while (q > p && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\r')) q--;
-        if (q > p && *p != '#' && !(q - p >= 2 && p[0] == '/' && p[1] == '/')) *vec_push(out) = xstrndup(p, (size_t)(q - p));
+    const char *p = text.data, *end = text.data + text.len;
+    for (uint32_t line = 1; p && p < end; line++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *s = p, *q = entry_end(p, nl ? nl : end);
+        while (s < q && is_blank(*s)) s++;
+        while (q > s && (is_blank(q[-1]) || q[-1] == '\r')) q--;
+        if (q > s) *vec_push(out) = (allow_entry){xstrndup(s, (size_t)(q - s)), line, (uint32_t)(s - p) + 1, false};
         p = nl ? nl + 1 : NULL;
     }
     buf_free(&text);
 }
 
-static bool approved(const change *c, char *const *allow, size_t n)
+/* Whether an approval ("key", "Domain:key" or "Domain:*") covers a change. */
+static bool allows(const char *a, const change *c)
 {
-    for (size_t i = 0; i < n; i++) {
-        const char *a = allow[i];
-        const char *colon = strchr(a, ':');
-        if (colon) {
-            size_t dl = (size_t)(colon - a);
-            if (strlen(c->domain) != dl || memcmp(a, c->domain, dl) != 0) continue;
-            a = colon + 1;
-            if (strcmp(a, "*") == 0) return true;
-        }
-        if (c->key && strcmp(a, c->key) == 0) return true;
+    const char *colon = strchr(a, ':');
+    if (colon) {
+        size_t dl = (size_t)(colon - a);
+        if (strlen(c->domain) != dl || memcmp(a, c->domain, dl) != 0) return false;
+        a = colon + 1;
+        if (strcmp(a, "*") == 0) return true;
     }
-    return false;
+    return c->key && strcmp(a, c->key) == 0;
+}
+
+/* Marks every approval that covers the change, not only the first, so none is reported unused. */
+static bool approve(const change *c, allow_list *allow)
+{
+    bool any = false;
+    for (size_t i = 0; i < allow->count; i++)
+        if (allows(allow->items[i].text, c)) any = allow->items[i].used = true;
+    return any;
+}
+
+/* The unapproved break an unused approval was probably meant for, written in the approval's own
+ * form ("key", "Domain:key" or "Domain:*"), or NULL when none is a likely typo of it. */
+static char *nearest_break(const char *a, const change_list *changes)
+{
+    const char *colon = strchr(a, ':');
+    bool whole = colon && strcmp(colon + 1, "*") == 0;
+    str_list names = {0};
+    for (size_t i = 0; i < changes->count; i++) {
+        const change *c = &changes->items[i];
+        if (!change_info[c->kind].breaking || c->approved || (!whole && !c->key)) continue;
+        *vec_push(&names) = !colon ? xstrdup(c->key) : whole ? xasprintf("%s:*", c->domain) : xasprintf("%s:%s", c->domain, c->key);
+    }
+    const char *near = suggest_nearest(a, strlen(a), (const char *const *)names.items, names.count);
+    char *result = near ? xstrdup(near) : NULL;
+    for (size_t i = 0; i < names.count; i++) free(names.items[i]);
+    vec_free(&names);
+    return result;
+}
+
+/* An approval that approved nothing is most often a typo: say so, or the user is left with exit 1
+ * and an approval they believe in. */
+static void warn_unused(const diff_options *opt, const allow_list *allow, const change_list *changes)
+{
+    for (size_t i = 0; i < allow->count; i++) {
+        const allow_entry *a = &allow->items[i];
+        if (a->used) continue;
+        char *near = nearest_break(a->text, changes);
+        char *hint = near ? xasprintf(" (did you mean '%s'?)", near) : xstrdup("");
+        if (a->line) diag_warning(loc_at(opt->allow_file, a->line, a->col), "allow entry '%s' approves nothing: it matches no breaking change%s", a->text, hint);
+        else diag_warning(loc_file(NULL), "--allow '%s' approves nothing: it matches no breaking change%s", a->text, hint);
+        free(hint);
+        free(near);
+    }
+}
+
+static void free_allow(allow_list *allow)
+{
+    for (size_t i = 0; i < allow->count; i++) free(allow->items[i].text);
+    vec_free(allow);
 }
 
 static void describe(const change *c, buf *out)
@@ -430,15 +506,14 @@ int diff_run(const diff_options *opt)
 {
     FILE *out = opt->out ? opt->out : stdout;
     side old_side = {0}, new_side = {0};
-    str_list allow = {0};
+    allow_list allow = {0};
     bool ok = read_side(opt->old_path, &old_side) & read_side(opt->new_path, &new_side);
-    for (size_t i = 0; i < opt->allow.count; i++) *vec_push(&allow) = xstrdup(opt->allow.items[i]);
+    for (size_t i = 0; i < opt->allow.count; i++) *vec_push(&allow) = (allow_entry){xstrdup(opt->allow.items[i]), 0, 0, false};
     if (opt->allow_file) load_allow_file(opt->allow_file, &allow, &ok);
     if (!ok) {
         free_side(&old_side);
         free_side(&new_side);
-        for (size_t i = 0; i < allow.count; i++) free(allow.items[i]);
-        vec_free(&allow);
+        free_allow(&allow);
         return 2;
     }
 
@@ -461,15 +536,16 @@ int diff_run(const diff_options *opt)
     for (size_t i = 0; i < changes.count; i++) {
         change *c = &changes.items[i];
         if (!change_info[c->kind].breaking) continue;
-        c->approved = approved(c, allow.items, allow.count);
+        c->approved = approve(c, &allow);
         if (c->approved) approved_count++;
         else breaking++;
     }
     report(opt, &changes, breaking, approved_count, out);
+    fflush(out); /* the warnings (stderr) follow the report in a merged log */
+    warn_unused(opt, &allow, &changes);
 
     vec_free(&changes);
-    for (size_t i = 0; i < allow.count; i++) free(allow.items[i]);
-    vec_free(&allow);
+    free_allow(&allow);
     free_side(&old_side);
     free_side(&new_side);
     return breaking ? 1 : 0;

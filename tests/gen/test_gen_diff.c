@@ -139,7 +139,7 @@ static void test_diff_breaking_changes(void **state)
 
 static void test_diff_approvals(void **state)
 {
-    (void)state;
+    fixture *f = *state;
     make_breaking();
     fx_write("allow.txt", "# approved in review\nuser.alpha\nIds:user.beta\n// the whole domain\nEv:*\nKind:*\nGone:*\nuser.gamma\n");
     char *out = NULL;
@@ -150,6 +150,53 @@ static void test_diff_approvals(void **state)
     /* One approval on the command line leaves the rest breaking. */
     assert_int_equal(run_diff("old", "new", DIFF_TEXT, "user.alpha", NULL, &out), 1);
     assert_non_null(strstr(out, "threadlink-gen diff: 6 breaking, 1 approved, 0 compatible changes\n"));
+    free(out);
+    /* Every approval approved something (Ids:* overlaps three lines of the file): no warning. */
+    assert_int_equal(run_diff("old", "new", DIFF_TEXT, "Ids:*", "allow.txt", &out), 0);
+    free(out);
+    assert_int_equal(f->diags.len, 0);
+}
+
+static void test_diff_unused_allow(void **state)
+{
+    fixture *f = *state;
+    make_breaking();
+    char *out = NULL;
+    /* A typo on the command line: the break stays unapproved, and the warning names the entry. */
+    assert_int_equal(run_diff("old", "new", DIFF_TEXT, "Ids:user.alpah", NULL, &out), 1);
+    assert_string_equal(f->diags.data, "threadlink-gen: warning: --allow 'Ids:user.alpah' approves nothing: it matches no breaking change (did you mean 'Ids:user.alpha'?)\n");
+    assert_non_null(strstr(out, "threadlink-gen diff: 7 breaking, 0 approved, 0 compatible changes\n"));
+    free(out);
+    /* In an allow-file: file:line:col and the entry as written; a hint only for a likely typo. */
+    f->diags.len = 0;
+    fx_write("allow.txt", "user.alpha\n  Ev:user.onstrat   # retired on purpose\nKind:*\nuser.unrelated\n");
+    assert_int_equal(run_diff("old", "new", DIFF_JSON, NULL, "allow.txt", &out), 1);
+    assert_string_equal(f->diags.data,
+        "allow.txt:2:3: warning: allow entry 'Ev:user.onstrat' approves nothing: it matches no breaking change (did you mean 'Ev:user.onstart'?)\n"
+        "allow.txt:4:1: warning: allow entry 'user.unrelated' approves nothing: it matches no breaking change\n");
+    /* The warnings are diagnostics: stdout stays one JSON document. */
+    json_error_t err;
+    json_t *j = json_loads(out, 0, &err);
+    assert_non_null(j);
+    assert_int_equal(json_integer_value(json_object_get(j, "approved")), 2);
+    json_decref(j);
+    free(out);
+}
+
+static void test_diff_allow_file_trailing_comment(void **state)
+{
+    fixture *f = *state;
+    make_breaking();
+    fx_write("allow.txt", "user.alpha   # rehashed on purpose\nIds:user.beta\t// renamed\nEv:* # retired\nKind:*\nGone:*  #\r\nuser.gamma\n");
+    char *out = NULL;
+    assert_int_equal(run_diff("old", "new", DIFF_TEXT, NULL, "allow.txt", &out), 0);
+    assert_non_null(strstr(out, "threadlink-gen diff: 0 breaking, 7 approved, 0 compatible changes\n"));
+    free(out);
+    assert_int_equal(f->diags.len, 0);
+    /* Only after a blank: a '#' inside an entry is part of it. */
+    fx_write("allow.txt", "user.alpha#1\n");
+    assert_int_equal(run_diff("old", "new", DIFF_TEXT, NULL, "allow.txt", &out), 1);
+    assert_non_null(strstr(f->diags.data, "allow.txt:1:1: warning: allow entry 'user.alpha#1' approves nothing"));
     free(out);
 }
 
@@ -168,6 +215,29 @@ static void test_diff_unreadable_input(void **state)
     free(out);
 }
 
+static void test_diff_no_manifests(void **state)
+{
+    fixture *f = *state;
+    fx_write("injectors/Game.Ids.User.txt", "Alpha\n");
+    fx_write("injectors/sub/notes.txt", "not a manifest\n");
+    char *out = NULL;
+    assert_int_equal(run_diff("injectors", "injectors", DIFF_TEXT, NULL, NULL, &out), 2);
+    assert_string_equal(f->diags.data,
+        "injectors: error: no manifests in this directory (no *.manifest.json in it or below)\n"
+        "injectors: error: no manifests in this directory (no *.manifest.json in it or below)\n");
+    free(out);
+    /* Either side: an empty base would make every domain "added" and pass any change. */
+    make_pair();
+    f->diags.len = 0;
+    assert_int_equal(run_diff("injectors", "new", DIFF_TEXT, NULL, NULL, &out), 2);
+    assert_string_equal(f->diags.data, "injectors: error: no manifests in this directory (no *.manifest.json in it or below)\n");
+    free(out);
+    f->diags.len = 0;
+    assert_int_equal(run_diff("old", "injectors", DIFF_TEXT, NULL, NULL, &out), 2);
+    assert_string_equal(f->diags.data, "injectors: error: no manifests in this directory (no *.manifest.json in it or below)\n");
+    free(out);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
@@ -176,6 +246,9 @@ int main(void)
         T(test_diff_breaking_changes),
         T(test_diff_approvals),
         T(test_diff_unreadable_input),
+        T(test_diff_unused_allow),
+        T(test_diff_allow_file_trailing_comment),
+        T(test_diff_no_manifests),
     };
     return cmocka_run_group_tests_name("gen_diff", tests, NULL, NULL);
 }
