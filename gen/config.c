@@ -93,6 +93,16 @@ static void read_domain(json_checker *r, json_t *d, size_t index, domain_config 
     }
 }
 
+static void require_dir(json_checker *r, json_t *root, const char *key, const char *project_root, const char *rel)
+{
+    if (!rel || !json_object_get(root, key)) return;
+    char *dir = path_join(project_root, rel);
+    fs_kind k = fs_kind_follow(dir);
+    if (k == FS_MISSING) jc_error(r, key, "directory \"%s\" does not exist (create it, or leave the key out)", rel);
+    else if (k != FS_DIR) jc_error(r, key, "\"%s\" is not a directory", rel);
+    free(dir);
+}
+
 bool config_load(const char *path, project_config *out)
 {
     static const char *const allowed[] = {"$schema", "generated_dir", "injector_dir",
@@ -122,6 +132,10 @@ bool config_load(const char *path, project_config *out)
         out->generated_dir = jc_rel_path(&r, root, "generated_dir", "", "generated");
         out->injector_dir = jc_rel_path(&r, root, "injector_dir", "", "injectors");
         out->definitions_dir = jc_rel_path(&r, root, "definitions_dir", "", NULL);
+        /* A directory the config names must exist: a misspelt one would read as "no entries" and
+         * turn every entry of its domains into a tombstone. */
+        require_dir(&r, root, "injector_dir", out->root, out->injector_dir);
+        require_dir(&r, root, "definitions_dir", out->root, out->definitions_dir);
         json_t *domains = json_object_get(root, "domains");
         if (domains && !json_is_array(domains)) {
             jc_error(&r, "domains", "expected an array, got %s", jc_type_name(domains));

@@ -258,7 +258,7 @@ static bool load_definitions(project *p, name_list *files)
     fs_kind k = fs_kind_follow(full);
     if (k == FS_MISSING) {
         free(full);
-        return true; /* declared but empty is fine: nothing defined yet */
+        return true; /* config_load found it; it went away since */
     }
     if (k != FS_DIR || !fs_list_dir(full, files)) {
         diag_error(loc_file(full), "cannot read the definitions directory: %s", k == FS_DIR ? strerror(errno) : "not a directory");

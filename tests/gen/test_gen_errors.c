@@ -47,6 +47,22 @@ static void test_errors_config_unknown_key_and_types(void **state)
         "threadlink.json:6:23: error: domains[2].output: must not contain '..', got \"../escape.h\"\n");
 }
 
+static void test_errors_config_names_a_missing_directory(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    /* A misspelt injector directory would otherwise read as "no entries" and tombstone them all. */
+    fx_write("threadlink.json",
+             "{\n"
+             "  \"injector_dir\": \"injector\",\n"
+             "  \"definitions_dir\": \"definition\",\n"
+             "  \"domains\": [{ \"name\": \"Test.Ids\", \"output\": \"test_ids.h\" }]\n"
+             "}\n");
+    fx_expect_failure(f, snap,
+        "threadlink.json:2:3: error: injector_dir: directory \"injector\" does not exist (create it, or leave the key out)\n"
+        "threadlink.json:3:3: error: definitions_dir: directory \"definition\" does not exist (create it, or leave the key out)\n");
+}
+
 static void test_errors_config_syntax(void **state)
 {
     fixture *f = *state;
@@ -173,6 +189,7 @@ int main(void)
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
     const struct CMUnitTest tests[] = {
         T(test_errors_config_unknown_key_and_types),
+        T(test_errors_config_names_a_missing_directory),
         T(test_errors_config_syntax),
         T(test_errors_lexer_error_writes_nothing),
         T(test_errors_orphaned_and_multi_segment_injectors),
