@@ -224,22 +224,25 @@ bool identity_assign(const domain *d, manifest *m, const char *path, identity_su
          * its name. */
         name_buf.len = 0;
         buf_put(&name_buf, dc->name, dc->name_len);
-        for (unsigned attempt = 0;; attempt++) {
+        uint32_t plain_owner = UINT32_MAX; /* who holds the plain name, when it is taken */
+        unsigned attempt = 0;
+        for (;; attempt++) {
             p.s = name_buf.data;
             p.len = name_buf.len;
             uint32_t taken = index_map_find(&x.names, fnv1a_folded(p.s, p.len), eq_name, &p);
             if (taken == UINT32_MAX && !identity_reserved_member(d, p.s, p.len)) break;
-            if (attempt == 0) {
-                sum->name_collisions++;
-                buf_printf(&collisions, "  name collision: '%.*s' from %s is named '%s_%.*s'%s%s%s\n",
-                           (int)dc->name_len, dc->name, scope, scope, (int)dc->name_len, dc->name,
-                           taken != UINT32_MAX ? " ('" : " (reserved name)",
-                           taken != UINT32_MAX ? m->entries.items[taken].name : "",
-                           taken != UINT32_MAX ? "' has the plain name)" : "");
-            }
+            if (attempt == 0) plain_owner = taken;
             name_buf.len = 0;
             buf_printf(&name_buf, "%s_%.*s", scope, (int)dc->name_len, dc->name);
             if (attempt > 0) buf_printf(&name_buf, "_%u", attempt + 1);
+        }
+        if (attempt > 0) { /* reported with the name it ended up with */
+            sum->name_collisions++;
+            buf_printf(&collisions, "  name collision: '%.*s' from %s is named '%.*s'%s%s%s\n",
+                       (int)dc->name_len, dc->name, scope, (int)name_buf.len, name_buf.data,
+                       plain_owner != UINT32_MAX ? " ('" : " (reserved name)",
+                       plain_owner != UINT32_MAX ? m->entries.items[plain_owner].name : "",
+                       plain_owner != UINT32_MAX ? "' has the plain name)" : "");
         }
         ne.name = arena_strndup(&m->strings, name_buf.data, name_buf.len);
         ne.name_len = (uint32_t)name_buf.len;

@@ -187,6 +187,18 @@ static void test_identity_name_collision_qualifies_newcomer(void **state)
     assert_entry("audio.splash", "\"name\": \"Audio_Splash\", \"scope\": \"Audio\", \"value\": 2200116984, \"seed_offset\": 0, \"tombstone\": false}");
 }
 
+static void test_identity_name_collision_reports_the_name_given(void **state)
+{
+    fixture *f = *state;
+    fx_basic_config(NULL);
+    /* The qualified name is taken too, so the newcomer gets a number: the summary says which. */
+    fx_write("injectors/Test.Ids.User.txt", "Health\nCombat_Health\n");
+    fx_write("injectors/Test.Ids.Combat.txt", "Health\n");
+    assert_int_equal(fx_generate(f), 0);
+    assert_entry("combat.health", "\"name\": \"Combat_Health_2\", \"scope\": \"Combat\", \"value\": 3450583395, \"seed_offset\": 0, \"tombstone\": false}");
+    assert_non_null(strstr(f->summary.data, "  name collision: 'Health' from Combat is named 'Combat_Health_2' ('Health' has the plain name)\n"));
+}
+
 static void test_identity_hash_collision_rehashed(void **state)
 {
     fixture *f = *state;
@@ -375,6 +387,7 @@ int main(void)
         T(test_identity_tombstone_and_revival),
         T(test_identity_ordinal_gaps),
         T(test_identity_name_collision_qualifies_newcomer),
+        T(test_identity_name_collision_reports_the_name_given),
         T(test_identity_hash_collision_rehashed),
         T(test_identity_reserve_zero_sentinel),
         T(test_identity_reserve_zero_rehashes_a_zero_hash),
