@@ -62,19 +62,49 @@ static bool load_shell(const project *p, domain_job *job)
     return ok;
 }
 
+/* A file called `name` below `dir` (not following symbolic links), or NULL. */
+static char *find_below(const char *dir, const char *name, int depth)
+{
+    name_list entries = {0};
+    char *found = NULL;
+    if (depth > 16 || !fs_list_dir(dir, &entries)) return NULL;
+    for (size_t i = 0; i < entries.count && !found; i++) {
+        char *path = path_join(dir, entries.items[i]);
+        fs_kind k = fs_kind_of(path);
+        if (k == FS_FILE && strcmp(entries.items[i], name) == 0) {
+            found = path;
+            continue;
+        }
+        if (k == FS_DIR) found = find_below(path, name, depth + 1);
+        free(path);
+    }
+    name_list_free(&entries);
+    return found;
+}
+
 static bool load_manifest(const project *p, domain_job *job)
 {
     bool ok = true;
-    (void)p;
     int fd = open(job->manifest_path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        if (errno != ENOENT) {
-            diag_error(loc_file(job->manifest_path), "cannot read the manifest: %s", strerror(errno));
+        const int open_errno = errno;
+        char *gen_dir = path_join(p->cfg.root, p->cfg.generated_dir);
+        char *moved = open_errno == ENOENT ? find_below(gen_dir, path_basename(job->manifest_path), 0) : NULL;
+        if (moved) {
+            /* The domain's output moved, and its manifest with it: issuing values afresh would
+             * renumber an ordinal domain and forget every tombstone. */
+            diag_error(loc_file(job->manifest_path), "the manifest of %s is at %s, not here where its output '%s' puts it: move it here (git mv) to keep the domain's values, and delete the old header",
+                       job->d->name, moved, job->d->output);
+            ok = false;
+        } else if (open_errno != ENOENT) {
+            diag_error(loc_file(job->manifest_path), "cannot read the manifest: %s", strerror(open_errno));
             ok = false;
         } else if (fs_kind_of(job->header_path) == FS_FILE) {
             diag_warning(loc_file(job->manifest_path), "manifest missing although %s exists: values are issued again from the injectors (restore the manifest from version control to keep renamed and removed entries)",
                          job->header_path);
         }
+        free(moved);
+        free(gen_dir);
         memset(&job->m, 0, sizeof job->m);
     } else {
         job->had_manifest = true;

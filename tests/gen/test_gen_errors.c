@@ -184,6 +184,17 @@ static void test_errors_missing_manifest_regenerated_with_warning(void **state)
     free(snap), free(after);
 }
 
+static void test_errors_moved_output_finds_the_old_manifest(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    /* The output moves up a directory, its manifest would too: issuing afresh would renumber the
+     * ordinal domain, so the run stops and says where the manifest is. */
+    fx_basic_config("{ \"name\": \"Iris.Events\", \"output\": \"iris_events.h\", \"kind\": \"ordinal\" }");
+    fx_expect_failure(f, snap,
+        "generated/Iris.Events.manifest.json: error: the manifest of Iris.Events is at generated/events/Iris.Events.manifest.json, not here where its output 'iris_events.h' puts it: move it here (git mv) to keep the domain's values, and delete the old header\n");
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
@@ -200,6 +211,7 @@ int main(void)
         T(test_errors_symlink_in_generated_dir),
         T(test_errors_shell_without_entries_token),
         T(test_errors_missing_manifest_regenerated_with_warning),
+        T(test_errors_moved_output_finds_the_old_manifest),
     };
     return cmocka_run_group_tests_name("gen_errors", tests, NULL, NULL);
 }
