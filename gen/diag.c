@@ -1,7 +1,7 @@
 #include "diag.h"
 
 #include <stdio.h>
-
+#include <stdlib.h>
 #include <string.h>
 
 static unsigned errors, warnings;
@@ -44,25 +44,30 @@ unsigned diag_error_count(void) { return errors; }
 unsigned diag_warning_count(void) { return warnings; }
 void diag_reset_counts(void) { errors = warnings = 0; }
 
-void diag_format(buf *out, diag_level level, src_loc loc, const char *message)
+/* -C DIR: diagnostics name files as seen from where the command ran, so an editor or a CI
+ * annotation started there finds them. */
+static char *file_prefix;
+
+void diag_set_file_prefix(const char *dir)
+{
+    free(file_prefix);
+    file_prefix = dir && *dir && strcmp(dir, ".") != 0 ? xstrdup(dir) : NULL;
+}
+
+static void format_with_file(buf *out, diag_level level, src_loc loc, const char *file, const char *message)
 {
     static const char *const names[] = {"note", "warning", "error"};
-    const char *file = loc.file ? loc.file : "threadlink-gen";
     if (style == DIAG_MSVC) {
         buf_puts(out, file);
         if (loc.line) buf_printf(out, loc.col ? "(%u,%u)" : "(%u)", loc.line, loc.col);
         buf_printf(out, ": %s: %s", names[level], message);
-        return;
-    }
-    if (style == DIAG_JSON) {
+    } else if (style == DIAG_JSON) {
         buf_puts(out, "{\"file\": ");
         put_json_text(out, file);
         buf_printf(out, ", \"line\": %u, \"column\": %u, \"severity\": \"%s\", \"message\": ", loc.line, loc.col, names[level]);
         put_json_text(out, message);
         buf_putc(out, '}');
-        return;
-    }
-    if (style == DIAG_GITHUB) {
+    } else if (style == DIAG_GITHUB) {
         static const char *const commands[] = {"notice", "warning", "error"};
         buf_printf(out, "::%s file=%s", commands[level], file);
         if (loc.line) buf_printf(out, ",line=%u", loc.line);
@@ -74,18 +79,28 @@ void diag_format(buf *out, diag_level level, src_loc loc, const char *message)
             else if (*m == '\r') buf_puts(out, "%0D");
             else buf_putc(out, *m);
         }
-        return;
-    }
-    if (loc.file) {
-        buf_puts(out, loc.file);
-        if (loc.line) {
+    } else {
+        buf_puts(out, file);
+        if (loc.file && loc.line) {
             buf_printf(out, ":%u", loc.line);
             if (loc.col) buf_printf(out, ":%u", loc.col);
         }
-    } else {
-        buf_puts(out, "threadlink-gen");
+        buf_printf(out, ": %s: %s", names[level], message);
     }
-    buf_printf(out, ": %s: %s", names[level], message);
+}
+
+void diag_format(buf *out, diag_level level, src_loc loc, const char *message)
+{
+    if (!loc.file) {
+        format_with_file(out, level, loc, "threadlink-gen", message);
+    } else if (file_prefix && loc.file[0] != '/') {
+        size_t n = strlen(file_prefix);
+        char *shown = xasprintf("%s%s%s", file_prefix, n && file_prefix[n - 1] == '/' ? "" : "/", loc.file);
+        format_with_file(out, level, loc, shown, message);
+        free(shown);
+    } else {
+        format_with_file(out, level, loc, loc.file, message);
+    }
 }
 
 static void vreport(diag_level level, src_loc loc, const char *fmt, va_list ap)

@@ -34,6 +34,8 @@ void diag_reset_counts(void);
  * error: m` (msvc), one JSON object a line (json), or workflow commands (github). */
 typedef enum diag_style { DIAG_GCC, DIAG_MSVC, DIAG_JSON, DIAG_GITHUB } diag_style;
 void diag_set_style(diag_style style);
+/* Relative file names in diagnostics are shown below `dir` (the -C directory); NULL: as they are. */
+void diag_set_file_prefix(const char *dir);
 bool diag_parse_style(const char *name, diag_style *out);
 
 /* Formats one diagnostic the way the default sink prints it (without the newline). */

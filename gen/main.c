@@ -45,6 +45,9 @@ static const char usage[] =
     "\n"
     "exit status: 0 ok (check: up to date), 1 input errors (check: stale), 2 usage\n";
 
+/* What a usage error points at: pack has a help text of its own. */
+static const char *help_command = "threadlink-gen --help";
+
 static int usage_error(const char *fmt, ...) TLG_PRINTF(1, 2);
 static int usage_error(const char *fmt, ...)
 {
@@ -53,7 +56,7 @@ static int usage_error(const char *fmt, ...)
     fputs("threadlink-gen: error: ", stderr);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fputs("\n(run threadlink-gen --help for usage)\n", stderr);
+    fprintf(stderr, "\n(run %s for usage)\n", help_command);
     return 2;
 }
 
@@ -128,6 +131,7 @@ static const char pack_usage[] =
 static int run_pack(int argc, char **argv)
 {
     pack_options opt = {0};
+    help_command = "threadlink-gen pack --help";
     opt.progress = -1;
     opt.generator_build = TLG_BUILD_ID;
     const char *dir = NULL;
@@ -166,6 +170,7 @@ static int run_pack(int argc, char **argv)
         fprintf(stderr, "threadlink-gen: error: cannot enter %s: %s\n", dir, strerror(errno));
         return 2;
     }
+    diag_set_file_prefix(dir);
     return pack_run(&opt);
 }
 
@@ -279,6 +284,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "threadlink-gen: error: cannot enter %s: %s\n", dir, strerror(errno));
         return 2;
     }
+    diag_set_file_prefix(dir);
     int rc = watching ? watch_run(&opt) : gen_run(&opt, NULL);
     free(headers_dir);
     free(depfile);

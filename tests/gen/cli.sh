@@ -41,6 +41,7 @@ expect 2 "$gen" generate --diagnostic-format=json
 expect_err "unknown option '--diagnostic-format=json' (did you mean '--diagnostics-format'?)"
 expect 2 "$gen" pack --profle all
 expect_err "unknown pack option '--profle' (did you mean '--profile'?)"
+expect_err "(run threadlink-gen pack --help for usage)"
 expect 2 "$gen" diff a b --alow x
 expect_err "unknown diff option '--alow' (did you mean '--allow'?)"
 expect 2 "$gen" diff a b --format
@@ -76,9 +77,14 @@ expect 1 "$gen" check -C "$work/p"
 grep -q '^+    Game_Ids_Beta = ' "$work/out" || { echo "FAIL: check printed no diff"; failed=$((failed + 1)); }
 echo '9bad' >> "$work/p/injectors/Game.Ids.User.txt"
 expect 1 "$gen" generate -C "$work/p"
-expect_err "injectors/Game.Ids.User.txt:3:1: error: identifier must start with a letter, not '9'"
-expect 1 "$gen" generate -C "$work/p" --diagnostics-format msvc # a long option's value, either spelling
-expect_err "injectors/Game.Ids.User.txt(3,1): error: identifier must start with a letter, not '9'"
+# With -C, diagnostics name files as seen from where the command ran.
+expect_err "$work/p/injectors/Game.Ids.User.txt:3:1: error: identifier must start with a letter, not '9'"
+cd "$work"
+expect 1 "$gen" generate -C p --diagnostics-format msvc # a long option's value, either spelling
+cd - >/dev/null
+expect_err "p/injectors/Game.Ids.User.txt(3,1): error: identifier must start with a letter, not '9'"
+expect 1 "$gen" generate --config "$work/p/threadlink.json"
+expect_err "$work/p/injectors/Game.Ids.User.txt:3:1: error:"
 expect 2 "$gen" diff "$work/p/generated" "$work/nothing-here"
 expect 0 "$gen" diff "$work/p/generated" "$work/p/generated"
 echo "cli: $failed failed"
