@@ -54,7 +54,7 @@ static int usage(const char *fmt, const char *arg)
 {
     fputs("threadlink-gen: error: ", stderr);
     fprintf(stderr, fmt, arg);
-    fputs("\n(run threadlink-gen --help for usage)\n", stderr);
+    fputs("\n(run threadlink-gen pack --help for usage)\n", stderr);
     return 2;
 }
 
