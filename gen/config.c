@@ -118,8 +118,7 @@ bool config_load(const char *path, project_config *out)
     json_error_t err;
     json_t *root = json_loadb(text.data, text.len, JSON_REJECT_DUPLICATES, &err);
     if (!root) {
-        diag_error(loc_at(path, (uint32_t)(err.line > 0 ? err.line : 1), (uint32_t)(err.column > 0 ? err.column : 1)),
-                   "%s", err.text);
+        jc_syntax_error(path, text.data, text.len, &err);
         buf_free(&text);
         return false;
     }

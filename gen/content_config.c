@@ -421,7 +421,7 @@ static void read_file_item(reader *r, const char *rel, const char *path, struct 
     json_error_t err;
     json_t *root = json_loadb(text.data ? text.data : "", text.len, JSON_REJECT_DUPLICATES, &err);
     if (!root) {
-        diag_error(loc_at(full, (uint32_t)(err.line > 0 ? err.line : 1), (uint32_t)(err.column > 0 ? err.column : 1)), "%s", err.text);
+        jc_syntax_error(full, text.data ? text.data : "", text.len, &err);
         r->ok = false;
     } else {
         reader fr = {full, out->texts.items[out->texts.count - 1], text.len, true};

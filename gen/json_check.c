@@ -8,6 +8,47 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The token jansson quotes at the end of its message (" near 'TOKEN'"), or NULL. */
+static const char *near_token(const char *message, size_t *len)
+{
+    const char *near = strstr(message, " near '");
+    size_t n = near ? strlen(near + 7) : 0;
+    if (!near || n == 0 || near[7 + n - 1] != '\'') return NULL;
+    *len = n - 1;
+    return near + 7;
+}
+
+void jc_syntax_error(const char *file, const char *text, size_t len, const json_error_t *err)
+{
+    size_t token_len = 0;
+    const char *token = near_token(err->text, &token_len);
+    size_t end = err->position > 0 && (size_t)err->position <= len ? (size_t)err->position : 0;
+    size_t start = token && token_len <= end ? end - token_len : end;
+    /* The previous character that is not white space, to tell a trailing comma. */
+    size_t before = start;
+    while (before > 0 && strchr(" \t\r\n", text[before - 1])) before--;
+    const bool after_comma = before > 0 && text[before - 1] == ',';
+    const char *what = err->text;
+    char *message = NULL;
+    if (token && after_comma && token_len == 1 && (*token == '}' || *token == ']'))
+        message = xasprintf("a comma before '%c': JSON allows none after the last %s", *token, *token == '}' ? "member" : "element");
+    else if (strncmp(what, "'}' expected near ", 18) == 0 || strncmp(what, "']' expected near ", 18) == 0)
+        message = xasprintf("expected ',' or '%c' before %s", what[1], what + 18);
+    else if (strncmp(what, "string or '}' expected near ", 28) == 0)
+        message = xasprintf("expected a key in double quotes or '}' before %s", what + 28);
+    else if (strncmp(what, "\\u0000 is not allowed", 21) == 0)
+        message = xstrdup("\\u0000 (a NUL character) is not allowed in a string");
+    /* Line and column of the token's start, counted in bytes as every other diagnostic is. */
+    uint32_t line = 1, col = 1;
+    for (size_t i = 0; i < start; i++) {
+        if (text[i] == '\n') line++, col = 1;
+        else col++;
+    }
+    if (!token && end == 0) line = (uint32_t)(err->line > 0 ? err->line : 1), col = (uint32_t)(err->column > 0 ? err->column : 1);
+    diag_error(loc_at(file, line, col), "%s", message ? message : what);
+    free(message);
+}
+
 void jc_error(json_checker *c, const char *path, const char *fmt, ...)
 {
     char message[1024];

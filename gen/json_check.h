@@ -15,6 +15,10 @@ typedef struct json_checker {
     bool ok;           /* false once an error was reported */
 } json_checker;
 
+/* Reports a JSON syntax error from json_loadb at the start of the token where parsing stopped
+ * (jansson's own line and column point past it), with jansson's commonest messages reworded:
+ * "'}' expected near '"b"'" becomes "expected ',' or '}' before '"b"'". */
+void jc_syntax_error(const char *file, const char *text, size_t len, const json_error_t *err);
 /* Reports `path: message` at the value's position. */
 void jc_error(json_checker *c, const char *path, const char *fmt, ...) TLG_PRINTF(3, 4);
 /* "an object", "a string", ... for messages. */

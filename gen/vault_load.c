@@ -250,9 +250,7 @@ static json_t *read_json(vault_state *st, const char *path, buf *text)
     hasher_add_file(p->input_hash, path, text->data, text->len);
     json_error_t err;
     json_t *root = json_loadb(text->data ? text->data : "", text->len, JSON_REJECT_DUPLICATES, &err);
-    if (!root)
-        diag_error(loc_at(path, (uint32_t)(err.line > 0 ? err.line : 1), (uint32_t)(err.column > 0 ? err.column : 1)),
-                   "%s", err.text);
+    if (!root) jc_syntax_error(path, text->data ? text->data : "", text->len, &err);
     return root;
 }
 

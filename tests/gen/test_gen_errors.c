@@ -68,7 +68,13 @@ static void test_errors_config_syntax(void **state)
     fixture *f = *state;
     char *snap = good_project(f);
     fx_write("threadlink.json", "{\n  \"domains\": [\n    { \"name\": \"Test.Ids\" \"output\": \"x.h\" }\n  ]\n}\n");
-    fx_expect_failure(f, snap, "threadlink.json:3:33: error: '}' expected near '\"output\"'\n");
+    /* At the token where parsing stopped, not past it, and in words that name the fix. */
+    fx_expect_failure(f, snap, "threadlink.json:3:26: error: expected ',' or '}' before '\"output\"'\n");
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    snap = fx_snapshot("generated");
+    fx_write("threadlink.json", "{\n  \"domains\": [\n    { \"name\": \"Test.Ids\", \"output\": \"x.h\", }\n  ]\n}\n");
+    fx_expect_failure(f, snap, "threadlink.json:3:44: error: a comma before '}': JSON allows none after the last member\n");
 }
 
 static void test_errors_lexer_error_writes_nothing(void **state)
