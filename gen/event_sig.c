@@ -3,7 +3,19 @@
  *   type       -> WORD { WORD | '*' }          WORD -> [A-Za-z_][A-Za-z0-9_]*
  * White space separates WORDs and is otherwise insignificant. A type is normalised to its tokens
  * joined by one space, with nothing between consecutive '*'. `-> void` is refused: an event
- * without a result is a broadcast. */
+ * without a result is a broadcast.
+ *
+ * A type is a C type name (an abstract declarator), so it has no parameter name. C's rules tell a
+ * name from a type without knowing the project's typedefs: builtin type keywords (void char short
+ * int long float double signed unsigned _Bool _Complex _Imaginary bool) combine with each other,
+ * qualifiers (const volatile restrict _Atomic) go anywhere, struct / union / enum is followed by
+ * exactly one tag, and otherwise one other identifier (a typedef name) may appear, not together
+ * with a builtin type keyword. So an identifier is a parameter name when it follows a '*', or when
+ * the type already has a builtin type keyword, a typedef name or a tag: `int amount`,
+ * `const scene_load *scene`, `struct foo bar`, `uint8_t count`; the error shows the type without
+ * it. Other keywords (`register`) and identifiers reserved to the implementation (`__int128`,
+ * `_Float128`, `__restrict`) are neither names nor typedef names; a reserved one may be a tag
+ * (`struct _IO_FILE *`). The check only refuses: a valid type's text and id are as before. */
 #include "event_sig.h"
 
 #define XXH_INLINE_ALL
@@ -30,7 +42,46 @@ static src_loc here(const sig_lexer *lx)
 
 static bool is_word_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 
-/* type -> WORD { WORD | '*' }, normalised into `out`; stops before ',' ')' or the end. */
+static bool word_in(const char *w, size_t n, const char *const *list)
+{
+    for (; *list; list++)
+        if (strlen(*list) == n && memcmp(*list, w, n) == 0) return true;
+    return false;
+}
+
+/* What a WORD is to C's type-name grammar. */
+typedef enum word_kind {
+    WORD_BUILTIN,   /* a builtin type specifier: combines with the others */
+    WORD_QUALIFIER, /* goes anywhere, also after a '*' */
+    WORD_TAG_KEY,   /* struct union enum: the next WORD is the tag */
+    WORD_KEYWORD,   /* any other keyword: never a name */
+    WORD_RESERVED,  /* __x or _X: the implementation's (__int128, __restrict); a tag, never a name */
+    WORD_IDENT,     /* a typedef name, a tag or a parameter name */
+} word_kind;
+
+static word_kind classify_word(const char *w, size_t n)
+{
+    static const char *const builtin[] = {"void",   "char",     "short", "int",      "long",       "float", "double",
+                                          "signed", "unsigned", "_Bool", "_Complex", "_Imaginary", "bool",  NULL};
+    static const char *const qualifier[] = {"const", "volatile", "restrict", "_Atomic", NULL};
+    static const char *const tag_key[] = {"struct", "union", "enum", NULL};
+    /* The other keywords of C11 and C23 (those spelt _X are reserved identifiers anyway). */
+    static const char *const keyword[] = {
+        "auto", "break", "case", "continue", "default", "do", "else", "extern", "for", "goto", "if",
+        "inline", "register", "return", "sizeof", "static", "switch", "typedef", "while", "alignas",
+        "alignof", "constexpr", "false", "nullptr", "static_assert", "thread_local", "true", "typeof",
+        "typeof_unqual", NULL};
+    if (word_in(w, n, builtin)) return WORD_BUILTIN;
+    if (word_in(w, n, qualifier)) return WORD_QUALIFIER;
+    if (word_in(w, n, tag_key)) return WORD_TAG_KEY;
+    if (word_in(w, n, keyword)) return WORD_KEYWORD;
+    if (n >= 2 && w[0] == '_' && (w[1] == '_' || (w[1] >= 'A' && w[1] <= 'Z'))) return WORD_RESERVED;
+    return WORD_IDENT;
+}
+
+/* type -> WORD { WORD | '*' }, normalised into `out`; stops before ',' ')' or the end. A WORD C
+ * would read as a parameter name is reported once the whole type has been read (a syntax error
+ * further on comes first), with the type to write instead: the same tokens without the names. */
 static bool parse_type(sig_lexer *lx, buf *out, const char *what)
 {
     out->len = 0;
@@ -41,26 +92,81 @@ static bool parse_type(sig_lexer *lx, buf *out, const char *what)
         return false;
     }
     bool last_star = false;
+    bool pointer = false;       /* a '*' seen: only qualifiers and '*' may follow */
+    bool specified = false;     /* a builtin type keyword, a typedef name or a tag seen */
+    const char *tag_key = NULL; /* struct / union / enum waiting for its tag */
+    int tag_key_len = 0;
+    const char *name = NULL;    /* the first parameter name */
+    int name_len = 0;
+    buf bare = {0};             /* the tokens that are not names, normalised like `out` */
+    bool bare_star = false;
+    bool ok = false;
+    buf_cstr(&bare);
     for (;;) {
         skip_space(lx);
-        if (lx->p >= lx->end || *lx->p == ',' || *lx->p == ')') break;
+        bool at_end = lx->p >= lx->end || *lx->p == ',' || *lx->p == ')';
+        size_t n = 0;
+        if (!at_end && is_word_start(*lx->p))
+            while (lx->p + n < lx->end && ascii_is_word((unsigned char)lx->p[n])) n++;
+        word_kind k = n ? classify_word(lx->p, n) : WORD_KEYWORD;
+        if (tag_key && k != WORD_IDENT && k != WORD_RESERVED) {
+            diag_error(here(lx), "expected a tag name after '%.*s' (as in '%.*s foo *')", tag_key_len, tag_key,
+                       tag_key_len, tag_key);
+            goto done;
+        }
+        if (at_end) break;
         if (*lx->p == '*') {
             if (!last_star) buf_putc(out, ' ');
             buf_putc(out, '*');
             last_star = true;
+            if (!bare_star) buf_putc(&bare, ' ');
+            buf_putc(&bare, '*');
+            bare_star = true;
+            pointer = true;
             lx->p++;
-        } else if (is_word_start(*lx->p)) {
+        } else if (n) {
             const char *w = lx->p;
-            while (lx->p < lx->end && ascii_is_word((unsigned char)*lx->p)) lx->p++;
+            lx->p += n;
             if (out->len) buf_putc(out, ' ');
-            buf_put(out, w, (size_t)(lx->p - w));
+            buf_put(out, w, n);
             last_star = false;
+            bool is_name = false;
+            if (tag_key) {
+                tag_key = NULL; /* this WORD is the tag */
+                specified = true;
+            } else if (k == WORD_TAG_KEY) {
+                tag_key = w;
+                tag_key_len = (int)n;
+            } else if (k == WORD_BUILTIN) {
+                specified = true;
+            } else if (k == WORD_IDENT) {
+                if (pointer || specified) is_name = true;
+                else specified = true; /* the typedef name */
+            }
+            if (!is_name) {
+                if (bare.len) buf_putc(&bare, ' ');
+                buf_put(&bare, w, n);
+                bare_star = false;
+            } else if (!name) {
+                name = w;
+                name_len = (int)n;
+            }
         } else {
             diag_error(here(lx), "unexpected '%c' in a type (arrays, function types and '...' need a typedef)", *lx->p);
-            return false;
+            goto done;
         }
     }
-    return true;
+    if (name) {
+        src_loc l = lx->at;
+        l.col += (uint32_t)(name - lx->start);
+        diag_error(l, "'%.*s' looks like a parameter name: a signature lists types only (write '%s')", name_len, name,
+                   buf_cstr(&bare));
+        goto done;
+    }
+    ok = true;
+done:
+    buf_free(&bare);
+    return ok;
 }
 
 bool event_sig_parse(const char *text, size_t len, src_loc at, event_sig *out)

@@ -74,7 +74,12 @@
                                                            unsigned are WORDs too)
 
    White space (space, tab) may appear between any tokens and only separates WORDs. `-> void` is
-   rejected (a result-less event is a broadcast). Anything else is a `file:line:col` error.
+   rejected (a result-less event is a broadcast). A type is a C type name: `struct`, `union` and
+   `enum` are followed by one tag, and a WORD that C reads as a parameter name is rejected -- one
+   after a '*' (other than a qualifier: const volatile restrict _Atomic), or after a builtin type
+   keyword (void char short int long float double signed unsigned _Bool _Complex bool), a typedef
+   name or a tag: `(int amount)`, `(const scene_load *scene)`, `() -> bool ok`. Anything else is a
+   `file:line:col` error.
 
    The NORMALISED TEXT of a signature is built from its tokens:
      - a type: its tokens joined by one space, except that nothing separates two consecutive '*':

@@ -40,6 +40,25 @@ static void test_events_normalised_text_and_ids(void **state)
     event_sig_free(&s);
 }
 
+/* C's type names, which the parameter-name check must leave alone. Their text and id are what the
+ * parser gave before it had that check (ids are persisted). */
+static void test_events_type_names_accepted(void **state)
+{
+    (void)state;
+    expect_sig("(unsigned)", "(unsigned)", 0x7444dd42u);
+    expect_sig("(long long, long double)", "(long long, long double)", 0xb05b7d36u);
+    expect_sig("(signed char,unsigned long long int)", "(signed char, unsigned long long int)", 0xbcf982f2u);
+    expect_sig("(const char *const *)", "(const char * const *)", 0xa9261dbeu);
+    expect_sig("(struct foo *, enum color, union u)", "(struct foo *, enum color, union u)", 0x4eca225au);
+    expect_sig("(const struct foo *restrict)", "(const struct foo * restrict)", 0xb5391018u);
+    expect_sig("(struct _IO_FILE *)", "(struct _IO_FILE *)", 0x00b3e540u);
+    expect_sig("(uint32_t, const tl_fp *, scene_load const *volatile)", "(uint32_t, const tl_fp *, scene_load const * volatile)", 0xc95371f0u);
+    expect_sig("(void *, void **)", "(void *, void **)", 0x3a8021f4u);
+    expect_sig("(unsigned __int128, _Bool, double _Complex, _Atomic int)", "(unsigned __int128, _Bool, double _Complex, _Atomic int)", 0x6f93c95eu);
+    expect_sig("(void) -> const char *", "()->const char *", 0x4ef9b890u);
+    expect_sig("(int) -> uint8_t", "(int)->uint8_t", 0x154185e2u);
+}
+
 static void expect_error(fixture *f, const char *text, const char *diag)
 {
     event_sig s;
@@ -61,6 +80,38 @@ static void test_events_syntax_errors(void **state)
     expect_error(f, "(*p)", "e.txt:3:7: error: expected a parameter type (a name such as 'float' or 'const scene_load *')\n");
 }
 
+/* A C programmer writes parameter names; C's rules tell them from typedef names (see event_sig.c). */
+static void test_events_parameter_names(void **state)
+{
+    fixture *f = *state;
+    expect_error(f, "(int amount, float scale)",
+                 "e.txt:3:11: error: 'amount' looks like a parameter name: a signature lists types only (write 'int')\n");
+    expect_error(f, "(int, float scale)",
+                 "e.txt:3:18: error: 'scale' looks like a parameter name: a signature lists types only (write 'float')\n");
+    expect_error(f, "(const scene_load *scene)",
+                 "e.txt:3:25: error: 'scene' looks like a parameter name: a signature lists types only (write 'const scene_load *')\n");
+    expect_error(f, "(struct foo bar)",
+                 "e.txt:3:18: error: 'bar' looks like a parameter name: a signature lists types only (write 'struct foo')\n");
+    expect_error(f, "(uint8_t count)",
+                 "e.txt:3:15: error: 'count' looks like a parameter name: a signature lists types only (write 'uint8_t')\n");
+    expect_error(f, "() -> bool ok",
+                 "e.txt:3:17: error: 'ok' looks like a parameter name: a signature lists types only (write 'bool')\n");
+    expect_error(f, "(unsigned long n)",
+                 "e.txt:3:21: error: 'n' looks like a parameter name: a signature lists types only (write 'unsigned long')\n");
+    expect_error(f, "(const char*const*argv)",
+                 "e.txt:3:24: error: 'argv' looks like a parameter name: a signature lists types only (write 'const char * const *')\n");
+    expect_error(f, "(void *p)",
+                 "e.txt:3:13: error: 'p' looks like a parameter name: a signature lists types only (write 'void *')\n");
+    expect_error(f, "(register int x)",
+                 "e.txt:3:20: error: 'x' looks like a parameter name: a signature lists types only (write 'register int')\n");
+    /* struct / union / enum take exactly one tag. */
+    expect_error(f, "(struct *)", "e.txt:3:14: error: expected a tag name after 'struct' (as in 'struct foo *')\n");
+    expect_error(f, "(enum)", "e.txt:3:11: error: expected a tag name after 'enum' (as in 'enum foo *')\n");
+    expect_error(f, "(union const u)", "e.txt:3:13: error: expected a tag name after 'union' (as in 'union foo *')\n");
+    /* A syntax error further on says more about what the name declared. */
+    expect_error(f, "(int amount[4])", "e.txt:3:17: error: unexpected '[' in a type (arrays, function types and '...' need a typedef)\n");
+}
+
 static void test_events_bad_signature_in_injector_writes_nothing(void **state)
 {
     fixture *f = *state;
@@ -71,6 +122,23 @@ static void test_events_bad_signature_in_injector_writes_nothing(void **state)
     fx_write("injectors/Iris.Events.User.txt", "OnA(float)\n  OnB(int -> bool\n");
     assert_int_equal(fx_generate(f), 1);
     assert_string_equal(f->diags.data, "injectors/Iris.Events.User.txt:2:11: error: unexpected '-' in a type (arrays, function types and '...' need a typedef)\n");
+    char *after = fx_snapshot("generated");
+    assert_string_equal(before, after);
+    free(before), free(after);
+}
+
+static void test_events_parameter_name_in_injector_writes_nothing(void **state)
+{
+    fixture *f = *state;
+    fx_write("threadlink.json", "{\"domains\": [{\"name\": \"Iris.Events\", \"output\": \"ev.h\", \"kind\": \"ordinal\"}]}");
+    fx_write("injectors/Iris.Events.User.txt", "OnDamage(int)\n");
+    assert_int_equal(fx_generate(f), 0);
+    char *before = fx_snapshot("generated");
+    fx_write("injectors/Iris.Events.User.txt", "OnDamage(int amount)\n");
+    f->diags.len = 0;
+    assert_int_equal(fx_generate(f), 1);
+    assert_string_equal(f->diags.data, "injectors/Iris.Events.User.txt:1:14: error: 'amount' looks like a parameter name: "
+                                       "a signature lists types only (write 'int')\n");
     char *after = fx_snapshot("generated");
     assert_string_equal(before, after);
     free(before), free(after);
@@ -104,8 +172,11 @@ int main(void)
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_events_normalised_text_and_ids),
+        cmocka_unit_test(test_events_type_names_accepted),
         T(test_events_syntax_errors),
+        T(test_events_parameter_names),
         T(test_events_bad_signature_in_injector_writes_nothing),
+        T(test_events_parameter_name_in_injector_writes_nothing),
         T(test_events_shipped_natives),
     };
     return cmocka_run_group_tests_name("gen_events", tests, NULL, NULL);
