@@ -32,7 +32,10 @@ static int unknown(args_cursor *c, const char *arg, size_t name_len)
     const size_t dashes = strspn(arg, "-");
     const char *near = suggest_nearest(arg + dashes, name_len - dashes, names, count);
     for (size_t i = 0; near && i < count; i++)
-        if (near == names[i]) near = c->options[i].name;
+        if (near == names[i]) {
+            near = c->options[i].name; /* shown with its dashes */
+            break;
+        }
     char *message = near ? xasprintf("unknown %s '%s' (did you mean '%s'?)", c->what, arg, near)
                          : xasprintf("unknown %s '%s'", c->what, arg);
     free(names);
