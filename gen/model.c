@@ -205,7 +205,14 @@ static bool classify_injector(project *p, const char *dir_path, const char *file
     }
     char *path = path_join(dir_path, file);
     bool ok = false;
-    if (!best) {
+    const domain *whole = NULL; /* a domain the whole name is: the injector part is missing */
+    for (size_t i = 0; !best && i < p->domains.count; i++)
+        if (strlen(p->domains.items[i].name) == len && memcmp(file, p->domains.items[i].name, len) == 0)
+            whole = &p->domains.items[i];
+    if (whole) {
+        diag_error(loc_file(path), "injector file '%s' names the domain but no injector: expected %s.<Injector>.txt (the project's own entries go in %s.User.txt)",
+                   file, whole->name, whole->name);
+    } else if (!best) {
         /* A misspelt domain: what comes before the injector's segment is near a declared name. */
         size_t domain_len = len;
         const char *near = NULL;
