@@ -98,6 +98,14 @@ bool lex_injector(const char *file, const char *data, size_t len, bool signature
             continue;
         }
 
+        if (p == s.line_start && limit - p >= 7 &&
+            (memcmp(p, "<<<<<<<", 7) == 0 || memcmp(p, "=======", 7) == 0 || memcmp(p, ">>>>>>>", 7) == 0)) {
+            diag_error(loc_of(&s, p), "a merge conflict marker: resolve the conflict first (keep the entries of both sides)");
+            s.ok = false;
+            skip_to_eol(&p, limit);
+            continue;
+        }
+
         injector_line out = {0};
         const unsigned char *start = p, *tok = p;
         cp_class c = next_cp(&p, limit);

@@ -242,6 +242,11 @@ again:
             diag_error(t.loc, "unterminated or malformed string (raw control character, bad escape or invalid UTF-8)");
             return t;
         }
+        "<<<<<<<" | "=======" | ">>>>>>>" {
+            if (t.loc.col == 1) diag_error(t.loc, "a merge conflict marker: resolve the conflict first (README: \"Merge conflicts in manifests\")");
+            else diag_error(t.loc, "unexpected character in JSON");
+            return t;
+        }
         * {
             diag_error(t.loc, "unexpected character in JSON");
             return t;

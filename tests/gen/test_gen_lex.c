@@ -79,6 +79,15 @@ static void test_lex_comment_after_an_entry(void **state)
           "OnSceneLoaded@1:1(const scene_load *)|OnInteract@2:1() -> bool|OnPlain@3:1|", "");
 }
 
+static void test_lex_merge_conflict_markers(void **state)
+{
+    (void)state;
+    check(LEX("Alpha\n<<<<<<< HEAD\nBeta\n=======\nGamma\n>>>>>>> topic\n"), "Alpha@1:1|Beta@3:1|Gamma@5:1|",
+          "inj.txt:2:1: error: a merge conflict marker: resolve the conflict first (keep the entries of both sides)\n"
+          "inj.txt:4:1: error: a merge conflict marker: resolve the conflict first (keep the entries of both sides)\n"
+          "inj.txt:6:1: error: a merge conflict marker: resolve the conflict first (keep the entries of both sides)\n");
+}
+
 static void test_lex_substitutes_every_other_code_point(void **state)
 {
     (void)state;
@@ -146,6 +155,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lex_comments_blanks_and_trimming),
         cmocka_unit_test(test_lex_comment_after_an_entry),
+        cmocka_unit_test(test_lex_merge_conflict_markers),
         cmocka_unit_test(test_lex_substitutes_every_other_code_point),
         cmocka_unit_test(test_lex_unicode_letter_may_start),
         cmocka_unit_test(test_lex_bom_is_skipped),
