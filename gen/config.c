@@ -86,8 +86,18 @@ static void read_domain(json_checker *r, json_t *d, size_t index, domain_config 
             snprintf(item, sizeof item, "%s[%zu]", sub, i);
             const char *s = json_is_string(h) ? json_string_value(h) : NULL;
             if (!s) jc_error(r, item, "expected a string, got %s", jc_type_name(h));
-            else if (!s[0] || strpbrk(s, "\"<>\n\r"))
-                jc_error(r, item, "\"%s\" is not a header name", s);
+            else if (!s[0] || strpbrk(s, "\"<>\n\r")) {
+                /* "<stdio.h>" or "\"x.h\"": the delimiters are ours to write */
+                size_t n = strlen(s);
+                bool wrapped = n > 2 && ((s[0] == '<' && s[n - 1] == '>') || (s[0] == '"' && s[n - 1] == '"'));
+                for (size_t k = 1; wrapped && k + 1 < n; k++)
+                    if (strchr("\"<>\n\r", s[k])) wrapped = false;
+                if (wrapped)
+                    jc_error(r, item, "\"%s\" is not a header name: give the path alone (\"%.*s\"), which the header includes as #include \"%.*s\" (that finds system headers too)",
+                             s, (int)(n - 2), s + 1, (int)(n - 2), s + 1);
+                else
+                    jc_error(r, item, "\"%s\" is not a header name (a path such as \"game/types.h\", without quotes or angle brackets)", s);
+            }
             else *vec_push(&out->includes) = xstrdup(s);
         }
     }

@@ -63,6 +63,18 @@ static void test_errors_config_names_a_missing_directory(void **state)
         "threadlink.json:3:3: error: definitions_dir: directory \"definition\" does not exist (create it, or leave the key out)\n");
 }
 
+static void test_errors_config_include_says_how_to_write_it(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    fx_write("threadlink.json",
+             "{\"domains\": [{ \"name\": \"Test.Ids\", \"output\": \"test_ids.h\",\n"
+             "               \"includes\": [\"<stdio.h>\", \"a>b.h\"] }]}\n");
+    fx_expect_failure(f, snap,
+        "threadlink.json:2:29: error: domains[0].includes[0]: \"<stdio.h>\" is not a header name: give the path alone (\"stdio.h\"), which the header includes as #include \"stdio.h\" (that finds system headers too)\n"
+        "threadlink.json:2:42: error: domains[0].includes[1]: \"a>b.h\" is not a header name (a path such as \"game/types.h\", without quotes or angle brackets)\n");
+}
+
 static void test_errors_config_syntax(void **state)
 {
     fixture *f = *state;
@@ -209,6 +221,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_errors_config_unknown_key_and_types),
         T(test_errors_config_names_a_missing_directory),
+        T(test_errors_config_include_says_how_to_write_it),
         T(test_errors_config_syntax),
         T(test_errors_lexer_error_writes_nothing),
         T(test_errors_orphaned_and_multi_segment_injectors),
