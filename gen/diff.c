@@ -158,7 +158,11 @@ static bool read_one(const char *path, side *out)
 static bool read_dir(const char *dir, side *out, int depth)
 {
     name_list names = {0};
-    if (depth > 32 || !fs_list_dir(dir, &names)) {
+    if (depth > 32) {
+        diag_error(loc_file(dir), "directories nested more than 32 deep: not a manifest set");
+        return false;
+    }
+    if (!fs_list_dir(dir, &names)) {
         diag_error(loc_file(dir), "cannot read the directory: %s", strerror(errno));
         return false;
     }
