@@ -1,5 +1,7 @@
 #include "diag.h"
 
+#include "fsio.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +53,7 @@ static char *file_prefix;
 void diag_set_file_prefix(const char *dir)
 {
     free(file_prefix);
-    file_prefix = dir && *dir && strcmp(dir, ".") != 0 ? xstrdup(dir) : NULL;
+    file_prefix = dir ? xstrdup(dir) : NULL;
 }
 
 static void format_with_file(buf *out, diag_level level, src_loc loc, const char *file, const char *message)
@@ -93,9 +95,8 @@ void diag_format(buf *out, diag_level level, src_loc loc, const char *message)
 {
     if (!loc.file) {
         format_with_file(out, level, loc, "threadlink-gen", message);
-    } else if (file_prefix && loc.file[0] != '/') {
-        size_t n = strlen(file_prefix);
-        char *shown = xasprintf("%s%s%s", file_prefix, n && file_prefix[n - 1] == '/' ? "" : "/", loc.file);
+    } else if (file_prefix) {
+        char *shown = path_join(file_prefix, loc.file); /* an absolute name stays as it is */
         format_with_file(out, level, loc, shown, message);
         free(shown);
     } else {

@@ -82,13 +82,12 @@ static char *find_below(const char *dir, const char *name, int depth)
     return found;
 }
 
-static bool load_manifest(const project *p, domain_job *job)
+static bool load_manifest(const char *gen_dir, domain_job *job)
 {
     bool ok = true;
     int fd = open(job->manifest_path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         const int open_errno = errno;
-        char *gen_dir = path_join(p->cfg.root, p->cfg.generated_dir);
         char *moved = open_errno == ENOENT ? find_below(gen_dir, path_basename(job->manifest_path), 0) : NULL;
         if (moved) {
             /* The domain's output moved, and its manifest with it: issuing values afresh would
@@ -104,7 +103,6 @@ static bool load_manifest(const project *p, domain_job *job)
                          job->header_path);
         }
         free(moved);
-        free(gen_dir);
         memset(&job->m, 0, sizeof job->m);
     } else {
         job->had_manifest = true;
@@ -432,7 +430,7 @@ int gen_run(const gen_options *opt, gen_result *result)
     }
 
     for (size_t i = 0; i < count && ok; i++)
-        if (!load_manifest(&p, &jobs[i])) ok = false;
+        if (!load_manifest(gen_dir, &jobs[i])) ok = false;
 
     if (ok) {
         for (size_t i = 0; i < count; i++) {

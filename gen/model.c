@@ -196,20 +196,18 @@ static bool classify_injector(project *p, const char *dir_path, const char *file
 {
     size_t len = strlen(file) - 4; /* without ".txt" */
     domain *best = NULL;
+    const domain *whole = NULL; /* a domain the whole name is: the injector part is missing */
     for (size_t i = 0; i < p->domains.count; i++) {
         domain *d = &p->domains.items[i];
         size_t n = strlen(d->name);
         if (n + 1 < len && memcmp(file, d->name, n) == 0 && file[n] == '.' &&
             (!best || n > strlen(best->name)))
             best = d;
+        if (n == len && memcmp(file, d->name, n) == 0) whole = d;
     }
     char *path = path_join(dir_path, file);
     bool ok = false;
-    const domain *whole = NULL; /* a domain the whole name is: the injector part is missing */
-    for (size_t i = 0; !best && i < p->domains.count; i++)
-        if (strlen(p->domains.items[i].name) == len && memcmp(file, p->domains.items[i].name, len) == 0)
-            whole = &p->domains.items[i];
-    if (whole) {
+    if (whole && !best) {
         diag_error(loc_file(path), "injector file '%s' names the domain but no injector: expected %s.<Injector>.txt (the project's own entries go in %s.User.txt)",
                    file, whole->name, whole->name);
     } else if (!best) {
