@@ -1,9 +1,11 @@
-/* Fuzz target: the injector lexer on arbitrary bytes, with and without event signatures. */
+/* Fuzz target: the injector lexer on arbitrary bytes, with and without event signatures, and each
+ * signature it hands on through the signature parser. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
+#include "event_sig.h"
 #include "lex_injector.h"
 
 static void ignore_diag(void *ctx, diag_level level, src_loc loc, const char *message)
@@ -18,6 +20,15 @@ static void check_line(void *ctx, const injector_line *line)
     for (uint32_t i = 0; i < line->name_len; i++)
         if (!ascii_is_word((unsigned char)line->name[i])) abort();
     if (line->name_len == 0 || line->loc.line == 0 || line->loc.col == 0) abort();
+    if (line->signature) {
+        event_sig sig = {0};
+        if (event_sig_parse(line->signature, line->signature_len, line->signature_loc, &sig)) {
+            /* A signature that parses has normalised text, and a result only after "->". */
+            if (!sig.text || sig.text[0] != '(') abort();
+            if (sig.result && !strstr(sig.text, "->")) abort();
+            event_sig_free(&sig);
+        }
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
