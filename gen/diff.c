@@ -10,6 +10,7 @@
  *   ordinal moved   yes        ordinal: same key, other index
  *   ordinal removed yes        ordinal: live in OLD, retired or gone in NEW
  *   renamed member  yes        same key, other C name
+ *   signature changed yes      event: live on both sides, other signature (when both record one)
  *   tombstone dropped yes      a key OLD has and NEW lacks
  *   kind changed    yes        the domain changed between identity and ordinal
  *   domain removed  yes        a domain only OLD has
@@ -42,7 +43,7 @@ typedef VEC(side_manifest) side;
 
 typedef enum change_kind {
     CH_ADDED, CH_TOMBSTONED, CH_REVIVED, CH_RESCOPED, CH_VALUE_CHANGED, CH_ORDINAL_MOVED,
-    CH_ORDINAL_REMOVED, CH_RENAMED, CH_TOMBSTONE_DROPPED, CH_KIND_CHANGED, CH_DOMAIN_REMOVED,
+    CH_ORDINAL_REMOVED, CH_RENAMED, CH_SIGNATURE_CHANGED, CH_TOMBSTONE_DROPPED, CH_KIND_CHANGED, CH_DOMAIN_REMOVED,
     CH_DOMAIN_ADDED
 } change_kind;
 
@@ -55,6 +56,7 @@ static const struct { const char *id, *label; bool breaking; } change_info[] = {
     {"ordinal_moved", "ordinal moved", true},
     {"ordinal_removed", "ordinal removed", true},
     {"renamed_member", "member renamed", true},
+    {"signature_changed", "signature changed", true},
     {"tombstone_dropped", "tombstone dropped", true},
     {"kind_changed", "kind changed", true},
     {"domain_removed", "domain removed", true},
@@ -278,6 +280,10 @@ static void compare_domain(const side_manifest *os, const side_manifest *ns, cha
             change *c = add_change(out, CH_RENAMED, dom, o, n, ns->path, n->line);
             snprintf(c->detail, sizeof c->detail, "%.70s -> %.70s", o->name, n->name);
         }
+        if (!o->tombstone && !n->tombstone && o->signature && n->signature && strcmp(o->signature, n->signature) != 0) {
+            change *c = add_change(out, CH_SIGNATURE_CHANGED, dom, o, n, ns->path, n->line);
+            snprintf(c->detail, sizeof c->detail, "from %.70s to %.70s", o->signature, n->signature);
+        }
         if (!o->tombstone && n->tombstone)
             add_change(out, ordinal ? CH_ORDINAL_REMOVED : CH_TOMBSTONED, dom, o, n, ns->path, n->line);
         else if (o->tombstone && !n->tombstone)
@@ -422,6 +428,7 @@ static void put_entry_json(json_t *obj, const char *field, const entry *e)
     json_object_set_new(j, "value", json_integer(e->value));
     json_object_set_new(j, "seed_offset", json_integer(e->seed_offset));
     json_object_set_new(j, "tombstone", json_boolean(e->tombstone));
+    if (e->signature) json_object_set_new(j, "signature", json_string(e->signature));
     json_object_set_new(obj, field, j);
 }
 

@@ -248,18 +248,6 @@ static void emit_lookups(header_ctx *c)
     free(name_lens);
 }
 
-/* The signature text a live event declared in this pass ("()" when it declared none). */
-static const decl_signature *find_signature(const domain *d, uint32_t decl_index)
-{
-    size_t lo = 0, hi = d->signatures.count;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (d->signatures.items[mid].decl < decl_index) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < d->signatures.count && d->signatures.items[lo].decl == decl_index ? &d->signatures.items[lo] : NULL;
-}
-
 static void put_params(buf *b, const event_sig *sig, bool with_types)
 {
     for (size_t i = 0; i < sig->params.count; i++) {
@@ -282,7 +270,7 @@ static void emit_events(header_ctx *c)
     for (size_t i = 0; i < c->m->entries.count; i++) {
         const entry *e = &c->m->entries.items[i];
         if (e->tombstone) continue;
-        const decl_signature *ds = e->decl != UINT32_MAX ? find_signature(d, e->decl) : NULL;
+        const decl_signature *ds = e->decl != UINT32_MAX ? model_find_signature(d, e->decl) : NULL;
         event_sig sig;
         /* Checked when the model was loaded, so this parse cannot fail. */
         if (!event_sig_parse(ds ? ds->text : NULL, ds ? ds->len : 0, loc_file(d->name), &sig)) continue;

@@ -45,7 +45,12 @@ void emit_manifest(out_file *o, const domain *d, const manifest *m)
         buf_put_u64(b, e->value);
         buf_puts(b, ", \"seed_offset\": ");
         buf_put_u64(b, e->seed_offset);
-        buf_puts(b, e->tombstone ? ", \"tombstone\": true}" : ", \"tombstone\": false}");
+        buf_puts(b, e->tombstone ? ", \"tombstone\": true" : ", \"tombstone\": false");
+        if (e->signature && d->kind == KIND_ORDINAL) {
+            buf_puts(b, ", \"signature\": ");
+            put_json_string(b, e->signature, strlen(e->signature));
+        }
+        buf_putc(b, '}');
         out_maybe_flush(o);
     }
     buf_puts(&o->chunk, m->entries.count ? "\n  ]\n}\n" : "]\n}\n");

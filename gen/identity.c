@@ -288,6 +288,24 @@ bool identity_assign(const domain *d, manifest *m, const char *path, identity_su
         }
     }
 
+    /* Event signatures: each live event records the one it was declared with; a change is named
+     * in the summary (listeners written for the old one no longer compile, and code subscribing
+     * through the untyped API with the old id is refused at run time). */
+    buf signatures = {0};
+    if (d->kind == KIND_ORDINAL) {
+        for (size_t i = 0; i < m->entries.count; i++) {
+            entry *e = &m->entries.items[i];
+            if (e->decl == UINT32_MAX) continue; /* a retired event keeps the one it had */
+            const char *sig = model_signature(d, e->decl);
+            if (e->signature && strcmp(e->signature, sig) == 0) continue;
+            if (e->signature && e->change != CHANGE_REVIVED) {
+                buf_printf(&signatures, "  signature changed: %s from %s to %s\n", e->name, e->signature, sig);
+                sum->signature_changes++;
+            }
+            e->signature = arena_strndup(&m->strings, sig, strlen(sig));
+        }
+    }
+
     /* Likely renames (a removal and an addition in one scope) and rescopes (one unscoped key
      * removed from a scope and added in another), for the summary only. */
     buf pairs = {0};
@@ -324,16 +342,18 @@ bool identity_assign(const domain *d, manifest *m, const char *path, identity_su
         }
     }
 
-    if (sum->added || sum->removed || sum->revived || collisions.len) {
+    if (sum->added || sum->removed || sum->revived || signatures.len || collisions.len) {
         buf_printf(&sum->text, "%s: %zu added, %zu removed%s, %zu revived\n", d->name, sum->added, sum->removed,
                    d->kind == KIND_ORDINAL ? "" : " (tombstoned)", sum->revived);
         list_names(&sum->text, "added", m, CHANGE_ADDED, sum->added);
         list_names(&sum->text, d->kind == KIND_ORDINAL ? "removed" : "tombstoned", m, CHANGE_REMOVED, sum->removed);
         list_names(&sum->text, "revived", m, CHANGE_REVIVED, sum->revived);
         if (pairs.len) buf_put(&sum->text, pairs.data, pairs.len);
+        if (signatures.len) buf_put(&sum->text, signatures.data, signatures.len);
         if (collisions.len) buf_put(&sum->text, collisions.data, collisions.len);
     }
     buf_free(&pairs);
+    buf_free(&signatures);
     buf_free(&collisions);
     buf_free(&name_buf);
     buf_free(&key);

@@ -15,7 +15,7 @@ uint32_t identity_hash(const char *key, size_t len, uint32_t seed_offset);
 bool identity_check(const domain *d, const manifest *m, const char *manifest_path);
 
 typedef struct identity_summary {
-    size_t added, removed, revived, renames, rescopes, name_collisions, hash_collisions;
+    size_t added, removed, revived, renames, rescopes, signature_changes, name_collisions, hash_collisions;
     buf text; /* the human summary, empty when nothing changed */
 } identity_summary;
 

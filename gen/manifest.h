@@ -17,6 +17,7 @@ typedef struct entry {
     uint32_t key_len, name_len;
     uint32_t value;       /* identity: XXH32(key, seed_offset); ordinal: the index */
     uint32_t seed_offset;
+    const char *signature; /* ordinal (event) domains: the normalised signature, NULL if unrecorded */
     bool tombstone;
     uint8_t change;       /* entry_change */
     uint32_t decl;        /* index of this pass's declaration, or UINT32_MAX */

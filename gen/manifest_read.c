@@ -4,7 +4,8 @@
  * with nesting limited, numbers range-checked, strings length-limited.
  *
  *   manifest -> '{' ( "format": 1 | "domain": str | "kind": str | "entries": '[' entry,* ']' | key: any ),* '}'
- *   entry    -> '{' ( "key" | "name" | "scope": str | "value" | "seed_offset": uint | "tombstone": bool | key: any ),* '}' */
+ *   entry    -> '{' ( "key" | "name" | "scope" | "signature": str | "value" | "seed_offset": uint | "tombstone": bool
+ *                  | key: any ),* '}' */
 #include "manifest.h"
 
 #include "lex_json.h"
@@ -104,7 +105,7 @@ bool manifest_valid_member(const char *s, size_t n)
     return true;
 }
 
-typedef enum field_id { F_OTHER, F_KEY, F_NAME, F_SCOPE, F_VALUE, F_SEED_OFFSET, F_TOMBSTONE } field_id;
+typedef enum field_id { F_OTHER, F_KEY, F_NAME, F_SCOPE, F_VALUE, F_SEED_OFFSET, F_TOMBSTONE, F_SIGNATURE } field_id;
 
 static field_id entry_field(const char *s, size_t n)
 {
@@ -113,7 +114,7 @@ static field_id entry_field(const char *s, size_t n)
     case 3: return IS("key") ? F_KEY : F_OTHER;
     case 4: return IS("name") ? F_NAME : F_OTHER;
     case 5: return IS("scope") ? F_SCOPE : IS("value") ? F_VALUE : F_OTHER;
-    case 9: return IS("tombstone") ? F_TOMBSTONE : F_OTHER;
+    case 9: return IS("tombstone") ? F_TOMBSTONE : IS("signature") ? F_SIGNATURE : F_OTHER;
     case 11: return IS("seed_offset") ? F_SEED_OFFSET : F_OTHER;
     default: return F_OTHER;
     }
@@ -130,7 +131,7 @@ static bool read_entry(reader *r, json_tok open)
     if (t.kind != JT_RBRACE) {
         for (;;) {
             if (t.kind != JT_STRING) return fail(r, t, "expected an entry key, found %s", json_tok_describe(t.kind));
-            /* Six known keys, a million entries: compare by length first. */
+            /* Seven known keys, a million entries: compare by length first. */
             field_id field = entry_field(t.text, t.len);
             if (!expect(r, JT_COLON, "':'", NULL)) return false;
             json_tok v = json_next(&r->lx);
@@ -155,6 +156,10 @@ static bool read_entry(reader *r, json_tok open)
             } else if (field == F_SEED_OFFSET) {
                 if (!read_uint(r, v, 65535, "seed_offset", &n)) return false;
                 e.seed_offset = (uint32_t)n;
+            } else if (field == F_SIGNATURE) {
+                if (!read_string(r, v, "signature", &e.signature, NULL)) return false;
+                /* Compared as text by diff and the summary; the generator writes it normalised. */
+                if (e.signature[0] != '(') return fail(r, v, "\"signature\" must be an event signature such as \"(int)\"");
             } else if (field == F_TOMBSTONE) {
                 if (v.kind != JT_TRUE && v.kind != JT_FALSE) return fail(r, v, "\"tombstone\" must be true or false");
                 e.tombstone = v.kind == JT_TRUE;

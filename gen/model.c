@@ -29,6 +29,23 @@ const char *tlg_shipped_file(const char *name)
 
 const char *model_scope(const domain *d, const decl *dc) { return d->sources.items[dc->source].scope; }
 
+const decl_signature *model_find_signature(const domain *d, uint32_t decl_index)
+{
+    size_t lo = 0, hi = d->signatures.count; /* in declaration order */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (d->signatures.items[mid].decl < decl_index) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < d->signatures.count && d->signatures.items[lo].decl == decl_index ? &d->signatures.items[lo] : NULL;
+}
+
+const char *model_signature(const domain *d, uint32_t decl_index)
+{
+    const decl_signature *s = model_find_signature(d, decl_index);
+    return s ? s->normal : "()";
+}
+
 src_loc model_loc(const domain *d, const decl *dc)
 {
     return loc_at(d->sources.items[dc->source].path, dc->line, dc->col);
@@ -169,13 +186,17 @@ static bool lex_sources(project *p, domain *d, source *sources, size_t count)
     }
     /* Event signatures are checked now, so that a bad one stops the run before anything is written. */
     for (size_t i = 0; i < d->signatures.count; i++) {
-        const decl_signature *s = &d->signatures.items[i];
+        decl_signature *s = &d->signatures.items[i];
         const decl *dc = &d->decls.items[s->decl];
         event_sig sig;
         src_loc at = model_loc(d, dc);
         at.col = s->col;
-        if (event_sig_parse(s->text, s->len, at, &sig)) event_sig_free(&sig);
-        else ok = false;
+        if (event_sig_parse(s->text, s->len, at, &sig)) {
+            s->normal = arena_strndup(&p->strings, sig.text, strlen(sig.text));
+            event_sig_free(&sig);
+        } else {
+            ok = false;
+        }
     }
     buf_free(&text);
     return ok;

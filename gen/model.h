@@ -23,6 +23,7 @@ typedef struct decl_signature {
     uint32_t decl;
     const char *text;
     uint32_t len, col;
+    const char *normal; /* the normalised text (event_sig.h), set once the model has loaded */
 } decl_signature;
 
 typedef struct domain {
@@ -58,6 +59,10 @@ void model_free(project *p);
 /* The identity key of a declaration, fold(scope) "." fold(name), into `out` (replacing it). */
 void model_key(const domain *d, const decl *dc, buf *out);
 const char *model_scope(const domain *d, const decl *dc);
+/* The signature declaration `decl_index` gave (ordinal domains), NULL when it gave none. */
+const decl_signature *model_find_signature(const domain *d, uint32_t decl_index);
+/* Its normalised text: "()" for an event declared without one. */
+const char *model_signature(const domain *d, uint32_t decl_index);
 src_loc model_loc(const domain *d, const decl *dc);
 
 uint32_t model_hash(const char *s, size_t n);

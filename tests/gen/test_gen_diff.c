@@ -137,6 +137,41 @@ static void test_diff_breaking_changes(void **state)
     free(out);
 }
 
+/* An event's signature: a change is breaking when both sides record one (listeners written for the
+ * old one no longer compile); a base written before signatures were recorded reports nothing. */
+static void test_diff_signature_changed(void **state)
+{
+    (void)state;
+    const char *old_lines[] = {
+        "{\"key\": \"user.onhit\", \"name\": \"OnHit\", \"scope\": \"User\", \"value\": 0, \"tombstone\": false, \"signature\": \"(int)\"}",
+        "{\"key\": \"user.onquit\", \"name\": \"OnQuit\", \"scope\": \"User\", \"value\": 1, \"tombstone\": false}",
+        "{\"key\": \"user.onold\", \"name\": \"OnOld\", \"scope\": \"User\", \"value\": 2, \"tombstone\": false, \"signature\": \"(int)\"}"};
+    const char *new_lines[] = {
+        "{\"key\": \"user.onhit\", \"name\": \"OnHit\", \"scope\": \"User\", \"value\": 0, \"tombstone\": false, \"signature\": \"(int, float)\"}",
+        "{\"key\": \"user.onquit\", \"name\": \"OnQuit\", \"scope\": \"User\", \"value\": 1, \"tombstone\": false, \"signature\": \"()\"}",
+        "{\"key\": \"user.onold\", \"name\": \"OnOld\", \"scope\": \"User\", \"value\": 2, \"tombstone\": true, \"signature\": \"(float)\"}"};
+    write_manifest("old/Ev.manifest.json", "Ev", "ordinal", old_lines, 3);
+    write_manifest("new/Ev.manifest.json", "Ev", "ordinal", new_lines, 3);
+    char *out = NULL;
+    assert_int_equal(run_diff("old", "new", DIFF_TEXT, NULL, NULL, &out), 1);
+    assert_string_equal(out,
+        "new/Ev.manifest.json:6: error: Ev: 'user.onhit' signature changed (from (int) to (int, float)) [breaking]\n"
+        "new/Ev.manifest.json:8: error: Ev: 'user.onold' ordinal removed [breaking]\n"
+        "threadlink-gen diff: 2 breaking, 0 approved, 0 compatible changes\n");
+    free(out);
+    assert_int_equal(run_diff("old", "new", DIFF_JSON, "Ev:*", NULL, &out), 0);
+    json_error_t err;
+    json_t *j = json_loads(out, 0, &err);
+    assert_non_null(j);
+    json_t *first = json_array_get(json_object_get(j, "changes"), 0);
+    assert_string_equal(json_string_value(json_object_get(first, "change")), "signature_changed");
+    assert_true(json_is_true(json_object_get(first, "approved")));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(first, "old_entry"), "signature")), "(int)");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(first, "new_entry"), "signature")), "(int, float)");
+    json_decref(j);
+    free(out);
+}
+
 static void test_diff_approvals(void **state)
 {
     fixture *f = *state;
@@ -244,6 +279,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_diff_compatible_changes),
         T(test_diff_breaking_changes),
+        T(test_diff_signature_changed),
         T(test_diff_approvals),
         T(test_diff_unreadable_input),
         T(test_diff_unused_allow),

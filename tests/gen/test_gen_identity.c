@@ -162,8 +162,50 @@ static void test_identity_ordinal_gaps(void **state)
     assert_non_null(strstr(h, "#define EV_COUNT 6\n"));
     free(h);
     char *m = fx_read("generated/Ev.manifest.json");
-    assert_non_null(strstr(m, "{\"key\": \"user.ona\", \"name\": \"OnA\", \"scope\": \"User\", \"value\": 2, \"seed_offset\": 0, \"tombstone\": true}"));
+    assert_non_null(strstr(m, "{\"key\": \"user.ona\", \"name\": \"OnA\", \"scope\": \"User\", \"value\": 2, \"seed_offset\": 0, \"tombstone\": true, \"signature\": \"()\"}"));
     free(m);
+}
+
+/* An event's signature is recorded in its manifest entry, so a change is named in the summary
+ * (and `diff` can call it breaking); a manifest from before it was recorded just gains it. */
+static void test_identity_event_signature_recorded(void **state)
+{
+    fixture *f = *state;
+    fx_write("threadlink.json", "{\"domains\": [{\"name\": \"Ev\", \"output\": \"ev.h\", \"kind\": \"ordinal\"}]}");
+    fx_write("injectors/Ev.User.txt", "OnHit( int ,float )\nOnQuit\n");
+    assert_int_equal(fx_generate(f), 0);
+    char *line = manifest_line("generated/Ev.manifest.json", "user.onhit");
+    assert_string_equal(line, "{\"key\": \"user.onhit\", \"name\": \"OnHit\", \"scope\": \"User\", \"value\": 0, \"seed_offset\": 0, \"tombstone\": false, \"signature\": \"(int, float)\"}");
+    free(line);
+    line = manifest_line("generated/Ev.manifest.json", "user.onquit");
+    assert_non_null(strstr(line, "\"tombstone\": false, \"signature\": \"()\"}"));
+    free(line);
+
+    fx_write("injectors/Ev.User.txt", "OnHit(int, float) -> bool\nOnQuit\n");
+    f->summary.len = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_string_equal(f->summary.data, "Ev: 0 added, 0 removed, 0 revived\n  signature changed: OnHit from (int, float) to (int, float)->bool\n");
+
+    /* Retired, the event keeps its last signature; revived with another, nothing is reported
+     * (no listener was written against the retired one). */
+    fx_write("injectors/Ev.User.txt", "OnQuit\n");
+    assert_int_equal(fx_generate(f), 0);
+    line = manifest_line("generated/Ev.manifest.json", "user.onhit");
+    assert_non_null(strstr(line, "\"tombstone\": true, \"signature\": \"(int, float)->bool\"}"));
+    free(line);
+
+    /* A manifest written before signatures were recorded. */
+    fx_write("generated/Ev.manifest.json",
+             "{\"format\": 1, \"domain\": \"Ev\", \"kind\": \"ordinal\", \"entries\": [\n"
+             "  {\"key\": \"user.onhit\", \"name\": \"OnHit\", \"scope\": \"User\", \"value\": 0, \"tombstone\": false},\n"
+             "  {\"key\": \"user.onquit\", \"name\": \"OnQuit\", \"scope\": \"User\", \"value\": 1}]}\n");
+    fx_write("injectors/Ev.User.txt", "OnHit(int)\nOnQuit\n");
+    f->summary.len = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_true(f->summary.len == 0 || strstr(f->summary.data, "signature") == NULL);
+    line = manifest_line("generated/Ev.manifest.json", "user.onhit");
+    assert_non_null(strstr(line, "\"tombstone\": false, \"signature\": \"(int)\"}"));
+    free(line);
 }
 
 static void test_identity_name_collision_qualifies_newcomer(void **state)
@@ -386,6 +428,7 @@ int main(void)
         T(test_identity_case_insensitive),
         T(test_identity_tombstone_and_revival),
         T(test_identity_ordinal_gaps),
+        T(test_identity_event_signature_recorded),
         T(test_identity_name_collision_qualifies_newcomer),
         T(test_identity_name_collision_reports_the_name_given),
         T(test_identity_hash_collision_rehashed),

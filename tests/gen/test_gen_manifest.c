@@ -46,7 +46,7 @@ static void test_manifest_reads_entries(void **state)
     assert_true(read_text("{\"format\": 1, \"domain\": \"A.B\", \"kind\": \"identity\", \"future\": {\"x\": [1, 2]},\n"
                           " \"entries\": [\n"
                           "  {\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": 4294967295, \"seed_offset\": 2, \"tombstone\": true},\n"
-                          "  {\"key\": \"user.b\\u0021\", \"name\": \"B\", \"scope\": \"User\", \"value\": 0}\n"
+                          "  {\"key\": \"user.b\\u0021\", \"name\": \"B\", \"scope\": \"User\", \"value\": 0, \"signature\": \"(const char *)\"}\n"
                           "]}", &m));
     assert_string_equal(diags.data, "");
     assert_string_equal(m.domain, "A.B");
@@ -57,8 +57,10 @@ static void test_manifest_reads_entries(void **state)
     assert_int_equal(m.entries.items[0].seed_offset, 2);
     assert_true(m.entries.items[0].tombstone);
     assert_int_equal(m.entries.items[0].line, 3);
+    assert_null(m.entries.items[0].signature);
     assert_string_equal(m.entries.items[1].key, "user.b!");
     assert_false(m.entries.items[1].tombstone);
+    assert_string_equal(m.entries.items[1].signature, "(const char *)");
     manifest_free(&m);
 }
 
@@ -81,6 +83,10 @@ static void test_manifest_rejects_malformed(void **state)
                  "m.json:1:62: error: entry lacks \"name\"\n");
     expect_error("{\"format\": 1, \"domain\": \"A\", \"kind\": \"identity\", \"entries\": [{\"key\": \"U.A\", \"name\": \"A\", \"scope\": \"u\", \"value\": 1}]}",
                  "m.json:1:70: error: \"key\" must be lowercase\n");
+    expect_error("{\"format\": 1, \"domain\": \"A\", \"kind\": \"ordinal\", \"entries\": [{\"key\": \"u.a\", \"signature\": 7}]}",
+                 "m.json:1:89: error: \"signature\" must be a string, found a number\n");
+    expect_error("{\"format\": 1, \"domain\": \"A\", \"kind\": \"ordinal\", \"entries\": [{\"key\": \"u.a\", \"signature\": \"int\"}]}",
+                 "m.json:1:89: error: \"signature\" must be an event signature such as \"(int)\"\n");
     expect_error("{\"format\": 1, \"domain\": \"\xC0\xAF\"}", "m.json:1:25: error: unterminated or malformed string (raw control character, bad escape or invalid UTF-8)\n");
     expect_error("{\"format\": 1, \"x\": \"\\ud800\"}", "m.json:1:20: error: string contains an unpaired surrogate escape\n");
     expect_error("{\"format\": 1,}", "m.json:1:14: error: expected a key after ',', found '}'\n");
