@@ -240,7 +240,18 @@ static void write_depfile(const gen_options *opt, project *p, domain_job *jobs, 
     path_list inputs = {0};
     visit_inputs(p, jobs, count, push_absolute, &inputs);
     if (opt->command == GEN_HEADERS)
-        for (size_t i = 0; i < count; i++) *vec_push(&inputs) = absolute(jobs[i].manifest_path);
+        for (size_t i = 0; i < count; i++) {
+            /* A manifest not written yet is named by the nearest directory that exists (its
+             * time changes when the manifest appears): Make would otherwise take the missing
+             * file for a changed input and run the generator on every build. */
+            char *path = absolute(jobs[i].manifest_path);
+            while (fs_kind_follow(path) == FS_MISSING && strcmp(path, "/") != 0) {
+                char *parent = path_dirname(path);
+                free(path);
+                path = parent;
+            }
+            *vec_push(&inputs) = path;
+        }
     buf b = {0};
     char *target = opt->deptarget ? xstrdup(opt->deptarget) : absolute(first_output);
     put_make_path(&b, target);
