@@ -82,6 +82,34 @@ static char *find_below(const char *dir, const char *name, int depth)
     return found;
 }
 
+/* A manifest below the generated directory whose domain the project no longer declares: its
+ * domain was removed from threadlink.json (on purpose or not), and `diff` cannot report the
+ * removal while the file stays. */
+static void warn_orphan_manifests(const char *dir, const domain_job *jobs, size_t count, int depth)
+{
+    name_list entries = {0};
+    if (depth > 16 || !fs_list_dir(dir, &entries)) return;
+    static const char suffix[] = ".manifest.json";
+    for (size_t i = 0; i < entries.count; i++) {
+        const char *name = entries.items[i];
+        char *path = path_join(dir, name);
+        fs_kind k = fs_kind_of(path);
+        size_t n = strlen(name), domain_len = n - (sizeof suffix - 1);
+        if (k == FS_DIR && name[0] != '.') {
+            warn_orphan_manifests(path, jobs, count, depth + 1);
+        } else if (k == FS_FILE && n > sizeof suffix - 1 && strcmp(name + domain_len, suffix) == 0) {
+            bool declared = false;
+            for (size_t j = 0; j < count && !declared; j++)
+                declared = strlen(jobs[j].d->name) == domain_len && memcmp(jobs[j].d->name, name, domain_len) == 0;
+            if (!declared)
+                diag_warning(loc_file(path), "no domain '%.*s' is declared: to retire the domain, delete this manifest (diff then reports the domain as removed); else declare it again",
+                             (int)domain_len, name);
+        }
+        free(path);
+    }
+    name_list_free(&entries);
+}
+
 static bool load_manifest(const char *gen_dir, domain_job *job)
 {
     bool ok = true;
@@ -173,6 +201,48 @@ static bool stamp_says_up_to_date(const char *stamp_path, uint64_t inputs, char 
     ok = ok && stamp_outputs_intact(&st);
     stamp_free(&st);
     return ok;
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Outputs the last run wrote and this one did not (a domain's output moved, a domain or a vault
+ * gone) are deleted, so that no stale header stays on the include path to shadow the new one or
+ * hide a removal until a clean build. Only files below this run's output directory that are
+ * still byte for byte what was written; never a manifest (the identity store of its domain). */
+typedef struct written_probe { const output_set *set; const char *path; } written_probe;
+
+static bool is_written(const void *ctx, uint32_t i)
+{
+    const written_probe *p = ctx;
+    return strcmp(p->set->files.items[i]->path, p->path) == 0;
+}
+
+static void remove_stale_outputs(const char *stamp_path, const char *base, const output_set *written, FILE *report)
+{
+    stamp old;
+    if (!stamp_read(stamp_path, &old)) return;
+    index_map now; /* this run's outputs by path (a project may write thousands) */
+    index_map_init(&now, written->files.count);
+    for (size_t k = 0; k < written->files.count; k++) {
+        const char *path = written->files.items[k]->path;
+        index_map_insert(&now, fnv1a_folded(path, strlen(path)), (uint32_t)k);
+    }
+    size_t base_len = strlen(base);
+    for (size_t i = 0; i < old.outputs.count; i++) {
+        const stamp_output *o = &old.outputs.items[i];
+        written_probe wp = {written, o->path};
+        if (index_map_find(&now, fnv1a_folded(o->path, strlen(o->path)), is_written, &wp) != UINT32_MAX) continue;
+        if (has_suffix(o->path, ".manifest.json")) continue;
+        if (strncmp(o->path, base, base_len) != 0 || o->path[base_len] != '/' || strstr(o->path, "/../")) continue;
+        if (!stamp_output_intact(o)) continue;
+        if (unlink(o->path) == 0 && report) fprintf(report, "removed %s: no longer generated\n", o->path);
+    }
+    index_map_free(&now);
+    stamp_free(&old);
 }
 
 static void write_stamp(const char *stamp_path, uint64_t inputs, const output_set *written)
@@ -442,6 +512,7 @@ int gen_run(const gen_options *opt, gen_result *result)
 
     for (size_t i = 0; i < count && ok; i++)
         if (!load_manifest(gen_dir, &jobs[i])) ok = false;
+    if (ok) warn_orphan_manifests(gen_dir, jobs, count, 0);
 
     if (ok) {
         for (size_t i = 0; i < count; i++) {
@@ -479,7 +550,10 @@ int gen_run(const gen_options *opt, gen_result *result)
         ok = output_commit(&out);
         result->outputs = out.files.count;
         result->changed = out.changed;
-        if (ok && stamp_path && opt->command != GEN_CHECK) write_stamp(stamp_path, inputs, &out);
+        if (ok && stamp_path && opt->command != GEN_CHECK) {
+            remove_stale_outputs(stamp_path, build_base, &out, opt->quiet ? NULL : summary_out);
+            write_stamp(stamp_path, inputs, &out);
+        }
         if (ok && opt->depfile && opt->command != GEN_CHECK && out.files.count)
             write_depfile(opt, &p, jobs, count, out.files.items[0]->path);
         if (ok && !opt->quiet && opt->command == GEN_GENERATE)

@@ -105,10 +105,12 @@ static bool file_matches(const char *path, uint64_t size, uint64_t hash)
     return ok;
 }
 
+bool stamp_output_intact(const stamp_output *o) { return file_matches(o->path, o->size, o->hash); }
+
 bool stamp_outputs_intact(const stamp *s)
 {
     for (size_t i = 0; i < s->outputs.count; i++)
-        if (!file_matches(s->outputs.items[i].path, s->outputs.items[i].size, s->outputs.items[i].hash)) return false;
+        if (!stamp_output_intact(&s->outputs.items[i])) return false;
     return true;
 }
 

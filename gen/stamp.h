@@ -35,6 +35,8 @@ typedef struct stamp {
 bool stamp_read(const char *path, stamp *out);
 /* Every recorded output exists with its recorded size and hash. */
 bool stamp_outputs_intact(const stamp *s);
+/* This one does (a regular file, not followed through a symbolic link). */
+bool stamp_output_intact(const stamp_output *o);
 void stamp_format(const stamp *s, buf *out);
 void stamp_free(stamp *s);
 

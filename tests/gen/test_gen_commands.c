@@ -102,6 +102,50 @@ static void test_commands_headers_strict_refuses_unrecorded(void **state)
     assert_false(fx_exists("build-out/test_ids.h"));
 }
 
+/* Outputs a run no longer produces go (a stale header would shadow the new one on the include
+ * path), unless changed by hand since; manifests stay, and one of an undeclared domain is named. */
+static void test_commands_stale_outputs_removed(void **state)
+{
+    fixture *f = *state;
+    fx_basic_config("{ \"name\": \"Test.More\", \"output\": \"more.h\" }");
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\n");
+    fx_write("injectors/Test.More.User.txt", "Beta\n");
+    assert_int_equal(fx_generate(f), 0);
+    gen_options headers = {.command = GEN_HEADERS, .headers_dir = "build-out", .summary = stdout};
+    assert_int_equal(gen_run(&headers, NULL), 0);
+    assert_true(fx_exists("build-out/test_ids.h") && fx_exists("build-out/more.h"));
+
+    /* An output moved: the old header goes, from the generated directory and the build's. */
+    fx_basic_config("{ \"name\": \"Test.More\", \"output\": \"more/more.h\" }");
+    char *manifest = fx_read("generated/Test.More.manifest.json");
+    fx_write("generated/more/Test.More.manifest.json", manifest);
+    free(manifest);
+    fx_remove("generated/Test.More.manifest.json");
+    f->summary.len = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_string_equal(f->summary.data, "removed generated/more.h: no longer generated\n");
+    assert_true(fx_exists("generated/more/more.h"));
+    assert_false(fx_exists("generated/more.h"));
+    assert_int_equal(gen_run(&headers, NULL), 0);
+    assert_false(fx_exists("build-out/more.h"));
+    assert_true(fx_exists("build-out/more/more.h"));
+
+    /* A domain removed: its header goes unless edited since, its manifest stays and is named. */
+    fx_write("build-out/more/more.h", "/* edited by hand */\n");
+    fx_remove("injectors/Test.More.User.txt");
+    fx_basic_config(NULL);
+    f->diags.len = 0;
+    f->summary.len = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_string_equal(f->summary.data, "removed generated/more/more.h: no longer generated\n");
+    assert_true(fx_exists("generated/more/Test.More.manifest.json"));
+    assert_string_equal(f->diags.data,
+        "generated/more/Test.More.manifest.json: warning: no domain 'Test.More' is declared: to retire the domain, delete this manifest (diff then reports the domain as removed); else declare it again\n");
+    assert_int_equal(gen_run(&headers, NULL), 0);
+    assert_true(fx_exists("build-out/more/more.h"));
+    assert_true(fx_exists("build-out/test_ids.h"));
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
@@ -110,6 +154,7 @@ int main(void)
         T(test_commands_check_prints_diff_and_writes_nothing),
         T(test_commands_headers_equal_generate),
         T(test_commands_headers_strict_refuses_unrecorded),
+        T(test_commands_stale_outputs_removed),
     };
     return cmocka_run_group_tests_name("gen_commands", tests, NULL, NULL);
 }
