@@ -223,6 +223,7 @@ done_ok:
     skip_space(&lx);
     if (lx.p < lx.end) {
         if (lx.end - lx.p >= 2 && lx.p[0] == '-' && lx.p[1] == '>') {
+            const char *arrow = lx.p;
             lx.p += 2;
             if (!parse_type(&lx, &type, "result")) goto done;
             if (lx.p < lx.end) {
@@ -230,6 +231,7 @@ done_ok:
                 goto done;
             }
             if (strcmp(type.data, "void") == 0) {
+                lx.p = arrow;
                 diag_error(here(&lx), "'-> void' is not a result: leave it out for an event without one");
                 goto done;
             }

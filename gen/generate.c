@@ -46,7 +46,15 @@ static bool load_shell(const project *p, domain_job *job)
     buf text = {0};
     bool ok = fs_read_file(path, &text);
     if (!ok) {
-        diag_error(d->cfg ? d->cfg->loc : loc_file(p->cfg.path), "cannot read the shell %s: %s", path, strerror(errno));
+        const int read_errno = errno;
+        if (d->cfg) {
+            char key[48];
+            snprintf(key, sizeof key, "domains[%zu].shell", (size_t)(d->cfg - p->cfg.domains.items));
+            src_loc at = json_locate(p->cfg.path, p->cfg.text, p->cfg.text_len, key);
+            diag_error(at.line ? at : d->cfg->loc, "%s: cannot read the shell %s: %s", key, path, strerror(read_errno));
+        } else {
+            diag_error(loc_file(p->cfg.path), "cannot read the shell %s: %s", path, strerror(read_errno));
+        }
     } else if (!strstr(text.data, "{DOMAIN_ENTRIES}")) {
         diag_error(loc_file(path), "shell has no {DOMAIN_ENTRIES} token: the entries would have nowhere to go");
         ok = false;
@@ -510,8 +518,9 @@ int gen_run(const gen_options *opt, gen_result *result)
         }
     }
 
-    for (size_t i = 0; i < count && ok; i++)
-        if (!load_manifest(gen_dir, &jobs[i])) ok = false;
+    if (ok) /* every manifest, so that each problem (two conflicted merges) is reported in one run */
+        for (size_t i = 0; i < count; i++)
+            if (!load_manifest(gen_dir, &jobs[i])) ok = false;
     if (ok) warn_orphan_manifests(gen_dir, jobs, count, 0);
 
     if (ok) {

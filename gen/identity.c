@@ -309,6 +309,9 @@ bool identity_assign(const domain *d, manifest *m, const char *path, identity_su
     /* Likely renames (a removal and an addition in one scope) and rescopes (one unscoped key
      * removed from a scope and added in another), for the summary only. */
     buf pairs = {0};
+    /* An identity tombstone stays in the enum, deprecated; a retired ordinal leaves it. */
+    const char *old_value_fate = d->kind == KIND_ORDINAL ? "the old index is retired, and its enumerator is gone"
+                                                         : "the old value stays as a deprecated tombstone";
     if (sum->removed && sum->added) {
         size_t next_added = old_count;
         for (size_t i = 0; i < old_count; i++) {
@@ -321,8 +324,8 @@ bool identity_assign(const domain *d, manifest *m, const char *path, identity_su
                 const entry *a = &m->entries.items[j];
                 const char *aname = unscoped(a, &alen);
                 if (alen == rlen && memcmp(aname, rname, rlen) == 0 && strcmp(a->scope, r->scope) != 0) {
-                    buf_printf(&pairs, "  rescope: '%s' moved from %s to %s (value %u -> %u; the old value stays as a tombstone)\n",
-                               r->name, r->scope, a->scope, r->value, a->value);
+                    buf_printf(&pairs, "  rescope: '%s' moved from %s to %s (value %u -> %u; %s)\n",
+                               r->name, r->scope, a->scope, r->value, a->value, old_value_fate);
                     sum->rescopes++;
                     rescoped = true;
                     break;
@@ -332,8 +335,8 @@ bool identity_assign(const domain *d, manifest *m, const char *path, identity_su
             for (; next_added < m->entries.count; next_added++) {
                 const entry *a = &m->entries.items[next_added];
                 if (strcmp(a->scope, r->scope) == 0) {
-                    buf_printf(&pairs, "  likely rename in %s: '%s' -> '%s' (a rename is a removal plus an addition: the old value stays as a tombstone)\n",
-                               r->scope, r->name, a->name);
+                    buf_printf(&pairs, "  likely rename in %s: '%s' -> '%s' (a rename is a removal plus an addition: %s)\n",
+                               r->scope, r->name, a->name, old_value_fate);
                     sum->renames++;
                     next_added++;
                     break;

@@ -128,6 +128,24 @@ static void test_errors_corrupt_manifest(void **state)
         "generated/Test.Ids.manifest.json: note: nothing was written: fix or restore the manifest (it is the identity store of Test.Ids)\n");
 }
 
+/* Two conflicted manifests after one merge: both are named in one run. */
+static void test_errors_every_bad_manifest_reported(void **state)
+{
+    fixture *f = *state;
+    fx_basic_config("{ \"name\": \"Test.More\", \"output\": \"more.h\" }");
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\n");
+    fx_write("injectors/Test.More.User.txt", "Beta\n");
+    assert_int_equal(fx_generate(f), 0);
+    fx_write("generated/Test.Ids.manifest.json", "<<<<<<< HEAD\n");
+    fx_write("generated/Test.More.manifest.json", "<<<<<<< HEAD\n");
+    char *snap = fx_snapshot("generated");
+    fx_expect_failure(f, snap,
+        "generated/Test.Ids.manifest.json:1:1: error: a merge conflict marker: resolve the conflict first (README: \"Merge conflicts in manifests\")\n"
+        "generated/Test.Ids.manifest.json: note: nothing was written: fix or restore the manifest (it is the identity store of Test.Ids)\n"
+        "generated/Test.More.manifest.json:1:1: error: a merge conflict marker: resolve the conflict first (README: \"Merge conflicts in manifests\")\n"
+        "generated/Test.More.manifest.json: note: nothing was written: fix or restore the manifest (it is the identity store of Test.More)\n");
+}
+
 static void test_errors_tampered_manifest_value(void **state)
 {
     fixture *f = *state;
@@ -191,6 +209,14 @@ static void test_errors_shell_without_entries_token(void **state)
     fx_expect_failure(f, snap, "my.shell.h: error: shell has no {DOMAIN_ENTRIES} token: the entries would have nowhere to go\n");
 }
 
+static void test_errors_missing_shell_points_at_its_key(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    fx_basic_config("{ \"name\": \"Iris.Events\", \"output\": \"events/iris_events.h\", \"kind\": \"ordinal\", \"shell\": \"nope.h\" }");
+    fx_expect_failure(f, snap, "threadlink.json:4:83: error: domains[1].shell: cannot read the shell nope.h: No such file or directory\n");
+}
+
 static void test_errors_missing_manifest_regenerated_with_warning(void **state)
 {
     fixture *f = *state;
@@ -226,11 +252,13 @@ int main(void)
         T(test_errors_lexer_error_writes_nothing),
         T(test_errors_orphaned_and_multi_segment_injectors),
         T(test_errors_corrupt_manifest),
+        T(test_errors_every_bad_manifest_reported),
         T(test_errors_tampered_manifest_value),
         T(test_errors_kind_change_refused),
         T(test_errors_two_domains_one_output),
         T(test_errors_symlink_in_generated_dir),
         T(test_errors_shell_without_entries_token),
+        T(test_errors_missing_shell_points_at_its_key),
         T(test_errors_missing_manifest_regenerated_with_warning),
         T(test_errors_moved_output_finds_the_old_manifest),
     };

@@ -75,7 +75,8 @@ static void test_events_syntax_errors(void **state)
     expect_error(f, "(int[4])", "e.txt:3:10: error: unexpected '[' in a type (arrays, function types and '...' need a typedef)\n");
     expect_error(f, "(int, ...)", "e.txt:3:12: error: expected a parameter type (a name such as 'float' or 'const scene_load *')\n");
     expect_error(f, "(void, int)", "e.txt:3:11: error: 'void' must be the only parameter\n");
-    expect_error(f, "() -> void", "e.txt:3:16: error: '-> void' is not a result: leave it out for an event without one\n");
+    expect_error(f, "() -> void", "e.txt:3:9: error: '-> void' is not a result: leave it out for an event without one\n");
+    expect_error(f, "() ->  void   ", "e.txt:3:9: error: '-> void' is not a result: leave it out for an event without one\n");
     expect_error(f, "() bool", "e.txt:3:9: error: unexpected 'b' after the parameters (a result is written '-> type')\n");
     expect_error(f, "(*p)", "e.txt:3:7: error: expected a parameter type (a name such as 'float' or 'const scene_load *')\n");
 }
