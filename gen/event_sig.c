@@ -15,7 +15,10 @@
  * `const scene_load *scene`, `struct foo bar`, `uint8_t count`; the error shows the type without
  * it. Other keywords (`register`) and identifiers reserved to the implementation (`__int128`,
  * `_Float128`, `__restrict`) are neither names nor typedef names; a reserved one may be a tag
- * (`struct _IO_FILE *`). The check only refuses: a valid type's text and id are as before. */
+ * (`struct _IO_FILE *`). The same rules refuse, at the injector line rather than in the compiled
+ * header, a type with no specifier (`const`), a typedef name or tag with a builtin keyword
+ * (`uint8_t int`) and builtin keywords C does not combine (`float int`, `long long double`).
+ * The checks only refuse: a valid type's text and id are as before. */
 #include "event_sig.h"
 
 #define XXH_INLINE_ALL
@@ -79,6 +82,43 @@ static word_kind classify_word(const char *w, size_t n)
     return WORD_IDENT;
 }
 
+/* C's combinations of builtin type specifiers (C11 6.7.2), counted in any order: NULL when
+ * `count` (indexed like `builtin_names`) is one of them, else why not. */
+enum { B_VOID, B_CHAR, B_SHORT, B_INT, B_LONG, B_FLOAT, B_DOUBLE, B_SIGNED, B_UNSIGNED, B_BOOL, B_COMPLEX, B_COUNT };
+static const char *const builtin_names[B_COUNT] = {"void", "char", "short", "int", "long", "float", "double",
+                                                  "signed", "unsigned", "bool", "_Complex"};
+
+static int builtin_index(const char *w, size_t n)
+{
+    for (int i = 0; i < B_COUNT; i++)
+        if (strlen(builtin_names[i]) == n && memcmp(builtin_names[i], w, n) == 0) return i;
+    if (n == 5 && memcmp(w, "_Bool", 5) == 0) return B_BOOL;
+    if (n == 10 && memcmp(w, "_Imaginary", 10) == 0) return B_COMPLEX;
+    return -1;
+}
+
+static const char *builtin_combination_error(const int *count)
+{
+    int total = 0;
+    for (int i = 0; i < B_COUNT; i++) total += count[i];
+    const int sign = count[B_SIGNED] + count[B_UNSIGNED];
+    const int floating = count[B_FLOAT] + count[B_DOUBLE];
+    if (sign > 1) return "'signed' and 'unsigned' go once, and not together";
+    if (count[B_LONG] > 2) return "'long' goes at most twice";
+    for (int i = 0; i < B_COUNT; i++)
+        if (i != B_LONG && count[i] > 1) return "a type keyword other than 'long' goes once";
+    if ((count[B_VOID] || count[B_BOOL]) && total > 1) return "'void' and 'bool' combine with no other type keyword";
+    if (floating || count[B_COMPLEX]) { /* float, double, long double, each maybe _Complex */
+        if (floating != 1 || sign || count[B_CHAR] || count[B_SHORT] || count[B_INT] ||
+            count[B_LONG] > count[B_DOUBLE])
+            return "a floating type is 'float', 'double' or 'long double' (with '_Complex')";
+        return NULL;
+    }
+    if (count[B_CHAR] && (count[B_SHORT] || count[B_INT] || count[B_LONG])) return "'char' combines only with 'signed' or 'unsigned'";
+    if (count[B_SHORT] && count[B_LONG]) return "'short' and 'long' do not combine";
+    return NULL;
+}
+
 /* type -> WORD { WORD | '*' }, normalised into `out`; stops before ',' ')' or the end. A WORD C
  * would read as a parameter name is reported once the whole type has been read (a syntax error
  * further on comes first), with the type to write instead: the same tokens without the names. */
@@ -91,8 +131,15 @@ static bool parse_type(sig_lexer *lx, buf *out, const char *what)
         diag_error(here(lx), "expected a %s type (a name such as 'float' or 'const scene_load *')", what);
         return false;
     }
+    const char *start = lx->p;
     bool last_star = false;
     bool pointer = false;       /* a '*' seen: only qualifiers and '*' may follow */
+    int builtins[B_COUNT] = {0};
+    const char *named = NULL;   /* the typedef name or tag, which takes no builtin keyword */
+    const char *mixed = NULL;   /* the first word that breaks the specifier rules */
+    int mixed_len = 0;
+    const char *mixed_why = NULL;
+    bool reserved = false;      /* an implementation's word (__int128, __m128): may be the type */
     bool specified = false;     /* a builtin type keyword, a typedef name or a tag seen */
     const char *tag_key = NULL; /* struct / union / enum waiting for its tag */
     int tag_key_len = 0;
@@ -132,16 +179,28 @@ static bool parse_type(sig_lexer *lx, buf *out, const char *what)
             last_star = false;
             bool is_name = false;
             if (tag_key) {
+                if (specified && !mixed) mixed = tag_key, mixed_len = tag_key_len, mixed_why = "a tagged type takes no other type";
                 tag_key = NULL; /* this WORD is the tag */
                 specified = true;
+                named = w;
             } else if (k == WORD_TAG_KEY) {
                 tag_key = w;
                 tag_key_len = (int)n;
             } else if (k == WORD_BUILTIN) {
                 specified = true;
+                builtins[builtin_index(w, n)]++;
+                const char *why = named ? "a typedef name or tag takes no builtin type keyword"
+                                        : builtin_combination_error(builtins);
+                if (why && !mixed) mixed = w, mixed_len = (int)n, mixed_why = why;
             } else if (k == WORD_IDENT) {
-                if (pointer || specified) is_name = true;
-                else specified = true; /* the typedef name */
+                if (pointer || specified) {
+                    is_name = true;
+                } else {
+                    specified = true; /* the typedef name */
+                    named = w;
+                }
+            } else if (k == WORD_RESERVED) {
+                reserved = true;
             }
             if (!is_name) {
                 if (bare.len) buf_putc(&bare, ' ');
@@ -161,6 +220,18 @@ static bool parse_type(sig_lexer *lx, buf *out, const char *what)
         l.col += (uint32_t)(name - lx->start);
         diag_error(l, "'%.*s' looks like a parameter name: a signature lists types only (write '%s')", name_len, name,
                    buf_cstr(&bare));
+        goto done;
+    }
+    if (mixed) {
+        src_loc l = lx->at;
+        l.col += (uint32_t)(mixed - lx->start);
+        diag_error(l, "'%.*s' does not combine with the rest of '%s': %s", mixed_len, mixed, buf_cstr(out), mixed_why);
+        goto done;
+    }
+    if (!specified && !reserved) { /* only qualifiers and keywords: `const`, `volatile *` */
+        src_loc l = lx->at;
+        l.col += (uint32_t)(start - lx->start);
+        diag_error(l, "'%s' names no type: a qualifier needs one (as in 'const float')", buf_cstr(out));
         goto done;
     }
     ok = true;

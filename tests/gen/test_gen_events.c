@@ -113,6 +113,48 @@ static void test_events_parameter_names(void **state)
     expect_error(f, "(int amount[4])", "e.txt:3:17: error: unexpected '[' in a type (arrays, function types and '...' need a typedef)\n");
 }
 
+/* What C would refuse when the header is compiled is refused at the injector line instead: a
+ * qualifier with no type, a typedef name or tag with a builtin keyword, builtin keywords that do
+ * not combine. (e.txt:3:6 is the signature's '('.) */
+static void test_events_type_specifiers(void **state)
+{
+    fixture *f = *state;
+    expect_error(f, "(const)", "e.txt:3:7: error: 'const' names no type: a qualifier needs one (as in 'const float')\n");
+    expect_error(f, "(int, volatile *)", "e.txt:3:12: error: 'volatile *' names no type: a qualifier needs one (as in 'const float')\n");
+    expect_error(f, "(uint8_t int)",
+                 "e.txt:3:15: error: 'int' does not combine with the rest of 'uint8_t int': a typedef name or tag takes no builtin type keyword\n");
+    expect_error(f, "(struct foo long)",
+                 "e.txt:3:18: error: 'long' does not combine with the rest of 'struct foo long': a typedef name or tag takes no builtin type keyword\n");
+    expect_error(f, "(int struct foo)",
+                 "e.txt:3:11: error: 'struct' does not combine with the rest of 'int struct foo': a tagged type takes no other type\n");
+    expect_error(f, "(float int)",
+                 "e.txt:3:13: error: 'int' does not combine with the rest of 'float int': a floating type is 'float', 'double' or 'long double' (with '_Complex')\n");
+    expect_error(f, "(long long double)",
+                 "e.txt:3:17: error: 'double' does not combine with the rest of 'long long double': a floating type is 'float', 'double' or 'long double' (with '_Complex')\n");
+    expect_error(f, "(unsigned signed)",
+                 "e.txt:3:16: error: 'signed' does not combine with the rest of 'unsigned signed': 'signed' and 'unsigned' go once, and not together\n");
+    expect_error(f, "(long long long)", "e.txt:3:17: error: 'long' does not combine with the rest of 'long long long': 'long' goes at most twice\n");
+    expect_error(f, "(int int)", "e.txt:3:11: error: 'int' does not combine with the rest of 'int int': a type keyword other than 'long' goes once\n");
+    expect_error(f, "(void int)", "e.txt:3:12: error: 'int' does not combine with the rest of 'void int': 'void' and 'bool' combine with no other type keyword\n");
+    expect_error(f, "(char short)", "e.txt:3:12: error: 'short' does not combine with the rest of 'char short': 'char' combines only with 'signed' or 'unsigned'\n");
+    expect_error(f, "(short long)", "e.txt:3:13: error: 'long' does not combine with the rest of 'short long': 'short' and 'long' do not combine\n");
+    expect_error(f, "() -> const", "e.txt:3:12: error: 'const' names no type: a qualifier needs one (as in 'const float')\n");
+    /* Every C combination, in any order, and the implementation's own types. */
+    static const char *const fine[] = {
+        "(char, signed char, char unsigned, short, short int, signed short int, unsigned short)",
+        "(int, signed, signed int, unsigned, unsigned int, int unsigned)",
+        "(long, long int, signed long, unsigned long int, long long, long long int, int long long unsigned)",
+        "(float, double, long double, double long, float _Complex, long double _Complex, double _Imaginary)",
+        "(bool, _Bool, void *, const volatile int, uint8_t const, __int128, unsigned __int128, __m128)",
+    };
+    for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++) {
+        event_sig s;
+        f->diags.len = 0;
+        assert_true(event_sig_parse(fine[i], strlen(fine[i]), loc_at("e.txt", 3, 6), &s));
+        event_sig_free(&s);
+    }
+}
+
 static void test_events_bad_signature_in_injector_writes_nothing(void **state)
 {
     fixture *f = *state;
@@ -176,6 +218,7 @@ int main(void)
         cmocka_unit_test(test_events_type_names_accepted),
         T(test_events_syntax_errors),
         T(test_events_parameter_names),
+        T(test_events_type_specifiers),
         T(test_events_bad_signature_in_injector_writes_nothing),
         T(test_events_parameter_name_in_injector_writes_nothing),
         T(test_events_shipped_natives),
