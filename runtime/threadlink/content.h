@@ -5,9 +5,9 @@
    Every load belongs to a scope; when the scope ends, everything it holds is released. A release
    you forget costs a little peak memory, never correctness. Scopes form a tree under a root that
    ends at shutdown; an asset is held at most once per scope; one slot per asset carries the
-   reference count and a generation number (stale handles are detected, never dereferenced); a
-   slot whose count reaches zero is released by tl_content_collect, once per frame, after
-   `release_delay_frames`.
+   reference count and a generation number (stale handles are detected, never dereferenced, while
+   the context lives: see tl_content_shutdown); a slot whose count reaches zero is released by
+   tl_content_collect, once per frame, after `release_delay_frames`.
 
    Assets come from directories built by `threadlink-gen pack` (schemas/content-formats.md):
      flat    catalog.tlcat + the asset files at the paths it records (archive "none")
@@ -68,7 +68,9 @@
    - tl_content_unregister_dir refuses while assets from the directory are held (a count above
      zero, or loading for someone); with force it invalidates them: their objects are destroyed at
      once, handles to them go stale, and scopes that held them skip them quietly (count, dump,
-     release). Unreferenced assets waiting for collect are released on the spot.
+     release). Unreferenced assets waiting for collect are released on the spot. The directory's
+     ids and names are withdrawn before any destroy callback runs: a callback that loads one of
+     its assets gets an invalid asset (logged: unknown asset).
    - Names: an asset's name (Icons/sword) is unique per profile and compared ASCII
      case-insensitively. When two registered profiles carry one name, the first registered
      answers lookups by name (an info line says so); ids are always distinct.
@@ -116,10 +118,14 @@
      off, then call tl_content_collect yourself), and advances the frame number.
    - tl_content_shutdown disposes the tree (leak warnings as above), reports raw handles never
      disposed (one warning each, then a total), releases everything and unregisters every
-     directory.
+     directory. Once it has begun, every load is refused (logged as a failed load): a destroy
+     callback it runs gets an invalid asset or handle. It frees the context, which every handle
+     points into: no scope, asset, raw handle or directory handle may be used after it (that is
+     a use after free, not a stale handle the module can detect).
 
    Main thread only (callbacks run on it, from the call that loads or collects). Callbacks may
-   call back into this module except to unregister directories or shut down.
+   call back into this module except to unregister directories or shut down (and loads fail
+   during shutdown, above).
 */
 #ifndef TL_CONTENT_H
 #define TL_CONTENT_H
@@ -282,7 +288,7 @@ typedef struct tl_content_dir_desc {
 /* --- context, directories, kinds ---------------------------------------------------------------- */
 
 tl_content *tl_content_create(const tl_content_desc *desc); /* NULL desc: defaults */
-void tl_content_shutdown(tl_content *ctx);
+void tl_content_shutdown(tl_content *ctx); /* frees ctx: no handle of it may be used after */
 
 tl_content_dir tl_content_register_dir(tl_content *ctx, const char *path);
 tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path,
@@ -790,14 +796,15 @@ static uint32_t tl__content_add_names(tl_content *ctx, tl__content_dirrec *d) {
     return shadowed;
 }
 
-static void tl__content_rebuild_names(tl_content *ctx) {
+/* `skip`: a directory being unregistered (still alive until freed), or TL__CONTENT_NONE. */
+static void tl__content_rebuild_names(tl_content *ctx, uint32_t skip) {
     uint32_t i, total = 0;
     if (ctx->names.mem) tl__content_namemap_clear(ctx->names);
     for (i = 0; i < ctx->dir_len; i++)
-        if (ctx->dirs[i].alive) total += ctx->dirs[i].entry_count;
+        if (ctx->dirs[i].alive && i != skip) total += ctx->dirs[i].entry_count;
     if (!tl__content_names_reserve(ctx, total)) return; /* names stay unavailable; ids work */
     for (i = 0; i < ctx->dir_len; i++)
-        if (ctx->dirs[i].alive) tl__content_add_names(ctx, &ctx->dirs[i]);
+        if (ctx->dirs[i].alive && i != skip) tl__content_add_names(ctx, &ctx->dirs[i]);
 }
 
 /* --- directories ---------------------------------------------------------------------------------- */
@@ -1144,7 +1151,7 @@ tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path, con
     for (i = 0; i < d.entry_count; i++) tl__content_idmap_try_add(ctx->ids, d.entries[i].id, &ctx->dirs[index].entries[i]);
     /* A reused (lower) index would answer names before later directories: rebuild in order. */
     if (index + 1 < ctx->dir_len) {
-        tl__content_rebuild_names(ctx);
+        tl__content_rebuild_names(ctx, TL__CONTENT_NONE);
         shadowed = 0;
         for (i = 0; i < d.entry_count; i++)
             if (tl__content_entry_named(ctx, d.entries[i].name) != &ctx->dirs[index].entries[i]) shadowed++;
@@ -1448,6 +1455,12 @@ static uint32_t tl__content_acquire_entry(tl_content *ctx, tl__content_entry *e,
     uint32_t index = e->slot;
     tl__content_slot *s;
     bool start = false;
+    if (ctx->shutting_down) {
+        /* A destroy callback run by shutdown: a slot made now could sit where the release loop
+           has passed, and its object would never be destroyed. */
+        tl__content_log(ctx, TL_CONTENT_LOG_LOAD_FAILED, e->name, "the context is shutting down");
+        return TL__CONTENT_NONE;
+    }
     if (index == TL__CONTENT_NONE) {
         index = tl__content_slot_alloc(ctx, e);
         if (index == TL__CONTENT_NONE) {
@@ -2327,13 +2340,13 @@ static void tl__content_drop_queue_entries(tl_content *ctx) {
     ctx->queue_len = w;
 }
 
-static void tl__content_unmount(tl_content *ctx, uint32_t index) {
+/* Takes a directory's ids and names out of the lookup tables; its entries stay (destroy
+   callbacks are told their names) until tl__content_dir_free. */
+static void tl__content_unlist(tl_content *ctx, uint32_t index) {
     tl__content_dirrec *d = &ctx->dirs[index];
-    uint32_t i, gen = d->gen;
+    uint32_t i;
     for (i = 0; i < d->entry_count; i++) tl__content_idmap_remove(ctx->ids, d->entries[i].id);
-    tl__content_dir_free(ctx, d);
-    d->gen = gen;
-    tl__content_rebuild_names(ctx);
+    tl__content_rebuild_names(ctx, index);
 }
 
 bool tl_content_unregister_dir(tl_content_dir dir, bool force) {
@@ -2356,6 +2369,9 @@ bool tl_content_unregister_dir(tl_content_dir dir, bool force) {
         tl__content_log(ctx, TL_CONTENT_LOG_DIR_HELD, d->path, held);
         return false;
     }
+    /* Unlisted before any destroy callback runs: one that loads from this directory finds an
+       unknown asset, not a slot on the entries freed below. */
+    tl__content_unlist(ctx, dir.index);
     for (i = 0; i < d->entry_count; i++) {
         uint32_t slot = ctx->dirs[dir.index].entries[i].slot;
         if (slot == TL__CONTENT_NONE) continue;
@@ -2368,7 +2384,7 @@ bool tl_content_unregister_dir(tl_content_dir dir, bool force) {
         ctx->epoch++; /* scopes drop their killed references lazily */
         tl__content_log(ctx, TL_CONTENT_LOG_DIR_FORCED, ctx->dirs[dir.index].path, held);
     }
-    tl__content_unmount(ctx, dir.index);
+    tl__content_dir_free(ctx, &ctx->dirs[dir.index]); /* keeps gen: old handles stay stale */
     return true;
 }
 

@@ -961,6 +961,105 @@ static void test_content_callbacks_may_load(void **state) {
     tl_content_shutdown(c);
 }
 
+/* A destroy callback that loads (once each: an id by raw handle, a name into the root). */
+typedef struct reload_kind {
+    tl_content *c;
+    uint32_t id;
+    const char *name;
+    tl_content_handle got;
+    tl_asset got_named;
+    int got_valid, decodes, destroys;
+} reload_kind;
+static void *reload_decode(void *user, const tl_content_info *info, const void *bytes, size_t size) {
+    (void)info;
+    (void)bytes;
+    ((reload_kind *)user)->decodes++;
+    return malloc(size + 1);
+}
+static void reload_destroy(void *user, const tl_content_info *info, void *object) {
+    reload_kind *k = (reload_kind *)user;
+    (void)info;
+    free(object);
+    k->destroys++;
+    if (k->id) {
+        k->got = tl_content_acquire(k->c, k->id);
+        k->got_valid = tl_content_handle_valid(k->got);
+        k->id = 0;
+    }
+    if (k->name) {
+        k->got_named = tl_scope_load_name(tl_content_root(k->c), k->name);
+        k->name = NULL;
+    }
+}
+static tl_content *reload_ctx(reload_kind *k) {
+    tl_content_kind_desc kd;
+    memset(k, 0, sizeof *k);
+    memset(&kd, 0, sizeof kd);
+    kd.decode = reload_decode;
+    kd.destroy = reload_destroy;
+    kd.user = k;
+    k->c = make_ctx(NULL);
+    assert_true(tl_content_register_kind(k->c, &kd));
+    return k->c;
+}
+
+static void test_content_destroy_loading_from_unregistered_dir(void **state) {
+    /* The directory's ids and names go before its destroy callbacks run: loading one of its
+       assets from there fails as unknown, instead of making a slot on entries about to be freed. */
+    reload_kind k;
+    tl_content *c = reload_ctx(&k);
+    tl_content_dir d = tl_content_register_dir(c, out_dir("Main"));
+    tl_scope s = tl_scope_create(tl_content_root(c), "S", TL_SCOPE_LEVEL);
+    uint32_t sword = id_of(c, "Icons/sword");
+    tl_content_ref refs[4];
+    tl_content_stats st;
+    char tree[4096];
+    (void)state;
+    assert_true(tl_content_dir_valid(tl_content_register_dir(c, out_dir("Extra"))));
+    assert_true(tl_asset_valid(tl_scope_load(s, sword)));
+    tl_scope_dispose(s); /* the sword waits for collect: unregister releases it on the spot */
+    k.id = id_of(c, "Levels/one");
+    k.name = "Icons/sword"; /* Main's until now; Extra's once Main is going */
+    log_reset();
+    assert_true(tl_content_unregister_dir(d, false));
+    /* What reads every live slot's entry first (freed memory before the fix). */
+    tl_content_dump_tree(c, tree, sizeof tree);
+    assert_int_equal(tl_content_snapshot(c, refs, 4), 1);
+    assert_string_equal(refs[0].name, "Icons/sword");
+    assert_non_null(strstr(tree, "Icons/sword"));
+    assert_int_equal(k.destroys, 1);
+    assert_false(k.got_valid);
+    assert_int_equal(log_count(TL_CONTENT_LOG_UNKNOWN_ASSET), 1);
+    assert_true(tl_asset_valid(k.got_named)); /* other directories still load */
+    assert_int_not_equal(tl_asset_id(k.got_named), sword);
+    assert_string_equal(tl_asset_name(k.got_named), "Icons/sword");
+    assert_int_equal(tl_asset_size(k.got_named), strlen("EXTRA SWORD (shadowed by Main)\n"));
+    assert_int_equal(tl_content_live_assets(c), 1);
+    st = tl_content_get_stats(c);
+    assert_int_equal(st.references, 1);
+    assert_int_equal(st.directories, 1);
+    tl_content_shutdown(c);
+    assert_int_equal(k.decodes, k.destroys);
+}
+
+static void test_content_shutdown_refuses_loads(void **state) {
+    /* A destroy callback run by shutdown that loads would make a slot the release loop may have
+       passed (never destroyed): loads are refused once shutdown has begun. */
+    reload_kind k;
+    tl_content *c = reload_ctx(&k);
+    (void)state;
+    assert_true(tl_content_dir_valid(tl_content_register_dir(c, out_dir("Main"))));
+    assert_true(tl_asset_valid(tl_scope_load_name(tl_content_root(c), "Icons/sword")));
+    assert_true(tl_asset_valid(tl_scope_load_name(tl_content_root(c), "Icons/Shield")));
+    k.id = id_of(c, "Icons/sword"); /* the first slot released: its own asset again */
+    log_reset();
+    tl_content_shutdown(c);
+    assert_false(k.got_valid);
+    assert_int_equal(k.destroys, 2);
+    assert_int_equal(k.decodes, k.destroys);
+    assert_true(log_has("loading Icons/sword failed: the context is shutting down"));
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_content_packed_lz4_loads_every_asset),
@@ -986,6 +1085,8 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_content_dump_snapshot_stats),
         cmocka_unit_test(test_content_shutdown_reports_raw_handles),
         cmocka_unit_test(test_content_callbacks_may_load),
+        cmocka_unit_test(test_content_destroy_loading_from_unregistered_dir),
+        cmocka_unit_test(test_content_shutdown_refuses_loads),
     };
     char cmd[600];
     int rc;
