@@ -61,9 +61,12 @@
    - The first tl_core_deploy call starts every preload of the round once; a preload returning
      TL_PRELOAD_PENDING is polled again at each later call (once per frame: asynchronous loading
      without threads). When every preload is done, every boot runs, then every initialize, and
-     the call returns TL_DEPLOY_DONE. A preload returning TL_PRELOAD_FAILED stops deployment: an
-     error names the subsystem, no further preload is started or polled, nothing boots, and
-     tl_core_deploy returns TL_DEPLOY_FAILED from then on (tl_core_failed_subsystem names it).
+     the call returns TL_DEPLOY_DONE -- unless a listener of OnCoreDeployed (published before the
+     call returns) discarded the core: the call then returns TL_DEPLOY_FAILED, as every later
+     one does (TL_DEPLOY_DONE always means tl_core_deployed is true). A preload returning
+     TL_PRELOAD_FAILED stops deployment: an error names the subsystem, no further preload is
+     started or polled, nothing boots, and tl_core_deploy returns TL_DEPLOY_FAILED from then on
+     (tl_core_failed_subsystem names it).
    - tl_core_discard runs discard in reverse weave order, once, for every subsystem whose preload
      was started (a subsystem never reached by deployment is dropped without calls); it is safe at
      any point between calls (while preloads are pending, after a failure), not from inside a
@@ -124,6 +127,9 @@ typedef void (*tl_core_void_fn)(void *ctx);
     X(DEPLOY_REFUSED, TL_LOG_LEVEL_ERROR, "cannot deploy: the core is %s") \
     X(REENTRANT_CALL, TL_LOG_LEVEL_ERROR, "%s called from inside a lifecycle function: refused") \
     X(TIME_SCALE, TL_LOG_LEVEL_ERROR, "time scale must be exactly 0 or 1, not %g") \
+    X(TIME_DESC, TL_LOG_LEVEL_ERROR, "tl_time_desc.%s is %g, not %s: the default %g s is used") \
+    X(FIXED_STEPS_DROPPED, TL_LOG_LEVEL_WARNING, \
+      "frame %llu owed more than %u fixed steps: the rest (%g s) is dropped") \
     X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
 
 #define TL_INITIUM_LOG_BASE 0x200u
@@ -139,14 +145,26 @@ typedef enum tl_initium_log_item {
 
 typedef enum tl_playtime_mode { TL_PLAYTIME_SCALED = 0, TL_PLAYTIME_UNSCALED = 1 } tl_playtime_mode;
 
+/* The smallest fixed step tl_time_desc accepts (10 kHz), and the most fixed steps one frame
+   runs. With a valid desc a frame owes at most max_delta_time / fixed_delta_time + 1 steps; a
+   frame owing more than TL_TIME_MAX_FIXED_STEPS (a max_delta_time over 10000 fixed steps, then
+   a frame that long) runs that many, and the rest of its time is dropped with a warning, as
+   max_delta_time drops the rest of a long frame. Both keep tl_time_fixed_steps bounded. */
+#define TL_TIME_MIN_FIXED_DELTA 1e-4f
+#define TL_TIME_MAX_FIXED_STEPS 10000u
+
 /* Zero-initialised: no events, stderr logging, fixed step 0.02 s (50 Hz), frames longer than
    0.25 s clamped to 0.25 s, playtime not counted, scaled playtime. */
 typedef struct tl_time_desc {
     tl_iris_registry *iris;          /* NULL: nothing is published */
     const tl_core_events *events;    /* NULL: native ordinals */
     const tl_logger *logger;         /* NULL: stderr */
-    float fixed_delta_time;          /* 0: 0.02 */
-    float max_delta_time;            /* 0: 0.25 */
+    /* 0: 0.02. Otherwise finite and >= TL_TIME_MIN_FIXED_DELTA; anything else (negative, NaN,
+       infinite, too small a step to advance the accumulator) is logged and 0.02 is used. */
+    float fixed_delta_time;
+    /* 0: 0.25. Otherwise finite and > 0; anything else (negative, NaN, infinite: there is no
+       "no clamp" value) is logged and 0.25 is used. */
+    float max_delta_time;
     bool count_playtime;
     tl_playtime_mode playtime_mode;
 } tl_time_desc;
@@ -176,7 +194,8 @@ void tl_time_init(tl_time *time, const tl_time_desc *desc);
 /* Starts a frame: caches the delta times for it, accumulates playtime and, while counting,
    publishes OnPlaytimeCountTick(total). */
 void tl_time_tick(tl_time *time, double seconds);
-/* The number of fixed steps due this frame (consumes them from the accumulator). */
+/* The number of fixed steps due this frame (consumes them from the accumulator), at most
+   TL_TIME_MAX_FIXED_STEPS: beyond it the accumulator is emptied and a warning logged. */
 uint32_t tl_time_fixed_steps(tl_time *time);
 void tl_time_publish_update(tl_time *time);
 void tl_time_publish_fixed_update(tl_time *time);
@@ -459,6 +478,7 @@ static inline void tl_weaver_sever_all(tl_weaver *weaver) {
    iris.h and scribe.h saw no TL_IMPLEMENTATION. */
 #include "iris.h"
 #include "scribe.h"
+#include <float.h>
 #include <stdio.h>
 #include <string.h>
 #ifndef TL_MALLOC
@@ -528,6 +548,18 @@ static void tl__publish_double(tl_iris_registry *iris, uint32_t event, double va
 
 /* --- time ------------------------------------------------------------------------------------------ */
 
+/* A desc duration: 0 means the default; a positive value in [minimum, FLT_MAX] is kept; anything
+   else (negative, NaN, infinite, below the minimum) is logged and replaced by the default.
+   Written as comparisons that NaN fails, so no <math.h>. */
+static float tl__time_desc_value(const tl_logger *logger, const char *field, float value,
+                                 float minimum, const char *rule, float fallback) {
+    if (value == 0.0f) return fallback;
+    if (value > 0.0f && value >= minimum && value <= FLT_MAX) return value;
+    tl__initium_log(logger, "Time", TL_INITIUM_LOG_TIME_DESC, field, (double)value, rule,
+                    (double)fallback);
+    return fallback;
+}
+
 void tl_time_init(tl_time *time, const tl_time_desc *desc) {
     tl_time_desc zero;
     if (!time) return;
@@ -539,8 +571,11 @@ void tl_time_init(tl_time *time, const tl_time_desc *desc) {
     time->iris = desc->iris;
     time->events = desc->events ? *desc->events : tl__native_events;
     if (desc->logger) time->logger = *desc->logger;
-    time->fixed_delta_time = desc->fixed_delta_time > 0.0f ? desc->fixed_delta_time : 0.02f;
-    time->max_delta_time = desc->max_delta_time > 0.0f ? desc->max_delta_time : 0.25f;
+    time->fixed_delta_time = tl__time_desc_value(
+        &time->logger, "fixed_delta_time", desc->fixed_delta_time, TL_TIME_MIN_FIXED_DELTA,
+        "finite and at least TL_TIME_MIN_FIXED_DELTA (0.0001 s)", 0.02f);
+    time->max_delta_time = tl__time_desc_value(&time->logger, "max_delta_time", desc->max_delta_time,
+                                               0.0f, "finite and positive", 0.25f);
     time->time_scale = 1.0f;
     time->count_playtime = desc->count_playtime;
     time->playtime_mode = desc->playtime_mode;
@@ -574,9 +609,18 @@ uint32_t tl_time_fixed_steps(tl_time *time) {
     double step;
     if (!time || !time->running) return 0;
     step = (double)time->fixed_delta_time;
-    while (time->fixed_accumulator >= step) {
+    /* Capped: a huge accumulator (a max_delta_time of hours, then such a frame) would otherwise
+       take billions of iterations and overflow the count. The sum is the loop's, step by step,
+       so the usual counts and carries stay what they always were. */
+    while (time->fixed_accumulator >= step && steps < TL_TIME_MAX_FIXED_STEPS) {
         time->fixed_accumulator -= step;
         steps++;
+    }
+    if (time->fixed_accumulator >= step) {
+        tl__initium_log(&time->logger, "Time", TL_INITIUM_LOG_FIXED_STEPS_DROPPED,
+                        (unsigned long long)time->frame, TL_TIME_MAX_FIXED_STEPS,
+                        time->fixed_accumulator);
+        time->fixed_accumulator = 0.0;
     }
     return steps;
 }
@@ -784,7 +828,10 @@ tl_deploy_status tl_core_deploy(tl_core *core) {
             TL_IRIS_PUBLISH(core->iris, core->events.core_deployed, TL_CORE_SIG_CORE,
                             tl_core_deployed_fn, core);
     }
-    return TL_DEPLOY_DONE;
+    /* A listener of OnCoreDeployed is no lifecycle function: it may discard the core (or deploy
+       a new round). Answer with the state it left, as the next call would. */
+    if (core->state == TL__CORE_DEPLOYING) return TL_DEPLOY_PENDING;
+    return core->state == TL__CORE_DEPLOYED ? TL_DEPLOY_DONE : TL_DEPLOY_FAILED;
 }
 
 void tl_core_discard(tl_core *core) {

@@ -1,6 +1,7 @@
 /* Behaviour of initium.h: deployment phases, pending and failing preloads, reverse discard,
    singleton lookups during teardown, the time service's events, the native events file, and the
    register / linker / weaver containers. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -441,6 +442,105 @@ static void test_initium_time_stops_with_the_core(void **state) {
     assert_string_equal(h->trace, "");
 }
 
+/* A desc duration that cannot work (no step ever consumes the accumulator, or an infinite one)
+   falls back to the default with an error; before, tl_time_fixed_steps never returned. */
+static void test_initium_time_desc_refuses_unusable_durations(void **state) {
+    harness *h = (harness *)*state;
+    static const float bad_fixed[] = {1e-30f, 5e-5f, -0.02f, (float)INFINITY, (float)NAN};
+    static const float bad_max[] = {(float)INFINITY, -1.0f, (float)NAN};
+    tl_time_desc desc;
+    tl_time time;
+    size_t i;
+    memset(&desc, 0, sizeof desc);
+    desc.logger = &h->logger;
+    for (i = 0; i < sizeof bad_fixed / sizeof bad_fixed[0]; i++) {
+        h->records = 0;
+        desc.fixed_delta_time = bad_fixed[i];
+        tl_time_init(&time, &desc);
+        assert_int_equal(h->records, 1);
+        assert_int_equal(h->last_item, TL_INITIUM_LOG_TIME_DESC);
+        assert_non_null(strstr(h->last_line, "Time: error: tl_time_desc.fixed_delta_time is"));
+        assert_true(time.fixed_delta_time == 0.02f);
+        tl_time_tick(&time, 0.016);
+        assert_int_equal(tl_time_fixed_steps(&time), 0);
+        tl_time_tick(&time, 0.016); /* 0.032: one step of the default 0.02 */
+        assert_int_equal(tl_time_fixed_steps(&time), 1);
+    }
+    desc.fixed_delta_time = 0.0f;
+    for (i = 0; i < sizeof bad_max / sizeof bad_max[0]; i++) {
+        h->records = 0;
+        desc.max_delta_time = bad_max[i];
+        tl_time_init(&time, &desc);
+        assert_int_equal(h->records, 1);
+        assert_int_equal(h->last_item, TL_INITIUM_LOG_TIME_DESC);
+        assert_non_null(strstr(h->last_line, "tl_time_desc.max_delta_time is"));
+        assert_true(time.max_delta_time == 0.25f);
+        tl_time_tick(&time, 1e300); /* clamped to 0.25: 12 steps, 0.01 carried */
+        assert_true(time.delta_time == 0.25f);
+        assert_int_equal(tl_time_fixed_steps(&time), 12);
+    }
+    /* Zero is the documented default and the smallest step is accepted: both silent. */
+    h->records = 0;
+    desc.max_delta_time = 0.0f;
+    tl_time_init(&time, &desc);
+    desc.fixed_delta_time = TL_TIME_MIN_FIXED_DELTA;
+    tl_time_init(&time, &desc);
+    assert_int_equal(h->records, 0);
+    assert_true(time.fixed_delta_time == TL_TIME_MIN_FIXED_DELTA && time.max_delta_time == 0.25f);
+}
+
+/* A valid but enormous max_delta_time lets one frame owe billions of steps (more than uint32_t
+   counts): the frame runs TL_TIME_MAX_FIXED_STEPS of them and drops the rest with a warning. */
+static void test_initium_time_fixed_steps_are_capped_per_frame(void **state) {
+    harness *h = (harness *)*state;
+    tl_time_desc desc;
+    tl_time time;
+    memset(&desc, 0, sizeof desc);
+    desc.logger = &h->logger;
+    desc.max_delta_time = 1e9f;
+    h->records = 0;
+    tl_time_init(&time, &desc);
+    assert_int_equal(h->records, 0);
+    tl_time_tick(&time, 1.7e9); /* a wall-clock timestamp passed by mistake */
+    assert_int_equal(tl_time_fixed_steps(&time), TL_TIME_MAX_FIXED_STEPS);
+    assert_int_equal(h->records, 1);
+    assert_int_equal(h->last_item, TL_INITIUM_LOG_FIXED_STEPS_DROPPED);
+    assert_non_null(strstr(h->last_line, "Time: warning: frame 1 owed more than 10000 fixed steps"));
+    assert_true(time.fixed_accumulator == 0.0);
+    assert_int_equal(tl_time_fixed_steps(&time), 0);
+    tl_time_tick(&time, 0.05); /* back to normal */
+    assert_int_equal(tl_time_fixed_steps(&time), 2);
+    assert_int_equal(h->records, 1);
+    /* Exactly at the cap is not a drop. */
+    desc.fixed_delta_time = 0.0001220703125f; /* 2^-13: exact sums */
+    desc.max_delta_time = 1.220703125f;       /* 10000 steps */
+    tl_time_init(&time, &desc);
+    tl_time_tick(&time, 10.0);
+    assert_int_equal(tl_time_fixed_steps(&time), TL_TIME_MAX_FIXED_STEPS);
+    assert_true(time.fixed_accumulator == 0.0);
+    assert_int_equal(h->records, 1);
+}
+
+static void discard_on_deployed(void *ctx, tl_core *core) {
+    (void)ctx;
+    tl_core_discard(core);
+}
+
+/* A listener of OnCoreDeployed may discard the core: the deploy call then reports what every
+   later call reports, not TL_DEPLOY_DONE for a core that is gone. */
+static void test_initium_deploy_reports_a_core_discarded_by_its_listener(void **state) {
+    harness *h = (harness *)*state;
+    sub *a = make(h, 0, "A");
+    assert_true(tl_core_weave(&h->core, &sub_a, a));
+    assert_true(tl_iris_subscribe(&h->reg, 0, TL_CORE_SIG_CORE, 0, TL_IRIS_FN(discard_on_deployed), NULL));
+    assert_int_equal(tl_core_deploy(&h->core), TL_DEPLOY_FAILED);
+    assert_false(tl_core_deployed(&h->core));
+    assert_null(tl_core_time(&h->core));
+    assert_string_equal(h->trace, "pA bA iA dA deployed");
+    assert_int_equal(tl_core_deploy(&h->core), TL_DEPLOY_FAILED);
+    assert_int_equal(h->last_item, TL_INITIUM_LOG_DEPLOY_REFUSED);
+}
+
 static void test_initium_events_from_a_generated_enum(void **state) {
     harness *h = (harness *)*state;
     enum { Game_OnCoreDeployed = 3, Game_OnUpdate = 0, Game_OnFixedUpdate = 1, Game_OnLateUpdate = 2,
@@ -606,6 +706,9 @@ int main(void) {
         T(test_initium_time_scale_pauses_and_resumes),
         T(test_initium_time_counts_playtime),
         T(test_initium_time_stops_with_the_core),
+        T(test_initium_time_desc_refuses_unusable_durations),
+        T(test_initium_time_fixed_steps_are_capped_per_frame),
+        T(test_initium_deploy_reports_a_core_discarded_by_its_listener),
         T(test_initium_events_from_a_generated_enum),
         T(test_initium_native_events_file_matches_the_runtime),
         T(test_initium_register_keys_objects_by_id),
