@@ -59,7 +59,8 @@
  *   and is set from a `const char *` (value is `const char *const *`); a string longer than the
  *   field's capacity is refused. tl_vault_try_set stores the value and notifies the listener when
  *   the bytes changed (values compare bitwise: setting -0.0f over 0.0f is a change, NaN over the
- *   same NaN is not).
+ *   same NaN is not). It refuses (false, nothing changes) a Boolean byte other than 0 or 1, in a
+ *   Boolean field or as an element, key or value of a collection (an `int` 2 passed for a bool).
  *
  * Serialisation format, version 1 (all integers little-endian)
  *   header   4 bytes  "TLVT"
@@ -75,7 +76,11 @@
  *                     wire form. Lists, stacks and arrays in index order (a stack bottom first),
  *                     queues oldest first, hash sets and dictionaries in slot order.
  *   Only serialised fields are written, in the descriptor's order (the schema's), so the same
- *   vault always gives the same bytes. Transient fields are never written.
+ *   vault always gives the same bytes. Transient fields are never written. tl_vault_write never
+ *   writes a save tl_vault_read would refuse: a member filled by hand with a Boolean byte other
+ *   than 0 or 1 (a field or a collection's element) is TL_VAULT_ERROR_VALUE, a String whose
+ *   buffer holds no NUL (more than its capacity copied in) TL_VAULT_ERROR_CAPACITY; nothing is
+ *   written then.
  *
  * Reading (tl_vault_read) validates the whole input before it changes anything: on any error
  * the vault is untouched. Rules, so that saves survive schema changes:
@@ -366,6 +371,88 @@ static inline bool tl_vault_field_get(const tl_vault_field_desc *f, const void *
   return true;
 }
 
+/* Wire shape of a scalar tag, from one table: bits 0-7 the bytes (in memory and on the wire:
+ * components are packed either way), bits 8-15 the component size (1, 4 or 8); 0 for anything
+ * that is not a scalar. */
+static inline uint32_t tl__vault_shape(uint32_t tag) {
+  static const uint16_t shapes[17] = {
+    0, 4 | 4 << 8, 8 | 8 << 8, 4 | 4 << 8, 8 | 8 << 8, 1 | 1 << 8, 8 | 4 << 8, 8 | 4 << 8, 8 | 4 << 8,
+    12 | 4 << 8, 16 | 4 << 8, 8 | 8 << 8, 16 | 8 << 8, 24 | 8 << 8, 32 | 8 << 8, 0, 4 | 4 << 8};
+  return tag < 17u ? shapes[tag] : 0u;
+}
+
+/* Bytes of one scalar. */
+static inline uint32_t tl__vault_scalar_size(uint32_t tag) { return tl__vault_shape(tag) & 0xFFu; }
+
+/* Whether a Boolean field, or the Boolean elements (keys, values) of a collection field, hold only
+ * 0 or 1: `bytes` is the member or a value for it. A bool holding any other byte is undefined
+ * behaviour to read and a save tl_vault_read refuses, so the setter and tl_vault_write check.
+ * A collection is walked only when f->size is its layout's (every generated field): a hand-made
+ * descriptor may use a collection tag for plain bytes, and its size bounds what is read. */
+static inline bool tl__vault_booleans_valid(const tl_vault_field_desc *f, const unsigned char *bytes) {
+  uint32_t kind = f->tag & 0xFFu, etag = (f->tag >> 8) & 0xFFu, vtag = (f->tag >> 16) & 0xFFu;
+  uint32_t esize, vsize, i, n;
+  size_t layout;
+  unsigned char *mem = (unsigned char *)(uintptr_t)bytes; /* views are read here, never written */
+  const void *k;
+  void *v;
+  if (f->tag == TL_VAULT_BOOLEAN) return bytes[0] <= 1;
+  if (kind < TL_VAULT_INLINE_ARRAY || kind > TL_VAULT_INLINE_DICT) return true;
+  if (kind != TL_VAULT_INLINE_DICT) vtag = 0;
+  if (etag != TL_VAULT_BOOLEAN && vtag != TL_VAULT_BOOLEAN) return true;
+  esize = tl__vault_scalar_size(etag);
+  vsize = tl__vault_scalar_size(vtag);
+  switch (kind) {
+  case TL_VAULT_INLINE_ARRAY: layout = TL_LAYOUT_ARRAY_BYTES(f->capacity, esize); break;
+  case TL_VAULT_INLINE_HASHSET: layout = TL_LAYOUT_SET_BYTES(f->capacity, esize); break;
+  case TL_VAULT_INLINE_DICT: layout = TL_LAYOUT_DICT_BYTES(f->capacity, esize, vsize); break;
+  default: layout = TL_LAYOUT_SEQUENCE_BYTES(f->capacity, esize); break;
+  }
+  if (!esize || (kind == TL_VAULT_INLINE_DICT && !vsize) || layout != f->size) return true;
+  switch (kind) {
+  case TL_VAULT_INLINE_ARRAY: {
+    tl_inline_array a = tl_inline_array_view(mem, f->capacity, esize);
+    for (i = 0, n = tl_inline_array_length(a); i < n; i++)
+      if (*(const unsigned char *)tl_inline_array_at(a, i) > 1) return false;
+    return true;
+  }
+  case TL_VAULT_INLINE_LIST: {
+    tl_inline_list l = tl_inline_list_view(mem, f->capacity, esize);
+    for (i = 0, n = tl_inline_list_count(l); i < n; i++)
+      if (*(const unsigned char *)tl_inline_list_at(l, i) > 1) return false;
+    return true;
+  }
+  case TL_VAULT_INLINE_QUEUE: {
+    tl_inline_queue q = tl_inline_queue_view(mem, f->capacity, esize);
+    for (i = 0, n = tl_inline_queue_count(q); i < n; i++)
+      if (*(const unsigned char *)tl_inline_queue_at(q, i) > 1) return false;
+    return true;
+  }
+  case TL_VAULT_INLINE_STACK: {
+    tl_inline_stack st = tl_inline_stack_view(mem, f->capacity, esize);
+    for (i = 0, n = tl_inline_stack_count(st); i < n; i++)
+      if (*(const unsigned char *)tl_inline_stack_at(st, i) > 1) return false;
+    return true;
+  }
+  case TL_VAULT_INLINE_HASHSET: {
+    tl_inline_hashset hs = tl_inline_hashset_view(mem, f->capacity, esize);
+    tl_inline_iter it = tl_inline_hashset_iter(hs);
+    while (tl_inline_hashset_next(hs, &it, &k))
+      if (*(const unsigned char *)k > 1) return false;
+    return true;
+  }
+  default: {
+    tl_inline_dict d = tl_inline_dict_view(mem, f->capacity, esize, vsize);
+    tl_inline_iter it = tl_inline_dict_iter(d);
+    while (tl_inline_dict_next(d, &it, &k, &v)) {
+      if (etag == TL_VAULT_BOOLEAN && *(const unsigned char *)k > 1) return false;
+      if (vtag == TL_VAULT_BOOLEAN && *(const unsigned char *)v > 1) return false;
+    }
+    return true;
+  }
+  }
+}
+
 /* Stores a string of at most size - 1 bytes, the rest of the buffer zeroed (so equal strings are
  * equal bytes). Returns false (nothing changed) when it does not fit. *changed tells whether the
  * bytes changed. */
@@ -396,6 +483,7 @@ static inline bool tl_vault_field_set(const tl_vault_field_desc *f, void *vault,
     memcpy(&s, v, sizeof s);
     if (!tl_vault_store_string((char *)member, f->size, s, &changed)) return false;
   } else {
+    if (!tl__vault_booleans_valid(f, v)) return false; /* a Boolean is 0 or 1: nothing changes */
     changed = tl__vault_store_field(member, v, f->size);
   }
   if (changed && listener) tl_vault_notify(listener, vault, f->id);
@@ -480,7 +568,8 @@ static inline void tl_vault_reset_transient(const tl_vault_desc *d, void *vault)
 
 /* Bytes tl_vault_write needs for this vault. */
 size_t tl_vault_serialised_size(const tl_vault_desc *d, const void *vault);
-/* Writes the vault into out[0..capacity); *written gets the size. */
+/* Writes the vault into out[0..capacity); *written gets the size. Refuses a member that could not
+ * be read back (see "Serialisation format"): _VALUE, _CAPACITY. */
 tl_vault_error tl_vault_write(const tl_vault_desc *d, const void *vault, void *out, size_t capacity, size_t *written);
 /* Reads data[0..size) into the vault, all or nothing (see the rules above). */
 tl_vault_error tl_vault_read(const tl_vault_desc *d, void *vault, const void *data, size_t size);
@@ -528,19 +617,6 @@ static inline void tl__vault_put32(unsigned char *p, uint32_t v) {
   p[3] = (unsigned char)(v >> 24);
 #endif
 }
-
-/* Wire shape of a scalar tag, from one table: bits 0-7 the bytes (in memory and on the wire:
- * components are packed either way), bits 8-15 the component size (1, 4 or 8); 0 for anything
- * that is not a scalar. */
-static inline uint32_t tl__vault_shape(uint32_t tag) {
-  static const uint16_t shapes[17] = {
-    0, 4 | 4 << 8, 8 | 8 << 8, 4 | 4 << 8, 8 | 8 << 8, 1 | 1 << 8, 8 | 4 << 8, 8 | 4 << 8, 8 | 4 << 8,
-    12 | 4 << 8, 16 | 4 << 8, 8 | 8 << 8, 16 | 8 << 8, 24 | 8 << 8, 32 | 8 << 8, 0, 4 | 4 << 8};
-  return tag < 17u ? shapes[tag] : 0u;
-}
-
-/* Bytes of one scalar. */
-static inline uint32_t tl__vault_scalar_size(uint32_t tag) { return tl__vault_shape(tag) & 0xFFu; }
 
 /* Native scalar -> little-endian wire bytes, and back. */
 static inline void tl__vault_to_wire(uint32_t tag, const unsigned char *native, unsigned char *wire) {
@@ -713,6 +789,10 @@ tl_vault_error tl_vault_write(const tl_vault_desc *d, const void *vault, void *o
     const tl_vault_field_desc *f = &d->fields[i];
     size_t len;
     if (f->backing != TL_VAULT_SERIALISED) continue;
+    /* Refuse what tl_vault_read would refuse, so that no save is unreadable: a String with no
+     * NUL in its buffer (filled by hand past its capacity), a Boolean byte other than 0 or 1. */
+    if (f->tag == TL_VAULT_STRING && !memchr(base + f->offset, 0, f->size)) return TL_VAULT_ERROR_CAPACITY;
+    if (!tl__vault_booleans_valid(f, base + f->offset)) return TL_VAULT_ERROR_VALUE;
     len = tl__vault_payload_size(f, base + f->offset);
     if (i < TL__VAULT_CACHED) lens[i] = (uint32_t)len;
     need += TL_VAULT_RECORD_BYTES + len;

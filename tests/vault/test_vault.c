@@ -451,6 +451,158 @@ static void test_vault_read_errors_leave_vault_untouched(void **state)
     assert_string_equal(tl_vault_error_message(TL_VAULT_ERROR_TYPE), "a field's type tag differs from the schema's");
 }
 
+/* Booleans hold 0 or 1 (the C type bool, and what tl_vault_read accepts): the generic setter
+ * refuses any other byte, in a Boolean field or among a collection's elements, and leaves the
+ * vault as it was. Before, it stored the byte: undefined behaviour to read, and a save that
+ * tl_vault_read refused. */
+#define QUEUE_TAG TL_VAULT_TAG(TL_VAULT_INLINE_QUEUE, TL_VAULT_BOOLEAN, 0)
+static void test_vault_generic_set_refuses_other_booleans(void **state)
+{
+    (void)state;
+    every_vault v;
+    calls c = {0, 0, NULL};
+    unsigned char zero = 0, one = 1, two = 2, all = 0xFF;
+    every_vault_init(&v);
+    every_vault_listen(&v, on_change, &c);
+    assert_false(tl_vault_try_set(&every_vault_desc, &v, EVERY_VAULT_ID_Alive, TL_VAULT_BOOLEAN, &two));
+    assert_false(tl_vault_try_set(&every_vault_desc, &v, EVERY_VAULT_ID_Alive, TL_VAULT_BOOLEAN, &all));
+    assert_int_equal(c.count, 0);
+    assert_true(v.Alive);
+    assert_true(tl_vault_try_set(&every_vault_desc, &v, EVERY_VAULT_ID_Alive, TL_VAULT_BOOLEAN, &zero));
+    assert_false(v.Alive);
+    assert_true(tl_vault_try_set(&every_vault_desc, &v, EVERY_VAULT_ID_Alive, TL_VAULT_BOOLEAN, &one));
+    assert_true(v.Alive);
+    assert_int_equal(c.count, 2);
+
+    /* A queue of Booleans: the element behind the front, after the head has moved. */
+    uint64_t queue[sizeof v.Queue / 8], before[sizeof v.Queue / 8];
+    memcpy(before, v.Queue, sizeof before);
+    memcpy(queue, v.Queue, sizeof queue);
+    tl_inline_queue q = tl_inline_queue_view(queue, 5, 1);
+    tl_inline_queue_clear(q);
+    assert_true(tl_inline_queue_enqueue(q, &one));
+    assert_true(tl_inline_queue_dequeue(q, NULL));
+    assert_true(tl_inline_queue_enqueue(q, &zero));
+    assert_true(tl_inline_queue_enqueue(q, &two));
+    assert_false(tl_vault_try_set(&every_vault_desc, &v, EVERY_VAULT_ID_Queue, QUEUE_TAG, queue));
+    assert_memory_equal(v.Queue, before, sizeof before);
+    assert_int_equal(c.count, 2);
+    assert_true(tl_inline_queue_dequeue(q, NULL));
+    assert_true(tl_inline_queue_dequeue(q, NULL));
+    assert_true(tl_inline_queue_enqueue(q, &one));
+    assert_true(tl_vault_try_set(&every_vault_desc, &v, EVERY_VAULT_ID_Queue, QUEUE_TAG, queue));
+    assert_int_equal(c.count, 3);
+    assert_int_equal(c.last, EVERY_VAULT_ID_Queue);
+}
+
+/* tl_vault_write never writes a save tl_vault_read refuses: a member filled by hand with a
+ * Boolean byte other than 0 or 1, or a String with no NUL within its buffer, is refused and
+ * nothing is written. Before, both wrote (TL_VAULT_OK) what the reader then refused. */
+static void test_vault_write_refuses_what_read_would_refuse(void **state)
+{
+    (void)state;
+    every_vault v, back;
+    unsigned char out[4096], two = 2;
+    size_t n = 1;
+    every_vault_init(&v);
+    memcpy(&v.Alive, &two, 1);
+    memset(out, 0xEE, sizeof out);
+    assert_int_equal(tl_vault_write(&every_vault_desc, &v, out, sizeof out, &n), TL_VAULT_ERROR_VALUE);
+    assert_int_equal(n, 0);
+    assert_int_equal(out[0], 0xEE);
+
+    every_vault_init(&v);
+    tl_inline_queue q = tl_inline_queue_view(v.Queue, 5, 1);
+    assert_true(tl_inline_queue_enqueue(q, &two));
+    assert_int_equal(tl_vault_write(&every_vault_desc, &v, out, sizeof out, &n), TL_VAULT_ERROR_VALUE);
+
+    every_vault_init(&v);
+    memcpy(v.Name, "twenty-one bytes long", sizeof v.Name); /* strncpy-style: no terminator */
+    assert_int_equal(tl_vault_write(&every_vault_desc, &v, out, sizeof out, &n), TL_VAULT_ERROR_CAPACITY);
+    assert_int_equal(n, 0);
+    assert_int_equal(out[0], 0xEE);
+    v.Name[20] = '\0'; /* exactly the capacity: fine, and it reads back */
+    n = serialise(&v, out, sizeof out);
+    every_vault_init(&back);
+    assert_int_equal(tl_vault_read(&every_vault_desc, &back, out, n), TL_VAULT_OK);
+    assert_string_equal(back.Name, "twenty-one bytes lon");
+}
+
+/* The same for Boolean keys and values of sets and dictionaries, and list elements, over a
+ * hand-made descriptor (the test project has no such fields). */
+typedef struct flags_vault {
+    uint64_t list[TL_LAYOUT_SEQUENCE_BYTES(4, 1) / 8];
+    uint64_t set[TL_LAYOUT_SET_BYTES(2, 1) / 8];
+    uint64_t dict[TL_LAYOUT_DICT_BYTES(4, 4, 1) / 8];
+    tl_vault_listener listener;
+} flags_vault;
+#define FLAGS_LIST TL_VAULT_TAG(TL_VAULT_INLINE_LIST, TL_VAULT_BOOLEAN, 0)
+#define FLAGS_SET TL_VAULT_TAG(TL_VAULT_INLINE_HASHSET, TL_VAULT_BOOLEAN, 0)
+#define FLAGS_DICT TL_VAULT_TAG(TL_VAULT_INLINE_DICT, TL_VAULT_INTEGER, TL_VAULT_BOOLEAN)
+static const tl_vault_field_desc flags_fields[] = {
+    {10, FLAGS_LIST, offsetof(flags_vault, list), sizeof(((flags_vault *)0)->list), 4, TL_VAULT_SERIALISED, "list"},
+    {20, FLAGS_SET, offsetof(flags_vault, set), sizeof(((flags_vault *)0)->set), 2, TL_VAULT_SERIALISED, "set"},
+    {30, FLAGS_DICT, offsetof(flags_vault, dict), sizeof(((flags_vault *)0)->dict), 4, TL_VAULT_SERIALISED, "dict"},
+};
+static const uint16_t flags_order[] = {0, 1, 2};
+static const flags_vault flags_defaults;
+static const tl_vault_desc flags_desc = {"Flags", 0x1234u, sizeof(flags_vault), 3, flags_fields, flags_order,
+                                         offsetof(flags_vault, listener), &flags_defaults};
+
+static void test_vault_booleans_in_collections_are_0_or_1(void **state)
+{
+    (void)state;
+    flags_vault v = flags_defaults, back = flags_defaults;
+    uint64_t value[TL_LAYOUT_DICT_BYTES(4, 4, 1) / 8];
+    unsigned char zero = 0, one = 1, two = 2, out[512];
+    int32_t key = 7;
+    size_t n;
+
+    memset(value, 0, sizeof value);
+    tl_inline_list l = tl_inline_list_view(value, 4, 1);
+    assert_true(tl_inline_list_add(l, &one));
+    assert_true(tl_inline_list_add(l, &two));
+    assert_false(tl_vault_try_set(&flags_desc, &v, 10, FLAGS_LIST, value));
+    assert_true(tl_inline_list_remove_at(l, 1));
+    assert_true(tl_vault_try_set(&flags_desc, &v, 10, FLAGS_LIST, value));
+
+    memset(value, 0, sizeof value);
+    tl_inline_hashset s = tl_inline_hashset_view(value, 2, 1);
+    assert_true(tl_inline_hashset_add(s, &zero));
+    assert_true(tl_inline_hashset_add(s, &two));
+    assert_false(tl_vault_try_set(&flags_desc, &v, 20, FLAGS_SET, value));
+    assert_true(tl_inline_hashset_remove(s, &two));
+    assert_true(tl_inline_hashset_add(s, &one));
+    assert_true(tl_vault_try_set(&flags_desc, &v, 20, FLAGS_SET, value));
+
+    memset(value, 0, sizeof value);
+    tl_inline_dict d = tl_inline_dict_view(value, 4, 4, 1);
+    assert_true(tl_inline_dict_try_add(d, &key, &one));
+    key = 2; /* an Integer key of 2 is fine: only the Boolean values are checked */
+    assert_true(tl_inline_dict_try_add(d, &key, &two));
+    assert_false(tl_vault_try_set(&flags_desc, &v, 30, FLAGS_DICT, value));
+    assert_true(tl_inline_dict_set(d, &key, &zero));
+    assert_true(tl_vault_try_set(&flags_desc, &v, 30, FLAGS_DICT, value));
+
+    assert_int_equal(tl_vault_write(&flags_desc, &v, out, sizeof out, &n), TL_VAULT_OK);
+    assert_int_equal(tl_vault_read(&flags_desc, &back, out, n), TL_VAULT_OK);
+    assert_int_equal(tl_inline_list_count(tl_inline_list_view(back.list, 4, 1)), 1);
+    assert_int_equal(*(const unsigned char *)tl_inline_list_at(tl_inline_list_view(back.list, 4, 1), 0), 1);
+    tl_inline_hashset back_set = tl_inline_hashset_view(back.set, 2, 1);
+    assert_true(tl_inline_hashset_contains(back_set, &zero) && tl_inline_hashset_contains(back_set, &one));
+    tl_inline_dict back_dict = tl_inline_dict_view(back.dict, 4, 4, 1);
+    assert_int_equal(*(const unsigned char *)tl_inline_dict_get(back_dict, &key), 0);
+
+    /* Filled by hand, behind the setter's back: the writer refuses. */
+    tl_inline_dict member = tl_inline_dict_view(v.dict, 4, 4, 1);
+    assert_true(tl_inline_dict_set(member, &key, &two));
+    assert_int_equal(tl_vault_write(&flags_desc, &v, out, sizeof out, &n), TL_VAULT_ERROR_VALUE);
+    assert_true(tl_inline_dict_set(member, &key, &one));
+    tl_inline_list list = tl_inline_list_view(v.list, 4, 1);
+    assert_true(tl_inline_list_add(list, &two));
+    assert_int_equal(tl_vault_write(&flags_desc, &v, out, sizeof out, &n), TL_VAULT_ERROR_VALUE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -463,6 +615,9 @@ int main(void)
         cmocka_unit_test(test_vault_round_trips),
         cmocka_unit_test(test_vault_serialisation_is_deterministic_and_pinned),
         cmocka_unit_test(test_vault_read_errors_leave_vault_untouched),
+        cmocka_unit_test(test_vault_generic_set_refuses_other_booleans),
+        cmocka_unit_test(test_vault_write_refuses_what_read_would_refuse),
+        cmocka_unit_test(test_vault_booleans_in_collections_are_0_or_1),
     };
     return cmocka_run_group_tests_name("vault", tests, NULL, NULL);
 }
