@@ -18,9 +18,14 @@
  *
  * The contract
  *   - add, sub, mul, div, mod, neg, from_fraction give the true result rounded to nearest with
- *     ties away from zero, so (-a)*b == -(a*b). Results beyond the range saturate at
- *     TL_FP_MIN / TL_FP_MAX instead of wrapping. Nothing traps: x/0 saturates toward the sign of
- *     x and 0/0 is 0; x % 0 is 0 and MIN % -1 is 0.
+ *     ties away from zero. Results beyond the range saturate at TL_FP_MIN / TL_FP_MAX instead of
+ *     wrapping. Nothing traps: x/0 saturates toward the sign of x and 0/0 is 0; x % 0 is 0 and
+ *     MIN % -1 is 0.
+ *   - Rounding is symmetric, so (-a)*b == -(a*b) for results inside the range (and a other than
+ *     TL_FP_MIN, whose negation saturates to TL_FP_MAX). The range itself is not symmetric:
+ *     TL_FP_MIN is -TL_FP_MAX - 2^-32. When a*b saturates at TL_FP_MAX (the true product rounds
+ *     above it), (-a)*b saturates at TL_FP_MIN, one raw unit below -(a*b) = -TL_FP_MAX. A product
+ *     at or below TL_FP_MIN keeps the identity: its mirror saturates at TL_FP_MAX = neg(TL_FP_MIN).
  *   - sqrt is exact (the true root rounded to nearest). sin, cos, tan, asin, acos, atan, atan2,
  *     exp, log, log2 and pow are evaluated with at least 61 fractional bits (128-bit steps where
  *     cancellation needs them) and rounded once: at most 1 raw unit from the true value for sin,

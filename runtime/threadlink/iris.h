@@ -271,6 +271,7 @@ void tl_iris__settle(tl_iris_slot *slot);
 void tl_iris__mark(tl_iris_slot *slot, uint32_t index);
 bool tl_iris__subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t signature,
                              uint32_t flags, tl_iris_fn fn, void *ctx);
+bool tl_iris__unsubscribe_refused(const tl_iris_registry *reg, uint32_t event, tl_iris_fn fn);
 
 /* Subscribe: the common case (a bound broadcast slot with room, signature as expected, no
    duplicate) inline; everything else (first allocation, growth, binding, refusals and their
@@ -298,12 +299,14 @@ static inline bool tl_iris_subscribe(tl_iris_registry *reg, uint32_t event, uint
 }
 
 /* Unsubscribe: searches newest first (churn removes what it just added); outside dispatch the last
-   entry fills the hole, during dispatch the entry is only marked (see RULES). */
+   entry fills the hole, during dispatch the entry is only marked (see RULES). A listener that is
+   not subscribed is a quiet false; no registry or function, an event outside the registry or a
+   gap is refused and logged, as subscribe does. */
 static inline bool tl_iris_unsubscribe(tl_iris_registry *reg, uint32_t event, tl_iris_fn fn,
                                        void *ctx) {
     tl_iris_slot *slot;
     uint32_t i;
-    if (!reg || !fn || event >= reg->span) return false;
+    if (!reg || !fn || event >= reg->span) return tl_iris__unsubscribe_refused(reg, event, fn);
     slot = &reg->slots[event];
     for (i = slot->count; i-- > 0;) {
         if (slot->listeners[i].fn != fn || slot->listeners[i].ctx != ctx) continue;
@@ -312,7 +315,7 @@ static inline bool tl_iris_unsubscribe(tl_iris_registry *reg, uint32_t event, tl
         else slot->listeners[i] = slot->listeners[--slot->count];
         return true;
     }
-    return false;
+    return (slot->flags & TL_IRIS__GAP) ? tl_iris__unsubscribe_refused(reg, event, fn) : false;
 }
 
 /* Starts a dispatch: the slot, with *count = the entries to visit (from *count - 1 down to 0) and
@@ -639,6 +642,15 @@ bool tl_iris__subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t sig
     slot->count++;
     slot->live++;
     return true;
+}
+
+/* Logs why tl_iris_unsubscribe refused, with subscribe's diagnostics; always false. */
+bool tl_iris__unsubscribe_refused(const tl_iris_registry *reg, uint32_t event, tl_iris_fn fn) {
+    if (!reg || !fn) tl__iris_log(reg, TL_IRIS_LOG_INVALID_ARGUMENT, "unsubscribe");
+    else if (event >= reg->span)
+        tl__iris_log(reg, TL_IRIS_LOG_OUT_OF_RANGE, "unsubscribe", (unsigned)event, (unsigned)reg->span);
+    else tl__iris_log(reg, TL_IRIS_LOG_UNDECLARED_EVENT, "unsubscribe", (unsigned)event);
+    return false;
 }
 
 /* The outermost dispatch ended on a dirty slot: free the retired lists, compact the marked entries

@@ -28,8 +28,10 @@
  *   samplers    range: Lemire's multiply-shift on a 64-bit draw, redrawing the rare biased
  *               case; chance(p) compares the top 32 bits of a draw with p's raw value. A sampler of
  *               one value makes one draw (plus the rare redraw) whatever its arguments'
- *               values; tl_rng_shuffle makes count - 1 draws, and tl_rng_inside_unit_circle
- *               two per try of its rejection loop.
+ *               values; tl_rng_shuffle makes count - 1 range draws (each with its rare redraw)
+ *               when count >= 2 and size > 0, and none otherwise (count 0 or 1, or size 0:
+ *               nothing to move); tl_rng_inside_unit_circle makes two per try of its rejection
+ *               loop.
  *   tl_rng_part(text): FNV-1a 64 over the bytes, then mix.
  */
 #ifndef TL_RNG_H
@@ -137,7 +139,13 @@ static inline int tl_rng_chance_fp(tl_rng *r, tl_fp p) {
   return p.raw > 0 && u < (uint64_t)p.raw;
 }
 /* An index drawn in proportion to the weights (negative weights count as zero); -1 when there
- * is no positive weight. Sums beyond 2^64 raw are scaled down by a power of two first. */
+ * is no positive weight (after its one draw, like every sampler).
+ * Precision: the positive raw weights are summed in 128 bits. While that sum is below 2^64 raw
+ * (weights totalling less than 2^32), index i has probability exactly w[i].raw / sum. From 2^64
+ * on, every weight is first shifted right by d bits, d = the bit length of (sum >> 64), at least
+ * 1 and below the bit length of count: index i then has probability floor(w[i].raw / 2^d)
+ * divided by the sum of those, and a positive weight below 2^d raw (2^d * 2^-32) can never be
+ * picked. {TL_FP_MAX, TL_FP_MAX, TL_FP_MAX, 1 raw} has d = 1: index 3 never comes up. */
 static inline ptrdiff_t tl_rng_weighted_index(tl_rng *r, const tl_fp *weights, size_t count) {
   tl__u128 total = tl__u128_from64(0);
   uint64_t t = 0, pick, cum = 0;
@@ -168,7 +176,8 @@ static inline ptrdiff_t tl_rng_weighted_index_u32(tl_rng *r, const uint32_t *wei
   }
   return -1;
 }
-/* Fisher-Yates: every order of the count elements of size bytes equally likely. */
+/* Fisher-Yates: every order of the count elements of size bytes equally likely. count - 1 range
+ * draws, none when count < 2 or size == 0 (see "samplers" above). */
 static inline void tl_rng_shuffle(tl_rng *r, void *base, size_t count, size_t size) {
   unsigned char *p = (unsigned char *)base, tmp[64];
   size_t i;

@@ -191,6 +191,28 @@ static void test_fp_mul_saturates_instead_of_wrapping(void **state) {
   assert_int_equal(tl_fp_mul_int(I(5), -3).raw, -15 * ONE);
 }
 
+/* The contract's qualification of (-a) b == -(a b): for a != MIN it fails only when a b saturates
+ * at MAX, and then (-a) b is MIN, one raw unit below -(a b). */
+static void test_fp_mul_sign_symmetry_at_saturation(void **state) {
+  int i, saturated = 0;
+  (void)state;
+  assert_int_equal(tl_fp_mul(I(100000), I(2000000)).raw, INT64_MAX);
+  assert_int_equal(tl_fp_mul(I(-100000), I(2000000)).raw, INT64_MIN);
+  assert_int_equal(tl_fp_neg(TL_FP_MAX).raw, INT64_MIN + 1);
+  assert_int_equal(tl_fp_mul(I(-100000), I(-2000000)).raw, INT64_MAX); /* -(a b) == neg(MIN) */
+  assert_int_equal(tl_fp_neg(tl_fp_mul(I(100000), I(-2000000))).raw, INT64_MAX);
+  for (i = 0; i < 100000; i++) {
+    tl_fp a = R(any_raw() >> (i % 40)), b = R(any_raw()), p = tl_fp_mul(a, b), q;
+    if (a.raw == INT64_MIN) continue;
+    q = tl_fp_mul(tl_fp_neg(a), b);
+    if (q.raw == tl_fp_neg(p).raw) continue;
+    assert_int_equal(p.raw, INT64_MAX);
+    assert_int_equal(q.raw, INT64_MIN);
+    saturated++;
+  }
+  assert_true(saturated > 0);
+}
+
 static void test_fp_div_never_traps(void **state) {
   (void)state;
   assert_int_equal(tl_fp_div(I(1), I(3)).raw, 1431655765);
@@ -603,6 +625,7 @@ int main(void) {
     cmocka_unit_test(test_fpv_products_do_not_overflow),
     cmocka_unit_test(test_fpv_axes_and_rotations),
     cmocka_unit_test(test_fpv_helpers),
+    cmocka_unit_test(test_fp_mul_sign_symmetry_at_saturation), /* last: it draws from any_raw */
   };
 #ifdef TL_FP_PORTABLE_128
   return cmocka_run_group_tests_name("fp (portable 128-bit path)", tests, NULL, NULL);

@@ -621,6 +621,30 @@ static void test_iris_gaps_and_out_of_range_events_are_refused(void **state) {
     assert_int_equal(tl_iris_listener_count(&h->reg, 99), 0);
 }
 
+/* Unsubscribe refuses the same events subscribe refuses, and logs them the same way (before, it
+   answered false in silence); a listener that is simply not subscribed stays a quiet false. */
+static void test_iris_unsubscribe_refusals_are_logged(void **state) {
+    harness *h = (harness *)*state;
+    probe p[1];
+    int records;
+    memset(p, 0, sizeof p);
+    p[0].h = h;
+    records = h->log_capture.records;
+    assert_false(tl_iris_unsubscribe(&h->reg, IRIS_EVENTS_SPAN + 7, TL_IRIS_FN(on_update), &p[0]));
+    assert_int_equal(h->log_capture.records, records + 1);
+    assert_int_equal(h->log_capture.last_item, TL_IRIS_LOG_OUT_OF_RANGE);
+    assert_int_equal(h->log_capture.last_level, TL_LOG_LEVEL_ERROR);
+    assert_true(logged(h, "unsubscribe: event #"));
+    assert_false(tl_iris_unsubscribe(&h->reg, 2, TL_IRIS_FN(on_update), &p[0]));
+    assert_int_equal(h->log_capture.last_item, TL_IRIS_LOG_UNDECLARED_EVENT);
+    assert_true(logged(h, "unsubscribe: event #2"));
+    assert_false(tl_iris_unsubscribe(&h->reg, Iris_Events_OnUpdate, NULL, &p[0]));
+    assert_int_equal(h->log_capture.last_item, TL_IRIS_LOG_INVALID_ARGUMENT);
+    records = h->log_capture.records;
+    assert_false(Iris_Events_OnUpdate_unsubscribe(&h->reg, on_update, &p[0])); /* not subscribed */
+    assert_int_equal(h->log_capture.records, records);
+}
+
 static void test_iris_registry_without_table_binds_on_first_subscription(void **state) {
     harness *h = (harness *)*state;
     tl_iris_registry bare;
@@ -712,6 +736,7 @@ int main(void) {
         T(test_iris_publish_without_listeners_is_a_noop),
         T(test_iris_lists_allocate_on_first_subscription_and_publish_never),
         T(test_iris_unsubscribe_outside_dispatch_swaps_with_last),
+        T(test_iris_unsubscribe_refusals_are_logged),
         T(test_iris_duplicate_listener_is_refused),
         T(test_iris_listener_removes_itself_during_dispatch),
         T(test_iris_listener_removes_one_not_yet_called),

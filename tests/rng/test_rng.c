@@ -263,6 +263,25 @@ static void test_rng_chi_square_weighted_index(void **state) {
   assert_true(chi_square_uniform(ch, 3, 30000) < 13.82);
 }
 
+/* What the header documents about draw counts and the weighted index's precision (results are
+ * unchanged: these pin the documentation to the code). */
+static void test_rng_documented_shuffle_draws_and_weight_precision(void **state) {
+  tl_rng r = tl_rng_create(5, 6);
+  uint64_t s = r.state;
+  int a[5] = {1, 2, 3, 4, 5};
+  tl_fp w[4];
+  int i;
+  (void)state;
+  tl_rng_shuffle(&r, a, 0, sizeof a[0]);    assert_int_equal(r.state, s); /* count 0: none */
+  tl_rng_shuffle(&r, NULL, 0, sizeof a[0]); assert_int_equal(r.state, s);
+  tl_rng_shuffle(&r, a, 5, 0);              assert_int_equal(r.state, s); /* size 0: none */
+  tl_rng_shuffle(&r, a, 5, sizeof a[0]);    s += 4 * GAMMA; assert_int_equal(r.state, s);
+  /* Sum 3 * 2^63 - 2 raw: d = 1, so the 1-raw weight scales to 0 and is never picked. */
+  w[0] = w[1] = w[2] = TL_FP_MAX;
+  w[3] = tl_fp_from_raw(1);
+  for (i = 0; i < 20000; i++) assert_true(tl_rng_weighted_index(&r, w, 4) < 3);
+}
+
 /* The bias test: over a span of 3 * 2^62, a plain modulo x % n makes the first third of the span
  * twice as likely as the rest (1/2 instead of 1/3). Lemire's method with redraw is exact. */
 static void test_rng_bias_test_catches_plain_modulo(void **state) {
@@ -314,6 +333,7 @@ int main(void) {
     cmocka_unit_test(test_rng_chi_square_chance),
     cmocka_unit_test(test_rng_chi_square_shuffle_all_orders_of_four),
     cmocka_unit_test(test_rng_chi_square_weighted_index),
+    cmocka_unit_test(test_rng_documented_shuffle_draws_and_weight_precision),
     cmocka_unit_test(test_rng_bias_test_catches_plain_modulo),
     cmocka_unit_test(test_rng_inside_unit_circle),
   };
