@@ -367,7 +367,10 @@ static void emit_schema(const vschema *s, out_file *o, const emit_options *opt)
     buf_puts(b, "    switch (field_id) {\n");
     for (size_t i = 0; i < n; i++) {
         const vfield *f = &s->fields.items[i];
-        if (f->type == VT_STRING)
+        /* Strings and anything holding a Boolean go through the runtime, which checks them (a
+         * Boolean byte other than 0 or 1 is refused: reading it back is undefined behaviour). */
+        bool boolean = f->type == VT_BOOLEAN || (f->type == VT_COLLECTION && (f->element == VT_BOOLEAN || f->value == VT_BOOLEAN));
+        if (f->type == VT_STRING || boolean)
             buf_printf(b, "    case %s_VAULT_ID_%s: return tl_vault_field_set(&%s_vault_fields[%zu], v, &v->tl_listener, tag, value);\n",
                        U, f->member, v, i);
         else

@@ -180,6 +180,18 @@ static void test_vault_generic_access_by_id(void **state)
     assert_true(every_vault_try_set(&v, EVERY_VAULT_ID_Health, TL_VAULT_INTEGER, &health));
     assert_int_equal(c.count, 1);
     assert_false(every_vault_try_set(&v, EVERY_VAULT_ID_Speed, TL_VAULT_DOUBLE, &health));
+    /* The generated setter checks Booleans as the runtime's does: 0 or 1, else nothing changes. */
+    unsigned char two = 2, one = 1;
+    c.count = 0;
+    assert_false(every_vault_try_set(&v, EVERY_VAULT_ID_Alive, TL_VAULT_BOOLEAN, &two));
+    assert_int_equal(c.count, 0);
+    assert_true(every_vault_try_set(&v, EVERY_VAULT_ID_Alive, TL_VAULT_BOOLEAN, &one));
+    assert_true(v.Alive);
+    uint64_t queue[6] = {0};
+    every_vault_Queue_queue q = every_vault_Queue_queue_view(queue, 5);
+    assert_true(every_vault_Queue_queue_enqueue(q, true));
+    *(unsigned char *)every_vault_Queue_queue_at(q, 0) = 2;
+    assert_false(every_vault_try_set(&v, EVERY_VAULT_ID_Queue, every_vault_fields[every_vault_field_index(EVERY_VAULT_ID_Queue)].tag, queue));
     const char *name = NULL;
     assert_true(every_vault_try_get(&v, EVERY_VAULT_ID_Name, TL_VAULT_STRING, &name));
     assert_ptr_equal(name, v.Name);

@@ -470,13 +470,7 @@ static inline bool every_vault_try_set(every_vault *v, uint32_t field_id, uint32
             tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Precise);
         }
         return true;
-    case EVERY_VAULT_ID_Alive:
-        if (tag != 5u || !value) return false;
-        if (memcmp(&v->Alive, value, sizeof v->Alive) != 0) {
-            memcpy(&v->Alive, value, sizeof v->Alive);
-            tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Alive);
-        }
-        return true;
+    case EVERY_VAULT_ID_Alive: return tl_vault_field_set(&every_vault_fields[4], v, &v->tl_listener, tag, value);
     case EVERY_VAULT_ID_Cell:
         if (tag != 6u || !value) return false;
         if (memcmp(&v->Cell, value, sizeof v->Cell) != 0) {
@@ -569,13 +563,7 @@ static inline bool every_vault_try_set(every_vault *v, uint32_t field_id, uint32
             tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Tags);
         }
         return true;
-    case EVERY_VAULT_ID_Queue:
-        if (tag != 1314u || !value) return false;
-        if (memcmp(&v->Queue, value, sizeof v->Queue) != 0) {
-            memcpy(&v->Queue, value, sizeof v->Queue);
-            tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Queue);
-        }
-        return true;
+    case EVERY_VAULT_ID_Queue: return tl_vault_field_set(&every_vault_fields[19], v, &v->tl_listener, tag, value);
     case EVERY_VAULT_ID_Undo:
         if (tag != 547u || !value) return false;
         if (memcmp(&v->Undo, value, sizeof v->Undo) != 0) {
