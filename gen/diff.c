@@ -86,12 +86,6 @@ typedef struct allow_entry {
 
 typedef VEC(allow_entry) allow_list;
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 typedef struct key_probe { const manifest *m; const char *key; size_t len; } key_probe;
 
 static bool eq_key(const void *ctx, uint32_t i)
@@ -173,7 +167,7 @@ static bool read_dir(const char *dir, side *out, int depth)
         char *path = path_join(dir, names.items[i]);
         fs_kind k = fs_kind_of(path);
         if (k == FS_DIR && names.items[i][0] != '.') ok = read_dir(path, out, depth + 1);
-        else if (k == FS_FILE && ends_with(names.items[i], ".manifest.json")) ok = read_one(path, out);
+        else if (k == FS_FILE && str_has_suffix(names.items[i], ".manifest.json", NULL)) ok = read_one(path, out);
         free(path);
     }
     name_list_free(&names);

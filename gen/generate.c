@@ -97,15 +97,14 @@ static void warn_orphan_manifests(const char *dir, const domain_job *jobs, size_
 {
     name_list entries = {0};
     if (depth > 16 || !fs_list_dir(dir, &entries)) return;
-    static const char suffix[] = ".manifest.json";
     for (size_t i = 0; i < entries.count; i++) {
         const char *name = entries.items[i];
         char *path = path_join(dir, name);
         fs_kind k = fs_kind_of(path);
-        size_t n = strlen(name), domain_len = n - (sizeof suffix - 1);
+        size_t domain_len;
         if (k == FS_DIR && name[0] != '.') {
             warn_orphan_manifests(path, jobs, count, depth + 1);
-        } else if (k == FS_FILE && n > sizeof suffix - 1 && strcmp(name + domain_len, suffix) == 0) {
+        } else if (k == FS_FILE && str_has_suffix(name, ".manifest.json", &domain_len)) {
             bool declared = false;
             for (size_t j = 0; j < count && !declared; j++)
                 declared = strlen(jobs[j].d->name) == domain_len && memcmp(jobs[j].d->name, name, domain_len) == 0;
@@ -211,12 +210,6 @@ static bool stamp_says_up_to_date(const char *stamp_path, uint64_t inputs, char 
     return ok;
 }
 
-static bool has_suffix(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 /* Outputs the last run wrote and this one did not (a domain's output moved, a domain or a vault
  * gone) are deleted, so that no stale header stays on the include path to shadow the new one or
  * hide a removal until a clean build. Only files below this run's output directory that are
@@ -244,7 +237,7 @@ static void remove_stale_outputs(const char *stamp_path, const char *base, const
         const stamp_output *o = &old.outputs.items[i];
         written_probe wp = {written, o->path};
         if (index_map_find(&now, fnv1a_folded(o->path, strlen(o->path)), is_written, &wp) != UINT32_MAX) continue;
-        if (has_suffix(o->path, ".manifest.json")) continue;
+        if (str_has_suffix(o->path, ".manifest.json", NULL)) continue;
         if (strncmp(o->path, base, base_len) != 0 || o->path[base_len] != '/' || strstr(o->path, "/../")) continue;
         if (!stamp_output_intact(o)) continue;
         if (unlink(o->path) == 0 && report) fprintf(report, "removed %s: no longer generated\n", o->path);

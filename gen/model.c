@@ -267,11 +267,7 @@ static bool classify_injector(project *p, const char *dir_path, const char *file
     return ok;
 }
 
-static bool ends_with_txt(const char *name)
-{
-    size_t n = strlen(name);
-    return n > 4 && strcmp(name + n - 4, ".txt") == 0 && name[0] != '.';
-}
+static bool ends_with_txt(const char *name) { return name[0] != '.' && str_has_suffix(name, ".txt", NULL); }
 
 /* definitions/<Name>.txt declares a domain of its own (unless the config already declares it, in
  * which case the file is that domain's list). */

@@ -173,6 +173,14 @@ bool ascii_ieq(const char *a, size_t alen, const char *b, size_t blen)
     return true;
 }
 
+bool str_has_suffix(const char *s, const char *suffix, size_t *stem)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    if (n <= m || strcmp(s + n - m, suffix) != 0) return false;
+    if (stem) *stem = n - m;
+    return true;
+}
+
 uint32_t fnv1a_folded(const char *s, size_t n)
 {
     uint32_t h = 2166136261u;

@@ -82,6 +82,8 @@ static inline bool ascii_is_word(unsigned char c)
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 bool ascii_ieq(const char *a, size_t alen, const char *b, size_t blen);
+/* `s` is longer than `suffix` and ends with it; *stem (if not NULL) gets the length before it. */
+bool str_has_suffix(const char *s, const char *suffix, size_t *stem);
 
 /* FNV-1a of the ASCII-lowercased bytes: the hash the generated name lookups use too. */
 uint32_t fnv1a_folded(const char *s, size_t n);

@@ -666,14 +666,6 @@ static char *config_dir(vault_state *st, json_checker *j, json_t *obj, const cha
     return jc_rel_path(j, obj, key, "vaults", fallback);
 }
 
-static bool ends_with(const char *s, const char *suffix, size_t *stem)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    if (n <= m || strcmp(s + n - m, suffix) != 0) return false;
-    *stem = n - m;
-    return true;
-}
-
 /* The *.suffix files of a directory (sorted), or false when it is absent. */
 static bool list_inputs(vault_state *st, json_checker *j, const char *key, const char *rel, bool explicit_, name_list *out)
 {
@@ -737,7 +729,7 @@ static bool vault_load(project *p, void **state, stage_outputs *outputs)
     if (listed) {
         size_t stem;
         for (size_t i = 0; i < schema_files.count; i++) {
-            if (!ends_with(schema_files.items[i], ".vault.json", &stem)) continue;
+            if (!str_has_suffix(schema_files.items[i], ".vault.json", &stem)) continue;
             char *dir = path_join(p->cfg.root, schemas_dir);
             char *path = path_join(dir, schema_files.items[i]);
             vschema *s = read_schema(st, path);
@@ -760,7 +752,7 @@ static bool vault_load(project *p, void **state, stage_outputs *outputs)
             free(dir);
         }
         for (size_t i = 0; i < data_files.count; i++) {
-            if (!ends_with(data_files.items[i], ".vaultdata.json", &stem)) continue;
+            if (!str_has_suffix(data_files.items[i], ".vaultdata.json", &stem)) continue;
             char *dir = path_join(p->cfg.root, data_dir);
             char *path = path_join(dir, data_files.items[i]);
             char *name = xstrndup(data_files.items[i], stem);
