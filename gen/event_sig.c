@@ -188,7 +188,8 @@ static bool parse_type(sig_lexer *lx, buf *out, const char *what)
                 tag_key_len = (int)n;
             } else if (k == WORD_BUILTIN) {
                 specified = true;
-                builtins[builtin_index(w, n)]++;
+                const int b = builtin_index(w, n);
+                if (b >= 0) builtins[b]++;
                 const char *why = named ? "a typedef name or tag takes no builtin type keyword"
                                         : builtin_combination_error(builtins);
                 if (why && !mixed) mixed = w, mixed_len = (int)n, mixed_why = why;

@@ -210,10 +210,6 @@ static bool stamp_says_up_to_date(const char *stamp_path, uint64_t inputs, char 
     return ok;
 }
 
-/* Outputs the last run wrote and this one did not (a domain's output moved, a domain or a vault
- * gone) are deleted, so that no stale header stays on the include path to shadow the new one or
- * hide a removal until a clean build. Only files below this run's output directory that are
- * still byte for byte what was written; never a manifest (the identity store of its domain). */
 typedef struct written_probe { const output_set *set; const char *path; } written_probe;
 
 static bool is_written(const void *ctx, uint32_t i)
@@ -222,6 +218,10 @@ static bool is_written(const void *ctx, uint32_t i)
     return strcmp(p->set->files.items[i]->path, p->path) == 0;
 }
 
+/* Outputs the last run wrote and this one did not (a domain's output moved, a domain or a vault
+ * gone) are deleted, so that no stale header stays on the include path to shadow the new one or
+ * hide a removal until a clean build. Only files below this run's output directory that are
+ * still byte for byte what was written; never a manifest (the identity store of its domain). */
 static void remove_stale_outputs(const char *stamp_path, const char *base, const output_set *written, FILE *report)
 {
     stamp old;
