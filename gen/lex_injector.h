@@ -4,6 +4,11 @@
 
 #include "diag.h"
 
+/* Bounds that keep every manifest readable (its reader takes strings of up to 4,096 bytes: a key
+ * is scope "." name) and generated names sane. */
+#define INJECTOR_MAX_NAME 255       /* bytes of the C-safe spelling */
+#define INJECTOR_MAX_SIGNATURE 1024 /* bytes from '(' to the end of the line */
+
 typedef struct injector_line {
     const char *name; /* the C-safe spelling: ASCII letters, digits and '_' only */
     uint32_t name_len;

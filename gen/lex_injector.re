@@ -163,6 +163,11 @@ bool lex_injector(const char *file, const char *data, size_t len, bool signature
             }
         }
 
+        if (line_ok && trimmed > INJECTOR_MAX_NAME) {
+            diag_error(out.loc, "identifier is %zu characters long: at most %d (it becomes part of C names and of the manifest key)",
+                       trimmed, INJECTOR_MAX_NAME);
+            line_ok = false;
+        }
         if (line_ok && paren) {
             /* The signature runs to the end of the line or to a comment; its own parser checks it. */
             const unsigned char *end = p;
@@ -171,7 +176,11 @@ bool lex_injector(const char *file, const char *data, size_t len, bool signature
             while (sig_end < end && !(end - sig_end >= 2 && sig_end[0] == '/' && sig_end[1] == '/')) sig_end++;
             while (sig_end > paren && (sig_end[-1] == ' ' || sig_end[-1] == '\t' || sig_end[-1] == '\r'))
                 sig_end--;
-            for (const unsigned char *q = paren; q < sig_end; q++) {
+            if (sig_end - paren > INJECTOR_MAX_SIGNATURE) {
+                diag_error(loc_of(&s, paren), "signature is %td bytes long: at most %d", sig_end - paren, INJECTOR_MAX_SIGNATURE);
+                line_ok = false;
+            }
+            for (const unsigned char *q = paren; line_ok && q < sig_end; q++) {
                 if (*q == 0) {
                     diag_error(loc_of(&s, q), "NUL byte in injector file");
                     line_ok = false;

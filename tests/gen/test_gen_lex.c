@@ -150,6 +150,29 @@ static void test_lex_signatures_split_at_paren(void **state)
     check(LEX("On(x)\n"), "On_x_@1:1|", "");
 }
 
+/* Names and signatures are bounded so that every manifest written can be read back (its reader
+ * takes strings of up to 4,096 bytes) and generated names stay sane. */
+static void test_lex_length_limits(void **state)
+{
+    (void)state;
+    buf in = {0};
+    for (int i = 0; i < INJECTOR_MAX_NAME; i++) buf_putc(&in, 'a');
+    buf_puts(&in, "\nb");
+    for (int i = 0; i < INJECTOR_MAX_NAME; i++) buf_putc(&in, 'b');
+    buf_puts(&in, "\nOnX(");
+    for (int i = 0; i < INJECTOR_MAX_SIGNATURE; i++) buf_putc(&in, 'i');
+    buf_puts(&in, ")\nOnY(int)\n");
+    lexed l = lex_bytes(in.data, in.len, true);
+    assert_string_equal(l.diags.data,
+                        "inj.txt:2:1: error: identifier is 256 characters long: at most 255 (it becomes part of C names and of the manifest key)\n"
+                        "inj.txt:3:4: error: signature is 1026 bytes long: at most 1024\n");
+    assert_false(l.ok);
+    assert_non_null(strstr(l.names.data, "@1:1|OnY@4:1(int)|")); /* 255 is fine, and the lines after */
+    buf_free(&l.names);
+    buf_free(&l.diags);
+    buf_free(&in);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -163,6 +186,7 @@ int main(void)
         cmocka_unit_test(test_lex_rejects_invalid_utf8),
         cmocka_unit_test(test_lex_rejects_nul),
         cmocka_unit_test(test_lex_signatures_split_at_paren),
+        cmocka_unit_test(test_lex_length_limits),
     };
     return cmocka_run_group_tests_name("gen_lex", tests, NULL, NULL);
 }
