@@ -512,7 +512,9 @@ int diff_run(const diff_options *opt)
     FILE *out = opt->out ? opt->out : stdout;
     side old_side = {0}, new_side = {0};
     allow_list allow = {0};
-    bool ok = read_side(opt->old_path, &old_side) & read_side(opt->new_path, &new_side);
+    bool old_ok = read_side(opt->old_path, &old_side);
+    bool new_ok = read_side(opt->new_path, &new_side); /* read either way: both sides' problems in one run */
+    bool ok = old_ok && new_ok;
     for (size_t i = 0; i < opt->allow.count; i++) *vec_push(&allow) = (allow_entry){xstrdup(opt->allow.items[i]), 0, 0, false};
     if (opt->allow_file) load_allow_file(opt->allow_file, &allow, &ok);
     if (!ok) {
