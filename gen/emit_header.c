@@ -256,6 +256,29 @@ static void put_params(buf *b, const event_sig *sig, bool with_types)
     }
 }
 
+typedef VEC(char *) tag_list;
+
+/* Adds the `struct x` / `union x` tags a type names to `tags` ("struct x", once each). */
+static void collect_tags(const char *type, tag_list *tags)
+{
+    const char *p = type;
+    while (*p) {
+        while (*p && !ascii_is_word((unsigned char)*p)) p++;
+        const char *w = p;
+        while (ascii_is_word((unsigned char)*p)) p++;
+        size_t n = (size_t)(p - w);
+        if (!((n == 6 && memcmp(w, "struct", 6) == 0) || (n == 5 && memcmp(w, "union", 5) == 0))) continue;
+        while (*p == ' ') p++;
+        const char *tag = p;
+        while (ascii_is_word((unsigned char)*p)) p++;
+        char *decl = xasprintf("%.*s %.*s", (int)n, w, (int)(p - tag), tag);
+        bool seen = false;
+        for (size_t i = 0; i < tags->count && !seen; i++) seen = strcmp(tags->items[i], decl) == 0;
+        if (seen) free(decl);
+        else *vec_push(tags) = decl;
+    }
+}
+
 /* Ordinal domains are event domains: per live event a listener type and typed subscribe,
  * unsubscribe, contains and publish over threadlink/iris.h, then the event table. The exact
  * form is the contract in iris.h (tests/iris/generated_events_sample.h). */
@@ -277,6 +300,19 @@ static void emit_events(header_ctx *c)
         *vec_push(&by_value) = e;
         *vec_push(&sigs) = sig;
     }
+    /* A tag named only inside a parameter list would have that list's scope, and no caller's
+     * struct would match it: declare each at file scope first (an enum must come complete from
+     * an include). */
+    tag_list tags = {0};
+    for (size_t k = 0; k < sigs.count; k++) {
+        for (size_t i = 0; i < sigs.items[k].params.count; i++) collect_tags(sigs.items[k].params.items[i], &tags);
+        if (sigs.items[k].result) collect_tags(sigs.items[k].result, &tags);
+    }
+    for (size_t i = 0; i < tags.count; i++) {
+        buf_printf(&o->chunk, "%s;%s", tags.items[i], i + 1 == tags.count ? "\n\n" : "\n");
+        free(tags.items[i]);
+    }
+    vec_free(&tags);
     for (size_t k = 0; k < by_value.count; k++) {
         const entry *e = by_value.items[k];
         const event_sig *sig = &sigs.items[k];

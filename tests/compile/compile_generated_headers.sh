@@ -21,7 +21,7 @@ printf 'name\nfrom_name\nplain\n' > injectors/lower.case.User.txt
 printf 'Red\nBlue\n' > definitions/Game.Colours.txt
 "$gen" generate --quiet
 printf 'Health\nArmor\nName\n' > injectors/Vault.Fields.User.txt
-printf 'OnA(float)\nOnC\n' > injectors/Iris.Events.User.txt
+printf 'OnA(float)\nOnC\nOnHit(const struct hit *) -> union u *\n' > injectors/Iris.Events.User.txt
 "$gen" generate --quiet
 grep -q 'Vault_Fields_Old TL_DEPRECATED_ENTRY' generated/vault_fields.h
 grep -q -- '= -' generated/vault_fields.h   # at least one value above INT_MAX
@@ -33,8 +33,14 @@ cat > use.c <<'C'
 #include "game_colours.h"
 #include <stdio.h>
 #define SHOW(e, n) printf("%s %d\n", #n, (int)(e));
+/* Tags a signature names are the caller's own types (the header declares them at file scope). */
+struct hit { int damage; };
+union u { int i; float f; };
+static union u *on_hit(void *ctx, const struct hit *hit) { (void)hit; return (union u *)ctx; }
 int main(void)
 {
+    Iris_Events_OnHit_fn listener = on_hit;
+    if (!listener) return 1;
     vault_fields f;
     lower_case l;
     if (!vault_fields_from_name("HEALTH", &f) || !lower_case_from_name("plain", &l)) return 1;
