@@ -529,11 +529,19 @@ int gen_run(const gen_options *opt, gen_result *result)
             if (live == 0)
                 diag_warning(job->d->cfg ? job->d->cfg->loc : loc_file(p.cfg.path),
                              "domain '%s' has no entries: its enum holds only the sentinel %s_None", job->d->name, job->d->c_name);
-            if (opt->command == GEN_HEADERS && job->summary.added) {
+            const identity_summary *sum = &job->summary;
+            if (opt->command == GEN_HEADERS && (sum->added || sum->removed || sum->revived || sum->signature_changes)) {
+                /* The build's headers already follow the injectors; the manifest, which diff
+                 * compares, does not until generate runs. */
                 void (*report)(src_loc, const char *, ...) = opt->strict ? diag_error : diag_warning;
-                report(loc_file(job->manifest_path), "%zu new entr%s of %s not recorded in the manifest: run threadlink-gen generate to record %zu new entr%s",
-                       job->summary.added, job->summary.added == 1 ? "y" : "ies", job->d->name, job->summary.added,
-                       job->summary.added == 1 ? "y" : "ies");
+                if (!sum->removed && !sum->revived && !sum->signature_changes) {
+                    report(loc_file(job->manifest_path), "%zu new entr%s of %s not recorded in the manifest: run threadlink-gen generate to record %zu new entr%s",
+                           sum->added, sum->added == 1 ? "y" : "ies", job->d->name, sum->added, sum->added == 1 ? "y" : "ies");
+                } else {
+                    report(loc_file(job->manifest_path), "changes to %s not recorded in the manifest (%zu added, %zu removed, %zu revived, %zu signature%s changed): run threadlink-gen generate to record them",
+                           job->d->name, sum->added, sum->removed, sum->revived, sum->signature_changes,
+                           sum->signature_changes == 1 ? "" : "s");
+                }
                 if (opt->strict) ok = false;
             }
         }

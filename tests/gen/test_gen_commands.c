@@ -81,11 +81,12 @@ static void test_commands_headers_equal_generate(void **state)
     fx_write("injectors/Test.Ids.User.txt", "Alpha\nBeta\nGamma\n");
     assert_headers_match_generate(f, true); /* an addition */
     fx_write("injectors/Test.Ids.User.txt", "Alpha\nGamma\n");
-    assert_headers_match_generate(f, false); /* a removal: tombstoned in both */
+    assert_headers_match_generate(f, true); /* a removal: tombstoned in both */
     fx_write("injectors/Test.Ids.Mod.txt", "gamma\nk71135\nk171189\n");
     assert_headers_match_generate(f, true); /* name and hash collisions */
     fx_write("injectors/Test.Ids.User.txt", "Alpha\nGamma\nBeta\n");
-    assert_headers_match_generate(f, false); /* a revival */
+    assert_headers_match_generate(f, true); /* a revival */
+    assert_headers_match_generate(f, false); /* nothing new */
 }
 
 static void test_commands_headers_strict_refuses_unrecorded(void **state)
@@ -100,6 +101,17 @@ static void test_commands_headers_strict_refuses_unrecorded(void **state)
     assert_string_equal(f->diags.data,
         "generated/Test.Ids.manifest.json: error: 2 new entries of Test.Ids not recorded in the manifest: run threadlink-gen generate to record 2 new entries\n");
     assert_false(fx_exists("build-out/test_ids.h"));
+    /* A removal or a changed signature is as unrecorded as an addition: diff compares manifests. */
+    fx_write("threadlink.json", "{\"domains\": [{\"name\": \"Ev\", \"output\": \"ev.h\", \"kind\": \"ordinal\"}]}");
+    fx_remove("injectors/Test.Ids.User.txt");
+    fx_remove("generated/Test.Ids.manifest.json");
+    fx_write("injectors/Ev.User.txt", "OnA(int)\nOnB\n");
+    assert_int_equal(fx_generate(f), 0);
+    fx_write("injectors/Ev.User.txt", "OnA(float)\n");
+    f->diags.len = 0;
+    assert_int_equal(gen_run(&opt, NULL), 1);
+    assert_string_equal(f->diags.data,
+        "generated/Ev.manifest.json: error: changes to Ev not recorded in the manifest (0 added, 1 removed, 0 revived, 1 signature changed): run threadlink-gen generate to record them\n");
 }
 
 /* Outputs a run no longer produces go (a stale header would shadow the new one on the include
