@@ -459,7 +459,9 @@ static vschema *read_schema(vault_state *st, const char *path)
         s->lower = xstrdup(s->name);
         for (char *c = s->lower; *c; c++) *c = ascii_lower(*c);
         s->vault_id = XXH32(s->lower, strlen(s->lower), 0);
-        s->output = xasprintf("%s/%s_vault.h", st->out_dir, s->lower);
+        char *file = xasprintf("%s_vault.h", s->lower);
+        s->output = path_join(st->out_dir, file); /* "output": "." puts it in the generated directory itself */
+        free(file);
     }
     if (!j.ok) {
         s->name = NULL; /* a broken schema: its data are not checked against it */
@@ -529,7 +531,9 @@ static vdata *read_data(vault_state *st, const char *path, const char *stem)
     }
     if (!is_identifier(d->prefix))
         jc_error(&j, "", "the file name must start with a letter: it names the C symbols (%s_by_name, ...)", d->prefix);
-    d->output = xasprintf("%s/%s_data.h", st->out_dir, d->prefix);
+    char *file = xasprintf("%s_data.h", d->prefix);
+    d->output = path_join(st->out_dir, file);
+    free(file);
     static const char *const allowed[] = {"$schema", "vault", "description", "instances", NULL};
     if (!json_is_object(root)) {
         jc_error(&j, "", "vault data must be a JSON object, got %s", jc_type_name(root));

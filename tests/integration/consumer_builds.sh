@@ -60,6 +60,16 @@ echo "$out" | grep -q -e "$(obj spawns)" || { echo "$out"; fail "spawns.c was no
 echo "$out" | grep -q -e "$(obj fields)" && { echo "$out"; fail "fields.c was recompiled although vault_fields.h did not change"; }
 ./build/consumer | grep -q 'spawn Castle' || fail "the new injector's entry is missing"
 
+# Meson: a vault data edit reaches the program in one build (every vault header is an output)
+# and recompiles only the file that includes it.
+if [ "$which" = meson ]; then
+  sed -i 's/"Health": 25/"Health": 30/' vaultdata/potions.vaultdata.json
+  out=$(build) || { echo "$out"; fail "build after a vault data edit"; }
+  echo "$out" | grep -q -e "$(obj potions)" || { echo "$out"; fail "potions.c was not recompiled after its data changed"; }
+  echo "$out" | grep -q -e "$(obj fields)" && { echo "$out"; fail "fields.c was recompiled after a vault data edit"; }
+  ./build/consumer | grep -q 'potion Small    health  30' || { ./build/consumer; fail "the vault data edit is not in the program after one build"; }
+fi
+
 # An input touched but not edited: at most one run of the generator, then the build is stable
 # again (Make keeps no record of a run that changed nothing, so its rule touches the stamp).
 sleep 1
