@@ -236,6 +236,28 @@ static void test_vault_errors_config_and_syntax(void **state)
  * looking for a previous file) and into existing ones (compared, replaced only when changed), run
  * after run in one process: a directory made by one run is an existing one for the next, which
  * then rewrites nothing. The bytes are the same either way, and files are 0644 whatever the umask. */
+/* "output": "." (what Meson's outputs need) is the generated directory itself: plain paths and
+ * guards, and the headers the default folder held are removed as no longer generated. */
+static void test_vault_gen_output_in_generated_dir(void **state)
+{
+    fixture *f = *state;
+    free(good_project(f));
+    char *cfg = fx_read("threadlink.json");
+    char *at = strstr(cfg, "\"data\": \"vaultdata\"");
+    assert_non_null(at);
+    char *changed = xasprintf("%.*s\"data\": \"vaultdata\", \"output\": \".\"%s", (int)(at - cfg), cfg, at + strlen("\"data\": \"vaultdata\""));
+    fx_write("threadlink.json", changed);
+    f->summary.len = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_non_null(strstr(f->summary.data, "removed generated/vaults/thing_vault.h: no longer generated\n"));
+    char *h = fx_read("generated/thing_vault.h");
+    assert_non_null(h);
+    assert_non_null(strstr(h, "#ifndef TLG_THING_VAULT_H_INCLUDED\n"));
+    assert_false(fx_exists("generated/vaults/things_data.h"));
+    assert_true(fx_exists("generated/things_data.h"));
+    free(h), free(changed), free(cfg);
+}
+
 static void test_vault_gen_made_and_existing_dirs(void **state)
 {
     fixture *f = *state;
@@ -311,6 +333,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_vault_errors_data, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_assets_and_catalogs, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_config_and_syntax, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_vault_gen_output_in_generated_dir, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_gen_made_and_existing_dirs, fixture_setup, fixture_teardown),
     };
     return cmocka_run_group_tests_name("vault-gen", tests, NULL, NULL);
