@@ -5,6 +5,7 @@
 #include "fsio.h"
 #include "json_check.h"
 #include "lex_json.h"
+#include "suggest.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -62,7 +63,12 @@ static void read_domain(json_checker *r, json_t *d, size_t index, domain_config 
         const char *k = json_is_string(kind) ? json_string_value(kind) : NULL;
         if (k && strcmp(k, "identity") == 0) out->kind = KIND_IDENTITY;
         else if (k && strcmp(k, "ordinal") == 0) out->kind = KIND_ORDINAL;
-        else if (k) jc_error(r, sub, "expected \"identity\" or \"ordinal\", got \"%s\"", k);
+        else if (k) {
+            static const char *const kinds[] = {"identity", "ordinal"};
+            const char *near = suggest_nearest(k, strlen(k), kinds, 2);
+            jc_error(r, sub, "expected \"identity\" or \"ordinal\", got \"%s\"%s%s%s", k, near ? " (did you mean \"" : "",
+                     near ? near : "", near ? "\"?)" : "");
+        }
         else jc_error(r, sub, "expected \"identity\" or \"ordinal\", got %s", jc_type_name(kind));
     }
 

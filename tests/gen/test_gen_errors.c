@@ -33,7 +33,7 @@ static void test_errors_config_unknown_key_and_types(void **state)
              "  \"generated_dirr\": \"x\",\n"
              "  \"domains\": [\n"
              "    { \"name\": \"Test.Ids\", \"output\": \"test_ids.h\", \"kind\": \"hashed\" },\n"
-             "    { \"name\": \"Iris.Events\", \"output\": 5, \"colour\": true, \"reserve_zero\": \"yes\" },\n"
+             "    { \"name\": \"Iris.Events\", \"output\": 5, \"colour\": true, \"reserve_zero\": \"yes\", \"kind\": \"ordnial\" },\n"
              "    { \"name\": \"9bad\", \"output\": \"../escape.h\" }\n"
              "  ]\n"
              "}\n");
@@ -42,6 +42,7 @@ static void test_errors_config_unknown_key_and_types(void **state)
         "threadlink.json:4:51: error: domains[0].kind: expected \"identity\" or \"ordinal\", got \"hashed\"\n"
         "threadlink.json:5:43: error: domains[1].colour: unknown key\n"
         "threadlink.json:5:30: error: domains[1].output: expected a string (a relative path), got an integer\n"
+        "threadlink.json:5:82: error: domains[1].kind: expected \"identity\" or \"ordinal\", got \"ordnial\" (did you mean \"ordinal\"?)\n"
         "threadlink.json:5:59: error: domains[1].reserve_zero: expected a boolean, got a string\n"
         "threadlink.json:6:7: error: domains[2].name: \"9bad\" is not a domain name (dot-separated words of letters, digits and '_', each starting with a letter)\n"
         "threadlink.json:6:23: error: domains[2].output: must not contain '..', got \"../escape.h\"\n");
