@@ -237,14 +237,22 @@ void content_emit_catalog_header(out_file *o, const content_profile *pr, const c
                   "    }\n"
                   "    return NULL;\n}\n\n",
                lower, lower, lower, lower, upper, lower);
-    buf_printf(b, "/* The asset with id `id`, or NULL. */\n"
-                  "static inline const %s_asset *%s_info(%s id)\n{\n"
-                  "    const %s_asset *assets = %s_assets();\n"
-                  "    size_t i;\n"
-                  "    for (i = 0; i < %s_ASSET_COUNT; i++)\n"
-                  "        if (assets[i].id == id) return &assets[i];\n"
-                  "    return NULL;\n}\n\n",
-               lower, lower, lower, lower, lower, upper);
+    if (n) {
+        buf_printf(b, "/* The asset with id `id`, or NULL. */\n"
+                      "static inline const %s_asset *%s_info(%s id)\n{\n"
+                      "    const %s_asset *assets = %s_assets();\n"
+                      "    size_t i;\n"
+                      "    for (i = 0; i < %s_ASSET_COUNT; i++)\n"
+                      "        if (assets[i].id == id) return &assets[i];\n"
+                      "    return NULL;\n}\n\n",
+                   lower, lower, lower, lower, lower, upper);
+    } else { /* no loop over no assets: `i < 0` is a -Wtype-limits warning */
+        buf_printf(b, "/* The asset with id `id`, or NULL: this profile has no assets. */\n"
+                      "static inline const %s_asset *%s_info(%s id)\n{\n"
+                      "    (void)id;\n"
+                      "    return NULL;\n}\n\n",
+                   lower, lower, lower);
+    }
 
     /* Per category: indices into the asset table, in name order, and where each starts. */
     buf_printf(b, "/* The assets of a category (indices into %s_assets(), in name order); *count gets their number. */\n"

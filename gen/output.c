@@ -154,7 +154,9 @@ static int create_temp(char *templ, unsigned umask_bits)
 static bool start_temp(out_file *o, uint64_t prefix)
 {
     char *dir = path_dirname(o->path);
-    o->tmp_path = xasprintf("%s/.%s.XXXXXX", dir, path_basename(o->path));
+    /* Named after its output, unless that would pass the usual 255-byte limit on a name. */
+    const char *base = path_basename(o->path);
+    o->tmp_path = strlen(base) <= 200 ? xasprintf("%s/.%s.XXXXXX", dir, base) : xasprintf("%s/.tl-output.XXXXXX", dir);
     free(dir);
     o->tmp_fd = create_temp(o->tmp_path, o->umask_bits);
     if (o->tmp_fd < 0) {
@@ -213,7 +215,10 @@ bool output_end(out_file *o)
         o->differs = true;
         if (o->tmp_fd != -2 && !start_temp(o, o->pos)) return false;
     }
-    if (o->old_fd < 0 && o->pos == 0 && !o->differs) o->differs = true; /* a new empty file */
+    if (o->old_fd < 0 && o->pos == 0 && !o->differs) { /* a new empty file: created like any other */
+        o->differs = true;
+        if (o->tmp_fd != -2 && !start_temp(o, 0)) return false;
+    }
     /* No fsync: the rename makes the replacement atomic for readers, which is what a build
      * needs; like compilers, the generator leaves durability to the file system. */
     buf_free(&o->chunk);

@@ -549,6 +549,12 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc)
     ctx->pg.bytes = 0;
     for (size_t i = 0; i < sc->assets.count; i++) stats.bytes_in += sc->assets.items[i].size;
     stats.files = sc->assets.count;
+    /* A first build that fails takes its folders with it: left behind without the marker (which
+     * lands with the rest), they would make the folder look like someone else's next time. */
+    name_list before = {0};
+    const bool existed = fs_kind_of(dir) != FS_MISSING;
+    const bool first = !existed || (fs_list_dir(dir, &before) && before.count == 0);
+    name_list_free(&before);
     if (ok) ok = output_make_dirs(&set, dir, MARKER_FILE);
     if (ok) {
         buf marker = {0};
@@ -567,6 +573,18 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc)
     if (ok) ok = output_commit(&set);
     else output_abort(&set);
     output_set_free(&set);
+    if (!ok && first) { /* the folder itself stays if it was there */
+        name_list made = {0};
+        if (existed && fs_list_dir(dir, &made))
+            for (size_t i = 0; i < made.count; i++) {
+                char *sub = path_join(dir, made.items[i]);
+                remove_tree(sub);
+                free(sub);
+            }
+        else if (!existed)
+            remove_tree(dir);
+        name_list_free(&made);
+    }
 
     if (ok) {
         /* Everything else in the folder belonged to the previous build. */

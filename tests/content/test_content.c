@@ -831,6 +831,21 @@ static void test_content_input_changed_during_build(void **state)
         clear_diags(f);
         assert_int_equal(pack(f), 0);
     }
+    /* A first flat build that fails leaves no folders behind: without the marker (which lands
+     * with the rest) the next run would refuse the folder as someone else's. */
+    assert_int_equal(system("rm -rf assets out generated"), 0);
+    fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\", \"archive\": \"none\" } ] }\n");
+    small_tree();
+    pack_options opt = {0};
+    opt.before_build = change_input;
+    opt.before_build_ctx = (void *)&cases[8]; /* flat, vanish */
+    clear_diags(f);
+    assert_int_equal(pack_with(f, opt), 1);
+    assert_false(fx_exists("out/Main"));
+    fx_write("assets/Levels/forest.txt", "back again");
+    clear_diags(f);
+    assert_int_equal(pack(f), 0);
+    assert_true(fx_exists("out/Main/assets/Levels/forest.txt"));
 }
 
 /* pack's generate pass takes the preflight's scans (and, for another profile over the same
@@ -879,9 +894,23 @@ static void test_content_flat_build_and_stale_files(void **state)
     assert_string_equal(sword, "sword bytes");
     free(sword);
     fx_remove("assets/Icons/sword.png");
+    fx_write("assets/Icons/blank.png", ""); /* an empty asset is a file like any other */
+    char long_name[300]; /* its temporary name must not pass the 255-byte limit on a name */
+    snprintf(long_name, sizeof long_name, "assets/Icons/%0250d.png", 7);
+    fx_write(long_name, "long");
     assert_int_equal(pack(f), 0);
     assert_false(fx_exists("out/Main/assets/Icons/sword.png"));
     assert_true(fx_exists("out/Main/assets/Icons/shield.png"));
+    char *blank = fx_read("out/Main/assets/Icons/blank.png");
+    assert_non_null(blank);
+    assert_string_equal(blank, "");
+    free(blank);
+    char long_out[320];
+    snprintf(long_out, sizeof long_out, "out/Main/%s", long_name);
+    char *copied = fx_read(long_out);
+    assert_non_null(copied);
+    assert_string_equal(copied, "long");
+    free(copied);
     /* Switching to packed replaces the flat files with archives. */
     pack_options opt = {0};
     opt.archive = "packed";

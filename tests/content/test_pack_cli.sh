@@ -136,4 +136,13 @@ for cxx in g++ clang++; do
     $cxx -std=c++17 -Wall -Wextra -Wpedantic -Werror -Igenerated use.cpp -o use
     ./use > /dev/null || fail "$cxx: lookups"
 done
+# A profile with no assets (yet) gives headers that compile warning-free too.
+mkdir -p nada/assets
+echo '{ "content": [ { "profile": "Nada", "source_root": "assets" } ] }' > nada/threadlink.json
+(cd nada && "$gen" pack --no-progress > /dev/null) || fail "pack of an empty profile"
+printf '#include "content_nada_catalog.h"\nint main(void) { return content_nada_info(Content_Nada_None) != 0 || CONTENT_NADA_ASSET_COUNT != 0; }\n' > nada/use.c
+for cc in gcc clang; do
+    $cc -std=c99 -Wall -Wextra -Wpedantic -Werror -Inada/generated nada/use.c -o nada/use || fail "$cc: empty profile's catalog header"
+    ./nada/use || fail "$cc: empty profile lookup"
+done
 echo "pack CLI ok"
