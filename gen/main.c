@@ -121,7 +121,7 @@ static const char pack_usage[] =
     "  --profile NAME|all       which profile (default: the only one, else all)\n"
     "  --output DIR             override the output folder (one profile only)\n"
     "  --archive none|packed    override the archive mode\n"
-    "  --max-archive-mb N       override the archive size limit (whole number >= 1)\n"
+    "  --max-archive-mb N       override the archive size limit (whole number, 1 to 1048576)\n"
     "  --compression none|lz4|zstd  override the codec\n"
     "  --progress / --no-progress   progress line (default: when stderr is a terminal)\n"
     "\n"
