@@ -23,16 +23,38 @@ bool diag_parse_style(const char *name, diag_style *out)
     return false;
 }
 
+/* Length of the well-formed UTF-8 sequence at s (1 to 4), or 0 for a byte that starts none. */
+static size_t utf8_sequence(const unsigned char *s)
+{
+    if (s[0] < 0x80) return 1;
+    size_t n = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0;
+    if (n == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F))) return 0; /* overlong, surrogate */
+    if (n == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] > 0x8F))) return 0; /* overlong, too big */
+    return n;
+}
+
+/* A JSON string; a byte of a file name that is not UTF-8 becomes U+FFFD, so the line stays JSON. */
 static void put_json_text(buf *out, const char *s)
 {
     buf_putc(out, '"');
-    for (; *s; s++) {
+    while (*s) {
         unsigned char c = (unsigned char)*s;
+        size_t n = utf8_sequence((const unsigned char *)s);
         if (c == '"' || c == '\\') buf_putc(out, '\\'), buf_putc(out, (char)c);
         else if (c < 0x20) buf_printf(out, "\\u%04x", c);
-        else buf_putc(out, (char)c);
+        else if (n == 0) buf_puts(out, "\\ufffd");
+        else buf_put(out, s, n);
+        s += n ? n : 1;
     }
     buf_putc(out, '"');
+}
+
+/* A file name on a text line: control characters (a newline would split the diagnostic) as '?'. */
+static void put_file_text(buf *out, const char *file)
+{
+    for (; *file; file++) buf_putc(out, (unsigned char)*file < 0x20 ? '?' : *file);
 }
 
 diag_sink diag_set_sink(diag_sink next)
@@ -60,7 +82,7 @@ static void format_with_file(buf *out, diag_level level, src_loc loc, const char
 {
     static const char *const names[] = {"note", "warning", "error"};
     if (style == DIAG_MSVC) {
-        buf_puts(out, file);
+        put_file_text(out, file);
         if (loc.line) buf_printf(out, loc.col ? "(%u,%u)" : "(%u)", loc.line, loc.col);
         buf_printf(out, ": %s: %s", names[level], message);
     } else if (style == DIAG_JSON) {
@@ -71,7 +93,15 @@ static void format_with_file(buf *out, diag_level level, src_loc loc, const char
         buf_putc(out, '}');
     } else if (style == DIAG_GITHUB) {
         static const char *const commands[] = {"notice", "warning", "error"};
-        buf_printf(out, "::%s file=%s", commands[level], file);
+        buf_printf(out, "::%s file=", commands[level]);
+        for (const char *f = file; *f; f++) { /* a property value also escapes ':' and ',' */
+            if (*f == '%') buf_puts(out, "%25");
+            else if (*f == '\n') buf_puts(out, "%0A");
+            else if (*f == '\r') buf_puts(out, "%0D");
+            else if (*f == ':') buf_puts(out, "%3A");
+            else if (*f == ',') buf_puts(out, "%2C");
+            else buf_putc(out, *f);
+        }
         if (loc.line) buf_printf(out, ",line=%u", loc.line);
         if (loc.col) buf_printf(out, ",col=%u", loc.col);
         buf_puts(out, "::");
@@ -82,7 +112,7 @@ static void format_with_file(buf *out, diag_level level, src_loc loc, const char
             else buf_putc(out, *m);
         }
     } else {
-        buf_puts(out, file);
+        put_file_text(out, file);
         if (loc.file && loc.line) {
             buf_printf(out, ":%u", loc.line);
             if (loc.col) buf_printf(out, ":%u", loc.col);

@@ -85,6 +85,20 @@ cd - >/dev/null
 expect_err "p/injectors/Game.Ids.User.txt(3,1): error: identifier must start with a letter, not '9'"
 expect 1 "$gen" generate --config "$work/p/threadlink.json"
 expect_err "$work/p/injectors/Game.Ids.User.txt:3:1: error:"
+# A file name that is not UTF-8, or holds ',' ':' or a newline, still gives well-formed lines.
+odd="$work/q$(printf '\377'),x:y
+z"
+mkdir -p "$odd/injectors"
+cp "$work/p/threadlink.json" "$odd/"
+printf '9bad\n' > "$odd/injectors/Game.Ids.User.txt"
+expect 1 "$gen" generate -C "$odd" --diagnostics-format json
+python3 -c 'import json, sys; [json.loads(l) for l in sys.stdin.read().splitlines()]' < "$work/err" \
+  || { echo "FAIL: a JSON diagnostic line is not JSON"; failed=$((failed + 1)); }
+expect 1 "$gen" generate -C "$odd" --diagnostics-format github
+LC_ALL=C grep -q '^::error file=.*%2Cx%3Ay%0Az/injectors/Game.Ids.User.txt,line=1,col=1::' "$work/err" \
+  || { echo "FAIL: github file property not escaped"; cat "$work/err"; failed=$((failed + 1)); }
+expect 1 "$gen" generate -C "$odd"
+[ "$(wc -l < "$work/err")" = 1 ] || { echo "FAIL: a newline in a file name split the diagnostic"; failed=$((failed + 1)); }
 expect 2 "$gen" diff "$work/p/generated" "$work/nothing-here"
 expect 0 "$gen" diff "$work/p/generated" "$work/p/generated"
 echo "cli: $failed failed"
