@@ -113,8 +113,10 @@ static bool parse_component(json_checker *j, const char *path, vtype t, json_t *
     case VT_FLOAT: case VT_FLOAT2D: case VT_VECTOR2D: case VT_VECTOR3D: case VT_ROTATION: case VT_DOUBLE:
         if (!json_is_number(v)) return false;
         out->d[k] = json_number_value(v);
-        if (t != VT_DOUBLE && (out->d[k] > FLT_MAX || out->d[k] < -FLT_MAX))
-            jc_error(j, path, "%g is out of range for %s (a float)", out->d[k], vtype_name(t));
+        /* Out of range when it would round to infinity: from FLT_MAX plus half its ulp (2^103),
+         * 0x1.ffffffp127, on; so 3.4028235e38, which C reads as FLT_MAX, is fine. */
+        if (t != VT_DOUBLE && (out->d[k] >= 0x1.ffffffp127 || out->d[k] <= -0x1.ffffffp127))
+            jc_error(j, path, "%.9g is out of range for %s (a float: at most %.9g)", out->d[k], vtype_name(t), (double)FLT_MAX);
         return true;
     case VT_FP: case VT_FPVECTOR2: case VT_FPVECTOR3: case VT_FPQUATERNION: {
         if (!json_is_string(v)) return false;
@@ -508,6 +510,22 @@ static void closest(buf *out, const char *const *names, size_t count, const char
     for (size_t k = 0; k < top.count; k++) buf_printf(out, "%s%s", k ? ", " : "", names[top.index[k]]);
 }
 
+/* The field a data key names: the schema's `field` string, or the name part of a qualified one
+ * ("Stage" for "User.Stage") when no other field has that name part; fields.count if none. */
+static size_t data_field(const vschema *s, const char *key)
+{
+    size_t n = strlen(key), tail_match = s->fields.count;
+    unsigned tails = 0;
+    for (size_t fi = 0; fi < s->fields.count; fi++) {
+        const char *ref = s->fields.items[fi].ref;
+        if (!ref) continue;
+        if (ascii_ieq(ref, strlen(ref), key, n)) return fi;
+        const char *dot = strrchr(ref, '.');
+        if (dot && ascii_ieq(dot + 1, strlen(dot + 1), key, n)) tail_match = fi, tails++;
+    }
+    return tails == 1 ? tail_match : s->fields.count;
+}
+
 static vdata *read_data(vault_state *st, const char *path, const char *stem)
 {
     buf text = {0};
@@ -627,12 +645,17 @@ static vdata *read_data(vault_state *st, const char *path, const char *stem)
             } else if (values) {
                 const char *key;
                 json_t *v;
+                const char **set_by = xcalloc(s->fields.count ? s->fields.count : 1, sizeof *set_by);
                 json_object_foreach(values, key, v) {
                     char vpath[256];
                     snprintf(vpath, sizeof vpath, "%s.%s", sub, key);
-                    size_t fi = 0;
-                    for (; fi < s->fields.count; fi++)
-                        if (s->fields.items[fi].ref && ascii_ieq(s->fields.items[fi].ref, strlen(s->fields.items[fi].ref), key, strlen(key))) break;
+                    size_t fi = data_field(s, key);
+                    if (fi < s->fields.count && set_by[fi]) { /* "Title" and "title": one field twice */
+                        jc_error(&j, vpath, "\"%s\" sets field %s again (\"%s\" already did: field names compare case-insensitively)",
+                                 key, s->fields.items[fi].ref, set_by[fi]);
+                        continue;
+                    }
+                    if (fi < s->fields.count) set_by[fi] = key;
                     if (fi == s->fields.count) {
                         VEC(const char *) names = {0};
                         for (size_t k = 0; k < s->fields.count; k++)
@@ -652,6 +675,7 @@ static vdata *read_data(vault_state *st, const char *path, const char *stem)
                     }
                     parse_value(st, &j, vpath, f, v, &in->values[fi]);
                 }
+                free(set_by);
             }
         }
     }

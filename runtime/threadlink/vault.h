@@ -545,12 +545,11 @@ static inline bool tl_vault_name_equal(const char *a, const char *b) {
   }
 }
 
-/* Every field back to its default / only the transient ones (no notification). */
+/* Every field at its default and no listener, as the generated <name>_init does, so fresh or
+   reused memory is safe to use (listen afterwards); then only the transient fields back to their
+   defaults. Neither notifies. */
 static inline void tl_vault_init(const tl_vault_desc *d, void *vault) {
-  tl_vault_listener keep;
-  memcpy(&keep, (unsigned char *)vault + d->listener_offset, sizeof keep);
-  memcpy(vault, d->defaults, d->size);
-  memcpy((unsigned char *)vault + d->listener_offset, &keep, sizeof keep);
+  memcpy(vault, d->defaults, d->size); /* the defaults hold no listener */
 }
 
 static inline void tl_vault_reset_transient(const tl_vault_desc *d, void *vault) {

@@ -218,6 +218,15 @@ static void test_vault_generic_access_by_id(void **state)
     assert_true(tl_vault_try_get(&every_vault_desc, &v, EVERY_VAULT_ID_Seen, TL_VAULT_TAG(TL_VAULT_INLINE_HASHSET, TL_VAULT_INTEGER, 0), seen));
     assert_memory_equal(seen, v.Seen, sizeof seen);
     assert_false(tl_vault_try_get(&every_vault_desc, &v, EVERY_VAULT_ID_Seen, TL_VAULT_TAG(TL_VAULT_INLINE_LIST, TL_VAULT_INTEGER, 0), seen));
+
+    /* tl_vault_init, like every_vault_init, leaves no listener: memory that held anything (here
+     * a listener that must not be called) is safe to set through at once. */
+    c.count = 0;
+    tl_vault_init(&every_vault_desc, &v);
+    assert_memory_equal(&v, &every_vault_defaults, sizeof v);
+    health = 99;
+    assert_true(every_vault_try_set(&v, EVERY_VAULT_ID_Health, TL_VAULT_INTEGER, &health));
+    assert_int_equal(c.count, 0);
 }
 
 /* Generic access copies and compares exactly `size` bytes whatever the size (the constant-size

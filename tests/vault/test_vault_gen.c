@@ -186,6 +186,33 @@ static void test_vault_errors_data(void **state)
         "vaultdata/things.vaultdata.json:6:5: error: instances[4].name: \"9lives\" is not an instance name (a letter, then letters, digits or '_')\n");
 }
 
+/* A data key may be the name part of a qualified field ("Health" for "User.Health"); one field
+ * set twice in an instance (names compare case-insensitively) is an error, not "last wins"; a
+ * Float takes every value C rounds to a finite float, FLT_MAX's shortest spelling included. */
+static void test_vault_data_keys_and_float_range(void **state)
+{
+    fixture *f = *state;
+    free(good_project(f));
+    fx_write("vaults/Thing.vault.json",
+             "{ \"name\": \"Thing\", \"fields\": [\n"
+             "    { \"field\": \"User.Health\", \"type\": \"Integer\", \"default\": 10 },\n"
+             "    { \"field\": \"MaxHealth\", \"type\": \"Float\" } ] }\n");
+    fx_write("vaultdata/things.vaultdata.json",
+             "{ \"vault\": \"Thing\", \"instances\": [\n"
+             "  { \"name\": \"A\", \"values\": { \"Health\": 3, \"MaxHealth\": 3.4028235e38 } } ] }\n");
+    assert_int_equal(fx_generate(f), 0);
+    char *h = fx_read("generated/vaults/things_data.h");
+    assert_non_null(strstr(h, "        3, /* Health */\n"));
+    free(h);
+    char *snap = fx_snapshot("generated");
+    fx_write("vaultdata/things.vaultdata.json",
+             "{ \"vault\": \"Thing\", \"instances\": [\n"
+             "  { \"name\": \"A\", \"values\": { \"Health\": 3, \"health\": 4, \"MaxHealth\": 3.4028236e38 } } ] }\n");
+    fx_expect_failure(f, snap,
+        "vaultdata/things.vaultdata.json:2:43: error: instances[0].values.health: \"health\" sets field User.Health again (\"Health\" already did: field names compare case-insensitively)\n"
+        "vaultdata/things.vaultdata.json:2:56: error: instances[0].values.MaxHealth: 3.4028236e+38 is out of range for Float (a float: at most 3.40282347e+38)\n");
+}
+
 static void test_vault_errors_assets_and_catalogs(void **state)
 {
     fixture *f = *state;
@@ -333,6 +360,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_vault_errors_data, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_assets_and_catalogs, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_config_and_syntax, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_vault_data_keys_and_float_range, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_gen_output_in_generated_dir, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_gen_made_and_existing_dirs, fixture_setup, fixture_teardown),
     };
