@@ -1,6 +1,7 @@
 #!/bin/sh
 # The whole test suite, as CI runs it: everything in a normal build, then the unit tests again
-# under AddressSanitizer and UndefinedBehaviorSanitizer. Prints a closing "N passed, N failed".
+# under AddressSanitizer and UndefinedBehaviorSanitizer, then a clang build with warnings as
+# errors. Prints a closing "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
 total_ok=0
@@ -26,6 +27,16 @@ export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
 [ -f build-sanitize/build.ninja ] || \
   meson setup build-sanitize -Db_sanitize=address,undefined -Db_lundef=false || exit 1
 run_suite build-sanitize --suite unit
+
+# The suites above build with gcc. Warnings are errors in a clang release build of everything
+# (compile only): a warning either compiler gives a user is a failure here.
+[ -f build-clang/build.ninja ] || \
+  CC=clang meson setup build-clang -Dwerror=true -Dbuildtype=release || exit 1
+if meson compile -C build-clang; then
+  echo "threadlink: clang -Werror release build clean"
+else
+  total_fail=$((total_fail + 1))
+fi
 
 echo "threadlink: $total_ok passed, $total_fail failed"
 [ "$total_fail" = 0 ]

@@ -30,7 +30,7 @@ _Static_assert(TL_LAYOUT_DICT_SLOT_BYTES(4, 12) == 8 + 16, "dict slot");
 _Static_assert(TL_LAYOUT_DICT_BYTES(1024, 8, 8) == 8 + 2 * 1024 + 1024 * 16, "dict");
 _Static_assert(TL_LAYOUT_DICT_BYTES(7, 5, 0) == TL_LAYOUT_SET_BYTES(7, 5), "a dict without values is a set");
 _Static_assert(TL_LAYOUT_SLOT_VALUE_OFFSET(9) == 16, "value offset");
-static unsigned char sized_by_layout[TL_LAYOUT_DICT_BYTES(4, sizeof(uint32_t), sizeof(uint64_t))];
+typedef unsigned char sized_by_layout[TL_LAYOUT_DICT_BYTES(4, sizeof(uint32_t), sizeof(uint64_t))]; /* a constant expression */
 struct record_with_collections { /* how a generated vault record embeds collections */
   uint64_t list[TL_LAYOUT_SEQUENCE_BYTES(8, sizeof(uint32_t)) / 8];
   uint64_t set[TL_LAYOUT_SET_BYTES(16, sizeof(uint64_t)) / 8];
@@ -211,7 +211,7 @@ static void test_mem_layout_kind_names(void **state) {
   assert_false(layout_kind_from_name("inlinelist", &kind));
   assert_false(layout_kind_from_name(NULL, &kind));
   assert_null(layout_kind_name(LAYOUT_KIND_COUNT));
-  assert_int_equal(sizeof sized_by_layout, 8 + 2 * 8 + 4 * 16);
+  assert_int_equal(sizeof(sized_by_layout), 8 + 2 * 8 + 4 * 16);
 }
 
 int main(void) {
