@@ -117,6 +117,8 @@ static bool parse_component(json_checker *j, const char *path, vtype t, json_t *
          * 0x1.ffffffp127, on; so 3.4028235e38, which C reads as FLT_MAX, is fine. */
         if (t != VT_DOUBLE && (out->d[k] >= 0x1.ffffffp127 || out->d[k] <= -0x1.ffffffp127))
             jc_error(j, path, "%.9g is out of range for %s (a float: at most %.9g)", out->d[k], vtype_name(t), (double)FLT_MAX);
+        else if (t != VT_DOUBLE && out->d[k] != 0 && (float)out->d[k] == 0) /* silently 0 otherwise */
+            jc_error(j, path, "%.9g is too small for %s: a float would hold 0 (the smallest is %.9g)", out->d[k], vtype_name(t), 0x1p-149);
         return true;
     case VT_FP: case VT_FPVECTOR2: case VT_FPVECTOR3: case VT_FPQUATERNION: {
         if (!json_is_string(v)) return false;

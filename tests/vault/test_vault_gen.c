@@ -207,10 +207,12 @@ static void test_vault_data_keys_and_float_range(void **state)
     char *snap = fx_snapshot("generated");
     fx_write("vaultdata/things.vaultdata.json",
              "{ \"vault\": \"Thing\", \"instances\": [\n"
-             "  { \"name\": \"A\", \"values\": { \"Health\": 3, \"health\": 4, \"MaxHealth\": 3.4028236e38 } } ] }\n");
+             "  { \"name\": \"A\", \"values\": { \"Health\": 3, \"health\": 4, \"MaxHealth\": 3.4028236e38 } },\n"
+             "  { \"name\": \"B\", \"values\": { \"MaxHealth\": 1e-50 } }, { \"name\": \"C\", \"values\": { \"MaxHealth\": 1.5e-45 } } ] }\n");
     fx_expect_failure(f, snap,
         "vaultdata/things.vaultdata.json:2:43: error: instances[0].values.health: \"health\" sets field User.Health again (\"Health\" already did: field names compare case-insensitively)\n"
-        "vaultdata/things.vaultdata.json:2:56: error: instances[0].values.MaxHealth: 3.4028236e+38 is out of range for Float (a float: at most 3.40282347e+38)\n");
+        "vaultdata/things.vaultdata.json:2:56: error: instances[0].values.MaxHealth: 3.4028236e+38 is out of range for Float (a float: at most 3.40282347e+38)\n"
+        "vaultdata/things.vaultdata.json:3:30: error: instances[1].values.MaxHealth: 1e-50 is too small for Float: a float would hold 0 (the smallest is 1.40129846e-45)\n");
 }
 
 static void test_vault_errors_assets_and_catalogs(void **state)
