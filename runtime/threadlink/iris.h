@@ -702,7 +702,11 @@ bool tl_iris_contains(const tl_iris_registry *reg, uint32_t event, tl_iris_fn fn
 void tl_iris_clear(tl_iris_registry *reg, uint32_t event) {
     tl_iris_slot *slot;
     uint32_t i;
-    if (!reg || event >= reg->span) return;
+    if (!reg) return;
+    if (event >= reg->span) { /* a wrong id, logged like any other refusal */
+        tl__iris_log(reg, TL_IRIS_LOG_OUT_OF_RANGE, "clear", (unsigned)event, (unsigned)reg->span);
+        return;
+    }
     slot = &reg->slots[event];
     if (slot->depth > 0) {
         for (i = 0; i < slot->count; i++) tl_iris__mark(slot, i);

@@ -643,6 +643,10 @@ static void test_iris_unsubscribe_refusals_are_logged(void **state) {
     records = h->log_capture.records;
     assert_false(Iris_Events_OnUpdate_unsubscribe(&h->reg, on_update, &p[0])); /* not subscribed */
     assert_int_equal(h->log_capture.records, records);
+    tl_iris_clear(&h->reg, IRIS_EVENTS_SPAN); /* clear takes the same ids */
+    assert_int_equal(h->log_capture.records, records + 1);
+    assert_int_equal(h->log_capture.last_item, TL_IRIS_LOG_OUT_OF_RANGE);
+    assert_true(logged(h, "clear: event #"));
 }
 
 static void test_iris_registry_without_table_binds_on_first_subscription(void **state) {
