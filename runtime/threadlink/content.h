@@ -1934,6 +1934,12 @@ static tl_asset tl__content_scope_load(tl_scope scope, tl__content_entry *e, uin
     memset(&none, 0, sizeof none);
     if (!s) return none;
     h = s->held.mem ? tl__content_heldmap_get(s->held, id) : NULL;
+    if (h && ctx->slots[h->slot].gen != h->gen) {
+        /* Killed by a forced unregister whose destroy callbacks are running (scopes drop such
+           keys lazily): the slot may hold another asset by now. */
+        tl__content_heldmap_remove(s->held, id);
+        h = NULL;
+    }
     if (h) {
         /* Held already: the same asset, the scope does not grow. */
         slot = h->slot;

@@ -966,8 +966,10 @@ typedef struct reload_kind {
     tl_content *c;
     uint32_t id;
     const char *name;
+    tl_scope scope; /* and, after the name, `scope_id` into this scope */
+    uint32_t scope_id;
     tl_content_handle got;
-    tl_asset got_named;
+    tl_asset got_named, got_scoped;
     int got_valid, decodes, destroys;
 } reload_kind;
 static void *reload_decode(void *user, const tl_content_info *info, const void *bytes, size_t size) {
@@ -989,6 +991,10 @@ static void reload_destroy(void *user, const tl_content_info *info, void *object
     if (k->name) {
         k->got_named = tl_scope_load_name(tl_content_root(k->c), k->name);
         k->name = NULL;
+    }
+    if (k->scope_id) {
+        k->got_scoped = tl_scope_load(k->scope, k->scope_id);
+        k->scope_id = 0;
     }
 }
 static tl_content *reload_ctx(reload_kind *k) {
@@ -1042,6 +1048,31 @@ static void test_content_destroy_loading_from_unregistered_dir(void **state) {
     assert_int_equal(k.decodes, k.destroys);
 }
 
+static void test_content_forced_unregister_stale_key_in_callback(void **state) {
+    /* A forced unregister frees the held asset's slot before its destroy callback runs; a load
+       there reuses the slot. The scope that held the asset must not answer its old key with the
+       newcomer: the key's generation no longer matches. */
+    reload_kind k;
+    tl_content *c = reload_ctx(&k);
+    tl_content_dir d = tl_content_register_dir(c, out_dir("Main"));
+    tl_scope s = tl_scope_create(tl_content_root(c), "S", TL_SCOPE_LEVEL);
+    uint32_t sword = id_of(c, "Icons/sword");
+    (void)state;
+    assert_true(tl_content_dir_valid(tl_content_register_dir(c, out_dir("Extra"))));
+    assert_true(tl_asset_valid(tl_scope_load(s, sword)));
+    k.name = "Icons/sword"; /* Extra's, once Main is going: it takes the freed slot */
+    k.scope = s;
+    k.scope_id = sword;
+    assert_true(tl_content_unregister_dir(d, true));
+    assert_true(tl_asset_valid(k.got_named));
+    assert_int_not_equal(tl_asset_id(k.got_named), sword);
+    assert_false(tl_asset_valid(k.got_scoped)); /* Main's sword is gone, not Extra's in its place */
+    assert_int_equal(tl_scope_count(s), 0);
+    tl_scope_dispose(s);
+    tl_content_shutdown(c);
+    assert_int_equal(k.decodes, k.destroys);
+}
+
 static void test_content_shutdown_refuses_loads(void **state) {
     /* A destroy callback run by shutdown that loads would make a slot the release loop may have
        passed (never destroyed): loads are refused once shutdown has begun. */
@@ -1086,6 +1117,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_content_shutdown_reports_raw_handles),
         cmocka_unit_test(test_content_callbacks_may_load),
         cmocka_unit_test(test_content_destroy_loading_from_unregistered_dir),
+        cmocka_unit_test(test_content_forced_unregister_stale_key_in_callback),
         cmocka_unit_test(test_content_shutdown_refuses_loads),
     };
     char cmd[600];
