@@ -95,6 +95,8 @@
  *   - a field given twice, a length that disagrees with the tag, a Boolean other than 0 or 1,
  *     a NUL inside a string, trailing bytes, unknown flags: TL_VAULT_ERROR_DUPLICATE, _LENGTH,
  *     _VALUE, _TRAILING and _FLAGS.
+ *   tl_vault_read_ex also names the field whose record caused the error, so a game can tell
+ *   which field a schema change broke (and migrate it by hand).
  *   Reading never notifies listeners. Every length is checked against the input before use, so
  *   no input (tests/fuzz replays a corpus) reads or writes out of bounds.
  */
@@ -572,6 +574,11 @@ size_t tl_vault_serialised_size(const tl_vault_desc *d, const void *vault);
 tl_vault_error tl_vault_write(const tl_vault_desc *d, const void *vault, void *out, size_t capacity, size_t *written);
 /* Reads data[0..size) into the vault, all or nothing (see the rules above). */
 tl_vault_error tl_vault_read(const tl_vault_desc *d, void *vault, const void *data, size_t size);
+/* The same; when a record of a known field is what the save is refused for (_TYPE, _CAPACITY,
+ * _LENGTH, _VALUE, _DUPLICATE), *field_id gets that field's id, else 0: which field a schema change
+ * broke, say to migrate it. field_id may be NULL. */
+tl_vault_error tl_vault_read_ex(const tl_vault_desc *d, void *vault, const void *data, size_t size,
+                                uint32_t *field_id);
 
 #ifdef __cplusplus
 } /* extern "C" */
@@ -959,7 +966,7 @@ static int32_t tl__vault_find_hinted(const tl_vault_desc *d, uint32_t id, uint32
 /* Pass 1: validates every record (and finds duplicates), memoising the first records' field
  * indexes (-1: skipped) in index[]. */
 static tl_vault_error tl__vault_validate(const tl_vault_desc *d, const unsigned char *data, size_t size,
-                                         int32_t *index) {
+                                         int32_t *index, uint32_t *field_id) {
   const unsigned char *p = data + TL_VAULT_HEADER_BYTES, *end = data + size;
   uint32_t records = tl__vault_le32(data + 12), r, hint = 0;
   uint64_t seen[16]; /* fields 0..1023 seen so far; larger indexes are checked by a scan */
@@ -981,6 +988,7 @@ static tl_vault_error tl__vault_validate(const tl_vault_desc *d, const unsigned 
     if (at >= 0) {
       const tl_vault_field_desc *f = &d->fields[at];
       tl_vault_error e;
+      *field_id = id; /* for the errors this record causes */
       if (f->tag != tag) return TL_VAULT_ERROR_TYPE;
       e = tl__vault_check(f, p, len);
       if (e != TL_VAULT_OK) return e;
@@ -996,6 +1004,7 @@ static tl_vault_error tl__vault_validate(const tl_vault_desc *d, const unsigned 
           q += TL_VAULT_RECORD_BYTES + tl__vault_le32(q + 8);
         }
       }
+      *field_id = 0;
     }
     p += len;
   }
@@ -1023,17 +1032,27 @@ static void tl__vault_store(const tl_vault_desc *d, unsigned char *vault, const 
 }
 
 tl_vault_error tl_vault_read(const tl_vault_desc *d, void *vault, const void *data, size_t size) {
+  return tl_vault_read_ex(d, vault, data, size, NULL);
+}
+
+tl_vault_error tl_vault_read_ex(const tl_vault_desc *d, void *vault, const void *data, size_t size,
+                                uint32_t *field_id) {
   const unsigned char *in = (const unsigned char *)data;
   int32_t index[TL__VAULT_CACHED];
   tl_vault_error e;
+  uint32_t failed = 0;
+  if (field_id) *field_id = 0;
   if (!d || !vault || (!data && size)) return TL_VAULT_ERROR_ARGUMENT;
   if (size < TL_VAULT_HEADER_BYTES) return size >= 4 && memcmp(in, "TLVT", 4) != 0 ? TL_VAULT_ERROR_MAGIC : TL_VAULT_ERROR_TRUNCATED;
   if (memcmp(in, "TLVT", 4) != 0) return TL_VAULT_ERROR_MAGIC;
   if (((uint32_t)in[4] | ((uint32_t)in[5] << 8)) != TL_VAULT_FORMAT_VERSION) return TL_VAULT_ERROR_VERSION;
   if (in[6] || in[7]) return TL_VAULT_ERROR_FLAGS;
   if (tl__vault_le32(in + 8) != d->id) return TL_VAULT_ERROR_VAULT;
-  e = tl__vault_validate(d, in, size, index);
-  if (e != TL_VAULT_OK) return e;
+  e = tl__vault_validate(d, in, size, index, &failed);
+  if (e != TL_VAULT_OK) {
+    if (field_id) *field_id = failed;
+    return e;
+  }
   tl__vault_store(d, (unsigned char *)vault, in, index);
   return TL_VAULT_OK;
 }

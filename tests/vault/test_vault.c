@@ -392,6 +392,18 @@ static void expect_read_error(const unsigned char *bytes, size_t n, tl_vault_err
     assert_memory_equal(&v, &before, sizeof v);
 }
 
+/* The same through tl_vault_read_ex, which names the field whose record was refused (0: none). */
+static void expect_read_error_at(const unsigned char *bytes, size_t n, tl_vault_error want, uint32_t field)
+{
+    every_vault v;
+    uint32_t got = 12345;
+    every_vault_init(&v);
+    expect_read_error(bytes, n, want);
+    assert_int_equal(tl_vault_read_ex(&every_vault_desc, &v, bytes, n, &got), want);
+    assert_int_equal(got, field);
+    assert_int_equal(tl_vault_read_ex(&every_vault_desc, &v, bytes, n, NULL), want);
+}
+
 /* A vault holding one record. */
 static size_t one_record(unsigned char *out, uint32_t id, uint32_t tag, const void *payload, uint32_t len)
 {
@@ -426,21 +438,21 @@ static void test_vault_read_errors_leave_vault_untouched(void **state)
     expect_read_error(bad, n, TL_VAULT_ERROR_VAULT);
     memcpy(bad, good, n);
     bad[n] = 0;
-    expect_read_error(bad, n + 1, TL_VAULT_ERROR_TRAILING);
+    expect_read_error_at(bad, n + 1, TL_VAULT_ERROR_TRAILING, 0);
     /* The last record is valid and complete, but Health's tag says Long: a type mismatch. */
     memcpy(bad, good, n);
     bad[20] = TL_VAULT_LONG;
-    expect_read_error(bad, n, TL_VAULT_ERROR_TYPE);
+    expect_read_error_at(bad, n, TL_VAULT_ERROR_TYPE, EVERY_VAULT_ID_Health);
 
     int32_t five = 5;
     size_t m = one_record(bad, EVERY_VAULT_ID_Health, TL_VAULT_INTEGER, &five, 3);
     expect_read_error(bad, m, TL_VAULT_ERROR_LENGTH);
     m = one_record(bad, EVERY_VAULT_ID_Alive, TL_VAULT_BOOLEAN, "\x02", 1);
-    expect_read_error(bad, m, TL_VAULT_ERROR_VALUE);
+    expect_read_error_at(bad, m, TL_VAULT_ERROR_VALUE, EVERY_VAULT_ID_Alive);
     m = one_record(bad, EVERY_VAULT_ID_Name, TL_VAULT_STRING, "a\0b", 3);
     expect_read_error(bad, m, TL_VAULT_ERROR_VALUE);
     m = one_record(bad, EVERY_VAULT_ID_Name, TL_VAULT_STRING, "twenty-one bytes long", 21);
-    expect_read_error(bad, m, TL_VAULT_ERROR_CAPACITY);
+    expect_read_error_at(bad, m, TL_VAULT_ERROR_CAPACITY, EVERY_VAULT_ID_Name);
     unsigned char list[4 + 4 * 4] = {4, 0, 0, 0};
     m = one_record(bad, EVERY_VAULT_ID_Slots, TL_VAULT_TAG(TL_VAULT_INLINE_ARRAY, TL_VAULT_INTEGER, 0), list, 4 + 4 * 4);
     assert_int_equal(tl_vault_read(&every_vault_desc, &(every_vault){0}, bad, m), TL_VAULT_OK); /* 4 fit */
@@ -453,11 +465,11 @@ static void test_vault_read_errors_leave_vault_untouched(void **state)
     m = one_record(bad, EVERY_VAULT_ID_Health, TL_VAULT_INTEGER, &five, 4);
     memcpy(bad + m, bad + 16, 16);
     put32(bad + 12, 2);
-    expect_read_error(bad, m + 16, TL_VAULT_ERROR_DUPLICATE);
+    expect_read_error_at(bad, m + 16, TL_VAULT_ERROR_DUPLICATE, EVERY_VAULT_ID_Health);
     /* A record longer than the input. */
     m = one_record(bad, EVERY_VAULT_ID_Health, TL_VAULT_INTEGER, &five, 4);
     put32(bad + 24, 0xFFFFFFFFu);
-    expect_read_error(bad, m, TL_VAULT_ERROR_TRUNCATED);
+    expect_read_error_at(bad, m, TL_VAULT_ERROR_TRUNCATED, 0);
     /* Unknown ids and transient fields are skipped whatever they hold; a missing field keeps its value. */
     every_vault v;
     every_vault_init(&v);
