@@ -294,13 +294,17 @@ typedef struct pack_ctx {
     progress pg;
 } pack_ctx;
 
-static bool write_buf(output_set *set, const char *path, buf *content)
+/* Writes `content` as the file at `path` (swapping buffers, not copying); *changed (if not NULL)
+ * says whether its bytes differ from the file's. */
+static bool write_buf(output_set *set, const char *path, buf *content, bool *changed)
 {
     out_file *o = output_begin(set, path);
     buf tmp = o->chunk;
     o->chunk = *content;
     *content = tmp;
-    return output_end(o);
+    bool ok = output_end(o);
+    if (changed) *changed = o->differs;
+    return ok;
 }
 
 static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan *sc, const char *dir, output_set *set,
@@ -368,7 +372,7 @@ static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan 
             if (ok) ok = output_end(o);
             if (!ok) break;
             a->size = o->pos;
-            stats->written++;
+            stats->written += o->differs; /* rebuilt, but maybe to the same bytes */
         } else {
             uint64_t in = 0;
             ok = pack_build_archive(sc, members, count, is_catalog ? &catalog : NULL, codec, &bytes, &in);
@@ -376,10 +380,11 @@ static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan 
             a->size = bytes.len;
             a->xxh64 = XXH64(bytes.data, bytes.len, 0);
             char *path = path_join(dir, a->name);
-            ok = write_buf(set, path, &bytes);
+            bool changed = false;
+            ok = write_buf(set, path, &bytes, &changed);
             free(path);
             bytes.len = 0;
-            stats->written++;
+            stats->written += changed;
         }
         stats->bytes_out += a->size;
         stats->archives++;
@@ -413,7 +418,7 @@ static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan 
             buf_puts(&json, a->files.count ? "\n     ]}" : "]}");
         }
         buf_puts(&json, "\n  ]\n}\n");
-        ok = write_buf(set, index_path, &json);
+        ok = write_buf(set, index_path, &json, NULL);
         buf_free(&json);
     }
     free(index_path);
@@ -470,7 +475,7 @@ static bool build_flat(pack_ctx *ctx, const content_profile *pr, content_scan *s
         pack_build_catalog(pr, sc, true, &catalog);
         char *path = path_join(dir, FLAT_CATALOG);
         stats->bytes_out += catalog.len;
-        ok = write_buf(set, path, &catalog);
+        ok = write_buf(set, path, &catalog, NULL);
         free(path);
         buf_free(&catalog);
     }
@@ -561,7 +566,7 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc)
         buf_printf(&marker, "threadlink-gen content build of profile %s. threadlink-gen pack owns this folder and replaces "
                             "everything in it.\n", pr->name);
         char *path = path_join(dir, MARKER_FILE);
-        ok = write_buf(&set, path, &marker);
+        ok = write_buf(&set, path, &marker, NULL);
         free(path);
         buf_free(&marker);
     }

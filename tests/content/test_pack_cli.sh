@@ -96,6 +96,10 @@ diff -r first out || fail "output differs under another time zone and locale"
 expect_rc 0 "$gen" pack --no-progress
 grep -q '2 archives (0 written, 2 unchanged)' out.txt || { cat out.txt; fail "no-op re-pack wrote archives"; }
 grep -q 'flat (0 written, 4 unchanged)' out.txt || { cat out.txt; fail "no-op re-pack wrote flat files"; }
+# Without archives.json every archive is built again, to the same bytes: none counts as written.
+rm out/Main/archives.json
+expect_rc 0 "$gen" pack --no-progress
+grep -q '2 archives (0 written, 2 unchanged)' out.txt || { cat out.txt; fail "archives rebuilt to the same bytes were counted as written"; }
 # A missing output folder is created; a foreign one is refused with exit 1, nothing written.
 expect_rc 0 "$gen" pack --profile Main --output foreign
 rm -rf foreign
