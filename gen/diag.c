@@ -1,5 +1,7 @@
 #include "diag.h"
 
+#include "content_format.h"
+
 #include "fsio.h"
 
 #include <stdio.h>
@@ -23,16 +25,14 @@ bool diag_parse_style(const char *name, diag_style *out)
     return false;
 }
 
-/* Length of the well-formed UTF-8 sequence at s (1 to 4), or 0 for a byte that starts none. */
+/* Length of the well-formed UTF-8 sequence at s (1 to 4), or 0 for a byte that starts none:
+ * the length its first byte announces, checked by the content reader's UTF-8 rule. */
 static size_t utf8_sequence(const unsigned char *s)
 {
-    if (s[0] < 0x80) return 1;
-    size_t n = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    size_t n = s[0] < 0x80 ? 1 : s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : 2;
     for (size_t i = 1; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80) return 0;
-    if (n == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F))) return 0; /* overlong, surrogate */
-    if (n == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] > 0x8F))) return 0; /* overlong, too big */
-    return n;
+        if (!s[i]) return 0; /* the string ends inside it */
+    return n == 1 || tl_cf_utf8_text_ok(s, n) ? n : 0;
 }
 
 /* A JSON string; a byte of a file name that is not UTF-8 becomes U+FFFD, so the line stays JSON. */
@@ -49,6 +49,19 @@ static void put_json_text(buf *out, const char *s)
         s += n ? n : 1;
     }
     buf_putc(out, '"');
+}
+
+/* Workflow commands escape %, CR and LF; a property value (file=) also ':' and ','. */
+static void put_github_text(buf *out, const char *s, bool property)
+{
+    for (; *s; s++) {
+        if (*s == '%') buf_puts(out, "%25");
+        else if (*s == '\n') buf_puts(out, "%0A");
+        else if (*s == '\r') buf_puts(out, "%0D");
+        else if (property && *s == ':') buf_puts(out, "%3A");
+        else if (property && *s == ',') buf_puts(out, "%2C");
+        else buf_putc(out, *s);
+    }
 }
 
 /* A file name on a text line: control characters (a newline would split the diagnostic) as '?'. */
@@ -94,23 +107,11 @@ static void format_with_file(buf *out, diag_level level, src_loc loc, const char
     } else if (style == DIAG_GITHUB) {
         static const char *const commands[] = {"notice", "warning", "error"};
         buf_printf(out, "::%s file=", commands[level]);
-        for (const char *f = file; *f; f++) { /* a property value also escapes ':' and ',' */
-            if (*f == '%') buf_puts(out, "%25");
-            else if (*f == '\n') buf_puts(out, "%0A");
-            else if (*f == '\r') buf_puts(out, "%0D");
-            else if (*f == ':') buf_puts(out, "%3A");
-            else if (*f == ',') buf_puts(out, "%2C");
-            else buf_putc(out, *f);
-        }
+        put_github_text(out, file, true);
         if (loc.line) buf_printf(out, ",line=%u", loc.line);
         if (loc.col) buf_printf(out, ",col=%u", loc.col);
         buf_puts(out, "::");
-        for (const char *m = message; *m; m++) { /* workflow commands escape %, CR and LF */
-            if (*m == '%') buf_puts(out, "%25");
-            else if (*m == '\n') buf_puts(out, "%0A");
-            else if (*m == '\r') buf_puts(out, "%0D");
-            else buf_putc(out, *m);
-        }
+        put_github_text(out, message, false);
     } else {
         put_file_text(out, file);
         if (loc.file && loc.line) {

@@ -288,25 +288,24 @@ static void emit_events(header_ctx *c)
     out_file *o = c->o;
     const char *lo = d->lower_name;
     VEC(const entry *) by_value = {0};
-    VEC(event_sig) sigs = {0};
+    VEC(const event_sig *) sigs = {0};
+    event_sig none; /* an event declared without a signature: "()" */
+    event_sig_parse(NULL, 0, loc_file(d->name), &none);
     buf_putc(&o->chunk, '\n');
     for (size_t i = 0; i < c->m->entries.count; i++) {
         const entry *e = &c->m->entries.items[i];
         if (e->tombstone) continue;
         const decl_signature *ds = e->decl != UINT32_MAX ? model_find_signature(d, e->decl) : NULL;
-        event_sig sig;
-        /* Checked when the model was loaded, so this parse cannot fail. */
-        if (!event_sig_parse(ds ? ds->text : NULL, ds ? ds->len : 0, loc_file(d->name), &sig)) continue;
         *vec_push(&by_value) = e;
-        *vec_push(&sigs) = sig;
+        *vec_push(&sigs) = ds ? &ds->sig : &none; /* parsed when the model was loaded */
     }
     /* A tag named only inside a parameter list would have that list's scope, and no caller's
      * struct would match it: declare each at file scope first (an enum must come complete from
      * an include). */
     tag_list tags = {0};
     for (size_t k = 0; k < sigs.count; k++) {
-        for (size_t i = 0; i < sigs.items[k].params.count; i++) collect_tags(sigs.items[k].params.items[i], &tags);
-        if (sigs.items[k].result) collect_tags(sigs.items[k].result, &tags);
+        for (size_t i = 0; i < sigs.items[k]->params.count; i++) collect_tags(sigs.items[k]->params.items[i], &tags);
+        if (sigs.items[k]->result) collect_tags(sigs.items[k]->result, &tags);
     }
     for (size_t i = 0; i < tags.count; i++) {
         buf_printf(&o->chunk, "%s;%s", tags.items[i], i + 1 == tags.count ? "\n\n" : "\n");
@@ -315,7 +314,7 @@ static void emit_events(header_ctx *c)
     vec_free(&tags);
     for (size_t k = 0; k < by_value.count; k++) {
         const entry *e = by_value.items[k];
-        const event_sig *sig = &sigs.items[k];
+        const event_sig *sig = sigs.items[k];
         buf *b = &o->chunk;
         char *x = xasprintf("%s_%.*s", d->c_name, (int)e->name_len, e->name);
         const char *flags = sig->result ? "TL_IRIS_SINGLE_PROVIDER" : "0";
@@ -356,7 +355,7 @@ static void emit_events(header_ctx *c)
         if (k < by_value.count && by_value.items[k]->value == v) {
             const entry *e = by_value.items[k];
             buf_printf(b, "        { \"%.*s\", %s_%.*s_SIGNATURE, %s },\n", (int)e->name_len, e->name, d->c_name,
-                       (int)e->name_len, e->name, sigs.items[k].result ? "TL_IRIS_SINGLE_PROVIDER" : "0");
+                       (int)e->name_len, e->name, sigs.items[k]->result ? "TL_IRIS_SINGLE_PROVIDER" : "0");
             k++;
         } else {
             buf_puts(b, "        { 0, 0, 0 },\n");
@@ -367,7 +366,7 @@ static void emit_events(header_ctx *c)
                           "static inline bool %s_init(tl_iris_registry *reg, const tl_logger *logger) {\n"
                           "    return tl_iris_init_table(reg, %s_SPAN, %s_info(), logger);\n}\n",
                lo, d->upper_name, lo);
-    for (size_t i = 0; i < sigs.count; i++) event_sig_free(&sigs.items[i]);
+    event_sig_free(&none);
     vec_free(&sigs);
     vec_free(&by_value);
 }

@@ -52,38 +52,8 @@ static bool word_in(const char *w, size_t n, const char *const *list)
     return false;
 }
 
-/* What a WORD is to C's type-name grammar. */
-typedef enum word_kind {
-    WORD_BUILTIN,   /* a builtin type specifier: combines with the others */
-    WORD_QUALIFIER, /* goes anywhere, also after a '*' */
-    WORD_TAG_KEY,   /* struct union enum: the next WORD is the tag */
-    WORD_KEYWORD,   /* any other keyword: never a name */
-    WORD_RESERVED,  /* __x or _X: the implementation's (__int128, __restrict); a tag, never a name */
-    WORD_IDENT,     /* a typedef name, a tag or a parameter name */
-} word_kind;
-
-static word_kind classify_word(const char *w, size_t n)
-{
-    static const char *const builtin[] = {"void",   "char",     "short", "int",      "long",       "float", "double",
-                                          "signed", "unsigned", "_Bool", "_Complex", "_Imaginary", "bool",  NULL};
-    static const char *const qualifier[] = {"const", "volatile", "restrict", "_Atomic", NULL};
-    static const char *const tag_key[] = {"struct", "union", "enum", NULL};
-    /* The other keywords of C11 and C23 (those spelt _X are reserved identifiers anyway). */
-    static const char *const keyword[] = {
-        "auto", "break", "case", "continue", "default", "do", "else", "extern", "for", "goto", "if",
-        "inline", "register", "return", "sizeof", "static", "switch", "typedef", "while", "alignas",
-        "alignof", "constexpr", "false", "nullptr", "static_assert", "thread_local", "true", "typeof",
-        "typeof_unqual", NULL};
-    if (word_in(w, n, builtin)) return WORD_BUILTIN;
-    if (word_in(w, n, qualifier)) return WORD_QUALIFIER;
-    if (word_in(w, n, tag_key)) return WORD_TAG_KEY;
-    if (word_in(w, n, keyword)) return WORD_KEYWORD;
-    if (n >= 2 && w[0] == '_' && (w[1] == '_' || (w[1] >= 'A' && w[1] <= 'Z'))) return WORD_RESERVED;
-    return WORD_IDENT;
-}
-
-/* C's combinations of builtin type specifiers (C11 6.7.2), counted in any order: NULL when
- * `count` (indexed like `builtin_names`) is one of them, else why not. */
+/* The builtin type keywords by kind (_Bool counts as bool, _Imaginary as _Complex): -1 for any
+ * other word. */
 enum { B_VOID, B_CHAR, B_SHORT, B_INT, B_LONG, B_FLOAT, B_DOUBLE, B_SIGNED, B_UNSIGNED, B_BOOL, B_COMPLEX, B_COUNT };
 static const char *const builtin_names[B_COUNT] = {"void", "char", "short", "int", "long", "float", "double",
                                                   "signed", "unsigned", "bool", "_Complex"};
@@ -97,6 +67,8 @@ static int builtin_index(const char *w, size_t n)
     return -1;
 }
 
+/* C's combinations of builtin type specifiers (C11 6.7.2), counted in any order: NULL when
+ * `count` (indexed like `builtin_names`) is one of them, else why not. */
 static const char *builtin_combination_error(const int *count)
 {
     int total = 0;
@@ -117,6 +89,34 @@ static const char *builtin_combination_error(const int *count)
     if (count[B_CHAR] && (count[B_SHORT] || count[B_INT] || count[B_LONG])) return "'char' combines only with 'signed' or 'unsigned'";
     if (count[B_SHORT] && count[B_LONG]) return "'short' and 'long' do not combine";
     return NULL;
+}
+
+/* What a WORD is to C's type-name grammar. */
+typedef enum word_kind {
+    WORD_BUILTIN,   /* a builtin type specifier: combines with the others */
+    WORD_QUALIFIER, /* goes anywhere, also after a '*' */
+    WORD_TAG_KEY,   /* struct union enum: the next WORD is the tag */
+    WORD_KEYWORD,   /* any other keyword: never a name */
+    WORD_RESERVED,  /* __x or _X: the implementation's (__int128, __restrict); a tag, never a name */
+    WORD_IDENT,     /* a typedef name, a tag or a parameter name */
+} word_kind;
+
+static word_kind classify_word(const char *w, size_t n)
+{
+    static const char *const qualifier[] = {"const", "volatile", "restrict", "_Atomic", NULL};
+    static const char *const tag_key[] = {"struct", "union", "enum", NULL};
+    /* The other keywords of C11 and C23 (those spelt _X are reserved identifiers anyway). */
+    static const char *const keyword[] = {
+        "auto", "break", "case", "continue", "default", "do", "else", "extern", "for", "goto", "if",
+        "inline", "register", "return", "sizeof", "static", "switch", "typedef", "while", "alignas",
+        "alignof", "constexpr", "false", "nullptr", "static_assert", "thread_local", "true", "typeof",
+        "typeof_unqual", NULL};
+    if (builtin_index(w, n) >= 0) return WORD_BUILTIN;
+    if (word_in(w, n, qualifier)) return WORD_QUALIFIER;
+    if (word_in(w, n, tag_key)) return WORD_TAG_KEY;
+    if (word_in(w, n, keyword)) return WORD_KEYWORD;
+    if (n >= 2 && w[0] == '_' && (w[1] == '_' || (w[1] >= 'A' && w[1] <= 'Z'))) return WORD_RESERVED;
+    return WORD_IDENT;
 }
 
 /* type -> WORD { WORD | '*' }, normalised into `out`; stops before ',' ')' or the end. A WORD C
@@ -188,8 +188,7 @@ static bool parse_type(sig_lexer *lx, buf *out, const char *what)
                 tag_key_len = (int)n;
             } else if (k == WORD_BUILTIN) {
                 specified = true;
-                const int b = builtin_index(w, n);
-                if (b >= 0) builtins[b]++;
+                builtins[builtin_index(w, n)]++; /* a WORD_BUILTIN has one */
                 const char *why = named ? "a typedef name or tag takes no builtin type keyword"
                                         : builtin_combination_error(builtins);
                 if (why && !mixed) mixed = w, mixed_len = (int)n, mixed_why = why;

@@ -70,60 +70,49 @@ static bool load_shell(const project *p, domain_job *job)
     return ok;
 }
 
-/* A file called `name` below `dir` (not following symbolic links), or NULL. */
-static char *find_below(const char *dir, const char *name, int depth)
-{
-    name_list entries = {0};
-    char *found = NULL;
-    if (depth > 16 || !fs_list_dir(dir, &entries)) return NULL;
-    for (size_t i = 0; i < entries.count && !found; i++) {
-        char *path = path_join(dir, entries.items[i]);
-        fs_kind k = fs_kind_of(path);
-        if (k == FS_FILE && strcmp(entries.items[i], name) == 0) {
-            found = path;
-            continue;
-        }
-        if (k == FS_DIR) found = find_below(path, name, depth + 1);
-        free(path);
-    }
-    name_list_free(&entries);
-    return found;
-}
-
-/* A manifest below the generated directory whose domain the project no longer declares: its
- * domain was removed from threadlink.json (on purpose or not), and `diff` cannot report the
- * removal while the file stays. */
-static void warn_orphan_manifests(const char *dir, const domain_job *jobs, size_t count, int depth)
+/* Every *.manifest.json below the generated directory (not following symbolic links, skipping
+ * dot names): where a moved domain's manifest went, and which manifests no domain declares. */
+static void find_manifests(const char *dir, int depth, name_list *out)
 {
     name_list entries = {0};
     if (depth > 16 || !fs_list_dir(dir, &entries)) return;
     for (size_t i = 0; i < entries.count; i++) {
-        const char *name = entries.items[i];
-        char *path = path_join(dir, name);
+        if (entries.items[i][0] == '.') continue;
+        char *path = path_join(dir, entries.items[i]);
         fs_kind k = fs_kind_of(path);
-        size_t domain_len;
-        if (k == FS_DIR && name[0] != '.') {
-            warn_orphan_manifests(path, jobs, count, depth + 1);
-        } else if (k == FS_FILE && str_has_suffix(name, ".manifest.json", &domain_len)) {
-            bool declared = false;
-            for (size_t j = 0; j < count && !declared; j++)
-                declared = strlen(jobs[j].d->name) == domain_len && memcmp(jobs[j].d->name, name, domain_len) == 0;
-            if (!declared)
-                diag_warning(loc_file(path), "no domain '%.*s' is declared: to retire the domain, delete this manifest (diff then reports the domain as removed); else declare it again",
-                             (int)domain_len, name);
-        }
-        free(path);
+        if (k == FS_DIR) find_manifests(path, depth + 1, out);
+        if (k == FS_FILE && str_has_suffix(entries.items[i], ".manifest.json", NULL)) *vec_push(out) = path;
+        else free(path);
     }
     name_list_free(&entries);
 }
 
-static bool load_manifest(const char *gen_dir, domain_job *job)
+/* A manifest whose domain the project no longer declares: its domain was removed from
+ * threadlink.json (on purpose or not), and `diff` cannot report the removal while the file stays. */
+static void warn_orphan_manifests(const name_list *manifests, const domain_job *jobs, size_t count)
+{
+    for (size_t i = 0; i < manifests->count; i++) {
+        const char *name = path_basename(manifests->items[i]);
+        size_t domain_len;
+        str_has_suffix(name, ".manifest.json", &domain_len);
+        bool declared = false;
+        for (size_t j = 0; j < count && !declared; j++)
+            declared = strlen(jobs[j].d->name) == domain_len && memcmp(jobs[j].d->name, name, domain_len) == 0;
+        if (!declared)
+            diag_warning(loc_file(manifests->items[i]), "no domain '%.*s' is declared: to retire the domain, delete this manifest (diff then reports the domain as removed); else declare it again",
+                         (int)domain_len, name);
+    }
+}
+
+static bool load_manifest(const name_list *manifests, domain_job *job)
 {
     bool ok = true;
     int fd = open(job->manifest_path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         const int open_errno = errno;
-        char *moved = open_errno == ENOENT ? find_below(gen_dir, path_basename(job->manifest_path), 0) : NULL;
+        const char *moved = NULL;
+        for (size_t i = 0; open_errno == ENOENT && i < manifests->count && !moved; i++)
+            if (strcmp(path_basename(manifests->items[i]), path_basename(job->manifest_path)) == 0) moved = manifests->items[i];
         if (moved) {
             /* The domain's output moved, and its manifest with it: issuing values afresh would
              * renumber an ordinal domain and forget every tombstone. */
@@ -137,7 +126,6 @@ static bool load_manifest(const char *gen_dir, domain_job *job)
             diag_warning(loc_file(job->manifest_path), "manifest missing although %s exists: values are issued again from the injectors (restore the manifest from version control to keep renamed and removed entries)",
                          job->header_path);
         }
-        free(moved);
         memset(&job->m, 0, sizeof job->m);
     } else {
         job->had_manifest = true;
@@ -511,10 +499,13 @@ int gen_run(const gen_options *opt, gen_result *result)
         }
     }
 
+    name_list manifests = {0};
+    if (ok) find_manifests(gen_dir, 0, &manifests);
     if (ok) /* every manifest, so that each problem (two conflicted merges) is reported in one run */
         for (size_t i = 0; i < count; i++)
-            if (!load_manifest(gen_dir, &jobs[i])) ok = false;
-    if (ok) warn_orphan_manifests(gen_dir, jobs, count, 0);
+            if (!load_manifest(&manifests, &jobs[i])) ok = false;
+    if (ok) warn_orphan_manifests(&manifests, jobs, count);
+    name_list_free(&manifests);
 
     if (ok) {
         for (size_t i = 0; i < count; i++) {

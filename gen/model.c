@@ -43,7 +43,7 @@ const decl_signature *model_find_signature(const domain *d, uint32_t decl_index)
 const char *model_signature(const domain *d, uint32_t decl_index)
 {
     const decl_signature *s = model_find_signature(d, decl_index);
-    return s ? s->normal : "()";
+    return s ? s->sig.text : "()";
 }
 
 src_loc model_loc(const domain *d, const decl *dc)
@@ -188,15 +188,9 @@ static bool lex_sources(project *p, domain *d, source *sources, size_t count)
     for (size_t i = 0; i < d->signatures.count; i++) {
         decl_signature *s = &d->signatures.items[i];
         const decl *dc = &d->decls.items[s->decl];
-        event_sig sig;
         src_loc at = model_loc(d, dc);
         at.col = s->col;
-        if (event_sig_parse(s->text, s->len, at, &sig)) {
-            s->normal = arena_strndup(&p->strings, sig.text, strlen(sig.text));
-            event_sig_free(&sig);
-        } else {
-            ok = false;
-        }
+        if (!event_sig_parse(s->text, s->len, at, &s->sig)) ok = false;
     }
     buf_free(&text);
     return ok;
@@ -430,6 +424,7 @@ void model_free(project *p)
         free(d->manifest);
         vec_free(&d->decls);
         vec_free(&d->sources);
+        for (size_t k = 0; k < d->signatures.count; k++) event_sig_free(&d->signatures.items[k].sig);
         vec_free(&d->signatures);
     }
     vec_free(&p->domains);

@@ -4,6 +4,7 @@
 #define TLG_MODEL_H
 
 #include "config.h"
+#include "event_sig.h"
 
 /* One declared entry. Kept small: a domain may hold a million of them. */
 typedef struct decl {
@@ -23,7 +24,7 @@ typedef struct decl_signature {
     uint32_t decl;
     const char *text;
     uint32_t len, col;
-    const char *normal; /* the normalised text (event_sig.h), set once the model has loaded */
+    event_sig sig;      /* parsed, once the model has loaded */
 } decl_signature;
 
 typedef struct domain {

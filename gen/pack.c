@@ -578,17 +578,9 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc)
     if (ok) ok = output_commit(&set);
     else output_abort(&set);
     output_set_free(&set);
-    if (!ok && first) { /* the folder itself stays if it was there */
-        name_list made = {0};
-        if (existed && fs_list_dir(dir, &made))
-            for (size_t i = 0; i < made.count; i++) {
-                char *sub = path_join(dir, made.items[i]);
-                remove_tree(sub);
-                free(sub);
-            }
-        else if (!existed)
-            remove_tree(dir);
-        name_list_free(&made);
+    if (!ok && first) {
+        remove_stale(dir, "", NULL, 0); /* everything in it, */
+        if (!existed) rmdir(dir);       /* and the folder itself if this run made it */
     }
 
     if (ok) {
