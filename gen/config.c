@@ -131,10 +131,8 @@ bool config_load(const char *path, project_config *out)
         return false;
     }
     json_checker r = {path, text.data, text.len, true};
-    json_error_t err;
-    json_t *root = json_loadb(text.data, text.len, JSON_REJECT_DUPLICATES, &err);
+    json_t *root = jc_load(path, text.data, text.len);
     if (!root) {
-        jc_syntax_error(path, text.data, text.len, &err);
         buf_free(&text);
         return false;
     }

@@ -418,10 +418,8 @@ static void read_file_item(reader *r, const char *rel, const char *path, struct 
     *vec_push(&out->files) = full;
     *vec_push(&out->texts) = text.data ? text.data : xstrdup("");
     *vec_push(&out->text_lens) = text.len;
-    json_error_t err;
-    json_t *root = json_loadb(text.data ? text.data : "", text.len, JSON_REJECT_DUPLICATES, &err);
+    json_t *root = jc_load(full, text.data, text.len);
     if (!root) {
-        jc_syntax_error(full, text.data ? text.data : "", text.len, &err);
         r->ok = false;
     } else {
         reader fr = {full, out->texts.items[out->texts.count - 1], text.len, true};

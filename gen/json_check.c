@@ -49,6 +49,16 @@ void jc_syntax_error(const char *file, const char *text, size_t len, const json_
     free(message);
 }
 
+json_t *jc_load(const char *file, const char *text, size_t len)
+{
+    if (!text) text = "", len = 0;
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) text += 3, len -= 3;
+    json_error_t err;
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+    if (!root) jc_syntax_error(file, text, len, &err);
+    return root;
+}
+
 void jc_error(json_checker *c, const char *path, const char *fmt, ...)
 {
     char message[1024];

@@ -19,6 +19,9 @@ typedef struct json_checker {
  * (jansson's own line and column point past it), with jansson's commonest messages reworded:
  * "'}' expected near '"b"'" becomes "expected ',' or '}' before '"b"'". */
 void jc_syntax_error(const char *file, const char *text, size_t len, const json_error_t *err);
+/* Parses a JSON input file's text (duplicate keys refused; a leading UTF-8 byte order mark, which
+ * Windows editors write, skipped as lex_json skips it); NULL after reporting a syntax error. */
+json_t *jc_load(const char *file, const char *text, size_t len);
 /* Reports `path: message` at the value's position. */
 void jc_error(json_checker *c, const char *path, const char *fmt, ...) TLG_PRINTF(3, 4);
 /* "an object", "a string", ... for messages. */

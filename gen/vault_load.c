@@ -252,10 +252,7 @@ static json_t *read_json(vault_state *st, const char *path, buf *text)
         return NULL;
     }
     hasher_add_file(p->input_hash, path, text->data, text->len);
-    json_error_t err;
-    json_t *root = json_loadb(text->data ? text->data : "", text->len, JSON_REJECT_DUPLICATES, &err);
-    if (!root) jc_syntax_error(path, text->data ? text->data : "", text->len, &err);
-    return root;
+    return jc_load(path, text->data, text->len);
 }
 
 static const char *project_relative(const project *p, const char *path)

@@ -88,6 +88,24 @@ static void test_errors_config_syntax(void **state)
     snap = fx_snapshot("generated");
     fx_write("threadlink.json", "{\n  \"domains\": [\n    { \"name\": \"Test.Ids\", \"output\": \"x.h\", }\n  ]\n}\n");
     fx_expect_failure(f, snap, "threadlink.json:3:44: error: a comma before '}': JSON allows none after the last member\n");
+    /* A UTF-8 byte order mark (Windows editors write one) is skipped, and columns count after it. */
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    snap = fx_snapshot("generated");
+    fx_write("threadlink.json", "\xEF\xBB\xBF{ \"domains\": [ { \"name\": \"Test.Ids\" \"output\": \"x.h\" } ] }\n");
+    fx_expect_failure(f, snap, "threadlink.json:1:37: error: expected ',' or '}' before '\"output\"'\n");
+    fx_write("threadlink.json", "\xEF\xBB\xBF{ \"domains\": [ { \"name\": \"Test.Ids\", \"output\": \"test_ids.h\", \"kind\": 7 } ] }\n");
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    assert_int_equal(fx_generate(f), 1);
+    assert_string_equal(f->diags.data, "threadlink.json:1:62: error: domains[0].kind: expected \"identity\" or \"ordinal\", got an integer\n");
+    fx_write("threadlink.json", "\xEF\xBB\xBF{ \"domains\": [ { \"name\": \"Test.Ids\", \"output\": \"test_ids.h\" } ] }\n");
+    fx_remove("injectors/Iris.Events.User.txt");
+    fx_remove("generated/events/Iris.Events.manifest.json");
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_string_equal(f->diags.data, "");
 }
 
 static void test_errors_lexer_error_writes_nothing(void **state)

@@ -259,6 +259,13 @@ static void test_vault_errors_config_and_syntax(void **state)
     fx_write("vaults/Thing.vault.json", "{ \"name\": \"Thing\", \"fields\": [ }\n");
     fx_expect_failure(f, snap,
         "vaults/Thing.vault.json:1:32: error: unexpected token near '}'\n");
+    /* A UTF-8 byte order mark (Windows editors write one) is skipped, columns counted after it. */
+    snap = fx_snapshot("generated");
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    fx_write("vaults/Thing.vault.json", "\xEF\xBB\xBF{ \"name\": \"Thing\", \"fields\": [ }\n");
+    fx_expect_failure(f, snap,
+        "vaults/Thing.vault.json:1:32: error: unexpected token near '}'\n");
 }
 
 /* Outputs go into directories the run made (nothing there to compare with: written without
