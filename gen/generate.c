@@ -355,6 +355,7 @@ static bool emit_all(const gen_options *opt, output_plan *plan, void **stage_sta
         planned_output *po = &plan->items[i];
         if (out->mode == OUTPUT_WRITE && !output_make_dirs(out, po->base, po->relative)) return false;
         out_file *o = output_begin(out, po->path);
+        o->text = true;
         if (!po->job) {
             tlg_stages[po->stage]->emit(stage_state[po->stage], po->index, o, &eo);
         } else if (po->manifest) {

@@ -206,6 +206,70 @@ void out_flush(out_file *o)
     o->pos += len;
 }
 
+/* Adds text to `h` with every CR that comes before an LF left out; *held_cr carries a CR that
+ * ended the previous piece (the caller adds it at the end if none follows). */
+static void hash_text(hasher *h, const char *p, size_t n, bool *held_cr)
+{
+    if (*held_cr && n) {
+        if (*p != '\n') hasher_add(h, "\r", 1);
+        *held_cr = false;
+    }
+    while (n) {
+        const char *cr = memchr(p, '\r', n);
+        if (!cr) {
+            hasher_add(h, p, n);
+            return;
+        }
+        hasher_add(h, p, (size_t)(cr - p));
+        n -= (size_t)(cr - p) + 1;
+        p = cr + 1;
+        if (!n) *held_cr = true;
+        else if (*p != '\n') hasher_add(h, "\r", 1);
+    }
+}
+
+/* XXH3 of the text read through `fd` with CRs before LFs left out, and of its raw bytes. */
+static bool hash_text_fd(int fd, uint64_t *text_hash, uint64_t *raw_hash)
+{
+    hasher *text = hasher_new(), *raw = hasher_new();
+    char scratch[1 << 16];
+    bool held_cr = false;
+    ssize_t got;
+    for (off_t at = 0; (got = pread(fd, scratch, sizeof scratch, at)) > 0; at += got) {
+        hash_text(text, scratch, (size_t)got, &held_cr);
+        hasher_add(raw, scratch, (size_t)got);
+    }
+    if (held_cr) hasher_add(text, "\r", 1);
+    *text_hash = hasher_digest(text);
+    *raw_hash = hasher_digest(raw);
+    hasher_free(text);
+    hasher_free(raw);
+    return got == 0;
+}
+
+/* Git for Windows checks text files out with CRLF line endings (core.autocrlf), and so does
+ * an editor set to them: an output that is the same text but for that is not out of date. The
+ * old file is then kept, and o->pos and o->hash describe it, so the stamp matches the file. */
+static bool old_is_same_text(out_file *o)
+{
+    uint64_t old_text, old_raw, new_text, new_raw;
+    if (!hash_text_fd(o->old_fd, &old_text, &old_raw)) return false;
+    if (o->tmp_fd == -2) {
+        hasher *h = hasher_new();
+        bool held_cr = false;
+        hash_text(h, o->whole.data, o->whole.len, &held_cr);
+        if (held_cr) hasher_add(h, "\r", 1);
+        new_text = hasher_digest(h);
+        hasher_free(h);
+    } else if (!hash_text_fd(o->tmp_fd, &new_text, &new_raw)) {
+        return false;
+    }
+    if (old_text != new_text) return false;
+    o->pos = o->old_size;
+    o->hash = old_raw;
+    return true;
+}
+
 bool output_end(out_file *o)
 {
     out_flush(o);
@@ -218,6 +282,16 @@ bool output_end(out_file *o)
     if (o->old_fd < 0 && o->pos == 0 && !o->differs) { /* a new empty file: created like any other */
         o->differs = true;
         if (o->tmp_fd != -2 && !start_temp(o, 0)) return false;
+    }
+    if (o->differs && o->text && o->old_fd >= 0 && o->old_size > o->pos && old_is_same_text(o)) {
+        o->differs = false;
+        if (o->tmp_fd >= 0) {
+            close(o->tmp_fd);
+            o->tmp_fd = -1;
+            unlink(o->tmp_path);
+            free(o->tmp_path);
+            o->tmp_path = NULL;
+        }
     }
     /* No fsync: the rename makes the replacement atomic for readers, which is what a build
      * needs; like compilers, the generator leaves durability to the file system. */

@@ -23,6 +23,9 @@ typedef struct out_file {
     uint64_t hash;      /* after output_end: the content hash; pos is the size */
     bool fresh_dir;     /* its directory was created in this run: no previous file to compare */
     unsigned umask_bits; /* the process's umask when the set began */
+    /* Text (headers, manifests): a previous file that differs only in line endings, CRLF where
+     * this run writes LF, is the same output and stays as it is. Set before output_end. */
+    bool text;
 } out_file;
 
 typedef struct output_set {

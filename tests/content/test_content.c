@@ -889,10 +889,18 @@ static void test_content_flat_build_and_stale_files(void **state)
     fixture *f = *state;
     fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\", \"archive\": \"none\" } ] }\n");
     small_tree();
+    fx_write("assets/Icons/lines.txt", "a\nb\n");
     assert_int_equal(pack(f), 0);
     char *sword = fx_read("out/Main/assets/Icons/sword.png");
     assert_string_equal(sword, "sword bytes");
     free(sword);
+    /* Assets are bytes: a copy whose line endings differ is put right (generated headers alone
+     * may keep CRLF line endings). */
+    fx_write("out/Main/assets/Icons/lines.txt", "a\r\nb\r\n");
+    assert_int_equal(pack(f), 0);
+    char *lines = fx_read("out/Main/assets/Icons/lines.txt");
+    assert_string_equal(lines, "a\nb\n");
+    free(lines);
     fx_remove("assets/Icons/sword.png");
     fx_write("assets/Icons/blank.png", ""); /* an empty asset is a file like any other */
     char long_name[300]; /* its temporary name must not pass the 255-byte limit on a name */

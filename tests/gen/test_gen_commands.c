@@ -158,6 +158,61 @@ static void test_commands_stale_outputs_removed(void **state)
     assert_true(fx_exists("build-out/test_ids.h"));
 }
 
+/* `text` with every LF made CRLF, as Git for Windows checks text files out (caller frees). */
+static char *with_crlf(const char *text)
+{
+    buf b = {0};
+    for (const char *p = text; *p; p++) {
+        if (*p == '\n') buf_putc(&b, '\r');
+        buf_putc(&b, *p);
+    }
+    buf_cstr(&b);
+    return b.data;
+}
+
+/* Outputs checked out with CRLF line endings are up to date: check passes, and generate keeps
+ * them (and records them in its stamp, so the next run has nothing to do). An output that differs
+ * in more than its line endings is out of date, and a change rewrites it. */
+static void test_commands_crlf_checkout_is_up_to_date(void **state)
+{
+    fixture *f = *state;
+    const char *outputs[] = {"generated/test_ids.h", "generated/Test.Ids.manifest.json"};
+    fx_basic_config(NULL);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\r\nBeta\r\n");
+    assert_int_equal(fx_generate(f), 0);
+    char *crlf[2];
+    for (int i = 0; i < 2; i++) {
+        char *lf = fx_read(outputs[i]);
+        crlf[i] = with_crlf(lf);
+        fx_write(outputs[i], crlf[i]);
+        free(lf);
+    }
+    assert_int_equal(fx_run(f, GEN_CHECK), 0);
+    f->summary.len = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_int_equal(f->summary.len, 0);
+    for (int i = 0; i < 2; i++) {
+        char *now = fx_read(outputs[i]);
+        assert_string_equal(now, crlf[i]);
+        free(now);
+    }
+    stamp st;
+    assert_true(stamp_read("generated/" STAMP_FILE, &st));
+    assert_true(stamp_outputs_intact(&st));
+    stamp_free(&st);
+
+    char *edited = xasprintf("%s/* edited */\r\n", crlf[0]);
+    fx_write(outputs[0], edited);
+    assert_int_equal(fx_run(f, GEN_CHECK), 1);
+    free(edited);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nBeta\nGamma\n");
+    assert_int_equal(fx_generate(f), 0);
+    char *header = fx_read(outputs[0]);
+    assert_null(strchr(header, '\r'));
+    assert_non_null(strstr(header, "Test_Ids_Gamma"));
+    free(header), free(crlf[0]), free(crlf[1]);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
@@ -167,6 +222,7 @@ int main(void)
         T(test_commands_headers_equal_generate),
         T(test_commands_headers_strict_refuses_unrecorded),
         T(test_commands_stale_outputs_removed),
+        T(test_commands_crlf_checkout_is_up_to_date),
     };
     return cmocka_run_group_tests_name("gen_commands", tests, NULL, NULL);
 }
