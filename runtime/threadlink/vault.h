@@ -19,7 +19,7 @@
  *   #include <threadlink/vault.h> everywhere (the generated headers do). In exactly one file:
  *       #define TL_IMPLEMENTATION
  *       #include <threadlink/vault.h>
- *   for tl_vault_write, tl_vault_read and tl_vault_serialised_size. Everything else is
+ *   for tl_vault_write, tl_vault_read(_ex, _with) and tl_vault_serialised_size. Everything else is
  *   static inline. No allocation, no global state.
  *
  * Override macros (the functions never allocate):
@@ -96,7 +96,9 @@
  *     a NUL inside a string, trailing bytes, unknown flags: TL_VAULT_ERROR_DUPLICATE, _LENGTH,
  *     _VALUE, _TRAILING and _FLAGS.
  *   tl_vault_read_ex also names the field whose record caused the error, so a game can tell
- *   which field a schema change broke (and migrate it by hand).
+ *   which field a schema change broke. tl_vault_read_with and an on_mismatch callback load a save
+ *   whose fields changed type or lost capacity: each keeps its value, and the callback is handed
+ *   the old record to convert.
  *   Reading never notifies listeners. Every length is checked against the input before use, so
  *   no input (tests/fuzz replays a corpus) reads or writes out of bounds.
  */
@@ -580,6 +582,33 @@ tl_vault_error tl_vault_read(const tl_vault_desc *d, void *vault, const void *da
 tl_vault_error tl_vault_read_ex(const tl_vault_desc *d, void *vault, const void *data, size_t size,
                                 uint32_t *field_id);
 
+/* A record of a known serialised field that this schema can no longer hold, as handed to
+ * tl_vault_read_options.on_mismatch. Its payload was checked only against its record's length:
+ * decode it with care. */
+typedef struct tl_vault_mismatch {
+  uint32_t field_id;
+  tl_vault_error reason; /* TL_VAULT_ERROR_TYPE: the field's type changed; TL_VAULT_ERROR_CAPACITY:
+                            the string or collection is longer than the field now holds */
+  uint32_t tag;          /* the record's type tag */
+  const void *payload;   /* its payload, in the wire format above */
+  uint32_t length;       /* in bytes */
+} tl_vault_mismatch;
+
+/* Zero-initialised: tl_vault_read_with reads as tl_vault_read_ex does. */
+typedef struct tl_vault_read_options {
+  /* Set: a save whose records of some fields no longer fit (a type change, a capacity cut) still
+   * loads. Each such field keeps the value it had, and on_mismatch is called with its record once
+   * the records before it are stored, to convert the old value into the field, or leave it (the
+   * setters notify listeners; writing the member does not). Called only when the read succeeds:
+   * every other error still refuses the save before anything changes. */
+  void (*on_mismatch)(void *ctx, void *vault, const tl_vault_mismatch *mismatch);
+  void *ctx;
+} tl_vault_read_options;
+
+/* tl_vault_read_ex with options (NULL: none). */
+tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, const void *data, size_t size,
+                                  const tl_vault_read_options *options, uint32_t *field_id);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
@@ -965,8 +994,18 @@ static int32_t tl__vault_find_hinted(const tl_vault_desc *d, uint32_t id, uint32
 
 /* Pass 1: validates every record (and finds duplicates), memoising the first records' field
  * indexes (-1: skipped) in index[]. */
+/* index[] entry of a record whose field it no longer fits (options->on_mismatch set). */
+#define TL__VAULT_MISMATCH (-2)
+
+/* Why a record of field `f` does not fit it, when that is a type change or a capacity cut (which
+ * tl_vault_read_options can let pass), else TL_VAULT_OK. */
+static tl_vault_error tl__vault_mismatch(const tl_vault_field_desc *f, uint32_t tag, tl_vault_error check) {
+  if (f->tag != tag) return TL_VAULT_ERROR_TYPE;
+  return check == TL_VAULT_ERROR_CAPACITY ? check : TL_VAULT_OK;
+}
+
 static tl_vault_error tl__vault_validate(const tl_vault_desc *d, const unsigned char *data, size_t size,
-                                         int32_t *index, uint32_t *field_id) {
+                                         bool lenient, int32_t *index, uint32_t *field_id) {
   const unsigned char *p = data + TL_VAULT_HEADER_BYTES, *end = data + size;
   uint32_t records = tl__vault_le32(data + 12), r, hint = 0;
   uint64_t seen[16]; /* fields 0..1023 seen so far; larger indexes are checked by a scan */
@@ -989,9 +1028,11 @@ static tl_vault_error tl__vault_validate(const tl_vault_desc *d, const unsigned 
       const tl_vault_field_desc *f = &d->fields[at];
       tl_vault_error e;
       *field_id = id; /* for the errors this record causes */
-      if (f->tag != tag) return TL_VAULT_ERROR_TYPE;
-      e = tl__vault_check(f, p, len);
-      if (e != TL_VAULT_OK) return e;
+      e = f->tag != tag ? TL_VAULT_ERROR_TYPE : tl__vault_check(f, p, len);
+      if (e != TL_VAULT_OK) {
+        if (!lenient || tl__vault_mismatch(f, tag, e) == TL_VAULT_OK) return e;
+        if (r < TL__VAULT_CACHED) index[r] = TL__VAULT_MISMATCH;
+      }
       if (at < 1024) {
         uint64_t bit = (uint64_t)1 << (at & 63);
         if (seen[at >> 6] & bit) return TL_VAULT_ERROR_DUPLICATE;
@@ -1011,22 +1052,38 @@ static tl_vault_error tl__vault_validate(const tl_vault_desc *d, const unsigned 
   return p == end ? TL_VAULT_OK : TL_VAULT_ERROR_TRAILING;
 }
 
-/* Pass 2: stores the validated records. */
+/* Pass 2: stores the validated records; hands those that no longer fit their field to
+ * options->on_mismatch. */
 static void tl__vault_store(const tl_vault_desc *d, unsigned char *vault, const unsigned char *data,
-                            const int32_t *index) {
+                            const int32_t *index, const tl_vault_read_options *options) {
   const unsigned char *p = data + TL_VAULT_HEADER_BYTES;
   uint32_t records = tl__vault_le32(data + 12), r;
   for (r = 0; r < records; r++) {
-    uint32_t len = tl__vault_le32(p + 8);
+    const uint32_t id = tl__vault_le32(p), tag = tl__vault_le32(p + 4), len = tl__vault_le32(p + 8);
+    tl_vault_mismatch m;
     int32_t at;
     p += TL_VAULT_RECORD_BYTES;
     if (r < TL__VAULT_CACHED) {
       at = index[r];
     } else {
-      at = tl_vault_find(d, tl__vault_le32(p - TL_VAULT_RECORD_BYTES));
+      at = tl_vault_find(d, id);
       if (at >= 0 && d->fields[at].backing != TL_VAULT_SERIALISED) at = -1;
+      /* Validated: a record that fails its field's check here is one that no longer fits it. */
+      if (at >= 0 && options && options->on_mismatch &&
+          (d->fields[at].tag != tag || tl__vault_check(&d->fields[at], p, len) != TL_VAULT_OK))
+        at = TL__VAULT_MISMATCH;
     }
-    if (at >= 0) tl__vault_apply(&d->fields[at], vault + d->fields[at].offset, p, len);
+    if (at >= 0) {
+      tl__vault_apply(&d->fields[at], vault + d->fields[at].offset, p, len);
+    } else if (at == TL__VAULT_MISMATCH) {
+      const tl_vault_field_desc *f = &d->fields[tl_vault_find(d, id)];
+      m.field_id = id;
+      m.reason = f->tag != tag ? TL_VAULT_ERROR_TYPE : TL_VAULT_ERROR_CAPACITY;
+      m.tag = tag;
+      m.payload = p;
+      m.length = len;
+      options->on_mismatch(options->ctx, vault, &m);
+    }
     p += len;
   }
 }
@@ -1037,6 +1094,12 @@ tl_vault_error tl_vault_read(const tl_vault_desc *d, void *vault, const void *da
 
 tl_vault_error tl_vault_read_ex(const tl_vault_desc *d, void *vault, const void *data, size_t size,
                                 uint32_t *field_id) {
+  return tl_vault_read_with(d, vault, data, size, NULL, field_id);
+}
+
+tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, const void *data, size_t size,
+                                  const tl_vault_read_options *options, uint32_t *field_id) {
+  const bool lenient = options && options->on_mismatch;
   const unsigned char *in = (const unsigned char *)data;
   int32_t index[TL__VAULT_CACHED];
   tl_vault_error e;
@@ -1048,12 +1111,12 @@ tl_vault_error tl_vault_read_ex(const tl_vault_desc *d, void *vault, const void 
   if (((uint32_t)in[4] | ((uint32_t)in[5] << 8)) != TL_VAULT_FORMAT_VERSION) return TL_VAULT_ERROR_VERSION;
   if (in[6] || in[7]) return TL_VAULT_ERROR_FLAGS;
   if (tl__vault_le32(in + 8) != d->id) return TL_VAULT_ERROR_VAULT;
-  e = tl__vault_validate(d, in, size, index, &failed);
+  e = tl__vault_validate(d, in, size, lenient, index, &failed);
   if (e != TL_VAULT_OK) {
     if (field_id) *field_id = failed;
     return e;
   }
-  tl__vault_store(d, (unsigned char *)vault, in, index);
+  tl__vault_store(d, (unsigned char *)vault, in, index, options);
   return TL_VAULT_OK;
 }
 

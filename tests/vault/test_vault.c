@@ -489,6 +489,105 @@ static void test_vault_read_errors_leave_vault_untouched(void **state)
  * vault as it was. Before, it stored the byte: undefined behaviour to read, and a save that
  * tl_vault_read refused. */
 #define QUEUE_TAG TL_VAULT_TAG(TL_VAULT_INLINE_QUEUE, TL_VAULT_BOOLEAN, 0)
+/* Appends one record to a save built by one_record (or this), counting it in the header. */
+static size_t add_record(unsigned char *out, size_t n, uint32_t id, uint32_t tag, const void *payload, uint32_t len)
+{
+    put32(out + 12, (uint32_t)(out[12] | out[13] << 8) + 1);
+    put32(out + n, id);
+    put32(out + n + 4, tag);
+    put32(out + n + 8, len);
+    memcpy(out + n + 12, payload, len);
+    return n + 12 + len;
+}
+
+typedef struct mismatch_log {
+    int calls;
+    tl_vault_mismatch seen[4];
+    int32_t health_when_called; /* what the vault held then: the records before were stored */
+} mismatch_log;
+
+/* Keeps what it is told, and converts an old Long Health into the Integer field, as a game would
+ * migrate a type change. */
+static void on_mismatch(void *ctx, void *vault, const tl_vault_mismatch *m)
+{
+    mismatch_log *log = ctx;
+    every_vault *v = vault;
+    log->health_when_called = v->Health;
+    if (log->calls < 4) log->seen[log->calls] = *m;
+    log->calls++;
+    if (m->field_id == EVERY_VAULT_ID_Health && m->tag == TL_VAULT_LONG && m->length == 8) {
+        const unsigned char *b = m->payload;
+        v->Health = (int32_t)(b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24);
+    }
+}
+
+/* tl_vault_read_with and on_mismatch: a save whose fields changed type or lost capacity loads,
+ * each such field keeping its value unless the callback converts the old record; any other
+ * error still refuses the save, calling nothing. */
+static void test_vault_read_with_lets_mismatched_fields_pass(void **state)
+{
+    (void)state;
+    unsigned char save[4096];
+    const unsigned char old_health[8] = {77}; /* a Long 77, little-endian */
+    const unsigned char alive = 0;
+    mismatch_log log = {0};
+    tl_vault_read_options options = {on_mismatch, &log};
+    every_vault v;
+    uint32_t failed = 5;
+    size_t n = one_record(save, EVERY_VAULT_ID_Alive, TL_VAULT_BOOLEAN, &alive, 1);
+    n = add_record(save, n, EVERY_VAULT_ID_Name, TL_VAULT_STRING, "twenty-one bytes long", 21);
+    n = add_record(save, n, EVERY_VAULT_ID_Health, TL_VAULT_LONG, old_health, 8);
+    every_vault_init(&v);
+    expect_read_error_at(save, n, TL_VAULT_ERROR_CAPACITY, EVERY_VAULT_ID_Name); /* without options */
+    assert_int_equal(tl_vault_read_with(&every_vault_desc, &v, save, n, NULL, &failed), TL_VAULT_ERROR_CAPACITY);
+    v.Health = 1234;
+    assert_int_equal(tl_vault_read_with(&every_vault_desc, &v, save, n, &options, &failed), TL_VAULT_OK);
+    assert_int_equal(failed, 0);
+    assert_false(v.Alive);                             /* the record that fits is stored */
+    assert_string_equal(v.Name, "Nobody \"quoted\"?"); /* the one that does not keeps its value */
+    assert_int_equal(v.Health, 77);                    /* converted by the callback */
+    assert_int_equal(log.calls, 2);
+    assert_int_equal(log.seen[0].field_id, EVERY_VAULT_ID_Name);
+    assert_int_equal(log.seen[0].reason, TL_VAULT_ERROR_CAPACITY);
+    assert_int_equal(log.seen[0].tag, TL_VAULT_STRING);
+    assert_int_equal(log.seen[0].length, 21);
+    assert_memory_equal(log.seen[0].payload, "twenty-one bytes long", 21);
+    assert_int_equal(log.seen[1].field_id, EVERY_VAULT_ID_Health);
+    assert_int_equal(log.seen[1].reason, TL_VAULT_ERROR_TYPE);
+    assert_int_equal(log.seen[1].tag, TL_VAULT_LONG);
+    assert_int_equal(log.health_when_called, 1234);
+
+    /* Past the first 64 records (read without a memo of their fields), the same. */
+    n = one_record(save, 0xDEADBEEFu, 200, "", 0);
+    for (int i = 1; i < 70; i++) n = add_record(save, n, 0xDEAD0000u + (uint32_t)i, 200, "junk", 4);
+    n = add_record(save, n, EVERY_VAULT_ID_Alive, TL_VAULT_BOOLEAN, &alive, 1);
+    n = add_record(save, n, EVERY_VAULT_ID_Health, TL_VAULT_LONG, old_health, 8);
+    n = add_record(save, n, EVERY_VAULT_ID_Name, TL_VAULT_STRING, "twenty-one bytes long", 21);
+    every_vault_init(&v);
+    memset(&log, 0, sizeof log);
+    assert_int_equal(tl_vault_read_with(&every_vault_desc, &v, save, n, &options, NULL), TL_VAULT_OK);
+    assert_false(v.Alive);
+    assert_int_equal(v.Health, 77);
+    assert_int_equal(log.calls, 2);
+    assert_int_equal(log.seen[0].field_id, EVERY_VAULT_ID_Health);
+    assert_int_equal(log.seen[1].reason, TL_VAULT_ERROR_CAPACITY);
+
+    /* Every other error refuses the save before anything changes or is called. */
+    n = add_record(save, n, EVERY_VAULT_ID_Slots, TL_VAULT_TAG(TL_VAULT_INLINE_ARRAY, TL_VAULT_INTEGER, 0), "", 2);
+    every_vault_init(&v);
+    every_vault before = v;
+    memset(&log, 0, sizeof log);
+    assert_int_equal(tl_vault_read_with(&every_vault_desc, &v, save, n, &options, &failed), TL_VAULT_ERROR_LENGTH);
+    assert_int_equal(failed, EVERY_VAULT_ID_Slots);
+    assert_memory_equal(&v, &before, sizeof v);
+    assert_int_equal(log.calls, 0);
+    /* A field given twice is a duplicate even when its records no longer fit. */
+    n = one_record(save, EVERY_VAULT_ID_Health, TL_VAULT_LONG, old_health, 8);
+    n = add_record(save, n, EVERY_VAULT_ID_Health, TL_VAULT_LONG, old_health, 8);
+    assert_int_equal(tl_vault_read_with(&every_vault_desc, &v, save, n, &options, &failed), TL_VAULT_ERROR_DUPLICATE);
+    assert_int_equal(log.calls, 0);
+}
+
 static void test_vault_generic_set_refuses_other_booleans(void **state)
 {
     (void)state;
@@ -648,6 +747,7 @@ int main(void)
         cmocka_unit_test(test_vault_round_trips),
         cmocka_unit_test(test_vault_serialisation_is_deterministic_and_pinned),
         cmocka_unit_test(test_vault_read_errors_leave_vault_untouched),
+        cmocka_unit_test(test_vault_read_with_lets_mismatched_fields_pass),
         cmocka_unit_test(test_vault_generic_set_refuses_other_booleans),
         cmocka_unit_test(test_vault_write_refuses_what_read_would_refuse),
         cmocka_unit_test(test_vault_booleans_in_collections_are_0_or_1),
