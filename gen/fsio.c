@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -88,6 +89,47 @@ void name_list_free(name_list *l)
 {
     for (size_t i = 0; i < l->count; i++) free(l->items[i]);
     vec_free(l);
+}
+
+/* Whether `dir` holds an entry spelled exactly `name`. */
+static bool dir_holds(const name_list *entries, const char *name)
+{
+    for (size_t i = 0; i < entries->count; i++)
+        if (strcmp(entries->items[i], name) == 0) return true;
+    return false;
+}
+
+bool fs_respell(const char *stale, const char *wanted)
+{
+    size_t len = strlen(stale);
+    if (strlen(wanted) != len || !ascii_ieq(stale, len, wanted, len) || fs_kind_of(wanted) == FS_MISSING) return false;
+    char *path = xstrdup(stale); /* respelled component by component */
+    bool ok = true;
+    for (size_t start = 0; ok && start < len;) {
+        size_t end = start;
+        while (end < len && stale[end] != '/') end++;
+        if (memcmp(path + start, wanted + start, end - start) != 0) {
+            /* Which spelling the directory holds: a listing, not a lookup, which finds either. */
+            char *parent = start ? xstrndup(path, start - 1) : xstrdup(".");
+            char *have = xstrndup(path + start, end - start), *want = xstrndup(wanted + start, end - start);
+            name_list entries = {0};
+            ok = fs_list_dir(parent, &entries) && dir_holds(&entries, have) != dir_holds(&entries, want);
+            if (ok && dir_holds(&entries, have)) {
+                char *from = path_join(parent, have), *to = path_join(parent, want);
+                char *tmp = xasprintf("%s/.tl-respell-%ld", parent, (long)getpid());
+                /* Through a temporary name: renaming an entry to another spelling of itself may do nothing. */
+                ok = rename(from, tmp) == 0;
+                if (ok && rename(tmp, to) != 0) ok = false, rename(tmp, from);
+                free(from), free(to), free(tmp);
+            }
+            if (ok) memcpy(path + start, wanted + start, end - start);
+            name_list_free(&entries);
+            free(parent), free(have), free(want);
+        }
+        start = end + 1;
+    }
+    free(path);
+    return ok;
 }
 
 char *path_join(const char *a, const char *b)

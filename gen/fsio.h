@@ -18,6 +18,13 @@ typedef VEC(char *) name_list;
 bool fs_list_dir(const char *dir, name_list *out);
 void name_list_free(name_list *l);
 
+/* `stale` and `wanted` are paths that differ in ASCII case only. When they name one entry (a
+ * case-insensitive file system, as on macOS and Windows, where the entry keeps the spelling it was
+ * created with), respells that entry, and any folder on the way, as `wanted` and returns true: a
+ * case-only rename carried out on disk, where deleting `stale` would delete `wanted`. Returns
+ * false, changing nothing, when the directory holds both spellings (two files) or neither. */
+bool fs_respell(const char *stale, const char *wanted);
+
 /* "a" + "b" -> "a/b"; "." + "b" -> "b"; an absolute second part is kept as it is. */
 char *path_join(const char *a, const char *b);
 /* The directory part: "a/b/c.txt" -> "a/b", "c.txt" -> ".". */

@@ -206,6 +206,13 @@ static bool is_written(const void *ctx, uint32_t i)
     return strcmp(p->set->files.items[i]->path, p->path) == 0;
 }
 
+static bool is_written_ignoring_case(const void *ctx, uint32_t i)
+{
+    const written_probe *p = ctx;
+    const char *path = p->set->files.items[i]->path;
+    return ascii_ieq(path, strlen(path), p->path, strlen(p->path));
+}
+
 /* Outputs the last run wrote and this one did not (a domain's output moved, a domain or a vault
  * gone) are deleted, so that no stale header stays on the include path to shadow the new one or
  * hide a removal until a clean build. Only files below this run's output directory that are
@@ -224,7 +231,12 @@ static void remove_stale_outputs(const char *stamp_path, const char *base, const
     for (size_t i = 0; i < old.outputs.count; i++) {
         const stamp_output *o = &old.outputs.items[i];
         written_probe wp = {written, o->path};
-        if (index_map_find(&now, fnv1a_folded(o->path, strlen(o->path)), is_written, &wp) != UINT32_MAX) continue;
+        const uint32_t hash = fnv1a_folded(o->path, strlen(o->path));
+        if (index_map_find(&now, hash, is_written, &wp) != UINT32_MAX) continue;
+        /* An output whose path changed in case only: on a case-insensitive file system (macOS,
+         * Windows) the old spelling names the file just written, which must not be deleted. */
+        uint32_t same = index_map_find(&now, hash, is_written_ignoring_case, &wp);
+        if (same != UINT32_MAX && fs_respell(o->path, written->files.items[same]->path)) continue;
         if (str_has_suffix(o->path, ".manifest.json", NULL)) continue;
         if (strncmp(o->path, base, base_len) != 0 || o->path[base_len] != '/' || strstr(o->path, "/../")) continue;
         if (!stamp_output_intact(o)) continue;

@@ -305,6 +305,9 @@ bool output_commit(output_set *set)
     made_forget(set); /* outputs land in the directories made so far */
     for (size_t i = 0; i < set->files.count; i++) {
         out_file *o = set->files.items[i];
+        /* Done with the previous files: no handle stays open on what the run may yet rename. */
+        if (o->old_fd >= 0) close(o->old_fd);
+        o->old_fd = -1;
         if (!o->differs) continue;
         set->changed++;
         if (set->mode == OUTPUT_CHECK || !o->tmp_path) continue;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gen_fixture.h"
 #include "stamp.h"
@@ -213,6 +214,27 @@ static void test_commands_crlf_checkout_is_up_to_date(void **state)
     free(header), free(crlf[0]), free(crlf[1]);
 }
 
+/* fs_respell, what stale-output removal calls before deleting an output whose path changed in
+ * case: on a case-insensitive file system both spellings reach the file just written, and the
+ * directory lists one of them. Here (case-sensitive) the directory lists both: two files, or two
+ * links to one, and the stale one may go. (The case-insensitive side was checked on FAT.) */
+static void test_commands_respell_only_one_entry(void **state)
+{
+    (void)state;
+    fx_write("generated/sub/more.h", "kept\n");
+    assert_int_equal(link("generated/sub/more.h", "generated/sub/More.h"), 0);
+    assert_false(fs_respell("generated/sub/more.h", "generated/sub/More.h"));
+    fx_write("generated/Sub/more.h", "other\n");
+    assert_false(fs_respell("generated/sub/more.h", "generated/Sub/more.h"));
+    assert_false(fs_respell("generated/sub/missing.h", "generated/sub/MISSING.h"));
+    assert_false(fs_respell("generated/sub/more.h", "generated/sub/mores"));
+    /* Only the wanted spelling there: nothing to do, and nothing to delete. */
+    assert_true(fs_respell("generated/SUB/more.h", "generated/Sub/more.h"));
+    char *listing = fx_snapshot("generated");
+    assert_string_equal(listing, "generated/Sub/more.h\nother\n\ngenerated/sub/More.h\nkept\n\ngenerated/sub/more.h\nkept\n\n");
+    free(listing);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
@@ -223,6 +245,7 @@ int main(void)
         T(test_commands_headers_strict_refuses_unrecorded),
         T(test_commands_stale_outputs_removed),
         T(test_commands_crlf_checkout_is_up_to_date),
+        T(test_commands_respell_only_one_entry),
     };
     return cmocka_run_group_tests_name("gen_commands", tests, NULL, NULL);
 }
