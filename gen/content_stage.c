@@ -13,6 +13,7 @@
 #include "index_map.h"
 
 #include "content_format.h"
+#include "emit.h"
 #include "fsio.h"
 #include "stage.h"
 #include "tlg_version.h"
@@ -180,11 +181,11 @@ void content_emit_catalog_header(out_file *o, const content_profile *pr, const c
     if (!opt->banner_without_version) buf_puts(b, " " TLG_VERSION);
     buf_printf(b, " from %s, %s/.\n * Do not edit: change the content and run threadlink-gen generate (or pack). */\n", config_name,
                pr->source_root);
-    buf_puts(b, "#ifndef TLG_");
-    for (const char *p = pr->catalog_header; *p; p++) buf_putc(b, (*p >= 'a' && *p <= 'z') ? (char)(*p - 32) : ascii_is_word((unsigned char)*p) ? *p : '_');
-    buf_puts(b, "_INCLUDED\n#define TLG_");
-    for (const char *p = pr->catalog_header; *p; p++) buf_putc(b, (*p >= 'a' && *p <= 'z') ? (char)(*p - 32) : ascii_is_word((unsigned char)*p) ? *p : '_');
-    buf_puts(b, "_INCLUDED\n\n#include <stddef.h>\n#include <stdint.h>\n\n");
+    buf_puts(b, "#ifndef ");
+    emit_guard_name(b, pr->catalog_header);
+    buf_puts(b, "\n#define ");
+    emit_guard_name(b, pr->catalog_header);
+    buf_puts(b, "\n\n#include <stddef.h>\n#include <stdint.h>\n\n");
     buf_printf(b, "#include \"%s\"\n\n", path_basename(pr->header));
 
     buf_printf(b, "/* The catalog of content profile %s: its categories, and per asset its id (%s), name,\n"
@@ -277,9 +278,9 @@ void content_emit_catalog_header(out_file *o, const content_profile *pr, const c
     buf_printf(b, "};\n    if ((size_t)category >= %s_CATEGORY_COUNT) {\n        *count = 0;\n        return members;\n    }\n"
                   "    *count = first[category + 1] - first[category];\n    return members + first[category];\n}\n\n",
                upper);
-    buf_printf(b, "#endif /* TLG_");
-    for (const char *p = pr->catalog_header; *p; p++) buf_putc(b, (*p >= 'a' && *p <= 'z') ? (char)(*p - 32) : ascii_is_word((unsigned char)*p) ? *p : '_');
-    buf_puts(b, "_INCLUDED */\n");
+    buf_puts(b, "#endif /* ");
+    emit_guard_name(b, pr->catalog_header);
+    buf_puts(b, " */\n");
     free(sorted);
     free(lower);
     free(upper);

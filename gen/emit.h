@@ -21,6 +21,11 @@ void emit_manifest(out_file *o, const domain *d, const manifest *m);
 extern const char tlg_shell_domain[];
 extern const char tlg_shell_custom_domain[];
 
+/* Appends the include guard of a header written to `output` (its path below the generated
+ * directory): TLG_, the path upper-cased with every other byte than a letter, digit or '_' made
+ * '_', then _INCLUDED. Two outputs may map to one guard: generate refuses that. */
+void emit_guard_name(buf *b, const char *output);
+
 /* Slot tables of the generated lookups; the generated C code computes the same. */
 static inline uint32_t emit_value_slot(uint32_t value, unsigned shift) { return (uint32_t)(value * 2654435761u) >> shift; }
 

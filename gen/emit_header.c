@@ -49,11 +49,10 @@ static void emit_banner(header_ctx *c)
     buf_puts(b, ".\n * Do not edit: change the injectors and run threadlink-gen generate. */");
 }
 
-static void emit_guard(header_ctx *c)
+void emit_guard_name(buf *b, const char *output)
 {
-    buf *b = &c->o->chunk;
     buf_puts(b, "TLG_");
-    for (const char *p = c->d->output; *p; p++) {
+    for (const char *p = output; *p; p++) {
         char ch = *p;
         if (ch >= 'a' && ch <= 'z') ch = (char)(ch - 32);
         else if (!ascii_is_word((unsigned char)ch)) ch = '_';
@@ -377,7 +376,7 @@ static void emit_token(header_ctx *c, const char *tok, size_t len)
     const domain *d = c->d;
 #define IS(t) (len == sizeof(t) - 1 && memcmp(tok, t, len) == 0)
     if (IS("BANNER")) emit_banner(c);
-    else if (IS("GUARD")) emit_guard(c);
+    else if (IS("GUARD")) emit_guard_name(&c->o->chunk, c->d->output);
     else if (IS("INCLUDES")) {
         if (d->kind == KIND_ORDINAL) buf_puts(b, "#include <threadlink/iris.h>\n");
         if (d->cfg)

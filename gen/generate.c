@@ -394,6 +394,55 @@ static bool same_path(const void *ctx, uint32_t i)
     return ascii_ieq(other, strlen(other), p->path, p->len);
 }
 
+typedef struct guard_probe {
+    char *const *guards;
+    const char *guard;
+} guard_probe;
+
+static bool same_guard(const void *ctx, uint32_t i)
+{
+    const guard_probe *p = ctx;
+    return p->guards[i] && strcmp(p->guards[i], p->guard) == 0;
+}
+
+/* No output may be the stamp (which would overwrite it every run), and no two headers may share
+ * an include guard (`my-items.h` and `my_items.h`: a file including both would see one). */
+static bool check_stamp_and_guards(const output_plan *plan, const src_loc *where, const char *build_base)
+{
+    bool ok = true;
+    char *stamp = path_join(build_base, STAMP_FILE);
+    char **guards = xcalloc(plan->count ? plan->count : 1, sizeof *guards);
+    index_map seen;
+    index_map_init(&seen, plan->count);
+    for (size_t a = 0; a < plan->count; a++) {
+        const planned_output *po = &plan->items[a];
+        if (ascii_ieq(po->path, strlen(po->path), stamp, strlen(stamp))) {
+            diag_error(where[a], "%s is the generator's stamp file: choose another output; nothing was written", po->path);
+            ok = false;
+        }
+        if (po->manifest) continue;
+        buf g = {0};
+        emit_guard_name(&g, po->relative);
+        guards[a] = (char *)buf_cstr(&g);
+        guard_probe gp = {guards, guards[a]};
+        uint32_t h = fnv1a_folded(g.data, g.len);
+        uint32_t other = index_map_find(&seen, h, same_guard, &gp);
+        const char *op = other == UINT32_MAX ? NULL : plan->items[other].path;
+        if (!op) {
+            index_map_insert(&seen, h, (uint32_t)a);
+        } else if (!ascii_ieq(op, strlen(op), po->path, strlen(po->path))) { /* one path: reported */
+            diag_error(where[a], "%s and %s both get the include guard %s, so a file including both sees only one: rename one; nothing was written",
+                       op, po->path, guards[a]);
+            ok = false;
+        }
+    }
+    for (size_t a = 0; a < plan->count; a++) free(guards[a]);
+    free(guards);
+    index_map_free(&seen);
+    free(stamp);
+    return ok;
+}
+
 static void plan_add(output_plan *plan, const char *base, const char *relative, domain_job *job, bool manifest,
                      size_t stage, size_t index)
 {
@@ -494,6 +543,8 @@ int gen_run(const gen_options *opt, gen_result *result)
         }
         index_map_free(&seen);
     }
+
+    if (!check_stamp_and_guards(&plan, plan_where.items, build_base)) ok = false;
 
     /* The fast path: nothing changed since the stamp was written. */
     char *stamp_path = NULL;

@@ -11,6 +11,7 @@
  *
  * Everything is static or static inline, so the headers need no implementation file; only
  * vault.h's serialisation needs TL_IMPLEMENTATION. Output depends only on the inputs. */
+#include "emit.h"
 #include "vault_model.h"
 
 #include "tlg_version.h"
@@ -26,17 +27,6 @@ static void banner(buf *b, const emit_options *opt, const char *input, const cha
                input, what);
 }
 
-static void guard(buf *b, const char *output)
-{
-    buf_puts(b, "TLG_");
-    for (const char *p = output; *p; p++) {
-        char ch = *p;
-        if (ch >= 'a' && ch <= 'z') ch = (char)(ch - 32);
-        else if (!ascii_is_word((unsigned char)ch)) ch = '_';
-        buf_putc(b, ch);
-    }
-    buf_puts(b, "_INCLUDED");
-}
 
 static void put_i32(buf *b, int64_t v)
 {
@@ -210,9 +200,9 @@ static void emit_schema(const vschema *s, out_file *o, const emit_options *opt)
 
     banner(b, opt, s->rel, "schema");
     buf_puts(b, "#ifndef ");
-    guard(b, s->output);
+    emit_guard_name(b, s->output);
     buf_puts(b, "\n#define ");
-    guard(b, s->output);
+    emit_guard_name(b, s->output);
     buf_puts(b, "\n\n#include <threadlink/vault.h>\n\n");
     if (collections)
         buf_printf(b, "#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__\n"
@@ -395,9 +385,9 @@ static void emit_data(const vdata *d, out_file *o, const emit_options *opt)
     size_t n = d->instances.count;
     banner(b, opt, d->rel, "data");
     buf_puts(b, "#ifndef ");
-    guard(b, d->output);
+    emit_guard_name(b, d->output);
     buf_puts(b, "\n#define ");
-    guard(b, d->output);
+    emit_guard_name(b, d->output);
     buf_printf(b, "\n\n#include \"%s_vault.h\"\n\n", s->lower);
     buf_puts(b, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
     buf_printf(b, "/* %zu instance%s of vault %s. */\n#define %s_COUNT %zu\n", n, n == 1 ? "" : "s", s->name, P, n);

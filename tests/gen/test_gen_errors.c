@@ -199,6 +199,21 @@ static void test_errors_two_domains_one_output(void **state)
     fx_basic_config("{ \"name\": \"Iris.Events\", \"output\": \"TEST_IDS.h\", \"kind\": \"ordinal\" }");
     fx_expect_failure(f, snap,
         "threadlink.json:4:5: error: domains 'Test.Ids' and 'Iris.Events' both write generated/TEST_IDS.h; nothing was written\n");
+    /* Two paths, one include guard: a file including both would see only the first. */
+    snap = fx_snapshot("generated");
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    fx_basic_config("{ \"name\": \"Iris.Events\", \"output\": \"events/iris_events.h\", \"kind\": \"ordinal\" },\n"
+                    "    { \"name\": \"Game.Items\", \"output\": \"test-ids.h\" }");
+    fx_expect_failure(f, snap,
+        "threadlink.json:5:5: error: generated/test_ids.h and generated/test-ids.h both get the include guard TLG_TEST_IDS_H_INCLUDED, so a file including both sees only one: rename one; nothing was written\n");
+    /* Nor may an output be the generator's stamp, rewritten after every run. */
+    snap = fx_snapshot("generated");
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    fx_basic_config("{ \"name\": \"Iris.Events\", \"output\": \".Threadlink-Gen.stamp\", \"kind\": \"ordinal\" }");
+    fx_expect_failure(f, snap,
+        "threadlink.json:4:5: error: generated/.Threadlink-Gen.stamp is the generator's stamp file: choose another output; nothing was written\n");
 }
 
 static void test_errors_symlink_in_generated_dir(void **state)
