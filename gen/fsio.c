@@ -1,5 +1,7 @@
 #include "fsio.h"
 
+#include "diag.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -89,6 +91,38 @@ void name_list_free(name_list *l)
 {
     for (size_t i = 0; i < l->count; i++) free(l->items[i]);
     vec_free(l);
+}
+
+static int compare_ignoring_case(const void *a, const void *b)
+{
+    const char *x = *(char *const *)a, *y = *(char *const *)b;
+    for (;; x++, y++) {
+        int cx = (unsigned char)ascii_lower(*x), cy = (unsigned char)ascii_lower(*y);
+        if (cx != cy || !cx) return cx - cy;
+    }
+}
+
+bool fs_check_case_distinct(const char *dir, const name_list *names, const char *suffix)
+{
+    VEC(char *) picked = {0};
+    size_t slen = strlen(suffix);
+    for (size_t i = 0; i < names->count; i++) {
+        const char *n = names->items[i];
+        size_t len = strlen(n);
+        if (len >= slen && ascii_ieq(n + len - slen, slen, suffix, slen)) *vec_push(&picked) = names->items[i];
+    }
+    if (picked.count > 1) qsort(picked.items, picked.count, sizeof *picked.items, compare_ignoring_case);
+    bool ok = true;
+    for (size_t i = 1; i < picked.count; i++) {
+        if (compare_ignoring_case(&picked.items[i - 1], &picked.items[i]) != 0) continue;
+        char *a = path_join(dir, picked.items[i - 1]), *b = path_join(dir, picked.items[i]);
+        diag_error(loc_file(b), "%s and %s differ only in case: a checkout on macOS or Windows holds one of them and "
+                   "silently loses the other; merge them into one", a, b);
+        free(a), free(b);
+        ok = false;
+    }
+    vec_free(&picked);
+    return ok;
 }
 
 /* Whether `dir` holds an entry spelled exactly `name`. */

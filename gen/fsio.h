@@ -18,6 +18,11 @@ typedef VEC(char *) name_list;
 bool fs_list_dir(const char *dir, name_list *out);
 void name_list_free(name_list *l);
 
+/* Reports an error at each entry of `names` (a listing of `dir`) ending in `suffix` (in any case)
+ * that differs from another only in ASCII case: a checkout on macOS or Windows holds only one of
+ * the two, silently. false if any. */
+bool fs_check_case_distinct(const char *dir, const name_list *names, const char *suffix);
+
 /* `stale` and `wanted` are paths that differ in ASCII case only. When they name one entry (a
  * case-insensitive file system, as on macOS and Windows, where the entry keeps the spelling it was
  * created with), respells that entry, and any folder on the way, as `wanted` and returns true: a

@@ -263,6 +263,20 @@ static bool classify_injector(project *p, const char *dir_path, const char *file
 
 static bool ends_with_txt(const char *name) { return name[0] != '.' && str_has_suffix(name, ".txt", NULL); }
 
+/* Whether a file of an entries directory is read: `Combat.TXT` is not, which is said, since its
+ * entries would otherwise vanish without a word. */
+static bool is_entries_file(const char *dir, const char *name)
+{
+    if (ends_with_txt(name)) return true;
+    size_t len = strlen(name);
+    if (name[0] != '.' && len > 4 && ascii_ieq(name + len - 4, 4, ".txt", 4)) {
+        char *path = path_join(dir, name);
+        diag_warning(loc_file(path), "ignored: entries files end in \".txt\", in lower case");
+        free(path);
+    }
+    return false;
+}
+
 /* definitions/<Name>.txt declares a domain of its own (unless the config already declares it, in
  * which case the file is that domain's list). */
 static bool load_definitions(project *p, name_list *files)
@@ -281,9 +295,10 @@ static bool load_definitions(project *p, name_list *files)
         free(full);
         return false;
     }
+    if (!fs_check_case_distinct(full, files, ".txt")) ok = false;
     for (size_t i = 0; i < files->count; i++) {
         const char *f = files->items[i];
-        if (!ends_with_txt(f)) continue;
+        if (!is_entries_file(full, f)) continue;
         char *name = xstrndup(f, strlen(f) - 4);
         if (!config_valid_domain_name(name)) {
             char *path = path_join(full, f);
@@ -342,6 +357,8 @@ bool model_load(const char *config_path, project *out)
         if (!fs_list_dir(inj_dir, &inj_files)) {
             diag_error(loc_file(inj_dir), "cannot read the injector directory: %s", strerror(errno));
             ok = false;
+        } else if (!fs_check_case_distinct(inj_dir, &inj_files, ".txt")) {
+            ok = false;
         }
     } else if (k != FS_MISSING) {
         diag_error(loc_file(inj_dir), "the injector directory is not a directory");
@@ -351,7 +368,7 @@ bool model_load(const char *config_path, project *out)
     VEC(injector) injectors = {0};
     for (size_t i = 0; i < inj_files.count; i++) {
         const char *f = inj_files.items[i];
-        if (!ends_with_txt(f)) continue;
+        if (!is_entries_file(inj_dir, f)) continue;
         domain *d;
         char *scope;
         if (!classify_injector(p, inj_dir, f, &d, &scope)) {

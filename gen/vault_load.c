@@ -716,6 +716,8 @@ static bool list_inputs(vault_state *st, json_checker *j, const char *key, const
         if (!fs_list_dir(dir, out)) {
             diag_error(loc_file(dir), "cannot list the directory: %s", strerror(errno));
             ok = false;
+        } else if (!fs_check_case_distinct(dir, out, strcmp(key, "schemas") == 0 ? ".vault.json" : ".vaultdata.json")) {
+            ok = false;
         }
     }
     free(dir);

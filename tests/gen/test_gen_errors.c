@@ -108,6 +108,19 @@ static void test_errors_config_syntax(void **state)
     assert_string_equal(f->diags.data, "");
 }
 
+/* Two input files one name apart in case: a macOS or Windows checkout holds one of them and
+ * would tombstone the other's entries without a word. An upper-case suffix is said to be ignored. */
+static void test_errors_inputs_differing_only_in_case(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    fx_write("injectors/Test.Ids.user.txt", "Gamma\n");
+    fx_write("injectors/Test.Ids.Extra.TXT", "Shield\n");
+    fx_expect_failure(f, snap,
+        "injectors/Test.Ids.user.txt: error: injectors/Test.Ids.User.txt and injectors/Test.Ids.user.txt differ only in case: a checkout on macOS or Windows holds one of them and silently loses the other; merge them into one\n"
+        "injectors/Test.Ids.Extra.TXT: warning: ignored: entries files end in \".txt\", in lower case\n");
+}
+
 static void test_errors_lexer_error_writes_nothing(void **state)
 {
     fixture *f = *state;
@@ -283,6 +296,7 @@ int main(void)
         T(test_errors_config_names_a_missing_directory),
         T(test_errors_config_include_says_how_to_write_it),
         T(test_errors_config_syntax),
+        T(test_errors_inputs_differing_only_in_case),
         T(test_errors_lexer_error_writes_nothing),
         T(test_errors_orphaned_and_multi_segment_injectors),
         T(test_errors_corrupt_manifest),

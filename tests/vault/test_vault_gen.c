@@ -266,6 +266,14 @@ static void test_vault_errors_config_and_syntax(void **state)
     fx_write("vaults/Thing.vault.json", "\xEF\xBB\xBF{ \"name\": \"Thing\", \"fields\": [ }\n");
     fx_expect_failure(f, snap,
         "vaults/Thing.vault.json:1:32: error: unexpected token near '}'\n");
+    /* Two schema files one name apart in case: a macOS or Windows checkout holds only one. */
+    snap = fx_snapshot("generated");
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    fx_write("vaults/Thing.vault.json", "{ \"name\": \"Thing\", \"fields\": [] }\n");
+    fx_write("vaults/thing.vault.json", "{ \"name\": \"Other\", \"fields\": [] }\n");
+    fx_expect_failure(f, snap,
+        "vaults/thing.vault.json: error: vaults/Thing.vault.json and vaults/thing.vault.json differ only in case: a checkout on macOS or Windows holds one of them and silently loses the other; merge them into one\n");
 }
 
 /* Outputs go into directories the run made (nothing there to compare with: written without
