@@ -243,7 +243,7 @@ done:
 bool event_sig_parse(const char *text, size_t len, src_loc at, event_sig *out)
 {
     memset(out, 0, sizeof *out);
-    sig_lexer lx = {text, text + len, text, at};
+    sig_lexer lx = {text, text ? text + len : NULL, text, at}; /* no signature: text may be NULL */
     buf type = {0}, norm = {0};
     bool ok = false;
     buf_puts(&norm, "(");

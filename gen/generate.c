@@ -258,6 +258,7 @@ static void write_stamp(const char *stamp_path, uint64_t inputs, const output_se
     }
     output_set set = {.mode = OUTPUT_WRITE};
     out_file *o = output_begin(&set, stamp_path);
+    o->optional = true;
     stamp_format(&st, &o->chunk);
     if (!output_end(o) || !output_commit(&set))
         diag_warning(loc_file(stamp_path), "cannot record the stamp: the next run will regenerate in full");

@@ -86,14 +86,20 @@ out_file *output_begin(output_set *set, const char *path)
     return o;
 }
 
+/* An I/O failure of one output: reported, unless the caller reports it (o->optional). */
+static void output_failed(out_file *o, const char *what)
+{
+    if (!o->optional) diag_error(loc_file(o->path), "%s: %s", what, strerror(errno));
+    o->failed = true;
+}
+
 static bool write_all(out_file *o, int fd, const char *data, size_t len)
 {
     while (len) {
         ssize_t n = write(fd, data, len);
         if (n < 0) {
             if (errno == EINTR) continue;
-            diag_error(loc_file(o->path), "cannot write: %s", strerror(errno));
-            o->failed = true;
+            output_failed(o, "cannot write");
             return false;
         }
         data += n;
@@ -160,10 +166,9 @@ static bool start_temp(out_file *o, uint64_t prefix)
     free(dir);
     o->tmp_fd = create_temp(o->tmp_path, o->umask_bits);
     if (o->tmp_fd < 0) {
-        diag_error(loc_file(o->path), "cannot create a temporary file beside it: %s", strerror(errno));
+        output_failed(o, "cannot create a temporary file beside it");
         free(o->tmp_path);
         o->tmp_path = NULL;
-        o->failed = true;
         return false;
     }
     char scratch[1 << 16];
@@ -171,8 +176,7 @@ static bool start_temp(out_file *o, uint64_t prefix)
         size_t n = prefix - at < sizeof scratch ? (size_t)(prefix - at) : sizeof scratch;
         ssize_t got = pread(o->old_fd, scratch, n, (off_t)at);
         if (got <= 0) {
-            diag_error(loc_file(o->path), "cannot read the previous output: %s", strerror(errno));
-            o->failed = true;
+            output_failed(o, "cannot read the previous output");
             return false;
         }
         if (!write_all(o, o->tmp_fd, scratch, (size_t)got)) return false;
@@ -314,7 +318,7 @@ bool output_commit(output_set *set)
         close(o->tmp_fd);
         o->tmp_fd = -1;
         if (rename(o->tmp_path, o->path) != 0) {
-            diag_error(loc_file(o->path), "cannot replace: %s", strerror(errno));
+            output_failed(o, "cannot replace");
             unlink(o->tmp_path);
             ok = false;
         }

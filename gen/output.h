@@ -26,6 +26,9 @@ typedef struct out_file {
     /* Text (headers, manifests): a previous file that differs only in line endings, CRLF where
      * this run writes LF, is the same output and stays as it is. Set before output_end. */
     bool text;
+    /* An output the run can do without (the stamp, a cache): an I/O failure is left for the caller
+     * to report (output_end or output_commit returns false) instead of being an error. */
+    bool optional;
 } out_file;
 
 typedef struct output_set {

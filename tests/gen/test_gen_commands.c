@@ -214,6 +214,19 @@ static void test_commands_crlf_checkout_is_up_to_date(void **state)
     free(header), free(crlf[0]), free(crlf[1]);
 }
 
+/* The stamp is a cache: a run that cannot write it (a read-only generated directory in a fresh
+ * clone, where the stamp is git-ignored; here a directory in its place) still succeeds. */
+static void test_commands_unwritable_stamp_is_a_warning(void **state)
+{
+    fixture *f = *state;
+    fx_basic_config(NULL);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\n");
+    fx_write("generated/" STAMP_FILE "/x", "");
+    assert_int_equal(fx_generate(f), 0);
+    assert_string_equal(f->diags.data, "generated/" STAMP_FILE ": warning: cannot record the stamp: the next run will regenerate in full\n");
+    assert_true(fx_exists("generated/test_ids.h"));
+}
+
 /* fs_respell, what stale-output removal calls before deleting an output whose path changed in
  * case: on a case-insensitive file system both spellings reach the file just written, and the
  * directory lists one of them. Here (case-sensitive) the directory lists both: two files, or two
@@ -246,6 +259,7 @@ int main(void)
         T(test_commands_stale_outputs_removed),
         T(test_commands_crlf_checkout_is_up_to_date),
         T(test_commands_respell_only_one_entry),
+        T(test_commands_unwritable_stamp_is_a_warning),
     };
     return cmocka_run_group_tests_name("gen_commands", tests, NULL, NULL);
 }
