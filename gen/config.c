@@ -114,8 +114,12 @@ static void require_dir(json_checker *r, json_t *root, const char *key, const ch
     if (!rel || !json_object_get(root, key)) return;
     char *dir = path_join(project_root, rel);
     fs_kind k = fs_kind_follow(dir);
-    if (k == FS_MISSING) jc_error(r, key, "directory \"%s\" does not exist (create it, or leave the key out)", rel);
-    else if (k != FS_DIR) jc_error(r, key, "\"%s\" is not a directory", rel);
+    if (k == FS_MISSING) {
+        jc_error(r, key, "directory \"%s\" does not exist (create it, or leave the key out)", rel);
+        fs_note_case_variant(json_locate(r->file, r->text, r->len, key), dir);
+    } else if (k != FS_DIR) {
+        jc_error(r, key, "\"%s\" is not a directory", rel);
+    }
     free(dir);
 }
 

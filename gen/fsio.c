@@ -1,7 +1,5 @@
 #include "fsio.h"
 
-#include "diag.h"
-
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -123,6 +121,53 @@ bool fs_check_case_distinct(const char *dir, const name_list *names, const char 
     }
     vec_free(&picked);
     return ok;
+}
+
+char *fs_case_variant(const char *path)
+{
+    buf found = {0};
+    bool differs = false;
+    const char *p = path;
+    if (*p == '/') buf_putc(&found, '/'), p++;
+    while (*p) {
+        const char *end = strchr(p, '/');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        char *part = xstrndup(p, n);
+        const char *dir = found.len ? buf_cstr(&found) : ".";
+        name_list entries = {0};
+        const char *match = NULL;
+        if (strcmp(part, ".") == 0 || strcmp(part, "..") == 0 || n == 0) {
+            match = part;
+        } else if (fs_list_dir(dir, &entries)) {
+            for (size_t i = 0; i < entries.count && !match; i++)
+                if (strcmp(entries.items[i], part) == 0) match = entries.items[i];
+            for (size_t i = 0; i < entries.count && !match; i++)
+                if (ascii_ieq(entries.items[i], strlen(entries.items[i]), part, n)) match = entries.items[i], differs = true;
+        }
+        if (match) buf_puts(&found, match);
+        name_list_free(&entries);
+        free(part);
+        if (!match) {
+            buf_free(&found);
+            return NULL;
+        }
+        if (!end) break;
+        buf_putc(&found, '/');
+        p = end + 1;
+    }
+    if (!differs) {
+        buf_free(&found);
+        return NULL;
+    }
+    buf_cstr(&found);
+    return found.data;
+}
+
+void fs_note_case_variant(src_loc at, const char *path)
+{
+    char *variant = fs_case_variant(path);
+    if (variant) diag_note(at, "%s exists: names differ in case here, though not on macOS or Windows", variant);
+    free(variant);
 }
 
 /* Whether `dir` holds an entry spelled exactly `name`. */

@@ -2,7 +2,7 @@
 #ifndef TLG_FSIO_H
 #define TLG_FSIO_H
 
-#include "util.h"
+#include "diag.h"
 
 /* Reads a whole file and appends a NUL sentinel (data[len] == 0). false if it cannot be read
  * (errno tells why; ENOENT for a missing file). */
@@ -22,6 +22,13 @@ void name_list_free(name_list *l);
  * that differs from another only in ASCII case: a checkout on macOS or Windows holds only one of
  * the two, silently. false if any. */
 bool fs_check_case_distinct(const char *dir, const name_list *names, const char *suffix);
+
+/* For a path that does not exist: the path as the file system spells an existing entry that
+ * differs from it only in ASCII case ("Injectors" -> "injectors"), for a hint (Linux refuses what
+ * macOS and Windows accept); NULL when there is none. Caller frees. */
+char *fs_case_variant(const char *path);
+/* After an error about `path` not existing: a note at `at` naming fs_case_variant's spelling, if any. */
+void fs_note_case_variant(src_loc at, const char *path);
 
 /* `stale` and `wanted` are paths that differ in ASCII case only. When they name one entry (a
  * case-insensitive file system, as on macOS and Windows, where the entry keeps the spelling it was

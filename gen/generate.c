@@ -52,6 +52,7 @@ static bool load_shell(const project *p, domain_job *job)
             snprintf(key, sizeof key, "domains[%zu].shell", (size_t)(d->cfg - p->cfg.domains.items));
             src_loc at = json_locate(p->cfg.path, p->cfg.text, p->cfg.text_len, key);
             diag_error(at.line ? at : d->cfg->loc, "%s: cannot read the shell %s: %s", key, path, strerror(read_errno));
+            fs_note_case_variant(at.line ? at : d->cfg->loc, path);
         } else {
             diag_error(loc_file(p->cfg.path), "cannot read the shell %s: %s", path, strerror(read_errno));
         }

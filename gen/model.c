@@ -171,6 +171,7 @@ static bool lex_sources(project *p, domain *d, source *sources, size_t count)
         }
         if (!shipped && !fs_read_file(src->path, &text)) {
             diag_error(loc_file(src->path), "cannot read this entries file: %s", strerror(errno));
+            fs_note_case_variant(loc_file(src->path), src->path);
             ok = false;
             continue;
         }

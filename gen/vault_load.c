@@ -704,6 +704,7 @@ static bool list_inputs(vault_state *st, json_checker *j, const char *key, const
             char path[64];
             snprintf(path, sizeof path, "vaults.%s", key);
             jc_error(j, path, "directory \"%s\" does not exist", rel);
+            fs_note_case_variant(json_locate(j->file, j->text, j->len, path), dir);
             ok = false;
         }
     } else if (k != FS_DIR) {

@@ -62,6 +62,25 @@ static void test_errors_config_names_a_missing_directory(void **state)
     fx_expect_failure(f, snap,
         "threadlink.json:2:3: error: injector_dir: directory \"injector\" does not exist (create it, or leave the key out)\n"
         "threadlink.json:3:3: error: definitions_dir: directory \"definition\" does not exist (create it, or leave the key out)\n");
+    /* Spelt in another case: fine on macOS and Windows, refused here (and in CI), so say so. */
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    snap = fx_snapshot("generated");
+    fx_write("threadlink.json",
+             "{ \"injector_dir\": \"Injectors\",\n"
+             "  \"domains\": [{ \"name\": \"Test.Ids\", \"output\": \"test_ids.h\", \"native\": \"injectors/test.ids.user.txt\" }] }\n");
+    fx_expect_failure(f, snap,
+        "threadlink.json:1:3: error: injector_dir: directory \"Injectors\" does not exist (create it, or leave the key out)\n"
+        "threadlink.json:1:3: note: injectors exists: names differ in case here, though not on macOS or Windows\n");
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    snap = fx_snapshot("generated");
+    fx_write("threadlink.json",
+             "{ \"domains\": [{ \"name\": \"Test.Ids\", \"output\": \"test_ids.h\", \"native\": \"injectors/test.ids.user.txt\" }] }\n");
+    fx_remove("injectors/Iris.Events.User.txt");
+    fx_expect_failure(f, snap,
+        "injectors/test.ids.user.txt: error: cannot read this entries file: No such file or directory\n"
+        "injectors/test.ids.user.txt: note: injectors/Test.Ids.User.txt exists: names differ in case here, though not on macOS or Windows\n");
 }
 
 static void test_errors_config_include_says_how_to_write_it(void **state)
