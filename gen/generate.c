@@ -96,9 +96,9 @@ static void warn_orphan_manifests(const name_list *manifests, const domain_job *
         const char *name = path_basename(manifests->items[i]);
         size_t domain_len;
         str_has_suffix(name, ".manifest.json", &domain_len);
-        bool declared = false;
+        bool declared = false; /* in another case: the domain's own manifest, reported by load_manifest or identity */
         for (size_t j = 0; j < count && !declared; j++)
-            declared = strlen(jobs[j].d->name) == domain_len && memcmp(jobs[j].d->name, name, domain_len) == 0;
+            declared = ascii_ieq(jobs[j].d->name, strlen(jobs[j].d->name), name, domain_len);
         if (!declared)
             diag_warning(loc_file(manifests->items[i]), "no domain '%.*s' is declared: to retire the domain, delete this manifest (diff then reports the domain as removed); else declare it again",
                          (int)domain_len, name);
@@ -111,10 +111,19 @@ static bool load_manifest(const name_list *manifests, domain_job *job)
     int fd = open(job->manifest_path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         const int open_errno = errno;
-        const char *moved = NULL;
-        for (size_t i = 0; open_errno == ENOENT && i < manifests->count && !moved; i++)
-            if (strcmp(path_basename(manifests->items[i]), path_basename(job->manifest_path)) == 0) moved = manifests->items[i];
-        if (moved) {
+        const char *moved = NULL, *respelt = NULL;
+        const char *base = path_basename(job->manifest_path);
+        for (size_t i = 0; open_errno == ENOENT && i < manifests->count && !moved; i++) {
+            const char *other = path_basename(manifests->items[i]);
+            if (strcmp(other, base) == 0) moved = manifests->items[i];
+            else if (!respelt && ascii_ieq(other, strlen(other), base, strlen(base))) respelt = manifests->items[i];
+        }
+        if (!moved && respelt) {
+            /* The domain's name changed in case only: the same domain, whose values must stay. */
+            diag_error(loc_file(job->manifest_path), "the manifest of %s is %s, named for the domain's old spelling: rename it (git mv) and set its \"domain\" to \"%s\" to keep the domain's values",
+                       job->d->name, respelt, job->d->name);
+            ok = false;
+        } else if (moved) {
             /* The domain's output moved, and its manifest with it: issuing values afresh would
              * renumber an ordinal domain and forget every tombstone. */
             diag_error(loc_file(job->manifest_path), "the manifest of %s is at %s, not here where its output '%s' puts it: move it here (git mv) to keep the domain's values, and delete the old header",

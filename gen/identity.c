@@ -72,7 +72,11 @@ static bool index_manifest(const domain *d, const manifest *m, const char *path,
     index_map_init(&x->values, n + extra);
     if (!m->domain) return true; /* no manifest yet */
     if (strcmp(m->domain, d->name) != 0) {
-        diag_error(loc_file(path), "manifest is for domain '%s', not '%s'", m->domain, d->name);
+        if (ascii_ieq(m->domain, strlen(m->domain), d->name, strlen(d->name))) /* a case-insensitive file system */
+            diag_error(loc_file(path), "manifest is for domain '%s', not '%s': the domain's name changed in case only, and this file system reaches the old manifest by the new name; rename it (git mv -f) and set its \"domain\" to \"%s\" to keep the domain's values",
+                       m->domain, d->name, d->name);
+        else
+            diag_error(loc_file(path), "manifest is for domain '%s', not '%s'", m->domain, d->name);
         return false;
     }
     if (m->kind != d->kind) {

@@ -307,11 +307,36 @@ static void test_errors_moved_output_finds_the_old_manifest(void **state)
         "generated/Iris.Events.manifest.json: error: the manifest of Iris.Events is at generated/events/Iris.Events.manifest.json, not here where its output 'iris_events.h' puts it: move it here (git mv) to keep the domain's values, and delete the old header\n");
 }
 
+/* A domain renamed in case only is the same domain: its values must not be issued afresh (an
+ * ordinal domain would be renumbered), so the run says how to carry the manifest over. */
+static void test_errors_domain_renamed_in_case_keeps_its_manifest(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    fx_basic_config("{ \"name\": \"Iris.events\", \"output\": \"events/iris_events.h\", \"kind\": \"ordinal\" }");
+    fx_remove("injectors/Iris.Events.User.txt");
+    fx_write("injectors/Iris.events.User.txt", "OnStart\n");
+    fx_expect_failure(f, snap,
+        "generated/events/Iris.events.manifest.json: error: the manifest of Iris.events is generated/events/Iris.Events.manifest.json, named for the domain's old spelling: rename it (git mv) and set its \"domain\" to \"Iris.events\" to keep the domain's values\n");
+    /* On a case-insensitive file system the new name opens the old manifest (a copy stands in). */
+    char *old = fx_read("generated/events/Iris.Events.manifest.json");
+    fx_write("generated/events/Iris.events.manifest.json", old);
+    fx_remove("generated/events/Iris.Events.manifest.json");
+    free(old);
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    snap = fx_snapshot("generated");
+    fx_expect_failure(f, snap,
+        "generated/events/Iris.events.manifest.json: error: manifest is for domain 'Iris.Events', not 'Iris.events': the domain's name changed in case only, and this file system reaches the old manifest by the new name; rename it (git mv -f) and set its \"domain\" to \"Iris.events\" to keep the domain's values\n"
+        "generated/events/Iris.events.manifest.json: note: nothing was written: fix or restore the manifest (it is the identity store of Iris.events)\n");
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
     const struct CMUnitTest tests[] = {
         T(test_errors_config_unknown_key_and_types),
+        T(test_errors_domain_renamed_in_case_keeps_its_manifest),
         T(test_errors_config_names_a_missing_directory),
         T(test_errors_config_include_says_how_to_write_it),
         T(test_errors_config_syntax),
