@@ -250,7 +250,7 @@ static bool classify_injector(project *p, const char *dir_path, const char *file
             diag_error(loc_file(path), "injector name '%.*s' has more than one segment after the domain '%s' (expected %s.<Injector>.txt)",
                        (int)inj_len, inj, best->name, best->name);
         } else if (!valid_word(inj, inj_len)) {
-            diag_error(loc_file(path), "injector name '%.*s' must start with a letter and contain only letters, digits and '_'",
+            diag_error(loc_file(path), "injector name '%.*s' must start with an ASCII letter and contain only ASCII letters, digits and '_' (it names the scope of its entries' keys)",
                        (int)inj_len, inj);
         } else {
             *out_domain = best;

@@ -157,10 +157,12 @@ static void test_errors_orphaned_and_multi_segment_injectors(void **state)
     fx_write("injectors/Test.Ids.Mod.Extra.txt", "Alpha\n");
     fx_write("injectors/README.md", "not an injector: ignored\n");
     fx_write("injectors/Test.Ids.txt", "Alpha\n"); /* the injector part left out */
+    fx_write("injectors/Test.Ids.\xC3\x9Cn.txt", "Alpha\n"); /* entries may be Unicode, injector names not */
     fx_expect_failure(f, snap,
         "injectors/Audio.Sfx.User.txt: error: orphaned injector: no declared domain matches 'Audio.Sfx.User' (expected <Domain>.<Injector>.txt for one of the domains in threadlink.json)\n"
         "injectors/Test.Ids.Mod.Extra.txt: error: injector name 'Mod.Extra' has more than one segment after the domain 'Test.Ids' (expected Test.Ids.<Injector>.txt)\n"
         "injectors/Test.Ids.txt: error: injector file 'Test.Ids.txt' names the domain but no injector: expected Test.Ids.<Injector>.txt (the project's own entries go in Test.Ids.User.txt)\n"
+        "injectors/Test.Ids.\xC3\x9Cn.txt: error: injector name '\xC3\x9Cn' must start with an ASCII letter and contain only ASCII letters, digits and '_' (it names the scope of its entries' keys)\n"
         "injectors/Tset.Ids.User.txt: error: orphaned injector: no declared domain matches 'Tset.Ids.User' (did you mean 'Test.Ids.User.txt'?)\n");
 }
 
