@@ -573,7 +573,7 @@ static void test_vault_read_with_lets_mismatched_fields_pass(void **state)
     assert_int_equal(log.seen[1].reason, TL_VAULT_ERROR_CAPACITY);
 
     /* Every other error refuses the save before anything changes or is called. */
-    n = add_record(save, n, EVERY_VAULT_ID_Slots, TL_VAULT_TAG(TL_VAULT_INLINE_ARRAY, TL_VAULT_INTEGER, 0), "", 2);
+    n = add_record(save, n, EVERY_VAULT_ID_Slots, TL_VAULT_TAG(TL_VAULT_INLINE_ARRAY, TL_VAULT_INTEGER, 0), "ab", 2);
     every_vault_init(&v);
     every_vault before = v;
     memset(&log, 0, sizeof log);
