@@ -144,15 +144,17 @@ static char *profile_word(const char *name)
     return b.data;
 }
 
-/* Folders overlap when one is the other or lies inside it; "" is the whole root. */
-static bool folders_overlap(const char *a, const char *b)
+/* Folders overlap when one is the other or lies inside it; "" is the whole root. `fold`: ignoring
+ * ASCII case, as a case-insensitive file system (macOS, Windows) compares names. */
+static bool folders_overlap_as(const char *a, const char *b, bool fold)
 {
-    size_t la = strlen(a), lb = strlen(b);
+    size_t la = strlen(a), lb = strlen(b), n = la < lb ? la : lb;
     if (!la || !lb) return true;
-    if (la == lb) return memcmp(a, b, la) == 0;
-    if (la < lb) return memcmp(a, b, la) == 0 && b[la] == '/';
-    return memcmp(a, b, lb) == 0 && a[lb] == '/';
+    if (fold ? !ascii_ieq(a, n, b, n) : memcmp(a, b, n) != 0) return false;
+    return la == lb || (la < lb ? b[la] : a[lb]) == '/';
 }
+
+static bool folders_overlap(const char *a, const char *b) { return folders_overlap_as(a, b, false); }
 
 static void read_categories(reader *r, json_t *obj, const char *path, content_profile *pr)
 {
@@ -484,6 +486,12 @@ bool content_config_load(struct project *p, content_config *out)
                 if (folders_overlap(oa, ob)) {
                     content_profile_error(pa, "output", "output folder \"%s\" overlaps the output of profile \"%s\" (\"%s\")", pa->output,
                                           pb->name, pb->output);
+                    r.ok = false;
+                } else if (folders_overlap_as(oa, ob, true)) {
+                    /* One folder where names are compared ignoring case: one build would replace the other's. */
+                    content_profile_error(pa, "output", "output folder \"%s\" overlaps the output of profile \"%s\" (\"%s\") when case is "
+                                                        "ignored, as on macOS and Windows; choose folders whose names differ in more than case",
+                                          pa->output, pb->name, pb->output);
                     r.ok = false;
                 }
                 free(oa), free(ob);

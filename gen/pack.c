@@ -13,8 +13,11 @@
  * Output folder rule: a folder is written only if it is missing, empty, or holds the marker file
  * of a previous build (.threadlink-content); anything else is refused before anything is written.
  * A failed build leaves the previous output usable: new files are renamed into place only when
- * every one of them was produced, and archives.json, the entry point, is replaced last. */
+ * every one of them was produced, and archives.json, the entry point, is replaced last. Runs on
+ * one output folder take turns (a lock on its parent, from the preflight to the clean-up:
+ * pack_lock.h). */
 #include "pack.h"
+#include "pack_lock.h"
 
 #include "content_format.h"
 #include "content_scan.h"
@@ -141,9 +144,47 @@ static bool in_sorted(char **keep, size_t n, const char *s)
     return n && bsearch(&s, keep, n, sizeof *keep, cmp_str) != NULL;
 }
 
-/* Removes everything under dir/rel that is not in `keep` (sorted paths relative to dir); a
- * directory that ends up empty goes too, unless it is dir itself. Links are never followed. */
-static void remove_stale(const char *dir, const char *rel, char **keep, size_t nkeep)
+/* What clean-up keeps: paths relative to the output folder, sorted bytewise (`paths`) and, the
+ * same pointers, in ASCII-case-folded order (`folded`). */
+typedef struct keep_set {
+    char **paths, **folded;
+    size_t n;
+} keep_set;
+
+static int cmp_folded(const void *a, const void *b)
+{
+    const char *x = *(char *const *)a, *y = *(char *const *)b;
+    return tl_cf_fold_compare(x, strlen(x), y, strlen(y));
+}
+
+/* The kept path equal to `rel` ignoring ASCII case, or with `prefix` one below a folder so named
+ * (starting with rel + '/'), spelled as kept; NULL if none. */
+static const char *kept_ignoring_case(const keep_set *ks, const char *rel, bool prefix)
+{
+    char *key = prefix ? xasprintf("%s/", rel) : xstrdup(rel);
+    size_t n = strlen(key), lo = 0, hi = ks->n;
+    while (lo < hi) { /* the first kept path not before `key` in folded order */
+        size_t mid = lo + (hi - lo) / 2;
+        if (tl_cf_fold_compare(ks->folded[mid], strlen(ks->folded[mid]), key, n) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    const char *k = lo < ks->n ? ks->folded[lo] : NULL;
+    size_t kn = k ? strlen(k) : 0;
+    bool match = k && (prefix ? kn > n && ascii_ieq(k, n, key, n) : ascii_ieq(k, kn, key, n));
+    free(key);
+    return match ? k : NULL;
+}
+
+/* Removes everything under dir/rel that is not kept; a directory that ends up empty goes too,
+ * unless it is dir itself. Links are never followed.
+ *
+ * An entry kept only ignoring case is first handed to fs_respell: on a case-insensitive file
+ * system (macOS, Windows), after a case-only rename (an asset hero.txt -> Hero.txt, a category
+ * folder or profile spelled in another case) the build reused the old entry, which keeps its old
+ * spelling, and deleting that spelling would delete what the build has just written. Respelled as
+ * kept, it stays (a folder is then walked as the kept folder); two entries (a case-sensitive file
+ * system) are two files, and the stale one goes as before. */
+static void remove_stale(const char *dir, const char *rel, const keep_set *ks)
 {
     char *here = rel[0] ? path_join(dir, rel) : xstrdup(dir);
     name_list names = {0};
@@ -152,17 +193,29 @@ static void remove_stale(const char *dir, const char *rel, char **keep, size_t n
             char *sub_rel = rel[0] ? xasprintf("%s/%s", rel, names.items[i]) : xstrdup(names.items[i]);
             char *sub = path_join(dir, sub_rel);
             struct stat st;
-            if (in_sorted(keep, nkeep, sub_rel)) {
+            if (in_sorted(ks->paths, ks->n, sub_rel)) {
                 /* kept */
             } else if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode)) {
                 /* A folder that still holds kept files is walked; otherwise it goes whole. */
                 size_t n = strlen(sub_rel);
                 bool holds = false;
-                for (size_t k = 0; k < nkeep && !holds; k++) holds = strncmp(keep[k], sub_rel, n) == 0 && keep[k][n] == '/';
-                if (holds) remove_stale(dir, sub_rel, keep, nkeep);
-                else remove_tree(sub);
+                for (size_t k = 0; k < ks->n && !holds; k++) holds = strncmp(ks->paths[k], sub_rel, n) == 0 && ks->paths[k][n] == '/';
+                const char *kept = holds ? NULL : kept_ignoring_case(ks, sub_rel, true);
+                if (holds) {
+                    remove_stale(dir, sub_rel, ks);
+                } else {
+                    char *want_rel = kept ? xasprintf("%.*s", (int)n, kept) : NULL;
+                    char *want = want_rel ? path_join(dir, want_rel) : NULL;
+                    if (want && fs_respell(sub, want)) remove_stale(dir, want_rel, ks);
+                    else remove_tree(sub);
+                    free(want);
+                    free(want_rel);
+                }
             } else {
-                unlink(sub);
+                const char *kept = kept_ignoring_case(ks, sub_rel, false);
+                char *want = kept ? path_join(dir, kept) : NULL;
+                if (!want || !fs_respell(sub, want)) unlink(sub);
+                free(want);
             }
             free(sub);
             free(sub_rel);
@@ -428,21 +481,41 @@ static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan 
 }
 
 /* A flat build copies each asset under its path, and the runtime mounts only paths whose
- * components are portable file names (tl_cf_portable_file_name: no ':', a drive or stream
- * separator on Windows). Refused here, before anything is written, rather than by the game. */
+ * components are names every platform can hold as files (tl_cf_flat_file_name: no ':' < > " | ? *,
+ * no control character, no trailing '.' or space, no Windows device name such as CON or aux.txt).
+ * Refused here, before anything is written, rather than by the game on Windows. A folder's problem
+ * is reported once, at its first file. */
 static bool flat_paths_portable(const content_profile *pr, const content_scan *sc)
 {
     bool ok = true;
     if (pr->archive != CONTENT_ARCHIVE_NONE) return true;
+    char *reported = NULL; /* the last folder reported, with its '/' */
     for (size_t i = 0; i < sc->assets.count; i++) {
         const content_asset *a = &sc->assets.items[i];
-        if (!strchr(a->path, ':')) continue;
-        char *full = path_join(sc->root, a->path);
-        diag_error(loc_file(full), "file name contains ':', which the runtime refuses in the asset paths of a flat build "
-                                   "(\"archive\": \"none\"; ':' separates a drive or stream on Windows); rename it, or pack archives");
-        free(full);
-        ok = false;
+        if (reported && strncmp(a->path, reported, strlen(reported)) == 0) continue;
+        for (const char *p = a->path; *p;) {
+            size_t n = strcspn(p, "/");
+            const char *why = tl_cf_windows_name_problem(p, n);
+            if (why) {
+                char *full = path_join(sc->root, a->path);
+                if (p[n]) {
+                    free(reported);
+                    reported = xasprintf("%.*s/", (int)(p + n - a->path), a->path);
+                    diag_error(loc_file(full), "folder name \"%.*s\" %s; the runtime refuses it in the asset paths of a flat build "
+                                               "(\"archive\": \"none\"); rename it, or pack archives", (int)n, p, why);
+                } else {
+                    diag_error(loc_file(full), "file name %s; the runtime refuses it in the asset paths of a flat build "
+                                               "(\"archive\": \"none\"); rename it, or pack archives", why);
+                }
+                free(full);
+                ok = false;
+                break;
+            }
+            p += n;
+            if (*p) p++;
+        }
     }
+    free(reported);
     return ok;
 }
 
@@ -514,7 +587,7 @@ static bool run_hooks(const content_profile *pr, const char *project_root)
     return true;
 }
 
-static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc)
+static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc, out_locks *locks, size_t index)
 {
     double start = now_seconds();
     project *p = ctx->p;
@@ -579,7 +652,7 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc)
     else output_abort(&set);
     output_set_free(&set);
     if (!ok && first) {
-        remove_stale(dir, "", NULL, 0); /* everything in it, */
+        remove_stale(dir, "", &(keep_set){0}); /* everything in it, */
         if (!existed) rmdir(dir);       /* and the folder itself if this run made it */
     }
 
@@ -595,7 +668,11 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc)
             for (size_t i = 0; i < sc->assets.count; i++) *vec_push(&keep) = xasprintf("%s/%s", FLAT_ASSETS, sc->assets.items[i].path);
         }
         qsort(keep.items, keep.count, sizeof *keep.items, cmp_str);
-        remove_stale(dir, "", keep.items, keep.count);
+        keep_set ks = {keep.items, xcalloc(keep.count ? keep.count : 1, sizeof(char *)), keep.count};
+        memcpy(ks.folded, keep.items, keep.count * sizeof(char *));
+        qsort(ks.folded, ks.n, sizeof *ks.folded, cmp_folded);
+        remove_stale(dir, "", &ks);
+        free(ks.folded);
         for (size_t i = 0; i < keep.count; i++) free(keep.items[i]);
         vec_free(&keep);
     }
@@ -605,6 +682,8 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc)
     }
     vec_free(&archives);
 
+    /* Built and cleaned up: another run may have the folder now (hooks run unlocked). */
+    if (ok) pack_locks_release_after(locks, index);
     if (ok) ok = run_hooks(pr, p->cfg.root);
     if (ok && !ctx->opt->quiet) {
         FILE *out = ctx->opt->summary ? ctx->opt->summary : stdout;
@@ -636,6 +715,7 @@ int pack_run(const pack_options *opt)
     int rc = 0;
     VEC(size_t) sel = {0};
     VEC(content_scan) scans = {0};
+    out_locks locks = {0};
     if (!content_config_load(&p, &cc)) {
         rc = 1;
         goto done_project;
@@ -693,6 +773,15 @@ int pack_run(const pack_options *opt)
         }
     }
 
+    /* No other run on these output folders from here until each one's build is cleaned up. */
+    for (size_t i = 0; i < sel.count; i++) {
+        content_profile *pr = &cc.profiles.items[sel.items[i]];
+        char *dir = pr->output[0] == '/' ? xstrdup(pr->output) : path_join(p.cfg.root, pr->output);
+        if (!pack_locks_add(&locks, dir, i)) rc = 1;
+        free(dir);
+    }
+    if (!pack_locks_take(&locks)) rc = 1;
+
     /* Preflight: every selected profile's output folder and tree, before anything is written. */
     content_memo_begin();
     for (size_t i = 0; i < sel.count; i++) {
@@ -722,9 +811,10 @@ int pack_run(const pack_options *opt)
     ctx.pg.on = opt->progress > 0 || (opt->progress < 0 && isatty(2));
     if (opt->before_build) opt->before_build(opt->before_build_ctx);
     for (size_t i = 0; i < sel.count && !rc; i++)
-        if (!pack_profile(&ctx, &cc.profiles.items[sel.items[i]], &scans.items[i])) rc = 1;
+        if (!pack_profile(&ctx, &cc.profiles.items[sel.items[i]], &scans.items[i], &locks, i)) rc = 1;
 
 done:
+    pack_locks_end(&locks);
     content_memo_end();
     for (size_t i = 0; i < scans.count; i++) content_scan_free(&scans.items[i]);
     vec_free(&scans);

@@ -625,13 +625,14 @@ static uint64_t tl__content_name_hash(const char *name, size_t len) {
 }
 
 /* A relative path inside the directory (flat asset paths): '/'-separated components, each a
-   plain file name; no absolute path, no '..', no backslash. */
+   plain file name that every platform can hold (tl_cf_flat_file_name, as pack checks before it
+   writes a flat build); no absolute path, no '..', no backslash. */
 static bool tl__content_rel_path_ok(const char *s, size_t len) {
     size_t start = 0, i;
     if (len == 0 || len > 4096) return false;
     for (i = 0; i <= len; i++) {
         if (i == len || s[i] == '/') {
-            if (!tl_cf_portable_file_name(s + start, i - start)) return false;
+            if (!tl_cf_flat_file_name(s + start, i - start)) return false;
             start = i + 1;
         }
     }
@@ -878,7 +879,7 @@ static bool tl__content_mount_flat(tl_content *ctx, tl__content_dirrec *d, const
         tl_cf_catalog_asset a;
         tl_cf_catalog_asset_at(&c, i, &a);
         if (!tl__content_rel_path_ok(a.path, a.path_len)) {
-            *why = "catalog: an asset path leaves the directory or is not a plain relative path";
+            *why = "catalog: an asset path leaves the directory, is not a plain relative path, or names a file Windows cannot hold";
             return false;
         }
         if (a.size > TL_CONTENT_MAX_ASSET_BYTES) {

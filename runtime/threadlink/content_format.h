@@ -80,9 +80,19 @@ int tl_cf_fold_compare(const char *a, size_t alen, const char *b, size_t blen);
 bool tl_cf_utf8_text_ok(const unsigned char *s, size_t n);
 /* A plain file name: not empty, at most 255 bytes, UTF-8 text, no '/' or '\\', not "." or "..". */
 bool tl_cf_valid_file_name(const char *s, size_t len);
-/* The same without ':' either (a drive or stream separator on Windows): archive names, the
-   profile, and each component of a flat build's asset paths. */
+/* The same without ':' either (a drive or stream separator on Windows): archive names and the
+   profile (the names of a packed build). */
 bool tl_cf_portable_file_name(const char *s, size_t len);
+/* Why Windows cannot hold `s` (len bytes) as the name of a file or folder, as a phrase to follow
+   "file name" ("contains '?', which Windows does not allow in file names"), or NULL when it can:
+   a control character, one of : < > " | ? * (':' separates a drive or stream), a name ending in
+   '.' or ' ' (Windows drops them), or a device name: CON PRN AUX NUL COM1-COM9 LPT1-LPT9 (also
+   COM and LPT with a superscript 1, 2 or 3), in any case, with or without an extension. */
+const char *tl_cf_windows_name_problem(const char *s, size_t len);
+/* A name a flat build ("archive": "none") may hold as each component of an asset's path, which
+   it writes as a file on every platform: tl_cf_portable_file_name and no Windows problem. Only
+   flat paths are checked so: a packed build's asset names are lookup keys, not file names. */
+bool tl_cf_flat_file_name(const char *s, size_t len);
 
 /* ---- Packed archive (.tlpk) ------------------------------------------------------------- */
 #define TL_CF_ARCHIVE_MAGIC "TLPKARC\x1a"
@@ -318,6 +328,45 @@ bool tl_cf_valid_file_name(const char *s, size_t len) {
 
 bool tl_cf_portable_file_name(const char *s, size_t len) {
     return tl_cf_valid_file_name(s, len) && memchr(s, ':', len) == NULL;
+}
+
+const char *tl_cf_windows_name_problem(const char *s, size_t len) {
+    static const char *const devices[] = {"CON", "PRN", "AUX", "NUL"};
+    size_t i, stem = 0;
+    for (i = 0; i < len; i++) {
+        switch ((unsigned char)s[i]) {
+        case ':': return "contains ':', a drive or stream separator on Windows";
+        case '<': return "contains '<', which Windows does not allow in file names";
+        case '>': return "contains '>', which Windows does not allow in file names";
+        case '"': return "contains '\"', which Windows does not allow in file names";
+        case '|': return "contains '|', which Windows does not allow in file names";
+        case '?': return "contains '?', which Windows does not allow in file names";
+        case '*': return "contains '*', which Windows does not allow in file names";
+        default:
+            if ((unsigned char)s[i] < 0x20) return "contains a control character, which Windows does not allow in file names";
+        }
+    }
+    if (len && s[len - 1] == '.') return "ends in '.', which Windows drops from file names";
+    if (len && s[len - 1] == ' ') return "ends in a space, which Windows drops from file names";
+    /* The device names: the part before the first '.', spaces at its end ignored ("CON .txt"). */
+    while (stem < len && s[stem] != '.') stem++;
+    while (stem && s[stem - 1] == ' ') stem--;
+    if (stem == 3) {
+        for (i = 0; i < sizeof devices / sizeof *devices; i++)
+            if (tl_cf_fold_compare(s, 3, devices[i], 3) == 0)
+                return "is a Windows device name (CON, PRN, AUX, NUL, COM1-COM9, LPT1-LPT9, with or without an extension)";
+    }
+    if ((stem == 4 && s[3] >= '1' && s[3] <= '9') ||
+        (stem == 5 && (unsigned char)s[3] == 0xc2 &&
+         ((unsigned char)s[4] == 0xb9 || (unsigned char)s[4] == 0xb2 || (unsigned char)s[4] == 0xb3))) {
+        if (tl_cf_fold_compare(s, 3, "COM", 3) == 0 || tl_cf_fold_compare(s, 3, "LPT", 3) == 0)
+            return "is a Windows device name (CON, PRN, AUX, NUL, COM1-COM9, LPT1-LPT9, with or without an extension)";
+    }
+    return NULL;
+}
+
+bool tl_cf_flat_file_name(const char *s, size_t len) {
+    return tl_cf_portable_file_name(s, len) && tl_cf_windows_name_problem(s, len) == NULL;
 }
 
 /* ---- archives --------------------------------------------------------------------------------- */

@@ -937,12 +937,123 @@ static void test_content_flat_build_refuses_colons(void **state)
     char *before = snapshot_all();
     fx_write("assets/Icons/c:sword.png", "a");
     expect_pack_failure(f, before,
-                        "assets/Icons/c:sword.png: error: file name contains ':', which the runtime refuses in the asset paths of a flat build "
-                        "(\"archive\": \"none\"; ':' separates a drive or stream on Windows); rename it, or pack archives\n");
+                        "assets/Icons/c:sword.png: error: file name contains ':', a drive or stream separator on Windows; the runtime refuses "
+                        "it in the asset paths of a flat build (\"archive\": \"none\"); rename it, or pack archives\n");
     /* Archives name assets in their catalog, where ':' is fine. */
     pack_options opt = {0};
     opt.archive = "packed";
     assert_int_equal(pack_with(f, opt), 0);
+}
+
+/* ---- Case-insensitive file systems and Windows names -------------------------------------------- */
+
+/* A case-only rename on a case-sensitive file system: the old spelling is another file, and goes.
+ * (On a case-insensitive one, where it is the file just built, clean-up respells it instead: that
+ * is tested on a FAT mount in test_pack_cli.sh, where one is available.) */
+static void test_content_case_only_rename_case_sensitive(void **state)
+{
+    fixture *f = *state;
+    fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\", \"archive\": \"none\" } ] }\n");
+    small_tree();
+    assert_int_equal(pack(f), 0);
+    assert_int_equal(rename("assets/Icons/sword.png", "assets/Icons/Sword.png"), 0);
+    assert_int_equal(rename("assets/Levels", "assets/levels"), 0);
+    assert_int_equal(pack(f), 0);
+    char *sword = fx_read("out/Main/assets/Icons/Sword.png");
+    assert_non_null(sword);
+    assert_string_equal(sword, "sword bytes");
+    free(sword);
+    assert_false(fx_exists("out/Main/assets/Icons/sword.png"));
+    assert_true(fx_exists("out/Main/assets/levels/forest.txt"));
+    assert_false(fx_exists("out/Main/assets/Levels"));
+}
+
+/* Output folders that differ only in case are one folder on macOS and Windows (F3). */
+static void test_content_outputs_differing_in_case(void **state)
+{
+    expect_config_error(*state,
+                        "{ \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\" },\n"
+                        "    { \"profile\": \"Extra\", \"source_root\": \"assets\", \"output\": \"out/main\" },\n"
+                        "    { \"profile\": \"Inner\", \"source_root\": \"assets\", \"output\": \"OUT/MAIN/inner\" },\n"
+                        "    { \"profile\": \"Other\", \"source_root\": \"assets\", \"output\": \"out/Mains\" }",
+                        "threadlink.json:5:52: error: content[1].output: output folder \"out/main\" overlaps the output of profile \"Main\" (\"out/Main\") when case is ignored, as on macOS and Windows; choose folders whose names differ in more than case\n"
+                        "threadlink.json:6:52: error: content[2].output: output folder \"OUT/MAIN/inner\" overlaps the output of profile \"Main\" (\"out/Main\") when case is ignored, as on macOS and Windows; choose folders whose names differ in more than case\n"
+                        "threadlink.json:6:52: error: content[2].output: output folder \"OUT/MAIN/inner\" overlaps the output of profile \"Extra\" (\"out/main\") when case is ignored, as on macOS and Windows; choose folders whose names differ in more than case\n");
+}
+
+/* What Windows cannot hold as a file name, refused in a flat build as ':' is (F8); a packed build
+ * names assets in its catalog and takes them all. */
+static void test_content_flat_build_refuses_windows_names(void **state)
+{
+    fixture *f = *state;
+    static const char *const bad[] = {"what?.png", "pipe|x.png", "lt<gt.png", "q\"uote.png", "star*.png", "CON.png", "aux",
+                                      "dotend.", "trail ", "com1.txt", "Lpt9.a.b", "nul .png", "Nul/x.png", "Nul/y.png"};
+    static const char *const good[] = {"CONSOLE.png", "com0.png", "auxiliary", "con_x", "a.con", "lpt10.txt", ".dots..png"};
+    fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\", \"archive\": \"none\" } ] }\n");
+    small_tree();
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+        char *path = xasprintf("assets/Icons/%s", good[i]);
+        fx_write(path, good[i]);
+        free(path);
+    }
+    assert_int_equal(pack(f), 0);
+    clear_diags(f);
+    char *before = snapshot_all();
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char *path = xasprintf("assets/Icons/%s", bad[i]);
+        fx_write(path, bad[i]);
+        free(path);
+    }
+#define REFUSED "; the runtime refuses it in the asset paths of a flat build (\"archive\": \"none\"); rename it, or pack archives\n"
+#define NOT_WINDOWS ", which Windows does not allow in file names" REFUSED
+#define DEVICE " is a Windows device name (CON, PRN, AUX, NUL, COM1-COM9, LPT1-LPT9, with or without an extension)" REFUSED
+    expect_pack_failure(f, before,
+                        "assets/Icons/CON.png: error: file name" DEVICE
+                        "assets/Icons/Lpt9.a.b: error: file name" DEVICE
+                        "assets/Icons/Nul/x.png: error: folder name \"Nul\"" DEVICE
+                        "assets/Icons/aux: error: file name" DEVICE
+                        "assets/Icons/com1.txt: error: file name" DEVICE
+                        "assets/Icons/dotend.: error: file name ends in '.', which Windows drops from file names" REFUSED
+                        "assets/Icons/lt<gt.png: error: file name contains '<'" NOT_WINDOWS
+                        "assets/Icons/nul .png: error: file name" DEVICE
+                        "assets/Icons/pipe|x.png: error: file name contains '|'" NOT_WINDOWS
+                        "assets/Icons/q\"uote.png: error: file name contains '\"'" NOT_WINDOWS
+                        "assets/Icons/star*.png: error: file name contains '*'" NOT_WINDOWS
+                        "assets/Icons/trail : error: file name ends in a space, which Windows drops from file names" REFUSED
+                        "assets/Icons/what?.png: error: file name contains '?'" NOT_WINDOWS);
+#undef REFUSED
+#undef NOT_WINDOWS
+#undef DEVICE
+    /* Archives name assets in their catalog, where all of these are fine. */
+    pack_options opt = {0};
+    opt.archive = "packed";
+    assert_int_equal(pack_with(f, opt), 0);
+}
+
+/* The rule itself, shared with the runtime's reader of flat catalogs (content.h). */
+static void test_content_windows_name_rule(void **state)
+{
+    (void)state;
+    static const char *const refused[] = {"a:b", "a<b", "a>b", "a\"b", "a|b", "a?b", "a*b", "a\tb", "a.", "a ", "..x.",
+                                          "CON", "con", "Con.txt", "PRN.a.b", "aux", "NUL.", "nul .txt", "COM1", "com9.x",
+                                          "LPT1", "lpt9.tar.gz", "COM\xc2\xb9", "lpt\xc2\xb3.txt"};
+    static const char *const allowed[] = {"a", "a.b", ".hidden", "CONX", "CON_", "xCON", "a.CON", "COM0", "COM10", "LPT",
+                                          "COM", "caf\xc3\xa9.txt", "COM\xc2\xb4", " lead", "a b.c", "a'b", "#1%.x"};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        const char *n = refused[i];
+        if (!tl_cf_windows_name_problem(n, strlen(n))) fail_msg("\"%s\" should be refused", n);
+        assert_false(tl_cf_flat_file_name(n, strlen(n)));
+    }
+    for (size_t i = 0; i < sizeof allowed / sizeof *allowed; i++) {
+        const char *n = allowed[i];
+        const char *why = tl_cf_windows_name_problem(n, strlen(n));
+        if (why) fail_msg("\"%s\" should be allowed, not refused: %s", n, why);
+        assert_true(tl_cf_flat_file_name(n, strlen(n)));
+    }
+    /* The names of a packed build keep their rule: only ':' beyond a valid file name. */
+    assert_true(tl_cf_portable_file_name("CON", 3));
+    assert_true(tl_cf_portable_file_name("a?", 2));
+    assert_false(tl_cf_portable_file_name("a:b", 3));
 }
 
 static void test_content_overrides_usage_and_hooks(void **state)
@@ -1037,6 +1148,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_content_memoised_scans_record_what_generate_reads, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_flat_build_refuses_colons, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_flat_build_and_stale_files, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_case_only_rename_case_sensitive, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_outputs_differing_in_case, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_flat_build_refuses_windows_names, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_windows_name_rule, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_overrides_usage_and_hooks, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_symlinks_and_special_files, fixture_setup, fixture_teardown),
     };

@@ -7,7 +7,8 @@ set -eu
 gen=$1
 mode=${2:-cli}
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# A FAT mount (below) is unmounted before the tree goes.
+trap '[ -d "$work/fat" ] && fusermount -u "$work/fat" 2>/dev/null; rm -rf "$work"' EXIT
 cd "$work"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -149,4 +150,64 @@ for cc in gcc clang; do
     $cc -std=c99 -Wall -Wextra -Wpedantic -Werror -Inada/generated nada/use.c -o nada/use || fail "$cc: empty profile's catalog header"
     ./nada/use || fail "$cc: empty profile lookup"
 done
+
+# Two packs at once on one output folder (make -j starting two rules that pack): the second waits
+# for the first's lock, so both succeed and the output is what one run makes. Before, one failed,
+# and on a first build the other could exit 0 with its output folder deleted.
+mkdir race
+cp -r assets race/
+cat > race/threadlink.json <<'JSON'
+{ "content": [ { "profile": "Main", "source_root": "assets", "output": "out/Main", "max_archive_mb": 1 },
+  { "profile": "Flat", "source_root": "assets", "output": "out/Flat", "archive": "none" } ] }
+JSON
+(cd race && "$gen" pack --no-progress --quiet && mv out ../race-ref && rm -rf generated) || fail "pack of the race project"
+for i in 1 2 3 4 5 6 7 8; do
+    rm -rf race/out race/generated
+    (cd race && exec "$gen" pack --no-progress --quiet >../race1.txt 2>&1) & p1=$!
+    (cd race && exec "$gen" pack --no-progress --quiet >../race2.txt 2>&1) & p2=$!
+    set +e; wait $p1; r1=$?; wait $p2; r2=$?; set -e
+    [ "$r1" = 0 ] && [ "$r2" = 0 ] || { cat race1.txt race2.txt >&2; fail "concurrent packs, round $i: exit $r1 and $r2"; }
+    diff -r race-ref race/out >&2 || fail "concurrent packs, round $i: the output differs from a single run's"
+done
+
+# Case-only renames on a case-insensitive file system, where the build reuses the old entry (same
+# bytes), which keeps its old spelling: clean-up respells it instead of deleting what was just
+# built. FAT through FUSE stands in for macOS and Windows; it needs root, /dev/fuse, mkfs.vfat and
+# fusefat, and is skipped without them. (Folders are not tried: fusefat loses the files of a
+# folder that is renamed.) Files are replaced by new ones, never rewritten in place, which fusefat
+# does unreliably.
+fat=no
+if [ "$(id -u)" = 0 ] && [ -c /dev/fuse ] && command -v mkfs.vfat >/dev/null && command -v fusefat >/dev/null &&
+   command -v fusermount >/dev/null; then
+    truncate -s 40M fat.img && mkfs.vfat -F 32 fat.img >/dev/null 2>&1 && mkdir fat &&
+        fusefat -o rw+ fat.img fat >/dev/null 2>&1 && fat=yes
+fi
+if [ "$fat" = yes ]; then
+    mkdir -p fat/p/assets/Icons
+    printf 'sword' > fat/p/assets/Icons/sword.png
+    printf 'shield' > fat/p/assets/Icons/shield.png
+    cat > fat/p/threadlink.json <<'JSON'
+{ "content": [ { "profile": "Main", "source_root": "assets", "output": "out/Main" },
+  { "profile": "Flat", "source_root": "assets", "output": "out/Flat", "archive": "none" } ] }
+JSON
+    (cd fat/p && "$gen" pack --no-progress --quiet) || fail "pack on FAT"
+    # An asset renamed sword.png -> Sword.png (through another name: FAT keeps a same-name rename as it was).
+    mv fat/p/assets/Icons/sword.png fat/p/assets/Icons/t.tmp && mv fat/p/assets/Icons/t.tmp fat/p/assets/Icons/Sword.png
+    (cd fat/p && "$gen" pack --no-progress --quiet) || fail "pack on FAT after a case-only rename"
+    [ "$(ls fat/p/out/Flat/assets/Icons | tr '\n' ' ')" = "Sword.png shield.png " ] ||
+        { ls -la fat/p/out/Flat/assets/Icons >&2; fail "flat build on FAT: the renamed asset is not there as Sword.png"; }
+    # The profile renamed Main -> main, its manifest along (else generate refuses it): archive names carry it.
+    sed 's/"Content.Main"/"Content.main"/' fat/p/generated/Content.Main.manifest.json > manifest.tmp
+    rm fat/p/generated/Content.Main.manifest.json && cp manifest.tmp fat/p/generated/Content.main.manifest.json
+    sed 's/"profile": "Main"/"profile": "main"/' fat/p/threadlink.json > config.tmp
+    rm fat/p/threadlink.json && cp config.tmp fat/p/threadlink.json
+    (cd fat/p && "$gen" pack --no-progress --quiet --profile main) || fail "pack on FAT after a profile's case-only rename"
+    ls fat/p/out/Main > listed.txt
+    for a in $(grep -o '"main\.[^"]*\.tlpk"' fat/p/out/Main/archives.json | tr -d '"'); do
+        grep -qx "$a" listed.txt || { cat listed.txt >&2; fail "packed build on FAT: archive $a is missing"; }
+    done
+    fusermount -u fat && rmdir fat
+else
+    echo "case-insensitive file system (FAT through FUSE): skipped (needs root, /dev/fuse, mkfs.vfat, fusefat)"
+fi
 echo "pack CLI ok"

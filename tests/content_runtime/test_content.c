@@ -390,6 +390,44 @@ static void test_content_corrupt_flat_files_fail_to_load(void **state) {
     tl_content_shutdown(c);
 }
 
+/* A flat catalog whose asset path names a file Windows cannot hold (as pack refuses to write it):
+   refused at mount, the same rule (tl_cf_flat_file_name) as the generator's. */
+/* A catalog's body XXH64 (header offset 32), after an edit of its body. */
+static void put_body_hash(unsigned char *d, size_t size) {
+    uint64_t h = XXH64(d + 48, size - 48, 0);
+    int b;
+    for (b = 0; b < 8; b++) d[32 + b] = (unsigned char)(h >> (8 * b));
+}
+
+static void test_content_flat_windows_names_refused(void **state) {
+    static const char *const bad[] = {"swor?.png", "CON.x.png", "sword.pn.", "lpt1.abcd", "sw|rd.png"};
+    char dir[600], path[1000];
+    size_t i;
+    (void)state;
+    snprintf(dir, sizeof dir, "%s/flatwin", g_tmp);
+    copy_dir(out_dir("MainFlat"), dir);
+    snprintf(path, sizeof path, "%s/catalog.tlcat", dir);
+    assert_true(registers(dir, false));
+    for (i = 0; i < sizeof bad / sizeof *bad; i++) {
+        size_t size = 0, k, at = 0;
+        unsigned char *d = read_file(path, &size);
+        assert_non_null(d);
+        for (k = 48; k + 22 <= size && !at; k++)
+            if (memcmp(d + k, "assets/Icons/sword.png", 22) == 0) at = k + 13;
+        assert_true(at != 0);
+        memcpy(d + at, bad[i], 9); /* the same length: only the name changes */
+        put_body_hash(d, size);
+        assert_true(write_file(path, d, size));
+        assert_false(registers(dir, false));
+        assert_true(log_has("names a file Windows cannot hold"));
+        memcpy(d + at, "sword.png", 9);
+        put_body_hash(d, size);
+        assert_true(write_file(path, d, size));
+        assert_true(registers(dir, false));
+        free(d);
+    }
+}
+
 /* ---- scopes ------------------------------------------------------------------------------------- */
 
 typedef struct world {
@@ -1103,6 +1141,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_content_names_gone_after_unregister),
         cmocka_unit_test(test_content_corrupt_archives_refused),
         cmocka_unit_test(test_content_corrupt_flat_files_fail_to_load),
+        cmocka_unit_test(test_content_flat_windows_names_refused),
         cmocka_unit_test(test_content_kinds_decode_and_destroy),
         cmocka_unit_test(test_content_dedupe_per_scope),
         cmocka_unit_test(test_content_release_collect_and_generation),
