@@ -161,6 +161,15 @@ static void emit_lookups(header_ctx *c)
         values[k] = e->value, names[k] = e->name, name_lens[k] = e->name_len, k++;
     }
 
+    /* The lookups' conversions: a named cast where C++ compiles the header (-Wold-style-cast). */
+    buf_puts(&o->chunk,
+             "#ifndef TL_GENERATED_CAST\n"
+             "#ifdef __cplusplus\n"
+             "#define TL_GENERATED_CAST(T, v) static_cast<T>(v)\n"
+             "#else\n"
+             "#define TL_GENERATED_CAST(T, v) ((T)(v))\n"
+             "#endif\n"
+             "#endif\n\n");
     buf_printf(&o->chunk,
                "/* Lookups over every value the enum declares (tombstones included, so stored data\n"
                " * still resolves): open-addressed tables, O(1) whatever the size of the domain. */\n"
@@ -201,10 +210,10 @@ static void emit_lookups(header_ctx *c)
                "    };\n"
                "    const int32_t *values = %s__values();\n"
                "    uint32_t i;\n"
-               "    for (i = (uint32_t)(value * 2654435761u) >> %u;; i = (i + 1) & %uu) {\n"
+               "    for (i = (value * 2654435761u) >> %u;; i = (i + 1) & %uu) {\n"
                "        uint32_t s = slots[i];\n"
                "        if (s == 0) return \"?\";\n"
-               "        if ((uint32_t)values[s - 1] == value) return %s__names()[s - 1];\n"
+               "        if (TL_GENERATED_CAST(uint32_t, values[s - 1]) == value) return %s__names()[s - 1];\n"
                "    }\n"
                "}\n\n", lo, 32 - bits, mask, lo);
 
@@ -224,19 +233,19 @@ static void emit_lookups(header_ctx *c)
                "    uint32_t h = 2166136261u, i;\n"
                "    const char *p;\n"
                "    for (p = name; *p; p++) {\n"
-               "        unsigned char ch = (unsigned char)*p;\n"
-               "        h = (h ^ (unsigned char)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch)) * 16777619u;\n"
+               "        unsigned char ch = TL_GENERATED_CAST(unsigned char, *p);\n"
+               "        h = (h ^ TL_GENERATED_CAST(unsigned char, ch >= 'A' && ch <= 'Z' ? ch + 32 : ch)) * 16777619u;\n"
                "    }\n"
                "    for (i = h & %uu;; i = (i + 1) & %uu) {\n"
                "        uint32_t s = slots[i];\n"
                "        const char *a, *b;\n"
                "        if (s == 0) return 0;\n"
                "        for (a = %s__names()[s - 1], b = name; *a && *b; a++, b++) {\n"
-               "            unsigned char x = (unsigned char)*a, y = (unsigned char)*b;\n"
+               "            unsigned char x = TL_GENERATED_CAST(unsigned char, *a), y = TL_GENERATED_CAST(unsigned char, *b);\n"
                "            if ((x >= 'A' && x <= 'Z' ? x + 32 : x) != (y >= 'A' && y <= 'Z' ? y + 32 : y)) break;\n"
                "        }\n"
                "        if (*a == 0 && *b == 0) {\n"
-               "            *out = (%s)%s__values()[s - 1];\n"
+               "            *out = TL_GENERATED_CAST(%s, %s__values()[s - 1]);\n"
                "            return 1;\n"
                "        }\n"
                "    }\n"
@@ -322,11 +331,11 @@ static void emit_events(header_ctx *c)
         put_params(b, sig, true);
         buf_puts(b, ");\n");
         buf_printf(b, "static inline bool %s_subscribe(tl_iris_registry *reg, %s_fn fn, void *ctx) {\n"
-                      "    return tl_iris_subscribe(reg, %s, %s_SIGNATURE, %s, (tl_iris_fn)fn, ctx);\n}\n", x, x, x, x, flags);
+                      "    return tl_iris_subscribe(reg, %s, %s_SIGNATURE, %s, TL_IRIS_FN(fn), ctx);\n}\n", x, x, x, x, flags);
         buf_printf(b, "static inline bool %s_unsubscribe(tl_iris_registry *reg, %s_fn fn, void *ctx) {\n"
-                      "    return tl_iris_unsubscribe(reg, %s, (tl_iris_fn)fn, ctx);\n}\n", x, x, x);
+                      "    return tl_iris_unsubscribe(reg, %s, TL_IRIS_FN(fn), ctx);\n}\n", x, x, x);
         buf_printf(b, "static inline bool %s_contains(const tl_iris_registry *reg, %s_fn fn, void *ctx) {\n"
-                      "    return tl_iris_contains(reg, %s, (tl_iris_fn)fn, ctx);\n}\n", x, x, x);
+                      "    return tl_iris_contains(reg, %s, TL_IRIS_FN(fn), ctx);\n}\n", x, x, x);
         if (!sig->result) {
             buf_printf(b, "static inline void %s_publish(tl_iris_registry *reg", x);
             put_params(b, sig, true);
@@ -357,7 +366,7 @@ static void emit_events(header_ctx *c)
                        (int)e->name_len, e->name, sigs.items[k]->result ? "TL_IRIS_SINGLE_PROVIDER" : "0");
             k++;
         } else {
-            buf_puts(b, "        { 0, 0, 0 },\n");
+            buf_puts(b, "        { TL__NULL, 0, 0 },\n");
         }
         out_maybe_flush(o);
     }

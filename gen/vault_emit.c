@@ -163,7 +163,7 @@ static void put_vault(buf *b, const vschema *s, const vvalue *values, const char
         buf_puts(b, " */\n");
     }
     buf_puts(b, indent);
-    buf_puts(b, "    { NULL, NULL }\n");
+    buf_puts(b, "    { TL__NULL, TL__NULL }\n");
     buf_puts(b, indent);
     buf_putc(b, '}');
 }
@@ -238,7 +238,7 @@ static void emit_schema(const vschema *s, out_file *o, const emit_options *opt)
         for (size_t i = 0; i < n; i++) {
             const vfield *f = &s->fields.items[i];
             if (f->type != VT_COLLECTION) continue;
-            buf_printf(b, "TL_VAULT_STATIC_ASSERT(%s_vault_layout_%s,\n    sizeof(((%s_vault *)0)->%s) == ", v, f->member, v, f->member);
+            buf_printf(b, "TL_VAULT_STATIC_ASSERT(%s_vault_layout_%s,\n    TL__VAULT_MEMBER_SIZE(%s_vault, %s) == ", v, f->member, v, f->member);
             put_layout_macro(b, f);
             buf_puts(b, " &&\n    ");
             put_layout_macro(b, f);
@@ -262,12 +262,12 @@ static void emit_schema(const vschema *s, out_file *o, const emit_options *opt)
                   "static const tl_vault_field_desc %s_vault_fields[%zu] = {\n", v, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
         const vfield *f = &s->fields.items[i];
-        buf_printf(b, "    { %s_VAULT_ID_%s, %uu, (uint32_t)offsetof(%s_vault, %s), (uint32_t)sizeof(((%s_vault *)0)->%s), %uu, %s, \"%s\" },\n",
+        buf_printf(b, "    { %s_VAULT_ID_%s, %uu, TL__CAST(uint32_t, offsetof(%s_vault, %s)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(%s_vault, %s)), %uu, %s, \"%s\" },\n",
                    U, f->member, vfield_tag(f), v, f->member, v, f->member,
                    f->type == VT_COLLECTION || f->type == VT_STRING ? f->capacity : 0,
                    f->transient ? "TL_VAULT_TRANSIENT" : "TL_VAULT_SERIALISED", f->member);
     }
-    if (!n) buf_puts(b, "    { 0, 0, 0, 0, 0, 0, NULL }\n");
+    if (!n) buf_puts(b, "    { 0, 0, 0, 0, 0, 0, TL__NULL }\n");
     buf_puts(b, "};\n");
     uint16_t *order = xmalloc((n ? n : 1) * sizeof *order);
     for (size_t i = 0; i < n; i++) order[i] = (uint16_t)i;
@@ -281,8 +281,8 @@ static void emit_schema(const vschema *s, out_file *o, const emit_options *opt)
     for (size_t i = 0; i < n; i++) buf_printf(b, "%s%u", i ? ", " : " ", order[i]);
     buf_puts(b, n ? " };\n" : " 0 };\n");
     free(order);
-    buf_printf(b, "static const tl_vault_desc %s_vault_desc = {\n    \"%s\", %s_VAULT_ID, (uint32_t)sizeof(%s_vault), %s_VAULT_FIELD_COUNT, %s_vault_fields, %s_vault_order,\n"
-                  "    (uint32_t)offsetof(%s_vault, tl_listener), &%s_vault_defaults };\n",
+    buf_printf(b, "static const tl_vault_desc %s_vault_desc = {\n    \"%s\", %s_VAULT_ID, TL__CAST(uint32_t, sizeof(%s_vault)), %s_VAULT_FIELD_COUNT, %s_vault_fields, %s_vault_order,\n"
+                  "    TL__CAST(uint32_t, offsetof(%s_vault, tl_listener)), &%s_vault_defaults };\n",
                v, s->name, U, v, U, v, v, v, v);
     out_maybe_flush(o);
 
@@ -309,14 +309,14 @@ static void emit_schema(const vschema *s, out_file *o, const emit_options *opt)
         if (f->type == VT_COLLECTION) {
             buf_printf(b, "/* A view over the collection (do not modify a const instance through it; call %s_vault_notify after edits). */\n", v);
             buf_printf(b, "static inline %s_vault_%s_%s %s_vault_get_%s(const %s_vault *v) {\n"
-                          "    return %s_vault_%s_%s_view((void *)(uintptr_t)v->%s, %uu);\n}\n",
+                          "    return %s_vault_%s_%s_view(TL__VAULT_BYTES(v->%s), %uu);\n}\n",
                        v, m, view_suffix[f->kind], v, m, v, v, m, view_suffix[f->kind], m, f->capacity);
         } else if (f->type == VT_STRING) {
             buf_printf(b, "static inline const char *%s_vault_get_%s(const %s_vault *v) { return v->%s; }\n", v, m, v, m);
             buf_printf(b, "/* false (nothing changed) when value is longer than %u bytes. */\n"
                           "static inline bool %s_vault_set_%s(%s_vault *v, const char *value) {\n"
                           "    bool changed;\n"
-                          "    if (!tl_vault_store_string(v->%s, (uint32_t)sizeof v->%s, value, &changed)) return false;\n"
+                          "    if (!tl_vault_store_string(v->%s, TL__CAST(uint32_t, sizeof v->%s), value, &changed)) return false;\n"
                           "    if (changed) tl_vault_notify(&v->tl_listener, v, %s_VAULT_ID_%s);\n"
                           "    return true;\n}\n",
                        f->capacity, v, m, v, m, m, U, m);
@@ -414,26 +414,26 @@ static void emit_data(const vdata *d, out_file *o, const emit_options *opt)
     buf_puts(b, "};\n");
     buf_printf(b, "static const char *const %s_names[%zu] = {", p, n ? n : 1);
     for (size_t i = 0; i < n; i++) buf_printf(b, "%s\"%s\"", i ? ", " : " ", d->instances.items[i].name);
-    buf_puts(b, n ? " };\n" : " NULL };\n");
+    buf_puts(b, n ? " };\n" : " TL__NULL };\n");
     buf_printf(b, "static const uint32_t %s_ids[%zu] = {", p, n ? n : 1);
     for (size_t i = 0; i < n; i++) buf_printf(b, "%s%uu", i ? ", " : " ", d->instances.items[i].id);
     buf_puts(b, n ? " };\n" : " 0 };\n");
 
     buf_printf(b, "\n/* Lookups: NULL when there is no such instance. Names compare case-insensitively. */\n");
     if (n) {
-        buf_printf(b, "static inline const %s_vault *%s_by_index(uint32_t index) { return index < %zuu ? &%s_instances[index] : NULL; }\n",
+        buf_printf(b, "static inline const %s_vault *%s_by_index(uint32_t index) { return index < %zuu ? &%s_instances[index] : TL__NULL; }\n",
                    s->lower, p, n, p);
         buf_printf(b, "static inline const %s_vault *%s_by_id(uint32_t id) {\n    switch (id) {\n", s->lower, p);
         for (size_t i = 0; i < n; i++) buf_printf(b, "    case %s_ID_%s: return &%s_instances[%zu];\n", P, d->instances.items[i].name, p, i);
-        buf_puts(b, "    default: return NULL;\n    }\n}\n");
-        buf_printf(b, "static inline const %s_vault *%s_by_name(const char *name) {\n    uint32_t i;\n    if (!name) return NULL;\n"
+        buf_puts(b, "    default: return TL__NULL;\n    }\n}\n");
+        buf_printf(b, "static inline const %s_vault *%s_by_name(const char *name) {\n    uint32_t i;\n    if (!name) return TL__NULL;\n"
                       "    for (i = 0; i < %zuu; i++)\n        if (tl_vault_name_equal(name, %s_names[i])) return &%s_instances[i];\n"
-                      "    return NULL;\n}\n",
+                      "    return TL__NULL;\n}\n",
                    s->lower, p, n, p, p);
     } else {
-        buf_printf(b, "static inline const %s_vault *%s_by_index(uint32_t index) { (void)index; return NULL; }\n", s->lower, p);
-        buf_printf(b, "static inline const %s_vault *%s_by_id(uint32_t id) { (void)id; return NULL; }\n", s->lower, p);
-        buf_printf(b, "static inline const %s_vault *%s_by_name(const char *name) { (void)name; return NULL; }\n", s->lower, p);
+        buf_printf(b, "static inline const %s_vault *%s_by_index(uint32_t index) { (void)index; return TL__NULL; }\n", s->lower, p);
+        buf_printf(b, "static inline const %s_vault *%s_by_id(uint32_t id) { (void)id; return TL__NULL; }\n", s->lower, p);
+        buf_printf(b, "static inline const %s_vault *%s_by_name(const char *name) { (void)name; return TL__NULL; }\n", s->lower, p);
     }
     buf_puts(b, "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif\n");
 }

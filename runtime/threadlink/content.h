@@ -1064,7 +1064,7 @@ done:
         }
     }
     TL_FREE(stored);
-    for (i = 0; tables && i < count; i++) TL_FREE((void *)tables[i].toc);
+    for (i = 0; tables && i < count; i++) TL_FREE((void *)(uintptr_t)tables[i].toc);
     TL_FREE(tables);
     tl_cf_index_free(&index);
     d->packed = true;
@@ -1531,7 +1531,10 @@ tl_content *tl_content_create(const tl_content_desc *desc) {
         ctx->io.read_begin = NULL;
         ctx->io.read_poll = NULL;
     }
-    if (!ctx->io.read_begin || !ctx->io.read_poll) ctx->io.read_begin = NULL, ctx->io.read_poll = NULL;
+    if (!ctx->io.read_begin || !ctx->io.read_poll) {
+        ctx->io.read_begin = NULL;
+        ctx->io.read_poll = NULL;
+    }
     ctx->delay = desc->release_delay_frames < 0 ? 0 : desc->release_delay_frames == 0 ? 1 : (uint64_t)desc->release_delay_frames;
     ctx->auto_collect = !desc->manual_collect;
     ctx->warn_threshold = desc->warn_threshold;
@@ -1788,7 +1791,7 @@ tl_scope tl_scope_create_at(tl_scope parent, const char *name, tl_scope_kind kin
     uint32_t index, pi = parent.index;
     memset(&out, 0, sizeof out);
     if (!p) return out;
-    if (kind == TL_SCOPE_ROOT || (int)kind < 0 || (int)kind > (int)TL_SCOPE_OWNED) {
+    if (kind == TL_SCOPE_ROOT || (unsigned)kind > (unsigned)TL_SCOPE_OWNED) {
         tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_scope_create (kind)");
         return out;
     }
@@ -2106,15 +2109,13 @@ void tl_scope_set_warn_threshold(tl_scope scope, uint32_t threshold) {
 }
 
 const char *tl_scope_kind_name(tl_scope_kind kind) {
-    switch (kind) {
-    case TL_SCOPE_ROOT: return "Root";
-    case TL_SCOPE_EXPLICIT: return "Explicit";
-    case TL_SCOPE_LEVEL: return "Level";
-    case TL_SCOPE_ENTITY: return "Entity";
-    case TL_SCOPE_SCREEN: return "Screen";
-    case TL_SCOPE_OWNED: return "Owned";
-    }
-    return "?";
+    /* Indexed by tl_scope_kind (TL_SCOPE_ROOT = 0 ... TL_SCOPE_OWNED = 5); a table, as a switch over
+       every kind cannot satisfy both -Wswitch-default and clang's -Wcovered-switch-default. */
+    static const char *const names[] = { "Root", "Explicit", "Level", "Entity", "Screen", "Owned" };
+    typedef char names_cover[sizeof names / sizeof names[0] == (size_t)TL_SCOPE_OWNED + 1 ? 1 : -1];
+    unsigned i = (unsigned)kind;
+    (void)sizeof(names_cover);
+    return i < sizeof names / sizeof names[0] ? names[i] : "?";
 }
 
 /* snprintf-like output. */

@@ -248,24 +248,30 @@ void tl_cf_index_free(tl_cf_index *index);
 extern "C" {
 #endif
 
+/* Indexed by tl_cf_result, in its order (a table rather than a switch over every enumerator, which
+   gcc's -Wswitch-default wants a default for and clang's -Wcovered-switch-default wants without). */
+static const char *const tl__cf_error_texts[] = {
+    "ok",                                  /* TL_CF_OK */
+    "truncated",                           /* TL_CF_TRUNCATED */
+    "not this format (bad magic)",         /* TL_CF_BAD_MAGIC */
+    "unsupported format version",          /* TL_CF_BAD_VERSION */
+    "invalid header",                      /* TL_CF_BAD_HEADER */
+    "file size does not match the header", /* TL_CF_BAD_SIZE */
+    "checksum mismatch",                   /* TL_CF_BAD_CHECKSUM */
+    "invalid table entry",                 /* TL_CF_BAD_ENTRY */
+    "invalid string",                      /* TL_CF_BAD_STRING */
+    "unknown codec or undecodable data",   /* TL_CF_BAD_CODEC */
+    "not found",                           /* TL_CF_NOT_FOUND */
+    "out of memory",                       /* TL_CF_NO_MEMORY */
+    "not a valid archive index",           /* TL_CF_BAD_JSON */
+    "an entry is larger than accepted"     /* TL_CF_TOO_LARGE: the last; a new result extends the table */
+};
+typedef char tl__cf_error_texts_cover[sizeof tl__cf_error_texts / sizeof tl__cf_error_texts[0] ==
+                                      (size_t)TL_CF_TOO_LARGE + 1 ? 1 : -1];
+
 const char *tl_cf_error_text(tl_cf_result r) {
-    switch (r) {
-    case TL_CF_OK: return "ok";
-    case TL_CF_TRUNCATED: return "truncated";
-    case TL_CF_BAD_MAGIC: return "not this format (bad magic)";
-    case TL_CF_BAD_VERSION: return "unsupported format version";
-    case TL_CF_BAD_HEADER: return "invalid header";
-    case TL_CF_BAD_SIZE: return "file size does not match the header";
-    case TL_CF_BAD_CHECKSUM: return "checksum mismatch";
-    case TL_CF_BAD_ENTRY: return "invalid table entry";
-    case TL_CF_BAD_STRING: return "invalid string";
-    case TL_CF_BAD_CODEC: return "unknown codec or undecodable data";
-    case TL_CF_NOT_FOUND: return "not found";
-    case TL_CF_NO_MEMORY: return "out of memory";
-    case TL_CF_BAD_JSON: return "not a valid archive index";
-    case TL_CF_TOO_LARGE: return "an entry is larger than accepted";
-    }
-    return "unknown error";
+    unsigned i = (unsigned)r;
+    return i < sizeof tl__cf_error_texts / sizeof tl__cf_error_texts[0] ? tl__cf_error_texts[i] : "unknown error";
 }
 
 /* The class of a problem, and its sentence for callers that asked for one. */
@@ -300,10 +306,18 @@ bool tl_cf_utf8_text_ok(const unsigned char *s, size_t n) {
             i++;
             continue;
         }
-        if (c >= 0xc2 && c <= 0xdf) len = 2, cp = c & 0x1fu;
-        else if (c >= 0xe0 && c <= 0xef) len = 3, cp = c & 0x0fu;
-        else if (c >= 0xf0 && c <= 0xf4) len = 4, cp = c & 0x07u;
-        else return false;
+        if (c >= 0xc2 && c <= 0xdf) {
+            len = 2;
+            cp = c & 0x1fu;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            len = 3;
+            cp = c & 0x0fu;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            len = 4;
+            cp = c & 0x07u;
+        } else {
+            return false;
+        }
         if (n - i < len) return false;
         for (k = 1; k < len; k++) {
             if ((s[i + k] & 0xc0) != 0x80) return false;
@@ -789,14 +803,25 @@ static bool tl__cf_json_string(tl__cf_json *j, char **out, size_t *out_len) {
         default: return false;
         }
         /* An escape of up to 12 source bytes decodes to at most 4: the bound above holds. */
-        if (cp < 0x80) enc[0] = (unsigned char)cp, k = 1;
-        else if (cp < 0x800) enc[0] = (unsigned char)(0xc0 | cp >> 6), enc[1] = (unsigned char)(0x80 | (cp & 0x3f)), k = 2;
-        else if (cp < 0x10000)
-            enc[0] = (unsigned char)(0xe0 | cp >> 12), enc[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f)),
-            enc[2] = (unsigned char)(0x80 | (cp & 0x3f)), k = 3;
-        else
-            enc[0] = (unsigned char)(0xf0 | cp >> 18), enc[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3f)),
-            enc[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f)), enc[3] = (unsigned char)(0x80 | (cp & 0x3f)), k = 4;
+        if (cp < 0x80) {
+            enc[0] = (unsigned char)cp;
+            k = 1;
+        } else if (cp < 0x800) {
+            enc[0] = (unsigned char)(0xc0 | cp >> 6);
+            enc[1] = (unsigned char)(0x80 | (cp & 0x3f));
+            k = 2;
+        } else if (cp < 0x10000) {
+            enc[0] = (unsigned char)(0xe0 | cp >> 12);
+            enc[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
+            enc[2] = (unsigned char)(0x80 | (cp & 0x3f));
+            k = 3;
+        } else {
+            enc[0] = (unsigned char)(0xf0 | cp >> 18);
+            enc[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3f));
+            enc[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
+            enc[3] = (unsigned char)(0x80 | (cp & 0x3f));
+            k = 4;
+        }
         if (dst) memcpy(dst + n, enc, k);
         n += k;
     }

@@ -289,9 +289,9 @@ const char *tl_core_failed_subsystem(const tl_core *core);
    defines `static inline bool inventory_get(const tl_core *core, inventory **out)`. */
 #define TL_SUBSYSTEM_SINGLETON(fn_name, type, subsystem) \
     static inline bool fn_name(const tl_core *core, type **out) { \
-        void *tl__self = NULL; \
+        void *tl__self = TL__NULL; \
         bool tl__found = tl_core_find(core, &(subsystem), &tl__self); \
-        if (out) *out = tl__found ? (type *)tl__self : NULL; \
+        if (out) *out = tl__found ? TL__CAST(type *, tl__self) : TL__NULL; \
         return tl__found; \
     }
 
@@ -302,7 +302,7 @@ const char *tl_core_failed_subsystem(const tl_core *core);
 
 /* Register: objects keyed by a 32-bit id (an identity-domain value), stored as an 8-byte key so
    that the table's word-sized key compares never read past it. */
-#define TL_REGISTER_BYTES(capacity) TL_LAYOUT_DICT_BYTES((capacity), 8u, (uint32_t)sizeof(void *))
+#define TL_REGISTER_BYTES(capacity) TL_LAYOUT_DICT_BYTES((capacity), 8u, sizeof(void *))
 typedef struct tl_register {
     tl_inline_dict table;
 } tl_register;
@@ -354,7 +354,7 @@ static inline bool tl_register_next(const tl_register *reg, tl_inline_iter *it, 
 
 /* Linker: tracks objects created elsewhere; disconnecting calls the optional callback. */
 typedef void (*tl_object_fn)(void *ctx, void *object);
-#define TL_LINKER_BYTES(capacity) TL_LAYOUT_SEQUENCE_BYTES((capacity), (uint32_t)sizeof(void *))
+#define TL_LINKER_BYTES(capacity) TL_LAYOUT_SEQUENCE_BYTES((capacity), sizeof(void *))
 typedef struct tl_linker {
     tl_inline_list list;
     tl_object_fn on_disconnect; /* may be NULL */
@@ -416,7 +416,7 @@ static inline void tl_linker_disconnect_all(tl_linker *linker) {
 
 /* Weaver: owns objects; severing discards them. Weave order is kept, so sever-all discards in
    reverse weave order. */
-#define TL_WEAVER_BYTES(capacity) TL_LAYOUT_SEQUENCE_BYTES((capacity), (uint32_t)sizeof(void *))
+#define TL_WEAVER_BYTES(capacity) TL_LAYOUT_SEQUENCE_BYTES((capacity), sizeof(void *))
 typedef struct tl_weaver {
     tl_inline_list list;
     tl_object_fn discard; /* may be NULL */
@@ -548,12 +548,16 @@ static void tl__publish_double(tl_iris_registry *iris, uint32_t event, double va
 
 /* --- time ------------------------------------------------------------------------------------------ */
 
+/* a == b, written so -Wfloat-equal has nothing to say (the same result for every a and b, NaN and -0
+   included): the scale and the desc durations are compared with exact values on purpose. */
+static bool tl__float_same(float a, float b) { return a <= b && a >= b; }
+
 /* A desc duration: 0 means the default; a positive value in [minimum, FLT_MAX] is kept; anything
    else (negative, NaN, infinite, below the minimum) is logged and replaced by the default.
    Written as comparisons that NaN fails, so no <math.h>. */
 static float tl__time_desc_value(const tl_logger *logger, const char *field, float value,
                                  float minimum, const char *rule, float fallback) {
-    if (value == 0.0f) return fallback;
+    if (tl__float_same(value, 0.0f)) return fallback;
     if (value > 0.0f && value >= minimum && value <= FLT_MAX) return value;
     tl__initium_log(logger, "Time", TL_INITIUM_LOG_TIME_DESC, field, (double)value, rule,
                     (double)fallback);
@@ -646,7 +650,7 @@ void tl_time_frame(tl_time *time, double seconds) {
 }
 
 static bool tl__time_scale_ok(tl_time *time, float scale) {
-    if (scale == 0.0f || scale == 1.0f) return true;
+    if (tl__float_same(scale, 0.0f) || tl__float_same(scale, 1.0f)) return true;
     tl__initium_log(&time->logger, "Time", TL_INITIUM_LOG_TIME_SCALE, (double)scale);
     return false;
 }
@@ -662,8 +666,9 @@ bool tl_time_set_scale(tl_time *time, float scale) {
     if (!time || !tl__time_scale_ok(time, scale)) return false;
     before = time->time_scale;
     time->time_scale = scale;
-    if (before != scale && time->running)
-        tl__publish_void(time->iris, scale == 0.0f ? time->events.game_paused : time->events.game_resumed);
+    if (!tl__float_same(before, scale) && time->running)
+        tl__publish_void(time->iris, tl__float_same(scale, 0.0f) ? time->events.game_paused
+                                                                 : time->events.game_resumed);
     return true;
 }
 

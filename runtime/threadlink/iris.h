@@ -106,12 +106,12 @@
        typedef void (*X_fn)(void *ctx, T0 a0, ...);        broadcast
        typedef R (*X_fn)(void *ctx, T0 a0, ...);           single provider
        static inline bool X_subscribe(tl_iris_registry *reg, X_fn fn, void *ctx)
-           { return tl_iris_subscribe(reg, X, X_SIGNATURE, FLAGS, (tl_iris_fn)fn, ctx); }
+           { return tl_iris_subscribe(reg, X, X_SIGNATURE, FLAGS, TL_IRIS_FN(fn), ctx); }
              FLAGS: 0, or TL_IRIS_SINGLE_PROVIDER for a single-provider event
        static inline bool X_unsubscribe(tl_iris_registry *reg, X_fn fn, void *ctx)
-           { return tl_iris_unsubscribe(reg, X, (tl_iris_fn)fn, ctx); }
+           { return tl_iris_unsubscribe(reg, X, TL_IRIS_FN(fn), ctx); }
        static inline bool X_contains(const tl_iris_registry *reg, X_fn fn, void *ctx)
-           { return tl_iris_contains(reg, X, (tl_iris_fn)fn, ctx); }
+           { return tl_iris_contains(reg, X, TL_IRIS_FN(fn), ctx); }
        broadcast:
        static inline void X_publish(tl_iris_registry *reg, T0 a0, ...)
            { TL_IRIS_PUBLISH(reg, X, X_SIGNATURE, X_fn, a0, ...); }   TL_IRIS_PUBLISH0 if n == 0
@@ -149,6 +149,8 @@
 #if defined(TL_FREE) && !defined(TL_MALLOC)
 #error "threadlink: TL_FREE is defined but TL_MALLOC is not (override both or neither)"
 #endif
+
+#include "cast.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -257,7 +259,7 @@ void tl_iris_clear(tl_iris_registry *reg, uint32_t event);
 const char *tl_iris_event_name(const tl_iris_registry *reg, uint32_t event);
 
 /* Casts a listener of any type to the stored type, for the untyped core. */
-#define TL_IRIS_FN(f) ((tl_iris_fn)(f))
+#define TL_IRIS_FN(f) TL__FN_CAST(tl_iris_fn, f)
 
 /* --- dispatch (inline: the hot path) ---------------------------------------------------------- */
 
@@ -267,6 +269,9 @@ const char *tl_iris_event_name(const tl_iris_registry *reg, uint32_t event);
 #define TL_IRIS__REPORTED 0x400u  /* a publish mismatch was logged */
 
 void tl_iris__publish_mismatch(tl_iris_registry *reg, uint32_t event, uint32_t signature);
+/* Whether a request's result pointer is given: a function, so that passing `&value` to the
+   request macros draws no -Waddress ("will always evaluate as true") in the caller's file. */
+static inline bool tl_iris__wants(const void *result) { return result != TL__NULL; }
 void tl_iris__settle(tl_iris_slot *slot);
 void tl_iris__mark(tl_iris_slot *slot, uint32_t index);
 bool tl_iris__subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t signature,
@@ -365,7 +370,7 @@ static inline void tl_iris_dispatch_end(tl_iris_slot *slot, uint32_t depth) {
             const tl_iris_listener *tl__first = tl__slot->listeners, *tl__p = tl__first + tl__n; \
             do { \
                 tl_iris_fn tl__fn = (--tl__p)->fn; \
-                if (TL__IRIS_LIKELY(tl__fn != NULL)) ((fn_type)tl__fn)(tl__p->ctx, __VA_ARGS__); \
+                if (TL__IRIS_LIKELY(tl__fn != TL__NULL)) TL__FN_CAST(fn_type, tl__fn)(tl__p->ctx, __VA_ARGS__); \
             } while (tl__p != tl__first); \
             tl_iris_dispatch_end(tl__slot, tl__depth); \
         } \
@@ -380,7 +385,7 @@ static inline void tl_iris_dispatch_end(tl_iris_slot *slot, uint32_t depth) {
             const tl_iris_listener *tl__first = tl__slot->listeners, *tl__p = tl__first + tl__n; \
             do { \
                 tl_iris_fn tl__fn = (--tl__p)->fn; \
-                if (TL__IRIS_LIKELY(tl__fn != NULL)) ((fn_type)tl__fn)(tl__p->ctx); \
+                if (TL__IRIS_LIKELY(tl__fn != TL__NULL)) TL__FN_CAST(fn_type, tl__fn)(tl__p->ctx); \
             } while (tl__p != tl__first); \
             tl_iris_dispatch_end(tl__slot, tl__depth); \
         } \
@@ -398,8 +403,8 @@ static inline void tl_iris_dispatch_end(tl_iris_slot *slot, uint32_t depth) {
             do { \
                 tl_iris_fn tl__fn = (--tl__p)->fn; \
                 if (!tl__fn) continue; \
-                if (result) *(result) = ((fn_type)tl__fn)(tl__p->ctx, __VA_ARGS__); \
-                else (void)((fn_type)tl__fn)(tl__p->ctx, __VA_ARGS__); \
+                if (tl_iris__wants(result)) *(result) = TL__FN_CAST(fn_type, tl__fn)(tl__p->ctx, __VA_ARGS__); \
+                else (void)TL__FN_CAST(fn_type, tl__fn)(tl__p->ctx, __VA_ARGS__); \
                 (answered) = true; \
                 break; \
             } while (tl__p != tl__first); \
@@ -417,8 +422,8 @@ static inline void tl_iris_dispatch_end(tl_iris_slot *slot, uint32_t depth) {
             do { \
                 tl_iris_fn tl__fn = (--tl__p)->fn; \
                 if (!tl__fn) continue; \
-                if (result) *(result) = ((fn_type)tl__fn)(tl__p->ctx); \
-                else (void)((fn_type)tl__fn)(tl__p->ctx); \
+                if (tl_iris__wants(result)) *(result) = TL__FN_CAST(fn_type, tl__fn)(tl__p->ctx); \
+                else (void)TL__FN_CAST(fn_type, tl__fn)(tl__p->ctx); \
                 (answered) = true; \
                 break; \
             } while (tl__p != tl__first); \

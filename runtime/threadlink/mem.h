@@ -153,6 +153,8 @@
 #  define TL__MEM_LITTLE_ENDIAN 0 /* unknown or big-endian: assemble bytes, correct everywhere */
 #endif
 
+#include "cast.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -478,25 +480,25 @@ TL__MEM_FORCE_INLINE uint32_t tl_hash32_8(const void *data, uint32_t seed) {
  * ------------------------------------------------------------------------------------------- */
 
 #define TL_LAYOUT_ALIGNMENT 8
-#define TL_LAYOUT_HEADER_BYTES ((size_t)8)
+#define TL_LAYOUT_HEADER_BYTES TL__CAST(size_t, 8)
 
-#define TL_LAYOUT_ALIGN(size) ((((size_t)(size)) + (size_t)7) & ~(size_t)7)
+#define TL_LAYOUT_ALIGN(size) ((TL__CAST(size_t, size) + TL__CAST(size_t, 7)) & ~TL__CAST(size_t, 7))
 #define TL_LAYOUT_ARRAY_BYTES(capacity, element_size) \
-  ((size_t)(capacity) * TL_LAYOUT_ALIGN(element_size))
+  (TL__CAST(size_t, capacity) * TL_LAYOUT_ALIGN(element_size))
 #define TL_LAYOUT_SEQUENCE_BYTES(capacity, element_size) \
-  (TL_LAYOUT_HEADER_BYTES + (size_t)(capacity) * TL_LAYOUT_ALIGN(element_size))
+  (TL_LAYOUT_HEADER_BYTES + TL__CAST(size_t, capacity) * TL_LAYOUT_ALIGN(element_size))
 #define TL_LAYOUT_TABLE_CONTROL_BYTES(capacity) (2 * TL_LAYOUT_ALIGN(capacity))
 /* Offset of a set's or dictionary's first slot. */
 #define TL_LAYOUT_TABLE_SLOTS_OFFSET(capacity) \
   (TL_LAYOUT_HEADER_BYTES + TL_LAYOUT_TABLE_CONTROL_BYTES(capacity))
 #define TL_LAYOUT_SET_SLOT_BYTES(element_size) TL_LAYOUT_ALIGN(element_size)
 #define TL_LAYOUT_SET_BYTES(capacity, element_size) \
-  (TL_LAYOUT_TABLE_SLOTS_OFFSET(capacity) + (size_t)(capacity) * TL_LAYOUT_SET_SLOT_BYTES(element_size))
+  (TL_LAYOUT_TABLE_SLOTS_OFFSET(capacity) + TL__CAST(size_t, capacity) * TL_LAYOUT_SET_SLOT_BYTES(element_size))
 #define TL_LAYOUT_DICT_SLOT_BYTES(key_size, value_size) \
   (TL_LAYOUT_ALIGN(key_size) + TL_LAYOUT_ALIGN(value_size))
 #define TL_LAYOUT_DICT_BYTES(capacity, key_size, value_size) \
   (TL_LAYOUT_TABLE_SLOTS_OFFSET(capacity) + \
-   (size_t)(capacity) * TL_LAYOUT_DICT_SLOT_BYTES(key_size, value_size))
+   TL__CAST(size_t, capacity) * TL_LAYOUT_DICT_SLOT_BYTES(key_size, value_size))
 /* Offset of the value inside a dictionary slot (the key is at 0). */
 #define TL_LAYOUT_SLOT_VALUE_OFFSET(key_size) TL_LAYOUT_ALIGN(key_size)
 

@@ -1375,7 +1375,7 @@ TL__MEM_FORCE_INLINE tl_inline_result tl__dict_try_add(unsigned char *mem, uint3
                                                        const void *key, const void *value) {
   tl_inline_result result;
   void *slot = tl__dict_get_or_add(mem, capacity, key_size, value_size, key, &result);
-  if (result == TL_INLINE_OK && value && value_size) memcpy(slot, value, value_size);
+  if (result == TL_INLINE_OK && slot && value && value_size) memcpy(slot, value, value_size);
   return result;
 }
 
@@ -1472,11 +1472,18 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
  * sizes are constants. Give T, K and V no implicit padding (see the top of this file).
  * ------------------------------------------------------------------------------------------- */
 
-/* Functions that a wrapper defines but a program may not use: no unused-function warnings. */
-#define TL__INLINE_TYPED_FN static inline TL__MEM_UNUSED
+/* Functions that a wrapper defines but a program may not use: no unused-function warnings. C++17's
+ * [[maybe_unused]] where there is one, since clang's -Wused-but-marked-unused reports every call of
+ * a function marked __attribute__((unused)) (in the program's own file, where the wrapper expands). */
+#if defined(__cplusplus) && __cplusplus >= 201703L
+#  define TL__INLINE_MAYBE_UNUSED [[maybe_unused]]
+#else
+#  define TL__INLINE_MAYBE_UNUSED TL__MEM_UNUSED
+#endif
+#define TL__INLINE_TYPED_FN TL__INLINE_MAYBE_UNUSED static inline
 /* Lookups inline into the caller: with constant sizes, hashing and comparing 4- and 8-byte keys
  * then take a few dozen instructions and no call. */
-#define TL__INLINE_TYPED_LOOKUP TL__MEM_FORCE_INLINE TL__MEM_UNUSED
+#define TL__INLINE_TYPED_LOOKUP TL__INLINE_MAYBE_UNUSED TL__MEM_FORCE_INLINE
 
 #define TL__INLINE_TYPED_VIEW(name, view_fn, ...) \
   typedef struct name { \
@@ -1489,89 +1496,89 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
     v.capacity = v.mem ? capacity : 0; \
     return v; \
   } \
-  TL__INLINE_TYPED_FN bool name##_valid(name v) { return v.mem != NULL; } \
+  TL__INLINE_TYPED_FN bool name##_valid(name v) { return v.mem != TL__NULL; } \
   TL__INLINE_TYPED_FN uint32_t name##_capacity(name v) { return v.capacity; }
 
 #define TL_INLINE_ARRAY_TYPE(name, T) \
-  TL__INLINE_TYPED_VIEW(name, tl_inline_array_view, (uint32_t)sizeof(T)) \
+  TL__INLINE_TYPED_VIEW(name, tl_inline_array_view, TL__CAST(uint32_t, sizeof(T))) \
   TL__INLINE_TYPED_FN uint32_t name##_length(name a) { return a.capacity; } \
   TL__INLINE_TYPED_FN T *name##_at(name a, uint32_t index) { \
-    return (T *)tl__array_at(a.mem, a.capacity, (uint32_t)sizeof(T), index); \
+    return TL__CAST(T *, tl__array_at(a.mem, a.capacity, TL__CAST(uint32_t, sizeof(T)), index)); \
   } \
   TL__INLINE_TYPED_FN void name##_clear(name a) { \
     if (a.mem) memset(a.mem, 0, TL_LAYOUT_ARRAY_BYTES(a.capacity, sizeof(T))); \
   }
 
 #define TL_INLINE_LIST_TYPE(name, T) \
-  TL__INLINE_TYPED_VIEW(name, tl_inline_list_view, (uint32_t)sizeof(T)) \
+  TL__INLINE_TYPED_VIEW(name, tl_inline_list_view, TL__CAST(uint32_t, sizeof(T))) \
   TL__INLINE_TYPED_FN uint32_t name##_count(name l) { return tl__list_count(l.mem, l.capacity); } \
   TL__INLINE_TYPED_FN T *name##_at(name l, uint32_t index) { \
-    return (T *)tl__list_at(l.mem, l.capacity, (uint32_t)sizeof(T), index); \
+    return TL__CAST(T *, tl__list_at(l.mem, l.capacity, TL__CAST(uint32_t, sizeof(T)), index)); \
   } \
   TL__INLINE_TYPED_FN bool name##_add(name l, T value) { \
-    return tl__list_add(l.mem, l.capacity, (uint32_t)sizeof(T), &value) != NULL; \
+    return tl__list_add(l.mem, l.capacity, TL__CAST(uint32_t, sizeof(T)), &value) != TL__NULL; \
   } \
   TL__INLINE_TYPED_FN T *name##_add_zeroed(name l) { \
-    return (T *)tl__list_add(l.mem, l.capacity, (uint32_t)sizeof(T), NULL); \
+    return TL__CAST(T *, tl__list_add(l.mem, l.capacity, TL__CAST(uint32_t, sizeof(T)), TL__NULL)); \
   } \
   TL__INLINE_TYPED_FN bool name##_remove_at(name l, uint32_t index) { \
-    return tl__list_remove_at(l.mem, l.capacity, (uint32_t)sizeof(T), index); \
+    return tl__list_remove_at(l.mem, l.capacity, TL__CAST(uint32_t, sizeof(T)), index); \
   } \
-  TL__INLINE_TYPED_FN void name##_clear(name l) { tl__sequence_clear(l.mem, l.capacity, (uint32_t)sizeof(T)); }
+  TL__INLINE_TYPED_FN void name##_clear(name l) { tl__sequence_clear(l.mem, l.capacity, TL__CAST(uint32_t, sizeof(T))); }
 
 #define TL_INLINE_QUEUE_TYPE(name, T) \
-  TL__INLINE_TYPED_VIEW(name, tl_inline_queue_view, (uint32_t)sizeof(T)) \
+  TL__INLINE_TYPED_VIEW(name, tl_inline_queue_view, TL__CAST(uint32_t, sizeof(T))) \
   TL__INLINE_TYPED_FN uint32_t name##_count(name q) { \
     return q.mem ? tl__inline_count(q.mem, q.capacity) : 0; \
   } \
   TL__INLINE_TYPED_FN bool name##_enqueue(name q, T value) { \
-    return tl__queue_enqueue(q.mem, q.capacity, (uint32_t)sizeof(T), &value); \
+    return tl__queue_enqueue(q.mem, q.capacity, TL__CAST(uint32_t, sizeof(T)), &value); \
   } \
   TL__INLINE_TYPED_FN bool name##_dequeue(name q, T *out) { \
-    return tl__queue_dequeue(q.mem, q.capacity, (uint32_t)sizeof(T), out); \
+    return tl__queue_dequeue(q.mem, q.capacity, TL__CAST(uint32_t, sizeof(T)), out); \
   } \
   TL__INLINE_TYPED_FN T *name##_peek(name q) { \
-    return (T *)tl__queue_at(q.mem, q.capacity, (uint32_t)sizeof(T), 0); \
+    return TL__CAST(T *, tl__queue_at(q.mem, q.capacity, TL__CAST(uint32_t, sizeof(T)), 0)); \
   } \
   TL__INLINE_TYPED_FN T *name##_at(name q, uint32_t index) { \
-    return (T *)tl__queue_at(q.mem, q.capacity, (uint32_t)sizeof(T), index); \
+    return TL__CAST(T *, tl__queue_at(q.mem, q.capacity, TL__CAST(uint32_t, sizeof(T)), index)); \
   } \
-  TL__INLINE_TYPED_FN void name##_clear(name q) { tl__sequence_clear(q.mem, q.capacity, (uint32_t)sizeof(T)); }
+  TL__INLINE_TYPED_FN void name##_clear(name q) { tl__sequence_clear(q.mem, q.capacity, TL__CAST(uint32_t, sizeof(T))); }
 
 #define TL_INLINE_STACK_TYPE(name, T) \
-  TL__INLINE_TYPED_VIEW(name, tl_inline_stack_view, (uint32_t)sizeof(T)) \
+  TL__INLINE_TYPED_VIEW(name, tl_inline_stack_view, TL__CAST(uint32_t, sizeof(T))) \
   TL__INLINE_TYPED_FN uint32_t name##_count(name s) { return tl__list_count(s.mem, s.capacity); } \
   TL__INLINE_TYPED_FN bool name##_push(name s, T value) { \
-    return tl__list_add(s.mem, s.capacity, (uint32_t)sizeof(T), &value) != NULL; \
+    return tl__list_add(s.mem, s.capacity, TL__CAST(uint32_t, sizeof(T)), &value) != TL__NULL; \
   } \
   TL__INLINE_TYPED_FN bool name##_pop(name s, T *out) { \
-    return tl__stack_pop(s.mem, s.capacity, (uint32_t)sizeof(T), out); \
+    return tl__stack_pop(s.mem, s.capacity, TL__CAST(uint32_t, sizeof(T)), out); \
   } \
   TL__INLINE_TYPED_FN T *name##_peek(name s) { \
-    return (T *)tl__stack_peek(s.mem, s.capacity, (uint32_t)sizeof(T)); \
+    return TL__CAST(T *, tl__stack_peek(s.mem, s.capacity, TL__CAST(uint32_t, sizeof(T)))); \
   } \
   TL__INLINE_TYPED_FN T *name##_at(name s, uint32_t index) { \
-    return (T *)tl__list_at(s.mem, s.capacity, (uint32_t)sizeof(T), index); \
+    return TL__CAST(T *, tl__list_at(s.mem, s.capacity, TL__CAST(uint32_t, sizeof(T)), index)); \
   } \
-  TL__INLINE_TYPED_FN void name##_clear(name s) { tl__sequence_clear(s.mem, s.capacity, (uint32_t)sizeof(T)); }
+  TL__INLINE_TYPED_FN void name##_clear(name s) { tl__sequence_clear(s.mem, s.capacity, TL__CAST(uint32_t, sizeof(T))); }
 
 #define TL_INLINE_HASHSET_TYPE(name, K) \
-  TL__INLINE_TYPED_VIEW(name, tl_inline_hashset_view, (uint32_t)sizeof(K)) \
+  TL__INLINE_TYPED_VIEW(name, tl_inline_hashset_view, TL__CAST(uint32_t, sizeof(K))) \
   TL__INLINE_TYPED_FN uint32_t name##_count(name s) { \
     return s.mem ? tl__inline_count(s.mem, s.capacity) : 0; \
   } \
   TL__INLINE_TYPED_LOOKUP bool name##_contains(name s, K element) { \
-    return s.mem && tl__table_find(s.mem, s.capacity, (uint32_t)sizeof(K), 0, &element, NULL) != NULL; \
+    return s.mem && tl__table_find(s.mem, s.capacity, TL__CAST(uint32_t, sizeof(K)), 0, &element, TL__NULL) != TL__NULL; \
   } \
   TL__INLINE_TYPED_FN tl_inline_result name##_add_ex(name s, K element) { \
     tl_inline_result result; \
     if (!s.mem) return TL_INLINE_INVALID; \
-    (void)tl__table_insert(s.mem, s.capacity, (uint32_t)sizeof(K), 0, &element, &result); \
+    (void)tl__table_insert(s.mem, s.capacity, TL__CAST(uint32_t, sizeof(K)), 0, &element, &result); \
     return result; \
   } \
   TL__INLINE_TYPED_FN bool name##_add(name s, K element) { return name##_add_ex(s, element) == TL_INLINE_OK; } \
   TL__INLINE_TYPED_FN bool name##_remove(name s, K element) { \
-    return tl__table_remove(s.mem, s.capacity, (uint32_t)sizeof(K), 0, &element); \
+    return tl__table_remove(s.mem, s.capacity, TL__CAST(uint32_t, sizeof(K)), 0, &element); \
   } \
   TL__INLINE_TYPED_FN void name##_clear(name s) { \
     if (s.mem) memset(s.mem, 0, TL_LAYOUT_SET_BYTES(s.capacity, sizeof(K))); \
@@ -1587,18 +1594,18 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
     return true; \
   } \
   TL__INLINE_TYPED_FN bool name##_iter_remove(name s, tl_inline_iter *it) { \
-    return tl__table_iter_remove(s.mem, s.capacity, (uint32_t)sizeof(K), 0, it); \
+    return tl__table_iter_remove(s.mem, s.capacity, TL__CAST(uint32_t, sizeof(K)), 0, it); \
   }
 
 #define TL_INLINE_DICT_TYPE(name, K, V) \
-  TL__INLINE_TYPED_VIEW(name, tl_inline_dict_view, (uint32_t)sizeof(K), (uint32_t)sizeof(V)) \
+  TL__INLINE_TYPED_VIEW(name, tl_inline_dict_view, TL__CAST(uint32_t, sizeof(K)), TL__CAST(uint32_t, sizeof(V))) \
   TL__INLINE_TYPED_FN uint32_t name##_count(name d) { \
     return d.mem ? tl__inline_count(d.mem, d.capacity) : 0; \
   } \
   TL__INLINE_TYPED_LOOKUP V *name##_get(name d, K key) { \
-    return (V *)tl__dict_get(d.mem, d.capacity, (uint32_t)sizeof(K), (uint32_t)sizeof(V), &key); \
+    return TL__CAST(V *, tl__dict_get(d.mem, d.capacity, TL__CAST(uint32_t, sizeof(K)), TL__CAST(uint32_t, sizeof(V)), &key)); \
   } \
-  TL__INLINE_TYPED_LOOKUP bool name##_contains_key(name d, K key) { return name##_get(d, key) != NULL; } \
+  TL__INLINE_TYPED_LOOKUP bool name##_contains_key(name d, K key) { return name##_get(d, key) != TL__NULL; } \
   TL__INLINE_TYPED_LOOKUP bool name##_try_get(name d, K key, V *out) { \
     const V *value = name##_get(d, key); \
     if (!value) return false; \
@@ -1606,7 +1613,7 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
     return true; \
   } \
   TL__INLINE_TYPED_FN tl_inline_result name##_try_add_ex(name d, K key, V value) { \
-    return tl__dict_try_add(d.mem, d.capacity, (uint32_t)sizeof(K), (uint32_t)sizeof(V), &key, \
+    return tl__dict_try_add(d.mem, d.capacity, TL__CAST(uint32_t, sizeof(K)), TL__CAST(uint32_t, sizeof(V)), &key, \
                             &value); \
   } \
   TL__INLINE_TYPED_FN bool name##_try_add(name d, K key, V value) { \
@@ -1614,16 +1621,16 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
   } \
   TL__INLINE_TYPED_FN V *name##_get_or_add(name d, K key, bool *added) { \
     tl_inline_result result; \
-    V *value = (V *)tl__dict_get_or_add(d.mem, d.capacity, (uint32_t)sizeof(K), \
-                                        (uint32_t)sizeof(V), &key, &result); \
+    V *value = TL__CAST(V *, tl__dict_get_or_add(d.mem, d.capacity, TL__CAST(uint32_t, sizeof(K)), \
+                                        TL__CAST(uint32_t, sizeof(V)), &key, &result)); \
     if (added) *added = result == TL_INLINE_OK; \
     return value; \
   } \
   TL__INLINE_TYPED_FN bool name##_set(name d, K key, V value) { \
-    return tl__dict_set(d.mem, d.capacity, (uint32_t)sizeof(K), (uint32_t)sizeof(V), &key, &value); \
+    return tl__dict_set(d.mem, d.capacity, TL__CAST(uint32_t, sizeof(K)), TL__CAST(uint32_t, sizeof(V)), &key, &value); \
   } \
   TL__INLINE_TYPED_FN bool name##_remove(name d, K key) { \
-    return tl__table_remove(d.mem, d.capacity, (uint32_t)sizeof(K), (uint32_t)sizeof(V), &key); \
+    return tl__table_remove(d.mem, d.capacity, TL__CAST(uint32_t, sizeof(K)), TL__CAST(uint32_t, sizeof(V)), &key); \
   } \
   TL__INLINE_TYPED_FN void name##_clear(name d) { \
     if (d.mem) memset(d.mem, 0, TL_LAYOUT_DICT_BYTES(d.capacity, sizeof(K), sizeof(V))); \
@@ -1637,11 +1644,11 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
     if (i == TL_INLINE_NONE) return false; \
     if (key) memcpy(key, tl__table_slot(d.mem, d.capacity, stride, i), sizeof(K)); \
     if (value) \
-      *value = (V *)tl__dict_value(d.mem, d.capacity, (uint32_t)sizeof(K), (uint32_t)sizeof(V), i); \
+      *value = TL__CAST(V *, tl__dict_value(d.mem, d.capacity, TL__CAST(uint32_t, sizeof(K)), TL__CAST(uint32_t, sizeof(V)), i)); \
     return true; \
   } \
   TL__INLINE_TYPED_FN bool name##_iter_remove(name d, tl_inline_iter *it) { \
-    return tl__table_iter_remove(d.mem, d.capacity, (uint32_t)sizeof(K), (uint32_t)sizeof(V), it); \
+    return tl__table_iter_remove(d.mem, d.capacity, TL__CAST(uint32_t, sizeof(K)), TL__CAST(uint32_t, sizeof(V)), it); \
   }
 
 #endif /* THREADLINK_MEM_INLINE_H */

@@ -120,6 +120,17 @@ extern "C" {
 /* C99-compatible static assertion at file scope (a negative array size fails to compile). */
 #define TL_VAULT_STATIC_ASSERT(name, condition) typedef char name[(condition) ? 1 : -1]
 
+/* For the generated headers, which expand in the program's own files: the size of a member of
+ * struct type T, and a view's pointer to a (const) vault's bytes, without the C casts that C++'s
+ * -Wold-style-cast and -Wzero-as-null-pointer-constant report. */
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#  define TL__VAULT_MEMBER_SIZE(T, member) sizeof(T::member)
+#  define TL__VAULT_BYTES(p) const_cast<void *>(static_cast<const void *>(p))
+#else
+#  define TL__VAULT_MEMBER_SIZE(T, member) sizeof(((T *)0)->member)
+#  define TL__VAULT_BYTES(p) ((void *)(uintptr_t)(p))
+#endif
+
 /* ---------------------------------------------------------------------------------------------
  * Types
  * ------------------------------------------------------------------------------------------- */
@@ -151,7 +162,7 @@ typedef enum tl_vault_type {
 
 /* The full tag of a collection field: kind, element (key) tag, dictionary value tag. */
 #define TL_VAULT_TAG(kind, element, value) \
-  ((uint32_t)(kind) | ((uint32_t)(element) << 8) | ((uint32_t)(value) << 16))
+  (TL__CAST(uint32_t, kind) | (TL__CAST(uint32_t, element) << 8) | (TL__CAST(uint32_t, value) << 16))
 
 typedef struct tl_vault_int2 { int32_t x, y; } tl_vault_int2;
 typedef struct tl_vault_float2 { float x, y; } tl_vault_float2;
@@ -388,6 +399,12 @@ static inline uint32_t tl__vault_shape(uint32_t tag) {
 /* Bytes of one scalar. */
 static inline uint32_t tl__vault_scalar_size(uint32_t tag) { return tl__vault_shape(tag) & 0xFFu; }
 
+/* An element of a Boolean collection other than 0 or 1. The views return NULL only for an index out
+ * of range, which the callers never pass; the test keeps -Wnull-dereference quiet. */
+static inline bool tl__vault_bad_bool(const void *element) {
+  return element && *(const unsigned char *)element > 1;
+}
+
 /* Whether a Boolean field, or the Boolean elements (keys, values) of a collection field, hold only
  * 0 or 1: `bytes` is the member or a value for it. A bool holding any other byte is undefined
  * behaviour to read and a save tl_vault_read refuses, so the setter and tl_vault_write check.
@@ -417,25 +434,25 @@ static inline bool tl__vault_booleans_valid(const tl_vault_field_desc *f, const 
   case TL_VAULT_INLINE_ARRAY: {
     tl_inline_array a = tl_inline_array_view(mem, f->capacity, esize);
     for (i = 0, n = tl_inline_array_length(a); i < n; i++)
-      if (*(const unsigned char *)tl_inline_array_at(a, i) > 1) return false;
+      if (tl__vault_bad_bool(tl_inline_array_at(a, i))) return false;
     return true;
   }
   case TL_VAULT_INLINE_LIST: {
     tl_inline_list l = tl_inline_list_view(mem, f->capacity, esize);
     for (i = 0, n = tl_inline_list_count(l); i < n; i++)
-      if (*(const unsigned char *)tl_inline_list_at(l, i) > 1) return false;
+      if (tl__vault_bad_bool(tl_inline_list_at(l, i))) return false;
     return true;
   }
   case TL_VAULT_INLINE_QUEUE: {
     tl_inline_queue q = tl_inline_queue_view(mem, f->capacity, esize);
     for (i = 0, n = tl_inline_queue_count(q); i < n; i++)
-      if (*(const unsigned char *)tl_inline_queue_at(q, i) > 1) return false;
+      if (tl__vault_bad_bool(tl_inline_queue_at(q, i))) return false;
     return true;
   }
   case TL_VAULT_INLINE_STACK: {
     tl_inline_stack st = tl_inline_stack_view(mem, f->capacity, esize);
     for (i = 0, n = tl_inline_stack_count(st); i < n; i++)
-      if (*(const unsigned char *)tl_inline_stack_at(st, i) > 1) return false;
+      if (tl__vault_bad_bool(tl_inline_stack_at(st, i))) return false;
     return true;
   }
   case TL_VAULT_INLINE_HASHSET: {

@@ -38,13 +38,13 @@ typedef enum iris_events {
 #define Iris_Events_OnUpdate_SIGNATURE 0x810d49fau
 typedef void (*Iris_Events_OnUpdate_fn)(void *ctx, float a0);
 static inline bool Iris_Events_OnUpdate_subscribe(tl_iris_registry *reg, Iris_Events_OnUpdate_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnUpdate, Iris_Events_OnUpdate_SIGNATURE, 0, (tl_iris_fn)fn, ctx);
+    return tl_iris_subscribe(reg, Iris_Events_OnUpdate, Iris_Events_OnUpdate_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnUpdate_unsubscribe(tl_iris_registry *reg, Iris_Events_OnUpdate_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnUpdate, (tl_iris_fn)fn, ctx);
+    return tl_iris_unsubscribe(reg, Iris_Events_OnUpdate, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnUpdate_contains(const tl_iris_registry *reg, Iris_Events_OnUpdate_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnUpdate, (tl_iris_fn)fn, ctx);
+    return tl_iris_contains(reg, Iris_Events_OnUpdate, TL_IRIS_FN(fn), ctx);
 }
 static inline void Iris_Events_OnUpdate_publish(tl_iris_registry *reg, float a0) {
     TL_IRIS_PUBLISH(reg, Iris_Events_OnUpdate, Iris_Events_OnUpdate_SIGNATURE, Iris_Events_OnUpdate_fn, a0);
@@ -54,13 +54,13 @@ static inline void Iris_Events_OnUpdate_publish(tl_iris_registry *reg, float a0)
 #define Iris_Events_OnSceneLoaded_SIGNATURE 0x2c1a5172u
 typedef void (*Iris_Events_OnSceneLoaded_fn)(void *ctx, const scene_load * a0);
 static inline bool Iris_Events_OnSceneLoaded_subscribe(tl_iris_registry *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnSceneLoaded, Iris_Events_OnSceneLoaded_SIGNATURE, 0, (tl_iris_fn)fn, ctx);
+    return tl_iris_subscribe(reg, Iris_Events_OnSceneLoaded, Iris_Events_OnSceneLoaded_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnSceneLoaded_unsubscribe(tl_iris_registry *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnSceneLoaded, (tl_iris_fn)fn, ctx);
+    return tl_iris_unsubscribe(reg, Iris_Events_OnSceneLoaded, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnSceneLoaded_contains(const tl_iris_registry *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnSceneLoaded, (tl_iris_fn)fn, ctx);
+    return tl_iris_contains(reg, Iris_Events_OnSceneLoaded, TL_IRIS_FN(fn), ctx);
 }
 static inline void Iris_Events_OnSceneLoaded_publish(tl_iris_registry *reg, const scene_load * a0) {
     TL_IRIS_PUBLISH(reg, Iris_Events_OnSceneLoaded, Iris_Events_OnSceneLoaded_SIGNATURE, Iris_Events_OnSceneLoaded_fn, a0);
@@ -70,13 +70,13 @@ static inline void Iris_Events_OnSceneLoaded_publish(tl_iris_registry *reg, cons
 #define Iris_Events_OnInteract_SIGNATURE 0x7bb02086u
 typedef bool (*Iris_Events_OnInteract_fn)(void *ctx);
 static inline bool Iris_Events_OnInteract_subscribe(tl_iris_registry *reg, Iris_Events_OnInteract_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnInteract, Iris_Events_OnInteract_SIGNATURE, TL_IRIS_SINGLE_PROVIDER, (tl_iris_fn)fn, ctx);
+    return tl_iris_subscribe(reg, Iris_Events_OnInteract, Iris_Events_OnInteract_SIGNATURE, TL_IRIS_SINGLE_PROVIDER, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnInteract_unsubscribe(tl_iris_registry *reg, Iris_Events_OnInteract_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnInteract, (tl_iris_fn)fn, ctx);
+    return tl_iris_unsubscribe(reg, Iris_Events_OnInteract, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnInteract_contains(const tl_iris_registry *reg, Iris_Events_OnInteract_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnInteract, (tl_iris_fn)fn, ctx);
+    return tl_iris_contains(reg, Iris_Events_OnInteract, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnInteract_publish(tl_iris_registry *reg, bool *result) {
     bool answered = false;
@@ -89,7 +89,7 @@ static inline const tl_iris_event_info *iris_events_info(void) {
     static const tl_iris_event_info info[IRIS_EVENTS_SPAN] = {
         { "OnUpdate", Iris_Events_OnUpdate_SIGNATURE, 0 },
         { "OnSceneLoaded", Iris_Events_OnSceneLoaded_SIGNATURE, 0 },
-        { 0, 0, 0 },
+        { TL__NULL, 0, 0 },
         { "OnInteract", Iris_Events_OnInteract_SIGNATURE, TL_IRIS_SINGLE_PROVIDER },
     };
     return info;

@@ -57,6 +57,14 @@ typedef enum iris_events {
     X(Iris_Events_OnPlayerDied, OnPlayerDied) \
     /* end of IRIS_EVENTS_LIST */
 
+#ifndef TL_GENERATED_CAST
+#ifdef __cplusplus
+#define TL_GENERATED_CAST(T, v) static_cast<T>(v)
+#else
+#define TL_GENERATED_CAST(T, v) ((T)(v))
+#endif
+#endif
+
 /* Lookups over every value the enum declares (tombstones included, so stored data
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *iris_events__names(void)
@@ -93,10 +101,10 @@ static inline const char *iris_events_name(uint32_t value)
     };
     const int32_t *values = iris_events__values();
     uint32_t i;
-    for (i = (uint32_t)(value * 2654435761u) >> 27;; i = (i + 1) & 31u) {
+    for (i = (value * 2654435761u) >> 27;; i = (i + 1) & 31u) {
         uint32_t s = slots[i];
         if (s == 0) return "?";
-        if ((uint32_t)values[s - 1] == value) return iris_events__names()[s - 1];
+        if (TL_GENERATED_CAST(uint32_t, values[s - 1]) == value) return iris_events__names()[s - 1];
     }
 }
 
@@ -109,19 +117,19 @@ static inline int iris_events_from_name(const char *name, iris_events *out)
     uint32_t h = 2166136261u, i;
     const char *p;
     for (p = name; *p; p++) {
-        unsigned char ch = (unsigned char)*p;
-        h = (h ^ (unsigned char)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch)) * 16777619u;
+        unsigned char ch = TL_GENERATED_CAST(unsigned char, *p);
+        h = (h ^ TL_GENERATED_CAST(unsigned char, ch >= 'A' && ch <= 'Z' ? ch + 32 : ch)) * 16777619u;
     }
     for (i = h & 31u;; i = (i + 1) & 31u) {
         uint32_t s = slots[i];
         const char *a, *b;
         if (s == 0) return 0;
         for (a = iris_events__names()[s - 1], b = name; *a && *b; a++, b++) {
-            unsigned char x = (unsigned char)*a, y = (unsigned char)*b;
+            unsigned char x = TL_GENERATED_CAST(unsigned char, *a), y = TL_GENERATED_CAST(unsigned char, *b);
             if ((x >= 'A' && x <= 'Z' ? x + 32 : x) != (y >= 'A' && y <= 'Z' ? y + 32 : y)) break;
         }
         if (*a == 0 && *b == 0) {
-            *out = (iris_events)iris_events__values()[s - 1];
+            *out = TL_GENERATED_CAST(iris_events, iris_events__values()[s - 1]);
             return 1;
         }
     }
@@ -131,13 +139,13 @@ static inline int iris_events_from_name(const char *name, iris_events *out)
 #define Iris_Events_OnCoreDeployed_SIGNATURE 0x3da08952u
 typedef void (*Iris_Events_OnCoreDeployed_fn)(void *ctx, tl_core * a0);
 static inline bool Iris_Events_OnCoreDeployed_subscribe(tl_iris_registry *reg, Iris_Events_OnCoreDeployed_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnCoreDeployed, Iris_Events_OnCoreDeployed_SIGNATURE, 0, (tl_iris_fn)fn, ctx);
+    return tl_iris_subscribe(reg, Iris_Events_OnCoreDeployed, Iris_Events_OnCoreDeployed_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnCoreDeployed_unsubscribe(tl_iris_registry *reg, Iris_Events_OnCoreDeployed_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnCoreDeployed, (tl_iris_fn)fn, ctx);
+    return tl_iris_unsubscribe(reg, Iris_Events_OnCoreDeployed, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnCoreDeployed_contains(const tl_iris_registry *reg, Iris_Events_OnCoreDeployed_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnCoreDeployed, (tl_iris_fn)fn, ctx);
+    return tl_iris_contains(reg, Iris_Events_OnCoreDeployed, TL_IRIS_FN(fn), ctx);
 }
 static inline void Iris_Events_OnCoreDeployed_publish(tl_iris_registry *reg, tl_core * a0) {
     TL_IRIS_PUBLISH(reg, Iris_Events_OnCoreDeployed, Iris_Events_OnCoreDeployed_SIGNATURE, Iris_Events_OnCoreDeployed_fn, a0);
@@ -147,13 +155,13 @@ static inline void Iris_Events_OnCoreDeployed_publish(tl_iris_registry *reg, tl_
 #define Iris_Events_OnUpdate_SIGNATURE 0x810d49fau
 typedef void (*Iris_Events_OnUpdate_fn)(void *ctx, float a0);
 static inline bool Iris_Events_OnUpdate_subscribe(tl_iris_registry *reg, Iris_Events_OnUpdate_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnUpdate, Iris_Events_OnUpdate_SIGNATURE, 0, (tl_iris_fn)fn, ctx);
+    return tl_iris_subscribe(reg, Iris_Events_OnUpdate, Iris_Events_OnUpdate_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnUpdate_unsubscribe(tl_iris_registry *reg, Iris_Events_OnUpdate_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnUpdate, (tl_iris_fn)fn, ctx);
+    return tl_iris_unsubscribe(reg, Iris_Events_OnUpdate, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnUpdate_contains(const tl_iris_registry *reg, Iris_Events_OnUpdate_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnUpdate, (tl_iris_fn)fn, ctx);
+    return tl_iris_contains(reg, Iris_Events_OnUpdate, TL_IRIS_FN(fn), ctx);
 }
 static inline void Iris_Events_OnUpdate_publish(tl_iris_registry *reg, float a0) {
     TL_IRIS_PUBLISH(reg, Iris_Events_OnUpdate, Iris_Events_OnUpdate_SIGNATURE, Iris_Events_OnUpdate_fn, a0);
@@ -163,13 +171,13 @@ static inline void Iris_Events_OnUpdate_publish(tl_iris_registry *reg, float a0)
 #define Iris_Events_OnFixedUpdate_SIGNATURE 0x810d49fau
 typedef void (*Iris_Events_OnFixedUpdate_fn)(void *ctx, float a0);
 static inline bool Iris_Events_OnFixedUpdate_subscribe(tl_iris_registry *reg, Iris_Events_OnFixedUpdate_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnFixedUpdate, Iris_Events_OnFixedUpdate_SIGNATURE, 0, (tl_iris_fn)fn, ctx);
+    return tl_iris_subscribe(reg, Iris_Events_OnFixedUpdate, Iris_Events_OnFixedUpdate_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnFixedUpdate_unsubscribe(tl_iris_registry *reg, Iris_Events_OnFixedUpdate_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnFixedUpdate, (tl_iris_fn)fn, ctx);
+    return tl_iris_unsubscribe(reg, Iris_Events_OnFixedUpdate, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnFixedUpdate_contains(const tl_iris_registry *reg, Iris_Events_OnFixedUpdate_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnFixedUpdate, (tl_iris_fn)fn, ctx);
+    return tl_iris_contains(reg, Iris_Events_OnFixedUpdate, TL_IRIS_FN(fn), ctx);
 }
 static inline void Iris_Events_OnFixedUpdate_publish(tl_iris_registry *reg, float a0) {
     TL_IRIS_PUBLISH(reg, Iris_Events_OnFixedUpdate, Iris_Events_OnFixedUpdate_SIGNATURE, Iris_Events_OnFixedUpdate_fn, a0);
@@ -179,13 +187,13 @@ static inline void Iris_Events_OnFixedUpdate_publish(tl_iris_registry *reg, floa
 #define Iris_Events_OnLateUpdate_SIGNATURE 0x810d49fau
 typedef void (*Iris_Events_OnLateUpdate_fn)(void *ctx, float a0);
 static inline bool Iris_Events_OnLateUpdate_subscribe(tl_iris_registry *reg, Iris_Events_OnLateUpdate_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnLateUpdate, Iris_Events_OnLateUpdate_SIGNATURE, 0, (tl_iris_fn)fn, ctx);
+    return tl_iris_subscribe(reg, Iris_Events_OnLateUpdate, Iris_Events_OnLateUpdate_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnLateUpdate_unsubscribe(tl_iris_registry *reg, Iris_Events_OnLateUpdate_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnLateUpdate, (tl_iris_fn)fn, ctx);
+    return tl_iris_unsubscribe(reg, Iris_Events_OnLateUpdate, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnLateUpdate_contains(const tl_iris_registry *reg, Iris_Events_OnLateUpdate_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnLateUpdate, (tl_iris_fn)fn, ctx);
+    return tl_iris_contains(reg, Iris_Events_OnLateUpdate, TL_IRIS_FN(fn), ctx);
 }
 static inline void Iris_Events_OnLateUpdate_publish(tl_iris_registry *reg, float a0) {
     TL_IRIS_PUBLISH(reg, Iris_Events_OnLateUpdate, Iris_Events_OnLateUpdate_SIGNATURE, Iris_Events_OnLateUpdate_fn, a0);
@@ -195,13 +203,13 @@ static inline void Iris_Events_OnLateUpdate_publish(tl_iris_registry *reg, float
 #define Iris_Events_OnPlaytimeCountTick_SIGNATURE 0xc5c82766u
 typedef void (*Iris_Events_OnPlaytimeCountTick_fn)(void *ctx, double a0);
 static inline bool Iris_Events_OnPlaytimeCountTick_subscribe(tl_iris_registry *reg, Iris_Events_OnPlaytimeCountTick_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnPlaytimeCountTick, Iris_Events_OnPlaytimeCountTick_SIGNATURE, 0, (tl_iris_fn)fn, ctx);
+    return tl_iris_subscribe(reg, Iris_Events_OnPlaytimeCountTick, Iris_Events_OnPlaytimeCountTick_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnPlaytimeCountTick_unsubscribe(tl_iris_registry *reg, Iris_Events_OnPlaytimeCountTick_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnPlaytimeCountTick, (tl_iris_fn)fn, ctx);
+    return tl_iris_unsubscribe(reg, Iris_Events_OnPlaytimeCountTick, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnPlaytimeCountTick_contains(const tl_iris_registry *reg, Iris_Events_OnPlaytimeCountTick_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnPlaytimeCountTick, (tl_iris_fn)fn, ctx);
+    return tl_iris_contains(reg, Iris_Events_OnPlaytimeCountTick, TL_IRIS_FN(fn), ctx);
 }
 static inline void Iris_Events_OnPlaytimeCountTick_publish(tl_iris_registry *reg, double a0) {
     TL_IRIS_PUBLISH(reg, Iris_Events_OnPlaytimeCountTick, Iris_Events_OnPlaytimeCountTick_SIGNATURE, Iris_Events_OnPlaytimeCountTick_fn, a0);
@@ -211,13 +219,13 @@ static inline void Iris_Events_OnPlaytimeCountTick_publish(tl_iris_registry *reg
 #define Iris_Events_OnGamePauseRequested_SIGNATURE 0x12f682fdu
 typedef void (*Iris_Events_OnGamePauseRequested_fn)(void *ctx);
 static inline bool Iris_Events_OnGamePauseRequested_subscribe(tl_iris_registry *reg, Iris_Events_OnGamePauseRequested_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnGamePauseRequested, Iris_Events_OnGamePauseRequested_SIGNATURE, 0, (tl_iris_fn)fn, ctx);
+    return tl_iris_subscribe(reg, Iris_Events_OnGamePauseRequested, Iris_Events_OnGamePauseRequested_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnGamePauseRequested_unsubscribe(tl_iris_registry *reg, Iris_Events_OnGamePauseRequested_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnGamePauseRequested, (tl_iris_fn)fn, ctx);
+    return tl_iris_unsubscribe(reg, Iris_Events_OnGamePauseRequested, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnGamePauseRequested_contains(const tl_iris_registry *reg, Iris_Events_OnGamePauseRequested_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnGamePauseRequested, (tl_iris_fn)fn, ctx);
+    return tl_iris_contains(reg, Iris_Events_OnGamePauseRequested, TL_IRIS_FN(fn), ctx);
 }
 static inline void Iris_Events_OnGamePauseRequested_publish(tl_iris_registry *reg) {
     TL_IRIS_PUBLISH0(reg, Iris_Events_OnGamePauseRequested, Iris_Events_OnGamePauseRequested_SIGNATURE, Iris_Events_OnGamePauseRequested_fn);
@@ -227,13 +235,13 @@ static inline void Iris_Events_OnGamePauseRequested_publish(tl_iris_registry *re
 #define Iris_Events_OnGameResumeRequested_SIGNATURE 0x12f682fdu
 typedef void (*Iris_Events_OnGameResumeRequested_fn)(void *ctx);
 static inline bool Iris_Events_OnGameResumeRequested_subscribe(tl_iris_registry *reg, Iris_Events_OnGameResumeRequested_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnGameResumeRequested, Iris_Events_OnGameResumeRequested_SIGNATURE, 0, (tl_iris_fn)fn, ctx);
+    return tl_iris_subscribe(reg, Iris_Events_OnGameResumeRequested, Iris_Events_OnGameResumeRequested_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnGameResumeRequested_unsubscribe(tl_iris_registry *reg, Iris_Events_OnGameResumeRequested_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnGameResumeRequested, (tl_iris_fn)fn, ctx);
+    return tl_iris_unsubscribe(reg, Iris_Events_OnGameResumeRequested, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnGameResumeRequested_contains(const tl_iris_registry *reg, Iris_Events_OnGameResumeRequested_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnGameResumeRequested, (tl_iris_fn)fn, ctx);
+    return tl_iris_contains(reg, Iris_Events_OnGameResumeRequested, TL_IRIS_FN(fn), ctx);
 }
 static inline void Iris_Events_OnGameResumeRequested_publish(tl_iris_registry *reg) {
     TL_IRIS_PUBLISH0(reg, Iris_Events_OnGameResumeRequested, Iris_Events_OnGameResumeRequested_SIGNATURE, Iris_Events_OnGameResumeRequested_fn);
@@ -243,13 +251,13 @@ static inline void Iris_Events_OnGameResumeRequested_publish(tl_iris_registry *r
 #define Iris_Events_OnGamePaused_SIGNATURE 0x12f682fdu
 typedef void (*Iris_Events_OnGamePaused_fn)(void *ctx);
 static inline bool Iris_Events_OnGamePaused_subscribe(tl_iris_registry *reg, Iris_Events_OnGamePaused_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnGamePaused, Iris_Events_OnGamePaused_SIGNATURE, 0, (tl_iris_fn)fn, ctx);
+    return tl_iris_subscribe(reg, Iris_Events_OnGamePaused, Iris_Events_OnGamePaused_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnGamePaused_unsubscribe(tl_iris_registry *reg, Iris_Events_OnGamePaused_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnGamePaused, (tl_iris_fn)fn, ctx);
+    return tl_iris_unsubscribe(reg, Iris_Events_OnGamePaused, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnGamePaused_contains(const tl_iris_registry *reg, Iris_Events_OnGamePaused_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnGamePaused, (tl_iris_fn)fn, ctx);
+    return tl_iris_contains(reg, Iris_Events_OnGamePaused, TL_IRIS_FN(fn), ctx);
 }
 static inline void Iris_Events_OnGamePaused_publish(tl_iris_registry *reg) {
     TL_IRIS_PUBLISH0(reg, Iris_Events_OnGamePaused, Iris_Events_OnGamePaused_SIGNATURE, Iris_Events_OnGamePaused_fn);
@@ -259,13 +267,13 @@ static inline void Iris_Events_OnGamePaused_publish(tl_iris_registry *reg) {
 #define Iris_Events_OnGameResumed_SIGNATURE 0x12f682fdu
 typedef void (*Iris_Events_OnGameResumed_fn)(void *ctx);
 static inline bool Iris_Events_OnGameResumed_subscribe(tl_iris_registry *reg, Iris_Events_OnGameResumed_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnGameResumed, Iris_Events_OnGameResumed_SIGNATURE, 0, (tl_iris_fn)fn, ctx);
+    return tl_iris_subscribe(reg, Iris_Events_OnGameResumed, Iris_Events_OnGameResumed_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnGameResumed_unsubscribe(tl_iris_registry *reg, Iris_Events_OnGameResumed_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnGameResumed, (tl_iris_fn)fn, ctx);
+    return tl_iris_unsubscribe(reg, Iris_Events_OnGameResumed, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnGameResumed_contains(const tl_iris_registry *reg, Iris_Events_OnGameResumed_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnGameResumed, (tl_iris_fn)fn, ctx);
+    return tl_iris_contains(reg, Iris_Events_OnGameResumed, TL_IRIS_FN(fn), ctx);
 }
 static inline void Iris_Events_OnGameResumed_publish(tl_iris_registry *reg) {
     TL_IRIS_PUBLISH0(reg, Iris_Events_OnGameResumed, Iris_Events_OnGameResumed_SIGNATURE, Iris_Events_OnGameResumed_fn);
@@ -275,13 +283,13 @@ static inline void Iris_Events_OnGameResumed_publish(tl_iris_registry *reg) {
 #define Iris_Events_OnSceneLoaded_SIGNATURE 0x30e0d037u
 typedef void (*Iris_Events_OnSceneLoaded_fn)(void *ctx, const char * a0);
 static inline bool Iris_Events_OnSceneLoaded_subscribe(tl_iris_registry *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnSceneLoaded, Iris_Events_OnSceneLoaded_SIGNATURE, 0, (tl_iris_fn)fn, ctx);
+    return tl_iris_subscribe(reg, Iris_Events_OnSceneLoaded, Iris_Events_OnSceneLoaded_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnSceneLoaded_unsubscribe(tl_iris_registry *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnSceneLoaded, (tl_iris_fn)fn, ctx);
+    return tl_iris_unsubscribe(reg, Iris_Events_OnSceneLoaded, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnSceneLoaded_contains(const tl_iris_registry *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnSceneLoaded, (tl_iris_fn)fn, ctx);
+    return tl_iris_contains(reg, Iris_Events_OnSceneLoaded, TL_IRIS_FN(fn), ctx);
 }
 static inline void Iris_Events_OnSceneLoaded_publish(tl_iris_registry *reg, const char * a0) {
     TL_IRIS_PUBLISH(reg, Iris_Events_OnSceneLoaded, Iris_Events_OnSceneLoaded_SIGNATURE, Iris_Events_OnSceneLoaded_fn, a0);
@@ -291,13 +299,13 @@ static inline void Iris_Events_OnSceneLoaded_publish(tl_iris_registry *reg, cons
 #define Iris_Events_OnPlayerDied_SIGNATURE 0x00de3ab5u
 typedef void (*Iris_Events_OnPlayerDied_fn)(void *ctx, int a0);
 static inline bool Iris_Events_OnPlayerDied_subscribe(tl_iris_registry *reg, Iris_Events_OnPlayerDied_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnPlayerDied, Iris_Events_OnPlayerDied_SIGNATURE, 0, (tl_iris_fn)fn, ctx);
+    return tl_iris_subscribe(reg, Iris_Events_OnPlayerDied, Iris_Events_OnPlayerDied_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnPlayerDied_unsubscribe(tl_iris_registry *reg, Iris_Events_OnPlayerDied_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnPlayerDied, (tl_iris_fn)fn, ctx);
+    return tl_iris_unsubscribe(reg, Iris_Events_OnPlayerDied, TL_IRIS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnPlayerDied_contains(const tl_iris_registry *reg, Iris_Events_OnPlayerDied_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnPlayerDied, (tl_iris_fn)fn, ctx);
+    return tl_iris_contains(reg, Iris_Events_OnPlayerDied, TL_IRIS_FN(fn), ctx);
 }
 static inline void Iris_Events_OnPlayerDied_publish(tl_iris_registry *reg, int a0) {
     TL_IRIS_PUBLISH(reg, Iris_Events_OnPlayerDied, Iris_Events_OnPlayerDied_SIGNATURE, Iris_Events_OnPlayerDied_fn, a0);

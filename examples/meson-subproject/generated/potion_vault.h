@@ -25,18 +25,18 @@ typedef struct potion_vault {
 static const potion_vault potion_vault_defaults = {
     10, /* Health */
     0.0f, /* MoveSpeed */
-    { NULL, NULL }
+    { TL__NULL, TL__NULL }
 };
 
 /* For generic tools and vault.h's serialisation: id, tag, offset, size, capacity, backing, name. */
 static const tl_vault_field_desc potion_vault_fields[2] = {
-    { POTION_VAULT_ID_Health, 1u, (uint32_t)offsetof(potion_vault, Health), (uint32_t)sizeof(((potion_vault *)0)->Health), 0u, TL_VAULT_SERIALISED, "Health" },
-    { POTION_VAULT_ID_MoveSpeed, 3u, (uint32_t)offsetof(potion_vault, MoveSpeed), (uint32_t)sizeof(((potion_vault *)0)->MoveSpeed), 0u, TL_VAULT_SERIALISED, "MoveSpeed" },
+    { POTION_VAULT_ID_Health, 1u, TL__CAST(uint32_t, offsetof(potion_vault, Health)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(potion_vault, Health)), 0u, TL_VAULT_SERIALISED, "Health" },
+    { POTION_VAULT_ID_MoveSpeed, 3u, TL__CAST(uint32_t, offsetof(potion_vault, MoveSpeed)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(potion_vault, MoveSpeed)), 0u, TL_VAULT_SERIALISED, "MoveSpeed" },
 };
 static const uint16_t potion_vault_order[2] = { 1, 0 };
 static const tl_vault_desc potion_vault_desc = {
-    "Potion", POTION_VAULT_ID, (uint32_t)sizeof(potion_vault), POTION_VAULT_FIELD_COUNT, potion_vault_fields, potion_vault_order,
-    (uint32_t)offsetof(potion_vault, tl_listener), &potion_vault_defaults };
+    "Potion", POTION_VAULT_ID, TL__CAST(uint32_t, sizeof(potion_vault)), POTION_VAULT_FIELD_COUNT, potion_vault_fields, potion_vault_order,
+    TL__CAST(uint32_t, offsetof(potion_vault, tl_listener)), &potion_vault_defaults };
 
 /* A fresh vault: every field at its default, nobody listening. */
 static inline void potion_vault_init(potion_vault *v) { *v = potion_vault_defaults; }

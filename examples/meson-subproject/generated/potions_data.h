@@ -24,33 +24,33 @@ static const potion_vault potions_instances[2] = {
     {
         25, /* Health */
         0.0f, /* MoveSpeed */
-        { NULL, NULL }
+        { TL__NULL, TL__NULL }
     },
     /* Swift */
     {
         10, /* Health */
         1.5f, /* MoveSpeed */
-        { NULL, NULL }
+        { TL__NULL, TL__NULL }
     }
 };
 static const char *const potions_names[2] = { "Small", "Swift" };
 static const uint32_t potions_ids[2] = { 1738731395u, 783854217u };
 
 /* Lookups: NULL when there is no such instance. Names compare case-insensitively. */
-static inline const potion_vault *potions_by_index(uint32_t index) { return index < 2u ? &potions_instances[index] : NULL; }
+static inline const potion_vault *potions_by_index(uint32_t index) { return index < 2u ? &potions_instances[index] : TL__NULL; }
 static inline const potion_vault *potions_by_id(uint32_t id) {
     switch (id) {
     case POTIONS_ID_Small: return &potions_instances[0];
     case POTIONS_ID_Swift: return &potions_instances[1];
-    default: return NULL;
+    default: return TL__NULL;
     }
 }
 static inline const potion_vault *potions_by_name(const char *name) {
     uint32_t i;
-    if (!name) return NULL;
+    if (!name) return TL__NULL;
     for (i = 0; i < 2u; i++)
         if (tl_vault_name_equal(name, potions_names[i])) return &potions_instances[i];
-    return NULL;
+    return TL__NULL;
 }
 
 #ifdef __cplusplus

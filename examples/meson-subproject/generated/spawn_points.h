@@ -35,6 +35,14 @@ typedef enum nexus_spawnpoints {
     X(Nexus_SpawnPoints_Harbour, Harbour) \
     /* end of NEXUS_SPAWNPOINTS_LIST */
 
+#ifndef TL_GENERATED_CAST
+#ifdef __cplusplus
+#define TL_GENERATED_CAST(T, v) static_cast<T>(v)
+#else
+#define TL_GENERATED_CAST(T, v) ((T)(v))
+#endif
+#endif
+
 /* Lookups over every value the enum declares (tombstones included, so stored data
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *nexus_spawnpoints__names(void)
@@ -62,10 +70,10 @@ static inline const char *nexus_spawnpoints_name(uint32_t value)
     };
     const int32_t *values = nexus_spawnpoints__values();
     uint32_t i;
-    for (i = (uint32_t)(value * 2654435761u) >> 30;; i = (i + 1) & 3u) {
+    for (i = (value * 2654435761u) >> 30;; i = (i + 1) & 3u) {
         uint32_t s = slots[i];
         if (s == 0) return "?";
-        if ((uint32_t)values[s - 1] == value) return nexus_spawnpoints__names()[s - 1];
+        if (TL_GENERATED_CAST(uint32_t, values[s - 1]) == value) return nexus_spawnpoints__names()[s - 1];
     }
 }
 
@@ -78,19 +86,19 @@ static inline int nexus_spawnpoints_from_name(const char *name, nexus_spawnpoint
     uint32_t h = 2166136261u, i;
     const char *p;
     for (p = name; *p; p++) {
-        unsigned char ch = (unsigned char)*p;
-        h = (h ^ (unsigned char)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch)) * 16777619u;
+        unsigned char ch = TL_GENERATED_CAST(unsigned char, *p);
+        h = (h ^ TL_GENERATED_CAST(unsigned char, ch >= 'A' && ch <= 'Z' ? ch + 32 : ch)) * 16777619u;
     }
     for (i = h & 3u;; i = (i + 1) & 3u) {
         uint32_t s = slots[i];
         const char *a, *b;
         if (s == 0) return 0;
         for (a = nexus_spawnpoints__names()[s - 1], b = name; *a && *b; a++, b++) {
-            unsigned char x = (unsigned char)*a, y = (unsigned char)*b;
+            unsigned char x = TL_GENERATED_CAST(unsigned char, *a), y = TL_GENERATED_CAST(unsigned char, *b);
             if ((x >= 'A' && x <= 'Z' ? x + 32 : x) != (y >= 'A' && y <= 'Z' ? y + 32 : y)) break;
         }
         if (*a == 0 && *b == 0) {
-            *out = (nexus_spawnpoints)nexus_spawnpoints__values()[s - 1];
+            *out = TL_GENERATED_CAST(nexus_spawnpoints, nexus_spawnpoints__values()[s - 1]);
             return 1;
         }
     }

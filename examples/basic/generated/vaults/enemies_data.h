@@ -31,7 +31,7 @@ static const enemy_vault enemies_instances[2] = {
       0, UINT64_C(0x0000000000000001), UINT64_C(0x0000000080000000) }, /* LootTable */
         0, /* Health */
         { 0 }, /* HitsTaken */
-        { NULL, NULL }
+        { TL__NULL, TL__NULL }
     },
     /* Orc */
     {
@@ -43,27 +43,27 @@ static const enemy_vault enemies_instances[2] = {
       UINT64_C(0x00000000c0000000) }, /* LootTable */
         0, /* Health */
         { 0 }, /* HitsTaken */
-        { NULL, NULL }
+        { TL__NULL, TL__NULL }
     }
 };
 static const char *const enemies_names[2] = { "Goblin", "Orc" };
 static const uint32_t enemies_ids[2] = { 1464136421u, 885862232u };
 
 /* Lookups: NULL when there is no such instance. Names compare case-insensitively. */
-static inline const enemy_vault *enemies_by_index(uint32_t index) { return index < 2u ? &enemies_instances[index] : NULL; }
+static inline const enemy_vault *enemies_by_index(uint32_t index) { return index < 2u ? &enemies_instances[index] : TL__NULL; }
 static inline const enemy_vault *enemies_by_id(uint32_t id) {
     switch (id) {
     case ENEMIES_ID_Goblin: return &enemies_instances[0];
     case ENEMIES_ID_Orc: return &enemies_instances[1];
-    default: return NULL;
+    default: return TL__NULL;
     }
 }
 static inline const enemy_vault *enemies_by_name(const char *name) {
     uint32_t i;
-    if (!name) return NULL;
+    if (!name) return TL__NULL;
     for (i = 0; i < 2u; i++)
         if (tl_vault_name_equal(name, enemies_names[i])) return &enemies_instances[i];
-    return NULL;
+    return TL__NULL;
 }
 
 #ifdef __cplusplus

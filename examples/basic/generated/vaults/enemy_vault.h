@@ -37,10 +37,10 @@ typedef struct enemy_vault {
 
 /* Inline collections: exactly the runtime's layout (mem.h), and the size the generator computed. */
 TL_VAULT_STATIC_ASSERT(enemy_vault_layout_LootTable,
-    sizeof(((enemy_vault *)0)->LootTable) == TL_LAYOUT_DICT_BYTES(4, sizeof(int32_t), sizeof(tl_fp)) &&
+    TL__VAULT_MEMBER_SIZE(enemy_vault, LootTable) == TL_LAYOUT_DICT_BYTES(4, sizeof(int32_t), sizeof(tl_fp)) &&
     TL_LAYOUT_DICT_BYTES(4, sizeof(int32_t), sizeof(tl_fp)) == 88);
 TL_VAULT_STATIC_ASSERT(enemy_vault_layout_HitsTaken,
-    sizeof(((enemy_vault *)0)->HitsTaken) == TL_LAYOUT_SEQUENCE_BYTES(8, sizeof(int32_t)) &&
+    TL__VAULT_MEMBER_SIZE(enemy_vault, HitsTaken) == TL_LAYOUT_SEQUENCE_BYTES(8, sizeof(int32_t)) &&
     TL_LAYOUT_SEQUENCE_BYTES(8, sizeof(int32_t)) == 72);
 TL_INLINE_DICT_TYPE(enemy_vault_LootTable_dict, int32_t, tl_fp)
 TL_INLINE_LIST_TYPE(enemy_vault_HitsTaken_list, int32_t)
@@ -54,23 +54,23 @@ static const enemy_vault enemy_vault_defaults = {
     { 0 }, /* LootTable */
     0, /* Health */
     { 0 }, /* HitsTaken */
-    { NULL, NULL }
+    { TL__NULL, TL__NULL }
 };
 
 /* For generic tools and vault.h's serialisation: id, tag, offset, size, capacity, backing, name. */
 static const tl_vault_field_desc enemy_vault_fields[7] = {
-    { ENEMY_VAULT_ID_DisplayName, 15u, (uint32_t)offsetof(enemy_vault, DisplayName), (uint32_t)sizeof(((enemy_vault *)0)->DisplayName), 23u, TL_VAULT_SERIALISED, "DisplayName" },
-    { ENEMY_VAULT_ID_MaxHealth, 1u, (uint32_t)offsetof(enemy_vault, MaxHealth), (uint32_t)sizeof(((enemy_vault *)0)->MaxHealth), 0u, TL_VAULT_SERIALISED, "MaxHealth" },
-    { ENEMY_VAULT_ID_Armor, 1u, (uint32_t)offsetof(enemy_vault, Armor), (uint32_t)sizeof(((enemy_vault *)0)->Armor), 0u, TL_VAULT_SERIALISED, "Armor" },
-    { ENEMY_VAULT_ID_MoveSpeed, 11u, (uint32_t)offsetof(enemy_vault, MoveSpeed), (uint32_t)sizeof(((enemy_vault *)0)->MoveSpeed), 0u, TL_VAULT_SERIALISED, "MoveSpeed" },
-    { ENEMY_VAULT_ID_LootTable, 721189u, (uint32_t)offsetof(enemy_vault, LootTable), (uint32_t)sizeof(((enemy_vault *)0)->LootTable), 4u, TL_VAULT_SERIALISED, "LootTable" },
-    { ENEMY_VAULT_ID_Health, 1u, (uint32_t)offsetof(enemy_vault, Health), (uint32_t)sizeof(((enemy_vault *)0)->Health), 0u, TL_VAULT_TRANSIENT, "Health" },
-    { ENEMY_VAULT_ID_HitsTaken, 289u, (uint32_t)offsetof(enemy_vault, HitsTaken), (uint32_t)sizeof(((enemy_vault *)0)->HitsTaken), 8u, TL_VAULT_TRANSIENT, "HitsTaken" },
+    { ENEMY_VAULT_ID_DisplayName, 15u, TL__CAST(uint32_t, offsetof(enemy_vault, DisplayName)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(enemy_vault, DisplayName)), 23u, TL_VAULT_SERIALISED, "DisplayName" },
+    { ENEMY_VAULT_ID_MaxHealth, 1u, TL__CAST(uint32_t, offsetof(enemy_vault, MaxHealth)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(enemy_vault, MaxHealth)), 0u, TL_VAULT_SERIALISED, "MaxHealth" },
+    { ENEMY_VAULT_ID_Armor, 1u, TL__CAST(uint32_t, offsetof(enemy_vault, Armor)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(enemy_vault, Armor)), 0u, TL_VAULT_SERIALISED, "Armor" },
+    { ENEMY_VAULT_ID_MoveSpeed, 11u, TL__CAST(uint32_t, offsetof(enemy_vault, MoveSpeed)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(enemy_vault, MoveSpeed)), 0u, TL_VAULT_SERIALISED, "MoveSpeed" },
+    { ENEMY_VAULT_ID_LootTable, 721189u, TL__CAST(uint32_t, offsetof(enemy_vault, LootTable)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(enemy_vault, LootTable)), 4u, TL_VAULT_SERIALISED, "LootTable" },
+    { ENEMY_VAULT_ID_Health, 1u, TL__CAST(uint32_t, offsetof(enemy_vault, Health)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(enemy_vault, Health)), 0u, TL_VAULT_TRANSIENT, "Health" },
+    { ENEMY_VAULT_ID_HitsTaken, 289u, TL__CAST(uint32_t, offsetof(enemy_vault, HitsTaken)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(enemy_vault, HitsTaken)), 8u, TL_VAULT_TRANSIENT, "HitsTaken" },
 };
 static const uint16_t enemy_vault_order[7] = { 2, 4, 0, 1, 3, 6, 5 };
 static const tl_vault_desc enemy_vault_desc = {
-    "Enemy", ENEMY_VAULT_ID, (uint32_t)sizeof(enemy_vault), ENEMY_VAULT_FIELD_COUNT, enemy_vault_fields, enemy_vault_order,
-    (uint32_t)offsetof(enemy_vault, tl_listener), &enemy_vault_defaults };
+    "Enemy", ENEMY_VAULT_ID, TL__CAST(uint32_t, sizeof(enemy_vault)), ENEMY_VAULT_FIELD_COUNT, enemy_vault_fields, enemy_vault_order,
+    TL__CAST(uint32_t, offsetof(enemy_vault, tl_listener)), &enemy_vault_defaults };
 
 /* A fresh vault: every field at its default, nobody listening. */
 static inline void enemy_vault_init(enemy_vault *v) { *v = enemy_vault_defaults; }
@@ -91,7 +91,7 @@ static inline const char *enemy_vault_get_DisplayName(const enemy_vault *v) { re
 /* false (nothing changed) when value is longer than 23 bytes. */
 static inline bool enemy_vault_set_DisplayName(enemy_vault *v, const char *value) {
     bool changed;
-    if (!tl_vault_store_string(v->DisplayName, (uint32_t)sizeof v->DisplayName, value, &changed)) return false;
+    if (!tl_vault_store_string(v->DisplayName, TL__CAST(uint32_t, sizeof v->DisplayName), value, &changed)) return false;
     if (changed) tl_vault_notify(&v->tl_listener, v, ENEMY_VAULT_ID_DisplayName);
     return true;
 }
@@ -118,7 +118,7 @@ static inline void enemy_vault_set_MoveSpeed(enemy_vault *v, tl_fp value) {
 }
 /* A view over the collection (do not modify a const instance through it; call enemy_vault_notify after edits). */
 static inline enemy_vault_LootTable_dict enemy_vault_get_LootTable(const enemy_vault *v) {
-    return enemy_vault_LootTable_dict_view((void *)(uintptr_t)v->LootTable, 4u);
+    return enemy_vault_LootTable_dict_view(TL__VAULT_BYTES(v->LootTable), 4u);
 }
 static inline int32_t enemy_vault_get_Health(const enemy_vault *v) { return v->Health; }
 static inline void enemy_vault_set_Health(enemy_vault *v, int32_t value) {
@@ -129,7 +129,7 @@ static inline void enemy_vault_set_Health(enemy_vault *v, int32_t value) {
 }
 /* A view over the collection (do not modify a const instance through it; call enemy_vault_notify after edits). */
 static inline enemy_vault_HitsTaken_list enemy_vault_get_HitsTaken(const enemy_vault *v) {
-    return enemy_vault_HitsTaken_list_view((void *)(uintptr_t)v->HitsTaken, 8u);
+    return enemy_vault_HitsTaken_list_view(TL__VAULT_BYTES(v->HitsTaken), 8u);
 }
 
 /* Generic access by field id: false for a field this vault does not have or a type tag that differs

@@ -34,21 +34,21 @@ static const weapon_vault weapon_vault_defaults = {
     0.0500000007f, /* CritChance */
     { INT64_C(2147483648) }, /* Cooldown */
     { INT64_C(6442450944) }, /* Range */
-    { NULL, NULL }
+    { TL__NULL, TL__NULL }
 };
 
 /* For generic tools and vault.h's serialisation: id, tag, offset, size, capacity, backing, name. */
 static const tl_vault_field_desc weapon_vault_fields[5] = {
-    { WEAPON_VAULT_ID_DisplayName, 15u, (uint32_t)offsetof(weapon_vault, DisplayName), (uint32_t)sizeof(((weapon_vault *)0)->DisplayName), 23u, TL_VAULT_SERIALISED, "DisplayName" },
-    { WEAPON_VAULT_ID_Damage, 11u, (uint32_t)offsetof(weapon_vault, Damage), (uint32_t)sizeof(((weapon_vault *)0)->Damage), 0u, TL_VAULT_SERIALISED, "Damage" },
-    { WEAPON_VAULT_ID_CritChance, 3u, (uint32_t)offsetof(weapon_vault, CritChance), (uint32_t)sizeof(((weapon_vault *)0)->CritChance), 0u, TL_VAULT_SERIALISED, "CritChance" },
-    { WEAPON_VAULT_ID_Cooldown, 11u, (uint32_t)offsetof(weapon_vault, Cooldown), (uint32_t)sizeof(((weapon_vault *)0)->Cooldown), 0u, TL_VAULT_SERIALISED, "Cooldown" },
-    { WEAPON_VAULT_ID_Range, 11u, (uint32_t)offsetof(weapon_vault, Range), (uint32_t)sizeof(((weapon_vault *)0)->Range), 0u, TL_VAULT_SERIALISED, "Range" },
+    { WEAPON_VAULT_ID_DisplayName, 15u, TL__CAST(uint32_t, offsetof(weapon_vault, DisplayName)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(weapon_vault, DisplayName)), 23u, TL_VAULT_SERIALISED, "DisplayName" },
+    { WEAPON_VAULT_ID_Damage, 11u, TL__CAST(uint32_t, offsetof(weapon_vault, Damage)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(weapon_vault, Damage)), 0u, TL_VAULT_SERIALISED, "Damage" },
+    { WEAPON_VAULT_ID_CritChance, 3u, TL__CAST(uint32_t, offsetof(weapon_vault, CritChance)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(weapon_vault, CritChance)), 0u, TL_VAULT_SERIALISED, "CritChance" },
+    { WEAPON_VAULT_ID_Cooldown, 11u, TL__CAST(uint32_t, offsetof(weapon_vault, Cooldown)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(weapon_vault, Cooldown)), 0u, TL_VAULT_SERIALISED, "Cooldown" },
+    { WEAPON_VAULT_ID_Range, 11u, TL__CAST(uint32_t, offsetof(weapon_vault, Range)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(weapon_vault, Range)), 0u, TL_VAULT_SERIALISED, "Range" },
 };
 static const uint16_t weapon_vault_order[5] = { 2, 3, 0, 4, 1 };
 static const tl_vault_desc weapon_vault_desc = {
-    "Weapon", WEAPON_VAULT_ID, (uint32_t)sizeof(weapon_vault), WEAPON_VAULT_FIELD_COUNT, weapon_vault_fields, weapon_vault_order,
-    (uint32_t)offsetof(weapon_vault, tl_listener), &weapon_vault_defaults };
+    "Weapon", WEAPON_VAULT_ID, TL__CAST(uint32_t, sizeof(weapon_vault)), WEAPON_VAULT_FIELD_COUNT, weapon_vault_fields, weapon_vault_order,
+    TL__CAST(uint32_t, offsetof(weapon_vault, tl_listener)), &weapon_vault_defaults };
 
 /* A fresh vault: every field at its default, nobody listening. */
 static inline void weapon_vault_init(weapon_vault *v) { *v = weapon_vault_defaults; }
@@ -68,7 +68,7 @@ static inline const char *weapon_vault_get_DisplayName(const weapon_vault *v) { 
 /* false (nothing changed) when value is longer than 23 bytes. */
 static inline bool weapon_vault_set_DisplayName(weapon_vault *v, const char *value) {
     bool changed;
-    if (!tl_vault_store_string(v->DisplayName, (uint32_t)sizeof v->DisplayName, value, &changed)) return false;
+    if (!tl_vault_store_string(v->DisplayName, TL__CAST(uint32_t, sizeof v->DisplayName), value, &changed)) return false;
     if (changed) tl_vault_notify(&v->tl_listener, v, WEAPON_VAULT_ID_DisplayName);
     return true;
 }

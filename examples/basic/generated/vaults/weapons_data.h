@@ -27,7 +27,7 @@ static const weapon_vault weapons_instances[2] = {
         0.100000001f, /* CritChance */
         { INT64_C(2147483648) }, /* Cooldown */
         { INT64_C(6442450944) }, /* Range */
-        { NULL, NULL }
+        { TL__NULL, TL__NULL }
     },
     /* Dagger */
     {
@@ -36,27 +36,27 @@ static const weapon_vault weapons_instances[2] = {
         0.0500000007f, /* CritChance */
         { INT64_C(858993459) }, /* Cooldown */
         { INT64_C(3221225472) }, /* Range */
-        { NULL, NULL }
+        { TL__NULL, TL__NULL }
     }
 };
 static const char *const weapons_names[2] = { "Longsword", "Dagger" };
 static const uint32_t weapons_ids[2] = { 2363769235u, 321503924u };
 
 /* Lookups: NULL when there is no such instance. Names compare case-insensitively. */
-static inline const weapon_vault *weapons_by_index(uint32_t index) { return index < 2u ? &weapons_instances[index] : NULL; }
+static inline const weapon_vault *weapons_by_index(uint32_t index) { return index < 2u ? &weapons_instances[index] : TL__NULL; }
 static inline const weapon_vault *weapons_by_id(uint32_t id) {
     switch (id) {
     case WEAPONS_ID_Longsword: return &weapons_instances[0];
     case WEAPONS_ID_Dagger: return &weapons_instances[1];
-    default: return NULL;
+    default: return TL__NULL;
     }
 }
 static inline const weapon_vault *weapons_by_name(const char *name) {
     uint32_t i;
-    if (!name) return NULL;
+    if (!name) return TL__NULL;
     for (i = 0; i < 2u; i++)
         if (tl_vault_name_equal(name, weapons_names[i])) return &weapons_instances[i];
-    return NULL;
+    return TL__NULL;
 }
 
 #ifdef __cplusplus

@@ -69,22 +69,22 @@ typedef struct every_vault {
 
 /* Inline collections: exactly the runtime's layout (mem.h), and the size the generator computed. */
 TL_VAULT_STATIC_ASSERT(every_vault_layout_Slots,
-    sizeof(((every_vault *)0)->Slots) == TL_LAYOUT_ARRAY_BYTES(4, sizeof(int32_t)) &&
+    TL__VAULT_MEMBER_SIZE(every_vault, Slots) == TL_LAYOUT_ARRAY_BYTES(4, sizeof(int32_t)) &&
     TL_LAYOUT_ARRAY_BYTES(4, sizeof(int32_t)) == 32);
 TL_VAULT_STATIC_ASSERT(every_vault_layout_Tags,
-    sizeof(((every_vault *)0)->Tags) == TL_LAYOUT_SEQUENCE_BYTES(3, sizeof(tl_fpv3)) &&
+    TL__VAULT_MEMBER_SIZE(every_vault, Tags) == TL_LAYOUT_SEQUENCE_BYTES(3, sizeof(tl_fpv3)) &&
     TL_LAYOUT_SEQUENCE_BYTES(3, sizeof(tl_fpv3)) == 80);
 TL_VAULT_STATIC_ASSERT(every_vault_layout_Queue,
-    sizeof(((every_vault *)0)->Queue) == TL_LAYOUT_SEQUENCE_BYTES(5, sizeof(bool)) &&
+    TL__VAULT_MEMBER_SIZE(every_vault, Queue) == TL_LAYOUT_SEQUENCE_BYTES(5, sizeof(bool)) &&
     TL_LAYOUT_SEQUENCE_BYTES(5, sizeof(bool)) == 48);
 TL_VAULT_STATIC_ASSERT(every_vault_layout_Undo,
-    sizeof(((every_vault *)0)->Undo) == TL_LAYOUT_SEQUENCE_BYTES(2, sizeof(int64_t)) &&
+    TL__VAULT_MEMBER_SIZE(every_vault, Undo) == TL_LAYOUT_SEQUENCE_BYTES(2, sizeof(int64_t)) &&
     TL_LAYOUT_SEQUENCE_BYTES(2, sizeof(int64_t)) == 24);
 TL_VAULT_STATIC_ASSERT(every_vault_layout_Seen,
-    sizeof(((every_vault *)0)->Seen) == TL_LAYOUT_SET_BYTES(8, sizeof(int32_t)) &&
+    TL__VAULT_MEMBER_SIZE(every_vault, Seen) == TL_LAYOUT_SET_BYTES(8, sizeof(int32_t)) &&
     TL_LAYOUT_SET_BYTES(8, sizeof(int32_t)) == 88);
 TL_VAULT_STATIC_ASSERT(every_vault_layout_Loot,
-    sizeof(((every_vault *)0)->Loot) == TL_LAYOUT_DICT_BYTES(4, sizeof(tl_vault_asset_ref), sizeof(tl_fp)) &&
+    TL__VAULT_MEMBER_SIZE(every_vault, Loot) == TL_LAYOUT_DICT_BYTES(4, sizeof(tl_vault_asset_ref), sizeof(tl_fp)) &&
     TL_LAYOUT_DICT_BYTES(4, sizeof(tl_vault_asset_ref), sizeof(tl_fp)) == 88);
 TL_INLINE_ARRAY_TYPE(every_vault_Slots_array, int32_t)
 TL_INLINE_LIST_TYPE(every_vault_Tags_list, tl_fpv3)
@@ -122,39 +122,39 @@ static const every_vault every_vault_defaults = {
     { UINT64_C(0x0000000000000002), UINT64_C(0x0000000001000100), UINT64_C(0x00000000bd001300), 0,
       0, UINT64_C(0x0000000040867c13), UINT64_C(0x0000000200000000), 0,
       0, UINT64_C(0x00000000434d6cbb), UINT64_C(0x0000000080000000) }, /* Loot */
-    { NULL, NULL }
+    { TL__NULL, TL__NULL }
 };
 
 /* For generic tools and vault.h's serialisation: id, tag, offset, size, capacity, backing, name. */
 static const tl_vault_field_desc every_vault_fields[23] = {
-    { EVERY_VAULT_ID_Health, 1u, (uint32_t)offsetof(every_vault, Health), (uint32_t)sizeof(((every_vault *)0)->Health), 0u, TL_VAULT_SERIALISED, "Health" },
-    { EVERY_VAULT_ID_Big, 2u, (uint32_t)offsetof(every_vault, Big), (uint32_t)sizeof(((every_vault *)0)->Big), 0u, TL_VAULT_SERIALISED, "Big" },
-    { EVERY_VAULT_ID_Speed, 3u, (uint32_t)offsetof(every_vault, Speed), (uint32_t)sizeof(((every_vault *)0)->Speed), 0u, TL_VAULT_SERIALISED, "Speed" },
-    { EVERY_VAULT_ID_Precise, 4u, (uint32_t)offsetof(every_vault, Precise), (uint32_t)sizeof(((every_vault *)0)->Precise), 0u, TL_VAULT_SERIALISED, "Precise" },
-    { EVERY_VAULT_ID_Alive, 5u, (uint32_t)offsetof(every_vault, Alive), (uint32_t)sizeof(((every_vault *)0)->Alive), 0u, TL_VAULT_SERIALISED, "Alive" },
-    { EVERY_VAULT_ID_Cell, 6u, (uint32_t)offsetof(every_vault, Cell), (uint32_t)sizeof(((every_vault *)0)->Cell), 0u, TL_VAULT_SERIALISED, "Cell" },
-    { EVERY_VAULT_ID_Uv, 7u, (uint32_t)offsetof(every_vault, Uv), (uint32_t)sizeof(((every_vault *)0)->Uv), 0u, TL_VAULT_SERIALISED, "Uv" },
-    { EVERY_VAULT_ID_Dir2, 8u, (uint32_t)offsetof(every_vault, Dir2), (uint32_t)sizeof(((every_vault *)0)->Dir2), 0u, TL_VAULT_SERIALISED, "Dir2" },
-    { EVERY_VAULT_ID_Pos, 9u, (uint32_t)offsetof(every_vault, Pos), (uint32_t)sizeof(((every_vault *)0)->Pos), 0u, TL_VAULT_SERIALISED, "Pos" },
-    { EVERY_VAULT_ID_Rot, 10u, (uint32_t)offsetof(every_vault, Rot), (uint32_t)sizeof(((every_vault *)0)->Rot), 0u, TL_VAULT_SERIALISED, "Rot" },
-    { EVERY_VAULT_ID_Damage, 11u, (uint32_t)offsetof(every_vault, Damage), (uint32_t)sizeof(((every_vault *)0)->Damage), 0u, TL_VAULT_SERIALISED, "Damage" },
-    { EVERY_VAULT_ID_Velocity, 12u, (uint32_t)offsetof(every_vault, Velocity), (uint32_t)sizeof(((every_vault *)0)->Velocity), 0u, TL_VAULT_SERIALISED, "Velocity" },
-    { EVERY_VAULT_ID_Point, 13u, (uint32_t)offsetof(every_vault, Point), (uint32_t)sizeof(((every_vault *)0)->Point), 0u, TL_VAULT_SERIALISED, "Point" },
-    { EVERY_VAULT_ID_Orient, 14u, (uint32_t)offsetof(every_vault, Orient), (uint32_t)sizeof(((every_vault *)0)->Orient), 0u, TL_VAULT_SERIALISED, "Orient" },
-    { EVERY_VAULT_ID_Name, 15u, (uint32_t)offsetof(every_vault, Name), (uint32_t)sizeof(((every_vault *)0)->Name), 20u, TL_VAULT_SERIALISED, "Name" },
-    { EVERY_VAULT_ID_Icon, 16u, (uint32_t)offsetof(every_vault, Icon), (uint32_t)sizeof(((every_vault *)0)->Icon), 0u, TL_VAULT_SERIALISED, "Icon" },
-    { EVERY_VAULT_ID_Scratch, 3u, (uint32_t)offsetof(every_vault, Scratch), (uint32_t)sizeof(((every_vault *)0)->Scratch), 0u, TL_VAULT_TRANSIENT, "Scratch" },
-    { EVERY_VAULT_ID_Slots, 288u, (uint32_t)offsetof(every_vault, Slots), (uint32_t)sizeof(((every_vault *)0)->Slots), 4u, TL_VAULT_SERIALISED, "Slots" },
-    { EVERY_VAULT_ID_Tags, 3361u, (uint32_t)offsetof(every_vault, Tags), (uint32_t)sizeof(((every_vault *)0)->Tags), 3u, TL_VAULT_SERIALISED, "Tags" },
-    { EVERY_VAULT_ID_Queue, 1314u, (uint32_t)offsetof(every_vault, Queue), (uint32_t)sizeof(((every_vault *)0)->Queue), 5u, TL_VAULT_SERIALISED, "Queue" },
-    { EVERY_VAULT_ID_Undo, 547u, (uint32_t)offsetof(every_vault, Undo), (uint32_t)sizeof(((every_vault *)0)->Undo), 2u, TL_VAULT_SERIALISED, "Undo" },
-    { EVERY_VAULT_ID_Seen, 292u, (uint32_t)offsetof(every_vault, Seen), (uint32_t)sizeof(((every_vault *)0)->Seen), 8u, TL_VAULT_SERIALISED, "Seen" },
-    { EVERY_VAULT_ID_Loot, 725029u, (uint32_t)offsetof(every_vault, Loot), (uint32_t)sizeof(((every_vault *)0)->Loot), 4u, TL_VAULT_SERIALISED, "Loot" },
+    { EVERY_VAULT_ID_Health, 1u, TL__CAST(uint32_t, offsetof(every_vault, Health)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Health)), 0u, TL_VAULT_SERIALISED, "Health" },
+    { EVERY_VAULT_ID_Big, 2u, TL__CAST(uint32_t, offsetof(every_vault, Big)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Big)), 0u, TL_VAULT_SERIALISED, "Big" },
+    { EVERY_VAULT_ID_Speed, 3u, TL__CAST(uint32_t, offsetof(every_vault, Speed)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Speed)), 0u, TL_VAULT_SERIALISED, "Speed" },
+    { EVERY_VAULT_ID_Precise, 4u, TL__CAST(uint32_t, offsetof(every_vault, Precise)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Precise)), 0u, TL_VAULT_SERIALISED, "Precise" },
+    { EVERY_VAULT_ID_Alive, 5u, TL__CAST(uint32_t, offsetof(every_vault, Alive)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Alive)), 0u, TL_VAULT_SERIALISED, "Alive" },
+    { EVERY_VAULT_ID_Cell, 6u, TL__CAST(uint32_t, offsetof(every_vault, Cell)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Cell)), 0u, TL_VAULT_SERIALISED, "Cell" },
+    { EVERY_VAULT_ID_Uv, 7u, TL__CAST(uint32_t, offsetof(every_vault, Uv)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Uv)), 0u, TL_VAULT_SERIALISED, "Uv" },
+    { EVERY_VAULT_ID_Dir2, 8u, TL__CAST(uint32_t, offsetof(every_vault, Dir2)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Dir2)), 0u, TL_VAULT_SERIALISED, "Dir2" },
+    { EVERY_VAULT_ID_Pos, 9u, TL__CAST(uint32_t, offsetof(every_vault, Pos)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Pos)), 0u, TL_VAULT_SERIALISED, "Pos" },
+    { EVERY_VAULT_ID_Rot, 10u, TL__CAST(uint32_t, offsetof(every_vault, Rot)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Rot)), 0u, TL_VAULT_SERIALISED, "Rot" },
+    { EVERY_VAULT_ID_Damage, 11u, TL__CAST(uint32_t, offsetof(every_vault, Damage)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Damage)), 0u, TL_VAULT_SERIALISED, "Damage" },
+    { EVERY_VAULT_ID_Velocity, 12u, TL__CAST(uint32_t, offsetof(every_vault, Velocity)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Velocity)), 0u, TL_VAULT_SERIALISED, "Velocity" },
+    { EVERY_VAULT_ID_Point, 13u, TL__CAST(uint32_t, offsetof(every_vault, Point)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Point)), 0u, TL_VAULT_SERIALISED, "Point" },
+    { EVERY_VAULT_ID_Orient, 14u, TL__CAST(uint32_t, offsetof(every_vault, Orient)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Orient)), 0u, TL_VAULT_SERIALISED, "Orient" },
+    { EVERY_VAULT_ID_Name, 15u, TL__CAST(uint32_t, offsetof(every_vault, Name)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Name)), 20u, TL_VAULT_SERIALISED, "Name" },
+    { EVERY_VAULT_ID_Icon, 16u, TL__CAST(uint32_t, offsetof(every_vault, Icon)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Icon)), 0u, TL_VAULT_SERIALISED, "Icon" },
+    { EVERY_VAULT_ID_Scratch, 3u, TL__CAST(uint32_t, offsetof(every_vault, Scratch)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Scratch)), 0u, TL_VAULT_TRANSIENT, "Scratch" },
+    { EVERY_VAULT_ID_Slots, 288u, TL__CAST(uint32_t, offsetof(every_vault, Slots)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Slots)), 4u, TL_VAULT_SERIALISED, "Slots" },
+    { EVERY_VAULT_ID_Tags, 3361u, TL__CAST(uint32_t, offsetof(every_vault, Tags)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Tags)), 3u, TL_VAULT_SERIALISED, "Tags" },
+    { EVERY_VAULT_ID_Queue, 1314u, TL__CAST(uint32_t, offsetof(every_vault, Queue)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Queue)), 5u, TL_VAULT_SERIALISED, "Queue" },
+    { EVERY_VAULT_ID_Undo, 547u, TL__CAST(uint32_t, offsetof(every_vault, Undo)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Undo)), 2u, TL_VAULT_SERIALISED, "Undo" },
+    { EVERY_VAULT_ID_Seen, 292u, TL__CAST(uint32_t, offsetof(every_vault, Seen)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Seen)), 8u, TL_VAULT_SERIALISED, "Seen" },
+    { EVERY_VAULT_ID_Loot, 725029u, TL__CAST(uint32_t, offsetof(every_vault, Loot)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(every_vault, Loot)), 4u, TL_VAULT_SERIALISED, "Loot" },
 };
 static const uint16_t every_vault_order[23] = { 16, 8, 7, 11, 12, 19, 4, 13, 15, 9, 14, 1, 21, 18, 5, 20, 17, 10, 22, 6, 3, 2, 0 };
 static const tl_vault_desc every_vault_desc = {
-    "Every", EVERY_VAULT_ID, (uint32_t)sizeof(every_vault), EVERY_VAULT_FIELD_COUNT, every_vault_fields, every_vault_order,
-    (uint32_t)offsetof(every_vault, tl_listener), &every_vault_defaults };
+    "Every", EVERY_VAULT_ID, TL__CAST(uint32_t, sizeof(every_vault)), EVERY_VAULT_FIELD_COUNT, every_vault_fields, every_vault_order,
+    TL__CAST(uint32_t, offsetof(every_vault, tl_listener)), &every_vault_defaults };
 
 /* A fresh vault: every field at its default, nobody listening. */
 static inline void every_vault_init(every_vault *v) { *v = every_vault_defaults; }
@@ -272,7 +272,7 @@ static inline const char *every_vault_get_Name(const every_vault *v) { return v-
 /* false (nothing changed) when value is longer than 20 bytes. */
 static inline bool every_vault_set_Name(every_vault *v, const char *value) {
     bool changed;
-    if (!tl_vault_store_string(v->Name, (uint32_t)sizeof v->Name, value, &changed)) return false;
+    if (!tl_vault_store_string(v->Name, TL__CAST(uint32_t, sizeof v->Name), value, &changed)) return false;
     if (changed) tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Name);
     return true;
 }
@@ -292,27 +292,27 @@ static inline void every_vault_set_Scratch(every_vault *v, float value) {
 }
 /* A view over the collection (do not modify a const instance through it; call every_vault_notify after edits). */
 static inline every_vault_Slots_array every_vault_get_Slots(const every_vault *v) {
-    return every_vault_Slots_array_view((void *)(uintptr_t)v->Slots, 4u);
+    return every_vault_Slots_array_view(TL__VAULT_BYTES(v->Slots), 4u);
 }
 /* A view over the collection (do not modify a const instance through it; call every_vault_notify after edits). */
 static inline every_vault_Tags_list every_vault_get_Tags(const every_vault *v) {
-    return every_vault_Tags_list_view((void *)(uintptr_t)v->Tags, 3u);
+    return every_vault_Tags_list_view(TL__VAULT_BYTES(v->Tags), 3u);
 }
 /* A view over the collection (do not modify a const instance through it; call every_vault_notify after edits). */
 static inline every_vault_Queue_queue every_vault_get_Queue(const every_vault *v) {
-    return every_vault_Queue_queue_view((void *)(uintptr_t)v->Queue, 5u);
+    return every_vault_Queue_queue_view(TL__VAULT_BYTES(v->Queue), 5u);
 }
 /* A view over the collection (do not modify a const instance through it; call every_vault_notify after edits). */
 static inline every_vault_Undo_stack every_vault_get_Undo(const every_vault *v) {
-    return every_vault_Undo_stack_view((void *)(uintptr_t)v->Undo, 2u);
+    return every_vault_Undo_stack_view(TL__VAULT_BYTES(v->Undo), 2u);
 }
 /* A view over the collection (do not modify a const instance through it; call every_vault_notify after edits). */
 static inline every_vault_Seen_set every_vault_get_Seen(const every_vault *v) {
-    return every_vault_Seen_set_view((void *)(uintptr_t)v->Seen, 8u);
+    return every_vault_Seen_set_view(TL__VAULT_BYTES(v->Seen), 8u);
 }
 /* A view over the collection (do not modify a const instance through it; call every_vault_notify after edits). */
 static inline every_vault_Loot_dict every_vault_get_Loot(const every_vault *v) {
-    return every_vault_Loot_dict_view((void *)(uintptr_t)v->Loot, 4u);
+    return every_vault_Loot_dict_view(TL__VAULT_BYTES(v->Loot), 4u);
 }
 
 /* Generic access by field id: false for a field this vault does not have or a type tag that differs

@@ -49,7 +49,7 @@ static const every_vault things_instances[2] = {
         { UINT64_C(0x0000000000000002), UINT64_C(0x0000000001000100), UINT64_C(0x00000000bd001300), 0,
       0, UINT64_C(0x0000000040867c13), UINT64_C(0x0000000200000000), 0,
       0, UINT64_C(0x00000000434d6cbb), UINT64_C(0x0000000080000000) }, /* Loot */
-        { NULL, NULL }
+        { TL__NULL, TL__NULL }
     },
     /* Second */
     {
@@ -79,27 +79,27 @@ static const every_vault things_instances[2] = {
       UINT64_C(0x0000000000000008), UINT64_C(0x0000000000000006), UINT64_C(0x0000000000000007) }, /* Seen */
         { UINT64_C(0x0000000000000001), UINT64_C(0x0000000000000100), UINT64_C(0x0000000000001300), 0,
       0, UINT64_C(0x0000000040867c13), UINT64_C(0x0000000140000000) }, /* Loot */
-        { NULL, NULL }
+        { TL__NULL, TL__NULL }
     }
 };
 static const char *const things_names[2] = { "First", "Second" };
 static const uint32_t things_ids[2] = { 2950694021u, 1046974334u };
 
 /* Lookups: NULL when there is no such instance. Names compare case-insensitively. */
-static inline const every_vault *things_by_index(uint32_t index) { return index < 2u ? &things_instances[index] : NULL; }
+static inline const every_vault *things_by_index(uint32_t index) { return index < 2u ? &things_instances[index] : TL__NULL; }
 static inline const every_vault *things_by_id(uint32_t id) {
     switch (id) {
     case THINGS_ID_First: return &things_instances[0];
     case THINGS_ID_Second: return &things_instances[1];
-    default: return NULL;
+    default: return TL__NULL;
     }
 }
 static inline const every_vault *things_by_name(const char *name) {
     uint32_t i;
-    if (!name) return NULL;
+    if (!name) return TL__NULL;
     for (i = 0; i < 2u; i++)
         if (tl_vault_name_equal(name, things_names[i])) return &things_instances[i];
-    return NULL;
+    return TL__NULL;
 }
 
 #ifdef __cplusplus

@@ -35,7 +35,7 @@ typedef struct unit_vault {
 
 /* Inline collections: exactly the runtime's layout (mem.h), and the size the generator computed. */
 TL_VAULT_STATIC_ASSERT(unit_vault_layout_Tags,
-    sizeof(((unit_vault *)0)->Tags) == TL_LAYOUT_SEQUENCE_BYTES(8, sizeof(int32_t)) &&
+    TL__VAULT_MEMBER_SIZE(unit_vault, Tags) == TL_LAYOUT_SEQUENCE_BYTES(8, sizeof(int32_t)) &&
     TL_LAYOUT_SEQUENCE_BYTES(8, sizeof(int32_t)) == 72);
 TL_INLINE_LIST_TYPE(unit_vault_Tags_list, int32_t)
 
@@ -47,22 +47,22 @@ static const unit_vault unit_vault_defaults = {
     20, /* Health */
     { INT64_C(8589934592) }, /* Speed */
     0.5f, /* Mode */
-    { NULL, NULL }
+    { TL__NULL, TL__NULL }
 };
 
 /* For generic tools and vault.h's serialisation: id, tag, offset, size, capacity, backing, name. */
 static const tl_vault_field_desc unit_vault_fields[6] = {
-    { UNIT_VAULT_ID_Added, 4u, (uint32_t)offsetof(unit_vault, Added), (uint32_t)sizeof(((unit_vault *)0)->Added), 0u, TL_VAULT_SERIALISED, "Added" },
-    { UNIT_VAULT_ID_Tags, 289u, (uint32_t)offsetof(unit_vault, Tags), (uint32_t)sizeof(((unit_vault *)0)->Tags), 8u, TL_VAULT_SERIALISED, "Tags" },
-    { UNIT_VAULT_ID_Name, 15u, (uint32_t)offsetof(unit_vault, Name), (uint32_t)sizeof(((unit_vault *)0)->Name), 16u, TL_VAULT_SERIALISED, "Name" },
-    { UNIT_VAULT_ID_Health, 1u, (uint32_t)offsetof(unit_vault, Health), (uint32_t)sizeof(((unit_vault *)0)->Health), 0u, TL_VAULT_SERIALISED, "Health" },
-    { UNIT_VAULT_ID_Speed, 11u, (uint32_t)offsetof(unit_vault, Speed), (uint32_t)sizeof(((unit_vault *)0)->Speed), 0u, TL_VAULT_SERIALISED, "Speed" },
-    { UNIT_VAULT_ID_Mode, 3u, (uint32_t)offsetof(unit_vault, Mode), (uint32_t)sizeof(((unit_vault *)0)->Mode), 0u, TL_VAULT_SERIALISED, "Mode" },
+    { UNIT_VAULT_ID_Added, 4u, TL__CAST(uint32_t, offsetof(unit_vault, Added)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(unit_vault, Added)), 0u, TL_VAULT_SERIALISED, "Added" },
+    { UNIT_VAULT_ID_Tags, 289u, TL__CAST(uint32_t, offsetof(unit_vault, Tags)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(unit_vault, Tags)), 8u, TL_VAULT_SERIALISED, "Tags" },
+    { UNIT_VAULT_ID_Name, 15u, TL__CAST(uint32_t, offsetof(unit_vault, Name)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(unit_vault, Name)), 16u, TL_VAULT_SERIALISED, "Name" },
+    { UNIT_VAULT_ID_Health, 1u, TL__CAST(uint32_t, offsetof(unit_vault, Health)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(unit_vault, Health)), 0u, TL_VAULT_SERIALISED, "Health" },
+    { UNIT_VAULT_ID_Speed, 11u, TL__CAST(uint32_t, offsetof(unit_vault, Speed)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(unit_vault, Speed)), 0u, TL_VAULT_SERIALISED, "Speed" },
+    { UNIT_VAULT_ID_Mode, 3u, TL__CAST(uint32_t, offsetof(unit_vault, Mode)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(unit_vault, Mode)), 0u, TL_VAULT_SERIALISED, "Mode" },
 };
 static const uint16_t unit_vault_order[6] = { 2, 5, 1, 4, 0, 3 };
 static const tl_vault_desc unit_vault_desc = {
-    "Unit", UNIT_VAULT_ID, (uint32_t)sizeof(unit_vault), UNIT_VAULT_FIELD_COUNT, unit_vault_fields, unit_vault_order,
-    (uint32_t)offsetof(unit_vault, tl_listener), &unit_vault_defaults };
+    "Unit", UNIT_VAULT_ID, TL__CAST(uint32_t, sizeof(unit_vault)), UNIT_VAULT_FIELD_COUNT, unit_vault_fields, unit_vault_order,
+    TL__CAST(uint32_t, offsetof(unit_vault, tl_listener)), &unit_vault_defaults };
 
 /* A fresh vault: every field at its default, nobody listening. */
 static inline void unit_vault_init(unit_vault *v) { *v = unit_vault_defaults; }
@@ -87,13 +87,13 @@ static inline void unit_vault_set_Added(unit_vault *v, double value) {
 }
 /* A view over the collection (do not modify a const instance through it; call unit_vault_notify after edits). */
 static inline unit_vault_Tags_list unit_vault_get_Tags(const unit_vault *v) {
-    return unit_vault_Tags_list_view((void *)(uintptr_t)v->Tags, 8u);
+    return unit_vault_Tags_list_view(TL__VAULT_BYTES(v->Tags), 8u);
 }
 static inline const char *unit_vault_get_Name(const unit_vault *v) { return v->Name; }
 /* false (nothing changed) when value is longer than 16 bytes. */
 static inline bool unit_vault_set_Name(unit_vault *v, const char *value) {
     bool changed;
-    if (!tl_vault_store_string(v->Name, (uint32_t)sizeof v->Name, value, &changed)) return false;
+    if (!tl_vault_store_string(v->Name, TL__CAST(uint32_t, sizeof v->Name), value, &changed)) return false;
     if (changed) tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Name);
     return true;
 }
