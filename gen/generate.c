@@ -290,9 +290,11 @@ static char *absolute(const char *path)
 {
     char *real = realpath(path, NULL);
     if (real) return real;
-    char cwd[4096];
-    if (path[0] == '/' || !getcwd(cwd, sizeof cwd)) return xstrdup(path);
-    return path_join(cwd, path);
+    char *cwd = path[0] == '/' ? NULL : getcwd(NULL, 0);
+    if (!cwd) return xstrdup(path);
+    char *joined = path_join(cwd, path);
+    free(cwd);
+    return joined;
 }
 
 /* Every file and directory the run read (shells included), as opened. */

@@ -274,11 +274,15 @@ int main(int argc, char **argv)
     /* -o and --depfile name paths as the caller sees them (a build system's working directory),
      * not relative to -C. */
     char *headers_dir = NULL, *depfile = NULL;
-    if (dir) {
-        char cwd[4096];
-        if (!getcwd(cwd, sizeof cwd)) return usage_error("cannot get the working directory");
+    if (dir && ((opt.headers_dir && opt.headers_dir[0] != '/') || (opt.depfile && opt.depfile[0] != '/'))) {
+        char *cwd = getcwd(NULL, 0); /* as long as it is (a deep tree passes PATH_MAX) */
+        if (!cwd) {
+            fprintf(stderr, "threadlink-gen: error: cannot get the working directory: %s\n", strerror(errno));
+            return 2;
+        }
         if (opt.headers_dir && opt.headers_dir[0] != '/') opt.headers_dir = headers_dir = path_join(cwd, opt.headers_dir);
         if (opt.depfile && opt.depfile[0] != '/') opt.depfile = depfile = path_join(cwd, opt.depfile);
+        free(cwd);
     }
     if (dir && chdir(dir) != 0) {
         fprintf(stderr, "threadlink-gen: error: cannot enter %s: %s\n", dir, strerror(errno));

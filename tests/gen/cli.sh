@@ -99,6 +99,14 @@ LC_ALL=C grep -q '^::error file=.*%2Cx%3Ay%0Az/injectors/Game.Ids.User.txt,line=
   || { echo "FAIL: github file property not escaped"; cat "$work/err"; failed=$((failed + 1)); }
 expect 1 "$gen" generate -C "$odd"
 [ "$(wc -l < "$work/err")" = 1 ] || { echo "FAIL: a newline in a file name split the diagnostic"; failed=$((failed + 1)); }
+# -C from a working directory longer than PATH_MAX (4,096 bytes) works (it was a usage error).
+# bash, whose cd goes one step at a time where dash's refuses a path that long.
+bash -c 'set -e; cd "$1"; seg=$(printf "d%.0s" $(seq 1 200))
+  for i in $(seq 1 21); do mkdir "$seg$i"; cd "$seg$i"; done
+  cp -r "$1/p" proj; printf "Alpha\n" > proj/injectors/Game.Ids.User.txt
+  [ "$(pwd | wc -c)" -gt 4096 ]
+  "$2" generate -C proj >/dev/null; "$2" check -C proj >/dev/null' deep "$work" "$gen" \
+  || { echo "FAIL: -C from a working directory longer than 4096 bytes"; failed=$((failed + 1)); }
 expect 2 "$gen" diff "$work/p/generated" "$work/nothing-here"
 expect 0 "$gen" diff "$work/p/generated" "$work/p/generated"
 echo "cli: $failed failed"
