@@ -1,5 +1,7 @@
 #include "fsio.h"
 
+#include "content_format.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -66,9 +68,20 @@ fs_kind fs_kind_follow(const char *path)
     return stat(path, &st) != 0 ? FS_MISSING : kind_of_mode(st.st_mode);
 }
 
-static int compare_names(const void *a, const void *b)
+int names_cmp(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int names_cmp_ignoring_case(const void *a, const void *b)
+{
+    const char *x = *(char *const *)a, *y = *(char *const *)b;
+    return tl_cf_fold_compare(x, strlen(x), y, strlen(y));
+}
+
+bool names_hold(char *const *names, size_t n, const char *name)
+{
+    return n && bsearch(&name, names, n, sizeof *names, names_cmp) != NULL;
 }
 
 bool fs_list_dir(const char *dir, name_list *out)
@@ -81,7 +94,7 @@ bool fs_list_dir(const char *dir, name_list *out)
         *vec_push(out) = xstrdup(e->d_name);
     }
     closedir(d);
-    if (out->count) qsort(out->items, out->count, sizeof *out->items, compare_names);
+    if (out->count) qsort(out->items, out->count, sizeof *out->items, names_cmp);
     return true;
 }
 
@@ -89,15 +102,6 @@ void name_list_free(name_list *l)
 {
     for (size_t i = 0; i < l->count; i++) free(l->items[i]);
     vec_free(l);
-}
-
-static int compare_ignoring_case(const void *a, const void *b)
-{
-    const char *x = *(char *const *)a, *y = *(char *const *)b;
-    for (;; x++, y++) {
-        int cx = (unsigned char)ascii_lower(*x), cy = (unsigned char)ascii_lower(*y);
-        if (cx != cy || !cx) return cx - cy;
-    }
 }
 
 bool fs_check_case_distinct(const char *dir, const name_list *names, const char *suffix)
@@ -109,10 +113,10 @@ bool fs_check_case_distinct(const char *dir, const name_list *names, const char 
         size_t len = strlen(n);
         if (len >= slen && ascii_ieq(n + len - slen, slen, suffix, slen)) *vec_push(&picked) = names->items[i];
     }
-    if (picked.count > 1) qsort(picked.items, picked.count, sizeof *picked.items, compare_ignoring_case);
+    if (picked.count > 1) qsort(picked.items, picked.count, sizeof *picked.items, names_cmp_ignoring_case);
     bool ok = true;
     for (size_t i = 1; i < picked.count; i++) {
-        if (compare_ignoring_case(&picked.items[i - 1], &picked.items[i]) != 0) continue;
+        if (names_cmp_ignoring_case(&picked.items[i - 1], &picked.items[i]) != 0) continue;
         char *a = path_join(dir, picked.items[i - 1]), *b = path_join(dir, picked.items[i]);
         diag_error(loc_file(b), "%s and %s differ only in case: a checkout on macOS or Windows holds one of them and "
                    "silently loses the other; merge them into one", a, b);
@@ -170,14 +174,6 @@ void fs_note_case_variant(src_loc at, const char *path)
     free(variant);
 }
 
-/* Whether `dir` holds an entry spelled exactly `name`. */
-static bool dir_holds(const name_list *entries, const char *name)
-{
-    for (size_t i = 0; i < entries->count; i++)
-        if (strcmp(entries->items[i], name) == 0) return true;
-    return false;
-}
-
 bool fs_respell(const char *stale, const char *wanted)
 {
     size_t len = strlen(stale);
@@ -192,8 +188,8 @@ bool fs_respell(const char *stale, const char *wanted)
             char *parent = start ? xstrndup(path, start - 1) : xstrdup(".");
             char *have = xstrndup(path + start, end - start), *want = xstrndup(wanted + start, end - start);
             name_list entries = {0};
-            ok = fs_list_dir(parent, &entries) && dir_holds(&entries, have) != dir_holds(&entries, want);
-            if (ok && dir_holds(&entries, have)) {
+            ok = fs_list_dir(parent, &entries) && names_hold(entries.items, entries.count, have) != names_hold(entries.items, entries.count, want);
+            if (ok && names_hold(entries.items, entries.count, have)) {
                 char *from = path_join(parent, have), *to = path_join(parent, want);
                 char *tmp = xasprintf("%s/.tl-respell-%ld", parent, (long)getpid());
                 /* Through a temporary name: renaming an entry to another spelling of itself may do nothing. */

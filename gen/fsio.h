@@ -17,6 +17,12 @@ fs_kind fs_kind_follow(const char *path); /* stat */
 typedef VEC(char *) name_list;
 bool fs_list_dir(const char *dir, name_list *out);
 void name_list_free(name_list *l);
+/* qsort and bsearch comparators over arrays of names (char *): bytewise, and ignoring ASCII case
+ * (tl_cf_fold_compare's order). */
+int names_cmp(const void *a, const void *b);
+int names_cmp_ignoring_case(const void *a, const void *b);
+/* Whether `names` (n of them, sorted by names_cmp, as fs_list_dir lists) holds `name`. */
+bool names_hold(char *const *names, size_t n, const char *name);
 
 /* Reports an error at each entry of `names` (a listing of `dir`) ending in `suffix` (in any case)
  * that differs from another only in ASCII case: a checkout on macOS or Windows holds only one of

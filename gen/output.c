@@ -232,22 +232,23 @@ static void hash_text(hasher *h, const char *p, size_t n, bool *held_cr)
     }
 }
 
-/* XXH3 of the text read through `fd` with CRs before LFs left out, and of its raw bytes. */
+/* XXH3 of the text read through `fd` with CRs before LFs left out, and (raw_hash not NULL) of its
+ * bytes as they are. */
 static bool hash_text_fd(int fd, uint64_t *text_hash, uint64_t *raw_hash)
 {
-    hasher *text = hasher_new(), *raw = hasher_new();
+    hasher *text = hasher_new(), *raw = raw_hash ? hasher_new() : NULL;
     char scratch[1 << 16];
     bool held_cr = false;
     ssize_t got;
     for (off_t at = 0; (got = pread(fd, scratch, sizeof scratch, at)) > 0; at += got) {
         hash_text(text, scratch, (size_t)got, &held_cr);
-        hasher_add(raw, scratch, (size_t)got);
+        if (raw) hasher_add(raw, scratch, (size_t)got);
     }
     if (held_cr) hasher_add(text, "\r", 1);
     *text_hash = hasher_digest(text);
-    *raw_hash = hasher_digest(raw);
+    if (raw) *raw_hash = hasher_digest(raw);
     hasher_free(text);
-    hasher_free(raw);
+    if (raw) hasher_free(raw);
     return got == 0;
 }
 
@@ -256,7 +257,7 @@ static bool hash_text_fd(int fd, uint64_t *text_hash, uint64_t *raw_hash)
  * old file is then kept, and o->pos and o->hash describe it, so the stamp matches the file. */
 static bool old_is_same_text(out_file *o)
 {
-    uint64_t old_text, old_raw, new_text, new_raw;
+    uint64_t old_text, old_raw, new_text;
     if (!hash_text_fd(o->old_fd, &old_text, &old_raw)) return false;
     if (o->tmp_fd == -2) {
         hasher *h = hasher_new();
@@ -265,7 +266,7 @@ static bool old_is_same_text(out_file *o)
         if (held_cr) hasher_add(h, "\r", 1);
         new_text = hasher_digest(h);
         hasher_free(h);
-    } else if (!hash_text_fd(o->tmp_fd, &new_text, &new_raw)) {
+    } else if (!hash_text_fd(o->tmp_fd, &new_text, NULL)) {
         return false;
     }
     if (old_text != new_text) return false;

@@ -137,25 +137,12 @@ static void remove_tree(const char *path)
     }
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static bool in_sorted(char **keep, size_t n, const char *s)
-{
-    return n && bsearch(&s, keep, n, sizeof *keep, cmp_str) != NULL;
-}
-
 /* What clean-up keeps: paths relative to the output folder, sorted bytewise (`paths`) and, the
  * same pointers, in ASCII-case-folded order (`folded`). */
 typedef struct keep_set {
     char **paths, **folded;
     size_t n;
 } keep_set;
-
-static int cmp_folded(const void *a, const void *b)
-{
-    const char *x = *(char *const *)a, *y = *(char *const *)b;
-    return tl_cf_fold_compare(x, strlen(x), y, strlen(y));
-}
 
 /* The kept path equal to `rel` ignoring ASCII case, or with `prefix` one below a folder so named
  * (starting with rel + '/'), spelled as kept; NULL if none. */
@@ -193,7 +180,7 @@ static void remove_stale(const char *dir, const char *rel, const keep_set *ks)
             char *sub_rel = rel[0] ? xasprintf("%s/%s", rel, names.items[i]) : xstrdup(names.items[i]);
             char *sub = path_join(dir, sub_rel);
             struct stat st;
-            if (in_sorted(ks->paths, ks->n, sub_rel)) {
+            if (names_hold(ks->paths, ks->n, sub_rel)) {
                 /* kept */
             } else if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode)) {
                 /* A folder that still holds kept files is walked; otherwise it goes whole. */
@@ -667,10 +654,10 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc, o
             *vec_push(&keep) = xstrdup(FLAT_CATALOG);
             for (size_t i = 0; i < sc->assets.count; i++) *vec_push(&keep) = xasprintf("%s/%s", FLAT_ASSETS, sc->assets.items[i].path);
         }
-        qsort(keep.items, keep.count, sizeof *keep.items, cmp_str);
+        qsort(keep.items, keep.count, sizeof *keep.items, names_cmp);
         keep_set ks = {keep.items, xcalloc(keep.count ? keep.count : 1, sizeof(char *)), keep.count};
         memcpy(ks.folded, keep.items, keep.count * sizeof(char *));
-        qsort(ks.folded, ks.n, sizeof *ks.folded, cmp_folded);
+        qsort(ks.folded, ks.n, sizeof *ks.folded, names_cmp_ignoring_case);
         remove_stale(dir, "", &ks);
         free(ks.folded);
         for (size_t i = 0; i < keep.count; i++) free(keep.items[i]);

@@ -1014,13 +1014,6 @@ static int32_t tl__vault_find_hinted(const tl_vault_desc *d, uint32_t id, uint32
 /* index[] entry of a record whose field it no longer fits (options->on_mismatch set). */
 #define TL__VAULT_MISMATCH (-2)
 
-/* Why a record of field `f` does not fit it, when that is a type change or a capacity cut (which
- * tl_vault_read_options can let pass), else TL_VAULT_OK. */
-static tl_vault_error tl__vault_mismatch(const tl_vault_field_desc *f, uint32_t tag, tl_vault_error check) {
-  if (f->tag != tag) return TL_VAULT_ERROR_TYPE;
-  return check == TL_VAULT_ERROR_CAPACITY ? check : TL_VAULT_OK;
-}
-
 static tl_vault_error tl__vault_validate(const tl_vault_desc *d, const unsigned char *data, size_t size,
                                          bool lenient, int32_t *index, uint32_t *field_id) {
   const unsigned char *p = data + TL_VAULT_HEADER_BYTES, *end = data + size;
@@ -1047,7 +1040,8 @@ static tl_vault_error tl__vault_validate(const tl_vault_desc *d, const unsigned 
       *field_id = id; /* for the errors this record causes */
       e = f->tag != tag ? TL_VAULT_ERROR_TYPE : tl__vault_check(f, p, len);
       if (e != TL_VAULT_OK) {
-        if (!lenient || tl__vault_mismatch(f, tag, e) == TL_VAULT_OK) return e;
+        /* A type change or a capacity cut, which on_mismatch can take: the record is skipped. */
+        if (!lenient || (e != TL_VAULT_ERROR_TYPE && e != TL_VAULT_ERROR_CAPACITY)) return e;
         if (r < TL__VAULT_CACHED) index[r] = TL__VAULT_MISMATCH;
       }
       if (at < 1024) {
