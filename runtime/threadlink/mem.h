@@ -463,7 +463,8 @@ TL__MEM_FORCE_INLINE uint32_t tl_hash32_8(const void *data, uint32_t seed) {
  *   - Every header, slot and value starts on an 8-byte boundary: TL_LAYOUT_ALIGN rounds up to 8.
  *   - A list, queue, stack, hash set or dictionary starts with an 8-byte header: bytes 0-3 hold
  *     its count (little-endian); a queue's bytes 4-7 hold its head (the slot of the oldest
- *     element), otherwise they are zero. An array has no header.
+ *     element), a hash set's or dictionary's 1 + the slot of its pending removal (0: none; see
+ *     mem_inline.h), a list's or stack's zero. An array has no header.
  *   - Elements of an array, list, queue or stack follow one another every TL_LAYOUT_ALIGN(size)
  *     bytes.
  *   - A hash set or dictionary is its header, then a control array and a fragment array of one
@@ -472,7 +473,9 @@ TL__MEM_FORCE_INLINE uint32_t tl_hash32_8(const void *data, uint32_t seed) {
  *     Control byte i is 0 when slot i is empty; otherwise d + 1, where d is how far slot i lies
  *     past its key's home slot ((XXH32(key, seed 0) * capacity) >> 32, wrapping), with 255
  *     standing for any d >= 254. Fragment byte i is XXH32(key, seed 0) & 0xFF of the key in slot
- *     i. An empty slot, its control and its fragment byte are all zeros.
+ *     i. An empty slot, its control and its fragment byte are all zeros. The slot of a pending
+ *     removal keeps its control byte, key and value; its fragment byte is flipped (XOR 0x80) and
+ *     it is not counted.
  *
  * Every macro is an integer constant expression when its arguments are (usable in static
  * assertions and array sizes); results have type size_t, so on a 32-bit target a size past 4 GiB

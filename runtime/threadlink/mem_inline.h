@@ -45,17 +45,23 @@
  * before the slots (mem.h), so a lookup reads them for sixteen slots at once (SSE2 or NEON; eight
  * in a 64-bit word elsewhere) and compares keys only where both fit: a miss seldom reads a slot at
  * all. Removal moves the following displaced entries back by one slot (backward-shift deletion),
- * so no marker is ever left: a table after a removal holds exactly the bytes it would hold had
- * the key never been added, and churn never fills or slows the table (the cost of an operation
- * depends on the load, never on how many keys came and went).
+ * so no marker is left to fill the table: churn never fills or slows it (the cost of an operation
+ * depends on the load, never on how many keys came and went). The last removal's move waits for
+ * the next add or remove: its entry stays in its slot, flagged in the header, and an add that
+ * passes or reaches that slot takes it, so removing a key and adding it back, or adding a key
+ * near it, moves little or nothing. Every step leaves each entry where moving at once would have,
+ * so once the pending removal is finished (by the next remove, an add that needs its slot, or
+ * tl_inline_dict_settle) a table holds exactly the bytes it would hold had the removed keys never
+ * been added.
  *
  * Recommended load (count / capacity): at most 0.75 for tables that change often, at most 0.9 for
  * tables that are mostly read. A table may be filled to its capacity, but a fuller table probes
  * further, and every add or remove moves the rest of its run by one slot: a removal moves about
  * 1 entry at load 0.5, 6 at 0.75 and 33 at 0.9 (an insertion 2, 9 and 41). Measured on a
- * 1,024-slot int64 table (tests/bench/mem/RESULTS.md, one run, SSE2): hits 9 / 9 / 9 ns, misses
- * 8 / 8 / 9 ns and a remove+add pair 62 / 76 / 114 ns at those loads. Headroom costs less than
- * growth does: 921 int64 pairs in 2,048 slots take 36,872 bytes, where stb_ds takes 49,288.
+ * 1,024-slot int64 table (tests/bench/mem/RESULTS.md, one run, SSE2): hits 5 / 6 / 6 ns, misses
+ * 5 / 5 / 6 ns, removing a key and adding a new one 46 / 69 / 99 ns, and removing a key and
+ * adding it back 31 / 34 / 36 ns at those loads. Headroom costs less than growth does: 921 int64
+ * pairs in 2,048 slots take 36,872 bytes, where stb_ds takes 49,288.
  *
  * Pointers returned by at/get/peek/get_or_add point into the collection; any later operation
  * that adds or removes may move elements, so re-fetch them afterwards.
@@ -535,6 +541,27 @@ static inline uint32_t tl__table_distance(unsigned char *mem, uint32_t capacity,
   if (TL__MEM_LIKELY(c != TL__TABLE_SATURATED)) return (uint32_t)c - 1u;
   home = tl__table_home(tl__table_hash(tl__table_slot(mem, capacity, stride, i), key_size), capacity);
   return i >= home ? i - home : i + (capacity - home);
+}
+
+/* The pending removal (see "Removal" above tl__table_remove): header bytes 4-7 hold 1 + the slot
+ * of the last removed entry while it still sits in its slot, 0 when none. Its fragment byte is
+ * flipped, so that no probe takes it for its key, and its control byte and key stay as they were,
+ * so that probes step over it as over any entry of its home. Foreign bytes that name a slot past
+ * the table or an empty one name no pending removal. */
+#define TL__TABLE_PENDING_FLIP 0x80u
+
+TL__MEM_FORCE_INLINE uint32_t tl__table_pending(unsigned char *mem, uint32_t capacity) {
+  const uint32_t stored = tl__mem_load_le32(mem + 4) - 1u;
+  return stored < capacity && tl__table_control(mem)[stored] != 0 ? stored : TL_INLINE_NONE;
+}
+
+TL__MEM_FORCE_INLINE void tl__table_set_pending(unsigned char *mem, uint32_t index) {
+  tl__mem_store_le32(mem + 4, index == TL_INLINE_NONE ? 0u : index + 1u);
+}
+
+/* How many slots `to` lies past `from`, wrapping. */
+TL__MEM_FORCE_INLINE uint32_t tl__table_gap(uint32_t from, uint32_t to, uint32_t capacity) {
+  return to >= from ? to - from : to + (capacity - from);
 }
 
 /* Groups: the control (or fragment) bytes of TL__TABLE_GROUP consecutive slots, read at once.
@@ -1094,6 +1121,83 @@ static inline uint32_t tl__table_push_on(unsigned char *control, unsigned char *
   }
 }
 
+/* Exact control bytes for the `n` slots from `index` (wrapping) after a move that left saturated
+ * bytes saturated: a distance that dropped below 254 is worked out from the key's hash. */
+static TL__MEM_NOINLINE TL__MEM_UNUSED void
+tl__table_resolve_saturated(unsigned char *mem, uint32_t capacity, uint32_t key_size, size_t stride,
+                            uint32_t index, uint32_t n) {
+  unsigned char *const control = tl__table_control(mem);
+  uint32_t k;
+  for (k = 0; k < n; k++, index = tl__table_next_index(index, capacity)) {
+    if (control[index] == TL__TABLE_SATURATED) {
+      control[index] =
+          tl__table_control_of(tl__table_distance(mem, capacity, key_size, stride, index));
+    }
+  }
+}
+
+/* Empties slot `index` and moves the displaced entries that follow it back by one slot. Returns
+ * how many moved: those from slot index + 1 to index + n (wrapping) are now one slot earlier. The
+ * count is the caller's. */
+TL__MEM_FORCE_INLINE uint32_t tl__table_vacate(unsigned char *mem, uint32_t capacity,
+                                               uint32_t key_size, size_t stride, uint32_t index) {
+  unsigned char *const control = tl__table_control(mem);
+  unsigned char *const fragments = tl__table_fragments(mem, capacity);
+  bool saturated = false;
+  /* The run to move back ends at an empty slot or at an entry that sits at its home; its
+   * distances drop by one on the way. */
+  const uint32_t n = tl__table_pull_back(control, fragments, capacity, index, &saturated);
+  uint32_t last = index;
+  if (n > 0) {
+    tl__table_ring_back(tl__table_slot(mem, capacity, stride, 0), stride, capacity, index, n);
+    if (TL__MEM_UNLIKELY(saturated)) {
+      tl__table_resolve_saturated(mem, capacity, key_size, stride, index, n);
+    }
+    last = n < capacity - index ? index + n : n - (capacity - index);
+  }
+  control[last] = 0;
+  fragments[last] = 0;
+  memset(tl__table_slot(mem, capacity, stride, last), 0, stride);
+  return n;
+}
+
+/* Finishes the pending removal, if any. Returns the slot an entry now at `index` was in before,
+ * so callers holding a slot index can follow its entry. */
+TL__MEM_FORCE_INLINE uint32_t tl__table_settle(unsigned char *mem, uint32_t capacity,
+                                               uint32_t key_size, size_t stride, uint32_t index) {
+  const uint32_t pending = tl__table_pending(mem, capacity);
+  uint32_t n, gap;
+  if (pending == TL_INLINE_NONE) return index;
+  n = tl__table_vacate(mem, capacity, key_size, stride, pending);
+  tl__table_set_pending(mem, TL_INLINE_NONE);
+  gap = tl__table_gap(pending, index, capacity);
+  return gap >= 1 && gap <= n ? (index == 0 ? capacity - 1 : index - 1) : index;
+}
+
+/* Moves the `n` entries after slot `to` (wrapping) one slot back, into slots to .. to + n - 1,
+ * one nearer their homes: the run between a pending removal and an insertion's place. Returns
+ * false, moving nothing, when one of them has a saturated control byte (an entry 254 or more
+ * slots from home, or foreign bytes): the caller then finishes the removal the usual way, which
+ * works out such distances again. */
+static inline bool tl__table_shift_back(unsigned char *mem, uint32_t capacity, size_t stride,
+                                        uint32_t to, uint32_t n) {
+  unsigned char *const control = tl__table_control(mem);
+  unsigned char *const fragments = tl__table_fragments(mem, capacity);
+  uint32_t i = to, k;
+  for (k = 0; k < n; k++) {
+    i = tl__table_next_index(i, capacity);
+    if (control[i] == TL__TABLE_SATURATED) return false;
+  }
+  for (i = to, k = 0; k < n; k++) {
+    const uint32_t from = tl__table_next_index(i, capacity);
+    control[i] = (unsigned char)(control[from] - 1u);
+    fragments[i] = fragments[from];
+    i = from;
+  }
+  tl__table_ring_back(tl__table_slot(mem, capacity, stride, 0), stride, capacity, to, n);
+  return true;
+}
+
 /* Finds `key` or inserts it (its value zeroed). Returns its slot index and sets *result to
  * TL_INLINE_OK (inserted) or TL_INLINE_EXISTS; returns TL_INLINE_NONE with TL_INLINE_FULL when
  * there is no room. */
@@ -1103,20 +1207,70 @@ TL__MEM_FORCE_INLINE uint32_t tl__table_insert(unsigned char *mem, uint32_t capa
   const size_t stride = tl__table_stride(key_size, value_size);
   unsigned char *const control = tl__table_control(mem);
   unsigned char *const fragments = tl__table_fragments(mem, capacity);
-  const tl__table_probe p = tl__table_probe_key(mem, capacity, key_size, stride, key, true);
+  tl__table_probe p = tl__table_probe_key(mem, capacity, key_size, stride, key, true);
   const uint32_t count = tl__inline_count(mem, capacity);
+  uint32_t pending;
+  bool shifted = false;
   unsigned char *slot;
   if (p.found) {
     *result = TL_INLINE_EXISTS;
     return p.index;
   }
-  if (p.distance >= capacity || count >= capacity) {
+  if (count >= capacity) {
     *result = TL_INLINE_FULL;
     return TL_INLINE_NONE;
   }
-  if (control[p.index] != 0) {
-    /* Move the rest of the run, up to the next empty slot, one slot on. */
-    const uint32_t n = tl__table_push_on(control, fragments, capacity, p.index);
+  pending = tl__table_pending(mem, capacity);
+  if (pending != TL_INLINE_NONE) {
+    /* When the key takes the last free slot, every slot holds an entry: finish the removal
+     * first, so that the key goes where it would had the removal been done at once (a full
+     * table's order depends on which slot was left free). */
+    bool settle = count + 1u >= capacity || p.distance >= capacity;
+    const uint32_t home =
+        p.index >= p.distance ? p.index - p.distance : p.index + (capacity - p.distance);
+    const uint32_t past_home = tl__table_gap(home, pending, capacity);
+    if (!settle && past_home < p.distance) {
+      /* The pending slot lies on the probe's way: the entries between it and the key's place move
+       * back into it, and the key takes the slot before its place (when a removed key comes back,
+       * nothing moves). */
+      const uint32_t n = p.distance - past_home - 1u;
+      if (tl__table_shift_back(mem, capacity, stride, pending, n)) {
+        p.index = n < capacity - pending ? pending + n : n - (capacity - pending);
+        p.distance--;
+        tl__table_set_pending(mem, TL_INLINE_NONE);
+        pending = TL_INLINE_NONE;
+        shifted = true;
+      } else {
+        settle = true;
+      }
+    }
+    if (settle) {
+      (void)tl__table_settle(mem, capacity, key_size, stride, 0);
+      pending = TL_INLINE_NONE;
+      p = tl__table_probe_key(mem, capacity, key_size, stride, key, true);
+    }
+  }
+  if (p.distance >= capacity) {
+    *result = TL_INLINE_FULL;
+    return TL_INLINE_NONE;
+  }
+  if (!shifted && control[p.index] != 0) {
+    /* Move the rest of the run, up to the next empty slot or the pending removal's slot, one slot
+     * on; reaching the pending slot fills it. */
+    unsigned char pending_control = 0;
+    uint32_t n;
+    if (pending != TL_INLINE_NONE) {
+      pending_control = control[pending];
+      control[pending] = 0;
+    }
+    n = tl__table_push_on(control, fragments, capacity, p.index);
+    if (pending != TL_INLINE_NONE) {
+      if (n != TL_INLINE_NONE && tl__table_gap(p.index, pending, capacity) == n) {
+        tl__table_set_pending(mem, TL_INLINE_NONE);
+      } else {
+        control[pending] = pending_control;
+      }
+    }
     if (n == TL_INLINE_NONE) { /* the count said there was room but no slot is free */
       *result = TL_INLINE_FULL;
       return TL_INLINE_NONE;
@@ -1133,45 +1287,37 @@ TL__MEM_FORCE_INLINE uint32_t tl__table_insert(unsigned char *mem, uint32_t capa
   return p.index;
 }
 
-/* Empties slot `index` and moves the displaced entries that follow it back by one slot. */
-TL__MEM_FORCE_INLINE void tl__table_remove_at(unsigned char *mem, uint32_t capacity,
-                                              uint32_t key_size, uint32_t value_size,
-                                              uint32_t index) {
-  const size_t stride = tl__table_stride(key_size, value_size);
-  unsigned char *const control = tl__table_control(mem);
-  unsigned char *const fragments = tl__table_fragments(mem, capacity);
-  const uint32_t count = tl__inline_count(mem, capacity);
-  bool saturated = false;
-  /* The run to move back ends at an empty slot or at an entry that sits at its home; its
-   * distances drop by one on the way. */
-  const uint32_t n = tl__table_pull_back(control, fragments, capacity, index, &saturated);
-  uint32_t last = index;
-  if (n > 0) {
-    tl__table_ring_back(tl__table_slot(mem, capacity, stride, 0), stride, capacity, index, n);
-    if (TL__MEM_UNLIKELY(saturated)) {
-      uint32_t i, k;
-      for (i = index, k = 0; k < n; k++, i = tl__table_next_index(i, capacity)) {
-        if (control[i] == TL__TABLE_SATURATED) {
-          control[i] =
-              tl__table_control_of(tl__table_distance(mem, capacity, key_size, stride, i));
-        }
-      }
-    }
-    last = n < capacity - index ? index + n : n - (capacity - index);
-  }
-  control[last] = 0;
-  fragments[last] = 0;
-  memset(tl__table_slot(mem, capacity, stride, last), 0, stride);
-  tl__mem_store_le32(mem, count ? count - 1 : 0);
-}
-
+/* Removal. A removal leaves its entry in its slot, pending, and the entry moves out when the next
+ * insertion needs the slot or the next removal comes: an insertion whose probe passes the slot
+ * moves the entries between it and the key's place back into it (none when a removed key comes
+ * back, unless keys of its home follow it), and one whose run reaches the slot stops there. Each
+ * step leaves every entry where moving the removed one out at once would have (tests/mem's model
+ * test compares the bytes); a removal only waits. While pending, the slot keeps the removed key
+ * and value, its fragment byte flipped. */
 TL__MEM_FORCE_INLINE bool tl__table_remove(unsigned char *mem, uint32_t capacity, uint32_t key_size,
                                            uint32_t value_size, const void *key) {
-  uint32_t index;
+  const size_t stride = tl__table_stride(key_size, value_size);
+  uint32_t index, count;
   if (!mem || !key) return false;
   if (!tl__table_find(mem, capacity, key_size, value_size, key, &index)) return false;
-  tl__table_remove_at(mem, capacity, key_size, value_size, index);
+  count = tl__inline_count(mem, capacity);
+  if (TL__MEM_UNLIKELY(index == tl__table_pending(mem, capacity))) {
+    /* Only foreign bytes name a slot a probe finds: move it out now. */
+    (void)tl__table_vacate(mem, capacity, key_size, stride, index);
+    tl__table_set_pending(mem, TL_INLINE_NONE);
+  } else {
+    index = tl__table_settle(mem, capacity, key_size, stride, index);
+    tl__table_fragments(mem, capacity)[index] ^= TL__TABLE_PENDING_FLIP;
+    tl__table_set_pending(mem, index);
+  }
+  tl__mem_store_le32(mem, count ? count - 1 : 0);
   return true;
+}
+
+/* Finishes the pending removal of a table (see tl_inline_dict_settle). */
+static inline void tl__table_settle_all(unsigned char *mem, uint32_t capacity, uint32_t key_size,
+                                        uint32_t value_size) {
+  if (mem) (void)tl__table_settle(mem, capacity, key_size, tl__table_stride(key_size, value_size), 0);
 }
 
 /* First slot that is empty or holds an entry at its home: no removal ever moves an entry across
@@ -1202,12 +1348,14 @@ static inline tl_inline_iter tl__table_iter(unsigned char *mem, uint32_t capacit
 /* The next occupied slot of the walk, or TL_INLINE_NONE at the end. */
 TL__MEM_FORCE_INLINE uint32_t tl__table_next(unsigned char *mem, uint32_t capacity,
                                              tl_inline_iter *it) {
+  uint32_t pending;
   if (!mem || !it) return TL_INLINE_NONE;
+  pending = tl__table_pending(mem, capacity);
   while (it->left > 0) {
     const uint32_t i = it->next < capacity ? it->next : 0;
     it->next = i + 1 == capacity ? 0 : i + 1;
     it->left--;
-    if (tl__table_control(mem)[i] != 0) {
+    if (tl__table_control(mem)[i] != 0 && i != pending) {
       it->current = i;
       return i;
     }
@@ -1218,20 +1366,28 @@ TL__MEM_FORCE_INLINE uint32_t tl__table_next(unsigned char *mem, uint32_t capaci
 
 static inline bool tl__table_iter_remove(unsigned char *mem, uint32_t capacity, uint32_t key_size,
                                          uint32_t value_size, tl_inline_iter *it) {
-  uint32_t current;
+  const size_t stride = tl__table_stride(key_size, value_size);
+  uint32_t current, settled, count;
   if (!mem || !it || it->current >= capacity) return false;
   current = it->current;
-  if (tl__table_control(mem)[current] == 0) return false;
-  tl__table_remove_at(mem, capacity, key_size, value_size, current);
+  if (tl__table_control(mem)[current] == 0 || current == tl__table_pending(mem, capacity)) {
+    return false;
+  }
+  /* A walk removes at once, so that it knows where everything went: first the pending removal,
+   * which may move the current entry one slot back (with those after it), then the entry. */
+  settled = tl__table_settle(mem, capacity, key_size, stride, current);
+  count = tl__inline_count(mem, capacity);
+  (void)tl__table_vacate(mem, capacity, key_size, stride, settled);
+  tl__mem_store_le32(mem, count ? count - 1 : 0);
   it->current = TL_INLINE_NONE;
-  if (current == it->start) {
+  if (settled == it->start) {
     /* The walk's first element is gone, and with it everything visited: start afresh, since the
      * boundary may have moved. */
     *it = tl__table_iter(mem, capacity);
   } else {
     /* A displaced successor may have moved into this slot: examine it again. */
-    it->next = current;
-    it->left++;
+    it->next = settled;
+    it->left += settled == current ? 1u : 2u;
   }
   return true;
 }
@@ -1285,6 +1441,11 @@ static inline bool tl_inline_hashset_add(tl_inline_hashset s, const void *elemen
 /* Removes an element; true when the set changed. */
 static inline bool tl_inline_hashset_remove(tl_inline_hashset s, const void *element) {
   return tl__table_remove(s.mem, s.capacity, s.element_size, 0, element);
+}
+
+/* Finishes the last removal now (see tl_inline_dict_settle). */
+static inline void tl_inline_hashset_settle(tl_inline_hashset s) {
+  tl__table_settle_all(s.mem, s.capacity, s.element_size, 0);
 }
 
 static inline void tl_inline_hashset_clear(tl_inline_hashset s) {
@@ -1439,6 +1600,15 @@ static inline bool tl_inline_dict_remove(tl_inline_dict d, const void *key) {
   return tl__table_remove(d.mem, d.capacity, d.key_size, d.value_size, key);
 }
 
+/* Finishes the last removal now: its entry leaves its slot and the entries after it move back,
+ * which the next add or remove would otherwise do. Afterwards the bytes are those of a table that
+ * never held the removed keys (the surviving entries added in the same order), for code that
+ * compares or saves a table's bytes against one rebuilt from its entries. Lookups, counts and
+ * walks never need it. */
+static inline void tl_inline_dict_settle(tl_inline_dict d) {
+  tl__table_settle_all(d.mem, d.capacity, d.key_size, d.value_size);
+}
+
 static inline void tl_inline_dict_clear(tl_inline_dict d) {
   if (d.mem) memset(d.mem, 0, TL_LAYOUT_DICT_BYTES(d.capacity, d.key_size, d.value_size));
 }
@@ -1580,6 +1750,9 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
   TL__INLINE_TYPED_FN bool name##_remove(name s, K element) { \
     return tl__table_remove(s.mem, s.capacity, TL__CAST(uint32_t, sizeof(K)), 0, &element); \
   } \
+  TL__INLINE_TYPED_FN void name##_settle(name s) { \
+    tl__table_settle_all(s.mem, s.capacity, TL__CAST(uint32_t, sizeof(K)), 0); \
+  } \
   TL__INLINE_TYPED_FN void name##_clear(name s) { \
     if (s.mem) memset(s.mem, 0, TL_LAYOUT_SET_BYTES(s.capacity, sizeof(K))); \
   } \
@@ -1631,6 +1804,9 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
   } \
   TL__INLINE_TYPED_FN bool name##_remove(name d, K key) { \
     return tl__table_remove(d.mem, d.capacity, TL__CAST(uint32_t, sizeof(K)), TL__CAST(uint32_t, sizeof(V)), &key); \
+  } \
+  TL__INLINE_TYPED_FN void name##_settle(name d) { \
+    tl__table_settle_all(d.mem, d.capacity, TL__CAST(uint32_t, sizeof(K)), TL__CAST(uint32_t, sizeof(V))); \
   } \
   TL__INLINE_TYPED_FN void name##_clear(name d) { \
     if (d.mem) memset(d.mem, 0, TL_LAYOUT_DICT_BYTES(d.capacity, sizeof(K), sizeof(V))); \

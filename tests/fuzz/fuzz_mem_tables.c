@@ -99,6 +99,7 @@ static void run_table(reader *r, uint32_t capacity, uint32_t key_size, uint32_t 
       break;
     default:
       if (key[0] == 0xC1) tl_inline_dict_clear(d);
+      else if (key[0] & 1) tl_inline_dict_settle(d);
       break;
     }
   }

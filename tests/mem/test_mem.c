@@ -481,8 +481,11 @@ static void test_mem_hashset_operations(void **state) {
   assert_true(tl_inline_hashset_contains(s, &k));
   check_table(mem, cap, 8, 0);
   for (k = 100; k < 108; k++) assert_int_equal(tl_inline_hashset_contains(s, &k), k != 103);
-  /* Empty it completely: the bytes are all zero again. */
+  /* Empty it completely: once the last removal is settled, the bytes are all zero again. */
   for (k = 0; k < 200; k++) (void)tl_inline_hashset_remove(s, &k);
+  assert_int_equal(tl_inline_hashset_count(s), 0);
+  assert_int_not_equal(tl__mem_load_le32(mem + 4), 0);
+  tl_inline_hashset_settle(s);
   {
     size_t i;
     for (i = 0; i < bytes; i++) assert_int_equal(mem[i], 0);
@@ -616,8 +619,10 @@ static void test_mem_hashset_wraps_around(void **state) {
   assert_memory_equal(mem + 40 + 3 * 8, &first[0], 8);
   assert_memory_equal(mem + 40 + 4 * 8, &first[1], 8);
   for (i = 0; i < 4; i++) assert_true(tl_inline_hashset_contains(s, &last[i]));
-  /* Removing the entry in the last slot pulls the wrapped run back across the end. */
+  /* Removing the entry in the last slot, once settled, pulls the wrapped run back across the end. */
   assert_true(tl_inline_hashset_remove(s, &last[0]));
+  check_table(mem, cap, 8, 0);
+  tl_inline_hashset_settle(s);
   check_table(mem, cap, 8, 0);
   assert_memory_equal(mem + 40 + 15 * 8, &last[1], 8);
   assert_memory_equal(mem + 40 + 2 * 8, &first[0], 8);
@@ -629,8 +634,8 @@ static void test_mem_hashset_wraps_around(void **state) {
   free(mem);
 }
 
-/* After any removal the bytes equal those of a table that never held the key: no marker, and
- * churn with new keys leaves no trace. */
+/* After any removal, once settled, the bytes equal those of a table that never held the key: no
+ * marker, and churn with new keys leaves no trace. */
 static void test_mem_hashset_removal_leaves_no_trace(void **state) {
   const uint32_t cap = 64;
   size_t bytes = TL_LAYOUT_SET_BYTES(cap, 8);
@@ -650,6 +655,8 @@ static void test_mem_hashset_removal_leaves_no_trace(void **state) {
     assert_true(tl_inline_hashset_add(sa, &keys[55]));
   }
   for (i = 0; i < 56; i++) assert_true(tl_inline_hashset_add(sb, &keys[i]));
+  check_table(a, cap, 8, 0);
+  tl_inline_hashset_settle(sa);
   check_table(a, cap, 8, 0);
   assert_memory_equal(a, b, bytes);
   free(a);
@@ -1144,6 +1151,7 @@ static void test_mem_table_saturated_distances(void **state) {
     assert_false(tl_inline_hashset_contains(s, &keys[i]));
   }
   for (i = 0; i < 40; i++) assert_true(tl_inline_hashset_remove(s, &other[i]));
+  tl_inline_hashset_settle(s);
   for (i = 0; i < bytes; i++) assert_int_equal(mem[i], 0);
   free(mem);
 }
@@ -1178,6 +1186,197 @@ static void test_mem_table_lookup_routes_random(void **state) {
     free(keys);
     free(mem);
   }
+}
+
+
+/* Header bytes 4-7 of a table: 1 + the slot of a removal still pending (0: none). */
+static uint32_t pending_slot(const unsigned char *mem) { return tl__mem_load_le32(mem + 4); }
+
+/* A table of 8-byte keys built from `keys` in order, to compare bytes with. */
+static unsigned char *fresh_set(const uint64_t *keys, int n, uint32_t cap) {
+  unsigned char *mem = (unsigned char *)scratch(TL_LAYOUT_SET_BYTES(cap, 8));
+  tl_inline_hashset s = tl_inline_hashset_view(mem, cap, 8);
+  int i;
+  for (i = 0; i < n; i++) assert_true(tl_inline_hashset_add(s, &keys[i]));
+  return mem;
+}
+
+/* A removal stays pending in its slot: the slot keeps its key with the fragment byte flipped, no
+ * lookup or walk sees it, and the next add takes it when the add passes or reaches it. */
+static void test_mem_table_pending_removal(void **state) {
+  const uint32_t cap = 16;
+  const size_t bytes = TL_LAYOUT_SET_BYTES(cap, 8);
+  unsigned char *mem = (unsigned char *)scratch(bytes), *before = (unsigned char *)scratch(bytes);
+  unsigned char *fresh;
+  tl_inline_hashset s = tl_inline_hashset_view(mem, cap, 8);
+  uint64_t a, b, c, same[3], p, q, r, t, u, v, order[6], key;
+  const void *element;
+  tl_inline_iter it;
+  int seen;
+  (void)state;
+  keys_with_home(&a, 1, 3, cap, 0);
+  keys_with_home(&b, 1, 4, cap, 0);
+  keys_with_home(&c, 1, 5, cap, 0);
+  assert_true(tl_inline_hashset_add(s, &a));
+  assert_true(tl_inline_hashset_add(s, &b));
+  assert_true(tl_inline_hashset_add(s, &c));
+  memcpy(before, mem, bytes);
+  /* Removing b leaves it in slot 4, flagged. */
+  assert_true(tl_inline_hashset_remove(s, &b));
+  assert_int_equal(pending_slot(mem), 4 + 1);
+  assert_int_equal(tl_inline_hashset_count(s), 2);
+  assert_memory_equal(mem + 40 + 4 * 8, &b, 8);
+  assert_int_equal(mem[8 + 4], 1);
+  assert_int_equal(mem[8 + 16 + 4], (tl_hash32(&b, 8, 0) & 0xFF) ^ 0x80);
+  assert_false(tl_inline_hashset_contains(s, &b));
+  assert_false(tl_inline_hashset_remove(s, &b));
+  assert_true(tl_inline_hashset_contains(s, &a));
+  assert_true(tl_inline_hashset_contains(s, &c));
+  check_table(mem, cap, 8, 0);
+  it = tl_inline_hashset_iter(s);
+  seen = 0;
+  while (tl_inline_hashset_next(s, &it, &element)) {
+    assert_true(memcmp(element, &b, 8) != 0);
+    seen++;
+  }
+  assert_int_equal(seen, 2);
+  /* Adding b back takes its slot: the bytes are those before the removal, nothing moved. */
+  assert_true(tl_inline_hashset_add(s, &b));
+  assert_memory_equal(mem, before, bytes);
+
+  /* Keys of one home stay in insertion order: a removed key that comes back goes after the
+   * others, which move back into its slot. */
+  tl_inline_hashset_clear(s);
+  keys_with_home(same, 3, 9, cap, 0);
+  for (seen = 0; seen < 3; seen++) assert_true(tl_inline_hashset_add(s, &same[seen]));
+  assert_true(tl_inline_hashset_remove(s, &same[0]));
+  assert_true(tl_inline_hashset_add(s, &same[0]));
+  assert_int_equal(pending_slot(mem), 0);
+  order[0] = same[1], order[1] = same[2], order[2] = same[0];
+  fresh = fresh_set(order, 3, cap);
+  assert_memory_equal(mem, fresh, bytes);
+  free(fresh);
+
+  /* An add whose run reaches the pending slot stops there: p q [r] _ u, remove r, add t (home 5)
+   * gives p t q _ u. */
+  tl_inline_hashset_clear(s);
+  keys_with_home(&p, 1, 5, cap, 0);
+  keys_with_home(&q, 1, 6, cap, 0);
+  keys_with_home(&r, 1, 7, cap, 0);
+  keys_with_home(&u, 1, 9, cap, 0);
+  keys_with_home(&t, 1, 5, cap, p + 1);
+  keys_with_home(&v, 1, 12, cap, 0);
+  assert_true(tl_inline_hashset_add(s, &p));
+  assert_true(tl_inline_hashset_add(s, &q));
+  assert_true(tl_inline_hashset_add(s, &r));
+  assert_true(tl_inline_hashset_add(s, &u));
+  assert_true(tl_inline_hashset_remove(s, &r));
+  assert_int_equal(pending_slot(mem), 7 + 1);
+  /* An add elsewhere leaves the removal pending. */
+  assert_true(tl_inline_hashset_add(s, &v));
+  assert_int_equal(pending_slot(mem), 7 + 1);
+  check_table(mem, cap, 8, 0);
+  assert_true(tl_inline_hashset_add(s, &t));
+  assert_int_equal(pending_slot(mem), 0);
+  assert_memory_equal(mem + 40 + 5 * 8, &p, 8);
+  assert_memory_equal(mem + 40 + 6 * 8, &t, 8);
+  assert_memory_equal(mem + 40 + 7 * 8, &q, 8);
+  assert_int_equal(mem[8 + 8], 0);
+  order[0] = p, order[1] = q, order[2] = u, order[3] = v, order[4] = t;
+  fresh = fresh_set(order, 5, cap);
+  assert_memory_equal(mem, fresh, bytes);
+  free(fresh);
+  /* A second removal finishes the first: removing q then p leaves p pending and q gone. */
+  assert_true(tl_inline_hashset_remove(s, &q));
+  assert_true(tl_inline_hashset_remove(s, &p));
+  assert_int_equal(pending_slot(mem), 5 + 1);
+  assert_memory_equal(mem + 40 + 6 * 8, &t, 8);
+  assert_int_equal(mem[8 + 7], 0);
+  check_table(mem, cap, 8, 0);
+  tl_inline_hashset_settle(s);
+  order[0] = u, order[1] = v, order[2] = t;
+  fresh = fresh_set(order, 3, cap);
+  assert_memory_equal(mem, fresh, bytes);
+  free(fresh);
+  tl_inline_hashset_settle(s); /* nothing pending: no change */
+  assert_int_equal(pending_slot(mem), 0);
+  (void)key;
+  free(mem);
+  free(before);
+}
+
+/* A full table but for a pending removal: an add moves the removal out first, so the table ends
+ * as if the removal had been done at once; the next add is refused. */
+static void test_mem_table_pending_removal_when_full(void **state) {
+  static const uint32_t capacities[] = {1, 2, 8, 16, 33};
+  size_t c;
+  (void)state;
+  for (c = 0; c < sizeof capacities / sizeof capacities[0]; c++) {
+    const uint32_t cap = capacities[c];
+    const size_t bytes = TL_LAYOUT_SET_BYTES(cap, 8);
+    unsigned char *mem = (unsigned char *)scratch(bytes), *fresh;
+    tl_inline_hashset s = tl_inline_hashset_view(mem, cap, 8);
+    uint64_t keys[34], extra;
+    uint32_t i, victim;
+    for (i = 0; i < cap; i++) {
+      keys[i] = rng_next();
+      assert_true(tl_inline_hashset_add(s, &keys[i]));
+    }
+    victim = (uint32_t)(rng_next() % cap);
+    assert_true(tl_inline_hashset_remove(s, &keys[victim]));
+    assert_int_not_equal(pending_slot(mem), 0);
+    memmove(&keys[victim], &keys[victim + 1], (cap - 1 - victim) * sizeof keys[0]);
+    extra = rng_next();
+    keys[cap - 1] = extra;
+    assert_true(tl_inline_hashset_add(s, &extra));
+    assert_int_equal(pending_slot(mem), 0);
+    check_table(mem, cap, 8, 0);
+    fresh = fresh_set(keys, (int)cap, cap);
+    assert_memory_equal(mem, fresh, bytes);
+    extra = rng_next();
+    assert_int_equal(tl_inline_hashset_add_ex(s, &extra), TL_INLINE_FULL);
+    for (i = 0; i < cap; i++) assert_true(tl_inline_hashset_contains(s, &keys[i]));
+    free(fresh);
+    free(mem);
+  }
+}
+
+/* A walk that removes entries after a pending removal in the same run: finishing the pending one
+ * moves the current entry and those after it one slot back, and the walk follows them. */
+static void test_mem_table_walk_removal_after_pending(void **state) {
+  const uint32_t cap = 16;
+  unsigned char *mem = (unsigned char *)scratch(TL_LAYOUT_SET_BYTES(cap, 8));
+  tl_inline_hashset s = tl_inline_hashset_view(mem, cap, 8);
+  uint64_t keys[7], other;
+  int visits[7] = {0}, i, other_visits = 0;
+  const void *element;
+  tl_inline_iter it;
+  (void)state;
+  keys_with_home(keys, 7, 2, cap, 0);
+  keys_with_home(&other, 1, 4, cap, 0); /* inside the run, nearer its home */
+  for (i = 0; i < 7; i++) assert_true(tl_inline_hashset_add(s, &keys[i]));
+  assert_true(tl_inline_hashset_add(s, &other));
+  assert_true(tl_inline_hashset_remove(s, &keys[1]));
+  it = tl_inline_hashset_iter(s);
+  while (tl_inline_hashset_next(s, &it, &element)) {
+    int k = -1;
+    for (i = 0; i < 7; i++) if (memcmp(element, &keys[i], 8) == 0) k = i;
+    if (k < 0) {
+      assert_memory_equal(element, &other, 8);
+      other_visits++;
+      continue;
+    }
+    visits[k]++;
+    if (k == 2 || k == 3 || k == 5) assert_true(tl_inline_hashset_iter_remove(s, &it));
+  }
+  for (i = 0; i < 7; i++) assert_int_equal(visits[i], i == 1 ? 0 : 1);
+  assert_int_equal(other_visits, 1);
+  assert_int_equal(pending_slot(mem), 0);
+  check_table(mem, cap, 8, 0);
+  assert_int_equal(tl_inline_hashset_count(s), 4);
+  for (i = 0; i < 7; i++)
+    assert_int_equal(tl_inline_hashset_contains(s, &keys[i]), i == 0 || i == 4 || i == 6);
+  free(mem);
 }
 
 /* Garbage in the header (a count past the capacity, a head past the end) cannot push an
@@ -1216,6 +1415,43 @@ static void test_mem_corrupt_headers_stay_in_bounds(void **state) {
     for (k = 2; k < 40; k++) assert_false(tl_inline_hashset_add(hs, &k));
     free(t);
   }
+  /* A pending removal named by foreign bytes: past the table or at an empty slot it is none; at a
+   * live entry whose fragment byte is not flipped, that entry is found, skipped by walks, and
+   * removed at once. */
+  {
+    const uint32_t tcap = 8;
+    unsigned char *t = (unsigned char *)scratch(TL_LAYOUT_SET_BYTES(tcap, 8));
+    tl_inline_hashset hs = tl_inline_hashset_view(t, tcap, 8);
+    uint64_t keys[4], k, *named = NULL;
+    uint32_t slot, empty = 0, live = 0;
+    int seen;
+    tl_inline_iter it;
+    const void *element;
+    for (k = 0; k < 4; k++) {
+      keys[k] = rng_next();
+      assert_true(tl_inline_hashset_add(hs, &keys[k]));
+    }
+    while (t[8 + empty] != 0) empty++;
+    while (t[8 + live] == 0) live++;
+    for (slot = 0; slot < 3; slot++) {
+      tl__mem_store_le32(t + 4, slot == 0 ? 0xFFFFFFFFu : slot == 1 ? empty + 1 : live + 1);
+      seen = 0;
+      it = tl_inline_hashset_iter(hs);
+      while (tl_inline_hashset_next(hs, &it, &element)) seen++;
+      assert_int_equal(seen, slot == 2 ? 3 : 4);
+      for (k = 0; k < 4; k++) assert_true(tl_inline_hashset_contains(hs, &keys[k]));
+    }
+    for (k = 0; k < 4; k++) {
+      if (memcmp(t + 8 + 2 * 8 + live * 8, &keys[k], 8) == 0) named = &keys[k];
+    }
+    assert_non_null(named);
+    assert_true(tl_inline_hashset_remove(hs, named));
+    assert_int_equal(tl__mem_load_le32(t + 4), 0);
+    assert_int_equal(tl_inline_hashset_count(hs), 3);
+    check_table(t, tcap, 8, 0);
+    for (k = 0; k < 4; k++) assert_int_equal(tl_inline_hashset_contains(hs, &keys[k]), &keys[k] != named);
+    free(t);
+  }
 }
 
 int main(void) {
@@ -1245,6 +1481,9 @@ int main(void) {
     cmocka_unit_test(test_mem_table_lookup_routes_random),
     cmocka_unit_test(test_mem_table_ctz_portable),
     cmocka_unit_test(test_mem_table_saturated_distances),
+    cmocka_unit_test(test_mem_table_pending_removal),
+    cmocka_unit_test(test_mem_table_pending_removal_when_full),
+    cmocka_unit_test(test_mem_table_walk_removal_after_pending),
     cmocka_unit_test(test_mem_corrupt_headers_stay_in_bounds),
   };
   return cmocka_run_group_tests_name("mem", tests, NULL, NULL);

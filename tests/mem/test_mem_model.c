@@ -1,6 +1,7 @@
 /* Randomized model test of the inline collections: millions of random operations, each checked
  * against a simple reference implementation; at intervals the bytes are checked too (table
- * invariants, and a table rebuilt from its surviving keys must hold the very same bytes).
+ * invariants, and a table rebuilt from its surviving keys must hold the very same bytes once the
+ * pending removal is settled).
  *
  * TL_MEM_MODEL_SCALE (environment) scales the number of operations: 1 (the default) runs about
  * five million, 0.1 a tenth, 10 ten times as many.
@@ -24,6 +25,7 @@ static double ops_scale = 1.0;
 /* What the runs exercised, printed at the end so that a weakened test shows. */
 static struct {
   uint64_t ops, full_refusals, walks, walk_removals, rollbacks, byte_checks;
+  uint64_t pending_ops, pending_filled, re_adds; /* ops run with a removal pending, adds that took it */
 } stats;
 
 static uint64_t scaled(uint64_t ops) {
@@ -129,6 +131,8 @@ static void check_against_model(const table_model *m, unsigned char *mem, unsign
   tl_inline_dict d = tl_inline_dict_view(mem, c->capacity, c->key_size, c->value_size);
   size_t bytes = TL_LAYOUT_DICT_BYTES(c->capacity, c->key_size, c->value_size);
   uint32_t id, n, i;
+  unsigned char *settled = (unsigned char *)malloc(bytes);
+  assert_non_null(settled);
   stats.byte_checks++;
   test_check_table(mem, c->capacity, c->key_size, c->value_size);
   assert_int_equal(tl_inline_dict_count(d), m->count);
@@ -147,7 +151,14 @@ static void check_against_model(const table_model *m, unsigned char *mem, unsign
       assert_int_equal(tl_inline_dict_try_add_ex(fresh, key_of(m, ids[i]), value_of(m, ids[i])),
                        TL_INLINE_OK);
   }
-  assert_memory_equal(mem, scratch_mem, bytes);
+  /* Settling the pending removal leaves exactly those bytes (settled on a copy, so that the run
+   * goes on with the removal pending). */
+  memcpy(settled, mem, bytes);
+  tl_inline_dict_settle(tl_inline_dict_view(settled, c->capacity, c->key_size, c->value_size));
+  test_check_table(settled, c->capacity, c->key_size, c->value_size);
+  assert_int_equal(tl__mem_load_le32(settled + 4), 0);
+  assert_memory_equal(settled, scratch_mem, bytes);
+  free(settled);
 }
 
 /* A full walk, removing the current element with probability `removal` in 1/256. */
@@ -217,6 +228,8 @@ static void run_table_model(const table_config *c, uint64_t seed) {
   assert_true(tl_inline_dict_valid(d));
 
   for (op = 0; op < ops; op++) {
+    const uint32_t pending_before = tl__mem_load_le32(mem + 4);
+    const uint32_t count_before = m.count;
     uint32_t id = (uint32_t)(test_splitmix64(&rng) % m.universe);
     const unsigned char *key = key_of(&m, id);
     unsigned kind = (unsigned)(test_splitmix64(&rng) % 1000);
@@ -289,6 +302,17 @@ static void run_table_model(const table_config *c, uint64_t seed) {
       if (m.present[id]) {
         m.present[id] = 0;
         m.count--;
+        /* Often the same key comes straight back (it takes its old slot, moving nothing). */
+        if (test_splitmix64(&rng) % 4 == 0) {
+          assert_int_equal(c->value_size ? tl_inline_dict_try_add_ex(d, key, value)
+                                         : tl_inline_hashset_add_ex(s, key),
+                           TL_INLINE_OK);
+          m.present[id] = 1;
+          m.stamp[id] = m.next_stamp++;
+          memcpy(value_of(&m, id), value, c->value_size);
+          m.count++;
+          stats.re_adds++;
+        }
       }
       break;
     case 4: { /* lookups */
@@ -339,6 +363,10 @@ static void run_table_model(const table_config *c, uint64_t seed) {
     }
     assert_int_equal(tl_inline_dict_count(d), m.count);
     stats.ops++;
+    if (pending_before) {
+      stats.pending_ops++;
+      stats.pending_filled += m.count > count_before && tl__mem_load_le32(mem + 4) == 0;
+    }
     if (m.count > peak) peak = m.count;
     if (op % check_every == check_every - 1) check_against_model(&m, mem, scratch_mem, ids);
   }
@@ -497,9 +525,12 @@ int main(void) {
   int failed = cmocka_run_group_tests_name("mem_model", tests, NULL, NULL);
   fprintf(stderr,
           "model: %llu operations checked; %llu refused as full, %llu walks removing %llu elements, "
-          "%llu rollbacks, %llu whole-table byte checks\n",
+          "%llu rollbacks, %llu whole-table byte checks; %llu operations with a removal pending, "
+          "%llu adds that took its slot, %llu keys added straight back\n",
           (unsigned long long)stats.ops, (unsigned long long)stats.full_refusals,
           (unsigned long long)stats.walks, (unsigned long long)stats.walk_removals,
-          (unsigned long long)stats.rollbacks, (unsigned long long)stats.byte_checks);
+          (unsigned long long)stats.rollbacks, (unsigned long long)stats.byte_checks,
+          (unsigned long long)stats.pending_ops, (unsigned long long)stats.pending_filled,
+          (unsigned long long)stats.re_adds);
   return failed;
 }
