@@ -14,9 +14,10 @@
  *                                                     last element into the gap), clear
  *   queue     TL_LAYOUT_SEQUENCE_BYTES(cap, size)     FIFO ring: enqueue, dequeue, peek, at, clear
  *   stack     TL_LAYOUT_SEQUENCE_BYTES(cap, size)     push, pop, peek, at, clear
- *   hashset   TL_LAYOUT_SET_BYTES(cap, size)          contains, add, remove, clear, iterate
+ *   hashset   TL_LAYOUT_SET_BYTES(cap, size)          contains, add, remove, settle, clear, iterate
  *   dict      TL_LAYOUT_DICT_BYTES(cap, ksize, vsize) contains_key, try_get, get (pointer), try_add,
- *                                                     get_or_add, set, remove, clear, iterate
+ *                                                     get_or_add, set, remove, settle, clear,
+ *                                                     iterate
  *
  * Making a view: tl_inline_<kind>_view(mem, capacity, sizes...). The memory must be 8-byte aligned
  * and hold the bytes above; capacity is 1..TL_INLINE_MAX_CAPACITY and element/key sizes are
