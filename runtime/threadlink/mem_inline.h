@@ -30,7 +30,8 @@
  * memory cannot send an operation out of bounds.
  *
  * Determinism: element order depends only on the operations performed, and slots that an
- * operation vacates are zeroed, so the same operations give the same bytes on every machine.
+ * operation vacates are zeroed (a hash table's last removal keeps its bytes until it is finished,
+ * see below), so the same operations give the same bytes on every machine.
  * A dequeue that empties a queue resets its head to 0.
  *
  * Elements are raw bytes. Keys are hashed (XXH32, seed 0) and compared as raw bytes, never
