@@ -87,7 +87,10 @@
  * TL_INLINE_STACK_TYPE, TL_INLINE_HASHSET_TYPE(name, K) and TL_INLINE_DICT_TYPE(name, K, V)
  * define a view type `name` (pointer and capacity only) with type-checked functions name_view,
  * name_add, name_get ... whose sizes are compile-time constants, so hashing and comparison of 4- and
- * 8-byte keys inline completely. Generated vault accessors are meant to call the same functions.
+ * 8-byte keys inline completely, and a read-only view type `name_const` over const memory
+ * (name_const_view, name_as_const) with the reading functions: name_const_count, name_const_at,
+ * name_const_get, name_const_try_get, name_const_contains, name_const_iter/next ... Generated vault
+ * accessors call the same functions (a const vault's collection getter gives the read-only view).
  */
 #ifndef THREADLINK_MEM_INLINE_H
 #define THREADLINK_MEM_INLINE_H
@@ -131,6 +134,12 @@ TL__MEM_FORCE_INLINE bool tl__inline_size_ok(uint32_t size) {
 static inline bool tl__inline_bytes_ok(uint32_t capacity, uint64_t stride, uint64_t header) {
   return capacity >= 1 && capacity <= TL_INLINE_MAX_CAPACITY &&
          header + (uint64_t)capacity * stride <= (uint64_t)TL_MEM_MAX_BYTES;
+}
+
+/* Const memory handed to code that takes writable memory but only reads it (the typed read-only
+ * views): through an integer, so that no qualifier is cast away in the caller's file. */
+static inline unsigned char *tl__inline_reader(const void *mem) {
+  return (unsigned char *)(uintptr_t)mem;
 }
 
 /* Count stored in a header, clamped to the capacity. */
@@ -1657,11 +1666,18 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
  * then take a few dozen instructions and no call. */
 #define TL__INLINE_TYPED_LOOKUP TL__INLINE_MAYBE_UNUSED TL__MEM_FORCE_INLINE
 
+/* Each typed view `name` comes with a read-only one, `name_const`, over const memory (a const
+ * frame, a generated static const instance): name_const_view(mem, capacity) or
+ * name_as_const(view), and name_const_* for the operations that only read. */
 #define TL__INLINE_TYPED_VIEW(name, view_fn, ...) \
   typedef struct name { \
     unsigned char *mem; \
     uint32_t capacity; \
   } name; \
+  typedef struct name##_const { \
+    const unsigned char *mem; \
+    uint32_t capacity; \
+  } name##_const; \
   TL__INLINE_TYPED_FN name name##_view(void *mem, uint32_t capacity) { \
     name v; \
     v.mem = view_fn(mem, capacity, __VA_ARGS__).mem; \
@@ -1669,7 +1685,26 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
     return v; \
   } \
   TL__INLINE_TYPED_FN bool name##_valid(name v) { return v.mem != TL__NULL; } \
-  TL__INLINE_TYPED_FN uint32_t name##_capacity(name v) { return v.capacity; }
+  TL__INLINE_TYPED_FN uint32_t name##_capacity(name v) { return v.capacity; } \
+  TL__INLINE_TYPED_FN name##_const name##_as_const(name v) { \
+    name##_const c; \
+    c.mem = v.mem; \
+    c.capacity = v.capacity; \
+    return c; \
+  } \
+  TL__INLINE_TYPED_FN name##_const name##_const_view(const void *mem, uint32_t capacity) { \
+    return name##_as_const(name##_view(tl__inline_reader(mem), capacity)); \
+  } \
+  TL__INLINE_TYPED_FN bool name##_const_valid(name##_const v) { return v.mem != TL__NULL; } \
+  TL__INLINE_TYPED_FN uint32_t name##_const_capacity(name##_const v) { return v.capacity; } \
+  /* The reading operations of a const view go through the writable ones, which they never ask \
+   * to write. */ \
+  TL__INLINE_TYPED_FN name name##_reading(name##_const c) { \
+    name v; \
+    v.mem = tl__inline_reader(c.mem); \
+    v.capacity = c.capacity; \
+    return v; \
+  }
 
 #define TL_INLINE_ARRAY_TYPE(name, T) \
   TL__INLINE_TYPED_VIEW(name, tl_inline_array_view, TL__CAST(uint32_t, sizeof(T))) \
@@ -1679,6 +1714,10 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
   } \
   TL__INLINE_TYPED_FN void name##_clear(name a) { \
     if (a.mem) memset(a.mem, 0, TL_LAYOUT_ARRAY_BYTES(a.capacity, sizeof(T))); \
+  } \
+  TL__INLINE_TYPED_FN uint32_t name##_const_length(name##_const a) { return a.capacity; } \
+  TL__INLINE_TYPED_FN const T *name##_const_at(name##_const a, uint32_t index) { \
+    return name##_at(name##_reading(a), index); \
   }
 
 #define TL_INLINE_LIST_TYPE(name, T) \
@@ -1696,7 +1735,11 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
   TL__INLINE_TYPED_FN bool name##_remove_at(name l, uint32_t index) { \
     return tl__list_remove_at(l.mem, l.capacity, TL__CAST(uint32_t, sizeof(T)), index); \
   } \
-  TL__INLINE_TYPED_FN void name##_clear(name l) { tl__sequence_clear(l.mem, l.capacity, TL__CAST(uint32_t, sizeof(T))); }
+  TL__INLINE_TYPED_FN void name##_clear(name l) { tl__sequence_clear(l.mem, l.capacity, TL__CAST(uint32_t, sizeof(T))); } \
+  TL__INLINE_TYPED_FN uint32_t name##_const_count(name##_const l) { return name##_count(name##_reading(l)); } \
+  TL__INLINE_TYPED_FN const T *name##_const_at(name##_const l, uint32_t index) { \
+    return name##_at(name##_reading(l), index); \
+  }
 
 #define TL_INLINE_QUEUE_TYPE(name, T) \
   TL__INLINE_TYPED_VIEW(name, tl_inline_queue_view, TL__CAST(uint32_t, sizeof(T))) \
@@ -1715,7 +1758,12 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
   TL__INLINE_TYPED_FN T *name##_at(name q, uint32_t index) { \
     return TL__CAST(T *, tl__queue_at(q.mem, q.capacity, TL__CAST(uint32_t, sizeof(T)), index)); \
   } \
-  TL__INLINE_TYPED_FN void name##_clear(name q) { tl__sequence_clear(q.mem, q.capacity, TL__CAST(uint32_t, sizeof(T))); }
+  TL__INLINE_TYPED_FN void name##_clear(name q) { tl__sequence_clear(q.mem, q.capacity, TL__CAST(uint32_t, sizeof(T))); } \
+  TL__INLINE_TYPED_FN uint32_t name##_const_count(name##_const q) { return name##_count(name##_reading(q)); } \
+  TL__INLINE_TYPED_FN const T *name##_const_peek(name##_const q) { return name##_peek(name##_reading(q)); } \
+  TL__INLINE_TYPED_FN const T *name##_const_at(name##_const q, uint32_t index) { \
+    return name##_at(name##_reading(q), index); \
+  }
 
 #define TL_INLINE_STACK_TYPE(name, T) \
   TL__INLINE_TYPED_VIEW(name, tl_inline_stack_view, TL__CAST(uint32_t, sizeof(T))) \
@@ -1732,7 +1780,12 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
   TL__INLINE_TYPED_FN T *name##_at(name s, uint32_t index) { \
     return TL__CAST(T *, tl__list_at(s.mem, s.capacity, TL__CAST(uint32_t, sizeof(T)), index)); \
   } \
-  TL__INLINE_TYPED_FN void name##_clear(name s) { tl__sequence_clear(s.mem, s.capacity, TL__CAST(uint32_t, sizeof(T))); }
+  TL__INLINE_TYPED_FN void name##_clear(name s) { tl__sequence_clear(s.mem, s.capacity, TL__CAST(uint32_t, sizeof(T))); } \
+  TL__INLINE_TYPED_FN uint32_t name##_const_count(name##_const s) { return name##_count(name##_reading(s)); } \
+  TL__INLINE_TYPED_FN const T *name##_const_peek(name##_const s) { return name##_peek(name##_reading(s)); } \
+  TL__INLINE_TYPED_FN const T *name##_const_at(name##_const s, uint32_t index) { \
+    return name##_at(name##_reading(s), index); \
+  }
 
 #define TL_INLINE_HASHSET_TYPE(name, K) \
   TL__INLINE_TYPED_VIEW(name, tl_inline_hashset_view, TL__CAST(uint32_t, sizeof(K))) \
@@ -1770,6 +1823,14 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
   } \
   TL__INLINE_TYPED_FN bool name##_iter_remove(name s, tl_inline_iter *it) { \
     return tl__table_iter_remove(s.mem, s.capacity, TL__CAST(uint32_t, sizeof(K)), 0, it); \
+  } \
+  TL__INLINE_TYPED_FN uint32_t name##_const_count(name##_const s) { return name##_count(name##_reading(s)); } \
+  TL__INLINE_TYPED_LOOKUP bool name##_const_contains(name##_const s, K element) { \
+    return name##_contains(name##_reading(s), element); \
+  } \
+  TL__INLINE_TYPED_FN tl_inline_iter name##_const_iter(name##_const s) { return name##_iter(name##_reading(s)); } \
+  TL__INLINE_TYPED_FN bool name##_const_next(name##_const s, tl_inline_iter *it, K *element) { \
+    return name##_next(name##_reading(s), it, element); \
   }
 
 #define TL_INLINE_DICT_TYPE(name, K, V) \
@@ -1827,6 +1888,21 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
   } \
   TL__INLINE_TYPED_FN bool name##_iter_remove(name d, tl_inline_iter *it) { \
     return tl__table_iter_remove(d.mem, d.capacity, TL__CAST(uint32_t, sizeof(K)), TL__CAST(uint32_t, sizeof(V)), it); \
+  } \
+  TL__INLINE_TYPED_FN uint32_t name##_const_count(name##_const d) { return name##_count(name##_reading(d)); } \
+  TL__INLINE_TYPED_LOOKUP const V *name##_const_get(name##_const d, K key) { return name##_get(name##_reading(d), key); } \
+  TL__INLINE_TYPED_LOOKUP bool name##_const_contains_key(name##_const d, K key) { \
+    return name##_contains_key(name##_reading(d), key); \
+  } \
+  TL__INLINE_TYPED_LOOKUP bool name##_const_try_get(name##_const d, K key, V *out) { \
+    return name##_try_get(name##_reading(d), key, out); \
+  } \
+  TL__INLINE_TYPED_FN tl_inline_iter name##_const_iter(name##_const d) { return name##_iter(name##_reading(d)); } \
+  TL__INLINE_TYPED_FN bool name##_const_next(name##_const d, tl_inline_iter *it, K *key, const V **value) { \
+    V *v = TL__NULL; \
+    const bool more = name##_next(name##_reading(d), it, key, value ? &v : TL__NULL); \
+    if (value) *value = v; \
+    return more; \
   }
 
 #endif /* THREADLINK_MEM_INLINE_H */

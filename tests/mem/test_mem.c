@@ -810,6 +810,89 @@ TL_INLINE_HASHSET_TYPE(u32_set, uint32_t)
 TL_INLINE_DICT_TYPE(i64_dict, int64_t, int64_t)
 TL_INLINE_DICT_TYPE(u32_vec3_dict, uint32_t, vec3)
 
+/* Every typed view has a read-only one over const memory that reads what the writable one
+ * wrote: same counts, elements, lookups and walk, through const pointers. */
+static void test_mem_typed_const_views(void **state) {
+  unsigned char *arr = (unsigned char *)scratch(TL_LAYOUT_ARRAY_BYTES(4, sizeof(vec3)));
+  unsigned char *lst = (unsigned char *)scratch(TL_LAYOUT_SEQUENCE_BYTES(4, sizeof(vec3)));
+  unsigned char *que = (unsigned char *)scratch(TL_LAYOUT_SEQUENCE_BYTES(3, sizeof(uint16_t)));
+  unsigned char *stk = (unsigned char *)scratch(TL_LAYOUT_SEQUENCE_BYTES(2, sizeof(int64_t)));
+  unsigned char *set = (unsigned char *)scratch(TL_LAYOUT_SET_BYTES(8, sizeof(uint32_t)));
+  unsigned char *dic = (unsigned char *)scratch(TL_LAYOUT_DICT_BYTES(8, 8, 8));
+  vec3 v = {1, 2, 3, 0};
+  const void *const_arr = arr, *const_set = set;
+  vec3_array_const ca;
+  vec3_list_const cl;
+  u16_queue_const cq;
+  i64_stack_const cs;
+  u32_set_const chs;
+  i64_dict_const cd;
+  tl_inline_iter it;
+  const int64_t *found;
+  int64_t key, value, sum = 0;
+  uint32_t element, total = 0;
+  (void)state;
+  *vec3_array_at(vec3_array_view(arr, 4), 2) = v;
+  ca = vec3_array_const_view(const_arr, 4);
+  assert_true(vec3_array_const_valid(ca));
+  assert_int_equal(vec3_array_const_length(ca), 4);
+  assert_int_equal(vec3_array_const_capacity(ca), 4);
+  assert_int_equal(vec3_array_const_at(ca, 2)->z, 3);
+  assert_null(vec3_array_const_at(ca, 4));
+  assert_false(vec3_array_const_valid(vec3_array_const_view(NULL, 4)));
+
+  assert_true(vec3_list_add(vec3_list_view(lst, 4), v));
+  cl = vec3_list_as_const(vec3_list_view(lst, 4));
+  assert_int_equal(vec3_list_const_count(cl), 1);
+  assert_int_equal(vec3_list_const_at(cl, 0)->y, 2);
+  assert_null(vec3_list_const_at(cl, 1));
+
+  assert_true(u16_queue_enqueue(u16_queue_view(que, 3), 7));
+  assert_true(u16_queue_enqueue(u16_queue_view(que, 3), 8));
+  cq = u16_queue_as_const(u16_queue_view(que, 3));
+  assert_int_equal(u16_queue_const_count(cq), 2);
+  assert_int_equal(*u16_queue_const_peek(cq), 7);
+  assert_int_equal(*u16_queue_const_at(cq, 1), 8);
+
+  assert_true(i64_stack_push(i64_stack_view(stk, 2), -4));
+  cs = i64_stack_as_const(i64_stack_view(stk, 2));
+  assert_int_equal(i64_stack_const_count(cs), 1);
+  assert_int_equal(*i64_stack_const_peek(cs), -4);
+  assert_int_equal(*i64_stack_const_at(cs, 0), -4);
+
+  assert_true(u32_set_add(u32_set_view(set, 8), 10));
+  assert_true(u32_set_add(u32_set_view(set, 8), 11));
+  chs = u32_set_const_view(const_set, 8);
+  assert_int_equal(u32_set_const_count(chs), 2);
+  assert_true(u32_set_const_contains(chs, 11));
+  assert_false(u32_set_const_contains(chs, 12));
+  it = u32_set_const_iter(chs);
+  while (u32_set_const_next(chs, &it, &element)) total += element;
+  assert_int_equal(total, 21);
+
+  for (key = 1; key <= 5; key++) assert_true(i64_dict_try_add(i64_dict_view(dic, 8), key, key * 10));
+  assert_true(i64_dict_remove(i64_dict_view(dic, 8), 3)); /* pending: no walk or lookup sees it */
+  cd = i64_dict_as_const(i64_dict_view(dic, 8));
+  assert_int_equal(i64_dict_const_count(cd), 4);
+  found = i64_dict_const_get(cd, 4);
+  assert_non_null(found);
+  assert_int_equal(*found, 40);
+  assert_null(i64_dict_const_get(cd, 3));
+  assert_true(i64_dict_const_contains_key(cd, 5));
+  assert_true(i64_dict_const_try_get(cd, 2, &value));
+  assert_int_equal(value, 20);
+  assert_false(i64_dict_const_try_get(cd, 3, &value));
+  it = i64_dict_const_iter(cd);
+  while (i64_dict_const_next(cd, &it, &key, &found)) sum += key + *found;
+  assert_int_equal(sum, (1 + 2 + 4 + 5) * 11);
+  free(arr);
+  free(lst);
+  free(que);
+  free(stk);
+  free(set);
+  free(dic);
+}
+
 static void test_mem_typed_wrappers(void **state) {
   unsigned char *arr = (unsigned char *)scratch(TL_LAYOUT_ARRAY_BYTES(4, sizeof(vec3)));
   unsigned char *lst = (unsigned char *)scratch(TL_LAYOUT_SEQUENCE_BYTES(4, sizeof(vec3)));
@@ -1475,6 +1558,7 @@ int main(void) {
     cmocka_unit_test(test_mem_hashset_iteration),
     cmocka_unit_test(test_mem_dict_odd_sizes),
     cmocka_unit_test(test_mem_typed_wrappers),
+    cmocka_unit_test(test_mem_typed_const_views),
     cmocka_unit_test(test_mem_invalid_views_fail),
     cmocka_unit_test(test_mem_table_lookup_routes),
     cmocka_unit_test(test_mem_table_lookup_routes_random),
