@@ -307,10 +307,15 @@ static void emit_schema(const vschema *s, out_file *o, const emit_options *opt)
         const vfield *f = &s->fields.items[i];
         const char *m = f->member;
         if (f->type == VT_COLLECTION) {
-            buf_printf(b, "/* A view over the collection (do not modify a const instance through it; call %s_vault_notify after edits). */\n", v);
-            buf_printf(b, "static inline %s_vault_%s_%s %s_vault_get_%s(const %s_vault *v) {\n"
-                          "    return %s_vault_%s_%s_view(TL__VAULT_BYTES(v->%s), %uu);\n}\n",
-                       v, m, view_suffix[f->kind], v, m, v, v, m, view_suffix[f->kind], m, f->capacity);
+            const char *k = view_suffix[f->kind];
+            buf_printf(b, "/* A read-only view over the collection. */\n"
+                          "static inline %s_vault_%s_%s_const %s_vault_get_%s(const %s_vault *v) {\n"
+                          "    return %s_vault_%s_%s_const_view(v->%s, %uu);\n}\n",
+                       v, m, k, v, m, v, v, m, k, m, f->capacity);
+            buf_printf(b, "/* A view to change the collection through; call %s_vault_notify(v, %s_VAULT_ID_%s) after edits. */\n"
+                          "static inline %s_vault_%s_%s %s_vault_edit_%s(%s_vault *v) {\n"
+                          "    return %s_vault_%s_%s_view(v->%s, %uu);\n}\n",
+                       v, U, m, v, m, k, v, m, v, v, m, k, m, f->capacity);
         } else if (f->type == VT_STRING) {
             buf_printf(b, "static inline const char *%s_vault_get_%s(const %s_vault *v) { return v->%s; }\n", v, m, v, m);
             buf_printf(b, "/* false (nothing changed) when value is longer than %u bytes. */\n"

@@ -131,7 +131,7 @@ static int vaults(void)
     enemy_vault_listen(&live, on_enemy_change, "orc");
     int32_t damage = (int32_t)(weapon_vault_get_Damage(sword).raw >> 32) - enemy_vault_get_Armor(&live);
     enemy_vault_set_Health(&live, enemy_vault_get_Health(&live) - damage);
-    enemy_vault_HitsTaken_list_add(enemy_vault_get_HitsTaken(&live), damage);
+    enemy_vault_HitsTaken_list_add(enemy_vault_edit_HitsTaken(&live), damage);
     enemy_vault_notify(&live, ENEMY_VAULT_ID_HitsTaken);
     printf("  %s hits %s for %d: health %d/%d\n", weapon_vault_get_DisplayName(sword), enemy_vault_get_DisplayName(&live),
            damage, enemy_vault_get_Health(&live), enemy_vault_get_MaxHealth(&live));
@@ -154,7 +154,7 @@ static int vaults(void)
     if (tl_vault_read(&enemy_vault_desc, &loaded, save, size) != TL_VAULT_OK) return 1;
     tl_fp drop = {0};
     int32_t table = 2;
-    enemy_vault_LootTable_dict_try_get(enemy_vault_get_LootTable(&loaded), table, &drop);
+    enemy_vault_LootTable_dict_const_try_get(enemy_vault_get_LootTable(&loaded), table, &drop);
     printf("  saved %zu bytes; loaded %s (health %d, transient), loot table 2 drops at %.2f\n", size,
            enemy_vault_get_DisplayName(&loaded), enemy_vault_get_Health(&loaded), tl_fp_to_double(drop));
     return enemy_vault_get_MaxHealth(&loaded) == 80 ? 0 : 1;

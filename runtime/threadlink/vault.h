@@ -121,14 +121,12 @@ extern "C" {
 #define TL_VAULT_STATIC_ASSERT(name, condition) typedef char name[(condition) ? 1 : -1]
 
 /* For the generated headers, which expand in the program's own files: the size of a member of
- * struct type T, and a view's pointer to a (const) vault's bytes, without the C casts that C++'s
- * -Wold-style-cast and -Wzero-as-null-pointer-constant report. */
+ * struct type T without the C casts that C++'s -Wold-style-cast and
+ * -Wzero-as-null-pointer-constant report. */
 #if defined(__cplusplus) && __cplusplus >= 201103L
 #  define TL__VAULT_MEMBER_SIZE(T, member) sizeof(T::member)
-#  define TL__VAULT_BYTES(p) const_cast<void *>(static_cast<const void *>(p))
 #else
 #  define TL__VAULT_MEMBER_SIZE(T, member) sizeof(((T *)0)->member)
-#  define TL__VAULT_BYTES(p) ((void *)(uintptr_t)(p))
 #endif
 
 /* ---------------------------------------------------------------------------------------------

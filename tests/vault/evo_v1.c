@@ -11,9 +11,9 @@ static void to_view(const unit_vault *u, evo_view *out)
     out->speed_raw = u->Speed.raw;
     out->removed = u->Removed;
     out->mode = u->Mode;
-    unit_vault_Tags_list tags = unit_vault_get_Tags(u);
-    out->tag_count = unit_vault_Tags_list_count(tags);
-    for (uint32_t i = 0; i < out->tag_count; i++) out->tags[i] = *unit_vault_Tags_list_at(tags, i);
+    unit_vault_Tags_list_const tags = unit_vault_get_Tags(u);
+    out->tag_count = unit_vault_Tags_list_const_count(tags);
+    for (uint32_t i = 0; i < out->tag_count; i++) out->tags[i] = *unit_vault_Tags_list_const_at(tags, i);
 }
 
 size_t evo_v1_write(const evo_view *f, unsigned char *out, size_t cap)
@@ -26,7 +26,7 @@ size_t evo_v1_write(const evo_view *f, unsigned char *out, size_t cap)
     unit_vault_set_Speed(&u, tl_fp_from_raw(f->speed_raw));
     unit_vault_set_Removed(&u, f->removed);
     unit_vault_set_Mode(&u, (int32_t)f->mode);
-    unit_vault_Tags_list tags = unit_vault_get_Tags(&u);
+    unit_vault_Tags_list tags = unit_vault_edit_Tags(&u);
     unit_vault_Tags_list_clear(tags);
     for (uint32_t i = 0; i < f->tag_count; i++)
         if (!unit_vault_Tags_list_add(tags, f->tags[i])) return 0;

@@ -68,10 +68,10 @@ static void test_vault_data_lookups(void **state)
     assert_int_equal(first->Icon.id, (uint32_t)Game_Icons_Sword);
     tl_fp loot;
     tl_vault_asset_ref shield = {(uint32_t)Game_Icons_Shield};
-    assert_true(every_vault_Loot_dict_try_get(every_vault_get_Loot(second), shield, &loot));
+    assert_true(every_vault_Loot_dict_const_try_get(every_vault_get_Loot(second), shield, &loot));
     assert_true(loot.raw == tl_fp_from_fraction(125, 100).raw);
-    assert_int_equal(every_vault_Loot_dict_count(every_vault_get_Loot(second)), 1);
-    assert_int_equal(every_vault_Seen_set_count(every_vault_get_Seen(first)), 3);
+    assert_int_equal(every_vault_Loot_dict_const_count(every_vault_get_Loot(second)), 1);
+    assert_int_equal(every_vault_Seen_set_const_count(every_vault_get_Seen(first)), 3);
 }
 
 /* The generator lays collections out itself; the runtime's operations must give the same bytes. */
@@ -80,26 +80,26 @@ static void test_vault_baked_collections_match_runtime(void **state)
     (void)state;
     every_vault v;
     memset(&v, 0, sizeof v);
-    every_vault_Seen_set seen = every_vault_get_Seen(&v);
+    every_vault_Seen_set seen = every_vault_edit_Seen(&v);
     for (int32_t k = 5; k <= 10; k++) assert_true(every_vault_Seen_set_add(seen, k));
     assert_memory_equal(v.Seen, every_vault_defaults.Seen, sizeof v.Seen);
 
-    every_vault_Loot_dict loot = every_vault_get_Loot(&v);
+    every_vault_Loot_dict loot = every_vault_edit_Loot(&v);
     tl_vault_asset_ref sword = {(uint32_t)Game_Icons_Sword}, shield = {(uint32_t)Game_Icons_Shield};
     assert_true(every_vault_Loot_dict_try_add(loot, sword, tl_fp_from_fraction(1, 2)));
     assert_true(every_vault_Loot_dict_try_add(loot, shield, tl_fp_from_int(2)));
     assert_memory_equal(v.Loot, every_vault_defaults.Loot, sizeof v.Loot);
 
-    every_vault_Slots_array slots = every_vault_get_Slots(&v);
+    every_vault_Slots_array slots = every_vault_edit_Slots(&v);
     *every_vault_Slots_array_at(slots, 0) = 1;
     *every_vault_Slots_array_at(slots, 1) = 2;
     assert_memory_equal(v.Slots, every_vault_defaults.Slots, sizeof v.Slots);
 
     tl_fpv3 p = {{tl_fp_from_int(1).raw}, {tl_fp_from_int(2).raw}, {tl_fp_from_int(3).raw}};
-    assert_true(every_vault_Tags_list_add(every_vault_get_Tags(&v), p));
+    assert_true(every_vault_Tags_list_add(every_vault_edit_Tags(&v), p));
     assert_memory_equal(v.Tags, every_vault_defaults.Tags, sizeof v.Tags);
 
-    every_vault_Queue_queue q = every_vault_get_Queue(&v);
+    every_vault_Queue_queue q = every_vault_edit_Queue(&v);
     assert_true(every_vault_Queue_queue_enqueue(q, true));
     assert_true(every_vault_Queue_queue_enqueue(q, false));
     assert_true(every_vault_Queue_queue_enqueue(q, true));
@@ -330,26 +330,26 @@ static void test_vault_round_trips(void **state)
     /* A mutated vault: a queue whose head moved, a stack, removals from a table. */
     every_vault v, w;
     every_vault_init(&v);
-    every_vault_Queue_queue q = every_vault_get_Queue(&v);
+    every_vault_Queue_queue q = every_vault_edit_Queue(&v);
     bool out;
     every_vault_Queue_queue_clear(q);
     for (int k = 0; k < 7; k++) {
         assert_true(every_vault_Queue_queue_enqueue(q, k % 2 == 0));
         if (k % 2) assert_true(every_vault_Queue_queue_dequeue(q, &out));
     }
-    assert_true(every_vault_Undo_stack_push(every_vault_get_Undo(&v), INT64_MIN));
-    assert_true(every_vault_Undo_stack_push(every_vault_get_Undo(&v), 4));
-    assert_true(every_vault_Seen_set_remove(every_vault_get_Seen(&v), 7));
+    assert_true(every_vault_Undo_stack_push(every_vault_edit_Undo(&v), INT64_MIN));
+    assert_true(every_vault_Undo_stack_push(every_vault_edit_Undo(&v), 4));
+    assert_true(every_vault_Seen_set_remove(every_vault_edit_Seen(&v), 7));
     every_vault_set_Precise(&v, -1e300);
     every_vault_init(&w);
     size_t n = serialise(&v, bytes, sizeof bytes);
     assert_int_equal(tl_vault_read(&every_vault_desc, &w, bytes, n), TL_VAULT_OK);
     assert_same_serialised(&v, &w);
-    assert_int_equal(every_vault_Queue_queue_count(every_vault_get_Queue(&w)), every_vault_Queue_queue_count(q));
-    assert_true(*every_vault_Queue_queue_peek(every_vault_get_Queue(&w)) == *every_vault_Queue_queue_peek(q));
-    assert_true(*every_vault_Undo_stack_peek(every_vault_get_Undo(&w)) == 4);
-    assert_false(every_vault_Seen_set_contains(every_vault_get_Seen(&w), 7));
-    assert_true(every_vault_Seen_set_contains(every_vault_get_Seen(&w), 8));
+    assert_int_equal(every_vault_Queue_queue_const_count(every_vault_get_Queue(&w)), every_vault_Queue_queue_count(q));
+    assert_true(*every_vault_Queue_queue_const_peek(every_vault_get_Queue(&w)) == *every_vault_Queue_queue_peek(q));
+    assert_true(*every_vault_Undo_stack_const_peek(every_vault_get_Undo(&w)) == 4);
+    assert_false(every_vault_Seen_set_const_contains(every_vault_get_Seen(&w), 7));
+    assert_true(every_vault_Seen_set_const_contains(every_vault_get_Seen(&w), 8));
 }
 
 static void test_vault_serialisation_is_deterministic_and_pinned(void **state)

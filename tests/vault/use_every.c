@@ -26,7 +26,7 @@ int main(void)
     if (!first || things_by_id(THINGS_ID_Second) != &things_instances[1]) return 1;
     every_vault_set_Health(&v, every_vault_get_Health(first));
     if (!every_vault_set_Name(&v, "x")) return 2;
-    every_vault_Seen_set_add(every_vault_get_Seen(&v), 99);
+    every_vault_Seen_set_add(every_vault_edit_Seen(&v), 99);
     every_vault_notify(&v, EVERY_VAULT_ID_Seen);
     if (changes != 3 || !every_vault_has(EVERY_VAULT_ID_Loot)) return 3;
     if (tl_vault_write(&every_vault_desc, first, bytes, sizeof bytes, &n) != TL_VAULT_OK) return 4;

@@ -1,8 +1,9 @@
 #!/bin/sh
-# Compile-fail tests for the typed event API: RUNTIME_DIR SAMPLE_DIR CASE.c...
+# Compile-fail tests for typed APIs (the event API; vault collections, from tests/vault):
+# RUNTIME_DIR INCLUDE_DIR CASE.c...
 # Each case compiles cleanly as it is (the control), and must fail to compile with -DTL_EXPECT_FAIL,
-# with an error reported on the line marked `EXPECTED-ERROR <listener type>` that names that
-# listener type, so it fails for the expected reason and not for any other. C is compiled with the
+# with an error reported on the line marked `EXPECTED-ERROR <type>` that names that type, so it
+# fails for the expected reason and not for any other. C is compiled with the
 # project's recommended flags (-Werror=incompatible-pointer-types, see iris.h), C++ with plain
 # -std=c++17 (it rejects the conversion anyway). Every compiler on PATH among gcc, clang, g++,
 # clang++ is tried.
@@ -30,12 +31,12 @@ check() { # compiler std lang case
     cat "$work/control.err"; failed=$((failed + 1)); return 0
   fi
   if "$cc" -x "$lang" $flags -DTL_EXPECT_FAIL -c "$src" -o "$work/out.o" 2>"$work/fail.err"; then
-    echo "FAIL: $cc $std $name: a listener of the wrong signature compiled"
+    echo "FAIL: $cc $std $name: the case compiled with TL_EXPECT_FAIL"
     cat "$work/fail.err"; failed=$((failed + 1)); return 0
   fi
   line=$(grep -n 'EXPECTED-ERROR' "$src" | cut -d: -f1)
   type=$(sed -n "${line}s/.*EXPECTED-ERROR \([A-Za-z0-9_]*\).*/\1/p" "$src")
-  reason='incompatible|invalid conversion|no matching function'
+  reason='incompatible|invalid conversion|could not convert|no matching function'
   if ! grep -E "$name:$line:[0-9]+: error: .*($reason)" "$work/fail.err" >/dev/null ||
      ! grep -q "$type" "$work/fail.err"; then
     echo "FAIL: $cc $std $name: compilation failed, but not with a conversion error at line $line naming $type"

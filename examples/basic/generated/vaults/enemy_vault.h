@@ -116,9 +116,13 @@ static inline void enemy_vault_set_MoveSpeed(enemy_vault *v, tl_fp value) {
         tl_vault_notify(&v->tl_listener, v, ENEMY_VAULT_ID_MoveSpeed);
     }
 }
-/* A view over the collection (do not modify a const instance through it; call enemy_vault_notify after edits). */
-static inline enemy_vault_LootTable_dict enemy_vault_get_LootTable(const enemy_vault *v) {
-    return enemy_vault_LootTable_dict_view(TL__VAULT_BYTES(v->LootTable), 4u);
+/* A read-only view over the collection. */
+static inline enemy_vault_LootTable_dict_const enemy_vault_get_LootTable(const enemy_vault *v) {
+    return enemy_vault_LootTable_dict_const_view(v->LootTable, 4u);
+}
+/* A view to change the collection through; call enemy_vault_notify(v, ENEMY_VAULT_ID_LootTable) after edits. */
+static inline enemy_vault_LootTable_dict enemy_vault_edit_LootTable(enemy_vault *v) {
+    return enemy_vault_LootTable_dict_view(v->LootTable, 4u);
 }
 static inline int32_t enemy_vault_get_Health(const enemy_vault *v) { return v->Health; }
 static inline void enemy_vault_set_Health(enemy_vault *v, int32_t value) {
@@ -127,9 +131,13 @@ static inline void enemy_vault_set_Health(enemy_vault *v, int32_t value) {
         tl_vault_notify(&v->tl_listener, v, ENEMY_VAULT_ID_Health);
     }
 }
-/* A view over the collection (do not modify a const instance through it; call enemy_vault_notify after edits). */
-static inline enemy_vault_HitsTaken_list enemy_vault_get_HitsTaken(const enemy_vault *v) {
-    return enemy_vault_HitsTaken_list_view(TL__VAULT_BYTES(v->HitsTaken), 8u);
+/* A read-only view over the collection. */
+static inline enemy_vault_HitsTaken_list_const enemy_vault_get_HitsTaken(const enemy_vault *v) {
+    return enemy_vault_HitsTaken_list_const_view(v->HitsTaken, 8u);
+}
+/* A view to change the collection through; call enemy_vault_notify(v, ENEMY_VAULT_ID_HitsTaken) after edits. */
+static inline enemy_vault_HitsTaken_list enemy_vault_edit_HitsTaken(enemy_vault *v) {
+    return enemy_vault_HitsTaken_list_view(v->HitsTaken, 8u);
 }
 
 /* Generic access by field id: false for a field this vault does not have or a type tag that differs

@@ -290,29 +290,53 @@ static inline void every_vault_set_Scratch(every_vault *v, float value) {
         tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Scratch);
     }
 }
-/* A view over the collection (do not modify a const instance through it; call every_vault_notify after edits). */
-static inline every_vault_Slots_array every_vault_get_Slots(const every_vault *v) {
-    return every_vault_Slots_array_view(TL__VAULT_BYTES(v->Slots), 4u);
+/* A read-only view over the collection. */
+static inline every_vault_Slots_array_const every_vault_get_Slots(const every_vault *v) {
+    return every_vault_Slots_array_const_view(v->Slots, 4u);
 }
-/* A view over the collection (do not modify a const instance through it; call every_vault_notify after edits). */
-static inline every_vault_Tags_list every_vault_get_Tags(const every_vault *v) {
-    return every_vault_Tags_list_view(TL__VAULT_BYTES(v->Tags), 3u);
+/* A view to change the collection through; call every_vault_notify(v, EVERY_VAULT_ID_Slots) after edits. */
+static inline every_vault_Slots_array every_vault_edit_Slots(every_vault *v) {
+    return every_vault_Slots_array_view(v->Slots, 4u);
 }
-/* A view over the collection (do not modify a const instance through it; call every_vault_notify after edits). */
-static inline every_vault_Queue_queue every_vault_get_Queue(const every_vault *v) {
-    return every_vault_Queue_queue_view(TL__VAULT_BYTES(v->Queue), 5u);
+/* A read-only view over the collection. */
+static inline every_vault_Tags_list_const every_vault_get_Tags(const every_vault *v) {
+    return every_vault_Tags_list_const_view(v->Tags, 3u);
 }
-/* A view over the collection (do not modify a const instance through it; call every_vault_notify after edits). */
-static inline every_vault_Undo_stack every_vault_get_Undo(const every_vault *v) {
-    return every_vault_Undo_stack_view(TL__VAULT_BYTES(v->Undo), 2u);
+/* A view to change the collection through; call every_vault_notify(v, EVERY_VAULT_ID_Tags) after edits. */
+static inline every_vault_Tags_list every_vault_edit_Tags(every_vault *v) {
+    return every_vault_Tags_list_view(v->Tags, 3u);
 }
-/* A view over the collection (do not modify a const instance through it; call every_vault_notify after edits). */
-static inline every_vault_Seen_set every_vault_get_Seen(const every_vault *v) {
-    return every_vault_Seen_set_view(TL__VAULT_BYTES(v->Seen), 8u);
+/* A read-only view over the collection. */
+static inline every_vault_Queue_queue_const every_vault_get_Queue(const every_vault *v) {
+    return every_vault_Queue_queue_const_view(v->Queue, 5u);
 }
-/* A view over the collection (do not modify a const instance through it; call every_vault_notify after edits). */
-static inline every_vault_Loot_dict every_vault_get_Loot(const every_vault *v) {
-    return every_vault_Loot_dict_view(TL__VAULT_BYTES(v->Loot), 4u);
+/* A view to change the collection through; call every_vault_notify(v, EVERY_VAULT_ID_Queue) after edits. */
+static inline every_vault_Queue_queue every_vault_edit_Queue(every_vault *v) {
+    return every_vault_Queue_queue_view(v->Queue, 5u);
+}
+/* A read-only view over the collection. */
+static inline every_vault_Undo_stack_const every_vault_get_Undo(const every_vault *v) {
+    return every_vault_Undo_stack_const_view(v->Undo, 2u);
+}
+/* A view to change the collection through; call every_vault_notify(v, EVERY_VAULT_ID_Undo) after edits. */
+static inline every_vault_Undo_stack every_vault_edit_Undo(every_vault *v) {
+    return every_vault_Undo_stack_view(v->Undo, 2u);
+}
+/* A read-only view over the collection. */
+static inline every_vault_Seen_set_const every_vault_get_Seen(const every_vault *v) {
+    return every_vault_Seen_set_const_view(v->Seen, 8u);
+}
+/* A view to change the collection through; call every_vault_notify(v, EVERY_VAULT_ID_Seen) after edits. */
+static inline every_vault_Seen_set every_vault_edit_Seen(every_vault *v) {
+    return every_vault_Seen_set_view(v->Seen, 8u);
+}
+/* A read-only view over the collection. */
+static inline every_vault_Loot_dict_const every_vault_get_Loot(const every_vault *v) {
+    return every_vault_Loot_dict_const_view(v->Loot, 4u);
+}
+/* A view to change the collection through; call every_vault_notify(v, EVERY_VAULT_ID_Loot) after edits. */
+static inline every_vault_Loot_dict every_vault_edit_Loot(every_vault *v) {
+    return every_vault_Loot_dict_view(v->Loot, 4u);
 }
 
 /* Generic access by field id: false for a field this vault does not have or a type tag that differs

@@ -107,9 +107,13 @@ static inline void unit_vault_set_Removed(unit_vault *v, int64_t value) {
         tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Removed);
     }
 }
-/* A view over the collection (do not modify a const instance through it; call unit_vault_notify after edits). */
-static inline unit_vault_Tags_list unit_vault_get_Tags(const unit_vault *v) {
-    return unit_vault_Tags_list_view(TL__VAULT_BYTES(v->Tags), 4u);
+/* A read-only view over the collection. */
+static inline unit_vault_Tags_list_const unit_vault_get_Tags(const unit_vault *v) {
+    return unit_vault_Tags_list_const_view(v->Tags, 4u);
+}
+/* A view to change the collection through; call unit_vault_notify(v, UNIT_VAULT_ID_Tags) after edits. */
+static inline unit_vault_Tags_list unit_vault_edit_Tags(unit_vault *v) {
+    return unit_vault_Tags_list_view(v->Tags, 4u);
 }
 static inline int32_t unit_vault_get_Mode(const unit_vault *v) { return v->Mode; }
 static inline void unit_vault_set_Mode(unit_vault *v, int32_t value) {

@@ -85,9 +85,13 @@ static inline void unit_vault_set_Added(unit_vault *v, double value) {
         tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Added);
     }
 }
-/* A view over the collection (do not modify a const instance through it; call unit_vault_notify after edits). */
-static inline unit_vault_Tags_list unit_vault_get_Tags(const unit_vault *v) {
-    return unit_vault_Tags_list_view(TL__VAULT_BYTES(v->Tags), 8u);
+/* A read-only view over the collection. */
+static inline unit_vault_Tags_list_const unit_vault_get_Tags(const unit_vault *v) {
+    return unit_vault_Tags_list_const_view(v->Tags, 8u);
+}
+/* A view to change the collection through; call unit_vault_notify(v, UNIT_VAULT_ID_Tags) after edits. */
+static inline unit_vault_Tags_list unit_vault_edit_Tags(unit_vault *v) {
+    return unit_vault_Tags_list_view(v->Tags, 8u);
 }
 static inline const char *unit_vault_get_Name(const unit_vault *v) { return v->Name; }
 /* false (nothing changed) when value is longer than 16 bytes. */
