@@ -3,7 +3,7 @@
 # working tree's (work) and stb_ds, in one process, rounds interleaved, so a change to
 # runtime/threadlink/mem*.h can be judged on a noisy machine. Prints medians and ratios; never
 # fails on time.
-#   tests/bench/mem/ab/ab.sh [REV [CAPACITY [LOAD [ROUNDS]]]]    (default: HEAD 1024 0.9 101)
+#   tests/bench/mem/ab/ab.sh [REV [CAPACITY [LOAD [ROUNDS]]]]    (default: HEAD 1024 0.9 102)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
@@ -20,4 +20,4 @@ $cc $flags "$here/ab_main.c" "$work/base.o" "$work/work.o" "$work/stb.o" -o "$wo
 echo "base: $rev ($(git -C "$root" rev-parse --short "$rev")), work: $root/runtime"
 pin=
 command -v taskset >/dev/null 2>&1 && pin="taskset -c $(($(nproc) - 1))" # the last CPU
-$pin "$work/ab" "${2:-1024}" "${3:-0.9}" "${4:-101}"
+$pin "$work/ab" "${2:-1024}" "${3:-0.9}" "${4:-102}"
