@@ -1209,6 +1209,16 @@ static inline bool tl__table_shift_back(unsigned char *mem, uint32_t capacity, s
   return true;
 }
 
+/* An insertion's rare way: finish the pending removal, then probe again. Out of line, so that the
+ * insertion inlined into a caller's loop holds one probe, not two (inserts into a 1,048,576-slot
+ * table took 1.16x-1.22x the time with both inline). */
+static TL__MEM_NOINLINE TL__MEM_UNUSED tl__table_probe
+tl__table_settle_and_probe(unsigned char *mem, uint32_t capacity, uint32_t key_size, size_t stride,
+                           const void *key) {
+  (void)tl__table_settle(mem, capacity, key_size, stride, 0);
+  return tl__table_probe_key(mem, capacity, key_size, stride, key, true);
+}
+
 /* Finds `key` or inserts it (its value zeroed). Returns its slot index and sets *result to
  * TL_INLINE_OK (inserted) or TL_INLINE_EXISTS; returns TL_INLINE_NONE with TL_INLINE_FULL when
  * there is no room. */
@@ -1256,9 +1266,8 @@ TL__MEM_FORCE_INLINE uint32_t tl__table_insert(unsigned char *mem, uint32_t capa
       }
     }
     if (settle) {
-      (void)tl__table_settle(mem, capacity, key_size, stride, 0);
+      p = tl__table_settle_and_probe(mem, capacity, key_size, stride, key);
       pending = TL_INLINE_NONE;
-      p = tl__table_probe_key(mem, capacity, key_size, stride, key, true);
     }
   }
   if (p.distance >= capacity) {
