@@ -277,10 +277,17 @@ static void write_stamp(const char *stamp_path, uint64_t inputs, const output_se
 }
 
 /* Make escapes: spaces and '#' with a backslash, '$' doubled. */
+/* A path as Make and Ninja read depfiles (and gcc -MD writes them): a space, tab, '#' or ':' gets a
+ * backslash, and the backslashes right before it (or at the end of the path, where a separator
+ * follows) are doubled; '$' is doubled; any other backslash stands as it is. */
 static void put_make_path(buf *b, const char *path)
 {
-    for (const char *p = path; *p; p++) {
-        if (*p == ' ' || *p == '#' || *p == '\\') buf_putc(b, '\\');
+    for (const char *p = path;; p++) {
+        if (*p == ' ' || *p == '\t' || *p == '#' || *p == ':' || *p == '\0') {
+            for (const char *q = p; q > path && q[-1] == '\\'; q--) buf_putc(b, '\\');
+            if (*p == '\0') return;
+            buf_putc(b, '\\');
+        }
         if (*p == '$') buf_putc(b, '$');
         buf_putc(b, *p);
     }
