@@ -187,6 +187,15 @@ void content_emit_catalog_header(out_file *o, const content_profile *pr, const c
     emit_guard_name(b, pr->catalog_header);
     buf_puts(b, "\n\n#include <stddef.h>\n#include <stdint.h>\n\n");
     buf_printf(b, "#include \"%s\"\n\n", path_basename(pr->header));
+    /* The lookups' null pointer: C++ (-Wzero-as-null-pointer-constant) wants nullptr. The casts
+     * use the enum header's TL_GENERATED_CAST. */
+    buf_puts(b, "#ifndef TL_GENERATED_NULL\n"
+                "#if defined(__cplusplus) && __cplusplus >= 201103L\n"
+                "#define TL_GENERATED_NULL nullptr\n"
+                "#else\n"
+                "#define TL_GENERATED_NULL NULL\n"
+                "#endif\n"
+                "#endif\n\n");
 
     buf_printf(b, "/* The catalog of content profile %s: its categories, and per asset its id (%s), name,\n"
                   " * category, size in bytes and XXH64 (seed 0) of its bytes. */\n",
@@ -214,15 +223,15 @@ void content_emit_catalog_header(out_file *o, const content_profile *pr, const c
                    (unsigned long long)a->size, (unsigned long long)a->xxh64);
         out_maybe_flush(o);
     }
-    if (!n) buf_printf(b, "        {(%s)0, \"\", (%s_category)0, 0, 0},\n", lower, lower);
+    if (!n) buf_printf(b, "        {TL_GENERATED_CAST(%s, 0), \"\", TL_GENERATED_CAST(%s_category, 0), 0, 0},\n", lower, lower);
     buf_puts(b, "    };\n    return assets;\n}\n\n");
 
     buf_printf(b, "static inline int %s__fold_compare(const char *a, const char *b)\n{\n"
                   "    for (;; a++, b++) {\n"
-                  "        unsigned char x = (unsigned char)*a, y = (unsigned char)*b;\n"
-                  "        if (x >= 'A' && x <= 'Z') x = (unsigned char)(x + 32);\n"
-                  "        if (y >= 'A' && y <= 'Z') y = (unsigned char)(y + 32);\n"
-                  "        if (x != y || !x) return (int)x - (int)y;\n"
+                  "        unsigned char x = TL_GENERATED_CAST(unsigned char, *a), y = TL_GENERATED_CAST(unsigned char, *b);\n"
+                  "        if (x >= 'A' && x <= 'Z') x = TL_GENERATED_CAST(unsigned char, x + 32);\n"
+                  "        if (y >= 'A' && y <= 'Z') y = TL_GENERATED_CAST(unsigned char, y + 32);\n"
+                  "        if (x != y || !x) return TL_GENERATED_CAST(int, x) - TL_GENERATED_CAST(int, y);\n"
                   "    }\n}\n\n",
                lower);
     buf_printf(b, "/* The asset called `name` (ASCII case-insensitive, as the build compares names), or NULL. */\n"
@@ -236,7 +245,7 @@ void content_emit_catalog_header(out_file *o, const content_profile *pr, const c
                   "        if (c < 0) lo = mid + 1;\n"
                   "        else hi = mid;\n"
                   "    }\n"
-                  "    return NULL;\n}\n\n",
+                  "    return TL_GENERATED_NULL;\n}\n\n",
                lower, lower, lower, lower, upper, lower);
     if (n) {
         buf_printf(b, "/* The asset with id `id`, or NULL. */\n"
@@ -245,13 +254,13 @@ void content_emit_catalog_header(out_file *o, const content_profile *pr, const c
                       "    size_t i;\n"
                       "    for (i = 0; i < %s_ASSET_COUNT; i++)\n"
                       "        if (assets[i].id == id) return &assets[i];\n"
-                      "    return NULL;\n}\n\n",
+                      "    return TL_GENERATED_NULL;\n}\n\n",
                    lower, lower, lower, lower, lower, upper);
     } else { /* no loop over no assets: `i < 0` is a -Wtype-limits warning */
         buf_printf(b, "/* The asset with id `id`, or NULL: this profile has no assets. */\n"
                       "static inline const %s_asset *%s_info(%s id)\n{\n"
                       "    (void)id;\n"
-                      "    return NULL;\n}\n\n",
+                      "    return TL_GENERATED_NULL;\n}\n\n",
                    lower, lower, lower);
     }
 
@@ -275,7 +284,7 @@ void content_emit_catalog_header(out_file *o, const content_profile *pr, const c
         if (k < ncat)
             for (size_t i = 0; i < n; i++) at += sorted[i]->category == k;
     }
-    buf_printf(b, "};\n    if ((size_t)category >= %s_CATEGORY_COUNT) {\n        *count = 0;\n        return members;\n    }\n"
+    buf_printf(b, "};\n    if (TL_GENERATED_CAST(size_t, category) >= %s_CATEGORY_COUNT) {\n        *count = 0;\n        return members;\n    }\n"
                   "    *count = first[category + 1] - first[category];\n    return members + first[category];\n}\n\n",
                upper);
     buf_puts(b, "#endif /* ");

@@ -8,6 +8,14 @@
 
 #include "content_game.h"
 
+#ifndef TL_GENERATED_NULL
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define TL_GENERATED_NULL nullptr
+#else
+#define TL_GENERATED_NULL NULL
+#endif
+#endif
+
 /* The catalog of content profile Game: its categories, and per asset its id (content_game), name,
  * category, size in bytes and XXH64 (seed 0) of its bytes. */
 typedef enum content_game_category {
@@ -44,10 +52,10 @@ static inline const content_game_asset *content_game_assets(void)
 static inline int content_game__fold_compare(const char *a, const char *b)
 {
     for (;; a++, b++) {
-        unsigned char x = (unsigned char)*a, y = (unsigned char)*b;
-        if (x >= 'A' && x <= 'Z') x = (unsigned char)(x + 32);
-        if (y >= 'A' && y <= 'Z') y = (unsigned char)(y + 32);
-        if (x != y || !x) return (int)x - (int)y;
+        unsigned char x = TL_GENERATED_CAST(unsigned char, *a), y = TL_GENERATED_CAST(unsigned char, *b);
+        if (x >= 'A' && x <= 'Z') x = TL_GENERATED_CAST(unsigned char, x + 32);
+        if (y >= 'A' && y <= 'Z') y = TL_GENERATED_CAST(unsigned char, y + 32);
+        if (x != y || !x) return TL_GENERATED_CAST(int, x) - TL_GENERATED_CAST(int, y);
     }
 }
 
@@ -63,7 +71,7 @@ static inline const content_game_asset *content_game_find(const char *name)
         if (c < 0) lo = mid + 1;
         else hi = mid;
     }
-    return NULL;
+    return TL_GENERATED_NULL;
 }
 
 /* The asset with id `id`, or NULL. */
@@ -73,7 +81,7 @@ static inline const content_game_asset *content_game_info(content_game id)
     size_t i;
     for (i = 0; i < CONTENT_GAME_ASSET_COUNT; i++)
         if (assets[i].id == id) return &assets[i];
-    return NULL;
+    return TL_GENERATED_NULL;
 }
 
 /* The assets of a category (indices into content_game_assets(), in name order); *count gets their number. */
@@ -83,7 +91,7 @@ static inline const uint32_t *content_game_category_assets(content_game_category
         2, 3, 4, 5, 0, 1,
     };
     static const uint32_t first[4] = {0, 4, 5, 6};
-    if ((size_t)category >= CONTENT_GAME_CATEGORY_COUNT) {
+    if (TL_GENERATED_CAST(size_t, category) >= CONTENT_GAME_CATEGORY_COUNT) {
         *count = 0;
         return members;
     }
