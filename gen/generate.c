@@ -276,7 +276,6 @@ static void write_stamp(const char *stamp_path, uint64_t inputs, const output_se
     stamp_free(&st);
 }
 
-/* Make escapes: spaces and '#' with a backslash, '$' doubled. */
 /* A path as Make and Ninja read depfiles (and gcc -MD writes them): a space, tab, '#' or ':' gets a
  * backslash, and the backslashes right before it (or at the end of the path, where a separator
  * follows) are doubled; '$' is doubled; any other backslash stands as it is. */
