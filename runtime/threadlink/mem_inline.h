@@ -544,6 +544,20 @@ TL__MEM_FORCE_INLINE uint32_t tl__table_next_index(uint32_t i, uint32_t capacity
   return i + 1 == capacity ? 0 : i + 1;
 }
 
+/* The slot `n` past slot `i`, and the slot `n` before it, wrapping (n < capacity). */
+TL__MEM_FORCE_INLINE uint32_t tl__table_advance(uint32_t i, uint32_t n, uint32_t capacity) {
+  return n < capacity - i ? i + n : n - (capacity - i);
+}
+
+TL__MEM_FORCE_INLINE uint32_t tl__table_back(uint32_t i, uint32_t n, uint32_t capacity) {
+  return i >= n ? i - n : i + (capacity - n);
+}
+
+/* How many slots `to` lies past `from`, wrapping. */
+TL__MEM_FORCE_INLINE uint32_t tl__table_gap(uint32_t from, uint32_t to, uint32_t capacity) {
+  return to >= from ? to - from : to + (capacity - from);
+}
+
 /* Exact distance of the entry in occupied slot `i` from its home. */
 static inline uint32_t tl__table_distance(unsigned char *mem, uint32_t capacity, uint32_t key_size,
                                           size_t stride, uint32_t i) {
@@ -551,7 +565,7 @@ static inline uint32_t tl__table_distance(unsigned char *mem, uint32_t capacity,
   uint32_t home;
   if (TL__MEM_LIKELY(c != TL__TABLE_SATURATED)) return (uint32_t)c - 1u;
   home = tl__table_home(tl__table_hash(tl__table_slot(mem, capacity, stride, i), key_size), capacity);
-  return i >= home ? i - home : i + (capacity - home);
+  return tl__table_gap(home, i, capacity);
 }
 
 /* The pending removal (see "Removal" above tl__table_remove): header bytes 4-7 hold 1 + the slot
@@ -568,11 +582,6 @@ TL__MEM_FORCE_INLINE uint32_t tl__table_pending(unsigned char *mem, uint32_t cap
 
 TL__MEM_FORCE_INLINE void tl__table_set_pending(unsigned char *mem, uint32_t index) {
   tl__mem_store_le32(mem + 4, index == TL_INLINE_NONE ? 0u : index + 1u);
-}
-
-/* How many slots `to` lies past `from`, wrapping. */
-TL__MEM_FORCE_INLINE uint32_t tl__table_gap(uint32_t from, uint32_t to, uint32_t capacity) {
-  return to >= from ? to - from : to + (capacity - from);
 }
 
 /* Groups: the control (or fragment) bytes of TL__TABLE_GROUP consecutive slots, read at once.
@@ -1164,7 +1173,7 @@ TL__MEM_FORCE_INLINE uint32_t tl__table_vacate(unsigned char *mem, uint32_t capa
     if (TL__MEM_UNLIKELY(saturated)) {
       tl__table_resolve_saturated(mem, capacity, key_size, stride, index, n);
     }
-    last = n < capacity - index ? index + n : n - (capacity - index);
+    last = tl__table_advance(index, n, capacity);
   }
   control[last] = 0;
   fragments[last] = 0;
@@ -1183,7 +1192,7 @@ TL__MEM_FORCE_INLINE uint32_t tl__table_settle(unsigned char *mem, uint32_t capa
   n = tl__table_vacate(mem, capacity, key_size, stride, pending);
   tl__table_set_pending(mem, TL_INLINE_NONE);
   gap = tl__table_gap(pending, index, capacity);
-  return gap >= 1 && gap <= n ? (index == 0 ? capacity - 1 : index - 1) : index;
+  return gap >= 1 && gap <= n ? tl__table_back(index, 1, capacity) : index;
 }
 
 /* Moves the `n` entries after slot `to` (wrapping) one slot back, into slots to .. to + n - 1,
@@ -1248,8 +1257,7 @@ TL__MEM_FORCE_INLINE uint32_t tl__table_insert(unsigned char *mem, uint32_t capa
      * first, so that the key goes where it would had the removal been done at once (a full
      * table's order depends on which slot was left free). */
     bool settle = count + 1u >= capacity || p.distance >= capacity;
-    const uint32_t home =
-        p.index >= p.distance ? p.index - p.distance : p.index + (capacity - p.distance);
+    const uint32_t home = tl__table_back(p.index, p.distance, capacity);
     const uint32_t past_home = tl__table_gap(home, pending, capacity);
     if (!settle && past_home < p.distance) {
       /* The pending slot lies on the probe's way: the entries between it and the key's place move
@@ -1257,7 +1265,7 @@ TL__MEM_FORCE_INLINE uint32_t tl__table_insert(unsigned char *mem, uint32_t capa
        * nothing moves). */
       const uint32_t n = p.distance - past_home - 1u;
       if (tl__table_shift_back(mem, capacity, stride, pending, n)) {
-        p.index = n < capacity - pending ? pending + n : n - (capacity - pending);
+        p.index = tl__table_advance(pending, n, capacity);
         p.distance--;
         tl__table_set_pending(mem, TL_INLINE_NONE);
         pending = TL_INLINE_NONE;
