@@ -32,6 +32,12 @@ else
   build() { make THREADLINK_GEN="$gen" 2>&1; }
   gendir=build/gen
   obj() { echo "-o build/$1.o"; }
+  # No generator: one clear message before any recipe runs, not "Error 127" from one.
+  for missing in "" /nonexistent/threadlink-gen; do
+    out=$(make THREADLINK_GEN="$missing" 2>&1) && fail "make ran without a generator ('$missing')"
+    echo "$out" | grep -q "threadlink-gen not found (THREADLINK_GEN='$missing')" || { echo "$out"; fail "no clear message for THREADLINK_GEN='$missing'"; }
+    [ ! -e build ] || fail "make without a generator created build/"
+  done
 fi
 
 out=$(build) || { echo "$out"; fail "first build"; }
