@@ -135,6 +135,16 @@ static inline int iris_events_from_name(const char *name, iris_events *out)
     }
 }
 
+/* An enumerator as the manifest's unsigned value, and back (say, from a save). */
+#define IRIS_EVENTS_U32(e) TL_GENERATED_CAST(uint32_t, TL_GENERATED_CAST(int32_t, (e)))
+#define IRIS_EVENTS_FROM_U32(u) TL_GENERATED_CAST(iris_events, TL_GENERATED_CAST(int32_t, (u)))
+
+/* iris_events_name for an enumerator. */
+static inline const char *iris_events_name_of(iris_events e)
+{
+    return iris_events_name(IRIS_EVENTS_U32(e));
+}
+
 /* OnCoreDeployed(tl_core *) */
 #define Iris_Events_OnCoreDeployed_SIGNATURE 0x3da08952u
 typedef void (*Iris_Events_OnCoreDeployed_fn)(void *ctx, tl_core * a0);
