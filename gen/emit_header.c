@@ -352,6 +352,12 @@ static void emit_events(header_ctx *c)
                       "    return tl_iris_unsubscribe(reg, %s, TL_IRIS_FN(fn), ctx);\n}\n", x, x, x);
         buf_printf(b, "static inline bool %s_contains(const tl_iris_registry *reg, %s_fn fn, void *ctx) {\n"
                       "    return tl_iris_contains(reg, %s, TL_IRIS_FN(fn), ctx);\n}\n", x, x, x);
+        buf_puts(b, "#ifdef TL_IRIS_LISTENER_CHECK\n");
+        static const char *const takes_listener[] = {"subscribe", "unsubscribe", "contains"};
+        for (size_t i = 0; i < 3; i++)
+            buf_printf(b, "#define %s_%s(reg, fn, ctx) %s_%s(reg, TL_IRIS_LISTENER_CHECK(%s_fn, fn), ctx)\n",
+                       x, takes_listener[i], x, takes_listener[i], x);
+        buf_puts(b, "#endif\n");
         if (!sig->result) {
             buf_printf(b, "static inline void %s_publish(tl_iris_registry *reg", x);
             put_params(b, sig, true);
