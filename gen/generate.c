@@ -291,9 +291,10 @@ static void visit_inputs(project *p, domain_job *jobs, size_t count, void (*fn)(
 
 typedef VEC(char *) path_list;
 
-static void push_absolute(void *ctx, const char *path)
+static void push_depfile_input(void *ctx, const char *path)
 {
-    *vec_push((path_list *)ctx) = depfile_existing_ancestor(path); /* an injector folder not made yet */
+    /* absolute; an input folder not made yet (no injectors) by its nearest existing parent */
+    *vec_push((path_list *)ctx) = depfile_existing_ancestor(path);
 }
 
 /* The depfile names every file and directory the outputs derive from (directories too, so that
@@ -302,7 +303,7 @@ static void push_absolute(void *ctx, const char *path)
 static void write_depfile(const gen_options *opt, project *p, domain_job *jobs, size_t count, const char *first_output)
 {
     path_list inputs = {0};
-    visit_inputs(p, jobs, count, push_absolute, &inputs);
+    visit_inputs(p, jobs, count, push_depfile_input, &inputs);
     if (opt->command == GEN_HEADERS)
         for (size_t i = 0; i < count; i++) *vec_push(&inputs) = depfile_existing_ancestor(jobs[i].manifest_path);
     char *target = opt->deptarget ? xstrdup(opt->deptarget) : depfile_absolute(first_output);

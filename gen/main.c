@@ -203,10 +203,10 @@ static int run_pack(int argc, char **argv)
     if (opt.strict && !opt.build_step) return usage_error("--strict belongs to --build-step (pack without it records every asset)");
     /* --depfile and --stamp name paths as the build system sees them, not relative to -C. */
     char *depfile = NULL, *stamp = NULL;
-    if (dir && !caller_relative(&opt.depfile, &depfile)) return 2;
-    if (dir && !caller_relative(&opt.stamp, &stamp)) return 2;
     int rc = 2;
-    if (dir && chdir(dir) != 0) {
+    if (dir && (!caller_relative(&opt.depfile, &depfile) || !caller_relative(&opt.stamp, &stamp))) {
+        /* reported */
+    } else if (dir && chdir(dir) != 0) {
         fprintf(stderr, "threadlink-gen: error: cannot enter %s: %s\n", dir, strerror(errno));
     } else {
         diag_set_file_prefix(dir);
