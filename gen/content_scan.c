@@ -28,8 +28,9 @@ typedef struct memo_entry {
     uint64_t xxh64;
 } memo_entry;
 
-/* What a scan gave to the project besides its assets, in order: a folder listed (p->inputs) or
- * a file hashed into p->input_hash; replayed when a memoised scan serves another pass. */
+/* What a scan gave to the project besides its assets, in order: a folder listed or a file read
+ * (both into p->inputs, files also into p->input_hash); replayed when a memoised scan serves
+ * another pass. */
 typedef struct scan_event {
     char *path;
     bool file;
@@ -260,6 +261,7 @@ static void add_file(walker *w, const char *full, const char *rel, const struct 
         tl_cf_put_u64(digest, a.xxh64);
         /* Names and content hashes decide the outputs; the bytes were read into the hash. */
         hasher_add_file(w->p->input_hash, full, digest, sizeof digest);
+        *vec_push(&w->p->inputs) = xstrdup(full); /* an edited asset re-runs the build step */
     }
     if (w->log) *vec_push(w->log) = (scan_event){xstrdup(full), true, a.xxh64};
 }
@@ -408,10 +410,8 @@ bool content_scan_profile(struct project *p, const content_profile *pr, content_
         copy_scan(&m->scan, out);
         for (size_t e = 0; p && e < m->log.count; e++) {
             const scan_event *ev = &m->log.items[e];
-            if (!ev->file) {
-                *vec_push(&p->inputs) = xstrdup(ev->path);
-                continue;
-            }
+            *vec_push(&p->inputs) = xstrdup(ev->path);
+            if (!ev->file) continue;
             unsigned char digest[8];
             tl_cf_put_u64(digest, ev->xxh64);
             hasher_add_file(p->input_hash, ev->path, digest, sizeof digest);

@@ -369,3 +369,17 @@ bool identity_assign(const domain *d, manifest *m, const char *path, identity_su
 }
 
 void identity_summary_free(identity_summary *s) { buf_free(&s->text); }
+
+bool identity_report_unrecorded(const domain *d, const identity_summary *sum, const char *manifest_path, bool strict)
+{
+    if (!sum->added && !sum->removed && !sum->revived && !sum->signature_changes) return true;
+    void (*report)(src_loc, const char *, ...) = strict ? diag_error : diag_warning;
+    if (!sum->removed && !sum->revived && !sum->signature_changes) {
+        report(loc_file(manifest_path), "%zu new entr%s of %s not recorded in the manifest: run threadlink-gen generate to record %zu new entr%s",
+               sum->added, sum->added == 1 ? "y" : "ies", d->name, sum->added, sum->added == 1 ? "y" : "ies");
+    } else {
+        report(loc_file(manifest_path), "changes to %s not recorded in the manifest (%zu added, %zu removed, %zu revived, %zu signature%s changed): run threadlink-gen generate to record them",
+               d->name, sum->added, sum->removed, sum->revived, sum->signature_changes, sum->signature_changes == 1 ? "" : "s");
+    }
+    return !strict;
+}

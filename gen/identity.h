@@ -26,6 +26,11 @@ typedef struct identity_summary {
 bool identity_assign(const domain *d, manifest *m, const char *manifest_path, identity_summary *summary);
 void identity_summary_free(identity_summary *s);
 
+/* The build steps (headers, pack --build-step) follow the declarations; the manifest, which diff
+ * compares, does not until generate runs: changes it does not record yet are warned about
+ * (strict: an error, and false). */
+bool identity_report_unrecorded(const domain *d, const identity_summary *sum, const char *manifest_path, bool strict);
+
 /* Member names that a generated header already uses for something else. */
 bool identity_reserved_member(const domain *d, const char *name, size_t len);
 
