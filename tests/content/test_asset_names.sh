@@ -4,6 +4,8 @@
 # are mentioned once; manifests written before keep every id and member name they issued; a real
 # game data tree packs with one category at its root.
 #   test_asset_names.sh THREADLINK_GEN LEGACY_FIXTURE_DIR [mode]   mode: names (default) | realtree
+# realtree reads TLG_REALTREE (the tree, default frozen-bubble's), TLG_REALTREE_NAMES (stem or
+# path) and TLG_REALTREE_QUALIFIED (how many member names must be qualified, when set).
 set -eu
 gen=$1
 legacy=$2
@@ -24,20 +26,25 @@ entries() { jq -r '.entries[] | "\(.value) \(.name) \(.tombstone)"' "$1" | sort;
 # A real game data tree, packed with one category at its root: every file an asset, no refusal.
 if [ "$mode" = realtree ]; then
     src=${TLG_REALTREE:-/usr/share/games/frozen-bubble}
-    [ -d "$src" ] || { echo "$src is not installed (Debian frozen-bubble-data): skipped"; exit 77; }
+    [ -d "$src" ] || { echo "$src is not installed (Debian frozen-bubble-data, pingus-data): skipped"; exit 77; }
     mkdir p
-    cp -rL "$src" p/tree
-    echo '{ "content": [ { "profile": "Real", "source_root": "tree", "output": "out/Real", "compression": "lz4" } ] }' > p/threadlink.json
+    cp -rL "$src" p/tree 2>/dev/null || true # a dangling link in the package is not copied
+    # TLG_REALTREE_NAMES=path for trees whose files share a stem (select.png, select.spec).
+    printf '{ "content": [ { "profile": "Real", "source_root": "tree", "output": "out/Real", "compression": "lz4", "names": "%s" } ] }\n' \
+        "${TLG_REALTREE_NAMES:-stem}" > p/threadlink.json
     files=$(find p/tree -type f ! -path '*/.*' | wc -l)
-    start=$(date +%s)
+    start=$(date +%s%N)
     expect_rc 0 "$gen" pack -C p --no-progress
-    took=$(($(date +%s) - start))
+    took=$(( ($(date +%s%N) - start) / 1000000 ))
     count=$(grep -c '^ *{Content_Real_' p/generated/content_real_catalog.h)
     [ "$count" = "$files" ] || fail "$count assets for $files files"
     rewritten=$(sed -n 's/^  \([0-9]*\) names\{0,1\} rewritten for C:.*/\1/p' out.txt)
     qualified=$(grep -c 'warning: asset .* is spelled .* in C' err.txt || true)
-    echo "$src: $files files, $(du -sb p/tree | cut -f1) bytes, ${took} s, ${rewritten:-0} names rewritten for C, $qualified member names qualified"
+    echo "$src: $files files, $(du -sb p/tree | cut -f1) bytes, ${took} ms, ${rewritten:-0} names rewritten for C, $qualified member names qualified"
     grep '^pack Real' out.txt
+    grep 'warning: asset ' err.txt || true
+    [ -z "${TLG_REALTREE_QUALIFIED:-}" ] || [ "$qualified" = "$TLG_REALTREE_QUALIFIED" ] ||
+        fail "$qualified member names qualified, want $TLG_REALTREE_QUALIFIED"
     # A second pack changes nothing and says so quietly.
     expect_rc 0 "$gen" pack -C p --no-progress
     grep -q 'rewritten\|added' out.txt && { cat out.txt; fail "a second pack of the real tree reported changes"; }
