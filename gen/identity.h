@@ -16,6 +16,8 @@ bool identity_check(const domain *d, const manifest *m, const char *manifest_pat
 
 typedef struct identity_summary {
     size_t added, removed, revived, renames, rescopes, signature_changes, name_collisions, hash_collisions;
+    size_t rewritten; /* entries added with a name rewritten for C ("Big Axe" -> Big_Axe) */
+    size_t upgraded;  /* asset entries whose key became the asset's own name (value and name kept) */
     buf text; /* the human summary, empty when nothing changed */
 } identity_summary;
 
