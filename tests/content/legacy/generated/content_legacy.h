@@ -129,4 +129,14 @@ static inline int content_legacy_from_name(const char *name, content_legacy *out
     }
 }
 
+/* An enumerator as the manifest's unsigned value, and back (say, from a save). */
+#define CONTENT_LEGACY_U32(e) TL_GENERATED_CAST(uint32_t, TL_GENERATED_CAST(int32_t, (e)))
+#define CONTENT_LEGACY_FROM_U32(u) TL_GENERATED_CAST(content_legacy, TL_GENERATED_CAST(int32_t, (u)))
+
+/* content_legacy_name for an enumerator. */
+static inline const char *content_legacy_name_of(content_legacy e)
+{
+    return content_legacy_name(CONTENT_LEGACY_U32(e));
+}
+
 #endif /* TLG_CONTENT_LEGACY_H_INCLUDED */
