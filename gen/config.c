@@ -129,8 +129,8 @@ bool config_load(const char *path, project_config *out)
                                           "definitions_dir", "domains", "vaults", "content", NULL};
     memset(out, 0, sizeof *out);
     buf text = {0};
-    if (!fs_read_file(path, &text)) {
-        diag_error(loc_file(path), "cannot read the project config: %s", strerror(errno));
+    if (!fs_read_input(path, FS_INPUT_CONFIG, &text)) {
+        diag_error(loc_file(path), "cannot read the project config: %s", fs_read_failure());
         buf_free(&text);
         return false;
     }

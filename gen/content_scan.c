@@ -172,14 +172,14 @@ static bool hash_file(walker *w, const char *path, const struct stat *listed, ui
             return true;
         }
     }
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat before, after;
+    int fd = fs_open_input(path, FS_INPUT_ASSET, &before);
     if (fd < 0) {
         if (errno == ENOENT) diag_error(loc_file(path), "file vanished while the source tree was read");
-        else diag_error(loc_file(path), "cannot read: %s", strerror(errno));
+        else diag_error(loc_file(path), "cannot read: %s", fs_read_failure());
         return false;
     }
-    struct stat before, after;
-    bool ok = fstat(fd, &before) == 0 && S_ISREG(before.st_mode);
+    bool ok = true;
     XXH64_state_t *st = XXH64_createState();
     XXH64_reset(st, 0);
     uint64_t total = 0;
@@ -270,7 +270,7 @@ static void walk(walker *w, const char *dir, const char *rel)
     if (w->p) *vec_push(&w->p->inputs) = xstrdup(dir);
     if (w->log) *vec_push(w->log) = (scan_event){xstrdup(dir), false, 0};
     if (!fs_list_dir(dir, &names)) {
-        diag_error(loc_file(dir), "cannot read the directory: %s", strerror(errno));
+        diag_error(loc_file(dir), "cannot read the directory: %s", fs_path_failure(dir, errno));
         w->ok = false;
         return;
     }
@@ -281,7 +281,8 @@ static void walk(walker *w, const char *dir, const char *rel)
         char *sub = rel[0] ? xasprintf("%s/%s", rel, n) : xstrdup(n);
         struct stat st;
         if (lstat(full, &st) != 0) {
-            diag_error(loc_file(full), "file vanished while the source tree was read");
+            if (errno == ENOENT) diag_error(loc_file(full), "file vanished while the source tree was read");
+            else diag_error(loc_file(full), "%s", fs_path_failure(full, errno));
             w->ok = false;
         } else {
             if (S_ISLNK(st.st_mode)) {
