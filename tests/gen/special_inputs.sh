@@ -90,6 +90,10 @@ expect 2 "$gen" diff "$work/manifest" "$p/generated/Game.Ids.manifest.json"
 expect_err "$p/generated/Game.Ids.manifest.json: error: cannot read: it is a FIFO (named pipe), not a regular file"
 rm "$p/generated/Game.Ids.manifest.json"
 mv "$work/manifest" "$p/generated/Game.Ids.manifest.json"
+mkfifo "$work/allow.txt"
+expect 2 "$gen" diff "$p/generated" "$p/generated" --allow-file "$work/allow.txt"
+expect_err "$work/allow.txt: error: cannot read the allow-list: it is a FIFO (named pipe), not a regular file"
+rm "$work/allow.txt"
 
 # A generated header that is a FIFO: check compares it with what it would write.
 mv "$p/generated/game_ids.h" "$work/game_ids.h"
@@ -173,6 +177,12 @@ expect_err "$c/assets/Icons/pipe.png: warning: special file skipped (only regula
 expect_err "$c/assets/Icons/sock.png: warning: special file skipped (only regular files are content)"
 expect_err "$c/assets/Icons/zero.png: warning: symbolic link to /dev/zero skipped: it leads out of the source root"
 expect_out "pack Main: 1 files"
+mkdir "$c/profiles"
+mkfifo "$c/profiles/extra.json"
+sed -i 's|^{ "content": \[|{ "content": [ "profiles/extra.json",|' "$c/threadlink.json"
+expect 1 "$gen" generate -C "$c" --quiet
+expect_err "error: content[0]: cannot read the profile file \"profiles/extra.json\": it is a FIFO (named pipe), not a regular file"
+sed -i 's| "profiles/extra.json",||' "$c/threadlink.json"
 rm "$c/assets/Icons/zero.png"
 python3 - "$c/assets/Icons" "$long" <<'PY'
 import os, sys
