@@ -440,9 +440,10 @@ static bool scan_profile(struct project *p, const content_profile *pr, content_s
     out->root = path_join(proot, pr->source_root);
     walker w = {p, pr, out, NULL, {0}, 0, true, log};
     struct stat st;
-    if (stat(out->root, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        content_profile_error(pr, "source_root", "source root \"%s\" %s", pr->source_root,
-                              errno == ENOENT || stat(out->root, &st) != 0 ? "does not exist" : "is not a directory");
+    int root_err = stat(out->root, &st) != 0 ? errno : 0;
+    if (root_err || !S_ISDIR(st.st_mode)) {
+        if (root_err == ENAMETOOLONG) content_profile_error(pr, "source_root", "%s", fs_path_failure(out->root, root_err));
+        else content_profile_error(pr, "source_root", "source root \"%s\" %s", pr->source_root, root_err ? "does not exist" : "is not a directory");
         if (p) *vec_push(&p->inputs) = xstrdup(out->root);
         return false;
     }
@@ -454,8 +455,10 @@ static bool scan_profile(struct project *p, const content_profile *pr, content_s
         char key[64];
         snprintf(key, sizeof key, "categories[%zu].folder", k);
         struct stat cs;
-        if (stat(dir, &cs) != 0 || !S_ISDIR(cs.st_mode)) {
+        int folder_err = stat(dir, &cs) != 0 ? errno : 0;
+        if (folder_err || !S_ISDIR(cs.st_mode)) {
             if (pr->categories.count == 1 && !c->folder[0]) content_profile_error(pr, "source_root", "cannot read the source root");
+            else if (folder_err == ENAMETOOLONG) content_profile_error(pr, key, "%s", fs_path_failure(dir, folder_err));
             else content_profile_error(pr, key, "category folder \"%s\" is not a folder under %s", c->folder, out->root);
             if (p) *vec_push(&p->inputs) = xstrdup(dir);
             w.ok = false;

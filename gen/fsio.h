@@ -41,6 +41,7 @@ const char *fs_read_failure(void);
 const char *fs_path_failure(const char *path, int err);
 
 typedef enum fs_kind { FS_MISSING, FS_FILE, FS_DIR, FS_SYMLINK, FS_OTHER } fs_kind;
+/* FS_MISSING leaves stat's errno: ENOENT, or ENAMETOOLONG for a path too long (fs_path_failure). */
 fs_kind fs_kind_of(const char *path); /* lstat: a symlink is reported as such */
 fs_kind fs_kind_follow(const char *path); /* stat */
 

@@ -700,7 +700,12 @@ static bool list_inputs(vault_state *st, json_checker *j, const char *key, const
     char *dir = path_join(st->p->cfg.root, rel);
     fs_kind k = fs_kind_follow(dir);
     bool ok = true;
-    if (k == FS_MISSING) {
+    if (k == FS_MISSING && errno == ENAMETOOLONG) {
+        char path[64];
+        snprintf(path, sizeof path, "vaults.%s", key);
+        jc_error(j, path, "%s", fs_path_failure(dir, errno));
+        ok = false;
+    } else if (k == FS_MISSING) {
         if (explicit_) {
             char path[64];
             snprintf(path, sizeof path, "vaults.%s", key);

@@ -143,6 +143,18 @@ expect 1 "$gen" generate -C "$p" --quiet
 expect_err "error: cannot read this entries file: a name in its path is 304 bytes, longer than this system allows (255 bytes)"
 sed -i 's|{"name": "Game.Far"[^}]*},||' "$p/threadlink.json"
 expect 0 "$gen" check -C "$p"
+# Directories the config names, too long: not "does not exist" (the kernel checks the length first).
+far=$(python3 -c 'print("/".join(["e" * 200] * 23))')
+cp "$p/threadlink.json" "$work/threadlink.json"
+sed -i "s|^{|{\"injector_dir\": \"$far\",|" "$p/threadlink.json"
+expect 1 "$gen" generate -C "$p" --quiet
+expect_err "threadlink.json:1:2: error: injector_dir: its path is ${#far} bytes, longer than this system allows (4095 bytes)"
+cp "$work/threadlink.json" "$p/threadlink.json"
+sed -i "s|\"schemas\": \"vaults\"|\"schemas\": \"$far\"|" "$p/threadlink.json"
+expect 1 "$gen" generate -C "$p" --quiet
+expect_err "threadlink.json:4:13: error: vaults.schemas: its path is ${#far} bytes, longer than this system allows (4095 bytes)"
+cp "$work/threadlink.json" "$p/threadlink.json"
+unchanged "directories whose paths are too long"
 
 # watch runs the same passes: it reports the FIFO and keeps watching (it used to hang in open).
 mkfifo "$p/injectors/Game.Ids.Extra.txt"
@@ -183,6 +195,14 @@ sed -i 's|^{ "content": \[|{ "content": [ "profiles/extra.json",|' "$c/threadlin
 expect 1 "$gen" generate -C "$c" --quiet
 expect_err "error: content[0]: cannot read the profile file \"profiles/extra.json\": it is a FIFO (named pipe), not a regular file"
 sed -i 's| "profiles/extra.json",||' "$c/threadlink.json"
+sed -i "s|\"source_root\": \"assets\"|\"source_root\": \"$far\"|" "$c/threadlink.json"
+expect 1 "$gen" generate -C "$c" --quiet
+expect_err "threadlink.json:1:37: error: content[0].source_root: its path is ${#far} bytes, longer than this system allows (4095 bytes)"
+sed -i "s|\"source_root\": \"$far\"|\"source_root\": \"assets\"|" "$c/threadlink.json"
+sed -i "s|\"folder\": \"Icons\"|\"folder\": \"$far\"|" "$c/threadlink.json"
+expect 1 "$gen" generate -C "$c" --quiet
+expect_err "threadlink.json:2:40: error: content[0].categories[0].folder: its path is $((${#far} + 7)) bytes, longer than this system allows (4095 bytes)"
+sed -i "s|\"folder\": \"$far\"|\"folder\": \"Icons\"|" "$c/threadlink.json"
 rm "$c/assets/Icons/zero.png"
 python3 - "$c/assets/Icons" "$long" <<'PY'
 import os, sys
