@@ -10,7 +10,6 @@
 #include <xxhash.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>

@@ -11,7 +11,6 @@
 #include "udiff.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>

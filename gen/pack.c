@@ -35,7 +35,6 @@
 #include <xxhash.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>

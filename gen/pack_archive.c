@@ -11,7 +11,6 @@
 #include <xxhash.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <lz4.h>
 #include <string.h>
 #include <unistd.h>
