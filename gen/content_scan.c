@@ -27,8 +27,9 @@ typedef struct memo_entry {
     uint64_t xxh64;
 } memo_entry;
 
-/* What a scan gave to the project besides its assets, in order: a folder listed (p->inputs) or
- * a file hashed into p->input_hash; replayed when a memoised scan serves another pass. */
+/* What a scan gave to the project besides its assets, in order: a folder listed or a file read
+ * (both into p->inputs, files also into p->input_hash); replayed when a memoised scan serves
+ * another pass. */
 typedef struct scan_event {
     char *path;
     bool file;
@@ -259,6 +260,7 @@ static void add_file(walker *w, const char *full, const char *rel, const struct 
         tl_cf_put_u64(digest, a.xxh64);
         /* Names and content hashes decide the outputs; the bytes were read into the hash. */
         hasher_add_file(w->p->input_hash, full, digest, sizeof digest);
+        *vec_push(&w->p->inputs) = xstrdup(full); /* an edited asset re-runs the build step */
     }
     if (w->log) *vec_push(w->log) = (scan_event){xstrdup(full), true, a.xxh64};
 }
@@ -341,27 +343,37 @@ static int by_folded(const void *x, const void *y)
     return c ? c : strcmp(a->a->path, b->a->path);
 }
 
-/* Two assets one name (case-insensitively), or two names one C spelling: both paths named. */
-static bool check_unique(const content_profile *pr, content_scan *s, bool c_names)
+/* Two assets one name (case-insensitively), or two names one identity key (a/b and a_b: a plain
+ * name's key spells '/' as '_'): both paths named. Names that differ only in other characters C
+ * cannot spell have distinct keys; identity disambiguates their member names. */
+static bool check_unique(const content_profile *pr, content_scan *s, bool keys)
 {
     size_t n = s->assets.count;
     fold_ref *refs = xcalloc(n ? n : 1, sizeof *refs);
-    for (size_t i = 0; i < n; i++) refs[i] = (fold_ref){&s->assets.items[i], c_names ? s->assets.items[i].c_name : s->assets.items[i].name};
+    buf key = {0};
+    for (size_t i = 0; i < n; i++) {
+        const content_asset *a = &s->assets.items[i];
+        if (keys) model_asset_key(pr->scope, a->name, &key);
+        refs[i] = (fold_ref){a, keys ? xstrdup(key.data) : a->name};
+    }
+    buf_free(&key);
     qsort(refs, n, sizeof *refs, by_folded);
     bool ok = true;
     for (size_t i = 1; i < n; i++) {
         if (tl_cf_fold_compare(refs[i - 1].key, strlen(refs[i - 1].key), refs[i].key, strlen(refs[i].key)) != 0) continue;
         const content_asset *a = refs[i - 1].a, *b = refs[i].a;
         char *pa = path_join(s->root, a->path), *pb = path_join(s->root, b->path);
-        if (!c_names)
+        if (!keys)
             diag_error(loc_file(pb), "asset name \"%s\" of profile \"%s\" is also the name of %s (names are unique per profile, case-insensitively)",
                        b->name, pr->name, pa);
         else if (tl_cf_fold_compare(a->name, strlen(a->name), b->name, strlen(b->name)) != 0)
-            diag_error(loc_file(pb), "asset names \"%s\" (%s) and \"%s\" (%s) have one C spelling, \"%s\", and so one identity key; rename one",
-                       a->name, pa, b->name, pb, b->c_name);
+            diag_error(loc_file(pb), "asset names \"%s\" (%s) and \"%s\" (%s) have one identity key, \"%s\" (a folder separator is spelled _ in keys); rename one",
+                       a->name, pa, b->name, pb, refs[i].key);
         free(pa), free(pb);
         ok = false;
     }
+    if (keys)
+        for (size_t i = 0; i < n; i++) free((char *)refs[i].key);
     free(refs);
     return ok;
 }
@@ -408,10 +420,8 @@ bool content_scan_profile(struct project *p, const content_profile *pr, content_
         copy_scan(&m->scan, out);
         for (size_t e = 0; p && e < m->log.count; e++) {
             const scan_event *ev = &m->log.items[e];
-            if (!ev->file) {
-                *vec_push(&p->inputs) = xstrdup(ev->path);
-                continue;
-            }
+            *vec_push(&p->inputs) = xstrdup(ev->path);
+            if (!ev->file) continue;
             unsigned char digest[8];
             tl_cf_put_u64(digest, ev->xxh64);
             hasher_add_file(p->input_hash, ev->path, digest, sizeof digest);

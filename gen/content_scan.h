@@ -1,7 +1,8 @@
 /* Scanning a profile's source tree: every category folder walked in sorted order, each file
  * named (path relative to the source root, '/'-separated, extension dropped unless the profile
  * says "names": "path"), read once for its size and XXH64, and the names checked: unique per
- * profile case-insensitively, valid UTF-8 without control characters, and distinct as C names.
+ * profile case-insensitively, valid UTF-8 without control characters, and distinct as identity
+ * keys (model_asset_key: only a/b and a_b share one).
  *
  * Symlinks are followed only when they resolve inside the source root (a warning otherwise);
  * special files are skipped with a warning; a file that vanishes or changes while it is read is

@@ -5,7 +5,8 @@
  * assets of each category.
  *
  *   load        content_config_load, then every profile's tree scanned (content_scan)
- *   add_domains one domain per profile, one declaration per asset (its C-safe spelling)
+ *   add_domains one domain per profile, one declaration per asset (its C-safe spelling; its key
+ *               follows its own name)
  *   resolve     each asset's id and member name from the merged manifest
  *   emit        content_<profile>_catalog.h */
 #include "content_stage.h"
@@ -71,10 +72,17 @@ bool content_stage_add_domains(project *p, const content_profile *pr, const cont
     decl_source *src = vec_push(&d->sources);
     src->path = arena_strndup(&p->strings, sc->root, strlen(sc->root));
     src->scope = arena_strndup(&p->strings, pr->scope, strlen(pr->scope));
-    for (size_t i = 0; i < sc->assets.count; i++) {
+    size_t n = sc->assets.count;
+    d->asset_names = xcalloc(n ? n : 1, sizeof *d->asset_names);
+    d->asset_files = xcalloc(n ? n : 1, sizeof *d->asset_files);
+    for (size_t i = 0; i < n; i++) {
         const content_asset *a = &sc->assets.items[i];
-        size_t n = strlen(a->c_name);
-        *vec_push(&d->decls) = (decl){arena_strndup(&p->strings, a->c_name, n), (uint32_t)n, 0, 0, 0};
+        size_t len = strlen(a->c_name);
+        *vec_push(&d->decls) = (decl){arena_strndup(&p->strings, a->c_name, len), (uint32_t)len, 0, 0, 0};
+        d->asset_names[i] = arena_strndup(&p->strings, a->name, strlen(a->name));
+        char *file = path_join(sc->root, a->path);
+        d->asset_files[i] = arena_strndup(&p->strings, file, strlen(file));
+        free(file);
     }
     return true;
 }
@@ -101,8 +109,8 @@ static bool live_entry_with_key(const void *ctx, uint32_t e)
 
 bool content_stage_resolve(const content_profile *pr, content_scan *sc, const manifest *m)
 {
-    /* Keys as identity builds them: fold(scope) "." fold(C name); found through a hash set of the
-     * manifest's keys (a profile may hold many thousands of assets). */
+    /* Keys as identity builds them (model_asset_key); found through a hash set of the manifest's
+     * keys (a profile may hold many thousands of assets). */
     buf key = {0};
     bool ok = true;
     index_map by_key;
@@ -112,10 +120,7 @@ bool content_stage_resolve(const content_profile *pr, content_scan *sc, const ma
     entry_probe probe = {m, &key};
     for (size_t i = 0; i < sc->assets.count; i++) {
         content_asset *a = &sc->assets.items[i];
-        key.len = 0;
-        for (const char *c = pr->scope; *c; c++) buf_putc(&key, ascii_lower(*c));
-        buf_putc(&key, '.');
-        for (const char *c = a->c_name; *c; c++) buf_putc(&key, ascii_lower(*c));
+        model_asset_key(pr->scope, a->name, &key);
         a->id = 0;
         a->member = NULL;
         uint32_t e = index_map_find(&by_key, model_hash(key.data, key.len), live_entry_with_key, &probe);

@@ -35,7 +35,8 @@
 typedef struct side_manifest {
     char *path;
     manifest m;
-    index_map keys; /* entry index by key */
+    index_map keys;   /* entry index by key */
+    index_map issued; /* entry index by issued_key, for the entries that have one */
 } side_manifest;
 
 typedef VEC(side_manifest) side;
@@ -94,19 +95,31 @@ static bool eq_key(const void *ctx, uint32_t i)
     return e->key_len == p->len && memcmp(e->key, p->key, p->len) == 0;
 }
 
-/* Indexes a manifest by key, checking what the comparison relies on: every key once, and every
- * identity value the hash of its key (so a hand-edited value is an error, not a "change"). */
+static bool eq_issued(const void *ctx, uint32_t i)
+{
+    const key_probe *p = ctx;
+    const entry *e = &p->m->entries.items[i];
+    return e->issued_key_len == p->len && memcmp(e->issued_key, p->key, p->len) == 0;
+}
+
+/* Indexes a manifest by key (and by issued key), checking what the comparison relies on: every
+ * key once, and every identity value the hash of its key, or of its issued key when it has one
+ * (so a hand-edited value is an error, not a "change"). */
 static bool index_keys(side_manifest *sm)
 {
     const manifest *m = &sm->m;
     index_map_init(&sm->keys, m->entries.count);
+    index_map_init(&sm->issued, 1);
     for (size_t i = 0; i < m->entries.count; i++) {
         const entry *e = &m->entries.items[i];
-        if (m->kind == KIND_IDENTITY && identity_hash(e->key, e->key_len, e->seed_offset) != e->value) {
-            diag_error(loc_at(sm->path, e->line, 0), "entry '%s': value %u is not the hash of its key under seed offset %u (the manifest was edited by hand or corrupted)",
-                       e->key, e->value, e->seed_offset);
+        const char *hashed = e->issued_key ? e->issued_key : e->key;
+        uint32_t hashed_len = e->issued_key ? e->issued_key_len : e->key_len;
+        if (m->kind == KIND_IDENTITY && identity_hash(hashed, hashed_len, e->seed_offset) != e->value) {
+            diag_error(loc_at(sm->path, e->line, 0), "entry '%s': value %u is not the hash of its %s under seed offset %u (the manifest was edited by hand or corrupted)",
+                       e->key, e->value, e->issued_key ? "issued key" : "key", e->seed_offset);
             return false;
         }
+        if (e->issued_key) index_map_insert(&sm->issued, model_hash(e->issued_key, e->issued_key_len), (uint32_t)i);
         key_probe p = {m, e->key, e->key_len};
         uint32_t h = model_hash(e->key, e->key_len);
         uint32_t dup = index_map_find(&sm->keys, h, eq_key, &p);
@@ -126,14 +139,14 @@ static bool read_one(const char *path, side *out)
         diag_error(loc_file(path), "cannot read: %s", fs_read_failure());
         return false;
     }
-    side_manifest sm = {xstrdup(path), {0}, {0}};
+    side_manifest sm = {xstrdup(path), {0}, {0}, {0}};
     bool ok = manifest_read_fd(path, fd, &sm.m);
     close(fd);
     if (ok && !index_keys(&sm)) {
         manifest_free(&sm.m);
         ok = false;
     }
-    if (!ok) index_map_free(&sm.keys);
+    if (!ok) index_map_free(&sm.keys), index_map_free(&sm.issued);
     if (!ok) {
         free(sm.path);
         return false;
@@ -143,6 +156,7 @@ static bool read_one(const char *path, side *out)
             diag_error(loc_file(path), "a second manifest for domain '%s' (the first is %s)", sm.m.domain, out->items[i].path);
             manifest_free(&sm.m);
             index_map_free(&sm.keys);
+            index_map_free(&sm.issued);
             free(sm.path);
             return false;
         }
@@ -196,6 +210,7 @@ static void free_side(side *s)
     for (size_t i = 0; i < s->count; i++) {
         manifest_free(&s->items[i].m);
         index_map_free(&s->items[i].keys);
+        index_map_free(&s->items[i].issued);
         free(s->items[i].path);
     }
     vec_free(s);
@@ -206,6 +221,31 @@ static const entry *find_key(const manifest *m, const index_map *map, const char
     key_probe p = {m, key, len};
     uint32_t i = index_map_find(map, model_hash(key, len), eq_key, &p);
     return i == UINT32_MAX ? NULL : &m->entries.items[i];
+}
+
+/* The entry of `m` whose issued key is `key`: an asset entry whose key was upgraded to its name. */
+static const entry *find_issued(const side_manifest *sm, const char *key, size_t len)
+{
+    key_probe p = {&sm->m, key, len};
+    uint32_t i = index_map_find(&sm->issued, model_hash(key, len), eq_issued, &p);
+    return i == UINT32_MAX ? NULL : &sm->m.entries.items[i];
+}
+
+/* What OLD entry `o` became in NEW: the entry issued for its key (upgraded since), else the one
+ * with its key. A newcomer may hold the old key of an upgraded entry; it is not `o`. */
+static const entry *match_new(const side_manifest *ns, const entry *o)
+{
+    const entry *n = find_issued(ns, o->key, o->key_len);
+    return n ? n : find_key(&ns->m, &ns->keys, o->key, o->key_len);
+}
+
+/* Whether NEW entry `n` is the match of some OLD entry. */
+static bool matched_in_old(const side_manifest *os, const side_manifest *ns, const entry *n)
+{
+    const entry *o = find_key(&os->m, &os->keys, n->key, n->key_len);
+    if (o && match_new(ns, o) == n) return true;
+    o = n->issued_key ? find_key(&os->m, &os->keys, n->issued_key, n->issued_key_len) : NULL;
+    return o && match_new(ns, o) == n;
 }
 
 static change *add_change(change_list *out, change_kind kind, const char *domain, const entry *o, const entry *n,
@@ -255,11 +295,10 @@ static void compare_domain(const side_manifest *os, const side_manifest *ns, cha
         return; /* every value means something else now: per-entry changes would be noise */
     }
     bool ordinal = nm->kind == KIND_ORDINAL;
-    const index_map *om_keys = &os->keys, *nm_keys = &ns->keys;
     size_t first_removed = out->count;
     for (size_t i = 0; i < om->entries.count; i++) {
         const entry *o = &om->entries.items[i];
-        const entry *n = find_key(nm, nm_keys, o->key, o->key_len);
+        const entry *n = match_new(ns, o);
         if (!n) {
             change_kind k = o->tombstone || !ordinal ? CH_TOMBSTONE_DROPPED : CH_ORDINAL_REMOVED;
             add_change(out, k, dom, o, NULL, os->path, o->line);
@@ -285,7 +324,7 @@ static void compare_domain(const side_manifest *os, const side_manifest *ns, cha
     size_t first_added = out->count;
     for (size_t i = 0; i < nm->entries.count; i++) {
         const entry *n = &nm->entries.items[i];
-        if (!find_key(om, om_keys, n->key, n->key_len)) add_change(out, CH_ADDED, dom, NULL, n, ns->path, n->line);
+        if (!matched_in_old(os, ns, n)) add_change(out, CH_ADDED, dom, NULL, n, ns->path, n->line);
     }
     /* A removal and an addition of one unscoped name in different scopes is a rescope. */
     rescope_ctx rx = {out, first_added, NULL};

@@ -256,6 +256,22 @@ static void emit_lookups(header_ctx *c)
     free(name_lens);
 }
 
+/* Conversions between the enum and the manifest's unsigned 32-bit value: identity values are
+ * negative as enumerators, so passing one to a uint32_t lookup warns under -Wsign-conversion;
+ * these give user code one warning-free way, in C and C++. */
+static void emit_conversions(header_ctx *c)
+{
+    const char *lo = c->d->lower_name, *up = c->d->upper_name;
+    buf_printf(&c->o->chunk,
+               "\n/* An enumerator as the manifest's unsigned value, and back (say, from a save). */\n"
+               "#define %s_U32(e) TL_GENERATED_CAST(uint32_t, TL_GENERATED_CAST(int32_t, (e)))\n"
+               "#define %s_FROM_U32(u) TL_GENERATED_CAST(%s, TL_GENERATED_CAST(int32_t, (u)))\n\n"
+               "/* %s_name for an enumerator. */\n"
+               "static inline const char *%s_name_of(%s e)\n{\n"
+               "    return %s_name(%s_U32(e));\n"
+               "}\n", up, up, lo, lo, lo, lo, lo, up);
+}
+
 static void put_params(buf *b, const event_sig *sig, bool with_types)
 {
     for (size_t i = 0; i < sig->params.count; i++) {
@@ -336,6 +352,12 @@ static void emit_events(header_ctx *c)
                       "    return tl_iris_unsubscribe(reg, %s, TL_IRIS_FN(fn), ctx);\n}\n", x, x, x);
         buf_printf(b, "static inline bool %s_contains(const tl_iris_registry *reg, %s_fn fn, void *ctx) {\n"
                       "    return tl_iris_contains(reg, %s, TL_IRIS_FN(fn), ctx);\n}\n", x, x, x);
+        buf_puts(b, "#ifdef TL_IRIS_LISTENER_CHECK\n");
+        static const char *const takes_listener[] = {"subscribe", "unsubscribe", "contains"};
+        for (size_t i = 0; i < 3; i++)
+            buf_printf(b, "#define %s_%s(reg, fn, ctx) %s_%s(reg, TL_IRIS_LISTENER_CHECK(%s_fn, fn), ctx)\n",
+                       x, takes_listener[i], x, takes_listener[i], x);
+        buf_puts(b, "#endif\n");
         if (!sig->result) {
             buf_printf(b, "static inline void %s_publish(tl_iris_registry *reg", x);
             put_params(b, sig, true);
@@ -413,7 +435,7 @@ static void emit_token(header_ctx *c, const char *tok, size_t len)
             buf_printf(b, "/* One past the highest value: the size of a table indexed by value. */\n"
                           "#define %s_SPAN %u\n", d->upper_name, c->span);
     } else if (IS("DOMAIN_XMACRO")) emit_xmacro(c);
-    else if (IS("DOMAIN_LOOKUPS")) emit_lookups(c);
+    else if (IS("DOMAIN_LOOKUPS")) emit_lookups(c), emit_conversions(c);
     else if (IS("DOMAIN_EVENTS")) {
         if (d->kind == KIND_ORDINAL) emit_events(c);
     }

@@ -37,6 +37,10 @@ void emit_manifest(out_file *o, const domain *d, const manifest *m)
         b = &o->chunk;
         buf_put(b, i ? ",\n    {\"key\": " : "\n    {\"key\": ", i ? 14 : 13);
         put_json_string(b, e->key, e->key_len);
+        if (e->issued_key) {
+            buf_puts(b, ", \"issued_key\": ");
+            put_json_string(b, e->issued_key, e->issued_key_len);
+        }
         buf_puts(b, ", \"name\": ");
         put_json_string(b, e->name, e->name_len);
         buf_puts(b, ", \"scope\": ");

@@ -1,5 +1,6 @@
 #include "generate.h"
 
+#include "depfile.h"
 #include "emit.h"
 #include "fsio.h"
 #include "identity.h"
@@ -275,33 +276,6 @@ static void write_stamp(const char *stamp_path, uint64_t inputs, const output_se
     stamp_free(&st);
 }
 
-/* A path as Make and Ninja read depfiles (and gcc -MD writes them): a space, tab, '#' or ':' gets a
- * backslash, and the backslashes right before it (or at the end of the path, where a separator
- * follows) are doubled; '$' is doubled; any other backslash stands as it is. */
-static void put_make_path(buf *b, const char *path)
-{
-    for (const char *p = path;; p++) {
-        if (*p == ' ' || *p == '\t' || *p == '#' || *p == ':' || *p == '\0') {
-            for (const char *q = p; q > path && q[-1] == '\\'; q--) buf_putc(b, '\\');
-            if (*p == '\0') return;
-            buf_putc(b, '\\');
-        }
-        if (*p == '$') buf_putc(b, '$');
-        buf_putc(b, *p);
-    }
-}
-
-static char *absolute(const char *path)
-{
-    char *real = realpath(path, NULL);
-    if (real) return real;
-    char *cwd = path[0] == '/' ? NULL : getcwd(NULL, 0);
-    if (!cwd) return xstrdup(path);
-    char *joined = path_join(cwd, path);
-    free(cwd);
-    return joined;
-}
-
 /* Every file and directory the run read (shells included), as opened. */
 static void visit_inputs(project *p, domain_job *jobs, size_t count, void (*fn)(void *ctx, const char *path), void *ctx)
 {
@@ -316,51 +290,23 @@ static void visit_inputs(project *p, domain_job *jobs, size_t count, void (*fn)(
 
 typedef VEC(char *) path_list;
 
-static void push_absolute(void *ctx, const char *path)
+static void push_depfile_input(void *ctx, const char *path)
 {
-    *vec_push((path_list *)ctx) = absolute(path);
+    /* absolute; an input folder not made yet (no injectors) by its nearest existing parent */
+    *vec_push((path_list *)ctx) = depfile_existing_ancestor(path);
 }
 
 /* The depfile names every file and directory the outputs derive from (directories too, so that
- * adding or deleting an injector re-runs the generator), and a phony rule for each input (as
- * gcc -MP), so a deleted input does not break Make. */
+ * adding or deleting an injector or an asset re-runs the generator), and a phony rule for each
+ * input (as gcc -MP), so a deleted input does not break Make. */
 static void write_depfile(const gen_options *opt, project *p, domain_job *jobs, size_t count, const char *first_output)
 {
     path_list inputs = {0};
-    visit_inputs(p, jobs, count, push_absolute, &inputs);
+    visit_inputs(p, jobs, count, push_depfile_input, &inputs);
     if (opt->command == GEN_HEADERS)
-        for (size_t i = 0; i < count; i++) {
-            /* A manifest not written yet is named by the nearest directory that exists (its
-             * time changes when the manifest appears): Make would otherwise take the missing
-             * file for a changed input and run the generator on every build. */
-            char *path = absolute(jobs[i].manifest_path);
-            while (fs_kind_follow(path) == FS_MISSING && strcmp(path, "/") != 0) {
-                char *parent = path_dirname(path);
-                free(path);
-                path = parent;
-            }
-            *vec_push(&inputs) = path;
-        }
-    buf b = {0};
-    char *target = opt->deptarget ? xstrdup(opt->deptarget) : absolute(first_output);
-    put_make_path(&b, target);
-    buf_putc(&b, ':');
-    for (size_t i = 0; i < inputs.count; i++) {
-        buf_puts(&b, " \\\n  ");
-        put_make_path(&b, inputs.items[i]);
-    }
-    buf_putc(&b, '\n');
-    for (size_t i = 0; i < inputs.count; i++) {
-        buf_putc(&b, '\n');
-        put_make_path(&b, inputs.items[i]);
-        buf_puts(&b, ":\n");
-    }
-    output_set set = {.mode = OUTPUT_WRITE};
-    out_file *o = output_begin(&set, opt->depfile);
-    buf_put(&o->chunk, b.data, b.len);
-    if (!output_end(o) || !output_commit(&set)) diag_error(loc_file(opt->depfile), "cannot write the depfile");
-    output_set_free(&set);
-    buf_free(&b);
+        for (size_t i = 0; i < count; i++) *vec_push(&inputs) = depfile_existing_ancestor(jobs[i].manifest_path);
+    char *target = opt->deptarget ? xstrdup(opt->deptarget) : depfile_absolute(first_output);
+    depfile_write(opt->depfile, target, inputs.items, inputs.count);
     free(target);
     for (size_t i = 0; i < inputs.count; i++) free(inputs.items[i]);
     vec_free(&inputs);
@@ -458,6 +404,53 @@ static bool check_stamp_and_guards(const output_plan *plan, const src_loc *where
     free(guards);
     index_map_free(&seen);
     free(stamp);
+    return ok;
+}
+
+/* --list-outputs: each output's path below its directory, in the order of the plan. */
+static void print_outputs(const output_plan *plan, FILE *out)
+{
+    for (size_t i = 0; i < plan->count; i++) fprintf(out, "%s\n", plan->items[i].relative);
+}
+
+typedef struct named_output {
+    const char *name;
+    size_t index; /* in the plan, or in the declared list */
+} named_output;
+
+static int by_output_name(const void *a, const void *b)
+{
+    return strcmp(((const named_output *)a)->name, ((const named_output *)b)->name);
+}
+
+/* --expect-outputs: the outputs the build declares against the plan, both sorted and walked in
+ * step; each difference is named (a header the build does not know of would go stale in it). */
+static bool outputs_as_declared(const gen_options *opt, const output_plan *plan, const src_loc *where, const char *config_path)
+{
+    size_t np = plan->count, nd = opt->expect_output_count;
+    named_output *planned = xcalloc(np ? np : 1, sizeof *planned), *declared = xcalloc(nd ? nd : 1, sizeof *declared);
+    for (size_t i = 0; i < np; i++) planned[i] = (named_output){plan->items[i].relative, i};
+    for (size_t i = 0; i < nd; i++) declared[i] = (named_output){opt->expect_outputs[i], i};
+    qsort(planned, np, sizeof *planned, by_output_name);
+    qsort(declared, nd, sizeof *declared, by_output_name);
+    bool ok = true;
+    for (size_t a = 0, b = 0; a < np || b < nd;) {
+        int c = a == np ? 1 : b == nd ? -1 : strcmp(planned[a].name, declared[b].name);
+        if (c < 0) {
+            diag_error(where[planned[a].index], "extra output %s: written, but the build does not declare it (--expect-outputs): add it to the build's outputs; nothing was written",
+                       planned[a].name);
+            ok = false;
+        } else if (c > 0 && (b == 0 || strcmp(declared[b].name, declared[b - 1].name) != 0)) {
+            diag_error(loc_file(config_path), "missing output %s: the build declares it (--expect-outputs), but nothing in the project writes it: remove it from the build's outputs; nothing was written",
+                       declared[b].name);
+            ok = false;
+        }
+        if (c <= 0) a++;
+        if (c >= 0) b++;
+        while (c == 0 && b < nd && strcmp(declared[b].name, declared[b - 1].name) == 0) b++; /* declared twice */
+    }
+    free(planned);
+    free(declared);
     return ok;
 }
 
@@ -563,10 +556,16 @@ int gen_run(const gen_options *opt, gen_result *result)
     }
 
     if (!check_stamp_and_guards(&plan, plan_where.items, build_base)) ok = false;
+    if (ok && opt->expect_outputs_given && !outputs_as_declared(opt, &plan, plan_where.items, p.cfg.path)) ok = false;
 
     /* The fast path: nothing changed since the stamp was written. */
     char *stamp_path = NULL;
     uint64_t inputs = 0;
+    if (ok && opt->list_outputs) {
+        print_outputs(&plan, summary_out);
+        result->outputs = plan.count;
+        goto cleanup;
+    }
     if (ok && plan.count > 0 && diag_error_count() == errors_before) {
         inputs = input_digest(opt, &p, jobs, count);
         stamp_path = path_join(build_base, STAMP_FILE);
@@ -603,20 +602,7 @@ int gen_run(const gen_options *opt, gen_result *result)
                 diag_warning(job->d->cfg ? job->d->cfg->loc : loc_file(p.cfg.path),
                              "domain '%s' has no entries: its enum holds only the sentinel %s_None", job->d->name, job->d->c_name);
             const identity_summary *sum = &job->summary;
-            if (opt->command == GEN_HEADERS && (sum->added || sum->removed || sum->revived || sum->signature_changes)) {
-                /* The build's headers already follow the injectors; the manifest, which diff
-                 * compares, does not until generate runs. */
-                void (*report)(src_loc, const char *, ...) = opt->strict ? diag_error : diag_warning;
-                if (!sum->removed && !sum->revived && !sum->signature_changes) {
-                    report(loc_file(job->manifest_path), "%zu new entr%s of %s not recorded in the manifest: run threadlink-gen generate to record %zu new entr%s",
-                           sum->added, sum->added == 1 ? "y" : "ies", job->d->name, sum->added, sum->added == 1 ? "y" : "ies");
-                } else {
-                    report(loc_file(job->manifest_path), "changes to %s not recorded in the manifest (%zu added, %zu removed, %zu revived, %zu signature%s changed): run threadlink-gen generate to record them",
-                           job->d->name, sum->added, sum->removed, sum->revived, sum->signature_changes,
-                           sum->signature_changes == 1 ? "" : "s");
-                }
-                if (opt->strict) ok = false;
-            }
+            if (opt->command == GEN_HEADERS && !identity_report_unrecorded(job->d, sum, job->manifest_path, opt->strict)) ok = false;
         }
     }
     if (ok && nstages) {

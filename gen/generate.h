@@ -26,6 +26,14 @@ typedef struct gen_options {
     const char *generator_build;
     const char *depfile;       /* write a Make/Ninja depfile here (absolute, or relative to the working directory) */
     const char *deptarget;     /* its target; default: the first output */
+    /* GEN_HEADERS: print the path of every output below -o DIR, one a line, in the order they are
+     * written, and write nothing (a build system's list of outputs). */
+    bool list_outputs;
+    /* GEN_HEADERS: the outputs the build declares, relative to -o DIR; when any written output is
+     * not among them or any of them is not written, each is an error and nothing is written. */
+    bool expect_outputs_given;
+    const char *const *expect_outputs;
+    size_t expect_output_count;
     FILE *summary;             /* default stdout */
     /* When set, called for every file and directory the run read (paths as opened), also when
      * the run stopped on an error after reading them: what watch watches. */

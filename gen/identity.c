@@ -5,6 +5,8 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 uint32_t identity_hash(const char *key, size_t len, uint32_t seed_offset)
@@ -92,9 +94,11 @@ static bool index_manifest(const domain *d, const manifest *m, const char *path,
             diag_error(at, "entry '%s': key does not start with its scope '%s'", e->key, e->scope);
             return false;
         }
-        if (d->kind == KIND_IDENTITY && identity_hash(e->key, e->key_len, e->seed_offset) != e->value) {
-            diag_error(at, "entry '%s': value %u is not the hash of its key under seed offset %u (the manifest was edited by hand or corrupted)",
-                       e->key, e->value, e->seed_offset);
+        const char *hashed = e->issued_key ? e->issued_key : e->key;
+        uint32_t hashed_len = e->issued_key ? e->issued_key_len : e->key_len;
+        if (d->kind == KIND_IDENTITY && identity_hash(hashed, hashed_len, e->seed_offset) != e->value) {
+            diag_error(at, "entry '%s': value %u is not the hash of its %s under seed offset %u (the manifest was edited by hand or corrupted)",
+                       e->key, e->value, e->issued_key ? "issued key" : "key", e->seed_offset);
             return false;
         }
         if (d->reserve_zero && e->value == 0) {
@@ -168,6 +172,135 @@ static void list_names(buf *out, const char *what, const manifest *m, entry_chan
     buf_putc(out, '\n');
 }
 
+/* A name list of the summary: up to eight shown, then "(and N more)" (see finish_list). */
+static void list_add(buf *out, size_t *count, const char *fmt, ...) TLG_PRINTF(3, 4);
+static void list_add(buf *out, size_t *count, const char *fmt, ...)
+{
+    if ((*count)++ >= 8) return;
+    va_list ap;
+    va_start(ap, fmt);
+    char item[1024];
+    vsnprintf(item, sizeof item, fmt, ap);
+    va_end(ap);
+    buf_puts(out, item);
+}
+
+static void finish_list(buf *out, size_t count, const char *what, const char *what_plural, const buf *items, const char *sep_note)
+{
+    if (!count) return;
+    buf_printf(out, "  %zu %s%s:%s", count, count == 1 ? what : what_plural, sep_note, items->data);
+    if (count > 8) buf_printf(out, " (and %zu more)", count - 8);
+    buf_putc(out, '\n');
+}
+
+/* Declaration `di` takes the entry with its key: a key declared twice in one pass keeps the first
+ * spelling (the second is warned about); a tombstone is revived. */
+static void take_entry(const domain *d, manifest *m, uint32_t di, uint32_t found, identity_summary *sum)
+{
+    entry *e = &m->entries.items[found];
+    const decl *dc = &d->decls.items[di];
+    if (e->decl != UINT32_MAX) {
+        const decl *first = &d->decls.items[e->decl];
+        src_loc at = model_loc(d, first);
+        diag_warning(model_loc(d, dc), "duplicate entry '%.*s' ignored: '%.*s' is already declared at %s:%u:%u (names compare case-insensitively)",
+                     (int)dc->name_len, dc->name, (int)first->name_len, first->name, at.file, at.line, at.col);
+        return;
+    }
+    e->decl = di;
+    if (e->tombstone) {
+        e->tombstone = false;
+        e->change = CHANGE_REVIVED;
+        sum->revived++;
+    }
+}
+
+/* Manifests written before asset keys followed asset names key every asset by its C spelling
+ * (model_spelling_key). An asset whose own key no entry has takes the entry with its spelling's
+ * key, live or tombstoned, when no declaration of this pass took that entry as its own key (a
+ * plain name, whose key is its spelling's) and no earlier asset (by name) took it. The entry keeps
+ * its value, seed offset and member name; its key becomes the asset's, and the old key stays as
+ * issued_key, the text its value is the hash of. So the claim is made once and kept. */
+static bool claim_spelling_entry(const domain *d, manifest *m, identity_index *x, uint32_t di, const buf *own, buf *spelled,
+                                 identity_summary *sum, buf *upgraded)
+{
+    model_spelling_key(d, &d->decls.items[di], spelled);
+    if (spelled->len == own->len && memcmp(spelled->data, own->data, own->len) == 0) return false;
+    probe p = {m, spelled->data, spelled->len, 0};
+    uint32_t found = index_map_find(&x->keys, model_hash(spelled->data, spelled->len), eq_key, &p);
+    if (found == UINT32_MAX) return false;
+    entry *e = &m->entries.items[found];
+    if (e->decl != UINT32_MAX || e->issued_key) return false;
+    e->issued_key = e->key;
+    e->issued_key_len = e->key_len;
+    e->key = arena_strndup(&m->strings, own->data, own->len);
+    e->key_len = (uint32_t)own->len;
+    index_map_insert(&x->keys, model_hash(own->data, own->len), found); /* the old key's slot no longer matches */
+    take_entry(d, m, di, found, sum);
+    list_add(upgraded, &sum->upgraded, " %s", e->name);
+    return true;
+}
+
+/* How declaration `di` was written when its C spelling differs, else NULL. `cursor` walks
+ * d->spellings; calls come in increasing `di`. */
+static const char *spelling_of(const domain *d, uint32_t di, size_t *cursor)
+{
+    if (d->asset_names) return model_asset_name_plain(d->asset_names[di]) ? NULL : d->asset_names[di];
+    while (*cursor < d->spellings.count && d->spellings.items[*cursor].decl < di) ++*cursor;
+    return *cursor < d->spellings.count && d->spellings.items[*cursor].decl == di ? d->spellings.items[*cursor].text : NULL;
+}
+
+/* A newcomer asset whose member name was taken: the warning names both files. */
+static void warn_asset_qualified(const domain *d, const manifest *m, uint32_t di, uint32_t owner, const buf *name)
+{
+    const decl *dc = &d->decls.items[di];
+    const char *what = d->asset_names[di], *file = d->asset_files[di];
+    if (owner == UINT32_MAX) {
+        diag_warning(loc_file(file), "asset \"%s\" is spelled %.*s in C, a name the generated header reserves: it is named %.*s", what,
+                     (int)dc->name_len, dc->name, (int)name->len, name->data);
+        return;
+    }
+    const entry *o = &m->entries.items[owner];
+    if (o->decl == UINT32_MAX)
+        diag_warning(loc_file(file), "asset \"%s\" is spelled %.*s in C, the member name of a removed asset (tombstone %u): it is named %.*s",
+                     what, (int)dc->name_len, dc->name, o->value, (int)name->len, name->data);
+    else
+        diag_warning(loc_file(file), "asset \"%s\" is spelled %.*s in C, like \"%s\" (%s): it is named %.*s", what, (int)dc->name_len,
+                     dc->name, d->asset_names[o->decl], d->asset_files[o->decl], (int)name->len, name->data);
+}
+
+/* The member name of a newcomer, into `name`: as declared, or qualified when taken (by scope for
+ * injector entries, Combat_Health; by number for assets, button_pressed_2); the incumbent keeps
+ * its name. */
+static void choose_member_name(const domain *d, const manifest *m, identity_index *x, uint32_t di, buf *name, buf *collisions,
+                               identity_summary *sum)
+{
+    const decl *dc = &d->decls.items[di];
+    const char *scope = model_scope(d, dc);
+    name->len = 0;
+    buf_put(name, dc->name, dc->name_len);
+    uint32_t plain_owner = UINT32_MAX; /* who holds the plain name, when it is taken */
+    unsigned attempt = 0;
+    for (;; attempt++) {
+        probe p = {m, name->data, name->len, 0};
+        uint32_t taken = index_map_find(&x->names, fnv1a_folded(p.s, p.len), eq_name, &p);
+        if (taken == UINT32_MAX && !identity_reserved_member(d, p.s, p.len)) break;
+        if (attempt == 0) plain_owner = taken;
+        name->len = 0;
+        if (d->asset_names) {
+            buf_printf(name, "%.*s_%u", (int)dc->name_len, dc->name, attempt + 2);
+            continue;
+        }
+        buf_printf(name, "%s_%.*s", scope, (int)dc->name_len, dc->name);
+        if (attempt > 0) buf_printf(name, "_%u", attempt + 1);
+    }
+    if (attempt == 0) return;
+    sum->name_collisions++; /* reported with the name it ended up with */
+    buf_printf(collisions, "  name collision: '%.*s' from %s is named '%.*s'%s%s%s\n", (int)dc->name_len, dc->name, scope, (int)name->len,
+               name->data, plain_owner != UINT32_MAX ? " ('" : " (reserved name)",
+               plain_owner != UINT32_MAX ? m->entries.items[plain_owner].name : "", plain_owner != UINT32_MAX ? "' has the plain name)" : "");
+    if (d->asset_names) warn_asset_qualified(d, m, di, plain_owner, name);
+}
+
 bool identity_assign(const domain *d, manifest *m, const char *path, identity_summary *sum)
 {
     memset(sum, 0, sizeof *sum);
@@ -192,7 +325,24 @@ bool identity_assign(const domain *d, manifest *m, const char *path, identity_su
         m->entries.cap = old_count + d->decls.count;
         m->entries.items = xrealloc(m->entries.items, m->entries.cap * sizeof *m->entries.items);
     }
+    /* Assets take the entries of their own keys first: an entry written before keys followed
+     * asset names is claimed by spelling only when no asset has it as its own key. */
+    bool *own_taken = NULL;
+    if (d->asset_names) {
+        own_taken = xcalloc(d->decls.count ? d->decls.count : 1, sizeof *own_taken);
+        for (size_t di = 0; di < d->decls.count; di++) {
+            model_key(d, &d->decls.items[di], &key);
+            probe p = {m, key.data, key.len, 0};
+            uint32_t found = index_map_find(&x.keys, model_hash(key.data, key.len), eq_key, &p);
+            if (found == UINT32_MAX) continue;
+            take_entry(d, m, (uint32_t)di, found, sum);
+            own_taken[di] = true;
+        }
+    }
+    buf spelled = {0}, rewritten = {0}, upgraded = {0};
+    size_t spelling_cursor = 0;
     for (size_t di = 0; di < d->decls.count; di++) {
+        if (own_taken && own_taken[di]) continue;
         const decl *dc = &d->decls.items[di];
         const char *scope = model_scope(d, dc);
         model_key(d, dc, &key);
@@ -200,22 +350,10 @@ bool identity_assign(const domain *d, manifest *m, const char *path, identity_su
         uint32_t hk = model_hash(key.data, key.len);
         uint32_t found = index_map_find(&x.keys, hk, eq_key, &p);
         if (found != UINT32_MAX) {
-            entry *e = &m->entries.items[found];
-            if (e->decl != UINT32_MAX) { /* declared twice in one pass: the first spelling wins */
-                const decl *first = &d->decls.items[e->decl];
-                src_loc at = model_loc(d, first);
-                diag_warning(model_loc(d, dc), "duplicate entry '%.*s' ignored: '%.*s' is already declared at %s:%u:%u (names compare case-insensitively)",
-                             (int)dc->name_len, dc->name, (int)first->name_len, first->name, at.file, at.line, at.col);
-                continue;
-            }
-            e->decl = (uint32_t)di;
-            if (e->tombstone) {
-                e->tombstone = false;
-                e->change = CHANGE_REVIVED;
-                sum->revived++;
-            }
+            take_entry(d, m, (uint32_t)di, found, sum);
             continue;
         }
+        if (d->asset_names && claim_spelling_entry(d, m, &x, (uint32_t)di, &key, &spelled, sum, &upgraded)) continue;
 
         entry ne = {0};
         ne.key = arena_strndup(&m->strings, key.data, key.len);
@@ -223,31 +361,9 @@ bool identity_assign(const domain *d, manifest *m, const char *path, identity_su
         ne.scope = intern_scope(m, scope);
         ne.decl = (uint32_t)di;
         ne.change = CHANGE_ADDED;
-
-        /* The member name: as declared, or qualified by the scope when taken; the incumbent keeps
-         * its name. */
-        name_buf.len = 0;
-        buf_put(&name_buf, dc->name, dc->name_len);
-        uint32_t plain_owner = UINT32_MAX; /* who holds the plain name, when it is taken */
-        unsigned attempt = 0;
-        for (;; attempt++) {
-            p.s = name_buf.data;
-            p.len = name_buf.len;
-            uint32_t taken = index_map_find(&x.names, fnv1a_folded(p.s, p.len), eq_name, &p);
-            if (taken == UINT32_MAX && !identity_reserved_member(d, p.s, p.len)) break;
-            if (attempt == 0) plain_owner = taken;
-            name_buf.len = 0;
-            buf_printf(&name_buf, "%s_%.*s", scope, (int)dc->name_len, dc->name);
-            if (attempt > 0) buf_printf(&name_buf, "_%u", attempt + 1);
-        }
-        if (attempt > 0) { /* reported with the name it ended up with */
-            sum->name_collisions++;
-            buf_printf(&collisions, "  name collision: '%.*s' from %s is named '%.*s'%s%s%s\n",
-                       (int)dc->name_len, dc->name, scope, (int)name_buf.len, name_buf.data,
-                       plain_owner != UINT32_MAX ? " ('" : " (reserved name)",
-                       plain_owner != UINT32_MAX ? m->entries.items[plain_owner].name : "",
-                       plain_owner != UINT32_MAX ? "' has the plain name)" : "");
-        }
+        choose_member_name(d, m, &x, (uint32_t)di, &name_buf, &collisions, sum);
+        const char *as_written = spelling_of(d, (uint32_t)di, &spelling_cursor);
+        if (as_written) list_add(&rewritten, &sum->rewritten, "%s \"%s\" -> %.*s", sum->rewritten ? "," : "", as_written, (int)name_buf.len, name_buf.data);
         ne.name = arena_strndup(&m->strings, name_buf.data, name_buf.len);
         ne.name_len = (uint32_t)name_buf.len;
 
@@ -349,17 +465,24 @@ bool identity_assign(const domain *d, manifest *m, const char *path, identity_su
         }
     }
 
-    if (sum->added || sum->removed || sum->revived || signatures.len || collisions.len) {
+    if (sum->added || sum->removed || sum->revived || sum->upgraded || signatures.len || collisions.len) {
         buf_printf(&sum->text, "%s: %zu added, %zu removed%s, %zu revived\n", d->name, sum->added, sum->removed,
                    d->kind == KIND_ORDINAL ? "" : " (tombstoned)", sum->revived);
         list_names(&sum->text, "added", m, CHANGE_ADDED, sum->added);
         list_names(&sum->text, d->kind == KIND_ORDINAL ? "removed" : "tombstoned", m, CHANGE_REMOVED, sum->removed);
         list_names(&sum->text, "revived", m, CHANGE_REVIVED, sum->revived);
+        finish_list(&sum->text, sum->rewritten, "name rewritten for C", "names rewritten for C", &rewritten, "");
+        finish_list(&sum->text, sum->upgraded, "key upgraded", "keys upgraded", &upgraded,
+                    " to asset names (ids and member names kept)");
         if (pairs.len) buf_put(&sum->text, pairs.data, pairs.len);
         if (signatures.len) buf_put(&sum->text, signatures.data, signatures.len);
         if (collisions.len) buf_put(&sum->text, collisions.data, collisions.len);
     }
     buf_free(&pairs);
+    buf_free(&spelled);
+    buf_free(&rewritten);
+    buf_free(&upgraded);
+    free(own_taken);
     buf_free(&signatures);
     buf_free(&collisions);
     buf_free(&name_buf);
@@ -369,3 +492,17 @@ bool identity_assign(const domain *d, manifest *m, const char *path, identity_su
 }
 
 void identity_summary_free(identity_summary *s) { buf_free(&s->text); }
+
+bool identity_report_unrecorded(const domain *d, const identity_summary *sum, const char *manifest_path, bool strict)
+{
+    if (!sum->added && !sum->removed && !sum->revived && !sum->signature_changes) return true;
+    void (*report)(src_loc, const char *, ...) = strict ? diag_error : diag_warning;
+    if (!sum->removed && !sum->revived && !sum->signature_changes) {
+        report(loc_file(manifest_path), "%zu new entr%s of %s not recorded in the manifest: run threadlink-gen generate to record %zu new entr%s",
+               sum->added, sum->added == 1 ? "y" : "ies", d->name, sum->added, sum->added == 1 ? "y" : "ies");
+    } else {
+        report(loc_file(manifest_path), "changes to %s not recorded in the manifest (%zu added, %zu removed, %zu revived, %zu signature%s changed): run threadlink-gen generate to record them",
+               d->name, sum->added, sum->removed, sum->revived, sum->signature_changes, sum->signature_changes == 1 ? "" : "s");
+    }
+    return !strict;
+}

@@ -16,6 +16,8 @@ bool identity_check(const domain *d, const manifest *m, const char *manifest_pat
 
 typedef struct identity_summary {
     size_t added, removed, revived, renames, rescopes, signature_changes, name_collisions, hash_collisions;
+    size_t rewritten; /* entries added with a name rewritten for C ("Big Axe" -> Big_Axe) */
+    size_t upgraded;  /* asset entries whose key became the asset's own name (value and name kept) */
     buf text; /* the human summary, empty when nothing changed */
 } identity_summary;
 
@@ -25,6 +27,11 @@ typedef struct identity_summary {
  * (as identity_check) and returns false, changing nothing, if it is inconsistent. */
 bool identity_assign(const domain *d, manifest *m, const char *manifest_path, identity_summary *summary);
 void identity_summary_free(identity_summary *s);
+
+/* The build steps (headers, pack --build-step) follow the declarations; the manifest, which diff
+ * compares, does not until generate runs: changes it does not record yet are warned about
+ * (strict: an error, and false). */
+bool identity_report_unrecorded(const domain *d, const identity_summary *sum, const char *manifest_path, bool strict);
 
 /* Member names that a generated header already uses for something else. */
 bool identity_reserved_member(const domain *d, const char *name, size_t len);

@@ -13,6 +13,9 @@ typedef struct injector_line {
     const char *name; /* the C-safe spelling: ASCII letters, digits and '_' only */
     uint32_t name_len;
     src_loc loc; /* where the identifier starts */
+    /* The identifier as written, when the C-safe spelling differs from it ("Big Axe"), else NULL. */
+    const char *spelling;
+    uint32_t spelling_len;
     /* With signatures on: the text from '(' to the end of the line (trimmed), else NULL. */
     const char *signature;
     uint32_t signature_len;

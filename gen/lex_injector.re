@@ -128,6 +128,7 @@ bool lex_injector(const char *file, const char *data, size_t len, bool signature
 
         name.len = 0;
         size_t trimmed = 0; /* name length up to the last non-space code point */
+        const unsigned char *spelled_end = start; /* where that code point ends in the text */
         const unsigned char *paren = NULL;
         /* Scan again from the identifier start, now that the first code point is known good. */
         p = start;
@@ -146,6 +147,7 @@ bool lex_injector(const char *file, const char *data, size_t len, bool signature
             if (c == CP_WORD_RUN) {
                 buf_put(&name, tok, (size_t)(p - tok));
                 trimmed = name.len;
+                spelled_end = p;
             } else if (c == CP_SPACE) {
                 buf_putc(&name, '_');
             } else if (c == CP_OPEN_PAREN && signatures) {
@@ -154,6 +156,7 @@ bool lex_injector(const char *file, const char *data, size_t len, bool signature
             } else if (c == CP_LETTER || c == CP_OTHER || c == CP_OPEN_PAREN) {
                 buf_putc(&name, '_');
                 trimmed = name.len;
+                spelled_end = p;
             } else if (c == CP_NUL) {
                 diag_error(loc_of(&s, tok), "NUL byte in injector file");
                 line_ok = false;
@@ -196,6 +199,11 @@ bool lex_injector(const char *file, const char *data, size_t len, bool signature
         if (line_ok) {
             out.name = arena_strndup(strings, name.data, trimmed);
             out.name_len = (uint32_t)trimmed;
+            size_t spelled = (size_t)(spelled_end - start);
+            if (spelled != trimmed || memcmp(start, name.data, trimmed) != 0) {
+                out.spelling = arena_strndup(strings, (const char *)start, spelled);
+                out.spelling_len = (uint32_t)spelled;
+            }
             fn(ctx, &out);
         } else {
             s.ok = false;

@@ -36,6 +36,9 @@ static const char usage[] =
     "  --quiet                  no summary\n"
     "  --depfile FILE           generate, headers: write a Make/Ninja depfile\n"
     "  --deptarget NAME         the depfile's target (default: the first output)\n"
+    "  --list-outputs           headers: print the outputs' paths below -o DIR, one a line; writes nothing\n"
+    "  --expect-outputs LIST    headers: the outputs the build declares, below -o DIR, separated by ';'\n"
+    "                           (repeatable); any output missing or extra is an error, nothing written\n"
     "  --diagnostics-format F   gcc (default), msvc, json or github\n"
     "  --banner-without-version leave the version out of banners (golden tests)\n"
     "  --format FMT             diff: text (default), json, markdown or github\n"
@@ -64,8 +67,9 @@ static int usage_error(const char *fmt, ...)
 enum option_id {
     OPT_DIR, OPT_CONFIG, OPT_QUIET, OPT_BANNER_WITHOUT_VERSION, OPT_DIAGNOSTICS_FORMAT, OPT_HELP,
     OPT_HEADERS_DIR, OPT_STRICT, OPT_DEPFILE, OPT_DEPTARGET,                         /* generate family */
+    OPT_LIST_OUTPUTS, OPT_EXPECT_OUTPUTS,                                             /* headers */
     OPT_PROFILE, OPT_OUTPUT, OPT_ARCHIVE, OPT_COMPRESSION, OPT_MAX_ARCHIVE_MB,       /* pack */
-    OPT_PROGRESS, OPT_NO_PROGRESS,
+    OPT_PROGRESS, OPT_NO_PROGRESS, OPT_BUILD_STEP, OPT_STAMP,
     OPT_FORMAT, OPT_ALLOW, OPT_ALLOW_FILE,                                            /* diff */
 };
 
@@ -79,6 +83,7 @@ static const args_option generate_option_table[] = {
     COMMON_OPTIONS,
     {"-o", true, OPT_HEADERS_DIR}, {"--strict", false, OPT_STRICT},
     {"--depfile", true, OPT_DEPFILE}, {"--deptarget", true, OPT_DEPTARGET},
+    {"--list-outputs", false, OPT_LIST_OUTPUTS}, {"--expect-outputs", true, OPT_EXPECT_OUTPUTS},
     {NULL, false, 0},
 };
 
@@ -87,6 +92,8 @@ static const args_option pack_option_table[] = {
     {"--profile", true, OPT_PROFILE}, {"--output", true, OPT_OUTPUT}, {"--archive", true, OPT_ARCHIVE},
     {"--compression", true, OPT_COMPRESSION}, {"--max-archive-mb", true, OPT_MAX_ARCHIVE_MB},
     {"--progress", false, OPT_PROGRESS}, {"--no-progress", false, OPT_NO_PROGRESS},
+    {"--build-step", false, OPT_BUILD_STEP}, {"--strict", false, OPT_STRICT},
+    {"--depfile", true, OPT_DEPFILE}, {"--deptarget", true, OPT_DEPTARGET}, {"--stamp", true, OPT_STAMP},
     {NULL, false, 0},
 };
 
@@ -112,11 +119,27 @@ static int set_diagnostics_format(const char *name)
     return 0;
 }
 
+/* A relative *path made absolute against the working directory, before -C changes it; the joined
+ * path goes into *owned. false (reported) when the working directory is unknown. */
+static bool caller_relative(const char **path, char **owned)
+{
+    if (!*path || (*path)[0] == '/') return true;
+    char *cwd = getcwd(NULL, 0); /* as long as it is (a deep tree passes PATH_MAX) */
+    if (!cwd) {
+        fprintf(stderr, "threadlink-gen: error: cannot get the working directory: %s\n", strerror(errno));
+        return false;
+    }
+    *path = *owned = path_join(cwd, *path);
+    free(cwd);
+    return true;
+}
+
 static const char pack_usage[] =
     "usage: threadlink-gen pack [-C DIR] [--config FILE] [--profile NAME|all] [overrides] [--quiet]\n"
     "\n"
     "Builds content profiles into their output folders: generate first (asset ids into the\n"
     "manifests), then the catalog and the archives (or flat files) and archives.json.\n"
+    "--output is relative to the project (-C); --depfile and --stamp to where pack runs.\n"
     "\n"
     "  --profile NAME|all       which profile (default: the only one, else all)\n"
     "  --output DIR             override the output folder (one profile only)\n"
@@ -124,6 +147,12 @@ static const char pack_usage[] =
     "  --max-archive-mb N       override the archive size limit (whole number, 1 to 1048576)\n"
     "  --compression none|lz4|zstd  override the codec\n"
     "  --progress / --no-progress   progress line (default: when stderr is a terminal)\n"
+    "  --build-step             as a build step: read the manifests, write nothing into the source tree\n"
+    "                           (no generate pass); assets a manifest lacks are warned about\n"
+    "  --strict                 --build-step: assets a manifest lacks are an error\n"
+    "  --depfile FILE           write a Make/Ninja depfile (every config file, asset and folder read)\n"
+    "  --deptarget NAME         the depfile's target (default: the stamp, else the first index file)\n"
+    "  --stamp FILE             write FILE (its time renewed) after every successful run\n"
     "\n"
     "exit status: 0 ok, 1 input or build errors (the previous output stays usable), 2 usage\n";
 
@@ -159,6 +188,11 @@ static int run_pack(int argc, char **argv)
         case OPT_QUIET: opt.quiet = true; break;
         case OPT_PROGRESS: opt.progress = 1; break;
         case OPT_NO_PROGRESS: opt.progress = 0; break;
+        case OPT_BUILD_STEP: opt.build_step = true; break;
+        case OPT_STRICT: opt.strict = true; break;
+        case OPT_DEPFILE: opt.depfile = v; break;
+        case OPT_DEPTARGET: opt.deptarget = v; break;
+        case OPT_STAMP: opt.stamp = v; break;
         case OPT_BANNER_WITHOUT_VERSION: opt.banner_without_version = true; break;
         case OPT_HELP: fputs(pack_usage, stdout); return 0;
         case OPT_DIAGNOSTICS_FORMAT:
@@ -166,12 +200,21 @@ static int run_pack(int argc, char **argv)
             break;
         }
     }
-    if (dir && chdir(dir) != 0) {
+    if (opt.strict && !opt.build_step) return usage_error("--strict belongs to --build-step (pack without it records every asset)");
+    /* --depfile and --stamp name paths as the build system sees them, not relative to -C. */
+    char *depfile = NULL, *stamp = NULL;
+    int rc = 2;
+    if (dir && (!caller_relative(&opt.depfile, &depfile) || !caller_relative(&opt.stamp, &stamp))) {
+        /* reported */
+    } else if (dir && chdir(dir) != 0) {
         fprintf(stderr, "threadlink-gen: error: cannot enter %s: %s\n", dir, strerror(errno));
-        return 2;
+    } else {
+        diag_set_file_prefix(dir);
+        rc = pack_run(&opt);
     }
-    diag_set_file_prefix(dir);
-    return pack_run(&opt);
+    free(depfile);
+    free(stamp);
+    return rc;
 }
 
 static int run_diff(int argc, char **argv)
@@ -214,6 +257,21 @@ static int run_diff(int argc, char **argv)
     int rc = diff_run(&opt);
     vec_free(&opt.allow);
     return rc;
+}
+
+/* The outputs named by --expect-outputs (kept here, reachable until exit). */
+static name_list expected_outputs;
+
+/* --expect-outputs LIST: its ';'-separated names (CMake's list separator; `';'.join(names)` in
+ * Meson), empty ones skipped. */
+static void add_expected_outputs(const char *list)
+{
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ";");
+        if (n) *vec_push(&expected_outputs) = xstrndup(p, n);
+        p += n;
+        if (*p) p++;
+    }
 }
 
 int main(int argc, char **argv)
@@ -260,6 +318,11 @@ int main(int argc, char **argv)
         case OPT_STRICT: opt.strict = true; break;
         case OPT_DEPFILE: opt.depfile = v; break;
         case OPT_DEPTARGET: opt.deptarget = v; break;
+        case OPT_LIST_OUTPUTS: opt.list_outputs = true; break;
+        case OPT_EXPECT_OUTPUTS:
+            opt.expect_outputs_given = true;
+            add_expected_outputs(v);
+            break;
         case OPT_QUIET: opt.quiet = true; break;
         case OPT_BANNER_WITHOUT_VERSION: opt.banner_without_version = true; break;
         case OPT_HELP: fputs(usage, stdout); return 0;
@@ -268,21 +331,20 @@ int main(int argc, char **argv)
             break;
         }
     }
+    if (opt.command != GEN_HEADERS && (opt.headers_dir || opt.strict || opt.list_outputs || opt.expect_outputs_given))
+        return usage_error("-o, --strict, --list-outputs and --expect-outputs belong to the headers command, not '%s'", cmd);
+    if (opt.list_outputs && (opt.depfile || opt.expect_outputs_given))
+        return usage_error("--list-outputs writes nothing: it takes no --depfile or --expect-outputs");
+    if (opt.list_outputs && !opt.headers_dir) opt.headers_dir = "."; /* the list is relative to it */
     if (opt.command == GEN_HEADERS && !opt.headers_dir) return usage_error("headers needs -o DIR");
-    if (opt.command != GEN_HEADERS && (opt.headers_dir || opt.strict))
-        return usage_error("-o and --strict belong to the headers command, not '%s'", cmd);
+    opt.expect_outputs = (const char *const *)expected_outputs.items;
+    opt.expect_output_count = expected_outputs.count;
     /* -o and --depfile name paths as the caller sees them (a build system's working directory),
      * not relative to -C. */
     char *headers_dir = NULL, *depfile = NULL;
-    if (dir && ((opt.headers_dir && opt.headers_dir[0] != '/') || (opt.depfile && opt.depfile[0] != '/'))) {
-        char *cwd = getcwd(NULL, 0); /* as long as it is (a deep tree passes PATH_MAX) */
-        if (!cwd) {
-            fprintf(stderr, "threadlink-gen: error: cannot get the working directory: %s\n", strerror(errno));
-            return 2;
-        }
-        if (opt.headers_dir && opt.headers_dir[0] != '/') opt.headers_dir = headers_dir = path_join(cwd, opt.headers_dir);
-        if (opt.depfile && opt.depfile[0] != '/') opt.depfile = depfile = path_join(cwd, opt.depfile);
-        free(cwd);
+    if (dir && (!caller_relative(&opt.headers_dir, &headers_dir) || !caller_relative(&opt.depfile, &depfile))) {
+        free(headers_dir);
+        return 2;
     }
     if (dir && chdir(dir) != 0) {
         fprintf(stderr, "threadlink-gen: error: cannot enter %s: %s\n", dir, strerror(errno));

@@ -15,6 +15,10 @@ typedef enum entry_change {
 typedef struct entry {
     const char *key, *name, *scope;
     uint32_t key_len, name_len;
+    /* The key the value was issued for (hashed from), when the key was rewritten since: an asset
+     * entry of a manifest written before keys followed asset names. NULL: the key itself. */
+    const char *issued_key;
+    uint32_t issued_key_len;
     uint32_t value;       /* identity: XXH32(key, seed_offset); ordinal: the index */
     uint32_t seed_offset;
     const char *signature; /* ordinal (event) domains: the normalised signature, NULL if unrecorded */

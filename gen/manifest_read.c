@@ -4,7 +4,8 @@
  * with nesting limited, numbers range-checked, strings length-limited.
  *
  *   manifest -> '{' ( "format": 1 | "domain": str | "kind": str | "entries": '[' entry,* ']' | key: any ),* '}'
- *   entry    -> '{' ( "key" | "name" | "scope" | "signature": str | "value" | "seed_offset": uint | "tombstone": bool
+ *   entry    -> '{' ( "key" | "issued_key" | "name" | "scope" | "signature": str | "value" | "seed_offset": uint
+ *                  | "tombstone": bool
  *                  | key: any ),* '}' */
 #include "manifest.h"
 
@@ -97,6 +98,16 @@ static bool read_string(reader *r, json_tok t, const char *field, const char **o
     return true;
 }
 
+/* A key: "<scope>.<name>", lowercase (ASCII). */
+static bool read_key(reader *r, json_tok v, const char *field, const char **out, uint32_t *len)
+{
+    if (!read_string(r, v, field, out, len)) return false;
+    if (!*len || !memchr(*out, '.', *len)) return fail(r, v, "\"%s\" must be \"<scope>.<name>\"", field);
+    for (uint32_t i = 0; i < *len; i++)
+        if ((*out)[i] >= 'A' && (*out)[i] <= 'Z') return fail(r, v, "\"%s\" must be lowercase", field);
+    return true;
+}
+
 bool manifest_valid_member(const char *s, size_t n)
 {
     if (!n || !(((s[0] | 32) >= 'a' && (s[0] | 32) <= 'z') || s[0] == '_')) return false;
@@ -105,7 +116,7 @@ bool manifest_valid_member(const char *s, size_t n)
     return true;
 }
 
-typedef enum field_id { F_OTHER, F_KEY, F_NAME, F_SCOPE, F_VALUE, F_SEED_OFFSET, F_TOMBSTONE, F_SIGNATURE } field_id;
+typedef enum field_id { F_OTHER, F_KEY, F_ISSUED_KEY, F_NAME, F_SCOPE, F_VALUE, F_SEED_OFFSET, F_TOMBSTONE, F_SIGNATURE } field_id;
 
 static field_id entry_field(const char *s, size_t n)
 {
@@ -115,6 +126,7 @@ static field_id entry_field(const char *s, size_t n)
     case 4: return IS("name") ? F_NAME : F_OTHER;
     case 5: return IS("scope") ? F_SCOPE : IS("value") ? F_VALUE : F_OTHER;
     case 9: return IS("tombstone") ? F_TOMBSTONE : IS("signature") ? F_SIGNATURE : F_OTHER;
+    case 10: return IS("issued_key") ? F_ISSUED_KEY : F_OTHER;
     case 11: return IS("seed_offset") ? F_SEED_OFFSET : F_OTHER;
     default: return F_OTHER;
     }
@@ -131,17 +143,16 @@ static bool read_entry(reader *r, json_tok open)
     if (t.kind != JT_RBRACE) {
         for (;;) {
             if (t.kind != JT_STRING) return fail(r, t, "expected an entry key, found %s", json_tok_describe(t.kind));
-            /* Seven known keys, a million entries: compare by length first. */
+            /* Eight known keys, a million entries: compare by length first. */
             field_id field = entry_field(t.text, t.len);
             if (!expect(r, JT_COLON, "':'", NULL)) return false;
             json_tok v = json_next(&r->lx);
             uint64_t n;
             if (field == F_KEY) {
-                if (!read_string(r, v, "key", &e.key, &e.key_len)) return false;
-                if (!e.key_len || !memchr(e.key, '.', e.key_len)) return fail(r, v, "\"key\" must be \"<scope>.<name>\"");
-                for (uint32_t i = 0; i < e.key_len; i++)
-                    if (e.key[i] >= 'A' && e.key[i] <= 'Z') return fail(r, v, "\"key\" must be lowercase");
+                if (!read_key(r, v, "key", &e.key, &e.key_len)) return false;
                 have_key = true;
+            } else if (field == F_ISSUED_KEY) {
+                if (!read_key(r, v, "issued_key", &e.issued_key, &e.issued_key_len)) return false;
             } else if (field == F_NAME) {
                 if (!read_string(r, v, "name", &e.name, &e.name_len)) return false;
                 if (!manifest_valid_member(e.name, e.name_len)) return fail(r, v, "\"name\" must be a C identifier");

@@ -51,7 +51,31 @@ src_loc model_loc(const domain *d, const decl *dc)
     return loc_at(d->sources.items[dc->source].path, dc->line, dc->col);
 }
 
+bool model_asset_name_plain(const char *name)
+{
+    if (!(((name[0] | 32) >= 'a' && (name[0] | 32) <= 'z') || name[0] == '_')) return false;
+    for (const char *p = name; *p; p++)
+        if (!ascii_is_word((unsigned char)*p) && *p != '/') return false;
+    return true;
+}
+
+void model_asset_key(const char *scope, const char *name, buf *out)
+{
+    bool plain = model_asset_name_plain(name);
+    out->len = 0;
+    for (const char *c = scope; *c; c++) buf_putc(out, ascii_lower(*c));
+    buf_putc(out, '.');
+    for (const char *c = name; *c; c++) buf_putc(out, plain && *c == '/' ? '_' : ascii_lower(*c));
+    buf_cstr(out);
+}
+
 void model_key(const domain *d, const decl *dc, buf *out)
+{
+    if (d->asset_names) model_asset_key(model_scope(d, dc), d->asset_names[dc - d->decls.items], out);
+    else model_spelling_key(d, dc, out);
+}
+
+void model_spelling_key(const domain *d, const decl *dc, buf *out)
 {
     const char *scope = model_scope(d, dc);
     size_t slen = strlen(scope);
@@ -130,6 +154,7 @@ static void on_line(void *ctx, const injector_line *line)
         s->len = line->signature_len;
         s->col = line->signature_loc.col;
     }
+    if (line->spelling) *vec_push(&d->spellings) = (decl_spelling){(uint32_t)d->decls.count, line->spelling};
     *vec_push(&d->decls) = (decl){line->name, line->name_len, line->loc.line, line->loc.col, c->source};
 }
 
@@ -444,6 +469,9 @@ void model_free(project *p)
         vec_free(&d->sources);
         for (size_t k = 0; k < d->signatures.count; k++) event_sig_free(&d->signatures.items[k].sig);
         vec_free(&d->signatures);
+        vec_free(&d->spellings);
+        free(d->asset_names);
+        free(d->asset_files);
     }
     vec_free(&p->domains);
     for (size_t i = 0; i < p->inputs.count; i++) free(p->inputs.items[i]);

@@ -27,6 +27,12 @@ typedef struct decl_signature {
     event_sig sig;      /* parsed, once the model has loaded */
 } decl_signature;
 
+/* A declaration whose C spelling differs from how it was written ("Big Axe" -> Big_Axe). */
+typedef struct decl_spelling {
+    uint32_t decl;
+    const char *text;
+} decl_spelling;
+
 typedef struct domain {
     const char *name;        /* "Iris.Events" */
     char *c_name;            /* "Iris_Events": enumerator prefix */
@@ -42,6 +48,11 @@ typedef struct domain {
     VEC(decl) decls;
     VEC(decl_source) sources; /* every input file read for this domain, in merge order */
     VEC(decl_signature) signatures;
+    VEC(decl_spelling) spellings; /* in declaration order; only the rewritten ones */
+    /* Content domains (Content.<Profile>), per declaration: the asset's own name, which its key
+     * follows (model_asset_key), and its file. NULL in every other domain. */
+    const char **asset_names;
+    const char **asset_files;
 } domain;
 
 typedef struct project {
@@ -57,8 +68,17 @@ typedef struct project {
 bool model_load(const char *config_path, project *out);
 void model_free(project *p);
 
-/* The identity key of a declaration, fold(scope) "." fold(name), into `out` (replacing it). */
+/* The identity key of a declaration, fold(scope) "." fold(name), into `out` (replacing it); an
+ * asset's is model_asset_key of its own name. */
 void model_key(const domain *d, const decl *dc, buf *out);
+/* fold(scope) "." fold(C spelling): the key of every entry, asset entries included, that
+ * manifests written before keys followed asset names hold. */
+void model_spelling_key(const domain *d, const decl *dc, buf *out);
+/* An asset name that C spells as it is but for '/' (a letter or '_' first, then letters, digits,
+ * '_' or '/'): its key spells '/' as '_', so it is the key such names always had. */
+bool model_asset_name_plain(const char *name);
+/* The identity key of an asset: fold(scope) "." fold(name), '/' spelled '_' in a plain name. */
+void model_asset_key(const char *scope, const char *name, buf *out);
 const char *model_scope(const domain *d, const decl *dc);
 /* The signature declaration `decl_index` gave (ordinal domains), NULL when it gave none. */
 const decl_signature *model_find_signature(const domain *d, uint32_t decl_index);

@@ -22,8 +22,10 @@
 #include "content_format.h"
 #include "content_scan.h"
 #include "content_stage.h"
+#include "depfile.h"
 #include "fsio.h"
 #include "generate.h"
+#include "identity.h"
 #include "manifest.h"
 #include "model.h"
 #include "output.h"
@@ -35,6 +37,7 @@
 #include <xxhash.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -573,25 +576,65 @@ static bool run_hooks(const content_profile *pr, const char *project_root)
     return true;
 }
 
-static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc, out_locks *locks, size_t index)
+/* Where the profile's manifest is: beside its enum header in the generated directory. */
+static char *manifest_path_of(const project *p, const content_profile *pr)
 {
-    double start = now_seconds();
-    project *p = ctx->p;
-    /* Asset ids from the manifest generate just brought up to date. */
     char *gen_dir = path_join(p->cfg.root, p->cfg.generated_dir);
     char *mdir = path_dirname(pr->header);
     char *mname = xasprintf("%s.manifest.json", pr->domain);
     char *mrel = path_join(mdir, mname);
     char *mpath = path_join(gen_dir, mrel);
     free(gen_dir), free(mdir), free(mname), free(mrel);
+    return mpath;
+}
+
+/* --build-step: the ids as `headers` gives them. The manifest is read (none yet: every asset is
+ * new), the profile's names merged into it in memory, and what it does not record yet warned
+ * about (--strict: an error); the manifest itself is never written. */
+static bool merge_ids_in_memory(pack_ctx *ctx, const content_profile *pr, const content_scan *sc, const char *mpath, manifest *m)
+{
+    int fd = fs_open_input(mpath, FS_INPUT_MANIFEST, NULL);
+    if (fd < 0 && errno != ENOENT) {
+        diag_error(loc_file(mpath), "cannot read the manifest of %s: %s", pr->domain, fs_read_failure());
+        return false;
+    }
+    bool ok = fd < 0 || manifest_read_fd(mpath, fd, m);
+    if (fd >= 0) close(fd);
+    if (ok) ok = content_stage_add_domains(ctx->p, pr, sc);
+    if (!ok) return false;
+    const domain *d = &ctx->p->domains.items[ctx->p->domains.count - 1];
+    identity_summary sum;
+    memset(&sum, 0, sizeof sum);
+    ok = identity_assign(d, m, mpath, &sum) && identity_report_unrecorded(d, &sum, mpath, ctx->opt->strict);
+    identity_summary_free(&sum);
+    return ok;
+}
+
+/* The asset ids: from the manifest generate just brought up to date, or (--build-step) merged in
+ * memory as `headers` merges them. */
+static bool resolve_ids(pack_ctx *ctx, const content_profile *pr, content_scan *sc, manifest *m)
+{
+    char *mpath = manifest_path_of(ctx->p, pr);
+    bool ok;
+    if (ctx->opt->build_step) {
+        ok = merge_ids_in_memory(ctx, pr, sc, mpath, m);
+    } else {
+        int fd = fs_open_input(mpath, FS_INPUT_MANIFEST, NULL);
+        ok = fd >= 0 && manifest_read_fd(mpath, fd, m);
+        if (fd >= 0) close(fd);
+        if (fd < 0) diag_error(loc_file(mpath), "cannot read the manifest of %s: %s", pr->domain, fs_read_failure());
+    }
+    free(mpath);
+    return ok && content_stage_resolve(pr, sc, m);
+}
+
+static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc, out_locks *locks, size_t index)
+{
+    double start = now_seconds();
+    project *p = ctx->p;
     manifest m;
     memset(&m, 0, sizeof m);
-    int fd = fs_open_input(mpath, FS_INPUT_MANIFEST, NULL);
-    bool ok = fd >= 0 && manifest_read_fd(mpath, fd, &m);
-    if (fd >= 0) close(fd);
-    if (fd < 0) diag_error(loc_file(mpath), "cannot read the manifest of %s: %s", pr->domain, fs_read_failure());
-    ok = ok && content_stage_resolve(pr, sc, &m);
-    free(mpath);
+    bool ok = resolve_ids(ctx, pr, sc, &m);
 
     if (ok && ctx->opt->shuffle_seed) {
         uint64_t s = ctx->opt->shuffle_seed;
@@ -689,6 +732,60 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc, o
 
 /* ---- The command ------------------------------------------------------------------------------------ */
 
+typedef VEC(size_t) profile_selection;
+
+/* The output folder of a profile, as the build writes it. */
+static char *output_dir_of(const project *p, const content_profile *pr)
+{
+    return pr->output[0] == '/' ? xstrdup(pr->output) : path_join(p->cfg.root, pr->output);
+}
+
+/* --stamp: one line per profile built; written (its time renewed) on every successful run, so a
+ * Make rule whose target it is settles after one run. */
+static bool write_stamp(const char *path, const content_config *cc, const profile_selection *sel)
+{
+    output_set set = {.mode = OUTPUT_WRITE};
+    out_file *o = output_begin(&set, path);
+    for (size_t i = 0; i < sel->count; i++) {
+        const content_profile *pr = &cc->profiles.items[sel->items[i]];
+        buf_printf(&o->chunk, "threadlink-gen pack: profile %s into %s\n", pr->name, pr->output);
+    }
+    bool ok = output_end(o) && output_commit(&set);
+    output_set_free(&set);
+    if (ok && utimensat(AT_FDCWD, path, NULL, 0) != 0) ok = false;
+    if (!ok) diag_error(loc_file(path), "cannot write the stamp: %s", strerror(errno));
+    return ok;
+}
+
+/* --depfile: every file and folder the profiles' outputs derive from (the config, the asset
+ * trees, their folders, so that an added asset re-runs pack) and each profile's manifest (or the
+ * nearest existing folder while it is not written yet). */
+static bool write_depfile(const pack_options *opt, project *p, const content_config *cc, const profile_selection *sel)
+{
+    VEC(char *) inputs = {0};
+    for (size_t i = 0; i < p->inputs.count; i++) *vec_push(&inputs) = depfile_existing_ancestor(p->inputs.items[i]);
+    for (size_t i = 0; i < sel->count; i++) {
+        char *mpath = manifest_path_of(p, &cc->profiles.items[sel->items[i]]);
+        *vec_push(&inputs) = depfile_existing_ancestor(mpath);
+        free(mpath);
+    }
+    char *target;
+    if (opt->deptarget) target = xstrdup(opt->deptarget);
+    else if (opt->stamp) target = depfile_absolute(opt->stamp);
+    else {
+        const content_profile *pr = &cc->profiles.items[sel->items[0]];
+        char *dir = output_dir_of(p, pr);
+        char *index = path_join(dir, pr->archive == CONTENT_ARCHIVE_PACKED ? INDEX_FILE : FLAT_CATALOG);
+        target = depfile_absolute(index);
+        free(dir), free(index);
+    }
+    bool ok = depfile_write(opt->depfile, target, inputs.items, inputs.count);
+    free(target);
+    for (size_t i = 0; i < inputs.count; i++) free(inputs.items[i]);
+    vec_free(&inputs);
+    return ok;
+}
+
 int pack_run(const pack_options *opt)
 {
     const char *cfg_path = opt->config_path ? opt->config_path : "threadlink.json";
@@ -697,9 +794,10 @@ int pack_run(const pack_options *opt)
     memset(&p, 0, sizeof p);
     if (!config_load(cfg_path, &p.cfg)) return 1;
     p.input_hash = hasher_new();
+    *vec_push(&p.inputs) = xstrdup(cfg_path);
     content_config cc;
     int rc = 0;
-    VEC(size_t) sel = {0};
+    profile_selection sel = {0};
     VEC(content_scan) scans = {0};
     out_locks locks = {0};
     if (!content_config_load(&p, &cc)) {
@@ -780,7 +878,8 @@ int pack_run(const pack_options *opt)
     }
     if (rc) goto done;
 
-    /* Names into manifests: the ids every catalog and archive records. */
+    /* Names into manifests: the ids every catalog and archive records (the build step merges
+     * them in memory instead, profile by profile). */
     gen_options g = {0};
     g.command = GEN_GENERATE;
     g.config_path = cfg_path;
@@ -788,7 +887,7 @@ int pack_run(const pack_options *opt)
     g.banner_without_version = opt->banner_without_version;
     g.generator_build = opt->generator_build;
     g.summary = opt->summary;
-    if (gen_run(&g, NULL) != 0) {
+    if (!opt->build_step && gen_run(&g, NULL) != 0) {
         rc = 1;
         goto done;
     }
@@ -798,6 +897,8 @@ int pack_run(const pack_options *opt)
     if (opt->before_build) opt->before_build(opt->before_build_ctx);
     for (size_t i = 0; i < sel.count && !rc; i++)
         if (!pack_profile(&ctx, &cc.profiles.items[sel.items[i]], &scans.items[i], &locks, i)) rc = 1;
+    if (!rc && opt->stamp && !write_stamp(opt->stamp, &cc, &sel)) rc = 1;
+    if (!rc && opt->depfile && !write_depfile(opt, &p, &cc, &sel)) rc = 1;
 
 done:
     pack_locks_end(&locks);
@@ -807,10 +908,7 @@ done:
     vec_free(&sel);
     content_config_free(&cc);
 done_project:
-    for (size_t i = 0; i < p.inputs.count; i++) free(p.inputs.items[i]);
-    vec_free(&p.inputs);
-    hasher_free(p.input_hash);
-    config_free(&p.cfg);
+    model_free(&p); /* config, inputs, and the domains of --build-step */
     if (!rc && diag_error_count() != errors_before) rc = 1;
     return rc;
 }

@@ -15,6 +15,14 @@ typedef struct pack_options {
     const char *archive;       /* "none" | "packed" */
     uint32_t max_archive_mb;   /* 0: as configured */
     const char *compression;   /* "none" | "lz4" | "zstd" */
+    /* The build step: manifests are read, never written, and nothing else is written into the
+     * source tree (no generate pass); an asset a manifest lacks gets the id generate will record,
+     * with a warning (strict: an error). */
+    bool build_step;
+    bool strict;
+    const char *depfile;       /* write a Make/Ninja depfile here (absolute, or relative to the working directory) */
+    const char *deptarget;     /* its target; default: the stamp, else the first profile's index file */
+    const char *stamp;         /* written (its time renewed) after every successful run: a build's target */
     bool quiet;                /* no summary lines */
     int progress;              /* 1 on, 0 off, -1 (default 0 for a zeroed struct: off) */
     bool banner_without_version;

@@ -4,6 +4,8 @@
 # errors. Prints a closing "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
+# The test suite's packages on top of the build's (nothing to do when CI installed them).
+examples/install-packages.sh examples/debian-packages.txt tests/debian-packages.txt || exit 1
 total_ok=0
 total_fail=0
 
@@ -19,7 +21,9 @@ run_suite() { # builddir, meson test args...
   [ -n "$ok" ] || total_fail=$((total_fail + 1))
 }
 
-[ -f build/build.ninja ] || meson setup build || exit 1
+# build/ may come from the quick start, which configures it without tests.
+if [ -f build/build.ninja ]; then meson configure build -Dtests=true || exit 1
+else meson setup build || exit 1; fi
 run_suite build
 
 # UBSan must stop the test at the first report, not print and carry on.

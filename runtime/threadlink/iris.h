@@ -112,6 +112,11 @@
            { return tl_iris_unsubscribe(reg, X, TL_IRIS_FN(fn), ctx); }
        static inline bool X_contains(const tl_iris_registry *reg, X_fn fn, void *ctx)
            { return tl_iris_contains(reg, X, TL_IRIS_FN(fn), ctx); }
+       #ifdef TL_IRIS_LISTENER_CHECK                       C: the listener's type is checked
+       #define X_subscribe(reg, fn, ctx) X_subscribe(reg, TL_IRIS_LISTENER_CHECK(X_fn, fn), ctx)
+       #define X_unsubscribe(reg, fn, ctx) X_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(X_fn, fn), ctx)
+       #define X_contains(reg, fn, ctx) X_contains(reg, TL_IRIS_LISTENER_CHECK(X_fn, fn), ctx)
+       #endif
        broadcast:
        static inline void X_publish(tl_iris_registry *reg, T0 a0, ...)
            { TL_IRIS_PUBLISH(reg, X, X_SIGNATURE, X_fn, a0, ...); }   TL_IRIS_PUBLISH0 if n == 0
@@ -128,11 +133,13 @@
        static inline bool iris_events_init(tl_iris_registry *reg, const tl_logger *logger)
            { return tl_iris_init_table(reg, IRIS_EVENTS_SPAN, iris_events_info(), logger); }
 
-   RECOMMENDED FLAGS
-   -----------------
-   C: -Werror=incompatible-pointer-types (gcc >= 5, clang). Without it gcc < 14 and clang < 16 only
-   warn when a listener of the wrong signature is passed to X_subscribe. C++ rejects it anyway.
-   tests/iris/compile_fail proves both.
+   LISTENER TYPES
+   --------------
+   No flags are needed for a listener of the wrong signature to be refused: in C the generated
+   macros check its type at compile time (TL_IRIS_LISTENER_CHECK: gcc, clang, or any C11
+   compiler); C++ rejects the conversion anyway. The check takes the listener's address, so pass
+   a function or a function pointer, not NULL. -Werror=incompatible-pointer-types adds a second
+   error; tests/iris/compile_fail proves every case with and without it.
 */
 #ifndef TL_IRIS_H
 #define TL_IRIS_H
@@ -260,6 +267,22 @@ const char *tl_iris_event_name(const tl_iris_registry *reg, uint32_t event);
 
 /* Casts a listener of any type to the stored type, for the untyped core. */
 #define TL_IRIS_FN(f) TL__FN_CAST(tl_iris_fn, f)
+
+/* `fn` if it is a listener of type T, else a compile error naming T. C converts one function
+   pointer type to another with only a warning (gcc before 14, clang before 16), so the generated
+   X_subscribe / X_unsubscribe / X_contains are also macros in C that pass the listener through
+   this: a listener of the wrong signature does not compile whatever the flags. C++ refuses the
+   conversion itself. */
+#if !defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__))
+/* A bit-field of negative width when the types differ, named so that the error names T (C99 has no
+   _Static_assert, and glibc's stand-in for it names nothing). */
+#define TL_IRIS_LISTENER_CHECK(T, fn)                                                          \
+    ((void)sizeof(struct { int T##__is_not_the_type_of_this_listener :                           \
+                             __builtin_types_compatible_p(__typeof__(&*(fn)), T) ? 1 : -1; }), \
+     (fn))
+#elif !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define TL_IRIS_LISTENER_CHECK(T, fn) _Generic(&*(fn), T: (fn))
+#endif
 
 /* --- dispatch (inline: the hot path) ---------------------------------------------------------- */
 

@@ -51,6 +51,8 @@ int main(void)
     printf("%s %s %s %d\n", vault_fields_name((uint32_t)f), iris_events_name(Iris_Events_OnC),
            game_colours_name(Game_Colours_Red), IRIS_EVENTS_SPAN);
     VAULT_FIELDS_LIST(SHOW)
+    /* The conversions round-trip and name what the uint32_t lookup names. */
+    if (VAULT_FIELDS_FROM_U32(VAULT_FIELDS_U32(f)) != f || vault_fields_name_of(f) != vault_fields_name((uint32_t)f)) return 1;
     return (int)GAME_COLOURS_COUNT - 2;
 }
 C
@@ -132,5 +134,21 @@ for dir in "$work/generated" "$root/examples/basic/generated" "$root/tests/vault
   strict g++ "-std=c++17 $gxx_strict -O2" "$dir" "strict_$n.cpp"
   strict clang++ "-std=c++17 $clangxx_strict" "$dir" "strict_$n.cpp"
 done
+# User code that hands identity enumerators (negative as ints) to lookups and saves: the generated
+# conversions keep it clean under -Wsign-conversion, where vault_fields_name(Vault_Fields_Health) warns.
+cat > conversions.c <<'C'
+#include "vault_fields.h"
+uint32_t tl_use_u32(void);
+uint32_t tl_use_u32(void) { return VAULT_FIELDS_U32(Vault_Fields_Health); }
+const char *tl_use_name(void);
+const char *tl_use_name(void) { return vault_fields_name_of(Vault_Fields_Health); }
+int tl_use_from(uint32_t saved);
+int tl_use_from(uint32_t saved) { return VAULT_FIELDS_FROM_U32(saved) == Vault_Fields_Armor; }
+C
+cp conversions.c conversions.cpp
+strict gcc "-std=c99 $c_strict" "$work/generated" conversions.c
+strict clang "-std=c99 $c_strict" "$work/generated" conversions.c
+strict g++ "-std=c++17 $gxx_strict" "$work/generated" conversions.cpp
+strict clang++ "-std=c++17 $clangxx_strict" "$work/generated" conversions.cpp
 echo "$count compilations, $failed failed"
 [ "$failed" = 0 ]

@@ -189,6 +189,14 @@ expect_err "$c/assets/Icons/pipe.png: warning: special file skipped (only regula
 expect_err "$c/assets/Icons/sock.png: warning: special file skipped (only regular files are content)"
 expect_err "$c/assets/Icons/zero.png: warning: symbolic link to /dev/zero skipped: it leads out of the source root"
 expect_out "pack Main: 1 files"
+# pack --build-step reads the manifest without generating first.
+m=$(find "$c/generated" -name '*.manifest.json')
+mv "$m" "$work/content-manifest"
+mkfifo "$m"
+expect 1 "$gen" pack --build-step -C "$c" --output "$work/step" --quiet --no-progress
+expect_err "$m: error: cannot read the manifest of Content.Main: it is a FIFO (named pipe), not a regular file"
+rm "$m"
+mv "$work/content-manifest" "$m"
 mkdir "$c/profiles"
 mkfifo "$c/profiles/extra.json"
 sed -i 's|^{ "content": \[|{ "content": [ "profiles/extra.json",|' "$c/threadlink.json"

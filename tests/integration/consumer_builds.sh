@@ -3,7 +3,8 @@
 # the first build compiles; a second does nothing; editing an injector regenerates and recompiles
 # only what includes the changed header; a new injector file is picked up; a touched input or a
 # manifest not written yet does not make every later build re-run the generator; a no-op
-# generation leaves every output's mtime unchanged.
+# generation leaves every output's mtime unchanged; with Meson, a header the build does not
+# declare fails the build, named.
 #   consumer_builds.sh SOURCE_ROOT THREADLINK_GEN (meson|make)
 set -eu
 root=$(cd "$1" && pwd)
@@ -32,6 +33,12 @@ else
   build() { make THREADLINK_GEN="$gen" 2>&1; }
   gendir=build/gen
   obj() { echo "-o build/$1.o"; }
+  # No generator: one clear message before any recipe runs, not "Error 127" from one.
+  for missing in "" /nonexistent/threadlink-gen; do
+    out=$(make THREADLINK_GEN="$missing" 2>&1) && fail "make ran without a generator ('$missing')"
+    echo "$out" | grep -q "threadlink-gen not found (THREADLINK_GEN='$missing')" || { echo "$out"; fail "no clear message for THREADLINK_GEN='$missing'"; }
+    [ ! -e build ] || fail "make without a generator created build/"
+  done
 fi
 
 out=$(build) || { echo "$out"; fail "first build"; }
@@ -90,6 +97,17 @@ sleep 1
 mv "$work/spawns.manifest.json" generated/Nexus.SpawnPoints.manifest.json
 out=$(build 2>&1)
 echo "$out" | grep -q -e " headers " || { echo "$out"; fail "the manifest's arrival did not re-run the generator"; }
+
+# Meson: a header the build does not declare (a new vault) fails the build, naming the file, where
+# it would otherwise stay out of Ninja's sight; declared again, the build goes on.
+if [ "$which" = meson ]; then
+  sed 's/"Potion"/"Elixir"/' vaults/Potion.vault.json > vaults/Elixir.vault.json
+  out=$(build) && { echo "$out"; fail "a header the build does not declare did not fail the build"; }
+  echo "$out" | grep -q "error: extra output elixir_vault.h: written, but the build does not declare it" \
+    || { echo "$out"; fail "the undeclared header is not named"; }
+  rm vaults/Elixir.vault.json
+  out=$(build) || { echo "$out"; fail "build after the undeclared vault was removed"; }
+fi
 
 # A no-op generation touches nothing.
 before=$(mtimes "$gendir"/vault_fields.h "$gendir"/spawn_points.h)

@@ -46,6 +46,11 @@ static inline bool Iris_Events_OnUpdate_unsubscribe(tl_iris_registry *reg, Iris_
 static inline bool Iris_Events_OnUpdate_contains(const tl_iris_registry *reg, Iris_Events_OnUpdate_fn fn, void *ctx) {
     return tl_iris_contains(reg, Iris_Events_OnUpdate, TL_IRIS_FN(fn), ctx);
 }
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnUpdate_subscribe(reg, fn, ctx) Iris_Events_OnUpdate_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnUpdate_fn, fn), ctx)
+#define Iris_Events_OnUpdate_unsubscribe(reg, fn, ctx) Iris_Events_OnUpdate_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnUpdate_fn, fn), ctx)
+#define Iris_Events_OnUpdate_contains(reg, fn, ctx) Iris_Events_OnUpdate_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnUpdate_fn, fn), ctx)
+#endif
 static inline void Iris_Events_OnUpdate_publish(tl_iris_registry *reg, float a0) {
     TL_IRIS_PUBLISH(reg, Iris_Events_OnUpdate, Iris_Events_OnUpdate_SIGNATURE, Iris_Events_OnUpdate_fn, a0);
 }
@@ -62,6 +67,11 @@ static inline bool Iris_Events_OnSceneLoaded_unsubscribe(tl_iris_registry *reg, 
 static inline bool Iris_Events_OnSceneLoaded_contains(const tl_iris_registry *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
     return tl_iris_contains(reg, Iris_Events_OnSceneLoaded, TL_IRIS_FN(fn), ctx);
 }
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnSceneLoaded_subscribe(reg, fn, ctx) Iris_Events_OnSceneLoaded_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneLoaded_fn, fn), ctx)
+#define Iris_Events_OnSceneLoaded_unsubscribe(reg, fn, ctx) Iris_Events_OnSceneLoaded_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneLoaded_fn, fn), ctx)
+#define Iris_Events_OnSceneLoaded_contains(reg, fn, ctx) Iris_Events_OnSceneLoaded_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneLoaded_fn, fn), ctx)
+#endif
 static inline void Iris_Events_OnSceneLoaded_publish(tl_iris_registry *reg, const scene_load * a0) {
     TL_IRIS_PUBLISH(reg, Iris_Events_OnSceneLoaded, Iris_Events_OnSceneLoaded_SIGNATURE, Iris_Events_OnSceneLoaded_fn, a0);
 }
@@ -78,6 +88,11 @@ static inline bool Iris_Events_OnInteract_unsubscribe(tl_iris_registry *reg, Iri
 static inline bool Iris_Events_OnInteract_contains(const tl_iris_registry *reg, Iris_Events_OnInteract_fn fn, void *ctx) {
     return tl_iris_contains(reg, Iris_Events_OnInteract, TL_IRIS_FN(fn), ctx);
 }
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnInteract_subscribe(reg, fn, ctx) Iris_Events_OnInteract_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnInteract_fn, fn), ctx)
+#define Iris_Events_OnInteract_unsubscribe(reg, fn, ctx) Iris_Events_OnInteract_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnInteract_fn, fn), ctx)
+#define Iris_Events_OnInteract_contains(reg, fn, ctx) Iris_Events_OnInteract_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnInteract_fn, fn), ctx)
+#endif
 static inline bool Iris_Events_OnInteract_publish(tl_iris_registry *reg, bool *result) {
     bool answered = false;
     TL_IRIS_REQUEST0(answered, result, reg, Iris_Events_OnInteract, Iris_Events_OnInteract_SIGNATURE, Iris_Events_OnInteract_fn);

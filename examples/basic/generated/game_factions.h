@@ -106,4 +106,14 @@ static inline int game_factions_from_name(const char *name, game_factions *out)
     }
 }
 
+/* An enumerator as the manifest's unsigned value, and back (say, from a save). */
+#define GAME_FACTIONS_U32(e) TL_GENERATED_CAST(uint32_t, TL_GENERATED_CAST(int32_t, (e)))
+#define GAME_FACTIONS_FROM_U32(u) TL_GENERATED_CAST(game_factions, TL_GENERATED_CAST(int32_t, (u)))
+
+/* game_factions_name for an enumerator. */
+static inline const char *game_factions_name_of(game_factions e)
+{
+    return game_factions_name(GAME_FACTIONS_U32(e));
+}
+
 #endif /* TLG_GAME_FACTIONS_H_INCLUDED */

@@ -135,6 +135,16 @@ static inline int iris_events_from_name(const char *name, iris_events *out)
     }
 }
 
+/* An enumerator as the manifest's unsigned value, and back (say, from a save). */
+#define IRIS_EVENTS_U32(e) TL_GENERATED_CAST(uint32_t, TL_GENERATED_CAST(int32_t, (e)))
+#define IRIS_EVENTS_FROM_U32(u) TL_GENERATED_CAST(iris_events, TL_GENERATED_CAST(int32_t, (u)))
+
+/* iris_events_name for an enumerator. */
+static inline const char *iris_events_name_of(iris_events e)
+{
+    return iris_events_name(IRIS_EVENTS_U32(e));
+}
+
 /* OnCoreDeployed(tl_core *) */
 #define Iris_Events_OnCoreDeployed_SIGNATURE 0x3da08952u
 typedef void (*Iris_Events_OnCoreDeployed_fn)(void *ctx, tl_core * a0);
@@ -147,6 +157,11 @@ static inline bool Iris_Events_OnCoreDeployed_unsubscribe(tl_iris_registry *reg,
 static inline bool Iris_Events_OnCoreDeployed_contains(const tl_iris_registry *reg, Iris_Events_OnCoreDeployed_fn fn, void *ctx) {
     return tl_iris_contains(reg, Iris_Events_OnCoreDeployed, TL_IRIS_FN(fn), ctx);
 }
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnCoreDeployed_subscribe(reg, fn, ctx) Iris_Events_OnCoreDeployed_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnCoreDeployed_fn, fn), ctx)
+#define Iris_Events_OnCoreDeployed_unsubscribe(reg, fn, ctx) Iris_Events_OnCoreDeployed_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnCoreDeployed_fn, fn), ctx)
+#define Iris_Events_OnCoreDeployed_contains(reg, fn, ctx) Iris_Events_OnCoreDeployed_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnCoreDeployed_fn, fn), ctx)
+#endif
 static inline void Iris_Events_OnCoreDeployed_publish(tl_iris_registry *reg, tl_core * a0) {
     TL_IRIS_PUBLISH(reg, Iris_Events_OnCoreDeployed, Iris_Events_OnCoreDeployed_SIGNATURE, Iris_Events_OnCoreDeployed_fn, a0);
 }
@@ -163,6 +178,11 @@ static inline bool Iris_Events_OnUpdate_unsubscribe(tl_iris_registry *reg, Iris_
 static inline bool Iris_Events_OnUpdate_contains(const tl_iris_registry *reg, Iris_Events_OnUpdate_fn fn, void *ctx) {
     return tl_iris_contains(reg, Iris_Events_OnUpdate, TL_IRIS_FN(fn), ctx);
 }
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnUpdate_subscribe(reg, fn, ctx) Iris_Events_OnUpdate_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnUpdate_fn, fn), ctx)
+#define Iris_Events_OnUpdate_unsubscribe(reg, fn, ctx) Iris_Events_OnUpdate_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnUpdate_fn, fn), ctx)
+#define Iris_Events_OnUpdate_contains(reg, fn, ctx) Iris_Events_OnUpdate_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnUpdate_fn, fn), ctx)
+#endif
 static inline void Iris_Events_OnUpdate_publish(tl_iris_registry *reg, float a0) {
     TL_IRIS_PUBLISH(reg, Iris_Events_OnUpdate, Iris_Events_OnUpdate_SIGNATURE, Iris_Events_OnUpdate_fn, a0);
 }
@@ -179,6 +199,11 @@ static inline bool Iris_Events_OnFixedUpdate_unsubscribe(tl_iris_registry *reg, 
 static inline bool Iris_Events_OnFixedUpdate_contains(const tl_iris_registry *reg, Iris_Events_OnFixedUpdate_fn fn, void *ctx) {
     return tl_iris_contains(reg, Iris_Events_OnFixedUpdate, TL_IRIS_FN(fn), ctx);
 }
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnFixedUpdate_subscribe(reg, fn, ctx) Iris_Events_OnFixedUpdate_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnFixedUpdate_fn, fn), ctx)
+#define Iris_Events_OnFixedUpdate_unsubscribe(reg, fn, ctx) Iris_Events_OnFixedUpdate_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnFixedUpdate_fn, fn), ctx)
+#define Iris_Events_OnFixedUpdate_contains(reg, fn, ctx) Iris_Events_OnFixedUpdate_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnFixedUpdate_fn, fn), ctx)
+#endif
 static inline void Iris_Events_OnFixedUpdate_publish(tl_iris_registry *reg, float a0) {
     TL_IRIS_PUBLISH(reg, Iris_Events_OnFixedUpdate, Iris_Events_OnFixedUpdate_SIGNATURE, Iris_Events_OnFixedUpdate_fn, a0);
 }
@@ -195,6 +220,11 @@ static inline bool Iris_Events_OnLateUpdate_unsubscribe(tl_iris_registry *reg, I
 static inline bool Iris_Events_OnLateUpdate_contains(const tl_iris_registry *reg, Iris_Events_OnLateUpdate_fn fn, void *ctx) {
     return tl_iris_contains(reg, Iris_Events_OnLateUpdate, TL_IRIS_FN(fn), ctx);
 }
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnLateUpdate_subscribe(reg, fn, ctx) Iris_Events_OnLateUpdate_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnLateUpdate_fn, fn), ctx)
+#define Iris_Events_OnLateUpdate_unsubscribe(reg, fn, ctx) Iris_Events_OnLateUpdate_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnLateUpdate_fn, fn), ctx)
+#define Iris_Events_OnLateUpdate_contains(reg, fn, ctx) Iris_Events_OnLateUpdate_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnLateUpdate_fn, fn), ctx)
+#endif
 static inline void Iris_Events_OnLateUpdate_publish(tl_iris_registry *reg, float a0) {
     TL_IRIS_PUBLISH(reg, Iris_Events_OnLateUpdate, Iris_Events_OnLateUpdate_SIGNATURE, Iris_Events_OnLateUpdate_fn, a0);
 }
@@ -211,6 +241,11 @@ static inline bool Iris_Events_OnPlaytimeCountTick_unsubscribe(tl_iris_registry 
 static inline bool Iris_Events_OnPlaytimeCountTick_contains(const tl_iris_registry *reg, Iris_Events_OnPlaytimeCountTick_fn fn, void *ctx) {
     return tl_iris_contains(reg, Iris_Events_OnPlaytimeCountTick, TL_IRIS_FN(fn), ctx);
 }
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnPlaytimeCountTick_subscribe(reg, fn, ctx) Iris_Events_OnPlaytimeCountTick_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnPlaytimeCountTick_fn, fn), ctx)
+#define Iris_Events_OnPlaytimeCountTick_unsubscribe(reg, fn, ctx) Iris_Events_OnPlaytimeCountTick_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnPlaytimeCountTick_fn, fn), ctx)
+#define Iris_Events_OnPlaytimeCountTick_contains(reg, fn, ctx) Iris_Events_OnPlaytimeCountTick_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnPlaytimeCountTick_fn, fn), ctx)
+#endif
 static inline void Iris_Events_OnPlaytimeCountTick_publish(tl_iris_registry *reg, double a0) {
     TL_IRIS_PUBLISH(reg, Iris_Events_OnPlaytimeCountTick, Iris_Events_OnPlaytimeCountTick_SIGNATURE, Iris_Events_OnPlaytimeCountTick_fn, a0);
 }
@@ -227,6 +262,11 @@ static inline bool Iris_Events_OnGamePauseRequested_unsubscribe(tl_iris_registry
 static inline bool Iris_Events_OnGamePauseRequested_contains(const tl_iris_registry *reg, Iris_Events_OnGamePauseRequested_fn fn, void *ctx) {
     return tl_iris_contains(reg, Iris_Events_OnGamePauseRequested, TL_IRIS_FN(fn), ctx);
 }
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnGamePauseRequested_subscribe(reg, fn, ctx) Iris_Events_OnGamePauseRequested_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGamePauseRequested_fn, fn), ctx)
+#define Iris_Events_OnGamePauseRequested_unsubscribe(reg, fn, ctx) Iris_Events_OnGamePauseRequested_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGamePauseRequested_fn, fn), ctx)
+#define Iris_Events_OnGamePauseRequested_contains(reg, fn, ctx) Iris_Events_OnGamePauseRequested_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGamePauseRequested_fn, fn), ctx)
+#endif
 static inline void Iris_Events_OnGamePauseRequested_publish(tl_iris_registry *reg) {
     TL_IRIS_PUBLISH0(reg, Iris_Events_OnGamePauseRequested, Iris_Events_OnGamePauseRequested_SIGNATURE, Iris_Events_OnGamePauseRequested_fn);
 }
@@ -243,6 +283,11 @@ static inline bool Iris_Events_OnGameResumeRequested_unsubscribe(tl_iris_registr
 static inline bool Iris_Events_OnGameResumeRequested_contains(const tl_iris_registry *reg, Iris_Events_OnGameResumeRequested_fn fn, void *ctx) {
     return tl_iris_contains(reg, Iris_Events_OnGameResumeRequested, TL_IRIS_FN(fn), ctx);
 }
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnGameResumeRequested_subscribe(reg, fn, ctx) Iris_Events_OnGameResumeRequested_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGameResumeRequested_fn, fn), ctx)
+#define Iris_Events_OnGameResumeRequested_unsubscribe(reg, fn, ctx) Iris_Events_OnGameResumeRequested_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGameResumeRequested_fn, fn), ctx)
+#define Iris_Events_OnGameResumeRequested_contains(reg, fn, ctx) Iris_Events_OnGameResumeRequested_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGameResumeRequested_fn, fn), ctx)
+#endif
 static inline void Iris_Events_OnGameResumeRequested_publish(tl_iris_registry *reg) {
     TL_IRIS_PUBLISH0(reg, Iris_Events_OnGameResumeRequested, Iris_Events_OnGameResumeRequested_SIGNATURE, Iris_Events_OnGameResumeRequested_fn);
 }
@@ -259,6 +304,11 @@ static inline bool Iris_Events_OnGamePaused_unsubscribe(tl_iris_registry *reg, I
 static inline bool Iris_Events_OnGamePaused_contains(const tl_iris_registry *reg, Iris_Events_OnGamePaused_fn fn, void *ctx) {
     return tl_iris_contains(reg, Iris_Events_OnGamePaused, TL_IRIS_FN(fn), ctx);
 }
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnGamePaused_subscribe(reg, fn, ctx) Iris_Events_OnGamePaused_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGamePaused_fn, fn), ctx)
+#define Iris_Events_OnGamePaused_unsubscribe(reg, fn, ctx) Iris_Events_OnGamePaused_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGamePaused_fn, fn), ctx)
+#define Iris_Events_OnGamePaused_contains(reg, fn, ctx) Iris_Events_OnGamePaused_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGamePaused_fn, fn), ctx)
+#endif
 static inline void Iris_Events_OnGamePaused_publish(tl_iris_registry *reg) {
     TL_IRIS_PUBLISH0(reg, Iris_Events_OnGamePaused, Iris_Events_OnGamePaused_SIGNATURE, Iris_Events_OnGamePaused_fn);
 }
@@ -275,6 +325,11 @@ static inline bool Iris_Events_OnGameResumed_unsubscribe(tl_iris_registry *reg, 
 static inline bool Iris_Events_OnGameResumed_contains(const tl_iris_registry *reg, Iris_Events_OnGameResumed_fn fn, void *ctx) {
     return tl_iris_contains(reg, Iris_Events_OnGameResumed, TL_IRIS_FN(fn), ctx);
 }
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnGameResumed_subscribe(reg, fn, ctx) Iris_Events_OnGameResumed_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGameResumed_fn, fn), ctx)
+#define Iris_Events_OnGameResumed_unsubscribe(reg, fn, ctx) Iris_Events_OnGameResumed_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGameResumed_fn, fn), ctx)
+#define Iris_Events_OnGameResumed_contains(reg, fn, ctx) Iris_Events_OnGameResumed_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGameResumed_fn, fn), ctx)
+#endif
 static inline void Iris_Events_OnGameResumed_publish(tl_iris_registry *reg) {
     TL_IRIS_PUBLISH0(reg, Iris_Events_OnGameResumed, Iris_Events_OnGameResumed_SIGNATURE, Iris_Events_OnGameResumed_fn);
 }
@@ -291,6 +346,11 @@ static inline bool Iris_Events_OnSceneLoaded_unsubscribe(tl_iris_registry *reg, 
 static inline bool Iris_Events_OnSceneLoaded_contains(const tl_iris_registry *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
     return tl_iris_contains(reg, Iris_Events_OnSceneLoaded, TL_IRIS_FN(fn), ctx);
 }
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnSceneLoaded_subscribe(reg, fn, ctx) Iris_Events_OnSceneLoaded_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneLoaded_fn, fn), ctx)
+#define Iris_Events_OnSceneLoaded_unsubscribe(reg, fn, ctx) Iris_Events_OnSceneLoaded_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneLoaded_fn, fn), ctx)
+#define Iris_Events_OnSceneLoaded_contains(reg, fn, ctx) Iris_Events_OnSceneLoaded_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneLoaded_fn, fn), ctx)
+#endif
 static inline void Iris_Events_OnSceneLoaded_publish(tl_iris_registry *reg, const char * a0) {
     TL_IRIS_PUBLISH(reg, Iris_Events_OnSceneLoaded, Iris_Events_OnSceneLoaded_SIGNATURE, Iris_Events_OnSceneLoaded_fn, a0);
 }
@@ -307,6 +367,11 @@ static inline bool Iris_Events_OnPlayerDied_unsubscribe(tl_iris_registry *reg, I
 static inline bool Iris_Events_OnPlayerDied_contains(const tl_iris_registry *reg, Iris_Events_OnPlayerDied_fn fn, void *ctx) {
     return tl_iris_contains(reg, Iris_Events_OnPlayerDied, TL_IRIS_FN(fn), ctx);
 }
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnPlayerDied_subscribe(reg, fn, ctx) Iris_Events_OnPlayerDied_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnPlayerDied_fn, fn), ctx)
+#define Iris_Events_OnPlayerDied_unsubscribe(reg, fn, ctx) Iris_Events_OnPlayerDied_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnPlayerDied_fn, fn), ctx)
+#define Iris_Events_OnPlayerDied_contains(reg, fn, ctx) Iris_Events_OnPlayerDied_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnPlayerDied_fn, fn), ctx)
+#endif
 static inline void Iris_Events_OnPlayerDied_publish(tl_iris_registry *reg, int a0) {
     TL_IRIS_PUBLISH(reg, Iris_Events_OnPlayerDied, Iris_Events_OnPlayerDied_SIGNATURE, Iris_Events_OnPlayerDied_fn, a0);
 }

@@ -118,4 +118,14 @@ static inline int content_game_from_name(const char *name, content_game *out)
     }
 }
 
+/* An enumerator as the manifest's unsigned value, and back (say, from a save). */
+#define CONTENT_GAME_U32(e) TL_GENERATED_CAST(uint32_t, TL_GENERATED_CAST(int32_t, (e)))
+#define CONTENT_GAME_FROM_U32(u) TL_GENERATED_CAST(content_game, TL_GENERATED_CAST(int32_t, (u)))
+
+/* content_game_name for an enumerator. */
+static inline const char *content_game_name_of(content_game e)
+{
+    return content_game_name(CONTENT_GAME_U32(e));
+}
+
 #endif /* TLG_CONTENT_GAME_H_INCLUDED */

@@ -104,4 +104,14 @@ static inline int nexus_spawnpoints_from_name(const char *name, nexus_spawnpoint
     }
 }
 
+/* An enumerator as the manifest's unsigned value, and back (say, from a save). */
+#define NEXUS_SPAWNPOINTS_U32(e) TL_GENERATED_CAST(uint32_t, TL_GENERATED_CAST(int32_t, (e)))
+#define NEXUS_SPAWNPOINTS_FROM_U32(u) TL_GENERATED_CAST(nexus_spawnpoints, TL_GENERATED_CAST(int32_t, (u)))
+
+/* nexus_spawnpoints_name for an enumerator. */
+static inline const char *nexus_spawnpoints_name_of(nexus_spawnpoints e)
+{
+    return nexus_spawnpoints_name(NEXUS_SPAWNPOINTS_U32(e));
+}
+
 #endif /* TLG_SPAWN_POINTS_H_INCLUDED */

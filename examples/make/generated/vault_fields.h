@@ -109,4 +109,14 @@ static inline int vault_fields_from_name(const char *name, vault_fields *out)
     }
 }
 
+/* An enumerator as the manifest's unsigned value, and back (say, from a save). */
+#define VAULT_FIELDS_U32(e) TL_GENERATED_CAST(uint32_t, TL_GENERATED_CAST(int32_t, (e)))
+#define VAULT_FIELDS_FROM_U32(u) TL_GENERATED_CAST(vault_fields, TL_GENERATED_CAST(int32_t, (u)))
+
+/* vault_fields_name for an enumerator. */
+static inline const char *vault_fields_name_of(vault_fields e)
+{
+    return vault_fields_name(VAULT_FIELDS_U32(e));
+}
+
 #endif /* TLG_VAULT_FIELDS_H_INCLUDED */

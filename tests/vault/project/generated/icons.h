@@ -104,4 +104,14 @@ static inline int game_icons_from_name(const char *name, game_icons *out)
     }
 }
 
+/* An enumerator as the manifest's unsigned value, and back (say, from a save). */
+#define GAME_ICONS_U32(e) TL_GENERATED_CAST(uint32_t, TL_GENERATED_CAST(int32_t, (e)))
+#define GAME_ICONS_FROM_U32(u) TL_GENERATED_CAST(game_icons, TL_GENERATED_CAST(int32_t, (u)))
+
+/* game_icons_name for an enumerator. */
+static inline const char *game_icons_name_of(game_icons e)
+{
+    return game_icons_name(GAME_ICONS_U32(e));
+}
+
 #endif /* TLG_ICONS_H_INCLUDED */

@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: MIT
+# threadlink_generate(TARGET <target> [CONFIG <threadlink.json>] [OUTPUT_DIR <dir>]
+#                     [PACK <profile>...])
+#
+# Adds `threadlink-gen headers` as a build step of <target>: the generated headers go into
+# OUTPUT_DIR (default ${CMAKE_CURRENT_BINARY_DIR}/threadlink), which becomes a private include
+# directory of <target>, and <target> links threadlink::runtime. The output list comes from the
+# generator (`headers --list-outputs`) when CMake configures, and again whenever threadlink.json
+# changes. The step's target is the generator's stamp, and its depfile names every input (each
+# injector, manifest, vault file, asset and the folders holding them), so an edit, a new injector
+# file or a new asset re-runs it, and a build with nothing changed runs nothing, with Ninja and with
+# Makefiles alike. Headers whose content did not change keep their time: only what includes a
+# changed header recompiles. The manifests are only read: run `threadlink-gen generate` (the
+# developer step) to add entries to them.
+#
+# The build passes the list it declared back to the generator (--expect-outputs): when the project
+# gains or loses a header (a new vault schema), the build fails naming each file until CMake
+# configures again (`cmake .` or any edit of threadlink.json), instead of missing a header.
+#
+# PACK <profile>... also packs those content profiles as build steps (`pack --build-step`: the
+# manifests are read, nothing is written into the source tree) into OUTPUT_DIR/content/<profile>;
+# the variable threadlink_content_dir_<profile> names that folder in the caller's scope. An added,
+# edited or deleted asset re-packs.
+#
+# CONFIG defaults to ${CMAKE_CURRENT_SOURCE_DIR}/threadlink.json.
+include_guard(GLOBAL)
+
+function(threadlink_generate)
+  cmake_parse_arguments(PARSE_ARGV 0 _tl "" "TARGET;CONFIG;OUTPUT_DIR" "PACK")
+  if(NOT _tl_TARGET)
+    message(FATAL_ERROR "threadlink_generate: TARGET is required")
+  endif()
+  if(_tl_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "threadlink_generate: unexpected arguments: ${_tl_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT TARGET threadlink::gen)
+    message(FATAL_ERROR "threadlink_generate: threadlink::gen (threadlink-gen) was not installed with this threadlink")
+  endif()
+  if(NOT _tl_CONFIG)
+    set(_tl_CONFIG "${CMAKE_CURRENT_SOURCE_DIR}/threadlink.json")
+  endif()
+  if(NOT _tl_OUTPUT_DIR)
+    set(_tl_OUTPUT_DIR "${CMAKE_CURRENT_BINARY_DIR}/threadlink")
+  endif()
+  get_filename_component(_tl_CONFIG "${_tl_CONFIG}" ABSOLUTE)
+  get_filename_component(_tl_OUTPUT_DIR "${_tl_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+  get_filename_component(_tl_project "${_tl_CONFIG}" DIRECTORY)
+  get_target_property(_tl_gen threadlink::gen IMPORTED_LOCATION)
+  set(_tl_common -C "${_tl_project}" --config "${_tl_CONFIG}")
+
+  _threadlink_list_outputs(_tl_names "${_tl_gen}" ${_tl_common})
+  list(TRANSFORM _tl_names PREPEND "${_tl_OUTPUT_DIR}/" OUTPUT_VARIABLE _tl_outputs)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_tl_CONFIG}")
+
+  set(_tl_stamp "${_tl_OUTPUT_DIR}/.threadlink-gen.stamp")
+  set(_tl_depfile "${CMAKE_CURRENT_BINARY_DIR}/${_tl_TARGET}.threadlink.d")
+  # The stamp is the step's output: the generator rewrites it whenever an input changed, the
+  # headers only when their content did. Touched, so that a run that changed nothing (an input
+  # touched, not edited) does not leave Make re-running the step on every build.
+  add_custom_command(OUTPUT "${_tl_stamp}"
+    BYPRODUCTS ${_tl_outputs}
+    COMMAND threadlink::gen headers ${_tl_common} -o "${_tl_OUTPUT_DIR}" --quiet
+            --depfile "${_tl_depfile}" --deptarget "${_tl_stamp}" "--expect-outputs=${_tl_names}"
+    COMMAND "${CMAKE_COMMAND}" -E touch "${_tl_stamp}"
+    DEPENDS threadlink::gen "${_tl_CONFIG}"
+    DEPFILE "${_tl_depfile}"
+    COMMENT "threadlink-gen headers for ${_tl_TARGET}"
+    VERBATIM)
+  add_custom_target(${_tl_TARGET}_threadlink_headers DEPENDS "${_tl_stamp}")
+  add_dependencies(${_tl_TARGET} ${_tl_TARGET}_threadlink_headers)
+  target_include_directories(${_tl_TARGET} PRIVATE "${_tl_OUTPUT_DIR}")
+  target_link_libraries(${_tl_TARGET} PRIVATE threadlink::runtime)
+  foreach(_tl_profile IN LISTS _tl_PACK)
+    _threadlink_pack(${_tl_TARGET} ${_tl_profile} "${_tl_OUTPUT_DIR}/content/${_tl_profile}" ${_tl_common})
+    set(threadlink_content_dir_${_tl_profile} "${_tl_OUTPUT_DIR}/content/${_tl_profile}" PARENT_SCOPE)
+  endforeach()
+endfunction()
+
+# One content profile packed into `dir` as a build step of `target`, re-run by its depfile.
+function(_threadlink_pack target profile dir)
+  set(_stamp "${CMAKE_CURRENT_BINARY_DIR}/${target}.${profile}.pack.stamp")
+  set(_depfile "${CMAKE_CURRENT_BINARY_DIR}/${target}.${profile}.pack.d")
+  add_custom_command(OUTPUT "${_stamp}"
+    COMMAND threadlink::gen pack --build-step ${ARGN} --profile "${profile}" --output "${dir}"
+            --quiet --no-progress --depfile "${_depfile}" --deptarget "${_stamp}" --stamp "${_stamp}"
+    DEPENDS threadlink::gen
+    DEPFILE "${_depfile}"
+    COMMENT "threadlink-gen pack ${profile} for ${target}"
+    VERBATIM)
+  add_custom_target(${target}_threadlink_pack_${profile} DEPENDS "${_stamp}")
+  add_dependencies(${target} ${target}_threadlink_pack_${profile})
+endfunction()
+
+# The files `headers -o DIR` writes, relative to DIR, from the generator itself.
+function(_threadlink_list_outputs out gen)
+  execute_process(COMMAND "${gen}" headers ${ARGN} --list-outputs
+    OUTPUT_VARIABLE _listed ERROR_VARIABLE _err RESULT_VARIABLE _rc OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "threadlink_generate: threadlink-gen headers --list-outputs failed:\n${_err}")
+  endif()
+  string(REPLACE "\n" ";" _listed "${_listed}")
+  set(${out} "${_listed}" PARENT_SCOPE)
+endfunction()

@@ -1,0 +1,124 @@
+#!/bin/sh
+# What build systems call: `headers --list-outputs` (the outputs, writing nothing), `headers
+# --expect-outputs` (declared against written: each difference named, nothing written), the
+# depfiles of `headers` and `pack` (every asset file and folder), and `pack --build-step` (ids
+# merged in memory as headers merges them; nothing written into the source tree).
+#   build_steps.sh THREADLINK_GEN
+set -u
+gen=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failed=0
+expect() { # status, command...
+  want=$1; shift
+  "$@" >"$work/out" 2>"$work/err"
+  got=$?
+  if [ "$got" != "$want" ]; then
+    echo "FAIL: '$*' exited $got, expected $want"; cat "$work/out" "$work/err"; failed=$((failed + 1))
+  fi
+}
+expect_err() { # text the last stderr must contain
+  grep -qF -- "$1" "$work/err" || { echo "FAIL: stderr lacks '$1'"; cat "$work/err"; failed=$((failed + 1)); }
+}
+expect_no_err() { # text the last stderr must not contain
+  ! grep -qF -- "$1" "$work/err" || { echo "FAIL: stderr has '$1'"; cat "$work/err"; failed=$((failed + 1)); }
+}
+tree() { (cd "$1" && find . -print | sort && find . -type f | sort | xargs md5sum); }
+
+p=$work/p
+mkdir -p "$p/injectors" "$p/assets/Sprites"
+cat > "$p/threadlink.json" <<'EOF'
+{
+  "domains": [ { "name": "Game.Ids", "output": "ids.h" }, { "name": "Game.More", "output": "sub/more.h" } ],
+  "content": [ { "profile": "Game", "source_root": "assets", "output": "build/content",
+                 "categories": [ { "name": "Sprites", "folder": "Sprites" } ] } ]
+}
+EOF
+echo Alpha > "$p/injectors/Game.Ids.User.txt"
+echo Beta > "$p/injectors/Game.More.User.txt"
+echo hero > "$p/assets/Sprites/hero.txt"
+cd "$work"
+
+# --list-outputs: the paths below -o DIR in the order they are written; nothing written (no
+# generated folder, no stamp, not even with -o).
+tree p > before
+expect 0 "$gen" headers --list-outputs -C p
+printf 'ids.h\nsub/more.h\ncontent_game.h\ncontent_game_catalog.h\n' > want
+cmp -s want out || { echo "FAIL: --list-outputs printed:"; cat out; failed=$((failed + 1)); }
+expect 0 "$gen" headers --list-outputs -C p -o gen
+cmp -s want out || { echo "FAIL: --list-outputs with -o printed other paths"; failed=$((failed + 1)); }
+tree p > after
+cmp -s before after || { echo "FAIL: --list-outputs wrote into the project"; failed=$((failed + 1)); }
+[ ! -e gen ] || { echo "FAIL: --list-outputs made -o DIR"; failed=$((failed + 1)); }
+expect 2 "$gen" headers --list-outputs -C p --depfile x.d
+expect_err "--list-outputs writes nothing: it takes no --depfile or --expect-outputs"
+expect 2 "$gen" generate --list-outputs
+expect_err "-o, --strict, --list-outputs and --expect-outputs belong to the headers command, not 'generate'"
+expect 2 "$gen" check --expect-outputs ids.h
+expect_err "belong to the headers command, not 'check'"
+# A broken config: the located error, exit 1, no list.
+cp -r p broken
+echo '{"domains": [{"name": "Game.Ids", "outptu": "ids.h"}]}' > broken/threadlink.json
+expect 1 "$gen" headers --list-outputs -C broken
+expect_err 'broken/threadlink.json:1:'
+[ ! -s out ] || { echo "FAIL: a broken config still listed outputs"; failed=$((failed + 1)); }
+
+# --expect-outputs: any order, ';'-separated or repeated, duplicates counted once.
+expect 0 "$gen" headers -C p -o gen --quiet --expect-outputs 'content_game_catalog.h;ids.h' \
+  --expect-outputs sub/more.h --expect-outputs 'content_game.h;ids.h'
+[ -f gen/sub/more.h ] && [ -f gen/content_game_catalog.h ] || { echo "FAIL: declared outputs were not written"; failed=$((failed + 1)); }
+# A difference: each missing and each extra file named (located where declared), exit 1, and
+# nothing written: neither the existing outputs nor the stamp change, and a new -o DIR is not made.
+echo Gamma >> p/injectors/Game.Ids.User.txt
+tree gen > before
+expect 1 "$gen" headers -C p -o gen --expect-outputs 'ids.h;old.h;content_game.h;content_game_catalog.h'
+expect_err "p/threadlink.json:2:59: error: extra output sub/more.h: written, but the build does not declare it (--expect-outputs): add it to the build's outputs; nothing was written"
+expect_err "p/threadlink.json: error: missing output old.h: the build declares it (--expect-outputs), but nothing in the project writes it: remove it from the build's outputs; nothing was written"
+[ "$(grep -c error: err)" = 2 ] || { echo "FAIL: other errors than the two differences"; cat err; failed=$((failed + 1)); }
+tree gen > after
+cmp -s before after || { echo "FAIL: a failed --expect-outputs run changed the outputs"; failed=$((failed + 1)); }
+expect 1 "$gen" headers -C p -o fresh --expect-outputs ids.h
+[ ! -e fresh ] || { echo "FAIL: a failed --expect-outputs run made -o DIR"; failed=$((failed + 1)); }
+expect 1 "$gen" headers -C p -o gen --expect-outputs ''
+[ "$(grep -c 'error: extra output' err)" = 4 ] || { echo "FAIL: an empty declaration does not name all four outputs"; cat err; failed=$((failed + 1)); }
+
+# The depfile of headers lists every asset file and folder the content profile read.
+expect 0 "$gen" headers -C p -o gen --quiet --depfile gen.d
+grep -qF "$p/assets/Sprites/hero.txt" gen.d || { echo "FAIL: the headers depfile lacks the asset file"; cat gen.d; failed=$((failed + 1)); }
+grep -q "^$p/assets/Sprites:\$" gen.d || { echo "FAIL: the headers depfile lacks the asset folder"; failed=$((failed + 1)); }
+expect 0 "$gen" generate -C p --quiet --depfile generate.d
+grep -qF "$p/assets/Sprites/hero.txt" generate.d || { echo "FAIL: the generate depfile lacks the asset file"; failed=$((failed + 1)); }
+
+# pack --build-step: the source tree stays as it is (manifests read, never written); an asset the
+# manifest lacks is warned about and gets the id generate will give it, so the output is
+# byte-identical to pack's after generate. --depfile and --stamp are relative to where pack runs.
+echo slime > p/assets/Sprites/slime.txt
+tree p > before
+expect 0 "$gen" pack --build-step -C p --output "$work/step" --quiet --no-progress --depfile pack.d --stamp pack.stamp
+expect_err "p/generated/Content.Game.manifest.json: warning: 1 new entry of Content.Game not recorded in the manifest: run threadlink-gen generate to record 1 new entry"
+tree p > after
+cmp -s before after || { echo "FAIL: pack --build-step wrote into the project"; diff before after; failed=$((failed + 1)); }
+[ -f pack.stamp ] && [ ! -e p/pack.stamp ] || { echo "FAIL: --stamp is not relative to the caller"; failed=$((failed + 1)); }
+for dep in "$p/threadlink.json" "$p/assets/Sprites" "$p/assets/Sprites/hero.txt" "$p/assets/Sprites/slime.txt" \
+           "$p/generated/Content.Game.manifest.json"; do
+  grep -q "^$dep:\$" pack.d || { echo "FAIL: the pack depfile lacks $dep"; cat pack.d; failed=$((failed + 1)); }
+done
+head -1 pack.d | grep -qF "$work/pack.stamp: \\" || { echo "FAIL: the pack depfile's target is not the stamp"; failed=$((failed + 1)); }
+expect 1 "$gen" pack --build-step --strict -C p --output "$work/strict" --quiet --no-progress
+expect_err "p/generated/Content.Game.manifest.json: error: 1 new entry of Content.Game not recorded in the manifest"
+[ ! -e strict ] || { echo "FAIL: a strict build step that failed wrote its output"; failed=$((failed + 1)); }
+expect 2 "$gen" pack --strict -C p
+expect_err "--strict belongs to --build-step"
+expect 0 "$gen" generate -C p --quiet
+expect 0 "$gen" pack -C p --output "$work/full" --quiet --no-progress
+diff -r step full >/dev/null || { echo "FAIL: pack --build-step gave other bytes than pack after generate"; failed=$((failed + 1)); }
+# A manifest not written yet: every asset is new, and the manifest's nearest folder stands in the
+# depfile.
+rm -r p/generated
+expect 0 "$gen" pack --build-step -C p --output "$work/step2" --quiet --no-progress --depfile pack2.d
+expect_err "2 new entries of Content.Game not recorded in the manifest"
+[ ! -e p/generated ] || { echo "FAIL: pack --build-step made the generated folder"; failed=$((failed + 1)); }
+grep -q "^$p:\$" pack2.d || { echo "FAIL: the pack depfile lacks the missing manifest's nearest folder"; failed=$((failed + 1)); }
+diff -r step step2 >/dev/null || { echo "FAIL: the ids without a manifest differ from generate's"; failed=$((failed + 1)); }
+echo "build steps: $failed failed"
+[ "$failed" = 0 ]
