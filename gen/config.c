@@ -114,7 +114,9 @@ static void require_dir(json_checker *r, json_t *root, const char *key, const ch
     if (!rel || !json_object_get(root, key)) return;
     char *dir = path_join(project_root, rel);
     fs_kind k = fs_kind_follow(dir);
-    if (k == FS_MISSING) {
+    if (k == FS_MISSING && errno == ENAMETOOLONG) {
+        jc_error(r, key, "%s", fs_path_failure(dir, errno));
+    } else if (k == FS_MISSING) {
         jc_error(r, key, "directory \"%s\" does not exist (create it, or leave the key out)", rel);
         fs_note_case_variant(json_locate(r->file, r->text, r->len, key), dir);
     } else if (k != FS_DIR) {
@@ -129,8 +131,8 @@ bool config_load(const char *path, project_config *out)
                                           "definitions_dir", "domains", "vaults", "content", NULL};
     memset(out, 0, sizeof *out);
     buf text = {0};
-    if (!fs_read_file(path, &text)) {
-        diag_error(loc_file(path), "cannot read the project config: %s", strerror(errno));
+    if (!fs_read_input(path, FS_INPUT_CONFIG, &text)) {
+        diag_error(loc_file(path), "cannot read the project config: %s", fs_read_failure());
         buf_free(&text);
         return false;
     }

@@ -409,8 +409,8 @@ static void read_file_item(reader *r, const char *rel, const char *path, struct 
         }
     *vec_push(&p->inputs) = xstrdup(full);
     buf text = {0};
-    if (!fs_read_file(full, &text)) {
-        rerror(r, item_path, "cannot read the profile file \"%s\": %s", rel, strerror(errno));
+    if (!fs_read_input(full, FS_INPUT_PROFILE, &text)) {
+        rerror(r, item_path, "cannot read the profile file \"%s\": %s", rel, fs_read_failure());
         buf_free(&text);
         free(full);
         free(item_path);

@@ -10,7 +10,6 @@
 #include <xxhash.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -173,14 +172,14 @@ static bool hash_file(walker *w, const char *path, const struct stat *listed, ui
             return true;
         }
     }
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat before, after;
+    int fd = fs_open_input(path, FS_INPUT_ASSET, &before);
     if (fd < 0) {
         if (errno == ENOENT) diag_error(loc_file(path), "file vanished while the source tree was read");
-        else diag_error(loc_file(path), "cannot read: %s", strerror(errno));
+        else diag_error(loc_file(path), "cannot read: %s", fs_read_failure());
         return false;
     }
-    struct stat before, after;
-    bool ok = fstat(fd, &before) == 0 && S_ISREG(before.st_mode);
+    bool ok = true;
     XXH64_state_t *st = XXH64_createState();
     XXH64_reset(st, 0);
     uint64_t total = 0;
@@ -272,7 +271,7 @@ static void walk(walker *w, const char *dir, const char *rel)
     if (w->p) *vec_push(&w->p->inputs) = xstrdup(dir);
     if (w->log) *vec_push(w->log) = (scan_event){xstrdup(dir), false, 0};
     if (!fs_list_dir(dir, &names)) {
-        diag_error(loc_file(dir), "cannot read the directory: %s", strerror(errno));
+        diag_error(loc_file(dir), "cannot read the directory: %s", fs_path_failure(dir, errno));
         w->ok = false;
         return;
     }
@@ -283,7 +282,8 @@ static void walk(walker *w, const char *dir, const char *rel)
         char *sub = rel[0] ? xasprintf("%s/%s", rel, n) : xstrdup(n);
         struct stat st;
         if (lstat(full, &st) != 0) {
-            diag_error(loc_file(full), "file vanished while the source tree was read");
+            if (errno == ENOENT) diag_error(loc_file(full), "file vanished while the source tree was read");
+            else diag_error(loc_file(full), "%s", fs_path_failure(full, errno));
             w->ok = false;
         } else {
             if (S_ISLNK(st.st_mode)) {
@@ -449,9 +449,10 @@ static bool scan_profile(struct project *p, const content_profile *pr, content_s
     out->root = path_join(proot, pr->source_root);
     walker w = {p, pr, out, NULL, {0}, 0, true, log};
     struct stat st;
-    if (stat(out->root, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        content_profile_error(pr, "source_root", "source root \"%s\" %s", pr->source_root,
-                              errno == ENOENT || stat(out->root, &st) != 0 ? "does not exist" : "is not a directory");
+    int root_err = stat(out->root, &st) != 0 ? errno : 0;
+    if (root_err || !S_ISDIR(st.st_mode)) {
+        if (root_err == ENAMETOOLONG) content_profile_error(pr, "source_root", "%s", fs_path_failure(out->root, root_err));
+        else content_profile_error(pr, "source_root", "source root \"%s\" %s", pr->source_root, root_err ? "does not exist" : "is not a directory");
         if (p) *vec_push(&p->inputs) = xstrdup(out->root);
         return false;
     }
@@ -463,8 +464,10 @@ static bool scan_profile(struct project *p, const content_profile *pr, content_s
         char key[64];
         snprintf(key, sizeof key, "categories[%zu].folder", k);
         struct stat cs;
-        if (stat(dir, &cs) != 0 || !S_ISDIR(cs.st_mode)) {
+        int folder_err = stat(dir, &cs) != 0 ? errno : 0;
+        if (folder_err || !S_ISDIR(cs.st_mode)) {
             if (pr->categories.count == 1 && !c->folder[0]) content_profile_error(pr, "source_root", "cannot read the source root");
+            else if (folder_err == ENAMETOOLONG) content_profile_error(pr, key, "%s", fs_path_failure(dir, folder_err));
             else content_profile_error(pr, key, "category folder \"%s\" is not a folder under %s", c->folder, out->root);
             if (p) *vec_push(&p->inputs) = xstrdup(dir);
             w.ok = false;

@@ -27,7 +27,6 @@
 #include "suggest.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,9 +134,9 @@ static bool index_keys(side_manifest *sm)
 
 static bool read_one(const char *path, side *out)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = fs_open_input(path, FS_INPUT_MANIFEST, NULL);
     if (fd < 0) {
-        diag_error(loc_file(path), "cannot read: %s", strerror(errno));
+        diag_error(loc_file(path), "cannot read: %s", fs_read_failure());
         return false;
     }
     side_manifest sm = {xstrdup(path), {0}, {0}, {0}};
@@ -191,7 +190,7 @@ static bool read_dir(const char *dir, side *out, int depth)
 static bool read_side(const char *path, side *out)
 {
     fs_kind k = fs_kind_follow(path);
-    if (k == FS_FILE) return read_one(path, out);
+    if (k == FS_FILE || k == FS_OTHER) return read_one(path, out); /* a FIFO or the like: refused there, saying what it is */
     if (k != FS_DIR) {
         diag_error(loc_file(path), "no such manifest file or directory");
         return false;
@@ -362,8 +361,8 @@ static const char *entry_end(const char *p, const char *e)
 static void load_allow_file(const char *path, allow_list *out, bool *ok)
 {
     buf text = {0};
-    if (!fs_read_file(path, &text)) {
-        diag_error(loc_file(path), "cannot read the allow-list: %s", strerror(errno));
+    if (!fs_read_input(path, FS_INPUT_ALLOW, &text)) {
+        diag_error(loc_file(path), "cannot read the allow-list: %s", fs_read_failure());
         *ok = false;
         buf_free(&text);
         return;

@@ -5,24 +5,81 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-bool fs_read_file(const char *path, buf *out)
+#define MIB (1024ull * 1024)
+
+/* The caps of fs_input, with the plural that names the kind in "... are capped at". */
+static const struct {
+    const char *plural;
+    uint64_t cap;
+} input_kinds[] = {
+    [FS_INPUT_CONFIG] = {"project configs", 16 * MIB},
+    [FS_INPUT_PROFILE] = {"content profile files", 16 * MIB},
+    [FS_INPUT_ENTRIES] = {"injectors, definitions and natives", 256 * MIB},
+    [FS_INPUT_SHELL] = {"shells", 16 * MIB},
+    [FS_INPUT_VAULT] = {"vault schemas and data", 64 * MIB},
+    [FS_INPUT_MANIFEST] = {"manifests", 256 * MIB},
+    [FS_INPUT_ALLOW] = {"allow-lists", 16 * MIB},
+    [FS_INPUT_OWN] = {"the generator's own files", 256 * MIB},
+    [FS_INPUT_ASSET] = {"content assets", UINT64_MAX},
+};
+
+/* The last refusal, for fs_read_failure. */
+static struct {
+    int err;
+    mode_t mode;   /* of a file that is not regular */
+    uint64_t size; /* of a file over its cap */
+    fs_input kind;
+    char *path;
+} failure;
+
+static int refuse(const char *path, fs_input kind, int err, mode_t mode, uint64_t size)
+{
+    free(failure.path);
+    failure.path = xstrdup(path);
+    failure.err = err, failure.mode = mode, failure.size = size, failure.kind = kind;
+    errno = err;
+    return -1;
+}
+
+int fs_open_input(const char *path, fs_input kind, struct stat *out_st)
+{
+    struct stat st;
+    /* O_NONBLOCK: without it, opening a FIFO waits for a writer, for ever. Regular files ignore
+     * the flag (open(2)), so the descriptor reads as usual. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        int e = errno;
+        /* A socket cannot be opened at all (ENXIO): say what it is instead. */
+        if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return refuse(path, kind, EINVAL, st.st_mode, 0);
+        return refuse(path, kind, e, 0, 0);
+    }
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return refuse(path, kind, e, 0, 0);
+    }
+    if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > input_kinds[kind].cap) {
+        close(fd);
+        if (!S_ISREG(st.st_mode)) return refuse(path, kind, S_ISDIR(st.st_mode) ? EISDIR : EINVAL, st.st_mode, 0);
+        return refuse(path, kind, EFBIG, st.st_mode, (uint64_t)st.st_size);
+    }
+    if (out_st) *out_st = st;
+    return fd;
+}
+
+bool fs_read_input(const char *path, fs_input kind, buf *out)
 {
     out->len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return false;
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        int e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-        close(fd);
-        errno = e;
-        return false;
-    }
+    int fd = fs_open_input(path, kind, &st);
+    if (fd < 0) return false;
     /* Sized from fstat: a file is read in one call into a buffer of its size (no doubling to
      * 64 KiB + len, which made glibc mmap and munmap a fresh block for every small input). Reading
      * stops once the stat size was read; a file that reports 0 bytes (procfs and the like) or that
@@ -37,7 +94,7 @@ bool fs_read_file(const char *path, buf *out)
             if (errno == EINTR) continue;
             int e = errno;
             close(fd);
-            errno = e;
+            refuse(path, kind, e, 0, 0);
             return false;
         }
         if (n == 0) break;
@@ -46,6 +103,73 @@ bool fs_read_file(const char *path, buf *out)
     close(fd);
     buf_cstr(out);
     return true;
+}
+
+bool fs_read_file(const char *path, buf *out) { return fs_read_input(path, FS_INPUT_OWN, out); }
+
+static const char *mode_name(mode_t m)
+{
+    if (S_ISFIFO(m)) return "a FIFO (named pipe)";
+    if (S_ISSOCK(m)) return "a socket";
+    if (S_ISCHR(m)) return "a character device";
+    if (S_ISBLK(m)) return "a block device";
+    if (S_ISDIR(m)) return "a directory";
+    return "a special file";
+}
+
+/* 5368709120 -> "5.0 GiB"; `whole` for the caps ("256 MiB"). */
+static void format_size(char *out, size_t n, uint64_t size, bool whole)
+{
+    static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
+    if (size < 1024) {
+        snprintf(out, n, "%llu bytes", (unsigned long long)size);
+        return;
+    }
+    double v = (double)size / 1024;
+    unsigned u = 0;
+    while (v >= 1024 && u + 1 < sizeof units / sizeof *units) v /= 1024, u++;
+    snprintf(out, n, whole ? "%.0f %s" : "%.1f %s", v, units[u]);
+}
+
+/* For ENAMETOOLONG: which limit the path passes, a name in it (NAME_MAX) or the whole (PATH_MAX). */
+static const char *too_long(char *out, size_t n, const char *path)
+{
+    size_t longest = 0;
+    for (const char *p = path; *p;) {
+        size_t len = strcspn(p, "/");
+        if (len > longest) longest = len;
+        p += len;
+        if (*p) p++;
+    }
+    if (longest > NAME_MAX)
+        snprintf(out, n, "a name in its path is %zu bytes, longer than this system allows (%d bytes)", longest, NAME_MAX);
+    else
+        snprintf(out, n, "its path is %zu bytes, longer than this system allows (%d bytes)", strlen(path), PATH_MAX - 1);
+    return out;
+}
+
+const char *fs_path_failure(const char *path, int err)
+{
+    static char text[160];
+    if (err == ENAMETOOLONG) return too_long(text, sizeof text, path);
+    return strerror(err);
+}
+
+const char *fs_read_failure(void)
+{
+    static char text[200];
+    if (failure.err == EFBIG && failure.size) {
+        char size[32], cap[32];
+        format_size(size, sizeof size, failure.size, false);
+        format_size(cap, sizeof cap, input_kinds[failure.kind].cap, true);
+        snprintf(text, sizeof text, "it is %s; %s are capped at %s", size, input_kinds[failure.kind].plural, cap);
+        return text;
+    }
+    if ((failure.err == EINVAL || failure.err == EISDIR) && failure.mode) {
+        snprintf(text, sizeof text, "it is %s, not a regular file", mode_name(failure.mode));
+        return text;
+    }
+    return fs_path_failure(failure.path ? failure.path : "", failure.err);
 }
 
 static fs_kind kind_of_mode(mode_t m)

@@ -4,11 +4,44 @@
 
 #include "diag.h"
 
-/* Reads a whole file and appends a NUL sentinel (data[len] == 0). false if it cannot be read
- * (errno tells why; ENOENT for a missing file). */
+#include <sys/stat.h>
+
+/* What an input is, for its size cap and for messages about it. The caps (README "Input files")
+ * are far above any real input and low enough that a wrong file named like an input (a disk image,
+ * a 5 GB sparse file) fails at once, from fstat, before anything is read or allocated. */
+typedef enum fs_input {
+    FS_INPUT_CONFIG,    /* threadlink.json: 16 MiB */
+    FS_INPUT_PROFILE,   /* a content profile file: 16 MiB */
+    FS_INPUT_ENTRIES,   /* an injector, definition or native entries file: 256 MiB */
+    FS_INPUT_SHELL,     /* 16 MiB */
+    FS_INPUT_VAULT,     /* a vault schema or vault data file: 64 MiB */
+    FS_INPUT_MANIFEST,  /* 256 MiB */
+    FS_INPUT_ALLOW,     /* a diff allow-list: 16 MiB */
+    FS_INPUT_OWN,       /* what the generator wrote itself (stamp, archives.json, an output): 256 MiB */
+    FS_INPUT_ASSET      /* a content asset: streamed, no cap */
+} fs_input;
+
+/* Opens an input for reading without blocking (a FIFO would block open for ever) and refuses what
+ * is not a regular file or is over the cap of its kind. Symbolic links are followed. Returns the
+ * descriptor, or -1 with errno set: EISDIR for a directory, EINVAL for another file that is not
+ * regular (a FIFO, socket or device), EFBIG over the cap, else open's own. fs_read_failure() then
+ * says why in words. `st` (may be NULL) receives fstat's answer. */
+int fs_open_input(const char *path, fs_input kind, struct stat *st);
+/* Reads a whole input through fs_open_input and appends a NUL sentinel (data[len] == 0). false if
+ * it cannot be read (errno as for fs_open_input; ENOENT for a missing file). */
+bool fs_read_input(const char *path, fs_input kind, buf *out);
+/* fs_read_input for the generator's own files (FS_INPUT_OWN). */
 bool fs_read_file(const char *path, buf *out);
+/* Why the last fs_open_input or fs_read_input failed, to end a message ("cannot read the shell
+ * x.h: %s"): "it is a FIFO (named pipe), not a regular file", "it is 5.0 GiB; shells are capped
+ * at 16 MiB", "its path is 4434 bytes, longer than this system allows (4095 bytes)", else
+ * strerror's text. Valid until the next call of either. */
+const char *fs_read_failure(void);
+/* The same words for an errno that another call on `path` gave (lstat, opendir). */
+const char *fs_path_failure(const char *path, int err);
 
 typedef enum fs_kind { FS_MISSING, FS_FILE, FS_DIR, FS_SYMLINK, FS_OTHER } fs_kind;
+/* FS_MISSING leaves stat's errno: ENOENT, or ENAMETOOLONG for a path too long (fs_path_failure). */
 fs_kind fs_kind_of(const char *path); /* lstat: a symlink is reported as such */
 fs_kind fs_kind_follow(const char *path); /* stat */
 

@@ -12,7 +12,6 @@
 #include "udiff.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,17 +44,17 @@ static bool load_shell(const project *p, domain_job *job)
     }
     char *path = path_join(p->cfg.root, d->shell);
     buf text = {0};
-    bool ok = fs_read_file(path, &text);
+    bool ok = fs_read_input(path, FS_INPUT_SHELL, &text);
     if (!ok) {
-        const int read_errno = errno;
+        const char *why = fs_read_failure();
         if (d->cfg) {
             char key[48];
             snprintf(key, sizeof key, "domains[%zu].shell", (size_t)(d->cfg - p->cfg.domains.items));
             src_loc at = json_locate(p->cfg.path, p->cfg.text, p->cfg.text_len, key);
-            diag_error(at.line ? at : d->cfg->loc, "%s: cannot read the shell %s: %s", key, path, strerror(read_errno));
+            diag_error(at.line ? at : d->cfg->loc, "%s: cannot read the shell %s: %s", key, path, why);
             fs_note_case_variant(at.line ? at : d->cfg->loc, path);
         } else {
-            diag_error(loc_file(p->cfg.path), "cannot read the shell %s: %s", path, strerror(read_errno));
+            diag_error(loc_file(p->cfg.path), "cannot read the shell %s: %s", path, why);
         }
     } else if (!strstr(text.data, "{DOMAIN_ENTRIES}")) {
         diag_error(loc_file(path), "shell has no {DOMAIN_ENTRIES} token: the entries would have nowhere to go");
@@ -109,7 +108,7 @@ static void warn_orphan_manifests(const name_list *manifests, const domain_job *
 static bool load_manifest(const name_list *manifests, domain_job *job)
 {
     bool ok = true;
-    int fd = open(job->manifest_path, O_RDONLY | O_CLOEXEC);
+    int fd = fs_open_input(job->manifest_path, FS_INPUT_MANIFEST, NULL);
     if (fd < 0) {
         const int open_errno = errno;
         const char *moved = NULL, *respelt = NULL;
@@ -131,7 +130,7 @@ static bool load_manifest(const name_list *manifests, domain_job *job)
                        job->d->name, moved, job->d->output);
             ok = false;
         } else if (open_errno != ENOENT) {
-            diag_error(loc_file(job->manifest_path), "cannot read the manifest: %s", strerror(open_errno));
+            diag_error(loc_file(job->manifest_path), "cannot read the manifest: %s", fs_read_failure());
             ok = false;
         } else if (fs_kind_of(job->header_path) == FS_FILE) {
             diag_warning(loc_file(job->manifest_path), "manifest missing although %s exists: values are issued again from the injectors (restore the manifest from version control to keep renamed and removed entries)",

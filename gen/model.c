@@ -194,8 +194,8 @@ static bool lex_sources(project *p, domain *d, source *sources, size_t count)
         } else {
             *vec_push(&p->inputs) = xstrdup(src->path);
         }
-        if (!shipped && !fs_read_file(src->path, &text)) {
-            diag_error(loc_file(src->path), "cannot read this entries file: %s", strerror(errno));
+        if (!shipped && !fs_read_input(src->path, FS_INPUT_ENTRIES, &text)) {
+            diag_error(loc_file(src->path), "cannot read this entries file: %s", fs_read_failure());
             fs_note_case_variant(loc_file(src->path), src->path);
             ok = false;
             continue;
@@ -357,7 +357,7 @@ bool model_load(const char *config_path, project *out)
     *vec_push(&p->inputs) = xstrdup(config_path);
     p->input_hash = hasher_new();
     buf cfg_text = {0};
-    if (fs_read_file(config_path, &cfg_text)) hasher_add_file(p->input_hash, config_path, cfg_text.data, cfg_text.len);
+    if (fs_read_input(config_path, FS_INPUT_CONFIG, &cfg_text)) hasher_add_file(p->input_hash, config_path, cfg_text.data, cfg_text.len);
     buf_free(&cfg_text);
 
     for (size_t i = 0; i < p->cfg.domains.count; i++) {

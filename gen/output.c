@@ -71,7 +71,8 @@ out_file *output_begin(output_set *set, const char *path)
         umask(mask);
         o->umask_bits = (unsigned)mask;
     }
-    o->old_fd = o->fresh_dir ? -1 : open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    /* O_NONBLOCK: a FIFO where an output goes must not block the open (it is refused below). */
+    o->old_fd = o->fresh_dir ? -1 : open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (o->old_fd >= 0) {
         struct stat st;
         if (fstat(o->old_fd, &st) == 0 && S_ISREG(st.st_mode)) {

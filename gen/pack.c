@@ -265,10 +265,10 @@ static int by_archive_name(const void *a, const void *b)
 /* The file at `path` is `size` bytes with XXH64 `xxh64`: read in pieces, never held whole. */
 static bool same_bytes(const char *path, uint64_t size, uint64_t xxh64)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return false;
     struct stat st;
-    bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size;
+    int fd = fs_open_input(path, FS_INPUT_ASSET, &st);
+    if (fd < 0) return false;
+    bool ok = (uint64_t)st.st_size == size;
     XXH64_state_t h;
     XXH64_reset(&h, 0);
     uint64_t got = 0;
@@ -593,9 +593,9 @@ static char *manifest_path_of(const project *p, const content_profile *pr)
  * about (--strict: an error); the manifest itself is never written. */
 static bool merge_ids_in_memory(pack_ctx *ctx, const content_profile *pr, const content_scan *sc, const char *mpath, manifest *m)
 {
-    int fd = open(mpath, O_RDONLY | O_CLOEXEC);
+    int fd = fs_open_input(mpath, FS_INPUT_MANIFEST, NULL);
     if (fd < 0 && errno != ENOENT) {
-        diag_error(loc_file(mpath), "cannot read the manifest of %s: %s", pr->domain, strerror(errno));
+        diag_error(loc_file(mpath), "cannot read the manifest of %s: %s", pr->domain, fs_read_failure());
         return false;
     }
     bool ok = fd < 0 || manifest_read_fd(mpath, fd, m);
@@ -619,10 +619,10 @@ static bool resolve_ids(pack_ctx *ctx, const content_profile *pr, content_scan *
     if (ctx->opt->build_step) {
         ok = merge_ids_in_memory(ctx, pr, sc, mpath, m);
     } else {
-        int fd = open(mpath, O_RDONLY | O_CLOEXEC);
+        int fd = fs_open_input(mpath, FS_INPUT_MANIFEST, NULL);
         ok = fd >= 0 && manifest_read_fd(mpath, fd, m);
         if (fd >= 0) close(fd);
-        if (fd < 0) diag_error(loc_file(mpath), "cannot read the manifest of %s: %s", pr->domain, strerror(errno));
+        if (fd < 0) diag_error(loc_file(mpath), "cannot read the manifest of %s: %s", pr->domain, fs_read_failure());
     }
     free(mpath);
     return ok && content_stage_resolve(pr, sc, m);

@@ -11,7 +11,6 @@
 #include <xxhash.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <lz4.h>
 #include <string.h>
 #include <unistd.h>
@@ -94,10 +93,10 @@ static int by_id(const void *x, const void *y)
 
 static bool copy_checked(const char *path, uint64_t size, uint64_t xxh64, buf *dst, out_file *o, XXH64_state_t *archive)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = fs_open_input(path, FS_INPUT_ASSET, NULL);
     if (fd < 0) {
         if (errno == ENOENT) diag_error(loc_file(path), "file vanished while the content was packed");
-        else diag_error(loc_file(path), "cannot read: %s", strerror(errno));
+        else diag_error(loc_file(path), "cannot read: %s", fs_read_failure());
         return false;
     }
     buf_reserve(dst, o ? 0 : (size_t)size); /* a buffer of its own gets the whole file's room at once */

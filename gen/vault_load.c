@@ -243,12 +243,13 @@ static void vvalue_free(vvalue *v)
 
 /* ---- files ---------------------------------------------------------------------------------- */
 
-static json_t *read_json(vault_state *st, const char *path, buf *text)
+/* `what` names the file in a message: "vault schema", "vault data file". */
+static json_t *read_json(vault_state *st, const char *path, const char *what, buf *text)
 {
     project *p = st->p;
     *vec_push(&p->inputs) = xstrdup(path);
-    if (!fs_read_file(path, text)) {
-        diag_error(loc_file(path), "cannot read: %s", strerror(errno));
+    if (!fs_read_input(path, FS_INPUT_VAULT, text)) {
+        diag_error(loc_file(path), "cannot read the %s: %s", what, fs_read_failure());
         return NULL;
     }
     hasher_add_file(p->input_hash, path, text->data, text->len);
@@ -409,7 +410,7 @@ static void read_field(vault_state *st, json_checker *j, vschema *s, json_t *fj,
 static vschema *read_schema(vault_state *st, const char *path)
 {
     buf text = {0};
-    json_t *root = read_json(st, path, &text);
+    json_t *root = read_json(st, path, "vault schema", &text);
     if (!root) {
         buf_free(&text);
         return NULL;
@@ -528,7 +529,7 @@ static size_t data_field(const vschema *s, const char *key)
 static vdata *read_data(vault_state *st, const char *path, const char *stem)
 {
     buf text = {0};
-    json_t *root = read_json(st, path, &text);
+    json_t *root = read_json(st, path, "vault data file", &text);
     if (!root) {
         buf_free(&text);
         return NULL;
@@ -699,7 +700,12 @@ static bool list_inputs(vault_state *st, json_checker *j, const char *key, const
     char *dir = path_join(st->p->cfg.root, rel);
     fs_kind k = fs_kind_follow(dir);
     bool ok = true;
-    if (k == FS_MISSING) {
+    if (k == FS_MISSING && errno == ENAMETOOLONG) {
+        char path[64];
+        snprintf(path, sizeof path, "vaults.%s", key);
+        jc_error(j, path, "%s", fs_path_failure(dir, errno));
+        ok = false;
+    } else if (k == FS_MISSING) {
         if (explicit_) {
             char path[64];
             snprintf(path, sizeof path, "vaults.%s", key);
