@@ -374,13 +374,19 @@ typedef struct reserved_path {
 
 typedef VEC(reserved_path) reserved_list;
 
-static void reserve(reserved_list *l, const char *root, const char *rel, const char *what, char *suffix)
+/* `full` and `suffix` are taken over. */
+static void reserve_as(reserved_list *l, const char *rel, char *full, const char *what, char *suffix)
 {
     reserved_path *r = vec_push(l);
     r->rel = xstrdup(rel);
-    r->full = path_join(root, rel);
+    r->full = full;
     r->what = what;
     r->suffix = suffix;
+}
+
+static void reserve(reserved_list *l, const char *root, const char *rel, const char *what, char *suffix)
+{
+    reserve_as(l, rel, path_join(root, rel), what, suffix);
 }
 
 static void reserve_vault_dir(reserved_list *l, const project *p, const char *key, const char *fallback, const char *what)
@@ -397,17 +403,11 @@ static reserved_list reserved_paths(const content_profile *pr, const project *p,
     reserved_list l = {0};
     const char *root = p->cfg.root;
     size_t root_len = strlen(root);
-    reserved_path *cfg = vec_push(&l);
-    cfg->rel = xstrdup(path_basename(p->cfg.path));
-    cfg->full = xstrdup(p->cfg.path);
-    cfg->what = "the project config";
-    cfg->suffix = xstrdup("");
+    reserve_as(&l, path_basename(p->cfg.path), xstrdup(p->cfg.path), "the project config", xstrdup(""));
     for (size_t i = 0; cc && i < cc->files.count; i++) {
-        const char *f = cc->files.items[i];
+        const char *f = cc->files.items[i]; /* the root joined to the name the config gives */
         bool under_root = strcmp(root, ".") != 0 && strncmp(f, root, root_len) == 0 && f[root_len] == '/';
-        reserve(&l, ".", under_root ? f + root_len + 1 : f, "the profile file", xstrdup(""));
-        free(l.items[l.count - 1].full);
-        l.items[l.count - 1].full = xstrdup(f);
+        reserve_as(&l, under_root ? f + root_len + 1 : f, xstrdup(f), "the profile file", xstrdup(""));
     }
     reserve(&l, root, p->cfg.generated_dir, "the generated directory", xstrdup(" (generated_dir)"));
     reserve(&l, root, p->cfg.injector_dir, "the injector directory", xstrdup(" (injector_dir)"));
@@ -416,7 +416,7 @@ static reserved_list reserved_paths(const content_profile *pr, const project *p,
     reserve_vault_dir(&l, p, "data", "vaultdata", "the vault data directory");
     for (size_t i = 0; cc && i < cc->profiles.count; i++) {
         const content_profile *o = &cc->profiles.items[i];
-        if (o != pr && o->name && o->source_root && strcmp(o->name, pr->name ? pr->name : "") != 0)
+        if (o != pr && o->name && o->source_root)
             reserve(&l, root, o->source_root, "the source root", xasprintf(" of profile \"%s\"", o->name));
     }
     return l;
