@@ -265,6 +265,29 @@ static void report_misspelt_declaration(project *p, const char *path, const char
     free(def);
 }
 
+/* An injector whose name no declared domain prefixes: a hint when it is near one. */
+static void report_orphan(project *p, const char *path, const char *file, size_t len, const name_list *files)
+{
+    /* A misspelt domain: what comes before the injector's segment is near a declared name. */
+    size_t domain_len = len;
+    const char *near = NULL;
+    while (domain_len > 0 && file[domain_len - 1] != '.') domain_len--;
+    if (domain_len > 1) {
+        const char **names = xmalloc((p->domains.count + 1) * sizeof *names);
+        for (size_t i = 0; i < p->domains.count; i++) names[i] = p->domains.items[i].name;
+        near = suggest_nearest(file, domain_len - 1, names, p->domains.count);
+        free(names);
+    }
+    if (near && domain_has_injector(near, files))
+        diag_error(loc_file(path), "orphaned injector: no declared domain matches '%.*s' (did you mean '%s.%.*s.txt'?)",
+                   (int)len, file, near, (int)(len - domain_len), file + domain_len);
+    else if (near)
+        report_misspelt_declaration(p, path, file, len, domain_len - 1, near);
+    else
+        diag_error(loc_file(path), "orphaned injector: no declared domain matches '%.*s' (expected <Domain>.<Injector>.txt for one of the domains in %s)",
+                   (int)len, file, p->cfg.path);
+}
+
 /* An injector file name is "<Domain>.<Injector>.txt": the longest declared domain that prefixes
  * the name wins, and what follows must be one segment. */
 static bool classify_injector(project *p, const char *dir_path, const char *file, const name_list *files, domain **out_domain,
@@ -287,24 +310,7 @@ static bool classify_injector(project *p, const char *dir_path, const char *file
         diag_error(loc_file(path), "injector file '%s' names the domain but no injector: expected %s.<Injector>.txt (the project's own entries go in %s.User.txt)",
                    file, whole->name, whole->name);
     } else if (!best) {
-        /* A misspelt domain: what comes before the injector's segment is near a declared name. */
-        size_t domain_len = len;
-        const char *near = NULL;
-        while (domain_len > 0 && file[domain_len - 1] != '.') domain_len--;
-        if (domain_len > 1) {
-            const char **names = xmalloc((p->domains.count + 1) * sizeof *names);
-            for (size_t i = 0; i < p->domains.count; i++) names[i] = p->domains.items[i].name;
-            near = suggest_nearest(file, domain_len - 1, names, p->domains.count);
-            free(names);
-        }
-        if (near && domain_has_injector(near, files))
-            diag_error(loc_file(path), "orphaned injector: no declared domain matches '%.*s' (did you mean '%s.%.*s.txt'?)",
-                       (int)len, file, near, (int)(len - domain_len), file + domain_len);
-        else if (near)
-            report_misspelt_declaration(p, path, file, len, domain_len - 1, near);
-        else
-            diag_error(loc_file(path), "orphaned injector: no declared domain matches '%.*s' (expected <Domain>.<Injector>.txt for one of the domains in %s)",
-                       (int)len, file, p->cfg.path);
+        report_orphan(p, path, file, len, files);
     } else {
         const char *inj = file + strlen(best->name) + 1;
         size_t inj_len = len - strlen(best->name) - 1;
