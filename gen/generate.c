@@ -146,7 +146,8 @@ static bool load_manifest(const name_list *manifests, domain_job *job)
     return ok;
 }
 
-/* Two outputs on one path (or on paths that differ only in case) would overwrite each other. */
+/* Two headers (or two manifests) on one path, or on paths that differ only in case, would overwrite
+ * each other. A header on a manifest is check_outputs_not_read's. */
 static bool check_distinct_outputs(domain_job *jobs, size_t count)
 {
     bool ok = true;
@@ -155,13 +156,12 @@ static bool check_distinct_outputs(domain_job *jobs, size_t count)
             const char *pa[2] = {jobs[a].header_path, jobs[a].manifest_path};
             const char *pb[2] = {jobs[b].header_path, jobs[b].manifest_path};
             for (int i = 0; i < 2; i++)
-                for (int j = 0; j < 2; j++)
-                    if (ascii_ieq(pa[i], strlen(pa[i]), pb[j], strlen(pb[j]))) {
-                        domain *da = jobs[a].d, *db = jobs[b].d;
-                        diag_error(da->cfg ? da->cfg->loc : loc_file(pa[i]), "domains '%s' and '%s' both write %s; nothing was written",
-                                   db->name, da->name, pa[i]);
-                        ok = false;
-                    }
+                if (ascii_ieq(pa[i], strlen(pa[i]), pb[i], strlen(pb[i]))) {
+                    domain *da = jobs[a].d, *db = jobs[b].d;
+                    diag_error(da->cfg ? da->cfg->loc : loc_file(pa[i]), "domains '%s' and '%s' both write %s; nothing was written",
+                               db->name, da->name, pa[i]);
+                    ok = false;
+                }
         }
     return ok;
 }
@@ -454,6 +454,114 @@ static bool outputs_as_declared(const gen_options *opt, const output_plan *plan,
     return ok;
 }
 
+/* A file or directory the run reads, named by its directory entry as the file system resolves it
+ * (links in its folders followed, the entry itself not), and what it is for messages. */
+typedef struct read_path {
+    char *entry;
+    char *what;  /* "the project config threadlink.json", "the manifest of Items" */
+} read_path;
+
+typedef struct read_set {
+    VEC(read_path) paths;
+    index_map by_entry; /* case-folded: a case-insensitive file system has one entry for both */
+    char *last_dir, *last_real; /* inputs come folder by folder: one realpath per folder */
+} read_set;
+
+/* The entry of `path`: its folder resolved, its own name as it is. */
+static char *entry_of(read_set *rs, const char *path)
+{
+    char *dir = path_dirname(path);
+    if (!rs->last_dir || strcmp(dir, rs->last_dir) != 0) {
+        free(rs->last_dir);
+        free(rs->last_real);
+        rs->last_dir = dir;
+        rs->last_real = fs_resolve(dir, false);
+    } else {
+        free(dir);
+    }
+    return path_join(rs->last_real, path_basename(path));
+}
+
+typedef struct entry_probe { const read_set *rs; const char *entry; } entry_probe;
+
+static bool same_entry(const void *ctx, uint32_t i)
+{
+    const entry_probe *e = ctx;
+    const char *other = e->rs->paths.items[i].entry;
+    return ascii_ieq(other, strlen(other), e->entry, strlen(e->entry));
+}
+
+static void read_set_add(read_set *rs, const char *path, char *what)
+{
+    read_path *r = vec_push(&rs->paths);
+    r->entry = entry_of(rs, path);
+    r->what = what;
+    index_map_insert(&rs->by_entry, fnv1a_folded(r->entry, strlen(r->entry)), (uint32_t)(rs->paths.count - 1));
+}
+
+static char *describe_input(const project *p, const char *path)
+{
+    const char *kind = strcmp(path, p->cfg.path) == 0 ? "the project config"
+                       : fs_kind_follow(path) == FS_DIR ? "the directory"
+                       : str_has_suffix(path, ".txt", NULL) ? "the entries file"
+                       : str_has_suffix(path, ".vault.json", NULL) ? "the vault schema"
+                       : str_has_suffix(path, ".vaultdata.json", NULL) ? "the vault data file"
+                                                                      : "the input";
+    return xasprintf("%s %s", kind, path);
+}
+
+/* Every file and directory the run reads, with every domain's manifest (the identity stores). */
+static void collect_reads(project *p, domain_job *jobs, size_t count, read_set *rs)
+{
+    index_map_init(&rs->by_entry, p->inputs.count + 2 * count);
+    for (size_t i = 0; i < p->inputs.count; i++) read_set_add(rs, p->inputs.items[i], describe_input(p, p->inputs.items[i]));
+    for (size_t i = 0; i < count; i++) {
+        if (jobs[i].d->shell) {
+            char *shell = path_join(p->cfg.root, jobs[i].d->shell);
+            read_set_add(rs, shell, xasprintf("the shell %s", shell));
+            free(shell);
+        }
+        read_set_add(rs, jobs[i].manifest_path, xasprintf("the manifest of %s", jobs[i].d->name));
+    }
+}
+
+static void read_set_free(read_set *rs)
+{
+    for (size_t i = 0; i < rs->paths.count; i++) free(rs->paths.items[i].entry), free(rs->paths.items[i].what);
+    vec_free(&rs->paths);
+    index_map_free(&rs->by_entry);
+    free(rs->last_dir);
+    free(rs->last_real);
+}
+
+/* No output may replace a file the run reads: "generated_dir": "." with an output named
+ * threadlink.json overwrote the config, an output named like an injector replaced the entries.
+ * Reported at the domain's "output" key. */
+static bool check_outputs_not_read(project *p, domain_job *jobs, size_t count, const output_plan *plan, const src_loc *where)
+{
+    read_set rs = {0};
+    collect_reads(p, jobs, count, &rs);
+    bool ok = true;
+    for (size_t a = 0; a < plan->count; a++) {
+        const planned_output *po = &plan->items[a];
+        if (po->manifest) continue; /* read and written by design */
+        char *entry = entry_of(&rs, po->path);
+        entry_probe ep = {&rs, entry};
+        uint32_t hit = index_map_find(&rs.by_entry, fnv1a_folded(entry, strlen(entry)), same_entry, &ep);
+        free(entry);
+        if (hit == UINT32_MAX) continue;
+        const domain_config *dc = po->job ? po->job->d->cfg : NULL;
+        char key[48];
+        snprintf(key, sizeof key, "domains[%zu].output", dc ? (size_t)(dc - p->cfg.domains.items) : 0);
+        src_loc at = dc ? json_locate(p->cfg.path, p->cfg.text, p->cfg.text_len, key) : where[a];
+        diag_error(at, "%s%soutput \"%s\" is %s, which this run reads; nothing was written", dc ? key : "", dc ? ": " : "", po->path,
+                   rs.paths.items[hit].what);
+        ok = false;
+    }
+    read_set_free(&rs);
+    return ok;
+}
+
 static void plan_add(output_plan *plan, const char *base, const char *relative, domain_job *job, bool manifest,
                      size_t stage, size_t index)
 {
@@ -555,6 +663,7 @@ int gen_run(const gen_options *opt, gen_result *result)
         index_map_free(&seen);
     }
 
+    if (!check_outputs_not_read(&p, jobs, count, &plan, plan_where.items)) ok = false;
     if (!check_stamp_and_guards(&plan, plan_where.items, build_base)) ok = false;
     if (ok && opt->expect_outputs_given && !outputs_as_declared(opt, &plan, plan_where.items, p.cfg.path)) ok = false;
 

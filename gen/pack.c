@@ -853,7 +853,7 @@ int pack_run(const pack_options *opt)
             pr->output = xstrdup(opt->output);
             size_t n = strlen(pr->output);
             while (n > 1 && pr->output[n - 1] == '/') pr->output[--n] = 0;
-            if (!content_check_paths(pr, p.cfg.root)) rc = 1;
+            if (!content_check_paths(pr, &p, &cc)) rc = 1;
         }
     }
 
