@@ -10,7 +10,8 @@
  * (XXH32 of "<vault>.<instance>" in lower case), lookups by index, id and name.
  *
  * Everything is static or static inline, so the headers need no implementation file; only
- * vault.h's serialisation needs TL_IMPLEMENTATION. Output depends only on the inputs. */
+ * vault.h's serialisation needs TL_VAULT_IMPL (or TL_IMPLEMENTATION, every module's switch).
+ * Output depends only on the inputs. */
 #include "emit.h"
 #include "vault_model.h"
 
