@@ -384,8 +384,8 @@ static bool emit_all(const gen_options *opt, output_plan *plan, void **stage_sta
     emit_options eo = {opt->banner_without_version};
     for (size_t i = 0; i < plan->count; i++) {
         planned_output *po = &plan->items[i];
-        if (out->mode == OUTPUT_WRITE && !output_make_dirs(out, po->base, po->relative)) return false;
-        out_file *o = output_begin(out, po->path);
+        out_file *o = output_begin_below(out, po->base, po->relative);
+        if (o->failed) return false;
         o->text = true;
         if (!po->job) {
             tlg_stages[po->stage]->emit(stage_state[po->stage], po->index, o, &eo);

@@ -334,11 +334,11 @@ typedef struct pack_ctx {
     progress pg;
 } pack_ctx;
 
-/* Writes `content` as the file at `path` (swapping buffers, not copying); *changed (if not NULL)
- * says whether its bytes differ from the file's. */
-static bool write_buf(output_set *set, const char *path, buf *content, bool *changed)
+/* Writes `content` as the file `name` in the output folder `dir` (swapping buffers, not copying);
+ * *changed (if not NULL) says whether its bytes differ from the file's. */
+static bool write_buf(output_set *set, const char *dir, const char *name, buf *content, bool *changed)
 {
-    out_file *o = output_begin(set, path);
+    out_file *o = output_begin_below(set, dir, name);
     buf tmp = o->chunk;
     o->chunk = *content;
     *content = tmp;
@@ -405,10 +405,8 @@ static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan 
         if (reusable(prev, dir, a->name, a)) {
             stats->unchanged++;
         } else if (!is_catalog && pr->compression == CONTENT_CODEC_NONE) {
-            char *path = path_join(dir, a->name);
-            out_file *o = output_begin(set, path);
-            free(path);
-            ok = pack_stream_raw_archive(sc, members, count, o, &a->xxh64);
+            out_file *o = output_begin_below(set, dir, a->name);
+            ok = !o->failed && pack_stream_raw_archive(sc, members, count, o, &a->xxh64);
             if (ok) ok = output_end(o);
             if (!ok) break;
             a->size = o->pos;
@@ -419,10 +417,8 @@ static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan 
             if (!ok) break;
             a->size = bytes.len;
             a->xxh64 = XXH64(bytes.data, bytes.len, 0);
-            char *path = path_join(dir, a->name);
             bool changed = false;
-            ok = write_buf(set, path, &bytes, &changed);
-            free(path);
+            ok = write_buf(set, dir, a->name, &bytes, &changed);
             bytes.len = 0;
             stats->written += changed;
         }
@@ -458,7 +454,7 @@ static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan 
             buf_puts(&json, a->files.count ? "\n     ]}" : "]}");
         }
         buf_puts(&json, "\n  ]\n}\n");
-        ok = write_buf(set, index_path, &json, NULL);
+        ok = write_buf(set, dir, INDEX_FILE, &json, NULL);
         buf_free(&json);
     }
     free(index_path);
@@ -513,16 +509,11 @@ static bool build_flat(pack_ctx *ctx, const content_profile *pr, content_scan *s
         const content_asset *a = &sc->assets.items[i];
         char *src = path_join(sc->root, a->path);
         char *rel = xasprintf("%s/%s", FLAT_ASSETS, a->path);
-        ok = output_make_dirs(set, dir, rel);
-        if (ok) {
-            /* Streamed (checked against the scan as it is copied): an asset is never held whole. */
-            char *dst = path_join(dir, rel);
-            out_file *o = output_begin(set, dst);
-            ok = pack_stream_asset(src, a->size, a->xxh64, o) && output_end(o);
-            stats->written += o->differs;
-            stats->unchanged += !o->differs;
-            free(dst);
-        }
+        /* Streamed (checked against the scan as it is copied): an asset is never held whole. */
+        out_file *o = output_begin_below(set, dir, rel);
+        ok = !o->failed && pack_stream_asset(src, a->size, a->xxh64, o) && output_end(o);
+        stats->written += o->differs;
+        stats->unchanged += !o->differs;
         stats->bytes_out += a->size;
         free(src);
         free(rel);
@@ -533,10 +524,8 @@ static bool build_flat(pack_ctx *ctx, const content_profile *pr, content_scan *s
     if (ok) {
         buf catalog = {0};
         pack_build_catalog(pr, sc, true, &catalog);
-        char *path = path_join(dir, FLAT_CATALOG);
         stats->bytes_out += catalog.len;
-        ok = write_buf(set, path, &catalog, NULL);
-        free(path);
+        ok = write_buf(set, dir, FLAT_CATALOG, &catalog, NULL);
         buf_free(&catalog);
     }
     return ok;
@@ -620,14 +609,11 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc, o
     const bool existed = fs_kind_of(dir) != FS_MISSING;
     const bool first = !existed || (fs_list_dir(dir, &before) && before.count == 0);
     name_list_free(&before);
-    if (ok) ok = output_make_dirs(&set, dir, MARKER_FILE);
     if (ok) {
         buf marker = {0};
         buf_printf(&marker, "threadlink-gen content build of profile %s. threadlink-gen pack owns this folder and replaces "
                             "everything in it.\n", pr->name);
-        char *path = path_join(dir, MARKER_FILE);
-        ok = write_buf(&set, path, &marker, NULL);
-        free(path);
+        ok = write_buf(&set, dir, MARKER_FILE, &marker, NULL);
         buf_free(&marker);
     }
     if (ok) {
