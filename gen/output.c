@@ -4,6 +4,7 @@
 #include "stamp.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -537,3 +538,115 @@ bool output_confined(const char *generated_dir, const char *relative, src_loc wh
     return ok;
 }
 
+/* ---- Left-overs of a killed run ------------------------------------------------------------------ */
+
+bool output_is_temp_name(const char *name, size_t *name_len)
+{
+    size_t n = strlen(name);
+    if (n < 9 || name[0] != '.' || name[n - 7] != '.') return false;
+    for (size_t i = n - 6; i < n; i++)
+        if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') || (name[i] >= '0' && name[i] <= '9'))) return false;
+    *name_len = n - 8;
+    return true;
+}
+
+/* An output of one directory: its name, for the search by name. */
+typedef struct dir_output {
+    const char *dir; /* relative to base, up to dir_len */
+    size_t dir_len;
+    const char *name;
+} dir_output;
+
+static int by_dir_then_name(const void *pa, const void *pb)
+{
+    const dir_output *a = pa, *b = pb;
+    size_t n = a->dir_len < b->dir_len ? a->dir_len : b->dir_len;
+    int c = memcmp(a->dir, b->dir, n);
+    if (c || a->dir_len != b->dir_len) return c ? c : a->dir_len < b->dir_len ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+/* Is the temporary file `entry` one of these outputs' (an output named entry[1..1+len))? */
+static bool names_an_output(const dir_output *outs, size_t count, const char *entry, size_t len)
+{
+    bool long_name = false;
+    for (size_t i = 0; i < count; i++) {
+        if (strlen(outs[i].name) == len && memcmp(outs[i].name, entry + 1, len) == 0) return true;
+        long_name = long_name || strlen(outs[i].name) > 200;
+    }
+    return long_name && len == 9 && memcmp(entry + 1, "tl-output", 9) == 0;
+}
+
+/* Still held by a live run (its create_temp lock)? Then it is no left-over. */
+static bool held_by_a_run(int dir_fd, const char *entry)
+{
+    int fd = openat(dir_fd, entry, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0) return false;
+    bool held = flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    close(fd);
+    return held;
+}
+
+/* The left-overs in one directory (its outputs outs[0..count)), in name order; returns how many. */
+static size_t leftovers_in(int dir_fd, const char *base, const dir_output *outs, size_t count, bool remove)
+{
+    int list_fd = fcntl(dir_fd, F_DUPFD_CLOEXEC, 0);
+    DIR *d = list_fd < 0 ? NULL : fdopendir(list_fd);
+    if (!d) {
+        if (list_fd >= 0) close(list_fd);
+        return 0;
+    }
+    name_list found = {0};
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len;
+        if (output_is_temp_name(e->d_name, &len) && names_an_output(outs, count, e->d_name, len) && !held_by_a_run(dir_fd, e->d_name))
+            *vec_push(&found) = xstrdup(e->d_name);
+    }
+    closedir(d);
+    if (found.count > 1) qsort(found.items, found.count, sizeof *found.items, names_cmp);
+    char *dir = xstrndup(outs[0].dir, outs[0].dir_len);
+    size_t n = 0;
+    for (size_t i = 0; i < found.count; i++) {
+        char *rel = path_join(dir, found.items[i]), *path = path_join(base, rel);
+        if (!remove) {
+            diag_error(loc_file(path), "left-over temporary file of a killed run: run threadlink-gen generate to remove it; do not commit it");
+            n++;
+        } else if (unlinkat(dir_fd, found.items[i], 0) == 0) {
+            diag_warning(loc_file(path), "removed left-over temporary file of a killed run");
+            n++;
+        }
+        free(rel);
+        free(path);
+    }
+    free(dir);
+    name_list_free(&found);
+    return n;
+}
+
+size_t output_leftovers(const char *base, char *const *relatives, size_t count, bool remove)
+{
+    int base_fd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (base_fd < 0) return 0;
+    dir_output *outs = xcalloc(count ? count : 1, sizeof *outs);
+    for (size_t i = 0; i < count; i++) {
+        const char *slash = strrchr(relatives[i], '/');
+        outs[i] = (dir_output){relatives[i], slash ? (size_t)(slash - relatives[i]) : 0, slash ? slash + 1 : relatives[i]};
+    }
+    qsort(outs, count, sizeof *outs, by_dir_then_name);
+    size_t found = 0;
+    for (size_t i = 0, j; i < count; i = j) {
+        for (j = i + 1; j < count && outs[j].dir_len == outs[i].dir_len && memcmp(outs[j].dir, outs[i].dir, outs[i].dir_len) == 0;) j++;
+        char *dir = xstrndup(outs[i].dir, outs[i].dir_len);
+        bool created = false;
+        size_t stop = 0;
+        int dir_fd = walk_below(base_fd, dir, false, &created, &stop);
+        if (dir_fd >= 0) {
+            found += leftovers_in(dir_fd, base, outs + i, j - i, remove);
+            close(dir_fd);
+        }
+        free(dir);
+    }
+    free(outs);
+    close(base_fd);
+    return found;
+}

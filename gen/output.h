@@ -81,4 +81,13 @@ void output_set_free(output_set *set);
  * again, through descriptors). */
 bool output_confined(const char *generated_dir, const char *relative, src_loc where);
 
+/* A temporary file's name: "." + the output's name (or "tl-output") + "." + 6 letters or digits.
+ * Sets *name_len to the length of the output's name, which starts at name + 1. */
+bool output_is_temp_name(const char *name, size_t *name_len);
+
+/* Temporary files that a killed run left beside the outputs base/relatives[i] (named for one of
+ * them, or .tl-output.XXXXXX beside one with a long name), not held by a live run: removed with
+ * a warning (`remove`), else each reported as an error. Returns how many were found. */
+size_t output_leftovers(const char *base, char *const *relatives, size_t count, bool remove);
+
 #endif
