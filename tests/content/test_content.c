@@ -134,6 +134,13 @@ static void test_content_source_root_trailing_separator(void **state)
                         "threadlink.json:4:26: error: content[0].source_root: \"assets/\" ends with a path separator; write it without one\n");
 }
 
+/* The output folder has one spelling (a trailing '/' aside, which names the same folder). */
+static void test_content_output_spelling(void **state)
+{
+    expect_config_error(*state, "{ \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/./Main\" }",
+                        "threadlink.json:4:51: error: content[0].output: \"out/./Main\" has a '.' component: write it \"out/Main\" (one file, one spelling)\n");
+}
+
 static void test_content_output_inside_source_root(void **state)
 {
     expect_config_error(*state, "{ \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"assets/out\" }",
@@ -1124,6 +1131,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_content_profile_name_path_character, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_source_root_trailing_separator, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_output_spelling, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_output_inside_source_root, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_output_containing_source_root, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_overlapping_categories, fixture_setup, fixture_teardown),
