@@ -136,19 +136,22 @@ static void report_walk_failure(int base_fd, const char *base, const char *rel, 
     char *part = xstrndup(rel, stop), *full = path_join(base, part);
     struct stat st;
     if (fstatat(base_fd, part, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-        diag_error(loc_file(full), "is a symbolic link: threadlink-gen never writes through links; nothing was written");
-    else if (err == ENOTDIR || (err == ELOOP))
-        diag_error(loc_file(full), "is not a directory; nothing was written");
+        diag_error(loc_file(full), "a symbolic link where a directory of outputs goes: threadlink-gen never writes through links; nothing was written");
+    else if (err == ENOTDIR || err == ELOOP)
+        diag_error(loc_file(full), "not a directory, where a directory of outputs goes; nothing was written");
     else
         diag_error(loc_file(full), "cannot %s directory: %s", err == ENOENT ? "open the" : "create", strerror(err));
     free(part);
     free(full);
 }
 
+enum { DIR_CREATE = 1, DIR_REPORT = 2 };
+
 /* The directory of `o` as a descriptor the set keeps until its next walk; -1 (errno set) if it
- * cannot be reached. With `create`, made as needed and every failure reported. */
-static int set_dir(output_set *set, const out_file *o, bool create)
+ * cannot be reached. DIR_CREATE: made as needed; DIR_REPORT: a failure to reach it reported. */
+static int set_dir(output_set *set, const out_file *o, unsigned how)
 {
+    bool create = how & DIR_CREATE;
     int base_fd = open_base(set, o->base, create);
     if (base_fd < 0) return -1;
     if (set->dir.rel && strcmp(set->dir.rel, o->dir_rel) == 0) return set->dir.fd;
@@ -158,7 +161,7 @@ static int set_dir(output_set *set, const out_file *o, bool create)
     int fd = walk_below(base_fd, o->dir_rel, create, &created, &stop);
     if (fd < 0) {
         int err = errno;
-        if (create) report_walk_failure(base_fd, o->base, o->dir_rel, stop, err);
+        if (how & DIR_REPORT) report_walk_failure(base_fd, o->base, o->dir_rel, stop, err);
         errno = err;
         return -1;
     }
@@ -213,7 +216,7 @@ out_file *output_begin(output_set *set, const char *path)
     char *dir = path_dirname(path);
     out_file *o = begin(set, xstrdup(path), dir, path_basename(path));
     free(dir);
-    open_old(o, set_dir(set, o, false)); /* a failure is the temporary file's, when it is made */
+    open_old(o, set_dir(set, o, 0)); /* a failure is the temporary file's, when it is made */
     return o;
 }
 
@@ -221,7 +224,7 @@ out_file *output_begin_below(output_set *set, const char *base, const char *rela
 {
     out_file *o = begin(set, path_join(base, relative), base, relative);
     bool write = set->mode == OUTPUT_WRITE;
-    int dir_fd = set_dir(set, o, write);
+    int dir_fd = set_dir(set, o, write ? DIR_CREATE | DIR_REPORT : 0);
     if (dir_fd < 0 && write) o->failed = true;
     o->fresh_dir = write && dir_fd >= 0 && set->dir.fresh;
     open_old(o, dir_fd);
@@ -305,7 +308,7 @@ static bool start_temp(out_file *o, uint64_t prefix)
 {
     /* Named after its output, unless that would pass the usual 255-byte limit on a name. */
     o->tmp_name = strlen(o->name) <= 200 ? xasprintf(".%s.XXXXXX", o->name) : xstrdup(".tl-output.XXXXXX");
-    int dir_fd = set_dir(o->set, o, false);
+    int dir_fd = set_dir(o->set, o, 0);
     o->tmp_fd = dir_fd < 0 ? -1 : create_temp(dir_fd, o->tmp_name, o->umask_bits);
     if (o->tmp_fd < 0) {
         output_failed(o, "cannot create a temporary file beside it");
@@ -423,7 +426,7 @@ static void remove_temp(out_file *o)
 {
     if (o->tmp_fd >= 0) close(o->tmp_fd);
     o->tmp_fd = -1;
-    int dir_fd = o->tmp_name ? set_dir(o->set, o, false) : -1;
+    int dir_fd = o->tmp_name ? set_dir(o->set, o, 0) : -1;
     if (dir_fd >= 0) unlinkat(dir_fd, o->tmp_name, 0);
     free(o->tmp_name);
     o->tmp_name = NULL;
@@ -465,9 +468,13 @@ bool output_commit(output_set *set)
         if (set->mode == OUTPUT_CHECK || !o->tmp_name) continue;
         close(o->tmp_fd);
         o->tmp_fd = -1;
-        /* The directory walked to again: if it became a link since, the rename fails there. */
-        int dir_fd = set_dir(set, o, false);
-        if (dir_fd < 0 || renameat(dir_fd, o->tmp_name, dir_fd, o->name) != 0) {
+        /* In the directory the set holds, where the temporary file was made (wherever it is
+         * now), or walked to again: a component that became a link since fails the rename. */
+        int dir_fd = set_dir(set, o, o->optional ? 0 : DIR_REPORT);
+        if (dir_fd < 0) {
+            o->failed = true;
+            ok = false;
+        } else if (renameat(dir_fd, o->tmp_name, dir_fd, o->name) != 0) {
             output_failed(o, "cannot replace");
             remove_temp(o);
             ok = false;

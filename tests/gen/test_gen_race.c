@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "gen_fixture.h"
+#include "output.h"
 #include "stamp.h"
 
 #define TRIES 2000
@@ -116,9 +117,65 @@ static void test_race_swapped_directory_is_never_written_through(void **state)
     assert_int_equal(escapes, 0);
 }
 
+/* The same, one step at a time through the output API: a link on the way is refused when the
+ * output begins (a located error), and a directory swapped for a link between the temporary
+ * file and the rename fails the rename; nothing lands outside either time. */
+static void test_race_link_refused_at_each_step(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(mkdir("outside", 0755), 0);
+    assert_int_equal(mkdir("generated", 0755), 0);
+    assert_int_equal(symlink("../outside", "generated/sub"), 0);
+    output_set set = {.mode = OUTPUT_WRITE};
+    out_file *o = output_begin_below(&set, "generated", "sub/x.h");
+    buf_puts(&o->chunk, "text\n");
+    assert_false(output_end(o));
+    output_abort(&set);
+    output_set_free(&set);
+    assert_string_equal(f->diags.data, "generated/sub: error: a symbolic link where a directory of outputs goes: threadlink-gen never "
+                                       "writes through links; nothing was written\n");
+    assert_int_equal(empty_dir("outside"), 0);
+
+    /* Swapped after the temporary files were made: an output whose directory is walked to
+     * again meets the link and fails, its temporary file left where it was made for the next
+     * run's clean-up; the others are renamed into place. */
+    assert_int_equal(unlink("generated/sub"), 0);
+    assert_int_equal(mkdir("generated/sub", 0755), 0);
+    f->diags.len = 0;
+    output_set again = {.mode = OUTPUT_WRITE};
+    o = output_begin_below(&again, "generated", "sub/x.h");
+    buf_puts(&o->chunk, "text\n");
+    assert_true(output_end(o));
+    o = output_begin_below(&again, "generated", "other/y.h");
+    buf_puts(&o->chunk, "text\n");
+    assert_true(output_end(o));
+    assert_int_equal(rename("generated/sub", "generated/real"), 0);
+    assert_int_equal(symlink("../outside", "generated/sub"), 0);
+    assert_false(output_commit(&again));
+    output_set_free(&again);
+    assert_string_equal(f->diags.data, "generated/sub: error: a symbolic link where a directory of outputs goes: threadlink-gen never "
+                                       "writes through links; nothing was written\n");
+    assert_int_equal(empty_dir("outside"), 0);
+    assert_int_equal(empty_dir("generated/real"), 1); /* x.h's temporary file */
+    assert_true(fx_exists("generated/other/y.h"));
+
+    /* The directory the set still holds (the last one walked to) is renamed in where it is now. */
+    output_set held = {.mode = OUTPUT_WRITE};
+    o = output_begin_below(&held, "generated", "one/z.h");
+    buf_puts(&o->chunk, "text\n");
+    assert_true(output_end(o));
+    assert_int_equal(rename("generated/one", "generated/moved"), 0);
+    assert_int_equal(symlink("../outside", "generated/one"), 0);
+    assert_true(output_commit(&held));
+    output_set_free(&held);
+    assert_int_equal(empty_dir("outside"), 0);
+    assert_true(fx_exists("generated/moved/z.h"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_race_link_refused_at_each_step, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_race_swapped_directory_is_never_written_through, fixture_setup, fixture_teardown),
     };
     return cmocka_run_group_tests_name("gen_race", tests, NULL, NULL);
