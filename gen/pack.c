@@ -34,6 +34,7 @@
 #define XXH_STATIC_LINKING_ONLY /* the state type, for a state on the stack */
 #include <xxhash.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -118,23 +119,52 @@ static bool output_folder_usable(const content_profile *pr, const char *dir)
     return true;
 }
 
-static void remove_tree(const char *path)
+/* Clean-up goes through directory descriptors, as the writes do (output.h): each folder is opened
+ * below its parent with O_NOFOLLOW, so a folder swapped for a link meanwhile is removed as a link
+ * (unlinkat), never walked into. */
+static int open_subdir(int parent_fd, const char *name)
 {
-    struct stat st;
-    if (lstat(path, &st) != 0) return;
-    if (S_ISDIR(st.st_mode)) {
-        name_list names = {0};
-        if (fs_list_dir(path, &names))
-            for (size_t i = 0; i < names.count; i++) {
-                char *sub = path_join(path, names.items[i]);
-                remove_tree(sub);
-                free(sub);
-            }
-        name_list_free(&names);
-        rmdir(path);
-    } else {
-        unlink(path);
+    return openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+/* The entries of the folder open as `fd`, sorted as fs_list_dir sorts them. */
+static bool list_dir_fd(int fd, name_list *out)
+{
+    int list_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    DIR *d = list_fd < 0 ? NULL : fdopendir(list_fd);
+    if (!d) {
+        if (list_fd >= 0) close(list_fd);
+        return false;
     }
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) *vec_push(out) = xstrdup(e->d_name);
+    closedir(d);
+    if (out->count) qsort(out->items, out->count, sizeof *out->items, names_cmp);
+    return true;
+}
+
+/* Removes the entry `name` of the folder `parent_fd`, and everything in it if it is a folder. */
+static void remove_tree_at(int parent_fd, const char *name)
+{
+    int fd = open_subdir(parent_fd, name);
+    if (fd < 0) { /* a file, or a link: the entry itself */
+        unlinkat(parent_fd, name, 0);
+        return;
+    }
+    name_list names = {0};
+    if (list_dir_fd(fd, &names))
+        for (size_t i = 0; i < names.count; i++) remove_tree_at(fd, names.items[i]);
+    name_list_free(&names);
+    close(fd);
+    unlinkat(parent_fd, name, AT_REMOVEDIR);
+}
+
+/* A stale file goes; one a killed run left (its temporary name) is named as generate names it. */
+static void remove_stale_file(int dir_fd, const char *path, const char *name)
+{
+    size_t len;
+    if (unlinkat(dir_fd, name, 0) == 0 && output_is_temp_name(name, &len))
+        diag_warning(loc_file(path), "removed left-over temporary file of a killed run");
 }
 
 /* What clean-up keeps: paths relative to the output folder, sorted bytewise (`paths`) and, the
@@ -171,46 +201,78 @@ static const char *kept_ignoring_case(const keep_set *ks, const char *rel, bool 
  * spelling, and deleting that spelling would delete what the build has just written. Respelled as
  * kept, it stays (a folder is then walked as the kept folder); two entries (a case-sensitive file
  * system) are two files, and the stale one goes as before. */
-static void remove_stale(const char *dir, const char *rel, const keep_set *ks)
+static void remove_stale_in(int here_fd, const char *dir, const char *rel, const keep_set *ks);
+
+/* The stale content of dir/sub_rel, a folder (entry `name` of `here_fd`). */
+static void remove_stale_folder(int here_fd, const char *dir, const char *sub_rel, const char *name, const keep_set *ks)
 {
-    char *here = rel[0] ? path_join(dir, rel) : xstrdup(dir);
+    /* A folder that still holds kept files is walked; otherwise it goes whole. */
+    size_t n = strlen(sub_rel);
+    bool holds = false;
+    for (size_t k = 0; k < ks->n && !holds; k++) holds = strncmp(ks->paths[k], sub_rel, n) == 0 && ks->paths[k][n] == '/';
+    const char *kept = holds ? NULL : kept_ignoring_case(ks, sub_rel, true);
+    char *want_rel = kept ? xasprintf("%.*s", (int)n, kept) : NULL;
+    if (want_rel) {
+        char *sub = path_join(dir, sub_rel), *want = path_join(dir, want_rel);
+        if (!fs_respell(sub, want)) free(want_rel), want_rel = NULL;
+        free(sub);
+        free(want);
+    }
+    if (holds || want_rel) {
+        const char *walk_rel = want_rel ? want_rel : sub_rel;
+        int fd = open_subdir(here_fd, path_basename(walk_rel));
+        if (fd >= 0) {
+            remove_stale_in(fd, dir, walk_rel, ks);
+            close(fd);
+            unlinkat(here_fd, path_basename(walk_rel), AT_REMOVEDIR); /* fails (harmlessly) when not empty */
+        }
+    } else {
+        remove_tree_at(here_fd, name);
+    }
+    free(want_rel);
+}
+
+/* Removes everything in the folder dir/rel (open as `here_fd`) that is not kept. */
+static void remove_stale_in(int here_fd, const char *dir, const char *rel, const keep_set *ks)
+{
     name_list names = {0};
-    if (fs_list_dir(here, &names)) {
+    if (list_dir_fd(here_fd, &names)) {
         for (size_t i = 0; i < names.count; i++) {
-            char *sub_rel = rel[0] ? xasprintf("%s/%s", rel, names.items[i]) : xstrdup(names.items[i]);
-            char *sub = path_join(dir, sub_rel);
+            const char *name = names.items[i];
+            char *sub_rel = rel[0] ? xasprintf("%s/%s", rel, name) : xstrdup(name);
             struct stat st;
             if (names_hold(ks->paths, ks->n, sub_rel)) {
                 /* kept */
-            } else if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode)) {
-                /* A folder that still holds kept files is walked; otherwise it goes whole. */
-                size_t n = strlen(sub_rel);
-                bool holds = false;
-                for (size_t k = 0; k < ks->n && !holds; k++) holds = strncmp(ks->paths[k], sub_rel, n) == 0 && ks->paths[k][n] == '/';
-                const char *kept = holds ? NULL : kept_ignoring_case(ks, sub_rel, true);
-                if (holds) {
-                    remove_stale(dir, sub_rel, ks);
-                } else {
-                    char *want_rel = kept ? xasprintf("%.*s", (int)n, kept) : NULL;
-                    char *want = want_rel ? path_join(dir, want_rel) : NULL;
-                    if (want && fs_respell(sub, want)) remove_stale(dir, want_rel, ks);
-                    else remove_tree(sub);
-                    free(want);
-                    free(want_rel);
-                }
+            } else if (fstatat(here_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
+                remove_stale_folder(here_fd, dir, sub_rel, name, ks);
             } else {
                 const char *kept = kept_ignoring_case(ks, sub_rel, false);
-                char *want = kept ? path_join(dir, kept) : NULL;
-                if (!want || !fs_respell(sub, want)) unlink(sub);
+                char *sub = path_join(dir, sub_rel), *want = kept ? path_join(dir, kept) : NULL;
+                if (!want || !fs_respell(sub, want)) remove_stale_file(here_fd, sub, name);
+                free(sub);
                 free(want);
             }
-            free(sub);
             free(sub_rel);
         }
     }
     name_list_free(&names);
-    if (rel[0]) rmdir(here); /* fails (harmlessly) when not empty */
-    free(here);
+}
+
+/* Removes everything in the output folder `dir` that is not kept; a folder that ends up empty goes
+ * too, unless it is dir itself. Links are never followed.
+ *
+ * An entry kept only ignoring case is first handed to fs_respell: on a case-insensitive file
+ * system (macOS, Windows), after a case-only rename (an asset hero.txt -> Hero.txt, a category
+ * folder or profile spelled in another case) the build reused the old entry, which keeps its old
+ * spelling, and deleting that spelling would delete what the build has just written. Respelled as
+ * kept, it stays (a folder is then walked as the kept folder); two entries (a case-sensitive file
+ * system) are two files, and the stale one goes as before. */
+static void remove_stale(const char *dir, const keep_set *ks)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return;
+    remove_stale_in(fd, dir, "", ks);
+    close(fd);
 }
 
 /* ---- JSON output --------------------------------------------------------------------------------- */
@@ -625,7 +687,7 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc, o
     else output_abort(&set);
     output_set_free(&set);
     if (!ok && first) {
-        remove_stale(dir, "", &(keep_set){0}); /* everything in it, */
+        remove_stale(dir, &(keep_set){0}); /* everything in it, */
         if (!existed) rmdir(dir);       /* and the folder itself if this run made it */
     }
 
@@ -644,7 +706,7 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc, o
         keep_set ks = {keep.items, xcalloc(keep.count ? keep.count : 1, sizeof(char *)), keep.count};
         memcpy(ks.folded, keep.items, keep.count * sizeof(char *));
         qsort(ks.folded, ks.n, sizeof *ks.folded, names_cmp_ignoring_case);
-        remove_stale(dir, "", &ks);
+        remove_stale(dir, &ks);
         free(ks.folded);
         for (size_t i = 0; i < keep.count; i++) free(keep.items[i]);
         vec_free(&keep);

@@ -934,6 +934,31 @@ static void test_content_flat_build_and_stale_files(void **state)
     assert_true(fx_exists("out/Main/archives.json"));
 }
 
+/* The clean-up of the output folder: temporary files a killed run left there go like any other
+ * stale file, with the warning generate gives; a link in the folder goes as a link, and nothing
+ * it points to (outside the folder) is touched. */
+static void test_content_clean_up_leftovers_and_links(void **state)
+{
+    fixture *f = *state;
+    fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\", \"archive\": \"none\" } ] }\n");
+    small_tree();
+    assert_int_equal(pack(f), 0);
+    fx_write("out/Main/.catalog.tlcat.Zz9Zz9", "partial");
+    fx_write("out/Main/assets/Icons/.shield.png.Ab3dE9", "partial");
+    fx_write("elsewhere/Icons/keep.png", "not the build's");
+    assert_int_equal(symlink("../../../elsewhere/Icons", "out/Main/assets/Linked"), 0);
+    clear_diags(f);
+    assert_int_equal(pack(f), 0);
+    assert_string_equal(f->diags.data,
+        "out/Main/.catalog.tlcat.Zz9Zz9: warning: removed left-over temporary file of a killed run\n"
+        "out/Main/assets/Icons/.shield.png.Ab3dE9: warning: removed left-over temporary file of a killed run\n");
+    assert_false(fx_exists("out/Main/.catalog.tlcat.Zz9Zz9"));
+    assert_false(fx_exists("out/Main/assets/Icons/.shield.png.Ab3dE9"));
+    assert_false(fx_exists("out/Main/assets/Linked"));
+    assert_true(fx_exists("elsewhere/Icons/keep.png"));
+    assert_true(fx_exists("out/Main/assets/Icons/shield.png"));
+}
+
 static void test_content_flat_build_refuses_colons(void **state)
 {
     fixture *f = *state;
@@ -1156,6 +1181,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_content_memoised_scans_record_what_generate_reads, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_flat_build_refuses_colons, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_flat_build_and_stale_files, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_clean_up_leftovers_and_links, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_case_only_rename_case_sensitive, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_outputs_differing_in_case, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_flat_build_refuses_windows_names, fixture_setup, fixture_teardown),
