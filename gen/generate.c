@@ -250,7 +250,7 @@ static void remove_stale_outputs(const char *stamp_path, const char *base, const
         if (str_has_suffix(o->path, ".manifest.json", NULL)) continue;
         if (strncmp(o->path, base, base_len) != 0 || o->path[base_len] != '/' || strstr(o->path, "/../")) continue;
         if (!stamp_output_intact(o)) continue;
-        if (unlink(o->path) == 0 && report) fprintf(report, "removed %s: no longer generated\n", o->path);
+        if (output_unlink_below(base, o->path + base_len + 1) && report) fprintf(report, "removed %s: no longer generated\n", o->path);
     }
     index_map_free(&now);
     stamp_free(&old);

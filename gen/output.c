@@ -545,6 +545,24 @@ bool output_confined(const char *generated_dir, const char *relative, src_loc wh
     return ok;
 }
 
+bool output_unlink_below(const char *base, const char *relative)
+{
+    int base_fd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (base_fd < 0) return false;
+    const char *slash = strrchr(relative, '/');
+    char *dir = slash ? xstrndup(relative, (size_t)(slash - relative)) : xstrdup("");
+    bool created = false;
+    size_t stop = 0;
+    int dir_fd = walk_below(base_fd, dir, false, &created, &stop);
+    bool ok = dir_fd >= 0 && unlinkat(dir_fd, slash ? slash + 1 : relative, 0) == 0;
+    int err = errno;
+    if (dir_fd >= 0) close(dir_fd);
+    close(base_fd);
+    free(dir);
+    errno = err;
+    return ok;
+}
+
 /* ---- Left-overs of a killed run ------------------------------------------------------------------ */
 
 bool output_is_temp_name(const char *name, size_t *name_len)

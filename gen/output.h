@@ -81,6 +81,10 @@ void output_set_free(output_set *set);
  * again, through descriptors). */
 bool output_confined(const char *generated_dir, const char *relative, src_loc where);
 
+/* Deletes the file base/relative, reaching its directory as the writes do (no link followed
+ * below base); false with errno set if it could not. */
+bool output_unlink_below(const char *base, const char *relative);
+
 /* A temporary file's name: "." + the output's name (or "tl-output") + "." + 6 letters or digits.
  * Sets *name_len to the length of the output's name, which starts at name + 1. */
 bool output_is_temp_name(const char *name, size_t *name_len);

@@ -300,6 +300,25 @@ static void test_commands_leftover_temporaries_removed(void **state)
     assert_false(fx_exists("build-out/.test_ids.h.Q1w2E3"));
 }
 
+/* A stale output is deleted through its directory's descriptor: when its folder has become a
+ * link to a folder outside, the file there (byte for byte what was written) stays. */
+static void test_commands_stale_output_not_deleted_through_a_link(void **state)
+{
+    fixture *f = *state;
+    fx_basic_config("{ \"name\": \"Test.More\", \"output\": \"sub/more.h\" }");
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\n");
+    fx_write("injectors/Test.More.User.txt", "Beta\n");
+    assert_int_equal(fx_generate(f), 0);
+    fx_remove("injectors/Test.More.User.txt");
+    fx_basic_config(NULL);
+    assert_int_equal(rename("generated/sub", "outside"), 0);
+    assert_int_equal(symlink("../outside", "generated/sub"), 0);
+    f->summary.len = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_true(fx_exists("outside/more.h"));
+    assert_null(strstr(buf_cstr(&f->summary), "removed"));
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
@@ -313,6 +332,7 @@ int main(void)
         T(test_commands_respell_only_one_entry),
         T(test_commands_unwritable_stamp_is_a_warning),
         T(test_commands_leftover_temporaries_removed),
+        T(test_commands_stale_output_not_deleted_through_a_link),
     };
     return cmocka_run_group_tests_name("gen_commands", tests, NULL, NULL);
 }
