@@ -475,18 +475,25 @@ static void plan_add(output_plan *plan, const char *base, const char *relative, 
     po->index = index;
 }
 
-/* Temporary files of a killed run beside the planned outputs: on the fast path too, since the
- * killed run left the stamp and the outputs as they were. check only reports them (an error: a
- * commit must not carry them). */
-static void clean_up_leftovers(const output_plan *plan, const char *build_base, const char *gen_dir, bool remove)
+/* Temporary files of a killed run beside the planned outputs and the stamp (and the depfile):
+ * on the fast path too, since the killed run left the stamp and the outputs as they were. check
+ * only reports them (an error: a commit must not carry them). */
+static void clean_up_leftovers(const gen_options *opt, const output_plan *plan, const char *build_base, const char *gen_dir)
 {
-    char **relatives = xcalloc(plan->count ? plan->count : 1, sizeof *relatives);
+    bool remove = opt->command != GEN_CHECK;
+    char **relatives = xcalloc(plan->count + 1, sizeof *relatives);
     const char *bases[2] = {build_base, strcmp(gen_dir, build_base) != 0 ? gen_dir : NULL};
     for (int b = 0; b < 2 && bases[b]; b++) {
         size_t n = 0;
+        if (b == 0) relatives[n++] = (char *)STAMP_FILE;
         for (size_t i = 0; i < plan->count; i++)
             if (strcmp(plan->items[i].base, bases[b]) == 0) relatives[n++] = (char *)plan->items[i].relative;
-        if (n) output_leftovers(bases[b], relatives, n, remove);
+        output_leftovers(bases[b], relatives, n, remove);
+    }
+    if (remove && opt->depfile) {
+        char *dir = path_dirname(opt->depfile), *name = (char *)path_basename(opt->depfile);
+        output_leftovers(dir, &name, 1, true);
+        free(dir);
     }
     free(relatives);
 }
@@ -580,7 +587,7 @@ int gen_run(const gen_options *opt, gen_result *result)
     }
 
     if (!check_stamp_and_guards(&plan, plan_where.items, build_base)) ok = false;
-    if (ok) clean_up_leftovers(&plan, build_base, gen_dir, opt->command != GEN_CHECK);
+    if (ok) clean_up_leftovers(opt, &plan, build_base, gen_dir);
 
     /* The fast path: nothing changed since the stamp was written. */
     char *stamp_path = NULL;

@@ -263,6 +263,7 @@ static void test_commands_leftover_temporaries_removed(void **state)
     assert_int_equal(fx_generate(f), 0);
     fx_write("generated/.test_ids.h.Ab3dE9", "partial");
     fx_write("generated/.Test.Ids.manifest.json.zzzzzz", "partial");
+    fx_write("generated/." STAMP_FILE ".Sx4Sx4", "partial"); /* the stamp's */
     fx_write("generated/.test_ids.h.Ab3dE", "not ours: five letters");
     fx_write("generated/.other.h.Ab3dE9", "not ours: no such output");
     fx_write("generated/.test_ids.h.held01", "a live run's");
@@ -272,6 +273,7 @@ static void test_commands_leftover_temporaries_removed(void **state)
     f->diags.len = 0;
     assert_int_equal(fx_run(f, GEN_CHECK), 1);
     assert_string_equal(f->diags.data,
+        "generated/..threadlink-gen.stamp.Sx4Sx4: error: left-over temporary file of a killed run: run threadlink-gen generate to remove it; do not commit it\n"
         "generated/.Test.Ids.manifest.json.zzzzzz: error: left-over temporary file of a killed run: run threadlink-gen generate to remove it; do not commit it\n"
         "generated/.test_ids.h.Ab3dE9: error: left-over temporary file of a killed run: run threadlink-gen generate to remove it; do not commit it\n");
     assert_true(fx_exists("generated/.test_ids.h.Ab3dE9"));
@@ -279,6 +281,7 @@ static void test_commands_leftover_temporaries_removed(void **state)
     f->diags.len = 0;
     assert_int_equal(fx_generate(f), 0);
     assert_string_equal(f->diags.data,
+        "generated/..threadlink-gen.stamp.Sx4Sx4: warning: removed left-over temporary file of a killed run\n"
         "generated/.Test.Ids.manifest.json.zzzzzz: warning: removed left-over temporary file of a killed run\n"
         "generated/.test_ids.h.Ab3dE9: warning: removed left-over temporary file of a killed run\n");
     assert_false(fx_exists("generated/.test_ids.h.Ab3dE9"));
