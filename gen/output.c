@@ -137,6 +137,8 @@ static void report_walk_failure(int base_fd, const char *base, const char *rel, 
     struct stat st;
     if (fstatat(base_fd, part, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
         diag_error(loc_file(full), "a symbolic link where a directory of outputs goes: threadlink-gen never writes through links; nothing was written");
+    else if ((err == ENOTDIR || err == ELOOP) && fstatat(base_fd, part, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
+        diag_error(loc_file(full), "was swapped for a link or a file during the run: threadlink-gen never writes through links; nothing was written");
     else if (err == ENOTDIR || err == ELOOP)
         diag_error(loc_file(full), "not a directory, where a directory of outputs goes; nothing was written");
     else
