@@ -131,26 +131,27 @@ static int walk_below(int base_fd, const char *rel, bool create, bool *created, 
 }
 
 /* Why the walk to base/rel stopped at rel[0..stop): reported at that directory. */
-static void report_walk_failure(int base_fd, const char *base, const char *rel, size_t stop, int err)
+static void report_walk_failure(int base_fd, const char *base, const char *rel, size_t stop, int err, const char *outcome)
 {
     char *part = xstrndup(rel, stop), *full = path_join(base, part);
     struct stat st;
     if (fstatat(base_fd, part, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-        diag_error(loc_file(full), "a symbolic link where a directory of outputs goes: threadlink-gen never writes through links; nothing was written");
+        diag_error(loc_file(full), "a symbolic link where a directory of outputs goes: threadlink-gen never writes through links; %s", outcome);
     else if ((err == ENOTDIR || err == ELOOP) && fstatat(base_fd, part, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
-        diag_error(loc_file(full), "was swapped for a link or a file during the run: threadlink-gen never writes through links; nothing was written");
+        diag_error(loc_file(full), "was swapped for a link or a file during the run: threadlink-gen never writes through links; %s", outcome);
     else if (err == ENOTDIR || err == ELOOP)
-        diag_error(loc_file(full), "not a directory, where a directory of outputs goes; nothing was written");
+        diag_error(loc_file(full), "not a directory, where a directory of outputs goes; %s", outcome);
     else
         diag_error(loc_file(full), "cannot %s directory: %s", err == ENOENT ? "open the" : "create", strerror(err));
     free(part);
     free(full);
 }
 
-enum { DIR_CREATE = 1, DIR_REPORT = 2 };
+enum { DIR_CREATE = 1, DIR_REPORT = 2, DIR_COMMITTING = 4 };
 
 /* The directory of `o` as a descriptor the set keeps until its next walk; -1 (errno set) if it
- * cannot be reached. DIR_CREATE: made as needed; DIR_REPORT: a failure to reach it reported. */
+ * cannot be reached. DIR_CREATE: made as needed; DIR_REPORT: a failure to reach it reported (as
+ * a failure to replace the output with DIR_COMMITTING: other outputs may be in place already). */
 static int set_dir(output_set *set, const out_file *o, unsigned how)
 {
     bool create = how & DIR_CREATE;
@@ -163,7 +164,11 @@ static int set_dir(output_set *set, const out_file *o, unsigned how)
     int fd = walk_below(base_fd, o->dir_rel, create, &created, &stop);
     if (fd < 0) {
         int err = errno;
-        if (how & DIR_REPORT) report_walk_failure(base_fd, o->base, o->dir_rel, stop, err);
+        if (how & DIR_REPORT) {
+            char *outcome = how & DIR_COMMITTING ? xasprintf("%s was not replaced", o->path) : xstrdup("nothing was written");
+            report_walk_failure(base_fd, o->base, o->dir_rel, stop, err, outcome);
+            free(outcome);
+        }
         errno = err;
         return -1;
     }
@@ -472,7 +477,7 @@ bool output_commit(output_set *set)
         o->tmp_fd = -1;
         /* In the directory the set holds, where the temporary file was made (wherever it is
          * now), or walked to again: a component that became a link since fails the rename. */
-        int dir_fd = set_dir(set, o, o->optional ? 0 : DIR_REPORT);
+        int dir_fd = set_dir(set, o, o->optional ? 0 : DIR_REPORT | DIR_COMMITTING);
         if (dir_fd < 0) {
             o->failed = true;
             ok = false;
