@@ -271,6 +271,15 @@ static void read_profile(reader *r, json_t *obj, const char *path, content_confi
     pr.source_root = read_path(r, obj, "source_root", path, false, true);
     pr.output = read_path(r, obj, "output", path, false, false);
     if (!pr.output && !json_object_get(obj, "output") && pr.name) pr.output = xasprintf("build/content/%s", pr.name);
+    char *output_problem = pr.output ? path_spelling_problem(pr.output, true) : NULL;
+    if (output_problem) {
+        char *sub = sub_path(path, "output");
+        rerror(r, sub, "%s", output_problem);
+        free(sub);
+        free(output_problem);
+        free(pr.output);
+        pr.output = NULL;
+    }
     if (pr.output) { /* "out/" and "out" are one folder */
         size_t n = strlen(pr.output);
         while (n > 1 && pr.output[n - 1] == '/') pr.output[--n] = 0;

@@ -439,3 +439,38 @@ fs_relation fs_relation_of(const char *a, const char *b)
     free(rb);
     return r;
 }
+
+/* `path` without its empty and '.' components ("./a//b/." -> "a/b"). */
+static char *path_tidied(const char *path)
+{
+    buf out = {0};
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, "/");
+        if (n && !(n == 1 && *p == '.')) buf_printf(&out, "%s%.*s", out.len ? "/" : "", (int)n, p);
+        p += n + (p[n] == '/');
+    }
+    return (char *)buf_cstr(&out);
+}
+
+char *path_spelling_problem(const char *path, bool folder)
+{
+    size_t n = strlen(path);
+    if (strcmp(path, ".") == 0) return folder ? NULL : xasprintf("\"%s\" names no file: write the header's file name", path);
+    const char *why = NULL;
+    bool trailing = n && path[n - 1] == '/';
+    size_t check = folder && trailing && n > 1 && path[n - 2] != '/' ? n - 1 : n; /* a folder's one '/' */
+    for (size_t i = 0; i < check && !why;) {
+        size_t len = strcspn(path + i, "/");
+        if (i + len > check) len = check - i;
+        if (len == 1 && path[i] == '.') why = "has a '.' component";
+        else if (len == 0 && i + len < check) why = "has an empty component";
+        i += len + 1;
+    }
+    if (!why && !folder && trailing) why = "ends with '/', which a file's path does not";
+    if (!why) return NULL;
+    char *tidy = path_tidied(path);
+    char *message = tidy[0] ? xasprintf("\"%s\" %s: write it \"%s\" (one file, one spelling)", path, why, tidy)
+                            : xasprintf("\"%s\" %s: write it \".\"", path, why);
+    free(tidy);
+    return message;
+}

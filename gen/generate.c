@@ -250,7 +250,7 @@ static void remove_stale_outputs(const char *stamp_path, const char *base, const
         if (str_has_suffix(o->path, ".manifest.json", NULL)) continue;
         if (strncmp(o->path, base, base_len) != 0 || o->path[base_len] != '/' || strstr(o->path, "/../")) continue;
         if (!stamp_output_intact(o)) continue;
-        if (unlink(o->path) == 0 && report) fprintf(report, "removed %s: no longer generated\n", o->path);
+        if (output_unlink_below(base, o->path + base_len + 1) && report) fprintf(report, "removed %s: no longer generated\n", o->path);
     }
     index_map_free(&now);
     stamp_free(&old);
@@ -329,8 +329,8 @@ static bool emit_all(const gen_options *opt, output_plan *plan, void **stage_sta
     emit_options eo = {opt->banner_without_version};
     for (size_t i = 0; i < plan->count; i++) {
         planned_output *po = &plan->items[i];
-        if (out->mode == OUTPUT_WRITE && !output_make_dirs(out, po->base, po->relative)) return false;
-        out_file *o = output_begin(out, po->path);
+        out_file *o = output_begin_below(out, po->base, po->relative);
+        if (o->failed) return false;
         o->text = true;
         if (!po->job) {
             tlg_stages[po->stage]->emit(stage_state[po->stage], po->index, o, &eo);
@@ -575,6 +575,29 @@ static void plan_add(output_plan *plan, const char *base, const char *relative, 
     po->index = index;
 }
 
+/* Temporary files of a killed run beside the planned outputs and the stamp (and the depfile):
+ * on the fast path too, since the killed run left the stamp and the outputs as they were. check
+ * only reports them (an error: a commit must not carry them). */
+static void clean_up_leftovers(const gen_options *opt, const output_plan *plan, const char *build_base, const char *gen_dir)
+{
+    bool remove = opt->command != GEN_CHECK;
+    char **relatives = xcalloc(plan->count + 1, sizeof *relatives);
+    const char *bases[2] = {build_base, strcmp(gen_dir, build_base) != 0 ? gen_dir : NULL};
+    for (int b = 0; b < 2 && bases[b]; b++) {
+        size_t n = 0;
+        if (b == 0) relatives[n++] = (char *)STAMP_FILE;
+        for (size_t i = 0; i < plan->count; i++)
+            if (strcmp(plan->items[i].base, bases[b]) == 0) relatives[n++] = (char *)plan->items[i].relative;
+        output_leftovers(bases[b], relatives, n, remove);
+    }
+    if (remove && opt->depfile) {
+        char *dir = path_dirname(opt->depfile), *name = (char *)path_basename(opt->depfile);
+        output_leftovers(dir, &name, 1, true);
+        free(dir);
+    }
+    free(relatives);
+}
+
 static size_t stage_count(void)
 {
     size_t n = 0;
@@ -666,6 +689,7 @@ int gen_run(const gen_options *opt, gen_result *result)
     if (!check_outputs_not_read(&p, jobs, count, &plan, plan_where.items)) ok = false;
     if (!check_stamp_and_guards(&plan, plan_where.items, build_base)) ok = false;
     if (ok && opt->expect_outputs_given && !outputs_as_declared(opt, &plan, plan_where.items, p.cfg.path)) ok = false;
+    if (ok) clean_up_leftovers(opt, &plan, build_base, gen_dir);
 
     /* The fast path: nothing changed since the stamp was written. */
     char *stamp_path = NULL;

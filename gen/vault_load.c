@@ -691,7 +691,7 @@ static char *config_dir(vault_state *st, json_checker *j, json_t *obj, const cha
 {
     (void)st;
     *explicit_ = json_object_get(obj, key) != NULL;
-    return jc_rel_path(j, obj, key, "vaults", fallback);
+    return strcmp(key, "output") == 0 ? jc_output_path(j, obj, key, "vaults", fallback, true) : jc_rel_path(j, obj, key, "vaults", fallback);
 }
 
 /* The *.suffix files of a directory (sorted), or false when it is absent. */
