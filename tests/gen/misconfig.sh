@@ -61,9 +61,11 @@ fresh_project ''
 with_profile '' generated
 expect_refused "threadlink.json:3:3" 'content[0].output: output folder "generated" is the generated directory "generated" (generated_dir)'
 
+# Another spelling of the same folder (a folder may end with one '/', dropped when it is read; "./generated"
+# is refused for its spelling before it is compared).
 fresh_project ''
-with_profile '' ./generated/
-expect_refused "threadlink.json:3:3" 'content[0].output: output folder "./generated" is the generated directory "generated" (generated_dir)'
+with_profile '' generated/
+expect_refused "threadlink.json:3:3" 'content[0].output: output folder "generated" is the generated directory "generated" (generated_dir)'
 
 fresh_project ''
 with_profile '' generated/packs
