@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/api.h -- TL_API, the storage class and linkage of every runtime function.
  * Included by every module with an implementation; nothing to include yourself.
 

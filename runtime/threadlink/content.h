@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/content.h -- content directories, scopes and reference-counted asset slots.
 
    WHAT

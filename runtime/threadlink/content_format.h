@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/content_format.h -- the one validating reader of the content formats.
 
    WHAT

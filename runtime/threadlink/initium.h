@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/initium.h -- subsystem lifecycle, the time service, register / linker / weaver.
 
    WHAT

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/mem.h - memory for state that is copied, hashed and saved as raw bytes.
  *
  * Long-lived simulation state (a frame) lives in plain blocks of bytes, so a rollback is a memcpy

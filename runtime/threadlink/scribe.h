@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/scribe.h -- one logging path for the whole runtime.
 
    WHAT

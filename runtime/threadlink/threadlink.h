@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/threadlink.h -- the whole runtime in one include.
 
        #include <threadlink/threadlink.h>

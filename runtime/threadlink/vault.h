@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/vault.h - support for generated vault accessors: descriptors, change callbacks and a
  * stable binary serialisation.
  *
