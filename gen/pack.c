@@ -834,6 +834,111 @@ static bool write_depfile(const pack_options *opt, project *p, const content_con
     return ok;
 }
 
+/* --profile: the named one, all, or (none named) the only one or all. 0, or the usage error's status. */
+static int select_profiles(const pack_options *opt, const content_config *cc, profile_selection *sel)
+{
+    if (!opt->profile && cc->profiles.count == 1) {
+        *vec_push(sel) = 0;
+        return 0;
+    }
+    if (!opt->profile || strcmp(opt->profile, "all") == 0) {
+        for (size_t i = 0; i < cc->profiles.count; i++) *vec_push(sel) = i;
+        return 0;
+    }
+    for (size_t i = 0; i < cc->profiles.count; i++)
+        if (strcmp(cc->profiles.items[i].name, opt->profile) == 0) *vec_push(sel) = i;
+    if (sel->count) return 0;
+    buf known = {0};
+    for (size_t i = 0; i < cc->profiles.count; i++) buf_printf(&known, "%s%s", i ? ", " : "", cc->profiles.items[i].name);
+    char *msg = xasprintf("unknown profile '%%s' (profiles: %s, or all)", known.data);
+    int rc = usage(msg, opt->profile);
+    free(msg);
+    buf_free(&known);
+    return rc;
+}
+
+/* --output, --archive, --max-archive-mb, --compression: into the one selected profile. 0, or the
+ * usage error's status; an --output folder the paths check refuses clears *paths_ok (reported,
+ * with everything the preflight finds). */
+static int apply_overrides(const pack_options *opt, project *p, content_config *cc, const profile_selection *sel,
+                           bool *paths_ok)
+{
+    if (!(opt->output || opt->archive || opt->max_archive_mb || opt->compression)) return 0;
+    if (sel->count != 1)
+        return usage("%s", "overrides (--output, --archive, --max-archive-mb, --compression) apply to one profile: name it with --profile");
+    content_profile *pr = &cc->profiles.items[sel->items[0]];
+    if (opt->archive && !content_parse_archive(opt->archive, &pr->archive))
+        return usage("--archive takes none or packed, not '%s'", opt->archive);
+    if (opt->compression && !content_parse_codec(opt->compression, &pr->compression))
+        return usage("--compression takes none, lz4 or zstd, not '%s'", opt->compression);
+    if (opt->max_archive_mb) pr->max_archive_mb = opt->max_archive_mb;
+    if (!opt->output) return 0;
+    if (!opt->output[0]) return usage("%s", "--output needs a folder");
+    free(pr->output);
+    pr->output = xstrdup(opt->output);
+    size_t n = strlen(pr->output);
+    while (n > 1 && pr->output[n - 1] == '/') pr->output[--n] = 0;
+    *paths_ok = content_check_paths(pr, p, cc);
+    return 0;
+}
+
+/* No other run on these output folders from here until each one's build is cleaned up. */
+static bool lock_outputs(const project *p, const content_config *cc, const profile_selection *sel, out_locks *locks)
+{
+    bool ok = true;
+    for (size_t i = 0; i < sel->count; i++) {
+        char *dir = output_dir_of(p, &cc->profiles.items[sel->items[i]]);
+        if (!pack_locks_add(locks, dir, i)) ok = false;
+        free(dir);
+    }
+    return pack_locks_take(locks) && ok;
+}
+
+/* Preflight: every selected profile's output folder and tree, before anything is written. */
+typedef VEC(content_scan) scan_list;
+
+static bool preflight(project *p, content_config *cc, const profile_selection *sel, scan_list *scans)
+{
+    bool ok = true;
+    for (size_t i = 0; i < sel->count; i++) {
+        content_profile *pr = &cc->profiles.items[sel->items[i]];
+        char *dir = output_dir_of(p, pr);
+        if (!output_folder_usable(pr, dir)) ok = false;
+        free(dir);
+        content_scan *sc = vec_push(scans);
+        if (!content_scan_profile(p, pr, sc) || !flat_paths_portable(pr, sc)) ok = false;
+    }
+    return ok;
+}
+
+/* Names into manifests: the ids every catalog and archive records (the build step merges them
+ * in memory instead, profile by profile). */
+static bool generate_manifests(const pack_options *opt, const char *cfg_path)
+{
+    if (opt->build_step) return true;
+    gen_options g = {0};
+    g.command = GEN_GENERATE;
+    g.config_path = cfg_path;
+    g.quiet = opt->quiet;
+    g.banner_without_version = opt->banner_without_version;
+    g.generator_build = opt->generator_build;
+    g.summary = opt->summary;
+    return gen_run(&g, NULL) == 0;
+}
+
+/* Each selected profile built in turn, then the stamp and the depfile. */
+static bool build_profiles(const pack_options *opt, project *p, content_config *cc, const profile_selection *sel,
+                           content_scan *scans, out_locks *locks)
+{
+    pack_ctx ctx = {opt, p, {false, 0, NULL, 0, 0, 0}};
+    ctx.pg.on = opt->progress > 0 || (opt->progress < 0 && isatty(2));
+    if (opt->before_build) opt->before_build(opt->before_build_ctx);
+    for (size_t i = 0; i < sel->count; i++)
+        if (!pack_profile(&ctx, &cc->profiles.items[sel->items[i]], &scans[i], locks, i)) return false;
+    if (opt->stamp && !write_stamp(opt->stamp, cc, sel)) return false;
+    return !opt->depfile || write_depfile(opt, p, cc, sel);
+}
+
 int pack_run(const pack_options *opt)
 {
     const char *cfg_path = opt->config_path ? opt->config_path : "threadlink.json";
@@ -844,118 +949,36 @@ int pack_run(const pack_options *opt)
     p.input_hash = hasher_new();
     *vec_push(&p.inputs) = xstrdup(cfg_path);
     content_config cc;
-    int rc = 0;
     profile_selection sel = {0};
-    VEC(content_scan) scans = {0};
+    scan_list scans = {0};
     out_locks locks = {0};
     if (!content_config_load(&p, &cc)) {
-        rc = 1;
-        goto done_project;
+        model_free(&p);
+        return 1;
     }
+    int rc = 0;
     if (cc.profiles.count == 0) {
         diag_error(loc_file(cfg_path), "no content profiles to pack: add a \"content\" section");
         rc = 1;
-        goto done;
-    }
-
-    /* Which profiles. */
-    if (!opt->profile && cc.profiles.count == 1) {
-        *vec_push(&sel) = 0;
-    } else if (!opt->profile || strcmp(opt->profile, "all") == 0) {
-        for (size_t i = 0; i < cc.profiles.count; i++) *vec_push(&sel) = i;
     } else {
-        for (size_t i = 0; i < cc.profiles.count; i++)
-            if (strcmp(cc.profiles.items[i].name, opt->profile) == 0) *vec_push(&sel) = i;
-        if (!sel.count) {
-            buf known = {0};
-            for (size_t i = 0; i < cc.profiles.count; i++) buf_printf(&known, "%s%s", i ? ", " : "", cc.profiles.items[i].name);
-            char *msg = xasprintf("unknown profile '%%s' (profiles: %s, or all)", known.data);
-            rc = usage(msg, opt->profile);
-            free(msg);
-            buf_free(&known);
-            goto done;
-        }
+        rc = select_profiles(opt, &cc, &sel);
     }
-    bool overrides = opt->output || opt->archive || opt->max_archive_mb || opt->compression;
-    if (overrides && sel.count != 1) {
-        rc = usage("%s", "overrides (--output, --archive, --max-archive-mb, --compression) apply to one profile: name it with --profile");
-        goto done;
-    }
-    if (overrides) {
-        content_profile *pr = &cc.profiles.items[sel.items[0]];
-        if (opt->archive && !content_parse_archive(opt->archive, &pr->archive)) {
-            rc = usage("--archive takes none or packed, not '%s'", opt->archive);
-            goto done;
-        }
-        if (opt->compression && !content_parse_codec(opt->compression, &pr->compression)) {
-            rc = usage("--compression takes none, lz4 or zstd, not '%s'", opt->compression);
-            goto done;
-        }
-        if (opt->max_archive_mb) pr->max_archive_mb = opt->max_archive_mb;
-        if (opt->output) {
-            if (!opt->output[0]) {
-                rc = usage("%s", "--output needs a folder");
-                goto done;
-            }
-            free(pr->output);
-            pr->output = xstrdup(opt->output);
-            size_t n = strlen(pr->output);
-            while (n > 1 && pr->output[n - 1] == '/') pr->output[--n] = 0;
-            if (!content_check_paths(pr, &p, &cc)) rc = 1;
-        }
+    bool ok = true;
+    if (!rc) rc = apply_overrides(opt, &p, &cc, &sel, &ok);
+    if (!rc) {
+        if (!lock_outputs(&p, &cc, &sel, &locks)) ok = false;
+        content_memo_begin();
+        if (!preflight(&p, &cc, &sel, &scans)) ok = false;
+        ok = ok && generate_manifests(opt, cfg_path) && build_profiles(opt, &p, &cc, &sel, scans.items, &locks);
+        rc = ok ? 0 : 1;
     }
 
-    /* No other run on these output folders from here until each one's build is cleaned up. */
-    for (size_t i = 0; i < sel.count; i++) {
-        content_profile *pr = &cc.profiles.items[sel.items[i]];
-        char *dir = pr->output[0] == '/' ? xstrdup(pr->output) : path_join(p.cfg.root, pr->output);
-        if (!pack_locks_add(&locks, dir, i)) rc = 1;
-        free(dir);
-    }
-    if (!pack_locks_take(&locks)) rc = 1;
-
-    /* Preflight: every selected profile's output folder and tree, before anything is written. */
-    content_memo_begin();
-    for (size_t i = 0; i < sel.count; i++) {
-        content_profile *pr = &cc.profiles.items[sel.items[i]];
-        char *dir = pr->output[0] == '/' ? xstrdup(pr->output) : path_join(p.cfg.root, pr->output);
-        if (!output_folder_usable(pr, dir)) rc = 1;
-        free(dir);
-        content_scan *sc = vec_push(&scans);
-        if (!content_scan_profile(&p, pr, sc) || !flat_paths_portable(pr, sc)) rc = 1;
-    }
-    if (rc) goto done;
-
-    /* Names into manifests: the ids every catalog and archive records (the build step merges
-     * them in memory instead, profile by profile). */
-    gen_options g = {0};
-    g.command = GEN_GENERATE;
-    g.config_path = cfg_path;
-    g.quiet = opt->quiet;
-    g.banner_without_version = opt->banner_without_version;
-    g.generator_build = opt->generator_build;
-    g.summary = opt->summary;
-    if (!opt->build_step && gen_run(&g, NULL) != 0) {
-        rc = 1;
-        goto done;
-    }
-
-    pack_ctx ctx = {opt, &p, {false, 0, NULL, 0, 0, 0}};
-    ctx.pg.on = opt->progress > 0 || (opt->progress < 0 && isatty(2));
-    if (opt->before_build) opt->before_build(opt->before_build_ctx);
-    for (size_t i = 0; i < sel.count && !rc; i++)
-        if (!pack_profile(&ctx, &cc.profiles.items[sel.items[i]], &scans.items[i], &locks, i)) rc = 1;
-    if (!rc && opt->stamp && !write_stamp(opt->stamp, &cc, &sel)) rc = 1;
-    if (!rc && opt->depfile && !write_depfile(opt, &p, &cc, &sel)) rc = 1;
-
-done:
     pack_locks_end(&locks);
     content_memo_end();
     for (size_t i = 0; i < scans.count; i++) content_scan_free(&scans.items[i]);
     vec_free(&scans);
     vec_free(&sel);
     content_config_free(&cc);
-done_project:
     model_free(&p); /* config, inputs, and the domains of --build-step */
     if (!rc && diag_error_count() != errors_before) rc = 1;
     return rc;
