@@ -301,7 +301,126 @@ static vtype parse_type_name(json_checker *j, const char *path, json_t *v, bool 
     return t;
 }
 
-static void read_field(vault_state *st, json_checker *j, vschema *s, json_t *fj, vfield *f)
+/* A collection's capacity: 1 to LAYOUT_MAX_CAPACITY slots, and a layout mem.h can hold. */
+static bool read_collection_capacity(json_checker *j, const char *path, json_t *fj, vfield *f)
+{
+    char sub[128];
+    json_t *cap = json_object_get(fj, "capacity");
+    snprintf(sub, sizeof sub, "%s.capacity", path);
+    if (!cap) jc_error(j, path, "missing required key \"capacity\"");
+    else if (!json_is_integer(cap)) jc_error(j, sub, "expected an integer, got %s", jc_type_name(cap));
+    else if (json_integer_value(cap) < 1 || json_integer_value(cap) > (json_int_t)LAYOUT_MAX_CAPACITY)
+        jc_error(j, sub, "capacity must be between 1 and %u", LAYOUT_MAX_CAPACITY);
+    else f->capacity = (uint32_t)json_integer_value(cap);
+    if (!f->element || !f->capacity || (f->kind == LAYOUT_DICT && !f->value)) return false;
+    const char *why = layout_check(f->kind, f->capacity, vtype_size(f->element), f->kind == LAYOUT_DICT ? vtype_size(f->value) : 0);
+    if (why) jc_error(j, sub, "%s", why);
+    return !why;
+}
+
+/* An inline collection: its element (and a dictionary's value) type and capacity. */
+static bool read_collection_type(json_checker *j, const char *path, json_t *fj, const char *kind, vfield *f)
+{
+    char sub[128];
+    json_t *el = json_object_get(fj, "element"), *val = json_object_get(fj, "value");
+    f->type = VT_COLLECTION;
+    snprintf(sub, sizeof sub, "%s.element", path);
+    if (!el) jc_error(j, path, "missing required key \"element\" (the element type of the %s)", kind);
+    else f->element = parse_type_name(j, sub, el, false);
+    snprintf(sub, sizeof sub, "%s.value", path);
+    if (f->kind == LAYOUT_DICT) {
+        if (!val) jc_error(j, path, "missing required key \"value\" (the value type of the InlineDictionary)");
+        else f->value = parse_type_name(j, sub, val, false);
+    } else if (val) {
+        jc_error(j, sub, "only an InlineDictionary has a value type");
+    }
+    return read_collection_capacity(j, path, fj, f);
+}
+
+/* A scalar: only a String takes a capacity (default 63 bytes), and nothing takes element/value. */
+static bool read_scalar_type(json_checker *j, const char *path, json_t *fj, const char *name, vfield *f)
+{
+    char sub[128];
+    snprintf(sub, sizeof sub, "%s.type", path);
+    f->type = vtype_from_name(name);
+    /* A misspelt type: the keys that go with a type cannot be judged until it is known. */
+    if (f->type == VT_NONE) {
+        unknown_type(j, sub, name, true);
+        return false;
+    }
+    static const char *const collection_keys[][2] = {{"element", "only an inline collection has an element type"},
+                                                      {"value", "only an InlineDictionary has a value type"}};
+    for (size_t k = 0; k < 2; k++)
+        if (json_object_get(fj, collection_keys[k][0])) {
+            snprintf(sub, sizeof sub, "%s.%s", path, collection_keys[k][0]);
+            jc_error(j, sub, "%s", collection_keys[k][1]);
+        }
+    json_t *cap = json_object_get(fj, "capacity");
+    snprintf(sub, sizeof sub, "%s.capacity", path);
+    if (f->type == VT_STRING) {
+        f->capacity = 63;
+        if (cap && !json_is_integer(cap)) jc_error(j, sub, "expected an integer, got %s", jc_type_name(cap));
+        else if (cap && (json_integer_value(cap) < 1 || json_integer_value(cap) > 65535))
+            jc_error(j, sub, "a String's capacity must be between 1 and 65535 bytes");
+        else if (cap) f->capacity = (uint32_t)json_integer_value(cap);
+    } else if (cap) {
+        jc_error(j, sub, "only a String or an inline collection has a capacity");
+    }
+    return true;
+}
+
+/* "type" and the keys that go with it; true when the field's type is complete. */
+static bool read_field_type(json_checker *j, const char *path, json_t *fj, vfield *f)
+{
+    json_t *type = json_object_get(fj, "type");
+    if (!type) {
+        jc_error(j, path, "missing required key \"type\"");
+        return false;
+    }
+    if (!json_is_string(type)) {
+        char sub[128];
+        snprintf(sub, sizeof sub, "%s.type", path);
+        jc_error(j, sub, "expected a type name, got %s", jc_type_name(type));
+        return false;
+    }
+    const char *name = json_string_value(type);
+    if (layout_kind_from_name(name, &f->kind)) return read_collection_type(j, path, fj, name, f);
+    return read_scalar_type(j, path, fj, name, f);
+}
+
+/* "catalog": the domain an AssetRef (or a collection of them) names, and only there. */
+static void read_field_catalog(vault_state *st, json_checker *j, const char *path, json_t *fj, vfield *f, bool type_ok)
+{
+    char sub[128];
+    bool wants_catalog = f->type == VT_ASSETREF ||
+                         (f->type == VT_COLLECTION && (f->element == VT_ASSETREF || f->value == VT_ASSETREF));
+    json_t *cat = json_object_get(fj, "catalog");
+    snprintf(sub, sizeof sub, "%s.catalog", path);
+    if (cat && !wants_catalog && f->type != VT_NONE) {
+        jc_error(j, sub, "only an AssetRef names a catalog");
+    } else if (wants_catalog && type_ok) {
+        if (!cat) jc_error(j, path, "missing required key \"catalog\" (the domain of the assets an AssetRef names)");
+        else if (!json_is_string(cat)) jc_error(j, sub, "expected a domain name, got %s", jc_type_name(cat));
+        else f->catalog = arena_strndup(&st->strings, json_string_value(cat), json_string_length(cat));
+    }
+}
+
+/* "backing": serialised (the default) or transient. */
+static void read_field_backing(json_checker *j, const char *path, json_t *fj, vfield *f)
+{
+    json_t *backing = json_object_get(fj, "backing");
+    if (!backing) return;
+    char sub[128];
+    snprintf(sub, sizeof sub, "%s.backing", path);
+    const char *b = json_is_string(backing) ? json_string_value(backing) : NULL;
+    if (b && strcmp(b, "transient") == 0) f->transient = true;
+    else if (!b || strcmp(b, "serialised") != 0)
+        jc_error(j, sub, "expected \"serialised\" or \"transient\", got %s%s%s", b ? "\"" : "", b ? b : jc_type_name(backing), b ? "\"" : "");
+}
+
+/* field -> { "field": NAME, "type": TYPE, "element"?, "value"?, "capacity"?, "catalog"?,
+ *            "default"?, "backing"?, "description"? } */
+static void read_field(vault_state *st, json_checker *j, json_t *fj, vfield *f)
 {
     static const char *const allowed[] = {"field", "type", "element", "value", "capacity", "catalog",
                                           "default", "backing", "description", NULL};
@@ -317,94 +436,14 @@ static void read_field(vault_state *st, json_checker *j, vschema *s, json_t *fj,
     if (!ref) jc_error(j, path, "missing required key \"field\"");
     else if (!json_is_string(ref) || !json_string_length(ref)) jc_error(j, sub, "expected a Vault.Fields name, got %s", jc_type_name(ref));
     else f->ref = arena_strndup(&st->strings, json_string_value(ref), json_string_length(ref));
-
-    json_t *type = json_object_get(fj, "type");
-    snprintf(sub, sizeof sub, "%s.type", path);
-    bool type_ok = false;
-    if (!type) {
-        jc_error(j, path, "missing required key \"type\"");
-    } else if (json_is_string(type) && layout_kind_from_name(json_string_value(type), &f->kind)) {
-        f->type = VT_COLLECTION;
-        json_t *el = json_object_get(fj, "element"), *val = json_object_get(fj, "value");
-        char esub[128];
-        snprintf(esub, sizeof esub, "%s.element", path);
-        if (!el) jc_error(j, path, "missing required key \"element\" (the element type of the %s)", json_string_value(type));
-        else f->element = parse_type_name(j, esub, el, false);
-        snprintf(esub, sizeof esub, "%s.value", path);
-        if (f->kind == LAYOUT_DICT) {
-            if (!val) jc_error(j, path, "missing required key \"value\" (the value type of the InlineDictionary)");
-            else f->value = parse_type_name(j, esub, val, false);
-        } else if (val) {
-            jc_error(j, esub, "only an InlineDictionary has a value type");
-        }
-        json_t *cap = json_object_get(fj, "capacity");
-        snprintf(esub, sizeof esub, "%s.capacity", path);
-        if (!cap) jc_error(j, path, "missing required key \"capacity\"");
-        else if (!json_is_integer(cap)) jc_error(j, esub, "expected an integer, got %s", jc_type_name(cap));
-        else if (json_integer_value(cap) < 1 || json_integer_value(cap) > (json_int_t)LAYOUT_MAX_CAPACITY)
-            jc_error(j, esub, "capacity must be between 1 and %u", LAYOUT_MAX_CAPACITY);
-        else f->capacity = (uint32_t)json_integer_value(cap);
-        if (f->element && f->capacity && (f->kind != LAYOUT_DICT || f->value)) {
-            const char *why = layout_check(f->kind, f->capacity, vtype_size(f->element),
-                                           f->kind == LAYOUT_DICT ? vtype_size(f->value) : 0);
-            if (why) jc_error(j, esub, "%s", why);
-            else type_ok = true;
-        }
-    } else if (json_is_string(type)) {
-        f->type = vtype_from_name(json_string_value(type));
-        /* A misspelt type: the keys that go with a type cannot be judged until it is known. */
-        if (f->type == VT_NONE) unknown_type(j, sub, json_string_value(type), true);
-        else type_ok = true;
-        if (type_ok && json_object_get(fj, "element")) {
-            snprintf(sub, sizeof sub, "%s.element", path);
-            jc_error(j, sub, "only an inline collection has an element type");
-        }
-        if (type_ok && json_object_get(fj, "value")) {
-            snprintf(sub, sizeof sub, "%s.value", path);
-            jc_error(j, sub, "only an InlineDictionary has a value type");
-        }
-        json_t *cap = json_object_get(fj, "capacity");
-        snprintf(sub, sizeof sub, "%s.capacity", path);
-        if (f->type == VT_STRING) {
-            f->capacity = 63;
-            if (cap && !json_is_integer(cap)) jc_error(j, sub, "expected an integer, got %s", jc_type_name(cap));
-            else if (cap && (json_integer_value(cap) < 1 || json_integer_value(cap) > 65535))
-                jc_error(j, sub, "a String's capacity must be between 1 and 65535 bytes");
-            else if (cap) f->capacity = (uint32_t)json_integer_value(cap);
-        } else if (type_ok && cap) {
-            jc_error(j, sub, "only a String or an inline collection has a capacity");
-        }
-    } else {
-        jc_error(j, sub, "expected a type name, got %s", jc_type_name(type));
-    }
-
-    bool wants_catalog = f->type == VT_ASSETREF ||
-                         (f->type == VT_COLLECTION && (f->element == VT_ASSETREF || f->value == VT_ASSETREF));
-    json_t *cat = json_object_get(fj, "catalog");
-    snprintf(sub, sizeof sub, "%s.catalog", path);
-    if (cat && !wants_catalog && f->type != VT_NONE) {
-        jc_error(j, sub, "only an AssetRef names a catalog");
-    } else if (wants_catalog && type_ok) {
-        if (!cat) jc_error(j, path, "missing required key \"catalog\" (the domain of the assets an AssetRef names)");
-        else if (!json_is_string(cat)) jc_error(j, sub, "expected a domain name, got %s", jc_type_name(cat));
-        else f->catalog = arena_strndup(&st->strings, json_string_value(cat), json_string_length(cat));
-    }
-
-    json_t *backing = json_object_get(fj, "backing");
-    snprintf(sub, sizeof sub, "%s.backing", path);
-    if (backing) {
-        const char *b = json_is_string(backing) ? json_string_value(backing) : NULL;
-        if (b && strcmp(b, "transient") == 0) f->transient = true;
-        else if (!b || strcmp(b, "serialised") != 0)
-            jc_error(j, sub, "expected \"serialised\" or \"transient\", got %s%s%s", b ? "\"" : "", b ? b : jc_type_name(backing), b ? "\"" : "");
-    }
-
+    bool type_ok = read_field_type(j, path, fj, f);
+    read_field_catalog(st, j, path, fj, f, type_ok);
+    read_field_backing(j, path, fj, f);
     json_t *def = json_object_get(fj, "default");
     if (def && type_ok) {
         snprintf(sub, sizeof sub, "%s.default", path);
         parse_value(st, j, sub, f, def, &f->def);
     }
-    (void)s;
 }
 
 static vschema *read_schema(vault_state *st, const char *path)
@@ -445,7 +484,7 @@ static vschema *read_schema(vault_state *st, const char *path)
                 memset(f, 0, sizeof *f);
                 f->index = (uint32_t)i;
                 snprintf(f->path, sizeof f->path, "fields[%zu]", i);
-                read_field(st, &j, s, fj, f);
+                read_field(st, &j, fj, f);
                 for (size_t k = 0; k < i && f->ref; k++)
                     if (s->fields.items[k].ref && ascii_ieq(s->fields.items[k].ref, strlen(s->fields.items[k].ref), f->ref, strlen(f->ref))) {
                         char sub[64];
