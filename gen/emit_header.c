@@ -139,37 +139,55 @@ static unsigned table_bits(size_t count)
     return bits;
 }
 
-static void emit_lookups(header_ctx *c)
-{
-    out_file *o = c->o;
-    const domain *d = c->d;
-    const char *lo = d->lower_name;
-    size_t n = c->table_count;
-    unsigned bits = table_bits(n);
-    size_t slots = (size_t)1 << bits;
-    uint32_t mask = (uint32_t)(slots - 1);
+/* The entries a domain header's lookups cover (shown ones, the sentinel first), in table order,
+ * and the size of their open-addressed tables. */
+typedef struct lookup_set {
+    size_t n;
+    uint32_t *values;
+    const char **names;
+    uint32_t *name_lens;
+    unsigned bits;
+    size_t slots;
+    uint32_t mask;
+    uint32_t *table; /* scratch: slots entries, index + 1 or 0 */
+} lookup_set;
 
-    /* Gather the shown entries once: their values and names in table order. */
-    uint32_t *values = xcalloc(n ? n : 1, sizeof *values);
-    const char **names = xcalloc(n ? n : 1, sizeof *names);
-    uint32_t *name_lens = xcalloc(n ? n : 1, sizeof *name_lens);
+static void lookup_set_gather(const header_ctx *c, lookup_set *t)
+{
+    size_t n = t->n = c->table_count;
+    t->bits = table_bits(n);
+    t->slots = (size_t)1 << t->bits;
+    t->mask = (uint32_t)(t->slots - 1);
+    t->values = xcalloc(n ? n : 1, sizeof *t->values);
+    t->names = xcalloc(n ? n : 1, sizeof *t->names);
+    t->name_lens = xcalloc(n ? n : 1, sizeof *t->name_lens);
+    t->table = xcalloc(t->slots, sizeof *t->table);
     size_t k = 0;
-    if (c->sentinel) values[k] = 0, names[k] = "None", name_lens[k] = 4, k++;
+    if (c->sentinel) t->values[k] = 0, t->names[k] = "None", t->name_lens[k] = 4, k++;
     for (size_t i = 0; i < c->m->entries.count; i++) {
         const entry *e = &c->m->entries.items[i];
         if (!shown(c, e)) continue;
-        values[k] = e->value, names[k] = e->name, name_lens[k] = e->name_len, k++;
+        t->values[k] = e->value, t->names[k] = e->name, t->name_lens[k] = e->name_len, k++;
     }
+}
 
-    /* The lookups' conversions: a named cast where C++ compiles the header (-Wold-style-cast). */
-    buf_puts(&o->chunk,
-             "#ifndef TL_GENERATED_CAST\n"
-             "#ifdef __cplusplus\n"
-             "#define TL_GENERATED_CAST(T, v) static_cast<T>(v)\n"
-             "#else\n"
-             "#define TL_GENERATED_CAST(T, v) ((T)(v))\n"
-             "#endif\n"
-             "#endif\n\n");
+static void lookup_set_free(lookup_set *t)
+{
+    free(t->values);
+    free(t->names);
+    free(t->name_lens);
+    free(t->table);
+}
+
+/* The names and values in table order: <domain>__names() and <domain>__values(). */
+static void emit_lookup_arrays(header_ctx *c, const lookup_set *t)
+{
+    out_file *o = c->o;
+    const char *lo = c->d->lower_name;
+    size_t n = t->n;
+    const uint32_t *values = t->values;
+    const char *const *names = t->names;
+    const uint32_t *name_lens = t->name_lens;
     buf_printf(&o->chunk,
                "/* Lookups over every value the enum declares (tombstones included, so stored data\n"
                " * still resolves): open-addressed tables, O(1) whatever the size of the domain. */\n"
@@ -195,9 +213,20 @@ static void emit_lookups(header_ctx *c)
     if (!n) buf_puts(&o->chunk, "        0,\n");
     buf_puts(&o->chunk, "    };\n    return values;\n}\n\n");
 
-    uint32_t *table = xcalloc(slots, sizeof *table);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t s = emit_value_slot(values[i], 32 - bits);
+}
+
+/* <domain>_name(value): the value's slot from a multiplicative hash, probed linearly. */
+static void emit_name_lookup(header_ctx *c, lookup_set *t)
+{
+    out_file *o = c->o;
+    const char *lo = c->d->lower_name;
+    const domain *d = c->d;
+    size_t slots = t->slots;
+    uint32_t mask = t->mask, *table = t->table;
+    unsigned bits = t->bits;
+    memset(table, 0, slots * sizeof *table);
+    for (size_t i = 0; i < t->n; i++) {
+        uint32_t s = emit_value_slot(t->values[i], 32 - bits);
         while (table[s]) s = (s + 1) & mask;
         table[s] = (uint32_t)i + 1;
     }
@@ -217,9 +246,18 @@ static void emit_lookups(header_ctx *c)
                "    }\n"
                "}\n\n", lo, 32 - bits, mask, lo);
 
+}
+
+/* <domain>_from_name(name, &out): the name's slot from FNV-1a over its ASCII-folded bytes. */
+static void emit_from_name_lookup(header_ctx *c, lookup_set *t)
+{
+    out_file *o = c->o;
+    const char *lo = c->d->lower_name;
+    size_t slots = t->slots;
+    uint32_t mask = t->mask, *table = t->table;
     memset(table, 0, slots * sizeof *table);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t s = fnv1a_folded(names[i], name_lens[i]) & mask;
+    for (size_t i = 0; i < t->n; i++) {
+        uint32_t s = fnv1a_folded(t->names[i], t->name_lens[i]) & mask;
         while (table[s]) s = (s + 1) & mask;
         table[s] = (uint32_t)i + 1;
     }
@@ -250,10 +288,25 @@ static void emit_lookups(header_ctx *c)
                "        }\n"
                "    }\n"
                "}\n", mask, mask, lo, lo, lo);
-    free(table);
-    free(values);
-    free(names);
-    free(name_lens);
+}
+
+static void emit_lookups(header_ctx *c)
+{
+    lookup_set t;
+    lookup_set_gather(c, &t);
+    /* The lookups' conversions: a named cast where C++ compiles the header (-Wold-style-cast). */
+    buf_puts(&c->o->chunk,
+             "#ifndef TL_GENERATED_CAST\n"
+             "#ifdef __cplusplus\n"
+             "#define TL_GENERATED_CAST(T, v) static_cast<T>(v)\n"
+             "#else\n"
+             "#define TL_GENERATED_CAST(T, v) ((T)(v))\n"
+             "#endif\n"
+             "#endif\n\n");
+    emit_lookup_arrays(c, &t);
+    emit_name_lookup(c, &t);
+    emit_from_name_lookup(c, &t);
+    lookup_set_free(&t);
 }
 
 /* Conversions between the enum and the manifest's unsigned 32-bit value: identity values are
