@@ -229,6 +229,122 @@ static void read_categories(reader *r, json_t *obj, const char *path, content_pr
     free(sub);
 }
 
+/* "profile": a name usable in file names (no path characters, control characters, "." or ".."). */
+static char *read_profile_name(reader *r, json_t *obj, const char *path)
+{
+    json_t *name = json_object_get(obj, "profile");
+    char *np = sub_path(path, "profile");
+    const char *ns = name && json_is_string(name) ? json_string_value(name) : NULL;
+    char *out = NULL;
+    if (!name) rerror(r, path, "missing required key \"profile\" (the profile's name)");
+    else if (!ns) rerror(r, np, "expected a string, got %s", jc_type_name(name));
+    else if (!ns[0]) rerror(r, np, "must not be empty");
+    else if (strpbrk(ns, "/\\:*?\"<>|")) {
+        char bad = *strpbrk(ns, "/\\:*?\"<>|");
+        rerror(r, np, "profile name \"%s\" contains the path character '%c' (names go into file names; / \\ : * ? \" < > | are refused)",
+               ns, bad);
+    } else {
+        bool ctrl = false;
+        for (const char *p = ns; *p; p++) ctrl = ctrl || (unsigned char)*p < 0x20 || *p == 0x7f;
+        if (ctrl || strcmp(ns, ".") == 0 || strcmp(ns, "..") == 0) rerror(r, np, "profile name \"%s\" is not usable in a file name", ns);
+        else out = xstrdup(ns);
+    }
+    free(np);
+    return out;
+}
+
+/* "source_root" (required) and "output" (default build/content/<profile>, one spelling). */
+static void read_profile_folders(reader *r, json_t *obj, const char *path, content_profile *pr)
+{
+    if (!json_object_get(obj, "source_root")) rerror(r, path, "missing required key \"source_root\"");
+    pr->source_root = read_path(r, obj, "source_root", path, false, true);
+    pr->output = read_path(r, obj, "output", path, false, false);
+    if (!pr->output && !json_object_get(obj, "output") && pr->name) pr->output = xasprintf("build/content/%s", pr->name);
+    char *output_problem = pr->output ? path_spelling_problem(pr->output, true) : NULL;
+    if (output_problem) {
+        char *sub = sub_path(path, "output");
+        rerror(r, sub, "%s", output_problem);
+        free(sub);
+        free(output_problem);
+        free(pr->output);
+        pr->output = NULL;
+    }
+    if (pr->output) { /* "out/" and "out" are one folder */
+        size_t n = strlen(pr->output);
+        while (n > 1 && pr->output[n - 1] == '/') pr->output[--n] = 0;
+    }
+}
+
+/* "archive", "compression", "partitioner", "names", "max_archive_mb", with their defaults. */
+static void read_profile_build(reader *r, json_t *obj, const char *path, content_profile *pr)
+{
+    static const char *const archives[] = {"none", "packed", NULL};
+    static const char *const codecs[] = {"none", "lz4", "zstd", NULL};
+    static const char *const parts[] = {"trie", "sequential", NULL};
+    static const char *const names[] = {"stem", "path", NULL};
+    int v = CONTENT_ARCHIVE_PACKED;
+    read_enum(r, obj, "archive", path, archives, &v);
+    pr->archive = (content_archive)v;
+    v = CONTENT_CODEC_ZSTD;
+    read_enum(r, obj, "compression", path, codecs, &v);
+    pr->compression = (content_codec)v;
+    v = CONTENT_PART_TRIE;
+    read_enum(r, obj, "partitioner", path, parts, &v);
+    pr->partitioner = (content_partitioner)v;
+    v = CONTENT_NAMES_STEM;
+    read_enum(r, obj, "names", path, names, &v);
+    pr->names = (content_names)v;
+    json_t *mb = json_object_get(obj, "max_archive_mb");
+    pr->max_archive_mb = 20;
+    if (!mb) return;
+    char *mp = sub_path(path, "max_archive_mb");
+    if (!json_is_integer(mb)) rerror(r, mp, "expected a whole number of megabytes (>= 1), got %s", jc_type_name(mb));
+    else if (json_integer_value(mb) < 1 || json_integer_value(mb) > MAX_ARCHIVE_MB_LIMIT)
+        rerror(r, mp, "expected a whole number of megabytes from 1 to %u, got %lld", MAX_ARCHIVE_MB_LIMIT,
+               (long long)json_integer_value(mb));
+    else pr->max_archive_mb = (uint32_t)json_integer_value(mb);
+    free(mp);
+}
+
+/* "post_build": a command or an array of commands, none empty. */
+static void read_profile_hooks(reader *r, json_t *obj, const char *path, content_profile *pr)
+{
+    json_t *hooks = json_object_get(obj, "post_build");
+    if (!hooks) return;
+    char *hp = sub_path(path, "post_build");
+    if (json_is_string(hooks)) {
+        if (!json_string_value(hooks)[0]) rerror(r, hp, "must not be empty");
+        else *vec_push(&pr->post_build) = xstrdup(json_string_value(hooks));
+    } else if (json_is_array(hooks)) {
+        size_t i;
+        json_t *h;
+        json_array_foreach(hooks, i, h) {
+            char *ip = xasprintf("%s[%zu]", hp, i);
+            if (!json_is_string(h) || !json_string_value(h)[0]) rerror(r, ip, "expected a command (a non-empty string), got %s", jc_type_name(h));
+            else *vec_push(&pr->post_build) = xstrdup(json_string_value(h));
+            free(ip);
+        }
+    } else {
+        rerror(r, hp, "expected a command or an array of commands, got %s", jc_type_name(hooks));
+    }
+    free(hp);
+}
+
+/* The names a profile gives: its scope, domain Content.<Word> and its two headers. */
+static void name_profile(content_profile *pr)
+{
+    char *word = profile_word(pr->name);
+    pr->scope = word;
+    pr->domain = xasprintf("Content.%s", word);
+    char *lower = xstrdup(word);
+    for (char *p = lower; *p; p++) *p = ascii_lower(*p);
+    pr->header = xasprintf("content_%s.h", lower);
+    pr->catalog_header = xasprintf("content_%s_catalog.h", lower);
+    free(lower);
+}
+
+/* profile -> { "profile", "source_root", "output"?, "categories", "archive"?, "max_archive_mb"?,
+ *              "compression"?, "partitioner"?, "names"?, "post_build"? } */
 static void read_profile(reader *r, json_t *obj, const char *path, content_config *out)
 {
     static const char *const allowed[] = {"profile", "source_root", "output", "categories", "archive", "max_archive_mb",
@@ -246,106 +362,13 @@ static void read_profile(reader *r, json_t *obj, const char *path, content_confi
     pr.loc = json_locate(r->file, r->text, r->len, path);
     bool before = r->ok;
     r->ok = true;
-
     jc_check_keys(r, path, obj, allowed);
-
-    json_t *name = json_object_get(obj, "profile");
-    char *np = sub_path(path, "profile");
-    const char *ns = name && json_is_string(name) ? json_string_value(name) : NULL;
-    if (!name) rerror(r, path, "missing required key \"profile\" (the profile's name)");
-    else if (!ns) rerror(r, np, "expected a string, got %s", jc_type_name(name));
-    else if (!ns[0]) rerror(r, np, "must not be empty");
-    else if (strpbrk(ns, "/\\:*?\"<>|")) {
-        char bad = *strpbrk(ns, "/\\:*?\"<>|");
-        rerror(r, np, "profile name \"%s\" contains the path character '%c' (names go into file names; / \\ : * ? \" < > | are refused)",
-               ns, bad);
-    } else {
-        bool ctrl = false;
-        for (const char *p = ns; *p; p++) ctrl = ctrl || (unsigned char)*p < 0x20 || *p == 0x7f;
-        if (ctrl || strcmp(ns, ".") == 0 || strcmp(ns, "..") == 0) rerror(r, np, "profile name \"%s\" is not usable in a file name", ns);
-        else pr.name = xstrdup(ns);
-    }
-    free(np);
-
-    if (!json_object_get(obj, "source_root")) rerror(r, path, "missing required key \"source_root\"");
-    pr.source_root = read_path(r, obj, "source_root", path, false, true);
-    pr.output = read_path(r, obj, "output", path, false, false);
-    if (!pr.output && !json_object_get(obj, "output") && pr.name) pr.output = xasprintf("build/content/%s", pr.name);
-    char *output_problem = pr.output ? path_spelling_problem(pr.output, true) : NULL;
-    if (output_problem) {
-        char *sub = sub_path(path, "output");
-        rerror(r, sub, "%s", output_problem);
-        free(sub);
-        free(output_problem);
-        free(pr.output);
-        pr.output = NULL;
-    }
-    if (pr.output) { /* "out/" and "out" are one folder */
-        size_t n = strlen(pr.output);
-        while (n > 1 && pr.output[n - 1] == '/') pr.output[--n] = 0;
-    }
+    pr.name = read_profile_name(r, obj, path);
+    read_profile_folders(r, obj, path, &pr);
     read_categories(r, obj, path, &pr);
-
-    static const char *const archives[] = {"none", "packed", NULL};
-    static const char *const codecs[] = {"none", "lz4", "zstd", NULL};
-    static const char *const parts[] = {"trie", "sequential", NULL};
-    static const char *const names[] = {"stem", "path", NULL};
-    int v = CONTENT_ARCHIVE_PACKED;
-    read_enum(r, obj, "archive", path, archives, &v);
-    pr.archive = (content_archive)v;
-    v = CONTENT_CODEC_ZSTD;
-    read_enum(r, obj, "compression", path, codecs, &v);
-    pr.compression = (content_codec)v;
-    v = CONTENT_PART_TRIE;
-    read_enum(r, obj, "partitioner", path, parts, &v);
-    pr.partitioner = (content_partitioner)v;
-    v = CONTENT_NAMES_STEM;
-    read_enum(r, obj, "names", path, names, &v);
-    pr.names = (content_names)v;
-
-    json_t *mb = json_object_get(obj, "max_archive_mb");
-    pr.max_archive_mb = 20;
-    if (mb) {
-        char *mp = sub_path(path, "max_archive_mb");
-        if (!json_is_integer(mb)) rerror(r, mp, "expected a whole number of megabytes (>= 1), got %s", jc_type_name(mb));
-        else if (json_integer_value(mb) < 1 || json_integer_value(mb) > MAX_ARCHIVE_MB_LIMIT)
-            rerror(r, mp, "expected a whole number of megabytes from 1 to %u, got %lld", MAX_ARCHIVE_MB_LIMIT,
-                   (long long)json_integer_value(mb));
-        else pr.max_archive_mb = (uint32_t)json_integer_value(mb);
-        free(mp);
-    }
-
-    json_t *hooks = json_object_get(obj, "post_build");
-    if (hooks) {
-        char *hp = sub_path(path, "post_build");
-        if (json_is_string(hooks)) {
-            if (!json_string_value(hooks)[0]) rerror(r, hp, "must not be empty");
-            else *vec_push(&pr.post_build) = xstrdup(json_string_value(hooks));
-        } else if (json_is_array(hooks)) {
-            size_t i;
-            json_t *h;
-            json_array_foreach(hooks, i, h) {
-                char *ip = xasprintf("%s[%zu]", hp, i);
-                if (!json_is_string(h) || !json_string_value(h)[0]) rerror(r, ip, "expected a command (a non-empty string), got %s", jc_type_name(h));
-                else *vec_push(&pr.post_build) = xstrdup(json_string_value(h));
-                free(ip);
-            }
-        } else {
-            rerror(r, hp, "expected a command or an array of commands, got %s", jc_type_name(hooks));
-        }
-        free(hp);
-    }
-
-    if (pr.name) {
-        char *word = profile_word(pr.name);
-        pr.scope = word;
-        pr.domain = xasprintf("Content.%s", word);
-        char *lower = xstrdup(word);
-        for (char *p = lower; *p; p++) *p = ascii_lower(*p);
-        pr.header = xasprintf("content_%s.h", lower);
-        pr.catalog_header = xasprintf("content_%s_catalog.h", lower);
-        free(lower);
-    }
+    read_profile_build(r, obj, path, &pr);
+    read_profile_hooks(r, obj, path, &pr);
+    if (pr.name) name_profile(&pr);
     bool good = r->ok;
     r->ok = before && good;
     *vec_push(&out->profiles) = pr;
