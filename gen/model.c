@@ -389,6 +389,87 @@ static bool load_definitions(project *p, name_list *files)
     return ok;
 }
 
+/* An injector file's domain and scope, and its path relative to the project. */
+typedef struct injector { domain *d; char *scope; char *file; } injector;
+typedef VEC(injector) injector_list;
+
+/* Every declared domain, with its options from the config. */
+static void add_config_domains(project *p)
+{
+    for (size_t i = 0; i < p->cfg.domains.count; i++) {
+        const domain_config *c = &p->cfg.domains.items[i];
+        domain *d = add_domain(p, c->name);
+        d->cfg = c;
+        d->output = c->output;
+        d->kind = c->kind;
+        d->reserve_zero = c->reserve_zero;
+        d->shell = c->shell;
+        set_manifest_path(d);
+    }
+}
+
+/* The injector directory's entries files, each classified by domain and scope; the listing is
+ * sorted, so "other injectors in name order" falls out of it. */
+static bool list_injectors(project *p, const char *inj_dir, name_list *inj_files, injector_list *out)
+{
+    bool ok = true;
+    fs_kind k = fs_kind_follow(inj_dir);
+    if (k == FS_DIR) {
+        if (!fs_list_dir(inj_dir, inj_files)) {
+            diag_error(loc_file(inj_dir), "cannot read the injector directory: %s", strerror(errno));
+            ok = false;
+        } else if (!fs_check_case_distinct(inj_dir, inj_files, ".txt")) {
+            ok = false;
+        }
+    } else if (k != FS_MISSING) {
+        diag_error(loc_file(inj_dir), "the injector directory is not a directory");
+        ok = false;
+    }
+    for (size_t i = 0; i < inj_files->count; i++) {
+        const char *f = inj_files->items[i];
+        if (!is_entries_file(inj_dir, f)) continue;
+        domain *d;
+        char *scope;
+        if (!classify_injector(p, inj_dir, f, inj_files, &d, &scope)) {
+            ok = false;
+            continue;
+        }
+        *vec_push(out) = (injector){d, scope, path_join(p->cfg.injector_dir, f)};
+    }
+    return ok;
+}
+
+typedef VEC(source) source_list;
+
+/* A domain's sources in order: its native entries (from the config or <Domain>.Native.txt), its
+ * definitions file, then its User injector, then the rest. */
+static bool gather_sources(project *p, domain *d, const injector_list *injectors, source_list *sources)
+{
+    bool ok = true;
+    if (d->cfg && d->cfg->native) *vec_push(sources) = (source){.path = xstrdup(d->cfg->native), .scope = "Native"};
+    if (d->from_definition) {
+        char *f = xasprintf("%s.txt", d->name);
+        *vec_push(sources) = (source){.path = path_join(p->cfg.definitions_dir, f), .scope = "User"};
+        free(f);
+    }
+    for (int pass = 0; pass < 3; pass++)
+        for (size_t i = 0; i < injectors->count; i++) {
+            const injector *inj = &injectors->items[i];
+            int rank = strcmp(inj->scope, "Native") == 0 ? 0 : strcmp(inj->scope, "User") == 0 ? 1 : 2;
+            if (inj->d != d || rank != pass) continue;
+            if (rank == 0 && d->cfg && d->cfg->native) {
+                char *path = path_join(p->cfg.root, inj->file);
+                diag_error(loc_file(path), "domain '%s' already takes its native entries from %s (\"native\" in %s)",
+                           d->name, d->cfg->native, p->cfg.path);
+                free(path);
+                ok = false;
+                continue;
+            }
+            *vec_push(sources) = (source){.path = xstrdup(inj->file), .scope = arena_strndup(&p->strings, inj->scope, strlen(inj->scope))};
+        }
+    return ok;
+}
+
 bool model_load(const char *config_path, project *out)
 {
     memset(out, 0, sizeof *out);
@@ -400,87 +481,19 @@ bool model_load(const char *config_path, project *out)
     buf cfg_text = {0};
     if (fs_read_input(config_path, FS_INPUT_CONFIG, &cfg_text)) hasher_add_file(p->input_hash, config_path, cfg_text.data, cfg_text.len);
     buf_free(&cfg_text);
-
-    for (size_t i = 0; i < p->cfg.domains.count; i++) {
-        const domain_config *c = &p->cfg.domains.items[i];
-        domain *d = add_domain(p, c->name);
-        d->cfg = c;
-        d->output = c->output;
-        d->kind = c->kind;
-        d->reserve_zero = c->reserve_zero;
-        d->shell = c->shell;
-        set_manifest_path(d);
-    }
+    add_config_domains(p);
 
     name_list def_files = {0}, inj_files = {0};
     if (p->cfg.definitions_dir && !load_definitions(p, &def_files)) ok = false;
-
-    /* Injectors, grouped by domain; the listing is sorted, so "other injectors in name order"
-     * falls out of it. */
     char *inj_dir = path_join(p->cfg.root, p->cfg.injector_dir);
     *vec_push(&p->inputs) = xstrdup(inj_dir);
-    fs_kind k = fs_kind_follow(inj_dir);
-    if (k == FS_DIR) {
-        if (!fs_list_dir(inj_dir, &inj_files)) {
-            diag_error(loc_file(inj_dir), "cannot read the injector directory: %s", strerror(errno));
-            ok = false;
-        } else if (!fs_check_case_distinct(inj_dir, &inj_files, ".txt")) {
-            ok = false;
-        }
-    } else if (k != FS_MISSING) {
-        diag_error(loc_file(inj_dir), "the injector directory is not a directory");
-        ok = false;
-    }
-    typedef struct { domain *d; char *scope; char *file; } injector;
-    VEC(injector) injectors = {0};
-    for (size_t i = 0; i < inj_files.count; i++) {
-        const char *f = inj_files.items[i];
-        if (!is_entries_file(inj_dir, f)) continue;
-        domain *d;
-        char *scope;
-        if (!classify_injector(p, inj_dir, f, &inj_files, &d, &scope)) {
-            ok = false;
-            continue;
-        }
-        injector *inj = vec_push(&injectors);
-        inj->d = d;
-        inj->scope = scope;
-        inj->file = path_join(p->cfg.injector_dir, f);
-    }
+    injector_list injectors = {0};
+    if (!list_injectors(p, inj_dir, &inj_files, &injectors)) ok = false;
 
     for (size_t di = 0; di < p->domains.count; di++) {
         domain *d = &p->domains.items[di];
-        VEC(source) sources = {0};
-        if (d->cfg && d->cfg->native) {
-            source *s = vec_push(&sources);
-            s->path = xstrdup(d->cfg->native);
-            s->scope = "Native";
-        }
-        if (d->from_definition) {
-            source *s = vec_push(&sources);
-            char *f = xasprintf("%s.txt", d->name);
-            s->path = path_join(p->cfg.definitions_dir, f);
-            s->scope = "User";
-            free(f);
-        }
-        /* Native first (from the config or <Domain>.Native.txt), then User, then the rest. */
-        for (int pass = 0; pass < 3; pass++)
-            for (size_t i = 0; i < injectors.count; i++) {
-                injector *inj = &injectors.items[i];
-                int rank = strcmp(inj->scope, "Native") == 0 ? 0 : strcmp(inj->scope, "User") == 0 ? 1 : 2;
-                if (inj->d != d || rank != pass) continue;
-                if (rank == 0 && d->cfg && d->cfg->native) {
-                    char *path = path_join(p->cfg.root, inj->file);
-                    diag_error(loc_file(path), "domain '%s' already takes its native entries from %s (\"native\" in %s)",
-                               d->name, d->cfg->native, p->cfg.path);
-                    free(path);
-                    ok = false;
-                    continue;
-                }
-                source *s = vec_push(&sources);
-                s->path = xstrdup(inj->file);
-                s->scope = arena_strndup(&p->strings, inj->scope, strlen(inj->scope));
-            }
+        source_list sources = {0};
+        if (!gather_sources(p, d, &injectors, &sources)) ok = false;
         if (!lex_sources(p, d, sources.items, sources.count)) ok = false;
         for (size_t i = 0; i < sources.count; i++) free(sources.items[i].path);
         vec_free(&sources);
