@@ -808,6 +808,82 @@ static bool list_inputs(vault_state *st, json_checker *j, const char *key, const
     return ok;
 }
 
+/* A schema read: one name, one schema (names decide the C names and the output file). */
+static void add_schema(vault_state *st, vschema *s)
+{
+    uint32_t k = s->lower ? find_index(st, &st->schemas_by_lower, 1, s->lower) : UINT32_MAX;
+    if (k != UINT32_MAX) {
+        vschema *o = st->schemas.items[k];
+        json_checker j = {s->file, s->text, s->text_len, true};
+        jc_error(&j, "name", "vault \"%s\" is already declared by %s", s->name ? s->name : s->lower, o->file);
+        s->name = NULL;
+    }
+    uint32_t index = (uint32_t)st->schemas.count;
+    *vec_push(&st->schemas) = s;
+    if (s->lower && k == UINT32_MAX) index_map_insert(&st->schemas_by_lower, model_hash(s->lower, strlen(s->lower)), index);
+    if (s->name) index_map_insert(&st->schemas_by_name, model_hash(s->name, strlen(s->name)), index);
+}
+
+/* A data file read: its C prefix is its own, and not a vault's type name (<vault>_vault). */
+static void add_data(vault_state *st, vdata *d)
+{
+    uint32_t k = find_index(st, &st->data_by_prefix, 2, d->prefix);
+    if (k != UINT32_MAX) {
+        diag_error(loc_file(d->file), "its C prefix \"%s\" is already used by %s: rename one of the files", d->prefix, st->data.items[k]->file);
+        d->schema = NULL;
+    }
+    size_t plen = strlen(d->prefix);
+    if (plen > 6 && strcmp(d->prefix + plen - 6, "_vault") == 0) {
+        char *lower = xstrndup(d->prefix, plen - 6);
+        if (find_index(st, &st->schemas_by_lower, 1, lower) != UINT32_MAX)
+            diag_error(loc_file(d->file), "its C prefix \"%s\" is the type name of vault %s: rename the file", d->prefix, lower);
+        free(lower);
+    }
+    uint32_t index = (uint32_t)st->data.count;
+    *vec_push(&st->data) = d;
+    if (k == UINT32_MAX) index_map_insert(&st->data_by_prefix, model_hash(d->prefix, strlen(d->prefix)), index);
+}
+
+/* Every *.vault.json, then every *.vaultdata.json (their schemas known by then). */
+static void read_vault_files(vault_state *st, const char *schemas_dir, const name_list *schema_files, const char *data_dir,
+                             const name_list *data_files)
+{
+    size_t stem;
+    char *dir = path_join(st->p->cfg.root, schemas_dir);
+    for (size_t i = 0; i < schema_files->count; i++) {
+        if (!str_has_suffix(schema_files->items[i], ".vault.json", &stem)) continue;
+        char *path = path_join(dir, schema_files->items[i]);
+        vschema *s = read_schema(st, path);
+        if (s) add_schema(st, s);
+        else st->unreadable_schema = true;
+        free(path);
+    }
+    free(dir);
+    dir = path_join(st->p->cfg.root, data_dir);
+    for (size_t i = 0; i < data_files->count; i++) {
+        if (!str_has_suffix(data_files->items[i], ".vaultdata.json", &stem)) continue;
+        char *path = path_join(dir, data_files->items[i]);
+        char *name = xstrndup(data_files->items[i], stem);
+        vdata *d = read_data(st, path, name);
+        if (d) add_data(st, d);
+        free(name);
+        free(path);
+    }
+    free(dir);
+}
+
+/* The stage's outputs: a header per schema and per data file. */
+static void plan_vault_outputs(const vault_state *st, stage_outputs *outputs)
+{
+    for (size_t i = 0; i < st->schemas.count; i++)
+        *vec_push(outputs) = (stage_output){.path = xstrdup(st->schemas.items[i]->output), .build_output = true,
+                                            .where = loc_file(st->schemas.items[i]->file)};
+    for (size_t i = 0; i < st->data.count; i++)
+        *vec_push(outputs) = (stage_output){.path = xstrdup(st->data.items[i]->output), .build_output = true,
+                                            .where = loc_file(st->data.items[i]->file)};
+}
+
+/* vaults -> { "schemas"?: DIR, "data"?: DIR, "output"?: DIR }, and the Vault.Fields domain declared. */
 static bool vault_load(project *p, void **state, stage_outputs *outputs)
 {
     *state = NULL;
@@ -836,80 +912,16 @@ static bool vault_load(project *p, void **state, stage_outputs *outputs)
     if (!has_fields)
         jc_error(&cj, "vaults", "vaults need the Vault.Fields domain: declare { \"name\": \"Vault.Fields\", \"output\": \"vault_fields.h\", \"reserve_zero\": true } in domains");
     name_list schema_files = {0}, data_files = {0};
-    bool listed = cj.ok && schemas_dir && data_dir && st->out_dir &&
-                  list_inputs(st, &cj, "schemas", schemas_dir, schemas_explicit, &schema_files) &&
-                  list_inputs(st, &cj, "data", data_dir, data_explicit, &data_files);
-    if (listed) {
-        size_t stem;
-        for (size_t i = 0; i < schema_files.count; i++) {
-            if (!str_has_suffix(schema_files.items[i], ".vault.json", &stem)) continue;
-            char *dir = path_join(p->cfg.root, schemas_dir);
-            char *path = path_join(dir, schema_files.items[i]);
-            vschema *s = read_schema(st, path);
-            if (!s) st->unreadable_schema = true;
-            if (s) {
-                /* One name, one schema: names decide the C names and the output file. */
-                uint32_t k = s->lower ? find_index(st, &st->schemas_by_lower, 1, s->lower) : UINT32_MAX;
-                if (k != UINT32_MAX) {
-                    vschema *o = st->schemas.items[k];
-                    json_checker j = {s->file, s->text, s->text_len, true};
-                    jc_error(&j, "name", "vault \"%s\" is already declared by %s", s->name ? s->name : s->lower, o->file);
-                    s->name = NULL;
-                }
-                uint32_t index = (uint32_t)st->schemas.count;
-                *vec_push(&st->schemas) = s;
-                if (s->lower && k == UINT32_MAX) index_map_insert(&st->schemas_by_lower, model_hash(s->lower, strlen(s->lower)), index);
-                if (s->name) index_map_insert(&st->schemas_by_name, model_hash(s->name, strlen(s->name)), index);
-            }
-            free(path);
-            free(dir);
-        }
-        for (size_t i = 0; i < data_files.count; i++) {
-            if (!str_has_suffix(data_files.items[i], ".vaultdata.json", &stem)) continue;
-            char *dir = path_join(p->cfg.root, data_dir);
-            char *path = path_join(dir, data_files.items[i]);
-            char *name = xstrndup(data_files.items[i], stem);
-            vdata *d = read_data(st, path, name);
-            if (d) {
-                uint32_t k = find_index(st, &st->data_by_prefix, 2, d->prefix);
-                if (k != UINT32_MAX) {
-                    diag_error(loc_file(d->file), "its C prefix \"%s\" is already used by %s: rename one of the files", d->prefix, st->data.items[k]->file);
-                    d->schema = NULL;
-                }
-                size_t plen = strlen(d->prefix);
-                if (plen > 6 && strcmp(d->prefix + plen - 6, "_vault") == 0) {
-                    char *lower = xstrndup(d->prefix, plen - 6);
-                    uint32_t v = find_index(st, &st->schemas_by_lower, 1, lower);
-                    if (v != UINT32_MAX)
-                        diag_error(loc_file(d->file), "its C prefix \"%s\" is the type name of vault %s: rename the file", d->prefix, lower);
-                    free(lower);
-                }
-                uint32_t index = (uint32_t)st->data.count;
-                *vec_push(&st->data) = d;
-                if (k == UINT32_MAX) index_map_insert(&st->data_by_prefix, model_hash(d->prefix, strlen(d->prefix)), index);
-            }
-            free(name);
-            free(path);
-            free(dir);
-        }
-    }
+    if (cj.ok && schemas_dir && data_dir && st->out_dir &&
+        list_inputs(st, &cj, "schemas", schemas_dir, schemas_explicit, &schema_files) &&
+        list_inputs(st, &cj, "data", data_dir, data_explicit, &data_files))
+        read_vault_files(st, schemas_dir, &schema_files, data_dir, &data_files);
     name_list_free(&schema_files);
     name_list_free(&data_files);
     free(schemas_dir);
     free(data_dir);
     if (diag_error_count() != errors) return false;
-    for (size_t i = 0; i < st->schemas.count; i++) {
-        stage_output *o = vec_push(outputs);
-        o->path = xstrdup(st->schemas.items[i]->output);
-        o->build_output = true;
-        o->where = loc_file(st->schemas.items[i]->file);
-    }
-    for (size_t i = 0; i < st->data.count; i++) {
-        stage_output *o = vec_push(outputs);
-        o->path = xstrdup(st->data.items[i]->output);
-        o->build_output = true;
-        o->where = loc_file(st->data.items[i]->file);
-    }
+    plan_vault_outputs(st, outputs);
     return true;
 }
 
