@@ -411,8 +411,9 @@ static bool write_buf(output_set *set, const char *dir, const char *name, buf *c
     return ok;
 }
 
-static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan *sc, const char *dir, output_set *set,
-                         build_stats *stats, archive_list *archives)
+/* The partition of the profile's assets into archives; the partitioner must give a valid one,
+ * and the same one for the same files in another order. */
+static bool partition_assets(const content_profile *pr, const content_scan *sc, pack_partition *part)
 {
     size_t n = sc->assets.count;
     pack_file *files = xcalloc(n ? n : 1, sizeof *files), *reversed = xcalloc(n ? n : 1, sizeof *reversed);
@@ -422,108 +423,134 @@ static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan 
         reversed[n - 1 - i] = files[i];
     }
     uint64_t limit = (uint64_t)pr->max_archive_mb << 20;
-    pack_partition part, again;
+    pack_partition again;
     void (*partition)(const pack_file *, size_t, uint64_t, pack_partition *) =
         pr->partitioner == CONTENT_PART_TRIE ? pack_partition_trie : pack_partition_sequential;
-    partition(files, n, limit, &part);
+    partition(files, n, limit, part);
     partition(reversed, n, limit, &again);
     const char *why = NULL;
     bool ok = true;
-    if (!pack_partition_check(&part, n, &why)) {
+    if (!pack_partition_check(part, n, &why)) {
         content_profile_error(pr, "partitioner", "the %s partitioner gave an invalid partition: %s", content_partitioner_name(pr->partitioner), why);
         ok = false;
-    } else if (!pack_partition_equal(&part, files, &again, reversed)) {
+    } else if (!pack_partition_equal(part, files, &again, reversed)) {
         content_profile_error(pr, "partitioner", "the %s partitioner answered differently for the same files in another order",
                               content_partitioner_name(pr->partitioner));
         ok = false;
     }
     pack_partition_free(&again);
     free(reversed);
+    free(files);
+    return ok;
+}
 
-    /* The previous index, if any and readable: archives it lists may be kept as they are. */
-    tl_cf_index prev_index, *prev = NULL;
+/* What one packed build writes, archive by archive. */
+typedef struct packed_build {
+    pack_ctx *ctx;
+    const content_profile *pr;
+    content_scan *sc;
+    const char *dir;
+    output_set *set;
+    build_stats *stats;
+    tl_cf_index *prev;  /* the previous index, if any and readable: archives it lists may be kept */
+    pack_codec *codec;
+    buf catalog, bytes;
+} packed_build;
+
+/* One archive: the catalog (grp NULL) or a group of assets; kept when the previous build's
+ * bytes are still right, else streamed raw or compressed. */
+static bool write_archive(packed_build *pb, const pack_group *grp, archive_out *a)
+{
+    const content_scan *sc = pb->sc;
+    bool is_catalog = grp == NULL;
+    const uint32_t *members = grp ? grp->members.items : NULL;
+    size_t count = grp ? grp->members.count : 0;
+    memset(a, 0, sizeof *a);
+    a->catalog = is_catalog;
+    a->name = archive_name(pb->pr, is_catalog ? "catalog" : grp->label, sc, members, count, is_catalog ? &pb->catalog : NULL);
+    for (size_t i = 0; i < count; i++) {
+        *vec_push(&a->files) = sc->assets.items[members[i]].name;
+        a->input_bytes += sc->assets.items[members[i]].size;
+    }
+    if (is_catalog) a->input_bytes = pb->catalog.len;
+    if (a->files.count) qsort(a->files.items, a->files.count, sizeof *a->files.items, by_asset_name);
+    if (reusable(pb->prev, pb->dir, a->name, a)) {
+        pb->stats->unchanged++;
+    } else if (!is_catalog && pb->pr->compression == CONTENT_CODEC_NONE) {
+        out_file *o = output_begin_below(pb->set, pb->dir, a->name);
+        if (o->failed || !pack_stream_raw_archive(sc, members, count, o, &a->xxh64) || !output_end(o)) return false;
+        a->size = o->pos;
+        pb->stats->written += o->differs; /* rebuilt, but maybe to the same bytes */
+    } else {
+        uint64_t in = 0;
+        if (!pack_build_archive(sc, members, count, is_catalog ? &pb->catalog : NULL, pb->codec, &pb->bytes, &in)) return false;
+        a->size = pb->bytes.len;
+        a->xxh64 = XXH64(pb->bytes.data, pb->bytes.len, 0);
+        bool changed = false;
+        bool ok = write_buf(pb->set, pb->dir, a->name, &pb->bytes, &changed);
+        pb->bytes.len = 0;
+        pb->stats->written += changed;
+        if (!ok) return false;
+    }
+    pb->stats->bytes_out += a->size;
+    pb->stats->archives++;
+    pb->ctx->pg.done += count;
+    for (size_t i = 0; i < count; i++) pb->ctx->pg.bytes += sc->assets.items[members[i]].size;
+    progress_show(&pb->ctx->pg, false);
+    return true;
+}
+
+/* archives.json: every archive by name, with its role, sizes, XXH64 and files. */
+static bool write_index(const content_profile *pr, archive_list *archives, output_set *set, const char *dir)
+{
+    qsort(archives->items, archives->count, sizeof *archives->items, by_archive_name);
+    buf json = {0};
+    buf_puts(&json, "{\n  \"format\": 1,\n  \"profile\": ");
+    json_string(&json, pr->name);
+    buf_printf(&json, ",\n  \"compression\": \"%s\",\n  \"partitioner\": \"%s\",\n  \"max_archive_mb\": %u,\n  \"archives\": [",
+               content_codec_name(pr->compression), content_partitioner_name(pr->partitioner), pr->max_archive_mb);
+    for (size_t i = 0; i < archives->count; i++) {
+        const archive_out *a = &archives->items[i];
+        buf_printf(&json, "%s\n    {\"name\": ", i ? "," : "");
+        json_string(&json, a->name);
+        buf_printf(&json, ", \"role\": \"%s\", \"size\": %llu, \"input_bytes\": %llu, \"xxh64\": \"%016llx\",\n     \"files\": [",
+                   a->catalog ? "catalog" : "assets", (unsigned long long)a->size, (unsigned long long)a->input_bytes,
+                   (unsigned long long)a->xxh64);
+        for (size_t f = 0; f < a->files.count; f++) {
+            buf_puts(&json, f ? ",\n       " : "\n       ");
+            json_string(&json, a->files.items[f]);
+        }
+        buf_puts(&json, a->files.count ? "\n     ]}" : "]}");
+    }
+    buf_puts(&json, "\n  ]\n}\n");
+    bool ok = write_buf(set, dir, INDEX_FILE, &json, NULL);
+    buf_free(&json);
+    return ok;
+}
+
+static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan *sc, const char *dir, output_set *set,
+                         build_stats *stats, archive_list *archives)
+{
+    pack_partition part;
+    bool ok = partition_assets(pr, sc, &part);
+    packed_build pb = {ctx, pr, sc, dir, set, stats, NULL, NULL, {0}, {0}};
+    tl_cf_index prev_index;
     char *index_path = path_join(dir, INDEX_FILE);
     buf text = {0};
     if (ok && fs_read_file(index_path, &text) && tl_cf_index_parse(&prev_index, text.data ? text.data : "", text.len, NULL) == TL_CF_OK)
-        prev = &prev_index;
+        pb.prev = &prev_index;
     buf_free(&text);
-
-    pack_codec *codec = pack_codec_new(pr->compression);
-    buf catalog = {0}, bytes = {0};
-    pack_build_catalog(pr, sc, false, &catalog);
-    for (size_t g = 0; ok && g <= part.count; g++) {
-        bool is_catalog = g == 0;
-        const pack_group *grp = is_catalog ? NULL : &part.items[g - 1];
-        const uint32_t *members = grp ? grp->members.items : NULL;
-        size_t count = grp ? grp->members.count : 0;
-        archive_out *a = vec_push(archives);
-        memset(a, 0, sizeof *a);
-        a->catalog = is_catalog;
-        a->name = archive_name(pr, is_catalog ? "catalog" : grp->label, sc, members, count, is_catalog ? &catalog : NULL);
-        for (size_t i = 0; i < count; i++) {
-            *vec_push(&a->files) = sc->assets.items[members[i]].name;
-            a->input_bytes += sc->assets.items[members[i]].size;
-        }
-        if (is_catalog) a->input_bytes = catalog.len;
-        if (a->files.count) qsort(a->files.items, a->files.count, sizeof *a->files.items, by_asset_name);
-        if (reusable(prev, dir, a->name, a)) {
-            stats->unchanged++;
-        } else if (!is_catalog && pr->compression == CONTENT_CODEC_NONE) {
-            out_file *o = output_begin_below(set, dir, a->name);
-            ok = !o->failed && pack_stream_raw_archive(sc, members, count, o, &a->xxh64);
-            if (ok) ok = output_end(o);
-            if (!ok) break;
-            a->size = o->pos;
-            stats->written += o->differs; /* rebuilt, but maybe to the same bytes */
-        } else {
-            uint64_t in = 0;
-            ok = pack_build_archive(sc, members, count, is_catalog ? &catalog : NULL, codec, &bytes, &in);
-            if (!ok) break;
-            a->size = bytes.len;
-            a->xxh64 = XXH64(bytes.data, bytes.len, 0);
-            bool changed = false;
-            ok = write_buf(set, dir, a->name, &bytes, &changed);
-            bytes.len = 0;
-            stats->written += changed;
-        }
-        stats->bytes_out += a->size;
-        stats->archives++;
-        ctx->pg.done += count;
-        for (size_t i = 0; i < count; i++) ctx->pg.bytes += sc->assets.items[members[i]].size;
-        progress_show(&ctx->pg, false);
-    }
-    pack_codec_free(codec);
-    buf_free(&catalog);
-    buf_free(&bytes);
-    if (prev) tl_cf_index_free(prev);
-
-    if (ok) {
-        qsort(archives->items, archives->count, sizeof *archives->items, by_archive_name);
-        buf json = {0};
-        buf_puts(&json, "{\n  \"format\": 1,\n  \"profile\": ");
-        json_string(&json, pr->name);
-        buf_printf(&json, ",\n  \"compression\": \"%s\",\n  \"partitioner\": \"%s\",\n  \"max_archive_mb\": %u,\n  \"archives\": [",
-                   content_codec_name(pr->compression), content_partitioner_name(pr->partitioner), pr->max_archive_mb);
-        for (size_t i = 0; i < archives->count; i++) {
-            const archive_out *a = &archives->items[i];
-            buf_printf(&json, "%s\n    {\"name\": ", i ? "," : "");
-            json_string(&json, a->name);
-            buf_printf(&json, ", \"role\": \"%s\", \"size\": %llu, \"input_bytes\": %llu, \"xxh64\": \"%016llx\",\n     \"files\": [",
-                       a->catalog ? "catalog" : "assets", (unsigned long long)a->size, (unsigned long long)a->input_bytes,
-                       (unsigned long long)a->xxh64);
-            for (size_t f = 0; f < a->files.count; f++) {
-                buf_puts(&json, f ? ",\n       " : "\n       ");
-                json_string(&json, a->files.items[f]);
-            }
-            buf_puts(&json, a->files.count ? "\n     ]}" : "]}");
-        }
-        buf_puts(&json, "\n  ]\n}\n");
-        ok = write_buf(set, dir, INDEX_FILE, &json, NULL);
-        buf_free(&json);
-    }
     free(index_path);
+    pb.codec = pack_codec_new(pr->compression);
+    pack_build_catalog(pr, sc, false, &pb.catalog);
+    for (size_t g = 0; ok && g <= part.count; g++) /* the catalog first */
+        ok = write_archive(&pb, g ? &part.items[g - 1] : NULL, vec_push(archives));
+    pack_codec_free(pb.codec);
+    buf_free(&pb.catalog);
+    buf_free(&pb.bytes);
+    if (pb.prev) tl_cf_index_free(pb.prev);
+    if (ok) ok = write_index(pr, archives, set, dir);
     pack_partition_free(&part);
-    free(files);
     return ok;
 }
 
