@@ -207,72 +207,89 @@ bool manifest_read_fd(const char *file, int fd, manifest *out)
     return read_manifest(&r);
 }
 
+/* The top-level keys a manifest must have, as they are read. */
+typedef struct manifest_keys { bool format, domain, kind, entries; } manifest_keys;
+
+/* entries -> '[' [ entry { ',' entry } ] ']' */
+static bool read_entries(reader *r, json_tok v)
+{
+    if (v.kind != JT_LBRACKET) return fail(r, v, "\"entries\" must be an array");
+    json_tok e = json_next(&r->lx);
+    if (e.kind == JT_RBRACKET) return true;
+    for (;;) {
+        if (e.kind != JT_LBRACE) return fail(r, e, "expected an entry object, found %s", json_tok_describe(e.kind));
+        if (!read_entry(r, e)) return false;
+        e = json_next(&r->lx);
+        if (e.kind == JT_RBRACKET) return true;
+        if (e.kind != JT_COMMA) return fail(r, e, "expected ',' or ']', found %s", json_tok_describe(e.kind));
+        e = json_next(&r->lx);
+    }
+}
+
+/* One top-level member, `key`: `v` (its value's first token); unknown keys are skipped. */
+static bool read_member(reader *r, json_tok key, json_tok v, manifest_keys *have)
+{
+    char field[16] = "";
+    if (key.len < sizeof field) memcpy(field, key.text, key.len);
+    manifest *out = r->m;
+    uint64_t n;
+    if (strcmp(field, "format") == 0) {
+        if (!read_uint(r, v, UINT32_MAX, "format", &n)) return false;
+        if (n != 1) return fail(r, v, "manifest format %llu is not supported (this threadlink-gen reads format 1)", (unsigned long long)n);
+        return have->format = true;
+    }
+    if (strcmp(field, "domain") == 0) {
+        const char *s;
+        if (have->domain) return fail(r, key, "duplicate key \"domain\"");
+        if (!read_string(r, v, "domain", &s, NULL)) return false;
+        out->domain = xstrdup(s);
+        return have->domain = true;
+    }
+    if (strcmp(field, "kind") == 0) {
+        if (v.kind == JT_STRING && v.len == 8 && memcmp(v.text, "identity", 8) == 0) out->kind = KIND_IDENTITY;
+        else if (v.kind == JT_STRING && v.len == 7 && memcmp(v.text, "ordinal", 7) == 0) out->kind = KIND_ORDINAL;
+        else return fail(r, v, "\"kind\" must be \"identity\" or \"ordinal\"");
+        return have->kind = true;
+    }
+    if (strcmp(field, "entries") == 0) {
+        if (have->entries) return fail(r, key, "duplicate key \"entries\"");
+        return have->entries = read_entries(r, v);
+    }
+    return skip_value(r, v, 1);
+}
+
+/* manifest -> '{' member { ',' member } '}' EOF, with "format", "domain", "kind" and "entries" */
+static bool read_members(reader *r)
+{
+    manifest_keys have = {false, false, false, false};
+    json_tok open;
+    if (!expect(r, JT_LBRACE, "'{' (a manifest is a JSON object)", &open)) return false;
+    json_tok t = json_next(&r->lx);
+    while (t.kind != JT_RBRACE) {
+        if (t.kind != JT_STRING) return fail(r, t, "expected a key, found %s", json_tok_describe(t.kind));
+        json_tok key = t;
+        if (!expect(r, JT_COLON, "':'", NULL) || !read_member(r, key, json_next(&r->lx), &have)) return false;
+        t = json_next(&r->lx);
+        if (t.kind == JT_COMMA) {
+            t = json_next(&r->lx);
+            if (t.kind != JT_STRING) return fail(r, t, "expected a key after ',', found %s", json_tok_describe(t.kind));
+        } else if (t.kind != JT_RBRACE) {
+            return fail(r, t, "expected ',' or '}', found %s", json_tok_describe(t.kind));
+        }
+    }
+    t = json_next(&r->lx);
+    if (t.kind != JT_EOF) return fail(r, t, "unexpected %s after the manifest", json_tok_describe(t.kind));
+    if (!have.format || !have.domain || !have.kind || !have.entries)
+        return fail(r, open, "manifest lacks %s", !have.format ? "\"format\"" : !have.domain ? "\"domain\"" : !have.kind ? "\"kind\"" : "\"entries\"");
+    return true;
+}
+
 static bool read_manifest(reader *rp)
 {
     reader r = *rp;
-    manifest *out = r.m;
-    json_tok t;
-    bool have_format = false, have_domain = false, have_kind = false, have_entries = false;
-    json_tok open;
-    if (!expect(&r, JT_LBRACE, "'{' (a manifest is a JSON object)", &open)) goto done;
-    t = json_next(&r.lx);
-    while (t.kind != JT_RBRACE) {
-        if (t.kind != JT_STRING) { fail(&r, t, "expected a key, found %s", json_tok_describe(t.kind)); goto done; }
-        char field[16] = "";
-        if (t.len < sizeof field) memcpy(field, t.text, t.len);
-        json_tok key = t;
-        if (!expect(&r, JT_COLON, "':'", NULL)) goto done;
-        json_tok v = json_next(&r.lx);
-        uint64_t n;
-        if (strcmp(field, "format") == 0) {
-            if (!read_uint(&r, v, UINT32_MAX, "format", &n)) goto done;
-            if (n != 1) { fail(&r, v, "manifest format %llu is not supported (this threadlink-gen reads format 1)", (unsigned long long)n); goto done; }
-            have_format = true;
-        } else if (strcmp(field, "domain") == 0) {
-            const char *s;
-            if (have_domain) { fail(&r, key, "duplicate key \"domain\""); goto done; }
-            if (!read_string(&r, v, "domain", &s, NULL)) goto done;
-            out->domain = xstrdup(s);
-            have_domain = true;
-        } else if (strcmp(field, "kind") == 0) {
-            if (v.kind == JT_STRING && v.len == 8 && memcmp(v.text, "identity", 8) == 0) out->kind = KIND_IDENTITY;
-            else if (v.kind == JT_STRING && v.len == 7 && memcmp(v.text, "ordinal", 7) == 0) out->kind = KIND_ORDINAL;
-            else { fail(&r, v, "\"kind\" must be \"identity\" or \"ordinal\""); goto done; }
-            have_kind = true;
-        } else if (strcmp(field, "entries") == 0) {
-            if (have_entries) { fail(&r, key, "duplicate key \"entries\""); goto done; }
-            if (v.kind != JT_LBRACKET) { fail(&r, v, "\"entries\" must be an array"); goto done; }
-            json_tok e = json_next(&r.lx);
-            if (e.kind != JT_RBRACKET) {
-                for (;;) {
-                    if (e.kind != JT_LBRACE) { fail(&r, e, "expected an entry object, found %s", json_tok_describe(e.kind)); goto done; }
-                    if (!read_entry(&r, e)) goto done;
-                    e = json_next(&r.lx);
-                    if (e.kind == JT_RBRACKET) break;
-                    if (e.kind != JT_COMMA) { fail(&r, e, "expected ',' or ']', found %s", json_tok_describe(e.kind)); goto done; }
-                    e = json_next(&r.lx);
-                }
-            }
-            have_entries = true;
-        } else if (!skip_value(&r, v, 1)) {
-            goto done;
-        }
-        t = json_next(&r.lx);
-        if (t.kind == JT_COMMA) {
-            t = json_next(&r.lx);
-            if (t.kind != JT_STRING) { fail(&r, t, "expected a key after ',', found %s", json_tok_describe(t.kind)); goto done; }
-        } else if (t.kind != JT_RBRACE) {
-            fail(&r, t, "expected ',' or '}', found %s", json_tok_describe(t.kind));
-            goto done;
-        }
-    }
-    t = json_next(&r.lx);
-    if (t.kind != JT_EOF) { fail(&r, t, "unexpected %s after the manifest", json_tok_describe(t.kind)); goto done; }
-    if (!have_format || !have_domain || !have_kind || !have_entries)
-        fail(&r, open, "manifest lacks %s", !have_format ? "\"format\"" : !have_domain ? "\"domain\"" : !have_kind ? "\"kind\"" : "\"entries\"");
-done:
+    read_members(&r);
     json_lexer_free(&r.lx);
-    if (!r.ok) manifest_free(out);
+    if (!r.ok) manifest_free(r.m);
     *rp = r;
     return r.ok;
 }
