@@ -119,6 +119,131 @@ static word_kind classify_word(const char *w, size_t n)
     return WORD_IDENT;
 }
 
+/* What parse_type has seen of a type so far. */
+typedef struct type_state {
+    buf *out;                   /* the type, normalised */
+    bool last_star;
+    bool pointer;               /* a '*' seen: only qualifiers and '*' may follow */
+    int builtins[B_COUNT];
+    const char *named;          /* the typedef name or tag, which takes no builtin keyword */
+    const char *mixed;          /* the first word that breaks the specifier rules */
+    int mixed_len;
+    const char *mixed_why;
+    bool reserved;              /* an implementation's word (__int128, __m128): may be the type */
+    bool specified;             /* a builtin type keyword, a typedef name or a tag seen */
+    const char *tag_key;        /* struct / union / enum waiting for its tag */
+    int tag_key_len;
+    const char *name;           /* the first parameter name */
+    int name_len;
+    buf bare;                   /* the tokens that are not names, normalised like `out` */
+    bool bare_star;
+} type_state;
+
+static void type_take_star(type_state *t)
+{
+    if (!t->last_star) buf_putc(t->out, ' ');
+    buf_putc(t->out, '*');
+    t->last_star = true;
+    if (!t->bare_star) buf_putc(&t->bare, ' ');
+    buf_putc(&t->bare, '*');
+    t->bare_star = true;
+    t->pointer = true;
+}
+
+/* Whether the WORD `w` is a parameter name; updates what the type has seen. */
+static bool type_word_is_name(type_state *t, const char *w, size_t n, word_kind k)
+{
+    if (t->tag_key) {
+        if (t->specified && !t->mixed) t->mixed = t->tag_key, t->mixed_len = t->tag_key_len, t->mixed_why = "a tagged type takes no other type";
+        t->tag_key = NULL; /* this WORD is the tag */
+        t->specified = true;
+        t->named = w;
+    } else if (k == WORD_TAG_KEY) {
+        t->tag_key = w;
+        t->tag_key_len = (int)n;
+    } else if (k == WORD_BUILTIN) {
+        t->specified = true;
+        t->builtins[builtin_index(w, n)]++; /* a WORD_BUILTIN has one */
+        const char *why = t->named ? "a typedef name or tag takes no builtin type keyword" : builtin_combination_error(t->builtins);
+        if (why && !t->mixed) t->mixed = w, t->mixed_len = (int)n, t->mixed_why = why;
+    } else if (k == WORD_IDENT) {
+        if (t->pointer || t->specified) return true;
+        t->specified = true; /* the typedef name */
+        t->named = w;
+    } else if (k == WORD_RESERVED) {
+        t->reserved = true;
+    }
+    return false;
+}
+
+static void type_take_word(type_state *t, const char *w, size_t n, word_kind k)
+{
+    if (t->out->len) buf_putc(t->out, ' ');
+    buf_put(t->out, w, n);
+    t->last_star = false;
+    if (!type_word_is_name(t, w, n, k)) {
+        if (t->bare.len) buf_putc(&t->bare, ' ');
+        buf_put(&t->bare, w, n);
+        t->bare_star = false;
+    } else if (!t->name) {
+        t->name = w;
+        t->name_len = (int)n;
+    }
+}
+
+/* The whole type read: a parameter name, words that do not combine, or no type at all. */
+static bool type_check(type_state *t, const sig_lexer *lx, const char *start)
+{
+    src_loc l = lx->at;
+    if (t->name) {
+        l.col += (uint32_t)(t->name - lx->start);
+        diag_error(l, "'%.*s' looks like a parameter name: a signature lists types only (write '%s')", t->name_len, t->name,
+                   buf_cstr(&t->bare));
+        return false;
+    }
+    if (t->mixed) {
+        l.col += (uint32_t)(t->mixed - lx->start);
+        diag_error(l, "'%.*s' does not combine with the rest of '%s': %s", t->mixed_len, t->mixed, buf_cstr(t->out), t->mixed_why);
+        return false;
+    }
+    if (!t->specified && !t->reserved) { /* only qualifiers and keywords: `const`, `volatile *` */
+        l.col += (uint32_t)(start - lx->start);
+        diag_error(l, "'%s' names no type: a qualifier needs one (as in 'const float')", buf_cstr(t->out));
+        return false;
+    }
+    return true;
+}
+
+/* Reads the type's tokens up to ',' ')' or the end; false (reported) on a token no type holds. */
+static bool type_read_tokens(type_state *t, sig_lexer *lx)
+{
+    for (;;) {
+        skip_space(lx);
+        bool at_end = lx->p >= lx->end || *lx->p == ',' || *lx->p == ')';
+        size_t n = 0;
+        if (!at_end && is_word_start(*lx->p))
+            while (lx->p + n < lx->end && ascii_is_word((unsigned char)lx->p[n])) n++;
+        word_kind k = n ? classify_word(lx->p, n) : WORD_KEYWORD;
+        if (t->tag_key && k != WORD_IDENT && k != WORD_RESERVED) {
+            diag_error(here(lx), "expected a tag name after '%.*s' (as in '%.*s foo *')", t->tag_key_len, t->tag_key,
+                       t->tag_key_len, t->tag_key);
+            return false;
+        }
+        if (at_end) return true;
+        if (*lx->p == '*') {
+            type_take_star(t);
+            lx->p++;
+        } else if (n) {
+            const char *w = lx->p;
+            lx->p += n;
+            type_take_word(t, w, n, k);
+        } else {
+            diag_error(here(lx), "unexpected '%c' in a type (arrays, function types and '...' need a typedef)", *lx->p);
+            return false;
+        }
+    }
+}
+
 /* type -> WORD { WORD | '*' }, normalised into `out`; stops before ',' ')' or the end. A WORD C
  * would read as a parameter name is reported once the whole type has been read (a syntax error
  * further on comes first), with the type to write instead: the same tokens without the names. */
@@ -132,111 +257,12 @@ static bool parse_type(sig_lexer *lx, buf *out, const char *what)
         return false;
     }
     const char *start = lx->p;
-    bool last_star = false;
-    bool pointer = false;       /* a '*' seen: only qualifiers and '*' may follow */
-    int builtins[B_COUNT] = {0};
-    const char *named = NULL;   /* the typedef name or tag, which takes no builtin keyword */
-    const char *mixed = NULL;   /* the first word that breaks the specifier rules */
-    int mixed_len = 0;
-    const char *mixed_why = NULL;
-    bool reserved = false;      /* an implementation's word (__int128, __m128): may be the type */
-    bool specified = false;     /* a builtin type keyword, a typedef name or a tag seen */
-    const char *tag_key = NULL; /* struct / union / enum waiting for its tag */
-    int tag_key_len = 0;
-    const char *name = NULL;    /* the first parameter name */
-    int name_len = 0;
-    buf bare = {0};             /* the tokens that are not names, normalised like `out` */
-    bool bare_star = false;
-    bool ok = false;
-    buf_cstr(&bare);
-    for (;;) {
-        skip_space(lx);
-        bool at_end = lx->p >= lx->end || *lx->p == ',' || *lx->p == ')';
-        size_t n = 0;
-        if (!at_end && is_word_start(*lx->p))
-            while (lx->p + n < lx->end && ascii_is_word((unsigned char)lx->p[n])) n++;
-        word_kind k = n ? classify_word(lx->p, n) : WORD_KEYWORD;
-        if (tag_key && k != WORD_IDENT && k != WORD_RESERVED) {
-            diag_error(here(lx), "expected a tag name after '%.*s' (as in '%.*s foo *')", tag_key_len, tag_key,
-                       tag_key_len, tag_key);
-            goto done;
-        }
-        if (at_end) break;
-        if (*lx->p == '*') {
-            if (!last_star) buf_putc(out, ' ');
-            buf_putc(out, '*');
-            last_star = true;
-            if (!bare_star) buf_putc(&bare, ' ');
-            buf_putc(&bare, '*');
-            bare_star = true;
-            pointer = true;
-            lx->p++;
-        } else if (n) {
-            const char *w = lx->p;
-            lx->p += n;
-            if (out->len) buf_putc(out, ' ');
-            buf_put(out, w, n);
-            last_star = false;
-            bool is_name = false;
-            if (tag_key) {
-                if (specified && !mixed) mixed = tag_key, mixed_len = tag_key_len, mixed_why = "a tagged type takes no other type";
-                tag_key = NULL; /* this WORD is the tag */
-                specified = true;
-                named = w;
-            } else if (k == WORD_TAG_KEY) {
-                tag_key = w;
-                tag_key_len = (int)n;
-            } else if (k == WORD_BUILTIN) {
-                specified = true;
-                builtins[builtin_index(w, n)]++; /* a WORD_BUILTIN has one */
-                const char *why = named ? "a typedef name or tag takes no builtin type keyword"
-                                        : builtin_combination_error(builtins);
-                if (why && !mixed) mixed = w, mixed_len = (int)n, mixed_why = why;
-            } else if (k == WORD_IDENT) {
-                if (pointer || specified) {
-                    is_name = true;
-                } else {
-                    specified = true; /* the typedef name */
-                    named = w;
-                }
-            } else if (k == WORD_RESERVED) {
-                reserved = true;
-            }
-            if (!is_name) {
-                if (bare.len) buf_putc(&bare, ' ');
-                buf_put(&bare, w, n);
-                bare_star = false;
-            } else if (!name) {
-                name = w;
-                name_len = (int)n;
-            }
-        } else {
-            diag_error(here(lx), "unexpected '%c' in a type (arrays, function types and '...' need a typedef)", *lx->p);
-            goto done;
-        }
-    }
-    if (name) {
-        src_loc l = lx->at;
-        l.col += (uint32_t)(name - lx->start);
-        diag_error(l, "'%.*s' looks like a parameter name: a signature lists types only (write '%s')", name_len, name,
-                   buf_cstr(&bare));
-        goto done;
-    }
-    if (mixed) {
-        src_loc l = lx->at;
-        l.col += (uint32_t)(mixed - lx->start);
-        diag_error(l, "'%.*s' does not combine with the rest of '%s': %s", mixed_len, mixed, buf_cstr(out), mixed_why);
-        goto done;
-    }
-    if (!specified && !reserved) { /* only qualifiers and keywords: `const`, `volatile *` */
-        src_loc l = lx->at;
-        l.col += (uint32_t)(start - lx->start);
-        diag_error(l, "'%s' names no type: a qualifier needs one (as in 'const float')", buf_cstr(out));
-        goto done;
-    }
-    ok = true;
-done:
-    buf_free(&bare);
+    type_state t;
+    memset(&t, 0, sizeof t);
+    t.out = out;
+    buf_cstr(&t.bare);
+    bool ok = type_read_tokens(&t, lx) && type_check(&t, lx, start);
+    buf_free(&t.bare);
     return ok;
 }
 
