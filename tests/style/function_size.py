@@ -14,8 +14,8 @@ import re
 import subprocess
 import sys
 
-# Today's counts: (over 100 lines, complexity over 40, complexity over 20), per part.
-RATCHET = {'gen': (14, 7, 35), 'runtime': (3, 2, 13)}
+# The counts as they stand: (over 100 lines, complexity over 40, complexity over 20), per part.
+RATCHET = {'gen': (0, 0, 20), 'runtime': (3, 2, 13)}
 GOAL = (0, 0, 9)
 
 
