@@ -67,7 +67,9 @@
      tl_save_txn_commit returns TL_SAVE_OK only after that: a committed save survives a power cut.
    - The previous generation is kept until the next commit succeeds. When the newest one is
      damaged (a hash or size mismatch, a bad manifest), reads fall back to the previous one with a
-     warning (tl_save_info.from_previous tells), and the next commit keeps that good one.
+     warning (tl_save_info.from_previous tells), and the next commit keeps that good one. A
+     generation's number is one more than the highest number a readable manifest of the save
+     carries (a damaged generation whose manifest is unreadable cannot count).
    - Opening a store cleans what interrupted transactions and deletes left: a `next`, a save
      folder without a generation, a `.deleted.*` folder; a save interrupted between its two
      renames gets its `previous` back as `current`.
