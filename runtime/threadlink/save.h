@@ -144,6 +144,7 @@ extern "C" {
     X(CORRUPT, "no intact generation of this save") \
     X(NO_SPACE, "no space left on the device") \
     X(IO, "input/output error") \
+    X(VAULT, "the vault could not be written or read (native_error holds the tl_vault_error)") \
     X(OUT_OF_MEMORY, "out of memory")
 
 typedef enum tl_save_code {
@@ -298,6 +299,20 @@ TL_API tl_save_result tl_save_stat(tl_save_store *store, const char *save_id, tl
 TL_API tl_save_result tl_save_list(tl_save_store *store, tl_save_info *out, size_t cap,
                                    size_t *count);
 
+/* --- vaults (vault.h): one call each way; the save's manifest gives the bytes the XXH64 that the
+   vault format itself lacks, checked on every read ---------------------------------------------- */
+struct tl_vault_desc;
+/* Serialises the vault (tl_vault_write) as a file of the transaction. A vault that cannot be
+   written (tl_vault_write refuses it) is TL_SAVE_VAULT with the tl_vault_error as native_error,
+   and the transaction stays usable. */
+TL_API tl_save_result tl_save_txn_write_vault(tl_save_txn *txn, const char *file_id,
+                                              const struct tl_vault_desc *desc, const void *vault);
+/* Reads a file of the published generation (hash checked) into the vault (tl_vault_read: on any
+   error the vault is untouched; TL_SAVE_VAULT with the tl_vault_error as native_error). */
+TL_API tl_save_result tl_save_read_vault(tl_save_store *store, const char *save_id,
+                                         const char *file_id, const struct tl_vault_desc *desc,
+                                         void *vault);
+
 /* Checks a whole generation file in memory (a copy of <root>/<save>/current): its trailer, its
    manifest and every file's size and hash; fills *info (id left empty) when info is not NULL. */
 TL_API tl_save_result tl_save_pack_verify(const void *pack, size_t size, tl_save_info *info);
@@ -339,6 +354,7 @@ TL_API const char *tl_save_code_message(tl_save_code code);
    include), where the first include saw no implementation switch. */
 #include "mem.h"
 #include "scribe.h"
+#include "vault.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -1711,6 +1727,50 @@ tl_save_result tl_save_delete(tl_save_store *store, const char *save_id) {
     st = tl__save_remove_tree(store, tl__save_path(store, 0, trash, NULL), &native);
     if (st != TL_SAVE_IO_OK) tl__save_cleanup_failed(store, store->path[0], st, native);
     return tl__save_ok();
+}
+
+/* --- vaults ---------------------------------------------------------------------------------------------- */
+
+tl_save_result tl_save_txn_write_vault(tl_save_txn *txn, const char *file_id,
+                                       const struct tl_vault_desc *desc, const void *vault) {
+    tl_save_store *s = txn ? txn->store : NULL;
+    size_t size, written = 0;
+    void *bytes;
+    tl_vault_error err;
+    tl_save_result r;
+    if (!tl__save_slot_of(txn)) return tl_save_txn_write(txn, file_id, NULL, 0); /* its refusal */
+    if (!desc || !vault) return tl__save_refuse(s, "tl_save_txn_write_vault", file_id, TL_SAVE_INVALID_ARGUMENT);
+    size = tl_vault_serialised_size(desc, vault);
+    bytes = tl__save_alloc(size);
+    if (!bytes) return tl__save_result(TL_SAVE_OUT_OF_MEMORY, 0);
+    err = tl_vault_write(desc, vault, bytes, size, &written);
+    if (err != TL_VAULT_OK) {
+        TL_FREE(bytes);
+        tl__save_log(&s->logger, TL_SAVE_LOG_REFUSED, "tl_save_txn_write_vault", file_id ? file_id : "(null)",
+                     tl_vault_error_message(err));
+        return tl__save_result(TL_SAVE_VAULT, (int)err);
+    }
+    r = tl_save_txn_write(txn, file_id, bytes, written);
+    TL_FREE(bytes);
+    return r;
+}
+
+tl_save_result tl_save_read_vault(tl_save_store *store, const char *save_id, const char *file_id,
+                                  const struct tl_vault_desc *desc, void *vault) {
+    void *bytes = NULL;
+    size_t size = 0;
+    tl_vault_error err;
+    tl_save_result r;
+    if (!desc || !vault) return tl__save_refuse(store, "tl_save_read_vault", file_id, TL_SAVE_INVALID_ARGUMENT);
+    r = tl_save_read_alloc(store, save_id, file_id, &bytes, &size);
+    if (r.code != TL_SAVE_OK) return r;
+    err = tl_vault_read(desc, vault, bytes, size);
+    TL_FREE(bytes);
+    if (err != TL_VAULT_OK) {
+        tl__save_log(&store->logger, TL_SAVE_LOG_DAMAGED, save_id, file_id, tl_vault_error_message(err));
+        return tl__save_result(TL_SAVE_VAULT, (int)err);
+    }
+    return r;
 }
 
 #ifdef __cplusplus
