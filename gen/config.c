@@ -53,7 +53,7 @@ static void read_domain(json_checker *r, json_t *d, size_t index, domain_config 
                   json_string_value(name));
     else out->name = xstrdup(json_string_value(name));
 
-    out->output = jc_rel_path(r, d, "output", path, NULL);
+    out->output = jc_output_path(r, d, "output", path, NULL, false);
     if (!json_object_get(d, "output")) jc_error(r, path, "missing required key \"output\"");
 
     json_t *kind = json_object_get(d, "kind");
@@ -148,7 +148,7 @@ bool config_load(const char *path, project_config *out)
         jc_error(&r, "", "the project config must be a JSON object, got %s", jc_type_name(root));
     } else {
         jc_check_keys(&r, "", root, allowed);
-        out->generated_dir = jc_rel_path(&r, root, "generated_dir", "", "generated");
+        out->generated_dir = jc_output_path(&r, root, "generated_dir", "", "generated", true);
         out->injector_dir = jc_rel_path(&r, root, "injector_dir", "", "injectors");
         out->definitions_dir = jc_rel_path(&r, root, "definitions_dir", "", NULL);
         /* A directory the config names must exist: a misspelt one would read as "no entries" and

@@ -271,6 +271,15 @@ static void read_profile(reader *r, json_t *obj, const char *path, content_confi
     pr.source_root = read_path(r, obj, "source_root", path, false, true);
     pr.output = read_path(r, obj, "output", path, false, false);
     if (!pr.output && !json_object_get(obj, "output") && pr.name) pr.output = xasprintf("build/content/%s", pr.name);
+    char *output_problem = pr.output ? path_spelling_problem(pr.output, true) : NULL;
+    if (output_problem) {
+        char *sub = sub_path(path, "output");
+        rerror(r, sub, "%s", output_problem);
+        free(sub);
+        free(output_problem);
+        free(pr.output);
+        pr.output = NULL;
+    }
     if (pr.output) { /* "out/" and "out" are one folder */
         size_t n = strlen(pr.output);
         while (n > 1 && pr.output[n - 1] == '/') pr.output[--n] = 0;
@@ -363,18 +372,95 @@ static char *normalise(const char *path)
     return b.data;
 }
 
-bool content_check_paths(const content_profile *pr, const char *project_root)
+/* A folder or file the project reads or generates, which no output folder may overlap: pack
+ * deletes what it did not write in its output folder. */
+typedef struct reserved_path {
+    char *rel;          /* as the config spells it, for messages and the textual comparison */
+    char *full;         /* as reached from the working directory */
+    const char *what;   /* "the generated directory" */
+    char *suffix;       /* " (generated_dir)", " of profile \"Art\"" */
+} reserved_path;
+
+typedef VEC(reserved_path) reserved_list;
+
+/* `full` and `suffix` are taken over. */
+static void reserve_as(reserved_list *l, const char *rel, char *full, const char *what, char *suffix)
 {
-    if (!pr->source_root || !pr->output) return false;
+    reserved_path *r = vec_push(l);
+    r->rel = xstrdup(rel);
+    r->full = full;
+    r->what = what;
+    r->suffix = suffix;
+}
+
+static void reserve(reserved_list *l, const char *root, const char *rel, const char *what, char *suffix)
+{
+    reserve_as(l, rel, path_join(root, rel), what, suffix);
+}
+
+static void reserve_vault_dir(reserved_list *l, const project *p, const char *key, const char *fallback, const char *what)
+{
+    if (!json_is_object(p->cfg.vaults)) return;
+    json_t *v = json_object_get(p->cfg.vaults, key);
+    if (v && !json_is_string(v)) return; /* reported by the vault stage */
+    reserve(l, p->cfg.root, v ? json_string_value(v) : fallback, what, xasprintf(" (vaults.%s)", key));
+}
+
+/* Everything of the project an output folder of `pr` must keep apart from, in the order reported. */
+static reserved_list reserved_paths(const content_profile *pr, const project *p, const content_config *cc)
+{
+    reserved_list l = {0};
+    const char *root = p->cfg.root;
+    size_t root_len = strlen(root);
+    reserve_as(&l, path_basename(p->cfg.path), xstrdup(p->cfg.path), "the project config", xstrdup(""));
+    for (size_t i = 0; cc && i < cc->files.count; i++) {
+        const char *f = cc->files.items[i]; /* the root joined to the name the config gives */
+        bool under_root = strcmp(root, ".") != 0 && strncmp(f, root, root_len) == 0 && f[root_len] == '/';
+        reserve_as(&l, under_root ? f + root_len + 1 : f, xstrdup(f), "the profile file", xstrdup(""));
+    }
+    reserve(&l, root, p->cfg.generated_dir, "the generated directory", xstrdup(" (generated_dir)"));
+    reserve(&l, root, p->cfg.injector_dir, "the injector directory", xstrdup(" (injector_dir)"));
+    if (p->cfg.definitions_dir) reserve(&l, root, p->cfg.definitions_dir, "the definitions directory", xstrdup(" (definitions_dir)"));
+    reserve_vault_dir(&l, p, "schemas", "vaults", "the vault schema directory");
+    reserve_vault_dir(&l, p, "data", "vaultdata", "the vault data directory");
+    for (size_t i = 0; cc && i < cc->profiles.count; i++) {
+        const content_profile *o = &cc->profiles.items[i];
+        if (o != pr && o->name && o->source_root)
+            reserve(&l, root, o->source_root, "the source root", xasprintf(" of profile \"%s\"", o->name));
+    }
+    return l;
+}
+
+static void reserved_free(reserved_list *l)
+{
+    for (size_t i = 0; i < l->count; i++) free(l->items[i].rel), free(l->items[i].full), free(l->items[i].suffix);
+    vec_free(l);
+}
+
+/* How an output folder lies to a project path: first as the config spells both (neither need
+ * exist yet), then through the file system (links, case-insensitive mounts). */
+static fs_relation output_relation(const char *output, const char *output_full, const reserved_path *r)
+{
+    if (output[0] != '/') {
+        char *a = normalise(output), *b = normalise(r->rel);
+        size_t la = strlen(a), lb = strlen(b);
+        fs_relation rel = !folders_overlap(a, b) ? FS_APART : la == lb ? FS_SAME : la > lb ? FS_INSIDE : FS_CONTAINS;
+        free(a), free(b);
+        if (rel != FS_APART) return rel;
+    }
+    return fs_relation_of(output_full, r->full);
+}
+
+static bool check_source_root(const content_profile *pr, const char *project_root)
+{
     char *src = normalise(pr->source_root), *outp = normalise(pr->output);
     bool ok = true;
     /* Textually first, then through the file system (links, case-insensitive mounts). */
-    bool overlap = normalise_equal_prefix(src, outp);
+    bool overlap = pr->output[0] != '/' && normalise_equal_prefix(src, outp);
     if (!overlap) {
         char *sp = path_join(project_root, pr->source_root), *op = path_join(project_root, pr->output);
-        char *rs = realpath(sp, NULL), *ro = realpath(op, NULL);
-        if (rs && ro) overlap = normalise_equal_prefix(rs, ro);
-        free(sp), free(op), free(rs), free(ro);
+        overlap = fs_relation_of(op, sp) != FS_APART;
+        free(sp), free(op);
     }
     if (overlap) {
         size_t ls = strlen(src), lo = strlen(outp);
@@ -385,6 +471,29 @@ bool content_check_paths(const content_profile *pr, const char *project_root)
     }
     free(src);
     free(outp);
+    return ok;
+}
+
+bool content_check_paths(const content_profile *pr, const struct project *p, const content_config *cc)
+{
+    if (!pr->source_root || !pr->output) return false;
+    if (!check_source_root(pr, p->cfg.root)) return false;
+    reserved_list reserved = reserved_paths(pr, p, cc);
+    char *output_full = path_join(p->cfg.root, pr->output);
+    bool ok = true;
+    for (size_t i = 0; i < reserved.count && ok; i++) {
+        const reserved_path *r = &reserved.items[i];
+        fs_relation rel = output_relation(pr->output, output_full, r);
+        if (rel == FS_APART) continue;
+        const char *how = rel == FS_SAME ? "is" : rel == FS_INSIDE ? "is inside" : "contains";
+        content_profile_error(pr, "output", "output folder \"%s\" %s %s \"%s\"%s; %s: choose a folder of its own", pr->output, how, r->what,
+                              r->rel, r->suffix,
+                              rel == FS_INSIDE ? "pack's files would mix with the project's there"
+                                               : "pack deletes every file there that it did not write");
+        ok = false;
+    }
+    free(output_full);
+    reserved_free(&reserved);
     return ok;
 }
 
@@ -504,7 +613,7 @@ bool content_config_load(struct project *p, content_config *out)
                 r.ok = false;
             }
         }
-        if (pa->output && pa->source_root && !content_check_paths(pa, p->cfg.root)) r.ok = false;
+        if (pa->output && pa->source_root && !content_check_paths(pa, p, out)) r.ok = false;
     }
     if (!r.ok) content_config_free(out);
     return r.ok;

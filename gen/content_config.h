@@ -65,7 +65,9 @@ bool content_parse_archive(const char *s, content_archive *out);
 void content_profile_error(const content_profile *pr, const char *key, const char *fmt, ...) TLG_PRINTF(3, 4);
 
 /* Checks that depend on the profile's final settings (after command-line overrides too): the
- * output folder is neither inside the source root nor containing it. */
-bool content_check_paths(const content_profile *pr, const char *project_root);
+ * output folder neither is, lies inside nor contains its source root, nor anything else the
+ * project reads or generates (the config and profile files, generated_dir, injector_dir,
+ * definitions_dir, the vault schema and data directories, other profiles' source roots). */
+bool content_check_paths(const content_profile *pr, const struct project *p, const content_config *cc);
 
 #endif

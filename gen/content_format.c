@@ -1,6 +1,6 @@
 /* The content format readers, compiled once for the generator from the runtime's header (with
  * both codecs, for tl_cf_archive_extract), and the writer's encoders. */
-#define TL_IMPLEMENTATION
+#define TL_CONTENT_FORMAT_IMPL
 #define TL_CONTENT_LZ4
 #define TL_CONTENT_ZSTD
 #include "content_format.h"

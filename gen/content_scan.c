@@ -265,6 +265,57 @@ static void add_file(walker *w, const char *full, const char *rel, const struct 
     if (w->log) *vec_push(w->log) = (scan_event){xstrdup(full), true, a.xxh64};
 }
 
+static void walk(walker *w, const char *dir, const char *rel);
+
+/* A folder below the root, unless it is one being read already (a link loop). */
+static void walk_folder(walker *w, const char *full, const char *sub, const struct stat *st, bool linked)
+{
+    for (size_t k = 0; k < w->stack.count; k++)
+        if (w->stack.items[k].st_dev == st->st_dev && w->stack.items[k].st_ino == st->st_ino) {
+            if (linked) scan_warning(full, "symbolic link skipped: it leads back into a folder being read (a loop)");
+            return;
+        }
+    *vec_push(&w->stack) = *st;
+    walk(w, full, sub);
+    w->stack.count--;
+}
+
+/* A symbolic link is followed only to a folder or a regular file inside the source root. */
+static void walk_link(walker *w, const char *full, const char *sub, struct stat *st)
+{
+    char *target = realpath(full, NULL);
+    if (!target || stat(full, st) != 0)
+        scan_warning(full, "broken symbolic link skipped");
+    else if (!inside(w->real_root, target))
+        scan_warning(full, "symbolic link to %s skipped: it leads out of the source root and is never followed", target);
+    else if (S_ISDIR(st->st_mode))
+        walk_folder(w, full, sub, st, true);
+    else if (S_ISREG(st->st_mode))
+        add_file(w, full, sub, st);
+    else
+        scan_warning(full, "symbolic link to a special file skipped (only regular files are content)");
+    free(target);
+}
+
+/* One entry of a folder: `full` its path, `sub` its path below the root. */
+static void walk_entry(walker *w, const char *full, const char *sub)
+{
+    struct stat st;
+    if (lstat(full, &st) != 0) {
+        if (errno == ENOENT) diag_error(loc_file(full), "file vanished while the source tree was read");
+        else diag_error(loc_file(full), "%s", fs_path_failure(full, errno));
+        w->ok = false;
+    } else if (S_ISLNK(st.st_mode)) {
+        walk_link(w, full, sub, &st);
+    } else if (S_ISDIR(st.st_mode)) {
+        walk_folder(w, full, sub, &st, false);
+    } else if (S_ISREG(st.st_mode)) {
+        add_file(w, full, sub, &st);
+    } else {
+        scan_warning(full, "special file skipped (only regular files are content)");
+    }
+}
+
 static void walk(walker *w, const char *dir, const char *rel)
 {
     name_list names = {0};
@@ -280,46 +331,7 @@ static void walk(walker *w, const char *dir, const char *rel)
         if (n[0] == '.') continue; /* hidden: version control, editor state */
         char *full = path_join(dir, n);
         char *sub = rel[0] ? xasprintf("%s/%s", rel, n) : xstrdup(n);
-        struct stat st;
-        if (lstat(full, &st) != 0) {
-            if (errno == ENOENT) diag_error(loc_file(full), "file vanished while the source tree was read");
-            else diag_error(loc_file(full), "%s", fs_path_failure(full, errno));
-            w->ok = false;
-        } else {
-            if (S_ISLNK(st.st_mode)) {
-                char *target = realpath(full, NULL);
-                if (!target) {
-                    scan_warning(full, "broken symbolic link skipped");
-                } else if (!inside(w->real_root, target)) {
-                    scan_warning(full, "symbolic link to %s skipped: it leads out of the source root and is never followed", target);
-                } else if (stat(full, &st) != 0) {
-                    scan_warning(full, "broken symbolic link skipped");
-                } else if (S_ISDIR(st.st_mode)) {
-                    bool loop = false;
-                    for (size_t k = 0; k < w->stack.count; k++)
-                        loop = loop || (w->stack.items[k].st_dev == st.st_dev && w->stack.items[k].st_ino == st.st_ino);
-                    if (loop) scan_warning(full, "symbolic link skipped: it leads back into a folder being read (a loop)");
-                    else {
-                        *vec_push(&w->stack) = st;
-                        walk(w, full, sub);
-                        w->stack.count--;
-                    }
-                } else if (S_ISREG(st.st_mode)) {
-                    add_file(w, full, sub, &st);
-                } else {
-                    scan_warning(full, "symbolic link to a special file skipped (only regular files are content)");
-                }
-                free(target);
-            } else if (S_ISDIR(st.st_mode)) {
-                *vec_push(&w->stack) = st;
-                walk(w, full, sub);
-                w->stack.count--;
-            } else if (S_ISREG(st.st_mode)) {
-                add_file(w, full, sub, &st);
-            } else {
-                scan_warning(full, "special file skipped (only regular files are content)");
-            }
-        }
+        walk_entry(w, full, sub);
         free(full);
         free(sub);
     }

@@ -444,8 +444,11 @@ static void free_allow(allow_list *allow)
 
 static void describe(const change *c, buf *out)
 {
+    /* The member as the code names it, then its key: "Words: Beta (user.beta) tombstoned". */
+    const entry *e = c->old_e ? c->old_e : c->new_e;
     buf_printf(out, "%s: ", c->domain);
-    if (c->key) buf_printf(out, "'%s' ", c->key);
+    if (c->key && e && e->name) buf_printf(out, "%s (%s) ", e->name, c->key);
+    else if (c->key) buf_printf(out, "'%s' ", c->key);
     buf_puts(out, change_info[c->kind].label);
     if (c->detail[0]) buf_printf(out, " (%s)", c->detail);
     if (change_info[c->kind].breaking) buf_puts(out, c->approved ? " [breaking, approved]" : " [breaking]");

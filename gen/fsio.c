@@ -351,3 +351,126 @@ const char *path_basename(const char *path)
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
 }
+
+/* "a//./b/" -> "a/b", keeping a leading '/'. */
+static char *normalise_slashes(const char *path)
+{
+    buf b = {0};
+    if (path[0] == '/') buf_putc(&b, '/');
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, "/");
+        if (n && !(n == 1 && p[0] == '.')) {
+            if (b.len && b.data[b.len - 1] != '/') buf_putc(&b, '/');
+            buf_put(&b, p, n);
+        }
+        p += n;
+        while (*p == '/') p++;
+    }
+    if (!b.len) buf_putc(&b, '.');
+    return (char *)buf_cstr(&b);
+}
+
+char *fs_resolve(const char *path, bool keep_last)
+{
+    char *cwd = path[0] == '/' ? NULL : getcwd(NULL, 0);
+    char *joined = cwd ? path_join(cwd, path) : xstrdup(path);
+    char *full = normalise_slashes(joined);
+    free(cwd);
+    free(joined);
+    /* The longest prefix that exists, resolved; the tail appended as it is. */
+    size_t cut = strlen(full);
+    if (keep_last) cut = (size_t)(strrchr(full, '/') - full);
+    for (;;) {
+        char *prefix = cut ? xstrndup(full, cut) : xstrdup("/");
+        char *real = realpath(prefix, NULL);
+        free(prefix);
+        if (real || cut == 0) {
+            const char *tail = full + cut;
+            char *result = real ? xasprintf("%s%s", strcmp(real, "/") == 0 && *tail == '/' ? "" : real, tail) : xstrdup(full);
+            free(real);
+            free(full);
+            return result;
+        }
+        while (cut > 0 && full[cut - 1] != '/') cut--;
+        if (cut > 0) cut--; /* before the '/' */
+    }
+}
+
+static bool same_inode(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Whether `inner` or a folder above it is `outer` (by inode). */
+static bool below_by_inode(const char *inner, const char *outer)
+{
+    struct stat so;
+    if (stat(outer, &so) != 0) return false;
+    char *p = xstrdup(inner);
+    bool found = false;
+    while (!found && strcmp(p, "/") != 0 && strcmp(p, ".") != 0) {
+        struct stat sp;
+        found = stat(p, &sp) == 0 && sp.st_dev == so.st_dev && sp.st_ino == so.st_ino;
+        char *up = path_dirname(p);
+        free(p);
+        p = up;
+    }
+    free(p);
+    return found;
+}
+
+/* `inner` is `outer` or lies inside it, compared as strings. */
+static bool path_below(const char *inner, const char *outer)
+{
+    size_t n = strlen(outer);
+    if (strncmp(inner, outer, n) != 0) return false;
+    return inner[n] == 0 || inner[n] == '/' || (n && outer[n - 1] == '/');
+}
+
+fs_relation fs_relation_of(const char *a, const char *b)
+{
+    char *ra = fs_resolve(a, false), *rb = fs_resolve(b, false);
+    fs_relation r = FS_APART;
+    if (strcmp(ra, rb) == 0 || same_inode(ra, rb)) r = FS_SAME;
+    else if (path_below(ra, rb) || below_by_inode(ra, rb)) r = FS_INSIDE;
+    else if (path_below(rb, ra) || below_by_inode(rb, ra)) r = FS_CONTAINS;
+    free(ra);
+    free(rb);
+    return r;
+}
+
+/* `path` without its empty and '.' components ("./a//b/." -> "a/b"). */
+static char *path_tidied(const char *path)
+{
+    buf out = {0};
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, "/");
+        if (n && !(n == 1 && *p == '.')) buf_printf(&out, "%s%.*s", out.len ? "/" : "", (int)n, p);
+        p += n + (p[n] == '/');
+    }
+    return (char *)buf_cstr(&out);
+}
+
+char *path_spelling_problem(const char *path, bool folder)
+{
+    size_t n = strlen(path);
+    if (strcmp(path, ".") == 0) return folder ? NULL : xasprintf("\"%s\" names no file: write the header's file name", path);
+    const char *why = NULL;
+    bool trailing = n && path[n - 1] == '/';
+    size_t check = folder && trailing && n > 1 && path[n - 2] != '/' ? n - 1 : n; /* a folder's one '/' */
+    for (size_t i = 0; i < check && !why;) {
+        size_t len = strcspn(path + i, "/");
+        if (i + len > check) len = check - i;
+        if (len == 1 && path[i] == '.') why = "has a '.' component";
+        else if (len == 0 && i + len < check) why = "has an empty component";
+        i += len + 1;
+    }
+    if (!why && !folder && trailing) why = "ends with '/', which a file's path does not";
+    if (!why) return NULL;
+    char *tidy = path_tidied(path);
+    char *message = tidy[0] ? xasprintf("\"%s\" %s: write it \"%s\" (one file, one spelling)", path, why, tidy)
+                            : xasprintf("\"%s\" %s: write it \".\"", path, why);
+    free(tidy);
+    return message;
+}

@@ -82,4 +82,22 @@ char *path_join(const char *a, const char *b);
 char *path_dirname(const char *path);
 const char *path_basename(const char *path);
 
+/* The path, absolute, with "." components and repeated '/' dropped and every symbolic link in its
+ * longest existing prefix resolved (realpath); the rest, which does not exist, is kept as spelt.
+ * With `keep_last`, the last component is not resolved: the entry itself (a link is named, not
+ * followed), as a write that renames over it would replace it. Caller frees. */
+char *fs_resolve(const char *path, bool keep_last);
+
+/* How two paths lie on the file system: one folder, one inside the other, or apart. Compared as
+ * fs_resolve spells them, then by device and inode (a case-insensitive mount spells one folder
+ * two ways), so "./generated", "generated/" and a link to it are one. */
+typedef enum fs_relation { FS_APART, FS_SAME, FS_INSIDE, FS_CONTAINS } fs_relation;
+fs_relation fs_relation_of(const char *a, const char *b); /* FS_INSIDE: a is inside b */
+/* Whether `path` (relative, without '..') is the one spelling of what it names, as an output
+ * path must be: no empty component ("a//b", a trailing '/' of a file) and no '.' component
+ * ("./a", "a/./b", "a/."), and a file is not "." itself. A folder may be "." (the directory
+ * itself) and end with one '/'. Returns NULL when it is, else the message to report, naming the
+ * spelling to write (caller frees). */
+char *path_spelling_problem(const char *path, bool folder);
+
 #endif

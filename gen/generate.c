@@ -146,7 +146,8 @@ static bool load_manifest(const name_list *manifests, domain_job *job)
     return ok;
 }
 
-/* Two outputs on one path (or on paths that differ only in case) would overwrite each other. */
+/* Two headers (or two manifests) on one path, or on paths that differ only in case, would overwrite
+ * each other. A header on a manifest is check_outputs_not_read's. */
 static bool check_distinct_outputs(domain_job *jobs, size_t count)
 {
     bool ok = true;
@@ -155,13 +156,12 @@ static bool check_distinct_outputs(domain_job *jobs, size_t count)
             const char *pa[2] = {jobs[a].header_path, jobs[a].manifest_path};
             const char *pb[2] = {jobs[b].header_path, jobs[b].manifest_path};
             for (int i = 0; i < 2; i++)
-                for (int j = 0; j < 2; j++)
-                    if (ascii_ieq(pa[i], strlen(pa[i]), pb[j], strlen(pb[j]))) {
-                        domain *da = jobs[a].d, *db = jobs[b].d;
-                        diag_error(da->cfg ? da->cfg->loc : loc_file(pa[i]), "domains '%s' and '%s' both write %s; nothing was written",
-                                   db->name, da->name, pa[i]);
-                        ok = false;
-                    }
+                if (ascii_ieq(pa[i], strlen(pa[i]), pb[i], strlen(pb[i]))) {
+                    domain *da = jobs[a].d, *db = jobs[b].d;
+                    diag_error(da->cfg ? da->cfg->loc : loc_file(pa[i]), "domains '%s' and '%s' both write %s; nothing was written",
+                               db->name, da->name, pa[i]);
+                    ok = false;
+                }
         }
     return ok;
 }
@@ -250,7 +250,7 @@ static void remove_stale_outputs(const char *stamp_path, const char *base, const
         if (str_has_suffix(o->path, ".manifest.json", NULL)) continue;
         if (strncmp(o->path, base, base_len) != 0 || o->path[base_len] != '/' || strstr(o->path, "/../")) continue;
         if (!stamp_output_intact(o)) continue;
-        if (unlink(o->path) == 0 && report) fprintf(report, "removed %s: no longer generated\n", o->path);
+        if (output_unlink_below(base, o->path + base_len + 1) && report) fprintf(report, "removed %s: no longer generated\n", o->path);
     }
     index_map_free(&now);
     stamp_free(&old);
@@ -329,8 +329,8 @@ static bool emit_all(const gen_options *opt, output_plan *plan, void **stage_sta
     emit_options eo = {opt->banner_without_version};
     for (size_t i = 0; i < plan->count; i++) {
         planned_output *po = &plan->items[i];
-        if (out->mode == OUTPUT_WRITE && !output_make_dirs(out, po->base, po->relative)) return false;
-        out_file *o = output_begin(out, po->path);
+        out_file *o = output_begin_below(out, po->base, po->relative);
+        if (o->failed) return false;
         o->text = true;
         if (!po->job) {
             tlg_stages[po->stage]->emit(stage_state[po->stage], po->index, o, &eo);
@@ -454,6 +454,114 @@ static bool outputs_as_declared(const gen_options *opt, const output_plan *plan,
     return ok;
 }
 
+/* A file or directory the run reads, named by its directory entry as the file system resolves it
+ * (links in its folders followed, the entry itself not), and what it is for messages. */
+typedef struct read_path {
+    char *entry;
+    char *what;  /* "the project config threadlink.json", "the manifest of Items" */
+} read_path;
+
+typedef struct read_set {
+    VEC(read_path) paths;
+    index_map by_entry; /* case-folded: a case-insensitive file system has one entry for both */
+    char *last_dir, *last_real; /* inputs come folder by folder: one realpath per folder */
+} read_set;
+
+/* The entry of `path`: its folder resolved, its own name as it is. */
+static char *entry_of(read_set *rs, const char *path)
+{
+    char *dir = path_dirname(path);
+    if (!rs->last_dir || strcmp(dir, rs->last_dir) != 0) {
+        free(rs->last_dir);
+        free(rs->last_real);
+        rs->last_dir = dir;
+        rs->last_real = fs_resolve(dir, false);
+    } else {
+        free(dir);
+    }
+    return path_join(rs->last_real, path_basename(path));
+}
+
+typedef struct entry_probe { const read_set *rs; const char *entry; } entry_probe;
+
+static bool same_entry(const void *ctx, uint32_t i)
+{
+    const entry_probe *e = ctx;
+    const char *other = e->rs->paths.items[i].entry;
+    return ascii_ieq(other, strlen(other), e->entry, strlen(e->entry));
+}
+
+static void read_set_add(read_set *rs, const char *path, char *what)
+{
+    read_path *r = vec_push(&rs->paths);
+    r->entry = entry_of(rs, path);
+    r->what = what;
+    index_map_insert(&rs->by_entry, fnv1a_folded(r->entry, strlen(r->entry)), (uint32_t)(rs->paths.count - 1));
+}
+
+static char *describe_input(const project *p, const char *path)
+{
+    const char *kind = strcmp(path, p->cfg.path) == 0 ? "the project config"
+                       : fs_kind_follow(path) == FS_DIR ? "the directory"
+                       : str_has_suffix(path, ".txt", NULL) ? "the entries file"
+                       : str_has_suffix(path, ".vault.json", NULL) ? "the vault schema"
+                       : str_has_suffix(path, ".vaultdata.json", NULL) ? "the vault data file"
+                                                                      : "the input";
+    return xasprintf("%s %s", kind, path);
+}
+
+/* Every file and directory the run reads, with every domain's manifest (the identity stores). */
+static void collect_reads(project *p, domain_job *jobs, size_t count, read_set *rs)
+{
+    index_map_init(&rs->by_entry, p->inputs.count + 2 * count);
+    for (size_t i = 0; i < p->inputs.count; i++) read_set_add(rs, p->inputs.items[i], describe_input(p, p->inputs.items[i]));
+    for (size_t i = 0; i < count; i++) {
+        if (jobs[i].d->shell) {
+            char *shell = path_join(p->cfg.root, jobs[i].d->shell);
+            read_set_add(rs, shell, xasprintf("the shell %s", shell));
+            free(shell);
+        }
+        read_set_add(rs, jobs[i].manifest_path, xasprintf("the manifest of %s", jobs[i].d->name));
+    }
+}
+
+static void read_set_free(read_set *rs)
+{
+    for (size_t i = 0; i < rs->paths.count; i++) free(rs->paths.items[i].entry), free(rs->paths.items[i].what);
+    vec_free(&rs->paths);
+    index_map_free(&rs->by_entry);
+    free(rs->last_dir);
+    free(rs->last_real);
+}
+
+/* No output may replace a file the run reads: "generated_dir": "." with an output named
+ * threadlink.json overwrote the config, an output named like an injector replaced the entries.
+ * Reported at the domain's "output" key. */
+static bool check_outputs_not_read(project *p, domain_job *jobs, size_t count, const output_plan *plan, const src_loc *where)
+{
+    read_set rs = {0};
+    collect_reads(p, jobs, count, &rs);
+    bool ok = true;
+    for (size_t a = 0; a < plan->count; a++) {
+        const planned_output *po = &plan->items[a];
+        if (po->manifest) continue; /* read and written by design */
+        char *entry = entry_of(&rs, po->path);
+        entry_probe ep = {&rs, entry};
+        uint32_t hit = index_map_find(&rs.by_entry, fnv1a_folded(entry, strlen(entry)), same_entry, &ep);
+        free(entry);
+        if (hit == UINT32_MAX) continue;
+        const domain_config *dc = po->job ? po->job->d->cfg : NULL;
+        char key[48];
+        snprintf(key, sizeof key, "domains[%zu].output", dc ? (size_t)(dc - p->cfg.domains.items) : 0);
+        src_loc at = dc ? json_locate(p->cfg.path, p->cfg.text, p->cfg.text_len, key) : where[a];
+        diag_error(at, "%s%soutput \"%s\" is %s, which this run reads; nothing was written", dc ? key : "", dc ? ": " : "", po->path,
+                   rs.paths.items[hit].what);
+        ok = false;
+    }
+    read_set_free(&rs);
+    return ok;
+}
+
 static void plan_add(output_plan *plan, const char *base, const char *relative, domain_job *job, bool manifest,
                      size_t stage, size_t index)
 {
@@ -467,6 +575,29 @@ static void plan_add(output_plan *plan, const char *base, const char *relative, 
     po->index = index;
 }
 
+/* Temporary files of a killed run beside the planned outputs and the stamp (and the depfile):
+ * on the fast path too, since the killed run left the stamp and the outputs as they were. check
+ * only reports them (an error: a commit must not carry them). */
+static void clean_up_leftovers(const gen_options *opt, const output_plan *plan, const char *build_base, const char *gen_dir)
+{
+    bool remove = opt->command != GEN_CHECK;
+    char **relatives = xcalloc(plan->count + 1, sizeof *relatives);
+    const char *bases[2] = {build_base, strcmp(gen_dir, build_base) != 0 ? gen_dir : NULL};
+    for (int b = 0; b < 2 && bases[b]; b++) {
+        size_t n = 0;
+        if (b == 0) relatives[n++] = (char *)STAMP_FILE;
+        for (size_t i = 0; i < plan->count; i++)
+            if (strcmp(plan->items[i].base, bases[b]) == 0) relatives[n++] = (char *)plan->items[i].relative;
+        output_leftovers(bases[b], relatives, n, remove);
+    }
+    if (remove && opt->depfile) {
+        char *dir = path_dirname(opt->depfile), *name = (char *)path_basename(opt->depfile);
+        output_leftovers(dir, &name, 1, true);
+        free(dir);
+    }
+    free(relatives);
+}
+
 static size_t stage_count(void)
 {
     size_t n = 0;
@@ -474,204 +605,300 @@ static size_t stage_count(void)
     return n;
 }
 
+/* One run's state, from the loaded project to the written outputs; gen_run calls the steps below
+ * in order, each skipped once an earlier one failed. */
+typedef struct gen_run_ctx {
+    const gen_options *opt;
+    gen_result *result;
+    FILE *summary_out;
+    unsigned errors_before;
+    project p;
+    size_t nstages, count;
+    void **stage_state;
+    stage_outputs *stage_out;
+    bool *stage_loaded;
+    domain_job *jobs;
+    char *gen_dir;
+    const char *build_base;   /* -o DIR for headers, else the generated directory */
+    output_plan plan;
+    VEC(src_loc) plan_where;  /* the config location each planned output is reported at */
+    char *stamp_path;
+    uint64_t inputs;
+} gen_run_ctx;
+
+static bool no_new_errors(const gen_run_ctx *c) { return diag_error_count() == c->errors_before; }
+
+/* Stages read their inputs first: some add domains of their own. */
+static bool load_stages(gen_run_ctx *c)
+{
+    bool ok = true;
+    size_t n = c->nstages ? c->nstages : 1;
+    c->stage_state = xcalloc(n, sizeof *c->stage_state);
+    c->stage_out = xcalloc(n, sizeof *c->stage_out);
+    c->stage_loaded = xcalloc(n, sizeof *c->stage_loaded);
+    for (size_t s = 0; s < c->nstages; s++) {
+        c->stage_loaded[s] = tlg_stages[s]->load(&c->p, &c->stage_state[s], &c->stage_out[s]);
+        if (!c->stage_loaded[s] || (tlg_stages[s]->add_domains && !tlg_stages[s]->add_domains(c->stage_state[s], &c->p))) ok = false;
+    }
+    return ok;
+}
+
+static void plan_at(gen_run_ctx *c, const char *base, const char *relative, domain_job *job, bool manifest,
+                    size_t stage, size_t index, src_loc where)
+{
+    plan_add(&c->plan, base, relative, job, manifest, stage, index);
+    *vec_push(&c->plan_where) = where;
+}
+
+/* Each domain's header (and, but for headers, its manifest): confined, its shell loaded. */
+static bool plan_domains(gen_run_ctx *c)
+{
+    bool ok = true;
+    for (size_t i = 0; i < c->count; i++) {
+        domain_job *job = &c->jobs[i];
+        job->d = &c->p.domains.items[i];
+        job->header_path = path_join(c->gen_dir, job->d->output);
+        job->manifest_path = path_join(c->gen_dir, job->d->manifest);
+        *vec_push(&job->inputs) = xstrdup(project_relative(&c->p, c->p.cfg.path));
+        for (size_t s = 0; s < job->d->sources.count; s++)
+            *vec_push(&job->inputs) = xstrdup(project_relative(&c->p, job->d->sources.items[s].path));
+        src_loc where = job->d->cfg ? job->d->cfg->loc : loc_file(c->p.cfg.path);
+        if (!output_confined(c->build_base, job->d->output, where)) ok = false;
+        if (!output_confined(c->gen_dir, job->d->manifest, where)) ok = false;
+        if (!load_shell(&c->p, job)) ok = false;
+        plan_at(c, c->build_base, job->d->output, job, false, 0, 0, where);
+        if (c->opt->command != GEN_HEADERS) plan_at(c, c->gen_dir, job->d->manifest, job, true, 0, 0, where);
+    }
+    return check_distinct_outputs(c->jobs, c->count) && ok;
+}
+
+/* Stage outputs against everything planned before them, through a set of case-folded paths
+ * (thousands of vault headers must not cost a quadratic scan). */
+static bool check_stage_outputs_distinct(gen_run_ctx *c, size_t domain_outputs)
+{
+    if (c->plan.count <= domain_outputs) return true;
+    bool ok = true;
+    index_map seen;
+    index_map_init(&seen, c->plan.count);
+    path_probe pp = {&c->plan, NULL, 0};
+    for (size_t a = 0; a < c->plan.count; a++) {
+        const char *pa = c->plan.items[a].path;
+        pp.path = pa;
+        pp.len = strlen(pa);
+        uint32_t h = fnv1a_folded(pa, pp.len);
+        uint32_t dup = index_map_find(&seen, h, same_path, &pp);
+        if (dup != UINT32_MAX && a >= domain_outputs) {
+            diag_error(c->plan_where.items[a], "%s is already written by another output; nothing was written", pa);
+            ok = false;
+        }
+        if (dup == UINT32_MAX) index_map_insert(&seen, h, (uint32_t)a);
+    }
+    index_map_free(&seen);
+    return ok;
+}
+
+/* The stages' outputs (for headers, those that belong in a build directory). */
+static bool plan_stage_outputs(gen_run_ctx *c)
+{
+    bool ok = true;
+    size_t domain_outputs = c->plan.count;
+    for (size_t s = 0; s < c->nstages; s++) {
+        if (!c->stage_loaded[s]) continue;
+        for (size_t k = 0; k < c->stage_out[s].count; k++) {
+            stage_output *so = &c->stage_out[s].items[k];
+            if (c->opt->command == GEN_HEADERS && !so->build_output) continue;
+            if (!output_confined(c->build_base, so->path, so->where)) ok = false;
+            plan_at(c, c->build_base, so->path, NULL, false, s, k, so->where);
+        }
+    }
+    return check_stage_outputs_distinct(c, domain_outputs) && ok;
+}
+
+/* The planned paths as a whole: none an input, no stamp or guard clash, as the build declared. */
+static bool check_plan(gen_run_ctx *c, bool ok)
+{
+    if (!check_outputs_not_read(&c->p, c->jobs, c->count, &c->plan, c->plan_where.items)) ok = false;
+    if (!check_stamp_and_guards(&c->plan, c->plan_where.items, c->build_base)) ok = false;
+    if (ok && c->opt->expect_outputs_given && !outputs_as_declared(c->opt, &c->plan, c->plan_where.items, c->p.cfg.path)) ok = false;
+    if (ok) clean_up_leftovers(c->opt, &c->plan, c->build_base, c->gen_dir);
+    return ok;
+}
+
+/* The fast path: nothing changed since the stamp was written (the depfile is still written). */
+static bool stamp_is_fresh(gen_run_ctx *c)
+{
+    if (c->plan.count == 0 || !no_new_errors(c)) return false;
+    c->inputs = input_digest(c->opt, &c->p, c->jobs, c->count);
+    c->stamp_path = path_join(c->build_base, STAMP_FILE);
+    VEC(char *) paths = {0};
+    for (size_t i = 0; i < c->plan.count; i++) *vec_push(&paths) = c->plan.items[i].path;
+    bool fresh = stamp_says_up_to_date(c->stamp_path, c->inputs, paths.items, paths.count);
+    vec_free(&paths);
+    if (!fresh) return false;
+    c->result->outputs = c->plan.count;
+    if (c->opt->depfile) write_depfile(c->opt, &c->p, c->jobs, c->count, c->plan.items[0].path);
+    return true;
+}
+
+/* Every manifest, so that each problem (two conflicted merges) is reported in one run. */
+static bool load_manifests(gen_run_ctx *c)
+{
+    name_list manifests = {0};
+    bool ok = true;
+    find_manifests(c->gen_dir, 0, &manifests);
+    for (size_t i = 0; i < c->count; i++)
+        if (!load_manifest(&manifests, &c->jobs[i])) ok = false;
+    if (ok) warn_orphan_manifests(&manifests, c->jobs, c->count);
+    name_list_free(&manifests);
+    return ok;
+}
+
+/* Identity for every domain, merged with its manifest; headers reports what it lacks. */
+static bool assign_identities(gen_run_ctx *c)
+{
+    bool ok = true;
+    for (size_t i = 0; i < c->count; i++) {
+        domain_job *job = &c->jobs[i];
+        if (!identity_assign(job->d, &job->m, job->manifest_path, &job->summary)) {
+            diag_note(loc_file(job->manifest_path), "nothing was written: fix or restore the manifest (it is the identity store of %s)", job->d->name);
+            ok = false;
+            continue;
+        }
+        size_t live = 0;
+        for (size_t e = 0; e < job->m.entries.count; e++) live += !job->m.entries.items[e].tombstone;
+        if (live == 0)
+            diag_warning(job->d->cfg ? job->d->cfg->loc : loc_file(c->p.cfg.path),
+                         "domain '%s' has no entries: its enum holds only the sentinel %s_None", job->d->name, job->d->c_name);
+        if (c->opt->command == GEN_HEADERS && !identity_report_unrecorded(job->d, &job->summary, job->manifest_path, c->opt->strict)) ok = false;
+    }
+    return ok;
+}
+
+/* The stages after identity: they see every domain's merged manifest. */
+static bool resolve_stages(gen_run_ctx *c)
+{
+    if (!c->nstages) return true;
+    bool ok = true;
+    domain_result *results = xcalloc(c->count ? c->count : 1, sizeof *results);
+    for (size_t i = 0; i < c->count; i++) results[i] = (domain_result){c->jobs[i].d, &c->jobs[i].m};
+    for (size_t s = 0; s < c->nstages; s++)
+        if (!tlg_stages[s]->resolve(c->stage_state[s], results, c->count)) ok = false;
+    free(results);
+    return ok;
+}
+
+/* check: a unified diff of every output that would change, and a hint. */
+static void print_check_diff(const output_set *out, FILE *summary_out)
+{
+    buf diff = {0}, old = {0};
+    for (size_t i = 0; i < out->files.count; i++) {
+        out_file *o = out->files.items[i];
+        if (!o->differs) continue;
+        bool exists = fs_read_file(o->path, &old);
+        char *a_name = exists ? xasprintf("a/%s", o->path) : xstrdup("/dev/null");
+        char *b_name = xasprintf("b/%s", o->path);
+        diff.len = 0;
+        udiff(&diff, a_name, exists ? old.data : "", exists ? old.len : 0, b_name, o->whole.data ? o->whole.data : "", o->whole.len);
+        fwrite(diff.data, 1, diff.len, summary_out);
+        free(a_name);
+        free(b_name);
+    }
+    buf_free(&diff);
+    buf_free(&old);
+    if (out->changed)
+        fprintf(summary_out, "threadlink-gen: %zu generated file%s out of date: run threadlink-gen generate\n",
+                out->changed, out->changed == 1 ? " is" : "s are");
+}
+
+/* After the outputs were committed: stale outputs, the stamp, the depfile, the summary or diff. */
+static void after_commit(gen_run_ctx *c, output_set *out)
+{
+    const gen_options *opt = c->opt;
+    if (c->stamp_path && opt->command != GEN_CHECK) {
+        remove_stale_outputs(c->stamp_path, c->build_base, out, opt->quiet ? NULL : c->summary_out);
+        write_stamp(c->stamp_path, c->inputs, out);
+    }
+    if (opt->depfile && opt->command != GEN_CHECK && out->files.count)
+        write_depfile(opt, &c->p, c->jobs, c->count, out->files.items[0]->path);
+    if (!opt->quiet && opt->command == GEN_GENERATE)
+        for (size_t i = 0; i < c->count; i++)
+            if (c->jobs[i].summary.text.len) fputs(c->jobs[i].summary.text.data, c->summary_out);
+    if (opt->command == GEN_CHECK) print_check_diff(out, c->summary_out);
+}
+
+/* Emit every planned output, then rename them into place together (or none of them). */
+static bool emit_and_commit(gen_run_ctx *c)
+{
+    output_set out = {.mode = c->opt->command == GEN_CHECK ? OUTPUT_CHECK : OUTPUT_WRITE};
+    bool ok = emit_all(c->opt, &c->plan, c->stage_state, &out) && no_new_errors(c);
+    if (ok) {
+        ok = output_commit(&out);
+        c->result->outputs = out.files.count;
+        c->result->changed = out.changed;
+        if (ok) after_commit(c, &out);
+    } else {
+        output_abort(&out);
+    }
+    output_set_free(&out);
+    return ok;
+}
+
+static void gen_run_free(gen_run_ctx *c)
+{
+    free(c->stamp_path);
+    for (size_t i = 0; i < c->plan.count; i++) free(c->plan.items[i].path);
+    vec_free(&c->plan);
+    vec_free(&c->plan_where);
+    for (size_t s = 0; s < c->nstages; s++) {
+        if (c->stage_state[s]) tlg_stages[s]->free(c->stage_state[s]);
+        for (size_t k = 0; k < c->stage_out[s].count; k++) free(c->stage_out[s].items[k].path);
+        vec_free(&c->stage_out[s]);
+    }
+    free(c->stage_state);
+    free(c->stage_out);
+    free(c->stage_loaded);
+    for (size_t i = 0; i < c->count; i++) free_job(&c->jobs[i]);
+    free(c->jobs);
+    free(c->gen_dir);
+    model_free(&c->p);
+}
+
+/* Read and check everything and plan every output before anything is written; then (unless the
+ * stamp says nothing changed) manifests, identities, the stages, and one commit of all outputs. */
+static bool gen_run_steps(gen_run_ctx *c)
+{
+    bool ok = load_stages(c);
+    c->count = c->p.domains.count;
+    c->jobs = xcalloc(c->count ? c->count : 1, sizeof *c->jobs);
+    c->gen_dir = path_join(c->p.cfg.root, c->p.cfg.generated_dir);
+    c->build_base = c->opt->command == GEN_HEADERS ? c->opt->headers_dir : c->gen_dir;
+    if (!plan_domains(c)) ok = false;
+    if (!plan_stage_outputs(c)) ok = false;
+    ok = check_plan(c, ok);
+    if (ok && c->opt->list_outputs) {
+        print_outputs(&c->plan, c->summary_out);
+        c->result->outputs = c->plan.count;
+        return true;
+    }
+    if (ok && stamp_is_fresh(c)) return true;
+    return ok && load_manifests(c) && assign_identities(c) && resolve_stages(c) && emit_and_commit(c);
+}
+
 int gen_run(const gen_options *opt, gen_result *result)
 {
     gen_result local = {0};
-    if (!result) result = &local;
-    memset(result, 0, sizeof *result);
-    FILE *summary_out = opt->summary ? opt->summary : stdout;
-    unsigned errors_before = diag_error_count();
-
-    project p;
-    if (!model_load(opt->config_path ? opt->config_path : "threadlink.json", &p)) return 1;
-
-    size_t nstages = stage_count();
-    void **stage_state = xcalloc(nstages ? nstages : 1, sizeof *stage_state);
-    stage_outputs *stage_out = xcalloc(nstages ? nstages : 1, sizeof *stage_out);
-    bool *stage_loaded = xcalloc(nstages ? nstages : 1, sizeof *stage_loaded);
-    bool ok = true;
-    /* Stages read their inputs first: some add domains of their own. */
-    for (size_t s = 0; s < nstages; s++) {
-        stage_loaded[s] = tlg_stages[s]->load(&p, &stage_state[s], &stage_out[s]);
-        if (!stage_loaded[s] || (tlg_stages[s]->add_domains && !tlg_stages[s]->add_domains(stage_state[s], &p))) ok = false;
-    }
-    size_t count = p.domains.count;
-    domain_job *jobs = xcalloc(count ? count : 1, sizeof *jobs);
-    char *gen_dir = path_join(p.cfg.root, p.cfg.generated_dir);
-    const char *build_base = opt->command == GEN_HEADERS ? opt->headers_dir : gen_dir;
-    output_plan plan = {0};
-    VEC(src_loc) plan_where = {0};
-
-    /* Read and check everything, and plan every output, before anything is written. */
-    for (size_t i = 0; i < count; i++) {
-        domain_job *job = &jobs[i];
-        job->d = &p.domains.items[i];
-        job->header_path = path_join(gen_dir, job->d->output);
-        job->manifest_path = path_join(gen_dir, job->d->manifest);
-        *vec_push(&job->inputs) = xstrdup(project_relative(&p, p.cfg.path));
-        for (size_t s = 0; s < job->d->sources.count; s++)
-            *vec_push(&job->inputs) = xstrdup(project_relative(&p, job->d->sources.items[s].path));
-        src_loc where = job->d->cfg ? job->d->cfg->loc : loc_file(p.cfg.path);
-        if (!output_confined(build_base, job->d->output, where)) ok = false;
-        if (!output_confined(gen_dir, job->d->manifest, where)) ok = false;
-        if (!load_shell(&p, job)) ok = false;
-        plan_add(&plan, build_base, job->d->output, job, false, 0, 0);
-        *vec_push(&plan_where) = where;
-        if (opt->command != GEN_HEADERS) {
-            plan_add(&plan, gen_dir, job->d->manifest, job, true, 0, 0);
-            *vec_push(&plan_where) = where;
-        }
-    }
-    if (!check_distinct_outputs(jobs, count)) ok = false;
-    size_t domain_outputs = plan.count;
-    for (size_t s = 0; s < nstages; s++) {
-        if (!stage_loaded[s]) continue;
-        for (size_t k = 0; k < stage_out[s].count; k++) {
-            stage_output *so = &stage_out[s].items[k];
-            if (opt->command == GEN_HEADERS && !so->build_output) continue;
-            if (!output_confined(build_base, so->path, so->where)) ok = false;
-            plan_add(&plan, build_base, so->path, NULL, false, s, k);
-            *vec_push(&plan_where) = so->where;
-        }
-    }
-    /* Stage outputs against everything planned before them, through a set of case-folded paths
-     * (thousands of vault headers must not cost a quadratic scan). */
-    if (plan.count > domain_outputs) {
-        index_map seen;
-        index_map_init(&seen, plan.count);
-        path_probe pp = {&plan, NULL, 0};
-        for (size_t a = 0; a < plan.count; a++) {
-            const char *pa = plan.items[a].path;
-            pp.path = pa;
-            pp.len = strlen(pa);
-            uint32_t h = fnv1a_folded(pa, pp.len);
-            uint32_t dup = index_map_find(&seen, h, same_path, &pp);
-            if (dup != UINT32_MAX && a >= domain_outputs) {
-                diag_error(plan_where.items[a], "%s is already written by another output; nothing was written", pa);
-                ok = false;
-            }
-            if (dup == UINT32_MAX) index_map_insert(&seen, h, (uint32_t)a);
-        }
-        index_map_free(&seen);
-    }
-
-    if (!check_stamp_and_guards(&plan, plan_where.items, build_base)) ok = false;
-    if (ok && opt->expect_outputs_given && !outputs_as_declared(opt, &plan, plan_where.items, p.cfg.path)) ok = false;
-
-    /* The fast path: nothing changed since the stamp was written. */
-    char *stamp_path = NULL;
-    uint64_t inputs = 0;
-    if (ok && opt->list_outputs) {
-        print_outputs(&plan, summary_out);
-        result->outputs = plan.count;
-        goto cleanup;
-    }
-    if (ok && plan.count > 0 && diag_error_count() == errors_before) {
-        inputs = input_digest(opt, &p, jobs, count);
-        stamp_path = path_join(build_base, STAMP_FILE);
-        VEC(char *) paths = {0};
-        for (size_t i = 0; i < plan.count; i++) *vec_push(&paths) = plan.items[i].path;
-        bool fresh = stamp_says_up_to_date(stamp_path, inputs, paths.items, paths.count);
-        vec_free(&paths);
-        if (fresh) {
-            result->outputs = plan.count;
-            if (opt->depfile) write_depfile(opt, &p, jobs, count, plan.items[0].path);
-            goto cleanup;
-        }
-    }
-
-    name_list manifests = {0};
-    if (ok) find_manifests(gen_dir, 0, &manifests);
-    if (ok) /* every manifest, so that each problem (two conflicted merges) is reported in one run */
-        for (size_t i = 0; i < count; i++)
-            if (!load_manifest(&manifests, &jobs[i])) ok = false;
-    if (ok) warn_orphan_manifests(&manifests, jobs, count);
-    name_list_free(&manifests);
-
-    if (ok) {
-        for (size_t i = 0; i < count; i++) {
-            domain_job *job = &jobs[i];
-            if (!identity_assign(job->d, &job->m, job->manifest_path, &job->summary)) {
-                diag_note(loc_file(job->manifest_path), "nothing was written: fix or restore the manifest (it is the identity store of %s)", job->d->name);
-                ok = false;
-                continue;
-            }
-            size_t live = 0;
-            for (size_t e = 0; e < job->m.entries.count; e++) live += !job->m.entries.items[e].tombstone;
-            if (live == 0)
-                diag_warning(job->d->cfg ? job->d->cfg->loc : loc_file(p.cfg.path),
-                             "domain '%s' has no entries: its enum holds only the sentinel %s_None", job->d->name, job->d->c_name);
-            const identity_summary *sum = &job->summary;
-            if (opt->command == GEN_HEADERS && !identity_report_unrecorded(job->d, sum, job->manifest_path, opt->strict)) ok = false;
-        }
-    }
-    if (ok && nstages) {
-        domain_result *results = xcalloc(count ? count : 1, sizeof *results);
-        for (size_t i = 0; i < count; i++) results[i] = (domain_result){jobs[i].d, &jobs[i].m};
-        for (size_t s = 0; s < nstages; s++)
-            if (!tlg_stages[s]->resolve(stage_state[s], results, count)) ok = false;
-        free(results);
-    }
-
-    output_set out = {.mode = opt->command == GEN_CHECK ? OUTPUT_CHECK : OUTPUT_WRITE};
-    if (ok) ok = emit_all(opt, &plan, stage_state, &out);
-    if (ok && diag_error_count() == errors_before) {
-        ok = output_commit(&out);
-        result->outputs = out.files.count;
-        result->changed = out.changed;
-        if (ok && stamp_path && opt->command != GEN_CHECK) {
-            remove_stale_outputs(stamp_path, build_base, &out, opt->quiet ? NULL : summary_out);
-            write_stamp(stamp_path, inputs, &out);
-        }
-        if (ok && opt->depfile && opt->command != GEN_CHECK && out.files.count)
-            write_depfile(opt, &p, jobs, count, out.files.items[0]->path);
-        if (ok && !opt->quiet && opt->command == GEN_GENERATE)
-            for (size_t i = 0; i < count; i++)
-                if (jobs[i].summary.text.len) fputs(jobs[i].summary.text.data, summary_out);
-        if (ok && opt->command == GEN_CHECK) {
-            buf diff = {0}, old = {0};
-            for (size_t i = 0; i < out.files.count; i++) {
-                out_file *o = out.files.items[i];
-                if (!o->differs) continue;
-                bool exists = fs_read_file(o->path, &old);
-                char *a_name = exists ? xasprintf("a/%s", o->path) : xstrdup("/dev/null");
-                char *b_name = xasprintf("b/%s", o->path);
-                diff.len = 0;
-                udiff(&diff, a_name, exists ? old.data : "", exists ? old.len : 0, b_name, o->whole.data ? o->whole.data : "", o->whole.len);
-                fwrite(diff.data, 1, diff.len, summary_out);
-                free(a_name);
-                free(b_name);
-            }
-            buf_free(&diff);
-            buf_free(&old);
-            if (out.changed)
-                fprintf(summary_out, "threadlink-gen: %zu generated file%s out of date: run threadlink-gen generate\n",
-                        out.changed, out.changed == 1 ? " is" : "s are");
-        }
-    } else {
-        output_abort(&out);
-        ok = false;
-    }
-    output_set_free(&out);
-cleanup:
-    if (opt->on_input) visit_inputs(&p, jobs, count, opt->on_input, opt->on_input_ctx);
-    free(stamp_path);
-    if (diag_error_count() != errors_before) ok = false;
-    for (size_t i = 0; i < plan.count; i++) free(plan.items[i].path);
-    vec_free(&plan);
-    vec_free(&plan_where);
-    for (size_t s = 0; s < nstages; s++) {
-        if (stage_state[s]) tlg_stages[s]->free(stage_state[s]);
-        for (size_t k = 0; k < stage_out[s].count; k++) free(stage_out[s].items[k].path);
-        vec_free(&stage_out[s]);
-    }
-    free(stage_state);
-    free(stage_out);
-    free(stage_loaded);
-    for (size_t i = 0; i < count; i++) free_job(&jobs[i]);
-    free(jobs);
-    free(gen_dir);
-    model_free(&p);
+    gen_run_ctx c = {0};
+    c.opt = opt;
+    c.result = result ? result : &local;
+    memset(c.result, 0, sizeof *c.result);
+    c.summary_out = opt->summary ? opt->summary : stdout;
+    c.errors_before = diag_error_count();
+    if (!model_load(opt->config_path ? opt->config_path : "threadlink.json", &c.p)) return 1;
+    c.nstages = stage_count();
+    bool ok = gen_run_steps(&c);
+    if (opt->on_input) visit_inputs(&c.p, c.jobs, c.count, opt->on_input, opt->on_input_ctx);
+    if (!no_new_errors(&c)) ok = false;
+    gen_run_free(&c);
     if (!ok) return 1;
-    return (opt->command == GEN_CHECK && result->changed) ? 1 : 0;
+    return (opt->command == GEN_CHECK && c.result->changed) ? 1 : 0;
 }

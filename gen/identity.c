@@ -301,193 +301,231 @@ static void choose_member_name(const domain *d, const manifest *m, identity_inde
     if (d->asset_names) warn_asset_qualified(d, m, di, plain_owner, name);
 }
 
-bool identity_assign(const domain *d, manifest *m, const char *path, identity_summary *sum)
-{
-    memset(sum, 0, sizeof *sum);
-    size_t old_count = m->entries.count;
+/* One pass of identity_assign: the domain, its manifest, the index over it and the summary's
+ * text in the making. */
+typedef struct assign_ctx {
+    const domain *d;
+    manifest *m;
     identity_index x;
-    if (!index_manifest(d, m, path, d->decls.count, &x)) {
-        index_free(&x);
-        return false;
-    }
-    uint32_t next_ordinal = d->reserve_zero ? 1 : 0;
-    for (size_t i = 0; i < old_count; i++) {
-        entry *e = &m->entries.items[i];
+    identity_summary *sum;
+    size_t old_count;
+    uint32_t next_ordinal;
+    buf collisions, name_buf, key, spelled, rewritten, upgraded, signatures, pairs;
+    size_t spelling_cursor;
+} assign_ctx;
+
+/* Every old entry starts unclaimed; ordinals continue after the highest issued. */
+static void assign_prepare(assign_ctx *c)
+{
+    c->next_ordinal = c->d->reserve_zero ? 1 : 0;
+    for (size_t i = 0; i < c->old_count; i++) {
+        entry *e = &c->m->entries.items[i];
         e->decl = UINT32_MAX;
         e->change = CHANGE_NONE;
-        if (e->value >= next_ordinal) next_ordinal = e->value + 1;
+        if (e->value >= c->next_ordinal) c->next_ordinal = e->value + 1;
     }
+    size_t need = c->old_count + c->d->decls.count;
+    if (c->m->entries.cap < need) {
+        c->m->entries.cap = need;
+        c->m->entries.items = xrealloc(c->m->entries.items, need * sizeof *c->m->entries.items);
+    }
+}
 
-    buf collisions = {0};
-    buf name_buf = {0};
-    buf key = {0};
-    if (m->entries.cap < old_count + d->decls.count) {
-        m->entries.cap = old_count + d->decls.count;
-        m->entries.items = xrealloc(m->entries.items, m->entries.cap * sizeof *m->entries.items);
-    }
-    /* Assets take the entries of their own keys first: an entry written before keys followed
-     * asset names is claimed by spelling only when no asset has it as its own key. */
-    bool *own_taken = NULL;
-    if (d->asset_names) {
-        own_taken = xcalloc(d->decls.count ? d->decls.count : 1, sizeof *own_taken);
-        for (size_t di = 0; di < d->decls.count; di++) {
-            model_key(d, &d->decls.items[di], &key);
-            probe p = {m, key.data, key.len, 0};
-            uint32_t found = index_map_find(&x.keys, model_hash(key.data, key.len), eq_key, &p);
-            if (found == UINT32_MAX) continue;
-            take_entry(d, m, (uint32_t)di, found, sum);
-            own_taken[di] = true;
+/* An identity value for a new key: XXH32 under the first seed offset whose value is not issued
+ * yet (nor 0 with reserve_zero); a collision is reported once. */
+static void issue_hash_value(assign_ctx *c, entry *ne)
+{
+    probe p = {c->m, ne->key, ne->key_len, 0};
+    for (uint32_t seed = 0;; seed++) {
+        uint32_t v = identity_hash(ne->key, ne->key_len, seed);
+        p.value = v;
+        uint32_t clash = (c->d->reserve_zero && v == 0) ? UINT32_MAX - 1
+                                                         : index_map_find(&c->x.values, value_slot_hash(v), eq_value, &p);
+        if (clash == UINT32_MAX) {
+            ne->value = v;
+            ne->seed_offset = seed;
+            return;
         }
+        if (seed != 0) continue;
+        c->sum->hash_collisions++;
+        if (clash == UINT32_MAX - 1)
+            buf_printf(&c->collisions, "  hash collision: '%s' hashes to 0, the reserved sentinel value; rehashed\n", ne->key);
+        else
+            buf_printf(&c->collisions, "  hash collision: '%s' hashes to %u, already issued to '%s'; rehashed\n",
+                       ne->key, v, c->m->entries.items[clash].key);
     }
-    buf spelled = {0}, rewritten = {0}, upgraded = {0};
-    size_t spelling_cursor = 0;
-    for (size_t di = 0; di < d->decls.count; di++) {
-        if (own_taken && own_taken[di]) continue;
-        const decl *dc = &d->decls.items[di];
-        const char *scope = model_scope(d, dc);
-        model_key(d, dc, &key);
-        probe p = {m, key.data, key.len, 0};
-        uint32_t hk = model_hash(key.data, key.len);
-        uint32_t found = index_map_find(&x.keys, hk, eq_key, &p);
-        if (found != UINT32_MAX) {
-            take_entry(d, m, (uint32_t)di, found, sum);
-            continue;
-        }
-        if (d->asset_names && claim_spelling_entry(d, m, &x, (uint32_t)di, &key, &spelled, sum, &upgraded)) continue;
+}
 
-        entry ne = {0};
-        ne.key = arena_strndup(&m->strings, key.data, key.len);
-        ne.key_len = (uint32_t)key.len;
-        ne.scope = intern_scope(m, scope);
-        ne.decl = (uint32_t)di;
-        ne.change = CHANGE_ADDED;
-        choose_member_name(d, m, &x, (uint32_t)di, &name_buf, &collisions, sum);
-        const char *as_written = spelling_of(d, (uint32_t)di, &spelling_cursor);
-        if (as_written) list_add(&rewritten, &sum->rewritten, "%s \"%s\" -> %.*s", sum->rewritten ? "," : "", as_written, (int)name_buf.len, name_buf.data);
-        ne.name = arena_strndup(&m->strings, name_buf.data, name_buf.len);
-        ne.name_len = (uint32_t)name_buf.len;
+/* A declaration no entry matches: a new entry, its member name chosen once and its value issued. */
+static void add_entry(assign_ctx *c, uint32_t di, uint32_t key_hash)
+{
+    const domain *d = c->d;
+    manifest *m = c->m;
+    entry ne = {0};
+    ne.key = arena_strndup(&m->strings, c->key.data, c->key.len);
+    ne.key_len = (uint32_t)c->key.len;
+    ne.scope = intern_scope(m, model_scope(d, &d->decls.items[di]));
+    ne.decl = di;
+    ne.change = CHANGE_ADDED;
+    choose_member_name(d, m, &c->x, di, &c->name_buf, &c->collisions, c->sum);
+    const char *as_written = spelling_of(d, di, &c->spelling_cursor);
+    if (as_written)
+        list_add(&c->rewritten, &c->sum->rewritten, "%s \"%s\" -> %.*s", c->sum->rewritten ? "," : "", as_written,
+                 (int)c->name_buf.len, c->name_buf.data);
+    ne.name = arena_strndup(&m->strings, c->name_buf.data, c->name_buf.len);
+    ne.name_len = (uint32_t)c->name_buf.len;
+    if (d->kind == KIND_ORDINAL) ne.value = c->next_ordinal++;
+    else issue_hash_value(c, &ne);
+    uint32_t index = (uint32_t)m->entries.count;
+    *vec_push(&m->entries) = ne;
+    index_map_insert(&c->x.keys, key_hash, index);
+    index_map_insert(&c->x.names, fnv1a_folded(ne.name, ne.name_len), index);
+    index_map_insert(&c->x.values, value_slot_hash(ne.value), index);
+    c->sum->added++;
+}
 
-        if (d->kind == KIND_ORDINAL) {
-            ne.value = next_ordinal++;
-        } else {
-            for (uint32_t seed = 0;; seed++) {
-                uint32_t v = identity_hash(ne.key, ne.key_len, seed);
-                p.value = v;
-                uint32_t clash = (d->reserve_zero && v == 0)
-                                     ? UINT32_MAX - 1
-                                     : index_map_find(&x.values, value_slot_hash(v), eq_value, &p);
-                if (clash == UINT32_MAX) {
-                    ne.value = v;
-                    ne.seed_offset = seed;
-                    break;
-                }
-                if (seed == 0) {
-                    sum->hash_collisions++;
-                    if (clash == UINT32_MAX - 1)
-                        buf_printf(&collisions, "  hash collision: '%s' hashes to 0, the reserved sentinel value; rehashed\n", ne.key);
-                    else
-                        buf_printf(&collisions, "  hash collision: '%s' hashes to %u, already issued to '%s'; rehashed\n",
-                                   ne.key, v, m->entries.items[clash].key);
-                }
-            }
-        }
-        uint32_t index = (uint32_t)m->entries.count;
-        *vec_push(&m->entries) = ne;
-        index_map_insert(&x.keys, hk, index);
-        index_map_insert(&x.names, fnv1a_folded(ne.name, ne.name_len), index);
-        index_map_insert(&x.values, value_slot_hash(ne.value), index);
-        sum->added++;
+/* The entry of the declaration's own key, if the manifest has one. */
+static uint32_t find_own_entry(assign_ctx *c, uint32_t di, uint32_t *key_hash)
+{
+    model_key(c->d, &c->d->decls.items[di], &c->key);
+    probe p = {c->m, c->key.data, c->key.len, 0};
+    *key_hash = model_hash(c->key.data, c->key.len);
+    return index_map_find(&c->x.keys, *key_hash, eq_key, &p);
+}
+
+/* The rule: a declaration takes the entry of its key (kept, or revived from a tombstone); an asset
+ * may claim an entry issued to its C spelling before keys followed asset names; anything else is
+ * added. Assets take the entries of their own keys first, so that an entry is claimed by spelling
+ * only when no asset has it as its own key. Old entries nothing took become tombstones. */
+static void match_declarations(assign_ctx *c)
+{
+    const domain *d = c->d;
+    size_t n = d->decls.count;
+    bool *taken = xcalloc(n ? n : 1, sizeof *taken);
+    uint32_t hk;
+    for (size_t di = 0; d->asset_names && di < n; di++) {
+        uint32_t found = find_own_entry(c, (uint32_t)di, &hk);
+        if (found != UINT32_MAX) take_entry(d, c->m, (uint32_t)di, found, c->sum), taken[di] = true;
     }
-
-    for (size_t i = 0; i < old_count; i++) {
-        entry *e = &m->entries.items[i];
+    for (size_t di = 0; di < n; di++) {
+        if (taken[di]) continue;
+        uint32_t found = find_own_entry(c, (uint32_t)di, &hk);
+        if (found != UINT32_MAX) take_entry(d, c->m, (uint32_t)di, found, c->sum);
+        else if (!d->asset_names || !claim_spelling_entry(d, c->m, &c->x, (uint32_t)di, &c->key, &c->spelled, c->sum, &c->upgraded))
+            add_entry(c, (uint32_t)di, hk);
+    }
+    free(taken);
+    for (size_t i = 0; i < c->old_count; i++) {
+        entry *e = &c->m->entries.items[i];
         if (e->decl == UINT32_MAX && !e->tombstone) {
             e->tombstone = true;
             e->change = CHANGE_REMOVED;
-            sum->removed++;
+            c->sum->removed++;
         }
     }
+}
 
-    /* Event signatures: each live event records the one it was declared with; a change is named
-     * in the summary (listeners written for the old one no longer compile, and code subscribing
-     * through the untyped API with the old id is refused at run time). */
-    buf signatures = {0};
-    if (d->kind == KIND_ORDINAL) {
-        for (size_t i = 0; i < m->entries.count; i++) {
-            entry *e = &m->entries.items[i];
-            if (e->decl == UINT32_MAX) continue; /* a retired event keeps the one it had */
-            const char *sig = model_signature(d, e->decl);
-            if (e->signature && strcmp(e->signature, sig) == 0) continue;
-            if (e->signature && e->change != CHANGE_REVIVED) {
-                buf_printf(&signatures, "  signature changed: %s from %s to %s\n", e->name, e->signature, sig);
-                sum->signature_changes++;
-            }
-            e->signature = arena_strndup(&m->strings, sig, strlen(sig));
+/* Event signatures: each live event records the one it was declared with; a change is named
+ * in the summary (listeners written for the old one no longer compile, and code subscribing
+ * through the untyped API with the old id is refused at run time). */
+static void record_signatures(assign_ctx *c)
+{
+    if (c->d->kind != KIND_ORDINAL) return;
+    for (size_t i = 0; i < c->m->entries.count; i++) {
+        entry *e = &c->m->entries.items[i];
+        if (e->decl == UINT32_MAX) continue; /* a retired event keeps the one it had */
+        const char *sig = model_signature(c->d, e->decl);
+        if (e->signature && strcmp(e->signature, sig) == 0) continue;
+        if (e->signature && e->change != CHANGE_REVIVED) {
+            buf_printf(&c->signatures, "  signature changed: %s from %s to %s\n", e->name, e->signature, sig);
+            c->sum->signature_changes++;
+        }
+        e->signature = arena_strndup(&c->m->strings, sig, strlen(sig));
+    }
+}
+
+/* A removal whose unscoped name was added in another scope: a rescope, for the summary. */
+static bool report_rescope(assign_ctx *c, const entry *r, const char *fate)
+{
+    size_t rlen, alen;
+    const char *rname = unscoped(r, &rlen);
+    for (size_t j = c->old_count; j < c->m->entries.count; j++) {
+        const entry *a = &c->m->entries.items[j];
+        const char *aname = unscoped(a, &alen);
+        if (alen == rlen && memcmp(aname, rname, rlen) == 0 && strcmp(a->scope, r->scope) != 0) {
+            buf_printf(&c->pairs, "  rescope: '%s' moved from %s to %s (value %u -> %u; %s)\n",
+                       r->name, r->scope, a->scope, r->value, a->value, fate);
+            c->sum->rescopes++;
+            return true;
         }
     }
+    return false;
+}
 
-    /* Likely renames (a removal and an addition in one scope) and rescopes (one unscoped key
-     * removed from a scope and added in another), for the summary only. */
-    buf pairs = {0};
+/* Likely renames (a removal and an addition in one scope) and rescopes (one unscoped key
+ * removed from a scope and added in another), for the summary only. */
+static void report_renames(assign_ctx *c)
+{
+    if (!c->sum->removed || !c->sum->added) return;
     /* An identity tombstone stays in the enum, deprecated; a retired ordinal leaves it. */
-    const char *old_value_fate = d->kind == KIND_ORDINAL ? "the old index is retired, and its enumerator is gone"
-                                                         : "the old value stays as a deprecated tombstone";
-    if (sum->removed && sum->added) {
-        size_t next_added = old_count;
-        for (size_t i = 0; i < old_count; i++) {
-            entry *r = &m->entries.items[i];
-            if (r->change != CHANGE_REMOVED) continue;
-            size_t rlen, alen;
-            const char *rname = unscoped(r, &rlen);
-            bool rescoped = false;
-            for (size_t j = old_count; j < m->entries.count; j++) {
-                const entry *a = &m->entries.items[j];
-                const char *aname = unscoped(a, &alen);
-                if (alen == rlen && memcmp(aname, rname, rlen) == 0 && strcmp(a->scope, r->scope) != 0) {
-                    buf_printf(&pairs, "  rescope: '%s' moved from %s to %s (value %u -> %u; %s)\n",
-                               r->name, r->scope, a->scope, r->value, a->value, old_value_fate);
-                    sum->rescopes++;
-                    rescoped = true;
-                    break;
-                }
-            }
-            if (rescoped) continue;
-            for (; next_added < m->entries.count; next_added++) {
-                const entry *a = &m->entries.items[next_added];
-                if (strcmp(a->scope, r->scope) == 0) {
-                    buf_printf(&pairs, "  likely rename in %s: '%s' -> '%s' (a rename is a removal plus an addition: %s)\n",
-                               r->scope, r->name, a->name, old_value_fate);
-                    sum->renames++;
-                    next_added++;
-                    break;
-                }
-            }
+    const char *fate = c->d->kind == KIND_ORDINAL ? "the old index is retired, and its enumerator is gone"
+                                                  : "the old value stays as a deprecated tombstone";
+    size_t next_added = c->old_count;
+    for (size_t i = 0; i < c->old_count; i++) {
+        const entry *r = &c->m->entries.items[i];
+        if (r->change != CHANGE_REMOVED || report_rescope(c, r, fate)) continue;
+        for (; next_added < c->m->entries.count; next_added++) {
+            const entry *a = &c->m->entries.items[next_added];
+            if (strcmp(a->scope, r->scope) != 0) continue;
+            buf_printf(&c->pairs, "  likely rename in %s: '%s' -> '%s' (a rename is a removal plus an addition: %s)\n",
+                       r->scope, r->name, a->name, fate);
+            c->sum->renames++;
+            next_added++;
+            break;
         }
     }
+}
 
-    if (sum->added || sum->removed || sum->revived || sum->upgraded || signatures.len || collisions.len) {
-        buf_printf(&sum->text, "%s: %zu added, %zu removed%s, %zu revived\n", d->name, sum->added, sum->removed,
-                   d->kind == KIND_ORDINAL ? "" : " (tombstoned)", sum->revived);
-        list_names(&sum->text, "added", m, CHANGE_ADDED, sum->added);
-        list_names(&sum->text, d->kind == KIND_ORDINAL ? "removed" : "tombstoned", m, CHANGE_REMOVED, sum->removed);
-        list_names(&sum->text, "revived", m, CHANGE_REVIVED, sum->revived);
-        finish_list(&sum->text, sum->rewritten, "name rewritten for C", "names rewritten for C", &rewritten, "");
-        finish_list(&sum->text, sum->upgraded, "key upgraded", "keys upgraded", &upgraded,
-                    " to asset names (ids and member names kept)");
-        if (pairs.len) buf_put(&sum->text, pairs.data, pairs.len);
-        if (signatures.len) buf_put(&sum->text, signatures.data, signatures.len);
-        if (collisions.len) buf_put(&sum->text, collisions.data, collisions.len);
+/* The pass's summary: quiet when nothing changed. */
+static void write_summary(assign_ctx *c)
+{
+    identity_summary *sum = c->sum;
+    const domain *d = c->d;
+    if (!(sum->added || sum->removed || sum->revived || sum->upgraded || c->signatures.len || c->collisions.len)) return;
+    buf_printf(&sum->text, "%s: %zu added, %zu removed%s, %zu revived\n", d->name, sum->added, sum->removed,
+               d->kind == KIND_ORDINAL ? "" : " (tombstoned)", sum->revived);
+    list_names(&sum->text, "added", c->m, CHANGE_ADDED, sum->added);
+    list_names(&sum->text, d->kind == KIND_ORDINAL ? "removed" : "tombstoned", c->m, CHANGE_REMOVED, sum->removed);
+    list_names(&sum->text, "revived", c->m, CHANGE_REVIVED, sum->revived);
+    finish_list(&sum->text, sum->rewritten, "name rewritten for C", "names rewritten for C", &c->rewritten, "");
+    finish_list(&sum->text, sum->upgraded, "key upgraded", "keys upgraded", &c->upgraded,
+                " to asset names (ids and member names kept)");
+    if (c->pairs.len) buf_put(&sum->text, c->pairs.data, c->pairs.len);
+    if (c->signatures.len) buf_put(&sum->text, c->signatures.data, c->signatures.len);
+    if (c->collisions.len) buf_put(&sum->text, c->collisions.data, c->collisions.len);
+}
+
+static void assign_free(assign_ctx *c)
+{
+    buf *bufs[] = {&c->collisions, &c->name_buf, &c->key, &c->spelled, &c->rewritten, &c->upgraded, &c->signatures, &c->pairs};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) buf_free(bufs[i]);
+    index_free(&c->x);
+}
+
+bool identity_assign(const domain *d, manifest *m, const char *path, identity_summary *sum)
+{
+    memset(sum, 0, sizeof *sum);
+    assign_ctx c = {.d = d, .m = m, .sum = sum, .old_count = m->entries.count};
+    if (!index_manifest(d, m, path, d->decls.count, &c.x)) {
+        index_free(&c.x);
+        return false;
     }
-    buf_free(&pairs);
-    buf_free(&spelled);
-    buf_free(&rewritten);
-    buf_free(&upgraded);
-    free(own_taken);
-    buf_free(&signatures);
-    buf_free(&collisions);
-    buf_free(&name_buf);
-    buf_free(&key);
-    index_free(&x);
+    assign_prepare(&c);
+    match_declarations(&c);
+    record_signatures(&c);
+    report_renames(&c);
+    write_summary(&c);
+    assign_free(&c);
     return true;
 }
 

@@ -1,6 +1,7 @@
 #include "json_check.h"
 
 #include "config.h"
+#include "fsio.h"
 #include "suggest.h"
 
 #include <stdint.h>
@@ -122,5 +123,20 @@ char *jc_rel_path(json_checker *c, json_t *obj, const char *key, const char *pat
         else result = xstrdup(s);
     }
     free(sub);
+    return result;
+}
+
+char *jc_output_path(json_checker *c, json_t *obj, const char *key, const char *path, const char *fallback, bool folder)
+{
+    char *result = jc_rel_path(c, obj, key, path, fallback);
+    char *problem = result ? path_spelling_problem(result, folder) : NULL;
+    if (problem) {
+        char *sub = path[0] ? xasprintf("%s.%s", path, key) : xstrdup(key);
+        jc_error(c, sub, "%s", problem);
+        free(sub);
+        free(problem);
+        free(result);
+        result = NULL;
+    }
     return result;
 }

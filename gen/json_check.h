@@ -31,5 +31,8 @@ void jc_check_keys(json_checker *c, const char *path, json_t *obj, const char *c
 /* The string at obj[key] as a relative path that stays inside the project (not empty, not
  * absolute, no backslash, no '..'); `fallback` (copied) when absent; NULL after an error. */
 char *jc_rel_path(json_checker *c, json_t *obj, const char *key, const char *path, const char *fallback);
+/* jc_rel_path for a path the generator writes to, which must also be the one spelling of its
+ * file or `folder` (path_spelling_problem). */
+char *jc_output_path(json_checker *c, json_t *obj, const char *key, const char *path, const char *fallback, bool folder);
 
 #endif

@@ -126,12 +126,21 @@ static bool caller_relative(const char **path, char **owned)
     if (!*path || (*path)[0] == '/') return true;
     char *cwd = getcwd(NULL, 0); /* as long as it is (a deep tree passes PATH_MAX) */
     if (!cwd) {
-        fprintf(stderr, "threadlink-gen: error: cannot get the working directory: %s\n", strerror(errno));
+        diag_error(loc_file(NULL), "cannot get the working directory: %s", strerror(errno));
         return false;
     }
     *path = *owned = path_join(cwd, *path);
     free(cwd);
     return true;
+}
+
+/* -C DIR: a directory that cannot be entered is an input error, printed in the diagnostics style
+ * (a github annotation under --diagnostics-format github), with the usage exit status. */
+static bool enter_dir(const char *dir)
+{
+    if (chdir(dir) == 0) return true;
+    diag_error(loc_file(dir), "cannot enter the directory given with -C: %s", strerror(errno));
+    return false;
 }
 
 static const char pack_usage[] =
@@ -206,8 +215,8 @@ static int run_pack(int argc, char **argv)
     int rc = 2;
     if (dir && (!caller_relative(&opt.depfile, &depfile) || !caller_relative(&opt.stamp, &stamp))) {
         /* reported */
-    } else if (dir && chdir(dir) != 0) {
-        fprintf(stderr, "threadlink-gen: error: cannot enter %s: %s\n", dir, strerror(errno));
+    } else if (dir && !enter_dir(dir)) {
+        /* reported */
     } else {
         diag_set_file_prefix(dir);
         rc = pack_run(&opt);
@@ -222,6 +231,7 @@ static int run_diff(int argc, char **argv)
     diff_options opt = {0};
     const char *paths[2] = {NULL, NULL};
     int n = 0;
+    bool diagnostics_format_given = false;
     args_cursor args = {.argc = argc, .argv = argv, .next = 2, .options = diff_option_table, .what = "diff option"};
     for (int id, rc; (id = args_next(&args)) != ARGS_END;) {
         const char *v = args.value;
@@ -244,6 +254,7 @@ static int run_diff(int argc, char **argv)
         case OPT_HELP: fputs(usage, stdout); rc = 0; break;
         case OPT_DIAGNOSTICS_FORMAT:
             if (set_diagnostics_format(v) != 0) rc = 2;
+            diagnostics_format_given = true;
             break;
         }
         if (rc >= 0) {
@@ -251,6 +262,8 @@ static int run_diff(int argc, char **argv)
             return rc;
         }
     }
+    /* A github report with gcc-style errors beside it would leave the errors out of the annotations. */
+    if (opt.format == DIFF_GITHUB && !diagnostics_format_given) diag_set_style(DIAG_GITHUB);
     if (n != 2) return usage_error("diff needs two paths: OLD and NEW (manifest files or directories)");
     opt.old_path = paths[0];
     opt.new_path = paths[1];
@@ -346,10 +359,7 @@ int main(int argc, char **argv)
         free(headers_dir);
         return 2;
     }
-    if (dir && chdir(dir) != 0) {
-        fprintf(stderr, "threadlink-gen: error: cannot enter %s: %s\n", dir, strerror(errno));
-        return 2;
-    }
+    if (dir && !enter_dir(dir)) return 2;
     diag_set_file_prefix(dir);
     int rc = watching ? watch_run(&opt) : gen_run(&opt, NULL);
     free(headers_dir);

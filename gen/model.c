@@ -14,6 +14,7 @@
 #include <xxhash.h>
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 uint32_t model_hash(const char *s, size_t n) { return (uint32_t)XXH3_64bits(s, n); }
@@ -230,9 +231,66 @@ static bool valid_word(const char *s, size_t n)
     return true;
 }
 
+static bool ends_with_txt(const char *name) { return name[0] != '.' && str_has_suffix(name, ".txt", NULL); }
+
+/* Whether an entries file of the listing is the domain's: "<domain>.<Injector>.txt". */
+static bool domain_has_injector(const char *domain, const name_list *files)
+{
+    size_t n = strlen(domain);
+    for (size_t i = 0; i < files->count; i++)
+        if (ends_with_txt(files->items[i]) && strncmp(files->items[i], domain, n) == 0 && files->items[i][n] == '.') return true;
+    return false;
+}
+
+/* An injector near a declared domain that has no injector of its own: the declaration is the
+ * likelier typo (renaming the one right file to match it would spread the typo), so the note
+ * points at it. */
+static void report_misspelt_declaration(project *p, const char *path, const char *file, size_t len, size_t domain_len,
+                                        const char *near)
+{
+    diag_error(loc_file(path), "orphaned injector: no declared domain matches '%.*s'", (int)len, file);
+    const domain *d = find_domain(p, near, strlen(near));
+    src_loc at = loc_file(p->cfg.path);
+    char *def = NULL;
+    if (d && d->cfg) {
+        char key[48];
+        snprintf(key, sizeof key, "domains[%zu].name", (size_t)(d->cfg - p->cfg.domains.items));
+        at = json_locate(p->cfg.path, p->cfg.text, p->cfg.text_len, key);
+    } else if (p->cfg.definitions_dir) {
+        char *dir = path_join(p->cfg.root, p->cfg.definitions_dir), *base = xasprintf("%s.txt", near);
+        at = loc_file(def = path_join(dir, base));
+        free(dir), free(base);
+    }
+    diag_note(at, "domain '%s' declared here; did you mean '%.*s'?", near, (int)domain_len, file);
+    free(def);
+}
+
+/* An injector whose name no declared domain prefixes: a hint when it is near one. */
+static void report_orphan(project *p, const char *path, const char *file, size_t len, const name_list *files)
+{
+    /* A misspelt domain: what comes before the injector's segment is near a declared name. */
+    size_t domain_len = len;
+    const char *near = NULL;
+    while (domain_len > 0 && file[domain_len - 1] != '.') domain_len--;
+    if (domain_len > 1) {
+        const char **names = xmalloc((p->domains.count + 1) * sizeof *names);
+        for (size_t i = 0; i < p->domains.count; i++) names[i] = p->domains.items[i].name;
+        near = suggest_nearest(file, domain_len - 1, names, p->domains.count);
+        free(names);
+    }
+    if (near && domain_has_injector(near, files))
+        diag_error(loc_file(path), "orphaned injector: no declared domain matches '%.*s' (did you mean '%s.%.*s.txt'?)",
+                   (int)len, file, near, (int)(len - domain_len), file + domain_len);
+    else if (near)
+        report_misspelt_declaration(p, path, file, len, domain_len - 1, near);
+    else
+        diag_error(loc_file(path), "orphaned injector: no declared domain matches '%.*s' (expected <Domain>.<Injector>.txt for one of the domains in %s)",
+                   (int)len, file, p->cfg.path);
+}
+
 /* An injector file name is "<Domain>.<Injector>.txt": the longest declared domain that prefixes
  * the name wins, and what follows must be one segment. */
-static bool classify_injector(project *p, const char *dir_path, const char *file, domain **out_domain,
+static bool classify_injector(project *p, const char *dir_path, const char *file, const name_list *files, domain **out_domain,
                               char **out_scope)
 {
     size_t len = strlen(file) - 4; /* without ".txt" */
@@ -252,22 +310,7 @@ static bool classify_injector(project *p, const char *dir_path, const char *file
         diag_error(loc_file(path), "injector file '%s' names the domain but no injector: expected %s.<Injector>.txt (the project's own entries go in %s.User.txt)",
                    file, whole->name, whole->name);
     } else if (!best) {
-        /* A misspelt domain: what comes before the injector's segment is near a declared name. */
-        size_t domain_len = len;
-        const char *near = NULL;
-        while (domain_len > 0 && file[domain_len - 1] != '.') domain_len--;
-        if (domain_len > 1) {
-            const char **names = xmalloc((p->domains.count + 1) * sizeof *names);
-            for (size_t i = 0; i < p->domains.count; i++) names[i] = p->domains.items[i].name;
-            near = suggest_nearest(file, domain_len - 1, names, p->domains.count);
-            free(names);
-        }
-        if (near)
-            diag_error(loc_file(path), "orphaned injector: no declared domain matches '%.*s' (did you mean '%s.%.*s.txt'?)",
-                       (int)len, file, near, (int)(len - domain_len), file + domain_len);
-        else
-            diag_error(loc_file(path), "orphaned injector: no declared domain matches '%.*s' (expected <Domain>.<Injector>.txt for one of the domains in %s)",
-                       (int)len, file, p->cfg.path);
+        report_orphan(p, path, file, len, files);
     } else {
         const char *inj = file + strlen(best->name) + 1;
         size_t inj_len = len - strlen(best->name) - 1;
@@ -286,8 +329,6 @@ static bool classify_injector(project *p, const char *dir_path, const char *file
     free(path);
     return ok;
 }
-
-static bool ends_with_txt(const char *name) { return name[0] != '.' && str_has_suffix(name, ".txt", NULL); }
 
 /* Whether a file of an entries directory is read: `Combat.TXT` is not, which is said, since its
  * entries would otherwise vanish without a word. */
@@ -397,7 +438,7 @@ bool model_load(const char *config_path, project *out)
         if (!is_entries_file(inj_dir, f)) continue;
         domain *d;
         char *scope;
-        if (!classify_injector(p, inj_dir, f, &d, &scope)) {
+        if (!classify_injector(p, inj_dir, f, &inj_files, &d, &scope)) {
             ok = false;
             continue;
         }

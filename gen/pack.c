@@ -36,6 +36,7 @@
 #define XXH_STATIC_LINKING_ONLY /* the state type, for a state on the stack */
 #include <xxhash.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -120,23 +121,52 @@ static bool output_folder_usable(const content_profile *pr, const char *dir)
     return true;
 }
 
-static void remove_tree(const char *path)
+/* Clean-up goes through directory descriptors, as the writes do (output.h): each folder is opened
+ * below its parent with O_NOFOLLOW, so a folder swapped for a link meanwhile is removed as a link
+ * (unlinkat), never walked into. */
+static int open_subdir(int parent_fd, const char *name)
 {
-    struct stat st;
-    if (lstat(path, &st) != 0) return;
-    if (S_ISDIR(st.st_mode)) {
-        name_list names = {0};
-        if (fs_list_dir(path, &names))
-            for (size_t i = 0; i < names.count; i++) {
-                char *sub = path_join(path, names.items[i]);
-                remove_tree(sub);
-                free(sub);
-            }
-        name_list_free(&names);
-        rmdir(path);
-    } else {
-        unlink(path);
+    return openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+/* The entries of the folder open as `fd`, sorted as fs_list_dir sorts them. */
+static bool list_dir_fd(int fd, name_list *out)
+{
+    int list_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    DIR *d = list_fd < 0 ? NULL : fdopendir(list_fd);
+    if (!d) {
+        if (list_fd >= 0) close(list_fd);
+        return false;
     }
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) *vec_push(out) = xstrdup(e->d_name);
+    closedir(d);
+    if (out->count) qsort(out->items, out->count, sizeof *out->items, names_cmp);
+    return true;
+}
+
+/* Removes the entry `name` of the folder `parent_fd`, and everything in it if it is a folder. */
+static void remove_tree_at(int parent_fd, const char *name)
+{
+    int fd = open_subdir(parent_fd, name);
+    if (fd < 0) { /* a file, or a link: the entry itself */
+        unlinkat(parent_fd, name, 0);
+        return;
+    }
+    name_list names = {0};
+    if (list_dir_fd(fd, &names))
+        for (size_t i = 0; i < names.count; i++) remove_tree_at(fd, names.items[i]);
+    name_list_free(&names);
+    close(fd);
+    unlinkat(parent_fd, name, AT_REMOVEDIR);
+}
+
+/* A stale file goes; one a killed run left (its temporary name) is named as generate names it. */
+static void remove_stale_file(int dir_fd, const char *path, const char *name)
+{
+    size_t len;
+    if (unlinkat(dir_fd, name, 0) == 0 && output_is_temp_name(name, &len))
+        diag_warning(loc_file(path), "removed left-over temporary file of a killed run");
 }
 
 /* What clean-up keeps: paths relative to the output folder, sorted bytewise (`paths`) and, the
@@ -173,46 +203,78 @@ static const char *kept_ignoring_case(const keep_set *ks, const char *rel, bool 
  * spelling, and deleting that spelling would delete what the build has just written. Respelled as
  * kept, it stays (a folder is then walked as the kept folder); two entries (a case-sensitive file
  * system) are two files, and the stale one goes as before. */
-static void remove_stale(const char *dir, const char *rel, const keep_set *ks)
+static void remove_stale_in(int here_fd, const char *dir, const char *rel, const keep_set *ks);
+
+/* The stale content of dir/sub_rel, a folder (entry `name` of `here_fd`). */
+static void remove_stale_folder(int here_fd, const char *dir, const char *sub_rel, const char *name, const keep_set *ks)
 {
-    char *here = rel[0] ? path_join(dir, rel) : xstrdup(dir);
+    /* A folder that still holds kept files is walked; otherwise it goes whole. */
+    size_t n = strlen(sub_rel);
+    bool holds = false;
+    for (size_t k = 0; k < ks->n && !holds; k++) holds = strncmp(ks->paths[k], sub_rel, n) == 0 && ks->paths[k][n] == '/';
+    const char *kept = holds ? NULL : kept_ignoring_case(ks, sub_rel, true);
+    char *want_rel = kept ? xasprintf("%.*s", (int)n, kept) : NULL;
+    if (want_rel) {
+        char *sub = path_join(dir, sub_rel), *want = path_join(dir, want_rel);
+        if (!fs_respell(sub, want)) free(want_rel), want_rel = NULL;
+        free(sub);
+        free(want);
+    }
+    if (holds || want_rel) {
+        const char *walk_rel = want_rel ? want_rel : sub_rel;
+        int fd = open_subdir(here_fd, path_basename(walk_rel));
+        if (fd >= 0) {
+            remove_stale_in(fd, dir, walk_rel, ks);
+            close(fd);
+            unlinkat(here_fd, path_basename(walk_rel), AT_REMOVEDIR); /* fails (harmlessly) when not empty */
+        }
+    } else {
+        remove_tree_at(here_fd, name);
+    }
+    free(want_rel);
+}
+
+/* Removes everything in the folder dir/rel (open as `here_fd`) that is not kept. */
+static void remove_stale_in(int here_fd, const char *dir, const char *rel, const keep_set *ks)
+{
     name_list names = {0};
-    if (fs_list_dir(here, &names)) {
+    if (list_dir_fd(here_fd, &names)) {
         for (size_t i = 0; i < names.count; i++) {
-            char *sub_rel = rel[0] ? xasprintf("%s/%s", rel, names.items[i]) : xstrdup(names.items[i]);
-            char *sub = path_join(dir, sub_rel);
+            const char *name = names.items[i];
+            char *sub_rel = rel[0] ? xasprintf("%s/%s", rel, name) : xstrdup(name);
             struct stat st;
             if (names_hold(ks->paths, ks->n, sub_rel)) {
                 /* kept */
-            } else if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode)) {
-                /* A folder that still holds kept files is walked; otherwise it goes whole. */
-                size_t n = strlen(sub_rel);
-                bool holds = false;
-                for (size_t k = 0; k < ks->n && !holds; k++) holds = strncmp(ks->paths[k], sub_rel, n) == 0 && ks->paths[k][n] == '/';
-                const char *kept = holds ? NULL : kept_ignoring_case(ks, sub_rel, true);
-                if (holds) {
-                    remove_stale(dir, sub_rel, ks);
-                } else {
-                    char *want_rel = kept ? xasprintf("%.*s", (int)n, kept) : NULL;
-                    char *want = want_rel ? path_join(dir, want_rel) : NULL;
-                    if (want && fs_respell(sub, want)) remove_stale(dir, want_rel, ks);
-                    else remove_tree(sub);
-                    free(want);
-                    free(want_rel);
-                }
+            } else if (fstatat(here_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
+                remove_stale_folder(here_fd, dir, sub_rel, name, ks);
             } else {
                 const char *kept = kept_ignoring_case(ks, sub_rel, false);
-                char *want = kept ? path_join(dir, kept) : NULL;
-                if (!want || !fs_respell(sub, want)) unlink(sub);
+                char *sub = path_join(dir, sub_rel), *want = kept ? path_join(dir, kept) : NULL;
+                if (!want || !fs_respell(sub, want)) remove_stale_file(here_fd, sub, name);
+                free(sub);
                 free(want);
             }
-            free(sub);
             free(sub_rel);
         }
     }
     name_list_free(&names);
-    if (rel[0]) rmdir(here); /* fails (harmlessly) when not empty */
-    free(here);
+}
+
+/* Removes everything in the output folder `dir` that is not kept; a folder that ends up empty goes
+ * too, unless it is dir itself. Links are never followed.
+ *
+ * An entry kept only ignoring case is first handed to fs_respell: on a case-insensitive file
+ * system (macOS, Windows), after a case-only rename (an asset hero.txt -> Hero.txt, a category
+ * folder or profile spelled in another case) the build reused the old entry, which keeps its old
+ * spelling, and deleting that spelling would delete what the build has just written. Respelled as
+ * kept, it stays (a folder is then walked as the kept folder); two entries (a case-sensitive file
+ * system) are two files, and the stale one goes as before. */
+static void remove_stale(const char *dir, const keep_set *ks)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return;
+    remove_stale_in(fd, dir, "", ks);
+    close(fd);
 }
 
 /* ---- JSON output --------------------------------------------------------------------------------- */
@@ -336,11 +398,11 @@ typedef struct pack_ctx {
     progress pg;
 } pack_ctx;
 
-/* Writes `content` as the file at `path` (swapping buffers, not copying); *changed (if not NULL)
- * says whether its bytes differ from the file's. */
-static bool write_buf(output_set *set, const char *path, buf *content, bool *changed)
+/* Writes `content` as the file `name` in the output folder `dir` (swapping buffers, not copying);
+ * *changed (if not NULL) says whether its bytes differ from the file's. */
+static bool write_buf(output_set *set, const char *dir, const char *name, buf *content, bool *changed)
 {
-    out_file *o = output_begin(set, path);
+    out_file *o = output_begin_below(set, dir, name);
     buf tmp = o->chunk;
     o->chunk = *content;
     *content = tmp;
@@ -407,10 +469,8 @@ static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan 
         if (reusable(prev, dir, a->name, a)) {
             stats->unchanged++;
         } else if (!is_catalog && pr->compression == CONTENT_CODEC_NONE) {
-            char *path = path_join(dir, a->name);
-            out_file *o = output_begin(set, path);
-            free(path);
-            ok = pack_stream_raw_archive(sc, members, count, o, &a->xxh64);
+            out_file *o = output_begin_below(set, dir, a->name);
+            ok = !o->failed && pack_stream_raw_archive(sc, members, count, o, &a->xxh64);
             if (ok) ok = output_end(o);
             if (!ok) break;
             a->size = o->pos;
@@ -421,10 +481,8 @@ static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan 
             if (!ok) break;
             a->size = bytes.len;
             a->xxh64 = XXH64(bytes.data, bytes.len, 0);
-            char *path = path_join(dir, a->name);
             bool changed = false;
-            ok = write_buf(set, path, &bytes, &changed);
-            free(path);
+            ok = write_buf(set, dir, a->name, &bytes, &changed);
             bytes.len = 0;
             stats->written += changed;
         }
@@ -460,7 +518,7 @@ static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan 
             buf_puts(&json, a->files.count ? "\n     ]}" : "]}");
         }
         buf_puts(&json, "\n  ]\n}\n");
-        ok = write_buf(set, index_path, &json, NULL);
+        ok = write_buf(set, dir, INDEX_FILE, &json, NULL);
         buf_free(&json);
     }
     free(index_path);
@@ -515,16 +573,11 @@ static bool build_flat(pack_ctx *ctx, const content_profile *pr, content_scan *s
         const content_asset *a = &sc->assets.items[i];
         char *src = path_join(sc->root, a->path);
         char *rel = xasprintf("%s/%s", FLAT_ASSETS, a->path);
-        ok = output_make_dirs(set, dir, rel);
-        if (ok) {
-            /* Streamed (checked against the scan as it is copied): an asset is never held whole. */
-            char *dst = path_join(dir, rel);
-            out_file *o = output_begin(set, dst);
-            ok = pack_stream_asset(src, a->size, a->xxh64, o) && output_end(o);
-            stats->written += o->differs;
-            stats->unchanged += !o->differs;
-            free(dst);
-        }
+        /* Streamed (checked against the scan as it is copied): an asset is never held whole. */
+        out_file *o = output_begin_below(set, dir, rel);
+        ok = !o->failed && pack_stream_asset(src, a->size, a->xxh64, o) && output_end(o);
+        stats->written += o->differs;
+        stats->unchanged += !o->differs;
         stats->bytes_out += a->size;
         free(src);
         free(rel);
@@ -535,10 +588,8 @@ static bool build_flat(pack_ctx *ctx, const content_profile *pr, content_scan *s
     if (ok) {
         buf catalog = {0};
         pack_build_catalog(pr, sc, true, &catalog);
-        char *path = path_join(dir, FLAT_CATALOG);
         stats->bytes_out += catalog.len;
-        ok = write_buf(set, path, &catalog, NULL);
-        free(path);
+        ok = write_buf(set, dir, FLAT_CATALOG, &catalog, NULL);
         buf_free(&catalog);
     }
     return ok;
@@ -662,14 +713,11 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc, o
     const bool existed = fs_kind_of(dir) != FS_MISSING;
     const bool first = !existed || (fs_list_dir(dir, &before) && before.count == 0);
     name_list_free(&before);
-    if (ok) ok = output_make_dirs(&set, dir, MARKER_FILE);
     if (ok) {
         buf marker = {0};
         buf_printf(&marker, "threadlink-gen content build of profile %s. threadlink-gen pack owns this folder and replaces "
                             "everything in it.\n", pr->name);
-        char *path = path_join(dir, MARKER_FILE);
-        ok = write_buf(&set, path, &marker, NULL);
-        free(path);
+        ok = write_buf(&set, dir, MARKER_FILE, &marker, NULL);
         buf_free(&marker);
     }
     if (ok) {
@@ -681,7 +729,7 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc, o
     else output_abort(&set);
     output_set_free(&set);
     if (!ok && first) {
-        remove_stale(dir, "", &(keep_set){0}); /* everything in it, */
+        remove_stale(dir, &(keep_set){0}); /* everything in it, */
         if (!existed) rmdir(dir);       /* and the folder itself if this run made it */
     }
 
@@ -700,7 +748,7 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc, o
         keep_set ks = {keep.items, xcalloc(keep.count ? keep.count : 1, sizeof(char *)), keep.count};
         memcpy(ks.folded, keep.items, keep.count * sizeof(char *));
         qsort(ks.folded, ks.n, sizeof *ks.folded, names_cmp_ignoring_case);
-        remove_stale(dir, "", &ks);
+        remove_stale(dir, &ks);
         free(ks.folded);
         for (size_t i = 0; i < keep.count; i++) free(keep.items[i]);
         vec_free(&keep);
@@ -786,6 +834,111 @@ static bool write_depfile(const pack_options *opt, project *p, const content_con
     return ok;
 }
 
+/* --profile: the named one, all, or (none named) the only one or all. 0, or the usage error's status. */
+static int select_profiles(const pack_options *opt, const content_config *cc, profile_selection *sel)
+{
+    if (!opt->profile && cc->profiles.count == 1) {
+        *vec_push(sel) = 0;
+        return 0;
+    }
+    if (!opt->profile || strcmp(opt->profile, "all") == 0) {
+        for (size_t i = 0; i < cc->profiles.count; i++) *vec_push(sel) = i;
+        return 0;
+    }
+    for (size_t i = 0; i < cc->profiles.count; i++)
+        if (strcmp(cc->profiles.items[i].name, opt->profile) == 0) *vec_push(sel) = i;
+    if (sel->count) return 0;
+    buf known = {0};
+    for (size_t i = 0; i < cc->profiles.count; i++) buf_printf(&known, "%s%s", i ? ", " : "", cc->profiles.items[i].name);
+    char *msg = xasprintf("unknown profile '%%s' (profiles: %s, or all)", known.data);
+    int rc = usage(msg, opt->profile);
+    free(msg);
+    buf_free(&known);
+    return rc;
+}
+
+/* --output, --archive, --max-archive-mb, --compression: into the one selected profile. 0, or the
+ * usage error's status; an --output folder the paths check refuses clears *paths_ok (reported,
+ * with everything the preflight finds). */
+static int apply_overrides(const pack_options *opt, project *p, content_config *cc, const profile_selection *sel,
+                           bool *paths_ok)
+{
+    if (!(opt->output || opt->archive || opt->max_archive_mb || opt->compression)) return 0;
+    if (sel->count != 1)
+        return usage("%s", "overrides (--output, --archive, --max-archive-mb, --compression) apply to one profile: name it with --profile");
+    content_profile *pr = &cc->profiles.items[sel->items[0]];
+    if (opt->archive && !content_parse_archive(opt->archive, &pr->archive))
+        return usage("--archive takes none or packed, not '%s'", opt->archive);
+    if (opt->compression && !content_parse_codec(opt->compression, &pr->compression))
+        return usage("--compression takes none, lz4 or zstd, not '%s'", opt->compression);
+    if (opt->max_archive_mb) pr->max_archive_mb = opt->max_archive_mb;
+    if (!opt->output) return 0;
+    if (!opt->output[0]) return usage("%s", "--output needs a folder");
+    free(pr->output);
+    pr->output = xstrdup(opt->output);
+    size_t n = strlen(pr->output);
+    while (n > 1 && pr->output[n - 1] == '/') pr->output[--n] = 0;
+    *paths_ok = content_check_paths(pr, p, cc);
+    return 0;
+}
+
+/* No other run on these output folders from here until each one's build is cleaned up. */
+static bool lock_outputs(const project *p, const content_config *cc, const profile_selection *sel, out_locks *locks)
+{
+    bool ok = true;
+    for (size_t i = 0; i < sel->count; i++) {
+        char *dir = output_dir_of(p, &cc->profiles.items[sel->items[i]]);
+        if (!pack_locks_add(locks, dir, i)) ok = false;
+        free(dir);
+    }
+    return pack_locks_take(locks) && ok;
+}
+
+/* Preflight: every selected profile's output folder and tree, before anything is written. */
+typedef VEC(content_scan) scan_list;
+
+static bool preflight(project *p, content_config *cc, const profile_selection *sel, scan_list *scans)
+{
+    bool ok = true;
+    for (size_t i = 0; i < sel->count; i++) {
+        content_profile *pr = &cc->profiles.items[sel->items[i]];
+        char *dir = output_dir_of(p, pr);
+        if (!output_folder_usable(pr, dir)) ok = false;
+        free(dir);
+        content_scan *sc = vec_push(scans);
+        if (!content_scan_profile(p, pr, sc) || !flat_paths_portable(pr, sc)) ok = false;
+    }
+    return ok;
+}
+
+/* Names into manifests: the ids every catalog and archive records (the build step merges them
+ * in memory instead, profile by profile). */
+static bool generate_manifests(const pack_options *opt, const char *cfg_path)
+{
+    if (opt->build_step) return true;
+    gen_options g = {0};
+    g.command = GEN_GENERATE;
+    g.config_path = cfg_path;
+    g.quiet = opt->quiet;
+    g.banner_without_version = opt->banner_without_version;
+    g.generator_build = opt->generator_build;
+    g.summary = opt->summary;
+    return gen_run(&g, NULL) == 0;
+}
+
+/* Each selected profile built in turn, then the stamp and the depfile. */
+static bool build_profiles(const pack_options *opt, project *p, content_config *cc, const profile_selection *sel,
+                           content_scan *scans, out_locks *locks)
+{
+    pack_ctx ctx = {opt, p, {false, 0, NULL, 0, 0, 0}};
+    ctx.pg.on = opt->progress > 0 || (opt->progress < 0 && isatty(2));
+    if (opt->before_build) opt->before_build(opt->before_build_ctx);
+    for (size_t i = 0; i < sel->count; i++)
+        if (!pack_profile(&ctx, &cc->profiles.items[sel->items[i]], &scans[i], locks, i)) return false;
+    if (opt->stamp && !write_stamp(opt->stamp, cc, sel)) return false;
+    return !opt->depfile || write_depfile(opt, p, cc, sel);
+}
+
 int pack_run(const pack_options *opt)
 {
     const char *cfg_path = opt->config_path ? opt->config_path : "threadlink.json";
@@ -796,118 +949,36 @@ int pack_run(const pack_options *opt)
     p.input_hash = hasher_new();
     *vec_push(&p.inputs) = xstrdup(cfg_path);
     content_config cc;
-    int rc = 0;
     profile_selection sel = {0};
-    VEC(content_scan) scans = {0};
+    scan_list scans = {0};
     out_locks locks = {0};
     if (!content_config_load(&p, &cc)) {
-        rc = 1;
-        goto done_project;
+        model_free(&p);
+        return 1;
     }
+    int rc = 0;
     if (cc.profiles.count == 0) {
         diag_error(loc_file(cfg_path), "no content profiles to pack: add a \"content\" section");
         rc = 1;
-        goto done;
-    }
-
-    /* Which profiles. */
-    if (!opt->profile && cc.profiles.count == 1) {
-        *vec_push(&sel) = 0;
-    } else if (!opt->profile || strcmp(opt->profile, "all") == 0) {
-        for (size_t i = 0; i < cc.profiles.count; i++) *vec_push(&sel) = i;
     } else {
-        for (size_t i = 0; i < cc.profiles.count; i++)
-            if (strcmp(cc.profiles.items[i].name, opt->profile) == 0) *vec_push(&sel) = i;
-        if (!sel.count) {
-            buf known = {0};
-            for (size_t i = 0; i < cc.profiles.count; i++) buf_printf(&known, "%s%s", i ? ", " : "", cc.profiles.items[i].name);
-            char *msg = xasprintf("unknown profile '%%s' (profiles: %s, or all)", known.data);
-            rc = usage(msg, opt->profile);
-            free(msg);
-            buf_free(&known);
-            goto done;
-        }
+        rc = select_profiles(opt, &cc, &sel);
     }
-    bool overrides = opt->output || opt->archive || opt->max_archive_mb || opt->compression;
-    if (overrides && sel.count != 1) {
-        rc = usage("%s", "overrides (--output, --archive, --max-archive-mb, --compression) apply to one profile: name it with --profile");
-        goto done;
-    }
-    if (overrides) {
-        content_profile *pr = &cc.profiles.items[sel.items[0]];
-        if (opt->archive && !content_parse_archive(opt->archive, &pr->archive)) {
-            rc = usage("--archive takes none or packed, not '%s'", opt->archive);
-            goto done;
-        }
-        if (opt->compression && !content_parse_codec(opt->compression, &pr->compression)) {
-            rc = usage("--compression takes none, lz4 or zstd, not '%s'", opt->compression);
-            goto done;
-        }
-        if (opt->max_archive_mb) pr->max_archive_mb = opt->max_archive_mb;
-        if (opt->output) {
-            if (!opt->output[0]) {
-                rc = usage("%s", "--output needs a folder");
-                goto done;
-            }
-            free(pr->output);
-            pr->output = xstrdup(opt->output);
-            size_t n = strlen(pr->output);
-            while (n > 1 && pr->output[n - 1] == '/') pr->output[--n] = 0;
-            if (!content_check_paths(pr, p.cfg.root)) rc = 1;
-        }
+    bool ok = true;
+    if (!rc) rc = apply_overrides(opt, &p, &cc, &sel, &ok);
+    if (!rc) {
+        if (!lock_outputs(&p, &cc, &sel, &locks)) ok = false;
+        content_memo_begin();
+        if (!preflight(&p, &cc, &sel, &scans)) ok = false;
+        ok = ok && generate_manifests(opt, cfg_path) && build_profiles(opt, &p, &cc, &sel, scans.items, &locks);
+        rc = ok ? 0 : 1;
     }
 
-    /* No other run on these output folders from here until each one's build is cleaned up. */
-    for (size_t i = 0; i < sel.count; i++) {
-        content_profile *pr = &cc.profiles.items[sel.items[i]];
-        char *dir = pr->output[0] == '/' ? xstrdup(pr->output) : path_join(p.cfg.root, pr->output);
-        if (!pack_locks_add(&locks, dir, i)) rc = 1;
-        free(dir);
-    }
-    if (!pack_locks_take(&locks)) rc = 1;
-
-    /* Preflight: every selected profile's output folder and tree, before anything is written. */
-    content_memo_begin();
-    for (size_t i = 0; i < sel.count; i++) {
-        content_profile *pr = &cc.profiles.items[sel.items[i]];
-        char *dir = pr->output[0] == '/' ? xstrdup(pr->output) : path_join(p.cfg.root, pr->output);
-        if (!output_folder_usable(pr, dir)) rc = 1;
-        free(dir);
-        content_scan *sc = vec_push(&scans);
-        if (!content_scan_profile(&p, pr, sc) || !flat_paths_portable(pr, sc)) rc = 1;
-    }
-    if (rc) goto done;
-
-    /* Names into manifests: the ids every catalog and archive records (the build step merges
-     * them in memory instead, profile by profile). */
-    gen_options g = {0};
-    g.command = GEN_GENERATE;
-    g.config_path = cfg_path;
-    g.quiet = opt->quiet;
-    g.banner_without_version = opt->banner_without_version;
-    g.generator_build = opt->generator_build;
-    g.summary = opt->summary;
-    if (!opt->build_step && gen_run(&g, NULL) != 0) {
-        rc = 1;
-        goto done;
-    }
-
-    pack_ctx ctx = {opt, &p, {false, 0, NULL, 0, 0, 0}};
-    ctx.pg.on = opt->progress > 0 || (opt->progress < 0 && isatty(2));
-    if (opt->before_build) opt->before_build(opt->before_build_ctx);
-    for (size_t i = 0; i < sel.count && !rc; i++)
-        if (!pack_profile(&ctx, &cc.profiles.items[sel.items[i]], &scans.items[i], &locks, i)) rc = 1;
-    if (!rc && opt->stamp && !write_stamp(opt->stamp, &cc, &sel)) rc = 1;
-    if (!rc && opt->depfile && !write_depfile(opt, &p, &cc, &sel)) rc = 1;
-
-done:
     pack_locks_end(&locks);
     content_memo_end();
     for (size_t i = 0; i < scans.count; i++) content_scan_free(&scans.items[i]);
     vec_free(&scans);
     vec_free(&sel);
     content_config_free(&cc);
-done_project:
     model_free(&p); /* config, inputs, and the domains of --build-step */
     if (!rc && diag_error_count() != errors_before) rc = 1;
     return rc;

@@ -10,7 +10,8 @@
  * (XXH32 of "<vault>.<instance>" in lower case), lookups by index, id and name.
  *
  * Everything is static or static inline, so the headers need no implementation file; only
- * vault.h's serialisation needs TL_IMPLEMENTATION. Output depends only on the inputs. */
+ * vault.h's serialisation needs TL_VAULT_IMPL (or TL_IMPLEMENTATION, every module's switch).
+ * Output depends only on the inputs. */
 #include "emit.h"
 #include "vault_model.h"
 
@@ -184,20 +185,32 @@ static void put_layout_macro(buf *b, const vfield *f)
     }
 }
 
-static void emit_schema(const vschema *s, out_file *o, const emit_options *opt)
-{
-    buf *b = &o->chunk;
-    const char *v = s->lower;
-    char *U = xstrdup(s->lower);
-    for (char *c = U; *c; c++)
-        if (*c >= 'a' && *c <= 'z') *c = (char)(*c - 32);
-    size_t n = s->fields.count;
-    bool collections = false, transient = false;
-    for (size_t i = 0; i < n; i++) {
-        collections = collections || s->fields.items[i].type == VT_COLLECTION;
-        transient = transient || s->fields.items[i].transient;
-    }
+/* One schema's header in the making: its names, in the forms the emitters below use. */
+typedef struct schema_out {
+    const vschema *s;
+    out_file *o;
+    buf *b;
+    const char *v; /* the vault's lower-case name: <v>_vault */
+    char *U;       /* ... and upper-case, for macros */
+    size_t n;      /* fields */
+} schema_out;
 
+#define SCHEMA_LOCALS(c) const vschema *s = (c)->s; out_file *o = (c)->o; buf *b = (c)->b; \
+    const char *v = (c)->v; const char *U = (c)->U; size_t n = (c)->n; \
+    (void)s, (void)o, (void)b, (void)v, (void)U, (void)n
+
+static bool schema_has(const vschema *s, bool collection)
+{
+    for (size_t i = 0; i < s->fields.count; i++)
+        if (collection ? s->fields.items[i].type == VT_COLLECTION : s->fields.items[i].transient) return true;
+    return false;
+}
+
+/* Banner, guard, includes, the vault's and its fields' ids. */
+static void emit_schema_prologue(const schema_out *c, const emit_options *opt)
+{
+    SCHEMA_LOCALS(c);
+    bool collections = schema_has(s, true);
     banner(b, opt, s->rel, "schema");
     buf_puts(b, "#ifndef ");
     emit_guard_name(b, s->output);
@@ -215,6 +228,11 @@ static void emit_schema(const vschema *s, out_file *o, const emit_options *opt)
     for (size_t i = 0; i < n; i++)
         buf_printf(b, "#define %s_VAULT_ID_%s UINT32_C(%u)\n", U, s->fields.items[i].member, s->fields.items[i].id);
 
+}
+
+static void emit_schema_struct(const schema_out *c)
+{
+    SCHEMA_LOCALS(c);
     buf_printf(b, "\ntypedef struct %s_vault {\n", v);
     for (size_t i = 0; i < n; i++) {
         const vfield *f = &s->fields.items[i];
@@ -233,6 +251,13 @@ static void emit_schema(const vschema *s, out_file *o, const emit_options *opt)
     buf_puts(b, "    tl_vault_listener tl_listener; /* called with the field id when a setter changes a value */\n");
     buf_printf(b, "} %s_vault;\n", v);
 
+}
+
+/* Inline collections: static assertions of their layout and the typed views over them. */
+static void emit_schema_collections(const schema_out *c)
+{
+    SCHEMA_LOCALS(c);
+    bool collections = schema_has(s, true);
     if (collections) {
         buf_puts(b, "\n/* Inline collections: exactly the runtime's layout (mem.h), and the size the generator computed. */\n");
         for (size_t i = 0; i < n; i++) {
@@ -254,7 +279,12 @@ static void emit_schema(const vschema *s, out_file *o, const emit_options *opt)
     }
     out_maybe_flush(o);
 
-    /* Defaults, descriptors, order by id. */
+}
+
+/* Defaults, descriptors, order by id. */
+static void emit_schema_descriptors(const schema_out *c)
+{
+    SCHEMA_LOCALS(c);
     buf_printf(b, "\n/* Every field's default. */\nstatic const %s_vault %s_vault_defaults = ", v, v);
     put_vault(b, s, NULL, "");
     buf_puts(b, ";\n");
@@ -286,7 +316,13 @@ static void emit_schema(const vschema *s, out_file *o, const emit_options *opt)
                v, s->name, U, v, U, v, v, v, v);
     out_maybe_flush(o);
 
-    /* Lifecycle and listener. */
+}
+
+/* Lifecycle and listener. */
+static void emit_schema_lifecycle(const schema_out *c)
+{
+    SCHEMA_LOCALS(c);
+    bool transient = schema_has(s, false);
     buf_printf(b, "\n/* A fresh vault: every field at its default, nobody listening. */\n"
                   "static inline void %s_vault_init(%s_vault *v) { *v = %s_vault_defaults; }\n", v, v, v);
     buf_printf(b, "/* Transient fields back to their defaults (no notification). */\nstatic inline void %s_vault_reset_transient(%s_vault *v) {\n", v, v);
@@ -301,43 +337,47 @@ static void emit_schema(const vschema *s, out_file *o, const emit_options *opt)
     buf_printf(b, "/* Tells the listener that a field changed in place (an inline collection edited through its view). */\n"
                   "static inline void %s_vault_notify(%s_vault *v, uint32_t field_id) { tl_vault_notify(&v->tl_listener, v, field_id); }\n", v, v);
 
-    /* Typed accessors. */
-    buf_puts(b, "\n/* Typed accessors. A setter that changes the value's bytes notifies the listener. */\n");
-    for (size_t i = 0; i < n; i++) {
-        const vfield *f = &s->fields.items[i];
-        const char *m = f->member;
-        if (f->type == VT_COLLECTION) {
-            const char *k = view_suffix[f->kind];
-            buf_printf(b, "/* A read-only view over the collection. */\n"
-                          "static inline %s_vault_%s_%s_const %s_vault_get_%s(const %s_vault *v) {\n"
-                          "    return %s_vault_%s_%s_const_view(v->%s, %uu);\n}\n",
-                       v, m, k, v, m, v, v, m, k, m, f->capacity);
-            buf_printf(b, "/* A view to change the collection through; call %s_vault_notify(v, %s_VAULT_ID_%s) after edits. */\n"
-                          "static inline %s_vault_%s_%s %s_vault_edit_%s(%s_vault *v) {\n"
-                          "    return %s_vault_%s_%s_view(v->%s, %uu);\n}\n",
-                       v, U, m, v, m, k, v, m, v, v, m, k, m, f->capacity);
-        } else if (f->type == VT_STRING) {
-            buf_printf(b, "static inline const char *%s_vault_get_%s(const %s_vault *v) { return v->%s; }\n", v, m, v, m);
-            buf_printf(b, "/* false (nothing changed) when value is longer than %u bytes. */\n"
-                          "static inline bool %s_vault_set_%s(%s_vault *v, const char *value) {\n"
-                          "    bool changed;\n"
-                          "    if (!tl_vault_store_string(v->%s, TL__CAST(uint32_t, sizeof v->%s), value, &changed)) return false;\n"
-                          "    if (changed) tl_vault_notify(&v->tl_listener, v, %s_VAULT_ID_%s);\n"
-                          "    return true;\n}\n",
-                       f->capacity, v, m, v, m, m, U, m);
-        } else {
-            const char *c = vtype_c(f->type);
-            buf_printf(b, "static inline %s %s_vault_get_%s(const %s_vault *v) { return v->%s; }\n", c, v, m, v, m);
-            buf_printf(b, "static inline void %s_vault_set_%s(%s_vault *v, %s value) {\n"
-                          "    if (memcmp(&v->%s, &value, sizeof value) != 0) {\n"
-                          "        v->%s = value;\n"
-                          "        tl_vault_notify(&v->tl_listener, v, %s_VAULT_ID_%s);\n    }\n}\n",
-                       v, m, v, c, m, m, U, m);
-        }
-        out_maybe_flush(o);
-    }
+}
 
-    /* Generic access by id. */
+/* One field's typed getter and setter (a collection's read-only and editing views). */
+static void emit_schema_accessor(const schema_out *c, const vfield *f)
+{
+    SCHEMA_LOCALS(c);
+    const char *m = f->member;
+    if (f->type == VT_COLLECTION) {
+        const char *k = view_suffix[f->kind];
+        buf_printf(b, "/* A read-only view over the collection. */\n"
+                      "static inline %s_vault_%s_%s_const %s_vault_get_%s(const %s_vault *v) {\n"
+                      "    return %s_vault_%s_%s_const_view(v->%s, %uu);\n}\n",
+                   v, m, k, v, m, v, v, m, k, m, f->capacity);
+        buf_printf(b, "/* A view to change the collection through; call %s_vault_notify(v, %s_VAULT_ID_%s) after edits. */\n"
+                      "static inline %s_vault_%s_%s %s_vault_edit_%s(%s_vault *v) {\n"
+                      "    return %s_vault_%s_%s_view(v->%s, %uu);\n}\n",
+                   v, U, m, v, m, k, v, m, v, v, m, k, m, f->capacity);
+    } else if (f->type == VT_STRING) {
+        buf_printf(b, "static inline const char *%s_vault_get_%s(const %s_vault *v) { return v->%s; }\n", v, m, v, m);
+        buf_printf(b, "/* false (nothing changed) when value is longer than %u bytes. */\n"
+                      "static inline bool %s_vault_set_%s(%s_vault *v, const char *value) {\n"
+                      "    bool changed;\n"
+                      "    if (!tl_vault_store_string(v->%s, TL__CAST(uint32_t, sizeof v->%s), value, &changed)) return false;\n"
+                      "    if (changed) tl_vault_notify(&v->tl_listener, v, %s_VAULT_ID_%s);\n"
+                      "    return true;\n}\n",
+                   f->capacity, v, m, v, m, m, U, m);
+    } else {
+        const char *c = vtype_c(f->type);
+        buf_printf(b, "static inline %s %s_vault_get_%s(const %s_vault *v) { return v->%s; }\n", c, v, m, v, m);
+        buf_printf(b, "static inline void %s_vault_set_%s(%s_vault *v, %s value) {\n"
+                      "    if (memcmp(&v->%s, &value, sizeof value) != 0) {\n"
+                      "        v->%s = value;\n"
+                      "        tl_vault_notify(&v->tl_listener, v, %s_VAULT_ID_%s);\n    }\n}\n",
+                   v, m, v, c, m, m, U, m);
+    }
+}
+
+/* Generic access by id: the field's index, has, try_get. */
+static void emit_schema_try_get(const schema_out *c)
+{
+    SCHEMA_LOCALS(c);
     buf_puts(b, "\n/* Generic access by field id: false for a field this vault does not have or a type tag that differs\n"
                 " * (tags: tl_vault_type, TL_VAULT_TAG for collections; strings as in vault.h). */\n");
     buf_printf(b, "static inline int %s_vault_field_index(uint32_t field_id) {\n    switch (field_id) {\n", v);
@@ -357,6 +397,11 @@ static void emit_schema(const vschema *s, out_file *o, const emit_options *opt)
                        U, f->member, vfield_tag(f), f->member, f->member);
     }
     buf_puts(b, "    default: return false;\n    }\n}\n");
+}
+
+static void emit_schema_try_set(const schema_out *c)
+{
+    SCHEMA_LOCALS(c);
     buf_printf(b, "static inline bool %s_vault_try_set(%s_vault *v, uint32_t field_id, uint32_t tag, const void *value) {\n", v, v);
     if (!n) buf_puts(b, "    (void)v;\n    (void)tag;\n    (void)value;\n");
     buf_puts(b, "    switch (field_id) {\n");
@@ -378,8 +423,27 @@ static void emit_schema(const vschema *s, out_file *o, const emit_options *opt)
     }
     buf_puts(b, "    default: return false;\n    }\n}\n");
 
-    buf_puts(b, "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif\n");
-    free(U);
+}
+
+static void emit_schema(const vschema *s, out_file *o, const emit_options *opt)
+{
+    schema_out c = {s, o, &o->chunk, s->lower, xstrdup(s->lower), s->fields.count};
+    for (char *p = c.U; *p; p++)
+        if (*p >= 'a' && *p <= 'z') *p = (char)(*p - 32);
+    emit_schema_prologue(&c, opt);
+    emit_schema_struct(&c);
+    emit_schema_collections(&c);
+    emit_schema_descriptors(&c);
+    emit_schema_lifecycle(&c);
+    buf_puts(c.b, "\n/* Typed accessors. A setter that changes the value's bytes notifies the listener. */\n");
+    for (size_t i = 0; i < c.n; i++) {
+        emit_schema_accessor(&c, &s->fields.items[i]);
+        out_maybe_flush(o);
+    }
+    emit_schema_try_get(&c);
+    emit_schema_try_set(&c);
+    buf_puts(c.b, "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif\n");
+    free(c.U);
 }
 
 static void emit_data(const vdata *d, out_file *o, const emit_options *opt)

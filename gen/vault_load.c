@@ -526,8 +526,169 @@ static size_t data_field(const vschema *s, const char *key)
     return tails == 1 ? tail_match : s->fields.count;
 }
 
+/* The C names a data file gives: <prefix>_data.h and its symbols, from the file's stem. */
+static void name_data_file(vault_state *st, json_checker *j, vdata *d, const char *stem)
+{
+    d->prefix = xstrndup(stem, strlen(stem));
+    d->upper = xstrdup(stem);
+    for (size_t i = 0; d->prefix[i]; i++) {
+        char c = ascii_is_word((unsigned char)d->prefix[i]) ? d->prefix[i] : '_';
+        d->prefix[i] = ascii_lower(c);
+        d->upper[i] = (c >= 'a' && c <= 'z') ? (char)(c - 32) : c;
+    }
+    if (!is_identifier(d->prefix))
+        jc_error(j, "", "the file name must start with a letter: it names the C symbols (%s_by_name, ...)", d->prefix);
+    char *file = xasprintf("%s_data.h", d->prefix);
+    d->output = path_join(st->out_dir, file);
+    free(file);
+}
+
+/* Whether a schema of that name (any case) was found but failed to load: reported already. */
+static bool schema_failed(const vault_state *st, const char *name)
+{
+    char *lower = xstrdup(name);
+    for (char *c = lower; *c; c++) *c = ascii_lower(*c);
+    bool failed = false;
+    for (size_t i = 0; i < st->schemas.count && !failed; i++) {
+        const vschema *s = st->schemas.items[i];
+        failed = !s->name && s->lower && strcmp(lower, s->lower) == 0;
+    }
+    free(lower);
+    return failed;
+}
+
+/* "vault": the schema the instances are of, or an error naming the closest schemas. */
+static void resolve_data_vault(vault_state *st, json_checker *j, vdata *d, json_t *vault)
+{
+    if (!vault) {
+        jc_error(j, "", "missing required key \"vault\" (the schema's name)");
+        return;
+    }
+    if (!json_is_string(vault)) {
+        jc_error(j, "vault", "expected a vault name, got %s", jc_type_name(vault));
+        return;
+    }
+    const char *name = json_string_value(vault);
+    d->schema = find_schema(st, name);
+    if (d->schema) return;
+    if (!schema_failed(st, name) && !st->unreadable_schema) {
+        VEC(const char *) names = {0};
+        for (size_t i = 0; i < st->schemas.count; i++)
+            if (st->schemas.items[i]->name) *vec_push(&names) = st->schemas.items[i]->name;
+        buf b = {0};
+        closest(&b, names.items, names.count, name);
+        jc_error(j, "vault", "no vault schema is named \"%s\"%s%s%s", name, b.len ? " (closest: " : "", b.len ? b.data : "",
+                 b.len ? ")" : "");
+        buf_free(&b);
+        vec_free(&names);
+    }
+    j->ok = false;
+}
+
+static bool instance_names_equal(const char *a, const char *b) { return ascii_ieq(a, strlen(a), b, strlen(b)); }
+
+/* instances[i].name: an identifier, unique in the file (any case), and its id XXH32 of
+ * "<vault>.<name>" lowercased, unique too. */
+static void read_instance_name(vault_state *st, json_checker *j, vdata *d, size_t i, json_t *name)
+{
+    vinstance *in = &d->instances.items[i];
+    char sub[128];
+    snprintf(sub, sizeof sub, "%s.name", in->path);
+    if (!name) {
+        jc_error(j, in->path, "missing required key \"name\"");
+        return;
+    }
+    if (!json_is_string(name) || !is_identifier(json_string_value(name))) {
+        if (json_is_string(name))
+            jc_error(j, sub, "\"%s\" is not an instance name (a letter, then letters, digits or '_')", json_string_value(name));
+        else
+            jc_error(j, sub, "expected a string, got %s", jc_type_name(name));
+        return;
+    }
+    in->name = arena_strndup(&st->strings, json_string_value(name), json_string_length(name));
+    for (size_t k = 0; k < i; k++)
+        if (d->instances.items[k].name && instance_names_equal(d->instances.items[k].name, in->name)) {
+            jc_error(j, sub, "\"%s\" is already the name of instances[%zu]", in->name, k);
+            break;
+        }
+    char *key = xasprintf("%s.%s", d->schema->lower, in->name);
+    for (char *c = key; *c; c++) *c = ascii_lower(*c);
+    in->id = XXH32(key, strlen(key), 0);
+    free(key);
+    for (size_t k = 0; k < i; k++)
+        if (d->instances.items[k].name && d->instances.items[k].id == in->id && !instance_names_equal(d->instances.items[k].name, in->name))
+            jc_error(j, sub, "\"%s\" and \"%s\" hash to the same instance id 0x%08x: rename one", d->instances.items[k].name, in->name, in->id);
+}
+
+/* An error for a value naming no field of the vault, with the closest field names. */
+static void no_such_field(json_checker *j, const char *vpath, const vschema *s, const char *key)
+{
+    VEC(const char *) names = {0};
+    for (size_t k = 0; k < s->fields.count; k++)
+        if (s->fields.items[k].ref) *vec_push(&names) = s->fields.items[k].ref;
+    buf b = {0};
+    closest(&b, names.items, names.count, key);
+    jc_error(j, vpath, "vault %s has no field \"%s\"%s%s%s", s->name, key, b.len ? " (closest: " : "", b.len ? b.data : "",
+             b.len ? ")" : "");
+    buf_free(&b);
+    vec_free(&names);
+}
+
+/* instances[i].values: each a field of the vault, set once, not transient, of its type. */
+static void read_instance_values(vault_state *st, json_checker *j, const vschema *s, vinstance *in, json_t *values)
+{
+    char sub[128];
+    snprintf(sub, sizeof sub, "%s.values", in->path);
+    if (!values) return;
+    if (!json_is_object(values)) {
+        jc_error(j, sub, "expected an object of field values, got %s", jc_type_name(values));
+        return;
+    }
+    const char *key;
+    json_t *v;
+    const char **set_by = xcalloc(s->fields.count ? s->fields.count : 1, sizeof *set_by);
+    json_object_foreach(values, key, v) {
+        char vpath[256];
+        snprintf(vpath, sizeof vpath, "%s.%s", sub, key);
+        size_t fi = data_field(s, key);
+        if (fi == s->fields.count) {
+            no_such_field(j, vpath, s, key);
+        } else if (set_by[fi]) { /* "Title" and "title": one field twice */
+            jc_error(j, vpath, "\"%s\" sets field %s again (\"%s\" already did: field names compare case-insensitively)",
+                     key, s->fields.items[fi].ref, set_by[fi]);
+        } else if (s->fields.items[fi].transient) {
+            set_by[fi] = key;
+            jc_error(j, vpath, "\"%s\" is transient: it starts from the schema's default and is never authored", s->fields.items[fi].ref);
+        } else {
+            set_by[fi] = key;
+            parse_value(st, j, vpath, &s->fields.items[fi], v, &in->values[fi]);
+        }
+    }
+    free(set_by);
+}
+
+static void read_instance(vault_state *st, json_checker *j, vdata *d, size_t i, json_t *ij)
+{
+    static const char *const allowed[] = {"name", "description", "values", NULL};
+    const vschema *s = d->schema;
+    vinstance *in = vec_push(&d->instances);
+    memset(in, 0, sizeof *in);
+    snprintf(in->path, sizeof in->path, "instances[%zu]", i);
+    in->values = xcalloc(s->fields.count ? s->fields.count : 1, sizeof *in->values);
+    d->nfields = s->fields.count;
+    if (!json_is_object(ij)) {
+        jc_error(j, in->path, "expected an object, got %s", jc_type_name(ij));
+        return;
+    }
+    jc_check_keys(j, in->path, ij, allowed);
+    read_instance_name(st, j, d, i, json_object_get(ij, "name"));
+    read_instance_values(st, j, s, in, json_object_get(ij, "values"));
+}
+
+/* data -> { "vault": NAME, "description"?, "instances": [ { "name", "description"?, "values"? } ] } */
 static vdata *read_data(vault_state *st, const char *path, const char *stem)
 {
+    static const char *const allowed[] = {"$schema", "vault", "description", "instances", NULL};
     buf text = {0};
     json_t *root = read_json(st, path, "vault data file", &text);
     if (!root) {
@@ -540,146 +701,23 @@ static vdata *read_data(vault_state *st, const char *path, const char *stem)
     d->text = text.data ? text.data : xstrdup("");
     d->text_len = text.len;
     json_checker j = {d->file, d->text, d->text_len, true};
-    d->prefix = xstrndup(stem, strlen(stem));
-    d->upper = xstrdup(stem);
-    for (size_t i = 0; d->prefix[i]; i++) {
-        char c = ascii_is_word((unsigned char)d->prefix[i]) ? d->prefix[i] : '_';
-        d->prefix[i] = ascii_lower(c);
-        d->upper[i] = (c >= 'a' && c <= 'z') ? (char)(c - 32) : c;
-    }
-    if (!is_identifier(d->prefix))
-        jc_error(&j, "", "the file name must start with a letter: it names the C symbols (%s_by_name, ...)", d->prefix);
-    char *file = xasprintf("%s_data.h", d->prefix);
-    d->output = path_join(st->out_dir, file);
-    free(file);
-    static const char *const allowed[] = {"$schema", "vault", "description", "instances", NULL};
+    name_data_file(st, &j, d, stem);
     if (!json_is_object(root)) {
         jc_error(&j, "", "vault data must be a JSON object, got %s", jc_type_name(root));
-        goto out;
-    }
-    jc_check_keys(&j, "", root, allowed);
-    json_t *vault = json_object_get(root, "vault");
-    if (!vault) {
-        jc_error(&j, "", "missing required key \"vault\" (the schema's name)");
-    } else if (!json_is_string(vault)) {
-        jc_error(&j, "vault", "expected a vault name, got %s", jc_type_name(vault));
     } else {
-        d->schema = find_schema(st, json_string_value(vault));
-        bool broken = false;
-        if (!d->schema) {
-            /* A schema that failed to load was reported already; say nothing more about it. */
-            for (size_t i = 0; i < st->schemas.count; i++) {
-                vschema *s = st->schemas.items[i];
-                if (!s->name && s->lower) {
-                    char *lower = xstrdup(json_string_value(vault));
-                    for (char *c = lower; *c; c++) *c = ascii_lower(*c);
-                    broken = broken || strcmp(lower, s->lower) == 0;
-                    free(lower);
-                }
-            }
-            if (!broken && !st->unreadable_schema) {
-                VEC(const char *) names = {0};
-                for (size_t i = 0; i < st->schemas.count; i++)
-                    if (st->schemas.items[i]->name) *vec_push(&names) = st->schemas.items[i]->name;
-                buf b = {0};
-                closest(&b, names.items, names.count, json_string_value(vault));
-                jc_error(&j, "vault", "no vault schema is named \"%s\"%s%s%s", json_string_value(vault),
-                       b.len ? " (closest: " : "", b.len ? b.data : "", b.len ? ")" : "");
-                buf_free(&b);
-                vec_free(&names);
-            }
-            j.ok = false;
+        jc_check_keys(&j, "", root, allowed);
+        resolve_data_vault(st, &j, d, json_object_get(root, "vault"));
+        json_t *instances = json_object_get(root, "instances");
+        if (!instances) {
+            jc_error(&j, "", "missing required key \"instances\"");
+        } else if (!json_is_array(instances)) {
+            jc_error(&j, "instances", "expected an array, got %s", jc_type_name(instances));
+        } else if (d->schema) {
+            size_t i;
+            json_t *ij;
+            json_array_foreach(instances, i, ij) read_instance(st, &j, d, i, ij);
         }
     }
-    json_t *instances = json_object_get(root, "instances");
-    if (!instances) {
-        jc_error(&j, "", "missing required key \"instances\"");
-    } else if (!json_is_array(instances)) {
-        jc_error(&j, "instances", "expected an array, got %s", jc_type_name(instances));
-    } else if (d->schema) {
-        vschema *s = d->schema;
-        size_t i;
-        json_t *ij;
-        json_array_foreach(instances, i, ij) {
-            vinstance *in = vec_push(&d->instances);
-            memset(in, 0, sizeof *in);
-            snprintf(in->path, sizeof in->path, "instances[%zu]", i);
-            in->values = xcalloc(s->fields.count ? s->fields.count : 1, sizeof *in->values);
-            d->nfields = s->fields.count;
-            static const char *const iallowed[] = {"name", "description", "values", NULL};
-            if (!json_is_object(ij)) {
-                jc_error(&j, in->path, "expected an object, got %s", jc_type_name(ij));
-                continue;
-            }
-            jc_check_keys(&j, in->path, ij, iallowed);
-            char sub[128];
-            json_t *name = json_object_get(ij, "name");
-            snprintf(sub, sizeof sub, "%s.name", in->path);
-            if (!name) {
-                jc_error(&j, in->path, "missing required key \"name\"");
-            } else if (!json_is_string(name) || !is_identifier(json_string_value(name))) {
-                if (json_is_string(name))
-                    jc_error(&j, sub, "\"%s\" is not an instance name (a letter, then letters, digits or '_')", json_string_value(name));
-                else
-                    jc_error(&j, sub, "expected a string, got %s", jc_type_name(name));
-            } else {
-                in->name = arena_strndup(&st->strings, json_string_value(name), json_string_length(name));
-                for (size_t k = 0; k < i; k++)
-                    if (d->instances.items[k].name && ascii_ieq(d->instances.items[k].name, strlen(d->instances.items[k].name), in->name, strlen(in->name))) {
-                        jc_error(&j, sub, "\"%s\" is already the name of instances[%zu]", in->name, k);
-                        break;
-                    }
-                char *key = xasprintf("%s.%s", s->lower, in->name);
-                for (char *c = key; *c; c++) *c = ascii_lower(*c);
-                in->id = XXH32(key, strlen(key), 0);
-                free(key);
-                for (size_t k = 0; k < i; k++)
-                    if (d->instances.items[k].name && d->instances.items[k].id == in->id &&
-                        !ascii_ieq(d->instances.items[k].name, strlen(d->instances.items[k].name), in->name, strlen(in->name)))
-                        jc_error(&j, sub, "\"%s\" and \"%s\" hash to the same instance id 0x%08x: rename one", d->instances.items[k].name, in->name, in->id);
-            }
-            json_t *values = json_object_get(ij, "values");
-            snprintf(sub, sizeof sub, "%s.values", in->path);
-            if (values && !json_is_object(values)) {
-                jc_error(&j, sub, "expected an object of field values, got %s", jc_type_name(values));
-            } else if (values) {
-                const char *key;
-                json_t *v;
-                const char **set_by = xcalloc(s->fields.count ? s->fields.count : 1, sizeof *set_by);
-                json_object_foreach(values, key, v) {
-                    char vpath[256];
-                    snprintf(vpath, sizeof vpath, "%s.%s", sub, key);
-                    size_t fi = data_field(s, key);
-                    if (fi < s->fields.count && set_by[fi]) { /* "Title" and "title": one field twice */
-                        jc_error(&j, vpath, "\"%s\" sets field %s again (\"%s\" already did: field names compare case-insensitively)",
-                                 key, s->fields.items[fi].ref, set_by[fi]);
-                        continue;
-                    }
-                    if (fi < s->fields.count) set_by[fi] = key;
-                    if (fi == s->fields.count) {
-                        VEC(const char *) names = {0};
-                        for (size_t k = 0; k < s->fields.count; k++)
-                            if (s->fields.items[k].ref) *vec_push(&names) = s->fields.items[k].ref;
-                        buf b = {0};
-                        closest(&b, names.items, names.count, key);
-                        jc_error(&j, vpath, "vault %s has no field \"%s\"%s%s%s", s->name, key, b.len ? " (closest: " : "",
-                               b.len ? b.data : "", b.len ? ")" : "");
-                        buf_free(&b);
-                        vec_free(&names);
-                        continue;
-                    }
-                    vfield *f = &s->fields.items[fi];
-                    if (f->transient) {
-                        jc_error(&j, vpath, "\"%s\" is transient: it starts from the schema's default and is never authored", f->ref);
-                        continue;
-                    }
-                    parse_value(st, &j, vpath, f, v, &in->values[fi]);
-                }
-                free(set_by);
-            }
-        }
-    }
-out:
     json_decref(root);
     if (!j.ok) d->schema = NULL;
     return d;
@@ -691,7 +729,7 @@ static char *config_dir(vault_state *st, json_checker *j, json_t *obj, const cha
 {
     (void)st;
     *explicit_ = json_object_get(obj, key) != NULL;
-    return jc_rel_path(j, obj, key, "vaults", fallback);
+    return strcmp(key, "output") == 0 ? jc_output_path(j, obj, key, "vaults", fallback, true) : jc_rel_path(j, obj, key, "vaults", fallback);
 }
 
 /* The *.suffix files of a directory (sorted), or false when it is absent. */

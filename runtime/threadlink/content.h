@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/content.h -- content directories, scopes and reference-counted asset slots.
 
    WHAT
@@ -19,11 +20,13 @@
    INCLUDE
    -------
        #include <threadlink/content.h>
-       #define TL_IMPLEMENTATION               // in exactly one C or C++ file, before the include
+       #define TL_CONTENT_IMPL                 // in exactly one C or C++ file, before the include
        #include <threadlink/content.h>
-   Uses content_format.h (the readers of every format) and scribe.h (logging), both implemented
-   by the same switch, and mem.h (hash tables of mem_inline.h, XXH64 header-only: nothing to
-   link).
+   Uses scribe.h (logging) and, in its implementation only, content_format.h (the readers of
+   every format) and mem.h (hash tables of mem_inline.h, XXH64 header-only: nothing to link).
+   Each has its own switch: TL_SCRIBE_IMPL and TL_CONTENT_FORMAT_IMPL in one file of the program
+   (this one or another), or TL_IMPLEMENTATION here for all three. A file including content.h
+   sees scribe.h's declarations and its own, nothing of content_format.h or xxHash.
 
    OVERRIDES (define before including; pairs or nothing)
    ---------
@@ -127,15 +130,20 @@
    call back into this module except to unregister directories or shut down (and loads fail
    during shutdown, above).
 */
+/* TL_IMPLEMENTATION implies every module's switch; checked outside the include guard, so that
+   defining it between two includes of this header still counts. */
+#if defined(TL_IMPLEMENTATION) && !defined(TL_CONTENT_IMPL)
+#define TL_CONTENT_IMPL
+#endif
 #ifndef TL_CONTENT_H
 #define TL_CONTENT_H
+
+#include "api.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "content_format.h"
-#include "mem.h"
 #include "scribe.h"
 
 #if defined(TL_MALLOC) != defined(TL_FREE)
@@ -287,82 +295,82 @@ typedef struct tl_content_dir_desc {
 
 /* --- context, directories, kinds ---------------------------------------------------------------- */
 
-tl_content *tl_content_create(const tl_content_desc *desc); /* NULL desc: defaults */
-void tl_content_shutdown(tl_content *ctx); /* frees ctx: no handle of it may be used after */
+TL_API tl_content *tl_content_create(const tl_content_desc *desc); /* NULL desc: defaults */
+TL_API void tl_content_shutdown(tl_content *ctx); /* frees ctx: no handle of it may be used after */
 
-tl_content_dir tl_content_register_dir(tl_content *ctx, const char *path);
-tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path,
-                                          const tl_content_dir_desc *desc);
-bool tl_content_unregister_dir(tl_content_dir dir, bool force);
-bool tl_content_dir_valid(tl_content_dir dir);
-const char *tl_content_dir_profile(tl_content_dir dir);
-uint32_t tl_content_dir_asset_count(tl_content_dir dir);
+TL_API tl_content_dir tl_content_register_dir(tl_content *ctx, const char *path);
+TL_API tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path,
+                                                 const tl_content_dir_desc *desc);
+TL_API bool tl_content_unregister_dir(tl_content_dir dir, bool force);
+TL_API bool tl_content_dir_valid(tl_content_dir dir);
+TL_API const char *tl_content_dir_profile(tl_content_dir dir);
+TL_API uint32_t tl_content_dir_asset_count(tl_content_dir dir);
 
-bool tl_content_register_kind(tl_content *ctx, const tl_content_kind_desc *kind);
+TL_API bool tl_content_register_kind(tl_content *ctx, const tl_content_kind_desc *kind);
 
 /* The id of a name (ASCII case-insensitive), 0 when no registered directory has it. */
-uint32_t tl_content_find(tl_content *ctx, const char *name);
+TL_API uint32_t tl_content_find(tl_content *ctx, const char *name);
 /* Whether a registered directory carries the id. */
-bool tl_content_contains(tl_content *ctx, uint32_t id);
+TL_API bool tl_content_contains(tl_content *ctx, uint32_t id);
 
 /* --- frame ---------------------------------------------------------------------------------------- */
 
-void tl_content_update(tl_content *ctx);  /* once per frame, after game code */
-void tl_content_collect(tl_content *ctx); /* release what has waited long enough */
-void tl_content_set_auto_collect(tl_content *ctx, bool on);
-uint64_t tl_content_frame(const tl_content *ctx);
+TL_API void tl_content_update(tl_content *ctx);  /* once per frame, after game code */
+TL_API void tl_content_collect(tl_content *ctx); /* release what has waited long enough */
+TL_API void tl_content_set_auto_collect(tl_content *ctx, bool on);
+TL_API uint64_t tl_content_frame(const tl_content *ctx);
 
 /* --- scopes ---------------------------------------------------------------------------------------- */
 
-tl_scope tl_content_root(tl_content *ctx);
-tl_scope tl_scope_create(tl_scope parent, const char *name, tl_scope_kind kind);
-tl_scope tl_scope_create_at(tl_scope parent, const char *name, tl_scope_kind kind,
-                            const char *file, int line);
+TL_API tl_scope tl_content_root(tl_content *ctx);
+TL_API tl_scope tl_scope_create(tl_scope parent, const char *name, tl_scope_kind kind);
+TL_API tl_scope tl_scope_create_at(tl_scope parent, const char *name, tl_scope_kind kind,
+                                   const char *file, int line);
 /* Records where the scope was created (shown in leak warnings when capture_origin is on). */
 #define TL_SCOPE_CREATE(parent, name, kind) \
     tl_scope_create_at((parent), (name), (kind), __FILE__, __LINE__)
-bool tl_scope_dispose(tl_scope scope);
-bool tl_scope_valid(tl_scope scope);
+TL_API bool tl_scope_dispose(tl_scope scope);
+TL_API bool tl_scope_valid(tl_scope scope);
 
-tl_asset tl_scope_load(tl_scope scope, uint32_t id);
-tl_asset tl_scope_load_name(tl_scope scope, const char *name);
-tl_asset tl_scope_load_async(tl_scope scope, uint32_t id);
-tl_asset tl_scope_load_name_async(tl_scope scope, const char *name);
-bool tl_scope_contains(tl_scope scope, uint32_t id);
-bool tl_scope_release(tl_scope scope, uint32_t id);
-bool tl_scope_share_to(tl_scope source, tl_scope target, uint32_t id);
-bool tl_scope_adopt(tl_scope target, tl_asset asset);
-bool tl_scope_attach(tl_scope scope, tl_content_handle handle);
+TL_API tl_asset tl_scope_load(tl_scope scope, uint32_t id);
+TL_API tl_asset tl_scope_load_name(tl_scope scope, const char *name);
+TL_API tl_asset tl_scope_load_async(tl_scope scope, uint32_t id);
+TL_API tl_asset tl_scope_load_name_async(tl_scope scope, const char *name);
+TL_API bool tl_scope_contains(tl_scope scope, uint32_t id);
+TL_API bool tl_scope_release(tl_scope scope, uint32_t id);
+TL_API bool tl_scope_share_to(tl_scope source, tl_scope target, uint32_t id);
+TL_API bool tl_scope_adopt(tl_scope target, tl_asset asset);
+TL_API bool tl_scope_attach(tl_scope scope, tl_content_handle handle);
 
-uint32_t tl_scope_count(tl_scope scope); /* live keys held */
-uint32_t tl_scope_peak(tl_scope scope);
-tl_scope_kind tl_scope_get_kind(tl_scope scope);
-const char *tl_scope_name(tl_scope scope);
-tl_scope tl_scope_parent(tl_scope scope);
-void tl_scope_set_warn_threshold(tl_scope scope, uint32_t threshold);
+TL_API uint32_t tl_scope_count(tl_scope scope); /* live keys held */
+TL_API uint32_t tl_scope_peak(tl_scope scope);
+TL_API tl_scope_kind tl_scope_get_kind(tl_scope scope);
+TL_API const char *tl_scope_name(tl_scope scope);
+TL_API tl_scope tl_scope_parent(tl_scope scope);
+TL_API void tl_scope_set_warn_threshold(tl_scope scope, uint32_t threshold);
 /* "Root/Field/Popup" into buf (snprintf-like: returns the full length, writes at most cap-1
    characters and a NUL when cap > 0). */
-size_t tl_scope_path(tl_scope scope, char *buf, size_t cap);
+TL_API size_t tl_scope_path(tl_scope scope, char *buf, size_t cap);
 
 /* --- raw handles ------------------------------------------------------------------------------------ */
 
-tl_content_handle tl_content_acquire(tl_content *ctx, uint32_t id);
-tl_content_handle tl_content_acquire_name(tl_content *ctx, const char *name);
-tl_content_handle tl_content_acquire_async(tl_content *ctx, uint32_t id);
-tl_content_handle tl_content_share(tl_content_handle handle);
-bool tl_content_dispose(tl_content_handle handle);
-bool tl_content_handle_valid(tl_content_handle handle);
-tl_asset tl_content_handle_asset(tl_content_handle handle);
+TL_API tl_content_handle tl_content_acquire(tl_content *ctx, uint32_t id);
+TL_API tl_content_handle tl_content_acquire_name(tl_content *ctx, const char *name);
+TL_API tl_content_handle tl_content_acquire_async(tl_content *ctx, uint32_t id);
+TL_API tl_content_handle tl_content_share(tl_content_handle handle);
+TL_API bool tl_content_dispose(tl_content_handle handle);
+TL_API bool tl_content_handle_valid(tl_content_handle handle);
+TL_API tl_asset tl_content_handle_asset(tl_content_handle handle);
 
 /* --- assets ----------------------------------------------------------------------------------------- */
 
-bool tl_asset_valid(tl_asset asset); /* its slot is still the one it named */
-tl_asset_status tl_asset_get_status(tl_asset asset);
-void *tl_asset_object(tl_asset asset); /* NULL unless ready */
-size_t tl_asset_size(tl_asset asset);
-uint32_t tl_asset_id(tl_asset asset);
-const char *tl_asset_name(tl_asset asset);
-uint32_t tl_asset_count(tl_asset asset); /* references to its slot */
+TL_API bool tl_asset_valid(tl_asset asset); /* its slot is still the one it named */
+TL_API tl_asset_status tl_asset_get_status(tl_asset asset);
+TL_API void *tl_asset_object(tl_asset asset); /* NULL unless ready */
+TL_API size_t tl_asset_size(tl_asset asset);
+TL_API uint32_t tl_asset_id(tl_asset asset);
+TL_API const char *tl_asset_name(tl_asset asset);
+TL_API uint32_t tl_asset_count(tl_asset asset); /* references to its slot */
 
 /* --- diagnostics ------------------------------------------------------------------------------------ */
 
@@ -378,8 +386,8 @@ typedef struct tl_content_stats {
     uint64_t loads;        /* completed decodes since creation */
     uint64_t releases;     /* slots released since creation */
 } tl_content_stats;
-tl_content_stats tl_content_get_stats(tl_content *ctx);
-uint32_t tl_content_live_assets(tl_content *ctx);
+TL_API tl_content_stats tl_content_get_stats(tl_content *ctx);
+TL_API uint32_t tl_content_live_assets(tl_content *ctx);
 
 typedef struct tl_content_ref {
     tl_scope scope;      /* the holder; invalid (zero) for a raw handle */
@@ -391,16 +399,16 @@ typedef struct tl_content_ref {
 } tl_content_ref;
 /* Every live reference (scope keys, scope by scope, then raw handles); returns how many there
    are, writes at most cap. */
-size_t tl_content_snapshot(tl_content *ctx, tl_content_ref *out, size_t cap);
+TL_API size_t tl_content_snapshot(tl_content *ctx, tl_content_ref *out, size_t cap);
 /* Ids of the assets loading now; returns how many, writes at most cap. */
-size_t tl_content_loading(tl_content *ctx, uint32_t *ids, size_t cap);
+TL_API size_t tl_content_loading(tl_content *ctx, uint32_t *ids, size_t cap);
 /* The scope tree, one scope per line, indented two spaces per level:
    "Field [Level] 2 (peak 3) : Icons/sword, Levels/one". snprintf-like (see tl_scope_path). */
-size_t tl_content_dump_tree(tl_content *ctx, char *buf, size_t cap);
+TL_API size_t tl_content_dump_tree(tl_content *ctx, char *buf, size_t cap);
 /* The same, one info line per scope through the logger. */
-void tl_content_log_tree(tl_content *ctx);
+TL_API void tl_content_log_tree(tl_content *ctx);
 
-const char *tl_scope_kind_name(tl_scope_kind kind);
+TL_API const char *tl_scope_kind_name(tl_scope_kind kind);
 
 #ifdef __cplusplus
 }
@@ -408,7 +416,7 @@ const char *tl_scope_kind_name(tl_scope_kind kind);
 #endif /* TL_CONTENT_H */
 
 /* ================================================================================================ */
-#if defined(TL_IMPLEMENTATION) && !defined(TL__CONTENT_IMPLEMENTED)
+#if defined(TL_CONTENT_IMPL) && !defined(TL__CONTENT_IMPLEMENTED)
 #define TL__CONTENT_IMPLEMENTED
 #include <limits.h>
 #include <stdarg.h>
@@ -419,9 +427,12 @@ const char *tl_scope_kind_name(tl_scope_kind kind);
 #define TL_MALLOC(size) malloc(size)
 #define TL_FREE(ptr) free(ptr)
 #endif
-/* Their implementations, under the same switch: again here, for the documented order (include,
-   define, include), where the first include saw no TL_IMPLEMENTATION. */
+/* Again here, for the documented order (include, define TL_IMPLEMENTATION, include), where the
+   first include saw no switch: each emits its implementation if its own switch is on. The
+   readers (content_format.h) and mem.h (collections, XXH64) only serve the implementation, so the
+   public section above does not include them. */
 #include "content_format.h"
+#include "mem.h"
 #include "scribe.h"
 
 #ifndef TL_CONTENT_MAX_INDEX_BYTES
@@ -2590,4 +2601,4 @@ void tl_content_log_tree(tl_content *ctx) {
 #ifdef __cplusplus
 }
 #endif
-#endif /* TL_IMPLEMENTATION */
+#endif /* TL_CONTENT_IMPL */

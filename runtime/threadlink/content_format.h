@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/content_format.h -- the one validating reader of the content formats.
 
    WHAT
@@ -16,10 +17,12 @@
    INCLUDE
    -------
        #include <threadlink/content_format.h>
-       #define TL_IMPLEMENTATION               // in exactly one C or C++ file, before the include
+       #define TL_CONTENT_FORMAT_IMPL          // in exactly one C or C++ file, before the include
        #include <threadlink/content_format.h>
-   content.h includes it and implements it under the same switch: a program that implements
-   content.h must not implement this header a second time. Uses XXH64 header-only (xxhash.h).
+   TL_IMPLEMENTATION turns this switch on with every other module's. content.h's implementation
+   uses these readers but does not implement them: define TL_CONTENT_FORMAT_IMPL in one file of a
+   program that implements content.h (TL_IMPLEMENTATION in that file does both). The
+   implementation uses XXH64 header-only (xxhash.h); the declarations need no xxHash.
 
    OVERRIDES (define before including; pairs or nothing)
    ---------
@@ -30,8 +33,15 @@
        Define the codec macros for the implementation file; without them, tl_cf_decode refuses
        entries stored with that codec (tl_cf_codec_built says which are there).
 */
+/* TL_IMPLEMENTATION implies every module's switch; checked outside the include guard, so that
+   defining it between two includes of this header still counts. */
+#if defined(TL_IMPLEMENTATION) && !defined(TL_CONTENT_FORMAT_IMPL)
+#define TL_CONTENT_FORMAT_IMPL
+#endif
 #ifndef TL_CONTENT_FORMAT_H
 #define TL_CONTENT_FORMAT_H
+
+#include "api.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -62,10 +72,10 @@ typedef enum tl_cf_result {
     TL_CF_TOO_LARGE     /* an entry is larger than the caller accepts */
 } tl_cf_result;
 
-const char *tl_cf_error_text(tl_cf_result r);
+TL_API const char *tl_cf_error_text(tl_cf_result r);
 
 /* XXH64 (seed 0) of a byte range: the checksum every format records. */
-uint64_t tl_cf_xxh64(const void *data, size_t size);
+TL_API uint64_t tl_cf_xxh64(const void *data, size_t size);
 
 static inline uint32_t tl_cf_get_u32(const unsigned char *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -74,25 +84,27 @@ static inline uint64_t tl_cf_get_u64(const unsigned char *p) {
     return (uint64_t)tl_cf_get_u32(p) | (uint64_t)tl_cf_get_u32(p + 4) << 32;
 }
 
+/* ASCII lowercase of one byte, the fold of names (content.h's name hash folds the same way). */
+static inline unsigned char tl__cf_fold(unsigned char c) { return (c >= 'A' && c <= 'Z') ? (unsigned char)(c + 32) : c; }
 /* Bytewise order of ASCII-lowercased strings: the catalog's name index order. */
-int tl_cf_fold_compare(const char *a, size_t alen, const char *b, size_t blen);
+TL_API int tl_cf_fold_compare(const char *a, size_t alen, const char *b, size_t blen);
 /* Well-formed UTF-8 without control characters (names and paths). */
-bool tl_cf_utf8_text_ok(const unsigned char *s, size_t n);
+TL_API bool tl_cf_utf8_text_ok(const unsigned char *s, size_t n);
 /* A plain file name: not empty, at most 255 bytes, UTF-8 text, no '/' or '\\', not "." or "..". */
-bool tl_cf_valid_file_name(const char *s, size_t len);
+TL_API bool tl_cf_valid_file_name(const char *s, size_t len);
 /* The same without ':' either (a drive or stream separator on Windows): archive names and the
    profile (the names of a packed build). */
-bool tl_cf_portable_file_name(const char *s, size_t len);
+TL_API bool tl_cf_portable_file_name(const char *s, size_t len);
 /* Why Windows cannot hold `s` (len bytes) as the name of a file or folder, as a phrase to follow
    "file name" ("contains '?', which Windows does not allow in file names"), or NULL when it can:
    a control character, one of : < > " | ? * (':' separates a drive or stream), a name ending in
    '.' or ' ' (Windows drops them), or a device name: CON PRN AUX NUL COM1-COM9 LPT1-LPT9 (also
    COM and LPT with a superscript 1, 2 or 3), in any case, with or without an extension. */
-const char *tl_cf_windows_name_problem(const char *s, size_t len);
+TL_API const char *tl_cf_windows_name_problem(const char *s, size_t len);
 /* A name a flat build ("archive": "none") may hold as each component of an asset's path, which
    it writes as a file on every platform: tl_cf_portable_file_name and no Windows problem. Only
    flat paths are checked so: a packed build's asset names are lookup keys, not file names. */
-bool tl_cf_flat_file_name(const char *s, size_t len);
+TL_API bool tl_cf_flat_file_name(const char *s, size_t len);
 
 /* ---- Packed archive (.tlpk) ------------------------------------------------------------- */
 #define TL_CF_ARCHIVE_MAGIC "TLPKARC\x1a"
@@ -127,22 +139,22 @@ typedef struct tl_cf_archive {
    that follows it: checksum, ids strictly ascending, data contiguous in table order from the
    end of the table to the end of the file, codecs known, stored sizes consistent with the
    codec, original sizes at most max_entry_size (TL_CF_TOO_LARGE). */
-tl_cf_result tl_cf_archive_read_header(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE], uint64_t file_size,
-                                       uint32_t *count, const char **why);
-tl_cf_result tl_cf_archive_check_toc(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE], const unsigned char *toc,
-                                     uint32_t count, uint64_t file_size, uint64_t max_entry_size, const char **why);
+TL_API tl_cf_result tl_cf_archive_read_header(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE], uint64_t file_size,
+                                              uint32_t *count, const char **why);
+TL_API tl_cf_result tl_cf_archive_check_toc(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE], const unsigned char *toc,
+                                            uint32_t count, uint64_t file_size, uint64_t max_entry_size, const char **why);
 /* Both steps over a whole file in memory (no size limit); fills *a on success. */
-tl_cf_result tl_cf_archive_open(tl_cf_archive *a, const void *data, size_t size, const char **why);
-void tl_cf_archive_entry_at(const tl_cf_archive *a, uint32_t index, tl_cf_archive_entry *out);
+TL_API tl_cf_result tl_cf_archive_open(tl_cf_archive *a, const void *data, size_t size, const char **why);
+TL_API void tl_cf_archive_entry_at(const tl_cf_archive *a, uint32_t index, tl_cf_archive_entry *out);
 /* Binary search by id; TL_CF_NOT_FOUND when absent. */
-tl_cf_result tl_cf_archive_find(const tl_cf_archive *a, uint32_t id, tl_cf_archive_entry *out);
+TL_API tl_cf_result tl_cf_archive_find(const tl_cf_archive *a, uint32_t id, tl_cf_archive_entry *out);
 /* Decodes `stored` bytes into dst, exactly `size` bytes (false: unknown or unbuilt codec, or the
    bytes do not decode to exactly that size). */
-bool tl_cf_decode(uint32_t codec, const unsigned char *src, uint64_t stored, unsigned char *dst, uint64_t size);
-bool tl_cf_codec_built(uint32_t codec);
+TL_API bool tl_cf_decode(uint32_t codec, const unsigned char *src, uint64_t stored, unsigned char *dst, uint64_t size);
+TL_API bool tl_cf_codec_built(uint32_t codec);
 /* Decodes one entry of a whole-file archive into out (out_capacity >= original_size) and
    checks its XXH64. */
-tl_cf_result tl_cf_archive_extract(const tl_cf_archive *a, const tl_cf_archive_entry *e, void *out, size_t out_capacity);
+TL_API tl_cf_result tl_cf_archive_extract(const tl_cf_archive *a, const tl_cf_archive_entry *e, void *out, size_t out_capacity);
 
 /* ---- Binary catalog (.tlcat) ------------------------------------------------------------ */
 #define TL_CF_CATALOG_MAGIC "TLCATLG\x1a"
@@ -175,14 +187,14 @@ typedef struct tl_cf_catalog {
 /* Validates everything before anything is used: sizes, checksum, every string, ids strictly
    ascending and non-zero, the name index a permutation sorted by folded name without
    duplicates, category ranges covering the members exactly. */
-tl_cf_result tl_cf_catalog_open(tl_cf_catalog *c, const void *data, size_t size, const char **why);
-void tl_cf_catalog_asset_at(const tl_cf_catalog *c, uint32_t index, tl_cf_catalog_asset *out);
+TL_API tl_cf_result tl_cf_catalog_open(tl_cf_catalog *c, const void *data, size_t size, const char **why);
+TL_API void tl_cf_catalog_asset_at(const tl_cf_catalog *c, uint32_t index, tl_cf_catalog_asset *out);
 /* Case-insensitive (ASCII) lookup by name; binary search over the name index. */
-tl_cf_result tl_cf_catalog_find_name(const tl_cf_catalog *c, const char *name, size_t len, tl_cf_catalog_asset *out);
-tl_cf_result tl_cf_catalog_find_id(const tl_cf_catalog *c, uint32_t id, tl_cf_catalog_asset *out);
+TL_API tl_cf_result tl_cf_catalog_find_name(const tl_cf_catalog *c, const char *name, size_t len, tl_cf_catalog_asset *out);
+TL_API tl_cf_result tl_cf_catalog_find_id(const tl_cf_catalog *c, uint32_t id, tl_cf_catalog_asset *out);
 /* A category's name and its members (record indices, sorted by name). */
-void tl_cf_catalog_category(const tl_cf_catalog *c, uint32_t index, const char **name, uint32_t *first, uint32_t *count);
-uint32_t tl_cf_catalog_member(const tl_cf_catalog *c, uint32_t position);
+TL_API void tl_cf_catalog_category(const tl_cf_catalog *c, uint32_t index, const char **name, uint32_t *first, uint32_t *count);
+TL_API uint32_t tl_cf_catalog_member(const tl_cf_catalog *c, uint32_t position);
 
 /* ---- archives.json ---------------------------------------------------------------------- */
 #define TL_CF_INDEX_MAX_ARCHIVES 65536u
@@ -211,8 +223,8 @@ typedef struct tl_cf_index {
    TL_CF_INDEX_MAX_ARCHIVES archives, every listed file non-empty and listed once; integers
    below 2^53; other keys are skipped (a newer writer may add some), each key once. Allocates
    (TL_MALLOC) on success only. */
-tl_cf_result tl_cf_index_parse(tl_cf_index *out, const char *text, size_t len, const char **why);
-void tl_cf_index_free(tl_cf_index *index);
+TL_API tl_cf_result tl_cf_index_parse(tl_cf_index *out, const char *text, size_t len, const char **why);
+TL_API void tl_cf_index_free(tl_cf_index *index);
 
 #ifdef __cplusplus
 }
@@ -220,7 +232,7 @@ void tl_cf_index_free(tl_cf_index *index);
 #endif /* TL_CONTENT_FORMAT_H */
 
 /* ================================================================================================ */
-#if defined(TL_IMPLEMENTATION) && !defined(TL__CONTENT_FORMAT_IMPLEMENTED)
+#if defined(TL_CONTENT_FORMAT_IMPL) && !defined(TL__CONTENT_FORMAT_IMPLEMENTED)
 #define TL__CONTENT_FORMAT_IMPLEMENTED
 #include <stdlib.h>
 #include <string.h>
@@ -284,7 +296,6 @@ uint64_t tl_cf_xxh64(const void *data, size_t size) { return XXH64(data, size, 0
 
 /* ---- text ----------------------------------------------------------------------------------- */
 
-static unsigned char tl__cf_fold(unsigned char c) { return (c >= 'A' && c <= 'Z') ? (unsigned char)(c + 32) : c; }
 
 int tl_cf_fold_compare(const char *a, size_t alen, const char *b, size_t blen) {
     size_t n = alen < blen ? alen : blen, i;
@@ -1092,4 +1103,4 @@ void tl_cf_index_free(tl_cf_index *index) {
 #ifdef __cplusplus
 }
 #endif
-#endif /* TL_IMPLEMENTATION */
+#endif /* TL_CONTENT_FORMAT_IMPL */

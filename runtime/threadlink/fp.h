@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/fp.h - deterministic Q32.32 fixed point, vectors and rotations.
  *
  * What it is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/initium.h -- subsystem lifecycle, the time service, register / linker / weaver.
 
    WHAT
@@ -12,9 +13,12 @@
    INCLUDE
    -------
        #include <threadlink/initium.h>
-       #define TL_IMPLEMENTATION               // in exactly one C or C++ file
+       #define TL_INITIUM_IMPL                 // in exactly one C or C++ file
        #include <threadlink/initium.h>
-   Uses iris.h and scribe.h (included) and mem.h (inline collections, xxhash.h header-only).
+   Uses iris.h and scribe.h (included) and mem.h (inline collections, xxhash.h header-only). Their
+   implementations have their own switches, TL_IRIS_IMPL and TL_SCRIBE_IMPL, in one file of the
+   program (this one or another); TL_IMPLEMENTATION turns on all of them. TL_API (api.h): static,
+   shared library.
    TL_MALLOC / TL_FREE override the allocator (both or neither).
 
    USE
@@ -73,8 +77,15 @@
      lifecycle function. During and after it, singleton lookups answer false.
    - A subsystem with no preload counts as preloaded; missing functions are skipped.
 */
+/* TL_IMPLEMENTATION implies every module's switch; checked outside the include guard, so that
+   defining it between two includes of this header still counts. */
+#if defined(TL_IMPLEMENTATION) && !defined(TL_INITIUM_IMPL)
+#define TL_INITIUM_IMPL
+#endif
 #ifndef TL_INITIUM_H
 #define TL_INITIUM_H
+
+#include "api.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -190,30 +201,30 @@ typedef struct tl_time {
     tl_playtime_mode playtime_mode;
 } tl_time;
 
-void tl_time_init(tl_time *time, const tl_time_desc *desc);
+TL_API void tl_time_init(tl_time *time, const tl_time_desc *desc);
 /* Starts a frame: caches the delta times for it, accumulates playtime and, while counting,
    publishes OnPlaytimeCountTick(total). */
-void tl_time_tick(tl_time *time, double seconds);
+TL_API void tl_time_tick(tl_time *time, double seconds);
 /* The number of fixed steps due this frame (consumes them from the accumulator), at most
    TL_TIME_MAX_FIXED_STEPS: beyond it the accumulator is emptied and a warning logged. */
-uint32_t tl_time_fixed_steps(tl_time *time);
-void tl_time_publish_update(tl_time *time);
-void tl_time_publish_fixed_update(tl_time *time);
-void tl_time_publish_late_update(tl_time *time);
+TL_API uint32_t tl_time_fixed_steps(tl_time *time);
+TL_API void tl_time_publish_update(tl_time *time);
+TL_API void tl_time_publish_fixed_update(tl_time *time);
+TL_API void tl_time_publish_late_update(tl_time *time);
 /* One whole frame: tick, OnFixedUpdate per due step, OnUpdate, OnLateUpdate. */
-void tl_time_frame(tl_time *time, double seconds);
+TL_API void tl_time_frame(tl_time *time, double seconds);
 /* Accepts only 0 or 1 (else an error, false). A change publishes OnGamePaused (1 -> 0) or
    OnGameResumed (0 -> 1); the cached delta times change at the next tick. */
-bool tl_time_set_scale(tl_time *time, float scale);
+TL_API bool tl_time_set_scale(tl_time *time, float scale);
 /* The same restriction, publishing nothing. */
-bool tl_time_set_raw_scale(tl_time *time, float scale);
-void tl_time_request_pause(tl_time *time);  /* publishes OnGamePauseRequested */
-void tl_time_request_resume(tl_time *time); /* publishes OnGameResumeRequested */
-void tl_time_set_playtime_counting(tl_time *time, bool count);
-void tl_time_set_playtime_mode(tl_time *time, tl_playtime_mode mode);
-void tl_time_clear_playtime(tl_time *time);
+TL_API bool tl_time_set_raw_scale(tl_time *time, float scale);
+TL_API void tl_time_request_pause(tl_time *time);  /* publishes OnGamePauseRequested */
+TL_API void tl_time_request_resume(tl_time *time); /* publishes OnGameResumeRequested */
+TL_API void tl_time_set_playtime_counting(tl_time *time, bool count);
+TL_API void tl_time_set_playtime_mode(tl_time *time, tl_playtime_mode mode);
+TL_API void tl_time_clear_playtime(tl_time *time);
 /* Frames per second of the last tick (1 / unscaled delta), 0 before the first. */
-float tl_time_framerate(const tl_time *time);
+TL_API float tl_time_framerate(const tl_time *time);
 
 /* --- subsystems and the core -------------------------------------------------------------------- */
 
@@ -233,8 +244,11 @@ typedef struct tl_subsystem {
     void (*discard)(void *self, tl_core *core);
 } tl_subsystem;
 
-/* The time service as a subsystem: the core weaves it first (so it is discarded last). */
-extern const tl_subsystem tl_time_subsystem;
+/* The time service as a subsystem: the core weaves it first (so it is discarded last). Under
+   TL_STATIC it is declared by its definition (C++ has no declaration of a static object). */
+#ifndef TL_STATIC
+TL_API const tl_subsystem tl_time_subsystem;
+#endif
 
 typedef enum tl_deploy_status {
     TL_DEPLOY_PENDING = 0, /* preloads still pending: call again next frame */
@@ -272,18 +286,18 @@ struct tl_core {
     const char *failed;              /* name of the preload that failed */
 };
 
-bool tl_core_init(tl_core *core, const tl_core_desc *desc);
+TL_API bool tl_core_init(tl_core *core, const tl_core_desc *desc);
 /* Adds a subsystem (its type at most once) to the next deployment round. False when the core is
    discarding, discarded or failed, or on duplicates. */
-bool tl_core_weave(tl_core *core, const tl_subsystem *subsystem, void *self);
-tl_deploy_status tl_core_deploy(tl_core *core);
-void tl_core_discard(tl_core *core);
+TL_API bool tl_core_weave(tl_core *core, const tl_subsystem *subsystem, void *self);
+TL_API tl_deploy_status tl_core_deploy(tl_core *core);
+TL_API void tl_core_discard(tl_core *core);
 /* The woven `self` of a subsystem type; false while (or after) the core is discarded. */
-bool tl_core_find(const tl_core *core, const tl_subsystem *subsystem, void **self);
+TL_API bool tl_core_find(const tl_core *core, const tl_subsystem *subsystem, void **self);
 /* The time service; NULL while (or after) the core is discarded. */
-tl_time *tl_core_time(tl_core *core);
-bool tl_core_deployed(const tl_core *core);
-const char *tl_core_failed_subsystem(const tl_core *core);
+TL_API tl_time *tl_core_time(tl_core *core);
+TL_API bool tl_core_deployed(const tl_core *core);
+TL_API const char *tl_core_failed_subsystem(const tl_core *core);
 
 /* A typed singleton lookup: TL_SUBSYSTEM_SINGLETON(inventory_get, inventory, inventory_subsystem)
    defines `static inline bool inventory_get(const tl_core *core, inventory **out)`. */
@@ -472,10 +486,11 @@ static inline void tl_weaver_sever_all(tl_weaver *weaver) {
 #endif /* TL_INITIUM_H */
 
 /* ------------------------------------------------------------------------------------------------ */
-#if defined(TL_IMPLEMENTATION) && !defined(TL__INITIUM_IMPLEMENTED)
+#if defined(TL_INITIUM_IMPL) && !defined(TL__INITIUM_IMPLEMENTED)
 #define TL__INITIUM_IMPLEMENTED
-/* Again here, for the usage block's order (include, define, include): the first includes of
-   iris.h and scribe.h saw no TL_IMPLEMENTATION. */
+/* Again here, for the usage block's order (include, define TL_IMPLEMENTATION, include): the first
+   includes of iris.h and scribe.h saw no switch. Each emits its implementation only if its own
+   switch is on (TL_IMPLEMENTATION turns on all of them), never because this one is. */
 #include "iris.h"
 #include "scribe.h"
 #include <float.h>
@@ -696,7 +711,7 @@ static void tl__time_discard(void *self, tl_core *core) {
     ((tl_time *)self)->running = false;
 }
 
-const tl_subsystem tl_time_subsystem = {"Time", NULL, NULL, NULL, tl__time_discard};
+TL__API_DEFINE const tl_subsystem tl_time_subsystem = {"Time", NULL, NULL, NULL, tl__time_discard};
 
 /* --- core ------------------------------------------------------------------------------------------ */
 
@@ -892,4 +907,4 @@ const char *tl_core_failed_subsystem(const tl_core *core) {
 #ifdef __cplusplus
 }
 #endif
-#endif /* TL_IMPLEMENTATION */
+#endif /* TL_INITIUM_IMPL */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/iris.h -- event registry and dispatch.
 
    WHAT
@@ -13,8 +14,11 @@
    INCLUDE
    -------
        #include "iris_events.h"                // the generated header; it includes this one
-       #define TL_IMPLEMENTATION               // in exactly one C or C++ file
+       #define TL_IRIS_IMPL                    // in exactly one C or C++ file
        #include <threadlink/iris.h>
+
+   scribe.h (included) is implemented by its own switch, TL_SCRIBE_IMPL, in one file of the
+   program; TL_IMPLEMENTATION turns on every module's switch. TL_API (api.h): static, shared library.
 
    Override the allocator with TL_MALLOC(size) and TL_FREE(ptr), both or neither (default
    malloc/free). Diagnostics go through scribe.h (the logger in tl_iris_desc; NULL = stderr).
@@ -141,8 +145,15 @@
    a function or a function pointer, not NULL. -Werror=incompatible-pointer-types adds a second
    error; tests/iris/compile_fail proves every case with and without it.
 */
+/* TL_IMPLEMENTATION implies every module's switch; checked outside the include guard, so that
+   defining it between two includes of this header still counts. */
+#if defined(TL_IMPLEMENTATION) && !defined(TL_IRIS_IMPL)
+#define TL_IRIS_IMPL
+#endif
 #ifndef TL_IRIS_H
 #define TL_IRIS_H
+
+#include "api.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -246,10 +257,10 @@ typedef enum tl_iris_log_item {
 
 /* Lifetime. tl_iris_init allocates the slots (not the listener lists); false on bad input or no
    memory, the registry is then zeroed and safe to discard. */
-bool tl_iris_init(tl_iris_registry *reg, const tl_iris_desc *desc);
-bool tl_iris_init_table(tl_iris_registry *reg, uint32_t span, const tl_iris_event_info *events,
-                        const tl_logger *logger);
-void tl_iris_discard(tl_iris_registry *reg);
+TL_API bool tl_iris_init(tl_iris_registry *reg, const tl_iris_desc *desc);
+TL_API bool tl_iris_init_table(tl_iris_registry *reg, uint32_t span, const tl_iris_event_info *events,
+                               const tl_logger *logger);
+TL_API void tl_iris_discard(tl_iris_registry *reg);
 
 /* The untyped core. `signature` is the event's signature id, `flags` 0 or TL_IRIS_SINGLE_PROVIDER.
    Each returns whether it changed anything; refusals are logged (see RULES). */
@@ -259,11 +270,11 @@ static inline bool tl_iris_unsubscribe(tl_iris_registry *reg, uint32_t event, tl
                                        void *ctx);
 
 /* Diagnostics. */
-uint32_t tl_iris_listener_count(const tl_iris_registry *reg, uint32_t event);
-bool tl_iris_contains(const tl_iris_registry *reg, uint32_t event, tl_iris_fn fn, void *ctx);
-void tl_iris_clear(tl_iris_registry *reg, uint32_t event);
+TL_API uint32_t tl_iris_listener_count(const tl_iris_registry *reg, uint32_t event);
+TL_API bool tl_iris_contains(const tl_iris_registry *reg, uint32_t event, tl_iris_fn fn, void *ctx);
+TL_API void tl_iris_clear(tl_iris_registry *reg, uint32_t event);
 /* The event's declared name, or NULL (no table, gap, out of range). */
-const char *tl_iris_event_name(const tl_iris_registry *reg, uint32_t event);
+TL_API const char *tl_iris_event_name(const tl_iris_registry *reg, uint32_t event);
 
 /* Casts a listener of any type to the stored type, for the untyped core. */
 #define TL_IRIS_FN(f) TL__FN_CAST(tl_iris_fn, f)
@@ -291,15 +302,15 @@ const char *tl_iris_event_name(const tl_iris_registry *reg, uint32_t event);
 #define TL_IRIS__GAP 0x200u       /* the table declares no event here */
 #define TL_IRIS__REPORTED 0x400u  /* a publish mismatch was logged */
 
-void tl_iris__publish_mismatch(tl_iris_registry *reg, uint32_t event, uint32_t signature);
+TL_API void tl_iris__publish_mismatch(tl_iris_registry *reg, uint32_t event, uint32_t signature);
 /* Whether a request's result pointer is given: a function, so that passing `&value` to the
    request macros draws no -Waddress ("will always evaluate as true") in the caller's file. */
 static inline bool tl_iris__wants(const void *result) { return result != TL__NULL; }
-void tl_iris__settle(tl_iris_slot *slot);
-void tl_iris__mark(tl_iris_slot *slot, uint32_t index);
-bool tl_iris__subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t signature,
-                             uint32_t flags, tl_iris_fn fn, void *ctx);
-bool tl_iris__unsubscribe_refused(const tl_iris_registry *reg, uint32_t event, tl_iris_fn fn);
+TL_API void tl_iris__settle(tl_iris_slot *slot);
+TL_API void tl_iris__mark(tl_iris_slot *slot, uint32_t index);
+TL_API bool tl_iris__subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t signature,
+                                    uint32_t flags, tl_iris_fn fn, void *ctx);
+TL_API bool tl_iris__unsubscribe_refused(const tl_iris_registry *reg, uint32_t event, tl_iris_fn fn);
 
 /* Subscribe: the common case (a bound broadcast slot with room, signature as expected, no
    duplicate) inline; everything else (first allocation, growth, binding, refusals and their
@@ -460,10 +471,10 @@ static inline void tl_iris_dispatch_end(tl_iris_slot *slot, uint32_t depth) {
 #endif /* TL_IRIS_H */
 
 /* ------------------------------------------------------------------------------------------------ */
-#if defined(TL_IMPLEMENTATION) && !defined(TL__IRIS_IMPLEMENTED)
+#if defined(TL_IRIS_IMPL) && !defined(TL__IRIS_IMPLEMENTED)
 #define TL__IRIS_IMPLEMENTED
-/* Again here, for the usage block's order (include, define, include): the first include of
-   scribe.h saw no TL_IMPLEMENTATION. */
+/* Again here, for the usage block's order (include, define TL_IMPLEMENTATION, include): the first
+   include of scribe.h saw no switch. It emits its implementation only if TL_SCRIBE_IMPL is on. */
 #include "scribe.h"
 #include <stdio.h>
 #include <string.h>
@@ -747,4 +758,4 @@ void tl_iris_clear(tl_iris_registry *reg, uint32_t event) {
 #ifdef __cplusplus
 }
 #endif
-#endif /* TL_IMPLEMENTATION */
+#endif /* TL_IRIS_IMPL */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/mem.h - memory for state that is copied, hashed and saved as raw bytes.
  *
  * Long-lived simulation state (a frame) lives in plain blocks of bytes, so a rollback is a memcpy
@@ -12,10 +13,11 @@
  *     included at the end of this header.
  *
  * Including
- *   Header-only. Everything is `static inline`; no TL_IMPLEMENTATION is needed unless you build
- *   with TL_MEM_DEBUG, whose live-block list needs one translation unit that does
- *       #define TL_IMPLEMENTATION
+ *   Header-only. Everything is `static inline`; no switch is needed unless you build with
+ *   TL_MEM_DEBUG, whose live-block list needs one translation unit that does
+ *       #define TL_MEM_IMPL            (or TL_IMPLEMENTATION: every module's switch)
  *       #include <threadlink/mem.h>
+ *   (under TL_STATIC, api.h, the one file using the runtime holds the list without a switch).
  *   xxHash is used header-only (XXH_INLINE_ALL): nothing to link. After this header, XXH32/XXH64
  *   in the same translation unit name the inlined xxHash functions.
  *
@@ -61,8 +63,15 @@
  *   uint64_t fingerprint = tl_hash64(frame, bytes, 0);  // same on every peer after the same ops
  *   tl_mem_free(frame);
  */
+/* TL_IMPLEMENTATION implies every module's switch; checked outside the include guard, so that
+   defining it between two includes of this header still counts. */
+#if defined(TL_IMPLEMENTATION) && !defined(TL_MEM_IMPL)
+#define TL_MEM_IMPL
+#endif
 #ifndef THREADLINK_MEM_H
 #define THREADLINK_MEM_H
+
+#include "api.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -258,11 +267,21 @@ typedef struct tl__mem_header {
   size_t bytes;
 } tl__mem_header;
 
-#ifdef TL_MEM_DEBUG
-/* Defined once, in the translation unit that defines TL_IMPLEMENTATION. */
-extern tl__mem_header *tl__mem_live_head;
-extern size_t tl__mem_live_count;
-extern uint64_t tl__mem_next_serial;
+#if defined(TL_MEM_DEBUG) && defined(TL_STATIC)
+/* TL_STATIC: the one file using the runtime holds the list (C++ has no tentative definitions). */
+#  if defined(__GNUC__) || defined(__clang__)
+#    define TL__MEM_UNUSED __attribute__((unused))
+#  else
+#    define TL__MEM_UNUSED
+#  endif
+static TL__MEM_UNUSED tl__mem_header *tl__mem_live_head = NULL;
+static TL__MEM_UNUSED size_t tl__mem_live_count = 0;
+static TL__MEM_UNUSED uint64_t tl__mem_next_serial = 0;
+#elif defined(TL_MEM_DEBUG)
+/* Defined once, in the file that defines TL_MEM_IMPL (or TL_IMPLEMENTATION). */
+TL_API tl__mem_header *tl__mem_live_head;
+TL_API size_t tl__mem_live_count;
+TL_API uint64_t tl__mem_next_serial;
 #endif
 
 static inline void *tl__mem_fail(tl_mem_error error, tl_mem_error *error_out) {
@@ -515,8 +534,9 @@ TL__MEM_FORCE_INLINE uint32_t tl_hash32_8(const void *data, uint32_t seed) {
 
 #endif /* THREADLINK_MEM_H */
 
-/* The live-block list of TL_MEM_DEBUG, defined once. */
-#if defined(TL_IMPLEMENTATION) && defined(TL_MEM_DEBUG) && !defined(TL__MEM_IMPLEMENTATION_DONE)
+/* The live-block list of TL_MEM_DEBUG, defined once (under TL_STATIC, above). */
+#if defined(TL_MEM_IMPL) && defined(TL_MEM_DEBUG) && !defined(TL_STATIC) && \
+    !defined(TL__MEM_IMPLEMENTATION_DONE)
 #define TL__MEM_IMPLEMENTATION_DONE
 #ifdef __cplusplus
 extern "C" {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/mem_inline.h - inline collections: views over a fixed number of slots in caller memory.
  *
  * Included by <threadlink/mem.h>; may also be included on its own. Header-only, `static inline`,

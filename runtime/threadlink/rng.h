@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/rng.h - stateless random streams: a stream is a pure function of its identity.
  *
  * What it is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/scribe.h -- one logging path for the whole runtime.
 
    WHAT
@@ -11,8 +12,10 @@
    INCLUDE
    -------
        #include <threadlink/scribe.h>          // everywhere
-       #define TL_IMPLEMENTATION               // in exactly one C or C++ file, before the include
+       #define TL_SCRIBE_IMPL                  // in exactly one C or C++ file, before the include
        #include <threadlink/scribe.h>
+   (TL_IMPLEMENTATION turns on this switch and every other module's.) Every module with state logs
+   through scribe.h but none implements it: the program implements it once, wherever it likes.
 
    USE
    ---
@@ -42,8 +45,15 @@
 
    Main thread only, like the rest of the runtime: the sink is called on the logging thread.
 */
+/* TL_IMPLEMENTATION implies every module's switch; checked outside the include guard, so that
+   defining it between two includes of this header still counts. */
+#if defined(TL_IMPLEMENTATION) && !defined(TL_SCRIBE_IMPL)
+#define TL_SCRIBE_IMPL
+#endif
 #ifndef TL_SCRIBE_H
 #define TL_SCRIBE_H
+
+#include "api.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -93,19 +103,19 @@ typedef struct tl_logger {
 } tl_logger;
 
 /* "info", "warning", "error". */
-const char *tl_log_level_name(int level);
+TL_API const char *tl_log_level_name(int level);
 
 /* Formats and emits one line. A NULL logger or a NULL module is allowed. */
-void tl_log(const tl_logger *logger, int level, const char *module, const char *fmt, ...)
+TL_API void tl_log(const tl_logger *logger, int level, const char *module, const char *fmt, ...)
     TL__PRINTF_FORMAT(4, 5);
-void tl_logv(const tl_logger *logger, int level, const char *module, uint32_t item, const char *fmt,
-             va_list args) TL__PRINTF_FORMAT(5, 0);
+TL_API void tl_logv(const tl_logger *logger, int level, const char *module, uint32_t item,
+                    const char *fmt, va_list args) TL__PRINTF_FORMAT(5, 0);
 /* As tl_log, with a diagnostic id in the record (used by the runtime modules). */
-void tl_log_item(const tl_logger *logger, int level, const char *module, uint32_t item,
-                 const char *fmt, ...) TL__PRINTF_FORMAT(5, 6);
+TL_API void tl_log_item(const tl_logger *logger, int level, const char *module, uint32_t item,
+                        const char *fmt, ...) TL__PRINTF_FORMAT(5, 6);
 
 /* The default sink: the line and a newline to stderr. */
-void tl_log_sink_stderr(void *user, const tl_log_record *record);
+TL_API void tl_log_sink_stderr(void *user, const tl_log_record *record);
 
 /* Compile-time filtered logging: below TL_LOG_MIN_LEVEL nothing is evaluated. The format string is
    the first of the variadic arguments so that C99 -Wpedantic accepts a message without arguments. */
@@ -131,7 +141,7 @@ void tl_log_sink_stderr(void *user, const tl_log_record *record);
 #endif /* TL_SCRIBE_H */
 
 /* ------------------------------------------------------------------------------------------------ */
-#if defined(TL_IMPLEMENTATION) && !defined(TL__SCRIBE_IMPLEMENTED)
+#if defined(TL_SCRIBE_IMPL) && !defined(TL__SCRIBE_IMPLEMENTED)
 #define TL__SCRIBE_IMPLEMENTED
 #include <stdio.h>
 #include <string.h>
@@ -205,4 +215,4 @@ void tl_log_item(const tl_logger *logger, int level, const char *module, uint32_
 #ifdef __cplusplus
 }
 #endif
-#endif /* TL_IMPLEMENTATION */
+#endif /* TL_SCRIBE_IMPL */

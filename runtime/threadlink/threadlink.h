@@ -1,8 +1,16 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/threadlink.h -- the whole runtime in one include.
 
        #include <threadlink/threadlink.h>
        #define TL_IMPLEMENTATION       // in exactly one C or C++ file, before the include
        #include <threadlink/threadlink.h>
+
+   TL_IMPLEMENTATION is the umbrella: it turns on the switch of every module the file includes,
+   TL_SCRIBE_IMPL, TL_IRIS_IMPL, TL_INITIUM_IMPL, TL_VAULT_IMPL, TL_CONTENT_FORMAT_IMPL,
+   TL_CONTENT_IMPL and TL_MEM_IMPL (TL_MEM_DEBUG's list). Each switch emits its own module's
+   implementation and no other, so a program may instead spread them over its files, each module
+   in exactly one. TL_API (api.h) makes the runtime static (TL_STATIC) or a shared library
+   (TL_SHARED, TL_BUILD_SHARED).
 
    Each module can also be included on its own; see the usage block at the top of each header:
    fp.h (Q32.32 fixed point), rng.h (stateless random streams), mem.h (blocks, hashes, inline
@@ -19,5 +27,6 @@
 #include "iris.h"
 #include "initium.h"
 #include "vault.h"
+#include "content_format.h"
 #include "content.h"
 #include "save.h"

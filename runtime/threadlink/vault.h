@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/vault.h - support for generated vault accessors: descriptors, change callbacks and a
  * stable binary serialisation.
  *
@@ -17,7 +18,7 @@
  *
  * How to include
  *   #include <threadlink/vault.h> everywhere (the generated headers do). In exactly one file:
- *       #define TL_IMPLEMENTATION
+ *       #define TL_VAULT_IMPL          (or TL_IMPLEMENTATION: every module's switch)
  *       #include <threadlink/vault.h>
  *   for tl_vault_write, tl_vault_read(_ex, _with) and tl_vault_serialised_size. Everything else is
  *   static inline. No allocation, no global state.
@@ -102,8 +103,15 @@
  *   Reading never notifies listeners. Every length is checked against the input before use, so
  *   no input (tests/fuzz replays a corpus) reads or writes out of bounds.
  */
+/* TL_IMPLEMENTATION implies every module's switch; checked outside the include guard, so that
+   defining it between two includes of this header still counts. */
+#if defined(TL_IMPLEMENTATION) && !defined(TL_VAULT_IMPL)
+#define TL_VAULT_IMPL
+#endif
 #ifndef THREADLINK_VAULT_H
 #define THREADLINK_VAULT_H
+
+#include "api.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -581,21 +589,21 @@ static inline void tl_vault_reset_transient(const tl_vault_desc *d, void *vault)
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Serialisation (TL_IMPLEMENTATION)
+ * Serialisation (TL_VAULT_IMPL)
  * ------------------------------------------------------------------------------------------- */
 
 /* Bytes tl_vault_write needs for this vault. */
-size_t tl_vault_serialised_size(const tl_vault_desc *d, const void *vault);
+TL_API size_t tl_vault_serialised_size(const tl_vault_desc *d, const void *vault);
 /* Writes the vault into out[0..capacity); *written gets the size. Refuses a member that could not
  * be read back (see "Serialisation format"): _VALUE, _CAPACITY. */
-tl_vault_error tl_vault_write(const tl_vault_desc *d, const void *vault, void *out, size_t capacity, size_t *written);
+TL_API tl_vault_error tl_vault_write(const tl_vault_desc *d, const void *vault, void *out, size_t capacity, size_t *written);
 /* Reads data[0..size) into the vault, all or nothing (see the rules above). */
-tl_vault_error tl_vault_read(const tl_vault_desc *d, void *vault, const void *data, size_t size);
+TL_API tl_vault_error tl_vault_read(const tl_vault_desc *d, void *vault, const void *data, size_t size);
 /* The same; when a record of a known field is what the save is refused for (_TYPE, _CAPACITY,
  * _LENGTH, _VALUE, _DUPLICATE), *field_id gets that field's id, else 0: which field a schema change
  * broke, say to migrate it. field_id may be NULL. */
-tl_vault_error tl_vault_read_ex(const tl_vault_desc *d, void *vault, const void *data, size_t size,
-                                uint32_t *field_id);
+TL_API tl_vault_error tl_vault_read_ex(const tl_vault_desc *d, void *vault, const void *data, size_t size,
+                                       uint32_t *field_id);
 
 /* A record of a known serialised field that this schema can no longer hold, as handed to
  * tl_vault_read_options.on_mismatch. Its payload was checked only against its record's length:
@@ -621,8 +629,8 @@ typedef struct tl_vault_read_options {
 } tl_vault_read_options;
 
 /* tl_vault_read_ex with options (NULL: none). */
-tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, const void *data, size_t size,
-                                  const tl_vault_read_options *options, uint32_t *field_id);
+TL_API tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, const void *data, size_t size,
+                                         const tl_vault_read_options *options, uint32_t *field_id);
 
 #ifdef __cplusplus
 } /* extern "C" */
@@ -630,7 +638,7 @@ tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, const voi
 
 #endif /* THREADLINK_VAULT_H */
 
-#if defined(TL_IMPLEMENTATION) && !defined(TL__VAULT_IMPLEMENTATION_DONE)
+#if defined(TL_VAULT_IMPL) && !defined(TL__VAULT_IMPLEMENTATION_DONE)
 #define TL__VAULT_IMPLEMENTATION_DONE
 
 #ifdef __cplusplus
@@ -1133,4 +1141,4 @@ tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, const voi
 } /* extern "C" */
 #endif
 
-#endif /* TL_IMPLEMENTATION */
+#endif /* TL_VAULT_IMPL */

@@ -65,6 +65,12 @@ done
   echo 'int tl_compile_test_anchor(void);'; echo 'int tl_compile_test_anchor(void) { return 0; }'; } > "$work/all.c"
 strict gcc c11 "$gcc_strict -O2" "$work/all.c" -c
 strict clang c11 "$clang_strict -O2" "$work/all.c" -c
+# TL_API's other forms (api.h): every function static (unused ones must not warn), and the
+# exporting side of a shared library.
+for api in "-DTL_STATIC -DTL_MEM_DEBUG" "-DTL_SHARED -DTL_BUILD_SHARED"; do
+  strict gcc c11 "$gcc_strict $api" "$work/all.c"
+  strict clang c11 "$clang_strict $api" "$work/all.c"
+done
 cat > "$work/usage.c" <<'USAGE'
 /* A program's own file using the runtime's macros (they expand here, so their warnings are the
    program's). As C++, the headers' function bodies are silenced first: they may keep C casts. */
@@ -219,8 +225,10 @@ strict clang++ c++17 "$clangxx_strict" "$work/usage.cpp"
 if command -v gcc >/dev/null 2>&1 && command -v nm >/dev/null 2>&1; then
   for header in "$runtime"/threadlink/*.h; do
     name=$(basename "$header")
-    printf '#define TL_IMPLEMENTATION\n#include <threadlink/%s>\n' "$name" > "$work/first.c"
-    printf '#include <threadlink/%s>\n#define TL_IMPLEMENTATION\n#include <threadlink/%s>\n' "$name" "$name" > "$work/again.c"
+    # (the anchor: api.h alone declares nothing, and ISO C wants a declaration in every file)
+    anchor='int tl_compile_test_anchor(void);\nint tl_compile_test_anchor(void) { return 0; }\n'
+    printf "#define TL_IMPLEMENTATION\\n#include <threadlink/%s>\\n$anchor" "$name" > "$work/first.c"
+    printf "#include <threadlink/%s>\\n#define TL_IMPLEMENTATION\\n#include <threadlink/%s>\\n$anchor" "$name" "$name" > "$work/again.c"
     count=$((count + 1))
     if gcc -std=c11 $flags -c "$work/first.c" -o "$work/first.o" 2>"$work/err" &&
        gcc -std=c11 $flags -c "$work/again.c" -o "$work/again.o" 2>>"$work/err"; then

@@ -134,6 +134,13 @@ static void test_content_source_root_trailing_separator(void **state)
                         "threadlink.json:4:26: error: content[0].source_root: \"assets/\" ends with a path separator; write it without one\n");
 }
 
+/* The output folder has one spelling (a trailing '/' aside, which names the same folder). */
+static void test_content_output_spelling(void **state)
+{
+    expect_config_error(*state, "{ \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/./Main\" }",
+                        "threadlink.json:4:51: error: content[0].output: \"out/./Main\" has a '.' component: write it \"out/Main\" (one file, one spelling)\n");
+}
+
 static void test_content_output_inside_source_root(void **state)
 {
     expect_config_error(*state, "{ \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"assets/out\" }",
@@ -946,6 +953,31 @@ static void test_content_flat_build_and_stale_files(void **state)
     assert_true(fx_exists("out/Main/archives.json"));
 }
 
+/* The clean-up of the output folder: temporary files a killed run left there go like any other
+ * stale file, with the warning generate gives; a link in the folder goes as a link, and nothing
+ * it points to (outside the folder) is touched. */
+static void test_content_clean_up_leftovers_and_links(void **state)
+{
+    fixture *f = *state;
+    fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\", \"archive\": \"none\" } ] }\n");
+    small_tree();
+    assert_int_equal(pack(f), 0);
+    fx_write("out/Main/.catalog.tlcat.Zz9Zz9", "partial");
+    fx_write("out/Main/assets/Icons/.shield.png.Ab3dE9", "partial");
+    fx_write("elsewhere/Icons/keep.png", "not the build's");
+    assert_int_equal(symlink("../../../elsewhere/Icons", "out/Main/assets/Linked"), 0);
+    clear_diags(f);
+    assert_int_equal(pack(f), 0);
+    assert_string_equal(f->diags.data,
+        "out/Main/.catalog.tlcat.Zz9Zz9: warning: removed left-over temporary file of a killed run\n"
+        "out/Main/assets/Icons/.shield.png.Ab3dE9: warning: removed left-over temporary file of a killed run\n");
+    assert_false(fx_exists("out/Main/.catalog.tlcat.Zz9Zz9"));
+    assert_false(fx_exists("out/Main/assets/Icons/.shield.png.Ab3dE9"));
+    assert_false(fx_exists("out/Main/assets/Linked"));
+    assert_true(fx_exists("elsewhere/Icons/keep.png"));
+    assert_true(fx_exists("out/Main/assets/Icons/shield.png"));
+}
+
 static void test_content_flat_build_refuses_colons(void **state)
 {
     fixture *f = *state;
@@ -1143,6 +1175,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_content_profile_name_path_character, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_source_root_trailing_separator, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_output_spelling, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_output_inside_source_root, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_output_containing_source_root, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_overlapping_categories, fixture_setup, fixture_teardown),
@@ -1167,6 +1200,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_content_memoised_scans_record_what_generate_reads, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_flat_build_refuses_colons, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_flat_build_and_stale_files, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_clean_up_leftovers_and_links, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_case_only_rename_case_sensitive, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_outputs_differing_in_case, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_flat_build_refuses_windows_names, fixture_setup, fixture_teardown),

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "gen_fixture.h"
@@ -248,6 +250,78 @@ static void test_commands_respell_only_one_entry(void **state)
     free(listing);
 }
 
+/* Temporary files a killed run left beside its outputs (named for one of them: .<output>.XXXXXX,
+ * six letters or digits): check reports each as an error, so that CI fails before they are
+ * committed; generate and headers remove them and say so, on the fast path too (the killed run
+ * left the stamp as it was). Names of another pattern, and a temporary file a live run holds
+ * (locked), stay. */
+static void test_commands_leftover_temporaries_removed(void **state)
+{
+    fixture *f = *state;
+    fx_basic_config(NULL);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\n");
+    assert_int_equal(fx_generate(f), 0);
+    fx_write("generated/.test_ids.h.Ab3dE9", "partial");
+    fx_write("generated/.Test.Ids.manifest.json.zzzzzz", "partial");
+    fx_write("generated/." STAMP_FILE ".Sx4Sx4", "partial"); /* the stamp's */
+    fx_write("generated/.test_ids.h.Ab3dE", "not ours: five letters");
+    fx_write("generated/.other.h.Ab3dE9", "not ours: no such output");
+    fx_write("generated/.test_ids.h.held01", "a live run's");
+    int held = open("generated/.test_ids.h.held01", O_RDONLY);
+    assert_true(held >= 0);
+    assert_int_equal(flock(held, LOCK_EX), 0);
+    f->diags.len = 0;
+    assert_int_equal(fx_run(f, GEN_CHECK), 1);
+    assert_string_equal(f->diags.data,
+        "generated/..threadlink-gen.stamp.Sx4Sx4: error: left-over temporary file of a killed run: run threadlink-gen generate to remove it; do not commit it\n"
+        "generated/.Test.Ids.manifest.json.zzzzzz: error: left-over temporary file of a killed run: run threadlink-gen generate to remove it; do not commit it\n"
+        "generated/.test_ids.h.Ab3dE9: error: left-over temporary file of a killed run: run threadlink-gen generate to remove it; do not commit it\n");
+    assert_true(fx_exists("generated/.test_ids.h.Ab3dE9"));
+
+    f->diags.len = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_string_equal(f->diags.data,
+        "generated/..threadlink-gen.stamp.Sx4Sx4: warning: removed left-over temporary file of a killed run\n"
+        "generated/.Test.Ids.manifest.json.zzzzzz: warning: removed left-over temporary file of a killed run\n"
+        "generated/.test_ids.h.Ab3dE9: warning: removed left-over temporary file of a killed run\n");
+    assert_false(fx_exists("generated/.test_ids.h.Ab3dE9"));
+    assert_false(fx_exists("generated/.Test.Ids.manifest.json.zzzzzz"));
+    assert_true(fx_exists("generated/.test_ids.h.Ab3dE") && fx_exists("generated/.other.h.Ab3dE9"));
+    assert_true(fx_exists("generated/.test_ids.h.held01"));
+    close(held);
+    fx_remove("generated/.test_ids.h.held01");
+    f->diags.len = 0;
+    assert_int_equal(fx_run(f, GEN_CHECK), 0);
+    assert_int_equal(f->diags.len, 0);
+
+    /* headers -o DIR: its own outputs' directory. */
+    assert_int_equal(fx_run(f, GEN_HEADERS), 0);
+    fx_write("build-out/.test_ids.h.Q1w2E3", "partial");
+    f->diags.len = 0;
+    assert_int_equal(fx_run(f, GEN_HEADERS), 0);
+    assert_string_equal(f->diags.data, "build-out/.test_ids.h.Q1w2E3: warning: removed left-over temporary file of a killed run\n");
+    assert_false(fx_exists("build-out/.test_ids.h.Q1w2E3"));
+}
+
+/* A stale output is deleted through its directory's descriptor: when its folder has become a
+ * link to a folder outside, the file there (byte for byte what was written) stays. */
+static void test_commands_stale_output_not_deleted_through_a_link(void **state)
+{
+    fixture *f = *state;
+    fx_basic_config("{ \"name\": \"Test.More\", \"output\": \"sub/more.h\" }");
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\n");
+    fx_write("injectors/Test.More.User.txt", "Beta\n");
+    assert_int_equal(fx_generate(f), 0);
+    fx_remove("injectors/Test.More.User.txt");
+    fx_basic_config(NULL);
+    assert_int_equal(rename("generated/sub", "outside"), 0);
+    assert_int_equal(symlink("../outside", "generated/sub"), 0);
+    f->summary.len = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_true(fx_exists("outside/more.h"));
+    assert_null(strstr(buf_cstr(&f->summary), "removed"));
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
@@ -260,6 +334,8 @@ int main(void)
         T(test_commands_crlf_checkout_is_up_to_date),
         T(test_commands_respell_only_one_entry),
         T(test_commands_unwritable_stamp_is_a_warning),
+        T(test_commands_leftover_temporaries_removed),
+        T(test_commands_stale_output_not_deleted_through_a_link),
     };
     return cmocka_run_group_tests_name("gen_commands", tests, NULL, NULL);
 }

@@ -70,9 +70,9 @@ static void test_diff_compatible_changes(void **state)
     char *out = NULL;
     assert_int_equal(run_diff("old", "new", DIFF_TEXT, NULL, NULL, &out), 0);
     assert_string_equal(out,
-        "new/Ids.manifest.json:7: note: Ids: 'user.beta' tombstoned (removed)\n"
-        "new/Ids.manifest.json:8: note: Ids: 'user.gamma' revived\n"
-        "new/Ids.manifest.json:9: note: Ids: 'user.delta' added\n"
+        "new/Ids.manifest.json:7: note: Ids: Beta (user.beta) tombstoned (removed)\n"
+        "new/Ids.manifest.json:8: note: Ids: Gamma (user.gamma) revived\n"
+        "new/Ids.manifest.json:9: note: Ids: Delta (user.delta) added\n"
         "threadlink-gen diff: 0 breaking, 0 approved, 3 compatible changes\n");
     free(out);
 }
@@ -109,17 +109,17 @@ static void test_diff_breaking_changes(void **state)
     char *out = NULL;
     assert_int_equal(run_diff("old", "new", DIFF_TEXT, NULL, NULL, &out), 1);
     assert_string_equal(out,
-        "new/Ev.manifest.json:6: error: Ev: 'user.onstart' ordinal removed [breaking]\n"
-        "new/Ev.manifest.json:7: error: Ev: 'user.onstop' ordinal moved (1 -> 2) [breaking]\n"
-        "new/Ids.manifest.json:6: error: Ids: 'user.alpha' value changed (4185941620 -> 1007530852) [breaking]\n"
-        "new/Ids.manifest.json:7: error: Ids: 'user.beta' member renamed (Beta -> BetaRenamed) [breaking]\n"
-        "old/Ids.manifest.json:8: error: Ids: 'user.gamma' tombstone dropped [breaking]\n"
+        "new/Ev.manifest.json:6: error: Ev: OnStart (user.onstart) ordinal removed [breaking]\n"
+        "new/Ev.manifest.json:7: error: Ev: OnStop (user.onstop) ordinal moved (1 -> 2) [breaking]\n"
+        "new/Ids.manifest.json:6: error: Ids: Alpha (user.alpha) value changed (4185941620 -> 1007530852) [breaking]\n"
+        "new/Ids.manifest.json:7: error: Ids: Beta (user.beta) member renamed (Beta -> BetaRenamed) [breaking]\n"
+        "old/Ids.manifest.json:8: error: Ids: Gamma (user.gamma) tombstone dropped [breaking]\n"
         "new/Kind.manifest.json: error: Kind: kind changed (from identity to ordinal) [breaking]\n"
         "old/Gone.manifest.json: error: Gone: domain removed [breaking]\n"
         "threadlink-gen diff: 7 breaking, 0 approved, 0 compatible changes\n");
     free(out);
     assert_int_equal(run_diff("old", "new", DIFF_GITHUB, NULL, NULL, &out), 1);
-    assert_non_null(strstr(out, "::error file=new/Ids.manifest.json,line=7::Ids: 'user.beta' member renamed (Beta -> BetaRenamed) [breaking]\n"));
+    assert_non_null(strstr(out, "::error file=new/Ids.manifest.json,line=7::Ids: Beta (user.beta) member renamed (Beta -> BetaRenamed) [breaking]\n"));
     assert_non_null(strstr(out, "::error file=old/Gone.manifest.json::Gone: domain removed [breaking]\n"));
     free(out);
     assert_int_equal(run_diff("old", "new", DIFF_MARKDOWN, NULL, NULL, &out), 1);
@@ -155,8 +155,8 @@ static void test_diff_signature_changed(void **state)
     char *out = NULL;
     assert_int_equal(run_diff("old", "new", DIFF_TEXT, NULL, NULL, &out), 1);
     assert_string_equal(out,
-        "new/Ev.manifest.json:6: error: Ev: 'user.onhit' signature changed (from (int) to (int, float)) [breaking]\n"
-        "new/Ev.manifest.json:8: error: Ev: 'user.onold' ordinal removed [breaking]\n"
+        "new/Ev.manifest.json:6: error: Ev: OnHit (user.onhit) signature changed (from (int) to (int, float)) [breaking]\n"
+        "new/Ev.manifest.json:8: error: Ev: OnOld (user.onold) ordinal removed [breaking]\n"
         "threadlink-gen diff: 2 breaking, 0 approved, 0 compatible changes\n");
     free(out);
     assert_int_equal(run_diff("old", "new", DIFF_JSON, "Ev:*", NULL, &out), 0);
@@ -179,7 +179,7 @@ static void test_diff_approvals(void **state)
     fx_write("allow.txt", "# approved in review\nuser.alpha\nIds:user.beta\n// the whole domain\nEv:*\nKind:*\nGone:*\nuser.gamma\n");
     char *out = NULL;
     assert_int_equal(run_diff("old", "new", DIFF_TEXT, NULL, "allow.txt", &out), 0);
-    assert_non_null(strstr(out, "new/Ids.manifest.json:7: note: Ids: 'user.beta' member renamed (Beta -> BetaRenamed) [breaking, approved]\n"));
+    assert_non_null(strstr(out, "new/Ids.manifest.json:7: note: Ids: Beta (user.beta) member renamed (Beta -> BetaRenamed) [breaking, approved]\n"));
     assert_non_null(strstr(out, "threadlink-gen diff: 0 breaking, 7 approved, 0 compatible changes\n"));
     free(out);
     /* One approval on the command line leaves the rest breaking. */

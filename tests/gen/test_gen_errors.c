@@ -333,6 +333,48 @@ static void test_errors_domain_renamed_in_case_keeps_its_manifest(void **state)
         "generated/events/Iris.events.manifest.json: note: nothing was written: fix or restore the manifest (it is the identity store of Iris.events)\n");
 }
 
+/* One file, one spelling: an output path with an empty or '.' component, or a file's path that
+ * ends with '/' or is ".", is a located config error (it would otherwise fail at the rename, or
+ * write one file under two names); folders may be "." and end with one '/'. */
+static void test_errors_output_spellings(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    fx_write("threadlink.json",
+             "{\n"
+             "  \"generated_dir\": \"./generated\",\n"
+             "  \"domains\": [\n"
+             "    { \"name\": \"Test.Ids\", \"output\": \".\" },\n"
+             "    { \"name\": \"Iris.Events\", \"output\": \"x.h/\" },\n"
+             "    { \"name\": \"A.B\", \"output\": \"sub//x.h\" },\n"
+             "    { \"name\": \"A.C\", \"output\": \"sub/./x.h\" },\n"
+             "    { \"name\": \"A.D\", \"output\": \"./x.h\" },\n"
+             "    { \"name\": \"A.E\", \"output\": \"sub/.\" }\n"
+             "  ]\n"
+             "}\n");
+    fx_expect_failure(f, snap,
+        "threadlink.json:2:3: error: generated_dir: \"./generated\" has a '.' component: write it \"generated\" (one file, one spelling)\n"
+        "threadlink.json:4:27: error: domains[0].output: \".\" names no file: write the header's file name\n"
+        "threadlink.json:5:30: error: domains[1].output: \"x.h/\" ends with '/', which a file's path does not: write it \"x.h\" (one file, one spelling)\n"
+        "threadlink.json:6:22: error: domains[2].output: \"sub//x.h\" has an empty component: write it \"sub/x.h\" (one file, one spelling)\n"
+        "threadlink.json:7:22: error: domains[3].output: \"sub/./x.h\" has a '.' component: write it \"sub/x.h\" (one file, one spelling)\n"
+        "threadlink.json:8:22: error: domains[4].output: \"./x.h\" has a '.' component: write it \"x.h\" (one file, one spelling)\n"
+        "threadlink.json:9:22: error: domains[5].output: \"sub/.\" has a '.' component: write it \"sub\" (one file, one spelling)\n");
+
+    /* A stage's output folder: the vaults' (config errors above stop before the stages load). */
+    fx_write("threadlink.json",
+             "{\n"
+             "  \"domains\": [{ \"name\": \"Test.Ids\", \"output\": \"test_ids.h\" },\n"
+             "    { \"name\": \"Iris.Events\", \"output\": \"events/iris_events.h\", \"kind\": \"ordinal\" },\n"
+             "    { \"name\": \"Vault.Fields\", \"output\": \"vault_fields.h\", \"reserve_zero\": true }],\n"
+             "  \"vaults\": { \"output\": \"v//w\" }\n"
+             "}\n");
+    f->diags.len = 0;
+    assert_int_equal(fx_generate(f), 1);
+    assert_string_equal(f->diags.data,
+        "threadlink.json:5:15: error: vaults.output: \"v//w\" has an empty component: write it \"v/w\" (one file, one spelling)\n");
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
@@ -351,6 +393,7 @@ int main(void)
         T(test_errors_kind_change_refused),
         T(test_errors_two_domains_one_output),
         T(test_errors_symlink_in_generated_dir),
+        T(test_errors_output_spellings),
         T(test_errors_shell_without_entries_token),
         T(test_errors_missing_shell_points_at_its_key),
         T(test_errors_missing_manifest_regenerated_with_warning),

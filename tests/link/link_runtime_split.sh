@@ -1,0 +1,120 @@
+#!/bin/sh
+# A program may implement the runtime's modules in any files it likes: each module's switch
+# (TL_<MODULE>_IMPL) emits that module's implementation and no other, so every split links.
+# Built here, each linked with runtime_user.c (which calls a function of every module) and run:
+#   - every module in a file of its own (all including threadlink.h), so every pair is split;
+#   - every pair of modules in one file, each other module in a file of its own;
+#   - every module implemented alone in a file including only its own header;
+#   - the split of issue 27: iris and initium in core.c, content in assets.c, vaults in vault.c;
+#   - the umbrella, TL_IMPLEMENTATION, in one file.
+# TL_MEM_DEBUG is on everywhere, so mem.h has state (its live-block list) to place too.
+# Usage: link_runtime_split.sh RUNTIME_DIR TESTS_LINK_DIR [CC]
+set -eu
+runtime=$1
+here=$2
+cc=${3:-cc}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+flags="-std=c11 -Wall -Wextra -Wpedantic -Werror -DTL_MEM_DEBUG -I$runtime"
+modules="scribe iris initium vault content_format content mem"
+failed=0
+count=0
+
+switch_of() { echo "TL_$(echo "$1" | tr '[:lower:]' '[:upper:]')_IMPL"; }
+header_of() { echo "$1.h"; }
+
+# unit NAME HEADER MODULE...: NAME.o, a file defining the switches of MODULE... and including HEADER.
+unit() {
+  name=$1; header=$2; shift 2
+  [ -f "$work/$name.o" ] && return 0
+  { for mod in "$@"; do echo "#define $(switch_of "$mod")"; done
+    echo "#include <threadlink/$header>"
+    echo "int tl_link_test_$name(void);"; echo "int tl_link_test_$name(void) { return 0; }"; } > "$work/$name.c"
+  # shellcheck disable=SC2086
+  "$cc" $flags -c "$work/$name.c" -o "$work/$name.o" 2>"$work/err" || { cat "$work/$name.c" "$work/err"; return 1; }
+}
+
+# others MODULE...: the modules not named.
+others() {
+  for candidate in $modules; do
+    keep=1
+    for named in "$@"; do [ "$candidate" = "$named" ] && keep=0; done
+    [ "$keep" = 1 ] && echo "$candidate"
+  done
+  return 0
+}
+
+# program LABEL UNIT...: link the units with runtime_user.o and run the result.
+program() {
+  label=$1; shift
+  count=$((count + 1))
+  objs=""
+  for u in "$@"; do objs="$objs $work/$u.o"; done
+  # shellcheck disable=SC2086
+  if ! "$cc" -o "$work/prog" "$work/runtime_user.o" $objs 2>"$work/err"; then
+    echo "FAIL: $label does not link:"; grep -v '^collect2' "$work/err" | head -n 12; failed=$((failed + 1)); return 0
+  fi
+  if ! "$work/prog" >"$work/out" 2>&1; then
+    echo "FAIL: $label links but fails:"; cat "$work/out"; failed=$((failed + 1))
+  fi
+}
+
+# shellcheck disable=SC2086
+"$cc" $flags -c "$here/runtime_user.c" -o "$work/runtime_user.o"
+
+# Every module in a file of its own (every pair of modules split over two files).
+for module in $modules; do unit "only_$module" threadlink.h "$module" || failed=$((failed + 1)); done
+# shellcheck disable=SC2086
+program "each module in its own file" $(for module in $modules; do echo "only_$module"; done)
+
+# Every pair of modules together in one file, each other module in its own.
+set -- $modules
+for a in $modules; do
+  shift
+  for b in "$@"; do
+    # shellcheck disable=SC2046
+    unit "pair_${a}_$b" threadlink.h "$a" "$b" &&
+      program "$a and $b in one file" "pair_${a}_$b" $(others "$a" "$b" | sed 's/^/only_/') ||
+      failed=$((failed + 1))
+  done
+done
+
+# Every module implemented in a file that includes its own header alone.
+for module in $modules; do
+  # shellcheck disable=SC2046
+  unit "alone_$module" "$(header_of "$module")" "$module" &&
+    program "$module alone, in a file including $(header_of "$module") only" "alone_$module" \
+      $(others "$module" | sed 's/^/only_/') || failed=$((failed + 1))
+done
+
+# Issue 27's split; core.c also holds the logger and the live-block list the others use.
+{ unit core initium.h scribe mem iris initium && unit assets content.h content_format content &&
+  unit vaults vault.h vault && program "core.c | assets.c | vault.c" core assets vaults; } || failed=$((failed + 1))
+
+printf '#define TL_IMPLEMENTATION\n#include <threadlink/threadlink.h>\n' > "$work/umbrella.c"
+# shellcheck disable=SC2086
+{ "$cc" $flags -c "$work/umbrella.c" -o "$work/umbrella.o" && program "TL_IMPLEMENTATION in one file" umbrella; } ||
+  failed=$((failed + 1))
+
+# TL_STATIC, the one-file game: runtime_user.c with every implementation in it, as C and as C++;
+# nothing but main (and C++ template instances, weak) has external linkage.
+for lang in c c++; do
+  count=$((count + 1))
+  printf '#define TL_STATIC\n#define TL_IMPLEMENTATION\n#include "runtime_user.c"\n' > "$work/static.c"
+  case $lang in c) compiler=$cc; std=-std=c11 ;; *) compiler=c++; std=-std=c++17 ;; esac
+  # shellcheck disable=SC2086
+  if ! "$compiler" -x "$lang" $std -Wall -Wextra -Wpedantic -Werror -DTL_MEM_DEBUG -I"$runtime" -I"$here" \
+       -c "$work/static.c" -o "$work/static.o" 2>"$work/err"; then
+    echo "FAIL: TL_STATIC ($lang) does not compile:"; head -n 20 "$work/err"; failed=$((failed + 1)); continue
+  fi
+  nm -g --defined-only "$work/static.o" | awk '$2 ~ /^[TDBR]$/ && $3 != "main" {print $3}' > "$work/external"
+  if [ -s "$work/external" ]; then
+    echo "FAIL: TL_STATIC ($lang) leaves $(wc -l < "$work/external") symbols external:"; head -n 5 "$work/external"
+    failed=$((failed + 1))
+  elif ! "$compiler" -o "$work/prog" "$work/static.o" 2>"$work/err" || ! "$work/prog" >"$work/out" 2>&1; then
+    echo "FAIL: TL_STATIC ($lang) does not link or run:"; cat "$work/err" "$work/out"; failed=$((failed + 1))
+  fi
+done
+
+echo "$count programs, $failed failed"
+[ "$count" -gt 0 ] && [ "$failed" = 0 ]

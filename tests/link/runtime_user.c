@@ -1,0 +1,35 @@
+/* A program's main file: calls one function of every runtime module with state, so a link fails
+ * unless each module's implementation is in exactly one of the program's files. It defines no
+ * implementation switch itself (the split tests and the library targets provide them). */
+#include <threadlink/threadlink.h>
+
+#include <stdio.h>
+#include <string.h>
+
+int main(void) {
+    int bad = 0;
+    tl_iris_registry reg;
+    tl_time time;
+    tl_content *content;
+    void *block;
+
+    if (strcmp(tl_log_level_name(TL_LOG_LEVEL_ERROR), "error") != 0) bad |= 1;   /* scribe */
+    if (!tl_iris_init(&reg, NULL)) bad |= 2;                                      /* iris */
+    tl_iris_discard(&reg);
+    tl_time_init(&time, NULL);                                                    /* initium */
+    if (tl_core_time(NULL) != NULL) bad |= 4;
+    if (tl_vault_serialised_size(NULL, NULL) != 0) bad |= 8;                      /* vault */
+    if (tl_cf_fold_compare("Hero", 4, "hERO", 4) != 0) bad |= 16;                 /* content_format */
+    content = tl_content_create(NULL);                                            /* content */
+    if (!content || !tl_scope_valid(tl_content_root(content))) bad |= 32;
+    if (content) tl_content_shutdown(content);
+    block = tl_mem_alloc_zeroed(64, 0);                                           /* mem */
+#ifdef TL_MEM_DEBUG
+    if (tl_mem_live_blocks() != 1) bad |= 64;
+#endif
+    tl_mem_free(block);
+    if (tl_mem_live_blocks() != 0) bad |= 128;
+    if (bad) fprintf(stderr, "runtime_user: checks failed: 0x%x\n", (unsigned)bad);
+    else puts("runtime_user: ok");
+    return bad ? 1 : 0;
+}
