@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/save.h -- crash-safe saves: transactions that publish a generation atomically,
    verified reads, atomic delete.
 
@@ -18,9 +19,12 @@
        #include <threadlink/save.h>           // everywhere
        #define TL_SAVE_IMPL                   // in exactly one C or C++ file, before the include
        #include <threadlink/save.h>
-   TL_IMPLEMENTATION turns this switch on with every other module's. Logs through scribe.h and
-   hashes with mem.h (XXH64, header-only). The POSIX backend needs fsync, opendir and friends,
-   which every POSIX C library declares even under -std=c99.
+   TL_IMPLEMENTATION turns this switch on with every other module's. The switch emits save.h's
+   own functions only: it logs through scribe.h (TL_SCRIBE_IMPL) and reads and writes vaults
+   through vault.h (TL_VAULT_IMPL), implemented by their own switches somewhere in the program;
+   it hashes with mem.h (XXH64, header-only). The declarations include only scribe.h and api.h.
+   The POSIX backend needs fsync, opendir and friends, which every POSIX C library declares even
+   under -std=c99.
 
    OVERRIDES (define before including; pairs or nothing)
    ---------
@@ -104,12 +108,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mem.h"
+#include "api.h"
 #include "scribe.h"
-
-#ifndef TL_API
-#define TL_API extern
-#endif
 
 #if defined(TL_MALLOC) != defined(TL_FREE)
 #error "threadlink/save.h: define both TL_MALLOC and TL_FREE, or neither"
@@ -350,8 +350,7 @@ TL_API const char *tl_save_code_message(tl_save_code code);
 #define TL_MALLOC(size) malloc(size)
 #define TL_FREE(ptr) free(ptr)
 #endif
-/* Implemented by the same switch; again here for the documented order (include, define,
-   include), where the first include saw no implementation switch. */
+/* What the implementation uses (declarations only: their switches are their own). */
 #include "mem.h"
 #include "scribe.h"
 #include "vault.h"
