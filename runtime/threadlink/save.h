@@ -63,7 +63,7 @@
      systems too. Anything else is refused with TL_SAVE_INVALID_ID before any I/O.
    - A generation is one file holding the transaction's files, then a manifest naming each file
      with its offset, size and XXH64, the generation number, the caller's timestamp and the
-     manifest's own XXH64 (schemas/ and the format note below). Every read checks the size and
+     manifest's own XXH64 (the format note below). Every read checks the size and
      the hash; the first access to a save in a store checks every file of its generation.
    - Commit: the new generation is written as <root>/<save>/next and synced (fsync; F_FULLFSYNC
      where the system has it), then `current` is renamed to `previous`, `next` to `current`
