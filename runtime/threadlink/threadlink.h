@@ -16,7 +16,7 @@
    fp.h (Q32.32 fixed point), rng.h (stateless random streams), mem.h (blocks, hashes, inline
    collections), scribe.h (logging), iris.h (events), initium.h (subsystem lifecycle, time),
    vault.h (vault descriptors and serialisation), content.h (content directories and scopes;
-   content_format.h, the readers of its formats, comes with it). */
+   content_format.h, the readers of its formats, comes with it), save.h (crash-safe saves). */
 /* No include guard of its own: each module guards its declarations and its implementation
    separately, so including this file again after defining TL_IMPLEMENTATION (the order above)
    must reach every module again to emit the implementations. */
@@ -29,3 +29,4 @@
 #include "vault.h"
 #include "content_format.h"
 #include "content.h"
+#include "save.h"

@@ -16,7 +16,7 @@ cc=${3:-cc}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 flags="-std=c11 -Wall -Wextra -Wpedantic -Werror -DTL_MEM_DEBUG -I$runtime"
-modules="scribe iris initium vault content_format content mem"
+modules="scribe iris initium vault content_format content mem save"
 failed=0
 count=0
 
@@ -87,9 +87,11 @@ for module in $modules; do
       $(others "$module" | sed 's/^/only_/') || failed=$((failed + 1))
 done
 
-# Issue 27's split; core.c also holds the logger and the live-block list the others use.
+# Issue 27's split; core.c also holds the logger and the live-block list the others use; saves
+# (issue 29) go beside the vaults they store.
 { unit core initium.h scribe mem iris initium && unit assets content.h content_format content &&
-  unit vaults vault.h vault && program "core.c | assets.c | vault.c" core assets vaults; } || failed=$((failed + 1))
+  unit vaults save.h vault save &&
+  program "core.c | assets.c | vault.c (with save.h)" core assets vaults; } || failed=$((failed + 1))
 
 printf '#define TL_IMPLEMENTATION\n#include <threadlink/threadlink.h>\n' > "$work/umbrella.c"
 # shellcheck disable=SC2086

@@ -1,0 +1,1778 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
+/* threadlink/save.h -- crash-safe saves: transactions that publish a generation atomically,
+   verified reads, atomic delete.
+
+   WHAT
+   ----
+   A store keeps saves under one folder (the root). A save (a slot, a profile) is a set of files,
+   opaque bytes each: serialisation stays the caller's (vault.h gives one, and
+   tl_save_txn_write_vault / tl_save_read_vault below). A transaction prepares a complete new
+   generation of one save while the published one stays untouched; commit publishes it
+   atomically; a failed or abandoned transaction leaves the published generation as it was.
+   Whatever moment the process dies or the power goes, a reopened store reads every save as
+   exactly its old generation or exactly its new one, never a mix, never nothing when something
+   was committed before (tests/save: an interrupted commit at every operation, with and without
+   losing what was not synced, and a child process killed with SIGKILL hundreds of times).
+
+   INCLUDE
+   -------
+       #include <threadlink/save.h>           // everywhere
+       #define TL_SAVE_IMPL                   // in exactly one C or C++ file, before the include
+       #include <threadlink/save.h>
+   TL_IMPLEMENTATION turns this switch on with every other module's. The switch emits save.h's
+   own functions only: it logs through scribe.h (TL_SCRIBE_IMPL) and reads and writes vaults
+   through vault.h (TL_VAULT_IMPL), implemented by their own switches somewhere in the program;
+   it hashes with mem.h (XXH64, header-only). The declarations include only scribe.h and api.h.
+   The POSIX backend needs fsync, opendir and friends, which every POSIX C library declares even
+   under -std=c99.
+
+   OVERRIDES (define before including; pairs or nothing)
+   ---------
+   TL_MALLOC(size) / TL_FREE(ptr)   allocation (default malloc / free)
+   TL_SAVE_MAX_FILES                files per generation (default 4096)
+   TL_SAVE_MAX_MANIFEST_BYTES       largest manifest a reader accepts (default 1 MiB)
+
+   USE
+   ---
+       tl_save_store_desc desc;
+       memset(&desc, 0, sizeof desc);              // zero: defaults (see tl_save_store_desc)
+       desc.root = "saves";
+       tl_save_store *store = tl_save_store_open(&desc);   // NULL: the reason is logged
+
+       tl_save_txn txn;
+       tl_save_result r = tl_save_begin(store, "slot-1", &txn);
+       if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "player", bytes, size);
+       if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "world", world, world_size);
+       if (r.code == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
+       tl_save_txn_discard(&txn);                  // no-op after a commit; ends a failed one
+       if (r.code != TL_SAVE_OK) show_error(r.message, r.native_error);
+
+       size_t n;
+       r = tl_save_read(store, "slot-1", "player", buf, sizeof buf, &n);
+       void *all; r = tl_save_read_alloc(store, "slot-1", "world", &all, &n); ... tl_save_free(all);
+       tl_save_info slots[16]; size_t count;
+       r = tl_save_list(store, slots, 16, &count);  // sorted by id
+       r = tl_save_delete(store, "slot-1");
+       tl_save_store_close(store);
+
+   GUARANTEES
+   ----------
+   - Ids (of saves and of files) are 1 to 64 characters of a-z 0-9 _ - . ; they start with a
+     letter or digit, do not end in '.', hold no "..", and are not a Windows device name (con,
+     nul, com1, ...). Lower case only, so that two ids are two files on case-insensitive file
+     systems too. Anything else is refused with TL_SAVE_INVALID_ID before any I/O.
+   - A generation is one file holding the transaction's files, then a manifest naming each file
+     with its offset, size and XXH64, the generation number, the caller's timestamp and the
+     manifest's own XXH64 (the format note below). Every read checks the size and
+     the hash; the first access to a save in a store checks every file of its generation.
+   - Commit: the new generation is written as <root>/<save>/next and synced (fsync; F_FULLFSYNC
+     where the system has it), then `current` is renamed to `previous`, `next` to `current`
+     (the commit point), and the save's folder is synced (the root too on a save's first commit).
+     tl_save_txn_commit returns TL_SAVE_OK only after that: a committed save survives a power cut.
+   - The previous generation is kept until the next commit succeeds. When the newest one is
+     damaged (a hash or size mismatch, a bad manifest), reads fall back to the previous one with a
+     warning (tl_save_info.from_previous tells), and the next commit keeps that good one. A
+     generation's number is one more than the highest number a readable manifest of the save
+     carries (a damaged generation whose manifest is unreadable cannot count).
+   - Opening a store cleans what interrupted transactions and deletes left: a `next`, a save
+     folder without a generation, a `.deleted.*` folder; a save interrupted between its two
+     renames gets its `previous` back as `current`.
+   - A transaction is a full replacement: the new generation holds exactly the files written in
+     it (writing one file id twice keeps the last bytes). One open transaction per save id; a
+     second tl_save_begin on it is TL_SAVE_BUSY, and so is tl_save_delete.
+   - tl_save_delete renames the save's folder to `.deleted.<id>`, syncs the root, then removes
+     it: the save is there entirely or gone.
+   - Results never abort: {code, message (static, never NULL), native_error (errno on POSIX)}.
+     Failures are also logged with the save, the file and the path.
+
+   NOT GUARANTEED
+   --------------
+   - Two stores (two processes) on one root at once: nothing locks the root, and opening a store
+     cleans up what looks interrupted, which may be another process's open transaction.
+   - A disk that lies about flushes, or a file system without directory sync (EINVAL from fsync
+     on a folder is taken as success, as SQLite does).
+   - Windows: the interface (tl_save_io) takes UTF-8 paths and has no POSIX-only operation, but
+     only the POSIX backend is included; on Windows, give desc.io.
+   - Reads while a save's files are changed behind the store's back: the first access verifies a
+     generation; a later read that finds a wrong hash reports TL_SAVE_CORRUPT.
+
+   Main thread only, like the rest of the runtime.
+*/
+#if defined(TL_IMPLEMENTATION) && !defined(TL_SAVE_IMPL)
+#define TL_SAVE_IMPL
+#endif
+#ifndef TL_SAVE_H
+#define TL_SAVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api.h"
+#include "scribe.h"
+
+#if defined(TL_MALLOC) != defined(TL_FREE)
+#error "threadlink/save.h: define both TL_MALLOC and TL_FREE, or neither"
+#endif
+
+#ifndef TL_SAVE_MAX_FILES
+#define TL_SAVE_MAX_FILES 4096u
+#endif
+#ifndef TL_SAVE_MAX_MANIFEST_BYTES
+#define TL_SAVE_MAX_MANIFEST_BYTES ((uint64_t)1 << 20)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TL_SAVE_ID_MAX 64
+
+/* --- results ------------------------------------------------------------------------------------ */
+
+#define TL_SAVE_CODES(X) \
+    X(OK, "ok") \
+    X(INVALID_ARGUMENT, "invalid argument") \
+    X(INVALID_ID, "invalid id: 1 to 64 characters of a-z 0-9 _ - . starting with a letter or " \
+                  "digit, not ending in '.', without '..', not a device name") \
+    X(NOT_FOUND, "no such save or file") \
+    X(BUSY, "a transaction is open on this save") \
+    X(STALE, "the transaction has ended") \
+    X(ABORTED, "a write of this transaction failed: discard it") \
+    X(TOO_SMALL, "the buffer is too small (size holds the file's size)") \
+    X(TOO_LARGE, "the file is too large") \
+    X(CORRUPT, "no intact generation of this save") \
+    X(NO_SPACE, "no space left on the device") \
+    X(IO, "input/output error") \
+    X(VAULT, "the vault could not be written or read (native_error holds the tl_vault_error)") \
+    X(OUT_OF_MEMORY, "out of memory")
+
+typedef enum tl_save_code {
+#define TL__SAVE_CODE_ENUM(id, message) TL_SAVE_##id,
+    TL_SAVE_CODES(TL__SAVE_CODE_ENUM)
+#undef TL__SAVE_CODE_ENUM
+    TL_SAVE_CODE_END_
+} tl_save_code;
+
+typedef struct tl_save_result {
+    tl_save_code code;   /* TL_SAVE_OK (0) on success */
+    const char *message; /* static text of the code, never NULL */
+    int native_error;    /* the backend's native error (errno), 0 when none */
+} tl_save_result;
+
+/* --- diagnostics table (what is logged, beside the result) -------------------------------------- */
+
+#define TL_SAVE_LOG_ITEMS(X) \
+    X(OPEN_FAILED, TL_LOG_LEVEL_ERROR, "cannot open the save store %s: %s") \
+    X(REFUSED, TL_LOG_LEVEL_ERROR, "%s: %s: %s") \
+    X(IO_FAILED, TL_LOG_LEVEL_ERROR, "save %s: %s %s failed: %s (native error %d)") \
+    X(FALLBACK, TL_LOG_LEVEL_WARNING, \
+      "save %s: the newest generation is damaged (%s): reading the previous one, generation %llu") \
+    X(DAMAGED, TL_LOG_LEVEL_ERROR, "save %s: %s: %s") \
+    X(CLEANED, TL_LOG_LEVEL_INFO, "save %s: %s") \
+    X(CLEANUP_FAILED, TL_LOG_LEVEL_WARNING, "cleaning %s failed: %s (native error %d)") \
+    X(TXN_LEFT_OPEN, TL_LOG_LEVEL_WARNING, \
+      "save %s: its transaction was still open when the store closed: discarded") \
+    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
+
+#define TL_SAVE_LOG_BASE 0x500u
+typedef enum tl_save_log_item {
+    TL_SAVE_LOG_NONE_ = TL_SAVE_LOG_BASE - 1,
+#define TL__SAVE_LOG_ENUM(id, level, message) TL_SAVE_LOG_##id,
+    TL_SAVE_LOG_ITEMS(TL__SAVE_LOG_ENUM)
+#undef TL__SAVE_LOG_ENUM
+    TL_SAVE_LOG_END_
+} tl_save_log_item;
+
+/* --- the I/O backend ------------------------------------------------------------------------------ */
+
+/* What an operation tells the store; the native code (errno, GetLastError) goes to *native. */
+typedef enum tl_save_io_status {
+    TL_SAVE_IO_OK = 0,
+    TL_SAVE_IO_NOT_FOUND = 1, /* no such file or folder */
+    TL_SAVE_IO_EXISTS = 2,    /* mkdir of an existing folder; rmdir of a folder not empty */
+    TL_SAVE_IO_NO_SPACE = 3,  /* disk full or quota */
+    TL_SAVE_IO_FAILED = 4     /* anything else */
+} tl_save_io_status;
+
+typedef void (*tl_save_io_entry_fn)(void *ctx, const char *name);
+
+/* Paths are UTF-8, '/'-separated: the root given to the store joined with ids and the store's own
+   names. Every operation is synchronous. A backend for another platform or for tests fills every
+   member; tl_save_io_posix() gives the default one, which a test wraps to count or fail calls. */
+typedef struct tl_save_io {
+    void *user;
+    /* Creates the file, or empties an existing one, for writing; *file is the backend's handle. */
+    tl_save_io_status (*open_write)(void *user, const char *path, void **file, int *native);
+    /* Appends all `size` bytes. */
+    tl_save_io_status (*write)(void *user, void *file, const void *data, size_t size, int *native);
+    /* Makes the file's data and size durable (fsync). */
+    tl_save_io_status (*sync)(void *user, void *file, int *native);
+    /* Opens a regular file for reading and stores its size. */
+    tl_save_io_status (*open_read)(void *user, const char *path, void **file, uint64_t *size,
+                                   int *native);
+    /* Reads exactly `size` bytes at `offset` (a short read is TL_SAVE_IO_FAILED). */
+    tl_save_io_status (*read)(void *user, void *file, uint64_t offset, void *dst, size_t size,
+                              int *native);
+    /* Closes a file from open_write or open_read (a write error reported late counts). */
+    tl_save_io_status (*close)(void *user, void *file, int *native);
+    tl_save_io_status (*mkdir)(void *user, const char *path, int *native);
+    /* Makes the folder's entries durable (creations, renames, removals inside it). */
+    tl_save_io_status (*sync_dir)(void *user, const char *path, int *native);
+    /* Renames a file or folder, atomically replacing a file at `to`. */
+    tl_save_io_status (*rename)(void *user, const char *from, const char *to, int *native);
+    tl_save_io_status (*remove)(void *user, const char *path, int *native); /* a file */
+    tl_save_io_status (*rmdir)(void *user, const char *path, int *native);  /* an empty folder */
+    /* Calls each(ctx, name) for every entry of a folder except "." and "..". */
+    tl_save_io_status (*list)(void *user, const char *path, tl_save_io_entry_fn each, void *ctx,
+                              int *native);
+} tl_save_io;
+
+#if !defined(_WIN32)
+/* The POSIX backend (open, write, fsync, rename, opendir). */
+TL_API tl_save_io tl_save_io_posix(void);
+#endif
+
+/* --- store, transactions, reads ------------------------------------------------------------------- */
+
+typedef struct tl_save_store tl_save_store;
+
+/* A transaction: a small value naming a slot of its store; stale once committed or discarded. */
+typedef struct tl_save_txn {
+    tl_save_store *store;
+    uint32_t slot, gen;
+} tl_save_txn;
+
+/* Zero-initialised: defaults.
+     root            required: the store's folder (created when missing; its parent must exist)
+     io              the POSIX backend (required on Windows)
+     logger          stderr, every level
+     max_read_bytes  largest file tl_save_read_alloc allocates for: 1 GiB */
+typedef struct tl_save_store_desc {
+    const char *root;
+    tl_save_io io;
+    tl_logger logger;
+    uint64_t max_read_bytes;
+} tl_save_store_desc;
+
+/* One save's published generation (the one reads return). */
+typedef struct tl_save_info {
+    char id[TL_SAVE_ID_MAX + 1];
+    uint64_t generation; /* 1 for a save's first commit, one more for each commit after */
+    uint64_t size;       /* bytes of all its files */
+    int64_t timestamp;   /* the caller's (tl_save_txn_set_timestamp), 0 when not given */
+    uint32_t file_count;
+    bool from_previous;  /* the newest generation is damaged: this is the previous one */
+} tl_save_info;
+
+TL_API tl_save_store *tl_save_store_open(const tl_save_store_desc *desc);
+/* Discards open transactions (a warning each) and frees the store. */
+TL_API void tl_save_store_close(tl_save_store *store);
+
+/* Opens a transaction on save_id (new or existing) into *txn. */
+TL_API tl_save_result tl_save_begin(tl_save_store *store, const char *save_id, tl_save_txn *txn);
+/* Adds (or replaces) a file of the new generation. A failure makes the transaction unable to
+   commit (TL_SAVE_ABORTED): discard it. */
+TL_API tl_save_result tl_save_txn_write(tl_save_txn *txn, const char *file_id, const void *bytes,
+                                        size_t size);
+/* The caller's timestamp stored in the generation (any unit; 0 by default). */
+TL_API tl_save_result tl_save_txn_set_timestamp(tl_save_txn *txn, int64_t timestamp);
+/* Publishes the generation; the transaction ends whatever the outcome. */
+TL_API tl_save_result tl_save_txn_commit(tl_save_txn *txn);
+/* Ends the transaction without publishing; TL_SAVE_OK (nothing to do) on an ended one. */
+TL_API tl_save_result tl_save_txn_discard(tl_save_txn *txn);
+
+/* Reads a file of the published generation into buf. *size is the file's size, also when the
+   result is TL_SAVE_TOO_SMALL. */
+TL_API tl_save_result tl_save_read(tl_save_store *store, const char *save_id, const char *file_id,
+                                   void *buf, size_t cap, size_t *size);
+/* The same into a new block (TL_MALLOC; free it with tl_save_free); *data is NULL on failure. */
+TL_API tl_save_result tl_save_read_alloc(tl_save_store *store, const char *save_id,
+                                         const char *file_id, void **data, size_t *size);
+TL_API void tl_save_free(void *data);
+
+TL_API tl_save_result tl_save_delete(tl_save_store *store, const char *save_id);
+/* The published generation of one save. */
+TL_API tl_save_result tl_save_stat(tl_save_store *store, const char *save_id, tl_save_info *info);
+/* Every readable save, sorted by id: writes at most cap into out, *count is how many there are.
+   A save with no intact generation is left out (and logged). */
+TL_API tl_save_result tl_save_list(tl_save_store *store, tl_save_info *out, size_t cap,
+                                   size_t *count);
+
+/* --- vaults (vault.h): one call each way; the save's manifest gives the bytes the XXH64 that the
+   vault format itself lacks, checked on every read ---------------------------------------------- */
+struct tl_vault_desc;
+/* Serialises the vault (tl_vault_write) as a file of the transaction. A vault that cannot be
+   written (tl_vault_write refuses it) is TL_SAVE_VAULT with the tl_vault_error as native_error,
+   and the transaction stays usable. */
+TL_API tl_save_result tl_save_txn_write_vault(tl_save_txn *txn, const char *file_id,
+                                              const struct tl_vault_desc *desc, const void *vault);
+/* Reads a file of the published generation (hash checked) into the vault (tl_vault_read: on any
+   error the vault is untouched; TL_SAVE_VAULT with the tl_vault_error as native_error). */
+TL_API tl_save_result tl_save_read_vault(tl_save_store *store, const char *save_id,
+                                         const char *file_id, const struct tl_vault_desc *desc,
+                                         void *vault);
+
+/* Checks a whole generation file in memory (a copy of <root>/<save>/current): its trailer, its
+   manifest and every file's size and hash; fills *info (id left empty) when info is not NULL. */
+TL_API tl_save_result tl_save_pack_verify(const void *pack, size_t size, tl_save_info *info);
+
+TL_API bool tl_save_id_valid(const char *id);
+TL_API const char *tl_save_code_message(tl_save_code code);
+
+/* Generation file format (version 1; all integers of the trailer little-endian):
+     the files' bytes, in the order they were written
+     manifest, text lines ending in '\n':
+       tlsave 1
+       generation <decimal>
+       timestamp <decimal, '-' allowed>
+       files <count>
+       file <offset> <size> <xxh64, 16 lower-case hex digits> <file id>     (count lines, ids
+                                                                              strictly ascending)
+       end <xxh64 of every manifest byte before this line>
+     trailer, 24 bytes: u64 manifest offset, u64 manifest size, "TLSAVE01"
+   Decimals have no sign (but the timestamp's), no leading zero, no overflow; every file lies
+   before the manifest, which ends where the trailer starts. */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TL_SAVE_H */
+
+/* ================================================================================================ */
+#if defined(TL_SAVE_IMPL) && !defined(TL__SAVE_IMPLEMENTED)
+#define TL__SAVE_IMPLEMENTED
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifndef TL_MALLOC
+#define TL_MALLOC(size) malloc(size)
+#define TL_FREE(ptr) free(ptr)
+#endif
+/* What the implementation uses (declarations only: their switches are their own). */
+#include "mem.h"
+#include "scribe.h"
+#include "vault.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TL__SAVE_TRAILER_BYTES 24u
+#define TL__SAVE_MAGIC "TLSAVE01"
+#define TL__SAVE_CHUNK ((size_t)64 << 10)
+
+typedef struct tl__save_entry {
+    char id[TL_SAVE_ID_MAX + 1];
+    uint64_t offset, size, hash;
+} tl__save_entry;
+
+typedef struct tl__save_manifest {
+    uint64_t generation;
+    int64_t timestamp;
+    uint32_t count;
+    tl__save_entry *entries; /* ascending ids */
+} tl__save_manifest;
+
+/* Which file of a save's folder holds the generation reads return. */
+typedef enum tl__save_which { TL__SAVE_NONE = 0, TL__SAVE_CURRENT = 1, TL__SAVE_PREVIOUS = 2 } tl__save_which;
+
+typedef struct tl__save_cached {
+    char id[TL_SAVE_ID_MAX + 1];
+    tl__save_which which;
+    uint64_t seen;           /* the highest generation number its manifests carry */
+    tl__save_manifest manifest;
+} tl__save_cached;
+
+typedef struct tl__save_slot {
+    uint32_t gen;
+    bool active, failed;
+    tl__save_which base;     /* the good generation at begin; NONE: a new (or unreadable) save */
+    char id[TL_SAVE_ID_MAX + 1];
+    void *file;              /* `next`, open for appending */
+    uint64_t written;        /* bytes appended to it */
+    tl__save_manifest manifest;
+    uint32_t cap;
+} tl__save_slot;
+
+struct tl_save_store {
+    tl_save_io io;
+    tl_logger logger;
+    uint64_t max_read_bytes;
+    char *root;
+    size_t root_len;
+    char *path[2];           /* scratch paths: root/id/name */
+    unsigned char *chunk;    /* TL__SAVE_CHUNK bytes for verification */
+    tl__save_slot *slots;
+    uint32_t slot_count;
+    tl__save_cached *cache;
+    uint32_t cache_count, cache_cap;
+};
+
+/* --- results and logging -------------------------------------------------------------------------- */
+
+const char *tl_save_code_message(tl_save_code code) {
+    switch (code) {
+#define TL__SAVE_CODE_CASE(id, message) case TL_SAVE_##id: return message;
+        TL_SAVE_CODES(TL__SAVE_CODE_CASE)
+#undef TL__SAVE_CODE_CASE
+    case TL_SAVE_CODE_END_:
+    default: return "unknown result";
+    }
+}
+
+static tl_save_result tl__save_result(tl_save_code code, int native) {
+    tl_save_result r;
+    r.code = code;
+    r.message = tl_save_code_message(code);
+    r.native_error = native;
+    return r;
+}
+
+static tl_save_result tl__save_ok(void) { return tl__save_result(TL_SAVE_OK, 0); }
+
+static tl_save_code tl__save_io_code(tl_save_io_status status) {
+    switch (status) {
+    case TL_SAVE_IO_OK: return TL_SAVE_OK;
+    case TL_SAVE_IO_NOT_FOUND: return TL_SAVE_NOT_FOUND;
+    case TL_SAVE_IO_NO_SPACE: return TL_SAVE_NO_SPACE;
+    case TL_SAVE_IO_EXISTS:
+    case TL_SAVE_IO_FAILED:
+    default: return TL_SAVE_IO;
+    }
+}
+
+static const char *tl__save_log_message(uint32_t item, int *level) {
+    switch (item) {
+#define TL__SAVE_LOG_CASE(id, lvl, message) \
+    case TL_SAVE_LOG_##id: *level = lvl; return message;
+        TL_SAVE_LOG_ITEMS(TL__SAVE_LOG_CASE)
+#undef TL__SAVE_LOG_CASE
+    default: *level = TL_LOG_LEVEL_ERROR; return "%s";
+    }
+}
+
+static void tl__save_log(const tl_logger *logger, uint32_t item, ...) {
+    int level;
+    const char *fmt = tl__save_log_message(item, &level);
+    va_list args;
+    if (level < TL_LOG_MIN_LEVEL) return;
+    va_start(args, item);
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#endif
+    tl_logv(logger, level, "Save", item, fmt, args);
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+    va_end(args);
+}
+
+/* Logs a failed backend operation and turns it into a result. */
+static tl_save_result tl__save_io_fail(const tl_save_store *s, const char *save, const char *op,
+                                       const char *path, tl_save_io_status status, int native) {
+    tl_save_code code = tl__save_io_code(status);
+    tl__save_log(&s->logger, TL_SAVE_LOG_IO_FAILED, save, op, path, tl_save_code_message(code),
+                 native);
+    return tl__save_result(code, native);
+}
+
+static tl_save_result tl__save_refuse(const tl_save_store *s, const char *call, const char *what,
+                                      tl_save_code code) {
+    tl__save_log(s ? &s->logger : NULL, TL_SAVE_LOG_REFUSED, call, what ? what : "(null)",
+                 tl_save_code_message(code));
+    return tl__save_result(code, 0);
+}
+
+/* --- ids ------------------------------------------------------------------------------------------- */
+
+static bool tl__save_id_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+}
+
+/* con, prn, aux, nul, com0-9, lpt0-9, alone or before a '.': Windows opens a device for them. */
+static bool tl__save_device_name(const char *id, size_t n) {
+    static const char *const names[] = { "con", "prn", "aux", "nul" };
+    size_t stem = 0, i;
+    while (stem < n && id[stem] != '.') stem++;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (stem == 3 && memcmp(id, names[i], 3) == 0) return true;
+    return stem == 4 && (memcmp(id, "com", 3) == 0 || memcmp(id, "lpt", 3) == 0) &&
+           id[3] >= '0' && id[3] <= '9';
+}
+
+bool tl_save_id_valid(const char *id) {
+    size_t n = 0;
+    if (!id) return false;
+    while (n <= TL_SAVE_ID_MAX && id[n]) {
+        if (!tl__save_id_char(id[n])) return false;
+        if (id[n] == '.' && n > 0 && id[n - 1] == '.') return false;
+        n++;
+    }
+    if (n == 0 || n > TL_SAVE_ID_MAX) return false;
+    if (id[0] == '.' || id[0] == '_' || id[0] == '-' || id[n - 1] == '.') return false;
+    return !tl__save_device_name(id, n);
+}
+
+/* --- memory ----------------------------------------------------------------------------------------- */
+
+static void *tl__save_alloc(size_t size) { return TL_MALLOC(size ? size : 1); }
+
+void tl_save_free(void *data) {
+    if (data) TL_FREE(data);
+}
+
+static void tl__save_manifest_free(tl__save_manifest *m) {
+    if (m->entries) TL_FREE(m->entries);
+    memset(m, 0, sizeof *m);
+}
+
+static bool tl__save_manifest_copy(tl__save_manifest *dst, const tl__save_manifest *src) {
+    *dst = *src;
+    dst->entries = NULL;
+    if (!src->count) return true;
+    dst->entries = (tl__save_entry *)tl__save_alloc(src->count * sizeof *src->entries);
+    if (!dst->entries) return false;
+    memcpy(dst->entries, src->entries, src->count * sizeof *src->entries);
+    return true;
+}
+
+static const tl__save_entry *tl__save_manifest_find(const tl__save_manifest *m, const char *id) {
+    uint32_t lo = 0, hi = m->count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(m->entries[mid].id, id);
+        if (c == 0) return &m->entries[mid];
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return NULL;
+}
+
+/* --- the manifest: parse (the grammar is in the format note of the header part) ------------------- */
+
+typedef struct tl__save_cursor {
+    const char *at, *end;
+} tl__save_cursor;
+
+static bool tl__save_take(tl__save_cursor *c, const char *literal) {
+    size_t n = strlen(literal);
+    if ((size_t)(c->end - c->at) < n || memcmp(c->at, literal, n) != 0) return false;
+    c->at += n;
+    return true;
+}
+
+/* decimal -> '0' | [1-9][0-9]* (at most UINT64_MAX) */
+static bool tl__save_take_u64(tl__save_cursor *c, uint64_t *out) {
+    uint64_t v = 0;
+    const char *start = c->at;
+    while (c->at < c->end && *c->at >= '0' && *c->at <= '9') {
+        uint64_t d = (uint64_t)(*c->at - '0');
+        if (v > (UINT64_MAX - d) / 10) return false;
+        v = v * 10 + d;
+        c->at++;
+    }
+    if (c->at == start || (*start == '0' && c->at - start > 1)) return false;
+    *out = v;
+    return true;
+}
+
+static bool tl__save_take_i64(tl__save_cursor *c, int64_t *out) {
+    bool negative = tl__save_take(c, "-");
+    uint64_t v;
+    if (!tl__save_take_u64(c, &v)) return false;
+    if (negative) {
+        if (v == 0 || v > (uint64_t)INT64_MAX + 1) return false;
+        *out = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
+    } else {
+        if (v > (uint64_t)INT64_MAX) return false;
+        *out = (int64_t)v;
+    }
+    return true;
+}
+
+static bool tl__save_take_hex64(tl__save_cursor *c, uint64_t *out) {
+    uint64_t v = 0;
+    int i;
+    if (c->end - c->at < 16) return false;
+    for (i = 0; i < 16; i++) {
+        char ch = *c->at++;
+        uint64_t d;
+        if (ch >= '0' && ch <= '9') d = (uint64_t)(ch - '0');
+        else if (ch >= 'a' && ch <= 'f') d = (uint64_t)(ch - 'a' + 10);
+        else return false;
+        v = v << 4 | d;
+    }
+    *out = v;
+    return true;
+}
+
+/* An id up to the end of the line (the '\n' is consumed). */
+static bool tl__save_take_id_line(tl__save_cursor *c, char out[TL_SAVE_ID_MAX + 1]) {
+    size_t n = 0;
+    while (c->at < c->end && *c->at != '\n') {
+        if (n == TL_SAVE_ID_MAX) return false;
+        out[n++] = *c->at++;
+    }
+    out[n] = '\0';
+    return c->at < c->end && *c->at++ == '\n' && tl_save_id_valid(out);
+}
+
+/* file <offset> <size> <hash> <id>\n, inside [0, data_end), after the previous id. */
+static bool tl__save_take_entry(tl__save_cursor *c, uint64_t data_end, tl__save_entry *e,
+                                const tl__save_entry *prev) {
+    if (!tl__save_take(c, "file ") || !tl__save_take_u64(c, &e->offset) || !tl__save_take(c, " ") ||
+        !tl__save_take_u64(c, &e->size) || !tl__save_take(c, " ") ||
+        !tl__save_take_hex64(c, &e->hash) || !tl__save_take(c, " ") || !tl__save_take_id_line(c, e->id))
+        return false;
+    if (e->offset > data_end || e->size > data_end - e->offset) return false;
+    return !prev || strcmp(prev->id, e->id) < 0;
+}
+
+/* Parses a manifest whose files must lie in [0, data_end). On failure *why says what is wrong and
+   out holds nothing to free. */
+static bool tl__save_manifest_parse(const char *text, size_t size, uint64_t data_end,
+                                    tl__save_manifest *out, const char **why) {
+    tl__save_cursor c;
+    uint64_t count, hash;
+    uint32_t i;
+    const char *end_line;
+    memset(out, 0, sizeof *out);
+    c.at = text;
+    c.end = text + size;
+    *why = "malformed manifest header";
+    if (!tl__save_take(&c, "tlsave 1\ngeneration ") || !tl__save_take_u64(&c, &out->generation) ||
+        out->generation == 0 || !tl__save_take(&c, "\ntimestamp ") ||
+        !tl__save_take_i64(&c, &out->timestamp) || !tl__save_take(&c, "\nfiles ") ||
+        !tl__save_take_u64(&c, &count) || !tl__save_take(&c, "\n"))
+        return false;
+    if (count > TL_SAVE_MAX_FILES || count > size / 24) {
+        *why = "too many files in the manifest";
+        return false;
+    }
+    out->count = (uint32_t)count;
+    out->entries = (tl__save_entry *)tl__save_alloc((size_t)count * sizeof *out->entries);
+    if (!out->entries) {
+        *why = "out of memory";
+        return false;
+    }
+    *why = "malformed file line in the manifest";
+    for (i = 0; i < out->count; i++)
+        if (!tl__save_take_entry(&c, data_end, &out->entries[i], i ? &out->entries[i - 1] : NULL))
+            goto fail;
+    end_line = c.at;
+    if (!tl__save_take(&c, "end ") || !tl__save_take_hex64(&c, &hash) || !tl__save_take(&c, "\n") ||
+        c.at != c.end)
+        goto fail;
+    if (hash != tl_hash64(text, (size_t)(end_line - text), 0)) {
+        *why = "the manifest's checksum does not match";
+        goto fail;
+    }
+    return true;
+fail:
+    tl__save_manifest_free(out);
+    return false;
+}
+
+static uint64_t tl__save_le64(const unsigned char *p) {
+    uint64_t v = 0;
+    int i;
+    for (i = 7; i >= 0; i--) v = v << 8 | p[i];
+    return v;
+}
+
+static void tl__save_put64(unsigned char *p, uint64_t v) {
+    int i;
+    for (i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Where the manifest is, from the trailer of a file of `size` bytes. */
+static bool tl__save_trailer(const unsigned char trailer[TL__SAVE_TRAILER_BYTES], uint64_t size,
+                             uint64_t *offset, uint64_t *length, const char **why) {
+    *why = "not a save generation (bad trailer)";
+    if (size < TL__SAVE_TRAILER_BYTES || memcmp(trailer + 16, TL__SAVE_MAGIC, 8) != 0) return false;
+    *offset = tl__save_le64(trailer);
+    *length = tl__save_le64(trailer + 8);
+    if (*length > TL_SAVE_MAX_MANIFEST_BYTES || *offset > size - TL__SAVE_TRAILER_BYTES ||
+        *length != size - TL__SAVE_TRAILER_BYTES - *offset) {
+        *why = "the trailer's manifest range is wrong";
+        return false;
+    }
+    return true;
+}
+
+/* The manifest of `m`'s entries followed by the trailer, for a file whose data ends at data_end. */
+static char *tl__save_manifest_write(const tl__save_manifest *m, uint64_t data_end, size_t *size) {
+    size_t cap = 160 + (size_t)m->count * (TL_SAVE_ID_MAX + 72) + TL__SAVE_TRAILER_BYTES, n;
+    char *text = (char *)tl__save_alloc(cap);
+    uint32_t i;
+    int w;
+    if (!text) return NULL;
+    w = snprintf(text, cap, "tlsave 1\ngeneration %llu\ntimestamp %lld\nfiles %u\n",
+                 (unsigned long long)m->generation, (long long)m->timestamp, (unsigned)m->count);
+    n = (size_t)w;
+    for (i = 0; i < m->count; i++) {
+        const tl__save_entry *e = &m->entries[i];
+        w = snprintf(text + n, cap - n, "file %llu %llu %016llx %s\n", (unsigned long long)e->offset,
+                     (unsigned long long)e->size, (unsigned long long)e->hash, e->id);
+        n += (size_t)w;
+    }
+    w = snprintf(text + n, cap - n, "end %016llx\n", (unsigned long long)tl_hash64(text, n, 0));
+    n += (size_t)w;
+    tl__save_put64((unsigned char *)text + n, data_end);
+    tl__save_put64((unsigned char *)text + n + 8, (uint64_t)n);
+    memcpy(text + n + 16, TL__SAVE_MAGIC, 8);
+    *size = n + TL__SAVE_TRAILER_BYTES;
+    return text;
+}
+
+static void tl__save_fill_info(tl_save_info *info, const tl__save_manifest *m) {
+    uint32_t i;
+    memset(info, 0, sizeof *info);
+    info->generation = m->generation;
+    info->timestamp = m->timestamp;
+    info->file_count = m->count;
+    for (i = 0; i < m->count; i++) info->size += m->entries[i].size;
+}
+
+tl_save_result tl_save_pack_verify(const void *pack, size_t size, tl_save_info *info) {
+    const unsigned char *p = (const unsigned char *)pack;
+    uint64_t offset, length;
+    tl__save_manifest m;
+    const char *why;
+    uint32_t i;
+    if (!pack && size) return tl__save_result(TL_SAVE_INVALID_ARGUMENT, 0);
+    if (size < TL__SAVE_TRAILER_BYTES ||
+        !tl__save_trailer(p + size - TL__SAVE_TRAILER_BYTES, size, &offset, &length, &why))
+        return tl__save_result(TL_SAVE_CORRUPT, 0);
+    if (!tl__save_manifest_parse((const char *)p + offset, (size_t)length, offset, &m, &why))
+        return tl__save_result(TL_SAVE_CORRUPT, 0);
+    for (i = 0; i < m.count; i++) {
+        const tl__save_entry *e = &m.entries[i];
+        if (tl_hash64(p + e->offset, (size_t)e->size, 0) != e->hash) {
+            tl__save_manifest_free(&m);
+            return tl__save_result(TL_SAVE_CORRUPT, 0);
+        }
+    }
+    if (info) tl__save_fill_info(info, &m);
+    tl__save_manifest_free(&m);
+    return tl__save_ok();
+}
+
+/* --- paths -------------------------------------------------------------------------------------------- */
+
+/* root/save/name into scratch path k (save or name may be NULL). Ids are validated first, so
+   this never overflows: each buffer has room for the root, two ids and a separator each. */
+static const char *tl__save_path(tl_save_store *s, int k, const char *save, const char *name) {
+    char *p = s->path[k];
+    size_t n = s->root_len;
+    memcpy(p, s->root, n);
+    if (save) {
+        size_t l = strlen(save);
+        p[n++] = '/';
+        memcpy(p + n, save, l);
+        n += l;
+    }
+    if (name) {
+        size_t l = strlen(name);
+        p[n++] = '/';
+        memcpy(p + n, name, l);
+        n += l;
+    }
+    p[n] = '\0';
+    return p;
+}
+
+static const char *tl__save_which_name(tl__save_which which) {
+    return which == TL__SAVE_PREVIOUS ? "previous" : "current";
+}
+
+/* --- folder listing and removal -------------------------------------------------------------------- */
+
+typedef struct tl__save_names {
+    char **names;
+    size_t count, cap;
+    bool failed;
+} tl__save_names;
+
+static void tl__save_names_add(void *ctx, const char *name) {
+    tl__save_names *l = (tl__save_names *)ctx;
+    size_t n = strlen(name);
+    char *copy;
+    if (l->failed) return;
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        char **grown = (char **)tl__save_alloc(cap * sizeof *grown);
+        if (!grown) { l->failed = true; return; }
+        if (l->count) memcpy(grown, l->names, l->count * sizeof *grown);
+        if (l->names) TL_FREE(l->names);
+        l->names = grown;
+        l->cap = cap;
+    }
+    copy = (char *)tl__save_alloc(n + 1);
+    if (!copy) { l->failed = true; return; }
+    memcpy(copy, name, n + 1);
+    l->names[l->count++] = copy;
+}
+
+static void tl__save_names_free(tl__save_names *l) {
+    size_t i;
+    for (i = 0; i < l->count; i++) TL_FREE(l->names[i]);
+    if (l->names) TL_FREE(l->names);
+    memset(l, 0, sizeof *l);
+}
+
+static int tl__save_names_cmp(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static tl_save_io_status tl__save_list(tl_save_store *s, const char *path, tl__save_names *out,
+                                       int *native) {
+    tl_save_io_status st;
+    memset(out, 0, sizeof *out);
+    st = s->io.list(s->io.user, path, tl__save_names_add, out, native);
+    if (st == TL_SAVE_IO_OK && out->failed) st = TL_SAVE_IO_FAILED;
+    if (st != TL_SAVE_IO_OK) tl__save_names_free(out);
+    else if (out->count > 1) qsort(out->names, out->count, sizeof *out->names, tl__save_names_cmp);
+    return st;
+}
+
+/* Removes a folder of files (the store never nests folders deeper). */
+static tl_save_io_status tl__save_remove_tree(tl_save_store *s, const char *dir, int *native) {
+    tl__save_names names;
+    size_t i, dn = strlen(dir);
+    tl_save_io_status st = tl__save_list(s, dir, &names, native);
+    if (st != TL_SAVE_IO_OK) return st;
+    for (i = 0; i < names.count && st == TL_SAVE_IO_OK; i++) {
+        size_t l = strlen(names.names[i]);
+        char *p = (char *)tl__save_alloc(dn + l + 2);
+        if (!p) { st = TL_SAVE_IO_FAILED; break; }
+        memcpy(p, dir, dn);
+        p[dn] = '/';
+        memcpy(p + dn + 1, names.names[i], l + 1);
+        st = s->io.remove(s->io.user, p, native);
+        if (st == TL_SAVE_IO_NOT_FOUND) st = TL_SAVE_IO_OK;
+        TL_FREE(p);
+    }
+    tl__save_names_free(&names);
+    return st == TL_SAVE_IO_OK ? s->io.rmdir(s->io.user, dir, native) : st;
+}
+
+/* --- loading and verifying a generation -------------------------------------------------------------- */
+
+/* Hashes [offset, offset + size) of an open file, a chunk at a time. */
+static tl_save_io_status tl__save_hash_range(tl_save_store *s, void *f, uint64_t offset, uint64_t size,
+                                             uint64_t *hash, int *native) {
+    XXH64_state_t state;
+    XXH64_reset(&state, 0);
+    while (size) {
+        size_t n = size < TL__SAVE_CHUNK ? (size_t)size : TL__SAVE_CHUNK;
+        tl_save_io_status st = s->io.read(s->io.user, f, offset, s->chunk, n, native);
+        if (st != TL_SAVE_IO_OK) return st;
+        XXH64_update(&state, s->chunk, n);
+        offset += n;
+        size -= n;
+    }
+    *hash = (uint64_t)XXH64_digest(&state);
+    return TL_SAVE_IO_OK;
+}
+
+/* Reads and parses the manifest of an open generation file. */
+static tl_save_code tl__save_read_manifest(tl_save_store *s, void *f, uint64_t size,
+                                           tl__save_manifest *m, const char **why, int *native) {
+    unsigned char trailer[TL__SAVE_TRAILER_BYTES];
+    uint64_t offset, length;
+    char *text;
+    bool ok;
+    tl_save_io_status st;
+    *why = "not a save generation (too short)";
+    if (size < TL__SAVE_TRAILER_BYTES) return TL_SAVE_CORRUPT;
+    st = s->io.read(s->io.user, f, size - TL__SAVE_TRAILER_BYTES, trailer, sizeof trailer, native);
+    if (st != TL_SAVE_IO_OK) { *why = "cannot read the trailer"; return tl__save_io_code(st); }
+    if (!tl__save_trailer(trailer, size, &offset, &length, why)) return TL_SAVE_CORRUPT;
+    text = (char *)tl__save_alloc((size_t)length);
+    if (!text) { *why = "out of memory"; return TL_SAVE_OUT_OF_MEMORY; }
+    st = s->io.read(s->io.user, f, offset, text, (size_t)length, native);
+    if (st != TL_SAVE_IO_OK) {
+        TL_FREE(text);
+        *why = "cannot read the manifest";
+        return tl__save_io_code(st);
+    }
+    ok = tl__save_manifest_parse(text, (size_t)length, offset, m, why);
+    TL_FREE(text);
+    return ok ? TL_SAVE_OK : TL_SAVE_CORRUPT;
+}
+
+/* Loads one generation file of a save and checks every file's hash. *seen is raised to its
+   generation number whenever its manifest parses, good files or not. */
+static tl_save_code tl__save_load(tl_save_store *s, const char *save, tl__save_which which,
+                                  tl__save_manifest *m, uint64_t *seen, const char **why) {
+    const char *path = tl__save_path(s, 0, save, tl__save_which_name(which));
+    void *f = NULL;
+    uint64_t size = 0, hash;
+    int native = 0;
+    uint32_t i;
+    tl_save_code code;
+    tl_save_io_status st;
+    memset(m, 0, sizeof *m);
+    st = s->io.open_read(s->io.user, path, &f, &size, &native);
+    if (st != TL_SAVE_IO_OK) {
+        *why = "cannot open it";
+        return tl__save_io_code(st);
+    }
+    code = tl__save_read_manifest(s, f, size, m, why, &native);
+    if (code == TL_SAVE_OK && m->generation > *seen) *seen = m->generation;
+    for (i = 0; code == TL_SAVE_OK && i < m->count; i++) {
+        st = tl__save_hash_range(s, f, m->entries[i].offset, m->entries[i].size, &hash, &native);
+        if (st != TL_SAVE_IO_OK) { *why = "cannot read a file"; code = tl__save_io_code(st); }
+        else if (hash != m->entries[i].hash) { *why = "a file's hash does not match"; code = TL_SAVE_CORRUPT; }
+    }
+    if (code != TL_SAVE_OK) tl__save_manifest_free(m);
+    (void)s->io.close(s->io.user, f, &native);
+    return code;
+}
+
+static tl__save_cached *tl__save_cache_find(tl_save_store *s, const char *id) {
+    uint32_t i;
+    for (i = 0; i < s->cache_count; i++)
+        if (strcmp(s->cache[i].id, id) == 0) return &s->cache[i];
+    return NULL;
+}
+
+static void tl__save_cache_drop(tl_save_store *s, const char *id) {
+    tl__save_cached *c = tl__save_cache_find(s, id);
+    if (!c) return;
+    tl__save_manifest_free(&c->manifest);
+    *c = s->cache[--s->cache_count];
+}
+
+/* Records what reads of a save return (takes the manifest); NULL when out of memory. */
+static tl__save_cached *tl__save_cache_put(tl_save_store *s, const char *id, tl__save_which which,
+                                           tl__save_manifest *m, uint64_t seen) {
+    tl__save_cached *c;
+    tl__save_cache_drop(s, id);
+    if (s->cache_count == s->cache_cap) {
+        uint32_t cap = s->cache_cap ? s->cache_cap * 2 : 8;
+        tl__save_cached *grown = (tl__save_cached *)tl__save_alloc(cap * sizeof *grown);
+        if (!grown) { tl__save_manifest_free(m); return NULL; }
+        if (s->cache_count) memcpy(grown, s->cache, s->cache_count * sizeof *grown);
+        if (s->cache) TL_FREE(s->cache);
+        s->cache = grown;
+        s->cache_cap = cap;
+    }
+    c = &s->cache[s->cache_count++];
+    memcpy(c->id, id, strlen(id) + 1);
+    c->which = which;
+    c->seen = seen > m->generation ? seen : m->generation;
+    c->manifest = *m;
+    memset(m, 0, sizeof *m);
+    return c;
+}
+
+/* Finds the generation reads of a save return: `current` when intact, else `previous` (with a
+   warning). *seen: the highest generation number any of its manifests carries. */
+static tl_save_code tl__save_resolve(tl_save_store *s, const char *save, tl__save_cached **out,
+                                     uint64_t *seen) {
+    tl__save_manifest m;
+    const char *why_current = "", *why_previous = "";
+    tl_save_code cur, prev;
+    *out = tl__save_cache_find(s, save);
+    if (*out) {
+        *seen = (*out)->seen;
+        return TL_SAVE_OK;
+    }
+    *seen = 0;
+    cur = tl__save_load(s, save, TL__SAVE_CURRENT, &m, seen, &why_current);
+    if (cur == TL_SAVE_OK) {
+        *out = tl__save_cache_put(s, save, TL__SAVE_CURRENT, &m, *seen);
+        return *out ? TL_SAVE_OK : TL_SAVE_OUT_OF_MEMORY;
+    }
+    if (cur == TL_SAVE_OUT_OF_MEMORY) return cur;
+    prev = tl__save_load(s, save, TL__SAVE_PREVIOUS, &m, seen, &why_previous);
+    if (prev == TL_SAVE_OK) {
+        if (cur != TL_SAVE_NOT_FOUND)
+            tl__save_log(&s->logger, TL_SAVE_LOG_FALLBACK, save, why_current,
+                         (unsigned long long)m.generation);
+        *out = tl__save_cache_put(s, save, TL__SAVE_PREVIOUS, &m, *seen);
+        return *out ? TL_SAVE_OK : TL_SAVE_OUT_OF_MEMORY;
+    }
+    if (cur == TL_SAVE_NOT_FOUND && prev == TL_SAVE_NOT_FOUND) return TL_SAVE_NOT_FOUND;
+    tl__save_log(&s->logger, TL_SAVE_LOG_DAMAGED, save, "no intact generation",
+                 cur != TL_SAVE_NOT_FOUND ? why_current : why_previous);
+    return prev == TL_SAVE_OUT_OF_MEMORY ? prev : TL_SAVE_CORRUPT;
+}
+
+/* --- POSIX backend --------------------------------------------------------------------------------- */
+#if !defined(_WIN32)
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+static tl_save_io_status tl__save_posix_status(int err, int *native) {
+    *native = err;
+    switch (err) {
+    case 0: return TL_SAVE_IO_OK;
+    case ENOENT: return TL_SAVE_IO_NOT_FOUND;
+    case EEXIST:
+#if defined(ENOTEMPTY) && ENOTEMPTY != EEXIST
+    case ENOTEMPTY:
+#endif
+        return TL_SAVE_IO_EXISTS;
+    case ENOSPC:
+#if defined(EDQUOT) && EDQUOT != ENOSPC
+    case EDQUOT:
+#endif
+        return TL_SAVE_IO_NO_SPACE;
+    default: return TL_SAVE_IO_FAILED;
+    }
+}
+
+/* Handles are fd + 1, so that no handle is NULL. */
+static int tl__save_posix_fd(void *file) { return (int)((intptr_t)file - 1); }
+static void *tl__save_posix_handle(int fd) { return (void *)((intptr_t)fd + 1); }
+
+static int tl__save_posix_flags(void) {
+    int flags = 0;
+#ifdef O_CLOEXEC
+    flags |= O_CLOEXEC;
+#endif
+#ifdef O_NOFOLLOW
+    flags |= O_NOFOLLOW; /* a symlink planted as a generation file is never followed */
+#endif
+    return flags;
+}
+
+static tl_save_io_status tl__save_posix_open_write(void *user, const char *path, void **file,
+                                                   int *native) {
+    int fd;
+    (void)user;
+    do fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | tl__save_posix_flags(), 0666);
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0) return tl__save_posix_status(errno, native);
+    *file = tl__save_posix_handle(fd);
+    return TL_SAVE_IO_OK;
+}
+
+static tl_save_io_status tl__save_posix_write(void *user, void *file, const void *data, size_t size,
+                                              int *native) {
+    const char *p = (const char *)data;
+    (void)user;
+    while (size) {
+        ssize_t n = write(tl__save_posix_fd(file), p, size);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return tl__save_posix_status(n < 0 ? errno : EIO, native);
+        p += n;
+        size -= (size_t)n;
+    }
+    return TL_SAVE_IO_OK;
+}
+
+static tl_save_io_status tl__save_posix_fsync(int fd, int *native) {
+#ifdef F_FULLFSYNC
+    if (fcntl(fd, F_FULLFSYNC) == 0) return TL_SAVE_IO_OK; /* macOS: through the disk's cache */
+#endif
+    if (fsync(fd) == 0) return TL_SAVE_IO_OK;
+    return tl__save_posix_status(errno, native);
+}
+
+static tl_save_io_status tl__save_posix_sync(void *user, void *file, int *native) {
+    (void)user;
+    return tl__save_posix_fsync(tl__save_posix_fd(file), native);
+}
+
+static tl_save_io_status tl__save_posix_open_read(void *user, const char *path, void **file,
+                                                  uint64_t *size, int *native) {
+    struct stat st;
+    int fd;
+    (void)user;
+    do fd = open(path, O_RDONLY | tl__save_posix_flags());
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0) return tl__save_posix_status(errno, native);
+    if (fstat(fd, &st) != 0) {
+        int err = errno;
+        close(fd);
+        return tl__save_posix_status(err, native);
+    }
+    if (!S_ISREG(st.st_mode) || st.st_size < 0) {
+        close(fd);
+        return tl__save_posix_status(S_ISDIR(st.st_mode) ? EISDIR : EINVAL, native);
+    }
+    *size = (uint64_t)st.st_size;
+    *file = tl__save_posix_handle(fd);
+    return TL_SAVE_IO_OK;
+}
+
+static tl_save_io_status tl__save_posix_read(void *user, void *file, uint64_t offset, void *dst,
+                                             size_t size, int *native) {
+    int fd = tl__save_posix_fd(file);
+    char *p = (char *)dst;
+    (void)user;
+    if ((uint64_t)(off_t)offset != offset || lseek(fd, (off_t)offset, SEEK_SET) < 0)
+        return tl__save_posix_status(errno ? errno : EINVAL, native);
+    while (size) {
+        ssize_t n = read(fd, p, size);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return tl__save_posix_status(n < 0 ? errno : EIO, native);
+        p += n;
+        size -= (size_t)n;
+    }
+    return TL_SAVE_IO_OK;
+}
+
+static tl_save_io_status tl__save_posix_close(void *user, void *file, int *native) {
+    (void)user;
+    if (close(tl__save_posix_fd(file)) == 0 || errno == EINTR) return TL_SAVE_IO_OK;
+    return tl__save_posix_status(errno, native);
+}
+
+static tl_save_io_status tl__save_posix_mkdir(void *user, const char *path, int *native) {
+    (void)user;
+    return mkdir(path, 0777) == 0 ? TL_SAVE_IO_OK : tl__save_posix_status(errno, native);
+}
+
+static tl_save_io_status tl__save_posix_sync_dir(void *user, const char *path, int *native) {
+    tl_save_io_status st;
+    int fd;
+    (void)user;
+    do fd = open(path, O_RDONLY | tl__save_posix_flags());
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0) return tl__save_posix_status(errno, native);
+    st = tl__save_posix_fsync(fd, native);
+    if (st != TL_SAVE_IO_OK && *native == EINVAL) st = TL_SAVE_IO_OK; /* no directory sync here */
+    close(fd);
+    return st;
+}
+
+static tl_save_io_status tl__save_posix_rename(void *user, const char *from, const char *to,
+                                               int *native) {
+    (void)user;
+    return rename(from, to) == 0 ? TL_SAVE_IO_OK : tl__save_posix_status(errno, native);
+}
+
+static tl_save_io_status tl__save_posix_remove(void *user, const char *path, int *native) {
+    (void)user;
+    return unlink(path) == 0 ? TL_SAVE_IO_OK : tl__save_posix_status(errno, native);
+}
+
+static tl_save_io_status tl__save_posix_rmdir(void *user, const char *path, int *native) {
+    (void)user;
+    return rmdir(path) == 0 ? TL_SAVE_IO_OK : tl__save_posix_status(errno, native);
+}
+
+static tl_save_io_status tl__save_posix_list(void *user, const char *path, tl_save_io_entry_fn each,
+                                             void *ctx, int *native) {
+    DIR *d = opendir(path);
+    struct dirent *e;
+    (void)user;
+    if (!d) return tl__save_posix_status(errno, native);
+    errno = 0;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) each(ctx, e->d_name);
+        errno = 0;
+    }
+    if (errno) {
+        int err = errno;
+        closedir(d);
+        return tl__save_posix_status(err, native);
+    }
+    closedir(d);
+    return TL_SAVE_IO_OK;
+}
+
+tl_save_io tl_save_io_posix(void) {
+    tl_save_io io;
+    memset(&io, 0, sizeof io);
+    io.open_write = tl__save_posix_open_write;
+    io.write = tl__save_posix_write;
+    io.sync = tl__save_posix_sync;
+    io.open_read = tl__save_posix_open_read;
+    io.read = tl__save_posix_read;
+    io.close = tl__save_posix_close;
+    io.mkdir = tl__save_posix_mkdir;
+    io.sync_dir = tl__save_posix_sync_dir;
+    io.rename = tl__save_posix_rename;
+    io.remove = tl__save_posix_remove;
+    io.rmdir = tl__save_posix_rmdir;
+    io.list = tl__save_posix_list;
+    return io;
+}
+#endif /* !_WIN32 */
+
+/* --- opening: cleanup of interrupted transactions and deletes ------------------------------------ */
+
+static bool tl__save_io_complete(const tl_save_io *io) {
+    return io->open_write && io->write && io->sync && io->open_read && io->read && io->close &&
+           io->mkdir && io->sync_dir && io->rename && io->remove && io->rmdir && io->list;
+}
+
+static bool tl__save_names_has(const tl__save_names *l, const char *name) {
+    size_t i;
+    for (i = 0; i < l->count; i++)
+        if (strcmp(l->names[i], name) == 0) return true;
+    return false;
+}
+
+static void tl__save_cleanup_failed(tl_save_store *s, const char *path, tl_save_io_status st,
+                                    int native) {
+    tl__save_log(&s->logger, TL_SAVE_LOG_CLEANUP_FAILED, path,
+                 tl_save_code_message(tl__save_io_code(st)), native);
+}
+
+/* One save folder after a crash: drop `next`; a folder with no generation goes; a save stopped
+   between its two renames gets `previous` back as `current`. */
+static void tl__save_cleanup_save(tl_save_store *s, const char *id) {
+    tl__save_names names;
+    int native = 0;
+    tl_save_io_status st = tl__save_list(s, tl__save_path(s, 0, id, NULL), &names, &native);
+    bool current, previous;
+    if (st != TL_SAVE_IO_OK) return; /* a file, not a save: not ours */
+    current = tl__save_names_has(&names, "current");
+    previous = tl__save_names_has(&names, "previous");
+    if (tl__save_names_has(&names, "next")) {
+        st = s->io.remove(s->io.user, tl__save_path(s, 0, id, "next"), &native);
+        if (st != TL_SAVE_IO_OK) tl__save_cleanup_failed(s, s->path[0], st, native);
+        else tl__save_log(&s->logger, TL_SAVE_LOG_CLEANED, id, "removed an interrupted transaction");
+    }
+    tl__save_names_free(&names);
+    if (!current && !previous) {
+        st = tl__save_remove_tree(s, tl__save_path(s, 0, id, NULL), &native);
+        if (st != TL_SAVE_IO_OK) tl__save_cleanup_failed(s, s->path[0], st, native);
+    } else if (!current) {
+        tl__save_path(s, 1, id, "current");
+        st = s->io.rename(s->io.user, tl__save_path(s, 0, id, "previous"), s->path[1], &native);
+        if (st == TL_SAVE_IO_OK)
+            st = s->io.sync_dir(s->io.user, tl__save_path(s, 0, id, NULL), &native);
+        if (st != TL_SAVE_IO_OK) tl__save_cleanup_failed(s, s->path[0], st, native);
+        else tl__save_log(&s->logger, TL_SAVE_LOG_CLEANED, id, "a commit stopped between its renames: "
+                          "the previous generation is current again");
+    }
+}
+
+static tl_save_result tl__save_cleanup(tl_save_store *s) {
+    tl__save_names names;
+    int native = 0;
+    size_t i;
+    tl_save_io_status st = tl__save_list(s, s->root, &names, &native);
+    if (st != TL_SAVE_IO_OK) return tl__save_result(tl__save_io_code(st), native);
+    for (i = 0; i < names.count; i++) {
+        const char *name = names.names[i];
+        if (strncmp(name, ".deleted.", 9) == 0) {
+            st = tl__save_remove_tree(s, tl__save_path(s, 0, name, NULL), &native);
+            if (st != TL_SAVE_IO_OK) tl__save_cleanup_failed(s, s->path[0], st, native);
+        } else if (tl_save_id_valid(name)) {
+            tl__save_cleanup_save(s, name);
+        }
+    }
+    tl__save_names_free(&names);
+    return tl__save_ok();
+}
+
+static void tl__save_store_free(tl_save_store *s) {
+    uint32_t i;
+    for (i = 0; i < s->cache_count; i++) tl__save_manifest_free(&s->cache[i].manifest);
+    for (i = 0; i < s->slot_count; i++) tl__save_manifest_free(&s->slots[i].manifest);
+    if (s->cache) TL_FREE(s->cache);
+    if (s->slots) TL_FREE(s->slots);
+    if (s->chunk) TL_FREE(s->chunk);
+    if (s->path[0]) TL_FREE(s->path[0]);
+    if (s->path[1]) TL_FREE(s->path[1]);
+    if (s->root) TL_FREE(s->root);
+    TL_FREE(s);
+}
+
+/* The store with its defaults applied (tl_save_store_desc lists them); NULL when out of memory. */
+static tl_save_store *tl__save_store_new(const tl_save_store_desc *desc) {
+    tl_save_store *s = (tl_save_store *)tl__save_alloc(sizeof *s);
+    size_t n = strlen(desc->root);
+    if (!s) return NULL;
+    memset(s, 0, sizeof *s);
+    s->logger = desc->logger;
+    s->io = desc->io;
+#if !defined(_WIN32)
+    if (!tl__save_io_complete(&s->io)) s->io = tl_save_io_posix();
+#endif
+    s->max_read_bytes = desc->max_read_bytes ? desc->max_read_bytes : (uint64_t)1 << 30;
+    while (n > 1 && desc->root[n - 1] == '/') n--;
+    s->root_len = n;
+    s->root = (char *)tl__save_alloc(n + 1);
+    s->path[0] = (char *)tl__save_alloc(n + 2 * (TL_SAVE_ID_MAX + 16));
+    s->path[1] = (char *)tl__save_alloc(n + 2 * (TL_SAVE_ID_MAX + 16));
+    s->chunk = (unsigned char *)tl__save_alloc(TL__SAVE_CHUNK);
+    if (!s->root || !s->path[0] || !s->path[1] || !s->chunk) {
+        tl__save_store_free(s);
+        return NULL;
+    }
+    memcpy(s->root, desc->root, n);
+    s->root[n] = '\0';
+    return s;
+}
+
+tl_save_store *tl_save_store_open(const tl_save_store_desc *desc) {
+    tl_save_store *s;
+    tl_save_result r;
+    int native = 0;
+    tl_save_io_status st;
+    const tl_logger *logger = desc ? &desc->logger : NULL;
+    if (!desc || !desc->root || !desc->root[0]) {
+        tl__save_log(logger, TL_SAVE_LOG_OPEN_FAILED, "(no root)", "desc.root is required");
+        return NULL;
+    }
+#if defined(_WIN32)
+    if (!tl__save_io_complete(&desc->io)) {
+        tl__save_log(logger, TL_SAVE_LOG_OPEN_FAILED, desc->root,
+                     "no built-in backend on Windows: give desc.io (every member)");
+        return NULL;
+    }
+#endif
+    s = tl__save_store_new(desc);
+    if (!s) {
+        tl__save_log(logger, TL_SAVE_LOG_OUT_OF_MEMORY, "store");
+        return NULL;
+    }
+    st = s->io.mkdir(s->io.user, s->root, &native);
+    if (st != TL_SAVE_IO_OK && st != TL_SAVE_IO_EXISTS) {
+        tl__save_log(logger, TL_SAVE_LOG_OPEN_FAILED, desc->root, "cannot create the folder");
+        tl__save_store_free(s);
+        return NULL;
+    }
+    r = tl__save_cleanup(s);
+    if (r.code != TL_SAVE_OK) {
+        tl__save_log(logger, TL_SAVE_LOG_OPEN_FAILED, desc->root, "cannot list the folder");
+        tl__save_store_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* --- transactions -------------------------------------------------------------------------------------- */
+
+static tl__save_slot *tl__save_slot_of(const tl_save_txn *txn) {
+    tl__save_slot *slot;
+    if (!txn || !txn->store || txn->slot >= txn->store->slot_count) return NULL;
+    slot = &txn->store->slots[txn->slot];
+    return slot->active && slot->gen == txn->gen ? slot : NULL;
+}
+
+static bool tl__save_busy(const tl_save_store *s, const char *id) {
+    uint32_t i;
+    for (i = 0; i < s->slot_count; i++)
+        if (s->slots[i].active && strcmp(s->slots[i].id, id) == 0) return true;
+    return false;
+}
+
+/* A free slot (growing the table); NULL when out of memory. */
+static tl__save_slot *tl__save_slot_new(tl_save_store *s) {
+    uint32_t i, cap;
+    tl__save_slot *grown;
+    for (i = 0; i < s->slot_count; i++)
+        if (!s->slots[i].active) return &s->slots[i];
+    cap = s->slot_count ? s->slot_count * 2 : 4;
+    grown = (tl__save_slot *)tl__save_alloc(cap * sizeof *grown);
+    if (!grown) return NULL;
+    memset(grown, 0, cap * sizeof *grown);
+    if (s->slot_count) memcpy(grown, s->slots, s->slot_count * sizeof *grown);
+    if (s->slots) TL_FREE(s->slots);
+    s->slots = grown;
+    i = s->slot_count;
+    s->slot_count = cap;
+    return &s->slots[i];
+}
+
+/* Ends a transaction: closes and removes `next` unless it was published. */
+static void tl__save_slot_end(tl_save_store *s, tl__save_slot *slot, bool remove_next) {
+    int native = 0;
+    if (slot->file) (void)s->io.close(s->io.user, slot->file, &native);
+    if (remove_next) (void)s->io.remove(s->io.user, tl__save_path(s, 0, slot->id, "next"), &native);
+    tl__save_manifest_free(&slot->manifest);
+    slot->file = NULL;
+    slot->active = false;
+    slot->cap = 0;
+    slot->gen++;
+}
+
+/* The save's folder and an empty `next` for the slot's new generation. */
+static tl_save_result tl__save_begin_files(tl_save_store *s, tl__save_slot *slot) {
+    int native = 0;
+    const char *dir = tl__save_path(s, 0, slot->id, NULL);
+    tl_save_io_status st = s->io.mkdir(s->io.user, dir, &native);
+    if (st != TL_SAVE_IO_OK && st != TL_SAVE_IO_EXISTS)
+        return tl__save_io_fail(s, slot->id, "mkdir", dir, st, native);
+    tl__save_path(s, 0, slot->id, "next");
+    st = s->io.open_write(s->io.user, s->path[0], &slot->file, &native);
+    if (st != TL_SAVE_IO_OK) {
+        slot->file = NULL;
+        return tl__save_io_fail(s, slot->id, "create", s->path[0], st, native);
+    }
+    return tl__save_ok();
+}
+
+tl_save_result tl_save_begin(tl_save_store *store, const char *save_id, tl_save_txn *txn) {
+    tl__save_slot *slot;
+    tl__save_cached *cached;
+    tl_save_result r;
+    uint64_t seen = 0;
+    tl_save_code code;
+    if (txn) memset(txn, 0, sizeof *txn);
+    if (!store || !txn) return tl__save_refuse(store, "tl_save_begin", save_id, TL_SAVE_INVALID_ARGUMENT);
+    if (!tl_save_id_valid(save_id)) return tl__save_refuse(store, "tl_save_begin", save_id, TL_SAVE_INVALID_ID);
+    if (tl__save_busy(store, save_id)) return tl__save_refuse(store, "tl_save_begin", save_id, TL_SAVE_BUSY);
+    code = tl__save_resolve(store, save_id, &cached, &seen);
+    if (code == TL_SAVE_OUT_OF_MEMORY || code == TL_SAVE_IO) return tl__save_result(code, 0);
+    slot = tl__save_slot_new(store);
+    if (!slot) return tl__save_result(TL_SAVE_OUT_OF_MEMORY, 0);
+    memcpy(slot->id, save_id, strlen(save_id) + 1);
+    slot->base = code == TL_SAVE_OK ? cached->which : TL__SAVE_NONE;
+    slot->failed = false;
+    slot->written = 0;
+    memset(&slot->manifest, 0, sizeof slot->manifest);
+    slot->manifest.generation = seen + 1;
+    r = tl__save_begin_files(store, slot);
+    if (r.code != TL_SAVE_OK) return r;
+    slot->active = true;
+    txn->store = store;
+    txn->slot = (uint32_t)(slot - store->slots);
+    txn->gen = slot->gen;
+    return r;
+}
+
+/* Room for one more entry in the slot's manifest (or the entry with that id). */
+static tl__save_entry *tl__save_slot_entry(tl__save_slot *slot, const char *id) {
+    tl__save_manifest *m = &slot->manifest;
+    uint32_t i;
+    for (i = 0; i < m->count; i++)
+        if (strcmp(m->entries[i].id, id) == 0) return &m->entries[i];
+    if (m->count == TL_SAVE_MAX_FILES) return NULL;
+    if (m->count == slot->cap) {
+        uint32_t cap = slot->cap ? slot->cap * 2 : 8;
+        tl__save_entry *grown = (tl__save_entry *)tl__save_alloc(cap * sizeof *grown);
+        if (!grown) return NULL;
+        if (m->count) memcpy(grown, m->entries, m->count * sizeof *grown);
+        if (m->entries) TL_FREE(m->entries);
+        m->entries = grown;
+        slot->cap = cap;
+    }
+    memcpy(m->entries[m->count].id, id, strlen(id) + 1);
+    return &m->entries[m->count++];
+}
+
+tl_save_result tl_save_txn_write(tl_save_txn *txn, const char *file_id, const void *bytes,
+                                 size_t size) {
+    tl__save_slot *slot = tl__save_slot_of(txn);
+    tl_save_store *s = txn ? txn->store : NULL;
+    tl__save_entry *e;
+    tl_save_io_status st;
+    int native = 0;
+    if (!slot) return tl__save_refuse(s, "tl_save_txn_write", file_id, txn && txn->store ? TL_SAVE_STALE : TL_SAVE_INVALID_ARGUMENT);
+    if (!tl_save_id_valid(file_id)) return tl__save_refuse(s, "tl_save_txn_write", file_id, TL_SAVE_INVALID_ID);
+    if (!bytes && size) return tl__save_refuse(s, "tl_save_txn_write", file_id, TL_SAVE_INVALID_ARGUMENT);
+    if (slot->failed) return tl__save_result(TL_SAVE_ABORTED, 0);
+    e = tl__save_slot_entry(slot, file_id);
+    if (!e) {
+        slot->failed = true;
+        return tl__save_refuse(s, "tl_save_txn_write", file_id, slot->manifest.count == TL_SAVE_MAX_FILES ? TL_SAVE_TOO_LARGE : TL_SAVE_OUT_OF_MEMORY);
+    }
+    st = size ? s->io.write(s->io.user, slot->file, bytes, size, &native) : TL_SAVE_IO_OK;
+    if (st != TL_SAVE_IO_OK) {
+        slot->failed = true;
+        return tl__save_io_fail(s, slot->id, "write", tl__save_path(s, 0, slot->id, "next"), st, native);
+    }
+    e->offset = slot->written;
+    e->size = (uint64_t)size;
+    e->hash = tl_hash64(bytes, size, 0);
+    slot->written += (uint64_t)size;
+    return tl__save_ok();
+}
+
+tl_save_result tl_save_txn_set_timestamp(tl_save_txn *txn, int64_t timestamp) {
+    tl__save_slot *slot = tl__save_slot_of(txn);
+    if (!slot) return tl__save_result(txn && txn->store ? TL_SAVE_STALE : TL_SAVE_INVALID_ARGUMENT, 0);
+    slot->manifest.timestamp = timestamp;
+    return tl__save_ok();
+}
+
+static int tl__save_entry_cmp(const void *a, const void *b) {
+    return strcmp(((const tl__save_entry *)a)->id, ((const tl__save_entry *)b)->id);
+}
+
+/* Appends the manifest and the trailer to `next`, syncs and closes it. */
+static tl_save_result tl__save_finish_next(tl_save_store *s, tl__save_slot *slot) {
+    size_t size = 0;
+    char *text;
+    int native = 0;
+    tl_save_io_status st;
+    const char *path = tl__save_path(s, 0, slot->id, "next");
+    if (slot->manifest.count > 1)
+        qsort(slot->manifest.entries, slot->manifest.count, sizeof *slot->manifest.entries,
+              tl__save_entry_cmp);
+    text = tl__save_manifest_write(&slot->manifest, slot->written, &size);
+    if (!text) return tl__save_result(TL_SAVE_OUT_OF_MEMORY, 0);
+    st = s->io.write(s->io.user, slot->file, text, size, &native);
+    TL_FREE(text);
+    if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, slot->id, "write", path, st, native);
+    st = s->io.sync(s->io.user, slot->file, &native);
+    if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, slot->id, "sync", path, st, native);
+    st = s->io.close(s->io.user, slot->file, &native);
+    slot->file = NULL;
+    if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, slot->id, "close", path, st, native);
+    return tl__save_ok();
+}
+
+/* The commit point: `current` becomes `previous` (or a damaged one goes), `next` becomes
+   `current`, then the folder (and on a first commit the root) is synced. */
+static tl_save_result tl__save_publish(tl_save_store *s, tl__save_slot *slot) {
+    int native = 0;
+    tl_save_io_status st = TL_SAVE_IO_OK;
+    const char *op = "rename";
+    if (slot->base == TL__SAVE_CURRENT) {
+        tl__save_path(s, 1, slot->id, "previous");
+        st = s->io.rename(s->io.user, tl__save_path(s, 0, slot->id, "current"), s->path[1], &native);
+    } else if (slot->base == TL__SAVE_PREVIOUS) { /* keep the good previous, drop the damaged one */
+        op = "remove";
+        st = s->io.remove(s->io.user, tl__save_path(s, 0, slot->id, "current"), &native);
+        if (st == TL_SAVE_IO_NOT_FOUND) st = TL_SAVE_IO_OK;
+    }
+    if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, slot->id, op, s->path[0], st, native);
+    tl__save_path(s, 1, slot->id, "current");
+    st = s->io.rename(s->io.user, tl__save_path(s, 0, slot->id, "next"), s->path[1], &native);
+    if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, slot->id, "rename", s->path[0], st, native);
+    st = s->io.sync_dir(s->io.user, tl__save_path(s, 0, slot->id, NULL), &native);
+    if (st == TL_SAVE_IO_OK && slot->base == TL__SAVE_NONE)
+        st = s->io.sync_dir(s->io.user, tl__save_path(s, 0, NULL, NULL), &native);
+    if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, slot->id, "sync", s->path[0], st, native);
+    return tl__save_ok();
+}
+
+tl_save_result tl_save_txn_commit(tl_save_txn *txn) {
+    tl__save_slot *slot = tl__save_slot_of(txn);
+    tl_save_store *s;
+    tl_save_result r;
+    if (!slot) return tl__save_refuse(txn ? txn->store : NULL, "tl_save_txn_commit", "", txn && txn->store ? TL_SAVE_STALE : TL_SAVE_INVALID_ARGUMENT);
+    s = txn->store;
+    if (slot->failed) {
+        tl__save_slot_end(s, slot, true);
+        return tl__save_refuse(s, "tl_save_txn_commit", slot->id, TL_SAVE_ABORTED);
+    }
+    r = tl__save_finish_next(s, slot);
+    /* Whatever happens next, what reads return is found again from the folder. */
+    tl__save_cache_drop(s, slot->id);
+    if (r.code == TL_SAVE_OK) r = tl__save_publish(s, slot);
+    if (r.code == TL_SAVE_OK) {
+        tl__save_manifest published;
+        if (tl__save_manifest_copy(&published, &slot->manifest))
+            (void)tl__save_cache_put(s, slot->id, TL__SAVE_CURRENT, &published, 0);
+    }
+    tl__save_slot_end(s, slot, r.code != TL_SAVE_OK);
+    return r;
+}
+
+tl_save_result tl_save_txn_discard(tl_save_txn *txn) {
+    tl__save_slot *slot = tl__save_slot_of(txn);
+    if (slot) tl__save_slot_end(txn->store, slot, true);
+    return tl__save_ok();
+}
+
+void tl_save_store_close(tl_save_store *store) {
+    uint32_t i;
+    if (!store) return;
+    for (i = 0; i < store->slot_count; i++) {
+        if (!store->slots[i].active) continue;
+        tl__save_log(&store->logger, TL_SAVE_LOG_TXN_LEFT_OPEN, store->slots[i].id);
+        tl__save_slot_end(store, &store->slots[i], true);
+    }
+    tl__save_store_free(store);
+}
+
+/* --- reads, listing, delete ------------------------------------------------------------------------------ */
+
+/* The entry of a file of a save's published generation. */
+static tl_save_result tl__save_find_file(tl_save_store *s, const char *call, const char *save_id,
+                                         const char *file_id, tl__save_cached **cached,
+                                         const tl__save_entry **entry) {
+    uint64_t seen;
+    tl_save_code code;
+    if (!s) return tl__save_refuse(NULL, call, save_id, TL_SAVE_INVALID_ARGUMENT);
+    if (!tl_save_id_valid(save_id)) return tl__save_refuse(s, call, save_id, TL_SAVE_INVALID_ID);
+    if (!tl_save_id_valid(file_id)) return tl__save_refuse(s, call, file_id, TL_SAVE_INVALID_ID);
+    code = tl__save_resolve(s, save_id, cached, &seen);
+    if (code != TL_SAVE_OK) return tl__save_result(code, 0);
+    *entry = tl__save_manifest_find(&(*cached)->manifest, file_id);
+    return tl__save_result(*entry ? TL_SAVE_OK : TL_SAVE_NOT_FOUND, 0);
+}
+
+/* Reads an entry's bytes into dst and checks them against the manifest. */
+static tl_save_result tl__save_read_entry(tl_save_store *s, const char *save_id,
+                                          const tl__save_cached *cached, const tl__save_entry *e,
+                                          void *dst) {
+    const char *path = tl__save_path(s, 0, save_id, tl__save_which_name(cached->which));
+    void *f = NULL;
+    uint64_t size = 0;
+    int native = 0;
+    tl_save_io_status st = s->io.open_read(s->io.user, path, &f, &size, &native);
+    if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, save_id, "open", path, st, native);
+    st = e->size ? s->io.read(s->io.user, f, e->offset, dst, (size_t)e->size, &native) : TL_SAVE_IO_OK;
+    (void)s->io.close(s->io.user, f, &native);
+    if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, save_id, "read", path, st, native);
+    if (tl_hash64(dst, (size_t)e->size, 0) != e->hash) {
+        tl__save_log(&s->logger, TL_SAVE_LOG_DAMAGED, save_id, e->id,
+                     "its hash no longer matches the manifest (changed since the store checked it)");
+        return tl__save_result(TL_SAVE_CORRUPT, 0);
+    }
+    return tl__save_ok();
+}
+
+tl_save_result tl_save_read(tl_save_store *store, const char *save_id, const char *file_id,
+                            void *buf, size_t cap, size_t *size) {
+    tl__save_cached *cached = NULL;
+    const tl__save_entry *e = NULL;
+    tl_save_result r;
+    if (size) *size = 0;
+    if (!buf && cap) return tl__save_refuse(store, "tl_save_read", file_id, TL_SAVE_INVALID_ARGUMENT);
+    r = tl__save_find_file(store, "tl_save_read", save_id, file_id, &cached, &e);
+    if (r.code != TL_SAVE_OK) return r;
+    if (e->size > (uint64_t)SIZE_MAX) return tl__save_result(TL_SAVE_TOO_LARGE, 0);
+    if (size) *size = (size_t)e->size;
+    if (e->size > (uint64_t)cap) return tl__save_result(TL_SAVE_TOO_SMALL, 0);
+    return tl__save_read_entry(store, save_id, cached, e, buf);
+}
+
+tl_save_result tl_save_read_alloc(tl_save_store *store, const char *save_id, const char *file_id,
+                                  void **data, size_t *size) {
+    tl__save_cached *cached = NULL;
+    const tl__save_entry *e = NULL;
+    tl_save_result r;
+    if (size) *size = 0;
+    if (!data) return tl__save_refuse(store, "tl_save_read_alloc", file_id, TL_SAVE_INVALID_ARGUMENT);
+    *data = NULL;
+    r = tl__save_find_file(store, "tl_save_read_alloc", save_id, file_id, &cached, &e);
+    if (r.code != TL_SAVE_OK) return r;
+    if (e->size > store->max_read_bytes || e->size >= (uint64_t)SIZE_MAX)
+        return tl__save_result(TL_SAVE_TOO_LARGE, 0);
+    *data = tl__save_alloc((size_t)e->size);
+    if (!*data) return tl__save_result(TL_SAVE_OUT_OF_MEMORY, 0);
+    r = tl__save_read_entry(store, save_id, cached, e, *data);
+    if (r.code != TL_SAVE_OK) {
+        TL_FREE(*data);
+        *data = NULL;
+        return r;
+    }
+    if (size) *size = (size_t)e->size;
+    return r;
+}
+
+tl_save_result tl_save_stat(tl_save_store *store, const char *save_id, tl_save_info *info) {
+    tl__save_cached *cached;
+    uint64_t seen;
+    tl_save_code code;
+    if (!store || !info) return tl__save_refuse(store, "tl_save_stat", save_id, TL_SAVE_INVALID_ARGUMENT);
+    memset(info, 0, sizeof *info);
+    if (!tl_save_id_valid(save_id)) return tl__save_refuse(store, "tl_save_stat", save_id, TL_SAVE_INVALID_ID);
+    code = tl__save_resolve(store, save_id, &cached, &seen);
+    if (code != TL_SAVE_OK) return tl__save_result(code, 0);
+    tl__save_fill_info(info, &cached->manifest);
+    info->from_previous = cached->which == TL__SAVE_PREVIOUS;
+    memcpy(info->id, save_id, strlen(save_id) + 1);
+    return tl__save_ok();
+}
+
+tl_save_result tl_save_list(tl_save_store *store, tl_save_info *out, size_t cap, size_t *count) {
+    tl__save_names names;
+    int native = 0;
+    size_t i, n = 0;
+    tl_save_io_status st;
+    if (count) *count = 0;
+    if (!store || (!out && cap)) return tl__save_refuse(store, "tl_save_list", "", TL_SAVE_INVALID_ARGUMENT);
+    st = tl__save_list(store, store->root, &names, &native);
+    if (st != TL_SAVE_IO_OK) return tl__save_io_fail(store, "", "list", store->root, st, native);
+    for (i = 0; i < names.count; i++) {
+        tl_save_info info;
+        if (!tl_save_id_valid(names.names[i])) continue;
+        if (tl_save_stat(store, names.names[i], &info).code != TL_SAVE_OK) continue;
+        if (n < cap) out[n] = info;
+        n++;
+    }
+    tl__save_names_free(&names);
+    if (count) *count = n;
+    return tl__save_ok();
+}
+
+tl_save_result tl_save_delete(tl_save_store *store, const char *save_id) {
+    tl__save_cached *cached;
+    uint64_t seen;
+    int native = 0;
+    tl_save_io_status st;
+    tl_save_code code;
+    char trash[TL_SAVE_ID_MAX + 10];
+    if (!store) return tl__save_refuse(NULL, "tl_save_delete", save_id, TL_SAVE_INVALID_ARGUMENT);
+    if (!tl_save_id_valid(save_id)) return tl__save_refuse(store, "tl_save_delete", save_id, TL_SAVE_INVALID_ID);
+    if (tl__save_busy(store, save_id)) return tl__save_refuse(store, "tl_save_delete", save_id, TL_SAVE_BUSY);
+    code = tl__save_resolve(store, save_id, &cached, &seen);
+    if (code == TL_SAVE_NOT_FOUND || code == TL_SAVE_OUT_OF_MEMORY) return tl__save_result(code, 0);
+    tl__save_cache_drop(store, save_id);
+    memcpy(trash, ".deleted.", 9);
+    memcpy(trash + 9, save_id, strlen(save_id) + 1);
+    st = tl__save_remove_tree(store, tl__save_path(store, 0, trash, NULL), &native);
+    if (st != TL_SAVE_IO_OK && st != TL_SAVE_IO_NOT_FOUND)
+        return tl__save_io_fail(store, save_id, "remove", store->path[0], st, native);
+    tl__save_path(store, 1, trash, NULL);
+    st = store->io.rename(store->io.user, tl__save_path(store, 0, save_id, NULL), store->path[1], &native);
+    if (st != TL_SAVE_IO_OK) return tl__save_io_fail(store, save_id, "rename", store->path[0], st, native);
+    st = store->io.sync_dir(store->io.user, store->root, &native);
+    if (st != TL_SAVE_IO_OK) return tl__save_io_fail(store, save_id, "sync", store->root, st, native);
+    st = tl__save_remove_tree(store, tl__save_path(store, 0, trash, NULL), &native);
+    if (st != TL_SAVE_IO_OK) tl__save_cleanup_failed(store, store->path[0], st, native);
+    return tl__save_ok();
+}
+
+/* --- vaults ---------------------------------------------------------------------------------------------- */
+
+tl_save_result tl_save_txn_write_vault(tl_save_txn *txn, const char *file_id,
+                                       const struct tl_vault_desc *desc, const void *vault) {
+    tl_save_store *s = txn ? txn->store : NULL;
+    size_t size, written = 0;
+    void *bytes;
+    tl_vault_error err;
+    tl_save_result r;
+    if (!tl__save_slot_of(txn)) return tl_save_txn_write(txn, file_id, NULL, 0); /* its refusal */
+    if (!desc || !vault) return tl__save_refuse(s, "tl_save_txn_write_vault", file_id, TL_SAVE_INVALID_ARGUMENT);
+    size = tl_vault_serialised_size(desc, vault);
+    bytes = tl__save_alloc(size);
+    if (!bytes) return tl__save_result(TL_SAVE_OUT_OF_MEMORY, 0);
+    err = tl_vault_write(desc, vault, bytes, size, &written);
+    if (err != TL_VAULT_OK) {
+        TL_FREE(bytes);
+        tl__save_log(&s->logger, TL_SAVE_LOG_REFUSED, "tl_save_txn_write_vault", file_id ? file_id : "(null)",
+                     tl_vault_error_message(err));
+        return tl__save_result(TL_SAVE_VAULT, (int)err);
+    }
+    r = tl_save_txn_write(txn, file_id, bytes, written);
+    TL_FREE(bytes);
+    return r;
+}
+
+tl_save_result tl_save_read_vault(tl_save_store *store, const char *save_id, const char *file_id,
+                                  const struct tl_vault_desc *desc, void *vault) {
+    void *bytes = NULL;
+    size_t size = 0;
+    tl_vault_error err;
+    tl_save_result r;
+    if (!desc || !vault) return tl__save_refuse(store, "tl_save_read_vault", file_id, TL_SAVE_INVALID_ARGUMENT);
+    r = tl_save_read_alloc(store, save_id, file_id, &bytes, &size);
+    if (r.code != TL_SAVE_OK) return r;
+    err = tl_vault_read(desc, vault, bytes, size);
+    TL_FREE(bytes);
+    if (err != TL_VAULT_OK) {
+        tl__save_log(&store->logger, TL_SAVE_LOG_DAMAGED, save_id, file_id, tl_vault_error_message(err));
+        return tl__save_result(TL_SAVE_VAULT, (int)err);
+    }
+    return r;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TL_SAVE_IMPL */

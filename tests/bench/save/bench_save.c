@@ -1,0 +1,209 @@
+/* save.h benchmark: the commit of one save of 64 KiB and of 4 MiB with full durability, beside
+ * SQLite (Debian's libsqlite3) storing the same bytes as one blob in one transaction with
+ * synchronous=FULL, in WAL mode and with the rollback journal (journal_mode=DELETE); same run,
+ * same file system (a folder under /tmp, or the folder given). Prints the median commit time of
+ * each, the ratio to save.h, and the syncs each commit costs: save.h's counted in its backend,
+ * and for every engine fsync + fdatasync calls counted by `strace -f -c` (the benchmark runs
+ * itself under strace; without strace that column says so). Never pass/fail on time.
+ *   bench_save [DIR]        bench_save --syncs ENGINE BYTES COMMITS DIR   (used under strace) */
+#define TL_IMPLEMENTATION
+#include <threadlink/save.h>
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { ENGINE_SAVE, ENGINE_WAL, ENGINE_ROLLBACK, ENGINES };
+static const char *const engine_names[ENGINES] = { "save.h", "sqlite-wal", "sqlite-rollback" };
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* --- save.h, with a backend that counts syncs ---------------------------------------------------- */
+
+static tl_save_io posix;
+static long our_syncs;
+
+static tl_save_io_status count_sync(void *user, void *file, int *native) {
+    our_syncs++;
+    return posix.sync(user, file, native);
+}
+static tl_save_io_status count_sync_dir(void *user, const char *path, int *native) {
+    our_syncs++;
+    return posix.sync_dir(user, path, native);
+}
+
+typedef struct engine {
+    int kind;
+    tl_save_store *store;
+    sqlite3 *db;
+    sqlite3_stmt *put;
+} engine;
+
+static void die(const char *what) {
+    fprintf(stderr, "bench_save: %s\n", what);
+    exit(1);
+}
+
+static void engine_open(engine *e, int kind, const char *dir) {
+    char path[512];
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    if (kind == ENGINE_SAVE) {
+        tl_save_store_desc desc;
+        memset(&desc, 0, sizeof desc);
+        snprintf(path, sizeof path, "%s/store", dir);
+        posix = tl_save_io_posix();
+        desc.io = posix;
+        desc.io.sync = count_sync;
+        desc.io.sync_dir = count_sync_dir;
+        desc.root = path;
+        if (!(e->store = tl_save_store_open(&desc))) die("cannot open the store");
+        return;
+    }
+    snprintf(path, sizeof path, "%s/%s.db", dir, engine_names[kind]);
+    if (sqlite3_open(path, &e->db) != SQLITE_OK) die("sqlite3_open");
+    const char *setup = kind == ENGINE_WAL
+        ? "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+        : "PRAGMA journal_mode=DELETE; PRAGMA synchronous=FULL;";
+    if (sqlite3_exec(e->db, setup, NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_exec(e->db, "CREATE TABLE IF NOT EXISTS saves(id TEXT PRIMARY KEY, data BLOB)", NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(e->db, "INSERT OR REPLACE INTO saves VALUES('slot-1', ?)", -1, &e->put, NULL) != SQLITE_OK)
+        die(sqlite3_errmsg(e->db));
+}
+
+static void engine_close(engine *e) {
+    if (e->store) tl_save_store_close(e->store);
+    if (e->put) sqlite3_finalize(e->put);
+    if (e->db) sqlite3_close(e->db);
+}
+
+/* One durable commit of `size` bytes as the save "slot-1". */
+static void engine_commit(engine *e, const void *bytes, size_t size) {
+    if (e->kind == ENGINE_SAVE) {
+        tl_save_txn txn;
+        tl_save_result r = tl_save_begin(e->store, "slot-1", &txn);
+        if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "data", bytes, size);
+        if (r.code == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
+        if (r.code != TL_SAVE_OK) die(r.message);
+        return;
+    }
+    if (sqlite3_exec(e->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) die(sqlite3_errmsg(e->db));
+    sqlite3_bind_blob(e->put, 1, bytes, (int)size, SQLITE_STATIC);
+    if (sqlite3_step(e->put) != SQLITE_DONE) die(sqlite3_errmsg(e->db));
+    sqlite3_reset(e->put);
+    if (sqlite3_exec(e->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) die(sqlite3_errmsg(e->db));
+}
+
+static unsigned char *payload(size_t size, unsigned seed) {
+    unsigned char *p = malloc(size);
+    for (size_t i = 0; i < size; i++) p[i] = (unsigned char)((i * 2654435761u + seed) >> 13);
+    return p;
+}
+
+/* --- sync counts under strace ------------------------------------------------------------------- */
+
+/* `--syncs` mode: open, one warm-up commit, then `commits` more. */
+static int syncs_mode(int kind, size_t size, int commits, const char *dir) {
+    engine e;
+    unsigned char *p = payload(size, 1);
+    engine_open(&e, kind, dir);
+    engine_commit(&e, p, size);
+    for (int i = 0; i < commits; i++) engine_commit(&e, p, size);
+    engine_close(&e);
+    free(p);
+    return 0;
+}
+
+/* fsync + fdatasync calls of `self --syncs ...` under strace; -1 without strace. */
+static long strace_syncs(const char *self, int kind, size_t size, int commits, const char *dir) {
+    char cmd[2048], out[600], line[256];
+    snprintf(out, sizeof out, "%s/strace.txt", dir);
+    snprintf(cmd, sizeof cmd,
+             "strace -f -c -e trace=fsync,fdatasync -o '%s' '%s' --syncs %d %zu %d '%s/strace-run' >/dev/null 2>&1",
+             out, self, kind, size, commits, dir);
+    char mk[700];
+    snprintf(mk, sizeof mk, "rm -rf '%s/strace-run' && mkdir '%s/strace-run'", dir, dir);
+    if (system(mk) != 0 || system(cmd) != 0) return -1;
+    FILE *f = fopen(out, "r");
+    long total = 0;
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f)) {
+        double pct, secs;
+        long usecs, calls;
+        char name[64];
+        if (sscanf(line, " %lf %lf %ld %ld %63s", &pct, &secs, &usecs, &calls, name) == 5 ||
+            sscanf(line, " %lf %lf %ld %ld %*d %63s", &pct, &secs, &usecs, &calls, name) == 5)
+            if (strcmp(name, "fsync") == 0 || strcmp(name, "fdatasync") == 0) total += calls;
+    }
+    fclose(f);
+    return total;
+}
+
+/* --- the benchmark ------------------------------------------------------------------------------ */
+
+static double median_commit(int kind, const char *dir, size_t size, int runs, long *syncs_per_commit) {
+    engine e;
+    double t[64];
+    unsigned char *p = payload(size, 7);
+    engine_open(&e, kind, dir);
+    engine_commit(&e, p, size); /* warm-up: the table, the save's folder */
+    long before = our_syncs;
+    for (int i = 0; i < runs; i++) {
+        p[i % size] ^= 1;
+        double start = now();
+        engine_commit(&e, p, size);
+        t[i] = now() - start;
+    }
+    *syncs_per_commit = kind == ENGINE_SAVE ? (our_syncs - before) / runs : -1;
+    engine_close(&e);
+    free(p);
+    qsort(t, (size_t)runs, sizeof t[0], cmp);
+    return t[runs / 2];
+}
+
+int main(int argc, char **argv) {
+    if (argc == 6 && strcmp(argv[1], "--syncs") == 0)
+        return syncs_mode(atoi(argv[2]), (size_t)strtoull(argv[3], NULL, 10), atoi(argv[4]), argv[5]);
+    char dir[512];
+    if (argc > 1) snprintf(dir, sizeof dir, "%s/bench-save-XXXXXX", argv[1]);
+    else snprintf(dir, sizeof dir, "/tmp/bench-save-XXXXXX");
+    if (!mkdtemp(dir)) die("mkdtemp");
+    static const size_t sizes[2] = { 64u << 10, 4u << 20 };
+    static const int runs[2] = { 31, 11 };
+    printf("commit of one save with full durability, median of %d (64 KiB) and %d (4 MiB) commits, in %s\n",
+           runs[0], runs[1], dir);
+    printf("%-10s %-16s %12s %10s %14s %16s\n", "size", "engine", "median ms", "vs save.h",
+           "syncs (ours)", "syncs (strace)");
+    for (int s = 0; s < 2; s++) {
+        double base = 0;
+        for (int k = 0; k < ENGINES; k++) {
+            long counted = -1;
+            double t = median_commit(k, dir, sizes[s], runs[s], &counted);
+            long a = strace_syncs(argv[0], k, sizes[s], 0, dir), b = strace_syncs(argv[0], k, sizes[s], 10, dir);
+            char traced[32], ours[32];
+            if (a < 0 || b < 0) snprintf(traced, sizeof traced, "no strace");
+            else snprintf(traced, sizeof traced, "%.1f", (double)(b - a) / 10.0);
+            if (counted < 0) snprintf(ours, sizeof ours, "-");
+            else snprintf(ours, sizeof ours, "%ld", counted);
+            if (k == ENGINE_SAVE) base = t;
+            printf("%-10s %-16s %12.3f %9.2fx %14s %16s\n", s ? "4 MiB" : "64 KiB", engine_names[k],
+                   t * 1e3, t / base, ours, traced);
+        }
+    }
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : 1;
+}

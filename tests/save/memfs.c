@@ -1,0 +1,314 @@
+/* The in-memory file system of memfs.h. */
+#include "memfs.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *dup_bytes(const void *src, size_t n) {
+    void *p = malloc(n ? n : 1);
+    if (n) memcpy(p, src, n);
+    return p;
+}
+
+static int new_node(memfs *fs, bool is_dir) {
+    if (fs->node_count == fs->node_cap) {
+        fs->node_cap = fs->node_cap ? fs->node_cap * 2 : 64;
+        fs->nodes = realloc(fs->nodes, (size_t)fs->node_cap * sizeof *fs->nodes);
+    }
+    memset(&fs->nodes[fs->node_count], 0, sizeof fs->nodes[0]);
+    fs->nodes[fs->node_count].is_dir = is_dir;
+    return fs->node_count++;
+}
+
+void memfs_init(memfs *fs) {
+    memset(fs, 0, sizeof *fs);
+    fs->fail_after = -1;
+    new_node(fs, true); /* node 0: "/", always there */
+}
+
+void memfs_free(memfs *fs) {
+    for (int i = 0; i < fs->node_count; i++) {
+        free(fs->nodes[i].data);
+        free(fs->nodes[i].synced);
+        free(fs->nodes[i].entries);
+        free(fs->nodes[i].synced_entries);
+    }
+    free(fs->nodes);
+    memset(fs, 0, sizeof *fs);
+}
+
+static int find_entry(const memfs_node *dir, const char *name) {
+    for (size_t i = 0; i < dir->count; i++)
+        if (strcmp(dir->entries[i].name, name) == 0) return (int)i;
+    return -1;
+}
+
+/* Splits a path into its parent folder's node and its last name; -1 when the parent is missing. */
+static int parent_of(const memfs *fs, const char *path, char leaf[96]) {
+    int node = 0;
+    const char *p = path;
+    while (*p == '/') p++;
+    for (;;) {
+        const char *slash = strchr(p, '/');
+        size_t n = slash ? (size_t)(slash - p) : strlen(p);
+        if (n == 0 || n >= 96) return -1;
+        memcpy(leaf, p, n);
+        leaf[n] = '\0';
+        if (!slash) return node;
+        int e = find_entry(&fs->nodes[node], leaf);
+        if (e < 0 || !fs->nodes[fs->nodes[node].entries[e].node].is_dir) return -1;
+        node = fs->nodes[node].entries[e].node;
+        p = slash + 1;
+    }
+}
+
+int memfs_lookup(const memfs *fs, const char *path) {
+    char leaf[96];
+    int parent = parent_of(fs, path, leaf);
+    if (parent < 0) return -1;
+    int e = find_entry(&fs->nodes[parent], leaf);
+    return e < 0 ? -1 : fs->nodes[parent].entries[e].node;
+}
+
+static void add_entry(memfs *fs, int dir, const char *name, int node) {
+    memfs_node *d = &fs->nodes[dir];
+    int e = find_entry(d, name);
+    if (e >= 0) {
+        d->entries[e].node = node;
+        return;
+    }
+    d->entries = realloc(d->entries, (d->count + 1) * sizeof *d->entries);
+    snprintf(d->entries[d->count].name, sizeof d->entries[0].name, "%s", name);
+    d->entries[d->count].node = node;
+    d->count++;
+}
+
+static void drop_entry(memfs *fs, int dir, int e) {
+    memfs_node *d = &fs->nodes[dir];
+    d->entries[e] = d->entries[d->count - 1];
+    d->count--;
+}
+
+void memfs_power_cut(memfs *fs) {
+    for (int i = 0; i < fs->node_count; i++) {
+        memfs_node *n = &fs->nodes[i];
+        free(n->data);
+        n->data = dup_bytes(n->synced, n->synced_size);
+        n->size = n->synced_size;
+        free(n->entries);
+        n->entries = dup_bytes(n->synced_entries, n->synced_count * sizeof *n->entries);
+        n->count = n->synced_count;
+    }
+}
+
+static void sync_file(memfs_node *n) {
+    free(n->synced);
+    n->synced = dup_bytes(n->data, n->size);
+    n->synced_size = n->size;
+}
+
+static void sync_dir(memfs_node *n) {
+    free(n->synced_entries);
+    n->synced_entries = dup_bytes(n->entries, n->count * sizeof *n->entries);
+    n->synced_count = n->count;
+}
+
+void memfs_sync_all(memfs *fs) {
+    for (int i = 0; i < fs->node_count; i++) {
+        if (fs->nodes[i].is_dir) sync_dir(&fs->nodes[i]);
+        else sync_file(&fs->nodes[i]);
+    }
+}
+
+bool memfs_put(memfs *fs, const char *path, const void *data, size_t size) {
+    int node = memfs_lookup(fs, path);
+    if (node < 0 || fs->nodes[node].is_dir) return false;
+    free(fs->nodes[node].data);
+    fs->nodes[node].data = dup_bytes(data, size);
+    fs->nodes[node].size = size;
+    sync_file(&fs->nodes[node]);
+    return true;
+}
+
+size_t memfs_names(const memfs *fs, const char *dir, char names[][96], size_t cap) {
+    int node = strcmp(dir, "/") == 0 ? 0 : memfs_lookup(fs, dir);
+    if (node < 0 || !fs->nodes[node].is_dir) return 0;
+    const memfs_node *d = &fs->nodes[node];
+    for (size_t i = 0; i < d->count && i < cap; i++) memcpy(names[i], d->entries[i].name, 96);
+    return d->count;
+}
+
+/* --- the backend ------------------------------------------------------------------------------- */
+
+/* Counts the operation; false when the process is "dead". */
+static bool alive(memfs *fs, int *native) {
+    fs->ops++;
+    if (fs->fail_after >= 0 && fs->ops > fs->fail_after) {
+        *native = EIO;
+        return false;
+    }
+    return true;
+}
+
+#define HANDLE(node) ((void *)(intptr_t)((node) + 1))
+#define NODE(handle) ((int)((intptr_t)(handle) - 1))
+
+static tl_save_io_status m_open_write(void *user, const char *path, void **file, int *native) {
+    memfs *fs = user;
+    char leaf[96];
+    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    int parent = parent_of(fs, path, leaf);
+    if (parent < 0) { *native = ENOENT; return TL_SAVE_IO_NOT_FOUND; }
+    int e = find_entry(&fs->nodes[parent], leaf);
+    int node;
+    if (e >= 0) {
+        node = fs->nodes[parent].entries[e].node;
+        if (fs->nodes[node].is_dir) { *native = EISDIR; return TL_SAVE_IO_FAILED; }
+        fs->nodes[node].size = 0; /* O_TRUNC */
+    } else {
+        node = new_node(fs, false);
+        add_entry(fs, parent, leaf, node);
+    }
+    *file = HANDLE(node);
+    return TL_SAVE_IO_OK;
+}
+
+static tl_save_io_status m_write(void *user, void *file, const void *data, size_t size, int *native) {
+    memfs *fs = user;
+    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    if (fs->nospace) { *native = ENOSPC; return TL_SAVE_IO_NO_SPACE; }
+    memfs_node *n = &fs->nodes[NODE(file)];
+    n->data = realloc(n->data, n->size + size + 1);
+    memcpy(n->data + n->size, data, size);
+    n->size += size;
+    return TL_SAVE_IO_OK;
+}
+
+static tl_save_io_status m_sync(void *user, void *file, int *native) {
+    memfs *fs = user;
+    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    sync_file(&fs->nodes[NODE(file)]);
+    fs->syncs++;
+    return TL_SAVE_IO_OK;
+}
+
+static tl_save_io_status m_open_read(void *user, const char *path, void **file, uint64_t *size,
+                                     int *native) {
+    memfs *fs = user;
+    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    int node = memfs_lookup(fs, path);
+    if (node < 0) { *native = ENOENT; return TL_SAVE_IO_NOT_FOUND; }
+    if (fs->nodes[node].is_dir) { *native = EISDIR; return TL_SAVE_IO_FAILED; }
+    *size = fs->nodes[node].size;
+    *file = HANDLE(node);
+    return TL_SAVE_IO_OK;
+}
+
+static tl_save_io_status m_read(void *user, void *file, uint64_t offset, void *dst, size_t size,
+                                int *native) {
+    memfs *fs = user;
+    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    memfs_node *n = &fs->nodes[NODE(file)];
+    if (offset > n->size || size > n->size - offset) { *native = EIO; return TL_SAVE_IO_FAILED; }
+    memcpy(dst, n->data + offset, size);
+    return TL_SAVE_IO_OK;
+}
+
+static tl_save_io_status m_close(void *user, void *file, int *native) {
+    (void)file;
+    return alive(user, native) ? TL_SAVE_IO_OK : TL_SAVE_IO_FAILED;
+}
+
+static tl_save_io_status m_mkdir(void *user, const char *path, int *native) {
+    memfs *fs = user;
+    char leaf[96];
+    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    int parent = parent_of(fs, path, leaf);
+    if (parent < 0) { *native = ENOENT; return TL_SAVE_IO_NOT_FOUND; }
+    if (find_entry(&fs->nodes[parent], leaf) >= 0) { *native = EEXIST; return TL_SAVE_IO_EXISTS; }
+    int node = new_node(fs, true);
+    add_entry(fs, parent, leaf, node);
+    return TL_SAVE_IO_OK;
+}
+
+static tl_save_io_status m_sync_dir(void *user, const char *path, int *native) {
+    memfs *fs = user;
+    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    int node = memfs_lookup(fs, path);
+    if (node < 0 || !fs->nodes[node].is_dir) { *native = ENOENT; return TL_SAVE_IO_NOT_FOUND; }
+    sync_dir(&fs->nodes[node]);
+    fs->syncs++;
+    return TL_SAVE_IO_OK;
+}
+
+static tl_save_io_status m_rename(void *user, const char *from, const char *to, int *native) {
+    memfs *fs = user;
+    char from_leaf[96], to_leaf[96];
+    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    int fp = parent_of(fs, from, from_leaf), tp = parent_of(fs, to, to_leaf);
+    int fe = fp < 0 ? -1 : find_entry(&fs->nodes[fp], from_leaf);
+    if (fe < 0 || tp < 0) { *native = ENOENT; return TL_SAVE_IO_NOT_FOUND; }
+    int node = fs->nodes[fp].entries[fe].node;
+    int te = find_entry(&fs->nodes[tp], to_leaf);
+    if (te >= 0 && fs->nodes[fs->nodes[tp].entries[te].node].is_dir) {
+        *native = EEXIST; /* the store never renames onto a folder */
+        return TL_SAVE_IO_EXISTS;
+    }
+    drop_entry(fs, fp, fe);
+    add_entry(fs, tp, to_leaf, node);
+    return TL_SAVE_IO_OK;
+}
+
+static tl_save_io_status remove_entry(memfs *fs, const char *path, bool dir, int *native) {
+    char leaf[96];
+    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    int parent = parent_of(fs, path, leaf);
+    int e = parent < 0 ? -1 : find_entry(&fs->nodes[parent], leaf);
+    if (e < 0) { *native = ENOENT; return TL_SAVE_IO_NOT_FOUND; }
+    const memfs_node *n = &fs->nodes[fs->nodes[parent].entries[e].node];
+    if (n->is_dir != dir) { *native = dir ? ENOTDIR : EISDIR; return TL_SAVE_IO_FAILED; }
+    if (dir && n->count) { *native = ENOTEMPTY; return TL_SAVE_IO_EXISTS; }
+    drop_entry(fs, parent, e); /* the node stays: an unsynced removal can come back */
+    return TL_SAVE_IO_OK;
+}
+
+static tl_save_io_status m_remove(void *user, const char *path, int *native) {
+    return remove_entry(user, path, false, native);
+}
+
+static tl_save_io_status m_rmdir(void *user, const char *path, int *native) {
+    return remove_entry(user, path, true, native);
+}
+
+static tl_save_io_status m_list(void *user, const char *path, tl_save_io_entry_fn each, void *ctx,
+                                int *native) {
+    memfs *fs = user;
+    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    int node = memfs_lookup(fs, path);
+    if (node < 0) { *native = ENOENT; return TL_SAVE_IO_NOT_FOUND; }
+    if (!fs->nodes[node].is_dir) { *native = ENOTDIR; return TL_SAVE_IO_FAILED; }
+    for (size_t i = 0; i < fs->nodes[node].count; i++) each(ctx, fs->nodes[node].entries[i].name);
+    return TL_SAVE_IO_OK;
+}
+
+tl_save_io memfs_io(memfs *fs) {
+    tl_save_io io;
+    memset(&io, 0, sizeof io);
+    io.user = fs;
+    io.open_write = m_open_write;
+    io.write = m_write;
+    io.sync = m_sync;
+    io.open_read = m_open_read;
+    io.read = m_read;
+    io.close = m_close;
+    io.mkdir = m_mkdir;
+    io.sync_dir = m_sync_dir;
+    io.rename = m_rename;
+    io.remove = m_remove;
+    io.rmdir = m_rmdir;
+    io.list = m_list;
+    return io;
+}

@@ -1,0 +1,483 @@
+/* Behaviour of save.h over the POSIX backend in a temporary folder: transactions, reads, metadata,
+   listing, delete, ids, one transaction per save, fallback to the previous generation when the
+   newest is damaged (truncated or edited manifest, wrong file hash), cleanup at open, and
+   tl_save_pack_verify. Crash consistency is in test_save_crash.c and test_save_kill.c. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, nftw */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#define TL_IMPLEMENTATION
+#include <threadlink/save.h>
+
+typedef struct fixture {
+    char root[256];
+    char dir[240];
+    int warnings, errors;
+    uint32_t last_item;
+    char last[TL_LOG_LINE_MAX];
+    tl_save_store *store;
+} fixture;
+
+static void capture(void *user, const tl_log_record *record) {
+    fixture *f = (fixture *)user;
+    if (record->level == TL_LOG_LEVEL_WARNING) f->warnings++;
+    if (record->level == TL_LOG_LEVEL_ERROR) f->errors++;
+    f->last_item = record->item;
+    snprintf(f->last, sizeof f->last, "%s", record->line);
+}
+
+static tl_save_store *open_store(fixture *f) {
+    tl_save_store_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.root = f->root;
+    desc.logger.sink = capture;
+    desc.logger.user = f;
+    return tl_save_store_open(&desc);
+}
+
+static int setup(void **state) {
+    fixture *f = calloc(1, sizeof *f);
+    snprintf(f->dir, sizeof f->dir, "/tmp/tl-save-XXXXXX");
+    if (!mkdtemp(f->dir)) return -1;
+    snprintf(f->root, sizeof f->root, "%s/saves", f->dir);
+    f->store = open_store(f);
+    *state = f;
+    return f->store ? 0 : -1;
+}
+
+static int teardown(void **state) {
+    fixture *f = *state;
+    char cmd[300];
+    tl_save_store_close(f->store);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
+    if (system(cmd) != 0) return -1;
+    free(f);
+    return 0;
+}
+
+static void reopen(fixture *f) {
+    tl_save_store_close(f->store);
+    f->store = open_store(f);
+    assert_non_null(f->store);
+}
+
+static tl_save_result commit2(tl_save_store *s, const char *save, const char *a, const char *b, int64_t ts) {
+    tl_save_txn txn;
+    tl_save_result r = tl_save_begin(s, save, &txn);
+    if (r.code == TL_SAVE_OK && a) r = tl_save_txn_write(&txn, "a", a, strlen(a));
+    if (r.code == TL_SAVE_OK && b) r = tl_save_txn_write(&txn, "b", b, strlen(b));
+    if (r.code == TL_SAVE_OK) r = tl_save_txn_set_timestamp(&txn, ts);
+    if (r.code == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
+    tl_save_txn_discard(&txn);
+    return r;
+}
+
+static void assert_reads(tl_save_store *s, const char *save, const char *file, const char *expected) {
+    char buf[256];
+    size_t n = 0;
+    tl_save_result r = tl_save_read(s, save, file, buf, sizeof buf, &n);
+    assert_int_equal(r.code, TL_SAVE_OK);
+    assert_int_equal(n, strlen(expected));
+    assert_memory_equal(buf, expected, n);
+}
+
+static bool exists(const fixture *f, const char *rel) {
+    char p[400];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", f->root, rel);
+    return stat(p, &st) == 0;
+}
+
+static void *slurp(const fixture *f, const char *rel, size_t *size) {
+    char p[400];
+    snprintf(p, sizeof p, "%s/%s", f->root, rel);
+    FILE *fp = fopen(p, "rb");
+    assert_non_null(fp);
+    fseek(fp, 0, SEEK_END);
+    *size = (size_t)ftell(fp);
+    rewind(fp);
+    unsigned char *data = malloc(*size + 1);
+    assert_int_equal(fread(data, 1, *size, fp), *size);
+    data[*size] = 0;
+    fclose(fp);
+    return data;
+}
+
+static void spill(const fixture *f, const char *rel, const void *data, size_t size) {
+    char p[400];
+    snprintf(p, sizeof p, "%s/%s", f->root, rel);
+    FILE *fp = fopen(p, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(data, 1, size, fp), size);
+    fclose(fp);
+}
+
+/* --- the API ---------------------------------------------------------------------------------- */
+
+static void test_save_round_trip_and_metadata(void **state) {
+    fixture *f = *state;
+    tl_save_info info;
+    void *data = NULL;
+    size_t n = 0;
+    assert_true(exists(f, "")); /* the root folder was created by open */
+    assert_int_equal(commit2(f->store, "slot-1", "alpha", "beta!", 1234).code, TL_SAVE_OK);
+    assert_reads(f->store, "slot-1", "a", "alpha");
+    assert_reads(f->store, "slot-1", "b", "beta!");
+    assert_int_equal(tl_save_read_alloc(f->store, "slot-1", "b", &data, &n).code, TL_SAVE_OK);
+    assert_int_equal(n, 5);
+    assert_memory_equal(data, "beta!", 5);
+    tl_save_free(data);
+    assert_int_equal(tl_save_stat(f->store, "slot-1", &info).code, TL_SAVE_OK);
+    assert_string_equal(info.id, "slot-1");
+    assert_int_equal(info.generation, 1);
+    assert_int_equal(info.size, 10);
+    assert_int_equal(info.timestamp, 1234);
+    assert_int_equal(info.file_count, 2);
+    assert_false(info.from_previous);
+    assert_int_equal(commit2(f->store, "slot-1", "gamma", NULL, -7).code, TL_SAVE_OK);
+    reopen(f); /* read from disk, not from what the store remembers */
+    assert_int_equal(tl_save_stat(f->store, "slot-1", &info).code, TL_SAVE_OK);
+    assert_int_equal(info.generation, 2);
+    assert_int_equal(info.timestamp, -7);
+    assert_int_equal(info.file_count, 1);
+    assert_reads(f->store, "slot-1", "a", "gamma");
+    /* A transaction is a full replacement: b was not written, so it is gone. */
+    assert_int_equal(tl_save_read(f->store, "slot-1", "b", NULL, 0, &n).code, TL_SAVE_NOT_FOUND);
+    assert_int_equal(tl_save_read(f->store, "nosuch", "a", NULL, 0, &n).code, TL_SAVE_NOT_FOUND);
+    assert_true(exists(f, "slot-1/current") && exists(f, "slot-1/previous") && !exists(f, "slot-1/next"));
+}
+
+static void test_save_read_small_buffer_reports_size(void **state) {
+    fixture *f = *state;
+    char buf[3];
+    size_t n = 0;
+    assert_int_equal(commit2(f->store, "s", "0123456789", "", 0).code, TL_SAVE_OK);
+    tl_save_result r = tl_save_read(f->store, "s", "a", buf, sizeof buf, &n);
+    assert_int_equal(r.code, TL_SAVE_TOO_SMALL);
+    assert_int_equal(n, 10);
+    assert_reads(f->store, "s", "b", ""); /* an empty file is a file */
+    void *data = (void *)1;
+    assert_int_equal(tl_save_read_alloc(f->store, "s", "zz", &data, &n).code, TL_SAVE_NOT_FOUND);
+    assert_null(data);
+}
+
+static void test_save_same_file_twice_keeps_last(void **state) {
+    fixture *f = *state;
+    tl_save_txn txn;
+    assert_int_equal(tl_save_begin(f->store, "s", &txn).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "a", "first", 5).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "a", "second", 6).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_OK);
+    reopen(f);
+    assert_reads(f->store, "s", "a", "second");
+}
+
+static void test_save_one_transaction_per_save(void **state) {
+    fixture *f = *state;
+    tl_save_txn one, two, other;
+    assert_int_equal(commit2(f->store, "s", "old", NULL, 0).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_begin(f->store, "s", &one).code, TL_SAVE_OK);
+    tl_save_result r = tl_save_begin(f->store, "s", &two);
+    assert_int_equal(r.code, TL_SAVE_BUSY);
+    assert_int_equal(tl_save_delete(f->store, "s").code, TL_SAVE_BUSY);
+    assert_int_equal(tl_save_begin(f->store, "t", &other).code, TL_SAVE_OK); /* another save: fine */
+    assert_int_equal(tl_save_txn_write(&one, "a", "new", 3).code, TL_SAVE_OK);
+    assert_reads(f->store, "s", "a", "old"); /* the published generation is untouched meanwhile */
+    assert_true(exists(f, "s/next"));
+    assert_int_equal(tl_save_txn_discard(&one).code, TL_SAVE_OK);
+    assert_false(exists(f, "s/next"));
+    assert_reads(f->store, "s", "a", "old");
+    /* Ended transactions are stale; discarding one again is harmless. */
+    assert_int_equal(tl_save_txn_write(&one, "a", "x", 1).code, TL_SAVE_STALE);
+    assert_int_equal(tl_save_txn_commit(&one).code, TL_SAVE_STALE);
+    assert_int_equal(tl_save_txn_discard(&one).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_begin(f->store, "s", &two).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&two).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&two).code, TL_SAVE_STALE);
+    /* Closing the store with an open transaction discards it with a warning. */
+    f->warnings = 0;
+    tl_save_store_close(f->store);
+    f->store = NULL;
+    assert_int_equal(f->warnings, 1);
+    assert_int_equal(f->last_item, TL_SAVE_LOG_TXN_LEFT_OPEN);
+    assert_false(exists(f, "t/next"));
+    f->store = open_store(f);
+    assert_false(exists(f, "t")); /* never committed: nothing left */
+}
+
+static void test_save_list_sorted_and_bounded(void **state) {
+    fixture *f = *state;
+    tl_save_info infos[2];
+    size_t count = 0;
+    assert_int_equal(commit2(f->store, "zeta", "z", NULL, 3).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "alpha", "aa", NULL, 1).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "mid", "mmm", NULL, 2).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_list(f->store, infos, 2, &count).code, TL_SAVE_OK);
+    assert_int_equal(count, 3);
+    assert_string_equal(infos[0].id, "alpha");
+    assert_int_equal(infos[0].size, 2);
+    assert_string_equal(infos[1].id, "mid");
+    assert_int_equal(infos[1].timestamp, 2);
+    assert_int_equal(tl_save_delete(f->store, "mid").code, TL_SAVE_OK);
+    reopen(f);
+    assert_int_equal(tl_save_list(f->store, infos, 2, &count).code, TL_SAVE_OK);
+    assert_int_equal(count, 2);
+    assert_string_equal(infos[1].id, "zeta");
+    assert_int_equal(tl_save_list(f->store, NULL, 0, &count).code, TL_SAVE_OK);
+    assert_int_equal(count, 2);
+}
+
+static void test_save_delete_is_whole(void **state) {
+    fixture *f = *state;
+    size_t n;
+    assert_int_equal(commit2(f->store, "s", "one", NULL, 0).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "two", NULL, 0).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_delete(f->store, "s").code, TL_SAVE_OK);
+    assert_false(exists(f, "s"));
+    assert_false(exists(f, ".deleted.s"));
+    assert_int_equal(tl_save_read(f->store, "s", "a", NULL, 0, &n).code, TL_SAVE_NOT_FOUND);
+    assert_int_equal(tl_save_delete(f->store, "s").code, TL_SAVE_NOT_FOUND);
+    /* A new save of that id starts again at generation 1. */
+    tl_save_info info;
+    assert_int_equal(commit2(f->store, "s", "three", NULL, 0).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_stat(f->store, "s", &info).code, TL_SAVE_OK);
+    assert_int_equal(info.generation, 1);
+}
+
+static void test_save_ids_outside_the_alphabet_are_refused(void **state) {
+    fixture *f = *state;
+    static const char *const bad[] = {
+        "", "..", "../x", "a/b", "/abs", "a..b", ".hidden", "end.", "Upper", "sp ace", "tab\t",
+        "-dash", "_under", "con", "nul.txt", "com1", "lpt9.sav", "back\\slash", "é",
+        "0123456789012345678901234567890123456789012345678901234567890123x", /* 65 */
+    };
+    static const char *const good[] = { "a", "slot-1", "slot_2.bak", "9", "console", "com10",
+        "0123456789012345678901234567890123456789012345678901234567890123" };
+    tl_save_txn txn;
+    size_t n;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_false(tl_save_id_valid(bad[i]));
+        f->errors = 0;
+        tl_save_result r = tl_save_begin(f->store, bad[i], &txn);
+        assert_int_equal(r.code, TL_SAVE_INVALID_ID);
+        assert_int_equal(f->errors, 1); /* logged, naming the id */
+        assert_int_equal(tl_save_read(f->store, bad[i], "a", NULL, 0, &n).code, TL_SAVE_INVALID_ID);
+        assert_int_equal(tl_save_delete(f->store, bad[i]).code, TL_SAVE_INVALID_ID);
+    }
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) assert_true(tl_save_id_valid(good[i]));
+    assert_false(tl_save_id_valid(NULL));
+    assert_int_equal(tl_save_begin(f->store, "ok", &txn).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "../x", "x", 1).code, TL_SAVE_INVALID_ID);
+    assert_int_equal(tl_save_txn_write(&txn, "a/b", "x", 1).code, TL_SAVE_INVALID_ID);
+    tl_save_txn_discard(&txn);
+    /* Nothing was created outside the root, nor for the refused ids inside it. */
+    char names[300];
+    snprintf(names, sizeof names, "%s/x", f->dir);
+    assert_int_equal(access(names, F_OK), -1);
+    size_t count = 9;
+    assert_int_equal(tl_save_list(f->store, NULL, 0, &count).code, TL_SAVE_OK);
+    assert_int_equal(count, 0);
+}
+
+static void test_save_bad_arguments(void **state) {
+    fixture *f = *state;
+    tl_save_store_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.logger.sink = capture;
+    desc.logger.user = f;
+    f->errors = 0;
+    assert_null(tl_save_store_open(&desc));
+    assert_int_equal(f->errors, 1);
+    assert_non_null(strstr(f->last, "desc.root is required"));
+    char missing[300];
+    snprintf(missing, sizeof missing, "%s/no/such/parent", f->dir);
+    desc.root = missing;
+    assert_null(tl_save_store_open(&desc));
+    assert_non_null(strstr(f->last, "cannot create the folder"));
+    tl_save_txn txn;
+    assert_int_equal(tl_save_begin(NULL, "a", &txn).code, TL_SAVE_INVALID_ARGUMENT);
+    assert_int_equal(tl_save_begin(f->store, "a", NULL).code, TL_SAVE_INVALID_ARGUMENT);
+    memset(&txn, 0, sizeof txn);
+    assert_int_equal(tl_save_txn_write(&txn, "a", "x", 1).code, TL_SAVE_INVALID_ARGUMENT);
+    assert_int_equal(tl_save_txn_write(NULL, "a", "x", 1).code, TL_SAVE_INVALID_ARGUMENT);
+    assert_int_equal(tl_save_begin(f->store, "a", &txn).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "f", NULL, 3).code, TL_SAVE_INVALID_ARGUMENT);
+    tl_save_txn_discard(&txn);
+    assert_string_equal(tl_save_code_message(TL_SAVE_BUSY), "a transaction is open on this save");
+}
+
+/* --- damage: fallback to the previous generation ------------------------------------------------- */
+
+/* Two generations of "s"; then `edit` damages `current` on disk; a fresh store must read the old
+   generation with a warning and say so. */
+static void expect_fallback(fixture *f, void (*edit)(unsigned char *data, size_t *size),
+                            uint64_t third_generation) {
+    size_t size;
+    tl_save_info info;
+    assert_int_equal(commit2(f->store, "s", "good-a", "good-b", 1).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "newer-a", "newer-b", 2).code, TL_SAVE_OK);
+    unsigned char *data = slurp(f, "s/current", &size);
+    edit(data, &size);
+    spill(f, "s/current", data, size);
+    free(data);
+    reopen(f);
+    f->warnings = 0;
+    assert_reads(f->store, "s", "a", "good-a");
+    assert_reads(f->store, "s", "b", "good-b");
+    assert_int_equal(f->warnings, 1);
+    assert_int_equal(f->last_item, TL_SAVE_LOG_FALLBACK);
+    assert_non_null(strstr(f->last, "save s: the newest generation is damaged"));
+    assert_int_equal(tl_save_stat(f->store, "s", &info).code, TL_SAVE_OK);
+    assert_true(info.from_previous);
+    assert_int_equal(info.generation, 1);
+    /* The next commit keeps the good generation as its previous one, not the damaged one. */
+    assert_int_equal(commit2(f->store, "s", "third", NULL, 3).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_stat(f->store, "s", &info).code, TL_SAVE_OK);
+    /* Numbers follow the highest readable manifest: past a damaged generation whose manifest is
+       intact (3), after the previous one when the damaged manifest cannot be read (2). */
+    assert_int_equal(info.generation, third_generation);
+    data = slurp(f, "s/current", &size);
+    data[0] ^= 1;
+    spill(f, "s/current", data, size);
+    free(data);
+    reopen(f);
+    assert_reads(f->store, "s", "a", "good-a");
+}
+
+static void truncate_manifest(unsigned char *data, size_t *size) { (void)data; *size -= 30; }
+static void edit_manifest(unsigned char *data, size_t *size) {
+    /* "generation 2" -> "generation 3": well-formed, but the manifest checksum no longer matches */
+    unsigned char *g = (unsigned char *)strstr((char *)data + 10, "generation 2");
+    (void)size;
+    assert_non_null(g);
+    g[11] = '3';
+}
+static void flip_file_byte(unsigned char *data, size_t *size) { (void)size; data[2] ^= 0x20; }
+static void empty_file(unsigned char *data, size_t *size) { (void)data; *size = 0; }
+
+static void test_save_truncated_manifest_falls_back(void **state) { expect_fallback(*state, truncate_manifest, 2); }
+static void test_save_edited_manifest_falls_back(void **state) { expect_fallback(*state, edit_manifest, 2); }
+static void test_save_wrong_file_hash_falls_back(void **state) { expect_fallback(*state, flip_file_byte, 3); }
+static void test_save_empty_generation_falls_back(void **state) { expect_fallback(*state, empty_file, 2); }
+
+static void test_save_no_intact_generation_is_corrupt(void **state) {
+    fixture *f = *state;
+    size_t size, n;
+    assert_int_equal(commit2(f->store, "s", "one", NULL, 1).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "two", NULL, 2).code, TL_SAVE_OK);
+    for (int i = 0; i < 2; i++) {
+        const char *name = i ? "s/previous" : "s/current";
+        unsigned char *data = slurp(f, name, &size);
+        data[1] ^= 1;
+        spill(f, name, data, size);
+        free(data);
+    }
+    reopen(f);
+    f->errors = 0;
+    tl_save_result r = tl_save_read(f->store, "s", "a", NULL, 0, &n);
+    assert_int_equal(r.code, TL_SAVE_CORRUPT);
+    assert_string_equal(r.message, "no intact generation of this save");
+    assert_int_equal(f->errors, 1);
+    assert_non_null(strstr(f->last, "a file's hash does not match"));
+    size_t count = 9;
+    assert_int_equal(tl_save_list(f->store, NULL, 0, &count).code, TL_SAVE_OK);
+    assert_int_equal(count, 0);
+    /* The damaged save can still be overwritten (and deleted). */
+    assert_int_equal(commit2(f->store, "s", "fresh", NULL, 3).code, TL_SAVE_OK);
+    reopen(f);
+    assert_reads(f->store, "s", "a", "fresh");
+    tl_save_info info;
+    assert_int_equal(tl_save_stat(f->store, "s", &info).code, TL_SAVE_OK);
+    assert_int_equal(info.generation, 3);
+}
+
+/* --- cleanup at open ---------------------------------------------------------------------------- */
+
+static void test_save_open_cleans_interrupted_work(void **state) {
+    fixture *f = *state;
+    char p[400];
+    size_t size;
+    assert_int_equal(commit2(f->store, "kept", "k1", NULL, 1).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "kept", "k2", NULL, 2).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "halfway", "h1", NULL, 1).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "halfway", "h2", NULL, 2).code, TL_SAVE_OK);
+    tl_save_store_close(f->store);
+    f->store = NULL;
+    spill(f, "kept/next", "partial", 7);               /* a transaction interrupted */
+    snprintf(p, sizeof p, "%s/fresh", f->root);        /* a first transaction interrupted */
+    assert_int_equal(mkdir(p, 0777), 0);
+    spill(f, "fresh/next", "partial", 7);
+    snprintf(p, sizeof p, "%s/.deleted.gone", f->root); /* a delete interrupted */
+    assert_int_equal(mkdir(p, 0777), 0);
+    spill(f, ".deleted.gone/current", "x", 1);
+    /* A commit stopped between its renames: current already moved to previous. */
+    snprintf(p, sizeof p, "%s/halfway/current", f->root);
+    char q[400];
+    snprintf(q, sizeof q, "%s/halfway/previous", f->root);
+    assert_int_equal(rename(p, q), 0);
+    spill(f, "not an id", "user file", 9);            /* not ours: left alone */
+    f->store = open_store(f);
+    assert_non_null(f->store);
+    assert_false(exists(f, "kept/next"));
+    assert_false(exists(f, "fresh"));
+    assert_false(exists(f, ".deleted.gone"));
+    assert_true(exists(f, "not an id"));
+    assert_true(exists(f, "halfway/current"));
+    assert_false(exists(f, "halfway/previous"));
+    assert_reads(f->store, "kept", "a", "k2");
+    assert_reads(f->store, "halfway", "a", "h2"); /* the generation that was current */
+    free(slurp(f, "not an id", &size));
+}
+
+static void test_save_pack_verify_checks_a_copy(void **state) {
+    fixture *f = *state;
+    size_t size;
+    tl_save_info info;
+    assert_int_equal(commit2(f->store, "s", "abc", "de", 77).code, TL_SAVE_OK);
+    unsigned char *data = slurp(f, "s/current", &size);
+    assert_int_equal(tl_save_pack_verify(data, size, &info).code, TL_SAVE_OK);
+    assert_int_equal(info.generation, 1);
+    assert_int_equal(info.size, 5);
+    assert_int_equal(info.timestamp, 77);
+    assert_int_equal(info.file_count, 2);
+    /* The manifest is readable text, sorted by file id. */
+    assert_non_null(strstr((char *)data + 5, "tlsave 1\ngeneration 1\ntimestamp 77\nfiles 2\nfile 0 3 "));
+    for (size_t i = 0; i < size; i++) {
+        data[i] ^= 0x01;
+        assert_int_equal(tl_save_pack_verify(data, size, NULL).code, TL_SAVE_CORRUPT);
+        data[i] ^= 0x01;
+    }
+    for (size_t cut = 0; cut < size; cut++)
+        assert_int_equal(tl_save_pack_verify(data, cut, NULL).code, TL_SAVE_CORRUPT);
+    free(data);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_save_round_trip_and_metadata, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_read_small_buffer_reports_size, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_same_file_twice_keeps_last, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_one_transaction_per_save, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_list_sorted_and_bounded, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_delete_is_whole, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_ids_outside_the_alphabet_are_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_bad_arguments, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_truncated_manifest_falls_back, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_edited_manifest_falls_back, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_wrong_file_hash_falls_back, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_empty_generation_falls_back, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_no_intact_generation_is_corrupt, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_open_cleans_interrupted_work, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_pack_verify_checks_a_copy, setup, teardown),
+    };
+    return cmocka_run_group_tests_name("save", tests, NULL, NULL);
+}
