@@ -93,13 +93,14 @@ void jc_check_keys(json_checker *c, const char *path, json_t *obj, const char *c
     json_object_foreach(obj, key, value) {
         bool known = false;
         for (const char *const *a = allowed; *a; a++) known = known || strcmp(*a, key) == 0;
-        if (!known) {
-            char *sub = path[0] ? xasprintf("%s.%s", path, key) : xstrdup(key);
-            const char *near = suggest_nearest(key, strlen(key), allowed, SIZE_MAX);
-            if (near) jc_error(c, sub, "unknown key (did you mean \"%s\"?)", near);
-            else jc_error(c, sub, "unknown key");
-            free(sub);
-        }
+        bool text = strcmp(key, "$schema") == 0 || strcmp(key, "description") == 0;
+        if (known && (!text || json_is_string(value))) continue;
+        char *sub = path[0] ? xasprintf("%s.%s", path, key) : xstrdup(key);
+        const char *near = known ? NULL : suggest_nearest(key, strlen(key), allowed, SIZE_MAX);
+        if (known) jc_error(c, sub, "expected a string, got %s", jc_type_name(value));
+        else if (near) jc_error(c, sub, "unknown key (did you mean \"%s\"?)", near);
+        else jc_error(c, sub, "unknown key");
+        free(sub);
     }
 }
 

@@ -26,7 +26,8 @@ json_t *jc_load(const char *file, const char *text, size_t len);
 void jc_error(json_checker *c, const char *path, const char *fmt, ...) TLG_PRINTF(3, 4);
 /* "an object", "a string", ... for messages. */
 const char *jc_type_name(const json_t *v);
-/* Reports every key of `obj` that is not in the NULL-terminated `allowed` list. */
+/* Reports every key of `obj` that is not in the NULL-terminated `allowed` list, and an allowed
+ * "$schema" or "description" that is not a string (every schema says they are). */
 void jc_check_keys(json_checker *c, const char *path, json_t *obj, const char *const *allowed);
 /* The string at obj[key] as a relative path that stays inside the project (not empty, not
  * absolute, no backslash, no '..'); `fallback` (copied) when absent; NULL after an error. */

@@ -42,14 +42,9 @@ def resolve(node, base):
     return node, base
 
 
-def validator():
-    store = dict(schemas)
-    resolver = jsonschema.RefResolver(base_uri=CONFIG, referrer=schemas[CONFIG], store=store)
-    return jsonschema.Draft202012Validator(schemas[CONFIG], resolver=resolver)
-
-
-def schema_accepts(doc):
-    return validator().is_valid(doc)
+def validator(name):
+    resolver = jsonschema.RefResolver(base_uri=name, referrer=schemas[name], store=dict(schemas))
+    return jsonschema.Draft202012Validator(schemas[name], resolver=resolver)
 
 
 def path_text(path):
@@ -148,6 +143,7 @@ def make_project(tmp):
     (p / "assets" / "Sprites").mkdir(parents=True)
     (p / "assets" / "Sprites" / "hero.txt").write_text("hero\n")
     cfg = json.loads((p / "threadlink.json").read_text())
+    cfg["$schema"] = "../../schemas/threadlink.schema.json"
     cfg["vaults"]["output"] = "vaults"
     cfg["content"] = [{"profile": "Game", "source_root": "assets", "output": "build/content/Game",
                        "categories": [{"name": "Sprites", "folder": "Sprites"}], "archive": "packed",
@@ -156,61 +152,84 @@ def make_project(tmp):
     return p, cfg
 
 
-def run_generator(p, doc):
-    (p / "threadlink.json").write_text(json.dumps(doc, indent=2) + "\n")
+def run_generator(p, file, doc):
+    (p / file).write_text(json.dumps(doc, indent=2) + "\n")
     return subprocess.run([gen, "headers", "--list-outputs", "-C", str(p)], capture_output=True, text=True)
 
 
-def located_at_key(stderr, path):
-    """An error at threadlink.json:LINE:COL that names the key path, or (for a missing or an
-    unknown key) its parent's path."""
+def located_at_key(stderr, file, path):
+    """An error at FILE:LINE:COL that names the key path, or (for a missing or an unknown key)
+    its parent's path."""
     names = {path_text(path), path_text(path[:-1])} - {""}
+    pattern = re.compile(r".*" + re.escape(pathlib.Path(file).name) + r":(\d+):(\d+): error: (.*)")
     for line in stderr.splitlines():
-        m = re.match(r".*threadlink\.json:(\d+):(\d+): error: (.*)", line)
+        m = pattern.match(line)
         if m and int(m.group(1)) > 0 and (not names or any(n in m.group(3) for n in names)):
             return True
     return False
 
 
-# What the generator may refuse of a config the schema accepts: what the file system says.
-FILE_SYSTEM_FACTS = re.compile(r"does not exist|cannot read|is inside|contains the source root|No such file")
+# What the generator may refuse of a document the schema accepts: what the file system or the
+# rest of the project says (a folder that does not exist, a field Vault.Fields does not declare).
+PROJECT_FACTS = re.compile(r"does not exist|cannot read|is inside|contains the source root|No such file|"
+                           r"is not declared in Vault.Fields|no vault schema is named|has no field|no domain is named|"
+                           r"sets field .* again|is transient")
+
+
+def check_format(p, file, schema, base, failures):
+    """Every one-constraint change of `base` (the project's `file`, in `schema`'s format)."""
+    checked = accepted = 0
+    v = validator(schema)
+    original = (p / file).read_text()
+    if not v.is_valid(base):
+        failures.append("%s: the schema refuses the base document: %s" % (file, next(v.iter_errors(base)).message))
+        return 0, 0
+    run = run_generator(p, file, base)
+    if run.returncode != 0:
+        failures.append("%s: the generator refuses the base document:\n    %s" % (file, run.stderr.strip()))
+        return 0, 0
+    seen = set()
+    for path, what, mutate in mutations(base, schemas[schema], schema, []):
+        doc = copy.deepcopy(base)
+        mutate(doc)
+        key = json.dumps(doc, sort_keys=True)
+        if key in seen:
+            continue
+        seen.add(key)
+        run = run_generator(p, file, doc)
+        where = "%s: %s: %s" % (file, path_text(path) or "(top level)", what)
+        if v.is_valid(doc):
+            accepted += 1
+            if run.returncode != 0 and not PROJECT_FACTS.search(run.stderr):
+                failures.append("%s: the schema accepts it, the generator refuses it:\n    %s"
+                                % (where, run.stderr.strip().replace("\n", "\n    ")))
+            continue
+        checked += 1
+        if run.returncode == 0:
+            failures.append("%s: the schema refuses it, the generator accepts it" % where)
+        elif not located_at_key(run.stderr, file, path):
+            failures.append("%s: refused, but not at %s:line:col naming the key:\n    %s"
+                            % (where, file, run.stderr.strip().replace("\n", "\n    ")))
+    (p / file).write_text(original)
+    return checked, accepted
 
 
 def main():
     failures, checked, accepted = [], 0, 0
     with tempfile.TemporaryDirectory() as tmp:
         p, base = make_project(tmp)
-        if not schema_accepts(base):
-            sys.exit("FAIL: the schema refuses the base project: %s" % next(validator().iter_errors(base)).message)
-        run = run_generator(p, base)
-        if run.returncode != 0:
-            sys.exit("FAIL: the generator refuses the base project:\n" + run.stderr)
-        seen = set()
-        for path, what, mutate in mutations(base, schemas[CONFIG], CONFIG, []):
-            doc = copy.deepcopy(base)
-            mutate(doc)
-            key = json.dumps(doc, sort_keys=True)
-            if key in seen:
-                continue
-            seen.add(key)
-            if schema_accepts(doc):
-                accepted += 1
-                run = run_generator(p, doc)
-                if run.returncode != 0 and not FILE_SYSTEM_FACTS.search(run.stderr):
-                    failures.append("%s: %s: the schema accepts it, the generator refuses it:\n    %s"
-                                    % (path_text(path), what, run.stderr.strip().replace("\n", "\n    ")))
-                continue
-            checked += 1
-            run = run_generator(p, doc)
-            where = path_text(path) or "(top level)"
-            if run.returncode == 0:
-                failures.append("%s: %s: the schema refuses it, the generator accepts it" % (where, what))
-            elif not located_at_key(run.stderr, path):
-                failures.append("%s: %s: refused, but not at threadlink.json:line:col naming the key:\n    %s"
-                                % (where, what, run.stderr.strip().replace("\n", "\n    ")))
+        (p / "threadlink.json").write_text(json.dumps(base, indent=2) + "\n")
+        formats = [("threadlink.json", CONFIG, base)]
+        for file, schema in (("vaults/Enemy.vault.json", "vault.schema.json"),
+                             ("vaultdata/enemies.vaultdata.json", "vaultdata.schema.json")):
+            formats.append((file, schema, json.loads((p / file).read_text())))
+        for file, schema, doc in formats:
+            c, a = check_format(p, file, schema, doc, failures)
+            checked += c
+            accepted += a
     for f in failures:
         print("FAIL: " + f)
-    print("schema agreement: %d documents break one constraint of the schema and %d change a value the schema "
+    print("schema agreement: %d documents break one constraint of a schema and %d change a value the schema "
           "still accepts; %d disagreements" % (checked, accepted, len(failures)))
     return 1 if failures or checked == 0 else 0
 
