@@ -1,4 +1,4 @@
-/* The cmocka subset must fail what cmocka fails: cross_units.sh runs this first and requires
+/* The cmocka subset must fail what cmocka fails: the native build runs this (test cross-shim-selftest) and requires
  * exactly the two failing tests below to be reported, or it trusts none of its runs. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /* The part of cmocka's API that the runtime's unit tests use, in one header, for builds where
- * cmocka is not installed for the target processor: tests/cross/cross_units.sh compiles the unit
+ * cmocka is not installed for the target processor: a cross build (tests/cross/host) compiles the unit
  * tests with a cross compiler against this header and runs them under qemu-user. A failed check
  * prints file:line and ends its test (longjmp), the run goes on with the next test, and
  * cmocka_run_group_tests returns the number of failed tests, as cmocka's does. Like cmocka, the
