@@ -1,5 +1,6 @@
-/* The cmocka subset must fail what cmocka fails: cross_units.sh runs this first and requires
- * exactly the two failing tests below to be reported, or it trusts none of its runs. */
+/* The cmocka subset must fail what cmocka fails: the native build runs this (test
+ * cross-shim-selftest) and requires exactly the two failing tests below to be reported, or it
+ * trusts none of its runs. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

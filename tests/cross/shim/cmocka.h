@@ -1,9 +1,9 @@
 /* The part of cmocka's API that the runtime's unit tests use, in one header, for builds where
- * cmocka is not installed for the target processor: tests/cross/cross_units.sh compiles the unit
- * tests with a cross compiler against this header and runs them under qemu-user. A failed check
- * prints file:line and ends its test (longjmp), the run goes on with the next test, and
- * cmocka_run_group_tests returns the number of failed tests, as cmocka's does. Like cmocka, the
- * including file includes <stdarg.h>, <stddef.h>, <stdint.h> and <setjmp.h> first. */
+ * cmocka is not installed for the target processor: a cross build (tests/cross/host) compiles
+ * the unit tests with a cross compiler against this header and runs them under qemu-user or Wine.
+ * A failed check prints file:line and ends its test (longjmp), the run goes on with the next
+ * test, and cmocka_run_group_tests returns the number of failed tests, as cmocka's does. Like
+ * cmocka, the including file includes <stdarg.h>, <stddef.h>, <stdint.h> and <setjmp.h> first. */
 #ifndef TL_CROSS_CMOCKA_SHIM_H
 #define TL_CROSS_CMOCKA_SHIM_H
 

@@ -1,0 +1,37 @@
+#!/bin/sh
+# The header-only runtime's unit tests on another processor or system (tests/cross/targets.sh):
+# a Meson cross build of this project (tests/cross/TRIPLET.ini) under the native build directory,
+# configured once and then rebuilt as sources change, whose `meson test --suite unit` runs the
+# tests through the cross file's exe_wrapper (qemu-user or Wine; tests/cross/host/meson.build).
+#   cross_build.sh SOURCE_ROOT CROSS_BUILD_DIR THREADLINK_GEN TRIPLET:RUNNER
+# The cross build leaves the generator out (-Dgenerator=false) and packs its content fixtures with
+# THREADLINK_GEN, the native build's, found on the PATH. Missing cross tools skip the test, or fail
+# it under CI (CI=true), where tests/debian-packages.txt installed them.
+set -u
+root=$1 dir=$2 gen=$3 target=$4
+. "$root/tests/cross/targets.sh"
+triplet=${target%:*} runner=${target#*:}
+if [ "$runner" = wine ]; then
+  program=/usr/lib/wine/wine64
+  WINEPREFIX=$dir/wineprefix # this build's own Wine state, stopped on exit
+  export WINEPREFIX
+  trap 'tl_cross_finish "$dir"' EXIT
+else
+  program=qemu-$runner
+fi
+if ! command -v "$triplet-gcc" >/dev/null 2>&1 || ! command -v "$program" >/dev/null 2>&1; then
+  echo "skip: $triplet ($triplet-gcc or $program not installed)"
+  [ "${CI:-}" = true ] && { echo "FAIL: under CI the cross tools must be installed"; exit 1; }
+  exit 77
+fi
+PATH=$(dirname "$gen"):$PATH
+export PATH
+if [ ! -f "$dir/build.ninja" ]; then
+  rm -rf "$dir"
+  meson setup --cross-file "$root/tests/cross/$triplet.ini" -Dgenerator=false "$dir" "$root" \
+      >"$dir.setup.log" 2>&1 ||
+    { echo "FAIL: $triplet: meson setup"; cat "$dir.setup.log"; exit 1; }
+fi
+meson compile -C "$dir" -j 2 >"$dir.compile.log" 2>&1 ||
+  { echo "FAIL: $triplet: the unit tests do not build"; cat "$dir.compile.log"; exit 1; }
+meson test -C "$dir" --no-rebuild --suite unit --num-processes 2 --print-errorlogs
