@@ -355,37 +355,25 @@ static int by_folded(const void *x, const void *y)
     return c ? c : strcmp(a->a->path, b->a->path);
 }
 
-/* Two assets one name (case-insensitively), or two names one identity key (a/b and a_b: a plain
- * name's key spells '/' as '_'): both paths named. Names that differ only in other characters C
- * cannot spell have distinct keys; identity disambiguates their member names. */
-static bool check_unique(const content_profile *pr, content_scan *s, bool keys)
+/* Two assets one name, case-insensitively: both paths named. (Names that differ otherwise, if
+ * only in characters C cannot spell, have distinct keys; identity disambiguates their member
+ * names.) */
+static bool check_unique(const content_profile *pr, content_scan *s)
 {
     size_t n = s->assets.count;
     fold_ref *refs = xcalloc(n ? n : 1, sizeof *refs);
-    buf key = {0};
-    for (size_t i = 0; i < n; i++) {
-        const content_asset *a = &s->assets.items[i];
-        if (keys) model_asset_key(pr->scope, a->name, &key);
-        refs[i] = (fold_ref){a, keys ? xstrdup(key.data) : a->name};
-    }
-    buf_free(&key);
+    for (size_t i = 0; i < n; i++) refs[i] = (fold_ref){&s->assets.items[i], s->assets.items[i].name};
     qsort(refs, n, sizeof *refs, by_folded);
     bool ok = true;
     for (size_t i = 1; i < n; i++) {
         if (tl_cf_fold_compare(refs[i - 1].key, strlen(refs[i - 1].key), refs[i].key, strlen(refs[i].key)) != 0) continue;
         const content_asset *a = refs[i - 1].a, *b = refs[i].a;
         char *pa = path_join(s->root, a->path), *pb = path_join(s->root, b->path);
-        if (!keys)
-            diag_error(loc_file(pb), "asset name \"%s\" of profile \"%s\" is also the name of %s (names are unique per profile, case-insensitively)",
-                       b->name, pr->name, pa);
-        else if (tl_cf_fold_compare(a->name, strlen(a->name), b->name, strlen(b->name)) != 0)
-            diag_error(loc_file(pb), "asset names \"%s\" (%s) and \"%s\" (%s) have one identity key, \"%s\" (a folder separator is spelled _ in keys); rename one",
-                       a->name, pa, b->name, pb, refs[i].key);
+        diag_error(loc_file(pb), "asset name \"%s\" of profile \"%s\" is also the name of %s (names are unique per profile, case-insensitively)",
+                   b->name, pr->name, pa);
         free(pa), free(pb);
         ok = false;
     }
-    if (keys)
-        for (size_t i = 0; i < n; i++) free((char *)refs[i].key);
     free(refs);
     return ok;
 }
@@ -500,8 +488,7 @@ static bool scan_profile(struct project *p, const content_profile *pr, content_s
     free(w.real_root);
     vec_free(&w.stack);
     if (out->assets.count) qsort(out->assets.items, out->assets.count, sizeof *out->assets.items, by_name);
-    if (w.ok && !check_unique(pr, out, false)) w.ok = false;
-    if (w.ok && !check_unique(pr, out, true)) w.ok = false;
+    if (w.ok && !check_unique(pr, out)) w.ok = false;
     return w.ok;
 }
 

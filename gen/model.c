@@ -62,11 +62,10 @@ bool model_asset_name_plain(const char *name)
 
 void model_asset_key(const char *scope, const char *name, buf *out)
 {
-    bool plain = model_asset_name_plain(name);
     out->len = 0;
     for (const char *c = scope; *c; c++) buf_putc(out, ascii_lower(*c));
     buf_putc(out, '.');
-    for (const char *c = name; *c; c++) buf_putc(out, plain && *c == '/' ? '_' : ascii_lower(*c));
+    for (const char *c = name; *c; c++) buf_putc(out, ascii_lower(*c));
     buf_cstr(out);
 }
 

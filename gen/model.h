@@ -75,9 +75,10 @@ void model_key(const domain *d, const decl *dc, buf *out);
  * manifests written before keys followed asset names hold. */
 void model_spelling_key(const domain *d, const decl *dc, buf *out);
 /* An asset name that C spells as it is but for '/' (a letter or '_' first, then letters, digits,
- * '_' or '/'): its key spells '/' as '_', so it is the key such names always had. */
+ * '_' or '/'): not a name "rewritten for C" in the summary. */
 bool model_asset_name_plain(const char *name);
-/* The identity key of an asset: fold(scope) "." fold(name), '/' spelled '_' in a plain name. */
+/* The identity key of an asset: fold(scope) "." fold(name), its own name (a manifest written
+ * before keys followed names keyed it by its C spelling; identity upgrades such entries). */
 void model_asset_key(const char *scope, const char *name, buf *out);
 const char *model_scope(const domain *d, const decl *dc);
 /* The signature declaration `decl_index` gave (ordinal domains), NULL when it gave none. */

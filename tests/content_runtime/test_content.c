@@ -108,7 +108,7 @@ static void test_content_ids_are_the_catalog_ids(void **state) {
     snprintf(path, sizeof path, "%s/generated/Content.Main.manifest.json", g_root);
     text = (char *)read_file(path, &size);
     assert_non_null(text);
-    at = strstr(text, "\"main.icons_sword\"");
+    at = strstr(text, "\"main.icons/sword\"");
     assert_non_null(at);
     at = strstr(at, "\"value\": ");
     assert_non_null(at);
