@@ -296,6 +296,8 @@ tl_deploy_status tl_core_deploy(tl_core *core);
    discarded (lookups still answer): what subsystems' users hold goes first (nexus.h releases
    its levels here). */
 bool tl_core_before_discard(tl_core *core, tl_core_hook_fn fn, void *ctx);
+/* Unregisters the pair (what goes away before the core does); false when not registered. */
+bool tl_core_remove_before_discard(tl_core *core, tl_core_hook_fn fn, void *ctx);
 void tl_core_discard(tl_core *core);
 /* The woven `self` of a subsystem type; false while (or after) the core is discarded. */
 bool tl_core_find(const tl_core *core, const tl_subsystem *subsystem, void **self);
@@ -1305,6 +1307,18 @@ bool tl_core_before_discard(tl_core *core, tl_core_hook_fn fn, void *ctx) {
     core->hooks[core->hook_count].ctx = ctx;
     core->hook_count++;
     return true;
+}
+
+bool tl_core_remove_before_discard(tl_core *core, tl_core_hook_fn fn, void *ctx) {
+    uint32_t i;
+    if (!core) return false;
+    for (i = core->hook_count; i-- > 0;) {
+        if (core->hooks[i].fn != fn || core->hooks[i].ctx != ctx) continue;
+        memmove(core->hooks + i, core->hooks + i + 1, (size_t)(core->hook_count - i - 1u) * sizeof *core->hooks);
+        core->hook_count--;
+        return true;
+    }
+    return false;
 }
 
 static void tl__core_run_hooks(tl_core *core) {
