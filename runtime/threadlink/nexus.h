@@ -48,7 +48,8 @@
    - A failed load (the loader, a preload, the finished_loading hook, or objects with bad
      parents) gives every hold waiting for it TL_HOLD_FAILED with the reason (tl_hold_reason;
      a preload failure names every failed object). What was made is undone as an unload would:
-     objects discarded, children first, the level's scope ended, the unload callback called
+     every object given discarded once (even if the loader failed after giving them), children
+     first, the level's scope ended, the unload callback called
      (begin_load was called), but no event is published (it never was resident).
    - Releasing the last hold starts the level's unload delay (tl_nexus_set_unload_delay, per
      level, default desc.unload_delay, 0 by default), or the delay given to
@@ -496,6 +497,15 @@ static void tl__level_set_reason(tl_nexus_level *level, const char *reason) {
    loader's part. */
 static void tl__level_undo(tl_nexus_level *level) {
     tl_nexus *n = level->nexus;
+    if (!level->has_batch && level->object_count) {
+        /* Objects given by a loader that then failed: never preloaded, but still discarded. */
+        tl_batch_desc desc;
+        memset(&desc, 0, sizeof desc);
+        desc.name = "level";
+        desc.ctx = level;
+        desc.logger = &n->logger;
+        level->has_batch = tl_batch_init(&level->batch, &desc, level->objects, level->object_count);
+    }
     if (level->has_batch) tl_batch_discard(&level->batch);
     level->has_batch = false;
     TL_FREE(level->objects);

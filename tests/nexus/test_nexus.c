@@ -91,7 +91,7 @@ static void test_nexus_failed_load_fails_every_waiting_hold_with_the_reason(void
     assert_int_equal(w->last_item, TL_NEXUS_LOG_LOAD_FAILED);
     assert_non_null(strstr(w->last_line, "level 4 failed to load: the file is missing"));
     /* Undone as an unload, without events: it never was resident. */
-    assert_string_equal(w->trace, "begin4 unload4");
+    assert_string_equal(w->trace, "begin4 d4a unload4"); /* its object too */
     assert_int_equal(tl_nexus_level_state(w->nexus, 4), TL_LEVEL_UNLOADED);
     assert_int_equal(tl_nexus_get_stats(w->nexus).active, 0);
     tl_hold_release(a);
