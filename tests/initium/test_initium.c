@@ -696,7 +696,7 @@ static void test_initium_native_events_file_matches_the_runtime(void **state) {
         size_t len = strcspn(line, "\r\n");
         line[len] = '\0';
         if (len == 0 || strncmp(line, "//", 2) == 0) continue;
-        assert_true(n < 9);
+        if (n == 9) break; /* nexus.h's follow (tests/nexus checks them) */
         paren = strchr(line, '(');
         assert_non_null(paren);
         assert_int_equal((size_t)(paren - line), strlen(expected[n][0]));

@@ -9,6 +9,10 @@
 #define TL_IMPLEMENTATION
 #include "nexus_harness.h"
 
+#ifndef NATIVES_FILE
+#error "NATIVES_FILE must name runtime/threadlink/natives/Iris.Events.Native.txt"
+#endif
+
 static int setup(void **state) {
     *state = h_world_new(true);
     h_subscribe((h_world *)*state, true);
@@ -456,6 +460,48 @@ static void test_nexus_failed_presentation_keeps_the_previous_level(void **state
     assert_int_equal(tl_nexus_presentations_pending(w->nexus), 0);
 }
 
+/* --- the native events file: nexus.h's rows follow initium.h's nine ----------------------------- */
+
+static void test_nexus_native_events_file_matches_the_runtime(void **state) {
+    static const char *expected[9][2] = {
+        {"OnSceneLoaded", "(tl_nexus_level *)"}, {"OnSceneResident", "(tl_nexus_level *)"},
+        {"OnScenePresented", "(tl_nexus_level *)"}, {"OnSceneUnloading", "(tl_nexus_level *)"},
+        {"OnSceneUnloaded", "(uint32_t)"}, {"OnDisplayFader", "(tl_nexus *)->bool"},
+        {"OnDisplayLoadingScreen", "(tl_nexus *)->bool"}, {"OnHideLoadingScreen", "(tl_nexus *)->bool"},
+        {"OnHideFader", "(tl_nexus *)->bool"},
+    };
+    const uint32_t signatures[9] = {TL_NEXUS_SIG_LEVEL, TL_NEXUS_SIG_LEVEL, TL_NEXUS_SIG_LEVEL,
+                                    TL_NEXUS_SIG_LEVEL, TL_NEXUS_SIG_ID, TL_NEXUS_SIG_PROVIDER,
+                                    TL_NEXUS_SIG_PROVIDER, TL_NEXUS_SIG_PROVIDER, TL_NEXUS_SIG_PROVIDER};
+    const tl_nexus_events native = TL_NEXUS_EVENTS_NATIVE;
+    const uint32_t ordinals[9] = {native.scene_loaded, native.scene_resident, native.scene_presented,
+                                  native.scene_unloading, native.scene_unloaded, native.display_fader,
+                                  native.display_loading_screen, native.hide_loading_screen, native.hide_fader};
+    char line[256];
+    int n = 0;
+    FILE *file = fopen(NATIVES_FILE, "r");
+    (void)state;
+    assert_non_null(file);
+    while (fgets(line, sizeof line, file)) {
+        char *paren;
+        size_t len = strcspn(line, "\r\n");
+        line[len] = '\0';
+        if (len == 0 || strncmp(line, "//", 2) == 0) continue;
+        if (n++ < 9) continue; /* initium.h's */
+        assert_true(n - 10 < 9);
+        paren = strchr(line, '(');
+        assert_non_null(paren);
+        *paren = '\0';
+        assert_string_equal(line, expected[n - 10][0]);
+        *paren = '(';
+        assert_string_equal(paren, expected[n - 10][1]);
+        assert_int_equal(tl_hash32(paren, strlen(paren), 0), signatures[n - 10]);
+        assert_int_equal(ordinals[n - 10], (uint32_t)(n - 1));
+    }
+    fclose(file);
+    assert_int_equal(n, 18);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void) {
@@ -481,6 +527,7 @@ int main(void) {
         T(test_nexus_transition_waits_for_each_provider),
         T(test_nexus_presentations_run_in_call_order),
         T(test_nexus_failed_presentation_keeps_the_previous_level),
+        T(test_nexus_native_events_file_matches_the_runtime),
     };
     return cmocka_run_group_tests_name("nexus", tests, NULL, NULL);
 }
