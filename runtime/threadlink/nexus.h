@@ -270,6 +270,12 @@ TL_API uint32_t tl_nexus_presentations_pending(const tl_nexus *nexus);
 /* ------------------------------------------------------------------------------------------------ */
 #if (defined(TL_NEXUS_IMPL) || defined(TL_IMPLEMENTATION)) && !defined(TL__NEXUS_IMPLEMENTED)
 #define TL__NEXUS_IMPLEMENTED
+/* Again here, for the usage block's order (include, define, include): the first includes of the
+   modules nexus.h uses saw no TL_IMPLEMENTATION. */
+#include "scribe.h"
+#include "iris.h"
+#include "initium.h"
+#include "content.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
