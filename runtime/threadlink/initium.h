@@ -2,9 +2,10 @@
 
    WHAT
    ----
-   A core weaves subsystems (a name and optional preload, boot, initialize and discard functions
-   over a `self` pointer) in order and deploys them in phases: every preload, then every boot, then
-   every initialize, then it publishes OnCoreDeployed. Discard runs in reverse weave order. The
+   A lifecycle batch drives any list of objects (a level's, say) through preload, boot, a frame
+   later initialize, and discard, children before parents. A core weaves subsystems (a name and
+   optional preload, boot, initialize and discard functions over a `self` pointer) in order and
+   deploys them as batches, its native tier then its user tier, then publishes OnCoreDeployed. Discard runs in reverse weave order. The
    core owns a time service (delta times, time scale 0/1 with pause/resume events, playtime) that
    publishes the update events from the game's own loop. Register, linker and weaver are small
    containers over caller memory (mem.h's inline collections) for the objects subsystems keep.
@@ -58,19 +59,27 @@
    - Deployment captures the subsystems woven so far (a "round"); every phase runs over exactly
      that set, in weave order. A subsystem woven during a phase joins the next round: call
      tl_core_deploy again once deployed.
-   - The first tl_core_deploy call starts every preload of the round once; a preload returning
-     TL_PRELOAD_PENDING is polled again at each later call (once per frame: asynchronous loading
-     without threads). When every preload is done, every boot runs, then every initialize, and
-     the call returns TL_DEPLOY_DONE -- unless a listener of OnCoreDeployed (published before the
-     call returns) discarded the core: the call then returns TL_DEPLOY_FAILED, as every later
-     one does (TL_DEPLOY_DONE always means tl_core_deployed is true). A preload returning
-     TL_PRELOAD_FAILED stops deployment: an error names the subsystem, no further preload is
-     started or polled, nothing boots, and tl_core_deploy returns TL_DEPLOY_FAILED from then on
-     (tl_core_failed_subsystem names it).
-   - tl_core_discard runs discard in reverse weave order, once, for every subsystem whose preload
-     was started (a subsystem never reached by deployment is dropped without calls); it is safe at
-     any point between calls (while preloads are pending, after a failure), not from inside a
-     lifecycle function. During and after it, singleton lookups answer false.
+   - A round deploys as lifecycle batches (see "lifecycle batches" below): its native tier
+     (tl_core_weave_native; the time service) first, then its user tier (tl_core_weave). In each
+     tier, the first call starts every preload once and a preload returning TL_PRELOAD_PENDING
+     is polled again at each later call (once per frame: asynchronous loading without threads);
+     all are awaited. When every preload of the tier is done, every boot runs, and every
+     initialize runs at the NEXT call (the seed's one-frame separation; a tier without initialize
+     functions needs no extra call); then the next tier starts in the same call. After the last
+     tier the call returns TL_DEPLOY_DONE -- unless a listener of OnCoreDeployed (published
+     before the call returns) discarded the core: the call then returns TL_DEPLOY_FAILED, as
+     every later one does (TL_DEPLOY_DONE always means tl_core_deployed is true). Poll
+     tl_core_deploy once per frame until it is not TL_DEPLOY_PENDING.
+   - A preload returning TL_PRELOAD_FAILED fails its tier once every preload of the tier has
+     settled: an error names each failed subsystem, nothing in the tier boots, later tiers never
+     start, and tl_core_deploy returns TL_DEPLOY_FAILED from then on (tl_core_failed_subsystem
+     names the first, tl_core_failed_count / tl_core_failed_name all of them).
+   - tl_core_discard first runs the tl_core_before_discard hooks (newest first, lookups still
+     answer), then discard once for every subsystem of every tier that started, the user tier
+     before the native one and a later round before an earlier one, each in reverse weave order
+     (a subsystem never reached by deployment is dropped without calls); it is safe at any point
+     between calls (while preloads are pending, after a failure), not from inside a lifecycle
+     function. During and after it, singleton lookups answer false.
    - A subsystem with no preload counts as preloaded; missing functions are skipped.
 */
 #ifndef TL_INITIUM_H

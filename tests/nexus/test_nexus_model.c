@@ -10,7 +10,7 @@
      - the nexus's live hold count is the model's, plus at most presentation's two;
      - after the presentation queue drains, the presented level is resident and the other
        presentation level is not.
-   NEXUS_MODEL_STEPS (default 300000) and NEXUS_MODEL_SEED (default 1) set the run. */
+   NEXUS_MODEL_STEPS (default 1000000) and NEXUS_MODEL_SEED (default 1) set the run. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -285,7 +285,7 @@ static void test_nexus_model_random_operations(void **state) {
     m_world *w = (m_world *)calloc(1, sizeof *w);
     tl_nexus_desc desc;
     tl_content_desc cd;
-    long steps = m_env("NEXUS_MODEL_STEPS", 300000), i;
+    long steps = m_env("NEXUS_MODEL_STEPS", 1000000), i;
     int k;
     (void)state;
     assert_non_null(w);
