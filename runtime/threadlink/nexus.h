@@ -200,8 +200,9 @@ typedef enum tl_level_state {
     TL_LEVEL_UNLOADING = 3  /* before_unload hook pending */
 } tl_level_state;
 
-/* A hold: a small handle; a stale one (released, or from a destroyed nexus's slot reused) is
-   detected, never dereferenced. Zero is no hold. */
+/* A hold: a small handle (slot + generation); a released one is detected, never used, and every
+   hold is invalid after tl_nexus_shutdown. Zero is no hold. Not usable after tl_nexus_destroy
+   (it names the nexus). */
 typedef struct tl_hold { tl_nexus *nexus; uint32_t index, gen; } tl_hold;
 
 typedef enum tl_hold_status {
