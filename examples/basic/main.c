@@ -96,7 +96,11 @@ static int run_game(void)
     if (!tl_core_init(&core, &desc)) return 1;
     spawner s = {&events, 0.0f, 0, 0};
     tl_core_weave(&core, &spawner_subsystem, &s);
-    if (tl_core_deploy(&core) != TL_DEPLOY_DONE) return 1;
+    /* Boot and initialize run a frame apart, so deployment takes more than one call: a game
+       polls it once per frame; this example has no frames to wait for. */
+    tl_deploy_status deployed;
+    while ((deployed = tl_core_deploy(&core)) == TL_DEPLOY_PENDING) {}
+    if (deployed != TL_DEPLOY_DONE) return 1;
     for (int frame = 0; frame < 10; frame++) tl_time_frame(tl_core_time(&core), 1.0 / 60.0);
     Iris_Events_OnPlayerDied_publish(&events, 1);
     tl_core_discard(&core);

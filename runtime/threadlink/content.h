@@ -347,6 +347,11 @@ TL_API uint32_t tl_scope_peak(tl_scope scope);
 TL_API tl_scope_kind tl_scope_get_kind(tl_scope scope);
 TL_API const char *tl_scope_name(tl_scope scope);
 TL_API tl_scope tl_scope_parent(tl_scope scope);
+/* Moves a scope (and its subtree) under another parent of the same context, keeping every
+   reference it holds: nothing is released or loaded (an entity moving to another level). False
+   for the root, a stale scope or parent, another context, or a parent inside the scope's own
+   subtree. */
+TL_API bool tl_scope_reparent(tl_scope scope, tl_scope new_parent);
 TL_API void tl_scope_set_warn_threshold(tl_scope scope, uint32_t threshold);
 /* "Root/Field/Popup" into buf (snprintf-like: returns the full length, writes at most cap-1
    characters and a NUL when cap > 0). */
@@ -2110,6 +2115,42 @@ tl_scope tl_scope_parent(tl_scope scope) {
     }
     return p;
 }
+/* True when `index` is `ancestor` or lies below it. */
+static bool tl__content_scope_within(const tl_content *ctx, uint32_t index, uint32_t ancestor) {
+    for (; index != TL__CONTENT_NONE; index = ctx->scopes[index].parent)
+        if (index == ancestor) return true;
+    return false;
+}
+
+bool tl_scope_reparent(tl_scope scope, tl_scope new_parent) {
+    tl_content *ctx = scope.ctx;
+    tl__content_scope *s = tl__content_scope_get(scope, "tl_scope_reparent");
+    tl__content_scope *np = tl__content_scope_get(new_parent, "tl_scope_reparent");
+    tl__content_scope *old;
+    uint32_t last;
+    if (!s || !np) return false;
+    if (new_parent.ctx != ctx || s->parent == TL__CONTENT_NONE ||
+        tl__content_scope_within(ctx, new_parent.index, scope.index)) {
+        tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_scope_reparent");
+        return false;
+    }
+    if (s->parent == new_parent.index) return true;
+    if (!tl__content_grow((void **)&np->children, &np->child_cap, sizeof *np->children, np->child_count + 1)) {
+        tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "scope");
+        return false;
+    }
+    old = &ctx->scopes[s->parent]; /* unlinked as an ending scope is: the last child moves in */
+    last = old->children[--old->child_count];
+    if (last != scope.index) {
+        old->children[s->child_pos] = last;
+        ctx->scopes[last].child_pos = s->child_pos;
+    }
+    s->parent = new_parent.index;
+    s->child_pos = np->child_count;
+    np->children[np->child_count++] = scope.index;
+    return true;
+}
+
 void tl_scope_set_warn_threshold(tl_scope scope, uint32_t threshold) {
     tl__content_scope *s = tl__content_scope_get(scope, "tl_scope_set_warn_threshold");
     if (s) {

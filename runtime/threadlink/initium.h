@@ -3,9 +3,10 @@
 
    WHAT
    ----
-   A core weaves subsystems (a name and optional preload, boot, initialize and discard functions
-   over a `self` pointer) in order and deploys them in phases: every preload, then every boot, then
-   every initialize, then it publishes OnCoreDeployed. Discard runs in reverse weave order. The
+   A lifecycle batch drives any list of objects (a level's, say) through preload, boot, a frame
+   later initialize, and discard, children before parents. A core weaves subsystems (a name and
+   optional preload, boot, initialize and discard functions over a `self` pointer) in order and
+   deploys them as batches, its native tier then its user tier, then publishes OnCoreDeployed. Discard runs in reverse weave order. The
    core owns a time service (delta times, time scale 0/1 with pause/resume events, playtime) that
    publishes the update events from the game's own loop. Register, linker and weaver are small
    containers over caller memory (mem.h's inline collections) for the objects subsystems keep.
@@ -62,19 +63,27 @@
    - Deployment captures the subsystems woven so far (a "round"); every phase runs over exactly
      that set, in weave order. A subsystem woven during a phase joins the next round: call
      tl_core_deploy again once deployed.
-   - The first tl_core_deploy call starts every preload of the round once; a preload returning
-     TL_PRELOAD_PENDING is polled again at each later call (once per frame: asynchronous loading
-     without threads). When every preload is done, every boot runs, then every initialize, and
-     the call returns TL_DEPLOY_DONE -- unless a listener of OnCoreDeployed (published before the
-     call returns) discarded the core: the call then returns TL_DEPLOY_FAILED, as every later
-     one does (TL_DEPLOY_DONE always means tl_core_deployed is true). A preload returning
-     TL_PRELOAD_FAILED stops deployment: an error names the subsystem, no further preload is
-     started or polled, nothing boots, and tl_core_deploy returns TL_DEPLOY_FAILED from then on
-     (tl_core_failed_subsystem names it).
-   - tl_core_discard runs discard in reverse weave order, once, for every subsystem whose preload
-     was started (a subsystem never reached by deployment is dropped without calls); it is safe at
-     any point between calls (while preloads are pending, after a failure), not from inside a
-     lifecycle function. During and after it, singleton lookups answer false.
+   - A round deploys as lifecycle batches (see "lifecycle batches" below): its native tier
+     (tl_core_weave_native; the time service) first, then its user tier (tl_core_weave). In each
+     tier, the first call starts every preload once and a preload returning TL_PRELOAD_PENDING
+     is polled again at each later call (once per frame: asynchronous loading without threads);
+     all are awaited. When every preload of the tier is done, every boot runs, and every
+     initialize runs at the NEXT call (the seed's one-frame separation; a tier without initialize
+     functions needs no extra call); then the next tier starts in the same call. After the last
+     tier the call returns TL_DEPLOY_DONE -- unless a listener of OnCoreDeployed (published
+     before the call returns) discarded the core: the call then returns TL_DEPLOY_FAILED, as
+     every later one does (TL_DEPLOY_DONE always means tl_core_deployed is true). Poll
+     tl_core_deploy once per frame until it is not TL_DEPLOY_PENDING.
+   - A preload returning TL_PRELOAD_FAILED fails its tier once every preload of the tier has
+     settled: an error names each failed subsystem, nothing in the tier boots, later tiers never
+     start, and tl_core_deploy returns TL_DEPLOY_FAILED from then on (tl_core_failed_subsystem
+     names the first, tl_core_failed_count / tl_core_failed_name all of them).
+   - tl_core_discard first runs the tl_core_before_discard hooks (newest first, lookups still
+     answer), then discard once for every subsystem of every tier that started, the user tier
+     before the native one and a later round before an earlier one, each in reverse weave order
+     (a subsystem never reached by deployment is dropped without calls); it is safe at any point
+     between calls (while preloads are pending, after a failure), not from inside a lifecycle
+     function. During and after it, singleton lookups answer false.
    - A subsystem with no preload counts as preloaded; missing functions are skipped.
 */
 /* TL_IMPLEMENTATION implies every module's switch; checked outside the include guard, so that
@@ -134,7 +143,10 @@ typedef void (*tl_core_void_fn)(void *ctx);
     X(ALREADY_WOVEN, TL_LOG_LEVEL_ERROR, "subsystem '%s' is already woven into this core") \
     X(WEAVE_REFUSED, TL_LOG_LEVEL_ERROR, "cannot weave subsystem '%s': the core is %s") \
     X(PRELOAD_FAILED, TL_LOG_LEVEL_ERROR, \
-      "preload of subsystem '%s' failed: deployment stopped, nothing boots") \
+      "preload of %s '%s' failed: deployment stopped, nothing boots") \
+    X(BATCH_PRELOADS_FAILED, TL_LOG_LEVEL_ERROR, \
+      "batch '%s': %u of %u preloads failed, nothing in it boots") \
+    X(BATCH_PARENT, TL_LOG_LEVEL_ERROR, "batch '%s': object %u has %s parent %u") \
     X(DEPLOY_REFUSED, TL_LOG_LEVEL_ERROR, "cannot deploy: the core is %s") \
     X(REENTRANT_CALL, TL_LOG_LEVEL_ERROR, "%s called from inside a lifecycle function: refused") \
     X(TIME_SCALE, TL_LOG_LEVEL_ERROR, "time scale must be exactly 0 or 1, not %g") \
@@ -269,7 +281,12 @@ typedef struct tl__core_entry {
     const tl_subsystem *subsystem;
     void *self;
     uint32_t stage; /* TL__STAGE_* */
+    uint32_t tier;  /* TL__TIER_* */
 } tl__core_entry;
+
+typedef void (*tl_core_hook_fn)(void *ctx, tl_core *core);
+typedef struct tl__core_hook { tl_core_hook_fn fn; void *ctx; } tl__core_hook;
+typedef struct tl__core_batch tl__core_batch; /* one tier of one round (implementation) */
 
 /* Read-only to users. */
 struct tl_core {
@@ -283,14 +300,27 @@ struct tl_core {
     uint32_t state;                  /* TL__CORE_* */
     bool in_phase;                   /* inside a lifecycle function */
     bool announced;                  /* OnCoreDeployed published */
-    const char *failed;              /* name of the preload that failed */
+    const char *failed;              /* name of the (first) preload that failed */
+    tl__core_batch *batches;         /* every tier batch started, in deployment order */
+    uint32_t batch_count, batch_cap, batch_next; /* batch_next: the one deploying */
+    tl__core_hook *hooks;            /* tl_core_before_discard, run newest first */
+    uint32_t hook_count, hook_cap;
 };
 
 TL_API bool tl_core_init(tl_core *core, const tl_core_desc *desc);
 /* Adds a subsystem (its type at most once) to the next deployment round. False when the core is
    discarding, discarded or failed, or on duplicates. */
 TL_API bool tl_core_weave(tl_core *core, const tl_subsystem *subsystem, void *self);
+/* The same in the native tier: each round deploys its native subsystems as one batch, then its
+   user subsystems (tl_core_weave) as the next. The time service is native. */
+TL_API bool tl_core_weave_native(tl_core *core, const tl_subsystem *subsystem, void *self);
 TL_API tl_deploy_status tl_core_deploy(tl_core *core);
+/* fn(ctx, core) runs at the start of tl_core_discard, newest first, before any subsystem is
+   discarded (lookups still answer): what subsystems' users hold goes first (nexus.h releases
+   its levels here). */
+TL_API bool tl_core_before_discard(tl_core *core, tl_core_hook_fn fn, void *ctx);
+/* Unregisters the pair (what goes away before the core does); false when not registered. */
+TL_API bool tl_core_remove_before_discard(tl_core *core, tl_core_hook_fn fn, void *ctx);
 TL_API void tl_core_discard(tl_core *core);
 /* The woven `self` of a subsystem type; false while (or after) the core is discarded. */
 TL_API bool tl_core_find(const tl_core *core, const tl_subsystem *subsystem, void **self);
@@ -298,6 +328,96 @@ TL_API bool tl_core_find(const tl_core *core, const tl_subsystem *subsystem, voi
 TL_API tl_time *tl_core_time(tl_core *core);
 TL_API bool tl_core_deployed(const tl_core *core);
 TL_API const char *tl_core_failed_subsystem(const tl_core *core);
+/* Every subsystem whose preload failed in the failed batch, in weave order. */
+TL_API uint32_t tl_core_failed_count(const tl_core *core);
+TL_API const char *tl_core_failed_name(const tl_core *core, uint32_t i);
+
+/* --- lifecycle batches -------------------------------------------------------------------------
+   The seed's Initium pipeline for any objects (a level's, a tool's, the core's subsystems): a
+   batch captures a list of objects once, each with a vtable and its parent's index, and drives
+   them with one tl_batch_update call per frame:
+   - the first update starts every preload together; later updates poll the pending ones. All
+     are awaited: if any failed, the batch fails naming every failed preloader (one error each,
+     and tl_batch_failed_count / tl_batch_failed_name) and nothing boots;
+   - the update that sees every preload done boots every object (one batch) and answers
+     TL_BATCH_PENDING; the next update initializes every object (one batch, the seed's one-frame
+     separation) and answers TL_BATCH_DONE. A batch in which no object has an initialize is done
+     in the update that boots it (there is nothing to separate);
+   - tl_batch_discard calls discard on every object exactly once, whatever happened before
+     (pending, failed, booted or not), children before parents (deeper first; among equals,
+     the later index first), then frees the batch. Missing functions are skipped.
+   Objects created during a phase are not swept into the batch: it is the list given to init.
+   tl_batch_update and tl_batch_discard refuse to run from inside the batch's own functions. */
+
+#define TL_BATCH_NO_PARENT UINT32_MAX
+
+typedef struct tl_object_vtable {
+    const char *type_name; /* names the object in messages when tl_batch_object.name is NULL */
+    tl_preload_status (*preload_start)(void *self, void *ctx);
+    tl_preload_status (*preload_poll)(void *self, void *ctx); /* NULL: preload_start again */
+    void (*boot)(void *self, void *ctx);
+    void (*initialize)(void *self, void *ctx);
+    void (*discard)(void *self, void *ctx);
+    /* Dependency injection (the seed's IDependencyConsumer): tl_batch_offer hands each object a
+       dependency of a project-defined kind; true means the object took it. */
+    bool (*consume_dependency)(void *self, void *ctx, uint32_t kind, void *dependency);
+} tl_object_vtable;
+
+typedef struct tl_batch_object {
+    const tl_object_vtable *vtable;
+    void *self;
+    const char *name;  /* NULL: vtable->type_name */
+    uint32_t parent;   /* index of the parent in the same list, or TL_BATCH_NO_PARENT */
+} tl_batch_object;
+
+typedef enum tl_batch_status {
+    TL_BATCH_PENDING = 0, /* update again next frame */
+    TL_BATCH_DONE = 1,    /* every object preloaded, booted and initialized */
+    TL_BATCH_FAILED = 2   /* a preload failed (or the batch is discarded): nothing booted */
+} tl_batch_status;
+
+/* Zero-initialised: the batch is named "batch", its objects "object", functions get ctx NULL,
+   stderr logging. */
+typedef struct tl_batch_desc {
+    const char *name;           /* in messages */
+    const char *noun;           /* what the objects are, in messages ("subsystem", "object") */
+    void *ctx;                  /* the second argument of every vtable function */
+    const tl_logger *logger;
+} tl_batch_desc;
+
+typedef struct tl__batch_item {
+    tl_batch_object object;
+    uint32_t stage; /* TL__BATCH_STAGE_* */
+} tl__batch_item;
+
+/* Read-only to users. */
+typedef struct tl_batch {
+    tl__batch_item *items;
+    uint32_t *discard_order; /* item indices, children before parents */
+    uint32_t *failed;        /* item indices of the failed preloads, in list order */
+    uint32_t count, failed_count, state;
+    const char *name, *noun;
+    void *ctx;
+    tl_logger logger;
+    bool in_phase;
+} tl_batch;
+
+/* Copies the list (count may be 0). False on a parent index out of range, a cycle of parents or
+   no memory: the batch is then empty and discarding it does nothing. */
+TL_API bool tl_batch_init(tl_batch *batch, const tl_batch_desc *desc, const tl_batch_object *objects,
+                   uint32_t count);
+TL_API tl_batch_status tl_batch_update(tl_batch *batch);
+/* The status the next update would start from: PENDING until done or failed. */
+TL_API tl_batch_status tl_batch_status_of(const tl_batch *batch);
+TL_API bool tl_batch_booted(const tl_batch *batch); /* boot ran (initialize may still be due) */
+TL_API uint32_t tl_batch_count(const tl_batch *batch);
+TL_API uint32_t tl_batch_failed_count(const tl_batch *batch);
+TL_API uint32_t tl_batch_failed_index(const tl_batch *batch, uint32_t i); /* UINT32_MAX out of range */
+TL_API const char *tl_batch_failed_name(const tl_batch *batch, uint32_t i); /* NULL out of range */
+/* Offers a dependency to every object with consume_dependency, in list order; returns how many
+   took it. */
+TL_API uint32_t tl_batch_offer(tl_batch *batch, uint32_t kind, void *dependency);
+TL_API void tl_batch_discard(tl_batch *batch);
 
 /* A typed singleton lookup: TL_SUBSYSTEM_SINGLETON(inventory_get, inventory, inventory_subsystem)
    defines `static inline bool inventory_get(const tl_core *core, inventory **out)`. */
@@ -506,8 +626,8 @@ static inline void tl_weaver_sever_all(tl_weaver *weaver) {
 extern "C" {
 #endif
 
-enum { TL__STAGE_WOVEN, TL__STAGE_PRELOADING, TL__STAGE_PRELOADED, TL__STAGE_BOOTED,
-       TL__STAGE_INITIALIZED, TL__STAGE_DISCARDED };
+enum { TL__STAGE_WOVEN, TL__STAGE_PRELOADING }; /* woven / reached by deployment */
+enum { TL__TIER_NATIVE, TL__TIER_USER };
 enum { TL__CORE_IDLE, TL__CORE_DEPLOYING, TL__CORE_DEPLOYED, TL__CORE_FAILED, TL__CORE_DISCARDING,
        TL__CORE_DISCARDED };
 
@@ -713,6 +833,248 @@ static void tl__time_discard(void *self, tl_core *core) {
 
 TL__API_DEFINE const tl_subsystem tl_time_subsystem = {"Time", NULL, NULL, NULL, tl__time_discard};
 
+/* --- lifecycle batches ---------------------------------------------------------------------------- */
+
+enum { TL__BATCH_STAGE_NEW, TL__BATCH_STAGE_PRELOADING, TL__BATCH_STAGE_PRELOADED,
+       TL__BATCH_STAGE_FAILED, TL__BATCH_STAGE_BOOTED, TL__BATCH_STAGE_INITIALIZED,
+       TL__BATCH_STAGE_DISCARDED };
+enum { TL__BATCH_IDLE, TL__BATCH_PRELOADING, TL__BATCH_BOOTED, TL__BATCH_DONE, TL__BATCH_FAILED,
+       TL__BATCH_DISCARDED };
+
+#define TL__BATCH_MODULE "Initium"
+
+static const char *tl__batch_object_name(const tl_batch_object *object) {
+    if (object->name) return object->name;
+    return object->vtable && object->vtable->type_name ? object->vtable->type_name : "?";
+}
+
+/* Depth of each object (0 for a root) into depth[]; false on a bad parent or a cycle, which a
+   walk longer than the list reveals. */
+static bool tl__batch_depths(tl_batch *batch, const tl_batch_object *objects, uint32_t *depth) {
+    uint32_t i, n = batch->count;
+    for (i = 0; i < n; i++) {
+        uint32_t at = i, steps = 0;
+        if (objects[i].parent != TL_BATCH_NO_PARENT && objects[i].parent >= n) {
+            tl__initium_log(&batch->logger, TL__BATCH_MODULE, TL_INITIUM_LOG_BATCH_PARENT, batch->name,
+                            i, "an out-of-range", objects[i].parent);
+            return false;
+        }
+        while (objects[at].parent != TL_BATCH_NO_PARENT && objects[at].parent < n && steps <= n) {
+            at = objects[at].parent;
+            steps++;
+        }
+        if (steps > n) {
+            tl__initium_log(&batch->logger, TL__BATCH_MODULE, TL_INITIUM_LOG_BATCH_PARENT, batch->name,
+                            i, "a cycle through its", objects[i].parent);
+            return false;
+        }
+        depth[i] = steps;
+    }
+    return true;
+}
+
+/* discard_order: deepest first, the later index first among equals (a counting pass per depth
+   would do; the lists are short and this runs once). */
+static void tl__batch_order(tl_batch *batch, const uint32_t *depth) {
+    uint32_t i, d, max = 0, k = 0;
+    for (i = 0; i < batch->count; i++)
+        if (depth[i] > max) max = depth[i];
+    for (d = max + 1; d-- > 0;)
+        for (i = batch->count; i-- > 0;)
+            if (depth[i] == d) batch->discard_order[k++] = i;
+}
+
+static void tl__batch_reset(tl_batch *batch) {
+    TL_FREE(batch->items);
+    TL_FREE(batch->discard_order);
+    TL_FREE(batch->failed);
+    batch->items = NULL;
+    batch->discard_order = batch->failed = NULL;
+    batch->count = batch->failed_count = 0;
+}
+
+bool tl_batch_init(tl_batch *batch, const tl_batch_desc *desc, const tl_batch_object *objects,
+                   uint32_t count) {
+    uint32_t i, *depth;
+    size_t n = count ? count : 1u;
+    if (!batch) return false;
+    memset(batch, 0, sizeof *batch);
+    batch->name = desc && desc->name ? desc->name : "batch";
+    batch->noun = desc && desc->noun ? desc->noun : "object";
+    batch->ctx = desc ? desc->ctx : NULL;
+    if (desc && desc->logger) batch->logger = *desc->logger;
+    batch->state = TL__BATCH_IDLE;
+    if (count && !objects) {
+        tl__initium_log(&batch->logger, TL__BATCH_MODULE, TL_INITIUM_LOG_INVALID_ARGUMENT, "tl_batch_init");
+        batch->state = TL__BATCH_DISCARDED;
+        return false;
+    }
+    batch->items = (tl__batch_item *)TL_MALLOC(n * sizeof *batch->items);
+    batch->discard_order = (uint32_t *)TL_MALLOC(n * sizeof *batch->discard_order);
+    batch->failed = (uint32_t *)TL_MALLOC(n * sizeof *batch->failed);
+    depth = (uint32_t *)TL_MALLOC(n * sizeof *depth);
+    batch->count = count;
+    if (!batch->items || !batch->discard_order || !batch->failed || !depth) {
+        tl__initium_log(&batch->logger, TL__BATCH_MODULE, TL_INITIUM_LOG_OUT_OF_MEMORY, "batch");
+    } else if (tl__batch_depths(batch, objects, depth)) {
+        for (i = 0; i < count; i++) {
+            batch->items[i].object = objects[i];
+            batch->items[i].stage = TL__BATCH_STAGE_NEW;
+        }
+        tl__batch_order(batch, depth);
+        TL_FREE(depth);
+        return true;
+    }
+    TL_FREE(depth);
+    tl__batch_reset(batch);
+    batch->state = TL__BATCH_DISCARDED;
+    return false;
+}
+
+static bool tl__batch_refuse_reentry(tl_batch *batch, const char *what) {
+    if (!batch->in_phase) return false;
+    tl__initium_log(&batch->logger, TL__BATCH_MODULE, TL_INITIUM_LOG_REENTRANT_CALL, what);
+    return true;
+}
+
+/* One preload call (start or poll) of item i; the item's stage records the answer. */
+static void tl__batch_preload(tl_batch *batch, uint32_t i, bool start) {
+    const tl_object_vtable *vt = batch->items[i].object.vtable;
+    tl_preload_status (*fn)(void *, void *) = NULL;
+    tl_preload_status status = TL_PRELOAD_DONE;
+    if (vt) fn = start || !vt->preload_poll ? vt->preload_start : vt->preload_poll;
+    if (fn) {
+        batch->in_phase = true;
+        status = fn(batch->items[i].object.self, batch->ctx);
+        batch->in_phase = false;
+    }
+    batch->items[i].stage = status == TL_PRELOAD_DONE      ? TL__BATCH_STAGE_PRELOADED
+                            : status == TL_PRELOAD_PENDING ? TL__BATCH_STAGE_PRELOADING
+                                                           : TL__BATCH_STAGE_FAILED;
+}
+
+/* Starts (first update) or polls every preload; true once none is pending. */
+static bool tl__batch_preloads_settled(tl_batch *batch) {
+    bool start = batch->state == TL__BATCH_IDLE, pending = false;
+    uint32_t i;
+    batch->state = TL__BATCH_PRELOADING;
+    for (i = 0; i < batch->count; i++) {
+        if (start || batch->items[i].stage == TL__BATCH_STAGE_PRELOADING) tl__batch_preload(batch, i, start);
+        if (batch->items[i].stage == TL__BATCH_STAGE_PRELOADING) pending = true;
+    }
+    return !pending;
+}
+
+/* Every preload settled: records the failed ones, each logged, and fails the batch. */
+static bool tl__batch_collect_failures(tl_batch *batch) {
+    uint32_t i;
+    for (i = 0; i < batch->count; i++) {
+        if (batch->items[i].stage != TL__BATCH_STAGE_FAILED) continue;
+        batch->failed[batch->failed_count++] = i;
+        tl__initium_log(&batch->logger, TL__BATCH_MODULE, TL_INITIUM_LOG_PRELOAD_FAILED, batch->noun,
+                        tl__batch_object_name(&batch->items[i].object));
+    }
+    if (batch->failed_count == 0) return false;
+    if (batch->failed_count > 1)
+        tl__initium_log(&batch->logger, TL__BATCH_MODULE, TL_INITIUM_LOG_BATCH_PRELOADS_FAILED, batch->name,
+                        batch->failed_count, batch->count);
+    batch->state = TL__BATCH_FAILED;
+    return true;
+}
+
+/* Boot (initialize == false) or initialize every object, in list order. */
+static bool tl__batch_phase(tl_batch *batch, bool initialize) {
+    uint32_t i;
+    bool any = false;
+    for (i = 0; i < batch->count; i++) {
+        tl__batch_item *item = &batch->items[i];
+        void (*fn)(void *, void *) = NULL;
+        if (item->object.vtable) fn = initialize ? item->object.vtable->initialize : item->object.vtable->boot;
+        item->stage = initialize ? TL__BATCH_STAGE_INITIALIZED : TL__BATCH_STAGE_BOOTED;
+        if (!fn) continue;
+        any = true;
+        batch->in_phase = true;
+        fn(item->object.self, batch->ctx);
+        batch->in_phase = false;
+    }
+    return any;
+}
+
+static bool tl__batch_has_initialize(const tl_batch *batch) {
+    uint32_t i;
+    for (i = 0; i < batch->count; i++)
+        if (batch->items[i].object.vtable && batch->items[i].object.vtable->initialize) return true;
+    return false;
+}
+
+tl_batch_status tl_batch_update(tl_batch *batch) {
+    if (!batch) return TL_BATCH_FAILED;
+    if (tl__batch_refuse_reentry(batch, "tl_batch_update")) return TL_BATCH_PENDING;
+    switch (batch->state) {
+    case TL__BATCH_IDLE:
+    case TL__BATCH_PRELOADING:
+        if (!tl__batch_preloads_settled(batch)) return TL_BATCH_PENDING;
+        if (tl__batch_collect_failures(batch)) return TL_BATCH_FAILED;
+        batch->state = TL__BATCH_BOOTED;
+        tl__batch_phase(batch, false);
+        if (tl__batch_has_initialize(batch)) return TL_BATCH_PENDING;
+        tl__batch_phase(batch, true);
+        batch->state = TL__BATCH_DONE;
+        return TL_BATCH_DONE;
+    case TL__BATCH_BOOTED:
+        batch->state = TL__BATCH_DONE;
+        tl__batch_phase(batch, true);
+        return TL_BATCH_DONE;
+    case TL__BATCH_DONE: return TL_BATCH_DONE;
+    default: return TL_BATCH_FAILED;
+    }
+}
+
+tl_batch_status tl_batch_status_of(const tl_batch *batch) {
+    if (!batch || batch->state >= TL__BATCH_FAILED) return TL_BATCH_FAILED;
+    return batch->state == TL__BATCH_DONE ? TL_BATCH_DONE : TL_BATCH_PENDING;
+}
+bool tl_batch_booted(const tl_batch *batch) {
+    return batch && (batch->state == TL__BATCH_BOOTED || batch->state == TL__BATCH_DONE);
+}
+uint32_t tl_batch_count(const tl_batch *batch) { return batch ? batch->count : 0; }
+uint32_t tl_batch_failed_count(const tl_batch *batch) { return batch ? batch->failed_count : 0; }
+uint32_t tl_batch_failed_index(const tl_batch *batch, uint32_t i) {
+    return batch && i < batch->failed_count ? batch->failed[i] : UINT32_MAX;
+}
+const char *tl_batch_failed_name(const tl_batch *batch, uint32_t i) {
+    if (!batch || i >= batch->failed_count) return NULL;
+    return tl__batch_object_name(&batch->items[batch->failed[i]].object);
+}
+
+uint32_t tl_batch_offer(tl_batch *batch, uint32_t kind, void *dependency) {
+    uint32_t i, taken = 0;
+    if (!batch) return 0;
+    for (i = 0; i < batch->count; i++) {
+        const tl_object_vtable *vt = batch->items[i].object.vtable;
+        if (!vt || !vt->consume_dependency) continue;
+        if (vt->consume_dependency(batch->items[i].object.self, batch->ctx, kind, dependency)) taken++;
+    }
+    return taken;
+}
+
+void tl_batch_discard(tl_batch *batch) {
+    uint32_t k;
+    if (!batch || batch->state == TL__BATCH_DISCARDED) return;
+    if (tl__batch_refuse_reentry(batch, "tl_batch_discard")) return;
+    batch->state = TL__BATCH_DISCARDED;
+    for (k = 0; k < batch->count; k++) {
+        tl__batch_item *item = &batch->items[batch->discard_order[k]];
+        if (item->stage == TL__BATCH_STAGE_DISCARDED) continue;
+        item->stage = TL__BATCH_STAGE_DISCARDED;
+        if (!item->object.vtable || !item->object.vtable->discard) continue;
+        batch->in_phase = true;
+        item->object.vtable->discard(item->object.self, batch->ctx);
+        batch->in_phase = false;
+    }
+    tl__batch_reset(batch);
+}
+
 /* --- core ------------------------------------------------------------------------------------------ */
 
 #define TL__CORE_MODULE "Initium"
@@ -735,10 +1097,10 @@ bool tl_core_init(tl_core *core, const tl_core_desc *desc) {
     if (!time_desc.logger) time_desc.logger = &core->logger;
     tl_time_init(&core->time, &time_desc);
     core->state = TL__CORE_IDLE;
-    return tl_core_weave(core, &tl_time_subsystem, &core->time);
+    return tl_core_weave_native(core, &tl_time_subsystem, &core->time);
 }
 
-bool tl_core_weave(tl_core *core, const tl_subsystem *subsystem, void *self) {
+static bool tl__core_weave_tier(tl_core *core, const tl_subsystem *subsystem, void *self, uint32_t tier) {
     uint32_t i;
     if (!core || !subsystem) {
         tl__initium_log(core ? &core->logger : NULL, TL__CORE_MODULE, TL_INITIUM_LOG_INVALID_ARGUMENT,
@@ -772,30 +1134,160 @@ bool tl_core_weave(tl_core *core, const tl_subsystem *subsystem, void *self) {
     core->entries[core->count].subsystem = subsystem;
     core->entries[core->count].self = self;
     core->entries[core->count].stage = TL__STAGE_WOVEN;
+    core->entries[core->count].tier = tier;
     core->count++;
     return true;
 }
 
-/* Calls one preload; false when it failed (deployment is then over). */
-static bool tl__core_preload(tl_core *core, tl__core_entry *entry) {
-    tl_preload_status status = TL_PRELOAD_DONE;
-    entry->stage = TL__STAGE_PRELOADING;
-    if (entry->subsystem->preload) {
-        core->in_phase = true;
-        status = entry->subsystem->preload(entry->self, core);
-        core->in_phase = false;
+bool tl_core_weave(tl_core *core, const tl_subsystem *subsystem, void *self) {
+    return tl__core_weave_tier(core, subsystem, self, TL__TIER_USER);
+}
+bool tl_core_weave_native(tl_core *core, const tl_subsystem *subsystem, void *self) {
+    return tl__core_weave_tier(core, subsystem, self, TL__TIER_NATIVE);
+}
+
+/* --- core deployment on batches: each round's native tier, then its user tier -------------------- */
+
+/* A subsystem as a batch object: its own vtable holds only the functions the subsystem has (so
+   a tier without initialize functions needs no extra frame), and adapts the calls to (self, core). */
+typedef struct tl__core_link {
+    tl_object_vtable vtable;
+    const tl_subsystem *subsystem;
+    void *self;
+} tl__core_link;
+
+struct tl__core_batch {
+    tl_batch batch;
+    tl__core_link *links;
+};
+
+static tl_preload_status tl__link_preload(void *link, void *core) {
+    tl__core_link *l = (tl__core_link *)link;
+    return l->subsystem->preload(l->self, (tl_core *)core);
+}
+static void tl__link_boot(void *link, void *core) {
+    tl__core_link *l = (tl__core_link *)link;
+    l->subsystem->boot(l->self, (tl_core *)core);
+}
+static void tl__link_initialize(void *link, void *core) {
+    tl__core_link *l = (tl__core_link *)link;
+    l->subsystem->initialize(l->self, (tl_core *)core);
+}
+static void tl__link_discard(void *link, void *core) {
+    tl__core_link *l = (tl__core_link *)link;
+    l->subsystem->discard(l->self, (tl_core *)core);
+}
+
+static void tl__core_link_make(tl__core_link *link, const tl__core_entry *entry) {
+    memset(link, 0, sizeof *link);
+    link->subsystem = entry->subsystem;
+    link->self = entry->self;
+    link->vtable.type_name = entry->subsystem->name ? entry->subsystem->name : "?";
+    if (entry->subsystem->preload) link->vtable.preload_start = tl__link_preload;
+    if (entry->subsystem->boot) link->vtable.boot = tl__link_boot;
+    if (entry->subsystem->initialize) link->vtable.initialize = tl__link_initialize;
+    if (entry->subsystem->discard) link->vtable.discard = tl__link_discard;
+}
+
+static bool tl__core_batches_reserve(tl_core *core, uint32_t more) {
+    uint32_t capacity;
+    tl__core_batch *grown;
+    if (core->batch_count + more <= core->batch_cap) return true;
+    capacity = core->batch_cap ? core->batch_cap * 2u : 4u;
+    grown = (tl__core_batch *)TL_MALLOC((size_t)capacity * sizeof *grown);
+    if (!grown) return false;
+    if (core->batch_count) memcpy(grown, core->batches, (size_t)core->batch_count * sizeof *grown);
+    TL_FREE(core->batches);
+    core->batches = grown;
+    core->batch_cap = capacity;
+    return true;
+}
+
+/* Appends the batch of one tier of the captured round (none when the tier is empty). */
+static bool tl__core_add_tier(tl_core *core, uint32_t tier) {
+    uint32_t i, n = 0;
+    tl_batch_object *objects;
+    tl__core_batch *cb;
+    tl_batch_desc desc;
+    for (i = core->round_begin; i < core->round_end; i++) n += core->entries[i].tier == tier;
+    if (n == 0) return true;
+    objects = (tl_batch_object *)TL_MALLOC((size_t)n * sizeof *objects);
+    cb = &core->batches[core->batch_count];
+    cb->links = (tl__core_link *)TL_MALLOC((size_t)n * sizeof *cb->links);
+    if (!objects || !cb->links) {
+        TL_FREE(objects);
+        TL_FREE(cb->links);
+        return false;
     }
-    if (status == TL_PRELOAD_DONE) entry->stage = TL__STAGE_PRELOADED;
-    if (status != TL_PRELOAD_FAILED) return true;
-    core->failed = entry->subsystem->name ? entry->subsystem->name : "?";
+    for (i = core->round_begin, n = 0; i < core->round_end; i++) {
+        if (core->entries[i].tier != tier) continue;
+        core->entries[i].stage = TL__STAGE_PRELOADING; /* reached by deployment */
+        tl__core_link_make(&cb->links[n], &core->entries[i]);
+        objects[n].vtable = &cb->links[n].vtable;
+        objects[n].self = &cb->links[n];
+        objects[n].name = NULL;
+        objects[n].parent = TL_BATCH_NO_PARENT;
+        n++;
+    }
+    memset(&desc, 0, sizeof desc);
+    desc.name = tier == TL__TIER_NATIVE ? "native subsystems" : "user subsystems";
+    desc.noun = "subsystem";
+    desc.ctx = core;
+    desc.logger = &core->logger;
+    if (!tl_batch_init(&cb->batch, &desc, objects, n)) {
+        TL_FREE(objects);
+        TL_FREE(cb->links);
+        return false;
+    }
+    TL_FREE(objects);
+    core->batch_count++;
+    return true;
+}
+
+/* Captures the subsystems woven so far as a round: its native batch, then its user batch. */
+static bool tl__core_start_round(tl_core *core) {
+    core->round_begin = core->round_end;
+    core->round_end = core->count;
+    core->batch_next = core->batch_count;
+    core->state = TL__CORE_DEPLOYING;
+    if (tl__core_batches_reserve(core, 2u) && tl__core_add_tier(core, TL__TIER_NATIVE) &&
+        tl__core_add_tier(core, TL__TIER_USER))
+        return true;
+    tl__initium_log(&core->logger, TL__CORE_MODULE, TL_INITIUM_LOG_OUT_OF_MEMORY, "deployment");
     core->state = TL__CORE_FAILED;
-    tl__initium_log(&core->logger, TL__CORE_MODULE, TL_INITIUM_LOG_PRELOAD_FAILED, core->failed);
     return false;
 }
 
+/* Runs the round's batches in order, one update each per call; a finished batch hands over to
+   the next in the same call. */
+static tl_deploy_status tl__core_run_round(tl_core *core) {
+    while (core->batch_next < core->batch_count) {
+        tl_batch *batch = &core->batches[core->batch_next].batch;
+        tl_batch_status status;
+        core->in_phase = true;
+        status = tl_batch_update(batch);
+        core->in_phase = false;
+        if (status == TL_BATCH_PENDING) return TL_DEPLOY_PENDING;
+        if (status == TL_BATCH_FAILED) {
+            core->failed = tl_batch_failed_name(batch, 0);
+            core->state = TL__CORE_FAILED;
+            return TL_DEPLOY_FAILED;
+        }
+        core->batch_next++;
+    }
+    return TL_DEPLOY_DONE;
+}
+
+static void tl__core_announce(tl_core *core) {
+    if (core->announced) return;
+    core->announced = true;
+    if (core->iris)
+        TL_IRIS_PUBLISH(core->iris, core->events.core_deployed, TL_CORE_SIG_CORE, tl_core_deployed_fn,
+                        core);
+}
+
 tl_deploy_status tl_core_deploy(tl_core *core) {
-    uint32_t i;
-    bool starting = false, pending = false;
+    tl_deploy_status status;
     if (!core) return TL_DEPLOY_FAILED;
     if (core->in_phase) {
         tl__initium_log(&core->logger, TL__CORE_MODULE, TL_INITIUM_LOG_REENTRANT_CALL, "tl_core_deploy");
@@ -809,49 +1301,58 @@ tl_deploy_status tl_core_deploy(tl_core *core) {
     }
     if (core->state != TL__CORE_DEPLOYING) {
         if (core->round_end == core->count) return TL_DEPLOY_DONE; /* nothing new */
-        core->round_begin = core->round_end;
-        core->round_end = core->count; /* the input is captured once */
-        core->state = TL__CORE_DEPLOYING;
-        starting = true;
+        if (!tl__core_start_round(core)) return TL_DEPLOY_FAILED;
     }
-    /* Preload phase: start every preload once, then poll the pending ones, once per call. */
-    for (i = core->round_begin; i < core->round_end; i++) {
-        tl__core_entry *entry = &core->entries[i];
-        if (entry->stage == TL__STAGE_PRELOADED) continue;
-        if (starting || entry->stage == TL__STAGE_PRELOADING) {
-            if (!tl__core_preload(core, &core->entries[i])) return TL_DEPLOY_FAILED;
-            entry = &core->entries[i]; /* a preload may weave: entries may have moved */
-        }
-        if (entry->stage != TL__STAGE_PRELOADED) pending = true;
-    }
-    if (pending) return TL_DEPLOY_PENDING;
-    for (i = core->round_begin; i < core->round_end; i++) {
-        core->entries[i].stage = TL__STAGE_BOOTED;
-        if (core->entries[i].subsystem->boot) {
-            core->in_phase = true;
-            core->entries[i].subsystem->boot(core->entries[i].self, core);
-            core->in_phase = false;
-        }
-    }
-    for (i = core->round_begin; i < core->round_end; i++) {
-        core->entries[i].stage = TL__STAGE_INITIALIZED;
-        if (core->entries[i].subsystem->initialize) {
-            core->in_phase = true;
-            core->entries[i].subsystem->initialize(core->entries[i].self, core);
-            core->in_phase = false;
-        }
-    }
+    status = tl__core_run_round(core);
+    if (status != TL_DEPLOY_DONE) return status;
     core->state = TL__CORE_DEPLOYED;
-    if (!core->announced) {
-        core->announced = true;
-        if (core->iris)
-            TL_IRIS_PUBLISH(core->iris, core->events.core_deployed, TL_CORE_SIG_CORE,
-                            tl_core_deployed_fn, core);
-    }
+    tl__core_announce(core);
     /* A listener of OnCoreDeployed is no lifecycle function: it may discard the core (or deploy
        a new round). Answer with the state it left, as the next call would. */
     if (core->state == TL__CORE_DEPLOYING) return TL_DEPLOY_PENDING;
     return core->state == TL__CORE_DEPLOYED ? TL_DEPLOY_DONE : TL_DEPLOY_FAILED;
+}
+
+bool tl_core_before_discard(tl_core *core, tl_core_hook_fn fn, void *ctx) {
+    if (!core || !fn || core->state >= TL__CORE_DISCARDING) return false;
+    if (core->hook_count == core->hook_cap) {
+        uint32_t capacity = core->hook_cap ? core->hook_cap * 2u : 4u;
+        tl__core_hook *grown = (tl__core_hook *)TL_MALLOC((size_t)capacity * sizeof *grown);
+        if (!grown) {
+            tl__initium_log(&core->logger, TL__CORE_MODULE, TL_INITIUM_LOG_OUT_OF_MEMORY, "hooks");
+            return false;
+        }
+        if (core->hook_count) memcpy(grown, core->hooks, (size_t)core->hook_count * sizeof *grown);
+        TL_FREE(core->hooks);
+        core->hooks = grown;
+        core->hook_cap = capacity;
+    }
+    core->hooks[core->hook_count].fn = fn;
+    core->hooks[core->hook_count].ctx = ctx;
+    core->hook_count++;
+    return true;
+}
+
+bool tl_core_remove_before_discard(tl_core *core, tl_core_hook_fn fn, void *ctx) {
+    uint32_t i;
+    if (!core) return false;
+    for (i = core->hook_count; i-- > 0;) {
+        if (core->hooks[i].fn != fn || core->hooks[i].ctx != ctx) continue;
+        memmove(core->hooks + i, core->hooks + i + 1, (size_t)(core->hook_count - i - 1u) * sizeof *core->hooks);
+        core->hook_count--;
+        return true;
+    }
+    return false;
+}
+
+static void tl__core_run_hooks(tl_core *core) {
+    while (core->hook_count > 0) {
+        tl__core_hook hook = core->hooks[--core->hook_count];
+        hook.fn(hook.ctx, core);
+    }
+    TL_FREE(core->hooks);
+    core->hooks = NULL;
+    core->hook_cap = 0;
 }
 
 void tl_core_discard(tl_core *core) {
@@ -861,20 +1362,24 @@ void tl_core_discard(tl_core *core) {
         tl__initium_log(&core->logger, TL__CORE_MODULE, TL_INITIUM_LOG_REENTRANT_CALL, "tl_core_discard");
         return;
     }
+    core->in_phase = true; /* the hooks may not deploy or discard either */
+    tl__core_run_hooks(core);
     core->state = TL__CORE_DISCARDING;
-    for (i = core->count; i-- > 0;) {
-        tl__core_entry *entry = &core->entries[i];
-        if (entry->stage == TL__STAGE_WOVEN || entry->stage == TL__STAGE_DISCARDED) continue;
-        entry->stage = TL__STAGE_DISCARDED;
-        if (entry->subsystem->discard) {
-            core->in_phase = true;
-            entry->subsystem->discard(entry->self, core);
-            core->in_phase = false;
-        }
+    /* Later batches first (the user tier before the native one, a later round before an earlier
+       one); in each, reverse weave order. A subsystem never reached by deployment (woven for a
+   later round, or in a tier after a failed one) gets no call. */
+    for (i = core->batch_count; i-- > 0;) {
+        if (i <= core->batch_next) tl_batch_discard(&core->batches[i].batch);
+        else tl__batch_reset(&core->batches[i].batch); /* a later tier never started: no calls */
+        TL_FREE(core->batches[i].links);
     }
+    core->in_phase = false;
     core->time.running = false;
+    TL_FREE(core->batches);
     TL_FREE(core->entries);
+    core->batches = NULL;
     core->entries = NULL;
+    core->batch_count = core->batch_cap = core->batch_next = 0;
     core->count = core->capacity = core->round_begin = core->round_end = 0;
     core->state = TL__CORE_DISCARDED;
 }
@@ -902,6 +1407,18 @@ bool tl_core_deployed(const tl_core *core) {
 
 const char *tl_core_failed_subsystem(const tl_core *core) {
     return core ? core->failed : NULL;
+}
+
+static const tl_batch *tl__core_failed_batch(const tl_core *core) {
+    return core && core->state == TL__CORE_FAILED && core->batch_next < core->batch_count
+        ? &core->batches[core->batch_next].batch
+        : NULL;
+}
+uint32_t tl_core_failed_count(const tl_core *core) {
+    return tl_batch_failed_count(tl__core_failed_batch(core));
+}
+const char *tl_core_failed_name(const tl_core *core, uint32_t i) {
+    return tl_batch_failed_name(tl__core_failed_batch(core), i);
 }
 
 #ifdef __cplusplus

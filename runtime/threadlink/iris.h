@@ -177,6 +177,9 @@ extern "C" {
 /* Declared here so that native event signatures (`OnCoreDeployed(tl_core *)`) can name the core
    without the generated header depending on initium.h, which defines it. */
 typedef struct tl_core tl_core;
+/* Likewise for nexus.h's native events (`OnSceneResident(tl_nexus_level *)`). */
+typedef struct tl_nexus tl_nexus;
+typedef struct tl_nexus_level tl_nexus_level;
 
 /* Listeners are stored as this type and called through their own. void (*)(void) is the one
    function type gcc's and clang's -Wcast-function-type accept as a stand-in for any other. */

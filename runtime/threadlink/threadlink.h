@@ -14,7 +14,8 @@
 
    Each module can also be included on its own; see the usage block at the top of each header:
    fp.h (Q32.32 fixed point), rng.h (stateless random streams), mem.h (blocks, hashes, inline
-   collections), scribe.h (logging), iris.h (events), initium.h (subsystem lifecycle, time),
+   collections), scribe.h (logging), iris.h (events), initium.h (lifecycle batches, subsystems, time), nexus.h (levels: holds, loading,
+   presentation),
    vault.h (vault descriptors and serialisation), content.h (content directories and scopes;
    content_format.h, the readers of its formats, comes with it), save.h (crash-safe saves). */
 /* No include guard of its own: each module guards its declarations and its implementation
@@ -26,6 +27,7 @@
 #include "scribe.h"
 #include "iris.h"
 #include "initium.h"
+#include "nexus.h"
 #include "vault.h"
 #include "content_format.h"
 #include "content.h"

@@ -728,6 +728,49 @@ static void test_content_scope_tree_and_leak_warnings(void **state) {
     world_end(&w);
 }
 
+/* An entity scope moved to another level keeps what it holds (no release, no second decode)
+   and ends with its new level, not its old one. */
+static void test_content_scope_reparent_keeps_references(void **state) {
+    world w;
+    tl_scope root, field, town, npc, child, sibling;
+    tl_asset sword;
+    char path[128];
+    unsigned long before;
+    (void)state;
+    world_init(&w, NULL);
+    root = tl_content_root(w.c);
+    field = tl_scope_create(root, "Field", TL_SCOPE_LEVEL);
+    town = tl_scope_create(root, "Town", TL_SCOPE_LEVEL);
+    npc = tl_scope_create(field, "Npc", TL_SCOPE_ENTITY);
+    sibling = tl_scope_create(field, "Tree", TL_SCOPE_ENTITY);
+    child = tl_scope_create(npc, "Hat", TL_SCOPE_ENTITY);
+    sword = tl_scope_load(npc, w.sword);
+    tl_scope_load(child, w.one);
+    before = decodes(&w);
+    assert_true(tl_scope_reparent(npc, town));
+    tl_scope_path(child, path, sizeof path);
+    assert_string_equal(path, "Root/Town/Npc/Hat");
+    assert_int_equal(tl_scope_parent(npc).index, town.index);
+    assert_true(tl_scope_reparent(npc, town)); /* already there: nothing changes */
+    /* Refused: the root, a parent inside the scope's own subtree, the scope itself. */
+    log_reset();
+    assert_false(tl_scope_reparent(root, town));
+    assert_false(tl_scope_reparent(npc, child));
+    assert_false(tl_scope_reparent(npc, npc));
+    assert_int_equal(log_count(TL_CONTENT_LOG_INVALID_ARGUMENT), 3);
+    assert_true(tl_scope_dispose(field));
+    tl_content_collect(w.c);
+    assert_true(tl_scope_valid(npc));
+    assert_true(tl_scope_valid(child));
+    assert_false(tl_scope_valid(sibling));
+    assert_int_equal(tl_asset_get_status(sword), TL_ASSET_READY);
+    assert_int_equal(decodes(&w), before);
+    assert_true(tl_scope_dispose(town));
+    assert_false(tl_scope_valid(child));
+    assert_false(tl_scope_reparent(npc, root)); /* stale */
+    world_end(&w);
+}
+
 static void test_content_warn_threshold(void **state) {
     world w;
     tl_content_desc desc;
@@ -1148,6 +1191,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_content_release_delay_and_manual_collect),
         cmocka_unit_test(test_content_share_adopt_attach),
         cmocka_unit_test(test_content_scope_tree_and_leak_warnings),
+        cmocka_unit_test(test_content_scope_reparent_keeps_references),
         cmocka_unit_test(test_content_warn_threshold),
         cmocka_unit_test(test_content_async_loads_polled_per_frame),
         cmocka_unit_test(test_content_cancelled_load_released_at_next_collect),

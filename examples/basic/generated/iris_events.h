@@ -34,13 +34,22 @@ typedef enum iris_events {
     Iris_Events_OnGamePaused = 7,
     Iris_Events_OnGameResumed = 8,
     Iris_Events_OnSceneLoaded = 9,
-    Iris_Events_OnPlayerDied = 10
+    Iris_Events_OnPlayerDied = 10,
+    Iris_Events_Native_OnSceneLoaded = 11,
+    Iris_Events_OnSceneResident = 12,
+    Iris_Events_OnScenePresented = 13,
+    Iris_Events_OnSceneUnloading = 14,
+    Iris_Events_OnSceneUnloaded = 15,
+    Iris_Events_OnDisplayFader = 16,
+    Iris_Events_OnDisplayLoadingScreen = 17,
+    Iris_Events_OnHideLoadingScreen = 18,
+    Iris_Events_OnHideFader = 19
 } iris_events;
 
 /* Number of live entries. */
-#define IRIS_EVENTS_COUNT 11
+#define IRIS_EVENTS_COUNT 20
 /* One past the highest value: the size of a table indexed by value. */
-#define IRIS_EVENTS_SPAN 11
+#define IRIS_EVENTS_SPAN 20
 
 /* X-macro of the live entries: X(enumerator, name). */
 #define IRIS_EVENTS_LIST(X) \
@@ -55,6 +64,15 @@ typedef enum iris_events {
     X(Iris_Events_OnGameResumed, OnGameResumed) \
     X(Iris_Events_OnSceneLoaded, OnSceneLoaded) \
     X(Iris_Events_OnPlayerDied, OnPlayerDied) \
+    X(Iris_Events_Native_OnSceneLoaded, Native_OnSceneLoaded) \
+    X(Iris_Events_OnSceneResident, OnSceneResident) \
+    X(Iris_Events_OnScenePresented, OnScenePresented) \
+    X(Iris_Events_OnSceneUnloading, OnSceneUnloading) \
+    X(Iris_Events_OnSceneUnloaded, OnSceneUnloaded) \
+    X(Iris_Events_OnDisplayFader, OnDisplayFader) \
+    X(Iris_Events_OnDisplayLoadingScreen, OnDisplayLoadingScreen) \
+    X(Iris_Events_OnHideLoadingScreen, OnHideLoadingScreen) \
+    X(Iris_Events_OnHideFader, OnHideFader) \
     /* end of IRIS_EVENTS_LIST */
 
 #ifndef TL_GENERATED_CAST
@@ -69,7 +87,7 @@ typedef enum iris_events {
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *iris_events__names(void)
 {
-    static const char *const names[11] = {
+    static const char *const names[20] = {
         "OnCoreDeployed",
         "OnUpdate",
         "OnFixedUpdate",
@@ -81,14 +99,24 @@ static inline const char *const *iris_events__names(void)
         "OnGameResumed",
         "OnSceneLoaded",
         "OnPlayerDied",
+        "Native_OnSceneLoaded",
+        "OnSceneResident",
+        "OnScenePresented",
+        "OnSceneUnloading",
+        "OnSceneUnloaded",
+        "OnDisplayFader",
+        "OnDisplayLoadingScreen",
+        "OnHideLoadingScreen",
+        "OnHideFader",
     };
     return names;
 }
 
 static inline const int32_t *iris_events__values(void)
 {
-    static const int32_t values[11] = {
-        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    static const int32_t values[20] = {
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+        16, 17, 18, 19,
     };
     return values;
 }
@@ -96,12 +124,13 @@ static inline const int32_t *iris_events__values(void)
 /* The name of a value, for logs; "?" when it is none of Iris.Events's values. */
 static inline const char *iris_events_name(uint32_t value)
 {
-    static const uint32_t slots[32] = {
-        1,0,6,0,0,11,0,3,0,0,8,0,0,0,0,5,0,10,0,2,0,0,7,0,0,0,0,4,0,0,9,0,
+    static const uint32_t slots[64] = {
+        1,0,14,0,0,6,0,19,0,0,0,11,0,0,0,3,0,16,0,0,8,0,0,0,0,0,13,0,0,0,5,0,
+        18,0,0,10,0,0,0,2,0,15,0,0,0,7,0,20,0,0,0,12,0,0,4,0,17,0,0,0,9,0,0,0,
     };
     const int32_t *values = iris_events__values();
     uint32_t i;
-    for (i = (value * 2654435761u) >> 27;; i = (i + 1) & 31u) {
+    for (i = (value * 2654435761u) >> 26;; i = (i + 1) & 63u) {
         uint32_t s = slots[i];
         if (s == 0) return "?";
         if (TL_GENERATED_CAST(uint32_t, values[s - 1]) == value) return iris_events__names()[s - 1];
@@ -111,8 +140,9 @@ static inline const char *iris_events_name(uint32_t value)
 /* The value of a name, ignoring ASCII case: 1 and *out set when found, else 0. */
 static inline int iris_events_from_name(const char *name, iris_events *out)
 {
-    static const uint32_t slots[32] = {
-        0,0,0,3,0,1,10,0,0,0,0,7,0,4,0,11,8,2,0,0,6,0,0,5,0,0,0,9,0,0,0,0,
+    static const uint32_t slots[64] = {
+        0,0,14,12,0,1,0,0,19,0,0,0,0,0,17,11,18,2,0,0,6,0,0,0,0,0,16,0,20,0,0,0,
+        0,0,0,3,0,10,0,0,13,0,0,7,0,4,0,0,8,0,0,0,0,0,0,5,0,0,0,9,0,15,0,0,
     };
     uint32_t h = 2166136261u, i;
     const char *p;
@@ -120,7 +150,7 @@ static inline int iris_events_from_name(const char *name, iris_events *out)
         unsigned char ch = TL_GENERATED_CAST(unsigned char, *p);
         h = (h ^ TL_GENERATED_CAST(unsigned char, ch >= 'A' && ch <= 'Z' ? ch + 32 : ch)) * 16777619u;
     }
-    for (i = h & 31u;; i = (i + 1) & 31u) {
+    for (i = h & 63u;; i = (i + 1) & 63u) {
         uint32_t s = slots[i];
         const char *a, *b;
         if (s == 0) return 0;
@@ -376,6 +406,203 @@ static inline void Iris_Events_OnPlayerDied_publish(tl_iris_registry *reg, int a
     TL_IRIS_PUBLISH(reg, Iris_Events_OnPlayerDied, Iris_Events_OnPlayerDied_SIGNATURE, Iris_Events_OnPlayerDied_fn, a0);
 }
 
+/* Native_OnSceneLoaded(tl_nexus_level *) */
+#define Iris_Events_Native_OnSceneLoaded_SIGNATURE 0x1903a673u
+typedef void (*Iris_Events_Native_OnSceneLoaded_fn)(void *ctx, tl_nexus_level * a0);
+static inline bool Iris_Events_Native_OnSceneLoaded_subscribe(tl_iris_registry *reg, Iris_Events_Native_OnSceneLoaded_fn fn, void *ctx) {
+    return tl_iris_subscribe(reg, Iris_Events_Native_OnSceneLoaded, Iris_Events_Native_OnSceneLoaded_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_Native_OnSceneLoaded_unsubscribe(tl_iris_registry *reg, Iris_Events_Native_OnSceneLoaded_fn fn, void *ctx) {
+    return tl_iris_unsubscribe(reg, Iris_Events_Native_OnSceneLoaded, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_Native_OnSceneLoaded_contains(const tl_iris_registry *reg, Iris_Events_Native_OnSceneLoaded_fn fn, void *ctx) {
+    return tl_iris_contains(reg, Iris_Events_Native_OnSceneLoaded, TL_IRIS_FN(fn), ctx);
+}
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_Native_OnSceneLoaded_subscribe(reg, fn, ctx) Iris_Events_Native_OnSceneLoaded_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_Native_OnSceneLoaded_fn, fn), ctx)
+#define Iris_Events_Native_OnSceneLoaded_unsubscribe(reg, fn, ctx) Iris_Events_Native_OnSceneLoaded_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_Native_OnSceneLoaded_fn, fn), ctx)
+#define Iris_Events_Native_OnSceneLoaded_contains(reg, fn, ctx) Iris_Events_Native_OnSceneLoaded_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_Native_OnSceneLoaded_fn, fn), ctx)
+#endif
+static inline void Iris_Events_Native_OnSceneLoaded_publish(tl_iris_registry *reg, tl_nexus_level * a0) {
+    TL_IRIS_PUBLISH(reg, Iris_Events_Native_OnSceneLoaded, Iris_Events_Native_OnSceneLoaded_SIGNATURE, Iris_Events_Native_OnSceneLoaded_fn, a0);
+}
+
+/* OnSceneResident(tl_nexus_level *) */
+#define Iris_Events_OnSceneResident_SIGNATURE 0x1903a673u
+typedef void (*Iris_Events_OnSceneResident_fn)(void *ctx, tl_nexus_level * a0);
+static inline bool Iris_Events_OnSceneResident_subscribe(tl_iris_registry *reg, Iris_Events_OnSceneResident_fn fn, void *ctx) {
+    return tl_iris_subscribe(reg, Iris_Events_OnSceneResident, Iris_Events_OnSceneResident_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnSceneResident_unsubscribe(tl_iris_registry *reg, Iris_Events_OnSceneResident_fn fn, void *ctx) {
+    return tl_iris_unsubscribe(reg, Iris_Events_OnSceneResident, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnSceneResident_contains(const tl_iris_registry *reg, Iris_Events_OnSceneResident_fn fn, void *ctx) {
+    return tl_iris_contains(reg, Iris_Events_OnSceneResident, TL_IRIS_FN(fn), ctx);
+}
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnSceneResident_subscribe(reg, fn, ctx) Iris_Events_OnSceneResident_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneResident_fn, fn), ctx)
+#define Iris_Events_OnSceneResident_unsubscribe(reg, fn, ctx) Iris_Events_OnSceneResident_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneResident_fn, fn), ctx)
+#define Iris_Events_OnSceneResident_contains(reg, fn, ctx) Iris_Events_OnSceneResident_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneResident_fn, fn), ctx)
+#endif
+static inline void Iris_Events_OnSceneResident_publish(tl_iris_registry *reg, tl_nexus_level * a0) {
+    TL_IRIS_PUBLISH(reg, Iris_Events_OnSceneResident, Iris_Events_OnSceneResident_SIGNATURE, Iris_Events_OnSceneResident_fn, a0);
+}
+
+/* OnScenePresented(tl_nexus_level *) */
+#define Iris_Events_OnScenePresented_SIGNATURE 0x1903a673u
+typedef void (*Iris_Events_OnScenePresented_fn)(void *ctx, tl_nexus_level * a0);
+static inline bool Iris_Events_OnScenePresented_subscribe(tl_iris_registry *reg, Iris_Events_OnScenePresented_fn fn, void *ctx) {
+    return tl_iris_subscribe(reg, Iris_Events_OnScenePresented, Iris_Events_OnScenePresented_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnScenePresented_unsubscribe(tl_iris_registry *reg, Iris_Events_OnScenePresented_fn fn, void *ctx) {
+    return tl_iris_unsubscribe(reg, Iris_Events_OnScenePresented, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnScenePresented_contains(const tl_iris_registry *reg, Iris_Events_OnScenePresented_fn fn, void *ctx) {
+    return tl_iris_contains(reg, Iris_Events_OnScenePresented, TL_IRIS_FN(fn), ctx);
+}
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnScenePresented_subscribe(reg, fn, ctx) Iris_Events_OnScenePresented_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnScenePresented_fn, fn), ctx)
+#define Iris_Events_OnScenePresented_unsubscribe(reg, fn, ctx) Iris_Events_OnScenePresented_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnScenePresented_fn, fn), ctx)
+#define Iris_Events_OnScenePresented_contains(reg, fn, ctx) Iris_Events_OnScenePresented_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnScenePresented_fn, fn), ctx)
+#endif
+static inline void Iris_Events_OnScenePresented_publish(tl_iris_registry *reg, tl_nexus_level * a0) {
+    TL_IRIS_PUBLISH(reg, Iris_Events_OnScenePresented, Iris_Events_OnScenePresented_SIGNATURE, Iris_Events_OnScenePresented_fn, a0);
+}
+
+/* OnSceneUnloading(tl_nexus_level *) */
+#define Iris_Events_OnSceneUnloading_SIGNATURE 0x1903a673u
+typedef void (*Iris_Events_OnSceneUnloading_fn)(void *ctx, tl_nexus_level * a0);
+static inline bool Iris_Events_OnSceneUnloading_subscribe(tl_iris_registry *reg, Iris_Events_OnSceneUnloading_fn fn, void *ctx) {
+    return tl_iris_subscribe(reg, Iris_Events_OnSceneUnloading, Iris_Events_OnSceneUnloading_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnSceneUnloading_unsubscribe(tl_iris_registry *reg, Iris_Events_OnSceneUnloading_fn fn, void *ctx) {
+    return tl_iris_unsubscribe(reg, Iris_Events_OnSceneUnloading, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnSceneUnloading_contains(const tl_iris_registry *reg, Iris_Events_OnSceneUnloading_fn fn, void *ctx) {
+    return tl_iris_contains(reg, Iris_Events_OnSceneUnloading, TL_IRIS_FN(fn), ctx);
+}
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnSceneUnloading_subscribe(reg, fn, ctx) Iris_Events_OnSceneUnloading_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneUnloading_fn, fn), ctx)
+#define Iris_Events_OnSceneUnloading_unsubscribe(reg, fn, ctx) Iris_Events_OnSceneUnloading_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneUnloading_fn, fn), ctx)
+#define Iris_Events_OnSceneUnloading_contains(reg, fn, ctx) Iris_Events_OnSceneUnloading_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneUnloading_fn, fn), ctx)
+#endif
+static inline void Iris_Events_OnSceneUnloading_publish(tl_iris_registry *reg, tl_nexus_level * a0) {
+    TL_IRIS_PUBLISH(reg, Iris_Events_OnSceneUnloading, Iris_Events_OnSceneUnloading_SIGNATURE, Iris_Events_OnSceneUnloading_fn, a0);
+}
+
+/* OnSceneUnloaded(uint32_t) */
+#define Iris_Events_OnSceneUnloaded_SIGNATURE 0xfe1b43c4u
+typedef void (*Iris_Events_OnSceneUnloaded_fn)(void *ctx, uint32_t a0);
+static inline bool Iris_Events_OnSceneUnloaded_subscribe(tl_iris_registry *reg, Iris_Events_OnSceneUnloaded_fn fn, void *ctx) {
+    return tl_iris_subscribe(reg, Iris_Events_OnSceneUnloaded, Iris_Events_OnSceneUnloaded_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnSceneUnloaded_unsubscribe(tl_iris_registry *reg, Iris_Events_OnSceneUnloaded_fn fn, void *ctx) {
+    return tl_iris_unsubscribe(reg, Iris_Events_OnSceneUnloaded, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnSceneUnloaded_contains(const tl_iris_registry *reg, Iris_Events_OnSceneUnloaded_fn fn, void *ctx) {
+    return tl_iris_contains(reg, Iris_Events_OnSceneUnloaded, TL_IRIS_FN(fn), ctx);
+}
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnSceneUnloaded_subscribe(reg, fn, ctx) Iris_Events_OnSceneUnloaded_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneUnloaded_fn, fn), ctx)
+#define Iris_Events_OnSceneUnloaded_unsubscribe(reg, fn, ctx) Iris_Events_OnSceneUnloaded_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneUnloaded_fn, fn), ctx)
+#define Iris_Events_OnSceneUnloaded_contains(reg, fn, ctx) Iris_Events_OnSceneUnloaded_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneUnloaded_fn, fn), ctx)
+#endif
+static inline void Iris_Events_OnSceneUnloaded_publish(tl_iris_registry *reg, uint32_t a0) {
+    TL_IRIS_PUBLISH(reg, Iris_Events_OnSceneUnloaded, Iris_Events_OnSceneUnloaded_SIGNATURE, Iris_Events_OnSceneUnloaded_fn, a0);
+}
+
+/* OnDisplayFader(tl_nexus *)->bool */
+#define Iris_Events_OnDisplayFader_SIGNATURE 0xbb493347u
+typedef bool (*Iris_Events_OnDisplayFader_fn)(void *ctx, tl_nexus * a0);
+static inline bool Iris_Events_OnDisplayFader_subscribe(tl_iris_registry *reg, Iris_Events_OnDisplayFader_fn fn, void *ctx) {
+    return tl_iris_subscribe(reg, Iris_Events_OnDisplayFader, Iris_Events_OnDisplayFader_SIGNATURE, TL_IRIS_SINGLE_PROVIDER, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnDisplayFader_unsubscribe(tl_iris_registry *reg, Iris_Events_OnDisplayFader_fn fn, void *ctx) {
+    return tl_iris_unsubscribe(reg, Iris_Events_OnDisplayFader, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnDisplayFader_contains(const tl_iris_registry *reg, Iris_Events_OnDisplayFader_fn fn, void *ctx) {
+    return tl_iris_contains(reg, Iris_Events_OnDisplayFader, TL_IRIS_FN(fn), ctx);
+}
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnDisplayFader_subscribe(reg, fn, ctx) Iris_Events_OnDisplayFader_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnDisplayFader_fn, fn), ctx)
+#define Iris_Events_OnDisplayFader_unsubscribe(reg, fn, ctx) Iris_Events_OnDisplayFader_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnDisplayFader_fn, fn), ctx)
+#define Iris_Events_OnDisplayFader_contains(reg, fn, ctx) Iris_Events_OnDisplayFader_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnDisplayFader_fn, fn), ctx)
+#endif
+static inline bool Iris_Events_OnDisplayFader_publish(tl_iris_registry *reg, tl_nexus * a0, bool *result) {
+    bool answered = false;
+    TL_IRIS_REQUEST(answered, result, reg, Iris_Events_OnDisplayFader, Iris_Events_OnDisplayFader_SIGNATURE, Iris_Events_OnDisplayFader_fn, a0);
+    return answered;
+}
+
+/* OnDisplayLoadingScreen(tl_nexus *)->bool */
+#define Iris_Events_OnDisplayLoadingScreen_SIGNATURE 0xbb493347u
+typedef bool (*Iris_Events_OnDisplayLoadingScreen_fn)(void *ctx, tl_nexus * a0);
+static inline bool Iris_Events_OnDisplayLoadingScreen_subscribe(tl_iris_registry *reg, Iris_Events_OnDisplayLoadingScreen_fn fn, void *ctx) {
+    return tl_iris_subscribe(reg, Iris_Events_OnDisplayLoadingScreen, Iris_Events_OnDisplayLoadingScreen_SIGNATURE, TL_IRIS_SINGLE_PROVIDER, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnDisplayLoadingScreen_unsubscribe(tl_iris_registry *reg, Iris_Events_OnDisplayLoadingScreen_fn fn, void *ctx) {
+    return tl_iris_unsubscribe(reg, Iris_Events_OnDisplayLoadingScreen, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnDisplayLoadingScreen_contains(const tl_iris_registry *reg, Iris_Events_OnDisplayLoadingScreen_fn fn, void *ctx) {
+    return tl_iris_contains(reg, Iris_Events_OnDisplayLoadingScreen, TL_IRIS_FN(fn), ctx);
+}
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnDisplayLoadingScreen_subscribe(reg, fn, ctx) Iris_Events_OnDisplayLoadingScreen_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnDisplayLoadingScreen_fn, fn), ctx)
+#define Iris_Events_OnDisplayLoadingScreen_unsubscribe(reg, fn, ctx) Iris_Events_OnDisplayLoadingScreen_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnDisplayLoadingScreen_fn, fn), ctx)
+#define Iris_Events_OnDisplayLoadingScreen_contains(reg, fn, ctx) Iris_Events_OnDisplayLoadingScreen_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnDisplayLoadingScreen_fn, fn), ctx)
+#endif
+static inline bool Iris_Events_OnDisplayLoadingScreen_publish(tl_iris_registry *reg, tl_nexus * a0, bool *result) {
+    bool answered = false;
+    TL_IRIS_REQUEST(answered, result, reg, Iris_Events_OnDisplayLoadingScreen, Iris_Events_OnDisplayLoadingScreen_SIGNATURE, Iris_Events_OnDisplayLoadingScreen_fn, a0);
+    return answered;
+}
+
+/* OnHideLoadingScreen(tl_nexus *)->bool */
+#define Iris_Events_OnHideLoadingScreen_SIGNATURE 0xbb493347u
+typedef bool (*Iris_Events_OnHideLoadingScreen_fn)(void *ctx, tl_nexus * a0);
+static inline bool Iris_Events_OnHideLoadingScreen_subscribe(tl_iris_registry *reg, Iris_Events_OnHideLoadingScreen_fn fn, void *ctx) {
+    return tl_iris_subscribe(reg, Iris_Events_OnHideLoadingScreen, Iris_Events_OnHideLoadingScreen_SIGNATURE, TL_IRIS_SINGLE_PROVIDER, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnHideLoadingScreen_unsubscribe(tl_iris_registry *reg, Iris_Events_OnHideLoadingScreen_fn fn, void *ctx) {
+    return tl_iris_unsubscribe(reg, Iris_Events_OnHideLoadingScreen, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnHideLoadingScreen_contains(const tl_iris_registry *reg, Iris_Events_OnHideLoadingScreen_fn fn, void *ctx) {
+    return tl_iris_contains(reg, Iris_Events_OnHideLoadingScreen, TL_IRIS_FN(fn), ctx);
+}
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnHideLoadingScreen_subscribe(reg, fn, ctx) Iris_Events_OnHideLoadingScreen_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnHideLoadingScreen_fn, fn), ctx)
+#define Iris_Events_OnHideLoadingScreen_unsubscribe(reg, fn, ctx) Iris_Events_OnHideLoadingScreen_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnHideLoadingScreen_fn, fn), ctx)
+#define Iris_Events_OnHideLoadingScreen_contains(reg, fn, ctx) Iris_Events_OnHideLoadingScreen_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnHideLoadingScreen_fn, fn), ctx)
+#endif
+static inline bool Iris_Events_OnHideLoadingScreen_publish(tl_iris_registry *reg, tl_nexus * a0, bool *result) {
+    bool answered = false;
+    TL_IRIS_REQUEST(answered, result, reg, Iris_Events_OnHideLoadingScreen, Iris_Events_OnHideLoadingScreen_SIGNATURE, Iris_Events_OnHideLoadingScreen_fn, a0);
+    return answered;
+}
+
+/* OnHideFader(tl_nexus *)->bool */
+#define Iris_Events_OnHideFader_SIGNATURE 0xbb493347u
+typedef bool (*Iris_Events_OnHideFader_fn)(void *ctx, tl_nexus * a0);
+static inline bool Iris_Events_OnHideFader_subscribe(tl_iris_registry *reg, Iris_Events_OnHideFader_fn fn, void *ctx) {
+    return tl_iris_subscribe(reg, Iris_Events_OnHideFader, Iris_Events_OnHideFader_SIGNATURE, TL_IRIS_SINGLE_PROVIDER, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnHideFader_unsubscribe(tl_iris_registry *reg, Iris_Events_OnHideFader_fn fn, void *ctx) {
+    return tl_iris_unsubscribe(reg, Iris_Events_OnHideFader, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnHideFader_contains(const tl_iris_registry *reg, Iris_Events_OnHideFader_fn fn, void *ctx) {
+    return tl_iris_contains(reg, Iris_Events_OnHideFader, TL_IRIS_FN(fn), ctx);
+}
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnHideFader_subscribe(reg, fn, ctx) Iris_Events_OnHideFader_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnHideFader_fn, fn), ctx)
+#define Iris_Events_OnHideFader_unsubscribe(reg, fn, ctx) Iris_Events_OnHideFader_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnHideFader_fn, fn), ctx)
+#define Iris_Events_OnHideFader_contains(reg, fn, ctx) Iris_Events_OnHideFader_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnHideFader_fn, fn), ctx)
+#endif
+static inline bool Iris_Events_OnHideFader_publish(tl_iris_registry *reg, tl_nexus * a0, bool *result) {
+    bool answered = false;
+    TL_IRIS_REQUEST(answered, result, reg, Iris_Events_OnHideFader, Iris_Events_OnHideFader_SIGNATURE, Iris_Events_OnHideFader_fn, a0);
+    return answered;
+}
+
 /* The event table: IRIS_EVENTS_SPAN rows in value order, {0, 0, 0} for a gap. */
 static inline const tl_iris_event_info *iris_events_info(void) {
     static const tl_iris_event_info info[IRIS_EVENTS_SPAN] = {
@@ -390,6 +617,15 @@ static inline const tl_iris_event_info *iris_events_info(void) {
         { "OnGameResumed", Iris_Events_OnGameResumed_SIGNATURE, 0 },
         { "OnSceneLoaded", Iris_Events_OnSceneLoaded_SIGNATURE, 0 },
         { "OnPlayerDied", Iris_Events_OnPlayerDied_SIGNATURE, 0 },
+        { "Native_OnSceneLoaded", Iris_Events_Native_OnSceneLoaded_SIGNATURE, 0 },
+        { "OnSceneResident", Iris_Events_OnSceneResident_SIGNATURE, 0 },
+        { "OnScenePresented", Iris_Events_OnScenePresented_SIGNATURE, 0 },
+        { "OnSceneUnloading", Iris_Events_OnSceneUnloading_SIGNATURE, 0 },
+        { "OnSceneUnloaded", Iris_Events_OnSceneUnloaded_SIGNATURE, 0 },
+        { "OnDisplayFader", Iris_Events_OnDisplayFader_SIGNATURE, TL_IRIS_SINGLE_PROVIDER },
+        { "OnDisplayLoadingScreen", Iris_Events_OnDisplayLoadingScreen_SIGNATURE, TL_IRIS_SINGLE_PROVIDER },
+        { "OnHideLoadingScreen", Iris_Events_OnHideLoadingScreen_SIGNATURE, TL_IRIS_SINGLE_PROVIDER },
+        { "OnHideFader", Iris_Events_OnHideFader_SIGNATURE, TL_IRIS_SINGLE_PROVIDER },
     };
     return info;
 }

@@ -1,0 +1,127 @@
+/* The levels example (the seed's multi-area game): a host simulates two areas at once, holding
+ * both, presents the farm to its own player, then transitions to the mine behind the fader and
+ * loading screen, and releases the farm with a grace period once no one needs it. Each area's
+ * objects (a crop field, a lamp) boot when it loads and are discarded before it unloads. */
+#include <stdio.h>
+#include <string.h>
+
+#define TL_IMPLEMENTATION /* the runtime's implementations live in this file */
+#include <threadlink/nexus.h>
+
+#include "iris_events.h"
+#include "levels.h"
+
+typedef struct prop {
+    const char *name;
+    int booted, discarded;
+} prop;
+
+static void prop_boot(void *self, void *ctx) {
+    prop *p = (prop *)self;
+    p->booted++;
+    printf("  boot %s (level %s)\n", p->name, nexus_levels_name(tl_nexus_level_id((tl_nexus_level *)ctx)));
+}
+static void prop_discard(void *self, void *ctx) {
+    prop *p = (prop *)self;
+    (void)ctx;
+    p->discarded++;
+    printf("  discard %s\n", p->name);
+}
+static const tl_object_vtable prop_vtable = {"Prop", NULL, NULL, prop_boot, NULL, prop_discard, NULL};
+
+static prop farm_props[2] = {{"field", 0, 0}, {"scarecrow", 0, 0}};
+static prop mine_props[1] = {{"lamp", 0, 0}};
+
+/* A synchronous loader: the level's objects are known at once. */
+static tl_preload_status load_area(void *ctx, tl_nexus_level *level) {
+    tl_batch_object objects[2];
+    prop *props = tl_nexus_level_id(level) == (uint32_t)Nexus_Levels_Farm ? farm_props : mine_props;
+    uint32_t i, n = props == farm_props ? 2u : 1u;
+    (void)ctx;
+    for (i = 0; i < n; i++) {
+        objects[i].vtable = &prop_vtable;
+        objects[i].self = &props[i];
+        objects[i].name = props[i].name;
+        objects[i].parent = i == 0 ? TL_BATCH_NO_PARENT : 0; /* the scarecrow stands in the field */
+    }
+    tl_nexus_level_set_objects(level, objects, n);
+    printf("  load %s\n", nexus_levels_name(tl_nexus_level_id(level)));
+    return TL_PRELOAD_DONE;
+}
+static void unload_area(void *ctx, tl_nexus_level *level) {
+    (void)ctx;
+    printf("  unload %s\n", nexus_levels_name(tl_nexus_level_id(level)));
+}
+
+static void on_presented(void *ctx, tl_nexus_level *level) {
+    (void)ctx;
+    printf("  presented %s\n", nexus_levels_name(tl_nexus_level_id(level)));
+}
+/* The fader takes two frames to fade in; the loading screen is instant. */
+static bool display_fader(void *ctx, tl_nexus *nexus) {
+    int *frames = (int *)ctx;
+    (void)nexus;
+    printf("  fader %s\n", *frames > 0 ? "fading in" : "opaque");
+    return (*frames)-- <= 0;
+}
+static bool instant(void *ctx, tl_nexus *nexus) {
+    (void)nexus;
+    printf("  %s\n", (const char *)ctx);
+    return true;
+}
+
+static void frames(tl_nexus *nexus, int count, double seconds) {
+    while (count-- > 0) tl_nexus_update(nexus, seconds);
+}
+
+int main(void) {
+    static const tl_nexus_events events = TL_NEXUS_EVENTS_INIT(Iris_Events_);
+    tl_iris_registry reg;
+    tl_nexus_desc desc;
+    tl_nexus *nexus;
+    tl_hold farm, mine;
+    int fade_frames = 2;
+    uint32_t shown = 0;
+    if (!iris_events_init(&reg, NULL)) return 1;
+    Iris_Events_OnScenePresented_subscribe(&reg, on_presented, NULL);
+    Iris_Events_OnDisplayFader_subscribe(&reg, display_fader, &fade_frames);
+    Iris_Events_OnDisplayLoadingScreen_subscribe(&reg, instant, (void *)"loading screen shown");
+    Iris_Events_OnHideLoadingScreen_subscribe(&reg, instant, (void *)"loading screen hidden");
+    Iris_Events_OnHideFader_subscribe(&reg, instant, (void *)"fader cleared");
+    memset(&desc, 0, sizeof desc);
+    desc.loader.begin_load = load_area;
+    desc.loader.unload = unload_area;
+    desc.iris = &reg;
+    desc.events = &events;
+    nexus = tl_nexus_create(&desc);
+    if (!nexus) return 1;
+
+    printf("hold both areas (simulated, nothing shown):\n");
+    farm = tl_nexus_hold(nexus, Nexus_Levels_Farm);
+    mine = tl_nexus_hold(nexus, Nexus_Levels_Mine);
+    frames(nexus, 1, 1.0 / 60.0);
+    printf("present the farm:\n");
+    tl_nexus_present(nexus, Nexus_Levels_Farm);
+    frames(nexus, 1, 1.0 / 60.0);
+    printf("transition to the mine:\n");
+    tl_nexus_transition(nexus, Nexus_Levels_Mine);
+    frames(nexus, 4, 1.0 / 60.0);
+    printf("release the farm with a 2 s grace period:\n");
+    tl_hold_release_after(farm, 2.0);
+    frames(nexus, 60, 1.0 / 60.0);
+    printf("  after 1 s: farm %s\n", tl_nexus_is_resident(nexus, Nexus_Levels_Farm) ? "resident" : "gone");
+    frames(nexus, 61, 1.0 / 60.0);
+    printf("  after 2 s: farm %s\n", tl_nexus_is_resident(nexus, Nexus_Levels_Farm) ? "resident" : "gone");
+    tl_nexus_presented(nexus, &shown);
+    tl_hold_release(mine);
+    printf("shut down:\n");
+    tl_nexus_destroy(nexus); /* the presented mine unloads here, its lamp discarded */
+    tl_iris_discard(&reg);
+    printf("levels: farm booted %d, discarded %d; mine booted %d, discarded %d\n",
+           farm_props[0].booted + farm_props[1].booted, farm_props[0].discarded + farm_props[1].discarded,
+           mine_props[0].booted, mine_props[0].discarded);
+    return shown == (uint32_t)Nexus_Levels_Mine && farm_props[0].discarded == 1 && farm_props[1].discarded == 1 &&
+                   mine_props[0].discarded == 1 && mine_props[0].booted == 1
+               ? 0
+               : 1;
+}

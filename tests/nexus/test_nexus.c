@@ -1,0 +1,533 @@
+/* Residency and presentation rules of nexus.h, one test per rule, through a scripted loader
+   (nexus_harness.h) that traces every callback, object phase and event. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#define TL_IMPLEMENTATION
+#include "nexus_harness.h"
+
+#ifndef NATIVES_FILE
+#error "NATIVES_FILE must name runtime/threadlink/natives/Iris.Events.Native.txt"
+#endif
+
+static int setup(void **state) {
+    *state = h_world_new(true);
+    h_subscribe((h_world *)*state, true);
+    return 0;
+}
+static int teardown(void **state) {
+    h_world_free((h_world *)*state);
+    return 0;
+}
+#define W h_world *w = (h_world *)*state
+
+/* --- loading ------------------------------------------------------------------------------------ */
+
+static void test_nexus_sync_load_boots_then_initializes_before_resident(void **state) {
+    W;
+    tl_hold hold;
+    h_script_objects(w, 1, 2);
+    hold = tl_nexus_hold(w->nexus, 1);
+    assert_int_equal(tl_hold_status_of(hold), TL_HOLD_PENDING);
+    assert_string_equal(w->trace, ""); /* holding never calls back */
+    tl_nexus_update(w->nexus, 0.016);
+    assert_string_equal(w->trace, "begin1 loaded1 p1a p1b b1a b1b");
+    assert_false(tl_nexus_is_resident(w->nexus, 1));
+    assert_null(tl_nexus_try_get(w->nexus, 1));
+    assert_int_equal(tl_nexus_level_state(w->nexus, 1), TL_LEVEL_LOADING);
+    tl_nexus_update(w->nexus, 0.016);
+    assert_string_equal(w->trace, "begin1 loaded1 p1a p1b b1a b1b i1a i1b finished1 resident1");
+    assert_int_equal(tl_hold_status_of(hold), TL_HOLD_RESIDENT);
+    assert_true(tl_nexus_is_resident(w->nexus, 1));
+    assert_int_equal(tl_nexus_level_id(tl_nexus_try_get(w->nexus, 1)), 1);
+    assert_int_equal(tl_hold_level_id(hold), 1);
+    tl_hold_release(hold);
+}
+
+static void test_nexus_async_load_is_shared_by_holders_arriving_during_it(void **state) {
+    W;
+    tl_hold first, second;
+    w->scripts[2].pending_loads = 2;
+    first = tl_nexus_hold(w->nexus, 2);
+    tl_nexus_update(w->nexus, 0.016);
+    second = tl_nexus_hold(w->nexus, 2);
+    tl_nexus_update(w->nexus, 0.016);
+    tl_nexus_update(w->nexus, 0.016);
+    assert_string_equal(w->trace, "begin2 poll2 poll2 loaded2 finished2 resident2");
+    assert_int_equal(w->scripts[2].begins, 1);
+    assert_int_equal(tl_nexus_get_stats(w->nexus).loads, 1);
+    assert_int_equal(tl_hold_status_of(first), TL_HOLD_RESIDENT);
+    assert_int_equal(tl_hold_status_of(second), TL_HOLD_RESIDENT);
+    tl_hold_release(first);
+    tl_hold_release(second);
+}
+
+static void test_nexus_finished_loading_hook_is_awaited(void **state) {
+    W;
+    tl_hold hold;
+    w->scripts[3].pending_finish = 2;
+    hold = tl_nexus_hold(w->nexus, 3);
+    tl_nexus_update(w->nexus, 0.016);
+    tl_nexus_update(w->nexus, 0.016);
+    assert_int_equal(tl_hold_status_of(hold), TL_HOLD_PENDING);
+    assert_false(tl_nexus_is_resident(w->nexus, 3));
+    tl_nexus_update(w->nexus, 0.016);
+    assert_string_equal(w->trace, "begin3 loaded3 finished3 finished3 finished3 resident3");
+    assert_int_equal(tl_hold_status_of(hold), TL_HOLD_RESIDENT);
+    tl_hold_release(hold);
+}
+
+static void test_nexus_failed_load_fails_every_waiting_hold_with_the_reason(void **state) {
+    W;
+    tl_hold a, b;
+    h_script_objects(w, 4, 1);
+    w->scripts[4].fail_load = 1;
+    a = tl_nexus_hold(w->nexus, 4);
+    b = tl_nexus_hold(w->nexus, 4);
+    tl_nexus_update(w->nexus, 0.016);
+    assert_int_equal(tl_hold_status_of(a), TL_HOLD_FAILED);
+    assert_int_equal(tl_hold_status_of(b), TL_HOLD_FAILED);
+    assert_string_equal(tl_hold_reason(a), "the file is missing");
+    assert_string_equal(tl_hold_reason(b), "the file is missing");
+    assert_int_equal(w->last_item, TL_NEXUS_LOG_LOAD_FAILED);
+    assert_non_null(strstr(w->last_line, "level 4 failed to load: the file is missing"));
+    /* Undone as an unload, without events: it never was resident. */
+    assert_string_equal(w->trace, "begin4 d4a unload4"); /* its object too */
+    assert_int_equal(tl_nexus_level_state(w->nexus, 4), TL_LEVEL_UNLOADED);
+    assert_int_equal(tl_nexus_get_stats(w->nexus).active, 0);
+    tl_hold_release(a);
+    tl_hold_release(a); /* twice: nothing */
+    assert_int_equal(tl_hold_status_of(a), TL_HOLD_INVALID);
+    assert_null(tl_hold_reason(a));
+    tl_hold_release(b);
+    assert_int_equal(tl_nexus_get_stats(w->nexus).holds, 0);
+    /* Held again, it loads again (and succeeds now). */
+    w->scripts[4].fail_load = 0;
+    a = tl_nexus_hold(w->nexus, 4);
+    tl_nexus_update(w->nexus, 0.016);
+    tl_nexus_update(w->nexus, 0.016);
+    assert_int_equal(tl_hold_status_of(a), TL_HOLD_RESIDENT);
+    assert_int_equal(w->scripts[4].begins, 2);
+    tl_hold_release(a);
+}
+
+static void test_nexus_failed_preloads_are_all_named_and_nothing_boots(void **state) {
+    W;
+    tl_hold hold;
+    h_script *s = &w->scripts[5];
+    h_script_objects(w, 5, 3);
+    s->parents[1] = 0;
+    s->parents[2] = 1;
+    s->objs[0].fail = 1;
+    s->objs[2].fail = 1;
+    hold = tl_nexus_hold(w->nexus, 5);
+    tl_nexus_update(w->nexus, 0.016);
+    assert_int_equal(tl_hold_status_of(hold), TL_HOLD_FAILED);
+    assert_string_equal(tl_hold_reason(hold), "preload failed: 5a, 5c");
+    /* Nothing booted; every object discarded once, children first; then the unload callback. */
+    assert_string_equal(w->trace, "begin5 loaded5 p5a p5b p5c d5c d5b d5a unload5");
+    assert_int_equal(s->objs[1].boots, 0);
+    tl_hold_release(hold);
+}
+
+static void test_nexus_pending_loader_without_poll_fails(void **state) {
+    W;
+    tl_nexus_desc desc = h_desc(w);
+    tl_nexus *nexus;
+    tl_hold hold;
+    desc.loader.poll_load = NULL;
+    nexus = tl_nexus_create(&desc);
+    w->scripts[6].pending_loads = 1;
+    hold = tl_nexus_hold(nexus, 6);
+    tl_nexus_update(nexus, 0.016);
+    assert_string_equal(tl_hold_reason(hold), "the loader is pending and has no poll_load");
+    tl_nexus_destroy(nexus);
+}
+
+/* --- unloading ---------------------------------------------------------------------------------- */
+
+static void test_nexus_unload_follows_one_path(void **state) {
+    W;
+    tl_hold hold;
+    h_script *s = &w->scripts[1];
+    h_script_objects(w, 1, 3);
+    s->parents[1] = 0;
+    s->parents[2] = 0;
+    hold = tl_nexus_hold(w->nexus, 1);
+    tl_nexus_update(w->nexus, 0.016);
+    tl_nexus_update(w->nexus, 0.016);
+    assert_true(tl_scope_valid(tl_nexus_level_scope(tl_nexus_try_get(w->nexus, 1))));
+    w->trace[0] = '\0';
+    tl_hold_release(hold);
+    assert_true(tl_nexus_is_resident(w->nexus, 1)); /* within its delay (0: until the next update) */
+    tl_nexus_update(w->nexus, 0.016);
+    assert_string_equal(w->trace, "before1 unloading1 d1c d1b d1a unload1 unloaded1");
+    assert_int_equal(s->undiscarded_at_unloading, 3); /* OnSceneUnloading saw every object */
+    assert_false(s->scope_alive_at_unload);            /* the scope ended before the unload callback */
+    assert_false(tl_nexus_is_resident(w->nexus, 1));
+    assert_int_equal(tl_nexus_get_stats(w->nexus).resident, 0);
+    assert_int_equal(tl_content_get_stats(w->content).scopes, 1); /* the root alone */
+}
+
+static void test_nexus_unload_delay_per_level_and_hold_cancels_it(void **state) {
+    W;
+    tl_hold hold;
+    assert_true(tl_nexus_set_unload_delay(w->nexus, 2, 1.0));
+    hold = tl_nexus_hold(w->nexus, 2);
+    tl_nexus_update(w->nexus, 0.25);
+    tl_hold_release(hold);
+    tl_nexus_update(w->nexus, 0.5);
+    assert_true(tl_nexus_is_resident(w->nexus, 2));
+    hold = tl_nexus_hold(w->nexus, 2); /* cancels the countdown, no reload */
+    assert_int_equal(tl_hold_status_of(hold), TL_HOLD_RESIDENT);
+    tl_nexus_update(w->nexus, 5.0);
+    assert_true(tl_nexus_is_resident(w->nexus, 2));
+    tl_hold_release(hold); /* a new countdown of the full delay */
+    tl_nexus_update(w->nexus, 0.5);
+    assert_true(tl_nexus_is_resident(w->nexus, 2));
+    tl_nexus_update(w->nexus, 0.5);
+    assert_false(tl_nexus_is_resident(w->nexus, 2));
+    assert_int_equal(w->scripts[2].begins, 1);
+    assert_int_equal(w->scripts[2].unloads, 1);
+    assert_false(tl_nexus_set_unload_delay(w->nexus, 2, -1.0));
+}
+
+static void test_nexus_release_after_overrides_the_delay(void **state) {
+    W;
+    tl_hold hold = tl_nexus_hold(w->nexus, 3);
+    tl_nexus_update(w->nexus, 0.016);
+    tl_hold_release_after(hold, 2.0);
+    tl_nexus_update(w->nexus, 1.5);
+    assert_true(tl_nexus_is_resident(w->nexus, 3));
+    tl_nexus_update(w->nexus, 0.5);
+    assert_false(tl_nexus_is_resident(w->nexus, 3));
+}
+
+static void test_nexus_release_twice_does_nothing(void **state) {
+    W;
+    tl_hold a = tl_nexus_hold(w->nexus, 1), b = tl_nexus_hold(w->nexus, 1), zero;
+    memset(&zero, 0, sizeof zero);
+    tl_nexus_update(w->nexus, 0.016);
+    tl_hold_release(a);
+    tl_hold_release(a);
+    tl_hold_release(zero);
+    tl_nexus_update(w->nexus, 0.016);
+    assert_true(tl_nexus_is_resident(w->nexus, 1)); /* b still holds it */
+    assert_int_equal(tl_nexus_get_stats(w->nexus).holds, 1);
+    tl_hold_release(b);
+    tl_nexus_update(w->nexus, 0.016);
+    assert_false(tl_nexus_is_resident(w->nexus, 1));
+}
+
+static void test_nexus_hold_during_unload_waits_then_loads_again(void **state) {
+    W;
+    tl_hold hold = tl_nexus_hold(w->nexus, 4);
+    w->scripts[4].pending_before = 1;
+    tl_nexus_update(w->nexus, 0.016);
+    tl_hold_release(hold);
+    tl_nexus_update(w->nexus, 0.016);
+    assert_int_equal(tl_nexus_level_state(w->nexus, 4), TL_LEVEL_UNLOADING);
+    assert_false(tl_nexus_is_resident(w->nexus, 4)); /* unloading: not resident */
+    assert_null(tl_nexus_try_get(w->nexus, 4));
+    hold = tl_nexus_hold(w->nexus, 4);
+    assert_int_equal(tl_hold_status_of(hold), TL_HOLD_PENDING);
+    w->trace[0] = '\0';
+    tl_nexus_update(w->nexus, 0.016);
+    assert_string_equal(w->trace, "before4 unloading4 unload4 unloaded4 begin4 loaded4 finished4 resident4");
+    assert_int_equal(tl_hold_status_of(hold), TL_HOLD_RESIDENT);
+    assert_int_equal(w->scripts[4].begins, 2);
+    tl_hold_release(hold);
+}
+
+static void test_nexus_release_during_load_unloads_after_it(void **state) {
+    W;
+    tl_hold hold;
+    w->scripts[5].pending_loads = 1;
+    hold = tl_nexus_hold(w->nexus, 5);
+    tl_nexus_update(w->nexus, 0.016);
+    tl_hold_release_after(hold, 0.5);
+    tl_nexus_update(w->nexus, 0.016); /* the load completes: resident, its delay starts */
+    assert_true(tl_nexus_is_resident(w->nexus, 5));
+    tl_nexus_update(w->nexus, 0.25);
+    assert_true(tl_nexus_is_resident(w->nexus, 5));
+    tl_nexus_update(w->nexus, 0.25);
+    assert_false(tl_nexus_is_resident(w->nexus, 5));
+}
+
+static void test_nexus_idle_resident_levels_are_not_visited(void **state) {
+    W;
+    tl_hold holds[6];
+    uint32_t i;
+    for (i = 0; i < 6; i++) holds[i] = tl_nexus_hold(w->nexus, i);
+    assert_int_equal(tl_nexus_get_stats(w->nexus).active, 6);
+    tl_nexus_update(w->nexus, 0.016);
+    assert_int_equal(tl_nexus_get_stats(w->nexus).resident, 6);
+    assert_int_equal(tl_nexus_get_stats(w->nexus).active, 0);
+    for (i = 0; i < 6; i++) tl_hold_release(holds[i]);
+}
+
+/* --- scopes ---------------------------------------------------------------------------------------- */
+
+static void test_nexus_level_scope_and_moved_entity(void **state) {
+    W;
+    tl_hold field = tl_nexus_hold(w->nexus, 1), town = tl_nexus_hold(w->nexus, 2);
+    tl_scope fs, ts, npc;
+    tl_nexus_update(w->nexus, 0.016);
+    fs = tl_nexus_level_scope(tl_nexus_try_get(w->nexus, 1));
+    ts = tl_nexus_level_scope(tl_nexus_try_get(w->nexus, 2));
+    assert_true(tl_scope_valid(fs));
+    assert_int_equal(tl_scope_get_kind(fs), TL_SCOPE_LEVEL);
+    assert_string_equal(tl_scope_name(fs), "Level 1");
+    npc = tl_scope_create(fs, "Npc", TL_SCOPE_ENTITY);
+    assert_true(tl_scope_reparent(npc, ts)); /* it walks into town */
+    tl_hold_release(field);
+    tl_nexus_update(w->nexus, 0.016);
+    assert_false(tl_scope_valid(fs));
+    assert_true(tl_scope_valid(npc));
+    tl_hold_release(town);
+    tl_nexus_update(w->nexus, 0.016);
+    assert_false(tl_scope_valid(npc)); /* it ended with its new level */
+}
+
+/* --- reentrancy, shutdown ----------------------------------------------------------------------- */
+
+static tl_preload_status reentrant_begin(void *ctx, tl_nexus_level *level) {
+    h_world *w = (h_world *)ctx;
+    tl_hold other;
+    tl_nexus_update(tl_nexus_level_nexus(level), 0.0);   /* refused */
+    tl_nexus_destroy(tl_nexus_level_nexus(level));       /* refused */
+    other = tl_nexus_hold(tl_nexus_level_nexus(level), 7); /* allowed */
+    h_trace(w, "begin%u", tl_nexus_level_id(level));
+    tl_hold_release(other);
+    return TL_PRELOAD_DONE;
+}
+
+static void test_nexus_callbacks_may_hold_but_not_update(void **state) {
+    W;
+    tl_nexus_desc desc = h_desc(w);
+    tl_nexus *nexus;
+    tl_hold hold;
+    desc.loader.begin_load = reentrant_begin;
+    nexus = tl_nexus_create(&desc);
+    hold = tl_nexus_hold(nexus, 1);
+    w->records = 0;
+    tl_nexus_update(nexus, 0.016);
+    assert_int_equal(w->records, 2);
+    assert_int_equal(w->last_item, TL_NEXUS_LOG_REENTRANT_CALL);
+    assert_int_equal(tl_hold_status_of(hold), TL_HOLD_RESIDENT);
+    tl_hold_release(hold);
+    tl_nexus_destroy(nexus);
+}
+
+typedef struct shut_sub {
+    h_world *w;
+} shut_sub;
+static void shut_sub_discard(void *self, tl_core *core) {
+    (void)core;
+    h_trace(((shut_sub *)self)->w, "subsystem-discard");
+}
+static const tl_subsystem shut_subsystem = {"Registry", NULL, NULL, NULL, shut_sub_discard};
+
+static void test_nexus_core_discard_unloads_levels_before_subsystems(void **state) {
+    W;
+    tl_core core;
+    tl_core_desc cdesc;
+    tl_nexus_desc desc = h_desc(w);
+    tl_nexus *nexus;
+    shut_sub sub;
+    tl_hold resident, loading;
+    sub.w = w;
+    memset(&cdesc, 0, sizeof cdesc);
+    cdesc.logger = &w->logger;
+    assert_true(tl_core_init(&core, &cdesc));
+    assert_true(tl_core_weave(&core, &shut_subsystem, &sub));
+    while (tl_core_deploy(&core) == TL_DEPLOY_PENDING) {}
+    desc.core = &core;
+    nexus = tl_nexus_create(&desc);
+    h_script_objects(w, 1, 1);
+    w->scripts[2].pending_loads = 5;
+    resident = tl_nexus_hold(nexus, 1);
+    tl_nexus_update(nexus, 0.016);
+    tl_nexus_update(nexus, 0.016);
+    loading = tl_nexus_hold(nexus, 2);
+    tl_nexus_update(nexus, 0.016);
+    w->trace[0] = '\0';
+    tl_core_discard(&core);
+    assert_string_equal(w->trace,
+                        "before1 unloading1 d1a unload1 unloaded1 unload2 subsystem-discard");
+    assert_int_equal(tl_hold_status_of(resident), TL_HOLD_INVALID);
+    assert_int_equal(tl_hold_status_of(loading), TL_HOLD_INVALID);
+    assert_int_equal(tl_nexus_hold(nexus, 1).nexus, NULL); /* refused after shutdown */
+    tl_nexus_destroy(nexus);
+}
+
+static void test_nexus_destroy_before_the_core_unregisters(void **state) {
+    W;
+    tl_core core;
+    tl_nexus_desc desc = h_desc(w);
+    tl_nexus *nexus;
+    assert_true(tl_core_init(&core, NULL));
+    desc.core = &core;
+    nexus = tl_nexus_create(&desc);
+    tl_nexus_destroy(nexus);
+    tl_core_discard(&core); /* no hook left to call into freed memory (ASan would see it) */
+    assert_int_equal(core.hook_count, 0);
+}
+
+/* --- presentation ------------------------------------------------------------------------------- */
+
+static void test_nexus_present_holds_shows_then_releases_the_previous(void **state) {
+    W;
+    uint32_t shown = 0;
+    tl_hold kept;
+    assert_true(tl_nexus_present(w->nexus, 1));
+    tl_nexus_update(w->nexus, 0.016); /* loads */
+    tl_nexus_update(w->nexus, 0.016); /* shows */
+    assert_true(tl_nexus_presented(w->nexus, &shown));
+    assert_int_equal(shown, 1);
+    kept = tl_nexus_hold(w->nexus, 1); /* another system holds level 1 too */
+    assert_true(tl_nexus_present(w->nexus, 2));
+    w->trace[0] = '\0';
+    tl_nexus_update(w->nexus, 0.016);
+    tl_nexus_update(w->nexus, 0.016);
+    assert_string_equal(w->trace, "begin2 loaded2 finished2 resident2 presented2");
+    assert_true(tl_nexus_is_resident(w->nexus, 1)); /* still held by the other system */
+    assert_true(tl_nexus_present(w->nexus, 3));
+    tl_nexus_update(w->nexus, 0.016);
+    tl_nexus_update(w->nexus, 0.016);
+    tl_nexus_update(w->nexus, 0.016);
+    assert_false(tl_nexus_is_resident(w->nexus, 2)); /* held only by presentation: unloaded */
+    assert_true(tl_nexus_stop_presenting(w->nexus));
+    tl_nexus_update(w->nexus, 0.016);
+    tl_nexus_update(w->nexus, 0.016);
+    assert_false(tl_nexus_presented(w->nexus, &shown));
+    assert_false(tl_nexus_is_resident(w->nexus, 3));
+    tl_hold_release(kept);
+}
+
+static void test_nexus_transition_waits_for_each_provider(void **state) {
+    W;
+    w->provider_pending[0] = 1; /* the fader takes a frame */
+    w->provider_pending[3] = 1;
+    assert_true(tl_nexus_transition(w->nexus, 1));
+    tl_nexus_update(w->nexus, 0.016);
+    assert_string_equal(w->trace, "fader+...");
+    tl_nexus_update(w->nexus, 0.016);
+    assert_string_equal(w->trace, "fader+... fader+ loading+ begin1 loaded1 finished1 resident1");
+    tl_nexus_update(w->nexus, 0.016);
+    assert_string_equal(w->trace, "fader+... fader+ loading+ begin1 loaded1 finished1 resident1 presented1 "
+                                  "loading- fader-...");
+    assert_int_equal(tl_nexus_presentations_pending(w->nexus), 1);
+    tl_nexus_update(w->nexus, 0.016);
+    assert_int_equal(tl_nexus_presentations_pending(w->nexus), 0);
+    assert_non_null(strstr(w->trace, "fader-... fader-"));
+}
+
+static void test_nexus_presentations_run_in_call_order(void **state) {
+    W;
+    uint32_t shown = 0;
+    int i;
+    assert_true(tl_nexus_present(w->nexus, 1));
+    assert_true(tl_nexus_transition(w->nexus, 2));
+    assert_true(tl_nexus_present(w->nexus, 3));
+    for (i = 0; i < 10; i++) tl_nexus_update(w->nexus, 0.016);
+    assert_true(tl_nexus_presented(w->nexus, &shown));
+    assert_int_equal(shown, 3);
+    {
+        const char *p1 = strstr(w->trace, "presented1"), *p2 = strstr(w->trace, "presented2");
+        const char *p3 = strstr(w->trace, "presented3"), *f = strstr(w->trace, "fader+");
+        assert_true(p1 && f && p2 && p3 && p1 < f && f < p2 && p2 < p3);
+    }
+    assert_false(tl_nexus_is_resident(w->nexus, 1));
+    assert_false(tl_nexus_is_resident(w->nexus, 2));
+}
+
+static void test_nexus_failed_presentation_keeps_the_previous_level(void **state) {
+    W;
+    uint32_t shown = 0;
+    int i;
+    assert_true(tl_nexus_present(w->nexus, 1));
+    w->scripts[2].fail_load = 1;
+    assert_true(tl_nexus_transition(w->nexus, 2));
+    for (i = 0; i < 6; i++) tl_nexus_update(w->nexus, 0.016);
+    assert_true(tl_nexus_presented(w->nexus, &shown));
+    assert_int_equal(shown, 1);
+    assert_true(tl_nexus_is_resident(w->nexus, 1));
+    assert_non_null(strstr(w->trace, "loading- fader-")); /* the screens were hidden again */
+    assert_int_equal(tl_nexus_presentations_pending(w->nexus), 0);
+}
+
+/* --- the native events file: nexus.h's rows follow initium.h's nine ----------------------------- */
+
+static void test_nexus_native_events_file_matches_the_runtime(void **state) {
+    static const char *expected[9][2] = {
+        {"OnSceneLoaded", "(tl_nexus_level *)"}, {"OnSceneResident", "(tl_nexus_level *)"},
+        {"OnScenePresented", "(tl_nexus_level *)"}, {"OnSceneUnloading", "(tl_nexus_level *)"},
+        {"OnSceneUnloaded", "(uint32_t)"}, {"OnDisplayFader", "(tl_nexus *)->bool"},
+        {"OnDisplayLoadingScreen", "(tl_nexus *)->bool"}, {"OnHideLoadingScreen", "(tl_nexus *)->bool"},
+        {"OnHideFader", "(tl_nexus *)->bool"},
+    };
+    const uint32_t signatures[9] = {TL_NEXUS_SIG_LEVEL, TL_NEXUS_SIG_LEVEL, TL_NEXUS_SIG_LEVEL,
+                                    TL_NEXUS_SIG_LEVEL, TL_NEXUS_SIG_ID, TL_NEXUS_SIG_PROVIDER,
+                                    TL_NEXUS_SIG_PROVIDER, TL_NEXUS_SIG_PROVIDER, TL_NEXUS_SIG_PROVIDER};
+    const tl_nexus_events native = TL_NEXUS_EVENTS_NATIVE;
+    const uint32_t ordinals[9] = {native.scene_loaded, native.scene_resident, native.scene_presented,
+                                  native.scene_unloading, native.scene_unloaded, native.display_fader,
+                                  native.display_loading_screen, native.hide_loading_screen, native.hide_fader};
+    char line[256];
+    int n = 0;
+    FILE *file = fopen(NATIVES_FILE, "r");
+    (void)state;
+    assert_non_null(file);
+    while (fgets(line, sizeof line, file)) {
+        char *paren;
+        size_t len = strcspn(line, "\r\n");
+        line[len] = '\0';
+        if (len == 0 || strncmp(line, "//", 2) == 0) continue;
+        if (n++ < 9) continue; /* initium.h's */
+        assert_true(n - 10 < 9);
+        paren = strchr(line, '(');
+        assert_non_null(paren);
+        *paren = '\0';
+        assert_string_equal(line, expected[n - 10][0]);
+        *paren = '(';
+        assert_string_equal(paren, expected[n - 10][1]);
+        assert_int_equal(tl_hash32(paren, strlen(paren), 0), signatures[n - 10]);
+        assert_int_equal(ordinals[n - 10], (uint32_t)(n - 1));
+    }
+    fclose(file);
+    assert_int_equal(n, 18);
+}
+
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        T(test_nexus_sync_load_boots_then_initializes_before_resident),
+        T(test_nexus_async_load_is_shared_by_holders_arriving_during_it),
+        T(test_nexus_finished_loading_hook_is_awaited),
+        T(test_nexus_failed_load_fails_every_waiting_hold_with_the_reason),
+        T(test_nexus_failed_preloads_are_all_named_and_nothing_boots),
+        T(test_nexus_pending_loader_without_poll_fails),
+        T(test_nexus_unload_follows_one_path),
+        T(test_nexus_unload_delay_per_level_and_hold_cancels_it),
+        T(test_nexus_release_after_overrides_the_delay),
+        T(test_nexus_release_twice_does_nothing),
+        T(test_nexus_hold_during_unload_waits_then_loads_again),
+        T(test_nexus_release_during_load_unloads_after_it),
+        T(test_nexus_idle_resident_levels_are_not_visited),
+        T(test_nexus_level_scope_and_moved_entity),
+        T(test_nexus_callbacks_may_hold_but_not_update),
+        T(test_nexus_core_discard_unloads_levels_before_subsystems),
+        T(test_nexus_destroy_before_the_core_unregisters),
+        T(test_nexus_present_holds_shows_then_releases_the_previous),
+        T(test_nexus_transition_waits_for_each_provider),
+        T(test_nexus_presentations_run_in_call_order),
+        T(test_nexus_failed_presentation_keeps_the_previous_level),
+        T(test_nexus_native_events_file_matches_the_runtime),
+    };
+    return cmocka_run_group_tests_name("nexus", tests, NULL, NULL);
+}
