@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/nexus.h -- levels: residency holds, loading and unloading, presentation.
 
    WHAT
