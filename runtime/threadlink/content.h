@@ -544,6 +544,7 @@ struct tl_content {
     tl__content_loadreq *loads;
     uint32_t load_len, load_cap;
     uint64_t stat_loads, stat_releases;
+    void *zstd_dctx; /* one decompression context for every zstd entry (ZSTD_DCtx) */
 };
 
 /* --- logging ------------------------------------------------------------------------------------- */
@@ -1304,9 +1305,55 @@ static void tl__content_slot_release(tl_content *ctx, uint32_t index) {
     }
 }
 
+/* Reads `size` bytes at `offset` in chunks that fit the L2 cache, hashing each chunk (XXH64) right
+   after it is read, while its bytes are still in the cache: a second pass over a large asset
+   would fetch it all from memory again. */
+#define TL__CONTENT_READ_CHUNK ((size_t)128 * 1024)
+static bool tl__content_read_hashing(tl_content *ctx, void *file, uint64_t offset, unsigned char *dst, size_t size,
+                                     uint64_t *hash) {
+    XXH64_state_t state;
+    size_t at = 0;
+    if (size <= TL__CONTENT_READ_CHUNK) {
+        if (!ctx->io.read(ctx->io.user, file, offset, dst, size)) return false;
+        *hash = XXH64(dst, size, 0);
+        return true;
+    }
+    XXH64_reset(&state, 0);
+    while (at < size) {
+        size_t n = size - at < TL__CONTENT_READ_CHUNK ? size - at : TL__CONTENT_READ_CHUNK;
+        if (!ctx->io.read(ctx->io.user, file, offset + at, dst + at, n)) return false;
+        XXH64_update(&state, dst + at, n);
+        at += n;
+    }
+    *hash = XXH64_digest(&state);
+    return true;
+}
+
+/* Decompresses an entry's stored bytes into `bytes` (e->size of them). zstd entries share the
+   context's decompression context: ZSTD_decompress would allocate and free one (~100 KB) per
+   call, which costs more than decoding a small asset. */
+static bool tl__content_decode_entry(tl_content *ctx, const tl__content_entry *e, const unsigned char *stored,
+                                     unsigned char *bytes) {
+#ifdef TL_CONTENT_ZSTD
+    if (e->codec == TL_CF_CODEC_ZSTD) {
+        size_t got;
+        /* One frame whose declared content size is the original size exactly (as tl_cf_decode). */
+        if (ZSTD_getFrameContentSize(stored, (size_t)e->stored) != (unsigned long long)e->size) return false;
+        got = ZSTD_findFrameCompressedSize(stored, (size_t)e->stored);
+        if (ZSTD_isError(got) || got != e->stored) return false;
+        if (!ctx->zstd_dctx && !(ctx->zstd_dctx = ZSTD_createDCtx())) return false;
+        got = ZSTD_decompressDCtx((ZSTD_DCtx *)ctx->zstd_dctx, bytes, (size_t)e->size, stored, (size_t)e->stored);
+        return !ZSTD_isError(got) && got == e->size;
+    }
+#endif
+    (void)ctx;
+    return tl_cf_decode(e->codec, stored, e->stored, bytes, e->size);
+}
+
 /* Reads an entry's stored bytes synchronously (a packed entry from its open archive, a flat one
    from its own file, checked against the catalog's size). */
-static unsigned char *tl__content_read_stored(tl_content *ctx, const tl__content_entry *e, const char **why) {
+static unsigned char *tl__content_read_stored(tl_content *ctx, const tl__content_entry *e, const char **why,
+                                              uint64_t *hash, bool *hashed) {
     tl__content_dirrec *d = &ctx->dirs[e->dir];
     unsigned char *buf = (unsigned char *)TL_MALLOC((size_t)e->stored + 1);
     if (!buf) {
@@ -1314,7 +1361,10 @@ static unsigned char *tl__content_read_stored(tl_content *ctx, const tl__content
         return NULL;
     }
     if (d->packed) {
-        if (ctx->io.read(ctx->io.user, d->archives[e->archive], e->offset, buf, (size_t)e->stored)) return buf;
+        *hashed = e->codec == TL_CF_CODEC_RAW && !ctx->trust_bytes;
+        if (*hashed ? tl__content_read_hashing(ctx, d->archives[e->archive], e->offset, buf, (size_t)e->stored, hash)
+                    : ctx->io.read(ctx->io.user, d->archives[e->archive], e->offset, buf, (size_t)e->stored))
+            return buf;
         *why = "archive read error";
     } else {
         char *path = tl__content_join(d->path, e->path, NULL);
@@ -1337,7 +1387,15 @@ static unsigned char *tl__content_read_stored(tl_content *ctx, const tl__content
 /* Completes a load from its stored bytes (NULL: the read failed with `why`): decompress, check
    the XXH64, decode. The slot is READY or FAILED afterwards; with no references left it is
    queued, so the next collect releases it. Takes ownership of `stored`. */
+static void tl__content_finish_hashed(tl_content *ctx, uint32_t index, unsigned char *stored, const char *why,
+                                      const uint64_t *hash);
 static void tl__content_finish(tl_content *ctx, uint32_t index, unsigned char *stored, const char *why) {
+    tl__content_finish_hashed(ctx, index, stored, why, NULL);
+}
+
+/* tl__content_finish with the XXH64 of the decoded bytes already computed (NULL: not yet). */
+static void tl__content_finish_hashed(tl_content *ctx, uint32_t index, unsigned char *stored, const char *why,
+                                      const uint64_t *hash) {
     tl__content_slot *s = &ctx->slots[index];
     tl__content_entry *e = s->entry;
     unsigned char *bytes = stored;
@@ -1346,14 +1404,14 @@ static void tl__content_finish(tl_content *ctx, uint32_t index, unsigned char *s
     if (bytes && e->codec != TL_CF_CODEC_RAW) {
         bytes = (unsigned char *)TL_MALLOC((size_t)e->size + 1);
         if (!bytes) why = "out of memory";
-        else if (!tl_cf_decode(e->codec, stored, e->stored, bytes, e->size)) {
+        else if (!tl__content_decode_entry(ctx, e, stored, bytes)) {
             TL_FREE(bytes);
             bytes = NULL;
             why = "stored bytes do not decode";
         }
         TL_FREE(stored);
     }
-    if (bytes && !ctx->trust_bytes && XXH64(bytes, (size_t)e->size, 0) != e->xxh64) {
+    if (bytes && !ctx->trust_bytes && (hash ? *hash : XXH64(bytes, (size_t)e->size, 0)) != e->xxh64) {
         TL_FREE(bytes);
         bytes = NULL;
         why = "XXH64 differs from the directory's record (corrupt content)";
@@ -1393,6 +1451,8 @@ static void tl__content_load_now(tl_content *ctx, uint32_t index) {
     tl__content_slot *s = &ctx->slots[index];
     const char *why = NULL;
     unsigned char *stored;
+    uint64_t hash = 0;
+    bool hashed = false;
     if (s->in_flight) {
         int r;
         while ((r = ctx->io.read_poll(ctx->io.user, s->request)) == TL_CONTENT_IO_PENDING) {
@@ -1408,9 +1468,9 @@ static void tl__content_load_now(tl_content *ctx, uint32_t index) {
             why = "read error";
         }
     } else {
-        stored = tl__content_read_stored(ctx, s->entry, &why);
+        stored = tl__content_read_stored(ctx, s->entry, &why, &hash, &hashed);
     }
-    tl__content_finish(ctx, index, stored, why);
+    tl__content_finish_hashed(ctx, index, stored, why, hashed ? &hash : NULL);
 }
 
 /* Starts an asynchronous read through the backend; false when it could not start (the slot is
@@ -2489,6 +2549,9 @@ void tl_content_shutdown(tl_content *ctx) {
     TL_FREE(ctx->refs);
     TL_FREE(ctx->slots);
     TL_FREE(ctx->scopes);
+#ifdef TL_CONTENT_ZSTD
+    ZSTD_freeDCtx((ZSTD_DCtx *)ctx->zstd_dctx);
+#endif
     TL_FREE(ctx);
 }
 

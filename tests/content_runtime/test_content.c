@@ -5,6 +5,7 @@
 #define TL_CONTENT_ZSTD
 #include "content_test_util.h"
 
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -353,6 +354,70 @@ static void test_content_corrupt_archives_refused(void **state) {
     unlink(path);
     assert_false(registers(dir, false));
     assert_true(log_has("not a content directory"));
+}
+
+/* A byte of a raw entry read in several chunks (hashed as each chunk is read), flipped in the
+   archive where the blob's bytes at `at` are stored: the load fails as corrupt content. */
+static void corrupt_raw_blob_at(const char *dir, const unsigned char *blob, size_t blob_size, size_t at) {
+    char path[1000];
+    DIR *listing = opendir(dir);
+    struct dirent *ent;
+    bool done = false;
+    assert_non_null(listing);
+    while (!done && (ent = readdir(listing)) != NULL) {
+        size_t size = 0, i;
+        unsigned char *d;
+        if (!strstr(ent->d_name, ".tlpk")) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
+        d = read_file(path, &size);
+        assert_non_null(d);
+        for (i = 0; size >= blob_size && i + blob_size <= size && !done; i++)
+            if (memcmp(d + i, blob, blob_size) == 0) {
+                d[i + at] ^= 0x5a;
+                assert_true(write_file(path, d, size));
+                done = true;
+            }
+        free(d);
+    }
+    closedir(listing);
+    assert_true(done);
+}
+
+static void test_content_corrupt_raw_entry_in_any_chunk_fails(void **state) {
+    char dir[600], path[1000];
+    size_t blob_size = 0, at[2];
+    unsigned char *blob;
+    int k;
+    (void)state;
+    snprintf(path, sizeof path, "%s/assets/Blobs/blob24.bin", g_root);
+    blob = read_file(path, &blob_size);
+    assert_non_null(blob);
+    assert_true(blob_size > 3 * 128 * 1024); /* several read chunks */
+    at[0] = 5;
+    at[1] = blob_size - 3;
+    snprintf(dir, sizeof dir, "%s/raw", g_tmp);
+    for (k = 0; k < 2; k++) {
+        tl_content *c;
+        tl_scope s;
+        tl_asset a;
+        copy_dir(out_dir("MainRaw"), dir);
+        c = make_ctx(NULL);
+        assert_true(tl_content_dir_valid(tl_content_register_dir(c, dir)));
+        s = tl_scope_create(tl_content_root(c), "S", TL_SCOPE_LEVEL);
+        a = tl_scope_load_name(s, "Blobs/blob24");
+        assert_true(tl_asset_valid(a) && tl_asset_size(a) == blob_size);
+        assert_memory_equal(tl_asset_object(a), blob, blob_size);
+        tl_content_shutdown(c);
+        corrupt_raw_blob_at(dir, blob, blob_size, at[k]);
+        c = make_ctx(NULL);
+        assert_true(tl_content_dir_valid(tl_content_register_dir(c, dir)));
+        s = tl_scope_create(tl_content_root(c), "S", TL_SCOPE_LEVEL);
+        assert_false(tl_asset_valid(tl_scope_load_name(s, "Blobs/blob24")));
+        assert_true(log_has("corrupt content"));
+        assert_true(tl_asset_valid(tl_scope_load_name(s, "Blobs/blob23")));
+        tl_content_shutdown(c);
+    }
+    free(blob);
 }
 
 static void test_content_corrupt_flat_files_fail_to_load(void **state) {
@@ -1184,6 +1249,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_content_names_gone_after_unregister),
         cmocka_unit_test(test_content_corrupt_archives_refused),
         cmocka_unit_test(test_content_corrupt_flat_files_fail_to_load),
+        cmocka_unit_test(test_content_corrupt_raw_entry_in_any_chunk_fails),
         cmocka_unit_test(test_content_flat_windows_names_refused),
         cmocka_unit_test(test_content_kinds_decode_and_destroy),
         cmocka_unit_test(test_content_dedupe_per_scope),

@@ -1,0 +1,343 @@
+/* Benchmark of runtime/threadlink/content.h loading from disk (issue 31): every asset loaded once
+ * through tl_scope_load from a directory packed by threadlink-gen (raw, lz4, zstd entries, each
+ * verified by its XXH64), against PhysFS reading the same files from a stored (uncompressed) zip
+ * and against plain stdio (fopen/fread) from a directory, in one run, warm page cache.
+ *
+ * Three trees: "small" (4,000 assets of 1 KB), "large" (24 of 4 MiB) and "mixed" (4,000 assets,
+ * ~108 MB, sizes from 200 bytes to ~1.5 MB; one file in three incompressible). Each contestant
+ * loads every asset of a tree into a buffer it keeps (threadlink: no kind registered, so the
+ * asset is kept as its bytes; PhysFS and stdio: a malloc'd buffer per file), then everything is
+ * freed outside the timing. Rounds alternate the contestants' order so host drift cancels out;
+ * each figure is the median over rounds.
+ *
+ *   bench_content_load THREADLINK_GEN [ROUNDS] */
+#define _GNU_SOURCE
+#define TL_IMPLEMENTATION
+#define TL_CONTENT_LZ4
+#define TL_CONTENT_ZSTD
+#include <threadlink/content.h>
+
+#include <physfs.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_ROUNDS 31
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(const double *v, int n) {
+    double s[MAX_ROUNDS];
+    memcpy(s, v, (size_t)n * sizeof *v);
+    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+static uint64_t rng(uint64_t *s) {
+    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+    return *s;
+}
+
+static void run(const char *cmd) {
+    if (system(cmd) != 0) {
+        fprintf(stderr, "bench_content_load: failed: %s\n", cmd);
+        exit(1);
+    }
+}
+
+/* ---- the trees ------------------------------------------------------------------------------- */
+
+typedef struct tree {
+    const char *set;   /* small, large, mixed: src_<set>/ and <set>.zip */
+    uint32_t count;
+    char (*rel)[32];   /* D07/asset_00042.bin */
+    char (*name)[32];  /* D07/asset_00042: the asset's name */
+    size_t *size;
+    double mb;
+} tree;
+
+/* A file of `size` bytes: incompressible (like PNG or Ogg data) or text-like. */
+static void fill(unsigned char *data, size_t size, int random, uint64_t *s) {
+    static const char words[][8] = {"sprite ", "level  ", "enemy  ", "42,17; ", "tile=3 ", "door   "};
+    size_t b;
+    for (b = 0; b < size; b++)
+        data[b] = random ? (unsigned char)rng(s) : (unsigned char)words[(b / 7 + (rng(s) % 5 == 0)) % 6][b % 7];
+}
+
+/* Sizes of the mixed tree: mostly small, a tail of large ones, scaled to `total` bytes. */
+static void mixed_sizes(size_t *size, uint32_t n, double total, uint64_t *s) {
+    double sum = 0, *w = (double *)malloc(n * sizeof *w);
+    uint32_t i;
+    for (i = 0; i < n; i++) {
+        uint64_t r = rng(s) % 100;
+        double u = (double)(rng(s) % 1000) / 1000.0;
+        w[i] = r < 60 ? 1 + 15 * u : r < 90 ? 16 + 112 * u : 128 + 1400 * u; /* KB-ish weights */
+        sum += w[i];
+    }
+    for (i = 0; i < n; i++) size[i] = (size_t)(w[i] / sum * total) + 200;
+    free(w);
+}
+
+static void make_tree(tree *t, const char *set, uint32_t count, size_t fixed, uint64_t seed) {
+    uint64_t s = seed;
+    uint32_t i;
+    size_t max = 0;
+    unsigned char *data;
+    char path[256];
+    double total = 0;
+    t->set = set;
+    t->count = count;
+    t->rel = (char (*)[32])calloc(count, sizeof *t->rel);
+    t->name = (char (*)[32])calloc(count, sizeof *t->name);
+    t->size = (size_t *)calloc(count, sizeof *t->size);
+    if (fixed) {
+        for (i = 0; i < count; i++) t->size[i] = fixed;
+    } else {
+        mixed_sizes(t->size, count, 108e6, &s);
+    }
+    for (i = 0; i < count; i++) max = t->size[i] > max ? t->size[i] : max;
+    data = (unsigned char *)malloc(max);
+    snprintf(path, sizeof path, "src_%s", set);
+    mkdir(path, 0755);
+    for (i = 0; i < 40 && i < count; i++) {
+        snprintf(path, sizeof path, "src_%s/D%02u", set, i);
+        mkdir(path, 0755);
+    }
+    for (i = 0; i < count; i++) {
+        FILE *f;
+        snprintf(t->name[i], sizeof t->name[i], "D%02u/asset_%05u", i % 40, i);
+        snprintf(t->rel[i], sizeof t->rel[i], "%s.bin", t->name[i]);
+        snprintf(path, sizeof path, "src_%s/%s", set, t->rel[i]);
+        fill(data, t->size[i], i % 3 == 0, &s);
+        f = fopen(path, "wb");
+        if (!f || fwrite(data, 1, t->size[i], f) != t->size[i] || fclose(f) != 0) {
+            fprintf(stderr, "bench_content_load: cannot write %s\n", path);
+            exit(1);
+        }
+        total += (double)t->size[i];
+    }
+    t->mb = total / 1e6;
+    free(data);
+}
+
+/* The stored zip for PhysFS (python3's zipfile, ZIP_STORED). */
+static void make_zip(const tree *t) {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "cd src_%s && python3 -c \"import os, zipfile\n"
+             "z = zipfile.ZipFile('../%s.zip', 'w', zipfile.ZIP_STORED)\n"
+             "for d, _, fs in sorted(os.walk('.')):\n"
+             "    for f in sorted(fs): z.write(os.path.join(d, f)[2:])\n"
+             "z.close()\"",
+             t->set, t->set);
+    run(cmd);
+}
+
+/* ---- the contestants ------------------------------------------------------------------------- */
+
+static const char *const codecs[] = {"raw", "lz4", "zstd"};
+static const char *const codec_json[] = {"none", "lz4", "zstd"};
+
+typedef struct tl_case {
+    tl_content *content;
+    uint32_t *ids;
+} tl_case;
+
+static void tl_case_open(tl_case *c, const tree *t, int codec) {
+    tl_content_desc desc;
+    char path[256];
+    uint32_t i;
+    memset(&desc, 0, sizeof desc);
+    desc.manual_collect = true;
+    desc.release_delay_frames = TL_CONTENT_NO_DELAY;
+    c->content = tl_content_create(&desc);
+    snprintf(path, sizeof path, "out/%s_%s", t->set, codecs[codec]);
+    if (!tl_content_dir_valid(tl_content_register_dir(c->content, path))) exit(1);
+    c->ids = (uint32_t *)malloc(t->count * sizeof *c->ids);
+    for (i = 0; i < t->count; i++)
+        if ((c->ids[i] = tl_content_find(c->content, t->name[i])) == 0) {
+            fprintf(stderr, "bench_content_load: %s: no asset %s\n", path, t->name[i]);
+            exit(1);
+        }
+}
+
+/* Every asset once through tl_scope_load (read, XXH64 verified, decoded); the time of the loads. */
+static double tl_load_all(tl_case *c, const tree *t, unsigned char **check) {
+    tl_scope scope = tl_scope_create(tl_content_root(c->content), "Round", TL_SCOPE_LEVEL);
+    uint64_t loads = tl_content_get_stats(c->content).loads, sum = 0;
+    double t0 = now_ms(), ms;
+    uint32_t i;
+    for (i = 0; i < t->count; i++) {
+        tl_asset a = tl_scope_load(scope, c->ids[i]);
+        const unsigned char *bytes = (const unsigned char *)tl_asset_object(a);
+        if (!bytes) exit(1);
+        sum += tl_asset_size(a) + bytes[0];
+    }
+    ms = now_ms() - t0;
+    if (check)
+        for (i = 0; i < t->count; i++)
+            if (memcmp(tl_asset_object(tl_scope_load(scope, c->ids[i])), check[i], t->size[i]) != 0) {
+                fprintf(stderr, "bench_content_load: %s differs\n", t->name[i]);
+                exit(1);
+            }
+    tl_scope_dispose(scope);
+    tl_content_collect(c->content);
+    if (tl_content_get_stats(c->content).loads != loads + t->count || tl_content_live_assets(c->content) != 0 || sum == 0) {
+        fprintf(stderr, "bench_content_load: the round did not load every asset afresh\n");
+        exit(1);
+    }
+    return ms;
+}
+
+static void free_all(unsigned char **bufs, uint32_t n) {
+    uint32_t i;
+    for (i = 0; i < n; i++) free(bufs[i]);
+}
+
+/* PhysFS: openRead + fileLength + readBytes into a malloc'd buffer per file. */
+static double physfs_load_all(const tree *t, unsigned char **bufs) {
+    char path[64];
+    double t0 = now_ms();
+    uint32_t i;
+    for (i = 0; i < t->count; i++) {
+        PHYSFS_File *f;
+        PHYSFS_sint64 n;
+        snprintf(path, sizeof path, "%s/%s", t->set, t->rel[i]);
+        f = PHYSFS_openRead(path);
+        if (!f || (n = PHYSFS_fileLength(f)) < 0 || !(bufs[i] = (unsigned char *)malloc((size_t)n + 1)) ||
+            PHYSFS_readBytes(f, bufs[i], (PHYSFS_uint64)n) != n) {
+            fprintf(stderr, "bench_content_load: PhysFS: %s: %s\n", path, PHYSFS_getErrorByCode(PHYSFS_getLastErrorCode()));
+            exit(1);
+        }
+        PHYSFS_close(f);
+    }
+    return now_ms() - t0;
+}
+
+/* stdio: fopen + size + fread into a malloc'd buffer per file. */
+static double stdio_load_all(const tree *t, unsigned char **bufs) {
+    char path[64];
+    double t0 = now_ms();
+    uint32_t i;
+    for (i = 0; i < t->count; i++) {
+        FILE *f;
+        long n;
+        snprintf(path, sizeof path, "src_%s/%s", t->set, t->rel[i]);
+        f = fopen(path, "rb");
+        if (!f || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||
+            !(bufs[i] = (unsigned char *)malloc((size_t)n + 1)) || fread(bufs[i], 1, (size_t)n, f) != (size_t)n)
+            exit(1);
+        fclose(f);
+    }
+    return now_ms() - t0;
+}
+
+/* ---- main ------------------------------------------------------------------------------------ */
+
+static void write_config(const tree *trees, int n) {
+    FILE *cfg = fopen("threadlink.json", "w");
+    int i, k;
+    fprintf(cfg, "{ \"content\": [\n");
+    for (i = 0; i < n; i++)
+        for (k = 0; k < 3; k++)
+            fprintf(cfg, "  { \"profile\": \"%c%s%c%s\", \"source_root\": \"src_%s\", \"output\": \"out/%s_%s\", \"compression\": \"%s\" }%s\n",
+                    trees[i].set[0] - 32, trees[i].set + 1, codecs[k][0] - 32, codecs[k] + 1, trees[i].set, trees[i].set,
+                    codecs[k], codec_json[k], i == n - 1 && k == 2 ? "" : ",");
+    fprintf(cfg, "] }\n");
+    fclose(cfg);
+}
+
+int main(int argc, char **argv) {
+    char dir[] = "/tmp/tl-bench-content-load-XXXXXX", cmd[1024], *gen;
+    int rounds = argc > 2 ? atoi(argv[2]) : 9, i, k, r;
+    tree trees[3];
+    double tl_ms[3][3][MAX_ROUNDS], pf_ms[3][3][MAX_ROUNDS], io_ms[3][3][MAX_ROUNDS];
+    if (argc < 2) {
+        fprintf(stderr, "usage: bench_content_load THREADLINK_GEN [ROUNDS]\n");
+        return 2;
+    }
+    if (rounds < 1 || rounds > MAX_ROUNDS) rounds = 9;
+    if (!(gen = realpath(argv[1], NULL))) {
+        fprintf(stderr, "bench_content_load: %s: not found\n", argv[1]);
+        return 2;
+    }
+    if (!mkdtemp(dir) || chdir(dir) != 0) return 1;
+    make_tree(&trees[0], "small", 4000, 1024, 0x9e3779b97f4a7c15ull);
+    make_tree(&trees[1], "large", 24, 4u << 20, 0x2545f4914f6cdd1dull);
+    make_tree(&trees[2], "mixed", 4000, 0, 0x853c49e6748fea9bull);
+    write_config(trees, 3);
+    snprintf(cmd, sizeof cmd, "%s pack --quiet --no-progress --profile all > /dev/null", gen);
+    run(cmd);
+    if (!PHYSFS_init(argv[0])) return 1;
+    for (i = 0; i < 3; i++) {
+        char zip[64];
+        make_zip(&trees[i]);
+        snprintf(zip, sizeof zip, "%s.zip", trees[i].set);
+        if (!PHYSFS_mount(zip, trees[i].set, 1)) return 1;
+    }
+    printf("threadlink content load benchmark (%s), PhysFS %d.%d, median of %d rounds, warm page cache\n", dir,
+           PHYSFS_VER_MAJOR, PHYSFS_VER_MINOR, rounds);
+    for (i = 0; i < 3; i++) printf("  %-5s %5u assets, %7.1f MB\n", trees[i].set, trees[i].count, trees[i].mb);
+
+    for (i = 0; i < 3; i++) {
+        tree *t = &trees[i];
+        unsigned char **bufs = (unsigned char **)calloc(t->count, sizeof *bufs);
+        unsigned char **check = (unsigned char **)calloc(t->count, sizeof *check);
+        tl_case cases[3];
+        uint32_t j;
+        for (k = 0; k < 3; k++) tl_case_open(&cases[k], t, k);
+        /* Warm-up (page cache, allocator) and a check that every contestant reads the same bytes. */
+        stdio_load_all(t, check);
+        physfs_load_all(t, bufs);
+        for (j = 0; j < t->count; j++)
+            if (memcmp(bufs[j], check[j], t->size[j]) != 0) return 1;
+        free_all(bufs, t->count);
+        for (k = 0; k < 3; k++) tl_load_all(&cases[k], t, check);
+        free_all(check, t->count);
+        for (r = 0; r < rounds; r++)
+            for (k = 0; k < 3; k++) {
+                int c, turn = (r + k) % 3;
+                for (c = 0; c < 3; c++) {
+                    int who = (turn + c) % 3;
+                    if (who == 0) tl_ms[i][k][r] = tl_load_all(&cases[k], t, NULL);
+                    else if (who == 1) pf_ms[i][k][r] = physfs_load_all(t, bufs), free_all(bufs, t->count);
+                    else io_ms[i][k][r] = stdio_load_all(t, bufs), free_all(bufs, t->count);
+                }
+            }
+        for (k = 0; k < 3; k++) {
+            free(cases[k].ids);
+            tl_content_shutdown(cases[k].content);
+        }
+        free(bufs);
+        free(check);
+    }
+    printf("\nratios are threadlink / baseline (below 1: threadlink is faster); PhysFS reads the stored zip,\n"
+           "stdio the plain directory, whatever threadlink's entries are\n\n");
+    printf("%-6s %-5s %11s %11s %11s %9s %9s %10s\n", "set", "codec", "threadlink", "PhysFS", "stdio", "/PhysFS", "/stdio",
+           "tl MB/s");
+    for (i = 0; i < 3; i++)
+        for (k = 0; k < 3; k++) {
+            double a = median(tl_ms[i][k], rounds), b = median(pf_ms[i][k], rounds), c = median(io_ms[i][k], rounds);
+            printf("%-6s %-5s %8.2f ms %8.2f ms %8.2f ms %9.3f %9.3f %10.0f\n", trees[i].set, codecs[k], a, b, c, a / b, a / c,
+                   trees[i].mb / a * 1e3);
+        }
+    PHYSFS_deinit();
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    run(cmd);
+    free(gen);
+    return 0;
+}
