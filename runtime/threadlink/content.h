@@ -565,14 +565,7 @@ static void tl__content_log(const tl_content *ctx, uint32_t item, ...) {
     va_list args;
     if (level < TL_LOG_MIN_LEVEL) return;
     va_start(args, item);
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-#endif
-    tl_logv(ctx ? &ctx->logger : NULL, level, "Content", item, fmt, args);
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+    tl_logv_table(ctx ? &ctx->logger : NULL, level, "Content", item, fmt, args);
     va_end(args);
 }
 

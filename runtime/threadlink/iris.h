@@ -512,14 +512,7 @@ static void tl__iris_log(const tl_iris_registry *reg, uint32_t item, ...) {
     va_list args;
     if (level < TL_LOG_MIN_LEVEL) return;
     va_start(args, item);
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-#endif
-    tl_logv(reg ? &reg->logger : NULL, level, "Iris", item, fmt, args);
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+    tl_logv_table(reg ? &reg->logger : NULL, level, "Iris", item, fmt, args);
     va_end(args);
 }
 

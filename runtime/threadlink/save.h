@@ -459,14 +459,7 @@ static void tl__save_log(const tl_logger *logger, uint32_t item, ...) {
     va_list args;
     if (level < TL_LOG_MIN_LEVEL) return;
     va_start(args, item);
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-#endif
-    tl_logv(logger, level, "Save", item, fmt, args);
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+    tl_logv_table(logger, level, "Save", item, fmt, args);
     va_end(args);
 }
 

@@ -110,6 +110,10 @@ TL_API void tl_log(const tl_logger *logger, int level, const char *module, const
     TL__PRINTF_FORMAT(4, 5);
 TL_API void tl_logv(const tl_logger *logger, int level, const char *module, uint32_t item,
                     const char *fmt, va_list args) TL__PRINTF_FORMAT(5, 0);
+/* tl_logv for a format taken from a module's message table (its rows are the literals that the
+   compiler cannot see through the lookup): the runtime modules log through it. */
+TL_API void tl_logv_table(const tl_logger *logger, int level, const char *module, uint32_t item,
+                          const char *fmt, va_list args);
 /* As tl_log, with a diagnostic id in the record (used by the runtime modules). */
 TL_API void tl_log_item(const tl_logger *logger, int level, const char *module, uint32_t item,
                         const char *fmt, ...) TL__PRINTF_FORMAT(5, 6);
@@ -202,6 +206,18 @@ void tl_log(const tl_logger *logger, int level, const char *module, const char *
     va_start(args, fmt);
     tl_logv(logger, level, module, 0, fmt, args);
     va_end(args);
+}
+
+void tl_logv_table(const tl_logger *logger, int level, const char *module, uint32_t item,
+                   const char *fmt, va_list args) {
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#endif
+    tl_logv(logger, level, module, item, fmt, args);
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 }
 
 void tl_log_item(const tl_logger *logger, int level, const char *module, uint32_t item,
