@@ -24,6 +24,16 @@ static void index_put(name_index *x, const char *s, size_t n, uint32_t entry)
     x->slots[h] = entry + 1;
 }
 
+/* A key without its scope ("game.sprites/slime" -> "sprites/slime"): an asset's own name in its
+ * catalog. NULL for a key without a scope. */
+static const char *key_tail(const entry *e, size_t *len)
+{
+    const char *dot = memchr(e->key, '.', e->key_len);
+    if (!dot) return NULL;
+    *len = e->key_len - (size_t)(dot + 1 - e->key);
+    return dot + 1;
+}
+
 static void index_build(name_index *x, const domain_result *r)
 {
     size_t n = r->m->entries.count, cap = 16;
@@ -35,6 +45,9 @@ static void index_build(name_index *x, const domain_result *r)
         const entry *e = &r->m->entries.items[i];
         index_put(x, e->name, e->name_len, (uint32_t)i);
         index_put(x, e->key, e->key_len, (uint32_t)i);
+        size_t tail_len;
+        const char *tail = key_tail(e, &tail_len);
+        if (tail) index_put(x, tail, tail_len, (uint32_t)i);
     }
 }
 
@@ -49,6 +62,29 @@ static const entry *index_find(const name_index *x, const char *ref)
         if (ascii_ieq(e->name, e->name_len, ref, n) || ascii_ieq(e->key, e->key_len, ref, n)) return e;
     }
     return NULL;
+}
+
+/* The entry an asset reference names: as index_find, or else by the asset's name in its catalog
+ * (the key without its scope: "Sprites/slime"), when exactly one entry has that name; *ambiguous
+ * is set when several do (one name in two scopes of an injector-built catalog). */
+static const entry *index_find_asset(const name_index *x, const char *ref, bool *ambiguous)
+{
+    const entry *found = index_find(x, ref);
+    size_t n = strlen(ref);
+    *ambiguous = false;
+    if (found) return found;
+    for (uint32_t h = fnv1a_folded(ref, n) & x->mask; x->slots[h]; h = (h + 1) & x->mask) {
+        const entry *e = &x->r->m->entries.items[x->slots[h] - 1];
+        size_t tail_len;
+        const char *tail = key_tail(e, &tail_len);
+        if (!tail || !ascii_ieq(tail, tail_len, ref, n) || e == found) continue;
+        if (found) {
+            *ambiguous = true;
+            return NULL;
+        }
+        found = e;
+    }
+    return found;
 }
 
 /* "closest: A, B, C" among the live entries. */
@@ -103,11 +139,13 @@ static bool resolve_asset(resolver *rv, const char *file, const char *text, size
     }
     name_index *x = domain_index(rv, f->catalog);
     if (!x) return false; /* reported with the schema */
-    const entry *e = index_find(x, v->s);
+    bool ambiguous;
+    const entry *e = index_find_asset(x, v->s, &ambiguous);
     if (!e || e->tombstone) {
         buf b = {0};
         closest_entries(&b, x->r->m, v->s);
-        rerror(file, text, len, path, "\"%s\" is %s in %s%s%s%s", v->s, e ? "a removed entry (a tombstone)" : "not an asset",
+        rerror(file, text, len, path, "\"%s\" is %s in %s%s%s%s", v->s,
+               e ? "a removed entry (a tombstone)" : ambiguous ? "the name of more than one entry (give its member name)" : "not an asset",
                f->catalog, b.len ? " (closest: " : "", b.len ? b.data : "", b.len ? ")" : "");
         buf_free(&b);
         return false;
