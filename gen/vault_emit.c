@@ -206,6 +206,24 @@ static bool schema_has(const vschema *s, bool collection)
     return false;
 }
 
+/* Asset references the header loads into content scopes: AssetRef scalars, AssetRef elements of
+ * the collections with positions (array, list, queue, stack) and AssetRef values of dictionaries.
+ * Hash sets and dictionary keys of AssetRef have no position to name one by: iterate their view. */
+static bool field_loads_assets(const vfield *f)
+{
+    if (f->type == VT_ASSETREF) return true;
+    if (f->type != VT_COLLECTION) return false;
+    if (f->kind == LAYOUT_DICT) return f->value == VT_ASSETREF;
+    return f->kind != LAYOUT_HASHSET && f->element == VT_ASSETREF;
+}
+
+static bool schema_loads_assets(const vschema *s)
+{
+    for (size_t i = 0; i < s->fields.count; i++)
+        if (field_loads_assets(&s->fields.items[i])) return true;
+    return false;
+}
+
 /* Banner, guard, includes, the vault's and its fields' ids. */
 static void emit_schema_prologue(const schema_out *c, const emit_options *opt)
 {
@@ -216,7 +234,10 @@ static void emit_schema_prologue(const schema_out *c, const emit_options *opt)
     emit_guard_name(b, s->output);
     buf_puts(b, "\n#define ");
     emit_guard_name(b, s->output);
-    buf_puts(b, "\n\n#include <threadlink/vault.h>\n\n");
+    buf_puts(b, "\n\n#include <threadlink/vault.h>\n");
+    /* Only a vault that loads assets needs the content runtime. */
+    if (schema_loads_assets(s)) buf_puts(b, "#include <threadlink/content.h>\n");
+    buf_putc(b, '\n');
     if (collections)
         buf_printf(b, "#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__\n"
                       "#error \"%s_vault.h: its inline collection values are baked for little-endian targets\"\n#endif\n\n", v);
@@ -374,6 +395,45 @@ static void emit_schema_accessor(const schema_out *c, const vfield *f)
     }
 }
 
+/* One field's load into a content scope: the scalar's asset, an element's by index, a
+ * dictionary value's by key. An empty reference (id 0) and a missing element or key give the
+ * zero tl_asset without loading or logging; anything else is tl_scope_load's (a failed load is
+ * logged and gives an invalid asset, holding nothing). */
+static void emit_schema_asset_load(const schema_out *c, const vfield *f)
+{
+    SCHEMA_LOCALS(c);
+    const char *m = f->member;
+    if (f->type == VT_ASSETREF) {
+        buf_printf(b, "static inline tl_asset %s_vault_load_%s(const %s_vault *v, tl_scope scope) {\n"
+                      "    tl_asset none = { TL__NULL, 0u, 0u };\n"
+                      "    return v->%s.id ? tl_scope_load(scope, v->%s.id) : none;\n}\n", v, m, v, m, m);
+        return;
+    }
+    if (f->kind == LAYOUT_DICT) {
+        buf_printf(b, "static inline tl_asset %s_vault_load_%s_get(const %s_vault *v, %s key, tl_scope scope) {\n"
+                      "    const tl_vault_asset_ref *ref = %s_vault_%s_dict_const_get(%s_vault_get_%s(v), key);\n",
+                   v, m, v, vtype_c(f->element), v, m, v, m);
+    } else {
+        buf_printf(b, "static inline tl_asset %s_vault_load_%s_at(const %s_vault *v, uint32_t index, tl_scope scope) {\n"
+                      "    const tl_vault_asset_ref *ref = %s_vault_%s_%s_const_at(%s_vault_get_%s(v), index);\n",
+                   v, m, v, v, m, view_suffix[f->kind], v, m);
+    }
+    buf_puts(b, "    tl_asset none = { TL__NULL, 0u, 0u };\n"
+                "    return ref && ref->id ? tl_scope_load(scope, ref->id) : none;\n}\n");
+}
+
+static void emit_schema_asset_loads(const schema_out *c)
+{
+    SCHEMA_LOCALS(c);
+    if (!schema_loads_assets(s)) return;
+    buf_puts(b, "\n/* Asset references loaded into a content scope (content.h), which holds the asset until it ends.\n"
+                " * An empty reference, an index past the elements or a key not there gives the zero tl_asset\n"
+                " * (nothing loaded, nothing logged); a load that fails is logged by tl_scope_load and gives an\n"
+                " * invalid asset, holding nothing. */\n");
+    for (size_t i = 0; i < n; i++)
+        if (field_loads_assets(&s->fields.items[i])) emit_schema_asset_load(c, &s->fields.items[i]);
+}
+
 /* Generic access by id: the field's index, has, try_get. */
 static void emit_schema_try_get(const schema_out *c)
 {
@@ -440,6 +500,7 @@ static void emit_schema(const vschema *s, out_file *o, const emit_options *opt)
         emit_schema_accessor(&c, &s->fields.items[i]);
         out_maybe_flush(o);
     }
+    emit_schema_asset_loads(&c);
     emit_schema_try_get(&c);
     emit_schema_try_set(&c);
     buf_puts(c.b, "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif\n");

@@ -4,6 +4,7 @@
 #define TLG_VAULTS_EVERY_VAULT_H_INCLUDED
 
 #include <threadlink/vault.h>
+#include <threadlink/content.h>
 
 #if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #error "every_vault.h: its inline collection values are baked for little-endian targets"
@@ -337,6 +338,15 @@ static inline every_vault_Loot_dict_const every_vault_get_Loot(const every_vault
 /* A view to change the collection through; call every_vault_notify(v, EVERY_VAULT_ID_Loot) after edits. */
 static inline every_vault_Loot_dict every_vault_edit_Loot(every_vault *v) {
     return every_vault_Loot_dict_view(v->Loot, 4u);
+}
+
+/* Asset references loaded into a content scope (content.h), which holds the asset until it ends.
+ * An empty reference, an index past the elements or a key not there gives the zero tl_asset
+ * (nothing loaded, nothing logged); a load that fails is logged by tl_scope_load and gives an
+ * invalid asset, holding nothing. */
+static inline tl_asset every_vault_load_Icon(const every_vault *v, tl_scope scope) {
+    tl_asset none = { TL__NULL, 0u, 0u };
+    return v->Icon.id ? tl_scope_load(scope, v->Icon.id) : none;
 }
 
 /* Generic access by field id: false for a field this vault does not have or a type tag that differs
