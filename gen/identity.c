@@ -425,6 +425,75 @@ static void match_declarations(assign_ctx *c)
     }
 }
 
+/* Native declarations come first (model.c's merge order): how many there are. */
+static size_t native_decl_count(const domain *d)
+{
+    size_t n = 0;
+    while (n < d->decls.count && strcmp(model_scope(d, &d->decls.items[n]), "Native") == 0) n++;
+    return n;
+}
+
+typedef struct decl_probe {
+    const domain *d;
+    const char *s;
+    size_t len;
+} decl_probe;
+
+static bool eq_decl_name(const void *ctx, uint32_t i)
+{
+    const decl_probe *p = ctx;
+    const decl *dc = &p->d->decls.items[i];
+    return ascii_ieq(dc->name, dc->name_len, p->s, p->len);
+}
+
+/* One project declaration named like native `nd`: the warning at the project's declaration says
+ * which of the two C names plainly. When the project's has the plain name (it was there before
+ * the native), code written for the native's name, such as nexus.h's TL_NEXUS_EVENTS_INIT, gets
+ * the project's entry. */
+static void warn_native_namesake(const domain *d, const decl *pd, const decl *nd, const entry *mine, const entry *native)
+{
+    const char *what = d->kind == KIND_ORDINAL ? "event" : "entry";
+    src_loc at = model_loc(d, nd);
+    if (native && (native->name_len != nd->name_len || memcmp(native->name, nd->name, nd->name_len) != 0))
+        diag_warning(model_loc(d, pd), "%s '%.*s' has the name of a native %s (%s:%u:%u), which C therefore names %s_%.*s: code written "
+                     "for the native (nexus.h's TL_NEXUS_EVENTS_INIT) gets this %s instead; rename this one",
+                     what, (int)pd->name_len, pd->name, what, at.file, at.line, at.col, d->c_name, (int)native->name_len, native->name, what);
+    else if (mine)
+        diag_warning(model_loc(d, pd), "%s '%.*s' has the name of a native %s (%s:%u:%u), so C names it %s_%.*s; rename it", what,
+                     (int)pd->name_len, pd->name, what, at.file, at.line, at.col, d->c_name, (int)mine->name_len, mine->name);
+}
+
+/* A project's declaration named like a native one (case-insensitively) is warned about on every
+ * pass (a no-op run the stamp skips reads nothing): one of the two is qualified in C, and which
+ * depends on the manifest's history. */
+static void warn_native_namesakes(assign_ctx *c)
+{
+    const domain *d = c->d;
+    size_t natives = native_decl_count(d), n = d->decls.count;
+    if (!natives || natives == n) return;
+    index_map by_name;
+    index_map_init(&by_name, natives);
+    for (size_t i = 0; i < natives; i++)
+        index_map_insert(&by_name, fnv1a_folded(d->decls.items[i].name, d->decls.items[i].name_len), (uint32_t)i);
+    uint32_t *entry_of = NULL; /* declaration -> entry + 1, built at the first namesake */
+    for (size_t di = natives; di < n; di++) {
+        const decl *pd = &d->decls.items[di];
+        decl_probe p = {d, pd->name, pd->name_len};
+        uint32_t nd = index_map_find(&by_name, fnv1a_folded(pd->name, pd->name_len), eq_decl_name, &p);
+        if (nd == UINT32_MAX) continue;
+        if (!entry_of) {
+            entry_of = xcalloc(n, sizeof *entry_of);
+            for (size_t i = 0; i < c->m->entries.count; i++)
+                if (c->m->entries.items[i].decl != UINT32_MAX) entry_of[c->m->entries.items[i].decl] = (uint32_t)i + 1;
+        }
+        const entry *mine = entry_of[di] ? &c->m->entries.items[entry_of[di] - 1] : NULL;
+        const entry *native = entry_of[nd] ? &c->m->entries.items[entry_of[nd] - 1] : NULL;
+        warn_native_namesake(d, pd, &d->decls.items[nd], mine, native);
+    }
+    free(entry_of);
+    index_map_free(&by_name);
+}
+
 /* Event signatures: each live event records the one it was declared with; a change is named
  * in the summary (listeners written for the old one no longer compile, and code subscribing
  * through the untyped API with the old id is refused at run time). */
@@ -522,6 +591,7 @@ bool identity_assign(const domain *d, manifest *m, const char *path, identity_su
     }
     assign_prepare(&c);
     match_declarations(&c);
+    warn_native_namesakes(&c);
     record_signatures(&c);
     report_renames(&c);
     write_summary(&c);

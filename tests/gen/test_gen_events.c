@@ -212,6 +212,51 @@ static void test_events_shipped_natives(void **state)
     assert_string_equal(f->diags.data, "threadlink.json:1:14: error: 'threadlink:natives/Nope.txt' is not a file shipped with threadlink (known: threadlink:natives/Iris.Events.Native.txt)\n");
 }
 
+/* A project event with a native event's name (compared case-insensitively) is warned about at
+ * the project's declaration on every pass that reads the inputs, saying which of the two C gives
+ * the plain name: when the project's event had it first (the manifest keeps it), code written for
+ * the native gets the project's event. Other events draw nothing. */
+static void test_events_native_namesake_warned(void **state)
+{
+    fixture *f = *state;
+    static const char with_natives[] =
+        "{\"domains\": [{\"name\": \"Iris.Events\", \"output\": \"ev.h\", \"kind\": \"ordinal\","
+        " \"native\": \"threadlink:natives/Iris.Events.Native.txt\", \"includes\": [\"threadlink/initium.h\"]}]}";
+    fx_write("threadlink.json", "{\"domains\": [{\"name\": \"Iris.Events\", \"output\": \"ev.h\", \"kind\": \"ordinal\"}]}");
+    fx_write("injectors/Iris.Events.User.txt", "OnPlaytimeTick(float)\n  OnSceneLoaded(const char *)\n");
+    assert_int_equal(fx_generate(f), 0);
+    assert_string_equal(f->diags.data, "");
+    /* The natives arrive after the project's event took the plain name. */
+    fx_write("threadlink.json", with_natives);
+    assert_int_equal(fx_generate(f), 0);
+    const char *taken =
+        "injectors/Iris.Events.User.txt:2:3: warning: event 'OnSceneLoaded' has the name of a native event"
+        " (threadlink:natives/Iris.Events.Native.txt:24:1), which C therefore names Iris_Events_Native_OnSceneLoaded:"
+        " code written for the native (nexus.h's TL_NEXUS_EVENTS_INIT) gets this event instead; rename this one\n";
+    assert_non_null(strstr(f->diags.data, taken));
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    /* Every pass that reads the inputs, until renamed (not only the one that assigned the names). */
+    fx_remove("generated/.threadlink-gen.stamp");
+    assert_int_equal(fx_generate(f), 0);
+    assert_string_equal(f->diags.data, taken);
+    /* A fresh project: the native keeps its name, the project's is qualified. */
+    fx_remove("generated/Iris.Events.manifest.json");
+    fx_write("injectors/Iris.Events.User.txt", "onscenePresented(int)\n");
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_non_null(strstr(f->diags.data,
+        "injectors/Iris.Events.User.txt:1:1: warning: event 'onscenePresented' has the name of a native event"
+        " (threadlink:natives/Iris.Events.Native.txt:26:1), so C names it Iris_Events_User_onscenePresented; rename it\n"));
+    /* A renamed event draws nothing. */
+    fx_write("injectors/Iris.Events.User.txt", "OnMapPresented(int)\n");
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_null(strstr(f->diags.data, "native event"));
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
@@ -224,6 +269,7 @@ int main(void)
         T(test_events_bad_signature_in_injector_writes_nothing),
         T(test_events_parameter_name_in_injector_writes_nothing),
         T(test_events_shipped_natives),
+        T(test_events_native_namesake_warned),
     };
     return cmocka_run_group_tests_name("gen_events", tests, NULL, NULL);
 }
