@@ -87,17 +87,32 @@ static const entry *index_find_asset(const name_index *x, const char *ref, bool 
     return found;
 }
 
-/* "closest: A, B, C" among the live entries. */
-static void closest_entries(buf *out, const manifest *m, const char *want)
+/* How an entry is suggested: a content asset by its name ("Sprites/Slime", the form asset
+ * references are written in), anything else by its member name. */
+static const char *suggested_name(const domain_result *r, const entry *e, size_t *len)
 {
+    if (r->d->asset_names && e->decl != UINT32_MAX) {
+        *len = strlen(r->d->asset_names[e->decl]);
+        return r->d->asset_names[e->decl];
+    }
+    *len = e->name_len;
+    return e->name;
+}
+
+/* "closest: A, B, C" among the live entries. */
+static void closest_entries(buf *out, const domain_result *r, const char *want)
+{
+    const manifest *m = r->m;
     suggest_top top = {0};
+    size_t len;
     for (size_t i = 0; i < m->entries.count; i++) {
         const entry *e = &m->entries.items[i];
-        if (!e->tombstone) suggest_top_offer(&top, want, strlen(want), e->name, e->name_len, i);
+        const char *name = suggested_name(r, e, &len);
+        if (!e->tombstone) suggest_top_offer(&top, want, strlen(want), name, len, i);
     }
     for (size_t k = 0; k < top.count; k++) {
-        const entry *e = &m->entries.items[top.index[k]];
-        buf_printf(out, "%s%.*s", k ? ", " : "", (int)e->name_len, e->name);
+        const char *name = suggested_name(r, &m->entries.items[top.index[k]], &len);
+        buf_printf(out, "%s%.*s", k ? ", " : "", (int)len, name);
     }
 }
 
@@ -143,7 +158,7 @@ static bool resolve_asset(resolver *rv, const char *file, const char *text, size
     const entry *e = index_find_asset(x, v->s, &ambiguous);
     if (!e || e->tombstone) {
         buf b = {0};
-        closest_entries(&b, x->r->m, v->s);
+        closest_entries(&b, x->r, v->s);
         rerror(file, text, len, path, "\"%s\" is %s in %s%s%s%s", v->s,
                e ? "a removed entry (a tombstone)" : ambiguous ? "the name of more than one entry (give its member name)" : "not an asset",
                f->catalog, b.len ? " (closest: " : "", b.len ? b.data : "", b.len ? ")" : "");
@@ -208,7 +223,7 @@ bool vault_resolve(void *state, const domain_result *domains, size_t count)
             const entry *e = index_find(fields, f->ref);
             if (!e) {
                 buf b = {0};
-                closest_entries(&b, fields->r->m, f->ref);
+                closest_entries(&b, fields->r, f->ref);
                 rerror(s->file, s->text, s->text_len, path, "\"%s\" is not declared in Vault.Fields (closest: %s); declare it in %s",
                        f->ref, b.len ? b.data : "none, the domain is empty", fields_source);
                 buf_free(&b);

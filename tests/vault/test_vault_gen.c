@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <threadlink/fp.h>
+#include <threadlink/mem.h>
 
 #include "gen_fixture.h"
 #include "vault_model.h"
@@ -235,6 +236,53 @@ static void test_vault_errors_assets_and_catalogs(void **state)
         "vaults/Thing.vault.json:6:44: error: fields[3].catalog: no domain is named \"Game.Icoms\" (closest: Game.Icons) (an AssetRef's catalog is the identity domain of its assets)\n");
 }
 
+/* The value "Sprites/big-bat" of an AssetRef into a content catalog (Content.<Profile>) is the
+ * id XXH32("game.sprites/big-bat"): the asset's key, its name case-folded under the profile. */
+static void expect_asset_value(const char *header, const char *key, const char *instance)
+{
+    char want[200];
+    snprintf(want, sizeof want, "    /* %s */\n    {\n        { %uu }, /* Sprite */\n", instance, tl_hash32(key, strlen(key), 0));
+    if (!strstr(header, want)) fail_msg("no %s in:\n%s", want, header);
+}
+
+/* Asset references into a content catalog are written as the asset's name in it ("Sprites/Slime",
+ * any case), as its member name (Sprites_big_bat) or its key; a name that is none of them is an
+ * error whose suggestions are asset names. */
+static void test_vault_assets_by_catalog_name(void **state)
+{
+    fixture *f = *state;
+    fx_write("threadlink.json",
+             "{ \"domains\": [ { \"name\": \"Vault.Fields\", \"output\": \"vault_fields.h\", \"reserve_zero\": true } ],\n"
+             "  \"vaults\": { \"schemas\": \"vaults\", \"data\": \"vaultdata\" },\n"
+             "  \"content\": [ { \"profile\": \"Game\", \"source_root\": \"assets\", \"output\": \"out\",\n"
+             "                 \"categories\": [ { \"name\": \"Sprites\", \"folder\": \"Sprites\" } ] } ] }\n");
+    fx_write("injectors/Vault.Fields.User.txt", "Sprite\n");
+    fx_write("assets/Sprites/Slime.png", "slime");
+    fx_write("assets/Sprites/big-bat.png", "bat");
+    fx_write("vaults/Unit.vault.json",
+             "{ \"name\": \"Unit\", \"fields\": [ { \"field\": \"Sprite\", \"type\": \"AssetRef\", \"catalog\": \"Content.Game\" } ] }\n");
+    fx_write("vaultdata/units.vaultdata.json",
+             "{ \"vault\": \"Unit\", \"instances\": [\n"
+             "  { \"name\": \"A\", \"values\": { \"Sprite\": \"sprites/SLIME\" } },\n"
+             "  { \"name\": \"B\", \"values\": { \"Sprite\": \"Sprites/big-bat\" } },\n"
+             "  { \"name\": \"C\", \"values\": { \"Sprite\": \"Sprites_big_bat\" } },\n"
+             "  { \"name\": \"D\", \"values\": { \"Sprite\": \"game.sprites/slime\" } } ] }\n");
+    assert_int_equal(fx_generate(f), 0);
+    char *h = fx_read("generated/vaults/units_data.h");
+    expect_asset_value(h, "game.sprites/slime", "A");
+    expect_asset_value(h, "game.sprites/big-bat", "B");
+    expect_asset_value(h, "game.sprites/big-bat", "C");
+    expect_asset_value(h, "game.sprites/slime", "D");
+    free(h);
+    char *snap = fx_snapshot("generated");
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    fx_write("vaultdata/units.vaultdata.json",
+             "{ \"vault\": \"Unit\", \"instances\": [ { \"name\": \"A\", \"values\": { \"Sprite\": \"Sprites/slim\" } } ] }\n");
+    fx_expect_failure(f, snap,
+        "vaultdata/units.vaultdata.json:1:62: error: instances[0].values.Sprite: \"Sprites/slim\" is not an asset in Content.Game (closest: Sprites/Slime, Sprites/big-bat)\n");
+}
+
 static void test_vault_errors_config_and_syntax(void **state)
 {
     fixture *f = *state;
@@ -376,6 +424,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_vault_errors_schema, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_data, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_assets_and_catalogs, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_vault_assets_by_catalog_name, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_config_and_syntax, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_data_keys_and_float_range, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_gen_output_in_generated_dir, fixture_setup, fixture_teardown),
