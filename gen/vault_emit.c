@@ -1,8 +1,9 @@
 /* The generated vault headers.
  *
  * <vault>_vault.h, per schema: the struct (fields in schema order, then the change listener), the
- * field ids, typed getters and setters, generic try_get / try_set / has / field_index by field id,
- * init and reset_transient, the defaults, the descriptor table for generic tools and vault.h's
+ * field ids, typed getters and setters, loads of asset references into content scopes (only these
+ * need content.h), generic try_get / try_set / has / field_index by field id, init and
+ * reset_transient, the defaults, the descriptor table for generic tools and vault.h's
  * serialisation, and static assertions that every inline collection member has exactly the size
  * of the runtime's TL_LAYOUT_* rules.
  *
