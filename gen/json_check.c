@@ -4,6 +4,7 @@
 #include "fsio.h"
 #include "suggest.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,7 +69,8 @@ void jc_error(json_checker *c, const char *path, const char *fmt, ...)
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
     src_loc loc = json_locate(c->file, c->text, c->len, path);
-    diag_error(loc, "%s%s%s", path, path[0] ? ": " : "", message);
+    const char *name = path[0] || !c->top_name ? path : c->top_name;
+    diag_error(loc, "%s%s%s", name, name[0] ? ": " : "", message);
     c->ok = false;
 }
 
@@ -140,4 +142,112 @@ char *jc_output_path(json_checker *c, json_t *obj, const char *key, const char *
         result = NULL;
     }
     return result;
+}
+
+char *jc_key(const char *path, const char *key)
+{
+    return path[0] ? xasprintf("%s.%s", path, key) : xstrdup(key);
+}
+
+char *jc_index(const char *path, size_t index)
+{
+    return xasprintf("%s[%zu]", path, index);
+}
+
+bool jc_require(json_checker *c, json_t *obj, const char *path, const char *key, const char *hint)
+{
+    if (json_object_get(obj, key)) return true;
+    jc_error(c, path, "missing required key \"%s\"%s%s%s", key, hint ? " (" : "", hint ? hint : "", hint ? ")" : "");
+    return false;
+}
+
+/* Reports `expected WHAT, got ...` at obj[key]'s path. */
+static void wrong_value(json_checker *c, const char *path, const char *key, const char *fmt, ...) TLG_PRINTF(4, 5);
+static void wrong_value(json_checker *c, const char *path, const char *key, const char *fmt, ...)
+{
+    char message[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    char *sub = jc_key(path, key);
+    jc_error(c, sub, "%s", message);
+    free(sub);
+}
+
+bool jc_get_string(json_checker *c, json_t *obj, const char *path, const char *key, const char *what, const char **out)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v) return false;
+    if (!json_is_string(v)) {
+        wrong_value(c, path, key, "expected %s, got %s", what ? what : "a string", jc_type_name(v));
+        return false;
+    }
+    *out = json_string_value(v);
+    return true;
+}
+
+bool jc_get_bool(json_checker *c, json_t *obj, const char *path, const char *key, bool *out)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v) return false;
+    if (!json_is_boolean(v)) {
+        wrong_value(c, path, key, "expected a boolean, got %s", jc_type_name(v));
+        return false;
+    }
+    *out = json_is_true(v);
+    return true;
+}
+
+bool jc_get_int(json_checker *c, json_t *obj, const char *path, const char *key, const char *what,
+                long long lo, long long hi, long long *out)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v) return false;
+    what = what ? what : "an integer";
+    if (!json_is_integer(v)) {
+        wrong_value(c, path, key, "expected %s from %lld to %lld, got %s", what, lo, hi, jc_type_name(v));
+        return false;
+    }
+    long long n = (long long)json_integer_value(v);
+    if (n < lo || n > hi) {
+        wrong_value(c, path, key, "expected %s from %lld to %lld, got %lld", what, lo, hi, n);
+        return false;
+    }
+    *out = n;
+    return true;
+}
+
+/* "\"a\", \"b\" or \"c\"" */
+static void list_names(buf *b, const char *const *names)
+{
+    for (size_t i = 0; names[i]; i++) buf_printf(b, "%s\"%s\"", i == 0 ? "" : names[i + 1] ? ", " : " or ", names[i]);
+}
+
+bool jc_get_enum(json_checker *c, json_t *obj, const char *path, const char *key, const char *const *names, int *out)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v) return false;
+    const char *s = json_is_string(v) ? json_string_value(v) : NULL;
+    for (int i = 0; s && names[i]; i++)
+        if (strcmp(names[i], s) == 0) {
+            *out = i;
+            return true;
+        }
+    buf expected = {0};
+    list_names(&expected, names);
+    const char *near = s ? suggest_nearest(s, strlen(s), names, SIZE_MAX) : NULL;
+    if (!s) wrong_value(c, path, key, "expected %s, got %s", expected.data, jc_type_name(v));
+    else if (near) wrong_value(c, path, key, "expected %s, got \"%s\" (did you mean \"%s\"?)", expected.data, s, near);
+    else wrong_value(c, path, key, "expected %s, got \"%s\"", expected.data, s);
+    buf_free(&expected);
+    return false;
+}
+
+json_t *jc_get_array(json_checker *c, json_t *obj, const char *path, const char *key, const char *what)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v || json_is_array(v)) return v;
+    wrong_value(c, path, key, "expected %s, got %s", what ? what : "an array", jc_type_name(v));
+    return NULL;
 }
