@@ -1,7 +1,7 @@
 #include "json_check.h"
 
-#include "config.h"
 #include "fsio.h"
+#include "lex_json.h"
 #include "suggest.h"
 
 #include <stdarg.h>
@@ -250,4 +250,75 @@ json_t *jc_get_array(json_checker *c, json_t *obj, const char *path, const char 
     if (!v || json_is_array(v)) return v;
     wrong_value(c, path, key, "expected %s, got %s", what ? what : "an array", jc_type_name(v));
     return NULL;
+}
+
+/* json_locate walks the token stream, descending into the objects and arrays the path names. */
+static bool skip_value(json_lexer *lx, json_tok t, int depth)
+{
+    if (depth > 512) return false;
+    if (t.kind == JT_LBRACE || t.kind == JT_LBRACKET) {
+        json_tok_kind close = t.kind == JT_LBRACE ? JT_RBRACE : JT_RBRACKET;
+        for (;;) {
+            json_tok n = json_next(lx);
+            if (n.kind == close) return true;
+            if (n.kind == JT_EOF || n.kind == JT_ERROR) return false;
+            if (n.kind == JT_COMMA || n.kind == JT_COLON) continue;
+            if (!skip_value(lx, n, depth + 1)) return false;
+        }
+    }
+    return t.kind != JT_EOF && t.kind != JT_ERROR;
+}
+
+src_loc json_locate(const char *file, const char *data, size_t len, const char *path)
+{
+    src_loc found = {file, 0, 0};
+    /* Called only on text jansson accepted, so the tokenizer reports nothing here. */
+    json_lexer lx;
+    json_lexer_init(&lx, file, data, len);
+    json_tok t = json_next(&lx);
+    const char *p = path;
+    while (*p) {
+        if (*p == '.') p++;
+        if (*p == '[') {
+            size_t index = strtoul(p + 1, (char **)&p, 10);
+            if (*p == ']') p++;
+            if (t.kind != JT_LBRACKET) goto out;
+            for (size_t i = 0;; i++) {
+                t = json_next(&lx);
+                if (t.kind == JT_RBRACKET || t.kind == JT_EOF || t.kind == JT_ERROR) goto out;
+                if (i == index) break;
+                if (!skip_value(&lx, t, 0)) goto out;
+                t = json_next(&lx);
+                if (t.kind != JT_COMMA) goto out;
+            }
+        } else {
+            const char *end = p + strcspn(p, ".[");
+            size_t klen = (size_t)(end - p);
+            if (t.kind != JT_LBRACE) goto out;
+            for (;;) {
+                json_tok k = json_next(&lx);
+                if (k.kind != JT_STRING) goto out;
+                bool match = k.len == klen && memcmp(k.text, p, klen) == 0;
+                if (json_next(&lx).kind != JT_COLON) goto out;
+                t = json_next(&lx);
+                if (match) {
+                    if (!*end) found = k.loc; /* the last segment: point at its key */
+                    break;
+                }
+                if (!skip_value(&lx, t, 0)) goto out;
+                json_tok sep = json_next(&lx);
+                if (sep.kind != JT_COMMA) goto out;
+            }
+            p = end;
+            if (!*p) {
+                json_lexer_free(&lx);
+                return found;
+            }
+        }
+    }
+    found = t.loc;
+out:
+    json_lexer_free(&lx);
+    if (!found.line) found = loc_at(file, t.loc.line ? t.loc.line : 1, t.loc.col ? t.loc.col : 1);
+    return found;
 }

@@ -16,6 +16,9 @@ typedef struct json_checker {
     const char *top_name; /* names the empty path in messages ("(top level)"); NULL: nothing */
 } json_checker;
 
+/* Where in a JSON text the value at a key path ("domains[1].kind") starts; line 0 if not found. */
+src_loc json_locate(const char *file, const char *data, size_t len, const char *path);
+
 /* Reports a JSON syntax error from json_loadb at the start of the token where parsing stopped
  * (jansson's own line and column point past it), with jansson's commonest messages reworded:
  * "'}' expected near '"b"'" becomes "expected ',' or '}' before '"b"'". */
