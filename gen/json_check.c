@@ -20,6 +20,19 @@ static const char *near_token(const char *message, size_t *len)
     return near + 7;
 }
 
+/* jansson's commonest messages reworded, or NULL to keep its own. `token` is what it quoted. */
+static char *reworded(const char *what, const char *token, size_t token_len, bool after_comma)
+{
+    if (token && after_comma && token_len == 1 && (*token == '}' || *token == ']'))
+        return xasprintf("a comma before '%c': JSON allows none after the last %s", *token, *token == '}' ? "member" : "element");
+    if (strncmp(what, "'}' expected near ", 18) == 0 || strncmp(what, "']' expected near ", 18) == 0)
+        return xasprintf("expected ',' or '%c' before %s", what[1], what + 18);
+    if (strncmp(what, "string or '}' expected near ", 28) == 0)
+        return xasprintf("expected a key in double quotes or '}' before %s", what + 28);
+    if (strncmp(what, "\\u0000 is not allowed", 21) == 0) return xstrdup("\\u0000 (a NUL character) is not allowed in a string");
+    return NULL;
+}
+
 void jc_syntax_error(const char *file, const char *text, size_t len, const json_error_t *err)
 {
     size_t token_len = 0;
@@ -29,17 +42,7 @@ void jc_syntax_error(const char *file, const char *text, size_t len, const json_
     /* The previous character that is not white space, to tell a trailing comma. */
     size_t before = start;
     while (before > 0 && strchr(" \t\r\n", text[before - 1])) before--;
-    const bool after_comma = before > 0 && text[before - 1] == ',';
-    const char *what = err->text;
-    char *message = NULL;
-    if (token && after_comma && token_len == 1 && (*token == '}' || *token == ']'))
-        message = xasprintf("a comma before '%c': JSON allows none after the last %s", *token, *token == '}' ? "member" : "element");
-    else if (strncmp(what, "'}' expected near ", 18) == 0 || strncmp(what, "']' expected near ", 18) == 0)
-        message = xasprintf("expected ',' or '%c' before %s", what[1], what + 18);
-    else if (strncmp(what, "string or '}' expected near ", 28) == 0)
-        message = xasprintf("expected a key in double quotes or '}' before %s", what + 28);
-    else if (strncmp(what, "\\u0000 is not allowed", 21) == 0)
-        message = xstrdup("\\u0000 (a NUL character) is not allowed in a string");
+    char *message = reworded(err->text, token, token_len, before > 0 && text[before - 1] == ',');
     /* Line and column of the token's start, counted in bytes as every other diagnostic is. */
     uint32_t line = 1, col = 1;
     for (size_t i = 0; i < start; i++) {
@@ -47,7 +50,7 @@ void jc_syntax_error(const char *file, const char *text, size_t len, const json_
         else col++;
     }
     if (!token && end == 0) line = (uint32_t)(err->line > 0 ? err->line : 1), col = (uint32_t)(err->column > 0 ? err->column : 1);
-    diag_error(loc_at(file, line, col), "%s", message ? message : what);
+    diag_error(loc_at(file, line, col), "%s", message ? message : err->text);
     free(message);
 }
 
@@ -269,56 +272,72 @@ static bool skip_value(json_lexer *lx, json_tok t, int depth)
     return t.kind != JT_EOF && t.kind != JT_ERROR;
 }
 
-src_loc json_locate(const char *file, const char *data, size_t len, const char *path)
+/* Steps from array token *t (when it is '[') to its element `index`: *t becomes that element's
+ * first token. False when there is no such element. */
+static bool enter_element(json_lexer *lx, json_tok *t, size_t index)
 {
-    src_loc found = {file, 0, 0};
-    /* Called only on text jansson accepted, so the tokenizer reports nothing here. */
-    json_lexer lx;
-    json_lexer_init(&lx, file, data, len);
-    json_tok t = json_next(&lx);
-    const char *p = path;
+    if (t->kind != JT_LBRACKET) return false;
+    for (size_t i = 0;; i++) {
+        *t = json_next(lx);
+        if (t->kind == JT_RBRACKET || t->kind == JT_EOF || t->kind == JT_ERROR) return false;
+        if (i == index) return true;
+        if (!skip_value(lx, *t, 0)) return false;
+        *t = json_next(lx);
+        if (t->kind != JT_COMMA) return false;
+    }
+}
+
+/* Steps from object token *t (when it is '{') to the value of its member `key`: *t becomes the
+ * value's first token and *key_loc the key's position. False when there is no such member. */
+static bool enter_member(json_lexer *lx, json_tok *t, const char *key, size_t klen, src_loc *key_loc)
+{
+    if (t->kind != JT_LBRACE) return false;
+    for (;;) {
+        json_tok k = json_next(lx);
+        if (k.kind != JT_STRING) return false;
+        bool match = k.len == klen && memcmp(k.text, key, klen) == 0;
+        if (json_next(lx).kind != JT_COLON) return false;
+        *t = json_next(lx);
+        if (match) {
+            *key_loc = k.loc;
+            return true;
+        }
+        if (!skip_value(lx, *t, 0)) return false;
+        if (json_next(lx).kind != JT_COMMA) return false;
+    }
+}
+
+/* Walks `path` down from token *t; the position found: a last key segment's key, a last index
+ * segment's value. Line 0 when the path leads nowhere (*t is where the walk stopped). */
+static src_loc walk_path(json_lexer *lx, json_tok *t, const char *p)
+{
+    src_loc none = {0};
     while (*p) {
         if (*p == '.') p++;
         if (*p == '[') {
             size_t index = strtoul(p + 1, (char **)&p, 10);
             if (*p == ']') p++;
-            if (t.kind != JT_LBRACKET) goto out;
-            for (size_t i = 0;; i++) {
-                t = json_next(&lx);
-                if (t.kind == JT_RBRACKET || t.kind == JT_EOF || t.kind == JT_ERROR) goto out;
-                if (i == index) break;
-                if (!skip_value(&lx, t, 0)) goto out;
-                t = json_next(&lx);
-                if (t.kind != JT_COMMA) goto out;
-            }
+            if (!enter_element(lx, t, index)) return none;
         } else {
             const char *end = p + strcspn(p, ".[");
-            size_t klen = (size_t)(end - p);
-            if (t.kind != JT_LBRACE) goto out;
-            for (;;) {
-                json_tok k = json_next(&lx);
-                if (k.kind != JT_STRING) goto out;
-                bool match = k.len == klen && memcmp(k.text, p, klen) == 0;
-                if (json_next(&lx).kind != JT_COLON) goto out;
-                t = json_next(&lx);
-                if (match) {
-                    if (!*end) found = k.loc; /* the last segment: point at its key */
-                    break;
-                }
-                if (!skip_value(&lx, t, 0)) goto out;
-                json_tok sep = json_next(&lx);
-                if (sep.kind != JT_COMMA) goto out;
-            }
+            src_loc key_loc;
+            if (!enter_member(lx, t, p, (size_t)(end - p), &key_loc)) return none;
             p = end;
-            if (!*p) {
-                json_lexer_free(&lx);
-                return found;
-            }
+            if (!*p) return key_loc; /* the last segment: point at its key */
         }
     }
-    found = t.loc;
-out:
+    return t->loc;
+}
+
+src_loc json_locate(const char *file, const char *data, size_t len, const char *path)
+{
+    /* Called only on text jansson accepted, so the tokenizer reports nothing here. */
+    json_lexer lx;
+    json_lexer_init(&lx, file, data, len);
+    json_tok t = json_next(&lx);
+    src_loc found = walk_path(&lx, &t, path);
     json_lexer_free(&lx);
+    found.file = file;
     if (!found.line) found = loc_at(file, t.loc.line ? t.loc.line : 1, t.loc.col ? t.loc.col : 1);
     return found;
 }

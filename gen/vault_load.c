@@ -132,50 +132,57 @@ static bool parse_component(json_checker *j, const char *path, vtype t, json_t *
 }
 
 /* A scalar value of type t. arena strings live as long as the stage. */
+/* A value of n > 1 components (a vector, a quaternion): an array of exactly n. False when it is
+ * not such an array; a bad component is reported here (and *reported set). */
+static bool parse_components(json_checker *j, const char *path, vtype t, uint32_t n, json_t *v, vscalar *out, bool *reported)
+{
+    if (!json_is_array(v) || json_array_size(v) != n) return false;
+    for (uint32_t k = 0; k < n; k++) {
+        char *sub = jc_index(path, k);
+        bool component_ok = parse_component(j, sub, t, json_array_get(v, k), out, (int)k);
+        if (!component_ok)
+            jc_error(j, sub, "expected %s, got %s", t >= VT_FP && t <= VT_FPQUATERNION ? "a decimal string" :
+                   t == VT_INTEGER2D ? "an integer" : "a number", jc_type_name(json_array_get(v, k)));
+        free(sub);
+        if (!component_ok) {
+            *reported = true;
+            return false;
+        }
+    }
+    return true;
+}
+
+/* A string value: a String within its capacity, or an AssetRef's name (resolved later). */
+static bool parse_text(vault_state *st, json_checker *j, const char *path, vtype t, const vfield *f, json_t *v, vscalar *out)
+{
+    if (!json_is_string(v)) return false;
+    size_t len = json_string_length(v);
+    if (t == VT_STRING && len > f->capacity) jc_error(j, path, "string of %zu bytes exceeds the capacity of %u", len, f->capacity);
+    out->s = arena_strndup(&st->strings, json_string_value(v), len);
+    out->line = 0; /* an AssetRef is located again only if the name does not resolve */
+    return true;
+}
+
 static void parse_scalar(vault_state *st, json_checker *j, const char *path, vtype t, const vfield *f, json_t *v, vscalar *out)
 {
     memset(out, 0, sizeof *out);
     uint32_t n = vtype_components(t);
-    bool ok;
+    bool ok, reported = false;
     if (t == VT_BOOLEAN) {
         ok = json_is_boolean(v);
         out->i[0] = json_is_true(v);
-    } else if (t == VT_STRING) {
-        ok = json_is_string(v);
-        if (ok) {
-            size_t len = json_string_length(v);
-            if (len > f->capacity)
-                jc_error(j, path, "string of %zu bytes exceeds the capacity of %u", len, f->capacity);
-            out->s = arena_strndup(&st->strings, json_string_value(v), len);
-        }
-    } else if (t == VT_ASSETREF) {
-        ok = json_is_string(v);
-        if (ok) {
-            out->s = arena_strndup(&st->strings, json_string_value(v), json_string_length(v));
-            /* Located again only if the name does not resolve. */
-            out->line = 0;
-        }
+    } else if (t == VT_STRING || t == VT_ASSETREF) {
+        ok = parse_text(st, j, path, t, f, v, out);
     } else if (n == 1) {
         ok = parse_component(j, path, t, v, out, 0);
     } else {
-        ok = json_is_array(v) && json_array_size(v) == n;
-        for (uint32_t k = 0; ok && k < n; k++) {
-            char *sub = jc_index(path, k);
-            bool component_ok = parse_component(j, sub, t, json_array_get(v, k), out, (int)k);
-            if (!component_ok)
-                jc_error(j, sub, "expected %s, got %s", t >= VT_FP && t <= VT_FPQUATERNION ? "a decimal string" :
-                       t == VT_INTEGER2D ? "an integer" : "a number", jc_type_name(json_array_get(v, k)));
-            free(sub);
-            if (!component_ok) return;
-        }
-        if (!json_is_array(v) || json_array_size(v) != n) ok = false;
+        ok = parse_components(j, path, t, n, v, out, &reported);
     }
-    if (!ok) {
-        if (json_is_array(v) && n > 1)
-            jc_error(j, path, "expected %s (%s), got an array of %zu", type_expectation(t), vtype_name(t), json_array_size(v));
-        else
-            jc_error(j, path, "expected %s (%s), got %s", type_expectation(t), vtype_name(t), jc_type_name(v));
-    }
+    if (ok || reported) return;
+    if (json_is_array(v) && n > 1)
+        jc_error(j, path, "expected %s (%s), got an array of %zu", type_expectation(t), vtype_name(t), json_array_size(v));
+    else
+        jc_error(j, path, "expected %s (%s), got %s", type_expectation(t), vtype_name(t), jc_type_name(v));
 }
 
 static bool same_key(vtype t, const vscalar *a, const vscalar *b)
