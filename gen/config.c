@@ -4,8 +4,6 @@
 
 #include "fsio.h"
 #include "json_check.h"
-#include "lex_json.h"
-#include "suggest.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -29,84 +27,75 @@ bool config_valid_domain_name(const char *name)
     return !at_word_start;
 }
 
+/* "name": a domain name. */
+static void read_domain_name(json_checker *r, json_t *d, const char *path, domain_config *out)
+{
+    const char *name = NULL;
+    if (!jc_require(r, d, path, "name", NULL) || !jc_get_string(r, d, path, "name", NULL, &name)) return;
+    if (config_valid_domain_name(name)) {
+        out->name = xstrdup(name);
+        return;
+    }
+    char *sub = jc_key(path, "name");
+    jc_error(r, sub, "\"%s\" is not a domain name (dot-separated words of letters, digits and '_', each starting with a letter)",
+             name);
+    free(sub);
+}
+
+/* One "includes" entry: a header path, without the quotes or angle brackets that are ours to write. */
+static void read_include(json_checker *r, json_t *h, const char *item, domain_config *out)
+{
+    const char *s = json_is_string(h) ? json_string_value(h) : NULL;
+    if (!s) {
+        jc_error(r, item, "expected a string, got %s", jc_type_name(h));
+    } else if (!s[0] || strpbrk(s, "\"<>\n\r")) {
+        /* "<stdio.h>" or "\"x.h\"": the delimiters are ours to write */
+        size_t n = strlen(s);
+        bool wrapped = n > 2 && ((s[0] == '<' && s[n - 1] == '>') || (s[0] == '"' && s[n - 1] == '"'));
+        for (size_t k = 1; wrapped && k + 1 < n; k++)
+            if (strchr("\"<>\n\r", s[k])) wrapped = false;
+        if (wrapped)
+            jc_error(r, item, "\"%s\" is not a header name: give the path alone (\"%.*s\"), which the header includes as #include \"%.*s\" (that finds system headers too)",
+                     s, (int)(n - 2), s + 1, (int)(n - 2), s + 1);
+        else
+            jc_error(r, item, "\"%s\" is not a header name (a path such as \"game/types.h\", without quotes or angle brackets)", s);
+    } else {
+        *vec_push(&out->includes) = xstrdup(s);
+    }
+}
+
 static void read_domain(json_checker *r, json_t *d, size_t index, domain_config *out)
 {
     static const char *const allowed[] = {"name", "output", "kind", "reserve_zero", "shell",
                                           "native", "includes", NULL};
-    char path[64];
-    snprintf(path, sizeof path, "domains[%zu]", index);
+    static const char *const kinds[] = {"identity", "ordinal", NULL}; /* in domain_kind's order */
+    char *path = jc_index("domains", index);
     memset(out, 0, sizeof *out);
     out->loc = json_locate(r->file, r->text, r->len, path);
     if (!json_is_object(d)) {
         jc_error(r, path, "expected an object, got %s", jc_type_name(d));
+        free(path);
         return;
     }
     jc_check_keys(r, path, d, allowed);
-    char sub[96];
-
-    json_t *name = json_object_get(d, "name");
-    snprintf(sub, sizeof sub, "%s.name", path);
-    if (!name) jc_error(r, path, "missing required key \"name\"");
-    else if (!json_is_string(name)) jc_error(r, sub, "expected a string, got %s", jc_type_name(name));
-    else if (!config_valid_domain_name(json_string_value(name)))
-        jc_error(r, sub, "\"%s\" is not a domain name (dot-separated words of letters, digits and '_', each starting with a letter)",
-                  json_string_value(name));
-    else out->name = xstrdup(json_string_value(name));
-
+    read_domain_name(r, d, path, out);
     out->output = jc_output_path(r, d, "output", path, NULL, false);
-    if (!json_object_get(d, "output")) jc_error(r, path, "missing required key \"output\"");
-
-    json_t *kind = json_object_get(d, "kind");
-    snprintf(sub, sizeof sub, "%s.kind", path);
-    out->kind = KIND_IDENTITY;
-    if (kind) {
-        const char *k = json_is_string(kind) ? json_string_value(kind) : NULL;
-        if (k && strcmp(k, "identity") == 0) out->kind = KIND_IDENTITY;
-        else if (k && strcmp(k, "ordinal") == 0) out->kind = KIND_ORDINAL;
-        else if (k) {
-            static const char *const kinds[] = {"identity", "ordinal"};
-            const char *near = suggest_nearest(k, strlen(k), kinds, 2);
-            jc_error(r, sub, "expected \"identity\" or \"ordinal\", got \"%s\"%s%s%s", k, near ? " (did you mean \"" : "",
-                     near ? near : "", near ? "\"?)" : "");
-        }
-        else jc_error(r, sub, "expected \"identity\" or \"ordinal\", got %s", jc_type_name(kind));
-    }
-
-    json_t *rz = json_object_get(d, "reserve_zero");
-    snprintf(sub, sizeof sub, "%s.reserve_zero", path);
-    if (rz && !json_is_boolean(rz)) jc_error(r, sub, "expected a boolean, got %s", jc_type_name(rz));
-    out->reserve_zero = rz && json_is_true(rz);
-
+    jc_require(r, d, path, "output", NULL);
+    int kind = KIND_IDENTITY;
+    jc_get_enum(r, d, path, "kind", kinds, &kind);
+    out->kind = (domain_kind)kind;
+    jc_get_bool(r, d, path, "reserve_zero", &out->reserve_zero);
     out->shell = jc_rel_path(r, d, "shell", path, NULL);
     out->native = jc_rel_path(r, d, "native", path, NULL);
-
-    json_t *inc = json_object_get(d, "includes");
-    snprintf(sub, sizeof sub, "%s.includes", path);
-    if (inc && !json_is_array(inc)) {
-        jc_error(r, sub, "expected an array of header names, got %s", jc_type_name(inc));
-    } else if (inc) {
-        size_t i;
-        json_t *h;
-        json_array_foreach(inc, i, h) {
-            char item[128];
-            snprintf(item, sizeof item, "%s[%zu]", sub, i);
-            const char *s = json_is_string(h) ? json_string_value(h) : NULL;
-            if (!s) jc_error(r, item, "expected a string, got %s", jc_type_name(h));
-            else if (!s[0] || strpbrk(s, "\"<>\n\r")) {
-                /* "<stdio.h>" or "\"x.h\"": the delimiters are ours to write */
-                size_t n = strlen(s);
-                bool wrapped = n > 2 && ((s[0] == '<' && s[n - 1] == '>') || (s[0] == '"' && s[n - 1] == '"'));
-                for (size_t k = 1; wrapped && k + 1 < n; k++)
-                    if (strchr("\"<>\n\r", s[k])) wrapped = false;
-                if (wrapped)
-                    jc_error(r, item, "\"%s\" is not a header name: give the path alone (\"%.*s\"), which the header includes as #include \"%.*s\" (that finds system headers too)",
-                             s, (int)(n - 2), s + 1, (int)(n - 2), s + 1);
-                else
-                    jc_error(r, item, "\"%s\" is not a header name (a path such as \"game/types.h\", without quotes or angle brackets)", s);
-            }
-            else *vec_push(&out->includes) = xstrdup(s);
-        }
+    json_t *inc = jc_get_array(r, d, path, "includes", "an array of header names");
+    size_t i;
+    json_t *h;
+    json_array_foreach(inc, i, h) {
+        char *item = xasprintf("%s.includes[%zu]", path, i);
+        read_include(r, h, item, out);
+        free(item);
     }
+    free(path);
 }
 
 static void require_dir(json_checker *r, json_t *root, const char *key, const char *project_root, const char *rel)
@@ -136,7 +125,7 @@ bool config_load(const char *path, project_config *out)
         buf_free(&text);
         return false;
     }
-    json_checker r = {path, text.data, text.len, true};
+    json_checker r = {path, text.data, text.len, true, NULL};
     json_t *root = jc_load(path, text.data, text.len);
     if (!root) {
         buf_free(&text);
@@ -155,10 +144,8 @@ bool config_load(const char *path, project_config *out)
          * turn every entry of its domains into a tombstone. */
         require_dir(&r, root, "injector_dir", out->root, out->injector_dir);
         require_dir(&r, root, "definitions_dir", out->root, out->definitions_dir);
-        json_t *domains = json_object_get(root, "domains");
-        if (domains && !json_is_array(domains)) {
-            jc_error(&r, "domains", "expected an array, got %s", jc_type_name(domains));
-        } else if (domains) {
+        json_t *domains = jc_get_array(&r, root, "", "domains", NULL);
+        if (domains) {
             size_t i;
             json_t *d;
             json_array_foreach(domains, i, d) read_domain(&r, d, i, vec_push(&out->domains));
@@ -167,9 +154,9 @@ bool config_load(const char *path, project_config *out)
                 for (size_t b = 0; b < a; b++) {
                     const char *na = out->domains.items[a].name, *nb = out->domains.items[b].name;
                     if (na && nb && ascii_ieq(na, strlen(na), nb, strlen(nb))) {
-                        char p[64];
-                        snprintf(p, sizeof p, "domains[%zu].name", a);
+                        char *p = xasprintf("domains[%zu].name", a);
                         jc_error(&r, p, "domain \"%s\" is already declared as domains[%zu]", na, b);
+                        free(p);
                     }
                 }
         }
@@ -207,75 +194,4 @@ void config_free(project_config *cfg)
     json_decref(cfg->content);
     free(cfg->text);
     memset(cfg, 0, sizeof *cfg);
-}
-
-/* json_locate walks the token stream, descending into the objects and arrays the path names. */
-static bool skip_value(json_lexer *lx, json_tok t, int depth)
-{
-    if (depth > 512) return false;
-    if (t.kind == JT_LBRACE || t.kind == JT_LBRACKET) {
-        json_tok_kind close = t.kind == JT_LBRACE ? JT_RBRACE : JT_RBRACKET;
-        for (;;) {
-            json_tok n = json_next(lx);
-            if (n.kind == close) return true;
-            if (n.kind == JT_EOF || n.kind == JT_ERROR) return false;
-            if (n.kind == JT_COMMA || n.kind == JT_COLON) continue;
-            if (!skip_value(lx, n, depth + 1)) return false;
-        }
-    }
-    return t.kind != JT_EOF && t.kind != JT_ERROR;
-}
-
-src_loc json_locate(const char *file, const char *data, size_t len, const char *path)
-{
-    src_loc found = {file, 0, 0};
-    /* Called only on text jansson accepted, so the tokenizer reports nothing here. */
-    json_lexer lx;
-    json_lexer_init(&lx, file, data, len);
-    json_tok t = json_next(&lx);
-    const char *p = path;
-    while (*p) {
-        if (*p == '.') p++;
-        if (*p == '[') {
-            size_t index = strtoul(p + 1, (char **)&p, 10);
-            if (*p == ']') p++;
-            if (t.kind != JT_LBRACKET) goto out;
-            for (size_t i = 0;; i++) {
-                t = json_next(&lx);
-                if (t.kind == JT_RBRACKET || t.kind == JT_EOF || t.kind == JT_ERROR) goto out;
-                if (i == index) break;
-                if (!skip_value(&lx, t, 0)) goto out;
-                t = json_next(&lx);
-                if (t.kind != JT_COMMA) goto out;
-            }
-        } else {
-            const char *end = p + strcspn(p, ".[");
-            size_t klen = (size_t)(end - p);
-            if (t.kind != JT_LBRACE) goto out;
-            for (;;) {
-                json_tok k = json_next(&lx);
-                if (k.kind != JT_STRING) goto out;
-                bool match = k.len == klen && memcmp(k.text, p, klen) == 0;
-                if (json_next(&lx).kind != JT_COLON) goto out;
-                t = json_next(&lx);
-                if (match) {
-                    if (!*end) found = k.loc; /* the last segment: point at its key */
-                    break;
-                }
-                if (!skip_value(&lx, t, 0)) goto out;
-                json_tok sep = json_next(&lx);
-                if (sep.kind != JT_COMMA) goto out;
-            }
-            p = end;
-            if (!*p) {
-                json_lexer_free(&lx);
-                return found;
-            }
-        }
-    }
-    found = t.loc;
-out:
-    json_lexer_free(&lx);
-    if (!found.line) found = loc_at(file, t.loc.line ? t.loc.line : 1, t.loc.col ? t.loc.col : 1);
-    return found;
 }

@@ -40,7 +40,4 @@ void config_free(project_config *cfg);
 /* Domain names: dot-separated words, each a letter followed by letters, digits or '_'. */
 bool config_valid_domain_name(const char *name);
 
-/* Where in a JSON text the value at a key path ("domains[1].kind") starts; line 0 if not found. */
-src_loc json_locate(const char *file, const char *data, size_t len, const char *path);
-
 #endif

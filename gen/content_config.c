@@ -26,18 +26,6 @@
 
 typedef json_checker reader;
 
-/* jc_error, with "(top level)" naming the empty path (a profile file's own object). */
-static void rerror(reader *r, const char *path, const char *fmt, ...) TLG_PRINTF(3, 4);
-static void rerror(reader *r, const char *path, const char *fmt, ...)
-{
-    char message[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
-    va_end(ap);
-    jc_error(r, path, "%s%s", path[0] ? "" : "(top level): ", message);
-}
-
 void content_profile_error(const content_profile *pr, const char *key, const char *fmt, ...)
 {
     char message[1024];
@@ -71,11 +59,6 @@ bool content_parse_archive(const char *s, content_archive *out)
     return true;
 }
 
-static char *sub_path(const char *path, const char *key)
-{
-    return path[0] ? xasprintf("%s.%s", path, key) : xstrdup(key);
-}
-
 static bool is_dotdot(const char *s)
 {
     size_t n = strlen(s);
@@ -87,40 +70,20 @@ static char *read_path(reader *r, json_t *obj, const char *key, const char *path
 {
     json_t *v = json_object_get(obj, key);
     if (!v) return NULL;
-    char *sub = sub_path(path, key);
+    char *sub = jc_key(path, key);
     char *result = NULL;
     const char *s = json_is_string(v) ? json_string_value(v) : NULL;
     size_t n = s ? strlen(s) : 0;
-    if (!s) rerror(r, sub, "expected a string (a relative path), got %s", jc_type_name(v));
-    else if (!s[0] && !allow_empty) rerror(r, sub, "must not be empty");
+    if (!s) jc_error(r, sub, "expected a string (a relative path), got %s", jc_type_name(v));
+    else if (!s[0] && !allow_empty) jc_error(r, sub, "must not be empty");
     else if (refuse_trailing && n > 0 && (s[n - 1] == '/' || s[n - 1] == '\\'))
-        rerror(r, sub, "\"%s\" ends with a path separator; write it without one", s);
+        jc_error(r, sub, "\"%s\" ends with a path separator; write it without one", s);
     else if (s[0] == '/' || strchr(s, '\\') || (n >= 2 && s[1] == ':'))
-        rerror(r, sub, "must be a relative path with '/' separators, got \"%s\"", s);
-    else if (is_dotdot(s)) rerror(r, sub, "must not contain '..', got \"%s\"", s);
+        jc_error(r, sub, "must be a relative path with '/' separators, got \"%s\"", s);
+    else if (is_dotdot(s)) jc_error(r, sub, "must not contain '..', got \"%s\"", s);
     else result = xstrdup(s);
     free(sub);
     return result;
-}
-
-static bool read_enum(reader *r, json_t *obj, const char *key, const char *path, const char *const *names, int *out)
-{
-    json_t *v = json_object_get(obj, key);
-    if (!v) return true;
-    char *sub = sub_path(path, key);
-    buf expected = {0};
-    for (size_t i = 0; names[i]; i++) buf_printf(&expected, "%s\"%s\"", i == 0 ? "" : names[i + 1] ? ", " : " or ", names[i]);
-    bool ok = false;
-    if (!json_is_string(v)) {
-        rerror(r, sub, "expected %s, got %s", expected.data, jc_type_name(v));
-    } else {
-        for (int i = 0; names[i]; i++)
-            if (strcmp(names[i], json_string_value(v)) == 0) *out = i, ok = true;
-        if (!ok) rerror(r, sub, "expected %s, got \"%s\"", expected.data, json_string_value(v));
-    }
-    buf_free(&expected);
-    free(sub);
-    return ok;
 }
 
 static bool c_word(const char *s)
@@ -156,75 +119,82 @@ static bool folders_overlap_as(const char *a, const char *b, bool fold)
 
 static bool folders_overlap(const char *a, const char *b) { return folders_overlap_as(a, b, false); }
 
+/* Whether category `name` (folder `folder`) clashes with one declared before it in the profile:
+ * the same name in any case, or overlapping folders. `at` is the category's key path. */
+static bool category_clashes(reader *r, const content_profile *pr, const char *at, const char *name, const char *folder)
+{
+    bool clash = false;
+    for (size_t k = 0; k < pr->categories.count; k++) {
+        const content_category *o = &pr->categories.items[k];
+        const char *key = ascii_ieq(o->name, strlen(o->name), name, strlen(name)) ? "name"
+                          : folders_overlap(o->folder, folder)                  ? "folder"
+                                                                                : NULL;
+        if (!key) continue;
+        char *sub = jc_key(at, key);
+        char *list = xstrndup(at, strrchr(at, '[') - at);
+        if (key[0] == 'n') jc_error(r, sub, "category \"%s\" is already declared as %s[%zu]", name, list, k);
+        else
+            jc_error(r, sub, "folder \"%s\" overlaps category \"%s\" (folder \"%s\"): a file would be in two catalogs",
+                     folder, o->name, o->folder);
+        free(list);
+        free(sub);
+        clash = true;
+    }
+    return clash;
+}
+
+/* One of "categories": { "name": a C word, "folder": a relative path, "" for the whole root }. */
+static void read_category(reader *r, json_t *c, const char *at, content_profile *pr)
+{
+    static const char *const allowed[] = {"name", "folder", NULL};
+    if (!json_is_object(c)) {
+        jc_error(r, at, "expected an object with \"name\" and \"folder\", got %s", jc_type_name(c));
+        return;
+    }
+    jc_check_keys(r, at, c, allowed);
+    const char *name = NULL;
+    if (jc_require(r, c, at, "name", NULL) && jc_get_string(r, c, at, "name", NULL, &name) && !c_word(name)) {
+        char *sub = jc_key(at, "name");
+        jc_error(r, sub, "\"%s\" is not a category name (a letter, then letters, digits or '_')", name);
+        free(sub);
+        name = NULL;
+    }
+    jc_require(r, c, at, "folder", "\"\" for the whole source root");
+    char *folder = read_path(r, c, "folder", at, true, true);
+    if (name && folder) {
+        /* Folders are compared without "./" prefixes. */
+        const char *f = folder;
+        while (strncmp(f, "./", 2) == 0) f += 2;
+        if (strcmp(f, ".") == 0) f = "";
+        if (!category_clashes(r, pr, at, name, f)) {
+            content_category *cat = vec_push(&pr->categories);
+            cat->name = xstrdup(name);
+            cat->folder = xstrdup(f);
+            cat->loc = json_locate(r->file, r->text, r->len, at);
+        }
+    }
+    free(folder);
+}
+
+/* "categories": at least one; absent, one category "All" over the whole source root. */
 static void read_categories(reader *r, json_t *obj, const char *path, content_profile *pr)
 {
-    json_t *cats = json_object_get(obj, "categories");
-    char *sub = sub_path(path, "categories");
-    if (!cats) {
+    if (!json_object_get(obj, "categories")) {
         content_category *c = vec_push(&pr->categories);
         c->name = xstrdup("All");
         c->folder = xstrdup("");
         c->loc = pr->loc;
-    } else if (!json_is_array(cats) || json_array_size(cats) == 0) {
-        rerror(r, sub, json_is_array(cats) ? "expected at least one category" : "expected an array of categories, got %s",
-               jc_type_name(cats));
-    } else {
-        size_t i;
-        json_t *c;
-        json_array_foreach(cats, i, c) {
-            char *item = xasprintf("%s[%zu]", sub, i);
-            static const char *const allowed[] = {"name", "folder", NULL};
-            if (!json_is_object(c)) {
-                rerror(r, item, "expected an object with \"name\" and \"folder\", got %s", jc_type_name(c));
-                free(item);
-                continue;
-            }
-            jc_check_keys(r, item, c, allowed);
-            json_t *name = json_object_get(c, "name");
-            char *name_path = sub_path(item, "name");
-            const char *ns = name && json_is_string(name) ? json_string_value(name) : NULL;
-            if (!name) rerror(r, item, "missing required key \"name\"");
-            else if (!ns) rerror(r, name_path, "expected a string, got %s", jc_type_name(name));
-            else if (!c_word(ns)) rerror(r, name_path, "\"%s\" is not a category name (a letter, then letters, digits or '_')", ns);
-            free(name_path);
-            if (!json_object_get(c, "folder")) rerror(r, item, "missing required key \"folder\" (\"\" for the whole source root)");
-            char *folder = read_path(r, c, "folder", item, true, true);
-            if (ns && c_word(ns) && folder) {
-                /* Folders are compared without "./" prefixes. */
-                const char *f = folder;
-                while (strncmp(f, "./", 2) == 0) f += 2;
-                if (strcmp(f, ".") == 0) f = "";
-                bool clash = false;
-                for (size_t k = 0; k < pr->categories.count; k++) {
-                    content_category *o = &pr->categories.items[k];
-                    char *at = xasprintf("%s[%zu]", sub, i);
-                    if (ascii_ieq(o->name, strlen(o->name), ns, strlen(ns))) {
-                        char *np = sub_path(at, "name");
-                        rerror(r, np, "category \"%s\" is already declared as %s[%zu]", ns, sub, k);
-                        free(np);
-                        clash = true;
-                    } else if (folders_overlap(o->folder, f)) {
-                        char *fp = sub_path(at, "folder");
-                        rerror(r, fp, "folder \"%s\" overlaps category \"%s\" (folder \"%s\"): a file would be in two catalogs",
-                               f, o->name, o->folder);
-                        free(fp);
-                        clash = true;
-                    }
-                    free(at);
-                }
-                if (clash) {
-                    free(folder);
-                    free(item);
-                    continue;
-                }
-                content_category *cat = vec_push(&pr->categories);
-                cat->name = xstrdup(ns);
-                cat->folder = xstrdup(f);
-                cat->loc = json_locate(r->file, r->text, r->len, item);
-            }
-            free(folder);
-            free(item);
-        }
+        return;
+    }
+    json_t *cats = jc_get_array(r, obj, path, "categories", "an array of categories");
+    char *sub = jc_key(path, "categories");
+    if (cats && json_array_size(cats) == 0) jc_error(r, sub, "expected at least one category");
+    size_t i;
+    json_t *c;
+    json_array_foreach(cats, i, c) {
+        char *at = jc_index(sub, i);
+        read_category(r, c, at, pr);
+        free(at);
     }
     free(sub);
 }
@@ -232,21 +202,20 @@ static void read_categories(reader *r, json_t *obj, const char *path, content_pr
 /* "profile": a name usable in file names (no path characters, control characters, "." or ".."). */
 static char *read_profile_name(reader *r, json_t *obj, const char *path)
 {
-    json_t *name = json_object_get(obj, "profile");
-    char *np = sub_path(path, "profile");
-    const char *ns = name && json_is_string(name) ? json_string_value(name) : NULL;
+    const char *ns = NULL;
+    if (!jc_require(r, obj, path, "profile", "the profile's name") || !jc_get_string(r, obj, path, "profile", NULL, &ns))
+        return NULL;
+    char *np = jc_key(path, "profile");
     char *out = NULL;
-    if (!name) rerror(r, path, "missing required key \"profile\" (the profile's name)");
-    else if (!ns) rerror(r, np, "expected a string, got %s", jc_type_name(name));
-    else if (!ns[0]) rerror(r, np, "must not be empty");
+    if (!ns[0]) jc_error(r, np, "must not be empty");
     else if (strpbrk(ns, "/\\:*?\"<>|")) {
         char bad = *strpbrk(ns, "/\\:*?\"<>|");
-        rerror(r, np, "profile name \"%s\" contains the path character '%c' (names go into file names; / \\ : * ? \" < > | are refused)",
-               ns, bad);
+        jc_error(r, np, "profile name \"%s\" contains the path character '%c' (names go into file names; / \\ : * ? \" < > | are refused)",
+                 ns, bad);
     } else {
         bool ctrl = false;
         for (const char *p = ns; *p; p++) ctrl = ctrl || (unsigned char)*p < 0x20 || *p == 0x7f;
-        if (ctrl || strcmp(ns, ".") == 0 || strcmp(ns, "..") == 0) rerror(r, np, "profile name \"%s\" is not usable in a file name", ns);
+        if (ctrl || strcmp(ns, ".") == 0 || strcmp(ns, "..") == 0) jc_error(r, np, "profile name \"%s\" is not usable in a file name", ns);
         else out = xstrdup(ns);
     }
     free(np);
@@ -256,14 +225,14 @@ static char *read_profile_name(reader *r, json_t *obj, const char *path)
 /* "source_root" (required) and "output" (default build/content/<profile>, one spelling). */
 static void read_profile_folders(reader *r, json_t *obj, const char *path, content_profile *pr)
 {
-    if (!json_object_get(obj, "source_root")) rerror(r, path, "missing required key \"source_root\"");
+    jc_require(r, obj, path, "source_root", NULL);
     pr->source_root = read_path(r, obj, "source_root", path, false, true);
     pr->output = read_path(r, obj, "output", path, false, false);
     if (!pr->output && !json_object_get(obj, "output") && pr->name) pr->output = xasprintf("build/content/%s", pr->name);
     char *output_problem = pr->output ? path_spelling_problem(pr->output, true) : NULL;
     if (output_problem) {
-        char *sub = sub_path(path, "output");
-        rerror(r, sub, "%s", output_problem);
+        char *sub = jc_key(path, "output");
+        jc_error(r, sub, "%s", output_problem);
         free(sub);
         free(output_problem);
         free(pr->output);
@@ -283,27 +252,20 @@ static void read_profile_build(reader *r, json_t *obj, const char *path, content
     static const char *const parts[] = {"trie", "sequential", NULL};
     static const char *const names[] = {"stem", "path", NULL};
     int v = CONTENT_ARCHIVE_PACKED;
-    read_enum(r, obj, "archive", path, archives, &v);
+    jc_get_enum(r, obj, path, "archive", archives, &v);
     pr->archive = (content_archive)v;
     v = CONTENT_CODEC_ZSTD;
-    read_enum(r, obj, "compression", path, codecs, &v);
+    jc_get_enum(r, obj, path, "compression", codecs, &v);
     pr->compression = (content_codec)v;
     v = CONTENT_PART_TRIE;
-    read_enum(r, obj, "partitioner", path, parts, &v);
+    jc_get_enum(r, obj, path, "partitioner", parts, &v);
     pr->partitioner = (content_partitioner)v;
     v = CONTENT_NAMES_STEM;
-    read_enum(r, obj, "names", path, names, &v);
+    jc_get_enum(r, obj, path, "names", names, &v);
     pr->names = (content_names)v;
-    json_t *mb = json_object_get(obj, "max_archive_mb");
-    pr->max_archive_mb = 20;
-    if (!mb) return;
-    char *mp = sub_path(path, "max_archive_mb");
-    if (!json_is_integer(mb)) rerror(r, mp, "expected a whole number of megabytes (>= 1), got %s", jc_type_name(mb));
-    else if (json_integer_value(mb) < 1 || json_integer_value(mb) > MAX_ARCHIVE_MB_LIMIT)
-        rerror(r, mp, "expected a whole number of megabytes from 1 to %u, got %lld", MAX_ARCHIVE_MB_LIMIT,
-               (long long)json_integer_value(mb));
-    else pr->max_archive_mb = (uint32_t)json_integer_value(mb);
-    free(mp);
+    long long mb = 20;
+    jc_get_int(r, obj, path, "max_archive_mb", "a whole number of megabytes", 1, MAX_ARCHIVE_MB_LIMIT, &mb);
+    pr->max_archive_mb = (uint32_t)mb;
 }
 
 /* "post_build": a command or an array of commands, none empty. */
@@ -311,21 +273,21 @@ static void read_profile_hooks(reader *r, json_t *obj, const char *path, content
 {
     json_t *hooks = json_object_get(obj, "post_build");
     if (!hooks) return;
-    char *hp = sub_path(path, "post_build");
+    char *hp = jc_key(path, "post_build");
     if (json_is_string(hooks)) {
-        if (!json_string_value(hooks)[0]) rerror(r, hp, "must not be empty");
+        if (!json_string_value(hooks)[0]) jc_error(r, hp, "must not be empty");
         else *vec_push(&pr->post_build) = xstrdup(json_string_value(hooks));
     } else if (json_is_array(hooks)) {
         size_t i;
         json_t *h;
         json_array_foreach(hooks, i, h) {
             char *ip = xasprintf("%s[%zu]", hp, i);
-            if (!json_is_string(h) || !json_string_value(h)[0]) rerror(r, ip, "expected a command (a non-empty string), got %s", jc_type_name(h));
+            if (!json_is_string(h) || !json_string_value(h)[0]) jc_error(r, ip, "expected a command (a non-empty string), got %s", jc_type_name(h));
             else *vec_push(&pr->post_build) = xstrdup(json_string_value(h));
             free(ip);
         }
     } else {
-        rerror(r, hp, "expected a command or an array of commands, got %s", jc_type_name(hooks));
+        jc_error(r, hp, "expected a command or an array of commands, got %s", jc_type_name(hooks));
     }
     free(hp);
 }
@@ -350,7 +312,7 @@ static void read_profile(reader *r, json_t *obj, const char *path, content_confi
     static const char *const allowed[] = {"profile", "source_root", "output", "categories", "archive", "max_archive_mb",
                                           "compression", "partitioner", "names", "post_build", NULL};
     if (!json_is_object(obj)) {
-        rerror(r, path, "expected a profile object (or a string naming a profile file), got %s", jc_type_name(obj));
+        jc_error(r, path, "expected a profile object (or a string naming a profile file), got %s", jc_type_name(obj));
         return;
     }
     content_profile pr;
@@ -527,14 +489,14 @@ static void read_file_item(reader *r, const char *rel, const char *path, struct 
 {
     char *item_path = xstrdup(path);
     if (!rel[0] || rel[0] == '/' || strchr(rel, '\\') || is_dotdot(rel)) {
-        rerror(r, item_path, "a profile file must be a relative path with '/' separators and no '..', got \"%s\"", rel);
+        jc_error(r, item_path, "a profile file must be a relative path with '/' separators and no '..', got \"%s\"", rel);
         free(item_path);
         return;
     }
     char *full = path_join(p->cfg.root, rel);
     for (size_t i = 0; i < out->files.count; i++)
         if (strcmp(out->files.items[i], full) == 0) {
-            rerror(r, item_path, "profile file \"%s\" is named twice", rel);
+            jc_error(r, item_path, "profile file \"%s\" is named twice", rel);
             free(full);
             free(item_path);
             return;
@@ -542,7 +504,7 @@ static void read_file_item(reader *r, const char *rel, const char *path, struct 
     *vec_push(&p->inputs) = xstrdup(full);
     buf text = {0};
     if (!fs_read_input(full, FS_INPUT_PROFILE, &text)) {
-        rerror(r, item_path, "cannot read the profile file \"%s\": %s", rel, fs_read_failure());
+        jc_error(r, item_path, "cannot read the profile file \"%s\": %s", rel, fs_read_failure());
         buf_free(&text);
         free(full);
         free(item_path);
@@ -556,13 +518,13 @@ static void read_file_item(reader *r, const char *rel, const char *path, struct 
     if (!root) {
         r->ok = false;
     } else {
-        reader fr = {full, out->texts.items[out->texts.count - 1], text.len, true};
+        reader fr = {full, out->texts.items[out->texts.count - 1], text.len, true, "(top level)"};
         if (json_is_array(root)) {
             size_t i;
             json_t *v;
             json_array_foreach(root, i, v) {
                 char *ip = xasprintf("[%zu]", i);
-                if (json_is_string(v)) rerror(&fr, ip, "a profile file holds profile objects, not file names");
+                if (json_is_string(v)) jc_error(&fr, ip, "a profile file holds profile objects, not file names");
                 else read_entry(&fr, v, ip, p, out);
                 free(ip);
             }
@@ -586,9 +548,9 @@ bool content_config_load(struct project *p, content_config *out)
     memset(out, 0, sizeof *out);
     json_t *content = p->cfg.content;
     if (!content) return true;
-    reader r = {p->cfg.path, p->cfg.text, p->cfg.text_len, true};
+    reader r = {p->cfg.path, p->cfg.text, p->cfg.text_len, true, "(top level)"};
     if (!json_is_array(content)) {
-        rerror(&r, "content", "expected an array of profiles, got %s", jc_type_name(content));
+        jc_error(&r, "content", "expected an array of profiles, got %s", jc_type_name(content));
         return false;
     }
     size_t i;

@@ -2,8 +2,6 @@
 
 #include "content_format.h"
 
-#include "fsio.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

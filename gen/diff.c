@@ -284,49 +284,32 @@ static bool added_name_eq(const void *ctx, uint32_t i)
     return strcmp(unscoped_key(rx->changes->items[rx->first_added + i].new_e), rx->name) == 0;
 }
 
-static void compare_domain(const side_manifest *os, const side_manifest *ns, change_list *out)
+/* The changes between an old entry and the new entry it matched. */
+static void compare_entry(const side_manifest *ns, bool ordinal, const entry *o, const entry *n, change_list *out)
 {
-    const manifest *om = &os->m, *nm = &ns->m;
-    const char *dom = nm->domain;
-    if (om->kind != nm->kind) {
-        change *c = add_change(out, CH_KIND_CHANGED, dom, NULL, NULL, ns->path, 0);
-        snprintf(c->detail, sizeof c->detail, "from %s to %s", om->kind == KIND_ORDINAL ? "ordinal" : "identity",
-                 nm->kind == KIND_ORDINAL ? "ordinal" : "identity");
-        return; /* every value means something else now: per-entry changes would be noise */
+    const char *dom = ns->m.domain;
+    if (o->value != n->value) {
+        change *c = add_change(out, ordinal ? CH_ORDINAL_MOVED : CH_VALUE_CHANGED, dom, o, n, ns->path, n->line);
+        snprintf(c->detail, sizeof c->detail, "%u -> %u", o->value, n->value);
     }
-    bool ordinal = nm->kind == KIND_ORDINAL;
-    size_t first_removed = out->count;
-    for (size_t i = 0; i < om->entries.count; i++) {
-        const entry *o = &om->entries.items[i];
-        const entry *n = match_new(ns, o);
-        if (!n) {
-            change_kind k = o->tombstone || !ordinal ? CH_TOMBSTONE_DROPPED : CH_ORDINAL_REMOVED;
-            add_change(out, k, dom, o, NULL, os->path, o->line);
-            continue;
-        }
-        if (o->value != n->value) {
-            change *c = add_change(out, ordinal ? CH_ORDINAL_MOVED : CH_VALUE_CHANGED, dom, o, n, ns->path, n->line);
-            snprintf(c->detail, sizeof c->detail, "%u -> %u", o->value, n->value);
-        }
-        if (strcmp(o->name, n->name) != 0) {
-            change *c = add_change(out, CH_RENAMED, dom, o, n, ns->path, n->line);
-            snprintf(c->detail, sizeof c->detail, "%.70s -> %.70s", o->name, n->name);
-        }
-        if (!o->tombstone && !n->tombstone && o->signature && n->signature && strcmp(o->signature, n->signature) != 0) {
-            change *c = add_change(out, CH_SIGNATURE_CHANGED, dom, o, n, ns->path, n->line);
-            snprintf(c->detail, sizeof c->detail, "from %.70s to %.70s", o->signature, n->signature);
-        }
-        if (!o->tombstone && n->tombstone)
-            add_change(out, ordinal ? CH_ORDINAL_REMOVED : CH_TOMBSTONED, dom, o, n, ns->path, n->line);
-        else if (o->tombstone && !n->tombstone)
-            add_change(out, CH_REVIVED, dom, o, n, ns->path, n->line);
+    if (strcmp(o->name, n->name) != 0) {
+        change *c = add_change(out, CH_RENAMED, dom, o, n, ns->path, n->line);
+        snprintf(c->detail, sizeof c->detail, "%.70s -> %.70s", o->name, n->name);
     }
-    size_t first_added = out->count;
-    for (size_t i = 0; i < nm->entries.count; i++) {
-        const entry *n = &nm->entries.items[i];
-        if (!matched_in_old(os, ns, n)) add_change(out, CH_ADDED, dom, NULL, n, ns->path, n->line);
+    if (!o->tombstone && !n->tombstone && o->signature && n->signature && strcmp(o->signature, n->signature) != 0) {
+        change *c = add_change(out, CH_SIGNATURE_CHANGED, dom, o, n, ns->path, n->line);
+        snprintf(c->detail, sizeof c->detail, "from %.70s to %.70s", o->signature, n->signature);
     }
-    /* A removal and an addition of one unscoped name in different scopes is a rescope. */
+    if (!o->tombstone && n->tombstone)
+        add_change(out, ordinal ? CH_ORDINAL_REMOVED : CH_TOMBSTONED, dom, o, n, ns->path, n->line);
+    else if (o->tombstone && !n->tombstone)
+        add_change(out, CH_REVIVED, dom, o, n, ns->path, n->line);
+}
+
+/* A removal (out[first_removed, first_added)) and an addition (out[first_added, ...)) of one
+ * unscoped name in different scopes is a rescope: the addition says so. */
+static void find_rescopes(change_list *out, size_t first_removed, size_t first_added)
+{
     rescope_ctx rx = {out, first_added, NULL};
     index_map added;
     index_map_init(&added, out->count - first_added);
@@ -345,6 +328,36 @@ static void compare_domain(const side_manifest *os, const side_manifest *ns, cha
         }
     }
     index_map_free(&added);
+}
+
+static void compare_domain(const side_manifest *os, const side_manifest *ns, change_list *out)
+{
+    const manifest *om = &os->m, *nm = &ns->m;
+    const char *dom = nm->domain;
+    if (om->kind != nm->kind) {
+        change *c = add_change(out, CH_KIND_CHANGED, dom, NULL, NULL, ns->path, 0);
+        snprintf(c->detail, sizeof c->detail, "from %s to %s", om->kind == KIND_ORDINAL ? "ordinal" : "identity",
+                 nm->kind == KIND_ORDINAL ? "ordinal" : "identity");
+        return; /* every value means something else now: per-entry changes would be noise */
+    }
+    bool ordinal = nm->kind == KIND_ORDINAL;
+    size_t first_removed = out->count;
+    for (size_t i = 0; i < om->entries.count; i++) {
+        const entry *o = &om->entries.items[i];
+        const entry *n = match_new(ns, o);
+        if (n) {
+            compare_entry(ns, ordinal, o, n, out);
+            continue;
+        }
+        change_kind k = o->tombstone || !ordinal ? CH_TOMBSTONE_DROPPED : CH_ORDINAL_REMOVED;
+        add_change(out, k, dom, o, NULL, os->path, o->line);
+    }
+    size_t first_added = out->count;
+    for (size_t i = 0; i < nm->entries.count; i++) {
+        const entry *n = &nm->entries.items[i];
+        if (!matched_in_old(os, ns, n)) add_change(out, CH_ADDED, dom, NULL, n, ns->path, n->line);
+    }
+    find_rescopes(out, first_removed, first_added);
 }
 
 static bool is_blank(char c) { return c == ' ' || c == '\t'; }
@@ -467,85 +480,104 @@ static void put_entry_json(json_t *obj, const char *field, const entry *e)
     json_object_set_new(obj, field, j);
 }
 
-static void report(const diff_options *opt, const change_list *changes, size_t breaking, size_t approved_count, FILE *out)
+/* The counts every report gives. */
+typedef struct report_counts {
+    size_t breaking, approved, compatible;
+} report_counts;
+
+static void report_text(const change_list *changes, report_counts n, FILE *out)
 {
     buf line = {0};
-    size_t compatible = changes->count - breaking - approved_count;
-    switch (opt->format) {
-    case DIFF_TEXT:
-        for (size_t i = 0; i < changes->count; i++) {
-            const change *c = &changes->items[i];
-            buf message = {0};
-            describe(c, &message);
-            line.len = 0;
-            bool br = change_info[c->kind].breaking;
-            diag_format(&line, br && !c->approved ? DIAG_ERROR : DIAG_NOTE, loc_at(c->file, c->line, 0), message.data);
-            fprintf(out, "%s\n", line.data);
-            buf_free(&message);
-        }
-        fprintf(out, "threadlink-gen diff: %zu breaking, %zu approved, %zu compatible change%s\n", breaking,
-                approved_count, compatible, compatible == 1 ? "" : "s");
-        break;
-    case DIFF_GITHUB:
-        for (size_t i = 0; i < changes->count; i++) {
-            const change *c = &changes->items[i];
-            line.len = 0;
-            describe(c, &line);
-            const char *level = change_info[c->kind].breaking && !c->approved ? "error" : "notice";
-            if (c->line) fprintf(out, "::%s file=%s,line=%u::%s\n", level, c->file, c->line, line.data);
-            else fprintf(out, "::%s file=%s::%s\n", level, c->file, line.data);
-        }
-        break;
-    case DIFF_MARKDOWN:
-        fprintf(out, "### threadlink identifier changes\n\n%zu breaking, %zu approved, %zu compatible\n\n",
-                breaking, approved_count, compatible);
-        if (changes->count) {
-            fputs("| | domain | key | change | old | new |\n|---|---|---|---|---|---|\n", out);
-            for (size_t i = 0; i < changes->count; i++) {
-                const change *c = &changes->items[i];
-                const char *mark = !change_info[c->kind].breaking ? "" : c->approved ? "approved" : "**breaking**";
-                fprintf(out, "| %s | %s | `%s` | %s%s%s | ", mark, c->domain, c->key ? c->key : "", change_info[c->kind].label,
-                        c->detail[0] ? ": " : "", c->detail);
-                if (c->old_e) fprintf(out, "`%s` = %u%s", c->old_e->name, c->old_e->value, c->old_e->tombstone ? " (tombstone)" : "");
-                fputs(" | ", out);
-                if (c->new_e) fprintf(out, "`%s` = %u%s", c->new_e->name, c->new_e->value, c->new_e->tombstone ? " (tombstone)" : "");
-                fputs(" |\n", out);
-            }
-        }
-        break;
-    case DIFF_JSON: {
-        json_t *root = json_object();
-        json_object_set_new(root, "format", json_integer(1));
-        json_object_set_new(root, "old", json_string(opt->old_path));
-        json_object_set_new(root, "new", json_string(opt->new_path));
-        json_object_set_new(root, "breaking", json_integer((json_int_t)breaking));
-        json_object_set_new(root, "approved", json_integer((json_int_t)approved_count));
-        json_object_set_new(root, "compatible", json_integer((json_int_t)compatible));
-        json_t *list = json_array();
-        for (size_t i = 0; i < changes->count; i++) {
-            const change *c = &changes->items[i];
-            json_t *j = json_object();
-            json_object_set_new(j, "domain", json_string(c->domain));
-            json_object_set_new(j, "key", c->key ? json_string(c->key) : json_null());
-            json_object_set_new(j, "change", json_string(change_info[c->kind].id));
-            json_object_set_new(j, "breaking", json_boolean(change_info[c->kind].breaking));
-            json_object_set_new(j, "approved", json_boolean(c->approved));
-            if (c->detail[0]) json_object_set_new(j, "detail", json_string(c->detail));
-            json_object_set_new(j, "file", json_string(c->file));
-            json_object_set_new(j, "line", json_integer(c->line));
-            put_entry_json(j, "old_entry", c->old_e);
-            put_entry_json(j, "new_entry", c->new_e);
-            json_array_append_new(list, j);
-        }
-        json_object_set_new(root, "changes", list);
-        char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        fprintf(out, "%s\n", text);
-        free(text);
-        json_decref(root);
-        break;
+    for (size_t i = 0; i < changes->count; i++) {
+        const change *c = &changes->items[i];
+        buf message = {0};
+        describe(c, &message);
+        line.len = 0;
+        bool br = change_info[c->kind].breaking;
+        diag_format(&line, br && !c->approved ? DIAG_ERROR : DIAG_NOTE, loc_at(c->file, c->line, 0), message.data);
+        fprintf(out, "%s\n", line.data);
+        buf_free(&message);
     }
+    fprintf(out, "threadlink-gen diff: %zu breaking, %zu approved, %zu compatible change%s\n", n.breaking,
+            n.approved, n.compatible, n.compatible == 1 ? "" : "s");
+    buf_free(&line);
+}
+
+static void report_github(const change_list *changes, FILE *out)
+{
+    buf line = {0};
+    for (size_t i = 0; i < changes->count; i++) {
+        const change *c = &changes->items[i];
+        line.len = 0;
+        describe(c, &line);
+        const char *level = change_info[c->kind].breaking && !c->approved ? "error" : "notice";
+        if (c->line) fprintf(out, "::%s file=%s,line=%u::%s\n", level, c->file, c->line, line.data);
+        else fprintf(out, "::%s file=%s::%s\n", level, c->file, line.data);
     }
     buf_free(&line);
+}
+
+static void report_markdown(const change_list *changes, report_counts n, FILE *out)
+{
+    fprintf(out, "### threadlink identifier changes\n\n%zu breaking, %zu approved, %zu compatible\n\n",
+            n.breaking, n.approved, n.compatible);
+    if (!changes->count) return;
+    fputs("| | domain | key | change | old | new |\n|---|---|---|---|---|---|\n", out);
+    for (size_t i = 0; i < changes->count; i++) {
+        const change *c = &changes->items[i];
+        const char *mark = !change_info[c->kind].breaking ? "" : c->approved ? "approved" : "**breaking**";
+        fprintf(out, "| %s | %s | `%s` | %s%s%s | ", mark, c->domain, c->key ? c->key : "", change_info[c->kind].label,
+                c->detail[0] ? ": " : "", c->detail);
+        if (c->old_e) fprintf(out, "`%s` = %u%s", c->old_e->name, c->old_e->value, c->old_e->tombstone ? " (tombstone)" : "");
+        fputs(" | ", out);
+        if (c->new_e) fprintf(out, "`%s` = %u%s", c->new_e->name, c->new_e->value, c->new_e->tombstone ? " (tombstone)" : "");
+        fputs(" |\n", out);
+    }
+}
+
+static json_t *change_json(const change *c)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "domain", json_string(c->domain));
+    json_object_set_new(j, "key", c->key ? json_string(c->key) : json_null());
+    json_object_set_new(j, "change", json_string(change_info[c->kind].id));
+    json_object_set_new(j, "breaking", json_boolean(change_info[c->kind].breaking));
+    json_object_set_new(j, "approved", json_boolean(c->approved));
+    if (c->detail[0]) json_object_set_new(j, "detail", json_string(c->detail));
+    json_object_set_new(j, "file", json_string(c->file));
+    json_object_set_new(j, "line", json_integer(c->line));
+    put_entry_json(j, "old_entry", c->old_e);
+    put_entry_json(j, "new_entry", c->new_e);
+    return j;
+}
+
+static void report_json(const diff_options *opt, const change_list *changes, report_counts n, FILE *out)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "format", json_integer(1));
+    json_object_set_new(root, "old", json_string(opt->old_path));
+    json_object_set_new(root, "new", json_string(opt->new_path));
+    json_object_set_new(root, "breaking", json_integer((json_int_t)n.breaking));
+    json_object_set_new(root, "approved", json_integer((json_int_t)n.approved));
+    json_object_set_new(root, "compatible", json_integer((json_int_t)n.compatible));
+    json_t *list = json_array();
+    for (size_t i = 0; i < changes->count; i++) json_array_append_new(list, change_json(&changes->items[i]));
+    json_object_set_new(root, "changes", list);
+    char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fprintf(out, "%s\n", text);
+    free(text);
+    json_decref(root);
+}
+
+static void report(const diff_options *opt, const change_list *changes, size_t breaking, size_t approved_count, FILE *out)
+{
+    report_counts n = {breaking, approved_count, changes->count - breaking - approved_count};
+    switch (opt->format) {
+    case DIFF_TEXT: report_text(changes, n, out); break;
+    case DIFF_GITHUB: report_github(changes, out); break;
+    case DIFF_MARKDOWN: report_markdown(changes, n, out); break;
+    case DIFF_JSON: report_json(opt, changes, n, out); break;
+    }
 }
 
 int diff_run(const diff_options *opt)

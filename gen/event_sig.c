@@ -266,84 +266,89 @@ static bool parse_type(sig_lexer *lx, buf *out, const char *what)
     return ok;
 }
 
+/* The parameter list after '(' up to and with ')': "()", "(void)" or types separated by ','.
+ * Each type goes to out->params and, normalised, to `norm`. */
+static bool parse_params(sig_lexer *lx, buf *type, buf *norm, event_sig *out)
+{
+    skip_space(lx);
+    if (lx->p < lx->end && *lx->p == ')') {
+        lx->p++;
+        return true;
+    }
+    for (;;) {
+        if (!parse_type(lx, type, "parameter")) return false;
+        bool is_void = strcmp(type->data, "void") == 0;
+        if (is_void && out->params.count == 0) {
+            skip_space(lx);
+            if (lx->p < lx->end && *lx->p == ')') {
+                lx->p++;
+                return true;
+            }
+        }
+        if (is_void) {
+            diag_error(here(lx), "'void' must be the only parameter");
+            return false;
+        }
+        if (out->params.count) buf_puts(norm, ", ");
+        buf_puts(norm, type->data);
+        *vec_push(&out->params) = xstrdup(type->data);
+        skip_space(lx);
+        if (lx->p < lx->end && (*lx->p == ',' || *lx->p == ')')) {
+            if (*lx->p++ == ')') return true;
+            continue;
+        }
+        diag_error(here(lx), "expected ',' or ')' after a parameter type");
+        return false;
+    }
+}
+
+/* What may follow the parameters: nothing, or "-> type" (not void) to the end. */
+static bool parse_result(sig_lexer *lx, buf *type, buf *norm, event_sig *out)
+{
+    skip_space(lx);
+    if (lx->p >= lx->end) return true;
+    if (lx->end - lx->p < 2 || lx->p[0] != '-' || lx->p[1] != '>') {
+        diag_error(here(lx), "unexpected '%c' after the parameters (a result is written '-> type')", *lx->p);
+        return false;
+    }
+    const char *arrow = lx->p;
+    lx->p += 2;
+    if (!parse_type(lx, type, "result")) return false;
+    if (lx->p < lx->end) {
+        diag_error(here(lx), "unexpected '%c' after the result type", *lx->p);
+        return false;
+    }
+    if (strcmp(type->data, "void") == 0) {
+        lx->p = arrow;
+        diag_error(here(lx), "'-> void' is not a result: leave it out for an event without one");
+        return false;
+    }
+    buf_puts(norm, "->");
+    buf_puts(norm, type->data);
+    out->result = xstrdup(type->data);
+    return true;
+}
+
 bool event_sig_parse(const char *text, size_t len, src_loc at, event_sig *out)
 {
     memset(out, 0, sizeof *out);
     sig_lexer lx = {text, text ? text + len : NULL, text, at}; /* no signature: text may be NULL */
     buf type = {0}, norm = {0};
-    bool ok = false;
+    bool ok = true;
     buf_puts(&norm, "(");
-    if (!text || !len) goto done_ok;
-    skip_space(&lx);
-    if (lx.p >= lx.end || *lx.p != '(') {
-        diag_error(here(&lx), "expected '(' to start the event's signature");
-        goto done;
+    if (text && len) {
+        skip_space(&lx);
+        ok = lx.p < lx.end && *lx.p == '(';
+        if (!ok) diag_error(here(&lx), "expected '(' to start the event's signature");
+        else lx.p++;
+        ok = ok && parse_params(&lx, &type, &norm, out);
     }
-    lx.p++;
-    skip_space(&lx);
-    if (lx.p < lx.end && *lx.p == ')') {
-        lx.p++;
-    } else {
-        for (;;) {
-            if (!parse_type(&lx, &type, "parameter")) goto done;
-            if (strcmp(type.data, "void") == 0 && out->params.count == 0) {
-                skip_space(&lx);
-                if (lx.p < lx.end && *lx.p == ')') {
-                    lx.p++;
-                    break;
-                }
-                diag_error(here(&lx), "'void' must be the only parameter");
-                goto done;
-            }
-            if (strcmp(type.data, "void") == 0) {
-                diag_error(here(&lx), "'void' must be the only parameter");
-                goto done;
-            }
-            if (out->params.count) buf_puts(&norm, ", ");
-            buf_puts(&norm, type.data);
-            *vec_push(&out->params) = xstrdup(type.data);
-            skip_space(&lx);
-            if (lx.p < lx.end && *lx.p == ',') {
-                lx.p++;
-                continue;
-            }
-            if (lx.p < lx.end && *lx.p == ')') {
-                lx.p++;
-                break;
-            }
-            diag_error(here(&lx), "expected ',' or ')' after a parameter type");
-            goto done;
-        }
+    if (ok) buf_puts(&norm, ")");
+    ok = ok && parse_result(&lx, &type, &norm, out);
+    if (ok) {
+        out->text = xstrdup(norm.data);
+        out->id = XXH32(norm.data, norm.len, 0);
     }
-done_ok:
-    buf_puts(&norm, ")");
-    skip_space(&lx);
-    if (lx.p < lx.end) {
-        if (lx.end - lx.p >= 2 && lx.p[0] == '-' && lx.p[1] == '>') {
-            const char *arrow = lx.p;
-            lx.p += 2;
-            if (!parse_type(&lx, &type, "result")) goto done;
-            if (lx.p < lx.end) {
-                diag_error(here(&lx), "unexpected '%c' after the result type", *lx.p);
-                goto done;
-            }
-            if (strcmp(type.data, "void") == 0) {
-                lx.p = arrow;
-                diag_error(here(&lx), "'-> void' is not a result: leave it out for an event without one");
-                goto done;
-            }
-            buf_puts(&norm, "->");
-            buf_puts(&norm, type.data);
-            out->result = xstrdup(type.data);
-        } else {
-            diag_error(here(&lx), "unexpected '%c' after the parameters (a result is written '-> type')", *lx.p);
-            goto done;
-        }
-    }
-    out->text = xstrdup(norm.data);
-    out->id = XXH32(norm.data, norm.len, 0);
-    ok = true;
-done:
     buf_free(&type);
     buf_free(&norm);
     if (!ok) event_sig_free(out);

@@ -331,13 +331,6 @@ bool fs_respell(const char *stale, const char *wanted)
     return ok;
 }
 
-char *path_join(const char *a, const char *b)
-{
-    if (b[0] == '/' || !a || !a[0] || strcmp(a, ".") == 0) return xstrdup(b);
-    size_t n = strlen(a);
-    return xasprintf("%s%s%s", a, a[n - 1] == '/' ? "" : "/", b);
-}
-
 char *path_dirname(const char *path)
 {
     const char *slash = strrchr(path, '/');

@@ -76,8 +76,6 @@ void fs_note_case_variant(src_loc at, const char *path);
  * false, changing nothing, when the directory holds both spellings (two files) or neither. */
 bool fs_respell(const char *stale, const char *wanted);
 
-/* "a" + "b" -> "a/b"; "." + "b" -> "b"; an absolute second part is kept as it is. */
-char *path_join(const char *a, const char *b);
 /* The directory part: "a/b/c.txt" -> "a/b", "c.txt" -> ".". */
 char *path_dirname(const char *path);
 const char *path_basename(const char *path);

@@ -3,6 +3,7 @@
 #include "depfile.h"
 #include "emit.h"
 #include "fsio.h"
+#include "json_check.h"
 #include "identity.h"
 #include "index_map.h"
 #include "model.h"

@@ -133,58 +133,62 @@ static field_id entry_field(const char *s, size_t n)
 #undef IS
 }
 
+/* The value v of one entry member; `seen` gains the field's bit. */
+static bool read_entry_field(reader *r, field_id field, json_tok v, entry *e, unsigned *seen)
+{
+    uint64_t n;
+    *seen |= 1u << field;
+    switch (field) {
+    case F_KEY: return read_key(r, v, "key", &e->key, &e->key_len);
+    case F_ISSUED_KEY: return read_key(r, v, "issued_key", &e->issued_key, &e->issued_key_len);
+    case F_NAME:
+        if (!read_string(r, v, "name", &e->name, &e->name_len)) return false;
+        if (!manifest_valid_member(e->name, e->name_len)) return fail(r, v, "\"name\" must be a C identifier");
+        return true;
+    case F_SCOPE: return read_string(r, v, "scope", &e->scope, NULL);
+    case F_VALUE:
+        if (!read_uint(r, v, UINT32_MAX, "value", &n)) return false;
+        e->value = (uint32_t)n;
+        return true;
+    case F_SEED_OFFSET:
+        if (!read_uint(r, v, 65535, "seed_offset", &n)) return false;
+        e->seed_offset = (uint32_t)n;
+        return true;
+    case F_SIGNATURE:
+        if (!read_string(r, v, "signature", &e->signature, NULL)) return false;
+        /* Compared as text by diff and the summary; the generator writes it normalised. */
+        if (e->signature[0] != '(') return fail(r, v, "\"signature\" must be an event signature such as \"(int)\"");
+        return true;
+    case F_TOMBSTONE:
+        if (v.kind != JT_TRUE && v.kind != JT_FALSE) return fail(r, v, "\"tombstone\" must be true or false");
+        e->tombstone = v.kind == JT_TRUE;
+        return true;
+    default: return skip_value(r, v, 2);
+    }
+}
+
 static bool read_entry(reader *r, json_tok open)
 {
     entry e = {0};
     e.decl = UINT32_MAX;
     e.line = open.loc.line;
-    bool have_key = false, have_name = false, have_scope = false, have_value = false;
+    unsigned seen = 0;
     json_tok t = json_next(&r->lx);
-    if (t.kind != JT_RBRACE) {
-        for (;;) {
-            if (t.kind != JT_STRING) return fail(r, t, "expected an entry key, found %s", json_tok_describe(t.kind));
-            /* Eight known keys, a million entries: compare by length first. */
-            field_id field = entry_field(t.text, t.len);
-            if (!expect(r, JT_COLON, "':'", NULL)) return false;
-            json_tok v = json_next(&r->lx);
-            uint64_t n;
-            if (field == F_KEY) {
-                if (!read_key(r, v, "key", &e.key, &e.key_len)) return false;
-                have_key = true;
-            } else if (field == F_ISSUED_KEY) {
-                if (!read_key(r, v, "issued_key", &e.issued_key, &e.issued_key_len)) return false;
-            } else if (field == F_NAME) {
-                if (!read_string(r, v, "name", &e.name, &e.name_len)) return false;
-                if (!manifest_valid_member(e.name, e.name_len)) return fail(r, v, "\"name\" must be a C identifier");
-                have_name = true;
-            } else if (field == F_SCOPE) {
-                if (!read_string(r, v, "scope", &e.scope, NULL)) return false;
-                have_scope = true;
-            } else if (field == F_VALUE) {
-                if (!read_uint(r, v, UINT32_MAX, "value", &n)) return false;
-                e.value = (uint32_t)n;
-                have_value = true;
-            } else if (field == F_SEED_OFFSET) {
-                if (!read_uint(r, v, 65535, "seed_offset", &n)) return false;
-                e.seed_offset = (uint32_t)n;
-            } else if (field == F_SIGNATURE) {
-                if (!read_string(r, v, "signature", &e.signature, NULL)) return false;
-                /* Compared as text by diff and the summary; the generator writes it normalised. */
-                if (e.signature[0] != '(') return fail(r, v, "\"signature\" must be an event signature such as \"(int)\"");
-            } else if (field == F_TOMBSTONE) {
-                if (v.kind != JT_TRUE && v.kind != JT_FALSE) return fail(r, v, "\"tombstone\" must be true or false");
-                e.tombstone = v.kind == JT_TRUE;
-            } else if (!skip_value(r, v, 2)) {
-                return false;
-            }
-            t = json_next(&r->lx);
-            if (t.kind == JT_RBRACE) break;
-            if (t.kind != JT_COMMA) return fail(r, t, "expected ',' or '}', found %s", json_tok_describe(t.kind));
-            t = json_next(&r->lx);
-        }
+    while (t.kind != JT_RBRACE) {
+        if (t.kind != JT_STRING) return fail(r, t, "expected an entry key, found %s", json_tok_describe(t.kind));
+        /* Eight known keys, a million entries: compare by length first. */
+        field_id field = entry_field(t.text, t.len);
+        if (!expect(r, JT_COLON, "':'", NULL)) return false;
+        if (!read_entry_field(r, field, json_next(&r->lx), &e, &seen)) return false;
+        t = json_next(&r->lx);
+        if (t.kind == JT_RBRACE) break;
+        if (t.kind != JT_COMMA) return fail(r, t, "expected ',' or '}', found %s", json_tok_describe(t.kind));
+        t = json_next(&r->lx);
     }
-    if (!have_key || !have_name || !have_scope || !have_value)
-        return fail(r, open, "entry lacks %s", !have_key ? "\"key\"" : !have_name ? "\"name\"" : !have_scope ? "\"scope\"" : "\"value\"");
+    static const field_id required[] = {F_KEY, F_NAME, F_SCOPE, F_VALUE};
+    static const char *const required_names[] = {"\"key\"", "\"name\"", "\"scope\"", "\"value\""};
+    for (size_t i = 0; i < 4; i++)
+        if (!(seen & (1u << required[i]))) return fail(r, open, "entry lacks %s", required_names[i]);
     *vec_push(&r->m->entries) = e;
     return true;
 }

@@ -5,6 +5,7 @@
 #include "model.h"
 
 #include "fsio.h"
+#include "json_check.h"
 #include "event_sig.h"
 #include "lex_injector.h"
 #include "stamp.h"

@@ -66,6 +66,39 @@ static void put_line(buf *out, char mark, const line *l)
     buf_putc(out, '\n');
 }
 
+/* The end of the hunk whose first change is script[k]: `context` lines after the last change
+ * that is no more than 2*context equal lines from the next. */
+static size_t hunk_end(const ops *script, size_t k, size_t context)
+{
+    size_t end = k, run = 0;
+    for (size_t i = k; i < script->count; i++) {
+        if (script->items[i].kind == OP_EQ) {
+            if (++run > 2 * context) break;
+        } else {
+            run = 0;
+            end = i + 1;
+        }
+    }
+    return end + context < script->count ? end + context : script->count;
+}
+
+/* One hunk, script[start, end): its header and lines. */
+static void put_hunk(buf *out, const ops *script, size_t start, size_t end, const lines *A, const lines *B)
+{
+    size_t a_start = script->items[start].a, b_start = script->items[start].b, a_len = 0, b_len = 0;
+    for (size_t i = start; i < end; i++) {
+        a_len += script->items[i].kind != OP_INS;
+        b_len += script->items[i].kind != OP_DEL;
+    }
+    buf_printf(out, "@@ -%zu,%zu +%zu,%zu @@\n", a_len ? a_start + 1 : a_start, a_len, b_len ? b_start + 1 : b_start, b_len);
+    for (size_t i = start; i < end; i++) {
+        const op *o = &script->items[i];
+        if (o->kind == OP_EQ) put_line(out, ' ', &A->items[o->a]);
+        else if (o->kind == OP_DEL) put_line(out, '-', &A->items[o->a]);
+        else put_line(out, '+', &B->items[o->b]);
+    }
+}
+
 void udiff(buf *out, const char *a_name, const char *a, size_t alen, const char *b_name, const char *b, size_t blen)
 {
     if (alen == blen && memcmp(a, b, alen) == 0) return;
@@ -88,31 +121,8 @@ void udiff(buf *out, const char *a_name, const char *a, size_t alen, const char 
     while (k < script.count) {
         while (k < script.count && script.items[k].kind == OP_EQ) k++;
         if (k == script.count) break;
-        /* A hunk: from `context` lines before this change to `context` after the last change
-         * that is no more than 2*context equal lines from the next. */
-        size_t start = k >= context ? k - context : 0;
-        size_t end = k, run = 0;
-        for (size_t i = k; i < script.count; i++) {
-            if (script.items[i].kind == OP_EQ) {
-                if (++run > 2 * context) break;
-            } else {
-                run = 0;
-                end = i + 1;
-            }
-        }
-        end = end + context < script.count ? end + context : script.count;
-        size_t a_start = script.items[start].a, b_start = script.items[start].b, a_len = 0, b_len = 0;
-        for (size_t i = start; i < end; i++) {
-            a_len += script.items[i].kind != OP_INS;
-            b_len += script.items[i].kind != OP_DEL;
-        }
-        buf_printf(out, "@@ -%zu,%zu +%zu,%zu @@\n", a_len ? a_start + 1 : a_start, a_len, b_len ? b_start + 1 : b_start, b_len);
-        for (size_t i = start; i < end; i++) {
-            const op *o = &script.items[i];
-            if (o->kind == OP_EQ) put_line(out, ' ', &A.items[o->a]);
-            else if (o->kind == OP_DEL) put_line(out, '-', &A.items[o->a]);
-            else put_line(out, '+', &B.items[o->b]);
-        }
+        size_t start = k >= context ? k - context : 0, end = hunk_end(&script, k, context);
+        put_hunk(out, &script, start, end, &A, &B);
         k = end;
     }
     vec_free(&script);

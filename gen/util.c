@@ -190,3 +190,10 @@ uint32_t fnv1a_folded(const char *s, size_t n)
     }
     return h;
 }
+
+char *path_join(const char *a, const char *b)
+{
+    if (b[0] == '/' || !a || !a[0] || strcmp(a, ".") == 0) return xstrdup(b);
+    size_t n = strlen(a);
+    return xasprintf("%s%s%s", a, a[n - 1] == '/' ? "" : "/", b);
+}

@@ -88,4 +88,7 @@ bool str_has_suffix(const char *s, const char *suffix, size_t *stem);
 /* FNV-1a of the ASCII-lowercased bytes: the hash the generated name lookups use too. */
 uint32_t fnv1a_folded(const char *s, size_t n);
 
+/* "a" + "b" -> "a/b"; "." + "b" -> "b"; an absolute second part is kept as it is. */
+char *path_join(const char *a, const char *b);
+
 #endif

@@ -5,6 +5,28 @@
 #include "vault_model.h"
 
 /* literal -> [+-]? digit+ ( '.' digit+ )? */
+/* 33 binary digits of the decimal fraction frac[0, len): 32 kept, the 33rd rounds (ties away
+ * from zero: a half rounds up in magnitude, so the 33rd bit alone decides). */
+static uint64_t fraction_bits(const char *frac, size_t len)
+{
+    uint64_t bits = 0;
+    if (!len) return 0;
+    unsigned char small[64];
+    unsigned char *d = len <= sizeof small ? small : xmalloc(len);
+    for (size_t i = 0; i < len; i++) d[i] = (unsigned char)(frac[i] - '0');
+    for (int b = 0; b < 33; b++) {
+        unsigned carry = 0;
+        for (size_t i = len; i-- > 0;) {
+            unsigned v = d[i] * 2u + carry;
+            d[i] = (unsigned char)(v % 10);
+            carry = v / 10;
+        }
+        bits = (bits << 1) | carry;
+    }
+    if (d != small) free(d);
+    return bits;
+}
+
 const char *vault_fp_parse(const char *text, int64_t *raw)
 {
     const char *p = text;
@@ -33,24 +55,7 @@ const char *vault_fp_parse(const char *text, int64_t *raw)
     if (too_large) return "out of range (Q32.32 holds -2147483648 to 2147483647.99999999977)";
     while (frac_len && frac[frac_len - 1] == '0') frac_len--; /* trailing zeros add no bits */
 
-    /* 33 binary digits of the fraction: 32 kept, the 33rd rounds (ties away from zero: a half
-     * rounds up in magnitude, so the 33rd bit alone decides). */
-    uint64_t bits = 0;
-    if (frac_len) {
-        unsigned char small[64];
-        unsigned char *d = frac_len <= sizeof small ? small : xmalloc(frac_len);
-        for (size_t i = 0; i < frac_len; i++) d[i] = (unsigned char)(frac[i] - '0');
-        for (int b = 0; b < 33; b++) {
-            unsigned carry = 0;
-            for (size_t i = frac_len; i-- > 0;) {
-                unsigned v = d[i] * 2u + carry;
-                d[i] = (unsigned char)(v % 10);
-                carry = v / 10;
-            }
-            bits = (bits << 1) | carry;
-        }
-        if (d != small) free(d);
-    }
+    uint64_t bits = fraction_bits(frac, frac_len);
     uint64_t magnitude = (integer << 32) + (bits >> 1) + (bits & 1);
     uint64_t limit = negative ? UINT64_C(1) << 63 : (UINT64_C(1) << 63) - 1;
     if (magnitude > limit) return "out of range (Q32.32 holds -2147483648 to 2147483647.99999999977)";

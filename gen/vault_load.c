@@ -24,48 +24,6 @@
 #include <jansson.h>
 #include <xxhash.h>
 
-/* ---- types ---------------------------------------------------------------------------------- */
-
-static const char *const vtype_names[VT_SCALAR_END] = {
-    NULL, "Integer", "Long", "Float", "Double", "Boolean", "Integer2D", "Float2D", "Vector2D",
-    "Vector3D", "Rotation", "FP", "FPVector2", "FPVector3", "FPQuaternion", "String", "AssetRef",
-};
-static const char *const vtype_cs[VT_SCALAR_END] = {
-    NULL, "int32_t", "int64_t", "float", "double", "bool", "tl_vault_int2", "tl_vault_float2",
-    "tl_vault_vector2", "tl_vault_vector3", "tl_vault_rotation", "tl_fp", "tl_fpv2", "tl_fpv3",
-    "tl_fpquat", "char", "tl_vault_asset_ref",
-};
-static const uint8_t vtype_sizes[VT_SCALAR_END] = {0, 4, 8, 4, 8, 1, 8, 8, 8, 12, 16, 8, 16, 24, 32, 0, 4};
-static const uint8_t vtype_comps[VT_SCALAR_END] = {0, 1, 1, 1, 1, 1, 2, 2, 2, 3, 4, 1, 2, 3, 4, 1, 1};
-
-const char *vtype_name(vtype t) { return t > VT_NONE && t < VT_SCALAR_END ? vtype_names[t] : "?"; }
-const char *vtype_c(vtype t) { return t > VT_NONE && t < VT_SCALAR_END ? vtype_cs[t] : "?"; }
-uint32_t vtype_size(vtype t) { return t > VT_NONE && t < VT_SCALAR_END ? vtype_sizes[t] : 0; }
-uint32_t vtype_components(vtype t) { return t > VT_NONE && t < VT_SCALAR_END ? vtype_comps[t] : 0; }
-
-vtype vtype_from_name(const char *name)
-{
-    for (int t = 1; t < VT_SCALAR_END; t++)
-        if (strcmp(vtype_names[t], name) == 0) return (vtype)t;
-    return VT_NONE;
-}
-
-uint32_t vfield_tag(const vfield *f)
-{
-    if (f->type != VT_COLLECTION) return (uint32_t)f->type;
-    return (uint32_t)(VT_COLLECTION + f->kind) | ((uint32_t)f->element << 8) |
-           (f->kind == LAYOUT_DICT ? (uint32_t)f->value << 16 : 0);
-}
-
-uint64_t vfield_size(const vfield *f)
-{
-    if (f->type == VT_STRING) return (uint64_t)f->capacity + 1;
-    if (f->type == VT_COLLECTION)
-        return layout_collection_bytes(f->kind, f->capacity, vtype_size(f->element),
-                                       f->kind == LAYOUT_DICT ? vtype_size(f->value) : 0);
-    return vtype_size(f->type);
-}
-
 /* ---- diagnostics ---------------------------------------------------------------------------- */
 
 static bool is_identifier(const char *s)
@@ -132,50 +90,57 @@ static bool parse_component(json_checker *j, const char *path, vtype t, json_t *
 }
 
 /* A scalar value of type t. arena strings live as long as the stage. */
+/* A value of n > 1 components (a vector, a quaternion): an array of exactly n. False when it is
+ * not such an array; a bad component is reported here (and *reported set). */
+static bool parse_components(json_checker *j, const char *path, vtype t, uint32_t n, json_t *v, vscalar *out, bool *reported)
+{
+    if (!json_is_array(v) || json_array_size(v) != n) return false;
+    for (uint32_t k = 0; k < n; k++) {
+        char *sub = jc_index(path, k);
+        bool component_ok = parse_component(j, sub, t, json_array_get(v, k), out, (int)k);
+        if (!component_ok)
+            jc_error(j, sub, "expected %s, got %s", t >= VT_FP && t <= VT_FPQUATERNION ? "a decimal string" :
+                   t == VT_INTEGER2D ? "an integer" : "a number", jc_type_name(json_array_get(v, k)));
+        free(sub);
+        if (!component_ok) {
+            *reported = true;
+            return false;
+        }
+    }
+    return true;
+}
+
+/* A string value: a String within its capacity, or an AssetRef's name (resolved later). */
+static bool parse_text(vault_state *st, json_checker *j, const char *path, vtype t, const vfield *f, json_t *v, vscalar *out)
+{
+    if (!json_is_string(v)) return false;
+    size_t len = json_string_length(v);
+    if (t == VT_STRING && len > f->capacity) jc_error(j, path, "string of %zu bytes exceeds the capacity of %u", len, f->capacity);
+    out->s = arena_strndup(&st->strings, json_string_value(v), len);
+    out->line = 0; /* an AssetRef is located again only if the name does not resolve */
+    return true;
+}
+
 static void parse_scalar(vault_state *st, json_checker *j, const char *path, vtype t, const vfield *f, json_t *v, vscalar *out)
 {
     memset(out, 0, sizeof *out);
     uint32_t n = vtype_components(t);
-    bool ok;
+    bool ok, reported = false;
     if (t == VT_BOOLEAN) {
         ok = json_is_boolean(v);
         out->i[0] = json_is_true(v);
-    } else if (t == VT_STRING) {
-        ok = json_is_string(v);
-        if (ok) {
-            size_t len = json_string_length(v);
-            if (len > f->capacity)
-                jc_error(j, path, "string of %zu bytes exceeds the capacity of %u", len, f->capacity);
-            out->s = arena_strndup(&st->strings, json_string_value(v), len);
-        }
-    } else if (t == VT_ASSETREF) {
-        ok = json_is_string(v);
-        if (ok) {
-            out->s = arena_strndup(&st->strings, json_string_value(v), json_string_length(v));
-            /* Located again only if the name does not resolve. */
-            out->line = 0;
-        }
+    } else if (t == VT_STRING || t == VT_ASSETREF) {
+        ok = parse_text(st, j, path, t, f, v, out);
     } else if (n == 1) {
         ok = parse_component(j, path, t, v, out, 0);
     } else {
-        ok = json_is_array(v) && json_array_size(v) == n;
-        for (uint32_t k = 0; ok && k < n; k++) {
-            char sub[256];
-            snprintf(sub, sizeof sub, "%s[%u]", path, k);
-            if (!parse_component(j, sub, t, json_array_get(v, k), out, (int)k)) {
-                jc_error(j, sub, "expected %s, got %s", t >= VT_FP && t <= VT_FPQUATERNION ? "a decimal string" :
-                       t == VT_INTEGER2D ? "an integer" : "a number", jc_type_name(json_array_get(v, k)));
-                return;
-            }
-        }
-        if (!json_is_array(v) || json_array_size(v) != n) ok = false;
+        ok = parse_components(j, path, t, n, v, out, &reported);
     }
-    if (!ok) {
-        if (json_is_array(v) && n > 1)
-            jc_error(j, path, "expected %s (%s), got an array of %zu", type_expectation(t), vtype_name(t), json_array_size(v));
-        else
-            jc_error(j, path, "expected %s (%s), got %s", type_expectation(t), vtype_name(t), jc_type_name(v));
-    }
+    if (ok || reported) return;
+    if (json_is_array(v) && n > 1)
+        jc_error(j, path, "expected %s (%s), got an array of %zu", type_expectation(t), vtype_name(t), json_array_size(v));
+    else
+        jc_error(j, path, "expected %s (%s), got %s", type_expectation(t), vtype_name(t), jc_type_name(v));
 }
 
 static bool same_key(vtype t, const vscalar *a, const vscalar *b)
@@ -206,8 +171,7 @@ static void parse_value(vault_state *st, json_checker *j, const char *path, cons
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        char sub[256];
-        snprintf(sub, sizeof sub, "%s[%zu]", path, i);
+        char *sub = jc_index(path, i);
         json_t *e = json_array_get(v, i);
         vscalar *key = vec_push(&out->keys);
         if (f->kind == LAYOUT_DICT) {
@@ -216,13 +180,14 @@ static void parse_value(vault_state *st, json_checker *j, const char *path, cons
                 jc_error(j, sub, "expected a [key, value] pair, got %s", jc_type_name(e));
                 memset(key, 0, sizeof *key);
                 memset(value, 0, sizeof *value);
+                free(sub);
                 continue;
             }
-            char kp[280], vp[280];
-            snprintf(kp, sizeof kp, "%s[0]", sub);
-            snprintf(vp, sizeof vp, "%s[1]", sub);
+            char *kp = jc_index(sub, 0), *vp = jc_index(sub, 1);
             parse_scalar(st, j, kp, f->element, f, json_array_get(e, 0), key);
             parse_scalar(st, j, vp, f->value, f, json_array_get(e, 1), value);
+            free(kp);
+            free(vp);
         } else {
             parse_scalar(st, j, sub, f->element, f, e, key);
         }
@@ -232,6 +197,7 @@ static void parse_value(vault_state *st, json_checker *j, const char *path, cons
                     jc_error(j, sub, "repeats the key of element %zu", k);
                     break;
                 }
+        free(sub);
     }
 }
 
@@ -269,7 +235,7 @@ static void unknown_type(json_checker *j, const char *path, const char *name, bo
 {
     const char *names[VT_SCALAR_END + LAYOUT_KIND_COUNT];
     size_t count = 0;
-    for (int t = 1; t < VT_SCALAR_END; t++) names[count++] = vtype_names[t];
+    for (int t = 1; t < VT_SCALAR_END; t++) names[count++] = vtype_name((vtype)t);
     if (with_collections)
         for (int k = 0; k < LAYOUT_KIND_COUNT; k++) names[count++] = layout_kind_name((layout_kind)k);
     const char *near = suggest_nearest(name, strlen(name), names, count);
@@ -304,67 +270,65 @@ static vtype parse_type_name(json_checker *j, const char *path, json_t *v, bool 
 /* A collection's capacity: 1 to LAYOUT_MAX_CAPACITY slots, and a layout mem.h can hold. */
 static bool read_collection_capacity(json_checker *j, const char *path, json_t *fj, vfield *f)
 {
-    char sub[128];
-    json_t *cap = json_object_get(fj, "capacity");
-    snprintf(sub, sizeof sub, "%s.capacity", path);
-    if (!cap) jc_error(j, path, "missing required key \"capacity\"");
-    else if (!json_is_integer(cap)) jc_error(j, sub, "expected an integer, got %s", jc_type_name(cap));
-    else if (json_integer_value(cap) < 1 || json_integer_value(cap) > (json_int_t)LAYOUT_MAX_CAPACITY)
-        jc_error(j, sub, "capacity must be between 1 and %u", LAYOUT_MAX_CAPACITY);
-    else f->capacity = (uint32_t)json_integer_value(cap);
+    long long cap = 0;
+    if (jc_require(j, fj, path, "capacity", NULL)) jc_get_int(j, fj, path, "capacity", NULL, 1, LAYOUT_MAX_CAPACITY, &cap);
+    f->capacity = (uint32_t)cap;
     if (!f->element || !f->capacity || (f->kind == LAYOUT_DICT && !f->value)) return false;
     const char *why = layout_check(f->kind, f->capacity, vtype_size(f->element), f->kind == LAYOUT_DICT ? vtype_size(f->value) : 0);
-    if (why) jc_error(j, sub, "%s", why);
+    if (why) {
+        char *sub = jc_key(path, "capacity");
+        jc_error(j, sub, "%s", why);
+        free(sub);
+    }
     return !why;
 }
 
 /* An inline collection: its element (and a dictionary's value) type and capacity. */
 static bool read_collection_type(json_checker *j, const char *path, json_t *fj, const char *kind, vfield *f)
 {
-    char sub[128];
-    json_t *el = json_object_get(fj, "element"), *val = json_object_get(fj, "value");
+    char *hint = xasprintf("the element type of the %s", kind);
+    char *el_path = jc_key(path, "element"), *val_path = jc_key(path, "value");
     f->type = VT_COLLECTION;
-    snprintf(sub, sizeof sub, "%s.element", path);
-    if (!el) jc_error(j, path, "missing required key \"element\" (the element type of the %s)", kind);
-    else f->element = parse_type_name(j, sub, el, false);
-    snprintf(sub, sizeof sub, "%s.value", path);
+    if (jc_require(j, fj, path, "element", hint)) f->element = parse_type_name(j, el_path, json_object_get(fj, "element"), false);
     if (f->kind == LAYOUT_DICT) {
-        if (!val) jc_error(j, path, "missing required key \"value\" (the value type of the InlineDictionary)");
-        else f->value = parse_type_name(j, sub, val, false);
-    } else if (val) {
-        jc_error(j, sub, "only an InlineDictionary has a value type");
+        if (jc_require(j, fj, path, "value", "the value type of the InlineDictionary"))
+            f->value = parse_type_name(j, val_path, json_object_get(fj, "value"), false);
+    } else if (json_object_get(fj, "value")) {
+        jc_error(j, val_path, "only an InlineDictionary has a value type");
     }
+    free(hint);
+    free(el_path);
+    free(val_path);
     return read_collection_capacity(j, path, fj, f);
 }
 
 /* A scalar: only a String takes a capacity (default 63 bytes), and nothing takes element/value. */
 static bool read_scalar_type(json_checker *j, const char *path, json_t *fj, const char *name, vfield *f)
 {
-    char sub[128];
-    snprintf(sub, sizeof sub, "%s.type", path);
     f->type = vtype_from_name(name);
     /* A misspelt type: the keys that go with a type cannot be judged until it is known. */
     if (f->type == VT_NONE) {
+        char *sub = jc_key(path, "type");
         unknown_type(j, sub, name, true);
+        free(sub);
         return false;
     }
     static const char *const collection_keys[][2] = {{"element", "only an inline collection has an element type"},
                                                       {"value", "only an InlineDictionary has a value type"}};
     for (size_t k = 0; k < 2; k++)
         if (json_object_get(fj, collection_keys[k][0])) {
-            snprintf(sub, sizeof sub, "%s.%s", path, collection_keys[k][0]);
+            char *sub = jc_key(path, collection_keys[k][0]);
             jc_error(j, sub, "%s", collection_keys[k][1]);
+            free(sub);
         }
-    json_t *cap = json_object_get(fj, "capacity");
-    snprintf(sub, sizeof sub, "%s.capacity", path);
+    long long cap = 63;
     if (f->type == VT_STRING) {
-        f->capacity = 63;
-        if (cap && !json_is_integer(cap)) jc_error(j, sub, "expected an integer, got %s", jc_type_name(cap));
-        else if (cap && (json_integer_value(cap) < 1 || json_integer_value(cap) > 65535))
-            jc_error(j, sub, "a String's capacity must be between 1 and 65535 bytes");
-        else if (cap) f->capacity = (uint32_t)json_integer_value(cap);
-    } else if (cap) {
+        jc_get_int(j, fj, path, "capacity", "a String's capacity in bytes", 1, 65535, &cap);
+        f->capacity = (uint32_t)cap;
+    } else if (json_object_get(fj, "capacity")) {
+        char *sub = jc_key(path, "capacity");
         jc_error(j, sub, "only a String or an inline collection has a capacity");
+        free(sub);
     }
     return true;
 }
@@ -372,18 +336,8 @@ static bool read_scalar_type(json_checker *j, const char *path, json_t *fj, cons
 /* "type" and the keys that go with it; true when the field's type is complete. */
 static bool read_field_type(json_checker *j, const char *path, json_t *fj, vfield *f)
 {
-    json_t *type = json_object_get(fj, "type");
-    if (!type) {
-        jc_error(j, path, "missing required key \"type\"");
-        return false;
-    }
-    if (!json_is_string(type)) {
-        char sub[128];
-        snprintf(sub, sizeof sub, "%s.type", path);
-        jc_error(j, sub, "expected a type name, got %s", jc_type_name(type));
-        return false;
-    }
-    const char *name = json_string_value(type);
+    const char *name = NULL;
+    if (!jc_require(j, fj, path, "type", NULL) || !jc_get_string(j, fj, path, "type", "a type name", &name)) return false;
     if (layout_kind_from_name(name, &f->kind)) return read_collection_type(j, path, fj, name, f);
     return read_scalar_type(j, path, fj, name, f);
 }
@@ -391,31 +345,26 @@ static bool read_field_type(json_checker *j, const char *path, json_t *fj, vfiel
 /* "catalog": the domain an AssetRef (or a collection of them) names, and only there. */
 static void read_field_catalog(vault_state *st, json_checker *j, const char *path, json_t *fj, vfield *f, bool type_ok)
 {
-    char sub[128];
     bool wants_catalog = f->type == VT_ASSETREF ||
                          (f->type == VT_COLLECTION && (f->element == VT_ASSETREF || f->value == VT_ASSETREF));
-    json_t *cat = json_object_get(fj, "catalog");
-    snprintf(sub, sizeof sub, "%s.catalog", path);
-    if (cat && !wants_catalog && f->type != VT_NONE) {
+    const char *cat = NULL;
+    if (json_object_get(fj, "catalog") && !wants_catalog && f->type != VT_NONE) {
+        char *sub = jc_key(path, "catalog");
         jc_error(j, sub, "only an AssetRef names a catalog");
-    } else if (wants_catalog && type_ok) {
-        if (!cat) jc_error(j, path, "missing required key \"catalog\" (the domain of the assets an AssetRef names)");
-        else if (!json_is_string(cat)) jc_error(j, sub, "expected a domain name, got %s", jc_type_name(cat));
-        else f->catalog = arena_strndup(&st->strings, json_string_value(cat), json_string_length(cat));
+        free(sub);
+    } else if (wants_catalog && type_ok && jc_require(j, fj, path, "catalog", "the domain of the assets an AssetRef names") &&
+               jc_get_string(j, fj, path, "catalog", "a domain name", &cat)) {
+        f->catalog = arena_strndup(&st->strings, cat, strlen(cat));
     }
 }
 
 /* "backing": serialised (the default) or transient. */
 static void read_field_backing(json_checker *j, const char *path, json_t *fj, vfield *f)
 {
-    json_t *backing = json_object_get(fj, "backing");
-    if (!backing) return;
-    char sub[128];
-    snprintf(sub, sizeof sub, "%s.backing", path);
-    const char *b = json_is_string(backing) ? json_string_value(backing) : NULL;
-    if (b && strcmp(b, "transient") == 0) f->transient = true;
-    else if (!b || strcmp(b, "serialised") != 0)
-        jc_error(j, sub, "expected \"serialised\" or \"transient\", got %s%s%s", b ? "\"" : "", b ? b : jc_type_name(backing), b ? "\"" : "");
+    static const char *const backings[] = {"serialised", "transient", NULL};
+    int backing = 0;
+    jc_get_enum(j, fj, path, "backing", backings, &backing);
+    f->transient = backing == 1;
 }
 
 /* field -> { "field": NAME, "type": TYPE, "element"?, "value"?, "capacity"?, "catalog"?,
@@ -424,25 +373,27 @@ static void read_field(vault_state *st, json_checker *j, json_t *fj, vfield *f)
 {
     static const char *const allowed[] = {"field", "type", "element", "value", "capacity", "catalog",
                                           "default", "backing", "description", NULL};
-    char sub[128];
     const char *path = f->path;
     if (!json_is_object(fj)) {
         jc_error(j, path, "expected an object, got %s", jc_type_name(fj));
         return;
     }
     jc_check_keys(j, path, fj, allowed);
-    json_t *ref = json_object_get(fj, "field");
-    snprintf(sub, sizeof sub, "%s.field", path);
-    if (!ref) jc_error(j, path, "missing required key \"field\"");
-    else if (!json_is_string(ref) || !json_string_length(ref)) jc_error(j, sub, "expected a Vault.Fields name, got %s", jc_type_name(ref));
-    else f->ref = arena_strndup(&st->strings, json_string_value(ref), json_string_length(ref));
+    const char *ref = NULL;
+    if (jc_require(j, fj, path, "field", NULL) && jc_get_string(j, fj, path, "field", "a Vault.Fields name", &ref)) {
+        char *sub = jc_key(path, "field");
+        if (!ref[0]) jc_error(j, sub, "expected a Vault.Fields name, got an empty string");
+        else f->ref = arena_strndup(&st->strings, ref, strlen(ref));
+        free(sub);
+    }
     bool type_ok = read_field_type(j, path, fj, f);
     read_field_catalog(st, j, path, fj, f, type_ok);
     read_field_backing(j, path, fj, f);
     json_t *def = json_object_get(fj, "default");
     if (def && type_ok) {
-        snprintf(sub, sizeof sub, "%s.default", path);
+        char *sub = jc_key(path, "default");
         parse_value(st, j, sub, f, def, &f->def);
+        free(sub);
     }
 }
 
@@ -459,24 +410,19 @@ static vschema *read_schema(vault_state *st, const char *path)
     s->rel = xstrdup(project_relative(st->p, path));
     s->text = text.data ? text.data : xstrdup("");
     s->text_len = text.len;
-    json_checker j = {s->file, s->text, s->text_len, true};
+    json_checker j = {s->file, s->text, s->text_len, true, NULL};
     static const char *const allowed[] = {"$schema", "name", "description", "fields", NULL};
     if (!json_is_object(root)) {
         jc_error(&j, "", "a vault schema must be a JSON object, got %s", jc_type_name(root));
     } else {
         jc_check_keys(&j, "", root, allowed);
-        json_t *name = json_object_get(root, "name");
-        if (!name) jc_error(&j, "", "missing required key \"name\"");
-        else if (!json_is_string(name)) jc_error(&j, "name", "expected a string, got %s", jc_type_name(name));
-        else if (!is_identifier(json_string_value(name)))
-            jc_error(&j, "name", "\"%s\" is not a vault name (a letter, then letters, digits or '_')", json_string_value(name));
-        else s->name = arena_strndup(&st->strings, json_string_value(name), json_string_length(name));
-        json_t *fields = json_object_get(root, "fields");
-        if (!fields) {
-            jc_error(&j, "", "missing required key \"fields\"");
-        } else if (!json_is_array(fields)) {
-            jc_error(&j, "fields", "expected an array, got %s", jc_type_name(fields));
-        } else {
+        const char *name = NULL;
+        if (jc_require(&j, root, "", "name", NULL) && jc_get_string(&j, root, "", "name", NULL, &name)) {
+            if (!is_identifier(name)) jc_error(&j, "name", "\"%s\" is not a vault name (a letter, then letters, digits or '_')", name);
+            else s->name = arena_strndup(&st->strings, name, strlen(name));
+        }
+        json_t *fields = jc_require(&j, root, "", "fields", NULL) ? jc_get_array(&j, root, "", "fields", NULL) : NULL;
+        if (fields) {
             size_t i;
             json_t *fj;
             json_array_foreach(fields, i, fj) {
@@ -487,9 +433,9 @@ static vschema *read_schema(vault_state *st, const char *path)
                 read_field(st, &j, fj, f);
                 for (size_t k = 0; k < i && f->ref; k++)
                     if (s->fields.items[k].ref && ascii_ieq(s->fields.items[k].ref, strlen(s->fields.items[k].ref), f->ref, strlen(f->ref))) {
-                        char sub[64];
-                        snprintf(sub, sizeof sub, "%s.field", f->path);
+                        char *sub = jc_key(f->path, "field");
                         jc_error(&j, sub, "\"%s\" is already fields[%zu]", f->ref, k);
+                        free(sub);
                         break;
                     }
             }
@@ -631,17 +577,17 @@ static bool instance_names_equal(const char *a, const char *b) { return ascii_ie
 static void read_instance_name(vault_state *st, json_checker *j, vdata *d, size_t i, json_t *name)
 {
     vinstance *in = &d->instances.items[i];
-    char sub[128];
-    snprintf(sub, sizeof sub, "%s.name", in->path);
     if (!name) {
         jc_error(j, in->path, "missing required key \"name\"");
         return;
     }
+    char *sub = jc_key(in->path, "name");
     if (!json_is_string(name) || !is_identifier(json_string_value(name))) {
         if (json_is_string(name))
             jc_error(j, sub, "\"%s\" is not an instance name (a letter, then letters, digits or '_')", json_string_value(name));
         else
             jc_error(j, sub, "expected a string, got %s", jc_type_name(name));
+        free(sub);
         return;
     }
     in->name = arena_strndup(&st->strings, json_string_value(name), json_string_length(name));
@@ -657,6 +603,7 @@ static void read_instance_name(vault_state *st, json_checker *j, vdata *d, size_
     for (size_t k = 0; k < i; k++)
         if (d->instances.items[k].name && d->instances.items[k].id == in->id && !instance_names_equal(d->instances.items[k].name, in->name))
             jc_error(j, sub, "\"%s\" and \"%s\" hash to the same instance id 0x%08x: rename one", d->instances.items[k].name, in->name, in->id);
+    free(sub);
 }
 
 /* An error for a value naming no field of the vault, with the closest field names. */
@@ -676,19 +623,18 @@ static void no_such_field(json_checker *j, const char *vpath, const vschema *s, 
 /* instances[i].values: each a field of the vault, set once, not transient, of its type. */
 static void read_instance_values(vault_state *st, json_checker *j, const vschema *s, vinstance *in, json_t *values)
 {
-    char sub[128];
-    snprintf(sub, sizeof sub, "%s.values", in->path);
     if (!values) return;
+    char *sub = jc_key(in->path, "values");
     if (!json_is_object(values)) {
         jc_error(j, sub, "expected an object of field values, got %s", jc_type_name(values));
+        free(sub);
         return;
     }
     const char *key;
     json_t *v;
     const char **set_by = xcalloc(s->fields.count ? s->fields.count : 1, sizeof *set_by);
     json_object_foreach(values, key, v) {
-        char vpath[256];
-        snprintf(vpath, sizeof vpath, "%s.%s", sub, key);
+        char *vpath = jc_key(sub, key);
         size_t fi = data_field(s, key);
         if (fi == s->fields.count) {
             no_such_field(j, vpath, s, key);
@@ -702,8 +648,10 @@ static void read_instance_values(vault_state *st, json_checker *j, const vschema
             set_by[fi] = key;
             parse_value(st, j, vpath, &s->fields.items[fi], v, &in->values[fi]);
         }
+        free(vpath);
     }
     free(set_by);
+    free(sub);
 }
 
 static void read_instance(vault_state *st, json_checker *j, vdata *d, size_t i, json_t *ij)
@@ -739,7 +687,7 @@ static vdata *read_data(vault_state *st, const char *path, const char *stem)
     d->rel = xstrdup(project_relative(st->p, path));
     d->text = text.data ? text.data : xstrdup("");
     d->text_len = text.len;
-    json_checker j = {d->file, d->text, d->text_len, true};
+    json_checker j = {d->file, d->text, d->text_len, true, NULL};
     name_data_file(st, &j, d, stem);
     if (!json_is_object(root)) {
         jc_error(&j, "", "vault data must be a JSON object, got %s", jc_type_name(root));
@@ -775,24 +723,19 @@ static char *config_dir(vault_state *st, json_checker *j, json_t *obj, const cha
 static bool list_inputs(vault_state *st, json_checker *j, const char *key, const char *rel, bool explicit_, name_list *out)
 {
     char *dir = path_join(st->p->cfg.root, rel);
+    char *path = jc_key("vaults", key);
     fs_kind k = fs_kind_follow(dir);
     bool ok = true;
     if (k == FS_MISSING && errno == ENAMETOOLONG) {
-        char path[64];
-        snprintf(path, sizeof path, "vaults.%s", key);
         jc_error(j, path, "%s", fs_path_failure(dir, errno));
         ok = false;
     } else if (k == FS_MISSING) {
         if (explicit_) {
-            char path[64];
-            snprintf(path, sizeof path, "vaults.%s", key);
             jc_error(j, path, "directory \"%s\" does not exist", rel);
             fs_note_case_variant(json_locate(j->file, j->text, j->len, path), dir);
             ok = false;
         }
     } else if (k != FS_DIR) {
-        char path[64];
-        snprintf(path, sizeof path, "vaults.%s", key);
         jc_error(j, path, "\"%s\" is not a directory", rel);
         ok = false;
     } else {
@@ -805,6 +748,7 @@ static bool list_inputs(vault_state *st, json_checker *j, const char *key, const
         }
     }
     free(dir);
+    free(path);
     return ok;
 }
 
@@ -814,7 +758,7 @@ static void add_schema(vault_state *st, vschema *s)
     uint32_t k = s->lower ? find_index(st, &st->schemas_by_lower, 1, s->lower) : UINT32_MAX;
     if (k != UINT32_MAX) {
         vschema *o = st->schemas.items[k];
-        json_checker j = {s->file, s->text, s->text_len, true};
+        json_checker j = {s->file, s->text, s->text_len, true, NULL};
         jc_error(&j, "name", "vault \"%s\" is already declared by %s", s->name ? s->name : s->lower, o->file);
         s->name = NULL;
     }
@@ -895,7 +839,7 @@ static bool vault_load(project *p, void **state, stage_outputs *outputs)
     index_map_init(&st->data_by_prefix, 64);
     st->p = p;
     *state = st;
-    json_checker cj = {p->cfg.path, p->cfg.text, p->cfg.text_len, true};
+    json_checker cj = {p->cfg.path, p->cfg.text, p->cfg.text_len, true, NULL};
     json_t *cfg = p->cfg.vaults;
     if (!json_is_object(cfg)) {
         jc_error(&cj, "vaults", "expected an object, got %s", jc_type_name(cfg));

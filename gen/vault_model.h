@@ -1,4 +1,5 @@
 /* Vault schemas (*.vault.json) and vault data (*.vaultdata.json): the stage's model.
+ *   vault_types.c    the value types: names, C types, sizes (read, baked and emitted alike)
  *   vault_load.c     config key "vaults", reading and validating schemas and data, planning outputs
  *   vault_resolve.c  after identity: field names -> Vault.Fields values, asset names -> catalog ids
  *   vault_emit.c     the generated headers
@@ -98,7 +99,7 @@ typedef struct vault_state {
 
 extern const gen_stage vault_stage;
 
-/* Schema spelling of a scalar type ("Integer"), and back (VT_NONE if unknown). */
+/* vault_types.c. Schema spelling of a scalar type ("Integer"), and back (VT_NONE if unknown). */
 const char *vtype_name(vtype t);
 vtype vtype_from_name(const char *name);
 /* C type of a scalar ("int32_t", "tl_fpv3") and its size in bytes. */

@@ -8,6 +8,9 @@
 
 #include "config.h"
 
+#include "json_check.h"
+
+#include <stdarg.h>
 #include <stdio.h>
 
 /* Name and key lookups over one domain's manifest, case-insensitive. */
@@ -169,6 +172,12 @@ static bool resolve_asset(resolver *rv, const char *file, const char *text, size
     return true;
 }
 
+/* Element i of a collection value at `path`; a dictionary's key (part 0) or value (part 1). */
+static char *key_path(const vfield *f, const char *path, size_t i, int part)
+{
+    return f->kind == LAYOUT_DICT ? xasprintf("%s[%zu][%d]", path, i, part) : xasprintf("%s[%zu]", path, i);
+}
+
 static bool resolve_value(resolver *rv, const char *file, const char *text, size_t len, const char *path,
                           const vfield *f, vvalue *v)
 {
@@ -177,25 +186,137 @@ static bool resolve_value(resolver *rv, const char *file, const char *text, size
     if (f->type == VT_ASSETREF) return resolve_asset(rv, file, text, len, path, f, &v->one);
     if (f->type != VT_COLLECTION) return true;
     for (size_t i = 0; i < v->keys.count; i++) {
-        char sub[300];
-        if (f->element == VT_ASSETREF) {
-            snprintf(sub, sizeof sub, f->kind == LAYOUT_DICT ? "%s[%zu][0]" : "%s[%zu]", path, i);
-            ok = resolve_asset(rv, file, text, len, sub, f, &v->keys.items[i]) && ok;
-        }
+        char *sub = key_path(f, path, i, 0);
+        if (f->element == VT_ASSETREF) ok = resolve_asset(rv, file, text, len, sub, f, &v->keys.items[i]) && ok;
+        free(sub);
         if (f->kind == LAYOUT_DICT && f->value == VT_ASSETREF) {
-            snprintf(sub, sizeof sub, "%s[%zu][1]", path, i);
+            sub = key_path(f, path, i, 1);
             ok = resolve_asset(rv, file, text, len, sub, f, &v->values.items[i]) && ok;
+            free(sub);
         }
     }
     if (ok && (f->kind == LAYOUT_HASHSET || f->kind == LAYOUT_DICT) && f->element == VT_ASSETREF)
         for (size_t i = 0; i < v->keys.count; i++)
             for (size_t k = 0; k < i; k++)
                 if (v->keys.items[i].i[0] == v->keys.items[k].i[0]) {
-                    char sub[300];
-                    snprintf(sub, sizeof sub, f->kind == LAYOUT_DICT ? "%s[%zu][0]" : "%s[%zu]", path, i);
+                    char *sub = key_path(f, path, i, 0);
                     rerror(file, text, len, sub, "names the same asset as element %zu", k);
+                    free(sub);
                     ok = false;
                 }
+    return ok;
+}
+
+/* An error at schema `s`'s key `key` of field `f` ("fields[3].field"). */
+static void field_error(const vschema *s, const vfield *f, const char *key, const char *fmt, ...) TLG_PRINTF(4, 5);
+static void field_error(const vschema *s, const vfield *f, const char *key, const char *fmt, ...)
+{
+    char message[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    char *path = jc_key(f->path, key);
+    rerror(s->file, s->text, s->text_len, path, "%s", message);
+    free(path);
+}
+
+/* The file a new Vault.Fields entry is declared in, for messages. */
+static const char *fields_source(const domain_result *domains, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(domains[i].d->name, "Vault.Fields") == 0 && domains[i].d->sources.count)
+            return domains[i].d->sources.items[0].path;
+    return "injectors/Vault.Fields.User.txt";
+}
+
+/* The Vault.Fields entry field `fi` of `s` names: its id and member name, or false after an error. */
+static bool resolve_field_ref(resolver *rv, vault_state *st, const name_index *fields, vschema *s, size_t fi)
+{
+    vfield *f = &s->fields.items[fi];
+    const entry *e = index_find(fields, f->ref);
+    if (!e) {
+        buf b = {0};
+        closest_entries(&b, fields->r, f->ref);
+        field_error(s, f, "field", "\"%s\" is not declared in Vault.Fields (closest: %s); declare it in %s", f->ref,
+                    b.len ? b.data : "none, the domain is empty", fields_source(rv->domains, rv->count));
+        buf_free(&b);
+        return false;
+    }
+    if (e->tombstone) {
+        field_error(s, f, "field", "\"%s\" was removed from Vault.Fields (it is a tombstone); declare it again or drop the field", f->ref);
+        return false;
+    }
+    f->id = e->value;
+    f->member = arena_strndup(&st->strings, e->name, e->name_len);
+    bool ok = true;
+    if (strcmp(f->member, "tl_listener") == 0) {
+        field_error(s, f, "field", "the member name tl_listener is reserved for the vault's change listener");
+        ok = false;
+    }
+    for (size_t k = 0; k < fi; k++)
+        if (s->fields.items[k].member && s->fields.items[k].id == f->id) {
+            field_error(s, f, "field", "\"%s\" is the same Vault.Fields entry (%s) as fields[%zu]", f->ref, f->member, k);
+            ok = false;
+        }
+    return ok;
+}
+
+/* An AssetRef field's catalog must name a domain; false (and no catalog) after an error. */
+static bool resolve_field_catalog(resolver *rv, const vschema *s, vfield *f)
+{
+    if (!f->catalog || domain_index(rv, f->catalog)) return true;
+    buf b = {0};
+    size_t best = SIZE_MAX;
+    for (size_t d = 0; d < rv->count; d++) {
+        const char *name = rv->domains[d].d->name;
+        size_t dist = suggest_distance(f->catalog, strlen(f->catalog), name, strlen(name));
+        if (dist < best) {
+            best = dist;
+            b.len = 0;
+            buf_puts(&b, name);
+        }
+    }
+    field_error(s, f, "catalog", "no domain is named \"%s\"%s%s%s (an AssetRef's catalog is the identity domain of its assets)",
+                f->catalog, b.len ? " (closest: " : "", b.len ? b.data : "", b.len ? ")" : "");
+    buf_free(&b);
+    f->catalog = NULL;
+    return false;
+}
+
+/* A schema's fields, then (when they all resolved) their defaults. */
+static bool resolve_schema(resolver *rv, vault_state *st, const name_index *fields, vschema *s)
+{
+    bool ok = true;
+    for (size_t fi = 0; fi < s->fields.count; fi++) {
+        if (!resolve_field_ref(rv, st, fields, s, fi)) {
+            ok = false;
+            continue;
+        }
+        ok = resolve_field_catalog(rv, s, &s->fields.items[fi]) && ok;
+    }
+    for (size_t fi = 0; ok && fi < s->fields.count; fi++) {
+        vfield *f = &s->fields.items[fi];
+        char *path = jc_key(f->path, "default");
+        ok = resolve_value(rv, s->file, s->text, s->text_len, path, f, &f->def) && ok;
+        free(path);
+    }
+    return ok;
+}
+
+/* Every AssetRef value of a data file's instances. */
+static bool resolve_data(resolver *rv, const vdata *d)
+{
+    bool ok = true;
+    const vschema *s = d->schema;
+    for (size_t ii = 0; ii < d->instances.count; ii++) {
+        const vinstance *in = &d->instances.items[ii];
+        for (size_t fi = 0; fi < s->fields.count; fi++) {
+            char *path = xasprintf("%s.values.%s", in->path, s->fields.items[fi].ref);
+            ok = resolve_value(rv, d->file, d->text, d->text_len, path, &s->fields.items[fi], &in->values[fi]) && ok;
+            free(path);
+        }
+    }
     return ok;
 }
 
@@ -210,85 +331,9 @@ bool vault_resolve(void *state, const domain_result *domains, size_t count)
         free(rv.indexes);
         return false; /* load reported it */
     }
-    const char *fields_source = "injectors/Vault.Fields.User.txt";
-    for (size_t i = 0; i < count; i++)
-        if (strcmp(domains[i].d->name, "Vault.Fields") == 0 && domains[i].d->sources.count)
-            fields_source = domains[i].d->sources.items[0].path;
-    for (size_t si = 0; si < st->schemas.count; si++) {
-        vschema *s = st->schemas.items[si];
-        for (size_t fi = 0; fi < s->fields.count; fi++) {
-            vfield *f = &s->fields.items[fi];
-            char path[80];
-            snprintf(path, sizeof path, "%s.field", f->path);
-            const entry *e = index_find(fields, f->ref);
-            if (!e) {
-                buf b = {0};
-                closest_entries(&b, fields->r, f->ref);
-                rerror(s->file, s->text, s->text_len, path, "\"%s\" is not declared in Vault.Fields (closest: %s); declare it in %s",
-                       f->ref, b.len ? b.data : "none, the domain is empty", fields_source);
-                buf_free(&b);
-                ok = false;
-                continue;
-            }
-            if (e->tombstone) {
-                rerror(s->file, s->text, s->text_len, path, "\"%s\" was removed from Vault.Fields (it is a tombstone); declare it again or drop the field", f->ref);
-                ok = false;
-                continue;
-            }
-            f->id = e->value;
-            f->member = arena_strndup(&st->strings, e->name, e->name_len);
-            if (strcmp(f->member, "tl_listener") == 0) {
-                rerror(s->file, s->text, s->text_len, path, "the member name tl_listener is reserved for the vault's change listener");
-                ok = false;
-            }
-            for (size_t k = 0; k < fi; k++)
-                if (s->fields.items[k].member && s->fields.items[k].id == f->id) {
-                    rerror(s->file, s->text, s->text_len, path, "\"%s\" is the same Vault.Fields entry (%s) as fields[%zu]",
-                           f->ref, f->member, k);
-                    ok = false;
-                }
-            if (f->catalog && !domain_index(&rv, f->catalog)) {
-                VEC(const char *) names = {0};
-                buf b = {0};
-                size_t best = SIZE_MAX;
-                for (size_t d = 0; d < count; d++) {
-                    size_t dist = suggest_distance(f->catalog, strlen(f->catalog), domains[d].d->name, strlen(domains[d].d->name));
-                    if (dist < best) {
-                        best = dist;
-                        b.len = 0;
-                        buf_puts(&b, domains[d].d->name);
-                    }
-                }
-                char cpath[80];
-                snprintf(cpath, sizeof cpath, "%s.catalog", f->path);
-                rerror(s->file, s->text, s->text_len, cpath, "no domain is named \"%s\"%s%s%s (an AssetRef's catalog is the identity domain of its assets)",
-                       f->catalog, b.len ? " (closest: " : "", b.len ? b.data : "", b.len ? ")" : "");
-                buf_free(&b);
-                vec_free(&names);
-                ok = false;
-                f->catalog = NULL;
-            }
-        }
-        if (!ok) continue;
-        for (size_t fi = 0; fi < s->fields.count; fi++) {
-            vfield *f = &s->fields.items[fi];
-            char path[80];
-            snprintf(path, sizeof path, "%s.default", f->path);
-            ok = resolve_value(&rv, s->file, s->text, s->text_len, path, f, &f->def) && ok;
-        }
-    }
-    for (size_t di = 0; ok && di < st->data.count; di++) {
-        vdata *d = st->data.items[di];
-        vschema *s = d->schema;
-        for (size_t ii = 0; ii < d->instances.count; ii++) {
-            vinstance *in = &d->instances.items[ii];
-            for (size_t fi = 0; fi < s->fields.count; fi++) {
-                char path[200];
-                snprintf(path, sizeof path, "%s.values.%s", in->path, s->fields.items[fi].ref);
-                ok = resolve_value(&rv, d->file, d->text, d->text_len, path, &s->fields.items[fi], &in->values[fi]) && ok;
-            }
-        }
-    }
+    /* A schema whose fields fail is reported, and the next schema is still checked. */
+    for (size_t si = 0; si < st->schemas.count; si++) ok = resolve_schema(&rv, st, fields, st->schemas.items[si]) && ok;
+    for (size_t di = 0; ok && di < st->data.count; di++) ok = resolve_data(&rv, st->data.items[di]);
     for (size_t i = 0; i < count; i++) free(rv.indexes[i].slots);
     free(rv.indexes);
     return ok;

@@ -175,7 +175,7 @@ static void test_content_keys_and_types(void **state)
                         "threadlink.json:6:62: error: content[0].categories[0].name: \"9x\" is not a category name (a letter, then letters, digits or '_')\n"
                         "threadlink.json:6:76: error: content[0].categories[0].folder: must not contain '..', got \"../x\"\n"
                         "threadlink.json:5:7: error: content[0].archive: expected \"none\" or \"packed\", got \"engine\"\n"
-                        "threadlink.json:5:49: error: content[0].compression: expected \"none\", \"lz4\" or \"zstd\", got \"lzma\"\n"
+                        "threadlink.json:5:49: error: content[0].compression: expected \"none\", \"lz4\" or \"zstd\", got \"lzma\" (did you mean \"lz4\"?)\n"
                         "threadlink.json:5:72: error: content[0].partitioner: expected \"trie\" or \"sequential\", got an integer\n"
                         "threadlink.json:6:7: error: content[0].names: expected \"stem\" or \"path\", got \"full\"\n"
                         "threadlink.json:5:28: error: content[0].max_archive_mb: expected a whole number of megabytes from 1 to 1048576, got 0\n"

@@ -150,7 +150,7 @@ static void test_vault_errors_schema(void **state)
         "vaults/Thing.vault.json:5:5: error: fields[2]: missing required key \"capacity\"\n"
         "vaults/Thing.vault.json:6:43: error: fields[3].capacity: only a String or an inline collection has a capacity\n"
         "vaults/Thing.vault.json:6:58: error: fields[3].backing: expected \"serialised\" or \"transient\", got \"saved\"\n"
-        "vaults/Thing.vault.json:7:68: error: fields[4].capacity: capacity must be between 1 and 2147483647\n"
+        "vaults/Thing.vault.json:7:68: error: fields[4].capacity: expected an integer from 1 to 2147483647, got 0\n"
         "vaults/Thing.vault.json:8:5: error: fields[5]: missing required key \"catalog\" (the domain of the assets an AssetRef names)\n"
         "vaults/Thing.vault.json:9:45: error: fields[6].default: 2147483648 is out of range for Integer (-2147483648 to 2147483647)\n"
         "vaults/Thing.vault.json:9:7: error: fields[6].field: \"health\" is already fields[0]\n"
