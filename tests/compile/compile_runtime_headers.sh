@@ -2,8 +2,15 @@
 # Compile every header under RUNTIME/threadlink on its own (so each includes what it uses) in every
 # language mode users build with, then under the strict warning sets below. A header that warns
 # anywhere fails here.
+#   compile_runtime_headers.sh RUNTIME                  everything
+#   compile_runtime_headers.sh RUNTIME HEADER STD       one header in one mode (c99, c11, c2x or
+#                                                       c++17), with and without TL_IMPLEMENTATION
+#   compile_runtime_headers.sh RUNTIME --strict         the strict sets and the usage-block order
+# (Meson runs one test per header and mode, so that a failure names them, and one strict test.)
 set -eu
 runtime=$1
+only_header=${2:-}
+only_std=${3:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 flags="-Wall -Wextra -Wpedantic -Werror -I$runtime"
@@ -17,17 +24,29 @@ try() { # compiler std source...
     echo "FAIL: $cc -std=$std $*"; cat "$work/err"; failed=$((failed + 1))
   fi
 }
+wants() { # std: whether this run compiles that mode
+  [ -z "$only_header" ] || [ "$only_std" = "$1" ]
+}
 for header in "$runtime"/threadlink/*.h; do
   name=$(basename "$header")
+  if [ -n "$only_header" ] && [ "$only_header" != "$name" ] && [ "$only_header" != --strict ]; then continue; fi
   for impl in 0 1; do
     src="$work/${name%.h}_$impl"
     { [ "$impl" = 1 ] && echo '#define TL_IMPLEMENTATION'; echo "#include <threadlink/$name>"
       echo 'int tl_compile_test_anchor(void);'; echo 'int tl_compile_test_anchor(void) { return 0; }'; } > "$src.c"
     cp "$src.c" "$src.cpp"
-    for std in c99 c11 c2x; do try gcc "$std" "$src.c"; try clang "$std" "$src.c"; done
-    try g++ c++17 "$src.cpp"; try clang++ c++17 "$src.cpp"
+    [ "$only_header" = --strict ] && continue
+    for std in c99 c11 c2x; do
+      if wants "$std"; then try gcc "$std" "$src.c"; try clang "$std" "$src.c"; fi
+    done
+    if wants c++17; then try g++ c++17 "$src.cpp"; try clang++ c++17 "$src.cpp"; fi
   done
 done
+if [ -n "$only_header" ] && [ "$only_header" != --strict ]; then
+  echo "$only_header as $only_std: $count compilations, $failed failed"
+  [ "$count" -gt 0 ] && [ "$failed" = 0 ]
+  exit
+fi
 # The strict sets game teams build with, -Werror. C: every header alone, with and without
 # TL_IMPLEMENTATION (gcc also with -fshort-enums, which -Wtype-limits needs), all together at -O2
 # (middle-end warnings: -Wnull-dereference), and a file of the program's own that expands every
