@@ -355,8 +355,9 @@ TL_API tl_platform_result tl_platform_achievement_get(const tl_platform_achievem
    local saves, save transactions, achievements. Init fails (STORAGE, INITIALIZATION_FAILED)
    when the store cannot be opened or the achievements save has no intact generation. */
 
-/* Zero-initialised: the POSIX backend, account name "Player", achievements save
-   "threadlink.achievements" (a save id of the store, listed by tl_save_list). root is required. */
+/* Zero-initialised: the POSIX backend (on Windows give io, as for save.h), account name "Player",
+   achievements save "threadlink.achievements" (a save id of the store, listed by tl_save_list).
+   root is required. */
 typedef struct tl_platform_local_desc {
     const char *root;
     tl_save_io io;

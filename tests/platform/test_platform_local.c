@@ -59,6 +59,7 @@ static tl_save_io faulty_io(faulty *f) {
     f->posix = tl_save_io_posix();
     f->count = 0;
     f->fail_at = -1;
+    io = f->posix; /* an operation save.h adds later stays POSIX's, unwrapped */
     io.user = f;
     io.open_write = faulty_open_write;
     io.write = faulty_write;
