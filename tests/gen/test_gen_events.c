@@ -195,12 +195,14 @@ static void test_events_shipped_natives(void **state)
     fx_write("injectors/Iris.Events.User.txt", "OnSceneLoaded(const char *)\n");
     assert_int_equal(fx_generate(f), 0);
     char *h = fx_read("generated/ev.h");
-    /* The framework's eighteen native events come first, in their order (initium.h and nexus.h
-     * publish them by these values), then the project's; a project event with a native's name is
-     * the project's own, named after its scope. */
+    /* The framework's nineteen native events come first, in their order (initium.h, nexus.h and
+     * platform.h publish them by these values), then the project's; a project event with a
+     * native's name is the project's own, named after its scope. */
     assert_non_null(strstr(h, "    Iris_Events_OnCoreDeployed = 0,\n    Iris_Events_OnUpdate = 1,\n"));
     assert_non_null(strstr(h, "    Iris_Events_OnGameResumed = 8,\n    Iris_Events_OnSceneLoaded = 9,\n"));
-    assert_non_null(strstr(h, "    Iris_Events_OnHideFader = 17,\n    Iris_Events_User_OnSceneLoaded = 18\n"));
+    assert_non_null(strstr(h, "    Iris_Events_OnHideFader = 17,\n    Iris_Events_OnPlatformStateChanged = 18,\n"
+                              "    Iris_Events_User_OnSceneLoaded = 19\n"));
+    assert_non_null(strstr(h, "typedef void (*Iris_Events_OnPlatformStateChanged_fn)(void *ctx, tl_platform * a0);\n"));
     assert_non_null(strstr(h, "typedef void (*Iris_Events_OnCoreDeployed_fn)(void *ctx, tl_core * a0);\n"));
     assert_non_null(strstr(h, " * Do not edit"));
     assert_non_null(strstr(h, "from threadlink.json, threadlink:natives/Iris.Events.Native.txt, injectors/Iris.Events.User.txt."));

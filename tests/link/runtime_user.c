@@ -31,6 +31,7 @@ int main(void) {
     if (tl_mem_live_blocks() != 0) bad |= 128;
     if (!tl_save_id_valid("slot-1") || tl_save_id_valid("..")) bad |= 256;       /* save */
     if (tl_nexus_is_resident(NULL, 1)) bad |= 512;                                /* nexus */
+    if (tl_platform_distribution_from_name("steam") != TL_PLATFORM_DISTRIBUTION_STEAM) bad |= 1024; /* platform */
     if (bad) fprintf(stderr, "runtime_user: checks failed: 0x%x\n", (unsigned)bad);
     else puts("runtime_user: ok");
     return bad ? 1 : 0;

@@ -488,7 +488,7 @@ static void test_nexus_native_events_file_matches_the_runtime(void **state) {
         line[len] = '\0';
         if (len == 0 || strncmp(line, "//", 2) == 0) continue;
         if (n++ < 9) continue; /* initium.h's */
-        assert_true(n - 10 < 9);
+        if (n == 19) break;    /* platform.h's follow (tests/platform checks them) */
         paren = strchr(line, '(');
         assert_non_null(paren);
         *paren = '\0';
@@ -499,7 +499,7 @@ static void test_nexus_native_events_file_matches_the_runtime(void **state) {
         assert_int_equal(ordinals[n - 10], (uint32_t)(n - 1));
     }
     fclose(file);
-    assert_int_equal(n, 18);
+    assert_int_equal(n, 19);
 }
 
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)

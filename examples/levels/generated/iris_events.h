@@ -41,13 +41,14 @@ typedef enum iris_events {
     Iris_Events_OnDisplayFader = 14,
     Iris_Events_OnDisplayLoadingScreen = 15,
     Iris_Events_OnHideLoadingScreen = 16,
-    Iris_Events_OnHideFader = 17
+    Iris_Events_OnHideFader = 17,
+    Iris_Events_OnPlatformStateChanged = 18
 } iris_events;
 
 /* Number of live entries. */
-#define IRIS_EVENTS_COUNT 18
+#define IRIS_EVENTS_COUNT 19
 /* One past the highest value: the size of a table indexed by value. */
-#define IRIS_EVENTS_SPAN 18
+#define IRIS_EVENTS_SPAN 19
 
 /* X-macro of the live entries: X(enumerator, name). */
 #define IRIS_EVENTS_LIST(X) \
@@ -69,6 +70,7 @@ typedef enum iris_events {
     X(Iris_Events_OnDisplayLoadingScreen, OnDisplayLoadingScreen) \
     X(Iris_Events_OnHideLoadingScreen, OnHideLoadingScreen) \
     X(Iris_Events_OnHideFader, OnHideFader) \
+    X(Iris_Events_OnPlatformStateChanged, OnPlatformStateChanged) \
     /* end of IRIS_EVENTS_LIST */
 
 #ifndef TL_GENERATED_CAST
@@ -83,7 +85,7 @@ typedef enum iris_events {
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *iris_events__names(void)
 {
-    static const char *const names[18] = {
+    static const char *const names[19] = {
         "OnCoreDeployed",
         "OnUpdate",
         "OnFixedUpdate",
@@ -102,15 +104,16 @@ static inline const char *const *iris_events__names(void)
         "OnDisplayLoadingScreen",
         "OnHideLoadingScreen",
         "OnHideFader",
+        "OnPlatformStateChanged",
     };
     return names;
 }
 
 static inline const int32_t *iris_events__values(void)
 {
-    static const int32_t values[18] = {
+    static const int32_t values[19] = {
         0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-        16, 17,
+        16, 17, 18,
     };
     return values;
 }
@@ -119,7 +122,7 @@ static inline const int32_t *iris_events__values(void)
 static inline const char *iris_events_name(uint32_t value)
 {
     static const uint32_t slots[64] = {
-        1,0,14,0,0,6,0,0,0,0,0,11,0,0,0,3,0,16,0,0,8,0,0,0,0,0,13,0,0,0,5,0,
+        1,0,14,0,0,6,0,19,0,0,0,11,0,0,0,3,0,16,0,0,8,0,0,0,0,0,13,0,0,0,5,0,
         18,0,0,10,0,0,0,2,0,15,0,0,0,7,0,0,0,0,0,12,0,0,4,0,17,0,0,0,9,0,0,0,
     };
     const int32_t *values = iris_events__values();
@@ -136,7 +139,7 @@ static inline int iris_events_from_name(const char *name, iris_events *out)
 {
     static const uint32_t slots[64] = {
         0,0,12,0,0,1,0,0,17,0,0,0,0,0,15,16,0,2,0,0,6,0,0,0,0,0,14,0,18,0,0,0,
-        0,0,0,3,0,10,0,0,11,0,0,7,0,4,0,0,8,0,0,0,0,0,0,5,0,0,0,9,0,13,0,0,
+        0,0,0,3,0,10,0,0,11,0,0,7,0,4,0,0,8,0,0,0,0,0,0,5,19,0,0,9,0,13,0,0,
     };
     uint32_t h = 2166136261u, i;
     const char *p;
@@ -555,6 +558,27 @@ static inline bool Iris_Events_OnHideFader_publish(tl_iris_registry *reg, tl_nex
     return answered;
 }
 
+/* OnPlatformStateChanged(tl_platform *) */
+#define Iris_Events_OnPlatformStateChanged_SIGNATURE 0x9488dff6u
+typedef void (*Iris_Events_OnPlatformStateChanged_fn)(void *ctx, tl_platform * a0);
+static inline bool Iris_Events_OnPlatformStateChanged_subscribe(tl_iris_registry *reg, Iris_Events_OnPlatformStateChanged_fn fn, void *ctx) {
+    return tl_iris_subscribe(reg, Iris_Events_OnPlatformStateChanged, Iris_Events_OnPlatformStateChanged_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnPlatformStateChanged_unsubscribe(tl_iris_registry *reg, Iris_Events_OnPlatformStateChanged_fn fn, void *ctx) {
+    return tl_iris_unsubscribe(reg, Iris_Events_OnPlatformStateChanged, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnPlatformStateChanged_contains(const tl_iris_registry *reg, Iris_Events_OnPlatformStateChanged_fn fn, void *ctx) {
+    return tl_iris_contains(reg, Iris_Events_OnPlatformStateChanged, TL_IRIS_FN(fn), ctx);
+}
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnPlatformStateChanged_subscribe(reg, fn, ctx) Iris_Events_OnPlatformStateChanged_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnPlatformStateChanged_fn, fn), ctx)
+#define Iris_Events_OnPlatformStateChanged_unsubscribe(reg, fn, ctx) Iris_Events_OnPlatformStateChanged_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnPlatformStateChanged_fn, fn), ctx)
+#define Iris_Events_OnPlatformStateChanged_contains(reg, fn, ctx) Iris_Events_OnPlatformStateChanged_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnPlatformStateChanged_fn, fn), ctx)
+#endif
+static inline void Iris_Events_OnPlatformStateChanged_publish(tl_iris_registry *reg, tl_platform * a0) {
+    TL_IRIS_PUBLISH(reg, Iris_Events_OnPlatformStateChanged, Iris_Events_OnPlatformStateChanged_SIGNATURE, Iris_Events_OnPlatformStateChanged_fn, a0);
+}
+
 /* The event table: IRIS_EVENTS_SPAN rows in value order, {0, 0, 0} for a gap. */
 static inline const tl_iris_event_info *iris_events_info(void) {
     static const tl_iris_event_info info[IRIS_EVENTS_SPAN] = {
@@ -576,6 +600,7 @@ static inline const tl_iris_event_info *iris_events_info(void) {
         { "OnDisplayLoadingScreen", Iris_Events_OnDisplayLoadingScreen_SIGNATURE, TL_IRIS_SINGLE_PROVIDER },
         { "OnHideLoadingScreen", Iris_Events_OnHideLoadingScreen_SIGNATURE, TL_IRIS_SINGLE_PROVIDER },
         { "OnHideFader", Iris_Events_OnHideFader_SIGNATURE, TL_IRIS_SINGLE_PROVIDER },
+        { "OnPlatformStateChanged", Iris_Events_OnPlatformStateChanged_SIGNATURE, 0 },
     };
     return info;
 }

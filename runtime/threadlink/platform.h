@@ -1,0 +1,1403 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
+/* threadlink/platform.h -- platform services: the state machine, module registry, capabilities,
+   services, retry, loss, and a Local module.
+
+   WHAT
+   ----
+   The seed's Sentinel for C. The platform (Windows, Linux, ...) is the build's; a distribution
+   (Local, Steam, a store) is chosen where the platform allows several. A module implements one
+   exact (platform, distribution) pair: it initialises the native SDK (synchronously or over
+   several updates), advertises capability flags, registers platform services by id and adds
+   accounts, each with its own services (saves, achievements). A failed platform never aborts the
+   game: the platform is then FAILED, no service answers, and the game decides (degraded play, an
+   error screen) and may retry. platform.h ships the Local module: one implicit account, local
+   saves through save.h, achievements and their progress committed atomically in the same store.
+
+   INCLUDE
+   -------
+       #include <threadlink/platform.h>
+       #define TL_PLATFORM_IMPL                // or TL_IMPLEMENTATION (all modules), in one file
+       #include <threadlink/platform.h>
+   Uses iris.h (events), initium.h (the core, given desc.core), save.h (the Local module) and
+   scribe.h: their implementations must be compiled somewhere too (TL_IMPLEMENTATION does all).
+   TL_MALLOC / TL_FREE override the allocator (both or neither).
+   TL_PLATFORM_DEVELOPMENT (0 or 1) says whether this is a development build, where the
+   distribution override is also read from the command line and the environment. Default: 1
+   unless NDEBUG is defined (the switch assert() follows). Only the implementation file reads it.
+
+   USE
+   ---
+       tl_platform_desc desc = {0};                 // zero: defaults (see tl_platform_desc)
+       desc.iris = &registry;  desc.core = &core;   // deploys in the core's native tier
+       desc.argc = argc;  desc.argv = argv;         // development builds read the override there
+       tl_platform *platform = tl_platform_create(&desc);
+       tl_platform_local_desc local = {0};
+       local.root = "saves";
+       tl_platform_register_local(platform, 0, &local);  // 0: the build's platform
+       while (tl_core_deploy(&core) == TL_DEPLOY_PENDING) frame();  // platform settles first
+       tl_platform_account *me = tl_platform_primary_account(platform);   // NULL unless ready
+       tl_save_store *saves;
+       if (me && tl_platform_account_service(me, TL_PLATFORM_SERVICE_SAVES, (void **)&saves))
+           ... tl_save_begin(saves, "slot-1", &txn) ... (save.h)
+       ... each frame: tl_platform_update(platform);      // retry and loss progress here
+       tl_core_discard(&core);  tl_platform_destroy(platform);
+
+   STATE MACHINE
+   -------------
+   - A deployment goes UNINITIALIZED -> RESOLVING_PLATFORM (the platform, the distribution and
+     its override) -> RESOLVING_MODULE (the registry, exact pair) -> INITIALIZING (the module's
+     init; PENDING is polled once per tl_platform_update) -> READY or FAILED. The first deployment
+     starts at the first tl_platform_update (with desc.core: the core's native preload, so it
+     settles before any subsystem boots; a failure never fails the core's deployment).
+   - No module for the exact pair: FAILED with TL_PLATFORM_UNSUPPORTED. A module's failure:
+     FAILED with its result (code, message, native error), its shutdown called, what it
+     registered dropped. tl_platform_initialization_result tells why; it is logged as an error.
+   - Every settled deployment publishes OnPlatformStateChanged(tl_platform *): the first, each
+     retry's, and a loss. A listener reads tl_platform_state_of.
+   - tl_platform_retry, only while FAILED, deploys again (the override sources re-read).
+   - A module reports the platform gone with tl_platform_report_lost: the state is FAILED with
+     TL_PLATFORM_LOST and the event published at once (from inside the call, so users release
+     what they hold); the module is shut down at the next tl_platform_update (or retry).
+   - Services, accounts and capabilities answer only while READY.
+   - Modules and listeners must not call tl_platform_update, retry or destroy (refused).
+
+   DISTRIBUTION OVERRIDE
+   ---------------------
+   The configured distribution (desc.distribution, Local by default) is replaced by the first of
+   these sources that gives an acceptable value: tl_platform_set_distribution_override (by code,
+   before deployment), then, in development builds only, the command-line argument
+   `-threadlink-platform-distribution <name>` (desc.argc/argv) and the environment variable
+   THREADLINK_PLATFORM_DISTRIBUTION. Names are case-insensitive ("steam", "Local"). A value that
+   names no distribution, or one the policy (desc.allowed, else the default table below) does not
+   allow on the platform, is ignored with a warning, as if its source gave none; an applied one
+   is logged.
+
+   NATIVE EVENT (natives/Iris.Events.Native.txt, after nexus.h's)
+   ------------
+       OnPlatformStateChanged(tl_platform *)   a deployment settled (READY or FAILED), or a loss
+*/
+#if defined(TL_IMPLEMENTATION) && !defined(TL_PLATFORM_IMPL)
+#define TL_PLATFORM_IMPL
+#endif
+#ifndef TL_PLATFORM_H
+#define TL_PLATFORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api.h"
+#include "iris.h"
+#include "save.h"
+#include "scribe.h"
+
+#if defined(TL_MALLOC) != defined(TL_FREE)
+#error "threadlink/platform.h: define both TL_MALLOC and TL_FREE, or neither"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --- native event ------------------------------------------------------------------------------- */
+
+typedef struct tl_platform_events { uint32_t state_changed; } tl_platform_events;
+#define TL_PLATFORM_EVENTS_INIT(prefix) { prefix##OnPlatformStateChanged }
+/* Its native ordinal: after nexus.h's. */
+#define TL_PLATFORM_EVENTS_NATIVE { 18 }
+#define TL_PLATFORM_SIG_PLATFORM 0x9488dff6u /* "(tl_platform *)" */
+typedef void (*tl_platform_fn)(void *ctx, tl_platform *platform);
+
+/* --- platforms, distributions, capabilities, services ------------------------------------------- */
+
+/* X(id, name): the name is what logs print and what the override matches, case-insensitively. */
+#define TL_PLATFORM_MARKERS(X) \
+    X(WINDOWS, "Windows") X(MACOS, "macOS") X(LINUX, "Linux") X(IOS, "iOS") X(ANDROID, "Android") \
+    X(WEB, "Web")
+#define TL_PLATFORM_DISTRIBUTIONS(X) \
+    X(LOCAL, "Local") X(STEAM, "Steam") X(MICROSOFT_STORE, "MicrosoftStore") X(EPIC, "Epic") \
+    X(GOG, "GOG") X(APP_STORE, "AppStore") X(GOOGLE_PLAY, "GooglePlay")
+
+/* 0 is none (in a desc: the default). Projects may use values from TL_PLATFORM_USER_IDS up for
+   their own platforms and distributions (registry and policy; names print as "?"). */
+typedef enum tl_platform_marker {
+    TL_PLATFORM_MARKER_NONE = 0,
+#define TL__PLATFORM_MARKER_ENUM(id, name) TL_PLATFORM_MARKER_##id,
+    TL_PLATFORM_MARKERS(TL__PLATFORM_MARKER_ENUM)
+#undef TL__PLATFORM_MARKER_ENUM
+    TL_PLATFORM_MARKER_END_
+} tl_platform_marker;
+typedef enum tl_platform_distribution {
+    TL_PLATFORM_DISTRIBUTION_NONE = 0,
+#define TL__PLATFORM_DISTRIBUTION_ENUM(id, name) TL_PLATFORM_DISTRIBUTION_##id,
+    TL_PLATFORM_DISTRIBUTIONS(TL__PLATFORM_DISTRIBUTION_ENUM)
+#undef TL__PLATFORM_DISTRIBUTION_ENUM
+    TL_PLATFORM_DISTRIBUTION_END_
+} tl_platform_distribution;
+#define TL_PLATFORM_USER_IDS 0x100u
+
+/* What a module implements (the seed's SentinelCapability). */
+#define TL_PLATFORM_CAP_ACCOUNTS          (1u << 0)
+#define TL_PLATFORM_CAP_ACCOUNT_SELECTION (1u << 1)
+#define TL_PLATFORM_CAP_LOCAL_SAVES       (1u << 2)
+#define TL_PLATFORM_CAP_CLOUD_SAVES       (1u << 3)
+#define TL_PLATFORM_CAP_SAVE_TRANSACTIONS (1u << 4)
+#define TL_PLATFORM_CAP_ACHIEVEMENTS      (1u << 5) /* achievements and their progress */
+#define TL_PLATFORM_CAP_INPUT_OWNERSHIP   (1u << 6)
+#define TL_PLATFORM_CAP_STATISTICS        (1u << 7)
+#define TL_PLATFORM_CAP_LEADERBOARDS      (1u << 8)
+#define TL_PLATFORM_CAP_PRESENCE          (1u << 9)
+#define TL_PLATFORM_CAP_FRIENDS           (1u << 10)
+#define TL_PLATFORM_CAP_ENTITLEMENTS      (1u << 11)
+#define TL_PLATFORM_CAP_COMMERCE          (1u << 12)
+#define TL_PLATFORM_CAP_INVITES           (1u << 13)
+
+/* Well-known service ids (a module may register its own from TL_PLATFORM_USER_IDS up). */
+#define TL_PLATFORM_SERVICE_SAVES 1u        /* account: tl_save_store * (save.h) */
+#define TL_PLATFORM_SERVICE_ACHIEVEMENTS 2u /* account: tl_platform_achievements * */
+
+typedef enum tl_platform_state {
+    TL_PLATFORM_STATE_UNINITIALIZED = 0,
+    TL_PLATFORM_STATE_RESOLVING_PLATFORM = 1,
+    TL_PLATFORM_STATE_RESOLVING_MODULE = 2,
+    TL_PLATFORM_STATE_INITIALIZING = 3,
+    TL_PLATFORM_STATE_READY = 4,
+    TL_PLATFORM_STATE_FAILED = 5
+} tl_platform_state;
+
+/* --- results ------------------------------------------------------------------------------------ */
+
+#define TL_PLATFORM_CODES(X) \
+    X(OK, "ok") \
+    X(PENDING, "in progress: update again") \
+    X(INVALID_ARGUMENT, "invalid argument") \
+    X(UNSUPPORTED, "no platform module for this platform and distribution") \
+    X(NOT_READY, "the platform is not ready") \
+    X(NOT_FAILED, "only a failed platform can be retried") \
+    X(REFUSED, "refused inside a platform module or listener, or after shutdown") \
+    X(INITIALIZATION_FAILED, "the platform module failed to initialize") \
+    X(LOST, "the platform was lost") \
+    X(NOT_FOUND, "no such achievement") \
+    X(STORAGE, "the save store failed (native_error holds its native error)") \
+    X(OUT_OF_MEMORY, "out of memory")
+
+typedef enum tl_platform_code {
+#define TL__PLATFORM_CODE_ENUM(id, message) TL_PLATFORM_##id,
+    TL_PLATFORM_CODES(TL__PLATFORM_CODE_ENUM)
+#undef TL__PLATFORM_CODE_ENUM
+    TL_PLATFORM_CODE_END_
+} tl_platform_code;
+
+typedef struct tl_platform_result {
+    tl_platform_code code; /* TL_PLATFORM_OK (0) on success */
+    const char *message;   /* never NULL: the code's static text or the module's (see each call) */
+    int native_error;      /* the SDK's or the system's error code, 0 when none */
+} tl_platform_result;
+
+/* --- diagnostics -------------------------------------------------------------------------------- */
+
+#define TL_PLATFORM_LOG_ITEMS(X) \
+    X(INVALID_ARGUMENT, TL_LOG_LEVEL_ERROR, "%s: invalid argument") \
+    X(REFUSED, TL_LOG_LEVEL_ERROR, "%s: refused (%s)") \
+    X(DUPLICATE_MODULE, TL_LOG_LEVEL_ERROR, "module '%s': %s/%s already has module '%s'") \
+    X(DUPLICATE_SERVICE, TL_LOG_LEVEL_ERROR, "service %u is already registered%s") \
+    X(OVERRIDE_APPLIED, TL_LOG_LEVEL_INFO, "distribution override from %s: %s (configured: %s)") \
+    X(OVERRIDE_UNKNOWN, TL_LOG_LEVEL_WARNING, \
+      "distribution override from %s: '%s' names no distribution: ignored") \
+    X(OVERRIDE_DISALLOWED, TL_LOG_LEVEL_WARNING, \
+      "distribution override from %s: %s is not allowed on %s: ignored") \
+    X(OVERRIDE_NO_VALUE, TL_LOG_LEVEL_WARNING, "command line: %s needs a value: ignored") \
+    X(READY, TL_LOG_LEVEL_INFO, "%s/%s ready (module '%s'): %s") \
+    X(FAILED, TL_LOG_LEVEL_ERROR, "%s/%s failed: %s (native error %d): %s") \
+    X(LOST, TL_LOG_LEVEL_ERROR, "%s/%s lost: %s (native error %d)") \
+    X(LOCAL_STORAGE, TL_LOG_LEVEL_ERROR, "Local: achievements in save '%s': %s") \
+    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
+
+#define TL_PLATFORM_LOG_BASE 0x600u
+typedef enum tl_platform_log_item {
+    TL_PLATFORM_LOG_NONE_ = TL_PLATFORM_LOG_BASE - 1,
+#define TL__PLATFORM_LOG_ENUM(id, level, message) TL_PLATFORM_LOG_##id,
+    TL_PLATFORM_LOG_ITEMS(TL__PLATFORM_LOG_ENUM)
+#undef TL__PLATFORM_LOG_ENUM
+    TL_PLATFORM_LOG_END_
+} tl_platform_log_item;
+
+/* --- modules ------------------------------------------------------------------------------------ */
+
+/* One exact (platform, distribution) pair. The functions get ctx and the platform. */
+typedef struct tl_platform_module {
+    const char *name;        /* in messages; NULL: "module" */
+    uint32_t platform;       /* tl_platform_marker (or a project's own, see TL_PLATFORM_USER_IDS) */
+    uint32_t distribution;   /* tl_platform_distribution (likewise) */
+    uint32_t capabilities;   /* TL_PLATFORM_CAP_*: only what it implements */
+    void *ctx;
+    /* Required. Initialises the platform: registers services and accounts (below). OK: ready;
+       PENDING: poll is called once per update; anything else fails the deployment with it (its
+       message is copied). */
+    tl_platform_result (*init)(void *ctx, tl_platform *platform);
+    /* While init is pending; NULL: a PENDING answer fails the deployment. */
+    tl_platform_result (*poll)(void *ctx, tl_platform *platform);
+    /* Once after every init, whatever came of it: a failure, a loss's teardown, shutdown. */
+    void (*shutdown)(void *ctx, tl_platform *platform);
+    /* At tl_platform_destroy, for a ctx the module owns; NULL: nothing. */
+    void (*release)(void *ctx);
+} tl_platform_module;
+
+typedef struct tl_platform_pair { uint32_t platform, distribution; } tl_platform_pair;
+
+/* Zero-initialised: no events published, native ordinal, stderr logging, no core (call
+   tl_platform_update yourself), the build's platform, the Local distribution, the default
+   policy, no command line, no modules.
+   Default policy (the distributions an override may select): Windows: Local, Steam,
+   MicrosoftStore, Epic, GOG; macOS: Local, Steam, AppStore, Epic, GOG; Linux: Local, Steam, GOG;
+   iOS: Local, AppStore; Android: Local, GooglePlay; Web: Local. */
+typedef struct tl_platform_desc {
+    tl_iris_registry *iris;
+    const tl_platform_events *events; /* NULL: TL_PLATFORM_EVENTS_NATIVE */
+    const tl_logger *logger;
+    tl_core *core;                    /* deployed as its native preload, shut down at its discard */
+    uint32_t platform;                /* 0: the build's (TL_PLATFORM_MARKER_NONE if unknown) */
+    uint32_t distribution;            /* the configured one; 0: Local */
+    const tl_platform_pair *allowed;  /* the policy (copied); NULL: the default table */
+    uint32_t allowed_count;
+    int argc;                         /* read at create, in development builds */
+    char **argv;
+    const tl_platform_module *modules; /* copied, as by tl_platform_register_module */
+    uint32_t module_count;
+} tl_platform_desc;
+
+typedef struct tl_platform_account tl_platform_account;
+
+TL_API tl_platform *tl_platform_create(const tl_platform_desc *desc);
+/* Shuts down (if not yet) and frees; given desc.core, only after tl_core_discard (refused before). */
+TL_API void tl_platform_destroy(tl_platform *platform);
+/* Calls the module's shutdown and drops its services; the platform does nothing more. */
+TL_API void tl_platform_shutdown(tl_platform *platform);
+/* Starts the first deployment, polls a pending init, tears down a lost platform. */
+TL_API tl_platform_state tl_platform_update(tl_platform *platform);
+/* An OnUpdate listener: subscribe it with the platform as context. */
+TL_API void tl_platform_on_update(void *platform, float seconds);
+/* Before deployment or while failed; false on a pair already registered (logged). */
+TL_API bool tl_platform_register_module(tl_platform *platform, const tl_platform_module *module);
+/* By code, before deployment (copied; NULL clears it). False once deployment has started. */
+TL_API bool tl_platform_set_distribution_override(tl_platform *platform, const char *name);
+/* While FAILED: deploys again. OK when ready at once, PENDING while the module initialises
+   (update on), else the new failure; NOT_FAILED in any other state. */
+TL_API tl_platform_result tl_platform_retry(tl_platform *platform);
+/* For a module whose platform went away (the SDK shut down): READY -> FAILED with LOST (reason's
+   message copied, its native error kept), the event published now, the module shut down at the
+   next update. False unless READY. */
+TL_API bool tl_platform_report_lost(tl_platform *platform, tl_platform_result reason);
+
+TL_API tl_platform_state tl_platform_state_of(const tl_platform *platform);
+/* Why the last deployment failed (or the loss); OK otherwise. The message stays valid until the
+   next deployment. */
+TL_API tl_platform_result tl_platform_initialization_result(const tl_platform *platform);
+/* The resolved pair (0 before resolution). */
+TL_API uint32_t tl_platform_active_platform(const tl_platform *platform);
+TL_API uint32_t tl_platform_active_distribution(const tl_platform *platform);
+TL_API uint32_t tl_platform_capabilities(const tl_platform *platform);  /* 0 unless READY */
+TL_API bool tl_platform_has_capability(const tl_platform *platform, uint32_t caps); /* all of them */
+TL_API bool tl_platform_service(const tl_platform *platform, uint32_t id, void **service);
+TL_API tl_platform_account *tl_platform_primary_account(const tl_platform *platform);
+TL_API uint32_t tl_platform_account_count(const tl_platform *platform);
+TL_API tl_platform_account *tl_platform_account_at(const tl_platform *platform, uint32_t i);
+TL_API bool tl_platform_account_service(const tl_platform_account *account, uint32_t id,
+                                        void **service);
+TL_API const char *tl_platform_account_id(const tl_platform_account *account);
+TL_API const char *tl_platform_account_name(const tl_platform_account *account);
+
+/* For modules, during init and poll (false otherwise): services, accounts (copied strings, at
+   most 63 bytes; the first account is the primary one until set_primary). */
+TL_API bool tl_platform_add_service(tl_platform *platform, uint32_t id, void *service);
+TL_API tl_platform_account *tl_platform_add_account(tl_platform *platform, const char *id,
+                                                    const char *name);
+TL_API bool tl_platform_set_primary_account(tl_platform *platform, tl_platform_account *account);
+TL_API bool tl_platform_account_add_service(tl_platform_account *account, uint32_t id, void *service);
+
+TL_API const char *tl_platform_state_name(tl_platform_state state);
+TL_API const char *tl_platform_marker_name(uint32_t platform);           /* "?" if unknown */
+TL_API const char *tl_platform_distribution_name(uint32_t distribution); /* "?" if unknown */
+TL_API uint32_t tl_platform_distribution_from_name(const char *name);    /* case-insensitive; 0 */
+TL_API const char *tl_platform_code_message(tl_platform_code code);
+
+/* --- achievements (a service interface any module may implement) -------------------------------- */
+
+typedef struct tl_platform_achievement {
+    char id[TL_SAVE_ID_MAX + 1];
+    uint32_t current, target; /* progress; 0 / 0 when only unlocked */
+    bool unlocked;
+} tl_platform_achievement;
+
+/* Ids follow save.h's id rules (tl_save_id_valid). Each call is all or nothing. */
+typedef struct tl_platform_achievements {
+    void *self;
+    tl_platform_result (*unlock)(void *self, const char *id);
+    /* Unlocks it once current reaches target (target > 0); progress never locks it again. */
+    tl_platform_result (*progress)(void *self, const char *id, uint32_t current, uint32_t target);
+    /* NOT_FOUND for an achievement never touched. */
+    tl_platform_result (*get)(void *self, const char *id, tl_platform_achievement *out);
+} tl_platform_achievements;
+
+TL_API tl_platform_result tl_platform_achievement_unlock(const tl_platform_achievements *service,
+                                                         const char *id);
+TL_API tl_platform_result tl_platform_achievement_progress(const tl_platform_achievements *service,
+                                                           const char *id, uint32_t current,
+                                                           uint32_t target);
+TL_API tl_platform_result tl_platform_achievement_get(const tl_platform_achievements *service,
+                                                      const char *id, tl_platform_achievement *out);
+
+/* --- the Local module ----------------------------------------------------------------------------
+   One implicit account (id "local"), signed in; its services: TL_PLATFORM_SERVICE_SAVES, a
+   save.h store on desc.root, and TL_PLATFORM_SERVICE_ACHIEVEMENTS, kept in that store as one
+   save (desc.achievements_save) whose every change is one committed transaction: a crash or a
+   failed commit leaves the previous table, in the store and in memory. Capabilities: accounts,
+   local saves, save transactions, achievements. Init fails (STORAGE, INITIALIZATION_FAILED)
+   when the store cannot be opened or the achievements save has no intact generation. */
+
+/* Zero-initialised: the POSIX backend (on Windows give io, as for save.h), account name "Player",
+   achievements save "threadlink.achievements" (a save id of the store, listed by tl_save_list).
+   root is required. */
+typedef struct tl_platform_local_desc {
+    const char *root;
+    tl_save_io io;
+    const char *account_name;
+    const char *achievements_save;
+} tl_platform_local_desc;
+
+/* Registers the Local module for (platform_marker, Local); 0: the platform's (desc.platform, else
+   the build's). Strings copied. */
+TL_API bool tl_platform_register_local(tl_platform *platform, uint32_t platform_marker,
+                                       const tl_platform_local_desc *desc);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TL_PLATFORM_H */
+
+/* ------------------------------------------------------------------------------------------------ */
+#if defined(TL_PLATFORM_IMPL) && !defined(TL__PLATFORM_IMPLEMENTED)
+#define TL__PLATFORM_IMPLEMENTED
+/* Again here, for the usage block's order (include, define, include). */
+#include "scribe.h"
+#include "iris.h"
+#include "initium.h"
+#include "save.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifndef TL_MALLOC
+#define TL_MALLOC(size) malloc(size)
+#define TL_FREE(ptr) free(ptr)
+#endif
+#ifndef TL_PLATFORM_DEVELOPMENT
+#ifdef NDEBUG
+#define TL_PLATFORM_DEVELOPMENT 0
+#else
+#define TL_PLATFORM_DEVELOPMENT 1
+#endif
+#endif
+
+#if defined(_WIN32)
+#define TL__PLATFORM_BUILD TL_PLATFORM_MARKER_WINDOWS
+#elif defined(__APPLE__)
+#include <TargetConditionals.h>
+#if defined(TARGET_OS_IPHONE) && TARGET_OS_IPHONE
+#define TL__PLATFORM_BUILD TL_PLATFORM_MARKER_IOS
+#else
+#define TL__PLATFORM_BUILD TL_PLATFORM_MARKER_MACOS
+#endif
+#elif defined(__ANDROID__)
+#define TL__PLATFORM_BUILD TL_PLATFORM_MARKER_ANDROID
+#elif defined(__EMSCRIPTEN__)
+#define TL__PLATFORM_BUILD TL_PLATFORM_MARKER_WEB
+#elif defined(__linux__)
+#define TL__PLATFORM_BUILD TL_PLATFORM_MARKER_LINUX
+#else
+#define TL__PLATFORM_BUILD TL_PLATFORM_MARKER_NONE
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TL__PLATFORM_MODULE "Platform"
+#define TL__PLATFORM_NAME_MAX 63
+#define TL__PLATFORM_MESSAGE_MAX 200
+#define TL__PLATFORM_TRACE_MAX 8
+#define TL__PLATFORM_ARGUMENT "-threadlink-platform-distribution"
+#define TL__PLATFORM_ENVIRONMENT "THREADLINK_PLATFORM_DISTRIBUTION"
+
+typedef struct tl__platform_service { uint32_t id; void *service; } tl__platform_service;
+typedef struct tl__platform_services {
+    tl__platform_service *items;
+    uint32_t count, cap;
+} tl__platform_services;
+
+struct tl_platform_account {
+    tl_platform *platform;
+    char id[TL__PLATFORM_NAME_MAX + 1], name[TL__PLATFORM_NAME_MAX + 1];
+    tl__platform_services services;
+};
+
+struct tl_platform {
+    tl_iris_registry *iris;
+    tl_platform_events events;
+    tl_logger logger;
+    tl_core *core;
+    bool core_gone;                 /* the core's discard has begun */
+    uint32_t build_platform, configured;
+    tl_platform_pair *allowed;      /* NULL: the default table */
+    uint32_t allowed_count;
+    tl_platform_module *modules;
+    uint32_t module_count, module_cap, module; /* module: the resolved one's index */
+    char code_override[TL__PLATFORM_NAME_MAX + 1], argument_override[TL__PLATFORM_NAME_MAX + 1];
+    bool has_code_override, has_argument_override;
+    uint32_t state, platform, distribution, capabilities;
+    tl__platform_services services;
+    tl_platform_account **accounts;
+    uint32_t account_count, account_cap, primary;
+    tl_platform_result result;
+    char message[TL__PLATFORM_MESSAGE_MAX + 1];
+    uint32_t trace[TL__PLATFORM_TRACE_MAX], trace_count;
+    bool started, module_started, teardown_due, in_callback, shut;
+};
+
+/* --- names, messages, logging ------------------------------------------------------------------- */
+
+static const char *tl__platform_message(uint32_t item, int *level) {
+    switch (item) {
+#define TL__PLATFORM_LOG_CASE(id, lvl, message) \
+    case TL_PLATFORM_LOG_##id: *level = lvl; return message;
+        TL_PLATFORM_LOG_ITEMS(TL__PLATFORM_LOG_CASE)
+#undef TL__PLATFORM_LOG_CASE
+    default: *level = TL_LOG_LEVEL_ERROR; return "%s";
+    }
+}
+
+static void tl__platform_log(const tl_logger *logger, uint32_t item, ...) {
+    int level;
+    const char *fmt = tl__platform_message(item, &level);
+    va_list args;
+    if (level < TL_LOG_MIN_LEVEL) return;
+    va_start(args, item);
+    tl_logv_table(logger, level, TL__PLATFORM_MODULE, item, fmt, args);
+    va_end(args);
+}
+
+const char *tl_platform_code_message(tl_platform_code code) {
+    switch (code) {
+#define TL__PLATFORM_CODE_CASE(id, message) \
+    case TL_PLATFORM_##id: return message;
+        TL_PLATFORM_CODES(TL__PLATFORM_CODE_CASE)
+#undef TL__PLATFORM_CODE_CASE
+    case TL_PLATFORM_CODE_END_:
+    default: return "unknown result";
+    }
+}
+
+static tl_platform_result tl__platform_result(tl_platform_code code, int native_error) {
+    tl_platform_result r;
+    r.code = code;
+    r.message = tl_platform_code_message(code);
+    r.native_error = native_error;
+    return r;
+}
+
+const char *tl_platform_state_name(tl_platform_state state) {
+    switch (state) {
+    case TL_PLATFORM_STATE_UNINITIALIZED: return "uninitialized";
+    case TL_PLATFORM_STATE_RESOLVING_PLATFORM: return "resolving platform";
+    case TL_PLATFORM_STATE_RESOLVING_MODULE: return "resolving module";
+    case TL_PLATFORM_STATE_INITIALIZING: return "initializing";
+    case TL_PLATFORM_STATE_READY: return "ready";
+    case TL_PLATFORM_STATE_FAILED: return "failed";
+    default: return "?";
+    }
+}
+
+const char *tl_platform_marker_name(uint32_t platform) {
+    switch (platform) {
+#define TL__PLATFORM_MARKER_CASE(id, name) \
+    case TL_PLATFORM_MARKER_##id: return name;
+        TL_PLATFORM_MARKERS(TL__PLATFORM_MARKER_CASE)
+#undef TL__PLATFORM_MARKER_CASE
+    default: return "?";
+    }
+}
+
+const char *tl_platform_distribution_name(uint32_t distribution) {
+    switch (distribution) {
+#define TL__PLATFORM_DISTRIBUTION_CASE(id, name) \
+    case TL_PLATFORM_DISTRIBUTION_##id: return name;
+        TL_PLATFORM_DISTRIBUTIONS(TL__PLATFORM_DISTRIBUTION_CASE)
+#undef TL__PLATFORM_DISTRIBUTION_CASE
+    default: return "?";
+    }
+}
+
+static bool tl__platform_same_name(const char *a, const char *b) {
+    for (; *a && *b; a++, b++) {
+        int ca = (unsigned char)*a, cb = (unsigned char)*b;
+        if (ca >= 'A' && ca <= 'Z') ca += 'a' - 'A';
+        if (cb >= 'A' && cb <= 'Z') cb += 'a' - 'A';
+        if (ca != cb) return false;
+    }
+    return *a == *b;
+}
+
+uint32_t tl_platform_distribution_from_name(const char *name) {
+    uint32_t d;
+    if (!name) return TL_PLATFORM_DISTRIBUTION_NONE;
+    for (d = 1; d < TL_PLATFORM_DISTRIBUTION_END_; d++)
+        if (tl__platform_same_name(name, tl_platform_distribution_name(d))) return d;
+    return TL_PLATFORM_DISTRIBUTION_NONE;
+}
+
+static void tl__platform_copy(char *dst, size_t cap, const char *src) {
+    size_t n = src ? strlen(src) : 0;
+    if (n >= cap) n = cap - 1u;
+    if (n) memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+static bool tl__platform_grow(void **array, uint32_t *cap, size_t size, uint32_t need) {
+    uint32_t n = *cap ? *cap : 4u;
+    void *grown;
+    if (need <= *cap) return true;
+    while (n < need) n *= 2u;
+    grown = TL_MALLOC((size_t)n * size);
+    if (!grown) return false;
+    if (*cap) memcpy(grown, *array, (size_t)*cap * size);
+    TL_FREE(*array);
+    *array = grown;
+    *cap = n;
+    return true;
+}
+
+/* --- services and accounts ---------------------------------------------------------------------- */
+
+static bool tl__platform_services_add(tl_platform *p, tl__platform_services *s, uint32_t id, void *service,
+                                      const char *where) {
+    uint32_t i;
+    for (i = 0; i < s->count; i++)
+        if (s->items[i].id == id) {
+            tl__platform_log(&p->logger, TL_PLATFORM_LOG_DUPLICATE_SERVICE, id, where);
+            return false;
+        }
+    if (!tl__platform_grow((void **)&s->items, &s->cap, sizeof *s->items, s->count + 1u)) {
+        tl__platform_log(&p->logger, TL_PLATFORM_LOG_OUT_OF_MEMORY, "service");
+        return false;
+    }
+    s->items[s->count].id = id;
+    s->items[s->count++].service = service;
+    return true;
+}
+
+static bool tl__platform_services_find(const tl__platform_services *s, uint32_t id, void **service) {
+    uint32_t i;
+    for (i = 0; i < s->count; i++)
+        if (s->items[i].id == id) {
+            if (service) *service = s->items[i].service;
+            return true;
+        }
+    return false;
+}
+
+static void tl__platform_services_free(tl__platform_services *s) {
+    TL_FREE(s->items);
+    memset(s, 0, sizeof *s);
+}
+
+/* Drops what the module registered: services, accounts, capabilities. */
+static void tl__platform_clear(tl_platform *p) {
+    uint32_t i;
+    tl__platform_services_free(&p->services);
+    for (i = 0; i < p->account_count; i++) {
+        tl__platform_services_free(&p->accounts[i]->services);
+        TL_FREE(p->accounts[i]);
+    }
+    p->account_count = 0;
+    p->primary = 0;
+    p->capabilities = 0;
+}
+
+static bool tl__platform_registering(tl_platform *p, const char *what) {
+    if (p && p->state == TL_PLATFORM_STATE_INITIALIZING) return true;
+    tl__platform_log(p ? &p->logger : NULL, TL_PLATFORM_LOG_REFUSED, what,
+                     "only a module, while it initializes");
+    return false;
+}
+
+bool tl_platform_add_service(tl_platform *p, uint32_t id, void *service) {
+    if (!tl__platform_registering(p, "tl_platform_add_service")) return false;
+    return tl__platform_services_add(p, &p->services, id, service, "");
+}
+
+tl_platform_account *tl_platform_add_account(tl_platform *p, const char *id, const char *name) {
+    tl_platform_account *account;
+    if (!tl__platform_registering(p, "tl_platform_add_account")) return NULL;
+    if (!id || !*id) {
+        tl__platform_log(&p->logger, TL_PLATFORM_LOG_INVALID_ARGUMENT, "tl_platform_add_account (id)");
+        return NULL;
+    }
+    if (!tl__platform_grow((void **)&p->accounts, &p->account_cap, sizeof *p->accounts, p->account_count + 1u) ||
+        !(account = (tl_platform_account *)TL_MALLOC(sizeof *account))) {
+        tl__platform_log(&p->logger, TL_PLATFORM_LOG_OUT_OF_MEMORY, "account");
+        return NULL;
+    }
+    memset(account, 0, sizeof *account);
+    account->platform = p;
+    tl__platform_copy(account->id, sizeof account->id, id);
+    tl__platform_copy(account->name, sizeof account->name, name ? name : id);
+    p->accounts[p->account_count++] = account;
+    return account;
+}
+
+bool tl_platform_set_primary_account(tl_platform *p, tl_platform_account *account) {
+    uint32_t i;
+    if (!tl__platform_registering(p, "tl_platform_set_primary_account")) return false;
+    for (i = 0; i < p->account_count; i++)
+        if (p->accounts[i] == account) {
+            p->primary = i;
+            return true;
+        }
+    tl__platform_log(&p->logger, TL_PLATFORM_LOG_INVALID_ARGUMENT, "tl_platform_set_primary_account");
+    return false;
+}
+
+bool tl_platform_account_add_service(tl_platform_account *account, uint32_t id, void *service) {
+    if (!account || !tl__platform_registering(account->platform, "tl_platform_account_add_service"))
+        return false;
+    return tl__platform_services_add(account->platform, &account->services, id, service, " on this account");
+}
+
+static bool tl__platform_ready(const tl_platform *p) { return p && p->state == TL_PLATFORM_STATE_READY; }
+
+bool tl_platform_service(const tl_platform *p, uint32_t id, void **service) {
+    return tl__platform_ready(p) && tl__platform_services_find(&p->services, id, service);
+}
+
+tl_platform_account *tl_platform_primary_account(const tl_platform *p) {
+    return tl__platform_ready(p) && p->account_count ? p->accounts[p->primary] : NULL;
+}
+
+uint32_t tl_platform_account_count(const tl_platform *p) { return tl__platform_ready(p) ? p->account_count : 0; }
+
+tl_platform_account *tl_platform_account_at(const tl_platform *p, uint32_t i) {
+    return tl__platform_ready(p) && i < p->account_count ? p->accounts[i] : NULL;
+}
+
+bool tl_platform_account_service(const tl_platform_account *account, uint32_t id, void **service) {
+    return account && tl__platform_ready(account->platform) &&
+           tl__platform_services_find(&account->services, id, service);
+}
+
+const char *tl_platform_account_id(const tl_platform_account *account) { return account ? account->id : ""; }
+const char *tl_platform_account_name(const tl_platform_account *account) { return account ? account->name : ""; }
+
+uint32_t tl_platform_capabilities(const tl_platform *p) { return tl__platform_ready(p) ? p->capabilities : 0; }
+bool tl_platform_has_capability(const tl_platform *p, uint32_t caps) {
+    return tl__platform_ready(p) && caps && (p->capabilities & caps) == caps;
+}
+
+/* --- events and settling ------------------------------------------------------------------------ */
+
+static void tl__platform_publish(tl_platform *p) {
+    bool was = p->in_callback;
+    if (!p->iris) return;
+    p->in_callback = true; /* listeners may not update, retry or destroy */
+    TL_IRIS_PUBLISH(p->iris, p->events.state_changed, TL_PLATFORM_SIG_PLATFORM, tl_platform_fn, p);
+    p->in_callback = was;
+}
+
+static void tl__platform_enter(tl_platform *p, uint32_t state) {
+    p->state = state;
+    if (p->trace_count < TL__PLATFORM_TRACE_MAX) p->trace[p->trace_count++] = state;
+}
+
+/* "uninitialized -> resolving platform -> ..." for the settle message. */
+static const char *tl__platform_trace(const tl_platform *p, char *buf, size_t cap) {
+    size_t used = 0;
+    uint32_t i;
+    buf[0] = '\0';
+    for (i = 0; i < p->trace_count && used < cap; i++) {
+        int n = snprintf(buf + used, cap - used, "%s%s", i ? " -> " : "",
+                         tl_platform_state_name((tl_platform_state)p->trace[i]));
+        if (n < 0) break;
+        used += (size_t)n;
+    }
+    return buf;
+}
+
+static const char *tl__platform_module_name(const tl_platform *p) {
+    const char *name = p->module < p->module_count ? p->modules[p->module].name : NULL;
+    return name ? name : "module";
+}
+
+static void tl__platform_call_shutdown(tl_platform *p) {
+    const tl_platform_module *m;
+    if (!p->module_started) return;
+    p->module_started = false;
+    m = &p->modules[p->module];
+    if (m->shutdown) {
+        bool was = p->in_callback;
+        p->in_callback = true;
+        m->shutdown(m->ctx, p);
+        p->in_callback = was;
+    }
+}
+
+static void tl__platform_ready_now(tl_platform *p) {
+    char trace[160];
+    tl__platform_enter(p, TL_PLATFORM_STATE_READY);
+    p->capabilities = p->modules[p->module].capabilities;
+    p->result = tl__platform_result(TL_PLATFORM_OK, 0);
+    tl__platform_log(&p->logger, TL_PLATFORM_LOG_READY, tl_platform_marker_name(p->platform),
+                     tl_platform_distribution_name(p->distribution), tl__platform_module_name(p),
+                     tl__platform_trace(p, trace, sizeof trace));
+    tl__platform_publish(p);
+}
+
+/* Settles as FAILED with r (its message copied): what the module made is shut down and dropped. */
+static void tl__platform_fail(tl_platform *p, tl_platform_result r) {
+    char trace[160];
+    tl__platform_copy(p->message, sizeof p->message, r.message ? r.message : tl_platform_code_message(r.code));
+    p->result.code = r.code == TL_PLATFORM_OK || r.code == TL_PLATFORM_PENDING ? TL_PLATFORM_INITIALIZATION_FAILED
+                                                                              : r.code;
+    p->result.message = p->message;
+    p->result.native_error = r.native_error;
+    tl__platform_call_shutdown(p);
+    tl__platform_clear(p);
+    tl__platform_enter(p, TL_PLATFORM_STATE_FAILED);
+    tl__platform_log(&p->logger, TL_PLATFORM_LOG_FAILED, tl_platform_marker_name(p->platform),
+                     tl_platform_distribution_name(p->distribution), p->message, p->result.native_error,
+                     tl__platform_trace(p, trace, sizeof trace));
+    tl__platform_publish(p);
+}
+
+/* What the module's init or poll answered. */
+static void tl__platform_settle(tl_platform *p, tl_platform_result r) {
+    if (r.code == TL_PLATFORM_OK) tl__platform_ready_now(p);
+    else if (r.code != TL_PLATFORM_PENDING) tl__platform_fail(p, r);
+    else if (!p->modules[p->module].poll) {
+        r.message = "the module's init is pending but it has no poll";
+        r.code = TL_PLATFORM_INITIALIZATION_FAILED;
+        tl__platform_fail(p, r);
+    }
+}
+
+/* --- deployment --------------------------------------------------------------------------------- */
+
+static const tl_platform_pair tl__platform_default_policy[] = {
+    {TL_PLATFORM_MARKER_WINDOWS, TL_PLATFORM_DISTRIBUTION_LOCAL}, {TL_PLATFORM_MARKER_WINDOWS, TL_PLATFORM_DISTRIBUTION_STEAM},
+    {TL_PLATFORM_MARKER_WINDOWS, TL_PLATFORM_DISTRIBUTION_MICROSOFT_STORE},
+    {TL_PLATFORM_MARKER_WINDOWS, TL_PLATFORM_DISTRIBUTION_EPIC}, {TL_PLATFORM_MARKER_WINDOWS, TL_PLATFORM_DISTRIBUTION_GOG},
+    {TL_PLATFORM_MARKER_MACOS, TL_PLATFORM_DISTRIBUTION_LOCAL}, {TL_PLATFORM_MARKER_MACOS, TL_PLATFORM_DISTRIBUTION_STEAM},
+    {TL_PLATFORM_MARKER_MACOS, TL_PLATFORM_DISTRIBUTION_APP_STORE}, {TL_PLATFORM_MARKER_MACOS, TL_PLATFORM_DISTRIBUTION_EPIC},
+    {TL_PLATFORM_MARKER_MACOS, TL_PLATFORM_DISTRIBUTION_GOG},
+    {TL_PLATFORM_MARKER_LINUX, TL_PLATFORM_DISTRIBUTION_LOCAL}, {TL_PLATFORM_MARKER_LINUX, TL_PLATFORM_DISTRIBUTION_STEAM},
+    {TL_PLATFORM_MARKER_LINUX, TL_PLATFORM_DISTRIBUTION_GOG},
+    {TL_PLATFORM_MARKER_IOS, TL_PLATFORM_DISTRIBUTION_LOCAL}, {TL_PLATFORM_MARKER_IOS, TL_PLATFORM_DISTRIBUTION_APP_STORE},
+    {TL_PLATFORM_MARKER_ANDROID, TL_PLATFORM_DISTRIBUTION_LOCAL},
+    {TL_PLATFORM_MARKER_ANDROID, TL_PLATFORM_DISTRIBUTION_GOOGLE_PLAY},
+    {TL_PLATFORM_MARKER_WEB, TL_PLATFORM_DISTRIBUTION_LOCAL},
+};
+
+static bool tl__platform_allowed(const tl_platform *p, uint32_t platform, uint32_t distribution) {
+    const tl_platform_pair *pairs = p->allowed ? p->allowed : tl__platform_default_policy;
+    uint32_t i, n = p->allowed ? p->allowed_count
+                               : (uint32_t)(sizeof tl__platform_default_policy / sizeof *tl__platform_default_policy);
+    for (i = 0; i < n; i++)
+        if (pairs[i].platform == platform && pairs[i].distribution == distribution) return true;
+    return false;
+}
+
+/* One override source: true when it gives an acceptable value (then *distribution is it). A
+   value that is absent, unknown or disallowed is as if the source gave none. */
+static bool tl__platform_try_override(const tl_platform *p, const char *source, const char *value,
+                                      uint32_t *distribution) {
+    uint32_t d;
+    if (!value || !*value) return false;
+    if (!(d = tl_platform_distribution_from_name(value))) {
+        tl__platform_log(&p->logger, TL_PLATFORM_LOG_OVERRIDE_UNKNOWN, source, value);
+        return false;
+    }
+    if (!tl__platform_allowed(p, p->platform, d)) {
+        tl__platform_log(&p->logger, TL_PLATFORM_LOG_OVERRIDE_DISALLOWED, source, tl_platform_distribution_name(d),
+                         tl_platform_marker_name(p->platform));
+        return false;
+    }
+    tl__platform_log(&p->logger, TL_PLATFORM_LOG_OVERRIDE_APPLIED, source, tl_platform_distribution_name(d),
+                     tl_platform_distribution_name(*distribution));
+    *distribution = d;
+    return true;
+}
+
+/* The configured distribution, or the first acceptable override: code, then (development builds)
+   the command line, then the environment. */
+static uint32_t tl__platform_resolve_distribution(const tl_platform *p) {
+    uint32_t d = p->configured;
+    if (tl__platform_try_override(p, "code", p->has_code_override ? p->code_override : NULL, &d)) return d;
+#if TL_PLATFORM_DEVELOPMENT
+    if (tl__platform_try_override(p, "the command line", p->has_argument_override ? p->argument_override : NULL, &d))
+        return d;
+    if (tl__platform_try_override(p, "the environment (" TL__PLATFORM_ENVIRONMENT ")", getenv(TL__PLATFORM_ENVIRONMENT),
+                                  &d))
+        return d;
+#endif
+    return d;
+}
+
+static bool tl__platform_find_module(const tl_platform *p, uint32_t platform, uint32_t distribution, uint32_t *index) {
+    uint32_t i;
+    for (i = 0; i < p->module_count; i++)
+        if (p->modules[i].platform == platform && p->modules[i].distribution == distribution) {
+            *index = i;
+            return true;
+        }
+    return false;
+}
+
+static void tl__platform_unsupported(tl_platform *p, const char *why) {
+    char text[TL__PLATFORM_MESSAGE_MAX + 1];
+    tl_platform_result r = tl__platform_result(TL_PLATFORM_UNSUPPORTED, 0);
+    snprintf(text, sizeof text, "%s: %s/%s", why, tl_platform_marker_name(p->platform),
+             tl_platform_distribution_name(p->distribution));
+    r.message = text;
+    tl__platform_fail(p, r);
+}
+
+/* A deployment from the start, as far as it goes now: settled, or initializing (pending). */
+static void tl__platform_deploy(tl_platform *p) {
+    tl_platform_result r;
+    const tl_platform_module *m;
+    p->started = true;
+    p->trace_count = 0;
+    p->platform = p->distribution = 0;
+    p->result = tl__platform_result(TL_PLATFORM_OK, 0);
+    tl__platform_enter(p, TL_PLATFORM_STATE_UNINITIALIZED);
+    tl__platform_enter(p, TL_PLATFORM_STATE_RESOLVING_PLATFORM);
+    p->platform = p->build_platform;
+    p->distribution = tl__platform_resolve_distribution(p);
+    tl__platform_enter(p, TL_PLATFORM_STATE_RESOLVING_MODULE);
+    p->module = p->module_count;
+    if (p->platform == TL_PLATFORM_MARKER_NONE) {
+        tl__platform_unsupported(p, "the build's platform is unknown (give tl_platform_desc.platform)");
+        return;
+    }
+    if (!tl__platform_find_module(p, p->platform, p->distribution, &p->module)) {
+        tl__platform_unsupported(p, "no module is registered for");
+        return;
+    }
+    tl__platform_enter(p, TL_PLATFORM_STATE_INITIALIZING);
+    m = &p->modules[p->module];
+    p->module_started = true;
+    p->in_callback = true;
+    r = m->init(m->ctx, p);
+    p->in_callback = false;
+    tl__platform_settle(p, r);
+}
+
+static void tl__platform_poll(tl_platform *p) {
+    const tl_platform_module *m = &p->modules[p->module];
+    tl_platform_result r;
+    p->in_callback = true;
+    r = m->poll(m->ctx, p);
+    p->in_callback = false;
+    tl__platform_settle(p, r);
+}
+
+/* A lost platform's module goes at the update after the report. */
+static void tl__platform_teardown(tl_platform *p) {
+    p->teardown_due = false;
+    tl__platform_call_shutdown(p);
+    tl__platform_clear(p);
+}
+
+static bool tl__platform_refuse(const tl_platform *p, const char *what) {
+    if (!p->in_callback && !p->shut) return false;
+    tl__platform_log(&p->logger, TL_PLATFORM_LOG_REFUSED, what,
+                     p->shut ? "the platform is shut down" : "called from a platform module or listener");
+    return true;
+}
+
+tl_platform_state tl_platform_update(tl_platform *p) {
+    if (!p) return TL_PLATFORM_STATE_UNINITIALIZED;
+    if (tl__platform_refuse(p, "tl_platform_update")) return (tl_platform_state)p->state;
+    if (p->teardown_due) tl__platform_teardown(p);
+    if (!p->started) tl__platform_deploy(p);
+    else if (p->state == TL_PLATFORM_STATE_INITIALIZING) tl__platform_poll(p);
+    return (tl_platform_state)p->state;
+}
+
+void tl_platform_on_update(void *platform, float seconds) {
+    (void)seconds;
+    (void)tl_platform_update((tl_platform *)platform);
+}
+
+tl_platform_result tl_platform_retry(tl_platform *p) {
+    if (!p) return tl__platform_result(TL_PLATFORM_INVALID_ARGUMENT, 0);
+    if (tl__platform_refuse(p, "tl_platform_retry")) return tl__platform_result(TL_PLATFORM_REFUSED, 0);
+    if (p->state != TL_PLATFORM_STATE_FAILED) return tl__platform_result(TL_PLATFORM_NOT_FAILED, 0);
+    if (p->teardown_due) tl__platform_teardown(p);
+    tl__platform_deploy(p);
+    if (p->state == TL_PLATFORM_STATE_READY) return p->result;
+    if (p->state == TL_PLATFORM_STATE_INITIALIZING) return tl__platform_result(TL_PLATFORM_PENDING, 0);
+    return p->result;
+}
+
+bool tl_platform_report_lost(tl_platform *p, tl_platform_result reason) {
+    if (!tl__platform_ready(p)) return false;
+    tl__platform_copy(p->message, sizeof p->message, reason.message ? reason.message : "the platform went away");
+    p->result.code = TL_PLATFORM_LOST;
+    p->result.message = p->message;
+    p->result.native_error = reason.native_error;
+    p->teardown_due = true;
+    p->trace_count = 0;
+    tl__platform_enter(p, TL_PLATFORM_STATE_FAILED);
+    tl__platform_log(&p->logger, TL_PLATFORM_LOG_LOST, tl_platform_marker_name(p->platform),
+                     tl_platform_distribution_name(p->distribution), p->message, p->result.native_error);
+    tl__platform_publish(p);
+    return true;
+}
+
+/* --- registry and lifetime ---------------------------------------------------------------------- */
+
+bool tl_platform_register_module(tl_platform *p, const tl_platform_module *module) {
+    uint32_t existing;
+    if (!p || !module || !module->init) {
+        tl__platform_log(p ? &p->logger : NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT,
+                         "tl_platform_register_module (init is required)");
+        return false;
+    }
+    if (p->shut || (p->started && p->state != TL_PLATFORM_STATE_FAILED)) {
+        tl__platform_log(&p->logger, TL_PLATFORM_LOG_REFUSED, "tl_platform_register_module",
+                         "only before deployment or while failed");
+        return false;
+    }
+    if (tl__platform_find_module(p, module->platform, module->distribution, &existing)) {
+        tl__platform_log(&p->logger, TL_PLATFORM_LOG_DUPLICATE_MODULE, module->name ? module->name : "module",
+                         tl_platform_marker_name(module->platform), tl_platform_distribution_name(module->distribution),
+                         p->modules[existing].name ? p->modules[existing].name : "module");
+        return false;
+    }
+    if (!tl__platform_grow((void **)&p->modules, &p->module_cap, sizeof *p->modules, p->module_count + 1u)) {
+        tl__platform_log(&p->logger, TL_PLATFORM_LOG_OUT_OF_MEMORY, "module");
+        return false;
+    }
+    p->modules[p->module_count++] = *module;
+    return true;
+}
+
+bool tl_platform_set_distribution_override(tl_platform *p, const char *name) {
+    if (!p) return false;
+    if (p->started) {
+        tl__platform_log(&p->logger, TL_PLATFORM_LOG_REFUSED, "tl_platform_set_distribution_override",
+                         "deployment has started");
+        return false;
+    }
+    p->has_code_override = name != NULL;
+    tl__platform_copy(p->code_override, sizeof p->code_override, name);
+    return true;
+}
+
+/* Development builds: `-threadlink-platform-distribution <name>` from the command line. */
+static void tl__platform_read_arguments(tl_platform *p, int argc, char **argv) {
+#if TL_PLATFORM_DEVELOPMENT
+    int i;
+    for (i = 1; argv && i < argc; i++) {
+        if (!argv[i] || strcmp(argv[i], TL__PLATFORM_ARGUMENT) != 0) continue;
+        if (i + 1 >= argc || !argv[i + 1]) {
+            tl__platform_log(&p->logger, TL_PLATFORM_LOG_OVERRIDE_NO_VALUE, TL__PLATFORM_ARGUMENT);
+            return;
+        }
+        p->has_argument_override = true;
+        tl__platform_copy(p->argument_override, sizeof p->argument_override, argv[i + 1]);
+        i++;
+    }
+#else
+    (void)p;
+    (void)argc;
+    (void)argv;
+#endif
+}
+
+static tl_preload_status tl__platform_preload(void *self, tl_core *core) {
+    (void)core;
+    return tl_platform_update((tl_platform *)self) == TL_PLATFORM_STATE_INITIALIZING ? TL_PRELOAD_PENDING
+                                                                                      : TL_PRELOAD_DONE;
+}
+static void tl__platform_discard(void *self, tl_core *core) {
+    (void)core;
+    tl_platform_shutdown((tl_platform *)self);
+}
+static void tl__platform_core_hook(void *self, tl_core *core) {
+    (void)core;
+    ((tl_platform *)self)->core_gone = true; /* its discard (native tier, after the user's) follows */
+}
+static const tl_subsystem tl__platform_subsystem = {"Platform", tl__platform_preload, NULL, NULL,
+                                                    tl__platform_discard};
+
+static const tl_platform_events tl__platform_native_events = TL_PLATFORM_EVENTS_NATIVE;
+
+static bool tl__platform_configure(tl_platform *p, const tl_platform_desc *desc) {
+    uint32_t i;
+    p->iris = desc->iris;
+    p->events = desc->events ? *desc->events : tl__platform_native_events;
+    if (desc->logger) p->logger = *desc->logger;
+    p->build_platform = desc->platform ? desc->platform : (uint32_t)TL__PLATFORM_BUILD;
+    p->configured = desc->distribution ? desc->distribution : (uint32_t)TL_PLATFORM_DISTRIBUTION_LOCAL;
+    if (desc->allowed) {
+        p->allowed_count = desc->allowed_count;
+        p->allowed = (tl_platform_pair *)TL_MALLOC((size_t)(desc->allowed_count ? desc->allowed_count : 1u) *
+                                                   sizeof *p->allowed);
+        if (!p->allowed) return false;
+        if (desc->allowed_count) memcpy(p->allowed, desc->allowed, (size_t)desc->allowed_count * sizeof *p->allowed);
+    }
+    for (i = 0; i < desc->module_count; i++)
+        if (!tl_platform_register_module(p, &desc->modules[i])) return false;
+    tl__platform_read_arguments(p, desc->argc, desc->argv);
+    return true;
+}
+
+static void tl__platform_free(tl_platform *p) {
+    uint32_t i;
+    tl__platform_clear(p);
+    for (i = 0; i < p->module_count; i++)
+        if (p->modules[i].release) p->modules[i].release(p->modules[i].ctx);
+    TL_FREE(p->modules);
+    TL_FREE(p->accounts);
+    TL_FREE(p->allowed);
+    TL_FREE(p);
+}
+
+tl_platform *tl_platform_create(const tl_platform_desc *desc) {
+    tl_platform *p;
+    if (!desc || (desc->module_count && !desc->modules)) {
+        tl__platform_log(desc ? desc->logger : NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT, "tl_platform_create");
+        return NULL;
+    }
+    if (!(p = (tl_platform *)TL_MALLOC(sizeof *p))) {
+        tl__platform_log(desc->logger, TL_PLATFORM_LOG_OUT_OF_MEMORY, "tl_platform_create");
+        return NULL;
+    }
+    memset(p, 0, sizeof *p);
+    p->result = tl__platform_result(TL_PLATFORM_OK, 0);
+    if (!tl__platform_configure(p, desc)) {
+        tl__platform_free(p);
+        return NULL;
+    }
+    if (desc->core) {
+        if (!tl_core_before_discard(desc->core, tl__platform_core_hook, p) ||
+            !tl_core_weave_native(desc->core, &tl__platform_subsystem, p)) {
+            tl_core_remove_before_discard(desc->core, tl__platform_core_hook, p);
+            tl__platform_free(p);
+            return NULL;
+        }
+        p->core = desc->core;
+    }
+    return p;
+}
+
+void tl_platform_shutdown(tl_platform *p) {
+    if (!p || p->shut) return;
+    if (p->in_callback) {
+        tl__platform_log(&p->logger, TL_PLATFORM_LOG_REFUSED, "tl_platform_shutdown",
+                         "called from a platform module or listener");
+        return;
+    }
+    tl__platform_call_shutdown(p);
+    tl__platform_clear(p);
+    p->teardown_due = false;
+    p->state = TL_PLATFORM_STATE_UNINITIALIZED;
+    p->shut = true;
+}
+
+void tl_platform_destroy(tl_platform *p) {
+    if (!p) return;
+    if (p->in_callback || (p->core && !p->core_gone)) {
+        tl__platform_log(&p->logger, TL_PLATFORM_LOG_REFUSED, "tl_platform_destroy",
+                         p->in_callback ? "called from a platform module or listener"
+                                        : "its core is not discarded yet: tl_core_discard first");
+        return;
+    }
+    tl_platform_shutdown(p);
+    tl__platform_free(p);
+}
+
+tl_platform_state tl_platform_state_of(const tl_platform *p) {
+    return p ? (tl_platform_state)p->state : TL_PLATFORM_STATE_UNINITIALIZED;
+}
+tl_platform_result tl_platform_initialization_result(const tl_platform *p) {
+    return p ? p->result : tl__platform_result(TL_PLATFORM_INVALID_ARGUMENT, 0);
+}
+uint32_t tl_platform_active_platform(const tl_platform *p) { return p ? p->platform : 0; }
+uint32_t tl_platform_active_distribution(const tl_platform *p) { return p ? p->distribution : 0; }
+
+/* --- achievements ------------------------------------------------------------------------------- */
+
+tl_platform_result tl_platform_achievement_unlock(const tl_platform_achievements *s, const char *id) {
+    if (!s || !s->unlock) return tl__platform_result(TL_PLATFORM_INVALID_ARGUMENT, 0);
+    return s->unlock(s->self, id);
+}
+tl_platform_result tl_platform_achievement_progress(const tl_platform_achievements *s, const char *id,
+                                                    uint32_t current, uint32_t target) {
+    if (!s || !s->progress) return tl__platform_result(TL_PLATFORM_INVALID_ARGUMENT, 0);
+    return s->progress(s->self, id, current, target);
+}
+tl_platform_result tl_platform_achievement_get(const tl_platform_achievements *s, const char *id,
+                                               tl_platform_achievement *out) {
+    if (!s || !s->get || !out) return tl__platform_result(TL_PLATFORM_INVALID_ARGUMENT, 0);
+    return s->get(s->self, id, out);
+}
+
+/* --- the Local module ----------------------------------------------------------------------------
+   The achievements table is one file ("table") of one save, rewritten whole by each change:
+       tlach 1
+       <id> <current> <target> <0|1>      one line per achievement, in the order first touched
+   save.h checks its size and hash on every read; this parser refuses anything else. */
+
+#define TL__LOCAL_FILE "table"
+#define TL__LOCAL_HEADER "tlach 1\n"
+/* The longest line: an id, three numbers of at most 10 digits, spaces and the newline. */
+#define TL__LOCAL_LINE_MAX (TL_SAVE_ID_MAX + 3 * 11 + 2)
+
+typedef struct tl__local {
+    tl_save_io io;
+    char account_name[TL__PLATFORM_NAME_MAX + 1];
+    char save_id[TL_SAVE_ID_MAX + 1];
+    tl_logger logger;
+    tl_save_store *store;
+    tl_platform_achievement *entries;
+    uint32_t count, cap;
+    tl_platform_achievements service;
+    char root[1]; /* allocated to the root's length */
+} tl__local;
+
+static tl_platform_result tl__local_storage(tl__local *local, tl_save_result s) {
+    tl_platform_result r = tl__platform_result(TL_PLATFORM_STORAGE, s.native_error);
+    r.message = s.message;
+    tl__platform_log(&local->logger, TL_PLATFORM_LOG_LOCAL_STORAGE, local->save_id, s.message);
+    return r;
+}
+
+static tl_platform_achievement *tl__local_find(tl__local *local, const char *id) {
+    uint32_t i;
+    for (i = 0; i < local->count; i++)
+        if (strcmp(local->entries[i].id, id) == 0) return &local->entries[i];
+    return NULL;
+}
+
+/* Reads an unsigned decimal of at most 10 digits followed by `end`; advances *p past `end`. */
+static bool tl__local_number(const char **p, const char *limit, char end, uint32_t *out) {
+    uint64_t v = 0;
+    int digits = 0;
+    while (*p < limit && **p >= '0' && **p <= '9' && digits < 11) {
+        v = v * 10u + (uint64_t)(**p - '0');
+        (*p)++;
+        digits++;
+    }
+    if (!digits || digits > 10 || v > UINT32_MAX || *p >= limit || **p != end) return false;
+    (*p)++;
+    *out = (uint32_t)v;
+    return true;
+}
+
+static bool tl__local_parse_line(tl__local *local, const char **p, const char *limit) {
+    tl_platform_achievement e;
+    const char *space = *p;
+    uint32_t unlocked;
+    while (space < limit && *space != ' ') space++;
+    if (space >= limit || space == *p || (size_t)(space - *p) > TL_SAVE_ID_MAX) return false;
+    memset(&e, 0, sizeof e);
+    memcpy(e.id, *p, (size_t)(space - *p));
+    *p = space + 1;
+    if (!tl_save_id_valid(e.id) || tl__local_find(local, e.id) || !tl__local_number(p, limit, ' ', &e.current) ||
+        !tl__local_number(p, limit, ' ', &e.target) || !tl__local_number(p, limit, '\n', &unlocked) || unlocked > 1)
+        return false;
+    e.unlocked = unlocked == 1;
+    if (!tl__platform_grow((void **)&local->entries, &local->cap, sizeof *local->entries, local->count + 1u))
+        return false;
+    local->entries[local->count++] = e;
+    return true;
+}
+
+static bool tl__local_parse(tl__local *local, const char *text, size_t size) {
+    const char *p = text, *limit = text + size;
+    size_t header = sizeof TL__LOCAL_HEADER - 1u;
+    if (size < header || memcmp(text, TL__LOCAL_HEADER, header) != 0) return false;
+    p += header;
+    while (p < limit)
+        if (!tl__local_parse_line(local, &p, limit)) return false;
+    return true;
+}
+
+static tl_platform_result tl__local_load(tl__local *local) {
+    void *data = NULL;
+    size_t size = 0;
+    bool parsed;
+    tl_save_result s = tl_save_read_alloc(local->store, local->save_id, TL__LOCAL_FILE, &data, &size);
+    if (s.code == TL_SAVE_NOT_FOUND) return tl__platform_result(TL_PLATFORM_OK, 0);
+    if (s.code != TL_SAVE_OK) return tl__local_storage(local, s);
+    parsed = tl__local_parse(local, (const char *)data, size);
+    tl_save_free(data);
+    if (parsed) return tl__platform_result(TL_PLATFORM_OK, 0);
+    local->count = 0;
+    s.code = TL_SAVE_CORRUPT;
+    s.message = "the achievements table is malformed";
+    s.native_error = 0;
+    return tl__local_storage(local, s);
+}
+
+/* Writes the whole table as one transaction of the store: all of it is published, or none. */
+static tl_platform_result tl__local_commit(tl__local *local) {
+    size_t cap = sizeof TL__LOCAL_HEADER + (size_t)local->count * TL__LOCAL_LINE_MAX, used;
+    char *text = (char *)TL_MALLOC(cap);
+    tl_save_txn txn;
+    tl_save_result s;
+    uint32_t i;
+    if (!text) return tl__platform_result(TL_PLATFORM_OUT_OF_MEMORY, 0);
+    used = (size_t)snprintf(text, cap, "%s", TL__LOCAL_HEADER);
+    for (i = 0; i < local->count; i++) {
+        const tl_platform_achievement *e = &local->entries[i];
+        used += (size_t)snprintf(text + used, cap - used, "%s %lu %lu %d\n", e->id, (unsigned long)e->current,
+                                 (unsigned long)e->target, e->unlocked ? 1 : 0);
+    }
+    s = tl_save_begin(local->store, local->save_id, &txn);
+    if (s.code == TL_SAVE_OK) s = tl_save_txn_write(&txn, TL__LOCAL_FILE, text, used);
+    if (s.code == TL_SAVE_OK) s = tl_save_txn_commit(&txn);
+    (void)tl_save_txn_discard(&txn);
+    TL_FREE(text);
+    return s.code == TL_SAVE_OK ? tl__platform_result(TL_PLATFORM_OK, 0) : tl__local_storage(local, s);
+}
+
+/* One change, committed; on failure the table in memory is as it was. */
+static tl_platform_result tl__local_change(tl__local *local, const char *id, bool unlock, uint32_t current,
+                                           uint32_t target) {
+    tl_platform_achievement *e, before;
+    tl_platform_result r;
+    bool added = false;
+    if (!id || !tl_save_id_valid(id) || (!unlock && target == 0))
+        return tl__platform_result(TL_PLATFORM_INVALID_ARGUMENT, 0);
+    if (!local->store) return tl__platform_result(TL_PLATFORM_NOT_READY, 0);
+    if (!(e = tl__local_find(local, id))) {
+        if (!tl__platform_grow((void **)&local->entries, &local->cap, sizeof *local->entries, local->count + 1u))
+            return tl__platform_result(TL_PLATFORM_OUT_OF_MEMORY, 0);
+        e = &local->entries[local->count++];
+        memset(e, 0, sizeof *e);
+        tl__platform_copy(e->id, sizeof e->id, id);
+        added = true;
+    }
+    before = *e;
+    if (!unlock) {
+        e->current = current < target ? current : target;
+        e->target = target;
+    }
+    if (unlock || current >= target) e->unlocked = true;
+    if (!added && before.current == e->current && before.target == e->target && before.unlocked == e->unlocked)
+        return tl__platform_result(TL_PLATFORM_OK, 0); /* nothing changed: nothing to commit */
+    if ((r = tl__local_commit(local)).code != TL_PLATFORM_OK) {
+        if (added) local->count--;
+        else *e = before;
+    }
+    return r;
+}
+
+static tl_platform_result tl__local_unlock(void *self, const char *id) {
+    return tl__local_change((tl__local *)self, id, true, 0, 0);
+}
+static tl_platform_result tl__local_progress(void *self, const char *id, uint32_t current, uint32_t target) {
+    return tl__local_change((tl__local *)self, id, false, current, target);
+}
+static tl_platform_result tl__local_get(void *self, const char *id, tl_platform_achievement *out) {
+    tl__local *local = (tl__local *)self;
+    const tl_platform_achievement *e = id ? tl__local_find(local, id) : NULL;
+    if (!local->store) return tl__platform_result(TL_PLATFORM_NOT_READY, 0);
+    if (!e) return tl__platform_result(TL_PLATFORM_NOT_FOUND, 0);
+    *out = *e;
+    return tl__platform_result(TL_PLATFORM_OK, 0);
+}
+
+static tl_platform_result tl__local_init(void *ctx, tl_platform *p) {
+    tl__local *local = (tl__local *)ctx;
+    tl_save_store_desc desc;
+    tl_platform_account *account;
+    tl_platform_result r;
+    memset(&desc, 0, sizeof desc);
+    local->logger = p->logger;
+    desc.root = local->root;
+    desc.io = local->io;
+    desc.logger = p->logger;
+    if (!(local->store = tl_save_store_open(&desc))) {
+        r = tl__platform_result(TL_PLATFORM_INITIALIZATION_FAILED, 0);
+        r.message = "Local: the save store cannot be opened (logged above)";
+        return r;
+    }
+    if ((r = tl__local_load(local)).code != TL_PLATFORM_OK) return r;
+    account = tl_platform_add_account(p, "local", local->account_name);
+    if (!account || !tl_platform_account_add_service(account, TL_PLATFORM_SERVICE_SAVES, local->store) ||
+        !tl_platform_account_add_service(account, TL_PLATFORM_SERVICE_ACHIEVEMENTS, &local->service))
+        return tl__platform_result(TL_PLATFORM_OUT_OF_MEMORY, 0);
+    return r;
+}
+
+static void tl__local_shutdown(void *ctx, tl_platform *p) {
+    tl__local *local = (tl__local *)ctx;
+    (void)p;
+    tl_save_store_close(local->store);
+    local->store = NULL;
+    TL_FREE(local->entries);
+    local->entries = NULL;
+    local->count = local->cap = 0;
+}
+
+static void tl__local_release(void *ctx) { TL_FREE(ctx); }
+
+bool tl_platform_register_local(tl_platform *p, uint32_t platform_marker, const tl_platform_local_desc *desc) {
+    tl_platform_module module;
+    tl__local *local;
+    size_t root_len;
+    const char *save_id = desc && desc->achievements_save ? desc->achievements_save : "threadlink.achievements";
+    if (!p || !desc || !desc->root || !*desc->root || !tl_save_id_valid(save_id)) {
+        tl__platform_log(p ? &p->logger : NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT,
+                         "tl_platform_register_local (root is required; achievements_save must be a save id)");
+        return false;
+    }
+    root_len = strlen(desc->root);
+    if (!(local = (tl__local *)TL_MALLOC(sizeof *local + root_len))) {
+        tl__platform_log(&p->logger, TL_PLATFORM_LOG_OUT_OF_MEMORY, "Local module");
+        return false;
+    }
+    memset(local, 0, sizeof *local);
+    memcpy(local->root, desc->root, root_len + 1u);
+    local->io = desc->io;
+    tl__platform_copy(local->account_name, sizeof local->account_name,
+                      desc->account_name ? desc->account_name : "Player");
+    tl__platform_copy(local->save_id, sizeof local->save_id, save_id);
+    local->service.self = local;
+    local->service.unlock = tl__local_unlock;
+    local->service.progress = tl__local_progress;
+    local->service.get = tl__local_get;
+    memset(&module, 0, sizeof module);
+    module.name = "Local";
+    module.platform = platform_marker ? platform_marker : p->build_platform;
+    module.distribution = TL_PLATFORM_DISTRIBUTION_LOCAL;
+    module.capabilities = TL_PLATFORM_CAP_ACCOUNTS | TL_PLATFORM_CAP_LOCAL_SAVES | TL_PLATFORM_CAP_SAVE_TRANSACTIONS |
+                          TL_PLATFORM_CAP_ACHIEVEMENTS;
+    module.ctx = local;
+    module.init = tl__local_init;
+    module.shutdown = tl__local_shutdown;
+    module.release = tl__local_release;
+    if (!tl_platform_register_module(p, &module)) {
+        TL_FREE(local);
+        return false;
+    }
+    return true;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TL_PLATFORM_IMPL */

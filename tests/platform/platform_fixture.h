@@ -1,0 +1,203 @@
+/* The fixture of tests/platform: scripted mock modules, a listener of OnPlatformStateChanged and a
+   logger that keeps every record. */
+#ifndef PLATFORM_FIXTURE_H
+#define PLATFORM_FIXTURE_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <threadlink/threadlink.h>
+
+#define FX_SCRIPTS 8
+#define FX_RECORDS 64
+
+/* What one mock module does. */
+typedef struct script {
+    tl_platform_module module;
+    int pending;         /* init answers PENDING, then poll does pending - 1 more times */
+    int left;
+    int fail;            /* init fails this many times */
+    int native;
+    bool accounts;       /* registers service 100 and the accounts alice and bob */
+    bool primary_second; /* bob is the primary account */
+    int inits, polls, shutdowns, duplicate_refused;
+    int state_at_init;
+    int platform_service, alice_saves, bob_saves; /* their addresses are the services */
+} script;
+
+typedef struct fx {
+    tl_iris_registry reg;
+    tl_logger logger;
+    tl_platform *p;
+    tl_core *core;
+    const tl_platform_pair *policy;
+    uint32_t policy_count;
+    script scripts[FX_SCRIPTS];
+    int script_count;
+    int records;
+    uint32_t items[FX_RECORDS];
+    char lines[FX_RECORDS][TL_LOG_LINE_MAX];
+    int events;
+    uint32_t event_states[8];
+    bool check_lost, retry_in_listener;
+    int lost_seen_services, lost_seen_shutdowns, listener_retry;
+} fx;
+
+static inline void fx_capture(void *user, const tl_log_record *record) {
+    fx *f = (fx *)user;
+    if (f->records < FX_RECORDS) {
+        f->items[f->records] = record->item;
+        snprintf(f->lines[f->records], sizeof f->lines[0], "%s", record->line);
+    }
+    f->records++;
+}
+
+/* The last line logged with this diagnostic, or "". */
+static inline const char *fx_line(const fx *f, uint32_t item) {
+    int i = f->records < FX_RECORDS ? f->records : FX_RECORDS;
+    while (i-- > 0)
+        if (f->items[i] == item) return f->lines[i];
+    return "";
+}
+
+static inline int fx_count(const fx *f, uint32_t item) {
+    int i, n = 0, end = f->records < FX_RECORDS ? f->records : FX_RECORDS;
+    for (i = 0; i < end; i++) n += f->items[i] == item;
+    return n;
+}
+
+static inline tl_platform_result fx_reason(const char *message, int native) {
+    tl_platform_result r;
+    r.code = TL_PLATFORM_LOST;
+    r.message = message;
+    r.native_error = native;
+    return r;
+}
+
+static inline void fx_on_state(void *ctx, tl_platform *p) {
+    fx *f = (fx *)ctx;
+    if (f->events < 8) f->event_states[f->events] = (uint32_t)tl_platform_state_of(p);
+    f->events++;
+    if (f->check_lost) {
+        f->lost_seen_services = tl_platform_service(p, 100, NULL);
+        f->lost_seen_shutdowns = f->scripts[0].shutdowns;
+    }
+    if (f->retry_in_listener) f->listener_retry = (int)tl_platform_retry(p).code;
+}
+
+/* --- the mock module ------------------------------------------------------------------------------ */
+
+static inline void mock_register(script *s, tl_platform *p) {
+    tl_platform_account *alice, *bob;
+    (void)tl_platform_add_service(p, 100, &s->platform_service);
+    if (!tl_platform_add_service(p, 100, &s->bob_saves)) s->duplicate_refused++;
+    alice = tl_platform_add_account(p, "alice", "Alice");
+    bob = tl_platform_add_account(p, "bob", "Bob");
+    (void)tl_platform_account_add_service(alice, TL_PLATFORM_SERVICE_SAVES, &s->alice_saves);
+    (void)tl_platform_account_add_service(bob, TL_PLATFORM_SERVICE_SAVES, &s->bob_saves);
+    if (s->primary_second) (void)tl_platform_set_primary_account(p, bob);
+}
+
+static inline tl_platform_result mock_init(void *ctx, tl_platform *p) {
+    script *s = (script *)ctx;
+    tl_platform_result r;
+    s->inits++;
+    s->state_at_init = (int)tl_platform_state_of(p);
+    if (s->accounts) mock_register(s, p);
+    r.code = TL_PLATFORM_OK;
+    r.message = "ok";
+    r.native_error = 0;
+    if (s->fail > 0) {
+        s->fail--;
+        r.code = TL_PLATFORM_INITIALIZATION_FAILED;
+        r.message = "the client is not running";
+        r.native_error = s->native;
+    } else if (s->pending > 0) {
+        s->left = s->pending;
+        r.code = TL_PLATFORM_PENDING;
+    }
+    return r;
+}
+
+static inline tl_platform_result mock_poll(void *ctx, tl_platform *p) {
+    script *s = (script *)ctx;
+    tl_platform_result r;
+    (void)p;
+    s->polls++;
+    r.code = --s->left > 0 ? TL_PLATFORM_PENDING : TL_PLATFORM_OK;
+    r.message = "ok";
+    r.native_error = 0;
+    return r;
+}
+
+static inline void mock_shutdown(void *ctx, tl_platform *p) {
+    (void)p;
+    ((script *)ctx)->shutdowns++;
+}
+
+static inline script *fx_module(fx *f, uint32_t platform, uint32_t distribution, const char *name) {
+    script *s = &f->scripts[f->script_count++];
+    memset(s, 0, sizeof *s);
+    s->module.name = name;
+    s->module.platform = platform;
+    s->module.distribution = distribution;
+    s->module.ctx = s;
+    s->module.init = mock_init;
+    s->module.poll = mock_poll;
+    s->module.shutdown = mock_shutdown;
+    return s;
+}
+
+/* --- lifetime ----------------------------------------------------------------------------------- */
+
+static inline fx *fx_new(void) {
+    fx *f = (fx *)calloc(1, sizeof *f);
+    const tl_platform_events events = TL_PLATFORM_EVENTS_NATIVE;
+    f->logger.sink = fx_capture;
+    f->logger.user = f;
+    if (!tl_iris_init_table(&f->reg, 19, NULL, &f->logger) ||
+        !tl_iris_subscribe(&f->reg, events.state_changed, TL_PLATFORM_SIG_PLATFORM, 0, TL_IRIS_FN(fx_on_state), f))
+        abort();
+    return f;
+}
+
+static inline void fx_create_args(fx *f, uint32_t platform, uint32_t distribution, int argc, char **argv) {
+    tl_platform_module modules[FX_SCRIPTS];
+    tl_platform_desc desc;
+    int i;
+    for (i = 0; i < f->script_count; i++) modules[i] = f->scripts[i].module;
+    memset(&desc, 0, sizeof desc);
+    desc.iris = &f->reg;
+    desc.logger = &f->logger;
+    desc.core = f->core;
+    desc.platform = platform;
+    desc.distribution = distribution;
+    desc.allowed = f->policy;
+    desc.allowed_count = f->policy_count;
+    desc.argc = argc;
+    desc.argv = argv;
+    desc.modules = modules;
+    desc.module_count = (uint32_t)f->script_count;
+    f->p = tl_platform_create(&desc);
+    if (!f->p) abort();
+}
+
+static inline void fx_create(fx *f, uint32_t platform, uint32_t distribution) {
+    fx_create_args(f, platform, distribution, 0, NULL);
+}
+
+static inline void fx_destroy(fx *f) {
+    tl_platform_destroy(f->p);
+    f->p = NULL;
+    f->core = NULL;
+    f->records = 0;
+    f->events = 0;
+}
+
+static inline void fx_free(fx *f) {
+    if (f->p && !f->core) tl_platform_destroy(f->p);
+    tl_iris_discard(&f->reg);
+    free(f);
+}
+
+#endif

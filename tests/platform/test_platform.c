@@ -1,0 +1,539 @@
+/* platform.h: the state machine and its event, the exact-pair registry, unsupported, capabilities,
+   services and account services, retry, loss, the distribution override (each source, their
+   order, case, unknown and disallowed values), the core's deployment, and the native events file.
+   Built twice (tests/platform/meson.build): TL_PLATFORM_DEVELOPMENT=1 runs everything; =0, a
+   non-development build, checks that the command line and the environment are not read.
+   The Local module is in test_platform_local.c. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#define TL_IMPLEMENTATION
+#include "platform_fixture.h"
+
+#ifndef NATIVES_FILE
+#error "NATIVES_FILE must name runtime/threadlink/natives/Iris.Events.Native.txt"
+#endif
+
+#define LINUX TL_PLATFORM_MARKER_LINUX
+#define WINDOWS TL_PLATFORM_MARKER_WINDOWS
+#define LOCAL TL_PLATFORM_DISTRIBUTION_LOCAL
+#define STEAM TL_PLATFORM_DISTRIBUTION_STEAM
+#define GOG TL_PLATFORM_DISTRIBUTION_GOG
+
+static int setup(void **state) {
+    unsetenv("THREADLINK_PLATFORM_DISTRIBUTION");
+    *state = fx_new();
+    return 0;
+}
+static int teardown(void **state) {
+    fx_free((fx *)*state);
+    unsetenv("THREADLINK_PLATFORM_DISTRIBUTION");
+    return 0;
+}
+
+#if TL_PLATFORM_DEVELOPMENT
+
+/* --- state machine -------------------------------------------------------------------------------- */
+
+static void test_platform_state_sequence_and_its_event(void **state) {
+    fx *f = (fx *)*state;
+    script *s = fx_module(f, LINUX, LOCAL, "Mock");
+    s->pending = 2;
+    fx_create(f, LINUX, LOCAL);
+    assert_int_equal(tl_platform_state_of(f->p), TL_PLATFORM_STATE_UNINITIALIZED);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_INITIALIZING);
+    assert_int_equal(s->inits, 1);
+    assert_int_equal(s->state_at_init, TL_PLATFORM_STATE_INITIALIZING);
+    assert_int_equal(f->events, 0); /* not settled */
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_INITIALIZING);
+    assert_int_equal(f->events, 0);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(s->polls, 2);
+    assert_int_equal(f->events, 1);
+    assert_int_equal(f->event_states[0], TL_PLATFORM_STATE_READY);
+    /* The whole path, in the settle message. */
+    assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_READY),
+                           "Platform: info: Linux/Local ready (module 'Mock'): uninitialized -> resolving "
+                           "platform -> resolving module -> initializing -> ready"));
+    assert_int_equal(tl_platform_active_platform(f->p), LINUX);
+    assert_int_equal(tl_platform_active_distribution(f->p), LOCAL);
+    assert_int_equal(tl_platform_initialization_result(f->p).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(f->events, 1); /* settled once */
+    assert_int_equal(s->polls, 2);
+}
+
+static void test_platform_registry_wants_the_exact_pair(void **state) {
+    fx *f = (fx *)*state;
+    script *steam_linux = fx_module(f, LINUX, STEAM, "SteamLinux");
+    script *local_windows = fx_module(f, WINDOWS, LOCAL, "LocalWindows");
+    script *local_linux = fx_module(f, LINUX, LOCAL, "LocalLinux");
+    fx_create(f, LINUX, LOCAL);
+    assert_false(tl_platform_register_module(f->p, &local_windows->module)); /* the pair is taken */
+    assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_DUPLICATE_MODULE),
+                           "module 'LocalWindows': Windows/Local already has module 'LocalWindows'"));
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(local_linux->inits, 1);
+    assert_int_equal(steam_linux->inits + local_windows->inits, 0);
+}
+
+static void test_platform_missing_module_is_unsupported(void **state) {
+    fx *f = (fx *)*state;
+    script *a = fx_module(f, WINDOWS, LOCAL, "LocalWindows");
+    script *b = fx_module(f, LINUX, STEAM, "SteamLinux");
+    tl_platform_result r;
+    fx_create(f, LINUX, LOCAL);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_FAILED);
+    r = tl_platform_initialization_result(f->p);
+    assert_int_equal(r.code, TL_PLATFORM_UNSUPPORTED);
+    assert_string_equal(r.message, "no module is registered for: Linux/Local");
+    assert_int_equal(a->inits + b->inits, 0);
+    assert_int_equal(f->events, 1);
+    assert_int_equal(f->event_states[0], TL_PLATFORM_STATE_FAILED);
+    assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_FAILED),
+                           "Platform: error: Linux/Local failed: no module is registered for: Linux/Local "
+                           "(native error 0): uninitialized -> resolving platform -> resolving module -> failed"));
+    assert_false(tl_platform_service(f->p, 100, NULL));
+    assert_null(tl_platform_primary_account(f->p));
+}
+
+static void test_platform_capabilities_answer_only_when_ready(void **state) {
+    fx *f = (fx *)*state;
+    script *s = fx_module(f, LINUX, LOCAL, "Mock");
+    s->module.capabilities = TL_PLATFORM_CAP_ACCOUNTS | TL_PLATFORM_CAP_ACHIEVEMENTS;
+    s->pending = 1;
+    fx_create(f, LINUX, LOCAL);
+    (void)tl_platform_update(f->p);
+    assert_int_equal(tl_platform_capabilities(f->p), 0); /* initializing */
+    assert_false(tl_platform_has_capability(f->p, TL_PLATFORM_CAP_ACCOUNTS));
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_capabilities(f->p), TL_PLATFORM_CAP_ACCOUNTS | TL_PLATFORM_CAP_ACHIEVEMENTS);
+    assert_true(tl_platform_has_capability(f->p, TL_PLATFORM_CAP_ACCOUNTS));
+    assert_true(tl_platform_has_capability(f->p, TL_PLATFORM_CAP_ACCOUNTS | TL_PLATFORM_CAP_ACHIEVEMENTS));
+    assert_false(tl_platform_has_capability(f->p, TL_PLATFORM_CAP_ACCOUNTS | TL_PLATFORM_CAP_CLOUD_SAVES));
+    assert_false(tl_platform_has_capability(f->p, TL_PLATFORM_CAP_FRIENDS));
+    assert_true(tl_platform_report_lost(f->p, fx_reason("gone", 0)));
+    assert_int_equal(tl_platform_capabilities(f->p), 0);
+}
+
+static void test_platform_services_and_the_primary_accounts(void **state) {
+    fx *f = (fx *)*state;
+    script *s = fx_module(f, LINUX, LOCAL, "Mock");
+    tl_platform_account *primary;
+    void *service = NULL;
+    s->accounts = true;
+    s->primary_second = true;
+    fx_create(f, LINUX, LOCAL);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_true(tl_platform_service(f->p, 100, &service));
+    assert_ptr_equal(service, &s->platform_service);
+    assert_false(tl_platform_service(f->p, 101, &service));
+    assert_int_equal(tl_platform_account_count(f->p), 2);
+    primary = tl_platform_primary_account(f->p);
+    assert_non_null(primary);
+    assert_string_equal(tl_platform_account_id(primary), "bob");
+    assert_string_equal(tl_platform_account_name(primary), "Bob");
+    assert_true(tl_platform_account_service(primary, TL_PLATFORM_SERVICE_SAVES, &service));
+    assert_ptr_equal(service, &s->bob_saves);
+    assert_false(tl_platform_account_service(primary, TL_PLATFORM_SERVICE_ACHIEVEMENTS, &service));
+    assert_true(tl_platform_account_service(tl_platform_account_at(f->p, 0), TL_PLATFORM_SERVICE_SAVES, &service));
+    assert_ptr_equal(service, &s->alice_saves);
+    assert_int_equal(s->duplicate_refused, 1); /* a second service 100 during init */
+    /* Only a module, while it initializes, registers. */
+    assert_false(tl_platform_add_service(f->p, 102, &s->platform_service));
+    assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_REFUSED), "tl_platform_add_service: refused"));
+    assert_null(tl_platform_add_account(f->p, "carol", NULL));
+}
+
+static void test_platform_retry_only_while_failed(void **state) {
+    fx *f = (fx *)*state;
+    script *s = fx_module(f, LINUX, LOCAL, "Mock");
+    tl_platform_result r;
+    s->fail = 1;
+    s->native = 42;
+    s->accounts = true;
+    fx_create(f, LINUX, LOCAL);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_FAILED);
+    r = tl_platform_initialization_result(f->p);
+    assert_int_equal(r.code, TL_PLATFORM_INITIALIZATION_FAILED);
+    assert_string_equal(r.message, "the client is not running");
+    assert_int_equal(r.native_error, 42);
+    assert_int_equal(s->shutdowns, 1); /* what its init made is undone */
+    assert_null(tl_platform_primary_account(f->p));
+    /* The player starts the client: a retry, pending for one update. */
+    s->pending = 1;
+    r = tl_platform_retry(f->p);
+    assert_int_equal(r.code, TL_PLATFORM_PENDING);
+    assert_int_equal(tl_platform_retry(f->p).code, TL_PLATFORM_NOT_FAILED);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(s->inits, 2);
+    assert_int_equal(f->events, 2);
+    assert_int_equal(f->event_states[0], TL_PLATFORM_STATE_FAILED);
+    assert_int_equal(f->event_states[1], TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_initialization_result(f->p).code, TL_PLATFORM_OK);
+    assert_string_equal(tl_platform_account_id(tl_platform_primary_account(f->p)), "alice");
+    assert_int_equal(tl_platform_retry(f->p).code, TL_PLATFORM_NOT_FAILED); /* ready */
+    assert_int_equal(s->inits, 2);
+}
+
+static void test_platform_loss_publishes_at_once_and_tears_down_next_update(void **state) {
+    fx *f = (fx *)*state;
+    script *s = fx_module(f, LINUX, LOCAL, "Mock");
+    tl_platform_result r;
+    s->accounts = true;
+    fx_create(f, LINUX, LOCAL);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    f->check_lost = true;
+    assert_true(tl_platform_report_lost(f->p, fx_reason("the client shut down", 7)));
+    /* Published inside the call: the listener saw FAILED, no service, and the module not shut down. */
+    assert_int_equal(f->events, 2);
+    assert_int_equal(f->event_states[1], TL_PLATFORM_STATE_FAILED);
+    assert_int_equal(f->lost_seen_services, 0);
+    assert_int_equal(f->lost_seen_shutdowns, 0);
+    assert_int_equal(s->shutdowns, 0);
+    r = tl_platform_initialization_result(f->p);
+    assert_int_equal(r.code, TL_PLATFORM_LOST);
+    assert_string_equal(r.message, "the client shut down");
+    assert_int_equal(r.native_error, 7);
+    assert_false(tl_platform_report_lost(f->p, fx_reason("again", 0))); /* not ready */
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_FAILED);
+    assert_int_equal(s->shutdowns, 1); /* torn down at the next update, once */
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_FAILED);
+    assert_int_equal(s->shutdowns, 1);
+    assert_int_equal(f->events, 2);
+    assert_int_equal(tl_platform_retry(f->p).code, TL_PLATFORM_OK);
+    assert_int_equal(f->events, 3);
+    assert_true(tl_platform_service(f->p, 100, NULL));
+}
+
+static void test_platform_retry_right_after_a_loss_tears_down_first(void **state) {
+    fx *f = (fx *)*state;
+    script *s = fx_module(f, LINUX, LOCAL, "Mock");
+    fx_create(f, LINUX, LOCAL);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_true(tl_platform_report_lost(f->p, fx_reason("gone", 0)));
+    assert_int_equal(tl_platform_retry(f->p).code, TL_PLATFORM_OK);
+    assert_int_equal(s->shutdowns, 1);
+    assert_int_equal(s->inits, 2);
+}
+
+static void test_platform_listeners_cannot_update_or_retry(void **state) {
+    fx *f = (fx *)*state;
+    (void)fx_module(f, LINUX, STEAM, "Mock");
+    fx_create(f, LINUX, LOCAL);
+    f->retry_in_listener = true;
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_FAILED);
+    assert_int_equal(f->listener_retry, TL_PLATFORM_REFUSED);
+    assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_REFUSED), "called from a platform module or listener"));
+}
+
+/* --- the distribution override ------------------------------------------------------------------- */
+
+static void test_platform_override_by_code(void **state) {
+    fx *f = (fx *)*state;
+    script *steam = fx_module(f, LINUX, STEAM, "Steam");
+    (void)fx_module(f, LINUX, LOCAL, "Local");
+    fx_create(f, LINUX, LOCAL);
+    assert_true(tl_platform_set_distribution_override(f->p, "Steam"));
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), STEAM);
+    assert_int_equal(steam->inits, 1);
+    assert_string_equal(fx_line(f, TL_PLATFORM_LOG_OVERRIDE_APPLIED),
+                        "Platform: info: distribution override from code: Steam (configured: Local)");
+    assert_false(tl_platform_set_distribution_override(f->p, "Local")); /* deployed */
+}
+
+static void test_platform_override_from_the_command_line(void **state) {
+    fx *f = (fx *)*state;
+    char *argv[] = {(char *)"game", (char *)"-threadlink-platform-distribution", (char *)"GOG", NULL};
+    (void)fx_module(f, LINUX, GOG, "GOG");
+    fx_create_args(f, LINUX, LOCAL, 3, argv);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), GOG);
+    assert_string_equal(fx_line(f, TL_PLATFORM_LOG_OVERRIDE_APPLIED),
+                        "Platform: info: distribution override from the command line: GOG (configured: Local)");
+}
+
+static void test_platform_override_from_the_environment(void **state) {
+    fx *f = (fx *)*state;
+    (void)fx_module(f, LINUX, STEAM, "Steam");
+    setenv("THREADLINK_PLATFORM_DISTRIBUTION", "Steam", 1);
+    fx_create(f, LINUX, LOCAL);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), STEAM);
+    assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_OVERRIDE_APPLIED),
+                           "override from the environment (THREADLINK_PLATFORM_DISTRIBUTION): Steam"));
+}
+
+/* Code, then the command line, then the environment: each given a different value. */
+static void test_platform_override_sources_in_order(void **state) {
+    fx *f = (fx *)*state;
+    char *argv[] = {(char *)"game", (char *)"-threadlink-platform-distribution", (char *)"GOG"};
+    (void)fx_module(f, LINUX, STEAM, "Steam");
+    (void)fx_module(f, LINUX, GOG, "GOG");
+    (void)fx_module(f, LINUX, LOCAL, "Local");
+    setenv("THREADLINK_PLATFORM_DISTRIBUTION", "Local", 1);
+    fx_create_args(f, LINUX, STEAM, 3, argv);
+    assert_true(tl_platform_set_distribution_override(f->p, "Steam"));
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), STEAM); /* code wins */
+    fx_destroy(f);
+    fx_create_args(f, LINUX, STEAM, 3, argv);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), GOG); /* then the command line */
+    fx_destroy(f);
+    fx_create(f, LINUX, STEAM);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), LOCAL); /* then the environment */
+    fx_destroy(f);
+    unsetenv("THREADLINK_PLATFORM_DISTRIBUTION");
+    fx_create(f, LINUX, STEAM);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), STEAM); /* then the configured one */
+    assert_int_equal(fx_count(f, TL_PLATFORM_LOG_OVERRIDE_APPLIED), 0);
+}
+
+static void test_platform_override_names_are_case_insensitive(void **state) {
+    fx *f = (fx *)*state;
+    char *argv[] = {(char *)"game", (char *)"-threadlink-platform-distribution", (char *)"gOg"};
+    (void)fx_module(f, LINUX, STEAM, "Steam");
+    (void)fx_module(f, LINUX, GOG, "GOG");
+    fx_create(f, LINUX, LOCAL);
+    assert_true(tl_platform_set_distribution_override(f->p, "STEAM"));
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), STEAM);
+    fx_destroy(f);
+    fx_create_args(f, LINUX, LOCAL, 3, argv);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), GOG);
+    assert_int_equal(tl_platform_distribution_from_name("microsoftstore"), TL_PLATFORM_DISTRIBUTION_MICROSOFT_STORE);
+    assert_int_equal(tl_platform_distribution_from_name("Microsoft"), 0);
+}
+
+/* An unknown or disallowed value is ignored with a warning, as if its source gave none: the next
+   source, or the configured distribution, applies. */
+static void test_platform_override_unknown_value_is_ignored_with_a_warning(void **state) {
+    fx *f = (fx *)*state;
+    char *argv[] = {(char *)"game", (char *)"-threadlink-platform-distribution", (char *)"Stem"};
+    (void)fx_module(f, LINUX, LOCAL, "Local");
+    (void)fx_module(f, LINUX, STEAM, "Steam");
+    fx_create_args(f, LINUX, LOCAL, 3, argv);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), LOCAL);
+    assert_string_equal(fx_line(f, TL_PLATFORM_LOG_OVERRIDE_UNKNOWN),
+                        "Platform: warning: distribution override from the command line: 'Stem' names no "
+                        "distribution: ignored");
+    assert_int_equal(fx_count(f, TL_PLATFORM_LOG_OVERRIDE_APPLIED), 0);
+    fx_destroy(f);
+    setenv("THREADLINK_PLATFORM_DISTRIBUTION", "steam", 1);
+    fx_create_args(f, LINUX, LOCAL, 3, argv);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), STEAM); /* the next source */
+    assert_int_equal(fx_count(f, TL_PLATFORM_LOG_OVERRIDE_UNKNOWN), 1);
+}
+
+static void test_platform_override_disallowed_value_is_ignored_with_a_warning(void **state) {
+    fx *f = (fx *)*state;
+    static const tl_platform_pair policy[] = {{TL_PLATFORM_MARKER_LINUX, TL_PLATFORM_DISTRIBUTION_LOCAL},
+                                              {TL_PLATFORM_MARKER_WINDOWS, TL_PLATFORM_DISTRIBUTION_STEAM}};
+    (void)fx_module(f, LINUX, LOCAL, "Local");
+    (void)fx_module(f, LINUX, STEAM, "Steam");
+    f->policy = policy;
+    f->policy_count = 2;
+    fx_create(f, LINUX, LOCAL);
+    assert_true(tl_platform_set_distribution_override(f->p, "Steam"));
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), LOCAL);
+    assert_string_equal(fx_line(f, TL_PLATFORM_LOG_OVERRIDE_DISALLOWED),
+                        "Platform: warning: distribution override from code: Steam is not allowed on Linux: ignored");
+    fx_destroy(f);
+    /* The default policy: no Microsoft Store on Linux. */
+    f->policy = NULL;
+    (void)fx_module(f, LINUX, TL_PLATFORM_DISTRIBUTION_MICROSOFT_STORE, "Store");
+    fx_create(f, LINUX, LOCAL);
+    assert_true(tl_platform_set_distribution_override(f->p, "MicrosoftStore"));
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), LOCAL);
+    assert_int_equal(fx_count(f, TL_PLATFORM_LOG_OVERRIDE_DISALLOWED), 1);
+}
+
+static void test_platform_override_argument_without_a_value(void **state) {
+    fx *f = (fx *)*state;
+    char *argv[] = {(char *)"game", (char *)"-threadlink-platform-distribution"};
+    (void)fx_module(f, LINUX, LOCAL, "Local");
+    fx_create_args(f, LINUX, LOCAL, 2, argv);
+    assert_string_equal(fx_line(f, TL_PLATFORM_LOG_OVERRIDE_NO_VALUE),
+                        "Platform: warning: command line: -threadlink-platform-distribution needs a value: ignored");
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+}
+
+/* --- the core's deployment ----------------------------------------------------------------------- */
+
+typedef struct user_subsystem {
+    fx *f;
+    int state_at_preload, state_at_discard_shutdowns;
+    script *s;
+} user_subsystem;
+
+static tl_preload_status user_preload(void *self, tl_core *core) {
+    user_subsystem *u = (user_subsystem *)self;
+    (void)core;
+    u->state_at_preload = (int)tl_platform_state_of(u->f->p);
+    return TL_PRELOAD_DONE;
+}
+static void user_discard(void *self, tl_core *core) {
+    user_subsystem *u = (user_subsystem *)self;
+    (void)core;
+    u->state_at_discard_shutdowns = u->s->shutdowns;
+}
+static const tl_subsystem user_type = {"Game", user_preload, NULL, NULL, user_discard};
+
+static void test_platform_deploys_in_the_cores_native_tier(void **state) {
+    fx *f = (fx *)*state;
+    script *s = fx_module(f, LINUX, LOCAL, "Mock");
+    user_subsystem user;
+    tl_core_desc desc;
+    tl_core core;
+    memset(&desc, 0, sizeof desc);
+    desc.logger = &f->logger;
+    desc.iris = &f->reg;
+    assert_true(tl_core_init(&core, &desc));
+    s->pending = 2;
+    f->core = &core;
+    fx_create(f, LINUX, LOCAL);
+    memset(&user, 0, sizeof user);
+    user.f = f;
+    user.s = s;
+    user.state_at_preload = -1;
+    assert_true(tl_core_weave(&core, &user_type, &user));
+    assert_int_equal(tl_core_deploy(&core), TL_DEPLOY_PENDING);
+    assert_int_equal(tl_platform_state_of(f->p), TL_PLATFORM_STATE_INITIALIZING);
+    assert_int_equal(user.state_at_preload, -1); /* the user tier waits for the native one */
+    assert_int_equal(tl_core_deploy(&core), TL_DEPLOY_PENDING);
+    assert_int_equal(tl_core_deploy(&core), TL_DEPLOY_DONE);
+    assert_int_equal(user.state_at_preload, TL_PLATFORM_STATE_READY);
+    assert_int_equal(f->events, 1);
+    tl_platform_destroy(f->p); /* refused: the core still has it */
+    assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_REFUSED), "tl_core_discard first"));
+    tl_core_discard(&core);
+    assert_int_equal(user.state_at_discard_shutdowns, 0); /* user subsystems go first */
+    assert_int_equal(s->shutdowns, 1);
+    fx_destroy(f);
+}
+
+static void test_platform_failure_does_not_fail_the_core(void **state) {
+    fx *f = (fx *)*state;
+    tl_core_desc desc;
+    tl_core core;
+    memset(&desc, 0, sizeof desc);
+    desc.logger = &f->logger;
+    assert_true(tl_core_init(&core, &desc));
+    f->core = &core;
+    fx_create(f, LINUX, LOCAL); /* no module at all */
+    assert_int_equal(tl_core_deploy(&core), TL_DEPLOY_DONE);
+    assert_int_equal(tl_platform_state_of(f->p), TL_PLATFORM_STATE_FAILED);
+    tl_core_discard(&core);
+    fx_destroy(f);
+}
+
+static void test_platform_core_never_deployed(void **state) {
+    fx *f = (fx *)*state;
+    script *s = fx_module(f, LINUX, LOCAL, "Mock");
+    tl_core_desc desc;
+    tl_core core;
+    memset(&desc, 0, sizeof desc);
+    desc.logger = &f->logger;
+    assert_true(tl_core_init(&core, &desc));
+    f->core = &core;
+    fx_create(f, LINUX, LOCAL);
+    tl_core_discard(&core);
+    fx_destroy(f); /* no leak, no call */
+    assert_int_equal(s->inits + s->shutdowns, 0);
+}
+
+/* --- the native events file: platform.h's row follows nexus.h's ---------------------------------- */
+
+static void test_platform_native_events_file_matches_the_runtime(void **state) {
+    const tl_platform_events native = TL_PLATFORM_EVENTS_NATIVE;
+    char line[256];
+    int n = 0;
+    FILE *file = fopen(NATIVES_FILE, "r");
+    (void)state;
+    assert_non_null(file);
+    while (fgets(line, sizeof line, file)) {
+        size_t len = strcspn(line, "\r\n");
+        line[len] = '\0';
+        if (len == 0 || strncmp(line, "//", 2) == 0) continue;
+        if (n++ < 18) continue; /* initium.h's and nexus.h's */
+        assert_string_equal(line, "OnPlatformStateChanged(tl_platform *)");
+        assert_int_equal(tl_hash32("(tl_platform *)", 15, 0), TL_PLATFORM_SIG_PLATFORM);
+        assert_int_equal(native.state_changed, (uint32_t)(n - 1));
+    }
+    fclose(file);
+    assert_int_equal(n, 19);
+}
+
+#else /* a non-development build */
+
+/* The command line and the environment are not read at all; code still overrides. */
+static void test_platform_override_ignored_outside_development_builds(void **state) {
+    fx *f = (fx *)*state;
+    char *argv[] = {(char *)"game", (char *)"-threadlink-platform-distribution", (char *)"Steam"};
+    (void)fx_module(f, LINUX, LOCAL, "Local");
+    (void)fx_module(f, LINUX, STEAM, "Steam");
+    (void)fx_module(f, LINUX, GOG, "GOG");
+    setenv("THREADLINK_PLATFORM_DISTRIBUTION", "Steam", 1);
+    fx_create_args(f, LINUX, LOCAL, 3, argv);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), LOCAL);
+    assert_int_equal(f->records, 1); /* the ready line alone: no override, no warning */
+    fx_destroy(f);
+    fx_create_args(f, LINUX, LOCAL, 3, argv);
+    assert_true(tl_platform_set_distribution_override(f->p, "gog"));
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), GOG);
+}
+
+#endif
+
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+#if TL_PLATFORM_DEVELOPMENT
+        T(test_platform_state_sequence_and_its_event),
+        T(test_platform_registry_wants_the_exact_pair),
+        T(test_platform_missing_module_is_unsupported),
+        T(test_platform_capabilities_answer_only_when_ready),
+        T(test_platform_services_and_the_primary_accounts),
+        T(test_platform_retry_only_while_failed),
+        T(test_platform_loss_publishes_at_once_and_tears_down_next_update),
+        T(test_platform_retry_right_after_a_loss_tears_down_first),
+        T(test_platform_listeners_cannot_update_or_retry),
+        T(test_platform_override_by_code),
+        T(test_platform_override_from_the_command_line),
+        T(test_platform_override_from_the_environment),
+        T(test_platform_override_sources_in_order),
+        T(test_platform_override_names_are_case_insensitive),
+        T(test_platform_override_unknown_value_is_ignored_with_a_warning),
+        T(test_platform_override_disallowed_value_is_ignored_with_a_warning),
+        T(test_platform_override_argument_without_a_value),
+        T(test_platform_deploys_in_the_cores_native_tier),
+        T(test_platform_failure_does_not_fail_the_core),
+        T(test_platform_core_never_deployed),
+        T(test_platform_native_events_file_matches_the_runtime),
+#else
+        T(test_platform_override_ignored_outside_development_builds),
+#endif
+    };
+    return cmocka_run_group_tests_name(TL_PLATFORM_DEVELOPMENT ? "platform" : "platform-release", tests, NULL,
+                                       NULL);
+}

@@ -1,0 +1,318 @@
+/* platform.h's Local module over save.h in a temporary folder: the implicit account, saves that
+   survive the platform, achievements and progress that persist, and their atomicity: a backend
+   that stops (as if the process died) after the k-th operation of an achievement's commit, for
+   every k, and a reopen that must find exactly the old or exactly the new table; a failed commit
+   leaves the table in memory as it was; a malformed table fails the platform's initialization and
+   stays untouched. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#define TL_IMPLEMENTATION
+#include <threadlink/threadlink.h>
+
+/* A POSIX backend that fails every operation from the armed one on (a process that died there). */
+typedef struct faulty {
+    tl_save_io posix;
+    long count, fail_at; /* fail_at < 0: disarmed */
+} faulty;
+
+static bool faulty_dead(faulty *f) { return f->fail_at >= 0 && f->count++ >= f->fail_at; }
+
+#define FAULTY_OP(name, params, args) \
+    static tl_save_io_status faulty_##name params { \
+        faulty *f = (faulty *)user; \
+        if (faulty_dead(f)) { *native = EIO; return TL_SAVE_IO_FAILED; } \
+        return f->posix.name args; \
+    }
+FAULTY_OP(open_write, (void *user, const char *path, void **file, int *native), (f->posix.user, path, file, native))
+FAULTY_OP(write, (void *user, void *file, const void *data, size_t size, int *native),
+          (f->posix.user, file, data, size, native))
+FAULTY_OP(sync, (void *user, void *file, int *native), (f->posix.user, file, native))
+FAULTY_OP(open_read, (void *user, const char *path, void **file, uint64_t *size, int *native),
+          (f->posix.user, path, file, size, native))
+FAULTY_OP(read, (void *user, void *file, uint64_t offset, void *dst, size_t size, int *native),
+          (f->posix.user, file, offset, dst, size, native))
+FAULTY_OP(mkdir, (void *user, const char *path, int *native), (f->posix.user, path, native))
+FAULTY_OP(sync_dir, (void *user, const char *path, int *native), (f->posix.user, path, native))
+FAULTY_OP(rename, (void *user, const char *from, const char *to, int *native), (f->posix.user, from, to, native))
+FAULTY_OP(remove, (void *user, const char *path, int *native), (f->posix.user, path, native))
+FAULTY_OP(rmdir, (void *user, const char *path, int *native), (f->posix.user, path, native))
+FAULTY_OP(list, (void *user, const char *path, tl_save_io_entry_fn each, void *ctx, int *native),
+          (f->posix.user, path, each, ctx, native))
+/* A dead process closes nothing, but its files are closed all the same: close always happens. */
+static tl_save_io_status faulty_close(void *user, void *file, int *native) {
+    faulty *f = (faulty *)user;
+    return f->posix.close(f->posix.user, file, native);
+}
+
+static tl_save_io faulty_io(faulty *f) {
+    tl_save_io io;
+    f->posix = tl_save_io_posix();
+    f->count = 0;
+    f->fail_at = -1;
+    io = f->posix; /* an operation save.h adds later stays POSIX's, unwrapped */
+    io.user = f;
+    io.open_write = faulty_open_write;
+    io.write = faulty_write;
+    io.sync = faulty_sync;
+    io.open_read = faulty_open_read;
+    io.read = faulty_read;
+    io.close = faulty_close;
+    io.mkdir = faulty_mkdir;
+    io.sync_dir = faulty_sync_dir;
+    io.rename = faulty_rename;
+    io.remove = faulty_remove;
+    io.rmdir = faulty_rmdir;
+    io.list = faulty_list;
+    return io;
+}
+
+typedef struct fixture {
+    char dir[64];
+    char root[128];
+    tl_logger quiet;
+    int errors;
+    faulty fault;
+    tl_platform *p;
+} fixture;
+
+static void count_errors(void *user, const tl_log_record *record) {
+    if (record->level == TL_LOG_LEVEL_ERROR) ((fixture *)user)->errors++;
+}
+
+static int setup(void **state) {
+    fixture *f = (fixture *)calloc(1, sizeof *f);
+    snprintf(f->dir, sizeof f->dir, "/tmp/tl-platform-XXXXXX");
+    if (!mkdtemp(f->dir)) return -1;
+    snprintf(f->root, sizeof f->root, "%s/saves", f->dir);
+    f->quiet.sink = count_errors;
+    f->quiet.user = f;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fixture *f = (fixture *)*state;
+    char cmd[128];
+    tl_platform_destroy(f->p);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
+    if (system(cmd) != 0) return -1;
+    free(f);
+    return 0;
+}
+
+/* A platform with the Local module on root (through the faulty backend when asked), deployed. */
+static tl_platform_state local_platform(fixture *f, const char *root, bool faulty_backend, const char *name) {
+    tl_platform_desc desc;
+    tl_platform_local_desc local;
+    tl_platform_destroy(f->p);
+    memset(&desc, 0, sizeof desc);
+    desc.logger = &f->quiet;
+    f->p = tl_platform_create(&desc);
+    assert_non_null(f->p);
+    memset(&local, 0, sizeof local);
+    local.root = root;
+    local.account_name = name;
+    if (faulty_backend) local.io = faulty_io(&f->fault);
+    assert_true(tl_platform_register_local(f->p, 0, &local));
+    return tl_platform_update(f->p);
+}
+
+static const tl_platform_achievements *achievements(fixture *f) {
+    void *service = NULL;
+    assert_true(tl_platform_account_service(tl_platform_primary_account(f->p), TL_PLATFORM_SERVICE_ACHIEVEMENTS,
+                                            &service));
+    return (const tl_platform_achievements *)service;
+}
+
+static tl_save_store *saves(fixture *f) {
+    void *service = NULL;
+    assert_true(tl_platform_account_service(tl_platform_primary_account(f->p), TL_PLATFORM_SERVICE_SAVES, &service));
+    return (tl_save_store *)service;
+}
+
+static void test_local_one_implicit_account_and_its_capabilities(void **state) {
+    fixture *f = (fixture *)*state;
+    tl_platform_account *account;
+    assert_int_equal(local_platform(f, f->root, false, NULL), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), TL_PLATFORM_DISTRIBUTION_LOCAL);
+    assert_int_equal(tl_platform_account_count(f->p), 1);
+    account = tl_platform_primary_account(f->p);
+    assert_string_equal(tl_platform_account_id(account), "local");
+    assert_string_equal(tl_platform_account_name(account), "Player");
+    assert_int_equal(tl_platform_capabilities(f->p), TL_PLATFORM_CAP_ACCOUNTS | TL_PLATFORM_CAP_LOCAL_SAVES |
+                                                         TL_PLATFORM_CAP_SAVE_TRANSACTIONS |
+                                                         TL_PLATFORM_CAP_ACHIEVEMENTS);
+    assert_false(tl_platform_has_capability(f->p, TL_PLATFORM_CAP_CLOUD_SAVES));
+    assert_int_equal(local_platform(f, f->root, false, "Ada"), TL_PLATFORM_STATE_READY);
+    assert_string_equal(tl_platform_account_name(tl_platform_primary_account(f->p)), "Ada");
+}
+
+static void test_local_saves_go_through_save_h_and_survive_the_platform(void **state) {
+    fixture *f = (fixture *)*state;
+    char buf[32];
+    size_t n = 0;
+    tl_save_txn txn;
+    assert_int_equal(local_platform(f, f->root, false, NULL), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_save_begin(saves(f), "slot-1", &txn).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "player", "hero:12", 7).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_OK);
+    assert_int_equal(local_platform(f, f->root, false, NULL), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_save_read(saves(f), "slot-1", "player", buf, sizeof buf, &n).code, TL_SAVE_OK);
+    assert_int_equal(n, 7);
+    assert_memory_equal(buf, "hero:12", 7);
+}
+
+static void test_local_achievements_and_progress_persist(void **state) {
+    fixture *f = (fixture *)*state;
+    tl_platform_achievement a;
+    assert_int_equal(local_platform(f, f->root, false, NULL), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_achievement_get(achievements(f), "first-blood", &a).code, TL_PLATFORM_NOT_FOUND);
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "first-blood").code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_progress(achievements(f), "collector", 3, 10).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "../etc").code, TL_PLATFORM_INVALID_ARGUMENT);
+    assert_int_equal(tl_platform_achievement_progress(achievements(f), "x", 1, 0).code, TL_PLATFORM_INVALID_ARGUMENT);
+    assert_int_equal(local_platform(f, f->root, false, NULL), TL_PLATFORM_STATE_READY); /* reopened */
+    assert_int_equal(tl_platform_achievement_get(achievements(f), "first-blood", &a).code, TL_PLATFORM_OK);
+    assert_true(a.unlocked);
+    assert_int_equal(tl_platform_achievement_get(achievements(f), "collector", &a).code, TL_PLATFORM_OK);
+    assert_false(a.unlocked);
+    assert_int_equal(a.current, 3);
+    assert_int_equal(a.target, 10);
+    assert_int_equal(tl_platform_achievement_progress(achievements(f), "collector", 12, 10).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_progress(achievements(f), "collector", 2, 10).code, TL_PLATFORM_OK);
+    assert_int_equal(local_platform(f, f->root, false, NULL), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_achievement_get(achievements(f), "collector", &a).code, TL_PLATFORM_OK);
+    assert_true(a.unlocked); /* progress never locks it again */
+    assert_int_equal(a.current, 2);
+    assert_string_equal(a.id, "collector");
+}
+
+/* The old table: a unlocked, b at 1/4. The change: b to 3/4 and a new c. */
+static void seed_table(fixture *f, const char *root) {
+    assert_int_equal(local_platform(f, root, false, NULL), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "a").code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_progress(achievements(f), "b", 1, 4).code, TL_PLATFORM_OK);
+}
+
+static bool table_is_old(fixture *f) {
+    tl_platform_achievement a;
+    return tl_platform_achievement_get(achievements(f), "b", &a).code == TL_PLATFORM_OK && a.current == 1 &&
+           tl_platform_achievement_get(achievements(f), "c", &a).code == TL_PLATFORM_NOT_FOUND;
+}
+
+static void test_local_achievements_commit_atomically_at_every_stop(void **state) {
+    fixture *f = (fixture *)*state;
+    long k;
+    int olds = 0, news = 0;
+    for (k = 0; k < 200; k++) {
+        char root[160];
+        tl_platform_result r;
+        tl_platform_achievement a;
+        snprintf(root, sizeof root, "%s/k%ld", f->dir, k);
+        seed_table(f, root);
+        assert_int_equal(local_platform(f, root, true, NULL), TL_PLATFORM_STATE_READY);
+        f->fault.count = 0;
+        f->fault.fail_at = k; /* operations 0..k-1 happen, then the process is dead */
+        r = tl_platform_achievement_progress(achievements(f), "c", 1, 2);
+        if (r.code == TL_PLATFORM_OK) r = tl_platform_achievement_progress(achievements(f), "b", 3, 4);
+        if (r.code == TL_PLATFORM_OK) break; /* k is past both commits */
+        assert_int_equal(r.code, TL_PLATFORM_STORAGE);
+        assert_int_equal(r.native_error, EIO);
+        /* The table in memory is the one before the failed change. */
+        assert_int_equal(tl_platform_achievement_get(achievements(f), "a", &a).code, TL_PLATFORM_OK);
+        f->fault.fail_at = -1;
+        /* Reopened over a sound backend: the old table, or the new one of each commit, never a mix. */
+        assert_int_equal(local_platform(f, root, false, NULL), TL_PLATFORM_STATE_READY);
+        assert_int_equal(tl_platform_achievement_get(achievements(f), "a", &a).code, TL_PLATFORM_OK);
+        assert_true(a.unlocked);
+        if (table_is_old(f)) olds++;
+        else {
+            assert_int_equal(tl_platform_achievement_get(achievements(f), "c", &a).code, TL_PLATFORM_OK);
+            assert_int_equal(a.current, 1);
+            assert_int_equal(tl_platform_achievement_get(achievements(f), "b", &a).code, TL_PLATFORM_OK);
+            assert_true(a.current == 1 || a.current == 3);
+            news++;
+        }
+    }
+    assert_true(k < 200);
+    assert_true(k > 4);      /* the commits took several operations, each one a stop */
+    assert_true(olds > 0);
+    assert_true(news > 0);   /* a stop after the first commit point */
+}
+
+static void test_local_failed_commit_keeps_the_table_in_memory(void **state) {
+    fixture *f = (fixture *)*state;
+    tl_platform_achievement a;
+    seed_table(f, f->root);
+    assert_int_equal(local_platform(f, f->root, true, NULL), TL_PLATFORM_STATE_READY);
+    f->fault.count = 0;
+    f->fault.fail_at = 0;
+    assert_int_equal(tl_platform_achievement_progress(achievements(f), "b", 3, 4).code, TL_PLATFORM_STORAGE);
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "c").code, TL_PLATFORM_STORAGE);
+    assert_true(table_is_old(f));
+    f->fault.fail_at = -1;
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "c").code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_get(achievements(f), "c", &a).code, TL_PLATFORM_OK);
+    assert_true(a.unlocked);
+}
+
+static void test_local_malformed_table_fails_initialization_untouched(void **state) {
+    fixture *f = (fixture *)*state;
+    tl_save_store_desc desc;
+    tl_save_store *store;
+    tl_save_txn txn;
+    tl_platform_result r;
+    char buf[32];
+    size_t n = 0;
+    memset(&desc, 0, sizeof desc);
+    desc.root = f->root;
+    desc.logger = f->quiet;
+    store = tl_save_store_open(&desc);
+    assert_non_null(store);
+    assert_int_equal(tl_save_begin(store, "threadlink.achievements", &txn).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "table", "tlach 1\na x 1 0\n", 16).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_OK);
+    assert_int_equal(local_platform(f, f->root, false, NULL), TL_PLATFORM_STATE_FAILED);
+    r = tl_platform_initialization_result(f->p);
+    assert_int_equal(r.code, TL_PLATFORM_STORAGE);
+    assert_string_equal(r.message, "the achievements table is malformed");
+    assert_null(tl_platform_primary_account(f->p));
+    assert_int_equal(tl_save_read(store, "threadlink.achievements", "table", buf, sizeof buf, &n).code, TL_SAVE_OK);
+    assert_int_equal(n, 16);
+    assert_memory_equal(buf, "tlach 1\na x 1 0\n", 16);
+    tl_save_store_close(store);
+}
+
+static void test_local_store_that_cannot_open_fails_initialization(void **state) {
+    fixture *f = (fixture *)*state;
+    char root[160];
+    snprintf(root, sizeof root, "%s/missing/parent", f->dir);
+    assert_int_equal(local_platform(f, root, false, NULL), TL_PLATFORM_STATE_FAILED);
+    assert_int_equal(tl_platform_initialization_result(f->p).code, TL_PLATFORM_INITIALIZATION_FAILED);
+    assert_false(tl_platform_register_local(f->p, 0, NULL));
+}
+
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        T(test_local_one_implicit_account_and_its_capabilities),
+        T(test_local_saves_go_through_save_h_and_survive_the_platform),
+        T(test_local_achievements_and_progress_persist),
+        T(test_local_achievements_commit_atomically_at_every_stop),
+        T(test_local_failed_commit_keeps_the_table_in_memory),
+        T(test_local_malformed_table_fails_initialization_untouched),
+        T(test_local_store_that_cannot_open_fails_initialization),
+    };
+    return cmocka_run_group_tests_name("platform-local", tests, NULL, NULL);
+}
