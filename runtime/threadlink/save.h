@@ -70,7 +70,8 @@
      checks the size and the hash; the first access to a save in a store checks every file of
      both slots. The newest slot that verifies is the published generation; the other one is the
      previous generation.
-   - Commit: the transaction's files are kept in memory until the commit, which writes the whole
+   - Commit: the transaction's files are kept in memory until the commit (the buffer stays, for
+     the next transaction, until the store closes), which writes the whole
      new generation with one write into the slot that does not hold the published generation,
      then syncs that one file (fdatasync on Linux; F_FULLFSYNC where the system has it; fsync
      elsewhere): one sync per commit, whatever its number of files. A write torn by a power cut
