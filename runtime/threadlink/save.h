@@ -82,7 +82,8 @@
      folder once too (its slot files may date from a crash). tl_save_txn_commit returns
      TL_SAVE_OK only after that: a committed save survives a power cut.
    - A slot keeps the size of the largest generation it held: the header says where its
-     generation ends, and bytes after that end are ignored (they never verify).
+     generation ends, and bytes after that end are ignored (they never verify). An empty slot
+     file is one never written (a first commit creates gen1 so).
    - The previous generation is kept until a commit starts writing over it. When the newest one
      is damaged (a hash or size mismatch, a bad manifest or header), reads fall back to the
      previous one with a warning (tl_save_info.from_previous tells), and the next commit writes
