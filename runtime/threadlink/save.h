@@ -61,24 +61,47 @@
      letter or digit, do not end in '.', hold no "..", and are not a Windows device name (con,
      nul, com1, ...). Lower case only, so that two ids are two files on case-insensitive file
      systems too. Anything else is refused with TL_SAVE_INVALID_ID before any I/O.
-   - A generation is one file holding the transaction's files, then a manifest naming each file
-     with its offset, size and XXH64, the generation number, the caller's timestamp and the
-     manifest's own XXH64 (the format note below). Every read checks the size and
-     the hash; the first access to a save in a store checks every file of its generation.
-   - Commit: the new generation is written as <root>/<save>/next and synced (fsync; F_FULLFSYNC
-     where the system has it), then `current` is renamed to `previous`, `next` to `current`
-     (the commit point), and the save's folder is synced (the root too on a save's first commit).
-     tl_save_txn_commit returns TL_SAVE_OK only after that: a committed save survives a power cut.
-   - The previous generation is kept until the next commit succeeds. When the newest one is
-     damaged (a hash or size mismatch, a bad manifest), reads fall back to the previous one with a
-     warning (tl_save_info.from_previous tells), and the next commit keeps that good one. A
-     generation's number is one more than the highest number a readable manifest of the save
-     carries (a damaged generation whose manifest is unreadable cannot count).
+   - A save is a folder holding two slot files, gen0 and gen1, written in alternation (as LMDB
+     does with its two meta pages). A slot holds one whole generation: a header (generation
+     number, length, and a checksum over the header and the manifest), the transaction's files,
+     then a manifest naming each file with its offset, size and XXH64, the generation number, the
+     caller's timestamp and the manifest's own XXH64 (the format note below). The manifest carries
+     every file's hash, so the header's checksum covers every byte of the generation. Every read
+     checks the size and the hash; the first access to a save in a store checks every file of
+     both slots. The newest slot that verifies is the published generation; the other one is the
+     previous generation.
+   - Commit: the transaction's files are kept in memory until the commit (the buffer stays, for
+     the next transaction, until the store closes), which writes the whole
+     new generation with one write into the slot that does not hold the published generation,
+     then syncs that one file (fdatasync on Linux; F_FULLFSYNC where the system has it; fsync
+     elsewhere): one sync per commit, whatever its number of files. A write torn by a power cut
+     damages only that slot, which then fails its checksum: the published generation in the
+     other slot is never written while a commit runs. The first commit of a save creates its
+     folder and slot files (the generation written as `next` and renamed to gen0) and syncs the
+     folder and the root; the first commit to an existing save after a store opens syncs its
+     folder once too (its slot files may date from a crash). tl_save_txn_commit returns
+     TL_SAVE_OK only after that: a committed save survives a power cut.
+   - A slot keeps the size of the largest generation it held: the header says where its
+     generation ends, and bytes after that end are ignored (they never verify). An empty slot
+     file is one never written (a first commit creates gen1 so).
+   - The previous generation is kept until a commit starts writing over it. When the newest one
+     is damaged (a hash or size mismatch, a bad manifest or header), reads fall back to the
+     previous one with a warning (tl_save_info.from_previous tells), and the next commit writes
+     over the damaged slot and keeps the good one. (A power cut during a commit can leave the
+     slot it was writing looking like a damaged newer generation: then reads return the
+     published one, with that warning.) A generation's number is one more than the newest number
+     a slot whose header and manifest verify carries (a damaged generation whose manifest is
+     unreadable cannot count). Numbers are compared modulo 2^64 (the newer of a and b is the one
+     less than 2^63 ahead), and 0 is skipped when they wrap, so a counter never runs out.
    - Opening a store cleans what interrupted transactions and deletes left: a `next`, a save
-     folder without a generation, a `.deleted.*` folder; a save interrupted between its two
-     renames gets its `previous` back as `current`.
+     folder without a generation, a `.deleted.*` folder. It also migrates saves of the earlier
+     layout (a folder with `current` and `previous` generation files, version 1 of the format):
+     each becomes a slot (current in gen0, previous in gen1, the same bytes after a header), the
+     slots and the folder are synced, then the old files are removed and the folder synced again.
+     A migration that fails is logged and tried again at the next open.
    - A transaction is a full replacement: the new generation holds exactly the files written in
-     it (writing one file id twice keeps the last bytes). One open transaction per save id; a
+     it (writing one file id twice keeps the last bytes). It touches no file before its commit
+     (a full disk is reported by the commit). One open transaction per save id; a
      second tl_save_begin on it is TL_SAVE_BUSY, and so is tl_save_delete.
    - tl_save_delete renames the save's folder to `.deleted.<id>`, syncs the root, then removes
      it: the save is there entirely or gone.
@@ -91,8 +114,11 @@
      cleans up what looks interrupted, which may be another process's open transaction.
    - A disk that lies about flushes, or a file system without directory sync (EINVAL from fsync
      on a folder is taken as success, as SQLite does).
-   - Windows: the interface (tl_save_io) takes UTF-8 paths and has no POSIX-only operation, but
-     only the POSIX backend is included; on Windows, give desc.io.
+   - Windows: the interface (tl_save_io) takes UTF-8 paths and has no POSIX-only operation (a
+     Windows backend maps open_update to CreateFileW with OPEN_ALWAYS, write_at to WriteFile with
+     an OVERLAPPED offset, sync to FlushFileBuffers, rename to MoveFileExW with
+     MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH), but only the POSIX backend is included;
+     on Windows, give desc.io.
    - Reads while a save's files are changed behind the store's back: the first access verifies a
      generation; a later read that finds a wrong hash reports TL_SAVE_CORRUPT.
 
@@ -199,14 +225,16 @@ typedef void (*tl_save_io_entry_fn)(void *ctx, const char *name);
 
 /* Paths are UTF-8, '/'-separated: the root given to the store joined with ids and the store's own
    names. Every operation is synchronous. A backend for another platform or for tests fills every
-   member; tl_save_io_posix() gives the default one, which a test wraps to count or fail calls. */
+   member (open_update and write_at may be NULL: a commit then rewrites its slot file with
+   open_write and write, which costs the file system more at the sync); tl_save_io_posix() gives
+   the default one, which a test wraps to count or fail calls. */
 typedef struct tl_save_io {
     void *user;
     /* Creates the file, or empties an existing one, for writing; *file is the backend's handle. */
     tl_save_io_status (*open_write)(void *user, const char *path, void **file, int *native);
     /* Appends all `size` bytes. */
     tl_save_io_status (*write)(void *user, void *file, const void *data, size_t size, int *native);
-    /* Makes the file's data and size durable (fsync). */
+    /* Makes the file's data and size durable (fdatasync or fsync). */
     tl_save_io_status (*sync)(void *user, void *file, int *native);
     /* Opens a regular file for reading and stores its size. */
     tl_save_io_status (*open_read)(void *user, const char *path, void **file, uint64_t *size,
@@ -226,10 +254,15 @@ typedef struct tl_save_io {
     /* Calls each(ctx, name) for every entry of a folder except "." and "..". */
     tl_save_io_status (*list)(void *user, const char *path, tl_save_io_entry_fn each, void *ctx,
                               int *native);
+    /* Opens a regular file for writing at offsets, creating it when missing, never truncating. */
+    tl_save_io_status (*open_update)(void *user, const char *path, void **file, int *native);
+    /* Writes all `size` bytes at `offset` of a file from open_update. */
+    tl_save_io_status (*write_at)(void *user, void *file, uint64_t offset, const void *data,
+                                  size_t size, int *native);
 } tl_save_io;
 
 #if !defined(_WIN32)
-/* The POSIX backend (open, write, fsync, rename, opendir). */
+/* The POSIX backend (open, write, fdatasync or fsync, rename, opendir). */
 TL_API tl_save_io tl_save_io_posix(void);
 #endif
 
@@ -313,26 +346,32 @@ TL_API tl_save_result tl_save_read_vault(tl_save_store *store, const char *save_
                                          const char *file_id, const struct tl_vault_desc *desc,
                                          void *vault);
 
-/* Checks a whole generation file in memory (a copy of <root>/<save>/current): its trailer, its
-   manifest and every file's size and hash; fills *info (id left empty) when info is not NULL. */
+/* Checks a whole slot file in memory (a copy of <root>/<save>/gen0 or gen1): its header, its
+   manifest and every file's size and hash; fills *info (id left empty) when info is not NULL.
+   Bytes after the generation's end are ignored. */
 TL_API tl_save_result tl_save_pack_verify(const void *pack, size_t size, tl_save_info *info);
 
 TL_API bool tl_save_id_valid(const char *id);
 TL_API const char *tl_save_code_message(tl_save_code code);
 
-/* Generation file format (version 1; all integers of the trailer little-endian):
-     the files' bytes, in the order they were written
-     manifest, text lines ending in '\n':
-       tlsave 1
-       generation <decimal>
-       timestamp <decimal, '-' allowed>
-       files <count>
-       file <offset> <size> <xxh64, 16 lower-case hex digits> <file id>     (count lines, ids
-                                                                              strictly ascending)
-       end <xxh64 of every manifest byte before this line>
-     trailer, 24 bytes: u64 manifest offset, u64 manifest size, "TLSAVE01"
+/* Slot file format (version 2; all integers of the header and the trailer little-endian):
+     header, 32 bytes: "TLSAVE02", u64 generation (not 0), u64 body size,
+                       u64 check: XXH64 of the header's first 24 bytes followed by the manifest
+     body (body size bytes, offsets below count from its start), a version 1 generation file:
+       the files' bytes, in the order they were written
+       manifest, text lines ending in '\n':
+         tlsave 1
+         generation <decimal, the header's>
+         timestamp <decimal, '-' allowed>
+         files <count>
+         file <offset> <size> <xxh64, 16 lower-case hex digits> <file id>   (count lines, ids
+                                                                            strictly ascending)
+         end <xxh64 of every manifest byte before this line>
+       trailer, 24 bytes: u64 manifest offset, u64 manifest size, "TLSAVE01"
+     then anything (what a longer generation left): ignored.
    Decimals have no sign (but the timestamp's), no leading zero, no overflow; every file lies
-   before the manifest, which ends where the trailer starts. */
+   before the manifest, which ends where the trailer starts, which ends the body. Version 1 (the
+   body alone, as `current` and `previous`) is only read to migrate it. */
 
 #ifdef __cplusplus
 }
@@ -361,11 +400,13 @@ extern "C" {
 
 #define TL__SAVE_TRAILER_BYTES 24u
 #define TL__SAVE_MAGIC "TLSAVE01"
+#define TL__SAVE_HEADER_BYTES 32u
+#define TL__SAVE_HEADER_MAGIC "TLSAVE02"
 #define TL__SAVE_CHUNK ((size_t)64 << 10)
 
 typedef struct tl__save_entry {
     char id[TL_SAVE_ID_MAX + 1];
-    uint64_t offset, size, hash;
+    uint64_t offset, size, hash; /* offset: from the start of the body */
 } tl__save_entry;
 
 typedef struct tl__save_manifest {
@@ -375,23 +416,29 @@ typedef struct tl__save_manifest {
     tl__save_entry *entries; /* ascending ids */
 } tl__save_manifest;
 
-/* Which file of a save's folder holds the generation reads return. */
-typedef enum tl__save_which { TL__SAVE_NONE = 0, TL__SAVE_CURRENT = 1, TL__SAVE_PREVIOUS = 2 } tl__save_which;
+/* What a save's folder holds, as the store last found it. */
+typedef struct tl__save_layout {
+    uint64_t seen;           /* the newest generation number a verified header carries, 0: none */
+    int8_t current;          /* the slot reads return (0 or 1), -1: none */
+    bool exists[2];          /* whether gen0 and gen1 are there */
+    bool dir_synced;         /* this store synced the folder with both slot files in it */
+} tl__save_layout;
 
 typedef struct tl__save_cached {
     char id[TL_SAVE_ID_MAX + 1];
-    tl__save_which which;
-    uint64_t seen;           /* the highest generation number its manifests carry */
+    tl__save_layout layout;
+    bool from_previous;      /* the newer slot is damaged: reads return the older one */
     tl__save_manifest manifest;
 } tl__save_cached;
 
 typedef struct tl__save_slot {
     uint32_t gen;
     bool active, failed;
-    tl__save_which base;     /* the good generation at begin; NONE: a new (or unreadable) save */
     char id[TL_SAVE_ID_MAX + 1];
-    void *file;              /* `next`, open for appending */
-    uint64_t written;        /* bytes appended to it */
+    tl__save_layout layout;  /* the save's folder at begin */
+    unsigned char *buf;      /* the slot file being built: header room, then the files' bytes */
+    size_t buf_cap;          /* kept from one transaction to the next */
+    uint64_t written;        /* bytes of files in buf after the header */
     tl__save_manifest manifest;
     uint32_t cap;
 } tl__save_slot;
@@ -520,16 +567,6 @@ void tl_save_free(void *data) {
 static void tl__save_manifest_free(tl__save_manifest *m) {
     if (m->entries) TL_FREE(m->entries);
     memset(m, 0, sizeof *m);
-}
-
-static bool tl__save_manifest_copy(tl__save_manifest *dst, const tl__save_manifest *src) {
-    *dst = *src;
-    dst->entries = NULL;
-    if (!src->count) return true;
-    dst->entries = (tl__save_entry *)tl__save_alloc(src->count * sizeof *src->entries);
-    if (!dst->entries) return false;
-    memcpy(dst->entries, src->entries, src->count * sizeof *src->entries);
-    return true;
 }
 
 static const tl__save_entry *tl__save_manifest_find(const tl__save_manifest *m, const char *id) {
@@ -730,21 +767,71 @@ static void tl__save_fill_info(tl_save_info *info, const tl__save_manifest *m) {
     for (i = 0; i < m->count; i++) info->size += m->entries[i].size;
 }
 
+/* The check of a slot header: XXH64 of its first 24 bytes, then the manifest text. */
+static uint64_t tl__save_header_check(const unsigned char *header, const void *manifest, size_t size) {
+    XXH64_state_t state;
+    XXH64_reset(&state, 0);
+    XXH64_update(&state, header, 24);
+    XXH64_update(&state, manifest, size);
+    return (uint64_t)XXH64_digest(&state);
+}
+
+/* Fills a slot header for a body of `body` bytes whose manifest is `manifest`. */
+static void tl__save_header_put(unsigned char *header, uint64_t generation, uint64_t body,
+                                const void *manifest, size_t size) {
+    memcpy(header, TL__SAVE_HEADER_MAGIC, 8);
+    tl__save_put64(header + 8, generation);
+    tl__save_put64(header + 16, body);
+    tl__save_put64(header + 24, tl__save_header_check(header, manifest, size));
+}
+
+/* A slot header's generation and body size, the body lying within the `room` bytes after it. */
+static bool tl__save_header_get(const unsigned char *header, uint64_t room, uint64_t *generation,
+                                uint64_t *body, const char **why) {
+    *why = "not a save slot (bad header)";
+    if (memcmp(header, TL__SAVE_HEADER_MAGIC, 8) != 0) return false;
+    *generation = tl__save_le64(header + 8);
+    *body = tl__save_le64(header + 16);
+    if (*generation == 0 || *body < TL__SAVE_TRAILER_BYTES) return false;
+    *why = "the slot is shorter than its header says (truncated)";
+    return *body <= room;
+}
+
+/* A manifest read from a slot agrees with its header (number and check). */
+static bool tl__save_header_matches(const unsigned char *header, const tl__save_manifest *m,
+                                    const void *manifest, size_t size, const char **why) {
+    *why = "the slot's header does not match its manifest";
+    return m->generation == tl__save_le64(header + 8) &&
+           tl__save_le64(header + 24) == tl__save_header_check(header, manifest, size);
+}
+
+/* Parses the manifest of a body in memory, checked against the slot's header. */
+static bool tl__save_body_manifest(const unsigned char *header, const unsigned char *body,
+                                   uint64_t size, tl__save_manifest *m, const char **why) {
+    uint64_t offset, length;
+    if (!tl__save_trailer(body + size - TL__SAVE_TRAILER_BYTES, size, &offset, &length, why))
+        return false;
+    if (!tl__save_manifest_parse((const char *)body + offset, (size_t)length, offset, m, why))
+        return false;
+    if (tl__save_header_matches(header, m, body + offset, (size_t)length, why)) return true;
+    tl__save_manifest_free(m);
+    return false;
+}
+
 tl_save_result tl_save_pack_verify(const void *pack, size_t size, tl_save_info *info) {
     const unsigned char *p = (const unsigned char *)pack;
-    uint64_t offset, length;
+    uint64_t generation, body;
     tl__save_manifest m;
     const char *why;
     uint32_t i;
     if (!pack && size) return tl__save_result(TL_SAVE_INVALID_ARGUMENT, 0);
-    if (size < TL__SAVE_TRAILER_BYTES ||
-        !tl__save_trailer(p + size - TL__SAVE_TRAILER_BYTES, size, &offset, &length, &why))
-        return tl__save_result(TL_SAVE_CORRUPT, 0);
-    if (!tl__save_manifest_parse((const char *)p + offset, (size_t)length, offset, &m, &why))
+    if (size < TL__SAVE_HEADER_BYTES ||
+        !tl__save_header_get(p, size - TL__SAVE_HEADER_BYTES, &generation, &body, &why) ||
+        !tl__save_body_manifest(p, p + TL__SAVE_HEADER_BYTES, body, &m, &why))
         return tl__save_result(TL_SAVE_CORRUPT, 0);
     for (i = 0; i < m.count; i++) {
         const tl__save_entry *e = &m.entries[i];
-        if (tl_hash64(p + e->offset, (size_t)e->size, 0) != e->hash) {
+        if (tl_hash64(p + TL__SAVE_HEADER_BYTES + e->offset, (size_t)e->size, 0) != e->hash) {
             tl__save_manifest_free(&m);
             return tl__save_result(TL_SAVE_CORRUPT, 0);
         }
@@ -778,9 +865,15 @@ static const char *tl__save_path(tl_save_store *s, int k, const char *save, cons
     return p;
 }
 
-static const char *tl__save_which_name(tl__save_which which) {
-    return which == TL__SAVE_PREVIOUS ? "previous" : "current";
+static const char *tl__save_slot_name(int slot) { return slot ? "gen1" : "gen0"; }
+
+/* Generation numbers modulo 2^64: a is newer than b when it is less than 2^63 ahead. */
+static bool tl__save_newer(uint64_t a, uint64_t b) {
+    return a != b && a - b < ((uint64_t)1 << 63);
 }
+
+/* The number after g (0 is never a generation). */
+static uint64_t tl__save_next_generation(uint64_t g) { return g + 1 ? g + 1 : 1; }
 
 /* --- folder listing and removal -------------------------------------------------------------------- */
 
@@ -872,9 +965,11 @@ static tl_save_io_status tl__save_hash_range(tl_save_store *s, void *f, uint64_t
     return TL_SAVE_IO_OK;
 }
 
-/* Reads and parses the manifest of an open generation file. */
-static tl_save_code tl__save_read_manifest(tl_save_store *s, void *f, uint64_t size,
-                                           tl__save_manifest *m, const char **why, int *native) {
+/* Reads and parses the manifest of the body at `base` (`size` bytes) of an open file; with a slot
+   header, also checks the manifest against it. */
+static tl_save_code tl__save_read_manifest(tl_save_store *s, void *f, uint64_t base, uint64_t size,
+                                           const unsigned char *header, tl__save_manifest *m,
+                                           const char **why, int *native) {
     unsigned char trailer[TL__SAVE_TRAILER_BYTES];
     uint64_t offset, length;
     char *text;
@@ -882,27 +977,47 @@ static tl_save_code tl__save_read_manifest(tl_save_store *s, void *f, uint64_t s
     tl_save_io_status st;
     *why = "not a save generation (too short)";
     if (size < TL__SAVE_TRAILER_BYTES) return TL_SAVE_CORRUPT;
-    st = s->io.read(s->io.user, f, size - TL__SAVE_TRAILER_BYTES, trailer, sizeof trailer, native);
+    st = s->io.read(s->io.user, f, base + size - TL__SAVE_TRAILER_BYTES, trailer, sizeof trailer, native);
     if (st != TL_SAVE_IO_OK) { *why = "cannot read the trailer"; return tl__save_io_code(st); }
     if (!tl__save_trailer(trailer, size, &offset, &length, why)) return TL_SAVE_CORRUPT;
     text = (char *)tl__save_alloc((size_t)length);
     if (!text) { *why = "out of memory"; return TL_SAVE_OUT_OF_MEMORY; }
-    st = s->io.read(s->io.user, f, offset, text, (size_t)length, native);
+    st = s->io.read(s->io.user, f, base + offset, text, (size_t)length, native);
     if (st != TL_SAVE_IO_OK) {
         TL_FREE(text);
         *why = "cannot read the manifest";
         return tl__save_io_code(st);
     }
     ok = tl__save_manifest_parse(text, (size_t)length, offset, m, why);
+    if (ok && header && !tl__save_header_matches(header, m, text, (size_t)length, why)) {
+        tl__save_manifest_free(m);
+        ok = false;
+    }
     TL_FREE(text);
     return ok ? TL_SAVE_OK : TL_SAVE_CORRUPT;
 }
 
-/* Loads one generation file of a save and checks every file's hash. *seen is raised to its
-   generation number whenever its manifest parses, good files or not. */
-static tl_save_code tl__save_load(tl_save_store *s, const char *save, tl__save_which which,
-                                  tl__save_manifest *m, uint64_t *seen, const char **why) {
-    const char *path = tl__save_path(s, 0, save, tl__save_which_name(which));
+/* Reads a slot's header and its manifest (checked against each other) from an open file. */
+static tl_save_code tl__save_read_slot(tl_save_store *s, void *f, uint64_t size,
+                                       tl__save_manifest *m, const char **why, int *native) {
+    unsigned char header[TL__SAVE_HEADER_BYTES];
+    uint64_t generation, body;
+    tl_save_io_status st;
+    *why = "not a save slot (too short)";
+    if (size < TL__SAVE_HEADER_BYTES) return TL_SAVE_CORRUPT;
+    st = s->io.read(s->io.user, f, 0, header, sizeof header, native);
+    if (st != TL_SAVE_IO_OK) { *why = "cannot read the header"; return tl__save_io_code(st); }
+    if (!tl__save_header_get(header, size - TL__SAVE_HEADER_BYTES, &generation, &body, why))
+        return TL_SAVE_CORRUPT;
+    return tl__save_read_manifest(s, f, TL__SAVE_HEADER_BYTES, body, header, m, why, native);
+}
+
+/* Loads slot k of a save and checks every file's hash. *exists: the file is there (an empty one
+   was never written: TL_SAVE_NOT_FOUND). *number: its generation number when its header and
+   manifest verify, good files or not; else 0. */
+static tl_save_code tl__save_load(tl_save_store *s, const char *save, int k, tl__save_manifest *m,
+                                  uint64_t *number, bool *exists, const char **why) {
+    const char *path = tl__save_path(s, 0, save, tl__save_slot_name(k));
     void *f = NULL;
     uint64_t size = 0, hash;
     int native = 0;
@@ -910,15 +1025,16 @@ static tl_save_code tl__save_load(tl_save_store *s, const char *save, tl__save_w
     tl_save_code code;
     tl_save_io_status st;
     memset(m, 0, sizeof *m);
+    *number = 0;
     st = s->io.open_read(s->io.user, path, &f, &size, &native);
-    if (st != TL_SAVE_IO_OK) {
-        *why = "cannot open it";
-        return tl__save_io_code(st);
-    }
-    code = tl__save_read_manifest(s, f, size, m, why, &native);
-    if (code == TL_SAVE_OK && m->generation > *seen) *seen = m->generation;
+    *exists = st != TL_SAVE_IO_NOT_FOUND;
+    *why = "cannot open it";
+    if (st != TL_SAVE_IO_OK) return tl__save_io_code(st);
+    code = size ? tl__save_read_slot(s, f, size, m, why, &native) : TL_SAVE_NOT_FOUND;
+    if (code == TL_SAVE_OK) *number = m->generation;
     for (i = 0; code == TL_SAVE_OK && i < m->count; i++) {
-        st = tl__save_hash_range(s, f, m->entries[i].offset, m->entries[i].size, &hash, &native);
+        st = tl__save_hash_range(s, f, TL__SAVE_HEADER_BYTES + m->entries[i].offset,
+                                 m->entries[i].size, &hash, &native);
         if (st != TL_SAVE_IO_OK) { *why = "cannot read a file"; code = tl__save_io_code(st); }
         else if (hash != m->entries[i].hash) { *why = "a file's hash does not match"; code = TL_SAVE_CORRUPT; }
     }
@@ -942,8 +1058,9 @@ static void tl__save_cache_drop(tl_save_store *s, const char *id) {
 }
 
 /* Records what reads of a save return (takes the manifest); NULL when out of memory. */
-static tl__save_cached *tl__save_cache_put(tl_save_store *s, const char *id, tl__save_which which,
-                                           tl__save_manifest *m, uint64_t seen) {
+static tl__save_cached *tl__save_cache_put(tl_save_store *s, const char *id,
+                                           const tl__save_layout *layout, bool from_previous,
+                                           tl__save_manifest *m) {
     tl__save_cached *c;
     tl__save_cache_drop(s, id);
     if (s->cache_count == s->cache_cap) {
@@ -957,44 +1074,64 @@ static tl__save_cached *tl__save_cache_put(tl_save_store *s, const char *id, tl_
     }
     c = &s->cache[s->cache_count++];
     memcpy(c->id, id, strlen(id) + 1);
-    c->which = which;
-    c->seen = seen > m->generation ? seen : m->generation;
+    c->layout = *layout;
+    c->from_previous = from_previous;
     c->manifest = *m;
     memset(m, 0, sizeof *m);
     return c;
 }
 
-/* Finds the generation reads of a save return: `current` when intact, else `previous` (with a
-   warning). *seen: the highest generation number any of its manifests carries. */
+/* The slot reads return when both were loaded with these results: the newer intact one. */
+static int tl__save_pick(const tl_save_code code[2], const tl__save_manifest m[2]) {
+    if (code[0] == TL_SAVE_OK && code[1] == TL_SAVE_OK)
+        return tl__save_newer(m[1].generation, m[0].generation) ? 1 : 0;
+    if (code[0] == TL_SAVE_OK) return 0;
+    return code[1] == TL_SAVE_OK ? 1 : -1;
+}
+
+/* Why no slot of a save can be read: NOT_FOUND (none written), else logged. */
+static tl_save_code tl__save_unreadable(tl_save_store *s, const char *save, const tl_save_code code[2],
+                                        const char *const why[2]) {
+    int k = code[0] == TL_SAVE_NOT_FOUND ? 1 : 0;
+    if (code[0] == TL_SAVE_NOT_FOUND && code[1] == TL_SAVE_NOT_FOUND) return TL_SAVE_NOT_FOUND;
+    if (code[0] == TL_SAVE_OUT_OF_MEMORY || code[1] == TL_SAVE_OUT_OF_MEMORY) return TL_SAVE_OUT_OF_MEMORY;
+    tl__save_log(&s->logger, TL_SAVE_LOG_DAMAGED, save, "no intact generation", why[k]);
+    return code[0] == TL_SAVE_IO || code[1] == TL_SAVE_IO ? TL_SAVE_IO : TL_SAVE_CORRUPT;
+}
+
+/* Finds the generation reads of a save return: the newer slot that verifies; when the other one
+   is damaged and may be newer, the older one with a warning. *layout: what the folder holds (also
+   when the result is not TL_SAVE_OK). */
 static tl_save_code tl__save_resolve(tl_save_store *s, const char *save, tl__save_cached **out,
-                                     uint64_t *seen) {
-    tl__save_manifest m;
-    const char *why_current = "", *why_previous = "";
-    tl_save_code cur, prev;
+                                     tl__save_layout *layout) {
+    tl__save_manifest m[2];
+    const char *why[2] = { "", "" };
+    tl_save_code code[2];
+    uint64_t number[2];
+    int k, other;
+    bool damaged_newer;
     *out = tl__save_cache_find(s, save);
     if (*out) {
-        *seen = (*out)->seen;
+        *layout = (*out)->layout;
         return TL_SAVE_OK;
     }
-    *seen = 0;
-    cur = tl__save_load(s, save, TL__SAVE_CURRENT, &m, seen, &why_current);
-    if (cur == TL_SAVE_OK) {
-        *out = tl__save_cache_put(s, save, TL__SAVE_CURRENT, &m, *seen);
-        return *out ? TL_SAVE_OK : TL_SAVE_OUT_OF_MEMORY;
+    memset(layout, 0, sizeof *layout);
+    for (k = 0; k < 2; k++) {
+        code[k] = tl__save_load(s, save, k, &m[k], &number[k], &layout->exists[k], &why[k]);
+        if (number[k] && (!layout->seen || tl__save_newer(number[k], layout->seen))) layout->seen = number[k];
     }
-    if (cur == TL_SAVE_OUT_OF_MEMORY) return cur;
-    prev = tl__save_load(s, save, TL__SAVE_PREVIOUS, &m, seen, &why_previous);
-    if (prev == TL_SAVE_OK) {
-        if (cur != TL_SAVE_NOT_FOUND)
-            tl__save_log(&s->logger, TL_SAVE_LOG_FALLBACK, save, why_current,
-                         (unsigned long long)m.generation);
-        *out = tl__save_cache_put(s, save, TL__SAVE_PREVIOUS, &m, *seen);
-        return *out ? TL_SAVE_OK : TL_SAVE_OUT_OF_MEMORY;
-    }
-    if (cur == TL_SAVE_NOT_FOUND && prev == TL_SAVE_NOT_FOUND) return TL_SAVE_NOT_FOUND;
-    tl__save_log(&s->logger, TL_SAVE_LOG_DAMAGED, save, "no intact generation",
-                 cur != TL_SAVE_NOT_FOUND ? why_current : why_previous);
-    return prev == TL_SAVE_OUT_OF_MEMORY ? prev : TL_SAVE_CORRUPT;
+    k = tl__save_pick(code, m);
+    layout->current = (int8_t)k;
+    if (k < 0) return tl__save_unreadable(s, save, code, why);
+    other = 1 - k;
+    if (code[other] == TL_SAVE_OK) tl__save_manifest_free(&m[other]);
+    /* damaged, and either its number is unknown or newer than the intact one's */
+    damaged_newer = code[other] != TL_SAVE_OK && code[other] != TL_SAVE_NOT_FOUND &&
+                    (!number[other] || tl__save_newer(number[other], m[k].generation));
+    if (damaged_newer)
+        tl__save_log(&s->logger, TL_SAVE_LOG_FALLBACK, save, why[other], (unsigned long long)m[k].generation);
+    *out = tl__save_cache_put(s, save, layout, damaged_newer, &m[k]);
+    return *out ? TL_SAVE_OK : TL_SAVE_OUT_OF_MEMORY;
 }
 
 /* --- POSIX backend --------------------------------------------------------------------------------- */
@@ -1005,6 +1142,9 @@ static tl_save_code tl__save_resolve(tl_save_store *s, const char *save, tl__sav
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
+#if defined(__linux__) && defined(__GLIBC__) && !defined(__USE_POSIX199309)
+int fdatasync(int fd); /* glibc declares it only for POSIX.1b and later */
+#endif
 
 static tl_save_io_status tl__save_posix_status(int err, int *native) {
     *native = err;
@@ -1073,9 +1213,35 @@ static tl_save_io_status tl__save_posix_fsync(int fd, int *native) {
     return tl__save_posix_status(errno, native);
 }
 
+/* The data and the size, not the times (no inode write for an overwrite in place, on Linux). */
 static tl_save_io_status tl__save_posix_sync(void *user, void *file, int *native) {
+    int fd = tl__save_posix_fd(file);
     (void)user;
-    return tl__save_posix_fsync(tl__save_posix_fd(file), native);
+#if defined(__linux__) && !defined(F_FULLFSYNC)
+    if (fdatasync(fd) == 0) return TL_SAVE_IO_OK;
+    return tl__save_posix_status(errno, native);
+#else
+    return tl__save_posix_fsync(fd, native);
+#endif
+}
+
+static tl_save_io_status tl__save_posix_open_update(void *user, const char *path, void **file,
+                                                    int *native) {
+    int fd;
+    (void)user;
+    do fd = open(path, O_WRONLY | O_CREAT | tl__save_posix_flags(), 0666);
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0) return tl__save_posix_status(errno, native);
+    *file = tl__save_posix_handle(fd);
+    return TL_SAVE_IO_OK;
+}
+
+static tl_save_io_status tl__save_posix_write_at(void *user, void *file, uint64_t offset,
+                                                 const void *data, size_t size, int *native) {
+    int fd = tl__save_posix_fd(file);
+    if ((uint64_t)(off_t)offset != offset || lseek(fd, (off_t)offset, SEEK_SET) < 0)
+        return tl__save_posix_status(errno ? errno : EINVAL, native);
+    return tl__save_posix_write(user, file, data, size, native);
 }
 
 static tl_save_io_status tl__save_posix_open_read(void *user, const char *path, void **file,
@@ -1192,6 +1358,8 @@ tl_save_io tl_save_io_posix(void) {
     io.remove = tl__save_posix_remove;
     io.rmdir = tl__save_posix_rmdir;
     io.list = tl__save_posix_list;
+    io.open_update = tl__save_posix_open_update;
+    io.write_at = tl__save_posix_write_at;
     return io;
 }
 #endif /* !_WIN32 */
@@ -1216,34 +1384,110 @@ static void tl__save_cleanup_failed(tl_save_store *s, const char *path, tl_save_
                  tl_save_code_message(tl__save_io_code(st)), native);
 }
 
-/* One save folder after a crash: drop `next`; a folder with no generation goes; a save stopped
-   between its two renames gets `previous` back as `current`. */
+/* Writes `bytes` as the whole file at path (created or emptied) and syncs it. */
+static tl_save_io_status tl__save_write_file(tl_save_store *s, const char *path, const void *bytes,
+                                             size_t size, int *native) {
+    void *f = NULL;
+    tl_save_io_status st = s->io.open_write(s->io.user, path, &f, native);
+    if (st != TL_SAVE_IO_OK) return st;
+    st = size ? s->io.write(s->io.user, f, bytes, size, native) : TL_SAVE_IO_OK;
+    if (st == TL_SAVE_IO_OK) st = s->io.sync(s->io.user, f, native);
+    if (st == TL_SAVE_IO_OK) return s->io.close(s->io.user, f, native);
+    (void)s->io.close(s->io.user, f, native);
+    return st;
+}
+
+/* A version 1 generation file (`current`, `previous`) rewritten as slot k: a header, then its
+   bytes. A damaged one keeps a header that never verifies (its bytes stay for the record). */
+static tl_save_io_status tl__save_migrate_file(tl_save_store *s, const char *id, const char *name,
+                                               int k, int *native) {
+    unsigned char *slot;
+    tl__save_manifest m;
+    const char *why;
+    uint64_t size = 0, offset, length;
+    void *f = NULL;
+    tl_save_io_status st = s->io.open_read(s->io.user, tl__save_path(s, 0, id, name), &f, &size, native);
+    if (st != TL_SAVE_IO_OK) return st;
+    slot = size < s->max_read_bytes ? (unsigned char *)tl__save_alloc((size_t)size + TL__SAVE_HEADER_BYTES) : NULL;
+    st = slot ? (size ? s->io.read(s->io.user, f, 0, slot + TL__SAVE_HEADER_BYTES, (size_t)size, native)
+                      : TL_SAVE_IO_OK)
+              : TL_SAVE_IO_FAILED;
+    (void)s->io.close(s->io.user, f, native);
+    if (st != TL_SAVE_IO_OK) {
+        if (slot) TL_FREE(slot);
+        return st;
+    }
+    memset(slot, 0, TL__SAVE_HEADER_BYTES);
+    if (size >= TL__SAVE_TRAILER_BYTES &&
+        tl__save_trailer(slot + TL__SAVE_HEADER_BYTES + size - TL__SAVE_TRAILER_BYTES, size, &offset, &length, &why) &&
+        tl__save_manifest_parse((const char *)slot + TL__SAVE_HEADER_BYTES + offset, (size_t)length, offset, &m, &why)) {
+        tl__save_header_put(slot, m.generation, size, slot + TL__SAVE_HEADER_BYTES + offset, (size_t)length);
+        tl__save_manifest_free(&m);
+    }
+    st = tl__save_write_file(s, tl__save_path(s, 1, id, tl__save_slot_name(k)), slot,
+                             (size_t)size + TL__SAVE_HEADER_BYTES, native);
+    TL_FREE(slot);
+    return st;
+}
+
+/* A save folder of the version 1 layout becomes two slots. The old files go only once both slots
+   and the folder are synced, `previous` first: a migration stopped anywhere is done again from
+   what is left (a `current` still there is rewritten to gen0, a `previous` to gen1). */
+static tl_save_io_status tl__save_migrate(tl_save_store *s, const char *id, const tl__save_names *names,
+                                          int *native) {
+    static const char *const old[2] = { "current", "previous" };
+    tl_save_io_status st = TL_SAVE_IO_OK;
+    int k;
+    for (k = 0; k < 2 && st == TL_SAVE_IO_OK; k++) {
+        if (tl__save_names_has(names, old[k])) st = tl__save_migrate_file(s, id, old[k], k, native);
+        else if (!tl__save_names_has(names, tl__save_slot_name(k)))
+            st = tl__save_write_file(s, tl__save_path(s, 0, id, tl__save_slot_name(k)), NULL, 0, native);
+    }
+    if (st == TL_SAVE_IO_OK) st = s->io.sync_dir(s->io.user, tl__save_path(s, 0, id, NULL), native);
+    for (k = 1; k >= 0 && st == TL_SAVE_IO_OK; k--) {
+        if (tl__save_names_has(names, old[k])) st = s->io.remove(s->io.user, tl__save_path(s, 0, id, old[k]), native);
+    }
+    if (st == TL_SAVE_IO_OK) st = s->io.sync_dir(s->io.user, tl__save_path(s, 0, id, NULL), native);
+    return st;
+}
+
+/* Whether a save folder holds a generation: gen0 (only a finished first commit renames it in) or
+   a gen1 with bytes. */
+static bool tl__save_has_slots(tl_save_store *s, const char *id, const tl__save_names *names) {
+    void *f = NULL;
+    uint64_t size = 0;
+    int native = 0;
+    if (tl__save_names_has(names, "gen0")) return true;
+    if (!tl__save_names_has(names, "gen1") ||
+        s->io.open_read(s->io.user, tl__save_path(s, 0, id, "gen1"), &f, &size, &native) != TL_SAVE_IO_OK)
+        return false;
+    (void)s->io.close(s->io.user, f, &native);
+    return size > 0;
+}
+
+/* One save folder after a crash: drop `next`; migrate the version 1 layout; a folder with no
+   generation goes. */
 static void tl__save_cleanup_save(tl_save_store *s, const char *id) {
     tl__save_names names;
     int native = 0;
     tl_save_io_status st = tl__save_list(s, tl__save_path(s, 0, id, NULL), &names, &native);
-    bool current, previous;
+    bool legacy;
     if (st != TL_SAVE_IO_OK) return; /* a file, not a save: not ours */
-    current = tl__save_names_has(&names, "current");
-    previous = tl__save_names_has(&names, "previous");
+    legacy = tl__save_names_has(&names, "current") || tl__save_names_has(&names, "previous");
     if (tl__save_names_has(&names, "next")) {
         st = s->io.remove(s->io.user, tl__save_path(s, 0, id, "next"), &native);
         if (st != TL_SAVE_IO_OK) tl__save_cleanup_failed(s, s->path[0], st, native);
         else tl__save_log(&s->logger, TL_SAVE_LOG_CLEANED, id, "removed an interrupted transaction");
     }
-    tl__save_names_free(&names);
-    if (!current && !previous) {
+    if (legacy) {
+        st = tl__save_migrate(s, id, &names, &native);
+        if (st != TL_SAVE_IO_OK) tl__save_cleanup_failed(s, tl__save_path(s, 0, id, NULL), st, native);
+        else tl__save_log(&s->logger, TL_SAVE_LOG_CLEANED, id, "migrated to the two-slot layout");
+    } else if (!tl__save_has_slots(s, id, &names)) {
         st = tl__save_remove_tree(s, tl__save_path(s, 0, id, NULL), &native);
         if (st != TL_SAVE_IO_OK) tl__save_cleanup_failed(s, s->path[0], st, native);
-    } else if (!current) {
-        tl__save_path(s, 1, id, "current");
-        st = s->io.rename(s->io.user, tl__save_path(s, 0, id, "previous"), s->path[1], &native);
-        if (st == TL_SAVE_IO_OK)
-            st = s->io.sync_dir(s->io.user, tl__save_path(s, 0, id, NULL), &native);
-        if (st != TL_SAVE_IO_OK) tl__save_cleanup_failed(s, s->path[0], st, native);
-        else tl__save_log(&s->logger, TL_SAVE_LOG_CLEANED, id, "a commit stopped between its renames: "
-                          "the previous generation is current again");
     }
+    tl__save_names_free(&names);
 }
 
 static tl_save_result tl__save_cleanup(tl_save_store *s) {
@@ -1268,7 +1512,10 @@ static tl_save_result tl__save_cleanup(tl_save_store *s) {
 static void tl__save_store_free(tl_save_store *s) {
     uint32_t i;
     for (i = 0; i < s->cache_count; i++) tl__save_manifest_free(&s->cache[i].manifest);
-    for (i = 0; i < s->slot_count; i++) tl__save_manifest_free(&s->slots[i].manifest);
+    for (i = 0; i < s->slot_count; i++) {
+        tl__save_manifest_free(&s->slots[i].manifest);
+        if (s->slots[i].buf) TL_FREE(s->slots[i].buf);
+    }
     if (s->cache) TL_FREE(s->cache);
     if (s->slots) TL_FREE(s->slots);
     if (s->chunk) TL_FREE(s->chunk);
@@ -1376,61 +1623,56 @@ static tl__save_slot *tl__save_slot_new(tl_save_store *s) {
     return &s->slots[i];
 }
 
-/* Ends a transaction: closes and removes `next` unless it was published. */
-static void tl__save_slot_end(tl_save_store *s, tl__save_slot *slot, bool remove_next) {
-    int native = 0;
-    if (slot->file) (void)s->io.close(s->io.user, slot->file, &native);
-    if (remove_next) (void)s->io.remove(s->io.user, tl__save_path(s, 0, slot->id, "next"), &native);
+/* Ends a transaction (its buffer stays for the slot's next one). */
+static void tl__save_slot_end(tl__save_slot *slot) {
     tl__save_manifest_free(&slot->manifest);
-    slot->file = NULL;
     slot->active = false;
     slot->cap = 0;
     slot->gen++;
 }
 
-/* The save's folder and an empty `next` for the slot's new generation. */
-static tl_save_result tl__save_begin_files(tl_save_store *s, tl__save_slot *slot) {
-    int native = 0;
-    const char *dir = tl__save_path(s, 0, slot->id, NULL);
-    tl_save_io_status st = s->io.mkdir(s->io.user, dir, &native);
-    if (st != TL_SAVE_IO_OK && st != TL_SAVE_IO_EXISTS)
-        return tl__save_io_fail(s, slot->id, "mkdir", dir, st, native);
-    tl__save_path(s, 0, slot->id, "next");
-    st = s->io.open_write(s->io.user, s->path[0], &slot->file, &native);
-    if (st != TL_SAVE_IO_OK) {
-        slot->file = NULL;
-        return tl__save_io_fail(s, slot->id, "create", s->path[0], st, native);
-    }
-    return tl__save_ok();
-}
-
 tl_save_result tl_save_begin(tl_save_store *store, const char *save_id, tl_save_txn *txn) {
     tl__save_slot *slot;
     tl__save_cached *cached;
-    tl_save_result r;
-    uint64_t seen = 0;
+    tl__save_layout layout;
     tl_save_code code;
     if (txn) memset(txn, 0, sizeof *txn);
     if (!store || !txn) return tl__save_refuse(store, "tl_save_begin", save_id, TL_SAVE_INVALID_ARGUMENT);
     if (!tl_save_id_valid(save_id)) return tl__save_refuse(store, "tl_save_begin", save_id, TL_SAVE_INVALID_ID);
     if (tl__save_busy(store, save_id)) return tl__save_refuse(store, "tl_save_begin", save_id, TL_SAVE_BUSY);
-    code = tl__save_resolve(store, save_id, &cached, &seen);
+    code = tl__save_resolve(store, save_id, &cached, &layout);
     if (code == TL_SAVE_OUT_OF_MEMORY || code == TL_SAVE_IO) return tl__save_result(code, 0);
     slot = tl__save_slot_new(store);
     if (!slot) return tl__save_result(TL_SAVE_OUT_OF_MEMORY, 0);
     memcpy(slot->id, save_id, strlen(save_id) + 1);
-    slot->base = code == TL_SAVE_OK ? cached->which : TL__SAVE_NONE;
+    slot->layout = layout;
     slot->failed = false;
     slot->written = 0;
     memset(&slot->manifest, 0, sizeof slot->manifest);
-    slot->manifest.generation = seen + 1;
-    r = tl__save_begin_files(store, slot);
-    if (r.code != TL_SAVE_OK) return r;
+    slot->manifest.generation = tl__save_next_generation(layout.seen);
     slot->active = true;
     txn->store = store;
     txn->slot = (uint32_t)(slot - store->slots);
     txn->gen = slot->gen;
-    return r;
+    return tl__save_ok();
+}
+
+/* Room in the slot's buffer for `more` bytes after the header and the files it holds. */
+static bool tl__save_slot_reserve(tl__save_slot *slot, uint64_t more) {
+    uint64_t need = TL__SAVE_HEADER_BYTES + slot->written + more;
+    size_t cap;
+    unsigned char *grown;
+    if (need <= slot->buf_cap) return true;
+    if (need > (uint64_t)(SIZE_MAX / 2)) return false;
+    cap = slot->buf_cap ? slot->buf_cap : 4096;
+    while (cap < need) cap *= 2;
+    grown = (unsigned char *)tl__save_alloc(cap);
+    if (!grown) return false;
+    if (slot->written) memcpy(grown, slot->buf, TL__SAVE_HEADER_BYTES + (size_t)slot->written);
+    if (slot->buf) TL_FREE(slot->buf);
+    slot->buf = grown;
+    slot->buf_cap = cap;
+    return true;
 }
 
 /* Room for one more entry in the slot's manifest (or the entry with that id). */
@@ -1458,8 +1700,6 @@ tl_save_result tl_save_txn_write(tl_save_txn *txn, const char *file_id, const vo
     tl__save_slot *slot = tl__save_slot_of(txn);
     tl_save_store *s = txn ? txn->store : NULL;
     tl__save_entry *e;
-    tl_save_io_status st;
-    int native = 0;
     if (!slot) return tl__save_refuse(s, "tl_save_txn_write", file_id, txn && txn->store ? TL_SAVE_STALE : TL_SAVE_INVALID_ARGUMENT);
     if (!tl_save_id_valid(file_id)) return tl__save_refuse(s, "tl_save_txn_write", file_id, TL_SAVE_INVALID_ID);
     if (!bytes && size) return tl__save_refuse(s, "tl_save_txn_write", file_id, TL_SAVE_INVALID_ARGUMENT);
@@ -1469,11 +1709,11 @@ tl_save_result tl_save_txn_write(tl_save_txn *txn, const char *file_id, const vo
         slot->failed = true;
         return tl__save_refuse(s, "tl_save_txn_write", file_id, slot->manifest.count == TL_SAVE_MAX_FILES ? TL_SAVE_TOO_LARGE : TL_SAVE_OUT_OF_MEMORY);
     }
-    st = size ? s->io.write(s->io.user, slot->file, bytes, size, &native) : TL_SAVE_IO_OK;
-    if (st != TL_SAVE_IO_OK) {
+    if (!tl__save_slot_reserve(slot, (uint64_t)size)) {
         slot->failed = true;
-        return tl__save_io_fail(s, slot->id, "write", tl__save_path(s, 0, slot->id, "next"), st, native);
+        return tl__save_refuse(s, "tl_save_txn_write", file_id, TL_SAVE_OUT_OF_MEMORY);
     }
+    if (size) memcpy(slot->buf + TL__SAVE_HEADER_BYTES + slot->written, bytes, size);
     e->offset = slot->written;
     e->size = (uint64_t)size;
     e->hash = tl_hash64(bytes, size, 0);
@@ -1492,80 +1732,142 @@ static int tl__save_entry_cmp(const void *a, const void *b) {
     return strcmp(((const tl__save_entry *)a)->id, ((const tl__save_entry *)b)->id);
 }
 
-/* Appends the manifest and the trailer to `next`, syncs and closes it. */
-static tl_save_result tl__save_finish_next(tl_save_store *s, tl__save_slot *slot) {
+/* Appends the manifest and the trailer to the slot's buffer and fills in the header; *total: the
+   slot file's bytes. */
+static tl_save_result tl__save_finish(tl__save_slot *slot, size_t *total) {
     size_t size = 0;
     char *text;
-    int native = 0;
-    tl_save_io_status st;
-    const char *path = tl__save_path(s, 0, slot->id, "next");
+    unsigned char *at;
     if (slot->manifest.count > 1)
         qsort(slot->manifest.entries, slot->manifest.count, sizeof *slot->manifest.entries,
               tl__save_entry_cmp);
     text = tl__save_manifest_write(&slot->manifest, slot->written, &size);
-    if (!text) return tl__save_result(TL_SAVE_OUT_OF_MEMORY, 0);
-    st = s->io.write(s->io.user, slot->file, text, size, &native);
+    if (!text || !tl__save_slot_reserve(slot, (uint64_t)size)) {
+        if (text) TL_FREE(text);
+        return tl__save_result(TL_SAVE_OUT_OF_MEMORY, 0);
+    }
+    at = slot->buf + TL__SAVE_HEADER_BYTES + slot->written;
+    memcpy(at, text, size);
     TL_FREE(text);
-    if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, slot->id, "write", path, st, native);
-    st = s->io.sync(s->io.user, slot->file, &native);
-    if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, slot->id, "sync", path, st, native);
-    st = s->io.close(s->io.user, slot->file, &native);
-    slot->file = NULL;
-    if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, slot->id, "close", path, st, native);
+    tl__save_header_put(slot->buf, slot->manifest.generation, slot->written + size, at,
+                        size - TL__SAVE_TRAILER_BYTES);
+    *total = TL__SAVE_HEADER_BYTES + (size_t)slot->written + size;
     return tl__save_ok();
 }
 
-/* The commit point: `current` becomes `previous` (or a damaged one goes), `next` becomes
-   `current`, then the folder (and on a first commit the root) is synced. */
-static tl_save_result tl__save_publish(tl_save_store *s, tl__save_slot *slot) {
+/* Creates an empty file (no sync: a folder sync follows). */
+static tl_save_io_status tl__save_touch(tl_save_store *s, const char *path, int *native) {
+    void *f = NULL;
+    tl_save_io_status st = s->io.open_write(s->io.user, path, &f, native);
+    return st == TL_SAVE_IO_OK ? s->io.close(s->io.user, f, native) : st;
+}
+
+/* Writes a slot file's bytes over it in place and syncs them (without open_update, rewrites it). */
+static tl_save_io_status tl__save_write_slot(tl_save_store *s, const char *path, const void *bytes,
+                                             size_t size, int *native) {
+    void *f = NULL;
+    tl_save_io_status st;
+    if (!s->io.open_update || !s->io.write_at) return tl__save_write_file(s, path, bytes, size, native);
+    st = s->io.open_update(s->io.user, path, &f, native);
+    if (st != TL_SAVE_IO_OK) return st;
+    st = s->io.write_at(s->io.user, f, 0, bytes, size, native);
+    if (st == TL_SAVE_IO_OK) st = s->io.sync(s->io.user, f, native);
+    if (st == TL_SAVE_IO_OK) return s->io.close(s->io.user, f, native);
+    (void)s->io.close(s->io.user, f, native);
+    return st;
+}
+
+/* A save's first commit: the generation written whole as `next`, the other slot created empty,
+   then `next` renamed to gen0, so that gen0 is there complete or not at all. */
+static tl_save_result tl__save_publish_first(tl_save_store *s, tl__save_slot *slot, size_t total) {
     int native = 0;
-    tl_save_io_status st = TL_SAVE_IO_OK;
-    const char *op = "rename";
-    if (slot->base == TL__SAVE_CURRENT) {
-        tl__save_path(s, 1, slot->id, "previous");
-        st = s->io.rename(s->io.user, tl__save_path(s, 0, slot->id, "current"), s->path[1], &native);
-    } else if (slot->base == TL__SAVE_PREVIOUS) { /* keep the good previous, drop the damaged one */
-        op = "remove";
-        st = s->io.remove(s->io.user, tl__save_path(s, 0, slot->id, "current"), &native);
-        if (st == TL_SAVE_IO_NOT_FOUND) st = TL_SAVE_IO_OK;
+    const char *op = "write";
+    tl_save_io_status st = tl__save_write_file(s, tl__save_path(s, 0, slot->id, "next"), slot->buf, total, &native);
+    if (st == TL_SAVE_IO_OK && !slot->layout.exists[1]) {
+        op = "create";
+        st = tl__save_touch(s, tl__save_path(s, 0, slot->id, "gen1"), &native);
     }
-    if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, slot->id, op, s->path[0], st, native);
-    tl__save_path(s, 1, slot->id, "current");
-    st = s->io.rename(s->io.user, tl__save_path(s, 0, slot->id, "next"), s->path[1], &native);
-    if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, slot->id, "rename", s->path[0], st, native);
+    if (st == TL_SAVE_IO_OK) {
+        op = "rename";
+        tl__save_path(s, 1, slot->id, "gen0");
+        st = s->io.rename(s->io.user, tl__save_path(s, 0, slot->id, "next"), s->path[1], &native);
+    }
+    if (st == TL_SAVE_IO_OK) return tl__save_ok();
+    {
+        tl_save_result r = tl__save_io_fail(s, slot->id, op, s->path[0], st, native);
+        (void)s->io.remove(s->io.user, tl__save_path(s, 0, slot->id, "next"), &native);
+        return r;
+    }
+}
+
+/* Later commits: over slot k in place, then the other slot created if it is missing. */
+static tl_save_result tl__save_publish_over(tl_save_store *s, tl__save_slot *slot, int k, size_t total) {
+    int native = 0;
+    const char *path = tl__save_path(s, 0, slot->id, tl__save_slot_name(k));
+    tl_save_io_status st = tl__save_write_slot(s, path, slot->buf, total, &native);
+    if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, slot->id, "write", path, st, native);
+    if (slot->layout.exists[1 - k]) return tl__save_ok();
+    path = tl__save_path(s, 0, slot->id, tl__save_slot_name(1 - k));
+    st = tl__save_touch(s, path, &native);
+    return st == TL_SAVE_IO_OK ? tl__save_ok() : tl__save_io_fail(s, slot->id, "create", path, st, native);
+}
+
+/* The commit point: the new generation in the slot reads do not return, synced. Until this store
+   has synced the save's folder once (a first commit, or the first since the store opened: the
+   slot files may date from a crash), the folder is created if needed and synced after, and the
+   root too when the folder is new. *target: the slot written. */
+static tl_save_result tl__save_publish(tl_save_store *s, tl__save_slot *slot, size_t total, int *target) {
+    const tl__save_layout *l = &slot->layout;
+    int k = l->current < 0 ? 0 : 1 - l->current, native = 0;
+    bool created = false;
+    tl_save_io_status st;
+    tl_save_result r;
+    *target = k;
+    if (!l->dir_synced) {
+        st = s->io.mkdir(s->io.user, tl__save_path(s, 0, slot->id, NULL), &native);
+        created = st == TL_SAVE_IO_OK;
+        if (st != TL_SAVE_IO_OK && st != TL_SAVE_IO_EXISTS)
+            return tl__save_io_fail(s, slot->id, "mkdir", s->path[0], st, native);
+    }
+    r = k == 0 && !l->exists[0] ? tl__save_publish_first(s, slot, total) : tl__save_publish_over(s, slot, k, total);
+    if (r.code != TL_SAVE_OK || l->dir_synced) return r;
     st = s->io.sync_dir(s->io.user, tl__save_path(s, 0, slot->id, NULL), &native);
-    if (st == TL_SAVE_IO_OK && slot->base == TL__SAVE_NONE)
-        st = s->io.sync_dir(s->io.user, tl__save_path(s, 0, NULL, NULL), &native);
+    if (st == TL_SAVE_IO_OK && created) st = s->io.sync_dir(s->io.user, tl__save_path(s, 0, NULL, NULL), &native);
     if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, slot->id, "sync", s->path[0], st, native);
-    return tl__save_ok();
+    return r;
 }
 
 tl_save_result tl_save_txn_commit(tl_save_txn *txn) {
     tl__save_slot *slot = tl__save_slot_of(txn);
     tl_save_store *s;
     tl_save_result r;
+    size_t total = 0;
+    int k = 0;
     if (!slot) return tl__save_refuse(txn ? txn->store : NULL, "tl_save_txn_commit", "", txn && txn->store ? TL_SAVE_STALE : TL_SAVE_INVALID_ARGUMENT);
     s = txn->store;
     if (slot->failed) {
-        tl__save_slot_end(s, slot, true);
+        tl__save_slot_end(slot);
         return tl__save_refuse(s, "tl_save_txn_commit", slot->id, TL_SAVE_ABORTED);
     }
-    r = tl__save_finish_next(s, slot);
+    r = tl__save_finish(slot, &total);
     /* Whatever happens next, what reads return is found again from the folder. */
     tl__save_cache_drop(s, slot->id);
-    if (r.code == TL_SAVE_OK) r = tl__save_publish(s, slot);
+    if (r.code == TL_SAVE_OK) r = tl__save_publish(s, slot, total, &k);
     if (r.code == TL_SAVE_OK) {
-        tl__save_manifest published;
-        if (tl__save_manifest_copy(&published, &slot->manifest))
-            (void)tl__save_cache_put(s, slot->id, TL__SAVE_CURRENT, &published, 0);
+        tl__save_layout published = slot->layout;
+        published.current = (int8_t)k;
+        published.exists[0] = published.exists[1] = true;
+        published.dir_synced = true;
+        published.seen = slot->manifest.generation;
+        (void)tl__save_cache_put(s, slot->id, &published, false, &slot->manifest);
     }
-    tl__save_slot_end(s, slot, r.code != TL_SAVE_OK);
+    tl__save_slot_end(slot);
     return r;
 }
 
 tl_save_result tl_save_txn_discard(tl_save_txn *txn) {
     tl__save_slot *slot = tl__save_slot_of(txn);
-    if (slot) tl__save_slot_end(txn->store, slot, true);
+    if (slot) tl__save_slot_end(slot);
     return tl__save_ok();
 }
 
@@ -1575,7 +1877,7 @@ void tl_save_store_close(tl_save_store *store) {
     for (i = 0; i < store->slot_count; i++) {
         if (!store->slots[i].active) continue;
         tl__save_log(&store->logger, TL_SAVE_LOG_TXN_LEFT_OPEN, store->slots[i].id);
-        tl__save_slot_end(store, &store->slots[i], true);
+        tl__save_slot_end(&store->slots[i]);
     }
     tl__save_store_free(store);
 }
@@ -1586,12 +1888,12 @@ void tl_save_store_close(tl_save_store *store) {
 static tl_save_result tl__save_find_file(tl_save_store *s, const char *call, const char *save_id,
                                          const char *file_id, tl__save_cached **cached,
                                          const tl__save_entry **entry) {
-    uint64_t seen;
+    tl__save_layout layout;
     tl_save_code code;
     if (!s) return tl__save_refuse(NULL, call, save_id, TL_SAVE_INVALID_ARGUMENT);
     if (!tl_save_id_valid(save_id)) return tl__save_refuse(s, call, save_id, TL_SAVE_INVALID_ID);
     if (!tl_save_id_valid(file_id)) return tl__save_refuse(s, call, file_id, TL_SAVE_INVALID_ID);
-    code = tl__save_resolve(s, save_id, cached, &seen);
+    code = tl__save_resolve(s, save_id, cached, &layout);
     if (code != TL_SAVE_OK) return tl__save_result(code, 0);
     *entry = tl__save_manifest_find(&(*cached)->manifest, file_id);
     return tl__save_result(*entry ? TL_SAVE_OK : TL_SAVE_NOT_FOUND, 0);
@@ -1601,13 +1903,14 @@ static tl_save_result tl__save_find_file(tl_save_store *s, const char *call, con
 static tl_save_result tl__save_read_entry(tl_save_store *s, const char *save_id,
                                           const tl__save_cached *cached, const tl__save_entry *e,
                                           void *dst) {
-    const char *path = tl__save_path(s, 0, save_id, tl__save_which_name(cached->which));
+    const char *path = tl__save_path(s, 0, save_id, tl__save_slot_name(cached->layout.current));
     void *f = NULL;
     uint64_t size = 0;
     int native = 0;
     tl_save_io_status st = s->io.open_read(s->io.user, path, &f, &size, &native);
     if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, save_id, "open", path, st, native);
-    st = e->size ? s->io.read(s->io.user, f, e->offset, dst, (size_t)e->size, &native) : TL_SAVE_IO_OK;
+    st = e->size ? s->io.read(s->io.user, f, TL__SAVE_HEADER_BYTES + e->offset, dst, (size_t)e->size, &native)
+                 : TL_SAVE_IO_OK;
     (void)s->io.close(s->io.user, f, &native);
     if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, save_id, "read", path, st, native);
     if (tl_hash64(dst, (size_t)e->size, 0) != e->hash) {
@@ -1659,15 +1962,15 @@ tl_save_result tl_save_read_alloc(tl_save_store *store, const char *save_id, con
 
 tl_save_result tl_save_stat(tl_save_store *store, const char *save_id, tl_save_info *info) {
     tl__save_cached *cached;
-    uint64_t seen;
+    tl__save_layout layout;
     tl_save_code code;
     if (!store || !info) return tl__save_refuse(store, "tl_save_stat", save_id, TL_SAVE_INVALID_ARGUMENT);
     memset(info, 0, sizeof *info);
     if (!tl_save_id_valid(save_id)) return tl__save_refuse(store, "tl_save_stat", save_id, TL_SAVE_INVALID_ID);
-    code = tl__save_resolve(store, save_id, &cached, &seen);
+    code = tl__save_resolve(store, save_id, &cached, &layout);
     if (code != TL_SAVE_OK) return tl__save_result(code, 0);
     tl__save_fill_info(info, &cached->manifest);
-    info->from_previous = cached->which == TL__SAVE_PREVIOUS;
+    info->from_previous = cached->from_previous;
     memcpy(info->id, save_id, strlen(save_id) + 1);
     return tl__save_ok();
 }
@@ -1695,7 +1998,7 @@ tl_save_result tl_save_list(tl_save_store *store, tl_save_info *out, size_t cap,
 
 tl_save_result tl_save_delete(tl_save_store *store, const char *save_id) {
     tl__save_cached *cached;
-    uint64_t seen;
+    tl__save_layout layout;
     int native = 0;
     tl_save_io_status st;
     tl_save_code code;
@@ -1703,7 +2006,7 @@ tl_save_result tl_save_delete(tl_save_store *store, const char *save_id) {
     if (!store) return tl__save_refuse(NULL, "tl_save_delete", save_id, TL_SAVE_INVALID_ARGUMENT);
     if (!tl_save_id_valid(save_id)) return tl__save_refuse(store, "tl_save_delete", save_id, TL_SAVE_INVALID_ID);
     if (tl__save_busy(store, save_id)) return tl__save_refuse(store, "tl_save_delete", save_id, TL_SAVE_BUSY);
-    code = tl__save_resolve(store, save_id, &cached, &seen);
+    code = tl__save_resolve(store, save_id, &cached, &layout);
     if (code == TL_SAVE_NOT_FOUND || code == TL_SAVE_OUT_OF_MEMORY) return tl__save_result(code, 0);
     tl__save_cache_drop(store, save_id);
     memcpy(trash, ".deleted.", 9);

@@ -1,5 +1,6 @@
 /* Fuzz target: save.h's generation reader (a save file comes from a disk that may have been
- * edited, truncated or damaged). Input: a whole generation file, checked by tl_save_pack_verify
+ * edited, truncated, torn or damaged). Input: a whole slot file (header, body, maybe a stale
+ * tail), checked by tl_save_pack_verify
  * from an allocation of exactly its size (the sanitizers check every access); and the same bytes
  * as a bare manifest text, which the parser must either refuse or accept only in the exact form
  * the writer produces (parse then write gives the input back). */

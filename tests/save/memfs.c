@@ -104,6 +104,56 @@ void memfs_power_cut(memfs *fs) {
     }
 }
 
+static bool torn_keeps(int pattern, size_t sector, size_t sectors) {
+    switch (pattern) {
+    case TORN_EVEN: return sector % 2 == 0;
+    case TORN_ODD: return sector % 2 == 1;
+    case TORN_FIRST_HALF: return sector < (sectors + 1) / 2;
+    case TORN_FIRST_SECTOR: return sector == 0;
+    default: return sector != 0;
+    }
+}
+
+/* The bytes a torn cut leaves of one file: per sector, the new bytes or the synced ones. */
+static void tear_file(memfs_node *n, int pattern) {
+    size_t size = n->size > n->synced_size ? n->size : n->synced_size, sectors = (size + 15) / 16;
+    unsigned char *out = calloc(size ? size : 1, 1);
+    size_t kept_end = n->synced_size;
+    for (size_t i = 0; i < sectors; i++) {
+        size_t at = i * 16, len = size - at < 16 ? size - at : 16;
+        bool keep = torn_keeps(pattern, i, sectors) && at < n->size;
+        for (size_t j = 0; j < len; j++) {
+            size_t b = at + j;
+            if (keep && b < n->size) out[b] = n->data[b];
+            else if (b < n->synced_size) out[b] = n->synced[b];
+        }
+        if (keep && at + len > kept_end) kept_end = at + len < n->size ? at + len : n->size;
+    }
+    free(n->data);
+    n->data = out;
+    n->size = kept_end; /* the file is as long as its last byte that reached the disk */
+}
+
+void memfs_power_cut_torn(memfs *fs, int pattern) {
+    for (int i = 0; i < fs->node_count; i++) {
+        memfs_node *n = &fs->nodes[i];
+        if (!n->is_dir && (n->size != n->synced_size || (n->size && memcmp(n->data, n->synced, n->size) != 0)))
+            tear_file(n, pattern);
+        if (n->is_dir) {
+            free(n->entries);
+            n->entries = dup_bytes(n->synced_entries, n->synced_count * sizeof *n->entries);
+            n->count = n->synced_count;
+        }
+    }
+    /* What reached the disk is what a later sync-free read sees: make it the synced state. */
+    for (int i = 0; i < fs->node_count; i++)
+        if (!fs->nodes[i].is_dir) {
+            free(fs->nodes[i].synced);
+            fs->nodes[i].synced = dup_bytes(fs->nodes[i].data, fs->nodes[i].size);
+            fs->nodes[i].synced_size = fs->nodes[i].size;
+        }
+}
+
 static void sync_file(memfs_node *n) {
     free(n->synced);
     n->synced = dup_bytes(n->data, n->size);
@@ -125,12 +175,27 @@ void memfs_sync_all(memfs *fs) {
 
 bool memfs_put(memfs *fs, const char *path, const void *data, size_t size) {
     int node = memfs_lookup(fs, path);
-    if (node < 0 || fs->nodes[node].is_dir) return false;
+    if (node < 0) {
+        char leaf[96];
+        int parent = parent_of(fs, path, leaf);
+        if (parent < 0) return false;
+        node = new_node(fs, false);
+        add_entry(fs, parent, leaf, node);
+        sync_dir(&fs->nodes[parent]);
+    }
+    if (fs->nodes[node].is_dir) return false;
     free(fs->nodes[node].data);
     fs->nodes[node].data = dup_bytes(data, size);
     fs->nodes[node].size = size;
     sync_file(&fs->nodes[node]);
     return true;
+}
+
+const unsigned char *memfs_get(const memfs *fs, const char *path, size_t *size) {
+    int node = memfs_lookup(fs, path);
+    if (node < 0 || fs->nodes[node].is_dir) return NULL;
+    *size = fs->nodes[node].size;
+    return fs->nodes[node].data;
 }
 
 size_t memfs_names(const memfs *fs, const char *dir, char names[][96], size_t cap) {
@@ -184,6 +249,43 @@ static tl_save_io_status m_write(void *user, void *file, const void *data, size_
     n->data = realloc(n->data, n->size + size + 1);
     memcpy(n->data + n->size, data, size);
     n->size += size;
+    return TL_SAVE_IO_OK;
+}
+
+/* Opens (or creates) a file without truncating it. */
+static tl_save_io_status m_open_update(void *user, const char *path, void **file, int *native) {
+    memfs *fs = user;
+    char leaf[96];
+    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    int parent = parent_of(fs, path, leaf);
+    if (parent < 0) { *native = ENOENT; return TL_SAVE_IO_NOT_FOUND; }
+    int e = find_entry(&fs->nodes[parent], leaf);
+    int node;
+    if (e >= 0) {
+        node = fs->nodes[parent].entries[e].node;
+        if (fs->nodes[node].is_dir) { *native = EISDIR; return TL_SAVE_IO_FAILED; }
+    } else {
+        node = new_node(fs, false);
+        add_entry(fs, parent, leaf, node);
+    }
+    *file = HANDLE(node);
+    return TL_SAVE_IO_OK;
+}
+
+/* Overwrites (and extends) a file's bytes; until a sync, a power cut gives the old ones back. */
+static tl_save_io_status m_write_at(void *user, void *file, uint64_t offset, const void *data,
+                                    size_t size, int *native) {
+    memfs *fs = user;
+    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    if (fs->nospace) { *native = ENOSPC; return TL_SAVE_IO_NO_SPACE; }
+    memfs_node *n = &fs->nodes[NODE(file)];
+    size_t end = (size_t)offset + size;
+    if (end > n->size) {
+        n->data = realloc(n->data, end + 1);
+        memset(n->data + n->size, 0, end - n->size);
+        n->size = end;
+    }
+    memcpy(n->data + offset, data, size);
     return TL_SAVE_IO_OK;
 }
 
@@ -310,5 +412,7 @@ tl_save_io memfs_io(memfs *fs) {
     io.remove = m_remove;
     io.rmdir = m_rmdir;
     io.list = m_list;
+    io.open_update = m_open_update;
+    io.write_at = m_write_at;
     return io;
 }

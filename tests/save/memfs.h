@@ -4,6 +4,9 @@
  * its entries now and at its last sync. memfs_power_cut() throws away everything not synced: each
  * file goes back to its synced bytes and each folder to its synced entries (a file whose entry was
  * never synced is unreachable). That is the least a POSIX file system promises after a power cut.
+ * Writes over an existing file's bytes (open_update, write_at) are lost the same way: until a sync,
+ * the file's synced bytes are its old ones. memfs_power_cut_torn() models a write torn by the cut:
+ * of the bytes not synced, some 16-byte sectors reached the disk and the others did not.
  *
  * Faults: with fail_after >= 0, the operation numbered fail_after + 1 (counting from ops = 0) and
  * every one after it fail with TL_SAVE_IO_FAILED (EIO), as if the process had died there: nothing
@@ -43,12 +46,20 @@ void memfs_free(memfs *fs);
 tl_save_io memfs_io(memfs *fs);
 /* Everything not synced is lost. */
 void memfs_power_cut(memfs *fs);
+/* Sectors are 16 bytes. A power cut that keeps, of every file's unsynced bytes, the sectors the
+   pattern picks and loses the others: TORN_EVEN, TORN_ODD (by sector index), TORN_FIRST_HALF,
+   TORN_FIRST_SECTOR (only the first sector reached the disk), TORN_ALL_BUT_FIRST. Folders lose
+   their unsynced entries as in memfs_power_cut. */
+enum { TORN_EVEN, TORN_ODD, TORN_FIRST_HALF, TORN_FIRST_SECTOR, TORN_ALL_BUT_FIRST, TORN_PATTERNS };
+void memfs_power_cut_torn(memfs *fs, int pattern);
 /* Syncs every file and folder (test setup). */
 void memfs_sync_all(memfs *fs);
 /* The node at a path, -1 when missing. */
 int memfs_lookup(const memfs *fs, const char *path);
-/* Test helpers acting directly (no fault counting): replace a file's bytes (synced), list names. */
+/* Test helpers acting directly (no fault counting): replace a file's bytes (synced; a new file is
+   created, its entry synced too), read them (NULL when missing), list names. */
 bool memfs_put(memfs *fs, const char *path, const void *data, size_t size);
+const unsigned char *memfs_get(const memfs *fs, const char *path, size_t *size);
 size_t memfs_names(const memfs *fs, const char *dir, char names[][96], size_t cap);
 
 #endif

@@ -1,7 +1,7 @@
 /* Behaviour of save.h over the POSIX backend in a temporary folder: transactions, reads, metadata,
    listing, delete, ids, one transaction per save, fallback to the previous generation when the
-   newest is damaged (truncated or edited manifest, wrong file hash), cleanup at open, and
-   tl_save_pack_verify. Crash consistency is in test_save_crash.c and test_save_kill.c. */
+   newest is damaged (truncated or edited manifest, wrong file hash), a slot that shrinks, cleanup
+   and migration of the version 1 layout at open, and tl_save_pack_verify. Crash consistency is in test_save_crash.c and test_save_kill.c. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, nftw */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -153,7 +153,7 @@ static void test_save_round_trip_and_metadata(void **state) {
     /* A transaction is a full replacement: b was not written, so it is gone. */
     assert_int_equal(tl_save_read(f->store, "slot-1", "b", NULL, 0, &n).code, TL_SAVE_NOT_FOUND);
     assert_int_equal(tl_save_read(f->store, "nosuch", "a", NULL, 0, &n).code, TL_SAVE_NOT_FOUND);
-    assert_true(exists(f, "slot-1/current") && exists(f, "slot-1/previous") && !exists(f, "slot-1/next"));
+    assert_true(exists(f, "slot-1/gen0") && exists(f, "slot-1/gen1") && !exists(f, "slot-1/next"));
 }
 
 static void test_save_read_small_buffer_reports_size(void **state) {
@@ -192,7 +192,7 @@ static void test_save_one_transaction_per_save(void **state) {
     assert_int_equal(tl_save_begin(f->store, "t", &other).code, TL_SAVE_OK); /* another save: fine */
     assert_int_equal(tl_save_txn_write(&one, "a", "new", 3).code, TL_SAVE_OK);
     assert_reads(f->store, "s", "a", "old"); /* the published generation is untouched meanwhile */
-    assert_true(exists(f, "s/next"));
+    assert_false(exists(f, "s/next"));      /* nothing is written before the commit */
     assert_int_equal(tl_save_txn_discard(&one).code, TL_SAVE_OK);
     assert_false(exists(f, "s/next"));
     assert_reads(f->store, "s", "a", "old");
@@ -317,27 +317,31 @@ static void test_save_bad_arguments(void **state) {
 
 /* --- damage: fallback to the previous generation ------------------------------------------------- */
 
-/* Two generations of "s"; then `edit` damages `current` on disk; a fresh store must read the old
-   generation with a warning and say so. */
+/* Two generations of "s" (1 in gen0, 2 in gen1); then `edit` damages gen1 on disk; a fresh store
+   must read the old generation with a warning and say so (an emptied slot counts as never written:
+   no warning). */
 static void expect_fallback(fixture *f, void (*edit)(unsigned char *data, size_t *size),
                             uint64_t third_generation) {
     size_t size;
     tl_save_info info;
     assert_int_equal(commit2(f->store, "s", "good-a", "good-b", 1).code, TL_SAVE_OK);
     assert_int_equal(commit2(f->store, "s", "newer-a", "newer-b", 2).code, TL_SAVE_OK);
-    unsigned char *data = slurp(f, "s/current", &size);
+    unsigned char *data = slurp(f, "s/gen1", &size);
     edit(data, &size);
-    spill(f, "s/current", data, size);
+    bool emptied = size == 0;
+    spill(f, "s/gen1", data, size);
     free(data);
     reopen(f);
     f->warnings = 0;
     assert_reads(f->store, "s", "a", "good-a");
     assert_reads(f->store, "s", "b", "good-b");
-    assert_int_equal(f->warnings, 1);
-    assert_int_equal(f->last_item, TL_SAVE_LOG_FALLBACK);
-    assert_non_null(strstr(f->last, "save s: the newest generation is damaged"));
+    assert_int_equal(f->warnings, emptied ? 0 : 1);
+    if (!emptied) {
+        assert_int_equal(f->last_item, TL_SAVE_LOG_FALLBACK);
+        assert_non_null(strstr(f->last, "save s: the newest generation is damaged"));
+    }
     assert_int_equal(tl_save_stat(f->store, "s", &info).code, TL_SAVE_OK);
-    assert_true(info.from_previous);
+    assert_int_equal(info.from_previous, !emptied);
     assert_int_equal(info.generation, 1);
     /* The next commit keeps the good generation as its previous one, not the damaged one. */
     assert_int_equal(commit2(f->store, "s", "third", NULL, 3).code, TL_SAVE_OK);
@@ -345,9 +349,10 @@ static void expect_fallback(fixture *f, void (*edit)(unsigned char *data, size_t
     /* Numbers follow the highest readable manifest: past a damaged generation whose manifest is
        intact (3), after the previous one when the damaged manifest cannot be read (2). */
     assert_int_equal(info.generation, third_generation);
-    data = slurp(f, "s/current", &size);
+    assert_true(exists(f, "s/gen0") && exists(f, "s/gen1") && !exists(f, "s/next"));
+    data = slurp(f, "s/gen1", &size); /* the third went over the damaged slot: damage it again */
     data[0] ^= 1;
-    spill(f, "s/current", data, size);
+    spill(f, "s/gen1", data, size);
     free(data);
     reopen(f);
     assert_reads(f->store, "s", "a", "good-a");
@@ -356,12 +361,12 @@ static void expect_fallback(fixture *f, void (*edit)(unsigned char *data, size_t
 static void truncate_manifest(unsigned char *data, size_t *size) { (void)data; *size -= 30; }
 static void edit_manifest(unsigned char *data, size_t *size) {
     /* "generation 2" -> "generation 3": well-formed, but the manifest checksum no longer matches */
-    unsigned char *g = (unsigned char *)strstr((char *)data + 10, "generation 2");
+    unsigned char *g = (unsigned char *)strstr((char *)data + 32 + 10, "generation 2");
     (void)size;
     assert_non_null(g);
     g[11] = '3';
 }
-static void flip_file_byte(unsigned char *data, size_t *size) { (void)size; data[2] ^= 0x20; }
+static void flip_file_byte(unsigned char *data, size_t *size) { (void)size; data[32 + 2] ^= 0x20; }
 static void empty_file(unsigned char *data, size_t *size) { (void)data; *size = 0; }
 
 static void test_save_truncated_manifest_falls_back(void **state) { expect_fallback(*state, truncate_manifest, 2); }
@@ -375,9 +380,9 @@ static void test_save_no_intact_generation_is_corrupt(void **state) {
     assert_int_equal(commit2(f->store, "s", "one", NULL, 1).code, TL_SAVE_OK);
     assert_int_equal(commit2(f->store, "s", "two", NULL, 2).code, TL_SAVE_OK);
     for (int i = 0; i < 2; i++) {
-        const char *name = i ? "s/previous" : "s/current";
+        const char *name = i ? "s/gen1" : "s/gen0";
         unsigned char *data = slurp(f, name, &size);
-        data[1] ^= 1;
+        data[32 + 1] ^= 1; /* a byte of file a: headers and manifests intact */
         spill(f, name, data, size);
         free(data);
     }
@@ -402,28 +407,33 @@ static void test_save_no_intact_generation_is_corrupt(void **state) {
 
 /* --- cleanup at open ---------------------------------------------------------------------------- */
 
+/* A version 1 generation file from a slot file: its body, without the 32-byte header. */
+static void slot_to_legacy(const fixture *f, const char *slot, const char *legacy) {
+    size_t size;
+    unsigned char *data = slurp(f, slot, &size);
+    spill(f, legacy, data + 32, size - 32);
+    free(data);
+    char p[400];
+    snprintf(p, sizeof p, "%s/%s", f->root, slot);
+    assert_int_equal(unlink(p), 0);
+}
+
 static void test_save_open_cleans_interrupted_work(void **state) {
     fixture *f = *state;
     char p[400];
     size_t size;
     assert_int_equal(commit2(f->store, "kept", "k1", NULL, 1).code, TL_SAVE_OK);
     assert_int_equal(commit2(f->store, "kept", "k2", NULL, 2).code, TL_SAVE_OK);
-    assert_int_equal(commit2(f->store, "halfway", "h1", NULL, 1).code, TL_SAVE_OK);
-    assert_int_equal(commit2(f->store, "halfway", "h2", NULL, 2).code, TL_SAVE_OK);
     tl_save_store_close(f->store);
     f->store = NULL;
     spill(f, "kept/next", "partial", 7);               /* a transaction interrupted */
     snprintf(p, sizeof p, "%s/fresh", f->root);        /* a first transaction interrupted */
     assert_int_equal(mkdir(p, 0777), 0);
     spill(f, "fresh/next", "partial", 7);
+    spill(f, "fresh/gen1", "", 0);
     snprintf(p, sizeof p, "%s/.deleted.gone", f->root); /* a delete interrupted */
     assert_int_equal(mkdir(p, 0777), 0);
-    spill(f, ".deleted.gone/current", "x", 1);
-    /* A commit stopped between its renames: current already moved to previous. */
-    snprintf(p, sizeof p, "%s/halfway/current", f->root);
-    char q[400];
-    snprintf(q, sizeof q, "%s/halfway/previous", f->root);
-    assert_int_equal(rename(p, q), 0);
+    spill(f, ".deleted.gone/gen0", "x", 1);
     spill(f, "not an id", "user file", 9);            /* not ours: left alone */
     f->store = open_store(f);
     assert_non_null(f->store);
@@ -431,11 +441,81 @@ static void test_save_open_cleans_interrupted_work(void **state) {
     assert_false(exists(f, "fresh"));
     assert_false(exists(f, ".deleted.gone"));
     assert_true(exists(f, "not an id"));
-    assert_true(exists(f, "halfway/current"));
-    assert_false(exists(f, "halfway/previous"));
     assert_reads(f->store, "kept", "a", "k2");
-    assert_reads(f->store, "halfway", "a", "h2"); /* the generation that was current */
     free(slurp(f, "not an id", &size));
+}
+
+/* Saves of the version 1 layout (`current`, `previous`; one stopped between its two renames, with
+   `previous` only) become slots at open, and read back as they were, fallback included. */
+static void test_save_open_migrates_version_1(void **state) {
+    fixture *f = *state;
+    tl_save_info info;
+    assert_int_equal(commit2(f->store, "old", "o1", NULL, 1).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "old", "o2", "b2", 2).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "halfway", "h1", NULL, 1).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "halfway", "h2", NULL, 2).code, TL_SAVE_OK);
+    tl_save_store_close(f->store);
+    f->store = NULL;
+    slot_to_legacy(f, "old/gen1", "old/current");
+    slot_to_legacy(f, "old/gen0", "old/previous");
+    spill(f, "old/next", "partial", 7);
+    slot_to_legacy(f, "halfway/gen1", "halfway/previous");
+    slot_to_legacy(f, "halfway/gen0", "halfway/unrelated");
+    f->store = open_store(f);
+    assert_non_null(f->store);
+    assert_false(exists(f, "old/current") || exists(f, "old/previous") || exists(f, "old/next"));
+    assert_true(exists(f, "old/gen0") && exists(f, "old/gen1"));
+    assert_false(exists(f, "halfway/previous"));
+    assert_reads(f->store, "old", "a", "o2");
+    assert_reads(f->store, "old", "b", "b2");
+    assert_reads(f->store, "halfway", "a", "h2");
+    assert_int_equal(tl_save_stat(f->store, "old", &info).code, TL_SAVE_OK);
+    assert_int_equal(info.generation, 2);
+    assert_false(info.from_previous);
+    /* The migrated previous generation is there behind it. */
+    size_t size;
+    unsigned char *data = slurp(f, "old/gen0", &size);
+    data[33] ^= 1;
+    spill(f, "old/gen0", data, size);
+    free(data);
+    reopen(f);
+    assert_reads(f->store, "old", "a", "o1");
+    assert_int_equal(commit2(f->store, "old", "o3", NULL, 3).code, TL_SAVE_OK);
+    reopen(f);
+    assert_reads(f->store, "old", "a", "o3");
+    assert_int_equal(tl_save_stat(f->store, "old", &info).code, TL_SAVE_OK);
+    assert_int_equal(info.generation, 3);
+}
+
+/* A slot that held a longer generation keeps its stale tail, which never counts: the header says
+   where the generation ends. */
+static void test_save_shrinking_slot_ignores_its_tail(void **state) {
+    fixture *f = *state;
+    static char big[4000];
+    size_t size, small_size;
+    tl_save_info info;
+    memset(big, 'x', sizeof big - 1);
+    assert_int_equal(commit2(f->store, "s", big, big, 1).code, TL_SAVE_OK);     /* gen0 */
+    assert_int_equal(commit2(f->store, "s", "two", NULL, 2).code, TL_SAVE_OK);  /* gen1 */
+    assert_int_equal(commit2(f->store, "s", "three", NULL, 3).code, TL_SAVE_OK); /* gen0 again */
+    unsigned char *data = slurp(f, "s/gen0", &size);
+    assert_true(size > 2 * 3999);           /* the tail of generation 1 is still there */
+    assert_int_equal(tl_save_pack_verify(data, size, &info).code, TL_SAVE_OK);
+    assert_int_equal(info.generation, 3);
+    assert_int_equal(info.size, 5);
+    small_size = 32;
+    while (small_size < size && data[small_size] != 'x') small_size++;
+    assert_int_equal(tl_save_pack_verify(data, small_size, NULL).code, TL_SAVE_OK); /* no tail */
+    data[size - 1] ^= 1;                     /* damage in the tail: harmless */
+    data[size - 30] ^= 1;
+    spill(f, "s/gen0", data, size);
+    free(data);
+    reopen(f);
+    f->warnings = 0;
+    assert_reads(f->store, "s", "a", "three");
+    assert_int_equal(f->warnings, 0);
+    assert_int_equal(tl_save_stat(f->store, "s", &info).code, TL_SAVE_OK);
+    assert_int_equal(info.generation, 3);
 }
 
 static void test_save_pack_verify_checks_a_copy(void **state) {
@@ -443,14 +523,15 @@ static void test_save_pack_verify_checks_a_copy(void **state) {
     size_t size;
     tl_save_info info;
     assert_int_equal(commit2(f->store, "s", "abc", "de", 77).code, TL_SAVE_OK);
-    unsigned char *data = slurp(f, "s/current", &size);
+    unsigned char *data = slurp(f, "s/gen0", &size);
     assert_int_equal(tl_save_pack_verify(data, size, &info).code, TL_SAVE_OK);
     assert_int_equal(info.generation, 1);
     assert_int_equal(info.size, 5);
     assert_int_equal(info.timestamp, 77);
     assert_int_equal(info.file_count, 2);
     /* The manifest is readable text, sorted by file id. */
-    assert_non_null(strstr((char *)data + 5, "tlsave 1\ngeneration 1\ntimestamp 77\nfiles 2\nfile 0 3 "));
+    assert_memory_equal(data, "TLSAVE02", 8);
+    assert_non_null(strstr((char *)data + 32, "tlsave 1\ngeneration 1\ntimestamp 77\nfiles 2\nfile 0 3 "));
     for (size_t i = 0; i < size; i++) {
         data[i] ^= 0x01;
         assert_int_equal(tl_save_pack_verify(data, size, NULL).code, TL_SAVE_CORRUPT);
@@ -477,6 +558,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_save_empty_generation_falls_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_no_intact_generation_is_corrupt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_open_cleans_interrupted_work, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_open_migrates_version_1, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_shrinking_slot_ignores_its_tail, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_pack_verify_checks_a_copy, setup, teardown),
     };
     return cmocka_run_group_tests_name("save", tests, NULL, NULL);

@@ -1,8 +1,12 @@
 /* Crash consistency of save.h by fault injection (tests/save/memfs.h): a transaction of several
    files, and a delete, interrupted after their k-th backend operation for every k, once as if the
    process died there (what was written stays) and once as a power cut (what was not synced is
-   lost). After reopening, every save reads exactly its old or exactly its new generation, and a
-   commit that returned TL_SAVE_OK is the new one even after the power cut. */
+   lost, including the unsynced overwrites of a slot file, and once more as power cuts that tear
+   those overwrites: some sectors written, the others not). After reopening, every save reads
+   exactly its old or exactly its new generation, and a commit that returned TL_SAVE_OK is the new
+   one even after the power cut. Also: the syncs a commit costs, slots that shrink, both slots
+   damaged, the generation counter wrapping, and the migration of the version 1 layout
+   (`current`, `previous`) interrupted at every operation. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -66,6 +70,14 @@ static bool reads_as(tl_save_store *store, const char *save, const generation *g
     return info.file_count == (uint32_t)count;
 }
 
+/* The same, and the generation is the one committed with timestamp ts (not a decoy of the same
+   bytes). */
+static bool reads_at(tl_save_store *store, const char *save, const generation *g, int64_t ts) {
+    tl_save_info info;
+    return reads_as(store, save, g) && tl_save_stat(store, save, &info).code == TL_SAVE_OK &&
+           info.timestamp == ts;
+}
+
 static bool is_gone(tl_save_store *store, const char *save) {
     tl_save_info info;
     char buf[8];
@@ -92,89 +104,120 @@ static void setup(memfs *fs, bool with_slot) {
     tl_save_store_close(store);
 }
 
-/* No leftovers: the save's folder holds `current` and maybe `previous` (a commit stopped between
-   its two renames has its previous generation made current again). */
+/* No leftovers: the save's folder holds its two slot files and nothing else. */
 static void assert_clean(const memfs *fs) {
     char names[16][96];
-    bool current = false;
+    bool gen0 = false;
     size_t n = memfs_names(fs, "/saves/slot", names, 16);
     for (size_t i = 0; i < n && i < 16; i++) {
-        assert_true(strcmp(names[i], "current") == 0 || strcmp(names[i], "previous") == 0);
-        current = current || strcmp(names[i], "current") == 0;
+        assert_true(strcmp(names[i], "gen0") == 0 || strcmp(names[i], "gen1") == 0);
+        gen0 = gen0 || strcmp(names[i], "gen0") == 0;
     }
-    assert_true(n == 0 || current);
+    assert_true(n == 0 || gen0);
     n = memfs_names(fs, "/saves", names, 16);
     for (size_t i = 0; i < n && i < 16; i++) assert_true(names[i][0] != '.');
 }
 
-typedef enum action { COMMIT_NEW, COMMIT_FIRST, DELETE } action;
+typedef enum action { COMMIT_NEW, COMMIT_FIRST, DELETE, COMMIT_SHRINK } action;
 
-/* Runs the action with the process "dying" after operation k; returns whether it finished first. */
-static bool run_interrupted(action what, long k, bool power_cut, long *ops_used) {
+/* How the interruption ends: the process dies (what was written stays), a power cut (what was
+   not synced is lost), or a power cut that tears the unsynced writes with pattern cut - TORN. */
+enum { DIES = -2, POWER_CUT = -1, TORN = 0 };
+
+static const generation big_gen = {
+    { "a", "b", "c", NULL },
+    { "a big file that makes the slot long, long, long, long, long, long, long",
+      "another one, as long, as long, as long, as long, as long, as long, as long",
+      "and a third, so that a small generation leaves a tail of stale bytes", NULL } };
+
+/* Runs the action with the process "dying" after operation k; returns whether it finished first.
+   COMMIT_SHRINK commits new_gen over a slot that held the longer big_gen. */
+static bool run_interrupted(action what, long k, int cut, long *ops_used) {
     memfs fs;
     setup(&fs, what != COMMIT_FIRST);
     tl_save_store *store = open_store(&fs);
     assert_non_null(store);
+    if (what == COMMIT_SHRINK) { /* slot: big_gen in the older slot, old_gen the newest */
+        assert_int_equal(commit(store, "slot", &big_gen, 3).code, TL_SAVE_OK);
+        assert_int_equal(commit(store, "slot", &old_gen, 4).code, TL_SAVE_OK);
+    }
     fs.ops = 0;
     fs.fail_after = k;
     tl_save_result r = what == DELETE ? tl_save_delete(store, "slot") : commit(store, "slot", &new_gen, 9);
     long used = fs.ops;
     tl_save_store_close(store);
-    if (power_cut) memfs_power_cut(&fs);
+    if (cut == POWER_CUT) memfs_power_cut(&fs);
+    else if (cut >= TORN) memfs_power_cut_torn(&fs, cut - TORN);
     fs.fail_after = -1;
 
     store = open_store(&fs);
     assert_non_null(store);
-    bool old_state = what == COMMIT_FIRST ? is_gone(store, "slot") : reads_as(store, "slot", &old_gen);
-    bool new_state = what == DELETE ? is_gone(store, "slot") : reads_as(store, "slot", &new_gen);
+    bool old_state = what == COMMIT_FIRST ? is_gone(store, "slot")
+                                          : reads_at(store, "slot", &old_gen, what == COMMIT_SHRINK ? 4 : 2);
+    bool new_state = what == DELETE ? is_gone(store, "slot") : reads_at(store, "slot", &new_gen, 9);
     if (!(old_state || new_state))
-        fail_msg("k=%ld power_cut=%d action=%d: neither the old nor the new state", k, power_cut, what);
+        fail_msg("k=%ld cut=%d action=%d: neither the old nor the new state", k, cut, what);
     if (r.code == TL_SAVE_OK && !new_state)
-        fail_msg("k=%ld power_cut=%d action=%d: reported done, but the old state is back", k, power_cut, what);
+        fail_msg("k=%ld cut=%d action=%d: reported done, but the old state is back", k, cut, what);
     assert_true(reads_as(store, "other", &other_gen));
     assert_clean(&fs);
     /* The store goes on: a later commit publishes and reads back. */
     assert_int_equal(commit(store, "slot", &old_gen, 10).code, TL_SAVE_OK);
-    assert_true(reads_as(store, "slot", &old_gen));
+    assert_true(reads_at(store, "slot", &old_gen, 10));
     tl_save_store_close(store);
     memfs_free(&fs);
     *ops_used = used;
     return r.code == TL_SAVE_OK;
 }
 
-static void every_k(action what, bool power_cut) {
+static void every_k(action what, int cut) {
     long used = 0, k;
     for (k = 0; k < 1000; k++)
-        if (run_interrupted(what, k, power_cut, &used) && used <= k) break;
+        if (run_interrupted(what, k, cut, &used) && used <= k) break;
     assert_true(k < 1000);
     /* Several operations each: the loop reached every point of the action. */
-    assert_true(k >= (what == DELETE ? 4 : 8));
-    print_message("action %d, power cut %d: %ld interruption points\n", what, power_cut, k);
+    assert_true(k >= (what == DELETE ? 4 : what == COMMIT_FIRST ? 8 : 3));
+    print_message("action %d, cut %d: %ld interruption points\n", what, cut, k);
+}
+
+static void every_k_torn(action what) {
+    for (int pattern = 0; pattern < TORN_PATTERNS; pattern++) every_k(what, TORN + pattern);
 }
 
 static void test_save_crash_commit_stopped_at_every_operation(void **state) {
     (void)state;
-    every_k(COMMIT_NEW, false);
+    every_k(COMMIT_NEW, DIES);
 }
 static void test_save_crash_commit_power_cut_at_every_operation(void **state) {
     (void)state;
-    every_k(COMMIT_NEW, true);
+    every_k(COMMIT_NEW, POWER_CUT);
+}
+static void test_save_crash_commit_torn_at_every_operation(void **state) {
+    (void)state;
+    every_k_torn(COMMIT_NEW);
+}
+static void test_save_crash_shrinking_commit_at_every_operation(void **state) {
+    (void)state;
+    every_k(COMMIT_SHRINK, DIES);
+    every_k(COMMIT_SHRINK, POWER_CUT);
+    every_k_torn(COMMIT_SHRINK);
 }
 static void test_save_crash_first_commit_stopped_at_every_operation(void **state) {
     (void)state;
-    every_k(COMMIT_FIRST, false);
+    every_k(COMMIT_FIRST, DIES);
 }
 static void test_save_crash_first_commit_power_cut_at_every_operation(void **state) {
     (void)state;
-    every_k(COMMIT_FIRST, true);
+    every_k(COMMIT_FIRST, POWER_CUT);
+    every_k_torn(COMMIT_FIRST);
 }
 static void test_save_crash_delete_stopped_at_every_operation(void **state) {
     (void)state;
-    every_k(DELETE, false);
+    every_k(DELETE, DIES);
 }
 static void test_save_crash_delete_power_cut_at_every_operation(void **state) {
     (void)state;
-    every_k(DELETE, true);
+    every_k(DELETE, POWER_CUT);
 }
 
 /* A commit that returned OK survives a power cut right after it (the folder sync after the rename). */
@@ -187,7 +230,7 @@ static void test_save_crash_committed_survives_power_cut(void **state) {
     memfs_power_cut(&fs);
     tl_save_store_close(store);
     store = open_store(&fs);
-    assert_true(reads_as(store, "slot", &new_gen));
+    assert_true(reads_at(store, "slot", &new_gen, 9));
     tl_save_store_close(store);
     memfs_free(&fs);
 }
@@ -201,12 +244,12 @@ static void test_save_crash_disk_full_keeps_old_generation(void **state) {
     tl_save_store *store = open_store(&fs);
     fs.nospace = true;
     assert_int_equal(tl_save_begin(store, "slot", &txn).code, TL_SAVE_OK);
-    tl_save_result r = tl_save_txn_write(&txn, "a", "bytes", 5);
+    assert_int_equal(tl_save_txn_write(&txn, "a", "bytes", 5).code, TL_SAVE_OK); /* in memory */
+    tl_save_result r = tl_save_txn_commit(&txn);
     assert_int_equal(r.code, TL_SAVE_NO_SPACE);
     assert_int_equal(r.native_error, 28 /* ENOSPC on Linux */);
     assert_string_equal(r.message, "no space left on the device");
-    assert_int_equal(tl_save_txn_write(&txn, "b", "x", 1).code, TL_SAVE_ABORTED);
-    assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_ABORTED);
+    assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_STALE);
     fs.nospace = false;
     assert_true(reads_as(store, "slot", &old_gen));
     tl_save_store_close(store);
@@ -217,16 +260,237 @@ static void test_save_crash_disk_full_keeps_old_generation(void **state) {
     memfs_free(&fs);
 }
 
+/* Syncs per commit: a first commit 3 (the slot, the folder, the root); then 1 each; the first
+   commit to a save after the store opens syncs the folder once more (2). */
+static void test_save_crash_one_sync_per_commit(void **state) {
+    memfs fs;
+    (void)state;
+    setup(&fs, false);
+    tl_save_store *store = open_store(&fs);
+    fs.syncs = 0;
+    assert_int_equal(commit(store, "slot", &old_gen, 1).code, TL_SAVE_OK);
+    assert_int_equal(fs.syncs, 3);
+    for (int i = 0; i < 4; i++) {
+        fs.syncs = 0;
+        assert_int_equal(commit(store, "slot", i % 2 ? &old_gen : &new_gen, 2 + i).code, TL_SAVE_OK);
+        assert_int_equal(fs.syncs, 1);
+    }
+    tl_save_store_close(store);
+    store = open_store(&fs);
+    fs.syncs = 0;
+    assert_int_equal(commit(store, "slot", &new_gen, 9).code, TL_SAVE_OK);
+    assert_int_equal(fs.syncs, 2);
+    fs.syncs = 0;
+    assert_int_equal(commit(store, "slot", &old_gen, 10).code, TL_SAVE_OK);
+    assert_int_equal(fs.syncs, 1);
+    tl_save_store_close(store);
+    memfs_free(&fs);
+}
+
+/* A steady-state commit (its one sync) that returned OK survives a power cut, plain or torn. */
+static void test_save_crash_steady_commit_survives_power_cut(void **state) {
+    (void)state;
+    for (int cut = POWER_CUT; cut < TORN + TORN_PATTERNS; cut++) {
+        memfs fs;
+        setup(&fs, true);
+        tl_save_store *store = open_store(&fs);
+        assert_int_equal(commit(store, "slot", &big_gen, 8).code, TL_SAVE_OK);
+        assert_int_equal(commit(store, "slot", &new_gen, 9).code, TL_SAVE_OK);
+        tl_save_store_close(store);
+        if (cut == POWER_CUT) memfs_power_cut(&fs);
+        else memfs_power_cut_torn(&fs, cut - TORN);
+        store = open_store(&fs);
+        if (!reads_at(store, "slot", &new_gen, 9)) fail_msg("cut %d: the committed generation is lost", cut);
+        tl_save_store_close(store);
+        memfs_free(&fs);
+    }
+}
+
+/* A slot file in the documented format (save.h's format note), built here independently. */
+static size_t build_slot(unsigned char *out, uint64_t g, const generation *gen) {
+    char manifest[512];
+    size_t data = 0, n;
+    int count = 0;
+    for (; gen->ids[count]; count++) {
+        memcpy(out + 32 + data, gen->bytes[count], strlen(gen->bytes[count]));
+        data += strlen(gen->bytes[count]);
+    }
+    n = (size_t)snprintf(manifest, sizeof manifest, "tlsave 1\ngeneration %llu\ntimestamp 0\nfiles %d\n",
+                         (unsigned long long)g, count);
+    for (int i = 0, at = 0; i < count; at += (int)strlen(gen->bytes[i]), i++)
+        n += (size_t)snprintf(manifest + n, sizeof manifest - n, "file %d %zu %016llx %s\n", at,
+                              strlen(gen->bytes[i]),
+                              (unsigned long long)tl_hash64(gen->bytes[i], strlen(gen->bytes[i]), 0), gen->ids[i]);
+    n += (size_t)snprintf(manifest + n, sizeof manifest - n, "end %016llx\n", (unsigned long long)tl_hash64(manifest, n, 0));
+    memcpy(out + 32 + data, manifest, n);
+    unsigned char *t = out + 32 + data + n;
+    for (int i = 0; i < 8; i++) {
+        t[i] = (unsigned char)((uint64_t)data >> (8 * i));
+        t[8 + i] = (unsigned char)((uint64_t)n >> (8 * i));
+    }
+    memcpy(t + 16, "TLSAVE01", 8);
+    uint64_t body = data + n + 24;
+    memcpy(out, "TLSAVE02", 8);
+    for (int i = 0; i < 8; i++) {
+        out[8 + i] = (unsigned char)(g >> (8 * i));
+        out[16 + i] = (unsigned char)(body >> (8 * i));
+    }
+    unsigned char check_input[24 + 512];
+    memcpy(check_input, out, 24);
+    memcpy(check_input + 24, manifest, n);
+    uint64_t check = tl_hash64(check_input, 24 + n, 0);
+    for (int i = 0; i < 8; i++) out[24 + i] = (unsigned char)(check >> (8 * i));
+    return 32 + (size_t)body;
+}
+
+/* Numbers compare modulo 2^64: after UINT64_MAX comes 1, which is newer. */
+static void test_save_crash_generation_counter_wraps(void **state) {
+    static const generation older = { { "a", NULL }, { "older", NULL } };
+    static const generation newest = { { "a", NULL }, { "newest", NULL } };
+    static const generation after = { { "a", NULL }, { "after the wrap", NULL } };
+    unsigned char buf[1024];
+    memfs fs;
+    tl_save_info info;
+    (void)state;
+    setup(&fs, false);
+    tl_save_io io = memfs_io(&fs);
+    int native = 0;
+    assert_int_equal(io.mkdir(&fs, "/saves/slot", &native), TL_SAVE_IO_OK);
+    assert_true(memfs_put(&fs, "/saves/slot/gen0", buf, build_slot(buf, UINT64_MAX - 1, &older)));
+    assert_true(memfs_put(&fs, "/saves/slot/gen1", buf, build_slot(buf, UINT64_MAX, &newest)));
+    assert_int_equal(tl_save_pack_verify(buf, build_slot(buf, UINT64_MAX, &newest), &info).code, TL_SAVE_OK);
+    tl_save_store *store = open_store(&fs);
+    assert_true(reads_as(store, "slot", &newest));
+    assert_int_equal(tl_save_stat(store, "slot", &info).code, TL_SAVE_OK);
+    assert_true(info.generation == UINT64_MAX);
+    assert_int_equal(commit(store, "slot", &after, 1).code, TL_SAVE_OK);
+    tl_save_store_close(store);
+    store = open_store(&fs);
+    assert_true(reads_as(store, "slot", &after));
+    assert_int_equal(tl_save_stat(store, "slot", &info).code, TL_SAVE_OK);
+    assert_int_equal(info.generation, 1); /* 0 is skipped */
+    assert_false(info.from_previous);
+    assert_int_equal(commit(store, "slot", &older, 2).code, TL_SAVE_OK);
+    tl_save_store_close(store);
+    store = open_store(&fs);
+    assert_true(reads_as(store, "slot", &older));
+    assert_int_equal(tl_save_stat(store, "slot", &info).code, TL_SAVE_OK);
+    assert_int_equal(info.generation, 2);
+    tl_save_store_close(store);
+    memfs_free(&fs);
+}
+
+/* Both slots damaged: TL_SAVE_CORRUPT, nothing listed, and a commit starts the save again. */
+static void test_save_crash_both_slots_damaged(void **state) {
+    memfs fs;
+    size_t size, n;
+    char buf[16];
+    (void)state;
+    setup(&fs, true);
+    for (int k = 0; k < 2; k++) {
+        const char *path = k ? "/saves/slot/gen1" : "/saves/slot/gen0";
+        unsigned char copy[1024];
+        const unsigned char *bytes = memfs_get(&fs, path, &size);
+        assert_non_null(bytes);
+        memcpy(copy, bytes, size);
+        copy[32 + 1] ^= 1; /* a byte of the first file */
+        assert_true(memfs_put(&fs, path, copy, size));
+    }
+    tl_save_store *store = open_store(&fs);
+    assert_int_equal(tl_save_read(store, "slot", "a", buf, sizeof buf, &n).code, TL_SAVE_CORRUPT);
+    size_t count = 9;
+    tl_save_info infos[4];
+    assert_int_equal(tl_save_list(store, infos, 4, &count).code, TL_SAVE_OK);
+    assert_int_equal(count, 1); /* "other" only */
+    assert_int_equal(commit(store, "slot", &new_gen, 9).code, TL_SAVE_OK);
+    tl_save_store_close(store);
+    memfs_power_cut(&fs);
+    store = open_store(&fs);
+    assert_true(reads_at(store, "slot", &new_gen, 9));
+    assert_int_equal(tl_save_stat(store, "slot", &infos[0]).code, TL_SAVE_OK);
+    assert_int_equal(infos[0].generation, 3);
+    tl_save_store_close(store);
+    memfs_free(&fs);
+}
+
+/* A store of the version 1 layout: slot has `current` (old_gen, generation 2), `previous`
+   (new_gen, 1) and an interrupted `next`; other is a save of the new layout. */
+static void setup_legacy(memfs *fs) {
+    unsigned char buf[1024];
+    size_t n;
+    int native = 0;
+    setup(fs, false);
+    tl_save_io io = memfs_io(fs);
+    assert_int_equal(io.mkdir(fs, "/saves/slot", &native), TL_SAVE_IO_OK);
+    memfs_sync_all(fs);
+    n = build_slot(buf, 2, &old_gen); /* version 1 is a slot's body */
+    assert_true(memfs_put(fs, "/saves/slot/current", buf + 32, n - 32));
+    n = build_slot(buf, 1, &new_gen);
+    assert_true(memfs_put(fs, "/saves/slot/previous", buf + 32, n - 32));
+    assert_true(memfs_put(fs, "/saves/slot/next", "partial", 7));
+}
+
+/* Migration, interrupted at every operation of the open that does it, dying or losing power:
+   the reopened store reads the old current generation, with its old previous behind it. */
+static void test_save_crash_migration_at_every_operation(void **state) {
+    (void)state;
+    for (int cut = DIES; cut <= POWER_CUT; cut++) {
+        long k;
+        for (k = 0; k < 1000; k++) {
+            memfs fs;
+            setup_legacy(&fs);
+            fs.ops = 0;
+            fs.fail_after = k;
+            tl_save_store *store = open_store(&fs);
+            long used = fs.ops;
+            bool opened = store != NULL;
+            if (store) tl_save_store_close(store);
+            if (cut == POWER_CUT) memfs_power_cut(&fs);
+            fs.fail_after = -1;
+            store = open_store(&fs);
+            assert_non_null(store);
+            if (!reads_as(store, "slot", &old_gen)) fail_msg("k=%ld cut=%d: not the current generation", k, cut);
+            assert_true(reads_as(store, "other", &other_gen));
+            assert_clean(&fs);
+            tl_save_info info;
+            assert_int_equal(tl_save_stat(store, "slot", &info).code, TL_SAVE_OK);
+            assert_int_equal(info.generation, 2);
+            tl_save_store_close(store);
+            /* The previous generation came along: damage the current one, read the previous. */
+            size_t size;
+            unsigned char copy[1024];
+            const unsigned char *bytes = memfs_get(&fs, "/saves/slot/gen0", &size);
+            memcpy(copy, bytes, size);
+            copy[40] ^= 1;
+            memfs_put(&fs, "/saves/slot/gen0", copy, size);
+            store = open_store(&fs);
+            assert_true(reads_at(store, "slot", &new_gen, 0));
+            tl_save_store_close(store);
+            memfs_free(&fs);
+            if (opened && used <= k) break;
+        }
+        assert_true(k > 8 && k < 1000);
+        print_message("migration, cut %d: %ld interruption points\n", cut, k);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_save_crash_commit_stopped_at_every_operation),
         cmocka_unit_test(test_save_crash_commit_power_cut_at_every_operation),
+        cmocka_unit_test(test_save_crash_commit_torn_at_every_operation),
+        cmocka_unit_test(test_save_crash_shrinking_commit_at_every_operation),
         cmocka_unit_test(test_save_crash_first_commit_stopped_at_every_operation),
         cmocka_unit_test(test_save_crash_first_commit_power_cut_at_every_operation),
         cmocka_unit_test(test_save_crash_delete_stopped_at_every_operation),
         cmocka_unit_test(test_save_crash_delete_power_cut_at_every_operation),
         cmocka_unit_test(test_save_crash_committed_survives_power_cut),
         cmocka_unit_test(test_save_crash_disk_full_keeps_old_generation),
+        cmocka_unit_test(test_save_crash_one_sync_per_commit),
+        cmocka_unit_test(test_save_crash_steady_commit_survives_power_cut),
+        cmocka_unit_test(test_save_crash_generation_counter_wraps),
+        cmocka_unit_test(test_save_crash_both_slots_damaged),
+        cmocka_unit_test(test_save_crash_migration_at_every_operation),
     };
     return cmocka_run_group_tests_name("save-crash", tests, NULL, NULL);
 }

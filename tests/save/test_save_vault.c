@@ -82,7 +82,7 @@ static void test_save_vault_damage_is_caught(void **state) {
     assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_OK);
     tl_save_store_close(store);
 
-    int node = memfs_lookup(&fs, "/saves/slot/current");
+    int node = memfs_lookup(&fs, "/saves/slot/gen0");
     assert_true(node >= 0);
     unsigned char *bytes = fs.nodes[node].data;
     /* the first record's payload: header 16 bytes, record header 12: flip a bit of the value */
@@ -92,7 +92,7 @@ static void test_save_vault_damage_is_caught(void **state) {
     unsigned char *copy = malloc(fs.nodes[node].size);
     memcpy(copy, bytes, fs.nodes[node].size);
     copy[at + 16 + 12] ^= 0x01;
-    assert_true(memfs_put(&fs, "/saves/slot/current", copy, fs.nodes[node].size));
+    assert_true(memfs_put(&fs, "/saves/slot/gen0", copy, fs.nodes[node].size));
     free(copy);
 
     store = open_store(&fs);

@@ -154,24 +154,33 @@ static long strace_syncs(const char *self, int kind, size_t size, int commits, c
 
 /* --- the benchmark ------------------------------------------------------------------------------ */
 
-static double median_commit(int kind, const char *dir, size_t size, int runs, long *syncs_per_commit) {
-    engine e;
-    double t[64];
+/* Median commit time of each engine at one size. The engines take turns, one commit each per
+   round, so that a machine whose load changes during the run slows them alike. */
+static void median_commits(const char *dir, size_t size, int runs, double median[ENGINES],
+                           long *our_syncs_per_commit) {
+    engine e[ENGINES];
+    static double t[ENGINES][128];
     unsigned char *p = payload(size, 7);
-    engine_open(&e, kind, dir);
-    engine_commit(&e, p, size); /* warm-up: the table, the save's folder */
-    long before = our_syncs;
-    for (int i = 0; i < runs; i++) {
-        p[i % size] ^= 1;
-        double start = now();
-        engine_commit(&e, p, size);
-        t[i] = now() - start;
+    long before = 0;
+    for (int k = 0; k < ENGINES; k++) {
+        engine_open(&e[k], k, dir);
+        engine_commit(&e[k], p, size); /* warm-up: the table, the save's folder */
     }
-    *syncs_per_commit = kind == ENGINE_SAVE ? (our_syncs - before) / runs : -1;
-    engine_close(&e);
+    for (int i = 0; i < runs; i++)
+        for (int k = 0; k < ENGINES; k++) {
+            p[i % size] ^= 1;
+            if (k == ENGINE_SAVE) before = our_syncs;
+            double start = now();
+            engine_commit(&e[k], p, size);
+            t[k][i] = now() - start;
+            if (k == ENGINE_SAVE && i == runs - 1) *our_syncs_per_commit = our_syncs - before;
+        }
+    for (int k = 0; k < ENGINES; k++) {
+        engine_close(&e[k]);
+        qsort(t[k], (size_t)runs, sizeof t[k][0], cmp);
+        median[k] = t[k][runs / 2];
+    }
     free(p);
-    qsort(t, (size_t)runs, sizeof t[0], cmp);
-    return t[runs / 2];
 }
 
 int main(int argc, char **argv) {
@@ -182,25 +191,24 @@ int main(int argc, char **argv) {
     else snprintf(dir, sizeof dir, "/tmp/bench-save-XXXXXX");
     if (!mkdtemp(dir)) die("mkdtemp");
     static const size_t sizes[2] = { 64u << 10, 4u << 20 };
-    static const int runs[2] = { 31, 11 };
-    printf("commit of one save with full durability, median of %d (64 KiB) and %d (4 MiB) commits, in %s\n",
-           runs[0], runs[1], dir);
+    static const int runs[2] = { 61, 21 };
+    printf("commit of one save with full durability, median of %d (64 KiB) and %d (4 MiB) commits, "
+           "engines taking turns, in %s\n", runs[0], runs[1], dir);
     printf("%-10s %-16s %12s %10s %14s %16s\n", "size", "engine", "median ms", "vs save.h",
            "syncs (ours)", "syncs (strace)");
     for (int s = 0; s < 2; s++) {
-        double base = 0;
+        double median[ENGINES];
+        long counted = -1;
+        median_commits(dir, sizes[s], runs[s], median, &counted);
         for (int k = 0; k < ENGINES; k++) {
-            long counted = -1;
-            double t = median_commit(k, dir, sizes[s], runs[s], &counted);
             long a = strace_syncs(argv[0], k, sizes[s], 0, dir), b = strace_syncs(argv[0], k, sizes[s], 10, dir);
             char traced[32], ours[32];
             if (a < 0 || b < 0) snprintf(traced, sizeof traced, "no strace");
             else snprintf(traced, sizeof traced, "%.1f", (double)(b - a) / 10.0);
-            if (counted < 0) snprintf(ours, sizeof ours, "-");
+            if (k != ENGINE_SAVE) snprintf(ours, sizeof ours, "-");
             else snprintf(ours, sizeof ours, "%ld", counted);
-            if (k == ENGINE_SAVE) base = t;
             printf("%-10s %-16s %12.3f %9.2fx %14s %16s\n", s ? "4 MiB" : "64 KiB", engine_names[k],
-                   t * 1e3, t / base, ours, traced);
+                   median[k] * 1e3, median[k] / median[ENGINE_SAVE], ours, traced);
         }
     }
     char cmd[600];
