@@ -233,7 +233,7 @@ static void test_events_native_namesake_warned(void **state)
     assert_int_equal(fx_generate(f), 0);
     const char *taken =
         "injectors/Iris.Events.User.txt:2:3: warning: event 'OnSceneLoaded' has the name of a native event"
-        " (threadlink:natives/Iris.Events.Native.txt:24:1), which C therefore names Iris_Events_Native_OnSceneLoaded:"
+        " (threadlink:natives/Iris.Events.Native.txt:25:1), which C therefore names Iris_Events_Native_OnSceneLoaded:"
         " code written for the native (nexus.h's TL_NEXUS_EVENTS_INIT) gets this event instead; rename this one\n";
     assert_non_null(strstr(f->diags.data, taken));
     f->diags.len = 0;
@@ -250,7 +250,7 @@ static void test_events_native_namesake_warned(void **state)
     assert_int_equal(fx_generate(f), 0);
     assert_non_null(strstr(f->diags.data,
         "injectors/Iris.Events.User.txt:1:1: warning: event 'onscenePresented' has the name of a native event"
-        " (threadlink:natives/Iris.Events.Native.txt:26:1), so C names it Iris_Events_User_onscenePresented; rename it\n"));
+        " (threadlink:natives/Iris.Events.Native.txt:27:1), so C names it Iris_Events_User_onscenePresented; rename it\n"));
     /* A renamed event draws nothing. */
     fx_write("injectors/Iris.Events.User.txt", "OnMapPresented(int)\n");
     f->diags.len = 0;

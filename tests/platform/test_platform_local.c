@@ -48,6 +48,9 @@ FAULTY_OP(remove, (void *user, const char *path, int *native), (f->posix.user, p
 FAULTY_OP(rmdir, (void *user, const char *path, int *native), (f->posix.user, path, native))
 FAULTY_OP(list, (void *user, const char *path, tl_save_io_entry_fn each, void *ctx, int *native),
           (f->posix.user, path, each, ctx, native))
+FAULTY_OP(open_update, (void *user, const char *path, void **file, int *native), (f->posix.user, path, file, native))
+FAULTY_OP(write_at, (void *user, void *file, uint64_t offset, const void *data, size_t size, int *native),
+          (f->posix.user, file, offset, data, size, native))
 /* A dead process closes nothing, but its files are closed all the same: close always happens. */
 static tl_save_io_status faulty_close(void *user, void *file, int *native) {
     faulty *f = (faulty *)user;
@@ -59,7 +62,7 @@ static tl_save_io faulty_io(faulty *f) {
     f->posix = tl_save_io_posix();
     f->count = 0;
     f->fail_at = -1;
-    io = f->posix; /* an operation save.h adds later stays POSIX's, unwrapped */
+    io = f->posix; /* an operation save.h adds later stays POSIX's, unwrapped (and uncounted) */
     io.user = f;
     io.open_write = faulty_open_write;
     io.write = faulty_write;
@@ -73,6 +76,8 @@ static tl_save_io faulty_io(faulty *f) {
     io.remove = faulty_remove;
     io.rmdir = faulty_rmdir;
     io.list = faulty_list;
+    io.open_update = faulty_open_update;
+    io.write_at = faulty_write_at;
     return io;
 }
 
