@@ -16,7 +16,7 @@ cc=${3:-cc}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 flags="-std=c11 -Wall -Wextra -Wpedantic -Werror -DTL_MEM_DEBUG -I$runtime"
-modules="scribe iris initium vault content_format content mem save nexus"
+modules="scribe iris initium vault content_format content mem save nexus patch"
 failed=0
 count=0
 
