@@ -414,10 +414,10 @@ static tl_patch_result tl__patch_check_new(const tl_cf_index *x) {
     for (i = 0; i < x->archive_count; i++) {
         const tl_cf_index_archive *a = &x->archives[i];
         if (!tl__patch_archive_name_ok(a->name))
-            return tl__patch_say(TL_PATCH_BAD_INDEX, "archives.json: archive name '", a->name,
+            return tl__patch_say(TL_PATCH_BAD_INDEX, "new archives.json: archive name '", a->name,
                                  "' is not an archive file name (<name>.tlpk, not starting with '.')");
         if (a->size > UINT64_MAX - total)
-            return tl__patch_say(TL_PATCH_BAD_INDEX, "archives.json: the archive sizes add up past 2^64", NULL, NULL);
+            return tl__patch_say(TL_PATCH_BAD_INDEX, "new archives.json: the archive sizes add up past 2^64", NULL, NULL);
         total += a->size;
     }
     return tl__patch_code(TL_PATCH_OK);
@@ -427,13 +427,13 @@ static tl_patch_result tl__patch_check_new(const tl_cf_index *x) {
 static tl_patch_result tl__patch_check_against(const tl_cf_index *old, const tl__patch_store *s) {
     uint32_t i;
     if (strcmp(old->profile, s->index.profile) != 0)
-        return tl__patch_say(TL_PATCH_OTHER_PROFILE, "archives.json: profile '", s->index.profile,
+        return tl__patch_say(TL_PATCH_OTHER_PROFILE, "new archives.json: profile '", s->index.profile,
                              "' is not the installed folder's profile");
     for (i = 0; i < old->archive_count; i++) {
         const tl_cf_index_archive *was = &old->archives[i];
         const tl_cf_index_archive *now = tl__patch_find(s->sorted, s->index.archive_count, was->name);
         if (now && (now->size != was->size || now->xxh64 != was->xxh64 || now->is_catalog != was->is_catalog))
-            return tl__patch_say(TL_PATCH_NAME_REUSED, "archives.json: archive ", was->name,
+            return tl__patch_say(TL_PATCH_NAME_REUSED, "new archives.json: archive ", was->name,
                                  " is installed with another size or XXH64 (a new build must not reuse an archive name)");
     }
     return tl__patch_code(TL_PATCH_OK);
