@@ -110,6 +110,26 @@ run_patcher 0 inst "$url"
 grep -q 'is up to date' out.txt || fail "second run: $(cat out.txt)"
 [ -z "$(archive_gets)" ] || fail "second run fetched archives"
 
+# The order of the switch, seen from outside (strace, when installed): every new archive is renamed
+# into place before archives.json is, and every old archive is deleted after it.
+if command -v strace >/dev/null 2>&1; then
+    install_v1
+    strace -f -qq -e trace=rename,renameat,renameat2,unlink,unlinkat -o trace.txt "$patcher" inst "$url" > out.txt 2> err.txt ||
+        { cat err.txt >&2; fail "patcher under strace"; }
+    is_final_v2 "under strace"
+    switch_at=$(grep -n 'rename.*"inst/archives.json"' trace.txt | head -n 1 | cut -d: -f1)
+    [ -n "$switch_at" ] || fail "no rename of archives.json in the trace"
+    while read -r name size; do
+        at=$(grep -n "rename.*\"inst/$name\"" trace.txt | head -n 1 | cut -d: -f1)
+        [ -n "$at" ] && [ "$at" -lt "$switch_at" ] || fail "$name was not renamed into place before archives.json"
+    done < changed.list
+    while read -r name size; do
+        at=$(grep -n "unlink.*\"inst/$name\"" trace.txt | head -n 1 | cut -d: -f1)
+        [ -n "$at" ] && [ "$at" -gt "$switch_at" ] || fail "$name was not deleted after the switch"
+    done < gone.list
+    echo "switch order (strace): $(wc -l < changed.list) renames, archives.json, $(wc -l < gone.list) deletes"
+fi
+
 # A first install into an empty folder fetches everything.
 rm -rf inst
 run_patcher 0 inst "$url"
