@@ -468,13 +468,16 @@ static tl_patch_result tl__patch_classify(tl_patch_plan *plan, tl__patch_store *
     return tl__patch_code(TL_PATCH_OK);
 }
 
+#if !defined(_WIN32)
 /* "<profile>." ... ".tlpk": a name pack gives this profile's archives. */
 static bool tl__patch_profile_archive(const char *name, const char *profile) {
     size_t p = strlen(profile);
     return strncmp(name, profile, p) == 0 && name[p] == '.' && tl__patch_archive_name_ok(name);
 }
+#endif
 
-/* Leftover archives of the profile in the folder that the new index does not list. */
+/* Leftover archives of the profile in the folder that the new index does not list (POSIX: on
+   Windows only the installed index's dropped archives are deleted). */
 static bool tl__patch_scan_leftovers(tl__patch_store *s, const char *dir) {
 #if !defined(_WIN32)
     DIR *d = opendir(dir);

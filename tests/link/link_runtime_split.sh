@@ -89,9 +89,11 @@ done
 
 # Issue 27's split; core.c also holds the logger and the live-block list the others use; saves
 # (issue 29) go beside the vaults they store, levels (issue 28) beside the content they load.
+# Patch plans (issue 31) in a file of their own, using the content readers of assets.c.
 { unit core initium.h scribe mem iris initium && unit assets nexus.h content_format content nexus &&
-  unit vaults save.h vault save &&
-  program "core.c | assets.c (with nexus.h) | vault.c (with save.h)" core assets vaults; } || failed=$((failed + 1))
+  unit vaults save.h vault save && unit patches patch.h patch &&
+  program "core.c | assets.c (with nexus.h) | vault.c (with save.h) | patches.c (patch.h)" core assets vaults patches; } ||
+  failed=$((failed + 1))
 
 printf '#define TL_IMPLEMENTATION\n#include <threadlink/threadlink.h>\n' > "$work/umbrella.c"
 # shellcheck disable=SC2086
