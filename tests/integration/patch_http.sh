@@ -2,7 +2,8 @@
 # examples/patcher against a real HTTP server on the loopback address (patch_server.py, started
 # and stopped here): version 1 of a packed tree is installed, version 2 (two assets edited, two
 # added) is published. Checks: only the archives version 1 lacks are downloaded; a connection
-# cut midway is resumed with a range request; a corrupted archive is refused and fetched again;
+# cut midway is resumed with a range request (in the same run, or in the next one when the server
+# went away, version 1 staying loadable meanwhile); a corrupted archive is refused and fetched again;
 # one corrupted on every try fails with version 1 intact and loadable; a process stopped after
 # every step of the switch leaves a loadable version 1 or 2 and the next run finishes version 2
 # with nothing left over. Loadability is checked by `patcher --verify` (content.h, every XXH64).
@@ -149,6 +150,19 @@ archive_gets | grep "^$big_name " > big.gets
 [ "$(sed -n 2p big.gets)" = "$big_name $half $((big_size - half)) 206" ] || fail "resumed GET of $big_name: $(sed -n 2p big.gets)"
 grep -q "resumed at byte $half" err.txt || fail "no resume reported: $(cat err.txt)"
 echo "cut at $half of $big_size bytes: resumed from byte $half"
+
+# The server goes away after cutting the connection: the patcher gives up with version 1 intact
+# and loadable, keeping the part it has; the next run, with the server back, resumes from it.
+serve --cut "$big_name=$half" --exit-after-cut
+install_v1
+run_patcher 1 inst "$url"
+is_version 1 "server gone midway"
+[ "$(wc -c < "inst/.threadlink-patch/$big_name.part")" = "$half" ] || fail "the part of $big_name was not kept"
+serve
+run_patcher 0 inst "$url"
+is_final_v2 "server back"
+[ "$(archive_gets | grep "^$big_name ")" = "$big_name $half $((big_size - half)) 206" ] ||
+    fail "the next run did not resume $big_name: $(archive_gets | grep "^$big_name ")"
 
 # ---- a corrupted archive is refused and fetched again -----------------------------------------
 serve --corrupt "$big_name=1"

@@ -4,9 +4,10 @@ address with byte ranges (`Range: bytes=N-`, answered 206), and injects faults o
   --cut NAME=BYTES      the first GET of NAME sends BYTES bytes of the body, then closes the
                         connection (the headers promised the whole length)
   --corrupt NAME=TIMES  the first TIMES GETs of NAME carry one flipped byte in the middle
+  --exit-after-cut      the server exits once it has cut a connection (the network goes away)
 Writes the port it bound (port 0: any free one) to PORT_FILE and logs every GET as
 `GET NAME START SENT STATUS` to LOG, flushed at once.
-  patch_server.py ROOT PORT_FILE LOG [--cut NAME=BYTES]... [--corrupt NAME=TIMES]..."""
+  patch_server.py ROOT PORT_FILE LOG [--cut NAME=BYTES]... [--corrupt NAME=TIMES]... [--exit-after-cut]"""
 import argparse
 import http.server
 import os
@@ -77,6 +78,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.flush()
         self.close_connection = True
         self.record(name, start, len(sent), status)
+        if cut and self.server.exit_after_cut:
+            os._exit(0)
 
 
 def main():
@@ -86,11 +89,13 @@ def main():
     ap.add_argument("log")
     ap.add_argument("--cut", action="append")
     ap.add_argument("--corrupt", action="append")
+    ap.add_argument("--exit-after-cut", action="store_true")
     args = ap.parse_args()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.root = args.root
     server.cut = parse_faults(args.cut)
     server.corrupt = parse_faults(args.corrupt)
+    server.exit_after_cut = args.exit_after_cut
     server.lock = threading.Lock()
     server.log = open(args.log, "a")
     tmp = args.port_file + ".tmp"
