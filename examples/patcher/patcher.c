@@ -164,7 +164,10 @@ static int fetch_index(patcher *p) {
     memset(&s, 0, sizeof s);
     s.limit = TL_PATCH_MAX_INDEX_BYTES;
     s.buf = (char *)malloc((size_t)s.limit);
-    if (!s.buf || !url_of(p, "archives.json", url)) return free(s.buf), 0;
+    if (!s.buf || !url_of(p, "archives.json", url)) {
+        free(s.buf);
+        return 0;
+    }
     rc = http_get(p, url, &s, 0, error);
     if (rc != CURLE_OK) {
         fprintf(stderr, "patcher: %s: %s\n", url, s.too_long ? "larger than 16 MiB" : error[0] ? error : curl_easy_strerror(rc));
@@ -358,7 +361,10 @@ static int update(patcher *p) {
         printf("patcher: %s is up to date\n", p->dir);
         return 0;
     }
-    if (!prepare_staging(p)) return fprintf(stderr, "patcher: cannot make %s/%s\n", p->dir, PATCHER_STAGING), 1;
+    if (!prepare_staging(p)) {
+        fprintf(stderr, "patcher: cannot make %s: %s\n", p->staging, strerror(errno));
+        return 1;
+    }
     for (i = 0; i < p->plan.archive_count; i++)
         if (p->plan.archives[i].action == TL_PATCH_DOWNLOAD && !stage_archive(p, &p->plan.archives[i])) return 1;
     if (!write_staged_index(p) || !switch_version(p)) {
@@ -388,27 +394,38 @@ static int load_every_asset(tl_content *content, const tl_cf_index *index) {
     return ok;
 }
 
+/* DIR/archives.json parsed, for the names of its assets; false (said) when unreadable. */
+static int read_index(const char *dir, tl_cf_index *index) {
+    char path[PATCHER_PATH_MAX], *text;
+    FILE *f;
+    size_t n = 0;
+    int ok;
+    if (!join(path, dir, "archives.json") || !(f = fopen(path, "rb"))) {
+        fprintf(stderr, "patcher: cannot read %s/archives.json\n", dir);
+        return 0;
+    }
+    text = (char *)malloc((size_t)TL_PATCH_MAX_INDEX_BYTES);
+    if (text) n = fread(text, 1, (size_t)TL_PATCH_MAX_INDEX_BYTES, f);
+    fclose(f);
+    ok = text && tl_cf_index_parse(index, text, n, NULL) == TL_CF_OK;
+    if (!ok) fprintf(stderr, "patcher: %s: not a valid archive index\n", path);
+    free(text);
+    return ok;
+}
+
 static int verify(const char *dir) {
-    char path[PATCHER_PATH_MAX], *big = NULL;
     tl_content_desc desc;
     tl_content *content;
     tl_cf_index index;
-    FILE *f;
-    size_t n;
     int ok;
-    if (!join(path, dir, "archives.json") || !(f = fopen(path, "rb"))) return fprintf(stderr, "patcher: no %s\n", path), 1;
-    big = (char *)malloc((size_t)TL_PATCH_MAX_INDEX_BYTES);
-    n = big ? fread(big, 1, (size_t)TL_PATCH_MAX_INDEX_BYTES, f) : 0;
-    fclose(f);
-    if (!big || tl_cf_index_parse(&index, big, n, NULL) != TL_CF_OK) return free(big), fprintf(stderr, "patcher: bad %s\n", path), 1;
+    if (!read_index(dir, &index)) return 1;
     memset(&desc, 0, sizeof desc);
-    desc.verify_xxh64 = true;
+    desc.verify_xxh64 = true; /* every archive's XXH64 at mount, every entry's at load */
     content = tl_content_create(&desc);
     ok = content && tl_content_dir_valid(tl_content_register_dir(content, dir)) && load_every_asset(content, &index);
     printf("patcher: %s: profile %s, %u archives: %s\n", dir, index.profile, index.archive_count, ok ? "loadable" : "NOT loadable");
     if (content) tl_content_shutdown(content);
     tl_cf_index_free(&index);
-    free(big);
     return ok ? 0 : 1;
 }
 

@@ -12,7 +12,8 @@
 
    An archive is kept only when the installed folder holds a file of that name whose size and
    XXH64 (of the file's bytes) are the ones the new index records: the plan reads and hashes the
-   file; a name alone never decides. Everything else is a download.
+   file; a name alone never decides. Everything else is a download. So a plan reads every
+   installed archive the new index names once (XXH64 runs at memory speed; the disk decides).
 
    INCLUDE
    -------
@@ -442,7 +443,7 @@ static tl_patch_result tl__patch_check_against(const tl_cf_index *old, const tl_
 /* --- deciding ------------------------------------------------------------------------------------ */
 
 /* Every archive of the new index: kept when the installed file verifies, downloaded otherwise. */
-static tl_patch_result tl__patch_classify(tl_patch_plan *plan, tl__patch_store *s, const char *dir) {
+static void tl__patch_classify(tl_patch_plan *plan, tl__patch_store *s, const char *dir) {
     uint32_t i;
     char path[4096];
     for (i = 0; i < s->index.archive_count; i++) {
@@ -465,7 +466,6 @@ static tl_patch_result tl__patch_classify(tl_patch_plan *plan, tl__patch_store *
         }
     }
     plan->total_bytes = plan->keep_bytes + plan->download_bytes;
-    return tl__patch_code(TL_PATCH_OK);
 }
 
 #if !defined(_WIN32)
@@ -552,7 +552,7 @@ tl_patch_result tl_patch_plan_make(tl_patch_plan *plan, const tl_patch_desc *des
     if (!s) return r;
     if (!tl__patch_read_installed(desc->installed_dir, &old, &found)) r = tl__patch_code(TL_PATCH_OUT_OF_MEMORY);
     else if (found) r = tl__patch_check_against(&old, s);
-    if (r.code == TL_PATCH_OK) r = tl__patch_classify(plan, s, desc->installed_dir);
+    if (r.code == TL_PATCH_OK) tl__patch_classify(plan, s, desc->installed_dir);
     if (r.code == TL_PATCH_OK && !tl__patch_collect_deletes(s, &old, desc->installed_dir))
         r = tl__patch_code(TL_PATCH_OUT_OF_MEMORY);
     tl_cf_index_free(&old);

@@ -55,6 +55,19 @@ comm -23 v1.list v2.list > gone.list
 changed_bytes=$(awk '{s += $2} END {print s}' changed.list)
 total_bytes=$(awk '{s += $2} END {print s}' v2.list)
 
+# --verify, the loadability check below, fails on a folder missing an archive or holding a
+# damaged one (same size, one byte changed).
+rm -rf broken; cp -r v2 broken
+rm "broken/$(sed -n 2p v2.list | cut -d' ' -f1)"
+"$patcher" --verify broken > verify.txt 2>&1 && fail "--verify passed a folder missing an archive"
+rm -rf broken; cp -r v2 broken
+victim="broken/$(sed -n 2p v2.list | cut -d' ' -f1)"
+python3 -c 'import sys
+b = bytearray(open(sys.argv[1], "rb").read()); b[-1] ^= 1; open(sys.argv[1], "wb").write(b)' "$victim"
+"$patcher" --verify broken > verify.txt 2>&1 && fail "--verify passed a damaged archive"
+grep -q 'NOT loadable' verify.txt || fail "--verify on a damaged archive said: $(cat verify.txt)"
+rm -rf broken
+
 # ---- the server -------------------------------------------------------------------------------
 serve() { # fault options for patch_server.py
     stop_server
