@@ -69,10 +69,11 @@ grep -q 'NOT loadable' verify.txt || fail "--verify on a damaged archive said: $
 rm -rf broken
 
 # ---- the server -------------------------------------------------------------------------------
+root=v2   # the folder it publishes
 serve() { # fault options for patch_server.py
     stop_server
     rm -f port log
-    python3 "$server_py" v2 port log "$@" &
+    python3 "$server_py" "$root" port log "$@" &
     server_pid=$!
     n=0
     while [ ! -s port ]; do
@@ -195,6 +196,20 @@ is_version 1 "corrupted every time"
 serve
 run_patcher 0 inst "$url"
 is_final_v2 "after a failed update"
+
+# A published archives.json cut short (or not an index at all): refused before anything is
+# written, with the reason; version 1 as it was, no staging folder.
+mkdir bad
+head -c 200 v2/archives.json > bad/archives.json
+root=bad
+serve
+install_v1
+run_patcher 1 inst "$url"
+grep -q "archives.json: new archives.json: not a valid archive index" err.txt || fail "bad index: $(cat err.txt)"
+is_version 1 "bad index"
+[ ! -e inst/.threadlink-patch ] || fail "a refused index left a staging folder"
+root=v2
+serve
 
 # ---- stopped after every step of the switch ----------------------------------------------------
 k=1
