@@ -20,6 +20,7 @@ content_format.h 215 none
 content.h 290 none
 save.h 230 none
 platform.h 495 none
+patch.h 155 none
 fp.h 1320 none
 rng.h 1460 none
 mem.h 6800 allowed
@@ -31,7 +32,7 @@ threadlink.h 9160 allowed"
 # Measured (gcc 12): api 0, cast 7, scribe 121, iris 239, content_format 192, content 262 (6437
 # before), fp 1202, rng 1323, mem and mem_inline 6180 (xxHash inline, which tl_hash32/64 and the
 # tables need), initium 6571 and vault 7495 (their inline code uses mem.h), threadlink 8148; save 207
-# (with save.h, threadlink 8328); nexus 6859 (initium and content; with nexus.h, threadlink 8475);
+# (with save.h, threadlink 8328); patch 139; nexus 6859 (initium and content; with nexus.h, threadlink 8475);
 # platform 450 (iris and save; with platform.h, threadlink 8598).
 failed=0
 for header in "$runtime"/threadlink/*.h; do

@@ -1,0 +1,583 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
+/* threadlink/patch.h -- patch plans: what an updater downloads, keeps and deletes.
+
+   WHAT
+   ----
+   A packed content folder (threadlink-gen pack, schemas/content-formats.md) is an archives.json
+   index and archives named by their content. Given the folder a game has installed and the
+   archives.json of a newer build (bytes from a download: untrusted), a plan says, for every
+   archive the new index lists, whether the installed copy is kept or a download is needed; the
+   bytes to fetch; and which installed files to delete once the new version is in place. No
+   network code: the game (or examples/patcher, with libcurl) downloads, the plan decides.
+
+   An archive is kept only when the installed folder holds a file of that name whose size and
+   XXH64 (of the file's bytes) are the ones the new index records: the plan reads and hashes the
+   file; a name alone never decides. Everything else is a download. So a plan reads every
+   installed archive the new index names once (XXH64 runs at memory speed; the disk decides).
+
+   INCLUDE
+   -------
+       #include <threadlink/patch.h>
+       #define TL_PATCH_IMPL                   // in exactly one C or C++ file, before the include
+       #include <threadlink/patch.h>
+   TL_IMPLEMENTATION turns this switch on with every other module's. The implementation reads
+   archives.json through content_format.h (TL_CONTENT_FORMAT_IMPL, in this file or another) and
+   hashes with XXH64 header-only (xxhash.h). The declarations include only api.h.
+
+   OVERRIDES (define before including; pairs or nothing)
+   ---------
+   TL_MALLOC(size) / TL_FREE(ptr)   allocation (default malloc / free)
+   TL_PATCH_MAX_INDEX_BYTES         largest installed archives.json read (default 16 MiB, as
+                                    content.h's TL_CONTENT_MAX_INDEX_BYTES)
+
+   USE
+   ---
+       tl_patch_desc desc;
+       memset(&desc, 0, sizeof desc);            // zero: defaults (see tl_patch_desc)
+       desc.installed_dir = "content/Main";      // may not exist yet: a first install
+       desc.index = downloaded_json; desc.index_size = downloaded_size;
+       tl_patch_plan plan;
+       tl_patch_result r = tl_patch_plan_make(&plan, &desc);
+       if (r.code != TL_PATCH_OK) { show_error(r.message); return; }   // plan is empty
+       for (uint32_t i = 0; i < plan.archive_count; i++)
+           if (plan.archives[i].action == TL_PATCH_DOWNLOAD) fetch(plan.archives[i].name, ...);
+       ... stage, verify (tl_patch_verify_file), switch (below), then delete plan.deletes ...
+       tl_patch_plan_free(&plan);
+
+   APPLYING A PLAN (what examples/patcher does; a crash at any point leaves a loadable version)
+   ---------------
+   1. Download every TL_PATCH_DOWNLOAD archive into a staging folder inside the installed folder
+      (same file system, so renames are atomic); resume a cut download (HTTP range); check each
+      with tl_patch_verify_file against the plan's size and XXH64 and refuse (delete, retry) one
+      that does not match. Write the new archives.json into the staging folder too.
+   2. Rename each staged archive into the installed folder. The plan guarantees that no name the
+      installed index lists gets other bytes (TL_PATCH_NAME_REUSED), so the installed version
+      stays loadable: its index lists none of the new files.
+   3. Rename the staged archives.json over the installed one: the switch. Before it the folder
+      loads as the old version, after it as the new one.
+   4. Only now delete plan.deletes (the old version's archives), then the staging folder. A
+      crash before this step only leaves files behind: the next plan lists them again.
+
+   RULES
+   -----
+   - The new index is parsed by tl_cf_index_parse (the reader content.h mounts folders with):
+     anything it refuses is TL_PATCH_BAD_INDEX with its reason. An archive name must also end in
+     ".tlpk" and not start with '.' (so a forged index cannot overwrite archives.json, the
+     marker or the staging folder), and the archive sizes must add up below 2^64.
+   - The installed folder's own archives.json is read when present (at most
+     TL_PATCH_MAX_INDEX_BYTES). When it is valid, a new index of another profile is refused
+     (TL_PATCH_OTHER_PROFILE), and so is one that lists an installed name with another size or
+     XXH64 (TL_PATCH_NAME_REUSED: pack never does; replacing that file would break the installed
+     version before the switch). When it is missing or invalid, the plan still keeps every file
+     that verifies (plan.installed_index_found says which case it was).
+   - plan.deletes: the archives the installed index lists that the new one does not, and (on
+     POSIX systems) every other `<Profile>.*.tlpk` file in the folder the new index does not list
+     (leftovers of an update interrupted after its switch). Never a file the new index lists.
+   - A failed plan_make leaves the plan zeroed (plan_free on it is harmless) and reads, writes
+     or deletes nothing on disk but reads of the installed folder. Main thread or any one thread
+     per plan: no global state.
+*/
+/* TL_IMPLEMENTATION implies every module's switch; checked outside the include guard, so that
+   defining it between two includes of this header still counts. */
+#if defined(TL_IMPLEMENTATION) && !defined(TL_PATCH_IMPL)
+#define TL_PATCH_IMPL
+#endif
+#ifndef TL_PATCH_H
+#define TL_PATCH_H
+
+#include "api.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(TL_MALLOC) != defined(TL_FREE)
+#error "threadlink/patch.h: define both TL_MALLOC and TL_FREE, or neither"
+#endif
+
+#ifndef TL_PATCH_MAX_INDEX_BYTES
+#define TL_PATCH_MAX_INDEX_BYTES ((uint64_t)16 << 20)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --- results ------------------------------------------------------------------------------------ */
+
+#define TL_PATCH_CODES(X) \
+    X(OK, "ok") \
+    X(INVALID_ARGUMENT, "invalid argument") \
+    X(BAD_INDEX, "the new archives.json is not a valid archive index") \
+    X(OTHER_PROFILE, "the new archives.json is for another profile than the installed one") \
+    X(NAME_REUSED, "the new archives.json gives an installed archive's name to other bytes") \
+    X(MISSING, "the file is missing or unreadable") \
+    X(WRONG_SIZE, "the file's size is not the recorded one") \
+    X(WRONG_HASH, "the file's XXH64 is not the recorded one") \
+    X(OUT_OF_MEMORY, "out of memory")
+
+typedef enum tl_patch_code {
+#define TL__PATCH_CODE_ENUM(id, message) TL_PATCH_##id,
+    TL_PATCH_CODES(TL__PATCH_CODE_ENUM)
+#undef TL__PATCH_CODE_ENUM
+    TL_PATCH_CODE_END_
+} tl_patch_code;
+
+#define TL_PATCH_MESSAGE_MAX 320
+typedef struct tl_patch_result {
+    tl_patch_code code; /* TL_PATCH_OK (0) on success */
+    /* A sentence naming the problem and the file ("archive Main.t0-....tlpk: ..."); "ok". */
+    char message[TL_PATCH_MESSAGE_MAX];
+} tl_patch_result;
+
+/* --- plans -------------------------------------------------------------------------------------- */
+
+typedef enum tl_patch_action {
+    TL_PATCH_KEEP = 1,    /* the installed file has this name, size and XXH64 */
+    TL_PATCH_DOWNLOAD = 2 /* fetch it, verify it (tl_patch_verify_file), stage it */
+} tl_patch_action;
+
+typedef struct tl_patch_archive {
+    const char *name; /* a plain file name, as the new index lists it */
+    uint64_t size;    /* bytes */
+    uint64_t xxh64;   /* of the file's bytes */
+    bool is_catalog;
+    tl_patch_action action;
+} tl_patch_archive;
+
+typedef struct tl_patch_plan {
+    const char *profile;        /* the new index's profile */
+    uint32_t archive_count;     /* every archive of the new index, in its order */
+    tl_patch_archive *archives;
+    uint32_t download_count, keep_count;
+    uint64_t download_bytes;    /* the sum of the sizes to fetch */
+    uint64_t keep_bytes;
+    uint64_t total_bytes;       /* the new version's archives: download_bytes + keep_bytes */
+    uint32_t delete_count;      /* installed files to delete after the switch (names, sorted) */
+    const char *const *deletes;
+    bool installed_index_found; /* the folder held a valid archives.json of the same profile */
+    void *storage_;             /* freed by tl_patch_plan_free */
+} tl_patch_plan;
+
+/* Zero-initialised: defaults. installed_dir and index are required.
+     installed_dir   the installed content folder (need not exist: then everything downloads)
+     index           the new archives.json bytes (index_size of them; not NUL-terminated) */
+typedef struct tl_patch_desc {
+    const char *installed_dir;
+    const char *index;
+    size_t index_size;
+} tl_patch_desc;
+
+TL_API tl_patch_result tl_patch_plan_make(tl_patch_plan *plan, const tl_patch_desc *desc);
+TL_API void tl_patch_plan_free(tl_patch_plan *plan);
+/* OK when the file at path holds exactly `size` bytes whose XXH64 is `xxh64` (read in 64 KiB
+   pieces; at most size + 1 bytes are read); MISSING, WRONG_SIZE or WRONG_HASH otherwise. */
+TL_API tl_patch_result tl_patch_verify_file(const char *path, uint64_t size, uint64_t xxh64);
+TL_API const char *tl_patch_code_message(tl_patch_code code);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TL_PATCH_H */
+
+/* ================================================================================================
+   Implementation
+   ================================================================================================ */
+#if defined(TL_PATCH_IMPL) && !defined(TL__PATCH_IMPLEMENTED)
+#define TL__PATCH_IMPLEMENTED
+#include "content_format.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#if !defined(_WIN32)
+#include <dirent.h>
+#endif
+#ifndef TL_MALLOC
+#define TL_MALLOC(size) malloc(size)
+#define TL_FREE(ptr) free(ptr)
+#endif
+#ifndef XXH_INLINE_ALL
+#define XXH_INLINE_ALL
+#define TL__PATCH_DEFINED_XXH_INLINE_ALL
+#endif
+#include <xxhash.h>
+#ifdef TL__PATCH_DEFINED_XXH_INLINE_ALL
+#undef XXH_INLINE_ALL
+#undef TL__PATCH_DEFINED_XXH_INLINE_ALL
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+const char *tl_patch_code_message(tl_patch_code code) {
+    switch (code) {
+#define TL__PATCH_CODE_CASE(id, message) case TL_PATCH_##id: return message;
+        TL_PATCH_CODES(TL__PATCH_CODE_CASE)
+#undef TL__PATCH_CODE_CASE
+    case TL_PATCH_CODE_END_:
+    default: break;
+    }
+    return "unknown result";
+}
+
+/* A result whose message is the parts joined, truncated to fit (NULL parts are skipped). */
+static tl_patch_result tl__patch_say(tl_patch_code code, const char *a, const char *b, const char *c) {
+    tl_patch_result r;
+    const char *parts[3];
+    size_t used = 0, i;
+    parts[0] = a;
+    parts[1] = b;
+    parts[2] = c;
+    r.code = code;
+    for (i = 0; i < 3; i++) {
+        size_t n = parts[i] ? strlen(parts[i]) : 0;
+        if (n > sizeof r.message - 1 - used) n = sizeof r.message - 1 - used;
+        if (n) memcpy(r.message + used, parts[i], n);
+        used += n;
+    }
+    r.message[used] = '\0';
+    return r;
+}
+
+static tl_patch_result tl__patch_code(tl_patch_code code) { return tl__patch_say(code, tl_patch_code_message(code), NULL, NULL); }
+
+/* dir '/' name into buf; false when it does not fit. */
+static bool tl__patch_join(char *buf, size_t cap, const char *dir, const char *name) {
+    size_t d = strlen(dir), n = strlen(name);
+    if (d + 1 + n + 1 > cap) return false;
+    memcpy(buf, dir, d);
+    buf[d] = '/';
+    memcpy(buf + d + 1, name, n + 1);
+    return true;
+}
+
+tl_patch_result tl_patch_verify_file(const char *path, uint64_t size, uint64_t xxh64) {
+    unsigned char buf[65536];
+    XXH64_state_t state;
+    uint64_t total = 0;
+    size_t got, want;
+    FILE *f;
+    if (!path) return tl__patch_code(TL_PATCH_INVALID_ARGUMENT);
+    f = fopen(path, "rb");
+    if (!f) return tl__patch_say(TL_PATCH_MISSING, path, ": ", tl_patch_code_message(TL_PATCH_MISSING));
+    XXH64_reset(&state, 0);
+    do {
+        want = sizeof buf;
+        if (size - total < want) want = (size_t)(size - total) + 1; /* one more byte tells "longer" */
+        got = fread(buf, 1, want, f);
+        total += got;
+        if (total > size) break;
+        XXH64_update(&state, buf, got);
+    } while (got == want);
+    got = (size_t)ferror(f);
+    fclose(f);
+    if (got) return tl__patch_say(TL_PATCH_MISSING, path, ": ", "read error");
+    if (total != size) return tl__patch_say(TL_PATCH_WRONG_SIZE, path, ": ", tl_patch_code_message(TL_PATCH_WRONG_SIZE));
+    if (XXH64_digest(&state) != xxh64)
+        return tl__patch_say(TL_PATCH_WRONG_HASH, path, ": ", tl_patch_code_message(TL_PATCH_WRONG_HASH));
+    return tl__patch_code(TL_PATCH_OK);
+}
+
+/* --- the plan's storage ------------------------------------------------------------------------- */
+
+typedef struct tl__patch_store {
+    tl_cf_index index;                  /* the new index: the plan's names point into it */
+    tl_patch_archive *archives;
+    const tl_cf_index_archive **sorted; /* the new index's archives by name, for lookups */
+    char **deletes;
+    uint32_t delete_count, delete_cap;
+} tl__patch_store;
+
+static int tl__patch_compare_archives(const void *a, const void *b) {
+    return strcmp((*(const tl_cf_index_archive *const *)a)->name, (*(const tl_cf_index_archive *const *)b)->name);
+}
+
+static int tl__patch_compare_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Pointers to x's archives sorted by name (NULL when out of memory). */
+static const tl_cf_index_archive **tl__patch_sort(const tl_cf_index *x) {
+    const tl_cf_index_archive **s = (const tl_cf_index_archive **)TL_MALLOC((x->archive_count + 1u) * sizeof *s);
+    uint32_t i;
+    if (!s) return NULL;
+    for (i = 0; i < x->archive_count; i++) s[i] = &x->archives[i];
+    qsort((void *)s, x->archive_count, sizeof *s, tl__patch_compare_archives);
+    return s;
+}
+
+/* The archive named `name` among `count` sorted ones, or NULL. */
+static const tl_cf_index_archive *tl__patch_find(const tl_cf_index_archive *const *sorted, uint32_t count, const char *name) {
+    uint32_t lo = 0, hi = count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(sorted[mid]->name, name);
+        if (c == 0) return sorted[mid];
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return NULL;
+}
+
+static void tl__patch_store_free(tl__patch_store *s) {
+    uint32_t i;
+    if (!s) return;
+    for (i = 0; i < s->delete_count; i++) TL_FREE(s->deletes[i]);
+    if (s->deletes) TL_FREE(s->deletes);
+    if (s->sorted) TL_FREE((void *)s->sorted);
+    if (s->archives) TL_FREE(s->archives);
+    tl_cf_index_free(&s->index);
+    TL_FREE(s);
+}
+
+/* Adds a copy of name to the deletes, once. */
+static bool tl__patch_add_delete(tl__patch_store *s, const char *name) {
+    size_t n = strlen(name);
+    uint32_t i;
+    for (i = 0; i < s->delete_count; i++)
+        if (strcmp(s->deletes[i], name) == 0) return true;
+    if (s->delete_count == s->delete_cap) {
+        uint32_t cap = s->delete_cap ? s->delete_cap * 2u : 16u;
+        char **grown = (char **)TL_MALLOC(cap * sizeof *grown);
+        if (!grown) return false;
+        if (s->delete_count) memcpy(grown, s->deletes, s->delete_count * sizeof *grown);
+        if (s->deletes) TL_FREE(s->deletes);
+        s->deletes = grown;
+        s->delete_cap = cap;
+    }
+    s->deletes[s->delete_count] = (char *)TL_MALLOC(n + 1);
+    if (!s->deletes[s->delete_count]) return false;
+    memcpy(s->deletes[s->delete_count++], name, n + 1);
+    return true;
+}
+
+/* --- reading the indexes ------------------------------------------------------------------------ */
+
+/* The whole file, at most max bytes, into a TL_MALLOC block; false when missing, larger or
+   unreadable. */
+static bool tl__patch_read_small_file(const char *path, uint64_t max, char **out, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    size_t cap = 4096, used = 0;
+    char *buf = (char *)TL_MALLOC(cap);
+    bool ok = f && buf;
+    while (ok) {
+        size_t got;
+        if (used == cap) {
+            char *grown = used > max ? NULL : (char *)TL_MALLOC(cap * 2);
+            ok = grown != NULL;
+            if (!ok) break;
+            memcpy(grown, buf, used);
+            TL_FREE(buf);
+            buf = grown;
+            cap *= 2;
+        }
+        got = fread(buf + used, 1, cap - used, f);
+        used += got;
+        if (got == 0) break;
+    }
+    ok = ok && !ferror(f) && used <= max;
+    if (f) fclose(f);
+    if (!ok) {
+        if (buf) TL_FREE(buf);
+        return false;
+    }
+    *out = buf;
+    *len = used;
+    return true;
+}
+
+/* The installed folder's archives.json when present and valid (found false otherwise). */
+static bool tl__patch_read_installed(const char *dir, tl_cf_index *old, bool *found) {
+    char path[4096];
+    char *text;
+    size_t len;
+    tl_cf_result r;
+    memset(old, 0, sizeof *old);
+    *found = false;
+    if (!tl__patch_join(path, sizeof path, dir, "archives.json")) return true;
+    if (!tl__patch_read_small_file(path, TL_PATCH_MAX_INDEX_BYTES, &text, &len)) return true;
+    r = tl_cf_index_parse(old, text, len, NULL);
+    TL_FREE(text);
+    *found = r == TL_CF_OK;
+    return r != TL_CF_NO_MEMORY;
+}
+
+/* A name the updater may write into the folder: "*.tlpk", not hidden. */
+static bool tl__patch_archive_name_ok(const char *name) {
+    size_t n = strlen(name);
+    return n > 5 && name[0] != '.' && strcmp(name + n - 5, ".tlpk") == 0;
+}
+
+/* What tl_cf_index_parse leaves to the plan: names it may write, sizes that add up. */
+static tl_patch_result tl__patch_check_new(const tl_cf_index *x) {
+    uint64_t total = 0;
+    uint32_t i;
+    for (i = 0; i < x->archive_count; i++) {
+        const tl_cf_index_archive *a = &x->archives[i];
+        if (!tl__patch_archive_name_ok(a->name))
+            return tl__patch_say(TL_PATCH_BAD_INDEX, "new archives.json: archive name '", a->name,
+                                 "' is not an archive file name (<name>.tlpk, not starting with '.')");
+        if (a->size > UINT64_MAX - total)
+            return tl__patch_say(TL_PATCH_BAD_INDEX, "new archives.json: the archive sizes add up past 2^64", NULL, NULL);
+        total += a->size;
+    }
+    return tl__patch_code(TL_PATCH_OK);
+}
+
+/* The installed index against the new one: same profile, no name given to other bytes. */
+static tl_patch_result tl__patch_check_against(const tl_cf_index *old, const tl__patch_store *s) {
+    uint32_t i;
+    if (strcmp(old->profile, s->index.profile) != 0)
+        return tl__patch_say(TL_PATCH_OTHER_PROFILE, "new archives.json: profile '", s->index.profile,
+                             "' is not the installed folder's profile");
+    for (i = 0; i < old->archive_count; i++) {
+        const tl_cf_index_archive *was = &old->archives[i];
+        const tl_cf_index_archive *now = tl__patch_find(s->sorted, s->index.archive_count, was->name);
+        if (now && (now->size != was->size || now->xxh64 != was->xxh64 || now->is_catalog != was->is_catalog))
+            return tl__patch_say(TL_PATCH_NAME_REUSED, "new archives.json: archive ", was->name,
+                                 " is installed with another size or XXH64 (a new build must not reuse an archive name)");
+    }
+    return tl__patch_code(TL_PATCH_OK);
+}
+
+/* --- deciding ------------------------------------------------------------------------------------ */
+
+/* Every archive of the new index: kept when the installed file verifies, downloaded otherwise. */
+static void tl__patch_classify(tl_patch_plan *plan, tl__patch_store *s, const char *dir) {
+    uint32_t i;
+    char path[4096];
+    for (i = 0; i < s->index.archive_count; i++) {
+        const tl_cf_index_archive *a = &s->index.archives[i];
+        tl_patch_archive *p = &s->archives[i];
+        p->name = a->name;
+        p->size = a->size;
+        p->xxh64 = a->xxh64;
+        p->is_catalog = a->is_catalog;
+        p->action = TL_PATCH_DOWNLOAD;
+        if (tl__patch_join(path, sizeof path, dir, a->name) &&
+            tl_patch_verify_file(path, a->size, a->xxh64).code == TL_PATCH_OK)
+            p->action = TL_PATCH_KEEP;
+        if (p->action == TL_PATCH_KEEP) {
+            plan->keep_count++;
+            plan->keep_bytes += a->size;
+        } else {
+            plan->download_count++;
+            plan->download_bytes += a->size;
+        }
+    }
+    plan->total_bytes = plan->keep_bytes + plan->download_bytes;
+}
+
+#if !defined(_WIN32)
+/* "<profile>." ... ".tlpk": a name pack gives this profile's archives. */
+static bool tl__patch_profile_archive(const char *name, const char *profile) {
+    size_t p = strlen(profile);
+    return strncmp(name, profile, p) == 0 && name[p] == '.' && tl__patch_archive_name_ok(name);
+}
+#endif
+
+/* Leftover archives of the profile in the folder that the new index does not list (POSIX: on
+   Windows only the installed index's dropped archives are deleted). */
+static bool tl__patch_scan_leftovers(tl__patch_store *s, const char *dir) {
+#if !defined(_WIN32)
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    bool ok = true;
+    if (!d) return true;
+    while (ok && (e = readdir(d)) != NULL) {
+        if (tl__patch_profile_archive(e->d_name, s->index.profile) &&
+            !tl__patch_find(s->sorted, s->index.archive_count, e->d_name))
+            ok = tl__patch_add_delete(s, e->d_name);
+    }
+    closedir(d);
+    return ok;
+#else
+    (void)s;
+    (void)dir;
+    return true;
+#endif
+}
+
+/* The installed index's archives the new one drops, then the folder's leftovers; sorted. */
+static bool tl__patch_collect_deletes(tl__patch_store *s, const tl_cf_index *old, const char *dir) {
+    uint32_t i;
+    for (i = 0; i < old->archive_count; i++)
+        if (!tl__patch_find(s->sorted, s->index.archive_count, old->archives[i].name) &&
+            tl__patch_archive_name_ok(old->archives[i].name) && !tl__patch_add_delete(s, old->archives[i].name))
+            return false;
+    if (!tl__patch_scan_leftovers(s, dir)) return false;
+    if (s->delete_count) qsort(s->deletes, s->delete_count, sizeof *s->deletes, tl__patch_compare_names);
+    return true;
+}
+
+/* Parses the new index into a fresh store (NULL with the reason in *r). */
+static tl__patch_store *tl__patch_store_make(const tl_patch_desc *desc, tl_patch_result *r) {
+    const char *why = NULL;
+    tl_cf_result cr;
+    tl__patch_store *s = (tl__patch_store *)TL_MALLOC(sizeof *s);
+    if (!s) {
+        *r = tl__patch_code(TL_PATCH_OUT_OF_MEMORY);
+        return NULL;
+    }
+    memset(s, 0, sizeof *s);
+    cr = tl_cf_index_parse(&s->index, desc->index, desc->index_size, &why);
+    if (cr != TL_CF_OK) {
+        *r = cr == TL_CF_NO_MEMORY ? tl__patch_code(TL_PATCH_OUT_OF_MEMORY)
+                                   : tl__patch_say(TL_PATCH_BAD_INDEX, "new archives.json: ", why, NULL);
+        tl__patch_store_free(s);
+        return NULL;
+    }
+    *r = tl__patch_check_new(&s->index);
+    if (r->code == TL_PATCH_OK) {
+        s->archives = (tl_patch_archive *)TL_MALLOC(s->index.archive_count * sizeof *s->archives);
+        s->sorted = tl__patch_sort(&s->index);
+        if (!s->archives || !s->sorted) *r = tl__patch_code(TL_PATCH_OUT_OF_MEMORY);
+    }
+    if (r->code != TL_PATCH_OK) {
+        tl__patch_store_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+tl_patch_result tl_patch_plan_make(tl_patch_plan *plan, const tl_patch_desc *desc) {
+    tl_patch_result r;
+    tl_cf_index old;
+    tl__patch_store *s;
+    bool found = false;
+    if (!plan) return tl__patch_code(TL_PATCH_INVALID_ARGUMENT);
+    memset(plan, 0, sizeof *plan);
+    if (!desc || !desc->installed_dir || !desc->index) return tl__patch_code(TL_PATCH_INVALID_ARGUMENT);
+    s = tl__patch_store_make(desc, &r);
+    if (!s) return r;
+    if (!tl__patch_read_installed(desc->installed_dir, &old, &found)) r = tl__patch_code(TL_PATCH_OUT_OF_MEMORY);
+    else if (found) r = tl__patch_check_against(&old, s);
+    if (r.code == TL_PATCH_OK) tl__patch_classify(plan, s, desc->installed_dir);
+    if (r.code == TL_PATCH_OK && !tl__patch_collect_deletes(s, &old, desc->installed_dir))
+        r = tl__patch_code(TL_PATCH_OUT_OF_MEMORY);
+    tl_cf_index_free(&old);
+    if (r.code != TL_PATCH_OK) {
+        tl__patch_store_free(s);
+        memset(plan, 0, sizeof *plan);
+        return r;
+    }
+    plan->profile = s->index.profile;
+    plan->archive_count = s->index.archive_count;
+    plan->archives = s->archives;
+    plan->delete_count = s->delete_count;
+    plan->deletes = (const char *const *)s->deletes;
+    plan->installed_index_found = found;
+    plan->storage_ = s;
+    return r;
+}
+
+void tl_patch_plan_free(tl_patch_plan *plan) {
+    if (!plan) return;
+    tl__patch_store_free((tl__patch_store *)plan->storage_);
+    memset(plan, 0, sizeof *plan);
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TL_PATCH_IMPL */

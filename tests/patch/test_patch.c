@@ -1,0 +1,373 @@
+/* patch.h: plans over a temporary installed folder. What is kept is decided by the file's bytes
+   (name, size and XXH64), never by the name alone; what is downloaded and its byte count; what is
+   deleted (dropped archives and leftovers of the profile, never a file the new index lists); bad
+   new indexes refused with a located message, the plan empty and the folder untouched. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#define TL_IMPLEMENTATION
+#include <threadlink/patch.h>
+
+typedef struct fixture {
+    char dir[64];
+} fixture;
+
+/* One archive of an index the test writes: its name and its file's bytes. */
+typedef struct arc {
+    const char *name;
+    const char *bytes;
+    int catalog;
+} arc;
+
+static void path_of(const fixture *f, const char *name, char *buf, size_t cap) {
+    snprintf(buf, cap, "%s/%s", f->dir, name);
+}
+
+static void write_file(const fixture *f, const char *name, const char *bytes, size_t len) {
+    char path[256];
+    FILE *out;
+    path_of(f, name, path, sizeof path);
+    out = fopen(path, "wb");
+    assert_non_null(out);
+    assert_int_equal(fwrite(bytes, 1, len, out), len);
+    fclose(out);
+}
+
+/* archives.json for the archives (sizes and XXH64 of their bytes), profile given. */
+static char *index_json(const char *profile, const arc *a, size_t n) {
+    size_t cap = 256 + n * 256, used, i;
+    char *out = malloc(cap);
+    used = (size_t)snprintf(out, cap, "{\"format\": 1, \"profile\": \"%s\", \"archives\": [", profile);
+    for (i = 0; i < n; i++) {
+        size_t len = strlen(a[i].bytes);
+        used += (size_t)snprintf(out + used, cap - used,
+                                 "%s{\"name\": \"%s\", \"role\": \"%s\", \"size\": %zu, \"input_bytes\": %zu, "
+                                 "\"xxh64\": \"%016llx\", \"files\": [%s]}",
+                                 i ? ", " : "", a[i].name, a[i].catalog ? "catalog" : "assets", len, len,
+                                 (unsigned long long)tl_cf_xxh64(a[i].bytes, len), a[i].catalog ? "" : "\"a/x\"");
+        /* every asset archive lists one file; make them distinct */
+        if (!a[i].catalog) out[used - 4] = (char)('a' + i);
+    }
+    snprintf(out + used, cap - used, "]}");
+    return out;
+}
+
+/* Installs the archives and their index (a "version" as pack leaves it). */
+static void install(const fixture *f, const char *profile, const arc *a, size_t n) {
+    char *json = index_json(profile, a, n);
+    size_t i;
+    for (i = 0; i < n; i++) write_file(f, a[i].name, a[i].bytes, strlen(a[i].bytes));
+    write_file(f, "archives.json", json, strlen(json));
+    free(json);
+}
+
+static tl_patch_result plan_for(const fixture *f, const char *json, tl_patch_plan *plan) {
+    tl_patch_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.installed_dir = f->dir;
+    desc.index = json;
+    desc.index_size = strlen(json);
+    return tl_patch_plan_make(plan, &desc);
+}
+
+static const tl_patch_archive *planned(const tl_patch_plan *plan, const char *name) {
+    uint32_t i;
+    for (i = 0; i < plan->archive_count; i++)
+        if (strcmp(plan->archives[i].name, name) == 0) return &plan->archives[i];
+    return NULL;
+}
+
+/* Every file of the folder with its bytes, one line each, in name order (ls -1 through popen). */
+static char *snapshot(const fixture *f) {
+    char cmd[256], *out = malloc(1 << 16);
+    size_t n;
+    FILE *p;
+    snprintf(cmd, sizeof cmd, "cd '%s' && for x in $(ls -A | sort); do echo \"$x\"; cat \"$x\"; echo; done", f->dir);
+    p = popen(cmd, "r");
+    assert_non_null(p);
+    n = fread(out, 1, (1 << 16) - 1, p);
+    pclose(p);
+    out[n] = '\0';
+    return out;
+}
+
+static int setup(void **state) {
+    fixture *f = calloc(1, sizeof *f);
+    snprintf(f->dir, sizeof f->dir, "/tmp/tl-patch-XXXXXX");
+    if (!mkdtemp(f->dir)) return -1;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fixture *f = *state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
+    if (system(cmd) != 0) return -1;
+    free(f);
+    return 0;
+}
+
+static const arc v1[] = {
+    {"Main.catalog-1111111111111111.tlpk", "catalog one", 1},
+    {"Main.t0-2222222222222222.tlpk", "archive zero, first build", 0},
+    {"Main.t1-3333333333333333.tlpk", "archive one, unchanged", 0},
+};
+static const arc v2[] = {
+    {"Main.catalog-4444444444444444.tlpk", "catalog two, with the added asset", 1},
+    {"Main.t00-5555555555555555.tlpk", "archive zero-zero, edited", 0},
+    {"Main.t01-6666666666666666.tlpk", "archive zero-one, added", 0},
+    {"Main.t1-3333333333333333.tlpk", "archive one, unchanged", 0},
+};
+
+static void test_patch_first_install_downloads_everything(void **state) {
+    fixture *f = *state;
+    char missing[128], *json = index_json("Main", v2, 4);
+    tl_patch_plan plan;
+    tl_patch_desc desc;
+    tl_patch_result r;
+    uint32_t i;
+    snprintf(missing, sizeof missing, "%s/not-yet", f->dir);
+    memset(&desc, 0, sizeof desc);
+    desc.installed_dir = missing;
+    desc.index = json;
+    desc.index_size = strlen(json);
+    r = tl_patch_plan_make(&plan, &desc);
+    assert_int_equal(r.code, TL_PATCH_OK);
+    assert_string_equal(r.message, "ok");
+    assert_string_equal(plan.profile, "Main");
+    assert_int_equal(plan.archive_count, 4);
+    assert_int_equal(plan.download_count, 4);
+    assert_int_equal(plan.keep_count, 0);
+    assert_int_equal(plan.delete_count, 0);
+    assert_false(plan.installed_index_found);
+    for (i = 0; i < 4; i++) assert_int_equal(plan.archives[i].action, TL_PATCH_DOWNLOAD);
+    assert_int_equal(plan.download_bytes, plan.total_bytes);
+    assert_int_equal(plan.total_bytes, strlen(v2[0].bytes) + strlen(v2[1].bytes) + strlen(v2[2].bytes) + strlen(v2[3].bytes));
+    assert_true(plan.archives[0].is_catalog);
+    tl_patch_plan_free(&plan);
+    free(json);
+}
+
+static void test_patch_update_downloads_only_changed_archives(void **state) {
+    fixture *f = *state;
+    char *json = index_json("Main", v2, 4);
+    tl_patch_plan plan;
+    tl_patch_result r;
+    install(f, "Main", v1, 3);
+    r = plan_for(f, json, &plan);
+    assert_int_equal(r.code, TL_PATCH_OK);
+    assert_true(plan.installed_index_found);
+    assert_int_equal(plan.keep_count, 1);
+    assert_int_equal(planned(&plan, v2[3].name)->action, TL_PATCH_KEEP);
+    assert_int_equal(plan.download_count, 3);
+    assert_int_equal(plan.download_bytes, strlen(v2[0].bytes) + strlen(v2[1].bytes) + strlen(v2[2].bytes));
+    assert_int_equal(plan.keep_bytes, strlen(v2[3].bytes));
+    /* v1's catalog and t0 go, after the switch; t1 stays (v2 lists it); sorted by name */
+    assert_int_equal(plan.delete_count, 2);
+    assert_string_equal(plan.deletes[0], v1[0].name);
+    assert_string_equal(plan.deletes[1], v1[1].name);
+    tl_patch_plan_free(&plan);
+    free(json);
+}
+
+/* Same name, same size, other bytes (a damaged or tampered install): downloaded, not kept. The
+   same name with a missing file, or a longer one, is downloaded too. */
+static void test_patch_keep_needs_bytes_not_name(void **state) {
+    fixture *f = *state;
+    char *json = index_json("Main", v2, 4);
+    char damaged[64];
+    tl_patch_plan plan;
+    install(f, "Main", v1, 3);
+    strcpy(damaged, v2[3].bytes);
+    damaged[3] ^= 1;
+    write_file(f, v2[3].name, damaged, strlen(damaged));
+    write_file(f, v2[1].name, "archive zero-zero, edited!", strlen(v2[1].bytes) + 1);
+    assert_int_equal(plan_for(f, json, &plan).code, TL_PATCH_OK);
+    assert_int_equal(plan.keep_count, 0);
+    assert_int_equal(plan.download_count, 4);
+    assert_int_equal(planned(&plan, v2[3].name)->action, TL_PATCH_DOWNLOAD);
+    assert_int_equal(planned(&plan, v2[1].name)->action, TL_PATCH_DOWNLOAD);
+    assert_int_equal(plan.download_bytes, plan.total_bytes);
+    tl_patch_plan_free(&plan);
+    free(json);
+}
+
+/* Leftovers of the profile (an update killed after its switch) are deleted; other files stay. */
+static void test_patch_deletes_leftovers_of_the_profile_only(void **state) {
+    fixture *f = *state;
+    char *json = index_json("Main", v2, 4);
+    tl_patch_plan plan;
+    uint32_t i;
+    install(f, "Main", v2, 4);
+    write_file(f, "Main.t0-2222222222222222.tlpk", "old", 3);
+    write_file(f, "Other.t-7777777777777777.tlpk", "another profile", 15);
+    write_file(f, "Main.notes.txt", "not an archive", 14);
+    write_file(f, "MainX.t-8888888888888888.tlpk", "a longer profile", 16);
+    assert_int_equal(plan_for(f, json, &plan).code, TL_PATCH_OK);
+    assert_int_equal(plan.keep_count, 4);
+    assert_int_equal(plan.download_bytes, 0);
+    assert_int_equal(plan.delete_count, 1);
+    assert_string_equal(plan.deletes[0], "Main.t0-2222222222222222.tlpk");
+    for (i = 0; i < 4; i++) assert_int_equal(planned(&plan, v2[i].name)->action, TL_PATCH_KEEP);
+    tl_patch_plan_free(&plan);
+    free(json);
+}
+
+/* A damaged installed archives.json: no profile check against it, files still kept by bytes. */
+static void test_patch_damaged_installed_index_still_keeps_verified_files(void **state) {
+    fixture *f = *state;
+    char *json = index_json("Main", v2, 4);
+    tl_patch_plan plan;
+    install(f, "Main", v1, 3);
+    write_file(f, "archives.json", "{\"format\": 1, \"prof", 19);
+    assert_int_equal(plan_for(f, json, &plan).code, TL_PATCH_OK);
+    assert_false(plan.installed_index_found);
+    assert_int_equal(plan.keep_count, 1);
+    /* v1's archives are still found as leftovers of the profile */
+    assert_int_equal(plan.delete_count, 2);
+    tl_patch_plan_free(&plan);
+    free(json);
+}
+
+/* One refused new index: the code, a message containing `says`, an empty plan, the folder as it
+   was (every file, every byte). */
+static void refused(const fixture *f, const char *json, tl_patch_code code, const char *says) {
+    char *before = snapshot(f), *after;
+    tl_patch_plan plan;
+    tl_patch_plan zero;
+    tl_patch_result r;
+    memset(&zero, 0, sizeof zero);
+    memset(&plan, 0xab, sizeof plan);
+    r = plan_for(f, json, &plan);
+    if (r.code != code || !strstr(r.message, says))
+        fail_msg("want code %d with '%s', got %d: %s (input %.80s)", (int)code, says, (int)r.code, r.message, json);
+    assert_memory_equal(&plan, &zero, sizeof plan);
+    tl_patch_plan_free(&plan);
+    after = snapshot(f);
+    assert_string_equal(before, after);
+    free(before);
+    free(after);
+}
+
+static void test_patch_refuses_bad_new_index(void **state) {
+    fixture *f = *state;
+    char *json;
+    install(f, "Main", v1, 3);
+    refused(f, "", TL_PATCH_BAD_INDEX, "new archives.json: not a valid archive index");
+    refused(f, "<html>404</html>", TL_PATCH_BAD_INDEX, "not a valid archive index");
+    json = index_json("Main", v2, 4);
+    json[strlen(json) / 2] = '\0'; /* a download cut midway */
+    refused(f, json, TL_PATCH_BAD_INDEX, "not a valid archive index");
+    free(json);
+    refused(f, "{\"format\": 2, \"profile\": \"Main\", \"archives\": []}", TL_PATCH_BAD_INDEX, "newer format");
+    {
+        static const arc escape[] = {{"Main.catalog-1.tlpk", "c", 1}, {"../escape.tlpk", "x", 0}};
+        static const arc index_name[] = {{"Main.catalog-1.tlpk", "c", 1}, {"archives.json", "x", 0}};
+        static const arc hidden[] = {{"Main.catalog-1.tlpk", "c", 1}, {".threadlink-patch.tlpk", "x", 0}};
+        json = index_json("Main", escape, 2);
+        refused(f, json, TL_PATCH_BAD_INDEX, "not a valid archive index");
+        free(json);
+        json = index_json("Main", index_name, 2);
+        refused(f, json, TL_PATCH_BAD_INDEX, "archive name 'archives.json' is not an archive file name");
+        free(json);
+        json = index_json("Main", hidden, 2);
+        refused(f, json, TL_PATCH_BAD_INDEX, "archive name '.threadlink-patch.tlpk'");
+        free(json);
+    }
+}
+
+/* 2049 archives of 2^53 - 1 bytes each add up past 2^64. */
+static void test_patch_refuses_sizes_past_2_64(void **state) {
+    fixture *f = *state;
+    size_t cap = 2100 * 160, used, i;
+    char *json = malloc(cap);
+    used = (size_t)snprintf(json, cap, "{\"format\": 1, \"profile\": \"Main\", \"archives\": [");
+    for (i = 0; i < 2049; i++)
+        used += (size_t)snprintf(json + used, cap - used,
+                                 "%s{\"name\": \"Main.t%zu-0.tlpk\", \"role\": \"%s\", \"size\": 9007199254740991, "
+                                 "\"xxh64\": \"0000000000000000\", \"files\": [%s%zu%s]}",
+                                 i ? "," : "", i, i ? "assets" : "catalog", i ? "\"f" : "", i, i ? "\"" : "");
+    snprintf(json + used, cap - used, "]}");
+    /* the catalog's "files": [0] is not a string list: make it empty */
+    {
+        char *zero = strstr(json, "\"files\": [0]");
+        memmove(zero + 10, zero + 11, strlen(zero + 11) + 1);
+    }
+    refused(f, json, TL_PATCH_BAD_INDEX, "sizes add up past 2^64");
+    free(json);
+}
+
+/* Against the installed index: another profile, or an installed name with other bytes. */
+static void test_patch_refuses_other_profile_and_reused_names(void **state) {
+    fixture *f = *state;
+    static const arc reused[] = {
+        {"Main.catalog-1111111111111111.tlpk", "catalog one", 1},
+        {"Main.t0-2222222222222222.tlpk", "archive zero, another build", 0},
+    };
+    char *json;
+    install(f, "Main", v1, 3);
+    json = index_json("Other", v2, 4);
+    refused(f, json, TL_PATCH_OTHER_PROFILE, "profile 'Other' is not the installed folder's profile");
+    free(json);
+    json = index_json("Main", reused, 2);
+    refused(f, json, TL_PATCH_NAME_REUSED, "archive Main.t0-2222222222222222.tlpk is installed with another size or XXH64");
+    free(json);
+}
+
+static void test_patch_verify_file(void **state) {
+    fixture *f = *state;
+    char path[256];
+    const char *text = "twelve bytes";
+    uint64_t h = tl_cf_xxh64(text, 12);
+    tl_patch_result r;
+    path_of(f, "x.tlpk", path, sizeof path);
+    r = tl_patch_verify_file(path, 12, h);
+    assert_int_equal(r.code, TL_PATCH_MISSING);
+    assert_non_null(strstr(r.message, "x.tlpk: the file is missing or unreadable"));
+    write_file(f, "x.tlpk", text, 12);
+    assert_int_equal(tl_patch_verify_file(path, 12, h).code, TL_PATCH_OK);
+    assert_int_equal(tl_patch_verify_file(path, 11, tl_cf_xxh64(text, 11)).code, TL_PATCH_WRONG_SIZE);
+    assert_int_equal(tl_patch_verify_file(path, 13, h).code, TL_PATCH_WRONG_SIZE);
+    r = tl_patch_verify_file(path, 12, h ^ 1);
+    assert_int_equal(r.code, TL_PATCH_WRONG_HASH);
+    assert_non_null(strstr(r.message, "x.tlpk: the file's XXH64 is not the recorded one"));
+    assert_int_equal(tl_patch_verify_file(NULL, 12, h).code, TL_PATCH_INVALID_ARGUMENT);
+}
+
+static void test_patch_invalid_arguments(void **state) {
+    tl_patch_plan plan;
+    tl_patch_desc desc;
+    (void)state;
+    memset(&desc, 0, sizeof desc);
+    assert_int_equal(tl_patch_plan_make(&plan, &desc).code, TL_PATCH_INVALID_ARGUMENT);
+    assert_int_equal(tl_patch_plan_make(&plan, NULL).code, TL_PATCH_INVALID_ARGUMENT);
+    assert_int_equal(tl_patch_plan_make(NULL, &desc).code, TL_PATCH_INVALID_ARGUMENT);
+    tl_patch_plan_free(&plan);
+    tl_patch_plan_free(NULL);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_patch_first_install_downloads_everything, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_patch_update_downloads_only_changed_archives, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_patch_keep_needs_bytes_not_name, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_patch_deletes_leftovers_of_the_profile_only, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_patch_damaged_installed_index_still_keeps_verified_files, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_patch_refuses_bad_new_index, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_patch_refuses_sizes_past_2_64, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_patch_refuses_other_profile_and_reused_names, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_patch_verify_file, setup, teardown),
+        cmocka_unit_test(test_patch_invalid_arguments),
+    };
+    return cmocka_run_group_tests_name("patch", tests, NULL, NULL);
+}
