@@ -1,6 +1,6 @@
 /* The generated vault headers.
  *
- * <vault>_vault.h, per schema: the struct (fields in schema order, then the change listener), the
+ * <vault>_vault.h, per schema: the struct (fields in schema order, then the listener set), the
  * field ids, typed getters and setters, generic try_get / try_set / has / field_index by field id,
  * init and reset_transient, the defaults, the descriptor table for generic tools and vault.h's
  * serialisation, and static assertions that every inline collection member has exactly the size
@@ -164,7 +164,7 @@ static void put_vault(buf *b, const vschema *s, const vvalue *values, const char
         buf_puts(b, " */\n");
     }
     buf_puts(b, indent);
-    buf_puts(b, "    { TL__NULL, TL__NULL }\n");
+    buf_puts(b, "    TL__NULL\n");
     buf_puts(b, indent);
     buf_putc(b, '}');
 }
@@ -248,7 +248,7 @@ static void emit_schema_struct(const schema_out *c)
             buf_printf(b, "    %s %s; /* %s, %s */\n", vtype_c(f->type), f->member, vtype_name(f->type), backing);
         }
     }
-    buf_puts(b, "    tl_vault_listener tl_listener; /* called with the field id when a setter changes a value */\n");
+    buf_puts(b, "    tl_vault_listeners *tl_listener; /* the set notified when a value changes; NULL: nobody listens */\n");
     buf_printf(b, "} %s_vault;\n", v);
 
 }
@@ -332,10 +332,10 @@ static void emit_schema_lifecycle(const schema_out *c)
             buf_printf(b, "    memcpy(&v->%s, &%s_vault_defaults.%s, sizeof v->%s);\n", s->fields.items[i].member, v,
                        s->fields.items[i].member, s->fields.items[i].member);
     buf_puts(b, "}\n");
-    buf_printf(b, "static inline void %s_vault_listen(%s_vault *v, tl_vault_change_fn fn, void *user) {\n"
-                  "    v->tl_listener.fn = fn;\n    v->tl_listener.user = user;\n}\n", v, v);
-    buf_printf(b, "/* Tells the listener that a field changed in place (an inline collection edited through its view). */\n"
-                  "static inline void %s_vault_notify(%s_vault *v, uint32_t field_id) { tl_vault_notify(&v->tl_listener, v, field_id); }\n", v, v);
+    buf_printf(b, "/* The listener set this vault notifies (NULL: none); subscribe through tl_vault_subscribe(_all). */\n"
+                  "static inline void %s_vault_listen(%s_vault *v, tl_vault_listeners *set) { v->tl_listener = set; }\n", v, v);
+    buf_printf(b, "/* Tells the listeners that a field changed in place (an inline collection edited through its view). */\n"
+                  "static inline void %s_vault_notify(%s_vault *v, uint32_t field_id) { tl_vault_notify(v->tl_listener, v, field_id); }\n", v, v);
 
 }
 
@@ -360,7 +360,7 @@ static void emit_schema_accessor(const schema_out *c, const vfield *f)
                       "static inline bool %s_vault_set_%s(%s_vault *v, const char *value) {\n"
                       "    bool changed;\n"
                       "    if (!tl_vault_store_string(v->%s, TL__CAST(uint32_t, sizeof v->%s), value, &changed)) return false;\n"
-                      "    if (changed) tl_vault_notify(&v->tl_listener, v, %s_VAULT_ID_%s);\n"
+                      "    if (changed) tl_vault_notify(v->tl_listener, v, %s_VAULT_ID_%s);\n"
                       "    return true;\n}\n",
                    f->capacity, v, m, v, m, m, U, m);
     } else {
@@ -369,7 +369,7 @@ static void emit_schema_accessor(const schema_out *c, const vfield *f)
         buf_printf(b, "static inline void %s_vault_set_%s(%s_vault *v, %s value) {\n"
                       "    if (memcmp(&v->%s, &value, sizeof value) != 0) {\n"
                       "        v->%s = value;\n"
-                      "        tl_vault_notify(&v->tl_listener, v, %s_VAULT_ID_%s);\n    }\n}\n",
+                      "        tl_vault_notify(v->tl_listener, v, %s_VAULT_ID_%s);\n    }\n}\n",
                    v, m, v, c, m, m, U, m);
     }
 }
@@ -411,13 +411,13 @@ static void emit_schema_try_set(const schema_out *c)
          * Boolean byte other than 0 or 1 is refused: reading it back is undefined behaviour). */
         bool boolean = f->type == VT_BOOLEAN || (f->type == VT_COLLECTION && (f->element == VT_BOOLEAN || f->value == VT_BOOLEAN));
         if (f->type == VT_STRING || boolean)
-            buf_printf(b, "    case %s_VAULT_ID_%s: return tl_vault_field_set(&%s_vault_fields[%zu], v, &v->tl_listener, tag, value);\n",
+            buf_printf(b, "    case %s_VAULT_ID_%s: return tl_vault_field_set(&%s_vault_fields[%zu], v, v->tl_listener, tag, value);\n",
                        U, f->member, v, i);
         else
             buf_printf(b, "    case %s_VAULT_ID_%s:\n        if (tag != %uu || !value) return false;\n"
                           "        if (memcmp(&v->%s, value, sizeof v->%s) != 0) {\n"
                           "            memcpy(&v->%s, value, sizeof v->%s);\n"
-                          "            tl_vault_notify(&v->tl_listener, v, %s_VAULT_ID_%s);\n        }\n        return true;\n",
+                          "            tl_vault_notify(v->tl_listener, v, %s_VAULT_ID_%s);\n        }\n        return true;\n",
                        U, f->member, vfield_tag(f), f->member, f->member, f->member, f->member, U, f->member);
         out_maybe_flush(o);
     }
@@ -435,7 +435,7 @@ static void emit_schema(const vschema *s, out_file *o, const emit_options *opt)
     emit_schema_collections(&c);
     emit_schema_descriptors(&c);
     emit_schema_lifecycle(&c);
-    buf_puts(c.b, "\n/* Typed accessors. A setter that changes the value's bytes notifies the listener. */\n");
+    buf_puts(c.b, "\n/* Typed accessors. A setter that changes the value's bytes notifies the listeners. */\n");
     for (size_t i = 0; i < c.n; i++) {
         emit_schema_accessor(&c, &s->fields.items[i]);
         out_maybe_flush(o);

@@ -12,18 +12,24 @@
  *     - generic access by field id through a descriptor: tl_vault_find, tl_vault_has,
  *       tl_vault_try_get / tl_vault_try_set (false on an absent field or a type mismatch) and
  *       typed wrappers such as tl_vault_try_get_integer;
- *     - change notification: every setter that changes a value calls the vault's listener
- *       (tl_vault_listener, a member of the generated struct) with the field id;
+ *     - change events: every setter that changes a value notifies the listener set its vault
+ *       points to (tl_vault_listeners, the generated struct's tl_listener member), which calls
+ *       each listener to that field of that vault, or to all its fields (the seed's
+ *       OnValueChanged per DataField, and any number of them: see "Change events");
  *     - tl_vault_write / tl_vault_read: the binary format below.
  *
  * How to include
  *   #include <threadlink/vault.h> everywhere (the generated headers do). In exactly one file:
  *       #define TL_VAULT_IMPL          (or TL_IMPLEMENTATION: every module's switch)
  *       #include <threadlink/vault.h>
- *   for tl_vault_write, tl_vault_read(_ex, _with) and tl_vault_serialised_size. Everything else is
- *   static inline. No allocation, no global state.
+ *   for tl_vault_write, tl_vault_read(_ex, _with), tl_vault_serialised_size, the subscription
+ *   functions and, in development builds, live data. Everything else is static inline (setters
+ *   and their notification link without it). No global state; only subscriptions and live data
+ *   allocate.
  *
- * Override macros (the functions never allocate):
+ * Override macros:
+ *   TL_MALLOC(size) / TL_FREE(ptr)  allocation of listener lists and live images, both or
+ *                             neither (default malloc / free).
  *   TL_VAULT_PORTABLE_ENDIAN  define (before the include) to use the byte-by-byte wire path even
  *                             on little-endian hosts, where scalars are otherwise copied as they
  *                             are (tests run both; big-endian hosts always take this path).
@@ -62,6 +68,20 @@
  *   the bytes changed (values compare bitwise: setting -0.0f over 0.0f is a change, NaN over the
  *   same NaN is not). It refuses (false, nothing changes) a Boolean byte other than 0 or 1, in a
  *   Boolean field or as an element, key or value of a collection (an `int` 2 passed for a bool).
+ *
+ * Change events
+ *   tl_vault_listeners set = {0};
+ *   enemy_vault_listen(&goblin, &set);                   (goblin.tl_listener = &set)
+ *   tl_vault_subscribe(&set, &goblin, ENEMY_VAULT_ID_MaxHealth, on_health, ctx);  one field
+ *   tl_vault_subscribe_all(&set, &goblin, on_any, ctx);                           every field
+ *   ... tl_vault_unsubscribe(...) / _all with the same arguments; tl_vault_listeners_discard(&set).
+ *   A listener is called with the vault and the field's id after the value changed, in
+ *   subscription order; a vault of NULL in a subscription means every vault notifying through the
+ *   set. During dispatch a listener may unsubscribe itself or any other (never called afterwards,
+ *   none skipped or called twice), subscribe (called from the next change on) and set fields
+ *   (nested dispatch). With no listener, a setter costs one pointer test more than the store.
+ *   Copying a vault copies its tl_listener pointer (the set is not owned); the defaults and
+ *   <name>_init point nowhere.
  *
  * Serialisation format, version 1 (all integers little-endian)
  *   header   4 bytes  "TLVT"
@@ -179,12 +199,40 @@ typedef struct tl_vault_asset_ref { uint32_t id; } tl_vault_asset_ref;
 
 typedef enum tl_vault_backing { TL_VAULT_SERIALISED = 0, TL_VAULT_TRANSIENT = 1 } tl_vault_backing;
 
-/* Called after a setter changed field `field_id` of `vault`. */
+/* Called after field `field_id` of `vault` changed (a setter, a notify, a live reload). */
 typedef void (*tl_vault_change_fn)(void *user, void *vault, uint32_t field_id);
-typedef struct tl_vault_listener {
-  tl_vault_change_fn fn; /* NULL: nobody listens */
+
+/* One subscription of a listener set (see "Change events" below). */
+typedef struct tl_vault_subscription {
+  tl_vault_change_fn fn; /* NULL while removed during dispatch */
   void *user;
-} tl_vault_listener;
+  const void *vault;     /* the instance listened to; NULL: every instance notifying through the set */
+  uint32_t field_id;     /* the field listened to, unless all_fields */
+  uint32_t all_fields;   /* 1: every field of the instance */
+} tl_vault_subscription;
+
+/* A list outgrown during dispatch, kept until the outermost dispatch ends. */
+typedef struct tl_vault__retired {
+  struct tl_vault__retired *next;
+  tl_vault_subscription *subs;
+  uint32_t count;
+} tl_vault__retired;
+
+/* Any number of listeners, each to one field of one instance or to every field. A vault's
+ * tl_listener member points to the set it notifies (NULL: nobody listens); several vaults may
+ * share one set. Zero-initialised is empty; read-only for users (public because dispatch is
+ * inline). */
+typedef struct tl_vault_listeners {
+  tl_vault_subscription *subs;
+  uint32_t count;    /* entries, including ones removed during dispatch */
+  uint32_t capacity;
+  uint32_t depth;    /* dispatches in progress */
+  uint32_t dirty;    /* 1: entries were removed or lists retired during dispatch */
+  tl_vault__retired *retired;
+  /* Set by tl_vault_subscribe (TL_VAULT_IMPL): compacts the list when a dispatch that saw
+   * removals ends. A pointer, so that the inline setters link without TL_VAULT_IMPL. */
+  void (*settle)(struct tl_vault_listeners *set);
+} tl_vault_listeners;
 
 typedef struct tl_vault_field_desc {
   uint32_t id;       /* the Vault.Fields value */
@@ -203,7 +251,7 @@ typedef struct tl_vault_desc {
   uint32_t field_count;
   const tl_vault_field_desc *fields; /* in schema order */
   const uint16_t *order;             /* field indexes sorted by id (for tl_vault_find) */
-  uint32_t listener_offset;          /* of the tl_vault_listener member */
+  uint32_t listener_offset;          /* of the tl_listener member (a tl_vault_listeners *) */
   const void *defaults;              /* a vault holding every default */
 } tl_vault_desc;
 
@@ -252,8 +300,34 @@ static inline const char *tl_vault_error_message(tl_vault_error error) {
  * Change notification and generic access
  * ------------------------------------------------------------------------------------------- */
 
-static inline void tl_vault_notify(const tl_vault_listener *listener, void *vault, uint32_t field_id) {
-  if (listener->fn) listener->fn(listener->user, vault, field_id);
+/* Calls, in subscription order, every listener of `set` to this field of this vault (or to all
+ * its fields, or to any vault). The list's address and length are read once: a subscription made
+ * during dispatch is called from the next notification on, and a removal only clears the entry's
+ * fn (read just before each call), so a removed listener is never called afterwards and none is
+ * skipped or called twice. The outermost dispatch compacts the list. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TL__VAULT_COLD static __attribute__((noinline, cold, unused))
+#else
+#define TL__VAULT_COLD static inline
+#endif
+/* Out of line (but static: the setters link without TL_VAULT_IMPL), so that a setter's inlined
+ * body stays a compare, a store and a pointer test. */
+TL__VAULT_COLD void tl__vault_dispatch(tl_vault_listeners *set, void *vault, uint32_t field_id) {
+  const tl_vault_subscription *s = set->subs;
+  uint32_t n = set->count, depth = set->depth, i;
+  set->depth = depth + 1;
+  for (i = 0; i < n; i++) {
+    tl_vault_change_fn fn = s[i].fn;
+    if (fn && (!s[i].vault || s[i].vault == vault) && (s[i].all_fields || s[i].field_id == field_id))
+      fn(s[i].user, vault, field_id);
+  }
+  set->depth = depth;
+  if (set->dirty && depth == 0) set->settle(set);
+}
+
+/* What every setter calls when a value changed: nothing but a test when nobody listens. */
+static inline void tl_vault_notify(tl_vault_listeners *set, void *vault, uint32_t field_id) {
+  if (set && set->count) tl__vault_dispatch(set, vault, field_id);
 }
 
 /* Copies n <= 32 bytes (every scalar) without a call: two overlapping fixed-size copies. */
@@ -373,8 +447,11 @@ static inline int32_t tl_vault_find(const tl_vault_desc *d, uint32_t id) {
 
 static inline bool tl_vault_has(const tl_vault_desc *d, uint32_t id) { return tl_vault_find(d, id) >= 0; }
 
-static inline tl_vault_listener *tl__vault_listener(const tl_vault_desc *d, void *vault) {
-  return (tl_vault_listener *)(void *)((unsigned char *)vault + d->listener_offset);
+/* The listener set a vault notifies (its tl_listener member). */
+static inline tl_vault_listeners *tl__vault_listener(const tl_vault_desc *d, const void *vault) {
+  tl_vault_listeners *set;
+  memcpy(&set, (const unsigned char *)vault + d->listener_offset, sizeof set);
+  return set;
 }
 
 /* One field, its descriptor known. See "Generic access" above for strings. */
@@ -498,7 +575,7 @@ static inline bool tl_vault_store_string(char *member, uint32_t size, const char
   return true;
 }
 
-static inline bool tl_vault_field_set(const tl_vault_field_desc *f, void *vault, tl_vault_listener *listener,
+static inline bool tl_vault_field_set(const tl_vault_field_desc *f, void *vault, tl_vault_listeners *listener,
                                       uint32_t tag, const void *value) {
   unsigned char *member = (unsigned char *)vault + f->offset;
   const unsigned char *v = (const unsigned char *)value;
@@ -513,7 +590,7 @@ static inline bool tl_vault_field_set(const tl_vault_field_desc *f, void *vault,
     if (!tl__vault_booleans_valid(f, v)) return false; /* a Boolean is 0 or 1: nothing changes */
     changed = tl__vault_store_field(member, v, f->size);
   }
-  if (changed && listener) tl_vault_notify(listener, vault, f->id);
+  if (changed) tl_vault_notify(listener, vault, f->id);
   return true;
 }
 
@@ -587,6 +664,28 @@ static inline void tl_vault_reset_transient(const tl_vault_desc *d, void *vault)
       memcpy((unsigned char *)vault + f->offset, (const unsigned char *)d->defaults + f->offset, f->size);
   }
 }
+
+/* ---------------------------------------------------------------------------------------------
+ * Change events (TL_VAULT_IMPL): any number of listeners per instance, per field or every field
+ * ------------------------------------------------------------------------------------------- */
+
+/* Subscribes fn(user, vault, field_id) to field `field_id` of `vault` (NULL: of every vault that
+ * notifies through this set). A subscription equal to one already made (same vault, field, fn
+ * and user) is refused: false. Allocates (TL_MALLOC); false when out of memory. */
+TL_API bool tl_vault_subscribe(tl_vault_listeners *set, const void *vault, uint32_t field_id,
+                               tl_vault_change_fn fn, void *user);
+/* The same for every field of `vault`: called once per changed field. */
+TL_API bool tl_vault_subscribe_all(tl_vault_listeners *set, const void *vault, tl_vault_change_fn fn, void *user);
+/* Removes what the matching subscribe call added; false when there is no such subscription.
+ * Safe from a listener, also during the dispatch that is calling it: a removed listener is not
+ * called again (also not later in that dispatch), and no other listener is skipped. */
+TL_API bool tl_vault_unsubscribe(tl_vault_listeners *set, const void *vault, uint32_t field_id,
+                                 tl_vault_change_fn fn, void *user);
+TL_API bool tl_vault_unsubscribe_all(tl_vault_listeners *set, const void *vault, tl_vault_change_fn fn, void *user);
+/* Subscriptions in the set. */
+TL_API uint32_t tl_vault_listener_count(const tl_vault_listeners *set);
+/* Frees the set's memory; it is then empty and reusable. Never from a listener. */
+TL_API void tl_vault_listeners_discard(tl_vault_listeners *set);
 
 /* ---------------------------------------------------------------------------------------------
  * Serialisation (TL_VAULT_IMPL)
@@ -831,6 +930,143 @@ static unsigned char *tl__vault_put_collection(const tl_vault_field_desc *f, con
   }
   default: return p;
   }
+}
+
+/* --- change events -------------------------------------------------------------------------- */
+
+#ifndef TL_MALLOC
+#include <stdlib.h>
+#define TL_MALLOC(size) malloc(size)
+#define TL_FREE(ptr) free(ptr)
+#endif
+
+static void tl__vault_free_retired(tl_vault_listeners *set) {
+  while (set->retired) {
+    tl_vault__retired *r = set->retired;
+    set->retired = r->next;
+    TL_FREE(r->subs);
+    TL_FREE(r);
+  }
+}
+
+/* After the outermost dispatch that saw removals: drops the cleared entries, in order (dispatch
+ * is in subscription order), and frees the lists outgrown during it. */
+static void tl__vault_settle(tl_vault_listeners *set) {
+  uint32_t i, kept = 0;
+  for (i = 0; i < set->count; i++)
+    if (set->subs[i].fn) set->subs[kept++] = set->subs[i];
+  set->count = kept;
+  set->dirty = 0;
+  tl__vault_free_retired(set);
+}
+
+/* Room for one more entry. During dispatch a full list is copied, and the old one kept for the
+ * running dispatches (removals clear entries in both) until the outermost ends. */
+static bool tl__vault_reserve(tl_vault_listeners *set) {
+  uint32_t capacity = set->capacity ? set->capacity * 2 : 4;
+  tl_vault_subscription *grown;
+  if (set->count < set->capacity) return true;
+  grown = (tl_vault_subscription *)TL_MALLOC(capacity * sizeof *grown);
+  if (!grown) return false;
+  if (set->count) memcpy(grown, set->subs, set->count * sizeof *grown);
+  if (set->depth > 0 && set->subs) {
+    tl_vault__retired *r = (tl_vault__retired *)TL_MALLOC(sizeof *r);
+    if (!r) {
+      TL_FREE(grown);
+      return false;
+    }
+    r->next = set->retired;
+    r->subs = set->subs;
+    r->count = set->count;
+    set->retired = r;
+    set->dirty = 1;
+  } else {
+    TL_FREE(set->subs);
+  }
+  set->subs = grown;
+  set->capacity = capacity;
+  return true;
+}
+
+static int64_t tl__vault_find_subscription(const tl_vault_listeners *set, const void *vault, uint32_t field_id,
+                                           uint32_t all, tl_vault_change_fn fn, void *user) {
+  uint32_t i;
+  for (i = set->count; i-- > 0;) {
+    const tl_vault_subscription *s = &set->subs[i];
+    if (s->fn == fn && s->user == user && s->vault == vault && s->all_fields == all && (all || s->field_id == field_id))
+      return (int64_t)i;
+  }
+  return -1;
+}
+
+static bool tl__vault_add(tl_vault_listeners *set, const void *vault, uint32_t field_id, uint32_t all,
+                          tl_vault_change_fn fn, void *user) {
+  tl_vault_subscription *s;
+  if (!set || !fn || tl__vault_find_subscription(set, vault, field_id, all, fn, user) >= 0) return false;
+  if (!tl__vault_reserve(set)) return false;
+  s = &set->subs[set->count++];
+  s->fn = fn;
+  s->user = user;
+  s->vault = vault;
+  s->field_id = all ? 0 : field_id;
+  s->all_fields = all;
+  set->settle = tl__vault_settle;
+  return true;
+}
+
+/* Outside dispatch the entry goes at once (the rest keep their order); during dispatch it is
+ * cleared in the list and in every retired copy, and dropped when the outermost dispatch ends. */
+static bool tl__vault_remove(tl_vault_listeners *set, const void *vault, uint32_t field_id, uint32_t all,
+                             tl_vault_change_fn fn, void *user) {
+  int64_t at;
+  uint32_t i;
+  tl_vault__retired *r;
+  if (!set || !fn) return false;
+  at = tl__vault_find_subscription(set, vault, field_id, all, fn, user);
+  if (at < 0) return false;
+  i = (uint32_t)at;
+  if (set->depth == 0) {
+    memmove(&set->subs[i], &set->subs[i + 1], (set->count - i - 1) * sizeof set->subs[0]);
+    set->count--;
+    return true;
+  }
+  set->subs[i].fn = TL__NULL;
+  for (r = set->retired; r; r = r->next)
+    if (i < r->count) r->subs[i].fn = TL__NULL;
+  set->dirty = 1;
+  return true;
+}
+
+bool tl_vault_subscribe(tl_vault_listeners *set, const void *vault, uint32_t field_id, tl_vault_change_fn fn,
+                        void *user) {
+  return tl__vault_add(set, vault, field_id, 0, fn, user);
+}
+
+bool tl_vault_subscribe_all(tl_vault_listeners *set, const void *vault, tl_vault_change_fn fn, void *user) {
+  return tl__vault_add(set, vault, 0, 1, fn, user);
+}
+
+bool tl_vault_unsubscribe(tl_vault_listeners *set, const void *vault, uint32_t field_id, tl_vault_change_fn fn,
+                          void *user) {
+  return tl__vault_remove(set, vault, field_id, 0, fn, user);
+}
+
+bool tl_vault_unsubscribe_all(tl_vault_listeners *set, const void *vault, tl_vault_change_fn fn, void *user) {
+  return tl__vault_remove(set, vault, 0, 1, fn, user);
+}
+
+uint32_t tl_vault_listener_count(const tl_vault_listeners *set) {
+  uint32_t i, n = 0;
+  if (!set) return 0;
+  for (i = 0; i < set->count; i++) n += set->subs[i].fn != TL__NULL;
+  return n;
+}
+
+void tl_vault_listeners_discard(tl_vault_listeners *set) {
+  if (!set) return;
+  tl__vault_free_retired(set);
+  TL_FREE(set->subs);
+  memset(set, 0, sizeof *set);
 }
 
 #define TL__VAULT_CACHED 64 /* per-call memo of the first records' lengths / field indexes */

@@ -24,13 +24,13 @@ static const potion_vault potions_instances[2] = {
     {
         25, /* Health */
         0.0f, /* MoveSpeed */
-        { TL__NULL, TL__NULL }
+        TL__NULL
     },
     /* Swift */
     {
         10, /* Health */
         1.5f, /* MoveSpeed */
-        { TL__NULL, TL__NULL }
+        TL__NULL
     }
 };
 static const char *const potions_names[2] = { "Small", "Swift" };

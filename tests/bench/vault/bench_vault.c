@@ -11,6 +11,7 @@
 #define TL_IMPLEMENTATION
 #include "vaults/things_data.h"
 #include "vault_baseline.h"
+#include "vault_set_baseline.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -319,6 +320,82 @@ static bool generation_bench(const char *gen, const char *root)
     return remove_tree(dir) && ok;
 }
 
+/* ---- The set path with no listener: the generated typed setters (Health, Damage, Cell in turn)
+ * and the generated try_set switch, each storing the other of two values every pass (so every
+ * set changes the field and checks for listeners), over every_vault (a listener-set pointer) and
+ * over today's code before it (vault_set_baseline.h: a {fn, user} listener). ---- */
+static tlb_every_vault today[N];
+
+typedef struct set_times { double typed, today_typed, sw, today_sw; } set_times;
+
+static double per_set(double t0, double t1, int reps) { return (t1 - t0) / ((double)reps * N) * 1e9; }
+
+static double typed_ours(int reps, const int32_t *h, const tl_fp *d, const tl_vault_int2 *c)
+{
+    double t0 = now();
+    for (int k = 0; k < reps; k++)
+        for (int i = 0; i < N; i++) {
+            every_vault_set_Health(&vaults[i], h[k & 1]);
+            every_vault_set_Damage(&vaults[i], d[k & 1]);
+            every_vault_set_Cell(&vaults[i], c[k & 1]);
+        }
+    return per_set(t0, now(), reps * 3);
+}
+
+static double typed_today(int reps, const int32_t *h, const tl_fp *d, const tl_vault_int2 *c)
+{
+    double t0 = now();
+    for (int k = 0; k < reps; k++)
+        for (int i = 0; i < N; i++) {
+            tlb_every_vault_set_Health(&today[i], h[k & 1]);
+            tlb_every_vault_set_Damage(&today[i], d[k & 1]);
+            tlb_every_vault_set_Cell(&today[i], c[k & 1]);
+        }
+    return per_set(t0, now(), reps * 3);
+}
+
+static double switch_ours(int reps, const int32_t *h, const tl_fp *d)
+{
+    double t0 = now();
+    for (int k = 0; k < reps; k++)
+        for (int i = 0; i < N; i++) {
+            every_vault_try_set(&vaults[i], EVERY_VAULT_ID_Health, TL_VAULT_INTEGER, &h[k & 1]);
+            every_vault_try_set(&vaults[i], EVERY_VAULT_ID_Damage, TL_VAULT_FP, &d[k & 1]);
+        }
+    return per_set(t0, now(), reps * 2);
+}
+
+static double switch_today(int reps, const int32_t *h, const tl_fp *d)
+{
+    double t0 = now();
+    for (int k = 0; k < reps; k++)
+        for (int i = 0; i < N; i++) {
+            tlb_every_vault_try_set(&today[i], TLB_EVERY_VAULT_ID_Health, TL_VAULT_INTEGER, &h[k & 1]);
+            tlb_every_vault_try_set(&today[i], TLB_EVERY_VAULT_ID_Damage, TL_VAULT_FP, &d[k & 1]);
+        }
+    return per_set(t0, now(), reps * 2);
+}
+
+/* One run of each; which of the two goes first alternates with the run, so that neither always
+ * finds the caches the other left. */
+static void bench_set_path(set_times *t, int reps, int run)
+{
+    static const int32_t h[2] = {1, 2};
+    static const tl_fp d[2] = {{1}, {2}};
+    static const tl_vault_int2 c[2] = {{1, 1}, {2, 2}};
+    if (run & 1) {
+        t->today_typed = typed_today(reps, h, d, c);
+        t->typed = typed_ours(reps, h, d, c);
+        t->today_sw = switch_today(reps, h, d);
+        t->sw = switch_ours(reps, h, d);
+    } else {
+        t->typed = typed_ours(reps, h, d, c);
+        t->today_typed = typed_today(reps, h, d, c);
+        t->sw = switch_ours(reps, h, d);
+        t->today_sw = switch_today(reps, h, d);
+    }
+}
+
 static double median(double *t)
 {
     qsort(t, RUNS, sizeof *t, cmp);
@@ -334,6 +411,8 @@ int main(int argc, char **argv)
     double direct[RUNS], getter[RUNS], generic[RUNS], desc[RUNS], ser[RUNS], de[RUNS], bdesc[RUNS], bser[RUNS], bde[RUNS];
     double wser[RUNS], wde[RUNS], bwser[RUNS], bwde[RUNS], typed[RUNS], btyped[RUNS];
     double gset[RUNS], dset[RUNS], bset[RUNS];
+    double styped[RUNS], stoday[RUNS], ssw[RUNS], stoday_sw[RUNS];
+    for (int i = 0; i < N; i++) tlb_every_vault_init(&today[i]);
     /* Two values for each field of the mix (Health, Cell, Loot, Damage), all different. */
     static every_vault set_a, set_b;
     every_vault_init(&set_a);
@@ -424,6 +503,12 @@ int main(int argc, char **argv)
                                        tags[i & 3] ? tags[i & 3] : every_vault_fields[22].tag, set_values[k & 1][i & 3]);
         double u3 = now();
         gset[r] = (u1 - u0) / ((double)reps * N) * 1e9;
+        set_times st;
+        bench_set_path(&st, reps, r);
+        styped[r] = st.typed;
+        stoday[r] = st.today_typed;
+        ssw[r] = st.sw;
+        stoday_sw[r] = st.today_sw;
         dset[r] = (u2 - u1) / ((double)reps * N) * 1e9;
         bset[r] = (u3 - u2) / ((double)reps * N) * 1e9;
         for (int i = 0; i < N; i++) { /* back to the state the serialisation runs expect */
@@ -504,6 +589,11 @@ int main(int argc, char **argv)
     double gs = median(gset), ds = median(dset), bs0 = median(bset);
     printf("generic try_set by id %6.3f ns  (generated switch)\n", gs);
     printf("tl_vault_try_set      %6.3f ns  baseline %6.3f ns  ratio %.3f  (descriptor; target < 5 ns)\n", ds, bs0, ds / bs0);
+    double sty = median(styped), sto = median(stoday), ssw0 = median(ssw), stsw = median(stoday_sw);
+    printf("typed setter, no listener %6.3f ns  one-listener code %6.3f ns  ratio %.3f  (listener sets; target <= 1.1)\n",
+           sty, sto, sty / sto);
+    printf("try_set switch, no listener %6.3f ns  one-listener code %6.3f ns  ratio %.3f  (listener sets; target <= 1.1)\n",
+           ssw0, stsw, ssw0 / stsw);
     size_t n0 = tl_vault_serialised_size(&every_vault_desc, &things_instances[0]);
     size_t n1 = tl_vault_serialised_size(&every_vault_desc, &things_instances[1]);
     printf("serialise   (%2d fields, %zu/%zu bytes) %7.1f ns  baseline %7.1f ns  ratio %.3f  (target < 1000 ns)\n",

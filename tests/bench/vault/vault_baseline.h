@@ -36,7 +36,7 @@ static inline bool tlb_vault_try_get(const tl_vault_desc *d, const void *vault, 
   return i >= 0 && tlb_vault_field_get(&d->fields[i], vault, tag, out);
 }
 
-static inline bool tlb_vault_field_set(const tl_vault_field_desc *f, void *vault, tl_vault_listener *listener,
+static inline bool tlb_vault_field_set(const tl_vault_field_desc *f, void *vault, tl_vault_listeners *listener,
                                        uint32_t tag, const void *value) {
   unsigned char *member = (unsigned char *)vault + f->offset;
   bool changed;
@@ -55,8 +55,7 @@ static inline bool tlb_vault_field_set(const tl_vault_field_desc *f, void *vault
 
 static inline bool tlb_vault_try_set(const tl_vault_desc *d, void *vault, uint32_t id, uint32_t tag, const void *value) {
   int32_t i = tlb_vault_find(d, id);
-  return i >= 0 && tlb_vault_field_set(&d->fields[i], vault,
-                                       (tl_vault_listener *)(void *)((unsigned char *)vault + d->listener_offset), tag, value);
+  return i >= 0 && tlb_vault_field_set(&d->fields[i], vault, tl__vault_listener(d, vault), tag, value);
 }
 
 static uint32_t tlb__vault_le32(const unsigned char *p) {

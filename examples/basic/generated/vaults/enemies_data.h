@@ -31,7 +31,7 @@ static const enemy_vault enemies_instances[2] = {
       0, UINT64_C(0x0000000000000001), UINT64_C(0x0000000080000000) }, /* LootTable */
         0, /* Health */
         { 0 }, /* HitsTaken */
-        { TL__NULL, TL__NULL }
+        TL__NULL
     },
     /* Orc */
     {
@@ -43,7 +43,7 @@ static const enemy_vault enemies_instances[2] = {
       UINT64_C(0x00000000c0000000) }, /* LootTable */
         0, /* Health */
         { 0 }, /* HitsTaken */
-        { TL__NULL, TL__NULL }
+        TL__NULL
     }
 };
 static const char *const enemies_names[2] = { "Goblin", "Orc" };

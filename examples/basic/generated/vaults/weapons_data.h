@@ -27,7 +27,7 @@ static const weapon_vault weapons_instances[2] = {
         0.100000001f, /* CritChance */
         { INT64_C(2147483648) }, /* Cooldown */
         { INT64_C(6442450944) }, /* Range */
-        { TL__NULL, TL__NULL }
+        TL__NULL
     },
     /* Dagger */
     {
@@ -36,7 +36,7 @@ static const weapon_vault weapons_instances[2] = {
         0.0500000007f, /* CritChance */
         { INT64_C(858993459) }, /* Cooldown */
         { INT64_C(3221225472) }, /* Range */
-        { TL__NULL, TL__NULL }
+        TL__NULL
     }
 };
 static const char *const weapons_names[2] = { "Longsword", "Dagger" };

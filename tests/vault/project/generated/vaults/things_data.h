@@ -49,7 +49,7 @@ static const every_vault things_instances[2] = {
         { UINT64_C(0x0000000000000002), UINT64_C(0x0000000001000100), UINT64_C(0x00000000bd001300), 0,
       0, UINT64_C(0x0000000040867c13), UINT64_C(0x0000000200000000), 0,
       0, UINT64_C(0x00000000434d6cbb), UINT64_C(0x0000000080000000) }, /* Loot */
-        { TL__NULL, TL__NULL }
+        TL__NULL
     },
     /* Second */
     {
@@ -79,7 +79,7 @@ static const every_vault things_instances[2] = {
       UINT64_C(0x0000000000000008), UINT64_C(0x0000000000000006), UINT64_C(0x0000000000000007) }, /* Seen */
         { UINT64_C(0x0000000000000001), UINT64_C(0x0000000000000100), UINT64_C(0x0000000000001300), 0,
       0, UINT64_C(0x0000000040867c13), UINT64_C(0x0000000140000000) }, /* Loot */
-        { TL__NULL, TL__NULL }
+        TL__NULL
     }
 };
 static const char *const things_names[2] = { "First", "Second" };
