@@ -446,6 +446,33 @@ static void emit_schema(const vschema *s, out_file *o, const emit_options *opt)
     free(c.U);
 }
 
+/* The instances' definition: const data in a shipped build; in a development build
+ * (TL_DEVELOPMENT) variables that vault.h's live data reloads from the data file's image, defined
+ * once, in the file that defines TL_VAULT_IMPL. The initialiser follows, closed by "};\n#endif". */
+static void emit_data_instances_open(buf *b, const vdata *d, size_t n)
+{
+    const char *v = d->schema->lower, *p = d->prefix;
+    size_t count = n ? n : 1;
+    buf_printf(b, "\n#if defined(TL_DEVELOPMENT)\n"
+                  "/* Development build: the instances are variables, which tl_vault_live_add(live, &%s_live) reloads from\n"
+                  " * %s below the generated directory (threadlink-gen watch writes it). They are defined in the file\n"
+                  " * that defines TL_VAULT_IMPL (or TL_IMPLEMENTATION) before including this header. */\n"
+                  "extern %s_vault %s_instances[%zu];\nextern const tl_vault_live_file %s_live;\n#endif\n",
+               p, d->image, v, p, count, p);
+    buf_printf(b, "#if !defined(TL_DEVELOPMENT)\nstatic const %s_vault %s_instances[%zu] = {\n"
+                  "#elif defined(TL_VAULT_IMPL)\n%s_vault %s_instances[%zu] = {\n#endif\n"
+                  "#if !defined(TL_DEVELOPMENT) || defined(TL_VAULT_IMPL)\n",
+               v, p, count, v, p, count);
+}
+
+/* Development builds: the data file as vault.h's live data registers it. */
+static void emit_data_live_file(buf *b, const vdata *d, size_t n)
+{
+    buf_printf(b, "#if defined(TL_DEVELOPMENT) && defined(TL_VAULT_IMPL)\n"
+                  "const tl_vault_live_file %s_live = { &%s_vault_desc, \"%s\", %zuu, %s_instances, %s_ids, %s_names };\n#endif\n",
+               d->prefix, d->schema->lower, d->image, n, d->prefix, d->prefix, d->prefix);
+}
+
 static void emit_data(const vdata *d, out_file *o, const emit_options *opt)
 {
     buf *b = &o->chunk;
@@ -468,7 +495,7 @@ static void emit_data(const vdata *d, out_file *o, const emit_options *opt)
     buf_puts(b, "/* Stable ids: XXH32 of \"<vault>.<instance>\" in lower case. */\n");
     for (size_t i = 0; i < n; i++)
         buf_printf(b, "#define %s_ID_%s UINT32_C(%u)\n", P, d->instances.items[i].name, d->instances.items[i].id);
-    buf_printf(b, "\nstatic const %s_vault %s_instances[%zu] = {\n", s->lower, p, n ? n : 1);
+    emit_data_instances_open(b, d, n);
     for (size_t i = 0; i < n; i++) {
         buf_printf(b, "    /* %s */\n    ", d->instances.items[i].name);
         put_vault(b, s, d->instances.items[i].values, "    ");
@@ -480,13 +507,14 @@ static void emit_data(const vdata *d, out_file *o, const emit_options *opt)
         put_vault(b, s, NULL, "    ");
         buf_puts(b, "\n");
     }
-    buf_puts(b, "};\n");
+    buf_puts(b, "};\n#endif\n");
     buf_printf(b, "static const char *const %s_names[%zu] = {", p, n ? n : 1);
     for (size_t i = 0; i < n; i++) buf_printf(b, "%s\"%s\"", i ? ", " : " ", d->instances.items[i].name);
     buf_puts(b, n ? " };\n" : " TL__NULL };\n");
     buf_printf(b, "static const uint32_t %s_ids[%zu] = {", p, n ? n : 1);
     for (size_t i = 0; i < n; i++) buf_printf(b, "%s%uu", i ? ", " : " ", d->instances.items[i].id);
     buf_puts(b, n ? " };\n" : " 0 };\n");
+    emit_data_live_file(b, d, n);
 
     buf_printf(b, "\n/* Lookups: NULL when there is no such instance. Names compare case-insensitively. */\n");
     if (n) {
@@ -511,5 +539,6 @@ void vault_emit(void *state, size_t index, out_file *o, const emit_options *opt)
 {
     vault_state *st = state;
     if (index < st->schemas.count) emit_schema(st->schemas.items[index], o, opt);
-    else emit_data(st->data.items[index - st->schemas.count], o, opt);
+    else if (index < st->schemas.count + st->data.count) emit_data(st->data.items[index - st->schemas.count], o, opt);
+    else vault_emit_image(st->data.items[index - st->schemas.count - st->data.count], o);
 }

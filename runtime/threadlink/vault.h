@@ -688,6 +688,87 @@ TL_API uint32_t tl_vault_listener_count(const tl_vault_listeners *set);
 TL_API void tl_vault_listeners_discard(tl_vault_listeners *set);
 
 /* ---------------------------------------------------------------------------------------------
+ * Live data (development builds: TL_DEVELOPMENT; TL_VAULT_IMPL)
+ * ------------------------------------------------------------------------------------------- */
+#if defined(TL_DEVELOPMENT)
+#include "scribe.h"
+
+/* Where the images are: the generated directory (the images sit below it, beside the data
+ * headers), relative to the working directory. Override per program with
+ * tl_vault_live_desc.image_dir, or at compile time. */
+#ifndef TL_VAULT_LIVE_DIR
+#define TL_VAULT_LIVE_DIR "generated"
+#endif
+
+/* A data file's instances as a development build holds them: generated (<file>_live in
+ * <file>_data.h), defined in the file that defines TL_VAULT_IMPL. */
+typedef struct tl_vault_live_file {
+  const tl_vault_desc *desc;
+  const char *image;          /* below the image directory: "vaults/enemies.vaultimage" */
+  uint32_t count;
+  void *instances;            /* count vaults: what the generated lookups return */
+  const uint32_t *ids;        /* their instance ids */
+  const char *const *names;   /* their names, for messages */
+} tl_vault_live_file;
+
+/* Zero-initialised: TL_VAULT_LIVE_DIR, stderr logging. */
+typedef struct tl_vault_live_desc {
+  const char *image_dir;      /* NULL: TL_VAULT_LIVE_DIR (copied) */
+  const tl_logger *logger;    /* NULL: stderr (copied) */
+} tl_vault_live_desc;
+
+/* One registered data file and what its image was when last read. */
+typedef struct tl_vault__live_entry {
+  const tl_vault_live_file *file;
+  char *path;
+  uint64_t inode, size, mtime_ns;
+  bool seen;                  /* an image was there when last checked */
+} tl_vault__live_entry;
+
+typedef struct tl_vault_live {
+  tl_vault__live_entry *entries;
+  uint32_t count, capacity;
+  char *dir;
+  tl_vault_listeners listeners; /* every live instance notifies this set */
+  tl_logger logger;
+} tl_vault_live;
+
+/* Runtime diagnostics: id, level, message. Ids are TL_VAULT_LOG_<id> (tl_log_record.item). */
+#define TL_VAULT_LOG_ITEMS(X) \
+  X(RELOADED, TL_LOG_LEVEL_INFO, "%s: reloaded, %u value(s) changed") \
+  X(REFUSED, TL_LOG_LEVEL_WARNING, "%s: refused, the previous values stay: %s") \
+  X(UNREADABLE, TL_LOG_LEVEL_WARNING, "%s: cannot be read, the previous values stay") \
+  X(NEW_INSTANCE, TL_LOG_LEVEL_INFO, "%s: instance #%u is not in this build (generate and rebuild to use it)") \
+  X(REMOVED, TL_LOG_LEVEL_INFO, "%s: removed, the current values stay") \
+  X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
+
+#define TL_VAULT_LOG_BASE 0x700u
+typedef enum tl_vault_log_item {
+  TL_VAULT_LOG_NONE_ = TL_VAULT_LOG_BASE - 1,
+#define TL__VAULT_LOG_ENUM(id, level, message) TL_VAULT_LOG_##id,
+  TL_VAULT_LOG_ITEMS(TL__VAULT_LOG_ENUM)
+#undef TL__VAULT_LOG_ENUM
+  TL_VAULT_LOG_END_
+} tl_vault_log_item;
+
+/* false on bad input or no memory (the context is then zeroed and safe to discard). */
+TL_API bool tl_vault_live_init(tl_vault_live *live, const tl_vault_live_desc *desc);
+/* Registers a data file: its instances notify tl_vault_live_listeners(live) from now on, and
+ * its image, if there is one, is read at once (with change events, as any reload). */
+TL_API bool tl_vault_live_add(tl_vault_live *live, const tl_vault_live_file *file);
+/* Once a frame: a stat per registered image; each one that changed is read whole and checked
+ * before anything changes (a refused image keeps every value, and is logged), then stored, and
+ * one change event fires per field whose value changed, after the whole file is stored.
+ * Returns the number of images stored. */
+TL_API uint32_t tl_vault_live_update(tl_vault_live *live);
+/* The set every registered instance notifies: subscribe to a field of an instance the
+ * generated lookups return, or to every field. */
+TL_API tl_vault_listeners *tl_vault_live_listeners(tl_vault_live *live);
+/* Frees the context; the instances keep their values and notify nobody. Never from a listener. */
+TL_API void tl_vault_live_discard(tl_vault_live *live);
+#endif /* TL_DEVELOPMENT */
+
+/* ---------------------------------------------------------------------------------------------
  * Serialisation (TL_VAULT_IMPL)
  * ------------------------------------------------------------------------------------------- */
 
@@ -1372,6 +1453,262 @@ tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, const voi
   tl__vault_store(d, (unsigned char *)vault, in, index, options);
   return TL_VAULT_OK;
 }
+
+/* --- live data (TL_DEVELOPMENT) ------------------------------------------------------------- */
+#if defined(TL_DEVELOPMENT)
+#include <stdio.h>
+#include <sys/stat.h>
+
+/* Image format, version 1 (little-endian), what threadlink-gen watch writes per data file:
+ *   header    4 bytes "TLVI", u16 version (1), u16 flags (0), u32 vault id, u32 instances
+ *   instance  u32 instance id, u32 length, then `length` bytes: the instance as a vault save
+ *             ("TLVT", above), every serialised field, in the schema's order. */
+#define TL__VAULT_IMAGE_HEADER 16u
+
+static const char *tl__vault_live_message(uint32_t item, int *level) {
+  switch (item) {
+#define TL__VAULT_LOG_CASE(id, lvl, message) \
+  case TL_VAULT_LOG_##id: *level = lvl; return message;
+    TL_VAULT_LOG_ITEMS(TL__VAULT_LOG_CASE)
+#undef TL__VAULT_LOG_CASE
+  default: *level = TL_LOG_LEVEL_ERROR; return "%s";
+  }
+}
+
+static void tl__vault_live_log(const tl_vault_live *live, uint32_t item, ...) {
+  int level;
+  const char *fmt = tl__vault_live_message(item, &level);
+  va_list args;
+  if (level < TL_LOG_MIN_LEVEL) return;
+  va_start(args, item);
+  tl_logv_table(&live->logger, level, "Vault", item, fmt, args);
+  va_end(args);
+}
+
+static char *tl__vault_live_join(const char *dir, const char *name) {
+  size_t a = strlen(dir), b = strlen(name);
+  char *path = (char *)TL_MALLOC(a + b + 2);
+  if (!path) return TL__NULL;
+  memcpy(path, dir, a);
+  path[a] = '/';
+  memcpy(path + a + 1, name, b + 1);
+  return path;
+}
+
+/* The image's identity: a rename over it (how watch writes) changes the inode, an edit in place
+ * the size or the time (to the nanosecond where the headers offer it: strict C99 sees seconds).
+ * false when there is none. */
+static bool tl__vault_live_stat(const char *path, uint64_t *inode, uint64_t *size, uint64_t *mtime_ns) {
+  struct stat st;
+  if (stat(path, &st) != 0) return false;
+  *inode = (uint64_t)st.st_ino;
+  *size = (uint64_t)st.st_size;
+#if defined(__linux__) && (defined(__USE_XOPEN2K8) || (defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200809L))
+  *mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
+#elif defined(__APPLE__) && !defined(_POSIX_C_SOURCE)
+  *mtime_ns = (uint64_t)st.st_mtimespec.tv_sec * 1000000000u + (uint64_t)st.st_mtimespec.tv_nsec;
+#else
+  *mtime_ns = (uint64_t)st.st_mtime * 1000000000u;
+#endif
+  return true;
+}
+
+static unsigned char *tl__vault_live_read(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  unsigned char *data = TL__NULL;
+  long n;
+  if (!f) return TL__NULL;
+  if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+    data = (unsigned char *)TL_MALLOC((size_t)n + 1);
+    if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
+      TL_FREE(data);
+      data = TL__NULL;
+    }
+    *size = (size_t)n;
+  }
+  fclose(f);
+  return data;
+}
+
+static int64_t tl__vault_live_index(const tl_vault_live_file *file, uint32_t id) {
+  uint32_t i;
+  for (i = 0; i < file->count; i++)
+    if (file->ids[i] == id) return (int64_t)i;
+  return -1;
+}
+
+/* Reads the image into `scratch` (a copy of the instances): all or nothing. On an error,
+ * `why` says what and where. */
+static bool tl__vault_live_parse(const tl_vault_live *live, const tl_vault__live_entry *e, const unsigned char *data,
+                                 size_t size, unsigned char *scratch, char *why, size_t why_size) {
+  const tl_vault_live_file *file = e->file;
+  const unsigned char *p = data + TL__VAULT_IMAGE_HEADER, *end = data + size;
+  uint32_t n, r;
+  if (size < TL__VAULT_IMAGE_HEADER || memcmp(data, "TLVI", 4) != 0) {
+    snprintf(why, why_size, "not a vault image (no \"TLVI\" header)");
+    return false;
+  }
+  if (data[4] != 1 || data[5] || data[6] || data[7] || tl__vault_le32(data + 8) != file->desc->id) {
+    snprintf(why, why_size, "another version, or another vault than %s", file->desc->name);
+    return false;
+  }
+  n = tl__vault_le32(data + 12);
+  for (r = 0; r < n; r++) {
+    uint32_t id, len, field = 0;
+    int64_t at;
+    tl_vault_error err;
+    if ((size_t)(end - p) < 8 || (size_t)(end - p - 8) < tl__vault_le32(p + 4)) {
+      snprintf(why, why_size, "it ends inside instance %u of %u", (unsigned)r + 1, (unsigned)n);
+      return false;
+    }
+    id = tl__vault_le32(p);
+    len = tl__vault_le32(p + 4);
+    p += 8;
+    at = tl__vault_live_index(file, id);
+    if (at < 0) {
+      tl__vault_live_log(live, TL_VAULT_LOG_NEW_INSTANCE, e->path, (unsigned)id);
+    } else if ((err = tl_vault_read_ex(file->desc, scratch + (size_t)at * file->desc->size, p, len, &field)) != TL_VAULT_OK) {
+      int32_t f = field ? tl_vault_find(file->desc, field) : -1;
+      snprintf(why, why_size, "instance %s%s%s: %s", file->names[at], f >= 0 ? ", field " : "",
+               f >= 0 ? file->desc->fields[f].name : "", tl_vault_error_message(err));
+      return false;
+    }
+    p += len;
+  }
+  if (p != end) {
+    snprintf(why, why_size, "bytes after the last instance");
+    return false;
+  }
+  return true;
+}
+
+/* Stores the new values (scratch) and then fires one event per serialised field that changed.
+ * `old` receives the previous values. Returns the number of changed values. */
+static uint32_t tl__vault_live_store(const tl_vault_live_file *file, unsigned char *scratch, unsigned char *old) {
+  const tl_vault_desc *d = file->desc;
+  unsigned char *instances = (unsigned char *)file->instances;
+  size_t bytes = (size_t)file->count * d->size;
+  uint32_t i, k, changed = 0;
+  memcpy(old, instances, bytes);
+  memcpy(instances, scratch, bytes);
+  for (i = 0; i < file->count; i++) {
+    unsigned char *now = instances + (size_t)i * d->size, *before = old + (size_t)i * d->size;
+    for (k = 0; k < d->field_count; k++) {
+      const tl_vault_field_desc *f = &d->fields[k];
+      if (f->backing != TL_VAULT_SERIALISED || memcmp(now + f->offset, before + f->offset, f->size) == 0) continue;
+      changed++;
+      tl_vault_notify(tl__vault_listener(d, now), now, f->id);
+    }
+  }
+  return changed;
+}
+
+/* Reads, checks and stores one image; false when it was refused or unreadable. */
+static bool tl__vault_live_reload(tl_vault_live *live, tl_vault__live_entry *e) {
+  const tl_vault_live_file *file = e->file;
+  size_t size = 0, bytes = (size_t)file->count * file->desc->size;
+  unsigned char *data = tl__vault_live_read(e->path, &size);
+  unsigned char *scratch = (unsigned char *)TL_MALLOC(bytes ? bytes * 2 : 1);
+  char why[256];
+  bool ok = false;
+  if (!data || !scratch) {
+    tl__vault_live_log(live, data ? TL_VAULT_LOG_OUT_OF_MEMORY : TL_VAULT_LOG_UNREADABLE, e->path);
+  } else {
+    memcpy(scratch, file->instances, bytes);
+    if (tl__vault_live_parse(live, e, data, size, scratch, why, sizeof why)) {
+      uint32_t changed = tl__vault_live_store(file, scratch, scratch + bytes);
+      tl__vault_live_log(live, TL_VAULT_LOG_RELOADED, e->path, (unsigned)changed);
+      ok = true;
+    } else {
+      tl__vault_live_log(live, TL_VAULT_LOG_REFUSED, e->path, why);
+    }
+  }
+  TL_FREE(data);
+  TL_FREE(scratch);
+  return ok;
+}
+
+/* Reloads the entry's image when it is not the one last seen. */
+static bool tl__vault_live_check(tl_vault_live *live, tl_vault__live_entry *e) {
+  uint64_t inode, size, mtime;
+  if (!tl__vault_live_stat(e->path, &inode, &size, &mtime)) {
+    if (e->seen) tl__vault_live_log(live, TL_VAULT_LOG_REMOVED, e->path);
+    e->seen = false;
+    return false;
+  }
+  if (e->seen && inode == e->inode && size == e->size && mtime == e->mtime_ns) return false;
+  e->seen = true; /* a refused image is not read again until it changes */
+  e->inode = inode;
+  e->size = size;
+  e->mtime_ns = mtime;
+  return tl__vault_live_reload(live, e);
+}
+
+bool tl_vault_live_init(tl_vault_live *live, const tl_vault_live_desc *desc) {
+  const char *dir = desc && desc->image_dir ? desc->image_dir : TL_VAULT_LIVE_DIR;
+  size_t n = strlen(dir);
+  if (!live) return false;
+  memset(live, 0, sizeof *live);
+  if (desc && desc->logger) live->logger = *desc->logger;
+  live->dir = (char *)TL_MALLOC(n + 1);
+  if (!live->dir) return false;
+  memcpy(live->dir, dir, n + 1);
+  return true;
+}
+
+bool tl_vault_live_add(tl_vault_live *live, const tl_vault_live_file *file) {
+  tl_vault__live_entry *e;
+  tl_vault_listeners *set;
+  uint32_t i;
+  if (!live || !live->dir || !file || !file->desc) return false;
+  if (live->count == live->capacity) {
+    uint32_t capacity = live->capacity ? live->capacity * 2 : 8;
+    tl_vault__live_entry *grown = (tl_vault__live_entry *)TL_MALLOC(capacity * sizeof *grown);
+    if (!grown) return false;
+    if (live->count) memcpy(grown, live->entries, live->count * sizeof *grown);
+    TL_FREE(live->entries);
+    live->entries = grown;
+    live->capacity = capacity;
+  }
+  e = &live->entries[live->count];
+  memset(e, 0, sizeof *e);
+  e->file = file;
+  e->path = tl__vault_live_join(live->dir, file->image);
+  if (!e->path) return false;
+  live->count++;
+  set = &live->listeners;
+  for (i = 0; i < file->count; i++)
+    memcpy((unsigned char *)file->instances + (size_t)i * file->desc->size + file->desc->listener_offset, &set, sizeof set);
+  tl__vault_live_check(live, e);
+  return true;
+}
+
+uint32_t tl_vault_live_update(tl_vault_live *live) {
+  uint32_t i, stored = 0;
+  if (!live) return 0;
+  for (i = 0; i < live->count; i++) stored += tl__vault_live_check(live, &live->entries[i]);
+  return stored;
+}
+
+tl_vault_listeners *tl_vault_live_listeners(tl_vault_live *live) { return live ? &live->listeners : TL__NULL; }
+
+void tl_vault_live_discard(tl_vault_live *live) {
+  uint32_t i, k;
+  tl_vault_listeners *none = TL__NULL;
+  if (!live) return;
+  for (i = 0; i < live->count; i++) {
+    const tl_vault_live_file *file = live->entries[i].file;
+    for (k = 0; k < file->count; k++)
+      memcpy((unsigned char *)file->instances + (size_t)k * file->desc->size + file->desc->listener_offset, &none,
+             sizeof none);
+    TL_FREE(live->entries[i].path);
+  }
+  TL_FREE(live->entries);
+  TL_FREE(live->dir);
+  tl_vault_listeners_discard(&live->listeners);
+  memset(live, 0, sizeof *live);
+}
+#endif /* TL_DEVELOPMENT */
 
 #ifdef __cplusplus
 } /* extern "C" */

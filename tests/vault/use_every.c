@@ -35,6 +35,14 @@ int main(void)
     if (tl_vault_write(&every_vault_desc, first, bytes, sizeof bytes, &n) != TL_VAULT_OK) return 4;
     if (tl_vault_read(&every_vault_desc, &v, bytes, n) != TL_VAULT_OK) return 5;
     if (v.Health != 5 || v.Icon.id != (uint32_t)Game_Icons_Sword) return 6;
+#ifdef TL_DEVELOPMENT
+    {   /* live data, no image yet: nothing changes */
+        tl_vault_live live;
+        if (!tl_vault_live_init(&live, TL__NULL) || !tl_vault_live_add(&live, &things_live)) return 8;
+        if (tl_vault_live_update(&live) != 0 || things_instances[0].Health != 5) return 9;
+        tl_vault_live_discard(&live);
+    }
+#endif
     printf("%u %zu\n", (unsigned)things_ids[0], n);
     return 0;
 }

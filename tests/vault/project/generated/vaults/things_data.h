@@ -19,7 +19,19 @@ enum {
 #define THINGS_ID_First UINT32_C(2950694021)
 #define THINGS_ID_Second UINT32_C(1046974334)
 
+#if defined(TL_DEVELOPMENT)
+/* Development build: the instances are variables, which tl_vault_live_add(live, &things_live) reloads from
+ * vaults/things.vaultimage below the generated directory (threadlink-gen watch writes it). They are defined in the file
+ * that defines TL_VAULT_IMPL (or TL_IMPLEMENTATION) before including this header. */
+extern every_vault things_instances[2];
+extern const tl_vault_live_file things_live;
+#endif
+#if !defined(TL_DEVELOPMENT)
 static const every_vault things_instances[2] = {
+#elif defined(TL_VAULT_IMPL)
+every_vault things_instances[2] = {
+#endif
+#if !defined(TL_DEVELOPMENT) || defined(TL_VAULT_IMPL)
     /* First */
     {
         5, /* Health */
@@ -82,8 +94,12 @@ static const every_vault things_instances[2] = {
         TL__NULL
     }
 };
+#endif
 static const char *const things_names[2] = { "First", "Second" };
 static const uint32_t things_ids[2] = { 2950694021u, 1046974334u };
+#if defined(TL_DEVELOPMENT) && defined(TL_VAULT_IMPL)
+const tl_vault_live_file things_live = { &every_vault_desc, "vaults/things.vaultimage", 2u, things_instances, things_ids, things_names };
+#endif
 
 /* Lookups: NULL when there is no such instance. Names compare case-insensitively. */
 static inline const every_vault *things_by_index(uint32_t index) { return index < 2u ? &things_instances[index] : TL__NULL; }
