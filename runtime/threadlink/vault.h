@@ -27,6 +27,15 @@
  *   and their notification link without it). No global state; only subscriptions and live data
  *   allocate.
  *
+ * Development builds
+ *   Compile every file with -DTL_DEVELOPMENT (one switch) for live vault data: the generated
+ *   <file>_data.h then declares its instances as variables, defined where TL_VAULT_IMPL is
+ *   (include every data header there), and tl_vault_live_* (below) reloads them from the images
+ *   threadlink-gen watch writes, firing change events for the fields whose values changed.
+ *   Without the switch the instances are const data and nothing here reads a file.
+ *   TL_VAULT_LIVE_DIR       the image directory when tl_vault_live_desc.image_dir is NULL
+ *                           (default "generated": the generated directory, from the working one).
+ *
  * Override macros:
  *   TL_MALLOC(size) / TL_FREE(ptr)  allocation of listener lists and live images, both or
  *                             neither (default malloc / free).
