@@ -32,7 +32,8 @@
  *   <file>_data.h then declares its instances as variables, defined where TL_VAULT_IMPL is
  *   (include every data header there), and tl_vault_live_* (below) reloads them from the images
  *   threadlink-gen watch writes, firing change events for the fields whose values changed.
- *   Without the switch the instances are const data and nothing here reads a file.
+ *   Without the switch the instances are const data and nothing here reads a file. Live data
+ *   logs through scribe.h (TL_SCRIBE_IMPL in one file of the program, or TL_IMPLEMENTATION).
  *   TL_VAULT_LIVE_DIR       the image directory when tl_vault_live_desc.image_dir is NULL
  *                           (default "generated": the generated directory, from the working one).
  *
@@ -112,6 +113,14 @@
  *   buffer holds no NUL (more than its capacity copied in) TL_VAULT_ERROR_CAPACITY; nothing is
  *   written then.
  *
+ * Image format, version 1 (development builds: what threadlink-gen watch writes per data file and
+ * tl_vault_live_update reads)
+ *   header   4 bytes "TLVI", u16 version (1), u16 flags (0), u32 vault id, u32 instances
+ *   instance u32 instance id (XXH32 of "<vault>.<instance>" in lower case), u32 length, then
+ *            `length` bytes: the instance as a save in the format above (every serialised field)
+ *   An image is refused whole (the instances keep their values) on any error of its own or of
+ *   one of its saves; an instance id the build does not have is skipped (logged).
+ *
  * Reading (tl_vault_read) validates the whole input before it changes anything: on any error
  * the vault is untouched. Rules, so that saves survive schema changes:
  *   - a record whose id the schema does not know, or that is transient in this schema, is
@@ -149,6 +158,9 @@
 
 #include <threadlink/fp.h>
 #include <threadlink/mem.h>
+#if defined(TL_DEVELOPMENT)
+#include "scribe.h" /* live data logs what it reloads and refuses */
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -700,8 +712,6 @@ TL_API void tl_vault_listeners_discard(tl_vault_listeners *set);
  * Live data (development builds: TL_DEVELOPMENT; TL_VAULT_IMPL)
  * ------------------------------------------------------------------------------------------- */
 #if defined(TL_DEVELOPMENT)
-#include "scribe.h"
-
 /* Where the images are: the generated directory (the images sit below it, beside the data
  * headers), relative to the working directory. Override per program with
  * tl_vault_live_desc.image_dir, or at compile time. */
@@ -829,6 +839,19 @@ TL_API tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, co
 
 #if defined(TL_VAULT_IMPL) && !defined(TL__VAULT_IMPLEMENTATION_DONE)
 #define TL__VAULT_IMPLEMENTATION_DONE
+
+#if defined(TL_MALLOC) != defined(TL_FREE)
+#error "threadlink/vault.h: define both TL_MALLOC and TL_FREE, or neither"
+#endif
+#ifndef TL_MALLOC
+#include <stdlib.h>
+#define TL_MALLOC(size) malloc(size)
+#define TL_FREE(ptr) free(ptr)
+#endif
+#if defined(TL_DEVELOPMENT)
+#include <stdio.h>
+#include <sys/stat.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -1023,12 +1046,6 @@ static unsigned char *tl__vault_put_collection(const tl_vault_field_desc *f, con
 }
 
 /* --- change events -------------------------------------------------------------------------- */
-
-#ifndef TL_MALLOC
-#include <stdlib.h>
-#define TL_MALLOC(size) malloc(size)
-#define TL_FREE(ptr) free(ptr)
-#endif
 
 static void tl__vault_free_retired(tl_vault_listeners *set) {
   while (set->retired) {
@@ -1465,13 +1482,7 @@ tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, const voi
 
 /* --- live data (TL_DEVELOPMENT) ------------------------------------------------------------- */
 #if defined(TL_DEVELOPMENT)
-#include <stdio.h>
-#include <sys/stat.h>
-
-/* Image format, version 1 (little-endian), what threadlink-gen watch writes per data file:
- *   header    4 bytes "TLVI", u16 version (1), u16 flags (0), u32 vault id, u32 instances
- *   instance  u32 instance id, u32 length, then `length` bytes: the instance as a vault save
- *             ("TLVT", above), every serialised field, in the schema's order. */
+/* "Image format" in the header's opening comment. */
 #define TL__VAULT_IMAGE_HEADER 16u
 
 static const char *tl__vault_live_message(uint32_t item, int *level) {
