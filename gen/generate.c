@@ -895,6 +895,7 @@ int gen_run(const gen_options *opt, gen_result *result)
     c.summary_out = opt->summary ? opt->summary : stdout;
     c.errors_before = diag_error_count();
     if (!model_load(opt->config_path ? opt->config_path : "threadlink.json", &c.p)) return 1;
+    c.p.vault_images = opt->vault_images && opt->command == GEN_GENERATE;
     c.nstages = stage_count();
     bool ok = gen_run_steps(&c);
     if (opt->on_input) visit_inputs(&c.p, c.jobs, c.count, opt->on_input, opt->on_input_ctx);

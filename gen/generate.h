@@ -39,6 +39,9 @@ typedef struct gen_options {
      * the run stopped on an error after reading them: what watch watches. */
     void (*on_input)(void *ctx, const char *path);
     void *on_input_ctx;
+    /* GEN_GENERATE (watch sets it): also write each vault data file's binary image beside its
+     * header, which development builds (TL_DEVELOPMENT) reload while they run. */
+    bool vault_images;
 } gen_options;
 
 typedef struct gen_result {

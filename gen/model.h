@@ -60,6 +60,7 @@ typedef struct project {
     VEC(domain) domains;
     VEC(char *) inputs;      /* every file and directory the run depends on (for depfiles) */
     struct hasher *input_hash; /* every byte read, with file names (stamp.h) */
+    bool vault_images;       /* watch: also each vault data file's binary image */
     arena strings;
 } project;
 

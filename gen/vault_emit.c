@@ -1,6 +1,6 @@
 /* The generated vault headers.
  *
- * <vault>_vault.h, per schema: the struct (fields in schema order, then the change listener), the
+ * <vault>_vault.h, per schema: the struct (fields in schema order, then the listener set), the
  * field ids, typed getters and setters, loads of asset references into content scopes (only these
  * need content.h), generic try_get / try_set / has / field_index by field id, init and
  * reset_transient, the defaults, the descriptor table for generic tools and vault.h's
@@ -165,7 +165,7 @@ static void put_vault(buf *b, const vschema *s, const vvalue *values, const char
         buf_puts(b, " */\n");
     }
     buf_puts(b, indent);
-    buf_puts(b, "    { TL__NULL, TL__NULL }\n");
+    buf_puts(b, "    TL__NULL\n");
     buf_puts(b, indent);
     buf_putc(b, '}');
 }
@@ -270,7 +270,7 @@ static void emit_schema_struct(const schema_out *c)
             buf_printf(b, "    %s %s; /* %s, %s */\n", vtype_c(f->type), f->member, vtype_name(f->type), backing);
         }
     }
-    buf_puts(b, "    tl_vault_listener tl_listener; /* called with the field id when a setter changes a value */\n");
+    buf_puts(b, "    tl_vault_listeners *tl_listener; /* the set notified when a value changes; NULL: nobody listens */\n");
     buf_printf(b, "} %s_vault;\n", v);
 
 }
@@ -354,10 +354,10 @@ static void emit_schema_lifecycle(const schema_out *c)
             buf_printf(b, "    memcpy(&v->%s, &%s_vault_defaults.%s, sizeof v->%s);\n", s->fields.items[i].member, v,
                        s->fields.items[i].member, s->fields.items[i].member);
     buf_puts(b, "}\n");
-    buf_printf(b, "static inline void %s_vault_listen(%s_vault *v, tl_vault_change_fn fn, void *user) {\n"
-                  "    v->tl_listener.fn = fn;\n    v->tl_listener.user = user;\n}\n", v, v);
-    buf_printf(b, "/* Tells the listener that a field changed in place (an inline collection edited through its view). */\n"
-                  "static inline void %s_vault_notify(%s_vault *v, uint32_t field_id) { tl_vault_notify(&v->tl_listener, v, field_id); }\n", v, v);
+    buf_printf(b, "/* The listener set this vault notifies (NULL: none); subscribe through tl_vault_subscribe(_all). */\n"
+                  "static inline void %s_vault_listen(%s_vault *v, tl_vault_listeners *set) { v->tl_listener = set; }\n", v, v);
+    buf_printf(b, "/* Tells the listeners that a field changed in place (an inline collection edited through its view). */\n"
+                  "static inline void %s_vault_notify(%s_vault *v, uint32_t field_id) { tl_vault_notify(v->tl_listener, v, field_id); }\n", v, v);
 
 }
 
@@ -382,7 +382,7 @@ static void emit_schema_accessor(const schema_out *c, const vfield *f)
                       "static inline bool %s_vault_set_%s(%s_vault *v, const char *value) {\n"
                       "    bool changed;\n"
                       "    if (!tl_vault_store_string(v->%s, TL__CAST(uint32_t, sizeof v->%s), value, &changed)) return false;\n"
-                      "    if (changed) tl_vault_notify(&v->tl_listener, v, %s_VAULT_ID_%s);\n"
+                      "    if (changed) tl_vault_notify(v->tl_listener, v, %s_VAULT_ID_%s);\n"
                       "    return true;\n}\n",
                    f->capacity, v, m, v, m, m, U, m);
     } else {
@@ -391,7 +391,7 @@ static void emit_schema_accessor(const schema_out *c, const vfield *f)
         buf_printf(b, "static inline void %s_vault_set_%s(%s_vault *v, %s value) {\n"
                       "    if (memcmp(&v->%s, &value, sizeof value) != 0) {\n"
                       "        v->%s = value;\n"
-                      "        tl_vault_notify(&v->tl_listener, v, %s_VAULT_ID_%s);\n    }\n}\n",
+                      "        tl_vault_notify(v->tl_listener, v, %s_VAULT_ID_%s);\n    }\n}\n",
                    v, m, v, c, m, m, U, m);
     }
 }
@@ -472,13 +472,13 @@ static void emit_schema_try_set(const schema_out *c)
          * Boolean byte other than 0 or 1 is refused: reading it back is undefined behaviour). */
         bool boolean = f->type == VT_BOOLEAN || (f->type == VT_COLLECTION && (f->element == VT_BOOLEAN || f->value == VT_BOOLEAN));
         if (f->type == VT_STRING || boolean)
-            buf_printf(b, "    case %s_VAULT_ID_%s: return tl_vault_field_set(&%s_vault_fields[%zu], v, &v->tl_listener, tag, value);\n",
+            buf_printf(b, "    case %s_VAULT_ID_%s: return tl_vault_field_set(&%s_vault_fields[%zu], v, v->tl_listener, tag, value);\n",
                        U, f->member, v, i);
         else
             buf_printf(b, "    case %s_VAULT_ID_%s:\n        if (tag != %uu || !value) return false;\n"
                           "        if (memcmp(&v->%s, value, sizeof v->%s) != 0) {\n"
                           "            memcpy(&v->%s, value, sizeof v->%s);\n"
-                          "            tl_vault_notify(&v->tl_listener, v, %s_VAULT_ID_%s);\n        }\n        return true;\n",
+                          "            tl_vault_notify(v->tl_listener, v, %s_VAULT_ID_%s);\n        }\n        return true;\n",
                        U, f->member, vfield_tag(f), f->member, f->member, f->member, f->member, U, f->member);
         out_maybe_flush(o);
     }
@@ -496,7 +496,7 @@ static void emit_schema(const vschema *s, out_file *o, const emit_options *opt)
     emit_schema_collections(&c);
     emit_schema_descriptors(&c);
     emit_schema_lifecycle(&c);
-    buf_puts(c.b, "\n/* Typed accessors. A setter that changes the value's bytes notifies the listener. */\n");
+    buf_puts(c.b, "\n/* Typed accessors. A setter that changes the value's bytes notifies the listeners. */\n");
     for (size_t i = 0; i < c.n; i++) {
         emit_schema_accessor(&c, &s->fields.items[i]);
         out_maybe_flush(o);
@@ -506,6 +506,33 @@ static void emit_schema(const vschema *s, out_file *o, const emit_options *opt)
     emit_schema_try_set(&c);
     buf_puts(c.b, "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif\n");
     free(c.U);
+}
+
+/* The instances' definition: const data in a shipped build; in a development build
+ * (TL_DEVELOPMENT) variables that vault.h's live data reloads from the data file's image, defined
+ * once, in the file that defines TL_VAULT_IMPL. The initialiser follows, closed by "};\n#endif". */
+static void emit_data_instances_open(buf *b, const vdata *d, size_t n)
+{
+    const char *v = d->schema->lower, *p = d->prefix;
+    size_t count = n ? n : 1;
+    buf_printf(b, "\n#if defined(TL_DEVELOPMENT)\n"
+                  "/* Development build: the instances are variables, which tl_vault_live_add(live, &%s_live) reloads from\n"
+                  " * %s below the generated directory (threadlink-gen watch writes it). They are defined in the file\n"
+                  " * that defines TL_VAULT_IMPL (or TL_IMPLEMENTATION) before including this header. */\n"
+                  "extern %s_vault %s_instances[%zu];\nextern const tl_vault_live_file %s_live;\n#endif\n",
+               p, d->image, v, p, count, p);
+    buf_printf(b, "#if !defined(TL_DEVELOPMENT)\nstatic const %s_vault %s_instances[%zu] = {\n"
+                  "#elif defined(TL_VAULT_IMPL)\n%s_vault %s_instances[%zu] = {\n#endif\n"
+                  "#if !defined(TL_DEVELOPMENT) || defined(TL_VAULT_IMPL)\n",
+               v, p, count, v, p, count);
+}
+
+/* Development builds: the data file as vault.h's live data registers it. */
+static void emit_data_live_file(buf *b, const vdata *d, size_t n)
+{
+    buf_printf(b, "#if defined(TL_DEVELOPMENT) && defined(TL_VAULT_IMPL)\n"
+                  "const tl_vault_live_file %s_live = { &%s_vault_desc, \"%s\", %zuu, %s_instances, %s_ids, %s_names };\n#endif\n",
+               d->prefix, d->schema->lower, d->image, n, d->prefix, d->prefix, d->prefix);
 }
 
 static void emit_data(const vdata *d, out_file *o, const emit_options *opt)
@@ -530,7 +557,7 @@ static void emit_data(const vdata *d, out_file *o, const emit_options *opt)
     buf_puts(b, "/* Stable ids: XXH32 of \"<vault>.<instance>\" in lower case. */\n");
     for (size_t i = 0; i < n; i++)
         buf_printf(b, "#define %s_ID_%s UINT32_C(%u)\n", P, d->instances.items[i].name, d->instances.items[i].id);
-    buf_printf(b, "\nstatic const %s_vault %s_instances[%zu] = {\n", s->lower, p, n ? n : 1);
+    emit_data_instances_open(b, d, n);
     for (size_t i = 0; i < n; i++) {
         buf_printf(b, "    /* %s */\n    ", d->instances.items[i].name);
         put_vault(b, s, d->instances.items[i].values, "    ");
@@ -542,13 +569,14 @@ static void emit_data(const vdata *d, out_file *o, const emit_options *opt)
         put_vault(b, s, NULL, "    ");
         buf_puts(b, "\n");
     }
-    buf_puts(b, "};\n");
+    buf_puts(b, "};\n#endif\n");
     buf_printf(b, "static const char *const %s_names[%zu] = {", p, n ? n : 1);
     for (size_t i = 0; i < n; i++) buf_printf(b, "%s\"%s\"", i ? ", " : " ", d->instances.items[i].name);
     buf_puts(b, n ? " };\n" : " TL__NULL };\n");
     buf_printf(b, "static const uint32_t %s_ids[%zu] = {", p, n ? n : 1);
     for (size_t i = 0; i < n; i++) buf_printf(b, "%s%uu", i ? ", " : " ", d->instances.items[i].id);
     buf_puts(b, n ? " };\n" : " 0 };\n");
+    emit_data_live_file(b, d, n);
 
     buf_printf(b, "\n/* Lookups: NULL when there is no such instance. Names compare case-insensitively. */\n");
     if (n) {
@@ -573,5 +601,6 @@ void vault_emit(void *state, size_t index, out_file *o, const emit_options *opt)
 {
     vault_state *st = state;
     if (index < st->schemas.count) emit_schema(st->schemas.items[index], o, opt);
-    else emit_data(st->data.items[index - st->schemas.count], o, opt);
+    else if (index < st->schemas.count + st->data.count) emit_data(st->data.items[index - st->schemas.count], o, opt);
+    else vault_emit_image(st->data.items[index - st->schemas.count - st->data.count], o);
 }

@@ -526,6 +526,9 @@ static void name_data_file(vault_state *st, json_checker *j, vdata *d, const cha
     char *file = xasprintf("%s_data.h", d->prefix);
     d->output = path_join(st->out_dir, file);
     free(file);
+    file = xasprintf("%s.vaultimage", d->prefix);
+    d->image = path_join(st->out_dir, file);
+    free(file);
 }
 
 /* Whether a schema of that name (any case) was found but failed to load: reported already. */
@@ -816,7 +819,8 @@ static void read_vault_files(vault_state *st, const char *schemas_dir, const nam
     free(dir);
 }
 
-/* The stage's outputs: a header per schema and per data file. */
+/* The stage's outputs: a header per schema and per data file; under watch also each data file's
+ * image (never a build output: development builds read it from the generated directory). */
 static void plan_vault_outputs(const vault_state *st, stage_outputs *outputs)
 {
     for (size_t i = 0; i < st->schemas.count; i++)
@@ -824,6 +828,9 @@ static void plan_vault_outputs(const vault_state *st, stage_outputs *outputs)
                                             .where = loc_file(st->schemas.items[i]->file)};
     for (size_t i = 0; i < st->data.count; i++)
         *vec_push(outputs) = (stage_output){.path = xstrdup(st->data.items[i]->output), .build_output = true,
+                                            .where = loc_file(st->data.items[i]->file)};
+    for (size_t i = 0; st->p->vault_images && i < st->data.count; i++)
+        *vec_push(outputs) = (stage_output){.path = xstrdup(st->data.items[i]->image), .build_output = false,
                                             .where = loc_file(st->data.items[i]->file)};
 }
 
@@ -886,6 +893,7 @@ static void vault_free(void *state)
         free(d->prefix);
         free(d->upper);
         free(d->output);
+        free(d->image);
         free(d);
     }
     vec_free(&st->data);

@@ -5,6 +5,7 @@
  *   vault_emit.c     the generated headers
  *   vault_fp.c       decimal strings -> Q32.32, exactly
  *   vault_bake.c     values -> the runtime's bytes (inline collections laid out by gen/layout.c)
+ *   vault_image.c    a data file's binary image, which development builds reload (watch)
  * The format of both files is in schemas/vault.schema.json and schemas/vaultdata.schema.json. */
 #ifndef TLG_VAULT_MODEL_H
 #define TLG_VAULT_MODEL_H
@@ -80,6 +81,7 @@ typedef struct vdata {
     char *prefix;      /* C prefix: the file's stem in lower case ("enemies") */
     char *upper;       /* "ENEMIES" */
     char *output;      /* "vaults/enemies_data.h" */
+    char *image;       /* "vaults/enemies.vaultimage": what watch writes for development builds */
     VEC(vinstance) instances;
     size_t nfields;    /* values per instance */
 } vdata;
@@ -123,5 +125,7 @@ void vault_bake_collection(const vfield *f, const vvalue *v, unsigned char *out)
 
 bool vault_resolve(void *state, const domain_result *domains, size_t count);
 void vault_emit(void *state, size_t index, out_file *o, const emit_options *opt);
+/* A data file's binary image (vault.h's image format), for development builds (vault_image.c). */
+void vault_emit_image(const vdata *d, out_file *o);
 
 #endif

@@ -131,6 +131,7 @@ int watch_run(const gen_options *opt)
     FILE *out = opt->summary ? opt->summary : stdout;
     gen_options pass = *opt;
     pass.command = GEN_GENERATE;
+    pass.vault_images = true; /* development builds reload vault data from them */
     pass.on_input = add_input;
     pass.on_input_ctx = &w;
 

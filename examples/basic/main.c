@@ -132,13 +132,19 @@ static int vaults(void)
     enemy_vault live = *orc; /* authored data is the starting state */
     enemy_vault_reset_transient(&live);
     enemy_vault_set_Health(&live, enemy_vault_get_MaxHealth(&live));
-    enemy_vault_listen(&live, on_enemy_change, "orc");
+    /* Listeners: one to every field, one to Health alone (any number, per field or all). */
+    tl_vault_listeners listeners = {0};
+    enemy_vault_listen(&live, &listeners);
+    tl_vault_subscribe_all(&listeners, &live, on_enemy_change, "orc");
+    tl_vault_subscribe(&listeners, &live, ENEMY_VAULT_ID_Health, on_enemy_change, "orc's health bar");
     int32_t damage = (int32_t)(weapon_vault_get_Damage(sword).raw >> 32) - enemy_vault_get_Armor(&live);
     enemy_vault_set_Health(&live, enemy_vault_get_Health(&live) - damage);
     enemy_vault_HitsTaken_list_add(enemy_vault_edit_HitsTaken(&live), damage);
     enemy_vault_notify(&live, ENEMY_VAULT_ID_HitsTaken);
     printf("  %s hits %s for %d: health %d/%d\n", weapon_vault_get_DisplayName(sword), enemy_vault_get_DisplayName(&live),
            damage, enemy_vault_get_Health(&live), enemy_vault_get_MaxHealth(&live));
+    tl_vault_listeners_discard(&listeners);
+    enemy_vault_listen(&live, TL__NULL);
 
     /* Generic access by field id, as a console or an editor would do it. */
     int32_t armor = 0;

@@ -12,18 +12,34 @@
  *     - generic access by field id through a descriptor: tl_vault_find, tl_vault_has,
  *       tl_vault_try_get / tl_vault_try_set (false on an absent field or a type mismatch) and
  *       typed wrappers such as tl_vault_try_get_integer;
- *     - change notification: every setter that changes a value calls the vault's listener
- *       (tl_vault_listener, a member of the generated struct) with the field id;
+ *     - change events: every setter that changes a value notifies the listener set its vault
+ *       points to (tl_vault_listeners, the generated struct's tl_listener member), which calls
+ *       each listener to that field of that vault, or to all its fields (the seed's
+ *       OnValueChanged per DataField, and any number of them: see "Change events");
  *     - tl_vault_write / tl_vault_read: the binary format below.
  *
  * How to include
  *   #include <threadlink/vault.h> everywhere (the generated headers do). In exactly one file:
  *       #define TL_VAULT_IMPL          (or TL_IMPLEMENTATION: every module's switch)
  *       #include <threadlink/vault.h>
- *   for tl_vault_write, tl_vault_read(_ex, _with) and tl_vault_serialised_size. Everything else is
- *   static inline. No allocation, no global state.
+ *   for tl_vault_write, tl_vault_read(_ex, _with), tl_vault_serialised_size, the subscription
+ *   functions and, in development builds, live data. Everything else is static inline (setters
+ *   and their notification link without it). No global state; only subscriptions and live data
+ *   allocate.
  *
- * Override macros (the functions never allocate):
+ * Development builds
+ *   Compile every file with -DTL_DEVELOPMENT (one switch) for live vault data: the generated
+ *   <file>_data.h then declares its instances as variables, defined where TL_VAULT_IMPL is
+ *   (include every data header there), and tl_vault_live_* (below) reloads them from the images
+ *   threadlink-gen watch writes, firing change events for the fields whose values changed.
+ *   Without the switch the instances are const data and nothing here reads a file. Live data
+ *   logs through scribe.h (TL_SCRIBE_IMPL in one file of the program, or TL_IMPLEMENTATION).
+ *   TL_VAULT_LIVE_DIR       the image directory when tl_vault_live_desc.image_dir is NULL
+ *                           (default "generated": the generated directory, from the working one).
+ *
+ * Override macros:
+ *   TL_MALLOC(size) / TL_FREE(ptr)  allocation of listener lists and live images, both or
+ *                             neither (default malloc / free).
  *   TL_VAULT_PORTABLE_ENDIAN  define (before the include) to use the byte-by-byte wire path even
  *                             on little-endian hosts, where scalars are otherwise copied as they
  *                             are (tests run both; big-endian hosts always take this path).
@@ -63,6 +79,20 @@
  *   same NaN is not). It refuses (false, nothing changes) a Boolean byte other than 0 or 1, in a
  *   Boolean field or as an element, key or value of a collection (an `int` 2 passed for a bool).
  *
+ * Change events
+ *   tl_vault_listeners set = {0};
+ *   enemy_vault_listen(&goblin, &set);                   (goblin.tl_listener = &set)
+ *   tl_vault_subscribe(&set, &goblin, ENEMY_VAULT_ID_MaxHealth, on_health, ctx);  one field
+ *   tl_vault_subscribe_all(&set, &goblin, on_any, ctx);                           every field
+ *   ... tl_vault_unsubscribe(...) / _all with the same arguments; tl_vault_listeners_discard(&set).
+ *   A listener is called with the vault and the field's id after the value changed, in
+ *   subscription order; a vault of NULL in a subscription means every vault notifying through the
+ *   set. During dispatch a listener may unsubscribe itself or any other (never called afterwards,
+ *   none skipped or called twice), subscribe (called from the next change on) and set fields
+ *   (nested dispatch). With no listener, a setter costs one pointer test more than the store.
+ *   Copying a vault copies its tl_listener pointer (the set is not owned); the defaults and
+ *   <name>_init point nowhere.
+ *
  * Serialisation format, version 1 (all integers little-endian)
  *   header   4 bytes  "TLVT"
  *            u16      format version (1)
@@ -82,6 +112,14 @@
  *   than 0 or 1 (a field or a collection's element) is TL_VAULT_ERROR_VALUE, a String whose
  *   buffer holds no NUL (more than its capacity copied in) TL_VAULT_ERROR_CAPACITY; nothing is
  *   written then.
+ *
+ * Image format, version 1 (development builds: what threadlink-gen watch writes per data file and
+ * tl_vault_live_update reads)
+ *   header   4 bytes "TLVI", u16 version (1), u16 flags (0), u32 vault id, u32 instances
+ *   instance u32 instance id (XXH32 of "<vault>.<instance>" in lower case), u32 length, then
+ *            `length` bytes: the instance as a save in the format above (every serialised field)
+ *   An image is refused whole (the instances keep their values) on any error of its own or of
+ *   one of its saves; an instance id the build does not have is skipped (logged).
  *
  * Reading (tl_vault_read) validates the whole input before it changes anything: on any error
  * the vault is untouched. Rules, so that saves survive schema changes:
@@ -120,6 +158,9 @@
 
 #include <threadlink/fp.h>
 #include <threadlink/mem.h>
+#if defined(TL_DEVELOPMENT)
+#include "scribe.h" /* live data logs what it reloads and refuses */
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -179,12 +220,40 @@ typedef struct tl_vault_asset_ref { uint32_t id; } tl_vault_asset_ref;
 
 typedef enum tl_vault_backing { TL_VAULT_SERIALISED = 0, TL_VAULT_TRANSIENT = 1 } tl_vault_backing;
 
-/* Called after a setter changed field `field_id` of `vault`. */
+/* Called after field `field_id` of `vault` changed (a setter, a notify, a live reload). */
 typedef void (*tl_vault_change_fn)(void *user, void *vault, uint32_t field_id);
-typedef struct tl_vault_listener {
-  tl_vault_change_fn fn; /* NULL: nobody listens */
+
+/* One subscription of a listener set (see "Change events" below). */
+typedef struct tl_vault_subscription {
+  tl_vault_change_fn fn; /* NULL while removed during dispatch */
   void *user;
-} tl_vault_listener;
+  const void *vault;     /* the instance listened to; NULL: every instance notifying through the set */
+  uint32_t field_id;     /* the field listened to, unless all_fields */
+  uint32_t all_fields;   /* 1: every field of the instance */
+} tl_vault_subscription;
+
+/* A list outgrown during dispatch, kept until the outermost dispatch ends. */
+typedef struct tl_vault__retired {
+  struct tl_vault__retired *next;
+  tl_vault_subscription *subs;
+  uint32_t count;
+} tl_vault__retired;
+
+/* Any number of listeners, each to one field of one instance or to every field. A vault's
+ * tl_listener member points to the set it notifies (NULL: nobody listens); several vaults may
+ * share one set. Zero-initialised is empty; read-only for users (public because dispatch is
+ * inline). */
+typedef struct tl_vault_listeners {
+  tl_vault_subscription *subs;
+  uint32_t count;    /* entries, including ones removed during dispatch */
+  uint32_t capacity;
+  uint32_t depth;    /* dispatches in progress */
+  uint32_t dirty;    /* 1: entries were removed or lists retired during dispatch */
+  tl_vault__retired *retired;
+  /* Set by tl_vault_subscribe (TL_VAULT_IMPL): compacts the list when a dispatch that saw
+   * removals ends. A pointer, so that the inline setters link without TL_VAULT_IMPL. */
+  void (*settle)(struct tl_vault_listeners *set);
+} tl_vault_listeners;
 
 typedef struct tl_vault_field_desc {
   uint32_t id;       /* the Vault.Fields value */
@@ -203,7 +272,7 @@ typedef struct tl_vault_desc {
   uint32_t field_count;
   const tl_vault_field_desc *fields; /* in schema order */
   const uint16_t *order;             /* field indexes sorted by id (for tl_vault_find) */
-  uint32_t listener_offset;          /* of the tl_vault_listener member */
+  uint32_t listener_offset;          /* of the tl_listener member (a tl_vault_listeners *) */
   const void *defaults;              /* a vault holding every default */
 } tl_vault_desc;
 
@@ -252,8 +321,34 @@ static inline const char *tl_vault_error_message(tl_vault_error error) {
  * Change notification and generic access
  * ------------------------------------------------------------------------------------------- */
 
-static inline void tl_vault_notify(const tl_vault_listener *listener, void *vault, uint32_t field_id) {
-  if (listener->fn) listener->fn(listener->user, vault, field_id);
+/* Calls, in subscription order, every listener of `set` to this field of this vault (or to all
+ * its fields, or to any vault). The list's address and length are read once: a subscription made
+ * during dispatch is called from the next notification on, and a removal only clears the entry's
+ * fn (read just before each call), so a removed listener is never called afterwards and none is
+ * skipped or called twice. The outermost dispatch compacts the list. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TL__VAULT_COLD static __attribute__((noinline, cold, unused))
+#else
+#define TL__VAULT_COLD static inline
+#endif
+/* Out of line (but static: the setters link without TL_VAULT_IMPL), so that a setter's inlined
+ * body stays a compare, a store and a pointer test. */
+TL__VAULT_COLD void tl__vault_dispatch(tl_vault_listeners *set, void *vault, uint32_t field_id) {
+  const tl_vault_subscription *s = set->subs;
+  uint32_t n = set->count, depth = set->depth, i;
+  set->depth = depth + 1;
+  for (i = 0; i < n; i++) {
+    tl_vault_change_fn fn = s[i].fn;
+    if (fn && (!s[i].vault || s[i].vault == vault) && (s[i].all_fields || s[i].field_id == field_id))
+      fn(s[i].user, vault, field_id);
+  }
+  set->depth = depth;
+  if (set->dirty && depth == 0) set->settle(set);
+}
+
+/* What every setter calls when a value changed: nothing but a test when nobody listens. */
+static inline void tl_vault_notify(tl_vault_listeners *set, void *vault, uint32_t field_id) {
+  if (set && set->count) tl__vault_dispatch(set, vault, field_id);
 }
 
 /* Copies n <= 32 bytes (every scalar) without a call: two overlapping fixed-size copies. */
@@ -373,8 +468,11 @@ static inline int32_t tl_vault_find(const tl_vault_desc *d, uint32_t id) {
 
 static inline bool tl_vault_has(const tl_vault_desc *d, uint32_t id) { return tl_vault_find(d, id) >= 0; }
 
-static inline tl_vault_listener *tl__vault_listener(const tl_vault_desc *d, void *vault) {
-  return (tl_vault_listener *)(void *)((unsigned char *)vault + d->listener_offset);
+/* The listener set a vault notifies (its tl_listener member). */
+static inline tl_vault_listeners *tl__vault_listener(const tl_vault_desc *d, const void *vault) {
+  tl_vault_listeners *set;
+  memcpy(&set, (const unsigned char *)vault + d->listener_offset, sizeof set);
+  return set;
 }
 
 /* One field, its descriptor known. See "Generic access" above for strings. */
@@ -498,7 +596,7 @@ static inline bool tl_vault_store_string(char *member, uint32_t size, const char
   return true;
 }
 
-static inline bool tl_vault_field_set(const tl_vault_field_desc *f, void *vault, tl_vault_listener *listener,
+static inline bool tl_vault_field_set(const tl_vault_field_desc *f, void *vault, tl_vault_listeners *listener,
                                       uint32_t tag, const void *value) {
   unsigned char *member = (unsigned char *)vault + f->offset;
   const unsigned char *v = (const unsigned char *)value;
@@ -513,7 +611,7 @@ static inline bool tl_vault_field_set(const tl_vault_field_desc *f, void *vault,
     if (!tl__vault_booleans_valid(f, v)) return false; /* a Boolean is 0 or 1: nothing changes */
     changed = tl__vault_store_field(member, v, f->size);
   }
-  if (changed && listener) tl_vault_notify(listener, vault, f->id);
+  if (changed) tl_vault_notify(listener, vault, f->id);
   return true;
 }
 
@@ -589,6 +687,107 @@ static inline void tl_vault_reset_transient(const tl_vault_desc *d, void *vault)
 }
 
 /* ---------------------------------------------------------------------------------------------
+ * Change events (TL_VAULT_IMPL): any number of listeners per instance, per field or every field
+ * ------------------------------------------------------------------------------------------- */
+
+/* Subscribes fn(user, vault, field_id) to field `field_id` of `vault` (NULL: of every vault that
+ * notifies through this set). A subscription equal to one already made (same vault, field, fn
+ * and user) is refused: false. Allocates (TL_MALLOC); false when out of memory. */
+TL_API bool tl_vault_subscribe(tl_vault_listeners *set, const void *vault, uint32_t field_id,
+                               tl_vault_change_fn fn, void *user);
+/* The same for every field of `vault`: called once per changed field. */
+TL_API bool tl_vault_subscribe_all(tl_vault_listeners *set, const void *vault, tl_vault_change_fn fn, void *user);
+/* Removes what the matching subscribe call added; false when there is no such subscription.
+ * Safe from a listener, also during the dispatch that is calling it: a removed listener is not
+ * called again (also not later in that dispatch), and no other listener is skipped. */
+TL_API bool tl_vault_unsubscribe(tl_vault_listeners *set, const void *vault, uint32_t field_id,
+                                 tl_vault_change_fn fn, void *user);
+TL_API bool tl_vault_unsubscribe_all(tl_vault_listeners *set, const void *vault, tl_vault_change_fn fn, void *user);
+/* Subscriptions in the set. */
+TL_API uint32_t tl_vault_listener_count(const tl_vault_listeners *set);
+/* Frees the set's memory; it is then empty and reusable. Never from a listener. */
+TL_API void tl_vault_listeners_discard(tl_vault_listeners *set);
+
+/* ---------------------------------------------------------------------------------------------
+ * Live data (development builds: TL_DEVELOPMENT; TL_VAULT_IMPL)
+ * ------------------------------------------------------------------------------------------- */
+#if defined(TL_DEVELOPMENT)
+/* Where the images are: the generated directory (the images sit below it, beside the data
+ * headers), relative to the working directory. Override per program with
+ * tl_vault_live_desc.image_dir, or at compile time. */
+#ifndef TL_VAULT_LIVE_DIR
+#define TL_VAULT_LIVE_DIR "generated"
+#endif
+
+/* A data file's instances as a development build holds them: generated (<file>_live in
+ * <file>_data.h), defined in the file that defines TL_VAULT_IMPL. */
+typedef struct tl_vault_live_file {
+  const tl_vault_desc *desc;
+  const char *image;          /* below the image directory: "vaults/enemies.vaultimage" */
+  uint32_t count;
+  void *instances;            /* count vaults: what the generated lookups return */
+  const uint32_t *ids;        /* their instance ids */
+  const char *const *names;   /* their names, for messages */
+} tl_vault_live_file;
+
+/* Zero-initialised: TL_VAULT_LIVE_DIR, stderr logging. */
+typedef struct tl_vault_live_desc {
+  const char *image_dir;      /* NULL: TL_VAULT_LIVE_DIR (copied) */
+  const tl_logger *logger;    /* NULL: stderr (copied) */
+} tl_vault_live_desc;
+
+/* One registered data file and what its image was when last read. */
+typedef struct tl_vault__live_entry {
+  const tl_vault_live_file *file;
+  char *path;
+  uint64_t inode, size, mtime_ns;
+  bool seen;                  /* an image was there when last checked */
+} tl_vault__live_entry;
+
+typedef struct tl_vault_live {
+  tl_vault__live_entry *entries;
+  uint32_t count, capacity;
+  char *dir;
+  tl_vault_listeners listeners; /* every live instance notifies this set */
+  tl_logger logger;
+} tl_vault_live;
+
+/* Runtime diagnostics: id, level, message. Ids are TL_VAULT_LOG_<id> (tl_log_record.item). */
+#define TL_VAULT_LOG_ITEMS(X) \
+  X(RELOADED, TL_LOG_LEVEL_INFO, "%s: reloaded, %u value(s) changed") \
+  X(REFUSED, TL_LOG_LEVEL_WARNING, "%s: refused, the previous values stay: %s") \
+  X(UNREADABLE, TL_LOG_LEVEL_WARNING, "%s: cannot be read, the previous values stay") \
+  X(NEW_INSTANCE, TL_LOG_LEVEL_INFO, "%s: instance #%u is not in this build (generate and rebuild to use it)") \
+  X(REMOVED, TL_LOG_LEVEL_INFO, "%s: removed, the current values stay") \
+  X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
+
+#define TL_VAULT_LOG_BASE 0x700u
+typedef enum tl_vault_log_item {
+  TL_VAULT_LOG_NONE_ = TL_VAULT_LOG_BASE - 1,
+#define TL__VAULT_LOG_ENUM(id, level, message) TL_VAULT_LOG_##id,
+  TL_VAULT_LOG_ITEMS(TL__VAULT_LOG_ENUM)
+#undef TL__VAULT_LOG_ENUM
+  TL_VAULT_LOG_END_
+} tl_vault_log_item;
+
+/* false on bad input or no memory (the context is then zeroed and safe to discard). */
+TL_API bool tl_vault_live_init(tl_vault_live *live, const tl_vault_live_desc *desc);
+/* Registers a data file: its instances notify tl_vault_live_listeners(live) from now on, and
+ * its image, if there is one, is read at once (with change events, as any reload). */
+TL_API bool tl_vault_live_add(tl_vault_live *live, const tl_vault_live_file *file);
+/* Once a frame: a stat per registered image; each one that changed is read whole and checked
+ * before anything changes (a refused image keeps every value, and is logged), then stored, and
+ * one change event fires per field whose value changed, after the whole file is stored.
+ * Returns the number of images stored. */
+TL_API uint32_t tl_vault_live_update(tl_vault_live *live);
+/* The set every registered instance notifies: subscribe to a field of an instance the
+ * generated lookups return, or to every field. */
+TL_API tl_vault_listeners *tl_vault_live_listeners(tl_vault_live *live);
+/* Frees the context; the instances keep their values and notify nobody. Never from a listener. */
+TL_API void tl_vault_live_discard(tl_vault_live *live);
+#endif /* TL_DEVELOPMENT */
+
+/* ---------------------------------------------------------------------------------------------
  * Serialisation (TL_VAULT_IMPL)
  * ------------------------------------------------------------------------------------------- */
 
@@ -640,6 +839,19 @@ TL_API tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, co
 
 #if defined(TL_VAULT_IMPL) && !defined(TL__VAULT_IMPLEMENTATION_DONE)
 #define TL__VAULT_IMPLEMENTATION_DONE
+
+#if defined(TL_MALLOC) != defined(TL_FREE)
+#error "threadlink/vault.h: define both TL_MALLOC and TL_FREE, or neither"
+#endif
+#ifndef TL_MALLOC
+#include <stdlib.h>
+#define TL_MALLOC(size) malloc(size)
+#define TL_FREE(ptr) free(ptr)
+#endif
+#if defined(TL_DEVELOPMENT)
+#include <stdio.h>
+#include <sys/stat.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -831,6 +1043,137 @@ static unsigned char *tl__vault_put_collection(const tl_vault_field_desc *f, con
   }
   default: return p;
   }
+}
+
+/* --- change events -------------------------------------------------------------------------- */
+
+static void tl__vault_free_retired(tl_vault_listeners *set) {
+  while (set->retired) {
+    tl_vault__retired *r = set->retired;
+    set->retired = r->next;
+    TL_FREE(r->subs);
+    TL_FREE(r);
+  }
+}
+
+/* After the outermost dispatch that saw removals: drops the cleared entries, in order (dispatch
+ * is in subscription order), and frees the lists outgrown during it. */
+static void tl__vault_settle(tl_vault_listeners *set) {
+  uint32_t i, kept = 0;
+  for (i = 0; i < set->count; i++)
+    if (set->subs[i].fn) set->subs[kept++] = set->subs[i];
+  set->count = kept;
+  set->dirty = 0;
+  tl__vault_free_retired(set);
+}
+
+/* Room for one more entry. During dispatch a full list is copied, and the old one kept for the
+ * running dispatches (removals clear entries in both) until the outermost ends. */
+static bool tl__vault_reserve(tl_vault_listeners *set) {
+  uint32_t capacity = set->capacity ? set->capacity * 2 : 4;
+  tl_vault_subscription *grown;
+  if (set->count < set->capacity) return true;
+  grown = (tl_vault_subscription *)TL_MALLOC(capacity * sizeof *grown);
+  if (!grown) return false;
+  if (set->count) memcpy(grown, set->subs, set->count * sizeof *grown);
+  if (set->depth > 0 && set->subs) {
+    tl_vault__retired *r = (tl_vault__retired *)TL_MALLOC(sizeof *r);
+    if (!r) {
+      TL_FREE(grown);
+      return false;
+    }
+    r->next = set->retired;
+    r->subs = set->subs;
+    r->count = set->count;
+    set->retired = r;
+    set->dirty = 1;
+  } else {
+    TL_FREE(set->subs);
+  }
+  set->subs = grown;
+  set->capacity = capacity;
+  return true;
+}
+
+static int64_t tl__vault_find_subscription(const tl_vault_listeners *set, const void *vault, uint32_t field_id,
+                                           uint32_t all, tl_vault_change_fn fn, void *user) {
+  uint32_t i;
+  for (i = set->count; i-- > 0;) {
+    const tl_vault_subscription *s = &set->subs[i];
+    if (s->fn == fn && s->user == user && s->vault == vault && s->all_fields == all && (all || s->field_id == field_id))
+      return (int64_t)i;
+  }
+  return -1;
+}
+
+static bool tl__vault_add(tl_vault_listeners *set, const void *vault, uint32_t field_id, uint32_t all,
+                          tl_vault_change_fn fn, void *user) {
+  tl_vault_subscription *s;
+  if (!set || !fn || tl__vault_find_subscription(set, vault, field_id, all, fn, user) >= 0) return false;
+  if (!tl__vault_reserve(set)) return false;
+  s = &set->subs[set->count++];
+  s->fn = fn;
+  s->user = user;
+  s->vault = vault;
+  s->field_id = all ? 0 : field_id;
+  s->all_fields = all;
+  set->settle = tl__vault_settle;
+  return true;
+}
+
+/* Outside dispatch the entry goes at once (the rest keep their order); during dispatch it is
+ * cleared in the list and in every retired copy, and dropped when the outermost dispatch ends. */
+static bool tl__vault_remove(tl_vault_listeners *set, const void *vault, uint32_t field_id, uint32_t all,
+                             tl_vault_change_fn fn, void *user) {
+  int64_t at;
+  uint32_t i;
+  tl_vault__retired *r;
+  if (!set || !fn) return false;
+  at = tl__vault_find_subscription(set, vault, field_id, all, fn, user);
+  if (at < 0) return false;
+  i = (uint32_t)at;
+  if (set->depth == 0) {
+    memmove(&set->subs[i], &set->subs[i + 1], (set->count - i - 1) * sizeof set->subs[0]);
+    set->count--;
+    return true;
+  }
+  set->subs[i].fn = TL__NULL;
+  for (r = set->retired; r; r = r->next)
+    if (i < r->count) r->subs[i].fn = TL__NULL;
+  set->dirty = 1;
+  return true;
+}
+
+bool tl_vault_subscribe(tl_vault_listeners *set, const void *vault, uint32_t field_id, tl_vault_change_fn fn,
+                        void *user) {
+  return tl__vault_add(set, vault, field_id, 0, fn, user);
+}
+
+bool tl_vault_subscribe_all(tl_vault_listeners *set, const void *vault, tl_vault_change_fn fn, void *user) {
+  return tl__vault_add(set, vault, 0, 1, fn, user);
+}
+
+bool tl_vault_unsubscribe(tl_vault_listeners *set, const void *vault, uint32_t field_id, tl_vault_change_fn fn,
+                          void *user) {
+  return tl__vault_remove(set, vault, field_id, 0, fn, user);
+}
+
+bool tl_vault_unsubscribe_all(tl_vault_listeners *set, const void *vault, tl_vault_change_fn fn, void *user) {
+  return tl__vault_remove(set, vault, 0, 1, fn, user);
+}
+
+uint32_t tl_vault_listener_count(const tl_vault_listeners *set) {
+  uint32_t i, n = 0;
+  if (!set) return 0;
+  for (i = 0; i < set->count; i++) n += set->subs[i].fn != TL__NULL;
+  return n;
+}
+
+void tl_vault_listeners_discard(tl_vault_listeners *set) {
+  if (!set) return;
+  tl__vault_free_retired(set);
+  TL_FREE(set->subs);
+  memset(set, 0, sizeof *set);
 }
 
 #define TL__VAULT_CACHED 64 /* per-call memo of the first records' lengths / field indexes */
@@ -1136,6 +1479,256 @@ tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, const voi
   tl__vault_store(d, (unsigned char *)vault, in, index, options);
   return TL_VAULT_OK;
 }
+
+/* --- live data (TL_DEVELOPMENT) ------------------------------------------------------------- */
+#if defined(TL_DEVELOPMENT)
+/* "Image format" in the header's opening comment. */
+#define TL__VAULT_IMAGE_HEADER 16u
+
+static const char *tl__vault_live_message(uint32_t item, int *level) {
+  switch (item) {
+#define TL__VAULT_LOG_CASE(id, lvl, message) \
+  case TL_VAULT_LOG_##id: *level = lvl; return message;
+    TL_VAULT_LOG_ITEMS(TL__VAULT_LOG_CASE)
+#undef TL__VAULT_LOG_CASE
+  default: *level = TL_LOG_LEVEL_ERROR; return "%s";
+  }
+}
+
+static void tl__vault_live_log(const tl_vault_live *live, uint32_t item, ...) {
+  int level;
+  const char *fmt = tl__vault_live_message(item, &level);
+  va_list args;
+  if (level < TL_LOG_MIN_LEVEL) return;
+  va_start(args, item);
+  tl_logv_table(&live->logger, level, "Vault", item, fmt, args);
+  va_end(args);
+}
+
+static char *tl__vault_live_join(const char *dir, const char *name) {
+  size_t a = strlen(dir), b = strlen(name);
+  char *path = (char *)TL_MALLOC(a + b + 2);
+  if (!path) return TL__NULL;
+  memcpy(path, dir, a);
+  path[a] = '/';
+  memcpy(path + a + 1, name, b + 1);
+  return path;
+}
+
+/* The image's identity: a rename over it (how watch writes) changes the inode, an edit in place
+ * the size or the time (to the nanosecond where the headers offer it: strict C99 sees seconds).
+ * false when there is none. */
+static bool tl__vault_live_stat(const char *path, uint64_t *inode, uint64_t *size, uint64_t *mtime_ns) {
+  struct stat st;
+  if (stat(path, &st) != 0) return false;
+  *inode = (uint64_t)st.st_ino;
+  *size = (uint64_t)st.st_size;
+#if defined(__linux__) && (defined(__USE_XOPEN2K8) || (defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200809L))
+  *mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
+#elif defined(__APPLE__) && !defined(_POSIX_C_SOURCE)
+  *mtime_ns = (uint64_t)st.st_mtimespec.tv_sec * 1000000000u + (uint64_t)st.st_mtimespec.tv_nsec;
+#else
+  *mtime_ns = (uint64_t)st.st_mtime * 1000000000u;
+#endif
+  return true;
+}
+
+static unsigned char *tl__vault_live_read(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  unsigned char *data = TL__NULL;
+  long n;
+  if (!f) return TL__NULL;
+  if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+    data = (unsigned char *)TL_MALLOC((size_t)n + 1);
+    if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
+      TL_FREE(data);
+      data = TL__NULL;
+    }
+    *size = (size_t)n;
+  }
+  fclose(f);
+  return data;
+}
+
+static int64_t tl__vault_live_index(const tl_vault_live_file *file, uint32_t id) {
+  uint32_t i;
+  for (i = 0; i < file->count; i++)
+    if (file->ids[i] == id) return (int64_t)i;
+  return -1;
+}
+
+/* Reads the image into `scratch` (a copy of the instances): all or nothing. On an error,
+ * `why` says what and where. */
+static bool tl__vault_live_parse(const tl_vault_live *live, const tl_vault__live_entry *e, const unsigned char *data,
+                                 size_t size, unsigned char *scratch, char *why, size_t why_size) {
+  const tl_vault_live_file *file = e->file;
+  const unsigned char *p = data + TL__VAULT_IMAGE_HEADER, *end = data + size;
+  uint32_t n, r;
+  if (size < TL__VAULT_IMAGE_HEADER || memcmp(data, "TLVI", 4) != 0) {
+    snprintf(why, why_size, "not a vault image (no \"TLVI\" header)");
+    return false;
+  }
+  if (data[4] != 1 || data[5] || data[6] || data[7] || tl__vault_le32(data + 8) != file->desc->id) {
+    snprintf(why, why_size, "another version, or another vault than %s", file->desc->name);
+    return false;
+  }
+  n = tl__vault_le32(data + 12);
+  for (r = 0; r < n; r++) {
+    uint32_t id, len, field = 0;
+    int64_t at;
+    tl_vault_error err;
+    if ((size_t)(end - p) < 8 || (size_t)(end - p - 8) < tl__vault_le32(p + 4)) {
+      snprintf(why, why_size, "it ends inside instance %u of %u", (unsigned)r + 1, (unsigned)n);
+      return false;
+    }
+    id = tl__vault_le32(p);
+    len = tl__vault_le32(p + 4);
+    p += 8;
+    at = tl__vault_live_index(file, id);
+    if (at < 0) {
+      tl__vault_live_log(live, TL_VAULT_LOG_NEW_INSTANCE, e->path, (unsigned)id);
+    } else if ((err = tl_vault_read_ex(file->desc, scratch + (size_t)at * file->desc->size, p, len, &field)) != TL_VAULT_OK) {
+      int32_t f = field ? tl_vault_find(file->desc, field) : -1;
+      snprintf(why, why_size, "instance %s%s%s: %s", file->names[at], f >= 0 ? ", field " : "",
+               f >= 0 ? file->desc->fields[f].name : "", tl_vault_error_message(err));
+      return false;
+    }
+    p += len;
+  }
+  if (p != end) {
+    snprintf(why, why_size, "bytes after the last instance");
+    return false;
+  }
+  return true;
+}
+
+/* Stores the new values (scratch) and then fires one event per serialised field that changed.
+ * `old` receives the previous values. Returns the number of changed values. */
+static uint32_t tl__vault_live_store(const tl_vault_live_file *file, unsigned char *scratch, unsigned char *old) {
+  const tl_vault_desc *d = file->desc;
+  unsigned char *instances = (unsigned char *)file->instances;
+  size_t bytes = (size_t)file->count * d->size;
+  uint32_t i, k, changed = 0;
+  memcpy(old, instances, bytes);
+  memcpy(instances, scratch, bytes);
+  for (i = 0; i < file->count; i++) {
+    unsigned char *now = instances + (size_t)i * d->size, *before = old + (size_t)i * d->size;
+    for (k = 0; k < d->field_count; k++) {
+      const tl_vault_field_desc *f = &d->fields[k];
+      if (f->backing != TL_VAULT_SERIALISED || memcmp(now + f->offset, before + f->offset, f->size) == 0) continue;
+      changed++;
+      tl_vault_notify(tl__vault_listener(d, now), now, f->id);
+    }
+  }
+  return changed;
+}
+
+/* Reads, checks and stores one image; false when it was refused or unreadable. */
+static bool tl__vault_live_reload(tl_vault_live *live, tl_vault__live_entry *e) {
+  const tl_vault_live_file *file = e->file;
+  size_t size = 0, bytes = (size_t)file->count * file->desc->size;
+  unsigned char *data = tl__vault_live_read(e->path, &size);
+  unsigned char *scratch = (unsigned char *)TL_MALLOC(bytes ? bytes * 2 : 1);
+  char why[256];
+  bool ok = false;
+  if (!data || !scratch) {
+    tl__vault_live_log(live, data ? TL_VAULT_LOG_OUT_OF_MEMORY : TL_VAULT_LOG_UNREADABLE, e->path);
+  } else {
+    memcpy(scratch, file->instances, bytes);
+    if (tl__vault_live_parse(live, e, data, size, scratch, why, sizeof why)) {
+      uint32_t changed = tl__vault_live_store(file, scratch, scratch + bytes);
+      tl__vault_live_log(live, TL_VAULT_LOG_RELOADED, e->path, (unsigned)changed);
+      ok = true;
+    } else {
+      tl__vault_live_log(live, TL_VAULT_LOG_REFUSED, e->path, why);
+    }
+  }
+  TL_FREE(data);
+  TL_FREE(scratch);
+  return ok;
+}
+
+/* Reloads the entry's image when it is not the one last seen. */
+static bool tl__vault_live_check(tl_vault_live *live, tl_vault__live_entry *e) {
+  uint64_t inode, size, mtime;
+  if (!tl__vault_live_stat(e->path, &inode, &size, &mtime)) {
+    if (e->seen) tl__vault_live_log(live, TL_VAULT_LOG_REMOVED, e->path);
+    e->seen = false;
+    return false;
+  }
+  if (e->seen && inode == e->inode && size == e->size && mtime == e->mtime_ns) return false;
+  e->seen = true; /* a refused image is not read again until it changes */
+  e->inode = inode;
+  e->size = size;
+  e->mtime_ns = mtime;
+  return tl__vault_live_reload(live, e);
+}
+
+bool tl_vault_live_init(tl_vault_live *live, const tl_vault_live_desc *desc) {
+  const char *dir = desc && desc->image_dir ? desc->image_dir : TL_VAULT_LIVE_DIR;
+  size_t n = strlen(dir);
+  if (!live) return false;
+  memset(live, 0, sizeof *live);
+  if (desc && desc->logger) live->logger = *desc->logger;
+  live->dir = (char *)TL_MALLOC(n + 1);
+  if (!live->dir) return false;
+  memcpy(live->dir, dir, n + 1);
+  return true;
+}
+
+bool tl_vault_live_add(tl_vault_live *live, const tl_vault_live_file *file) {
+  tl_vault__live_entry *e;
+  tl_vault_listeners *set;
+  uint32_t i;
+  if (!live || !live->dir || !file || !file->desc) return false;
+  if (live->count == live->capacity) {
+    uint32_t capacity = live->capacity ? live->capacity * 2 : 8;
+    tl_vault__live_entry *grown = (tl_vault__live_entry *)TL_MALLOC(capacity * sizeof *grown);
+    if (!grown) return false;
+    if (live->count) memcpy(grown, live->entries, live->count * sizeof *grown);
+    TL_FREE(live->entries);
+    live->entries = grown;
+    live->capacity = capacity;
+  }
+  e = &live->entries[live->count];
+  memset(e, 0, sizeof *e);
+  e->file = file;
+  e->path = tl__vault_live_join(live->dir, file->image);
+  if (!e->path) return false;
+  live->count++;
+  set = &live->listeners;
+  for (i = 0; i < file->count; i++)
+    memcpy((unsigned char *)file->instances + (size_t)i * file->desc->size + file->desc->listener_offset, &set, sizeof set);
+  tl__vault_live_check(live, e);
+  return true;
+}
+
+uint32_t tl_vault_live_update(tl_vault_live *live) {
+  uint32_t i, stored = 0;
+  if (!live) return 0;
+  for (i = 0; i < live->count; i++) stored += tl__vault_live_check(live, &live->entries[i]);
+  return stored;
+}
+
+tl_vault_listeners *tl_vault_live_listeners(tl_vault_live *live) { return live ? &live->listeners : TL__NULL; }
+
+void tl_vault_live_discard(tl_vault_live *live) {
+  uint32_t i, k;
+  tl_vault_listeners *none = TL__NULL;
+  if (!live) return;
+  for (i = 0; i < live->count; i++) {
+    const tl_vault_live_file *file = live->entries[i].file;
+    for (k = 0; k < file->count; k++)
+      memcpy((unsigned char *)file->instances + (size_t)k * file->desc->size + file->desc->listener_offset, &none,
+             sizeof none);
+    TL_FREE(live->entries[i].path);
+  }
+  TL_FREE(live->entries);
+  TL_FREE(live->dir);
+  tl_vault_listeners_discard(&live->listeners);
+  memset(live, 0, sizeof *live);
+}
+#endif /* TL_DEVELOPMENT */
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -19,6 +19,7 @@ int main(void) {
     tl_time_init(&time, NULL);                                                    /* initium */
     if (tl_core_time(NULL) != NULL) bad |= 4;
     if (tl_vault_serialised_size(NULL, NULL) != 0) bad |= 8;                      /* vault */
+    if (tl_vault_listener_count(NULL) != 0) bad |= 8;
     if (tl_cf_fold_compare("Hero", 4, "hERO", 4) != 0) bad |= 16;                 /* content_format */
     content = tl_content_create(NULL);                                            /* content */
     if (!content || !tl_scope_valid(tl_content_root(content))) bad |= 32;

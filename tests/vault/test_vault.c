@@ -26,6 +26,15 @@ static void on_change(void *user, void *vault, uint32_t field_id)
     c->vault = vault;
 }
 
+/* One listener to every field of v, in a set of its own (the previous one discarded). */
+static tl_vault_listeners listeners;
+static void listen_all(every_vault *v, calls *c)
+{
+    tl_vault_listeners_discard(&listeners);
+    every_vault_listen(v, &listeners);
+    assert_true(tl_vault_subscribe_all(&listeners, v, on_change, c));
+}
+
 static size_t serialise(const every_vault *v, unsigned char *out, size_t cap)
 {
     size_t n = 0;
@@ -117,7 +126,7 @@ static void test_vault_setters_notify_on_change_only(void **state)
     every_vault v;
     calls c = {0, 0, NULL};
     every_vault_init(&v);
-    every_vault_listen(&v, on_change, &c);
+    listen_all(&v, &c);
     every_vault_set_Health(&v, every_vault_get_Health(&v));
     assert_int_equal(c.count, 0);
     every_vault_set_Health(&v, 42);
@@ -152,7 +161,7 @@ static void test_vault_setters_notify_on_change_only(void **state)
 
     every_vault_notify(&v, EVERY_VAULT_ID_Seen);
     assert_int_equal(c.last, EVERY_VAULT_ID_Seen);
-    every_vault_listen(&v, NULL, NULL);
+    every_vault_listen(&v, NULL);
     every_vault_set_Health(&v, 1); /* nobody listens: nothing to call */
     assert_int_equal(c.last, EVERY_VAULT_ID_Seen);
 }
@@ -163,7 +172,7 @@ static void test_vault_generic_access_by_id(void **state)
     every_vault v;
     calls c = {0, 0, NULL};
     every_vault_init(&v);
-    every_vault_listen(&v, on_change, &c);
+    listen_all(&v, &c);
     int32_t health = 0;
     float speed = 0;
     assert_true(every_vault_has(EVERY_VAULT_ID_Loot));
@@ -238,10 +247,10 @@ static void test_vault_generic_access_by_id(void **state)
 static void test_vault_generic_copies_every_size(void **state)
 {
     (void)state;
-    static unsigned char vault[sizeof(tl_vault_listener) + SIZES * (SIZES + 1) / 2];
+    static unsigned char vault[sizeof(tl_vault_listeners *) + SIZES * (SIZES + 1) / 2];
     static tl_vault_field_desc fields[SIZES];
     static uint16_t order[SIZES];
-    uint32_t at = (uint32_t)sizeof(tl_vault_listener);
+    uint32_t at = (uint32_t)sizeof(tl_vault_listeners *);
     for (uint32_t i = 0; i < SIZES; i++) {
         fields[i].id = 1000u + i;
         fields[i].tag = TL_VAULT_TAG(TL_VAULT_INLINE_ARRAY, TL_VAULT_BOOLEAN, 0);
@@ -254,10 +263,12 @@ static void test_vault_generic_copies_every_size(void **state)
         at += i + 1;
     }
     tl_vault_desc d = {"Bytes", 1u, at, SIZES, fields, order, 0, NULL};
-    for (uint32_t k = 0; k < at - sizeof(tl_vault_listener); k++)
-        vault[sizeof(tl_vault_listener) + k] = (unsigned char)(k * 131u + 7u);
+    for (uint32_t k = 0; k < at - sizeof(tl_vault_listeners *); k++)
+        vault[sizeof(tl_vault_listeners *) + k] = (unsigned char)(k * 131u + 7u);
     calls c = {0, 0, NULL};
-    tl_vault_listener listener = {on_change, &c};
+    tl_vault_listeners set = {0};
+    tl_vault_listeners *listener = &set;
+    assert_true(tl_vault_subscribe_all(&set, vault, on_change, &c));
     memcpy(vault, &listener, sizeof listener);
     for (uint32_t i = 0; i < SIZES; i++) {
         const tl_vault_field_desc *f = &fields[i];
@@ -278,8 +289,9 @@ static void test_vault_generic_copies_every_size(void **state)
             assert_int_equal(c.count, before + 1);
         }
         /* The neighbours are untouched: the field before ends, the one after starts as filled. */
-        if (i + 1 < SIZES) assert_int_equal(vault[f->offset + f->size], (unsigned char)((f->offset + f->size - sizeof(tl_vault_listener)) * 131u + 7u));
+        if (i + 1 < SIZES) assert_int_equal(vault[f->offset + f->size], (unsigned char)((f->offset + f->size - sizeof(tl_vault_listeners *)) * 131u + 7u));
     }
+    tl_vault_listeners_discard(&set);
 }
 #undef SIZES
 
@@ -595,7 +607,7 @@ static void test_vault_generic_set_refuses_other_booleans(void **state)
     calls c = {0, 0, NULL};
     unsigned char zero = 0, one = 1, two = 2, all = 0xFF;
     every_vault_init(&v);
-    every_vault_listen(&v, on_change, &c);
+    listen_all(&v, &c);
     assert_false(tl_vault_try_set(&every_vault_desc, &v, EVERY_VAULT_ID_Alive, TL_VAULT_BOOLEAN, &two));
     assert_false(tl_vault_try_set(&every_vault_desc, &v, EVERY_VAULT_ID_Alive, TL_VAULT_BOOLEAN, &all));
     assert_int_equal(c.count, 0);
@@ -666,7 +678,7 @@ typedef struct flags_vault {
     uint64_t list[TL_LAYOUT_SEQUENCE_BYTES(4, 1) / 8];
     uint64_t set[TL_LAYOUT_SET_BYTES(2, 1) / 8];
     uint64_t dict[TL_LAYOUT_DICT_BYTES(4, 4, 1) / 8];
-    tl_vault_listener listener;
+    tl_vault_listeners *listener;
 } flags_vault;
 #define FLAGS_LIST TL_VAULT_TAG(TL_VAULT_INLINE_LIST, TL_VAULT_BOOLEAN, 0)
 #define FLAGS_SET TL_VAULT_TAG(TL_VAULT_INLINE_HASHSET, TL_VAULT_BOOLEAN, 0)
@@ -752,5 +764,7 @@ int main(void)
         cmocka_unit_test(test_vault_write_refuses_what_read_would_refuse),
         cmocka_unit_test(test_vault_booleans_in_collections_are_0_or_1),
     };
-    return cmocka_run_group_tests_name("vault", tests, NULL, NULL);
+    int failed = cmocka_run_group_tests_name("vault", tests, NULL, NULL);
+    tl_vault_listeners_discard(&listeners);
+    return failed;
 }

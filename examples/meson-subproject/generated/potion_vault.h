@@ -18,14 +18,14 @@ extern "C" {
 typedef struct potion_vault {
     int32_t Health; /* Integer, serialised */
     float MoveSpeed; /* Float, serialised */
-    tl_vault_listener tl_listener; /* called with the field id when a setter changes a value */
+    tl_vault_listeners *tl_listener; /* the set notified when a value changes; NULL: nobody listens */
 } potion_vault;
 
 /* Every field's default. */
 static const potion_vault potion_vault_defaults = {
     10, /* Health */
     0.0f, /* MoveSpeed */
-    { TL__NULL, TL__NULL }
+    TL__NULL
 };
 
 /* For generic tools and vault.h's serialisation: id, tag, offset, size, capacity, backing, name. */
@@ -44,26 +44,24 @@ static inline void potion_vault_init(potion_vault *v) { *v = potion_vault_defaul
 static inline void potion_vault_reset_transient(potion_vault *v) {
     (void)v;
 }
-static inline void potion_vault_listen(potion_vault *v, tl_vault_change_fn fn, void *user) {
-    v->tl_listener.fn = fn;
-    v->tl_listener.user = user;
-}
-/* Tells the listener that a field changed in place (an inline collection edited through its view). */
-static inline void potion_vault_notify(potion_vault *v, uint32_t field_id) { tl_vault_notify(&v->tl_listener, v, field_id); }
+/* The listener set this vault notifies (NULL: none); subscribe through tl_vault_subscribe(_all). */
+static inline void potion_vault_listen(potion_vault *v, tl_vault_listeners *set) { v->tl_listener = set; }
+/* Tells the listeners that a field changed in place (an inline collection edited through its view). */
+static inline void potion_vault_notify(potion_vault *v, uint32_t field_id) { tl_vault_notify(v->tl_listener, v, field_id); }
 
-/* Typed accessors. A setter that changes the value's bytes notifies the listener. */
+/* Typed accessors. A setter that changes the value's bytes notifies the listeners. */
 static inline int32_t potion_vault_get_Health(const potion_vault *v) { return v->Health; }
 static inline void potion_vault_set_Health(potion_vault *v, int32_t value) {
     if (memcmp(&v->Health, &value, sizeof value) != 0) {
         v->Health = value;
-        tl_vault_notify(&v->tl_listener, v, POTION_VAULT_ID_Health);
+        tl_vault_notify(v->tl_listener, v, POTION_VAULT_ID_Health);
     }
 }
 static inline float potion_vault_get_MoveSpeed(const potion_vault *v) { return v->MoveSpeed; }
 static inline void potion_vault_set_MoveSpeed(potion_vault *v, float value) {
     if (memcmp(&v->MoveSpeed, &value, sizeof value) != 0) {
         v->MoveSpeed = value;
-        tl_vault_notify(&v->tl_listener, v, POTION_VAULT_ID_MoveSpeed);
+        tl_vault_notify(v->tl_listener, v, POTION_VAULT_ID_MoveSpeed);
     }
 }
 
@@ -96,14 +94,14 @@ static inline bool potion_vault_try_set(potion_vault *v, uint32_t field_id, uint
         if (tag != 1u || !value) return false;
         if (memcmp(&v->Health, value, sizeof v->Health) != 0) {
             memcpy(&v->Health, value, sizeof v->Health);
-            tl_vault_notify(&v->tl_listener, v, POTION_VAULT_ID_Health);
+            tl_vault_notify(v->tl_listener, v, POTION_VAULT_ID_Health);
         }
         return true;
     case POTION_VAULT_ID_MoveSpeed:
         if (tag != 3u || !value) return false;
         if (memcmp(&v->MoveSpeed, value, sizeof v->MoveSpeed) != 0) {
             memcpy(&v->MoveSpeed, value, sizeof v->MoveSpeed);
-            tl_vault_notify(&v->tl_listener, v, POTION_VAULT_ID_MoveSpeed);
+            tl_vault_notify(v->tl_listener, v, POTION_VAULT_ID_MoveSpeed);
         }
         return true;
     default: return false;

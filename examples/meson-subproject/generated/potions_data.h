@@ -19,22 +19,38 @@ enum {
 #define POTIONS_ID_Small UINT32_C(1738731395)
 #define POTIONS_ID_Swift UINT32_C(783854217)
 
+#if defined(TL_DEVELOPMENT)
+/* Development build: the instances are variables, which tl_vault_live_add(live, &potions_live) reloads from
+ * potions.vaultimage below the generated directory (threadlink-gen watch writes it). They are defined in the file
+ * that defines TL_VAULT_IMPL (or TL_IMPLEMENTATION) before including this header. */
+extern potion_vault potions_instances[2];
+extern const tl_vault_live_file potions_live;
+#endif
+#if !defined(TL_DEVELOPMENT)
 static const potion_vault potions_instances[2] = {
+#elif defined(TL_VAULT_IMPL)
+potion_vault potions_instances[2] = {
+#endif
+#if !defined(TL_DEVELOPMENT) || defined(TL_VAULT_IMPL)
     /* Small */
     {
         25, /* Health */
         0.0f, /* MoveSpeed */
-        { TL__NULL, TL__NULL }
+        TL__NULL
     },
     /* Swift */
     {
         10, /* Health */
         1.5f, /* MoveSpeed */
-        { TL__NULL, TL__NULL }
+        TL__NULL
     }
 };
+#endif
 static const char *const potions_names[2] = { "Small", "Swift" };
 static const uint32_t potions_ids[2] = { 1738731395u, 783854217u };
+#if defined(TL_DEVELOPMENT) && defined(TL_VAULT_IMPL)
+const tl_vault_live_file potions_live = { &potion_vault_desc, "potions.vaultimage", 2u, potions_instances, potions_ids, potions_names };
+#endif
 
 /* Lookups: NULL when there is no such instance. Names compare case-insensitively. */
 static inline const potion_vault *potions_by_index(uint32_t index) { return index < 2u ? &potions_instances[index] : TL__NULL; }

@@ -19,7 +19,19 @@ enum {
 #define ENEMIES_ID_Goblin UINT32_C(1464136421)
 #define ENEMIES_ID_Orc UINT32_C(885862232)
 
+#if defined(TL_DEVELOPMENT)
+/* Development build: the instances are variables, which tl_vault_live_add(live, &enemies_live) reloads from
+ * vaults/enemies.vaultimage below the generated directory (threadlink-gen watch writes it). They are defined in the file
+ * that defines TL_VAULT_IMPL (or TL_IMPLEMENTATION) before including this header. */
+extern enemy_vault enemies_instances[2];
+extern const tl_vault_live_file enemies_live;
+#endif
+#if !defined(TL_DEVELOPMENT)
 static const enemy_vault enemies_instances[2] = {
+#elif defined(TL_VAULT_IMPL)
+enemy_vault enemies_instances[2] = {
+#endif
+#if !defined(TL_DEVELOPMENT) || defined(TL_VAULT_IMPL)
     /* Goblin */
     {
         "Goblin", /* DisplayName */
@@ -31,7 +43,7 @@ static const enemy_vault enemies_instances[2] = {
       0, UINT64_C(0x0000000000000001), UINT64_C(0x0000000080000000) }, /* LootTable */
         0, /* Health */
         { 0 }, /* HitsTaken */
-        { TL__NULL, TL__NULL }
+        TL__NULL
     },
     /* Orc */
     {
@@ -43,11 +55,15 @@ static const enemy_vault enemies_instances[2] = {
       UINT64_C(0x00000000c0000000) }, /* LootTable */
         0, /* Health */
         { 0 }, /* HitsTaken */
-        { TL__NULL, TL__NULL }
+        TL__NULL
     }
 };
+#endif
 static const char *const enemies_names[2] = { "Goblin", "Orc" };
 static const uint32_t enemies_ids[2] = { 1464136421u, 885862232u };
+#if defined(TL_DEVELOPMENT) && defined(TL_VAULT_IMPL)
+const tl_vault_live_file enemies_live = { &enemy_vault_desc, "vaults/enemies.vaultimage", 2u, enemies_instances, enemies_ids, enemies_names };
+#endif
 
 /* Lookups: NULL when there is no such instance. Names compare case-insensitively. */
 static inline const enemy_vault *enemies_by_index(uint32_t index) { return index < 2u ? &enemies_instances[index] : TL__NULL; }

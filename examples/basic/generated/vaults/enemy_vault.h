@@ -32,7 +32,7 @@ typedef struct enemy_vault {
     uint64_t LootTable[11]; /* InlineDictionary of Integer -> FP, capacity 4, serialised */
     int32_t Health; /* Integer, transient */
     uint64_t HitsTaken[9]; /* InlineList of Integer, capacity 8, transient */
-    tl_vault_listener tl_listener; /* called with the field id when a setter changes a value */
+    tl_vault_listeners *tl_listener; /* the set notified when a value changes; NULL: nobody listens */
 } enemy_vault;
 
 /* Inline collections: exactly the runtime's layout (mem.h), and the size the generator computed. */
@@ -54,7 +54,7 @@ static const enemy_vault enemy_vault_defaults = {
     { 0 }, /* LootTable */
     0, /* Health */
     { 0 }, /* HitsTaken */
-    { TL__NULL, TL__NULL }
+    TL__NULL
 };
 
 /* For generic tools and vault.h's serialisation: id, tag, offset, size, capacity, backing, name. */
@@ -79,41 +79,39 @@ static inline void enemy_vault_reset_transient(enemy_vault *v) {
     memcpy(&v->Health, &enemy_vault_defaults.Health, sizeof v->Health);
     memcpy(&v->HitsTaken, &enemy_vault_defaults.HitsTaken, sizeof v->HitsTaken);
 }
-static inline void enemy_vault_listen(enemy_vault *v, tl_vault_change_fn fn, void *user) {
-    v->tl_listener.fn = fn;
-    v->tl_listener.user = user;
-}
-/* Tells the listener that a field changed in place (an inline collection edited through its view). */
-static inline void enemy_vault_notify(enemy_vault *v, uint32_t field_id) { tl_vault_notify(&v->tl_listener, v, field_id); }
+/* The listener set this vault notifies (NULL: none); subscribe through tl_vault_subscribe(_all). */
+static inline void enemy_vault_listen(enemy_vault *v, tl_vault_listeners *set) { v->tl_listener = set; }
+/* Tells the listeners that a field changed in place (an inline collection edited through its view). */
+static inline void enemy_vault_notify(enemy_vault *v, uint32_t field_id) { tl_vault_notify(v->tl_listener, v, field_id); }
 
-/* Typed accessors. A setter that changes the value's bytes notifies the listener. */
+/* Typed accessors. A setter that changes the value's bytes notifies the listeners. */
 static inline const char *enemy_vault_get_DisplayName(const enemy_vault *v) { return v->DisplayName; }
 /* false (nothing changed) when value is longer than 23 bytes. */
 static inline bool enemy_vault_set_DisplayName(enemy_vault *v, const char *value) {
     bool changed;
     if (!tl_vault_store_string(v->DisplayName, TL__CAST(uint32_t, sizeof v->DisplayName), value, &changed)) return false;
-    if (changed) tl_vault_notify(&v->tl_listener, v, ENEMY_VAULT_ID_DisplayName);
+    if (changed) tl_vault_notify(v->tl_listener, v, ENEMY_VAULT_ID_DisplayName);
     return true;
 }
 static inline int32_t enemy_vault_get_MaxHealth(const enemy_vault *v) { return v->MaxHealth; }
 static inline void enemy_vault_set_MaxHealth(enemy_vault *v, int32_t value) {
     if (memcmp(&v->MaxHealth, &value, sizeof value) != 0) {
         v->MaxHealth = value;
-        tl_vault_notify(&v->tl_listener, v, ENEMY_VAULT_ID_MaxHealth);
+        tl_vault_notify(v->tl_listener, v, ENEMY_VAULT_ID_MaxHealth);
     }
 }
 static inline int32_t enemy_vault_get_Armor(const enemy_vault *v) { return v->Armor; }
 static inline void enemy_vault_set_Armor(enemy_vault *v, int32_t value) {
     if (memcmp(&v->Armor, &value, sizeof value) != 0) {
         v->Armor = value;
-        tl_vault_notify(&v->tl_listener, v, ENEMY_VAULT_ID_Armor);
+        tl_vault_notify(v->tl_listener, v, ENEMY_VAULT_ID_Armor);
     }
 }
 static inline tl_fp enemy_vault_get_MoveSpeed(const enemy_vault *v) { return v->MoveSpeed; }
 static inline void enemy_vault_set_MoveSpeed(enemy_vault *v, tl_fp value) {
     if (memcmp(&v->MoveSpeed, &value, sizeof value) != 0) {
         v->MoveSpeed = value;
-        tl_vault_notify(&v->tl_listener, v, ENEMY_VAULT_ID_MoveSpeed);
+        tl_vault_notify(v->tl_listener, v, ENEMY_VAULT_ID_MoveSpeed);
     }
 }
 /* A read-only view over the collection. */
@@ -128,7 +126,7 @@ static inline int32_t enemy_vault_get_Health(const enemy_vault *v) { return v->H
 static inline void enemy_vault_set_Health(enemy_vault *v, int32_t value) {
     if (memcmp(&v->Health, &value, sizeof value) != 0) {
         v->Health = value;
-        tl_vault_notify(&v->tl_listener, v, ENEMY_VAULT_ID_Health);
+        tl_vault_notify(v->tl_listener, v, ENEMY_VAULT_ID_Health);
     }
 }
 /* A read-only view over the collection. */
@@ -187,47 +185,47 @@ static inline bool enemy_vault_try_get(const enemy_vault *v, uint32_t field_id, 
 }
 static inline bool enemy_vault_try_set(enemy_vault *v, uint32_t field_id, uint32_t tag, const void *value) {
     switch (field_id) {
-    case ENEMY_VAULT_ID_DisplayName: return tl_vault_field_set(&enemy_vault_fields[0], v, &v->tl_listener, tag, value);
+    case ENEMY_VAULT_ID_DisplayName: return tl_vault_field_set(&enemy_vault_fields[0], v, v->tl_listener, tag, value);
     case ENEMY_VAULT_ID_MaxHealth:
         if (tag != 1u || !value) return false;
         if (memcmp(&v->MaxHealth, value, sizeof v->MaxHealth) != 0) {
             memcpy(&v->MaxHealth, value, sizeof v->MaxHealth);
-            tl_vault_notify(&v->tl_listener, v, ENEMY_VAULT_ID_MaxHealth);
+            tl_vault_notify(v->tl_listener, v, ENEMY_VAULT_ID_MaxHealth);
         }
         return true;
     case ENEMY_VAULT_ID_Armor:
         if (tag != 1u || !value) return false;
         if (memcmp(&v->Armor, value, sizeof v->Armor) != 0) {
             memcpy(&v->Armor, value, sizeof v->Armor);
-            tl_vault_notify(&v->tl_listener, v, ENEMY_VAULT_ID_Armor);
+            tl_vault_notify(v->tl_listener, v, ENEMY_VAULT_ID_Armor);
         }
         return true;
     case ENEMY_VAULT_ID_MoveSpeed:
         if (tag != 11u || !value) return false;
         if (memcmp(&v->MoveSpeed, value, sizeof v->MoveSpeed) != 0) {
             memcpy(&v->MoveSpeed, value, sizeof v->MoveSpeed);
-            tl_vault_notify(&v->tl_listener, v, ENEMY_VAULT_ID_MoveSpeed);
+            tl_vault_notify(v->tl_listener, v, ENEMY_VAULT_ID_MoveSpeed);
         }
         return true;
     case ENEMY_VAULT_ID_LootTable:
         if (tag != 721189u || !value) return false;
         if (memcmp(&v->LootTable, value, sizeof v->LootTable) != 0) {
             memcpy(&v->LootTable, value, sizeof v->LootTable);
-            tl_vault_notify(&v->tl_listener, v, ENEMY_VAULT_ID_LootTable);
+            tl_vault_notify(v->tl_listener, v, ENEMY_VAULT_ID_LootTable);
         }
         return true;
     case ENEMY_VAULT_ID_Health:
         if (tag != 1u || !value) return false;
         if (memcmp(&v->Health, value, sizeof v->Health) != 0) {
             memcpy(&v->Health, value, sizeof v->Health);
-            tl_vault_notify(&v->tl_listener, v, ENEMY_VAULT_ID_Health);
+            tl_vault_notify(v->tl_listener, v, ENEMY_VAULT_ID_Health);
         }
         return true;
     case ENEMY_VAULT_ID_HitsTaken:
         if (tag != 289u || !value) return false;
         if (memcmp(&v->HitsTaken, value, sizeof v->HitsTaken) != 0) {
             memcpy(&v->HitsTaken, value, sizeof v->HitsTaken);
-            tl_vault_notify(&v->tl_listener, v, ENEMY_VAULT_ID_HitsTaken);
+            tl_vault_notify(v->tl_listener, v, ENEMY_VAULT_ID_HitsTaken);
         }
         return true;
     default: return false;

@@ -24,7 +24,7 @@ typedef struct weapon_vault {
     float CritChance; /* Float, serialised */
     tl_fp Cooldown; /* FP, serialised */
     tl_fp Range; /* FP, serialised */
-    tl_vault_listener tl_listener; /* called with the field id when a setter changes a value */
+    tl_vault_listeners *tl_listener; /* the set notified when a value changes; NULL: nobody listens */
 } weapon_vault;
 
 /* Every field's default. */
@@ -34,7 +34,7 @@ static const weapon_vault weapon_vault_defaults = {
     0.0500000007f, /* CritChance */
     { INT64_C(2147483648) }, /* Cooldown */
     { INT64_C(6442450944) }, /* Range */
-    { TL__NULL, TL__NULL }
+    TL__NULL
 };
 
 /* For generic tools and vault.h's serialisation: id, tag, offset, size, capacity, backing, name. */
@@ -56,48 +56,46 @@ static inline void weapon_vault_init(weapon_vault *v) { *v = weapon_vault_defaul
 static inline void weapon_vault_reset_transient(weapon_vault *v) {
     (void)v;
 }
-static inline void weapon_vault_listen(weapon_vault *v, tl_vault_change_fn fn, void *user) {
-    v->tl_listener.fn = fn;
-    v->tl_listener.user = user;
-}
-/* Tells the listener that a field changed in place (an inline collection edited through its view). */
-static inline void weapon_vault_notify(weapon_vault *v, uint32_t field_id) { tl_vault_notify(&v->tl_listener, v, field_id); }
+/* The listener set this vault notifies (NULL: none); subscribe through tl_vault_subscribe(_all). */
+static inline void weapon_vault_listen(weapon_vault *v, tl_vault_listeners *set) { v->tl_listener = set; }
+/* Tells the listeners that a field changed in place (an inline collection edited through its view). */
+static inline void weapon_vault_notify(weapon_vault *v, uint32_t field_id) { tl_vault_notify(v->tl_listener, v, field_id); }
 
-/* Typed accessors. A setter that changes the value's bytes notifies the listener. */
+/* Typed accessors. A setter that changes the value's bytes notifies the listeners. */
 static inline const char *weapon_vault_get_DisplayName(const weapon_vault *v) { return v->DisplayName; }
 /* false (nothing changed) when value is longer than 23 bytes. */
 static inline bool weapon_vault_set_DisplayName(weapon_vault *v, const char *value) {
     bool changed;
     if (!tl_vault_store_string(v->DisplayName, TL__CAST(uint32_t, sizeof v->DisplayName), value, &changed)) return false;
-    if (changed) tl_vault_notify(&v->tl_listener, v, WEAPON_VAULT_ID_DisplayName);
+    if (changed) tl_vault_notify(v->tl_listener, v, WEAPON_VAULT_ID_DisplayName);
     return true;
 }
 static inline tl_fp weapon_vault_get_Damage(const weapon_vault *v) { return v->Damage; }
 static inline void weapon_vault_set_Damage(weapon_vault *v, tl_fp value) {
     if (memcmp(&v->Damage, &value, sizeof value) != 0) {
         v->Damage = value;
-        tl_vault_notify(&v->tl_listener, v, WEAPON_VAULT_ID_Damage);
+        tl_vault_notify(v->tl_listener, v, WEAPON_VAULT_ID_Damage);
     }
 }
 static inline float weapon_vault_get_CritChance(const weapon_vault *v) { return v->CritChance; }
 static inline void weapon_vault_set_CritChance(weapon_vault *v, float value) {
     if (memcmp(&v->CritChance, &value, sizeof value) != 0) {
         v->CritChance = value;
-        tl_vault_notify(&v->tl_listener, v, WEAPON_VAULT_ID_CritChance);
+        tl_vault_notify(v->tl_listener, v, WEAPON_VAULT_ID_CritChance);
     }
 }
 static inline tl_fp weapon_vault_get_Cooldown(const weapon_vault *v) { return v->Cooldown; }
 static inline void weapon_vault_set_Cooldown(weapon_vault *v, tl_fp value) {
     if (memcmp(&v->Cooldown, &value, sizeof value) != 0) {
         v->Cooldown = value;
-        tl_vault_notify(&v->tl_listener, v, WEAPON_VAULT_ID_Cooldown);
+        tl_vault_notify(v->tl_listener, v, WEAPON_VAULT_ID_Cooldown);
     }
 }
 static inline tl_fp weapon_vault_get_Range(const weapon_vault *v) { return v->Range; }
 static inline void weapon_vault_set_Range(weapon_vault *v, tl_fp value) {
     if (memcmp(&v->Range, &value, sizeof value) != 0) {
         v->Range = value;
-        tl_vault_notify(&v->tl_listener, v, WEAPON_VAULT_ID_Range);
+        tl_vault_notify(v->tl_listener, v, WEAPON_VAULT_ID_Range);
     }
 }
 
@@ -138,33 +136,33 @@ static inline bool weapon_vault_try_get(const weapon_vault *v, uint32_t field_id
 }
 static inline bool weapon_vault_try_set(weapon_vault *v, uint32_t field_id, uint32_t tag, const void *value) {
     switch (field_id) {
-    case WEAPON_VAULT_ID_DisplayName: return tl_vault_field_set(&weapon_vault_fields[0], v, &v->tl_listener, tag, value);
+    case WEAPON_VAULT_ID_DisplayName: return tl_vault_field_set(&weapon_vault_fields[0], v, v->tl_listener, tag, value);
     case WEAPON_VAULT_ID_Damage:
         if (tag != 11u || !value) return false;
         if (memcmp(&v->Damage, value, sizeof v->Damage) != 0) {
             memcpy(&v->Damage, value, sizeof v->Damage);
-            tl_vault_notify(&v->tl_listener, v, WEAPON_VAULT_ID_Damage);
+            tl_vault_notify(v->tl_listener, v, WEAPON_VAULT_ID_Damage);
         }
         return true;
     case WEAPON_VAULT_ID_CritChance:
         if (tag != 3u || !value) return false;
         if (memcmp(&v->CritChance, value, sizeof v->CritChance) != 0) {
             memcpy(&v->CritChance, value, sizeof v->CritChance);
-            tl_vault_notify(&v->tl_listener, v, WEAPON_VAULT_ID_CritChance);
+            tl_vault_notify(v->tl_listener, v, WEAPON_VAULT_ID_CritChance);
         }
         return true;
     case WEAPON_VAULT_ID_Cooldown:
         if (tag != 11u || !value) return false;
         if (memcmp(&v->Cooldown, value, sizeof v->Cooldown) != 0) {
             memcpy(&v->Cooldown, value, sizeof v->Cooldown);
-            tl_vault_notify(&v->tl_listener, v, WEAPON_VAULT_ID_Cooldown);
+            tl_vault_notify(v->tl_listener, v, WEAPON_VAULT_ID_Cooldown);
         }
         return true;
     case WEAPON_VAULT_ID_Range:
         if (tag != 11u || !value) return false;
         if (memcmp(&v->Range, value, sizeof v->Range) != 0) {
             memcpy(&v->Range, value, sizeof v->Range);
-            tl_vault_notify(&v->tl_listener, v, WEAPON_VAULT_ID_Range);
+            tl_vault_notify(v->tl_listener, v, WEAPON_VAULT_ID_Range);
         }
         return true;
     default: return false;

@@ -19,7 +19,19 @@ enum {
 #define WEAPONS_ID_Longsword UINT32_C(2363769235)
 #define WEAPONS_ID_Dagger UINT32_C(321503924)
 
+#if defined(TL_DEVELOPMENT)
+/* Development build: the instances are variables, which tl_vault_live_add(live, &weapons_live) reloads from
+ * vaults/weapons.vaultimage below the generated directory (threadlink-gen watch writes it). They are defined in the file
+ * that defines TL_VAULT_IMPL (or TL_IMPLEMENTATION) before including this header. */
+extern weapon_vault weapons_instances[2];
+extern const tl_vault_live_file weapons_live;
+#endif
+#if !defined(TL_DEVELOPMENT)
 static const weapon_vault weapons_instances[2] = {
+#elif defined(TL_VAULT_IMPL)
+weapon_vault weapons_instances[2] = {
+#endif
+#if !defined(TL_DEVELOPMENT) || defined(TL_VAULT_IMPL)
     /* Longsword */
     {
         "Longsword", /* DisplayName */
@@ -27,7 +39,7 @@ static const weapon_vault weapons_instances[2] = {
         0.100000001f, /* CritChance */
         { INT64_C(2147483648) }, /* Cooldown */
         { INT64_C(6442450944) }, /* Range */
-        { TL__NULL, TL__NULL }
+        TL__NULL
     },
     /* Dagger */
     {
@@ -36,11 +48,15 @@ static const weapon_vault weapons_instances[2] = {
         0.0500000007f, /* CritChance */
         { INT64_C(858993459) }, /* Cooldown */
         { INT64_C(3221225472) }, /* Range */
-        { TL__NULL, TL__NULL }
+        TL__NULL
     }
 };
+#endif
 static const char *const weapons_names[2] = { "Longsword", "Dagger" };
 static const uint32_t weapons_ids[2] = { 2363769235u, 321503924u };
+#if defined(TL_DEVELOPMENT) && defined(TL_VAULT_IMPL)
+const tl_vault_live_file weapons_live = { &weapon_vault_desc, "vaults/weapons.vaultimage", 2u, weapons_instances, weapons_ids, weapons_names };
+#endif
 
 /* Lookups: NULL when there is no such instance. Names compare case-insensitively. */
 static inline const weapon_vault *weapons_by_index(uint32_t index) { return index < 2u ? &weapons_instances[index] : TL__NULL; }

@@ -37,7 +37,7 @@ typedef struct unit_vault {
     uint64_t Undo[3]; /* InlineStack of AssetRef, capacity 2, serialised */
     uint64_t Seen[7]; /* InlineHashSet of AssetRef, capacity 4, serialised */
     uint64_t Loot[11]; /* InlineDictionary of Integer -> AssetRef, capacity 4, serialised */
-    tl_vault_listener tl_listener; /* called with the field id when a setter changes a value */
+    tl_vault_listeners *tl_listener; /* the set notified when a value changes; NULL: nobody listens */
 } unit_vault;
 
 /* Inline collections: exactly the runtime's layout (mem.h), and the size the generator computed. */
@@ -77,7 +77,7 @@ static const unit_vault unit_vault_defaults = {
     { 0 }, /* Undo */
     { 0 }, /* Seen */
     { 0 }, /* Loot */
-    { TL__NULL, TL__NULL }
+    TL__NULL
 };
 
 /* For generic tools and vault.h's serialisation: id, tag, offset, size, capacity, backing, name. */
@@ -103,33 +103,31 @@ static inline void unit_vault_init(unit_vault *v) { *v = unit_vault_defaults; }
 static inline void unit_vault_reset_transient(unit_vault *v) {
     memcpy(&v->Portrait, &unit_vault_defaults.Portrait, sizeof v->Portrait);
 }
-static inline void unit_vault_listen(unit_vault *v, tl_vault_change_fn fn, void *user) {
-    v->tl_listener.fn = fn;
-    v->tl_listener.user = user;
-}
-/* Tells the listener that a field changed in place (an inline collection edited through its view). */
-static inline void unit_vault_notify(unit_vault *v, uint32_t field_id) { tl_vault_notify(&v->tl_listener, v, field_id); }
+/* The listener set this vault notifies (NULL: none); subscribe through tl_vault_subscribe(_all). */
+static inline void unit_vault_listen(unit_vault *v, tl_vault_listeners *set) { v->tl_listener = set; }
+/* Tells the listeners that a field changed in place (an inline collection edited through its view). */
+static inline void unit_vault_notify(unit_vault *v, uint32_t field_id) { tl_vault_notify(v->tl_listener, v, field_id); }
 
-/* Typed accessors. A setter that changes the value's bytes notifies the listener. */
+/* Typed accessors. A setter that changes the value's bytes notifies the listeners. */
 static inline int32_t unit_vault_get_Health(const unit_vault *v) { return v->Health; }
 static inline void unit_vault_set_Health(unit_vault *v, int32_t value) {
     if (memcmp(&v->Health, &value, sizeof value) != 0) {
         v->Health = value;
-        tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Health);
+        tl_vault_notify(v->tl_listener, v, UNIT_VAULT_ID_Health);
     }
 }
 static inline tl_vault_asset_ref unit_vault_get_Sprite(const unit_vault *v) { return v->Sprite; }
 static inline void unit_vault_set_Sprite(unit_vault *v, tl_vault_asset_ref value) {
     if (memcmp(&v->Sprite, &value, sizeof value) != 0) {
         v->Sprite = value;
-        tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Sprite);
+        tl_vault_notify(v->tl_listener, v, UNIT_VAULT_ID_Sprite);
     }
 }
 static inline tl_vault_asset_ref unit_vault_get_Portrait(const unit_vault *v) { return v->Portrait; }
 static inline void unit_vault_set_Portrait(unit_vault *v, tl_vault_asset_ref value) {
     if (memcmp(&v->Portrait, &value, sizeof value) != 0) {
         v->Portrait = value;
-        tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Portrait);
+        tl_vault_notify(v->tl_listener, v, UNIT_VAULT_ID_Portrait);
     }
 }
 /* A read-only view over the collection. */
@@ -283,63 +281,63 @@ static inline bool unit_vault_try_set(unit_vault *v, uint32_t field_id, uint32_t
         if (tag != 1u || !value) return false;
         if (memcmp(&v->Health, value, sizeof v->Health) != 0) {
             memcpy(&v->Health, value, sizeof v->Health);
-            tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Health);
+            tl_vault_notify(v->tl_listener, v, UNIT_VAULT_ID_Health);
         }
         return true;
     case UNIT_VAULT_ID_Sprite:
         if (tag != 16u || !value) return false;
         if (memcmp(&v->Sprite, value, sizeof v->Sprite) != 0) {
             memcpy(&v->Sprite, value, sizeof v->Sprite);
-            tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Sprite);
+            tl_vault_notify(v->tl_listener, v, UNIT_VAULT_ID_Sprite);
         }
         return true;
     case UNIT_VAULT_ID_Portrait:
         if (tag != 16u || !value) return false;
         if (memcmp(&v->Portrait, value, sizeof v->Portrait) != 0) {
             memcpy(&v->Portrait, value, sizeof v->Portrait);
-            tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Portrait);
+            tl_vault_notify(v->tl_listener, v, UNIT_VAULT_ID_Portrait);
         }
         return true;
     case UNIT_VAULT_ID_Frames:
         if (tag != 4128u || !value) return false;
         if (memcmp(&v->Frames, value, sizeof v->Frames) != 0) {
             memcpy(&v->Frames, value, sizeof v->Frames);
-            tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Frames);
+            tl_vault_notify(v->tl_listener, v, UNIT_VAULT_ID_Frames);
         }
         return true;
     case UNIT_VAULT_ID_Palette:
         if (tag != 4129u || !value) return false;
         if (memcmp(&v->Palette, value, sizeof v->Palette) != 0) {
             memcpy(&v->Palette, value, sizeof v->Palette);
-            tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Palette);
+            tl_vault_notify(v->tl_listener, v, UNIT_VAULT_ID_Palette);
         }
         return true;
     case UNIT_VAULT_ID_Trail:
         if (tag != 4130u || !value) return false;
         if (memcmp(&v->Trail, value, sizeof v->Trail) != 0) {
             memcpy(&v->Trail, value, sizeof v->Trail);
-            tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Trail);
+            tl_vault_notify(v->tl_listener, v, UNIT_VAULT_ID_Trail);
         }
         return true;
     case UNIT_VAULT_ID_Undo:
         if (tag != 4131u || !value) return false;
         if (memcmp(&v->Undo, value, sizeof v->Undo) != 0) {
             memcpy(&v->Undo, value, sizeof v->Undo);
-            tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Undo);
+            tl_vault_notify(v->tl_listener, v, UNIT_VAULT_ID_Undo);
         }
         return true;
     case UNIT_VAULT_ID_Seen:
         if (tag != 4132u || !value) return false;
         if (memcmp(&v->Seen, value, sizeof v->Seen) != 0) {
             memcpy(&v->Seen, value, sizeof v->Seen);
-            tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Seen);
+            tl_vault_notify(v->tl_listener, v, UNIT_VAULT_ID_Seen);
         }
         return true;
     case UNIT_VAULT_ID_Loot:
         if (tag != 1048869u || !value) return false;
         if (memcmp(&v->Loot, value, sizeof v->Loot) != 0) {
             memcpy(&v->Loot, value, sizeof v->Loot);
-            tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Loot);
+            tl_vault_notify(v->tl_listener, v, UNIT_VAULT_ID_Loot);
         }
         return true;
     default: return false;

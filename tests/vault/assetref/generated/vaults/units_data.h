@@ -21,7 +21,19 @@ enum {
 #define UNITS_ID_Ghost UINT32_C(2861937419)
 #define UNITS_ID_Nobody UINT32_C(3322201170)
 
+#if defined(TL_DEVELOPMENT)
+/* Development build: the instances are variables, which tl_vault_live_add(live, &units_live) reloads from
+ * vaults/units.vaultimage below the generated directory (threadlink-gen watch writes it). They are defined in the file
+ * that defines TL_VAULT_IMPL (or TL_IMPLEMENTATION) before including this header. */
+extern unit_vault units_instances[3];
+extern const tl_vault_live_file units_live;
+#endif
+#if !defined(TL_DEVELOPMENT)
 static const unit_vault units_instances[3] = {
+#elif defined(TL_VAULT_IMPL)
+unit_vault units_instances[3] = {
+#endif
+#if !defined(TL_DEVELOPMENT) || defined(TL_VAULT_IMPL)
     /* Slime */
     {
         10, /* Health */
@@ -33,7 +45,7 @@ static const unit_vault units_instances[3] = {
         { UINT64_C(0x0000000000000002), UINT64_C(0x00000000382f8958), UINT64_C(0x00000000bed47562) }, /* Undo */
         { 0 }, /* Seen */
         { 0 }, /* Loot */
-        { TL__NULL, TL__NULL }
+        TL__NULL
     },
     /* Ghost */
     {
@@ -48,7 +60,7 @@ static const unit_vault units_instances[3] = {
         { UINT64_C(0x0000000000000001), UINT64_C(0x0000000001000000), UINT64_C(0x0000000093000000), 0,
       0, 0, 0, 0,
       0, UINT64_C(0x0000000000000001), UINT64_C(0x00000000382f8958) }, /* Loot */
-        { TL__NULL, TL__NULL }
+        TL__NULL
     },
     /* Nobody */
     {
@@ -61,11 +73,15 @@ static const unit_vault units_instances[3] = {
         { 0 }, /* Undo */
         { 0 }, /* Seen */
         { 0 }, /* Loot */
-        { TL__NULL, TL__NULL }
+        TL__NULL
     }
 };
+#endif
 static const char *const units_names[3] = { "Slime", "Ghost", "Nobody" };
 static const uint32_t units_ids[3] = { 79397155u, 2861937419u, 3322201170u };
+#if defined(TL_DEVELOPMENT) && defined(TL_VAULT_IMPL)
+const tl_vault_live_file units_live = { &unit_vault_desc, "vaults/units.vaultimage", 3u, units_instances, units_ids, units_names };
+#endif
 
 /* Lookups: NULL when there is no such instance. Names compare case-insensitively. */
 static inline const unit_vault *units_by_index(uint32_t index) { return index < 3u ? &units_instances[index] : TL__NULL; }

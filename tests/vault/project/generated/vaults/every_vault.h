@@ -65,7 +65,7 @@ typedef struct every_vault {
     uint64_t Undo[3]; /* InlineStack of Long, capacity 2, serialised */
     uint64_t Seen[11]; /* InlineHashSet of Integer, capacity 8, serialised */
     uint64_t Loot[11]; /* InlineDictionary of AssetRef -> FP, capacity 4, serialised */
-    tl_vault_listener tl_listener; /* called with the field id when a setter changes a value */
+    tl_vault_listeners *tl_listener; /* the set notified when a value changes; NULL: nobody listens */
 } every_vault;
 
 /* Inline collections: exactly the runtime's layout (mem.h), and the size the generator computed. */
@@ -123,7 +123,7 @@ static const every_vault every_vault_defaults = {
     { UINT64_C(0x0000000000000002), UINT64_C(0x0000000001000100), UINT64_C(0x00000000bd001300), 0,
       0, UINT64_C(0x0000000040867c13), UINT64_C(0x0000000200000000), 0,
       0, UINT64_C(0x00000000434d6cbb), UINT64_C(0x0000000080000000) }, /* Loot */
-    { TL__NULL, TL__NULL }
+    TL__NULL
 };
 
 /* For generic tools and vault.h's serialisation: id, tag, offset, size, capacity, backing, name. */
@@ -163,110 +163,108 @@ static inline void every_vault_init(every_vault *v) { *v = every_vault_defaults;
 static inline void every_vault_reset_transient(every_vault *v) {
     memcpy(&v->Scratch, &every_vault_defaults.Scratch, sizeof v->Scratch);
 }
-static inline void every_vault_listen(every_vault *v, tl_vault_change_fn fn, void *user) {
-    v->tl_listener.fn = fn;
-    v->tl_listener.user = user;
-}
-/* Tells the listener that a field changed in place (an inline collection edited through its view). */
-static inline void every_vault_notify(every_vault *v, uint32_t field_id) { tl_vault_notify(&v->tl_listener, v, field_id); }
+/* The listener set this vault notifies (NULL: none); subscribe through tl_vault_subscribe(_all). */
+static inline void every_vault_listen(every_vault *v, tl_vault_listeners *set) { v->tl_listener = set; }
+/* Tells the listeners that a field changed in place (an inline collection edited through its view). */
+static inline void every_vault_notify(every_vault *v, uint32_t field_id) { tl_vault_notify(v->tl_listener, v, field_id); }
 
-/* Typed accessors. A setter that changes the value's bytes notifies the listener. */
+/* Typed accessors. A setter that changes the value's bytes notifies the listeners. */
 static inline int32_t every_vault_get_Health(const every_vault *v) { return v->Health; }
 static inline void every_vault_set_Health(every_vault *v, int32_t value) {
     if (memcmp(&v->Health, &value, sizeof value) != 0) {
         v->Health = value;
-        tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Health);
+        tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Health);
     }
 }
 static inline int64_t every_vault_get_Big(const every_vault *v) { return v->Big; }
 static inline void every_vault_set_Big(every_vault *v, int64_t value) {
     if (memcmp(&v->Big, &value, sizeof value) != 0) {
         v->Big = value;
-        tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Big);
+        tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Big);
     }
 }
 static inline float every_vault_get_Speed(const every_vault *v) { return v->Speed; }
 static inline void every_vault_set_Speed(every_vault *v, float value) {
     if (memcmp(&v->Speed, &value, sizeof value) != 0) {
         v->Speed = value;
-        tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Speed);
+        tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Speed);
     }
 }
 static inline double every_vault_get_Precise(const every_vault *v) { return v->Precise; }
 static inline void every_vault_set_Precise(every_vault *v, double value) {
     if (memcmp(&v->Precise, &value, sizeof value) != 0) {
         v->Precise = value;
-        tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Precise);
+        tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Precise);
     }
 }
 static inline bool every_vault_get_Alive(const every_vault *v) { return v->Alive; }
 static inline void every_vault_set_Alive(every_vault *v, bool value) {
     if (memcmp(&v->Alive, &value, sizeof value) != 0) {
         v->Alive = value;
-        tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Alive);
+        tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Alive);
     }
 }
 static inline tl_vault_int2 every_vault_get_Cell(const every_vault *v) { return v->Cell; }
 static inline void every_vault_set_Cell(every_vault *v, tl_vault_int2 value) {
     if (memcmp(&v->Cell, &value, sizeof value) != 0) {
         v->Cell = value;
-        tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Cell);
+        tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Cell);
     }
 }
 static inline tl_vault_float2 every_vault_get_Uv(const every_vault *v) { return v->Uv; }
 static inline void every_vault_set_Uv(every_vault *v, tl_vault_float2 value) {
     if (memcmp(&v->Uv, &value, sizeof value) != 0) {
         v->Uv = value;
-        tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Uv);
+        tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Uv);
     }
 }
 static inline tl_vault_vector2 every_vault_get_Dir2(const every_vault *v) { return v->Dir2; }
 static inline void every_vault_set_Dir2(every_vault *v, tl_vault_vector2 value) {
     if (memcmp(&v->Dir2, &value, sizeof value) != 0) {
         v->Dir2 = value;
-        tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Dir2);
+        tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Dir2);
     }
 }
 static inline tl_vault_vector3 every_vault_get_Pos(const every_vault *v) { return v->Pos; }
 static inline void every_vault_set_Pos(every_vault *v, tl_vault_vector3 value) {
     if (memcmp(&v->Pos, &value, sizeof value) != 0) {
         v->Pos = value;
-        tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Pos);
+        tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Pos);
     }
 }
 static inline tl_vault_rotation every_vault_get_Rot(const every_vault *v) { return v->Rot; }
 static inline void every_vault_set_Rot(every_vault *v, tl_vault_rotation value) {
     if (memcmp(&v->Rot, &value, sizeof value) != 0) {
         v->Rot = value;
-        tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Rot);
+        tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Rot);
     }
 }
 static inline tl_fp every_vault_get_Damage(const every_vault *v) { return v->Damage; }
 static inline void every_vault_set_Damage(every_vault *v, tl_fp value) {
     if (memcmp(&v->Damage, &value, sizeof value) != 0) {
         v->Damage = value;
-        tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Damage);
+        tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Damage);
     }
 }
 static inline tl_fpv2 every_vault_get_Velocity(const every_vault *v) { return v->Velocity; }
 static inline void every_vault_set_Velocity(every_vault *v, tl_fpv2 value) {
     if (memcmp(&v->Velocity, &value, sizeof value) != 0) {
         v->Velocity = value;
-        tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Velocity);
+        tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Velocity);
     }
 }
 static inline tl_fpv3 every_vault_get_Point(const every_vault *v) { return v->Point; }
 static inline void every_vault_set_Point(every_vault *v, tl_fpv3 value) {
     if (memcmp(&v->Point, &value, sizeof value) != 0) {
         v->Point = value;
-        tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Point);
+        tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Point);
     }
 }
 static inline tl_fpquat every_vault_get_Orient(const every_vault *v) { return v->Orient; }
 static inline void every_vault_set_Orient(every_vault *v, tl_fpquat value) {
     if (memcmp(&v->Orient, &value, sizeof value) != 0) {
         v->Orient = value;
-        tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Orient);
+        tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Orient);
     }
 }
 static inline const char *every_vault_get_Name(const every_vault *v) { return v->Name; }
@@ -274,21 +272,21 @@ static inline const char *every_vault_get_Name(const every_vault *v) { return v-
 static inline bool every_vault_set_Name(every_vault *v, const char *value) {
     bool changed;
     if (!tl_vault_store_string(v->Name, TL__CAST(uint32_t, sizeof v->Name), value, &changed)) return false;
-    if (changed) tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Name);
+    if (changed) tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Name);
     return true;
 }
 static inline tl_vault_asset_ref every_vault_get_Icon(const every_vault *v) { return v->Icon; }
 static inline void every_vault_set_Icon(every_vault *v, tl_vault_asset_ref value) {
     if (memcmp(&v->Icon, &value, sizeof value) != 0) {
         v->Icon = value;
-        tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Icon);
+        tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Icon);
     }
 }
 static inline float every_vault_get_Scratch(const every_vault *v) { return v->Scratch; }
 static inline void every_vault_set_Scratch(every_vault *v, float value) {
     if (memcmp(&v->Scratch, &value, sizeof value) != 0) {
         v->Scratch = value;
-        tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Scratch);
+        tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Scratch);
     }
 }
 /* A read-only view over the collection. */
@@ -480,143 +478,143 @@ static inline bool every_vault_try_set(every_vault *v, uint32_t field_id, uint32
         if (tag != 1u || !value) return false;
         if (memcmp(&v->Health, value, sizeof v->Health) != 0) {
             memcpy(&v->Health, value, sizeof v->Health);
-            tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Health);
+            tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Health);
         }
         return true;
     case EVERY_VAULT_ID_Big:
         if (tag != 2u || !value) return false;
         if (memcmp(&v->Big, value, sizeof v->Big) != 0) {
             memcpy(&v->Big, value, sizeof v->Big);
-            tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Big);
+            tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Big);
         }
         return true;
     case EVERY_VAULT_ID_Speed:
         if (tag != 3u || !value) return false;
         if (memcmp(&v->Speed, value, sizeof v->Speed) != 0) {
             memcpy(&v->Speed, value, sizeof v->Speed);
-            tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Speed);
+            tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Speed);
         }
         return true;
     case EVERY_VAULT_ID_Precise:
         if (tag != 4u || !value) return false;
         if (memcmp(&v->Precise, value, sizeof v->Precise) != 0) {
             memcpy(&v->Precise, value, sizeof v->Precise);
-            tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Precise);
+            tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Precise);
         }
         return true;
-    case EVERY_VAULT_ID_Alive: return tl_vault_field_set(&every_vault_fields[4], v, &v->tl_listener, tag, value);
+    case EVERY_VAULT_ID_Alive: return tl_vault_field_set(&every_vault_fields[4], v, v->tl_listener, tag, value);
     case EVERY_VAULT_ID_Cell:
         if (tag != 6u || !value) return false;
         if (memcmp(&v->Cell, value, sizeof v->Cell) != 0) {
             memcpy(&v->Cell, value, sizeof v->Cell);
-            tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Cell);
+            tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Cell);
         }
         return true;
     case EVERY_VAULT_ID_Uv:
         if (tag != 7u || !value) return false;
         if (memcmp(&v->Uv, value, sizeof v->Uv) != 0) {
             memcpy(&v->Uv, value, sizeof v->Uv);
-            tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Uv);
+            tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Uv);
         }
         return true;
     case EVERY_VAULT_ID_Dir2:
         if (tag != 8u || !value) return false;
         if (memcmp(&v->Dir2, value, sizeof v->Dir2) != 0) {
             memcpy(&v->Dir2, value, sizeof v->Dir2);
-            tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Dir2);
+            tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Dir2);
         }
         return true;
     case EVERY_VAULT_ID_Pos:
         if (tag != 9u || !value) return false;
         if (memcmp(&v->Pos, value, sizeof v->Pos) != 0) {
             memcpy(&v->Pos, value, sizeof v->Pos);
-            tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Pos);
+            tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Pos);
         }
         return true;
     case EVERY_VAULT_ID_Rot:
         if (tag != 10u || !value) return false;
         if (memcmp(&v->Rot, value, sizeof v->Rot) != 0) {
             memcpy(&v->Rot, value, sizeof v->Rot);
-            tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Rot);
+            tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Rot);
         }
         return true;
     case EVERY_VAULT_ID_Damage:
         if (tag != 11u || !value) return false;
         if (memcmp(&v->Damage, value, sizeof v->Damage) != 0) {
             memcpy(&v->Damage, value, sizeof v->Damage);
-            tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Damage);
+            tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Damage);
         }
         return true;
     case EVERY_VAULT_ID_Velocity:
         if (tag != 12u || !value) return false;
         if (memcmp(&v->Velocity, value, sizeof v->Velocity) != 0) {
             memcpy(&v->Velocity, value, sizeof v->Velocity);
-            tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Velocity);
+            tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Velocity);
         }
         return true;
     case EVERY_VAULT_ID_Point:
         if (tag != 13u || !value) return false;
         if (memcmp(&v->Point, value, sizeof v->Point) != 0) {
             memcpy(&v->Point, value, sizeof v->Point);
-            tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Point);
+            tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Point);
         }
         return true;
     case EVERY_VAULT_ID_Orient:
         if (tag != 14u || !value) return false;
         if (memcmp(&v->Orient, value, sizeof v->Orient) != 0) {
             memcpy(&v->Orient, value, sizeof v->Orient);
-            tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Orient);
+            tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Orient);
         }
         return true;
-    case EVERY_VAULT_ID_Name: return tl_vault_field_set(&every_vault_fields[14], v, &v->tl_listener, tag, value);
+    case EVERY_VAULT_ID_Name: return tl_vault_field_set(&every_vault_fields[14], v, v->tl_listener, tag, value);
     case EVERY_VAULT_ID_Icon:
         if (tag != 16u || !value) return false;
         if (memcmp(&v->Icon, value, sizeof v->Icon) != 0) {
             memcpy(&v->Icon, value, sizeof v->Icon);
-            tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Icon);
+            tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Icon);
         }
         return true;
     case EVERY_VAULT_ID_Scratch:
         if (tag != 3u || !value) return false;
         if (memcmp(&v->Scratch, value, sizeof v->Scratch) != 0) {
             memcpy(&v->Scratch, value, sizeof v->Scratch);
-            tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Scratch);
+            tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Scratch);
         }
         return true;
     case EVERY_VAULT_ID_Slots:
         if (tag != 288u || !value) return false;
         if (memcmp(&v->Slots, value, sizeof v->Slots) != 0) {
             memcpy(&v->Slots, value, sizeof v->Slots);
-            tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Slots);
+            tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Slots);
         }
         return true;
     case EVERY_VAULT_ID_Tags:
         if (tag != 3361u || !value) return false;
         if (memcmp(&v->Tags, value, sizeof v->Tags) != 0) {
             memcpy(&v->Tags, value, sizeof v->Tags);
-            tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Tags);
+            tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Tags);
         }
         return true;
-    case EVERY_VAULT_ID_Queue: return tl_vault_field_set(&every_vault_fields[19], v, &v->tl_listener, tag, value);
+    case EVERY_VAULT_ID_Queue: return tl_vault_field_set(&every_vault_fields[19], v, v->tl_listener, tag, value);
     case EVERY_VAULT_ID_Undo:
         if (tag != 547u || !value) return false;
         if (memcmp(&v->Undo, value, sizeof v->Undo) != 0) {
             memcpy(&v->Undo, value, sizeof v->Undo);
-            tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Undo);
+            tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Undo);
         }
         return true;
     case EVERY_VAULT_ID_Seen:
         if (tag != 292u || !value) return false;
         if (memcmp(&v->Seen, value, sizeof v->Seen) != 0) {
             memcpy(&v->Seen, value, sizeof v->Seen);
-            tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Seen);
+            tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Seen);
         }
         return true;
     case EVERY_VAULT_ID_Loot:
         if (tag != 725029u || !value) return false;
         if (memcmp(&v->Loot, value, sizeof v->Loot) != 0) {
             memcpy(&v->Loot, value, sizeof v->Loot);
-            tl_vault_notify(&v->tl_listener, v, EVERY_VAULT_ID_Loot);
+            tl_vault_notify(v->tl_listener, v, EVERY_VAULT_ID_Loot);
         }
         return true;
     default: return false;

@@ -19,7 +19,19 @@ enum {
 #define THINGS_ID_First UINT32_C(2950694021)
 #define THINGS_ID_Second UINT32_C(1046974334)
 
+#if defined(TL_DEVELOPMENT)
+/* Development build: the instances are variables, which tl_vault_live_add(live, &things_live) reloads from
+ * vaults/things.vaultimage below the generated directory (threadlink-gen watch writes it). They are defined in the file
+ * that defines TL_VAULT_IMPL (or TL_IMPLEMENTATION) before including this header. */
+extern every_vault things_instances[2];
+extern const tl_vault_live_file things_live;
+#endif
+#if !defined(TL_DEVELOPMENT)
 static const every_vault things_instances[2] = {
+#elif defined(TL_VAULT_IMPL)
+every_vault things_instances[2] = {
+#endif
+#if !defined(TL_DEVELOPMENT) || defined(TL_VAULT_IMPL)
     /* First */
     {
         5, /* Health */
@@ -49,7 +61,7 @@ static const every_vault things_instances[2] = {
         { UINT64_C(0x0000000000000002), UINT64_C(0x0000000001000100), UINT64_C(0x00000000bd001300), 0,
       0, UINT64_C(0x0000000040867c13), UINT64_C(0x0000000200000000), 0,
       0, UINT64_C(0x00000000434d6cbb), UINT64_C(0x0000000080000000) }, /* Loot */
-        { TL__NULL, TL__NULL }
+        TL__NULL
     },
     /* Second */
     {
@@ -79,11 +91,15 @@ static const every_vault things_instances[2] = {
       UINT64_C(0x0000000000000008), UINT64_C(0x0000000000000006), UINT64_C(0x0000000000000007) }, /* Seen */
         { UINT64_C(0x0000000000000001), UINT64_C(0x0000000000000100), UINT64_C(0x0000000000001300), 0,
       0, UINT64_C(0x0000000040867c13), UINT64_C(0x0000000140000000) }, /* Loot */
-        { TL__NULL, TL__NULL }
+        TL__NULL
     }
 };
+#endif
 static const char *const things_names[2] = { "First", "Second" };
 static const uint32_t things_ids[2] = { 2950694021u, 1046974334u };
+#if defined(TL_DEVELOPMENT) && defined(TL_VAULT_IMPL)
+const tl_vault_live_file things_live = { &every_vault_desc, "vaults/things.vaultimage", 2u, things_instances, things_ids, things_names };
+#endif
 
 /* Lookups: NULL when there is no such instance. Names compare case-insensitively. */
 static inline const every_vault *things_by_index(uint32_t index) { return index < 2u ? &things_instances[index] : TL__NULL; }

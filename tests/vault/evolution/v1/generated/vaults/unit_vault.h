@@ -30,7 +30,7 @@ typedef struct unit_vault {
     int64_t Removed; /* Long, serialised */
     uint64_t Tags[5]; /* InlineList of Integer, capacity 4, serialised */
     int32_t Mode; /* Integer, transient */
-    tl_vault_listener tl_listener; /* called with the field id when a setter changes a value */
+    tl_vault_listeners *tl_listener; /* the set notified when a value changes; NULL: nobody listens */
 } unit_vault;
 
 /* Inline collections: exactly the runtime's layout (mem.h), and the size the generator computed. */
@@ -47,7 +47,7 @@ static const unit_vault unit_vault_defaults = {
     INT64_C(77), /* Removed */
     { UINT64_C(0x0000000000000002), UINT64_C(0x0000000000000001), UINT64_C(0x0000000000000002) }, /* Tags */
     3, /* Mode */
-    { TL__NULL, TL__NULL }
+    TL__NULL
 };
 
 /* For generic tools and vault.h's serialisation: id, tag, offset, size, capacity, backing, name. */
@@ -70,19 +70,17 @@ static inline void unit_vault_init(unit_vault *v) { *v = unit_vault_defaults; }
 static inline void unit_vault_reset_transient(unit_vault *v) {
     memcpy(&v->Mode, &unit_vault_defaults.Mode, sizeof v->Mode);
 }
-static inline void unit_vault_listen(unit_vault *v, tl_vault_change_fn fn, void *user) {
-    v->tl_listener.fn = fn;
-    v->tl_listener.user = user;
-}
-/* Tells the listener that a field changed in place (an inline collection edited through its view). */
-static inline void unit_vault_notify(unit_vault *v, uint32_t field_id) { tl_vault_notify(&v->tl_listener, v, field_id); }
+/* The listener set this vault notifies (NULL: none); subscribe through tl_vault_subscribe(_all). */
+static inline void unit_vault_listen(unit_vault *v, tl_vault_listeners *set) { v->tl_listener = set; }
+/* Tells the listeners that a field changed in place (an inline collection edited through its view). */
+static inline void unit_vault_notify(unit_vault *v, uint32_t field_id) { tl_vault_notify(v->tl_listener, v, field_id); }
 
-/* Typed accessors. A setter that changes the value's bytes notifies the listener. */
+/* Typed accessors. A setter that changes the value's bytes notifies the listeners. */
 static inline int32_t unit_vault_get_Health(const unit_vault *v) { return v->Health; }
 static inline void unit_vault_set_Health(unit_vault *v, int32_t value) {
     if (memcmp(&v->Health, &value, sizeof value) != 0) {
         v->Health = value;
-        tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Health);
+        tl_vault_notify(v->tl_listener, v, UNIT_VAULT_ID_Health);
     }
 }
 static inline const char *unit_vault_get_Name(const unit_vault *v) { return v->Name; }
@@ -90,21 +88,21 @@ static inline const char *unit_vault_get_Name(const unit_vault *v) { return v->N
 static inline bool unit_vault_set_Name(unit_vault *v, const char *value) {
     bool changed;
     if (!tl_vault_store_string(v->Name, TL__CAST(uint32_t, sizeof v->Name), value, &changed)) return false;
-    if (changed) tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Name);
+    if (changed) tl_vault_notify(v->tl_listener, v, UNIT_VAULT_ID_Name);
     return true;
 }
 static inline tl_fp unit_vault_get_Speed(const unit_vault *v) { return v->Speed; }
 static inline void unit_vault_set_Speed(unit_vault *v, tl_fp value) {
     if (memcmp(&v->Speed, &value, sizeof value) != 0) {
         v->Speed = value;
-        tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Speed);
+        tl_vault_notify(v->tl_listener, v, UNIT_VAULT_ID_Speed);
     }
 }
 static inline int64_t unit_vault_get_Removed(const unit_vault *v) { return v->Removed; }
 static inline void unit_vault_set_Removed(unit_vault *v, int64_t value) {
     if (memcmp(&v->Removed, &value, sizeof value) != 0) {
         v->Removed = value;
-        tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Removed);
+        tl_vault_notify(v->tl_listener, v, UNIT_VAULT_ID_Removed);
     }
 }
 /* A read-only view over the collection. */
@@ -119,7 +117,7 @@ static inline int32_t unit_vault_get_Mode(const unit_vault *v) { return v->Mode;
 static inline void unit_vault_set_Mode(unit_vault *v, int32_t value) {
     if (memcmp(&v->Mode, &value, sizeof value) != 0) {
         v->Mode = value;
-        tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Mode);
+        tl_vault_notify(v->tl_listener, v, UNIT_VAULT_ID_Mode);
     }
 }
 
@@ -169,36 +167,36 @@ static inline bool unit_vault_try_set(unit_vault *v, uint32_t field_id, uint32_t
         if (tag != 1u || !value) return false;
         if (memcmp(&v->Health, value, sizeof v->Health) != 0) {
             memcpy(&v->Health, value, sizeof v->Health);
-            tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Health);
+            tl_vault_notify(v->tl_listener, v, UNIT_VAULT_ID_Health);
         }
         return true;
-    case UNIT_VAULT_ID_Name: return tl_vault_field_set(&unit_vault_fields[1], v, &v->tl_listener, tag, value);
+    case UNIT_VAULT_ID_Name: return tl_vault_field_set(&unit_vault_fields[1], v, v->tl_listener, tag, value);
     case UNIT_VAULT_ID_Speed:
         if (tag != 11u || !value) return false;
         if (memcmp(&v->Speed, value, sizeof v->Speed) != 0) {
             memcpy(&v->Speed, value, sizeof v->Speed);
-            tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Speed);
+            tl_vault_notify(v->tl_listener, v, UNIT_VAULT_ID_Speed);
         }
         return true;
     case UNIT_VAULT_ID_Removed:
         if (tag != 2u || !value) return false;
         if (memcmp(&v->Removed, value, sizeof v->Removed) != 0) {
             memcpy(&v->Removed, value, sizeof v->Removed);
-            tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Removed);
+            tl_vault_notify(v->tl_listener, v, UNIT_VAULT_ID_Removed);
         }
         return true;
     case UNIT_VAULT_ID_Tags:
         if (tag != 289u || !value) return false;
         if (memcmp(&v->Tags, value, sizeof v->Tags) != 0) {
             memcpy(&v->Tags, value, sizeof v->Tags);
-            tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Tags);
+            tl_vault_notify(v->tl_listener, v, UNIT_VAULT_ID_Tags);
         }
         return true;
     case UNIT_VAULT_ID_Mode:
         if (tag != 1u || !value) return false;
         if (memcmp(&v->Mode, value, sizeof v->Mode) != 0) {
             memcpy(&v->Mode, value, sizeof v->Mode);
-            tl_vault_notify(&v->tl_listener, v, UNIT_VAULT_ID_Mode);
+            tl_vault_notify(v->tl_listener, v, UNIT_VAULT_ID_Mode);
         }
         return true;
     default: return false;
