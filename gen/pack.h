@@ -15,6 +15,13 @@ typedef struct pack_options {
     const char *archive;       /* "none" | "packed" */
     uint32_t max_archive_mb;   /* 0: as configured */
     const char *compression;   /* "none" | "lz4" | "zstd" */
+    const char *source;        /* the source root, project-relative; the generate pass names the catalog against it */
+    const char *partitioner;   /* "trie" | "sequential" */
+    const char *const *post_build; /* replaces the profile's post-build commands (post_build_count of them) */
+    size_t post_build_count;
+    bool no_post_build;        /* run none of them */
+    /* Threads that read, hash and compress (0: one per core). Any count gives the same bytes. */
+    unsigned jobs;
     /* The build step: manifests are read, never written, and nothing else is written into the
      * source tree (no generate pass); an asset a manifest lacks gets the id generate will record,
      * with a warning (strict: an error). */
@@ -38,8 +45,17 @@ typedef struct pack_options {
 } pack_options;
 
 /* 0 ok, 1 input or build errors (nothing half-written: a failed build leaves the previous output
- * usable), 2 usage (unknown profile, overrides with several profiles, bad override value). */
+ * usable; an unknown profile too, named with the known ones), 2 usage (overrides with several
+ * profiles, bad override value). */
 int pack_run(const pack_options *opt);
+
+/* ---- Post-build commands (pack_hooks.c) -------------------------------------------------- */
+
+/* Runs the profile's post_build commands in order in the project root, each given `result` (the
+ * build's result as JSON: profile and settings, "files" in the output folder, "archives" as in
+ * archives.json with "written", "built_names", "timings") on its standard input and in the file
+ * TL_CONTENT_RESULT names. false (reported) at the first that fails or cannot start. */
+bool pack_run_hooks(const content_profile *pr, const char *project_root, const buf *result);
 
 /* ---- Partitioning (pack_partition.c) ----------------------------------------------------- */
 

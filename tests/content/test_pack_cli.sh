@@ -80,7 +80,12 @@ JSON
 
 # Usage errors exit 2, input errors 1, success 0 with one summary line per profile.
 expect_rc 2 "$gen" pack --bogus
-expect_rc 2 "$gen" pack --profile Nope
+# An unknown profile is an input error (exit 1, as the seed's builder has it) naming the known ones.
+expect_rc 1 "$gen" pack --profile Nope
+grep -q "^threadlink.json: error: unknown profile 'Nope' (profiles: Main, Flat, or all)$" err.txt || { cat err.txt; fail "unknown profile message"; }
+expect_rc 1 "$gen" pack --profile main
+grep -q "unknown profile 'main' (did you mean 'Main'?) (profiles: Main, Flat, or all)$" err.txt || { cat err.txt; fail "unknown profile suggestion"; }
+[ ! -e out ] && [ ! -e generated ] || fail "an unknown profile wrote something"
 expect_rc 2 "$gen" pack --max-archive-mb 0 --profile Main
 expect_rc 2 "$gen" pack --compression lzma --profile Main
 expect_rc 2 "$gen" pack --output elsewhere
@@ -93,6 +98,11 @@ cp -r out first
 rm -rf out
 expect_rc 0 env TZ=Asia/Kathmandu LC_ALL=de_DE.UTF-8 LANG=fr_FR.UTF-8 "$gen" pack --no-progress --profile all
 diff -r first out || fail "output differs under another time zone and locale"
+# `all` in any case is every profile.
+for all in ALL All; do
+    expect_rc 0 "$gen" pack --no-progress --profile $all
+    grep -q '^pack Main:' out.txt && grep -q '^pack Flat:' out.txt || { cat out.txt err.txt; fail "--profile $all"; }
+done
 # A re-pack with nothing changed writes nothing.
 expect_rc 0 "$gen" pack --no-progress
 grep -q '2 archives (0 written, 2 unchanged)' out.txt || { cat out.txt; fail "no-op re-pack wrote archives"; }
@@ -112,6 +122,61 @@ grep -q 'neither empty nor a previous content build' err.txt || fail "foreign fo
 expect_rc 0 "$gen" pack --profile Main --output out/lz4 --compression lz4 --max-archive-mb 2 --progress
 grep -q '"compression": "lz4"' out/lz4/archives.json || fail "override not applied"
 grep -q 'pack Main:' err.txt || fail "no progress line"
+
+# Overrides of the source root, the partitioner and the post-build hooks, for one profile, in
+# memory (the config is not written); the generate pass names the catalog against --source.
+mkdir -p parity/assets/Icons parity/other/Icons
+printf 'sword' > parity/assets/Icons/sword.png
+printf 'axe' > parity/other/Icons/axe.png
+printf 'helm' > parity/other/Icons/helm.png
+cat > parity/threadlink.json <<'JSON'
+{ "content": [ { "profile": "Main", "source_root": "assets", "output": "out/Main", "post_build": "echo config >> hooks.txt" },
+  { "profile": "Flat", "source_root": "assets", "output": "out/Flat", "archive": "none" } ] }
+JSON
+cp parity/threadlink.json config.before
+expect_rc 0 "$gen" pack -C parity --no-progress --profile Main --source other --partitioner sequential --post-build 'echo one >> hooks.txt' --post-build 'echo two >> hooks.txt'
+grep -q '"Icons/axe"' parity/out/Main/archives.json && ! grep -q '"Icons/sword"' parity/out/Main/archives.json || fail "--source not applied"
+grep -q '"partitioner": "sequential"' parity/out/Main/archives.json || fail "--partitioner not applied"
+grep -q 'Content_Main_Icons_axe' parity/generated/content_main.h || fail "the generate pass did not name the catalog against --source"
+[ "$(cat parity/hooks.txt)" = "$(printf 'one\ntwo')" ] || { cat parity/hooks.txt; fail "--post-build did not replace the profile's hooks"; }
+cmp -s parity/threadlink.json config.before || fail "an override wrote the config"
+expect_rc 0 "$gen" pack -C parity --no-progress --profile Main --no-post-build
+[ "$(cat parity/hooks.txt)" = "$(printf 'one\ntwo')" ] || fail "--no-post-build ran a hook"
+grep -q '"partitioner": "trie"' parity/out/Main/archives.json && grep -q '"Icons/sword"' parity/out/Main/archives.json || fail "overrides outlived their run"
+expect_rc 2 "$gen" pack -C parity --source other
+grep -q 'apply to one profile' err.txt || fail "overrides with several profiles"
+expect_rc 2 "$gen" pack -C parity --profile Main --partitioner bogus
+grep -q "partitioner takes trie or sequential, not 'bogus'" err.txt || fail "--partitioner message"
+expect_rc 1 "$gen" pack -C parity --profile Main --source missing
+grep -q 'source root "missing" does not exist' err.txt || { cat err.txt; fail "--source missing"; }
+expect_rc 1 "$gen" pack -C parity --profile Main --source out
+grep -q 'output folder "out/Main" is inside the source root' err.txt || { cat err.txt; fail "--source containing the output"; }
+# The post-build hook gets the build's result as JSON, on its standard input and in the file
+# $TL_CONTENT_RESULT names.
+cat > parity/hook.sh <<'SH'
+cat > result.json
+cmp -s result.json "$TL_CONTENT_RESULT" || { echo "stdin and TL_CONTENT_RESULT differ" >&2; exit 1; }
+SH
+cat > check_result.py <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["profile"] == "Main" and r["output"] == "out/Main" and r["source_root"] == "other", r
+assert r["archive"] == "packed" and r["compression"] == "zstd", r
+assert r["built_names"] == ["Icons/axe", "Icons/helm"], r["built_names"]
+assert r["files"] == sorted(r["files"]) and ".threadlink-content" in r["files"] and "archives.json" in r["files"], r["files"]
+names = [a["name"] for a in r["archives"]]
+assert names == sorted(f for f in r["files"] if f.endswith(".tlpk")), (names, r["files"])
+assert sum(len(a["files"]) for a in r["archives"]) == 2
+written = [a["written"] for a in r["archives"]]
+assert written == [sys.argv[2] == "first"] * len(written), written
+t = r["timings"]
+assert all(isinstance(t[k], (int, float)) and t[k] >= 0 for k in ("scan_ms", "build_ms", "total_ms")), t
+PY
+for run in first again; do
+    expect_rc 0 "$gen" pack -C parity --no-progress --profile Main --source other --post-build 'sh hook.sh'
+    python3 check_result.py parity/result.json $run || fail "post-build result JSON ($run run)"
+done
+rm -rf parity config.before check_result.py
 
 # The generated headers compile warning-free as C and C++ and answer lookups.
 cat > use.c <<'C'
