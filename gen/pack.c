@@ -31,6 +31,7 @@
 #include "output.h"
 #include "stamp.h"
 #include "suggest.h"
+#include "work_pool.h"
 
 /* The library's functions, not inlined copies: pack hashes only names and 20-byte records here,
  * and gcc's -Warray-bounds misreads the inlined XXH64_update on a buffer that small. */
@@ -51,6 +52,7 @@
 #define INDEX_FILE "archives.json"
 #define FLAT_CATALOG "catalog.tlcat"
 #define FLAT_ASSETS PACK_FLAT_ASSETS
+#define SAME_BYTES_PIECE (256u << 10)
 
 static double now_seconds(void)
 {
@@ -326,19 +328,20 @@ static int by_archive_name(const void *a, const void *b)
     return strcmp(((const archive_out *)a)->name, ((const archive_out *)b)->name);
 }
 
-/* The file at `path` is `size` bytes with XXH64 `xxh64`: read in pieces, never held whole. */
+/* The file at `path` is `size` bytes with XXH64 `xxh64`: read in pieces, never held whole.
+ * Reports nothing and touches no shared state (any thread may run it). */
 static bool same_bytes(const char *path, uint64_t size, uint64_t xxh64)
 {
     struct stat st;
-    int fd = fs_open_input(path, FS_INPUT_ASSET, &st);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
     if (fd < 0) return false;
-    bool ok = (uint64_t)st.st_size == size;
+    bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size;
     XXH64_state_t h;
     XXH64_reset(&h, 0);
     uint64_t got = 0;
-    char piece[64 << 10];
+    char *piece = xcalloc(1, SAME_BYTES_PIECE);
     while (ok) {
-        ssize_t n = read(fd, piece, sizeof piece);
+        ssize_t n = read(fd, piece, SAME_BYTES_PIECE);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
             ok = n == 0;
@@ -347,27 +350,18 @@ static bool same_bytes(const char *path, uint64_t size, uint64_t xxh64)
         XXH64_update(&h, piece, (size_t)n);
         got += (uint64_t)n;
     }
+    free(piece);
     close(fd);
     return ok && got == size && XXH64_digest(&h) == xxh64;
 }
 
-/* A previous archive with this name whose bytes still hash as recorded: no need to rebuild it
- * (its name carries the hash of everything that decides its bytes). */
-static bool reusable(const tl_cf_index *prev, const char *dir, const char *name, archive_out *a)
+/* The previous index's entry for an archive of this name, if any: its name carries the hash of
+ * everything that decides its bytes, so it may be kept if its bytes still hash as recorded. */
+static const tl_cf_index_archive *previous_archive(const tl_cf_index *prev, const char *name)
 {
-    for (uint32_t i = 0; prev && i < prev->archive_count; i++) {
-        const tl_cf_index_archive *pa = &prev->archives[i];
-        if (strcmp(pa->name, name) != 0) continue;
-        char *path = path_join(dir, name);
-        bool ok = same_bytes(path, pa->size, pa->xxh64);
-        free(path);
-        if (ok) {
-            a->size = pa->size;
-            a->xxh64 = pa->xxh64;
-        }
-        return ok;
-    }
-    return false;
+    for (uint32_t i = 0; prev && i < prev->archive_count; i++)
+        if (strcmp(prev->archives[i].name, name) == 0) return &prev->archives[i];
+    return NULL;
 }
 
 /* Name: <Profile>.<label>-<16 hex digits>.tlpk, the hash over the format version, the codec and
@@ -447,7 +441,8 @@ static bool partition_assets(const content_profile *pr, const content_scan *sc, 
     return ok;
 }
 
-/* What one packed build writes, archive by archive. */
+/* What one packed build writes: every archive described first (catalog first), then those the
+ * previous build left intact are kept, checked on every core, and the others built on every core. */
 typedef struct packed_build {
     pack_ctx *ctx;
     const content_profile *pr;
@@ -455,54 +450,122 @@ typedef struct packed_build {
     const char *dir;
     output_set *set;
     build_stats *stats;
-    tl_cf_index *prev;  /* the previous index, if any and readable: archives it lists may be kept */
-    pack_codec *codec;
-    buf catalog, bytes;
+    const pack_partition *part;
+    archive_list *archives;   /* [0] the catalog, then one per group */
+    const tl_cf_index_archive **prev; /* per archive: the previous build's, if its name is listed */
+    bool *kept;               /* per archive: the previous build's file is right and stays */
+    buf catalog;
 } packed_build;
 
-/* One archive: the catalog (grp NULL) or a group of assets; kept when the previous build's
- * bytes are still right, else streamed raw or compressed. */
-static bool write_archive(packed_build *pb, const pack_group *grp, archive_out *a)
+/* Names, files and input bytes of every archive. */
+static void describe_archives(packed_build *pb)
 {
     const content_scan *sc = pb->sc;
-    bool is_catalog = grp == NULL;
-    const uint32_t *members = grp ? grp->members.items : NULL;
-    size_t count = grp ? grp->members.count : 0;
-    memset(a, 0, sizeof *a);
-    a->catalog = is_catalog;
-    a->name = archive_name(pb->pr, is_catalog ? "catalog" : grp->label, sc, members, count, is_catalog ? &pb->catalog : NULL);
-    for (size_t i = 0; i < count; i++) {
-        *vec_push(&a->files) = sc->assets.items[members[i]].name;
-        a->input_bytes += sc->assets.items[members[i]].size;
+    for (size_t g = 0; g <= pb->part->count; g++) {
+        const pack_group *grp = g ? &pb->part->items[g - 1] : NULL;
+        const uint32_t *members = grp ? grp->members.items : NULL;
+        size_t count = grp ? grp->members.count : 0;
+        archive_out *a = vec_push(pb->archives);
+        memset(a, 0, sizeof *a);
+        a->catalog = !grp;
+        a->name = archive_name(pb->pr, grp ? grp->label : "catalog", sc, members, count, grp ? NULL : &pb->catalog);
+        for (size_t i = 0; i < count; i++) {
+            *vec_push(&a->files) = sc->assets.items[members[i]].name;
+            a->input_bytes += sc->assets.items[members[i]].size;
+        }
+        if (!grp) a->input_bytes = pb->catalog.len;
+        if (a->files.count) qsort(a->files.items, a->files.count, sizeof *a->files.items, by_asset_name);
     }
-    if (is_catalog) a->input_bytes = pb->catalog.len;
-    if (a->files.count) qsort(a->files.items, a->files.count, sizeof *a->files.items, by_asset_name);
-    if (reusable(pb->prev, pb->dir, a->name, a)) {
-        pb->stats->unchanged++;
-    } else if (!is_catalog && pb->pr->compression == CONTENT_CODEC_NONE) {
-        out_file *o = output_begin_below(pb->set, pb->dir, a->name);
-        if (o->failed || !pack_stream_raw_archive(sc, members, count, o, &a->xxh64) || !output_end(o)) return false;
-        a->size = o->pos;
-        a->written = o->differs; /* rebuilt, but maybe to the same bytes */
+}
+
+static void check_kept(void *ctx, size_t item, unsigned worker)
+{
+    packed_build *pb = ctx;
+    (void)worker;
+    const tl_cf_index_archive *pa = pb->prev[item];
+    if (!pa) return;
+    char *path = path_join(pb->dir, pa->name);
+    pb->kept[item] = same_bytes(path, pa->size, pa->xxh64);
+    free(path);
+}
+
+/* Which previous archives stay: each one's bytes hashed, on every core. */
+static void find_kept(packed_build *pb, const tl_cf_index *prev, unsigned jobs)
+{
+    size_t n = pb->archives->count;
+    for (size_t g = 0; g < n; g++) pb->prev[g] = previous_archive(prev, pb->archives->items[g].name);
+    work_pool *pool = work_pool_start(jobs, n, check_kept, pb, NULL, 0);
+    if (n) work_pool_wait(pool, n - 1);
+    work_pool_finish(pool);
+    for (size_t g = 0; g < n; g++) {
+        if (!pb->kept[g]) continue;
+        pb->archives->items[g].size = pb->prev[g]->size;
+        pb->archives->items[g].xxh64 = pb->prev[g]->xxh64;
+    }
+}
+
+/* The catalog archive, one small entry: built here. */
+static bool write_catalog_archive(packed_build *pb, archive_out *a)
+{
+    pack_codec *codec = pack_codec_new(pb->pr->compression);
+    buf bytes = {0};
+    uint64_t in = 0;
+    bool ok = pack_build_archive(pb->sc, NULL, 0, &pb->catalog, codec, &bytes, &in);
+    pack_codec_free(codec);
+    a->size = bytes.len;
+    a->xxh64 = XXH64(bytes.data, bytes.len, 0);
+    ok = ok && write_buf(pb->set, pb->dir, a->name, &bytes, &a->written);
+    buf_free(&bytes);
+    return ok;
+}
+
+typedef struct built_progress {
+    packed_build *pb;
+    const size_t *archive_of; /* per job: its archive */
+} built_progress;
+
+static void archive_built(void *ctx, size_t job)
+{
+    built_progress *bp = ctx;
+    progress *pg = &bp->pb->ctx->pg;
+    const archive_out *a = &bp->pb->archives->items[bp->archive_of[job]];
+    pg->done += a->files.count;
+    pg->bytes += a->input_bytes;
+    progress_show(pg, false);
+}
+
+/* Every asset archive not kept, built on every core. */
+static bool write_asset_archives(packed_build *pb, unsigned jobs)
+{
+    size_t n = pb->archives->count, count = 0;
+    pack_archive_job *list = xcalloc(n ? n : 1, sizeof *list);
+    size_t *archive_of = xcalloc(n ? n : 1, sizeof *archive_of);
+    for (size_t g = 1; g < n; g++) {
+        if (pb->kept[g]) continue;
+        const pack_group *grp = &pb->part->items[g - 1];
+        archive_of[count] = g;
+        list[count++] = (pack_archive_job){pb->archives->items[g].name, grp->members.items, grp->members.count, 0, 0, false};
+    }
+    built_progress bp = {pb, archive_of};
+    bool ok = pack_build_archives(pb->sc, pb->pr->compression, jobs, list, count, pb->set, pb->dir, archive_built, &bp);
+    for (size_t j = 0; ok && j < count; j++) {
+        archive_out *a = &pb->archives->items[archive_of[j]];
+        a->size = list[j].size, a->xxh64 = list[j].xxh64, a->written = list[j].written;
+    }
+    free(list);
+    free(archive_of);
+    return ok;
+}
+
+static void count_archives(packed_build *pb)
+{
+    for (size_t g = 0; g < pb->archives->count; g++) {
+        const archive_out *a = &pb->archives->items[g];
+        pb->stats->archives++;
+        pb->stats->bytes_out += a->size;
         pb->stats->written += a->written;
-    } else {
-        uint64_t in = 0;
-        if (!pack_build_archive(sc, members, count, is_catalog ? &pb->catalog : NULL, pb->codec, &pb->bytes, &in)) return false;
-        a->size = pb->bytes.len;
-        a->xxh64 = XXH64(pb->bytes.data, pb->bytes.len, 0);
-        bool changed = false;
-        bool ok = write_buf(pb->set, pb->dir, a->name, &pb->bytes, &changed);
-        pb->bytes.len = 0;
-        a->written = changed;
-        pb->stats->written += changed;
-        if (!ok) return false;
+        pb->stats->unchanged += pb->kept[g];
     }
-    pb->stats->bytes_out += a->size;
-    pb->stats->archives++;
-    pb->ctx->pg.done += count;
-    for (size_t i = 0; i < count; i++) pb->ctx->pg.bytes += sc->assets.items[members[i]].size;
-    progress_show(&pb->ctx->pg, false);
-    return true;
 }
 
 /* The "archives" array of archives.json (sorted by name), with each one's "written" flag too for
@@ -549,22 +612,28 @@ static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan 
 {
     pack_partition part;
     bool ok = partition_assets(pr, sc, &part);
-    packed_build pb = {ctx, pr, sc, dir, set, stats, NULL, NULL, {0}, {0}};
-    tl_cf_index prev_index;
+    unsigned jobs = ctx->opt->jobs ? ctx->opt->jobs : work_pool_cores();
+    packed_build pb = {ctx, pr, sc, dir, set, stats, &part, archives, NULL, NULL, {0}};
+    tl_cf_index prev_index, *prev = NULL;
     char *index_path = path_join(dir, INDEX_FILE);
     buf text = {0};
     if (ok && fs_read_file(index_path, &text) && tl_cf_index_parse(&prev_index, text.data ? text.data : "", text.len, NULL) == TL_CF_OK)
-        pb.prev = &prev_index;
+        prev = &prev_index;
     buf_free(&text);
     free(index_path);
-    pb.codec = pack_codec_new(pr->compression);
-    pack_build_catalog(pr, sc, false, &pb.catalog);
-    for (size_t g = 0; ok && g <= part.count; g++) /* the catalog first */
-        ok = write_archive(&pb, g ? &part.items[g - 1] : NULL, vec_push(archives));
-    pack_codec_free(pb.codec);
+    if (ok) {
+        pack_build_catalog(pr, sc, false, &pb.catalog);
+        describe_archives(&pb);
+        pb.prev = xcalloc(archives->count, sizeof *pb.prev);
+        pb.kept = xcalloc(archives->count, sizeof *pb.kept);
+        find_kept(&pb, prev, jobs);
+        ok = (pb.kept[0] || write_catalog_archive(&pb, &archives->items[0])) && write_asset_archives(&pb, jobs);
+    }
+    if (ok) count_archives(&pb);
+    if (prev) tl_cf_index_free(prev);
+    free(pb.prev);
+    free(pb.kept);
     buf_free(&pb.catalog);
-    buf_free(&pb.bytes);
-    if (pb.prev) tl_cf_index_free(pb.prev);
     if (ok) ok = write_index(pr, archives, set, dir);
     pack_partition_free(&part);
     return ok;

@@ -103,13 +103,27 @@ bool pack_build_archive(const struct content_scan *sc, const uint32_t *members, 
                         buf *out, uint64_t *input_bytes);
 
 struct out_file;
-/* A raw archive (compression none) of the given assets streamed into `o`: the same bytes as
- * pack_build_archive gives, each input read (a second time: the scan read it first) in 128 KiB
- * pieces, checked against the scan's size and XXH64 as it is copied, never held whole.
- * *archive_xxh64 gets the XXH64 of everything written. false after reporting a read error or a
- * changed file (`o` then holds part of an archive: the caller aborts the output set). */
-bool pack_stream_raw_archive(const struct content_scan *sc, const uint32_t *members, size_t count, struct out_file *o,
-                             uint64_t *archive_xxh64);
+struct output_set;
+/* An asset archive to build: its name in the output folder and its assets (indices into
+ * sc->assets); after the build its size, XXH64 and whether its bytes differ from the file's. */
+typedef struct pack_archive_job {
+    const char *name;
+    const uint32_t *members;
+    size_t count;
+    uint64_t size, xxh64;
+    bool written;
+} pack_archive_job;
+
+/* Every job's archive below `dir` in `set`, in job order. The entries are read, checked against
+ * the scan's size and XXH64, and compressed (raw when that does not shrink them) on `jobs`
+ * threads, in id order within each archive and archive after archive, with the bytes in flight
+ * bounded (a few large files per job), so that the archives are the same bytes for any job
+ * count and memory stays flat in the tree's size (a compressed archive is gathered whole before
+ * it is written: at most its size; a raw one is streamed). on_built (if given) is called after
+ * each archive. false after reporting the first problem, in archive and entry order (a file that
+ * changed or went away since the scan; `set` then holds part of an archive: the caller aborts it). */
+bool pack_build_archives(const struct content_scan *sc, content_codec codec, unsigned jobs, pack_archive_job *list, size_t n,
+                         struct output_set *set, const char *dir, void (*on_built)(void *ctx, size_t job), void *ctx);
 /* One input streamed into `o` the same way (flat builds): false after reporting. */
 bool pack_stream_asset(const char *path, uint64_t size, uint64_t xxh64, struct out_file *o);
 
