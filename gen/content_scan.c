@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- The per-process memo ---------------------------------------------------------------- */
@@ -50,6 +51,7 @@ typedef struct scan_memo {
 /* Only `pack` turns it on, for the span of one command; generate never consults it. */
 static struct {
     bool on;
+    struct timespec started; /* the coarse clock file times come from, at content_memo_begin */
     index_map by_path; /* path -> entry */
     VEC(memo_entry) entries;
     VEC(char *) warned; /* paths already warned about: a second scan stays quiet */
@@ -76,6 +78,7 @@ static void scan_warning(const char *path, const char *fmt, ...)
 void content_memo_begin(void)
 {
     memo.on = true;
+    clock_gettime(CLOCK_REALTIME_COARSE, &memo.started);
     index_map_init(&memo.by_path, 1024);
 }
 
@@ -114,6 +117,37 @@ static memo_entry *memo_find(const char *path)
 {
     uint32_t i = index_map_find(&memo.by_path, model_hash(path, strlen(path)), memo_path_is, path);
     return i == UINT32_MAX ? NULL : &memo.entries.items[i];
+}
+
+static memo_entry *memo_add(const char *path)
+{
+    memo_entry *m = memo_find(path);
+    if (m) return m;
+    index_map_insert(&memo.by_path, model_hash(path, strlen(path)), (uint32_t)memo.entries.count);
+    m = vec_push(&memo.entries);
+    memset(m, 0, sizeof *m);
+    m->path = xstrdup(path);
+    return m;
+}
+
+bool content_memo_settled(const char *path, content_file_state *out)
+{
+    const memo_entry *m = memo.on ? memo_find(path) : NULL;
+    if (!m || m->ctime.tv_sec >= memo.started.tv_sec - CONTENT_SETTLED_SECONDS ||
+        m->mtime.tv_sec >= memo.started.tv_sec - CONTENT_SETTLED_SECONDS)
+        return false;
+    *out = (content_file_state){(uint64_t)m->dev, (uint64_t)m->ino, (uint64_t)m->size, (int64_t)m->mtime.tv_sec,
+                                (int64_t)m->ctime.tv_sec, m->mtime.tv_nsec, m->ctime.tv_nsec, m->xxh64};
+    return true;
+}
+
+void content_memo_seed(const char *path, const content_file_state *st)
+{
+    if (!memo.on) return;
+    memo_entry *m = memo_add(path);
+    m->dev = (dev_t)st->dev, m->ino = (ino_t)st->ino, m->size = (off_t)st->size, m->xxh64 = st->xxh64;
+    m->mtime.tv_sec = (time_t)st->mtime_sec, m->mtime.tv_nsec = st->mtime_nsec;
+    m->ctime.tv_sec = (time_t)st->ctime_sec, m->ctime.tv_nsec = st->ctime_nsec;
 }
 
 /* ---- Names -------------------------------------------------------------------------------- */
@@ -209,12 +243,7 @@ static bool hash_file(walker *w, const char *path, const struct stat *listed, ui
     close(fd);
     *size = total;
     if (ok && memo.on) {
-        memo_entry *m = memo_find(path);
-        if (!m) {
-            index_map_insert(&memo.by_path, model_hash(path, strlen(path)), (uint32_t)memo.entries.count);
-            m = vec_push(&memo.entries);
-            m->path = xstrdup(path);
-        }
+        memo_entry *m = memo_add(path);
         m->dev = before.st_dev, m->ino = before.st_ino, m->size = before.st_size;
         m->mtime = before.st_mtim, m->ctime = before.st_ctim, m->xxh64 = *xxh;
     }

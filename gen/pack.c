@@ -774,6 +774,7 @@ static void shuffle_assets(content_scan *sc, uint64_t seed)
 static void output_files(const content_profile *pr, const content_scan *sc, const archive_list *archives, name_list *keep)
 {
     *vec_push(keep) = xstrdup(MARKER_FILE);
+    *vec_push(keep) = xstrdup(PACK_INPUTS_FILE);
     if (pr->archive == CONTENT_ARCHIVE_PACKED) {
         *vec_push(keep) = xstrdup(INDEX_FILE);
         for (size_t i = 0; i < archives->count; i++) *vec_push(keep) = xstrdup(archives->items[i].name);
@@ -864,6 +865,12 @@ static bool write_output(pack_ctx *ctx, const content_profile *pr, content_scan 
     buf_free(&marker);
     if (ok) ok = pr->archive == CONTENT_ARCHIVE_PACKED ? build_packed(ctx, pr, sc, dir, &set, stats, archives)
                                                        : build_flat(ctx, pr, sc, dir, &set, stats);
+    if (ok) {
+        buf record = {0};
+        pack_inputs_record(pr, sc, &record);
+        ok = write_buf(&set, dir, PACK_INPUTS_FILE, &record, NULL);
+        buf_free(&record);
+    }
     progress_clear(&ctx->pg);
     if (ok) ok = output_commit(&set);
     else output_abort(&set);
@@ -1093,6 +1100,7 @@ static bool preflight(project *p, content_config *cc, const profile_selection *s
         content_profile *pr = &cc->profiles.items[sel->items[i]];
         char *dir = output_dir_of(p, pr);
         if (!output_folder_usable(pr, dir)) ok = false;
+        else pack_inputs_seed(p->cfg.root, dir);
         free(dir);
         content_scan *sc = vec_push(scans);
         double start = now_seconds();

@@ -224,6 +224,31 @@ grep -q "(1 written, $((n - 1)) unchanged)" out.txt || { cat out.txt; fail "a co
 cmp -s good.tlpk "jobs/out/J/$kept" || fail "the rebuilt archive differs from the one built before"
 rm -rf jobs before.txt after.txt good.tlpk
 
+# The record of input hashes (.threadlink-inputs): a file read before is not read again while its
+# device, inode, size and times are as recorded, so a change that keeps its size and modification
+# time (touch -r puts the time back) is still seen through its change time; a file changed in
+# the last 2 s before a run is not recorded (it could change again within one tick of its times).
+mkdir -p rec/assets
+for i in 1 2 3; do echo "asset number $i" > rec/assets/a$i.txt; done
+echo '{ "content": [ { "profile": "R", "source_root": "assets", "output": "out/R" } ] }' > rec/threadlink.json
+sleep 3 # older than the 2 s a file must have settled for
+expect_rc 0 "$gen" pack -C rec --no-progress
+[ "$(grep -c '	assets/a[123].txt$' rec/out/R/.threadlink-inputs)" = 3 ] || { cat rec/out/R/.threadlink-inputs; fail "settled files not recorded"; }
+cp -p rec/assets/a2.txt times.ref
+printf 'X' | dd of=rec/assets/a2.txt bs=1 seek=0 conv=notrunc 2>/dev/null
+touch -r times.ref rec/assets/a2.txt
+expect_rc 0 "$gen" pack -C rec --no-progress
+grep -q '(1 written, 1 unchanged)' out.txt || { cat out.txt; fail "an edit that kept size and mtime was taken from the record"; }
+! grep -q '	assets/a2.txt$' rec/out/R/.threadlink-inputs || fail "a file changed just now was recorded"
+echo "asset number 4" > rec/assets/a4.txt
+expect_rc 0 "$gen" pack -C rec --no-progress
+! grep -q '	assets/a4.txt$' rec/out/R/.threadlink-inputs || fail "a file written just now was recorded"
+# A record that does not parse is ignored (every file read again).
+printf 'threadlink-gen input hashes 1\nnot a line\n0123 x\n' > rec/out/R/.threadlink-inputs
+expect_rc 0 "$gen" pack -C rec --no-progress
+grep -q '(0 written, 2 unchanged)' out.txt || { cat out.txt; fail "a broken record"; }
+rm -rf rec times.ref
+
 # The generated headers compile warning-free as C and C++ and answer lookups.
 cat > use.c <<'C'
 #include "content_main_catalog.h"
