@@ -45,6 +45,10 @@ char *content_c_name(const char *name);
 void content_memo_begin(void);
 void content_memo_end(void);
 
+/* Threads that hash the files a scan reads (default 1; pack sets its --jobs). The results, the
+ * order of the project's inputs and the diagnostics do not depend on it. */
+void content_scan_set_jobs(unsigned jobs);
+
 /* What the memo knows of a file: the hash is trusted while the file's device, inode, size and
  * modification and change times stay these. */
 typedef struct content_file_state {

@@ -1167,6 +1167,7 @@ int pack_run(const pack_options *opt)
     if (!rc) {
         if (!lock_outputs(&p, &cc, &sel, &locks)) ok = false;
         content_memo_begin();
+        content_scan_set_jobs(opt->jobs ? opt->jobs : work_pool_cores());
         double *scan_seconds = xcalloc(sel.count, sizeof *scan_seconds);
         if (!preflight(&p, &cc, &sel, &scans, scan_seconds)) ok = false;
         ok = ok && generate_manifests(opt, cfg_path) && build_profiles(opt, &p, &cc, &sel, scans.items, scan_seconds, &locks);
@@ -1176,6 +1177,7 @@ int pack_run(const pack_options *opt)
 
     pack_locks_end(&locks);
     content_memo_end();
+    content_scan_set_jobs(1);
     content_stage_override_source(NULL, NULL);
     for (size_t i = 0; i < scans.count; i++) content_scan_free(&scans.items[i]);
     vec_free(&scans);
