@@ -774,7 +774,6 @@ static void shuffle_assets(content_scan *sc, uint64_t seed)
 static void output_files(const content_profile *pr, const content_scan *sc, const archive_list *archives, name_list *keep)
 {
     *vec_push(keep) = xstrdup(MARKER_FILE);
-    *vec_push(keep) = xstrdup(PACK_INPUTS_FILE);
     if (pr->archive == CONTENT_ARCHIVE_PACKED) {
         *vec_push(keep) = xstrdup(INDEX_FILE);
         for (size_t i = 0; i < archives->count; i++) *vec_push(keep) = xstrdup(archives->items[i].name);
@@ -865,12 +864,6 @@ static bool write_output(pack_ctx *ctx, const content_profile *pr, content_scan 
     buf_free(&marker);
     if (ok) ok = pr->archive == CONTENT_ARCHIVE_PACKED ? build_packed(ctx, pr, sc, dir, &set, stats, archives)
                                                        : build_flat(ctx, pr, sc, dir, &set, stats);
-    if (ok) {
-        buf record = {0};
-        pack_inputs_record(pr, sc, &record);
-        ok = write_buf(&set, dir, PACK_INPUTS_FILE, &record, NULL);
-        buf_free(&record);
-    }
     progress_clear(&ctx->pg);
     if (ok) ok = output_commit(&set);
     else output_abort(&set);
@@ -879,6 +872,7 @@ static bool write_output(pack_ctx *ctx, const content_profile *pr, content_scan 
         remove_stale(dir, &(keep_set){0}); /* everything in it, */
         if (!existed) rmdir(dir);       /* and the folder itself if this run made it */
     }
+    if (ok) pack_inputs_save(pr, sc, dir);
     return ok;
 }
 

@@ -59,13 +59,12 @@ bool pack_run_hooks(const content_profile *pr, const char *project_root, const b
 
 /* ---- The record of input hashes (pack_inputs.c) ------------------------------------------ */
 
-/* In the output folder: each asset file's hash with the state (device, inode, size, times) it
- * was read in, so that the next build reads only what changed. A cache, not content. */
-#define PACK_INPUTS_FILE ".threadlink-inputs"
+/* Per output folder, in the user's cache folder: each asset file's hash with the state (device,
+ * inode, size, times) it was read in, so that the next build reads only what changed. */
 struct content_scan;
-/* The record of this build's inputs (only files settled before the run: content_memo_settled). */
-void pack_inputs_record(const content_profile *pr, const struct content_scan *sc, buf *out);
-/* The previous build's record in folder `dir`, if any, handed to the scan memo. */
+/* This build's inputs (files settled before the run: content_memo_settled), after its commit. */
+void pack_inputs_save(const content_profile *pr, const struct content_scan *sc, const char *dir);
+/* The previous build's record for output folder `dir`, if any, handed to the scan memo. */
 void pack_inputs_seed(const char *project_root, const char *dir);
 
 /* ---- Partitioning (pack_partition.c) ----------------------------------------------------- */

@@ -10,6 +10,8 @@ work=$(mktemp -d)
 # A FAT mount (below) is unmounted before the tree goes.
 trap '[ -d "$work/fat" ] && fusermount -u "$work/fat" 2>/dev/null; rm -rf "$work"' EXIT
 cd "$work"
+# pack's record of input hashes goes to the user's cache folder: here, the test's own.
+export XDG_CACHE_HOME="$work/cache"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 expect_rc() { want=$1; shift; set +e; "$@" >out.txt 2>err.txt; rc=$?; set -e; [ "$rc" = "$want" ] || { cat out.txt err.txt >&2; fail "exit $rc, want $want: $*"; }; }
@@ -224,30 +226,35 @@ grep -q "(1 written, $((n - 1)) unchanged)" out.txt || { cat out.txt; fail "a co
 cmp -s good.tlpk "jobs/out/J/$kept" || fail "the rebuilt archive differs from the one built before"
 rm -rf jobs before.txt after.txt good.tlpk
 
-# The record of input hashes (.threadlink-inputs): a file read before is not read again while its
-# device, inode, size and times are as recorded, so a change that keeps its size and modification
-# time (touch -r puts the time back) is still seen through its change time; a file changed in
-# the last 2 s before a run is not recorded (it could change again within one tick of its times).
+# The record of input hashes (in the user's cache folder, one file per output folder): a file read
+# before is not read again while its device, inode, size and times are as recorded, so a change
+# that keeps its size and modification time (touch -r puts the time back) is still seen through
+# its change time; a file changed in the last 2 s before a run is not recorded (it could change
+# again within one tick of its times). The output folder holds no trace of it.
 mkdir -p rec/assets
 for i in 1 2 3; do echo "asset number $i" > rec/assets/a$i.txt; done
 echo '{ "content": [ { "profile": "R", "source_root": "assets", "output": "out/R" } ] }' > rec/threadlink.json
+export XDG_CACHE_HOME="$work/rec-cache"
 sleep 3 # older than the 2 s a file must have settled for
 expect_rc 0 "$gen" pack -C rec --no-progress
-[ "$(grep -c '	assets/a[123].txt$' rec/out/R/.threadlink-inputs)" = 3 ] || { cat rec/out/R/.threadlink-inputs; fail "settled files not recorded"; }
+record=$(ls rec-cache/threadlink-gen/pack-*.inputs)
+[ "$(grep -c '	assets/a[123].txt$' "$record")" = 3 ] || { cat "$record"; fail "settled files not recorded"; }
+[ "$(ls -A rec/out/R | grep -v -e '\.tlpk$' -e '^archives.json$' -e '^\.threadlink-content$')" = "" ] || { ls -A rec/out/R; fail "the output folder holds more than the build"; }
 cp -p rec/assets/a2.txt times.ref
 printf 'X' | dd of=rec/assets/a2.txt bs=1 seek=0 conv=notrunc 2>/dev/null
 touch -r times.ref rec/assets/a2.txt
 expect_rc 0 "$gen" pack -C rec --no-progress
 grep -q '(1 written, 1 unchanged)' out.txt || { cat out.txt; fail "an edit that kept size and mtime was taken from the record"; }
-! grep -q '	assets/a2.txt$' rec/out/R/.threadlink-inputs || fail "a file changed just now was recorded"
+! grep -q '	assets/a2.txt$' "$record" || fail "a file changed just now was recorded"
 echo "asset number 4" > rec/assets/a4.txt
 expect_rc 0 "$gen" pack -C rec --no-progress
-! grep -q '	assets/a4.txt$' rec/out/R/.threadlink-inputs || fail "a file written just now was recorded"
+! grep -q '	assets/a4.txt$' "$record" || fail "a file written just now was recorded"
 # A record that does not parse is ignored (every file read again).
-printf 'threadlink-gen input hashes 1\nnot a line\n0123 x\n' > rec/out/R/.threadlink-inputs
+printf 'threadlink-gen input hashes 1\nnot a line\n0123 x\n' > "$record"
 expect_rc 0 "$gen" pack -C rec --no-progress
 grep -q '(0 written, 2 unchanged)' out.txt || { cat out.txt; fail "a broken record"; }
-rm -rf rec times.ref
+export XDG_CACHE_HOME="$work/cache"
+rm -rf rec rec-cache times.ref
 
 # The generated headers compile warning-free as C and C++ and answer lookups.
 cat > use.c <<'C'
