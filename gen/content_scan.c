@@ -395,12 +395,12 @@ static bool inside(const char *root, const char *path)
     return strncmp(root, path, n) == 0 && (path[n] == '/' || path[n] == 0 || strcmp(root, "/") == 0);
 }
 
-/* The memo's hash of a file whose state is as recorded, without reading it. */
-static bool memo_hash(const char *path, uint64_t *size, uint64_t *xxh)
+/* The memo's hash of a file whose state (`st`, as the walk just read it: lstat, or stat through
+ * a link) is as recorded, without reading it. */
+static bool memo_hash(const char *path, const struct stat *st, uint64_t *size, uint64_t *xxh)
 {
     memo_entry *m = memo.on ? memo_find(path) : NULL;
-    struct stat st;
-    if (!m || stat(path, &st) != 0 || !same_stat(m, &st)) return false;
+    if (!m || !same_stat(m, st)) return false;
     *size = (uint64_t)m->size;
     *xxh = m->xxh64;
     return true;
@@ -427,7 +427,7 @@ static void add_file(walker *w, const char *full, const char *rel, const struct 
     a.category = w->category;
     a.c_name = content_c_name(a.name);
     size_t index = w->out->assets.count;
-    if (!memo_hash(full, &a.size, &a.xxh64)) {
+    if (!memo_hash(full, st, &a.size, &a.xxh64)) {
         pending_hash *ph = vec_push(&w->pending);
         memset(ph, 0, sizeof *ph);
         ph->asset = index, ph->path = xstrdup(full), ph->listed = *st;
