@@ -498,9 +498,12 @@ static void find_kept(packed_build *pb, const tl_cf_index *prev, unsigned jobs)
     if (n) work_pool_wait(pool, n - 1);
     work_pool_finish(pool);
     for (size_t g = 0; g < n; g++) {
+        archive_out *a = &pb->archives->items[g];
         if (!pb->kept[g]) continue;
-        pb->archives->items[g].size = pb->prev[g]->size;
-        pb->archives->items[g].xxh64 = pb->prev[g]->xxh64;
+        a->size = pb->prev[g]->size;
+        a->xxh64 = pb->prev[g]->xxh64;
+        pb->ctx->pg.done += a->files.count;
+        pb->ctx->pg.bytes += a->catalog ? 0 : a->input_bytes;
     }
 }
 
@@ -531,7 +534,7 @@ static void archive_built(void *ctx, size_t job)
     const archive_out *a = &bp->pb->archives->items[bp->archive_of[job]];
     pg->done += a->files.count;
     pg->bytes += a->input_bytes;
-    progress_show(pg, false);
+    progress_show(pg, pg->done == pg->total);
 }
 
 /* Every asset archive not kept, built on every core. */

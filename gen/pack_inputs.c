@@ -20,7 +20,7 @@
 #include <xxhash.h>
 
 #include <errno.h>
-#include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,48 +29,108 @@
 
 #define RECORD_HEADER "threadlink-gen input hashes 1\n"
 
-static int by_line(const void *a, const void *b)
+/* Plain number formatting: the record has a line for every asset (tens of thousands). */
+static void put_dec(buf *b, uint64_t v)
 {
-    const char *x = strrchr(*(const char *const *)a, '\t'), *y = strrchr(*(const char *const *)b, '\t');
-    return strcmp(x, y);
+    char digits[24];
+    size_t n = 0;
+    do digits[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    while (n) buf_putc(b, digits[--n]);
+}
+
+static void put_time(buf *b, int64_t sec, long nsec)
+{
+    if (sec < 0) buf_putc(b, '-');
+    put_dec(b, sec < 0 ? (uint64_t)0 - (uint64_t)sec : (uint64_t)sec);
+    char frac[16];
+    snprintf(frac, sizeof frac, ".%09ld", nsec);
+    buf_puts(b, frac);
+}
+
+static int by_path(const void *a, const void *b)
+{
+    return strcmp((*(const content_asset *const *)a)->path, (*(const content_asset *const *)b)->path);
+}
+
+static void put_line(buf *out, const content_file_state *st, const char *source_root, const char *path)
+{
+    static const char hex[] = "0123456789abcdef";
+    for (int shift = 60; shift >= 0; shift -= 4) buf_putc(out, hex[(st->xxh64 >> shift) & 15]);
+    const uint64_t nums[3] = {st->size, st->dev, st->ino};
+    for (size_t k = 0; k < 3; k++) {
+        buf_putc(out, ' ');
+        put_dec(out, nums[k]);
+    }
+    buf_putc(out, ' ');
+    put_time(out, st->mtime_sec, st->mtime_nsec);
+    buf_putc(out, ' ');
+    put_time(out, st->ctime_sec, st->ctime_nsec);
+    buf_putc(out, '\t');
+    if (source_root[0]) {
+        buf_puts(out, source_root);
+        buf_putc(out, '/');
+    }
+    buf_puts(out, path);
+    buf_putc(out, '\n');
 }
 
 static void pack_inputs_record(const content_profile *pr, const content_scan *sc, buf *out)
 {
-    VEC(char *) lines = {0};
-    for (size_t i = 0; i < sc->assets.count; i++) {
-        const content_asset *a = &sc->assets.items[i];
-        char *full = path_join(sc->root, a->path);
-        content_file_state st;
-        if (content_memo_settled(full, &st)) {
-            char *rel = path_join(pr->source_root, a->path);
-            *vec_push(&lines) = xasprintf("%016" PRIx64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRId64 ".%09ld %" PRId64 ".%09ld\t%s\n",
-                                          st.xxh64, st.size, st.dev, st.ino, st.mtime_sec, st.mtime_nsec, st.ctime_sec, st.ctime_nsec, rel);
-            free(rel);
-        }
-        free(full);
-    }
-    if (lines.count) qsort(lines.items, lines.count, sizeof *lines.items, by_line);
+    size_t n = sc->assets.count, root_len = strlen(sc->root);
+    const content_asset **by = xcalloc(n ? n : 1, sizeof *by);
+    for (size_t i = 0; i < n; i++) by[i] = &sc->assets.items[i];
+    qsort(by, n, sizeof *by, by_path);
     out->len = 0;
     buf_puts(out, RECORD_HEADER);
-    for (size_t i = 0; i < lines.count; i++) {
-        buf_puts(out, lines.items[i]);
-        free(lines.items[i]);
+    buf full = {0};
+    for (size_t i = 0; i < n; i++) { /* the path as the scan opened it: path_join(sc->root, path) */
+        full.len = 0;
+        if (root_len && strcmp(sc->root, ".") != 0) {
+            buf_put(&full, sc->root, root_len);
+            if (sc->root[root_len - 1] != '/') buf_putc(&full, '/');
+        }
+        buf_puts(&full, by[i]->path);
+        content_file_state st;
+        if (content_memo_settled(full.data, &st)) put_line(out, &st, pr->source_root, by[i]->path);
     }
-    vec_free(&lines);
+    buf_free(&full);
+    free(by);
+}
+
+/* A whole number in `base` up to the next character, which must be `end`; false otherwise. */
+static bool take_number(const char **at, int base, char end, uint64_t *out)
+{
+    const char *p = *at;
+    char *stop;
+    if (!((*p >= '0' && *p <= '9') || (base == 16 && ((*p >= 'a' && *p <= 'f') || (*p >= 'A' && *p <= 'F'))))) return false;
+    errno = 0;
+    *out = strtoull(p, &stop, base);
+    if (errno || *stop != end) return false;
+    *at = stop + 1;
+    return true;
+}
+
+static bool take_time(const char **at, char end, int64_t *sec, long *nsec)
+{
+    bool negative = **at == '-';
+    if (negative) (*at)++;
+    uint64_t s, ns;
+    if (!take_number(at, 10, '.', &s) || !take_number(at, 10, end, &ns) || ns > 999999999 || s > INT64_MAX) return false;
+    *sec = negative ? -(int64_t)s : (int64_t)s;
+    *nsec = (long)ns;
+    return true;
 }
 
 /* One line into *st and the path's offset; false when it does not parse. */
 static bool parse_line(const char *line, content_file_state *st, const char **path)
 {
-    const char *tab = strchr(line, '\t');
-    if (!tab || !tab[1]) return false;
-    int used = 0;
-    if (sscanf(line, "%16" SCNx64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNd64 ".%9ld %" SCNd64 ".%9ld%n", &st->xxh64, &st->size,
-               &st->dev, &st->ino, &st->mtime_sec, &st->mtime_nsec, &st->ctime_sec, &st->ctime_nsec, &used) != 8 ||
-        line + used != tab)
+    const char *at = line;
+    if (!take_number(&at, 16, ' ', &st->xxh64) || !take_number(&at, 10, ' ', &st->size) || !take_number(&at, 10, ' ', &st->dev) ||
+        !take_number(&at, 10, ' ', &st->ino) || !take_time(&at, ' ', &st->mtime_sec, &st->mtime_nsec) ||
+        !take_time(&at, '\t', &st->ctime_sec, &st->ctime_nsec) || !*at)
         return false;
-    *path = tab + 1;
+    *path = at;
     return true;
 }
 
