@@ -5,15 +5,18 @@
 #include "index_map.h"
 #include "model.h"
 #include "stamp.h"
+#include "work_pool.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- The per-process memo ---------------------------------------------------------------- */
@@ -50,6 +53,7 @@ typedef struct scan_memo {
 /* Only `pack` turns it on, for the span of one command; generate never consults it. */
 static struct {
     bool on;
+    struct timespec started; /* the coarse clock file times come from, at content_memo_begin */
     index_map by_path; /* path -> entry */
     VEC(memo_entry) entries;
     VEC(char *) warned; /* paths already warned about: a second scan stays quiet */
@@ -76,6 +80,7 @@ static void scan_warning(const char *path, const char *fmt, ...)
 void content_memo_begin(void)
 {
     memo.on = true;
+    clock_gettime(CLOCK_REALTIME_COARSE, &memo.started);
     index_map_init(&memo.by_path, 1024);
 }
 
@@ -116,6 +121,37 @@ static memo_entry *memo_find(const char *path)
     return i == UINT32_MAX ? NULL : &memo.entries.items[i];
 }
 
+static memo_entry *memo_add(const char *path)
+{
+    memo_entry *m = memo_find(path);
+    if (m) return m;
+    index_map_insert(&memo.by_path, model_hash(path, strlen(path)), (uint32_t)memo.entries.count);
+    m = vec_push(&memo.entries);
+    memset(m, 0, sizeof *m);
+    m->path = xstrdup(path);
+    return m;
+}
+
+bool content_memo_settled(const char *path, content_file_state *out)
+{
+    const memo_entry *m = memo.on ? memo_find(path) : NULL;
+    if (!m || m->ctime.tv_sec >= memo.started.tv_sec - CONTENT_SETTLED_SECONDS ||
+        m->mtime.tv_sec >= memo.started.tv_sec - CONTENT_SETTLED_SECONDS)
+        return false;
+    *out = (content_file_state){(uint64_t)m->dev, (uint64_t)m->ino, (uint64_t)m->size, (int64_t)m->mtime.tv_sec,
+                                (int64_t)m->ctime.tv_sec, m->mtime.tv_nsec, m->ctime.tv_nsec, m->xxh64};
+    return true;
+}
+
+void content_memo_seed(const char *path, const content_file_state *st)
+{
+    if (!memo.on) return;
+    memo_entry *m = memo_add(path);
+    m->dev = (dev_t)st->dev, m->ino = (ino_t)st->ino, m->size = (off_t)st->size, m->xxh64 = st->xxh64;
+    m->mtime.tv_sec = (time_t)st->mtime_sec, m->mtime.tv_nsec = st->mtime_nsec;
+    m->ctime.tv_sec = (time_t)st->ctime_sec, m->ctime.tv_nsec = st->ctime_nsec;
+}
+
 /* ---- Names -------------------------------------------------------------------------------- */
 
 char *content_c_name(const char *name)
@@ -150,6 +186,24 @@ static bool valid_name_text(const char *s, const char **why)
 
 /* ---- Walking ------------------------------------------------------------------------------ */
 
+/* What the walk met, in order: a folder listed, or a file (an asset, by index) whose hash may
+ * not be known yet. Given to the project (inputs, stamp hash, memo log) in this order once every
+ * file is hashed, so that the order is the walk's however the hashing was shared out. */
+typedef struct walk_event {
+    char *path;
+    size_t asset;    /* SIZE_MAX: a folder */
+} walk_event;
+
+/* A file to hash: with the memo's answer missing, read on the scan's threads. */
+typedef struct pending_hash {
+    size_t asset;
+    char *path;
+    struct stat listed;  /* as the walk saw it */
+    bool ok;             /* read and unchanged while read (the worker's answer) */
+    struct stat before;
+    uint64_t size, xxh64;
+} pending_hash;
+
 typedef struct walker {
     struct project *p;
     const content_profile *pr;
@@ -159,6 +213,9 @@ typedef struct walker {
     uint32_t category;
     bool ok;
     scan_log *log;            /* with the memo on: what the scan gives the project */
+    VEC(walk_event) events;
+    VEC(pending_hash) pending;
+    unsigned char *failed;    /* per asset, after hashing: dropped */
 } walker;
 
 static bool hash_file(walker *w, const char *path, const struct stat *listed, uint64_t *size, uint64_t *xxh)
@@ -209,12 +266,7 @@ static bool hash_file(walker *w, const char *path, const struct stat *listed, ui
     close(fd);
     *size = total;
     if (ok && memo.on) {
-        memo_entry *m = memo_find(path);
-        if (!m) {
-            index_map_insert(&memo.by_path, model_hash(path, strlen(path)), (uint32_t)memo.entries.count);
-            m = vec_push(&memo.entries);
-            m->path = xstrdup(path);
-        }
+        memo_entry *m = memo_add(path);
         m->dev = before.st_dev, m->ino = before.st_ino, m->size = before.st_size;
         m->mtime = before.st_mtim, m->ctime = before.st_ctim, m->xxh64 = *xxh;
     }
@@ -222,10 +274,136 @@ static bool hash_file(walker *w, const char *path, const struct stat *listed, ui
     return ok;
 }
 
+/* ---- Hashing on every core ------------------------------------------------------------- */
+
+static unsigned scan_jobs = 1;
+
+void content_scan_set_jobs(unsigned jobs) { scan_jobs = jobs ? jobs : 1; }
+
+#define HASH_PIECE (1u << 20)
+
+/* hash_file's reading, reporting nothing and touching no shared state (any thread may run it):
+ * false for anything hash_file would report, which then reads the file again, for the message. */
+static void hash_quietly(pending_hash *ph, char *piece)
+{
+    int fd = open(ph->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    struct stat after;
+    if (fd < 0) return;
+    bool ok = fstat(fd, &ph->before) == 0 && S_ISREG(ph->before.st_mode);
+    XXH64_state_t st;
+    XXH64_reset(&st, 0);
+    uint64_t total = 0;
+    while (ok && total < (uint64_t)ph->before.st_size) {
+        ssize_t n = read(fd, piece, HASH_PIECE);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            ok = n == 0;
+            break;
+        }
+        XXH64_update(&st, piece, (size_t)n);
+        total += (uint64_t)n;
+    }
+    ok = ok && fstat(fd, &after) == 0 && after.st_size == ph->before.st_size && total == (uint64_t)ph->before.st_size &&
+         after.st_mtim.tv_sec == ph->before.st_mtim.tv_sec && after.st_mtim.tv_nsec == ph->before.st_mtim.tv_nsec &&
+         ph->listed.st_ino == ph->before.st_ino && ph->listed.st_size == ph->before.st_size;
+    close(fd);
+    ph->size = total, ph->xxh64 = XXH64_digest(&st), ph->ok = ok;
+}
+
+typedef struct hash_work {
+    walker *w;
+    char **pieces; /* per worker */
+} hash_work;
+
+static void hash_item(void *ctx, size_t item, unsigned worker)
+{
+    hash_work *hw = ctx;
+    hash_quietly(&hw->w->pending.items[item], hw->pieces[worker]);
+}
+
+static void remember(const pending_hash *ph)
+{
+    if (!memo.on) return;
+    memo_entry *m = memo_add(ph->path);
+    m->dev = ph->before.st_dev, m->ino = ph->before.st_ino, m->size = ph->before.st_size;
+    m->mtime = ph->before.st_mtim, m->ctime = ph->before.st_ctim, m->xxh64 = ph->xxh64;
+}
+
+/* Every file the memo could not answer for, hashed on the scan's threads; one a worker could not
+ * read is read again here by hash_file, which reports it (in walk order). */
+static void hash_pending(walker *w)
+{
+    size_t n = w->pending.count;
+    unsigned jobs = n > 1 ? scan_jobs : 1;
+    hash_work hw = {w, xcalloc(jobs, sizeof(char *))};
+    for (unsigned j = 0; j < jobs; j++) hw.pieces[j] = xcalloc(1, HASH_PIECE);
+    work_pool *pool = work_pool_start(jobs, n, hash_item, &hw, NULL, 0);
+    if (n) work_pool_wait(pool, n - 1);
+    work_pool_finish(pool);
+    for (unsigned j = 0; j < jobs; j++) free(hw.pieces[j]);
+    free(hw.pieces);
+    w->failed = xcalloc(w->out->assets.count + 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        pending_hash *ph = &w->pending.items[i];
+        content_asset *a = &w->out->assets.items[ph->asset];
+        if (ph->ok) {
+            a->size = ph->size, a->xxh64 = ph->xxh64;
+            remember(ph);
+        } else if (!hash_file(w, ph->path, &ph->listed, &a->size, &a->xxh64)) {
+            w->failed[ph->asset] = 1;
+            w->ok = false;
+        }
+        free(ph->path);
+    }
+    vec_free(&w->pending);
+}
+
+/* The walk's folders and files, in its order, into the project's inputs and stamp hash (and the
+ * memo's log); assets that could not be read are dropped. */
+static void give_events(walker *w)
+{
+    for (size_t i = 0; i < w->events.count; i++) {
+        walk_event *ev = &w->events.items[i];
+        bool file = ev->asset != SIZE_MAX;
+        uint64_t xxh = file ? w->out->assets.items[ev->asset].xxh64 : 0;
+        if (!(file && w->failed[ev->asset])) {
+            if (w->p && file) {
+                unsigned char digest[8];
+                tl_cf_put_u64(digest, xxh);
+                /* Names and content hashes decide the outputs; the bytes were read into the hash. */
+                hasher_add_file(w->p->input_hash, ev->path, digest, sizeof digest);
+            }
+            if (w->p) *vec_push(&w->p->inputs) = xstrdup(ev->path); /* an edited asset re-runs the build step */
+            if (w->log) *vec_push(w->log) = (scan_event){xstrdup(ev->path), file, xxh};
+        }
+        free(ev->path);
+    }
+    vec_free(&w->events);
+    size_t kept = 0;
+    for (size_t i = 0; i < w->out->assets.count; i++) {
+        content_asset *a = &w->out->assets.items[i];
+        if (!w->failed[i]) w->out->assets.items[kept++] = *a;
+        else free(a->name), free(a->path), free(a->c_name);
+    }
+    w->out->assets.count = kept;
+    free(w->failed);
+}
+
 static bool inside(const char *root, const char *path)
 {
     size_t n = strlen(root);
     return strncmp(root, path, n) == 0 && (path[n] == '/' || path[n] == 0 || strcmp(root, "/") == 0);
+}
+
+/* The memo's hash of a file whose state (`st`, as the walk just read it: lstat, or stat through
+ * a link) is as recorded, without reading it. */
+static bool memo_hash(const char *path, const struct stat *st, uint64_t *size, uint64_t *xxh)
+{
+    memo_entry *m = memo.on ? memo_find(path) : NULL;
+    if (!m || !same_stat(m, st)) return false;
+    *size = (uint64_t)m->size;
+    *xxh = m->xxh64;
+    return true;
 }
 
 static void add_file(walker *w, const char *full, const char *rel, const struct stat *st)
@@ -247,22 +425,15 @@ static void add_file(walker *w, const char *full, const char *rel, const struct 
         if (dot && dot != base) *dot = 0;
     }
     a.category = w->category;
-    if (!hash_file(w, full, st, &a.size, &a.xxh64)) {
-        w->ok = false;
-        free(a.path);
-        free(a.name);
-        return;
-    }
     a.c_name = content_c_name(a.name);
-    *vec_push(&w->out->assets) = a;
-    if (w->p) {
-        unsigned char digest[8];
-        tl_cf_put_u64(digest, a.xxh64);
-        /* Names and content hashes decide the outputs; the bytes were read into the hash. */
-        hasher_add_file(w->p->input_hash, full, digest, sizeof digest);
-        *vec_push(&w->p->inputs) = xstrdup(full); /* an edited asset re-runs the build step */
+    size_t index = w->out->assets.count;
+    if (!memo_hash(full, st, &a.size, &a.xxh64)) {
+        pending_hash *ph = vec_push(&w->pending);
+        memset(ph, 0, sizeof *ph);
+        ph->asset = index, ph->path = xstrdup(full), ph->listed = *st;
     }
-    if (w->log) *vec_push(w->log) = (scan_event){xstrdup(full), true, a.xxh64};
+    *vec_push(&w->out->assets) = a;
+    *vec_push(&w->events) = (walk_event){xstrdup(full), index};
 }
 
 static void walk(walker *w, const char *dir, const char *rel);
@@ -319,8 +490,7 @@ static void walk_entry(walker *w, const char *full, const char *sub)
 static void walk(walker *w, const char *dir, const char *rel)
 {
     name_list names = {0};
-    if (w->p) *vec_push(&w->p->inputs) = xstrdup(dir);
-    if (w->log) *vec_push(w->log) = (scan_event){xstrdup(dir), false, 0};
+    *vec_push(&w->events) = (walk_event){xstrdup(dir), SIZE_MAX};
     if (!fs_list_dir(dir, &names)) {
         diag_error(loc_file(dir), "cannot read the directory: %s", fs_path_failure(dir, errno));
         w->ok = false;
@@ -447,7 +617,7 @@ static bool scan_profile(struct project *p, const content_profile *pr, content_s
     memset(out, 0, sizeof *out);
     const char *proot = p ? p->cfg.root : ".";
     out->root = path_join(proot, pr->source_root);
-    walker w = {p, pr, out, NULL, {0}, 0, true, log};
+    walker w = {p, pr, out, NULL, {0}, 0, true, log, {0}, {0}, NULL};
     struct stat st;
     int root_err = stat(out->root, &st) != 0 ? errno : 0;
     if (root_err || !S_ISDIR(st.st_mode)) {
@@ -487,6 +657,8 @@ static bool scan_profile(struct project *p, const content_profile *pr, content_s
     }
     free(w.real_root);
     vec_free(&w.stack);
+    hash_pending(&w);
+    give_events(&w);
     if (out->assets.count) qsort(out->assets.items, out->assets.count, sizeof *out->assets.items, by_name);
     if (w.ok && !check_unique(pr, out)) w.ok = false;
     return w.ok;

@@ -45,4 +45,29 @@ char *content_c_name(const char *name);
 void content_memo_begin(void);
 void content_memo_end(void);
 
+/* Threads that hash the files a scan reads (default 1; pack sets its --jobs). The results, the
+ * order of the project's inputs and the diagnostics do not depend on it. */
+void content_scan_set_jobs(unsigned jobs);
+
+/* What the memo knows of a file: the hash is trusted while the file's device, inode, size and
+ * modification and change times stay these. */
+typedef struct content_file_state {
+    uint64_t dev, ino, size;
+    int64_t mtime_sec, ctime_sec;
+    long mtime_nsec, ctime_nsec;
+    uint64_t xxh64;
+} content_file_state;
+
+/* Across runs (pack's record of input hashes in the output folder): the state of a file this
+ * command hashed or was given, when it had settled before the command began, that is when its
+ * last change (ctime) is more than CONTENT_SETTLED_SECONDS older than the command's start. A file
+ * changed in the same instant as its read could have changed after it without its times showing
+ * it (file systems keep times to 1 or 2 s, or to a clock tick), so such a file is left out, and
+ * read again next time. */
+#define CONTENT_SETTLED_SECONDS 2
+bool content_memo_settled(const char *path, content_file_state *out);
+/* Gives the memo a state recorded by a previous run (it is used only while the file's stat
+ * still matches it exactly). */
+void content_memo_seed(const char *path, const content_file_state *st);
+
 #endif

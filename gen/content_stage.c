@@ -29,12 +29,35 @@ typedef struct content_state {
     bool resolved;
 } content_state;
 
+static struct {
+    char *profile, *source_root;
+} source_override;
+
+void content_stage_override_source(const char *profile, const char *source_root)
+{
+    free(source_override.profile);
+    free(source_override.source_root);
+    source_override.profile = profile ? xstrdup(profile) : NULL;
+    source_override.source_root = source_root ? xstrdup(source_root) : NULL;
+}
+
+static void apply_source_override(content_config *cfg)
+{
+    for (size_t i = 0; source_override.profile && i < cfg->profiles.count; i++) {
+        content_profile *pr = &cfg->profiles.items[i];
+        if (!pr->name || strcmp(pr->name, source_override.profile) != 0) continue;
+        free(pr->source_root);
+        pr->source_root = xstrdup(source_override.source_root);
+    }
+}
+
 static bool content_load(project *p, void **state, stage_outputs *outputs)
 {
     content_state *s = xcalloc(1, sizeof *s);
     *state = s;
     s->p = p;
     if (!content_config_load(p, &s->cfg)) return false;
+    apply_source_override(&s->cfg);
     bool ok = true;
     for (size_t i = 0; i < s->cfg.profiles.count; i++) {
         content_profile *pr = &s->cfg.profiles.items[i];

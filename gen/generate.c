@@ -459,7 +459,8 @@ static bool outputs_as_declared(const gen_options *opt, const output_plan *plan,
  * (links in its folders followed, the entry itself not), and what it is for messages. */
 typedef struct read_path {
     char *entry;
-    char *what;  /* "the project config threadlink.json", "the manifest of Items" */
+    char *what;  /* "the project config threadlink.json", "the manifest of Items"; NULL: an input, */
+    const char *input; /* described only if an output collides with it (a stat each: pack reads thousands) */
 } read_path;
 
 typedef struct read_set {
@@ -497,6 +498,7 @@ static void read_set_add(read_set *rs, const char *path, char *what)
     read_path *r = vec_push(&rs->paths);
     r->entry = entry_of(rs, path);
     r->what = what;
+    r->input = what ? NULL : path;
     index_map_insert(&rs->by_entry, fnv1a_folded(r->entry, strlen(r->entry)), (uint32_t)(rs->paths.count - 1));
 }
 
@@ -515,7 +517,7 @@ static char *describe_input(const project *p, const char *path)
 static void collect_reads(project *p, domain_job *jobs, size_t count, read_set *rs)
 {
     index_map_init(&rs->by_entry, p->inputs.count + 2 * count);
-    for (size_t i = 0; i < p->inputs.count; i++) read_set_add(rs, p->inputs.items[i], describe_input(p, p->inputs.items[i]));
+    for (size_t i = 0; i < p->inputs.count; i++) read_set_add(rs, p->inputs.items[i], NULL);
     for (size_t i = 0; i < count; i++) {
         if (jobs[i].d->shell) {
             char *shell = path_join(p->cfg.root, jobs[i].d->shell);
@@ -555,8 +557,11 @@ static bool check_outputs_not_read(project *p, domain_job *jobs, size_t count, c
         char key[48];
         snprintf(key, sizeof key, "domains[%zu].output", dc ? (size_t)(dc - p->cfg.domains.items) : 0);
         src_loc at = dc ? json_locate(p->cfg.path, p->cfg.text, p->cfg.text_len, key) : where[a];
+        const read_path *r = &rs.paths.items[hit];
+        char *what = r->what ? NULL : describe_input(p, r->input);
         diag_error(at, "%s%soutput \"%s\" is %s, which this run reads; nothing was written", dc ? key : "", dc ? ": " : "", po->path,
-                   rs.paths.items[hit].what);
+                   r->what ? r->what : what);
+        free(what);
         ok = false;
     }
     read_set_free(&rs);

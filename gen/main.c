@@ -70,6 +70,7 @@ enum option_id {
     OPT_LIST_OUTPUTS, OPT_EXPECT_OUTPUTS,                                             /* headers */
     OPT_PROFILE, OPT_OUTPUT, OPT_ARCHIVE, OPT_COMPRESSION, OPT_MAX_ARCHIVE_MB,       /* pack */
     OPT_PROGRESS, OPT_NO_PROGRESS, OPT_BUILD_STEP, OPT_STAMP,
+    OPT_SOURCE, OPT_PARTITIONER, OPT_POST_BUILD, OPT_NO_POST_BUILD, OPT_JOBS,
     OPT_FORMAT, OPT_ALLOW, OPT_ALLOW_FILE,                                            /* diff */
 };
 
@@ -94,6 +95,9 @@ static const args_option pack_option_table[] = {
     {"--progress", false, OPT_PROGRESS}, {"--no-progress", false, OPT_NO_PROGRESS},
     {"--build-step", false, OPT_BUILD_STEP}, {"--strict", false, OPT_STRICT},
     {"--depfile", true, OPT_DEPFILE}, {"--deptarget", true, OPT_DEPTARGET}, {"--stamp", true, OPT_STAMP},
+    {"--source", true, OPT_SOURCE}, {"--partitioner", true, OPT_PARTITIONER},
+    {"--post-build", true, OPT_POST_BUILD}, {"--no-post-build", false, OPT_NO_POST_BUILD},
+    {"--jobs", true, OPT_JOBS}, {"-j", true, OPT_JOBS},
     {NULL, false, 0},
 };
 
@@ -150,11 +154,18 @@ static const char pack_usage[] =
     "manifests), then the catalog and the archives (or flat files) and archives.json.\n"
     "--output is relative to the project (-C); --depfile and --stamp to where pack runs.\n"
     "\n"
-    "  --profile NAME|all       which profile (default: the only one, else all)\n"
+    "  --profile NAME|all       which profile (all in any case; default: the only one, else all)\n"
     "  --output DIR             override the output folder (one profile only)\n"
+    "  --source DIR             override the source root (relative to the project; the generate\n"
+    "                           pass names the catalog against it)\n"
     "  --archive none|packed    override the archive mode\n"
     "  --max-archive-mb N       override the archive size limit (whole number, 1 to 1048576)\n"
     "  --compression none|lz4|zstd  override the codec\n"
+    "  --partitioner trie|sequential  override the partitioner\n"
+    "  --post-build CMD         run CMD after the build instead of the profile's post_build\n"
+    "                           (repeatable, in order); --no-post-build: run none\n"
+    "  --jobs N, -j N           threads that read, hash and compress (default: one per core);\n"
+    "                           the output is the same for any N\n"
     "  --progress / --no-progress   progress line (default: when stderr is a terminal)\n"
     "  --build-step             as a build step: read the manifests, write nothing into the source tree\n"
     "                           (no generate pass); assets a manifest lacks are warned about\n"
@@ -163,7 +174,73 @@ static const char pack_usage[] =
     "  --deptarget NAME         the depfile's target (default: the stamp, else the first index file)\n"
     "  --stamp FILE             write FILE (its time renewed) after every successful run\n"
     "\n"
-    "exit status: 0 ok, 1 input or build errors (the previous output stays usable), 2 usage\n";
+    "exit status: 0 ok, 1 input or build errors (an unknown profile too; the previous output\n"
+    "stays usable), 2 usage\n";
+
+/* A whole number from 1 to `max`, or a usage error naming the option. 0 or the usage status. */
+static int parse_count(const char *option, const char *v, unsigned long max, unsigned long *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long n = strtoul(v, &end, 10);
+    if (!*v || *end || errno || n < 1 || n > max || v[0] == '-')
+        return usage_error("%s takes a whole number from 1 to %lu, not '%s'", option, max, v);
+    *out = n;
+    return 0;
+}
+
+typedef VEC(const char *) arg_list;
+
+/* pack's options into *opt; -C into *dir, --post-build commands into *hooks. -1 to go on, else
+ * the exit status (--help, a usage error). */
+static int parse_pack_args(int argc, char **argv, pack_options *opt, const char **dir, arg_list *hooks)
+{
+    args_cursor args = {.argc = argc, .argv = argv, .next = 2, .options = pack_option_table, .what = "pack option"};
+    unsigned long n;
+    for (int id, rc; (id = args_next(&args)) != ARGS_END;) {
+        const char *v = args.value;
+        switch (id) {
+        case ARGS_ERROR: return args_error(&args);
+        case ARGS_OPERAND: return usage_error("pack takes options only; unexpected argument '%s'", v);
+        case OPT_DIR: *dir = v; break;
+        case OPT_CONFIG: opt->config_path = v; break;
+        case OPT_PROFILE: opt->profile = v; break;
+        case OPT_OUTPUT: opt->output = v; break;
+        case OPT_SOURCE: opt->source = v; break;
+        case OPT_ARCHIVE: opt->archive = v; break;
+        case OPT_COMPRESSION: opt->compression = v; break;
+        case OPT_PARTITIONER: opt->partitioner = v; break;
+        case OPT_POST_BUILD: *vec_push(hooks) = v; break;
+        case OPT_NO_POST_BUILD: opt->no_post_build = true; break;
+        case OPT_MAX_ARCHIVE_MB:
+            if ((rc = parse_count("--max-archive-mb", v, 1ul << 20, &n)) != 0) return rc;
+            opt->max_archive_mb = (uint32_t)n;
+            break;
+        case OPT_JOBS:
+            if ((rc = parse_count("--jobs", v, 1024, &n)) != 0) return rc;
+            opt->jobs = (unsigned)n;
+            break;
+        case OPT_QUIET: opt->quiet = true; break;
+        case OPT_PROGRESS: opt->progress = 1; break;
+        case OPT_NO_PROGRESS: opt->progress = 0; break;
+        case OPT_BUILD_STEP: opt->build_step = true; break;
+        case OPT_STRICT: opt->strict = true; break;
+        case OPT_DEPFILE: opt->depfile = v; break;
+        case OPT_DEPTARGET: opt->deptarget = v; break;
+        case OPT_STAMP: opt->stamp = v; break;
+        case OPT_BANNER_WITHOUT_VERSION: opt->banner_without_version = true; break;
+        case OPT_HELP: fputs(pack_usage, stdout); return 0;
+        case OPT_DIAGNOSTICS_FORMAT:
+            if ((rc = set_diagnostics_format(v)) != 0) return rc;
+            break;
+        }
+    }
+    if (opt->strict && !opt->build_step) return usage_error("--strict belongs to --build-step (pack without it records every asset)");
+    if (opt->no_post_build && hooks->count) return usage_error("%s", "--post-build and --no-post-build contradict each other");
+    opt->post_build = hooks->items;
+    opt->post_build_count = hooks->count;
+    return -1;
+}
 
 /* pack: a thin parser over pack_run (gen/pack.c). */
 static int run_pack(int argc, char **argv)
@@ -173,56 +250,23 @@ static int run_pack(int argc, char **argv)
     opt.progress = -1;
     opt.generator_build = TLG_BUILD_ID;
     const char *dir = NULL;
-    args_cursor args = {.argc = argc, .argv = argv, .next = 2, .options = pack_option_table, .what = "pack option"};
-    for (int id, rc; (id = args_next(&args)) != ARGS_END;) {
-        const char *v = args.value;
-        switch (id) {
-        case ARGS_ERROR: return args_error(&args);
-        case ARGS_OPERAND: return usage_error("pack takes options only; unexpected argument '%s'", v);
-        case OPT_DIR: dir = v; break;
-        case OPT_CONFIG: opt.config_path = v; break;
-        case OPT_PROFILE: opt.profile = v; break;
-        case OPT_OUTPUT: opt.output = v; break;
-        case OPT_ARCHIVE: opt.archive = v; break;
-        case OPT_COMPRESSION: opt.compression = v; break;
-        case OPT_MAX_ARCHIVE_MB: {
-            char *end;
-            errno = 0;
-            unsigned long n = strtoul(v, &end, 10);
-            if (!*v || *end || errno || n < 1 || n > (1ul << 20) || v[0] == '-')
-                return usage_error("--max-archive-mb takes a whole number from 1 to 1048576, not '%s'", v);
-            opt.max_archive_mb = (uint32_t)n;
-            break;
-        }
-        case OPT_QUIET: opt.quiet = true; break;
-        case OPT_PROGRESS: opt.progress = 1; break;
-        case OPT_NO_PROGRESS: opt.progress = 0; break;
-        case OPT_BUILD_STEP: opt.build_step = true; break;
-        case OPT_STRICT: opt.strict = true; break;
-        case OPT_DEPFILE: opt.depfile = v; break;
-        case OPT_DEPTARGET: opt.deptarget = v; break;
-        case OPT_STAMP: opt.stamp = v; break;
-        case OPT_BANNER_WITHOUT_VERSION: opt.banner_without_version = true; break;
-        case OPT_HELP: fputs(pack_usage, stdout); return 0;
-        case OPT_DIAGNOSTICS_FORMAT:
-            if ((rc = set_diagnostics_format(v)) != 0) return rc;
-            break;
-        }
-    }
-    if (opt.strict && !opt.build_step) return usage_error("--strict belongs to --build-step (pack without it records every asset)");
+    arg_list hooks = {0};
+    int rc = parse_pack_args(argc, argv, &opt, &dir, &hooks);
     /* --depfile and --stamp name paths as the build system sees them, not relative to -C. */
     char *depfile = NULL, *stamp = NULL;
-    int rc = 2;
-    if (dir && (!caller_relative(&opt.depfile, &depfile) || !caller_relative(&opt.stamp, &stamp))) {
-        /* reported */
+    if (rc >= 0) {
+        /* --help or a usage error */
+    } else if (dir && (!caller_relative(&opt.depfile, &depfile) || !caller_relative(&opt.stamp, &stamp))) {
+        rc = 2;
     } else if (dir && !enter_dir(dir)) {
-        /* reported */
+        rc = 2;
     } else {
         diag_set_file_prefix(dir);
         rc = pack_run(&opt);
     }
     free(depfile);
     free(stamp);
+    vec_free(&hooks);
     return rc;
 }
 

@@ -30,6 +30,8 @@
 #include "model.h"
 #include "output.h"
 #include "stamp.h"
+#include "suggest.h"
+#include "work_pool.h"
 
 /* The library's functions, not inlined copies: pack hashes only names and 20-byte records here,
  * and gcc's -Warray-bounds misreads the inlined XXH64_update on a buffer that small. */
@@ -50,6 +52,7 @@
 #define INDEX_FILE "archives.json"
 #define FLAT_CATALOG "catalog.tlcat"
 #define FLAT_ASSETS PACK_FLAT_ASSETS
+#define SAME_BYTES_PIECE (256u << 10)
 
 static double now_seconds(void)
 {
@@ -295,6 +298,7 @@ static void json_string(buf *b, const char *s)
 typedef struct archive_out {
     char *name;
     bool catalog;
+    bool written;            /* this build wrote it (not kept, nor rebuilt to the same bytes) */
     uint64_t size, input_bytes, xxh64;
     VEC(const char *) files; /* sorted by name */
 } archive_out;
@@ -324,19 +328,20 @@ static int by_archive_name(const void *a, const void *b)
     return strcmp(((const archive_out *)a)->name, ((const archive_out *)b)->name);
 }
 
-/* The file at `path` is `size` bytes with XXH64 `xxh64`: read in pieces, never held whole. */
+/* The file at `path` is `size` bytes with XXH64 `xxh64`: read in pieces, never held whole.
+ * Reports nothing and touches no shared state (any thread may run it). */
 static bool same_bytes(const char *path, uint64_t size, uint64_t xxh64)
 {
     struct stat st;
-    int fd = fs_open_input(path, FS_INPUT_ASSET, &st);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
     if (fd < 0) return false;
-    bool ok = (uint64_t)st.st_size == size;
+    bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size;
     XXH64_state_t h;
     XXH64_reset(&h, 0);
     uint64_t got = 0;
-    char piece[64 << 10];
+    char *piece = xcalloc(1, SAME_BYTES_PIECE);
     while (ok) {
-        ssize_t n = read(fd, piece, sizeof piece);
+        ssize_t n = read(fd, piece, SAME_BYTES_PIECE);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
             ok = n == 0;
@@ -345,27 +350,18 @@ static bool same_bytes(const char *path, uint64_t size, uint64_t xxh64)
         XXH64_update(&h, piece, (size_t)n);
         got += (uint64_t)n;
     }
+    free(piece);
     close(fd);
     return ok && got == size && XXH64_digest(&h) == xxh64;
 }
 
-/* A previous archive with this name whose bytes still hash as recorded: no need to rebuild it
- * (its name carries the hash of everything that decides its bytes). */
-static bool reusable(const tl_cf_index *prev, const char *dir, const char *name, archive_out *a)
+/* The previous index's entry for an archive of this name, if any: its name carries the hash of
+ * everything that decides its bytes, so it may be kept if its bytes still hash as recorded. */
+static const tl_cf_index_archive *previous_archive(const tl_cf_index *prev, const char *name)
 {
-    for (uint32_t i = 0; prev && i < prev->archive_count; i++) {
-        const tl_cf_index_archive *pa = &prev->archives[i];
-        if (strcmp(pa->name, name) != 0) continue;
-        char *path = path_join(dir, name);
-        bool ok = same_bytes(path, pa->size, pa->xxh64);
-        free(path);
-        if (ok) {
-            a->size = pa->size;
-            a->xxh64 = pa->xxh64;
-        }
-        return ok;
-    }
-    return false;
+    for (uint32_t i = 0; prev && i < prev->archive_count; i++)
+        if (strcmp(prev->archives[i].name, name) == 0) return &prev->archives[i];
+    return NULL;
 }
 
 /* Name: <Profile>.<label>-<16 hex digits>.tlpk, the hash over the format version, the codec and
@@ -396,6 +392,7 @@ typedef struct pack_ctx {
     const pack_options *opt;
     project *p;
     progress pg;
+    const double *scan_seconds; /* per selected profile: its preflight scan */
 } pack_ctx;
 
 /* Writes `content` as the file `name` in the output folder `dir` (swapping buffers, not copying);
@@ -444,7 +441,8 @@ static bool partition_assets(const content_profile *pr, const content_scan *sc, 
     return ok;
 }
 
-/* What one packed build writes, archive by archive. */
+/* What one packed build writes: every archive described first (catalog first), then those the
+ * previous build left intact are kept, checked on every core, and the others built on every core. */
 typedef struct packed_build {
     pack_ctx *ctx;
     const content_profile *pr;
@@ -452,52 +450,148 @@ typedef struct packed_build {
     const char *dir;
     output_set *set;
     build_stats *stats;
-    tl_cf_index *prev;  /* the previous index, if any and readable: archives it lists may be kept */
-    pack_codec *codec;
-    buf catalog, bytes;
+    const pack_partition *part;
+    archive_list *archives;   /* [0] the catalog, then one per group */
+    const tl_cf_index_archive **prev; /* per archive: the previous build's, if its name is listed */
+    bool *kept;               /* per archive: the previous build's file is right and stays */
+    buf catalog;
 } packed_build;
 
-/* One archive: the catalog (grp NULL) or a group of assets; kept when the previous build's
- * bytes are still right, else streamed raw or compressed. */
-static bool write_archive(packed_build *pb, const pack_group *grp, archive_out *a)
+/* Names, files and input bytes of every archive. */
+static void describe_archives(packed_build *pb)
 {
     const content_scan *sc = pb->sc;
-    bool is_catalog = grp == NULL;
-    const uint32_t *members = grp ? grp->members.items : NULL;
-    size_t count = grp ? grp->members.count : 0;
-    memset(a, 0, sizeof *a);
-    a->catalog = is_catalog;
-    a->name = archive_name(pb->pr, is_catalog ? "catalog" : grp->label, sc, members, count, is_catalog ? &pb->catalog : NULL);
-    for (size_t i = 0; i < count; i++) {
-        *vec_push(&a->files) = sc->assets.items[members[i]].name;
-        a->input_bytes += sc->assets.items[members[i]].size;
+    for (size_t g = 0; g <= pb->part->count; g++) {
+        const pack_group *grp = g ? &pb->part->items[g - 1] : NULL;
+        const uint32_t *members = grp ? grp->members.items : NULL;
+        size_t count = grp ? grp->members.count : 0;
+        archive_out *a = vec_push(pb->archives);
+        memset(a, 0, sizeof *a);
+        a->catalog = !grp;
+        a->name = archive_name(pb->pr, grp ? grp->label : "catalog", sc, members, count, grp ? NULL : &pb->catalog);
+        for (size_t i = 0; i < count; i++) {
+            *vec_push(&a->files) = sc->assets.items[members[i]].name;
+            a->input_bytes += sc->assets.items[members[i]].size;
+        }
+        if (!grp) a->input_bytes = pb->catalog.len;
+        if (a->files.count) qsort(a->files.items, a->files.count, sizeof *a->files.items, by_asset_name);
     }
-    if (is_catalog) a->input_bytes = pb->catalog.len;
-    if (a->files.count) qsort(a->files.items, a->files.count, sizeof *a->files.items, by_asset_name);
-    if (reusable(pb->prev, pb->dir, a->name, a)) {
-        pb->stats->unchanged++;
-    } else if (!is_catalog && pb->pr->compression == CONTENT_CODEC_NONE) {
-        out_file *o = output_begin_below(pb->set, pb->dir, a->name);
-        if (o->failed || !pack_stream_raw_archive(sc, members, count, o, &a->xxh64) || !output_end(o)) return false;
-        a->size = o->pos;
-        pb->stats->written += o->differs; /* rebuilt, but maybe to the same bytes */
-    } else {
-        uint64_t in = 0;
-        if (!pack_build_archive(sc, members, count, is_catalog ? &pb->catalog : NULL, pb->codec, &pb->bytes, &in)) return false;
-        a->size = pb->bytes.len;
-        a->xxh64 = XXH64(pb->bytes.data, pb->bytes.len, 0);
-        bool changed = false;
-        bool ok = write_buf(pb->set, pb->dir, a->name, &pb->bytes, &changed);
-        pb->bytes.len = 0;
-        pb->stats->written += changed;
-        if (!ok) return false;
+}
+
+static void check_kept(void *ctx, size_t item, unsigned worker)
+{
+    packed_build *pb = ctx;
+    (void)worker;
+    const tl_cf_index_archive *pa = pb->prev[item];
+    if (!pa) return;
+    char *path = path_join(pb->dir, pa->name);
+    pb->kept[item] = same_bytes(path, pa->size, pa->xxh64);
+    free(path);
+}
+
+/* Which previous archives stay: each one's bytes hashed, on every core. */
+static void find_kept(packed_build *pb, const tl_cf_index *prev, unsigned jobs)
+{
+    size_t n = pb->archives->count;
+    for (size_t g = 0; g < n; g++) pb->prev[g] = previous_archive(prev, pb->archives->items[g].name);
+    work_pool *pool = work_pool_start(jobs, n, check_kept, pb, NULL, 0);
+    if (n) work_pool_wait(pool, n - 1);
+    work_pool_finish(pool);
+    for (size_t g = 0; g < n; g++) {
+        archive_out *a = &pb->archives->items[g];
+        if (!pb->kept[g]) continue;
+        a->size = pb->prev[g]->size;
+        a->xxh64 = pb->prev[g]->xxh64;
+        pb->ctx->pg.done += a->files.count;
+        pb->ctx->pg.bytes += a->catalog ? 0 : a->input_bytes;
     }
-    pb->stats->bytes_out += a->size;
-    pb->stats->archives++;
-    pb->ctx->pg.done += count;
-    for (size_t i = 0; i < count; i++) pb->ctx->pg.bytes += sc->assets.items[members[i]].size;
-    progress_show(&pb->ctx->pg, false);
-    return true;
+}
+
+/* The catalog archive, one small entry: built here. */
+static bool write_catalog_archive(packed_build *pb, archive_out *a)
+{
+    pack_codec *codec = pack_codec_new(pb->pr->compression);
+    buf bytes = {0};
+    uint64_t in = 0;
+    bool ok = pack_build_archive(pb->sc, NULL, 0, &pb->catalog, codec, &bytes, &in);
+    pack_codec_free(codec);
+    a->size = bytes.len;
+    a->xxh64 = XXH64(bytes.data, bytes.len, 0);
+    ok = ok && write_buf(pb->set, pb->dir, a->name, &bytes, &a->written);
+    buf_free(&bytes);
+    return ok;
+}
+
+typedef struct built_progress {
+    packed_build *pb;
+    const size_t *archive_of; /* per job: its archive */
+} built_progress;
+
+static void archive_built(void *ctx, size_t job)
+{
+    built_progress *bp = ctx;
+    progress *pg = &bp->pb->ctx->pg;
+    const archive_out *a = &bp->pb->archives->items[bp->archive_of[job]];
+    pg->done += a->files.count;
+    pg->bytes += a->input_bytes;
+    progress_show(pg, pg->done == pg->total);
+}
+
+/* Every asset archive not kept, built on every core. */
+static bool write_asset_archives(packed_build *pb, unsigned jobs)
+{
+    size_t n = pb->archives->count, count = 0;
+    pack_archive_job *list = xcalloc(n ? n : 1, sizeof *list);
+    size_t *archive_of = xcalloc(n ? n : 1, sizeof *archive_of);
+    for (size_t g = 1; g < n; g++) {
+        if (pb->kept[g]) continue;
+        const pack_group *grp = &pb->part->items[g - 1];
+        archive_of[count] = g;
+        list[count++] = (pack_archive_job){pb->archives->items[g].name, grp->members.items, grp->members.count, 0, 0, false};
+    }
+    built_progress bp = {pb, archive_of};
+    bool ok = pack_build_archives(pb->sc, pb->pr->compression, jobs, list, count, pb->set, pb->dir, archive_built, &bp);
+    for (size_t j = 0; ok && j < count; j++) {
+        archive_out *a = &pb->archives->items[archive_of[j]];
+        a->size = list[j].size, a->xxh64 = list[j].xxh64, a->written = list[j].written;
+    }
+    free(list);
+    free(archive_of);
+    return ok;
+}
+
+static void count_archives(packed_build *pb)
+{
+    for (size_t g = 0; g < pb->archives->count; g++) {
+        const archive_out *a = &pb->archives->items[g];
+        pb->stats->archives++;
+        pb->stats->bytes_out += a->size;
+        pb->stats->written += a->written;
+        pb->stats->unchanged += pb->kept[g];
+    }
+}
+
+/* The "archives" array of archives.json (sorted by name), with each one's "written" flag too for
+ * the post-build result; `indent` is the array's own. */
+static void archives_json(buf *json, const archive_list *archives, bool with_written, const char *indent)
+{
+    buf_puts(json, "[");
+    for (size_t i = 0; i < archives->count; i++) {
+        const archive_out *a = &archives->items[i];
+        buf_printf(json, "%s\n%s  {\"name\": ", i ? "," : "", indent);
+        json_string(json, a->name);
+        buf_printf(json, ", \"role\": \"%s\", \"size\": %llu, \"input_bytes\": %llu, \"xxh64\": \"%016llx\",",
+                   a->catalog ? "catalog" : "assets", (unsigned long long)a->size, (unsigned long long)a->input_bytes,
+                   (unsigned long long)a->xxh64);
+        if (with_written) buf_printf(json, " \"written\": %s,", a->written ? "true" : "false");
+        buf_printf(json, "\n%s   \"files\": [", indent);
+        for (size_t f = 0; f < a->files.count; f++) {
+            buf_printf(json, "%s%s     ", f ? ",\n" : "\n", indent);
+            json_string(json, a->files.items[f]);
+        }
+        buf_printf(json, a->files.count ? "\n%s   ]}" : "]}", indent);
+    }
+    buf_printf(json, "\n%s]", indent);
 }
 
 /* archives.json: every archive by name, with its role, sizes, XXH64 and files. */
@@ -507,22 +601,10 @@ static bool write_index(const content_profile *pr, archive_list *archives, outpu
     buf json = {0};
     buf_puts(&json, "{\n  \"format\": 1,\n  \"profile\": ");
     json_string(&json, pr->name);
-    buf_printf(&json, ",\n  \"compression\": \"%s\",\n  \"partitioner\": \"%s\",\n  \"max_archive_mb\": %u,\n  \"archives\": [",
+    buf_printf(&json, ",\n  \"compression\": \"%s\",\n  \"partitioner\": \"%s\",\n  \"max_archive_mb\": %u,\n  \"archives\": ",
                content_codec_name(pr->compression), content_partitioner_name(pr->partitioner), pr->max_archive_mb);
-    for (size_t i = 0; i < archives->count; i++) {
-        const archive_out *a = &archives->items[i];
-        buf_printf(&json, "%s\n    {\"name\": ", i ? "," : "");
-        json_string(&json, a->name);
-        buf_printf(&json, ", \"role\": \"%s\", \"size\": %llu, \"input_bytes\": %llu, \"xxh64\": \"%016llx\",\n     \"files\": [",
-                   a->catalog ? "catalog" : "assets", (unsigned long long)a->size, (unsigned long long)a->input_bytes,
-                   (unsigned long long)a->xxh64);
-        for (size_t f = 0; f < a->files.count; f++) {
-            buf_puts(&json, f ? ",\n       " : "\n       ");
-            json_string(&json, a->files.items[f]);
-        }
-        buf_puts(&json, a->files.count ? "\n     ]}" : "]}");
-    }
-    buf_puts(&json, "\n  ]\n}\n");
+    archives_json(&json, archives, false, "  ");
+    buf_puts(&json, "\n}\n");
     bool ok = write_buf(set, dir, INDEX_FILE, &json, NULL);
     buf_free(&json);
     return ok;
@@ -533,22 +615,28 @@ static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan 
 {
     pack_partition part;
     bool ok = partition_assets(pr, sc, &part);
-    packed_build pb = {ctx, pr, sc, dir, set, stats, NULL, NULL, {0}, {0}};
-    tl_cf_index prev_index;
+    unsigned jobs = ctx->opt->jobs ? ctx->opt->jobs : work_pool_cores();
+    packed_build pb = {ctx, pr, sc, dir, set, stats, &part, archives, NULL, NULL, {0}};
+    tl_cf_index prev_index, *prev = NULL;
     char *index_path = path_join(dir, INDEX_FILE);
     buf text = {0};
     if (ok && fs_read_file(index_path, &text) && tl_cf_index_parse(&prev_index, text.data ? text.data : "", text.len, NULL) == TL_CF_OK)
-        pb.prev = &prev_index;
+        prev = &prev_index;
     buf_free(&text);
     free(index_path);
-    pb.codec = pack_codec_new(pr->compression);
-    pack_build_catalog(pr, sc, false, &pb.catalog);
-    for (size_t g = 0; ok && g <= part.count; g++) /* the catalog first */
-        ok = write_archive(&pb, g ? &part.items[g - 1] : NULL, vec_push(archives));
-    pack_codec_free(pb.codec);
+    if (ok) {
+        pack_build_catalog(pr, sc, false, &pb.catalog);
+        describe_archives(&pb);
+        pb.prev = xcalloc(archives->count, sizeof *pb.prev);
+        pb.kept = xcalloc(archives->count, sizeof *pb.kept);
+        find_kept(&pb, prev, jobs);
+        ok = (pb.kept[0] || write_catalog_archive(&pb, &archives->items[0])) && write_asset_archives(&pb, jobs);
+    }
+    if (ok) count_archives(&pb);
+    if (prev) tl_cf_index_free(prev);
+    free(pb.prev);
+    free(pb.kept);
     buf_free(&pb.catalog);
-    buf_free(&pb.bytes);
-    if (pb.prev) tl_cf_index_free(pb.prev);
     if (ok) ok = write_index(pr, archives, set, dir);
     pack_partition_free(&part);
     return ok;
@@ -622,38 +710,6 @@ static bool build_flat(pack_ctx *ctx, const content_profile *pr, content_scan *s
     return ok;
 }
 
-static bool run_hooks(const content_profile *pr, const char *project_root)
-{
-    for (size_t i = 0; i < pr->post_build.count; i++) {
-        const char *cmd = pr->post_build.items[i];
-        fflush(stdout);
-        fflush(stderr);
-        pid_t pid = fork();
-        if (pid < 0) {
-            content_profile_error(pr, "post_build", "cannot start the post-build command: %s", strerror(errno));
-            return false;
-        }
-        if (pid == 0) {
-            if (project_root && strcmp(project_root, ".") != 0 && chdir(project_root) != 0) _exit(127);
-            setenv("TL_CONTENT_PROFILE", pr->name, 1);
-            setenv("TL_CONTENT_OUTPUT", pr->output, 1);
-            setenv("TL_CONTENT_ARCHIVE", content_archive_name(pr->archive), 1);
-            execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-            _exit(127);
-        }
-        int status = 0;
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-            content_profile_error(pr, "post_build", "post-build command of profile \"%s\" failed (%s %d): %s; the output is left in place",
-                                  pr->name, WIFEXITED(status) ? "exit status" : "signal",
-                                  WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? WTERMSIG(status) : -1, cmd);
-            return false;
-        }
-    }
-    return true;
-}
-
 /* Where the profile's manifest is: beside its enum header in the generated directory. */
 static char *manifest_path_of(const project *p, const content_profile *pr)
 {
@@ -706,51 +762,111 @@ static bool resolve_ids(pack_ctx *ctx, const content_profile *pr, content_scan *
     return ok && content_stage_resolve(pr, sc, m);
 }
 
-static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc, out_locks *locks, size_t index)
+/* Tests: the scanned inputs in another order, to show that nothing depends on it. */
+static void shuffle_assets(content_scan *sc, uint64_t seed)
 {
-    double start = now_seconds();
-    project *p = ctx->p;
-    manifest m;
-    memset(&m, 0, sizeof m);
-    bool ok = resolve_ids(ctx, pr, sc, &m);
-
-    if (ok && ctx->opt->shuffle_seed) {
-        uint64_t s = ctx->opt->shuffle_seed;
-        for (size_t i = sc->assets.count; i > 1; i--) {
-            size_t j = (size_t)(splitmix(&s) % i);
-            content_asset t = sc->assets.items[i - 1];
-            sc->assets.items[i - 1] = sc->assets.items[j];
-            sc->assets.items[j] = t;
-        }
+    for (size_t i = sc->assets.count; seed && i > 1; i--) {
+        size_t j = (size_t)(splitmix(&seed) % i);
+        content_asset t = sc->assets.items[i - 1];
+        sc->assets.items[i - 1] = sc->assets.items[j];
+        sc->assets.items[j] = t;
     }
+}
 
-    char *dir = pr->output[0] == '/' ? xstrdup(pr->output) : path_join(p->cfg.root, pr->output);
+/* Every file of the output folder as this build leaves it, relative to it, sorted bytewise. */
+static void output_files(const content_profile *pr, const content_scan *sc, const archive_list *archives, name_list *keep)
+{
+    *vec_push(keep) = xstrdup(MARKER_FILE);
+    if (pr->archive == CONTENT_ARCHIVE_PACKED) {
+        *vec_push(keep) = xstrdup(INDEX_FILE);
+        for (size_t i = 0; i < archives->count; i++) *vec_push(keep) = xstrdup(archives->items[i].name);
+    } else {
+        *vec_push(keep) = xstrdup(FLAT_CATALOG);
+        for (size_t i = 0; i < sc->assets.count; i++) *vec_push(keep) = xasprintf("%s/%s", FLAT_ASSETS, sc->assets.items[i].path);
+    }
+    qsort(keep->items, keep->count, sizeof *keep->items, names_cmp);
+}
+
+/* Everything else in the folder belonged to the previous build. */
+static void remove_all_but(const char *dir, const name_list *keep)
+{
+    keep_set ks = {keep->items, xcalloc(keep->count ? keep->count : 1, sizeof(char *)), keep->count};
+    memcpy(ks.folded, keep->items, keep->count * sizeof(char *));
+    qsort(ks.folded, ks.n, sizeof *ks.folded, names_cmp_ignoring_case);
+    remove_stale(dir, &ks);
+    free(ks.folded);
+}
+
+static void json_names(buf *json, const char *const *names, size_t n)
+{
+    buf_puts(json, "[");
+    for (size_t i = 0; i < n; i++) {
+        buf_puts(json, i ? ",\n    " : "\n    ");
+        json_string(json, names[i]);
+    }
+    buf_puts(json, n ? "\n  ]" : "]");
+}
+
+/* What the post-build commands get: the profile and its settings, the files of the output folder,
+ * the archives (as archives.json, with "written"), the names built, and the times taken. */
+static void build_result_json(const content_profile *pr, const content_scan *sc, const name_list *files, const archive_list *archives,
+                              const double times[3], buf *json)
+{
+    buf_puts(json, "{\n  \"format\": 1,\n  \"profile\": ");
+    json_string(json, pr->name);
+    const char *keys[] = {"output", "source_root"}, *values[] = {pr->output, pr->source_root};
+    for (size_t k = 0; k < 2; k++) {
+        buf_printf(json, ",\n  \"%s\": ", keys[k]);
+        json_string(json, values[k]);
+    }
+    buf_printf(json, ",\n  \"archive\": \"%s\",\n  \"compression\": \"%s\",\n  \"partitioner\": \"%s\",\n  \"max_archive_mb\": %u",
+               content_archive_name(pr->archive), content_codec_name(pr->compression), content_partitioner_name(pr->partitioner),
+               pr->max_archive_mb);
+    buf_puts(json, ",\n  \"files\": ");
+    json_names(json, (const char *const *)files->items, files->count);
+    buf_puts(json, ",\n  \"archives\": ");
+    archives_json(json, archives, true, "  ");
+    const char **names = xcalloc(sc->assets.count + 1, sizeof *names);
+    for (size_t i = 0; i < sc->assets.count; i++) names[i] = sc->assets.items[i].name;
+    qsort(names, sc->assets.count, sizeof *names, by_asset_name);
+    buf_puts(json, ",\n  \"built_names\": ");
+    json_names(json, names, sc->assets.count);
+    free(names);
+    buf_printf(json, ",\n  \"timings\": {\"scan_ms\": %.3f, \"build_ms\": %.3f, \"total_ms\": %.3f}\n}\n", times[0] * 1e3,
+               times[1] * 1e3, times[2] * 1e3);
+}
+
+static void print_summary(const pack_ctx *ctx, const content_profile *pr, const build_stats *stats, double secs)
+{
+    if (ctx->opt->quiet) return;
+    FILE *out = ctx->opt->summary ? ctx->opt->summary : stdout;
+    if (pr->archive == CONTENT_ARCHIVE_PACKED)
+        fprintf(out, "pack %s: %zu files, %.1f MB in, %.1f MB out, %zu archives (%zu written, %zu unchanged), %.2f s\n", pr->name,
+                stats->files, (double)stats->bytes_in / 1e6, (double)stats->bytes_out / 1e6, stats->archives, stats->written,
+                stats->archives - stats->written, secs);
+    else
+        fprintf(out, "pack %s: %zu files, %.1f MB in, %.1f MB out, flat (%zu written, %zu unchanged), %.2f s\n", pr->name,
+                stats->files, (double)stats->bytes_in / 1e6, (double)stats->bytes_out / 1e6, stats->written, stats->unchanged, secs);
+}
+
+/* The marker, then the archives and index (or the flat files), committed together; a failed
+ * first build takes its folders with it (left without the marker, which lands with the rest,
+ * they would make the folder look like someone else's next time). */
+static bool write_output(pack_ctx *ctx, const content_profile *pr, content_scan *sc, const char *dir, build_stats *stats,
+                         archive_list *archives)
+{
     output_set set = {.mode = OUTPUT_WRITE};
-    build_stats stats = {0};
-    archive_list archives = {0};
-    ctx->pg.profile = pr->name;
-    ctx->pg.done = 0;
-    ctx->pg.total = sc->assets.count;
-    ctx->pg.bytes = 0;
-    for (size_t i = 0; i < sc->assets.count; i++) stats.bytes_in += sc->assets.items[i].size;
-    stats.files = sc->assets.count;
-    /* A first build that fails takes its folders with it: left behind without the marker (which
-     * lands with the rest), they would make the folder look like someone else's next time. */
     name_list before = {0};
     const bool existed = fs_kind_of(dir) != FS_MISSING;
     const bool first = !existed || (fs_list_dir(dir, &before) && before.count == 0);
     name_list_free(&before);
-    if (ok) {
-        buf marker = {0};
-        buf_printf(&marker, "threadlink-gen content build of profile %s. threadlink-gen pack owns this folder and replaces "
-                            "everything in it.\n", pr->name);
-        ok = write_buf(&set, dir, MARKER_FILE, &marker, NULL);
-        buf_free(&marker);
-    }
-    if (ok) {
-        ok = pr->archive == CONTENT_ARCHIVE_PACKED ? build_packed(ctx, pr, sc, dir, &set, &stats, &archives)
-                                                   : build_flat(ctx, pr, sc, dir, &set, &stats);
-    }
+    buf marker = {0};
+    buf_printf(&marker, "threadlink-gen content build of profile %s. threadlink-gen pack owns this folder and replaces "
+                        "everything in it.\n", pr->name);
+    bool ok = write_buf(&set, dir, MARKER_FILE, &marker, NULL);
+    buf_free(&marker);
+    if (ok) ok = pr->archive == CONTENT_ARCHIVE_PACKED ? build_packed(ctx, pr, sc, dir, &set, stats, archives)
+                                                       : build_flat(ctx, pr, sc, dir, &set, stats);
     progress_clear(&ctx->pg);
     if (ok) ok = output_commit(&set);
     else output_abort(&set);
@@ -759,47 +875,44 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc, o
         remove_stale(dir, &(keep_set){0}); /* everything in it, */
         if (!existed) rmdir(dir);       /* and the folder itself if this run made it */
     }
+    if (ok) pack_inputs_save(pr, sc, dir);
+    return ok;
+}
 
-    if (ok) {
-        /* Everything else in the folder belonged to the previous build. */
-        VEC(char *) keep = {0};
-        *vec_push(&keep) = xstrdup(MARKER_FILE);
-        if (pr->archive == CONTENT_ARCHIVE_PACKED) {
-            *vec_push(&keep) = xstrdup(INDEX_FILE);
-            for (size_t i = 0; i < archives.count; i++) *vec_push(&keep) = xstrdup(archives.items[i].name);
-        } else {
-            *vec_push(&keep) = xstrdup(FLAT_CATALOG);
-            for (size_t i = 0; i < sc->assets.count; i++) *vec_push(&keep) = xasprintf("%s/%s", FLAT_ASSETS, sc->assets.items[i].path);
-        }
-        qsort(keep.items, keep.count, sizeof *keep.items, names_cmp);
-        keep_set ks = {keep.items, xcalloc(keep.count ? keep.count : 1, sizeof(char *)), keep.count};
-        memcpy(ks.folded, keep.items, keep.count * sizeof(char *));
-        qsort(ks.folded, ks.n, sizeof *ks.folded, names_cmp_ignoring_case);
-        remove_stale(dir, &ks);
-        free(ks.folded);
-        for (size_t i = 0; i < keep.count; i++) free(keep.items[i]);
-        vec_free(&keep);
+static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc, out_locks *locks, size_t index)
+{
+    double start = now_seconds();
+    manifest m;
+    memset(&m, 0, sizeof m);
+    bool ok = resolve_ids(ctx, pr, sc, &m);
+    if (ok) shuffle_assets(sc, ctx->opt->shuffle_seed);
+    char *dir = path_join(ctx->p->cfg.root, pr->output);
+    build_stats stats = {0};
+    archive_list archives = {0};
+    ctx->pg = (progress){ctx->pg.on, ctx->pg.last, pr->name, 0, sc->assets.count, 0};
+    for (size_t i = 0; i < sc->assets.count; i++) stats.bytes_in += sc->assets.items[i].size;
+    stats.files = sc->assets.count;
+    if (ok) ok = write_output(ctx, pr, sc, dir, &stats, &archives);
+    name_list files = {0};
+    if (ok) output_files(pr, sc, &archives, &files);
+    if (ok) remove_all_but(dir, &files);
+    /* Built and cleaned up: another run may have the folder now (hooks run unlocked). */
+    if (ok) pack_locks_release_after(locks, index);
+    if (ok && pr->post_build.count) {
+        buf result = {0};
+        double times[3] = {ctx->scan_seconds[index], now_seconds() - start, 0};
+        times[2] = times[0] + times[1];
+        build_result_json(pr, sc, &files, &archives, times, &result);
+        ok = pack_run_hooks(pr, ctx->p->cfg.root, &result);
+        buf_free(&result);
     }
+    if (ok) print_summary(ctx, pr, &stats, now_seconds() - start);
+    name_list_free(&files);
     for (size_t i = 0; i < archives.count; i++) {
         free(archives.items[i].name);
         vec_free(&archives.items[i].files);
     }
     vec_free(&archives);
-
-    /* Built and cleaned up: another run may have the folder now (hooks run unlocked). */
-    if (ok) pack_locks_release_after(locks, index);
-    if (ok) ok = run_hooks(pr, p->cfg.root);
-    if (ok && !ctx->opt->quiet) {
-        FILE *out = ctx->opt->summary ? ctx->opt->summary : stdout;
-        double secs = now_seconds() - start;
-        if (pr->archive == CONTENT_ARCHIVE_PACKED)
-            fprintf(out, "pack %s: %zu files, %.1f MB in, %.1f MB out, %zu archives (%zu written, %zu unchanged), %.2f s\n", pr->name,
-                    stats.files, (double)stats.bytes_in / 1e6, (double)stats.bytes_out / 1e6, stats.archives, stats.written,
-                    stats.archives - stats.written, secs);
-        else
-            fprintf(out, "pack %s: %zu files, %.1f MB in, %.1f MB out, flat (%zu written, %zu unchanged), %.2f s\n", pr->name,
-                    stats.files, (double)stats.bytes_in / 1e6, (double)stats.bytes_out / 1e6, stats.written, stats.unchanged, secs);
-    }
     free(dir);
     manifest_free(&m);
     return ok;
@@ -861,51 +974,104 @@ static bool write_depfile(const pack_options *opt, project *p, const content_con
     return ok;
 }
 
-/* --profile: the named one, all, or (none named) the only one or all. 0, or the usage error's status. */
-static int select_profiles(const pack_options *opt, const content_config *cc, profile_selection *sel)
+static bool is_all(const char *name) { return ascii_ieq(name, strlen(name), "all", 3); }
+
+/* An unknown --profile is an input error, as in the seed's builder: it names the profiles the
+ * config declares (and the nearest one, for a typo). */
+static void report_unknown_profile(const char *cfg_path, const content_config *cc, const char *name)
+{
+    buf known = {0};
+    const char **names = xcalloc(cc->profiles.count + 1, sizeof *names);
+    for (size_t i = 0; i < cc->profiles.count; i++) {
+        names[i] = cc->profiles.items[i].name;
+        buf_printf(&known, "%s%s", i ? ", " : "", names[i]);
+    }
+    const char *near = suggest_nearest(name, strlen(name), names, cc->profiles.count);
+    char *hint = near ? xasprintf(" (did you mean '%s'?)", near) : xstrdup("");
+    diag_error(loc_file(cfg_path), "unknown profile '%s'%s (profiles: %s, or all)", name, hint, known.data);
+    free(hint);
+    free(names);
+    buf_free(&known);
+}
+
+/* --profile: the named one, all (in any case), or (none named) the only one or all. false after
+ * reporting an unknown profile. */
+static bool select_profiles(const pack_options *opt, const char *cfg_path, const content_config *cc, profile_selection *sel)
 {
     if (!opt->profile && cc->profiles.count == 1) {
         *vec_push(sel) = 0;
-        return 0;
+        return true;
     }
-    if (!opt->profile || strcmp(opt->profile, "all") == 0) {
+    if (!opt->profile || is_all(opt->profile)) {
         for (size_t i = 0; i < cc->profiles.count; i++) *vec_push(sel) = i;
-        return 0;
+        return true;
     }
     for (size_t i = 0; i < cc->profiles.count; i++)
         if (strcmp(cc->profiles.items[i].name, opt->profile) == 0) *vec_push(sel) = i;
-    if (sel->count) return 0;
-    buf known = {0};
-    for (size_t i = 0; i < cc->profiles.count; i++) buf_printf(&known, "%s%s", i ? ", " : "", cc->profiles.items[i].name);
-    char *msg = xasprintf("unknown profile '%%s' (profiles: %s, or all)", known.data);
-    int rc = usage(msg, opt->profile);
-    free(msg);
-    buf_free(&known);
-    return rc;
+    if (!sel->count) report_unknown_profile(cfg_path, cc, opt->profile);
+    return sel->count > 0;
 }
 
-/* --output, --archive, --max-archive-mb, --compression: into the one selected profile. 0, or the
- * usage error's status; an --output folder the paths check refuses clears *paths_ok (reported,
- * with everything the preflight finds). */
-static int apply_overrides(const pack_options *opt, project *p, content_config *cc, const profile_selection *sel,
-                           bool *paths_ok)
+static bool has_overrides(const pack_options *opt)
 {
-    if (!(opt->output || opt->archive || opt->max_archive_mb || opt->compression)) return 0;
-    if (sel->count != 1)
-        return usage("%s", "overrides (--output, --archive, --max-archive-mb, --compression) apply to one profile: name it with --profile");
-    content_profile *pr = &cc->profiles.items[sel->items[0]];
+    return opt->output || opt->archive || opt->max_archive_mb || opt->compression || opt->source || opt->partitioner ||
+           opt->post_build_count || opt->no_post_build;
+}
+
+/* A folder given on the command line, as the config would spell it ("out/" is "out"). */
+static void override_folder(char **field, const char *value)
+{
+    free(*field);
+    *field = xstrdup(value);
+    size_t n = strlen(*field);
+    while (n > 1 && (*field)[n - 1] == '/') (*field)[--n] = 0;
+}
+
+/* --post-build CMD... replaces the profile's commands; --no-post-build leaves none. */
+static void override_hooks(const pack_options *opt, content_profile *pr)
+{
+    if (!opt->post_build_count && !opt->no_post_build) return;
+    for (size_t i = 0; i < pr->post_build.count; i++) free(pr->post_build.items[i]);
+    pr->post_build.count = 0;
+    for (size_t i = 0; !opt->no_post_build && i < opt->post_build_count; i++) *vec_push(&pr->post_build) = xstrdup(opt->post_build[i]);
+}
+
+/* --archive, --compression, --partitioner, --max-archive-mb. 0, or the usage error's status. */
+static int override_settings(const pack_options *opt, content_profile *pr)
+{
     if (opt->archive && !content_parse_archive(opt->archive, &pr->archive))
         return usage("--archive takes none or packed, not '%s'", opt->archive);
     if (opt->compression && !content_parse_codec(opt->compression, &pr->compression))
         return usage("--compression takes none, lz4 or zstd, not '%s'", opt->compression);
+    if (opt->partitioner && strcmp(opt->partitioner, "trie") != 0 && strcmp(opt->partitioner, "sequential") != 0)
+        return usage("--partitioner takes trie or sequential, not '%s'", opt->partitioner);
+    if (opt->partitioner) pr->partitioner = strcmp(opt->partitioner, "trie") == 0 ? CONTENT_PART_TRIE : CONTENT_PART_SEQUENTIAL;
     if (opt->max_archive_mb) pr->max_archive_mb = opt->max_archive_mb;
-    if (!opt->output) return 0;
-    if (!opt->output[0]) return usage("%s", "--output needs a folder");
-    free(pr->output);
-    pr->output = xstrdup(opt->output);
-    size_t n = strlen(pr->output);
-    while (n > 1 && pr->output[n - 1] == '/') pr->output[--n] = 0;
-    *paths_ok = content_check_paths(pr, p, cc);
+    return 0;
+}
+
+/* The overrides into the one selected profile. 0, or the usage error's status; an --output or
+ * --source folder the paths check refuses clears *paths_ok (reported, with everything the
+ * preflight finds). */
+static int apply_overrides(const pack_options *opt, project *p, content_config *cc, const profile_selection *sel,
+                           bool *paths_ok)
+{
+    if (!has_overrides(opt)) return 0;
+    if (sel->count != 1)
+        return usage("%s", "overrides (--output, --source, --archive, --max-archive-mb, --compression, --partitioner, --post-build) "
+                           "apply to one profile: name it with --profile");
+    content_profile *pr = &cc->profiles.items[sel->items[0]];
+    int rc = override_settings(opt, pr);
+    if (rc) return rc;
+    if ((opt->output && !opt->output[0]) || (opt->source && !opt->source[0]))
+        return usage("%s", opt->output && !opt->output[0] ? "--output needs a folder" : "--source needs a folder");
+    override_hooks(opt, pr);
+    if (opt->output) override_folder(&pr->output, opt->output);
+    if (opt->source) {
+        override_folder(&pr->source_root, opt->source);
+        content_stage_override_source(pr->name, pr->source_root); /* for the generate pass */
+    }
+    if (opt->output || opt->source) *paths_ok = content_check_paths(pr, p, cc);
     return 0;
 }
 
@@ -924,16 +1090,19 @@ static bool lock_outputs(const project *p, const content_config *cc, const profi
 /* Preflight: every selected profile's output folder and tree, before anything is written. */
 typedef VEC(content_scan) scan_list;
 
-static bool preflight(project *p, content_config *cc, const profile_selection *sel, scan_list *scans)
+static bool preflight(project *p, content_config *cc, const profile_selection *sel, scan_list *scans, double *scan_seconds)
 {
     bool ok = true;
     for (size_t i = 0; i < sel->count; i++) {
         content_profile *pr = &cc->profiles.items[sel->items[i]];
         char *dir = output_dir_of(p, pr);
         if (!output_folder_usable(pr, dir)) ok = false;
+        else pack_inputs_seed(p->cfg.root, dir);
         free(dir);
         content_scan *sc = vec_push(scans);
+        double start = now_seconds();
         if (!content_scan_profile(p, pr, sc) || !flat_paths_portable(pr, sc)) ok = false;
+        scan_seconds[i] = now_seconds() - start;
     }
     return ok;
 }
@@ -955,9 +1124,9 @@ static bool generate_manifests(const pack_options *opt, const char *cfg_path)
 
 /* Each selected profile built in turn, then the stamp and the depfile. */
 static bool build_profiles(const pack_options *opt, project *p, content_config *cc, const profile_selection *sel,
-                           content_scan *scans, out_locks *locks)
+                           content_scan *scans, const double *scan_seconds, out_locks *locks)
 {
-    pack_ctx ctx = {opt, p, {false, 0, NULL, 0, 0, 0}};
+    pack_ctx ctx = {opt, p, {false, 0, NULL, 0, 0, 0}, scan_seconds};
     ctx.pg.on = opt->progress > 0 || (opt->progress < 0 && isatty(2));
     if (opt->before_build) opt->before_build(opt->before_build_ctx);
     for (size_t i = 0; i < sel->count; i++)
@@ -988,20 +1157,25 @@ int pack_run(const pack_options *opt)
         diag_error(loc_file(cfg_path), "no content profiles to pack: add a \"content\" section");
         rc = 1;
     } else {
-        rc = select_profiles(opt, &cc, &sel);
+        rc = select_profiles(opt, cfg_path, &cc, &sel) ? 0 : 1;
     }
     bool ok = true;
     if (!rc) rc = apply_overrides(opt, &p, &cc, &sel, &ok);
     if (!rc) {
         if (!lock_outputs(&p, &cc, &sel, &locks)) ok = false;
         content_memo_begin();
-        if (!preflight(&p, &cc, &sel, &scans)) ok = false;
-        ok = ok && generate_manifests(opt, cfg_path) && build_profiles(opt, &p, &cc, &sel, scans.items, &locks);
+        content_scan_set_jobs(opt->jobs ? opt->jobs : work_pool_cores());
+        double *scan_seconds = xcalloc(sel.count, sizeof *scan_seconds);
+        if (!preflight(&p, &cc, &sel, &scans, scan_seconds)) ok = false;
+        ok = ok && generate_manifests(opt, cfg_path) && build_profiles(opt, &p, &cc, &sel, scans.items, scan_seconds, &locks);
+        free(scan_seconds);
         rc = ok ? 0 : 1;
     }
 
     pack_locks_end(&locks);
     content_memo_end();
+    content_scan_set_jobs(1);
+    content_stage_override_source(NULL, NULL);
     for (size_t i = 0; i < scans.count; i++) content_scan_free(&scans.items[i]);
     vec_free(&scans);
     vec_free(&sel);

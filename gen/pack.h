@@ -15,6 +15,13 @@ typedef struct pack_options {
     const char *archive;       /* "none" | "packed" */
     uint32_t max_archive_mb;   /* 0: as configured */
     const char *compression;   /* "none" | "lz4" | "zstd" */
+    const char *source;        /* the source root, project-relative; the generate pass names the catalog against it */
+    const char *partitioner;   /* "trie" | "sequential" */
+    const char *const *post_build; /* replaces the profile's post-build commands (post_build_count of them) */
+    size_t post_build_count;
+    bool no_post_build;        /* run none of them */
+    /* Threads that read, hash and compress (0: one per core). Any count gives the same bytes. */
+    unsigned jobs;
     /* The build step: manifests are read, never written, and nothing else is written into the
      * source tree (no generate pass); an asset a manifest lacks gets the id generate will record,
      * with a warning (strict: an error). */
@@ -38,8 +45,27 @@ typedef struct pack_options {
 } pack_options;
 
 /* 0 ok, 1 input or build errors (nothing half-written: a failed build leaves the previous output
- * usable), 2 usage (unknown profile, overrides with several profiles, bad override value). */
+ * usable; an unknown profile too, named with the known ones), 2 usage (overrides with several
+ * profiles, bad override value). */
 int pack_run(const pack_options *opt);
+
+/* ---- Post-build commands (pack_hooks.c) -------------------------------------------------- */
+
+/* Runs the profile's post_build commands in order in the project root, each given `result` (the
+ * build's result as JSON: profile and settings, "files" in the output folder, "archives" as in
+ * archives.json with "written", "built_names", "timings") on its standard input and in the file
+ * TL_CONTENT_RESULT names. false (reported) at the first that fails or cannot start. */
+bool pack_run_hooks(const content_profile *pr, const char *project_root, const buf *result);
+
+/* ---- The record of input hashes (pack_inputs.c) ------------------------------------------ */
+
+/* Per output folder, in the user's cache folder: each asset file's hash with the state (device,
+ * inode, size, times) it was read in, so that the next build reads only what changed. */
+struct content_scan;
+/* This build's inputs (files settled before the run: content_memo_settled), after its commit. */
+void pack_inputs_save(const content_profile *pr, const struct content_scan *sc, const char *dir);
+/* The previous build's record for output folder `dir`, if any, handed to the scan memo. */
+void pack_inputs_seed(const char *project_root, const char *dir);
 
 /* ---- Partitioning (pack_partition.c) ----------------------------------------------------- */
 
@@ -87,13 +113,27 @@ bool pack_build_archive(const struct content_scan *sc, const uint32_t *members, 
                         buf *out, uint64_t *input_bytes);
 
 struct out_file;
-/* A raw archive (compression none) of the given assets streamed into `o`: the same bytes as
- * pack_build_archive gives, each input read (a second time: the scan read it first) in 128 KiB
- * pieces, checked against the scan's size and XXH64 as it is copied, never held whole.
- * *archive_xxh64 gets the XXH64 of everything written. false after reporting a read error or a
- * changed file (`o` then holds part of an archive: the caller aborts the output set). */
-bool pack_stream_raw_archive(const struct content_scan *sc, const uint32_t *members, size_t count, struct out_file *o,
-                             uint64_t *archive_xxh64);
+struct output_set;
+/* An asset archive to build: its name in the output folder and its assets (indices into
+ * sc->assets); after the build its size, XXH64 and whether its bytes differ from the file's. */
+typedef struct pack_archive_job {
+    const char *name;
+    const uint32_t *members;
+    size_t count;
+    uint64_t size, xxh64;
+    bool written;
+} pack_archive_job;
+
+/* Every job's archive below `dir` in `set`, in job order. The entries are read, checked against
+ * the scan's size and XXH64, and compressed (raw when that does not shrink them) on `jobs`
+ * threads, in id order within each archive and archive after archive, with the bytes in flight
+ * bounded (a few large files per job), so that the archives are the same bytes for any job
+ * count and memory stays flat in the tree's size (a compressed archive is gathered whole before
+ * it is written: at most its size; a raw one is streamed). on_built (if given) is called after
+ * each archive. false after reporting the first problem, in archive and entry order (a file that
+ * changed or went away since the scan; `set` then holds part of an archive: the caller aborts it). */
+bool pack_build_archives(const struct content_scan *sc, content_codec codec, unsigned jobs, pack_archive_job *list, size_t n,
+                         struct output_set *set, const char *dir, void (*on_built)(void *ctx, size_t job), void *ctx);
 /* One input streamed into `o` the same way (flat builds): false after reporting. */
 bool pack_stream_asset(const char *path, uint64_t size, uint64_t xxh64, struct out_file *o);
 

@@ -6,11 +6,14 @@
 #include "content_scan.h"
 #include "fsio.h"
 #include "output.h"
+#include "work_pool.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <lz4.h>
 #include <string.h>
 #include <unistd.h>
@@ -206,38 +209,216 @@ bool pack_stream_asset(const char *path, uint64_t size, uint64_t xxh64, out_file
     return copy_checked(path, size, xxh64, &o->chunk, o, NULL);
 }
 
-bool pack_stream_raw_archive(const content_scan *sc, const uint32_t *members, size_t count, out_file *o, uint64_t *archive_xxh64)
+/* ---- Many archives, on every core --------------------------------------------------------- */
+
+/* Reads one input whole onto `dst`, checked against the scan's size and XXH64, as copy_checked
+ * does but reporting nothing and touching no shared state, so that any thread may run it. false
+ * for anything copy_checked would report: the caller redoes the item there, for the message. */
+static bool read_checked_quietly(const char *path, uint64_t size, uint64_t xxh64, buf *dst)
 {
-    member_ref *order = xcalloc(count ? count : 1, sizeof *order);
-    for (size_t i = 0; i < count; i++) order[i] = (member_ref){sc->assets.items[members[i]].id, members[i]};
-    qsort(order, count, sizeof *order, by_id);
-    /* Stored raw, every entry's place and size is known before a byte is read: header and table
-     * of contents first, as pack_build_archive lays them out. */
-    size_t toc_size = count * TL_CF_ARCHIVE_ENTRY_SIZE, data_start = TL_CF_ARCHIVE_HEADER_SIZE + toc_size;
-    unsigned char *head = xcalloc(data_start, 1);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    struct stat st;
+    if (fd < 0) return false;
+    bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size;
+    dst->len = 0;
+    if (ok) buf_reserve(dst, (size_t)size + 1);
+    uint64_t got = 0;
+    while (ok && got <= size) { /* one byte more than the size: a file that grew gives it */
+        ssize_t n = read(fd, dst->data + got, (size_t)(size + 1 - got));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            ok = n == 0;
+            break;
+        }
+        got += (uint64_t)n;
+    }
+    close(fd);
+    dst->len = (size_t)got;
+    return ok && got == size && XXH64(dst->data, dst->len, 0) == xxh64;
+}
+
+typedef struct stored_entry {
+    buf bytes;       /* the entry as stored in the archive */
+    tl_cf_codec codec;
+    bool ok;         /* read and checked; false: redone on the writer's thread, which reports */
+} stored_entry;
+
+typedef struct parallel_build {
+    const content_scan *sc;
+    content_codec codec;
+    uint32_t *assets;        /* per item: the asset, archives in job order, entries in id order */
+    stored_entry *stored;    /* per item */
+    pack_codec **codecs;     /* per worker */
+    buf *scratch;            /* per worker: the input before compression */
+} parallel_build;
+
+static void store_item(void *ctx, size_t item, unsigned worker)
+{
+    parallel_build *b = ctx;
+    const content_asset *a = &b->sc->assets.items[b->assets[item]];
+    stored_entry *e = &b->stored[item];
+    char *path = path_join(b->sc->root, a->path);
+    if (b->codec == CONTENT_CODEC_NONE) {
+        e->ok = read_checked_quietly(path, a->size, a->xxh64, &e->bytes);
+        e->codec = TL_CF_CODEC_RAW;
+    } else {
+        buf *in = &b->scratch[worker];
+        e->ok = read_checked_quietly(path, a->size, a->xxh64, in);
+        if (e->ok) e->codec = compress_into(b->codecs[worker], in->data, in->len, &e->bytes);
+    }
+    free(path);
+}
+
+/* On the writer's thread, an item a worker could not do: read again with copy_checked, which
+ * reports what is wrong; when it reads right this time, its bytes are the scan's, so they stand. */
+static bool redo_item(parallel_build *b, size_t item)
+{
+    const content_asset *a = &b->sc->assets.items[b->assets[item]];
+    stored_entry *e = &b->stored[item];
+    char *path = path_join(b->sc->root, a->path);
+    buf *in = &b->scratch[0];
+    in->len = 0;
+    e->bytes.len = 0;
+    bool ok = copy_checked(path, a->size, a->xxh64, in, NULL, NULL);
+    free(path);
+    if (ok) e->codec = compress_into(b->codecs[0], in->data, in->len, &e->bytes);
+    return e->ok = ok;
+}
+
+/* The result of `item` once done (redone if need be), or NULL after reporting. */
+static stored_entry *take_item(parallel_build *b, work_pool *pool, size_t item)
+{
+    work_pool_wait(pool, item);
+    stored_entry *e = &b->stored[item];
+    return e->ok || redo_item(b, item) ? e : NULL;
+}
+
+static void drop_item(parallel_build *b, work_pool *pool, size_t item)
+{
+    buf_free(&b->stored[item].bytes);
+    work_pool_release(pool, item);
+}
+
+/* Header and table of contents of an archive whose entries are known: the writer puts them
+ * first, then the data (raw archives are streamed so: their sizes are known before a byte is read). */
+static void put_layout(unsigned char *head, const tl_cf_archive_entry *entries, size_t n, uint64_t data_size)
+{
+    size_t toc_size = n * TL_CF_ARCHIVE_ENTRY_SIZE;
+    for (size_t i = 0; i < n; i++) tl_cf_archive_put_entry(head + TL_CF_ARCHIVE_HEADER_SIZE + i * TL_CF_ARCHIVE_ENTRY_SIZE, &entries[i]);
+    tl_cf_archive_put_header(head, (uint32_t)n, data_size, tl_cf_xxh64(head + TL_CF_ARCHIVE_HEADER_SIZE, toc_size));
+}
+
+/* A raw archive streamed into its file as its entries come. */
+static bool write_raw_archive(parallel_build *b, work_pool *pool, size_t first, pack_archive_job *job, output_set *set, const char *dir)
+{
+    size_t n = job->count, data_start = TL_CF_ARCHIVE_HEADER_SIZE + n * TL_CF_ARCHIVE_ENTRY_SIZE;
+    tl_cf_archive_entry *entries = xcalloc(n ? n : 1, sizeof *entries);
     uint64_t at = data_start;
-    for (size_t i = 0; i < count; i++) {
-        const content_asset *a = &sc->assets.items[order[i].index];
-        tl_cf_archive_entry e = {a->id, TL_CF_CODEC_RAW, at, a->size, a->size, a->xxh64};
-        tl_cf_archive_put_entry(head + TL_CF_ARCHIVE_HEADER_SIZE + i * TL_CF_ARCHIVE_ENTRY_SIZE, &e);
+    for (size_t i = 0; i < n; i++) {
+        const content_asset *a = &b->sc->assets.items[b->assets[first + i]];
+        entries[i] = (tl_cf_archive_entry){.id = a->id, .codec = TL_CF_CODEC_RAW, .offset = at, .stored_size = a->size,
+                                           .original_size = a->size, .xxh64 = a->xxh64};
         at += a->size;
     }
-    tl_cf_archive_put_header(head, (uint32_t)count, at - data_start, tl_cf_xxh64(head + TL_CF_ARCHIVE_HEADER_SIZE, toc_size));
-    XXH64_state_t archive;
-    XXH64_reset(&archive, 0);
-    XXH64_update(&archive, head, data_start);
+    unsigned char *head = xcalloc(data_start, 1);
+    put_layout(head, entries, n, at - data_start);
+    free(entries);
+    XXH64_state_t hash;
+    XXH64_reset(&hash, 0);
+    XXH64_update(&hash, head, data_start);
+    out_file *o = output_begin_below(set, dir, job->name);
     buf_put(&o->chunk, head, data_start);
-    out_maybe_flush(o);
     free(head);
-    bool ok = true;
-    for (size_t i = 0; i < count && ok; i++) {
-        const content_asset *a = &sc->assets.items[order[i].index];
-        char *path = path_join(sc->root, a->path);
-        ok = copy_checked(path, a->size, a->xxh64, &o->chunk, o, &archive);
-        free(path);
+    bool ok = !o->failed;
+    for (size_t i = 0; ok && i < n; i++) {
+        stored_entry *e = take_item(b, pool, first + i);
+        ok = e != NULL;
+        if (ok) XXH64_update(&hash, e->bytes.data, e->bytes.len), buf_put(&o->chunk, e->bytes.data, e->bytes.len), out_maybe_flush(o);
+        drop_item(b, pool, first + i);
     }
-    *archive_xxh64 = XXH64_digest(&archive);
-    free(order);
+    ok = ok && output_end(o);
+    job->size = o->pos, job->xxh64 = XXH64_digest(&hash), job->written = o->differs;
+    return ok;
+}
+
+/* A compressed archive: its entries gathered in memory (at most the archive's size), then the
+ * file written whole, header first. */
+static bool write_packed_archive(parallel_build *b, work_pool *pool, size_t first, pack_archive_job *job, output_set *set,
+                                 const char *dir)
+{
+    size_t n = job->count, data_start = TL_CF_ARCHIVE_HEADER_SIZE + n * TL_CF_ARCHIVE_ENTRY_SIZE;
+    tl_cf_archive_entry *entries = xcalloc(n ? n : 1, sizeof *entries);
+    out_file *o = output_begin_below(set, dir, job->name);
+    buf_reserve(&o->chunk, data_start);
+    memset(o->chunk.data, 0, data_start);
+    o->chunk.len = data_start;
+    bool ok = !o->failed;
+    for (size_t i = 0; ok && i < n; i++) {
+        const content_asset *a = &b->sc->assets.items[b->assets[first + i]];
+        stored_entry *e = take_item(b, pool, first + i);
+        ok = e != NULL;
+        if (ok) {
+            entries[i] = (tl_cf_archive_entry){.id = a->id, .codec = (uint32_t)e->codec, .offset = o->chunk.len,
+                                               .stored_size = e->bytes.len, .original_size = a->size, .xxh64 = a->xxh64};
+            buf_put(&o->chunk, e->bytes.data, e->bytes.len);
+        }
+        drop_item(b, pool, first + i);
+    }
+    if (ok) put_layout((unsigned char *)o->chunk.data, entries, n, o->chunk.len - data_start);
+    free(entries);
+    job->size = o->chunk.len;
+    job->xxh64 = XXH64(o->chunk.data, o->chunk.len, 0);
+    ok = ok && output_end(o);
+    job->written = o->differs;
+    return ok;
+}
+
+/* Items: every job's members, job by job, each job's in id order (the archive's entry order). */
+static size_t list_items(const content_scan *sc, const pack_archive_job *list, size_t n, uint32_t **assets, uint64_t **costs)
+{
+    size_t total = 0;
+    for (size_t j = 0; j < n; j++) total += list[j].count;
+    *assets = xcalloc(total ? total : 1, sizeof **assets);
+    *costs = xcalloc(total ? total : 1, sizeof **costs);
+    size_t at = 0;
+    for (size_t j = 0; j < n; j++) {
+        member_ref *order = xcalloc(list[j].count ? list[j].count : 1, sizeof *order);
+        for (size_t i = 0; i < list[j].count; i++) order[i] = (member_ref){sc->assets.items[list[j].members[i]].id, list[j].members[i]};
+        qsort(order, list[j].count, sizeof *order, by_id);
+        for (size_t i = 0; i < list[j].count; i++, at++) {
+            (*assets)[at] = order[i].index;
+            (*costs)[at] = sc->assets.items[order[i].index].size;
+        }
+        free(order);
+    }
+    return total;
+}
+
+/* In-flight bytes: enough for every worker to read ahead a few large files, flat in the tree. */
+#define PACK_IN_FLIGHT_PER_JOB (16u << 20)
+
+bool pack_build_archives(const content_scan *sc, content_codec codec, unsigned jobs, pack_archive_job *list, size_t n,
+                         output_set *set, const char *dir, void (*on_built)(void *ctx, size_t job), void *ctx)
+{
+    parallel_build b = {sc, codec, NULL, NULL, NULL, NULL};
+    uint64_t *costs;
+    size_t items = list_items(sc, list, n, &b.assets, &costs);
+    if (jobs < 1) jobs = 1;
+    b.stored = xcalloc(items ? items : 1, sizeof *b.stored);
+    b.codecs = xcalloc(jobs, sizeof *b.codecs);
+    b.scratch = xcalloc(jobs, sizeof *b.scratch);
+    for (unsigned w = 0; w < jobs; w++) b.codecs[w] = pack_codec_new(codec);
+    work_pool *pool = work_pool_start(jobs, items, store_item, &b, costs, (uint64_t)jobs * PACK_IN_FLIGHT_PER_JOB);
+    bool ok = true;
+    for (size_t j = 0, first = 0; ok && j < n; first += list[j].count, j++) {
+        ok = codec == CONTENT_CODEC_NONE ? write_raw_archive(&b, pool, first, &list[j], set, dir)
+                                         : write_packed_archive(&b, pool, first, &list[j], set, dir);
+        if (ok && on_built) on_built(ctx, j);
+    }
+    work_pool_finish(pool);
+    for (size_t i = 0; i < items; i++) buf_free(&b.stored[i].bytes);
+    for (unsigned w = 0; w < jobs; w++) pack_codec_free(b.codecs[w]), buf_free(&b.scratch[w]);
+    free(b.codecs), free(b.scratch), free(b.stored), free(b.assets), free(costs);
     return ok;
 }
 

@@ -1117,8 +1117,10 @@ static void test_content_overrides_usage_and_hooks(void **state)
                                 "  { \"profile\": \"Fail\", \"source_root\": \"assets\", \"output\": \"out/Fail\", \"post_build\": [\"true\", \"exit 3\"] } ] }\n");
     small_tree();
     pack_options opt = {0};
-    opt.profile = "Nope";
-    assert_int_equal(pack_with(f, opt), 2);
+    opt.profile = "Nope"; /* an input error, naming the profiles (as the seed's builder) */
+    clear_diags(f);
+    assert_int_equal(pack_with(f, opt), 1);
+    assert_string_equal(f->diags.data, "threadlink.json: error: unknown profile 'Nope' (profiles: Main, Fail, or all)\n");
     opt.profile = "all";
     opt.compression = "lz4";
     assert_int_equal(pack_with(f, opt), 2);

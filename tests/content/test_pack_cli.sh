@@ -10,6 +10,8 @@ work=$(mktemp -d)
 # A FAT mount (below) is unmounted before the tree goes.
 trap '[ -d "$work/fat" ] && fusermount -u "$work/fat" 2>/dev/null; rm -rf "$work"' EXIT
 cd "$work"
+# pack's record of input hashes goes to the user's cache folder: here, the test's own.
+export XDG_CACHE_HOME="$work/cache"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 expect_rc() { want=$1; shift; set +e; "$@" >out.txt 2>err.txt; rc=$?; set -e; [ "$rc" = "$want" ] || { cat out.txt err.txt >&2; fail "exit $rc, want $want: $*"; }; }
@@ -80,7 +82,12 @@ JSON
 
 # Usage errors exit 2, input errors 1, success 0 with one summary line per profile.
 expect_rc 2 "$gen" pack --bogus
-expect_rc 2 "$gen" pack --profile Nope
+# An unknown profile is an input error (exit 1, as the seed's builder has it) naming the known ones.
+expect_rc 1 "$gen" pack --profile Nope
+grep -q "^threadlink.json: error: unknown profile 'Nope' (profiles: Main, Flat, or all)$" err.txt || { cat err.txt; fail "unknown profile message"; }
+expect_rc 1 "$gen" pack --profile main
+grep -q "unknown profile 'main' (did you mean 'Main'?) (profiles: Main, Flat, or all)$" err.txt || { cat err.txt; fail "unknown profile suggestion"; }
+[ ! -e out ] && [ ! -e generated ] || fail "an unknown profile wrote something"
 expect_rc 2 "$gen" pack --max-archive-mb 0 --profile Main
 expect_rc 2 "$gen" pack --compression lzma --profile Main
 expect_rc 2 "$gen" pack --output elsewhere
@@ -93,6 +100,11 @@ cp -r out first
 rm -rf out
 expect_rc 0 env TZ=Asia/Kathmandu LC_ALL=de_DE.UTF-8 LANG=fr_FR.UTF-8 "$gen" pack --no-progress --profile all
 diff -r first out || fail "output differs under another time zone and locale"
+# `all` in any case is every profile.
+for all in ALL All; do
+    expect_rc 0 "$gen" pack --no-progress --profile $all
+    grep -q '^pack Main:' out.txt && grep -q '^pack Flat:' out.txt || { cat out.txt err.txt; fail "--profile $all"; }
+done
 # A re-pack with nothing changed writes nothing.
 expect_rc 0 "$gen" pack --no-progress
 grep -q '2 archives (0 written, 2 unchanged)' out.txt || { cat out.txt; fail "no-op re-pack wrote archives"; }
@@ -112,6 +124,137 @@ grep -q 'neither empty nor a previous content build' err.txt || fail "foreign fo
 expect_rc 0 "$gen" pack --profile Main --output out/lz4 --compression lz4 --max-archive-mb 2 --progress
 grep -q '"compression": "lz4"' out/lz4/archives.json || fail "override not applied"
 grep -q 'pack Main:' err.txt || fail "no progress line"
+
+# Overrides of the source root, the partitioner and the post-build hooks, for one profile, in
+# memory (the config is not written); the generate pass names the catalog against --source.
+mkdir -p parity/assets/Icons parity/other/Icons
+printf 'sword' > parity/assets/Icons/sword.png
+printf 'axe' > parity/other/Icons/axe.png
+printf 'helm' > parity/other/Icons/helm.png
+cat > parity/threadlink.json <<'JSON'
+{ "content": [ { "profile": "Main", "source_root": "assets", "output": "out/Main", "post_build": "echo config >> hooks.txt" },
+  { "profile": "Flat", "source_root": "assets", "output": "out/Flat", "archive": "none" } ] }
+JSON
+cp parity/threadlink.json config.before
+expect_rc 0 "$gen" pack -C parity --no-progress --profile Main --source other --partitioner sequential --post-build 'echo one >> hooks.txt' --post-build 'echo two >> hooks.txt'
+grep -q '"Icons/axe"' parity/out/Main/archives.json && ! grep -q '"Icons/sword"' parity/out/Main/archives.json || fail "--source not applied"
+grep -q '"partitioner": "sequential"' parity/out/Main/archives.json || fail "--partitioner not applied"
+grep -q 'Content_Main_Icons_axe' parity/generated/content_main.h || fail "the generate pass did not name the catalog against --source"
+[ "$(cat parity/hooks.txt)" = "$(printf 'one\ntwo')" ] || { cat parity/hooks.txt; fail "--post-build did not replace the profile's hooks"; }
+cmp -s parity/threadlink.json config.before || fail "an override wrote the config"
+expect_rc 0 "$gen" pack -C parity --no-progress --profile Main --no-post-build
+[ "$(cat parity/hooks.txt)" = "$(printf 'one\ntwo')" ] || fail "--no-post-build ran a hook"
+grep -q '"partitioner": "trie"' parity/out/Main/archives.json && grep -q '"Icons/sword"' parity/out/Main/archives.json || fail "overrides outlived their run"
+expect_rc 2 "$gen" pack -C parity --source other
+grep -q 'apply to one profile' err.txt || fail "overrides with several profiles"
+expect_rc 2 "$gen" pack -C parity --profile Main --partitioner bogus
+grep -q "partitioner takes trie or sequential, not 'bogus'" err.txt || fail "--partitioner message"
+expect_rc 1 "$gen" pack -C parity --profile Main --source missing
+grep -q 'source root "missing" does not exist' err.txt || { cat err.txt; fail "--source missing"; }
+expect_rc 1 "$gen" pack -C parity --profile Main --source out
+grep -q 'output folder "out/Main" is inside the source root' err.txt || { cat err.txt; fail "--source containing the output"; }
+# The post-build hook gets the build's result as JSON, on its standard input and in the file
+# $TL_CONTENT_RESULT names.
+cat > parity/hook.sh <<'SH'
+cat > result.json
+cmp -s result.json "$TL_CONTENT_RESULT" || { echo "stdin and TL_CONTENT_RESULT differ" >&2; exit 1; }
+SH
+cat > check_result.py <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["profile"] == "Main" and r["output"] == "out/Main" and r["source_root"] == "other", r
+assert r["archive"] == "packed" and r["compression"] == "zstd", r
+assert r["built_names"] == ["Icons/axe", "Icons/helm"], r["built_names"]
+assert r["files"] == sorted(r["files"]) and ".threadlink-content" in r["files"] and "archives.json" in r["files"], r["files"]
+names = [a["name"] for a in r["archives"]]
+assert names == sorted(f for f in r["files"] if f.endswith(".tlpk")), (names, r["files"])
+assert sum(len(a["files"]) for a in r["archives"]) == 2
+written = [a["written"] for a in r["archives"]]
+assert written == [sys.argv[2] == "first"] * len(written), written
+t = r["timings"]
+assert all(isinstance(t[k], (int, float)) and t[k] >= 0 for k in ("scan_ms", "build_ms", "total_ms")), t
+PY
+for run in first again; do
+    expect_rc 0 "$gen" pack -C parity --no-progress --profile Main --source other --post-build 'sh hook.sh'
+    python3 check_result.py parity/result.json $run || fail "post-build result JSON ($run run)"
+done
+rm -rf parity config.before check_result.py
+
+# --jobs: the same bytes for any job count (archives and index), for every codec, on a tree of
+# several archives whose entries the threads finish out of order (sizes from 1 byte to 300 KB).
+mkdir -p jobs/assets
+awk 'BEGIN { srand(7); for (i = 0; i < 120; i++) { f = sprintf("jobs/assets/f%03d.txt", i); n = (i * 7919) % 300000 + 1;
+    s = ""; for (k = 0; k < 64; k++) s = s sprintf("%c", 97 + int(rand() * (i % 5 == 0 ? 26 : 3)));
+    while (length(s) < n) s = s s; printf "%s", substr(s, 1, n) > f; close(f) } }'
+for codec in zstd lz4 none; do
+    cat > jobs/threadlink.json <<JSON
+{ "content": [ { "profile": "J", "source_root": "assets", "output": "out/J", "max_archive_mb": 1, "compression": "$codec" } ] }
+JSON
+    for j in 1 2 8; do
+        rm -rf jobs/out
+        expect_rc 0 "$gen" pack -C jobs --no-progress --quiet --jobs $j
+        [ "$(ls jobs/out/J | grep -c '\.tlpk$')" -ge 5 ] || fail "--jobs: too few archives to show anything"
+        mv jobs/out/J "jobs/$codec-$j"
+    done
+    diff -r "jobs/$codec-1" "jobs/$codec-2" >&2 || fail "--jobs 2 ($codec) differs from --jobs 1"
+    diff -r "jobs/$codec-1" "jobs/$codec-8" >&2 || fail "--jobs 8 ($codec) differs from --jobs 1"
+done
+expect_rc 2 "$gen" pack -C jobs --jobs 0
+grep -q "jobs takes a whole number from 1 to 1024, not '0'" err.txt || fail "--jobs 0 message"
+
+# Re-packing only what changed: after a one-file edit only the archive holding that file is
+# written; every other archive keeps its inode and time (not rewritten), and a kept archive
+# whose bytes no longer match the index is built again.
+cat > jobs/threadlink.json <<'JSON'
+{ "content": [ { "profile": "J", "source_root": "assets", "output": "out/J", "max_archive_mb": 1 } ] }
+JSON
+rm -rf jobs/out
+expect_rc 0 "$gen" pack -C jobs --no-progress
+snap() { (cd jobs/out/J && for f in *.tlpk; do printf '%s %s\n' "$f" "$(stat -c '%i %y' "$f")"; done) | sort; }
+snap > before.txt
+n=$(wc -l < before.txt)
+printf 'X' | dd of=jobs/assets/f050.txt bs=1 seek=3 count=1 conv=notrunc 2>/dev/null
+expect_rc 0 "$gen" pack -C jobs --no-progress
+grep -q "(1 written, $((n - 1)) unchanged)" out.txt || { cat out.txt; fail "a one-file edit wrote more than one archive"; }
+snap > after.txt
+[ "$(comm -12 before.txt after.txt | wc -l)" = $((n - 1)) ] || { diff before.txt after.txt >&2; fail "kept archives were rewritten"; }
+kept=$(comm -12 before.txt after.txt | head -1 | cut -d' ' -f1)
+cp "jobs/out/J/$kept" good.tlpk
+printf 'Z' | dd of="jobs/out/J/$kept" bs=1 seek=200 count=1 conv=notrunc 2>/dev/null
+expect_rc 0 "$gen" pack -C jobs --no-progress
+grep -q "(1 written, $((n - 1)) unchanged)" out.txt || { cat out.txt; fail "a corrupted kept archive was not rebuilt"; }
+cmp -s good.tlpk "jobs/out/J/$kept" || fail "the rebuilt archive differs from the one built before"
+rm -rf jobs before.txt after.txt good.tlpk
+
+# The record of input hashes (in the user's cache folder, one file per output folder): a file read
+# before is not read again while its device, inode, size and times are as recorded, so a change
+# that keeps its size and modification time (touch -r puts the time back) is still seen through
+# its change time; a file changed in the last 2 s before a run is not recorded (it could change
+# again within one tick of its times). The output folder holds no trace of it.
+mkdir -p rec/assets
+for i in 1 2 3; do echo "asset number $i" > rec/assets/a$i.txt; done
+echo '{ "content": [ { "profile": "R", "source_root": "assets", "output": "out/R" } ] }' > rec/threadlink.json
+export XDG_CACHE_HOME="$work/rec-cache"
+sleep 3 # older than the 2 s a file must have settled for
+expect_rc 0 "$gen" pack -C rec --no-progress
+record=$(ls rec-cache/threadlink-gen/pack-*.inputs)
+[ "$(grep -c '	assets/a[123].txt$' "$record")" = 3 ] || { cat "$record"; fail "settled files not recorded"; }
+[ "$(ls -A rec/out/R | grep -v -e '\.tlpk$' -e '^archives.json$' -e '^\.threadlink-content$')" = "" ] || { ls -A rec/out/R; fail "the output folder holds more than the build"; }
+cp -p rec/assets/a2.txt times.ref
+printf 'X' | dd of=rec/assets/a2.txt bs=1 seek=0 conv=notrunc 2>/dev/null
+touch -r times.ref rec/assets/a2.txt
+expect_rc 0 "$gen" pack -C rec --no-progress
+grep -q '(1 written, 1 unchanged)' out.txt || { cat out.txt; fail "an edit that kept size and mtime was taken from the record"; }
+! grep -q '	assets/a2.txt$' "$record" || fail "a file changed just now was recorded"
+echo "asset number 4" > rec/assets/a4.txt
+expect_rc 0 "$gen" pack -C rec --no-progress
+! grep -q '	assets/a4.txt$' "$record" || fail "a file written just now was recorded"
+# A record that does not parse is ignored (every file read again).
+printf 'threadlink-gen input hashes 1\nnot a line\n0123 x\n' > "$record"
+expect_rc 0 "$gen" pack -C rec --no-progress
+grep -q '(0 written, 2 unchanged)' out.txt || { cat out.txt; fail "a broken record"; }
+export XDG_CACHE_HOME="$work/cache"
+rm -rf rec rec-cache times.ref
 
 # The generated headers compile warning-free as C and C++ and answer lookups.
 cat > use.c <<'C'
