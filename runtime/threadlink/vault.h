@@ -108,8 +108,8 @@
 #if defined(TL_IMPLEMENTATION) && !defined(TL_VAULT_IMPL)
 #define TL_VAULT_IMPL
 #endif
-#ifndef THREADLINK_VAULT_H
-#define THREADLINK_VAULT_H
+#ifndef TL_VAULT_H
+#define TL_VAULT_H
 
 #include "api.h"
 
@@ -636,10 +636,10 @@ TL_API tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, co
 } /* extern "C" */
 #endif
 
-#endif /* THREADLINK_VAULT_H */
+#endif /* TL_VAULT_H */
 
-#if defined(TL_VAULT_IMPL) && !defined(TL__VAULT_IMPLEMENTATION_DONE)
-#define TL__VAULT_IMPLEMENTATION_DONE
+#if defined(TL_VAULT_IMPL) && !defined(TL__VAULT_IMPLEMENTED)
+#define TL__VAULT_IMPLEMENTED
 
 #ifdef __cplusplus
 extern "C" {
