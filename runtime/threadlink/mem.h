@@ -180,16 +180,16 @@ extern "C" {
  * ------------------------------------------------------------------------------------------- */
 
 #define TL_MEM_ERRORS(X) \
-  X(TL_MEM_OK,              "no error") \
-  X(TL_MEM_ERROR_SIZE,      "block size is zero or larger than TL_MEM_MAX_BYTES") \
-  X(TL_MEM_ERROR_ALIGNMENT, "alignment is not a power of two or is larger than TL_MEM_MAX_ALIGNMENT") \
-  X(TL_MEM_ERROR_OUT_OF_MEMORY, "allocation failed") \
-  X(TL_MEM_ERROR_FOREIGN_BLOCK, "tl_mem_free: not a live block from tl_mem_alloc_zeroed (double free?)") \
-  X(TL_MEM_ERROR_OVERLAP,   "tl_mem_copy: ranges overlap (copied with memmove)")
+  X(OK, "no error") \
+  X(ERROR_SIZE, "block size is zero or larger than TL_MEM_MAX_BYTES") \
+  X(ERROR_ALIGNMENT, "alignment is not a power of two or is larger than TL_MEM_MAX_ALIGNMENT") \
+  X(ERROR_OUT_OF_MEMORY, "allocation failed") \
+  X(ERROR_FOREIGN_BLOCK, "tl_mem_free: not a live block from tl_mem_alloc_zeroed (double free?)") \
+  X(ERROR_OVERLAP, "tl_mem_copy: ranges overlap (copied with memmove)")
 
 typedef enum tl_mem_error {
-#define TL__MEM_ERROR_ENUM(id, message) id,
-  TL_MEM_ERRORS(TL__MEM_ERROR_ENUM)
+#define TL__MEM_ERROR_ENUM(id, message) TL_MEM_##id,
+  TL_MEM_ERRORS(TL__MEM_ERROR_ENUM) /* TL_MEM_<id>, one per row from 0 */
 #undef TL__MEM_ERROR_ENUM
   TL_MEM_ERROR_COUNT
 } tl_mem_error;
@@ -201,7 +201,7 @@ static inline const char *tl_mem_error_message(tl_mem_error error) {
 #undef TL__MEM_ERROR_MESSAGE
   };
   unsigned index = (unsigned)error;
-  return index < (unsigned)TL_MEM_ERROR_COUNT ? messages[index] : "unknown error";
+  return index < sizeof messages / sizeof messages[0] ? messages[index] : "unknown error";
 }
 
 /* ---------------------------------------------------------------------------------------------

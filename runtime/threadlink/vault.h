@@ -218,24 +218,24 @@ typedef struct tl_vault_desc {
  * ------------------------------------------------------------------------------------------- */
 
 #define TL_VAULT_ERRORS(X) \
-  X(TL_VAULT_OK,              "no error") \
-  X(TL_VAULT_ERROR_ARGUMENT,  "a NULL argument") \
-  X(TL_VAULT_ERROR_BUFFER,    "the output buffer is too small (tl_vault_serialised_size tells how large)") \
-  X(TL_VAULT_ERROR_TRUNCATED, "the input ends inside the header or a record") \
-  X(TL_VAULT_ERROR_MAGIC,     "the input is not a vault (no \"TLVT\" magic)") \
-  X(TL_VAULT_ERROR_VERSION,   "the input's format version is not the one this reader knows (1)") \
-  X(TL_VAULT_ERROR_FLAGS,     "the input has flags this reader does not know") \
-  X(TL_VAULT_ERROR_VAULT,     "the input holds another vault (its vault id differs)") \
-  X(TL_VAULT_ERROR_TYPE,      "a field's type tag differs from the schema's") \
-  X(TL_VAULT_ERROR_LENGTH,    "a record's length disagrees with its type") \
-  X(TL_VAULT_ERROR_CAPACITY,  "a string or collection is larger than the field's capacity") \
-  X(TL_VAULT_ERROR_VALUE,     "an invalid value (a Boolean other than 0 or 1, a NUL inside a string)") \
-  X(TL_VAULT_ERROR_DUPLICATE, "a field appears twice") \
-  X(TL_VAULT_ERROR_TRAILING,  "bytes after the last record")
+  X(OK, "no error") \
+  X(ERROR_ARGUMENT, "a NULL argument") \
+  X(ERROR_BUFFER, "the output buffer is too small (tl_vault_serialised_size tells how large)") \
+  X(ERROR_TRUNCATED, "the input ends inside the header or a record") \
+  X(ERROR_MAGIC, "the input is not a vault (no \"TLVT\" magic)") \
+  X(ERROR_VERSION, "the input's format version is not the one this reader knows (1)") \
+  X(ERROR_FLAGS, "the input has flags this reader does not know") \
+  X(ERROR_VAULT, "the input holds another vault (its vault id differs)") \
+  X(ERROR_TYPE, "a field's type tag differs from the schema's") \
+  X(ERROR_LENGTH, "a record's length disagrees with its type") \
+  X(ERROR_CAPACITY, "a string or collection is larger than the field's capacity") \
+  X(ERROR_VALUE, "an invalid value (a Boolean other than 0 or 1, a NUL inside a string)") \
+  X(ERROR_DUPLICATE, "a field appears twice") \
+  X(ERROR_TRAILING, "bytes after the last record")
 
 typedef enum tl_vault_error {
-#define TL__VAULT_ERROR_ENUM(id, message) id,
-  TL_VAULT_ERRORS(TL__VAULT_ERROR_ENUM)
+#define TL__VAULT_ERROR_ENUM(id, message) TL_VAULT_##id,
+  TL_VAULT_ERRORS(TL__VAULT_ERROR_ENUM) /* TL_VAULT_<id>, one per row from 0 */
 #undef TL__VAULT_ERROR_ENUM
   TL_VAULT_ERROR_COUNT
 } tl_vault_error;
@@ -247,7 +247,7 @@ static inline const char *tl_vault_error_message(tl_vault_error error) {
 #undef TL__VAULT_ERROR_MESSAGE
   };
   unsigned index = (unsigned)error;
-  return index < (unsigned)TL_VAULT_ERROR_COUNT ? messages[index] : "unknown error";
+  return index < sizeof messages / sizeof messages[0] ? messages[index] : "unknown error";
 }
 
 #define TL_VAULT_FORMAT_VERSION 1u
