@@ -253,7 +253,7 @@ typedef struct tl_iris_registry {
 typedef enum tl_iris_log_item {
     TL_IRIS_LOG_NONE_ = TL_IRIS_LOG_BASE - 1,
 #define TL__IRIS_LOG_ENUM(id, level, message) TL_IRIS_LOG_##id,
-    TL_IRIS_LOG_ITEMS(TL__IRIS_LOG_ENUM)
+    TL_IRIS_LOG_ITEMS(TL__IRIS_LOG_ENUM) /* TL_IRIS_LOG_<id>, one per row from the base */
 #undef TL__IRIS_LOG_ENUM
     TL_IRIS_LOG_END_
 } tl_iris_log_item;

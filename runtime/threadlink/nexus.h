@@ -160,7 +160,7 @@ typedef bool (*tl_nexus_provider_fn)(void *ctx, tl_nexus *nexus);
 typedef enum tl_nexus_log_item {
     TL_NEXUS_LOG_NONE_ = TL_NEXUS_LOG_BASE - 1,
 #define TL__NEXUS_LOG_ENUM(id, level, message) TL_NEXUS_LOG_##id,
-    TL_NEXUS_LOG_ITEMS(TL__NEXUS_LOG_ENUM)
+    TL_NEXUS_LOG_ITEMS(TL__NEXUS_LOG_ENUM) /* TL_NEXUS_LOG_<id>, one per row from the base */
 #undef TL__NEXUS_LOG_ENUM
     TL_NEXUS_LOG_END_
 } tl_nexus_log_item;

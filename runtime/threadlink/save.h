@@ -179,7 +179,7 @@ typedef struct tl_save_result {
 typedef enum tl_save_log_item {
     TL_SAVE_LOG_NONE_ = TL_SAVE_LOG_BASE - 1,
 #define TL__SAVE_LOG_ENUM(id, level, message) TL_SAVE_LOG_##id,
-    TL_SAVE_LOG_ITEMS(TL__SAVE_LOG_ENUM)
+    TL_SAVE_LOG_ITEMS(TL__SAVE_LOG_ENUM) /* TL_SAVE_LOG_<id>, one per row from the base */
 #undef TL__SAVE_LOG_ENUM
     TL_SAVE_LOG_END_
 } tl_save_log_item;
