@@ -17,7 +17,8 @@
    collections), scribe.h (logging), iris.h (events), initium.h (lifecycle batches, subsystems, time), nexus.h (levels: holds, loading,
    presentation),
    vault.h (vault descriptors and serialisation), content.h (content directories and scopes;
-   content_format.h, the readers of its formats, comes with it), save.h (crash-safe saves). */
+   content_format.h, the readers of its formats, comes with it), save.h (crash-safe saves).
+*/
 /* No include guard of its own: each module guards its declarations and its implementation
    separately, so including this file again after defining TL_IMPLEMENTATION (the order above)
    must reach every module again to emit the implementations. */
