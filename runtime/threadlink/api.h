@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/api.h -- TL_API, the storage class and linkage of every runtime function.
- * Included by every module with an implementation; nothing to include yourself.
+   Included by every module with an implementation; nothing to include yourself.
 
    Every function a module implements (and the few objects it defines) is declared through TL_API,
    so one set of headers serves a program that links the runtime statically, a one-file game, and
@@ -18,8 +18,8 @@
                       them; the program's files import them (__declspec(dllimport) on Windows).
      TL_API yourself  used as given, for a toolchain the above does not know.
 */
-#ifndef THREADLINK_API_H
-#define THREADLINK_API_H
+#ifndef TL_API_H
+#define TL_API_H
 
 #if defined(TL_STATIC) && defined(TL_SHARED)
 #error "threadlink: TL_STATIC and TL_SHARED exclude each other (define one or neither)"
@@ -54,4 +54,4 @@
 #  define TL__API_DEFINE
 #endif
 
-#endif /* THREADLINK_API_H */
+#endif /* TL_API_H */

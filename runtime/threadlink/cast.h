@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
-/* threadlink/cast.h: named casts and the null pointer for the code that the runtime's macros,
- * typed wrappers and generated headers put in the including file, which may be C or C++.
- * Internal (included by mem.h and iris.h): nothing here is API.
- */
-#ifndef THREADLINK_CAST_H
-#define THREADLINK_CAST_H
+/* threadlink/cast.h -- named casts and the null pointer for the code that the runtime's macros,
+   typed wrappers and generated headers put in the including file, which may be C or C++.
+   Internal (included by mem.h and iris.h): nothing here is API.
+*/
+#ifndef TL_CAST_H
+#define TL_CAST_H
 
 #include <stddef.h>
 
@@ -29,4 +29,4 @@ template <typename T, typename U> inline T tl__fn_cast(U f) { return reinterpret
 #  endif
 #endif
 
-#endif /* THREADLINK_CAST_H */
+#endif /* TL_CAST_H */

@@ -183,7 +183,7 @@ extern "C" {
 typedef enum tl_content_log_item {
     TL_CONTENT_LOG_NONE_ = TL_CONTENT_LOG_BASE - 1,
 #define TL__CONTENT_LOG_ENUM(id, level, message) TL_CONTENT_LOG_##id,
-    TL_CONTENT_LOG_ITEMS(TL__CONTENT_LOG_ENUM)
+    TL_CONTENT_LOG_ITEMS(TL__CONTENT_LOG_ENUM) /* TL_CONTENT_LOG_<id>, one per row from the base */
 #undef TL__CONTENT_LOG_ENUM
     TL_CONTENT_LOG_END_
 } tl_content_log_item;

@@ -55,21 +55,28 @@
 extern "C" {
 #endif
 
+/* A reader's answer: one row per result, its id (TL_CF_<id>) and its tl_cf_error_text. */
+#define TL_CF_RESULTS(X) \
+    X(OK, "ok") \
+    X(TRUNCATED, "truncated") /* shorter than its header or its tables say */ \
+    X(BAD_MAGIC, "not this format (bad magic)") \
+    X(BAD_VERSION, "unsupported format version") \
+    X(BAD_HEADER, "invalid header") /* a reserved field not 0, unknown flag, count too large */ \
+    X(BAD_SIZE, "file size does not match the header") /* not what the header adds up to */ \
+    X(BAD_CHECKSUM, "checksum mismatch") /* a recorded XXH64 does not match */ \
+    X(BAD_ENTRY, "invalid table entry") /* out of bounds, out of order or inconsistent */ \
+    X(BAD_STRING, "invalid string") /* out of bounds, not NUL-terminated or not UTF-8 */ \
+    X(BAD_CODEC, "unknown codec or undecodable data") /* or not decoding to the original */ \
+    X(NOT_FOUND, "not found") \
+    X(NO_MEMORY, "out of memory") \
+    X(BAD_JSON, "not a valid archive index") /* archives.json: not JSON or not its shape */ \
+    X(TOO_LARGE, "an entry is larger than accepted") /* larger than the caller accepts */
+
 typedef enum tl_cf_result {
-    TL_CF_OK = 0,
-    TL_CF_TRUNCATED,    /* shorter than its header or its tables say */
-    TL_CF_BAD_MAGIC,
-    TL_CF_BAD_VERSION,
-    TL_CF_BAD_HEADER,   /* a reserved field is not 0, a flag is unknown, a count is out of bounds */
-    TL_CF_BAD_SIZE,     /* the file size is not exactly what the header adds up to */
-    TL_CF_BAD_CHECKSUM, /* a recorded XXH64 does not match */
-    TL_CF_BAD_ENTRY,    /* a table entry is out of bounds, out of order or inconsistent */
-    TL_CF_BAD_STRING,   /* a string is out of bounds, not NUL-terminated or not UTF-8 */
-    TL_CF_BAD_CODEC,    /* unknown codec, or the stored bytes do not decode to the original */
-    TL_CF_NOT_FOUND,
-    TL_CF_NO_MEMORY,
-    TL_CF_BAD_JSON,     /* archives.json: not JSON, or not the documented shape */
-    TL_CF_TOO_LARGE     /* an entry is larger than the caller accepts */
+#define TL__CF_RESULT_ENUM(id, message) TL_CF_##id,
+    TL_CF_RESULTS(TL__CF_RESULT_ENUM) /* TL_CF_<id>, one per row from 0 */
+#undef TL__CF_RESULT_ENUM
+    TL_CF_RESULT_END_
 } tl_cf_result;
 
 TL_API const char *tl_cf_error_text(tl_cf_result r);
@@ -260,30 +267,17 @@ TL_API void tl_cf_index_free(tl_cf_index *index);
 extern "C" {
 #endif
 
-/* Indexed by tl_cf_result, in its order (a table rather than a switch over every enumerator, which
-   gcc's -Wswitch-default wants a default for and clang's -Wcovered-switch-default wants without). */
-static const char *const tl__cf_error_texts[] = {
-    "ok",                                  /* TL_CF_OK */
-    "truncated",                           /* TL_CF_TRUNCATED */
-    "not this format (bad magic)",         /* TL_CF_BAD_MAGIC */
-    "unsupported format version",          /* TL_CF_BAD_VERSION */
-    "invalid header",                      /* TL_CF_BAD_HEADER */
-    "file size does not match the header", /* TL_CF_BAD_SIZE */
-    "checksum mismatch",                   /* TL_CF_BAD_CHECKSUM */
-    "invalid table entry",                 /* TL_CF_BAD_ENTRY */
-    "invalid string",                      /* TL_CF_BAD_STRING */
-    "unknown codec or undecodable data",   /* TL_CF_BAD_CODEC */
-    "not found",                           /* TL_CF_NOT_FOUND */
-    "out of memory",                       /* TL_CF_NO_MEMORY */
-    "not a valid archive index",           /* TL_CF_BAD_JSON */
-    "an entry is larger than accepted"     /* TL_CF_TOO_LARGE: the last; a new result extends the table */
-};
-typedef char tl__cf_error_texts_cover[sizeof tl__cf_error_texts / sizeof tl__cf_error_texts[0] ==
-                                      (size_t)TL_CF_TOO_LARGE + 1 ? 1 : -1];
-
+/* Indexed by tl_cf_result, built from the same rows (an array rather than a switch over every
+   enumerator, which gcc's -Wswitch-default wants a default for and clang's
+   -Wcovered-switch-default wants without). */
 const char *tl_cf_error_text(tl_cf_result r) {
-    unsigned i = (unsigned)r;
-    return i < sizeof tl__cf_error_texts / sizeof tl__cf_error_texts[0] ? tl__cf_error_texts[i] : "unknown error";
+    static const char *const messages[] = {
+#define TL__CF_RESULT_MESSAGE(id, message) message,
+        TL_CF_RESULTS(TL__CF_RESULT_MESSAGE)
+#undef TL__CF_RESULT_MESSAGE
+    };
+    unsigned index = (unsigned)r;
+    return index < sizeof messages / sizeof messages[0] ? messages[index] : "unknown error";
 }
 
 /* The class of a problem, and its sentence for callers that asked for one. */

@@ -1,46 +1,50 @@
 /* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
-/* threadlink/fp.h - deterministic Q32.32 fixed point, vectors and rotations.
- *
- * What it is
- *   tl_fp is a Q32.32 fixed-point number: a signed 64-bit raw value with 32 integer and 32
- *   fractional bits, for a range of about +-2.1e9 at a uniform resolution of 2^-32 (2.3e-10).
- *   Every operation is integer arithmetic, so a result has the same bits on every machine,
- *   compiler and optimisation level. tl_fpv2, tl_fpv3 and tl_fpquat are plain structs of tl_fp.
- *   Header-only, no allocation, no global or cached state: a result never depends on earlier calls.
- *
- * How to include
- *   #include <threadlink/fp.h>       (no implementation switch: everything is static inline)
- *
- * Override macros
- *   TL_FP_PORTABLE_128   define to force the portable 128-bit path (two 64-bit words) even where
- *                        the compiler has unsigned __int128 and bit-scan builtins. Both paths give
- *                        identical bits (tests/fp proves it over the whole test corpus); the
- *                        portable path is what compilers without __int128 (MSVC) always use.
- *
- * The contract
- *   - add, sub, mul, div, mod, neg, from_fraction give the true result rounded to nearest with
- *     ties away from zero. Results beyond the range saturate at TL_FP_MIN / TL_FP_MAX instead of
- *     wrapping. Nothing traps: x/0 saturates toward the sign of x and 0/0 is 0; x % 0 is 0 and
- *     MIN % -1 is 0.
- *   - Rounding is symmetric, so (-a)*b == -(a*b) for results inside the range (and a other than
- *     TL_FP_MIN, whose negation saturates to TL_FP_MAX). The range itself is not symmetric:
- *     TL_FP_MIN is -TL_FP_MAX - 2^-32. When a*b saturates at TL_FP_MAX (the true product rounds
- *     above it), (-a)*b saturates at TL_FP_MIN, one raw unit below -(a*b) = -TL_FP_MAX. A product
- *     at or below TL_FP_MIN keeps the identity: its mirror saturates at TL_FP_MAX = neg(TL_FP_MIN).
- *   - sqrt is exact (the true root rounded to nearest). sin, cos, tan, asin, acos, atan, atan2,
- *     exp, log, log2 and pow are evaluated with at least 61 fractional bits (128-bit steps where
- *     cancellation needs them) and rounded once: at most 1 raw unit from the true value for sin,
- *     cos, asin, acos, atan, atan2, log, log2; for tan, exp and pow at most 1 raw unit or a
- *     relative error of 2^-60, whichever is larger. Trigonometric arguments are reduced exactly
- *     (a 128-bit 2/pi), so sin(2e9) is as accurate as sin(1).
- *   - Values outside a function's domain are documented beside it (sqrt of a negative is 0,
- *     log of 0 or of a negative is TL_FP_MIN, asin of 2 is pi/2, ...).
- *   - Conversions from double are for literals and authored data (nearest, saturating, NaN is 0);
- *     conversions to double/float are for presentation only and never flow back into state.
- *
- * Sections: 1 internal 128-bit arithmetic  2 tl_fp basics  3 rounding and helpers  4 sqrt
- *           5 trigonometry  6 exp, log, pow  7 vector helpers  8 tl_fpv2  9 tl_fpv3  10 tl_fpquat
- */
+/* threadlink/fp.h -- deterministic Q32.32 fixed point, vectors and rotations.
+
+   WHAT
+   ----
+   tl_fp is a Q32.32 fixed-point number: a signed 64-bit raw value with 32 integer and 32
+   fractional bits, for a range of about +-2.1e9 at a uniform resolution of 2^-32 (2.3e-10).
+   Every operation is integer arithmetic, so a result has the same bits on every machine,
+   compiler and optimisation level. tl_fpv2, tl_fpv3 and tl_fpquat are plain structs of tl_fp.
+   Header-only, no allocation, no global or cached state: a result never depends on earlier calls.
+
+   INCLUDE
+   -------
+       #include <threadlink/fp.h>   (no implementation switch: everything is static inline)
+
+   OVERRIDES
+   ---------
+   TL_FP_PORTABLE_128   define to force the portable 128-bit path (two 64-bit words) even where
+                        the compiler has unsigned __int128 and bit-scan builtins. Both paths give
+                        identical bits (tests/fp proves it over the whole test corpus); the
+                        portable path is what compilers without __int128 (MSVC) always use.
+
+   CONTRACT
+   --------
+   - add, sub, mul, div, mod, neg, from_fraction give the true result rounded to nearest with
+     ties away from zero. Results beyond the range saturate at TL_FP_MIN / TL_FP_MAX instead of
+     wrapping. Nothing traps: x/0 saturates toward the sign of x and 0/0 is 0; x % 0 is 0 and
+     MIN % -1 is 0.
+   - Rounding is symmetric, so (-a)*b == -(a*b) for results inside the range (and a other than
+     TL_FP_MIN, whose negation saturates to TL_FP_MAX). The range itself is not symmetric:
+     TL_FP_MIN is -TL_FP_MAX - 2^-32. When a*b saturates at TL_FP_MAX (the true product rounds
+     above it), (-a)*b saturates at TL_FP_MIN, one raw unit below -(a*b) = -TL_FP_MAX. A product
+     at or below TL_FP_MIN keeps the identity: its mirror saturates at TL_FP_MAX = neg(TL_FP_MIN).
+   - sqrt is exact (the true root rounded to nearest). sin, cos, tan, asin, acos, atan, atan2,
+     exp, log, log2 and pow are evaluated with at least 61 fractional bits (128-bit steps where
+     cancellation needs them) and rounded once: at most 1 raw unit from the true value for sin,
+     cos, asin, acos, atan, atan2, log, log2; for tan, exp and pow at most 1 raw unit or a
+     relative error of 2^-60, whichever is larger. Trigonometric arguments are reduced exactly
+     (a 128-bit 2/pi), so sin(2e9) is as accurate as sin(1).
+   - Values outside a function's domain are documented beside it (sqrt of a negative is 0,
+     log of 0 or of a negative is TL_FP_MIN, asin of 2 is pi/2, ...).
+   - Conversions from double are for literals and authored data (nearest, saturating, NaN is 0);
+     conversions to double/float are for presentation only and never flow back into state.
+
+   Sections: 1 internal 128-bit arithmetic  2 tl_fp basics  3 rounding and helpers  4 sqrt
+           5 trigonometry  6 exp, log, pow  7 vector helpers  8 tl_fpv2  9 tl_fpv3  10 tl_fpquat
+*/
 #ifndef TL_FP_H
 #define TL_FP_H
 

@@ -159,7 +159,7 @@ typedef void (*tl_core_void_fn)(void *ctx);
 typedef enum tl_initium_log_item {
     TL_INITIUM_LOG_NONE_ = TL_INITIUM_LOG_BASE - 1,
 #define TL__INITIUM_LOG_ENUM(id, level, message) TL_INITIUM_LOG_##id,
-    TL_INITIUM_LOG_ITEMS(TL__INITIUM_LOG_ENUM)
+    TL_INITIUM_LOG_ITEMS(TL__INITIUM_LOG_ENUM) /* TL_INITIUM_LOG_<id>, one per row from the base */
 #undef TL__INITIUM_LOG_ENUM
     TL_INITIUM_LOG_END_
 } tl_initium_log_item;

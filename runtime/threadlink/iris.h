@@ -210,11 +210,11 @@ typedef struct tl_iris_listener {
 } tl_iris_listener;
 
 /* A list outgrown during dispatch, kept until the slot's outermost dispatch ends (see RULES). */
-typedef struct tl_iris__retired {
-    struct tl_iris__retired *next;
+typedef struct tl__iris_retired {
+    struct tl__iris_retired *next;
     tl_iris_listener *listeners;
     uint32_t capacity; /* = its count when it was outgrown */
-} tl_iris__retired;
+} tl__iris_retired;
 
 /* Read-only for users; the fields are public only because dispatch is inline. */
 typedef struct tl_iris_slot {
@@ -224,9 +224,9 @@ typedef struct tl_iris_slot {
     uint32_t depth;              /* dispatches of this slot in progress */
     uint32_t live;               /* subscribed listeners */
     uint32_t capacity;
-    uint32_t flags;              /* TL_IRIS_SINGLE_PROVIDER | TL_IRIS__* */
+    uint32_t flags;              /* TL_IRIS_SINGLE_PROVIDER | TL__IRIS_BOUND, _GAP, _REPORTED */
     uint32_t dirty;              /* 1: entries were marked or lists retired during dispatch */
-    tl_iris__retired *retired;   /* lists outgrown during the current dispatch, newest first */
+    tl__iris_retired *retired;   /* lists outgrown during the current dispatch, newest first */
 } tl_iris_slot;
 
 typedef struct tl_iris_registry {
@@ -255,7 +255,7 @@ typedef struct tl_iris_registry {
 typedef enum tl_iris_log_item {
     TL_IRIS_LOG_NONE_ = TL_IRIS_LOG_BASE - 1,
 #define TL__IRIS_LOG_ENUM(id, level, message) TL_IRIS_LOG_##id,
-    TL_IRIS_LOG_ITEMS(TL__IRIS_LOG_ENUM)
+    TL_IRIS_LOG_ITEMS(TL__IRIS_LOG_ENUM) /* TL_IRIS_LOG_<id>, one per row from the base */
 #undef TL__IRIS_LOG_ENUM
     TL_IRIS_LOG_END_
 } tl_iris_log_item;
@@ -303,30 +303,30 @@ TL_API const char *tl_iris_event_name(const tl_iris_registry *reg, uint32_t even
 /* --- dispatch (inline: the hot path) ---------------------------------------------------------- */
 
 /* Internal flags in tl_iris_slot.flags. */
-#define TL_IRIS__BOUND 0x100u     /* signature and flags are fixed */
-#define TL_IRIS__GAP 0x200u       /* the table declares no event here */
-#define TL_IRIS__REPORTED 0x400u  /* a publish mismatch was logged */
+#define TL__IRIS_BOUND 0x100u     /* signature and flags are fixed */
+#define TL__IRIS_GAP 0x200u       /* the table declares no event here */
+#define TL__IRIS_REPORTED 0x400u  /* a publish mismatch was logged */
 
-TL_API void tl_iris__publish_mismatch(tl_iris_registry *reg, uint32_t event, uint32_t signature);
+TL_API void tl__iris_publish_mismatch(tl_iris_registry *reg, uint32_t event, uint32_t signature);
 /* Whether a request's result pointer is given: a function, so that passing `&value` to the
    request macros draws no -Waddress ("will always evaluate as true") in the caller's file. */
-static inline bool tl_iris__wants(const void *result) { return result != TL__NULL; }
-TL_API void tl_iris__settle(tl_iris_slot *slot);
-TL_API void tl_iris__mark(tl_iris_slot *slot, uint32_t index);
-TL_API bool tl_iris__subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t signature,
+static inline bool tl__iris_wants(const void *result) { return result != TL__NULL; }
+TL_API void tl__iris_settle(tl_iris_slot *slot);
+TL_API void tl__iris_mark(tl_iris_slot *slot, uint32_t index);
+TL_API bool tl__iris_subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t signature,
                                     uint32_t flags, tl_iris_fn fn, void *ctx);
-TL_API bool tl_iris__unsubscribe_refused(const tl_iris_registry *reg, uint32_t event, tl_iris_fn fn);
+TL_API bool tl__iris_unsubscribe_refused(const tl_iris_registry *reg, uint32_t event, tl_iris_fn fn);
 
 /* Subscribe: the common case (a bound broadcast slot with room, signature as expected, no
    duplicate) inline; everything else (first allocation, growth, binding, refusals and their
-   diagnostics) in tl_iris__subscribe_slow. */
+   diagnostics) in tl__iris_subscribe_slow. */
 static inline bool tl_iris_subscribe(tl_iris_registry *reg, uint32_t event, uint32_t signature,
                                      uint32_t flags, tl_iris_fn fn, void *ctx) {
     if (reg && fn && flags == 0 && event < reg->span) {
         tl_iris_slot *slot = &reg->slots[event];
         uint32_t i = slot->count;
-        if ((slot->flags & (TL_IRIS__BOUND | TL_IRIS__GAP | TL_IRIS_SINGLE_PROVIDER)) ==
-                TL_IRIS__BOUND &&
+        if ((slot->flags & (TL__IRIS_BOUND | TL__IRIS_GAP | TL_IRIS_SINGLE_PROVIDER)) ==
+                TL__IRIS_BOUND &&
             slot->signature == signature && i < slot->capacity) {
             while (i-- > 0)
                 if (slot->listeners[i].fn == fn && slot->listeners[i].ctx == ctx) break;
@@ -339,7 +339,7 @@ static inline bool tl_iris_subscribe(tl_iris_registry *reg, uint32_t event, uint
             }
         }
     }
-    return tl_iris__subscribe_slow(reg, event, signature, flags, fn, ctx);
+    return tl__iris_subscribe_slow(reg, event, signature, flags, fn, ctx);
 }
 
 /* Unsubscribe: searches newest first (churn removes what it just added); outside dispatch the last
@@ -350,16 +350,16 @@ static inline bool tl_iris_unsubscribe(tl_iris_registry *reg, uint32_t event, tl
                                        void *ctx) {
     tl_iris_slot *slot;
     uint32_t i;
-    if (!reg || !fn || event >= reg->span) return tl_iris__unsubscribe_refused(reg, event, fn);
+    if (!reg || !fn || event >= reg->span) return tl__iris_unsubscribe_refused(reg, event, fn);
     slot = &reg->slots[event];
     for (i = slot->count; i-- > 0;) {
         if (slot->listeners[i].fn != fn || slot->listeners[i].ctx != ctx) continue;
         slot->live--;
-        if (slot->depth > 0) tl_iris__mark(slot, i); /* compacted when dispatch ends */
+        if (slot->depth > 0) tl__iris_mark(slot, i); /* compacted when dispatch ends */
         else slot->listeners[i] = slot->listeners[--slot->count];
         return true;
     }
-    return (slot->flags & TL_IRIS__GAP) ? tl_iris__unsubscribe_refused(reg, event, fn) : false;
+    return (slot->flags & TL__IRIS_GAP) ? tl__iris_unsubscribe_refused(reg, event, fn) : false;
 }
 
 /* Starts a dispatch: the slot, with *count = the entries to visit (from *count - 1 down to 0) and
@@ -375,7 +375,7 @@ static inline tl_iris_slot *tl_iris_dispatch_begin(tl_iris_registry *reg, uint32
     slot = &reg->slots[event];
     if (slot->live == 0) return NULL;
     if (slot->signature != signature) {
-        tl_iris__publish_mismatch(reg, event, signature);
+        tl__iris_publish_mismatch(reg, event, signature);
         return NULL;
     }
     *depth = slot->depth;
@@ -387,7 +387,7 @@ static inline tl_iris_slot *tl_iris_dispatch_begin(tl_iris_registry *reg, uint32
 /* `dirty` is 0 or 1, so `dirty > depth` means "dirty and outermost" in one comparison. */
 static inline void tl_iris_dispatch_end(tl_iris_slot *slot, uint32_t depth) {
     slot->depth = depth;
-    if (slot->dirty > depth) tl_iris__settle(slot);
+    if (slot->dirty > depth) tl__iris_settle(slot);
 }
 
 /* Removed entries are rare: keep the call on the loop's straight path. */
@@ -442,7 +442,7 @@ static inline void tl_iris_dispatch_end(tl_iris_slot *slot, uint32_t depth) {
             do { \
                 tl_iris_fn tl__fn = (--tl__p)->fn; \
                 if (!tl__fn) continue; \
-                if (tl_iris__wants(result)) *(result) = TL__FN_CAST(fn_type, tl__fn)(tl__p->ctx, __VA_ARGS__); \
+                if (tl__iris_wants(result)) *(result) = TL__FN_CAST(fn_type, tl__fn)(tl__p->ctx, __VA_ARGS__); \
                 else (void)TL__FN_CAST(fn_type, tl__fn)(tl__p->ctx, __VA_ARGS__); \
                 (answered) = true; \
                 break; \
@@ -461,7 +461,7 @@ static inline void tl_iris_dispatch_end(tl_iris_slot *slot, uint32_t depth) {
             do { \
                 tl_iris_fn tl__fn = (--tl__p)->fn; \
                 if (!tl__fn) continue; \
-                if (tl_iris__wants(result)) *(result) = TL__FN_CAST(fn_type, tl__fn)(tl__p->ctx); \
+                if (tl__iris_wants(result)) *(result) = TL__FN_CAST(fn_type, tl__fn)(tl__p->ctx); \
                 else (void)TL__FN_CAST(fn_type, tl__fn)(tl__p->ctx); \
                 (answered) = true; \
                 break; \
@@ -550,9 +550,9 @@ bool tl_iris_init(tl_iris_registry *reg, const tl_iris_desc *desc) {
             const tl_iris_event_info *info = &desc->events[i];
             if (info->name) {
                 reg->slots[i].signature = info->signature;
-                reg->slots[i].flags = (info->flags & TL_IRIS_SINGLE_PROVIDER) | TL_IRIS__BOUND;
+                reg->slots[i].flags = (info->flags & TL_IRIS_SINGLE_PROVIDER) | TL__IRIS_BOUND;
             } else {
-                reg->slots[i].flags = TL_IRIS__GAP;
+                reg->slots[i].flags = TL__IRIS_GAP;
             }
         }
     }
@@ -574,7 +574,7 @@ void tl_iris_discard(tl_iris_registry *reg) {
     if (!reg) return;
     for (i = 0; i < reg->span; i++) {
         while (reg->slots[i].retired) { /* only if discarded from a listener, against the RULES */
-            tl_iris__retired *r = reg->slots[i].retired;
+            tl__iris_retired *r = reg->slots[i].retired;
             reg->slots[i].retired = r->next;
             TL_FREE(r->listeners);
             TL_FREE(r);
@@ -596,7 +596,7 @@ static tl_iris_slot *tl__iris_slot_for(tl_iris_registry *reg, uint32_t event, co
         tl__iris_log(reg, TL_IRIS_LOG_OUT_OF_RANGE, what, (unsigned)event, (unsigned)reg->span);
         return NULL;
     }
-    if (reg->slots[event].flags & TL_IRIS__GAP) {
+    if (reg->slots[event].flags & TL__IRIS_GAP) {
         tl__iris_log(reg, TL_IRIS_LOG_UNDECLARED_EVENT, what, (unsigned)event);
         return NULL;
     }
@@ -610,7 +610,7 @@ static int tl__iris_find(const tl_iris_slot *slot, tl_iris_fn fn, void *ctx) {
     return -1;
 }
 
-bool tl_iris__subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t signature,
+bool tl__iris_subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t signature,
                              uint32_t flags, tl_iris_fn fn, void *ctx) {
     tl_iris_slot *slot;
     char label[32];
@@ -621,9 +621,9 @@ bool tl_iris__subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t sig
     }
     slot = tl__iris_slot_for(reg, event, "subscribe");
     if (!slot) return false;
-    if (!(slot->flags & TL_IRIS__BOUND)) {
+    if (!(slot->flags & TL__IRIS_BOUND)) {
         slot->signature = signature;
-        slot->flags |= flags | TL_IRIS__BOUND;
+        slot->flags |= flags | TL__IRIS_BOUND;
     } else if (slot->signature != signature ||
                (slot->flags & TL_IRIS_SINGLE_PROVIDER) != flags) {
         tl__iris_log(reg, TL_IRIS_LOG_SIGNATURE_MISMATCH,
@@ -646,7 +646,7 @@ bool tl_iris__subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t sig
         /* Growth during dispatch keeps the old list for the running dispatches (see RULES). */
         uint32_t capacity = slot->capacity ? slot->capacity * 2u : TL__IRIS_FIRST_CAPACITY;
         tl_iris_listener *grown;
-        tl_iris__retired *retired = NULL;
+        tl__iris_retired *retired = NULL;
         if (slot->capacity >= TL__IRIS_MAX_LISTENERS) {
             tl__iris_log(reg, TL_IRIS_LOG_OUT_OF_MEMORY, "listener list");
             return false;
@@ -657,7 +657,7 @@ bool tl_iris__subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t sig
             return false;
         }
         if (slot->depth > 0 && slot->listeners) {
-            retired = (tl_iris__retired *)TL_MALLOC(sizeof *retired);
+            retired = (tl__iris_retired *)TL_MALLOC(sizeof *retired);
             if (!retired) {
                 TL_FREE(grown);
                 tl__iris_log(reg, TL_IRIS_LOG_OUT_OF_MEMORY, "listener list");
@@ -682,7 +682,7 @@ bool tl_iris__subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t sig
 }
 
 /* Logs why tl_iris_unsubscribe refused, with subscribe's diagnostics; always false. */
-bool tl_iris__unsubscribe_refused(const tl_iris_registry *reg, uint32_t event, tl_iris_fn fn) {
+bool tl__iris_unsubscribe_refused(const tl_iris_registry *reg, uint32_t event, tl_iris_fn fn) {
     if (!reg || !fn) tl__iris_log(reg, TL_IRIS_LOG_INVALID_ARGUMENT, "unsubscribe");
     else if (event >= reg->span)
         tl__iris_log(reg, TL_IRIS_LOG_OUT_OF_RANGE, "unsubscribe", (unsigned)event, (unsigned)reg->span);
@@ -692,10 +692,10 @@ bool tl_iris__unsubscribe_refused(const tl_iris_registry *reg, uint32_t event, t
 
 /* The outermost dispatch ended on a dirty slot: free the retired lists, compact the marked entries
    (swap-with-last, in index order). */
-void tl_iris__settle(tl_iris_slot *slot) {
+void tl__iris_settle(tl_iris_slot *slot) {
     uint32_t i = 0;
     while (slot->retired) {
-        tl_iris__retired *r = slot->retired;
+        tl__iris_retired *r = slot->retired;
         slot->retired = r->next;
         TL_FREE(r->listeners);
         TL_FREE(r);
@@ -709,19 +709,19 @@ void tl_iris__settle(tl_iris_slot *slot) {
 
 /* Removal during dispatch: marks entry `index` in the list and in every retired one that holds it
    (indices are stable during dispatch: nothing moves until the outermost dispatch ends). */
-void tl_iris__mark(tl_iris_slot *slot, uint32_t index) {
-    tl_iris__retired *r;
+void tl__iris_mark(tl_iris_slot *slot, uint32_t index) {
+    tl__iris_retired *r;
     slot->listeners[index].fn = NULL;
     for (r = slot->retired; r; r = r->next)
         if (index < r->capacity) r->listeners[index].fn = NULL;
     slot->dirty = 1;
 }
 
-void tl_iris__publish_mismatch(tl_iris_registry *reg, uint32_t event, uint32_t signature) {
+void tl__iris_publish_mismatch(tl_iris_registry *reg, uint32_t event, uint32_t signature) {
     tl_iris_slot *slot = &reg->slots[event];
     char label[32];
-    if (slot->flags & TL_IRIS__REPORTED) return;
-    slot->flags |= TL_IRIS__REPORTED;
+    if (slot->flags & TL__IRIS_REPORTED) return;
+    slot->flags |= TL__IRIS_REPORTED;
     tl__iris_log(reg, TL_IRIS_LOG_PUBLISH_MISMATCH, tl__iris_label(reg, event, label, sizeof label),
                  (unsigned)signature, (unsigned)slot->signature);
 }
@@ -746,7 +746,7 @@ void tl_iris_clear(tl_iris_registry *reg, uint32_t event) {
     }
     slot = &reg->slots[event];
     if (slot->depth > 0) {
-        for (i = 0; i < slot->count; i++) tl_iris__mark(slot, i);
+        for (i = 0; i < slot->count; i++) tl__iris_mark(slot, i);
     } else {
         slot->count = 0;
     }

@@ -1,75 +1,82 @@
 /* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
-/* threadlink/mem.h - memory for state that is copied, hashed and saved as raw bytes.
- *
- * Long-lived simulation state (a frame) lives in plain blocks of bytes, so a rollback is a memcpy
- * and a desync is a hash mismatch. This header gives:
- *
- *   - blocks:  tl_mem_alloc_zeroed / tl_mem_free / tl_mem_copy / tl_mem_clear / tl_mem_equal;
- *   - hashes:  tl_hash64 (exactly XXH64) and tl_hash32 (exactly XXH32) of raw memory, with
- *              tl_hash32_4 / tl_hash32_8 specialised for 4- and 8-byte keys;
- *   - layout:  TL_LAYOUT_* constant expressions giving the exact byte size of each inline
- *              collection (the generator's gen/layout.c computes the same numbers);
- *   - inline collections (array, list, queue, stack, hashset, dict): <threadlink/mem_inline.h>,
- *     included at the end of this header.
- *
- * Including
- *   Header-only. Everything is `static inline`; no switch is needed unless you build with
- *   TL_MEM_DEBUG, whose live-block list needs one translation unit that does
- *       #define TL_MEM_IMPL            (or TL_IMPLEMENTATION: every module's switch)
- *       #include <threadlink/mem.h>
- *   (under TL_STATIC, api.h, the one file using the runtime holds the list without a switch).
- *   xxHash is used header-only (XXH_INLINE_ALL): nothing to link. After this header, XXH32/XXH64
- *   in the same translation unit name the inlined xxHash functions.
- *
- * Overrides (define before including; pairs or nothing)
- *   TL_MEM_MALLOC(size) / TL_MEM_FREE(ptr)   allocation hooks for blocks. Default: TL_MALLOC /
- *                                            TL_FREE when the project defines those, else
- *                                            malloc / free. Called only by tl_mem_alloc_zeroed
- *                                            and tl_mem_free; collections never allocate.
- *   TL_MEM_REPORT(error, message)            called for every reported error (tl_mem_error and a
- *                                            static string). Default: nothing, or a line on
- *                                            stderr under TL_MEM_DEBUG.
- *   TL_MEM_DEBUG                             track live blocks: tl_mem_live_blocks and
- *                                            tl_mem_report_leaks list blocks never freed, and
- *                                            tl_mem_free refuses (and reports) pointers it did not
- *                                            hand out, double frees included. Define it for the
- *                                            whole program (a compiler flag), never per file.
- *                                            Main thread only, like the rest of the runtime.
- *   TL_MEM_NO_SIMD                           hash tables read control bytes eight at a time in a
- *                                            64-bit word even where SSE2 (x86-64) or NEON (64-bit
- *                                            ARM) would read sixteen. The bytes a table holds are
- *                                            the same either way.
- *
- * Errors
- *   Invalid sizes or alignments and allocation failure return NULL, store a tl_mem_error through
- *   the optional out-parameter of tl_mem_alloc_zeroed_ex and call TL_MEM_REPORT; nothing here is
- *   undefined behaviour for bad arguments.
- *
- * Byte order
- *   Hashes are the same on every machine and endianness. Collection headers are stored
- *   little-endian and table control bytes are single bytes, so the bytes that this header writes
- *   are the same everywhere; keys and values are the caller's own bytes (give them no implicit
- *   padding, see mem_inline.h). tests/cross checks this on 32-bit ARM, 64-bit ARM, big-endian
- *   s390x and 64-bit Windows: a fixed sequence of operations that stores its numbers as
- *   little-endian bytes leaves the same bytes, with the same XXH64, as on x86-64 Linux.
- *
- * Example
- *   TL_INLINE_LIST_TYPE(int_list, int32_t)          // once, at file scope
- *
- *   size_t bytes = TL_LAYOUT_SEQUENCE_BYTES(16, sizeof(int32_t));
- *   unsigned char *frame = (unsigned char *)tl_mem_alloc_zeroed(bytes, 0);
- *   int_list list = int_list_view(frame, 16);
- *   int_list_add(list, 42);
- *   uint64_t fingerprint = tl_hash64(frame, bytes, 0);  // same on every peer after the same ops
- *   tl_mem_free(frame);
- */
+/* threadlink/mem.h -- memory for state that is copied, hashed and saved as raw bytes.
+
+   WHAT
+   ----
+   Long-lived simulation state (a frame) lives in plain blocks of bytes, so a rollback is a memcpy
+   and a desync is a hash mismatch. This header gives:
+
+     - blocks:  tl_mem_alloc_zeroed / tl_mem_free / tl_mem_copy / tl_mem_clear / tl_mem_equal;
+     - hashes:  tl_hash64 (exactly XXH64) and tl_hash32 (exactly XXH32) of raw memory, with
+                tl_hash32_4 / tl_hash32_8 specialised for 4- and 8-byte keys;
+     - layout:  TL_LAYOUT_* constant expressions giving the exact byte size of each inline
+                collection (the generator's gen/layout.c computes the same numbers);
+     - inline collections (array, list, queue, stack, hashset, dict): <threadlink/mem_inline.h>,
+       included at the end of this header.
+
+   INCLUDE
+   -------
+   Header-only. Everything is `static inline`; no switch is needed unless you build with
+   TL_MEM_DEBUG, whose live-block list needs one translation unit that does
+       #define TL_MEM_IMPL            (or TL_IMPLEMENTATION: every module's switch)
+       #include <threadlink/mem.h>
+   (under TL_STATIC, api.h, the one file using the runtime holds the list without a switch).
+   xxHash is used header-only (XXH_INLINE_ALL): nothing to link. After this header, XXH32/XXH64
+   in the same translation unit name the inlined xxHash functions.
+
+   OVERRIDES (define before including; pairs or nothing)
+   ---------
+   TL_MEM_MALLOC(size) / TL_MEM_FREE(ptr)   allocation hooks for blocks. Default: TL_MALLOC /
+                                            TL_FREE when the project defines those, else
+                                            malloc / free. Called only by tl_mem_alloc_zeroed
+                                            and tl_mem_free; collections never allocate.
+   TL_MEM_REPORT(error, message)            called for every reported error (tl_mem_error and a
+                                            static string). Default: nothing, or a line on
+                                            stderr under TL_MEM_DEBUG.
+   TL_MEM_DEBUG                             track live blocks: tl_mem_live_blocks and
+                                            tl_mem_report_leaks list blocks never freed, and
+                                            tl_mem_free refuses (and reports) pointers it did not
+                                            hand out, double frees included. Define it for the
+                                            whole program (a compiler flag), never per file.
+                                            Main thread only, like the rest of the runtime.
+   TL_MEM_NO_SIMD                           hash tables read control bytes eight at a time in a
+                                            64-bit word even where SSE2 (x86-64) or NEON (64-bit
+                                            ARM) would read sixteen. The bytes a table holds are
+                                            the same either way.
+
+   ERRORS
+   ------
+   Invalid sizes or alignments and allocation failure return NULL, store a tl_mem_error through
+   the optional out-parameter of tl_mem_alloc_zeroed_ex and call TL_MEM_REPORT; nothing here is
+   undefined behaviour for bad arguments.
+
+   BYTE ORDER
+   ----------
+   Hashes are the same on every machine and endianness. Collection headers are stored
+   little-endian and table control bytes are single bytes, so the bytes that this header writes
+   are the same everywhere; keys and values are the caller's own bytes (give them no implicit
+   padding, see mem_inline.h). tests/cross checks this on 32-bit ARM, 64-bit ARM, big-endian
+   s390x and 64-bit Windows: a fixed sequence of operations that stores its numbers as
+   little-endian bytes leaves the same bytes, with the same XXH64, as on x86-64 Linux.
+
+   USE
+   ---
+       TL_INLINE_LIST_TYPE(int_list, int32_t)          // once, at file scope
+
+       size_t bytes = TL_LAYOUT_SEQUENCE_BYTES(16, sizeof(int32_t));
+       unsigned char *frame = (unsigned char *)tl_mem_alloc_zeroed(bytes, 0);
+       int_list list = int_list_view(frame, 16);
+       int_list_add(list, 42);
+       uint64_t fingerprint = tl_hash64(frame, bytes, 0);  // same on every peer after the same ops
+       tl_mem_free(frame);
+*/
 /* TL_IMPLEMENTATION implies every module's switch; checked outside the include guard, so that
    defining it between two includes of this header still counts. */
 #if defined(TL_IMPLEMENTATION) && !defined(TL_MEM_IMPL)
 #define TL_MEM_IMPL
 #endif
-#ifndef THREADLINK_MEM_H
-#define THREADLINK_MEM_H
+#ifndef TL_MEM_H
+#define TL_MEM_H
 
 #include "api.h"
 
@@ -173,16 +180,16 @@ extern "C" {
  * ------------------------------------------------------------------------------------------- */
 
 #define TL_MEM_ERRORS(X) \
-  X(TL_MEM_OK,              "no error") \
-  X(TL_MEM_ERROR_SIZE,      "block size is zero or larger than TL_MEM_MAX_BYTES") \
-  X(TL_MEM_ERROR_ALIGNMENT, "alignment is not a power of two or is larger than TL_MEM_MAX_ALIGNMENT") \
-  X(TL_MEM_ERROR_OUT_OF_MEMORY, "allocation failed") \
-  X(TL_MEM_ERROR_FOREIGN_BLOCK, "tl_mem_free: not a live block from tl_mem_alloc_zeroed (double free?)") \
-  X(TL_MEM_ERROR_OVERLAP,   "tl_mem_copy: ranges overlap (copied with memmove)")
+  X(OK, "no error") \
+  X(ERROR_SIZE, "block size is zero or larger than TL_MEM_MAX_BYTES") \
+  X(ERROR_ALIGNMENT, "alignment is not a power of two or is larger than TL_MEM_MAX_ALIGNMENT") \
+  X(ERROR_OUT_OF_MEMORY, "allocation failed") \
+  X(ERROR_FOREIGN_BLOCK, "tl_mem_free: not a live block from tl_mem_alloc_zeroed (double free?)") \
+  X(ERROR_OVERLAP, "tl_mem_copy: ranges overlap (copied with memmove)")
 
 typedef enum tl_mem_error {
-#define TL__MEM_ERROR_ENUM(id, message) id,
-  TL_MEM_ERRORS(TL__MEM_ERROR_ENUM)
+#define TL__MEM_ERROR_ENUM(id, message) TL_MEM_##id,
+  TL_MEM_ERRORS(TL__MEM_ERROR_ENUM) /* TL_MEM_<id>, one per row from 0 */
 #undef TL__MEM_ERROR_ENUM
   TL_MEM_ERROR_COUNT
 } tl_mem_error;
@@ -194,7 +201,7 @@ static inline const char *tl_mem_error_message(tl_mem_error error) {
 #undef TL__MEM_ERROR_MESSAGE
   };
   unsigned index = (unsigned)error;
-  return index < (unsigned)TL_MEM_ERROR_COUNT ? messages[index] : "unknown error";
+  return index < sizeof messages / sizeof messages[0] ? messages[index] : "unknown error";
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -532,12 +539,12 @@ TL__MEM_FORCE_INLINE uint32_t tl_hash32_8(const void *data, uint32_t seed) {
 } /* extern "C" */
 #endif
 
-#endif /* THREADLINK_MEM_H */
+#endif /* TL_MEM_H */
 
 /* The live-block list of TL_MEM_DEBUG, defined once (under TL_STATIC, above). */
 #if defined(TL_MEM_IMPL) && defined(TL_MEM_DEBUG) && !defined(TL_STATIC) && \
-    !defined(TL__MEM_IMPLEMENTATION_DONE)
-#define TL__MEM_IMPLEMENTATION_DONE
+    !defined(TL__MEM_IMPLEMENTED)
+#define TL__MEM_IMPLEMENTED
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -547,6 +554,6 @@ uint64_t tl__mem_next_serial = 0;
 #ifdef __cplusplus
 }
 #endif
-#endif
+#endif /* TL_MEM_IMPL */
 
 #include <threadlink/mem_inline.h>

@@ -1,100 +1,108 @@
 /* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
-/* threadlink/mem_inline.h - inline collections: views over a fixed number of slots in caller memory.
- *
- * Included by <threadlink/mem.h>; may also be included on its own. Header-only, `static inline`,
- * no allocation, no global state.
- *
- * A view holds only a pointer to caller memory, a capacity and element sizes. Everything else
- * (counts, the queue's head, the elements) lives in that memory, in the exact layout described in
- * mem.h (TL_LAYOUT_*), so the memory can be copied, hashed, saved or rolled back freely and a
- * view made over the copy sees the same collection. Zeroed memory is an empty collection.
- *
- *   kind      bytes                                   operations
- *   array     TL_LAYOUT_ARRAY_BYTES(length, size)     length slots always present: at, get, set, clear
- *   list      TL_LAYOUT_SEQUENCE_BYTES(cap, size)     count, at, add, add_zeroed, remove_at (moves the
- *                                                     last element into the gap), clear
- *   queue     TL_LAYOUT_SEQUENCE_BYTES(cap, size)     FIFO ring: enqueue, dequeue, peek, at, clear
- *   stack     TL_LAYOUT_SEQUENCE_BYTES(cap, size)     push, pop, peek, at, clear
- *   hashset   TL_LAYOUT_SET_BYTES(cap, size)          contains, add, remove, settle, clear, iterate
- *   dict      TL_LAYOUT_DICT_BYTES(cap, ksize, vsize) contains_key, try_get, get (pointer), try_add,
- *                                                     get_or_add, set, remove, settle, clear,
- *                                                     iterate
- *
- * Making a view: tl_inline_<kind>_view(mem, capacity, sizes...). The memory must be 8-byte aligned
- * and hold the bytes above; capacity is 1..TL_INLINE_MAX_CAPACITY and element/key sizes are
- * 1..TL_INLINE_MAX_ELEMENT_SIZE (a dictionary's value size may be 0). Bad arguments give an
- * invalid view (tl_inline_<kind>_valid is false) on which every operation fails harmlessly.
- *
- * Errors: adding to a full collection, removing from an empty one or indexing past the count
- * returns false / NULL / TL_INLINE_FULL and changes nothing; nothing ever writes outside the
- * collection's bytes. Counts read from memory are clamped to the capacity, so even corrupted
- * memory cannot send an operation out of bounds.
- *
- * Determinism: element order depends only on the operations performed, and slots that an
- * operation vacates are zeroed (a hash table's last removal keeps its bytes until it is finished,
- * see below), so the same operations give the same bytes on every machine.
- * A dequeue that empties a queue resets its head to 0.
- *
- * Elements are raw bytes. Keys are hashed (XXH32, seed 0) and compared as raw bytes, never
- * through anything that differs between machines. So give element, key and value types no implicit
- * padding (declare explicit padding members and zero them): copying a struct need not copy its
- * padding, and stray padding bytes would change both lookups and frame hashes.
- *
- * Hash sets and dictionaries: open addressing with linear probing over the fixed table (capacity
- * is the table size, not a number of buckets). The home slot of a key is
- * (XXH32(key) * capacity) >> 32. Entries of a run are kept in order of their home slot, equal
- * homes in insertion order (Robin Hood order), which lets a lookup for an absent key stop early.
- * Each slot's distance from its home and the low byte of its key's hash sit in two byte arrays
- * before the slots (mem.h), so a lookup reads them for sixteen slots at once (SSE2 or NEON; eight
- * in a 64-bit word elsewhere) and compares keys only where both fit: a miss seldom reads a slot at
- * all. Removal moves the following displaced entries back by one slot (backward-shift deletion),
- * so no marker is left to fill the table: churn never fills or slows it (the cost of an operation
- * depends on the load, never on how many keys came and went). The last removal's move waits for
- * the next add or remove: its entry stays in its slot, flagged in the header, and an add that
- * passes or reaches that slot takes it, so removing a key and adding it back, or adding a key
- * near it, moves little or nothing. Every step leaves each entry where moving at once would have,
- * so once the pending removal is finished (by the next remove, an add that needs its slot, or
- * tl_inline_dict_settle) a table holds exactly the bytes it would hold had the removed keys never
- * been added.
- *
- * Recommended load (count / capacity): at most 0.75 for tables that change often, at most 0.9 for
- * tables that are mostly read. A table may be filled to its capacity, but a fuller table probes
- * further, and every add or remove moves the rest of its run by one slot: a removal moves about
- * 1 entry at load 0.5, 6 at 0.75 and 33 at 0.9 (an insertion 2, 9 and 41). Measured on a
- * 1,024-slot int64 table (tests/bench/mem/RESULTS.md, one run, SSE2): hits 5 / 6 / 6 ns, misses
- * 5 / 5 / 6 ns, removing a key and adding a new one 46 / 69 / 99 ns, and removing a key and
- * adding it back 31 / 34 / 36 ns at those loads. Headroom costs less than growth does: 921 int64
- * pairs in 2,048 slots take 36,872 bytes, where stb_ds takes 49,288.
- *
- * Pointers returned by at/get/peek/get_or_add point into the collection; any later operation
- * that adds or removes may move elements, so re-fetch them afterwards.
- *
- * Iteration:
- *   array, list, stack:  for (i = 0; i < count; i++) at(i)  (stack: 0 is the bottom). To remove
- *                        during a list walk, call remove_at(i) and do not advance i (the last
- *                        element moved into slot i).
- *   queue:               at(i), i = 0 is the oldest element.
- *   hashset, dict:       tl_inline_iter it = tl_inline_dict_iter(d);
- *                        while (tl_inline_dict_next(d, &it, &key, &value)) {
- *                            if (expired(value)) tl_inline_dict_iter_remove(d, &it);
- *                        }
- *                        Every element present when the walk starts is visited exactly once,
- *                        also when tl_inline_*_iter_remove removes the current one. Removing any
- *                        other key, or adding, during the walk may skip or repeat elements.
- *                        The order is slot order starting at a run boundary, so it too depends
- *                        only on the bytes.
- *
- * Typed wrappers: TL_INLINE_ARRAY_TYPE(name, T), TL_INLINE_LIST_TYPE, TL_INLINE_QUEUE_TYPE,
- * TL_INLINE_STACK_TYPE, TL_INLINE_HASHSET_TYPE(name, K) and TL_INLINE_DICT_TYPE(name, K, V)
- * define a view type `name` (pointer and capacity only) with type-checked functions name_view,
- * name_add, name_get ... whose sizes are compile-time constants, so hashing and comparison of 4- and
- * 8-byte keys inline completely, and a read-only view type `name_const` over const memory
- * (name_const_view, name_as_const) with the reading functions: name_const_count, name_const_at,
- * name_const_get, name_const_try_get, name_const_contains, name_const_iter/next ... Generated vault
- * accessors call the same functions (a const vault's collection getter gives the read-only view).
- */
-#ifndef THREADLINK_MEM_INLINE_H
-#define THREADLINK_MEM_INLINE_H
+/* threadlink/mem_inline.h -- inline collections: views over a fixed number of slots in your memory.
+
+   WHAT
+   ----
+   A view holds only a pointer to caller memory, a capacity and element sizes. Everything else
+   (counts, the queue's head, the elements) lives in that memory, in the exact layout described in
+   mem.h (TL_LAYOUT_*), so the memory can be copied, hashed, saved or rolled back freely and a
+   view made over the copy sees the same collection. Zeroed memory is an empty collection.
+
+     kind      bytes                                   operations
+     array     TL_LAYOUT_ARRAY_BYTES(length, size)     length slots always present: at, get, set, clear
+     list      TL_LAYOUT_SEQUENCE_BYTES(cap, size)     count, at, add, add_zeroed, remove_at (moves the
+                                                       last element into the gap), clear
+     queue     TL_LAYOUT_SEQUENCE_BYTES(cap, size)     FIFO ring: enqueue, dequeue, peek, at, clear
+     stack     TL_LAYOUT_SEQUENCE_BYTES(cap, size)     push, pop, peek, at, clear
+     hashset   TL_LAYOUT_SET_BYTES(cap, size)          contains, add, remove, settle, clear, iterate
+     dict      TL_LAYOUT_DICT_BYTES(cap, ksize, vsize) contains_key, try_get, get (pointer), try_add,
+                                                       get_or_add, set, remove, settle, clear,
+                                                       iterate
+
+   Making a view: tl_inline_<kind>_view(mem, capacity, sizes...). The memory must be 8-byte aligned
+   and hold the bytes above; capacity is 1..TL_INLINE_MAX_CAPACITY and element/key sizes are
+   1..TL_INLINE_MAX_ELEMENT_SIZE (a dictionary's value size may be 0). Bad arguments give an
+   invalid view (tl_inline_<kind>_valid is false) on which every operation fails harmlessly.
+
+   INCLUDE
+   -------
+   Included by <threadlink/mem.h>; may also be included on its own. Header-only, `static inline`,
+   no allocation, no global state.
+
+   RULES
+   -----
+   Errors: adding to a full collection, removing from an empty one or indexing past the count
+   returns false / NULL / TL_INLINE_FULL and changes nothing; nothing ever writes outside the
+   collection's bytes. Counts read from memory are clamped to the capacity, so even corrupted
+   memory cannot send an operation out of bounds.
+
+   Determinism: element order depends only on the operations performed, and slots that an
+   operation vacates are zeroed (a hash table's last removal keeps its bytes until it is finished,
+   see below), so the same operations give the same bytes on every machine.
+   A dequeue that empties a queue resets its head to 0.
+
+   Elements are raw bytes. Keys are hashed (XXH32, seed 0) and compared as raw bytes, never
+   through anything that differs between machines. So give element, key and value types no implicit
+   padding (declare explicit padding members and zero them): copying a struct need not copy its
+   padding, and stray padding bytes would change both lookups and frame hashes.
+
+   Hash sets and dictionaries: open addressing with linear probing over the fixed table (capacity
+   is the table size, not a number of buckets). The home slot of a key is
+   (XXH32(key) * capacity) >> 32. Entries of a run are kept in order of their home slot, equal
+   homes in insertion order (Robin Hood order), which lets a lookup for an absent key stop early.
+   Each slot's distance from its home and the low byte of its key's hash sit in two byte arrays
+   before the slots (mem.h), so a lookup reads them for sixteen slots at once (SSE2 or NEON; eight
+   in a 64-bit word elsewhere) and compares keys only where both fit: a miss seldom reads a slot at
+   all. Removal moves the following displaced entries back by one slot (backward-shift deletion),
+   so no marker is left to fill the table: churn never fills or slows it (the cost of an operation
+   depends on the load, never on how many keys came and went). The last removal's move waits for
+   the next add or remove: its entry stays in its slot, flagged in the header, and an add that
+   passes or reaches that slot takes it, so removing a key and adding it back, or adding a key
+   near it, moves little or nothing. Every step leaves each entry where moving at once would have,
+   so once the pending removal is finished (by the next remove, an add that needs its slot, or
+   tl_inline_dict_settle) a table holds exactly the bytes it would hold had the removed keys never
+   been added.
+
+   Recommended load (count / capacity): at most 0.75 for tables that change often, at most 0.9 for
+   tables that are mostly read. A table may be filled to its capacity, but a fuller table probes
+   further, and every add or remove moves the rest of its run by one slot: a removal moves about
+   1 entry at load 0.5, 6 at 0.75 and 33 at 0.9 (an insertion 2, 9 and 41). Measured on a
+   1,024-slot int64 table (tests/bench/mem/RESULTS.md, one run, SSE2): hits 5 / 6 / 6 ns, misses
+   5 / 5 / 6 ns, removing a key and adding a new one 46 / 69 / 99 ns, and removing a key and
+   adding it back 31 / 34 / 36 ns at those loads. Headroom costs less than growth does: 921 int64
+   pairs in 2,048 slots take 36,872 bytes, where stb_ds takes 49,288.
+
+   Pointers returned by at/get/peek/get_or_add point into the collection; any later operation
+   that adds or removes may move elements, so re-fetch them afterwards.
+
+   Iteration:
+     array, list, stack:  for (i = 0; i < count; i++) at(i)  (stack: 0 is the bottom). To remove
+                          during a list walk, call remove_at(i) and do not advance i (the last
+                          element moved into slot i).
+     queue:               at(i), i = 0 is the oldest element.
+     hashset, dict:       tl_inline_iter it = tl_inline_dict_iter(d);
+                          while (tl_inline_dict_next(d, &it, &key, &value)) {
+                              if (expired(value)) tl_inline_dict_iter_remove(d, &it);
+                          }
+                          Every element present when the walk starts is visited exactly once,
+                          also when tl_inline_*_iter_remove removes the current one. Removing any
+                          other key, or adding, during the walk may skip or repeat elements.
+                          The order is slot order starting at a run boundary, so it too depends
+                          only on the bytes.
+
+   USE
+   ---
+   Typed wrappers: TL_INLINE_ARRAY_TYPE(name, T), TL_INLINE_LIST_TYPE, TL_INLINE_QUEUE_TYPE,
+   TL_INLINE_STACK_TYPE, TL_INLINE_HASHSET_TYPE(name, K) and TL_INLINE_DICT_TYPE(name, K, V)
+   define a view type `name` (pointer and capacity only) with type-checked functions name_view,
+   name_add, name_get ... whose sizes are compile-time constants, so hashing and comparison of 4- and
+   8-byte keys inline completely, and a read-only view type `name_const` over const memory
+   (name_const_view, name_as_const) with the reading functions: name_const_count, name_const_at,
+   name_const_get, name_const_try_get, name_const_contains, name_const_iter/next ... Generated vault
+   accessors call the same functions (a const vault's collection getter gives the read-only view).
+*/
+#ifndef TL_MEM_INLINE_H
+#define TL_MEM_INLINE_H
 
 #include <threadlink/mem.h>
 
@@ -1926,4 +1934,4 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
     return more; \
   }
 
-#endif /* THREADLINK_MEM_INLINE_H */
+#endif /* TL_MEM_INLINE_H */

@@ -104,6 +104,11 @@
        OnHideLoadingScreen(tl_nexus *) -> bool
        OnHideFader(tl_nexus *) -> bool
 */
+/* TL_IMPLEMENTATION implies every module's switch; checked outside the include guard, so that
+   defining it between two includes of this header still counts. */
+#if defined(TL_IMPLEMENTATION) && !defined(TL_NEXUS_IMPL)
+#define TL_NEXUS_IMPL
+#endif
 #ifndef TL_NEXUS_H
 #define TL_NEXUS_H
 
@@ -155,7 +160,7 @@ typedef bool (*tl_nexus_provider_fn)(void *ctx, tl_nexus *nexus);
 typedef enum tl_nexus_log_item {
     TL_NEXUS_LOG_NONE_ = TL_NEXUS_LOG_BASE - 1,
 #define TL__NEXUS_LOG_ENUM(id, level, message) TL_NEXUS_LOG_##id,
-    TL_NEXUS_LOG_ITEMS(TL__NEXUS_LOG_ENUM)
+    TL_NEXUS_LOG_ITEMS(TL__NEXUS_LOG_ENUM) /* TL_NEXUS_LOG_<id>, one per row from the base */
 #undef TL__NEXUS_LOG_ENUM
     TL_NEXUS_LOG_END_
 } tl_nexus_log_item;
@@ -267,7 +272,7 @@ TL_API uint32_t tl_nexus_presentations_pending(const tl_nexus *nexus);
 #endif /* TL_NEXUS_H */
 
 /* ------------------------------------------------------------------------------------------------ */
-#if (defined(TL_NEXUS_IMPL) || defined(TL_IMPLEMENTATION)) && !defined(TL__NEXUS_IMPLEMENTED)
+#if defined(TL_NEXUS_IMPL) && !defined(TL__NEXUS_IMPLEMENTED)
 #define TL__NEXUS_IMPLEMENTED
 /* Again here, for the usage block's order (include, define, include): the first includes of the
    modules nexus.h uses saw no TL_IMPLEMENTATION. */
@@ -1067,4 +1072,4 @@ void tl_nexus_level_fail(tl_nexus_level *level, const char *reason) {
 #ifdef __cplusplus
 }
 #endif
-#endif /* TL_NEXUS_IMPL || TL_IMPLEMENTATION */
+#endif /* TL_NEXUS_IMPL */

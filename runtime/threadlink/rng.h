@@ -1,40 +1,45 @@
 /* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
-/* threadlink/rng.h - stateless random streams: a stream is a pure function of its identity.
- *
- * What it is
- *   The one source of random numbers for gameplay, simulation, procedural generation and
- *   presentation. A stream is a pure function of a world seed, a domain (what the numbers are
- *   for: a 32-bit value, such as an entry of a generated identity domain you declare for it) and
- *   identity parts (whose and when: an entity, a tick, a map cell). The same inputs give the
- *   same numbers on every machine, compiler and thread, however many draws happen elsewhere.
- *   Nothing is shared or advanced globally: a tl_rng is a small value that you create where you
- *   roll, one per purpose, entity and tick. Not for secrets or unique ids.
- *
- * How to include
- *   #include <threadlink/rng.h>      (static inline, no implementation switch; includes fp.h)
- *
- * Override macros: none (TL_FP_PORTABLE_128 of fp.h applies to the wide multiplies here too).
- *
- * The stream format (pinned by golden values in tests/rng: it is part of users' save files)
- *   mix(z)      SplitMix64's finalizer: z ^= z >> 30; z *= 0xBF58476D1CE4E5B9; z ^= z >> 27;
- *               z *= 0x94D049BB133111EB; z ^= z >> 31.
- *   fold(h, p)  mix(h ^ mix(p + GAMMA)), GAMMA = 0x9E3779B97F4A7C15: each part is mixed on its
- *               own first, so order matters and equal parts do not cancel.
- *   identity    h = mix(seed ^ 0x243F6A8885A308D3) (a zero seed is not degenerate), then
- *               h = fold(h, domain) with the whole 32-bit domain, then h = fold(h, part) for
- *               each part in order. tl_rng_fork(&s, p) is fold(s.id, p): forking a stream made
- *               from parts (a, b) with c gives the stream made from (a, b, c).
- *   draws       state starts at the identity; each 64-bit draw is state += GAMMA; mix(state)
- *               (a SplitMix64 sequence).
- *   samplers    range: Lemire's multiply-shift on a 64-bit draw, redrawing the rare biased
- *               case; chance(p) compares the top 32 bits of a draw with p's raw value. A sampler of
- *               one value makes one draw (plus the rare redraw) whatever its arguments'
- *               values; tl_rng_shuffle makes count - 1 range draws (each with its rare redraw)
- *               when count >= 2 and size > 0, and none otherwise (count 0 or 1, or size 0:
- *               nothing to move); tl_rng_inside_unit_circle makes two per try of its rejection
- *               loop.
- *   tl_rng_part(text): FNV-1a 64 over the bytes, then mix.
- */
+/* threadlink/rng.h -- stateless random streams: a stream is a pure function of its identity.
+
+   WHAT
+   ----
+   The one source of random numbers for gameplay, simulation, procedural generation and
+   presentation. A stream is a pure function of a world seed, a domain (what the numbers are
+   for: a 32-bit value, such as an entry of a generated identity domain you declare for it) and
+   identity parts (whose and when: an entity, a tick, a map cell). The same inputs give the
+   same numbers on every machine, compiler and thread, however many draws happen elsewhere.
+   Nothing is shared or advanced globally: a tl_rng is a small value that you create where you
+   roll, one per purpose, entity and tick. Not for secrets or unique ids.
+
+   INCLUDE
+   -------
+       #include <threadlink/rng.h>  (static inline, no implementation switch; includes fp.h)
+
+   OVERRIDES
+   ---------
+   None (TL_FP_PORTABLE_128 of fp.h applies to the wide multiplies here too).
+
+   FORMAT (pinned by golden values in tests/rng: it is part of users' save files)
+   ------
+   mix(z)      SplitMix64's finalizer: z ^= z >> 30; z *= 0xBF58476D1CE4E5B9; z ^= z >> 27;
+               z *= 0x94D049BB133111EB; z ^= z >> 31.
+   fold(h, p)  mix(h ^ mix(p + GAMMA)), GAMMA = 0x9E3779B97F4A7C15: each part is mixed on its
+               own first, so order matters and equal parts do not cancel.
+   identity    h = mix(seed ^ 0x243F6A8885A308D3) (a zero seed is not degenerate), then
+               h = fold(h, domain) with the whole 32-bit domain, then h = fold(h, part) for
+               each part in order. tl_rng_fork(&s, p) is fold(s.id, p): forking a stream made
+               from parts (a, b) with c gives the stream made from (a, b, c).
+   draws       state starts at the identity; each 64-bit draw is state += GAMMA; mix(state)
+               (a SplitMix64 sequence).
+   samplers    range: Lemire's multiply-shift on a 64-bit draw, redrawing the rare biased
+               case; chance(p) compares the top 32 bits of a draw with p's raw value. A sampler of
+               one value makes one draw (plus the rare redraw) whatever its arguments'
+               values; tl_rng_shuffle makes count - 1 range draws (each with its rare redraw)
+               when count >= 2 and size > 0, and none otherwise (count 0 or 1, or size 0:
+               nothing to move); tl_rng_inside_unit_circle makes two per try of its rejection
+               loop.
+   tl_rng_part(text): FNV-1a 64 over the bytes, then mix.
+*/
 #ifndef TL_RNG_H
 #define TL_RNG_H
 

@@ -175,7 +175,7 @@ extern "C" {
 
 typedef enum tl_save_code {
 #define TL__SAVE_CODE_ENUM(id, message) TL_SAVE_##id,
-    TL_SAVE_CODES(TL__SAVE_CODE_ENUM)
+    TL_SAVE_CODES(TL__SAVE_CODE_ENUM) /* TL_SAVE_<id>, one per row from 0 */
 #undef TL__SAVE_CODE_ENUM
     TL_SAVE_CODE_END_
 } tl_save_code;
@@ -205,7 +205,7 @@ typedef struct tl_save_result {
 typedef enum tl_save_log_item {
     TL_SAVE_LOG_NONE_ = TL_SAVE_LOG_BASE - 1,
 #define TL__SAVE_LOG_ENUM(id, level, message) TL_SAVE_LOG_##id,
-    TL_SAVE_LOG_ITEMS(TL__SAVE_LOG_ENUM)
+    TL_SAVE_LOG_ITEMS(TL__SAVE_LOG_ENUM) /* TL_SAVE_LOG_<id>, one per row from the base */
 #undef TL__SAVE_LOG_ENUM
     TL_SAVE_LOG_END_
 } tl_save_log_item;
@@ -460,13 +460,13 @@ struct tl_save_store {
 /* --- results and logging -------------------------------------------------------------------------- */
 
 const char *tl_save_code_message(tl_save_code code) {
-    switch (code) {
-#define TL__SAVE_CODE_CASE(id, message) case TL_SAVE_##id: return message;
-        TL_SAVE_CODES(TL__SAVE_CODE_CASE)
-#undef TL__SAVE_CODE_CASE
-    case TL_SAVE_CODE_END_:
-    default: return "unknown result";
-    }
+    static const char *const messages[] = {
+#define TL__SAVE_CODE_MESSAGE(id, message) message,
+        TL_SAVE_CODES(TL__SAVE_CODE_MESSAGE)
+#undef TL__SAVE_CODE_MESSAGE
+    };
+    unsigned index = (unsigned)code;
+    return index < sizeof messages / sizeof messages[0] ? messages[index] : "unknown result";
 }
 
 static tl_save_result tl__save_result(tl_save_code code, int native) {

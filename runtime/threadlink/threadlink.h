@@ -18,7 +18,9 @@
    presentation),
    vault.h (vault descriptors and serialisation), content.h (content directories and scopes;
    content_format.h, the readers of its formats, comes with it), save.h (crash-safe saves),
-   platform.h (platform services), patch.h (patch plans: what an updater downloads, keeps and deletes). */
+   platform.h (platform services), patch.h (patch plans: what an updater downloads, keeps and
+   deletes).
+*/
 /* No include guard of its own: each module guards its declarations and its implementation
    separately, so including this file again after defining TL_IMPLEMENTATION (the order above)
    must reach every module again to emit the implementations. */

@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""The runtime headers (runtime/threadlink/*.h) in the house style (issue 27), checked:
+
+  layout     each header is exactly what clang-format 14 makes of it with the repository's
+             .clang-format (--fix formats them in place);
+  top block  line 1 the SPDX line; line 2 opens the doc block '/* threadlink/<file> -- summary';
+             the block is prose indented 3 spaces (no ' * ' column) and closes with '*/' alone;
+             headings are UPPERCASE words underlined with as many dashes (or the whole heading);
+             a module's block starts with WHAT then INCLUDE;
+  guard      '#ifndef TL_<FILE>_H' / '#define TL_<FILE>_H' right after the top block (and the
+             umbrella lines), closed by '#endif /* TL_<FILE>_H */';
+  switch     a module with an implementation (TL_<MODULE>_IMPL) turns it on from TL_IMPLEMENTATION
+             before its guard, and guards the implementation with
+             '#if defined(TL_<MODULE>_IMPL) && ... !defined(TL__<MODULE>_IMPLEMENTED)',
+             '#define TL__<MODULE>_IMPLEMENTED', closed by '#endif /* TL_<MODULE>_IMPL */';
+  names      private names are tl__<module>_* / TL__<MODULE>_*: none spelled tl_<module>__*, none
+             with a leading underscore (reserved at file scope in C).
+
+  format.py SOURCE_ROOT           check; exit 1 and one line per problem when any
+  format.py --fix SOURCE_ROOT     format every header with clang-format, then check
+  format.py --self-test SOURCE_ROOT
+                                  check that each rule catches a defect put into a copy
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+CLANG_FORMAT_MAJOR = 14
+SPDX = '/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */'
+# Headers without a module doc block of their own: the API macro, the casts, the umbrella.
+INTERNAL = {'api.h', 'cast.h', 'threadlink.h'}
+# The umbrella includes the modules again after TL_IMPLEMENTATION, so it has no guard.
+UNGUARDED = {'threadlink.h'}
+OTHER_PRIVATE = re.compile(r'\b(?:tl|TL)_[A-Za-z0-9]+__[A-Za-z0-9_]*')
+RESERVED = re.compile(r'(?<![A-Za-z0-9_])_+(?:tl|TL)_[A-Za-z0-9_]*')
+HEADING_WORDS = re.compile(r'[A-Z][A-Z ]*[A-Z]|[A-Z]')
+
+
+def clang_format():
+    """The clang-format 14 command, or None with the reason printed."""
+    for name in ('clang-format-%d' % CLANG_FORMAT_MAJOR, 'clang-format'):
+        path = shutil.which(name)
+        if not path:
+            continue
+        version = subprocess.run([path, '--version'], capture_output=True, text=True).stdout
+        match = re.search(r'version (\d+)\.', version)
+        if match and int(match.group(1)) == CLANG_FORMAT_MAJOR:
+            return path
+    print('FAIL: clang-format %d not found (Debian 12: apt-get install clang-format); another '
+          'version lays the headers out differently' % CLANG_FORMAT_MAJOR)
+    return None
+
+
+def formatted(tool, root, path):
+    return subprocess.run([tool, '--style=file:' + os.path.join(root, '.clang-format'), path],
+                          capture_output=True, text=True, check=True).stdout
+
+
+def check_layout(tool, root, path, text, problems):
+    """Formatting problems: the first line clang-format would change, and how many."""
+    want = formatted(tool, root, path).split('\n')
+    have = text.split('\n')
+    if want == have:
+        return
+    changed = sum(1 for a, b in zip(have, want) if a != b) + abs(len(have) - len(want))
+    first = next((i for i, (a, b) in enumerate(zip(have, want)) if a != b), min(len(have), len(want)))
+    problems.append('%d: not clang-format clean (about %d lines differ; run tests/style/format.py '
+                    '--fix): clang-format writes %r' % (first + 1, changed,
+                                                       want[first] if first < len(want) else ''))
+
+
+def top_block_end(lines):
+    """Index of the '*/' line closing the doc block that opens on line 2, or None."""
+    for i in range(1, len(lines)):
+        if lines[i].rstrip().endswith('*/'):
+            return i
+    return None
+
+
+def check_top_block(name, lines, problems):
+    if not lines or lines[0] != SPDX:
+        problems.append('1: the first line is not the SPDX line %r' % SPDX)
+    if len(lines) < 2 or not lines[1].startswith('/* threadlink/%s -- ' % name):
+        problems.append("2: the doc block does not open with '/* threadlink/%s -- <summary>'" % name)
+        return None
+    end = top_block_end(lines)
+    if end is None or lines[end] != '*/':
+        problems.append("%d: the doc block does not close with '*/' alone on its line"
+                        % ((end or 1) + 1))
+        return end
+    headings = []
+    for i in range(2, end):
+        line = lines[i]
+        if line.startswith(' *'):
+            problems.append("%d: the doc block has a ' * ' column (prose is indented 3 spaces)"
+                            % (i + 1))
+            break
+        if re.fullmatch(r'   -+', line) and i > 2:
+            title = lines[i - 1][3:]
+            words = HEADING_WORDS.match(title)
+            if not words or len(line) - 3 not in (len(words.group(0)), len(title)):
+                problems.append('%d: a heading is UPPERCASE words underlined with as many dashes '
+                                '(or as many as the whole heading)' % i)
+            else:
+                headings.append(words.group(0))
+    if name not in INTERNAL and headings[:2] != ['WHAT', 'INCLUDE']:
+        problems.append('3: the doc block does not start with the headings WHAT then INCLUDE '
+                        '(it has %s)' % (', '.join(headings) or 'none'))
+    return end
+
+
+def check_guard(name, lines, start, problems):
+    """The include guard and, for a module with an implementation, its switch lines."""
+    stem = name[:-2].upper()
+    guard = 'TL_%s_H' % stem
+    switch = 'TL_%s_IMPL' % stem
+    done = 'TL__%s_IMPLEMENTED' % stem
+    body = [line for line in lines[start:]]
+    code = [i for i, line in enumerate(lines) if i >= start and line.startswith('#')]
+    has_impl = any(re.match(r'#if defined\(%s\)' % switch, lines[i]) for i in code)
+    umbrella = ['#if defined(TL_IMPLEMENTATION) && !defined(%s)' % switch,
+                '#define %s' % switch, '#endif']
+    first = code[0] if code else len(lines)
+    if has_impl:
+        if lines[first:first + 3] != umbrella:
+            problems.append("%d: the first directive is not the TL_IMPLEMENTATION umbrella "
+                            "'%s' / '#define %s' / '#endif'" % (first + 1, umbrella[0], switch))
+        else:
+            first += 3
+    if name in UNGUARDED:
+        return
+    if lines[first:first + 2] != ['#ifndef ' + guard, '#define ' + guard]:
+        problems.append("%d: the include guard is not '#ifndef %s' / '#define %s' (right after "
+                        'the top block)' % (first + 1, guard, guard))
+    if '#endif /* %s */' % guard not in body:
+        problems.append("the include guard is not closed by '#endif /* %s */'" % guard)
+    for i in code:
+        if 'defined(TL_IMPLEMENTATION)' in lines[i] and lines[i] != umbrella[0]:
+            problems.append('%d: TL_IMPLEMENTATION is tested outside the umbrella line (test %s)'
+                            % (i + 1, switch))
+    if not has_impl:
+        return
+    opens = [i for i in code if re.match(r'#if defined\(%s\)' % switch, lines[i])]
+    i = opens[0]
+    condition = lines[i]
+    while condition.endswith('\\') and i + 1 < len(lines):
+        i += 1
+        condition = condition[:-1] + lines[i].strip()
+    if not condition.endswith('!defined(%s)' % done) or lines[i + 1] != '#define ' + done:
+        problems.append("%d: the implementation is not guarded by '... && !defined(%s)' / "
+                        "'#define %s'" % (opens[0] + 1, done, done))
+    if '#endif /* %s */' % switch not in body:
+        problems.append("the implementation is not closed by '#endif /* %s */'" % switch)
+
+
+def check_names(lines, problems):
+    for i, line in enumerate(lines):
+        for pattern, what in ((OTHER_PRIVATE, 'private names are tl__<module>_*, not'),
+                              (RESERVED, 'a leading underscore is reserved:')):
+            match = pattern.search(line)
+            if match:
+                problems.append('%d: %s %s' % (i + 1, what, match.group(0)))
+
+
+def check_header(tool, root, path):
+    name = os.path.basename(path)
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    lines = text.split('\n')
+    problems = []
+    check_layout(tool, root, path, text, problems)
+    end = check_top_block(name, lines, problems)
+    check_guard(name, lines, (end or 0) + 1, problems)
+    check_names(lines, problems)
+    return ['%s:%s' % (os.path.relpath(path, root), p) for p in problems]
+
+
+def headers(root):
+    folder = os.path.join(root, 'runtime', 'threadlink')
+    return sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith('.h'))
+
+
+def check(tool, root, quiet=False):
+    problems = []
+    for path in headers(root):
+        problems += check_header(tool, root, path)
+    if not quiet:
+        for p in problems:
+            print('FAIL: ' + p)
+        if not problems:
+            print('format: %d runtime headers in the house style' % len(headers(root)))
+    return problems
+
+
+def fix(tool, root):
+    style = '--style=file:' + os.path.join(root, '.clang-format')
+    subprocess.run([tool, '-i', style] + headers(root), check=True)
+
+
+# --- self-test: every rule catches a defect put into a copy of the tree -------------------------
+
+def copy_tree(root, into):
+    os.makedirs(os.path.join(into, 'runtime', 'threadlink'))
+    shutil.copy(os.path.join(root, '.clang-format'), into)
+    for path in headers(root):
+        shutil.copy(path, os.path.join(into, 'runtime', 'threadlink'))
+
+
+def spoil(into, name, old, new):
+    path = os.path.join(into, 'runtime', 'threadlink', name)
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    if old not in text:
+        raise SystemExit('self-test: %r is not in %s' % (old, name))
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(text.replace(old, new, 1))
+
+
+# (header, text replaced, replacement, a part of the message expected)
+DEFECTS = [
+    ('rng.h', '\n    return ', '\n  return ', 'not clang-format clean'),
+    ('scribe.h', '#ifndef TL_SCRIBE_H\n#define TL_SCRIBE_H', '#ifndef THREADLINK_SCRIBE_H\n'
+     '#define THREADLINK_SCRIBE_H', "the include guard is not '#ifndef TL_SCRIBE_H'"),
+    ('scribe.h', '#endif /* TL_SCRIBE_H */', '#endif', "not closed by '#endif /* TL_SCRIBE_H */'"),
+    ('iris.h', 'tl__iris_mark(', 'tl_iris__mark(', 'not tl_iris__mark'),
+    ('iris.h', 'tl__iris_mark(', '_tl_iris_mark(', 'reserved: _tl_iris_mark'),
+    ('fp.h', '\n   WHAT\n', '\n * WHAT\n', "has a ' * ' column"),
+    ('fp.h', '   INCLUDE\n   -------', '   INCLUDE\n   ----', 'underlined with as many dashes'),
+    ('rng.h', '   WHAT\n   ----', '   ABOUT\n   -----', 'WHAT then INCLUDE'),
+    ('vault.h', '/* threadlink/vault.h -- ', '/* threadlink/vault.h - ', '/* threadlink/vault.h --'),
+    ('nexus.h', '#if defined(TL_NEXUS_IMPL) && !defined(TL__NEXUS_IMPLEMENTED)',
+     '#if (defined(TL_NEXUS_IMPL) || defined(TL_IMPLEMENTATION)) && '
+     '!defined(TL__NEXUS_IMPLEMENTED)', 'TL_IMPLEMENTATION is tested outside the umbrella'),
+    ('save.h', '#define TL__SAVE_IMPLEMENTED', '#define TL__SAVE_IMPLEMENTATION_DONE',
+     "guarded by '... && !defined(TL__SAVE_IMPLEMENTED)'"),
+    ('content.h', '#if defined(TL_IMPLEMENTATION) && !defined(TL_CONTENT_IMPL)\n',
+     '#if defined(TL_IMPLEMENTATION) && !defined(TL_CONTENT_IMP)\n', 'umbrella'),
+]
+
+
+def self_test(tool, root):
+    failed = 0
+    with tempfile.TemporaryDirectory() as work:
+        # The copy is formatted first, so that the test also holds on a tree not yet formatted.
+        clean = os.path.join(work, 'clean')
+        copy_tree(root, clean)
+        fix(tool, clean)
+        found = check(tool, clean, quiet=True)
+        if found:
+            print('FAIL: self-test: the formatted copy of the tree breaks other rules: %r' % found)
+            return 1
+        for n, (name, old, new, expect) in enumerate(DEFECTS):
+            tree = os.path.join(work, str(n))
+            copy_tree(clean, tree)
+            spoil(tree, name, old, new)
+            found = check_header(tool, tree, os.path.join(tree, 'runtime', 'threadlink', name))
+            if not any(name in p and expect in p for p in found):
+                print('FAIL: self-test: %s with %r instead of %r: expected %r, got %r'
+                      % (name, new, old, expect, found))
+                failed += 1
+        # --fix repairs a layout defect and leaves the header as it was before the defect.
+        tree = os.path.join(work, 'fix')
+        copy_tree(clean, tree)
+        spoil(tree, 'mem_inline.h', '\n    return ', '\n        return ')
+        fix(tool, tree)
+        with open(os.path.join(tree, 'runtime', 'threadlink', 'mem_inline.h')) as a, \
+                open(os.path.join(clean, 'runtime', 'threadlink', 'mem_inline.h')) as b:
+            if a.read() != b.read():
+                print('FAIL: self-test: --fix did not restore a mis-indented mem_inline.h')
+                failed += 1
+    if not failed:
+        print('format self-test: %d defects caught, --fix restores the layout' % len(DEFECTS))
+    return 1 if failed else 0
+
+
+def main(argv):
+    mode = argv[1] if len(argv) == 3 and argv[1] in ('--fix', '--self-test') else None
+    if len(argv) != (3 if mode else 2):
+        print(__doc__.strip().split('\n\n')[-1])
+        return 2
+    root = os.path.abspath(argv[-1])
+    tool = clang_format()
+    if not tool:
+        return 1
+    if mode == '--self-test':
+        return self_test(tool, root)
+    if mode == '--fix':
+        fix(tool, root)
+    return 1 if check(tool, root) else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
