@@ -38,8 +38,8 @@ typedef struct content_game_asset {
 static inline const content_game_asset *content_game_assets(void)
 {
     static const content_game_asset assets[12] = {
-        {Content_Game_Levels_cave, "Levels/cave", CONTENT_GAME_CATEGORY_Levels, UINT64_C(528), UINT64_C(0xd112b61714a101b4)},
-        {Content_Game_Levels_meadow, "Levels/meadow", CONTENT_GAME_CATEGORY_Levels, UINT64_C(600), UINT64_C(0x3c63c6893e7254f6)},
+        {Content_Game_Levels_cave, "Levels/cave", CONTENT_GAME_CATEGORY_Levels, UINT64_C(550), UINT64_C(0xc14118d4dfc6c620)},
+        {Content_Game_Levels_meadow, "Levels/meadow", CONTENT_GAME_CATEGORY_Levels, UINT64_C(622), UINT64_C(0xa92ec925cf0b2cbf)},
         {Content_Game_Sprites_bat, "Sprites/bat", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(172), UINT64_C(0x7daf2cf0e1d1310d)},
         {Content_Game_Sprites_bolt, "Sprites/bolt", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(107), UINT64_C(0xaf39a4e6d141e663)},
         {Content_Game_Sprites_coin, "Sprites/coin", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(122), UINT64_C(0x58612620c2ebf522)},

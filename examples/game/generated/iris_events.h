@@ -7,7 +7,6 @@
 #include <stdint.h>
 #include <threadlink/iris.h>
 #include "threadlink/initium.h"
-#include "sim.h"
 
 /* Tombstones are deprecated: using one warns, declaring them does not. */
 #ifndef TL_DEPRECATED_ENTRY
