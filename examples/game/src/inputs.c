@@ -25,7 +25,7 @@ bool input_tape_push(input_tape *t, uint32_t input) {
 
 bool input_tape_read(input_tape *t, const char *path) {
     FILE *f = fopen(path, "r");
-    char line[128];
+    char line[512];
     unsigned line_no = 0;
     if (!f) return fprintf(stderr, "%s: cannot open\n", path), false;
     if (!input_tape_init(t, 4096)) return fclose(f), false;
@@ -33,6 +33,12 @@ bool input_tape_read(input_tape *t, const char *path) {
         unsigned long count, mask;
         char extra;
         line_no++;
+        if (!strchr(line, '\n') && !feof(f)) {
+            fprintf(stderr, "%s:%u:1: error: a line longer than %u bytes\n", path, line_no, (unsigned)sizeof line - 2);
+            fclose(f);
+            input_tape_free(t);
+            return false;
+        }
         if (line[0] == '#' || line[0] == '\n') continue;
         if (sscanf(line, "%lu %lx %c", &count, &mask, &extra) != 2 || count == 0 || count > 1000000 || mask > 31) {
             fprintf(stderr, "%s:%u:1: error: expected \"COUNT MASK\" (MASK in hex, at most 1f)\n", path, line_no);

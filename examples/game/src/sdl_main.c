@@ -213,7 +213,7 @@ static bool parse_options(options *o, int argc, char **argv) {
     memset(o, 0, sizeof *o);
     o->content = "content/Game";
     o->saves = "saves";
-    o->tolerance = 5;
+    o->tolerance = 2;
     for (i = 1; i + 1 < argc; i += 2) {
         const char *k = argv[i], *v = argv[i + 1];
         if (strcmp(k, "--content") == 0) o->content = v;
