@@ -39,10 +39,11 @@ static void *decode_sprite(void *user, const tl_content_info *info, const void *
     int channels;
     (void)user;
     (void)info;
-    if (!img || size > 0x7fffffff) return free(img), NULL;
-    img->rgba = stbi_load_from_memory((const unsigned char *)bytes, (int)size, &img->width, &img->height, &channels, 4);
-    if (!img->rgba) return free(img), NULL; /* not a PNG: the load fails, and content.h says so */
-    return img;
+    if (img && size <= 0x7fffffff)
+        img->rgba = stbi_load_from_memory((const unsigned char *)bytes, (int)size, &img->width, &img->height, &channels, 4);
+    if (img && img->rgba) return img;
+    free(img); /* not a PNG: the load fails, and content.h says so */
+    return NULL;
 }
 
 static void destroy_sprite(void *user, const tl_content_info *info, void *object) {
@@ -92,16 +93,24 @@ static bool parse_directive(level_parse *p, const char *line) {
     nexus_levels next;
     nexus_spawnpoints point;
     if (n >= 2 && strcmp(word, "floor") == 0) return snprintf(p->def->floor, sizeof p->def->floor, "%s", a) > 0;
-    if (n >= 2 && strcmp(word, "next") == 0 && nexus_levels_from_name(a, &next))
-        return (p->def->sim.next = NEXUS_LEVELS_U32(next)), true;
-    if (n >= 2 && strcmp(word, "exit_score") == 0) return (p->def->sim.exit_score = atoi(a)), true;
+    if (n >= 2 && strcmp(word, "next") == 0 && nexus_levels_from_name(a, &next)) {
+        p->def->sim.next = NEXUS_LEVELS_U32(next);
+        return true;
+    }
+    if (n >= 2 && strcmp(word, "exit_score") == 0) {
+        p->def->sim.exit_score = atoi(a);
+        return true;
+    }
     if (n >= 2 && strcmp(word, "enemies") == 0) return parse_enemies(p->def, line + strlen("enemies"));
     if (n == 3 && strcmp(word, "spawn") == 0 && p->legend_count < SIM_MAX_SPAWNS && nexus_spawnpoints_from_name(b, &point)) {
         p->legend[p->legend_count] = a[0];
         p->points[p->legend_count++] = NEXUS_SPAWNPOINTS_U32(point);
         return true;
     }
-    if (n == 1 && strcmp(word, "map") == 0) return (p->map_row = 0), true;
+    if (n == 1 && strcmp(word, "map") == 0) {
+        p->map_row = 0;
+        return true;
+    }
     return false;
 }
 
@@ -112,10 +121,13 @@ static void place_spawn(level_parse *p, char c, int32_t x, int32_t y) {
         if (p->legend[i] != c || s->spawn_count >= SIM_MAX_SPAWNS) continue;
         if (c == 'P') { /* the player's start is spawns[0] */
             memmove(&s->spawns[1], &s->spawns[0], s->spawn_count * sizeof s->spawns[0]);
-            s->spawns[0].point = p->points[i], s->spawns[0].x = x, s->spawns[0].y = y;
+            s->spawns[0].point = p->points[i];
+            s->spawns[0].x = x;
+            s->spawns[0].y = y;
         } else {
             s->spawns[s->spawn_count].point = p->points[i];
-            s->spawns[s->spawn_count].x = x, s->spawns[s->spawn_count].y = y;
+            s->spawns[s->spawn_count].x = x;
+            s->spawns[s->spawn_count].y = y;
         }
         s->spawn_count++;
     }
@@ -127,7 +139,10 @@ static bool parse_map_row(level_parse *p, const char *line) {
     for (x = 0; x < SIM_MAP_W; x++) {
         char c = line[x];
         p->def->sim.tiles[y][x] = c == '#' ? '#' : '.';
-        if (c == 'X') p->def->sim.exit_x = x, p->def->sim.exit_y = y;
+        if (c == 'X') {
+            p->def->sim.exit_x = x;
+            p->def->sim.exit_y = y;
+        }
         else if (c != '#' && c != '.') place_spawn(p, c, x, y);
     }
     p->map_row++;
@@ -172,13 +187,19 @@ const game_image *game_image_of(tl_asset asset) { return (const game_image *)tl_
 
 /* ---- the levels: loader, spawn point objects --------------------------------------------------- */
 
-static game_area *area_by_id(game *g, uint32_t id) {
+static uint32_t area_index(const game *g, uint32_t id) {
     uint32_t i;
-    for (i = 0; i < SIM_MAX_LEVELS; i++)
-        if (g->areas[i].id == id) return &g->areas[i];
-    return NULL;
+    for (i = 0; i < SIM_MAX_LEVELS && g->areas[i].id != id; i++) {}
+    return i;
 }
-const game_area *game_area_of(const game *g, uint32_t level_id) { return area_by_id((game *)(uintptr_t)g, level_id); }
+static game_area *area_by_id(game *g, uint32_t id) {
+    uint32_t i = area_index(g, id);
+    return i < SIM_MAX_LEVELS ? &g->areas[i] : NULL;
+}
+const game_area *game_area_of(const game *g, uint32_t level_id) {
+    uint32_t i = area_index(g, level_id);
+    return i < SIM_MAX_LEVELS ? &g->areas[i] : NULL;
+}
 
 /* A spawn point: an entity scope under the level's, holding the sprites of what spawns there. */
 static void spawn_boot(void *self, void *ctx) {
@@ -393,21 +414,32 @@ static bool open_runtime(game *g, const game_desc *desc) {
     tl_content_kind_desc kind;
     if (!iris_events_init(&g->iris, NULL)) return false;
     memset(&cd, 0, sizeof cd);
-    cd.iris = &g->iris, cd.events = &core_events, cd.logger = &g->logger;
+    cd.iris = &g->iris;
+    cd.events = &core_events;
+    cd.logger = &g->logger;
     cd.time.fixed_delta_time = 1.0f / 60.0f;
     if (!tl_core_init(&g->core, &cd)) return false;
     memset(&content_desc, 0, sizeof content_desc);
     content_desc.logger = g->logger;
     if (!(g->content = tl_content_create(&content_desc))) return false;
     memset(&kind, 0, sizeof kind);
-    kind.category = "Sprites", kind.decode = decode_sprite, kind.destroy = destroy_sprite;
+    kind.category = "Sprites";
+    kind.decode = decode_sprite;
+    kind.destroy = destroy_sprite;
     tl_content_register_kind(g->content, &kind);
-    kind.category = "Levels", kind.decode = decode_level, kind.destroy = destroy_level;
+    kind.category = "Levels";
+    kind.decode = decode_level;
+    kind.destroy = destroy_level;
     tl_content_register_kind(g->content, &kind);
     if (!tl_content_dir_valid(tl_content_register_dir(g->content, desc->content_dir))) return false;
     memset(&nd, 0, sizeof nd);
-    nd.loader.ctx = g, nd.loader.begin_load = begin_load, nd.loader.unload = unload_level;
-    nd.iris = &g->iris, nd.events = &nexus_events, nd.content = g->content, nd.core = &g->core;
+    nd.loader.ctx = g;
+    nd.loader.begin_load = begin_load;
+    nd.loader.unload = unload_level;
+    nd.iris = &g->iris;
+    nd.events = &nexus_events;
+    nd.content = g->content;
+    nd.core = &g->core;
     nd.logger = &g->logger;
     return (g->nexus = tl_nexus_create(&nd)) != NULL;
 }
@@ -451,7 +483,10 @@ bool game_open(game *g, const game_desc *desc) {
     memset(g, 0, sizeof *g);
     g->logger.min_level = desc->quiet ? TL_LOG_LEVEL_WARNING : 0;
     g->seed = desc->seed;
-    for (i = 0; i < SIM_MAX_LEVELS; i++) g->areas[i].id = level_assets[i].level, g->areas[i].asset = level_assets[i].asset;
+    for (i = 0; i < SIM_MAX_LEVELS; i++) {
+        g->areas[i].id = level_assets[i].level;
+        g->areas[i].asset = level_assets[i].asset;
+    }
     if (!open_runtime(g, desc) || !open_saves(g, desc->save_dir)) return false;
     load_player(g);
     subscribe_presentation(g);
@@ -475,7 +510,10 @@ static void publish_events(game *g) {
         sim_kill kill;
         switch (e->type) {
         case SIM_EVENT_KILL:
-            kill.enemy_id = e->a, kill.kind = e->b, kill.score = e->c, kill.total = e->d;
+            kill.enemy_id = e->a;
+            kill.kind = e->b;
+            kill.score = e->c;
+            kill.total = e->d;
             Iris_Events_OnEnemyKilled_publish(&g->iris, &kill);
             break;
         case SIM_EVENT_PICKUP: Iris_Events_OnItemPicked_publish(&g->iris, e->b); break;
@@ -535,7 +573,10 @@ bool game_continue(game *g, const char *slot) {
     size_t n = 0;
     tl_save_result r;
     bool ok;
-    if (!g->saves || !frame) return tl_mem_free(frame), false;
+    if (!g->saves || !frame) {
+        tl_mem_free(frame);
+        return false;
+    }
     r = tl_save_read(g->saves, slot, "frame", frame, SIM_BLOCK_BYTES, &n);
     ok = r.code == TL_SAVE_OK && n == SIM_BLOCK_BYTES && sim_head(frame)->level < g->world.level_count;
     if (ok) memcpy(g->block, frame, SIM_BLOCK_BYTES);

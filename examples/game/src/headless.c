@@ -88,7 +88,8 @@ static int rollback(const char *content, const char *path, uint32_t delay) {
     uint32_t f, mismatches = 0;
     if (!input_tape_read(&tape, path) || !open_game(&g, content, NULL)) return 1;
     memset(&r, 0, sizeof r);
-    r.g = &g, r.tape = &tape;
+    r.g = &g;
+    r.tape = &tape;
     straight = (uint64_t *)calloc(tape.count, sizeof *straight);
     r.final = (uint64_t *)calloc(tape.count, sizeof *r.final);
     r.used = (uint32_t *)calloc(tape.count, sizeof *r.used);
@@ -109,7 +110,10 @@ static int rollback(const char *content, const char *path, uint32_t delay) {
     printf("frames %u, inputs %u frames late, rollbacks %u, frames re-simulated %u, hash mismatches %u\n",
            tape.count, delay, r.rollbacks, r.resimulated, mismatches);
     game_close(&g);
-    free(straight), free(r.final), free(r.used), free(r.snapshots);
+    free(straight);
+    free(r.final);
+    free(r.used);
+    free(r.snapshots);
     input_tape_free(&tape);
     return mismatches == 0 && r.rollbacks > 0 ? 0 : 1;
 }
@@ -162,7 +166,10 @@ static uint32_t bot_input(const game *g, uint32_t frame) {
                                    tl_fp_add(tl_fp_from_int(level->exit_y), TL_FP_HALF));
     for (i = 0; i < n; i++) {
         tl_fp d = tl_fpv2_sqr_magnitude(tl_fpv2_sub(sim_enemy_list_const_at(enemies, i)->pos, h->player));
-        if (tl_fp_lt(d, best_d)) best_d = d, best = i;
+        if (tl_fp_lt(d, best_d)) {
+            best_d = d;
+            best = i;
+        }
     }
     if (sim_exit_open(g->block, &g->world)) return toward(h->player, exit_at, false) | ((frame / 7) % 2 ? SIM_FIRE : 0);
     if (best == UINT32_MAX) return ((frame / 40) % 4 == 0 ? SIM_LEFT : (frame / 40) % 4 == 1 ? SIM_UP : (frame / 40) % 4 == 2 ? SIM_RIGHT : SIM_DOWN);
@@ -177,7 +184,6 @@ static int record(const char *content, const char *path, uint32_t frames) {
     if (!open_game(&g, content, NULL) || !input_tape_init(&tape, frames)) return 1;
     for (f = 0; f < frames; f++) {
         uint32_t in = bot_input(&g, f);
-        /* the bot faces its target before firing: a frame of movement only, then fire */
         tape.frames[tape.count++] = in;
         game_frame(&g, in);
     }
@@ -189,7 +195,7 @@ static int record(const char *content, const char *path, uint32_t frames) {
 
 /* The simulation's frame time with ENTITIES enemies alive (not a pass/fail test). */
 static int bench(const char *content, uint32_t entities, uint32_t frames) {
-    static volatile uint64_t sink;
+    static volatile uint64_t sink; /* the hashes go somewhere: the loop is not optimised away */
     game g;
     uint32_t f, placed;
     double t0 = game_seconds_now(), t1;
@@ -213,7 +219,8 @@ static int bench(const char *content, uint32_t entities, uint32_t frames) {
         sink ^= sim_hash(g.block);
     }
     t1 = game_seconds_now();
-    printf("the frame's XXH64 over %zu bytes: %.1f us\n", (size_t)SIM_BLOCK_BYTES, (t1 - t0) * 1e6 / frames);
+    printf("the frame's XXH64 over %zu bytes: %.1f us (%s)\n", (size_t)SIM_BLOCK_BYTES, (t1 - t0) * 1e6 / frames,
+           sink ? "hashed" : "?");
     sim_head(g.block)->reserved = 0;
     game_close(&g);
     return 0;

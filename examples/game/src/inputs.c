@@ -27,8 +27,14 @@ bool input_tape_read(input_tape *t, const char *path) {
     FILE *f = fopen(path, "r");
     char line[512];
     unsigned line_no = 0;
-    if (!f) return fprintf(stderr, "%s: cannot open\n", path), false;
-    if (!input_tape_init(t, 4096)) return fclose(f), false;
+    if (!f) {
+        fprintf(stderr, "%s: cannot open\n", path);
+        return false;
+    }
+    if (!input_tape_init(t, 4096)) {
+        fclose(f);
+        return false;
+    }
     while (fgets(line, sizeof line, f)) {
         unsigned long count, mask;
         char extra;
@@ -47,7 +53,10 @@ bool input_tape_read(input_tape *t, const char *path) {
             return false;
         }
         while (count--)
-            if (!input_tape_push(t, (uint32_t)mask)) return fclose(f), false;
+            if (!input_tape_push(t, (uint32_t)mask)) {
+                fclose(f);
+                return false;
+            }
     }
     fclose(f);
     return true;
@@ -56,7 +65,10 @@ bool input_tape_read(input_tape *t, const char *path) {
 bool input_tape_write(const input_tape *t, const char *path, const char *comment) {
     FILE *f = fopen(path, "w");
     uint32_t i = 0;
-    if (!f) return fprintf(stderr, "%s: cannot write\n", path), false;
+    if (!f) {
+        fprintf(stderr, "%s: cannot write\n", path);
+        return false;
+    }
     fprintf(f, "# %s: %u frames, lines \"COUNT MASK\" (up 1, down 2, left 4, right 8, fire 10)\n", comment, t->count);
     while (i < t->count) {
         uint32_t j = i;

@@ -64,10 +64,14 @@ static void on_fixed_update(void *ctx, float dt) {
 static void menu_refresh(app *a) {
     render_menu *m = &a->menu;
     m->count = 4;
-    m->items[MENU_CONTINUE] = "Continue", m->enabled[MENU_CONTINUE] = game_has_save(&a->g, SAVE_SLOT);
-    m->items[MENU_NEW] = "New game", m->enabled[MENU_NEW] = true;
-    m->items[MENU_SAVE] = "Save", m->enabled[MENU_SAVE] = a->started && a->g.saves != NULL;
-    m->items[MENU_QUIT] = "Quit", m->enabled[MENU_QUIT] = true;
+    m->items[MENU_CONTINUE] = "Continue";
+    m->enabled[MENU_CONTINUE] = game_has_save(&a->g, SAVE_SLOT);
+    m->items[MENU_NEW] = "New game";
+    m->enabled[MENU_NEW] = true;
+    m->items[MENU_SAVE] = "Save";
+    m->enabled[MENU_SAVE] = a->started && a->g.saves != NULL;
+    m->items[MENU_QUIT] = "Quit";
+    m->enabled[MENU_QUIT] = true;
 }
 
 static void menu_show(app *a, bool open) {
@@ -79,9 +83,16 @@ static void menu_show(app *a, bool open) {
 static void menu_choose(app *a) {
     switch (a->menu.selected) {
     case MENU_CONTINUE:
-        if (a->menu.enabled[MENU_CONTINUE] && game_continue(&a->g, SAVE_SLOT)) a->started = true, menu_show(a, false);
+        if (a->menu.enabled[MENU_CONTINUE] && game_continue(&a->g, SAVE_SLOT)) {
+            a->started = true;
+            menu_show(a, false);
+        }
         break;
-    case MENU_NEW: game_new(&a->g), a->started = true, menu_show(a, false); break;
+    case MENU_NEW:
+        game_new(&a->g);
+        a->started = true;
+        menu_show(a, false);
+        break;
     case MENU_SAVE:
         if (a->menu.enabled[MENU_SAVE]) a->menu.note = game_save(&a->g, SAVE_SLOT) ? "Saved." : "The save failed.";
         menu_refresh(a);
@@ -200,7 +211,10 @@ static int screenshot(app *a, const options *o) {
     SDL_RenderPresent(a->sdl);
     ok = stbi_write_png(o->screenshot, RENDER_W, RENDER_H, 4, rgba, RENDER_W * 4) != 0;
     if (!ok) fprintf(stderr, "game: cannot write %s\n", o->screenshot);
-    if (ok && !looks_drawn(rgba)) ok = false, fprintf(stderr, "game: the frame is blank\n");
+    if (ok && !looks_drawn(rgba)) {
+        ok = false;
+        fprintf(stderr, "game: the frame is blank\n");
+    }
     if (ok && o->expect) ok = matches(rgba, o->expect, o->tolerance);
     free(rgba);
     return ok ? 0 : 1;
@@ -224,20 +238,35 @@ static bool parse_options(options *o, int argc, char **argv) {
         else if (strcmp(k, "--screenshot") == 0) o->screenshot = v;
         else if (strcmp(k, "--expect") == 0) o->expect = v;
         else if (strcmp(k, "--tolerance") == 0) o->tolerance = atoi(v);
-        else return fprintf(stderr, "game: unknown option %s\n", k), false;
+        else {
+            fprintf(stderr, "game: unknown option %s\n", k);
+            return false;
+        }
     }
-    if (i != argc) return fprintf(stderr, "game: %s needs a value\n", argv[i]), false;
-    if (o->replay && (!o->screenshot || !o->frames)) return fprintf(stderr, "game: --replay needs --frames and --screenshot\n"), false;
+    if (i != argc) {
+        fprintf(stderr, "game: %s needs a value\n", argv[i]);
+        return false;
+    }
+    if (o->replay && (!o->screenshot || !o->frames)) {
+        fprintf(stderr, "game: --replay needs --frames and --screenshot\n");
+        return false;
+    }
     return true;
 }
 
 static bool open_window(app *a, bool software) {
     Uint32 flags = software ? SDL_RENDERER_SOFTWARE : SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC;
-    if (SDL_Init(SDL_INIT_VIDEO) != 0) return fprintf(stderr, "game: SDL: %s\n", SDL_GetError()), false;
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+        fprintf(stderr, "game: SDL: %s\n", SDL_GetError());
+        return false;
+    }
     a->window = SDL_CreateWindow("threadlink game", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, RENDER_W, RENDER_H, 0);
     if (a->window) a->sdl = SDL_CreateRenderer(a->window, -1, flags);
     if (!a->sdl && !software && a->window) a->sdl = SDL_CreateRenderer(a->window, -1, SDL_RENDERER_SOFTWARE);
-    if (!a->sdl) return fprintf(stderr, "game: SDL: %s\n", SDL_GetError()), false;
+    if (!a->sdl) {
+        fprintf(stderr, "game: SDL: %s\n", SDL_GetError());
+        return false;
+    }
     render_init(&a->render, a->sdl);
     return true;
 }
@@ -253,8 +282,14 @@ int main(int argc, char **argv) {
     d.save_dir = o.replay ? NULL : o.saves;
     d.seed = UINT64_C(0x7468726561646c6b); /* the headless driver's: replays match */
     d.quiet = o.replay != NULL;
-    if (!game_open(&a.g, &d)) return fprintf(stderr, "game: the game did not start (content %s)\n", o.content), 1;
-    if (!open_window(&a, o.replay != NULL)) return game_close(&a.g), 1;
+    if (!game_open(&a.g, &d)) {
+        fprintf(stderr, "game: the game did not start (content %s)\n", o.content);
+        return 1;
+    }
+    if (!open_window(&a, o.replay != NULL)) {
+        game_close(&a.g);
+        return 1;
+    }
     rc = o.replay ? screenshot(&a, &o) : play(&a, &o);
     render_free(&a.render);
     SDL_DestroyRenderer(a.sdl);
