@@ -586,10 +586,6 @@ bool game_continue(game *g, const char *slot) {
 }
 
 bool game_has_save(game *g, const char *slot) {
-    tl_save_info infos[8];
-    size_t i, count = 0;
-    if (!g->saves || tl_save_list(g->saves, infos, 8, &count).code != TL_SAVE_OK) return false;
-    for (i = 0; i < count && i < 8; i++)
-        if (strcmp(infos[i].id, slot) == 0) return true;
-    return false;
+    tl_save_info info;
+    return g->saves && tl_save_stat(g->saves, slot, &info).code == TL_SAVE_OK;
 }

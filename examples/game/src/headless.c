@@ -127,6 +127,10 @@ static int save_continue(const char *content, const char *path, const char *save
     uint64_t straight, continued;
     if (!input_tape_read(&tape, path) || !open_game(&g, content, saves)) return 1;
     half = tape.count / 2;
+    if (game_has_save(&g, "continue")) { /* the menu offers Continue only once there is a save */
+        fprintf(stderr, "game-headless: %s already holds a save\n", saves);
+        return 1;
+    }
     for (f = 0; f < tape.count; f++) {
         if (f == half && !game_save(&g, "continue")) return 1;
         game_frame(&g, tape.frames[f]);
