@@ -67,7 +67,6 @@ typedef struct game {
     uint32_t presented;      /* the level shown (Nexus.Levels), 0 before the first */
     int fade;                /* 0 clear .. GAME_FADE_FRAMES opaque */
     int fade_dir;            /* +1 fading in, -1 fading out, 0 still */
-    bool transitioning;
     double load_seconds;     /* the levels' load, measured */
     uint32_t input;          /* latched for the next fixed step (the window's OnFixedUpdate) */
 } game;
