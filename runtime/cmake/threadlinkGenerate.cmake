@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # threadlink_generate(TARGET <target> [CONFIG <threadlink.json>] [OUTPUT_DIR <dir>]
-#                     [PACK <profile>...])
+#                     [SCOPE PRIVATE|PUBLIC|INTERFACE] [PACK <profile>...])
 #
 # Adds `threadlink-gen headers` as a build step of <target>: the generated headers go into
 # OUTPUT_DIR (default ${CMAKE_CURRENT_BINARY_DIR}/threadlink), which becomes a private include
@@ -22,11 +22,15 @@
 # the variable threadlink_content_dir_<profile> names that folder in the caller's scope. An added,
 # edited or deleted asset re-packs.
 #
+# SCOPE (default PRIVATE) is how <target> gets the include directory and threadlink::runtime:
+# PUBLIC for a library whose users include the generated headers too (a game's core library and
+# the executables linking it), so one step serves them all.
+#
 # CONFIG defaults to ${CMAKE_CURRENT_SOURCE_DIR}/threadlink.json.
 include_guard(GLOBAL)
 
 function(threadlink_generate)
-  cmake_parse_arguments(PARSE_ARGV 0 _tl "" "TARGET;CONFIG;OUTPUT_DIR" "PACK")
+  cmake_parse_arguments(PARSE_ARGV 0 _tl "" "TARGET;CONFIG;OUTPUT_DIR;SCOPE" "PACK")
   if(NOT _tl_TARGET)
     message(FATAL_ERROR "threadlink_generate: TARGET is required")
   endif()
@@ -35,6 +39,11 @@ function(threadlink_generate)
   endif()
   if(NOT TARGET threadlink::gen)
     message(FATAL_ERROR "threadlink_generate: threadlink::gen (threadlink-gen) was not installed with this threadlink")
+  endif()
+  if(NOT _tl_SCOPE)
+    set(_tl_SCOPE PRIVATE)
+  elseif(NOT _tl_SCOPE MATCHES "^(PRIVATE|PUBLIC|INTERFACE)$")
+    message(FATAL_ERROR "threadlink_generate: SCOPE is PRIVATE, PUBLIC or INTERFACE, not ${_tl_SCOPE}")
   endif()
   if(NOT _tl_CONFIG)
     set(_tl_CONFIG "${CMAKE_CURRENT_SOURCE_DIR}/threadlink.json")
@@ -68,8 +77,8 @@ function(threadlink_generate)
     VERBATIM)
   add_custom_target(${_tl_TARGET}_threadlink_headers DEPENDS "${_tl_stamp}")
   add_dependencies(${_tl_TARGET} ${_tl_TARGET}_threadlink_headers)
-  target_include_directories(${_tl_TARGET} PRIVATE "${_tl_OUTPUT_DIR}")
-  target_link_libraries(${_tl_TARGET} PRIVATE threadlink::runtime)
+  target_include_directories(${_tl_TARGET} ${_tl_SCOPE} "${_tl_OUTPUT_DIR}")
+  target_link_libraries(${_tl_TARGET} ${_tl_SCOPE} threadlink::runtime)
   foreach(_tl_profile IN LISTS _tl_PACK)
     _threadlink_pack(${_tl_TARGET} ${_tl_profile} "${_tl_OUTPUT_DIR}/content/${_tl_profile}" ${_tl_common})
     set(threadlink_content_dir_${_tl_profile} "${_tl_OUTPUT_DIR}/content/${_tl_profile}" PARENT_SCOPE)

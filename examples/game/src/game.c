@@ -1,0 +1,591 @@
+/* game.c - the threadlink glue around the simulation (see game.h).
+ *
+ * Deployment (initium.h): the core weaves two subsystems. "World" preloads the levels: it
+ * creates the nexus and holds both areas, and its preload stays pending until both are resident
+ * (the simulation runs every area's data; the one shown is the presented level). Its boot builds
+ * the sim_world from the levels and the vaults. "Feed" subscribes to the game's typed events in
+ * its initialize and keeps what the HUD shows.
+ *
+ * Each level (nexus.h) loads its map into the level's content scope; its spawn points are the
+ * level's objects (a lifecycle batch), each booting an entity scope under the level scope that
+ * holds the sprites of the enemies it spawns (loaded through the vault's AssetRef). The player's
+ * entity scope moves to the presented level's scope with tl_scope_reparent. */
+#include "game.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "content_game.h"
+#include "enemy_kinds.h"
+#include "iris_events.h"
+#include "items.h"
+#include "levels.h"
+#include "rng_domains.h"
+#include "spawn_points.h"
+#include "vaults/enemies_data.h"
+#include "vaults/weapons_data.h"
+
+#include <stb/stb_image.h>
+
+/* Processor time (C89's clock, everywhere): what the timings measure is computation. */
+double game_seconds_now(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+/* ---- content kinds: PNG sprites (stb_image) and level maps (text) ----------------------------- */
+
+static void *decode_sprite(void *user, const tl_content_info *info, const void *bytes, size_t size) {
+    game_image *img = (game_image *)calloc(1, sizeof *img);
+    int channels;
+    (void)user;
+    (void)info;
+    if (img && size <= 0x7fffffff)
+        img->rgba = stbi_load_from_memory((const unsigned char *)bytes, (int)size, &img->width, &img->height, &channels, 4);
+    if (img && img->rgba) return img;
+    free(img); /* not a PNG: the load fails, and content.h says so */
+    return NULL;
+}
+
+static void destroy_sprite(void *user, const tl_content_info *info, void *object) {
+    game_image *img = (game_image *)object;
+    (void)user;
+    (void)info;
+    stbi_image_free(img->rgba);
+    free(img);
+}
+
+/* A level map as decoded: the simulation's part and the names the loader resolves. */
+typedef struct level_def {
+    sim_level sim;
+    char floor[64];
+} level_def;
+
+typedef struct level_parse {
+    level_def *def;
+    char legend[SIM_MAX_SPAWNS];
+    uint32_t points[SIM_MAX_SPAWNS];
+    uint32_t legend_count;
+    int map_row; /* -1 before "map" */
+} level_parse;
+
+static int enemy_index(const char *name) {
+    uint32_t i;
+    for (i = 0; i < ENEMIES_COUNT; i++)
+        if (strcmp(enemies_names[i], name) == 0) return (int)i;
+    return -1;
+}
+
+static bool parse_enemies(level_def *def, const char *rest) {
+    char name[32];
+    unsigned weight;
+    int used, k;
+    while (sscanf(rest, "%31s %u%n", name, &weight, &used) == 2) {
+        if ((k = enemy_index(name)) < 0) return false;
+        def->sim.kind_weights[k] = weight;
+        rest += used;
+    }
+    return true;
+}
+
+static bool parse_directive(level_parse *p, const char *line) {
+    char word[32], a[64], b[64];
+    int n = sscanf(line, "%31s %63s %63s", word, a, b);
+    nexus_levels next;
+    nexus_spawnpoints point;
+    if (n >= 2 && strcmp(word, "floor") == 0) return snprintf(p->def->floor, sizeof p->def->floor, "%s", a) > 0;
+    if (n >= 2 && strcmp(word, "next") == 0 && nexus_levels_from_name(a, &next)) {
+        p->def->sim.next = NEXUS_LEVELS_U32(next);
+        return true;
+    }
+    if (n >= 2 && strcmp(word, "exit_score") == 0) {
+        p->def->sim.exit_score = atoi(a);
+        return true;
+    }
+    if (n >= 2 && strcmp(word, "enemies") == 0) return parse_enemies(p->def, line + strlen("enemies"));
+    if (n == 3 && strcmp(word, "spawn") == 0 && p->legend_count < SIM_MAX_SPAWNS && nexus_spawnpoints_from_name(b, &point)) {
+        p->legend[p->legend_count] = a[0];
+        p->points[p->legend_count++] = NEXUS_SPAWNPOINTS_U32(point);
+        return true;
+    }
+    if (n == 1 && strcmp(word, "map") == 0) {
+        p->map_row = 0;
+        return true;
+    }
+    return false;
+}
+
+static void place_spawn(level_parse *p, char c, int32_t x, int32_t y) {
+    sim_level *s = &p->def->sim;
+    uint32_t i;
+    for (i = 0; i < p->legend_count; i++) {
+        if (p->legend[i] != c || s->spawn_count >= SIM_MAX_SPAWNS) continue;
+        if (c == 'P') { /* the player's start is spawns[0] */
+            memmove(&s->spawns[1], &s->spawns[0], s->spawn_count * sizeof s->spawns[0]);
+            s->spawns[0].point = p->points[i];
+            s->spawns[0].x = x;
+            s->spawns[0].y = y;
+        } else {
+            s->spawns[s->spawn_count].point = p->points[i];
+            s->spawns[s->spawn_count].x = x;
+            s->spawns[s->spawn_count].y = y;
+        }
+        s->spawn_count++;
+    }
+}
+
+static bool parse_map_row(level_parse *p, const char *line) {
+    int32_t x, y = p->map_row;
+    if (y >= SIM_MAP_H || strlen(line) != SIM_MAP_W) return false;
+    for (x = 0; x < SIM_MAP_W; x++) {
+        char c = line[x];
+        p->def->sim.tiles[y][x] = c == '#' ? '#' : '.';
+        if (c == 'X') {
+            p->def->sim.exit_x = x;
+            p->def->sim.exit_y = y;
+        }
+        else if (c != '#' && c != '.') place_spawn(p, c, x, y);
+    }
+    p->map_row++;
+    return true;
+}
+
+static void *decode_level(void *user, const tl_content_info *info, const void *bytes, size_t size) {
+    const char *s = (const char *)bytes, *end = s + size;
+    level_parse p;
+    char line[128];
+    bool ok = true;
+    (void)user;
+    memset(&p, 0, sizeof p);
+    p.map_row = -1;
+    if (!(p.def = (level_def *)calloc(1, sizeof *p.def))) return NULL;
+    while (ok && s < end) {
+        size_t n = 0;
+        while (s < end && *s != '\n') {
+            if (n + 1 < sizeof line) line[n++] = *s;
+            s++;
+        }
+        s += s < end;
+        line[n] = 0;
+        if (line[0] == '#' && p.map_row < 0) continue;
+        if (!line[0]) continue;
+        ok = p.map_row < 0 ? parse_directive(&p, line) : parse_map_row(&p, line);
+        if (!ok) fprintf(stderr, "%s: cannot read the line '%s'\n", info->name, line);
+    }
+    if (ok && p.map_row == SIM_MAP_H && p.def->sim.spawn_count >= 2) return p.def;
+    if (ok) fprintf(stderr, "%s: needs %d map rows, a player start and a spawn point\n", info->name, SIM_MAP_H);
+    free(p.def);
+    return NULL;
+}
+
+static void destroy_level(void *user, const tl_content_info *info, void *object) {
+    (void)user;
+    (void)info;
+    free(object);
+}
+
+const game_image *game_image_of(tl_asset asset) { return (const game_image *)tl_asset_object(asset); }
+
+/* ---- the levels: loader, spawn point objects --------------------------------------------------- */
+
+static uint32_t area_index(const game *g, uint32_t id) {
+    uint32_t i;
+    for (i = 0; i < SIM_MAX_LEVELS && g->areas[i].id != id; i++) {}
+    return i;
+}
+static game_area *area_by_id(game *g, uint32_t id) {
+    uint32_t i = area_index(g, id);
+    return i < SIM_MAX_LEVELS ? &g->areas[i] : NULL;
+}
+const game_area *game_area_of(const game *g, uint32_t level_id) {
+    uint32_t i = area_index(g, level_id);
+    return i < SIM_MAX_LEVELS ? &g->areas[i] : NULL;
+}
+
+/* A spawn point: an entity scope under the level's, holding the sprites of what spawns there. */
+static void spawn_boot(void *self, void *ctx) {
+    game_spawn *s = (game_spawn *)self;
+    tl_scope level_scope = tl_nexus_level_scope(s->area->level);
+    const level_def *def = (const level_def *)tl_asset_object(tl_scope_load(level_scope, s->area->asset));
+    uint32_t k, point = def->sim.spawns[s->index].point;
+    (void)ctx;
+    s->scope = tl_scope_create(level_scope, nexus_spawnpoints_name(point), TL_SCOPE_ENTITY);
+    for (k = 0; k < ENEMIES_COUNT && k < SIM_MAX_KINDS; k++)
+        if (def->sim.kind_weights[k]) s->area->kind_sprite[k] = enemy_vault_load_Sprite(enemies_by_index(k), s->scope);
+}
+
+static void spawn_discard(void *self, void *ctx) {
+    game_spawn *s = (game_spawn *)self;
+    (void)ctx;
+    tl_scope_dispose(s->scope);
+    memset(&s->scope, 0, sizeof s->scope);
+}
+
+static const tl_object_vtable spawn_vtable = {"SpawnPoint", NULL, NULL, spawn_boot, NULL, spawn_discard, NULL};
+
+static tl_preload_status begin_load(void *ctx, tl_nexus_level *level) {
+    game *g = (game *)ctx;
+    game_area *area = area_by_id(g, tl_nexus_level_id(level));
+    tl_scope scope = tl_nexus_level_scope(level);
+    const level_def *def;
+    uint32_t i, n = 0;
+    if (!area) return TL_PRELOAD_FAILED;
+    area->level = level;
+    def = (const level_def *)tl_asset_object(tl_scope_load(scope, area->asset));
+    if (!def) {
+        tl_nexus_level_fail(level, "its map did not load");
+        return TL_PRELOAD_FAILED;
+    }
+    area->floor = tl_scope_load_name(scope, def->floor);
+    area->wall = tl_scope_load(scope, Content_Game_Sprites_wall);
+    area->exit = tl_scope_load(scope, Content_Game_Sprites_exit);
+    for (i = 1; i < def->sim.spawn_count; i++, n++) {
+        area->spawns[n].area = area;
+        area->spawns[n].index = i;
+        area->objects[n].vtable = &spawn_vtable;
+        area->objects[n].self = &area->spawns[n];
+        area->objects[n].name = nexus_spawnpoints_name(def->sim.spawns[i].point);
+        area->objects[n].parent = TL_BATCH_NO_PARENT;
+    }
+    return tl_nexus_level_set_objects(level, area->objects, n) ? TL_PRELOAD_DONE : TL_PRELOAD_FAILED;
+}
+
+static void unload_level(void *ctx, tl_nexus_level *level) {
+    game_area *area = area_by_id((game *)ctx, tl_nexus_level_id(level));
+    if (area) area->level = NULL; /* its assets went with its scope */
+}
+
+/* ---- the World subsystem: the levels held and the simulation's world built ---------------------- */
+
+static const struct { uint32_t level, asset; } level_assets[SIM_MAX_LEVELS] = {
+    {NEXUS_LEVELS_U32(Nexus_Levels_Meadow), CONTENT_GAME_U32(Content_Game_Levels_meadow)},
+    {NEXUS_LEVELS_U32(Nexus_Levels_Cave), CONTENT_GAME_U32(Content_Game_Levels_cave)},
+};
+
+static tl_preload_status world_preload(void *self, tl_core *core) {
+    game *g = (game *)self;
+    uint32_t i, resident = 0;
+    (void)core;
+    if (!g->areas[0].hold.nexus) {
+        g->load_seconds = game_seconds_now();
+        for (i = 0; i < SIM_MAX_LEVELS; i++) g->areas[i].hold = tl_nexus_hold(g->nexus, g->areas[i].id);
+    }
+    tl_nexus_update(g->nexus, 0.0);
+    for (i = 0; i < SIM_MAX_LEVELS; i++) {
+        tl_hold_status st = tl_hold_status_of(g->areas[i].hold);
+        if (st == TL_HOLD_FAILED || st == TL_HOLD_INVALID) return TL_PRELOAD_FAILED; /* the nexus logged why */
+        resident += st == TL_HOLD_RESIDENT;
+    }
+    if (resident < SIM_MAX_LEVELS) return TL_PRELOAD_PENDING;
+    g->load_seconds = game_seconds_now() - g->load_seconds;
+    return TL_PRELOAD_DONE;
+}
+
+static void fill_kinds(sim_world *w) {
+    uint32_t k;
+    game_enemykinds kind;
+    w->kind_count = ENEMIES_COUNT < SIM_MAX_KINDS ? ENEMIES_COUNT : SIM_MAX_KINDS;
+    for (k = 0; k < w->kind_count; k++) {
+        const enemy_vault *v = enemies_by_index(k);
+        w->kinds[k].kind = game_enemykinds_from_name(enemies_names[k], &kind) ? GAME_ENEMYKINDS_U32(kind) : 0;
+        w->kinds[k].max_health = enemy_vault_get_MaxHealth(v);
+        w->kinds[k].contact_damage = enemy_vault_get_ContactDamage(v);
+        w->kinds[k].score = enemy_vault_get_Score(v);
+        w->kinds[k].move_speed = enemy_vault_get_MoveSpeed(v);
+        w->kinds[k].drop_chance = enemy_vault_get_DropChance(v);
+    }
+}
+
+static void fill_weapon(sim_world *w) {
+    const weapon_vault *v = weapons_by_index(0);
+    w->weapon.damage = weapon_vault_get_Damage(v);
+    w->weapon.cooldown = weapon_vault_get_Cooldown(v);
+    w->weapon.lifetime = weapon_vault_get_Lifetime(v);
+    w->weapon.bolt_speed = weapon_vault_get_BulletSpeed(v);
+    w->weapon.spread = weapon_vault_get_Spread(v);
+}
+
+/* The simulation's world: the resident levels' maps and the vaults' stats, copied. */
+static void world_boot(void *self, tl_core *core) {
+    game *g = (game *)self;
+    sim_world *w = &g->world;
+    uint32_t i;
+    (void)core;
+    memset(w, 0, sizeof *w);
+    w->level_count = SIM_MAX_LEVELS;
+    for (i = 0; i < SIM_MAX_LEVELS; i++) {
+        game_area *a = &g->areas[i];
+        w->levels[i] = ((const level_def *)tl_asset_object(tl_scope_load(tl_nexus_level_scope(a->level), a->asset)))->sim;
+        w->levels[i].id = a->id;
+    }
+    fill_kinds(w);
+    fill_weapon(w);
+    /* LIVE TUNING HOOK: when the vaults' change listeners land (vault.h live tuning, another
+       branch), subscribe here and re-run fill_kinds / fill_weapon on a change. The world is
+       read-only to the simulation, so a tuned value takes effect at the next frame; a replay
+       recorded before the change no longer matches its pinned hashes (as it should not). */
+    w->max_enemies = 48;
+    w->coin_item = GAME_ITEMS_U32(Game_Items_Coin);
+    w->heart_item = GAME_ITEMS_U32(Game_Items_Heart);
+    w->rng_spawn_pick = GAME_RNG_U32(Game_Rng_SpawnPick);
+    w->rng_spawn_kind = GAME_RNG_U32(Game_Rng_SpawnKind);
+    w->rng_wander = GAME_RNG_U32(Game_Rng_Wander);
+    w->rng_drop = GAME_RNG_U32(Game_Rng_Drop);
+    w->rng_spread = GAME_RNG_U32(Game_Rng_Spread);
+}
+
+static const tl_subsystem world_subsystem = {"World", world_preload, world_boot, NULL, NULL};
+
+/* ---- the Feed subsystem: the game's events, typed ----------------------------------------------- */
+
+static void feed_say(game_feed *f, const char *text) {
+    snprintf(f->message, sizeof f->message, "%s", text);
+    f->message_frames = 90;
+}
+static void on_enemy_killed(void *ctx, const struct sim_kill *kill) {
+    game_feed *f = (game_feed *)ctx;
+    char text[64];
+    f->kills++;
+    snprintf(text, sizeof text, "%s +%d", game_enemykinds_name(kill->kind), (int)kill->score);
+    feed_say(f, text);
+}
+static void on_item_picked(void *ctx, uint32_t item) {
+    game_feed *f = (game_feed *)ctx;
+    f->pickups++;
+    feed_say(f, game_items_name(item));
+}
+static void on_player_hurt(void *ctx, int32_t health) {
+    game_feed *f = (game_feed *)ctx;
+    f->hurts++;
+    if (health <= 0) feed_say(f, "Down! Half the score lost");
+}
+static void on_level_entered(void *ctx, uint32_t level) {
+    game_feed *f = (game_feed *)ctx;
+    f->levels_entered++;
+    feed_say(f, nexus_levels_name(level));
+}
+
+static void feed_initialize(void *self, tl_core *core) {
+    game_feed *f = (game_feed *)self;
+    (void)core;
+    Iris_Events_OnEnemyKilled_subscribe(f->iris, on_enemy_killed, f);
+    Iris_Events_OnItemPicked_subscribe(f->iris, on_item_picked, f);
+    Iris_Events_OnPlayerHurt_subscribe(f->iris, on_player_hurt, f);
+    Iris_Events_OnLevelEntered_subscribe(f->iris, on_level_entered, f);
+}
+static void feed_discard(void *self, tl_core *core) {
+    game_feed *f = (game_feed *)self;
+    (void)core;
+    Iris_Events_OnEnemyKilled_unsubscribe(f->iris, on_enemy_killed, f);
+    Iris_Events_OnItemPicked_unsubscribe(f->iris, on_item_picked, f);
+    Iris_Events_OnPlayerHurt_unsubscribe(f->iris, on_player_hurt, f);
+    Iris_Events_OnLevelEntered_unsubscribe(f->iris, on_level_entered, f);
+}
+
+static const tl_subsystem feed_subsystem = {"Feed", NULL, NULL, feed_initialize, feed_discard};
+
+/* ---- the fader: the transition's single providers ------------------------------------------- */
+
+static bool display_fader(void *ctx, tl_nexus *nexus) {
+    game *g = (game *)ctx;
+    (void)nexus;
+    g->fade_dir = g->fade < GAME_FADE_FRAMES ? 1 : 0;
+    return g->fade >= GAME_FADE_FRAMES;
+}
+static bool hide_fader(void *ctx, tl_nexus *nexus) {
+    game *g = (game *)ctx;
+    (void)nexus;
+    g->fade_dir = g->fade > 0 ? -1 : 0;
+    return g->fade <= 0;
+}
+static void on_presented(void *ctx, tl_nexus_level *level) {
+    game *g = (game *)ctx;
+    g->presented = tl_nexus_level_id(level);
+    tl_scope_reparent(g->player_scope, tl_nexus_level_scope(level)); /* the player goes along */
+}
+
+/* ---- open, frames, close ------------------------------------------------------------------- */
+
+static bool open_runtime(game *g, const game_desc *desc) {
+    static const tl_core_events core_events = TL_CORE_EVENTS_INIT(Iris_Events_);
+    static const tl_nexus_events nexus_events = TL_NEXUS_EVENTS_INIT(Iris_Events_);
+    tl_core_desc cd;
+    tl_content_desc content_desc;
+    tl_nexus_desc nd;
+    tl_content_kind_desc kind;
+    if (!iris_events_init(&g->iris, NULL)) return false;
+    memset(&cd, 0, sizeof cd);
+    cd.iris = &g->iris;
+    cd.events = &core_events;
+    cd.logger = &g->logger;
+    cd.time.fixed_delta_time = 1.0f / 60.0f;
+    if (!tl_core_init(&g->core, &cd)) return false;
+    memset(&content_desc, 0, sizeof content_desc);
+    content_desc.logger = g->logger;
+    if (!(g->content = tl_content_create(&content_desc))) return false;
+    memset(&kind, 0, sizeof kind);
+    kind.category = "Sprites";
+    kind.decode = decode_sprite;
+    kind.destroy = destroy_sprite;
+    tl_content_register_kind(g->content, &kind);
+    kind.category = "Levels";
+    kind.decode = decode_level;
+    kind.destroy = destroy_level;
+    tl_content_register_kind(g->content, &kind);
+    if (!tl_content_dir_valid(tl_content_register_dir(g->content, desc->content_dir))) return false;
+    memset(&nd, 0, sizeof nd);
+    nd.loader.ctx = g;
+    nd.loader.begin_load = begin_load;
+    nd.loader.unload = unload_level;
+    nd.iris = &g->iris;
+    nd.events = &nexus_events;
+    nd.content = g->content;
+    nd.core = &g->core;
+    nd.logger = &g->logger;
+    return (g->nexus = tl_nexus_create(&nd)) != NULL;
+}
+
+static bool open_saves(game *g, const char *dir) {
+    tl_save_store_desc sd;
+    if (!dir) return true;
+    memset(&sd, 0, sizeof sd);
+    sd.root = dir;
+    sd.logger = g->logger;
+    return (g->saves = tl_save_store_open(&sd)) != NULL;
+}
+
+static void load_player(game *g) {
+    g->player_scope = tl_scope_create(tl_content_root(g->content), "Player", TL_SCOPE_ENTITY);
+    g->player = tl_scope_load(g->player_scope, Content_Game_Sprites_player);
+    g->bolt = weapon_vault_load_Sprite(weapons_by_index(0), g->player_scope);
+    g->coin = tl_scope_load(g->player_scope, Content_Game_Sprites_coin);
+    g->heart = tl_scope_load(g->player_scope, Content_Game_Sprites_heart);
+}
+
+static void subscribe_presentation(game *g) {
+    Iris_Events_OnDisplayFader_subscribe(&g->iris, display_fader, g);
+    Iris_Events_OnHideFader_subscribe(&g->iris, hide_fader, g);
+    Iris_Events_OnScenePresented_subscribe(&g->iris, on_presented, g);
+}
+
+/* Deploys the core (the World preload waits for both levels), at most a few hundred polls. */
+static bool deploy(game *g) {
+    tl_deploy_status st = TL_DEPLOY_PENDING;
+    int polls;
+    g->feed.iris = &g->iris;
+    tl_core_weave(&g->core, &world_subsystem, g);
+    tl_core_weave(&g->core, &feed_subsystem, &g->feed);
+    for (polls = 0; polls < 600 && st == TL_DEPLOY_PENDING; polls++) st = tl_core_deploy(&g->core);
+    return st == TL_DEPLOY_DONE;
+}
+
+bool game_open(game *g, const game_desc *desc) {
+    uint32_t i;
+    memset(g, 0, sizeof *g);
+    g->logger.min_level = desc->quiet ? TL_LOG_LEVEL_WARNING : 0;
+    g->seed = desc->seed;
+    for (i = 0; i < SIM_MAX_LEVELS; i++) {
+        g->areas[i].id = level_assets[i].level;
+        g->areas[i].asset = level_assets[i].asset;
+    }
+    if (!open_runtime(g, desc) || !open_saves(g, desc->save_dir)) return false;
+    load_player(g);
+    subscribe_presentation(g);
+    if (!deploy(g)) return false;
+    if (!(g->block = (unsigned char *)tl_mem_alloc_zeroed(SIM_BLOCK_BYTES, 0))) return false;
+    game_new(g);
+    return true;
+}
+
+void game_new(game *g) {
+    sim_start(g->block, &g->world, g->seed);
+    g->feed.message[0] = 0;
+}
+
+/* The frame's events, published as the typed events of the generated header. */
+static void publish_events(game *g) {
+    sim_event_list_const events = sim_events_const(g->block);
+    uint32_t i, n = sim_event_list_const_count(events);
+    for (i = 0; i < n; i++) {
+        const sim_event *e = sim_event_list_const_at(events, i);
+        sim_kill kill;
+        switch (e->type) {
+        case SIM_EVENT_KILL:
+            kill.enemy_id = e->a;
+            kill.kind = e->b;
+            kill.score = e->c;
+            kill.total = e->d;
+            Iris_Events_OnEnemyKilled_publish(&g->iris, &kill);
+            break;
+        case SIM_EVENT_PICKUP: Iris_Events_OnItemPicked_publish(&g->iris, e->b); break;
+        case SIM_EVENT_HURT: Iris_Events_OnPlayerHurt_publish(&g->iris, e->d); break;
+        case SIM_EVENT_LEVEL: Iris_Events_OnLevelEntered_publish(&g->iris, e->a); break;
+        default: break;
+        }
+    }
+}
+
+/* The shown level follows the simulation's, behind the fader (the other stays resident). */
+static void follow_level(game *g) {
+    uint32_t level = g->world.levels[sim_head(g->block)->level].id;
+    if (!g->presented && !tl_nexus_presentations_pending(g->nexus)) tl_nexus_present(g->nexus, level);
+    else if (g->presented && g->presented != level && !tl_nexus_presentations_pending(g->nexus))
+        tl_nexus_transition(g->nexus, level);
+    g->fade += g->fade_dir;
+    if (g->fade < 0) g->fade = 0;
+    if (g->fade > GAME_FADE_FRAMES) g->fade = GAME_FADE_FRAMES;
+}
+
+void game_frame(game *g, uint32_t input) {
+    sim_step(g->block, &g->world, input);
+    publish_events(g);
+    if (g->feed.message_frames > 0 && --g->feed.message_frames == 0) g->feed.message[0] = 0;
+    follow_level(g);
+    tl_nexus_update(g->nexus, 1.0 / 60.0);
+    tl_content_update(g->content);
+}
+
+void game_close(game *g) {
+    if (g->nexus) tl_core_discard(&g->core); /* the nexus shuts down first, then the subsystems */
+    tl_nexus_destroy(g->nexus);
+    if (g->content) tl_content_shutdown(g->content);
+    if (g->saves) tl_save_store_close(g->saves);
+    tl_mem_free(g->block);
+    tl_iris_discard(&g->iris);
+    memset(g, 0, sizeof *g);
+}
+
+/* ---- saves: the frame block is the save ---------------------------------------------------- */
+
+bool game_save(game *g, const char *slot) {
+    tl_save_txn txn;
+    tl_save_result r;
+    if (!g->saves) return false;
+    r = tl_save_begin(g->saves, slot, &txn);
+    if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "frame", g->block, SIM_BLOCK_BYTES);
+    if (r.code == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
+    tl_save_txn_discard(&txn);
+    if (r.code != TL_SAVE_OK) tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "save %s: %s", slot, r.message);
+    return r.code == TL_SAVE_OK;
+}
+
+bool game_continue(game *g, const char *slot) {
+    unsigned char *frame = (unsigned char *)tl_mem_alloc_zeroed(SIM_BLOCK_BYTES, 0);
+    size_t n = 0;
+    tl_save_result r;
+    bool ok;
+    if (!g->saves || !frame) {
+        tl_mem_free(frame);
+        return false;
+    }
+    r = tl_save_read(g->saves, slot, "frame", frame, SIM_BLOCK_BYTES, &n);
+    ok = r.code == TL_SAVE_OK && n == SIM_BLOCK_BYTES && sim_head(frame)->level < g->world.level_count;
+    if (ok) memcpy(g->block, frame, SIM_BLOCK_BYTES);
+    else tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "continue %s: %s", slot, r.code == TL_SAVE_OK ? "not a frame of this game" : r.message);
+    tl_mem_free(frame);
+    return ok;
+}
+
+bool game_has_save(game *g, const char *slot) {
+    tl_save_info info;
+    return g->saves && tl_save_stat(g->saves, slot, &info).code == TL_SAVE_OK;
+}

@@ -1,0 +1,89 @@
+/* game.h - the game around the simulation, on threadlink: the core and its subsystems, the
+ * levels (nexus.h) with their content scopes, the vaults' stats, the typed events, saves.
+ * No SDL here: the window (sdl_main.c) and the headless driver (headless.c) both run on it. */
+#ifndef GAME_GAME_H
+#define GAME_GAME_H
+
+#include <threadlink/threadlink.h>
+
+#include "sim.h"
+
+#define GAME_FADE_FRAMES 12 /* the fader's frames to opaque and back */
+
+/* A decoded sprite (the Sprites kind's object): RGBA8, rows top to bottom. */
+typedef struct game_image {
+    int width, height;
+    unsigned char *rgba;
+} game_image;
+
+/* A spawn point of a level: one of the level's objects, with an entity scope of its own. */
+typedef struct game_spawn {
+    struct game_area *area;
+    uint32_t index;                     /* into the level's sim_level spawns */
+    tl_scope scope;
+} game_spawn;
+
+/* What a resident level holds for drawing, beside its sim_level. */
+typedef struct game_area {
+    uint32_t id;                        /* Nexus.Levels */
+    uint32_t asset;                     /* its Levels asset */
+    tl_hold hold;
+    tl_nexus_level *level;
+    tl_asset floor, wall, exit;         /* in the level's scope */
+    tl_asset kind_sprite[SIM_MAX_KINDS]; /* in its spawn points' entity scopes */
+    game_spawn spawns[SIM_MAX_SPAWNS];
+    tl_batch_object objects[SIM_MAX_SPAWNS];
+} game_area;
+
+/* What the game's events told it (the Feed subsystem: typed listeners, HUD text). */
+typedef struct game_feed {
+    tl_iris_registry *iris;
+    uint32_t kills, pickups, hurts, levels_entered;
+    char message[64];
+    uint32_t message_frames;
+} game_feed;
+
+typedef struct game_desc {
+    const char *content_dir; /* the packed Game profile */
+    const char *save_dir;    /* NULL: no saves */
+    uint64_t seed;
+    bool quiet;              /* log warnings and errors only */
+} game_desc;
+
+typedef struct game {
+    tl_iris_registry iris;
+    tl_core core;
+    tl_content *content;
+    tl_nexus *nexus;
+    tl_save_store *saves;
+    tl_logger logger;
+    game_feed feed;
+    game_area areas[SIM_MAX_LEVELS];
+    sim_world world;
+    unsigned char *block;    /* the frame: SIM_BLOCK_BYTES, zeroed */
+    uint64_t seed;
+    tl_scope player_scope;   /* moves to the presented level's scope */
+    tl_asset player, bolt, coin, heart;
+    uint32_t presented;      /* the level shown (Nexus.Levels), 0 before the first */
+    int fade;                /* 0 clear .. GAME_FADE_FRAMES opaque */
+    int fade_dir;            /* +1 fading in, -1 fading out, 0 still */
+    double load_seconds;     /* the levels' load, measured */
+    uint32_t input;          /* latched for the next fixed step (the window's OnFixedUpdate) */
+} game;
+
+bool game_open(game *g, const game_desc *desc);
+void game_close(game *g);
+/* A new game: the first level, the seed's streams. */
+void game_new(game *g);
+/* One fixed frame: the simulation with this input, its events published, the levels, content. */
+void game_frame(game *g, uint32_t input);
+/* Saves and continues the frame block (save.h): false with the reason logged. */
+bool game_save(game *g, const char *slot);
+bool game_continue(game *g, const char *slot);
+bool game_has_save(game *g, const char *slot);
+
+const game_area *game_area_of(const game *g, uint32_t level_id);
+const game_image *game_image_of(tl_asset asset); /* NULL unless loaded */
+double game_seconds_now(void);
+
+#endif

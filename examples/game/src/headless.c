@@ -1,0 +1,242 @@
+/* headless.c - the game without a window: replays, rollback, recording, timing.
+ *
+ *   game-headless CONTENT replay INPUTS [EVERY]     the hash of every EVERYth frame and the last
+ *   game-headless CONTENT rollback INPUTS DELAY     late inputs, restore, re-simulate: compare
+ *   game-headless CONTENT continue INPUTS SAVEDIR   save halfway, continue in a new game: compare
+ *   game-headless CONTENT record OUTPUT FRAMES      a bot plays; its inputs are written
+ *   game-headless CONTENT bench ENTITIES FRAMES     the simulation's frame time, and the load time
+ *
+ * Input files are text: '#' comments, then lines "COUNT MASK" (MASK in hex: the SIM_* bits held
+ * for COUNT frames). Every mode runs the whole game (core, levels, content) as the window does. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "inputs.h"
+
+#define SEED UINT64_C(0x7468726561646c6b) /* "threadlk" */
+
+static bool open_game(game *g, const char *content, const char *saves) {
+    game_desc d;
+    memset(&d, 0, sizeof d);
+    d.content_dir = content;
+    d.save_dir = saves;
+    d.seed = SEED;
+    d.quiet = true;
+    if (game_open(g, &d)) return true;
+    fprintf(stderr, "game-headless: the game did not start (content %s)\n", content);
+    return false;
+}
+
+static int replay(const char *content, const char *path, uint32_t every) {
+    game g;
+    input_tape tape;
+    uint32_t f;
+    if (!input_tape_read(&tape, path) || !open_game(&g, content, NULL)) return 1;
+    for (f = 0; f < tape.count; f++) {
+        game_frame(&g, tape.frames[f]);
+        if ((f + 1) % every == 0 || f + 1 == tape.count)
+            printf("%u %016" PRIx64 "\n", f + 1, sim_hash(g.block));
+    }
+    fprintf(stderr, "score %d, kills %d, deaths %u, level %u\n", sim_head(g.block)->score, sim_head(g.block)->kills,
+            sim_head(g.block)->deaths, sim_head(g.block)->level);
+    game_close(&g);
+    input_tape_free(&tape);
+    return 0;
+}
+
+/* Rollback as netcode does it: the input of each frame arrives DELAY frames late; until then
+ * the frame runs on a prediction (the last input known). When an input arrives that differs from
+ * its prediction, the block is restored from the snapshot taken before that frame and the frames
+ * since are re-simulated (with the new prediction). Every frame's final hash must equal the
+ * straight run's. */
+typedef struct rollback_run {
+    game *g;
+    const input_tape *tape;
+    uint32_t *used;           /* the input each frame last ran with */
+    unsigned char *snapshots; /* the block before each frame */
+    uint64_t *final;
+    uint32_t rollbacks, resimulated;
+} rollback_run;
+
+static void run_frame(rollback_run *r, uint32_t k) {
+    memcpy(r->snapshots + (size_t)k * SIM_BLOCK_BYTES, r->g->block, SIM_BLOCK_BYTES);
+    sim_step(r->g->block, &r->g->world, r->used[k]);
+    r->final[k] = sim_hash(r->g->block);
+}
+
+/* Frame a's input arrives while frame `now` is next to run. */
+static void arrive(rollback_run *r, uint32_t a, uint32_t now) {
+    uint32_t real = r->tape->frames[a], k;
+    if (r->used[a] == real) return; /* the prediction was right */
+    memcpy(r->g->block, r->snapshots + (size_t)a * SIM_BLOCK_BYTES, SIM_BLOCK_BYTES);
+    r->rollbacks++;
+    for (k = a; k < now; k++) {
+        r->used[k] = real; /* frame a's own input, then the newest prediction */
+        run_frame(r, k);
+        r->resimulated += k > a;
+    }
+}
+
+static int rollback(const char *content, const char *path, uint32_t delay) {
+    game g;
+    input_tape tape;
+    rollback_run r;
+    uint64_t *straight;
+    uint32_t f, mismatches = 0;
+    if (!input_tape_read(&tape, path) || !open_game(&g, content, NULL)) return 1;
+    memset(&r, 0, sizeof r);
+    r.g = &g;
+    r.tape = &tape;
+    straight = (uint64_t *)calloc(tape.count, sizeof *straight);
+    r.final = (uint64_t *)calloc(tape.count, sizeof *r.final);
+    r.used = (uint32_t *)calloc(tape.count, sizeof *r.used);
+    r.snapshots = (unsigned char *)malloc((size_t)tape.count * SIM_BLOCK_BYTES);
+    if (!straight || !r.final || !r.used || !r.snapshots) return 1;
+    for (f = 0; f < tape.count; f++) {
+        sim_step(g.block, &g.world, tape.frames[f]);
+        straight[f] = sim_hash(g.block);
+    }
+    game_new(&g);
+    for (f = 0; f < tape.count; f++) {
+        if (f >= delay) arrive(&r, f - delay, f);
+        r.used[f] = f >= delay ? tape.frames[f - delay] : 0; /* predict: the last input known */
+        run_frame(&r, f);
+    }
+    for (f = tape.count > delay ? tape.count - delay : 0; f < tape.count; f++) arrive(&r, f, tape.count);
+    for (f = 0; f < tape.count; f++) mismatches += r.final[f] != straight[f];
+    printf("frames %u, inputs %u frames late, rollbacks %u, frames re-simulated %u, hash mismatches %u\n",
+           tape.count, delay, r.rollbacks, r.resimulated, mismatches);
+    game_close(&g);
+    free(straight);
+    free(r.final);
+    free(r.used);
+    free(r.snapshots);
+    input_tape_free(&tape);
+    return mismatches == 0 && r.rollbacks > 0 ? 0 : 1;
+}
+
+/* Save halfway through, go on to the end; then a new game continues from the save (save.h) and
+ * must end on the same hash. */
+static int save_continue(const char *content, const char *path, const char *saves) {
+    game g;
+    input_tape tape;
+    uint32_t f, half;
+    uint64_t straight, continued;
+    if (!input_tape_read(&tape, path) || !open_game(&g, content, saves)) return 1;
+    half = tape.count / 2;
+    if (game_has_save(&g, "continue")) { /* the menu offers Continue only once there is a save */
+        fprintf(stderr, "game-headless: %s already holds a save\n", saves);
+        return 1;
+    }
+    for (f = 0; f < tape.count; f++) {
+        if (f == half && !game_save(&g, "continue")) return 1;
+        game_frame(&g, tape.frames[f]);
+    }
+    straight = sim_hash(g.block);
+    game_new(&g);
+    if (!game_has_save(&g, "continue") || !game_continue(&g, "continue")) return 1;
+    for (f = half; f < tape.count; f++) game_frame(&g, tape.frames[f]);
+    continued = sim_hash(g.block);
+    printf("saved at frame %u; straight %016" PRIx64 ", continued %016" PRIx64 "\n", half, straight, continued);
+    game_close(&g);
+    input_tape_free(&tape);
+    return straight == continued ? 0 : 1;
+}
+
+/* The recording bot: walks towards the nearest enemy (or the exit once it is open, or wanders),
+ * firing whenever an enemy is in line. Only reads the frame; its inputs are the recording. */
+static uint32_t toward(tl_fpv2 from, tl_fpv2 to, bool away) {
+    tl_fpv2 d = tl_fpv2_sub(to, from);
+    tl_fp slack = tl_fp_from_fraction(1, 4);
+    uint32_t bits = 0;
+    if (away) d = tl_fpv2_neg(d);
+    if (tl_fp_gt(d.x, slack)) bits |= SIM_RIGHT;
+    if (tl_fp_lt(d.x, tl_fp_neg(slack))) bits |= SIM_LEFT;
+    if (tl_fp_gt(d.y, slack)) bits |= SIM_DOWN;
+    if (tl_fp_lt(d.y, tl_fp_neg(slack))) bits |= SIM_UP;
+    return bits;
+}
+
+static uint32_t bot_input(const game *g, uint32_t frame) {
+    const sim_header *h = sim_head_const(g->block);
+    const sim_level *level = &g->world.levels[h->level];
+    sim_enemy_list_const enemies = sim_enemies_const(g->block);
+    uint32_t i, n = sim_enemy_list_const_count(enemies), best = UINT32_MAX;
+    tl_fp best_d = TL_FP_MAX;
+    tl_fpv2 exit_at = tl_fpv2_make(tl_fp_add(tl_fp_from_int(level->exit_x), TL_FP_HALF),
+                                   tl_fp_add(tl_fp_from_int(level->exit_y), TL_FP_HALF));
+    for (i = 0; i < n; i++) {
+        tl_fp d = tl_fpv2_sqr_magnitude(tl_fpv2_sub(sim_enemy_list_const_at(enemies, i)->pos, h->player));
+        if (tl_fp_lt(d, best_d)) {
+            best_d = d;
+            best = i;
+        }
+    }
+    if (sim_exit_open(g->block, &g->world)) return toward(h->player, exit_at, false) | ((frame / 7) % 2 ? SIM_FIRE : 0);
+    if (best == UINT32_MAX) return ((frame / 40) % 4 == 0 ? SIM_LEFT : (frame / 40) % 4 == 1 ? SIM_UP : (frame / 40) % 4 == 2 ? SIM_RIGHT : SIM_DOWN);
+    /* keep some distance: close in when far, back off when near, always firing when aligned */
+    return toward(h->player, sim_enemy_list_const_at(enemies, best)->pos, tl_fp_lt(best_d, tl_fp_from_int(9))) | SIM_FIRE;
+}
+
+static int record(const char *content, const char *path, uint32_t frames) {
+    game g;
+    input_tape tape;
+    uint32_t f;
+    if (!open_game(&g, content, NULL) || !input_tape_init(&tape, frames)) return 1;
+    for (f = 0; f < frames; f++) {
+        uint32_t in = bot_input(&g, f);
+        tape.frames[tape.count++] = in;
+        game_frame(&g, in);
+    }
+    game_close(&g);
+    if (!input_tape_write(&tape, path, "recorded by game-headless record (the bot)")) return 1;
+    input_tape_free(&tape);
+    return 0;
+}
+
+/* The simulation's frame time with ENTITIES enemies alive (not a pass/fail test). */
+static int bench(const char *content, uint32_t entities, uint32_t frames) {
+    static volatile uint64_t sink; /* the hashes go somewhere: the loop is not optimised away */
+    game g;
+    uint32_t f, placed;
+    double t0 = game_seconds_now(), t1;
+    if (!open_game(&g, content, NULL)) return 1;
+    t1 = game_seconds_now();
+    printf("game opened in %.2f ms (content mounted, core deployed, ", (t1 - t0) * 1e3);
+    g.world.max_enemies = entities < SIM_MAX_ENEMIES ? entities : SIM_MAX_ENEMIES;
+    placed = sim_populate(g.block, &g.world, entities);
+    t0 = game_seconds_now();
+    for (f = 0; f < frames; f++) {
+        sim_step(g.block, &g.world, (f / 30) % 2 ? SIM_LEFT | SIM_FIRE : SIM_RIGHT | SIM_FIRE);
+        if (sim_enemy_list_count(sim_enemies(g.block)) < g.world.max_enemies)
+            sim_populate(g.block, &g.world, g.world.max_enemies - sim_enemy_list_count(sim_enemies(g.block)));
+    }
+    t1 = game_seconds_now();
+    printf("both levels loaded through the nexus in %.2f ms of it)\n", g.load_seconds * 1e3);
+    printf("%u entities: %.1f us per simulated frame (%u frames); ", placed, (t1 - t0) * 1e6 / frames, frames);
+    t0 = game_seconds_now();
+    for (f = 0; f < frames; f++) {
+        sim_head(g.block)->reserved = f; /* a different block each time: nothing to hoist */
+        sink ^= sim_hash(g.block);
+    }
+    t1 = game_seconds_now();
+    printf("the frame's XXH64 over %zu bytes: %.1f us (%s)\n", (size_t)SIM_BLOCK_BYTES, (t1 - t0) * 1e6 / frames,
+           sink ? "hashed" : "?");
+    sim_head(g.block)->reserved = 0;
+    game_close(&g);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    const char *mode = argc > 2 ? argv[2] : "";
+    if (argc >= 4 && strcmp(mode, "replay") == 0) return replay(argv[1], argv[3], argc > 4 ? (uint32_t)atoi(argv[4]) : 100u);
+    if (argc >= 5 && strcmp(mode, "rollback") == 0) return rollback(argv[1], argv[3], (uint32_t)atoi(argv[4]));
+    if (argc >= 5 && strcmp(mode, "continue") == 0) return save_continue(argv[1], argv[3], argv[4]);
+    if (argc >= 5 && strcmp(mode, "record") == 0) return record(argv[1], argv[3], (uint32_t)atoi(argv[4]));
+    if (argc >= 5 && strcmp(mode, "bench") == 0) return bench(argv[1], (uint32_t)atoi(argv[3]), (uint32_t)atoi(argv[4]));
+    fprintf(stderr, "usage: game-headless CONTENT replay|rollback|continue|record|bench ... (see headless.c)\n");
+    return 2;
+}

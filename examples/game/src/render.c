@@ -1,0 +1,142 @@
+/* render.c - the frame as SDL2 draws it: the presented level's tiles, then (when the simulation
+ * is in that level) pickups, enemies, bolts and the player, the HUD, the fader and the menu.
+ * Sprites are the content's decoded PNGs, uploaded once per image. Text is stb_easy_font's
+ * rectangles, so the software renderer draws the same pixels everywhere. */
+#include "render.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <stb/stb_easy_font.h>
+
+void render_init(render_ctx *r, SDL_Renderer *sdl) {
+    memset(r, 0, sizeof *r);
+    r->sdl = sdl;
+}
+
+void render_free(render_ctx *r) {
+    int i;
+    for (i = 0; i < RENDER_CACHE; i++)
+        if (r->cache[i].texture) SDL_DestroyTexture(r->cache[i].texture);
+    memset(r->cache, 0, sizeof r->cache);
+}
+
+static SDL_Texture *texture_of(render_ctx *r, tl_asset asset) {
+    const game_image *img = game_image_of(asset);
+    int i, free_slot = -1;
+    if (!img) return NULL;
+    for (i = 0; i < RENDER_CACHE; i++) {
+        if (r->cache[i].image == img) return r->cache[i].texture;
+        if (!r->cache[i].image && free_slot < 0) free_slot = i;
+    }
+    if (free_slot < 0) return NULL;
+    r->cache[free_slot].image = img;
+    r->cache[free_slot].texture = SDL_CreateTexture(r->sdl, SDL_PIXELFORMAT_ABGR8888, SDL_TEXTUREACCESS_STATIC,
+                                                    img->width, img->height);
+    SDL_UpdateTexture(r->cache[free_slot].texture, NULL, img->rgba, img->width * 4);
+    SDL_SetTextureBlendMode(r->cache[free_slot].texture, SDL_BLENDMODE_BLEND);
+    return r->cache[free_slot].texture;
+}
+
+static int to_px(tl_fp v) { return (int)(tl_fp_to_raw(tl_fp_mul_int(v, RENDER_TILE)) >> 32); }
+
+static void draw_at(render_ctx *r, tl_asset asset, tl_fpv2 centre) {
+    SDL_Texture *t = texture_of(r, asset);
+    SDL_Rect dst;
+    if (!t) return;
+    dst.w = dst.h = RENDER_TILE;
+    dst.x = to_px(centre.x) - RENDER_TILE / 2;
+    dst.y = to_px(centre.y) - RENDER_TILE / 2;
+    SDL_RenderCopy(r->sdl, t, NULL, &dst);
+}
+
+static void draw_tiles(render_ctx *r, const game_area *area, const sim_level *level, bool exit_open) {
+    SDL_Texture *floor = texture_of(r, area->floor), *wall = texture_of(r, area->wall), *exit = texture_of(r, area->exit);
+    int x, y;
+    for (y = 0; y < SIM_MAP_H; y++)
+        for (x = 0; x < SIM_MAP_W; x++) {
+            SDL_Rect dst = {x * RENDER_TILE, y * RENDER_TILE, RENDER_TILE, RENDER_TILE};
+            SDL_RenderCopy(r->sdl, level->tiles[y][x] == '#' ? wall : floor, NULL, &dst);
+        }
+    if (exit) {
+        SDL_Rect dst = {level->exit_x * RENDER_TILE, level->exit_y * RENDER_TILE, RENDER_TILE, RENDER_TILE};
+        SDL_SetTextureColorMod(exit, exit_open ? 255 : 90, exit_open ? 255 : 90, exit_open ? 255 : 90);
+        SDL_RenderCopy(r->sdl, exit, NULL, &dst);
+    }
+}
+
+static void draw_entities(render_ctx *r, const game *g, const game_area *area) {
+    const sim_header *h = sim_head_const(g->block);
+    sim_pickup_list_const pickups = sim_pickups_const(g->block);
+    sim_enemy_list_const enemies = sim_enemies_const(g->block);
+    sim_bolt_list_const bolts = sim_bolts_const(g->block);
+    uint32_t i;
+    for (i = 0; i < sim_pickup_list_const_count(pickups); i++) {
+        const sim_pickup *p = sim_pickup_list_const_at(pickups, i);
+        draw_at(r, p->item == g->world.heart_item ? g->heart : g->coin, p->pos);
+    }
+    for (i = 0; i < sim_enemy_list_const_count(enemies); i++) {
+        const sim_enemy *e = sim_enemy_list_const_at(enemies, i);
+        draw_at(r, area->kind_sprite[e->kind], e->pos);
+    }
+    for (i = 0; i < sim_bolt_list_const_count(bolts); i++) draw_at(r, g->bolt, sim_bolt_list_const_at(bolts, i)->pos);
+    if (h->invulnerable == 0 || (h->frame / 4) % 2 == 0) draw_at(r, g->player, h->player);
+}
+
+static void draw_text(render_ctx *r, int x, int y, int scale, const char *text, SDL_Color c) {
+    static char quads[60000];
+    int i, n = stb_easy_font_print(0, 0, (char *)(uintptr_t)text, NULL, quads, sizeof quads);
+    SDL_SetRenderDrawColor(r->sdl, c.r, c.g, c.b, c.a);
+    for (i = 0; i < n; i++) {
+        const float *v = (const float *)(quads + i * 64); /* 4 vertices of x, y, z, colour */
+        SDL_Rect rect;
+        rect.x = x + (int)v[0] * scale;
+        rect.y = y + (int)v[1] * scale;
+        rect.w = ((int)v[8] - (int)v[0]) * scale;
+        rect.h = ((int)v[9] - (int)v[1]) * scale;
+        SDL_RenderFillRect(r->sdl, &rect);
+    }
+}
+
+static void draw_hud(render_ctx *r, const game *g) {
+    const sim_header *h = sim_head_const(g->block);
+    static const SDL_Color white = {255, 255, 255, 255}, gold = {250, 215, 60, 255};
+    char text[96];
+    snprintf(text, sizeof text, "SCORE %d   HEALTH %d/%d   %s", (int)h->score, (int)h->health, (int)h->max_health,
+             sim_exit_open(g->block, &g->world) ? "EXIT OPEN" : "");
+    draw_text(r, 8, 6, 2, text, white);
+    if (g->feed.message[0]) draw_text(r, 8, RENDER_H - 26, 2, g->feed.message, gold);
+}
+
+static void draw_menu(render_ctx *r, const render_menu *m) {
+    static const SDL_Color on = {255, 255, 255, 255}, off = {120, 120, 120, 255}, pick = {250, 215, 60, 255};
+    SDL_Rect shade = {0, 0, RENDER_W, RENDER_H};
+    int i;
+    SDL_SetRenderDrawBlendMode(r->sdl, SDL_BLENDMODE_BLEND);
+    SDL_SetRenderDrawColor(r->sdl, 0, 0, 0, 170);
+    SDL_RenderFillRect(r->sdl, &shade);
+    draw_text(r, 200, 120, 4, "THREADLINK", pick);
+    for (i = 0; i < m->count; i++)
+        draw_text(r, 240, 200 + i * 36, 3, m->items[i], i == m->selected ? pick : m->enabled[i] ? on : off);
+    if (m->note) draw_text(r, 200, 420, 2, m->note, off);
+}
+
+void render_frame(render_ctx *r, const game *g, const render_menu *menu) {
+    const game_area *area = game_area_of(g, g->presented);
+    uint32_t sim_level_id = g->world.levels[sim_head_const(g->block)->level].id;
+    SDL_SetRenderDrawColor(r->sdl, 0, 0, 0, 255);
+    SDL_RenderClear(r->sdl);
+    if (area) {
+        const sim_level *level = &g->world.levels[area - g->areas]; /* areas and levels share an order */
+        draw_tiles(r, area, level, sim_level_id == area->id && sim_exit_open(g->block, &g->world));
+        if (sim_level_id == area->id) draw_entities(r, g, area);
+    }
+    draw_hud(r, g);
+    if (g->fade > 0) {
+        SDL_Rect all = {0, 0, RENDER_W, RENDER_H};
+        SDL_SetRenderDrawBlendMode(r->sdl, SDL_BLENDMODE_BLEND);
+        SDL_SetRenderDrawColor(r->sdl, 0, 0, 0, (Uint8)(255 * g->fade / GAME_FADE_FRAMES));
+        SDL_RenderFillRect(r->sdl, &all);
+    }
+    if (menu && menu->open) draw_menu(r, menu);
+}

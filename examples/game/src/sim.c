@@ -1,0 +1,296 @@
+/* sim.c - the simulation (see sim.h): movement against the level's walls, enemies that chase
+ * the player, bolts, drops and pickups, the exit to the next level. Integer and fp.h arithmetic
+ * only: no floating point, so every compiler and flag gives the same bits. */
+#include "sim.h"
+
+#include <string.h>
+
+#define FP(num, den) tl_fp_from_fraction(num, den)
+
+static tl_fp player_speed(void) { return FP(1, 10); }
+static tl_fp body_radius(void) { return FP(3, 8); }
+
+static const sim_level *current_level(const void *block, const sim_world *world) {
+    uint32_t i = sim_head_const(block)->level;
+    return &world->levels[i < world->level_count ? i : 0];
+}
+
+static bool is_wall(const sim_level *level, int32_t x, int32_t y) {
+    if (x < 0 || y < 0 || x >= SIM_MAP_W || y >= SIM_MAP_H) return true;
+    return level->tiles[y][x] == '#';
+}
+
+/* Whether a body of radius r centred at p overlaps a wall tile (its four corners). */
+static bool blocked(const sim_level *level, tl_fpv2 p, tl_fp r) {
+    int32_t x0 = tl_fp_floor_to_int(tl_fp_sub(p.x, r)), x1 = tl_fp_floor_to_int(tl_fp_add(p.x, r));
+    int32_t y0 = tl_fp_floor_to_int(tl_fp_sub(p.y, r)), y1 = tl_fp_floor_to_int(tl_fp_add(p.y, r));
+    return is_wall(level, x0, y0) || is_wall(level, x1, y0) || is_wall(level, x0, y1) || is_wall(level, x1, y1);
+}
+
+/* Moves along each axis on its own, so a body slides along walls. */
+static tl_fpv2 move_body(const sim_level *level, tl_fpv2 p, tl_fpv2 delta, tl_fp r) {
+    tl_fpv2 q = tl_fpv2_make(tl_fp_add(p.x, delta.x), p.y);
+    if (!blocked(level, q, r)) p = q;
+    q = tl_fpv2_make(p.x, tl_fp_add(p.y, delta.y));
+    if (!blocked(level, q, r)) p = q;
+    return p;
+}
+
+static tl_fpv2 tile_centre(int32_t x, int32_t y) {
+    return tl_fpv2_make(tl_fp_add(tl_fp_from_int(x), TL_FP_HALF), tl_fp_add(tl_fp_from_int(y), TL_FP_HALF));
+}
+
+static bool touching(tl_fpv2 a, tl_fpv2 b, tl_fp reach) {
+    return tl_fp_lt(tl_fpv2_sqr_magnitude(tl_fpv2_sub(a, b)), tl_fp_mul(reach, reach));
+}
+
+static void emit(void *block, uint32_t type, uint32_t a, uint32_t b, int32_t c, int32_t d) {
+    sim_event *e = sim_event_list_add_zeroed(sim_events(block));
+    if (!e) return; /* more events than a frame holds: the rest are not reported */
+    e->type = type;
+    e->a = a;
+    e->b = b;
+    e->c = c;
+    e->d = d;
+}
+
+static void enter_level(void *block, const sim_world *world, uint32_t index) {
+    sim_header *h = sim_head(block);
+    const sim_level *level;
+    h->level = index < world->level_count ? index : 0;
+    level = current_level(block, world);
+    sim_enemy_list_clear(sim_enemies(block));
+    sim_bolt_list_clear(sim_bolts(block));
+    sim_pickup_list_clear(sim_pickups(block));
+    h->player = tile_centre(level->spawns[0].x, level->spawns[0].y);
+    h->facing = tl_fpv2_make(TL_FP_ONE, TL_FP_ZERO);
+    h->spawn_timer = 60;
+    h->invulnerable = 60;
+    emit(block, SIM_EVENT_LEVEL, level->id, 0, 0, 0);
+}
+
+void sim_start(void *block, const sim_world *world, uint64_t seed) {
+    sim_header *h = sim_head(block);
+    memset(block, 0, SIM_BLOCK_BYTES);
+    h->seed = seed;
+    h->max_health = 5;
+    h->health = 5;
+    h->next_entity = 1;
+    enter_level(block, world, 0);
+}
+
+/* ---- the player ------------------------------------------------------------------------------- */
+
+static tl_fpv2 input_direction(uint32_t input) {
+    int32_t dx = ((input & SIM_RIGHT) ? 1 : 0) - ((input & SIM_LEFT) ? 1 : 0);
+    int32_t dy = ((input & SIM_DOWN) ? 1 : 0) - ((input & SIM_UP) ? 1 : 0);
+    tl_fpv2 d = tl_fpv2_make(tl_fp_from_int(dx), tl_fp_from_int(dy));
+    return dx && dy ? tl_fpv2_normalize(d) : d;
+}
+
+static void fire(void *block, const sim_world *world) {
+    sim_header *h = sim_head(block);
+    tl_rng r = tl_rng_create2(h->seed, world->rng_spread, h->next_entity, h->frame);
+    tl_fp turn;
+    sim_bolt *b;
+    if (h->cooldown > 0 || !(b = sim_bolt_list_add_zeroed(sim_bolts(block)))) return;
+    turn = tl_rng_range_fp(&r, tl_fp_neg(world->weapon.spread), world->weapon.spread);
+    b->pos = h->player;
+    b->vel = tl_fpv2_scale(tl_fpv2_rotate(h->facing, turn), world->weapon.bolt_speed);
+    b->id = h->next_entity++;
+    b->life = (uint32_t)world->weapon.lifetime;
+    h->cooldown = (uint32_t)world->weapon.cooldown;
+}
+
+static void step_player(void *block, const sim_world *world, uint32_t input) {
+    sim_header *h = sim_head(block);
+    tl_fpv2 dir = input_direction(input);
+    if (!tl_fpv2_eq(dir, tl_fpv2_zero())) h->facing = dir;
+    h->player = move_body(current_level(block, world), h->player, tl_fpv2_scale(dir, player_speed()), body_radius());
+    if (h->cooldown > 0) h->cooldown--;
+    if (h->invulnerable > 0) h->invulnerable--;
+    if (input & SIM_FIRE) fire(block, world);
+}
+
+/* ---- enemies ---------------------------------------------------------------------------------- */
+
+static bool spawn_enemy(void *block, const sim_world *world, tl_rng *r) {
+    sim_header *h = sim_head(block);
+    const sim_level *level = current_level(block, world);
+    ptrdiff_t kind = tl_rng_weighted_index_u32(r, level->kind_weights, world->kind_count);
+    const sim_spawn *at;
+    sim_enemy *e;
+    if (level->spawn_count < 2 || kind < 0) return false;
+    at = &level->spawns[1 + (uint32_t)tl_rng_range(r, 0, (int32_t)level->spawn_count - 2)];
+    if (sim_enemy_list_count(sim_enemies(block)) >= world->max_enemies) return false;
+    if (!(e = sim_enemy_list_add_zeroed(sim_enemies(block)))) return false;
+    e->pos = tile_centre(at->x, at->y);
+    e->id = h->next_entity++;
+    e->kind = (uint32_t)kind;
+    e->health = world->kinds[kind].max_health;
+    e->spawn_point = at->point;
+    return true;
+}
+
+static void spawn_wave(void *block, const sim_world *world) {
+    sim_header *h = sim_head(block);
+    tl_rng r = tl_rng_create1(h->seed, world->rng_spawn_pick, h->frame);
+    int32_t interval = 70 - h->score / 20;
+    if (h->spawn_timer > 0) {
+        h->spawn_timer--;
+        return;
+    }
+    spawn_enemy(block, world, &r);
+    h->spawn_timer = (uint32_t)(interval < 20 ? 20 : interval);
+}
+
+/* Towards the player, bent by a wander that changes every half second (per enemy). */
+static tl_fpv2 enemy_heading(const sim_header *h, const sim_world *world, const sim_enemy *e) {
+    tl_rng r = tl_rng_create2(h->seed, world->rng_wander, e->id, h->frame / 30);
+    tl_fpv2 chase = tl_fpv2_normalize(tl_fpv2_sub(h->player, e->pos));
+    tl_fpv2 wander = tl_rng_inside_unit_circle(&r);
+    return tl_fpv2_normalize(tl_fpv2_add(chase, tl_fpv2_scale(wander, FP(3, 4))));
+}
+
+static void hurt_player(void *block, int32_t damage) {
+    sim_header *h = sim_head(block);
+    if (h->invulnerable > 0) return;
+    h->health -= damage;
+    h->invulnerable = 45;
+    emit(block, SIM_EVENT_HURT, 0, 0, damage, h->health);
+}
+
+static void step_enemies(void *block, const sim_world *world) {
+    sim_header *h = sim_head(block);
+    const sim_level *level = current_level(block, world);
+    sim_enemy_list enemies = sim_enemies(block);
+    uint32_t i, n = sim_enemy_list_count(enemies);
+    for (i = 0; i < n; i++) {
+        sim_enemy *e = sim_enemy_list_at(enemies, i);
+        const sim_enemy_stats *k = &world->kinds[e->kind];
+        tl_fpv2 step = tl_fpv2_scale(enemy_heading(h, world, e), k->move_speed);
+        e->pos = move_body(level, e->pos, step, FP(5, 16));
+        if (touching(e->pos, h->player, FP(3, 4))) hurt_player(block, k->contact_damage);
+    }
+}
+
+/* ---- bolts, kills, drops ---------------------------------------------------------------------- */
+
+static void drop_loot(void *block, const sim_world *world, const sim_enemy *e) {
+    sim_header *h = sim_head(block);
+    tl_rng r = tl_rng_create1(h->seed, world->rng_drop, e->id);
+    static const uint32_t item_weights[2] = {3, 1}; /* coins three times as often as hearts */
+    sim_pickup *p;
+    if (!tl_rng_chance_fp(&r, world->kinds[e->kind].drop_chance)) return;
+    if (!(p = sim_pickup_list_add_zeroed(sim_pickups(block)))) return;
+    p->pos = e->pos;
+    p->id = h->next_entity++;
+    p->item = tl_rng_weighted_index_u32(&r, item_weights, 2) == 0 ? world->coin_item : world->heart_item;
+}
+
+static void kill_enemy(void *block, const sim_world *world, uint32_t index) {
+    sim_header *h = sim_head(block);
+    sim_enemy e = *sim_enemy_list_at(sim_enemies(block), index);
+    const sim_enemy_stats *k = &world->kinds[e.kind];
+    h->score += k->score;
+    h->kills++;
+    emit(block, SIM_EVENT_KILL, e.id, k->kind, k->score, h->score);
+    drop_loot(block, world, &e);
+    sim_enemy_list_remove_at(sim_enemies(block), index);
+}
+
+/* A bolt hits the first enemy it touches; true when it is spent. */
+static bool bolt_hits(void *block, const sim_world *world, const sim_bolt *b) {
+    sim_enemy_list enemies = sim_enemies(block);
+    uint32_t i, n = sim_enemy_list_count(enemies);
+    for (i = 0; i < n; i++) {
+        sim_enemy *e = sim_enemy_list_at(enemies, i);
+        if (!touching(b->pos, e->pos, FP(1, 2))) continue;
+        e->health -= world->weapon.damage;
+        if (e->health <= 0) kill_enemy(block, world, i);
+        return true;
+    }
+    return false;
+}
+
+static void step_bolts(void *block, const sim_world *world) {
+    const sim_level *level = current_level(block, world);
+    sim_bolt_list bolts = sim_bolts(block);
+    uint32_t i = 0;
+    while (i < sim_bolt_list_count(bolts)) {
+        sim_bolt *b = sim_bolt_list_at(bolts, i);
+        b->pos = tl_fpv2_add(b->pos, b->vel);
+        b->life--;
+        if (b->life == 0 || blocked(level, b->pos, FP(1, 8)) || bolt_hits(block, world, b)) {
+            sim_bolt_list_remove_at(bolts, i); /* the last bolt moved into slot i */
+            continue;
+        }
+        i++;
+    }
+}
+
+static void step_pickups(void *block, const sim_world *world) {
+    sim_header *h = sim_head(block);
+    sim_pickup_list pickups = sim_pickups(block);
+    uint32_t i = 0;
+    while (i < sim_pickup_list_count(pickups)) {
+        sim_pickup p = *sim_pickup_list_at(pickups, i);
+        if (!touching(p.pos, h->player, FP(3, 4))) {
+            i++;
+            continue;
+        }
+        if (p.item == world->heart_item && h->health < h->max_health) h->health++;
+        if (p.item == world->coin_item) h->score += 5;
+        emit(block, SIM_EVENT_PICKUP, p.id, p.item, 0, 0);
+        sim_pickup_list_remove_at(pickups, i);
+    }
+}
+
+/* ---- the level -------------------------------------------------------------------------------- */
+
+bool sim_exit_open(const void *block, const sim_world *world) {
+    return sim_head_const(block)->score >= current_level(block, world)->exit_score;
+}
+
+static uint32_t level_index(const sim_world *world, uint32_t id) {
+    uint32_t i;
+    for (i = 0; i < world->level_count; i++)
+        if (world->levels[i].id == id) return i;
+    return 0;
+}
+
+static void step_level(void *block, const sim_world *world) {
+    sim_header *h = sim_head(block);
+    const sim_level *level = current_level(block, world);
+    if (h->health <= 0) { /* down: back to the level's start with half the score */
+        h->deaths++;
+        h->score /= 2;
+        h->health = h->max_health;
+        enter_level(block, world, h->level);
+        return;
+    }
+    if (sim_exit_open(block, world) && touching(h->player, tile_centre(level->exit_x, level->exit_y), FP(1, 2)))
+        enter_level(block, world, level_index(world, level->next));
+}
+
+void sim_step(void *block, const sim_world *world, uint32_t input) {
+    sim_event_list_clear(sim_events(block));
+    step_player(block, world, input);
+    spawn_wave(block, world);
+    step_enemies(block, world);
+    step_bolts(block, world);
+    step_pickups(block, world);
+    step_level(block, world);
+    sim_head(block)->frame++;
+}
+
+uint32_t sim_populate(void *block, const sim_world *world, uint32_t count) {
+    sim_header *h = sim_head(block);
+    uint32_t placed = 0;
+    while (placed < count) {
+        tl_rng r = tl_rng_create2(h->seed, world->rng_spawn_pick, h->frame, placed);
+        if (!spawn_enemy(block, world, &r)) break;
+        placed++;
+    }
+    return placed;
+}
