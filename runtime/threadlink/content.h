@@ -94,10 +94,11 @@
    Scopes
    - The root scope ends only in tl_content_shutdown. A scope ends by tl_scope_dispose or when its
      parent ends: children first, the last child first; then every reference it holds is
-     released. An explicit scope (TL_SCOPE_EXPLICIT) that ends through its parent logs a leak
-     warning with its path (Root/Field/ForgottenPopup) and, when capture_origin is on and it was
-     made with TL_SCOPE_CREATE, where it was created. A scope with an owner kind (level, entity,
-     screen, owned) ending through its parent is its normal lifetime.
+     released. An explicit scope (TL_SCOPE_EXPLICIT) reclaimed by a level scope or by shutdown
+     (a child of the root) logs a leak warning with its path (Root/Field/ForgottenPopup) and,
+     when capture_origin is on and it was made with TL_SCOPE_CREATE, where it was created. Any
+     other scope ending through its parent, an explicit one too when that parent is explicit or
+     an owner (entity, screen, owned), has had its normal lifetime and is quiet.
    - A key (asset id) is held at most once per scope: loading it again returns the same asset and
      never grows the scope. tl_scope_release returns it early (optional). tl_scope_share_to gives
      the target its own reference to a key the source holds; tl_scope_adopt gives the target a
@@ -171,7 +172,7 @@ extern "C" {
     X(NAME_SHADOWED, TL_LOG_LEVEL_INFO, \
       "%s: %u name(s) are already registered by an earlier directory; load those by id") \
     X(SCOPE_LEAKED, TL_LOG_LEVEL_WARNING, \
-      "explicit scope %s was reclaimed by its parent: dispose it yourself%s") \
+      "explicit scope %s was reclaimed by %s: dispose it yourself%s") \
     X(SCOPE_THRESHOLD, TL_LOG_LEVEL_WARNING, "scope %s holds %u assets, more than its threshold %u") \
     X(ROOT_DISPOSE, TL_LOG_LEVEL_ERROR, "the root scope ends only in tl_content_shutdown") \
     X(RAW_LEFTOVER, TL_LOG_LEVEL_WARNING, "shutdown: a raw handle to %s was never disposed") \
@@ -200,7 +201,7 @@ typedef struct tl_content_dir { tl_content *ctx; uint32_t index, gen; } tl_conte
 
 typedef enum tl_scope_kind {
     TL_SCOPE_ROOT = 0,     /* the root (only) */
-    TL_SCOPE_EXPLICIT = 1, /* you dispose it; reclaimed by its parent with a leak warning */
+    TL_SCOPE_EXPLICIT = 1, /* you dispose it; a level or shutdown reclaiming it warns (a leak) */
     TL_SCOPE_LEVEL = 2,    /* owner kinds: ending with the parent is normal */
     TL_SCOPE_ENTITY = 3,
     TL_SCOPE_SCREEN = 4,
@@ -1903,20 +1904,36 @@ tl_scope tl_scope_create(tl_scope parent, const char *name, tl_scope_kind kind) 
     return tl_scope_create_at(parent, name, kind, NULL, 0);
 }
 
+/* An explicit scope reclaimed by a level or by shutdown (the root) was forgotten; one ending with
+   its explicit parent or an owner (entity, screen, owned) has had its normal lifetime. */
+static bool tl__content_leaked(const tl_content *ctx, const tl__content_scope *s) {
+    uint8_t parent;
+    if (s->kind != TL_SCOPE_EXPLICIT || s->parent == TL__CONTENT_NONE) return false;
+    parent = ctx->scopes[s->parent].kind;
+    return parent == TL_SCOPE_LEVEL || parent == TL_SCOPE_ROOT;
+}
+
+static void tl__content_warn_leak(tl_content *ctx, uint32_t index) {
+    const tl__content_scope *s = &ctx->scopes[index];
+    char *path = tl__content_path_alloc(ctx, index);
+    char *parent = s->parent ? tl__content_path_alloc(ctx, s->parent) : NULL;
+    char origin[300], by[300];
+    origin[0] = 0;
+    if (s->file) snprintf(origin, sizeof origin, " (created at %s:%d)", s->file, s->line);
+    if (s->parent) snprintf(by, sizeof by, "level scope %s", parent ? parent : ctx->scopes[s->parent].name);
+    else snprintf(by, sizeof by, "shutdown");
+    tl__content_log(ctx, TL_CONTENT_LOG_SCOPE_LEAKED, path ? path : s->name, by, origin);
+    TL_FREE(path);
+    TL_FREE(parent);
+}
+
 /* Ends one scope without children: warns when reclaimed, releases what it holds, unlinks it. */
 static void tl__content_scope_end(tl_content *ctx, uint32_t index, bool reclaimed) {
     tl__content_scope *s = &ctx->scopes[index];
     tl_inline_iter it;
     uint32_t key;
     tl__content_held *value;
-    if (reclaimed && s->kind == TL_SCOPE_EXPLICIT) {
-        char *path = tl__content_path_alloc(ctx, index);
-        char origin[300];
-        origin[0] = 0;
-        if (s->file) snprintf(origin, sizeof origin, " (created at %s:%d)", s->file, s->line);
-        tl__content_log(ctx, TL_CONTENT_LOG_SCOPE_LEAKED, path ? path : s->name, origin);
-        TL_FREE(path);
-    }
+    if (reclaimed && tl__content_leaked(ctx, s)) tl__content_warn_leak(ctx, index);
     s->alive = 0;
     if (s->held.mem) {
         /* The slots are gathered first and visited with a prefetch a few ahead: a large scope's
