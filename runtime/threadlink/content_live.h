@@ -69,7 +69,9 @@ typedef enum tl_content_watch {
      catalog_id   NULL: no name is taken to be in the catalog (ids from the names, as identity
                   issues them, and every loaded name is reported)
      watch        TL_CONTENT_WATCH_AUTO
-     poll_budget  256 stat calls per tl_content_update */
+     poll_budget  256 stat calls per tl_content_update at most
+     poll_budget_us  250: and at most this many microseconds of them (a stat costs from under
+                  a microsecond to tens of them, depending on the system) */
 typedef struct tl_content_source_desc {
     const tl_content_source_category *categories; /* required, at least one */
     uint32_t category_count;
@@ -79,6 +81,7 @@ typedef struct tl_content_source_desc {
     void *catalog_user;
     tl_content_watch watch;
     uint32_t poll_budget;
+    uint32_t poll_budget_us;
 } tl_content_source_desc;
 
 /* Registers `profile` served from `source_root`. Refused (logged, an invalid directory, nothing
@@ -108,6 +111,7 @@ TL_API uint64_t tl_content_source_reloads(tl_content *ctx);
 #include <dirent.h>
 #include <errno.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #if defined(__linux__)
 #include <sys/inotify.h>
@@ -119,6 +123,7 @@ extern "C" {
 #endif
 
 #define TL__LIVE_DEFAULT_BUDGET 256u
+#define TL__LIVE_DEFAULT_BUDGET_US 250u
 #define TL__LIVE_WHY 768
 
 /* What identifies a file's contents without reading it. */
@@ -157,7 +162,7 @@ struct tl__content_source {
     uint32_t entry_cap;
     char **dirs;
     tl__live_sig *dir_sigs;
-    uint32_t dir_len, budget, cursor;
+    uint32_t dir_len, budget, budget_us, cursor;
     uint64_t miss_frame;
     int fd;   /* inotify, or -1 */
     int *wds; /* the watch of each folder (parallel to dirs) */
@@ -794,11 +799,19 @@ static void tl__live_check_dir(tl_content *ctx, uint32_t dir, uint32_t i) {
     if (!tl__live_sig_same(&sig, &src->dir_sigs[i])) src->rescan = true; /* added, removed or renamed */
 }
 
-/* The poll: `budget` stat calls per update, files then folders, round after round. */
+static int64_t tl__live_clock_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* The poll: at most `budget` stat calls and `budget_us` microseconds per update (the clock read
+   every 8 calls), files then folders, round after round. */
 static void tl__live_poll(tl_content *ctx, uint32_t dir) {
     tl__content_source *src = ctx->dirs[dir].source;
+    int64_t until = tl__live_clock_us() + src->budget_us;
     uint32_t k;
-    for (k = 0; k < src->budget && !src->rescan; k++) {
+    for (k = 0; k < src->budget && !src->rescan && ((k & 7) || k == 0 || tl__live_clock_us() < until); k++) {
         uint32_t files = ctx->dirs[dir].entry_count, total = files + src->dir_len, c;
         if (!total) return;
         c = src->cursor++ % total;
@@ -974,6 +987,7 @@ static tl__content_source *tl__live_source_new(const char *profile, const tl_con
     src->catalog_user = desc->catalog_user;
     src->poll = desc->watch == TL_CONTENT_WATCH_POLL;
     src->budget = desc->poll_budget ? desc->poll_budget : TL__LIVE_DEFAULT_BUDGET;
+    src->budget_us = desc->poll_budget_us ? desc->poll_budget_us : TL__LIVE_DEFAULT_BUDGET_US;
     src->scope = (char *)TL_MALLOC(n + 1);
     if (src->scope) tl_cf_profile_scope(profile, src->scope, n + 1);
     if (src->scope && tl__live_categories(src, desc, why)) return src;
