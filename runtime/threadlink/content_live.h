@@ -209,8 +209,9 @@ static char *tl__live_strndup(const char *s, size_t n) {
     return d;
 }
 
-static void tl__live_why(tl__live_scan *sc, const char *fmt, const char *a, const char *b, const char *c) {
-    snprintf(sc->why, sizeof sc->why, fmt, a, b ? b : "", c ? c : "");
+/* The scan's refusal: up to four pieces of text joined (NULL: none). */
+static void tl__live_why(tl__live_scan *sc, const char *a, const char *b, const char *c, const char *d) {
+    snprintf(sc->why, sizeof sc->why, "%s%s%s%s", a, b ? b : "", c ? c : "", d ? d : "");
 }
 
 /* --- the walk (pack's rules: content_format.h) ------------------------------------------------- */
@@ -273,14 +274,14 @@ static bool tl__live_path_refused(const tl__content_source *src, tl__live_scan *
     size_t len = strlen(rel), start = 0, i;
     const char *why = tl_cf_asset_path_problem(rel, len);
     if (why) {
-        tl__live_why(sc, "%s: file name contains %s; asset names must be UTF-8 text", full, why, NULL);
+        tl__live_why(sc, full, ": file name contains ", why, "; asset names must be UTF-8 text");
         return true;
     }
     for (i = 0; src->flat && i <= len; i++) {
         if (i < len && rel[i] != '/') continue;
         why = tl_cf_windows_name_problem(rel + start, i - start);
         if (why) {
-            tl__live_why(sc, "%s: name %s; a flat build (\"archive\": \"none\") refuses it%s", full, why, NULL);
+            tl__live_why(sc, full, ": name ", why, "; a flat build (\"archive\": \"none\") refuses it");
             return true;
         }
         start = i + 1;
@@ -301,7 +302,7 @@ static bool tl__live_add_file(const tl__content_source *src, tl__live_scan *sc, 
     sc->len++;
     return true;
 oom:
-    tl__live_why(sc, "%s: out of memory%s%s", full, NULL, NULL);
+    tl__live_why(sc, full, ": out of memory", NULL, NULL);
     return false;
 }
 
@@ -356,12 +357,12 @@ static bool tl__live_walk(const tl__content_source *src, tl__live_scan *sc, uint
     uint32_t n = 0, i;
     char **names = tl__live_list(dir, &n);
     bool ok = names != NULL;
-    if (!ok) tl__live_why(sc, "%s: cannot read the folder%s%s", dir, NULL, NULL);
+    if (!ok) tl__live_why(sc, dir, ": cannot read the folder", NULL, NULL);
     for (i = 0; ok && i < n; i++) {
         char *full = tl__content_join(dir, names[i], NULL);
         char *sub = rel[0] ? tl__content_join(rel, names[i], NULL) : tl__content_strdup(names[i]);
         ok = full && sub ? tl__live_walk_entry(src, sc, category, full, sub, up) : false;
-        if (!full || !sub) tl__live_why(sc, "%s: out of memory%s%s", dir, NULL, NULL);
+        if (!full || !sub) tl__live_why(sc, dir, ": out of memory", NULL, NULL);
         TL_FREE(full);
         TL_FREE(sub);
     }
@@ -378,9 +379,9 @@ static bool tl__live_walk_category(const tl__content_source *src, const char *ro
     struct stat st;
     bool ok = false;
     if (!dir || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        tl__live_why(sc, "category folder \"%s\" is not a folder under %s%s", folder, root, NULL);
+        tl__live_why(sc, "category folder \"", folder, "\" is not a folder under ", root);
     else if (!real || !tl__live_inside(sc->real_root, real))
-        tl__live_why(sc, "category folder \"%s\" leads out of the source root%s%s", folder, NULL, NULL);
+        tl__live_why(sc, "category folder \"", folder, "\" leads out of the source root", NULL);
     else
         ok = tl__live_walk_folder(src, sc, k, dir, folder, &st, NULL);
     free(real);
@@ -415,11 +416,11 @@ static bool tl__live_scan_tree(const tl__content_source *src, const char *profil
     struct stat st;
     uint32_t k;
     if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        tl__live_why(sc, "source root %s %s%s", root, errno == ENOENT ? "does not exist" : "is not a directory", NULL);
+        tl__live_why(sc, "source root ", root, errno == ENOENT ? " does not exist" : " is not a directory", NULL);
         return false;
     }
     if (!(sc->real_root = realpath(root, NULL))) {
-        tl__live_why(sc, "source root %s cannot be resolved%s%s", root, NULL, NULL);
+        tl__live_why(sc, "source root ", root, " cannot be resolved", NULL);
         return false;
     }
     for (k = 0; k < src->category_count; k++)
