@@ -19,7 +19,7 @@
    tl_asset, raw handle and scope reference stays valid (same slot, same generation). A reload
    whose read or decoder fails keeps the old object and logs why. A deleted file leaves held
    assets as they are, and new loads of it fail saying it was deleted; an added file resolves at
-   its first load (a name miss looks at the tree again, at most once per frame); a renamed file
+   its first load (a name no directory answers is looked for in its folder); a renamed file
    is the old name deleted and the new one added. A tree that changes into one pack refuses (a
    duplicate name, say) is logged and the previous names stay served.
 
@@ -163,7 +163,6 @@ struct tl__content_source {
     char **dirs;
     tl__live_sig *dir_sigs;
     uint32_t dir_len, budget, budget_us, cursor;
-    uint64_t miss_frame;
     int fd;   /* inotify, or -1 */
     int *wds; /* the watch of each folder (parallel to dirs) */
     char path[4096]; /* scratch: root/rel, for the poll's stat calls without allocating */
@@ -898,18 +897,44 @@ static void tl__content_live_update(tl_content *ctx) {
         if (tl__live_of(ctx, i)) tl__live_notice(ctx, i);
 }
 
+/* Whether the folder a name would be in holds a file of that name now (one folder listed: the
+   poll may not have reached it, and an add within the clock tick of the folder's last change
+   leaves its time stamp as it was). */
+static bool tl__live_may_exist(tl_content *ctx, uint32_t dir, const char *name) {
+    tl__content_dirrec *d = &ctx->dirs[dir];
+    const char *slash = strrchr(name, '/');
+    char *folder = slash ? tl__live_strndup(name, (size_t)(slash - name)) : tl__content_strdup("");
+    const char *path = folder ? tl__live_path(d->source, d->path, folder) : NULL;
+    uint32_t n = 0, i;
+    char **names = path ? tl__live_list(path, &n) : NULL;
+    bool found = false;
+    for (i = 0; i < n; i++) {
+        size_t len = strlen(names[i]), base = slash ? (size_t)(slash - name) + 1 : 0;
+        size_t stem = tl_cf_asset_name_len(names[i], len, d->source->names);
+        found = found || tl_cf_fold_compare(names[i], stem, name + base, strlen(name + base)) == 0;
+        TL_FREE(names[i]);
+    }
+    TL_FREE(names);
+    TL_FREE(folder);
+    return found;
+}
+
 /* content.h's hook for a name no directory answers: a file added since the tree was last read
-   resolves now (the trees are read again at most once per frame, never from a callback). */
+   resolves now. inotify has queued its events already; the poll looks in the name's folder.
+   Never from a callback. */
 static tl__content_entry *tl__content_live_miss(tl_content *ctx, const char *name) {
     uint32_t i;
     bool again = false;
     if (!ctx || !name || ctx->in_callback || ctx->shutting_down) return NULL;
     for (i = 0; i < ctx->dir_len; i++) {
         tl__content_source *src = tl__live_of(ctx, i);
-        if (!src || src->busy || src->miss_frame == ctx->frame + 1) continue;
-        src->miss_frame = ctx->frame + 1;
-        src->rescan = true;
-        tl__live_notice(ctx, i);
+        if (!src || src->busy) continue;
+        if (src->poll && tl__live_may_exist(ctx, i, name)) src->rescan = true;
+#ifdef TL__LIVE_INOTIFY
+        if (src->fd >= 0) tl__live_drain_events(ctx, i);
+#endif
+        if (!ctx->dirs[i].alive || !ctx->dirs[i].source->rescan) continue;
+        tl__live_rescan(ctx, i);
         again = true;
     }
     return again ? tl__content_entry_named(ctx, name) : NULL;
