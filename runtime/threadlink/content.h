@@ -442,7 +442,9 @@ TL_API const char *tl_scope_kind_name(tl_scope_kind kind);
 }
 #endif
 #ifdef TL_CONTENT_LIVE
+#define TL__CONTENT_DECLARING_LIVE
 #include "content_live.h" /* development builds: source trees and hot reload */
+#undef TL__CONTENT_DECLARING_LIVE
 #endif
 #endif /* TL_CONTENT_H */
 

@@ -38,8 +38,8 @@
    declarations (Linux, macOS, the BSDs): compile it with -std=gnu11, or define _XOPEN_SOURCE
    700 before the first include.
 */
-#ifndef TL_CONTENT_H
-#include "content.h" /* (content.h includes this header at the end of its declarations) */
+#ifndef TL__CONTENT_DECLARING_LIVE /* (content.h including this header for its declarations) */
+#include "content.h"
 #endif
 
 #ifndef TL_CONTENT_LIVE_H
