@@ -39,6 +39,10 @@
    TL_CONTENT_MAX_INDEX_BYTES       largest archives.json accepted (default 16 MiB)
    TL_CONTENT_MAX_CATALOG_BYTES     largest catalog accepted (default 256 MiB)
    TL_CONTENT_MAX_ASSET_BYTES       largest asset (decoded size) accepted (default 1 GiB)
+   TL_CONTENT_LIVE                  development builds: profiles served from their source tree,
+                                    held assets reloaded when their files change (content_live.h;
+                                    define it for every file including this header). Without it
+                                    none of that code exists.
 
    USE
    ---
