@@ -194,6 +194,7 @@ extern "C" {
     X(SOURCE_REFUSED, TL_LOG_LEVEL_ERROR, \
       "source tree %s changed into one pack refuses; its previous names stay served: %s") \
     X(SOURCE_WATCH, TL_LOG_LEVEL_INFO, "%s: %s") \
+    X(FLAT_REFUSED, TL_LOG_LEVEL_ERROR, "%s was rebuilt, and its new catalog is not served (%s): the previous one stays") \
     X(SOURCE_UNCATALOGUED, TL_LOG_LEVEL_WARNING, \
       "%s (profile %s) was loaded from its source tree and the generated catalog does not carry it yet") \
     X(SOURCE_UNCATALOGUED_TOTAL, TL_LOG_LEVEL_WARNING, \
@@ -521,6 +522,7 @@ typedef struct tl__content_dirrec {
     bool alive, packed;
 #ifdef TL_CONTENT_LIVE
     struct tl__content_source *source; /* served from a source tree (content_live.h), or NULL */
+    struct tl__live_flat *flat;        /* a flat build watched for its next pack, or NULL */
 #endif
 } tl__content_dirrec;
 
@@ -590,6 +592,7 @@ struct tl_content {
 /* content_live.h's hooks (defined at the end of this implementation). */
 typedef struct tl__content_source tl__content_source;
 static void tl__content_live_free(tl_content *ctx, tl__content_dirrec *d);
+static void tl__content_live_watch_flat(tl_content *ctx, tl_content_dir dir);
 static unsigned char *tl__content_live_read_stored(tl_content *ctx, tl__content_entry *e, const char **why, uint64_t *hash,
                                                    bool *hashed);
 static bool tl__content_live_deleted(const tl_content *ctx, const tl__content_entry *e);
@@ -883,7 +886,7 @@ static void tl__content_rebuild_names(tl_content *ctx, uint32_t skip) {
 static void tl__content_dir_free(tl_content *ctx, tl__content_dirrec *d) {
     uint32_t i;
 #ifdef TL_CONTENT_LIVE
-    if (d->source) tl__content_live_free(ctx, d);
+    if (d->source || d->flat) tl__content_live_free(ctx, d);
 #endif
     for (i = 0; d->archives && i < d->archive_count; i++)
         if (d->archives[i]) ctx->io.close(ctx->io.user, d->archives[i]);
@@ -1245,7 +1248,11 @@ tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path, con
     } else {
         ok = tl__content_mount_flat(ctx, &d, &why);
     }
-    return tl__content_dir_add(ctx, &d, path, ok, why, bad);
+    none = tl__content_dir_add(ctx, &d, path, ok, why, bad);
+#ifdef TL_CONTENT_LIVE
+    if (none.ctx && !ctx->dirs[none.index].packed) tl__content_live_watch_flat(ctx, none); /* reloads after a pack */
+#endif
+    return none;
 }
 
 tl_content_dir tl_content_register_dir(tl_content *ctx, const char *path) {

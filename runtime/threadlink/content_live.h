@@ -23,6 +23,13 @@
    is the old name deleted and the new one added. A tree that changes into one pack refuses (a
    duplicate name, say) is logged and the previous names stay served.
 
+   Flat builds too: a flat directory ("archive": "none") registered with tl_content_register_dir
+   in a development build has its catalog.tlcat watched (one stat per update); when a `pack`
+   rewrites it, the directory serves the new catalog (new names resolve) and the held assets whose
+   bytes changed are reloaded in place, checked against their new records. A rebuild that drops a
+   held asset, or is another profile, is logged and the previous catalog stays. (Packed
+   directories are not watched: unregister and register them again after a pack.)
+
    Ids: a name the generated catalog carries gets the catalog's id (through `catalog_id`, e.g. a
    wrapper of content_<profile>_find); a name it does not carry yet gets the id identity would
    give it (XXH32 of its key, the next seed on a collision) and loads by name.
@@ -890,11 +897,15 @@ static void tl__live_notice(tl_content *ctx, uint32_t dir) {
     if (ctx->dirs[dir].alive && ctx->dirs[dir].source->rescan) tl__live_rescan(ctx, dir);
 }
 
+static void tl__live_flat_check(tl_content *ctx, uint32_t dir);
+
 /* content.h's hook in tl_content_update. */
 static void tl__content_live_update(tl_content *ctx) {
     uint32_t i;
-    for (i = 0; i < ctx->dir_len; i++)
+    for (i = 0; i < ctx->dir_len; i++) {
         if (tl__live_of(ctx, i)) tl__live_notice(ctx, i);
+        else if (ctx->dirs[i].alive && ctx->dirs[i].flat) tl__live_flat_check(ctx, i);
+    }
 }
 
 /* Whether the folder a name would be in holds a file of that name now (one folder listed: the
@@ -969,6 +980,9 @@ static void tl__live_source_free(tl__content_source *src) {
 static void tl__content_live_free(tl_content *ctx, tl__content_dirrec *d) {
     uint32_t i;
     (void)ctx;
+    TL_FREE(d->flat);
+    d->flat = NULL;
+    if (!d->source) return;
     for (i = 0; i < d->entry_count; i++) {
         TL_FREE((void *)(uintptr_t)d->entries[i].name);
         TL_FREE((void *)(uintptr_t)d->entries[i].path);
@@ -1095,6 +1109,129 @@ uint32_t tl_content_source_report(tl_content *ctx) {
 }
 
 uint64_t tl_content_source_reloads(tl_content *ctx) { return ctx ? ctx->reloads : 0; }
+
+/* --- flat builds: reloaded after a pack ------------------------------------------------------------ */
+
+/* A flat build directory registered in a development build: its catalog.tlcat is watched (one
+   stat per update), and when a pack has rewritten it the directory serves the new catalog and
+   reloads the held assets whose bytes it changed. */
+struct tl__live_flat { tl__live_sig sig; };
+
+static bool tl__live_catalog_sig(const tl__content_dirrec *d, tl__live_sig *out) {
+    char *path = tl__content_join(d->path, TL__CONTENT_FLAT_CATALOG, NULL);
+    struct stat st;
+    bool ok = path && stat(path, &st) == 0;
+    if (ok) *out = tl__live_sig_of(&st);
+    TL_FREE(path);
+    return ok;
+}
+
+static void tl__content_live_watch_flat(tl_content *ctx, tl_content_dir dir) {
+    tl__content_dirrec *d = &ctx->dirs[dir.index];
+    d->flat = (struct tl__live_flat *)tl__content_zalloc(sizeof *d->flat);
+    if (d->flat && !tl__live_catalog_sig(d, &d->flat->sig)) memset(&d->flat->sig, 0, sizeof d->flat->sig);
+}
+
+/* Why the rebuilt catalog cannot replace the served one, or NULL: another profile, a held asset
+   it dropped, an id another directory has. */
+static const char *tl__live_flat_refusal(const tl_content *ctx, uint32_t dir, const tl__content_dirrec *now) {
+    const tl__content_dirrec *d = &ctx->dirs[dir];
+    uint32_t i;
+    if (strcmp(now->profile, d->profile) != 0) return "it is another profile's";
+    for (i = 0; i < d->entry_count; i++)
+        if (d->entries[i].slot != TL__CONTENT_NONE && tl__content_find_record(now, d->entries[i].id) < 0)
+            return "it drops an asset that is held; release it first";
+    for (i = 0; i < now->entry_count; i++) {
+        const tl__content_entry *e = tl__content_entry_of(ctx, now->entries[i].id);
+        if (e && e->dir != dir) return "an asset id of it is registered by another directory";
+    }
+    return NULL;
+}
+
+/* The new catalog's records in place of the old ones: slots moved to them, tables rebuilt. The
+   ids of held assets whose bytes changed are written to `changed`. */
+static uint32_t tl__live_flat_swap(tl_content *ctx, uint32_t dir, tl__content_dirrec *now, uint32_t *changed) {
+    tl__content_dirrec *d = &ctx->dirs[dir];
+    uint32_t i, n = 0;
+    for (i = 0; i < d->entry_count; i++) {
+        tl__content_entry *e = &d->entries[i], *ne;
+        (void)tl__content_idmap_remove(ctx->ids, e->id);
+        if (e->slot == TL__CONTENT_NONE) continue;
+        ne = &now->entries[tl__content_find_record(now, e->id)];
+        ne->slot = e->slot;
+        ctx->slots[e->slot].entry = ne;
+        if (changed && (ne->xxh64 != e->xxh64 || ne->size != e->size)) changed[n++] = e->id;
+    }
+    TL_FREE(d->entries);
+    TL_FREE((void *)d->categories);
+    TL_FREE(d->catalog);
+    d->entries = now->entries;
+    d->entry_count = now->entry_count;
+    d->categories = now->categories;
+    d->category_count = now->category_count;
+    d->catalog = now->catalog;
+    d->profile = now->profile;
+    for (i = 0; i < d->entry_count; i++) {
+        d->entries[i].dir = dir;
+        tl__content_idmap_try_add(ctx->ids, d->entries[i].id, &d->entries[i]);
+    }
+    tl__content_rebuild_names(ctx, TL__CONTENT_NONE);
+    return n;
+}
+
+/* A held asset of a rebuilt flat directory: its new bytes, checked against the new record. */
+static void tl__live_reload_flat(tl_content *ctx, uint32_t slot) {
+    tl__content_entry *e = ctx->slots[slot].entry;
+    uint64_t size = 0, hash;
+    const char *why = NULL;
+    uint32_t kind = ctx->slots[slot].kind;
+    void *object;
+    unsigned char *bytes = tl__live_read(ctx, e, &size, &why);
+    if (ctx->slots[slot].state != TL__SLOT_READY) {
+        TL_FREE(bytes);
+        return;
+    }
+    if (!bytes) {
+        tl__content_log(ctx, TL_CONTENT_LOG_RELOAD_FAILED, e->name, why);
+        return;
+    }
+    hash = XXH64(bytes, (size_t)size, 0);
+    if (size != e->size || hash != e->xxh64) {
+        TL_FREE(bytes);
+        tl__content_log(ctx, TL_CONTENT_LOG_RELOAD_FAILED, e->name, "its bytes differ from the rebuilt catalog's record");
+        return;
+    }
+    object = tl__live_decode(ctx, slot, kind, bytes, size, &why);
+    if (object) tl__live_swap(ctx, slot, kind, object, size, hash);
+    else tl__content_log(ctx, TL_CONTENT_LOG_RELOAD_FAILED, ctx->slots[slot].entry->name, why);
+}
+
+static void tl__live_flat_check(tl_content *ctx, uint32_t dir) {
+    tl__content_dirrec *d = &ctx->dirs[dir], now;
+    tl__live_sig sig;
+    const char *why = NULL;
+    uint32_t *changed, n, i;
+    if (!tl__live_catalog_sig(d, &sig) || tl__live_sig_same(&sig, &d->flat->sig)) return;
+    d->flat->sig = sig;
+    memset(&now, 0, sizeof now);
+    now.path = d->path; /* borrowed */
+    if (tl__content_mount_flat(ctx, &now, &why)) why = tl__live_flat_refusal(ctx, dir, &now);
+    if (!why && !tl__content_ids_reserve(ctx, tl__content_idmap_count(ctx->ids) + now.entry_count)) why = "out of memory";
+    if (why) {
+        tl__content_log(ctx, TL_CONTENT_LOG_FLAT_REFUSED, d->path, why);
+        TL_FREE(now.entries);
+        TL_FREE((void *)now.categories);
+        TL_FREE(now.catalog);
+        return;
+    }
+    changed = (uint32_t *)tl__content_zalloc((size_t)(d->entry_count + 1) * sizeof *changed);
+    n = tl__live_flat_swap(ctx, dir, &now, changed);
+    for (i = 0; i < n; i++) {
+        tl__content_entry *e = tl__content_entry_of(ctx, changed[i]);
+        if (e && e->slot != TL__CONTENT_NONE && ctx->slots[e->slot].count > 0) tl__live_reload_flat(ctx, e->slot);
+    }
+    TL_FREE(changed);
+}
 
 #ifdef __cplusplus
 }

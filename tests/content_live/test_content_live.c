@@ -374,11 +374,64 @@ static void test_live_tree_pack_refuses_keeps_the_names(void **state) {
     live_end(&w);
 }
 
+/* ---- a flat build, reloaded after a pack ---------------------------------------------------------- */
+
+static const char *g_gen; /* threadlink-gen, to pack the flat build */
+
+static void pack(void) {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' pack -C '%s' --quiet --no-progress", g_gen, g_root);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void test_live_flat_build_reloads_after_pack(void **state) {
+    live w;
+    tl_asset hero, slime;
+    char out[600];
+    int i;
+    (void)state;
+    assert_non_null(live_tree());
+    live_write("threadlink.json", "{\"generated_dir\": \"generated\", \"domains\": [], \"content\": [{\"profile\": \"Flat\", "
+                                  "\"source_root\": \"assets\", \"output\": \"out/Flat\", \"archive\": \"none\"}]}\n");
+    live_write("assets/Sprites/hero.txt", "hero");
+    live_write("assets/Sprites/slime.txt", "slime");
+    pack();
+    live_start(&w, TL_CONTENT_WATCH_AUTO);
+    snprintf(out, sizeof out, "%s/out/Flat", g_root);
+    assert_true(tl_content_dir_valid(tl_content_register_dir(w.c, out)));
+    hero = tl_scope_load_name(tl_content_root(w.c), "Sprites/hero");
+    slime = tl_scope_load_name(tl_content_root(w.c), "Sprites/slime");
+    assert_string_equal(text_of(hero), "hero");
+    /* An edit of the source is not the build: nothing happens until the next pack. */
+    live_write("assets/Sprites/hero.txt", "hero, packed again");
+    live_write("assets/Sprites/added.txt", "added");
+    for (i = 0; i < 3; i++) tl_content_update(w.c);
+    assert_int_equal(w.kind.reloads, 0);
+    pack();
+    tl_content_update(w.c);
+    assert_int_equal(w.kind.reloads, 1);
+    assert_true(tl_asset_valid(hero));
+    assert_string_equal(text_of(hero), "hero, packed again");
+    assert_string_equal(w.kind.last_old_text, "hero");
+    assert_string_equal(text_of(slime), "slime"); /* unchanged: not reloaded */
+    assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/added")), "added");
+    /* A build that drops a held asset is not served: the previous catalog stays. */
+    live_remove("assets/Sprites/slime.txt");
+    pack();
+    tl_content_update(w.c);
+    assert_true(log_has("was rebuilt, and its new catalog is not served (it drops an asset that is held; release it first)"));
+    assert_true(tl_asset_valid(slime));
+    assert_string_equal(text_of(slime), "slime");
+    live_end(&w);
+}
+
 static const tl_content_watch k_inotify = TL_CONTENT_WATCH_AUTO, k_poll = TL_CONTENT_WATCH_POLL;
 
 #define BOTH(t) cmocka_unit_test_prestate(t, (void *)&k_inotify), cmocka_unit_test_prestate(t, (void *)&k_poll)
 
-int main(void) {
+/* argv[1]: threadlink-gen (the flat build's test needs it). */
+int main(int argc, char **argv) {
+    const struct CMUnitTest flat[] = {cmocka_unit_test(test_live_flat_build_reloads_after_pack)};
     const struct CMUnitTest tests[] = {
         BOTH(test_live_names_follow_pack_rules),
         BOTH(test_live_names_path_mode_and_categories_of_the_root),
@@ -391,5 +444,8 @@ int main(void) {
         BOTH(test_live_rename_moves_the_name),
         BOTH(test_live_tree_pack_refuses_keeps_the_names),
     };
-    return cmocka_run_group_tests_name("content_live", tests, NULL, NULL);
+    int failed = cmocka_run_group_tests_name("content_live", tests, NULL, NULL);
+    g_gen = argc > 1 ? argv[1] : NULL;
+    if (g_gen) failed += cmocka_run_group_tests_name("content_live_flat", flat, NULL, NULL);
+    return failed;
 }
