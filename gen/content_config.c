@@ -10,6 +10,7 @@
  */
 #include "content_config.h"
 
+#include "content_format.h"
 #include "json_check.h"
 
 #include "fsio.h"
@@ -98,24 +99,15 @@ static bool c_word(const char *s)
  * with a letter gets a 'P' in front ("2D" -> "P2D"). */
 static char *profile_word(const char *name)
 {
-    buf b = {0};
-    if (!((name[0] | 32) >= 'a' && (name[0] | 32) <= 'z')) buf_putc(&b, 'P');
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
-        if ((*p & 0xc0) == 0x80) continue; /* one '_' per code point */
-        buf_putc(&b, ascii_is_word(*p) ? (char)*p : '_');
-    }
-    return b.data;
+    size_t n = tl_cf_profile_scope(name, NULL, 0);
+    char *word = xmalloc(n + 1);
+    tl_cf_profile_scope(name, word, n + 1);
+    return word;
 }
 
 /* Folders overlap when one is the other or lies inside it; "" is the whole root. `fold`: ignoring
  * ASCII case, as a case-insensitive file system (macOS, Windows) compares names. */
-static bool folders_overlap_as(const char *a, const char *b, bool fold)
-{
-    size_t la = strlen(a), lb = strlen(b), n = la < lb ? la : lb;
-    if (!la || !lb) return true;
-    if (fold ? !ascii_ieq(a, n, b, n) : memcmp(a, b, n) != 0) return false;
-    return la == lb || (la < lb ? b[la] : a[lb]) == '/';
-}
+static bool folders_overlap_as(const char *a, const char *b, bool fold) { return tl_cf_folders_overlap(a, b, fold); }
 
 static bool folders_overlap(const char *a, const char *b) { return folders_overlap_as(a, b, false); }
 

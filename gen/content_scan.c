@@ -165,25 +165,6 @@ char *content_c_name(const char *name)
     return b.data ? b.data : xstrdup("_");
 }
 
-static bool valid_name_text(const char *s, const char **why)
-{
-    size_t n = strlen(s);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c == 0x7f) return *why = "a control character", false;
-        if (c == '\\') return *why = "a backslash", false;
-    }
-    /* The reader's UTF-8 rule, through a file-name check of each segment. */
-    const char *p = s;
-    while (*p) {
-        size_t seg = strcspn(p, "/");
-        if (seg && !tl_cf_valid_file_name(p, seg > 255 ? 255 : seg)) return *why = "invalid UTF-8", false;
-        p += seg;
-        if (*p) p++;
-    }
-    return true;
-}
-
 /* ---- Walking ------------------------------------------------------------------------------ */
 
 /* What the walk met, in order: a folder listed, or a file (an asset, by index) whose hash may
@@ -408,8 +389,8 @@ static bool memo_hash(const char *path, const struct stat *st, uint64_t *size, u
 
 static void add_file(walker *w, const char *full, const char *rel, const struct stat *st)
 {
-    const char *why = NULL;
-    if (!valid_name_text(rel, &why)) {
+    const char *why = tl_cf_asset_path_problem(rel, strlen(rel));
+    if (why) {
         diag_error(loc_file(full), "file name contains %s; asset names must be UTF-8 text", why);
         w->ok = false;
         return;
@@ -418,12 +399,7 @@ static void add_file(walker *w, const char *full, const char *rel, const struct 
     memset(&a, 0, sizeof a);
     a.path = xstrdup(rel);
     a.name = xstrdup(rel);
-    if (w->pr->names == CONTENT_NAMES_STEM) {
-        char *base = strrchr(a.name, '/');
-        base = base ? base + 1 : a.name;
-        char *dot = strrchr(base, '.');
-        if (dot && dot != base) *dot = 0;
-    }
+    a.name[tl_cf_asset_name_len(rel, strlen(rel), w->pr->names == CONTENT_NAMES_PATH ? TL_CF_NAMES_PATH : TL_CF_NAMES_STEM)] = 0;
     a.category = w->category;
     a.c_name = content_c_name(a.name);
     size_t index = w->out->assets.count;
@@ -498,7 +474,7 @@ static void walk(walker *w, const char *dir, const char *rel)
     }
     for (size_t i = 0; i < names.count; i++) {
         const char *n = names.items[i];
-        if (n[0] == '.') continue; /* hidden: version control, editor state */
+        if (tl_cf_source_hidden(n)) continue; /* version control, editor state */
         char *full = path_join(dir, n);
         char *sub = rel[0] ? xasprintf("%s/%s", rel, n) : xstrdup(n);
         walk_entry(w, full, sub);

@@ -4,6 +4,7 @@
  *   decls     <- each source lexed in merge order, duplicates within a scope dropped (warned) */
 #include "model.h"
 
+#include "content_format.h"
 #include "fsio.h"
 #include "json_check.h"
 #include "event_sig.h"
@@ -63,11 +64,11 @@ bool model_asset_name_plain(const char *name)
 
 void model_asset_key(const char *scope, const char *name, buf *out)
 {
+    size_t n = tl_cf_asset_key(scope, name, NULL, 0);
     out->len = 0;
-    for (const char *c = scope; *c; c++) buf_putc(out, ascii_lower(*c));
-    buf_putc(out, '.');
-    for (const char *c = name; *c; c++) buf_putc(out, ascii_lower(*c));
-    buf_cstr(out);
+    buf_reserve(out, n + 1);
+    tl_cf_asset_key(scope, name, out->data, n + 1);
+    out->len = n;
 }
 
 void model_key(const domain *d, const decl *dc, buf *out)

@@ -9,7 +9,14 @@
  *   threadlink-gen pack -C examples/content          (the packed directory, lz4)
  *   example-content build/content/Game
  *
- * Asset ids come from the generated header (content_game.h); names work too. */
+ * Asset ids come from the generated header (content_game.h); names work too.
+ *
+ * Development mode (example-content-dev, built with -DTL_CONTENT_LIVE): the profile served from
+ * its source tree, no pack needed, edits reloaded while it runs:
+ *   example-content-dev --source examples/content/assets [--poll]
+ * Edit a sprite or the level and it prints what reloaded. Commands on stdin, one a line:
+ * `load NAME` (into a console scope: prints it, or why not), `check` (every handle the level holds
+ * still valid?), `quit` (or end of input). */
 #define TL_IMPLEMENTATION
 #define TL_CONTENT_LZ4 /* the profile packs with lz4: this runtime decodes it (links liblz4) */
 #include <threadlink/content.h>
@@ -19,6 +26,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef TL_CONTENT_LIVE
+#include <fcntl.h>
+#include <time.h>
+#include <unistd.h>
+#endif
 
 /* ---- the game's objects: what the decoders make of the bytes --------------------------------- */
 
@@ -84,6 +96,138 @@ static void print_tree(tl_content *content, const char *when) {
     printf("\n-- %s: %u live assets, %u references --\n%s", when, st.live_assets, st.references, tree);
 }
 
+#ifdef TL_CONTENT_LIVE
+/* ---- development mode: served from the source tree, reloaded while it runs -------------------- */
+
+static void print_sprite(const char *what, const char *name, const sprite *s) {
+    printf("%s %s: %dx%d '%c'\n", what, name, s->width, s->height, s->glyph);
+}
+
+/* What the game does with a reload: here, say what changed (it would repoint its draw lists). */
+static void reload_sprite(void *user, const tl_content_info *info, void *old_object, void *new_object) {
+    (void)user;
+    (void)old_object;
+    print_sprite("reloaded", info->name, (const sprite *)new_object);
+}
+
+static void reload_level(void *user, const tl_content_info *info, void *old_object, void *new_object) {
+    (void)user;
+    printf("reloaded %s: %d entities (was %d)\n", info->name, ((const level *)new_object)->count,
+           ((const level *)old_object)->count);
+}
+
+static void destroy_quietly(void *user, const tl_content_info *info, void *object) {
+    (void)user;
+    (void)info;
+    free(object);
+}
+
+/* The generated catalog's ids for the names it carries. */
+static uint32_t catalog_id(void *user, const char *name) {
+    const content_game_asset *a = content_game_find(name);
+    (void)user;
+    return a ? (uint32_t)a->id : 0u;
+}
+
+static tl_content *dev_create(const char *source, bool poll) {
+    static const tl_content_source_category categories[] = {{"Sprites", "Sprites"}, {"Levels", "Levels"}, {"Music", "Music"}};
+    tl_content_source_desc src;
+    tl_content_kind_desc kind;
+    tl_content *content = tl_content_create(NULL);
+    memset(&kind, 0, sizeof kind);
+    kind.category = "Sprites";
+    kind.decode = decode_sprite;
+    kind.destroy = destroy_quietly;
+    kind.reload = reload_sprite;
+    tl_content_register_kind(content, &kind);
+    kind.category = "Levels";
+    kind.decode = decode_level;
+    kind.reload = reload_level;
+    tl_content_register_kind(content, &kind);
+    memset(&src, 0, sizeof src); /* as threadlink.json declares the profile */
+    src.categories = categories;
+    src.category_count = 3;
+    src.catalog_id = catalog_id;
+    src.watch = poll ? TL_CONTENT_WATCH_POLL : TL_CONTENT_WATCH_AUTO;
+    if (tl_content_dir_valid(tl_content_register_source(content, "Game", source, &src))) return content;
+    tl_content_shutdown(content);
+    return NULL;
+}
+
+typedef struct dev_level { tl_scope field, console; tl_asset held[17]; int count; } dev_level;
+
+static void dev_load_level(tl_content *content, dev_level *dl) {
+    const level *lv;
+    int i;
+    dl->field = tl_scope_create(tl_content_root(content), "Field", TL_SCOPE_LEVEL);
+    dl->console = tl_scope_create(tl_content_root(content), "Console", TL_SCOPE_OWNED);
+    dl->held[0] = tl_scope_load(dl->field, Content_Game_Levels_field);
+    lv = (const level *)tl_asset_object(dl->held[0]);
+    dl->count = 1;
+    for (i = 0; lv && i < lv->count; i++) {
+        tl_scope entity = tl_scope_create(dl->field, lv->entity[i], TL_SCOPE_ENTITY);
+        dl->held[dl->count++] = tl_scope_load_name(entity, lv->sprite[i]);
+    }
+    printf("serving profile Game from its source tree: %d assets held\n", dl->count);
+}
+
+static void dev_load_command(dev_level *dl, const char *name) {
+    tl_asset a = tl_scope_load_name(dl->console, name);
+    if (!tl_asset_valid(a)) printf("failed %s\n", name);
+    else if (strncmp(name, "Sprites/", 8) == 0) print_sprite("loaded", name, (const sprite *)tl_asset_object(a));
+    else printf("loaded %s: %zu bytes\n", name, tl_asset_size(a));
+}
+
+static void dev_check_command(const dev_level *dl) {
+    int i, valid = 0;
+    for (i = 0; i < dl->count; i++) valid += tl_asset_valid(dl->held[i]) && tl_asset_get_status(dl->held[i]) == TL_ASSET_READY;
+    printf("handles: %d of %d valid\n", valid, dl->count);
+}
+
+/* One command line; false on quit. */
+static bool dev_command(dev_level *dl, const char *line) {
+    if (strncmp(line, "load ", 5) == 0) dev_load_command(dl, line + 5);
+    else if (strcmp(line, "check") == 0) dev_check_command(dl);
+    else if (strcmp(line, "quit") == 0) return false;
+    else printf("unknown command: %s\n", line);
+    return true;
+}
+
+/* Commands that arrived since the last frame (stdin is non-blocking); false on quit or end. */
+static bool dev_commands(dev_level *dl, char *pending, size_t *len, size_t cap) {
+    ssize_t n = read(0, pending + *len, cap - 1 - *len);
+    char *nl;
+    if (n == 0) return false;
+    if (n > 0) *len += (size_t)n;
+    pending[*len] = 0;
+    while ((nl = strchr(pending, '\n')) != NULL) {
+        *nl = 0;
+        if (!dev_command(dl, pending)) return false;
+        *len -= (size_t)(nl + 1 - pending);
+        memmove(pending, nl + 1, *len + 1);
+    }
+    return true;
+}
+
+static int run_development(const char *source, bool poll) {
+    tl_content *content = dev_create(source, poll);
+    dev_level dl;
+    char pending[1024];
+    size_t len = 0;
+    struct timespec frame = {0, 10 * 1000000L};
+    if (!content) return 1;
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK);
+    dev_load_level(content, &dl);
+    while (dev_commands(&dl, pending, &len, sizeof pending)) {
+        tl_content_update(content); /* notices edits, reloads what is held */
+        nanosleep(&frame, NULL);
+    }
+    tl_content_shutdown(content);
+    return 0;
+}
+#endif
+
 int main(int argc, char **argv) {
     const char *dir = argc > 1 ? argv[1] : "build/content/Game";
     tl_content *content;
@@ -94,6 +238,9 @@ int main(int argc, char **argv) {
     const level *lv;
     int i, failures = 0, frame;
 
+#ifdef TL_CONTENT_LIVE
+    if (argc > 2 && strcmp(argv[1], "--source") == 0) return run_development(argv[2], argc > 3 && strcmp(argv[3], "--poll") == 0);
+#endif
     memset(&desc, 0, sizeof desc); /* zero: defaults (release after 1 frame, stderr log) */
     desc.capture_origin = true;    /* leak warnings say where the scope was created */
     content = tl_content_create(&desc);

@@ -39,6 +39,10 @@
    TL_CONTENT_MAX_INDEX_BYTES       largest archives.json accepted (default 16 MiB)
    TL_CONTENT_MAX_CATALOG_BYTES     largest catalog accepted (default 256 MiB)
    TL_CONTENT_MAX_ASSET_BYTES       largest asset (decoded size) accepted (default 1 GiB)
+   TL_CONTENT_LIVE                  development builds: profiles served from their source tree,
+                                    held assets reloaded when their files change (content_live.h;
+                                    define it for every file including this header). Without it
+                                    none of that code exists.
 
    USE
    ---
@@ -94,10 +98,11 @@
    Scopes
    - The root scope ends only in tl_content_shutdown. A scope ends by tl_scope_dispose or when its
      parent ends: children first, the last child first; then every reference it holds is
-     released. An explicit scope (TL_SCOPE_EXPLICIT) that ends through its parent logs a leak
-     warning with its path (Root/Field/ForgottenPopup) and, when capture_origin is on and it was
-     made with TL_SCOPE_CREATE, where it was created. A scope with an owner kind (level, entity,
-     screen, owned) ending through its parent is its normal lifetime.
+     released. An explicit scope (TL_SCOPE_EXPLICIT) reclaimed by a level scope or by shutdown
+     (a child of the root) logs a leak warning with its path (Root/Field/ForgottenPopup) and,
+     when capture_origin is on and it was made with TL_SCOPE_CREATE, where it was created. Any
+     other scope ending through its parent, an explicit one too when that parent is explicit or
+     an owner (entity, screen, owned), has had its normal lifetime and is quiet.
    - A key (asset id) is held at most once per scope: loading it again returns the same asset and
      never grows the scope. tl_scope_release returns it early (optional). tl_scope_share_to gives
      the target its own reference to a key the source holds; tl_scope_adopt gives the target a
@@ -171,13 +176,32 @@ extern "C" {
     X(NAME_SHADOWED, TL_LOG_LEVEL_INFO, \
       "%s: %u name(s) are already registered by an earlier directory; load those by id") \
     X(SCOPE_LEAKED, TL_LOG_LEVEL_WARNING, \
-      "explicit scope %s was reclaimed by its parent: dispose it yourself%s") \
+      "explicit scope %s was reclaimed by %s: dispose it yourself%s") \
     X(SCOPE_THRESHOLD, TL_LOG_LEVEL_WARNING, "scope %s holds %u assets, more than its threshold %u") \
     X(ROOT_DISPOSE, TL_LOG_LEVEL_ERROR, "the root scope ends only in tl_content_shutdown") \
     X(RAW_LEFTOVER, TL_LOG_LEVEL_WARNING, "shutdown: a raw handle to %s was never disposed") \
     X(RAW_LEFTOVER_TOTAL, TL_LOG_LEVEL_WARNING, "shutdown: %u raw handle(s) were never disposed") \
     X(CALLBACK_REFUSED, TL_LOG_LEVEL_ERROR, "%s: not allowed from inside a content callback") \
-    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
+    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)") \
+    TL__CONTENT_LIVE_LOG_ITEMS(X)
+
+/* Development builds (TL_CONTENT_LIVE, content_live.h): source trees and hot reload. */
+#ifdef TL_CONTENT_LIVE
+#define TL__CONTENT_LIVE_LOG_ITEMS(X) \
+    X(RELOADED, TL_LOG_LEVEL_INFO, "reloaded %s") \
+    X(RELOAD_FAILED, TL_LOG_LEVEL_ERROR, "reloading %s failed, the loaded object stays: %s") \
+    X(SOURCE_SKIPPED, TL_LOG_LEVEL_WARNING, "%s skipped: %s") \
+    X(SOURCE_REFUSED, TL_LOG_LEVEL_ERROR, \
+      "source tree %s changed into one pack refuses; its previous names stay served: %s") \
+    X(SOURCE_WATCH, TL_LOG_LEVEL_INFO, "%s: %s") \
+    X(FLAT_REFUSED, TL_LOG_LEVEL_ERROR, "%s was rebuilt, and its new catalog is not served (%s): the previous one stays") \
+    X(SOURCE_UNCATALOGUED, TL_LOG_LEVEL_WARNING, \
+      "%s (profile %s) was loaded from its source tree and the generated catalog does not carry it yet") \
+    X(SOURCE_UNCATALOGUED_TOTAL, TL_LOG_LEVEL_WARNING, \
+      "%u asset(s) loaded from source trees need a threadlink-gen generate before they ship")
+#else
+#define TL__CONTENT_LIVE_LOG_ITEMS(X)
+#endif
 
 #define TL_CONTENT_LOG_BASE 0x400u
 typedef enum tl_content_log_item {
@@ -200,7 +224,7 @@ typedef struct tl_content_dir { tl_content *ctx; uint32_t index, gen; } tl_conte
 
 typedef enum tl_scope_kind {
     TL_SCOPE_ROOT = 0,     /* the root (only) */
-    TL_SCOPE_EXPLICIT = 1, /* you dispose it; reclaimed by its parent with a leak warning */
+    TL_SCOPE_EXPLICIT = 1, /* you dispose it; a level or shutdown reclaiming it warns (a leak) */
     TL_SCOPE_LEVEL = 2,    /* owner kinds: ending with the parent is normal */
     TL_SCOPE_ENTITY = 3,
     TL_SCOPE_SCREEN = 4,
@@ -235,6 +259,9 @@ typedef struct tl_content_info {
 typedef void *(*tl_content_decode_fn)(void *user, const tl_content_info *info, const void *bytes,
                                        size_t size);
 typedef void (*tl_content_destroy_fn)(void *user, const tl_content_info *info, void *object);
+/* Development builds (TL_CONTENT_LIVE): a held asset was reloaded in place. `new_object` is in
+   the slot now; `old_object` is destroyed right after the call. Point what you kept at it. */
+typedef void (*tl_content_reload_fn)(void *user, const tl_content_info *info, void *old_object, void *new_object);
 
 typedef struct tl_content_kind_desc {
     const char *category;          /* the catalog category it decodes; NULL: every category
@@ -242,6 +269,7 @@ typedef struct tl_content_kind_desc {
     tl_content_decode_fn decode;   /* required */
     tl_content_destroy_fn destroy; /* optional */
     void *user;
+    tl_content_reload_fn reload;   /* optional; called only in development builds (TL_CONTENT_LIVE) */
 } tl_content_kind_desc;
 /* An asset whose category has no kind is kept as its bytes: tl_asset_object points at them
    (tl_asset_size bytes), freed when the slot is released. */
@@ -418,6 +446,11 @@ TL_API const char *tl_scope_kind_name(tl_scope_kind kind);
 #ifdef __cplusplus
 }
 #endif
+#ifdef TL_CONTENT_LIVE
+#define TL__CONTENT_DECLARING_LIVE
+#include "content_live.h" /* development builds: source trees and hot reload */
+#undef TL__CONTENT_DECLARING_LIVE
+#endif
 #endif /* TL_CONTENT_H */
 
 /* ================================================================================================ */
@@ -487,6 +520,10 @@ typedef struct tl__content_dirrec {
     tl__content_entry *entries;
     void **archives;  /* open archive files (packed) */
     bool alive, packed;
+#ifdef TL_CONTENT_LIVE
+    struct tl__content_source *source; /* served from a source tree (content_live.h), or NULL */
+    struct tl__live_flat *flat;        /* a flat build watched for its next pack, or NULL */
+#endif
 } tl__content_dirrec;
 
 typedef struct tl__content_slot {
@@ -516,6 +553,7 @@ typedef struct tl__content_kind {
     tl_content_decode_fn decode;
     tl_content_destroy_fn destroy;
     void *user;
+    tl_content_reload_fn reload;
 } tl__content_kind;
 typedef struct tl__content_loadreq { uint32_t slot, gen; } tl__content_loadreq;
 
@@ -544,8 +582,23 @@ struct tl_content {
     tl__content_loadreq *loads;
     uint32_t load_len, load_cap;
     uint64_t stat_loads, stat_releases;
+#ifdef TL_CONTENT_LIVE
+    uint64_t reloads;
+#endif
     void *zstd_dctx; /* one decompression context for every zstd entry (ZSTD_DCtx) */
 };
+
+#ifdef TL_CONTENT_LIVE
+/* content_live.h's hooks (defined at the end of this implementation). */
+typedef struct tl__content_source tl__content_source;
+static void tl__content_live_free(tl_content *ctx, tl__content_dirrec *d);
+static void tl__content_live_watch_flat(tl_content *ctx, tl_content_dir dir);
+static unsigned char *tl__content_live_read_stored(tl_content *ctx, tl__content_entry *e, const char **why, uint64_t *hash,
+                                                   bool *hashed);
+static bool tl__content_live_deleted(const tl_content *ctx, const tl__content_entry *e);
+static tl__content_entry *tl__content_live_miss(tl_content *ctx, const char *name);
+static void tl__content_live_update(tl_content *ctx);
+#endif
 
 /* --- logging ------------------------------------------------------------------------------------- */
 
@@ -797,6 +850,16 @@ static tl__content_entry *tl__content_entry_named(const tl_content *ctx, const c
     return *e;
 }
 
+/* A lookup by name for a load: in development builds a name no directory answers may be a file
+   added to a source tree since it was last read. */
+static tl__content_entry *tl__content_entry_to_load(tl_content *ctx, const char *name) {
+    tl__content_entry *e = tl__content_entry_named(ctx, name);
+#ifdef TL_CONTENT_LIVE
+    if (!e) e = tl__content_live_miss(ctx, name);
+#endif
+    return e;
+}
+
 /* Names of every live directory, in registration (index) order: the first registered answers. */
 static uint32_t tl__content_add_names(tl_content *ctx, tl__content_dirrec *d) {
     uint32_t i, shadowed = 0;
@@ -822,6 +885,9 @@ static void tl__content_rebuild_names(tl_content *ctx, uint32_t skip) {
 
 static void tl__content_dir_free(tl_content *ctx, tl__content_dirrec *d) {
     uint32_t i;
+#ifdef TL_CONTENT_LIVE
+    if (d->source || d->flat) tl__content_live_free(ctx, d);
+#endif
     for (i = 0; d->archives && i < d->archive_count; i++)
         if (d->archives[i]) ctx->io.close(ctx->io.user, d->archives[i]);
     TL_FREE(d->archives);
@@ -1081,6 +1147,70 @@ done:
     return ok;
 }
 
+/* Installs a mounted directory (ok) or frees it, logging why not (with the archive `bad` when
+   one is to blame): one profile once, ids unique across directories. */
+static tl_content_dir tl__content_dir_add(tl_content *ctx, tl__content_dirrec *d, const char *path, bool ok, const char *why,
+                                          const char *bad) {
+    tl_content_dir none;
+    uint32_t i, index, shadowed;
+    memset(&none, 0, sizeof none);
+    /* One profile once; ids unique across directories. */
+    for (i = 0; ok && i < ctx->dir_len; i++)
+        if (ctx->dirs[i].alive && strcmp(ctx->dirs[i].profile, d->profile) == 0) {
+            ok = false;
+            bad = NULL;
+            why = "its profile is already registered";
+        }
+    for (i = 0; ok && i < d->entry_count; i++)
+        if (tl__content_entry_of(ctx, d->entries[i].id)) {
+            ok = false;
+            bad = NULL;
+            why = "an asset id of it is already registered by another directory";
+        }
+    if (ok && (!tl__content_ids_reserve(ctx, tl__content_idmap_count(ctx->ids) + d->entry_count) ||
+               !tl__content_names_reserve(ctx, (ctx->names.mem ? tl__content_namemap_count(ctx->names) : 0) + d->entry_count))) {
+        ok = false;
+        why = "out of memory";
+    }
+    index = ctx->dir_len;
+    for (i = 0; i < ctx->dir_len; i++)
+        if (!ctx->dirs[i].alive) {
+            index = i;
+            break;
+        }
+    if (ok && index == ctx->dir_len && !tl__content_grow((void **)&ctx->dirs, &ctx->dir_cap, sizeof *ctx->dirs, index + 1)) {
+        ok = false;
+        why = "out of memory";
+    }
+    if (!ok) {
+        if (bad) tl__content_log(ctx, TL_CONTENT_LOG_DIR_ARCHIVE, path, bad, why);
+        else tl__content_log(ctx, TL_CONTENT_LOG_DIR_REFUSED, path, why ? why : "invalid");
+        tl__content_dir_free(ctx, d);
+        return none;
+    }
+    if (index == ctx->dir_len) ctx->dir_len++;
+    d->gen = ctx->dirs[index].gen + 1;
+    if (d->gen == 0) d->gen = 1;
+    d->alive = true;
+    for (i = 0; i < d->entry_count; i++) d->entries[i].dir = index;
+    ctx->dirs[index] = *d;
+    for (i = 0; i < d->entry_count; i++) tl__content_idmap_try_add(ctx->ids, d->entries[i].id, &ctx->dirs[index].entries[i]);
+    /* A reused (lower) index would answer names before later directories: rebuild in order. */
+    if (index + 1 < ctx->dir_len) {
+        tl__content_rebuild_names(ctx, TL__CONTENT_NONE);
+        shadowed = 0;
+        for (i = 0; i < d->entry_count; i++)
+            if (tl__content_entry_named(ctx, d->entries[i].name) != &ctx->dirs[index].entries[i]) shadowed++;
+    } else {
+        shadowed = tl__content_add_names(ctx, &ctx->dirs[index]);
+    }
+    if (shadowed) tl__content_log(ctx, TL_CONTENT_LOG_NAME_SHADOWED, path, shadowed);
+    none.ctx = ctx;
+    none.index = index;
+    none.gen = d->gen;
+    return none;
+}
+
 tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path, const tl_content_dir_desc *desc) {
     tl_content_dir none;
     tl__content_dirrec d;
@@ -1088,7 +1218,6 @@ tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path, con
     char *index_path;
     unsigned char *text;
     uint64_t len = 0;
-    uint32_t i, index, shadowed;
     bool ok;
     memset(&none, 0, sizeof none);
     if (!ctx || !path || !path[0]) {
@@ -1119,60 +1248,10 @@ tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path, con
     } else {
         ok = tl__content_mount_flat(ctx, &d, &why);
     }
-    /* One profile once; ids unique across directories. */
-    for (i = 0; ok && i < ctx->dir_len; i++)
-        if (ctx->dirs[i].alive && strcmp(ctx->dirs[i].profile, d.profile) == 0) {
-            ok = false;
-            bad = NULL;
-            why = "its profile is already registered";
-        }
-    for (i = 0; ok && i < d.entry_count; i++)
-        if (tl__content_entry_of(ctx, d.entries[i].id)) {
-            ok = false;
-            bad = NULL;
-            why = "an asset id of it is already registered by another directory";
-        }
-    if (ok && (!tl__content_ids_reserve(ctx, tl__content_idmap_count(ctx->ids) + d.entry_count) ||
-               !tl__content_names_reserve(ctx, (ctx->names.mem ? tl__content_namemap_count(ctx->names) : 0) + d.entry_count))) {
-        ok = false;
-        why = "out of memory";
-    }
-    index = ctx->dir_len;
-    for (i = 0; i < ctx->dir_len; i++)
-        if (!ctx->dirs[i].alive) {
-            index = i;
-            break;
-        }
-    if (ok && index == ctx->dir_len && !tl__content_grow((void **)&ctx->dirs, &ctx->dir_cap, sizeof *ctx->dirs, index + 1)) {
-        ok = false;
-        why = "out of memory";
-    }
-    if (!ok) {
-        if (bad) tl__content_log(ctx, TL_CONTENT_LOG_DIR_ARCHIVE, path, bad, why);
-        else tl__content_log(ctx, TL_CONTENT_LOG_DIR_REFUSED, path, why ? why : "invalid");
-        tl__content_dir_free(ctx, &d);
-        return none;
-    }
-    if (index == ctx->dir_len) ctx->dir_len++;
-    d.gen = ctx->dirs[index].gen + 1;
-    if (d.gen == 0) d.gen = 1;
-    d.alive = true;
-    for (i = 0; i < d.entry_count; i++) d.entries[i].dir = index;
-    ctx->dirs[index] = d;
-    for (i = 0; i < d.entry_count; i++) tl__content_idmap_try_add(ctx->ids, d.entries[i].id, &ctx->dirs[index].entries[i]);
-    /* A reused (lower) index would answer names before later directories: rebuild in order. */
-    if (index + 1 < ctx->dir_len) {
-        tl__content_rebuild_names(ctx, TL__CONTENT_NONE);
-        shadowed = 0;
-        for (i = 0; i < d.entry_count; i++)
-            if (tl__content_entry_named(ctx, d.entries[i].name) != &ctx->dirs[index].entries[i]) shadowed++;
-    } else {
-        shadowed = tl__content_add_names(ctx, &ctx->dirs[index]);
-    }
-    if (shadowed) tl__content_log(ctx, TL_CONTENT_LOG_NAME_SHADOWED, path, shadowed);
-    none.ctx = ctx;
-    none.index = index;
-    none.gen = d.gen;
+    none = tl__content_dir_add(ctx, &d, path, ok, why, bad);
+#ifdef TL_CONTENT_LIVE
+    if (none.ctx && !ctx->dirs[none.index].packed) tl__content_live_watch_flat(ctx, none); /* reloads after a pack */
+#endif
     return none;
 }
 
@@ -1348,7 +1427,11 @@ static bool tl__content_decode_entry(tl_content *ctx, const tl__content_entry *e
 static unsigned char *tl__content_read_stored(tl_content *ctx, const tl__content_entry *e, const char **why,
                                               uint64_t *hash, bool *hashed) {
     tl__content_dirrec *d = &ctx->dirs[e->dir];
-    unsigned char *buf = (unsigned char *)TL_MALLOC((size_t)e->stored + 1);
+    unsigned char *buf;
+#ifdef TL_CONTENT_LIVE
+    if (d->source) return tl__content_live_read_stored(ctx, (tl__content_entry *)(uintptr_t)e, why, hash, hashed);
+#endif
+    buf = (unsigned char *)TL_MALLOC((size_t)e->stored + 1);
     if (!buf) {
         *why = "out of memory";
         return NULL;
@@ -1475,6 +1558,12 @@ static void tl__content_begin(tl_content *ctx, uint32_t index) {
     void *file;
     uint64_t offset = 0, size = 0;
     const char *why = "read error";
+#ifdef TL_CONTENT_LIVE
+    if (d->source) { /* a source file's size is known when it is opened: read it now */
+        tl__content_load_now(ctx, index);
+        return;
+    }
+#endif
     s->buffer = (unsigned char *)TL_MALLOC((size_t)e->stored + 1);
     if (!s->buffer) {
         tl__content_finish(ctx, index, NULL, "out of memory");
@@ -1531,6 +1620,12 @@ static uint32_t tl__content_acquire_entry(tl_content *ctx, tl__content_entry *e,
         tl__content_log(ctx, TL_CONTENT_LOG_LOAD_FAILED, e->name, "the context is shutting down");
         return TL__CONTENT_NONE;
     }
+#ifdef TL_CONTENT_LIVE
+    if (tl__content_live_deleted(ctx, e) && (index == TL__CONTENT_NONE || ctx->slots[index].state == TL__SLOT_FAILED)) {
+        tl__content_log(ctx, TL_CONTENT_LOG_LOAD_FAILED, e->name, "its file was deleted from the source tree");
+        return TL__CONTENT_NONE;
+    }
+#endif
     if (index == TL__CONTENT_NONE) {
         index = tl__content_slot_alloc(ctx, e);
         if (index == TL__CONTENT_NONE) {
@@ -1647,12 +1742,13 @@ bool tl_content_register_kind(tl_content *ctx, const tl_content_kind_desc *kind)
     k->decode = kind->decode;
     k->destroy = kind->destroy;
     k->user = kind->user;
+    k->reload = kind->reload;
     ctx->kind_len++;
     return true;
 }
 
 uint32_t tl_content_find(tl_content *ctx, const char *name) {
-    tl__content_entry *e = ctx ? tl__content_entry_named(ctx, name) : NULL;
+    tl__content_entry *e = ctx && name ? tl__content_entry_to_load(ctx, name) : NULL;
     return e ? e->id : 0;
 }
 
@@ -1701,6 +1797,9 @@ void tl_content_update(tl_content *ctx) {
         tl__content_log(ctx, TL_CONTENT_LOG_CALLBACK_REFUSED, "tl_content_update");
         return;
     }
+#ifdef TL_CONTENT_LIVE
+    tl__content_live_update(ctx);
+#endif
     n = ctx->load_len;
     for (i = 0; i < n; i++) {
         tl__content_loadreq req = ctx->loads[i];
@@ -1903,20 +2002,36 @@ tl_scope tl_scope_create(tl_scope parent, const char *name, tl_scope_kind kind) 
     return tl_scope_create_at(parent, name, kind, NULL, 0);
 }
 
+/* An explicit scope reclaimed by a level or by shutdown (the root) was forgotten; one ending with
+   its explicit parent or an owner (entity, screen, owned) has had its normal lifetime. */
+static bool tl__content_leaked(const tl_content *ctx, const tl__content_scope *s) {
+    uint8_t parent;
+    if (s->kind != TL_SCOPE_EXPLICIT || s->parent == TL__CONTENT_NONE) return false;
+    parent = ctx->scopes[s->parent].kind;
+    return parent == TL_SCOPE_LEVEL || parent == TL_SCOPE_ROOT;
+}
+
+static void tl__content_warn_leak(tl_content *ctx, uint32_t index) {
+    const tl__content_scope *s = &ctx->scopes[index];
+    char *path = tl__content_path_alloc(ctx, index);
+    char *parent = s->parent ? tl__content_path_alloc(ctx, s->parent) : NULL;
+    char origin[300], by[300];
+    origin[0] = 0;
+    if (s->file) snprintf(origin, sizeof origin, " (created at %s:%d)", s->file, s->line);
+    if (s->parent) snprintf(by, sizeof by, "level scope %s", parent ? parent : ctx->scopes[s->parent].name);
+    else snprintf(by, sizeof by, "shutdown");
+    tl__content_log(ctx, TL_CONTENT_LOG_SCOPE_LEAKED, path ? path : s->name, by, origin);
+    TL_FREE(path);
+    TL_FREE(parent);
+}
+
 /* Ends one scope without children: warns when reclaimed, releases what it holds, unlinks it. */
 static void tl__content_scope_end(tl_content *ctx, uint32_t index, bool reclaimed) {
     tl__content_scope *s = &ctx->scopes[index];
     tl_inline_iter it;
     uint32_t key;
     tl__content_held *value;
-    if (reclaimed && s->kind == TL_SCOPE_EXPLICIT) {
-        char *path = tl__content_path_alloc(ctx, index);
-        char origin[300];
-        origin[0] = 0;
-        if (s->file) snprintf(origin, sizeof origin, " (created at %s:%d)", s->file, s->line);
-        tl__content_log(ctx, TL_CONTENT_LOG_SCOPE_LEAKED, path ? path : s->name, origin);
-        TL_FREE(path);
-    }
+    if (reclaimed && tl__content_leaked(ctx, s)) tl__content_warn_leak(ctx, index);
     s->alive = 0;
     if (s->held.mem) {
         /* The slots are gathered first and visited with a prefetch a few ahead: a large scope's
@@ -2070,7 +2185,7 @@ static tl_asset tl__content_scope_load_name(tl_scope scope, const char *name, bo
         tl__content_log(scope.ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, what);
         return none;
     }
-    e = tl__content_entry_named(scope.ctx, name);
+    e = tl__content_entry_to_load(scope.ctx, name);
     if (!e) {
         if (tl__content_scope_get(scope, what)) tl__content_log(scope.ctx, TL_CONTENT_LOG_UNKNOWN_ASSET, what, name);
         return none;
@@ -2324,7 +2439,7 @@ tl_content_handle tl_content_acquire_async(tl_content *ctx, uint32_t id) {
     return tl__content_acquire(ctx, NULL, id, true, "tl_content_acquire_async");
 }
 tl_content_handle tl_content_acquire_name(tl_content *ctx, const char *name) {
-    tl__content_entry *e = ctx ? tl__content_entry_named(ctx, name) : NULL;
+    tl__content_entry *e = ctx && name ? tl__content_entry_to_load(ctx, name) : NULL;
     tl_content_handle none;
     if (!e) {
         memset(&none, 0, sizeof none);
@@ -2508,6 +2623,9 @@ void tl_content_shutdown(tl_content *ctx) {
         tl__content_log(ctx, TL_CONTENT_LOG_CALLBACK_REFUSED, "tl_content_shutdown");
         return;
     }
+#ifdef TL_CONTENT_LIVE
+    tl_content_source_report(ctx);
+#endif
     ctx->shutting_down = true;
     tl__content_dispose_tree(ctx, 0);
     for (i = 0; i < ctx->ref_len; i++) {
@@ -2697,5 +2815,8 @@ void tl_content_log_tree(tl_content *ctx) {
 
 #ifdef __cplusplus
 }
+#endif
+#ifdef TL_CONTENT_LIVE
+#include "content_live.h" /* its implementation: part of this one */
 #endif
 #endif /* TL_CONTENT_IMPL */

@@ -113,6 +113,37 @@ TL_API const char *tl_cf_windows_name_problem(const char *s, size_t len);
    flat paths are checked so: a packed build's asset names are lookup keys, not file names. */
 TL_API bool tl_cf_flat_file_name(const char *s, size_t len);
 
+/* ---- Source trees: the rules `pack` reads a profile's source tree by --------------------
+   One definition for threadlink-gen's scan and content.h's development mode (profiles served from
+   their source tree, TL_CONTENT_LIVE), so that a name that works in development works in the
+   build. The walk itself (folders in sorted order, links followed only inside the root, special
+   files skipped) is each side's; what an entry is called and whether it may be content is here. */
+typedef enum tl_cf_names {
+    TL_CF_NAMES_STEM = 0, /* "names": "stem" (default): the last segment's extension dropped */
+    TL_CF_NAMES_PATH = 1  /* "names": "path": the relative path as it is */
+} tl_cf_names;
+/* A folder entry that is not content: a name starting with '.' (version control, editor state). */
+TL_API bool tl_cf_source_hidden(const char *entry_name);
+/* The length of the asset name of the file at `rel` (its path under the source root,
+   '/'-separated, `len` bytes): `len`, or with TL_CF_NAMES_STEM the length without the last
+   segment's extension (from its last '.', unless that '.' starts the segment). */
+TL_API size_t tl_cf_asset_name_len(const char *rel, size_t len, tl_cf_names names);
+/* Why the path `rel` cannot name an asset, as what it contains ("a control character",
+   "a backslash", "invalid UTF-8"), or NULL when it can. */
+TL_API const char *tl_cf_asset_path_problem(const char *rel, size_t len);
+/* Two category folders overlap when one is the other or lies inside it; "" is the whole root.
+   `fold`: comparing ASCII case-insensitively (as a case-insensitive file system does). */
+TL_API bool tl_cf_folders_overlap(const char *a, const char *b, bool fold);
+/* The identity scope of a profile's keys: its name as a C word (every byte other than ASCII
+   letters, digits and '_' becomes '_', one per UTF-8 code point; a 'P' in front unless it starts
+   with a letter). Writes at most cap bytes with the NUL; returns the length it needs. */
+TL_API size_t tl_cf_profile_scope(const char *profile, char *out, size_t cap);
+/* An asset's identity key: the scope, '.', and the name, ASCII-lowercased ("game.sprites/slime").
+   Writes at most cap bytes with the NUL; returns the length it needs. */
+TL_API size_t tl_cf_asset_key(const char *scope, const char *name, char *out, size_t cap);
+/* The identity value of a key under a seed offset: XXH32(key, seed) (identity's hash). */
+TL_API uint32_t tl_cf_identity_hash(const char *key, size_t len, uint32_t seed);
+
 /* ---- Packed archive (.tlpk) ------------------------------------------------------------- */
 #define TL_CF_ARCHIVE_MAGIC "TLPKARC\x1a"
 #define TL_CF_ARCHIVE_VERSION 1u
@@ -387,6 +418,77 @@ const char *tl_cf_windows_name_problem(const char *s, size_t len) {
 bool tl_cf_flat_file_name(const char *s, size_t len) {
     return tl_cf_portable_file_name(s, len) && tl_cf_windows_name_problem(s, len) == NULL;
 }
+
+/* ---- source trees ----------------------------------------------------------------------------- */
+
+bool tl_cf_source_hidden(const char *entry_name) { return entry_name[0] == '.'; }
+
+size_t tl_cf_asset_name_len(const char *rel, size_t len, tl_cf_names names) {
+    size_t base = len, dot = len;
+    if (names == TL_CF_NAMES_PATH) return len;
+    while (base && rel[base - 1] != '/') base--;
+    while (dot > base && rel[dot - 1] != '.') dot--;
+    /* dot - 1: the last '.' of the segment; none, or the segment's first byte: no extension. */
+    return dot > base + 1 ? dot - 1 : len;
+}
+
+const char *tl_cf_asset_path_problem(const char *rel, size_t len) {
+    size_t i, start = 0;
+    for (i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)rel[i];
+        if (c < 0x20 || c == 0x7f) return "a control character";
+        if (c == '\\') return "a backslash";
+    }
+    /* The reader's UTF-8 rule, through a file-name check of each segment. */
+    for (i = 0; i <= len; i++) {
+        if (i < len && rel[i] != '/') continue;
+        if (i > start && !tl_cf_valid_file_name(rel + start, i - start > 255 ? 255 : i - start)) return "invalid UTF-8";
+        start = i + 1;
+    }
+    return NULL;
+}
+
+bool tl_cf_folders_overlap(const char *a, const char *b, bool fold) {
+    size_t la = strlen(a), lb = strlen(b), n = la < lb ? la : lb;
+    if (!la || !lb) return true;
+    if (fold ? tl_cf_fold_compare(a, n, b, n) != 0 : memcmp(a, b, n) != 0) return false;
+    return la == lb || (la < lb ? b[la] : a[lb]) == '/';
+}
+
+static bool tl__cf_word_byte(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+size_t tl_cf_profile_scope(const char *profile, char *out, size_t cap) {
+    size_t n = 0;
+    const unsigned char *p;
+    if (!(((unsigned char)profile[0] | 32) >= 'a' && ((unsigned char)profile[0] | 32) <= 'z')) {
+        if (n + 1 < cap) out[n] = 'P';
+        n++;
+    }
+    for (p = (const unsigned char *)profile; *p; p++) {
+        if ((*p & 0xc0) == 0x80) continue; /* one '_' per code point */
+        if (n + 1 < cap) out[n] = tl__cf_word_byte(*p) ? (char)*p : '_';
+        n++;
+    }
+    if (cap) out[n < cap ? n : cap - 1] = 0;
+    return n;
+}
+
+size_t tl_cf_asset_key(const char *scope, const char *name, char *out, size_t cap) {
+    size_t n = 0;
+    const char *p;
+    for (p = scope; *p; p++, n++)
+        if (n + 1 < cap) out[n] = (char)tl__cf_fold((unsigned char)*p);
+    if (n + 1 < cap) out[n] = '.';
+    n++;
+    for (p = name; *p; p++, n++)
+        if (n + 1 < cap) out[n] = (char)tl__cf_fold((unsigned char)*p);
+    if (cap) out[n < cap ? n : cap - 1] = 0;
+    return n;
+}
+
+uint32_t tl_cf_identity_hash(const char *key, size_t len, uint32_t seed) { return XXH32(key, len, seed); }
 
 /* ---- archives --------------------------------------------------------------------------------- */
 

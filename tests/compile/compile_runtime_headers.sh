@@ -79,6 +79,19 @@ for src in "$work"/*_0.c "$work"/*_1.c; do
   strict gcc c11 "$gcc_strict -fshort-enums" "$src"
   strict clang c11 "$clang_strict" "$src"
 done
+# content.h's development mode (TL_CONTENT_LIVE, content_live.h): its code exists only with the
+# switch, so it is compiled here with it, alone and through content.h, in every mode, then strict.
+for via in content_live content; do
+  live="$work/live_$via"
+  { echo '#define _XOPEN_SOURCE 700'; echo '#define TL_CONTENT_LIVE'; echo '#define TL_IMPLEMENTATION'
+    echo "#include <threadlink/$via.h>"
+    echo 'int tl_compile_test_anchor(void);'; echo 'int tl_compile_test_anchor(void) { return 0; }'; } > "$live.c"
+  cp "$live.c" "$live.cpp"
+  for std in c99 c11 c2x; do try gcc "$std" "$live.c"; try clang "$std" "$live.c"; done
+  try g++ c++17 "$live.cpp"; try clang++ c++17 "$live.cpp"
+  strict gcc c11 "$gcc_strict -fshort-enums -O2" "$live.c" -c
+  strict clang c11 "$clang_strict -O2" "$live.c" -c
+done
 { echo '#define TL_IMPLEMENTATION'
   for header in "$runtime"/threadlink/*.h; do echo "#include <threadlink/$(basename "$header")>"; done
   echo 'int tl_compile_test_anchor(void);'; echo 'int tl_compile_test_anchor(void) { return 0; }'; } > "$work/all.c"

@@ -18,6 +18,7 @@ scribe.h 135 none
 iris.h 265 none
 content_format.h 215 none
 content.h 290 none
+content_live.h 320 none
 save.h 230 none
 platform.h 495 none
 patch.h 155 none
@@ -34,6 +35,7 @@ threadlink.h 9160 allowed"
 # tables need), initium 6571 and vault 7495 (their inline code uses mem.h), threadlink 8148; save 207
 # (with save.h, threadlink 8328); patch 139; nexus 6859 (initium and content; with nexus.h, threadlink 8475);
 # platform 450 (iris and save; with platform.h, threadlink 8598).
+# Issue 30: content 267, content_live 267 (content.h's; with TL_CONTENT_LIVE both 290).
 failed=0
 for header in "$runtime"/threadlink/*.h; do
   name=$(basename "$header")

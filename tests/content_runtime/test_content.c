@@ -742,7 +742,7 @@ static void test_content_share_adopt_attach(void **state) {
 static void test_content_scope_tree_and_leak_warnings(void **state) {
     world w;
     tl_content_desc desc;
-    tl_scope field, a, b, cc, npc, popup, stale;
+    tl_scope field, a, b, cc, npc, popup, npc_menu, stale;
     const char *pa, *pb, *pc;
     char path[256];
     (void)state;
@@ -755,15 +755,17 @@ static void test_content_scope_tree_and_leak_warnings(void **state) {
     assert_true(tl_scope_valid(b));
     cc = tl_scope_create(field, "C", TL_SCOPE_EXPLICIT);
     npc = tl_scope_create(field, "Npc", TL_SCOPE_ENTITY);
-    popup = tl_scope_create(a, "ForgottenPopup", TL_SCOPE_EXPLICIT);
-    assert_int_equal(tl_scope_path(popup, path, sizeof path), strlen("Root/Field/A/ForgottenPopup"));
-    assert_string_equal(path, "Root/Field/A/ForgottenPopup");
-    assert_int_equal(tl_scope_path(popup, path, 5), strlen("Root/Field/A/ForgottenPopup"));
+    popup = tl_scope_create(a, "ChildPopup", TL_SCOPE_EXPLICIT);
+    npc_menu = tl_scope_create(npc, "Menu", TL_SCOPE_EXPLICIT);
+    assert_int_equal(tl_scope_path(popup, path, sizeof path), strlen("Root/Field/A/ChildPopup"));
+    assert_string_equal(path, "Root/Field/A/ChildPopup");
+    assert_int_equal(tl_scope_path(popup, path, 5), strlen("Root/Field/A/ChildPopup"));
     assert_string_equal(path, "Root");
     tl_scope_load(npc, w.sword);
     tl_scope_load(popup, w.sword);
+    tl_scope_load(npc_menu, w.one);
     tl_scope_load(cc, w.one);
-    /* Disposing a scope yourself is quiet; its own explicit child is not. */
+    /* Disposing a scope yourself is quiet. */
     stale = tl_scope_create(field, "Quiet", TL_SCOPE_EXPLICIT);
     assert_true(tl_scope_dispose(stale));
     assert_int_equal(log_count(TL_CONTENT_LOG_SCOPE_LEAKED), 0);
@@ -773,17 +775,21 @@ static void test_content_scope_tree_and_leak_warnings(void **state) {
     assert_false(tl_asset_valid(tl_scope_load(stale, w.sword)));
     log_reset();
     assert_true(tl_scope_dispose(field));
-    /* Children first, the last child first; the entity is quiet, each explicit one warns. */
-    assert_int_equal(log_count(TL_CONTENT_LOG_SCOPE_LEAKED), 4);
+    /* Children first, the last child first. Only the explicit scopes the level itself reclaims
+       warn: one ending with its explicit parent (A/ChildPopup) or with an entity (Npc/Menu) has
+       had its normal lifetime. */
+    assert_int_equal(log_count(TL_CONTENT_LOG_SCOPE_LEAKED), 3);
     pc = strstr(g_log.text, "Root/Field/C ");
     pb = strstr(g_log.text, "Root/Field/B ");
     pa = strstr(g_log.text, "Root/Field/A ");
     assert_true(pc && pb && pa && pc < pb && pb < pa);
-    assert_true(strstr(g_log.text, "Root/Field/A/ForgottenPopup") < pa);
-    assert_true(log_has("Root/Field/B was reclaimed by its parent: dispose it yourself (created at "));
+    assert_null(strstr(g_log.text, "ChildPopup"));
+    assert_null(strstr(g_log.text, "Menu"));
+    assert_true(log_has("Root/Field/B was reclaimed by level scope Root/Field: dispose it yourself (created at "));
     assert_true(log_has("test_content.c:"));
     assert_null(strstr(g_log.text, "Npc"));
     assert_false(tl_scope_valid(npc));
+    assert_false(tl_scope_valid(npc_menu));
     assert_false(tl_scope_valid(popup));
     assert_int_equal(tl_content_get_stats(w.c).scopes, 1);
     assert_int_equal(tl_content_get_stats(w.c).held_assets, 0);
@@ -791,6 +797,35 @@ static void test_content_scope_tree_and_leak_warnings(void **state) {
     assert_false(tl_scope_dispose(tl_content_root(w.c)));
     assert_int_equal(log_count(TL_CONTENT_LOG_ROOT_DISPOSE), 1);
     world_end(&w);
+}
+
+/* Scopes of every owner kind end their explicit children quietly; shutdown reclaiming an
+   explicit scope of the root warns, as a level does. */
+static void test_content_scope_leak_warnings_by_parent_kind(void **state) {
+    world w;
+    tl_scope root, screen, owned, entity, explicit_parent;
+    (void)state;
+    world_init(&w, NULL);
+    root = tl_content_root(w.c);
+    screen = tl_scope_create(root, "Hud", TL_SCOPE_SCREEN);
+    owned = tl_scope_create(root, "Pool", TL_SCOPE_OWNED);
+    entity = tl_scope_create(root, "Player", TL_SCOPE_ENTITY);
+    explicit_parent = tl_scope_create(root, "Stage", TL_SCOPE_EXPLICIT);
+    tl_scope_create(screen, "Tooltip", TL_SCOPE_EXPLICIT);
+    tl_scope_create(owned, "Cell", TL_SCOPE_EXPLICIT);
+    tl_scope_create(entity, "Inventory", TL_SCOPE_EXPLICIT);
+    tl_scope_create(explicit_parent, "Popup", TL_SCOPE_EXPLICIT);
+    tl_scope_create(root, "Forgotten", TL_SCOPE_EXPLICIT);
+    assert_true(tl_scope_dispose(screen));
+    assert_true(tl_scope_dispose(owned));
+    assert_true(tl_scope_dispose(entity));
+    assert_int_equal(log_count(TL_CONTENT_LOG_SCOPE_LEAKED), 0);
+    world_end(&w);
+    /* Stage and Forgotten (reclaimed by shutdown); not Stage/Popup (its explicit parent ended). */
+    assert_int_equal(log_count(TL_CONTENT_LOG_SCOPE_LEAKED), 2);
+    assert_true(log_has("explicit scope Root/Stage was reclaimed by shutdown: dispose it yourself"));
+    assert_true(log_has("explicit scope Root/Forgotten was reclaimed by shutdown"));
+    assert_null(strstr(g_log.text, "Popup"));
 }
 
 /* An entity scope moved to another level keeps what it holds (no release, no second decode)
@@ -1257,6 +1292,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_content_release_delay_and_manual_collect),
         cmocka_unit_test(test_content_share_adopt_attach),
         cmocka_unit_test(test_content_scope_tree_and_leak_warnings),
+        cmocka_unit_test(test_content_scope_leak_warnings_by_parent_kind),
         cmocka_unit_test(test_content_scope_reparent_keeps_references),
         cmocka_unit_test(test_content_warn_threshold),
         cmocka_unit_test(test_content_async_loads_polled_per_frame),

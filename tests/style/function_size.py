@@ -32,9 +32,10 @@ def pmccabe(paths):
 
 def runtime_rows(root):
     """The runtime's functions: the umbrella header preprocessed with every implementation switch
-    on (pmccabe does not follow the headers' #if blocks), its own lines kept, each function named
-    by its header and line."""
-    src = '#define TL_IMPLEMENTATION\n#include <threadlink/threadlink.h>\n'
+    on, and content.h's development mode (TL_CONTENT_LIVE, content_live.h) too (pmccabe does not
+    follow the headers' #if blocks), its own lines kept, each function named by its header and
+    line."""
+    src = '#define _XOPEN_SOURCE 700\n#define TL_CONTENT_LIVE\n#define TL_IMPLEMENTATION\n#include <threadlink/threadlink.h>\n'
     pre = subprocess.run(['cc', '-std=gnu11', '-E', '-I' + os.path.join(root, 'runtime'), '-x', 'c', '-'],
                          input=src, capture_output=True, text=True, check=True).stdout
     kept, origin, cur, at = [], [], None, 0
