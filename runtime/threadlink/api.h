@@ -25,33 +25,34 @@
 #error "threadlink: TL_STATIC and TL_SHARED exclude each other (define one or neither)"
 #endif
 #if defined(TL_BUILD_SHARED) && !defined(TL_SHARED)
-#error "threadlink: TL_BUILD_SHARED is defined but TL_SHARED is not (the library exports only with both)"
+#error \
+    "threadlink: TL_BUILD_SHARED is defined but TL_SHARED is not (the library exports only with both)"
 #endif
 
 #ifndef TL_API
-#  if defined(TL_STATIC) && (defined(__GNUC__) || defined(__clang__))
-#    define TL_API static __attribute__((unused))
-#  elif defined(TL_STATIC)
-#    define TL_API static
-#  elif defined(TL_SHARED) && (defined(_WIN32) || defined(__CYGWIN__))
-#    ifdef TL_BUILD_SHARED
-#      define TL_API extern __declspec(dllexport)
-#    else
-#      define TL_API extern __declspec(dllimport)
-#    endif
-#  elif defined(TL_SHARED) && (defined(__GNUC__) || defined(__clang__))
-#    define TL_API extern __attribute__((visibility("default")))
-#  else
-#    define TL_API extern
-#  endif
+#if defined(TL_STATIC) && (defined(__GNUC__) || defined(__clang__))
+#define TL_API static __attribute__((unused))
+#elif defined(TL_STATIC)
+#define TL_API static
+#elif defined(TL_SHARED) && (defined(_WIN32) || defined(__CYGWIN__))
+#ifdef TL_BUILD_SHARED
+#define TL_API extern __declspec(dllexport)
+#else
+#define TL_API extern __declspec(dllimport)
+#endif
+#elif defined(TL_SHARED) && (defined(__GNUC__) || defined(__clang__))
+#define TL_API extern __attribute__((visibility("default")))
+#else
+#define TL_API extern
+#endif
 #endif
 
 /* The definition of an object declared through TL_API: C reads a definition without a storage
    class as external, which contradicts a `static` declaration. */
 #ifdef TL_STATIC
-#  define TL__API_DEFINE static
+#define TL__API_DEFINE static
 #else
-#  define TL__API_DEFINE
+#define TL__API_DEFINE
 #endif
 
 #endif /* TL_API_H */

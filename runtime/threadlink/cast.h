@@ -14,19 +14,19 @@
  * call a conversion useless inside a template, and whether one is depends on the target's types).
  */
 #ifndef TL__CAST
-#  if defined(__cplusplus) && __cplusplus >= 201103L
+#if defined(__cplusplus) && __cplusplus >= 201103L
 extern "C++" {
 template <typename T, typename U> constexpr T tl__cast(U v) { return static_cast<T>(v); }
 template <typename T, typename U> inline T tl__fn_cast(U f) { return reinterpret_cast<T>(f); }
 }
-#    define TL__CAST(T, v) tl__cast<T>(v)
-#    define TL__FN_CAST(T, f) tl__fn_cast<T>(f)
-#    define TL__NULL nullptr
-#  else
-#    define TL__CAST(T, v) ((T)(v))
-#    define TL__FN_CAST(T, f) ((T)(f))
-#    define TL__NULL NULL
-#  endif
+#define TL__CAST(T, v) tl__cast<T>(v)
+#define TL__FN_CAST(T, f) tl__fn_cast<T>(f)
+#define TL__NULL nullptr
+#else
+#define TL__CAST(T, v) ((T)(v))
+#define TL__FN_CAST(T, f) ((T)(f))
+#define TL__NULL NULL
+#endif
 #endif
 
 #endif /* TL_CAST_H */

@@ -177,7 +177,8 @@ extern "C" {
       "%s: %u name(s) are already registered by an earlier directory; load those by id") \
     X(SCOPE_LEAKED, TL_LOG_LEVEL_WARNING, \
       "explicit scope %s was reclaimed by %s: dispose it yourself%s") \
-    X(SCOPE_THRESHOLD, TL_LOG_LEVEL_WARNING, "scope %s holds %u assets, more than its threshold %u") \
+    X(SCOPE_THRESHOLD, TL_LOG_LEVEL_WARNING, \
+      "scope %s holds %u assets, more than its threshold %u") \
     X(ROOT_DISPOSE, TL_LOG_LEVEL_ERROR, "the root scope ends only in tl_content_shutdown") \
     X(RAW_LEFTOVER, TL_LOG_LEVEL_WARNING, "shutdown: a raw handle to %s was never disposed") \
     X(RAW_LEFTOVER_TOTAL, TL_LOG_LEVEL_WARNING, "shutdown: %u raw handle(s) were never disposed") \
@@ -194,7 +195,8 @@ extern "C" {
     X(SOURCE_REFUSED, TL_LOG_LEVEL_ERROR, \
       "source tree %s changed into one pack refuses; its previous names stay served: %s") \
     X(SOURCE_WATCH, TL_LOG_LEVEL_INFO, "%s: %s") \
-    X(FLAT_REFUSED, TL_LOG_LEVEL_ERROR, "%s was rebuilt, and its new catalog is not served (%s): the previous one stays") \
+    X(FLAT_REFUSED, TL_LOG_LEVEL_ERROR, \
+      "%s was rebuilt, and its new catalog is not served (%s): the previous one stays") \
     X(SOURCE_UNCATALOGUED, TL_LOG_LEVEL_WARNING, \
       "%s (profile %s) was loaded from its source tree and the generated catalog does not carry it yet") \
     X(SOURCE_UNCATALOGUED_TOTAL, TL_LOG_LEVEL_WARNING, \
@@ -216,11 +218,23 @@ typedef enum tl_content_log_item {
 
 typedef struct tl_content tl_content;
 
-typedef struct tl_scope { tl_content *ctx; uint32_t index, gen; } tl_scope;
-typedef struct tl_asset { tl_content *ctx; uint32_t slot, gen; } tl_asset;
+typedef struct tl_scope {
+    tl_content *ctx;
+    uint32_t index, gen;
+} tl_scope;
+typedef struct tl_asset {
+    tl_content *ctx;
+    uint32_t slot, gen;
+} tl_asset;
 /* A raw reference: one count on an asset's slot, owned by whoever holds the handle. */
-typedef struct tl_content_handle { tl_content *ctx; uint32_t ref, gen; } tl_content_handle;
-typedef struct tl_content_dir { tl_content *ctx; uint32_t index, gen; } tl_content_dir;
+typedef struct tl_content_handle {
+    tl_content *ctx;
+    uint32_t ref, gen;
+} tl_content_handle;
+typedef struct tl_content_dir {
+    tl_content *ctx;
+    uint32_t index, gen;
+} tl_content_dir;
 
 typedef enum tl_scope_kind {
     TL_SCOPE_ROOT = 0,     /* the root (only) */
@@ -228,7 +242,7 @@ typedef enum tl_scope_kind {
     TL_SCOPE_LEVEL = 2,    /* owner kinds: ending with the parent is normal */
     TL_SCOPE_ENTITY = 3,
     TL_SCOPE_SCREEN = 4,
-    TL_SCOPE_OWNED = 5     /* any other owner */
+    TL_SCOPE_OWNED = 5 /* any other owner */
 } tl_scope_kind;
 
 typedef enum tl_asset_status {
@@ -257,11 +271,12 @@ typedef struct tl_content_info {
 /* Turns bytes into the game's object (NULL: failure, logged). The bytes belong to the runtime
    and are freed after the call. destroy frees the object when the slot is released. */
 typedef void *(*tl_content_decode_fn)(void *user, const tl_content_info *info, const void *bytes,
-                                       size_t size);
+                                      size_t size);
 typedef void (*tl_content_destroy_fn)(void *user, const tl_content_info *info, void *object);
 /* Development builds (TL_CONTENT_LIVE): a held asset was reloaded in place. `new_object` is in
    the slot now; `old_object` is destroyed right after the call. Point what you kept at it. */
-typedef void (*tl_content_reload_fn)(void *user, const tl_content_info *info, void *old_object, void *new_object);
+typedef void (*tl_content_reload_fn)(void *user, const tl_content_info *info, void *old_object,
+                                     void *new_object);
 
 typedef struct tl_content_kind_desc {
     const char *category;          /* the catalog category it decodes; NULL: every category
@@ -269,7 +284,7 @@ typedef struct tl_content_kind_desc {
     tl_content_decode_fn decode;   /* required */
     tl_content_destroy_fn destroy; /* optional */
     void *user;
-    tl_content_reload_fn reload;   /* optional; called only in development builds (TL_CONTENT_LIVE) */
+    tl_content_reload_fn reload; /* optional; called only in development builds (TL_CONTENT_LIVE) */
 } tl_content_kind_desc;
 /* An asset whose category has no kind is kept as its bytes: tl_asset_object points at them
    (tl_asset_size bytes), freed when the slot is released. */
@@ -408,26 +423,26 @@ TL_API uint32_t tl_asset_count(tl_asset asset); /* references to its slot */
 /* --- diagnostics ------------------------------------------------------------------------------------ */
 
 typedef struct tl_content_stats {
-    uint32_t live_assets;  /* slots in use: held, loading, or waiting for collect */
-    uint32_t held_assets;  /* slots with a count above zero */
-    uint32_t queued;       /* slots waiting in the release queue */
-    uint32_t loading;      /* slots loading */
-    uint32_t references;   /* live references: scope keys plus raw handles */
+    uint32_t live_assets; /* slots in use: held, loading, or waiting for collect */
+    uint32_t held_assets; /* slots with a count above zero */
+    uint32_t queued;      /* slots waiting in the release queue */
+    uint32_t loading;     /* slots loading */
+    uint32_t references;  /* live references: scope keys plus raw handles */
     uint32_t raw_handles;
-    uint32_t scopes;       /* including the root */
+    uint32_t scopes; /* including the root */
     uint32_t directories;
-    uint64_t loads;        /* completed decodes since creation */
-    uint64_t releases;     /* slots released since creation */
+    uint64_t loads;    /* completed decodes since creation */
+    uint64_t releases; /* slots released since creation */
 } tl_content_stats;
 TL_API tl_content_stats tl_content_get_stats(tl_content *ctx);
 TL_API uint32_t tl_content_live_assets(tl_content *ctx);
 
 typedef struct tl_content_ref {
-    tl_scope scope;      /* the holder; invalid (zero) for a raw handle */
+    tl_scope scope;           /* the holder; invalid (zero) for a raw handle */
     tl_content_handle handle; /* the raw handle; zero for a scope key */
     uint32_t id;
     const char *name;
-    uint32_t count;      /* references to the slot */
+    uint32_t count; /* references to the slot */
     tl_asset_status status;
 } tl_content_ref;
 /* Every live reference (scope keys, scope by scope, then raw handles); returns how many there
@@ -492,10 +507,16 @@ extern "C" {
 #define TL__CONTENT_FLAT_CATALOG "catalog.tlcat"
 
 #define TL__CONTENT_NONE 0xFFFFFFFFu
-enum { TL__SLOT_FREE = 0, TL__SLOT_LOADING = TL_ASSET_LOADING, TL__SLOT_READY = TL_ASSET_READY,
-       TL__SLOT_FAILED = TL_ASSET_FAILED };
+enum {
+    TL__SLOT_FREE = 0,
+    TL__SLOT_LOADING = TL_ASSET_LOADING,
+    TL__SLOT_READY = TL_ASSET_READY,
+    TL__SLOT_FAILED = TL_ASSET_FAILED
+};
 
-typedef struct tl__content_held { uint32_t slot, gen; } tl__content_held;
+typedef struct tl__content_held {
+    uint32_t slot, gen;
+} tl__content_held;
 typedef struct tl__content_entry tl__content_entry;
 typedef tl__content_entry *tl__content_entry_ptr;
 TL_INLINE_DICT_TYPE(tl__content_heldmap, uint32_t, tl__content_held)
@@ -505,8 +526,8 @@ TL_INLINE_DICT_TYPE(tl__content_namemap, uint64_t, tl__content_entry_ptr)
 /* One catalog record of a mounted directory. */
 struct tl__content_entry {
     uint32_t id, dir, slot, category;
-    const char *name;      /* NUL-terminated, inside the directory's catalog bytes */
-    const char *path;      /* flat: relative to the directory ("assets/Icons/sword.png") */
+    const char *name; /* NUL-terminated, inside the directory's catalog bytes */
+    const char *path; /* flat: relative to the directory ("assets/Icons/sword.png") */
     uint64_t offset, stored, size, xxh64;
     uint32_t archive, codec;
 };
@@ -518,7 +539,7 @@ typedef struct tl__content_dirrec {
     const char **categories;
     uint32_t category_count, entry_count, archive_count, gen;
     tl__content_entry *entries;
-    void **archives;  /* open archive files (packed) */
+    void **archives; /* open archive files (packed) */
     bool alive, packed;
 #ifdef TL_CONTENT_LIVE
     struct tl__content_source *source; /* served from a source tree (content_live.h), or NULL */
@@ -530,7 +551,7 @@ typedef struct tl__content_slot {
     tl__content_entry *entry; /* NULL when free */
     void *object;
     uint64_t size, eligible;
-    unsigned char *buffer;    /* an asynchronous read in flight: its destination */
+    unsigned char *buffer; /* an asynchronous read in flight: its destination */
     void *request, *file;
     uint32_t gen, count, next_free, kind;
     uint8_t state, queued, pending, in_flight, decoding;
@@ -547,7 +568,10 @@ typedef struct tl__content_scope {
     uint8_t kind, alive, warned;
 } tl__content_scope;
 
-typedef struct tl__content_rawref { uint32_t slot, slot_gen, gen, next_free; bool alive; } tl__content_rawref;
+typedef struct tl__content_rawref {
+    uint32_t slot, slot_gen, gen, next_free;
+    bool alive;
+} tl__content_rawref;
 typedef struct tl__content_kind {
     char *category;
     tl_content_decode_fn decode;
@@ -555,7 +579,9 @@ typedef struct tl__content_kind {
     void *user;
     tl_content_reload_fn reload;
 } tl__content_kind;
-typedef struct tl__content_loadreq { uint32_t slot, gen; } tl__content_loadreq;
+typedef struct tl__content_loadreq {
+    uint32_t slot, gen;
+} tl__content_loadreq;
 
 struct tl_content {
     tl_logger logger;
@@ -593,8 +619,8 @@ struct tl_content {
 typedef struct tl__content_source tl__content_source;
 static void tl__content_live_free(tl_content *ctx, tl__content_dirrec *d);
 static void tl__content_live_watch_flat(tl_content *ctx, tl_content_dir dir);
-static unsigned char *tl__content_live_read_stored(tl_content *ctx, tl__content_entry *e, const char **why, uint64_t *hash,
-                                                   bool *hashed);
+static unsigned char *tl__content_live_read_stored(tl_content *ctx, tl__content_entry *e,
+                                                   const char **why, uint64_t *hash, bool *hashed);
 static bool tl__content_live_deleted(const tl_content *ctx, const tl__content_entry *e);
 static tl__content_entry *tl__content_live_miss(tl_content *ctx, const char *name);
 static void tl__content_live_update(tl_content *ctx);
@@ -790,42 +816,43 @@ static unsigned char *tl__content_read_whole(tl_content *ctx, const char *path, 
  * at most 3/4 of it, with every entry moved over. False (the table as it was) when out of memory. */
 static bool tl__content_dict_reserve(unsigned char **mem, uint32_t *capacity, uint32_t key_size,
                                      uint32_t value_size, uint32_t need, uint32_t first) {
-  uint32_t n;
-  tl_inline_dict old, grown;
-  tl_inline_iter it;
-  const void *key;
-  void *value;
-  void *block;
-  if ((uint64_t)need * 4 <= (uint64_t)*capacity * 3) return true;
-  n = *capacity ? *capacity * 2 : first;
-  while ((uint64_t)need * 4 > (uint64_t)n * 3) n *= 2;
-  block = tl__content_zalloc(TL_LAYOUT_DICT_BYTES(n, key_size, value_size));
-  if (!block) return false;
-  grown = tl_inline_dict_view(block, n, key_size, value_size);
-  if (*capacity) {
-    old = tl_inline_dict_view(*mem, *capacity, key_size, value_size);
-    it = tl_inline_dict_iter(old);
-    while (tl_inline_dict_next(old, &it, &key, &value)) (void)tl_inline_dict_try_add(grown, key, value);
-    TL_FREE(*mem);
-  }
-  *mem = grown.mem;
-  *capacity = n;
-  return true;
+    uint32_t n;
+    tl_inline_dict old, grown;
+    tl_inline_iter it;
+    const void *key;
+    void *value;
+    void *block;
+    if ((uint64_t)need * 4 <= (uint64_t)*capacity * 3) return true;
+    n = *capacity ? *capacity * 2 : first;
+    while ((uint64_t)need * 4 > (uint64_t)n * 3) n *= 2;
+    block = tl__content_zalloc(TL_LAYOUT_DICT_BYTES(n, key_size, value_size));
+    if (!block) return false;
+    grown = tl_inline_dict_view(block, n, key_size, value_size);
+    if (*capacity) {
+        old = tl_inline_dict_view(*mem, *capacity, key_size, value_size);
+        it = tl_inline_dict_iter(old);
+        while (tl_inline_dict_next(old, &it, &key, &value))
+            (void)tl_inline_dict_try_add(grown, key, value);
+        TL_FREE(*mem);
+    }
+    *mem = grown.mem;
+    *capacity = n;
+    return true;
 }
 
 static bool tl__content_ids_reserve(tl_content *ctx, uint32_t need) {
-  return tl__content_dict_reserve(&ctx->ids.mem, &ctx->ids.capacity, sizeof(uint32_t),
-                                  sizeof(tl__content_entry_ptr), need, 64);
+    return tl__content_dict_reserve(&ctx->ids.mem, &ctx->ids.capacity, sizeof(uint32_t),
+                                    sizeof(tl__content_entry_ptr), need, 64);
 }
 
 static bool tl__content_names_reserve(tl_content *ctx, uint32_t need) {
-  return tl__content_dict_reserve(&ctx->names.mem, &ctx->names.capacity, sizeof(uint64_t),
-                                  sizeof(tl__content_entry_ptr), need, 64);
+    return tl__content_dict_reserve(&ctx->names.mem, &ctx->names.capacity, sizeof(uint64_t),
+                                    sizeof(tl__content_entry_ptr), need, 64);
 }
 
 static bool tl__content_held_reserve(tl__content_scope *s, uint32_t need) {
-  return tl__content_dict_reserve(&s->held.mem, &s->held.capacity, sizeof(uint32_t),
-                                  sizeof(tl__content_held), need, 8);
+    return tl__content_dict_reserve(&s->held.mem, &s->held.capacity, sizeof(uint32_t),
+                                    sizeof(tl__content_held), need, 8);
 }
 
 static uint32_t tl__content_held_count(const tl__content_scope *s) {
@@ -865,7 +892,9 @@ static uint32_t tl__content_add_names(tl_content *ctx, tl__content_dirrec *d) {
     uint32_t i, shadowed = 0;
     for (i = 0; i < d->entry_count; i++) {
         tl__content_entry *e = &d->entries[i];
-        if (!tl__content_namemap_try_add(ctx->names, tl__content_name_hash(e->name, strlen(e->name)), e)) shadowed++;
+        if (!tl__content_namemap_try_add(ctx->names,
+                                         tl__content_name_hash(e->name, strlen(e->name)), e))
+            shadowed++;
     }
     return shadowed;
 }
@@ -906,13 +935,16 @@ static void tl__content_dir_free(tl_content *ctx, tl__content_dirrec *d) {
 /* Fills entries and categories from a validated catalog. */
 static bool tl__content_dir_from_catalog(tl__content_dirrec *d, const tl_cf_catalog *c) {
     uint32_t i, first, count;
-    d->entries = (tl__content_entry *)tl__content_zalloc((size_t)c->asset_count * sizeof *d->entries);
-    d->categories = (const char **)tl__content_zalloc((size_t)c->category_count * sizeof *d->categories);
+    d->entries =
+        (tl__content_entry *)tl__content_zalloc((size_t)c->asset_count * sizeof *d->entries);
+    d->categories =
+        (const char **)tl__content_zalloc((size_t)c->category_count * sizeof *d->categories);
     if (!d->entries || !d->categories) return false;
     d->entry_count = c->asset_count;
     d->category_count = c->category_count;
     d->profile = c->profile;
-    for (i = 0; i < c->category_count; i++) tl_cf_catalog_category(c, i, &d->categories[i], &first, &count);
+    for (i = 0; i < c->category_count; i++)
+        tl_cf_catalog_category(c, i, &d->categories[i], &first, &count);
     for (i = 0; i < c->asset_count; i++) {
         tl_cf_catalog_asset a;
         tl__content_entry *e = &d->entries[i];
@@ -947,7 +979,8 @@ static bool tl__content_mount_flat(tl_content *ctx, tl__content_dirrec *d, const
         return false;
     }
     if (tl_cf_catalog_open(&c, d->catalog, (size_t)size, why) != TL_CF_OK) return false;
-    if ((c.flags & (TL_CF_CATALOG_FLAG_FLAT_PATHS | TL_CF_CATALOG_FLAG_CONTENT_INFO)) != (TL_CF_CATALOG_FLAG_FLAT_PATHS | TL_CF_CATALOG_FLAG_CONTENT_INFO)) {
+    if ((c.flags & (TL_CF_CATALOG_FLAG_FLAT_PATHS | TL_CF_CATALOG_FLAG_CONTENT_INFO)) !=
+        (TL_CF_CATALOG_FLAG_FLAT_PATHS | TL_CF_CATALOG_FLAG_CONTENT_INFO)) {
         *why = "catalog.tlcat is not a flat build's catalog (no paths)";
         return false;
     }
@@ -955,7 +988,8 @@ static bool tl__content_mount_flat(tl_content *ctx, tl__content_dirrec *d, const
         tl_cf_catalog_asset a;
         tl_cf_catalog_asset_at(&c, i, &a);
         if (!tl__content_rel_path_ok(a.path, a.path_len)) {
-            *why = "catalog: an asset path leaves the directory, is not a plain relative path, or names a file Windows cannot hold";
+            *why =
+                "catalog: an asset path leaves the directory, is not a plain relative path, or names a file Windows cannot hold";
             return false;
         }
         if (a.size > TL_CONTENT_MAX_ASSET_BYTES) {
@@ -1003,8 +1037,9 @@ static int tl__content_find_record(const tl__content_dirrec *d, uint32_t id) {
     return -1;
 }
 
-static bool tl__content_mount_packed(tl_content *ctx, tl__content_dirrec *d, const unsigned char *text, uint64_t len,
-                                     bool verify, const char **why, const char **bad_archive) {
+static bool tl__content_mount_packed(tl_content *ctx, tl__content_dirrec *d,
+                                     const unsigned char *text, uint64_t len, bool verify,
+                                     const char **why, const char **bad_archive) {
     tl_cf_index index;
     tl_cf_archive *tables = NULL; /* each archive's table of contents (the data stays on disk) */
     uint32_t count, i, k, catalog_at = 0;
@@ -1043,10 +1078,13 @@ static bool tl__content_mount_packed(tl_content *ctx, tl__content_dirrec *d, con
             if (hash != a->xxh64) goto done;
         }
         *why = "cannot be read";
-        if (size >= TL_CF_ARCHIVE_HEADER_SIZE && !ctx->io.read(ctx->io.user, d->archives[i], 0, head, sizeof head)) goto done;
+        if (size >= TL_CF_ARCHIVE_HEADER_SIZE &&
+            !ctx->io.read(ctx->io.user, d->archives[i], 0, head, sizeof head))
+            goto done;
         if (tl_cf_archive_read_header(head, size, &t->entry_count, why) != TL_CF_OK) goto done;
         t->size = size;
-        t->toc = toc = (unsigned char *)TL_MALLOC((size_t)t->entry_count * TL_CF_ARCHIVE_ENTRY_SIZE);
+        t->toc = toc =
+            (unsigned char *)TL_MALLOC((size_t)t->entry_count * TL_CF_ARCHIVE_ENTRY_SIZE);
         *why = "out of memory";
         if (!toc) goto done;
         *why = "cannot be read";
@@ -1054,8 +1092,9 @@ static bool tl__content_mount_packed(tl_content *ctx, tl__content_dirrec *d, con
                           (size_t)t->entry_count * TL_CF_ARCHIVE_ENTRY_SIZE))
             goto done;
         if (tl_cf_archive_check_toc(head, toc, t->entry_count, size,
-                                    TL_CONTENT_MAX_ASSET_BYTES < (uint64_t)SIZE_MAX / 2 ? TL_CONTENT_MAX_ASSET_BYTES
-                                                                                        : (uint64_t)SIZE_MAX / 2,
+                                    TL_CONTENT_MAX_ASSET_BYTES < (uint64_t)SIZE_MAX / 2
+                                        ? TL_CONTENT_MAX_ASSET_BYTES
+                                        : (uint64_t)SIZE_MAX / 2,
                                     why) != TL_CF_OK)
             goto done;
         for (k = 0; k < t->entry_count; k++) {
@@ -1085,7 +1124,9 @@ static bool tl__content_mount_packed(tl_content *ctx, tl__content_dirrec *d, con
     *why = "out of memory";
     if (!stored || !d->catalog) goto done;
     *why = "cannot be read";
-    if (!ctx->io.read(ctx->io.user, d->archives[catalog_at], ce.offset, stored, (size_t)ce.stored_size)) goto done;
+    if (!ctx->io.read(ctx->io.user, d->archives[catalog_at], ce.offset, stored,
+                      (size_t)ce.stored_size))
+        goto done;
     *why = "the catalog does not decode";
     if (!tl_cf_decode(ce.codec, stored, ce.stored_size, d->catalog, ce.original_size)) goto done;
     *why = "the catalog's XXH64 differs from its table of contents";
@@ -1149,8 +1190,8 @@ done:
 
 /* Installs a mounted directory (ok) or frees it, logging why not (with the archive `bad` when
    one is to blame): one profile once, ids unique across directories. */
-static tl_content_dir tl__content_dir_add(tl_content *ctx, tl__content_dirrec *d, const char *path, bool ok, const char *why,
-                                          const char *bad) {
+static tl_content_dir tl__content_dir_add(tl_content *ctx, tl__content_dirrec *d, const char *path,
+                                          bool ok, const char *why, const char *bad) {
     tl_content_dir none;
     uint32_t i, index, shadowed;
     memset(&none, 0, sizeof none);
@@ -1167,8 +1208,10 @@ static tl_content_dir tl__content_dir_add(tl_content *ctx, tl__content_dirrec *d
             bad = NULL;
             why = "an asset id of it is already registered by another directory";
         }
-    if (ok && (!tl__content_ids_reserve(ctx, tl__content_idmap_count(ctx->ids) + d->entry_count) ||
-               !tl__content_names_reserve(ctx, (ctx->names.mem ? tl__content_namemap_count(ctx->names) : 0) + d->entry_count))) {
+    if (ok &&
+        (!tl__content_ids_reserve(ctx, tl__content_idmap_count(ctx->ids) + d->entry_count) ||
+         !tl__content_names_reserve(
+             ctx, (ctx->names.mem ? tl__content_namemap_count(ctx->names) : 0) + d->entry_count))) {
         ok = false;
         why = "out of memory";
     }
@@ -1178,7 +1221,8 @@ static tl_content_dir tl__content_dir_add(tl_content *ctx, tl__content_dirrec *d
             index = i;
             break;
         }
-    if (ok && index == ctx->dir_len && !tl__content_grow((void **)&ctx->dirs, &ctx->dir_cap, sizeof *ctx->dirs, index + 1)) {
+    if (ok && index == ctx->dir_len &&
+        !tl__content_grow((void **)&ctx->dirs, &ctx->dir_cap, sizeof *ctx->dirs, index + 1)) {
         ok = false;
         why = "out of memory";
     }
@@ -1194,13 +1238,15 @@ static tl_content_dir tl__content_dir_add(tl_content *ctx, tl__content_dirrec *d
     d->alive = true;
     for (i = 0; i < d->entry_count; i++) d->entries[i].dir = index;
     ctx->dirs[index] = *d;
-    for (i = 0; i < d->entry_count; i++) tl__content_idmap_try_add(ctx->ids, d->entries[i].id, &ctx->dirs[index].entries[i]);
+    for (i = 0; i < d->entry_count; i++)
+        tl__content_idmap_try_add(ctx->ids, d->entries[i].id, &ctx->dirs[index].entries[i]);
     /* A reused (lower) index would answer names before later directories: rebuild in order. */
     if (index + 1 < ctx->dir_len) {
         tl__content_rebuild_names(ctx, TL__CONTENT_NONE);
         shadowed = 0;
         for (i = 0; i < d->entry_count; i++)
-            if (tl__content_entry_named(ctx, d->entries[i].name) != &ctx->dirs[index].entries[i]) shadowed++;
+            if (tl__content_entry_named(ctx, d->entries[i].name) != &ctx->dirs[index].entries[i])
+                shadowed++;
     } else {
         shadowed = tl__content_add_names(ctx, &ctx->dirs[index]);
     }
@@ -1211,7 +1257,8 @@ static tl_content_dir tl__content_dir_add(tl_content *ctx, tl__content_dirrec *d
     return none;
 }
 
-tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path, const tl_content_dir_desc *desc) {
+tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path,
+                                          const tl_content_dir_desc *desc) {
     tl_content_dir none;
     tl__content_dirrec d;
     const char *why = NULL, *bad = NULL;
@@ -1243,14 +1290,16 @@ tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path, con
         ok = false; /* an index that exists but cannot be used: never fall back to flat */
         why = "archives.json is too large or cannot be read";
     } else if (text) {
-        ok = tl__content_mount_packed(ctx, &d, text, len, (desc && desc->verify_xxh64) || ctx->verify_xxh64, &why, &bad);
+        ok = tl__content_mount_packed(
+            ctx, &d, text, len, (desc && desc->verify_xxh64) || ctx->verify_xxh64, &why, &bad);
         TL_FREE(text);
     } else {
         ok = tl__content_mount_flat(ctx, &d, &why);
     }
     none = tl__content_dir_add(ctx, &d, path, ok, why, bad);
 #ifdef TL_CONTENT_LIVE
-    if (none.ctx && !ctx->dirs[none.index].packed) tl__content_live_watch_flat(ctx, none); /* reloads after a pack */
+    if (none.ctx && !ctx->dirs[none.index].packed)
+        tl__content_live_watch_flat(ctx, none); /* reloads after a pack */
 #endif
     return none;
 }
@@ -1278,7 +1327,8 @@ uint32_t tl_content_dir_asset_count(tl_content_dir dir) {
 
 /* --- slots ------------------------------------------------------------------------------------------ */
 
-static void tl__content_info(const tl_content *ctx, const tl__content_entry *e, tl_content_info *info) {
+static void tl__content_info(const tl_content *ctx, const tl__content_entry *e,
+                             tl_content_info *info) {
     const tl__content_dirrec *d = &ctx->dirs[e->dir];
     info->id = e->id;
     info->name = e->name;
@@ -1301,7 +1351,8 @@ static void tl__content_queue(tl_content *ctx, uint32_t index, uint64_t eligible
     tl__content_slot *s = &ctx->slots[index];
     s->eligible = eligible;
     if (s->queued) return;
-    if (!tl__content_grow((void **)&ctx->queue, &ctx->queue_cap, sizeof *ctx->queue, ctx->queue_len + 1)) {
+    if (!tl__content_grow((void **)&ctx->queue, &ctx->queue_cap, sizeof *ctx->queue,
+                          ctx->queue_len + 1)) {
         tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "release queue");
         return; /* the slot stays loaded: a little peak memory, never a wrong release */
     }
@@ -1312,7 +1363,8 @@ static void tl__content_queue(tl_content *ctx, uint32_t index, uint64_t eligible
 static void tl__content_decref(tl_content *ctx, uint32_t index) {
     tl__content_slot *s = &ctx->slots[index];
     if (s->count == 0) return;
-    if (--s->count == 0 && s->state != TL__SLOT_LOADING) tl__content_queue(ctx, index, ctx->frame + ctx->delay);
+    if (--s->count == 0 && s->state != TL__SLOT_LOADING)
+        tl__content_queue(ctx, index, ctx->frame + ctx->delay);
 }
 
 static uint32_t tl__content_slot_alloc(tl_content *ctx, tl__content_entry *e) {
@@ -1322,7 +1374,8 @@ static uint32_t tl__content_slot_alloc(tl_content *ctx, tl__content_entry *e) {
         index = ctx->slot_free;
         ctx->slot_free = ctx->slots[index].next_free;
     } else {
-        if (!tl__content_grow((void **)&ctx->slots, &ctx->slot_cap, sizeof *ctx->slots, ctx->slot_len + 1))
+        if (!tl__content_grow((void **)&ctx->slots, &ctx->slot_cap, sizeof *ctx->slots,
+                              ctx->slot_len + 1))
             return TL__CONTENT_NONE;
         index = ctx->slot_len++;
         ctx->slots[index].gen = 1;
@@ -1381,8 +1434,8 @@ static void tl__content_slot_release(tl_content *ctx, uint32_t index) {
    after it is read, while its bytes are still in the cache: a second pass over a large asset
    would fetch it all from memory again. */
 #define TL__CONTENT_READ_CHUNK ((size_t)128 * 1024)
-static bool tl__content_read_hashing(tl_content *ctx, void *file, uint64_t offset, unsigned char *dst, size_t size,
-                                     uint64_t *hash) {
+static bool tl__content_read_hashing(tl_content *ctx, void *file, uint64_t offset,
+                                     unsigned char *dst, size_t size, uint64_t *hash) {
     XXH64_state_t state;
     size_t at = 0;
     if (size <= TL__CONTENT_READ_CHUNK) {
@@ -1404,17 +1457,19 @@ static bool tl__content_read_hashing(tl_content *ctx, void *file, uint64_t offse
 /* Decompresses an entry's stored bytes into `bytes` (e->size of them). zstd entries share the
    context's decompression context: ZSTD_decompress would allocate and free one (~100 KB) per
    call, which costs more than decoding a small asset. */
-static bool tl__content_decode_entry(tl_content *ctx, const tl__content_entry *e, const unsigned char *stored,
-                                     unsigned char *bytes) {
+static bool tl__content_decode_entry(tl_content *ctx, const tl__content_entry *e,
+                                     const unsigned char *stored, unsigned char *bytes) {
 #ifdef TL_CONTENT_ZSTD
     if (e->codec == TL_CF_CODEC_ZSTD) {
         size_t got;
         /* One frame whose declared content size is the original size exactly (as tl_cf_decode). */
-        if (ZSTD_getFrameContentSize(stored, (size_t)e->stored) != (unsigned long long)e->size) return false;
+        if (ZSTD_getFrameContentSize(stored, (size_t)e->stored) != (unsigned long long)e->size)
+            return false;
         got = ZSTD_findFrameCompressedSize(stored, (size_t)e->stored);
         if (ZSTD_isError(got) || got != e->stored) return false;
         if (!ctx->zstd_dctx && !(ctx->zstd_dctx = ZSTD_createDCtx())) return false;
-        got = ZSTD_decompressDCtx((ZSTD_DCtx *)ctx->zstd_dctx, bytes, (size_t)e->size, stored, (size_t)e->stored);
+        got = ZSTD_decompressDCtx((ZSTD_DCtx *)ctx->zstd_dctx, bytes, (size_t)e->size, stored,
+                                  (size_t)e->stored);
         return !ZSTD_isError(got) && got == e->size;
     }
 #endif
@@ -1424,12 +1479,14 @@ static bool tl__content_decode_entry(tl_content *ctx, const tl__content_entry *e
 
 /* Reads an entry's stored bytes synchronously (a packed entry from its open archive, a flat one
    from its own file, checked against the catalog's size). */
-static unsigned char *tl__content_read_stored(tl_content *ctx, const tl__content_entry *e, const char **why,
-                                              uint64_t *hash, bool *hashed) {
+static unsigned char *tl__content_read_stored(tl_content *ctx, const tl__content_entry *e,
+                                              const char **why, uint64_t *hash, bool *hashed) {
     tl__content_dirrec *d = &ctx->dirs[e->dir];
     unsigned char *buf;
 #ifdef TL_CONTENT_LIVE
-    if (d->source) return tl__content_live_read_stored(ctx, (tl__content_entry *)(uintptr_t)e, why, hash, hashed);
+    if (d->source)
+        return tl__content_live_read_stored(ctx, (tl__content_entry *)(uintptr_t)e, why, hash,
+                                            hashed);
 #endif
     buf = (unsigned char *)TL_MALLOC((size_t)e->stored + 1);
     if (!buf) {
@@ -1438,8 +1495,10 @@ static unsigned char *tl__content_read_stored(tl_content *ctx, const tl__content
     }
     if (d->packed) {
         *hashed = e->codec == TL_CF_CODEC_RAW && !ctx->trust_bytes;
-        if (*hashed ? tl__content_read_hashing(ctx, d->archives[e->archive], e->offset, buf, (size_t)e->stored, hash)
-                    : ctx->io.read(ctx->io.user, d->archives[e->archive], e->offset, buf, (size_t)e->stored))
+        if (*hashed ? tl__content_read_hashing(ctx, d->archives[e->archive], e->offset, buf,
+                                               (size_t)e->stored, hash)
+                    : ctx->io.read(ctx->io.user, d->archives[e->archive], e->offset, buf,
+                                   (size_t)e->stored))
             return buf;
         *why = "archive read error";
     } else {
@@ -1463,15 +1522,16 @@ static unsigned char *tl__content_read_stored(tl_content *ctx, const tl__content
 /* Completes a load from its stored bytes (NULL: the read failed with `why`): decompress, check
    the XXH64, decode. The slot is READY or FAILED afterwards; with no references left it is
    queued, so the next collect releases it. Takes ownership of `stored`. */
-static void tl__content_finish_hashed(tl_content *ctx, uint32_t index, unsigned char *stored, const char *why,
-                                      const uint64_t *hash);
-static void tl__content_finish(tl_content *ctx, uint32_t index, unsigned char *stored, const char *why) {
+static void tl__content_finish_hashed(tl_content *ctx, uint32_t index, unsigned char *stored,
+                                      const char *why, const uint64_t *hash);
+static void tl__content_finish(tl_content *ctx, uint32_t index, unsigned char *stored,
+                               const char *why) {
     tl__content_finish_hashed(ctx, index, stored, why, NULL);
 }
 
 /* tl__content_finish with the XXH64 of the decoded bytes already computed (NULL: not yet). */
-static void tl__content_finish_hashed(tl_content *ctx, uint32_t index, unsigned char *stored, const char *why,
-                                      const uint64_t *hash) {
+static void tl__content_finish_hashed(tl_content *ctx, uint32_t index, unsigned char *stored,
+                                      const char *why, const uint64_t *hash) {
     tl__content_slot *s = &ctx->slots[index];
     tl__content_entry *e = s->entry;
     unsigned char *bytes = stored;
@@ -1487,7 +1547,8 @@ static void tl__content_finish_hashed(tl_content *ctx, uint32_t index, unsigned 
         }
         TL_FREE(stored);
     }
-    if (bytes && !ctx->trust_bytes && (hash ? *hash : XXH64(bytes, (size_t)e->size, 0)) != e->xxh64) {
+    if (bytes && !ctx->trust_bytes &&
+        (hash ? *hash : XXH64(bytes, (size_t)e->size, 0)) != e->xxh64) {
         TL_FREE(bytes);
         bytes = NULL;
         why = "XXH64 differs from the directory's record (corrupt content)";
@@ -1531,8 +1592,7 @@ static void tl__content_load_now(tl_content *ctx, uint32_t index) {
     bool hashed = false;
     if (s->in_flight) {
         int r;
-        while ((r = ctx->io.read_poll(ctx->io.user, s->request)) == TL_CONTENT_IO_PENDING) {
-        }
+        while ((r = ctx->io.read_poll(ctx->io.user, s->request)) == TL_CONTENT_IO_PENDING) {}
         s = &ctx->slots[index];
         stored = s->buffer;
         s->buffer = NULL;
@@ -1585,7 +1645,8 @@ static void tl__content_begin(tl_content *ctx, uint32_t index) {
         }
         s->file = file;
     }
-    s->request = file ? ctx->io.read_begin(ctx->io.user, file, offset, s->buffer, (size_t)e->stored) : NULL;
+    s->request =
+        file ? ctx->io.read_begin(ctx->io.user, file, offset, s->buffer, (size_t)e->stored) : NULL;
     if (s->request) {
         s->in_flight = 1;
         return;
@@ -1600,7 +1661,9 @@ static void tl__content_begin(tl_content *ctx, uint32_t index) {
 static bool tl__content_push_load(tl_content *ctx, uint32_t index) {
     tl__content_slot *s = &ctx->slots[index];
     if (s->pending) return true;
-    if (!tl__content_grow((void **)&ctx->loads, &ctx->load_cap, sizeof *ctx->loads, ctx->load_len + 1)) return false;
+    if (!tl__content_grow((void **)&ctx->loads, &ctx->load_cap, sizeof *ctx->loads,
+                          ctx->load_len + 1))
+        return false;
     s->pending = 1;
     ctx->loads[ctx->load_len].slot = index;
     ctx->loads[ctx->load_len].gen = s->gen;
@@ -1621,8 +1684,10 @@ static uint32_t tl__content_acquire_entry(tl_content *ctx, tl__content_entry *e,
         return TL__CONTENT_NONE;
     }
 #ifdef TL_CONTENT_LIVE
-    if (tl__content_live_deleted(ctx, e) && (index == TL__CONTENT_NONE || ctx->slots[index].state == TL__SLOT_FAILED)) {
-        tl__content_log(ctx, TL_CONTENT_LOG_LOAD_FAILED, e->name, "its file was deleted from the source tree");
+    if (tl__content_live_deleted(ctx, e) &&
+        (index == TL__CONTENT_NONE || ctx->slots[index].state == TL__SLOT_FAILED)) {
+        tl__content_log(ctx, TL_CONTENT_LOG_LOAD_FAILED, e->name,
+                        "its file was deleted from the source tree");
         return TL__CONTENT_NONE;
     }
 #endif
@@ -1640,7 +1705,8 @@ static uint32_t tl__content_acquire_entry(tl_content *ctx, tl__content_entry *e,
         start = true;
     }
     if (s->state == TL__SLOT_LOADING && s->decoding) {
-        tl__content_log(ctx, TL_CONTENT_LOG_LOAD_FAILED, e->name, "its decoder loads the asset itself");
+        tl__content_log(ctx, TL_CONTENT_LOG_LOAD_FAILED, e->name,
+                        "its decoder loads the asset itself");
         return TL__CONTENT_NONE;
     }
     s->count++;
@@ -1667,7 +1733,8 @@ static uint32_t tl__content_scope_alloc(tl_content *ctx) {
         index = ctx->scope_free;
         ctx->scope_free = ctx->scopes[index].next_free;
     } else {
-        if (!tl__content_grow((void **)&ctx->scopes, &ctx->scope_cap, sizeof *ctx->scopes, ctx->scope_len + 1))
+        if (!tl__content_grow((void **)&ctx->scopes, &ctx->scope_cap, sizeof *ctx->scopes,
+                              ctx->scope_len + 1))
             return TL__CONTENT_NONE;
         index = ctx->scope_len++;
         ctx->scopes[index].gen = 1;
@@ -1699,7 +1766,9 @@ tl_content *tl_content_create(const tl_content_desc *desc) {
         ctx->io.read_begin = NULL;
         ctx->io.read_poll = NULL;
     }
-    ctx->delay = desc->release_delay_frames < 0 ? 0 : desc->release_delay_frames == 0 ? 1 : (uint64_t)desc->release_delay_frames;
+    ctx->delay = desc->release_delay_frames < 0    ? 0
+                 : desc->release_delay_frames == 0 ? 1
+                                                   : (uint64_t)desc->release_delay_frames;
     ctx->auto_collect = !desc->manual_collect;
     ctx->warn_threshold = desc->warn_threshold;
     ctx->capture_origin = desc->capture_origin;
@@ -1728,11 +1797,14 @@ bool tl_content_register_kind(tl_content *ctx, const tl_content_kind_desc *kind)
     }
     for (i = 0; i < ctx->kind_len; i++)
         if ((!kind->category && !ctx->kinds[i].category) ||
-            (kind->category && ctx->kinds[i].category && strcmp(kind->category, ctx->kinds[i].category) == 0)) {
-            tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_content_register_kind (that category has a kind)");
+            (kind->category && ctx->kinds[i].category &&
+             strcmp(kind->category, ctx->kinds[i].category) == 0)) {
+            tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT,
+                            "tl_content_register_kind (that category has a kind)");
             return false;
         }
-    if (!tl__content_grow((void **)&ctx->kinds, &ctx->kind_cap, sizeof *ctx->kinds, ctx->kind_len + 1)) {
+    if (!tl__content_grow((void **)&ctx->kinds, &ctx->kind_cap, sizeof *ctx->kinds,
+                          ctx->kind_len + 1)) {
         tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "kinds");
         return false;
     }
@@ -1752,7 +1824,9 @@ uint32_t tl_content_find(tl_content *ctx, const char *name) {
     return e ? e->id : 0;
 }
 
-bool tl_content_contains(tl_content *ctx, uint32_t id) { return ctx && tl__content_entry_of(ctx, id) != NULL; }
+bool tl_content_contains(tl_content *ctx, uint32_t id) {
+    return ctx && tl__content_entry_of(ctx, id) != NULL;
+}
 
 uint64_t tl_content_frame(const tl_content *ctx) { return ctx ? ctx->frame : 0; }
 void tl_content_set_auto_collect(tl_content *ctx, bool on) {
@@ -1859,7 +1933,8 @@ static tl__content_scope *tl__content_scope_get(tl_scope scope, const char *what
         tl__content_log(NULL, TL_CONTENT_LOG_INVALID_ARGUMENT, what);
         return NULL;
     }
-    if (scope.index >= scope.ctx->scope_len || !(s = &scope.ctx->scopes[scope.index])->alive || s->gen != scope.gen) {
+    if (scope.index >= scope.ctx->scope_len || !(s = &scope.ctx->scopes[scope.index])->alive ||
+        s->gen != scope.gen) {
         tl__content_log(scope.ctx, TL_CONTENT_LOG_STALE_SCOPE, what);
         return NULL;
     }
@@ -1875,7 +1950,8 @@ static void tl__content_purge(tl_content *ctx, tl__content_scope *s) {
     if (!s->held.mem) return;
     it = tl__content_heldmap_iter(s->held);
     while (tl__content_heldmap_next(s->held, &it, &key, &value))
-        if (ctx->slots[value->slot].gen != value->gen) tl__content_heldmap_iter_remove(s->held, &it);
+        if (ctx->slots[value->slot].gen != value->gen)
+            tl__content_heldmap_iter_remove(s->held, &it);
 }
 
 static tl__content_scope *tl__content_scope_live(tl_scope scope, const char *what) {
@@ -1894,7 +1970,8 @@ static char *tl__content_path_alloc(const tl_content *ctx, uint32_t index) {
     size_t len = 0, at;
     uint32_t i;
     char *out;
-    for (i = index; i != TL__CONTENT_NONE; i = ctx->scopes[i].parent) len += strlen(ctx->scopes[i].name) + 1;
+    for (i = index; i != TL__CONTENT_NONE; i = ctx->scopes[i].parent)
+        len += strlen(ctx->scopes[i].name) + 1;
     out = (char *)TL_MALLOC(len + 1);
     if (!out) return NULL;
     at = len ? len - 1 : 0; /* each name is followed by '/' or, the last, the NUL */
@@ -1926,7 +2003,8 @@ static void tl__content_after_remove(tl_content *ctx, tl__content_scope *s) {
 }
 
 /* Adds (id -> slot) to a scope that does not hold id yet; the caller has taken the count. */
-static bool tl__content_scope_add(tl_content *ctx, uint32_t scope_index, uint32_t id, uint32_t slot) {
+static bool tl__content_scope_add(tl_content *ctx, uint32_t scope_index, uint32_t id,
+                                  uint32_t slot) {
     tl__content_scope *s = &ctx->scopes[scope_index];
     tl__content_held h;
     if (!tl__content_held_reserve(s, tl__content_held_count(s) + 1)) {
@@ -1951,7 +2029,8 @@ tl_scope tl_content_root(tl_content *ctx) {
     return root;
 }
 
-tl_scope tl_scope_create_at(tl_scope parent, const char *name, tl_scope_kind kind, const char *file, int line) {
+tl_scope tl_scope_create_at(tl_scope parent, const char *name, tl_scope_kind kind, const char *file,
+                            int line) {
     tl_scope out;
     tl_content *ctx = parent.ctx;
     tl__content_scope *p = tl__content_scope_get(parent, "tl_scope_create");
@@ -1963,7 +2042,8 @@ tl_scope tl_scope_create_at(tl_scope parent, const char *name, tl_scope_kind kin
         tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_scope_create (kind)");
         return out;
     }
-    if (!tl__content_grow((void **)&p->children, &p->child_cap, sizeof *p->children, p->child_count + 1) ||
+    if (!tl__content_grow((void **)&p->children, &p->child_cap, sizeof *p->children,
+                          p->child_count + 1) ||
         (index = tl__content_scope_alloc(ctx)) == TL__CONTENT_NONE) {
         tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "scope");
         return out;
@@ -2018,7 +2098,8 @@ static void tl__content_warn_leak(tl_content *ctx, uint32_t index) {
     char origin[300], by[300];
     origin[0] = 0;
     if (s->file) snprintf(origin, sizeof origin, " (created at %s:%d)", s->file, s->line);
-    if (s->parent) snprintf(by, sizeof by, "level scope %s", parent ? parent : ctx->scopes[s->parent].name);
+    if (s->parent)
+        snprintf(by, sizeof by, "level scope %s", parent ? parent : ctx->scopes[s->parent].name);
     else snprintf(by, sizeof by, "shutdown");
     tl__content_log(ctx, TL_CONTENT_LOG_SCOPE_LEAKED, path ? path : s->name, by, origin);
     TL_FREE(path);
@@ -2037,7 +2118,8 @@ static void tl__content_scope_end(tl_content *ctx, uint32_t index, bool reclaime
         /* The slots are gathered first and visited with a prefetch a few ahead: a large scope's
            slots lie all over the table, and their cache misses would otherwise add up. */
         uint32_t n = tl__content_heldmap_count(s->held), k = 0, i;
-        tl__content_held *list = n > 64 ? (tl__content_held *)TL_MALLOC((size_t)n * sizeof *list) : NULL;
+        tl__content_held *list =
+            n > 64 ? (tl__content_held *)TL_MALLOC((size_t)n * sizeof *list) : NULL;
         it = tl__content_heldmap_iter(s->held);
         while (tl__content_heldmap_next(s->held, &it, &key, &value)) {
             if (list) {
@@ -2101,8 +2183,8 @@ bool tl_scope_dispose(tl_scope scope) {
 }
 
 bool tl_scope_valid(tl_scope scope) {
-    return scope.ctx && scope.index < scope.ctx->scope_len && scope.ctx->scopes[scope.index].alive &&
-           scope.ctx->scopes[scope.index].gen == scope.gen;
+    return scope.ctx && scope.index < scope.ctx->scope_len &&
+           scope.ctx->scopes[scope.index].alive && scope.ctx->scopes[scope.index].gen == scope.gen;
 }
 
 static tl_asset tl__content_asset(tl_content *ctx, uint32_t slot) {
@@ -2113,7 +2195,8 @@ static tl_asset tl__content_asset(tl_content *ctx, uint32_t slot) {
     return a;
 }
 
-static tl_asset tl__content_scope_load(tl_scope scope, tl__content_entry *e, uint32_t id, bool async, const char *what) {
+static tl_asset tl__content_scope_load(tl_scope scope, tl__content_entry *e, uint32_t id,
+                                       bool async, const char *what) {
     tl_content *ctx = scope.ctx;
     tl__content_scope *s = tl__content_scope_live(scope, what);
     tl__content_held *h;
@@ -2134,7 +2217,8 @@ static tl_asset tl__content_scope_load(tl_scope scope, tl__content_entry *e, uin
         if (ctx->slots[slot].state == TL__SLOT_READY) return tl__content_asset(ctx, slot);
         if (ctx->slots[slot].state == TL__SLOT_LOADING) {
             if (!async && !ctx->slots[slot].decoding) tl__content_load_now(ctx, slot);
-            if (async || ctx->slots[slot].state == TL__SLOT_READY) return tl__content_asset(ctx, slot);
+            if (async || ctx->slots[slot].state == TL__SLOT_READY)
+                return tl__content_asset(ctx, slot);
         }
         /* Failed: give that reference back and load again. */
         tl__content_heldmap_remove(ctx->scopes[scope.index].held, id);
@@ -2147,7 +2231,8 @@ static tl_asset tl__content_scope_load(tl_scope scope, tl__content_entry *e, uin
         tl__content_log(ctx, TL_CONTENT_LOG_UNKNOWN_ASSET, what, text);
         return none;
     }
-    if (!tl__content_held_reserve(&ctx->scopes[scope.index], tl__content_held_count(&ctx->scopes[scope.index]) + 1)) {
+    if (!tl__content_held_reserve(&ctx->scopes[scope.index],
+                                  tl__content_held_count(&ctx->scopes[scope.index]) + 1)) {
         tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "scope");
         return none;
     }
@@ -2177,7 +2262,8 @@ tl_asset tl_scope_load_async(tl_scope scope, uint32_t id) {
     return tl__content_scope_load(scope, NULL, id, true, "tl_scope_load_async");
 }
 
-static tl_asset tl__content_scope_load_name(tl_scope scope, const char *name, bool async, const char *what) {
+static tl_asset tl__content_scope_load_name(tl_scope scope, const char *name, bool async,
+                                            const char *what) {
     tl__content_entry *e;
     tl_asset none;
     memset(&none, 0, sizeof none);
@@ -2187,7 +2273,8 @@ static tl_asset tl__content_scope_load_name(tl_scope scope, const char *name, bo
     }
     e = tl__content_entry_to_load(scope.ctx, name);
     if (!e) {
-        if (tl__content_scope_get(scope, what)) tl__content_log(scope.ctx, TL_CONTENT_LOG_UNKNOWN_ASSET, what, name);
+        if (tl__content_scope_get(scope, what))
+            tl__content_log(scope.ctx, TL_CONTENT_LOG_UNKNOWN_ASSET, what, name);
         return none;
     }
     return tl__content_scope_load(scope, e, e->id, async, what);
@@ -2233,7 +2320,8 @@ bool tl_scope_share_to(tl_scope source, tl_scope target, uint32_t id) {
     tl__content_held h;
     if (!s || !tl__content_scope_live(target, "tl_scope_share_to")) return false;
     if (source.ctx != target.ctx) {
-        tl__content_log(source.ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_scope_share_to (two contexts)");
+        tl__content_log(source.ctx, TL_CONTENT_LOG_INVALID_ARGUMENT,
+                        "tl_scope_share_to (two contexts)");
         return false;
     }
     if (!s->held.mem || !tl__content_heldmap_try_get(s->held, id, &h)) return false;
@@ -2303,7 +2391,8 @@ bool tl_scope_reparent(tl_scope scope, tl_scope new_parent) {
         return false;
     }
     if (s->parent == new_parent.index) return true;
-    if (!tl__content_grow((void **)&np->children, &np->child_cap, sizeof *np->children, np->child_count + 1)) {
+    if (!tl__content_grow((void **)&np->children, &np->child_cap, sizeof *np->children,
+                          np->child_count + 1)) {
         tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "scope");
         return false;
     }
@@ -2339,7 +2428,10 @@ const char *tl_scope_kind_name(tl_scope_kind kind) {
 }
 
 /* snprintf-like output. */
-typedef struct tl__content_out { char *buf; size_t cap, len; } tl__content_out;
+typedef struct tl__content_out {
+    char *buf;
+    size_t cap, len;
+} tl__content_out;
 static void tl__content_put(tl__content_out *o, const char *s, size_t n) {
     if (o->cap && o->len < o->cap - 1) {
         size_t room = o->cap - 1 - o->len;
@@ -2347,7 +2439,9 @@ static void tl__content_put(tl__content_out *o, const char *s, size_t n) {
     }
     o->len += n;
 }
-static void tl__content_puts(tl__content_out *o, const char *s) { tl__content_put(o, s, strlen(s)); }
+static void tl__content_puts(tl__content_out *o, const char *s) {
+    tl__content_put(o, s, strlen(s));
+}
 static size_t tl__content_out_end(tl__content_out *o) {
     if (o->cap) o->buf[o->len < o->cap - 1 ? o->len : o->cap - 1] = 0;
     return o->len;
@@ -2359,7 +2453,8 @@ size_t tl_scope_path(tl_scope scope, char *buf, size_t cap) {
     o.buf = buf;
     o.cap = buf ? cap : 0;
     o.len = 0;
-    if (tl__content_scope_get(scope, "tl_scope_path") && (path = tl__content_path_alloc(scope.ctx, scope.index))) {
+    if (tl__content_scope_get(scope, "tl_scope_path") &&
+        (path = tl__content_path_alloc(scope.ctx, scope.index))) {
         tl__content_puts(&o, path);
         TL_FREE(path);
     }
@@ -2377,7 +2472,8 @@ static tl_content_handle tl__content_new_ref(tl_content *ctx, uint32_t slot) {
         index = ctx->ref_free;
         ctx->ref_free = ctx->refs[index].next_free;
     } else {
-        if (!tl__content_grow((void **)&ctx->refs, &ctx->ref_cap, sizeof *ctx->refs, ctx->ref_len + 1)) {
+        if (!tl__content_grow((void **)&ctx->refs, &ctx->ref_cap, sizeof *ctx->refs,
+                              ctx->ref_len + 1)) {
             tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "raw handles");
             tl__content_decref(ctx, slot);
             return h;
@@ -2412,7 +2508,8 @@ static void tl__content_ref_free(tl_content *ctx, uint32_t index) {
     ctx->live_refs--;
 }
 
-static tl_content_handle tl__content_acquire(tl_content *ctx, tl__content_entry *e, uint32_t id, bool async, const char *what) {
+static tl_content_handle tl__content_acquire(tl_content *ctx, tl__content_entry *e, uint32_t id,
+                                             bool async, const char *what) {
     tl_content_handle none;
     uint32_t slot;
     memset(&none, 0, sizeof none);
@@ -2443,7 +2540,8 @@ tl_content_handle tl_content_acquire_name(tl_content *ctx, const char *name) {
     tl_content_handle none;
     if (!e) {
         memset(&none, 0, sizeof none);
-        tl__content_log(ctx, TL_CONTENT_LOG_UNKNOWN_ASSET, "tl_content_acquire_name", name ? name : "(null)");
+        tl__content_log(ctx, TL_CONTENT_LOG_UNKNOWN_ASSET, "tl_content_acquire_name",
+                        name ? name : "(null)");
         return none;
     }
     return tl__content_acquire(ctx, e, e->id, false, "tl_content_acquire_name");
@@ -2479,7 +2577,9 @@ bool tl_content_dispose(tl_content_handle handle) {
     return true;
 }
 
-bool tl_content_handle_valid(tl_content_handle handle) { return tl__content_ref_live(handle) != NULL; }
+bool tl_content_handle_valid(tl_content_handle handle) {
+    return tl__content_ref_live(handle) != NULL;
+}
 
 tl_asset tl_content_handle_asset(tl_content_handle handle) {
     tl__content_rawref *r = tl__content_ref_live(handle);
@@ -2526,7 +2626,8 @@ tl_asset_status tl_asset_get_status(tl_asset asset) {
 void *tl_asset_object(tl_asset asset) {
     tl__content_slot *s = tl__content_slot_get(asset);
     if (!s) {
-        if (asset.ctx && asset.gen) tl__content_log(asset.ctx, TL_CONTENT_LOG_STALE_ASSET, "tl_asset_object");
+        if (asset.ctx && asset.gen)
+            tl__content_log(asset.ctx, TL_CONTENT_LOG_STALE_ASSET, "tl_asset_object");
         return NULL;
     }
     return s->state == TL__SLOT_READY ? s->object : NULL;
@@ -2555,8 +2656,7 @@ uint32_t tl_asset_count(tl_asset asset) {
 static void tl__content_drain(tl_content *ctx, uint32_t index) {
     tl__content_slot *s = &ctx->slots[index];
     if (!s->in_flight) return;
-    while (ctx->io.read_poll(ctx->io.user, s->request) == TL_CONTENT_IO_PENDING) {
-    }
+    while (ctx->io.read_poll(ctx->io.user, s->request) == TL_CONTENT_IO_PENDING) {}
     s->in_flight = 0;
     s->request = NULL;
 }
@@ -2582,7 +2682,8 @@ bool tl_content_unregister_dir(tl_content_dir dir, bool force) {
     tl__content_dirrec *d = tl__content_dir_get(dir);
     uint32_t i, held = 0;
     if (!d) {
-        tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_content_unregister_dir (stale directory)");
+        tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT,
+                        "tl_content_unregister_dir (stale directory)");
         return false;
     }
     if (ctx->in_callback) {
@@ -2636,7 +2737,8 @@ void tl_content_shutdown(tl_content *ctx) {
             tl__content_log(ctx, TL_CONTENT_LOG_RAW_LEFTOVER, ctx->slots[r->slot].entry->name);
             tl__content_decref(ctx, r->slot);
         } else {
-            tl__content_log(ctx, TL_CONTENT_LOG_RAW_LEFTOVER, "an asset invalidated by a forced unregister");
+            tl__content_log(ctx, TL_CONTENT_LOG_RAW_LEFTOVER,
+                            "an asset invalidated by a forced unregister");
         }
         tl__content_ref_free(ctx, i);
     }
@@ -2688,7 +2790,8 @@ tl_content_stats tl_content_get_stats(tl_content *ctx) {
         st.references += tl__content_held_count(s);
     }
     for (i = 0; i < ctx->ref_len; i++)
-        if (ctx->refs[i].alive && ctx->slots[ctx->refs[i].slot].gen == ctx->refs[i].slot_gen) st.raw_handles++;
+        if (ctx->refs[i].alive && ctx->slots[ctx->refs[i].slot].gen == ctx->refs[i].slot_gen)
+            st.raw_handles++;
     st.references += st.raw_handles;
     st.scopes = ctx->live_scopes;
     for (i = 0; i < ctx->dir_len; i++) st.directories += ctx->dirs[i].alive;

@@ -63,9 +63,9 @@ extern "C" {
     X(BAD_VERSION, "unsupported format version") \
     X(BAD_HEADER, "invalid header") /* a reserved field not 0, unknown flag, count too large */ \
     X(BAD_SIZE, "file size does not match the header") /* not what the header adds up to */ \
-    X(BAD_CHECKSUM, "checksum mismatch") /* a recorded XXH64 does not match */ \
+    X(BAD_CHECKSUM, "checksum mismatch")               /* a recorded XXH64 does not match */ \
     X(BAD_ENTRY, "invalid table entry") /* out of bounds, out of order or inconsistent */ \
-    X(BAD_STRING, "invalid string") /* out of bounds, not NUL-terminated or not UTF-8 */ \
+    X(BAD_STRING, "invalid string")     /* out of bounds, not NUL-terminated or not UTF-8 */ \
     X(BAD_CODEC, "unknown codec or undecodable data") /* or not decoding to the original */ \
     X(NOT_FOUND, "not found") \
     X(NO_MEMORY, "out of memory") \
@@ -92,7 +92,9 @@ static inline uint64_t tl_cf_get_u64(const unsigned char *p) {
 }
 
 /* ASCII lowercase of one byte, the fold of names (content.h's name hash folds the same way). */
-static inline unsigned char tl__cf_fold(unsigned char c) { return (c >= 'A' && c <= 'Z') ? (unsigned char)(c + 32) : c; }
+static inline unsigned char tl__cf_fold(unsigned char c) {
+    return (c >= 'A' && c <= 'Z') ? (unsigned char)(c + 32) : c;
+}
 /* Bytewise order of ASCII-lowercased strings: the catalog's name index order. */
 TL_API int tl_cf_fold_compare(const char *a, size_t alen, const char *b, size_t blen);
 /* Well-formed UTF-8 without control characters (names and paths). */
@@ -153,7 +155,11 @@ TL_API uint32_t tl_cf_identity_hash(const char *key, size_t len, uint32_t seed);
    catalog, in the catalog archive. */
 #define TL_CF_CATALOG_ENTRY_ID 0u
 
-typedef enum tl_cf_codec { TL_CF_CODEC_RAW = 0, TL_CF_CODEC_LZ4 = 1, TL_CF_CODEC_ZSTD = 2 } tl_cf_codec;
+typedef enum tl_cf_codec {
+    TL_CF_CODEC_RAW = 0,
+    TL_CF_CODEC_LZ4 = 1,
+    TL_CF_CODEC_ZSTD = 2
+} tl_cf_codec;
 
 typedef struct tl_cf_archive_entry {
     uint32_t id;            /* asset id (catalog value), or TL_CF_CATALOG_ENTRY_ID */
@@ -169,7 +175,7 @@ typedef struct tl_cf_archive {
     uint64_t size;             /* of the file */
     uint32_t entry_count;
     uint64_t data_size;
-    const unsigned char *toc;  /* entry_count * TL_CF_ARCHIVE_ENTRY_SIZE bytes */
+    const unsigned char *toc; /* entry_count * TL_CF_ARCHIVE_ENTRY_SIZE bytes */
 } tl_cf_archive;
 
 /* An archive read in two steps (the runtime reads the header, then the table, never the data):
@@ -177,22 +183,30 @@ typedef struct tl_cf_archive {
    that follows it: checksum, ids strictly ascending, data contiguous in table order from the
    end of the table to the end of the file, codecs known, stored sizes consistent with the
    codec, original sizes at most max_entry_size (TL_CF_TOO_LARGE). */
-TL_API tl_cf_result tl_cf_archive_read_header(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE], uint64_t file_size,
-                                              uint32_t *count, const char **why);
-TL_API tl_cf_result tl_cf_archive_check_toc(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE], const unsigned char *toc,
-                                            uint32_t count, uint64_t file_size, uint64_t max_entry_size, const char **why);
+TL_API tl_cf_result tl_cf_archive_read_header(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE],
+                                              uint64_t file_size, uint32_t *count,
+                                              const char **why);
+TL_API tl_cf_result tl_cf_archive_check_toc(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE],
+                                            const unsigned char *toc, uint32_t count,
+                                            uint64_t file_size, uint64_t max_entry_size,
+                                            const char **why);
 /* Both steps over a whole file in memory (no size limit); fills *a on success. */
-TL_API tl_cf_result tl_cf_archive_open(tl_cf_archive *a, const void *data, size_t size, const char **why);
-TL_API void tl_cf_archive_entry_at(const tl_cf_archive *a, uint32_t index, tl_cf_archive_entry *out);
+TL_API tl_cf_result tl_cf_archive_open(tl_cf_archive *a, const void *data, size_t size,
+                                       const char **why);
+TL_API void tl_cf_archive_entry_at(const tl_cf_archive *a, uint32_t index,
+                                   tl_cf_archive_entry *out);
 /* Binary search by id; TL_CF_NOT_FOUND when absent. */
-TL_API tl_cf_result tl_cf_archive_find(const tl_cf_archive *a, uint32_t id, tl_cf_archive_entry *out);
+TL_API tl_cf_result tl_cf_archive_find(const tl_cf_archive *a, uint32_t id,
+                                       tl_cf_archive_entry *out);
 /* Decodes `stored` bytes into dst, exactly `size` bytes (false: unknown or unbuilt codec, or the
    bytes do not decode to exactly that size). */
-TL_API bool tl_cf_decode(uint32_t codec, const unsigned char *src, uint64_t stored, unsigned char *dst, uint64_t size);
+TL_API bool tl_cf_decode(uint32_t codec, const unsigned char *src, uint64_t stored,
+                         unsigned char *dst, uint64_t size);
 TL_API bool tl_cf_codec_built(uint32_t codec);
 /* Decodes one entry of a whole-file archive into out (out_capacity >= original_size) and
    checks its XXH64. */
-TL_API tl_cf_result tl_cf_archive_extract(const tl_cf_archive *a, const tl_cf_archive_entry *e, void *out, size_t out_capacity);
+TL_API tl_cf_result tl_cf_archive_extract(const tl_cf_archive *a, const tl_cf_archive_entry *e,
+                                          void *out, size_t out_capacity);
 
 /* ---- Binary catalog (.tlcat) ------------------------------------------------------------ */
 #define TL_CF_CATALOG_MAGIC "TLCATLG\x1a"
@@ -206,9 +220,9 @@ TL_API tl_cf_result tl_cf_archive_extract(const tl_cf_archive *a, const tl_cf_ar
 
 typedef struct tl_cf_catalog_asset {
     uint32_t id, category;
-    const char *name;     /* NUL-terminated UTF-8 inside the catalog buffer */
+    const char *name; /* NUL-terminated UTF-8 inside the catalog buffer */
     uint32_t name_len;
-    const char *path;     /* flat builds: relative path in the output folder; "" otherwise */
+    const char *path; /* flat builds: relative path in the output folder; "" otherwise */
     uint32_t path_len;
     uint64_t size, xxh64; /* 0 unless TL_CF_CATALOG_FLAG_CONTENT_INFO */
 } tl_cf_catalog_asset;
@@ -225,13 +239,18 @@ typedef struct tl_cf_catalog {
 /* Validates everything before anything is used: sizes, checksum, every string, ids strictly
    ascending and non-zero, the name index a permutation sorted by folded name without
    duplicates, category ranges covering the members exactly. */
-TL_API tl_cf_result tl_cf_catalog_open(tl_cf_catalog *c, const void *data, size_t size, const char **why);
-TL_API void tl_cf_catalog_asset_at(const tl_cf_catalog *c, uint32_t index, tl_cf_catalog_asset *out);
+TL_API tl_cf_result tl_cf_catalog_open(tl_cf_catalog *c, const void *data, size_t size,
+                                       const char **why);
+TL_API void tl_cf_catalog_asset_at(const tl_cf_catalog *c, uint32_t index,
+                                   tl_cf_catalog_asset *out);
 /* Case-insensitive (ASCII) lookup by name; binary search over the name index. */
-TL_API tl_cf_result tl_cf_catalog_find_name(const tl_cf_catalog *c, const char *name, size_t len, tl_cf_catalog_asset *out);
-TL_API tl_cf_result tl_cf_catalog_find_id(const tl_cf_catalog *c, uint32_t id, tl_cf_catalog_asset *out);
+TL_API tl_cf_result tl_cf_catalog_find_name(const tl_cf_catalog *c, const char *name, size_t len,
+                                            tl_cf_catalog_asset *out);
+TL_API tl_cf_result tl_cf_catalog_find_id(const tl_cf_catalog *c, uint32_t id,
+                                          tl_cf_catalog_asset *out);
 /* A category's name and its members (record indices, sorted by name). */
-TL_API void tl_cf_catalog_category(const tl_cf_catalog *c, uint32_t index, const char **name, uint32_t *first, uint32_t *count);
+TL_API void tl_cf_catalog_category(const tl_cf_catalog *c, uint32_t index, const char **name,
+                                   uint32_t *first, uint32_t *count);
 TL_API uint32_t tl_cf_catalog_member(const tl_cf_catalog *c, uint32_t position);
 
 /* ---- archives.json ---------------------------------------------------------------------- */
@@ -261,7 +280,8 @@ typedef struct tl_cf_index {
    TL_CF_INDEX_MAX_ARCHIVES archives, every listed file non-empty and listed once; integers
    below 2^53; other keys are skipped (a newer writer may add some), each key once. Allocates
    (TL_MALLOC) on success only. */
-TL_API tl_cf_result tl_cf_index_parse(tl_cf_index *out, const char *text, size_t len, const char **why);
+TL_API tl_cf_result tl_cf_index_parse(tl_cf_index *out, const char *text, size_t len,
+                                      const char **why);
 TL_API void tl_cf_index_free(tl_cf_index *index);
 
 #ifdef __cplusplus
@@ -320,7 +340,6 @@ static tl_cf_result tl__cf_fail(tl_cf_result r, const char *text, const char **w
 uint64_t tl_cf_xxh64(const void *data, size_t size) { return XXH64(data, size, 0); }
 
 /* ---- text ----------------------------------------------------------------------------------- */
-
 
 int tl_cf_fold_compare(const char *a, size_t alen, const char *b, size_t blen) {
     size_t n = alen < blen ? alen : blen, i;
@@ -381,7 +400,7 @@ bool tl_cf_portable_file_name(const char *s, size_t len) {
 }
 
 const char *tl_cf_windows_name_problem(const char *s, size_t len) {
-    static const char *const devices[] = {"CON", "PRN", "AUX", "NUL"};
+    static const char *const devices[] = { "CON", "PRN", "AUX", "NUL" };
     size_t i, stem = 0;
     for (i = 0; i < len; i++) {
         switch ((unsigned char)s[i]) {
@@ -393,7 +412,8 @@ const char *tl_cf_windows_name_problem(const char *s, size_t len) {
         case '?': return "contains '?', which Windows does not allow in file names";
         case '*': return "contains '*', which Windows does not allow in file names";
         default:
-            if ((unsigned char)s[i] < 0x20) return "contains a control character, which Windows does not allow in file names";
+            if ((unsigned char)s[i] < 0x20)
+                return "contains a control character, which Windows does not allow in file names";
         }
     }
     if (len && s[len - 1] == '.') return "ends in '.', which Windows drops from file names";
@@ -408,7 +428,8 @@ const char *tl_cf_windows_name_problem(const char *s, size_t len) {
     }
     if ((stem == 4 && s[3] >= '1' && s[3] <= '9') ||
         (stem == 5 && (unsigned char)s[3] == 0xc2 &&
-         ((unsigned char)s[4] == 0xb9 || (unsigned char)s[4] == 0xb2 || (unsigned char)s[4] == 0xb3))) {
+         ((unsigned char)s[4] == 0xb9 || (unsigned char)s[4] == 0xb2 ||
+          (unsigned char)s[4] == 0xb3))) {
         if (tl_cf_fold_compare(s, 3, "COM", 3) == 0 || tl_cf_fold_compare(s, 3, "LPT", 3) == 0)
             return "is a Windows device name (CON, PRN, AUX, NUL, COM1-COM9, LPT1-LPT9, with or without an extension)";
     }
@@ -442,7 +463,8 @@ const char *tl_cf_asset_path_problem(const char *rel, size_t len) {
     /* The reader's UTF-8 rule, through a file-name check of each segment. */
     for (i = 0; i <= len; i++) {
         if (i < len && rel[i] != '/') continue;
-        if (i > start && !tl_cf_valid_file_name(rel + start, i - start > 255 ? 255 : i - start)) return "invalid UTF-8";
+        if (i > start && !tl_cf_valid_file_name(rel + start, i - start > 255 ? 255 : i - start))
+            return "invalid UTF-8";
         start = i + 1;
     }
     return NULL;
@@ -488,7 +510,9 @@ size_t tl_cf_asset_key(const char *scope, const char *name, char *out, size_t ca
     return n;
 }
 
-uint32_t tl_cf_identity_hash(const char *key, size_t len, uint32_t seed) { return XXH32(key, len, seed); }
+uint32_t tl_cf_identity_hash(const char *key, size_t len, uint32_t seed) {
+    return XXH32(key, len, seed);
+}
 
 /* ---- archives --------------------------------------------------------------------------------- */
 
@@ -502,12 +526,14 @@ void tl_cf_archive_entry_at(const tl_cf_archive *a, uint32_t index, tl_cf_archiv
     out->xxh64 = tl_cf_get_u64(p + 32);
 }
 
-tl_cf_result tl_cf_archive_read_header(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE], uint64_t file_size,
-                                       uint32_t *count, const char **why) {
+tl_cf_result tl_cf_archive_read_header(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE],
+                                       uint64_t file_size, uint32_t *count, const char **why) {
     uint32_t n;
     uint64_t room;
-    if (file_size < TL_CF_ARCHIVE_HEADER_SIZE) return tl__cf_fail(TL_CF_TRUNCATED, "truncated", why);
-    if (memcmp(header, TL_CF_ARCHIVE_MAGIC, 8) != 0) return tl__cf_fail(TL_CF_BAD_MAGIC, "not an archive (bad magic)", why);
+    if (file_size < TL_CF_ARCHIVE_HEADER_SIZE)
+        return tl__cf_fail(TL_CF_TRUNCATED, "truncated", why);
+    if (memcmp(header, TL_CF_ARCHIVE_MAGIC, 8) != 0)
+        return tl__cf_fail(TL_CF_BAD_MAGIC, "not an archive (bad magic)", why);
     if (tl_cf_get_u32(header + 8) != TL_CF_ARCHIVE_VERSION)
         return tl__cf_fail(TL_CF_BAD_VERSION, "unsupported archive version", why);
     n = tl_cf_get_u32(header + 12);
@@ -522,8 +548,9 @@ tl_cf_result tl_cf_archive_read_header(const unsigned char header[TL_CF_ARCHIVE_
     return TL_CF_OK;
 }
 
-tl_cf_result tl_cf_archive_check_toc(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE], const unsigned char *toc,
-                                     uint32_t count, uint64_t file_size, uint64_t max_entry_size, const char **why) {
+tl_cf_result tl_cf_archive_check_toc(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE],
+                                     const unsigned char *toc, uint32_t count, uint64_t file_size,
+                                     uint64_t max_entry_size, const char **why) {
     uint64_t expect = TL_CF_ARCHIVE_HEADER_SIZE + (uint64_t)count * TL_CF_ARCHIVE_ENTRY_SIZE;
     tl_cf_archive a;
     uint32_t i;
@@ -534,18 +561,21 @@ tl_cf_result tl_cf_archive_check_toc(const unsigned char header[TL_CF_ARCHIVE_HE
         const unsigned char *p = toc + (size_t)i * TL_CF_ARCHIVE_ENTRY_SIZE;
         tl_cf_archive_entry e;
         tl_cf_archive_entry_at(&a, i, &e);
-        if (p[5] || p[6] || p[7] || (i > 0 && tl_cf_get_u32(p - TL_CF_ARCHIVE_ENTRY_SIZE) >= e.id) ||
-            e.offset != expect || e.stored_size > file_size - e.offset)
+        if (p[5] || p[6] || p[7] ||
+            (i > 0 && tl_cf_get_u32(p - TL_CF_ARCHIVE_ENTRY_SIZE) >= e.id) || e.offset != expect ||
+            e.stored_size > file_size - e.offset)
             return tl__cf_fail(TL_CF_BAD_ENTRY, "invalid table of contents entry", why);
         if (e.codec > TL_CF_CODEC_ZSTD) return tl__cf_fail(TL_CF_BAD_CODEC, "unknown codec", why);
         if (e.codec == TL_CF_CODEC_RAW ? e.stored_size != e.original_size
                                        : (e.stored_size >= e.original_size || e.stored_size == 0))
             return tl__cf_fail(TL_CF_BAD_ENTRY, "invalid table of contents entry", why);
         if (e.original_size > max_entry_size)
-            return tl__cf_fail(TL_CF_TOO_LARGE, "an entry is larger than this runtime accepts", why);
+            return tl__cf_fail(TL_CF_TOO_LARGE, "an entry is larger than this runtime accepts",
+                               why);
         expect = e.offset + e.stored_size;
     }
-    if (expect != file_size) return tl__cf_fail(TL_CF_BAD_SIZE, "size does not match its table of contents", why);
+    if (expect != file_size)
+        return tl__cf_fail(TL_CF_BAD_SIZE, "size does not match its table of contents", why);
     return TL_CF_OK;
 }
 
@@ -555,7 +585,8 @@ tl_cf_result tl_cf_archive_open(tl_cf_archive *a, const void *data, size_t size,
     tl_cf_result r;
     memset(a, 0, sizeof *a);
     r = tl_cf_archive_read_header(d, size, &count, why);
-    if (r == TL_CF_OK) r = tl_cf_archive_check_toc(d, d + TL_CF_ARCHIVE_HEADER_SIZE, count, size, UINT64_MAX, why);
+    if (r == TL_CF_OK)
+        r = tl_cf_archive_check_toc(d, d + TL_CF_ARCHIVE_HEADER_SIZE, count, size, UINT64_MAX, why);
     if (r != TL_CF_OK) return r;
     a->data = d;
     a->size = size;
@@ -567,7 +598,8 @@ tl_cf_result tl_cf_archive_open(tl_cf_archive *a, const void *data, size_t size,
 
 /* Index of the row whose leading u32 is `id` in a table of `count` rows of `stride` bytes sorted
    by that u32 (archive entries, catalog records), or `count` when there is none. */
-static uint32_t tl__cf_find_u32(const unsigned char *rows, uint32_t count, size_t stride, uint32_t id) {
+static uint32_t tl__cf_find_u32(const unsigned char *rows, uint32_t count, size_t stride,
+                                uint32_t id) {
     uint32_t lo = 0, hi = count;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
@@ -599,7 +631,8 @@ bool tl_cf_codec_built(uint32_t codec) {
     }
 }
 
-bool tl_cf_decode(uint32_t codec, const unsigned char *src, uint64_t stored, unsigned char *dst, uint64_t size) {
+bool tl_cf_decode(uint32_t codec, const unsigned char *src, uint64_t stored, unsigned char *dst,
+                  uint64_t size) {
     switch (codec) {
     case TL_CF_CODEC_RAW:
         if (stored != size) return false;
@@ -608,7 +641,8 @@ bool tl_cf_decode(uint32_t codec, const unsigned char *src, uint64_t stored, uns
 #ifdef TL_CONTENT_LZ4
     case TL_CF_CODEC_LZ4: {
         int got;
-        if (stored > (uint64_t)LZ4_MAX_INPUT_SIZE || size > (uint64_t)LZ4_MAX_INPUT_SIZE) return false;
+        if (stored > (uint64_t)LZ4_MAX_INPUT_SIZE || size > (uint64_t)LZ4_MAX_INPUT_SIZE)
+            return false;
         got = LZ4_decompress_safe((const char *)src, (char *)dst, (int)stored, (int)size);
         return got >= 0 && (uint64_t)got == size;
     }
@@ -632,11 +666,14 @@ bool tl_cf_decode(uint32_t codec, const unsigned char *src, uint64_t stored, uns
     }
 }
 
-tl_cf_result tl_cf_archive_extract(const tl_cf_archive *a, const tl_cf_archive_entry *e, void *out, size_t out_capacity) {
+tl_cf_result tl_cf_archive_extract(const tl_cf_archive *a, const tl_cf_archive_entry *e, void *out,
+                                   size_t out_capacity) {
     if (e->original_size > out_capacity) return TL_CF_NO_MEMORY;
-    if (!a->data || e->offset > a->size || e->stored_size > a->size - e->offset) return TL_CF_BAD_ENTRY;
+    if (!a->data || e->offset > a->size || e->stored_size > a->size - e->offset)
+        return TL_CF_BAD_ENTRY;
     if (e->codec == TL_CF_CODEC_RAW && e->stored_size != e->original_size) return TL_CF_BAD_ENTRY;
-    if (!tl_cf_decode(e->codec, a->data + e->offset, e->stored_size, (unsigned char *)out, e->original_size))
+    if (!tl_cf_decode(e->codec, a->data + e->offset, e->stored_size, (unsigned char *)out,
+                      e->original_size))
         return TL_CF_BAD_CODEC;
     if (XXH64(out, (size_t)e->original_size, 0) != e->xxh64) return TL_CF_BAD_CHECKSUM;
     return TL_CF_OK;
@@ -646,7 +683,8 @@ tl_cf_result tl_cf_archive_extract(const tl_cf_archive *a, const tl_cf_archive_e
 
 /* A string reference (offset, length) into the string area: in bounds, NUL right after it,
    none inside, UTF-8 text. */
-static bool tl__cf_catalog_string_ok(const tl_cf_catalog *c, uint32_t off, uint32_t len, bool allow_empty) {
+static bool tl__cf_catalog_string_ok(const tl_cf_catalog *c, uint32_t off, uint32_t len,
+                                     bool allow_empty) {
     if (off >= c->string_bytes || len >= c->string_bytes - off) return false;
     if (c->strings[off + len] != 0 || (!allow_empty && len == 0)) return false;
     if (memchr(c->strings + off, 0, len)) return false;
@@ -660,8 +698,9 @@ static const unsigned char *tl__cf_catalog_record(const tl_cf_catalog *c, uint32
 /* Folded-name order of two records. */
 static int tl__cf_catalog_compare(const tl_cf_catalog *c, uint32_t a, uint32_t b) {
     const unsigned char *x = tl__cf_catalog_record(c, a), *y = tl__cf_catalog_record(c, b);
-    return tl_cf_fold_compare((const char *)c->strings + tl_cf_get_u32(x + 8), tl_cf_get_u32(x + 12),
-                              (const char *)c->strings + tl_cf_get_u32(y + 8), tl_cf_get_u32(y + 12));
+    return tl_cf_fold_compare(
+        (const char *)c->strings + tl_cf_get_u32(x + 8), tl_cf_get_u32(x + 12),
+        (const char *)c->strings + tl_cf_get_u32(y + 8), tl_cf_get_u32(y + 12));
 }
 
 void tl_cf_catalog_asset_at(const tl_cf_catalog *c, uint32_t index, tl_cf_catalog_asset *out) {
@@ -676,7 +715,8 @@ void tl_cf_catalog_asset_at(const tl_cf_catalog *c, uint32_t index, tl_cf_catalo
     out->xxh64 = tl_cf_get_u64(p + 32);
 }
 
-void tl_cf_catalog_category(const tl_cf_catalog *c, uint32_t index, const char **name, uint32_t *first, uint32_t *count) {
+void tl_cf_catalog_category(const tl_cf_catalog *c, uint32_t index, const char **name,
+                            uint32_t *first, uint32_t *count) {
     const unsigned char *p = c->categories + (size_t)index * TL_CF_CATALOG_CATEGORY_SIZE;
     *name = (const char *)c->strings + tl_cf_get_u32(p);
     *first = tl_cf_get_u32(p + 8);
@@ -692,10 +732,12 @@ static uint32_t tl__cf_catalog_named(const tl_cf_catalog *c, uint32_t i) {
 }
 
 /* The header and layout; the tables are checked by tl__cf_catalog_check_tables. */
-static tl_cf_result tl__cf_catalog_layout(tl_cf_catalog *c, const unsigned char *d, uint64_t size, const char **why) {
+static tl_cf_result tl__cf_catalog_layout(tl_cf_catalog *c, const unsigned char *d, uint64_t size,
+                                          const char **why) {
     uint64_t room, need;
     uint32_t flags, ncat, nasset, nstr;
-    if (size < TL_CF_CATALOG_HEADER_SIZE) return tl__cf_fail(TL_CF_TRUNCATED, "catalog: truncated", why);
+    if (size < TL_CF_CATALOG_HEADER_SIZE)
+        return tl__cf_fail(TL_CF_TRUNCATED, "catalog: truncated", why);
     if (memcmp(d, TL_CF_CATALOG_MAGIC, 8) != 0)
         return tl__cf_fail(TL_CF_BAD_MAGIC, "catalog: not a catalog (bad magic)", why);
     if (tl_cf_get_u32(d + 8) != TL_CF_CATALOG_VERSION)
@@ -704,15 +746,19 @@ static tl_cf_result tl__cf_catalog_layout(tl_cf_catalog *c, const unsigned char 
     ncat = tl_cf_get_u32(d + 16);
     nasset = tl_cf_get_u32(d + 20);
     nstr = tl_cf_get_u32(d + 24);
-    if ((flags & ~(uint32_t)TL_CF_CATALOG_FLAGS_KNOWN) || tl_cf_get_u32(d + 28) != 0 || ncat == 0 || nstr == 0)
+    if ((flags & ~(uint32_t)TL_CF_CATALOG_FLAGS_KNOWN) || tl_cf_get_u32(d + 28) != 0 || ncat == 0 ||
+        nstr == 0)
         return tl__cf_fail(TL_CF_BAD_HEADER, "catalog: invalid header", why);
     /* Counts are bounded by what the file can hold before anything is multiplied. */
     room = size - TL_CF_CATALOG_HEADER_SIZE;
-    if (ncat > room / TL_CF_CATALOG_CATEGORY_SIZE || nasset > room / (TL_CF_CATALOG_RECORD_SIZE + 8))
+    if (ncat > room / TL_CF_CATALOG_CATEGORY_SIZE ||
+        nasset > room / (TL_CF_CATALOG_RECORD_SIZE + 8))
         return tl__cf_fail(TL_CF_TRUNCATED, "catalog: truncated", why);
-    need = (uint64_t)ncat * TL_CF_CATALOG_CATEGORY_SIZE + (uint64_t)nasset * (TL_CF_CATALOG_RECORD_SIZE + 8) + nstr;
+    need = (uint64_t)ncat * TL_CF_CATALOG_CATEGORY_SIZE +
+           (uint64_t)nasset * (TL_CF_CATALOG_RECORD_SIZE + 8) + nstr;
     if (need > room) return tl__cf_fail(TL_CF_TRUNCATED, "catalog: truncated", why);
-    if (need < room) return tl__cf_fail(TL_CF_BAD_SIZE, "catalog: size does not match its header", why);
+    if (need < room)
+        return tl__cf_fail(TL_CF_BAD_SIZE, "catalog: size does not match its header", why);
     if (XXH64(d + TL_CF_CATALOG_HEADER_SIZE, (size_t)room, 0) != tl_cf_get_u64(d + 32))
         return tl__cf_fail(TL_CF_BAD_CHECKSUM, "catalog: checksum mismatch", why);
     c->data = d;
@@ -732,7 +778,8 @@ static tl_cf_result tl__cf_catalog_layout(tl_cf_catalog *c, const unsigned char 
 static tl_cf_result tl__cf_catalog_check_tables(tl_cf_catalog *c, const char **why) {
     const unsigned char *d = c->data;
     uint32_t i, k, next = 0, poff = tl_cf_get_u32(d + 40), plen = tl_cf_get_u32(d + 44);
-    bool flat = (c->flags & TL_CF_CATALOG_FLAG_FLAT_PATHS) != 0, info = (c->flags & TL_CF_CATALOG_FLAG_CONTENT_INFO) != 0;
+    bool flat = (c->flags & TL_CF_CATALOG_FLAG_FLAT_PATHS) != 0,
+         info = (c->flags & TL_CF_CATALOG_FLAG_CONTENT_INFO) != 0;
     if (!tl__cf_catalog_string_ok(c, poff, plen, false) || c->strings[c->string_bytes - 1] != 0)
         return tl__cf_fail(TL_CF_BAD_STRING, "catalog: invalid string", why);
     c->profile = (const char *)c->strings + poff;
@@ -753,7 +800,8 @@ static tl_cf_result tl__cf_catalog_check_tables(tl_cf_catalog *c, const char **w
     /* Name index: a permutation of the records, sorted by folded name, no two names equal. */
     for (i = 0; i < c->asset_count; i++) {
         uint32_t r = tl__cf_catalog_named(c, i);
-        if (r >= c->asset_count || (i > 0 && tl__cf_catalog_compare(c, tl__cf_catalog_named(c, i - 1), r) >= 0))
+        if (r >= c->asset_count ||
+            (i > 0 && tl__cf_catalog_compare(c, tl__cf_catalog_named(c, i - 1), r) >= 0))
             return tl__cf_fail(TL_CF_BAD_ENTRY, "catalog: invalid name index", why);
     }
     /* Categories: names valid, member ranges consecutive and covering every member once, each
@@ -761,8 +809,8 @@ static tl_cf_result tl__cf_catalog_check_tables(tl_cf_catalog *c, const char **w
     for (k = 0; k < c->category_count; k++) {
         const unsigned char *p = c->categories + (size_t)k * TL_CF_CATALOG_CATEGORY_SIZE;
         uint32_t first = tl_cf_get_u32(p + 8), count = tl_cf_get_u32(p + 12), m;
-        if (!tl__cf_catalog_string_ok(c, tl_cf_get_u32(p), tl_cf_get_u32(p + 4), false) || first != next ||
-            count > c->asset_count - first)
+        if (!tl__cf_catalog_string_ok(c, tl_cf_get_u32(p), tl_cf_get_u32(p + 4), false) ||
+            first != next || count > c->asset_count - first)
             return tl__cf_fail(TL_CF_BAD_ENTRY, "catalog: invalid category", why);
         for (m = first; m < first + count; m++) {
             uint32_t r = tl_cf_catalog_member(c, m);
@@ -772,7 +820,8 @@ static tl_cf_result tl__cf_catalog_check_tables(tl_cf_catalog *c, const char **w
         }
         next = first + count;
     }
-    if (next != c->asset_count) return tl__cf_fail(TL_CF_BAD_ENTRY, "catalog: invalid category", why);
+    if (next != c->asset_count)
+        return tl__cf_fail(TL_CF_BAD_ENTRY, "catalog: invalid category", why);
     return TL_CF_OK;
 }
 
@@ -784,7 +833,8 @@ tl_cf_result tl_cf_catalog_open(tl_cf_catalog *c, const void *data, size_t size,
     return r;
 }
 
-tl_cf_result tl_cf_catalog_find_name(const tl_cf_catalog *c, const char *name, size_t len, tl_cf_catalog_asset *out) {
+tl_cf_result tl_cf_catalog_find_name(const tl_cf_catalog *c, const char *name, size_t len,
+                                     tl_cf_catalog_asset *out) {
     uint32_t lo = 0, hi = c->asset_count;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
@@ -828,7 +878,8 @@ static void *tl__cf_json_alloc(tl__cf_json *j, size_t n, size_t align) {
 }
 
 static void tl__cf_json_ws(tl__cf_json *j) {
-    while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')) j->p++;
+    while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
+        j->p++;
 }
 
 static bool tl__cf_json_lit(tl__cf_json *j, char c) {
@@ -841,7 +892,10 @@ static bool tl__cf_json_lit(tl__cf_json *j, char c) {
 }
 
 static int tl__cf_hex(char c) {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
 }
 
 static bool tl__cf_json_hex4(tl__cf_json *j, uint32_t *out) {
@@ -984,7 +1038,8 @@ static bool tl__cf_json_skip(tl__cf_json *j) {
         j->p++;
         if (!tl__cf_json_lit(j, close)) {
             do {
-                if (c == '{' && (!tl__cf_json_string(j, NULL, NULL) || !tl__cf_json_lit(j, ':'))) return false;
+                if (c == '{' && (!tl__cf_json_string(j, NULL, NULL) || !tl__cf_json_lit(j, ':')))
+                    return false;
                 if (!tl__cf_json_skip(j)) return false;
             } while (tl__cf_json_lit(j, ','));
             ok = tl__cf_json_lit(j, close);
@@ -1014,7 +1069,9 @@ static bool tl__cf_json_skip(tl__cf_json *j) {
     return ok;
 }
 
-static bool tl__cf_key_is(const char *k, size_t n, const char *want) { return strlen(want) == n && memcmp(k, want, n) == 0; }
+static bool tl__cf_key_is(const char *k, size_t n, const char *want) {
+    return strlen(want) == n && memcmp(k, want, n) == 0;
+}
 
 /* "files": counted (and checked) first, so the array is allocated at its exact size. */
 static bool tl__cf_index_files(tl__cf_json *j, tl_cf_index_archive *a) {
@@ -1034,7 +1091,9 @@ static bool tl__cf_index_files(tl__cf_json *j, tl_cf_index_archive *a) {
     if (!a->files) return false;
     for (i = 0; i < n; i++) {
         size_t len;
-        if ((i && !tl__cf_json_lit(j, ',')) || !tl__cf_json_string(j, &a->files[i], &len) || len == 0) return false;
+        if ((i && !tl__cf_json_lit(j, ',')) || !tl__cf_json_string(j, &a->files[i], &len) ||
+            len == 0)
+            return false;
     }
     a->file_count = n;
     return tl__cf_json_lit(j, ']');
@@ -1053,7 +1112,8 @@ static bool tl__cf_index_archive(tl__cf_json *j, tl_cf_index_archive *a) {
         if (!tl__cf_json_string(j, &key, &klen) || !tl__cf_json_lit(j, ':')) return false;
         if (tl__cf_key_is(key, klen, "name")) {
             bit = NAME;
-            if (!tl__cf_json_string(j, &a->name, &vlen) || !tl_cf_portable_file_name(a->name, vlen)) return false;
+            if (!tl__cf_json_string(j, &a->name, &vlen) || !tl_cf_portable_file_name(a->name, vlen))
+                return false;
         } else if (tl__cf_key_is(key, klen, "size")) {
             bit = SIZE;
             if (!tl__cf_json_uint(j, &a->size)) return false;
@@ -1082,10 +1142,13 @@ static bool tl__cf_index_archive(tl__cf_json *j, tl_cf_index_archive *a) {
         if (seen & bit) return false; /* a key twice */
         seen |= bit;
     } while (tl__cf_json_lit(j, ','));
-    return tl__cf_json_lit(j, '}') && (seen & (NAME | SIZE | HASH | ROLE)) == (NAME | SIZE | HASH | ROLE);
+    return tl__cf_json_lit(j, '}') &&
+           (seen & (NAME | SIZE | HASH | ROLE)) == (NAME | SIZE | HASH | ROLE);
 }
 
-static int tl__cf_compare_strings(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int tl__cf_compare_strings(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 /* Unique archive names, exactly one catalog archive, every listed file in one archive once. */
 static tl_cf_result tl__cf_index_check(tl__cf_json *j, const tl_cf_index *x, const char **why) {
@@ -1097,9 +1160,12 @@ static tl_cf_result tl__cf_index_check(tl__cf_json *j, const tl_cf_index *x, con
         catalogs += x->archives[i].is_catalog;
         total += x->archives[i].file_count;
         for (k = 0; k < i; k++)
-            if (strcmp(x->archives[i].name, x->archives[k].name) == 0) return tl__cf_fail(TL_CF_BAD_JSON, invalid, why);
+            if (strcmp(x->archives[i].name, x->archives[k].name) == 0)
+                return tl__cf_fail(TL_CF_BAD_JSON, invalid, why);
     }
-    if (catalogs != 1) return tl__cf_fail(TL_CF_BAD_JSON, "archives.json must list exactly one catalog archive", why);
+    if (catalogs != 1)
+        return tl__cf_fail(TL_CF_BAD_JSON, "archives.json must list exactly one catalog archive",
+                           why);
     all = (char **)tl__cf_json_alloc(j, (total ? total : 1) * sizeof *all, sizeof(void *));
     if (!all) return tl__cf_fail(TL_CF_BAD_JSON, invalid, why);
     total = 0;
@@ -1130,8 +1196,8 @@ tl_cf_result tl_cf_index_parse(tl_cf_index *out, const char *text, size_t len, c
     max_archives = len / 60 + 1;
     if (max_archives > TL_CF_INDEX_MAX_ARCHIVES) max_archives = TL_CF_INDEX_MAX_ARCHIVES;
     if (len > ((size_t)-1 - 64) / 16) return tl__cf_fail(TL_CF_NO_MEMORY, "out of memory", why);
-    block = len + strings + 2 * strings * sizeof(char *) + max_archives * sizeof(tl_cf_index_archive) +
-            8 * (max_archives + 4) + 64;
+    block = len + strings + 2 * strings * sizeof(char *) +
+            max_archives * sizeof(tl_cf_index_archive) + 8 * (max_archives + 4) + 64;
     storage = (char *)TL_MALLOC(block);
     if (!storage) return tl__cf_fail(TL_CF_NO_MEMORY, "out of memory", why);
     j.p = text;
@@ -1151,13 +1217,17 @@ tl_cf_result tl_cf_index_parse(tl_cf_index *out, const char *text, size_t len, c
             ok = tl__cf_json_uint(&j, &format) && format == 1;
         } else if (tl__cf_key_is(key, klen, "profile")) {
             bit = PROFILE;
-            ok = tl__cf_json_string(&j, &out->profile, &vlen) && tl_cf_portable_file_name(out->profile, vlen);
+            ok = tl__cf_json_string(&j, &out->profile, &vlen) &&
+                 tl_cf_portable_file_name(out->profile, vlen);
         } else if (tl__cf_key_is(key, klen, "archives")) {
             bit = ARCHIVES;
-            out->archives = (tl_cf_index_archive *)tl__cf_json_alloc(&j, max_archives * sizeof *out->archives, sizeof(void *));
-            ok = !(seen & ARCHIVES) && out->archives && tl__cf_json_lit(&j, '[') && !tl__cf_json_lit(&j, ']');
+            out->archives = (tl_cf_index_archive *)tl__cf_json_alloc(
+                &j, max_archives * sizeof *out->archives, sizeof(void *));
+            ok = !(seen & ARCHIVES) && out->archives && tl__cf_json_lit(&j, '[') &&
+                 !tl__cf_json_lit(&j, ']');
             while (ok) {
-                ok = out->archive_count < max_archives && tl__cf_index_archive(&j, &out->archives[out->archive_count]);
+                ok = out->archive_count < max_archives &&
+                     tl__cf_index_archive(&j, &out->archives[out->archive_count]);
                 if (!ok) break;
                 out->archive_count++;
                 if (!tl__cf_json_lit(&j, ',')) {
@@ -1181,7 +1251,10 @@ tl_cf_result tl_cf_index_parse(tl_cf_index *out, const char *text, size_t len, c
     tl__cf_json_ws(&j);
     ok = ok && j.p == j.end && seen == (FORMAT | PROFILE | ARCHIVES);
     r = ok ? tl__cf_index_check(&j, out, why)
-           : tl__cf_fail(TL_CF_BAD_JSON, format > 1 ? "archives.json has a newer format than this runtime reads" : invalid, why);
+           : tl__cf_fail(TL_CF_BAD_JSON,
+                         format > 1 ? "archives.json has a newer format than this runtime reads"
+                                    : invalid,
+                         why);
     if (r != TL_CF_OK) {
         TL_FREE(storage);
         memset(out, 0, sizeof *out);

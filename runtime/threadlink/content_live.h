@@ -36,8 +36,8 @@
    tl_content_source_report (and shutdown) lists what was loaded from source that the catalog
    does not carry yet: the assets that need a `generate` before they ship.
 
-   THE SWITCH
-   ----------
+   INCLUDE
+   -------
    Define TL_CONTENT_LIVE (for every file that includes content.h, e.g. -DTL_CONTENT_LIVE in a
    development build) to get this; content.h then includes this header. Without it (shipped
    builds) none of this code exists and content.h behaves exactly as documented there: packed or
@@ -94,7 +94,8 @@ typedef struct tl_content_source_desc {
 /* Registers `profile` served from `source_root`. Refused (logged, an invalid directory, nothing
    registered) when the profile is registered already, the root or a category folder is missing,
    categories overlap, or the tree holds what pack refuses. */
-TL_API tl_content_dir tl_content_register_source(tl_content *ctx, const char *profile, const char *source_root,
+TL_API tl_content_dir tl_content_register_source(tl_content *ctx, const char *profile,
+                                                 const char *source_root,
                                                  const tl_content_source_desc *desc);
 /* Logs each asset loaded from a source tree that the catalog does not carry (and a total);
    returns their number. Shutdown runs it too. */
@@ -110,10 +111,12 @@ TL_API uint64_t tl_content_source_reloads(tl_content *ctx);
 
 /* ================================================================================================ */
 /* The implementation: emitted by content.h's, where its internals are in scope. */
-#if defined(TL_CONTENT_LIVE) && defined(TL__CONTENT_IMPLEMENTED) && !defined(TL__CONTENT_LIVE_IMPLEMENTED)
+#if defined(TL_CONTENT_LIVE) && defined(TL__CONTENT_IMPLEMENTED) && \
+    !defined(TL__CONTENT_LIVE_IMPLEMENTED)
 #define TL__CONTENT_LIVE_IMPLEMENTED
 #if defined(_WIN32)
-#error "threadlink/content_live.h: TL_CONTENT_LIVE is POSIX only for now (serve packed directories on Windows)"
+#error \
+    "threadlink/content_live.h: TL_CONTENT_LIVE is POSIX only for now (serve packed directories on Windows)"
 #endif
 #include <dirent.h>
 #include <errno.h>
@@ -134,7 +137,10 @@ extern "C" {
 #define TL__LIVE_WHY 768
 
 /* What identifies a file's contents without reading it. */
-typedef struct tl__live_sig { int64_t mtime_ns, ctime_ns; uint64_t size, ino; } tl__live_sig;
+typedef struct tl__live_sig {
+    int64_t mtime_ns, ctime_ns;
+    uint64_t size, ino;
+} tl__live_sig;
 
 /* Per entry of a source directory (parallel to its entries). */
 typedef struct tl__live_file {
@@ -143,7 +149,11 @@ typedef struct tl__live_file {
 } tl__live_file;
 
 /* One file of a scan: its path under the root, the length of its name (a prefix), its category. */
-typedef struct tl__live_found { char *rel; uint32_t name_len, category; tl__live_sig sig; } tl__live_found;
+typedef struct tl__live_found {
+    char *rel;
+    uint32_t name_len, category;
+    tl__live_sig sig;
+} tl__live_found;
 
 typedef struct tl__live_scan {
     tl__live_found *files;
@@ -170,8 +180,8 @@ struct tl__content_source {
     char **dirs;
     tl__live_sig *dir_sigs;
     uint32_t dir_len, budget, budget_us, cursor;
-    int fd;   /* inotify, or -1 */
-    int *wds; /* the watch of each folder (parallel to dirs) */
+    int fd;          /* inotify, or -1 */
+    int *wds;        /* the watch of each folder (parallel to dirs) */
     char path[4096]; /* scratch: root/rel, for the poll's stat calls without allocating */
 };
 
@@ -192,7 +202,8 @@ static tl__live_sig tl__live_sig_of(const struct stat *st) {
 }
 
 static bool tl__live_sig_same(const tl__live_sig *a, const tl__live_sig *b) {
-    return a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns && a->size == b->size && a->ino == b->ino;
+    return a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns && a->size == b->size &&
+           a->ino == b->ino;
 }
 
 /* root/rel in the source's scratch buffer; NULL when too long. */
@@ -216,13 +227,18 @@ static char *tl__live_strndup(const char *s, size_t n) {
 }
 
 /* The scan's refusal: up to four pieces of text joined (NULL: none). */
-static void tl__live_why(tl__live_scan *sc, const char *a, const char *b, const char *c, const char *d) {
+static void tl__live_why(tl__live_scan *sc, const char *a, const char *b, const char *c,
+                         const char *d) {
     snprintf(sc->why, sizeof sc->why, "%s%s%s%s", a, b ? b : "", c ? c : "", d ? d : "");
 }
 
 /* --- the walk (pack's rules: content_format.h) ------------------------------------------------- */
 
-typedef struct tl__live_chain { dev_t dev; ino_t ino; const struct tl__live_chain *up; } tl__live_chain;
+typedef struct tl__live_chain {
+    dev_t dev;
+    ino_t ino;
+    const struct tl__live_chain *up;
+} tl__live_chain;
 
 static void tl__live_scan_free(tl__live_scan *sc) {
     uint32_t i;
@@ -241,10 +257,13 @@ static void tl__live_scan_free(tl__live_scan *sc) {
 
 static bool tl__live_inside(const char *root, const char *path) {
     size_t n = strlen(root);
-    return strncmp(root, path, n) == 0 && (path[n] == '/' || path[n] == 0 || strcmp(root, "/") == 0);
+    return strncmp(root, path, n) == 0 &&
+           (path[n] == '/' || path[n] == 0 || strcmp(root, "/") == 0);
 }
 
-static int tl__live_by_strcmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int tl__live_by_strcmp(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 /* The visible entries of a folder, sorted (as pack lists them); NULL when it cannot be read. */
 static char **tl__live_list(const char *dir, uint32_t *count) {
@@ -268,7 +287,8 @@ static char **tl__live_list(const char *dir, uint32_t *count) {
 
 static bool tl__live_add_dir(tl__live_scan *sc, const char *rel, const struct stat *st) {
     if (!tl__content_grow((void **)&sc->dirs, &sc->dir_cap, sizeof *sc->dirs, sc->dir_len + 1) ||
-        !tl__content_grow((void **)&sc->dir_sigs, &sc->dir_sig_cap, sizeof *sc->dir_sigs, sc->dir_len + 1))
+        !tl__content_grow((void **)&sc->dir_sigs, &sc->dir_sig_cap, sizeof *sc->dir_sigs,
+                          sc->dir_len + 1))
         return false;
     if (!(sc->dirs[sc->dir_len] = tl__content_strdup(rel))) return false;
     sc->dir_sigs[sc->dir_len++] = tl__live_sig_of(st);
@@ -276,7 +296,8 @@ static bool tl__live_add_dir(tl__live_scan *sc, const char *rel, const struct st
 }
 
 /* A path pack refuses: not UTF-8 text, or (flat builds) a component Windows cannot hold. */
-static bool tl__live_path_refused(const tl__content_source *src, tl__live_scan *sc, const char *full, const char *rel) {
+static bool tl__live_path_refused(const tl__content_source *src, tl__live_scan *sc,
+                                  const char *full, const char *rel) {
     size_t len = strlen(rel), start = 0, i;
     const char *why = tl_cf_asset_path_problem(rel, len);
     if (why) {
@@ -287,7 +308,8 @@ static bool tl__live_path_refused(const tl__content_source *src, tl__live_scan *
         if (i < len && rel[i] != '/') continue;
         why = tl_cf_windows_name_problem(rel + start, i - start);
         if (why) {
-            tl__live_why(sc, full, ": name ", why, "; a flat build (\"archive\": \"none\") refuses it");
+            tl__live_why(sc, full, ": name ", why,
+                         "; a flat build (\"archive\": \"none\") refuses it");
             return true;
         }
         start = i + 1;
@@ -295,8 +317,8 @@ static bool tl__live_path_refused(const tl__content_source *src, tl__live_scan *
     return false;
 }
 
-static bool tl__live_add_file(const tl__content_source *src, tl__live_scan *sc, uint32_t category, const char *full,
-                              const char *rel, const struct stat *st) {
+static bool tl__live_add_file(const tl__content_source *src, tl__live_scan *sc, uint32_t category,
+                              const char *full, const char *rel, const struct stat *st) {
     tl__live_found *f;
     if (tl__live_path_refused(src, sc, full, rel)) return false;
     if (!tl__content_grow((void **)&sc->files, &sc->cap, sizeof *sc->files, sc->len + 1)) goto oom;
@@ -312,12 +334,13 @@ oom:
     return false;
 }
 
-static bool tl__live_walk(const tl__content_source *src, tl__live_scan *sc, uint32_t category, const char *dir,
-                          const char *rel, const tl__live_chain *up);
+static bool tl__live_walk(const tl__content_source *src, tl__live_scan *sc, uint32_t category,
+                          const char *dir, const char *rel, const tl__live_chain *up);
 
 /* A folder below the root, unless it is one being read already (a link loop). */
-static bool tl__live_walk_folder(const tl__content_source *src, tl__live_scan *sc, uint32_t category, const char *full,
-                                 const char *rel, const struct stat *st, const tl__live_chain *up) {
+static bool tl__live_walk_folder(const tl__content_source *src, tl__live_scan *sc,
+                                 uint32_t category, const char *full, const char *rel,
+                                 const struct stat *st, const tl__live_chain *up) {
     tl__live_chain here;
     const tl__live_chain *c;
     for (c = up; c; c = c->up)
@@ -333,22 +356,25 @@ static void tl__live_skipped(tl__live_scan *sc, const char *full, const char *wh
 }
 
 /* A symbolic link is followed only to a folder or a regular file inside the source root. */
-static bool tl__live_walk_link(const tl__content_source *src, tl__live_scan *sc, uint32_t category, const char *full,
-                               const char *rel, const tl__live_chain *up) {
+static bool tl__live_walk_link(const tl__content_source *src, tl__live_scan *sc, uint32_t category,
+                               const char *full, const char *rel, const tl__live_chain *up) {
     struct stat st;
     char *target = realpath(full, NULL);
     bool ok = true;
     if (!target || stat(full, &st) != 0) tl__live_skipped(sc, full, "a broken symbolic link");
-    else if (!tl__live_inside(sc->real_root, target)) tl__live_skipped(sc, full, "a symbolic link out of the source root");
+    else if (!tl__live_inside(sc->real_root, target))
+        tl__live_skipped(sc, full, "a symbolic link out of the source root");
     else if (S_ISDIR(st.st_mode)) ok = tl__live_walk_folder(src, sc, category, full, rel, &st, up);
     else if (S_ISREG(st.st_mode)) ok = tl__live_add_file(src, sc, category, full, rel, &st);
-    else tl__live_skipped(sc, full, "a symbolic link to a special file (only regular files are content)");
+    else
+        tl__live_skipped(sc, full,
+                         "a symbolic link to a special file (only regular files are content)");
     free(target);
     return ok;
 }
 
-static bool tl__live_walk_entry(const tl__content_source *src, tl__live_scan *sc, uint32_t category, const char *full,
-                                const char *rel, const tl__live_chain *up) {
+static bool tl__live_walk_entry(const tl__content_source *src, tl__live_scan *sc, uint32_t category,
+                                const char *full, const char *rel, const tl__live_chain *up) {
     struct stat st;
     if (lstat(full, &st) != 0) return errno == ENOENT; /* vanished meanwhile: not there */
     if (S_ISLNK(st.st_mode)) return tl__live_walk_link(src, sc, category, full, rel, up);
@@ -358,8 +384,8 @@ static bool tl__live_walk_entry(const tl__content_source *src, tl__live_scan *sc
     return true;
 }
 
-static bool tl__live_walk(const tl__content_source *src, tl__live_scan *sc, uint32_t category, const char *dir,
-                          const char *rel, const tl__live_chain *up) {
+static bool tl__live_walk(const tl__content_source *src, tl__live_scan *sc, uint32_t category,
+                          const char *dir, const char *rel, const tl__live_chain *up) {
     uint32_t n = 0, i;
     char **names = tl__live_list(dir, &n);
     bool ok = names != NULL;
@@ -378,7 +404,8 @@ static bool tl__live_walk(const tl__content_source *src, tl__live_scan *sc, uint
 }
 
 /* One category: its folder must be a folder inside the root. */
-static bool tl__live_walk_category(const tl__content_source *src, const char *root, tl__live_scan *sc, uint32_t k) {
+static bool tl__live_walk_category(const tl__content_source *src, const char *root,
+                                   tl__live_scan *sc, uint32_t k) {
     const char *folder = src->folders[k];
     char *dir = folder[0] ? tl__content_join(root, folder, NULL) : tl__content_strdup(root);
     char *real = dir ? realpath(dir, NULL) : NULL;
@@ -388,8 +415,7 @@ static bool tl__live_walk_category(const tl__content_source *src, const char *ro
         tl__live_why(sc, "category folder \"", folder, "\" is not a folder under ", root);
     else if (!real || !tl__live_inside(sc->real_root, real))
         tl__live_why(sc, "category folder \"", folder, "\" leads out of the source root", NULL);
-    else
-        ok = tl__live_walk_folder(src, sc, k, dir, folder, &st, NULL);
+    else ok = tl__live_walk_folder(src, sc, k, dir, folder, &st, NULL);
     free(real);
     TL_FREE(dir);
     return ok;
@@ -410,19 +436,23 @@ static bool tl__live_unique(const char *profile, const char *root, tl__live_scan
         char name[512];
         if (tl_cf_fold_compare(a->rel, a->name_len, b->rel, b->name_len) != 0) continue;
         snprintf(name, sizeof name, "%.*s\" of profile \"%s", (int)b->name_len, b->rel, profile);
-        snprintf(sc->why, sizeof sc->why, "%s/%s: asset name \"%s\" is also the name of %s/%s (names are unique per profile, case-insensitively)",
-                 root, b->rel, name, root, a->rel);
+        snprintf(
+            sc->why, sizeof sc->why,
+            "%s/%s: asset name \"%s\" is also the name of %s/%s (names are unique per profile, case-insensitively)",
+            root, b->rel, name, root, a->rel);
         return false;
     }
     return true;
 }
 
 /* The whole tree as pack would read it; false with sc->why when pack would refuse it. */
-static bool tl__live_scan_tree(const tl__content_source *src, const char *profile, const char *root, tl__live_scan *sc) {
+static bool tl__live_scan_tree(const tl__content_source *src, const char *profile, const char *root,
+                               tl__live_scan *sc) {
     struct stat st;
     uint32_t k;
     if (stat(root, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        tl__live_why(sc, "source root ", root, errno == ENOENT ? " does not exist" : " is not a directory", NULL);
+        tl__live_why(sc, "source root ", root,
+                     errno == ENOENT ? " does not exist" : " is not a directory", NULL);
         return false;
     }
     if (!(sc->real_root = realpath(root, NULL))) {
@@ -447,18 +477,21 @@ static tl__live_file *tl__live_file_of(const tl_content *ctx, const tl__content_
 
 /* Entry pointers that lie in [old, old + count) now point into `now`: the id and name tables
    and every slot. */
-static void tl__live_rebase(tl_content *ctx, uintptr_t old, uint32_t count, tl__content_entry *now) {
+static void tl__live_rebase(tl_content *ctx, uintptr_t old, uint32_t count,
+                            tl__content_entry *now) {
     uintptr_t end = old + (uintptr_t)count * sizeof *now;
     tl_inline_iter it;
     uint32_t id, i;
     uint64_t hash;
     tl__content_entry_ptr *v;
 #define TL__LIVE_MOVE(p) \
-    if ((uintptr_t)(p) >= old && (uintptr_t)(p) < end) (p) = now + ((uintptr_t)(p) - old) / sizeof *now
+    if ((uintptr_t)(p) >= old && (uintptr_t)(p) < end) \
+    (p) = now + ((uintptr_t)(p)-old) / sizeof *now
     it = tl__content_idmap_iter(ctx->ids);
     while (ctx->ids.mem && tl__content_idmap_next(ctx->ids, &it, &id, &v)) TL__LIVE_MOVE(*v);
     it = tl__content_namemap_iter(ctx->names);
-    while (ctx->names.mem && tl__content_namemap_next(ctx->names, &it, &hash, &v)) TL__LIVE_MOVE(*v);
+    while (ctx->names.mem && tl__content_namemap_next(ctx->names, &it, &hash, &v))
+        TL__LIVE_MOVE(*v);
     for (i = 0; i < ctx->slot_len; i++) TL__LIVE_MOVE(ctx->slots[i].entry);
 #undef TL__LIVE_MOVE
 }
@@ -485,7 +518,8 @@ static bool tl__live_reserve(tl_content *ctx, tl__content_dirrec *d, uint32_t ne
 
 /* The catalog's id for a new name, else the value identity would issue: XXH32 of its key under
    the first seed whose value is neither 0 nor registered. */
-static uint32_t tl__live_new_id(const tl_content *ctx, const tl__content_source *src, const char *name, bool *in_catalog) {
+static uint32_t tl__live_new_id(const tl_content *ctx, const tl__content_source *src,
+                                const char *name, bool *in_catalog) {
     char key[1024];
     size_t n = tl_cf_asset_key(src->scope, name, key, sizeof key);
     uint32_t id = src->catalog_id ? src->catalog_id(src->catalog_user, name) : 0, seed;
@@ -499,15 +533,18 @@ static uint32_t tl__live_new_id(const tl_content *ctx, const tl__content_source 
 }
 
 /* A new entry for a scanned file (its name and path owned by the source). */
-static tl__content_entry *tl__live_add_entry(tl_content *ctx, uint32_t dir, const tl__live_found *f) {
+static tl__content_entry *tl__live_add_entry(tl_content *ctx, uint32_t dir,
+                                             const tl__live_found *f) {
     tl__content_dirrec *d = &ctx->dirs[dir];
     tl__content_entry *e;
     tl__live_file *lf;
     char *name = tl__live_strndup(f->rel, f->name_len), *path = tl__content_strdup(f->rel);
     bool in_catalog = false;
     uint32_t count = d->entry_count;
-    if (!name || !path || !tl__live_reserve(ctx, d, count + 1) || !tl__content_ids_reserve(ctx, (ctx->ids.mem ? tl__content_idmap_count(ctx->ids) : 0) + 1) ||
-        !tl__content_names_reserve(ctx, (ctx->names.mem ? tl__content_namemap_count(ctx->names) : 0) + 1)) {
+    if (!name || !path || !tl__live_reserve(ctx, d, count + 1) ||
+        !tl__content_ids_reserve(ctx, (ctx->ids.mem ? tl__content_idmap_count(ctx->ids) : 0) + 1) ||
+        !tl__content_names_reserve(
+            ctx, (ctx->names.mem ? tl__content_namemap_count(ctx->names) : 0) + 1)) {
         TL_FREE(name);
         TL_FREE(path);
         return NULL;
@@ -527,27 +564,38 @@ static tl__content_entry *tl__live_add_entry(tl_content *ctx, uint32_t dir, cons
     lf->in_catalog = in_catalog;
     d->entry_count++;
     tl__content_idmap_try_add(ctx->ids, e->id, e);
-    (void)tl__content_namemap_try_add(ctx->names, tl__content_name_hash(name, f->name_len), e); /* first registered answers */
+    (void)tl__content_namemap_try_add(ctx->names, tl__content_name_hash(name, f->name_len),
+                                      e); /* first registered answers */
     return e;
 }
 
 /* This directory's entry of a scanned file's name, or NULL. */
-static tl__content_entry *tl__live_find(const tl_content *ctx, uint32_t dir, const tl__live_found *f) {
+static tl__content_entry *tl__live_find(const tl_content *ctx, uint32_t dir,
+                                        const tl__live_found *f) {
     const tl__content_dirrec *d = &ctx->dirs[dir];
-    tl__content_entry_ptr *p = ctx->names.mem ? tl__content_namemap_get(ctx->names, tl__content_name_hash(f->rel, f->name_len)) : NULL;
+    tl__content_entry_ptr *p =
+        ctx->names.mem
+            ? tl__content_namemap_get(ctx->names, tl__content_name_hash(f->rel, f->name_len))
+            : NULL;
     uint32_t i;
-    if (p && (*p)->dir == dir && tl_cf_fold_compare((*p)->name, strlen((*p)->name), f->rel, f->name_len) == 0) return *p;
+    if (p && (*p)->dir == dir &&
+        tl_cf_fold_compare((*p)->name, strlen((*p)->name), f->rel, f->name_len) == 0)
+        return *p;
     if (!p) return NULL;
     for (i = 0; i < d->entry_count; i++) /* another directory answers the name: look here */
-        if (tl_cf_fold_compare(d->entries[i].name, strlen(d->entries[i].name), f->rel, f->name_len) == 0) return &d->entries[i];
+        if (tl_cf_fold_compare(d->entries[i].name, strlen(d->entries[i].name), f->rel,
+                               f->name_len) == 0)
+            return &d->entries[i];
     return NULL;
 }
 
 static void tl__live_reload(tl_content *ctx, uint32_t slot);
 
 /* A scanned file that has an entry: same name, maybe another path or category, maybe new bytes. */
-static bool tl__live_update_entry(tl__content_entry *e, tl__live_file *lf, const tl__live_found *f) {
-    bool changed = !lf->present || !tl__live_sig_same(&lf->sig, &f->sig) || strcmp(e->path, f->rel) != 0;
+static bool tl__live_update_entry(tl__content_entry *e, tl__live_file *lf,
+                                  const tl__live_found *f) {
+    bool changed =
+        !lf->present || !tl__live_sig_same(&lf->sig, &f->sig) || strcmp(e->path, f->rel) != 0;
     if (strcmp(e->path, f->rel) != 0) {
         char *path = tl__content_strdup(f->rel);
         if (path) {
@@ -575,7 +623,8 @@ static void tl__live_reload_ids(tl_content *ctx, const uint32_t *ids, uint32_t n
    marked deleted (held assets stay); then the held assets whose files changed are reloaded. */
 static void tl__live_apply(tl_content *ctx, uint32_t dir, const tl__live_scan *sc) {
     tl__content_dirrec *d = &ctx->dirs[dir];
-    uint32_t i, n = 0, *changed = (uint32_t *)tl__content_zalloc((size_t)(sc->len + 1) * sizeof *changed);
+    uint32_t i, n = 0,
+                *changed = (uint32_t *)tl__content_zalloc((size_t)(sc->len + 1) * sizeof *changed);
     for (i = 0; i < d->entry_count; i++) d->source->files[i].seen = 0;
     for (i = 0; i < sc->len; i++) {
         const tl__live_found *f = &sc->files[i];
@@ -585,7 +634,9 @@ static void tl__live_apply(tl_content *ctx, uint32_t dir, const tl__live_scan *s
             continue;
         }
         d = &ctx->dirs[dir];
-        if (tl__live_update_entry(e, tl__live_file_of(ctx, e), f) && changed && e->slot != TL__CONTENT_NONE) changed[n++] = e->id;
+        if (tl__live_update_entry(e, tl__live_file_of(ctx, e), f) && changed &&
+            e->slot != TL__CONTENT_NONE)
+            changed[n++] = e->id;
     }
     for (i = 0; i < d->entry_count; i++)
         if (!d->source->files[i].seen) d->source->files[i].present = 0;
@@ -596,7 +647,8 @@ static void tl__live_apply(tl_content *ctx, uint32_t dir, const tl__live_scan *s
 /* --- reading and reloading ------------------------------------------------------------------- */
 
 /* The file's bytes as they are now (its size read from the file, not the record). */
-static unsigned char *tl__live_read(tl_content *ctx, const tl__content_entry *e, uint64_t *size, const char **why) {
+static unsigned char *tl__live_read(tl_content *ctx, const tl__content_entry *e, uint64_t *size,
+                                    const char **why) {
     tl__content_dirrec *d = &ctx->dirs[e->dir];
     char *path = tl__content_join(d->path, e->path, NULL);
     void *f = path ? ctx->io.open(ctx->io.user, path, size) : NULL;
@@ -618,8 +670,8 @@ static unsigned char *tl__live_read(tl_content *ctx, const tl__content_entry *e,
 }
 
 /* content.h's read of a source entry: the record takes the file's size and XXH64. */
-static unsigned char *tl__content_live_read_stored(tl_content *ctx, tl__content_entry *e, const char **why, uint64_t *hash,
-                                                   bool *hashed) {
+static unsigned char *tl__content_live_read_stored(tl_content *ctx, tl__content_entry *e,
+                                                   const char **why, uint64_t *hash, bool *hashed) {
     uint64_t size = 0;
     unsigned char *buf;
     if (!tl__live_file_of(ctx, e)->present) {
@@ -639,7 +691,8 @@ static unsigned char *tl__content_live_read_stored(tl_content *ctx, tl__content_
 }
 
 /* Decodes new bytes for a slot's kind (NULL with *why on failure); takes the bytes. */
-static void *tl__live_decode(tl_content *ctx, uint32_t slot, uint32_t kind, unsigned char *bytes, uint64_t size, const char **why) {
+static void *tl__live_decode(tl_content *ctx, uint32_t slot, uint32_t kind, unsigned char *bytes,
+                             uint64_t size, const char **why) {
     tl_content_info info;
     void *object;
     if (kind == TL__CONTENT_NONE) return bytes;
@@ -654,7 +707,8 @@ static void *tl__live_decode(tl_content *ctx, uint32_t slot, uint32_t kind, unsi
 }
 
 /* The object swapped in the slot, the kind told (old, new), the old object destroyed. */
-static void tl__live_swap(tl_content *ctx, uint32_t slot, uint32_t kind, void *object, uint64_t size, uint64_t hash) {
+static void tl__live_swap(tl_content *ctx, uint32_t slot, uint32_t kind, void *object,
+                          uint64_t size, uint64_t hash) {
     tl__content_slot *s = &ctx->slots[slot];
     tl__content_entry *e = s->entry;
     void *old = s->object;
@@ -669,9 +723,11 @@ static void tl__live_swap(tl_content *ctx, uint32_t slot, uint32_t kind, void *o
     tl__content_info(ctx, e, &info);
     tl__content_log(ctx, TL_CONTENT_LOG_RELOADED, e->name);
     ctx->in_callback++;
-    if (kind != TL__CONTENT_NONE && ctx->kinds[kind].reload) ctx->kinds[kind].reload(ctx->kinds[kind].user, &info, old, object);
+    if (kind != TL__CONTENT_NONE && ctx->kinds[kind].reload)
+        ctx->kinds[kind].reload(ctx->kinds[kind].user, &info, old, object);
     if (old_kind == TL__CONTENT_NONE) TL_FREE(old);
-    else if (ctx->kinds[old_kind].destroy) ctx->kinds[old_kind].destroy(ctx->kinds[old_kind].user, &info, old);
+    else if (ctx->kinds[old_kind].destroy)
+        ctx->kinds[old_kind].destroy(ctx->kinds[old_kind].user, &info, old);
     ctx->in_callback--;
 }
 
@@ -723,8 +779,8 @@ static void tl__live_watch(tl_content *ctx, tl__content_dirrec *d) {
 #ifdef TL__LIVE_INOTIFY
     if (!src->poll) {
         uint32_t i;
-        const uint32_t mask = IN_CLOSE_WRITE | IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO |
-                              IN_DELETE_SELF | IN_MOVE_SELF;
+        const uint32_t mask = IN_CLOSE_WRITE | IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_FROM |
+                              IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF;
         src->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
         src->wds = (int *)tl__content_zalloc((size_t)(src->dir_len + 1) * sizeof *src->wds);
         for (i = 0; src->fd >= 0 && src->wds && i < src->dir_len; i++) {
@@ -733,7 +789,8 @@ static void tl__live_watch(tl_content *ctx, tl__content_dirrec *d) {
             if (src->wds[i] < 0) break;
         }
         if (src->fd >= 0 && src->wds && i == src->dir_len) return;
-        tl__content_log(ctx, TL_CONTENT_LOG_SOURCE_WATCH, d->path, "inotify is not available (watch limit?): polling instead");
+        tl__content_log(ctx, TL_CONTENT_LOG_SOURCE_WATCH, d->path,
+                        "inotify is not available (watch limit?): polling instead");
         tl__live_unwatch(src);
         src->poll = true;
     }
@@ -803,7 +860,8 @@ static void tl__live_check_dir(tl_content *ctx, uint32_t dir, uint32_t i) {
         return;
     }
     sig = tl__live_sig_of(&st);
-    if (!tl__live_sig_same(&sig, &src->dir_sigs[i])) src->rescan = true; /* added, removed or renamed */
+    if (!tl__live_sig_same(&sig, &src->dir_sigs[i]))
+        src->rescan = true; /* added, removed or renamed */
 }
 
 static int64_t tl__live_clock_us(void) {
@@ -818,7 +876,9 @@ static void tl__live_poll(tl_content *ctx, uint32_t dir) {
     tl__content_source *src = ctx->dirs[dir].source;
     int64_t until = tl__live_clock_us() + src->budget_us;
     uint32_t k;
-    for (k = 0; k < src->budget && !src->rescan && ((k & 7) || k == 0 || tl__live_clock_us() < until); k++) {
+    for (k = 0;
+         k < src->budget && !src->rescan && ((k & 7) || k == 0 || tl__live_clock_us() < until);
+         k++) {
         uint32_t files = ctx->dirs[dir].entry_count, total = files + src->dir_len, c;
         if (!total) return;
         c = src->cursor++ % total;
@@ -835,8 +895,7 @@ static uint32_t tl__live_entry_at(const tl_content *ctx, uint32_t dir, int wd, c
     const tl__content_source *src = d->source;
     uint32_t f, i;
     size_t n;
-    for (f = 0; f < src->dir_len && src->wds[f] != wd; f++) {
-    }
+    for (f = 0; f < src->dir_len && src->wds[f] != wd; f++) {}
     if (f == src->dir_len) return TL__CONTENT_NONE;
     n = strlen(src->dirs[f]);
     for (i = 0; i < d->entry_count; i++) {
@@ -870,7 +929,10 @@ static void tl__live_event(tl_content *ctx, uint32_t dir, const struct inotify_e
 
 /* Every pending event; when nothing changed, one read() that finds none. */
 static void tl__live_drain_events(tl_content *ctx, uint32_t dir) {
-    union { struct inotify_event ev; char bytes[8192]; } buf;
+    union {
+        struct inotify_event ev;
+        char bytes[8192];
+    } buf;
     for (;;) {
         ssize_t n = read(ctx->dirs[dir].source->fd, buf.bytes, sizeof buf.bytes);
         char *p = buf.bytes;
@@ -994,7 +1056,8 @@ static void tl__content_live_free(tl_content *ctx, tl__content_dirrec *d) {
 }
 
 /* The categories copied; NULL with *why when threadlink.json would be refused for them. */
-static bool tl__live_categories(tl__content_source *src, const tl_content_source_desc *desc, const char **why) {
+static bool tl__live_categories(tl__content_source *src, const tl_content_source_desc *desc,
+                                const char **why) {
     uint32_t i, k;
     src->category_count = desc->category_count;
     src->category_names = (char **)tl__content_zalloc(desc->category_count * sizeof(char *));
@@ -1016,7 +1079,8 @@ static bool tl__live_categories(tl__content_source *src, const tl_content_source
     return true;
 }
 
-static tl__content_source *tl__live_source_new(const char *profile, const tl_content_source_desc *desc, const char **why) {
+static tl__content_source *
+tl__live_source_new(const char *profile, const tl_content_source_desc *desc, const char **why) {
     tl__content_source *src = (tl__content_source *)tl__content_zalloc(sizeof *src);
     size_t n = tl_cf_profile_scope(profile, NULL, 0);
     if (!src) return NULL;
@@ -1037,7 +1101,8 @@ static tl__content_source *tl__live_source_new(const char *profile, const tl_con
 }
 
 /* An empty directory record for the source, installed by content.h's tl__content_dir_add. */
-static bool tl__live_record(tl__content_dirrec *d, tl__content_source *src, const char *profile, const char *root) {
+static bool tl__live_record(tl__content_dirrec *d, tl__content_source *src, const char *profile,
+                            const char *root) {
     uint32_t i;
     memset(d, 0, sizeof *d);
     d->path = tl__content_strdup(root);
@@ -1045,11 +1110,13 @@ static bool tl__live_record(tl__content_dirrec *d, tl__content_source *src, cons
     d->categories = (const char **)tl__content_zalloc(src->category_count * sizeof(char *));
     d->category_count = src->category_count;
     d->source = src;
-    for (i = 0; d->categories && i < src->category_count; i++) d->categories[i] = src->category_names[i];
+    for (i = 0; d->categories && i < src->category_count; i++)
+        d->categories[i] = src->category_names[i];
     return d->path && d->profile && d->categories;
 }
 
-static tl_content_dir tl__live_register(tl_content *ctx, const char *profile, const char *root, tl__content_source *src) {
+static tl_content_dir tl__live_register(tl_content *ctx, const char *profile, const char *root,
+                                        tl__content_source *src) {
     tl__content_dirrec d;
     tl__live_scan sc;
     tl_content_dir dir;
@@ -1059,7 +1126,11 @@ static tl_content_dir tl__live_register(tl_content *ctx, const char *profile, co
     sc.warn = true;
     ok = tl__live_record(&d, src, profile, root);
     if (ok && !tl__live_scan_tree(src, profile, root, &sc)) ok = false;
-    dir = tl__content_dir_add(ctx, &d, root, ok, ok ? NULL : sc.why[0] ? sc.why : "out of memory", NULL);
+    dir = tl__content_dir_add(ctx, &d, root, ok,
+                              ok          ? NULL
+                              : sc.why[0] ? sc.why
+                                          : "out of memory",
+                              NULL);
     if (dir.ctx) {
         tl__live_apply(ctx, dir.index, &sc);
         tl__live_take_dirs(ctx->dirs[dir.index].source, &sc);
@@ -1069,14 +1140,15 @@ static tl_content_dir tl__live_register(tl_content *ctx, const char *profile, co
     return dir;
 }
 
-tl_content_dir tl_content_register_source(tl_content *ctx, const char *profile, const char *source_root,
+tl_content_dir tl_content_register_source(tl_content *ctx, const char *profile,
+                                          const char *source_root,
                                           const tl_content_source_desc *desc) {
     tl_content_dir none;
     tl__content_source *src;
     const char *why = "out of memory";
     memset(&none, 0, sizeof none);
-    if (!ctx || !profile || !tl_cf_portable_file_name(profile, strlen(profile)) || !source_root || !source_root[0] || !desc ||
-        !desc->categories || !desc->category_count) {
+    if (!ctx || !profile || !tl_cf_portable_file_name(profile, strlen(profile)) || !source_root ||
+        !source_root[0] || !desc || !desc->categories || !desc->category_count) {
         tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_content_register_source");
         return none;
     }
@@ -1100,7 +1172,8 @@ uint32_t tl_content_source_report(tl_content *ctx) {
         if (!tl__live_of(ctx, i)) continue;
         for (k = 0; k < d->entry_count; k++) {
             if (!d->source->files[k].loaded || d->source->files[k].in_catalog) continue;
-            tl__content_log(ctx, TL_CONTENT_LOG_SOURCE_UNCATALOGUED, d->entries[k].name, d->profile);
+            tl__content_log(ctx, TL_CONTENT_LOG_SOURCE_UNCATALOGUED, d->entries[k].name,
+                            d->profile);
             total++;
         }
     }
@@ -1115,7 +1188,9 @@ uint64_t tl_content_source_reloads(tl_content *ctx) { return ctx ? ctx->reloads 
 /* A flat build directory registered in a development build: its catalog.tlcat is watched (one
    stat per update), and when a pack has rewritten it the directory serves the new catalog and
    reloads the held assets whose bytes it changed. */
-struct tl__live_flat { tl__live_sig sig; };
+struct tl__live_flat {
+    tl__live_sig sig;
+};
 
 static bool tl__live_catalog_sig(const tl__content_dirrec *d, tl__live_sig *out) {
     char *path = tl__content_join(d->path, TL__CONTENT_FLAT_CATALOG, NULL);
@@ -1129,17 +1204,20 @@ static bool tl__live_catalog_sig(const tl__content_dirrec *d, tl__live_sig *out)
 static void tl__content_live_watch_flat(tl_content *ctx, tl_content_dir dir) {
     tl__content_dirrec *d = &ctx->dirs[dir.index];
     d->flat = (struct tl__live_flat *)tl__content_zalloc(sizeof *d->flat);
-    if (d->flat && !tl__live_catalog_sig(d, &d->flat->sig)) memset(&d->flat->sig, 0, sizeof d->flat->sig);
+    if (d->flat && !tl__live_catalog_sig(d, &d->flat->sig))
+        memset(&d->flat->sig, 0, sizeof d->flat->sig);
 }
 
 /* Why the rebuilt catalog cannot replace the served one, or NULL: another profile, a held asset
    it dropped, an id another directory has. */
-static const char *tl__live_flat_refusal(const tl_content *ctx, uint32_t dir, const tl__content_dirrec *now) {
+static const char *tl__live_flat_refusal(const tl_content *ctx, uint32_t dir,
+                                         const tl__content_dirrec *now) {
     const tl__content_dirrec *d = &ctx->dirs[dir];
     uint32_t i;
     if (strcmp(now->profile, d->profile) != 0) return "it is another profile's";
     for (i = 0; i < d->entry_count; i++)
-        if (d->entries[i].slot != TL__CONTENT_NONE && tl__content_find_record(now, d->entries[i].id) < 0)
+        if (d->entries[i].slot != TL__CONTENT_NONE &&
+            tl__content_find_record(now, d->entries[i].id) < 0)
             return "it drops an asset that is held; release it first";
     for (i = 0; i < now->entry_count; i++) {
         const tl__content_entry *e = tl__content_entry_of(ctx, now->entries[i].id);
@@ -1150,7 +1228,8 @@ static const char *tl__live_flat_refusal(const tl_content *ctx, uint32_t dir, co
 
 /* The new catalog's records in place of the old ones: slots moved to them, tables rebuilt. The
    ids of held assets whose bytes changed are written to `changed`. */
-static uint32_t tl__live_flat_swap(tl_content *ctx, uint32_t dir, tl__content_dirrec *now, uint32_t *changed) {
+static uint32_t tl__live_flat_swap(tl_content *ctx, uint32_t dir, tl__content_dirrec *now,
+                                   uint32_t *changed) {
     tl__content_dirrec *d = &ctx->dirs[dir];
     uint32_t i, n = 0;
     for (i = 0; i < d->entry_count; i++) {
@@ -1198,7 +1277,8 @@ static void tl__live_reload_flat(tl_content *ctx, uint32_t slot) {
     hash = XXH64(bytes, (size_t)size, 0);
     if (size != e->size || hash != e->xxh64) {
         TL_FREE(bytes);
-        tl__content_log(ctx, TL_CONTENT_LOG_RELOAD_FAILED, e->name, "its bytes differ from the rebuilt catalog's record");
+        tl__content_log(ctx, TL_CONTENT_LOG_RELOAD_FAILED, e->name,
+                        "its bytes differ from the rebuilt catalog's record");
         return;
     }
     object = tl__live_decode(ctx, slot, kind, bytes, size, &why);
@@ -1216,7 +1296,8 @@ static void tl__live_flat_check(tl_content *ctx, uint32_t dir) {
     memset(&now, 0, sizeof now);
     now.path = d->path; /* borrowed */
     if (tl__content_mount_flat(ctx, &now, &why)) why = tl__live_flat_refusal(ctx, dir, &now);
-    if (!why && !tl__content_ids_reserve(ctx, tl__content_idmap_count(ctx->ids) + now.entry_count)) why = "out of memory";
+    if (!why && !tl__content_ids_reserve(ctx, tl__content_idmap_count(ctx->ids) + now.entry_count))
+        why = "out of memory";
     if (why) {
         tl__content_log(ctx, TL_CONTENT_LOG_FLAT_REFUSED, d->path, why);
         TL_FREE(now.entries);
@@ -1228,7 +1309,8 @@ static void tl__live_flat_check(tl_content *ctx, uint32_t dir) {
     n = tl__live_flat_swap(ctx, dir, &now, changed);
     for (i = 0; i < n; i++) {
         tl__content_entry *e = tl__content_entry_of(ctx, changed[i]);
-        if (e && e->slot != TL__CONTENT_NONE && ctx->slots[e->slot].count > 0) tl__live_reload_flat(ctx, e->slot);
+        if (e && e->slot != TL__CONTENT_NONE && ctx->slots[e->slot].count > 0)
+            tl__live_reload_flat(ctx, e->slot);
     }
     TL_FREE(changed);
 }

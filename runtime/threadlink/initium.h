@@ -118,11 +118,14 @@ typedef struct tl_core_events {
 
 /* From a generated enum: TL_CORE_EVENTS_INIT(Iris_Events_) -> { Iris_Events_OnCoreDeployed, ... }. */
 #define TL_CORE_EVENTS_INIT(prefix) \
-    { prefix##OnCoreDeployed, prefix##OnUpdate, prefix##OnFixedUpdate, prefix##OnLateUpdate, \
-      prefix##OnPlaytimeCountTick, prefix##OnGamePauseRequested, prefix##OnGameResumeRequested, \
-      prefix##OnGamePaused, prefix##OnGameResumed }
+    { \
+        prefix##OnCoreDeployed, prefix##OnUpdate, prefix##OnFixedUpdate, prefix##OnLateUpdate, \
+            prefix##OnPlaytimeCountTick, prefix##OnGamePauseRequested, \
+            prefix##OnGameResumeRequested, prefix##OnGamePaused, prefix##OnGameResumed \
+    }
 /* The native ordinals (the order of natives/Iris.Events.Native.txt): what NULL events mean. */
-#define TL_CORE_EVENTS_NATIVE { 0, 1, 2, 3, 4, 5, 6, 7, 8 }
+#define TL_CORE_EVENTS_NATIVE \
+    { 0, 1, 2, 3, 4, 5, 6, 7, 8 }
 
 /* Signature ids of the native events (XXH32 of the normalised text, see iris.h). */
 #define TL_CORE_SIG_CORE 0x3da08952u   /* "(tl_core *)" */
@@ -179,9 +182,9 @@ typedef enum tl_playtime_mode { TL_PLAYTIME_SCALED = 0, TL_PLAYTIME_UNSCALED = 1
 /* Zero-initialised: no events, stderr logging, fixed step 0.02 s (50 Hz), frames longer than
    0.25 s clamped to 0.25 s, playtime not counted, scaled playtime. */
 typedef struct tl_time_desc {
-    tl_iris_registry *iris;          /* NULL: nothing is published */
-    const tl_core_events *events;    /* NULL: native ordinals */
-    const tl_logger *logger;         /* NULL: stderr */
+    tl_iris_registry *iris;       /* NULL: nothing is published */
+    const tl_core_events *events; /* NULL: native ordinals */
+    const tl_logger *logger;      /* NULL: stderr */
     /* 0: 0.02. Otherwise finite and >= TL_TIME_MIN_FIXED_DELTA; anything else (negative, NaN,
        infinite, too small a step to advance the accumulator) is logged and 0.02 is used. */
     float fixed_delta_time;
@@ -203,13 +206,13 @@ typedef struct tl_time {
     float smooth_delta_time;   /* exponential average of delta_time (weight 0.2 per frame) */
     float fixed_delta_time;
     float max_delta_time;
-    float time_scale;          /* exactly 0 or 1 */
-    double time_since_start;   /* unscaled seconds ticked */
+    float time_scale;        /* exactly 0 or 1 */
+    double time_since_start; /* unscaled seconds ticked */
     double total_playtime;
-    double fixed_accumulator;  /* scaled time not yet consumed by fixed steps */
-    uint64_t frame;            /* ticks so far */
+    double fixed_accumulator; /* scaled time not yet consumed by fixed steps */
+    uint64_t frame;           /* ticks so far */
     bool count_playtime;
-    bool running;              /* false once discarded: every call is then a no-op */
+    bool running; /* false once discarded: every call is then a no-op */
     tl_playtime_mode playtime_mode;
 } tl_time;
 
@@ -285,7 +288,10 @@ typedef struct tl__core_entry {
 } tl__core_entry;
 
 typedef void (*tl_core_hook_fn)(void *ctx, tl_core *core);
-typedef struct tl__core_hook { tl_core_hook_fn fn; void *ctx; } tl__core_hook;
+typedef struct tl__core_hook {
+    tl_core_hook_fn fn;
+    void *ctx;
+} tl__core_hook;
 typedef struct tl__core_batch tl__core_batch; /* one tier of one round (implementation) */
 
 /* Read-only to users. */
@@ -296,14 +302,14 @@ struct tl_core {
     tl_time time;
     tl__core_entry *entries;
     uint32_t count, capacity;
-    uint32_t round_begin, round_end; /* the captured set of the current deployment */
-    uint32_t state;                  /* TL__CORE_* */
-    bool in_phase;                   /* inside a lifecycle function */
-    bool announced;                  /* OnCoreDeployed published */
-    const char *failed;              /* name of the (first) preload that failed */
-    tl__core_batch *batches;         /* every tier batch started, in deployment order */
+    uint32_t round_begin, round_end;             /* the captured set of the current deployment */
+    uint32_t state;                              /* TL__CORE_* */
+    bool in_phase;                               /* inside a lifecycle function */
+    bool announced;                              /* OnCoreDeployed published */
+    const char *failed;                          /* name of the (first) preload that failed */
+    tl__core_batch *batches;                     /* every tier batch started, in deployment order */
     uint32_t batch_count, batch_cap, batch_next; /* batch_next: the one deploying */
-    tl__core_hook *hooks;            /* tl_core_before_discard, run newest first */
+    tl__core_hook *hooks;                        /* tl_core_before_discard, run newest first */
     uint32_t hook_count, hook_cap;
 };
 
@@ -366,8 +372,8 @@ typedef struct tl_object_vtable {
 typedef struct tl_batch_object {
     const tl_object_vtable *vtable;
     void *self;
-    const char *name;  /* NULL: vtable->type_name */
-    uint32_t parent;   /* index of the parent in the same list, or TL_BATCH_NO_PARENT */
+    const char *name; /* NULL: vtable->type_name */
+    uint32_t parent;  /* index of the parent in the same list, or TL_BATCH_NO_PARENT */
 } tl_batch_object;
 
 typedef enum tl_batch_status {
@@ -379,9 +385,9 @@ typedef enum tl_batch_status {
 /* Zero-initialised: the batch is named "batch", its objects "object", functions get ctx NULL,
    stderr logging. */
 typedef struct tl_batch_desc {
-    const char *name;           /* in messages */
-    const char *noun;           /* what the objects are, in messages ("subsystem", "object") */
-    void *ctx;                  /* the second argument of every vtable function */
+    const char *name; /* in messages */
+    const char *noun; /* what the objects are, in messages ("subsystem", "object") */
+    void *ctx;        /* the second argument of every vtable function */
     const tl_logger *logger;
 } tl_batch_desc;
 
@@ -404,15 +410,16 @@ typedef struct tl_batch {
 
 /* Copies the list (count may be 0). False on a parent index out of range, a cycle of parents or
    no memory: the batch is then empty and discarding it does nothing. */
-TL_API bool tl_batch_init(tl_batch *batch, const tl_batch_desc *desc, const tl_batch_object *objects,
-                   uint32_t count);
+TL_API bool tl_batch_init(tl_batch *batch, const tl_batch_desc *desc,
+                          const tl_batch_object *objects, uint32_t count);
 TL_API tl_batch_status tl_batch_update(tl_batch *batch);
 /* The status the next update would start from: PENDING until done or failed. */
 TL_API tl_batch_status tl_batch_status_of(const tl_batch *batch);
 TL_API bool tl_batch_booted(const tl_batch *batch); /* boot ran (initialize may still be due) */
 TL_API uint32_t tl_batch_count(const tl_batch *batch);
 TL_API uint32_t tl_batch_failed_count(const tl_batch *batch);
-TL_API uint32_t tl_batch_failed_index(const tl_batch *batch, uint32_t i); /* UINT32_MAX out of range */
+TL_API uint32_t tl_batch_failed_index(const tl_batch *batch,
+                                      uint32_t i); /* UINT32_MAX out of range */
 TL_API const char *tl_batch_failed_name(const tl_batch *batch, uint32_t i); /* NULL out of range */
 /* Offers a dependency to every object with consume_dependency, in list order; returns how many
    took it. */
@@ -628,8 +635,14 @@ extern "C" {
 
 enum { TL__STAGE_WOVEN, TL__STAGE_PRELOADING }; /* woven / reached by deployment */
 enum { TL__TIER_NATIVE, TL__TIER_USER };
-enum { TL__CORE_IDLE, TL__CORE_DEPLOYING, TL__CORE_DEPLOYED, TL__CORE_FAILED, TL__CORE_DISCARDING,
-       TL__CORE_DISCARDED };
+enum {
+    TL__CORE_IDLE,
+    TL__CORE_DEPLOYING,
+    TL__CORE_DEPLOYED,
+    TL__CORE_FAILED,
+    TL__CORE_DISCARDING,
+    TL__CORE_DISCARDED
+};
 
 static const char *tl__core_state_name(uint32_t state) {
     switch (state) {
@@ -706,8 +719,8 @@ void tl_time_init(tl_time *time, const tl_time_desc *desc) {
     time->fixed_delta_time = tl__time_desc_value(
         &time->logger, "fixed_delta_time", desc->fixed_delta_time, TL_TIME_MIN_FIXED_DELTA,
         "finite and at least TL_TIME_MIN_FIXED_DELTA (0.0001 s)", 0.02f);
-    time->max_delta_time = tl__time_desc_value(&time->logger, "max_delta_time", desc->max_delta_time,
-                                               0.0f, "finite and positive", 0.25f);
+    time->max_delta_time = tl__time_desc_value(
+        &time->logger, "max_delta_time", desc->max_delta_time, 0.0f, "finite and positive", 0.25f);
     time->time_scale = 1.0f;
     time->count_playtime = desc->count_playtime;
     time->playtime_mode = desc->playtime_mode;
@@ -722,16 +735,17 @@ void tl_time_tick(tl_time *time, double seconds) {
     unscaled = (float)seconds;
     time->unscaled_delta_time = unscaled;
     time->delta_time = unscaled * time->time_scale;
-    time->smooth_delta_time = time->frame == 0
-        ? time->delta_time
-        : time->smooth_delta_time + (time->delta_time - time->smooth_delta_time) * 0.2f;
+    time->smooth_delta_time =
+        time->frame == 0
+            ? time->delta_time
+            : time->smooth_delta_time + (time->delta_time - time->smooth_delta_time) * 0.2f;
     time->time_since_start += seconds;
     time->fixed_accumulator += (double)time->delta_time;
     time->frame++;
     if (time->count_playtime) {
         time->total_playtime += time->playtime_mode == TL_PLAYTIME_UNSCALED
-            ? (double)time->unscaled_delta_time
-            : (double)time->delta_time;
+                                    ? (double)time->unscaled_delta_time
+                                    : (double)time->delta_time;
         tl__publish_double(time->iris, time->events.playtime_count_tick, time->total_playtime);
     }
 }
@@ -824,15 +838,28 @@ static void tl__time_discard(void *self, tl_core *core) {
     ((tl_time *)self)->running = false;
 }
 
-TL__API_DEFINE const tl_subsystem tl_time_subsystem = {"Time", NULL, NULL, NULL, tl__time_discard};
+TL__API_DEFINE const tl_subsystem tl_time_subsystem = { "Time", NULL, NULL, NULL,
+                                                        tl__time_discard };
 
 /* --- lifecycle batches ---------------------------------------------------------------------------- */
 
-enum { TL__BATCH_STAGE_NEW, TL__BATCH_STAGE_PRELOADING, TL__BATCH_STAGE_PRELOADED,
-       TL__BATCH_STAGE_FAILED, TL__BATCH_STAGE_BOOTED, TL__BATCH_STAGE_INITIALIZED,
-       TL__BATCH_STAGE_DISCARDED };
-enum { TL__BATCH_IDLE, TL__BATCH_PRELOADING, TL__BATCH_BOOTED, TL__BATCH_DONE, TL__BATCH_FAILED,
-       TL__BATCH_DISCARDED };
+enum {
+    TL__BATCH_STAGE_NEW,
+    TL__BATCH_STAGE_PRELOADING,
+    TL__BATCH_STAGE_PRELOADED,
+    TL__BATCH_STAGE_FAILED,
+    TL__BATCH_STAGE_BOOTED,
+    TL__BATCH_STAGE_INITIALIZED,
+    TL__BATCH_STAGE_DISCARDED
+};
+enum {
+    TL__BATCH_IDLE,
+    TL__BATCH_PRELOADING,
+    TL__BATCH_BOOTED,
+    TL__BATCH_DONE,
+    TL__BATCH_FAILED,
+    TL__BATCH_DISCARDED
+};
 
 #define TL__BATCH_MODULE "Initium"
 
@@ -848,8 +875,8 @@ static bool tl__batch_depths(tl_batch *batch, const tl_batch_object *objects, ui
     for (i = 0; i < n; i++) {
         uint32_t at = i, steps = 0;
         if (objects[i].parent != TL_BATCH_NO_PARENT && objects[i].parent >= n) {
-            tl__initium_log(&batch->logger, TL__BATCH_MODULE, TL_INITIUM_LOG_BATCH_PARENT, batch->name,
-                            i, "an out-of-range", objects[i].parent);
+            tl__initium_log(&batch->logger, TL__BATCH_MODULE, TL_INITIUM_LOG_BATCH_PARENT,
+                            batch->name, i, "an out-of-range", objects[i].parent);
             return false;
         }
         while (objects[at].parent != TL_BATCH_NO_PARENT && objects[at].parent < n && steps <= n) {
@@ -857,8 +884,8 @@ static bool tl__batch_depths(tl_batch *batch, const tl_batch_object *objects, ui
             steps++;
         }
         if (steps > n) {
-            tl__initium_log(&batch->logger, TL__BATCH_MODULE, TL_INITIUM_LOG_BATCH_PARENT, batch->name,
-                            i, "a cycle through its", objects[i].parent);
+            tl__initium_log(&batch->logger, TL__BATCH_MODULE, TL_INITIUM_LOG_BATCH_PARENT,
+                            batch->name, i, "a cycle through its", objects[i].parent);
             return false;
         }
         depth[i] = steps;
@@ -898,7 +925,8 @@ bool tl_batch_init(tl_batch *batch, const tl_batch_desc *desc, const tl_batch_ob
     if (desc && desc->logger) batch->logger = *desc->logger;
     batch->state = TL__BATCH_IDLE;
     if (count && !objects) {
-        tl__initium_log(&batch->logger, TL__BATCH_MODULE, TL_INITIUM_LOG_INVALID_ARGUMENT, "tl_batch_init");
+        tl__initium_log(&batch->logger, TL__BATCH_MODULE, TL_INITIUM_LOG_INVALID_ARGUMENT,
+                        "tl_batch_init");
         batch->state = TL__BATCH_DISCARDED;
         return false;
     }
@@ -952,7 +980,8 @@ static bool tl__batch_preloads_settled(tl_batch *batch) {
     uint32_t i;
     batch->state = TL__BATCH_PRELOADING;
     for (i = 0; i < batch->count; i++) {
-        if (start || batch->items[i].stage == TL__BATCH_STAGE_PRELOADING) tl__batch_preload(batch, i, start);
+        if (start || batch->items[i].stage == TL__BATCH_STAGE_PRELOADING)
+            tl__batch_preload(batch, i, start);
         if (batch->items[i].stage == TL__BATCH_STAGE_PRELOADING) pending = true;
     }
     return !pending;
@@ -964,13 +993,13 @@ static bool tl__batch_collect_failures(tl_batch *batch) {
     for (i = 0; i < batch->count; i++) {
         if (batch->items[i].stage != TL__BATCH_STAGE_FAILED) continue;
         batch->failed[batch->failed_count++] = i;
-        tl__initium_log(&batch->logger, TL__BATCH_MODULE, TL_INITIUM_LOG_PRELOAD_FAILED, batch->noun,
-                        tl__batch_object_name(&batch->items[i].object));
+        tl__initium_log(&batch->logger, TL__BATCH_MODULE, TL_INITIUM_LOG_PRELOAD_FAILED,
+                        batch->noun, tl__batch_object_name(&batch->items[i].object));
     }
     if (batch->failed_count == 0) return false;
     if (batch->failed_count > 1)
-        tl__initium_log(&batch->logger, TL__BATCH_MODULE, TL_INITIUM_LOG_BATCH_PRELOADS_FAILED, batch->name,
-                        batch->failed_count, batch->count);
+        tl__initium_log(&batch->logger, TL__BATCH_MODULE, TL_INITIUM_LOG_BATCH_PRELOADS_FAILED,
+                        batch->name, batch->failed_count, batch->count);
     batch->state = TL__BATCH_FAILED;
     return true;
 }
@@ -982,7 +1011,8 @@ static bool tl__batch_phase(tl_batch *batch, bool initialize) {
     for (i = 0; i < batch->count; i++) {
         tl__batch_item *item = &batch->items[i];
         void (*fn)(void *, void *) = NULL;
-        if (item->object.vtable) fn = initialize ? item->object.vtable->initialize : item->object.vtable->boot;
+        if (item->object.vtable)
+            fn = initialize ? item->object.vtable->initialize : item->object.vtable->boot;
         item->stage = initialize ? TL__BATCH_STAGE_INITIALIZED : TL__BATCH_STAGE_BOOTED;
         if (!fn) continue;
         any = true;
@@ -1046,7 +1076,8 @@ uint32_t tl_batch_offer(tl_batch *batch, uint32_t kind, void *dependency) {
     for (i = 0; i < batch->count; i++) {
         const tl_object_vtable *vt = batch->items[i].object.vtable;
         if (!vt || !vt->consume_dependency) continue;
-        if (vt->consume_dependency(batch->items[i].object.self, batch->ctx, kind, dependency)) taken++;
+        if (vt->consume_dependency(batch->items[i].object.self, batch->ctx, kind, dependency))
+            taken++;
     }
     return taken;
 }
@@ -1093,11 +1124,12 @@ bool tl_core_init(tl_core *core, const tl_core_desc *desc) {
     return tl_core_weave_native(core, &tl_time_subsystem, &core->time);
 }
 
-static bool tl__core_weave_tier(tl_core *core, const tl_subsystem *subsystem, void *self, uint32_t tier) {
+static bool tl__core_weave_tier(tl_core *core, const tl_subsystem *subsystem, void *self,
+                                uint32_t tier) {
     uint32_t i;
     if (!core || !subsystem) {
-        tl__initium_log(core ? &core->logger : NULL, TL__CORE_MODULE, TL_INITIUM_LOG_INVALID_ARGUMENT,
-                        "tl_core_weave");
+        tl__initium_log(core ? &core->logger : NULL, TL__CORE_MODULE,
+                        TL_INITIUM_LOG_INVALID_ARGUMENT, "tl_core_weave");
         return false;
     }
     if (core->state >= TL__CORE_FAILED) {
@@ -1116,7 +1148,8 @@ static bool tl__core_weave_tier(tl_core *core, const tl_subsystem *subsystem, vo
         uint32_t capacity = core->capacity ? core->capacity * 2u : 8u;
         tl__core_entry *grown = (tl__core_entry *)TL_MALLOC((size_t)capacity * sizeof *grown);
         if (!grown) {
-            tl__initium_log(&core->logger, TL__CORE_MODULE, TL_INITIUM_LOG_OUT_OF_MEMORY, "subsystems");
+            tl__initium_log(&core->logger, TL__CORE_MODULE, TL_INITIUM_LOG_OUT_OF_MEMORY,
+                            "subsystems");
             return false;
         }
         if (core->count) memcpy(grown, core->entries, (size_t)core->count * sizeof *grown);
@@ -1275,15 +1308,16 @@ static void tl__core_announce(tl_core *core) {
     if (core->announced) return;
     core->announced = true;
     if (core->iris)
-        TL_IRIS_PUBLISH(core->iris, core->events.core_deployed, TL_CORE_SIG_CORE, tl_core_deployed_fn,
-                        core);
+        TL_IRIS_PUBLISH(core->iris, core->events.core_deployed, TL_CORE_SIG_CORE,
+                        tl_core_deployed_fn, core);
 }
 
 tl_deploy_status tl_core_deploy(tl_core *core) {
     tl_deploy_status status;
     if (!core) return TL_DEPLOY_FAILED;
     if (core->in_phase) {
-        tl__initium_log(&core->logger, TL__CORE_MODULE, TL_INITIUM_LOG_REENTRANT_CALL, "tl_core_deploy");
+        tl__initium_log(&core->logger, TL__CORE_MODULE, TL_INITIUM_LOG_REENTRANT_CALL,
+                        "tl_core_deploy");
         return TL_DEPLOY_FAILED;
     }
     if (core->state == TL__CORE_FAILED) return TL_DEPLOY_FAILED;
@@ -1331,7 +1365,8 @@ bool tl_core_remove_before_discard(tl_core *core, tl_core_hook_fn fn, void *ctx)
     if (!core) return false;
     for (i = core->hook_count; i-- > 0;) {
         if (core->hooks[i].fn != fn || core->hooks[i].ctx != ctx) continue;
-        memmove(core->hooks + i, core->hooks + i + 1, (size_t)(core->hook_count - i - 1u) * sizeof *core->hooks);
+        memmove(core->hooks + i, core->hooks + i + 1,
+                (size_t)(core->hook_count - i - 1u) * sizeof *core->hooks);
         core->hook_count--;
         return true;
     }
@@ -1352,7 +1387,8 @@ void tl_core_discard(tl_core *core) {
     uint32_t i;
     if (!core || core->state >= TL__CORE_DISCARDING) return;
     if (core->in_phase) {
-        tl__initium_log(&core->logger, TL__CORE_MODULE, TL_INITIUM_LOG_REENTRANT_CALL, "tl_core_discard");
+        tl__initium_log(&core->logger, TL__CORE_MODULE, TL_INITIUM_LOG_REENTRANT_CALL,
+                        "tl_core_discard");
         return;
     }
     core->in_phase = true; /* the hooks may not deploy or discard either */
@@ -1394,18 +1430,14 @@ tl_time *tl_core_time(tl_core *core) {
     return core && core->state < TL__CORE_DISCARDING ? &core->time : NULL;
 }
 
-bool tl_core_deployed(const tl_core *core) {
-    return core && core->state == TL__CORE_DEPLOYED;
-}
+bool tl_core_deployed(const tl_core *core) { return core && core->state == TL__CORE_DEPLOYED; }
 
-const char *tl_core_failed_subsystem(const tl_core *core) {
-    return core ? core->failed : NULL;
-}
+const char *tl_core_failed_subsystem(const tl_core *core) { return core ? core->failed : NULL; }
 
 static const tl_batch *tl__core_failed_batch(const tl_core *core) {
     return core && core->state == TL__CORE_FAILED && core->batch_next < core->batch_count
-        ? &core->batches[core->batch_next].batch
-        : NULL;
+               ? &core->batches[core->batch_next].batch
+               : NULL;
 }
 uint32_t tl_core_failed_count(const tl_core *core) {
     return tl_batch_failed_count(tl__core_failed_batch(core));

@@ -221,12 +221,12 @@ typedef struct tl_iris_slot {
     tl_iris_listener *listeners; /* NULL until the first subscription */
     uint32_t count;              /* entries, including ones removed during dispatch */
     uint32_t signature;
-    uint32_t depth;              /* dispatches of this slot in progress */
-    uint32_t live;               /* subscribed listeners */
+    uint32_t depth; /* dispatches of this slot in progress */
+    uint32_t live;  /* subscribed listeners */
     uint32_t capacity;
-    uint32_t flags;              /* TL_IRIS_SINGLE_PROVIDER | TL__IRIS_BOUND, _GAP, _REPORTED */
-    uint32_t dirty;              /* 1: entries were marked or lists retired during dispatch */
-    tl__iris_retired *retired;   /* lists outgrown during the current dispatch, newest first */
+    uint32_t flags;            /* TL_IRIS_SINGLE_PROVIDER | TL__IRIS_BOUND, _GAP, _REPORTED */
+    uint32_t dirty;            /* 1: entries were marked or lists retired during dispatch */
+    tl__iris_retired *retired; /* lists outgrown during the current dispatch, newest first */
 } tl_iris_slot;
 
 typedef struct tl_iris_registry {
@@ -240,7 +240,8 @@ typedef struct tl_iris_registry {
 #define TL_IRIS_LOG_ITEMS(X) \
     X(INVALID_ARGUMENT, TL_LOG_LEVEL_ERROR, "%s: a registry and a function are required") \
     X(OUT_OF_RANGE, TL_LOG_LEVEL_ERROR, "%s: event #%u is outside the registry (span %u)") \
-    X(UNDECLARED_EVENT, TL_LOG_LEVEL_ERROR, "%s: event #%u is not declared (a removed event's gap)") \
+    X(UNDECLARED_EVENT, TL_LOG_LEVEL_ERROR, \
+      "%s: event #%u is not declared (a removed event's gap)") \
     X(SIGNATURE_MISMATCH, TL_LOG_LEVEL_ERROR, \
       "subscription to '%s' discarded: signature 0x%08x%s does not match the event's 0x%08x%s") \
     X(PUBLISH_MISMATCH, TL_LOG_LEVEL_WARNING, \
@@ -263,8 +264,8 @@ typedef enum tl_iris_log_item {
 /* Lifetime. tl_iris_init allocates the slots (not the listener lists); false on bad input or no
    memory, the registry is then zeroed and safe to discard. */
 TL_API bool tl_iris_init(tl_iris_registry *reg, const tl_iris_desc *desc);
-TL_API bool tl_iris_init_table(tl_iris_registry *reg, uint32_t span, const tl_iris_event_info *events,
-                               const tl_logger *logger);
+TL_API bool tl_iris_init_table(tl_iris_registry *reg, uint32_t span,
+                               const tl_iris_event_info *events, const tl_logger *logger);
 TL_API void tl_iris_discard(tl_iris_registry *reg);
 
 /* The untyped core. `signature` is the event's signature id, `flags` 0 or TL_IRIS_SINGLE_PROVIDER.
@@ -292,20 +293,24 @@ TL_API const char *tl_iris_event_name(const tl_iris_registry *reg, uint32_t even
 #if !defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__))
 /* A bit-field of negative width when the types differ, named so that the error names T (C99 has no
    _Static_assert, and glibc's stand-in for it names nothing). */
-#define TL_IRIS_LISTENER_CHECK(T, fn)                                                          \
-    ((void)sizeof(struct { int T##__is_not_the_type_of_this_listener :                           \
-                             __builtin_types_compatible_p(__typeof__(&*(fn)), T) ? 1 : -1; }), \
+#define TL_IRIS_LISTENER_CHECK(T, fn) \
+    ((void)sizeof(struct { \
+         int T##__is_not_the_type_of_this_listener \
+             : __builtin_types_compatible_p(__typeof__(&*(fn)), T) \
+               ? 1 \
+               : -1; \
+     }), \
      (fn))
 #elif !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
-#define TL_IRIS_LISTENER_CHECK(T, fn) _Generic(&*(fn), T: (fn))
+#define TL_IRIS_LISTENER_CHECK(T, fn) _Generic(&*(fn), T : (fn))
 #endif
 
 /* --- dispatch (inline: the hot path) ---------------------------------------------------------- */
 
 /* Internal flags in tl_iris_slot.flags. */
-#define TL__IRIS_BOUND 0x100u     /* signature and flags are fixed */
-#define TL__IRIS_GAP 0x200u       /* the table declares no event here */
-#define TL__IRIS_REPORTED 0x400u  /* a publish mismatch was logged */
+#define TL__IRIS_BOUND 0x100u    /* signature and flags are fixed */
+#define TL__IRIS_GAP 0x200u      /* the table declares no event here */
+#define TL__IRIS_REPORTED 0x400u /* a publish mismatch was logged */
 
 TL_API void tl__iris_publish_mismatch(tl_iris_registry *reg, uint32_t event, uint32_t signature);
 /* Whether a request's result pointer is given: a function, so that passing `&value` to the
@@ -315,7 +320,8 @@ TL_API void tl__iris_settle(tl_iris_slot *slot);
 TL_API void tl__iris_mark(tl_iris_slot *slot, uint32_t index);
 TL_API bool tl__iris_subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t signature,
                                     uint32_t flags, tl_iris_fn fn, void *ctx);
-TL_API bool tl__iris_unsubscribe_refused(const tl_iris_registry *reg, uint32_t event, tl_iris_fn fn);
+TL_API bool tl__iris_unsubscribe_refused(const tl_iris_registry *reg, uint32_t event,
+                                         tl_iris_fn fn);
 
 /* Subscribe: the common case (a bound broadcast slot with room, signature as expected, no
    duplicate) inline; everything else (first allocation, growth, binding, refusals and their
@@ -409,7 +415,8 @@ static inline void tl_iris_dispatch_end(tl_iris_slot *slot, uint32_t depth) {
             const tl_iris_listener *tl__first = tl__slot->listeners, *tl__p = tl__first + tl__n; \
             do { \
                 tl_iris_fn tl__fn = (--tl__p)->fn; \
-                if (TL__IRIS_LIKELY(tl__fn != TL__NULL)) TL__FN_CAST(fn_type, tl__fn)(tl__p->ctx, __VA_ARGS__); \
+                if (TL__IRIS_LIKELY(tl__fn != TL__NULL)) \
+                    TL__FN_CAST(fn_type, tl__fn)(tl__p->ctx, __VA_ARGS__); \
             } while (tl__p != tl__first); \
             tl_iris_dispatch_end(tl__slot, tl__depth); \
         } \
@@ -442,7 +449,8 @@ static inline void tl_iris_dispatch_end(tl_iris_slot *slot, uint32_t depth) {
             do { \
                 tl_iris_fn tl__fn = (--tl__p)->fn; \
                 if (!tl__fn) continue; \
-                if (tl__iris_wants(result)) *(result) = TL__FN_CAST(fn_type, tl__fn)(tl__p->ctx, __VA_ARGS__); \
+                if (tl__iris_wants(result)) \
+                    *(result) = TL__FN_CAST(fn_type, tl__fn)(tl__p->ctx, __VA_ARGS__); \
                 else (void)TL__FN_CAST(fn_type, tl__fn)(tl__p->ctx, __VA_ARGS__); \
                 (answered) = true; \
                 break; \
@@ -624,8 +632,7 @@ bool tl__iris_subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t sig
     if (!(slot->flags & TL__IRIS_BOUND)) {
         slot->signature = signature;
         slot->flags |= flags | TL__IRIS_BOUND;
-    } else if (slot->signature != signature ||
-               (slot->flags & TL_IRIS_SINGLE_PROVIDER) != flags) {
+    } else if (slot->signature != signature || (slot->flags & TL_IRIS_SINGLE_PROVIDER) != flags) {
         tl__iris_log(reg, TL_IRIS_LOG_SIGNATURE_MISMATCH,
                      tl__iris_label(reg, event, label, sizeof label), (unsigned)signature,
                      flags ? " (single provider)" : "", (unsigned)slot->signature,
@@ -685,7 +692,8 @@ bool tl__iris_subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t sig
 bool tl__iris_unsubscribe_refused(const tl_iris_registry *reg, uint32_t event, tl_iris_fn fn) {
     if (!reg || !fn) tl__iris_log(reg, TL_IRIS_LOG_INVALID_ARGUMENT, "unsubscribe");
     else if (event >= reg->span)
-        tl__iris_log(reg, TL_IRIS_LOG_OUT_OF_RANGE, "unsubscribe", (unsigned)event, (unsigned)reg->span);
+        tl__iris_log(reg, TL_IRIS_LOG_OUT_OF_RANGE, "unsubscribe", (unsigned)event,
+                     (unsigned)reg->span);
     else tl__iris_log(reg, TL_IRIS_LOG_UNDECLARED_EVENT, "unsubscribe", (unsigned)event);
     return false;
 }

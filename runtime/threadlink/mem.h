@@ -110,63 +110,64 @@
 #error "threadlink/mem.h: define both TL_MALLOC and TL_FREE, or neither"
 #endif
 #ifndef TL_MEM_MALLOC
-#  ifdef TL_MALLOC
-#    define TL_MEM_MALLOC(size) TL_MALLOC(size)
-#    define TL_MEM_FREE(ptr) TL_FREE(ptr)
-#  else
-#    define TL_MEM_MALLOC(size) malloc(size)
-#    define TL_MEM_FREE(ptr) free(ptr)
-#  endif
+#ifdef TL_MALLOC
+#define TL_MEM_MALLOC(size) TL_MALLOC(size)
+#define TL_MEM_FREE(ptr) TL_FREE(ptr)
+#else
+#define TL_MEM_MALLOC(size) malloc(size)
+#define TL_MEM_FREE(ptr) free(ptr)
+#endif
 #endif
 
 #ifndef TL_MEM_REPORT
-#  ifdef TL_MEM_DEBUG
-#    define TL_MEM_REPORT(error, message) \
-       ((void)fprintf(stderr, "threadlink mem: error %d: %s\n", (int)(error), (message)))
-#  else
-#    define TL_MEM_REPORT(error, message) ((void)(error), (void)(message))
-#  endif
+#ifdef TL_MEM_DEBUG
+#define TL_MEM_REPORT(error, message) \
+    ((void)fprintf(stderr, "threadlink mem: error %d: %s\n", (int)(error), (message)))
+#else
+#define TL_MEM_REPORT(error, message) ((void)(error), (void)(message))
+#endif
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)
-#  define TL__MEM_FORCE_INLINE static inline __attribute__((always_inline))
-#  define TL__MEM_UNUSED __attribute__((unused))
-#  define TL__MEM_NOINLINE __attribute__((noinline))
-#  define TL__MEM_LIKELY(x) __builtin_expect(!!(x), 1)
-#  define TL__MEM_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define TL__MEM_FORCE_INLINE static inline __attribute__((always_inline))
+#define TL__MEM_UNUSED __attribute__((unused))
+#define TL__MEM_NOINLINE __attribute__((noinline))
+#define TL__MEM_LIKELY(x) __builtin_expect(!!(x), 1)
+#define TL__MEM_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #elif defined(_MSC_VER)
-#  define TL__MEM_FORCE_INLINE static __forceinline
-#  define TL__MEM_UNUSED
-#  define TL__MEM_NOINLINE __declspec(noinline)
-#  define TL__MEM_LIKELY(x) (x)
-#  define TL__MEM_UNLIKELY(x) (x)
+#define TL__MEM_FORCE_INLINE static __forceinline
+#define TL__MEM_UNUSED
+#define TL__MEM_NOINLINE __declspec(noinline)
+#define TL__MEM_LIKELY(x) (x)
+#define TL__MEM_UNLIKELY(x) (x)
 #else
-#  define TL__MEM_FORCE_INLINE static inline
-#  define TL__MEM_UNUSED
-#  define TL__MEM_NOINLINE
-#  define TL__MEM_LIKELY(x) (x)
-#  define TL__MEM_UNLIKELY(x) (x)
+#define TL__MEM_FORCE_INLINE static inline
+#define TL__MEM_UNUSED
+#define TL__MEM_NOINLINE
+#define TL__MEM_LIKELY(x) (x)
+#define TL__MEM_UNLIKELY(x) (x)
 #endif
 
 /* A hint to start fetching the cache line at `p`, for writing when `write` (a constant) is 1.
  * MSVC on x64 has no builtin but the SSE intrinsic, which is prefetcht0: what gcc and clang emit
  * for either kind on x86-64 unless told the processor has PREFETCHW. Elsewhere it is no hint. */
 #if defined(__GNUC__) || defined(__clang__)
-#  define TL__MEM_PREFETCH(p, write) __builtin_prefetch((p), (write))
+#define TL__MEM_PREFETCH(p, write) __builtin_prefetch((p), (write))
 #elif defined(_MSC_VER) && defined(_M_X64) && !defined(_M_ARM64EC)
-#  include <xmmintrin.h>
-#  define TL__MEM_PREFETCH(p, write) _mm_prefetch((const char *)(p), _MM_HINT_T0)
+#include <xmmintrin.h>
+#define TL__MEM_PREFETCH(p, write) _mm_prefetch((const char *)(p), _MM_HINT_T0)
 #else
-#  define TL__MEM_PREFETCH(p, write) ((void)(p))
+#define TL__MEM_PREFETCH(p, write) ((void)(p))
 #endif
 
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#  define TL__MEM_LITTLE_ENDIAN 1
-#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86) || defined(_M_ARM64) || defined(_M_ARM))
-#  define TL__MEM_LITTLE_ENDIAN 1
+#define TL__MEM_LITTLE_ENDIAN 1
+#elif defined(_MSC_VER) && \
+    (defined(_M_X64) || defined(_M_IX86) || defined(_M_ARM64) || defined(_M_ARM))
+#define TL__MEM_LITTLE_ENDIAN 1
 #else
-#  define TL__MEM_LITTLE_ENDIAN 0 /* unknown or big-endian: assemble bytes, correct everywhere */
+#define TL__MEM_LITTLE_ENDIAN 0 /* unknown or big-endian: assemble bytes, correct everywhere */
 #endif
 
 #include "cast.h"
@@ -180,28 +181,29 @@ extern "C" {
  * ------------------------------------------------------------------------------------------- */
 
 #define TL_MEM_ERRORS(X) \
-  X(OK, "no error") \
-  X(ERROR_SIZE, "block size is zero or larger than TL_MEM_MAX_BYTES") \
-  X(ERROR_ALIGNMENT, "alignment is not a power of two or is larger than TL_MEM_MAX_ALIGNMENT") \
-  X(ERROR_OUT_OF_MEMORY, "allocation failed") \
-  X(ERROR_FOREIGN_BLOCK, "tl_mem_free: not a live block from tl_mem_alloc_zeroed (double free?)") \
-  X(ERROR_OVERLAP, "tl_mem_copy: ranges overlap (copied with memmove)")
+    X(OK, "no error") \
+    X(ERROR_SIZE, "block size is zero or larger than TL_MEM_MAX_BYTES") \
+    X(ERROR_ALIGNMENT, "alignment is not a power of two or is larger than TL_MEM_MAX_ALIGNMENT") \
+    X(ERROR_OUT_OF_MEMORY, "allocation failed") \
+    X(ERROR_FOREIGN_BLOCK, \
+      "tl_mem_free: not a live block from tl_mem_alloc_zeroed (double free?)") \
+    X(ERROR_OVERLAP, "tl_mem_copy: ranges overlap (copied with memmove)")
 
 typedef enum tl_mem_error {
 #define TL__MEM_ERROR_ENUM(id, message) TL_MEM_##id,
-  TL_MEM_ERRORS(TL__MEM_ERROR_ENUM) /* TL_MEM_<id>, one per row from 0 */
+    TL_MEM_ERRORS(TL__MEM_ERROR_ENUM) /* TL_MEM_<id>, one per row from 0 */
 #undef TL__MEM_ERROR_ENUM
-  TL_MEM_ERROR_COUNT
+    TL_MEM_ERROR_COUNT
 } tl_mem_error;
 
 static inline const char *tl_mem_error_message(tl_mem_error error) {
-  static const char *const messages[] = {
+    static const char *const messages[] = {
 #define TL__MEM_ERROR_MESSAGE(id, message) message,
-    TL_MEM_ERRORS(TL__MEM_ERROR_MESSAGE)
+        TL_MEM_ERRORS(TL__MEM_ERROR_MESSAGE)
 #undef TL__MEM_ERROR_MESSAGE
-  };
-  unsigned index = (unsigned)error;
-  return index < sizeof messages / sizeof messages[0] ? messages[index] : "unknown error";
+    };
+    unsigned index = (unsigned)error;
+    return index < sizeof messages / sizeof messages[0] ? messages[index] : "unknown error";
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -210,44 +212,44 @@ static inline const char *tl_mem_error_message(tl_mem_error error) {
 
 TL__MEM_FORCE_INLINE uint32_t tl__mem_load_le32(const void *p) {
 #if TL__MEM_LITTLE_ENDIAN
-  uint32_t v;
-  memcpy(&v, p, sizeof v);
-  return v;
+    uint32_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
 #else
-  const unsigned char *b = (const unsigned char *)p;
-  return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
+    const unsigned char *b = (const unsigned char *)p;
+    return (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) | ((uint32_t)b[3] << 24);
 #endif
 }
 
 TL__MEM_FORCE_INLINE uint64_t tl__mem_load_le64(const void *p) {
 #if TL__MEM_LITTLE_ENDIAN
-  uint64_t v;
-  memcpy(&v, p, sizeof v);
-  return v;
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
 #else
-  const unsigned char *b = (const unsigned char *)p;
-  return (uint64_t)tl__mem_load_le32(b) | ((uint64_t)tl__mem_load_le32(b + 4) << 32);
+    const unsigned char *b = (const unsigned char *)p;
+    return (uint64_t)tl__mem_load_le32(b) | ((uint64_t)tl__mem_load_le32(b + 4) << 32);
 #endif
 }
 
 TL__MEM_FORCE_INLINE void tl__mem_store_le32(void *p, uint32_t v) {
 #if TL__MEM_LITTLE_ENDIAN
-  memcpy(p, &v, sizeof v);
+    memcpy(p, &v, sizeof v);
 #else
-  unsigned char *b = (unsigned char *)p;
-  b[0] = (unsigned char)v;
-  b[1] = (unsigned char)(v >> 8);
-  b[2] = (unsigned char)(v >> 16);
-  b[3] = (unsigned char)(v >> 24);
+    unsigned char *b = (unsigned char *)p;
+    b[0] = (unsigned char)v;
+    b[1] = (unsigned char)(v >> 8);
+    b[2] = (unsigned char)(v >> 16);
+    b[3] = (unsigned char)(v >> 24);
 #endif
 }
 
 TL__MEM_FORCE_INLINE void tl__mem_store_le64(void *p, uint64_t v) {
 #if TL__MEM_LITTLE_ENDIAN
-  memcpy(p, &v, sizeof v);
+    memcpy(p, &v, sizeof v);
 #else
-  tl__mem_store_le32(p, (uint32_t)v);
-  tl__mem_store_le32((unsigned char *)p + 4, (uint32_t)(v >> 32));
+    tl__mem_store_le32(p, (uint32_t)v);
+    tl__mem_store_le32((unsigned char *)p + 4, (uint32_t)(v >> 32));
 #endif
 }
 
@@ -266,21 +268,21 @@ TL__MEM_FORCE_INLINE void tl__mem_store_le64(void *p, uint64_t v) {
  * so the header itself is always 8-aligned. */
 typedef struct tl__mem_header {
 #ifdef TL_MEM_DEBUG
-  struct tl__mem_header *prev;
-  struct tl__mem_header *next;
-  uint64_t serial;
+    struct tl__mem_header *prev;
+    struct tl__mem_header *next;
+    uint64_t serial;
 #endif
-  void *raw;
-  size_t bytes;
+    void *raw;
+    size_t bytes;
 } tl__mem_header;
 
 #if defined(TL_MEM_DEBUG) && defined(TL_STATIC)
 /* TL_STATIC: the one file using the runtime holds the list (C++ has no tentative definitions). */
-#  if defined(__GNUC__) || defined(__clang__)
-#    define TL__MEM_UNUSED __attribute__((unused))
-#  else
-#    define TL__MEM_UNUSED
-#  endif
+#if defined(__GNUC__) || defined(__clang__)
+#define TL__MEM_UNUSED __attribute__((unused))
+#else
+#define TL__MEM_UNUSED
+#endif
 static TL__MEM_UNUSED tl__mem_header *tl__mem_live_head = NULL;
 static TL__MEM_UNUSED size_t tl__mem_live_count = 0;
 static TL__MEM_UNUSED uint64_t tl__mem_next_serial = 0;
@@ -292,9 +294,9 @@ TL_API uint64_t tl__mem_next_serial;
 #endif
 
 static inline void *tl__mem_fail(tl_mem_error error, tl_mem_error *error_out) {
-  if (error_out) *error_out = error;
-  TL_MEM_REPORT(error, tl_mem_error_message(error));
-  return NULL;
+    if (error_out) *error_out = error;
+    TL_MEM_REPORT(error, tl_mem_error_message(error));
+    return NULL;
 }
 
 /* A zeroed block of `bytes` bytes aligned to `alignment` (a power of two up to
@@ -302,107 +304,108 @@ static inline void *tl__mem_fail(tl_mem_error error, tl_mem_error *error_out) {
  * hashed whole must not carry leftover bytes. On failure returns NULL, stores the reason in
  * *error (when error is not NULL) and calls TL_MEM_REPORT. */
 static inline void *tl_mem_alloc_zeroed_ex(size_t bytes, size_t alignment, tl_mem_error *error) {
-  size_t align;
-  unsigned char *raw;
-  unsigned char *base;
-  unsigned char *block;
-  size_t misalign;
-  tl__mem_header *header;
+    size_t align;
+    unsigned char *raw;
+    unsigned char *base;
+    unsigned char *block;
+    size_t misalign;
+    tl__mem_header *header;
 
-  if (alignment == 0) alignment = TL_MEM_DEFAULT_ALIGNMENT;
-  if ((alignment & (alignment - 1)) != 0 || alignment > TL_MEM_MAX_ALIGNMENT)
-    return tl__mem_fail(TL_MEM_ERROR_ALIGNMENT, error);
-  if (bytes == 0 || bytes > TL_MEM_MAX_BYTES) return tl__mem_fail(TL_MEM_ERROR_SIZE, error);
+    if (alignment == 0) alignment = TL_MEM_DEFAULT_ALIGNMENT;
+    if ((alignment & (alignment - 1)) != 0 || alignment > TL_MEM_MAX_ALIGNMENT)
+        return tl__mem_fail(TL_MEM_ERROR_ALIGNMENT, error);
+    if (bytes == 0 || bytes > TL_MEM_MAX_BYTES) return tl__mem_fail(TL_MEM_ERROR_SIZE, error);
 
-  align = alignment < 16 ? 16 : alignment;
-  raw = (unsigned char *)TL_MEM_MALLOC(sizeof(tl__mem_header) + align + bytes);
-  if (!raw) return tl__mem_fail(TL_MEM_ERROR_OUT_OF_MEMORY, error);
+    align = alignment < 16 ? 16 : alignment;
+    raw = (unsigned char *)TL_MEM_MALLOC(sizeof(tl__mem_header) + align + bytes);
+    if (!raw) return tl__mem_fail(TL_MEM_ERROR_OUT_OF_MEMORY, error);
 
-  base = raw + sizeof(tl__mem_header);
-  misalign = (size_t)((uintptr_t)base & (uintptr_t)(align - 1));
-  block = base + (misalign ? align - misalign : 0);
-  header = (tl__mem_header *)(void *)(block - sizeof(tl__mem_header));
-  header->raw = raw;
-  header->bytes = bytes;
+    base = raw + sizeof(tl__mem_header);
+    misalign = (size_t)((uintptr_t)base & (uintptr_t)(align - 1));
+    block = base + (misalign ? align - misalign : 0);
+    header = (tl__mem_header *)(void *)(block - sizeof(tl__mem_header));
+    header->raw = raw;
+    header->bytes = bytes;
 #ifdef TL_MEM_DEBUG
-  header->serial = tl__mem_next_serial++;
-  header->prev = NULL;
-  header->next = tl__mem_live_head;
-  if (tl__mem_live_head) tl__mem_live_head->prev = header;
-  tl__mem_live_head = header;
-  tl__mem_live_count++;
+    header->serial = tl__mem_next_serial++;
+    header->prev = NULL;
+    header->next = tl__mem_live_head;
+    if (tl__mem_live_head) tl__mem_live_head->prev = header;
+    tl__mem_live_head = header;
+    tl__mem_live_count++;
 #endif
-  memset(block, 0, bytes);
-  if (error) *error = TL_MEM_OK;
-  return block;
+    memset(block, 0, bytes);
+    if (error) *error = TL_MEM_OK;
+    return block;
 }
 
 /* tl_mem_alloc_zeroed_ex without the error out-parameter. */
 static inline void *tl_mem_alloc_zeroed(size_t bytes, size_t alignment) {
-  return tl_mem_alloc_zeroed_ex(bytes, alignment, NULL);
+    return tl_mem_alloc_zeroed_ex(bytes, alignment, NULL);
 }
 
 /* Frees a block from tl_mem_alloc_zeroed. NULL is ignored. */
 static inline void tl_mem_free(void *block) {
-  tl__mem_header *header;
-  if (!block) return;
-  header = (tl__mem_header *)(void *)((unsigned char *)block - sizeof(tl__mem_header));
+    tl__mem_header *header;
+    if (!block) return;
+    header = (tl__mem_header *)(void *)((unsigned char *)block - sizeof(tl__mem_header));
 #ifdef TL_MEM_DEBUG
-  {
-    /* Compare addresses only, so a foreign or freed pointer is never dereferenced; unlink the
+    {
+        /* Compare addresses only, so a foreign or freed pointer is never dereferenced; unlink the
      * list's own pointer. */
-    tl__mem_header *live = tl__mem_live_head;
-    while (live && live != header) live = live->next;
-    if (!live) {
-      (void)tl__mem_fail(TL_MEM_ERROR_FOREIGN_BLOCK, NULL);
-      return;
+        tl__mem_header *live = tl__mem_live_head;
+        while (live && live != header) live = live->next;
+        if (!live) {
+            (void)tl__mem_fail(TL_MEM_ERROR_FOREIGN_BLOCK, NULL);
+            return;
+        }
+        if (live->prev) live->prev->next = live->next;
+        else tl__mem_live_head = live->next;
+        if (live->next) live->next->prev = live->prev;
+        tl__mem_live_count--;
+        header = live;
     }
-    if (live->prev) live->prev->next = live->next;
-    else tl__mem_live_head = live->next;
-    if (live->next) live->next->prev = live->prev;
-    tl__mem_live_count--;
-    header = live;
-  }
 #endif
-  TL_MEM_FREE(header->raw);
+    TL_MEM_FREE(header->raw);
 }
 
 /* The size that a live block was allocated with (0 for NULL). */
 static inline size_t tl_mem_block_size(const void *block) {
-  if (!block) return 0;
-  return ((const tl__mem_header *)(const void *)((const unsigned char *)block -
-                                                 sizeof(tl__mem_header)))->bytes;
+    if (!block) return 0;
+    return ((const tl__mem_header *)(const void *)((const unsigned char *)block -
+                                                   sizeof(tl__mem_header)))
+        ->bytes;
 }
 
 /* Copies `bytes` bytes between non-overlapping ranges. Overlap is reported (TL_MEM_ERROR_OVERLAP)
  * and then handled as memmove would, never undefined behaviour. */
 static inline void tl_mem_copy(void *destination, const void *source, size_t bytes) {
-  uintptr_t d = (uintptr_t)destination, s = (uintptr_t)source;
-  if (bytes == 0 || destination == source) return;
-  if ((d < s && s - d < bytes) || (s < d && d - s < bytes)) {
-    (void)tl__mem_fail(TL_MEM_ERROR_OVERLAP, NULL);
-    memmove(destination, source, bytes);
-    return;
-  }
-  memcpy(destination, source, bytes);
+    uintptr_t d = (uintptr_t)destination, s = (uintptr_t)source;
+    if (bytes == 0 || destination == source) return;
+    if ((d < s && s - d < bytes) || (s < d && d - s < bytes)) {
+        (void)tl__mem_fail(TL_MEM_ERROR_OVERLAP, NULL);
+        memmove(destination, source, bytes);
+        return;
+    }
+    memcpy(destination, source, bytes);
 }
 
 /* Zeroes a range. */
 static inline void tl_mem_clear(void *block, size_t bytes) {
-  if (bytes) memset(block, 0, bytes);
+    if (bytes) memset(block, 0, bytes);
 }
 
 /* Whether two ranges hold the same bytes (true for zero bytes). */
 static inline bool tl_mem_equal(const void *a, const void *b, size_t bytes) {
-  return bytes == 0 || a == b || memcmp(a, b, bytes) == 0;
+    return bytes == 0 || a == b || memcmp(a, b, bytes) == 0;
 }
 
 /* Blocks allocated and not yet freed: always 0 without TL_MEM_DEBUG. */
 static inline size_t tl_mem_live_blocks(void) {
 #ifdef TL_MEM_DEBUG
-  return tl__mem_live_count;
+    return tl__mem_live_count;
 #else
-  return 0;
+    return 0;
 #endif
 }
 
@@ -414,19 +417,19 @@ typedef void (*tl_mem_leak_fn)(void *user, const void *block, size_t bytes, uint
  * NULL) and returns how many there are. Without TL_MEM_DEBUG, nothing is tracked: returns 0. */
 static inline size_t tl_mem_report_leaks(tl_mem_leak_fn fn, void *user) {
 #ifdef TL_MEM_DEBUG
-  const tl__mem_header *h;
-  for (h = tl__mem_live_head; h; h = h->next) {
-    const void *block = (const unsigned char *)h + sizeof(tl__mem_header);
-    if (fn) fn(user, block, h->bytes, h->serial);
-    else
-      fprintf(stderr, "threadlink mem: leaked block %p, %zu bytes, allocation #%llu\n", block,
-              h->bytes, (unsigned long long)h->serial);
-  }
-  return tl__mem_live_count;
+    const tl__mem_header *h;
+    for (h = tl__mem_live_head; h; h = h->next) {
+        const void *block = (const unsigned char *)h + sizeof(tl__mem_header);
+        if (fn) fn(user, block, h->bytes, h->serial);
+        else
+            fprintf(stderr, "threadlink mem: leaked block %p, %zu bytes, allocation #%llu\n", block,
+                    h->bytes, (unsigned long long)h->serial);
+    }
+    return tl__mem_live_count;
 #else
-  (void)fn;
-  (void)user;
-  return 0;
+    (void)fn;
+    (void)user;
+    return 0;
 #endif
 }
 
@@ -437,12 +440,12 @@ static inline size_t tl_mem_report_leaks(tl_mem_leak_fn fn, void *user) {
 /* Exactly XXH64(data, length, seed): fingerprints whole blocks (a simulation frame) to detect
  * divergence. The same bytes give the same value on every machine. */
 static inline uint64_t tl_hash64(const void *data, size_t length, uint64_t seed) {
-  return (uint64_t)XXH64(data, length, (XXH64_hash_t)seed);
+    return (uint64_t)XXH64(data, length, (XXH64_hash_t)seed);
 }
 
 /* Exactly XXH32(data, length, seed). Places keys in inline hash sets and dictionaries. */
 static inline uint32_t tl_hash32(const void *data, size_t length, uint32_t seed) {
-  return (uint32_t)XXH32(data, length, (XXH32_hash_t)seed);
+    return (uint32_t)XXH32(data, length, (XXH32_hash_t)seed);
 }
 
 #define TL__XXH_PRIME32_1 0x9E3779B1u
@@ -452,34 +455,34 @@ static inline uint32_t tl_hash32(const void *data, size_t length, uint32_t seed)
 #define TL__XXH_PRIME32_5 0x165667B1u
 
 TL__MEM_FORCE_INLINE uint32_t tl__hash32_lane(uint32_t h, uint32_t lane) {
-  h += lane * TL__XXH_PRIME32_3;
-  return ((h << 17) | (h >> 15)) * TL__XXH_PRIME32_4;
+    h += lane * TL__XXH_PRIME32_3;
+    return ((h << 17) | (h >> 15)) * TL__XXH_PRIME32_4;
 }
 
 TL__MEM_FORCE_INLINE uint32_t tl__hash32_avalanche(uint32_t h) {
-  h ^= h >> 15;
-  h *= TL__XXH_PRIME32_2;
-  h ^= h >> 13;
-  h *= TL__XXH_PRIME32_3;
-  h ^= h >> 16;
-  return h;
+    h ^= h >> 15;
+    h *= TL__XXH_PRIME32_2;
+    h ^= h >> 13;
+    h *= TL__XXH_PRIME32_3;
+    h ^= h >> 16;
+    return h;
 }
 
 /* XXH32 of exactly 4 bytes (the short-input path of XXH32, unrolled): equal to
  * tl_hash32(data, 4, seed), small enough to inline into every lookup. */
 TL__MEM_FORCE_INLINE uint32_t tl_hash32_4(const void *data, uint32_t seed) {
-  uint32_t h = seed + TL__XXH_PRIME32_5 + 4u;
-  h = tl__hash32_lane(h, tl__mem_load_le32(data));
-  return tl__hash32_avalanche(h);
+    uint32_t h = seed + TL__XXH_PRIME32_5 + 4u;
+    h = tl__hash32_lane(h, tl__mem_load_le32(data));
+    return tl__hash32_avalanche(h);
 }
 
 /* XXH32 of exactly 8 bytes: equal to tl_hash32(data, 8, seed). */
 TL__MEM_FORCE_INLINE uint32_t tl_hash32_8(const void *data, uint32_t seed) {
-  const unsigned char *p = (const unsigned char *)data;
-  uint32_t h = seed + TL__XXH_PRIME32_5 + 8u;
-  h = tl__hash32_lane(h, tl__mem_load_le32(p));
-  h = tl__hash32_lane(h, tl__mem_load_le32(p + 4));
-  return tl__hash32_avalanche(h);
+    const unsigned char *p = (const unsigned char *)data;
+    uint32_t h = seed + TL__XXH_PRIME32_5 + 8u;
+    h = tl__hash32_lane(h, tl__mem_load_le32(p));
+    h = tl__hash32_lane(h, tl__mem_load_le32(p + 4));
+    return tl__hash32_avalanche(h);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -511,23 +514,25 @@ TL__MEM_FORCE_INLINE uint32_t tl_hash32_8(const void *data, uint32_t seed) {
 #define TL_LAYOUT_ALIGNMENT 8
 #define TL_LAYOUT_HEADER_BYTES TL__CAST(size_t, 8)
 
-#define TL_LAYOUT_ALIGN(size) ((TL__CAST(size_t, size) + TL__CAST(size_t, 7)) & ~TL__CAST(size_t, 7))
+#define TL_LAYOUT_ALIGN(size) \
+    ((TL__CAST(size_t, size) + TL__CAST(size_t, 7)) & ~TL__CAST(size_t, 7))
 #define TL_LAYOUT_ARRAY_BYTES(capacity, element_size) \
-  (TL__CAST(size_t, capacity) * TL_LAYOUT_ALIGN(element_size))
+    (TL__CAST(size_t, capacity) * TL_LAYOUT_ALIGN(element_size))
 #define TL_LAYOUT_SEQUENCE_BYTES(capacity, element_size) \
-  (TL_LAYOUT_HEADER_BYTES + TL__CAST(size_t, capacity) * TL_LAYOUT_ALIGN(element_size))
+    (TL_LAYOUT_HEADER_BYTES + TL__CAST(size_t, capacity) * TL_LAYOUT_ALIGN(element_size))
 #define TL_LAYOUT_TABLE_CONTROL_BYTES(capacity) (2 * TL_LAYOUT_ALIGN(capacity))
 /* Offset of a set's or dictionary's first slot. */
 #define TL_LAYOUT_TABLE_SLOTS_OFFSET(capacity) \
-  (TL_LAYOUT_HEADER_BYTES + TL_LAYOUT_TABLE_CONTROL_BYTES(capacity))
+    (TL_LAYOUT_HEADER_BYTES + TL_LAYOUT_TABLE_CONTROL_BYTES(capacity))
 #define TL_LAYOUT_SET_SLOT_BYTES(element_size) TL_LAYOUT_ALIGN(element_size)
 #define TL_LAYOUT_SET_BYTES(capacity, element_size) \
-  (TL_LAYOUT_TABLE_SLOTS_OFFSET(capacity) + TL__CAST(size_t, capacity) * TL_LAYOUT_SET_SLOT_BYTES(element_size))
+    (TL_LAYOUT_TABLE_SLOTS_OFFSET(capacity) + \
+     TL__CAST(size_t, capacity) * TL_LAYOUT_SET_SLOT_BYTES(element_size))
 #define TL_LAYOUT_DICT_SLOT_BYTES(key_size, value_size) \
-  (TL_LAYOUT_ALIGN(key_size) + TL_LAYOUT_ALIGN(value_size))
+    (TL_LAYOUT_ALIGN(key_size) + TL_LAYOUT_ALIGN(value_size))
 #define TL_LAYOUT_DICT_BYTES(capacity, key_size, value_size) \
-  (TL_LAYOUT_TABLE_SLOTS_OFFSET(capacity) + \
-   TL__CAST(size_t, capacity) * TL_LAYOUT_DICT_SLOT_BYTES(key_size, value_size))
+    (TL_LAYOUT_TABLE_SLOTS_OFFSET(capacity) + \
+     TL__CAST(size_t, capacity) * TL_LAYOUT_DICT_SLOT_BYTES(key_size, value_size))
 /* Offset of the value inside a dictionary slot (the key is at 0). */
 #define TL_LAYOUT_SLOT_VALUE_OFFSET(key_size) TL_LAYOUT_ALIGN(key_size)
 

@@ -133,11 +133,14 @@ typedef struct tl_nexus_events {
 } tl_nexus_events;
 
 #define TL_NEXUS_EVENTS_INIT(prefix) \
-    { prefix##OnSceneLoaded, prefix##OnSceneResident, prefix##OnScenePresented, \
-      prefix##OnSceneUnloading, prefix##OnSceneUnloaded, prefix##OnDisplayFader, \
-      prefix##OnDisplayLoadingScreen, prefix##OnHideLoadingScreen, prefix##OnHideFader }
+    { \
+        prefix##OnSceneLoaded, prefix##OnSceneResident, prefix##OnScenePresented, \
+            prefix##OnSceneUnloading, prefix##OnSceneUnloaded, prefix##OnDisplayFader, \
+            prefix##OnDisplayLoadingScreen, prefix##OnHideLoadingScreen, prefix##OnHideFader \
+    }
 /* Their native ordinals: after initium.h's nine. */
-#define TL_NEXUS_EVENTS_NATIVE { 9, 10, 11, 12, 13, 14, 15, 16, 17 }
+#define TL_NEXUS_EVENTS_NATIVE \
+    { 9, 10, 11, 12, 13, 14, 15, 16, 17 }
 
 #define TL_NEXUS_SIG_LEVEL 0x1903a673u    /* "(tl_nexus_level *)" */
 #define TL_NEXUS_SIG_ID 0xfe1b43c4u       /* "(uint32_t)" */
@@ -191,37 +194,40 @@ typedef struct tl_nexus_desc {
     tl_iris_registry *iris;
     const tl_nexus_events *events; /* NULL: TL_NEXUS_EVENTS_NATIVE */
     const tl_logger *logger;
-    tl_content *content;           /* each level's scope goes under its root */
-    tl_core *core;                 /* shut down from tl_core_discard, before the subsystems */
-    double unload_delay;           /* every level's default, seconds */
+    tl_content *content; /* each level's scope goes under its root */
+    tl_core *core;       /* shut down from tl_core_discard, before the subsystems */
+    double unload_delay; /* every level's default, seconds */
 } tl_nexus_desc;
 
 typedef enum tl_level_state {
     TL_LEVEL_UNLOADED = 0,
-    TL_LEVEL_LOADING = 1,   /* loader, objects, finished_loading hook */
+    TL_LEVEL_LOADING = 1, /* loader, objects, finished_loading hook */
     TL_LEVEL_RESIDENT = 2,
-    TL_LEVEL_UNLOADING = 3  /* before_unload hook pending */
+    TL_LEVEL_UNLOADING = 3 /* before_unload hook pending */
 } tl_level_state;
 
 /* A hold: a small handle (slot + generation); a released one is detected, never used, and every
    hold is invalid after tl_nexus_shutdown. Zero is no hold. Not usable after tl_nexus_destroy
    (it names the nexus). */
-typedef struct tl_hold { tl_nexus *nexus; uint32_t index, gen; } tl_hold;
+typedef struct tl_hold {
+    tl_nexus *nexus;
+    uint32_t index, gen;
+} tl_hold;
 
 typedef enum tl_hold_status {
-    TL_HOLD_INVALID = 0,  /* zero, released, or the nexus shut down */
-    TL_HOLD_PENDING = 1,  /* the level is loading (or unloading, then loading again) */
+    TL_HOLD_INVALID = 0, /* zero, released, or the nexus shut down */
+    TL_HOLD_PENDING = 1, /* the level is loading (or unloading, then loading again) */
     TL_HOLD_RESIDENT = 2,
-    TL_HOLD_FAILED = 3    /* its load failed: tl_hold_reason; release it */
+    TL_HOLD_FAILED = 3 /* its load failed: tl_hold_reason; release it */
 } tl_hold_status;
 
 typedef struct tl_nexus_stats {
-    uint32_t levels;    /* ever seen */
+    uint32_t levels; /* ever seen */
     uint32_t resident;
-    uint32_t holds;     /* live (pending, resident or failed) */
-    uint32_t loads;     /* loads begun */
-    uint32_t unloads;   /* unload paths completed, failed loads included */
-    uint32_t active;    /* levels with work for the next update */
+    uint32_t holds;   /* live (pending, resident or failed) */
+    uint32_t loads;   /* loads begun */
+    uint32_t unloads; /* unload paths completed, failed loads included */
+    uint32_t active;  /* levels with work for the next update */
 } tl_nexus_stats;
 
 TL_API tl_nexus *tl_nexus_create(const tl_nexus_desc *desc);
@@ -236,8 +242,8 @@ TL_API tl_hold tl_nexus_hold(tl_nexus *nexus, uint32_t level);
 TL_API void tl_hold_release(tl_hold hold);
 TL_API void tl_hold_release_after(tl_hold hold, double seconds);
 TL_API tl_hold_status tl_hold_status_of(tl_hold hold);
-TL_API const char *tl_hold_reason(tl_hold hold);        /* NULL unless failed */
-TL_API uint32_t tl_hold_level_id(tl_hold hold);         /* 0 for an invalid hold */
+TL_API const char *tl_hold_reason(tl_hold hold); /* NULL unless failed */
+TL_API uint32_t tl_hold_level_id(tl_hold hold);  /* 0 for an invalid hold */
 
 TL_API bool tl_nexus_is_resident(const tl_nexus *nexus, uint32_t level);
 TL_API tl_nexus_level *tl_nexus_try_get(tl_nexus *nexus, uint32_t level); /* NULL unless resident */
@@ -293,13 +299,25 @@ TL_API uint32_t tl_nexus_presentations_pending(const tl_nexus *nexus);
 extern "C" {
 #endif
 
-enum { TL__LEVEL_IDLE, TL__LEVEL_LOADING, TL__LEVEL_BOOTING, TL__LEVEL_FINISHING, TL__LEVEL_RESIDENT,
-       TL__LEVEL_UNLOADING };
+enum {
+    TL__LEVEL_IDLE,
+    TL__LEVEL_LOADING,
+    TL__LEVEL_BOOTING,
+    TL__LEVEL_FINISHING,
+    TL__LEVEL_RESIDENT,
+    TL__LEVEL_UNLOADING
+};
 enum { TL__HOLD_FREE, TL__HOLD_LIVE, TL__HOLD_FAILED };
 enum { TL__PRESENT, TL__TRANSITION, TL__STOP };
 /* Presentation steps, in order; a present runs only TL__STEP_SHOW. */
-enum { TL__STEP_DISPLAY_FADER, TL__STEP_DISPLAY_LOADING, TL__STEP_SHOW, TL__STEP_HIDE_LOADING,
-       TL__STEP_HIDE_FADER, TL__STEP_DONE };
+enum {
+    TL__STEP_DISPLAY_FADER,
+    TL__STEP_DISPLAY_LOADING,
+    TL__STEP_SHOW,
+    TL__STEP_HIDE_LOADING,
+    TL__STEP_HIDE_FADER,
+    TL__STEP_DONE
+};
 
 #define TL__NEXUS_NONE UINT32_MAX
 #define TL__NEXUS_REASON_MAX 200
@@ -308,13 +326,13 @@ enum { TL__STEP_DISPLAY_FADER, TL__STEP_DISPLAY_LOADING, TL__STEP_SHOW, TL__STEP
 struct tl_nexus_level {
     tl_nexus *nexus;
     uint32_t id, state, holders, active_pos;
-    uint64_t stepped;          /* the update that last stepped it */
-    double unload_delay;       /* its own (tl_nexus_set_unload_delay) */
-    double release_delay;      /* the delay of the release that left it unheld */
-    double remaining;          /* the countdown while releasing */
+    uint64_t stepped;     /* the update that last stepped it */
+    double unload_delay;  /* its own (tl_nexus_set_unload_delay) */
+    double release_delay; /* the delay of the release that left it unheld */
+    double remaining;     /* the countdown while releasing */
     bool releasing, announced, loader_started, has_batch;
     tl_batch batch;
-    tl_batch_object *objects;  /* given by the loader, until the batch takes them */
+    tl_batch_object *objects; /* given by the loader, until the batch takes them */
     uint32_t object_count;
     tl_scope scope;
     void *user;
@@ -327,7 +345,9 @@ typedef struct tl__nexus_hold {
     uint32_t gen, next_free, state;
 } tl__nexus_hold;
 
-typedef struct tl__nexus_request { uint32_t kind, level; } tl__nexus_request;
+typedef struct tl__nexus_request {
+    uint32_t kind, level;
+} tl__nexus_request;
 
 struct tl_nexus {
     tl_nexus_loader loader;
@@ -337,17 +357,17 @@ struct tl_nexus {
     tl_content *content;
     tl_core *core;
     double unload_delay;
-    tl_nexus_level **levels;   /* every level seen, each allocated once: pointers stay valid */
+    tl_nexus_level **levels; /* every level seen, each allocated once: pointers stay valid */
     uint32_t level_count, level_cap;
-    tl_nexus_level **table;    /* id -> level, open addressing, a power of two */
+    tl_nexus_level **table; /* id -> level, open addressing, a power of two */
     uint32_t table_cap;
-    tl_nexus_level **active;   /* levels with work for the next update */
+    tl_nexus_level **active; /* levels with work for the next update */
     uint32_t active_count, active_cap;
     tl__nexus_hold *holds;
     uint32_t hold_count, hold_cap, hold_free, live_holds;
-    tl__nexus_request *queue;  /* presentations not yet finished; [0] is running */
+    tl__nexus_request *queue; /* presentations not yet finished; [0] is running */
     uint32_t queue_count, queue_cap, step;
-    tl_hold showing;           /* the running presentation's hold on its level */
+    tl_hold showing; /* the running presentation's hold on its level */
     tl_hold presented_hold;
     uint32_t presented_level;
     bool has_presented;
@@ -402,13 +422,17 @@ static void tl__nexus_publish_id(tl_nexus *n, uint32_t event, uint32_t id) {
 /* A single-provider step: true when done (the provider answered true, or there is none). */
 static bool tl__nexus_request_done(tl_nexus *n, uint32_t event) {
     bool answered = false, done = true;
-    if (n->iris) TL_IRIS_REQUEST(answered, &done, n->iris, event, TL_NEXUS_SIG_PROVIDER, tl_nexus_provider_fn, n);
+    if (n->iris)
+        TL_IRIS_REQUEST(answered, &done, n->iris, event, TL_NEXUS_SIG_PROVIDER,
+                        tl_nexus_provider_fn, n);
     return !answered || done;
 }
 
 /* --- levels: lookup and the active list --------------------------------------------------------- */
 
-static uint32_t tl__nexus_slot(uint32_t id, uint32_t cap) { return (id * 0x9E3779B1u) & (cap - 1u); }
+static uint32_t tl__nexus_slot(uint32_t id, uint32_t cap) {
+    return (id * 0x9E3779B1u) & (cap - 1u);
+}
 
 static tl_nexus_level *tl__nexus_find(const tl_nexus *n, uint32_t id) {
     uint32_t i;
@@ -443,7 +467,8 @@ static tl_nexus_level *tl__nexus_level_get(tl_nexus *n, uint32_t id) {
     tl_nexus_level *level = tl__nexus_find(n, id);
     if (level) return level;
     if (!tl__nexus_table_reserve(n) ||
-        !tl__nexus_grow((void **)&n->levels, &n->level_cap, sizeof *n->levels, n->level_count + 1u) ||
+        !tl__nexus_grow((void **)&n->levels, &n->level_cap, sizeof *n->levels,
+                        n->level_count + 1u) ||
         !(level = (tl_nexus_level *)TL_MALLOC(sizeof *level))) {
         tl__nexus_log(&n->logger, TL_NEXUS_LOG_OUT_OF_MEMORY, "level");
         return NULL;
@@ -470,7 +495,8 @@ static bool tl__level_has_work(const tl_nexus_level *level) {
 static void tl__nexus_activate(tl_nexus_level *level) {
     tl_nexus *n = level->nexus;
     if (level->active_pos != TL__NEXUS_NONE) return;
-    if (!tl__nexus_grow((void **)&n->active, &n->active_cap, sizeof *n->active, n->active_count + 1u)) {
+    if (!tl__nexus_grow((void **)&n->active, &n->active_cap, sizeof *n->active,
+                        n->active_count + 1u)) {
         tl__nexus_log(&n->logger, TL_NEXUS_LOG_OUT_OF_MEMORY, "active levels");
         return;
     }
@@ -685,7 +711,8 @@ static bool tl__nexus_enqueue(tl_nexus *n, uint32_t kind, uint32_t level) {
     }
     n->queue[n->queue_count].kind = kind;
     n->queue[n->queue_count].level = level;
-    if (n->queue_count++ == 0) n->step = kind == TL__TRANSITION ? TL__STEP_DISPLAY_FADER : TL__STEP_SHOW;
+    if (n->queue_count++ == 0)
+        n->step = kind == TL__TRANSITION ? TL__STEP_DISPLAY_FADER : TL__STEP_SHOW;
     return true;
 }
 
@@ -711,8 +738,7 @@ static bool tl__nexus_provider_step(tl_nexus *n, uint32_t event) {
 static bool tl__nexus_present_advance(tl_nexus *n) {
     const tl__nexus_request *request = &n->queue[0];
     switch (n->step) {
-    case TL__STEP_DISPLAY_FADER:
-        return tl__nexus_provider_step(n, n->events.display_fader);
+    case TL__STEP_DISPLAY_FADER: return tl__nexus_provider_step(n, n->events.display_fader);
     case TL__STEP_DISPLAY_LOADING:
         return tl__nexus_provider_step(n, n->events.display_loading_screen);
     case TL__STEP_SHOW:
@@ -736,10 +762,8 @@ static bool tl__nexus_present_advance(tl_nexus *n) {
         }
         n->step = request->kind == TL__TRANSITION ? TL__STEP_HIDE_LOADING : TL__STEP_DONE;
         return true;
-    case TL__STEP_HIDE_LOADING:
-        return tl__nexus_provider_step(n, n->events.hide_loading_screen);
-    case TL__STEP_HIDE_FADER:
-        return tl__nexus_provider_step(n, n->events.hide_fader);
+    case TL__STEP_HIDE_LOADING: return tl__nexus_provider_step(n, n->events.hide_loading_screen);
+    case TL__STEP_HIDE_FADER: return tl__nexus_provider_step(n, n->events.hide_fader);
     default: return false;
     }
 }
@@ -755,7 +779,9 @@ static void tl__nexus_present_step(tl_nexus *n) {
     }
 }
 
-bool tl_nexus_present(tl_nexus *nexus, uint32_t level) { return tl__nexus_enqueue(nexus, TL__PRESENT, level); }
+bool tl_nexus_present(tl_nexus *nexus, uint32_t level) {
+    return tl__nexus_enqueue(nexus, TL__PRESENT, level);
+}
 bool tl_nexus_transition(tl_nexus *nexus, uint32_t level) {
     return tl__nexus_enqueue(nexus, TL__TRANSITION, level);
 }
@@ -764,7 +790,9 @@ bool tl_nexus_presented(const tl_nexus *nexus, uint32_t *level) {
     if (level) *level = nexus && nexus->has_presented ? nexus->presented_level : 0;
     return nexus && nexus->has_presented;
 }
-uint32_t tl_nexus_presentations_pending(const tl_nexus *nexus) { return nexus ? nexus->queue_count : 0; }
+uint32_t tl_nexus_presentations_pending(const tl_nexus *nexus) {
+    return nexus ? nexus->queue_count : 0;
+}
 
 /* --- the nexus ---------------------------------------------------------------------------------- */
 
@@ -826,7 +854,9 @@ void tl_nexus_update(tl_nexus *n, double seconds) {
     n->in_callback = false;
 }
 
-void tl_nexus_on_update(void *nexus, float seconds) { tl_nexus_update((tl_nexus *)nexus, (double)seconds); }
+void tl_nexus_on_update(void *nexus, float seconds) {
+    tl_nexus_update((tl_nexus *)nexus, (double)seconds);
+}
 
 /* Unloads one level at once, whatever it was doing (the before_unload hook called once). */
 static void tl__level_shutdown(tl_nexus_level *level) {
@@ -888,7 +918,8 @@ void tl_nexus_destroy(tl_nexus *n) {
 bool tl_nexus_set_unload_delay(tl_nexus *n, uint32_t id, double seconds) {
     tl_nexus_level *level;
     if (!n || !(seconds >= 0.0)) {
-        tl__nexus_log(n ? &n->logger : NULL, TL_NEXUS_LOG_INVALID_ARGUMENT, "tl_nexus_set_unload_delay");
+        tl__nexus_log(n ? &n->logger : NULL, TL_NEXUS_LOG_INVALID_ARGUMENT,
+                      "tl_nexus_set_unload_delay");
         return false;
     }
     if (!(level = tl__nexus_level_get(n, id))) return false;
@@ -1043,7 +1074,8 @@ void tl_nexus_level_set_user(tl_nexus_level *level, void *user) {
     if (level) level->user = user;
 }
 
-bool tl_nexus_level_set_objects(tl_nexus_level *level, const tl_batch_object *objects, uint32_t count) {
+bool tl_nexus_level_set_objects(tl_nexus_level *level, const tl_batch_object *objects,
+                                uint32_t count) {
     tl_batch_object *copy = NULL;
     if (!level || level->state != TL__LEVEL_LOADING || (count && !objects)) {
         tl__nexus_log(level ? &level->nexus->logger : NULL, TL_NEXUS_LOG_INVALID_ARGUMENT,

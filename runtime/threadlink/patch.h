@@ -120,7 +120,7 @@ typedef enum tl_patch_code {
 #define TL__PATCH_CODE_ENUM(id, message) TL_PATCH_##id,
     TL_PATCH_CODES(TL__PATCH_CODE_ENUM)
 #undef TL__PATCH_CODE_ENUM
-    TL_PATCH_CODE_END_
+        TL_PATCH_CODE_END_
 } tl_patch_code;
 
 #define TL_PATCH_MESSAGE_MAX 320
@@ -146,14 +146,14 @@ typedef struct tl_patch_archive {
 } tl_patch_archive;
 
 typedef struct tl_patch_plan {
-    const char *profile;        /* the new index's profile */
-    uint32_t archive_count;     /* every archive of the new index, in its order */
+    const char *profile;    /* the new index's profile */
+    uint32_t archive_count; /* every archive of the new index, in its order */
     tl_patch_archive *archives;
     uint32_t download_count, keep_count;
-    uint64_t download_bytes;    /* the sum of the sizes to fetch */
+    uint64_t download_bytes; /* the sum of the sizes to fetch */
     uint64_t keep_bytes;
-    uint64_t total_bytes;       /* the new version's archives: download_bytes + keep_bytes */
-    uint32_t delete_count;      /* installed files to delete after the switch (names, sorted) */
+    uint64_t total_bytes;  /* the new version's archives: download_bytes + keep_bytes */
+    uint32_t delete_count; /* installed files to delete after the switch (names, sorted) */
     const char *const *deletes;
     bool installed_index_found; /* the folder held a valid archives.json of the same profile */
     void *storage_;             /* freed by tl_patch_plan_free */
@@ -213,7 +213,8 @@ extern "C" {
 
 const char *tl_patch_code_message(tl_patch_code code) {
     switch (code) {
-#define TL__PATCH_CODE_CASE(id, message) case TL_PATCH_##id: return message;
+#define TL__PATCH_CODE_CASE(id, message) \
+    case TL_PATCH_##id: return message;
         TL_PATCH_CODES(TL__PATCH_CODE_CASE)
 #undef TL__PATCH_CODE_CASE
     case TL_PATCH_CODE_END_:
@@ -223,7 +224,8 @@ const char *tl_patch_code_message(tl_patch_code code) {
 }
 
 /* A result whose message is the parts joined, truncated to fit (NULL parts are skipped). */
-static tl_patch_result tl__patch_say(tl_patch_code code, const char *a, const char *b, const char *c) {
+static tl_patch_result tl__patch_say(tl_patch_code code, const char *a, const char *b,
+                                     const char *c) {
     tl_patch_result r;
     const char *parts[3];
     size_t used = 0, i;
@@ -241,7 +243,9 @@ static tl_patch_result tl__patch_say(tl_patch_code code, const char *a, const ch
     return r;
 }
 
-static tl_patch_result tl__patch_code(tl_patch_code code) { return tl__patch_say(code, tl_patch_code_message(code), NULL, NULL); }
+static tl_patch_result tl__patch_code(tl_patch_code code) {
+    return tl__patch_say(code, tl_patch_code_message(code), NULL, NULL);
+}
 
 /* dir '/' name into buf; false when it does not fit. */
 static bool tl__patch_join(char *buf, size_t cap, const char *dir, const char *name) {
@@ -261,11 +265,13 @@ tl_patch_result tl_patch_verify_file(const char *path, uint64_t size, uint64_t x
     FILE *f;
     if (!path) return tl__patch_code(TL_PATCH_INVALID_ARGUMENT);
     f = fopen(path, "rb");
-    if (!f) return tl__patch_say(TL_PATCH_MISSING, path, ": ", tl_patch_code_message(TL_PATCH_MISSING));
+    if (!f)
+        return tl__patch_say(TL_PATCH_MISSING, path, ": ", tl_patch_code_message(TL_PATCH_MISSING));
     XXH64_reset(&state, 0);
     do {
         want = sizeof buf;
-        if (size - total < want) want = (size_t)(size - total) + 1; /* one more byte tells "longer" */
+        if (size - total < want)
+            want = (size_t)(size - total) + 1; /* one more byte tells "longer" */
         got = fread(buf, 1, want, f);
         total += got;
         if (total > size) break;
@@ -274,16 +280,19 @@ tl_patch_result tl_patch_verify_file(const char *path, uint64_t size, uint64_t x
     got = (size_t)ferror(f);
     fclose(f);
     if (got) return tl__patch_say(TL_PATCH_MISSING, path, ": ", "read error");
-    if (total != size) return tl__patch_say(TL_PATCH_WRONG_SIZE, path, ": ", tl_patch_code_message(TL_PATCH_WRONG_SIZE));
+    if (total != size)
+        return tl__patch_say(TL_PATCH_WRONG_SIZE, path, ": ",
+                             tl_patch_code_message(TL_PATCH_WRONG_SIZE));
     if (XXH64_digest(&state) != xxh64)
-        return tl__patch_say(TL_PATCH_WRONG_HASH, path, ": ", tl_patch_code_message(TL_PATCH_WRONG_HASH));
+        return tl__patch_say(TL_PATCH_WRONG_HASH, path, ": ",
+                             tl_patch_code_message(TL_PATCH_WRONG_HASH));
     return tl__patch_code(TL_PATCH_OK);
 }
 
 /* --- the plan's storage ------------------------------------------------------------------------- */
 
 typedef struct tl__patch_store {
-    tl_cf_index index;                  /* the new index: the plan's names point into it */
+    tl_cf_index index; /* the new index: the plan's names point into it */
     tl_patch_archive *archives;
     const tl_cf_index_archive **sorted; /* the new index's archives by name, for lookups */
     char **deletes;
@@ -291,14 +300,18 @@ typedef struct tl__patch_store {
 } tl__patch_store;
 
 static int tl__patch_compare_archives(const void *a, const void *b) {
-    return strcmp((*(const tl_cf_index_archive *const *)a)->name, (*(const tl_cf_index_archive *const *)b)->name);
+    return strcmp((*(const tl_cf_index_archive *const *)a)->name,
+                  (*(const tl_cf_index_archive *const *)b)->name);
 }
 
-static int tl__patch_compare_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int tl__patch_compare_names(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 /* Pointers to x's archives sorted by name (NULL when out of memory). */
 static const tl_cf_index_archive **tl__patch_sort(const tl_cf_index *x) {
-    const tl_cf_index_archive **s = (const tl_cf_index_archive **)TL_MALLOC((x->archive_count + 1u) * sizeof *s);
+    const tl_cf_index_archive **s =
+        (const tl_cf_index_archive **)TL_MALLOC((x->archive_count + 1u) * sizeof *s);
     uint32_t i;
     if (!s) return NULL;
     for (i = 0; i < x->archive_count; i++) s[i] = &x->archives[i];
@@ -307,7 +320,8 @@ static const tl_cf_index_archive **tl__patch_sort(const tl_cf_index *x) {
 }
 
 /* The archive named `name` among `count` sorted ones, or NULL. */
-static const tl_cf_index_archive *tl__patch_find(const tl_cf_index_archive *const *sorted, uint32_t count, const char *name) {
+static const tl_cf_index_archive *tl__patch_find(const tl_cf_index_archive *const *sorted,
+                                                 uint32_t count, const char *name) {
     uint32_t lo = 0, hi = count;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
@@ -415,10 +429,13 @@ static tl_patch_result tl__patch_check_new(const tl_cf_index *x) {
     for (i = 0; i < x->archive_count; i++) {
         const tl_cf_index_archive *a = &x->archives[i];
         if (!tl__patch_archive_name_ok(a->name))
-            return tl__patch_say(TL_PATCH_BAD_INDEX, "new archives.json: archive name '", a->name,
-                                 "' is not an archive file name (<name>.tlpk, not starting with '.')");
+            return tl__patch_say(
+                TL_PATCH_BAD_INDEX, "new archives.json: archive name '", a->name,
+                "' is not an archive file name (<name>.tlpk, not starting with '.')");
         if (a->size > UINT64_MAX - total)
-            return tl__patch_say(TL_PATCH_BAD_INDEX, "new archives.json: the archive sizes add up past 2^64", NULL, NULL);
+            return tl__patch_say(TL_PATCH_BAD_INDEX,
+                                 "new archives.json: the archive sizes add up past 2^64", NULL,
+                                 NULL);
         total += a->size;
     }
     return tl__patch_code(TL_PATCH_OK);
@@ -428,14 +445,17 @@ static tl_patch_result tl__patch_check_new(const tl_cf_index *x) {
 static tl_patch_result tl__patch_check_against(const tl_cf_index *old, const tl__patch_store *s) {
     uint32_t i;
     if (strcmp(old->profile, s->index.profile) != 0)
-        return tl__patch_say(TL_PATCH_OTHER_PROFILE, "new archives.json: profile '", s->index.profile,
-                             "' is not the installed folder's profile");
+        return tl__patch_say(TL_PATCH_OTHER_PROFILE, "new archives.json: profile '",
+                             s->index.profile, "' is not the installed folder's profile");
     for (i = 0; i < old->archive_count; i++) {
         const tl_cf_index_archive *was = &old->archives[i];
-        const tl_cf_index_archive *now = tl__patch_find(s->sorted, s->index.archive_count, was->name);
-        if (now && (now->size != was->size || now->xxh64 != was->xxh64 || now->is_catalog != was->is_catalog))
-            return tl__patch_say(TL_PATCH_NAME_REUSED, "new archives.json: archive ", was->name,
-                                 " is installed with another size or XXH64 (a new build must not reuse an archive name)");
+        const tl_cf_index_archive *now =
+            tl__patch_find(s->sorted, s->index.archive_count, was->name);
+        if (now && (now->size != was->size || now->xxh64 != was->xxh64 ||
+                    now->is_catalog != was->is_catalog))
+            return tl__patch_say(
+                TL_PATCH_NAME_REUSED, "new archives.json: archive ", was->name,
+                " is installed with another size or XXH64 (a new build must not reuse an archive name)");
     }
     return tl__patch_code(TL_PATCH_OK);
 }
@@ -503,10 +523,12 @@ static bool tl__patch_collect_deletes(tl__patch_store *s, const tl_cf_index *old
     uint32_t i;
     for (i = 0; i < old->archive_count; i++)
         if (!tl__patch_find(s->sorted, s->index.archive_count, old->archives[i].name) &&
-            tl__patch_archive_name_ok(old->archives[i].name) && !tl__patch_add_delete(s, old->archives[i].name))
+            tl__patch_archive_name_ok(old->archives[i].name) &&
+            !tl__patch_add_delete(s, old->archives[i].name))
             return false;
     if (!tl__patch_scan_leftovers(s, dir)) return false;
-    if (s->delete_count) qsort(s->deletes, s->delete_count, sizeof *s->deletes, tl__patch_compare_names);
+    if (s->delete_count)
+        qsort(s->deletes, s->delete_count, sizeof *s->deletes, tl__patch_compare_names);
     return true;
 }
 
@@ -522,8 +544,9 @@ static tl__patch_store *tl__patch_store_make(const tl_patch_desc *desc, tl_patch
     memset(s, 0, sizeof *s);
     cr = tl_cf_index_parse(&s->index, desc->index, desc->index_size, &why);
     if (cr != TL_CF_OK) {
-        *r = cr == TL_CF_NO_MEMORY ? tl__patch_code(TL_PATCH_OUT_OF_MEMORY)
-                                   : tl__patch_say(TL_PATCH_BAD_INDEX, "new archives.json: ", why, NULL);
+        *r = cr == TL_CF_NO_MEMORY
+                 ? tl__patch_code(TL_PATCH_OUT_OF_MEMORY)
+                 : tl__patch_say(TL_PATCH_BAD_INDEX, "new archives.json: ", why, NULL);
         tl__patch_store_free(s);
         return NULL;
     }
@@ -547,10 +570,12 @@ tl_patch_result tl_patch_plan_make(tl_patch_plan *plan, const tl_patch_desc *des
     bool found = false;
     if (!plan) return tl__patch_code(TL_PATCH_INVALID_ARGUMENT);
     memset(plan, 0, sizeof *plan);
-    if (!desc || !desc->installed_dir || !desc->index) return tl__patch_code(TL_PATCH_INVALID_ARGUMENT);
+    if (!desc || !desc->installed_dir || !desc->index)
+        return tl__patch_code(TL_PATCH_INVALID_ARGUMENT);
     s = tl__patch_store_make(desc, &r);
     if (!s) return r;
-    if (!tl__patch_read_installed(desc->installed_dir, &old, &found)) r = tl__patch_code(TL_PATCH_OUT_OF_MEMORY);
+    if (!tl__patch_read_installed(desc->installed_dir, &old, &found))
+        r = tl__patch_code(TL_PATCH_OUT_OF_MEMORY);
     else if (found) r = tl__patch_check_against(&old, s);
     if (r.code == TL_PATCH_OK) tl__patch_classify(plan, s, desc->installed_dir);
     if (r.code == TL_PATCH_OK && !tl__patch_collect_deletes(s, &old, desc->installed_dir))

@@ -101,10 +101,14 @@ extern "C" {
 
 /* --- native event ------------------------------------------------------------------------------- */
 
-typedef struct tl_platform_events { uint32_t state_changed; } tl_platform_events;
-#define TL_PLATFORM_EVENTS_INIT(prefix) { prefix##OnPlatformStateChanged }
+typedef struct tl_platform_events {
+    uint32_t state_changed;
+} tl_platform_events;
+#define TL_PLATFORM_EVENTS_INIT(prefix) \
+    { prefix##OnPlatformStateChanged }
 /* Its native ordinal: after nexus.h's. */
-#define TL_PLATFORM_EVENTS_NATIVE { 18 }
+#define TL_PLATFORM_EVENTS_NATIVE \
+    { 18 }
 #define TL_PLATFORM_SIG_PLATFORM 0x9488dff6u /* "(tl_platform *)" */
 typedef void (*tl_platform_fn)(void *ctx, tl_platform *platform);
 
@@ -112,11 +116,20 @@ typedef void (*tl_platform_fn)(void *ctx, tl_platform *platform);
 
 /* X(id, name): the name is what logs print and what the override matches, case-insensitively. */
 #define TL_PLATFORM_MARKERS(X) \
-    X(WINDOWS, "Windows") X(MACOS, "macOS") X(LINUX, "Linux") X(IOS, "iOS") X(ANDROID, "Android") \
+    X(WINDOWS, "Windows") \
+    X(MACOS, "macOS") \
+    X(LINUX, "Linux") \
+    X(IOS, "iOS") \
+    X(ANDROID, "Android") \
     X(WEB, "Web")
 #define TL_PLATFORM_DISTRIBUTIONS(X) \
-    X(LOCAL, "Local") X(STEAM, "Steam") X(MICROSOFT_STORE, "MicrosoftStore") X(EPIC, "Epic") \
-    X(GOG, "GOG") X(APP_STORE, "AppStore") X(GOOGLE_PLAY, "GooglePlay")
+    X(LOCAL, "Local") \
+    X(STEAM, "Steam") \
+    X(MICROSOFT_STORE, "MicrosoftStore") \
+    X(EPIC, "Epic") \
+    X(GOG, "GOG") \
+    X(APP_STORE, "AppStore") \
+    X(GOOGLE_PLAY, "GooglePlay")
 
 /* 0 is none (in a desc: the default). Projects may use values from TL_PLATFORM_USER_IDS up for
    their own platforms and distributions (registry and policy; names print as "?"). */
@@ -125,32 +138,32 @@ typedef enum tl_platform_marker {
 #define TL__PLATFORM_MARKER_ENUM(id, name) TL_PLATFORM_MARKER_##id,
     TL_PLATFORM_MARKERS(TL__PLATFORM_MARKER_ENUM)
 #undef TL__PLATFORM_MARKER_ENUM
-    TL_PLATFORM_MARKER_END_
+        TL_PLATFORM_MARKER_END_
 } tl_platform_marker;
 typedef enum tl_platform_distribution {
     TL_PLATFORM_DISTRIBUTION_NONE = 0,
 #define TL__PLATFORM_DISTRIBUTION_ENUM(id, name) TL_PLATFORM_DISTRIBUTION_##id,
     TL_PLATFORM_DISTRIBUTIONS(TL__PLATFORM_DISTRIBUTION_ENUM)
 #undef TL__PLATFORM_DISTRIBUTION_ENUM
-    TL_PLATFORM_DISTRIBUTION_END_
+        TL_PLATFORM_DISTRIBUTION_END_
 } tl_platform_distribution;
 #define TL_PLATFORM_USER_IDS 0x100u
 
 /* What a module implements (the seed's SentinelCapability). */
-#define TL_PLATFORM_CAP_ACCOUNTS          (1u << 0)
+#define TL_PLATFORM_CAP_ACCOUNTS (1u << 0)
 #define TL_PLATFORM_CAP_ACCOUNT_SELECTION (1u << 1)
-#define TL_PLATFORM_CAP_LOCAL_SAVES       (1u << 2)
-#define TL_PLATFORM_CAP_CLOUD_SAVES       (1u << 3)
+#define TL_PLATFORM_CAP_LOCAL_SAVES (1u << 2)
+#define TL_PLATFORM_CAP_CLOUD_SAVES (1u << 3)
 #define TL_PLATFORM_CAP_SAVE_TRANSACTIONS (1u << 4)
-#define TL_PLATFORM_CAP_ACHIEVEMENTS      (1u << 5) /* achievements and their progress */
-#define TL_PLATFORM_CAP_INPUT_OWNERSHIP   (1u << 6)
-#define TL_PLATFORM_CAP_STATISTICS        (1u << 7)
-#define TL_PLATFORM_CAP_LEADERBOARDS      (1u << 8)
-#define TL_PLATFORM_CAP_PRESENCE          (1u << 9)
-#define TL_PLATFORM_CAP_FRIENDS           (1u << 10)
-#define TL_PLATFORM_CAP_ENTITLEMENTS      (1u << 11)
-#define TL_PLATFORM_CAP_COMMERCE          (1u << 12)
-#define TL_PLATFORM_CAP_INVITES           (1u << 13)
+#define TL_PLATFORM_CAP_ACHIEVEMENTS (1u << 5) /* achievements and their progress */
+#define TL_PLATFORM_CAP_INPUT_OWNERSHIP (1u << 6)
+#define TL_PLATFORM_CAP_STATISTICS (1u << 7)
+#define TL_PLATFORM_CAP_LEADERBOARDS (1u << 8)
+#define TL_PLATFORM_CAP_PRESENCE (1u << 9)
+#define TL_PLATFORM_CAP_FRIENDS (1u << 10)
+#define TL_PLATFORM_CAP_ENTITLEMENTS (1u << 11)
+#define TL_PLATFORM_CAP_COMMERCE (1u << 12)
+#define TL_PLATFORM_CAP_INVITES (1u << 13)
 
 /* Well-known service ids (a module may register its own from TL_PLATFORM_USER_IDS up). */
 #define TL_PLATFORM_SERVICE_SAVES 1u        /* account: tl_save_store * (save.h) */
@@ -185,7 +198,7 @@ typedef enum tl_platform_code {
 #define TL__PLATFORM_CODE_ENUM(id, message) TL_PLATFORM_##id,
     TL_PLATFORM_CODES(TL__PLATFORM_CODE_ENUM)
 #undef TL__PLATFORM_CODE_ENUM
-    TL_PLATFORM_CODE_END_
+        TL_PLATFORM_CODE_END_
 } tl_platform_code;
 
 typedef struct tl_platform_result {
@@ -219,17 +232,17 @@ typedef enum tl_platform_log_item {
 #define TL__PLATFORM_LOG_ENUM(id, level, message) TL_PLATFORM_LOG_##id,
     TL_PLATFORM_LOG_ITEMS(TL__PLATFORM_LOG_ENUM)
 #undef TL__PLATFORM_LOG_ENUM
-    TL_PLATFORM_LOG_END_
+        TL_PLATFORM_LOG_END_
 } tl_platform_log_item;
 
 /* --- modules ------------------------------------------------------------------------------------ */
 
 /* One exact (platform, distribution) pair. The functions get ctx and the platform. */
 typedef struct tl_platform_module {
-    const char *name;        /* in messages; NULL: "module" */
-    uint32_t platform;       /* tl_platform_marker (or a project's own, see TL_PLATFORM_USER_IDS) */
-    uint32_t distribution;   /* tl_platform_distribution (likewise) */
-    uint32_t capabilities;   /* TL_PLATFORM_CAP_*: only what it implements */
+    const char *name;      /* in messages; NULL: "module" */
+    uint32_t platform;     /* tl_platform_marker (or a project's own, see TL_PLATFORM_USER_IDS) */
+    uint32_t distribution; /* tl_platform_distribution (likewise) */
+    uint32_t capabilities; /* TL_PLATFORM_CAP_*: only what it implements */
     void *ctx;
     /* Required. Initialises the platform: registers services and accounts (below). OK: ready;
        PENDING: poll is called once per update; anything else fails the deployment with it (its
@@ -243,7 +256,9 @@ typedef struct tl_platform_module {
     void (*release)(void *ctx);
 } tl_platform_module;
 
-typedef struct tl_platform_pair { uint32_t platform, distribution; } tl_platform_pair;
+typedef struct tl_platform_pair {
+    uint32_t platform, distribution;
+} tl_platform_pair;
 
 /* Zero-initialised: no events published, native ordinal, stderr logging, no core (call
    tl_platform_update yourself), the build's platform, the Local distribution, the default
@@ -255,12 +270,12 @@ typedef struct tl_platform_desc {
     tl_iris_registry *iris;
     const tl_platform_events *events; /* NULL: TL_PLATFORM_EVENTS_NATIVE */
     const tl_logger *logger;
-    tl_core *core;                    /* deployed as its native preload, shut down at its discard */
-    uint32_t platform;                /* 0: the build's (TL_PLATFORM_MARKER_NONE if unknown) */
-    uint32_t distribution;            /* the configured one; 0: Local */
-    const tl_platform_pair *allowed;  /* the policy (copied); NULL: the default table */
+    tl_core *core;                   /* deployed as its native preload, shut down at its discard */
+    uint32_t platform;               /* 0: the build's (TL_PLATFORM_MARKER_NONE if unknown) */
+    uint32_t distribution;           /* the configured one; 0: Local */
+    const tl_platform_pair *allowed; /* the policy (copied); NULL: the default table */
     uint32_t allowed_count;
-    int argc;                         /* read at create, in development builds */
+    int argc; /* read at create, in development builds */
     char **argv;
     const tl_platform_module *modules; /* copied, as by tl_platform_register_module */
     uint32_t module_count;
@@ -296,8 +311,9 @@ TL_API tl_platform_result tl_platform_initialization_result(const tl_platform *p
 /* The resolved pair (0 before resolution). */
 TL_API uint32_t tl_platform_active_platform(const tl_platform *platform);
 TL_API uint32_t tl_platform_active_distribution(const tl_platform *platform);
-TL_API uint32_t tl_platform_capabilities(const tl_platform *platform);  /* 0 unless READY */
-TL_API bool tl_platform_has_capability(const tl_platform *platform, uint32_t caps); /* all of them */
+TL_API uint32_t tl_platform_capabilities(const tl_platform *platform); /* 0 unless READY */
+TL_API bool tl_platform_has_capability(const tl_platform *platform,
+                                       uint32_t caps); /* all of them */
 TL_API bool tl_platform_service(const tl_platform *platform, uint32_t id, void **service);
 TL_API tl_platform_account *tl_platform_primary_account(const tl_platform *platform);
 TL_API uint32_t tl_platform_account_count(const tl_platform *platform);
@@ -313,7 +329,8 @@ TL_API bool tl_platform_add_service(tl_platform *platform, uint32_t id, void *se
 TL_API tl_platform_account *tl_platform_add_account(tl_platform *platform, const char *id,
                                                     const char *name);
 TL_API bool tl_platform_set_primary_account(tl_platform *platform, tl_platform_account *account);
-TL_API bool tl_platform_account_add_service(tl_platform_account *account, uint32_t id, void *service);
+TL_API bool tl_platform_account_add_service(tl_platform_account *account, uint32_t id,
+                                            void *service);
 
 TL_API const char *tl_platform_state_name(tl_platform_state state);
 TL_API const char *tl_platform_marker_name(uint32_t platform);           /* "?" if unknown */
@@ -429,7 +446,10 @@ extern "C" {
 #define TL__PLATFORM_ARGUMENT "-threadlink-platform-distribution"
 #define TL__PLATFORM_ENVIRONMENT "THREADLINK_PLATFORM_DISTRIBUTION"
 
-typedef struct tl__platform_service { uint32_t id; void *service; } tl__platform_service;
+typedef struct tl__platform_service {
+    uint32_t id;
+    void *service;
+} tl__platform_service;
 typedef struct tl__platform_services {
     tl__platform_service *items;
     uint32_t count, cap;
@@ -446,9 +466,9 @@ struct tl_platform {
     tl_platform_events events;
     tl_logger logger;
     tl_core *core;
-    bool core_gone;                 /* the core's discard has begun */
+    bool core_gone; /* the core's discard has begun */
     uint32_t build_platform, configured;
-    tl_platform_pair *allowed;      /* NULL: the default table */
+    tl_platform_pair *allowed; /* NULL: the default table */
     uint32_t allowed_count;
     tl_platform_module *modules;
     uint32_t module_count, module_cap, module; /* module: the resolved one's index */
@@ -578,8 +598,8 @@ static bool tl__platform_grow(void **array, uint32_t *cap, size_t size, uint32_t
 
 /* --- services and accounts ---------------------------------------------------------------------- */
 
-static bool tl__platform_services_add(tl_platform *p, tl__platform_services *s, uint32_t id, void *service,
-                                      const char *where) {
+static bool tl__platform_services_add(tl_platform *p, tl__platform_services *s, uint32_t id,
+                                      void *service, const char *where) {
     uint32_t i;
     for (i = 0; i < s->count; i++)
         if (s->items[i].id == id) {
@@ -595,7 +615,8 @@ static bool tl__platform_services_add(tl_platform *p, tl__platform_services *s, 
     return true;
 }
 
-static bool tl__platform_services_find(const tl__platform_services *s, uint32_t id, void **service) {
+static bool tl__platform_services_find(const tl__platform_services *s, uint32_t id,
+                                       void **service) {
     uint32_t i;
     for (i = 0; i < s->count; i++)
         if (s->items[i].id == id) {
@@ -639,10 +660,12 @@ tl_platform_account *tl_platform_add_account(tl_platform *p, const char *id, con
     tl_platform_account *account;
     if (!tl__platform_registering(p, "tl_platform_add_account")) return NULL;
     if (!id || !*id) {
-        tl__platform_log(&p->logger, TL_PLATFORM_LOG_INVALID_ARGUMENT, "tl_platform_add_account (id)");
+        tl__platform_log(&p->logger, TL_PLATFORM_LOG_INVALID_ARGUMENT,
+                         "tl_platform_add_account (id)");
         return NULL;
     }
-    if (!tl__platform_grow((void **)&p->accounts, &p->account_cap, sizeof *p->accounts, p->account_count + 1u) ||
+    if (!tl__platform_grow((void **)&p->accounts, &p->account_cap, sizeof *p->accounts,
+                           p->account_count + 1u) ||
         !(account = (tl_platform_account *)TL_MALLOC(sizeof *account))) {
         tl__platform_log(&p->logger, TL_PLATFORM_LOG_OUT_OF_MEMORY, "account");
         return NULL;
@@ -663,17 +686,21 @@ bool tl_platform_set_primary_account(tl_platform *p, tl_platform_account *accoun
             p->primary = i;
             return true;
         }
-    tl__platform_log(&p->logger, TL_PLATFORM_LOG_INVALID_ARGUMENT, "tl_platform_set_primary_account");
+    tl__platform_log(&p->logger, TL_PLATFORM_LOG_INVALID_ARGUMENT,
+                     "tl_platform_set_primary_account");
     return false;
 }
 
 bool tl_platform_account_add_service(tl_platform_account *account, uint32_t id, void *service) {
     if (!account || !tl__platform_registering(account->platform, "tl_platform_account_add_service"))
         return false;
-    return tl__platform_services_add(account->platform, &account->services, id, service, " on this account");
+    return tl__platform_services_add(account->platform, &account->services, id, service,
+                                     " on this account");
 }
 
-static bool tl__platform_ready(const tl_platform *p) { return p && p->state == TL_PLATFORM_STATE_READY; }
+static bool tl__platform_ready(const tl_platform *p) {
+    return p && p->state == TL_PLATFORM_STATE_READY;
+}
 
 bool tl_platform_service(const tl_platform *p, uint32_t id, void **service) {
     return tl__platform_ready(p) && tl__platform_services_find(&p->services, id, service);
@@ -683,7 +710,9 @@ tl_platform_account *tl_platform_primary_account(const tl_platform *p) {
     return tl__platform_ready(p) && p->account_count ? p->accounts[p->primary] : NULL;
 }
 
-uint32_t tl_platform_account_count(const tl_platform *p) { return tl__platform_ready(p) ? p->account_count : 0; }
+uint32_t tl_platform_account_count(const tl_platform *p) {
+    return tl__platform_ready(p) ? p->account_count : 0;
+}
 
 tl_platform_account *tl_platform_account_at(const tl_platform *p, uint32_t i) {
     return tl__platform_ready(p) && i < p->account_count ? p->accounts[i] : NULL;
@@ -694,10 +723,16 @@ bool tl_platform_account_service(const tl_platform_account *account, uint32_t id
            tl__platform_services_find(&account->services, id, service);
 }
 
-const char *tl_platform_account_id(const tl_platform_account *account) { return account ? account->id : ""; }
-const char *tl_platform_account_name(const tl_platform_account *account) { return account ? account->name : ""; }
+const char *tl_platform_account_id(const tl_platform_account *account) {
+    return account ? account->id : "";
+}
+const char *tl_platform_account_name(const tl_platform_account *account) {
+    return account ? account->name : "";
+}
 
-uint32_t tl_platform_capabilities(const tl_platform *p) { return tl__platform_ready(p) ? p->capabilities : 0; }
+uint32_t tl_platform_capabilities(const tl_platform *p) {
+    return tl__platform_ready(p) ? p->capabilities : 0;
+}
 bool tl_platform_has_capability(const tl_platform *p, uint32_t caps) {
     return tl__platform_ready(p) && caps && (p->capabilities & caps) == caps;
 }
@@ -763,17 +798,19 @@ static void tl__platform_ready_now(tl_platform *p) {
 /* Settles as FAILED with r (its message copied): what the module made is shut down and dropped. */
 static void tl__platform_fail(tl_platform *p, tl_platform_result r) {
     char trace[160];
-    tl__platform_copy(p->message, sizeof p->message, r.message ? r.message : tl_platform_code_message(r.code));
-    p->result.code = r.code == TL_PLATFORM_OK || r.code == TL_PLATFORM_PENDING ? TL_PLATFORM_INITIALIZATION_FAILED
-                                                                              : r.code;
+    tl__platform_copy(p->message, sizeof p->message,
+                      r.message ? r.message : tl_platform_code_message(r.code));
+    p->result.code = r.code == TL_PLATFORM_OK || r.code == TL_PLATFORM_PENDING
+                         ? TL_PLATFORM_INITIALIZATION_FAILED
+                         : r.code;
     p->result.message = p->message;
     p->result.native_error = r.native_error;
     tl__platform_call_shutdown(p);
     tl__platform_clear(p);
     tl__platform_enter(p, TL_PLATFORM_STATE_FAILED);
     tl__platform_log(&p->logger, TL_PLATFORM_LOG_FAILED, tl_platform_marker_name(p->platform),
-                     tl_platform_distribution_name(p->distribution), p->message, p->result.native_error,
-                     tl__platform_trace(p, trace, sizeof trace));
+                     tl_platform_distribution_name(p->distribution), p->message,
+                     p->result.native_error, tl__platform_trace(p, trace, sizeof trace));
     tl__platform_publish(p);
 }
 
@@ -791,24 +828,31 @@ static void tl__platform_settle(tl_platform *p, tl_platform_result r) {
 /* --- deployment --------------------------------------------------------------------------------- */
 
 static const tl_platform_pair tl__platform_default_policy[] = {
-    {TL_PLATFORM_MARKER_WINDOWS, TL_PLATFORM_DISTRIBUTION_LOCAL}, {TL_PLATFORM_MARKER_WINDOWS, TL_PLATFORM_DISTRIBUTION_STEAM},
-    {TL_PLATFORM_MARKER_WINDOWS, TL_PLATFORM_DISTRIBUTION_MICROSOFT_STORE},
-    {TL_PLATFORM_MARKER_WINDOWS, TL_PLATFORM_DISTRIBUTION_EPIC}, {TL_PLATFORM_MARKER_WINDOWS, TL_PLATFORM_DISTRIBUTION_GOG},
-    {TL_PLATFORM_MARKER_MACOS, TL_PLATFORM_DISTRIBUTION_LOCAL}, {TL_PLATFORM_MARKER_MACOS, TL_PLATFORM_DISTRIBUTION_STEAM},
-    {TL_PLATFORM_MARKER_MACOS, TL_PLATFORM_DISTRIBUTION_APP_STORE}, {TL_PLATFORM_MARKER_MACOS, TL_PLATFORM_DISTRIBUTION_EPIC},
-    {TL_PLATFORM_MARKER_MACOS, TL_PLATFORM_DISTRIBUTION_GOG},
-    {TL_PLATFORM_MARKER_LINUX, TL_PLATFORM_DISTRIBUTION_LOCAL}, {TL_PLATFORM_MARKER_LINUX, TL_PLATFORM_DISTRIBUTION_STEAM},
-    {TL_PLATFORM_MARKER_LINUX, TL_PLATFORM_DISTRIBUTION_GOG},
-    {TL_PLATFORM_MARKER_IOS, TL_PLATFORM_DISTRIBUTION_LOCAL}, {TL_PLATFORM_MARKER_IOS, TL_PLATFORM_DISTRIBUTION_APP_STORE},
-    {TL_PLATFORM_MARKER_ANDROID, TL_PLATFORM_DISTRIBUTION_LOCAL},
-    {TL_PLATFORM_MARKER_ANDROID, TL_PLATFORM_DISTRIBUTION_GOOGLE_PLAY},
-    {TL_PLATFORM_MARKER_WEB, TL_PLATFORM_DISTRIBUTION_LOCAL},
+    { TL_PLATFORM_MARKER_WINDOWS, TL_PLATFORM_DISTRIBUTION_LOCAL },
+    { TL_PLATFORM_MARKER_WINDOWS, TL_PLATFORM_DISTRIBUTION_STEAM },
+    { TL_PLATFORM_MARKER_WINDOWS, TL_PLATFORM_DISTRIBUTION_MICROSOFT_STORE },
+    { TL_PLATFORM_MARKER_WINDOWS, TL_PLATFORM_DISTRIBUTION_EPIC },
+    { TL_PLATFORM_MARKER_WINDOWS, TL_PLATFORM_DISTRIBUTION_GOG },
+    { TL_PLATFORM_MARKER_MACOS, TL_PLATFORM_DISTRIBUTION_LOCAL },
+    { TL_PLATFORM_MARKER_MACOS, TL_PLATFORM_DISTRIBUTION_STEAM },
+    { TL_PLATFORM_MARKER_MACOS, TL_PLATFORM_DISTRIBUTION_APP_STORE },
+    { TL_PLATFORM_MARKER_MACOS, TL_PLATFORM_DISTRIBUTION_EPIC },
+    { TL_PLATFORM_MARKER_MACOS, TL_PLATFORM_DISTRIBUTION_GOG },
+    { TL_PLATFORM_MARKER_LINUX, TL_PLATFORM_DISTRIBUTION_LOCAL },
+    { TL_PLATFORM_MARKER_LINUX, TL_PLATFORM_DISTRIBUTION_STEAM },
+    { TL_PLATFORM_MARKER_LINUX, TL_PLATFORM_DISTRIBUTION_GOG },
+    { TL_PLATFORM_MARKER_IOS, TL_PLATFORM_DISTRIBUTION_LOCAL },
+    { TL_PLATFORM_MARKER_IOS, TL_PLATFORM_DISTRIBUTION_APP_STORE },
+    { TL_PLATFORM_MARKER_ANDROID, TL_PLATFORM_DISTRIBUTION_LOCAL },
+    { TL_PLATFORM_MARKER_ANDROID, TL_PLATFORM_DISTRIBUTION_GOOGLE_PLAY },
+    { TL_PLATFORM_MARKER_WEB, TL_PLATFORM_DISTRIBUTION_LOCAL },
 };
 
 static bool tl__platform_allowed(const tl_platform *p, uint32_t platform, uint32_t distribution) {
     const tl_platform_pair *pairs = p->allowed ? p->allowed : tl__platform_default_policy;
     uint32_t i, n = p->allowed ? p->allowed_count
-                               : (uint32_t)(sizeof tl__platform_default_policy / sizeof *tl__platform_default_policy);
+                               : (uint32_t)(sizeof tl__platform_default_policy /
+                                            sizeof *tl__platform_default_policy);
     for (i = 0; i < n; i++)
         if (pairs[i].platform == platform && pairs[i].distribution == distribution) return true;
     return false;
@@ -825,11 +869,12 @@ static bool tl__platform_try_override(const tl_platform *p, const char *source, 
         return false;
     }
     if (!tl__platform_allowed(p, p->platform, d)) {
-        tl__platform_log(&p->logger, TL_PLATFORM_LOG_OVERRIDE_DISALLOWED, source, tl_platform_distribution_name(d),
-                         tl_platform_marker_name(p->platform));
+        tl__platform_log(&p->logger, TL_PLATFORM_LOG_OVERRIDE_DISALLOWED, source,
+                         tl_platform_distribution_name(d), tl_platform_marker_name(p->platform));
         return false;
     }
-    tl__platform_log(&p->logger, TL_PLATFORM_LOG_OVERRIDE_APPLIED, source, tl_platform_distribution_name(d),
+    tl__platform_log(&p->logger, TL_PLATFORM_LOG_OVERRIDE_APPLIED, source,
+                     tl_platform_distribution_name(d),
                      tl_platform_distribution_name(*distribution));
     *distribution = d;
     return true;
@@ -839,18 +884,21 @@ static bool tl__platform_try_override(const tl_platform *p, const char *source, 
    the command line, then the environment. */
 static uint32_t tl__platform_resolve_distribution(const tl_platform *p) {
     uint32_t d = p->configured;
-    if (tl__platform_try_override(p, "code", p->has_code_override ? p->code_override : NULL, &d)) return d;
-#if TL_PLATFORM_DEVELOPMENT
-    if (tl__platform_try_override(p, "the command line", p->has_argument_override ? p->argument_override : NULL, &d))
+    if (tl__platform_try_override(p, "code", p->has_code_override ? p->code_override : NULL, &d))
         return d;
-    if (tl__platform_try_override(p, "the environment (" TL__PLATFORM_ENVIRONMENT ")", getenv(TL__PLATFORM_ENVIRONMENT),
-                                  &d))
+#if TL_PLATFORM_DEVELOPMENT
+    if (tl__platform_try_override(p, "the command line",
+                                  p->has_argument_override ? p->argument_override : NULL, &d))
+        return d;
+    if (tl__platform_try_override(p, "the environment (" TL__PLATFORM_ENVIRONMENT ")",
+                                  getenv(TL__PLATFORM_ENVIRONMENT), &d))
         return d;
 #endif
     return d;
 }
 
-static bool tl__platform_find_module(const tl_platform *p, uint32_t platform, uint32_t distribution, uint32_t *index) {
+static bool tl__platform_find_module(const tl_platform *p, uint32_t platform, uint32_t distribution,
+                                     uint32_t *index) {
     uint32_t i;
     for (i = 0; i < p->module_count; i++)
         if (p->modules[i].platform == platform && p->modules[i].distribution == distribution) {
@@ -884,7 +932,8 @@ static void tl__platform_deploy(tl_platform *p) {
     tl__platform_enter(p, TL_PLATFORM_STATE_RESOLVING_MODULE);
     p->module = p->module_count;
     if (p->platform == TL_PLATFORM_MARKER_NONE) {
-        tl__platform_unsupported(p, "the build's platform is unknown (give tl_platform_desc.platform)");
+        tl__platform_unsupported(
+            p, "the build's platform is unknown (give tl_platform_desc.platform)");
         return;
     }
     if (!tl__platform_find_module(p, p->platform, p->distribution, &p->module)) {
@@ -919,7 +968,8 @@ static void tl__platform_teardown(tl_platform *p) {
 static bool tl__platform_refuse(const tl_platform *p, const char *what) {
     if (!p->in_callback && !p->shut) return false;
     tl__platform_log(&p->logger, TL_PLATFORM_LOG_REFUSED, what,
-                     p->shut ? "the platform is shut down" : "called from a platform module or listener");
+                     p->shut ? "the platform is shut down"
+                             : "called from a platform module or listener");
     return true;
 }
 
@@ -939,18 +989,21 @@ void tl_platform_on_update(void *platform, float seconds) {
 
 tl_platform_result tl_platform_retry(tl_platform *p) {
     if (!p) return tl__platform_result(TL_PLATFORM_INVALID_ARGUMENT, 0);
-    if (tl__platform_refuse(p, "tl_platform_retry")) return tl__platform_result(TL_PLATFORM_REFUSED, 0);
+    if (tl__platform_refuse(p, "tl_platform_retry"))
+        return tl__platform_result(TL_PLATFORM_REFUSED, 0);
     if (p->state != TL_PLATFORM_STATE_FAILED) return tl__platform_result(TL_PLATFORM_NOT_FAILED, 0);
     if (p->teardown_due) tl__platform_teardown(p);
     tl__platform_deploy(p);
     if (p->state == TL_PLATFORM_STATE_READY) return p->result;
-    if (p->state == TL_PLATFORM_STATE_INITIALIZING) return tl__platform_result(TL_PLATFORM_PENDING, 0);
+    if (p->state == TL_PLATFORM_STATE_INITIALIZING)
+        return tl__platform_result(TL_PLATFORM_PENDING, 0);
     return p->result;
 }
 
 bool tl_platform_report_lost(tl_platform *p, tl_platform_result reason) {
     if (!tl__platform_ready(p)) return false;
-    tl__platform_copy(p->message, sizeof p->message, reason.message ? reason.message : "the platform went away");
+    tl__platform_copy(p->message, sizeof p->message,
+                      reason.message ? reason.message : "the platform went away");
     p->result.code = TL_PLATFORM_LOST;
     p->result.message = p->message;
     p->result.native_error = reason.native_error;
@@ -958,7 +1011,8 @@ bool tl_platform_report_lost(tl_platform *p, tl_platform_result reason) {
     p->trace_count = 0;
     tl__platform_enter(p, TL_PLATFORM_STATE_FAILED);
     tl__platform_log(&p->logger, TL_PLATFORM_LOG_LOST, tl_platform_marker_name(p->platform),
-                     tl_platform_distribution_name(p->distribution), p->message, p->result.native_error);
+                     tl_platform_distribution_name(p->distribution), p->message,
+                     p->result.native_error);
     tl__platform_publish(p);
     return true;
 }
@@ -978,12 +1032,15 @@ bool tl_platform_register_module(tl_platform *p, const tl_platform_module *modul
         return false;
     }
     if (tl__platform_find_module(p, module->platform, module->distribution, &existing)) {
-        tl__platform_log(&p->logger, TL_PLATFORM_LOG_DUPLICATE_MODULE, module->name ? module->name : "module",
-                         tl_platform_marker_name(module->platform), tl_platform_distribution_name(module->distribution),
+        tl__platform_log(&p->logger, TL_PLATFORM_LOG_DUPLICATE_MODULE,
+                         module->name ? module->name : "module",
+                         tl_platform_marker_name(module->platform),
+                         tl_platform_distribution_name(module->distribution),
                          p->modules[existing].name ? p->modules[existing].name : "module");
         return false;
     }
-    if (!tl__platform_grow((void **)&p->modules, &p->module_cap, sizeof *p->modules, p->module_count + 1u)) {
+    if (!tl__platform_grow((void **)&p->modules, &p->module_cap, sizeof *p->modules,
+                           p->module_count + 1u)) {
         tl__platform_log(&p->logger, TL_PLATFORM_LOG_OUT_OF_MEMORY, "module");
         return false;
     }
@@ -994,8 +1051,8 @@ bool tl_platform_register_module(tl_platform *p, const tl_platform_module *modul
 bool tl_platform_set_distribution_override(tl_platform *p, const char *name) {
     if (!p) return false;
     if (p->started) {
-        tl__platform_log(&p->logger, TL_PLATFORM_LOG_REFUSED, "tl_platform_set_distribution_override",
-                         "deployment has started");
+        tl__platform_log(&p->logger, TL_PLATFORM_LOG_REFUSED,
+                         "tl_platform_set_distribution_override", "deployment has started");
         return false;
     }
     p->has_code_override = name != NULL;
@@ -1026,8 +1083,9 @@ static void tl__platform_read_arguments(tl_platform *p, int argc, char **argv) {
 
 static tl_preload_status tl__platform_preload(void *self, tl_core *core) {
     (void)core;
-    return tl_platform_update((tl_platform *)self) == TL_PLATFORM_STATE_INITIALIZING ? TL_PRELOAD_PENDING
-                                                                                      : TL_PRELOAD_DONE;
+    return tl_platform_update((tl_platform *)self) == TL_PLATFORM_STATE_INITIALIZING
+               ? TL_PRELOAD_PENDING
+               : TL_PRELOAD_DONE;
 }
 static void tl__platform_discard(void *self, tl_core *core) {
     (void)core;
@@ -1035,10 +1093,11 @@ static void tl__platform_discard(void *self, tl_core *core) {
 }
 static void tl__platform_core_hook(void *self, tl_core *core) {
     (void)core;
-    ((tl_platform *)self)->core_gone = true; /* its discard (native tier, after the user's) follows */
+    ((tl_platform *)self)->core_gone =
+        true; /* its discard (native tier, after the user's) follows */
 }
-static const tl_subsystem tl__platform_subsystem = {"Platform", tl__platform_preload, NULL, NULL,
-                                                    tl__platform_discard};
+static const tl_subsystem tl__platform_subsystem = { "Platform", tl__platform_preload, NULL, NULL,
+                                                     tl__platform_discard };
 
 static const tl_platform_events tl__platform_native_events = TL_PLATFORM_EVENTS_NATIVE;
 
@@ -1048,13 +1107,15 @@ static bool tl__platform_configure(tl_platform *p, const tl_platform_desc *desc)
     p->events = desc->events ? *desc->events : tl__platform_native_events;
     if (desc->logger) p->logger = *desc->logger;
     p->build_platform = desc->platform ? desc->platform : (uint32_t)TL__PLATFORM_BUILD;
-    p->configured = desc->distribution ? desc->distribution : (uint32_t)TL_PLATFORM_DISTRIBUTION_LOCAL;
+    p->configured =
+        desc->distribution ? desc->distribution : (uint32_t)TL_PLATFORM_DISTRIBUTION_LOCAL;
     if (desc->allowed) {
         p->allowed_count = desc->allowed_count;
-        p->allowed = (tl_platform_pair *)TL_MALLOC((size_t)(desc->allowed_count ? desc->allowed_count : 1u) *
-                                                   sizeof *p->allowed);
+        p->allowed = (tl_platform_pair *)TL_MALLOC(
+            (size_t)(desc->allowed_count ? desc->allowed_count : 1u) * sizeof *p->allowed);
         if (!p->allowed) return false;
-        if (desc->allowed_count) memcpy(p->allowed, desc->allowed, (size_t)desc->allowed_count * sizeof *p->allowed);
+        if (desc->allowed_count)
+            memcpy(p->allowed, desc->allowed, (size_t)desc->allowed_count * sizeof *p->allowed);
     }
     for (i = 0; i < desc->module_count; i++)
         if (!tl_platform_register_module(p, &desc->modules[i])) return false;
@@ -1076,7 +1137,8 @@ static void tl__platform_free(tl_platform *p) {
 tl_platform *tl_platform_create(const tl_platform_desc *desc) {
     tl_platform *p;
     if (!desc || (desc->module_count && !desc->modules)) {
-        tl__platform_log(desc ? desc->logger : NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT, "tl_platform_create");
+        tl__platform_log(desc ? desc->logger : NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT,
+                         "tl_platform_create");
         return NULL;
     }
     if (!(p = (tl_platform *)TL_MALLOC(sizeof *p))) {
@@ -1138,12 +1200,14 @@ uint32_t tl_platform_active_distribution(const tl_platform *p) { return p ? p->d
 
 /* --- achievements ------------------------------------------------------------------------------- */
 
-tl_platform_result tl_platform_achievement_unlock(const tl_platform_achievements *s, const char *id) {
+tl_platform_result tl_platform_achievement_unlock(const tl_platform_achievements *s,
+                                                  const char *id) {
     if (!s || !s->unlock) return tl__platform_result(TL_PLATFORM_INVALID_ARGUMENT, 0);
     return s->unlock(s->self, id);
 }
-tl_platform_result tl_platform_achievement_progress(const tl_platform_achievements *s, const char *id,
-                                                    uint32_t current, uint32_t target) {
+tl_platform_result tl_platform_achievement_progress(const tl_platform_achievements *s,
+                                                    const char *id, uint32_t current,
+                                                    uint32_t target) {
     if (!s || !s->progress) return tl__platform_result(TL_PLATFORM_INVALID_ARGUMENT, 0);
     return s->progress(s->self, id, current, target);
 }
@@ -1214,11 +1278,14 @@ static bool tl__local_parse_line(tl__local *local, const char **p, const char *l
     memset(&e, 0, sizeof e);
     memcpy(e.id, *p, (size_t)(space - *p));
     *p = space + 1;
-    if (!tl_save_id_valid(e.id) || tl__local_find(local, e.id) || !tl__local_number(p, limit, ' ', &e.current) ||
-        !tl__local_number(p, limit, ' ', &e.target) || !tl__local_number(p, limit, '\n', &unlocked) || unlocked > 1)
+    if (!tl_save_id_valid(e.id) || tl__local_find(local, e.id) ||
+        !tl__local_number(p, limit, ' ', &e.current) ||
+        !tl__local_number(p, limit, ' ', &e.target) ||
+        !tl__local_number(p, limit, '\n', &unlocked) || unlocked > 1)
         return false;
     e.unlocked = unlocked == 1;
-    if (!tl__platform_grow((void **)&local->entries, &local->cap, sizeof *local->entries, local->count + 1u))
+    if (!tl__platform_grow((void **)&local->entries, &local->cap, sizeof *local->entries,
+                           local->count + 1u))
         return false;
     local->entries[local->count++] = e;
     return true;
@@ -1238,7 +1305,8 @@ static tl_platform_result tl__local_load(tl__local *local) {
     void *data = NULL;
     size_t size = 0;
     bool parsed;
-    tl_save_result s = tl_save_read_alloc(local->store, local->save_id, TL__LOCAL_FILE, &data, &size);
+    tl_save_result s =
+        tl_save_read_alloc(local->store, local->save_id, TL__LOCAL_FILE, &data, &size);
     if (s.code == TL_SAVE_NOT_FOUND) return tl__platform_result(TL_PLATFORM_OK, 0);
     if (s.code != TL_SAVE_OK) return tl__local_storage(local, s);
     parsed = tl__local_parse(local, (const char *)data, size);
@@ -1262,20 +1330,22 @@ static tl_platform_result tl__local_commit(tl__local *local) {
     used = (size_t)snprintf(text, cap, "%s", TL__LOCAL_HEADER);
     for (i = 0; i < local->count; i++) {
         const tl_platform_achievement *e = &local->entries[i];
-        used += (size_t)snprintf(text + used, cap - used, "%s %lu %lu %d\n", e->id, (unsigned long)e->current,
-                                 (unsigned long)e->target, e->unlocked ? 1 : 0);
+        used += (size_t)snprintf(text + used, cap - used, "%s %lu %lu %d\n", e->id,
+                                 (unsigned long)e->current, (unsigned long)e->target,
+                                 e->unlocked ? 1 : 0);
     }
     s = tl_save_begin(local->store, local->save_id, &txn);
     if (s.code == TL_SAVE_OK) s = tl_save_txn_write(&txn, TL__LOCAL_FILE, text, used);
     if (s.code == TL_SAVE_OK) s = tl_save_txn_commit(&txn);
     (void)tl_save_txn_discard(&txn);
     TL_FREE(text);
-    return s.code == TL_SAVE_OK ? tl__platform_result(TL_PLATFORM_OK, 0) : tl__local_storage(local, s);
+    return s.code == TL_SAVE_OK ? tl__platform_result(TL_PLATFORM_OK, 0)
+                                : tl__local_storage(local, s);
 }
 
 /* One change, committed; on failure the table in memory is as it was. */
-static tl_platform_result tl__local_change(tl__local *local, const char *id, bool unlock, uint32_t current,
-                                           uint32_t target) {
+static tl_platform_result tl__local_change(tl__local *local, const char *id, bool unlock,
+                                           uint32_t current, uint32_t target) {
     tl_platform_achievement *e, before;
     tl_platform_result r;
     bool added = false;
@@ -1283,7 +1353,8 @@ static tl_platform_result tl__local_change(tl__local *local, const char *id, boo
         return tl__platform_result(TL_PLATFORM_INVALID_ARGUMENT, 0);
     if (!local->store) return tl__platform_result(TL_PLATFORM_NOT_READY, 0);
     if (!(e = tl__local_find(local, id))) {
-        if (!tl__platform_grow((void **)&local->entries, &local->cap, sizeof *local->entries, local->count + 1u))
+        if (!tl__platform_grow((void **)&local->entries, &local->cap, sizeof *local->entries,
+                               local->count + 1u))
             return tl__platform_result(TL_PLATFORM_OUT_OF_MEMORY, 0);
         e = &local->entries[local->count++];
         memset(e, 0, sizeof *e);
@@ -1296,7 +1367,8 @@ static tl_platform_result tl__local_change(tl__local *local, const char *id, boo
         e->target = target;
     }
     if (unlock || current >= target) e->unlocked = true;
-    if (!added && before.current == e->current && before.target == e->target && before.unlocked == e->unlocked)
+    if (!added && before.current == e->current && before.target == e->target &&
+        before.unlocked == e->unlocked)
         return tl__platform_result(TL_PLATFORM_OK, 0); /* nothing changed: nothing to commit */
     if ((r = tl__local_commit(local)).code != TL_PLATFORM_OK) {
         if (added) local->count--;
@@ -1308,7 +1380,8 @@ static tl_platform_result tl__local_change(tl__local *local, const char *id, boo
 static tl_platform_result tl__local_unlock(void *self, const char *id) {
     return tl__local_change((tl__local *)self, id, true, 0, 0);
 }
-static tl_platform_result tl__local_progress(void *self, const char *id, uint32_t current, uint32_t target) {
+static tl_platform_result tl__local_progress(void *self, const char *id, uint32_t current,
+                                             uint32_t target) {
     return tl__local_change((tl__local *)self, id, false, current, target);
 }
 static tl_platform_result tl__local_get(void *self, const char *id, tl_platform_achievement *out) {
@@ -1337,8 +1410,10 @@ static tl_platform_result tl__local_init(void *ctx, tl_platform *p) {
     }
     if ((r = tl__local_load(local)).code != TL_PLATFORM_OK) return r;
     account = tl_platform_add_account(p, "local", local->account_name);
-    if (!account || !tl_platform_account_add_service(account, TL_PLATFORM_SERVICE_SAVES, local->store) ||
-        !tl_platform_account_add_service(account, TL_PLATFORM_SERVICE_ACHIEVEMENTS, &local->service))
+    if (!account ||
+        !tl_platform_account_add_service(account, TL_PLATFORM_SERVICE_SAVES, local->store) ||
+        !tl_platform_account_add_service(account, TL_PLATFORM_SERVICE_ACHIEVEMENTS,
+                                         &local->service))
         return tl__platform_result(TL_PLATFORM_OUT_OF_MEMORY, 0);
     return r;
 }
@@ -1355,14 +1430,17 @@ static void tl__local_shutdown(void *ctx, tl_platform *p) {
 
 static void tl__local_release(void *ctx) { TL_FREE(ctx); }
 
-bool tl_platform_register_local(tl_platform *p, uint32_t platform_marker, const tl_platform_local_desc *desc) {
+bool tl_platform_register_local(tl_platform *p, uint32_t platform_marker,
+                                const tl_platform_local_desc *desc) {
     tl_platform_module module;
     tl__local *local;
     size_t root_len;
-    const char *save_id = desc && desc->achievements_save ? desc->achievements_save : "threadlink.achievements";
+    const char *save_id =
+        desc && desc->achievements_save ? desc->achievements_save : "threadlink.achievements";
     if (!p || !desc || !desc->root || !*desc->root || !tl_save_id_valid(save_id)) {
-        tl__platform_log(p ? &p->logger : NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT,
-                         "tl_platform_register_local (root is required; achievements_save must be a save id)");
+        tl__platform_log(
+            p ? &p->logger : NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT,
+            "tl_platform_register_local (root is required; achievements_save must be a save id)");
         return false;
     }
     root_len = strlen(desc->root);
@@ -1384,8 +1462,8 @@ bool tl_platform_register_local(tl_platform *p, uint32_t platform_marker, const 
     module.name = "Local";
     module.platform = platform_marker ? platform_marker : p->build_platform;
     module.distribution = TL_PLATFORM_DISTRIBUTION_LOCAL;
-    module.capabilities = TL_PLATFORM_CAP_ACCOUNTS | TL_PLATFORM_CAP_LOCAL_SAVES | TL_PLATFORM_CAP_SAVE_TRANSACTIONS |
-                          TL_PLATFORM_CAP_ACHIEVEMENTS;
+    module.capabilities = TL_PLATFORM_CAP_ACCOUNTS | TL_PLATFORM_CAP_LOCAL_SAVES |
+                          TL_PLATFORM_CAP_SAVE_TRANSACTIONS | TL_PLATFORM_CAP_ACHIEVEMENTS;
     module.ctx = local;
     module.init = tl__local_init;
     module.shutdown = tl__local_shutdown;

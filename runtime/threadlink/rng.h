@@ -54,8 +54,8 @@ extern "C" {
 #endif
 
 typedef struct {
-  uint64_t id;     /* the stream's identity: what tl_rng_fork derives from */
-  uint64_t state;  /* advances with each draw */
+    uint64_t id;    /* the stream's identity: what tl_rng_fork derives from */
+    uint64_t state; /* advances with each draw */
 } tl_rng;
 
 #define TL__RNG_GAMMA UINT64_C(0x9E3779B97F4A7C15)
@@ -63,44 +63,60 @@ typedef struct {
 
 /* SplitMix64's finalizer: a bijection of 64-bit values. */
 static inline uint64_t tl_rng_mix(uint64_t z) {
-  z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-  z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-  return z ^ (z >> 31);
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
 }
-static inline uint64_t tl__rng_fold(uint64_t h, uint64_t part) { return tl_rng_mix(h ^ tl_rng_mix(part + TL__RNG_GAMMA)); }
-static inline tl_rng tl__rng_from_id(uint64_t id) { tl_rng r; r.id = id; r.state = id; return r; }
+static inline uint64_t tl__rng_fold(uint64_t h, uint64_t part) {
+    return tl_rng_mix(h ^ tl_rng_mix(part + TL__RNG_GAMMA));
+}
+static inline tl_rng tl__rng_from_id(uint64_t id) {
+    tl_rng r;
+    r.id = id;
+    r.state = id;
+    return r;
+}
 
 /* A part from bytes or from a NUL-terminated string (hash fixed strings once, not per roll). */
 static inline uint64_t tl_rng_part_bytes(const void *data, size_t len) {
-  const unsigned char *p = (const unsigned char *)data;
-  uint64_t h = UINT64_C(0xCBF29CE484222325);
-  size_t i;
-  for (i = 0; i < len; i++) { h ^= p[i]; h *= UINT64_C(0x100000001B3); }
-  return tl_rng_mix(h);
+    const unsigned char *p = (const unsigned char *)data;
+    uint64_t h = UINT64_C(0xCBF29CE484222325);
+    size_t i;
+    for (i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= UINT64_C(0x100000001B3);
+    }
+    return tl_rng_mix(h);
 }
-static inline uint64_t tl_rng_part(const char *text) { return tl_rng_part_bytes(text, text ? strlen(text) : 0); }
+static inline uint64_t tl_rng_part(const char *text) {
+    return tl_rng_part_bytes(text, text ? strlen(text) : 0);
+}
 
 /* Streams: a world seed, a domain and up to three parts, or an array of any length. */
 static inline tl_rng tl_rng_create(uint64_t seed, uint32_t domain) {
-  return tl__rng_from_id(tl__rng_fold(tl_rng_mix(seed ^ TL__RNG_SEED_KEY), domain));
+    return tl__rng_from_id(tl__rng_fold(tl_rng_mix(seed ^ TL__RNG_SEED_KEY), domain));
 }
 static inline tl_rng tl_rng_create1(uint64_t seed, uint32_t domain, uint64_t p0) {
-  return tl__rng_from_id(tl__rng_fold(tl_rng_create(seed, domain).id, p0));
+    return tl__rng_from_id(tl__rng_fold(tl_rng_create(seed, domain).id, p0));
 }
 static inline tl_rng tl_rng_create2(uint64_t seed, uint32_t domain, uint64_t p0, uint64_t p1) {
-  return tl__rng_from_id(tl__rng_fold(tl_rng_create1(seed, domain, p0).id, p1));
+    return tl__rng_from_id(tl__rng_fold(tl_rng_create1(seed, domain, p0).id, p1));
 }
-static inline tl_rng tl_rng_create3(uint64_t seed, uint32_t domain, uint64_t p0, uint64_t p1, uint64_t p2) {
-  return tl__rng_from_id(tl__rng_fold(tl_rng_create2(seed, domain, p0, p1).id, p2));
+static inline tl_rng tl_rng_create3(uint64_t seed, uint32_t domain, uint64_t p0, uint64_t p1,
+                                    uint64_t p2) {
+    return tl__rng_from_id(tl__rng_fold(tl_rng_create2(seed, domain, p0, p1).id, p2));
 }
-static inline tl_rng tl_rng_create_n(uint64_t seed, uint32_t domain, const uint64_t *parts, size_t count) {
-  uint64_t h = tl_rng_create(seed, domain).id;
-  size_t i;
-  for (i = 0; i < count; i++) h = tl__rng_fold(h, parts[i]);
-  return tl__rng_from_id(h);
+static inline tl_rng tl_rng_create_n(uint64_t seed, uint32_t domain, const uint64_t *parts,
+                                     size_t count) {
+    uint64_t h = tl_rng_create(seed, domain).id;
+    size_t i;
+    for (i = 0; i < count; i++) h = tl__rng_fold(h, parts[i]);
+    return tl__rng_from_id(h);
 }
 /* A finer identity under this stream's: independent of how many draws it has made. */
-static inline tl_rng tl_rng_fork(const tl_rng *stream, uint64_t part) { return tl__rng_from_id(tl__rng_fold(stream->id, part)); }
+static inline tl_rng tl_rng_fork(const tl_rng *stream, uint64_t part) {
+    return tl__rng_from_id(tl__rng_fold(stream->id, part));
+}
 
 /* ---- samplers: each advances *r ---------------------------------------------------------- */
 
@@ -110,39 +126,41 @@ static inline uint32_t tl_rng_next_u32(tl_rng *r) { return (uint32_t)(tl_rng_nex
 /* Lemire's nearly-divisionless method on one draw: accepted when the low word of x n is not in
  * the biased zone [0, 2^64 mod n). Exposed for tests, which feed it chosen draws. */
 static inline int tl__rng_lemire_accept(uint64_t x, uint64_t n, uint64_t *out) {
-  tl__u128 m = tl__mul64(x, n);
-  *out = m.hi;
-  if (m.lo < n) return m.lo >= (0 - n) % n; /* the remainder only in the rare low zone */
-  return 1;
+    tl__u128 m = tl__mul64(x, n);
+    *out = m.hi;
+    if (m.lo < n) return m.lo >= (0 - n) % n; /* the remainder only in the rare low zone */
+    return 1;
 }
 /* Uniform in [0, n); n == 0 means the whole 64-bit range. */
 static inline uint64_t tl_rng_range_u64(tl_rng *r, uint64_t n) {
-  uint64_t v;
-  if (n == 0) return tl_rng_next_u64(r);
-  while (!tl__rng_lemire_accept(tl_rng_next_u64(r), n, &v)) {}
-  return v;
+    uint64_t v;
+    if (n == 0) return tl_rng_next_u64(r);
+    while (!tl__rng_lemire_accept(tl_rng_next_u64(r), n, &v)) {}
+    return v;
 }
 /* Uniform in [lo, hi), every value equally likely; hi <= lo gives lo (after one draw). */
 static inline int32_t tl_rng_range(tl_rng *r, int32_t lo, int32_t hi) {
-  uint64_t n = hi > lo ? (uint64_t)((int64_t)hi - lo) : 1;
-  return (int32_t)((int64_t)lo + (int64_t)tl_rng_range_u64(r, n));
+    uint64_t n = hi > lo ? (uint64_t)((int64_t)hi - lo) : 1;
+    return (int32_t)((int64_t)lo + (int64_t)tl_rng_range_u64(r, n));
 }
 /* Uniform over the raw values in [lo, hi); hi <= lo gives lo (after one draw). */
 static inline tl_fp tl_rng_range_fp(tl_rng *r, tl_fp lo, tl_fp hi) {
-  uint64_t n = hi.raw > lo.raw ? (uint64_t)hi.raw - (uint64_t)lo.raw : 1;
-  return tl_fp_from_raw((int64_t)((uint64_t)lo.raw + tl_rng_range_u64(r, n)));
+    uint64_t n = hi.raw > lo.raw ? (uint64_t)hi.raw - (uint64_t)lo.raw : 1;
+    return tl_fp_from_raw((int64_t)((uint64_t)lo.raw + tl_rng_range_u64(r, n)));
 }
 /* Uniform in [0, 1) at the raw resolution. */
-static inline tl_fp tl_rng_value(tl_rng *r) { return tl_fp_from_raw((int64_t)(tl_rng_next_u64(r) >> 32)); }
+static inline tl_fp tl_rng_value(tl_rng *r) {
+    return tl_fp_from_raw((int64_t)(tl_rng_next_u64(r) >> 32));
+}
 /* True with probability num/den exactly (false for num <= 0 or den <= 0, true for num >= den). */
 static inline int tl_rng_chance(tl_rng *r, int32_t num, int32_t den) {
-  uint64_t v = tl_rng_range_u64(r, den > 0 ? (uint64_t)den : 1);
-  return den > 0 && num > 0 && v < (uint64_t)num;
+    uint64_t v = tl_rng_range_u64(r, den > 0 ? (uint64_t)den : 1);
+    return den > 0 && num > 0 && v < (uint64_t)num;
 }
 /* True with probability p, exact to the raw unit: p.raw / 2^32 (p <= 0 never, p >= 1 always). */
 static inline int tl_rng_chance_fp(tl_rng *r, tl_fp p) {
-  uint64_t u = tl_rng_next_u64(r) >> 32;
-  return p.raw > 0 && u < (uint64_t)p.raw;
+    uint64_t u = tl_rng_next_u64(r) >> 32;
+    return p.raw > 0 && u < (uint64_t)p.raw;
 }
 /* An index drawn in proportion to the weights (negative weights count as zero); -1 when there
  * is no positive weight (after its one draw, like every sampler).
@@ -153,61 +171,66 @@ static inline int tl_rng_chance_fp(tl_rng *r, tl_fp p) {
  * divided by the sum of those, and a positive weight below 2^d raw (2^d * 2^-32) can never be
  * picked. {TL_FP_MAX, TL_FP_MAX, TL_FP_MAX, 1 raw} has d = 1: index 3 never comes up. */
 static inline ptrdiff_t tl_rng_weighted_index(tl_rng *r, const tl_fp *weights, size_t count) {
-  tl__u128 total = tl__u128_from64(0);
-  uint64_t t = 0, pick, cum = 0;
-  unsigned down = 0;
-  size_t i;
-  for (i = 0; i < count; i++) if (weights[i].raw > 0) total = tl__u128_add64(total, (uint64_t)weights[i].raw);
-  if (total.hi) down = (unsigned)(64 - tl__clz64(total.hi));
-  for (i = 0; i < count; i++) if (weights[i].raw > 0) t += (uint64_t)weights[i].raw >> down;
-  pick = tl_rng_range_u64(r, t ? t : 1);
-  if (t == 0) return -1;
-  for (i = 0; i < count; i++) {
-    if (weights[i].raw <= 0) continue;
-    cum += (uint64_t)weights[i].raw >> down;
-    if (pick < cum) return (ptrdiff_t)i;
-  }
-  return -1; /* not reached */
+    tl__u128 total = tl__u128_from64(0);
+    uint64_t t = 0, pick, cum = 0;
+    unsigned down = 0;
+    size_t i;
+    for (i = 0; i < count; i++)
+        if (weights[i].raw > 0) total = tl__u128_add64(total, (uint64_t)weights[i].raw);
+    if (total.hi) down = (unsigned)(64 - tl__clz64(total.hi));
+    for (i = 0; i < count; i++)
+        if (weights[i].raw > 0) t += (uint64_t)weights[i].raw >> down;
+    pick = tl_rng_range_u64(r, t ? t : 1);
+    if (t == 0) return -1;
+    for (i = 0; i < count; i++) {
+        if (weights[i].raw <= 0) continue;
+        cum += (uint64_t)weights[i].raw >> down;
+        if (pick < cum) return (ptrdiff_t)i;
+    }
+    return -1; /* not reached */
 }
 /* The same with integer weights. */
-static inline ptrdiff_t tl_rng_weighted_index_u32(tl_rng *r, const uint32_t *weights, size_t count) {
-  uint64_t t = 0, pick, cum = 0;
-  size_t i;
-  for (i = 0; i < count; i++) t += weights[i]; /* < 2^64 for any count below 2^32 */
-  pick = tl_rng_range_u64(r, t ? t : 1);
-  if (t == 0) return -1;
-  for (i = 0; i < count; i++) {
-    cum += weights[i];
-    if (pick < cum) return (ptrdiff_t)i;
-  }
-  return -1;
+static inline ptrdiff_t tl_rng_weighted_index_u32(tl_rng *r, const uint32_t *weights,
+                                                  size_t count) {
+    uint64_t t = 0, pick, cum = 0;
+    size_t i;
+    for (i = 0; i < count; i++) t += weights[i]; /* < 2^64 for any count below 2^32 */
+    pick = tl_rng_range_u64(r, t ? t : 1);
+    if (t == 0) return -1;
+    for (i = 0; i < count; i++) {
+        cum += weights[i];
+        if (pick < cum) return (ptrdiff_t)i;
+    }
+    return -1;
 }
 /* Fisher-Yates: every order of the count elements of size bytes equally likely. count - 1 range
  * draws, none when count < 2 or size == 0 (see "samplers" above). */
 static inline void tl_rng_shuffle(tl_rng *r, void *base, size_t count, size_t size) {
-  unsigned char *p = (unsigned char *)base, tmp[64];
-  size_t i;
-  if (count < 2 || size == 0) return;
-  for (i = count - 1; i > 0; i--) {
-    size_t j = (size_t)tl_rng_range_u64(r, (uint64_t)i + 1), off;
-    if (j == i) continue;
-    for (off = 0; off < size; off += sizeof tmp) {
-      size_t n = size - off < sizeof tmp ? size - off : sizeof tmp;
-      memcpy(tmp, p + i * size + off, n);
-      memcpy(p + i * size + off, p + j * size + off, n);
-      memcpy(p + j * size + off, tmp, n);
+    unsigned char *p = (unsigned char *)base, tmp[64];
+    size_t i;
+    if (count < 2 || size == 0) return;
+    for (i = count - 1; i > 0; i--) {
+        size_t j = (size_t)tl_rng_range_u64(r, (uint64_t)i + 1), off;
+        if (j == i) continue;
+        for (off = 0; off < size; off += sizeof tmp) {
+            size_t n = size - off < sizeof tmp ? size - off : sizeof tmp;
+            memcpy(tmp, p + i * size + off, n);
+            memcpy(p + i * size + off, p + j * size + off, n);
+            memcpy(p + j * size + off, tmp, n);
+        }
     }
-  }
 }
 /* A point strictly inside the unit circle, uniform at the raw resolution (rejection sampling on
  * the square, exact test in 128 bits: two draws per try, 4/pi tries on average). */
 static inline tl_fpv2 tl_rng_inside_unit_circle(tl_rng *r) {
-  for (;;) {
-    int64_t x = (int64_t)(tl_rng_next_u64(r) >> 31) - (INT64_C(1) << 32); /* [-2^32, 2^32) */
-    int64_t y = (int64_t)(tl_rng_next_u64(r) >> 31) - (INT64_C(1) << 32);
-    tl__u128 s = tl__u128_add(tl__mul64(tl__uabs64(x), tl__uabs64(x)), tl__mul64(tl__uabs64(y), tl__uabs64(y)));
-    if (s.hi == 0) return tl_fpv2_make(tl_fp_from_raw(x), tl_fp_from_raw(y)); /* x^2 + y^2 < 1 */
-  }
+    for (;;) {
+        int64_t x = (int64_t)(tl_rng_next_u64(r) >> 31) - (INT64_C(1) << 32); /* [-2^32, 2^32) */
+        int64_t y = (int64_t)(tl_rng_next_u64(r) >> 31) - (INT64_C(1) << 32);
+        tl__u128 s = tl__u128_add(tl__mul64(tl__uabs64(x), tl__uabs64(x)),
+                                  tl__mul64(tl__uabs64(y), tl__uabs64(y)));
+        if (s.hi == 0)
+            return tl_fpv2_make(tl_fp_from_raw(x), tl_fp_from_raw(y)); /* x^2 + y^2 < 1 */
+    }
 }
 
 #ifdef __cplusplus

@@ -295,7 +295,7 @@ typedef struct tl_save_info {
     uint64_t size;       /* bytes of all its files */
     int64_t timestamp;   /* the caller's (tl_save_txn_set_timestamp), 0 when not given */
     uint32_t file_count;
-    bool from_previous;  /* the newest generation is damaged: this is the previous one */
+    bool from_previous; /* the newest generation is damaged: this is the previous one */
 } tl_save_info;
 
 TL_API tl_save_store *tl_save_store_open(const tl_save_store_desc *desc);
@@ -418,16 +418,16 @@ typedef struct tl__save_manifest {
 
 /* What a save's folder holds, as the store last found it. */
 typedef struct tl__save_layout {
-    uint64_t seen;           /* the newest generation number a verified header carries, 0: none */
-    int8_t current;          /* the slot reads return (0 or 1), -1: none */
-    bool exists[2];          /* whether gen0 and gen1 are there */
-    bool dir_synced;         /* this store synced the folder with both slot files in it */
+    uint64_t seen;   /* the newest generation number a verified header carries, 0: none */
+    int8_t current;  /* the slot reads return (0 or 1), -1: none */
+    bool exists[2];  /* whether gen0 and gen1 are there */
+    bool dir_synced; /* this store synced the folder with both slot files in it */
 } tl__save_layout;
 
 typedef struct tl__save_cached {
     char id[TL_SAVE_ID_MAX + 1];
     tl__save_layout layout;
-    bool from_previous;      /* the newer slot is damaged: reads return the older one */
+    bool from_previous; /* the newer slot is damaged: reads return the older one */
     tl__save_manifest manifest;
 } tl__save_cached;
 
@@ -435,10 +435,10 @@ typedef struct tl__save_slot {
     uint32_t gen;
     bool active, failed;
     char id[TL_SAVE_ID_MAX + 1];
-    tl__save_layout layout;  /* the save's folder at begin */
-    unsigned char *buf;      /* the slot file being built: header room, then the files' bytes */
-    size_t buf_cap;          /* kept from one transaction to the next */
-    uint64_t written;        /* bytes of files in buf after the header */
+    tl__save_layout layout; /* the save's folder at begin */
+    unsigned char *buf;     /* the slot file being built: header room, then the files' bytes */
+    size_t buf_cap;         /* kept from one transaction to the next */
+    uint64_t written;       /* bytes of files in buf after the header */
     tl__save_manifest manifest;
     uint32_t cap;
 } tl__save_slot;
@@ -449,8 +449,8 @@ struct tl_save_store {
     uint64_t max_read_bytes;
     char *root;
     size_t root_len;
-    char *path[2];           /* scratch paths: root/id/name */
-    unsigned char *chunk;    /* TL__SAVE_CHUNK bytes for verification */
+    char *path[2];        /* scratch paths: root/id/name */
+    unsigned char *chunk; /* TL__SAVE_CHUNK bytes for verification */
     tl__save_slot *slots;
     uint32_t slot_count;
     tl__save_cached *cache;
@@ -539,8 +539,8 @@ static bool tl__save_device_name(const char *id, size_t n) {
     while (stem < n && id[stem] != '.') stem++;
     for (i = 0; i < sizeof names / sizeof names[0]; i++)
         if (stem == 3 && memcmp(id, names[i], 3) == 0) return true;
-    return stem == 4 && (memcmp(id, "com", 3) == 0 || memcmp(id, "lpt", 3) == 0) &&
-           id[3] >= '0' && id[3] <= '9';
+    return stem == 4 && (memcmp(id, "com", 3) == 0 || memcmp(id, "lpt", 3) == 0) && id[3] >= '0' &&
+           id[3] <= '9';
 }
 
 bool tl_save_id_valid(const char *id) {
@@ -655,7 +655,8 @@ static bool tl__save_take_entry(tl__save_cursor *c, uint64_t data_end, tl__save_
                                 const tl__save_entry *prev) {
     if (!tl__save_take(c, "file ") || !tl__save_take_u64(c, &e->offset) || !tl__save_take(c, " ") ||
         !tl__save_take_u64(c, &e->size) || !tl__save_take(c, " ") ||
-        !tl__save_take_hex64(c, &e->hash) || !tl__save_take(c, " ") || !tl__save_take_id_line(c, e->id))
+        !tl__save_take_hex64(c, &e->hash) || !tl__save_take(c, " ") ||
+        !tl__save_take_id_line(c, e->id))
         return false;
     if (e->offset > data_end || e->size > data_end - e->offset) return false;
     return !prev || strcmp(prev->id, e->id) < 0;
@@ -745,8 +746,9 @@ static char *tl__save_manifest_write(const tl__save_manifest *m, uint64_t data_e
     n = (size_t)w;
     for (i = 0; i < m->count; i++) {
         const tl__save_entry *e = &m->entries[i];
-        w = snprintf(text + n, cap - n, "file %llu %llu %016llx %s\n", (unsigned long long)e->offset,
-                     (unsigned long long)e->size, (unsigned long long)e->hash, e->id);
+        w = snprintf(text + n, cap - n, "file %llu %llu %016llx %s\n",
+                     (unsigned long long)e->offset, (unsigned long long)e->size,
+                     (unsigned long long)e->hash, e->id);
         n += (size_t)w;
     }
     w = snprintf(text + n, cap - n, "end %016llx\n", (unsigned long long)tl_hash64(text, n, 0));
@@ -768,7 +770,8 @@ static void tl__save_fill_info(tl_save_info *info, const tl__save_manifest *m) {
 }
 
 /* The check of a slot header: XXH64 of its first 24 bytes, then the manifest text. */
-static uint64_t tl__save_header_check(const unsigned char *header, const void *manifest, size_t size) {
+static uint64_t tl__save_header_check(const unsigned char *header, const void *manifest,
+                                      size_t size) {
     XXH64_state_t state;
     XXH64_reset(&state, 0);
     XXH64_update(&state, header, 24);
@@ -868,9 +871,7 @@ static const char *tl__save_path(tl_save_store *s, int k, const char *save, cons
 static const char *tl__save_slot_name(int slot) { return slot ? "gen1" : "gen0"; }
 
 /* Generation numbers modulo 2^64: a is newer than b when it is less than 2^63 ahead. */
-static bool tl__save_newer(uint64_t a, uint64_t b) {
-    return a != b && a - b < ((uint64_t)1 << 63);
-}
+static bool tl__save_newer(uint64_t a, uint64_t b) { return a != b && a - b < ((uint64_t)1 << 63); }
 
 /* The number after g (0 is never a generation). */
 static uint64_t tl__save_next_generation(uint64_t g) { return g + 1 ? g + 1 : 1; }
@@ -891,14 +892,20 @@ static void tl__save_names_add(void *ctx, const char *name) {
     if (l->count == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 16;
         char **grown = (char **)tl__save_alloc(cap * sizeof *grown);
-        if (!grown) { l->failed = true; return; }
+        if (!grown) {
+            l->failed = true;
+            return;
+        }
         if (l->count) memcpy(grown, l->names, l->count * sizeof *grown);
         if (l->names) TL_FREE(l->names);
         l->names = grown;
         l->cap = cap;
     }
     copy = (char *)tl__save_alloc(n + 1);
-    if (!copy) { l->failed = true; return; }
+    if (!copy) {
+        l->failed = true;
+        return;
+    }
     memcpy(copy, name, n + 1);
     l->names[l->count++] = copy;
 }
@@ -934,7 +941,10 @@ static tl_save_io_status tl__save_remove_tree(tl_save_store *s, const char *dir,
     for (i = 0; i < names.count && st == TL_SAVE_IO_OK; i++) {
         size_t l = strlen(names.names[i]);
         char *p = (char *)tl__save_alloc(dn + l + 2);
-        if (!p) { st = TL_SAVE_IO_FAILED; break; }
+        if (!p) {
+            st = TL_SAVE_IO_FAILED;
+            break;
+        }
         memcpy(p, dir, dn);
         p[dn] = '/';
         memcpy(p + dn + 1, names.names[i], l + 1);
@@ -949,8 +959,8 @@ static tl_save_io_status tl__save_remove_tree(tl_save_store *s, const char *dir,
 /* --- loading and verifying a generation -------------------------------------------------------------- */
 
 /* Hashes [offset, offset + size) of an open file, a chunk at a time. */
-static tl_save_io_status tl__save_hash_range(tl_save_store *s, void *f, uint64_t offset, uint64_t size,
-                                             uint64_t *hash, int *native) {
+static tl_save_io_status tl__save_hash_range(tl_save_store *s, void *f, uint64_t offset,
+                                             uint64_t size, uint64_t *hash, int *native) {
     XXH64_state_t state;
     XXH64_reset(&state, 0);
     while (size) {
@@ -977,11 +987,18 @@ static tl_save_code tl__save_read_manifest(tl_save_store *s, void *f, uint64_t b
     tl_save_io_status st;
     *why = "not a save generation (too short)";
     if (size < TL__SAVE_TRAILER_BYTES) return TL_SAVE_CORRUPT;
-    st = s->io.read(s->io.user, f, base + size - TL__SAVE_TRAILER_BYTES, trailer, sizeof trailer, native);
-    if (st != TL_SAVE_IO_OK) { *why = "cannot read the trailer"; return tl__save_io_code(st); }
+    st = s->io.read(s->io.user, f, base + size - TL__SAVE_TRAILER_BYTES, trailer, sizeof trailer,
+                    native);
+    if (st != TL_SAVE_IO_OK) {
+        *why = "cannot read the trailer";
+        return tl__save_io_code(st);
+    }
     if (!tl__save_trailer(trailer, size, &offset, &length, why)) return TL_SAVE_CORRUPT;
     text = (char *)tl__save_alloc((size_t)length);
-    if (!text) { *why = "out of memory"; return TL_SAVE_OUT_OF_MEMORY; }
+    if (!text) {
+        *why = "out of memory";
+        return TL_SAVE_OUT_OF_MEMORY;
+    }
     st = s->io.read(s->io.user, f, base + offset, text, (size_t)length, native);
     if (st != TL_SAVE_IO_OK) {
         TL_FREE(text);
@@ -1006,7 +1023,10 @@ static tl_save_code tl__save_read_slot(tl_save_store *s, void *f, uint64_t size,
     *why = "not a save slot (too short)";
     if (size < TL__SAVE_HEADER_BYTES) return TL_SAVE_CORRUPT;
     st = s->io.read(s->io.user, f, 0, header, sizeof header, native);
-    if (st != TL_SAVE_IO_OK) { *why = "cannot read the header"; return tl__save_io_code(st); }
+    if (st != TL_SAVE_IO_OK) {
+        *why = "cannot read the header";
+        return tl__save_io_code(st);
+    }
     if (!tl__save_header_get(header, size - TL__SAVE_HEADER_BYTES, &generation, &body, why))
         return TL_SAVE_CORRUPT;
     return tl__save_read_manifest(s, f, TL__SAVE_HEADER_BYTES, body, header, m, why, native);
@@ -1035,8 +1055,13 @@ static tl_save_code tl__save_load(tl_save_store *s, const char *save, int k, tl_
     for (i = 0; code == TL_SAVE_OK && i < m->count; i++) {
         st = tl__save_hash_range(s, f, TL__SAVE_HEADER_BYTES + m->entries[i].offset,
                                  m->entries[i].size, &hash, &native);
-        if (st != TL_SAVE_IO_OK) { *why = "cannot read a file"; code = tl__save_io_code(st); }
-        else if (hash != m->entries[i].hash) { *why = "a file's hash does not match"; code = TL_SAVE_CORRUPT; }
+        if (st != TL_SAVE_IO_OK) {
+            *why = "cannot read a file";
+            code = tl__save_io_code(st);
+        } else if (hash != m->entries[i].hash) {
+            *why = "a file's hash does not match";
+            code = TL_SAVE_CORRUPT;
+        }
     }
     if (code != TL_SAVE_OK) tl__save_manifest_free(m);
     (void)s->io.close(s->io.user, f, &native);
@@ -1066,7 +1091,10 @@ static tl__save_cached *tl__save_cache_put(tl_save_store *s, const char *id,
     if (s->cache_count == s->cache_cap) {
         uint32_t cap = s->cache_cap ? s->cache_cap * 2 : 8;
         tl__save_cached *grown = (tl__save_cached *)tl__save_alloc(cap * sizeof *grown);
-        if (!grown) { tl__save_manifest_free(m); return NULL; }
+        if (!grown) {
+            tl__save_manifest_free(m);
+            return NULL;
+        }
         if (s->cache_count) memcpy(grown, s->cache, s->cache_count * sizeof *grown);
         if (s->cache) TL_FREE(s->cache);
         s->cache = grown;
@@ -1090,11 +1118,12 @@ static int tl__save_pick(const tl_save_code code[2], const tl__save_manifest m[2
 }
 
 /* Why no slot of a save can be read: NOT_FOUND (none written), else logged. */
-static tl_save_code tl__save_unreadable(tl_save_store *s, const char *save, const tl_save_code code[2],
-                                        const char *const why[2]) {
+static tl_save_code tl__save_unreadable(tl_save_store *s, const char *save,
+                                        const tl_save_code code[2], const char *const why[2]) {
     int k = code[0] == TL_SAVE_NOT_FOUND ? 1 : 0;
     if (code[0] == TL_SAVE_NOT_FOUND && code[1] == TL_SAVE_NOT_FOUND) return TL_SAVE_NOT_FOUND;
-    if (code[0] == TL_SAVE_OUT_OF_MEMORY || code[1] == TL_SAVE_OUT_OF_MEMORY) return TL_SAVE_OUT_OF_MEMORY;
+    if (code[0] == TL_SAVE_OUT_OF_MEMORY || code[1] == TL_SAVE_OUT_OF_MEMORY)
+        return TL_SAVE_OUT_OF_MEMORY;
     tl__save_log(&s->logger, TL_SAVE_LOG_DAMAGED, save, "no intact generation", why[k]);
     return code[0] == TL_SAVE_IO || code[1] == TL_SAVE_IO ? TL_SAVE_IO : TL_SAVE_CORRUPT;
 }
@@ -1118,7 +1147,8 @@ static tl_save_code tl__save_resolve(tl_save_store *s, const char *save, tl__sav
     memset(layout, 0, sizeof *layout);
     for (k = 0; k < 2; k++) {
         code[k] = tl__save_load(s, save, k, &m[k], &number[k], &layout->exists[k], &why[k]);
-        if (number[k] && (!layout->seen || tl__save_newer(number[k], layout->seen))) layout->seen = number[k];
+        if (number[k] && (!layout->seen || tl__save_newer(number[k], layout->seen)))
+            layout->seen = number[k];
     }
     k = tl__save_pick(code, m);
     layout->current = (int8_t)k;
@@ -1129,7 +1159,8 @@ static tl_save_code tl__save_resolve(tl_save_store *s, const char *save, tl__sav
     damaged_newer = code[other] != TL_SAVE_OK && code[other] != TL_SAVE_NOT_FOUND &&
                     (!number[other] || tl__save_newer(number[other], m[k].generation));
     if (damaged_newer)
-        tl__save_log(&s->logger, TL_SAVE_LOG_FALLBACK, save, why[other], (unsigned long long)m[k].generation);
+        tl__save_log(&s->logger, TL_SAVE_LOG_FALLBACK, save, why[other],
+                     (unsigned long long)m[k].generation);
     *out = tl__save_cache_put(s, save, layout, damaged_newer, &m[k]);
     return *out ? TL_SAVE_OK : TL_SAVE_OUT_OF_MEMORY;
 }
@@ -1406,10 +1437,14 @@ static tl_save_io_status tl__save_migrate_file(tl_save_store *s, const char *id,
     const char *why;
     uint64_t size = 0, offset, length;
     void *f = NULL;
-    tl_save_io_status st = s->io.open_read(s->io.user, tl__save_path(s, 0, id, name), &f, &size, native);
+    tl_save_io_status st =
+        s->io.open_read(s->io.user, tl__save_path(s, 0, id, name), &f, &size, native);
     if (st != TL_SAVE_IO_OK) return st;
-    slot = size < s->max_read_bytes ? (unsigned char *)tl__save_alloc((size_t)size + TL__SAVE_HEADER_BYTES) : NULL;
-    st = slot ? (size ? s->io.read(s->io.user, f, 0, slot + TL__SAVE_HEADER_BYTES, (size_t)size, native)
+    slot = size < s->max_read_bytes
+               ? (unsigned char *)tl__save_alloc((size_t)size + TL__SAVE_HEADER_BYTES)
+               : NULL;
+    st = slot ? (size ? s->io.read(s->io.user, f, 0, slot + TL__SAVE_HEADER_BYTES, (size_t)size,
+                                   native)
                       : TL_SAVE_IO_OK)
               : TL_SAVE_IO_FAILED;
     (void)s->io.close(s->io.user, f, native);
@@ -1419,9 +1454,12 @@ static tl_save_io_status tl__save_migrate_file(tl_save_store *s, const char *id,
     }
     memset(slot, 0, TL__SAVE_HEADER_BYTES);
     if (size >= TL__SAVE_TRAILER_BYTES &&
-        tl__save_trailer(slot + TL__SAVE_HEADER_BYTES + size - TL__SAVE_TRAILER_BYTES, size, &offset, &length, &why) &&
-        tl__save_manifest_parse((const char *)slot + TL__SAVE_HEADER_BYTES + offset, (size_t)length, offset, &m, &why)) {
-        tl__save_header_put(slot, m.generation, size, slot + TL__SAVE_HEADER_BYTES + offset, (size_t)length);
+        tl__save_trailer(slot + TL__SAVE_HEADER_BYTES + size - TL__SAVE_TRAILER_BYTES, size,
+                         &offset, &length, &why) &&
+        tl__save_manifest_parse((const char *)slot + TL__SAVE_HEADER_BYTES + offset, (size_t)length,
+                                offset, &m, &why)) {
+        tl__save_header_put(slot, m.generation, size, slot + TL__SAVE_HEADER_BYTES + offset,
+                            (size_t)length);
         tl__save_manifest_free(&m);
     }
     st = tl__save_write_file(s, tl__save_path(s, 1, id, tl__save_slot_name(k)), slot,
@@ -1433,19 +1471,21 @@ static tl_save_io_status tl__save_migrate_file(tl_save_store *s, const char *id,
 /* A save folder of the version 1 layout becomes two slots. The old files go only once both slots
    and the folder are synced, `previous` first: a migration stopped anywhere is done again from
    what is left (a `current` still there is rewritten to gen0, a `previous` to gen1). */
-static tl_save_io_status tl__save_migrate(tl_save_store *s, const char *id, const tl__save_names *names,
-                                          int *native) {
+static tl_save_io_status tl__save_migrate(tl_save_store *s, const char *id,
+                                          const tl__save_names *names, int *native) {
     static const char *const old[2] = { "current", "previous" };
     tl_save_io_status st = TL_SAVE_IO_OK;
     int k;
     for (k = 0; k < 2 && st == TL_SAVE_IO_OK; k++) {
         if (tl__save_names_has(names, old[k])) st = tl__save_migrate_file(s, id, old[k], k, native);
         else if (!tl__save_names_has(names, tl__save_slot_name(k)))
-            st = tl__save_write_file(s, tl__save_path(s, 0, id, tl__save_slot_name(k)), NULL, 0, native);
+            st = tl__save_write_file(s, tl__save_path(s, 0, id, tl__save_slot_name(k)), NULL, 0,
+                                     native);
     }
     if (st == TL_SAVE_IO_OK) st = s->io.sync_dir(s->io.user, tl__save_path(s, 0, id, NULL), native);
     for (k = 1; k >= 0 && st == TL_SAVE_IO_OK; k--) {
-        if (tl__save_names_has(names, old[k])) st = s->io.remove(s->io.user, tl__save_path(s, 0, id, old[k]), native);
+        if (tl__save_names_has(names, old[k]))
+            st = s->io.remove(s->io.user, tl__save_path(s, 0, id, old[k]), native);
     }
     if (st == TL_SAVE_IO_OK) st = s->io.sync_dir(s->io.user, tl__save_path(s, 0, id, NULL), native);
     return st;
@@ -1459,7 +1499,8 @@ static bool tl__save_has_slots(tl_save_store *s, const char *id, const tl__save_
     int native = 0;
     if (tl__save_names_has(names, "gen0")) return true;
     if (!tl__save_names_has(names, "gen1") ||
-        s->io.open_read(s->io.user, tl__save_path(s, 0, id, "gen1"), &f, &size, &native) != TL_SAVE_IO_OK)
+        s->io.open_read(s->io.user, tl__save_path(s, 0, id, "gen1"), &f, &size, &native) !=
+            TL_SAVE_IO_OK)
         return false;
     (void)s->io.close(s->io.user, f, &native);
     return size > 0;
@@ -1477,11 +1518,13 @@ static void tl__save_cleanup_save(tl_save_store *s, const char *id) {
     if (tl__save_names_has(&names, "next")) {
         st = s->io.remove(s->io.user, tl__save_path(s, 0, id, "next"), &native);
         if (st != TL_SAVE_IO_OK) tl__save_cleanup_failed(s, s->path[0], st, native);
-        else tl__save_log(&s->logger, TL_SAVE_LOG_CLEANED, id, "removed an interrupted transaction");
+        else
+            tl__save_log(&s->logger, TL_SAVE_LOG_CLEANED, id, "removed an interrupted transaction");
     }
     if (legacy) {
         st = tl__save_migrate(s, id, &names, &native);
-        if (st != TL_SAVE_IO_OK) tl__save_cleanup_failed(s, tl__save_path(s, 0, id, NULL), st, native);
+        if (st != TL_SAVE_IO_OK)
+            tl__save_cleanup_failed(s, tl__save_path(s, 0, id, NULL), st, native);
         else tl__save_log(&s->logger, TL_SAVE_LOG_CLEANED, id, "migrated to the two-slot layout");
     } else if (!tl__save_has_slots(s, id, &names)) {
         st = tl__save_remove_tree(s, tl__save_path(s, 0, id, NULL), &native);
@@ -1637,9 +1680,12 @@ tl_save_result tl_save_begin(tl_save_store *store, const char *save_id, tl_save_
     tl__save_layout layout;
     tl_save_code code;
     if (txn) memset(txn, 0, sizeof *txn);
-    if (!store || !txn) return tl__save_refuse(store, "tl_save_begin", save_id, TL_SAVE_INVALID_ARGUMENT);
-    if (!tl_save_id_valid(save_id)) return tl__save_refuse(store, "tl_save_begin", save_id, TL_SAVE_INVALID_ID);
-    if (tl__save_busy(store, save_id)) return tl__save_refuse(store, "tl_save_begin", save_id, TL_SAVE_BUSY);
+    if (!store || !txn)
+        return tl__save_refuse(store, "tl_save_begin", save_id, TL_SAVE_INVALID_ARGUMENT);
+    if (!tl_save_id_valid(save_id))
+        return tl__save_refuse(store, "tl_save_begin", save_id, TL_SAVE_INVALID_ID);
+    if (tl__save_busy(store, save_id))
+        return tl__save_refuse(store, "tl_save_begin", save_id, TL_SAVE_BUSY);
     code = tl__save_resolve(store, save_id, &cached, &layout);
     if (code == TL_SAVE_OUT_OF_MEMORY || code == TL_SAVE_IO) return tl__save_result(code, 0);
     slot = tl__save_slot_new(store);
@@ -1700,14 +1746,20 @@ tl_save_result tl_save_txn_write(tl_save_txn *txn, const char *file_id, const vo
     tl__save_slot *slot = tl__save_slot_of(txn);
     tl_save_store *s = txn ? txn->store : NULL;
     tl__save_entry *e;
-    if (!slot) return tl__save_refuse(s, "tl_save_txn_write", file_id, txn && txn->store ? TL_SAVE_STALE : TL_SAVE_INVALID_ARGUMENT);
-    if (!tl_save_id_valid(file_id)) return tl__save_refuse(s, "tl_save_txn_write", file_id, TL_SAVE_INVALID_ID);
-    if (!bytes && size) return tl__save_refuse(s, "tl_save_txn_write", file_id, TL_SAVE_INVALID_ARGUMENT);
+    if (!slot)
+        return tl__save_refuse(s, "tl_save_txn_write", file_id,
+                               txn && txn->store ? TL_SAVE_STALE : TL_SAVE_INVALID_ARGUMENT);
+    if (!tl_save_id_valid(file_id))
+        return tl__save_refuse(s, "tl_save_txn_write", file_id, TL_SAVE_INVALID_ID);
+    if (!bytes && size)
+        return tl__save_refuse(s, "tl_save_txn_write", file_id, TL_SAVE_INVALID_ARGUMENT);
     if (slot->failed) return tl__save_result(TL_SAVE_ABORTED, 0);
     e = tl__save_slot_entry(slot, file_id);
     if (!e) {
         slot->failed = true;
-        return tl__save_refuse(s, "tl_save_txn_write", file_id, slot->manifest.count == TL_SAVE_MAX_FILES ? TL_SAVE_TOO_LARGE : TL_SAVE_OUT_OF_MEMORY);
+        return tl__save_refuse(s, "tl_save_txn_write", file_id,
+                               slot->manifest.count == TL_SAVE_MAX_FILES ? TL_SAVE_TOO_LARGE
+                                                                         : TL_SAVE_OUT_OF_MEMORY);
     }
     if (!tl__save_slot_reserve(slot, (uint64_t)size)) {
         slot->failed = true;
@@ -1723,7 +1775,8 @@ tl_save_result tl_save_txn_write(tl_save_txn *txn, const char *file_id, const vo
 
 tl_save_result tl_save_txn_set_timestamp(tl_save_txn *txn, int64_t timestamp) {
     tl__save_slot *slot = tl__save_slot_of(txn);
-    if (!slot) return tl__save_result(txn && txn->store ? TL_SAVE_STALE : TL_SAVE_INVALID_ARGUMENT, 0);
+    if (!slot)
+        return tl__save_result(txn && txn->store ? TL_SAVE_STALE : TL_SAVE_INVALID_ARGUMENT, 0);
     slot->manifest.timestamp = timestamp;
     return tl__save_ok();
 }
@@ -1767,7 +1820,8 @@ static tl_save_io_status tl__save_write_slot(tl_save_store *s, const char *path,
                                              size_t size, int *native) {
     void *f = NULL;
     tl_save_io_status st;
-    if (!s->io.open_update || !s->io.write_at) return tl__save_write_file(s, path, bytes, size, native);
+    if (!s->io.open_update || !s->io.write_at)
+        return tl__save_write_file(s, path, bytes, size, native);
     st = s->io.open_update(s->io.user, path, &f, native);
     if (st != TL_SAVE_IO_OK) return st;
     st = s->io.write_at(s->io.user, f, 0, bytes, size, native);
@@ -1782,7 +1836,8 @@ static tl_save_io_status tl__save_write_slot(tl_save_store *s, const char *path,
 static tl_save_result tl__save_publish_first(tl_save_store *s, tl__save_slot *slot, size_t total) {
     int native = 0;
     const char *op = "write";
-    tl_save_io_status st = tl__save_write_file(s, tl__save_path(s, 0, slot->id, "next"), slot->buf, total, &native);
+    tl_save_io_status st =
+        tl__save_write_file(s, tl__save_path(s, 0, slot->id, "next"), slot->buf, total, &native);
     if (st == TL_SAVE_IO_OK && !slot->layout.exists[1]) {
         op = "create";
         st = tl__save_touch(s, tl__save_path(s, 0, slot->id, "gen1"), &native);
@@ -1801,7 +1856,8 @@ static tl_save_result tl__save_publish_first(tl_save_store *s, tl__save_slot *sl
 }
 
 /* Later commits: over slot k in place, then the other slot created if it is missing. */
-static tl_save_result tl__save_publish_over(tl_save_store *s, tl__save_slot *slot, int k, size_t total) {
+static tl_save_result tl__save_publish_over(tl_save_store *s, tl__save_slot *slot, int k,
+                                            size_t total) {
     int native = 0;
     const char *path = tl__save_path(s, 0, slot->id, tl__save_slot_name(k));
     tl_save_io_status st = tl__save_write_slot(s, path, slot->buf, total, &native);
@@ -1809,14 +1865,16 @@ static tl_save_result tl__save_publish_over(tl_save_store *s, tl__save_slot *slo
     if (slot->layout.exists[1 - k]) return tl__save_ok();
     path = tl__save_path(s, 0, slot->id, tl__save_slot_name(1 - k));
     st = tl__save_touch(s, path, &native);
-    return st == TL_SAVE_IO_OK ? tl__save_ok() : tl__save_io_fail(s, slot->id, "create", path, st, native);
+    return st == TL_SAVE_IO_OK ? tl__save_ok()
+                               : tl__save_io_fail(s, slot->id, "create", path, st, native);
 }
 
 /* The commit point: the new generation in the slot reads do not return, synced. Until this store
    has synced the save's folder once (a first commit, or the first since the store opened: the
    slot files may date from a crash), the folder is created if needed and synced after, and the
    root too when the folder is new. *target: the slot written. */
-static tl_save_result tl__save_publish(tl_save_store *s, tl__save_slot *slot, size_t total, int *target) {
+static tl_save_result tl__save_publish(tl_save_store *s, tl__save_slot *slot, size_t total,
+                                       int *target) {
     const tl__save_layout *l = &slot->layout;
     int k = l->current < 0 ? 0 : 1 - l->current, native = 0;
     bool created = false;
@@ -1829,10 +1887,12 @@ static tl_save_result tl__save_publish(tl_save_store *s, tl__save_slot *slot, si
         if (st != TL_SAVE_IO_OK && st != TL_SAVE_IO_EXISTS)
             return tl__save_io_fail(s, slot->id, "mkdir", s->path[0], st, native);
     }
-    r = k == 0 && !l->exists[0] ? tl__save_publish_first(s, slot, total) : tl__save_publish_over(s, slot, k, total);
+    r = k == 0 && !l->exists[0] ? tl__save_publish_first(s, slot, total)
+                                : tl__save_publish_over(s, slot, k, total);
     if (r.code != TL_SAVE_OK || l->dir_synced) return r;
     st = s->io.sync_dir(s->io.user, tl__save_path(s, 0, slot->id, NULL), &native);
-    if (st == TL_SAVE_IO_OK && created) st = s->io.sync_dir(s->io.user, tl__save_path(s, 0, NULL, NULL), &native);
+    if (st == TL_SAVE_IO_OK && created)
+        st = s->io.sync_dir(s->io.user, tl__save_path(s, 0, NULL, NULL), &native);
     if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, slot->id, "sync", s->path[0], st, native);
     return r;
 }
@@ -1843,7 +1903,9 @@ tl_save_result tl_save_txn_commit(tl_save_txn *txn) {
     tl_save_result r;
     size_t total = 0;
     int k = 0;
-    if (!slot) return tl__save_refuse(txn ? txn->store : NULL, "tl_save_txn_commit", "", txn && txn->store ? TL_SAVE_STALE : TL_SAVE_INVALID_ARGUMENT);
+    if (!slot)
+        return tl__save_refuse(txn ? txn->store : NULL, "tl_save_txn_commit", "",
+                               txn && txn->store ? TL_SAVE_STALE : TL_SAVE_INVALID_ARGUMENT);
     s = txn->store;
     if (slot->failed) {
         tl__save_slot_end(slot);
@@ -1909,13 +1971,15 @@ static tl_save_result tl__save_read_entry(tl_save_store *s, const char *save_id,
     int native = 0;
     tl_save_io_status st = s->io.open_read(s->io.user, path, &f, &size, &native);
     if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, save_id, "open", path, st, native);
-    st = e->size ? s->io.read(s->io.user, f, TL__SAVE_HEADER_BYTES + e->offset, dst, (size_t)e->size, &native)
+    st = e->size ? s->io.read(s->io.user, f, TL__SAVE_HEADER_BYTES + e->offset, dst,
+                              (size_t)e->size, &native)
                  : TL_SAVE_IO_OK;
     (void)s->io.close(s->io.user, f, &native);
     if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, save_id, "read", path, st, native);
     if (tl_hash64(dst, (size_t)e->size, 0) != e->hash) {
-        tl__save_log(&s->logger, TL_SAVE_LOG_DAMAGED, save_id, e->id,
-                     "its hash no longer matches the manifest (changed since the store checked it)");
+        tl__save_log(
+            &s->logger, TL_SAVE_LOG_DAMAGED, save_id, e->id,
+            "its hash no longer matches the manifest (changed since the store checked it)");
         return tl__save_result(TL_SAVE_CORRUPT, 0);
     }
     return tl__save_ok();
@@ -1927,7 +1991,8 @@ tl_save_result tl_save_read(tl_save_store *store, const char *save_id, const cha
     const tl__save_entry *e = NULL;
     tl_save_result r;
     if (size) *size = 0;
-    if (!buf && cap) return tl__save_refuse(store, "tl_save_read", file_id, TL_SAVE_INVALID_ARGUMENT);
+    if (!buf && cap)
+        return tl__save_refuse(store, "tl_save_read", file_id, TL_SAVE_INVALID_ARGUMENT);
     r = tl__save_find_file(store, "tl_save_read", save_id, file_id, &cached, &e);
     if (r.code != TL_SAVE_OK) return r;
     if (e->size > (uint64_t)SIZE_MAX) return tl__save_result(TL_SAVE_TOO_LARGE, 0);
@@ -1942,7 +2007,8 @@ tl_save_result tl_save_read_alloc(tl_save_store *store, const char *save_id, con
     const tl__save_entry *e = NULL;
     tl_save_result r;
     if (size) *size = 0;
-    if (!data) return tl__save_refuse(store, "tl_save_read_alloc", file_id, TL_SAVE_INVALID_ARGUMENT);
+    if (!data)
+        return tl__save_refuse(store, "tl_save_read_alloc", file_id, TL_SAVE_INVALID_ARGUMENT);
     *data = NULL;
     r = tl__save_find_file(store, "tl_save_read_alloc", save_id, file_id, &cached, &e);
     if (r.code != TL_SAVE_OK) return r;
@@ -1964,9 +2030,11 @@ tl_save_result tl_save_stat(tl_save_store *store, const char *save_id, tl_save_i
     tl__save_cached *cached;
     tl__save_layout layout;
     tl_save_code code;
-    if (!store || !info) return tl__save_refuse(store, "tl_save_stat", save_id, TL_SAVE_INVALID_ARGUMENT);
+    if (!store || !info)
+        return tl__save_refuse(store, "tl_save_stat", save_id, TL_SAVE_INVALID_ARGUMENT);
     memset(info, 0, sizeof *info);
-    if (!tl_save_id_valid(save_id)) return tl__save_refuse(store, "tl_save_stat", save_id, TL_SAVE_INVALID_ID);
+    if (!tl_save_id_valid(save_id))
+        return tl__save_refuse(store, "tl_save_stat", save_id, TL_SAVE_INVALID_ID);
     code = tl__save_resolve(store, save_id, &cached, &layout);
     if (code != TL_SAVE_OK) return tl__save_result(code, 0);
     tl__save_fill_info(info, &cached->manifest);
@@ -1981,7 +2049,8 @@ tl_save_result tl_save_list(tl_save_store *store, tl_save_info *out, size_t cap,
     size_t i, n = 0;
     tl_save_io_status st;
     if (count) *count = 0;
-    if (!store || (!out && cap)) return tl__save_refuse(store, "tl_save_list", "", TL_SAVE_INVALID_ARGUMENT);
+    if (!store || (!out && cap))
+        return tl__save_refuse(store, "tl_save_list", "", TL_SAVE_INVALID_ARGUMENT);
     st = tl__save_list(store, store->root, &names, &native);
     if (st != TL_SAVE_IO_OK) return tl__save_io_fail(store, "", "list", store->root, st, native);
     for (i = 0; i < names.count; i++) {
@@ -2004,8 +2073,10 @@ tl_save_result tl_save_delete(tl_save_store *store, const char *save_id) {
     tl_save_code code;
     char trash[TL_SAVE_ID_MAX + 10];
     if (!store) return tl__save_refuse(NULL, "tl_save_delete", save_id, TL_SAVE_INVALID_ARGUMENT);
-    if (!tl_save_id_valid(save_id)) return tl__save_refuse(store, "tl_save_delete", save_id, TL_SAVE_INVALID_ID);
-    if (tl__save_busy(store, save_id)) return tl__save_refuse(store, "tl_save_delete", save_id, TL_SAVE_BUSY);
+    if (!tl_save_id_valid(save_id))
+        return tl__save_refuse(store, "tl_save_delete", save_id, TL_SAVE_INVALID_ID);
+    if (tl__save_busy(store, save_id))
+        return tl__save_refuse(store, "tl_save_delete", save_id, TL_SAVE_BUSY);
     code = tl__save_resolve(store, save_id, &cached, &layout);
     if (code == TL_SAVE_NOT_FOUND || code == TL_SAVE_OUT_OF_MEMORY) return tl__save_result(code, 0);
     tl__save_cache_drop(store, save_id);
@@ -2015,10 +2086,13 @@ tl_save_result tl_save_delete(tl_save_store *store, const char *save_id) {
     if (st != TL_SAVE_IO_OK && st != TL_SAVE_IO_NOT_FOUND)
         return tl__save_io_fail(store, save_id, "remove", store->path[0], st, native);
     tl__save_path(store, 1, trash, NULL);
-    st = store->io.rename(store->io.user, tl__save_path(store, 0, save_id, NULL), store->path[1], &native);
-    if (st != TL_SAVE_IO_OK) return tl__save_io_fail(store, save_id, "rename", store->path[0], st, native);
+    st = store->io.rename(store->io.user, tl__save_path(store, 0, save_id, NULL), store->path[1],
+                          &native);
+    if (st != TL_SAVE_IO_OK)
+        return tl__save_io_fail(store, save_id, "rename", store->path[0], st, native);
     st = store->io.sync_dir(store->io.user, store->root, &native);
-    if (st != TL_SAVE_IO_OK) return tl__save_io_fail(store, save_id, "sync", store->root, st, native);
+    if (st != TL_SAVE_IO_OK)
+        return tl__save_io_fail(store, save_id, "sync", store->root, st, native);
     st = tl__save_remove_tree(store, tl__save_path(store, 0, trash, NULL), &native);
     if (st != TL_SAVE_IO_OK) tl__save_cleanup_failed(store, store->path[0], st, native);
     return tl__save_ok();
@@ -2034,15 +2108,16 @@ tl_save_result tl_save_txn_write_vault(tl_save_txn *txn, const char *file_id,
     tl_vault_error err;
     tl_save_result r;
     if (!tl__save_slot_of(txn)) return tl_save_txn_write(txn, file_id, NULL, 0); /* its refusal */
-    if (!desc || !vault) return tl__save_refuse(s, "tl_save_txn_write_vault", file_id, TL_SAVE_INVALID_ARGUMENT);
+    if (!desc || !vault)
+        return tl__save_refuse(s, "tl_save_txn_write_vault", file_id, TL_SAVE_INVALID_ARGUMENT);
     size = tl_vault_serialised_size(desc, vault);
     bytes = tl__save_alloc(size);
     if (!bytes) return tl__save_result(TL_SAVE_OUT_OF_MEMORY, 0);
     err = tl_vault_write(desc, vault, bytes, size, &written);
     if (err != TL_VAULT_OK) {
         TL_FREE(bytes);
-        tl__save_log(&s->logger, TL_SAVE_LOG_REFUSED, "tl_save_txn_write_vault", file_id ? file_id : "(null)",
-                     tl_vault_error_message(err));
+        tl__save_log(&s->logger, TL_SAVE_LOG_REFUSED, "tl_save_txn_write_vault",
+                     file_id ? file_id : "(null)", tl_vault_error_message(err));
         return tl__save_result(TL_SAVE_VAULT, (int)err);
     }
     r = tl_save_txn_write(txn, file_id, bytes, written);
@@ -2056,13 +2131,15 @@ tl_save_result tl_save_read_vault(tl_save_store *store, const char *save_id, con
     size_t size = 0;
     tl_vault_error err;
     tl_save_result r;
-    if (!desc || !vault) return tl__save_refuse(store, "tl_save_read_vault", file_id, TL_SAVE_INVALID_ARGUMENT);
+    if (!desc || !vault)
+        return tl__save_refuse(store, "tl_save_read_vault", file_id, TL_SAVE_INVALID_ARGUMENT);
     r = tl_save_read_alloc(store, save_id, file_id, &bytes, &size);
     if (r.code != TL_SAVE_OK) return r;
     err = tl_vault_read(desc, vault, bytes, size);
     TL_FREE(bytes);
     if (err != TL_VAULT_OK) {
-        tl__save_log(&store->logger, TL_SAVE_LOG_DAMAGED, save_id, file_id, tl_vault_error_message(err));
+        tl__save_log(&store->logger, TL_SAVE_LOG_DAMAGED, save_id, file_id,
+                     tl_vault_error_message(err));
         return tl__save_result(TL_SAVE_VAULT, (int)err);
     }
     return r;

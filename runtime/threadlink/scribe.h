@@ -75,7 +75,8 @@
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)
-#define TL__PRINTF_FORMAT(fmt_index, first_arg) __attribute__((format(printf, fmt_index, first_arg)))
+#define TL__PRINTF_FORMAT(fmt_index, first_arg) \
+    __attribute__((format(printf, fmt_index, first_arg)))
 #else
 #define TL__PRINTF_FORMAT(fmt_index, first_arg)
 #endif
@@ -86,7 +87,7 @@ extern "C" {
 
 /* One finished line, valid only during the sink call. */
 typedef struct tl_log_record {
-    int level;           /* TL_LOG_LEVEL_INFO, _WARNING or _ERROR (macros, so that #if can use them) */
+    int level; /* TL_LOG_LEVEL_INFO, _WARNING or _ERROR (macros, so that #if can use them) */
     const char *module;  /* the prefix: a module or type name, never NULL ("?" if none given) */
     uint32_t item;       /* id of the runtime diagnostic, 0 for plain tl_log calls */
     const char *message; /* the formatted message alone (points into line) */
@@ -129,12 +130,14 @@ TL_API void tl_log_sink_stderr(void *user, const tl_log_record *record);
 #define TL_LOG_INFO(logger, module, ...) ((void)0)
 #endif
 #if TL_LOG_MIN_LEVEL <= TL_LOG_LEVEL_WARNING
-#define TL_LOG_WARNING(logger, module, ...) tl_log((logger), TL_LOG_LEVEL_WARNING, (module), __VA_ARGS__)
+#define TL_LOG_WARNING(logger, module, ...) \
+    tl_log((logger), TL_LOG_LEVEL_WARNING, (module), __VA_ARGS__)
 #else
 #define TL_LOG_WARNING(logger, module, ...) ((void)0)
 #endif
 #if TL_LOG_MIN_LEVEL <= TL_LOG_LEVEL_ERROR
-#define TL_LOG_ERROR(logger, module, ...) tl_log((logger), TL_LOG_LEVEL_ERROR, (module), __VA_ARGS__)
+#define TL_LOG_ERROR(logger, module, ...) \
+    tl_log((logger), TL_LOG_LEVEL_ERROR, (module), __VA_ARGS__)
 #else
 #define TL_LOG_ERROR(logger, module, ...) ((void)0)
 #endif

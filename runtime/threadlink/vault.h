@@ -181,9 +181,9 @@ extern "C" {
  * struct type T without the C casts that C++'s -Wold-style-cast and
  * -Wzero-as-null-pointer-constant report. */
 #if defined(__cplusplus) && __cplusplus >= 201103L
-#  define TL__VAULT_MEMBER_SIZE(T, member) sizeof(T::member)
+#define TL__VAULT_MEMBER_SIZE(T, member) sizeof(T::member)
 #else
-#  define TL__VAULT_MEMBER_SIZE(T, member) sizeof(((T *)0)->member)
+#define TL__VAULT_MEMBER_SIZE(T, member) sizeof(((T *)0)->member)
 #endif
 
 /* ---------------------------------------------------------------------------------------------
@@ -191,40 +191,53 @@ extern "C" {
  * ------------------------------------------------------------------------------------------- */
 
 typedef enum tl_vault_type {
-  TL_VAULT_INTEGER = 1,
-  TL_VAULT_LONG = 2,
-  TL_VAULT_FLOAT = 3,
-  TL_VAULT_DOUBLE = 4,
-  TL_VAULT_BOOLEAN = 5,
-  TL_VAULT_INTEGER2D = 6,
-  TL_VAULT_FLOAT2D = 7,
-  TL_VAULT_VECTOR2D = 8,
-  TL_VAULT_VECTOR3D = 9,
-  TL_VAULT_ROTATION = 10,
-  TL_VAULT_FP = 11,
-  TL_VAULT_FPVECTOR2 = 12,
-  TL_VAULT_FPVECTOR3 = 13,
-  TL_VAULT_FPQUATERNION = 14,
-  TL_VAULT_STRING = 15,
-  TL_VAULT_ASSETREF = 16,
-  TL_VAULT_INLINE_ARRAY = 32,
-  TL_VAULT_INLINE_LIST = 33,
-  TL_VAULT_INLINE_QUEUE = 34,
-  TL_VAULT_INLINE_STACK = 35,
-  TL_VAULT_INLINE_HASHSET = 36,
-  TL_VAULT_INLINE_DICT = 37
+    TL_VAULT_INTEGER = 1,
+    TL_VAULT_LONG = 2,
+    TL_VAULT_FLOAT = 3,
+    TL_VAULT_DOUBLE = 4,
+    TL_VAULT_BOOLEAN = 5,
+    TL_VAULT_INTEGER2D = 6,
+    TL_VAULT_FLOAT2D = 7,
+    TL_VAULT_VECTOR2D = 8,
+    TL_VAULT_VECTOR3D = 9,
+    TL_VAULT_ROTATION = 10,
+    TL_VAULT_FP = 11,
+    TL_VAULT_FPVECTOR2 = 12,
+    TL_VAULT_FPVECTOR3 = 13,
+    TL_VAULT_FPQUATERNION = 14,
+    TL_VAULT_STRING = 15,
+    TL_VAULT_ASSETREF = 16,
+    TL_VAULT_INLINE_ARRAY = 32,
+    TL_VAULT_INLINE_LIST = 33,
+    TL_VAULT_INLINE_QUEUE = 34,
+    TL_VAULT_INLINE_STACK = 35,
+    TL_VAULT_INLINE_HASHSET = 36,
+    TL_VAULT_INLINE_DICT = 37
 } tl_vault_type;
 
 /* The full tag of a collection field: kind, element (key) tag, dictionary value tag. */
 #define TL_VAULT_TAG(kind, element, value) \
-  (TL__CAST(uint32_t, kind) | (TL__CAST(uint32_t, element) << 8) | (TL__CAST(uint32_t, value) << 16))
+    (TL__CAST(uint32_t, kind) | (TL__CAST(uint32_t, element) << 8) | \
+     (TL__CAST(uint32_t, value) << 16))
 
-typedef struct tl_vault_int2 { int32_t x, y; } tl_vault_int2;
-typedef struct tl_vault_float2 { float x, y; } tl_vault_float2;
-typedef struct tl_vault_vector2 { float x, y; } tl_vault_vector2;
-typedef struct tl_vault_vector3 { float x, y, z; } tl_vault_vector3;
-typedef struct tl_vault_rotation { float x, y, z, w; } tl_vault_rotation;
-typedef struct tl_vault_asset_ref { uint32_t id; } tl_vault_asset_ref;
+typedef struct tl_vault_int2 {
+    int32_t x, y;
+} tl_vault_int2;
+typedef struct tl_vault_float2 {
+    float x, y;
+} tl_vault_float2;
+typedef struct tl_vault_vector2 {
+    float x, y;
+} tl_vault_vector2;
+typedef struct tl_vault_vector3 {
+    float x, y, z;
+} tl_vault_vector3;
+typedef struct tl_vault_rotation {
+    float x, y, z, w;
+} tl_vault_rotation;
+typedef struct tl_vault_asset_ref {
+    uint32_t id;
+} tl_vault_asset_ref;
 
 typedef enum tl_vault_backing { TL_VAULT_SERIALISED = 0, TL_VAULT_TRANSIENT = 1 } tl_vault_backing;
 
@@ -233,18 +246,19 @@ typedef void (*tl_vault_change_fn)(void *user, void *vault, uint32_t field_id);
 
 /* One subscription of a listener set (see "Change events" below). */
 typedef struct tl_vault_subscription {
-  tl_vault_change_fn fn; /* NULL while removed during dispatch */
-  void *user;
-  const void *vault;     /* the instance listened to; NULL: every instance notifying through the set */
-  uint32_t field_id;     /* the field listened to, unless all_fields */
-  uint32_t all_fields;   /* 1: every field of the instance */
+    tl_vault_change_fn fn; /* NULL while removed during dispatch */
+    void *user;
+    const void
+        *vault; /* the instance listened to; NULL: every instance notifying through the set */
+    uint32_t field_id;   /* the field listened to, unless all_fields */
+    uint32_t all_fields; /* 1: every field of the instance */
 } tl_vault_subscription;
 
 /* A list outgrown during dispatch, kept until the outermost dispatch ends. */
 typedef struct tl__vault_retired {
-  struct tl__vault_retired *next;
-  tl_vault_subscription *subs;
-  uint32_t count;
+    struct tl__vault_retired *next;
+    tl_vault_subscription *subs;
+    uint32_t count;
 } tl__vault_retired;
 
 /* Any number of listeners, each to one field of one instance or to every field. A vault's
@@ -252,36 +266,36 @@ typedef struct tl__vault_retired {
  * share one set. Zero-initialised is empty; read-only for users (public because dispatch is
  * inline). */
 typedef struct tl_vault_listeners {
-  tl_vault_subscription *subs;
-  uint32_t count;    /* entries, including ones removed during dispatch */
-  uint32_t capacity;
-  uint32_t depth;    /* dispatches in progress */
-  uint32_t dirty;    /* 1: entries were removed or lists retired during dispatch */
-  tl__vault_retired *retired;
-  /* Set by tl_vault_subscribe (TL_VAULT_IMPL): compacts the list when a dispatch that saw
+    tl_vault_subscription *subs;
+    uint32_t count; /* entries, including ones removed during dispatch */
+    uint32_t capacity;
+    uint32_t depth; /* dispatches in progress */
+    uint32_t dirty; /* 1: entries were removed or lists retired during dispatch */
+    tl__vault_retired *retired;
+    /* Set by tl_vault_subscribe (TL_VAULT_IMPL): compacts the list when a dispatch that saw
    * removals ends. A pointer, so that the inline setters link without TL_VAULT_IMPL. */
-  void (*settle)(struct tl_vault_listeners *set);
+    void (*settle)(struct tl_vault_listeners *set);
 } tl_vault_listeners;
 
 typedef struct tl_vault_field_desc {
-  uint32_t id;       /* the Vault.Fields value */
-  uint32_t tag;      /* tl_vault_type, or TL_VAULT_TAG(...) for a collection */
-  uint32_t offset;   /* of the member in the vault struct */
-  uint32_t size;     /* bytes of the member */
-  uint32_t capacity; /* String: bytes; collections: elements; else 0 */
-  uint32_t backing;  /* tl_vault_backing */
-  const char *name;  /* the field's member name, for tools and logs */
+    uint32_t id;       /* the Vault.Fields value */
+    uint32_t tag;      /* tl_vault_type, or TL_VAULT_TAG(...) for a collection */
+    uint32_t offset;   /* of the member in the vault struct */
+    uint32_t size;     /* bytes of the member */
+    uint32_t capacity; /* String: bytes; collections: elements; else 0 */
+    uint32_t backing;  /* tl_vault_backing */
+    const char *name;  /* the field's member name, for tools and logs */
 } tl_vault_field_desc;
 
 typedef struct tl_vault_desc {
-  const char *name;                  /* the schema's vault name */
-  uint32_t id;                       /* XXH32 of the lower-case name: checked when reading */
-  uint32_t size;                     /* sizeof the vault struct */
-  uint32_t field_count;
-  const tl_vault_field_desc *fields; /* in schema order */
-  const uint16_t *order;             /* field indexes sorted by id (for tl_vault_find) */
-  uint32_t listener_offset;          /* of the tl_listener member (a tl_vault_listeners *) */
-  const void *defaults;              /* a vault holding every default */
+    const char *name; /* the schema's vault name */
+    uint32_t id;      /* XXH32 of the lower-case name: checked when reading */
+    uint32_t size;    /* sizeof the vault struct */
+    uint32_t field_count;
+    const tl_vault_field_desc *fields; /* in schema order */
+    const uint16_t *order;             /* field indexes sorted by id (for tl_vault_find) */
+    uint32_t listener_offset;          /* of the tl_listener member (a tl_vault_listeners *) */
+    const void *defaults;              /* a vault holding every default */
 } tl_vault_desc;
 
 /* ---------------------------------------------------------------------------------------------
@@ -289,36 +303,36 @@ typedef struct tl_vault_desc {
  * ------------------------------------------------------------------------------------------- */
 
 #define TL_VAULT_ERRORS(X) \
-  X(OK, "no error") \
-  X(ERROR_ARGUMENT, "a NULL argument") \
-  X(ERROR_BUFFER, "the output buffer is too small (tl_vault_serialised_size tells how large)") \
-  X(ERROR_TRUNCATED, "the input ends inside the header or a record") \
-  X(ERROR_MAGIC, "the input is not a vault (no \"TLVT\" magic)") \
-  X(ERROR_VERSION, "the input's format version is not the one this reader knows (1)") \
-  X(ERROR_FLAGS, "the input has flags this reader does not know") \
-  X(ERROR_VAULT, "the input holds another vault (its vault id differs)") \
-  X(ERROR_TYPE, "a field's type tag differs from the schema's") \
-  X(ERROR_LENGTH, "a record's length disagrees with its type") \
-  X(ERROR_CAPACITY, "a string or collection is larger than the field's capacity") \
-  X(ERROR_VALUE, "an invalid value (a Boolean other than 0 or 1, a NUL inside a string)") \
-  X(ERROR_DUPLICATE, "a field appears twice") \
-  X(ERROR_TRAILING, "bytes after the last record")
+    X(OK, "no error") \
+    X(ERROR_ARGUMENT, "a NULL argument") \
+    X(ERROR_BUFFER, "the output buffer is too small (tl_vault_serialised_size tells how large)") \
+    X(ERROR_TRUNCATED, "the input ends inside the header or a record") \
+    X(ERROR_MAGIC, "the input is not a vault (no \"TLVT\" magic)") \
+    X(ERROR_VERSION, "the input's format version is not the one this reader knows (1)") \
+    X(ERROR_FLAGS, "the input has flags this reader does not know") \
+    X(ERROR_VAULT, "the input holds another vault (its vault id differs)") \
+    X(ERROR_TYPE, "a field's type tag differs from the schema's") \
+    X(ERROR_LENGTH, "a record's length disagrees with its type") \
+    X(ERROR_CAPACITY, "a string or collection is larger than the field's capacity") \
+    X(ERROR_VALUE, "an invalid value (a Boolean other than 0 or 1, a NUL inside a string)") \
+    X(ERROR_DUPLICATE, "a field appears twice") \
+    X(ERROR_TRAILING, "bytes after the last record")
 
 typedef enum tl_vault_error {
 #define TL__VAULT_ERROR_ENUM(id, message) TL_VAULT_##id,
-  TL_VAULT_ERRORS(TL__VAULT_ERROR_ENUM) /* TL_VAULT_<id>, one per row from 0 */
+    TL_VAULT_ERRORS(TL__VAULT_ERROR_ENUM) /* TL_VAULT_<id>, one per row from 0 */
 #undef TL__VAULT_ERROR_ENUM
-  TL_VAULT_ERROR_COUNT
+    TL_VAULT_ERROR_COUNT
 } tl_vault_error;
 
 static inline const char *tl_vault_error_message(tl_vault_error error) {
-  static const char *const messages[] = {
+    static const char *const messages[] = {
 #define TL__VAULT_ERROR_MESSAGE(id, message) message,
-    TL_VAULT_ERRORS(TL__VAULT_ERROR_MESSAGE)
+        TL_VAULT_ERRORS(TL__VAULT_ERROR_MESSAGE)
 #undef TL__VAULT_ERROR_MESSAGE
-  };
-  unsigned index = (unsigned)error;
-  return index < sizeof messages / sizeof messages[0] ? messages[index] : "unknown error";
+    };
+    unsigned index = (unsigned)error;
+    return index < sizeof messages / sizeof messages[0] ? messages[index] : "unknown error";
 }
 
 #define TL_VAULT_FORMAT_VERSION 1u
@@ -342,41 +356,42 @@ static inline const char *tl_vault_error_message(tl_vault_error error) {
 /* Out of line (but static: the setters link without TL_VAULT_IMPL), so that a setter's inlined
  * body stays a compare, a store and a pointer test. */
 TL__VAULT_COLD void tl__vault_dispatch(tl_vault_listeners *set, void *vault, uint32_t field_id) {
-  const tl_vault_subscription *s = set->subs;
-  uint32_t n = set->count, depth = set->depth, i;
-  set->depth = depth + 1;
-  for (i = 0; i < n; i++) {
-    tl_vault_change_fn fn = s[i].fn;
-    if (fn && (!s[i].vault || s[i].vault == vault) && (s[i].all_fields || s[i].field_id == field_id))
-      fn(s[i].user, vault, field_id);
-  }
-  set->depth = depth;
-  if (set->dirty && depth == 0) set->settle(set);
+    const tl_vault_subscription *s = set->subs;
+    uint32_t n = set->count, depth = set->depth, i;
+    set->depth = depth + 1;
+    for (i = 0; i < n; i++) {
+        tl_vault_change_fn fn = s[i].fn;
+        if (fn && (!s[i].vault || s[i].vault == vault) &&
+            (s[i].all_fields || s[i].field_id == field_id))
+            fn(s[i].user, vault, field_id);
+    }
+    set->depth = depth;
+    if (set->dirty && depth == 0) set->settle(set);
 }
 
 /* What every setter calls when a value changed: nothing but a test when nobody listens. */
 static inline void tl_vault_notify(tl_vault_listeners *set, void *vault, uint32_t field_id) {
-  if (set && set->count) tl__vault_dispatch(set, vault, field_id);
+    if (set && set->count) tl__vault_dispatch(set, vault, field_id);
 }
 
 /* Copies n <= 32 bytes (every scalar) without a call: two overlapping fixed-size copies. */
 static inline void tl__vault_copy_small(void *dst, const void *src, size_t n) {
-  unsigned char *o = (unsigned char *)dst;
-  const unsigned char *s = (const unsigned char *)src;
-  if (n >= 16) {
-    memcpy(o, s, 16);
-    memcpy(o + n - 16, s + n - 16, 16);
-  } else if (n >= 8) {
-    memcpy(o, s, 8);
-    memcpy(o + n - 8, s + n - 8, 8);
-  } else if (n >= 4) {
-    memcpy(o, s, 4);
-    memcpy(o + n - 4, s + n - 4, 4);
-  } else if (n) {
-    o[0] = s[0];
-    o[n / 2] = s[n / 2];
-    o[n - 1] = s[n - 1];
-  }
+    unsigned char *o = (unsigned char *)dst;
+    const unsigned char *s = (const unsigned char *)src;
+    if (n >= 16) {
+        memcpy(o, s, 16);
+        memcpy(o + n - 16, s + n - 16, 16);
+    } else if (n >= 8) {
+        memcpy(o, s, 8);
+        memcpy(o + n - 8, s + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(o, s, 4);
+        memcpy(o + n - 4, s + n - 4, 4);
+    } else if (n) {
+        o[0] = s[0];
+        o[n / 2] = s[n / 2];
+        o[n - 1] = s[n - 1];
+    }
 }
 
 /* The generic accessors copy a field's `size` bytes from or into a caller's buffer. Scalars have
@@ -396,53 +411,54 @@ static inline void tl__vault_copy_small(void *dst, const void *src, size_t n) {
 /* A field of 33..128 bytes (a small collection) as four 32-byte pieces, overlapping where the
  * size is not 128: the offsets of the pieces. */
 static inline void tl__vault_pieces(uint32_t size, uint32_t at[4]) {
-  at[0] = 0;
-  at[1] = size > 64 ? 32 : size - 32;
-  at[2] = size > 64 ? size - 64 : 0;
-  at[3] = size - 32;
+    at[0] = 0;
+    at[1] = size > 64 ? 32 : size - 32;
+    at[2] = size > 64 ? size - 64 : 0;
+    at[3] = size - 32;
 }
 
 static inline void tl__vault_copy_field(unsigned char *o, const unsigned char *src, uint32_t size) {
-  switch (size) {
-#define TL__VAULT_COPY_CASE(n) case n: memcpy(o, src, n); return;
-    TL__VAULT_SIZES(TL__VAULT_COPY_CASE)
+    switch (size) {
+#define TL__VAULT_COPY_CASE(n) \
+    case n: memcpy(o, src, n); return;
+        TL__VAULT_SIZES(TL__VAULT_COPY_CASE)
 #undef TL__VAULT_COPY_CASE
-  default:
-    if (size > 32 && size <= 128) {
-      uint32_t at[4], i;
-      tl__vault_pieces(size, at);
-      for (i = 0; i < 4; i++) memcpy(o + at[i], src + at[i], 32);
-      return;
+    default:
+        if (size > 32 && size <= 128) {
+            uint32_t at[4], i;
+            tl__vault_pieces(size, at);
+            for (i = 0; i < 4; i++) memcpy(o + at[i], src + at[i], 32);
+            return;
+        }
+        memcpy(o, src, size);
+        return;
     }
-    memcpy(o, src, size);
-    return;
-  }
 }
 
 /* Stores `size` bytes from `src` into a vault member; true when they differ from what it held. */
-static inline bool tl__vault_store_field(unsigned char *member, const unsigned char *v, uint32_t size) {
-  switch (size) {
+static inline bool tl__vault_store_field(unsigned char *member, const unsigned char *v,
+                                         uint32_t size) {
+    switch (size) {
 #define TL__VAULT_STORE_CASE(n) \
-  case n: \
-    if (memcmp(member, v, n) == 0) return false; \
-    memcpy(member, v, n); \
-    return true;
-    TL__VAULT_SIZES(TL__VAULT_STORE_CASE)
+    case n: \
+        if (memcmp(member, v, n) == 0) return false; \
+        memcpy(member, v, n); \
+        return true;
+        TL__VAULT_SIZES(TL__VAULT_STORE_CASE)
 #undef TL__VAULT_STORE_CASE
-  default:
-    if (size > 32 && size <= 128) {
-      uint32_t at[4], i;
-      tl__vault_pieces(size, at);
-      for (i = 0; i < 4 && memcmp(member + at[i], v + at[i], 32) == 0; i++) {
-      }
-      if (i == 4) return false;
-      for (i = 0; i < 4; i++) memcpy(member + at[i], v + at[i], 32);
-      return true;
+    default:
+        if (size > 32 && size <= 128) {
+            uint32_t at[4], i;
+            tl__vault_pieces(size, at);
+            for (i = 0; i < 4 && memcmp(member + at[i], v + at[i], 32) == 0; i++) {}
+            if (i == 4) return false;
+            for (i = 0; i < 4; i++) memcpy(member + at[i], v + at[i], 32);
+            return true;
+        }
+        if (memcmp(member, v, size) == 0) return false;
+        memcpy(member, v, size);
+        return true;
     }
-    if (memcmp(member, v, size) == 0) return false;
-    memcpy(member, v, size);
-    return true;
-  }
 }
 #undef TL__VAULT_SIZES
 
@@ -450,62 +466,67 @@ static inline bool tl__vault_store_field(unsigned char *member, const unsigned c
  * evenly over 32 bits, so id * count / 2^32 is usually within a step of the id's rank in
  * d->order: that guess is tried first, then its neighbours, then a binary search (any ids). */
 static inline int32_t tl_vault_find(const tl_vault_desc *d, uint32_t id) {
-  const tl_vault_field_desc *fields = d->fields;
-  const uint16_t *order = d->order;
-  uint32_t n = d->field_count, lo = 0, hi = n, guess, at;
-  if (n == 0) return -1;
-  guess = (uint32_t)(((uint64_t)id * n) >> 32);
-  at = fields[order[guess]].id;
-  if (at == id) return (int32_t)order[guess];
-  if (at < id) {
-    if (guess + 1 < n && fields[order[guess + 1]].id == id) return (int32_t)order[guess + 1];
-    lo = guess + 1;
-  } else {
-    if (guess > 0 && fields[order[guess - 1]].id == id) return (int32_t)order[guess - 1];
-    hi = guess;
-  }
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    at = fields[order[mid]].id;
-    if (at == id) return (int32_t)order[mid];
-    if (at < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return -1;
+    const tl_vault_field_desc *fields = d->fields;
+    const uint16_t *order = d->order;
+    uint32_t n = d->field_count, lo = 0, hi = n, guess, at;
+    if (n == 0) return -1;
+    guess = (uint32_t)(((uint64_t)id * n) >> 32);
+    at = fields[order[guess]].id;
+    if (at == id) return (int32_t)order[guess];
+    if (at < id) {
+        if (guess + 1 < n && fields[order[guess + 1]].id == id) return (int32_t)order[guess + 1];
+        lo = guess + 1;
+    } else {
+        if (guess > 0 && fields[order[guess - 1]].id == id) return (int32_t)order[guess - 1];
+        hi = guess;
+    }
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        at = fields[order[mid]].id;
+        if (at == id) return (int32_t)order[mid];
+        if (at < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return -1;
 }
 
-static inline bool tl_vault_has(const tl_vault_desc *d, uint32_t id) { return tl_vault_find(d, id) >= 0; }
+static inline bool tl_vault_has(const tl_vault_desc *d, uint32_t id) {
+    return tl_vault_find(d, id) >= 0;
+}
 
 /* The listener set a vault notifies (its tl_listener member). */
 static inline tl_vault_listeners *tl__vault_listener(const tl_vault_desc *d, const void *vault) {
-  tl_vault_listeners *set;
-  memcpy(&set, (const unsigned char *)vault + d->listener_offset, sizeof set);
-  return set;
+    tl_vault_listeners *set;
+    memcpy(&set, (const unsigned char *)vault + d->listener_offset, sizeof set);
+    return set;
 }
 
 /* One field, its descriptor known. See "Generic access" above for strings. */
-static inline bool tl_vault_field_get(const tl_vault_field_desc *f, const void *vault, uint32_t tag, void *out) {
-  const unsigned char *member = (const unsigned char *)vault + f->offset;
-  unsigned char *o = (unsigned char *)out;
-  if (f->tag != tag || !o) return false;
-  TL__VAULT_OPAQUE(o);
-  if (tag == TL_VAULT_STRING) {
-    const char *s = (const char *)member;
-    memcpy(o, &s, sizeof s);
-  } else {
-    tl__vault_copy_field(o, member, f->size);
-  }
-  return true;
+static inline bool tl_vault_field_get(const tl_vault_field_desc *f, const void *vault, uint32_t tag,
+                                      void *out) {
+    const unsigned char *member = (const unsigned char *)vault + f->offset;
+    unsigned char *o = (unsigned char *)out;
+    if (f->tag != tag || !o) return false;
+    TL__VAULT_OPAQUE(o);
+    if (tag == TL_VAULT_STRING) {
+        const char *s = (const char *)member;
+        memcpy(o, &s, sizeof s);
+    } else {
+        tl__vault_copy_field(o, member, f->size);
+    }
+    return true;
 }
 
 /* Wire shape of a scalar tag, from one table: bits 0-7 the bytes (in memory and on the wire:
  * components are packed either way), bits 8-15 the component size (1, 4 or 8); 0 for anything
  * that is not a scalar. */
 static inline uint32_t tl__vault_shape(uint32_t tag) {
-  static const uint16_t shapes[17] = {
-    0, 4 | 4 << 8, 8 | 8 << 8, 4 | 4 << 8, 8 | 8 << 8, 1 | 1 << 8, 8 | 4 << 8, 8 | 4 << 8, 8 | 4 << 8,
-    12 | 4 << 8, 16 | 4 << 8, 8 | 8 << 8, 16 | 8 << 8, 24 | 8 << 8, 32 | 8 << 8, 0, 4 | 4 << 8};
-  return tag < 17u ? shapes[tag] : 0u;
+    static const uint16_t shapes[17] = { 0,           4 | 4 << 8,  8 | 8 << 8,  4 | 4 << 8,
+                                         8 | 8 << 8,  1 | 1 << 8,  8 | 4 << 8,  8 | 4 << 8,
+                                         8 | 4 << 8,  12 | 4 << 8, 16 | 4 << 8, 8 | 8 << 8,
+                                         16 | 8 << 8, 24 | 8 << 8, 32 | 8 << 8, 0,
+                                         4 | 4 << 8 };
+    return tag < 17u ? shapes[tag] : 0u;
 }
 
 /* Bytes of one scalar. */
@@ -514,7 +535,7 @@ static inline uint32_t tl__vault_scalar_size(uint32_t tag) { return tl__vault_sh
 /* An element of a Boolean collection other than 0 or 1. The views return NULL only for an index out
  * of range, which the callers never pass; the test keeps -Wnull-dereference quiet. */
 static inline bool tl__vault_bad_bool(const void *element) {
-  return element && *(const unsigned char *)element > 1;
+    return element && *(const unsigned char *)element > 1;
 }
 
 /* Whether a Boolean field, or the Boolean elements (keys, values) of a collection field, hold only
@@ -522,133 +543,142 @@ static inline bool tl__vault_bad_bool(const void *element) {
  * behaviour to read and a save tl_vault_read refuses, so the setter and tl_vault_write check.
  * A collection is walked only when f->size is its layout's (every generated field): a hand-made
  * descriptor may use a collection tag for plain bytes, and its size bounds what is read. */
-static inline bool tl__vault_booleans_valid(const tl_vault_field_desc *f, const unsigned char *bytes) {
-  uint32_t kind = f->tag & 0xFFu, etag = (f->tag >> 8) & 0xFFu, vtag = (f->tag >> 16) & 0xFFu;
-  uint32_t esize, vsize, i, n;
-  size_t layout;
-  unsigned char *mem = (unsigned char *)(uintptr_t)bytes; /* views are read here, never written */
-  const void *k;
-  void *v;
-  if (f->tag == TL_VAULT_BOOLEAN) return bytes[0] <= 1;
-  if (kind < TL_VAULT_INLINE_ARRAY || kind > TL_VAULT_INLINE_DICT) return true;
-  if (kind != TL_VAULT_INLINE_DICT) vtag = 0;
-  if (etag != TL_VAULT_BOOLEAN && vtag != TL_VAULT_BOOLEAN) return true;
-  esize = tl__vault_scalar_size(etag);
-  vsize = tl__vault_scalar_size(vtag);
-  switch (kind) {
-  case TL_VAULT_INLINE_ARRAY: layout = TL_LAYOUT_ARRAY_BYTES(f->capacity, esize); break;
-  case TL_VAULT_INLINE_HASHSET: layout = TL_LAYOUT_SET_BYTES(f->capacity, esize); break;
-  case TL_VAULT_INLINE_DICT: layout = TL_LAYOUT_DICT_BYTES(f->capacity, esize, vsize); break;
-  default: layout = TL_LAYOUT_SEQUENCE_BYTES(f->capacity, esize); break;
-  }
-  if (!esize || (kind == TL_VAULT_INLINE_DICT && !vsize) || layout != f->size) return true;
-  switch (kind) {
-  case TL_VAULT_INLINE_ARRAY: {
-    tl_inline_array a = tl_inline_array_view(mem, f->capacity, esize);
-    for (i = 0, n = tl_inline_array_length(a); i < n; i++)
-      if (tl__vault_bad_bool(tl_inline_array_at(a, i))) return false;
-    return true;
-  }
-  case TL_VAULT_INLINE_LIST: {
-    tl_inline_list l = tl_inline_list_view(mem, f->capacity, esize);
-    for (i = 0, n = tl_inline_list_count(l); i < n; i++)
-      if (tl__vault_bad_bool(tl_inline_list_at(l, i))) return false;
-    return true;
-  }
-  case TL_VAULT_INLINE_QUEUE: {
-    tl_inline_queue q = tl_inline_queue_view(mem, f->capacity, esize);
-    for (i = 0, n = tl_inline_queue_count(q); i < n; i++)
-      if (tl__vault_bad_bool(tl_inline_queue_at(q, i))) return false;
-    return true;
-  }
-  case TL_VAULT_INLINE_STACK: {
-    tl_inline_stack st = tl_inline_stack_view(mem, f->capacity, esize);
-    for (i = 0, n = tl_inline_stack_count(st); i < n; i++)
-      if (tl__vault_bad_bool(tl_inline_stack_at(st, i))) return false;
-    return true;
-  }
-  case TL_VAULT_INLINE_HASHSET: {
-    tl_inline_hashset hs = tl_inline_hashset_view(mem, f->capacity, esize);
-    tl_inline_iter it = tl_inline_hashset_iter(hs);
-    while (tl_inline_hashset_next(hs, &it, &k))
-      if (*(const unsigned char *)k > 1) return false;
-    return true;
-  }
-  default: {
-    tl_inline_dict d = tl_inline_dict_view(mem, f->capacity, esize, vsize);
-    tl_inline_iter it = tl_inline_dict_iter(d);
-    while (tl_inline_dict_next(d, &it, &k, &v)) {
-      if (etag == TL_VAULT_BOOLEAN && *(const unsigned char *)k > 1) return false;
-      if (vtag == TL_VAULT_BOOLEAN && *(const unsigned char *)v > 1) return false;
+static inline bool tl__vault_booleans_valid(const tl_vault_field_desc *f,
+                                            const unsigned char *bytes) {
+    uint32_t kind = f->tag & 0xFFu, etag = (f->tag >> 8) & 0xFFu, vtag = (f->tag >> 16) & 0xFFu;
+    uint32_t esize, vsize, i, n;
+    size_t layout;
+    unsigned char *mem = (unsigned char *)(uintptr_t)bytes; /* views are read here, never written */
+    const void *k;
+    void *v;
+    if (f->tag == TL_VAULT_BOOLEAN) return bytes[0] <= 1;
+    if (kind < TL_VAULT_INLINE_ARRAY || kind > TL_VAULT_INLINE_DICT) return true;
+    if (kind != TL_VAULT_INLINE_DICT) vtag = 0;
+    if (etag != TL_VAULT_BOOLEAN && vtag != TL_VAULT_BOOLEAN) return true;
+    esize = tl__vault_scalar_size(etag);
+    vsize = tl__vault_scalar_size(vtag);
+    switch (kind) {
+    case TL_VAULT_INLINE_ARRAY: layout = TL_LAYOUT_ARRAY_BYTES(f->capacity, esize); break;
+    case TL_VAULT_INLINE_HASHSET: layout = TL_LAYOUT_SET_BYTES(f->capacity, esize); break;
+    case TL_VAULT_INLINE_DICT: layout = TL_LAYOUT_DICT_BYTES(f->capacity, esize, vsize); break;
+    default: layout = TL_LAYOUT_SEQUENCE_BYTES(f->capacity, esize); break;
     }
-    return true;
-  }
-  }
+    if (!esize || (kind == TL_VAULT_INLINE_DICT && !vsize) || layout != f->size) return true;
+    switch (kind) {
+    case TL_VAULT_INLINE_ARRAY: {
+        tl_inline_array a = tl_inline_array_view(mem, f->capacity, esize);
+        for (i = 0, n = tl_inline_array_length(a); i < n; i++)
+            if (tl__vault_bad_bool(tl_inline_array_at(a, i))) return false;
+        return true;
+    }
+    case TL_VAULT_INLINE_LIST: {
+        tl_inline_list l = tl_inline_list_view(mem, f->capacity, esize);
+        for (i = 0, n = tl_inline_list_count(l); i < n; i++)
+            if (tl__vault_bad_bool(tl_inline_list_at(l, i))) return false;
+        return true;
+    }
+    case TL_VAULT_INLINE_QUEUE: {
+        tl_inline_queue q = tl_inline_queue_view(mem, f->capacity, esize);
+        for (i = 0, n = tl_inline_queue_count(q); i < n; i++)
+            if (tl__vault_bad_bool(tl_inline_queue_at(q, i))) return false;
+        return true;
+    }
+    case TL_VAULT_INLINE_STACK: {
+        tl_inline_stack st = tl_inline_stack_view(mem, f->capacity, esize);
+        for (i = 0, n = tl_inline_stack_count(st); i < n; i++)
+            if (tl__vault_bad_bool(tl_inline_stack_at(st, i))) return false;
+        return true;
+    }
+    case TL_VAULT_INLINE_HASHSET: {
+        tl_inline_hashset hs = tl_inline_hashset_view(mem, f->capacity, esize);
+        tl_inline_iter it = tl_inline_hashset_iter(hs);
+        while (tl_inline_hashset_next(hs, &it, &k))
+            if (*(const unsigned char *)k > 1) return false;
+        return true;
+    }
+    default: {
+        tl_inline_dict d = tl_inline_dict_view(mem, f->capacity, esize, vsize);
+        tl_inline_iter it = tl_inline_dict_iter(d);
+        while (tl_inline_dict_next(d, &it, &k, &v)) {
+            if (etag == TL_VAULT_BOOLEAN && *(const unsigned char *)k > 1) return false;
+            if (vtag == TL_VAULT_BOOLEAN && *(const unsigned char *)v > 1) return false;
+        }
+        return true;
+    }
+    }
 }
 
 /* Stores a string of at most size - 1 bytes, the rest of the buffer zeroed (so equal strings are
  * equal bytes). Returns false (nothing changed) when it does not fit. *changed tells whether the
  * bytes changed. */
-static inline bool tl_vault_store_string(char *member, uint32_t size, const char *value, bool *changed) {
-  size_t n = value ? strlen(value) : 0;
-  *changed = false;
-  if (n + 1 > size) return false;
-  if (memcmp(member, value ? value : "", n) == 0 && member[n] == 0) {
-    size_t i;
-    for (i = n + 1; i < size && member[i] == 0; i++) {}
-    if (i == size) return true;
-  }
-  if (n) memcpy(member, value, n);
-  memset(member + n, 0, size - n);
-  *changed = true;
-  return true;
+static inline bool tl_vault_store_string(char *member, uint32_t size, const char *value,
+                                         bool *changed) {
+    size_t n = value ? strlen(value) : 0;
+    *changed = false;
+    if (n + 1 > size) return false;
+    if (memcmp(member, value ? value : "", n) == 0 && member[n] == 0) {
+        size_t i;
+        for (i = n + 1; i < size && member[i] == 0; i++) {}
+        if (i == size) return true;
+    }
+    if (n) memcpy(member, value, n);
+    memset(member + n, 0, size - n);
+    *changed = true;
+    return true;
 }
 
-static inline bool tl_vault_field_set(const tl_vault_field_desc *f, void *vault, tl_vault_listeners *listener,
-                                      uint32_t tag, const void *value) {
-  unsigned char *member = (unsigned char *)vault + f->offset;
-  const unsigned char *v = (const unsigned char *)value;
-  bool changed;
-  if (f->tag != tag || !v) return false;
-  TL__VAULT_OPAQUE(v);
-  if (tag == TL_VAULT_STRING) {
-    const char *s;
-    memcpy(&s, v, sizeof s);
-    if (!tl_vault_store_string((char *)member, f->size, s, &changed)) return false;
-  } else {
-    if (!tl__vault_booleans_valid(f, v)) return false; /* a Boolean is 0 or 1: nothing changes */
-    changed = tl__vault_store_field(member, v, f->size);
-  }
-  if (changed) tl_vault_notify(listener, vault, f->id);
-  return true;
+static inline bool tl_vault_field_set(const tl_vault_field_desc *f, void *vault,
+                                      tl_vault_listeners *listener, uint32_t tag,
+                                      const void *value) {
+    unsigned char *member = (unsigned char *)vault + f->offset;
+    const unsigned char *v = (const unsigned char *)value;
+    bool changed;
+    if (f->tag != tag || !v) return false;
+    TL__VAULT_OPAQUE(v);
+    if (tag == TL_VAULT_STRING) {
+        const char *s;
+        memcpy(&s, v, sizeof s);
+        if (!tl_vault_store_string((char *)member, f->size, s, &changed)) return false;
+    } else {
+        if (!tl__vault_booleans_valid(f, v))
+            return false; /* a Boolean is 0 or 1: nothing changes */
+        changed = tl__vault_store_field(member, v, f->size);
+    }
+    if (changed) tl_vault_notify(listener, vault, f->id);
+    return true;
 }
 
-static inline bool tl_vault_try_get(const tl_vault_desc *d, const void *vault, uint32_t id, uint32_t tag, void *out) {
-  int32_t i = tl_vault_find(d, id);
-  return i >= 0 && tl_vault_field_get(&d->fields[i], vault, tag, out);
+static inline bool tl_vault_try_get(const tl_vault_desc *d, const void *vault, uint32_t id,
+                                    uint32_t tag, void *out) {
+    int32_t i = tl_vault_find(d, id);
+    return i >= 0 && tl_vault_field_get(&d->fields[i], vault, tag, out);
 }
 
-static inline bool tl_vault_try_set(const tl_vault_desc *d, void *vault, uint32_t id, uint32_t tag, const void *value) {
-  int32_t i = tl_vault_find(d, id);
-  return i >= 0 && tl_vault_field_set(&d->fields[i], vault, tl__vault_listener(d, vault), tag, value);
+static inline bool tl_vault_try_set(const tl_vault_desc *d, void *vault, uint32_t id, uint32_t tag,
+                                    const void *value) {
+    int32_t i = tl_vault_find(d, id);
+    return i >= 0 &&
+           tl_vault_field_set(&d->fields[i], vault, tl__vault_listener(d, vault), tag, value);
 }
 
 /* Typed wrappers: tl_vault_try_get_integer(desc, vault, id, &int32) and so on. */
 /* Getters copy sizeof(T) bytes, a constant (inline, no call), when the field has that size (every
  * field the generator describes does). */
 #define TL__VAULT_TYPED(suffix, type_tag, T) \
-  static inline bool tl_vault_try_get_##suffix(const tl_vault_desc *d, const void *vault, uint32_t id, T *out) { \
-    int32_t i = tl_vault_find(d, id); \
-    if (i < 0) return false; \
-    if ((uint32_t)(type_tag) == TL_VAULT_STRING || d->fields[i].size != sizeof *out) \
-      return tl_vault_field_get(&d->fields[i], vault, (uint32_t)(type_tag), out); \
-    if (d->fields[i].tag != (uint32_t)(type_tag) || !out) return false; \
-    memcpy(out, (const unsigned char *)vault + d->fields[i].offset, sizeof *out); \
-    return true; \
-  } \
-  static inline bool tl_vault_try_set_##suffix(const tl_vault_desc *d, void *vault, uint32_t id, T value) { \
-    return tl_vault_try_set(d, vault, id, (uint32_t)(type_tag), &value); \
-  }
+    static inline bool tl_vault_try_get_##suffix(const tl_vault_desc *d, const void *vault, \
+                                                 uint32_t id, T *out) { \
+        int32_t i = tl_vault_find(d, id); \
+        if (i < 0) return false; \
+        if ((uint32_t)(type_tag) == TL_VAULT_STRING || d->fields[i].size != sizeof *out) \
+            return tl_vault_field_get(&d->fields[i], vault, (uint32_t)(type_tag), out); \
+        if (d->fields[i].tag != (uint32_t)(type_tag) || !out) return false; \
+        memcpy(out, (const unsigned char *)vault + d->fields[i].offset, sizeof *out); \
+        return true; \
+    } \
+    static inline bool tl_vault_try_set_##suffix(const tl_vault_desc *d, void *vault, uint32_t id, \
+                                                 T value) { \
+        return tl_vault_try_set(d, vault, id, (uint32_t)(type_tag), &value); \
+    }
 TL__VAULT_TYPED(integer, TL_VAULT_INTEGER, int32_t)
 TL__VAULT_TYPED(long, TL_VAULT_LONG, int64_t)
 TL__VAULT_TYPED(float, TL_VAULT_FLOAT, float)
@@ -669,29 +699,30 @@ TL__VAULT_TYPED(assetref, TL_VAULT_ASSETREF, tl_vault_asset_ref)
 
 /* ASCII case-insensitive equality of two NUL-terminated names (the data lookups use it). */
 static inline bool tl_vault_name_equal(const char *a, const char *b) {
-  for (;; a++, b++) {
-    unsigned char x = (unsigned char)*a, y = (unsigned char)*b;
-    if (x >= 'A' && x <= 'Z') x = (unsigned char)(x + 32);
-    if (y >= 'A' && y <= 'Z') y = (unsigned char)(y + 32);
-    if (x != y) return false;
-    if (!x) return true;
-  }
+    for (;; a++, b++) {
+        unsigned char x = (unsigned char)*a, y = (unsigned char)*b;
+        if (x >= 'A' && x <= 'Z') x = (unsigned char)(x + 32);
+        if (y >= 'A' && y <= 'Z') y = (unsigned char)(y + 32);
+        if (x != y) return false;
+        if (!x) return true;
+    }
 }
 
 /* Every field at its default and no listener, as the generated <name>_init does, so fresh or
    reused memory is safe to use (listen afterwards); then only the transient fields back to their
    defaults. Neither notifies. */
 static inline void tl_vault_init(const tl_vault_desc *d, void *vault) {
-  memcpy(vault, d->defaults, d->size); /* the defaults hold no listener */
+    memcpy(vault, d->defaults, d->size); /* the defaults hold no listener */
 }
 
 static inline void tl_vault_reset_transient(const tl_vault_desc *d, void *vault) {
-  uint32_t i;
-  for (i = 0; i < d->field_count; i++) {
-    const tl_vault_field_desc *f = &d->fields[i];
-    if (f->backing == TL_VAULT_TRANSIENT)
-      memcpy((unsigned char *)vault + f->offset, (const unsigned char *)d->defaults + f->offset, f->size);
-  }
+    uint32_t i;
+    for (i = 0; i < d->field_count; i++) {
+        const tl_vault_field_desc *f = &d->fields[i];
+        if (f->backing == TL_VAULT_TRANSIENT)
+            memcpy((unsigned char *)vault + f->offset,
+                   (const unsigned char *)d->defaults + f->offset, f->size);
+    }
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -704,13 +735,15 @@ static inline void tl_vault_reset_transient(const tl_vault_desc *d, void *vault)
 TL_API bool tl_vault_subscribe(tl_vault_listeners *set, const void *vault, uint32_t field_id,
                                tl_vault_change_fn fn, void *user);
 /* The same for every field of `vault`: called once per changed field. */
-TL_API bool tl_vault_subscribe_all(tl_vault_listeners *set, const void *vault, tl_vault_change_fn fn, void *user);
+TL_API bool tl_vault_subscribe_all(tl_vault_listeners *set, const void *vault,
+                                   tl_vault_change_fn fn, void *user);
 /* Removes what the matching subscribe call added; false when there is no such subscription.
  * Safe from a listener, also during the dispatch that is calling it: a removed listener is not
  * called again (also not later in that dispatch), and no other listener is skipped. */
 TL_API bool tl_vault_unsubscribe(tl_vault_listeners *set, const void *vault, uint32_t field_id,
                                  tl_vault_change_fn fn, void *user);
-TL_API bool tl_vault_unsubscribe_all(tl_vault_listeners *set, const void *vault, tl_vault_change_fn fn, void *user);
+TL_API bool tl_vault_unsubscribe_all(tl_vault_listeners *set, const void *vault,
+                                     tl_vault_change_fn fn, void *user);
 /* Subscriptions in the set. */
 TL_API uint32_t tl_vault_listener_count(const tl_vault_listeners *set);
 /* Frees the set's memory; it is then empty and reusable. Never from a listener. */
@@ -730,52 +763,53 @@ TL_API void tl_vault_listeners_discard(tl_vault_listeners *set);
 /* A data file's instances as a development build holds them: generated (<file>_live in
  * <file>_data.h), defined in the file that defines TL_VAULT_IMPL. */
 typedef struct tl_vault_live_file {
-  const tl_vault_desc *desc;
-  const char *image;          /* below the image directory: "vaults/enemies.vaultimage" */
-  uint32_t count;
-  void *instances;            /* count vaults: what the generated lookups return */
-  const uint32_t *ids;        /* their instance ids */
-  const char *const *names;   /* their names, for messages */
+    const tl_vault_desc *desc;
+    const char *image; /* below the image directory: "vaults/enemies.vaultimage" */
+    uint32_t count;
+    void *instances;          /* count vaults: what the generated lookups return */
+    const uint32_t *ids;      /* their instance ids */
+    const char *const *names; /* their names, for messages */
 } tl_vault_live_file;
 
 /* Zero-initialised: TL_VAULT_LIVE_DIR, stderr logging. */
 typedef struct tl_vault_live_desc {
-  const char *image_dir;      /* NULL: TL_VAULT_LIVE_DIR (copied) */
-  const tl_logger *logger;    /* NULL: stderr (copied) */
+    const char *image_dir;   /* NULL: TL_VAULT_LIVE_DIR (copied) */
+    const tl_logger *logger; /* NULL: stderr (copied) */
 } tl_vault_live_desc;
 
 /* One registered data file and what its image was when last read. */
 typedef struct tl__vault_live_entry {
-  const tl_vault_live_file *file;
-  char *path;
-  uint64_t inode, size, mtime_ns;
-  bool seen;                  /* an image was there when last checked */
+    const tl_vault_live_file *file;
+    char *path;
+    uint64_t inode, size, mtime_ns;
+    bool seen; /* an image was there when last checked */
 } tl__vault_live_entry;
 
 typedef struct tl_vault_live {
-  tl__vault_live_entry *entries;
-  uint32_t count, capacity;
-  char *dir;
-  tl_vault_listeners listeners; /* every live instance notifies this set */
-  tl_logger logger;
+    tl__vault_live_entry *entries;
+    uint32_t count, capacity;
+    char *dir;
+    tl_vault_listeners listeners; /* every live instance notifies this set */
+    tl_logger logger;
 } tl_vault_live;
 
 /* Runtime diagnostics: id, level, message. Ids are TL_VAULT_LOG_<id> (tl_log_record.item). */
 #define TL_VAULT_LOG_ITEMS(X) \
-  X(RELOADED, TL_LOG_LEVEL_INFO, "%s: reloaded, %u value(s) changed") \
-  X(REFUSED, TL_LOG_LEVEL_WARNING, "%s: refused, the previous values stay: %s") \
-  X(UNREADABLE, TL_LOG_LEVEL_WARNING, "%s: cannot be read, the previous values stay") \
-  X(NEW_INSTANCE, TL_LOG_LEVEL_INFO, "%s: instance #%u is not in this build (generate and rebuild to use it)") \
-  X(REMOVED, TL_LOG_LEVEL_INFO, "%s: removed, the current values stay") \
-  X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
+    X(RELOADED, TL_LOG_LEVEL_INFO, "%s: reloaded, %u value(s) changed") \
+    X(REFUSED, TL_LOG_LEVEL_WARNING, "%s: refused, the previous values stay: %s") \
+    X(UNREADABLE, TL_LOG_LEVEL_WARNING, "%s: cannot be read, the previous values stay") \
+    X(NEW_INSTANCE, TL_LOG_LEVEL_INFO, \
+      "%s: instance #%u is not in this build (generate and rebuild to use it)") \
+    X(REMOVED, TL_LOG_LEVEL_INFO, "%s: removed, the current values stay") \
+    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
 
 #define TL_VAULT_LOG_BASE 0x700u
 typedef enum tl_vault_log_item {
-  TL_VAULT_LOG_NONE_ = TL_VAULT_LOG_BASE - 1,
+    TL_VAULT_LOG_NONE_ = TL_VAULT_LOG_BASE - 1,
 #define TL__VAULT_LOG_ENUM(id, level, message) TL_VAULT_LOG_##id,
-  TL_VAULT_LOG_ITEMS(TL__VAULT_LOG_ENUM)
+    TL_VAULT_LOG_ITEMS(TL__VAULT_LOG_ENUM)
 #undef TL__VAULT_LOG_ENUM
-  TL_VAULT_LOG_END_
+        TL_VAULT_LOG_END_
 } tl_vault_log_item;
 
 /* false on bad input or no memory (the context is then zeroed and safe to discard). */
@@ -803,41 +837,45 @@ TL_API void tl_vault_live_discard(tl_vault_live *live);
 TL_API size_t tl_vault_serialised_size(const tl_vault_desc *d, const void *vault);
 /* Writes the vault into out[0..capacity); *written gets the size. Refuses a member that could not
  * be read back (see "Serialisation format"): _VALUE, _CAPACITY. */
-TL_API tl_vault_error tl_vault_write(const tl_vault_desc *d, const void *vault, void *out, size_t capacity, size_t *written);
+TL_API tl_vault_error tl_vault_write(const tl_vault_desc *d, const void *vault, void *out,
+                                     size_t capacity, size_t *written);
 /* Reads data[0..size) into the vault, all or nothing (see the rules above). */
-TL_API tl_vault_error tl_vault_read(const tl_vault_desc *d, void *vault, const void *data, size_t size);
+TL_API tl_vault_error tl_vault_read(const tl_vault_desc *d, void *vault, const void *data,
+                                    size_t size);
 /* The same; when a record of a known field is what the save is refused for (_TYPE, _CAPACITY,
  * _LENGTH, _VALUE, _DUPLICATE), *field_id gets that field's id, else 0: which field a schema change
  * broke, say to migrate it. field_id may be NULL. */
-TL_API tl_vault_error tl_vault_read_ex(const tl_vault_desc *d, void *vault, const void *data, size_t size,
-                                       uint32_t *field_id);
+TL_API tl_vault_error tl_vault_read_ex(const tl_vault_desc *d, void *vault, const void *data,
+                                       size_t size, uint32_t *field_id);
 
 /* A record of a known serialised field that this schema can no longer hold, as handed to
  * tl_vault_read_options.on_mismatch. Its payload was checked only against its record's length:
  * decode it with care. */
 typedef struct tl_vault_mismatch {
-  uint32_t field_id;
-  tl_vault_error reason; /* TL_VAULT_ERROR_TYPE: the field's type changed; TL_VAULT_ERROR_CAPACITY:
+    uint32_t field_id;
+    tl_vault_error
+        reason;          /* TL_VAULT_ERROR_TYPE: the field's type changed; TL_VAULT_ERROR_CAPACITY:
                             the string or collection is longer than the field now holds */
-  uint32_t tag;          /* the record's type tag */
-  const void *payload;   /* its payload, in the wire format above */
-  uint32_t length;       /* in bytes */
+    uint32_t tag;        /* the record's type tag */
+    const void *payload; /* its payload, in the wire format above */
+    uint32_t length;     /* in bytes */
 } tl_vault_mismatch;
 
 /* Zero-initialised: tl_vault_read_with reads as tl_vault_read_ex does. */
 typedef struct tl_vault_read_options {
-  /* Set: a save whose records of some fields no longer fit (a type change, a capacity cut) still
+    /* Set: a save whose records of some fields no longer fit (a type change, a capacity cut) still
    * loads. Each such field keeps the value it had, and on_mismatch is called with its record once
    * the records before it are stored, to convert the old value into the field, or leave it (the
    * setters notify listeners; writing the member does not). Called only when the read succeeds:
    * every other error still refuses the save before anything changes. */
-  void (*on_mismatch)(void *ctx, void *vault, const tl_vault_mismatch *mismatch);
-  void *ctx;
+    void (*on_mismatch)(void *ctx, void *vault, const tl_vault_mismatch *mismatch);
+    void *ctx;
 } tl_vault_read_options;
 
 /* tl_vault_read_ex with options (NULL: none). */
-TL_API tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, const void *data, size_t size,
-                                         const tl_vault_read_options *options, uint32_t *field_id);
+TL_API tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, const void *data,
+                                         size_t size, const tl_vault_read_options *options,
+                                         uint32_t *field_id);
 
 #ifdef __cplusplus
 } /* extern "C" */
@@ -868,7 +906,8 @@ extern "C" {
 /* Little-endian hosts keep scalars in wire order already: copies instead of byte shuffles.
  * TL_VAULT_PORTABLE_ENDIAN forces the byte-by-byte path (tests run both). */
 #if !defined(TL_VAULT_PORTABLE_ENDIAN) && \
-    ((defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || \
+    ((defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+      __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || \
      defined(_M_X64) || defined(_M_IX86) || defined(_M_ARM64))
 #define TL__VAULT_NATIVE_LE 1
 #else
@@ -877,493 +916,525 @@ extern "C" {
 
 static inline uint32_t tl__vault_le32(const unsigned char *p) {
 #if TL__VAULT_NATIVE_LE
-  uint32_t v;
-  memcpy(&v, p, 4);
-  return v;
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
 #else
-  return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 #endif
 }
 
 static inline void tl__vault_put32(unsigned char *p, uint32_t v) {
 #if TL__VAULT_NATIVE_LE
-  memcpy(p, &v, 4);
+    memcpy(p, &v, 4);
 #else
-  p[0] = (unsigned char)v;
-  p[1] = (unsigned char)(v >> 8);
-  p[2] = (unsigned char)(v >> 16);
-  p[3] = (unsigned char)(v >> 24);
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+    p[2] = (unsigned char)(v >> 16);
+    p[3] = (unsigned char)(v >> 24);
 #endif
 }
 
 /* Native scalar -> little-endian wire bytes, and back. */
-static inline void tl__vault_to_wire(uint32_t tag, const unsigned char *native, unsigned char *wire) {
+static inline void tl__vault_to_wire(uint32_t tag, const unsigned char *native,
+                                     unsigned char *wire) {
 #if TL__VAULT_NATIVE_LE
-  tl__vault_copy_small(wire, native, tl__vault_scalar_size(tag));
+    tl__vault_copy_small(wire, native, tl__vault_scalar_size(tag));
 #else
-  uint32_t shape = tl__vault_shape(tag), size = shape >> 8, count = size ? (shape & 0xFFu) / size : 0, i;
-  for (i = 0; i < count; i++) {
-    if (size == 4) {
-      uint32_t v;
-      memcpy(&v, native + i * 4, 4);
-      tl__vault_put32(wire + i * 4, v);
-    } else if (size == 8) {
-      uint64_t v;
-      memcpy(&v, native + i * 8, 8);
-      tl__vault_put32(wire + i * 8, (uint32_t)v);
-      tl__vault_put32(wire + i * 8 + 4, (uint32_t)(v >> 32));
-    } else {
-      wire[i] = native[i];
+    uint32_t shape = tl__vault_shape(tag), size = shape >> 8,
+             count = size ? (shape & 0xFFu) / size : 0, i;
+    for (i = 0; i < count; i++) {
+        if (size == 4) {
+            uint32_t v;
+            memcpy(&v, native + i * 4, 4);
+            tl__vault_put32(wire + i * 4, v);
+        } else if (size == 8) {
+            uint64_t v;
+            memcpy(&v, native + i * 8, 8);
+            tl__vault_put32(wire + i * 8, (uint32_t)v);
+            tl__vault_put32(wire + i * 8 + 4, (uint32_t)(v >> 32));
+        } else {
+            wire[i] = native[i];
+        }
     }
-  }
 #endif
 }
 
-static inline void tl__vault_from_wire(uint32_t tag, const unsigned char *wire, unsigned char *native) {
+static inline void tl__vault_from_wire(uint32_t tag, const unsigned char *wire,
+                                       unsigned char *native) {
 #if TL__VAULT_NATIVE_LE
-  tl__vault_copy_small(native, wire, tl__vault_scalar_size(tag));
+    tl__vault_copy_small(native, wire, tl__vault_scalar_size(tag));
 #else
-  uint32_t shape = tl__vault_shape(tag), size = shape >> 8, count = size ? (shape & 0xFFu) / size : 0, i;
-  for (i = 0; i < count; i++) {
-    if (size == 4) {
-      uint32_t v = tl__vault_le32(wire + i * 4);
-      memcpy(native + i * 4, &v, 4);
-    } else if (size == 8) {
-      uint64_t v = (uint64_t)tl__vault_le32(wire + i * 8) | ((uint64_t)tl__vault_le32(wire + i * 8 + 4) << 32);
-      memcpy(native + i * 8, &v, 8);
-    } else {
-      native[i] = wire[i];
+    uint32_t shape = tl__vault_shape(tag), size = shape >> 8,
+             count = size ? (shape & 0xFFu) / size : 0, i;
+    for (i = 0; i < count; i++) {
+        if (size == 4) {
+            uint32_t v = tl__vault_le32(wire + i * 4);
+            memcpy(native + i * 4, &v, 4);
+        } else if (size == 8) {
+            uint64_t v = (uint64_t)tl__vault_le32(wire + i * 8) |
+                         ((uint64_t)tl__vault_le32(wire + i * 8 + 4) << 32);
+            memcpy(native + i * 8, &v, 8);
+        } else {
+            native[i] = wire[i];
+        }
     }
-  }
 #endif
 }
 
 static inline bool tl__vault_is_collection(uint32_t tag) {
-  uint32_t kind = tag & 0xFFu;
-  return kind >= TL_VAULT_INLINE_ARRAY && kind <= TL_VAULT_INLINE_DICT;
+    uint32_t kind = tag & 0xFFu;
+    return kind >= TL_VAULT_INLINE_ARRAY && kind <= TL_VAULT_INLINE_DICT;
 }
 
 static inline uint32_t tl__vault_element_wire(uint32_t tag) {
-  uint32_t etag = (tag >> 8) & 0xFFu, vtag = (tag >> 16) & 0xFFu;
-  return tl__vault_scalar_size(etag) + ((tag & 0xFFu) == TL_VAULT_INLINE_DICT ? tl__vault_scalar_size(vtag) : 0);
+    uint32_t etag = (tag >> 8) & 0xFFu, vtag = (tag >> 16) & 0xFFu;
+    return tl__vault_scalar_size(etag) +
+           ((tag & 0xFFu) == TL_VAULT_INLINE_DICT ? tl__vault_scalar_size(vtag) : 0);
 }
 
 /* Elements of a collection member as it is now. Hash sets and dictionaries are counted by their
  * walk (the same walk that writes them), never by their header. */
 static uint32_t tl__vault_count(const tl_vault_field_desc *f, const unsigned char *member) {
-  uint32_t kind = f->tag & 0xFFu, esize = tl__vault_scalar_size((f->tag >> 8) & 0xFFu), n = 0;
-  unsigned char *mem = (unsigned char *)(uintptr_t)member; /* views are read here, never written */
-  switch (kind) {
-  case TL_VAULT_INLINE_ARRAY: return tl_inline_array_length(tl_inline_array_view(mem, f->capacity, esize));
-  case TL_VAULT_INLINE_LIST: return tl_inline_list_count(tl_inline_list_view(mem, f->capacity, esize));
-  case TL_VAULT_INLINE_QUEUE: return tl_inline_queue_count(tl_inline_queue_view(mem, f->capacity, esize));
-  case TL_VAULT_INLINE_STACK: return tl_inline_stack_count(tl_inline_stack_view(mem, f->capacity, esize));
-  case TL_VAULT_INLINE_HASHSET: {
-    tl_inline_hashset s = tl_inline_hashset_view(mem, f->capacity, esize);
-    tl_inline_iter it = tl_inline_hashset_iter(s);
-    while (tl_inline_hashset_next(s, &it, NULL)) n++;
-    return n;
-  }
-  case TL_VAULT_INLINE_DICT: {
-    tl_inline_dict d = tl_inline_dict_view(mem, f->capacity, esize, tl__vault_scalar_size((f->tag >> 16) & 0xFFu));
-    tl_inline_iter it = tl_inline_dict_iter(d);
-    while (tl_inline_dict_next(d, &it, NULL, NULL)) n++;
-    return n;
-  }
-  default: return 0;
-  }
+    uint32_t kind = f->tag & 0xFFu, esize = tl__vault_scalar_size((f->tag >> 8) & 0xFFu), n = 0;
+    unsigned char *mem =
+        (unsigned char *)(uintptr_t)member; /* views are read here, never written */
+    switch (kind) {
+    case TL_VAULT_INLINE_ARRAY:
+        return tl_inline_array_length(tl_inline_array_view(mem, f->capacity, esize));
+    case TL_VAULT_INLINE_LIST:
+        return tl_inline_list_count(tl_inline_list_view(mem, f->capacity, esize));
+    case TL_VAULT_INLINE_QUEUE:
+        return tl_inline_queue_count(tl_inline_queue_view(mem, f->capacity, esize));
+    case TL_VAULT_INLINE_STACK:
+        return tl_inline_stack_count(tl_inline_stack_view(mem, f->capacity, esize));
+    case TL_VAULT_INLINE_HASHSET: {
+        tl_inline_hashset s = tl_inline_hashset_view(mem, f->capacity, esize);
+        tl_inline_iter it = tl_inline_hashset_iter(s);
+        while (tl_inline_hashset_next(s, &it, NULL)) n++;
+        return n;
+    }
+    case TL_VAULT_INLINE_DICT: {
+        tl_inline_dict d = tl_inline_dict_view(mem, f->capacity, esize,
+                                               tl__vault_scalar_size((f->tag >> 16) & 0xFFu));
+        tl_inline_iter it = tl_inline_dict_iter(d);
+        while (tl_inline_dict_next(d, &it, NULL, NULL)) n++;
+        return n;
+    }
+    default: return 0;
+    }
 }
 
 /* Payload bytes of one field as it is now. */
 static size_t tl__vault_payload_size(const tl_vault_field_desc *f, const unsigned char *member) {
-  uint32_t scalar = tl__vault_scalar_size(f->tag);
-  if (scalar) return scalar;
-  if (f->tag == TL_VAULT_STRING) {
-    const unsigned char *nul = (const unsigned char *)memchr(member, 0, f->size);
-    return nul ? (size_t)(nul - member) : f->size;
-  }
-  if (tl__vault_is_collection(f->tag)) return 4 + (size_t)tl__vault_count(f, member) * tl__vault_element_wire(f->tag);
-  return 0;
+    uint32_t scalar = tl__vault_scalar_size(f->tag);
+    if (scalar) return scalar;
+    if (f->tag == TL_VAULT_STRING) {
+        const unsigned char *nul = (const unsigned char *)memchr(member, 0, f->size);
+        return nul ? (size_t)(nul - member) : f->size;
+    }
+    if (tl__vault_is_collection(f->tag))
+        return 4 + (size_t)tl__vault_count(f, member) * tl__vault_element_wire(f->tag);
+    return 0;
 }
 
 size_t tl_vault_serialised_size(const tl_vault_desc *d, const void *vault) {
-  size_t total = TL_VAULT_HEADER_BYTES;
-  uint32_t i;
-  if (!d || !vault) return 0;
-  for (i = 0; i < d->field_count; i++) {
-    const tl_vault_field_desc *f = &d->fields[i];
-    if (f->backing != TL_VAULT_SERIALISED) continue;
-    total += TL_VAULT_RECORD_BYTES + tl__vault_payload_size(f, (const unsigned char *)vault + f->offset);
-  }
-  return total;
+    size_t total = TL_VAULT_HEADER_BYTES;
+    uint32_t i;
+    if (!d || !vault) return 0;
+    for (i = 0; i < d->field_count; i++) {
+        const tl_vault_field_desc *f = &d->fields[i];
+        if (f->backing != TL_VAULT_SERIALISED) continue;
+        total += TL_VAULT_RECORD_BYTES +
+                 tl__vault_payload_size(f, (const unsigned char *)vault + f->offset);
+    }
+    return total;
 }
 
 /* Writes `count` elements of `size` bytes found every `stride` bytes from `src` (wire order). */
-static unsigned char *tl__vault_put_run(unsigned char *p, uint32_t tag, const unsigned char *src, uint32_t count,
-                                        size_t stride) {
-  uint32_t size = tl__vault_scalar_size(tag), i;
+static unsigned char *tl__vault_put_run(unsigned char *p, uint32_t tag, const unsigned char *src,
+                                        uint32_t count, size_t stride) {
+    uint32_t size = tl__vault_scalar_size(tag), i;
 #if TL__VAULT_NATIVE_LE
-  if (stride == size) {
-    if (count) memcpy(p, src, (size_t)count * size);
-    return p + (size_t)count * size;
-  }
+    if (stride == size) {
+        if (count) memcpy(p, src, (size_t)count * size);
+        return p + (size_t)count * size;
+    }
 #endif
-  for (i = 0; i < count; i++, p += size) tl__vault_to_wire(tag, src + (size_t)i * stride, p);
-  return p;
+    for (i = 0; i < count; i++, p += size) tl__vault_to_wire(tag, src + (size_t)i * stride, p);
+    return p;
 }
 
 /* Writes a collection's elements (count already known and written); returns the end. */
-static unsigned char *tl__vault_put_collection(const tl_vault_field_desc *f, const unsigned char *member,
-                                               unsigned char *p, uint32_t count) {
-  uint32_t kind = f->tag & 0xFFu, etag = (f->tag >> 8) & 0xFFu, vtag = (f->tag >> 16) & 0xFFu;
-  uint32_t esize = tl__vault_scalar_size(etag), vsize = tl__vault_scalar_size(vtag), i;
-  unsigned char *mem = (unsigned char *)(uintptr_t)member; /* views are read here, never written */
-  switch (kind) {
-  case TL_VAULT_INLINE_ARRAY: return tl__vault_put_run(p, etag, member, count, TL_LAYOUT_ALIGN(esize));
-  case TL_VAULT_INLINE_LIST:
-  case TL_VAULT_INLINE_STACK: /* index order, a stack bottom first: contiguous after the header */
-    return tl__vault_put_run(p, etag, member + TL_LAYOUT_HEADER_BYTES, count, TL_LAYOUT_ALIGN(esize));
-  case TL_VAULT_INLINE_QUEUE: {
-    tl_inline_queue q = tl_inline_queue_view(mem, f->capacity, esize);
-    for (i = 0; i < count; i++, p += esize)
-      tl__vault_to_wire(etag, (const unsigned char *)tl_inline_queue_at(q, i), p);
-    return p;
-  }
-  case TL_VAULT_INLINE_HASHSET: {
-    tl_inline_hashset s = tl_inline_hashset_view(mem, f->capacity, esize);
-    tl_inline_iter it = tl_inline_hashset_iter(s);
-    const void *k;
-    for (i = 0; i < count && tl_inline_hashset_next(s, &it, &k); i++, p += esize)
-      tl__vault_to_wire(etag, (const unsigned char *)k, p);
-    return p;
-  }
-  case TL_VAULT_INLINE_DICT: {
-    tl_inline_dict d = tl_inline_dict_view(mem, f->capacity, esize, vsize);
-    tl_inline_iter it = tl_inline_dict_iter(d);
-    const void *k;
-    void *v;
-    for (i = 0; i < count && tl_inline_dict_next(d, &it, &k, &v); i++) {
-      tl__vault_to_wire(etag, (const unsigned char *)k, p);
-      tl__vault_to_wire(vtag, (const unsigned char *)v, p + esize);
-      p += esize + vsize;
+static unsigned char *tl__vault_put_collection(const tl_vault_field_desc *f,
+                                               const unsigned char *member, unsigned char *p,
+                                               uint32_t count) {
+    uint32_t kind = f->tag & 0xFFu, etag = (f->tag >> 8) & 0xFFu, vtag = (f->tag >> 16) & 0xFFu;
+    uint32_t esize = tl__vault_scalar_size(etag), vsize = tl__vault_scalar_size(vtag), i;
+    unsigned char *mem =
+        (unsigned char *)(uintptr_t)member; /* views are read here, never written */
+    switch (kind) {
+    case TL_VAULT_INLINE_ARRAY:
+        return tl__vault_put_run(p, etag, member, count, TL_LAYOUT_ALIGN(esize));
+    case TL_VAULT_INLINE_LIST:
+    case TL_VAULT_INLINE_STACK: /* index order, a stack bottom first: contiguous after the header */
+        return tl__vault_put_run(p, etag, member + TL_LAYOUT_HEADER_BYTES, count,
+                                 TL_LAYOUT_ALIGN(esize));
+    case TL_VAULT_INLINE_QUEUE: {
+        tl_inline_queue q = tl_inline_queue_view(mem, f->capacity, esize);
+        for (i = 0; i < count; i++, p += esize)
+            tl__vault_to_wire(etag, (const unsigned char *)tl_inline_queue_at(q, i), p);
+        return p;
     }
-    return p;
-  }
-  default: return p;
-  }
+    case TL_VAULT_INLINE_HASHSET: {
+        tl_inline_hashset s = tl_inline_hashset_view(mem, f->capacity, esize);
+        tl_inline_iter it = tl_inline_hashset_iter(s);
+        const void *k;
+        for (i = 0; i < count && tl_inline_hashset_next(s, &it, &k); i++, p += esize)
+            tl__vault_to_wire(etag, (const unsigned char *)k, p);
+        return p;
+    }
+    case TL_VAULT_INLINE_DICT: {
+        tl_inline_dict d = tl_inline_dict_view(mem, f->capacity, esize, vsize);
+        tl_inline_iter it = tl_inline_dict_iter(d);
+        const void *k;
+        void *v;
+        for (i = 0; i < count && tl_inline_dict_next(d, &it, &k, &v); i++) {
+            tl__vault_to_wire(etag, (const unsigned char *)k, p);
+            tl__vault_to_wire(vtag, (const unsigned char *)v, p + esize);
+            p += esize + vsize;
+        }
+        return p;
+    }
+    default: return p;
+    }
 }
 
 /* --- change events -------------------------------------------------------------------------- */
 
 static void tl__vault_free_retired(tl_vault_listeners *set) {
-  while (set->retired) {
-    tl__vault_retired *r = set->retired;
-    set->retired = r->next;
-    TL_FREE(r->subs);
-    TL_FREE(r);
-  }
+    while (set->retired) {
+        tl__vault_retired *r = set->retired;
+        set->retired = r->next;
+        TL_FREE(r->subs);
+        TL_FREE(r);
+    }
 }
 
 /* After the outermost dispatch that saw removals: drops the cleared entries, in order (dispatch
  * is in subscription order), and frees the lists outgrown during it. */
 static void tl__vault_settle(tl_vault_listeners *set) {
-  uint32_t i, kept = 0;
-  for (i = 0; i < set->count; i++)
-    if (set->subs[i].fn) set->subs[kept++] = set->subs[i];
-  set->count = kept;
-  set->dirty = 0;
-  tl__vault_free_retired(set);
+    uint32_t i, kept = 0;
+    for (i = 0; i < set->count; i++)
+        if (set->subs[i].fn) set->subs[kept++] = set->subs[i];
+    set->count = kept;
+    set->dirty = 0;
+    tl__vault_free_retired(set);
 }
 
 /* Room for one more entry. During dispatch a full list is copied, and the old one kept for the
  * running dispatches (removals clear entries in both) until the outermost ends. */
 static bool tl__vault_reserve(tl_vault_listeners *set) {
-  uint32_t capacity = set->capacity ? set->capacity * 2 : 4;
-  tl_vault_subscription *grown;
-  if (set->count < set->capacity) return true;
-  grown = (tl_vault_subscription *)TL_MALLOC(capacity * sizeof *grown);
-  if (!grown) return false;
-  if (set->count) memcpy(grown, set->subs, set->count * sizeof *grown);
-  if (set->depth > 0 && set->subs) {
-    tl__vault_retired *r = (tl__vault_retired *)TL_MALLOC(sizeof *r);
-    if (!r) {
-      TL_FREE(grown);
-      return false;
+    uint32_t capacity = set->capacity ? set->capacity * 2 : 4;
+    tl_vault_subscription *grown;
+    if (set->count < set->capacity) return true;
+    grown = (tl_vault_subscription *)TL_MALLOC(capacity * sizeof *grown);
+    if (!grown) return false;
+    if (set->count) memcpy(grown, set->subs, set->count * sizeof *grown);
+    if (set->depth > 0 && set->subs) {
+        tl__vault_retired *r = (tl__vault_retired *)TL_MALLOC(sizeof *r);
+        if (!r) {
+            TL_FREE(grown);
+            return false;
+        }
+        r->next = set->retired;
+        r->subs = set->subs;
+        r->count = set->count;
+        set->retired = r;
+        set->dirty = 1;
+    } else {
+        TL_FREE(set->subs);
     }
-    r->next = set->retired;
-    r->subs = set->subs;
-    r->count = set->count;
-    set->retired = r;
-    set->dirty = 1;
-  } else {
-    TL_FREE(set->subs);
-  }
-  set->subs = grown;
-  set->capacity = capacity;
-  return true;
+    set->subs = grown;
+    set->capacity = capacity;
+    return true;
 }
 
-static int64_t tl__vault_find_subscription(const tl_vault_listeners *set, const void *vault, uint32_t field_id,
-                                           uint32_t all, tl_vault_change_fn fn, void *user) {
-  uint32_t i;
-  for (i = set->count; i-- > 0;) {
-    const tl_vault_subscription *s = &set->subs[i];
-    if (s->fn == fn && s->user == user && s->vault == vault && s->all_fields == all && (all || s->field_id == field_id))
-      return (int64_t)i;
-  }
-  return -1;
+static int64_t tl__vault_find_subscription(const tl_vault_listeners *set, const void *vault,
+                                           uint32_t field_id, uint32_t all, tl_vault_change_fn fn,
+                                           void *user) {
+    uint32_t i;
+    for (i = set->count; i-- > 0;) {
+        const tl_vault_subscription *s = &set->subs[i];
+        if (s->fn == fn && s->user == user && s->vault == vault && s->all_fields == all &&
+            (all || s->field_id == field_id))
+            return (int64_t)i;
+    }
+    return -1;
 }
 
-static bool tl__vault_add(tl_vault_listeners *set, const void *vault, uint32_t field_id, uint32_t all,
-                          tl_vault_change_fn fn, void *user) {
-  tl_vault_subscription *s;
-  if (!set || !fn || tl__vault_find_subscription(set, vault, field_id, all, fn, user) >= 0) return false;
-  if (!tl__vault_reserve(set)) return false;
-  s = &set->subs[set->count++];
-  s->fn = fn;
-  s->user = user;
-  s->vault = vault;
-  s->field_id = all ? 0 : field_id;
-  s->all_fields = all;
-  set->settle = tl__vault_settle;
-  return true;
+static bool tl__vault_add(tl_vault_listeners *set, const void *vault, uint32_t field_id,
+                          uint32_t all, tl_vault_change_fn fn, void *user) {
+    tl_vault_subscription *s;
+    if (!set || !fn || tl__vault_find_subscription(set, vault, field_id, all, fn, user) >= 0)
+        return false;
+    if (!tl__vault_reserve(set)) return false;
+    s = &set->subs[set->count++];
+    s->fn = fn;
+    s->user = user;
+    s->vault = vault;
+    s->field_id = all ? 0 : field_id;
+    s->all_fields = all;
+    set->settle = tl__vault_settle;
+    return true;
 }
 
 /* Outside dispatch the entry goes at once (the rest keep their order); during dispatch it is
  * cleared in the list and in every retired copy, and dropped when the outermost dispatch ends. */
-static bool tl__vault_remove(tl_vault_listeners *set, const void *vault, uint32_t field_id, uint32_t all,
-                             tl_vault_change_fn fn, void *user) {
-  int64_t at;
-  uint32_t i;
-  tl__vault_retired *r;
-  if (!set || !fn) return false;
-  at = tl__vault_find_subscription(set, vault, field_id, all, fn, user);
-  if (at < 0) return false;
-  i = (uint32_t)at;
-  if (set->depth == 0) {
-    memmove(&set->subs[i], &set->subs[i + 1], (set->count - i - 1) * sizeof set->subs[0]);
-    set->count--;
+static bool tl__vault_remove(tl_vault_listeners *set, const void *vault, uint32_t field_id,
+                             uint32_t all, tl_vault_change_fn fn, void *user) {
+    int64_t at;
+    uint32_t i;
+    tl__vault_retired *r;
+    if (!set || !fn) return false;
+    at = tl__vault_find_subscription(set, vault, field_id, all, fn, user);
+    if (at < 0) return false;
+    i = (uint32_t)at;
+    if (set->depth == 0) {
+        memmove(&set->subs[i], &set->subs[i + 1], (set->count - i - 1) * sizeof set->subs[0]);
+        set->count--;
+        return true;
+    }
+    set->subs[i].fn = TL__NULL;
+    for (r = set->retired; r; r = r->next)
+        if (i < r->count) r->subs[i].fn = TL__NULL;
+    set->dirty = 1;
     return true;
-  }
-  set->subs[i].fn = TL__NULL;
-  for (r = set->retired; r; r = r->next)
-    if (i < r->count) r->subs[i].fn = TL__NULL;
-  set->dirty = 1;
-  return true;
 }
 
-bool tl_vault_subscribe(tl_vault_listeners *set, const void *vault, uint32_t field_id, tl_vault_change_fn fn,
-                        void *user) {
-  return tl__vault_add(set, vault, field_id, 0, fn, user);
+bool tl_vault_subscribe(tl_vault_listeners *set, const void *vault, uint32_t field_id,
+                        tl_vault_change_fn fn, void *user) {
+    return tl__vault_add(set, vault, field_id, 0, fn, user);
 }
 
-bool tl_vault_subscribe_all(tl_vault_listeners *set, const void *vault, tl_vault_change_fn fn, void *user) {
-  return tl__vault_add(set, vault, 0, 1, fn, user);
+bool tl_vault_subscribe_all(tl_vault_listeners *set, const void *vault, tl_vault_change_fn fn,
+                            void *user) {
+    return tl__vault_add(set, vault, 0, 1, fn, user);
 }
 
-bool tl_vault_unsubscribe(tl_vault_listeners *set, const void *vault, uint32_t field_id, tl_vault_change_fn fn,
-                          void *user) {
-  return tl__vault_remove(set, vault, field_id, 0, fn, user);
+bool tl_vault_unsubscribe(tl_vault_listeners *set, const void *vault, uint32_t field_id,
+                          tl_vault_change_fn fn, void *user) {
+    return tl__vault_remove(set, vault, field_id, 0, fn, user);
 }
 
-bool tl_vault_unsubscribe_all(tl_vault_listeners *set, const void *vault, tl_vault_change_fn fn, void *user) {
-  return tl__vault_remove(set, vault, 0, 1, fn, user);
+bool tl_vault_unsubscribe_all(tl_vault_listeners *set, const void *vault, tl_vault_change_fn fn,
+                              void *user) {
+    return tl__vault_remove(set, vault, 0, 1, fn, user);
 }
 
 uint32_t tl_vault_listener_count(const tl_vault_listeners *set) {
-  uint32_t i, n = 0;
-  if (!set) return 0;
-  for (i = 0; i < set->count; i++) n += set->subs[i].fn != TL__NULL;
-  return n;
+    uint32_t i, n = 0;
+    if (!set) return 0;
+    for (i = 0; i < set->count; i++) n += set->subs[i].fn != TL__NULL;
+    return n;
 }
 
 void tl_vault_listeners_discard(tl_vault_listeners *set) {
-  if (!set) return;
-  tl__vault_free_retired(set);
-  TL_FREE(set->subs);
-  memset(set, 0, sizeof *set);
+    if (!set) return;
+    tl__vault_free_retired(set);
+    TL_FREE(set->subs);
+    memset(set, 0, sizeof *set);
 }
 
 #define TL__VAULT_CACHED 64 /* per-call memo of the first records' lengths / field indexes */
 
-tl_vault_error tl_vault_write(const tl_vault_desc *d, const void *vault, void *out, size_t capacity, size_t *written) {
-  const unsigned char *base = (const unsigned char *)vault;
-  unsigned char *p = (unsigned char *)out;
-  uint32_t i, records = 0, lens[TL__VAULT_CACHED];
-  size_t need = TL_VAULT_HEADER_BYTES;
-  if (written) *written = 0;
-  if (!d || !vault || (!out && capacity)) return TL_VAULT_ERROR_ARGUMENT;
-  /* Pass 1: the exact size (nothing is written unless everything fits). */
-  for (i = 0; i < d->field_count; i++) {
-    const tl_vault_field_desc *f = &d->fields[i];
-    size_t len;
-    if (f->backing != TL_VAULT_SERIALISED) continue;
-    /* Refuse what tl_vault_read would refuse, so that no save is unreadable: a String with no
+tl_vault_error tl_vault_write(const tl_vault_desc *d, const void *vault, void *out, size_t capacity,
+                              size_t *written) {
+    const unsigned char *base = (const unsigned char *)vault;
+    unsigned char *p = (unsigned char *)out;
+    uint32_t i, records = 0, lens[TL__VAULT_CACHED];
+    size_t need = TL_VAULT_HEADER_BYTES;
+    if (written) *written = 0;
+    if (!d || !vault || (!out && capacity)) return TL_VAULT_ERROR_ARGUMENT;
+    /* Pass 1: the exact size (nothing is written unless everything fits). */
+    for (i = 0; i < d->field_count; i++) {
+        const tl_vault_field_desc *f = &d->fields[i];
+        size_t len;
+        if (f->backing != TL_VAULT_SERIALISED) continue;
+        /* Refuse what tl_vault_read would refuse, so that no save is unreadable: a String with no
      * NUL in its buffer (filled by hand past its capacity), a Boolean byte other than 0 or 1. */
-    if (f->tag == TL_VAULT_STRING && !memchr(base + f->offset, 0, f->size)) return TL_VAULT_ERROR_CAPACITY;
-    if (!tl__vault_booleans_valid(f, base + f->offset)) return TL_VAULT_ERROR_VALUE;
-    len = tl__vault_payload_size(f, base + f->offset);
-    if (i < TL__VAULT_CACHED) lens[i] = (uint32_t)len;
-    need += TL_VAULT_RECORD_BYTES + len;
-  }
-  if (need > capacity) return TL_VAULT_ERROR_BUFFER;
-  memcpy(p, "TLVT", 4);
-  p[4] = (unsigned char)TL_VAULT_FORMAT_VERSION;
-  p[5] = 0;
-  p[6] = p[7] = 0;
-  tl__vault_put32(p + 8, d->id);
-  p += TL_VAULT_HEADER_BYTES;
-  /* Pass 2: the records, in the descriptor's order. */
-  for (i = 0; i < d->field_count; i++) {
-    const tl_vault_field_desc *f = &d->fields[i];
-    const unsigned char *member = base + f->offset;
-    uint32_t tag = f->tag, len;
-    if (f->backing != TL_VAULT_SERIALISED) continue;
-    len = i < TL__VAULT_CACHED ? lens[i] : (uint32_t)tl__vault_payload_size(f, member);
-    tl__vault_put32(p, f->id);
-    tl__vault_put32(p + 4, tag);
-    tl__vault_put32(p + 8, len);
-    p += TL_VAULT_RECORD_BYTES;
-    if (tl__vault_scalar_size(tag)) {
-      tl__vault_to_wire(tag, member, p);
-      p += len;
-    } else if (tag == TL_VAULT_STRING) {
-      memcpy(p, member, len);
-      p += len;
-    } else if (tl__vault_is_collection(tag)) {
-      uint32_t count = (len - 4) / tl__vault_element_wire(tag);
-      tl__vault_put32(p, count);
-      p = tl__vault_put_collection(f, member, p + 4, count);
+        if (f->tag == TL_VAULT_STRING && !memchr(base + f->offset, 0, f->size))
+            return TL_VAULT_ERROR_CAPACITY;
+        if (!tl__vault_booleans_valid(f, base + f->offset)) return TL_VAULT_ERROR_VALUE;
+        len = tl__vault_payload_size(f, base + f->offset);
+        if (i < TL__VAULT_CACHED) lens[i] = (uint32_t)len;
+        need += TL_VAULT_RECORD_BYTES + len;
     }
-    records++;
-  }
-  tl__vault_put32((unsigned char *)out + 12, records);
-  if (written) *written = need;
-  return TL_VAULT_OK;
+    if (need > capacity) return TL_VAULT_ERROR_BUFFER;
+    memcpy(p, "TLVT", 4);
+    p[4] = (unsigned char)TL_VAULT_FORMAT_VERSION;
+    p[5] = 0;
+    p[6] = p[7] = 0;
+    tl__vault_put32(p + 8, d->id);
+    p += TL_VAULT_HEADER_BYTES;
+    /* Pass 2: the records, in the descriptor's order. */
+    for (i = 0; i < d->field_count; i++) {
+        const tl_vault_field_desc *f = &d->fields[i];
+        const unsigned char *member = base + f->offset;
+        uint32_t tag = f->tag, len;
+        if (f->backing != TL_VAULT_SERIALISED) continue;
+        len = i < TL__VAULT_CACHED ? lens[i] : (uint32_t)tl__vault_payload_size(f, member);
+        tl__vault_put32(p, f->id);
+        tl__vault_put32(p + 4, tag);
+        tl__vault_put32(p + 8, len);
+        p += TL_VAULT_RECORD_BYTES;
+        if (tl__vault_scalar_size(tag)) {
+            tl__vault_to_wire(tag, member, p);
+            p += len;
+        } else if (tag == TL_VAULT_STRING) {
+            memcpy(p, member, len);
+            p += len;
+        } else if (tl__vault_is_collection(tag)) {
+            uint32_t count = (len - 4) / tl__vault_element_wire(tag);
+            tl__vault_put32(p, count);
+            p = tl__vault_put_collection(f, member, p + 4, count);
+        }
+        records++;
+    }
+    tl__vault_put32((unsigned char *)out + 12, records);
+    if (written) *written = need;
+    return TL_VAULT_OK;
 }
 
 /* Checks `count` elements of a tag every `stride` wire bytes (Booleans must be 0 or 1). */
-static bool tl__vault_booleans_ok(uint32_t tag, const unsigned char *wire, uint32_t count, uint32_t stride) {
-  uint32_t i;
-  if (tag != TL_VAULT_BOOLEAN) return true;
-  for (i = 0; i < count; i++)
-    if (wire[(size_t)i * stride] > 1) return false;
-  return true;
+static bool tl__vault_booleans_ok(uint32_t tag, const unsigned char *wire, uint32_t count,
+                                  uint32_t stride) {
+    uint32_t i;
+    if (tag != TL_VAULT_BOOLEAN) return true;
+    for (i = 0; i < count; i++)
+        if (wire[(size_t)i * stride] > 1) return false;
+    return true;
 }
 
 /* Validates one known field's payload. */
-static tl_vault_error tl__vault_check(const tl_vault_field_desc *f, const unsigned char *payload, uint32_t len) {
-  uint32_t scalar = tl__vault_scalar_size(f->tag);
-  if (scalar) {
-    if (len != scalar) return TL_VAULT_ERROR_LENGTH;
-    return f->tag != TL_VAULT_BOOLEAN || payload[0] <= 1 ? TL_VAULT_OK : TL_VAULT_ERROR_VALUE;
-  }
-  if (f->tag == TL_VAULT_STRING) {
-    if (len + 1 > f->size) return TL_VAULT_ERROR_CAPACITY;
-    if (memchr(payload, 0, len)) return TL_VAULT_ERROR_VALUE;
-    return TL_VAULT_OK;
-  }
-  if (tl__vault_is_collection(f->tag)) {
-    uint32_t ew = tl__vault_element_wire(f->tag), etag = (f->tag >> 8) & 0xFFu, vtag = (f->tag >> 16) & 0xFFu;
-    uint32_t count;
-    if (len < 4) return TL_VAULT_ERROR_LENGTH;
-    count = tl__vault_le32(payload);
-    if ((uint64_t)count * ew != (uint64_t)len - 4) return TL_VAULT_ERROR_LENGTH;
-    if (count > f->capacity) return TL_VAULT_ERROR_CAPACITY;
-    if (!tl__vault_booleans_ok(etag, payload + 4, count, ew)) return TL_VAULT_ERROR_VALUE;
-    if ((f->tag & 0xFFu) == TL_VAULT_INLINE_DICT &&
-        !tl__vault_booleans_ok(vtag, payload + 4 + tl__vault_scalar_size(etag), count, ew))
-      return TL_VAULT_ERROR_VALUE;
-    return TL_VAULT_OK;
-  }
-  return len ? TL_VAULT_ERROR_LENGTH : TL_VAULT_OK; /* a tag this header does not know: no payload */
+static tl_vault_error tl__vault_check(const tl_vault_field_desc *f, const unsigned char *payload,
+                                      uint32_t len) {
+    uint32_t scalar = tl__vault_scalar_size(f->tag);
+    if (scalar) {
+        if (len != scalar) return TL_VAULT_ERROR_LENGTH;
+        return f->tag != TL_VAULT_BOOLEAN || payload[0] <= 1 ? TL_VAULT_OK : TL_VAULT_ERROR_VALUE;
+    }
+    if (f->tag == TL_VAULT_STRING) {
+        if (len + 1 > f->size) return TL_VAULT_ERROR_CAPACITY;
+        if (memchr(payload, 0, len)) return TL_VAULT_ERROR_VALUE;
+        return TL_VAULT_OK;
+    }
+    if (tl__vault_is_collection(f->tag)) {
+        uint32_t ew = tl__vault_element_wire(f->tag), etag = (f->tag >> 8) & 0xFFu,
+                 vtag = (f->tag >> 16) & 0xFFu;
+        uint32_t count;
+        if (len < 4) return TL_VAULT_ERROR_LENGTH;
+        count = tl__vault_le32(payload);
+        if ((uint64_t)count * ew != (uint64_t)len - 4) return TL_VAULT_ERROR_LENGTH;
+        if (count > f->capacity) return TL_VAULT_ERROR_CAPACITY;
+        if (!tl__vault_booleans_ok(etag, payload + 4, count, ew)) return TL_VAULT_ERROR_VALUE;
+        if ((f->tag & 0xFFu) == TL_VAULT_INLINE_DICT &&
+            !tl__vault_booleans_ok(vtag, payload + 4 + tl__vault_scalar_size(etag), count, ew))
+            return TL_VAULT_ERROR_VALUE;
+        return TL_VAULT_OK;
+    }
+    return len ? TL_VAULT_ERROR_LENGTH
+               : TL_VAULT_OK; /* a tag this header does not know: no payload */
 }
 
 /* Stores one validated payload. Cannot fail: capacities were checked. */
-static void tl__vault_apply(const tl_vault_field_desc *f, unsigned char *member, const unsigned char *payload, uint32_t len) {
-  uint32_t kind = f->tag & 0xFFu, etag = (f->tag >> 8) & 0xFFu, vtag = (f->tag >> 16) & 0xFFu;
-  uint32_t esize, vsize, ew, count, i;
-  /* Large enough for any scalar (FPQuaternion, 32 bytes): 8-byte aligned scratch. */
-  uint64_t key[4], value[4];
-  if (tl__vault_scalar_size(f->tag)) {
-    tl__vault_from_wire(f->tag, payload, member);
-    return;
-  }
-  if (f->tag == TL_VAULT_STRING) {
-    memcpy(member, payload, len);
-    memset(member + len, 0, f->size - len);
-    return;
-  }
-  if (!tl__vault_is_collection(f->tag)) return; /* a tag this header does not know: no payload */
-  esize = tl__vault_scalar_size(etag);
-  if (!esize) return; /* elements of no known type: mem.h's views refuse them too */
-  vsize = tl__vault_scalar_size(vtag);
-  ew = tl__vault_element_wire(f->tag);
-  count = tl__vault_le32(payload);
-  payload += 4;
-  switch (kind) {
-  case TL_VAULT_INLINE_ARRAY: {
-    size_t stride = TL_LAYOUT_ALIGN(esize);
+static void tl__vault_apply(const tl_vault_field_desc *f, unsigned char *member,
+                            const unsigned char *payload, uint32_t len) {
+    uint32_t kind = f->tag & 0xFFu, etag = (f->tag >> 8) & 0xFFu, vtag = (f->tag >> 16) & 0xFFu;
+    uint32_t esize, vsize, ew, count, i;
+    /* Large enough for any scalar (FPQuaternion, 32 bytes): 8-byte aligned scratch. */
+    uint64_t key[4], value[4];
+    if (tl__vault_scalar_size(f->tag)) {
+        tl__vault_from_wire(f->tag, payload, member);
+        return;
+    }
+    if (f->tag == TL_VAULT_STRING) {
+        memcpy(member, payload, len);
+        memset(member + len, 0, f->size - len);
+        return;
+    }
+    if (!tl__vault_is_collection(f->tag)) return; /* a tag this header does not know: no payload */
+    esize = tl__vault_scalar_size(etag);
+    if (!esize) return; /* elements of no known type: mem.h's views refuse them too */
+    vsize = tl__vault_scalar_size(vtag);
+    ew = tl__vault_element_wire(f->tag);
+    count = tl__vault_le32(payload);
+    payload += 4;
+    switch (kind) {
+    case TL_VAULT_INLINE_ARRAY: {
+        size_t stride = TL_LAYOUT_ALIGN(esize);
 #if TL__VAULT_NATIVE_LE
-    if (stride == esize) { /* no padding: the wire bytes are the memory bytes */
-      if (count) memcpy(member, payload, (size_t)count * esize);
-      break;
-    }
+        if (stride == esize) { /* no padding: the wire bytes are the memory bytes */
+            if (count) memcpy(member, payload, (size_t)count * esize);
+            break;
+        }
 #endif
-    for (i = 0; i < count; i++) {
-      unsigned char *slot = member + (size_t)i * stride;
-      memset(slot, 0, stride); /* padding too: equal values, equal bytes */
-      tl__vault_from_wire(etag, payload + (size_t)i * ew, slot);
+        for (i = 0; i < count; i++) {
+            unsigned char *slot = member + (size_t)i * stride;
+            memset(slot, 0, stride); /* padding too: equal values, equal bytes */
+            tl__vault_from_wire(etag, payload + (size_t)i * ew, slot);
+        }
+        break;
     }
-    break;
-  }
-  case TL_VAULT_INLINE_LIST:
-  case TL_VAULT_INLINE_QUEUE:
-  case TL_VAULT_INLINE_STACK: {
-    /* What clear and then add / enqueue / push per element would leave (mem.h's layout): all
+    case TL_VAULT_INLINE_LIST:
+    case TL_VAULT_INLINE_QUEUE:
+    case TL_VAULT_INLINE_STACK: {
+        /* What clear and then add / enqueue / push per element would leave (mem.h's layout): all
      * zero, the count in bytes 0-3, the head (a queue's) 0, elements in slots 0..count-1. */
-    size_t stride = TL_LAYOUT_ALIGN(esize);
-    unsigned char *slots = member + TL_LAYOUT_HEADER_BYTES;
-    memset(member, 0, TL_LAYOUT_SEQUENCE_BYTES(f->capacity, esize));
-    tl__vault_put32(member, count);
+        size_t stride = TL_LAYOUT_ALIGN(esize);
+        unsigned char *slots = member + TL_LAYOUT_HEADER_BYTES;
+        memset(member, 0, TL_LAYOUT_SEQUENCE_BYTES(f->capacity, esize));
+        tl__vault_put32(member, count);
 #if TL__VAULT_NATIVE_LE
-    if (stride == esize) {
-      if (count) memcpy(slots, payload, (size_t)count * esize);
-      break;
-    }
+        if (stride == esize) {
+            if (count) memcpy(slots, payload, (size_t)count * esize);
+            break;
+        }
 #endif
-    for (i = 0; i < count; i++) tl__vault_from_wire(etag, payload + (size_t)i * ew, slots + (size_t)i * stride);
-    break;
-  }
-  case TL_VAULT_INLINE_HASHSET: {
-    tl_inline_hashset s = tl_inline_hashset_view(member, f->capacity, esize);
-    tl_inline_hashset_clear(s);
-    for (i = 0; i < count; i++) {
-      tl__vault_from_wire(etag, payload + (size_t)i * ew, (unsigned char *)key);
-      tl_inline_hashset_add(s, key); /* a repeated key keeps the first */
+        for (i = 0; i < count; i++)
+            tl__vault_from_wire(etag, payload + (size_t)i * ew, slots + (size_t)i * stride);
+        break;
     }
-    break;
-  }
-  case TL_VAULT_INLINE_DICT: {
-    tl_inline_dict d = tl_inline_dict_view(member, f->capacity, esize, vsize);
-    tl_inline_dict_clear(d);
-    for (i = 0; i < count; i++) {
-      tl__vault_from_wire(etag, payload + (size_t)i * ew, (unsigned char *)key);
-      tl__vault_from_wire(vtag, payload + (size_t)i * ew + esize, (unsigned char *)value);
-      tl_inline_dict_try_add(d, key, value); /* a repeated key keeps the first */
+    case TL_VAULT_INLINE_HASHSET: {
+        tl_inline_hashset s = tl_inline_hashset_view(member, f->capacity, esize);
+        tl_inline_hashset_clear(s);
+        for (i = 0; i < count; i++) {
+            tl__vault_from_wire(etag, payload + (size_t)i * ew, (unsigned char *)key);
+            tl_inline_hashset_add(s, key); /* a repeated key keeps the first */
+        }
+        break;
     }
-    break;
-  }
-  default: break;
-  }
+    case TL_VAULT_INLINE_DICT: {
+        tl_inline_dict d = tl_inline_dict_view(member, f->capacity, esize, vsize);
+        tl_inline_dict_clear(d);
+        for (i = 0; i < count; i++) {
+            tl__vault_from_wire(etag, payload + (size_t)i * ew, (unsigned char *)key);
+            tl__vault_from_wire(vtag, payload + (size_t)i * ew + esize, (unsigned char *)value);
+            tl_inline_dict_try_add(d, key, value); /* a repeated key keeps the first */
+        }
+        break;
+    }
+    default: break;
+    }
 }
 
 /* The field index of `id`: records usually come in schema order, so the two fields after the
  * previous record's are tried before the search. */
 static int32_t tl__vault_find_hinted(const tl_vault_desc *d, uint32_t id, uint32_t hint) {
-  if (hint < d->field_count && d->fields[hint].id == id) return (int32_t)hint;
-  if (hint + 1 < d->field_count && d->fields[hint + 1].id == id) return (int32_t)hint + 1; /* past a transient */
-  return tl_vault_find(d, id);
+    if (hint < d->field_count && d->fields[hint].id == id) return (int32_t)hint;
+    if (hint + 1 < d->field_count && d->fields[hint + 1].id == id)
+        return (int32_t)hint + 1; /* past a transient */
+    return tl_vault_find(d, id);
 }
 
 /* Pass 1: validates every record (and finds duplicates), memoising the first records' field
@@ -1371,121 +1442,129 @@ static int32_t tl__vault_find_hinted(const tl_vault_desc *d, uint32_t id, uint32
 /* index[] entry of a record whose field it no longer fits (options->on_mismatch set). */
 #define TL__VAULT_MISMATCH (-2)
 
-static tl_vault_error tl__vault_validate(const tl_vault_desc *d, const unsigned char *data, size_t size,
-                                         bool lenient, int32_t *index, uint32_t *field_id) {
-  const unsigned char *p = data + TL_VAULT_HEADER_BYTES, *end = data + size;
-  uint32_t records = tl__vault_le32(data + 12), r, hint = 0;
-  uint64_t seen[16]; /* fields 0..1023 seen so far; larger indexes are checked by a scan */
-  uint32_t words = d->field_count < 1024 ? (d->field_count + 63) / 64 : 16;
-  memset(seen, 0, words * sizeof seen[0]); /* only the words this schema's indexes reach */
-  for (r = 0; r < records; r++) {
-    uint32_t id, tag, len;
-    int32_t at;
-    if ((size_t)(end - p) < TL_VAULT_RECORD_BYTES) return TL_VAULT_ERROR_TRUNCATED;
-    id = tl__vault_le32(p);
-    tag = tl__vault_le32(p + 4);
-    len = tl__vault_le32(p + 8);
-    p += TL_VAULT_RECORD_BYTES;
-    if ((size_t)(end - p) < len) return TL_VAULT_ERROR_TRUNCATED;
-    at = tl__vault_find_hinted(d, id, hint);
-    if (at >= 0) hint = (uint32_t)at + 1;
-    if (at >= 0 && d->fields[at].backing != TL_VAULT_SERIALISED) at = -1;
-    if (r < TL__VAULT_CACHED) index[r] = at;
-    if (at >= 0) {
-      const tl_vault_field_desc *f = &d->fields[at];
-      tl_vault_error e;
-      *field_id = id; /* for the errors this record causes */
-      e = f->tag != tag ? TL_VAULT_ERROR_TYPE : tl__vault_check(f, p, len);
-      if (e != TL_VAULT_OK) {
-        /* A type change or a capacity cut, which on_mismatch can take: the record is skipped. */
-        if (!lenient || (e != TL_VAULT_ERROR_TYPE && e != TL_VAULT_ERROR_CAPACITY)) return e;
-        if (r < TL__VAULT_CACHED) index[r] = TL__VAULT_MISMATCH;
-      }
-      if (at < 1024) {
-        uint64_t bit = (uint64_t)1 << (at & 63);
-        if (seen[at >> 6] & bit) return TL_VAULT_ERROR_DUPLICATE;
-        seen[at >> 6] |= bit;
-      } else {
-        /* Rare (schemas of more than 1024 fields): look back for the same id. */
-        const unsigned char *q = data + TL_VAULT_HEADER_BYTES;
-        while (q < p - TL_VAULT_RECORD_BYTES) {
-          if (tl__vault_le32(q) == id) return TL_VAULT_ERROR_DUPLICATE;
-          q += TL_VAULT_RECORD_BYTES + tl__vault_le32(q + 8);
+static tl_vault_error tl__vault_validate(const tl_vault_desc *d, const unsigned char *data,
+                                         size_t size, bool lenient, int32_t *index,
+                                         uint32_t *field_id) {
+    const unsigned char *p = data + TL_VAULT_HEADER_BYTES, *end = data + size;
+    uint32_t records = tl__vault_le32(data + 12), r, hint = 0;
+    uint64_t seen[16]; /* fields 0..1023 seen so far; larger indexes are checked by a scan */
+    uint32_t words = d->field_count < 1024 ? (d->field_count + 63) / 64 : 16;
+    memset(seen, 0, words * sizeof seen[0]); /* only the words this schema's indexes reach */
+    for (r = 0; r < records; r++) {
+        uint32_t id, tag, len;
+        int32_t at;
+        if ((size_t)(end - p) < TL_VAULT_RECORD_BYTES) return TL_VAULT_ERROR_TRUNCATED;
+        id = tl__vault_le32(p);
+        tag = tl__vault_le32(p + 4);
+        len = tl__vault_le32(p + 8);
+        p += TL_VAULT_RECORD_BYTES;
+        if ((size_t)(end - p) < len) return TL_VAULT_ERROR_TRUNCATED;
+        at = tl__vault_find_hinted(d, id, hint);
+        if (at >= 0) hint = (uint32_t)at + 1;
+        if (at >= 0 && d->fields[at].backing != TL_VAULT_SERIALISED) at = -1;
+        if (r < TL__VAULT_CACHED) index[r] = at;
+        if (at >= 0) {
+            const tl_vault_field_desc *f = &d->fields[at];
+            tl_vault_error e;
+            *field_id = id; /* for the errors this record causes */
+            e = f->tag != tag ? TL_VAULT_ERROR_TYPE : tl__vault_check(f, p, len);
+            if (e != TL_VAULT_OK) {
+                /* A type change or a capacity cut, which on_mismatch can take: the record is skipped. */
+                if (!lenient || (e != TL_VAULT_ERROR_TYPE && e != TL_VAULT_ERROR_CAPACITY))
+                    return e;
+                if (r < TL__VAULT_CACHED) index[r] = TL__VAULT_MISMATCH;
+            }
+            if (at < 1024) {
+                uint64_t bit = (uint64_t)1 << (at & 63);
+                if (seen[at >> 6] & bit) return TL_VAULT_ERROR_DUPLICATE;
+                seen[at >> 6] |= bit;
+            } else {
+                /* Rare (schemas of more than 1024 fields): look back for the same id. */
+                const unsigned char *q = data + TL_VAULT_HEADER_BYTES;
+                while (q < p - TL_VAULT_RECORD_BYTES) {
+                    if (tl__vault_le32(q) == id) return TL_VAULT_ERROR_DUPLICATE;
+                    q += TL_VAULT_RECORD_BYTES + tl__vault_le32(q + 8);
+                }
+            }
+            *field_id = 0;
         }
-      }
-      *field_id = 0;
+        p += len;
     }
-    p += len;
-  }
-  return p == end ? TL_VAULT_OK : TL_VAULT_ERROR_TRAILING;
+    return p == end ? TL_VAULT_OK : TL_VAULT_ERROR_TRAILING;
 }
 
 /* Pass 2: stores the validated records; hands those that no longer fit their field to
  * options->on_mismatch. */
 static void tl__vault_store(const tl_vault_desc *d, unsigned char *vault, const unsigned char *data,
                             const int32_t *index, const tl_vault_read_options *options) {
-  const unsigned char *p = data + TL_VAULT_HEADER_BYTES;
-  uint32_t records = tl__vault_le32(data + 12), r;
-  for (r = 0; r < records; r++) {
-    const uint32_t id = tl__vault_le32(p), tag = tl__vault_le32(p + 4), len = tl__vault_le32(p + 8);
-    tl_vault_mismatch m;
-    int32_t at;
-    p += TL_VAULT_RECORD_BYTES;
-    if (r < TL__VAULT_CACHED) {
-      at = index[r];
-    } else {
-      at = tl_vault_find(d, id);
-      if (at >= 0 && d->fields[at].backing != TL_VAULT_SERIALISED) at = -1;
-      /* Validated: a record that fails its field's check here is one that no longer fits it. */
-      if (at >= 0 && options && options->on_mismatch &&
-          (d->fields[at].tag != tag || tl__vault_check(&d->fields[at], p, len) != TL_VAULT_OK))
-        at = TL__VAULT_MISMATCH;
+    const unsigned char *p = data + TL_VAULT_HEADER_BYTES;
+    uint32_t records = tl__vault_le32(data + 12), r;
+    for (r = 0; r < records; r++) {
+        const uint32_t id = tl__vault_le32(p), tag = tl__vault_le32(p + 4),
+                       len = tl__vault_le32(p + 8);
+        tl_vault_mismatch m;
+        int32_t at;
+        p += TL_VAULT_RECORD_BYTES;
+        if (r < TL__VAULT_CACHED) {
+            at = index[r];
+        } else {
+            at = tl_vault_find(d, id);
+            if (at >= 0 && d->fields[at].backing != TL_VAULT_SERIALISED) at = -1;
+            /* Validated: a record that fails its field's check here is one that no longer fits it. */
+            if (at >= 0 && options && options->on_mismatch &&
+                (d->fields[at].tag != tag ||
+                 tl__vault_check(&d->fields[at], p, len) != TL_VAULT_OK))
+                at = TL__VAULT_MISMATCH;
+        }
+        if (at >= 0) {
+            tl__vault_apply(&d->fields[at], vault + d->fields[at].offset, p, len);
+        } else if (at == TL__VAULT_MISMATCH) {
+            const tl_vault_field_desc *f = &d->fields[tl_vault_find(d, id)];
+            m.field_id = id;
+            m.reason = f->tag != tag ? TL_VAULT_ERROR_TYPE : TL_VAULT_ERROR_CAPACITY;
+            m.tag = tag;
+            m.payload = p;
+            m.length = len;
+            options->on_mismatch(options->ctx, vault, &m);
+        }
+        p += len;
     }
-    if (at >= 0) {
-      tl__vault_apply(&d->fields[at], vault + d->fields[at].offset, p, len);
-    } else if (at == TL__VAULT_MISMATCH) {
-      const tl_vault_field_desc *f = &d->fields[tl_vault_find(d, id)];
-      m.field_id = id;
-      m.reason = f->tag != tag ? TL_VAULT_ERROR_TYPE : TL_VAULT_ERROR_CAPACITY;
-      m.tag = tag;
-      m.payload = p;
-      m.length = len;
-      options->on_mismatch(options->ctx, vault, &m);
-    }
-    p += len;
-  }
 }
 
 tl_vault_error tl_vault_read(const tl_vault_desc *d, void *vault, const void *data, size_t size) {
-  return tl_vault_read_ex(d, vault, data, size, NULL);
+    return tl_vault_read_ex(d, vault, data, size, NULL);
 }
 
 tl_vault_error tl_vault_read_ex(const tl_vault_desc *d, void *vault, const void *data, size_t size,
                                 uint32_t *field_id) {
-  return tl_vault_read_with(d, vault, data, size, NULL, field_id);
+    return tl_vault_read_with(d, vault, data, size, NULL, field_id);
 }
 
-tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, const void *data, size_t size,
-                                  const tl_vault_read_options *options, uint32_t *field_id) {
-  const bool lenient = options && options->on_mismatch;
-  const unsigned char *in = (const unsigned char *)data;
-  int32_t index[TL__VAULT_CACHED];
-  tl_vault_error e;
-  uint32_t failed = 0;
-  if (field_id) *field_id = 0;
-  if (!d || !vault || (!data && size)) return TL_VAULT_ERROR_ARGUMENT;
-  if (size < TL_VAULT_HEADER_BYTES) return size >= 4 && memcmp(in, "TLVT", 4) != 0 ? TL_VAULT_ERROR_MAGIC : TL_VAULT_ERROR_TRUNCATED;
-  if (memcmp(in, "TLVT", 4) != 0) return TL_VAULT_ERROR_MAGIC;
-  if (((uint32_t)in[4] | ((uint32_t)in[5] << 8)) != TL_VAULT_FORMAT_VERSION) return TL_VAULT_ERROR_VERSION;
-  if (in[6] || in[7]) return TL_VAULT_ERROR_FLAGS;
-  if (tl__vault_le32(in + 8) != d->id) return TL_VAULT_ERROR_VAULT;
-  e = tl__vault_validate(d, in, size, lenient, index, &failed);
-  if (e != TL_VAULT_OK) {
-    if (field_id) *field_id = failed;
-    return e;
-  }
-  tl__vault_store(d, (unsigned char *)vault, in, index, options);
-  return TL_VAULT_OK;
+tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, const void *data,
+                                  size_t size, const tl_vault_read_options *options,
+                                  uint32_t *field_id) {
+    const bool lenient = options && options->on_mismatch;
+    const unsigned char *in = (const unsigned char *)data;
+    int32_t index[TL__VAULT_CACHED];
+    tl_vault_error e;
+    uint32_t failed = 0;
+    if (field_id) *field_id = 0;
+    if (!d || !vault || (!data && size)) return TL_VAULT_ERROR_ARGUMENT;
+    if (size < TL_VAULT_HEADER_BYTES)
+        return size >= 4 && memcmp(in, "TLVT", 4) != 0 ? TL_VAULT_ERROR_MAGIC
+                                                       : TL_VAULT_ERROR_TRUNCATED;
+    if (memcmp(in, "TLVT", 4) != 0) return TL_VAULT_ERROR_MAGIC;
+    if (((uint32_t)in[4] | ((uint32_t)in[5] << 8)) != TL_VAULT_FORMAT_VERSION)
+        return TL_VAULT_ERROR_VERSION;
+    if (in[6] || in[7]) return TL_VAULT_ERROR_FLAGS;
+    if (tl__vault_le32(in + 8) != d->id) return TL_VAULT_ERROR_VAULT;
+    e = tl__vault_validate(d, in, size, lenient, index, &failed);
+    if (e != TL_VAULT_OK) {
+        if (field_id) *field_id = failed;
+        return e;
+    }
+    tl__vault_store(d, (unsigned char *)vault, in, index, options);
+    return TL_VAULT_OK;
 }
 
 /* --- live data (TL_DEVELOPMENT) ------------------------------------------------------------- */
@@ -1494,247 +1573,263 @@ tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, const voi
 #define TL__VAULT_IMAGE_HEADER 16u
 
 static const char *tl__vault_live_message(uint32_t item, int *level) {
-  switch (item) {
+    switch (item) {
 #define TL__VAULT_LOG_CASE(id, lvl, message) \
-  case TL_VAULT_LOG_##id: *level = lvl; return message;
-    TL_VAULT_LOG_ITEMS(TL__VAULT_LOG_CASE)
+    case TL_VAULT_LOG_##id: *level = lvl; return message;
+        TL_VAULT_LOG_ITEMS(TL__VAULT_LOG_CASE)
 #undef TL__VAULT_LOG_CASE
-  default: *level = TL_LOG_LEVEL_ERROR; return "%s";
-  }
+    default: *level = TL_LOG_LEVEL_ERROR; return "%s";
+    }
 }
 
 static void tl__vault_live_log(const tl_vault_live *live, uint32_t item, ...) {
-  int level;
-  const char *fmt = tl__vault_live_message(item, &level);
-  va_list args;
-  if (level < TL_LOG_MIN_LEVEL) return;
-  va_start(args, item);
-  tl_logv_table(&live->logger, level, "Vault", item, fmt, args);
-  va_end(args);
+    int level;
+    const char *fmt = tl__vault_live_message(item, &level);
+    va_list args;
+    if (level < TL_LOG_MIN_LEVEL) return;
+    va_start(args, item);
+    tl_logv_table(&live->logger, level, "Vault", item, fmt, args);
+    va_end(args);
 }
 
 static char *tl__vault_live_join(const char *dir, const char *name) {
-  size_t a = strlen(dir), b = strlen(name);
-  char *path = (char *)TL_MALLOC(a + b + 2);
-  if (!path) return TL__NULL;
-  memcpy(path, dir, a);
-  path[a] = '/';
-  memcpy(path + a + 1, name, b + 1);
-  return path;
+    size_t a = strlen(dir), b = strlen(name);
+    char *path = (char *)TL_MALLOC(a + b + 2);
+    if (!path) return TL__NULL;
+    memcpy(path, dir, a);
+    path[a] = '/';
+    memcpy(path + a + 1, name, b + 1);
+    return path;
 }
 
 /* The image's identity: a rename over it (how watch writes) changes the inode, an edit in place
  * the size or the time (to the nanosecond where the headers offer it: strict C99 sees seconds).
  * false when there is none. */
-static bool tl__vault_live_stat(const char *path, uint64_t *inode, uint64_t *size, uint64_t *mtime_ns) {
-  struct stat st;
-  if (stat(path, &st) != 0) return false;
-  *inode = (uint64_t)st.st_ino;
-  *size = (uint64_t)st.st_size;
-#if defined(__linux__) && (defined(__USE_XOPEN2K8) || (defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200809L))
-  *mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
+static bool tl__vault_live_stat(const char *path, uint64_t *inode, uint64_t *size,
+                                uint64_t *mtime_ns) {
+    struct stat st;
+    if (stat(path, &st) != 0) return false;
+    *inode = (uint64_t)st.st_ino;
+    *size = (uint64_t)st.st_size;
+#if defined(__linux__) && \
+    (defined(__USE_XOPEN2K8) || (defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200809L))
+    *mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec;
 #elif defined(__APPLE__) && !defined(_POSIX_C_SOURCE)
-  *mtime_ns = (uint64_t)st.st_mtimespec.tv_sec * 1000000000u + (uint64_t)st.st_mtimespec.tv_nsec;
+    *mtime_ns = (uint64_t)st.st_mtimespec.tv_sec * 1000000000u + (uint64_t)st.st_mtimespec.tv_nsec;
 #else
-  *mtime_ns = (uint64_t)st.st_mtime * 1000000000u;
+    *mtime_ns = (uint64_t)st.st_mtime * 1000000000u;
 #endif
-  return true;
+    return true;
 }
 
 static unsigned char *tl__vault_live_read(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  unsigned char *data = TL__NULL;
-  long n;
-  if (!f) return TL__NULL;
-  if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-    data = (unsigned char *)TL_MALLOC((size_t)n + 1);
-    if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
-      TL_FREE(data);
-      data = TL__NULL;
+    FILE *f = fopen(path, "rb");
+    unsigned char *data = TL__NULL;
+    long n;
+    if (!f) return TL__NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+        data = (unsigned char *)TL_MALLOC((size_t)n + 1);
+        if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
+            TL_FREE(data);
+            data = TL__NULL;
+        }
+        *size = (size_t)n;
     }
-    *size = (size_t)n;
-  }
-  fclose(f);
-  return data;
+    fclose(f);
+    return data;
 }
 
 static int64_t tl__vault_live_index(const tl_vault_live_file *file, uint32_t id) {
-  uint32_t i;
-  for (i = 0; i < file->count; i++)
-    if (file->ids[i] == id) return (int64_t)i;
-  return -1;
+    uint32_t i;
+    for (i = 0; i < file->count; i++)
+        if (file->ids[i] == id) return (int64_t)i;
+    return -1;
 }
 
 /* Reads the image into `scratch` (a copy of the instances): all or nothing. On an error,
  * `why` says what and where. */
-static bool tl__vault_live_parse(const tl_vault_live *live, const tl__vault_live_entry *e, const unsigned char *data,
-                                 size_t size, unsigned char *scratch, char *why, size_t why_size) {
-  const tl_vault_live_file *file = e->file;
-  const unsigned char *p = data + TL__VAULT_IMAGE_HEADER, *end = data + size;
-  uint32_t n, r;
-  if (size < TL__VAULT_IMAGE_HEADER || memcmp(data, "TLVI", 4) != 0) {
-    snprintf(why, why_size, "not a vault image (no \"TLVI\" header)");
-    return false;
-  }
-  if (data[4] != 1 || data[5] || data[6] || data[7] || tl__vault_le32(data + 8) != file->desc->id) {
-    snprintf(why, why_size, "another version, or another vault than %s", file->desc->name);
-    return false;
-  }
-  n = tl__vault_le32(data + 12);
-  for (r = 0; r < n; r++) {
-    uint32_t id, len, field = 0;
-    int64_t at;
-    tl_vault_error err;
-    if ((size_t)(end - p) < 8 || (size_t)(end - p - 8) < tl__vault_le32(p + 4)) {
-      snprintf(why, why_size, "it ends inside instance %u of %u", (unsigned)r + 1, (unsigned)n);
-      return false;
+static bool tl__vault_live_parse(const tl_vault_live *live, const tl__vault_live_entry *e,
+                                 const unsigned char *data, size_t size, unsigned char *scratch,
+                                 char *why, size_t why_size) {
+    const tl_vault_live_file *file = e->file;
+    const unsigned char *p = data + TL__VAULT_IMAGE_HEADER, *end = data + size;
+    uint32_t n, r;
+    if (size < TL__VAULT_IMAGE_HEADER || memcmp(data, "TLVI", 4) != 0) {
+        snprintf(why, why_size, "not a vault image (no \"TLVI\" header)");
+        return false;
     }
-    id = tl__vault_le32(p);
-    len = tl__vault_le32(p + 4);
-    p += 8;
-    at = tl__vault_live_index(file, id);
-    if (at < 0) {
-      tl__vault_live_log(live, TL_VAULT_LOG_NEW_INSTANCE, e->path, (unsigned)id);
-    } else if ((err = tl_vault_read_ex(file->desc, scratch + (size_t)at * file->desc->size, p, len, &field)) != TL_VAULT_OK) {
-      int32_t f = field ? tl_vault_find(file->desc, field) : -1;
-      snprintf(why, why_size, "instance %s%s%s: %s", file->names[at], f >= 0 ? ", field " : "",
-               f >= 0 ? file->desc->fields[f].name : "", tl_vault_error_message(err));
-      return false;
+    if (data[4] != 1 || data[5] || data[6] || data[7] ||
+        tl__vault_le32(data + 8) != file->desc->id) {
+        snprintf(why, why_size, "another version, or another vault than %s", file->desc->name);
+        return false;
     }
-    p += len;
-  }
-  if (p != end) {
-    snprintf(why, why_size, "bytes after the last instance");
-    return false;
-  }
-  return true;
+    n = tl__vault_le32(data + 12);
+    for (r = 0; r < n; r++) {
+        uint32_t id, len, field = 0;
+        int64_t at;
+        tl_vault_error err;
+        if ((size_t)(end - p) < 8 || (size_t)(end - p - 8) < tl__vault_le32(p + 4)) {
+            snprintf(why, why_size, "it ends inside instance %u of %u", (unsigned)r + 1,
+                     (unsigned)n);
+            return false;
+        }
+        id = tl__vault_le32(p);
+        len = tl__vault_le32(p + 4);
+        p += 8;
+        at = tl__vault_live_index(file, id);
+        if (at < 0) {
+            tl__vault_live_log(live, TL_VAULT_LOG_NEW_INSTANCE, e->path, (unsigned)id);
+        } else if ((err = tl_vault_read_ex(file->desc, scratch + (size_t)at * file->desc->size, p,
+                                           len, &field)) != TL_VAULT_OK) {
+            int32_t f = field ? tl_vault_find(file->desc, field) : -1;
+            snprintf(why, why_size, "instance %s%s%s: %s", file->names[at],
+                     f >= 0 ? ", field " : "", f >= 0 ? file->desc->fields[f].name : "",
+                     tl_vault_error_message(err));
+            return false;
+        }
+        p += len;
+    }
+    if (p != end) {
+        snprintf(why, why_size, "bytes after the last instance");
+        return false;
+    }
+    return true;
 }
 
 /* Stores the new values (scratch) and then fires one event per serialised field that changed.
  * `old` receives the previous values. Returns the number of changed values. */
-static uint32_t tl__vault_live_store(const tl_vault_live_file *file, unsigned char *scratch, unsigned char *old) {
-  const tl_vault_desc *d = file->desc;
-  unsigned char *instances = (unsigned char *)file->instances;
-  size_t bytes = (size_t)file->count * d->size;
-  uint32_t i, k, changed = 0;
-  memcpy(old, instances, bytes);
-  memcpy(instances, scratch, bytes);
-  for (i = 0; i < file->count; i++) {
-    unsigned char *now = instances + (size_t)i * d->size, *before = old + (size_t)i * d->size;
-    for (k = 0; k < d->field_count; k++) {
-      const tl_vault_field_desc *f = &d->fields[k];
-      if (f->backing != TL_VAULT_SERIALISED || memcmp(now + f->offset, before + f->offset, f->size) == 0) continue;
-      changed++;
-      tl_vault_notify(tl__vault_listener(d, now), now, f->id);
+static uint32_t tl__vault_live_store(const tl_vault_live_file *file, unsigned char *scratch,
+                                     unsigned char *old) {
+    const tl_vault_desc *d = file->desc;
+    unsigned char *instances = (unsigned char *)file->instances;
+    size_t bytes = (size_t)file->count * d->size;
+    uint32_t i, k, changed = 0;
+    memcpy(old, instances, bytes);
+    memcpy(instances, scratch, bytes);
+    for (i = 0; i < file->count; i++) {
+        unsigned char *now = instances + (size_t)i * d->size, *before = old + (size_t)i * d->size;
+        for (k = 0; k < d->field_count; k++) {
+            const tl_vault_field_desc *f = &d->fields[k];
+            if (f->backing != TL_VAULT_SERIALISED ||
+                memcmp(now + f->offset, before + f->offset, f->size) == 0)
+                continue;
+            changed++;
+            tl_vault_notify(tl__vault_listener(d, now), now, f->id);
+        }
     }
-  }
-  return changed;
+    return changed;
 }
 
 /* Reads, checks and stores one image; false when it was refused or unreadable. */
 static bool tl__vault_live_reload(tl_vault_live *live, tl__vault_live_entry *e) {
-  const tl_vault_live_file *file = e->file;
-  size_t size = 0, bytes = (size_t)file->count * file->desc->size;
-  unsigned char *data = tl__vault_live_read(e->path, &size);
-  unsigned char *scratch = (unsigned char *)TL_MALLOC(bytes ? bytes * 2 : 1);
-  char why[256];
-  bool ok = false;
-  if (!data || !scratch) {
-    tl__vault_live_log(live, data ? TL_VAULT_LOG_OUT_OF_MEMORY : TL_VAULT_LOG_UNREADABLE, e->path);
-  } else {
-    memcpy(scratch, file->instances, bytes);
-    if (tl__vault_live_parse(live, e, data, size, scratch, why, sizeof why)) {
-      uint32_t changed = tl__vault_live_store(file, scratch, scratch + bytes);
-      tl__vault_live_log(live, TL_VAULT_LOG_RELOADED, e->path, (unsigned)changed);
-      ok = true;
+    const tl_vault_live_file *file = e->file;
+    size_t size = 0, bytes = (size_t)file->count * file->desc->size;
+    unsigned char *data = tl__vault_live_read(e->path, &size);
+    unsigned char *scratch = (unsigned char *)TL_MALLOC(bytes ? bytes * 2 : 1);
+    char why[256];
+    bool ok = false;
+    if (!data || !scratch) {
+        tl__vault_live_log(live, data ? TL_VAULT_LOG_OUT_OF_MEMORY : TL_VAULT_LOG_UNREADABLE,
+                           e->path);
     } else {
-      tl__vault_live_log(live, TL_VAULT_LOG_REFUSED, e->path, why);
+        memcpy(scratch, file->instances, bytes);
+        if (tl__vault_live_parse(live, e, data, size, scratch, why, sizeof why)) {
+            uint32_t changed = tl__vault_live_store(file, scratch, scratch + bytes);
+            tl__vault_live_log(live, TL_VAULT_LOG_RELOADED, e->path, (unsigned)changed);
+            ok = true;
+        } else {
+            tl__vault_live_log(live, TL_VAULT_LOG_REFUSED, e->path, why);
+        }
     }
-  }
-  TL_FREE(data);
-  TL_FREE(scratch);
-  return ok;
+    TL_FREE(data);
+    TL_FREE(scratch);
+    return ok;
 }
 
 /* Reloads the entry's image when it is not the one last seen. */
 static bool tl__vault_live_check(tl_vault_live *live, tl__vault_live_entry *e) {
-  uint64_t inode, size, mtime;
-  if (!tl__vault_live_stat(e->path, &inode, &size, &mtime)) {
-    if (e->seen) tl__vault_live_log(live, TL_VAULT_LOG_REMOVED, e->path);
-    e->seen = false;
-    return false;
-  }
-  if (e->seen && inode == e->inode && size == e->size && mtime == e->mtime_ns) return false;
-  e->seen = true; /* a refused image is not read again until it changes */
-  e->inode = inode;
-  e->size = size;
-  e->mtime_ns = mtime;
-  return tl__vault_live_reload(live, e);
+    uint64_t inode, size, mtime;
+    if (!tl__vault_live_stat(e->path, &inode, &size, &mtime)) {
+        if (e->seen) tl__vault_live_log(live, TL_VAULT_LOG_REMOVED, e->path);
+        e->seen = false;
+        return false;
+    }
+    if (e->seen && inode == e->inode && size == e->size && mtime == e->mtime_ns) return false;
+    e->seen = true; /* a refused image is not read again until it changes */
+    e->inode = inode;
+    e->size = size;
+    e->mtime_ns = mtime;
+    return tl__vault_live_reload(live, e);
 }
 
 bool tl_vault_live_init(tl_vault_live *live, const tl_vault_live_desc *desc) {
-  const char *dir = desc && desc->image_dir ? desc->image_dir : TL_VAULT_LIVE_DIR;
-  size_t n = strlen(dir);
-  if (!live) return false;
-  memset(live, 0, sizeof *live);
-  if (desc && desc->logger) live->logger = *desc->logger;
-  live->dir = (char *)TL_MALLOC(n + 1);
-  if (!live->dir) return false;
-  memcpy(live->dir, dir, n + 1);
-  return true;
+    const char *dir = desc && desc->image_dir ? desc->image_dir : TL_VAULT_LIVE_DIR;
+    size_t n = strlen(dir);
+    if (!live) return false;
+    memset(live, 0, sizeof *live);
+    if (desc && desc->logger) live->logger = *desc->logger;
+    live->dir = (char *)TL_MALLOC(n + 1);
+    if (!live->dir) return false;
+    memcpy(live->dir, dir, n + 1);
+    return true;
 }
 
 bool tl_vault_live_add(tl_vault_live *live, const tl_vault_live_file *file) {
-  tl__vault_live_entry *e;
-  tl_vault_listeners *set;
-  uint32_t i;
-  if (!live || !live->dir || !file || !file->desc) return false;
-  if (live->count == live->capacity) {
-    uint32_t capacity = live->capacity ? live->capacity * 2 : 8;
-    tl__vault_live_entry *grown = (tl__vault_live_entry *)TL_MALLOC(capacity * sizeof *grown);
-    if (!grown) return false;
-    if (live->count) memcpy(grown, live->entries, live->count * sizeof *grown);
-    TL_FREE(live->entries);
-    live->entries = grown;
-    live->capacity = capacity;
-  }
-  e = &live->entries[live->count];
-  memset(e, 0, sizeof *e);
-  e->file = file;
-  e->path = tl__vault_live_join(live->dir, file->image);
-  if (!e->path) return false;
-  live->count++;
-  set = &live->listeners;
-  for (i = 0; i < file->count; i++)
-    memcpy((unsigned char *)file->instances + (size_t)i * file->desc->size + file->desc->listener_offset, &set, sizeof set);
-  tl__vault_live_check(live, e);
-  return true;
+    tl__vault_live_entry *e;
+    tl_vault_listeners *set;
+    uint32_t i;
+    if (!live || !live->dir || !file || !file->desc) return false;
+    if (live->count == live->capacity) {
+        uint32_t capacity = live->capacity ? live->capacity * 2 : 8;
+        tl__vault_live_entry *grown = (tl__vault_live_entry *)TL_MALLOC(capacity * sizeof *grown);
+        if (!grown) return false;
+        if (live->count) memcpy(grown, live->entries, live->count * sizeof *grown);
+        TL_FREE(live->entries);
+        live->entries = grown;
+        live->capacity = capacity;
+    }
+    e = &live->entries[live->count];
+    memset(e, 0, sizeof *e);
+    e->file = file;
+    e->path = tl__vault_live_join(live->dir, file->image);
+    if (!e->path) return false;
+    live->count++;
+    set = &live->listeners;
+    for (i = 0; i < file->count; i++)
+        memcpy((unsigned char *)file->instances + (size_t)i * file->desc->size +
+                   file->desc->listener_offset,
+               &set, sizeof set);
+    tl__vault_live_check(live, e);
+    return true;
 }
 
 uint32_t tl_vault_live_update(tl_vault_live *live) {
-  uint32_t i, stored = 0;
-  if (!live) return 0;
-  for (i = 0; i < live->count; i++) stored += tl__vault_live_check(live, &live->entries[i]);
-  return stored;
+    uint32_t i, stored = 0;
+    if (!live) return 0;
+    for (i = 0; i < live->count; i++) stored += tl__vault_live_check(live, &live->entries[i]);
+    return stored;
 }
 
-tl_vault_listeners *tl_vault_live_listeners(tl_vault_live *live) { return live ? &live->listeners : TL__NULL; }
+tl_vault_listeners *tl_vault_live_listeners(tl_vault_live *live) {
+    return live ? &live->listeners : TL__NULL;
+}
 
 void tl_vault_live_discard(tl_vault_live *live) {
-  uint32_t i, k;
-  tl_vault_listeners *none = TL__NULL;
-  if (!live) return;
-  for (i = 0; i < live->count; i++) {
-    const tl_vault_live_file *file = live->entries[i].file;
-    for (k = 0; k < file->count; k++)
-      memcpy((unsigned char *)file->instances + (size_t)k * file->desc->size + file->desc->listener_offset, &none,
-             sizeof none);
-    TL_FREE(live->entries[i].path);
-  }
-  TL_FREE(live->entries);
-  TL_FREE(live->dir);
-  tl_vault_listeners_discard(&live->listeners);
-  memset(live, 0, sizeof *live);
+    uint32_t i, k;
+    tl_vault_listeners *none = TL__NULL;
+    if (!live) return;
+    for (i = 0; i < live->count; i++) {
+        const tl_vault_live_file *file = live->entries[i].file;
+        for (k = 0; k < file->count; k++)
+            memcpy((unsigned char *)file->instances + (size_t)k * file->desc->size +
+                       file->desc->listener_offset,
+                   &none, sizeof none);
+        TL_FREE(live->entries[i].path);
+    }
+    TL_FREE(live->entries);
+    TL_FREE(live->dir);
+    tl_vault_listeners_discard(&live->listeners);
+    memset(live, 0, sizeof *live);
 }
 #endif /* TL_DEVELOPMENT */
 

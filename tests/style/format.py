@@ -34,6 +34,9 @@ SPDX = '/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink a
 INTERNAL = {'api.h', 'cast.h', 'threadlink.h'}
 # The umbrella includes the modules again after TL_IMPLEMENTATION, so it has no guard.
 UNGUARDED = {'threadlink.h'}
+# Parts of another module: they include that module before their guard (which includes them back
+# for their declarations), and its implementation emits theirs.
+PARTS = {'content_live.h': 'content.h'}
 OTHER_PRIVATE = re.compile(r'\b(?:tl|TL)_[A-Za-z0-9]+__[A-Za-z0-9_]*')
 RESERVED = re.compile(r'(?<![A-Za-z0-9_])_+(?:tl|TL)_[A-Za-z0-9_]*')
 HEADING_WORDS = re.compile(r'[A-Z][A-Z ]*[A-Z]|[A-Z]')
@@ -124,6 +127,14 @@ def check_guard(name, lines, start, problems):
     umbrella = ['#if defined(TL_IMPLEMENTATION) && !defined(%s)' % switch,
                 '#define %s' % switch, '#endif']
     first = code[0] if code else len(lines)
+    if name in PARTS:
+        part_of = ['#ifndef TL__%s_DECLARING_%s' % (PARTS[name][:-2].upper(), stem.split('_', 1)[1]),
+                   '#include "%s"' % PARTS[name], '#endif']
+        if [l.split(' /*')[0] for l in lines[first:first + 3]] != part_of:
+            problems.append("%d: a part of %s starts with '%s' / '%s' / '#endif'"
+                            % (first + 1, PARTS[name], part_of[0], part_of[1]))
+        else:
+            first = code[3]
     if has_impl:
         if lines[first:first + 3] != umbrella:
             problems.append("%d: the first directive is not the TL_IMPLEMENTATION umbrella "
