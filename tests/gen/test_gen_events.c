@@ -209,7 +209,7 @@ static void test_events_native_namesake_warned(void **state)
         "injectors/Iris.Events.User.txt:2:3: warning: event 'OnSceneLoaded' has the name of a native event"
         " (threadlink:natives/Iris.Events.Native.txt:25:1), which C therefore names Iris_Events_Native_OnSceneLoaded:"
         " code written for the native (nexus.h's TL_NEXUS_EVENTS_INIT) gets this event instead; rename this one\n";
-    assert_non_null(strstr(f->diags.data, taken));
+    /* This pass's exact diagnostics, header and summary: tests/gen/golden/events-native-namesake-taken. */
     f->diags.len = 0;
     f->diags.data[0] = 0;
     /* Every pass that reads the inputs, until renamed (not only the one that assigned the names). */
@@ -221,10 +221,7 @@ static void test_events_native_namesake_warned(void **state)
     fx_write("injectors/Iris.Events.User.txt", "onscenePresented(int)\n");
     f->diags.len = 0;
     f->diags.data[0] = 0;
-    assert_int_equal(fx_generate(f), 0);
-    assert_non_null(strstr(f->diags.data,
-        "injectors/Iris.Events.User.txt:1:1: warning: event 'onscenePresented' has the name of a native event"
-        " (threadlink:natives/Iris.Events.Native.txt:27:1), so C names it Iris_Events_User_onscenePresented; rename it\n"));
+    assert_int_equal(fx_generate(f), 0); /* exactly: tests/gen/golden/events-native-namesake-qualified */
     /* A renamed event draws nothing. */
     fx_write("injectors/Iris.Events.User.txt", "OnMapPresented(int)\n");
     f->diags.len = 0;
