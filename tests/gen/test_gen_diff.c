@@ -118,13 +118,7 @@ static void test_diff_breaking_changes(void **state)
         "old/Gone.manifest.json: error: Gone: domain removed [breaking]\n"
         "threadlink-gen diff: 7 breaking, 0 approved, 0 compatible changes\n");
     free(out);
-    assert_int_equal(run_diff("old", "new", DIFF_GITHUB, NULL, NULL, &out), 1);
-    assert_non_null(strstr(out, "::error file=new/Ids.manifest.json,line=7::Ids: Beta (user.beta) member renamed (Beta -> BetaRenamed) [breaking]\n"));
-    assert_non_null(strstr(out, "::error file=old/Gone.manifest.json::Gone: domain removed [breaking]\n"));
-    free(out);
-    assert_int_equal(run_diff("old", "new", DIFF_MARKDOWN, NULL, NULL, &out), 1);
-    assert_non_null(strstr(out, "| **breaking** | Ids | `user.beta` | member renamed: Beta -> BetaRenamed | `Beta` = 52497432 | `BetaRenamed` = 52497432 |\n"));
-    free(out);
+    /* The same pair in the github and markdown formats, exactly: tests/gen/golden/diff-breaking-*. */
     assert_int_equal(run_diff("old", "new", DIFF_JSON, NULL, NULL, &out), 1);
     json_error_t err;
     json_t *j = json_loads(out, 0, &err);

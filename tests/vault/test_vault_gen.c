@@ -267,20 +267,15 @@ static void test_vault_assets_by_catalog_name(void **state)
              "  { \"name\": \"B\", \"values\": { \"Sprite\": \"Sprites/big-bat\" } },\n"
              "  { \"name\": \"C\", \"values\": { \"Sprite\": \"Sprites_big_bat\" } },\n"
              "  { \"name\": \"D\", \"values\": { \"Sprite\": \"game.sprites/slime\" } } ] }\n");
-    /* A vault with no load function (an AssetRef hash set has none) does not include content.h. */
+    /* A vault with no load function (an AssetRef hash set has none) does not include content.h
+     * (seen_vault.h in the golden case). */
     fx_write("vaults/Seen.vault.json",
              "{ \"name\": \"Seen\", \"fields\": [ { \"field\": \"Seen\", \"type\": \"InlineHashSet\", \"element\": \"AssetRef\",\n"
              "  \"catalog\": \"Content.Game\", \"capacity\": 2 } ] }\n");
     assert_int_equal(fx_generate(f), 0);
-    char *h = fx_read("generated/vaults/seen_vault.h");
-    assert_null(strstr(h, "content.h"));
-    assert_null(strstr(h, "_load_"));
-    free(h);
-    h = fx_read("generated/vaults/unit_vault.h");
-    assert_non_null(strstr(h, "#include <threadlink/vault.h>\n#include <threadlink/content.h>\n"));
-    assert_non_null(strstr(h, "static inline tl_asset unit_vault_load_Sprite(const unit_vault *v, tl_scope scope) {\n"));
-    free(h);
-    h = fx_read("generated/vaults/units_data.h");
+    /* The headers this run writes, exactly: tests/gen/golden/vault-assets-by-catalog-name. Here,
+     * the values against the hash of each key. */
+    char *h = fx_read("generated/vaults/units_data.h");
     expect_asset_value(h, "game.sprites/slime", "A");
     expect_asset_value(h, "game.sprites/big-bat", "B");
     expect_asset_value(h, "game.sprites/big-bat", "C");
