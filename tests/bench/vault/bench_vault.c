@@ -410,17 +410,219 @@ static double median(double *t)
     return t[RUNS / 2];
 }
 
-int main(int argc, char **argv)
+/* Every run's figure of every measurement, in ns per operation; the report prints medians. */
+typedef struct samples {
+    double direct[RUNS], getter[RUNS], generic[RUNS], desc[RUNS], bdesc[RUNS], typed[RUNS], btyped[RUNS];
+    double gset[RUNS], dset[RUNS], bset[RUNS];
+    double styped[RUNS], stoday[RUNS], ssw[RUNS], stoday_sw[RUNS];
+    double htyped[RUNS], htoday[RUNS], hsw[RUNS], htoday_sw[RUNS];
+    double ser[RUNS], de[RUNS], bser[RUNS], bde[RUNS], wser[RUNS], wde[RUNS], bwser[RUNS], bwde[RUNS];
+    size_t wide_bytes;
+} samples;
+
+static double per_op(double t0, double t1, double ops) { return (t1 - t0) / ops * 1e9; }
+
+/* Generic access by id: a different field each time (Health, Cell, Loot, Damage), so the switch
+ * is exercised. Loot has no scalar tag: its collection tag comes from the descriptor. */
+static const uint32_t mix_ids[4] = {EVERY_VAULT_ID_Health, EVERY_VAULT_ID_Cell, EVERY_VAULT_ID_Loot, EVERY_VAULT_ID_Damage};
+static uint32_t mix_tag(int i)
+{
+    static const uint32_t tags[4] = {TL_VAULT_INTEGER, TL_VAULT_INTEGER2D, 0, TL_VAULT_FP};
+    return tags[i & 3] ? tags[i & 3] : every_vault_fields[22].tag;
+}
+
+static void reset_vaults(void)
 {
     for (int i = 0; i < N; i++) {
         every_vault_init(&vaults[i]);
         vaults[i].Health = i;
     }
-    double direct[RUNS], getter[RUNS], generic[RUNS], desc[RUNS], ser[RUNS], de[RUNS], bdesc[RUNS], bser[RUNS], bde[RUNS];
-    double wser[RUNS], wde[RUNS], bwser[RUNS], bwde[RUNS], typed[RUNS], btyped[RUNS];
-    double gset[RUNS], dset[RUNS], bset[RUNS];
-    double styped[RUNS], stoday[RUNS], ssw[RUNS], stoday_sw[RUNS];
-    double htyped[RUNS], htoday[RUNS], hsw[RUNS], htoday_sw[RUNS];
+}
+
+/* Reads: direct, getter, the generated switch, the descriptor, the typed wrappers; and the baseline's. */
+static void bench_gets(samples *sm, int r, int reps)
+{
+    const double ops = (double)reps * N;
+    int64_t s = 0;
+    int64_t out[32]; /* the largest field, Loot, is 104 bytes */
+    double t0 = now();
+    for (int k = 0; k < reps; k++)
+        for (int i = 0; i < N; i++) s += vaults[i].Health;
+    double t1 = now();
+    for (int k = 0; k < reps; k++)
+        for (int i = 0; i < N; i++) s += every_vault_get_Health(&vaults[i]);
+    double t2 = now();
+    sink = s;
+    sm->direct[r] = per_op(t0, t1, ops);
+    sm->getter[r] = per_op(t1, t2, ops);
+    t0 = now();
+    for (int k = 0; k < reps; k++)
+        for (int i = 0; i < N; i++) {
+            s += every_vault_try_get(&vaults[i], mix_ids[i & 3], mix_tag(i), out);
+            s += out[0];
+        }
+    t1 = now();
+    for (int k = 0; k < reps; k++)
+        for (int i = 0; i < N; i++) {
+            s += tl_vault_try_get(&every_vault_desc, &vaults[i], mix_ids[i & 3], mix_tag(i), out);
+            s += out[0];
+        }
+    t2 = now();
+    for (int k = 0; k < reps; k++)
+        for (int i = 0; i < N; i++) {
+            s += tlb_vault_try_get(&every_vault_desc, &vaults[i], mix_ids[i & 3], mix_tag(i), out);
+            s += out[0];
+        }
+    double t3 = now();
+    /* The typed wrappers (Health and Damage alternately) against the baseline's generic get. */
+    for (int k = 0; k < reps; k++)
+        for (int i = 0; i < N; i++) {
+            int32_t h = 0;
+            tl_fp f = {0};
+            if (i & 1) s += tl_vault_try_get_integer(&every_vault_desc, &vaults[i], EVERY_VAULT_ID_Health, &h);
+            else s += tl_vault_try_get_fp(&every_vault_desc, &vaults[i], EVERY_VAULT_ID_Damage, &f);
+            s += h + f.raw;
+        }
+    double t4 = now();
+    for (int k = 0; k < reps; k++)
+        for (int i = 0; i < N; i++) {
+            int32_t h = 0;
+            tl_fp f = {0};
+            if (i & 1) s += tlb_vault_try_get(&every_vault_desc, &vaults[i], EVERY_VAULT_ID_Health, TL_VAULT_INTEGER, &h);
+            else s += tlb_vault_try_get(&every_vault_desc, &vaults[i], EVERY_VAULT_ID_Damage, TL_VAULT_FP, &f);
+            s += h + f.raw;
+        }
+    double t5 = now();
+    sink = s;
+    sm->generic[r] = per_op(t0, t1, ops);
+    sm->desc[r] = per_op(t1, t2, ops);
+    sm->bdesc[r] = per_op(t2, t3, ops);
+    sm->typed[r] = per_op(t3, t4, ops);
+    sm->btyped[r] = per_op(t4, t5, ops);
+}
+
+/* Generic set by id, the same mix: each pass stores the other of two values (so every set
+ * changes the field and checks the listener), through the generated switch, the descriptor and
+ * the baseline; then the set path without listeners, over all vaults and over a hot few. */
+static void bench_sets(samples *sm, int r, int reps, const void *const values[2][4])
+{
+    const double ops = (double)reps * N;
+    int64_t s = 0;
+    double u0 = now();
+    for (int k = 0; k < reps; k++)
+        for (int i = 0; i < N; i++) s += every_vault_try_set(&vaults[i], mix_ids[i & 3], mix_tag(i), values[k & 1][i & 3]);
+    double u1 = now();
+    for (int k = 0; k < reps; k++)
+        for (int i = 0; i < N; i++)
+            s += tl_vault_try_set(&every_vault_desc, &vaults[i], mix_ids[i & 3], mix_tag(i), values[k & 1][i & 3]);
+    double u2 = now();
+    for (int k = 0; k < reps; k++)
+        for (int i = 0; i < N; i++)
+            s += tlb_vault_try_set(&every_vault_desc, &vaults[i], mix_ids[i & 3], mix_tag(i), values[k & 1][i & 3]);
+    double u3 = now();
+    sink = s;
+    sm->gset[r] = per_op(u0, u1, ops);
+    sm->dset[r] = per_op(u1, u2, ops);
+    sm->bset[r] = per_op(u2, u3, ops);
+    set_times st;
+    bench_set_path(&st, N, reps, r);
+    sm->styped[r] = st.typed, sm->stoday[r] = st.today_typed, sm->ssw[r] = st.sw, sm->stoday_sw[r] = st.today_sw;
+    bench_set_path(&st, SET_HOT, reps * (N / SET_HOT), r);
+    sm->htyped[r] = st.typed, sm->htoday[r] = st.today_typed, sm->hsw[r] = st.sw, sm->htoday_sw[r] = st.today_sw;
+    reset_vaults(); /* back to the state the serialisation runs expect */
+}
+
+/* sreps writes of `src` and reads into `dst` (dst_count of them), ours then the baseline's; the
+ * two writers must give the same bytes. Figures in ser/de/bser/bde[r]; *bytes_out the size. */
+static bool bench_serialise(const tl_vault_desc *desc, const void *const src[2], void *dst, size_t dst_size,
+                            double *ser, double *de, double *bser, double *bde, size_t *bytes_out)
+{
+    const int sreps = 200000;
+    unsigned char bytes[1024], bbytes[1024];
+    size_t n = 0, bn = 0;
+    int64_t s = 0;
+    double t0 = now();
+    for (int k = 0; k < sreps; k++) {
+        tl_vault_write(desc, src[k & 1], bytes, sizeof bytes, &n);
+        s += bytes[n - 1];
+    }
+    double t1 = now();
+    for (int k = 0; k < sreps; k++) s += tl_vault_read(desc, (unsigned char *)dst + (size_t)(k & (N - 1)) * dst_size, bytes, n);
+    double t2 = now();
+    for (int k = 0; k < sreps; k++) {
+        tlb_vault_write(desc, src[k & 1], bbytes, sizeof bbytes, &bn);
+        s += bbytes[bn - 1];
+    }
+    double t3 = now();
+    for (int k = 0; k < sreps; k++) s += tlb_vault_read(desc, (unsigned char *)dst + (size_t)(k & (N - 1)) * dst_size, bbytes, bn);
+    double t4 = now();
+    sink = s;
+    *ser = per_op(t0, t1, sreps), *de = per_op(t1, t2, sreps), *bser = per_op(t2, t3, sreps), *bde = per_op(t3, t4, sreps);
+    *bytes_out = n;
+    return bn == n && memcmp(bytes, bbytes, n) == 0;
+}
+
+/* Both vaults' serialisation: the test vault (its two instances alternately) and the 32-field one. */
+static bool bench_serialisations(samples *sm, int r)
+{
+    const void *const things[2] = {&things_instances[0], &things_instances[1]};
+    const void *const wide[2] = {&wide_source, &wide_source};
+    size_t n = 0;
+    if (!bench_serialise(&every_vault_desc, things, vaults, sizeof vaults[0], &sm->ser[r], &sm->de[r], &sm->bser[r],
+                         &sm->bde[r], &n)) {
+        fprintf(stderr, "bench_vault: tl_vault_write and the baseline disagree\n");
+        return false;
+    }
+    if (!bench_serialise(&wide_desc, wide, wides, sizeof wides[0], &sm->wser[r], &sm->wde[r], &sm->bwser[r], &sm->bwde[r],
+                         &sm->wide_bytes) ||
+        memcmp(&wides[0], &wide_source, sizeof wide_source) != 0) {
+        fprintf(stderr, "bench_vault: the 32-field vault does not round-trip or disagrees with the baseline\n");
+        return false;
+    }
+    return true;
+}
+
+static void report(samples *sm)
+{
+    double d = median(sm->direct), g = median(sm->getter);
+    printf("typed getter          %6.3f ns  direct struct access %6.3f ns  ratio %.3f (target <= 1.05)\n", g, d, g / d);
+    printf("generic try_get by id %6.3f ns  (generated switch; target < 5 ns)\n", median(sm->generic));
+    double ty = median(sm->typed), bty = median(sm->btyped);
+    printf("tl_vault_try_get_integer/_fp %6.3f ns  baseline %6.3f ns  ratio %.3f  (typed wrappers by id; target < 5 ns)\n",
+           ty, bty, ty / bty);
+    double dd = median(sm->desc), bd = median(sm->bdesc);
+    printf("tl_vault_try_get      %6.3f ns  baseline %6.3f ns  ratio %.3f  (descriptor; target < 5 ns)\n", dd, bd, dd / bd);
+    double gs = median(sm->gset), ds = median(sm->dset), bs0 = median(sm->bset);
+    printf("generic try_set by id %6.3f ns  (generated switch)\n", gs);
+    printf("tl_vault_try_set      %6.3f ns  baseline %6.3f ns  ratio %.3f  (descriptor; target < 5 ns)\n", ds, bs0, ds / bs0);
+    double sty = median(sm->styped), sto = median(sm->stoday), ssw0 = median(sm->ssw), stsw = median(sm->stoday_sw);
+    double hty = median(sm->htyped), hto = median(sm->htoday), hsw0 = median(sm->hsw), htsw = median(sm->htoday_sw);
+    printf("typed setter, no listener   %2d vaults %6.3f ns  one-listener code %6.3f ns  ratio %.3f  (target <= 1.1)\n",
+           SET_HOT, hty, hto, hty / hto);
+    printf("try_set switch, no listener %2d vaults %6.3f ns  one-listener code %6.3f ns  ratio %.3f  (target <= 1.1)\n",
+           SET_HOT, hsw0, htsw, hsw0 / htsw);
+    printf("typed setter, no listener   %d vaults %6.3f ns  one-listener code %6.3f ns  ratio %.3f  (struct 8 bytes smaller)\n",
+           N, sty, sto, sty / sto);
+    printf("try_set switch, no listener %d vaults %6.3f ns  one-listener code %6.3f ns  ratio %.3f\n",
+           N, ssw0, stsw, ssw0 / stsw);
+    size_t n0 = tl_vault_serialised_size(&every_vault_desc, &things_instances[0]);
+    size_t n1 = tl_vault_serialised_size(&every_vault_desc, &things_instances[1]);
+    double sr = median(sm->ser), bs = median(sm->bser), dr = median(sm->de), bdr = median(sm->bde);
+    printf("serialise   (%2d fields, %zu/%zu bytes) %7.1f ns  baseline %7.1f ns  ratio %.3f  (target < 1000 ns)\n",
+           EVERY_VAULT_FIELD_COUNT, n0, n1, sr, bs, sr / bs);
+    printf("deserialise (%2d fields, %zu bytes)     %7.1f ns  baseline %7.1f ns  ratio %.3f  (target < 1000 ns)\n",
+           EVERY_VAULT_FIELD_COUNT, n1, dr, bdr, dr / bdr);
+    double ws = median(sm->wser), bws = median(sm->bwser), wd = median(sm->wde), bwd = median(sm->bwde);
+    printf("serialise   (%2d fields, %zu bytes)     %7.1f ns  baseline %7.1f ns  ratio %.3f  (target < 1000 ns)\n",
+           WIDE_FIELDS, sm->wide_bytes, ws, bws, ws / bws);
+    printf("deserialise (%2d fields, %zu bytes)     %7.1f ns  baseline %7.1f ns  ratio %.3f  (target < 1000 ns)\n",
+           WIDE_FIELDS, sm->wide_bytes, wd, bwd, wd / bwd);
+}
+
+int main(int argc, char **argv)
+{
+    static samples sm;
+    reset_vaults();
     for (int i = 0; i < N; i++) tlb_every_vault_init(&today[i]);
     /* Two values for each field of the mix (Health, Cell, Loot, Damage), all different. */
     static every_vault set_a, set_b;
@@ -433,197 +635,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_vault: the two Loot values for try_set are equal\n");
         return 1;
     }
-    const void *set_values[2][4] = {{&set_a.Health, &set_a.Cell, &set_a.Loot, &set_a.Damage},
-                                    {&set_b.Health, &set_b.Cell, &set_b.Loot, &set_b.Damage}};
-    size_t wn = 0;
+    const void *const set_values[2][4] = {{&set_a.Health, &set_a.Cell, &set_a.Loot, &set_a.Damage},
+                                          {&set_b.Health, &set_b.Cell, &set_b.Loot, &set_b.Damage}};
     wide_setup();
     const int reps = 2000;
     for (int r = 0; r < RUNS; r++) {
-        int64_t s = 0;
-        double t0 = now();
-        for (int k = 0; k < reps; k++)
-            for (int i = 0; i < N; i++) s += vaults[i].Health;
-        double t1 = now();
-        for (int k = 0; k < reps; k++)
-            for (int i = 0; i < N; i++) s += every_vault_get_Health(&vaults[i]);
-        double t2 = now();
-        sink = s;
-        direct[r] = (t1 - t0) / ((double)reps * N) * 1e9;
-        getter[r] = (t2 - t1) / ((double)reps * N) * 1e9;
-        /* Generic access by id: a different field each time, so the switch is exercised. */
-        static const uint32_t ids[4] = {EVERY_VAULT_ID_Health, EVERY_VAULT_ID_Cell, EVERY_VAULT_ID_Loot, EVERY_VAULT_ID_Damage};
-        static const uint32_t tags[4] = {TL_VAULT_INTEGER, TL_VAULT_INTEGER2D, 0, TL_VAULT_FP};
-        int64_t out[32]; /* the largest field, Loot, is 104 bytes */
-        t0 = now();
-        for (int k = 0; k < reps; k++)
-            for (int i = 0; i < N; i++) {
-                s += every_vault_try_get(&vaults[i], ids[i & 3], tags[i & 3] ? tags[i & 3] : every_vault_fields[22].tag, out);
-                s += out[0];
-            }
-        t1 = now();
-        for (int k = 0; k < reps; k++)
-            for (int i = 0; i < N; i++) {
-                s += tl_vault_try_get(&every_vault_desc, &vaults[i], ids[i & 3], tags[i & 3] ? tags[i & 3] : every_vault_fields[22].tag, out);
-                s += out[0];
-            }
-        t2 = now();
-        for (int k = 0; k < reps; k++)
-            for (int i = 0; i < N; i++) {
-                s += tlb_vault_try_get(&every_vault_desc, &vaults[i], ids[i & 3], tags[i & 3] ? tags[i & 3] : every_vault_fields[22].tag, out);
-                s += out[0];
-            }
-        double t3 = now();
-        /* The typed wrappers (Health and Damage alternately) against the baseline's generic get. */
-        for (int k = 0; k < reps; k++)
-            for (int i = 0; i < N; i++) {
-                int32_t h = 0;
-                tl_fp f = {0};
-                if (i & 1) s += tl_vault_try_get_integer(&every_vault_desc, &vaults[i], EVERY_VAULT_ID_Health, &h);
-                else s += tl_vault_try_get_fp(&every_vault_desc, &vaults[i], EVERY_VAULT_ID_Damage, &f);
-                s += h + f.raw;
-            }
-        double t4 = now();
-        for (int k = 0; k < reps; k++)
-            for (int i = 0; i < N; i++) {
-                int32_t h = 0;
-                tl_fp f = {0};
-                if (i & 1) s += tlb_vault_try_get(&every_vault_desc, &vaults[i], EVERY_VAULT_ID_Health, TL_VAULT_INTEGER, &h);
-                else s += tlb_vault_try_get(&every_vault_desc, &vaults[i], EVERY_VAULT_ID_Damage, TL_VAULT_FP, &f);
-                s += h + f.raw;
-            }
-        double t5 = now();
-        /* Generic set by id, the same mix: each pass stores the other of two values (so every set
-         * changes the field and checks the listener), through the generated switch, the
-         * descriptor and the baseline. */
-        double u0 = now();
-        for (int k = 0; k < reps; k++)
-            for (int i = 0; i < N; i++)
-                s += every_vault_try_set(&vaults[i], ids[i & 3], tags[i & 3] ? tags[i & 3] : every_vault_fields[22].tag,
-                                         set_values[k & 1][i & 3]);
-        double u1 = now();
-        for (int k = 0; k < reps; k++)
-            for (int i = 0; i < N; i++)
-                s += tl_vault_try_set(&every_vault_desc, &vaults[i], ids[i & 3],
-                                      tags[i & 3] ? tags[i & 3] : every_vault_fields[22].tag, set_values[k & 1][i & 3]);
-        double u2 = now();
-        for (int k = 0; k < reps; k++)
-            for (int i = 0; i < N; i++)
-                s += tlb_vault_try_set(&every_vault_desc, &vaults[i], ids[i & 3],
-                                       tags[i & 3] ? tags[i & 3] : every_vault_fields[22].tag, set_values[k & 1][i & 3]);
-        double u3 = now();
-        gset[r] = (u1 - u0) / ((double)reps * N) * 1e9;
-        set_times st;
-        bench_set_path(&st, N, reps, r);
-        styped[r] = st.typed;
-        stoday[r] = st.today_typed;
-        ssw[r] = st.sw;
-        stoday_sw[r] = st.today_sw;
-        bench_set_path(&st, SET_HOT, reps * (N / SET_HOT), r);
-        htyped[r] = st.typed;
-        htoday[r] = st.today_typed;
-        hsw[r] = st.sw;
-        htoday_sw[r] = st.today_sw;
-        dset[r] = (u2 - u1) / ((double)reps * N) * 1e9;
-        bset[r] = (u3 - u2) / ((double)reps * N) * 1e9;
-        for (int i = 0; i < N; i++) { /* back to the state the serialisation runs expect */
-            every_vault_init(&vaults[i]);
-            vaults[i].Health = i;
-        }
-        typed[r] = (t4 - t3) / ((double)reps * N) * 1e9;
-        btyped[r] = (t5 - t4) / ((double)reps * N) * 1e9;
-        sink = s;
-        generic[r] = (t1 - t0) / ((double)reps * N) * 1e9;
-        desc[r] = (t2 - t1) / ((double)reps * N) * 1e9;
-        bdesc[r] = (t3 - t2) / ((double)reps * N) * 1e9;
-        unsigned char bytes[1024];
-        size_t n = 0;
-        const int sreps = 200000;
-        t0 = now();
-        for (int k = 0; k < sreps; k++) {
-            tl_vault_write(&every_vault_desc, &things_instances[k & 1], bytes, sizeof bytes, &n);
-            s += bytes[n - 1];
-        }
-        t1 = now();
-        for (int k = 0; k < sreps; k++) s += tl_vault_read(&every_vault_desc, &vaults[k & (N - 1)], bytes, n);
-        t2 = now();
-        unsigned char bbytes[1024];
-        size_t bn = 0;
-        for (int k = 0; k < sreps; k++) {
-            tlb_vault_write(&every_vault_desc, &things_instances[k & 1], bbytes, sizeof bbytes, &bn);
-            s += bbytes[bn - 1];
-        }
-        t3 = now();
-        for (int k = 0; k < sreps; k++) s += tlb_vault_read(&every_vault_desc, &vaults[k & (N - 1)], bbytes, bn);
-        t4 = now();
-        sink = s;
-        if (bn != n || memcmp(bytes, bbytes, n) != 0) {
-            fprintf(stderr, "bench_vault: tl_vault_write and the baseline disagree\n");
-            return 1;
-        }
-        ser[r] = (t1 - t0) / sreps * 1e9;
-        de[r] = (t2 - t1) / sreps * 1e9;
-        bser[r] = (t3 - t2) / sreps * 1e9;
-        bde[r] = (t4 - t3) / sreps * 1e9;
-        /* The 32-field vault: ours, then the baseline. */
-        unsigned char wbytes[1024], bwbytes[1024];
-        size_t bwn = 0;
-        t0 = now();
-        for (int k = 0; k < sreps; k++) {
-            tl_vault_write(&wide_desc, &wide_source, wbytes, sizeof wbytes, &wn);
-            s += wbytes[wn - 1];
-        }
-        t1 = now();
-        for (int k = 0; k < sreps; k++) s += tl_vault_read(&wide_desc, &wides[k & (N - 1)], wbytes, wn);
-        t2 = now();
-        for (int k = 0; k < sreps; k++) {
-            tlb_vault_write(&wide_desc, &wide_source, bwbytes, sizeof bwbytes, &bwn);
-            s += bwbytes[bwn - 1];
-        }
-        t3 = now();
-        for (int k = 0; k < sreps; k++) s += tlb_vault_read(&wide_desc, &wides[k & (N - 1)], bwbytes, bwn);
-        t4 = now();
-        sink = s;
-        if (bwn != wn || memcmp(wbytes, bwbytes, wn) != 0 || memcmp(&wides[0], &wide_source, sizeof wide_source) != 0) {
-            fprintf(stderr, "bench_vault: the 32-field vault does not round-trip or disagrees with the baseline\n");
-            return 1;
-        }
-        wser[r] = (t1 - t0) / sreps * 1e9;
-        wde[r] = (t2 - t1) / sreps * 1e9;
-        bwser[r] = (t3 - t2) / sreps * 1e9;
-        bwde[r] = (t4 - t3) / sreps * 1e9;
+        bench_gets(&sm, r, reps);
+        bench_sets(&sm, r, reps, set_values);
+        if (!bench_serialisations(&sm, r)) return 1;
     }
-    double d = median(direct), g = median(getter);
-    printf("typed getter          %6.3f ns  direct struct access %6.3f ns  ratio %.3f (target <= 1.05)\n", g, d, g / d);
-    printf("generic try_get by id %6.3f ns  (generated switch; target < 5 ns)\n", median(generic));
-    double ty = median(typed), bty = median(btyped);
-    printf("tl_vault_try_get_integer/_fp %6.3f ns  baseline %6.3f ns  ratio %.3f  (typed wrappers by id; target < 5 ns)\n",
-           ty, bty, ty / bty);
-    double dd = median(desc), bd = median(bdesc), sr = median(ser), bs = median(bser), dr = median(de), bdr = median(bde);
-    printf("tl_vault_try_get      %6.3f ns  baseline %6.3f ns  ratio %.3f  (descriptor; target < 5 ns)\n", dd, bd, dd / bd);
-    double gs = median(gset), ds = median(dset), bs0 = median(bset);
-    printf("generic try_set by id %6.3f ns  (generated switch)\n", gs);
-    printf("tl_vault_try_set      %6.3f ns  baseline %6.3f ns  ratio %.3f  (descriptor; target < 5 ns)\n", ds, bs0, ds / bs0);
-    double sty = median(styped), sto = median(stoday), ssw0 = median(ssw), stsw = median(stoday_sw);
-    double hty = median(htyped), hto = median(htoday), hsw0 = median(hsw), htsw = median(htoday_sw);
-    printf("typed setter, no listener   %2d vaults %6.3f ns  one-listener code %6.3f ns  ratio %.3f  (target <= 1.1)\n",
-           SET_HOT, hty, hto, hty / hto);
-    printf("try_set switch, no listener %2d vaults %6.3f ns  one-listener code %6.3f ns  ratio %.3f  (target <= 1.1)\n",
-           SET_HOT, hsw0, htsw, hsw0 / htsw);
-    printf("typed setter, no listener   %d vaults %6.3f ns  one-listener code %6.3f ns  ratio %.3f  (struct 8 bytes smaller)\n",
-           N, sty, sto, sty / sto);
-    printf("try_set switch, no listener %d vaults %6.3f ns  one-listener code %6.3f ns  ratio %.3f\n",
-           N, ssw0, stsw, ssw0 / stsw);
-    size_t n0 = tl_vault_serialised_size(&every_vault_desc, &things_instances[0]);
-    size_t n1 = tl_vault_serialised_size(&every_vault_desc, &things_instances[1]);
-    printf("serialise   (%2d fields, %zu/%zu bytes) %7.1f ns  baseline %7.1f ns  ratio %.3f  (target < 1000 ns)\n",
-           EVERY_VAULT_FIELD_COUNT, n0, n1, sr, bs, sr / bs);
-    printf("deserialise (%2d fields, %zu bytes)     %7.1f ns  baseline %7.1f ns  ratio %.3f  (target < 1000 ns)\n",
-           EVERY_VAULT_FIELD_COUNT, n1, dr, bdr, dr / bdr);
-    double ws = median(wser), bws = median(bwser), wd = median(wde), bwd = median(bwde);
-    printf("serialise   (%2d fields, %zu bytes)     %7.1f ns  baseline %7.1f ns  ratio %.3f  (target < 1000 ns)\n",
-           WIDE_FIELDS, wn, ws, bws, ws / bws);
-    printf("deserialise (%2d fields, %zu bytes)     %7.1f ns  baseline %7.1f ns  ratio %.3f  (target < 1000 ns)\n",
-           WIDE_FIELDS, wn, wd, bwd, wd / bwd);
+    report(&sm);
 
     if (argc < 2) return 0;
     /* Generation on tmpfs (/dev/shm) and on the disk (/tmp), each against the file system's floor. */
