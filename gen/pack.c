@@ -16,7 +16,7 @@
  * every one of them was produced, and archives.json, the entry point, is replaced last. Runs on
  * one output folder take turns (a lock on its parent, from the preflight to the clean-up:
  * pack_lock.h). */
-#include "pack.h"
+#include "pack_internal.h"
 #include "pack_lock.h"
 
 #include "content_format.h"

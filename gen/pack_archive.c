@@ -1,6 +1,6 @@
 /* The bytes of archives and catalogs (formats: schemas/content-formats.md). Everything here is
  * a function of its inputs: no times, no paths outside the profile, no dependence on order. */
-#include "pack.h"
+#include "pack_internal.h"
 
 #include "content_format.h"
 #include "content_scan.h"

@@ -4,7 +4,7 @@
  * TL_CONTENT_PROFILE, TL_CONTENT_OUTPUT and TL_CONTENT_ARCHIVE variables. The text goes through
  * a temporary file rather than a pipe, so that a command that does not read it never blocks the
  * build, and one that reads it twice (stdin, then the file) sees the same bytes. */
-#include "pack.h"
+#include "pack_internal.h"
 
 #include "fsio.h"
 

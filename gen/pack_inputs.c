@@ -12,7 +12,7 @@
  * output folder (named by a hash of its real path), never in the output folder, which stays the
  * same bytes wherever and whenever it is built. Without a cache folder there is no record, and
  * every run reads every file, as before. */
-#include "pack.h"
+#include "pack_internal.h"
 
 #include "content_scan.h"
 #include "fsio.h"

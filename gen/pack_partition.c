@@ -1,6 +1,6 @@
 /* Partitioners: which files go into which archive. Both sort their input first, so the answer
  * never depends on the order files were found in (the packer checks it by asking twice). */
-#include "pack.h"
+#include "pack_internal.h"
 
 #include <stdio.h>
 #include <string.h>
