@@ -10,7 +10,7 @@
  */
 #include "content_config.h"
 
-#include "content_format.h"
+#include <threadlink/content_format.h>
 #include "json_check.h"
 
 #include "fsio.h"

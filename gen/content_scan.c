@@ -1,6 +1,6 @@
 #include "content_scan.h"
 
-#include "content_format.h"
+#include "content_write.h"
 #include "fsio.h"
 #include "index_map.h"
 #include "model.h"

@@ -13,7 +13,7 @@
 
 #include "index_map.h"
 
-#include "content_format.h"
+#include <threadlink/content_format.h>
 #include "emit.h"
 #include "fsio.h"
 #include "stage.h"

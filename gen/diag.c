@@ -1,6 +1,6 @@
 #include "diag.h"
 
-#include "content_format.h"
+#include <threadlink/content_format.h>
 
 #include <stdio.h>
 #include <stdlib.h>

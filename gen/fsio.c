@@ -1,6 +1,6 @@
 #include "fsio.h"
 
-#include "content_format.h"
+#include <threadlink/content_format.h>
 
 #include <dirent.h>
 #include <errno.h>

@@ -4,7 +4,7 @@
  *   decls     <- each source lexed in merge order, duplicates within a scope dropped (warned) */
 #include "model.h"
 
-#include "content_format.h"
+#include <threadlink/content_format.h>
 #include "fsio.h"
 #include "json_check.h"
 #include "event_sig.h"

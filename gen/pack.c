@@ -19,7 +19,7 @@
 #include "pack_internal.h"
 #include "pack_lock.h"
 
-#include "content_format.h"
+#include "content_write.h"
 #include "content_scan.h"
 #include "content_stage.h"
 #include "depfile.h"

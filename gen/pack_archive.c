@@ -2,7 +2,7 @@
  * a function of its inputs: no times, no paths outside the profile, no dependence on order. */
 #include "pack_internal.h"
 
-#include "content_format.h"
+#include "content_write.h"
 #include "content_scan.h"
 #include "fsio.h"
 #include "output.h"

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "content_format.h"
+#include "content_write.h"
 #include "gen_fixture.h"
 #include "pack.h"
 #include "stamp.h"

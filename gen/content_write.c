@@ -1,9 +1,9 @@
-/* The content format readers, compiled once for the generator from the runtime's header (with
- * both codecs, for tl_cf_archive_extract), and the writer's encoders. */
+/* The writer's encoders (content_write.h), and the content format readers compiled once for the
+ * generator from the runtime's header (with both codecs, for tl_cf_archive_extract). */
 #define TL_CONTENT_FORMAT_IMPL
 #define TL_CONTENT_LZ4
 #define TL_CONTENT_ZSTD
-#include "content_format.h"
+#include "content_write.h"
 
 #include <string.h>
 

@@ -1,8 +1,9 @@
-/* Content formats for the generator: the readers are the runtime's (threadlink/content_format.h,
- * one implementation for both, implemented in content_format.c); the writer's little-endian
- * encoders are here, next to nothing else. */
-#ifndef TLG_CONTENT_FORMAT_H
-#define TLG_CONTENT_FORMAT_H
+/* Writing the content formats: the writer's little-endian encoders and the archive header and
+ * table-of-contents entry encoders (content_write.c), over the runtime's format definitions and
+ * readers (threadlink/content_format.h, one implementation for both, compiled for the generator in
+ * content_write.c). Code that only reads the formats includes the runtime's header itself. */
+#ifndef TLG_CONTENT_WRITE_H
+#define TLG_CONTENT_WRITE_H
 
 #include <threadlink/content_format.h>
 
