@@ -1,8 +1,8 @@
 /* Stages beyond identifier domains (vault accessors, asset catalogs) plug into generate, headers
  * and check through this interface and so share the pipeline's guarantees: every input error is
  * reported before anything is written, outputs are atomic and written only when they change, the
- * up-to-date stamp and the depfile cover them. A stage lives in its own files (gen/<stage>_*.c)
- * and is listed once in gen/stages.c. */
+ * up-to-date stamp and the depfile cover them. A stage lives in its own files
+ * (gen/<layer>/<stage>_*.c) and is listed once in gen/stages.c. */
 #ifndef TLG_STAGE_H
 #define TLG_STAGE_H
 
