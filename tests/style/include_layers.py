@@ -178,7 +178,8 @@ def main(argv):
     for line in problems:
         print(line)
     count = len(list(sources(root, 'gen')))
-    print('include layers: %d generator files, %s' % (count, '%d problem%s' % (len(problems), '' if len(problems) == 1 else 's') if problems else 'every include in its direction'))
+    found = '%d problem%s' % (len(problems), '' if len(problems) == 1 else 's')
+    print('include layers: %d generator files, %s' % (count, found if problems else 'every include in its direction'))
     return 1 if problems else 0
 
 
