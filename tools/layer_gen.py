@@ -11,7 +11,8 @@ It moves each file named below from gen/ into its layer's folder (git mv), then 
     in the build files, tests, schemas' notes and the generator's own comments (not in runtime/,
     whose headers other work owns: their two mentions of gen/layout.c are left as they are);
   - the bare source names in gen/meson.build ('util.c' -> 'base/util.c').
-Running it again moves only what is still at the top (a file another branch added or changed
+It also brings the names this branch retired just before (see RENAMED) up to date. Running it
+again moves only what is still at the top (a file another branch added or changed
 under its old name) and rewrites only includes and paths that do not name a layer yet, so after
 a merge that brings files or includes back to the flat names, run it again and commit. A file it
 does not know is refused: add it to LAYER (or let PREFIX place it) first.
@@ -48,6 +49,12 @@ LAYER = {
 TOP = {'main.c', 'stages.c', 'watch.h', 'watch.c', 'meson.build', 'embed.py', 'build_id.py'}
 # New files by name, when LAYER does not list them.
 PREFIX = [('content_', 'content'), ('pack_', 'content'), ('vault_', 'vault')]
+# Names this branch retired before the move (a branch cut earlier still uses them): the
+# generator's content_format.{h,c} became content_write.{h,c}, and the pack files' shared
+# declarations left pack.h (the command's API) for pack_internal.h.
+RENAMED = {'content_format.h': 'content_write.h', 'content_format.c': 'content_write.c'}
+PACK_FILE = re.compile(r'^gen/content/pack(_[a-z]+)?\.c$')
+WRITER = re.compile(r'\btl_cf_(put_|archive_put_)')
 SOURCE = re.compile(r'.*\.(c|h|re)$')
 INCLUDE = re.compile(r'^(\s*#\s*include\s+")([^"/]+)(")', re.M)
 # Text files whose paths naming gen files are rewritten (runtime/ is left alone, see above).
@@ -76,6 +83,8 @@ def move(root, dry):
         path = os.path.join(gen, name)
         if os.path.isdir(path) or name in TOP:
             continue
+        if name in RENAMED:
+            sys.exit('layer_gen: gen/%s was renamed %s: carry its changes over by hand' % (name, RENAMED[name]))
         layer = layer_of(name)
         if layer is None:
             unknown.append(name)
@@ -97,6 +106,16 @@ def move(root, dry):
     return moved
 
 
+def rewrite_retired(rel, text):
+    """Includes of the retired names: content_format.h is the runtime's header where the file only
+    reads the formats, else content_write.h; a pack file's pack.h is pack_internal.h."""
+    writer = '"content/content_write.h"' if WRITER.search(text) else '<threadlink/content_format.h>'
+    text = re.sub(r'^(\s*#\s*include\s+)"content_format\.h"', lambda m: m.group(1) + writer, text, flags=re.M)
+    if PACK_FILE.match(rel) and rel != 'gen/content/pack_lock.c':
+        text = re.sub(r'^(\s*#\s*include\s+)"pack\.h"', r'\1"content/pack_internal.h"', text, flags=re.M)
+    return text
+
+
 def rewrite_includes(root, rel, text, moved):
     """Includes of a moved header without its layer get it. Outside gen/, a header of that name
     beside the includer (a test's own) wins, as the compiler would pick it."""
@@ -112,10 +131,11 @@ def rewrite_includes(root, rel, text, moved):
 
 
 def rewrite_paths(text, moved):
-    """gen/NAME and ../gen/NAME of a moved file get the layer (tests/gen/... is another folder)."""
+    """gen/NAME and ../gen/NAME of a moved file get the layer (tests/gen/... is another folder);
+    a retired name becomes the new one."""
     names = '|'.join(re.escape(n) for n in sorted(moved, key=len, reverse=True))
     pattern = re.compile(r'(?<![\w/.-])((?:\.\./)*gen/)(%s)(?![\w.])' % names)
-    return pattern.sub(lambda m: m.group(1) + moved[m.group(2)] + '/' + m.group(2), text)
+    return pattern.sub(lambda m: m.group(1) + moved[m.group(2)] + '/' + RENAMED.get(m.group(2), m.group(2)), text)
 
 
 def rewrite_meson(text, moved):
@@ -133,7 +153,7 @@ def main(argv):
         return 0
     changed = 0
     for rel in git(root, 'ls-files').splitlines():
-        if rel.startswith('runtime/') or not TEXT.match(rel):
+        if rel.startswith('runtime/') or rel == 'tools/layer_gen.py' or not TEXT.match(rel):
             continue
         path = os.path.join(root, rel)
         try:
@@ -143,8 +163,8 @@ def main(argv):
             continue  # corpus bytes, a submodule
         new = text
         if SOURCE.match(rel) and (rel.startswith(('gen/', 'tests/', 'examples/'))):
-            new = rewrite_includes(root, rel, new, moved)
-        new = rewrite_paths(new, moved)
+            new = rewrite_includes(root, rel, rewrite_retired(rel, new), moved)
+        new = rewrite_paths(new, dict(moved, **{old: moved[now] for old, now in RENAMED.items() if now in moved}))
         if rel == 'gen/meson.build':
             new = rewrite_meson(new, moved)
         if new != text:
