@@ -16,6 +16,14 @@ again moves only what is still at the top (a file another branch added or change
 under its old name) and rewrites only includes and paths that do not name a layer yet, so after
 a merge that brings files or includes back to the flat names, run it again and commit. A file it
 does not know is refused: add it to LAYER (or let PREFIX place it) first.
+
+Merging a branch cut before the move: git follows the renames, so most edits land in the layered
+files by themselves. Where an include block conflicts (a file this branch changed only in its
+include lines and gen/ paths: every gen/ .c file but the ones named below), take the other side
+(`git checkout --theirs FILE`), add the other side's new source names to gen/meson.build's list
+as they are, run this script, then build and run tests/style/include_layers.py. By hand: pack.h
+(the command's API) against pack_internal.h (what the pack files share), content_write.{h,c},
+gen/meson.build and gen/core/stage.h's comment.
 The allowed include directions are checked by tests/style/include_layers.py.
 """
 import os
