@@ -1,11 +1,11 @@
 /* threadlink-gen: the command line. Everything it does is a library call (generate.h). */
-#include "args.h"
-#include "diag.h"
-#include "diff.h"
-#include "fsio.h"
-#include "generate.h"
-#include "pack.h"
-#include "suggest.h"
+#include "base/args.h"
+#include "base/diag.h"
+#include "core/diff.h"
+#include "base/fsio.h"
+#include "core/generate.h"
+#include "content/pack.h"
+#include "base/suggest.h"
 #include "watch.h"
 #include "tlg_build_id.h"
 #include "tlg_version.h"
@@ -242,7 +242,7 @@ static int parse_pack_args(int argc, char **argv, pack_options *opt, const char 
     return -1;
 }
 
-/* pack: a thin parser over pack_run (gen/pack.c). */
+/* pack: a thin parser over pack_run (gen/content/pack.c). */
 static int run_pack(int argc, char **argv)
 {
     pack_options opt = {0};

@@ -1,6 +1,6 @@
 /* Every stage the pipeline runs after identifier domains, in order. */
-#include "stage.h"
-#include "content_stage.h"
+#include "core/stage.h"
+#include "content/content_stage.h"
 
 extern const gen_stage vault_stage;
 

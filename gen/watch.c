@@ -6,8 +6,8 @@
  * IN_IGNORED event, which would wake the next pass and loop for ever. */
 #include "watch.h"
 
-#include "config.h"
-#include "fsio.h"
+#include "core/config.h"
+#include "base/fsio.h"
 
 #include <errno.h>
 #include <stdlib.h>

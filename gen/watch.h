@@ -2,7 +2,7 @@
 #ifndef TLG_WATCH_H
 #define TLG_WATCH_H
 
-#include "generate.h"
+#include "core/generate.h"
 
 /* Runs one pass at once, then one after every burst of changes (debounced). Bad input is
  * reported and the watch goes on. Returns 0 when stopped by a signal, 1 if watching failed. */

@@ -81,7 +81,7 @@ check clang++ c++17 use.cpp
 # -Wuseless-cast and clang++ -Weverything, with the runtime headers' own function bodies silenced
 # (compile_runtime_headers.sh covers what of the runtime expands in a program's file). Besides this
 # project: the committed headers of examples/basic, tests/vault/project and examples/content
-# (whose content_game_catalog.h gen/content_stage.c writes).
+# (whose content_game_catalog.h gen/content/content_stage.c writes).
 root=$(cd "$runtime/.." && pwd)
 c_strict="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-qual -Wcast-align
   -Wundef -Wdouble-promotion -Wstrict-prototypes -Wmissing-prototypes -Wmissing-declarations

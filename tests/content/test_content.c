@@ -14,10 +14,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "content_format.h"
+#include "content/content_write.h"
 #include "gen_fixture.h"
-#include "pack.h"
-#include "stamp.h"
+#include "content/pack.h"
+#include "base/stamp.h"
 
 /* ---- Helpers --------------------------------------------------------------------------------- */
 

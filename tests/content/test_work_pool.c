@@ -1,7 +1,7 @@
-/* gen/work_pool.c: each item done once and its result read in order whatever the thread count,
+/* gen/base/work_pool.c: each item done once and its result read in order whatever the thread count,
  * the bytes in flight within the budget (an item over it only alone), one job running everything
  * on the caller, and a pool finished early running no item twice. */
-#include "work_pool.h"
+#include "base/work_pool.h"
 
 #include <pthread.h>
 #include <setjmp.h>

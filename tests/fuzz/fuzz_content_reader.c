@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "content_format.h"
+#include <threadlink/content_format.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -11,8 +11,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "diff.h"
+#include "base/diag.h"
+#include "core/diff.h"
 
 static void ignore_diag(void *ctx, diag_level level, src_loc loc, const char *message)
 {

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "event_sig.h"
-#include "lex_injector.h"
+#include "base/diag.h"
+#include "core/event_sig.h"
+#include "core/lex_injector.h"
 
 static void ignore_diag(void *ctx, diag_level level, src_loc loc, const char *message)
 {

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "identity.h"
-#include "manifest.h"
+#include "base/diag.h"
+#include "core/identity.h"
+#include "core/manifest.h"
 
 static void ignore_diag(void *ctx, diag_level level, src_loc loc, const char *message)
 {

@@ -16,9 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "fsio.h"
-#include "generate.h"
+#include "base/diag.h"
+#include "base/fsio.h"
+#include "core/generate.h"
 
 #ifndef TL_FUZZ_TEMPLATE
 #error "TL_FUZZ_TEMPLATE must name tests/vault/project"

@@ -1,6 +1,6 @@
 #include "gen_fixture.h"
 
-#include "stamp.h"
+#include "base/stamp.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

@@ -3,10 +3,10 @@
 #ifndef TEST_GEN_FIXTURE_H
 #define TEST_GEN_FIXTURE_H
 
-#include "diag.h"
-#include "fsio.h"
-#include "generate.h"
-#include "util.h"
+#include "base/diag.h"
+#include "base/fsio.h"
+#include "core/generate.h"
+#include "base/util.h"
 
 typedef struct fixture {
     char dir[64];   /* the project root (tests run with it as the working directory) */

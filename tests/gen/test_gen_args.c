@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "args.h"
+#include "base/args.h"
 
 enum { OPT_DIR, OPT_CONFIG, OPT_QUIET, OPT_FORMAT };
 

@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "gen_fixture.h"
-#include "stamp.h"
-#include "udiff.h"
+#include "base/stamp.h"
+#include "base/udiff.h"
 
 static void test_commands_udiff_format(void **state)
 {

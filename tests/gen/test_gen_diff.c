@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff.h"
+#include "core/diff.h"
 #include "gen_fixture.h"
-#include "identity.h"
+#include "core/identity.h"
 
 /* A manifest entry line with the right hash for identity domains. */
 static char *entry_line(const char *key, const char *name, uint32_t seed, bool tomb, bool ordinal, uint32_t index)

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "event_sig.h"
+#include "core/event_sig.h"
 #include "gen_fixture.h"
 
 static void expect_sig(const char *text, const char *normalised, uint32_t id)

@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 
 #include "gen_fixture.h"
-#include "identity.h"
-#include "stamp.h"
+#include "core/identity.h"
+#include "base/stamp.h"
 
 /* The manifest line of a key, or NULL. */
 static char *manifest_line(const char *manifest_path, const char *key)

@@ -7,8 +7,8 @@
 
 #include <string.h>
 
-#include "diag.h"
-#include "lex_injector.h"
+#include "base/diag.h"
+#include "core/lex_injector.h"
 
 typedef struct lexed {
     buf names;  /* "name@line:col|" for each identifier */

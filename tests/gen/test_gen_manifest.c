@@ -7,8 +7,8 @@
 
 #include <string.h>
 
-#include "diag.h"
-#include "manifest.h"
+#include "base/diag.h"
+#include "core/manifest.h"
 
 static buf diags;
 

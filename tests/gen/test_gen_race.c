@@ -20,9 +20,9 @@
 #include <unistd.h>
 
 #include "gen_fixture.h"
-#include "output.h"
-#include "pack.h"
-#include "stamp.h"
+#include "base/output.h"
+#include "content/pack.h"
+#include "base/stamp.h"
 
 #define TRIES 2000
 #define TIME_LIMIT_SECONDS 45.0

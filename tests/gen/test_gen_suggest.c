@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "suggest.h"
+#include "base/suggest.h"
 
 static size_t dist(const char *a, const char *b) { return suggest_distance(a, strlen(a), b, strlen(b)); }
 

@@ -1,4 +1,4 @@
-/* The generator's layout rules (gen/layout.c) give exactly the runtime's sizes (TL_LAYOUT_* in
+/* The generator's layout rules (gen/core/layout.c) give exactly the runtime's sizes (TL_LAYOUT_* in
  * runtime/threadlink/mem.h) over a table of capacities and element sizes, refuse what the runtime
  * refuses, bakes table images byte for byte as the runtime fills tables, and the runtime's macros
  * are constant expressions. */
@@ -13,7 +13,7 @@
 
 #include <threadlink/mem.h>
 
-#include "layout.h"
+#include "core/layout.h"
 #include "mem_test_util.h"
 
 /* Constant expressions: static assertions and array sizes, as generated code uses them. */

@@ -16,7 +16,7 @@
 #include <threadlink/mem.h>
 
 #include "gen_fixture.h"
-#include "vault_model.h"
+#include "vault/vault_model.h"
 
 static void expect_fp(const char *text, int64_t raw)
 {

@@ -1,0 +1,51 @@
+/* Diagnostics: every message the generator prints about its inputs goes through here, as
+ * GNU-style `file:line:col: error|warning|note: message` on stderr, so editors and CI parse them.
+ * Tests redirect the sink to a buffer. Locations travel with every token and model element. */
+#ifndef TLG_DIAG_H
+#define TLG_DIAG_H
+
+#include "base/util.h"
+
+typedef struct src_loc {
+    const char *file; /* as the user would open it: relative to the working directory or -C */
+    uint32_t line, col; /* 1-based; 0 when the message is about the whole file */
+} src_loc;
+
+typedef enum diag_level { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR } diag_level;
+
+typedef struct diag_sink {
+    void (*emit)(void *ctx, diag_level level, src_loc loc, const char *message);
+    void *ctx;
+} diag_sink;
+
+/* The sink used from now on (NULL: stderr). Returns the previous one. */
+diag_sink diag_set_sink(diag_sink sink);
+
+void diag_error(src_loc loc, const char *fmt, ...) TLG_PRINTF(2, 3);
+void diag_warning(src_loc loc, const char *fmt, ...) TLG_PRINTF(2, 3);
+void diag_note(src_loc loc, const char *fmt, ...) TLG_PRINTF(2, 3);
+
+/* Errors reported since the last reset; callers compare counts before and after a stage. */
+unsigned diag_error_count(void);
+unsigned diag_warning_count(void);
+void diag_reset_counts(void);
+
+/* How diagnostics are printed: `file:line:col: error: m` (gcc, the default), `file(line,col):
+ * error: m` (msvc), one JSON object a line (json), or workflow commands (github). */
+typedef enum diag_style { DIAG_GCC, DIAG_MSVC, DIAG_JSON, DIAG_GITHUB } diag_style;
+void diag_set_style(diag_style style);
+/* Relative file names in diagnostics are shown below `dir` (the -C directory); NULL: as they are. */
+void diag_set_file_prefix(const char *dir);
+bool diag_parse_style(const char *name, diag_style *out);
+
+/* Formats one diagnostic the way the default sink prints it (without the newline). */
+void diag_format(buf *out, diag_level level, src_loc loc, const char *message);
+
+static inline src_loc loc_file(const char *file) { src_loc l = {file, 0, 0}; return l; }
+static inline src_loc loc_at(const char *file, uint32_t line, uint32_t col)
+{
+    src_loc l = {file, line, col};
+    return l;
+}
+
+#endif

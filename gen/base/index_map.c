@@ -1,0 +1,63 @@
+#include "base/index_map.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+static void place(index_map *m, uint32_t hash, uint32_t index)
+{
+    size_t i = index_map_slot(hash) & m->mask;
+    while (m->slots[i].index) i = (i + 1) & m->mask;
+    m->slots[i].hash = hash;
+    m->slots[i].index = index + 1;
+    m->count++;
+}
+
+static void allocate(index_map *m, size_t capacity)
+{
+    size_t bytes = capacity * sizeof *m->slots;
+#ifdef MADV_HUGEPAGE
+    /* A table of megabytes is probed at random: huge pages spare a TLB miss per probe. */
+    if (bytes >= (4u << 20)) {
+        void *p = NULL;
+        if (posix_memalign(&p, 2u << 20, bytes) == 0) {
+            madvise(p, bytes, MADV_HUGEPAGE);
+            memset(p, 0, bytes);
+            m->slots = p;
+            m->mask = capacity - 1;
+            m->count = 0;
+            return;
+        }
+    }
+#endif
+    m->slots = xcalloc(capacity, sizeof *m->slots);
+    m->mask = capacity - 1;
+    m->count = 0;
+}
+
+void index_map_init(index_map *m, size_t expected)
+{
+    size_t capacity = 16;
+    while (capacity < expected * 2) capacity *= 2;
+    allocate(m, capacity);
+}
+
+void index_map_free(index_map *m)
+{
+    free(m->slots);
+    m->slots = NULL;
+    m->mask = m->count = 0;
+}
+
+void index_map_insert(index_map *m, uint32_t hash, uint32_t index)
+{
+    if ((m->count + 1) * 2 > m->mask + 1) {
+        index_slot *old = m->slots;
+        size_t old_capacity = m->mask + 1;
+        allocate(m, old_capacity * 2);
+        for (size_t i = 0; i < old_capacity; i++)
+            if (old[i].index) place(m, old[i].hash, old[i].index - 1);
+        free(old);
+    }
+    place(m, hash, index);
+}

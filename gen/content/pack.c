@@ -1,0 +1,1186 @@
+/* threadlink-gen pack: profiles -> output folders.
+ *
+ *   preflight   config, profiles, overrides, output-folder rule, every tree scanned (each file
+ *               read and hashed once; the scan memo gives the generate pass these scans whole,
+ *               and the file hashes to any other profile over the same files) -- nothing written yet
+ *   generate    the whole project, so each profile's names are in its manifest (asset ids)
+ *   per profile partition (twice, in two input orders, and checked), archives and catalog built
+ *               (raw archives streamed to their temporary files in cache-sized pieces, compressed
+ *               ones in memory; every input copied is checked against the scan's hash as it is
+ *               copied), written atomically and only when changed, archives.json last, stale
+ *               files of the previous build removed, post-build hooks run
+ *
+ * Output folder rule: a folder is written only if it is missing, empty, or holds the marker file
+ * of a previous build (.threadlink-content); anything else is refused before anything is written.
+ * A failed build leaves the previous output usable: new files are renamed into place only when
+ * every one of them was produced, and archives.json, the entry point, is replaced last. Runs on
+ * one output folder take turns (a lock on its parent, from the preflight to the clean-up:
+ * pack_lock.h). */
+#include "content/pack_internal.h"
+#include "content/pack_lock.h"
+
+#include "content/content_write.h"
+#include "content/content_scan.h"
+#include "content/content_stage.h"
+#include "base/depfile.h"
+#include "base/fsio.h"
+#include "core/generate.h"
+#include "core/identity.h"
+#include "core/manifest.h"
+#include "core/model.h"
+#include "base/output.h"
+#include "base/stamp.h"
+#include "base/suggest.h"
+#include "base/work_pool.h"
+
+/* The library's functions, not inlined copies: pack hashes only names and 20-byte records here,
+ * and gcc's -Warray-bounds misreads the inlined XXH64_update on a buffer that small. */
+#define XXH_STATIC_LINKING_ONLY /* the state type, for a state on the stack */
+#include <xxhash.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MARKER_FILE ".threadlink-content"
+#define INDEX_FILE "archives.json"
+#define FLAT_CATALOG "catalog.tlcat"
+#define FLAT_ASSETS PACK_FLAT_ASSETS
+#define SAME_BYTES_PIECE (256u << 10)
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int usage(const char *fmt, const char *arg)
+{
+    fputs("threadlink-gen: error: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\n(run threadlink-gen pack --help for usage)\n", stderr);
+    return 2;
+}
+
+/* ---- Progress and summary --------------------------------------------------------------------- */
+
+typedef struct progress {
+    bool on;
+    double last;
+    const char *profile;
+    size_t done, total;
+    uint64_t bytes;
+} progress;
+
+static void progress_show(progress *pg, bool force)
+{
+    if (!pg->on) return;
+    double t = now_seconds();
+    if (!force && t - pg->last < 0.1) return;
+    pg->last = t;
+    fprintf(stderr, "\r\033[Kpack %s: %zu/%zu files, %.1f MB", pg->profile, pg->done, pg->total, (double)pg->bytes / 1e6);
+    fflush(stderr);
+}
+
+static void progress_clear(progress *pg)
+{
+    if (!pg->on) return;
+    fputs("\r\033[K", stderr);
+    fflush(stderr);
+}
+
+/* ---- The output folder ------------------------------------------------------------------------- */
+
+/* Missing, empty, or a previous build. */
+static bool output_folder_usable(const content_profile *pr, const char *dir)
+{
+    struct stat st;
+    if (lstat(dir, &st) != 0) return true;
+    if (!S_ISDIR(st.st_mode)) {
+        content_profile_error(pr, "output", "output folder \"%s\" exists and is not a folder; nothing was written", pr->output);
+        return false;
+    }
+    name_list names = {0};
+    if (!fs_list_dir(dir, &names)) {
+        content_profile_error(pr, "output", "cannot read the output folder \"%s\": %s", pr->output, strerror(errno));
+        return false;
+    }
+    bool empty = names.count == 0, marked = false;
+    for (size_t i = 0; i < names.count; i++) marked = marked || strcmp(names.items[i], MARKER_FILE) == 0;
+    name_list_free(&names);
+    if (!empty && !marked) {
+        content_profile_error(pr, "output", "output folder \"%s\" is neither empty nor a previous content build (no %s in it); "
+                                            "nothing was written: empty it or choose another folder",
+                              pr->output, MARKER_FILE);
+        return false;
+    }
+    return true;
+}
+
+/* Clean-up goes through directory descriptors, as the writes do (output.h): each folder is opened
+ * below its parent with O_NOFOLLOW, so a folder swapped for a link meanwhile is removed as a link
+ * (unlinkat), never walked into. */
+static int open_subdir(int parent_fd, const char *name)
+{
+    return openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+/* The entries of the folder open as `fd`, sorted as fs_list_dir sorts them. */
+static bool list_dir_fd(int fd, name_list *out)
+{
+    int list_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    DIR *d = list_fd < 0 ? NULL : fdopendir(list_fd);
+    if (!d) {
+        if (list_fd >= 0) close(list_fd);
+        return false;
+    }
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) *vec_push(out) = xstrdup(e->d_name);
+    closedir(d);
+    if (out->count) qsort(out->items, out->count, sizeof *out->items, names_cmp);
+    return true;
+}
+
+/* Removes the entry `name` of the folder `parent_fd`, and everything in it if it is a folder. */
+static void remove_tree_at(int parent_fd, const char *name)
+{
+    int fd = open_subdir(parent_fd, name);
+    if (fd < 0) { /* a file, or a link: the entry itself */
+        unlinkat(parent_fd, name, 0);
+        return;
+    }
+    name_list names = {0};
+    if (list_dir_fd(fd, &names))
+        for (size_t i = 0; i < names.count; i++) remove_tree_at(fd, names.items[i]);
+    name_list_free(&names);
+    close(fd);
+    unlinkat(parent_fd, name, AT_REMOVEDIR);
+}
+
+/* A stale file goes; one a killed run left (its temporary name) is named as generate names it. */
+static void remove_stale_file(int dir_fd, const char *path, const char *name)
+{
+    size_t len;
+    if (unlinkat(dir_fd, name, 0) == 0 && output_is_temp_name(name, &len))
+        diag_warning(loc_file(path), "removed left-over temporary file of a killed run");
+}
+
+/* What clean-up keeps: paths relative to the output folder, sorted bytewise (`paths`) and, the
+ * same pointers, in ASCII-case-folded order (`folded`). */
+typedef struct keep_set {
+    char **paths, **folded;
+    size_t n;
+} keep_set;
+
+/* The kept path equal to `rel` ignoring ASCII case, or with `prefix` one below a folder so named
+ * (starting with rel + '/'), spelled as kept; NULL if none. */
+static const char *kept_ignoring_case(const keep_set *ks, const char *rel, bool prefix)
+{
+    char *key = prefix ? xasprintf("%s/", rel) : xstrdup(rel);
+    size_t n = strlen(key), lo = 0, hi = ks->n;
+    while (lo < hi) { /* the first kept path not before `key` in folded order */
+        size_t mid = lo + (hi - lo) / 2;
+        if (tl_cf_fold_compare(ks->folded[mid], strlen(ks->folded[mid]), key, n) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    const char *k = lo < ks->n ? ks->folded[lo] : NULL;
+    size_t kn = k ? strlen(k) : 0;
+    bool match = k && (prefix ? kn > n && ascii_ieq(k, n, key, n) : ascii_ieq(k, kn, key, n));
+    free(key);
+    return match ? k : NULL;
+}
+
+/* Removes everything under dir/rel that is not kept; a directory that ends up empty goes too,
+ * unless it is dir itself. Links are never followed.
+ *
+ * An entry kept only ignoring case is first handed to fs_respell: on a case-insensitive file
+ * system (macOS, Windows), after a case-only rename (an asset hero.txt -> Hero.txt, a category
+ * folder or profile spelled in another case) the build reused the old entry, which keeps its old
+ * spelling, and deleting that spelling would delete what the build has just written. Respelled as
+ * kept, it stays (a folder is then walked as the kept folder); two entries (a case-sensitive file
+ * system) are two files, and the stale one goes as before. */
+static void remove_stale_in(int here_fd, const char *dir, const char *rel, const keep_set *ks);
+
+/* The stale content of dir/sub_rel, a folder (entry `name` of `here_fd`). */
+static void remove_stale_folder(int here_fd, const char *dir, const char *sub_rel, const char *name, const keep_set *ks)
+{
+    /* A folder that still holds kept files is walked; otherwise it goes whole. */
+    size_t n = strlen(sub_rel);
+    bool holds = false;
+    for (size_t k = 0; k < ks->n && !holds; k++) holds = strncmp(ks->paths[k], sub_rel, n) == 0 && ks->paths[k][n] == '/';
+    const char *kept = holds ? NULL : kept_ignoring_case(ks, sub_rel, true);
+    char *want_rel = kept ? xasprintf("%.*s", (int)n, kept) : NULL;
+    if (want_rel) {
+        char *sub = path_join(dir, sub_rel), *want = path_join(dir, want_rel);
+        if (!fs_respell(sub, want)) free(want_rel), want_rel = NULL;
+        free(sub);
+        free(want);
+    }
+    if (holds || want_rel) {
+        const char *walk_rel = want_rel ? want_rel : sub_rel;
+        int fd = open_subdir(here_fd, path_basename(walk_rel));
+        if (fd >= 0) {
+            remove_stale_in(fd, dir, walk_rel, ks);
+            close(fd);
+            unlinkat(here_fd, path_basename(walk_rel), AT_REMOVEDIR); /* fails (harmlessly) when not empty */
+        }
+    } else {
+        remove_tree_at(here_fd, name);
+    }
+    free(want_rel);
+}
+
+/* Removes everything in the folder dir/rel (open as `here_fd`) that is not kept. */
+static void remove_stale_in(int here_fd, const char *dir, const char *rel, const keep_set *ks)
+{
+    name_list names = {0};
+    if (list_dir_fd(here_fd, &names)) {
+        for (size_t i = 0; i < names.count; i++) {
+            const char *name = names.items[i];
+            char *sub_rel = rel[0] ? xasprintf("%s/%s", rel, name) : xstrdup(name);
+            struct stat st;
+            if (names_hold(ks->paths, ks->n, sub_rel)) {
+                /* kept */
+            } else if (fstatat(here_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
+                remove_stale_folder(here_fd, dir, sub_rel, name, ks);
+            } else {
+                const char *kept = kept_ignoring_case(ks, sub_rel, false);
+                char *sub = path_join(dir, sub_rel), *want = kept ? path_join(dir, kept) : NULL;
+                if (!want || !fs_respell(sub, want)) remove_stale_file(here_fd, sub, name);
+                free(sub);
+                free(want);
+            }
+            free(sub_rel);
+        }
+    }
+    name_list_free(&names);
+}
+
+/* Removes everything in the output folder `dir` that is not kept; a folder that ends up empty goes
+ * too, unless it is dir itself. Links are never followed.
+ *
+ * An entry kept only ignoring case is first handed to fs_respell: on a case-insensitive file
+ * system (macOS, Windows), after a case-only rename (an asset hero.txt -> Hero.txt, a category
+ * folder or profile spelled in another case) the build reused the old entry, which keeps its old
+ * spelling, and deleting that spelling would delete what the build has just written. Respelled as
+ * kept, it stays (a folder is then walked as the kept folder); two entries (a case-sensitive file
+ * system) are two files, and the stale one goes as before. */
+static void remove_stale(const char *dir, const keep_set *ks)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return;
+    remove_stale_in(fd, dir, "", ks);
+    close(fd);
+}
+
+/* ---- JSON output --------------------------------------------------------------------------------- */
+
+static void json_string(buf *b, const char *s)
+{
+    buf_putc(b, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') buf_putc(b, '\\'), buf_putc(b, (char)*p);
+        else if (*p < 0x20) buf_printf(b, "\\u%04x", *p);
+        else buf_putc(b, (char)*p);
+    }
+    buf_putc(b, '"');
+}
+
+/* ---- One profile ------------------------------------------------------------------------------- */
+
+typedef struct archive_out {
+    char *name;
+    bool catalog;
+    bool written;            /* this build wrote it (not kept, nor rebuilt to the same bytes) */
+    uint64_t size, input_bytes, xxh64;
+    VEC(const char *) files; /* sorted by name */
+} archive_out;
+
+typedef VEC(archive_out) archive_list;
+
+typedef struct build_stats {
+    size_t files, written, unchanged, archives;
+    uint64_t bytes_in, bytes_out;
+} build_stats;
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static int by_asset_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int by_archive_name(const void *a, const void *b)
+{
+    return strcmp(((const archive_out *)a)->name, ((const archive_out *)b)->name);
+}
+
+/* The file at `path` is `size` bytes with XXH64 `xxh64`: read in pieces, never held whole.
+ * Reports nothing and touches no shared state (any thread may run it). */
+static bool same_bytes(const char *path, uint64_t size, uint64_t xxh64)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+    if (fd < 0) return false;
+    bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size;
+    XXH64_state_t h;
+    XXH64_reset(&h, 0);
+    uint64_t got = 0;
+    char *piece = xcalloc(1, SAME_BYTES_PIECE);
+    while (ok) {
+        ssize_t n = read(fd, piece, SAME_BYTES_PIECE);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            ok = n == 0;
+            break;
+        }
+        XXH64_update(&h, piece, (size_t)n);
+        got += (uint64_t)n;
+    }
+    free(piece);
+    close(fd);
+    return ok && got == size && XXH64_digest(&h) == xxh64;
+}
+
+/* The previous index's entry for an archive of this name, if any: its name carries the hash of
+ * everything that decides its bytes, so it may be kept if its bytes still hash as recorded. */
+static const tl_cf_index_archive *previous_archive(const tl_cf_index *prev, const char *name)
+{
+    for (uint32_t i = 0; prev && i < prev->archive_count; i++)
+        if (strcmp(prev->archives[i].name, name) == 0) return &prev->archives[i];
+    return NULL;
+}
+
+/* Name: <Profile>.<label>-<16 hex digits>.tlpk, the hash over the format version, the codec and
+ * each entry's id, name, size and XXH64 (or the catalog's bytes). */
+static char *archive_name(const content_profile *pr, const char *label, const content_scan *sc, const uint32_t *members, size_t n,
+                          const buf *catalog)
+{
+    XXH64_state_t *st = XXH64_createState();
+    XXH64_reset(st, 0);
+    unsigned char head[8] = {'t', 'l', 'p', 'k', (unsigned char)TL_CF_ARCHIVE_VERSION, (unsigned char)pr->compression, 0, 0};
+    XXH64_update(st, head, sizeof head);
+    if (catalog) XXH64_update(st, catalog->data, catalog->len);
+    for (size_t i = 0; i < n; i++) {
+        const content_asset *a = &sc->assets.items[members[i]];
+        unsigned char rec[20];
+        tl_cf_put_u32(rec, a->id);
+        tl_cf_put_u64(rec + 4, a->size);
+        tl_cf_put_u64(rec + 12, a->xxh64);
+        XXH64_update(st, rec, sizeof rec);
+        XXH64_update(st, a->name, strlen(a->name) + 1);
+    }
+    uint64_t h = XXH64_digest(st);
+    XXH64_freeState(st);
+    return xasprintf("%s.%s-%016llx.tlpk", pr->name, label, (unsigned long long)h);
+}
+
+typedef struct pack_ctx {
+    const pack_options *opt;
+    project *p;
+    progress pg;
+    const double *scan_seconds; /* per selected profile: its preflight scan */
+} pack_ctx;
+
+/* Writes `content` as the file `name` in the output folder `dir` (swapping buffers, not copying);
+ * *changed (if not NULL) says whether its bytes differ from the file's. */
+static bool write_buf(output_set *set, const char *dir, const char *name, buf *content, bool *changed)
+{
+    out_file *o = output_begin_below(set, dir, name);
+    buf tmp = o->chunk;
+    o->chunk = *content;
+    *content = tmp;
+    bool ok = output_end(o);
+    if (changed) *changed = o->differs;
+    return ok;
+}
+
+/* The partition of the profile's assets into archives; the partitioner must give a valid one,
+ * and the same one for the same files in another order. */
+static bool partition_assets(const content_profile *pr, const content_scan *sc, pack_partition *part)
+{
+    size_t n = sc->assets.count;
+    pack_file *files = xcalloc(n ? n : 1, sizeof *files), *reversed = xcalloc(n ? n : 1, sizeof *reversed);
+    for (size_t i = 0; i < n; i++) {
+        const content_asset *a = &sc->assets.items[i];
+        files[i] = (pack_file){a->name, a->size, XXH64(a->name, strlen(a->name), 0)};
+        reversed[n - 1 - i] = files[i];
+    }
+    uint64_t limit = (uint64_t)pr->max_archive_mb << 20;
+    pack_partition again;
+    void (*partition)(const pack_file *, size_t, uint64_t, pack_partition *) =
+        pr->partitioner == CONTENT_PART_TRIE ? pack_partition_trie : pack_partition_sequential;
+    partition(files, n, limit, part);
+    partition(reversed, n, limit, &again);
+    const char *why = NULL;
+    bool ok = true;
+    if (!pack_partition_check(part, n, &why)) {
+        content_profile_error(pr, "partitioner", "the %s partitioner gave an invalid partition: %s", content_partitioner_name(pr->partitioner), why);
+        ok = false;
+    } else if (!pack_partition_equal(part, files, &again, reversed)) {
+        content_profile_error(pr, "partitioner", "the %s partitioner answered differently for the same files in another order",
+                              content_partitioner_name(pr->partitioner));
+        ok = false;
+    }
+    pack_partition_free(&again);
+    free(reversed);
+    free(files);
+    return ok;
+}
+
+/* What one packed build writes: every archive described first (catalog first), then those the
+ * previous build left intact are kept, checked on every core, and the others built on every core. */
+typedef struct packed_build {
+    pack_ctx *ctx;
+    const content_profile *pr;
+    content_scan *sc;
+    const char *dir;
+    output_set *set;
+    build_stats *stats;
+    const pack_partition *part;
+    archive_list *archives;   /* [0] the catalog, then one per group */
+    const tl_cf_index_archive **prev; /* per archive: the previous build's, if its name is listed */
+    bool *kept;               /* per archive: the previous build's file is right and stays */
+    buf catalog;
+} packed_build;
+
+/* Names, files and input bytes of every archive. */
+static void describe_archives(packed_build *pb)
+{
+    const content_scan *sc = pb->sc;
+    for (size_t g = 0; g <= pb->part->count; g++) {
+        const pack_group *grp = g ? &pb->part->items[g - 1] : NULL;
+        const uint32_t *members = grp ? grp->members.items : NULL;
+        size_t count = grp ? grp->members.count : 0;
+        archive_out *a = vec_push(pb->archives);
+        memset(a, 0, sizeof *a);
+        a->catalog = !grp;
+        a->name = archive_name(pb->pr, grp ? grp->label : "catalog", sc, members, count, grp ? NULL : &pb->catalog);
+        for (size_t i = 0; i < count; i++) {
+            *vec_push(&a->files) = sc->assets.items[members[i]].name;
+            a->input_bytes += sc->assets.items[members[i]].size;
+        }
+        if (!grp) a->input_bytes = pb->catalog.len;
+        if (a->files.count) qsort(a->files.items, a->files.count, sizeof *a->files.items, by_asset_name);
+    }
+}
+
+static void check_kept(void *ctx, size_t item, unsigned worker)
+{
+    packed_build *pb = ctx;
+    (void)worker;
+    const tl_cf_index_archive *pa = pb->prev[item];
+    if (!pa) return;
+    char *path = path_join(pb->dir, pa->name);
+    pb->kept[item] = same_bytes(path, pa->size, pa->xxh64);
+    free(path);
+}
+
+/* Which previous archives stay: each one's bytes hashed, on every core. */
+static void find_kept(packed_build *pb, const tl_cf_index *prev, unsigned jobs)
+{
+    size_t n = pb->archives->count;
+    for (size_t g = 0; g < n; g++) pb->prev[g] = previous_archive(prev, pb->archives->items[g].name);
+    work_pool *pool = work_pool_start(jobs, n, check_kept, pb, NULL, 0);
+    if (n) work_pool_wait(pool, n - 1);
+    work_pool_finish(pool);
+    for (size_t g = 0; g < n; g++) {
+        archive_out *a = &pb->archives->items[g];
+        if (!pb->kept[g]) continue;
+        a->size = pb->prev[g]->size;
+        a->xxh64 = pb->prev[g]->xxh64;
+        pb->ctx->pg.done += a->files.count;
+        pb->ctx->pg.bytes += a->catalog ? 0 : a->input_bytes;
+    }
+}
+
+/* The catalog archive, one small entry: built here. */
+static bool write_catalog_archive(packed_build *pb, archive_out *a)
+{
+    pack_codec *codec = pack_codec_new(pb->pr->compression);
+    buf bytes = {0};
+    uint64_t in = 0;
+    bool ok = pack_build_archive(pb->sc, NULL, 0, &pb->catalog, codec, &bytes, &in);
+    pack_codec_free(codec);
+    a->size = bytes.len;
+    a->xxh64 = XXH64(bytes.data, bytes.len, 0);
+    ok = ok && write_buf(pb->set, pb->dir, a->name, &bytes, &a->written);
+    buf_free(&bytes);
+    return ok;
+}
+
+typedef struct built_progress {
+    packed_build *pb;
+    const size_t *archive_of; /* per job: its archive */
+} built_progress;
+
+static void archive_built(void *ctx, size_t job)
+{
+    built_progress *bp = ctx;
+    progress *pg = &bp->pb->ctx->pg;
+    const archive_out *a = &bp->pb->archives->items[bp->archive_of[job]];
+    pg->done += a->files.count;
+    pg->bytes += a->input_bytes;
+    progress_show(pg, pg->done == pg->total);
+}
+
+/* Every asset archive not kept, built on every core. */
+static bool write_asset_archives(packed_build *pb, unsigned jobs)
+{
+    size_t n = pb->archives->count, count = 0;
+    pack_archive_job *list = xcalloc(n ? n : 1, sizeof *list);
+    size_t *archive_of = xcalloc(n ? n : 1, sizeof *archive_of);
+    for (size_t g = 1; g < n; g++) {
+        if (pb->kept[g]) continue;
+        const pack_group *grp = &pb->part->items[g - 1];
+        archive_of[count] = g;
+        list[count++] = (pack_archive_job){pb->archives->items[g].name, grp->members.items, grp->members.count, 0, 0, false};
+    }
+    built_progress bp = {pb, archive_of};
+    bool ok = pack_build_archives(pb->sc, pb->pr->compression, jobs, list, count, pb->set, pb->dir, archive_built, &bp);
+    for (size_t j = 0; ok && j < count; j++) {
+        archive_out *a = &pb->archives->items[archive_of[j]];
+        a->size = list[j].size, a->xxh64 = list[j].xxh64, a->written = list[j].written;
+    }
+    free(list);
+    free(archive_of);
+    return ok;
+}
+
+static void count_archives(packed_build *pb)
+{
+    for (size_t g = 0; g < pb->archives->count; g++) {
+        const archive_out *a = &pb->archives->items[g];
+        pb->stats->archives++;
+        pb->stats->bytes_out += a->size;
+        pb->stats->written += a->written;
+        pb->stats->unchanged += pb->kept[g];
+    }
+}
+
+/* The "archives" array of archives.json (sorted by name), with each one's "written" flag too for
+ * the post-build result; `indent` is the array's own. */
+static void archives_json(buf *json, const archive_list *archives, bool with_written, const char *indent)
+{
+    buf_puts(json, "[");
+    for (size_t i = 0; i < archives->count; i++) {
+        const archive_out *a = &archives->items[i];
+        buf_printf(json, "%s\n%s  {\"name\": ", i ? "," : "", indent);
+        json_string(json, a->name);
+        buf_printf(json, ", \"role\": \"%s\", \"size\": %llu, \"input_bytes\": %llu, \"xxh64\": \"%016llx\",",
+                   a->catalog ? "catalog" : "assets", (unsigned long long)a->size, (unsigned long long)a->input_bytes,
+                   (unsigned long long)a->xxh64);
+        if (with_written) buf_printf(json, " \"written\": %s,", a->written ? "true" : "false");
+        buf_printf(json, "\n%s   \"files\": [", indent);
+        for (size_t f = 0; f < a->files.count; f++) {
+            buf_printf(json, "%s%s     ", f ? ",\n" : "\n", indent);
+            json_string(json, a->files.items[f]);
+        }
+        buf_printf(json, a->files.count ? "\n%s   ]}" : "]}", indent);
+    }
+    buf_printf(json, "\n%s]", indent);
+}
+
+/* archives.json: every archive by name, with its role, sizes, XXH64 and files. */
+static bool write_index(const content_profile *pr, archive_list *archives, output_set *set, const char *dir)
+{
+    qsort(archives->items, archives->count, sizeof *archives->items, by_archive_name);
+    buf json = {0};
+    buf_puts(&json, "{\n  \"format\": 1,\n  \"profile\": ");
+    json_string(&json, pr->name);
+    buf_printf(&json, ",\n  \"compression\": \"%s\",\n  \"partitioner\": \"%s\",\n  \"max_archive_mb\": %u,\n  \"archives\": ",
+               content_codec_name(pr->compression), content_partitioner_name(pr->partitioner), pr->max_archive_mb);
+    archives_json(&json, archives, false, "  ");
+    buf_puts(&json, "\n}\n");
+    bool ok = write_buf(set, dir, INDEX_FILE, &json, NULL);
+    buf_free(&json);
+    return ok;
+}
+
+static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan *sc, const char *dir, output_set *set,
+                         build_stats *stats, archive_list *archives)
+{
+    pack_partition part;
+    bool ok = partition_assets(pr, sc, &part);
+    unsigned jobs = ctx->opt->jobs ? ctx->opt->jobs : work_pool_cores();
+    packed_build pb = {ctx, pr, sc, dir, set, stats, &part, archives, NULL, NULL, {0}};
+    tl_cf_index prev_index, *prev = NULL;
+    char *index_path = path_join(dir, INDEX_FILE);
+    buf text = {0};
+    if (ok && fs_read_file(index_path, &text) && tl_cf_index_parse(&prev_index, text.data ? text.data : "", text.len, NULL) == TL_CF_OK)
+        prev = &prev_index;
+    buf_free(&text);
+    free(index_path);
+    if (ok) {
+        pack_build_catalog(pr, sc, false, &pb.catalog);
+        describe_archives(&pb);
+        pb.prev = xcalloc(archives->count, sizeof *pb.prev);
+        pb.kept = xcalloc(archives->count, sizeof *pb.kept);
+        find_kept(&pb, prev, jobs);
+        ok = (pb.kept[0] || write_catalog_archive(&pb, &archives->items[0])) && write_asset_archives(&pb, jobs);
+    }
+    if (ok) count_archives(&pb);
+    if (prev) tl_cf_index_free(prev);
+    free(pb.prev);
+    free(pb.kept);
+    buf_free(&pb.catalog);
+    if (ok) ok = write_index(pr, archives, set, dir);
+    pack_partition_free(&part);
+    return ok;
+}
+
+/* A flat build copies each asset under its path, and the runtime mounts only paths whose
+ * components are names every platform can hold as files (tl_cf_flat_file_name: no ':' < > " | ? *,
+ * no control character, no trailing '.' or space, no Windows device name such as CON or aux.txt).
+ * Refused here, before anything is written, rather than by the game on Windows. A folder's problem
+ * is reported once, at its first file. */
+static bool flat_paths_portable(const content_profile *pr, const content_scan *sc)
+{
+    bool ok = true;
+    if (pr->archive != CONTENT_ARCHIVE_NONE) return true;
+    char *reported = NULL; /* the last folder reported, with its '/' */
+    for (size_t i = 0; i < sc->assets.count; i++) {
+        const content_asset *a = &sc->assets.items[i];
+        if (reported && strncmp(a->path, reported, strlen(reported)) == 0) continue;
+        for (const char *p = a->path; *p;) {
+            size_t n = strcspn(p, "/");
+            const char *why = tl_cf_windows_name_problem(p, n);
+            if (why) {
+                char *full = path_join(sc->root, a->path);
+                if (p[n]) {
+                    free(reported);
+                    reported = xasprintf("%.*s/", (int)(p + n - a->path), a->path);
+                    diag_error(loc_file(full), "folder name \"%.*s\" %s; the runtime refuses it in the asset paths of a flat build "
+                                               "(\"archive\": \"none\"); rename it, or pack archives", (int)n, p, why);
+                } else {
+                    diag_error(loc_file(full), "file name %s; the runtime refuses it in the asset paths of a flat build "
+                                               "(\"archive\": \"none\"); rename it, or pack archives", why);
+                }
+                free(full);
+                ok = false;
+                break;
+            }
+            p += n;
+            if (*p) p++;
+        }
+    }
+    free(reported);
+    return ok;
+}
+
+static bool build_flat(pack_ctx *ctx, const content_profile *pr, content_scan *sc, const char *dir, output_set *set, build_stats *stats)
+{
+    bool ok = true;
+    for (size_t i = 0; i < sc->assets.count && ok; i++) {
+        const content_asset *a = &sc->assets.items[i];
+        char *src = path_join(sc->root, a->path);
+        char *rel = xasprintf("%s/%s", FLAT_ASSETS, a->path);
+        /* Streamed (checked against the scan as it is copied): an asset is never held whole. */
+        out_file *o = output_begin_below(set, dir, rel);
+        ok = !o->failed && pack_stream_asset(src, a->size, a->xxh64, o) && output_end(o);
+        stats->written += o->differs;
+        stats->unchanged += !o->differs;
+        stats->bytes_out += a->size;
+        free(src);
+        free(rel);
+        ctx->pg.done++;
+        ctx->pg.bytes += a->size;
+        progress_show(&ctx->pg, false);
+    }
+    if (ok) {
+        buf catalog = {0};
+        pack_build_catalog(pr, sc, true, &catalog);
+        stats->bytes_out += catalog.len;
+        ok = write_buf(set, dir, FLAT_CATALOG, &catalog, NULL);
+        buf_free(&catalog);
+    }
+    return ok;
+}
+
+/* Where the profile's manifest is: beside its enum header in the generated directory. */
+static char *manifest_path_of(const project *p, const content_profile *pr)
+{
+    char *gen_dir = path_join(p->cfg.root, p->cfg.generated_dir);
+    char *mdir = path_dirname(pr->header);
+    char *mname = xasprintf("%s.manifest.json", pr->domain);
+    char *mrel = path_join(mdir, mname);
+    char *mpath = path_join(gen_dir, mrel);
+    free(gen_dir), free(mdir), free(mname), free(mrel);
+    return mpath;
+}
+
+/* --build-step: the ids as `headers` gives them. The manifest is read (none yet: every asset is
+ * new), the profile's names merged into it in memory, and what it does not record yet warned
+ * about (--strict: an error); the manifest itself is never written. */
+static bool merge_ids_in_memory(pack_ctx *ctx, const content_profile *pr, const content_scan *sc, const char *mpath, manifest *m)
+{
+    int fd = fs_open_input(mpath, FS_INPUT_MANIFEST, NULL);
+    if (fd < 0 && errno != ENOENT) {
+        diag_error(loc_file(mpath), "cannot read the manifest of %s: %s", pr->domain, fs_read_failure());
+        return false;
+    }
+    bool ok = fd < 0 || manifest_read_fd(mpath, fd, m);
+    if (fd >= 0) close(fd);
+    if (ok) ok = content_stage_add_domains(ctx->p, pr, sc);
+    if (!ok) return false;
+    const domain *d = &ctx->p->domains.items[ctx->p->domains.count - 1];
+    identity_summary sum;
+    memset(&sum, 0, sizeof sum);
+    ok = identity_assign(d, m, mpath, &sum) && identity_report_unrecorded(d, &sum, mpath, ctx->opt->strict);
+    identity_summary_free(&sum);
+    return ok;
+}
+
+/* The asset ids: from the manifest generate just brought up to date, or (--build-step) merged in
+ * memory as `headers` merges them. */
+static bool resolve_ids(pack_ctx *ctx, const content_profile *pr, content_scan *sc, manifest *m)
+{
+    char *mpath = manifest_path_of(ctx->p, pr);
+    bool ok;
+    if (ctx->opt->build_step) {
+        ok = merge_ids_in_memory(ctx, pr, sc, mpath, m);
+    } else {
+        int fd = fs_open_input(mpath, FS_INPUT_MANIFEST, NULL);
+        ok = fd >= 0 && manifest_read_fd(mpath, fd, m);
+        if (fd >= 0) close(fd);
+        if (fd < 0) diag_error(loc_file(mpath), "cannot read the manifest of %s: %s", pr->domain, fs_read_failure());
+    }
+    free(mpath);
+    return ok && content_stage_resolve(pr, sc, m);
+}
+
+/* Tests: the scanned inputs in another order, to show that nothing depends on it. */
+static void shuffle_assets(content_scan *sc, uint64_t seed)
+{
+    for (size_t i = sc->assets.count; seed && i > 1; i--) {
+        size_t j = (size_t)(splitmix(&seed) % i);
+        content_asset t = sc->assets.items[i - 1];
+        sc->assets.items[i - 1] = sc->assets.items[j];
+        sc->assets.items[j] = t;
+    }
+}
+
+/* Every file of the output folder as this build leaves it, relative to it, sorted bytewise. */
+static void output_files(const content_profile *pr, const content_scan *sc, const archive_list *archives, name_list *keep)
+{
+    *vec_push(keep) = xstrdup(MARKER_FILE);
+    if (pr->archive == CONTENT_ARCHIVE_PACKED) {
+        *vec_push(keep) = xstrdup(INDEX_FILE);
+        for (size_t i = 0; i < archives->count; i++) *vec_push(keep) = xstrdup(archives->items[i].name);
+    } else {
+        *vec_push(keep) = xstrdup(FLAT_CATALOG);
+        for (size_t i = 0; i < sc->assets.count; i++) *vec_push(keep) = xasprintf("%s/%s", FLAT_ASSETS, sc->assets.items[i].path);
+    }
+    qsort(keep->items, keep->count, sizeof *keep->items, names_cmp);
+}
+
+/* Everything else in the folder belonged to the previous build. */
+static void remove_all_but(const char *dir, const name_list *keep)
+{
+    keep_set ks = {keep->items, xcalloc(keep->count ? keep->count : 1, sizeof(char *)), keep->count};
+    memcpy(ks.folded, keep->items, keep->count * sizeof(char *));
+    qsort(ks.folded, ks.n, sizeof *ks.folded, names_cmp_ignoring_case);
+    remove_stale(dir, &ks);
+    free(ks.folded);
+}
+
+static void json_names(buf *json, const char *const *names, size_t n)
+{
+    buf_puts(json, "[");
+    for (size_t i = 0; i < n; i++) {
+        buf_puts(json, i ? ",\n    " : "\n    ");
+        json_string(json, names[i]);
+    }
+    buf_puts(json, n ? "\n  ]" : "]");
+}
+
+/* What the post-build commands get: the profile and its settings, the files of the output folder,
+ * the archives (as archives.json, with "written"), the names built, and the times taken. */
+static void build_result_json(const content_profile *pr, const content_scan *sc, const name_list *files, const archive_list *archives,
+                              const double times[3], buf *json)
+{
+    buf_puts(json, "{\n  \"format\": 1,\n  \"profile\": ");
+    json_string(json, pr->name);
+    const char *keys[] = {"output", "source_root"}, *values[] = {pr->output, pr->source_root};
+    for (size_t k = 0; k < 2; k++) {
+        buf_printf(json, ",\n  \"%s\": ", keys[k]);
+        json_string(json, values[k]);
+    }
+    buf_printf(json, ",\n  \"archive\": \"%s\",\n  \"compression\": \"%s\",\n  \"partitioner\": \"%s\",\n  \"max_archive_mb\": %u",
+               content_archive_name(pr->archive), content_codec_name(pr->compression), content_partitioner_name(pr->partitioner),
+               pr->max_archive_mb);
+    buf_puts(json, ",\n  \"files\": ");
+    json_names(json, (const char *const *)files->items, files->count);
+    buf_puts(json, ",\n  \"archives\": ");
+    archives_json(json, archives, true, "  ");
+    const char **names = xcalloc(sc->assets.count + 1, sizeof *names);
+    for (size_t i = 0; i < sc->assets.count; i++) names[i] = sc->assets.items[i].name;
+    qsort(names, sc->assets.count, sizeof *names, by_asset_name);
+    buf_puts(json, ",\n  \"built_names\": ");
+    json_names(json, names, sc->assets.count);
+    free(names);
+    buf_printf(json, ",\n  \"timings\": {\"scan_ms\": %.3f, \"build_ms\": %.3f, \"total_ms\": %.3f}\n}\n", times[0] * 1e3,
+               times[1] * 1e3, times[2] * 1e3);
+}
+
+static void print_summary(const pack_ctx *ctx, const content_profile *pr, const build_stats *stats, double secs)
+{
+    if (ctx->opt->quiet) return;
+    FILE *out = ctx->opt->summary ? ctx->opt->summary : stdout;
+    if (pr->archive == CONTENT_ARCHIVE_PACKED)
+        fprintf(out, "pack %s: %zu files, %.1f MB in, %.1f MB out, %zu archives (%zu written, %zu unchanged), %.2f s\n", pr->name,
+                stats->files, (double)stats->bytes_in / 1e6, (double)stats->bytes_out / 1e6, stats->archives, stats->written,
+                stats->archives - stats->written, secs);
+    else
+        fprintf(out, "pack %s: %zu files, %.1f MB in, %.1f MB out, flat (%zu written, %zu unchanged), %.2f s\n", pr->name,
+                stats->files, (double)stats->bytes_in / 1e6, (double)stats->bytes_out / 1e6, stats->written, stats->unchanged, secs);
+}
+
+/* The marker, then the archives and index (or the flat files), committed together; a failed
+ * first build takes its folders with it (left without the marker, which lands with the rest,
+ * they would make the folder look like someone else's next time). */
+static bool write_output(pack_ctx *ctx, const content_profile *pr, content_scan *sc, const char *dir, build_stats *stats,
+                         archive_list *archives)
+{
+    output_set set = {.mode = OUTPUT_WRITE};
+    name_list before = {0};
+    const bool existed = fs_kind_of(dir) != FS_MISSING;
+    const bool first = !existed || (fs_list_dir(dir, &before) && before.count == 0);
+    name_list_free(&before);
+    buf marker = {0};
+    buf_printf(&marker, "threadlink-gen content build of profile %s. threadlink-gen pack owns this folder and replaces "
+                        "everything in it.\n", pr->name);
+    bool ok = write_buf(&set, dir, MARKER_FILE, &marker, NULL);
+    buf_free(&marker);
+    if (ok) ok = pr->archive == CONTENT_ARCHIVE_PACKED ? build_packed(ctx, pr, sc, dir, &set, stats, archives)
+                                                       : build_flat(ctx, pr, sc, dir, &set, stats);
+    progress_clear(&ctx->pg);
+    if (ok) ok = output_commit(&set);
+    else output_abort(&set);
+    output_set_free(&set);
+    if (!ok && first) {
+        remove_stale(dir, &(keep_set){0}); /* everything in it, */
+        if (!existed) rmdir(dir);       /* and the folder itself if this run made it */
+    }
+    if (ok) pack_inputs_save(pr, sc, dir);
+    return ok;
+}
+
+static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc, out_locks *locks, size_t index)
+{
+    double start = now_seconds();
+    manifest m;
+    memset(&m, 0, sizeof m);
+    bool ok = resolve_ids(ctx, pr, sc, &m);
+    if (ok) shuffle_assets(sc, ctx->opt->shuffle_seed);
+    char *dir = path_join(ctx->p->cfg.root, pr->output);
+    build_stats stats = {0};
+    archive_list archives = {0};
+    ctx->pg = (progress){ctx->pg.on, ctx->pg.last, pr->name, 0, sc->assets.count, 0};
+    for (size_t i = 0; i < sc->assets.count; i++) stats.bytes_in += sc->assets.items[i].size;
+    stats.files = sc->assets.count;
+    if (ok) ok = write_output(ctx, pr, sc, dir, &stats, &archives);
+    name_list files = {0};
+    if (ok) output_files(pr, sc, &archives, &files);
+    if (ok) remove_all_but(dir, &files);
+    /* Built and cleaned up: another run may have the folder now (hooks run unlocked). */
+    if (ok) pack_locks_release_after(locks, index);
+    if (ok && pr->post_build.count) {
+        buf result = {0};
+        double times[3] = {ctx->scan_seconds[index], now_seconds() - start, 0};
+        times[2] = times[0] + times[1];
+        build_result_json(pr, sc, &files, &archives, times, &result);
+        ok = pack_run_hooks(pr, ctx->p->cfg.root, &result);
+        buf_free(&result);
+    }
+    if (ok) print_summary(ctx, pr, &stats, now_seconds() - start);
+    name_list_free(&files);
+    for (size_t i = 0; i < archives.count; i++) {
+        free(archives.items[i].name);
+        vec_free(&archives.items[i].files);
+    }
+    vec_free(&archives);
+    free(dir);
+    manifest_free(&m);
+    return ok;
+}
+
+/* ---- The command ------------------------------------------------------------------------------------ */
+
+typedef VEC(size_t) profile_selection;
+
+/* The output folder of a profile, as the build writes it. */
+static char *output_dir_of(const project *p, const content_profile *pr)
+{
+    return pr->output[0] == '/' ? xstrdup(pr->output) : path_join(p->cfg.root, pr->output);
+}
+
+/* --stamp: one line per profile built; written (its time renewed) on every successful run, so a
+ * Make rule whose target it is settles after one run. */
+static bool write_stamp(const char *path, const content_config *cc, const profile_selection *sel)
+{
+    output_set set = {.mode = OUTPUT_WRITE};
+    out_file *o = output_begin(&set, path);
+    for (size_t i = 0; i < sel->count; i++) {
+        const content_profile *pr = &cc->profiles.items[sel->items[i]];
+        buf_printf(&o->chunk, "threadlink-gen pack: profile %s into %s\n", pr->name, pr->output);
+    }
+    bool ok = output_end(o) && output_commit(&set);
+    output_set_free(&set);
+    if (ok && utimensat(AT_FDCWD, path, NULL, 0) != 0) ok = false;
+    if (!ok) diag_error(loc_file(path), "cannot write the stamp: %s", strerror(errno));
+    return ok;
+}
+
+/* --depfile: every file and folder the profiles' outputs derive from (the config, the asset
+ * trees, their folders, so that an added asset re-runs pack) and each profile's manifest (or the
+ * nearest existing folder while it is not written yet). */
+static bool write_depfile(const pack_options *opt, project *p, const content_config *cc, const profile_selection *sel)
+{
+    VEC(char *) inputs = {0};
+    for (size_t i = 0; i < p->inputs.count; i++) *vec_push(&inputs) = depfile_existing_ancestor(p->inputs.items[i]);
+    for (size_t i = 0; i < sel->count; i++) {
+        char *mpath = manifest_path_of(p, &cc->profiles.items[sel->items[i]]);
+        *vec_push(&inputs) = depfile_existing_ancestor(mpath);
+        free(mpath);
+    }
+    char *target;
+    if (opt->deptarget) target = xstrdup(opt->deptarget);
+    else if (opt->stamp) target = depfile_absolute(opt->stamp);
+    else {
+        const content_profile *pr = &cc->profiles.items[sel->items[0]];
+        char *dir = output_dir_of(p, pr);
+        char *index = path_join(dir, pr->archive == CONTENT_ARCHIVE_PACKED ? INDEX_FILE : FLAT_CATALOG);
+        target = depfile_absolute(index);
+        free(dir), free(index);
+    }
+    bool ok = depfile_write(opt->depfile, target, inputs.items, inputs.count);
+    free(target);
+    for (size_t i = 0; i < inputs.count; i++) free(inputs.items[i]);
+    vec_free(&inputs);
+    return ok;
+}
+
+static bool is_all(const char *name) { return ascii_ieq(name, strlen(name), "all", 3); }
+
+/* An unknown --profile is an input error, as in the seed's builder: it names the profiles the
+ * config declares (and the nearest one, for a typo). */
+static void report_unknown_profile(const char *cfg_path, const content_config *cc, const char *name)
+{
+    buf known = {0};
+    const char **names = xcalloc(cc->profiles.count + 1, sizeof *names);
+    for (size_t i = 0; i < cc->profiles.count; i++) {
+        names[i] = cc->profiles.items[i].name;
+        buf_printf(&known, "%s%s", i ? ", " : "", names[i]);
+    }
+    const char *near = suggest_nearest(name, strlen(name), names, cc->profiles.count);
+    char *hint = near ? xasprintf(" (did you mean '%s'?)", near) : xstrdup("");
+    diag_error(loc_file(cfg_path), "unknown profile '%s'%s (profiles: %s, or all)", name, hint, known.data);
+    free(hint);
+    free(names);
+    buf_free(&known);
+}
+
+/* --profile: the named one, all (in any case), or (none named) the only one or all. false after
+ * reporting an unknown profile. */
+static bool select_profiles(const pack_options *opt, const char *cfg_path, const content_config *cc, profile_selection *sel)
+{
+    if (!opt->profile && cc->profiles.count == 1) {
+        *vec_push(sel) = 0;
+        return true;
+    }
+    if (!opt->profile || is_all(opt->profile)) {
+        for (size_t i = 0; i < cc->profiles.count; i++) *vec_push(sel) = i;
+        return true;
+    }
+    for (size_t i = 0; i < cc->profiles.count; i++)
+        if (strcmp(cc->profiles.items[i].name, opt->profile) == 0) *vec_push(sel) = i;
+    if (!sel->count) report_unknown_profile(cfg_path, cc, opt->profile);
+    return sel->count > 0;
+}
+
+static bool has_overrides(const pack_options *opt)
+{
+    return opt->output || opt->archive || opt->max_archive_mb || opt->compression || opt->source || opt->partitioner ||
+           opt->post_build_count || opt->no_post_build;
+}
+
+/* A folder given on the command line, as the config would spell it ("out/" is "out"). */
+static void override_folder(char **field, const char *value)
+{
+    free(*field);
+    *field = xstrdup(value);
+    size_t n = strlen(*field);
+    while (n > 1 && (*field)[n - 1] == '/') (*field)[--n] = 0;
+}
+
+/* --post-build CMD... replaces the profile's commands; --no-post-build leaves none. */
+static void override_hooks(const pack_options *opt, content_profile *pr)
+{
+    if (!opt->post_build_count && !opt->no_post_build) return;
+    for (size_t i = 0; i < pr->post_build.count; i++) free(pr->post_build.items[i]);
+    pr->post_build.count = 0;
+    for (size_t i = 0; !opt->no_post_build && i < opt->post_build_count; i++) *vec_push(&pr->post_build) = xstrdup(opt->post_build[i]);
+}
+
+/* --archive, --compression, --partitioner, --max-archive-mb. 0, or the usage error's status. */
+static int override_settings(const pack_options *opt, content_profile *pr)
+{
+    if (opt->archive && !content_parse_archive(opt->archive, &pr->archive))
+        return usage("--archive takes none or packed, not '%s'", opt->archive);
+    if (opt->compression && !content_parse_codec(opt->compression, &pr->compression))
+        return usage("--compression takes none, lz4 or zstd, not '%s'", opt->compression);
+    if (opt->partitioner && strcmp(opt->partitioner, "trie") != 0 && strcmp(opt->partitioner, "sequential") != 0)
+        return usage("--partitioner takes trie or sequential, not '%s'", opt->partitioner);
+    if (opt->partitioner) pr->partitioner = strcmp(opt->partitioner, "trie") == 0 ? CONTENT_PART_TRIE : CONTENT_PART_SEQUENTIAL;
+    if (opt->max_archive_mb) pr->max_archive_mb = opt->max_archive_mb;
+    return 0;
+}
+
+/* The overrides into the one selected profile. 0, or the usage error's status; an --output or
+ * --source folder the paths check refuses clears *paths_ok (reported, with everything the
+ * preflight finds). */
+static int apply_overrides(const pack_options *opt, project *p, content_config *cc, const profile_selection *sel,
+                           bool *paths_ok)
+{
+    if (!has_overrides(opt)) return 0;
+    if (sel->count != 1)
+        return usage("%s", "overrides (--output, --source, --archive, --max-archive-mb, --compression, --partitioner, --post-build) "
+                           "apply to one profile: name it with --profile");
+    content_profile *pr = &cc->profiles.items[sel->items[0]];
+    int rc = override_settings(opt, pr);
+    if (rc) return rc;
+    if ((opt->output && !opt->output[0]) || (opt->source && !opt->source[0]))
+        return usage("%s", opt->output && !opt->output[0] ? "--output needs a folder" : "--source needs a folder");
+    override_hooks(opt, pr);
+    if (opt->output) override_folder(&pr->output, opt->output);
+    if (opt->source) {
+        override_folder(&pr->source_root, opt->source);
+        content_stage_override_source(pr->name, pr->source_root); /* for the generate pass */
+    }
+    if (opt->output || opt->source) *paths_ok = content_check_paths(pr, p, cc);
+    return 0;
+}
+
+/* No other run on these output folders from here until each one's build is cleaned up. */
+static bool lock_outputs(const project *p, const content_config *cc, const profile_selection *sel, out_locks *locks)
+{
+    bool ok = true;
+    for (size_t i = 0; i < sel->count; i++) {
+        char *dir = output_dir_of(p, &cc->profiles.items[sel->items[i]]);
+        if (!pack_locks_add(locks, dir, i)) ok = false;
+        free(dir);
+    }
+    return pack_locks_take(locks) && ok;
+}
+
+/* Preflight: every selected profile's output folder and tree, before anything is written. */
+typedef VEC(content_scan) scan_list;
+
+static bool preflight(project *p, content_config *cc, const profile_selection *sel, scan_list *scans, double *scan_seconds)
+{
+    bool ok = true;
+    for (size_t i = 0; i < sel->count; i++) {
+        content_profile *pr = &cc->profiles.items[sel->items[i]];
+        char *dir = output_dir_of(p, pr);
+        if (!output_folder_usable(pr, dir)) ok = false;
+        else pack_inputs_seed(p->cfg.root, dir);
+        free(dir);
+        content_scan *sc = vec_push(scans);
+        double start = now_seconds();
+        if (!content_scan_profile(p, pr, sc) || !flat_paths_portable(pr, sc)) ok = false;
+        scan_seconds[i] = now_seconds() - start;
+    }
+    return ok;
+}
+
+/* Names into manifests: the ids every catalog and archive records (the build step merges them
+ * in memory instead, profile by profile). */
+static bool generate_manifests(const pack_options *opt, const char *cfg_path)
+{
+    if (opt->build_step) return true;
+    gen_options g = {0};
+    g.command = GEN_GENERATE;
+    g.config_path = cfg_path;
+    g.quiet = opt->quiet;
+    g.banner_without_version = opt->banner_without_version;
+    g.generator_build = opt->generator_build;
+    g.summary = opt->summary;
+    return gen_run(&g, NULL) == 0;
+}
+
+/* Each selected profile built in turn, then the stamp and the depfile. */
+static bool build_profiles(const pack_options *opt, project *p, content_config *cc, const profile_selection *sel,
+                           content_scan *scans, const double *scan_seconds, out_locks *locks)
+{
+    pack_ctx ctx = {opt, p, {false, 0, NULL, 0, 0, 0}, scan_seconds};
+    ctx.pg.on = opt->progress > 0 || (opt->progress < 0 && isatty(2));
+    if (opt->before_build) opt->before_build(opt->before_build_ctx);
+    for (size_t i = 0; i < sel->count; i++)
+        if (!pack_profile(&ctx, &cc->profiles.items[sel->items[i]], &scans[i], locks, i)) return false;
+    if (opt->stamp && !write_stamp(opt->stamp, cc, sel)) return false;
+    return !opt->depfile || write_depfile(opt, p, cc, sel);
+}
+
+int pack_run(const pack_options *opt)
+{
+    const char *cfg_path = opt->config_path ? opt->config_path : "threadlink.json";
+    unsigned errors_before = diag_error_count();
+    project p;
+    memset(&p, 0, sizeof p);
+    if (!config_load(cfg_path, &p.cfg)) return 1;
+    p.input_hash = hasher_new();
+    *vec_push(&p.inputs) = xstrdup(cfg_path);
+    content_config cc;
+    profile_selection sel = {0};
+    scan_list scans = {0};
+    out_locks locks = {0};
+    if (!content_config_load(&p, &cc)) {
+        model_free(&p);
+        return 1;
+    }
+    int rc = 0;
+    if (cc.profiles.count == 0) {
+        diag_error(loc_file(cfg_path), "no content profiles to pack: add a \"content\" section");
+        rc = 1;
+    } else {
+        rc = select_profiles(opt, cfg_path, &cc, &sel) ? 0 : 1;
+    }
+    bool ok = true;
+    if (!rc) rc = apply_overrides(opt, &p, &cc, &sel, &ok);
+    if (!rc) {
+        if (!lock_outputs(&p, &cc, &sel, &locks)) ok = false;
+        content_memo_begin();
+        content_scan_set_jobs(opt->jobs ? opt->jobs : work_pool_cores());
+        double *scan_seconds = xcalloc(sel.count, sizeof *scan_seconds);
+        if (!preflight(&p, &cc, &sel, &scans, scan_seconds)) ok = false;
+        ok = ok && generate_manifests(opt, cfg_path) && build_profiles(opt, &p, &cc, &sel, scans.items, scan_seconds, &locks);
+        free(scan_seconds);
+        rc = ok ? 0 : 1;
+    }
+
+    pack_locks_end(&locks);
+    content_memo_end();
+    content_scan_set_jobs(1);
+    content_stage_override_source(NULL, NULL);
+    for (size_t i = 0; i < scans.count; i++) content_scan_free(&scans.items[i]);
+    vec_free(&scans);
+    vec_free(&sel);
+    content_config_free(&cc);
+    model_free(&p); /* config, inputs, and the domains of --build-step */
+    if (!rc && diag_error_count() != errors_before) rc = 1;
+    return rc;
+}

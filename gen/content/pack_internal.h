@@ -1,0 +1,99 @@
+/* What the pack files (pack.c, pack_archive.c, pack_hooks.c, pack_inputs.c, pack_partition.c)
+ * share among themselves: post-build commands, the record of input hashes, partitioning and the
+ * bytes of catalogs and archives. Nothing outside them includes it (tests/style/include_layers.py);
+ * the command's API is pack.h. */
+#ifndef TLG_PACK_INTERNAL_H
+#define TLG_PACK_INTERNAL_H
+
+#include "content/content_config.h"
+#include "content/pack.h"
+
+/* ---- Post-build commands (pack_hooks.c) -------------------------------------------------- */
+
+/* Runs the profile's post_build commands in order in the project root, each given `result` (the
+ * build's result as JSON: profile and settings, "files" in the output folder, "archives" as in
+ * archives.json with "written", "built_names", "timings") on its standard input and in the file
+ * TL_CONTENT_RESULT names. false (reported) at the first that fails or cannot start. */
+bool pack_run_hooks(const content_profile *pr, const char *project_root, const buf *result);
+
+/* ---- The record of input hashes (pack_inputs.c) ------------------------------------------ */
+
+/* Per output folder, in the user's cache folder: each asset file's hash with the state (device,
+ * inode, size, times) it was read in, so that the next build reads only what changed. */
+struct content_scan;
+/* This build's inputs (files settled before the run: content_memo_settled), after its commit. */
+void pack_inputs_save(const content_profile *pr, const struct content_scan *sc, const char *dir);
+/* The previous build's record for output folder `dir`, if any, handed to the scan memo. */
+void pack_inputs_seed(const char *project_root, const char *dir);
+
+/* ---- Partitioning (pack_partition.c) ----------------------------------------------------- */
+
+typedef struct pack_file {
+    const char *name;
+    uint64_t size;      /* input bytes: what max_archive_mb limits */
+    uint64_t name_hash; /* XXH64 of the name: the trie's bits */
+} pack_file;
+
+typedef struct pack_group {
+    char *label;                /* "t0110", "big", "s0003": the name before the content hash */
+    VEC(uint32_t) members;      /* indices into the input array */
+} pack_group;
+
+typedef VEC(pack_group) pack_partition;
+
+/* Trie: a file above the limit alone ("big"), the rest bucketed by the bits of their name hash,
+ * a bucket over the limit split on the next bit. Sequential: name order, filled to the limit. */
+void pack_partition_trie(const pack_file *files, size_t count, uint64_t limit, pack_partition *out);
+void pack_partition_sequential(const pack_file *files, size_t count, uint64_t limit, pack_partition *out);
+/* Every file exactly once, no empty group, unique labels; false with the reason in *why. */
+bool pack_partition_check(const pack_partition *p, size_t count, const char **why);
+/* Same groups with the same members (members compared by file name). */
+bool pack_partition_equal(const pack_partition *a, const pack_file *fa, const pack_partition *b, const pack_file *fb);
+void pack_partition_free(pack_partition *p);
+
+/* ---- Bytes (pack_archive.c) ---------------------------------------------------------------- */
+
+struct content_scan;
+/* Flat builds put each asset at <output>/assets/<its path under the source root>. */
+#define PACK_FLAT_ASSETS "assets"
+typedef struct pack_codec pack_codec; /* reusable compression state */
+pack_codec *pack_codec_new(content_codec codec);
+void pack_codec_free(pack_codec *c);
+
+/* The binary catalog of a profile (schemas/content-formats.md). `flat`: records carry each
+ * asset's size, XXH64 and path in the output folder; packed catalogs leave them out, so that
+ * editing an asset changes only the archive that holds it. */
+void pack_build_catalog(const content_profile *pr, const struct content_scan *sc, bool flat, buf *out);
+
+/* One archive: the given assets (indices into sc->assets) read, checked against the scan,
+ * compressed each on its own (raw when that does not shrink it) and laid out in id order. When
+ * `catalog` is given it is the only entry (id 0). false after reporting a read error. */
+bool pack_build_archive(const struct content_scan *sc, const uint32_t *members, size_t count, const buf *catalog, pack_codec *codec,
+                        buf *out, uint64_t *input_bytes);
+
+struct out_file;
+struct output_set;
+/* An asset archive to build: its name in the output folder and its assets (indices into
+ * sc->assets); after the build its size, XXH64 and whether its bytes differ from the file's. */
+typedef struct pack_archive_job {
+    const char *name;
+    const uint32_t *members;
+    size_t count;
+    uint64_t size, xxh64;
+    bool written;
+} pack_archive_job;
+
+/* Every job's archive below `dir` in `set`, in job order. The entries are read, checked against
+ * the scan's size and XXH64, and compressed (raw when that does not shrink them) on `jobs`
+ * threads, in id order within each archive and archive after archive, with the bytes in flight
+ * bounded (a few large files per job), so that the archives are the same bytes for any job
+ * count and memory stays flat in the tree's size (a compressed archive is gathered whole before
+ * it is written: at most its size; a raw one is streamed). on_built (if given) is called after
+ * each archive. false after reporting the first problem, in archive and entry order (a file that
+ * changed or went away since the scan; `set` then holds part of an archive: the caller aborts it). */
+bool pack_build_archives(const struct content_scan *sc, content_codec codec, unsigned jobs, pack_archive_job *list, size_t n,
+                         struct output_set *set, const char *dir, void (*on_built)(void *ctx, size_t job), void *ctx);
+/* One input streamed into `o` the same way (flat builds): false after reporting. */
+bool pack_stream_asset(const char *path, uint64_t size, uint64_t xxh64, struct out_file *o);
+
+#endif

@@ -1,0 +1,197 @@
+/* threadlink.json: parsed by jansson, validated key by key. Errors name the key path and, through
+ * json_locate, the line and column of the offending value. Unknown keys are errors. */
+#include "core/config.h"
+
+#include "base/fsio.h"
+#include "base/json_check.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <string.h>
+
+bool config_valid_domain_name(const char *name)
+{
+    bool at_word_start = true;
+    if (!*name) return false;
+    for (const char *p = name; *p; p++) {
+        char c = *p;
+        if (at_word_start) {
+            if (!((c | 32) >= 'a' && (c | 32) <= 'z')) return false;
+            at_word_start = false;
+        } else if (c == '.') {
+            at_word_start = true;
+        } else if (!ascii_is_word((unsigned char)c)) {
+            return false;
+        }
+    }
+    return !at_word_start;
+}
+
+/* "name": a domain name. */
+static void read_domain_name(json_checker *r, json_t *d, const char *path, domain_config *out)
+{
+    const char *name = NULL;
+    if (!jc_require(r, d, path, "name", NULL) || !jc_get_string(r, d, path, "name", NULL, &name)) return;
+    if (config_valid_domain_name(name)) {
+        out->name = xstrdup(name);
+        return;
+    }
+    char *sub = jc_key(path, "name");
+    jc_error(r, sub, "\"%s\" is not a domain name (dot-separated words of letters, digits and '_', each starting with a letter)",
+             name);
+    free(sub);
+}
+
+/* One "includes" entry: a header path, without the quotes or angle brackets that are ours to write. */
+static void read_include(json_checker *r, json_t *h, const char *item, domain_config *out)
+{
+    const char *s = json_is_string(h) ? json_string_value(h) : NULL;
+    if (!s) {
+        jc_error(r, item, "expected a string, got %s", jc_type_name(h));
+    } else if (!s[0] || strpbrk(s, "\"<>\n\r")) {
+        /* "<stdio.h>" or "\"x.h\"": the delimiters are ours to write */
+        size_t n = strlen(s);
+        bool wrapped = n > 2 && ((s[0] == '<' && s[n - 1] == '>') || (s[0] == '"' && s[n - 1] == '"'));
+        for (size_t k = 1; wrapped && k + 1 < n; k++)
+            if (strchr("\"<>\n\r", s[k])) wrapped = false;
+        if (wrapped)
+            jc_error(r, item, "\"%s\" is not a header name: give the path alone (\"%.*s\"), which the header includes as #include \"%.*s\" (that finds system headers too)",
+                     s, (int)(n - 2), s + 1, (int)(n - 2), s + 1);
+        else
+            jc_error(r, item, "\"%s\" is not a header name (a path such as \"game/types.h\", without quotes or angle brackets)", s);
+    } else {
+        *vec_push(&out->includes) = xstrdup(s);
+    }
+}
+
+static void read_domain(json_checker *r, json_t *d, size_t index, domain_config *out)
+{
+    static const char *const allowed[] = {"name", "output", "kind", "reserve_zero", "shell",
+                                          "native", "includes", NULL};
+    static const char *const kinds[] = {"identity", "ordinal", NULL}; /* in domain_kind's order */
+    char *path = jc_index("domains", index);
+    memset(out, 0, sizeof *out);
+    out->loc = json_locate(r->file, r->text, r->len, path);
+    if (!json_is_object(d)) {
+        jc_error(r, path, "expected an object, got %s", jc_type_name(d));
+        free(path);
+        return;
+    }
+    jc_check_keys(r, path, d, allowed);
+    read_domain_name(r, d, path, out);
+    out->output = jc_output_path(r, d, "output", path, NULL, false);
+    jc_require(r, d, path, "output", NULL);
+    int kind = KIND_IDENTITY;
+    jc_get_enum(r, d, path, "kind", kinds, &kind);
+    out->kind = (domain_kind)kind;
+    jc_get_bool(r, d, path, "reserve_zero", &out->reserve_zero);
+    out->shell = jc_rel_path(r, d, "shell", path, NULL);
+    out->native = jc_rel_path(r, d, "native", path, NULL);
+    json_t *inc = jc_get_array(r, d, path, "includes", "an array of header names");
+    size_t i;
+    json_t *h;
+    json_array_foreach(inc, i, h) {
+        char *item = xasprintf("%s.includes[%zu]", path, i);
+        read_include(r, h, item, out);
+        free(item);
+    }
+    free(path);
+}
+
+static void require_dir(json_checker *r, json_t *root, const char *key, const char *project_root, const char *rel)
+{
+    if (!rel || !json_object_get(root, key)) return;
+    char *dir = path_join(project_root, rel);
+    fs_kind k = fs_kind_follow(dir);
+    if (k == FS_MISSING && errno == ENAMETOOLONG) {
+        jc_error(r, key, "%s", fs_path_failure(dir, errno));
+    } else if (k == FS_MISSING) {
+        jc_error(r, key, "directory \"%s\" does not exist (create it, or leave the key out)", rel);
+        fs_note_case_variant(json_locate(r->file, r->text, r->len, key), dir);
+    } else if (k != FS_DIR) {
+        jc_error(r, key, "\"%s\" is not a directory", rel);
+    }
+    free(dir);
+}
+
+bool config_load(const char *path, project_config *out)
+{
+    static const char *const allowed[] = {"$schema", "generated_dir", "injector_dir",
+                                          "definitions_dir", "domains", "vaults", "content", NULL};
+    memset(out, 0, sizeof *out);
+    buf text = {0};
+    if (!fs_read_input(path, FS_INPUT_CONFIG, &text)) {
+        diag_error(loc_file(path), "cannot read the project config: %s", fs_read_failure());
+        buf_free(&text);
+        return false;
+    }
+    json_checker r = {path, text.data, text.len, true, NULL};
+    json_t *root = jc_load(path, text.data, text.len);
+    if (!root) {
+        buf_free(&text);
+        return false;
+    }
+    out->path = xstrdup(path);
+    out->root = path_dirname(path);
+    if (!json_is_object(root)) {
+        jc_error(&r, "", "the project config must be a JSON object, got %s", jc_type_name(root));
+    } else {
+        jc_check_keys(&r, "", root, allowed);
+        out->generated_dir = jc_output_path(&r, root, "generated_dir", "", "generated", true);
+        out->injector_dir = jc_rel_path(&r, root, "injector_dir", "", "injectors");
+        out->definitions_dir = jc_rel_path(&r, root, "definitions_dir", "", NULL);
+        /* A directory the config names must exist: a misspelt one would read as "no entries" and
+         * turn every entry of its domains into a tombstone. */
+        require_dir(&r, root, "injector_dir", out->root, out->injector_dir);
+        require_dir(&r, root, "definitions_dir", out->root, out->definitions_dir);
+        json_t *domains = jc_get_array(&r, root, "", "domains", NULL);
+        if (domains) {
+            size_t i;
+            json_t *d;
+            json_array_foreach(domains, i, d) read_domain(&r, d, i, vec_push(&out->domains));
+            /* One domain, one declaration. */
+            for (size_t a = 0; a < out->domains.count; a++)
+                for (size_t b = 0; b < a; b++) {
+                    const char *na = out->domains.items[a].name, *nb = out->domains.items[b].name;
+                    if (na && nb && ascii_ieq(na, strlen(na), nb, strlen(nb))) {
+                        char *p = xasprintf("domains[%zu].name", a);
+                        jc_error(&r, p, "domain \"%s\" is already declared as domains[%zu]", na, b);
+                        free(p);
+                    }
+                }
+        }
+    }
+    if (r.ok && json_is_object(root)) {
+        out->vaults = json_incref(json_object_get(root, "vaults"));
+        out->content = json_incref(json_object_get(root, "content"));
+        out->text = xstrndup(text.data, text.len);
+        out->text_len = text.len;
+    }
+    json_decref(root);
+    buf_free(&text);
+    if (!r.ok) config_free(out);
+    return r.ok;
+}
+
+void config_free(project_config *cfg)
+{
+    for (size_t i = 0; i < cfg->domains.count; i++) {
+        domain_config *d = &cfg->domains.items[i];
+        free(d->name);
+        free(d->output);
+        free(d->shell);
+        free(d->native);
+        for (size_t j = 0; j < d->includes.count; j++) free(d->includes.items[j]);
+        vec_free(&d->includes);
+    }
+    vec_free(&cfg->domains);
+    free(cfg->path);
+    free(cfg->root);
+    free(cfg->generated_dir);
+    free(cfg->injector_dir);
+    free(cfg->definitions_dir);
+    json_decref(cfg->vaults);
+    json_decref(cfg->content);
+    free(cfg->text);
+    memset(cfg, 0, sizeof *cfg);
+}

@@ -1,0 +1,632 @@
+/* Manifest comparison. Both sides are read with the manifest reader and checked like generate
+ * checks them; domains are matched by name, entries by key.
+ *
+ *   change          breaking   when
+ *   added           no         a key only NEW has
+ *   tombstoned      no         identity: live in OLD, tombstone in NEW
+ *   revived         no         tombstone in OLD, live in NEW
+ *   rescoped        no         tombstoned in one scope, added in another (same unscoped name)
+ *   value changed   yes        identity: same key, other value
+ *   ordinal moved   yes        ordinal: same key, other index
+ *   ordinal removed yes        ordinal: live in OLD, retired or gone in NEW
+ *   renamed member  yes        same key, other C name
+ *   signature changed yes      event: live on both sides, other signature (when both record one)
+ *   tombstone dropped yes      a key OLD has and NEW lacks
+ *   kind changed    yes        the domain changed between identity and ordinal
+ *   domain removed  yes        a domain only OLD has
+ *   domain added    no         a domain only NEW has */
+#include "core/diff.h"
+
+#include "core/config.h"
+#include "base/diag.h"
+#include "base/fsio.h"
+#include "core/identity.h"
+#include "base/index_map.h"
+#include "core/manifest.h"
+#include "core/model.h"
+#include "base/suggest.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct side_manifest {
+    char *path;
+    manifest m;
+    index_map keys;   /* entry index by key */
+    index_map issued; /* entry index by issued_key, for the entries that have one */
+} side_manifest;
+
+typedef VEC(side_manifest) side;
+
+typedef enum change_kind {
+    CH_ADDED, CH_TOMBSTONED, CH_REVIVED, CH_RESCOPED, CH_VALUE_CHANGED, CH_ORDINAL_MOVED,
+    CH_ORDINAL_REMOVED, CH_RENAMED, CH_SIGNATURE_CHANGED, CH_TOMBSTONE_DROPPED, CH_KIND_CHANGED, CH_DOMAIN_REMOVED,
+    CH_DOMAIN_ADDED
+} change_kind;
+
+static const struct { const char *id, *label; bool breaking; } change_info[] = {
+    {"added", "added", false},
+    {"tombstoned", "tombstoned (removed)", false},
+    {"revived", "revived", false},
+    {"rescoped", "rescoped", false},
+    {"value_changed", "value changed", true},
+    {"ordinal_moved", "ordinal moved", true},
+    {"ordinal_removed", "ordinal removed", true},
+    {"renamed_member", "member renamed", true},
+    {"signature_changed", "signature changed", true},
+    {"tombstone_dropped", "tombstone dropped", true},
+    {"kind_changed", "kind changed", true},
+    {"domain_removed", "domain removed", true},
+    {"domain_added", "domain added", false},
+};
+
+typedef struct change {
+    change_kind kind;
+    const char *domain;
+    const char *key;        /* NULL for domain-level changes */
+    const entry *old_e, *new_e;
+    const char *file;       /* the manifest line the change points at */
+    uint32_t line;
+    bool approved;
+    char detail[160];
+} change;
+
+typedef VEC(change) change_list;
+typedef VEC(char *) str_list;
+
+/* One approval, from --allow or a line of the allow-file. */
+typedef struct allow_entry {
+    char *text;
+    uint32_t line, col; /* where it sits in the allow-file; 0 for --allow */
+    bool used;          /* it approved at least one breaking change */
+} allow_entry;
+
+typedef VEC(allow_entry) allow_list;
+
+typedef struct key_probe { const manifest *m; const char *key; size_t len; } key_probe;
+
+static bool eq_key(const void *ctx, uint32_t i)
+{
+    const key_probe *p = ctx;
+    const entry *e = &p->m->entries.items[i];
+    return e->key_len == p->len && memcmp(e->key, p->key, p->len) == 0;
+}
+
+static bool eq_issued(const void *ctx, uint32_t i)
+{
+    const key_probe *p = ctx;
+    const entry *e = &p->m->entries.items[i];
+    return e->issued_key_len == p->len && memcmp(e->issued_key, p->key, p->len) == 0;
+}
+
+/* Indexes a manifest by key (and by issued key), checking what the comparison relies on: every
+ * key once, and every identity value the hash of its key, or of its issued key when it has one
+ * (so a hand-edited value is an error, not a "change"). */
+static bool index_keys(side_manifest *sm)
+{
+    const manifest *m = &sm->m;
+    index_map_init(&sm->keys, m->entries.count);
+    index_map_init(&sm->issued, 1);
+    for (size_t i = 0; i < m->entries.count; i++) {
+        const entry *e = &m->entries.items[i];
+        const char *hashed = e->issued_key ? e->issued_key : e->key;
+        uint32_t hashed_len = e->issued_key ? e->issued_key_len : e->key_len;
+        if (m->kind == KIND_IDENTITY && identity_hash(hashed, hashed_len, e->seed_offset) != e->value) {
+            diag_error(loc_at(sm->path, e->line, 0), "entry '%s': value %u is not the hash of its %s under seed offset %u (the manifest was edited by hand or corrupted)",
+                       e->key, e->value, e->issued_key ? "issued key" : "key", e->seed_offset);
+            return false;
+        }
+        if (e->issued_key) index_map_insert(&sm->issued, model_hash(e->issued_key, e->issued_key_len), (uint32_t)i);
+        key_probe p = {m, e->key, e->key_len};
+        uint32_t h = model_hash(e->key, e->key_len);
+        uint32_t dup = index_map_find(&sm->keys, h, eq_key, &p);
+        if (dup != UINT32_MAX) {
+            diag_error(loc_at(sm->path, e->line, 0), "entry '%s' appears twice (also on line %u)", e->key, m->entries.items[dup].line);
+            return false;
+        }
+        index_map_insert(&sm->keys, h, (uint32_t)i);
+    }
+    return true;
+}
+
+static bool read_one(const char *path, side *out)
+{
+    int fd = fs_open_input(path, FS_INPUT_MANIFEST, NULL);
+    if (fd < 0) {
+        diag_error(loc_file(path), "cannot read: %s", fs_read_failure());
+        return false;
+    }
+    side_manifest sm = {xstrdup(path), {0}, {0}, {0}};
+    bool ok = manifest_read_fd(path, fd, &sm.m);
+    close(fd);
+    if (ok && !index_keys(&sm)) {
+        manifest_free(&sm.m);
+        ok = false;
+    }
+    if (!ok) index_map_free(&sm.keys), index_map_free(&sm.issued);
+    if (!ok) {
+        free(sm.path);
+        return false;
+    }
+    for (size_t i = 0; i < out->count; i++)
+        if (strcmp(out->items[i].m.domain, sm.m.domain) == 0) {
+            diag_error(loc_file(path), "a second manifest for domain '%s' (the first is %s)", sm.m.domain, out->items[i].path);
+            manifest_free(&sm.m);
+            index_map_free(&sm.keys);
+            index_map_free(&sm.issued);
+            free(sm.path);
+            return false;
+        }
+    *vec_push(out) = sm;
+    return true;
+}
+
+static bool read_dir(const char *dir, side *out, int depth)
+{
+    name_list names = {0};
+    if (depth > 32) {
+        diag_error(loc_file(dir), "directories nested more than 32 deep: not a manifest set");
+        return false;
+    }
+    if (!fs_list_dir(dir, &names)) {
+        diag_error(loc_file(dir), "cannot read the directory: %s", strerror(errno));
+        return false;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < names.count && ok; i++) {
+        char *path = path_join(dir, names.items[i]);
+        fs_kind k = fs_kind_of(path);
+        if (k == FS_DIR && names.items[i][0] != '.') ok = read_dir(path, out, depth + 1);
+        else if (k == FS_FILE && str_has_suffix(names.items[i], ".manifest.json", NULL)) ok = read_one(path, out);
+        free(path);
+    }
+    name_list_free(&names);
+    return ok;
+}
+
+static bool read_side(const char *path, side *out)
+{
+    fs_kind k = fs_kind_follow(path);
+    if (k == FS_FILE || k == FS_OTHER) return read_one(path, out); /* a FIFO or the like: refused there, saying what it is */
+    if (k != FS_DIR) {
+        diag_error(loc_file(path), "no such manifest file or directory");
+        return false;
+    }
+    if (!read_dir(path, out, 0)) return false;
+    /* On either side: an empty OLD would make every domain "added", so a wrong base path would pass
+     * any change. A base without manifests is treated like a missing one, which is exit 2 too. */
+    if (out->count == 0) {
+        diag_error(loc_file(path), "no manifests in this directory (no *.manifest.json in it or below)");
+        return false;
+    }
+    return true;
+}
+
+static void free_side(side *s)
+{
+    for (size_t i = 0; i < s->count; i++) {
+        manifest_free(&s->items[i].m);
+        index_map_free(&s->items[i].keys);
+        index_map_free(&s->items[i].issued);
+        free(s->items[i].path);
+    }
+    vec_free(s);
+}
+
+static const entry *find_key(const manifest *m, const index_map *map, const char *key, size_t len)
+{
+    key_probe p = {m, key, len};
+    uint32_t i = index_map_find(map, model_hash(key, len), eq_key, &p);
+    return i == UINT32_MAX ? NULL : &m->entries.items[i];
+}
+
+/* The entry of `m` whose issued key is `key`: an asset entry whose key was upgraded to its name. */
+static const entry *find_issued(const side_manifest *sm, const char *key, size_t len)
+{
+    key_probe p = {&sm->m, key, len};
+    uint32_t i = index_map_find(&sm->issued, model_hash(key, len), eq_issued, &p);
+    return i == UINT32_MAX ? NULL : &sm->m.entries.items[i];
+}
+
+/* What OLD entry `o` became in NEW: the entry issued for its key (upgraded since), else the one
+ * with its key. A newcomer may hold the old key of an upgraded entry; it is not `o`. */
+static const entry *match_new(const side_manifest *ns, const entry *o)
+{
+    const entry *n = find_issued(ns, o->key, o->key_len);
+    return n ? n : find_key(&ns->m, &ns->keys, o->key, o->key_len);
+}
+
+/* Whether NEW entry `n` is the match of some OLD entry. */
+static bool matched_in_old(const side_manifest *os, const side_manifest *ns, const entry *n)
+{
+    const entry *o = find_key(&os->m, &os->keys, n->key, n->key_len);
+    if (o && match_new(ns, o) == n) return true;
+    o = n->issued_key ? find_key(&os->m, &os->keys, n->issued_key, n->issued_key_len) : NULL;
+    return o && match_new(ns, o) == n;
+}
+
+static change *add_change(change_list *out, change_kind kind, const char *domain, const entry *o, const entry *n,
+                          const char *file, uint32_t line)
+{
+    change *c = vec_push(out);
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    c->domain = domain;
+    c->key = n ? n->key : o ? o->key : NULL;
+    c->old_e = o;
+    c->new_e = n;
+    c->file = file;
+    c->line = line;
+    return c;
+}
+
+static const char *unscoped_key(const entry *e) { return strchr(e->key, '.') + 1; }
+
+typedef struct rescope_ctx {
+    const change_list *changes;
+    size_t first_added;
+    const char *name;
+} rescope_ctx;
+
+static uint32_t added_name_hash(const void *ctx, uint32_t i)
+{
+    const rescope_ctx *rx = ctx;
+    const char *n = unscoped_key(rx->changes->items[rx->first_added + i].new_e);
+    return model_hash(n, strlen(n));
+}
+
+static bool added_name_eq(const void *ctx, uint32_t i)
+{
+    const rescope_ctx *rx = ctx;
+    return strcmp(unscoped_key(rx->changes->items[rx->first_added + i].new_e), rx->name) == 0;
+}
+
+/* The changes between an old entry and the new entry it matched. */
+static void compare_entry(const side_manifest *ns, bool ordinal, const entry *o, const entry *n, change_list *out)
+{
+    const char *dom = ns->m.domain;
+    if (o->value != n->value) {
+        change *c = add_change(out, ordinal ? CH_ORDINAL_MOVED : CH_VALUE_CHANGED, dom, o, n, ns->path, n->line);
+        snprintf(c->detail, sizeof c->detail, "%u -> %u", o->value, n->value);
+    }
+    if (strcmp(o->name, n->name) != 0) {
+        change *c = add_change(out, CH_RENAMED, dom, o, n, ns->path, n->line);
+        snprintf(c->detail, sizeof c->detail, "%.70s -> %.70s", o->name, n->name);
+    }
+    if (!o->tombstone && !n->tombstone && o->signature && n->signature && strcmp(o->signature, n->signature) != 0) {
+        change *c = add_change(out, CH_SIGNATURE_CHANGED, dom, o, n, ns->path, n->line);
+        snprintf(c->detail, sizeof c->detail, "from %.70s to %.70s", o->signature, n->signature);
+    }
+    if (!o->tombstone && n->tombstone)
+        add_change(out, ordinal ? CH_ORDINAL_REMOVED : CH_TOMBSTONED, dom, o, n, ns->path, n->line);
+    else if (o->tombstone && !n->tombstone)
+        add_change(out, CH_REVIVED, dom, o, n, ns->path, n->line);
+}
+
+/* A removal (out[first_removed, first_added)) and an addition (out[first_added, ...)) of one
+ * unscoped name in different scopes is a rescope: the addition says so. */
+static void find_rescopes(change_list *out, size_t first_removed, size_t first_added)
+{
+    rescope_ctx rx = {out, first_added, NULL};
+    index_map added;
+    index_map_init(&added, out->count - first_added);
+    for (size_t a = first_added; a < out->count; a++)
+        index_map_insert(&added, added_name_hash(&rx, (uint32_t)(a - first_added)), (uint32_t)(a - first_added));
+    for (size_t r = first_removed; r < first_added; r++) {
+        change *rc = &out->items[r];
+        if (rc->kind != CH_TOMBSTONED && rc->kind != CH_ORDINAL_REMOVED) continue;
+        rx.name = unscoped_key(rc->old_e);
+        uint32_t a = index_map_find(&added, model_hash(rx.name, strlen(rx.name)), added_name_eq, &rx);
+        if (a == UINT32_MAX) continue;
+        change *ac = &out->items[first_added + a];
+        if (strcmp(ac->new_e->scope, rc->old_e->scope) != 0 && !ac->detail[0]) {
+            ac->kind = CH_RESCOPED;
+            snprintf(ac->detail, sizeof ac->detail, "from %.60s, old key %.60s", rc->old_e->scope, rc->old_e->key);
+        }
+    }
+    index_map_free(&added);
+}
+
+static void compare_domain(const side_manifest *os, const side_manifest *ns, change_list *out)
+{
+    const manifest *om = &os->m, *nm = &ns->m;
+    const char *dom = nm->domain;
+    if (om->kind != nm->kind) {
+        change *c = add_change(out, CH_KIND_CHANGED, dom, NULL, NULL, ns->path, 0);
+        snprintf(c->detail, sizeof c->detail, "from %s to %s", om->kind == KIND_ORDINAL ? "ordinal" : "identity",
+                 nm->kind == KIND_ORDINAL ? "ordinal" : "identity");
+        return; /* every value means something else now: per-entry changes would be noise */
+    }
+    bool ordinal = nm->kind == KIND_ORDINAL;
+    size_t first_removed = out->count;
+    for (size_t i = 0; i < om->entries.count; i++) {
+        const entry *o = &om->entries.items[i];
+        const entry *n = match_new(ns, o);
+        if (n) {
+            compare_entry(ns, ordinal, o, n, out);
+            continue;
+        }
+        change_kind k = o->tombstone || !ordinal ? CH_TOMBSTONE_DROPPED : CH_ORDINAL_REMOVED;
+        add_change(out, k, dom, o, NULL, os->path, o->line);
+    }
+    size_t first_added = out->count;
+    for (size_t i = 0; i < nm->entries.count; i++) {
+        const entry *n = &nm->entries.items[i];
+        if (!matched_in_old(os, ns, n)) add_change(out, CH_ADDED, dom, NULL, n, ns->path, n->line);
+    }
+    find_rescopes(out, first_removed, first_added);
+}
+
+static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+/* Where the entry of the line [p, e) ends: at a '#' or '//' that starts the line or follows a
+ * blank (a comment), else at the line's end. */
+static const char *entry_end(const char *p, const char *e)
+{
+    for (const char *s = p; s < e; s++)
+        if ((s == p || is_blank(s[-1])) && (*s == '#' || (*s == '/' && s + 1 < e && s[1] == '/'))) return s;
+    return e;
+}
+
+static void load_allow_file(const char *path, allow_list *out, bool *ok)
+{
+    buf text = {0};
+    if (!fs_read_input(path, FS_INPUT_ALLOW, &text)) {
+        diag_error(loc_file(path), "cannot read the allow-list: %s", fs_read_failure());
+        *ok = false;
+        buf_free(&text);
+        return;
+    }
+    const char *p = text.data, *end = text.data + text.len;
+    for (uint32_t line = 1; p && p < end; line++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *s = p, *q = entry_end(p, nl ? nl : end);
+        while (s < q && is_blank(*s)) s++;
+        while (q > s && (is_blank(q[-1]) || q[-1] == '\r')) q--;
+        if (q > s) *vec_push(out) = (allow_entry){xstrndup(s, (size_t)(q - s)), line, (uint32_t)(s - p) + 1, false};
+        p = nl ? nl + 1 : NULL;
+    }
+    buf_free(&text);
+}
+
+/* Whether an approval ("key", "Domain:key" or "Domain:*") covers a change. */
+static bool allows(const char *a, const change *c)
+{
+    const char *colon = strchr(a, ':');
+    if (colon) {
+        size_t dl = (size_t)(colon - a);
+        if (strlen(c->domain) != dl || memcmp(a, c->domain, dl) != 0) return false;
+        a = colon + 1;
+        if (strcmp(a, "*") == 0) return true;
+    }
+    return c->key && strcmp(a, c->key) == 0;
+}
+
+/* Marks every approval that covers the change, not only the first, so none is reported unused. */
+static bool approve(const change *c, allow_list *allow)
+{
+    bool any = false;
+    for (size_t i = 0; i < allow->count; i++)
+        if (allows(allow->items[i].text, c)) any = allow->items[i].used = true;
+    return any;
+}
+
+/* The unapproved break an unused approval was probably meant for, written in the approval's own
+ * form ("key", "Domain:key" or "Domain:*"), or NULL when none is a likely typo of it. */
+static char *nearest_break(const char *a, const change_list *changes)
+{
+    const char *colon = strchr(a, ':');
+    bool whole = colon && strcmp(colon + 1, "*") == 0;
+    str_list names = {0};
+    for (size_t i = 0; i < changes->count; i++) {
+        const change *c = &changes->items[i];
+        if (!change_info[c->kind].breaking || c->approved || (!whole && !c->key)) continue;
+        *vec_push(&names) = !colon ? xstrdup(c->key) : whole ? xasprintf("%s:*", c->domain) : xasprintf("%s:%s", c->domain, c->key);
+    }
+    const char *near = suggest_nearest(a, strlen(a), (const char *const *)names.items, names.count);
+    char *result = near ? xstrdup(near) : NULL;
+    for (size_t i = 0; i < names.count; i++) free(names.items[i]);
+    vec_free(&names);
+    return result;
+}
+
+/* An approval that approved nothing is most often a typo: say so, or the user is left with exit 1
+ * and an approval they believe in. */
+static void warn_unused(const diff_options *opt, const allow_list *allow, const change_list *changes)
+{
+    for (size_t i = 0; i < allow->count; i++) {
+        const allow_entry *a = &allow->items[i];
+        if (a->used) continue;
+        char *near = nearest_break(a->text, changes);
+        char *hint = near ? xasprintf(" (did you mean '%s'?)", near) : xstrdup("");
+        if (a->line) diag_warning(loc_at(opt->allow_file, a->line, a->col), "allow entry '%s' approves nothing: it matches no breaking change%s", a->text, hint);
+        else diag_warning(loc_file(NULL), "--allow '%s' approves nothing: it matches no breaking change%s", a->text, hint);
+        free(hint);
+        free(near);
+    }
+}
+
+static void free_allow(allow_list *allow)
+{
+    for (size_t i = 0; i < allow->count; i++) free(allow->items[i].text);
+    vec_free(allow);
+}
+
+static void describe(const change *c, buf *out)
+{
+    /* The member as the code names it, then its key: "Words: Beta (user.beta) tombstoned". */
+    const entry *e = c->old_e ? c->old_e : c->new_e;
+    buf_printf(out, "%s: ", c->domain);
+    if (c->key && e && e->name) buf_printf(out, "%s (%s) ", e->name, c->key);
+    else if (c->key) buf_printf(out, "'%s' ", c->key);
+    buf_puts(out, change_info[c->kind].label);
+    if (c->detail[0]) buf_printf(out, " (%s)", c->detail);
+    if (change_info[c->kind].breaking) buf_puts(out, c->approved ? " [breaking, approved]" : " [breaking]");
+}
+
+static void put_entry_json(json_t *obj, const char *field, const entry *e)
+{
+    if (!e) return;
+    json_t *j = json_object();
+    json_object_set_new(j, "name", json_string(e->name));
+    json_object_set_new(j, "scope", json_string(e->scope));
+    json_object_set_new(j, "value", json_integer(e->value));
+    json_object_set_new(j, "seed_offset", json_integer(e->seed_offset));
+    json_object_set_new(j, "tombstone", json_boolean(e->tombstone));
+    if (e->signature) json_object_set_new(j, "signature", json_string(e->signature));
+    json_object_set_new(obj, field, j);
+}
+
+/* The counts every report gives. */
+typedef struct report_counts {
+    size_t breaking, approved, compatible;
+} report_counts;
+
+static void report_text(const change_list *changes, report_counts n, FILE *out)
+{
+    buf line = {0};
+    for (size_t i = 0; i < changes->count; i++) {
+        const change *c = &changes->items[i];
+        buf message = {0};
+        describe(c, &message);
+        line.len = 0;
+        bool br = change_info[c->kind].breaking;
+        diag_format(&line, br && !c->approved ? DIAG_ERROR : DIAG_NOTE, loc_at(c->file, c->line, 0), message.data);
+        fprintf(out, "%s\n", line.data);
+        buf_free(&message);
+    }
+    fprintf(out, "threadlink-gen diff: %zu breaking, %zu approved, %zu compatible change%s\n", n.breaking,
+            n.approved, n.compatible, n.compatible == 1 ? "" : "s");
+    buf_free(&line);
+}
+
+static void report_github(const change_list *changes, FILE *out)
+{
+    buf line = {0};
+    for (size_t i = 0; i < changes->count; i++) {
+        const change *c = &changes->items[i];
+        line.len = 0;
+        describe(c, &line);
+        const char *level = change_info[c->kind].breaking && !c->approved ? "error" : "notice";
+        if (c->line) fprintf(out, "::%s file=%s,line=%u::%s\n", level, c->file, c->line, line.data);
+        else fprintf(out, "::%s file=%s::%s\n", level, c->file, line.data);
+    }
+    buf_free(&line);
+}
+
+static void report_markdown(const change_list *changes, report_counts n, FILE *out)
+{
+    fprintf(out, "### threadlink identifier changes\n\n%zu breaking, %zu approved, %zu compatible\n\n",
+            n.breaking, n.approved, n.compatible);
+    if (!changes->count) return;
+    fputs("| | domain | key | change | old | new |\n|---|---|---|---|---|---|\n", out);
+    for (size_t i = 0; i < changes->count; i++) {
+        const change *c = &changes->items[i];
+        const char *mark = !change_info[c->kind].breaking ? "" : c->approved ? "approved" : "**breaking**";
+        fprintf(out, "| %s | %s | `%s` | %s%s%s | ", mark, c->domain, c->key ? c->key : "", change_info[c->kind].label,
+                c->detail[0] ? ": " : "", c->detail);
+        if (c->old_e) fprintf(out, "`%s` = %u%s", c->old_e->name, c->old_e->value, c->old_e->tombstone ? " (tombstone)" : "");
+        fputs(" | ", out);
+        if (c->new_e) fprintf(out, "`%s` = %u%s", c->new_e->name, c->new_e->value, c->new_e->tombstone ? " (tombstone)" : "");
+        fputs(" |\n", out);
+    }
+}
+
+static json_t *change_json(const change *c)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "domain", json_string(c->domain));
+    json_object_set_new(j, "key", c->key ? json_string(c->key) : json_null());
+    json_object_set_new(j, "change", json_string(change_info[c->kind].id));
+    json_object_set_new(j, "breaking", json_boolean(change_info[c->kind].breaking));
+    json_object_set_new(j, "approved", json_boolean(c->approved));
+    if (c->detail[0]) json_object_set_new(j, "detail", json_string(c->detail));
+    json_object_set_new(j, "file", json_string(c->file));
+    json_object_set_new(j, "line", json_integer(c->line));
+    put_entry_json(j, "old_entry", c->old_e);
+    put_entry_json(j, "new_entry", c->new_e);
+    return j;
+}
+
+static void report_json(const diff_options *opt, const change_list *changes, report_counts n, FILE *out)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "format", json_integer(1));
+    json_object_set_new(root, "old", json_string(opt->old_path));
+    json_object_set_new(root, "new", json_string(opt->new_path));
+    json_object_set_new(root, "breaking", json_integer((json_int_t)n.breaking));
+    json_object_set_new(root, "approved", json_integer((json_int_t)n.approved));
+    json_object_set_new(root, "compatible", json_integer((json_int_t)n.compatible));
+    json_t *list = json_array();
+    for (size_t i = 0; i < changes->count; i++) json_array_append_new(list, change_json(&changes->items[i]));
+    json_object_set_new(root, "changes", list);
+    char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fprintf(out, "%s\n", text);
+    free(text);
+    json_decref(root);
+}
+
+static void report(const diff_options *opt, const change_list *changes, size_t breaking, size_t approved_count, FILE *out)
+{
+    report_counts n = {breaking, approved_count, changes->count - breaking - approved_count};
+    switch (opt->format) {
+    case DIFF_TEXT: report_text(changes, n, out); break;
+    case DIFF_GITHUB: report_github(changes, out); break;
+    case DIFF_MARKDOWN: report_markdown(changes, n, out); break;
+    case DIFF_JSON: report_json(opt, changes, n, out); break;
+    }
+}
+
+int diff_run(const diff_options *opt)
+{
+    FILE *out = opt->out ? opt->out : stdout;
+    side old_side = {0}, new_side = {0};
+    allow_list allow = {0};
+    bool old_ok = read_side(opt->old_path, &old_side);
+    bool new_ok = read_side(opt->new_path, &new_side); /* read either way: both sides' problems in one run */
+    bool ok = old_ok && new_ok;
+    for (size_t i = 0; i < opt->allow.count; i++) *vec_push(&allow) = (allow_entry){xstrdup(opt->allow.items[i]), 0, 0, false};
+    if (opt->allow_file) load_allow_file(opt->allow_file, &allow, &ok);
+    if (!ok) {
+        free_side(&old_side);
+        free_side(&new_side);
+        free_allow(&allow);
+        return 2;
+    }
+
+    change_list changes = {0};
+    for (size_t i = 0; i < new_side.count; i++) {
+        const side_manifest *ns = &new_side.items[i];
+        const side_manifest *os = NULL;
+        for (size_t j = 0; j < old_side.count && !os; j++)
+            if (strcmp(old_side.items[j].m.domain, ns->m.domain) == 0) os = &old_side.items[j];
+        if (os) compare_domain(os, ns, &changes);
+        else add_change(&changes, CH_DOMAIN_ADDED, ns->m.domain, NULL, NULL, ns->path, 0);
+    }
+    for (size_t j = 0; j < old_side.count; j++) {
+        bool found = false;
+        for (size_t i = 0; i < new_side.count && !found; i++) found = strcmp(old_side.items[j].m.domain, new_side.items[i].m.domain) == 0;
+        if (!found) add_change(&changes, CH_DOMAIN_REMOVED, old_side.items[j].m.domain, NULL, NULL, old_side.items[j].path, 0);
+    }
+
+    size_t breaking = 0, approved_count = 0;
+    for (size_t i = 0; i < changes.count; i++) {
+        change *c = &changes.items[i];
+        if (!change_info[c->kind].breaking) continue;
+        c->approved = approve(c, &allow);
+        if (c->approved) approved_count++;
+        else breaking++;
+    }
+    report(opt, &changes, breaking, approved_count, out);
+    fflush(out); /* the warnings (stderr) follow the report in a merged log */
+    warn_unused(opt, &allow, &changes);
+
+    vec_free(&changes);
+    free_allow(&allow);
+    free_side(&old_side);
+    free_side(&new_side);
+    return breaking ? 1 : 0;
+}

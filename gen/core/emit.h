@@ -1,0 +1,32 @@
+/* Emitters: a domain's header (through its shell) and its manifest. */
+#ifndef TLG_EMIT_H
+#define TLG_EMIT_H
+
+#include "core/manifest.h"
+#include "core/model.h"
+#include "base/output.h"
+
+typedef struct emit_options {
+    bool banner_without_version; /* golden tests pin output across versions */
+} emit_options;
+
+/* Expands `shell` (NUL-terminated template text) for domain `d` with entries `m`.
+ * `inputs` are the project-relative names of the files the header derives from. */
+void emit_header(out_file *o, const char *shell, const domain *d, const manifest *m,
+                 const char *const *inputs, size_t input_count, const emit_options *opt);
+
+void emit_manifest(out_file *o, const domain *d, const manifest *m);
+
+/* The shipped shells (templates/, compiled in). */
+extern const char tlg_shell_domain[];
+extern const char tlg_shell_custom_domain[];
+
+/* Appends the include guard of a header written to `output` (its path below the generated
+ * directory): TLG_, the path upper-cased with every other byte than a letter, digit or '_' made
+ * '_', then _INCLUDED. Two outputs may map to one guard: generate refuses that. */
+void emit_guard_name(buf *b, const char *output);
+
+/* Slot tables of the generated lookups; the generated C code computes the same. */
+static inline uint32_t emit_value_slot(uint32_t value, unsigned shift) { return (uint32_t)(value * 2654435761u) >> shift; }
+
+#endif

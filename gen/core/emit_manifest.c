@@ -1,0 +1,61 @@
+/* The manifest: one entry per line, keys in a fixed order, entries in the order they were
+ * issued, so adding or removing one entry is a one-line diff. */
+#include "core/emit.h"
+
+#include <string.h>
+
+static void put_json_string(buf *b, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t plain = 0; /* keys and names almost never need escapes: copy them whole */
+    while (plain < n && (unsigned char)s[plain] >= 0x20 && s[plain] != '"' && s[plain] != '\\') plain++;
+    buf_putc(b, '"');
+    buf_put(b, s, plain);
+    for (size_t i = plain; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            buf_putc(b, '\\');
+            buf_putc(b, (char)c);
+        } else if (c < 0x20) {
+            char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+            buf_put(b, esc, 6);
+        } else {
+            buf_putc(b, (char)c);
+        }
+    }
+    buf_putc(b, '"');
+}
+
+void emit_manifest(out_file *o, const domain *d, const manifest *m)
+{
+    buf *b = &o->chunk;
+    buf_puts(b, "{\n  \"format\": 1,\n  \"domain\": ");
+    put_json_string(b, d->name, strlen(d->name));
+    buf_printf(b, ",\n  \"kind\": \"%s\",\n  \"entries\": [", d->kind == KIND_ORDINAL ? "ordinal" : "identity");
+    for (size_t i = 0; i < m->entries.count; i++) {
+        const entry *e = &m->entries.items[i];
+        b = &o->chunk;
+        buf_put(b, i ? ",\n    {\"key\": " : "\n    {\"key\": ", i ? 14 : 13);
+        put_json_string(b, e->key, e->key_len);
+        if (e->issued_key) {
+            buf_puts(b, ", \"issued_key\": ");
+            put_json_string(b, e->issued_key, e->issued_key_len);
+        }
+        buf_puts(b, ", \"name\": ");
+        put_json_string(b, e->name, e->name_len);
+        buf_puts(b, ", \"scope\": ");
+        put_json_string(b, e->scope, strlen(e->scope));
+        buf_puts(b, ", \"value\": ");
+        buf_put_u64(b, e->value);
+        buf_puts(b, ", \"seed_offset\": ");
+        buf_put_u64(b, e->seed_offset);
+        buf_puts(b, e->tombstone ? ", \"tombstone\": true" : ", \"tombstone\": false");
+        if (e->signature && d->kind == KIND_ORDINAL) {
+            buf_puts(b, ", \"signature\": ");
+            put_json_string(b, e->signature, strlen(e->signature));
+        }
+        buf_putc(b, '}');
+        out_maybe_flush(o);
+    }
+    buf_puts(&o->chunk, m->entries.count ? "\n  ]\n}\n" : "]\n}\n");
+}

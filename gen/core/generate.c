@@ -1,0 +1,911 @@
+#include "core/generate.h"
+
+#include "base/depfile.h"
+#include "core/emit.h"
+#include "base/fsio.h"
+#include "base/json_check.h"
+#include "core/identity.h"
+#include "base/index_map.h"
+#include "core/model.h"
+#include "core/stage.h"
+#include "base/stamp.h"
+#include "tlg_version.h"
+#include "base/udiff.h"
+
+#include <errno.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Everything about one domain that the emit stage needs, prepared before anything is written. */
+typedef struct domain_job {
+    domain *d;
+    char *header_path;    /* where the header goes, relative to the working directory */
+    char *manifest_path;  /* the in-tree manifest */
+    char *shell_text;     /* the shell, loaded and checked */
+    VEC(char *) inputs;   /* project-relative input names for the banner */
+    manifest m;
+    identity_summary summary;
+    bool had_manifest;
+} domain_job;
+
+static const char *project_relative(const project *p, const char *path)
+{
+    size_t n = strlen(p->cfg.root);
+    if (strcmp(p->cfg.root, ".") != 0 && strncmp(path, p->cfg.root, n) == 0 && path[n] == '/') return path + n + 1;
+    return path;
+}
+
+static bool load_shell(const project *p, domain_job *job)
+{
+    domain *d = job->d;
+    if (!d->shell) {
+        job->shell_text = xstrdup(d->from_definition && !d->cfg ? tlg_shell_custom_domain : tlg_shell_domain);
+        return true;
+    }
+    char *path = path_join(p->cfg.root, d->shell);
+    buf text = {0};
+    bool ok = fs_read_input(path, FS_INPUT_SHELL, &text);
+    if (!ok) {
+        const char *why = fs_read_failure();
+        if (d->cfg) {
+            char key[48];
+            snprintf(key, sizeof key, "domains[%zu].shell", (size_t)(d->cfg - p->cfg.domains.items));
+            src_loc at = json_locate(p->cfg.path, p->cfg.text, p->cfg.text_len, key);
+            diag_error(at.line ? at : d->cfg->loc, "%s: cannot read the shell %s: %s", key, path, why);
+            fs_note_case_variant(at.line ? at : d->cfg->loc, path);
+        } else {
+            diag_error(loc_file(p->cfg.path), "cannot read the shell %s: %s", path, why);
+        }
+    } else if (!strstr(text.data, "{DOMAIN_ENTRIES}")) {
+        diag_error(loc_file(path), "shell has no {DOMAIN_ENTRIES} token: the entries would have nowhere to go");
+        ok = false;
+    } else if (memchr(text.data, 0, text.len)) {
+        diag_error(loc_file(path), "NUL byte in the shell");
+        ok = false;
+    }
+    *vec_push(&job->inputs) = xstrdup(d->shell);
+    if (ok) hasher_add_file(p->input_hash, path, text.data, text.len);
+    free(path);
+    job->shell_text = ok ? xstrdup(text.data) : NULL;
+    buf_free(&text);
+    return ok;
+}
+
+/* Every *.manifest.json below the generated directory (not following symbolic links, skipping
+ * dot names): where a moved domain's manifest went, and which manifests no domain declares. */
+static void find_manifests(const char *dir, int depth, name_list *out)
+{
+    name_list entries = {0};
+    if (depth > 16 || !fs_list_dir(dir, &entries)) return;
+    for (size_t i = 0; i < entries.count; i++) {
+        if (entries.items[i][0] == '.') continue;
+        char *path = path_join(dir, entries.items[i]);
+        fs_kind k = fs_kind_of(path);
+        if (k == FS_DIR) find_manifests(path, depth + 1, out);
+        if (k == FS_FILE && str_has_suffix(entries.items[i], ".manifest.json", NULL)) *vec_push(out) = path;
+        else free(path);
+    }
+    name_list_free(&entries);
+}
+
+/* A manifest whose domain the project no longer declares: its domain was removed from
+ * threadlink.json (on purpose or not), and `diff` cannot report the removal while the file stays. */
+static void warn_orphan_manifests(const name_list *manifests, const domain_job *jobs, size_t count)
+{
+    for (size_t i = 0; i < manifests->count; i++) {
+        const char *name = path_basename(manifests->items[i]);
+        size_t domain_len;
+        str_has_suffix(name, ".manifest.json", &domain_len);
+        bool declared = false; /* in another case: the domain's own manifest, reported by load_manifest or identity */
+        for (size_t j = 0; j < count && !declared; j++)
+            declared = ascii_ieq(jobs[j].d->name, strlen(jobs[j].d->name), name, domain_len);
+        if (!declared)
+            diag_warning(loc_file(manifests->items[i]), "no domain '%.*s' is declared: to retire the domain, delete this manifest (diff then reports the domain as removed); else declare it again",
+                         (int)domain_len, name);
+    }
+}
+
+static bool load_manifest(const name_list *manifests, domain_job *job)
+{
+    bool ok = true;
+    int fd = fs_open_input(job->manifest_path, FS_INPUT_MANIFEST, NULL);
+    if (fd < 0) {
+        const int open_errno = errno;
+        const char *moved = NULL, *respelt = NULL;
+        const char *base = path_basename(job->manifest_path);
+        for (size_t i = 0; open_errno == ENOENT && i < manifests->count && !moved; i++) {
+            const char *other = path_basename(manifests->items[i]);
+            if (strcmp(other, base) == 0) moved = manifests->items[i];
+            else if (!respelt && ascii_ieq(other, strlen(other), base, strlen(base))) respelt = manifests->items[i];
+        }
+        if (!moved && respelt) {
+            /* The domain's name changed in case only: the same domain, whose values must stay. */
+            diag_error(loc_file(job->manifest_path), "the manifest of %s is %s, named for the domain's old spelling: rename it (git mv) and set its \"domain\" to \"%s\" to keep the domain's values",
+                       job->d->name, respelt, job->d->name);
+            ok = false;
+        } else if (moved) {
+            /* The domain's output moved, and its manifest with it: issuing values afresh would
+             * renumber an ordinal domain and forget every tombstone. */
+            diag_error(loc_file(job->manifest_path), "the manifest of %s is at %s, not here where its output '%s' puts it: move it here (git mv) to keep the domain's values, and delete the old header",
+                       job->d->name, moved, job->d->output);
+            ok = false;
+        } else if (open_errno != ENOENT) {
+            diag_error(loc_file(job->manifest_path), "cannot read the manifest: %s", fs_read_failure());
+            ok = false;
+        } else if (fs_kind_of(job->header_path) == FS_FILE) {
+            diag_warning(loc_file(job->manifest_path), "manifest missing although %s exists: values are issued again from the injectors (restore the manifest from version control to keep renamed and removed entries)",
+                         job->header_path);
+        }
+        memset(&job->m, 0, sizeof job->m);
+    } else {
+        job->had_manifest = true;
+        ok = manifest_read_fd(job->manifest_path, fd, &job->m);
+        close(fd);
+        if (!ok) diag_note(loc_file(job->manifest_path), "nothing was written: fix or restore the manifest (it is the identity store of %s)", job->d->name);
+    }
+    return ok;
+}
+
+/* Two headers (or two manifests) on one path, or on paths that differ only in case, would overwrite
+ * each other. A header on a manifest is check_outputs_not_read's. */
+static bool check_distinct_outputs(domain_job *jobs, size_t count)
+{
+    bool ok = true;
+    for (size_t a = 0; a < count; a++)
+        for (size_t b = 0; b < a; b++) {
+            const char *pa[2] = {jobs[a].header_path, jobs[a].manifest_path};
+            const char *pb[2] = {jobs[b].header_path, jobs[b].manifest_path};
+            for (int i = 0; i < 2; i++)
+                if (ascii_ieq(pa[i], strlen(pa[i]), pb[i], strlen(pb[i]))) {
+                    domain *da = jobs[a].d, *db = jobs[b].d;
+                    diag_error(da->cfg ? da->cfg->loc : loc_file(pa[i]), "domains '%s' and '%s' both write %s; nothing was written",
+                               db->name, da->name, pa[i]);
+                    ok = false;
+                }
+        }
+    return ok;
+}
+
+static void free_job(domain_job *job)
+{
+    free(job->header_path);
+    free(job->manifest_path);
+    free(job->shell_text);
+    for (size_t i = 0; i < job->inputs.count; i++) free(job->inputs.items[i]);
+    vec_free(&job->inputs);
+    manifest_free(&job->m);
+    identity_summary_free(&job->summary);
+}
+
+/* Everything besides the input files that decides the outputs: the generator itself and how it
+ * was asked. */
+static uint64_t input_digest(const gen_options *opt, project *p, domain_job *jobs, size_t count)
+{
+    static const char version[] = "threadlink-gen " TLG_VERSION;
+    hasher_add(p->input_hash, version, sizeof version);
+    if (opt->generator_build) hasher_add(p->input_hash, opt->generator_build, strlen(opt->generator_build) + 1);
+    hasher_add(p->input_hash, tlg_shell_domain, strlen(tlg_shell_domain));
+    hasher_add(p->input_hash, tlg_shell_custom_domain, strlen(tlg_shell_custom_domain));
+    /* check asks whether generate would change anything: it shares generate's stamp. */
+    gen_command cmd = opt->command == GEN_CHECK ? GEN_GENERATE : opt->command;
+    unsigned char flags[4] = {(unsigned char)cmd, opt->banner_without_version, opt->strict, 0};
+    hasher_add(p->input_hash, flags, sizeof flags);
+    if (opt->command == GEN_HEADERS) /* manifests are inputs of the build step */
+        for (size_t i = 0; i < count; i++) hasher_add_path(p->input_hash, jobs[i].manifest_path);
+    return hasher_digest(p->input_hash);
+}
+
+/* Up to date when the stamp names exactly the outputs this run would write, in order, with these
+ * inputs, and every output is still what was written. */
+static bool stamp_says_up_to_date(const char *stamp_path, uint64_t inputs, char *const *planned, size_t count)
+{
+    stamp st;
+    if (!stamp_read(stamp_path, &st)) return false;
+    bool ok = st.inputs == inputs && st.outputs.count == count;
+    for (size_t i = 0; ok && i < count; i++) ok = strcmp(st.outputs.items[i].path, planned[i]) == 0;
+    ok = ok && stamp_outputs_intact(&st);
+    stamp_free(&st);
+    return ok;
+}
+
+typedef struct written_probe { const output_set *set; const char *path; } written_probe;
+
+static bool is_written(const void *ctx, uint32_t i)
+{
+    const written_probe *p = ctx;
+    return strcmp(p->set->files.items[i]->path, p->path) == 0;
+}
+
+static bool is_written_ignoring_case(const void *ctx, uint32_t i)
+{
+    const written_probe *p = ctx;
+    const char *path = p->set->files.items[i]->path;
+    return ascii_ieq(path, strlen(path), p->path, strlen(p->path));
+}
+
+/* Outputs the last run wrote and this one did not (a domain's output moved, a domain or a vault
+ * gone) are deleted, so that no stale header stays on the include path to shadow the new one or
+ * hide a removal until a clean build. Only files below this run's output directory that are
+ * still byte for byte what was written; never a manifest (the identity store of its domain). */
+static void remove_stale_outputs(const char *stamp_path, const char *base, const output_set *written, FILE *report)
+{
+    stamp old;
+    if (!stamp_read(stamp_path, &old)) return;
+    index_map now; /* this run's outputs by path (a project may write thousands) */
+    index_map_init(&now, written->files.count);
+    for (size_t k = 0; k < written->files.count; k++) {
+        const char *path = written->files.items[k]->path;
+        index_map_insert(&now, fnv1a_folded(path, strlen(path)), (uint32_t)k);
+    }
+    size_t base_len = strlen(base);
+    for (size_t i = 0; i < old.outputs.count; i++) {
+        const stamp_output *o = &old.outputs.items[i];
+        written_probe wp = {written, o->path};
+        const uint32_t hash = fnv1a_folded(o->path, strlen(o->path));
+        if (index_map_find(&now, hash, is_written, &wp) != UINT32_MAX) continue;
+        /* An output whose path changed in case only: on a case-insensitive file system (macOS,
+         * Windows) the old spelling names the file just written, which must not be deleted. */
+        uint32_t same = index_map_find(&now, hash, is_written_ignoring_case, &wp);
+        if (same != UINT32_MAX && fs_respell(o->path, written->files.items[same]->path)) continue;
+        if (str_has_suffix(o->path, ".manifest.json", NULL)) continue;
+        if (strncmp(o->path, base, base_len) != 0 || o->path[base_len] != '/' || strstr(o->path, "/../")) continue;
+        if (!stamp_output_intact(o)) continue;
+        if (output_unlink_below(base, o->path + base_len + 1) && report) fprintf(report, "removed %s: no longer generated\n", o->path);
+    }
+    index_map_free(&now);
+    stamp_free(&old);
+}
+
+static void write_stamp(const char *stamp_path, uint64_t inputs, const output_set *written)
+{
+    stamp st = {inputs, {0}};
+    for (size_t i = 0; i < written->files.count; i++) {
+        const out_file *o = written->files.items[i];
+        stamp_output *so = vec_push(&st.outputs);
+        so->path = xstrdup(o->path);
+        so->size = o->pos;
+        so->hash = o->hash;
+    }
+    output_set set = {.mode = OUTPUT_WRITE};
+    out_file *o = output_begin(&set, stamp_path);
+    o->optional = true;
+    stamp_format(&st, &o->chunk);
+    if (!output_end(o) || !output_commit(&set))
+        diag_warning(loc_file(stamp_path), "cannot record the stamp: the next run will regenerate in full");
+    output_set_free(&set);
+    stamp_free(&st);
+}
+
+/* Every file and directory the run read (shells included), as opened. */
+static void visit_inputs(project *p, domain_job *jobs, size_t count, void (*fn)(void *ctx, const char *path), void *ctx)
+{
+    for (size_t i = 0; i < p->inputs.count; i++) fn(ctx, p->inputs.items[i]);
+    for (size_t i = 0; i < count; i++) {
+        if (!jobs[i].d || !jobs[i].d->shell) continue;
+        char *shell = path_join(p->cfg.root, jobs[i].d->shell);
+        fn(ctx, shell);
+        free(shell);
+    }
+}
+
+typedef VEC(char *) path_list;
+
+static void push_depfile_input(void *ctx, const char *path)
+{
+    /* absolute; an input folder not made yet (no injectors) by its nearest existing parent */
+    *vec_push((path_list *)ctx) = depfile_existing_ancestor(path);
+}
+
+/* The depfile names every file and directory the outputs derive from (directories too, so that
+ * adding or deleting an injector or an asset re-runs the generator), and a phony rule for each
+ * input (as gcc -MP), so a deleted input does not break Make. */
+static void write_depfile(const gen_options *opt, project *p, domain_job *jobs, size_t count, const char *first_output)
+{
+    path_list inputs = {0};
+    visit_inputs(p, jobs, count, push_depfile_input, &inputs);
+    if (opt->command == GEN_HEADERS)
+        for (size_t i = 0; i < count; i++) *vec_push(&inputs) = depfile_existing_ancestor(jobs[i].manifest_path);
+    char *target = opt->deptarget ? xstrdup(opt->deptarget) : depfile_absolute(first_output);
+    depfile_write(opt->depfile, target, inputs.items, inputs.count);
+    free(target);
+    for (size_t i = 0; i < inputs.count; i++) free(inputs.items[i]);
+    vec_free(&inputs);
+}
+
+/* One output of the run, in the order it is written. */
+typedef struct planned_output {
+    char *path;         /* relative to the working directory */
+    const char *base;   /* its directory root (generated dir or -o DIR) and path below it */
+    const char *relative;
+    domain_job *job;    /* a domain's header or manifest ... */
+    bool manifest;
+    size_t stage, index; /* ... or a stage's output */
+} planned_output;
+
+typedef VEC(planned_output) output_plan;
+
+static bool emit_all(const gen_options *opt, output_plan *plan, void **stage_state, output_set *out)
+{
+    emit_options eo = {opt->banner_without_version};
+    for (size_t i = 0; i < plan->count; i++) {
+        planned_output *po = &plan->items[i];
+        out_file *o = output_begin_below(out, po->base, po->relative);
+        if (o->failed) return false;
+        o->text = true;
+        if (!po->job) {
+            tlg_stages[po->stage]->emit(stage_state[po->stage], po->index, o, &eo);
+        } else if (po->manifest) {
+            emit_manifest(o, po->job->d, &po->job->m);
+        } else {
+            emit_header(o, po->job->shell_text, po->job->d, &po->job->m, (const char *const *)po->job->inputs.items,
+                        po->job->inputs.count, &eo);
+        }
+        if (!output_end(o)) return false;
+    }
+    return true;
+}
+
+typedef struct path_probe {
+    const output_plan *plan;
+    const char *path;
+    size_t len;
+} path_probe;
+
+static bool same_path(const void *ctx, uint32_t i)
+{
+    const path_probe *p = ctx;
+    const char *other = p->plan->items[i].path;
+    return ascii_ieq(other, strlen(other), p->path, p->len);
+}
+
+typedef struct guard_probe {
+    char *const *guards;
+    const char *guard;
+} guard_probe;
+
+static bool same_guard(const void *ctx, uint32_t i)
+{
+    const guard_probe *p = ctx;
+    return p->guards[i] && strcmp(p->guards[i], p->guard) == 0;
+}
+
+/* No output may be the stamp (which would overwrite it every run), and no two headers may share
+ * an include guard (`my-items.h` and `my_items.h`: a file including both would see one). */
+static bool check_stamp_and_guards(const output_plan *plan, const src_loc *where, const char *build_base)
+{
+    bool ok = true;
+    char *stamp = path_join(build_base, STAMP_FILE);
+    char **guards = xcalloc(plan->count ? plan->count : 1, sizeof *guards);
+    index_map seen;
+    index_map_init(&seen, plan->count);
+    for (size_t a = 0; a < plan->count; a++) {
+        const planned_output *po = &plan->items[a];
+        if (ascii_ieq(po->path, strlen(po->path), stamp, strlen(stamp))) {
+            diag_error(where[a], "%s is the generator's stamp file: choose another output; nothing was written", po->path);
+            ok = false;
+        }
+        if (po->manifest) continue;
+        buf g = {0};
+        emit_guard_name(&g, po->relative);
+        guards[a] = (char *)buf_cstr(&g);
+        guard_probe gp = {guards, guards[a]};
+        uint32_t h = fnv1a_folded(g.data, g.len);
+        uint32_t other = index_map_find(&seen, h, same_guard, &gp);
+        const char *op = other == UINT32_MAX ? NULL : plan->items[other].path;
+        if (!op) {
+            index_map_insert(&seen, h, (uint32_t)a);
+        } else if (!ascii_ieq(op, strlen(op), po->path, strlen(po->path))) { /* one path: reported */
+            diag_error(where[a], "%s and %s both get the include guard %s, so a file including both sees only one: rename one; nothing was written",
+                       op, po->path, guards[a]);
+            ok = false;
+        }
+    }
+    for (size_t a = 0; a < plan->count; a++) free(guards[a]);
+    free(guards);
+    index_map_free(&seen);
+    free(stamp);
+    return ok;
+}
+
+/* --list-outputs: each output's path below its directory, in the order of the plan. */
+static void print_outputs(const output_plan *plan, FILE *out)
+{
+    for (size_t i = 0; i < plan->count; i++) fprintf(out, "%s\n", plan->items[i].relative);
+}
+
+typedef struct named_output {
+    const char *name;
+    size_t index; /* in the plan, or in the declared list */
+} named_output;
+
+static int by_output_name(const void *a, const void *b)
+{
+    return strcmp(((const named_output *)a)->name, ((const named_output *)b)->name);
+}
+
+/* --expect-outputs: the outputs the build declares against the plan, both sorted and walked in
+ * step; each difference is named (a header the build does not know of would go stale in it). */
+static bool outputs_as_declared(const gen_options *opt, const output_plan *plan, const src_loc *where, const char *config_path)
+{
+    size_t np = plan->count, nd = opt->expect_output_count;
+    named_output *planned = xcalloc(np ? np : 1, sizeof *planned), *declared = xcalloc(nd ? nd : 1, sizeof *declared);
+    for (size_t i = 0; i < np; i++) planned[i] = (named_output){plan->items[i].relative, i};
+    for (size_t i = 0; i < nd; i++) declared[i] = (named_output){opt->expect_outputs[i], i};
+    qsort(planned, np, sizeof *planned, by_output_name);
+    qsort(declared, nd, sizeof *declared, by_output_name);
+    bool ok = true;
+    for (size_t a = 0, b = 0; a < np || b < nd;) {
+        int c = a == np ? 1 : b == nd ? -1 : strcmp(planned[a].name, declared[b].name);
+        if (c < 0) {
+            diag_error(where[planned[a].index], "extra output %s: written, but the build does not declare it (--expect-outputs): add it to the build's outputs; nothing was written",
+                       planned[a].name);
+            ok = false;
+        } else if (c > 0 && (b == 0 || strcmp(declared[b].name, declared[b - 1].name) != 0)) {
+            diag_error(loc_file(config_path), "missing output %s: the build declares it (--expect-outputs), but nothing in the project writes it: remove it from the build's outputs; nothing was written",
+                       declared[b].name);
+            ok = false;
+        }
+        if (c <= 0) a++;
+        if (c >= 0) b++;
+        while (c == 0 && b < nd && strcmp(declared[b].name, declared[b - 1].name) == 0) b++; /* declared twice */
+    }
+    free(planned);
+    free(declared);
+    return ok;
+}
+
+/* A file or directory the run reads, named by its directory entry as the file system resolves it
+ * (links in its folders followed, the entry itself not), and what it is for messages. */
+typedef struct read_path {
+    char *entry;
+    char *what;  /* "the project config threadlink.json", "the manifest of Items"; NULL: an input, */
+    const char *input; /* described only if an output collides with it (a stat each: pack reads thousands) */
+} read_path;
+
+typedef struct read_set {
+    VEC(read_path) paths;
+    index_map by_entry; /* case-folded: a case-insensitive file system has one entry for both */
+    char *last_dir, *last_real; /* inputs come folder by folder: one realpath per folder */
+} read_set;
+
+/* The entry of `path`: its folder resolved, its own name as it is. */
+static char *entry_of(read_set *rs, const char *path)
+{
+    char *dir = path_dirname(path);
+    if (!rs->last_dir || strcmp(dir, rs->last_dir) != 0) {
+        free(rs->last_dir);
+        free(rs->last_real);
+        rs->last_dir = dir;
+        rs->last_real = fs_resolve(dir, false);
+    } else {
+        free(dir);
+    }
+    return path_join(rs->last_real, path_basename(path));
+}
+
+typedef struct entry_probe { const read_set *rs; const char *entry; } entry_probe;
+
+static bool same_entry(const void *ctx, uint32_t i)
+{
+    const entry_probe *e = ctx;
+    const char *other = e->rs->paths.items[i].entry;
+    return ascii_ieq(other, strlen(other), e->entry, strlen(e->entry));
+}
+
+static void read_set_add(read_set *rs, const char *path, char *what)
+{
+    read_path *r = vec_push(&rs->paths);
+    r->entry = entry_of(rs, path);
+    r->what = what;
+    r->input = what ? NULL : path;
+    index_map_insert(&rs->by_entry, fnv1a_folded(r->entry, strlen(r->entry)), (uint32_t)(rs->paths.count - 1));
+}
+
+static char *describe_input(const project *p, const char *path)
+{
+    const char *kind = strcmp(path, p->cfg.path) == 0 ? "the project config"
+                       : fs_kind_follow(path) == FS_DIR ? "the directory"
+                       : str_has_suffix(path, ".txt", NULL) ? "the entries file"
+                       : str_has_suffix(path, ".vault.json", NULL) ? "the vault schema"
+                       : str_has_suffix(path, ".vaultdata.json", NULL) ? "the vault data file"
+                                                                      : "the input";
+    return xasprintf("%s %s", kind, path);
+}
+
+/* Every file and directory the run reads, with every domain's manifest (the identity stores). */
+static void collect_reads(project *p, domain_job *jobs, size_t count, read_set *rs)
+{
+    index_map_init(&rs->by_entry, p->inputs.count + 2 * count);
+    for (size_t i = 0; i < p->inputs.count; i++) read_set_add(rs, p->inputs.items[i], NULL);
+    for (size_t i = 0; i < count; i++) {
+        if (jobs[i].d->shell) {
+            char *shell = path_join(p->cfg.root, jobs[i].d->shell);
+            read_set_add(rs, shell, xasprintf("the shell %s", shell));
+            free(shell);
+        }
+        read_set_add(rs, jobs[i].manifest_path, xasprintf("the manifest of %s", jobs[i].d->name));
+    }
+}
+
+static void read_set_free(read_set *rs)
+{
+    for (size_t i = 0; i < rs->paths.count; i++) free(rs->paths.items[i].entry), free(rs->paths.items[i].what);
+    vec_free(&rs->paths);
+    index_map_free(&rs->by_entry);
+    free(rs->last_dir);
+    free(rs->last_real);
+}
+
+/* No output may replace a file the run reads: "generated_dir": "." with an output named
+ * threadlink.json overwrote the config, an output named like an injector replaced the entries.
+ * Reported at the domain's "output" key. */
+static bool check_outputs_not_read(project *p, domain_job *jobs, size_t count, const output_plan *plan, const src_loc *where)
+{
+    read_set rs = {0};
+    collect_reads(p, jobs, count, &rs);
+    bool ok = true;
+    for (size_t a = 0; a < plan->count; a++) {
+        const planned_output *po = &plan->items[a];
+        if (po->manifest) continue; /* read and written by design */
+        char *entry = entry_of(&rs, po->path);
+        entry_probe ep = {&rs, entry};
+        uint32_t hit = index_map_find(&rs.by_entry, fnv1a_folded(entry, strlen(entry)), same_entry, &ep);
+        free(entry);
+        if (hit == UINT32_MAX) continue;
+        const domain_config *dc = po->job ? po->job->d->cfg : NULL;
+        char key[48];
+        snprintf(key, sizeof key, "domains[%zu].output", dc ? (size_t)(dc - p->cfg.domains.items) : 0);
+        src_loc at = dc ? json_locate(p->cfg.path, p->cfg.text, p->cfg.text_len, key) : where[a];
+        const read_path *r = &rs.paths.items[hit];
+        char *what = r->what ? NULL : describe_input(p, r->input);
+        diag_error(at, "%s%soutput \"%s\" is %s, which this run reads; nothing was written", dc ? key : "", dc ? ": " : "", po->path,
+                   r->what ? r->what : what);
+        free(what);
+        ok = false;
+    }
+    read_set_free(&rs);
+    return ok;
+}
+
+static void plan_add(output_plan *plan, const char *base, const char *relative, domain_job *job, bool manifest,
+                     size_t stage, size_t index)
+{
+    planned_output *po = vec_push(plan);
+    po->path = path_join(base, relative);
+    po->base = base;
+    po->relative = relative;
+    po->job = job;
+    po->manifest = manifest;
+    po->stage = stage;
+    po->index = index;
+}
+
+/* Temporary files of a killed run beside the planned outputs and the stamp (and the depfile):
+ * on the fast path too, since the killed run left the stamp and the outputs as they were. check
+ * only reports them (an error: a commit must not carry them). */
+static void clean_up_leftovers(const gen_options *opt, const output_plan *plan, const char *build_base, const char *gen_dir)
+{
+    bool remove = opt->command != GEN_CHECK;
+    char **relatives = xcalloc(plan->count + 1, sizeof *relatives);
+    const char *bases[2] = {build_base, strcmp(gen_dir, build_base) != 0 ? gen_dir : NULL};
+    for (int b = 0; b < 2 && bases[b]; b++) {
+        size_t n = 0;
+        if (b == 0) relatives[n++] = (char *)STAMP_FILE;
+        for (size_t i = 0; i < plan->count; i++)
+            if (strcmp(plan->items[i].base, bases[b]) == 0) relatives[n++] = (char *)plan->items[i].relative;
+        output_leftovers(bases[b], relatives, n, remove);
+    }
+    if (remove && opt->depfile) {
+        char *dir = path_dirname(opt->depfile), *name = (char *)path_basename(opt->depfile);
+        output_leftovers(dir, &name, 1, true);
+        free(dir);
+    }
+    free(relatives);
+}
+
+static size_t stage_count(void)
+{
+    size_t n = 0;
+    while (tlg_stages[n]) n++;
+    return n;
+}
+
+/* One run's state, from the loaded project to the written outputs; gen_run calls the steps below
+ * in order, each skipped once an earlier one failed. */
+typedef struct gen_run_ctx {
+    const gen_options *opt;
+    gen_result *result;
+    FILE *summary_out;
+    unsigned errors_before;
+    project p;
+    size_t nstages, count;
+    void **stage_state;
+    stage_outputs *stage_out;
+    bool *stage_loaded;
+    domain_job *jobs;
+    char *gen_dir;
+    const char *build_base;   /* -o DIR for headers, else the generated directory */
+    output_plan plan;
+    VEC(src_loc) plan_where;  /* the config location each planned output is reported at */
+    char *stamp_path;
+    uint64_t inputs;
+} gen_run_ctx;
+
+static bool no_new_errors(const gen_run_ctx *c) { return diag_error_count() == c->errors_before; }
+
+/* Stages read their inputs first: some add domains of their own. */
+static bool load_stages(gen_run_ctx *c)
+{
+    bool ok = true;
+    size_t n = c->nstages ? c->nstages : 1;
+    c->stage_state = xcalloc(n, sizeof *c->stage_state);
+    c->stage_out = xcalloc(n, sizeof *c->stage_out);
+    c->stage_loaded = xcalloc(n, sizeof *c->stage_loaded);
+    for (size_t s = 0; s < c->nstages; s++) {
+        c->stage_loaded[s] = tlg_stages[s]->load(&c->p, &c->stage_state[s], &c->stage_out[s]);
+        if (!c->stage_loaded[s] || (tlg_stages[s]->add_domains && !tlg_stages[s]->add_domains(c->stage_state[s], &c->p))) ok = false;
+    }
+    return ok;
+}
+
+static void plan_at(gen_run_ctx *c, const char *base, const char *relative, domain_job *job, bool manifest,
+                    size_t stage, size_t index, src_loc where)
+{
+    plan_add(&c->plan, base, relative, job, manifest, stage, index);
+    *vec_push(&c->plan_where) = where;
+}
+
+/* Each domain's header (and, but for headers, its manifest): confined, its shell loaded. */
+static bool plan_domains(gen_run_ctx *c)
+{
+    bool ok = true;
+    for (size_t i = 0; i < c->count; i++) {
+        domain_job *job = &c->jobs[i];
+        job->d = &c->p.domains.items[i];
+        job->header_path = path_join(c->gen_dir, job->d->output);
+        job->manifest_path = path_join(c->gen_dir, job->d->manifest);
+        *vec_push(&job->inputs) = xstrdup(project_relative(&c->p, c->p.cfg.path));
+        for (size_t s = 0; s < job->d->sources.count; s++)
+            *vec_push(&job->inputs) = xstrdup(project_relative(&c->p, job->d->sources.items[s].path));
+        src_loc where = job->d->cfg ? job->d->cfg->loc : loc_file(c->p.cfg.path);
+        if (!output_confined(c->build_base, job->d->output, where)) ok = false;
+        if (!output_confined(c->gen_dir, job->d->manifest, where)) ok = false;
+        if (!load_shell(&c->p, job)) ok = false;
+        plan_at(c, c->build_base, job->d->output, job, false, 0, 0, where);
+        if (c->opt->command != GEN_HEADERS) plan_at(c, c->gen_dir, job->d->manifest, job, true, 0, 0, where);
+    }
+    return check_distinct_outputs(c->jobs, c->count) && ok;
+}
+
+/* Stage outputs against everything planned before them, through a set of case-folded paths
+ * (thousands of vault headers must not cost a quadratic scan). */
+static bool check_stage_outputs_distinct(gen_run_ctx *c, size_t domain_outputs)
+{
+    if (c->plan.count <= domain_outputs) return true;
+    bool ok = true;
+    index_map seen;
+    index_map_init(&seen, c->plan.count);
+    path_probe pp = {&c->plan, NULL, 0};
+    for (size_t a = 0; a < c->plan.count; a++) {
+        const char *pa = c->plan.items[a].path;
+        pp.path = pa;
+        pp.len = strlen(pa);
+        uint32_t h = fnv1a_folded(pa, pp.len);
+        uint32_t dup = index_map_find(&seen, h, same_path, &pp);
+        if (dup != UINT32_MAX && a >= domain_outputs) {
+            diag_error(c->plan_where.items[a], "%s is already written by another output; nothing was written", pa);
+            ok = false;
+        }
+        if (dup == UINT32_MAX) index_map_insert(&seen, h, (uint32_t)a);
+    }
+    index_map_free(&seen);
+    return ok;
+}
+
+/* The stages' outputs (for headers, those that belong in a build directory). */
+static bool plan_stage_outputs(gen_run_ctx *c)
+{
+    bool ok = true;
+    size_t domain_outputs = c->plan.count;
+    for (size_t s = 0; s < c->nstages; s++) {
+        if (!c->stage_loaded[s]) continue;
+        for (size_t k = 0; k < c->stage_out[s].count; k++) {
+            stage_output *so = &c->stage_out[s].items[k];
+            if (c->opt->command == GEN_HEADERS && !so->build_output) continue;
+            if (!output_confined(c->build_base, so->path, so->where)) ok = false;
+            plan_at(c, c->build_base, so->path, NULL, false, s, k, so->where);
+        }
+    }
+    return check_stage_outputs_distinct(c, domain_outputs) && ok;
+}
+
+/* The planned paths as a whole: none an input, no stamp or guard clash, as the build declared. */
+static bool check_plan(gen_run_ctx *c, bool ok)
+{
+    if (!check_outputs_not_read(&c->p, c->jobs, c->count, &c->plan, c->plan_where.items)) ok = false;
+    if (!check_stamp_and_guards(&c->plan, c->plan_where.items, c->build_base)) ok = false;
+    if (ok && c->opt->expect_outputs_given && !outputs_as_declared(c->opt, &c->plan, c->plan_where.items, c->p.cfg.path)) ok = false;
+    if (ok) clean_up_leftovers(c->opt, &c->plan, c->build_base, c->gen_dir);
+    return ok;
+}
+
+/* The fast path: nothing changed since the stamp was written (the depfile is still written). */
+static bool stamp_is_fresh(gen_run_ctx *c)
+{
+    if (c->plan.count == 0 || !no_new_errors(c)) return false;
+    c->inputs = input_digest(c->opt, &c->p, c->jobs, c->count);
+    c->stamp_path = path_join(c->build_base, STAMP_FILE);
+    VEC(char *) paths = {0};
+    for (size_t i = 0; i < c->plan.count; i++) *vec_push(&paths) = c->plan.items[i].path;
+    bool fresh = stamp_says_up_to_date(c->stamp_path, c->inputs, paths.items, paths.count);
+    vec_free(&paths);
+    if (!fresh) return false;
+    c->result->outputs = c->plan.count;
+    if (c->opt->depfile) write_depfile(c->opt, &c->p, c->jobs, c->count, c->plan.items[0].path);
+    return true;
+}
+
+/* Every manifest, so that each problem (two conflicted merges) is reported in one run. */
+static bool load_manifests(gen_run_ctx *c)
+{
+    name_list manifests = {0};
+    bool ok = true;
+    find_manifests(c->gen_dir, 0, &manifests);
+    for (size_t i = 0; i < c->count; i++)
+        if (!load_manifest(&manifests, &c->jobs[i])) ok = false;
+    if (ok) warn_orphan_manifests(&manifests, c->jobs, c->count);
+    name_list_free(&manifests);
+    return ok;
+}
+
+/* Identity for every domain, merged with its manifest; headers reports what it lacks. */
+static bool assign_identities(gen_run_ctx *c)
+{
+    bool ok = true;
+    for (size_t i = 0; i < c->count; i++) {
+        domain_job *job = &c->jobs[i];
+        if (!identity_assign(job->d, &job->m, job->manifest_path, &job->summary)) {
+            diag_note(loc_file(job->manifest_path), "nothing was written: fix or restore the manifest (it is the identity store of %s)", job->d->name);
+            ok = false;
+            continue;
+        }
+        size_t live = 0;
+        for (size_t e = 0; e < job->m.entries.count; e++) live += !job->m.entries.items[e].tombstone;
+        if (live == 0)
+            diag_warning(job->d->cfg ? job->d->cfg->loc : loc_file(c->p.cfg.path),
+                         "domain '%s' has no entries: its enum holds only the sentinel %s_None", job->d->name, job->d->c_name);
+        if (c->opt->command == GEN_HEADERS && !identity_report_unrecorded(job->d, &job->summary, job->manifest_path, c->opt->strict)) ok = false;
+    }
+    return ok;
+}
+
+/* The stages after identity: they see every domain's merged manifest. */
+static bool resolve_stages(gen_run_ctx *c)
+{
+    if (!c->nstages) return true;
+    bool ok = true;
+    domain_result *results = xcalloc(c->count ? c->count : 1, sizeof *results);
+    for (size_t i = 0; i < c->count; i++) results[i] = (domain_result){c->jobs[i].d, &c->jobs[i].m};
+    for (size_t s = 0; s < c->nstages; s++)
+        if (!tlg_stages[s]->resolve(c->stage_state[s], results, c->count)) ok = false;
+    free(results);
+    return ok;
+}
+
+/* check: a unified diff of every output that would change, and a hint. */
+static void print_check_diff(const output_set *out, FILE *summary_out)
+{
+    buf diff = {0}, old = {0};
+    for (size_t i = 0; i < out->files.count; i++) {
+        out_file *o = out->files.items[i];
+        if (!o->differs) continue;
+        bool exists = fs_read_file(o->path, &old);
+        char *a_name = exists ? xasprintf("a/%s", o->path) : xstrdup("/dev/null");
+        char *b_name = xasprintf("b/%s", o->path);
+        diff.len = 0;
+        udiff(&diff, a_name, exists ? old.data : "", exists ? old.len : 0, b_name, o->whole.data ? o->whole.data : "", o->whole.len);
+        fwrite(diff.data, 1, diff.len, summary_out);
+        free(a_name);
+        free(b_name);
+    }
+    buf_free(&diff);
+    buf_free(&old);
+    if (out->changed)
+        fprintf(summary_out, "threadlink-gen: %zu generated file%s out of date: run threadlink-gen generate\n",
+                out->changed, out->changed == 1 ? " is" : "s are");
+}
+
+/* After the outputs were committed: stale outputs, the stamp, the depfile, the summary or diff. */
+static void after_commit(gen_run_ctx *c, output_set *out)
+{
+    const gen_options *opt = c->opt;
+    if (c->stamp_path && opt->command != GEN_CHECK) {
+        remove_stale_outputs(c->stamp_path, c->build_base, out, opt->quiet ? NULL : c->summary_out);
+        write_stamp(c->stamp_path, c->inputs, out);
+    }
+    if (opt->depfile && opt->command != GEN_CHECK && out->files.count)
+        write_depfile(opt, &c->p, c->jobs, c->count, out->files.items[0]->path);
+    if (!opt->quiet && opt->command == GEN_GENERATE)
+        for (size_t i = 0; i < c->count; i++)
+            if (c->jobs[i].summary.text.len) fputs(c->jobs[i].summary.text.data, c->summary_out);
+    if (opt->command == GEN_CHECK) print_check_diff(out, c->summary_out);
+}
+
+/* Emit every planned output, then rename them into place together (or none of them). */
+static bool emit_and_commit(gen_run_ctx *c)
+{
+    output_set out = {.mode = c->opt->command == GEN_CHECK ? OUTPUT_CHECK : OUTPUT_WRITE};
+    bool ok = emit_all(c->opt, &c->plan, c->stage_state, &out) && no_new_errors(c);
+    if (ok) {
+        ok = output_commit(&out);
+        c->result->outputs = out.files.count;
+        c->result->changed = out.changed;
+        if (ok) after_commit(c, &out);
+    } else {
+        output_abort(&out);
+    }
+    output_set_free(&out);
+    return ok;
+}
+
+static void gen_run_free(gen_run_ctx *c)
+{
+    free(c->stamp_path);
+    for (size_t i = 0; i < c->plan.count; i++) free(c->plan.items[i].path);
+    vec_free(&c->plan);
+    vec_free(&c->plan_where);
+    for (size_t s = 0; s < c->nstages; s++) {
+        if (c->stage_state[s]) tlg_stages[s]->free(c->stage_state[s]);
+        for (size_t k = 0; k < c->stage_out[s].count; k++) free(c->stage_out[s].items[k].path);
+        vec_free(&c->stage_out[s]);
+    }
+    free(c->stage_state);
+    free(c->stage_out);
+    free(c->stage_loaded);
+    for (size_t i = 0; i < c->count; i++) free_job(&c->jobs[i]);
+    free(c->jobs);
+    free(c->gen_dir);
+    model_free(&c->p);
+}
+
+/* Read and check everything and plan every output before anything is written; then (unless the
+ * stamp says nothing changed) manifests, identities, the stages, and one commit of all outputs. */
+static bool gen_run_steps(gen_run_ctx *c)
+{
+    bool ok = load_stages(c);
+    c->count = c->p.domains.count;
+    c->jobs = xcalloc(c->count ? c->count : 1, sizeof *c->jobs);
+    c->gen_dir = path_join(c->p.cfg.root, c->p.cfg.generated_dir);
+    c->build_base = c->opt->command == GEN_HEADERS ? c->opt->headers_dir : c->gen_dir;
+    if (!plan_domains(c)) ok = false;
+    if (!plan_stage_outputs(c)) ok = false;
+    ok = check_plan(c, ok);
+    if (ok && c->opt->list_outputs) {
+        print_outputs(&c->plan, c->summary_out);
+        c->result->outputs = c->plan.count;
+        return true;
+    }
+    if (ok && stamp_is_fresh(c)) return true;
+    return ok && load_manifests(c) && assign_identities(c) && resolve_stages(c) && emit_and_commit(c);
+}
+
+int gen_run(const gen_options *opt, gen_result *result)
+{
+    gen_result local = {0};
+    gen_run_ctx c = {0};
+    c.opt = opt;
+    c.result = result ? result : &local;
+    memset(c.result, 0, sizeof *c.result);
+    c.summary_out = opt->summary ? opt->summary : stdout;
+    c.errors_before = diag_error_count();
+    if (!model_load(opt->config_path ? opt->config_path : "threadlink.json", &c.p)) return 1;
+    c.p.vault_images = opt->vault_images && opt->command == GEN_GENERATE;
+    c.nstages = stage_count();
+    bool ok = gen_run_steps(&c);
+    if (opt->on_input) visit_inputs(&c.p, c.jobs, c.count, opt->on_input, opt->on_input_ctx);
+    if (!no_new_errors(&c)) ok = false;
+    gen_run_free(&c);
+    if (!ok) return 1;
+    return (opt->command == GEN_CHECK && c.result->changed) ? 1 : 0;
+}

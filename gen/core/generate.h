@@ -1,0 +1,54 @@
+/* The pipeline as one library call: read -> model -> identity -> emit -> write. main.c is a thin
+ * command line over this; tests call it directly. */
+#ifndef TLG_GENERATE_H
+#define TLG_GENERATE_H
+
+#include "base/diag.h"
+
+#include <stdio.h>
+
+typedef enum gen_command {
+    GEN_GENERATE, /* update manifests and the in-tree generated directory */
+    GEN_HEADERS,  /* headers only, into another directory; manifests are read, never written */
+    GEN_CHECK     /* would generate change anything? writes nothing */
+} gen_command;
+
+typedef struct gen_options {
+    gen_command command;
+    const char *config_path;   /* default "threadlink.json" */
+    const char *headers_dir;   /* GEN_HEADERS: the output directory */
+    bool quiet;                /* no summary */
+    bool strict;               /* GEN_HEADERS: unrecorded entries are an error, not a warning */
+    bool banner_without_version;
+    /* Names this build of the generator (threadlink-gen passes TLG_BUILD_ID): outputs that
+     * another build stamped are generated afresh, even with the same version. NULL: the version
+     * alone names it. */
+    const char *generator_build;
+    const char *depfile;       /* write a Make/Ninja depfile here (absolute, or relative to the working directory) */
+    const char *deptarget;     /* its target; default: the first output */
+    /* GEN_HEADERS: print the path of every output below -o DIR, one a line, in the order they are
+     * written, and write nothing (a build system's list of outputs). */
+    bool list_outputs;
+    /* GEN_HEADERS: the outputs the build declares, relative to -o DIR; when any written output is
+     * not among them or any of them is not written, each is an error and nothing is written. */
+    bool expect_outputs_given;
+    const char *const *expect_outputs;
+    size_t expect_output_count;
+    FILE *summary;             /* default stdout */
+    /* When set, called for every file and directory the run read (paths as opened), also when
+     * the run stopped on an error after reading them: what watch watches. */
+    void (*on_input)(void *ctx, const char *path);
+    void *on_input_ctx;
+    /* GEN_GENERATE (watch sets it): also write each vault data file's binary image beside its
+     * header, which development builds (TL_DEVELOPMENT) reload while they run. */
+    bool vault_images;
+} gen_options;
+
+typedef struct gen_result {
+    size_t outputs, changed;   /* files produced, files that differ from what is on disk */
+} gen_result;
+
+/* Returns the exit status: 0 ok (check: up to date), 1 input errors (check: stale). */
+int gen_run(const gen_options *opt, gen_result *result);
+
+#endif

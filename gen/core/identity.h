@@ -1,0 +1,39 @@
+/* Identity: merges a domain's declarations with its manifest. Values once issued never change:
+ * identity domains hash their key, ordinal domains count in source order; removed entries are
+ * tombstoned (identity) or retired (ordinal); member names are assigned once. */
+#ifndef TLG_IDENTITY_H
+#define TLG_IDENTITY_H
+
+#include "core/manifest.h"
+#include "core/model.h"
+
+/* The value of an identity key under a seed offset: XXH32 of the key bytes, seed = offset. */
+uint32_t identity_hash(const char *key, size_t len, uint32_t seed_offset);
+
+/* Checks an existing manifest against its domain: domain name, kind, unique keys, names and
+ * values, identity values equal to their hash, scopes matching their keys. */
+bool identity_check(const domain *d, const manifest *m, const char *manifest_path);
+
+typedef struct identity_summary {
+    size_t added, removed, revived, renames, rescopes, signature_changes, name_collisions, hash_collisions;
+    size_t rewritten; /* entries added with a name rewritten for C ("Big Axe" -> Big_Axe) */
+    size_t upgraded;  /* asset entries whose key became the asset's own name (value and name kept) */
+    buf text; /* the human summary, empty when nothing changed */
+} identity_summary;
+
+/* Merges this pass's declarations into `m` (which holds the old manifest, or nothing): existing
+ * keys keep their value and name, new keys are issued values and names, undeclared entries are
+ * tombstoned, a key declared twice is warned about and counted once. Checks the manifest first
+ * (as identity_check) and returns false, changing nothing, if it is inconsistent. */
+bool identity_assign(const domain *d, manifest *m, const char *manifest_path, identity_summary *summary);
+void identity_summary_free(identity_summary *s);
+
+/* The build steps (headers, pack --build-step) follow the declarations; the manifest, which diff
+ * compares, does not until generate runs: changes it does not record yet are warned about
+ * (strict: an error, and false). */
+bool identity_report_unrecorded(const domain *d, const identity_summary *sum, const char *manifest_path, bool strict);
+
+/* Member names that a generated header already uses for something else. */
+bool identity_reserved_member(const domain *d, const char *name, size_t len);
+
+#endif

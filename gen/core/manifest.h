@@ -1,0 +1,48 @@
+/* Manifests, {Domain}.manifest.json: the identity store of a domain (schema:
+ * schemas/manifest.schema.json). Every entry ever issued, in the order it was issued. */
+#ifndef TLG_MANIFEST_H
+#define TLG_MANIFEST_H
+
+#include "core/config.h"
+
+typedef enum entry_change {
+    CHANGE_NONE,     /* as the manifest had it */
+    CHANGE_ADDED,    /* issued in this pass */
+    CHANGE_REMOVED,  /* declared no more: tombstoned in this pass */
+    CHANGE_REVIVED   /* a tombstone declared again: same value, same name */
+} entry_change;
+
+typedef struct entry {
+    const char *key, *name, *scope;
+    uint32_t key_len, name_len;
+    /* The key the value was issued for (hashed from), when the key was rewritten since: an asset
+     * entry of a manifest written before keys followed asset names. NULL: the key itself. */
+    const char *issued_key;
+    uint32_t issued_key_len;
+    uint32_t value;       /* identity: XXH32(key, seed_offset); ordinal: the index */
+    uint32_t seed_offset;
+    const char *signature; /* ordinal (event) domains: the normalised signature, NULL if unrecorded */
+    bool tombstone;
+    uint8_t change;       /* entry_change */
+    uint32_t decl;        /* index of this pass's declaration, or UINT32_MAX */
+    uint32_t line;        /* line in the manifest it was read from (0: new) */
+} entry;
+
+typedef struct manifest {
+    char *domain;
+    domain_kind kind;
+    VEC(entry) entries;
+    arena strings;
+} manifest;
+
+/* Parses a manifest; data[len] must be 0. Syntax, types and field values are checked here
+ * (consistency with the domain is identity_check's job). false and a diagnostic on any error. */
+bool manifest_read(const char *file, const char *data, size_t len, manifest *out);
+/* The same from an open file, read through a small window (a manifest is never held whole). */
+bool manifest_read_fd(const char *file, int fd, manifest *out);
+void manifest_free(manifest *m);
+
+/* A member name: a letter or '_' first, then letters, digits or '_'. */
+bool manifest_valid_member(const char *s, size_t n);
+
+#endif

@@ -1,0 +1,307 @@
+/* The manifest reader: a streaming parser over lex_json tokens that builds entries directly, so a
+ * million-entry manifest never becomes a JSON tree. Manifests come from pull requests too, so
+ * everything is checked and bounded: unknown keys are skipped (a newer generator may add some)
+ * with nesting limited, numbers range-checked, strings length-limited.
+ *
+ *   manifest -> '{' ( "format": 1 | "domain": str | "kind": str | "entries": '[' entry,* ']' | key: any ),* '}'
+ *   entry    -> '{' ( "key" | "issued_key" | "name" | "scope" | "signature": str | "value" | "seed_offset": uint
+ *                  | "tombstone": bool
+ *                  | key: any ),* '}' */
+#include "core/manifest.h"
+
+#include "base/lex_json.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEPTH 64
+#define MAX_STRING 4096
+
+typedef struct reader {
+    json_lexer lx;
+    manifest *m;
+    bool ok;
+} reader;
+
+static bool fail(reader *r, json_tok t, const char *fmt, ...) TLG_PRINTF(3, 4);
+static bool fail(reader *r, json_tok t, const char *fmt, ...)
+{
+    if (!r->ok) return false; /* one error per manifest: the rest would be noise */
+    char message[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    if (t.kind != JT_ERROR) diag_error(t.loc, "%s", message);
+    r->ok = false;
+    return false;
+}
+
+static bool expect(reader *r, json_tok_kind kind, const char *what, json_tok *out)
+{
+    json_tok t = json_next(&r->lx);
+    if (out) *out = t;
+    if (t.kind != kind) return fail(r, t, "expected %s, found %s", what, json_tok_describe(t.kind));
+    return true;
+}
+
+static bool skip_value(reader *r, json_tok t, int depth)
+{
+    if (depth > MAX_DEPTH) return fail(r, t, "nesting deeper than %d levels", MAX_DEPTH);
+    switch (t.kind) {
+    case JT_STRING: case JT_NUMBER: case JT_TRUE: case JT_FALSE: case JT_NULL: return true;
+    case JT_LBRACE:
+    case JT_LBRACKET: {
+        bool object = t.kind == JT_LBRACE;
+        json_tok_kind close = object ? JT_RBRACE : JT_RBRACKET;
+        json_tok n = json_next(&r->lx);
+        if (n.kind == close) return true;
+        for (;;) {
+            if (object) {
+                if (n.kind != JT_STRING) return fail(r, n, "expected a key, found %s", json_tok_describe(n.kind));
+                if (!expect(r, JT_COLON, "':'", NULL)) return false;
+                n = json_next(&r->lx);
+            }
+            if (!skip_value(r, n, depth + 1)) return false;
+            n = json_next(&r->lx);
+            if (n.kind == close) return true;
+            if (n.kind != JT_COMMA) return fail(r, n, "expected ',' or %s, found %s", object ? "'}'" : "']'", json_tok_describe(n.kind));
+            n = json_next(&r->lx);
+        }
+    }
+    default: return fail(r, t, "expected a value, found %s", json_tok_describe(t.kind));
+    }
+}
+
+static bool read_uint(reader *r, json_tok t, uint64_t max, const char *field, uint64_t *out)
+{
+    if (t.kind != JT_NUMBER) return fail(r, t, "\"%s\" must be a number, found %s", field, json_tok_describe(t.kind));
+    uint64_t v = 0;
+    for (size_t i = 0; i < t.len; i++) {
+        char c = t.text[i];
+        if (c < '0' || c > '9') return fail(r, t, "\"%s\" must be a whole number from 0 to %llu", field, (unsigned long long)max);
+        v = v * 10 + (uint64_t)(c - '0');
+        if (v > max) return fail(r, t, "\"%s\" is out of range (0 to %llu)", field, (unsigned long long)max);
+    }
+    *out = v;
+    return true;
+}
+
+static bool read_string(reader *r, json_tok t, const char *field, const char **out, uint32_t *len)
+{
+    if (t.kind != JT_STRING) return fail(r, t, "\"%s\" must be a string, found %s", field, json_tok_describe(t.kind));
+    if (t.len > MAX_STRING) return fail(r, t, "\"%s\" is longer than %d bytes", field, MAX_STRING);
+    if (memchr(t.text, 0, t.len)) return fail(r, t, "\"%s\" contains a NUL character", field);
+    *out = arena_strndup(&r->m->strings, t.text, t.len);
+    if (len) *len = (uint32_t)t.len;
+    return true;
+}
+
+/* A key: "<scope>.<name>", lowercase (ASCII). */
+static bool read_key(reader *r, json_tok v, const char *field, const char **out, uint32_t *len)
+{
+    if (!read_string(r, v, field, out, len)) return false;
+    if (!*len || !memchr(*out, '.', *len)) return fail(r, v, "\"%s\" must be \"<scope>.<name>\"", field);
+    for (uint32_t i = 0; i < *len; i++)
+        if ((*out)[i] >= 'A' && (*out)[i] <= 'Z') return fail(r, v, "\"%s\" must be lowercase", field);
+    return true;
+}
+
+bool manifest_valid_member(const char *s, size_t n)
+{
+    if (!n || !(((s[0] | 32) >= 'a' && (s[0] | 32) <= 'z') || s[0] == '_')) return false;
+    for (size_t i = 1; i < n; i++)
+        if (!ascii_is_word((unsigned char)s[i])) return false;
+    return true;
+}
+
+typedef enum field_id { F_OTHER, F_KEY, F_ISSUED_KEY, F_NAME, F_SCOPE, F_VALUE, F_SEED_OFFSET, F_TOMBSTONE, F_SIGNATURE } field_id;
+
+static field_id entry_field(const char *s, size_t n)
+{
+#define IS(lit) (n == sizeof(lit) - 1 && memcmp(s, lit, n) == 0)
+    switch (n) {
+    case 3: return IS("key") ? F_KEY : F_OTHER;
+    case 4: return IS("name") ? F_NAME : F_OTHER;
+    case 5: return IS("scope") ? F_SCOPE : IS("value") ? F_VALUE : F_OTHER;
+    case 9: return IS("tombstone") ? F_TOMBSTONE : IS("signature") ? F_SIGNATURE : F_OTHER;
+    case 10: return IS("issued_key") ? F_ISSUED_KEY : F_OTHER;
+    case 11: return IS("seed_offset") ? F_SEED_OFFSET : F_OTHER;
+    default: return F_OTHER;
+    }
+#undef IS
+}
+
+/* The value v of one entry member; `seen` gains the field's bit. */
+static bool read_entry_field(reader *r, field_id field, json_tok v, entry *e, unsigned *seen)
+{
+    uint64_t n;
+    *seen |= 1u << field;
+    switch (field) {
+    case F_KEY: return read_key(r, v, "key", &e->key, &e->key_len);
+    case F_ISSUED_KEY: return read_key(r, v, "issued_key", &e->issued_key, &e->issued_key_len);
+    case F_NAME:
+        if (!read_string(r, v, "name", &e->name, &e->name_len)) return false;
+        if (!manifest_valid_member(e->name, e->name_len)) return fail(r, v, "\"name\" must be a C identifier");
+        return true;
+    case F_SCOPE: return read_string(r, v, "scope", &e->scope, NULL);
+    case F_VALUE:
+        if (!read_uint(r, v, UINT32_MAX, "value", &n)) return false;
+        e->value = (uint32_t)n;
+        return true;
+    case F_SEED_OFFSET:
+        if (!read_uint(r, v, 65535, "seed_offset", &n)) return false;
+        e->seed_offset = (uint32_t)n;
+        return true;
+    case F_SIGNATURE:
+        if (!read_string(r, v, "signature", &e->signature, NULL)) return false;
+        /* Compared as text by diff and the summary; the generator writes it normalised. */
+        if (e->signature[0] != '(') return fail(r, v, "\"signature\" must be an event signature such as \"(int)\"");
+        return true;
+    case F_TOMBSTONE:
+        if (v.kind != JT_TRUE && v.kind != JT_FALSE) return fail(r, v, "\"tombstone\" must be true or false");
+        e->tombstone = v.kind == JT_TRUE;
+        return true;
+    default: return skip_value(r, v, 2);
+    }
+}
+
+static bool read_entry(reader *r, json_tok open)
+{
+    entry e = {0};
+    e.decl = UINT32_MAX;
+    e.line = open.loc.line;
+    unsigned seen = 0;
+    json_tok t = json_next(&r->lx);
+    while (t.kind != JT_RBRACE) {
+        if (t.kind != JT_STRING) return fail(r, t, "expected an entry key, found %s", json_tok_describe(t.kind));
+        /* Eight known keys, a million entries: compare by length first. */
+        field_id field = entry_field(t.text, t.len);
+        if (!expect(r, JT_COLON, "':'", NULL)) return false;
+        if (!read_entry_field(r, field, json_next(&r->lx), &e, &seen)) return false;
+        t = json_next(&r->lx);
+        if (t.kind == JT_RBRACE) break;
+        if (t.kind != JT_COMMA) return fail(r, t, "expected ',' or '}', found %s", json_tok_describe(t.kind));
+        t = json_next(&r->lx);
+    }
+    static const field_id required[] = {F_KEY, F_NAME, F_SCOPE, F_VALUE};
+    static const char *const required_names[] = {"\"key\"", "\"name\"", "\"scope\"", "\"value\""};
+    for (size_t i = 0; i < 4; i++)
+        if (!(seen & (1u << required[i]))) return fail(r, open, "entry lacks %s", required_names[i]);
+    *vec_push(&r->m->entries) = e;
+    return true;
+}
+
+static bool read_manifest(reader *rp);
+
+bool manifest_read(const char *file, const char *data, size_t len, manifest *out)
+{
+    memset(out, 0, sizeof *out);
+    reader r = {.m = out, .ok = true};
+    json_lexer_init(&r.lx, file, data, len);
+    return read_manifest(&r);
+}
+
+bool manifest_read_fd(const char *file, int fd, manifest *out)
+{
+    memset(out, 0, sizeof *out);
+    reader r = {.m = out, .ok = true};
+    json_lexer_init_fd(&r.lx, file, fd);
+    return read_manifest(&r);
+}
+
+/* The top-level keys a manifest must have, as they are read. */
+typedef struct manifest_keys { bool format, domain, kind, entries; } manifest_keys;
+
+/* entries -> '[' [ entry { ',' entry } ] ']' */
+static bool read_entries(reader *r, json_tok v)
+{
+    if (v.kind != JT_LBRACKET) return fail(r, v, "\"entries\" must be an array");
+    json_tok e = json_next(&r->lx);
+    if (e.kind == JT_RBRACKET) return true;
+    for (;;) {
+        if (e.kind != JT_LBRACE) return fail(r, e, "expected an entry object, found %s", json_tok_describe(e.kind));
+        if (!read_entry(r, e)) return false;
+        e = json_next(&r->lx);
+        if (e.kind == JT_RBRACKET) return true;
+        if (e.kind != JT_COMMA) return fail(r, e, "expected ',' or ']', found %s", json_tok_describe(e.kind));
+        e = json_next(&r->lx);
+    }
+}
+
+/* One top-level member, `key`: `v` (its value's first token); unknown keys are skipped. */
+static bool read_member(reader *r, json_tok key, json_tok v, manifest_keys *have)
+{
+    char field[16] = "";
+    if (key.len < sizeof field) memcpy(field, key.text, key.len);
+    manifest *out = r->m;
+    uint64_t n;
+    if (strcmp(field, "format") == 0) {
+        if (!read_uint(r, v, UINT32_MAX, "format", &n)) return false;
+        if (n != 1) return fail(r, v, "manifest format %llu is not supported (this threadlink-gen reads format 1)", (unsigned long long)n);
+        return have->format = true;
+    }
+    if (strcmp(field, "domain") == 0) {
+        const char *s;
+        if (have->domain) return fail(r, key, "duplicate key \"domain\"");
+        if (!read_string(r, v, "domain", &s, NULL)) return false;
+        out->domain = xstrdup(s);
+        return have->domain = true;
+    }
+    if (strcmp(field, "kind") == 0) {
+        if (v.kind == JT_STRING && v.len == 8 && memcmp(v.text, "identity", 8) == 0) out->kind = KIND_IDENTITY;
+        else if (v.kind == JT_STRING && v.len == 7 && memcmp(v.text, "ordinal", 7) == 0) out->kind = KIND_ORDINAL;
+        else return fail(r, v, "\"kind\" must be \"identity\" or \"ordinal\"");
+        return have->kind = true;
+    }
+    if (strcmp(field, "entries") == 0) {
+        if (have->entries) return fail(r, key, "duplicate key \"entries\"");
+        return have->entries = read_entries(r, v);
+    }
+    return skip_value(r, v, 1);
+}
+
+/* manifest -> '{' member { ',' member } '}' EOF, with "format", "domain", "kind" and "entries" */
+static bool read_members(reader *r)
+{
+    manifest_keys have = {false, false, false, false};
+    json_tok open;
+    if (!expect(r, JT_LBRACE, "'{' (a manifest is a JSON object)", &open)) return false;
+    json_tok t = json_next(&r->lx);
+    while (t.kind != JT_RBRACE) {
+        if (t.kind != JT_STRING) return fail(r, t, "expected a key, found %s", json_tok_describe(t.kind));
+        json_tok key = t;
+        if (!expect(r, JT_COLON, "':'", NULL) || !read_member(r, key, json_next(&r->lx), &have)) return false;
+        t = json_next(&r->lx);
+        if (t.kind == JT_COMMA) {
+            t = json_next(&r->lx);
+            if (t.kind != JT_STRING) return fail(r, t, "expected a key after ',', found %s", json_tok_describe(t.kind));
+        } else if (t.kind != JT_RBRACE) {
+            return fail(r, t, "expected ',' or '}', found %s", json_tok_describe(t.kind));
+        }
+    }
+    t = json_next(&r->lx);
+    if (t.kind != JT_EOF) return fail(r, t, "unexpected %s after the manifest", json_tok_describe(t.kind));
+    if (!have.format || !have.domain || !have.kind || !have.entries)
+        return fail(r, open, "manifest lacks %s", !have.format ? "\"format\"" : !have.domain ? "\"domain\"" : !have.kind ? "\"kind\"" : "\"entries\"");
+    return true;
+}
+
+static bool read_manifest(reader *rp)
+{
+    reader r = *rp;
+    read_members(&r);
+    json_lexer_free(&r.lx);
+    if (!r.ok) manifest_free(r.m);
+    *rp = r;
+    return r.ok;
+}
+
+void manifest_free(manifest *m)
+{
+    free(m->domain);
+    vec_free(&m->entries);
+    arena_free(&m->strings);
+    memset(m, 0, sizeof *m);
+}

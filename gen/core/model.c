@@ -1,0 +1,538 @@
+/* Builds the model from the config and the file system:
+ *   domains   <- threadlink.json "domains" + definitions/<Name>.txt
+ *   sources   <- native file, definitions file, injectors/<Domain>.<Injector>.txt
+ *   decls     <- each source lexed in merge order, duplicates within a scope dropped (warned) */
+#include "core/model.h"
+
+#include <threadlink/content_format.h>
+#include "base/fsio.h"
+#include "base/json_check.h"
+#include "core/event_sig.h"
+#include "core/lex_injector.h"
+#include "base/stamp.h"
+#include "base/suggest.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+uint32_t model_hash(const char *s, size_t n) { return (uint32_t)XXH3_64bits(s, n); }
+
+/* Files shipped with threadlink, compiled into the generator by gen/embed.py. */
+extern const char tlg_native_iris_events[];
+
+const char *tlg_shipped_file(const char *name)
+{
+    if (strcmp(name, "natives/Iris.Events.Native.txt") == 0) return tlg_native_iris_events;
+    return NULL;
+}
+
+const char *model_scope(const domain *d, const decl *dc) { return d->sources.items[dc->source].scope; }
+
+const decl_signature *model_find_signature(const domain *d, uint32_t decl_index)
+{
+    size_t lo = 0, hi = d->signatures.count; /* in declaration order */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (d->signatures.items[mid].decl < decl_index) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < d->signatures.count && d->signatures.items[lo].decl == decl_index ? &d->signatures.items[lo] : NULL;
+}
+
+const char *model_signature(const domain *d, uint32_t decl_index)
+{
+    const decl_signature *s = model_find_signature(d, decl_index);
+    return s ? s->sig.text : "()";
+}
+
+src_loc model_loc(const domain *d, const decl *dc)
+{
+    return loc_at(d->sources.items[dc->source].path, dc->line, dc->col);
+}
+
+bool model_asset_name_plain(const char *name)
+{
+    if (!(((name[0] | 32) >= 'a' && (name[0] | 32) <= 'z') || name[0] == '_')) return false;
+    for (const char *p = name; *p; p++)
+        if (!ascii_is_word((unsigned char)*p) && *p != '/') return false;
+    return true;
+}
+
+void model_asset_key(const char *scope, const char *name, buf *out)
+{
+    size_t n = tl_cf_asset_key(scope, name, NULL, 0);
+    out->len = 0;
+    buf_reserve(out, n + 1);
+    tl_cf_asset_key(scope, name, out->data, n + 1);
+    out->len = n;
+}
+
+void model_key(const domain *d, const decl *dc, buf *out)
+{
+    if (d->asset_names) model_asset_key(model_scope(d, dc), d->asset_names[dc - d->decls.items], out);
+    else model_spelling_key(d, dc, out);
+}
+
+void model_spelling_key(const domain *d, const decl *dc, buf *out)
+{
+    const char *scope = model_scope(d, dc);
+    size_t slen = strlen(scope);
+    out->len = 0;
+    buf_reserve(out, slen + 1 + dc->name_len);
+    char *k = out->data;
+    for (size_t i = 0; i < slen; i++) k[i] = ascii_lower(scope[i]);
+    k[slen] = '.';
+    for (size_t i = 0; i < dc->name_len; i++) k[slen + 1 + i] = ascii_lower(dc->name[i]);
+    out->len = slen + 1 + dc->name_len;
+    k[out->len] = 0;
+}
+
+static char *derive_name(const char *domain, int mode) /* 0 as is, 1 lower, 2 upper */
+{
+    char *s = xstrdup(domain);
+    for (char *p = s; *p; p++) {
+        if (*p == '.') *p = '_';
+        else if (mode == 1) *p = ascii_lower(*p);
+        else if (mode == 2 && *p >= 'a' && *p <= 'z') *p = (char)(*p - 32);
+    }
+    return s;
+}
+
+static domain *add_domain(project *p, const char *name)
+{
+    domain *d = vec_push(&p->domains);
+    memset(d, 0, sizeof *d);
+    d->name = arena_strndup(&p->strings, name, strlen(name));
+    d->c_name = derive_name(name, 0);
+    d->lower_name = derive_name(name, 1);
+    d->upper_name = derive_name(name, 2);
+    return d;
+}
+
+static domain *find_domain(project *p, const char *name, size_t len)
+{
+    for (size_t i = 0; i < p->domains.count; i++) {
+        domain *d = &p->domains.items[i];
+        if (strlen(d->name) == len && memcmp(d->name, name, len) == 0) return d;
+    }
+    return NULL;
+}
+
+static void set_manifest_path(domain *d)
+{
+    char *dir = path_dirname(d->output);
+    char *base = xasprintf("%s.manifest.json", d->name);
+    d->manifest = path_join(dir, base);
+    free(dir);
+    free(base);
+}
+
+/* One source file of a domain: its path (project-relative, for reading) and its scope. */
+typedef struct source {
+    char *path;
+    const char *scope;
+    bool optional_missing_ok;
+} source;
+
+typedef struct lex_ctx {
+    domain *d;
+    uint32_t source;
+} lex_ctx;
+
+/* Every line becomes a declaration; two declarations of one key (a duplicate) are the identity
+ * stage's to find, where keys are indexed anyway. */
+static void on_line(void *ctx, const injector_line *line)
+{
+    lex_ctx *c = ctx;
+    domain *d = c->d;
+    if (line->signature) {
+        decl_signature *s = vec_push(&d->signatures);
+        s->decl = (uint32_t)d->decls.count;
+        s->text = line->signature;
+        s->len = line->signature_len;
+        s->col = line->signature_loc.col;
+    }
+    if (line->spelling) *vec_push(&d->spellings) = (decl_spelling){(uint32_t)d->decls.count, line->spelling};
+    *vec_push(&d->decls) = (decl){line->name, line->name_len, line->loc.line, line->loc.col, c->source};
+}
+
+/* Lines in a file: an upper bound of its declarations, so the array grows once. */
+static size_t count_lines(const buf *text)
+{
+    size_t n = 1;
+    for (const char *p = text->data, *end = text->data + text->len; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) n++;
+    return n;
+}
+
+static bool lex_sources(project *p, domain *d, source *sources, size_t count)
+{
+    bool ok = true;
+    buf text = {0};
+    lex_ctx c = {d, 0};
+    for (size_t i = 0; i < count; i++) {
+        /* Diagnostics name files as the user reaches them from the working directory. */
+        char *path = path_join(p->cfg.root, sources[i].path);
+        decl_source *src = vec_push(&d->sources);
+        src->path = arena_strndup(&p->strings, path, strlen(path));
+        src->scope = sources[i].scope;
+        free(path);
+        const char *shipped = NULL;
+        if (strncmp(sources[i].path, "threadlink:", 11) == 0) {
+            /* A file shipped with threadlink (compiled into the generator). */
+            src->path = arena_strndup(&p->strings, sources[i].path, strlen(sources[i].path));
+            shipped = tlg_shipped_file(sources[i].path + 11);
+            if (!shipped) {
+                diag_error(d->cfg ? d->cfg->loc : loc_file(p->cfg.path), "'%s' is not a file shipped with threadlink (known: threadlink:natives/Iris.Events.Native.txt)",
+                           sources[i].path);
+                ok = false;
+                continue;
+            }
+            text.len = 0;
+            buf_puts(&text, shipped);
+        } else {
+            *vec_push(&p->inputs) = xstrdup(src->path);
+        }
+        if (!shipped && !fs_read_input(src->path, FS_INPUT_ENTRIES, &text)) {
+            diag_error(loc_file(src->path), "cannot read this entries file: %s", fs_read_failure());
+            fs_note_case_variant(loc_file(src->path), src->path);
+            ok = false;
+            continue;
+        }
+        size_t want = d->decls.count + count_lines(&text);
+        if (want > d->decls.cap) {
+            d->decls.cap = want;
+            d->decls.items = xrealloc(d->decls.items, want * sizeof *d->decls.items);
+        }
+        hasher_add_file(p->input_hash, src->path, text.data, text.len);
+        c.source = (uint32_t)(d->sources.count - 1);
+        bool signatures = d->kind == KIND_ORDINAL;
+        if (!lex_injector(src->path, text.data, text.len, signatures, &p->strings, on_line, &c)) ok = false;
+    }
+    /* Event signatures are checked now, so that a bad one stops the run before anything is written. */
+    for (size_t i = 0; i < d->signatures.count; i++) {
+        decl_signature *s = &d->signatures.items[i];
+        const decl *dc = &d->decls.items[s->decl];
+        src_loc at = model_loc(d, dc);
+        at.col = s->col;
+        if (!event_sig_parse(s->text, s->len, at, &s->sig)) ok = false;
+    }
+    buf_free(&text);
+    return ok;
+}
+
+static bool valid_word(const char *s, size_t n)
+{
+    if (!n || !((s[0] | 32) >= 'a' && (s[0] | 32) <= 'z')) return false;
+    for (size_t i = 1; i < n; i++)
+        if (!ascii_is_word((unsigned char)s[i])) return false;
+    return true;
+}
+
+static bool ends_with_txt(const char *name) { return name[0] != '.' && str_has_suffix(name, ".txt", NULL); }
+
+/* Whether an entries file of the listing is the domain's: "<domain>.<Injector>.txt". */
+static bool domain_has_injector(const char *domain, const name_list *files)
+{
+    size_t n = strlen(domain);
+    for (size_t i = 0; i < files->count; i++)
+        if (ends_with_txt(files->items[i]) && strncmp(files->items[i], domain, n) == 0 && files->items[i][n] == '.') return true;
+    return false;
+}
+
+/* An injector near a declared domain that has no injector of its own: the declaration is the
+ * likelier typo (renaming the one right file to match it would spread the typo), so the note
+ * points at it. */
+static void report_misspelt_declaration(project *p, const char *path, const char *file, size_t len, size_t domain_len,
+                                        const char *near)
+{
+    diag_error(loc_file(path), "orphaned injector: no declared domain matches '%.*s'", (int)len, file);
+    const domain *d = find_domain(p, near, strlen(near));
+    src_loc at = loc_file(p->cfg.path);
+    char *def = NULL;
+    if (d && d->cfg) {
+        char key[48];
+        snprintf(key, sizeof key, "domains[%zu].name", (size_t)(d->cfg - p->cfg.domains.items));
+        at = json_locate(p->cfg.path, p->cfg.text, p->cfg.text_len, key);
+    } else if (p->cfg.definitions_dir) {
+        char *dir = path_join(p->cfg.root, p->cfg.definitions_dir), *base = xasprintf("%s.txt", near);
+        at = loc_file(def = path_join(dir, base));
+        free(dir), free(base);
+    }
+    diag_note(at, "domain '%s' declared here; did you mean '%.*s'?", near, (int)domain_len, file);
+    free(def);
+}
+
+/* An injector whose name no declared domain prefixes: a hint when it is near one. */
+static void report_orphan(project *p, const char *path, const char *file, size_t len, const name_list *files)
+{
+    /* A misspelt domain: what comes before the injector's segment is near a declared name. */
+    size_t domain_len = len;
+    const char *near = NULL;
+    while (domain_len > 0 && file[domain_len - 1] != '.') domain_len--;
+    if (domain_len > 1) {
+        const char **names = xmalloc((p->domains.count + 1) * sizeof *names);
+        for (size_t i = 0; i < p->domains.count; i++) names[i] = p->domains.items[i].name;
+        near = suggest_nearest(file, domain_len - 1, names, p->domains.count);
+        free(names);
+    }
+    if (near && domain_has_injector(near, files))
+        diag_error(loc_file(path), "orphaned injector: no declared domain matches '%.*s' (did you mean '%s.%.*s.txt'?)",
+                   (int)len, file, near, (int)(len - domain_len), file + domain_len);
+    else if (near)
+        report_misspelt_declaration(p, path, file, len, domain_len - 1, near);
+    else
+        diag_error(loc_file(path), "orphaned injector: no declared domain matches '%.*s' (expected <Domain>.<Injector>.txt for one of the domains in %s)",
+                   (int)len, file, p->cfg.path);
+}
+
+/* An injector file name is "<Domain>.<Injector>.txt": the longest declared domain that prefixes
+ * the name wins, and what follows must be one segment. */
+static bool classify_injector(project *p, const char *dir_path, const char *file, const name_list *files, domain **out_domain,
+                              char **out_scope)
+{
+    size_t len = strlen(file) - 4; /* without ".txt" */
+    domain *best = NULL;
+    const domain *whole = NULL; /* a domain the whole name is: the injector part is missing */
+    for (size_t i = 0; i < p->domains.count; i++) {
+        domain *d = &p->domains.items[i];
+        size_t n = strlen(d->name);
+        if (n + 1 < len && memcmp(file, d->name, n) == 0 && file[n] == '.' &&
+            (!best || n > strlen(best->name)))
+            best = d;
+        if (n == len && memcmp(file, d->name, n) == 0) whole = d;
+    }
+    char *path = path_join(dir_path, file);
+    bool ok = false;
+    if (whole && !best) {
+        diag_error(loc_file(path), "injector file '%s' names the domain but no injector: expected %s.<Injector>.txt (the project's own entries go in %s.User.txt)",
+                   file, whole->name, whole->name);
+    } else if (!best) {
+        report_orphan(p, path, file, len, files);
+    } else {
+        const char *inj = file + strlen(best->name) + 1;
+        size_t inj_len = len - strlen(best->name) - 1;
+        if (memchr(inj, '.', inj_len)) {
+            diag_error(loc_file(path), "injector name '%.*s' has more than one segment after the domain '%s' (expected %s.<Injector>.txt)",
+                       (int)inj_len, inj, best->name, best->name);
+        } else if (!valid_word(inj, inj_len)) {
+            diag_error(loc_file(path), "injector name '%.*s' must start with an ASCII letter and contain only ASCII letters, digits and '_' (it names the scope of its entries' keys)",
+                       (int)inj_len, inj);
+        } else {
+            *out_domain = best;
+            *out_scope = xstrndup(inj, inj_len);
+            ok = true;
+        }
+    }
+    free(path);
+    return ok;
+}
+
+/* Whether a file of an entries directory is read: `Combat.TXT` is not, which is said, since its
+ * entries would otherwise vanish without a word. */
+static bool is_entries_file(const char *dir, const char *name)
+{
+    if (ends_with_txt(name)) return true;
+    size_t len = strlen(name);
+    if (name[0] != '.' && len > 4 && ascii_ieq(name + len - 4, 4, ".txt", 4)) {
+        char *path = path_join(dir, name);
+        diag_warning(loc_file(path), "ignored: entries files end in \".txt\", in lower case");
+        free(path);
+    }
+    return false;
+}
+
+/* definitions/<Name>.txt declares a domain of its own (unless the config already declares it, in
+ * which case the file is that domain's list). */
+static bool load_definitions(project *p, name_list *files)
+{
+    bool ok = true;
+    const char *dir = p->cfg.definitions_dir;
+    char *full = path_join(p->cfg.root, dir);
+    *vec_push(&p->inputs) = xstrdup(full);
+    fs_kind k = fs_kind_follow(full);
+    if (k == FS_MISSING) {
+        free(full);
+        return true; /* config_load found it; it went away since */
+    }
+    if (k != FS_DIR || !fs_list_dir(full, files)) {
+        diag_error(loc_file(full), "cannot read the definitions directory: %s", k == FS_DIR ? strerror(errno) : "not a directory");
+        free(full);
+        return false;
+    }
+    if (!fs_check_case_distinct(full, files, ".txt")) ok = false;
+    for (size_t i = 0; i < files->count; i++) {
+        const char *f = files->items[i];
+        if (!is_entries_file(full, f)) continue;
+        char *name = xstrndup(f, strlen(f) - 4);
+        if (!config_valid_domain_name(name)) {
+            char *path = path_join(full, f);
+            diag_error(loc_file(path), "'%s' is not a domain name (dot-separated words of letters, digits and '_', each starting with a letter)", name);
+            free(path);
+            ok = false;
+        } else if (!find_domain(p, name, strlen(name))) {
+            domain *d = add_domain(p, name);
+            char *out = xasprintf("%s.h", d->lower_name);
+            d->output = arena_strndup(&p->strings, out, strlen(out));
+            free(out);
+            d->kind = KIND_IDENTITY;
+            d->from_definition = true;
+            set_manifest_path(d);
+        } else {
+            find_domain(p, name, strlen(name))->from_definition = true;
+        }
+        free(name);
+    }
+    free(full);
+    return ok;
+}
+
+/* An injector file's domain and scope, and its path relative to the project. */
+typedef struct injector { domain *d; char *scope; char *file; } injector;
+typedef VEC(injector) injector_list;
+
+/* Every declared domain, with its options from the config. */
+static void add_config_domains(project *p)
+{
+    for (size_t i = 0; i < p->cfg.domains.count; i++) {
+        const domain_config *c = &p->cfg.domains.items[i];
+        domain *d = add_domain(p, c->name);
+        d->cfg = c;
+        d->output = c->output;
+        d->kind = c->kind;
+        d->reserve_zero = c->reserve_zero;
+        d->shell = c->shell;
+        set_manifest_path(d);
+    }
+}
+
+/* The injector directory's entries files, each classified by domain and scope; the listing is
+ * sorted, so "other injectors in name order" falls out of it. */
+static bool list_injectors(project *p, const char *inj_dir, name_list *inj_files, injector_list *out)
+{
+    bool ok = true;
+    fs_kind k = fs_kind_follow(inj_dir);
+    if (k == FS_DIR) {
+        if (!fs_list_dir(inj_dir, inj_files)) {
+            diag_error(loc_file(inj_dir), "cannot read the injector directory: %s", strerror(errno));
+            ok = false;
+        } else if (!fs_check_case_distinct(inj_dir, inj_files, ".txt")) {
+            ok = false;
+        }
+    } else if (k != FS_MISSING) {
+        diag_error(loc_file(inj_dir), "the injector directory is not a directory");
+        ok = false;
+    }
+    for (size_t i = 0; i < inj_files->count; i++) {
+        const char *f = inj_files->items[i];
+        if (!is_entries_file(inj_dir, f)) continue;
+        domain *d;
+        char *scope;
+        if (!classify_injector(p, inj_dir, f, inj_files, &d, &scope)) {
+            ok = false;
+            continue;
+        }
+        *vec_push(out) = (injector){d, scope, path_join(p->cfg.injector_dir, f)};
+    }
+    return ok;
+}
+
+typedef VEC(source) source_list;
+
+/* A domain's sources in order: its native entries (from the config or <Domain>.Native.txt), its
+ * definitions file, then its User injector, then the rest. */
+static bool gather_sources(project *p, domain *d, const injector_list *injectors, source_list *sources)
+{
+    bool ok = true;
+    if (d->cfg && d->cfg->native) *vec_push(sources) = (source){.path = xstrdup(d->cfg->native), .scope = "Native"};
+    if (d->from_definition) {
+        char *f = xasprintf("%s.txt", d->name);
+        *vec_push(sources) = (source){.path = path_join(p->cfg.definitions_dir, f), .scope = "User"};
+        free(f);
+    }
+    for (int pass = 0; pass < 3; pass++)
+        for (size_t i = 0; i < injectors->count; i++) {
+            const injector *inj = &injectors->items[i];
+            int rank = strcmp(inj->scope, "Native") == 0 ? 0 : strcmp(inj->scope, "User") == 0 ? 1 : 2;
+            if (inj->d != d || rank != pass) continue;
+            if (rank == 0 && d->cfg && d->cfg->native) {
+                char *path = path_join(p->cfg.root, inj->file);
+                diag_error(loc_file(path), "domain '%s' already takes its native entries from %s (\"native\" in %s)",
+                           d->name, d->cfg->native, p->cfg.path);
+                free(path);
+                ok = false;
+                continue;
+            }
+            *vec_push(sources) = (source){.path = xstrdup(inj->file), .scope = arena_strndup(&p->strings, inj->scope, strlen(inj->scope))};
+        }
+    return ok;
+}
+
+bool model_load(const char *config_path, project *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!config_load(config_path, &out->cfg)) return false;
+    project *p = out;
+    bool ok = true;
+    *vec_push(&p->inputs) = xstrdup(config_path);
+    p->input_hash = hasher_new();
+    buf cfg_text = {0};
+    if (fs_read_input(config_path, FS_INPUT_CONFIG, &cfg_text)) hasher_add_file(p->input_hash, config_path, cfg_text.data, cfg_text.len);
+    buf_free(&cfg_text);
+    add_config_domains(p);
+
+    name_list def_files = {0}, inj_files = {0};
+    if (p->cfg.definitions_dir && !load_definitions(p, &def_files)) ok = false;
+    char *inj_dir = path_join(p->cfg.root, p->cfg.injector_dir);
+    *vec_push(&p->inputs) = xstrdup(inj_dir);
+    injector_list injectors = {0};
+    if (!list_injectors(p, inj_dir, &inj_files, &injectors)) ok = false;
+
+    for (size_t di = 0; di < p->domains.count; di++) {
+        domain *d = &p->domains.items[di];
+        source_list sources = {0};
+        if (!gather_sources(p, d, &injectors, &sources)) ok = false;
+        if (!lex_sources(p, d, sources.items, sources.count)) ok = false;
+        for (size_t i = 0; i < sources.count; i++) free(sources.items[i].path);
+        vec_free(&sources);
+    }
+
+    for (size_t i = 0; i < injectors.count; i++) {
+        free(injectors.items[i].scope);
+        free(injectors.items[i].file);
+    }
+    vec_free(&injectors);
+    name_list_free(&def_files);
+    name_list_free(&inj_files);
+    free(inj_dir);
+    if (!ok) model_free(p);
+    return ok;
+}
+
+void model_free(project *p)
+{
+    for (size_t i = 0; i < p->domains.count; i++) {
+        domain *d = &p->domains.items[i];
+        free(d->c_name);
+        free(d->lower_name);
+        free(d->upper_name);
+        free(d->manifest);
+        vec_free(&d->decls);
+        vec_free(&d->sources);
+        for (size_t k = 0; k < d->signatures.count; k++) event_sig_free(&d->signatures.items[k].sig);
+        vec_free(&d->signatures);
+        vec_free(&d->spellings);
+        free(d->asset_names);
+        free(d->asset_files);
+    }
+    vec_free(&p->domains);
+    for (size_t i = 0; i < p->inputs.count; i++) free(p->inputs.items[i]);
+    vec_free(&p->inputs);
+    config_free(&p->cfg);
+    arena_free(&p->strings);
+    if (p->input_hash) hasher_free(p->input_hash);
+    memset(p, 0, sizeof *p);
+}
