@@ -429,15 +429,25 @@ static void test_live_flat_build_reloads_after_pack(void **state) {
 
 /* ---- a packed build, re-mounted after a pack ------------------------------------------------------ */
 
-static void packed_tree(void) {
+/* A packed build of three sprites, its entries stored with `compression` (zstd, lz4 or none). */
+static void packed_tree(const char *compression) {
+    char config[512];
     assert_non_null(live_tree());
-    live_write("threadlink.json", "{\"generated_dir\": \"generated\", \"domains\": [], \"content\": [{\"profile\": \"Packed\", "
-                                  "\"source_root\": \"assets\", \"output\": \"out/Packed\", \"compression\": \"none\"}]}\n");
+    snprintf(config, sizeof config,
+             "{\"generated_dir\": \"generated\", \"domains\": [], \"content\": [{\"profile\": \"Packed\", "
+             "\"source_root\": \"assets\", \"output\": \"out/Packed\", \"compression\": \"%s\"}]}\n",
+             compression);
+    live_write("threadlink.json", config);
     live_write("assets/Sprites/hero.txt", "hero");
     live_write("assets/Sprites/slime.txt", "slime");
     live_write("assets/Sprites/gone.txt", "gone");
     pack();
 }
+
+/* Long enough, and repetitive enough, for zstd and lz4 to store it compressed. */
+#define LA8 "la la la la la la la la "
+#define HERO_AGAIN "hero, packed again: " LA8 LA8 LA8 LA8 LA8 LA8
+#define HERO_REPAIRED "hero, repaired: " LA8 LA8 LA8 LA8 LA8 LA8
 
 static tl_content_dir register_packed(live *w) {
     char out[600];
@@ -453,13 +463,13 @@ static void test_live_packed_build_remounts_after_pack(void **state) {
     tl_asset hero, slime;
     int i;
     (void)state;
-    packed_tree();
+    packed_tree("zstd");
     register_packed(&w);
     hero = tl_scope_load_name(tl_content_root(w.c), "Sprites/hero");
     slime = tl_scope_load_name(tl_content_root(w.c), "Sprites/slime");
     assert_string_equal(text_of(hero), "hero");
     /* An edit of the source is not the build: nothing happens until the next pack. */
-    live_write("assets/Sprites/hero.txt", "hero, packed again");
+    live_write("assets/Sprites/hero.txt", HERO_AGAIN);
     live_write("assets/Sprites/added.txt", "added");
     for (i = 0; i < 3; i++) tl_content_update(w.c);
     assert_int_equal(w.kind.reloads, 0);
@@ -467,7 +477,7 @@ static void test_live_packed_build_remounts_after_pack(void **state) {
     tl_content_update(w.c);
     assert_int_equal(w.kind.reloads, 1);
     assert_true(tl_asset_valid(hero));
-    assert_string_equal(text_of(hero), "hero, packed again");
+    assert_string_equal(text_of(hero), HERO_AGAIN);
     assert_string_equal(w.kind.last_old_text, "hero");
     assert_string_equal(text_of(slime), "slime"); /* unchanged: not reloaded */
     assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/added")), "added");
@@ -477,7 +487,7 @@ static void test_live_packed_build_remounts_after_pack(void **state) {
     tl_content_update(w.c);
     assert_int_equal(log_count(TL_CONTENT_LOG_RELOAD_FAILED), 1);
     assert_true(log_has("reloading Sprites/hero failed, the loaded object stays: the decoder refused it"));
-    assert_string_equal(text_of(hero), "hero, packed again");
+    assert_string_equal(text_of(hero), HERO_AGAIN);
     /* Removed from the build: a held asset stays as it is, a new load fails saying why. */
     live_remove("assets/Sprites/slime.txt");
     live_remove("assets/Sprites/gone.txt");
@@ -536,7 +546,7 @@ static void test_live_packed_corrupt_repack_keeps_the_old(void **state) {
     live w;
     tl_asset hero;
     (void)state;
-    packed_tree();
+    packed_tree("lz4");
     register_packed(&w);
     hero = tl_scope_load_name(tl_content_root(w.c), "Sprites/hero");
     live_write("assets/Sprites/hero.txt", "hero, corrupted");
@@ -552,11 +562,11 @@ static void test_live_packed_corrupt_repack_keeps_the_old(void **state) {
     assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/added")));
     assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/slime")), "slime");
     /* The next pack rebuilds the corrupted archives: served, reloaded. */
-    live_write("assets/Sprites/hero.txt", "hero, repaired");
+    live_write("assets/Sprites/hero.txt", HERO_REPAIRED);
     pack();
     tl_content_update(w.c);
     assert_int_equal(w.kind.reloads, 1);
-    assert_string_equal(text_of(hero), "hero, repaired");
+    assert_string_equal(text_of(hero), HERO_REPAIRED);
     assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/added")), "added");
     live_end(&w);
 }
