@@ -24,21 +24,23 @@
    duplicate name, say) is logged and the previous names stay served.
 
    Flat builds too: a flat directory ("archive": "none") registered with tl_content_register_dir
-   in a development build has its catalog.tlcat watched (one stat per update); when a `pack`
-   rewrites it, the directory serves the new catalog (new names resolve) and the held assets whose
-   bytes changed are reloaded in place, checked against their new records. A rebuild that drops a
-   held asset, or is another profile, is logged and the previous catalog stays.
+   in a development build has its catalog.tlcat watched (inotify on the folder, one stat after
+   an event in it; elsewhere one stat per update); when a `pack` rewrites it, the directory
+   serves the new catalog (new names resolve) and the held assets whose bytes changed are
+   reloaded in place, checked against their new records. A rebuild that drops a held asset, or
+   is another profile, is logged and the previous catalog stays.
 
    Packed builds too: a packed directory registered in a development build has its archives.json
-   watched (one stat per update). pack writes every archive first and archives.json last, each
-   renamed into place; when archives.json changed, the directory is mounted again from it and
-   verified whole (every archive's size and XXH64, as with verify_xxh64). Verified, the new build
-   is served: new names resolve, held assets whose bytes changed are reloaded in place (same
-   slot and generation, the kind's reload callback, the old object kept when the decoder
-   fails), held assets the new build drops stay as they are while held and new loads of them
-   fail saying so (names it drops without a holder are unknown). A build that fails verification
-   or is another profile is logged and the previous one stays served. While an asset of the
-   directory is loading, the new build waits for the next update.
+   watched the same way (an output folder removed and made again is followed). pack writes every
+   archive first and archives.json last, each renamed into place; when archives.json changed,
+   the directory is mounted again from it and verified whole (every archive's size and XXH64, as
+   with verify_xxh64). Verified, the new build is served: new names resolve, held assets whose
+   bytes changed are reloaded in place (same slot and generation, the kind's reload callback,
+   the old object kept when the decoder fails), held assets the new build drops stay as they are
+   while held and new loads of them fail saying so (names it drops without a holder are
+   unknown). A build that fails verification or is another profile is logged and the previous
+   one stays served. While an asset of the directory is loading, the new build waits for the
+   next update.
 
    Ids: a name the generated catalog carries gets the catalog's id (through `catalog_id`, e.g. a
    wrapper of content_<profile>_find); a name it does not carry yet gets the id identity would
@@ -1035,6 +1037,7 @@ static tl__content_entry *tl__content_live_miss(tl_content *ctx, const char *nam
 }
 
 static bool tl__live_ghost(const tl__content_dirrec *d, const tl__content_entry *e);
+static void tl__live_unwatch_build(struct tl__live_flat *w);
 
 /* content.h's hook before a load: why a deleted file's asset, or one the latest pack dropped,
    loads no more (a held one stays), or NULL. */
@@ -1070,6 +1073,7 @@ static void tl__live_source_free(tl__content_source *src) {
 static void tl__content_live_free(tl_content *ctx, tl__content_dirrec *d) {
     uint32_t i;
     (void)ctx;
+    if (d->flat) tl__live_unwatch_build(d->flat);
     TL_FREE(d->flat);
     d->flat = NULL;
     for (i = 0; i < d->entry_count; i++)
@@ -1216,11 +1220,55 @@ uint64_t tl_content_source_reloads(tl_content *ctx) { return ctx ? ctx->reloads 
 /* --- flat builds: reloaded after a pack ------------------------------------------------------------ */
 
 /* A build directory registered in a development build: its catalog.tlcat (flat) or
-   archives.json (packed) is watched (one stat per update), and when a pack has rewritten it the
-   directory serves the new build and reloads the held assets whose bytes it changed. */
+   archives.json (packed) is watched, and when a pack has rewritten it the directory serves the
+   new build and reloads the held assets whose bytes it changed. With inotify (Linux) the folder
+   is watched and the file is looked at (one stat) only after an event in it; elsewhere, or when
+   inotify refuses, one stat per update. */
 struct tl__live_flat {
     tl__live_sig sig;
+    int fd;           /* inotify on the directory, or -1: a stat every update */
+    bool dirty;       /* events seen (or a check deferred): look at the file */
+    bool rearm;       /* the folder was removed: watch the next one at the path */
+    tl__live_sig dir; /* the folder watched (its inode) */
 };
+
+/* Whether the build may have changed since the last look: inotify's events drained (none: no),
+   or true without inotify. */
+static bool tl__live_build_touched(struct tl__live_flat *w) {
+#ifdef TL__LIVE_INOTIFY
+    union {
+        struct inotify_event ev;
+        char bytes[4096];
+    } buf;
+    ssize_t n;
+    if (w->fd < 0) return true;
+    while ((n = read(w->fd, buf.bytes, sizeof buf.bytes)) > 0) {
+        char *p = buf.bytes;
+        w->dirty = true;
+        while (p < buf.bytes + n) {
+            struct inotify_event ev;
+            memcpy(&ev, p, sizeof ev);
+            p += sizeof ev + ev.len;
+            if (!(ev.mask & (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF))) continue;
+            close(w->fd); /* the folder itself went away or moved: stat until it is back */
+            w->fd = -1;
+            w->rearm = true;
+            return true;
+        }
+    }
+    return w->dirty;
+#else
+    (void)w;
+    return true;
+#endif
+}
+
+static void tl__live_unwatch_build(struct tl__live_flat *w) {
+#ifdef TL__LIVE_INOTIFY
+    if (w->fd >= 0) close(w->fd);
+#endif
+    w->fd = -1;
+}
 
 static bool tl__live_catalog_sig(const tl__content_dirrec *d, tl__live_sig *out) {
     char *path = tl__content_join(
@@ -1232,11 +1280,59 @@ static bool tl__live_catalog_sig(const tl__content_dirrec *d, tl__live_sig *out)
     return ok;
 }
 
+/* The directory watched with inotify where there is one (false: a stat every update), and
+   which folder that is. */
+static bool tl__live_watch_build(tl__content_dirrec *d) {
+    struct tl__live_flat *w = d->flat;
+    struct stat st;
+    w->fd = -1;
+    if (stat(d->path, &st) != 0) return false;
+    w->dir = tl__live_sig_of(&st);
+#ifdef TL__LIVE_INOTIFY
+    w->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (w->fd >= 0 && inotify_add_watch(w->fd, d->path,
+                                        IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE |
+                                            IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF) < 0)
+        tl__live_unwatch_build(w);
+#endif
+    return w->fd >= 0;
+}
+
+/* Whether the watch is on the folder at the directory's path still: one removed (and another
+   made in its place) sends no word while an archive in it is open. */
+static bool tl__live_watch_current(const tl__content_dirrec *d) {
+    struct stat st;
+    return stat(d->path, &st) == 0 && (uint64_t)st.st_ino == d->flat->dir.ino;
+}
+
+/* Whether the build file changed, with its signature: false when nothing happened in the folder
+   or the file is missing. A folder removed drops its watch: a stat every update until one is
+   there again, then that one is watched. */
+static bool tl__live_build_changed(tl__content_dirrec *d, tl__live_sig *sig) {
+    struct tl__live_flat *w = d->flat;
+    if (!tl__live_build_touched(w)) return false;
+    w->dirty = false;
+    if (w->fd >= 0 && !tl__live_watch_current(d)) {
+        tl__live_unwatch_build(w);
+        w->rearm = true;
+    }
+    if (w->rearm) w->rearm = !tl__live_watch_build(d);
+    return tl__live_catalog_sig(d, sig) && !tl__live_sig_same(sig, &w->sig);
+}
+
 static void tl__content_live_watch_flat(tl_content *ctx, tl_content_dir dir) {
     tl__content_dirrec *d = &ctx->dirs[dir.index];
     d->flat = (struct tl__live_flat *)tl__content_zalloc(sizeof *d->flat);
-    if (d->flat && !tl__live_catalog_sig(d, &d->flat->sig))
-        memset(&d->flat->sig, 0, sizeof d->flat->sig);
+    if (!d->flat) return;
+    if (!tl__live_catalog_sig(d, &d->flat->sig)) memset(&d->flat->sig, 0, sizeof d->flat->sig);
+#ifdef TL__LIVE_INOTIFY
+    if (!tl__live_watch_build(d))
+        tl__content_log(ctx, TL_CONTENT_LOG_SOURCE_WATCH, d->path,
+                        "inotify is not available (watch limit?): one stat per update instead");
+#else
+    (void)tl__live_watch_build(d);
+    (void)ctx;
+#endif
 }
 
 /* Why the rebuilt catalog cannot replace the served one, or NULL: another profile, a held asset
@@ -1322,7 +1418,7 @@ static void tl__live_flat_check(tl_content *ctx, uint32_t dir) {
     tl__live_sig sig;
     const char *why = NULL;
     uint32_t *changed, n, i;
-    if (!tl__live_catalog_sig(d, &sig) || tl__live_sig_same(&sig, &d->flat->sig)) return;
+    if (!tl__live_build_changed(d, &sig)) return;
     d->flat->sig = sig;
     memset(&now, 0, sizeof now);
     now.path = d->path; /* borrowed */
@@ -1564,8 +1660,11 @@ static void tl__live_packed_check(tl_content *ctx, uint32_t dir) {
     const char *why = NULL, *bad = NULL;
     tl__content_entry *all = NULL;
     uint32_t ghosts = 0, *changed, n, i;
-    if (!tl__live_catalog_sig(d, &sig) || tl__live_sig_same(&sig, &d->flat->sig)) return;
-    if (tl__live_dir_loading(ctx, dir)) return; /* looked at again next update */
+    if (!tl__live_build_changed(d, &sig)) return;
+    if (tl__live_dir_loading(ctx, dir)) {
+        d->flat->dirty = true; /* looked at again next update */
+        return;
+    }
     d->flat->sig = sig;
     if (tl__live_mount_again(ctx, dir, &now, &ghosts, &why, &bad) &&
         !(all = tl__live_merge(d, &now, ghosts)))

@@ -568,6 +568,25 @@ static void test_live_packed_corrupt_repack_keeps_the_old(void **state) {
     assert_int_equal(w.kind.reloads, 1);
     assert_string_equal(text_of(hero), HERO_REPAIRED);
     assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/added")), "added");
+    /* The whole output folder removed and packed afresh: its watch is gone, the stat takes over. */
+    assert_int_equal(nftw(live_path("out/Packed"), live_rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+    tl_content_update(w.c);
+    live_write("assets/Sprites/hero.txt", "hero, from scratch");
+    pack();
+    tl_content_update(w.c);
+    assert_int_equal(w.kind.reloads, 2);
+    assert_string_equal(text_of(hero), "hero, from scratch");
+    /* Removed and packed again between two updates: the new folder is the one watched after. */
+    assert_int_equal(nftw(live_path("out/Packed"), live_rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+    live_write("assets/Sprites/hero.txt", "hero, from scratch again");
+    pack();
+    tl_content_update(w.c);
+    assert_string_equal(text_of(hero), "hero, from scratch again");
+    live_write("assets/Sprites/hero.txt", "hero, in the new folder");
+    pack();
+    tl_content_update(w.c);
+    assert_int_equal(w.kind.reloads, 4);
+    assert_string_equal(text_of(hero), "hero, in the new folder");
     live_end(&w);
 }
 
