@@ -197,6 +197,10 @@ extern "C" {
     X(SOURCE_WATCH, TL_LOG_LEVEL_INFO, "%s: %s") \
     X(FLAT_REFUSED, TL_LOG_LEVEL_ERROR, \
       "%s was rebuilt, and its new catalog is not served (%s): the previous one stays") \
+    X(PACKED_REFUSED, TL_LOG_LEVEL_ERROR, \
+      "%s was packed again, and the new build is not served (%s): the previous one stays") \
+    X(PACKED_ARCHIVE, TL_LOG_LEVEL_ERROR, \
+      "%s was packed again, and the new build is not served (archive %s: %s): the previous one stays") \
     X(SOURCE_UNCATALOGUED, TL_LOG_LEVEL_WARNING, \
       "%s (profile %s) was loaded from its source tree and the generated catalog does not carry it yet") \
     X(SOURCE_UNCATALOGUED_TOTAL, TL_LOG_LEVEL_WARNING, \
@@ -543,7 +547,7 @@ typedef struct tl__content_dirrec {
     bool alive, packed;
 #ifdef TL_CONTENT_LIVE
     struct tl__content_source *source; /* served from a source tree (content_live.h), or NULL */
-    struct tl__live_flat *flat;        /* a flat build watched for its next pack, or NULL */
+    struct tl__live_flat *flat;        /* a build (flat or packed) watched for its next pack */
 #endif
 } tl__content_dirrec;
 
@@ -621,7 +625,7 @@ static void tl__content_live_free(tl_content *ctx, tl__content_dirrec *d);
 static void tl__content_live_watch_flat(tl_content *ctx, tl_content_dir dir);
 static unsigned char *tl__content_live_read_stored(tl_content *ctx, tl__content_entry *e,
                                                    const char **why, uint64_t *hash, bool *hashed);
-static bool tl__content_live_deleted(const tl_content *ctx, const tl__content_entry *e);
+static const char *tl__content_live_deleted(const tl_content *ctx, const tl__content_entry *e);
 static tl__content_entry *tl__content_live_miss(tl_content *ctx, const char *name);
 static void tl__content_live_update(tl_content *ctx);
 #endif
@@ -1298,8 +1302,7 @@ tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path,
     }
     none = tl__content_dir_add(ctx, &d, path, ok, why, bad);
 #ifdef TL_CONTENT_LIVE
-    if (none.ctx && !ctx->dirs[none.index].packed)
-        tl__content_live_watch_flat(ctx, none); /* reloads after a pack */
+    if (none.ctx) tl__content_live_watch_flat(ctx, none); /* served again after a pack */
 #endif
     return none;
 }
@@ -1684,11 +1687,12 @@ static uint32_t tl__content_acquire_entry(tl_content *ctx, tl__content_entry *e,
         return TL__CONTENT_NONE;
     }
 #ifdef TL_CONTENT_LIVE
-    if (tl__content_live_deleted(ctx, e) &&
-        (index == TL__CONTENT_NONE || ctx->slots[index].state == TL__SLOT_FAILED)) {
-        tl__content_log(ctx, TL_CONTENT_LOG_LOAD_FAILED, e->name,
-                        "its file was deleted from the source tree");
-        return TL__CONTENT_NONE;
+    {
+        const char *deleted = tl__content_live_deleted(ctx, e);
+        if (deleted && (index == TL__CONTENT_NONE || ctx->slots[index].state == TL__SLOT_FAILED)) {
+            tl__content_log(ctx, TL_CONTENT_LOG_LOAD_FAILED, e->name, deleted);
+            return TL__CONTENT_NONE;
+        }
     }
 #endif
     if (index == TL__CONTENT_NONE) {

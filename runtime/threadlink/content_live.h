@@ -24,11 +24,23 @@
    duplicate name, say) is logged and the previous names stay served.
 
    Flat builds too: a flat directory ("archive": "none") registered with tl_content_register_dir
-   in a development build has its catalog.tlcat watched (one stat per update); when a `pack`
-   rewrites it, the directory serves the new catalog (new names resolve) and the held assets whose
-   bytes changed are reloaded in place, checked against their new records. A rebuild that drops a
-   held asset, or is another profile, is logged and the previous catalog stays. (Packed
-   directories are not watched: unregister and register them again after a pack.)
+   in a development build has its catalog.tlcat watched (inotify on the folder, one stat after
+   an event in it; elsewhere one stat per update); when a `pack` rewrites it, the directory
+   serves the new catalog (new names resolve) and the held assets whose bytes changed are
+   reloaded in place, checked against their new records. A rebuild that drops a held asset, or
+   is another profile, is logged and the previous catalog stays.
+
+   Packed builds too: a packed directory registered in a development build has its archives.json
+   watched the same way (an output folder removed and made again is followed). pack writes every
+   archive first and archives.json last, each renamed into place; when archives.json changed,
+   the directory is mounted again from it and verified whole (every archive's size and XXH64, as
+   with verify_xxh64). Verified, the new build is served: new names resolve, held assets whose
+   bytes changed are reloaded in place (same slot and generation, the kind's reload callback,
+   the old object kept when the decoder fails), held assets the new build drops stay as they are
+   while held and new loads of them fail saying so (names it drops without a holder are
+   unknown). A build that fails verification or is another profile is logged and the previous
+   one stays served. While an asset of the directory is loading, the new build waits for the
+   next update.
 
    Ids: a name the generated catalog carries gets the catalog's id (through `catalog_id`, e.g. a
    wrapper of content_<profile>_find); a name it does not carry yet gets the id identity would
@@ -706,16 +718,15 @@ static void *tl__live_decode(tl_content *ctx, uint32_t slot, uint32_t kind, unsi
     return object;
 }
 
-/* The object swapped in the slot, the kind told (old, new), the old object destroyed. */
-static void tl__live_swap(tl_content *ctx, uint32_t slot, uint32_t kind, void *object,
-                          uint64_t size, uint64_t hash) {
+/* The object swapped in the slot, the kind told (old, new), the old object destroyed; the
+   entry's record is the caller's. */
+static void tl__live_swap_object(tl_content *ctx, uint32_t slot, uint32_t kind, void *object,
+                                 uint64_t size) {
     tl__content_slot *s = &ctx->slots[slot];
     tl__content_entry *e = s->entry;
     void *old = s->object;
     uint32_t old_kind = s->kind;
     tl_content_info info;
-    e->size = e->stored = size;
-    e->xxh64 = hash;
     s->object = object;
     s->size = size;
     s->kind = kind;
@@ -729,6 +740,15 @@ static void tl__live_swap(tl_content *ctx, uint32_t slot, uint32_t kind, void *o
     else if (ctx->kinds[old_kind].destroy)
         ctx->kinds[old_kind].destroy(ctx->kinds[old_kind].user, &info, old);
     ctx->in_callback--;
+}
+
+/* A source or flat entry's new bytes: its record takes their size and XXH64, then the swap. */
+static void tl__live_swap(tl_content *ctx, uint32_t slot, uint32_t kind, void *object,
+                          uint64_t size, uint64_t hash) {
+    tl__content_entry *e = ctx->slots[slot].entry;
+    e->size = e->stored = size;
+    e->xxh64 = hash;
+    tl__live_swap_object(ctx, slot, kind, object, size);
 }
 
 /* A held, ready asset whose file changed: new bytes decoded and swapped in, or the old object
@@ -960,12 +980,15 @@ static void tl__live_notice(tl_content *ctx, uint32_t dir) {
 }
 
 static void tl__live_flat_check(tl_content *ctx, uint32_t dir);
+static void tl__live_packed_check(tl_content *ctx, uint32_t dir);
 
 /* content.h's hook in tl_content_update. */
 static void tl__content_live_update(tl_content *ctx) {
     uint32_t i;
     for (i = 0; i < ctx->dir_len; i++) {
         if (tl__live_of(ctx, i)) tl__live_notice(ctx, i);
+        else if (ctx->dirs[i].alive && ctx->dirs[i].flat && ctx->dirs[i].packed)
+            tl__live_packed_check(ctx, i);
         else if (ctx->dirs[i].alive && ctx->dirs[i].flat) tl__live_flat_check(ctx, i);
     }
 }
@@ -1013,9 +1036,17 @@ static tl__content_entry *tl__content_live_miss(tl_content *ctx, const char *nam
     return again ? tl__content_entry_named(ctx, name) : NULL;
 }
 
-/* content.h's hook before a load: a deleted file's asset loads no more (a held one stays). */
-static bool tl__content_live_deleted(const tl_content *ctx, const tl__content_entry *e) {
-    return ctx->dirs[e->dir].source && !tl__live_file_of(ctx, e)->present;
+static bool tl__live_ghost(const tl__content_dirrec *d, const tl__content_entry *e);
+static void tl__live_unwatch_build(struct tl__live_flat *w);
+
+/* content.h's hook before a load: why a deleted file's asset, or one the latest pack dropped,
+   loads no more (a held one stays), or NULL. */
+static const char *tl__content_live_deleted(const tl_content *ctx, const tl__content_entry *e) {
+    const tl__content_dirrec *d = &ctx->dirs[e->dir];
+    if (d->source && !tl__live_file_of(ctx, e)->present)
+        return "its file was deleted from the source tree";
+    if (tl__live_ghost(d, e)) return "the directory's latest pack does not have it";
+    return NULL;
 }
 
 /* --- registering ---------------------------------------------------------------------------------- */
@@ -1042,8 +1073,11 @@ static void tl__live_source_free(tl__content_source *src) {
 static void tl__content_live_free(tl_content *ctx, tl__content_dirrec *d) {
     uint32_t i;
     (void)ctx;
+    if (d->flat) tl__live_unwatch_build(d->flat);
     TL_FREE(d->flat);
     d->flat = NULL;
+    for (i = 0; i < d->entry_count; i++)
+        if (tl__live_ghost(d, &d->entries[i])) TL_FREE((void *)(uintptr_t)d->entries[i].name);
     if (!d->source) return;
     for (i = 0; i < d->entry_count; i++) {
         TL_FREE((void *)(uintptr_t)d->entries[i].name);
@@ -1185,15 +1219,60 @@ uint64_t tl_content_source_reloads(tl_content *ctx) { return ctx ? ctx->reloads 
 
 /* --- flat builds: reloaded after a pack ------------------------------------------------------------ */
 
-/* A flat build directory registered in a development build: its catalog.tlcat is watched (one
-   stat per update), and when a pack has rewritten it the directory serves the new catalog and
-   reloads the held assets whose bytes it changed. */
+/* A build directory registered in a development build: its catalog.tlcat (flat) or
+   archives.json (packed) is watched, and when a pack has rewritten it the directory serves the
+   new build and reloads the held assets whose bytes it changed. With inotify (Linux) the folder
+   is watched and the file is looked at (one stat) only after an event in it; elsewhere, or when
+   inotify refuses, one stat per update. */
 struct tl__live_flat {
     tl__live_sig sig;
+    int fd;           /* inotify on the directory, or -1: a stat every update */
+    bool dirty;       /* events seen (or a check deferred): look at the file */
+    bool rearm;       /* the folder was removed: watch the next one at the path */
+    tl__live_sig dir; /* the folder watched (its inode) */
 };
 
+/* Whether the build may have changed since the last look: inotify's events drained (none: no),
+   or true without inotify. */
+static bool tl__live_build_touched(struct tl__live_flat *w) {
+#ifdef TL__LIVE_INOTIFY
+    union {
+        struct inotify_event ev;
+        char bytes[4096];
+    } buf;
+    ssize_t n;
+    if (w->fd < 0) return true;
+    while ((n = read(w->fd, buf.bytes, sizeof buf.bytes)) > 0) {
+        char *p = buf.bytes;
+        w->dirty = true;
+        while (p < buf.bytes + n) {
+            struct inotify_event ev;
+            memcpy(&ev, p, sizeof ev);
+            p += sizeof ev + ev.len;
+            if (!(ev.mask & (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF))) continue;
+            close(w->fd); /* the folder itself went away or moved: stat until it is back */
+            w->fd = -1;
+            w->rearm = true;
+            return true;
+        }
+    }
+    return w->dirty;
+#else
+    (void)w;
+    return true;
+#endif
+}
+
+static void tl__live_unwatch_build(struct tl__live_flat *w) {
+#ifdef TL__LIVE_INOTIFY
+    if (w->fd >= 0) close(w->fd);
+#endif
+    w->fd = -1;
+}
+
 static bool tl__live_catalog_sig(const tl__content_dirrec *d, tl__live_sig *out) {
-    char *path = tl__content_join(d->path, TL__CONTENT_FLAT_CATALOG, NULL);
+    char *path = tl__content_join(
+        d->path, d->packed ? TL__CONTENT_INDEX_FILE : TL__CONTENT_FLAT_CATALOG, NULL);
     struct stat st;
     bool ok = path && stat(path, &st) == 0;
     if (ok) *out = tl__live_sig_of(&st);
@@ -1201,11 +1280,59 @@ static bool tl__live_catalog_sig(const tl__content_dirrec *d, tl__live_sig *out)
     return ok;
 }
 
+/* The directory watched with inotify where there is one (false: a stat every update), and
+   which folder that is. */
+static bool tl__live_watch_build(tl__content_dirrec *d) {
+    struct tl__live_flat *w = d->flat;
+    struct stat st;
+    w->fd = -1;
+    if (stat(d->path, &st) != 0) return false;
+    w->dir = tl__live_sig_of(&st);
+#ifdef TL__LIVE_INOTIFY
+    w->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (w->fd >= 0 && inotify_add_watch(w->fd, d->path,
+                                        IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE |
+                                            IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF) < 0)
+        tl__live_unwatch_build(w);
+#endif
+    return w->fd >= 0;
+}
+
+/* Whether the watch is on the folder at the directory's path still: one removed (and another
+   made in its place) sends no word while an archive in it is open. */
+static bool tl__live_watch_current(const tl__content_dirrec *d) {
+    struct stat st;
+    return stat(d->path, &st) == 0 && (uint64_t)st.st_ino == d->flat->dir.ino;
+}
+
+/* Whether the build file changed, with its signature: false when nothing happened in the folder
+   or the file is missing. A folder removed drops its watch: a stat every update until one is
+   there again, then that one is watched. */
+static bool tl__live_build_changed(tl__content_dirrec *d, tl__live_sig *sig) {
+    struct tl__live_flat *w = d->flat;
+    if (!tl__live_build_touched(w)) return false;
+    w->dirty = false;
+    if (w->fd >= 0 && !tl__live_watch_current(d)) {
+        tl__live_unwatch_build(w);
+        w->rearm = true;
+    }
+    if (w->rearm) w->rearm = !tl__live_watch_build(d);
+    return tl__live_catalog_sig(d, sig) && !tl__live_sig_same(sig, &w->sig);
+}
+
 static void tl__content_live_watch_flat(tl_content *ctx, tl_content_dir dir) {
     tl__content_dirrec *d = &ctx->dirs[dir.index];
     d->flat = (struct tl__live_flat *)tl__content_zalloc(sizeof *d->flat);
-    if (d->flat && !tl__live_catalog_sig(d, &d->flat->sig))
-        memset(&d->flat->sig, 0, sizeof d->flat->sig);
+    if (!d->flat) return;
+    if (!tl__live_catalog_sig(d, &d->flat->sig)) memset(&d->flat->sig, 0, sizeof d->flat->sig);
+#ifdef TL__LIVE_INOTIFY
+    if (!tl__live_watch_build(d))
+        tl__content_log(ctx, TL_CONTENT_LOG_SOURCE_WATCH, d->path,
+                        "inotify is not available (watch limit?): one stat per update instead");
+#else
+    (void)tl__live_watch_build(d);
+    (void)ctx;
+#endif
 }
 
 /* Why the rebuilt catalog cannot replace the served one, or NULL: another profile, a held asset
@@ -1291,7 +1418,7 @@ static void tl__live_flat_check(tl_content *ctx, uint32_t dir) {
     tl__live_sig sig;
     const char *why = NULL;
     uint32_t *changed, n, i;
-    if (!tl__live_catalog_sig(d, &sig) || tl__live_sig_same(&sig, &d->flat->sig)) return;
+    if (!tl__live_build_changed(d, &sig)) return;
     d->flat->sig = sig;
     memset(&now, 0, sizeof now);
     now.path = d->path; /* borrowed */
@@ -1311,6 +1438,250 @@ static void tl__live_flat_check(tl_content *ctx, uint32_t dir) {
         tl__content_entry *e = tl__content_entry_of(ctx, changed[i]);
         if (e && e->slot != TL__CONTENT_NONE && ctx->slots[e->slot].count > 0)
             tl__live_reload_flat(ctx, e->slot);
+    }
+    TL_FREE(changed);
+}
+
+/* --- packed builds: mounted again after a pack ------------------------------------------------------ */
+
+/* A packed directory's entry the latest pack dropped while it was held (a ghost): kept, with its
+   own copy of its name, so that its slot, handles and name stay valid; new loads of it fail.
+   Every entry a pack mounts has an archive. */
+static bool tl__live_ghost(const tl__content_dirrec *d, const tl__content_entry *e) {
+    return d->packed && e->archive == TL__CONTENT_NONE;
+}
+
+/* Whether an asset of the directory is loading: its read may be in flight in an archive that
+   the new build closes, so the new build waits for the next update. */
+static bool tl__live_dir_loading(const tl_content *ctx, uint32_t dir) {
+    uint32_t i;
+    for (i = 0; i < ctx->slot_len; i++)
+        if (ctx->slots[i].entry && ctx->slots[i].entry->dir == dir &&
+            ctx->slots[i].state == TL__SLOT_LOADING)
+            return true;
+    return false;
+}
+
+static uint32_t tl__live_category_in(const tl__content_dirrec *d, const char *name) {
+    uint32_t i;
+    for (i = 0; i < d->category_count; i++)
+        if (strcmp(d->categories[i], name) == 0) return i;
+    return TL__CONTENT_NONE;
+}
+
+/* Why the new build cannot replace the served one, or NULL: another profile, an id another
+   directory has, a held asset it drops whose category it drops too. *ghosts: the held assets it
+   drops. */
+static const char *tl__live_packed_refusal(const tl_content *ctx, uint32_t dir,
+                                           const tl__content_dirrec *now, uint32_t *ghosts) {
+    const tl__content_dirrec *d = &ctx->dirs[dir];
+    uint32_t i;
+    *ghosts = 0;
+    if (strcmp(now->profile, d->profile) != 0) return "it is another profile's";
+    for (i = 0; i < now->entry_count; i++) {
+        const tl__content_entry *e = tl__content_entry_of(ctx, now->entries[i].id);
+        if (e && e->dir != dir) return "an asset id of it is registered by another directory";
+    }
+    for (i = 0; i < d->entry_count; i++) {
+        const tl__content_entry *e = &d->entries[i];
+        if (e->slot == TL__CONTENT_NONE || tl__content_find_record(now, e->id) >= 0) continue;
+        if (tl__live_category_in(now, d->categories[e->category]) == TL__CONTENT_NONE)
+            return "it drops a held asset's category; release the asset first";
+        (*ghosts)++;
+    }
+    return NULL;
+}
+
+/* Mounts the directory's build as it is now into `now` (its own path), verified whole: every
+   archive's size and XXH64 as archives.json records them. pack writes archives.json last and
+   renames every file into place, so a verified index names complete archives. */
+static bool tl__live_mount_again(tl_content *ctx, uint32_t dir, tl__content_dirrec *now,
+                                 uint32_t *ghosts, const char **why, const char **bad) {
+    tl__content_dirrec *d = &ctx->dirs[dir];
+    char *index_path = tl__content_join(d->path, TL__CONTENT_INDEX_FILE, NULL);
+    uint64_t len = 0;
+    unsigned char *text = NULL;
+    bool ok;
+    memset(now, 0, sizeof *now);
+    now->path = tl__content_strdup(d->path);
+    *why = "out of memory";
+    if (index_path && now->path)
+        text = tl__content_read_whole(ctx, index_path, TL_CONTENT_MAX_INDEX_BYTES, &len, why);
+    TL_FREE(index_path);
+    if (!text && now->path) *why = "archives.json is missing, too large or unreadable";
+    if (!text) return false;
+    ok = tl__content_mount_packed(ctx, now, text, len, true, why, bad);
+    TL_FREE(text);
+    if (!ok) return false;
+    *bad = NULL;
+    if ((*why = tl__live_packed_refusal(ctx, dir, now, ghosts)) != NULL) return false;
+    *why = "out of memory";
+    return tl__content_ids_reserve(ctx,
+                                   tl__content_idmap_count(ctx->ids) + now->entry_count + *ghosts);
+}
+
+/* The old entry `e` kept as a ghost in the new build (its category found there by name). */
+static void tl__live_keep_ghost(tl__content_entry *ghost, const tl__content_dirrec *d,
+                                const tl__content_entry *e, const tl__content_dirrec *now) {
+    *ghost = *e;
+    if (!tl__live_ghost(d, e)) ghost->name = tl__content_strdup(e->name);
+    if (!ghost->name) ghost->name = ""; /* out of memory: nameless while held */
+    ghost->path = NULL;
+    ghost->archive = TL__CONTENT_NONE;
+    ghost->category = tl__live_category_in(now, d->categories[e->category]);
+}
+
+/* The new build's records and the ghosts (held assets it drops) in one table sorted by id, the
+   order tl__content_find_record searches; a ghost no longer held is dropped with its name. */
+static tl__content_entry *tl__live_merge(const tl__content_dirrec *d, const tl__content_dirrec *now,
+                                         uint32_t ghosts) {
+    tl__content_entry *all = (tl__content_entry *)tl__content_zalloc(
+        (size_t)(now->entry_count + ghosts + 1) * sizeof *all);
+    uint32_t i = 0, j = 0, n = 0;
+    if (!all) return NULL;
+    while (i < now->entry_count || j < d->entry_count) {
+        const tl__content_entry *e = j < d->entry_count ? &d->entries[j] : NULL;
+        bool ghost = e && e->slot != TL__CONTENT_NONE && tl__content_find_record(now, e->id) < 0;
+        if (e && !ghost) {
+            j++;
+            continue;
+        }
+        if (e && (i == now->entry_count || e->id < now->entries[i].id)) {
+            tl__live_keep_ghost(&all[n++], d, e, now);
+            j++;
+        } else {
+            all[n++] = now->entries[i++];
+        }
+    }
+    return all;
+}
+
+/* Each held slot moved to its record in the new table `all` (a ghost's is its own copy); the
+   held ids whose bytes changed are written to `changed` (when not NULL). */
+static uint32_t tl__live_move_slots(tl_content *ctx, uint32_t dir, tl__content_entry *all,
+                                    uint32_t count, uint32_t *changed) {
+    const tl__content_dirrec *d = &ctx->dirs[dir];
+    uint32_t i, n = 0;
+    for (i = 0; i < count; i++) {
+        int old = tl__content_find_record(d, all[i].id);
+        const tl__content_entry *e = old >= 0 ? &d->entries[old] : NULL;
+        all[i].dir = dir;
+        if (!e || e->slot == TL__CONTENT_NONE) continue;
+        all[i].slot = e->slot;
+        ctx->slots[e->slot].entry = &all[i];
+        if (changed && !tl__live_ghost(d, &all[i]) &&
+            (all[i].xxh64 != e->xxh64 || all[i].size != e->size))
+            changed[n++] = all[i].id;
+    }
+    return n;
+}
+
+/* The new build in place of the served one: its archives, catalog and the table `all` (records
+   and ghosts); the old ids withdrawn (and the names of ghosts not kept freed), the new ones and
+   every name entered. */
+static void tl__live_install(tl_content *ctx, uint32_t dir, tl__content_dirrec *now,
+                             tl__content_entry *all, uint32_t count) {
+    tl__content_dirrec *d = &ctx->dirs[dir];
+    uint32_t i;
+    for (i = 0; i < d->entry_count; i++) {
+        tl__content_entry *e = &d->entries[i];
+        (void)tl__content_idmap_remove(ctx->ids, e->id);
+        if (tl__live_ghost(d, e) &&
+            (e->slot == TL__CONTENT_NONE || tl__content_find_record(now, e->id) >= 0))
+            TL_FREE((void *)(uintptr_t)e->name);
+    }
+    for (i = 0; i < d->archive_count; i++)
+        if (d->archives[i]) ctx->io.close(ctx->io.user, d->archives[i]);
+    TL_FREE(d->archives);
+    TL_FREE(d->entries);
+    TL_FREE((void *)d->categories);
+    TL_FREE(d->catalog);
+    d->archives = now->archives;
+    d->archive_count = now->archive_count;
+    d->catalog = now->catalog;
+    d->categories = now->categories;
+    d->category_count = now->category_count;
+    d->profile = now->profile;
+    d->entries = all;
+    d->entry_count = count;
+    TL_FREE(now->entries);
+    TL_FREE(now->path);
+    for (i = 0; i < count; i++) tl__content_idmap_try_add(ctx->ids, all[i].id, &all[i]);
+    tl__content_rebuild_names(ctx, TL__CONTENT_NONE);
+}
+
+/* A packed entry's bytes from its (new) archive, decompressed and checked against its record. */
+static unsigned char *tl__live_read_packed(tl_content *ctx, const tl__content_entry *e,
+                                           const char **why) {
+    tl__content_dirrec *d = &ctx->dirs[e->dir];
+    unsigned char *stored = (unsigned char *)TL_MALLOC((size_t)e->stored + 1), *bytes = stored;
+    *why = "out of memory";
+    if (!stored) return NULL;
+    *why = "archive read error";
+    if (!ctx->io.read(ctx->io.user, d->archives[e->archive], e->offset, stored,
+                      (size_t)e->stored)) {
+        TL_FREE(stored);
+        return NULL;
+    }
+    if (e->codec != TL_CF_CODEC_RAW) {
+        bytes = (unsigned char *)TL_MALLOC((size_t)e->size + 1);
+        *why = bytes ? "stored bytes do not decode" : "out of memory";
+        if (bytes && !tl_cf_decode(e->codec, stored, e->stored, bytes, e->size)) {
+            TL_FREE(bytes);
+            bytes = NULL;
+        }
+        TL_FREE(stored);
+        if (!bytes) return NULL;
+    }
+    *why = "XXH64 differs from the new build's record (corrupt content)";
+    if (XXH64(bytes, (size_t)e->size, 0) == e->xxh64) return bytes;
+    TL_FREE(bytes);
+    return NULL;
+}
+
+/* A held asset whose bytes the new build changed: decoded and swapped in, or the old object kept
+   (logged) when they cannot be read or decoded. */
+static void tl__live_reload_packed(tl_content *ctx, uint32_t slot) {
+    tl__content_entry *e = ctx->slots[slot].entry;
+    const char *why = NULL;
+    unsigned char *bytes = tl__live_read_packed(ctx, e, &why);
+    uint32_t kind = tl__content_kind_of(ctx, e);
+    void *object = bytes ? tl__live_decode(ctx, slot, kind, bytes, e->size, &why) : NULL;
+    if (object) tl__live_swap_object(ctx, slot, kind, object, e->size);
+    else tl__content_log(ctx, TL_CONTENT_LOG_RELOAD_FAILED, ctx->slots[slot].entry->name, why);
+}
+
+/* archives.json rewritten: the directory mounted again from it, verified; served in place of
+   the old build (held assets moved to their new records, those whose bytes changed reloaded,
+   those it drops kept as ghosts), or refused, logged, with the old build still served. */
+static void tl__live_packed_check(tl_content *ctx, uint32_t dir) {
+    tl__content_dirrec *d = &ctx->dirs[dir], now;
+    tl__live_sig sig;
+    const char *why = NULL, *bad = NULL;
+    tl__content_entry *all = NULL;
+    uint32_t ghosts = 0, *changed, n, i;
+    if (!tl__live_build_changed(d, &sig)) return;
+    if (tl__live_dir_loading(ctx, dir)) {
+        d->flat->dirty = true; /* looked at again next update */
+        return;
+    }
+    d->flat->sig = sig;
+    if (tl__live_mount_again(ctx, dir, &now, &ghosts, &why, &bad) &&
+        !(all = tl__live_merge(d, &now, ghosts)))
+        why = "out of memory";
+    if (!all) {
+        if (bad) tl__content_log(ctx, TL_CONTENT_LOG_PACKED_ARCHIVE, d->path, bad, why);
+        else tl__content_log(ctx, TL_CONTENT_LOG_PACKED_REFUSED, d->path, why);
+        tl__content_dir_free(ctx, &now);
+        return;
+    }
+    changed = (uint32_t *)tl__content_zalloc((size_t)(d->entry_count + 1) * sizeof *changed);
+    n = tl__live_move_slots(ctx, dir, all, now.entry_count + ghosts, changed);
+    tl__live_install(ctx, dir, &now, all, now.entry_count + ghosts);
+    for (i = 0; i < n; i++) {
+        tl__content_entry *e = tl__content_entry_of(ctx, changed[i]);
+        if (e && e->slot != TL__CONTENT_NONE && ctx->slots[e->slot].state == TL__SLOT_READY)
+            tl__live_reload_packed(ctx, e->slot);
     }
     TL_FREE(changed);
 }

@@ -1,7 +1,9 @@
 /* Profiles served from their source tree (content_live.h): pack's rules, ids, hot reload under
  * both watchers (inotify, and the budgeted poll forced on Linux), deletes, adds, renames, a tree
- * that turns into one pack refuses, and the report of what the catalog does not carry yet.
+ * that turns into one pack refuses, and the report of what the catalog does not carry yet; with
+ * the generator, flat and packed builds served again after a pack.
  * Every test builds its own tree in a temporary folder and removes it. */
+#include <dirent.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -425,13 +427,178 @@ static void test_live_flat_build_reloads_after_pack(void **state) {
     live_end(&w);
 }
 
+/* ---- a packed build, re-mounted after a pack ------------------------------------------------------ */
+
+/* A packed build of three sprites, its entries stored with `compression` (zstd, lz4 or none). */
+static void packed_tree(const char *compression) {
+    char config[512];
+    assert_non_null(live_tree());
+    snprintf(config, sizeof config,
+             "{\"generated_dir\": \"generated\", \"domains\": [], \"content\": [{\"profile\": \"Packed\", "
+             "\"source_root\": \"assets\", \"output\": \"out/Packed\", \"compression\": \"%s\"}]}\n",
+             compression);
+    live_write("threadlink.json", config);
+    live_write("assets/Sprites/hero.txt", "hero");
+    live_write("assets/Sprites/slime.txt", "slime");
+    live_write("assets/Sprites/gone.txt", "gone");
+    pack();
+}
+
+/* Long enough, and repetitive enough, for zstd and lz4 to store it compressed. */
+#define LA8 "la la la la la la la la "
+#define HERO_AGAIN "hero, packed again: " LA8 LA8 LA8 LA8 LA8 LA8
+#define HERO_REPAIRED "hero, repaired: " LA8 LA8 LA8 LA8 LA8 LA8
+
+static tl_content_dir register_packed(live *w) {
+    char out[600];
+    live_start(w, TL_CONTENT_WATCH_AUTO);
+    snprintf(out, sizeof out, "%s/out/Packed", g_root);
+    w->dir = tl_content_register_dir(w->c, out);
+    assert_true(tl_content_dir_valid(w->dir));
+    return w->dir;
+}
+
+static void test_live_packed_build_remounts_after_pack(void **state) {
+    live w;
+    tl_asset hero, slime;
+    int i;
+    (void)state;
+    packed_tree("zstd");
+    register_packed(&w);
+    hero = tl_scope_load_name(tl_content_root(w.c), "Sprites/hero");
+    slime = tl_scope_load_name(tl_content_root(w.c), "Sprites/slime");
+    assert_string_equal(text_of(hero), "hero");
+    /* An edit of the source is not the build: nothing happens until the next pack. */
+    live_write("assets/Sprites/hero.txt", HERO_AGAIN);
+    live_write("assets/Sprites/added.txt", "added");
+    for (i = 0; i < 3; i++) tl_content_update(w.c);
+    assert_int_equal(w.kind.reloads, 0);
+    pack();
+    tl_content_update(w.c);
+    assert_int_equal(w.kind.reloads, 1);
+    assert_true(tl_asset_valid(hero));
+    assert_string_equal(text_of(hero), HERO_AGAIN);
+    assert_string_equal(w.kind.last_old_text, "hero");
+    assert_string_equal(text_of(slime), "slime"); /* unchanged: not reloaded */
+    assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/added")), "added");
+    /* A pack whose new bytes the decoder refuses: the old object stays, logged. */
+    live_write("assets/Sprites/hero.txt", "bad hero");
+    pack();
+    tl_content_update(w.c);
+    assert_int_equal(log_count(TL_CONTENT_LOG_RELOAD_FAILED), 1);
+    assert_true(log_has("reloading Sprites/hero failed, the loaded object stays: the decoder refused it"));
+    assert_string_equal(text_of(hero), HERO_AGAIN);
+    /* Removed from the build: a held asset stays as it is, a new load fails saying why. */
+    live_remove("assets/Sprites/slime.txt");
+    live_remove("assets/Sprites/gone.txt");
+    pack();
+    tl_content_update(w.c);
+    assert_true(tl_asset_valid(slime));
+    assert_string_equal(text_of(slime), "slime");
+    assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/gone")));
+    assert_true(log_has("no registered directory holds asset Sprites/gone"));
+    /* Released, the removed asset loads no more either, saying why; packed back, it loads again. */
+    assert_true(tl_scope_release(tl_content_root(w.c), tl_asset_id(slime)));
+    tl_content_collect(w.c);
+    assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/slime")));
+    assert_true(log_has("loading Sprites/slime failed: the directory's latest pack does not have it"));
+    live_write("assets/Sprites/slime.txt", "slime again");
+    pack();
+    tl_content_update(w.c);
+    assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/slime")), "slime again");
+    /* A dropped asset still held at shutdown is destroyed like any other. */
+    live_remove("assets/Sprites/added.txt");
+    pack();
+    tl_content_update(w.c);
+    assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/added")), "added");
+    live_end(&w);
+}
+
+/* Flips the last byte of every archive of out/Packed (sizes kept: only the XXH64 tells). */
+static void corrupt_archives(void) {
+    char dir[600], path[900];
+    DIR *d;
+    struct dirent *e;
+    int flipped = 0;
+    snprintf(dir, sizeof dir, "%s/out/Packed", g_root);
+    d = opendir(dir);
+    assert_non_null(d);
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        FILE *f;
+        int c;
+        if (n < 5 || strcmp(e->d_name + n - 5, ".tlpk") != 0) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        f = fopen(path, "r+b");
+        assert_non_null(f);
+        assert_int_equal(fseek(f, -1, SEEK_END), 0);
+        c = fgetc(f);
+        assert_int_equal(fseek(f, -1, SEEK_END), 0);
+        fputc(c ^ 0x5a, f);
+        fclose(f);
+        flipped++;
+    }
+    closedir(d);
+    assert_true(flipped >= 2);
+}
+
+static void test_live_packed_corrupt_repack_keeps_the_old(void **state) {
+    live w;
+    tl_asset hero;
+    (void)state;
+    packed_tree("lz4");
+    register_packed(&w);
+    hero = tl_scope_load_name(tl_content_root(w.c), "Sprites/hero");
+    live_write("assets/Sprites/hero.txt", "hero, corrupted");
+    live_write("assets/Sprites/added.txt", "added");
+    pack();
+    corrupt_archives();
+    tl_content_update(w.c);
+    assert_true(log_has("was packed again, and the new build is not served (archive "));
+    assert_true(log_has("XXH64 differs from archives.json): the previous one stays"));
+    assert_int_equal(w.kind.reloads, 0);
+    assert_true(tl_asset_valid(hero));
+    assert_string_equal(text_of(hero), "hero");
+    assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/added")));
+    assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/slime")), "slime");
+    /* The next pack rebuilds the corrupted archives: served, reloaded. */
+    live_write("assets/Sprites/hero.txt", HERO_REPAIRED);
+    pack();
+    tl_content_update(w.c);
+    assert_int_equal(w.kind.reloads, 1);
+    assert_string_equal(text_of(hero), HERO_REPAIRED);
+    assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/added")), "added");
+    /* The whole output folder removed and packed afresh: its watch is gone, the stat takes over. */
+    assert_int_equal(nftw(live_path("out/Packed"), live_rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+    tl_content_update(w.c);
+    live_write("assets/Sprites/hero.txt", "hero, from scratch");
+    pack();
+    tl_content_update(w.c);
+    assert_int_equal(w.kind.reloads, 2);
+    assert_string_equal(text_of(hero), "hero, from scratch");
+    /* Removed and packed again between two updates: the new folder is the one watched after. */
+    assert_int_equal(nftw(live_path("out/Packed"), live_rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+    live_write("assets/Sprites/hero.txt", "hero, from scratch again");
+    pack();
+    tl_content_update(w.c);
+    assert_string_equal(text_of(hero), "hero, from scratch again");
+    live_write("assets/Sprites/hero.txt", "hero, in the new folder");
+    pack();
+    tl_content_update(w.c);
+    assert_int_equal(w.kind.reloads, 4);
+    assert_string_equal(text_of(hero), "hero, in the new folder");
+    live_end(&w);
+}
+
 static const tl_content_watch k_inotify = TL_CONTENT_WATCH_AUTO, k_poll = TL_CONTENT_WATCH_POLL;
 
 #define BOTH(t) cmocka_unit_test_prestate(t, (void *)&k_inotify), cmocka_unit_test_prestate(t, (void *)&k_poll)
 
 /* argv[1]: threadlink-gen (the flat build's test needs it). */
 int main(int argc, char **argv) {
-    const struct CMUnitTest flat[] = {cmocka_unit_test(test_live_flat_build_reloads_after_pack)};
+    const struct CMUnitTest flat[] = {cmocka_unit_test(test_live_flat_build_reloads_after_pack),
+                                      cmocka_unit_test(test_live_packed_build_remounts_after_pack),
+                                      cmocka_unit_test(test_live_packed_corrupt_repack_keeps_the_old)};
     const struct CMUnitTest tests[] = {
         BOTH(test_live_names_follow_pack_rules),
         BOTH(test_live_names_path_mode_and_categories_of_the_root),

@@ -3,8 +3,9 @@
  * tests/vault/project, collections included, and a 32-field vault built on it for the issue's
  * target), and generation of 1,000 schemas with 10,000 data files. Prints medians of 9 runs and
  * ratios; the descriptor access and serialisation are also measured against vault_baseline.h (the
- * code before the issue 7 performance work) in the same run. Generation runs on tmpfs (/dev/shm)
- * and on the disk (/tmp), each beside the file system's floor (the same files created without
+ * code before the issue 7 performance work) in the same run; the set path with no listener against
+ * the one-listener code it replaced, as per-round ratios of interleaved rounds (RESULTS.md).
+ * Generation runs on tmpfs (/dev/shm) and on the disk (/tmp), each beside the file system's floor (the same files created without
  * the generator), with the re-run over present outputs and the no-op run; wall, user and system
  * time of the child process.
  *   bench_vault [THREADLINK_GEN]   (without it: no generation) */
@@ -42,7 +43,7 @@ static int cmp(const void *a, const void *b)
 
 #define RUNS 9
 #define N 1024
-static every_vault vaults[N];
+static _Alignas(64) every_vault vaults[N]; /* on a cache line, as the arrays compared with it */
 static volatile int64_t sink;
 
 /* A 32-field vault for the issue's target: every_vault's 23 fields and nine more scalars,
@@ -323,84 +324,93 @@ static bool generation_bench(const char *gen, const char *root)
 /* ---- The set path with no listener: the generated typed setters (Health, Damage, Cell in turn)
  * and the generated try_set switch, each storing the other of two values every pass (so every
  * set changes the field and checks for listeners), over every_vault (a listener-set pointer) and
- * over today's code before it (vault_set_baseline.h: a {fn, user} listener). ---- */
-static tlb_every_vault today[N];
+ * over today's code before it (vault_set_baseline.h: a {fn, user} listener, 8 bytes more).
+ *
+ * The struct sizes differ (568 and 576 bytes), and over many vaults the stride alone moves the
+ * figure: 576 is nine cache lines, so every vault's Health, Cell and Damage sit at the same place
+ * in its lines; at 568 they drift, some vaults spread those three fields over three lines
+ * instead of two and Cell (8 bytes, 4-aligned) straddles two lines in two vaults of eight. So
+ * ours runs twice: in its real array, and padded to the old stride (same code, same addresses
+ * as the old code's array): the second ratio is the code's, the first the code's and the
+ * layout's. All arrays start on a cache line. See RESULTS.md. ---- */
+typedef struct padded_vault {
+    every_vault v;
+    unsigned char pad[sizeof(tlb_every_vault) - sizeof(every_vault)];
+} padded_vault;
+static _Alignas(64) tlb_every_vault today[N];
+static _Alignas(64) padded_vault padded[N];
 #define SET_HOT 32 /* vaults that stay in L1: the code's cost, not the memory's */
 
-typedef struct set_times { double typed, today_typed, sw, today_sw; } set_times;
+static const int32_t set_h[2] = {1, 2};
+static const tl_fp set_d[2] = {{1}, {2}};
+static const tl_vault_int2 set_c[2] = {{1, 1}, {2, 2}};
 
 static double per_set(double t0, double t1, double sets) { return (t1 - t0) / sets * 1e9; }
 
-static double typed_ours(int n, int reps, const int32_t *h, const tl_fp *d, const tl_vault_int2 *c)
-{
-    double t0 = now();
-    for (int k = 0; k < reps; k++)
-        for (int i = 0; i < n; i++) {
-            every_vault_set_Health(&vaults[i], h[k & 1]);
-            every_vault_set_Damage(&vaults[i], d[k & 1]);
-            every_vault_set_Cell(&vaults[i], c[k & 1]);
-        }
-    return per_set(t0, now(), (double)reps * n * 3);
-}
+/* One timed pass of the typed setters or of the switch over vaults 0..n-1 of an array; `at(i)`
+ * names vault i, PREFIX is the vault type's function prefix. */
+#define SET_TYPED_LOOP(name, at, PREFIX)                                      \
+    static double name(int n, int reps)                                       \
+    {                                                                         \
+        double t0 = now();                                                    \
+        for (int k = 0; k < reps; k++)                                        \
+            for (int i = 0; i < n; i++) {                                     \
+                PREFIX##_set_Health(at(i), set_h[k & 1]);                     \
+                PREFIX##_set_Damage(at(i), set_d[k & 1]);                     \
+                PREFIX##_set_Cell(at(i), set_c[k & 1]);                       \
+            }                                                                 \
+        return per_set(t0, now(), (double)reps * n * 3);                      \
+    }
+#define SET_SWITCH_LOOP(name, at, PREFIX, IDS)                                              \
+    static double name(int n, int reps)                                                     \
+    {                                                                                       \
+        double t0 = now();                                                                  \
+        for (int k = 0; k < reps; k++)                                                      \
+            for (int i = 0; i < n; i++) {                                                   \
+                PREFIX##_try_set(at(i), IDS##_ID_Health, TL_VAULT_INTEGER, &set_h[k & 1]);  \
+                PREFIX##_try_set(at(i), IDS##_ID_Damage, TL_VAULT_FP, &set_d[k & 1]);       \
+            }                                                                               \
+        return per_set(t0, now(), (double)reps * n * 2);                                    \
+    }
+#define AT_OURS(i) (&vaults[i])
+#define AT_PADDED(i) (&padded[i].v)
+#define AT_TODAY(i) (&today[i])
+SET_TYPED_LOOP(typed_ours, AT_OURS, every_vault)
+SET_TYPED_LOOP(typed_padded, AT_PADDED, every_vault)
+SET_TYPED_LOOP(typed_today, AT_TODAY, tlb_every_vault)
+SET_SWITCH_LOOP(switch_ours, AT_OURS, every_vault, EVERY_VAULT)
+SET_SWITCH_LOOP(switch_padded, AT_PADDED, every_vault, EVERY_VAULT)
+SET_SWITCH_LOOP(switch_today, AT_TODAY, tlb_every_vault, TLB_EVERY_VAULT)
 
-static double typed_today(int n, int reps, const int32_t *h, const tl_fp *d, const tl_vault_int2 *c)
-{
-    double t0 = now();
-    for (int k = 0; k < reps; k++)
-        for (int i = 0; i < n; i++) {
-            tlb_every_vault_set_Health(&today[i], h[k & 1]);
-            tlb_every_vault_set_Damage(&today[i], d[k & 1]);
-            tlb_every_vault_set_Cell(&today[i], c[k & 1]);
-        }
-    return per_set(t0, now(), (double)reps * n * 3);
-}
+typedef double (*set_loop)(int n, int reps);
+/* The pairs compared, ours against the old code: typed real, typed padded, switch real, switch padded. */
+#define SET_PAIRS 4
+static const set_loop set_ours[SET_PAIRS] = {typed_ours, typed_padded, switch_ours, switch_padded};
+static const set_loop set_old[SET_PAIRS] = {typed_today, typed_today, switch_today, switch_today};
+#define SET_ROUNDS 63
+#define SET_SETS_PER_ROUND 200000 /* about 0.2 ms: a round is rarely cut by another process */
 
-static double switch_ours(int n, int reps, const int32_t *h, const tl_fp *d)
-{
-    double t0 = now();
-    for (int k = 0; k < reps; k++)
-        for (int i = 0; i < n; i++) {
-            every_vault_try_set(&vaults[i], EVERY_VAULT_ID_Health, TL_VAULT_INTEGER, &h[k & 1]);
-            every_vault_try_set(&vaults[i], EVERY_VAULT_ID_Damage, TL_VAULT_FP, &d[k & 1]);
-        }
-    return per_set(t0, now(), (double)reps * n * 2);
-}
+/* One run's figure per pair: the median over SET_ROUNDS rounds of ours / old, the two measured
+ * back to back in each round, which one goes first alternating; and each one's fastest round in
+ * ns. A slow moment of a shared machine spoils a round's pair, not one side of the comparison. */
+typedef struct set_figures { double ratio[SET_PAIRS], ours[SET_PAIRS], old[SET_PAIRS]; } set_figures;
 
-static double switch_today(int n, int reps, const int32_t *h, const tl_fp *d)
+static void bench_set_path(set_figures *f, int n)
 {
-    double t0 = now();
-    for (int k = 0; k < reps; k++)
-        for (int i = 0; i < n; i++) {
-            tlb_every_vault_try_set(&today[i], TLB_EVERY_VAULT_ID_Health, TL_VAULT_INTEGER, &h[k & 1]);
-            tlb_every_vault_try_set(&today[i], TLB_EVERY_VAULT_ID_Damage, TL_VAULT_FP, &d[k & 1]);
+    double ratios[SET_ROUNDS];
+    const int reps = SET_SETS_PER_ROUND / (n * 3) > 0 ? SET_SETS_PER_ROUND / (n * 3) : 1;
+    for (int p = 0; p < SET_PAIRS; p++) {
+        f->ours[p] = f->old[p] = 1e30;
+        for (int k = 0; k < SET_ROUNDS; k++) {
+            double a, b;
+            if (k & 1) b = set_old[p](n, reps), a = set_ours[p](n, reps);
+            else a = set_ours[p](n, reps), b = set_old[p](n, reps);
+            ratios[k] = a / b;
+            f->ours[p] = a < f->ours[p] ? a : f->ours[p];
+            f->old[p] = b < f->old[p] ? b : f->old[p];
         }
-    return per_set(t0, now(), (double)reps * n * 2);
-}
-
-static double min2(double a, double b) { return a < b ? a : b; }
-
-/* One run: 20 short rounds of each, the two kinds alternating and which goes first swapping
- * every round, keeping each one's fastest round: other processes on a shared machine slow some
- * rounds down, never one kind more than the other on average. */
-static void bench_set_path(set_times *t, int n, int reps, int run)
-{
-    static const int32_t h[2] = {1, 2};
-    static const tl_fp d[2] = {{1}, {2}};
-    static const tl_vault_int2 c[2] = {{1, 1}, {2, 2}};
-    const int rounds = 20, r = reps / rounds > 0 ? reps / rounds : 1;
-    t->typed = t->today_typed = t->sw = t->today_sw = 1e30;
-    for (int k = 0; k < rounds; k++) {
-        if ((k + run) & 1) {
-            t->today_typed = min2(t->today_typed, typed_today(n, r, h, d, c));
-            t->typed = min2(t->typed, typed_ours(n, r, h, d, c));
-            t->today_sw = min2(t->today_sw, switch_today(n, r, h, d));
-            t->sw = min2(t->sw, switch_ours(n, r, h, d));
-        } else {
-            t->typed = min2(t->typed, typed_ours(n, r, h, d, c));
-            t->today_typed = min2(t->today_typed, typed_today(n, r, h, d, c));
-            t->sw = min2(t->sw, switch_ours(n, r, h, d));
-            t->today_sw = min2(t->today_sw, switch_today(n, r, h, d));
-        }
+        qsort(ratios, SET_ROUNDS, sizeof *ratios, cmp);
+        f->ratio[p] = ratios[SET_ROUNDS / 2];
     }
 }
 
@@ -414,8 +424,7 @@ static double median(double *t)
 typedef struct samples {
     double direct[RUNS], getter[RUNS], generic[RUNS], desc[RUNS], bdesc[RUNS], typed[RUNS], btyped[RUNS];
     double gset[RUNS], dset[RUNS], bset[RUNS];
-    double styped[RUNS], stoday[RUNS], ssw[RUNS], stoday_sw[RUNS];
-    double htyped[RUNS], htoday[RUNS], hsw[RUNS], htoday_sw[RUNS];
+    set_figures set_all[RUNS], set_hot[RUNS]; /* over N vaults and over SET_HOT */
     double ser[RUNS], de[RUNS], bser[RUNS], bde[RUNS], wser[RUNS], wde[RUNS], bwser[RUNS], bwde[RUNS];
     size_t wide_bytes;
 } samples;
@@ -524,11 +533,8 @@ static void bench_sets(samples *sm, int r, int reps, const void *const values[2]
     sm->gset[r] = per_op(u0, u1, ops);
     sm->dset[r] = per_op(u1, u2, ops);
     sm->bset[r] = per_op(u2, u3, ops);
-    set_times st;
-    bench_set_path(&st, N, reps, r);
-    sm->styped[r] = st.typed, sm->stoday[r] = st.today_typed, sm->ssw[r] = st.sw, sm->stoday_sw[r] = st.today_sw;
-    bench_set_path(&st, SET_HOT, reps * (N / SET_HOT), r);
-    sm->htyped[r] = st.typed, sm->htoday[r] = st.today_typed, sm->hsw[r] = st.sw, sm->htoday_sw[r] = st.today_sw;
+    bench_set_path(&sm->set_all[r], N);
+    bench_set_path(&sm->set_hot[r], SET_HOT);
     reset_vaults(); /* back to the state the serialisation runs expect */
 }
 
@@ -582,6 +588,21 @@ static bool bench_serialisations(samples *sm, int r)
     return true;
 }
 
+/* The set path's pairs over n vaults: medians over the runs of each run's median ratio and of
+ * each side's fastest round. */
+static void report_set_path(const set_figures *f, int n)
+{
+    static const char *const what[SET_PAIRS] = {"typed setter", "typed setter", "try_set switch", "try_set switch"};
+    static const char *const how[SET_PAIRS] = {"real structs (568 / 576 B)", "same stride (576 B)", "real structs (568 / 576 B)",
+                                               "same stride (576 B)"};
+    for (int p = 0; p < SET_PAIRS; p++) {
+        double ratio[RUNS], ours[RUNS], old[RUNS];
+        for (int r = 0; r < RUNS; r++) ratio[r] = f[r].ratio[p], ours[r] = f[r].ours[p], old[r] = f[r].old[p];
+        printf("%-14s no listener %4d vaults, %-26s %6.3f ns  one-listener code %6.3f ns  ratio %.3f%s\n", what[p], n, how[p],
+               median(ours), median(old), median(ratio), p & 1 ? "  (target <= 1.1)" : "");
+    }
+}
+
 static void report(samples *sm)
 {
     double d = median(sm->direct), g = median(sm->getter);
@@ -595,16 +616,8 @@ static void report(samples *sm)
     double gs = median(sm->gset), ds = median(sm->dset), bs0 = median(sm->bset);
     printf("generic try_set by id %6.3f ns  (generated switch)\n", gs);
     printf("tl_vault_try_set      %6.3f ns  baseline %6.3f ns  ratio %.3f  (descriptor; target < 5 ns)\n", ds, bs0, ds / bs0);
-    double sty = median(sm->styped), sto = median(sm->stoday), ssw0 = median(sm->ssw), stsw = median(sm->stoday_sw);
-    double hty = median(sm->htyped), hto = median(sm->htoday), hsw0 = median(sm->hsw), htsw = median(sm->htoday_sw);
-    printf("typed setter, no listener   %2d vaults %6.3f ns  one-listener code %6.3f ns  ratio %.3f  (target <= 1.1)\n",
-           SET_HOT, hty, hto, hty / hto);
-    printf("try_set switch, no listener %2d vaults %6.3f ns  one-listener code %6.3f ns  ratio %.3f  (target <= 1.1)\n",
-           SET_HOT, hsw0, htsw, hsw0 / htsw);
-    printf("typed setter, no listener   %d vaults %6.3f ns  one-listener code %6.3f ns  ratio %.3f  (struct 8 bytes smaller)\n",
-           N, sty, sto, sty / sto);
-    printf("try_set switch, no listener %d vaults %6.3f ns  one-listener code %6.3f ns  ratio %.3f\n",
-           N, ssw0, stsw, ssw0 / stsw);
+    report_set_path(sm->set_hot, SET_HOT);
+    report_set_path(sm->set_all, N);
     size_t n0 = tl_vault_serialised_size(&every_vault_desc, &things_instances[0]);
     size_t n1 = tl_vault_serialised_size(&every_vault_desc, &things_instances[1]);
     double sr = median(sm->ser), bs = median(sm->bser), dr = median(sm->de), bdr = median(sm->bde);
@@ -623,7 +636,7 @@ int main(int argc, char **argv)
 {
     static samples sm;
     reset_vaults();
-    for (int i = 0; i < N; i++) tlb_every_vault_init(&today[i]);
+    for (int i = 0; i < N; i++) tlb_every_vault_init(&today[i]), every_vault_init(&padded[i].v);
     /* Two values for each field of the mix (Health, Cell, Loot, Damage), all different. */
     static every_vault set_a, set_b;
     every_vault_init(&set_a);
