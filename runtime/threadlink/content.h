@@ -39,6 +39,11 @@
    TL_CONTENT_MAX_INDEX_BYTES       largest archives.json accepted (default 16 MiB)
    TL_CONTENT_MAX_CATALOG_BYTES     largest catalog accepted (default 256 MiB)
    TL_CONTENT_MAX_ASSET_BYTES       largest asset (decoded size) accepted (default 1 GiB)
+   TL_CONTENT_SCRATCH_KEEP_BYTES    compressed entries are read into one buffer per context,
+                                    reused by every load; one grown past this size is freed
+                                    after its load (default 4 MiB)
+   TL_CONTENT_NO_PREAD              the default I/O reads with fseek + fread even where pread
+                                    is declared (POSIX: one system call per read, no copy)
    TL_CONTENT_LIVE                  development builds: profiles served from their source tree,
                                     held assets reloaded when their files change (content_live.h;
                                     define it for every file including this header). Without it
@@ -496,6 +501,9 @@ TL_API const char *tl_scope_kind_name(tl_scope_kind kind);
 #endif
 #ifndef TL_CONTENT_MAX_ASSET_BYTES
 #define TL_CONTENT_MAX_ASSET_BYTES ((uint64_t)1 << 30)
+#endif
+#ifndef TL_CONTENT_SCRATCH_KEEP_BYTES
+#define TL_CONTENT_SCRATCH_KEEP_BYTES ((size_t)4 << 20)
 #endif
 
 #ifdef __cplusplus
@@ -1576,17 +1584,19 @@ static unsigned char *tl__content_decode_new(tl_content *ctx, const tl__content_
 }
 
 /* The context's buffer for the stored bytes of a compressed entry while a synchronous load
-   decodes them: one allocation reused by every load instead of one per load. Past
-   TL__CONTENT_SCRATCH_KEEP it is freed after its load, so that a context does not hold its
-   largest entry's room for ever. */
-#define TL__CONTENT_SCRATCH_KEEP ((size_t)4 << 20)
+   decodes them: one allocation reused by every load instead of one per load, grown by doubling.
+   Past TL_CONTENT_SCRATCH_KEEP_BYTES it is freed after its load, so that a context does not hold
+   its largest entry's room for ever. */
+#define TL__CONTENT_SCRATCH_KEEP ((size_t)TL_CONTENT_SCRATCH_KEEP_BYTES)
+#define TL__CONTENT_SCRATCH_MIN \
+    (TL__CONTENT_SCRATCH_KEEP < (size_t)65536 ? TL__CONTENT_SCRATCH_KEEP : (size_t)65536)
 static unsigned char *tl__content_scratch(tl_content *ctx, uint64_t stored) {
     size_t need = (size_t)stored + 1, n;
     if (need <= ctx->scratch_cap) return ctx->scratch;
     n = need < ctx->scratch_cap * 2 && ctx->scratch_cap * 2 <= TL__CONTENT_SCRATCH_KEEP
             ? ctx->scratch_cap * 2
             : need;
-    n = n < (size_t)64 * 1024 ? (size_t)64 * 1024 : n;
+    n = n < TL__CONTENT_SCRATCH_MIN ? TL__CONTENT_SCRATCH_MIN : n;
     TL_FREE(ctx->scratch);
     ctx->scratch = (unsigned char *)TL_MALLOC(n);
     ctx->scratch_cap = ctx->scratch ? n : 0;
