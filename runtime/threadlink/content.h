@@ -619,7 +619,7 @@ struct tl_content {
 #ifdef TL_CONTENT_LIVE
     uint64_t reloads;
 #endif
-    void *zstd_dctx; /* one decompression context for every zstd entry (ZSTD_DCtx) */
+    void *zstd_dctx;        /* one decompression context for every zstd entry (ZSTD_DCtx) */
     unsigned char *scratch; /* stored bytes of a compressed entry while it is decoded */
     size_t scratch_cap;
 };
@@ -782,10 +782,10 @@ static void *tl__content_file_open(void *user, const char *path, uint64_t *size)
    strict ISO C modes on glibc or musl): one system call per read and no copy through stdio's
    buffer; the stream's own position is never used. Elsewhere (Windows) fseek + fread. */
 #if defined(_WIN32) || defined(TL_CONTENT_NO_PREAD)
-#elif defined(__GLIBC__) ? (defined(__USE_UNIX98) || defined(__USE_XOPEN2K8))                \
-                         : (defined(__APPLE__) || !defined(__STRICT_ANSI__) ||                \
-                            defined(_XOPEN_SOURCE) || defined(_GNU_SOURCE) ||                 \
-                            (defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200809L))
+#elif defined(__GLIBC__) \
+    ? (defined(__USE_UNIX98) || defined(__USE_XOPEN2K8)) \
+    : (defined(__APPLE__) || !defined(__STRICT_ANSI__) || defined(_XOPEN_SOURCE) || \
+       defined(_GNU_SOURCE) || (defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200809L))
 #define TL__CONTENT_PREAD 1
 #include <errno.h>
 #include <unistd.h>
