@@ -39,6 +39,11 @@
    TL_CONTENT_MAX_INDEX_BYTES       largest archives.json accepted (default 16 MiB)
    TL_CONTENT_MAX_CATALOG_BYTES     largest catalog accepted (default 256 MiB)
    TL_CONTENT_MAX_ASSET_BYTES       largest asset (decoded size) accepted (default 1 GiB)
+   TL_CONTENT_SCRATCH_KEEP_BYTES    compressed entries are read into one buffer per context,
+                                    reused by every load; one grown past this size is freed
+                                    after its load (default 4 MiB)
+   TL_CONTENT_NO_PREAD              the default I/O reads with fseek + fread even where pread
+                                    is declared (POSIX: one system call per read, no copy)
    TL_CONTENT_LIVE                  development builds: profiles served from their source tree,
                                     held assets reloaded when their files change (content_live.h;
                                     define it for every file including this header). Without it
@@ -501,6 +506,9 @@ TL_API const char *tl_scope_kind_name(tl_scope_kind kind);
 #ifndef TL_CONTENT_MAX_ASSET_BYTES
 #define TL_CONTENT_MAX_ASSET_BYTES ((uint64_t)1 << 30)
 #endif
+#ifndef TL_CONTENT_SCRATCH_KEEP_BYTES
+#define TL_CONTENT_SCRATCH_KEEP_BYTES ((size_t)4 << 20)
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -615,7 +623,9 @@ struct tl_content {
 #ifdef TL_CONTENT_LIVE
     uint64_t reloads;
 #endif
-    void *zstd_dctx; /* one decompression context for every zstd entry (ZSTD_DCtx) */
+    void *zstd_dctx;        /* one decompression context for every zstd entry (ZSTD_DCtx) */
+    unsigned char *scratch; /* stored bytes of a compressed entry while it is decoded */
+    size_t scratch_cap;
 };
 
 #ifdef TL_CONTENT_LIVE
@@ -772,12 +782,41 @@ static void *tl__content_file_open(void *user, const char *path, uint64_t *size)
     return f;
 }
 
+/* Reads go through pread on the stream's descriptor where the headers declare it (POSIX, not in
+   strict ISO C modes on glibc or musl): one system call per read and no copy through stdio's
+   buffer; the stream's own position is never used. Elsewhere (Windows) fseek + fread. */
+#if defined(_WIN32) || defined(TL_CONTENT_NO_PREAD)
+#elif defined(__GLIBC__) \
+    ? (defined(__USE_UNIX98) || defined(__USE_XOPEN2K8)) \
+    : (defined(__APPLE__) || !defined(__STRICT_ANSI__) || defined(_XOPEN_SOURCE) || \
+       defined(_GNU_SOURCE) || (defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200809L))
+#define TL__CONTENT_PREAD 1
+#include <errno.h>
+#include <unistd.h>
+#endif
+
 static bool tl__content_file_read(void *user, void *file, uint64_t offset, void *dst, size_t size) {
     FILE *f = (FILE *)file;
     (void)user;
     if (offset > (uint64_t)TL__CONTENT_FILE_POS_MAX) return false;
+#ifdef TL__CONTENT_PREAD
+    {
+        unsigned char *at = (unsigned char *)dst;
+        int fd = fileno(f);
+        while (size > 0) {
+            ssize_t n = pread(fd, at, size, (off_t)offset);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) return false;
+            at += n;
+            size -= (size_t)n;
+            offset += (uint64_t)n;
+        }
+        return true;
+    }
+#else
     if (TL__CONTENT_FSEEK(f, (tl__content_file_pos)offset, SEEK_SET) != 0) return false;
     return size == 0 || fread(dst, 1, size, f) == size;
+#endif
 }
 
 static void tl__content_file_close(void *user, void *file) {
@@ -1480,14 +1519,45 @@ static bool tl__content_decode_entry(tl_content *ctx, const tl__content_entry *e
     return tl_cf_decode(e->codec, stored, e->stored, bytes, e->size);
 }
 
-/* Reads an entry's stored bytes synchronously (a packed entry from its open archive, a flat one
-   from its own file, checked against the catalog's size). */
+/* Reads an entry's stored bytes into buf (e->stored of them): a packed entry from its open archive
+   (a raw one hashed as it is read, then *hashed is true), a flat one from its own file, checked
+   against the catalog's size. */
+static bool tl__content_read_into(tl_content *ctx, const tl__content_entry *e, unsigned char *buf,
+                                  const char **why, uint64_t *hash, bool *hashed) {
+    tl__content_dirrec *d = &ctx->dirs[e->dir];
+    char *path;
+    uint64_t size = 0;
+    void *f;
+    bool ok;
+    if (d->packed) {
+        *hashed = e->codec == TL_CF_CODEC_RAW && !ctx->trust_bytes;
+        if (*hashed ? tl__content_read_hashing(ctx, d->archives[e->archive], e->offset, buf,
+                                               (size_t)e->stored, hash)
+                    : ctx->io.read(ctx->io.user, d->archives[e->archive], e->offset, buf,
+                                   (size_t)e->stored))
+            return true;
+        *why = "archive read error";
+        return false;
+    }
+    path = tl__content_join(d->path, e->path, NULL);
+    f = path ? ctx->io.open(ctx->io.user, path, &size) : NULL;
+    TL_FREE(path);
+    if (!f) {
+        *why = "file missing or unreadable";
+        return false;
+    }
+    ok = size == e->stored && ctx->io.read(ctx->io.user, f, 0, buf, (size_t)e->stored);
+    ctx->io.close(ctx->io.user, f);
+    if (!ok) *why = size != e->stored ? "file size differs from the catalog" : "read error";
+    return ok;
+}
+
+/* Reads an entry's stored bytes synchronously into a new buffer. */
 static unsigned char *tl__content_read_stored(tl_content *ctx, const tl__content_entry *e,
                                               const char **why, uint64_t *hash, bool *hashed) {
-    tl__content_dirrec *d = &ctx->dirs[e->dir];
     unsigned char *buf;
 #ifdef TL_CONTENT_LIVE
-    if (d->source)
+    if (ctx->dirs[e->dir].source)
         return tl__content_live_read_stored(ctx, (tl__content_entry *)(uintptr_t)e, why, hash,
                                             hashed);
 #endif
@@ -1496,30 +1566,75 @@ static unsigned char *tl__content_read_stored(tl_content *ctx, const tl__content
         *why = "out of memory";
         return NULL;
     }
-    if (d->packed) {
-        *hashed = e->codec == TL_CF_CODEC_RAW && !ctx->trust_bytes;
-        if (*hashed ? tl__content_read_hashing(ctx, d->archives[e->archive], e->offset, buf,
-                                               (size_t)e->stored, hash)
-                    : ctx->io.read(ctx->io.user, d->archives[e->archive], e->offset, buf,
-                                   (size_t)e->stored))
-            return buf;
-        *why = "archive read error";
-    } else {
-        char *path = tl__content_join(d->path, e->path, NULL);
-        uint64_t size = 0;
-        void *f = path ? ctx->io.open(ctx->io.user, path, &size) : NULL;
-        TL_FREE(path);
-        if (!f) {
-            *why = "file missing or unreadable";
-        } else {
-            bool ok = size == e->stored && ctx->io.read(ctx->io.user, f, 0, buf, (size_t)e->stored);
-            ctx->io.close(ctx->io.user, f);
-            if (ok) return buf;
-            *why = size != e->stored ? "file size differs from the catalog" : "read error";
-        }
-    }
+    if (tl__content_read_into(ctx, e, buf, why, hash, hashed)) return buf;
     TL_FREE(buf);
     return NULL;
+}
+
+/* Decodes a compressed entry's stored bytes into a new buffer of e->size bytes (and one more);
+   NULL with *why when out of memory or when they do not decode. */
+static unsigned char *tl__content_decode_new(tl_content *ctx, const tl__content_entry *e,
+                                             const unsigned char *stored, const char **why) {
+    unsigned char *bytes = (unsigned char *)TL_MALLOC((size_t)e->size + 1);
+    if (!bytes) {
+        *why = "out of memory";
+        return NULL;
+    }
+    if (tl__content_decode_entry(ctx, e, stored, bytes)) return bytes;
+    TL_FREE(bytes);
+    *why = "stored bytes do not decode";
+    return NULL;
+}
+
+/* The context's buffer for the stored bytes of a compressed entry while a synchronous load
+   decodes them: one allocation reused by every load instead of one per load, grown by doubling.
+   Past TL_CONTENT_SCRATCH_KEEP_BYTES it is freed after its load, so that a context does not hold
+   its largest entry's room for ever. */
+#define TL__CONTENT_SCRATCH_KEEP ((size_t)TL_CONTENT_SCRATCH_KEEP_BYTES)
+#define TL__CONTENT_SCRATCH_MIN \
+    (TL__CONTENT_SCRATCH_KEEP < (size_t)65536 ? TL__CONTENT_SCRATCH_KEEP : (size_t)65536)
+static unsigned char *tl__content_scratch(tl_content *ctx, uint64_t stored) {
+    size_t need = (size_t)stored + 1, n;
+    if (need <= ctx->scratch_cap) return ctx->scratch;
+    n = need < ctx->scratch_cap * 2 && ctx->scratch_cap * 2 <= TL__CONTENT_SCRATCH_KEEP
+            ? ctx->scratch_cap * 2
+            : need;
+    n = n < TL__CONTENT_SCRATCH_MIN ? TL__CONTENT_SCRATCH_MIN : n;
+    TL_FREE(ctx->scratch);
+    ctx->scratch = (unsigned char *)TL_MALLOC(n);
+    ctx->scratch_cap = ctx->scratch ? n : 0;
+    return ctx->scratch;
+}
+
+static void tl__content_scratch_trim(tl_content *ctx) {
+    if (ctx->scratch_cap <= TL__CONTENT_SCRATCH_KEEP) return;
+    TL_FREE(ctx->scratch);
+    ctx->scratch = NULL;
+    ctx->scratch_cap = 0;
+}
+
+/* True when a synchronous load of `e` reads its stored bytes into the scratch buffer: a
+   compressed entry (raw ones are read into the buffer the asset keeps), not from a source tree. */
+static bool tl__content_decodes_from_scratch(const tl_content *ctx, const tl__content_entry *e) {
+#ifdef TL_CONTENT_LIVE
+    if (ctx->dirs[e->dir].source) return false;
+#endif
+    (void)ctx;
+    return e->codec != TL_CF_CODEC_RAW;
+}
+
+/* A compressed entry read into the scratch buffer and decoded from there into a new buffer
+   (NULL with *why). */
+static unsigned char *tl__content_read_decoded(tl_content *ctx, const tl__content_entry *e,
+                                               const char **why) {
+    unsigned char *stored = tl__content_scratch(ctx, e->stored), *bytes = NULL;
+    uint64_t hash = 0;
+    bool hashed = false;
+    if (!stored) *why = "out of memory";
+    else if (tl__content_read_into(ctx, e, stored, why, &hash, &hashed))
+        bytes = tl__content_decode_new(ctx, e, stored, why);
+    tl__content_scratch_trim(ctx);
+    return bytes;
 }
 
 /* Completes a load from its stored bytes (NULL: the read failed with `why`): decompress, check
@@ -1532,24 +1647,15 @@ static void tl__content_finish(tl_content *ctx, uint32_t index, unsigned char *s
     tl__content_finish_hashed(ctx, index, stored, why, NULL);
 }
 
-/* tl__content_finish with the XXH64 of the decoded bytes already computed (NULL: not yet). */
-static void tl__content_finish_hashed(tl_content *ctx, uint32_t index, unsigned char *stored,
-                                      const char *why, const uint64_t *hash) {
+/* Completes a load from its decoded bytes (NULL: the read or the decompression failed with
+   `why`): check the XXH64 (`hash`: already computed, NULL: not yet), decode. Takes ownership of
+   `bytes`. */
+static void tl__content_finish_bytes(tl_content *ctx, uint32_t index, unsigned char *bytes,
+                                     const char *why, const uint64_t *hash) {
     tl__content_slot *s = &ctx->slots[index];
     tl__content_entry *e = s->entry;
-    unsigned char *bytes = stored;
     void *object = NULL;
     uint32_t kind = s->kind;
-    if (bytes && e->codec != TL_CF_CODEC_RAW) {
-        bytes = (unsigned char *)TL_MALLOC((size_t)e->size + 1);
-        if (!bytes) why = "out of memory";
-        else if (!tl__content_decode_entry(ctx, e, stored, bytes)) {
-            TL_FREE(bytes);
-            bytes = NULL;
-            why = "stored bytes do not decode";
-        }
-        TL_FREE(stored);
-    }
     if (bytes && !ctx->trust_bytes &&
         (hash ? *hash : XXH64(bytes, (size_t)e->size, 0)) != e->xxh64) {
         TL_FREE(bytes);
@@ -1586,6 +1692,18 @@ static void tl__content_finish_hashed(tl_content *ctx, uint32_t index, unsigned 
     if (s->count == 0) tl__content_queue(ctx, index, ctx->frame);
 }
 
+/* tl__content_finish with the XXH64 of the decoded bytes already computed (NULL: not yet). */
+static void tl__content_finish_hashed(tl_content *ctx, uint32_t index, unsigned char *stored,
+                                      const char *why, const uint64_t *hash) {
+    const tl__content_entry *e = ctx->slots[index].entry;
+    unsigned char *bytes = stored;
+    if (stored && e->codec != TL_CF_CODEC_RAW) {
+        bytes = tl__content_decode_new(ctx, e, stored, &why);
+        TL_FREE(stored);
+    }
+    tl__content_finish_bytes(ctx, index, bytes, why, hash);
+}
+
 /* Completes a loading slot now: its read in flight is polled to the end, or it is read. */
 static void tl__content_load_now(tl_content *ctx, uint32_t index) {
     tl__content_slot *s = &ctx->slots[index];
@@ -1606,6 +1724,10 @@ static void tl__content_load_now(tl_content *ctx, uint32_t index) {
             stored = NULL;
             why = "read error";
         }
+    } else if (tl__content_decodes_from_scratch(ctx, s->entry)) {
+        unsigned char *bytes = tl__content_read_decoded(ctx, s->entry, &why);
+        tl__content_finish_bytes(ctx, index, bytes, why, NULL);
+        return;
     } else {
         stored = tl__content_read_stored(ctx, s->entry, &why, &hash, &hashed);
     }
@@ -2769,6 +2891,7 @@ void tl_content_shutdown(tl_content *ctx) {
 #ifdef TL_CONTENT_ZSTD
     ZSTD_freeDCtx((ZSTD_DCtx *)ctx->zstd_dctx);
 #endif
+    TL_FREE(ctx->scratch);
     TL_FREE(ctx);
 }
 

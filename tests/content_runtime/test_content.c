@@ -420,6 +420,99 @@ static void test_content_corrupt_raw_entry_in_any_chunk_fails(void **state) {
     free(blob);
 }
 
+/* The table-of-contents record of entry `id` in one of dir's archives (format:
+   schemas/content-formats.md): the archive's bytes, to change and write back. */
+typedef struct toc_record {
+    char path[1000];
+    unsigned char *data;
+    size_t size, at; /* the record's offset in data */
+} toc_record;
+static uint64_t get_le(const unsigned char *p, int n) {
+    uint64_t v = 0;
+    while (n-- > 0) v = v << 8 | p[n];
+    return v;
+}
+static void find_record(const char *dir, uint32_t id, toc_record *r) {
+    DIR *listing = opendir(dir);
+    struct dirent *ent;
+    assert_non_null(listing);
+    r->data = NULL;
+    while (!r->data && (ent = readdir(listing)) != NULL) {
+        size_t count, i;
+        if (!strstr(ent->d_name, ".tlpk")) continue;
+        snprintf(r->path, sizeof r->path, "%s/%s", dir, ent->d_name);
+        r->data = read_file(r->path, &r->size);
+        assert_non_null(r->data);
+        count = (size_t)get_le(r->data + 12, 4);
+        for (i = 0; i < count && get_le(r->data + 32 + i * 40, 4) != id; i++) {}
+        r->at = 32 + i * 40;
+        if (i == count) {
+            free(r->data);
+            r->data = NULL;
+        }
+    }
+    closedir(listing);
+    assert_non_null(r->data);
+}
+
+/* blob24 (~470 KB decoded: several zstd blocks, several read chunks) in a compressed directory,
+   corrupted three ways: a stored byte in the middle, one near the end, and the index's XXH64 of
+   it (the table's checksum recomputed, so only the entry's hash check can see it). Each load of
+   it fails, naming it, as corrupt content or as bytes that do not decode; its neighbour loads. */
+static void check_large_compressed_entry_corrupted(const char *profile, uint32_t codec) {
+    char dir[600];
+    int k;
+    snprintf(dir, sizeof dir, "%s/large-%s", g_tmp, profile);
+    for (k = 0; k < 3; k++) {
+        tl_content *c;
+        tl_scope s;
+        toc_record r;
+        uint32_t id;
+        uint64_t offset, stored;
+        copy_dir(out_dir(profile), dir);
+        c = make_ctx(NULL);
+        assert_true(tl_content_dir_valid(tl_content_register_dir(c, dir)));
+        id = id_of(c, "Blobs/blob24");
+        tl_content_shutdown(c);
+        find_record(dir, id, &r);
+        assert_int_equal(get_le(r.data + r.at + 4, 4), codec);
+        assert_true(get_le(r.data + r.at + 24, 8) > 3 * 128 * 1024);
+        offset = get_le(r.data + r.at + 8, 8);
+        stored = get_le(r.data + r.at + 16, 8);
+        if (k < 2) {
+            r.data[offset + (k == 0 ? stored / 2 : stored - 3)] ^= 0x5a;
+        } else {
+            uint64_t sum;
+            int b;
+            r.data[r.at + 32] ^= 0x01;
+            sum = XXH64(r.data + 32, (size_t)get_le(r.data + 12, 4) * 40, 0);
+            for (b = 0; b < 8; b++) r.data[24 + b] = (unsigned char)(sum >> (8 * b));
+        }
+        assert_true(write_file(r.path, r.data, r.size));
+        free(r.data);
+        c = make_ctx(NULL);
+        assert_true(tl_content_dir_valid(tl_content_register_dir(c, dir)));
+        s = tl_scope_create(tl_content_root(c), "S", TL_SCOPE_LEVEL);
+        assert_false(tl_asset_valid(tl_scope_load_name(s, "Blobs/blob24")));
+        assert_true(log_has("Blobs/blob24"));
+        assert_true(k == 2 ? log_has("corrupt content") : log_has("corrupt content") || log_has("do not decode"));
+        log_reset();
+        assert_false(tl_asset_valid(tl_scope_load_name(s, "Blobs/blob24"))); /* a retry too */
+        assert_true(log_has("Blobs/blob24"));
+        assert_true(tl_asset_valid(tl_scope_load_name(s, "Blobs/blob23")));
+        tl_content_shutdown(c);
+    }
+}
+
+static void test_content_corrupt_large_lz4_entry_fails(void **state) {
+    (void)state;
+    check_large_compressed_entry_corrupted("Main", TL_CF_CODEC_LZ4);
+}
+static void test_content_corrupt_large_zstd_entry_fails(void **state) {
+    (void)state;
+    check_large_compressed_entry_corrupted("MainZstd", TL_CF_CODEC_ZSTD);
+}
+
 static void test_content_corrupt_flat_files_fail_to_load(void **state) {
     char dir[600], path[1000];
     tl_content *c;
@@ -1285,6 +1378,8 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_content_corrupt_archives_refused),
         cmocka_unit_test(test_content_corrupt_flat_files_fail_to_load),
         cmocka_unit_test(test_content_corrupt_raw_entry_in_any_chunk_fails),
+        cmocka_unit_test(test_content_corrupt_large_lz4_entry_fails),
+        cmocka_unit_test(test_content_corrupt_large_zstd_entry_fails),
         cmocka_unit_test(test_content_flat_windows_names_refused),
         cmocka_unit_test(test_content_kinds_decode_and_destroy),
         cmocka_unit_test(test_content_dedupe_per_scope),

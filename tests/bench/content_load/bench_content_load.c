@@ -1,13 +1,15 @@
 /* Benchmark of runtime/threadlink/content.h loading from disk (issue 31): every asset loaded once
  * through tl_scope_load from a directory packed by threadlink-gen (raw, lz4, zstd entries, each
  * verified by its XXH64), against PhysFS reading the same files from a stored (uncompressed) zip
- * and against plain stdio (fopen/fread) from a directory, in one run, warm page cache.
+ * and from a deflated zip (what a PhysFS game with compressed assets pays: PhysFS inflates with
+ * its bundled zlib), and against plain stdio (fopen/fread) from a directory, in one run, warm page
+ * cache. Each contestant's wall time and CPU time (the process's, user + system) are measured.
  *
  * Three trees: "small" (4,000 assets of 1 KB), "large" (24 of 4 MiB) and "mixed" (4,000 assets,
  * ~108 MB, sizes from 200 bytes to ~1.5 MB; one file in three incompressible). Each contestant
  * loads every asset of a tree into a buffer it keeps (threadlink: no kind registered, so the
  * asset is kept as its bytes; PhysFS and stdio: a malloc'd buffer per file), then everything is
- * freed outside the timing. Rounds alternate the contestants' order so host drift cancels out;
+ * freed outside the timing. Rounds rotate the contestants' order so host drift cancels out;
  * each figure is the median over rounds.
  *
  *   bench_content_load THREADLINK_GEN [ROUNDS] */
@@ -19,6 +21,10 @@
 
 #include <physfs.h>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,11 +35,14 @@
 
 #define MAX_ROUNDS 31
 
-static double now_ms(void) {
+static double clock_ms(clockid_t clock) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
+static double now_ms(void) { return clock_ms(CLOCK_MONOTONIC); }
+/* The process's CPU time: a shared host's other loads inflate wall times, much less this. */
+static double cpu_ms(void) { return clock_ms(CLOCK_PROCESS_CPUTIME_ID); }
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -134,16 +143,18 @@ static void make_tree(tree *t, const char *set, uint32_t count, size_t fixed, ui
     free(data);
 }
 
-/* The stored zip for PhysFS (python3's zipfile, ZIP_STORED). */
-static void make_zip(const tree *t) {
+/* The zips for PhysFS (python3's zipfile): <set>.zip stored, <set>_deflate.zip deflated at zlib's
+   default level (6, as `zip -6`). */
+static void make_zip(const tree *t, int deflate) {
     char cmd[1024];
     snprintf(cmd, sizeof cmd,
              "cd src_%s && python3 -c \"import os, zipfile\n"
-             "z = zipfile.ZipFile('../%s.zip', 'w', zipfile.ZIP_STORED)\n"
+             "z = zipfile.ZipFile('../%s%s.zip', 'w', zipfile.%s, compresslevel=%s)\n"
              "for d, _, fs in sorted(os.walk('.')):\n"
              "    for f in sorted(fs): z.write(os.path.join(d, f)[2:])\n"
              "z.close()\"",
-             t->set, t->set);
+             t->set, t->set, deflate ? "_deflate" : "", deflate ? "ZIP_DEFLATED" : "ZIP_STORED",
+             deflate ? "6" : "None");
     run(cmd);
 }
 
@@ -208,15 +219,16 @@ static void free_all(unsigned char **bufs, uint32_t n) {
     for (i = 0; i < n; i++) free(bufs[i]);
 }
 
-/* PhysFS: openRead + fileLength + readBytes into a malloc'd buffer per file. */
-static double physfs_load_all(const tree *t, unsigned char **bufs) {
+/* PhysFS: openRead + fileLength + readBytes into a malloc'd buffer per file, from the stored zip
+   (mounted at <set>/) or the deflated one (<set>_deflate/). */
+static double physfs_load_all(const tree *t, unsigned char **bufs, int deflated) {
     char path[64];
     double t0 = now_ms();
     uint32_t i;
     for (i = 0; i < t->count; i++) {
         PHYSFS_File *f;
         PHYSFS_sint64 n;
-        snprintf(path, sizeof path, "%s/%s", t->set, t->rel[i]);
+        snprintf(path, sizeof path, "%s%s/%s", t->set, deflated ? "_deflate" : "", t->rel[i]);
         f = PHYSFS_openRead(path);
         if (!f || (n = PHYSFS_fileLength(f)) < 0 || !(bufs[i] = (unsigned char *)malloc((size_t)n + 1)) ||
             PHYSFS_readBytes(f, bufs[i], (PHYSFS_uint64)n) != n) {
@@ -261,11 +273,76 @@ static void write_config(const tree *trees, int n) {
     fclose(cfg);
 }
 
+/* The contestants, and each one's wall and CPU times per tree, codec and round. */
+enum { TL, PF, PFZ, IO, CONTESTANTS };
+typedef struct times {
+    double wall[3][3][CONTESTANTS][MAX_ROUNDS], cpu[3][3][CONTESTANTS][MAX_ROUNDS];
+} times;
+
+/* One timed load of every asset of tree `i` by contestant `who` (threadlink: entries of `c`). */
+static void time_one(times *tm, int i, int k, int r, int who, tree *t, tl_case *c, unsigned char **bufs) {
+    double cpu0 = cpu_ms();
+    if (who == TL) tm->wall[i][k][TL][r] = tl_load_all(c, t, NULL);
+    else if (who == IO) tm->wall[i][k][IO][r] = stdio_load_all(t, bufs);
+    else tm->wall[i][k][who][r] = physfs_load_all(t, bufs, who == PFZ);
+    tm->cpu[i][k][who][r] = cpu_ms() - cpu0;
+    if (who != TL) free_all(bufs, t->count);
+}
+
+/* Warm-up (page cache, allocator), a check that every contestant reads the same bytes, then
+   `rounds` rounds per codec with the contestants' order rotated. */
+static void measure_tree(times *tm, int i, tree *t, int rounds) {
+    unsigned char **bufs = (unsigned char **)calloc(t->count, sizeof *bufs);
+    unsigned char **check = (unsigned char **)calloc(t->count, sizeof *check);
+    tl_case cases[3];
+    uint32_t j;
+    int k, r, z;
+    for (k = 0; k < 3; k++) tl_case_open(&cases[k], t, k);
+    stdio_load_all(t, check);
+    for (z = 0; z < 2; z++) {
+        physfs_load_all(t, bufs, z);
+        for (j = 0; j < t->count; j++)
+            if (memcmp(bufs[j], check[j], t->size[j]) != 0) exit(1);
+        free_all(bufs, t->count);
+    }
+    for (k = 0; k < 3; k++) tl_load_all(&cases[k], t, check);
+    free_all(check, t->count);
+    for (r = 0; r < rounds; r++)
+        for (k = 0; k < 3; k++) {
+            int c, turn = (r + k) % CONTESTANTS;
+            for (c = 0; c < CONTESTANTS; c++) time_one(tm, i, k, r, (turn + c) % CONTESTANTS, t, &cases[k], bufs);
+        }
+    for (k = 0; k < 3; k++) {
+        free(cases[k].ids);
+        tl_content_shutdown(cases[k].content);
+    }
+    free(bufs);
+    free(check);
+}
+
+/* One table (wall or CPU medians): times, threadlink / each baseline; against the deflated zip
+   only for compressed entries (raw ones are compared with stored files). */
+static void report(const times *tm, int cpu, const tree *trees, int rounds) {
+    int i, k, w;
+    printf("\n%s, median of %d rounds\n", cpu ? "CPU time (process, user + system)" : "wall time", rounds);
+    printf("%-6s %-5s %11s %11s %11s %11s %9s %9s %9s %10s\n", "set", "codec", "threadlink", "PhysFS", "PhysFS-z",
+           "stdio", "/PhysFS", "/PhysFS-z", "/stdio", "tl MB/s");
+    for (i = 0; i < 3; i++)
+        for (k = 0; k < 3; k++) {
+            double m[CONTESTANTS];
+            char z[16] = "        -";
+            for (w = 0; w < CONTESTANTS; w++) m[w] = median(cpu ? tm->cpu[i][k][w] : tm->wall[i][k][w], rounds);
+            if (k != 0) snprintf(z, sizeof z, "%9.3f", m[TL] / m[PFZ]);
+            printf("%-6s %-5s %8.2f ms %8.2f ms %8.2f ms %8.2f ms %9.3f %9s %9.3f %10.0f\n", trees[i].set, codecs[k], m[TL],
+                   m[PF], m[PFZ], m[IO], m[TL] / m[PF], z, m[TL] / m[IO], trees[i].mb / m[TL] * 1e3);
+        }
+}
+
 int main(int argc, char **argv) {
     char dir[] = "/tmp/tl-bench-content-load-XXXXXX", cmd[1024], *gen;
-    int rounds = argc > 2 ? atoi(argv[2]) : 9, i, k, r;
+    int rounds = argc > 2 ? atoi(argv[2]) : 9, i, z;
     tree trees[3];
-    double tl_ms[3][3][MAX_ROUNDS], pf_ms[3][3][MAX_ROUNDS], io_ms[3][3][MAX_ROUNDS];
+    static times tm;
     if (argc < 2) {
         fprintf(stderr, "usage: bench_content_load THREADLINK_GEN [ROUNDS]\n");
         return 2;
@@ -276,6 +353,13 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (!mkdtemp(dir) || chdir(dir) != 0) return 1;
+#ifdef __GLIBC__
+    /* glibc's default thresholds, fixed: otherwise each free of a large block moves them, and
+       whether a round's buffers come back as fresh pages (a page fault each, for every
+       contestant) depends on what was freed before, not on the contestant. */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    mallopt(M_TRIM_THRESHOLD, 128 * 1024);
+#endif
     make_tree(&trees[0], "small", 4000, 1024, 0x9e3779b97f4a7c15ull);
     make_tree(&trees[1], "large", 24, 4u << 20, 0x2545f4914f6cdd1dull);
     make_tree(&trees[2], "mixed", 4000, 0, 0x853c49e6748fea9bull);
@@ -283,58 +367,22 @@ int main(int argc, char **argv) {
     snprintf(cmd, sizeof cmd, "%s pack --quiet --no-progress --profile all > /dev/null", gen);
     run(cmd);
     if (!PHYSFS_init(argv[0])) return 1;
-    for (i = 0; i < 3; i++) {
-        char zip[64];
-        make_zip(&trees[i]);
-        snprintf(zip, sizeof zip, "%s.zip", trees[i].set);
-        if (!PHYSFS_mount(zip, trees[i].set, 1)) return 1;
-    }
+    for (i = 0; i < 3; i++)
+        for (z = 0; z < 2; z++) {
+            char zip[80], mount[64];
+            make_zip(&trees[i], z);
+            snprintf(mount, sizeof mount, "%s%s", trees[i].set, z ? "_deflate" : "");
+            snprintf(zip, sizeof zip, "%s.zip", mount);
+            if (!PHYSFS_mount(zip, mount, 1)) return 1;
+        }
     printf("threadlink content load benchmark (%s), PhysFS %d.%d, median of %d rounds, warm page cache\n", dir,
            PHYSFS_VER_MAJOR, PHYSFS_VER_MINOR, rounds);
     for (i = 0; i < 3; i++) printf("  %-5s %5u assets, %7.1f MB\n", trees[i].set, trees[i].count, trees[i].mb);
-
-    for (i = 0; i < 3; i++) {
-        tree *t = &trees[i];
-        unsigned char **bufs = (unsigned char **)calloc(t->count, sizeof *bufs);
-        unsigned char **check = (unsigned char **)calloc(t->count, sizeof *check);
-        tl_case cases[3];
-        uint32_t j;
-        for (k = 0; k < 3; k++) tl_case_open(&cases[k], t, k);
-        /* Warm-up (page cache, allocator) and a check that every contestant reads the same bytes. */
-        stdio_load_all(t, check);
-        physfs_load_all(t, bufs);
-        for (j = 0; j < t->count; j++)
-            if (memcmp(bufs[j], check[j], t->size[j]) != 0) return 1;
-        free_all(bufs, t->count);
-        for (k = 0; k < 3; k++) tl_load_all(&cases[k], t, check);
-        free_all(check, t->count);
-        for (r = 0; r < rounds; r++)
-            for (k = 0; k < 3; k++) {
-                int c, turn = (r + k) % 3;
-                for (c = 0; c < 3; c++) {
-                    int who = (turn + c) % 3;
-                    if (who == 0) tl_ms[i][k][r] = tl_load_all(&cases[k], t, NULL);
-                    else if (who == 1) pf_ms[i][k][r] = physfs_load_all(t, bufs), free_all(bufs, t->count);
-                    else io_ms[i][k][r] = stdio_load_all(t, bufs), free_all(bufs, t->count);
-                }
-            }
-        for (k = 0; k < 3; k++) {
-            free(cases[k].ids);
-            tl_content_shutdown(cases[k].content);
-        }
-        free(bufs);
-        free(check);
-    }
+    for (i = 0; i < 3; i++) measure_tree(&tm, i, &trees[i], rounds);
     printf("\nratios are threadlink / baseline (below 1: threadlink is faster); PhysFS reads the stored zip,\n"
-           "stdio the plain directory, whatever threadlink's entries are\n\n");
-    printf("%-6s %-5s %11s %11s %11s %9s %9s %10s\n", "set", "codec", "threadlink", "PhysFS", "stdio", "/PhysFS", "/stdio",
-           "tl MB/s");
-    for (i = 0; i < 3; i++)
-        for (k = 0; k < 3; k++) {
-            double a = median(tl_ms[i][k], rounds), b = median(pf_ms[i][k], rounds), c = median(io_ms[i][k], rounds);
-            printf("%-6s %-5s %8.2f ms %8.2f ms %8.2f ms %9.3f %9.3f %10.0f\n", trees[i].set, codecs[k], a, b, c, a / b, a / c,
-                   trees[i].mb / a * 1e3);
-        }
+           "PhysFS-z the deflated one (zlib level 6), stdio the plain directory, whatever threadlink's entries are\n");
+    report(&tm, 0, trees, rounds);
+    report(&tm, 1, trees, rounds);
     PHYSFS_deinit();
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     run(cmd);
