@@ -23,10 +23,11 @@
        #define TL_CONTENT_IMPL                 // in exactly one C or C++ file, before the include
        #include <threadlink/content.h>
    Uses scribe.h (logging) and, in its implementation only, content_format.h (the readers of
-   every format) and mem.h (hash tables of mem_inline.h, XXH64 header-only: nothing to link).
-   Each has its own switch: TL_SCRIBE_IMPL and TL_CONTENT_FORMAT_IMPL in one file of the program
-   (this one or another), or TL_IMPLEMENTATION here for all three. A file including content.h
-   sees scribe.h's declarations and its own, nothing of content_format.h or xxHash.
+   every format, with text.h, the text rules of names) and mem.h (hash tables of mem_inline.h,
+   XXH64 header-only: nothing to link). Each has its own switch: TL_SCRIBE_IMPL,
+   TL_CONTENT_FORMAT_IMPL and TL_TEXT_IMPL in one file of the program (this one or another), or
+   TL_IMPLEMENTATION here for all of them. A file including content.h sees scribe.h's
+   declarations and its own, nothing of content_format.h, text.h or xxHash.
 
    OVERRIDES (define before including; pairs or nothing)
    ---------
@@ -700,14 +701,14 @@ static uint64_t tl__content_name_hash(const char *name, size_t len) {
     XXH64_state_t state;
     size_t i, k;
     if (len <= sizeof chunk) {
-        for (i = 0; i < len; i++) chunk[i] = tl__cf_fold((unsigned char)name[i]);
+        for (i = 0; i < len; i++) chunk[i] = tl_text_fold((unsigned char)name[i]);
         return XXH64(chunk, len, 0);
     }
     XXH64_reset(&state, 0);
     for (i = 0; i < len; i += k) {
         size_t j;
         k = len - i < sizeof chunk ? len - i : sizeof chunk;
-        for (j = 0; j < k; j++) chunk[j] = tl__cf_fold((unsigned char)name[i + j]);
+        for (j = 0; j < k; j++) chunk[j] = tl_text_fold((unsigned char)name[i + j]);
         XXH64_update(&state, chunk, k);
     }
     return XXH64_digest(&state);
@@ -873,7 +874,7 @@ static tl__content_entry *tl__content_entry_named(const tl_content *ctx, const c
     if (!name || !ctx->names.mem) return NULL;
     len = strlen(name);
     e = tl__content_namemap_get(ctx->names, tl__content_name_hash(name, len));
-    if (!e || tl_cf_fold_compare((*e)->name, strlen((*e)->name), name, len) != 0) return NULL;
+    if (!e || tl_text_fold_compare((*e)->name, strlen((*e)->name), name, len) != 0) return NULL;
     return *e;
 }
 

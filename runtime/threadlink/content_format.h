@@ -21,8 +21,10 @@
        #include <threadlink/content_format.h>
    TL_IMPLEMENTATION turns this switch on with every other module's. content.h's implementation
    uses these readers but does not implement them: define TL_CONTENT_FORMAT_IMPL in one file of a
-   program that implements content.h (TL_IMPLEMENTATION in that file does both). The
-   implementation uses XXH64 header-only (xxhash.h); the declarations need no xxHash.
+   program that implements content.h (TL_IMPLEMENTATION in that file does both). The readers
+   check names with text.h (included here), which has its own switch, TL_TEXT_IMPL: define it in
+   one file too (this one or another; TL_IMPLEMENTATION does). The implementation uses XXH64
+   header-only (xxhash.h); the declarations need no xxHash.
 
    OVERRIDES (define before including; pairs or nothing)
    ---------
@@ -42,6 +44,7 @@
 #define TL_CONTENT_FORMAT_H
 
 #include "api.h"
+#include "text.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -91,27 +94,9 @@ static inline uint64_t tl_cf_get_u64(const unsigned char *p) {
     return (uint64_t)tl_cf_get_u32(p) | (uint64_t)tl_cf_get_u32(p + 4) << 32;
 }
 
-/* ASCII lowercase of one byte, the fold of names (content.h's name hash folds the same way). */
-static inline unsigned char tl__cf_fold(unsigned char c) {
-    return (c >= 'A' && c <= 'Z') ? (unsigned char)(c + 32) : c;
-}
-/* Bytewise order of ASCII-lowercased strings: the catalog's name index order. */
-TL_API int tl_cf_fold_compare(const char *a, size_t alen, const char *b, size_t blen);
-/* Well-formed UTF-8 without control characters (names and paths). */
-TL_API bool tl_cf_utf8_text_ok(const unsigned char *s, size_t n);
-/* A plain file name: not empty, at most 255 bytes, UTF-8 text, no '/' or '\\', not "." or "..". */
-TL_API bool tl_cf_valid_file_name(const char *s, size_t len);
-/* The same without ':' either (a drive or stream separator on Windows): archive names and the
-   profile (the names of a packed build). */
-TL_API bool tl_cf_portable_file_name(const char *s, size_t len);
-/* Why Windows cannot hold `s` (len bytes) as the name of a file or folder, as a phrase to follow
-   "file name" ("contains '?', which Windows does not allow in file names"), or NULL when it can:
-   a control character, one of : < > " | ? * (':' separates a drive or stream), a name ending in
-   '.' or ' ' (Windows drops them), or a device name: CON PRN AUX NUL COM1-COM9 LPT1-LPT9 (also
-   COM and LPT with a superscript 1, 2 or 3), in any case, with or without an extension. */
-TL_API const char *tl_cf_windows_name_problem(const char *s, size_t len);
-/* A name a flat build ("archive": "none") may hold as each component of an asset's path, which
-   it writes as a file on every platform: tl_cf_portable_file_name and no Windows problem. Only
+/* Names follow text.h's rules (UTF-8, case folding, file names). A name a flat build ("archive":
+   "none") may hold as each component of an asset's path, which it writes as a file on every
+   platform: tl_text_portable_file_name and no tl_text_windows_name_problem. Only
    flat paths are checked so: a packed build's asset names are lookup keys, not file names. */
 TL_API bool tl_cf_flat_file_name(const char *s, size_t len);
 
@@ -292,6 +277,9 @@ TL_API void tl_cf_index_free(tl_cf_index *index);
 /* ================================================================================================ */
 #if defined(TL_CONTENT_FORMAT_IMPL) && !defined(TL__CONTENT_FORMAT_IMPLEMENTED)
 #define TL__CONTENT_FORMAT_IMPLEMENTED
+/* Again here, for the documented order (include, define TL_IMPLEMENTATION, include), where the
+   first include saw no switch: text.h emits its implementation if its own switch is on. */
+#include "text.h"
 #include <stdlib.h>
 #include <string.h>
 #ifndef TL_MALLOC
@@ -339,105 +327,10 @@ static tl_cf_result tl__cf_fail(tl_cf_result r, const char *text, const char **w
 
 uint64_t tl_cf_xxh64(const void *data, size_t size) { return XXH64(data, size, 0); }
 
-/* ---- text ----------------------------------------------------------------------------------- */
-
-int tl_cf_fold_compare(const char *a, size_t alen, const char *b, size_t blen) {
-    size_t n = alen < blen ? alen : blen, i;
-    for (i = 0; i < n; i++) {
-        unsigned char x = tl__cf_fold((unsigned char)a[i]), y = tl__cf_fold((unsigned char)b[i]);
-        if (x != y) return x < y ? -1 : 1;
-    }
-    return alen == blen ? 0 : alen < blen ? -1 : 1;
-}
-
-bool tl_cf_utf8_text_ok(const unsigned char *s, size_t n) {
-    size_t i = 0;
-    while (i < n) {
-        unsigned char c = s[i];
-        size_t len, k;
-        uint32_t cp;
-        if (c < 0x20 || c == 0x7f) return false;
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        if (c >= 0xc2 && c <= 0xdf) {
-            len = 2;
-            cp = c & 0x1fu;
-        } else if (c >= 0xe0 && c <= 0xef) {
-            len = 3;
-            cp = c & 0x0fu;
-        } else if (c >= 0xf0 && c <= 0xf4) {
-            len = 4;
-            cp = c & 0x07u;
-        } else {
-            return false;
-        }
-        if (n - i < len) return false;
-        for (k = 1; k < len; k++) {
-            if ((s[i + k] & 0xc0) != 0x80) return false;
-            cp = cp << 6 | (s[i + k] & 0x3fu);
-        }
-        if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-            (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-            return false;
-        i += len;
-    }
-    return true;
-}
-
-bool tl_cf_valid_file_name(const char *s, size_t len) {
-    size_t i;
-    if (len == 0 || len > 255) return false;
-    if ((len == 1 && s[0] == '.') || (len == 2 && s[0] == '.' && s[1] == '.')) return false;
-    for (i = 0; i < len; i++)
-        if (s[i] == '/' || s[i] == '\\') return false;
-    return tl_cf_utf8_text_ok((const unsigned char *)s, len);
-}
-
-bool tl_cf_portable_file_name(const char *s, size_t len) {
-    return tl_cf_valid_file_name(s, len) && memchr(s, ':', len) == NULL;
-}
-
-const char *tl_cf_windows_name_problem(const char *s, size_t len) {
-    static const char *const devices[] = { "CON", "PRN", "AUX", "NUL" };
-    size_t i, stem = 0;
-    for (i = 0; i < len; i++) {
-        switch ((unsigned char)s[i]) {
-        case ':': return "contains ':', a drive or stream separator on Windows";
-        case '<': return "contains '<', which Windows does not allow in file names";
-        case '>': return "contains '>', which Windows does not allow in file names";
-        case '"': return "contains '\"', which Windows does not allow in file names";
-        case '|': return "contains '|', which Windows does not allow in file names";
-        case '?': return "contains '?', which Windows does not allow in file names";
-        case '*': return "contains '*', which Windows does not allow in file names";
-        default:
-            if ((unsigned char)s[i] < 0x20)
-                return "contains a control character, which Windows does not allow in file names";
-        }
-    }
-    if (len && s[len - 1] == '.') return "ends in '.', which Windows drops from file names";
-    if (len && s[len - 1] == ' ') return "ends in a space, which Windows drops from file names";
-    /* The device names: the part before the first '.', spaces at its end ignored ("CON .txt"). */
-    while (stem < len && s[stem] != '.') stem++;
-    while (stem && s[stem - 1] == ' ') stem--;
-    if (stem == 3) {
-        for (i = 0; i < sizeof devices / sizeof *devices; i++)
-            if (tl_cf_fold_compare(s, 3, devices[i], 3) == 0)
-                return "is a Windows device name (CON, PRN, AUX, NUL, COM1-COM9, LPT1-LPT9, with or without an extension)";
-    }
-    if ((stem == 4 && s[3] >= '1' && s[3] <= '9') ||
-        (stem == 5 && (unsigned char)s[3] == 0xc2 &&
-         ((unsigned char)s[4] == 0xb9 || (unsigned char)s[4] == 0xb2 ||
-          (unsigned char)s[4] == 0xb3))) {
-        if (tl_cf_fold_compare(s, 3, "COM", 3) == 0 || tl_cf_fold_compare(s, 3, "LPT", 3) == 0)
-            return "is a Windows device name (CON, PRN, AUX, NUL, COM1-COM9, LPT1-LPT9, with or without an extension)";
-    }
-    return NULL;
-}
+/* ---- names (the text rules are text.h's) ---------------------------------------------------- */
 
 bool tl_cf_flat_file_name(const char *s, size_t len) {
-    return tl_cf_portable_file_name(s, len) && tl_cf_windows_name_problem(s, len) == NULL;
+    return tl_text_portable_file_name(s, len) && tl_text_windows_name_problem(s, len) == NULL;
 }
 
 /* ---- source trees ----------------------------------------------------------------------------- */
@@ -463,7 +356,7 @@ const char *tl_cf_asset_path_problem(const char *rel, size_t len) {
     /* The reader's UTF-8 rule, through a file-name check of each segment. */
     for (i = 0; i <= len; i++) {
         if (i < len && rel[i] != '/') continue;
-        if (i > start && !tl_cf_valid_file_name(rel + start, i - start > 255 ? 255 : i - start))
+        if (i > start && !tl_text_valid_file_name(rel + start, i - start > 255 ? 255 : i - start))
             return "invalid UTF-8";
         start = i + 1;
     }
@@ -473,7 +366,7 @@ const char *tl_cf_asset_path_problem(const char *rel, size_t len) {
 bool tl_cf_folders_overlap(const char *a, const char *b, bool fold) {
     size_t la = strlen(a), lb = strlen(b), n = la < lb ? la : lb;
     if (!la || !lb) return true;
-    if (fold ? tl_cf_fold_compare(a, n, b, n) != 0 : memcmp(a, b, n) != 0) return false;
+    if (fold ? tl_text_fold_compare(a, n, b, n) != 0 : memcmp(a, b, n) != 0) return false;
     return la == lb || (la < lb ? b[la] : a[lb]) == '/';
 }
 
@@ -501,11 +394,11 @@ size_t tl_cf_asset_key(const char *scope, const char *name, char *out, size_t ca
     size_t n = 0;
     const char *p;
     for (p = scope; *p; p++, n++)
-        if (n + 1 < cap) out[n] = (char)tl__cf_fold((unsigned char)*p);
+        if (n + 1 < cap) out[n] = (char)tl_text_fold((unsigned char)*p);
     if (n + 1 < cap) out[n] = '.';
     n++;
     for (p = name; *p; p++, n++)
-        if (n + 1 < cap) out[n] = (char)tl__cf_fold((unsigned char)*p);
+        if (n + 1 < cap) out[n] = (char)tl_text_fold((unsigned char)*p);
     if (cap) out[n < cap ? n : cap - 1] = 0;
     return n;
 }
@@ -688,7 +581,7 @@ static bool tl__cf_catalog_string_ok(const tl_cf_catalog *c, uint32_t off, uint3
     if (off >= c->string_bytes || len >= c->string_bytes - off) return false;
     if (c->strings[off + len] != 0 || (!allow_empty && len == 0)) return false;
     if (memchr(c->strings + off, 0, len)) return false;
-    return tl_cf_utf8_text_ok(c->strings + off, len);
+    return tl_text_utf8_ok(c->strings + off, len);
 }
 
 static const unsigned char *tl__cf_catalog_record(const tl_cf_catalog *c, uint32_t i) {
@@ -698,7 +591,7 @@ static const unsigned char *tl__cf_catalog_record(const tl_cf_catalog *c, uint32
 /* Folded-name order of two records. */
 static int tl__cf_catalog_compare(const tl_cf_catalog *c, uint32_t a, uint32_t b) {
     const unsigned char *x = tl__cf_catalog_record(c, a), *y = tl__cf_catalog_record(c, b);
-    return tl_cf_fold_compare(
+    return tl_text_fold_compare(
         (const char *)c->strings + tl_cf_get_u32(x + 8), tl_cf_get_u32(x + 12),
         (const char *)c->strings + tl_cf_get_u32(y + 8), tl_cf_get_u32(y + 12));
 }
@@ -841,7 +734,7 @@ tl_cf_result tl_cf_catalog_find_name(const tl_cf_catalog *c, const char *name, s
         tl_cf_catalog_asset a;
         int cmp;
         tl_cf_catalog_asset_at(c, tl__cf_catalog_named(c, mid), &a);
-        cmp = tl_cf_fold_compare(a.name, a.name_len, name, len);
+        cmp = tl_text_fold_compare(a.name, a.name_len, name, len);
         if (cmp == 0) {
             *out = a;
             return TL_CF_OK;
@@ -995,7 +888,7 @@ static bool tl__cf_json_string(tl__cf_json *j, char **out, size_t *out_len) {
         while (i < n) {
             size_t s = i;
             while (i < n && (unsigned char)dst[i] >= 0x80) i++;
-            if (i > s && !tl_cf_utf8_text_ok((const unsigned char *)dst + s, i - s)) return false;
+            if (i > s && !tl_text_utf8_ok((const unsigned char *)dst + s, i - s)) return false;
             while (i < n && (unsigned char)dst[i] < 0x80) i++;
         }
     }
@@ -1112,7 +1005,8 @@ static bool tl__cf_index_archive(tl__cf_json *j, tl_cf_index_archive *a) {
         if (!tl__cf_json_string(j, &key, &klen) || !tl__cf_json_lit(j, ':')) return false;
         if (tl__cf_key_is(key, klen, "name")) {
             bit = NAME;
-            if (!tl__cf_json_string(j, &a->name, &vlen) || !tl_cf_portable_file_name(a->name, vlen))
+            if (!tl__cf_json_string(j, &a->name, &vlen) ||
+                !tl_text_portable_file_name(a->name, vlen))
                 return false;
         } else if (tl__cf_key_is(key, klen, "size")) {
             bit = SIZE;
@@ -1218,7 +1112,7 @@ tl_cf_result tl_cf_index_parse(tl_cf_index *out, const char *text, size_t len, c
         } else if (tl__cf_key_is(key, klen, "profile")) {
             bit = PROFILE;
             ok = tl__cf_json_string(&j, &out->profile, &vlen) &&
-                 tl_cf_portable_file_name(out->profile, vlen);
+                 tl_text_portable_file_name(out->profile, vlen);
         } else if (tl__cf_key_is(key, klen, "archives")) {
             bit = ARCHIVES;
             out->archives = (tl_cf_index_archive *)tl__cf_json_alloc(
