@@ -1,6 +1,6 @@
 #include "base/diag.h"
 
-#include <threadlink/content_format.h>
+#include <threadlink/text.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +30,7 @@ static size_t utf8_sequence(const unsigned char *s)
     size_t n = s[0] < 0x80 ? 1 : s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : 2;
     for (size_t i = 1; i < n; i++)
         if (!s[i]) return 0; /* the string ends inside it */
-    return n == 1 || tl_cf_utf8_text_ok(s, n) ? n : 0;
+    return n == 1 || tl_text_utf8_ok(s, n) ? n : 0;
 }
 
 /* A JSON string; a byte of a file name that is not UTF-8 becomes U+FFFD, so the line stays JSON. */

@@ -1,6 +1,6 @@
 #include "base/fsio.h"
 
-#include <threadlink/content_format.h>
+#include <threadlink/text.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -200,7 +200,7 @@ int names_cmp(const void *a, const void *b)
 int names_cmp_ignoring_case(const void *a, const void *b)
 {
     const char *x = *(char *const *)a, *y = *(char *const *)b;
-    return tl_cf_fold_compare(x, strlen(x), y, strlen(y));
+    return tl_text_fold_compare(x, strlen(x), y, strlen(y));
 }
 
 bool names_hold(char *const *names, size_t n, const char *name)

@@ -51,7 +51,7 @@ typedef VEC(char *) name_list;
 bool fs_list_dir(const char *dir, name_list *out);
 void name_list_free(name_list *l);
 /* qsort and bsearch comparators over arrays of names (char *): bytewise, and ignoring ASCII case
- * (tl_cf_fold_compare's order). */
+ * (tl_text_fold_compare's order). */
 int names_cmp(const void *a, const void *b);
 int names_cmp_ignoring_case(const void *a, const void *b);
 /* Whether `names` (n of them, sorted by names_cmp, as fs_list_dir lists) holds `name`. */

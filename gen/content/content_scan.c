@@ -497,7 +497,7 @@ typedef struct fold_ref {
 static int by_folded(const void *x, const void *y)
 {
     const fold_ref *a = x, *b = y;
-    int c = tl_cf_fold_compare(a->key, strlen(a->key), b->key, strlen(b->key));
+    int c = tl_text_fold_compare(a->key, strlen(a->key), b->key, strlen(b->key));
     return c ? c : strcmp(a->a->path, b->a->path);
 }
 
@@ -512,7 +512,7 @@ static bool check_unique(const content_profile *pr, content_scan *s)
     qsort(refs, n, sizeof *refs, by_folded);
     bool ok = true;
     for (size_t i = 1; i < n; i++) {
-        if (tl_cf_fold_compare(refs[i - 1].key, strlen(refs[i - 1].key), refs[i].key, strlen(refs[i].key)) != 0) continue;
+        if (tl_text_fold_compare(refs[i - 1].key, strlen(refs[i - 1].key), refs[i].key, strlen(refs[i].key)) != 0) continue;
         const content_asset *a = refs[i - 1].a, *b = refs[i].a;
         char *pa = path_join(s->root, a->path), *pb = path_join(s->root, b->path);
         diag_error(loc_file(pb), "asset name \"%s\" of profile \"%s\" is also the name of %s (names are unique per profile, case-insensitively)",

@@ -13,11 +13,12 @@
 
 #include "base/index_map.h"
 
-#include <threadlink/content_format.h>
 #include "core/emit.h"
 #include "base/fsio.h"
 #include "core/stage.h"
 #include "tlg_version.h"
+
+#include <threadlink/text.h>
 
 #include <string.h>
 
@@ -191,7 +192,7 @@ static void put_c_string(buf *b, const char *s)
 static int by_folded_name(const void *x, const void *y)
 {
     const content_asset *a = *(const content_asset *const *)x, *b = *(const content_asset *const *)y;
-    return tl_cf_fold_compare(a->name, strlen(a->name), b->name, strlen(b->name));
+    return tl_text_fold_compare(a->name, strlen(a->name), b->name, strlen(b->name));
 }
 
 /* A catalog header in the making: the profile's names in the forms the emitters use, and its

@@ -187,7 +187,7 @@ static const char *kept_ignoring_case(const keep_set *ks, const char *rel, bool 
     size_t n = strlen(key), lo = 0, hi = ks->n;
     while (lo < hi) { /* the first kept path not before `key` in folded order */
         size_t mid = lo + (hi - lo) / 2;
-        if (tl_cf_fold_compare(ks->folded[mid], strlen(ks->folded[mid]), key, n) < 0) lo = mid + 1;
+        if (tl_text_fold_compare(ks->folded[mid], strlen(ks->folded[mid]), key, n) < 0) lo = mid + 1;
         else hi = mid;
     }
     const char *k = lo < ks->n ? ks->folded[lo] : NULL;
@@ -657,7 +657,7 @@ static bool flat_paths_portable(const content_profile *pr, const content_scan *s
         if (reported && strncmp(a->path, reported, strlen(reported)) == 0) continue;
         for (const char *p = a->path; *p;) {
             size_t n = strcspn(p, "/");
-            const char *why = tl_cf_windows_name_problem(p, n);
+            const char *why = tl_text_windows_name_problem(p, n);
             if (why) {
                 char *full = path_join(sc->root, a->path);
                 if (p[n]) {

@@ -444,7 +444,7 @@ typedef struct name_ref {
 static int by_folded(const void *x, const void *y)
 {
     const name_ref *a = x, *b = y;
-    return tl_cf_fold_compare(a->name, strlen(a->name), b->name, strlen(b->name));
+    return tl_text_fold_compare(a->name, strlen(a->name), b->name, strlen(b->name));
 }
 
 static int by_category_then_folded(const void *x, const void *y)

@@ -23,10 +23,11 @@
        #define TL_CONTENT_IMPL                 // in exactly one C or C++ file, before the include
        #include <threadlink/content.h>
    Uses scribe.h (logging) and, in its implementation only, content_format.h (the readers of
-   every format) and mem.h (hash tables of mem_inline.h, XXH64 header-only: nothing to link).
-   Each has its own switch: TL_SCRIBE_IMPL and TL_CONTENT_FORMAT_IMPL in one file of the program
-   (this one or another), or TL_IMPLEMENTATION here for all three. A file including content.h
-   sees scribe.h's declarations and its own, nothing of content_format.h or xxHash.
+   every format, with text.h, the text rules of names) and mem.h (hash tables of mem_inline.h,
+   XXH64 header-only: nothing to link). Each has its own switch: TL_SCRIBE_IMPL,
+   TL_CONTENT_FORMAT_IMPL and TL_TEXT_IMPL in one file of the program (this one or another), or
+   TL_IMPLEMENTATION here for all of them. A file including content.h sees scribe.h's
+   declarations and its own, nothing of content_format.h, text.h or xxHash.
 
    OVERRIDES (define before including; pairs or nothing)
    ---------
@@ -714,14 +715,14 @@ static uint64_t tl__content_name_hash(const char *name, size_t len) {
     XXH64_state_t state;
     size_t i, k;
     if (len <= sizeof chunk) {
-        for (i = 0; i < len; i++) chunk[i] = tl__cf_fold((unsigned char)name[i]);
+        for (i = 0; i < len; i++) chunk[i] = tl_text_fold((unsigned char)name[i]);
         return XXH64(chunk, len, 0);
     }
     XXH64_reset(&state, 0);
     for (i = 0; i < len; i += k) {
         size_t j;
         k = len - i < sizeof chunk ? len - i : sizeof chunk;
-        for (j = 0; j < k; j++) chunk[j] = tl__cf_fold((unsigned char)name[i + j]);
+        for (j = 0; j < k; j++) chunk[j] = tl_text_fold((unsigned char)name[i + j]);
         XXH64_update(&state, chunk, k);
     }
     return XXH64_digest(&state);
@@ -916,7 +917,7 @@ static tl__content_entry *tl__content_entry_named(const tl_content *ctx, const c
     if (!name || !ctx->names.mem) return NULL;
     len = strlen(name);
     e = tl__content_namemap_get(ctx->names, tl__content_name_hash(name, len));
-    if (!e || tl_cf_fold_compare((*e)->name, strlen((*e)->name), name, len) != 0) return NULL;
+    if (!e || tl_text_fold_compare((*e)->name, strlen((*e)->name), name, len) != 0) return NULL;
     return *e;
 }
 
@@ -1080,120 +1081,167 @@ static int tl__content_find_record(const tl__content_dirrec *d, uint32_t id) {
     return -1;
 }
 
-static bool tl__content_mount_packed(tl_content *ctx, tl__content_dirrec *d,
-                                     const unsigned char *text, uint64_t len, bool verify,
-                                     const char **why, const char **bad_archive) {
+/* A packed directory being mounted: its index, each archive's table of contents (the data stays
+   on disk), and the catalog archive's index and entry. */
+typedef struct tl__content_packing {
     tl_cf_index index;
-    tl_cf_archive *tables = NULL; /* each archive's table of contents (the data stays on disk) */
-    uint32_t count, i, k, catalog_at = 0;
-    bool ok = false;
-    tl_cf_catalog c;
-    unsigned char *stored = NULL;
-    tl_cf_archive_entry ce;
-    memset(&ce, 0, sizeof ce);
-    if (tl_cf_index_parse(&index, (const char *)text, (size_t)len, why) != TL_CF_OK) return false;
-    count = index.archive_count;
-    d->archives = (void **)tl__content_zalloc((size_t)count * sizeof(void *));
-    tables = (tl_cf_archive *)tl__content_zalloc((size_t)count * sizeof *tables);
+    tl_cf_archive *tables;
+    uint32_t catalog_at;
+    tl_cf_archive_entry catalog;
+} tl__content_packing;
+
+/* Opens archive i of the index through the backend (into d->archives[i], its size in *size):
+   present, with the recorded size and, with verify, the recorded XXH64. */
+static bool tl__content_archive_open(tl_content *ctx, tl__content_dirrec *d, uint32_t i,
+                                     const tl_cf_index_archive *a, bool verify, uint64_t *size,
+                                     const char **why) {
+    char *path = tl__content_join(d->path, a->name, NULL);
+    uint64_t hash = 0;
+    if (!path) return false;
+    d->archives[i] = ctx->io.open(ctx->io.user, path, size);
+    TL_FREE(path);
+    *why = "is missing or unreadable";
+    if (!d->archives[i]) return false;
+    *why = "has a different size on disk than archives.json records";
+    if (*size != a->size) return false;
+    if (verify) {
+        *why = "cannot be read";
+        if (!tl__content_hash_file(ctx, d->archives[i], *size, &hash)) return false;
+        *why = "XXH64 differs from archives.json";
+        if (hash != a->xxh64) return false;
+    }
+    return true;
+}
+
+/* Reads an archive's header and table of contents into t and checks them: entries no larger
+   than this runtime accepts, every codec built in. */
+static bool tl__content_archive_toc(tl_content *ctx, void *f, uint64_t size, tl_cf_archive *t,
+                                    const char **why) {
+    unsigned char head[TL_CF_ARCHIVE_HEADER_SIZE], *toc;
+    tl_cf_archive_entry e;
+    uint32_t k;
+    *why = "cannot be read";
+    if (size >= TL_CF_ARCHIVE_HEADER_SIZE && !ctx->io.read(ctx->io.user, f, 0, head, sizeof head))
+        return false;
+    if (tl_cf_archive_read_header(head, size, &t->entry_count, why) != TL_CF_OK) return false;
+    t->size = size;
+    t->toc = toc = (unsigned char *)TL_MALLOC((size_t)t->entry_count * TL_CF_ARCHIVE_ENTRY_SIZE);
     *why = "out of memory";
-    if (!d->archives || !tables) goto done;
-    d->archive_count = count;
-    /* Every archive: present, the recorded size (and hash), a valid header and table. */
-    for (i = 0; i < count; i++) {
-        tl_cf_index_archive *a = &index.archives[i];
-        tl_cf_archive *t = &tables[i];
-        char *path = tl__content_join(d->path, a->name, NULL);
-        uint64_t size = 0, hash = 0;
-        unsigned char head[TL_CF_ARCHIVE_HEADER_SIZE], *toc;
-        tl_cf_archive_entry e;
-        *bad_archive = a->name;
-        if (!path) goto done;
-        d->archives[i] = ctx->io.open(ctx->io.user, path, &size);
-        TL_FREE(path);
-        *why = "is missing or unreadable";
-        if (!d->archives[i]) goto done;
-        *why = "has a different size on disk than archives.json records";
-        if (size != a->size) goto done;
-        if (verify) {
-            *why = "cannot be read";
-            if (!tl__content_hash_file(ctx, d->archives[i], size, &hash)) goto done;
-            *why = "XXH64 differs from archives.json";
-            if (hash != a->xxh64) goto done;
-        }
-        *why = "cannot be read";
-        if (size >= TL_CF_ARCHIVE_HEADER_SIZE &&
-            !ctx->io.read(ctx->io.user, d->archives[i], 0, head, sizeof head))
-            goto done;
-        if (tl_cf_archive_read_header(head, size, &t->entry_count, why) != TL_CF_OK) goto done;
-        t->size = size;
-        t->toc = toc =
-            (unsigned char *)TL_MALLOC((size_t)t->entry_count * TL_CF_ARCHIVE_ENTRY_SIZE);
-        *why = "out of memory";
-        if (!toc) goto done;
-        *why = "cannot be read";
-        if (!ctx->io.read(ctx->io.user, d->archives[i], TL_CF_ARCHIVE_HEADER_SIZE, toc,
-                          (size_t)t->entry_count * TL_CF_ARCHIVE_ENTRY_SIZE))
-            goto done;
-        if (tl_cf_archive_check_toc(head, toc, t->entry_count, size,
-                                    TL_CONTENT_MAX_ASSET_BYTES < (uint64_t)SIZE_MAX / 2
-                                        ? TL_CONTENT_MAX_ASSET_BYTES
-                                        : (uint64_t)SIZE_MAX / 2,
-                                    why) != TL_CF_OK)
-            goto done;
-        for (k = 0; k < t->entry_count; k++) {
-            tl_cf_archive_entry_at(t, k, &e);
-            if (!tl_cf_codec_built(e.codec)) {
-                *why = tl__content_codec_missing(e.codec);
-                goto done;
-            }
-        }
-        tl_cf_archive_entry_at(t, 0, &e);
-        if (a->is_catalog) {
-            catalog_at = i;
-            ce = e;
-            *why = "is the catalog archive but does not hold exactly the catalog";
-            if (t->entry_count != 1 || ce.id != TL_CF_CATALOG_ENTRY_ID) goto done;
-        } else {
-            *why = "holds an entry with id 0 (reserved for the catalog)";
-            if (e.id == TL_CF_CATALOG_ENTRY_ID) goto done;
+    if (!toc) return false;
+    *why = "cannot be read";
+    if (!ctx->io.read(ctx->io.user, f, TL_CF_ARCHIVE_HEADER_SIZE, toc,
+                      (size_t)t->entry_count * TL_CF_ARCHIVE_ENTRY_SIZE))
+        return false;
+    if (tl_cf_archive_check_toc(head, toc, t->entry_count, size,
+                                TL_CONTENT_MAX_ASSET_BYTES < (uint64_t)SIZE_MAX / 2
+                                    ? TL_CONTENT_MAX_ASSET_BYTES
+                                    : (uint64_t)SIZE_MAX / 2,
+                                why) != TL_CF_OK)
+        return false;
+    for (k = 0; k < t->entry_count; k++) {
+        tl_cf_archive_entry_at(t, k, &e);
+        if (!tl_cf_codec_built(e.codec)) {
+            *why = tl__content_codec_missing(e.codec);
+            return false;
         }
     }
-    /* The catalog. */
-    *bad_archive = index.archives[catalog_at].name;
+    return true;
+}
+
+/* Archive i's role: the catalog archive holds exactly the catalog (entry id 0; remembered),
+   the others no entry with that id. */
+static bool tl__content_archive_role(tl__content_packing *pk, uint32_t i, const char **why) {
+    tl_cf_archive_entry e;
+    tl_cf_archive_entry_at(&pk->tables[i], 0, &e);
+    if (pk->index.archives[i].is_catalog) {
+        pk->catalog_at = i;
+        pk->catalog = e;
+        *why = "is the catalog archive but does not hold exactly the catalog";
+        return pk->tables[i].entry_count == 1 && e.id == TL_CF_CATALOG_ENTRY_ID;
+    }
+    *why = "holds an entry with id 0 (reserved for the catalog)";
+    return e.id != TL_CF_CATALOG_ENTRY_ID;
+}
+
+/* Every archive: present, the recorded size (and hash), a valid header and table, its role. */
+static bool tl__content_mount_archives(tl_content *ctx, tl__content_dirrec *d,
+                                       tl__content_packing *pk, bool verify, const char **why,
+                                       const char **bad_archive) {
+    uint32_t i;
+    for (i = 0; i < pk->index.archive_count; i++) {
+        uint64_t size = 0;
+        *bad_archive = pk->index.archives[i].name;
+        if (!tl__content_archive_open(ctx, d, i, &pk->index.archives[i], verify, &size, why) ||
+            !tl__content_archive_toc(ctx, d->archives[i], size, &pk->tables[i], why) ||
+            !tl__content_archive_role(pk, i, why))
+            return false;
+    }
+    return true;
+}
+
+/* The catalog's bytes (into d->catalog), from the catalog archive: read, decoded, its XXH64
+   the one its table of contents records. */
+static bool tl__content_catalog_bytes(tl_content *ctx, tl__content_dirrec *d,
+                                      const tl__content_packing *pk, const char **why) {
+    const tl_cf_archive_entry *ce = &pk->catalog;
+    unsigned char *stored;
+    bool ok;
     *why = "the catalog is larger than this runtime accepts";
-    if (ce.original_size > TL_CONTENT_MAX_CATALOG_BYTES) goto done;
-    stored = (unsigned char *)TL_MALLOC((size_t)ce.stored_size + 1);
-    d->catalog = (unsigned char *)TL_MALLOC((size_t)ce.original_size + 1);
+    if (ce->original_size > TL_CONTENT_MAX_CATALOG_BYTES) return false;
+    stored = (unsigned char *)TL_MALLOC((size_t)ce->stored_size + 1);
+    d->catalog = (unsigned char *)TL_MALLOC((size_t)ce->original_size + 1);
     *why = "out of memory";
-    if (!stored || !d->catalog) goto done;
-    *why = "cannot be read";
-    if (!ctx->io.read(ctx->io.user, d->archives[catalog_at], ce.offset, stored,
-                      (size_t)ce.stored_size))
-        goto done;
-    *why = "the catalog does not decode";
-    if (!tl_cf_decode(ce.codec, stored, ce.stored_size, d->catalog, ce.original_size)) goto done;
-    *why = "the catalog's XXH64 differs from its table of contents";
-    if (XXH64(d->catalog, (size_t)ce.original_size, 0) != ce.xxh64) goto done;
-    if (tl_cf_catalog_open(&c, d->catalog, (size_t)ce.original_size, why) != TL_CF_OK) goto done;
+    ok = stored && d->catalog;
+    if (ok) {
+        *why = "cannot be read";
+        ok = ctx->io.read(ctx->io.user, d->archives[pk->catalog_at], ce->offset, stored,
+                          (size_t)ce->stored_size);
+    }
+    if (ok) {
+        *why = "the catalog does not decode";
+        ok = tl_cf_decode(ce->codec, stored, ce->stored_size, d->catalog, ce->original_size);
+    }
+    if (ok) {
+        *why = "the catalog's XXH64 differs from its table of contents";
+        ok = XXH64(d->catalog, (size_t)ce->original_size, 0) == ce->xxh64;
+    }
+    TL_FREE(stored);
+    return ok;
+}
+
+/* The catalog: a valid packed build's catalog of the index's profile; the directory's entries
+   are made from it. */
+static bool tl__content_mount_catalog(tl_content *ctx, tl__content_dirrec *d,
+                                      const tl__content_packing *pk, const char **why) {
+    tl_cf_catalog c;
+    if (!tl__content_catalog_bytes(ctx, d, pk, why)) return false;
+    if (tl_cf_catalog_open(&c, d->catalog, (size_t)pk->catalog.original_size, why) != TL_CF_OK)
+        return false;
     *why = "the catalog is a flat build's catalog";
-    if (c.flags & TL_CF_CATALOG_FLAG_FLAT_PATHS) goto done;
+    if (c.flags & TL_CF_CATALOG_FLAG_FLAT_PATHS) return false;
     *why = "the catalog's profile differs from archives.json";
-    if (strcmp(c.profile, index.profile) != 0) goto done;
+    if (strcmp(c.profile, pk->index.profile) != 0) return false;
     *why = "out of memory";
-    if (!tl__content_dir_from_catalog(d, &c)) goto done;
-    /* Every catalog asset stored in exactly one archive, every stored asset in the catalog. */
-    for (i = 0; i < count; i++) {
-        if (index.archives[i].is_catalog) continue;
-        *bad_archive = index.archives[i].name;
-        for (k = 0; k < tables[i].entry_count; k++) {
+    return tl__content_dir_from_catalog(d, &c);
+}
+
+/* Every catalog asset stored in exactly one archive, every stored asset in the catalog: each
+   entry gets its archive, codec, offset, sizes and XXH64 from the table that stores it. */
+static bool tl__content_place_entries(tl__content_dirrec *d, const tl__content_packing *pk,
+                                      const char **why, const char **bad_archive) {
+    uint32_t i, k;
+    for (i = 0; i < pk->index.archive_count; i++) {
+        if (pk->index.archives[i].is_catalog) continue;
+        *bad_archive = pk->index.archives[i].name;
+        for (k = 0; k < pk->tables[i].entry_count; k++) {
             tl_cf_archive_entry e;
             int r;
-            tl_cf_archive_entry_at(&tables[i], k, &e);
+            tl_cf_archive_entry_at(&pk->tables[i], k, &e);
             r = tl__content_find_record(d, e.id);
             *why = "stores an asset the catalog does not list";
-            if (r < 0) goto done;
+            if (r < 0) return false;
             *why = "stores an asset another archive stores too";
-            if (d->entries[r].archive != TL__CONTENT_NONE) goto done;
+            if (d->entries[r].archive != TL__CONTENT_NONE) return false;
             d->entries[r].archive = i;
             d->entries[r].codec = e.codec;
             d->entries[r].offset = e.offset;
@@ -1202,31 +1250,59 @@ static bool tl__content_mount_packed(tl_content *ctx, tl__content_dirrec *d,
             d->entries[r].xxh64 = e.xxh64;
         }
     }
-    *bad_archive = index.archives[catalog_at].name;
+    *bad_archive = pk->index.archives[pk->catalog_at].name;
     for (i = 0; i < d->entry_count; i++) {
         *why = "lists an asset that no archive stores";
-        if (d->entries[i].archive == TL__CONTENT_NONE) goto done;
+        if (d->entries[i].archive == TL__CONTENT_NONE) return false;
     }
-    ok = true;
-done:
-    if (!ok && *bad_archive) {
-        /* The name must outlive the index: keep it in the (failed) directory's path buffer. */
-        size_t n = strlen(*bad_archive), p = strlen(d->path);
-        char *both = (char *)TL_MALLOC(p + n + 2);
-        if (both) {
-            memcpy(both, d->path, p + 1);
-            memcpy(both + p + 1, *bad_archive, n + 1);
-            TL_FREE(d->path);
-            d->path = both;
-            *bad_archive = both + p + 1;
-        } else {
-            *bad_archive = "?";
+    return true;
+}
+
+/* The name of the archive to blame must outlive the index: it moves into the (failed)
+   directory's path buffer, after the path. */
+static void tl__content_keep_archive_name(tl__content_dirrec *d, const char **bad_archive) {
+    size_t n = strlen(*bad_archive), p = strlen(d->path);
+    char *both = (char *)TL_MALLOC(p + n + 2);
+    if (both) {
+        memcpy(both, d->path, p + 1);
+        memcpy(both + p + 1, *bad_archive, n + 1);
+        TL_FREE(d->path);
+        d->path = both;
+        *bad_archive = both + p + 1;
+    } else {
+        *bad_archive = "?";
+    }
+}
+
+/* Mounts a packed directory from its archives.json (`text`): the archives, then the catalog
+   they hold, then every asset placed in the archive that stores it. On failure *why says what
+   is wrong and *bad_archive, when not NULL, names the archive it is wrong with. */
+static bool tl__content_mount_packed(tl_content *ctx, tl__content_dirrec *d,
+                                     const unsigned char *text, uint64_t len, bool verify,
+                                     const char **why, const char **bad_archive) {
+    tl__content_packing pk;
+    uint32_t count, i;
+    bool ok = false;
+    memset(&pk, 0, sizeof pk);
+    if (tl_cf_index_parse(&pk.index, (const char *)text, (size_t)len, why) != TL_CF_OK)
+        return false;
+    count = pk.index.archive_count;
+    d->archives = (void **)tl__content_zalloc((size_t)count * sizeof(void *));
+    pk.tables = (tl_cf_archive *)tl__content_zalloc((size_t)count * sizeof *pk.tables);
+    *why = "out of memory";
+    if (d->archives && pk.tables) {
+        d->archive_count = count;
+        ok = tl__content_mount_archives(ctx, d, &pk, verify, why, bad_archive);
+        if (ok) {
+            *bad_archive = pk.index.archives[pk.catalog_at].name;
+            ok = tl__content_mount_catalog(ctx, d, &pk, why) &&
+                 tl__content_place_entries(d, &pk, why, bad_archive);
         }
     }
-    TL_FREE(stored);
-    for (i = 0; tables && i < count; i++) TL_FREE((void *)(uintptr_t)tables[i].toc);
-    TL_FREE(tables);
-    tl_cf_index_free(&index);
+    if (!ok && *bad_archive) tl__content_keep_archive_name(d, bad_archive);
+    for (i = 0; pk.tables && i < count; i++) TL_FREE((void *)(uintptr_t)pk.tables[i].toc);
+    TL_FREE(pk.tables);
+    tl_cf_index_free(&pk.index);
     d->packed = true;
     return ok;
 }

@@ -21,8 +21,10 @@
        #include <threadlink/content_format.h>
    TL_IMPLEMENTATION turns this switch on with every other module's. content.h's implementation
    uses these readers but does not implement them: define TL_CONTENT_FORMAT_IMPL in one file of a
-   program that implements content.h (TL_IMPLEMENTATION in that file does both). The
-   implementation uses XXH64 header-only (xxhash.h); the declarations need no xxHash.
+   program that implements content.h (TL_IMPLEMENTATION in that file does both). The readers
+   check names with text.h (included here), which has its own switch, TL_TEXT_IMPL: define it in
+   one file too (this one or another; TL_IMPLEMENTATION does). The implementation uses XXH64
+   header-only (xxhash.h); the declarations need no xxHash.
 
    OVERRIDES (define before including; pairs or nothing)
    ---------
@@ -42,6 +44,7 @@
 #define TL_CONTENT_FORMAT_H
 
 #include "api.h"
+#include "text.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -91,27 +94,9 @@ static inline uint64_t tl_cf_get_u64(const unsigned char *p) {
     return (uint64_t)tl_cf_get_u32(p) | (uint64_t)tl_cf_get_u32(p + 4) << 32;
 }
 
-/* ASCII lowercase of one byte, the fold of names (content.h's name hash folds the same way). */
-static inline unsigned char tl__cf_fold(unsigned char c) {
-    return (c >= 'A' && c <= 'Z') ? (unsigned char)(c + 32) : c;
-}
-/* Bytewise order of ASCII-lowercased strings: the catalog's name index order. */
-TL_API int tl_cf_fold_compare(const char *a, size_t alen, const char *b, size_t blen);
-/* Well-formed UTF-8 without control characters (names and paths). */
-TL_API bool tl_cf_utf8_text_ok(const unsigned char *s, size_t n);
-/* A plain file name: not empty, at most 255 bytes, UTF-8 text, no '/' or '\\', not "." or "..". */
-TL_API bool tl_cf_valid_file_name(const char *s, size_t len);
-/* The same without ':' either (a drive or stream separator on Windows): archive names and the
-   profile (the names of a packed build). */
-TL_API bool tl_cf_portable_file_name(const char *s, size_t len);
-/* Why Windows cannot hold `s` (len bytes) as the name of a file or folder, as a phrase to follow
-   "file name" ("contains '?', which Windows does not allow in file names"), or NULL when it can:
-   a control character, one of : < > " | ? * (':' separates a drive or stream), a name ending in
-   '.' or ' ' (Windows drops them), or a device name: CON PRN AUX NUL COM1-COM9 LPT1-LPT9 (also
-   COM and LPT with a superscript 1, 2 or 3), in any case, with or without an extension. */
-TL_API const char *tl_cf_windows_name_problem(const char *s, size_t len);
-/* A name a flat build ("archive": "none") may hold as each component of an asset's path, which
-   it writes as a file on every platform: tl_cf_portable_file_name and no Windows problem. Only
+/* Names follow text.h's rules (UTF-8, case folding, file names). A name a flat build ("archive":
+   "none") may hold as each component of an asset's path, which it writes as a file on every
+   platform: tl_text_portable_file_name and no tl_text_windows_name_problem. Only
    flat paths are checked so: a packed build's asset names are lookup keys, not file names. */
 TL_API bool tl_cf_flat_file_name(const char *s, size_t len);
 
@@ -292,6 +277,9 @@ TL_API void tl_cf_index_free(tl_cf_index *index);
 /* ================================================================================================ */
 #if defined(TL_CONTENT_FORMAT_IMPL) && !defined(TL__CONTENT_FORMAT_IMPLEMENTED)
 #define TL__CONTENT_FORMAT_IMPLEMENTED
+/* Again here, for the documented order (include, define TL_IMPLEMENTATION, include), where the
+   first include saw no switch: text.h emits its implementation if its own switch is on. */
+#include "text.h"
 #include <stdlib.h>
 #include <string.h>
 #ifndef TL_MALLOC
@@ -339,105 +327,10 @@ static tl_cf_result tl__cf_fail(tl_cf_result r, const char *text, const char **w
 
 uint64_t tl_cf_xxh64(const void *data, size_t size) { return XXH64(data, size, 0); }
 
-/* ---- text ----------------------------------------------------------------------------------- */
-
-int tl_cf_fold_compare(const char *a, size_t alen, const char *b, size_t blen) {
-    size_t n = alen < blen ? alen : blen, i;
-    for (i = 0; i < n; i++) {
-        unsigned char x = tl__cf_fold((unsigned char)a[i]), y = tl__cf_fold((unsigned char)b[i]);
-        if (x != y) return x < y ? -1 : 1;
-    }
-    return alen == blen ? 0 : alen < blen ? -1 : 1;
-}
-
-bool tl_cf_utf8_text_ok(const unsigned char *s, size_t n) {
-    size_t i = 0;
-    while (i < n) {
-        unsigned char c = s[i];
-        size_t len, k;
-        uint32_t cp;
-        if (c < 0x20 || c == 0x7f) return false;
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        if (c >= 0xc2 && c <= 0xdf) {
-            len = 2;
-            cp = c & 0x1fu;
-        } else if (c >= 0xe0 && c <= 0xef) {
-            len = 3;
-            cp = c & 0x0fu;
-        } else if (c >= 0xf0 && c <= 0xf4) {
-            len = 4;
-            cp = c & 0x07u;
-        } else {
-            return false;
-        }
-        if (n - i < len) return false;
-        for (k = 1; k < len; k++) {
-            if ((s[i + k] & 0xc0) != 0x80) return false;
-            cp = cp << 6 | (s[i + k] & 0x3fu);
-        }
-        if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-            (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-            return false;
-        i += len;
-    }
-    return true;
-}
-
-bool tl_cf_valid_file_name(const char *s, size_t len) {
-    size_t i;
-    if (len == 0 || len > 255) return false;
-    if ((len == 1 && s[0] == '.') || (len == 2 && s[0] == '.' && s[1] == '.')) return false;
-    for (i = 0; i < len; i++)
-        if (s[i] == '/' || s[i] == '\\') return false;
-    return tl_cf_utf8_text_ok((const unsigned char *)s, len);
-}
-
-bool tl_cf_portable_file_name(const char *s, size_t len) {
-    return tl_cf_valid_file_name(s, len) && memchr(s, ':', len) == NULL;
-}
-
-const char *tl_cf_windows_name_problem(const char *s, size_t len) {
-    static const char *const devices[] = { "CON", "PRN", "AUX", "NUL" };
-    size_t i, stem = 0;
-    for (i = 0; i < len; i++) {
-        switch ((unsigned char)s[i]) {
-        case ':': return "contains ':', a drive or stream separator on Windows";
-        case '<': return "contains '<', which Windows does not allow in file names";
-        case '>': return "contains '>', which Windows does not allow in file names";
-        case '"': return "contains '\"', which Windows does not allow in file names";
-        case '|': return "contains '|', which Windows does not allow in file names";
-        case '?': return "contains '?', which Windows does not allow in file names";
-        case '*': return "contains '*', which Windows does not allow in file names";
-        default:
-            if ((unsigned char)s[i] < 0x20)
-                return "contains a control character, which Windows does not allow in file names";
-        }
-    }
-    if (len && s[len - 1] == '.') return "ends in '.', which Windows drops from file names";
-    if (len && s[len - 1] == ' ') return "ends in a space, which Windows drops from file names";
-    /* The device names: the part before the first '.', spaces at its end ignored ("CON .txt"). */
-    while (stem < len && s[stem] != '.') stem++;
-    while (stem && s[stem - 1] == ' ') stem--;
-    if (stem == 3) {
-        for (i = 0; i < sizeof devices / sizeof *devices; i++)
-            if (tl_cf_fold_compare(s, 3, devices[i], 3) == 0)
-                return "is a Windows device name (CON, PRN, AUX, NUL, COM1-COM9, LPT1-LPT9, with or without an extension)";
-    }
-    if ((stem == 4 && s[3] >= '1' && s[3] <= '9') ||
-        (stem == 5 && (unsigned char)s[3] == 0xc2 &&
-         ((unsigned char)s[4] == 0xb9 || (unsigned char)s[4] == 0xb2 ||
-          (unsigned char)s[4] == 0xb3))) {
-        if (tl_cf_fold_compare(s, 3, "COM", 3) == 0 || tl_cf_fold_compare(s, 3, "LPT", 3) == 0)
-            return "is a Windows device name (CON, PRN, AUX, NUL, COM1-COM9, LPT1-LPT9, with or without an extension)";
-    }
-    return NULL;
-}
+/* ---- names (the text rules are text.h's) ---------------------------------------------------- */
 
 bool tl_cf_flat_file_name(const char *s, size_t len) {
-    return tl_cf_portable_file_name(s, len) && tl_cf_windows_name_problem(s, len) == NULL;
+    return tl_text_portable_file_name(s, len) && tl_text_windows_name_problem(s, len) == NULL;
 }
 
 /* ---- source trees ----------------------------------------------------------------------------- */
@@ -463,7 +356,7 @@ const char *tl_cf_asset_path_problem(const char *rel, size_t len) {
     /* The reader's UTF-8 rule, through a file-name check of each segment. */
     for (i = 0; i <= len; i++) {
         if (i < len && rel[i] != '/') continue;
-        if (i > start && !tl_cf_valid_file_name(rel + start, i - start > 255 ? 255 : i - start))
+        if (i > start && !tl_text_valid_file_name(rel + start, i - start > 255 ? 255 : i - start))
             return "invalid UTF-8";
         start = i + 1;
     }
@@ -473,7 +366,7 @@ const char *tl_cf_asset_path_problem(const char *rel, size_t len) {
 bool tl_cf_folders_overlap(const char *a, const char *b, bool fold) {
     size_t la = strlen(a), lb = strlen(b), n = la < lb ? la : lb;
     if (!la || !lb) return true;
-    if (fold ? tl_cf_fold_compare(a, n, b, n) != 0 : memcmp(a, b, n) != 0) return false;
+    if (fold ? tl_text_fold_compare(a, n, b, n) != 0 : memcmp(a, b, n) != 0) return false;
     return la == lb || (la < lb ? b[la] : a[lb]) == '/';
 }
 
@@ -501,11 +394,11 @@ size_t tl_cf_asset_key(const char *scope, const char *name, char *out, size_t ca
     size_t n = 0;
     const char *p;
     for (p = scope; *p; p++, n++)
-        if (n + 1 < cap) out[n] = (char)tl__cf_fold((unsigned char)*p);
+        if (n + 1 < cap) out[n] = (char)tl_text_fold((unsigned char)*p);
     if (n + 1 < cap) out[n] = '.';
     n++;
     for (p = name; *p; p++, n++)
-        if (n + 1 < cap) out[n] = (char)tl__cf_fold((unsigned char)*p);
+        if (n + 1 < cap) out[n] = (char)tl_text_fold((unsigned char)*p);
     if (cap) out[n < cap ? n : cap - 1] = 0;
     return n;
 }
@@ -688,7 +581,7 @@ static bool tl__cf_catalog_string_ok(const tl_cf_catalog *c, uint32_t off, uint3
     if (off >= c->string_bytes || len >= c->string_bytes - off) return false;
     if (c->strings[off + len] != 0 || (!allow_empty && len == 0)) return false;
     if (memchr(c->strings + off, 0, len)) return false;
-    return tl_cf_utf8_text_ok(c->strings + off, len);
+    return tl_text_utf8_ok(c->strings + off, len);
 }
 
 static const unsigned char *tl__cf_catalog_record(const tl_cf_catalog *c, uint32_t i) {
@@ -698,7 +591,7 @@ static const unsigned char *tl__cf_catalog_record(const tl_cf_catalog *c, uint32
 /* Folded-name order of two records. */
 static int tl__cf_catalog_compare(const tl_cf_catalog *c, uint32_t a, uint32_t b) {
     const unsigned char *x = tl__cf_catalog_record(c, a), *y = tl__cf_catalog_record(c, b);
-    return tl_cf_fold_compare(
+    return tl_text_fold_compare(
         (const char *)c->strings + tl_cf_get_u32(x + 8), tl_cf_get_u32(x + 12),
         (const char *)c->strings + tl_cf_get_u32(y + 8), tl_cf_get_u32(y + 12));
 }
@@ -775,17 +668,12 @@ static tl_cf_result tl__cf_catalog_layout(tl_cf_catalog *c, const unsigned char 
     return TL_CF_OK;
 }
 
-static tl_cf_result tl__cf_catalog_check_tables(tl_cf_catalog *c, const char **why) {
-    const unsigned char *d = c->data;
-    uint32_t i, k, next = 0, poff = tl_cf_get_u32(d + 40), plen = tl_cf_get_u32(d + 44);
+/* Records: ids strictly ascending and non-zero, category in range, paths only in flat builds,
+   sizes and hashes only with content info, strings valid. */
+static tl_cf_result tl__cf_catalog_check_records(const tl_cf_catalog *c, const char **why) {
     bool flat = (c->flags & TL_CF_CATALOG_FLAG_FLAT_PATHS) != 0,
          info = (c->flags & TL_CF_CATALOG_FLAG_CONTENT_INFO) != 0;
-    if (!tl__cf_catalog_string_ok(c, poff, plen, false) || c->strings[c->string_bytes - 1] != 0)
-        return tl__cf_fail(TL_CF_BAD_STRING, "catalog: invalid string", why);
-    c->profile = (const char *)c->strings + poff;
-    c->profile_len = plen;
-    /* Records: ids strictly ascending and non-zero, category in range, paths only in flat
-       builds, sizes and hashes only with content info, strings valid. */
+    uint32_t i;
     for (i = 0; i < c->asset_count; i++) {
         const unsigned char *p = tl__cf_catalog_record(c, i);
         uint32_t id = tl_cf_get_u32(p);
@@ -797,15 +685,25 @@ static tl_cf_result tl__cf_catalog_check_tables(tl_cf_catalog *c, const char **w
             !tl__cf_catalog_string_ok(c, tl_cf_get_u32(p + 16), tl_cf_get_u32(p + 20), !flat))
             return tl__cf_fail(TL_CF_BAD_STRING, "catalog: invalid string", why);
     }
-    /* Name index: a permutation of the records, sorted by folded name, no two names equal. */
+    return TL_CF_OK;
+}
+
+/* Name index: a permutation of the records, sorted by folded name, no two names equal. */
+static tl_cf_result tl__cf_catalog_check_names(const tl_cf_catalog *c, const char **why) {
+    uint32_t i;
     for (i = 0; i < c->asset_count; i++) {
         uint32_t r = tl__cf_catalog_named(c, i);
         if (r >= c->asset_count ||
             (i > 0 && tl__cf_catalog_compare(c, tl__cf_catalog_named(c, i - 1), r) >= 0))
             return tl__cf_fail(TL_CF_BAD_ENTRY, "catalog: invalid name index", why);
     }
-    /* Categories: names valid, member ranges consecutive and covering every member once, each
-       member a record of that category (so every record appears exactly once), by name. */
+    return TL_CF_OK;
+}
+
+/* Categories: names valid, member ranges consecutive and covering every member once, each
+   member a record of that category (so every record appears exactly once), by name. */
+static tl_cf_result tl__cf_catalog_check_categories(const tl_cf_catalog *c, const char **why) {
+    uint32_t k, next = 0;
     for (k = 0; k < c->category_count; k++) {
         const unsigned char *p = c->categories + (size_t)k * TL_CF_CATALOG_CATEGORY_SIZE;
         uint32_t first = tl_cf_get_u32(p + 8), count = tl_cf_get_u32(p + 12), m;
@@ -825,6 +723,20 @@ static tl_cf_result tl__cf_catalog_check_tables(tl_cf_catalog *c, const char **w
     return TL_CF_OK;
 }
 
+/* The profile string, then the records, the name index and the categories, in that order. */
+static tl_cf_result tl__cf_catalog_check_tables(tl_cf_catalog *c, const char **why) {
+    uint32_t poff = tl_cf_get_u32(c->data + 40), plen = tl_cf_get_u32(c->data + 44);
+    tl_cf_result r;
+    if (!tl__cf_catalog_string_ok(c, poff, plen, false) || c->strings[c->string_bytes - 1] != 0)
+        return tl__cf_fail(TL_CF_BAD_STRING, "catalog: invalid string", why);
+    c->profile = (const char *)c->strings + poff;
+    c->profile_len = plen;
+    r = tl__cf_catalog_check_records(c, why);
+    if (r == TL_CF_OK) r = tl__cf_catalog_check_names(c, why);
+    if (r == TL_CF_OK) r = tl__cf_catalog_check_categories(c, why);
+    return r;
+}
+
 tl_cf_result tl_cf_catalog_open(tl_cf_catalog *c, const void *data, size_t size, const char **why) {
     tl_cf_result r;
     memset(c, 0, sizeof *c);
@@ -841,7 +753,7 @@ tl_cf_result tl_cf_catalog_find_name(const tl_cf_catalog *c, const char *name, s
         tl_cf_catalog_asset a;
         int cmp;
         tl_cf_catalog_asset_at(c, tl__cf_catalog_named(c, mid), &a);
-        cmp = tl_cf_fold_compare(a.name, a.name_len, name, len);
+        cmp = tl_text_fold_compare(a.name, a.name_len, name, len);
         if (cmp == 0) {
             *out = a;
             return TL_CF_OK;
@@ -912,20 +824,97 @@ static bool tl__cf_json_hex4(tl__cf_json *j, uint32_t *out) {
     return true;
 }
 
+/* The bytes a string's decoded text may need (j->p just after its opening quote), allocated:
+   its source length up to the closing quote, which decoding never exceeds, and the NUL. */
+static char *tl__cf_json_string_room(tl__cf_json *j) {
+    const char *q = j->p;
+    while (q < j->end && *q != '"') q += (*q == '\\' && q + 1 < j->end) ? 2 : 1;
+    return (char *)tl__cf_json_alloc(j, (size_t)(q - j->p) + 1, 1);
+}
+
+/* \uXXXX (j->p after the 'u'): a high surrogate only with its low one ("\ud83d\ude00"), never
+   a lone low one. */
+static bool tl__cf_json_unicode_escape(tl__cf_json *j, uint32_t *out) {
+    uint32_t cp, lo;
+    if (!tl__cf_json_hex4(j, &cp)) return false;
+    if (cp >= 0xdc00 && cp <= 0xdfff) return false;
+    if (cp < 0xd800 || cp > 0xdbff) {
+        *out = cp;
+        return true;
+    }
+    if (j->end - j->p < 2 || j->p[0] != '\\' || j->p[1] != 'u') return false;
+    j->p += 2;
+    if (!tl__cf_json_hex4(j, &lo) || lo < 0xdc00 || lo > 0xdfff) return false;
+    *out = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+    return true;
+}
+
+/* The escape after a backslash (j->p after it) as a code point: \" \\ \/ \b \f \n \r \t or
+   \uXXXX; false for anything else. */
+static bool tl__cf_json_escape(tl__cf_json *j, uint32_t *cp) {
+    if (j->p >= j->end) return false;
+    switch (*j->p++) {
+    case '"': *cp = '"'; return true;
+    case '\\': *cp = '\\'; return true;
+    case '/': *cp = '/'; return true;
+    case 'b': *cp = 8; return true;
+    case 'f': *cp = 12; return true;
+    case 'n': *cp = 10; return true;
+    case 'r': *cp = 13; return true;
+    case 't': *cp = 9; return true;
+    case 'u': return tl__cf_json_unicode_escape(j, cp);
+    default: return false;
+    }
+}
+
+/* The UTF-8 bytes of a code point (at most U+10FFFF) into enc; returns their count. */
+static size_t tl__cf_utf8_put(uint32_t cp, unsigned char enc[4]) {
+    if (cp < 0x80) {
+        enc[0] = (unsigned char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        enc[0] = (unsigned char)(0xc0 | cp >> 6);
+        enc[1] = (unsigned char)(0x80 | (cp & 0x3f));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        enc[0] = (unsigned char)(0xe0 | cp >> 12);
+        enc[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
+        enc[2] = (unsigned char)(0x80 | (cp & 0x3f));
+        return 3;
+    }
+    enc[0] = (unsigned char)(0xf0 | cp >> 18);
+    enc[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3f));
+    enc[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
+    enc[3] = (unsigned char)(0x80 | (cp & 0x3f));
+    return 4;
+}
+
+/* Whether every run of non-ASCII bytes of a decoded string (raw bytes and escapes together) is
+   UTF-8. Control characters are refused later where they matter (names). */
+static bool tl__cf_json_decoded_utf8(const char *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        size_t start = i;
+        while (i < n && (unsigned char)s[i] >= 0x80) i++;
+        if (i > start && !tl_text_utf8_ok((const unsigned char *)s + start, i - start))
+            return false;
+        while (i < n && (unsigned char)s[i] < 0x80) i++;
+    }
+    return true;
+}
+
 /* A string, decoded into the block (NUL-terminated, raw and escaped bytes together UTF-8) when
    out is given, else only checked. */
 static bool tl__cf_json_string(tl__cf_json *j, char **out, size_t *out_len) {
-    const char *start;
     char *dst = NULL;
     size_t n = 0;
     tl__cf_json_ws(j);
     if (j->p >= j->end || *j->p != '"') return false;
-    start = ++j->p;
+    j->p++;
     if (out) {
-        /* Decoded text is never longer than its source. */
-        const char *q = start;
-        while (q < j->end && *q != '"') q += (*q == '\\' && q + 1 < j->end) ? 2 : 1;
-        dst = (char *)tl__cf_json_alloc(j, (size_t)(q - start) + 1, 1);
+        dst = tl__cf_json_string_room(j);
         if (!dst) return false;
         *out = dst;
     }
@@ -939,65 +928,17 @@ static bool tl__cf_json_string(tl__cf_json *j, char **out, size_t *out_len) {
             n++;
             continue;
         }
-        if (j->p >= j->end) return false;
-        switch (*j->p++) {
-        case '"': cp = '"'; break;
-        case '\\': cp = '\\'; break;
-        case '/': cp = '/'; break;
-        case 'b': cp = 8; break;
-        case 'f': cp = 12; break;
-        case 'n': cp = 10; break;
-        case 'r': cp = 13; break;
-        case 't': cp = 9; break;
-        case 'u':
-            if (!tl__cf_json_hex4(j, &cp)) return false;
-            if (cp >= 0xd800 && cp <= 0xdbff) {
-                uint32_t lo;
-                if (j->end - j->p < 2 || j->p[0] != '\\' || j->p[1] != 'u') return false;
-                j->p += 2;
-                if (!tl__cf_json_hex4(j, &lo) || lo < 0xdc00 || lo > 0xdfff) return false;
-                cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-            } else if (cp >= 0xdc00 && cp <= 0xdfff) {
-                return false;
-            }
-            break;
-        default: return false;
-        }
-        /* An escape of up to 12 source bytes decodes to at most 4: the bound above holds. */
-        if (cp < 0x80) {
-            enc[0] = (unsigned char)cp;
-            k = 1;
-        } else if (cp < 0x800) {
-            enc[0] = (unsigned char)(0xc0 | cp >> 6);
-            enc[1] = (unsigned char)(0x80 | (cp & 0x3f));
-            k = 2;
-        } else if (cp < 0x10000) {
-            enc[0] = (unsigned char)(0xe0 | cp >> 12);
-            enc[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
-            enc[2] = (unsigned char)(0x80 | (cp & 0x3f));
-            k = 3;
-        } else {
-            enc[0] = (unsigned char)(0xf0 | cp >> 18);
-            enc[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3f));
-            enc[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
-            enc[3] = (unsigned char)(0x80 | (cp & 0x3f));
-            k = 4;
-        }
+        if (!tl__cf_json_escape(j, &cp)) return false;
+        /* An escape of up to 12 source bytes decodes to at most 4: the room holds. */
+        k = tl__cf_utf8_put(cp, enc);
         if (dst) memcpy(dst + n, enc, k);
         n += k;
     }
     if (j->p >= j->end) return false;
     j->p++;
     if (dst) {
-        size_t i = 0;
         dst[n] = 0;
-        /* Control characters are refused later where they matter (names). */
-        while (i < n) {
-            size_t s = i;
-            while (i < n && (unsigned char)dst[i] >= 0x80) i++;
-            if (i > s && !tl_cf_utf8_text_ok((const unsigned char *)dst + s, i - s)) return false;
-            while (i < n && (unsigned char)dst[i] < 0x80) i++;
-        }
+        if (!tl__cf_json_decoded_utf8(dst, n)) return false;
     }
     if (out_len) *out_len = n;
     return true;
@@ -1024,47 +965,60 @@ static bool tl__cf_json_digits(tl__cf_json *j) {
     return true;
 }
 
-/* Any value (checked, not kept). */
+static bool tl__cf_json_skip(tl__cf_json *j);
+
+/* An object or an array, j->p at its opening byte `open`: members (and keys) checked. */
+static bool tl__cf_json_skip_container(tl__cf_json *j, char open) {
+    char close = open == '{' ? '}' : ']';
+    j->p++;
+    if (tl__cf_json_lit(j, close)) return true;
+    do {
+        if (open == '{' && (!tl__cf_json_string(j, NULL, NULL) || !tl__cf_json_lit(j, ':')))
+            return false;
+        if (!tl__cf_json_skip(j)) return false;
+    } while (tl__cf_json_lit(j, ','));
+    return tl__cf_json_lit(j, close);
+}
+
+/* true, false or null, j->p at its first byte `c`. */
+static bool tl__cf_json_skip_word(tl__cf_json *j, char c) {
+    const char *w = c == 't' ? "true" : c == 'f' ? "false" : "null";
+    size_t n = strlen(w);
+    if ((size_t)(j->end - j->p) < n || memcmp(j->p, w, n) != 0) return false;
+    j->p += n;
+    return true;
+}
+
+/* number -> '-'? ('0' | [1-9][0-9]*) ('.' [0-9]+)? ([eE] [+-]? [0-9]+)?   (j->p at its start) */
+static bool tl__cf_json_skip_number(tl__cf_json *j) {
+    if (*j->p == '-') j->p++;
+    if (j->p < j->end && *j->p == '0') j->p++;
+    else if (!tl__cf_json_digits(j)) return false;
+    if (j->p < j->end && *j->p == '.') {
+        j->p++;
+        if (!tl__cf_json_digits(j)) return false;
+    }
+    if (j->p < j->end && (*j->p == 'e' || *j->p == 'E')) {
+        j->p++;
+        if (j->p < j->end && (*j->p == '+' || *j->p == '-')) j->p++;
+        if (!tl__cf_json_digits(j)) return false;
+    }
+    return true;
+}
+
+/* Any value (checked, not kept), nested at most 32 deep. A failure fails the whole parse, so the
+   depth is only kept right on success. */
 static bool tl__cf_json_skip(tl__cf_json *j) {
-    bool ok = true;
+    bool ok;
     char c;
     tl__cf_json_ws(j);
     if (j->p >= j->end || ++j->depth > 32) return false;
     c = *j->p;
-    if (c == '"') {
-        ok = tl__cf_json_string(j, NULL, NULL);
-    } else if (c == '{' || c == '[') {
-        char close = c == '{' ? '}' : ']';
-        j->p++;
-        if (!tl__cf_json_lit(j, close)) {
-            do {
-                if (c == '{' && (!tl__cf_json_string(j, NULL, NULL) || !tl__cf_json_lit(j, ':')))
-                    return false;
-                if (!tl__cf_json_skip(j)) return false;
-            } while (tl__cf_json_lit(j, ','));
-            ok = tl__cf_json_lit(j, close);
-        }
-    } else if (c == 't' || c == 'f' || c == 'n') {
-        const char *w = c == 't' ? "true" : c == 'f' ? "false" : "null";
-        size_t n = strlen(w);
-        ok = (size_t)(j->end - j->p) >= n && memcmp(j->p, w, n) == 0;
-        if (ok) j->p += n;
-    } else if (c == '-' || (c >= '0' && c <= '9')) {
-        if (c == '-') j->p++;
-        if (j->p < j->end && *j->p == '0') j->p++;
-        else if (!tl__cf_json_digits(j)) return false;
-        if (j->p < j->end && *j->p == '.') {
-            j->p++;
-            if (!tl__cf_json_digits(j)) return false;
-        }
-        if (j->p < j->end && (*j->p == 'e' || *j->p == 'E')) {
-            j->p++;
-            if (j->p < j->end && (*j->p == '+' || *j->p == '-')) j->p++;
-            if (!tl__cf_json_digits(j)) return false;
-        }
-    } else {
-        ok = false;
-    }
+    if (c == '"') ok = tl__cf_json_string(j, NULL, NULL);
+    else if (c == '{' || c == '[') ok = tl__cf_json_skip_container(j, c);
+    else if (c == 't' || c == 'f' || c == 'n') ok = tl__cf_json_skip_word(j, c);
+    else if (c == '-' || (c >= '0' && c <= '9')) ok = tl__cf_json_skip_number(j);
+    else ok = false;
     j->depth--;
     return ok;
 }
@@ -1099,51 +1053,93 @@ static bool tl__cf_index_files(tl__cf_json *j, tl_cf_index_archive *a) {
     return tl__cf_json_lit(j, ']');
 }
 
+/* The keys of an archive object and of the index object, one bit each (each key once). */
+enum {
+    TL__CF_ARCHIVE_NAME = 1,
+    TL__CF_ARCHIVE_SIZE = 2,
+    TL__CF_ARCHIVE_HASH = 4,
+    TL__CF_ARCHIVE_ROLE = 8,
+    TL__CF_ARCHIVE_INPUT = 16,
+    TL__CF_ARCHIVE_FILES = 32,
+    TL__CF_ARCHIVE_REQUIRED =
+        TL__CF_ARCHIVE_NAME | TL__CF_ARCHIVE_SIZE | TL__CF_ARCHIVE_HASH | TL__CF_ARCHIVE_ROLE,
+    TL__CF_INDEX_FORMAT = 1,
+    TL__CF_INDEX_PROFILE = 2,
+    TL__CF_INDEX_ARCHIVES = 4,
+    TL__CF_INDEX_REQUIRED = TL__CF_INDEX_FORMAT | TL__CF_INDEX_PROFILE | TL__CF_INDEX_ARCHIVES
+};
+
+/* "xxh64": 16 lowercase hex digits. */
+static bool tl__cf_index_hash(tl__cf_json *j, uint64_t *out) {
+    char *text;
+    size_t vlen;
+    int i;
+    if (!tl__cf_json_string(j, &text, &vlen) || vlen != 16) return false;
+    for (i = 0; i < 16; i++) {
+        int v = tl__cf_hex(text[i]);
+        if (v < 0 || (text[i] >= 'A' && text[i] <= 'F')) return false;
+        *out = *out << 4 | (uint64_t)v;
+    }
+    return true;
+}
+
+/* "role": "catalog" or "assets". */
+static bool tl__cf_index_role(tl__cf_json *j, bool *is_catalog) {
+    char *text;
+    size_t vlen;
+    if (!tl__cf_json_string(j, &text, &vlen)) return false;
+    if (tl__cf_key_is(text, vlen, "catalog")) *is_catalog = true;
+    else if (!tl__cf_key_is(text, vlen, "assets")) return false;
+    return true;
+}
+
+/* The value of one member of an archive object, its key read: checked and kept; *bit says which
+   key it was (0: another one, skipped). */
+static bool tl__cf_index_archive_member(tl__cf_json *j, tl_cf_index_archive *a, const char *key,
+                                        size_t klen, unsigned *bit) {
+    size_t vlen;
+    *bit = 0;
+    if (tl__cf_key_is(key, klen, "name")) {
+        *bit = TL__CF_ARCHIVE_NAME;
+        return tl__cf_json_string(j, &a->name, &vlen) && tl_text_portable_file_name(a->name, vlen);
+    }
+    if (tl__cf_key_is(key, klen, "size")) {
+        *bit = TL__CF_ARCHIVE_SIZE;
+        return tl__cf_json_uint(j, &a->size);
+    }
+    if (tl__cf_key_is(key, klen, "input_bytes")) {
+        *bit = TL__CF_ARCHIVE_INPUT;
+        return tl__cf_json_uint(j, &a->input_bytes);
+    }
+    if (tl__cf_key_is(key, klen, "xxh64")) {
+        *bit = TL__CF_ARCHIVE_HASH;
+        return tl__cf_index_hash(j, &a->xxh64);
+    }
+    if (tl__cf_key_is(key, klen, "role")) {
+        *bit = TL__CF_ARCHIVE_ROLE;
+        return tl__cf_index_role(j, &a->is_catalog);
+    }
+    if (tl__cf_key_is(key, klen, "files")) {
+        *bit = TL__CF_ARCHIVE_FILES;
+        return tl__cf_index_files(j, a);
+    }
+    return tl__cf_json_skip(j);
+}
+
 static bool tl__cf_index_archive(tl__cf_json *j, tl_cf_index_archive *a) {
-    enum { NAME = 1, SIZE = 2, HASH = 4, ROLE = 8, INPUT = 16, FILES = 32 };
     unsigned seen = 0;
     memset(a, 0, sizeof *a);
     if (!tl__cf_json_lit(j, '{') || tl__cf_json_lit(j, '}')) return false;
     do {
-        char *key, *text;
-        size_t klen, vlen;
-        unsigned bit = 0;
-        int i;
+        char *key;
+        size_t klen;
+        unsigned bit;
         if (!tl__cf_json_string(j, &key, &klen) || !tl__cf_json_lit(j, ':')) return false;
-        if (tl__cf_key_is(key, klen, "name")) {
-            bit = NAME;
-            if (!tl__cf_json_string(j, &a->name, &vlen) || !tl_cf_portable_file_name(a->name, vlen))
-                return false;
-        } else if (tl__cf_key_is(key, klen, "size")) {
-            bit = SIZE;
-            if (!tl__cf_json_uint(j, &a->size)) return false;
-        } else if (tl__cf_key_is(key, klen, "input_bytes")) {
-            bit = INPUT;
-            if (!tl__cf_json_uint(j, &a->input_bytes)) return false;
-        } else if (tl__cf_key_is(key, klen, "xxh64")) {
-            bit = HASH;
-            if (!tl__cf_json_string(j, &text, &vlen) || vlen != 16) return false;
-            for (i = 0; i < 16; i++) {
-                int v = tl__cf_hex(text[i]);
-                if (v < 0 || (text[i] >= 'A' && text[i] <= 'F')) return false;
-                a->xxh64 = a->xxh64 << 4 | (uint64_t)v;
-            }
-        } else if (tl__cf_key_is(key, klen, "role")) {
-            bit = ROLE;
-            if (!tl__cf_json_string(j, &text, &vlen)) return false;
-            if (tl__cf_key_is(text, vlen, "catalog")) a->is_catalog = true;
-            else if (!tl__cf_key_is(text, vlen, "assets")) return false;
-        } else if (tl__cf_key_is(key, klen, "files")) {
-            bit = FILES;
-            if (!tl__cf_index_files(j, a)) return false;
-        } else if (!tl__cf_json_skip(j)) {
-            return false;
-        }
+        if (!tl__cf_index_archive_member(j, a, key, klen, &bit)) return false;
         if (seen & bit) return false; /* a key twice */
         seen |= bit;
     } while (tl__cf_json_lit(j, ','));
-    return tl__cf_json_lit(j, '}') &&
-           (seen & (NAME | SIZE | HASH | ROLE)) == (NAME | SIZE | HASH | ROLE);
+    return tl__cf_json_lit(j, '}') && (seen & TL__CF_ARCHIVE_REQUIRED) == TL__CF_ARCHIVE_REQUIRED;
 }
 
 static int tl__cf_compare_strings(const void *a, const void *b) {
@@ -1177,27 +1173,89 @@ static tl_cf_result tl__cf_index_check(tl__cf_json *j, const tl_cf_index *x, con
     return TL_CF_OK;
 }
 
+/* The size of the one block a parse of `text` allocates, and the most archives it may hold;
+   0 when len is too large to size. Everything decoded fits: strings shrink (each gains a NUL),
+   there are at most quotes/2 of them (file pointers, listed twice), each archive object takes at
+   least 60 source bytes; plus alignment. */
+static size_t tl__cf_index_block_size(const char *text, size_t len, size_t *max_archives) {
+    size_t quotes = 0, strings, i;
+    for (i = 0; i < len; i++) quotes += text[i] == '"';
+    strings = quotes / 2 + 2;
+    *max_archives = len / 60 + 1;
+    if (*max_archives > TL_CF_INDEX_MAX_ARCHIVES) *max_archives = TL_CF_INDEX_MAX_ARCHIVES;
+    if (len > ((size_t)-1 - 64) / 16) return 0;
+    return len + strings + 2 * strings * sizeof(char *) +
+           *max_archives * sizeof(tl_cf_index_archive) + 8 * (*max_archives + 4) + 64;
+}
+
+/* "archives": '[' archive (',' archive)* ']', at most max of them; `again`: the key was seen. */
+static bool tl__cf_index_archives(tl__cf_json *j, tl_cf_index *out, size_t max, bool again) {
+    bool ok;
+    out->archives =
+        (tl_cf_index_archive *)tl__cf_json_alloc(j, max * sizeof *out->archives, sizeof(void *));
+    ok = !again && out->archives && tl__cf_json_lit(j, '[') && !tl__cf_json_lit(j, ']');
+    while (ok) {
+        ok =
+            out->archive_count < max && tl__cf_index_archive(j, &out->archives[out->archive_count]);
+        if (!ok) break;
+        out->archive_count++;
+        if (!tl__cf_json_lit(j, ',')) return tl__cf_json_lit(j, ']');
+    }
+    return false;
+}
+
+/* The value of one member of the index object, its key read: checked and kept (the format in
+   *format, even when it is not 1); *bit says which key it was (0: another one, skipped). */
+static bool tl__cf_index_member(tl__cf_json *j, tl_cf_index *out, const char *key, size_t klen,
+                                size_t max_archives, uint64_t *format, unsigned seen,
+                                unsigned *bit) {
+    size_t vlen;
+    *bit = 0;
+    if (tl__cf_key_is(key, klen, "format")) {
+        *bit = TL__CF_INDEX_FORMAT;
+        return tl__cf_json_uint(j, format) && *format == 1;
+    }
+    if (tl__cf_key_is(key, klen, "profile")) {
+        *bit = TL__CF_INDEX_PROFILE;
+        return tl__cf_json_string(j, &out->profile, &vlen) &&
+               tl_text_portable_file_name(out->profile, vlen);
+    }
+    if (tl__cf_key_is(key, klen, "archives")) {
+        *bit = TL__CF_INDEX_ARCHIVES;
+        return tl__cf_index_archives(j, out, max_archives, (seen & TL__CF_INDEX_ARCHIVES) != 0);
+    }
+    return tl__cf_json_skip(j);
+}
+
+/* index -> '{' member (',' member)* '}', each known key once; *seen: the keys read. */
+static bool tl__cf_index_object(tl__cf_json *j, tl_cf_index *out, size_t max_archives,
+                                uint64_t *format, unsigned *seen) {
+    if (!tl__cf_json_lit(j, '{') || tl__cf_json_lit(j, '}')) return false;
+    for (;;) {
+        char *key;
+        size_t klen;
+        unsigned bit;
+        if (!tl__cf_json_string(j, &key, &klen) || !tl__cf_json_lit(j, ':')) return false;
+        if (!tl__cf_index_member(j, out, key, klen, max_archives, format, *seen, &bit) ||
+            (*seen & bit))
+            return false;
+        *seen |= bit;
+        if (!tl__cf_json_lit(j, ',')) return tl__cf_json_lit(j, '}');
+    }
+}
+
 tl_cf_result tl_cf_index_parse(tl_cf_index *out, const char *text, size_t len, const char **why) {
-    enum { FORMAT = 1, PROFILE = 2, ARCHIVES = 4 };
     const char *invalid = "not a valid archive index (archives.json)";
     tl__cf_json j;
-    size_t quotes = 0, strings, max_archives, block, i;
+    size_t max_archives, block;
     char *storage;
     unsigned seen = 0;
     uint64_t format = 0;
     bool ok;
     tl_cf_result r;
     memset(out, 0, sizeof *out);
-    /* Everything decoded fits this bound: strings shrink (each gains a NUL), there are at most
-       quotes/2 of them (file pointers, listed twice), each archive object takes at least 60
-       source bytes; plus alignment. */
-    for (i = 0; i < len; i++) quotes += text[i] == '"';
-    strings = quotes / 2 + 2;
-    max_archives = len / 60 + 1;
-    if (max_archives > TL_CF_INDEX_MAX_ARCHIVES) max_archives = TL_CF_INDEX_MAX_ARCHIVES;
-    if (len > ((size_t)-1 - 64) / 16) return tl__cf_fail(TL_CF_NO_MEMORY, "out of memory", why);
-    block = len + strings + 2 * strings * sizeof(char *) +
-            max_archives * sizeof(tl_cf_index_archive) + 8 * (max_archives + 4) + 64;
+    block = tl__cf_index_block_size(text, len, &max_archives);
+    if (!block) return tl__cf_fail(TL_CF_NO_MEMORY, "out of memory", why);
     storage = (char *)TL_MALLOC(block);
     if (!storage) return tl__cf_fail(TL_CF_NO_MEMORY, "out of memory", why);
     j.p = text;
@@ -1205,51 +1263,9 @@ tl_cf_result tl_cf_index_parse(tl_cf_index *out, const char *text, size_t len, c
     j.heap = storage;
     j.heap_end = storage + block;
     j.depth = 0;
-    ok = tl__cf_json_lit(&j, '{') && !tl__cf_json_lit(&j, '}');
-    while (ok) {
-        char *key;
-        size_t klen, vlen;
-        unsigned bit = 0;
-        ok = tl__cf_json_string(&j, &key, &klen) && tl__cf_json_lit(&j, ':');
-        if (!ok) break;
-        if (tl__cf_key_is(key, klen, "format")) {
-            bit = FORMAT;
-            ok = tl__cf_json_uint(&j, &format) && format == 1;
-        } else if (tl__cf_key_is(key, klen, "profile")) {
-            bit = PROFILE;
-            ok = tl__cf_json_string(&j, &out->profile, &vlen) &&
-                 tl_cf_portable_file_name(out->profile, vlen);
-        } else if (tl__cf_key_is(key, klen, "archives")) {
-            bit = ARCHIVES;
-            out->archives = (tl_cf_index_archive *)tl__cf_json_alloc(
-                &j, max_archives * sizeof *out->archives, sizeof(void *));
-            ok = !(seen & ARCHIVES) && out->archives && tl__cf_json_lit(&j, '[') &&
-                 !tl__cf_json_lit(&j, ']');
-            while (ok) {
-                ok = out->archive_count < max_archives &&
-                     tl__cf_index_archive(&j, &out->archives[out->archive_count]);
-                if (!ok) break;
-                out->archive_count++;
-                if (!tl__cf_json_lit(&j, ',')) {
-                    ok = tl__cf_json_lit(&j, ']');
-                    break;
-                }
-            }
-        } else {
-            ok = tl__cf_json_skip(&j);
-        }
-        if (!ok || (seen & bit)) {
-            ok = false;
-            break;
-        }
-        seen |= bit;
-        if (!tl__cf_json_lit(&j, ',')) {
-            ok = tl__cf_json_lit(&j, '}');
-            break;
-        }
-    }
+    ok = tl__cf_index_object(&j, out, max_archives, &format, &seen);
     tl__cf_json_ws(&j);
-    ok = ok && j.p == j.end && seen == (FORMAT | PROFILE | ARCHIVES);
+    ok = ok && j.p == j.end && seen == TL__CF_INDEX_REQUIRED;
     r = ok ? tl__cf_index_check(&j, out, why)
            : tl__cf_fail(TL_CF_BAD_JSON,
                          format > 1 ? "archives.json has a newer format than this runtime reads"

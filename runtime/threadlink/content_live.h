@@ -318,7 +318,7 @@ static bool tl__live_path_refused(const tl__content_source *src, tl__live_scan *
     }
     for (i = 0; src->flat && i <= len; i++) {
         if (i < len && rel[i] != '/') continue;
-        why = tl_cf_windows_name_problem(rel + start, i - start);
+        why = tl_text_windows_name_problem(rel + start, i - start);
         if (why) {
             tl__live_why(sc, full, ": name ", why,
                          "; a flat build (\"archive\": \"none\") refuses it");
@@ -435,7 +435,7 @@ static bool tl__live_walk_category(const tl__content_source *src, const char *ro
 
 static int tl__live_by_name(const void *x, const void *y) {
     const tl__live_found *a = (const tl__live_found *)x, *b = (const tl__live_found *)y;
-    int c = tl_cf_fold_compare(a->rel, a->name_len, b->rel, b->name_len);
+    int c = tl_text_fold_compare(a->rel, a->name_len, b->rel, b->name_len);
     return c ? c : strcmp(a->rel, b->rel);
 }
 
@@ -446,7 +446,7 @@ static bool tl__live_unique(const char *profile, const char *root, tl__live_scan
     for (i = 1; i < sc->len; i++) {
         const tl__live_found *a = &sc->files[i - 1], *b = &sc->files[i];
         char name[512];
-        if (tl_cf_fold_compare(a->rel, a->name_len, b->rel, b->name_len) != 0) continue;
+        if (tl_text_fold_compare(a->rel, a->name_len, b->rel, b->name_len) != 0) continue;
         snprintf(name, sizeof name, "%.*s\" of profile \"%s", (int)b->name_len, b->rel, profile);
         snprintf(
             sc->why, sizeof sc->why,
@@ -591,12 +591,12 @@ static tl__content_entry *tl__live_find(const tl_content *ctx, uint32_t dir,
             : NULL;
     uint32_t i;
     if (p && (*p)->dir == dir &&
-        tl_cf_fold_compare((*p)->name, strlen((*p)->name), f->rel, f->name_len) == 0)
+        tl_text_fold_compare((*p)->name, strlen((*p)->name), f->rel, f->name_len) == 0)
         return *p;
     if (!p) return NULL;
     for (i = 0; i < d->entry_count; i++) /* another directory answers the name: look here */
-        if (tl_cf_fold_compare(d->entries[i].name, strlen(d->entries[i].name), f->rel,
-                               f->name_len) == 0)
+        if (tl_text_fold_compare(d->entries[i].name, strlen(d->entries[i].name), f->rel,
+                                 f->name_len) == 0)
             return &d->entries[i];
     return NULL;
 }
@@ -1007,7 +1007,8 @@ static bool tl__live_may_exist(tl_content *ctx, uint32_t dir, const char *name) 
     for (i = 0; i < n; i++) {
         size_t len = strlen(names[i]), base = slash ? (size_t)(slash - name) + 1 : 0;
         size_t stem = tl_cf_asset_name_len(names[i], len, d->source->names);
-        found = found || tl_cf_fold_compare(names[i], stem, name + base, strlen(name + base)) == 0;
+        found =
+            found || tl_text_fold_compare(names[i], stem, name + base, strlen(name + base)) == 0;
         TL_FREE(names[i]);
     }
     TL_FREE(names);
@@ -1181,7 +1182,7 @@ tl_content_dir tl_content_register_source(tl_content *ctx, const char *profile,
     tl__content_source *src;
     const char *why = "out of memory";
     memset(&none, 0, sizeof none);
-    if (!ctx || !profile || !tl_cf_portable_file_name(profile, strlen(profile)) || !source_root ||
+    if (!ctx || !profile || !tl_text_portable_file_name(profile, strlen(profile)) || !source_root ||
         !source_root[0] || !desc || !desc->categories || !desc->category_count) {
         tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_content_register_source");
         return none;

@@ -6,7 +6,7 @@
        #include <threadlink/threadlink.h>
 
    TL_IMPLEMENTATION is the umbrella: it turns on the switch of every module the file includes,
-   TL_SCRIBE_IMPL, TL_IRIS_IMPL, TL_INITIUM_IMPL, TL_VAULT_IMPL, TL_CONTENT_FORMAT_IMPL,
+   TL_SCRIBE_IMPL, TL_IRIS_IMPL, TL_INITIUM_IMPL, TL_VAULT_IMPL, TL_TEXT_IMPL, TL_CONTENT_FORMAT_IMPL,
    TL_CONTENT_IMPL, TL_SAVE_IMPL, TL_NEXUS_IMPL, TL_PLATFORM_IMPL, TL_PATCH_IMPL and TL_MEM_IMPL (TL_MEM_DEBUG's list). Each switch emits its own module's
    implementation and no other, so a program may instead spread them over its files, each module
    in exactly one. TL_API (api.h) makes the runtime static (TL_STATIC) or a shared library
@@ -17,7 +17,7 @@
    collections), scribe.h (logging), iris.h (events), initium.h (lifecycle batches, subsystems, time), nexus.h (levels: holds, loading,
    presentation),
    vault.h (vault descriptors and serialisation), content.h (content directories and scopes;
-   content_format.h, the readers of its formats, comes with it), save.h (crash-safe saves),
+   content_format.h, the readers of its formats, and text.h, the text rules of names, come with it), save.h (crash-safe saves),
    platform.h (platform services), patch.h (patch plans: what an updater downloads, keeps and
    deletes).
 */
@@ -32,6 +32,7 @@
 #include "initium.h"
 #include "nexus.h"
 #include "vault.h"
+#include "text.h"
 #include "content_format.h"
 #include "content.h"
 #include "save.h"

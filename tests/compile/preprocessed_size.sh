@@ -16,6 +16,7 @@ limits="api.h 10 none
 cast.h 20 none
 scribe.h 135 none
 iris.h 265 none
+text.h 17 none
 content_format.h 215 none
 content.h 290 none
 content_live.h 320 none
@@ -37,6 +38,8 @@ threadlink.h 9160 allowed"
 # (with save.h, threadlink 8328); patch 139; nexus 6859 (initium and content; with nexus.h, threadlink 8475);
 # platform 450 (iris and save; with platform.h, threadlink 8598).
 # Issue 30: content 267, content_live 267 (content.h's; with TL_CONTENT_LIVE both 290).
+# Issue 32: text 15 (content_format stays at 211 with it: the declarations moved there).
+# Issue 32: text 15 (content_format 211 with it, as before).
 failed=0
 for header in "$runtime"/threadlink/*.h; do
   name=$(basename "$header")

@@ -16,7 +16,7 @@ cc=${3:-cc}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 flags="-std=c11 -Wall -Wextra -Wpedantic -Werror -DTL_MEM_DEBUG -I$runtime"
-modules="scribe iris initium vault content_format content mem save nexus platform patch"
+modules="scribe iris initium vault text content_format content mem save nexus platform patch"
 failed=0
 count=0
 
@@ -89,8 +89,9 @@ done
 
 # Issue 27's split; core.c also holds the logger and the live-block list the others use; saves
 # (issue 29) go beside the vaults they store, levels (issue 28) beside the content they load.
-# Patch plans (issue 31) in a file of their own, using the content readers of assets.c.
-{ unit core initium.h scribe mem iris initium && unit assets nexus.h content_format content nexus &&
+# Patch plans (issue 31) in a file of their own, using the content readers of assets.c (and the
+# text rules, text.h, beside them).
+{ unit core initium.h scribe mem iris initium && unit assets nexus.h text content_format content nexus &&
   unit vaults platform.h vault save platform && unit patches patch.h patch &&
   program "core.c | assets.c (with nexus.h) | vault.c (with save.h, platform.h) | patches.c (patch.h)" core assets vaults patches; } ||
   failed=$((failed + 1))
