@@ -81,7 +81,9 @@ cat > threadlink.json <<'JSON'
 JSON
 
 # Usage errors exit 2, input errors 1, success 0 with one summary line per profile.
-expect_rc 2 "$gen" pack --bogus
+# An unknown key is an input error too (exit 1, as the seed's builder has it for an unknown
+# -contentlink.<key>), naming the nearest key for a typo and every known key.
+expect_rc 1 "$gen" pack --bogus
 # An unknown profile is an input error (exit 1, as the seed's builder has it) naming the known ones.
 expect_rc 1 "$gen" pack --profile Nope
 grep -q "^threadlink.json: error: unknown profile 'Nope' (profiles: Main, Flat, or all)$" err.txt || { cat err.txt; fail "unknown profile message"; }
@@ -91,6 +93,7 @@ grep -q "unknown profile 'main' (did you mean 'Main'?) (profiles: Main, Flat, or
 expect_rc 2 "$gen" pack --max-archive-mb 0 --profile Main
 expect_rc 2 "$gen" pack --compression lzma --profile Main
 expect_rc 2 "$gen" pack --output elsewhere
+[ ! -e out ] && [ ! -e generated ] || fail "a usage error wrote something"
 expect_rc 0 "$gen" pack --help
 expect_rc 0 env TZ=UTC LC_ALL=C "$gen" pack --no-progress
 grep -q '^pack Main: 4 files, 0.1 MB in, .* MB out, 2 archives (2 written, 0 unchanged), [0-9.]* s$' out.txt || { cat out.txt; fail "summary line"; }
@@ -109,6 +112,22 @@ done
 expect_rc 0 "$gen" pack --no-progress
 grep -q '2 archives (0 written, 2 unchanged)' out.txt || { cat out.txt; fail "no-op re-pack wrote archives"; }
 grep -q 'flat (0 written, 4 unchanged)' out.txt || { cat out.txt; fail "no-op re-pack wrote flat files"; }
+# An unknown key exits 1 with the nearest key and the known ones; a known key without its value
+# and a stray argument stay usage errors (2). Nothing is written in any case.
+cp -r out before-keys
+keys='-C, --config, --quiet, --banner-without-version, --diagnostics-format, --help, -h, --profile, --output, --archive, --compression, --max-archive-mb, --progress, --no-progress, --build-step, --strict, --depfile, --deptarget, --stamp, --source, --partitioner, --post-build, --no-post-build, --jobs, -j'
+expect_rc 1 "$gen" pack --compresion zstd
+[ "$(cat err.txt)" = "threadlink-gen: error: unknown key '--compresion' (did you mean '--compression'?)
+known keys: $keys" ] || { cat err.txt; fail "unknown key message"; }
+expect_rc 1 "$gen" pack --foo 1
+[ "$(cat err.txt)" = "threadlink-gen: error: unknown key '--foo'
+known keys: $keys" ] || { cat err.txt; fail "unknown key list"; }
+expect_rc 2 "$gen" pack --compression
+grep -q "^threadlink-gen: error: option '--compression' needs a value$" err.txt || { cat err.txt; fail "missing value message"; }
+expect_rc 2 "$gen" pack stray
+expect_rc 2 "$gen" pack --jobs many
+diff -r before-keys out || fail "a bad key wrote the output folder"
+rm -rf before-keys
 # Without archives.json every archive is built again, to the same bytes: none counts as written.
 rm out/Main/archives.json
 expect_rc 0 "$gen" pack --no-progress
