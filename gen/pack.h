@@ -66,6 +66,17 @@ struct content_scan;
 void pack_inputs_save(const content_profile *pr, const struct content_scan *sc, const char *dir);
 /* The previous build's record for output folder `dir`, if any, handed to the scan memo. */
 void pack_inputs_seed(const char *project_root, const char *dir);
+/* The record as text (pack_inputs.c gives the format): begun for output folder `folder` (its
+ * real path), an entry per file (its path relative to the project), ended by the hash of it all. */
+struct content_file_state;
+void pack_inputs_begin(buf *out, const char *folder);
+void pack_inputs_add(buf *out, const char *path, const struct content_file_state *st);
+void pack_inputs_end(buf *out);
+/* Reads a record (`len` bytes of anything) written for `folder`: each entry goes to `each`, its
+ * path (`len` bytes, no NUL or newline, not empty) relative to the project. A record that is not
+ * whole (its version, its folder, the hash of its last line, every line) gives nothing: false. */
+typedef void (*pack_inputs_fn)(void *ctx, const char *path, size_t len, const struct content_file_state *st);
+bool pack_inputs_read(const char *text, size_t len, const char *folder, pack_inputs_fn each, void *ctx);
 
 /* ---- Partitioning (pack_partition.c) ----------------------------------------------------- */
 

@@ -372,4 +372,47 @@ JSON
 else
     echo "case-insensitive file system (FAT through FUSE): skipped (needs root, /dev/fuse, mkfs.vfat, fusefat)"
 fi
+# The record of input hashes pack leaves in the cache folder is read from disk, where a crash,
+# another version or a hand edit may leave anything: truncated, garbage, another tree's, an
+# entry with another size, or with another hash (the file's state as recorded). pack trusts no
+# such record: the output and the generated headers are the bytes of a fresh pack, every time.
+mkdir -p rec/assets/Icons rec/assets/Levels
+printf 'sword' > rec/assets/Icons/sword.png
+seq 1 3000 > rec/assets/Levels/one.txt
+seq 1 4000 > rec/assets/Levels/two.txt
+cat > rec/threadlink.json <<'JSON'
+{ "content": [ { "profile": "Main", "source_root": "assets", "output": "out/Main" } ] }
+JSON
+(cd rec && XDG_CACHE_HOME="$work/rec-init" "$gen" pack --no-progress --quiet) || fail "record: first pack" # the manifest
+cp -r rec fresh
+sleep 3 # settled: a file changed in the last two seconds is left out of the record
+pack_rec() { (cd "$1" && XDG_CACHE_HOME="$work/$2" "$gen" pack --no-progress --quiet) >out.txt 2>err.txt || { cat err.txt >&2; fail "record: pack $1 ($3)"; }; }
+pack_rec fresh fresh-cache "fresh"
+pack_rec rec rec-cache "the record written"
+record=$(ls rec-cache/threadlink-gen/pack-*.inputs)
+grep -q 'assets/Levels/one.txt$' "$record" || { cat "$record" >&2; fail "record: no entry for one.txt"; }
+cp "$record" record.good
+cp -a rec other && pack_rec other other-cache "another tree" # the same paths, other files
+same_as_fresh() {
+    pack_rec rec rec-cache "$1" # the output folder kept: the record is looked up by its real path
+    diff -r fresh/out rec/out >&2 && diff -r fresh/generated rec/generated >&2 || fail "record: $1 gave other bytes than a fresh pack"
+    cmp -s "$record" record.good || fail "record: $1 was not replaced by a good record"
+}
+same_as_fresh "a good record"
+head -c $(( $(wc -c < record.good) / 2 )) record.good > "$record"
+same_as_fresh "a truncated record"
+head -n 2 record.good > "$record"
+same_as_fresh "a record cut at a line's end"
+head -c 3000 /dev/urandom > "$record"
+same_as_fresh "garbage"
+printf 'threadlink-gen input hashes 1\n\0\0\0\t\n' > "$record"
+same_as_fresh "a record of NUL bytes"
+cp other-cache/threadlink-gen/pack-*.inputs "$record"
+same_as_fresh "another tree's record"
+sed -E '/one\.txt$/ s/^([0-9a-f]+) [0-9]+ /\1 7 /' record.good > "$record"
+same_as_fresh "an entry with another size"
+sed -E '/one\.txt$/ s/^[0-9a-f]{16} /0123456789abcdef /' record.good > "$record"
+same_as_fresh "an entry with another hash"
+sed -E '/one\.txt$/ s/\t.*/\tassets\/Levels\/two.txt/' record.good > "$record"
+same_as_fresh "an entry naming another file"
 echo "pack CLI ok"
