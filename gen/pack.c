@@ -556,6 +556,42 @@ static void archive_built(void *ctx, size_t job)
     progress_show(pg, pg->done == pg->total);
 }
 
+/* The previous build's archives that this one does not keep but that are intact (the one that
+ * held an edited file, under its old name): the entries of the archives built again may be
+ * copied from them (pack_find_reusable), not compressed again. Their paths, in *paths. */
+typedef VEC(char *) path_list;
+
+static void reusable_sources(packed_build *pb, path_list *paths)
+{
+    const prior_check *pc = pb->ctx->prior;
+    const prior_build *b = &pc->builds.items[pb->ctx->profile];
+    if (!b->have) return;
+    bool *kept = xcalloc(b->index.archive_count ? b->index.archive_count : 1, sizeof *kept);
+    for (size_t g = 0; g < pb->archives->count; g++)
+        if (pb->kept[g]) kept[pb->prev[g] - b->index.archives] = true;
+    for (uint32_t i = 0; i < b->index.archive_count; i++) {
+        if (kept[i] || b->index.archives[i].is_catalog) continue;
+        work_pool_wait(pc->pool, b->first + i);
+        if (pc->intact[b->first + i]) *vec_push(paths) = path_join(pb->dir, b->index.archives[i].name);
+    }
+    free(kept);
+}
+
+/* Per asset: where its stored bytes may be copied from (NULL when nothing is built again). */
+static pack_entry_source *find_reusable(packed_build *pb, const pack_archive_job *list, size_t count, path_list *paths)
+{
+    if (!count || pb->pr->compression == CONTENT_CODEC_NONE) return NULL;
+    reusable_sources(pb, paths);
+    if (!paths->count) return NULL;
+    VEC(uint32_t) members = {0};
+    for (size_t j = 0; j < count; j++)
+        for (size_t i = 0; i < list[j].count; i++) *vec_push(&members) = list[j].members[i];
+    pack_entry_source *reuse = xcalloc(pb->sc->assets.count, sizeof *reuse);
+    pack_find_reusable(pb->sc, pb->pr->compression, (const char *const *)paths->items, paths->count, members.items, members.count, reuse);
+    vec_free(&members);
+    return reuse;
+}
+
 /* Every asset archive not kept, built on every core. */
 static bool write_asset_archives(packed_build *pb, unsigned jobs)
 {
@@ -569,7 +605,12 @@ static bool write_asset_archives(packed_build *pb, unsigned jobs)
         list[count++] = (pack_archive_job){pb->archives->items[g].name, grp->members.items, grp->members.count, 0, 0, false};
     }
     built_progress bp = {pb, archive_of};
-    bool ok = pack_build_archives(pb->sc, pb->pr->compression, jobs, list, count, pb->set, pb->dir, archive_built, &bp);
+    path_list sources = {0};
+    pack_entry_source *reuse = find_reusable(pb, list, count, &sources);
+    bool ok = pack_build_archives(pb->sc, pb->pr->compression, jobs, list, count, pb->set, pb->dir, reuse, archive_built, &bp);
+    free(reuse);
+    for (size_t i = 0; i < sources.count; i++) free(sources.items[i]);
+    vec_free(&sources);
     for (size_t j = 0; ok && j < count; j++) {
         archive_out *a = &pb->archives->items[archive_of[j]];
         a->size = list[j].size, a->xxh64 = list[j].xxh64, a->written = list[j].written;

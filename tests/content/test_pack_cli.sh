@@ -415,4 +415,33 @@ sed -E '/one\.txt$/ s/^[0-9a-f]{16} /0123456789abcdef /' record.good > "$record"
 same_as_fresh "an entry with another hash"
 sed -E '/one\.txt$/ s/\t.*/\tassets\/Levels\/two.txt/' record.good > "$record"
 same_as_fresh "an entry naming another file"
+# An archive built again after an edit copies its unchanged entries from the previous build's
+# archive that held them (intact, same codec) instead of compressing them again: the bytes are
+# a fresh pack's, for zstd and lz4, through codec changes (none -> zstd -> lz4 -> zstd), and
+# with the previous archive damaged (not used, read again).
+mkdir -p reuse/assets/Levels
+i=1
+while [ "$i" -le 40 ]; do
+    seq "$i" $((i * 500)) > "reuse/assets/Levels/l$i.txt"
+    head -c $((i * 100)) /dev/urandom > "reuse/assets/Levels/r$i.bin" # stored raw
+    i=$((i + 1))
+done
+cat > reuse/threadlink.json <<'JSON'
+{ "content": [ { "profile": "Main", "source_root": "assets", "output": "out/Main", "compression": "none" } ] }
+JSON
+pack_rec reuse reuse-cache "reuse: first"
+sleep 3
+pack_rec reuse reuse-cache "reuse: the record"
+for step in "zstd l7" "zstd l9" "lz4 l3" "lz4 r5" "zstd l4" "damaged l8"; do
+    set -- $step
+    codec=$1
+    [ "$codec" = damaged ] && { codec=zstd; a=$(ls reuse/out/Main/Main.t*.tlpk | head -1); printf 'XXXX' | dd of="$a" bs=1 seek=200 conv=notrunc 2>/dev/null; }
+    sed -i -E "s/\"compression\": \"[a-z0-9]+\"/\"compression\": \"$codec\"/" reuse/threadlink.json
+    f=reuse/assets/Levels/$2.txt; [ -e "$f" ] || f=reuse/assets/Levels/$2.bin
+    printf 'E' | dd of="$f" bs=1 seek=3 conv=notrunc 2>/dev/null
+    pack_rec reuse reuse-cache "reuse: $step"
+    rm -rf reuse-fresh && cp -r reuse reuse-fresh && rm -rf reuse-fresh/out
+    pack_rec reuse-fresh reuse-fresh-cache "reuse: fresh, $step"
+    diff -r reuse-fresh/out reuse/out >&2 || fail "reuse: $step gave other bytes than a fresh pack"
+done
 echo "pack CLI ok"
