@@ -531,6 +531,7 @@ static str_ref add_string(buf *strings, const char *s)
 
 typedef struct name_ref {
     const char *name;
+    uint32_t len; /* strlen(name), once: tens of thousands of names are sorted */
     uint32_t record;
     uint32_t category;
 } name_ref;
@@ -538,14 +539,18 @@ typedef struct name_ref {
 static int by_folded(const void *x, const void *y)
 {
     const name_ref *a = x, *b = y;
-    return tl_cf_fold_compare(a->name, strlen(a->name), b->name, strlen(b->name));
+    return tl_cf_fold_compare(a->name, a->len, b->name, b->len);
 }
 
-static int by_category_then_folded(const void *x, const void *y)
+/* The members table: by category, then folded name. From names in folded order, a stable
+ * placement by category gives that order without sorting again; *counts gets each category's. */
+static void put_members(unsigned char *table, const name_ref *names, size_t n, size_t ncat, size_t *counts)
 {
-    const name_ref *a = x, *b = y;
-    if (a->category != b->category) return a->category < b->category ? -1 : 1;
-    return by_folded(x, y);
+    size_t *next = xcalloc(ncat + 1, sizeof *next);
+    for (size_t i = 0; i < n; i++) counts[names[i].category]++;
+    for (size_t k = 1; k <= ncat; k++) next[k] = next[k - 1] + counts[k - 1];
+    for (size_t i = 0; i < n; i++) tl_cf_put_u32(table + next[names[i].category]++ * 4, names[i].record);
+    free(next);
 }
 
 void pack_build_catalog(const content_profile *pr, const content_scan *sc, bool flat, buf *out)
@@ -585,16 +590,15 @@ void pack_build_catalog(const content_profile *pr, const content_scan *sc, bool 
         tl_cf_put_u32(p + 20, path.len);
         tl_cf_put_u64(p + 24, flat ? a->size : 0);
         tl_cf_put_u64(p + 32, flat ? a->xxh64 : 0);
-        names[r] = (name_ref){a->name, (uint32_t)r, a->category};
+        names[r] = (name_ref){a->name, name.len, (uint32_t)r, a->category};
     }
     qsort(names, n, sizeof *names, by_folded);
     for (size_t i = 0; i < n; i++) tl_cf_put_u32(tables + index_at + i * 4, names[i].record);
-    qsort(names, n, sizeof *names, by_category_then_folded);
-    for (size_t i = 0; i < n; i++) tl_cf_put_u32(tables + members_at + i * 4, names[i].record);
+    size_t *counts = xcalloc(ncat + 1, sizeof *counts);
+    put_members(tables + members_at, names, n, ncat, counts);
     size_t first = 0;
     for (size_t k = 0; k < ncat; k++) {
-        size_t count = 0;
-        for (size_t i = 0; i < n; i++) count += names[i].category == k;
+        size_t count = counts[k];
         unsigned char *p = tables + TL_CF_CATALOG_HEADER_SIZE + k * TL_CF_CATALOG_CATEGORY_SIZE;
         tl_cf_put_u32(p, cat_names[k].off);
         tl_cf_put_u32(p + 4, cat_names[k].len);
@@ -615,6 +619,7 @@ void pack_build_catalog(const content_profile *pr, const content_scan *sc, bool 
     buf_put(out, tables, strings_at);
     buf_put(out, strings.data, strings.len);
     tl_cf_put_u64((unsigned char *)out->data + 32, tl_cf_xxh64(out->data + TL_CF_CATALOG_HEADER_SIZE, out->len - TL_CF_CATALOG_HEADER_SIZE));
+    free(counts);
     free(names);
     free(tables);
     free(cat_names);
