@@ -204,21 +204,28 @@ static bool record_whole(const char *text, size_t len, const char *folder, size_
     return *body == *body_end || text[*body_end - 1] == '\n';
 }
 
+typedef struct parsed_line {
+    size_t path, len; /* the path's offset in the text and its length */
+    content_file_state st;
+} parsed_line;
+
 bool pack_inputs_read(const char *text, size_t len, const char *folder, pack_inputs_fn each, void *ctx)
 {
     size_t at, end;
     if (!record_whole(text, len, folder, &at, &end)) return false;
-    for (size_t pass = 0; pass < 2; pass++) { /* every line checked before any is given */
-        for (size_t line = at; line < end;) {
-            const char *nl = memchr(text + line, '\n', end - line);
-            size_t n = (size_t)(nl - (text + line)), path_at;
-            content_file_state st;
-            if (!parse_line(text + line, n, &st, &path_at)) return false;
-            if (pass) each(ctx, text + line + path_at, n - path_at, &st);
-            line += n + 1;
-        }
+    VEC(parsed_line) lines = {0}; /* every line parsed once, and checked before any is given */
+    bool ok = true;
+    for (size_t line = at; ok && line < end;) {
+        const char *nl = memchr(text + line, '\n', end - line);
+        size_t n = (size_t)(nl - (text + line)), path_at = 0;
+        parsed_line *pl = vec_push(&lines);
+        ok = parse_line(text + line, n, &pl->st, &path_at);
+        pl->path = line + path_at, pl->len = n - path_at;
+        line += n + 1;
     }
-    return true;
+    for (size_t i = 0; ok && i < lines.count; i++) each(ctx, text + lines.items[i].path, lines.items[i].len, &lines.items[i].st);
+    vec_free(&lines);
+    return ok;
 }
 
 /* $XDG_CACHE_HOME/threadlink-gen (or ~/.cache/threadlink-gen), or NULL without either. */
