@@ -174,8 +174,20 @@ static const char pack_usage[] =
     "  --deptarget NAME         the depfile's target (default: the stamp, else the first index file)\n"
     "  --stamp FILE             write FILE (its time renewed) after every successful run\n"
     "\n"
-    "exit status: 0 ok, 1 input or build errors (an unknown profile too; the previous output\n"
-    "stays usable), 2 usage\n";
+    "exit status: 0 ok, 1 input or build errors (an unknown profile or key too, named with the\n"
+    "known ones; the previous output stays usable), 2 usage (a key without its value or with a\n"
+    "malformed one, a stray argument)\n";
+
+/* pack's options are the keys of a profile's build settings: an unknown one is an input error
+ * (exit 1, as the seed's builder has it), shown with every key pack knows. */
+static int unknown_key(args_cursor *args)
+{
+    fprintf(stderr, "threadlink-gen: error: %s\nknown keys: ", args->error);
+    for (const args_option *o = args->options; o->name; o++) fprintf(stderr, "%s%s", o == args->options ? "" : ", ", o->name);
+    fputc('\n', stderr);
+    free(args->error);
+    return 1;
+}
 
 /* A whole number from 1 to `max`, or a usage error naming the option. 0 or the usage status. */
 static int parse_count(const char *option, const char *v, unsigned long max, unsigned long *out)
@@ -195,12 +207,12 @@ typedef VEC(const char *) arg_list;
  * the exit status (--help, a usage error). */
 static int parse_pack_args(int argc, char **argv, pack_options *opt, const char **dir, arg_list *hooks)
 {
-    args_cursor args = {.argc = argc, .argv = argv, .next = 2, .options = pack_option_table, .what = "pack option"};
+    args_cursor args = {.argc = argc, .argv = argv, .next = 2, .options = pack_option_table, .what = "key"};
     unsigned long n;
     for (int id, rc; (id = args_next(&args)) != ARGS_END;) {
         const char *v = args.value;
         switch (id) {
-        case ARGS_ERROR: return args_error(&args);
+        case ARGS_ERROR: return args.unknown ? unknown_key(&args) : args_error(&args);
         case ARGS_OPERAND: return usage_error("pack takes options only; unexpected argument '%s'", v);
         case OPT_DIR: *dir = v; break;
         case OPT_CONFIG: opt->config_path = v; break;

@@ -39,6 +39,7 @@ static int unknown(args_cursor *c, const char *arg, size_t name_len)
     char *message = near ? xasprintf("unknown %s '%s' (did you mean '%s'?)", c->what, arg, near)
                          : xasprintf("unknown %s '%s'", c->what, arg);
     free(names);
+    c->unknown = true;
     return fail(c, message);
 }
 
@@ -46,6 +47,7 @@ int args_next(args_cursor *c)
 {
     c->value = NULL;
     c->error = NULL;
+    c->unknown = false;
     if (c->next >= c->argc) return ARGS_END;
     const char *arg = c->argv[c->next++];
     if (c->operands_done || arg[0] != '-' || arg[1] == '\0') {

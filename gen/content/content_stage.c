@@ -256,12 +256,24 @@ static void emit_catalog_assets(const catalog_out *c)
     buf_printf(b, "/* Every asset, sorted by name with ASCII letters folded to lower case. */\n"
                   "static inline const %s_asset *%s_assets(void)\n{\n    static const %s_asset assets[%zu] = {\n",
                lower, lower, lower, n ? n : 1);
-    for (size_t i = 0; i < n; i++) {
+    static const char hex[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) { /* plain appends, not printf: a line per asset, every generate */
         const content_asset *a = sorted[i];
-        buf_printf(b, "        {%s_%s, ", c_name, a->member ? a->member : a->c_name);
+        buf_puts(b, "        {");
+        buf_puts(b, c_name);
+        buf_putc(b, '_');
+        buf_puts(b, a->member ? a->member : a->c_name);
+        buf_puts(b, ", ");
         put_c_string(b, a->name);
-        buf_printf(b, ", %s_CATEGORY_%s, UINT64_C(%llu), UINT64_C(0x%016llx)},\n", upper, pr->categories.items[a->category].name,
-                   (unsigned long long)a->size, (unsigned long long)a->xxh64);
+        buf_puts(b, ", ");
+        buf_puts(b, upper);
+        buf_puts(b, "_CATEGORY_");
+        buf_puts(b, pr->categories.items[a->category].name);
+        buf_puts(b, ", UINT64_C(");
+        buf_put_u64(b, a->size);
+        buf_puts(b, "), UINT64_C(0x");
+        for (int shift = 60; shift >= 0; shift -= 4) buf_putc(b, hex[(a->xxh64 >> shift) & 15]);
+        buf_puts(b, ")},\n");
         out_maybe_flush(o);
     }
     if (!n) buf_printf(b, "        {TL_GENERATED_CAST(%s, 0), \"\", TL_GENERATED_CAST(%s_category, 0), 0, 0},\n", lower, lower);

@@ -4,6 +4,8 @@
  *               read and hashed once; the scan memo gives the generate pass these scans whole,
  *               and the file hashes to any other profile over the same files) -- nothing written yet
  *   generate    the whole project, so each profile's names are in its manifest (asset ids)
+ *   meanwhile   from before the scan, the previous build's archives hashed on the pool's
+ *               threads against its archives.json, to know which may be kept
  *   per profile partition (twice, in two input orders, and checked), archives and catalog built
  *               (raw archives streamed to their temporary files in cache-sized pieces, compressed
  *               ones in memory; every input copied is checked against the scan's hash as it is
@@ -388,11 +390,32 @@ static char *archive_name(const content_profile *pr, const char *label, const co
     return xasprintf("%s.%s-%016llx.tlpk", pr->name, label, (unsigned long long)h);
 }
 
+/* The previous builds' archives, checked from the start of the run: an archive is kept only
+ * while its bytes hash as archives.json records, and reading them is most of what a one-file
+ * edit reads. The check needs nothing of this build, so it runs on the pool's threads from
+ * before the scan, beside the walk and the generate pass on the calling thread; a build waits
+ * only for its own archives' answers (find_kept). */
+typedef struct prior_build {
+    char *dir;
+    tl_cf_index index;
+    bool have;    /* archives.json was read and parsed */
+    size_t first; /* its first archive's item in the check */
+} prior_build;
+
+typedef struct prior_check {
+    VEC(prior_build) builds; /* per selected profile, in order */
+    size_t items;            /* every build's archives, one after the other */
+    bool *intact;            /* per item: the archive's bytes hash as recorded */
+    work_pool *pool;
+} prior_check;
+
 typedef struct pack_ctx {
     const pack_options *opt;
     project *p;
     progress pg;
     const double *scan_seconds; /* per selected profile: its preflight scan */
+    prior_check *prior;
+    size_t profile;             /* the selected profile being built */
 } pack_ctx;
 
 /* Writes `content` as the file `name` in the output folder `dir` (swapping buffers, not copying);
@@ -478,25 +501,21 @@ static void describe_archives(packed_build *pb)
     }
 }
 
-static void check_kept(void *ctx, size_t item, unsigned worker)
+/* Which previous archives stay: those this build names whose bytes the early check found
+ * intact (waited for here, one by one). */
+static void find_kept(packed_build *pb)
 {
-    packed_build *pb = ctx;
-    (void)worker;
-    const tl_cf_index_archive *pa = pb->prev[item];
-    if (!pa) return;
-    char *path = path_join(pb->dir, pa->name);
-    pb->kept[item] = same_bytes(path, pa->size, pa->xxh64);
-    free(path);
-}
-
-/* Which previous archives stay: each one's bytes hashed, on every core. */
-static void find_kept(packed_build *pb, const tl_cf_index *prev, unsigned jobs)
-{
+    const prior_check *pc = pb->ctx->prior;
+    const prior_build *b = &pc->builds.items[pb->ctx->profile];
+    const tl_cf_index *prev = b->have ? &b->index : NULL;
     size_t n = pb->archives->count;
-    for (size_t g = 0; g < n; g++) pb->prev[g] = previous_archive(prev, pb->archives->items[g].name);
-    work_pool *pool = work_pool_start(jobs, n, check_kept, pb, NULL, 0);
-    if (n) work_pool_wait(pool, n - 1);
-    work_pool_finish(pool);
+    for (size_t g = 0; g < n; g++) {
+        pb->prev[g] = previous_archive(prev, pb->archives->items[g].name);
+        if (!pb->prev[g]) continue;
+        size_t item = b->first + (size_t)(pb->prev[g] - prev->archives);
+        work_pool_wait(pc->pool, item);
+        pb->kept[g] = pc->intact[item];
+    }
     for (size_t g = 0; g < n; g++) {
         archive_out *a = &pb->archives->items[g];
         if (!pb->kept[g]) continue;
@@ -537,6 +556,42 @@ static void archive_built(void *ctx, size_t job)
     progress_show(pg, pg->done == pg->total);
 }
 
+/* The previous build's archives that this one does not keep but that are intact (the one that
+ * held an edited file, under its old name): the entries of the archives built again may be
+ * copied from them (pack_find_reusable), not compressed again. Their paths, in *paths. */
+typedef VEC(char *) path_list;
+
+static void reusable_sources(packed_build *pb, path_list *paths)
+{
+    const prior_check *pc = pb->ctx->prior;
+    const prior_build *b = &pc->builds.items[pb->ctx->profile];
+    if (!b->have) return;
+    bool *kept = xcalloc(b->index.archive_count ? b->index.archive_count : 1, sizeof *kept);
+    for (size_t g = 0; g < pb->archives->count; g++)
+        if (pb->kept[g]) kept[pb->prev[g] - b->index.archives] = true;
+    for (uint32_t i = 0; i < b->index.archive_count; i++) {
+        if (kept[i] || b->index.archives[i].is_catalog) continue;
+        work_pool_wait(pc->pool, b->first + i);
+        if (pc->intact[b->first + i]) *vec_push(paths) = path_join(pb->dir, b->index.archives[i].name);
+    }
+    free(kept);
+}
+
+/* Per asset: where its stored bytes may be copied from (NULL when nothing is built again). */
+static pack_entry_source *find_reusable(packed_build *pb, const pack_archive_job *list, size_t count, path_list *paths)
+{
+    if (!count || pb->pr->compression == CONTENT_CODEC_NONE) return NULL;
+    reusable_sources(pb, paths);
+    if (!paths->count) return NULL;
+    VEC(uint32_t) members = {0};
+    for (size_t j = 0; j < count; j++)
+        for (size_t i = 0; i < list[j].count; i++) *vec_push(&members) = list[j].members[i];
+    pack_entry_source *reuse = xcalloc(pb->sc->assets.count, sizeof *reuse);
+    pack_find_reusable(pb->sc, pb->pr->compression, (const char *const *)paths->items, paths->count, members.items, members.count, reuse);
+    vec_free(&members);
+    return reuse;
+}
+
 /* Every asset archive not kept, built on every core. */
 static bool write_asset_archives(packed_build *pb, unsigned jobs)
 {
@@ -550,7 +605,12 @@ static bool write_asset_archives(packed_build *pb, unsigned jobs)
         list[count++] = (pack_archive_job){pb->archives->items[g].name, grp->members.items, grp->members.count, 0, 0, false};
     }
     built_progress bp = {pb, archive_of};
-    bool ok = pack_build_archives(pb->sc, pb->pr->compression, jobs, list, count, pb->set, pb->dir, archive_built, &bp);
+    path_list sources = {0};
+    pack_entry_source *reuse = find_reusable(pb, list, count, &sources);
+    bool ok = pack_build_archives(pb->sc, pb->pr->compression, jobs, list, count, pb->set, pb->dir, reuse, archive_built, &bp);
+    free(reuse);
+    for (size_t i = 0; i < sources.count; i++) free(sources.items[i]);
+    vec_free(&sources);
     for (size_t j = 0; ok && j < count; j++) {
         archive_out *a = &pb->archives->items[archive_of[j]];
         a->size = list[j].size, a->xxh64 = list[j].xxh64, a->written = list[j].written;
@@ -617,23 +677,15 @@ static bool build_packed(pack_ctx *ctx, const content_profile *pr, content_scan 
     bool ok = partition_assets(pr, sc, &part);
     unsigned jobs = ctx->opt->jobs ? ctx->opt->jobs : work_pool_cores();
     packed_build pb = {ctx, pr, sc, dir, set, stats, &part, archives, NULL, NULL, {0}};
-    tl_cf_index prev_index, *prev = NULL;
-    char *index_path = path_join(dir, INDEX_FILE);
-    buf text = {0};
-    if (ok && fs_read_file(index_path, &text) && tl_cf_index_parse(&prev_index, text.data ? text.data : "", text.len, NULL) == TL_CF_OK)
-        prev = &prev_index;
-    buf_free(&text);
-    free(index_path);
     if (ok) {
         pack_build_catalog(pr, sc, false, &pb.catalog);
         describe_archives(&pb);
         pb.prev = xcalloc(archives->count, sizeof *pb.prev);
         pb.kept = xcalloc(archives->count, sizeof *pb.kept);
-        find_kept(&pb, prev, jobs);
+        find_kept(&pb);
         ok = (pb.kept[0] || write_catalog_archive(&pb, &archives->items[0])) && write_asset_archives(&pb, jobs);
     }
     if (ok) count_archives(&pb);
-    if (prev) tl_cf_index_free(prev);
     free(pb.prev);
     free(pb.kept);
     buf_free(&pb.catalog);
@@ -1087,18 +1139,72 @@ static bool lock_outputs(const project *p, const content_config *cc, const profi
     return pack_locks_take(locks) && ok;
 }
 
+static void check_prior_item(void *ctx, size_t item, unsigned worker)
+{
+    prior_check *pc = ctx;
+    (void)worker;
+    size_t b = pc->builds.count - 1;
+    while (b && pc->builds.items[b].first > item) b--;
+    const prior_build *pb = &pc->builds.items[b];
+    const tl_cf_index_archive *pa = &pb->index.archives[item - pb->first];
+    char *path = path_join(pb->dir, pa->name);
+    pc->intact[item] = same_bytes(path, pa->size, pa->xxh64);
+    free(path);
+}
+
+/* The previous build's archives.json in output folder `dir`, if it has one, as the next build. */
+static void prior_add(prior_check *pc, const char *dir, bool usable)
+{
+    prior_build *b = vec_push(&pc->builds);
+    memset(b, 0, sizeof *b);
+    b->dir = xstrdup(dir);
+    b->first = pc->items;
+    char *index_path = path_join(dir, INDEX_FILE);
+    buf text = {0};
+    b->have = usable && fs_read_file(index_path, &text) &&
+              tl_cf_index_parse(&b->index, text.data ? text.data : "", text.len, NULL) == TL_CF_OK;
+    buf_free(&text);
+    free(index_path);
+    if (b->have) pc->items += b->index.archive_count;
+}
+
+static void prior_start(prior_check *pc, unsigned jobs)
+{
+    pc->intact = xcalloc(pc->items ? pc->items : 1, sizeof *pc->intact);
+    pc->pool = work_pool_start(jobs, pc->items, check_prior_item, pc, NULL, 0);
+}
+
+/* Checks not claimed yet are dropped; those running are waited for. */
+static void prior_end(prior_check *pc)
+{
+    if (pc->pool) work_pool_finish(pc->pool);
+    for (size_t i = 0; i < pc->builds.count; i++) {
+        if (pc->builds.items[i].have) tl_cf_index_free(&pc->builds.items[i].index);
+        free(pc->builds.items[i].dir);
+    }
+    vec_free(&pc->builds);
+    free(pc->intact);
+}
+
 /* Preflight: every selected profile's output folder and tree, before anything is written. */
 typedef VEC(content_scan) scan_list;
 
-static bool preflight(project *p, content_config *cc, const profile_selection *sel, scan_list *scans, double *scan_seconds)
+static bool preflight(project *p, content_config *cc, const profile_selection *sel, scan_list *scans, double *scan_seconds,
+                      prior_check *prior, unsigned jobs)
 {
     bool ok = true;
     for (size_t i = 0; i < sel->count; i++) {
         content_profile *pr = &cc->profiles.items[sel->items[i]];
         char *dir = output_dir_of(p, pr);
-        if (!output_folder_usable(pr, dir)) ok = false;
+        bool usable = output_folder_usable(pr, dir);
+        if (!usable) ok = false;
         else pack_inputs_seed(p->cfg.root, dir);
+        prior_add(prior, dir, usable && pr->archive == CONTENT_ARCHIVE_PACKED);
         free(dir);
+    }
+    prior_start(prior, jobs);
+    for (size_t i = 0; i < sel->count; i++) {
+        content_profile *pr = &cc->profiles.items[sel->items[i]];
         content_scan *sc = vec_push(scans);
         double start = now_seconds();
         if (!content_scan_profile(p, pr, sc) || !flat_paths_portable(pr, sc)) ok = false;
@@ -1124,13 +1230,15 @@ static bool generate_manifests(const pack_options *opt, const char *cfg_path)
 
 /* Each selected profile built in turn, then the stamp and the depfile. */
 static bool build_profiles(const pack_options *opt, project *p, content_config *cc, const profile_selection *sel,
-                           content_scan *scans, const double *scan_seconds, out_locks *locks)
+                           content_scan *scans, const double *scan_seconds, out_locks *locks, prior_check *prior)
 {
-    pack_ctx ctx = {opt, p, {false, 0, NULL, 0, 0, 0}, scan_seconds};
+    pack_ctx ctx = {opt, p, {false, 0, NULL, 0, 0, 0}, scan_seconds, prior, 0};
     ctx.pg.on = opt->progress > 0 || (opt->progress < 0 && isatty(2));
     if (opt->before_build) opt->before_build(opt->before_build_ctx);
-    for (size_t i = 0; i < sel->count; i++)
+    for (size_t i = 0; i < sel->count; i++) {
+        ctx.profile = i;
         if (!pack_profile(&ctx, &cc->profiles.items[sel->items[i]], &scans[i], locks, i)) return false;
+    }
     if (opt->stamp && !write_stamp(opt->stamp, cc, sel)) return false;
     return !opt->depfile || write_depfile(opt, p, cc, sel);
 }
@@ -1164,10 +1272,13 @@ int pack_run(const pack_options *opt)
     if (!rc) {
         if (!lock_outputs(&p, &cc, &sel, &locks)) ok = false;
         content_memo_begin();
-        content_scan_set_jobs(opt->jobs ? opt->jobs : work_pool_cores());
+        unsigned jobs = opt->jobs ? opt->jobs : work_pool_cores();
+        content_scan_set_jobs(jobs);
         double *scan_seconds = xcalloc(sel.count, sizeof *scan_seconds);
-        if (!preflight(&p, &cc, &sel, &scans, scan_seconds)) ok = false;
-        ok = ok && generate_manifests(opt, cfg_path) && build_profiles(opt, &p, &cc, &sel, scans.items, scan_seconds, &locks);
+        prior_check prior = {0};
+        if (!preflight(&p, &cc, &sel, &scans, scan_seconds, &prior, jobs)) ok = false;
+        ok = ok && generate_manifests(opt, cfg_path) && build_profiles(opt, &p, &cc, &sel, scans.items, scan_seconds, &locks, &prior);
+        prior_end(&prior);
         free(scan_seconds);
         rc = ok ? 0 : 1;
     }

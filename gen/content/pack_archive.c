@@ -246,17 +246,43 @@ typedef struct stored_entry {
 typedef struct parallel_build {
     const content_scan *sc;
     content_codec codec;
+    const pack_entry_source *reuse; /* per asset, or NULL */
     uint32_t *assets;        /* per item: the asset, archives in job order, entries in id order */
     stored_entry *stored;    /* per item */
     pack_codec **codecs;     /* per worker */
     buf *scratch;            /* per worker: the input before compression */
 } parallel_build;
 
+/* `size` bytes at `offset` of the file at `path` onto dst; false if they cannot all be read. */
+static bool read_range(const char *path, uint64_t offset, uint64_t size, buf *dst)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) return false;
+    dst->len = 0;
+    buf_reserve(dst, (size_t)size);
+    uint64_t got = 0;
+    while (got < size) {
+        ssize_t n = pread(fd, dst->data + got, (size_t)(size - got), (off_t)(offset + got));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += (uint64_t)n;
+    }
+    close(fd);
+    dst->len = (size_t)got;
+    return got == size;
+}
+
 static void store_item(void *ctx, size_t item, unsigned worker)
 {
     parallel_build *b = ctx;
     const content_asset *a = &b->sc->assets.items[b->assets[item]];
     stored_entry *e = &b->stored[item];
+    const pack_entry_source *from = b->reuse ? &b->reuse[b->assets[item]] : NULL;
+    if (from && from->archive && read_range(from->archive, from->offset, from->stored_size, &e->bytes)) {
+        e->codec = (tl_cf_codec)from->codec;
+        e->ok = true;
+        return;
+    }
     char *path = path_join(b->sc->root, a->path);
     if (b->codec == CONTENT_CODEC_NONE) {
         e->ok = read_checked_quietly(path, a->size, a->xxh64, &e->bytes);
@@ -398,9 +424,10 @@ static size_t list_items(const content_scan *sc, const pack_archive_job *list, s
 #define PACK_IN_FLIGHT_PER_JOB (16u << 20)
 
 bool pack_build_archives(const content_scan *sc, content_codec codec, unsigned jobs, pack_archive_job *list, size_t n,
-                         output_set *set, const char *dir, void (*on_built)(void *ctx, size_t job), void *ctx)
+                         output_set *set, const char *dir, const pack_entry_source *reuse, void (*on_built)(void *ctx, size_t job),
+                         void *ctx)
 {
-    parallel_build b = {sc, codec, NULL, NULL, NULL, NULL};
+    parallel_build b = {sc, codec, reuse, NULL, NULL, NULL, NULL};
     uint64_t *costs;
     size_t items = list_items(sc, list, n, &b.assets, &costs);
     if (jobs < 1) jobs = 1;
@@ -422,6 +449,73 @@ bool pack_build_archives(const content_scan *sc, content_codec codec, unsigned j
     return ok;
 }
 
+/* ---- Entries of the previous build ------------------------------------------------------- */
+
+typedef struct id_ref {
+    uint32_t id, asset;
+} id_ref;
+
+static int by_ref_id(const void *x, const void *y)
+{
+    const id_ref *a = x, *b = y;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* The table of contents of the archive at `path`, checked as the runtime checks it. */
+static bool read_toc(const char *path, tl_cf_archive *a, unsigned char **toc)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    struct stat st;
+    unsigned char head[TL_CF_ARCHIVE_HEADER_SIZE];
+    uint32_t count = 0;
+    bool ok = fd >= 0 && fstat(fd, &st) == 0 && pread(fd, head, sizeof head, 0) == (ssize_t)sizeof head &&
+              tl_cf_archive_read_header(head, (uint64_t)st.st_size, &count, NULL) == TL_CF_OK;
+    size_t toc_size = (size_t)count * TL_CF_ARCHIVE_ENTRY_SIZE;
+    *toc = ok ? xmalloc(toc_size ? toc_size : 1) : NULL;
+    ok = ok && pread(fd, *toc, toc_size, TL_CF_ARCHIVE_HEADER_SIZE) == (ssize_t)toc_size &&
+         tl_cf_archive_check_toc(head, *toc, count, (uint64_t)st.st_size, UINT64_MAX, NULL) == TL_CF_OK;
+    if (fd >= 0) close(fd);
+    if (ok) *a = (tl_cf_archive){.data = NULL, .size = (uint64_t)st.st_size, .entry_count = count, .toc = *toc};
+    return ok;
+}
+
+/* An archive written with `codec` holds entries of that codec, or raw ones that it did not
+ * shrink; one with only raw entries may have been written without compression: not used. */
+static bool written_with(const tl_cf_archive *a, tl_cf_codec codec)
+{
+    for (uint32_t i = 0; i < a->entry_count; i++) {
+        tl_cf_archive_entry e;
+        tl_cf_archive_entry_at(a, i, &e);
+        if (e.codec == (uint32_t)codec) return true;
+    }
+    return false;
+}
+
+void pack_find_reusable(const content_scan *sc, content_codec codec, const char *const *archives, size_t narchives,
+                        const uint32_t *members, size_t nmembers, pack_entry_source *reuse)
+{
+    tl_cf_codec want = codec == CONTENT_CODEC_LZ4 ? TL_CF_CODEC_LZ4 : TL_CF_CODEC_ZSTD;
+    if (codec == CONTENT_CODEC_NONE || !nmembers) return;
+    id_ref *ids = xcalloc(nmembers, sizeof *ids);
+    for (size_t i = 0; i < nmembers; i++) ids[i] = (id_ref){sc->assets.items[members[i]].id, members[i]};
+    qsort(ids, nmembers, sizeof *ids, by_ref_id);
+    for (size_t k = 0; k < narchives; k++) {
+        tl_cf_archive a;
+        unsigned char *toc;
+        if (read_toc(archives[k], &a, &toc) && written_with(&a, want))
+            for (uint32_t i = 0; i < a.entry_count; i++) {
+                tl_cf_archive_entry e;
+                tl_cf_archive_entry_at(&a, i, &e);
+                id_ref key = {e.id, 0}, *hit = bsearch(&key, ids, nmembers, sizeof *ids, by_ref_id);
+                const content_asset *as = hit ? &sc->assets.items[hit->asset] : NULL;
+                if (as && as->size == e.original_size && as->xxh64 == e.xxh64 && (e.codec == (uint32_t)want || e.codec == TL_CF_CODEC_RAW))
+                    reuse[hit->asset] = (pack_entry_source){archives[k], e.offset, e.stored_size, e.codec};
+            }
+        free(toc);
+    }
+    free(ids);
+}
+
 /* ---- Catalog ------------------------------------------------------------------------------- */
 
 typedef struct str_ref {
@@ -437,6 +531,7 @@ static str_ref add_string(buf *strings, const char *s)
 
 typedef struct name_ref {
     const char *name;
+    uint32_t len; /* strlen(name), once: tens of thousands of names are sorted */
     uint32_t record;
     uint32_t category;
 } name_ref;
@@ -444,14 +539,18 @@ typedef struct name_ref {
 static int by_folded(const void *x, const void *y)
 {
     const name_ref *a = x, *b = y;
-    return tl_text_fold_compare(a->name, strlen(a->name), b->name, strlen(b->name));
+    return tl_text_fold_compare(a->name, a->len, b->name, b->len);
 }
 
-static int by_category_then_folded(const void *x, const void *y)
+/* The members table: by category, then folded name. From names in folded order, a stable
+ * placement by category gives that order without sorting again; *counts gets each category's. */
+static void put_members(unsigned char *table, const name_ref *names, size_t n, size_t ncat, size_t *counts)
 {
-    const name_ref *a = x, *b = y;
-    if (a->category != b->category) return a->category < b->category ? -1 : 1;
-    return by_folded(x, y);
+    size_t *next = xcalloc(ncat + 1, sizeof *next);
+    for (size_t i = 0; i < n; i++) counts[names[i].category]++;
+    for (size_t k = 1; k <= ncat; k++) next[k] = next[k - 1] + counts[k - 1];
+    for (size_t i = 0; i < n; i++) tl_cf_put_u32(table + next[names[i].category]++ * 4, names[i].record);
+    free(next);
 }
 
 void pack_build_catalog(const content_profile *pr, const content_scan *sc, bool flat, buf *out)
@@ -491,16 +590,15 @@ void pack_build_catalog(const content_profile *pr, const content_scan *sc, bool 
         tl_cf_put_u32(p + 20, path.len);
         tl_cf_put_u64(p + 24, flat ? a->size : 0);
         tl_cf_put_u64(p + 32, flat ? a->xxh64 : 0);
-        names[r] = (name_ref){a->name, (uint32_t)r, a->category};
+        names[r] = (name_ref){a->name, name.len, (uint32_t)r, a->category};
     }
     qsort(names, n, sizeof *names, by_folded);
     for (size_t i = 0; i < n; i++) tl_cf_put_u32(tables + index_at + i * 4, names[i].record);
-    qsort(names, n, sizeof *names, by_category_then_folded);
-    for (size_t i = 0; i < n; i++) tl_cf_put_u32(tables + members_at + i * 4, names[i].record);
+    size_t *counts = xcalloc(ncat + 1, sizeof *counts);
+    put_members(tables + members_at, names, n, ncat, counts);
     size_t first = 0;
     for (size_t k = 0; k < ncat; k++) {
-        size_t count = 0;
-        for (size_t i = 0; i < n; i++) count += names[i].category == k;
+        size_t count = counts[k];
         unsigned char *p = tables + TL_CF_CATALOG_HEADER_SIZE + k * TL_CF_CATALOG_CATEGORY_SIZE;
         tl_cf_put_u32(p, cat_names[k].off);
         tl_cf_put_u32(p + 4, cat_names[k].len);
@@ -521,6 +619,7 @@ void pack_build_catalog(const content_profile *pr, const content_scan *sc, bool 
     buf_put(out, tables, strings_at);
     buf_put(out, strings.data, strings.len);
     tl_cf_put_u64((unsigned char *)out->data + 32, tl_cf_xxh64(out->data + TL_CF_CATALOG_HEADER_SIZE, out->len - TL_CF_CATALOG_HEADER_SIZE));
+    free(counts);
     free(names);
     free(tables);
     free(cat_names);

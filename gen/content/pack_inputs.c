@@ -2,16 +2,20 @@
  * that changed since: one line per asset file whose state had settled (content_memo_settled),
  * sorted by path,
  *
- *   record -> "threadlink-gen input hashes 1\n" ( xxh64 size dev ino mtime ctime "\t" path "\n" )*
+ *   record -> "threadlink-gen input hashes 2\n" "folder " folder "\n"
+ *             ( xxh64 size dev ino mtime ctime "\t" path "\n" )* "end " xxh64 "\n"
  *
  * (xxh64 16 hex digits; times as seconds.nanoseconds; path relative to the project, last, so
- * that it may hold spaces). A file is taken from the record only while its device, inode, size
- * and times are exactly as recorded; anything else, or a record that does not parse, is read
- * again. Device and inode numbers and times belong to this machine and this moment, so the
- * record is kept in the user's cache folder ($XDG_CACHE_HOME, else ~/.cache), one file per
- * output folder (named by a hash of its real path), never in the output folder, which stays the
- * same bytes wherever and whenever it is built. Without a cache folder there is no record, and
- * every run reads every file, as before. */
+ * that it may hold spaces; folder the output folder's real path; the last line's XXH64 is that
+ * of every byte before it). A file is taken from the record only while its device, inode, size
+ * and times are exactly as recorded; anything else is read again. The record is read from disk,
+ * where a crash, another version or a hand edit may leave anything, and a hash it gives wrongly
+ * would go into the catalog and fail the build at every run: so it is taken whole or not at all
+ * (its version, its folder, its hash, every line). Device and inode numbers and times belong to
+ * this machine and this moment, so the record is kept in the user's cache folder
+ * ($XDG_CACHE_HOME, else ~/.cache), one file per output folder (named by a hash of its real
+ * path), never in the output folder, which stays the same bytes wherever and whenever it is
+ * built. Without a cache folder there is no record, and every run reads every file, as before. */
 #include "content/pack_internal.h"
 
 #include "content/content_scan.h"
@@ -27,7 +31,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define RECORD_HEADER "threadlink-gen input hashes 1\n"
+#define RECORD_HEADER "threadlink-gen input hashes 2\n"
+#define RECORD_FOLDER "folder "
+#define RECORD_END "end "
+#define RECORD_END_LEN (sizeof RECORD_END - 1 + 16 + 1)
 
 /* Plain number formatting: the record has a line for every asset (tens of thousands). */
 static void put_dec(buf *b, uint64_t v)
@@ -53,10 +60,11 @@ static int by_path(const void *a, const void *b)
     return strcmp((*(const content_asset *const *)a)->path, (*(const content_asset *const *)b)->path);
 }
 
+static void put_hex(buf *out, uint64_t v);
+
 static void put_line(buf *out, const content_file_state *st, const char *source_root, const char *path)
 {
-    static const char hex[] = "0123456789abcdef";
-    for (int shift = 60; shift >= 0; shift -= 4) buf_putc(out, hex[(st->xxh64 >> shift) & 15]);
+    put_hex(out, st->xxh64);
     const uint64_t nums[3] = {st->size, st->dev, st->ino};
     for (size_t k = 0; k < 3; k++) {
         buf_putc(out, ' ');
@@ -75,14 +83,38 @@ static void put_line(buf *out, const content_file_state *st, const char *source_
     buf_putc(out, '\n');
 }
 
-static void pack_inputs_record(const content_profile *pr, const content_scan *sc, buf *out)
+static void put_hex(buf *out, uint64_t v)
+{
+    static const char hex[] = "0123456789abcdef";
+    for (int shift = 60; shift >= 0; shift -= 4) buf_putc(out, hex[(v >> shift) & 15]);
+}
+
+void pack_inputs_begin(buf *out, const char *folder)
+{
+    out->len = 0;
+    buf_puts(out, RECORD_HEADER);
+    buf_puts(out, RECORD_FOLDER);
+    buf_puts(out, folder);
+    buf_putc(out, '\n');
+}
+
+void pack_inputs_add(buf *out, const char *path, const content_file_state *st) { put_line(out, st, "", path); }
+
+void pack_inputs_end(buf *out)
+{
+    uint64_t h = XXH64(out->data ? out->data : "", out->len, 0);
+    buf_puts(out, RECORD_END);
+    put_hex(out, h);
+    buf_putc(out, '\n');
+}
+
+static void pack_inputs_record(const content_profile *pr, const content_scan *sc, const char *folder, buf *out)
 {
     size_t n = sc->assets.count, root_len = strlen(sc->root);
     const content_asset **by = xcalloc(n ? n : 1, sizeof *by);
     for (size_t i = 0; i < n; i++) by[i] = &sc->assets.items[i];
     qsort(by, n, sizeof *by, by_path);
-    out->len = 0;
-    buf_puts(out, RECORD_HEADER);
+    pack_inputs_begin(out, folder);
     buf full = {0};
     for (size_t i = 0; i < n; i++) { /* the path as the scan opened it: path_join(sc->root, path) */
         full.len = 0;
@@ -94,44 +126,106 @@ static void pack_inputs_record(const content_profile *pr, const content_scan *sc
         content_file_state st;
         if (content_memo_settled(full.data, &st)) put_line(out, &st, pr->source_root, by[i]->path);
     }
+    pack_inputs_end(out);
     buf_free(&full);
     free(by);
 }
 
-/* A whole number in `base` up to the next character, which must be `end`; false otherwise. */
-static bool take_number(const char **at, int base, char end, uint64_t *out)
+/* A whole decimal number up to the next character, which must be `end`; false otherwise. The
+ * text it reads ends in a newline, so it never reads past the line. */
+static bool take_number(const char **at, char end, uint64_t *out)
 {
     const char *p = *at;
     char *stop;
-    if (!((*p >= '0' && *p <= '9') || (base == 16 && ((*p >= 'a' && *p <= 'f') || (*p >= 'A' && *p <= 'F'))))) return false;
+    if (*p < '0' || *p > '9') return false;
     errno = 0;
-    *out = strtoull(p, &stop, base);
+    *out = strtoull(p, &stop, 10);
     if (errno || *stop != end) return false;
     *at = stop + 1;
     return true;
 }
 
+/* Exactly 16 hex digits, as put_hex writes them, then `end`. */
+static bool take_hex(const char **at, char end, uint64_t *out)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 16; i++) {
+        char c = (*at)[i];
+        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (d < 0) return false;
+        v = v << 4 | (uint64_t)d;
+    }
+    if ((*at)[16] != end) return false;
+    *at += 17;
+    *out = v;
+    return true;
+}
+
+/* Seconds (as put_time writes them: any int64_t) and nanoseconds. */
 static bool take_time(const char **at, char end, int64_t *sec, long *nsec)
 {
     bool negative = **at == '-';
     if (negative) (*at)++;
     uint64_t s, ns;
-    if (!take_number(at, 10, '.', &s) || !take_number(at, 10, end, &ns) || ns > 999999999 || s > INT64_MAX) return false;
-    *sec = negative ? -(int64_t)s : (int64_t)s;
+    if (!take_number(at, '.', &s) || !take_number(at, end, &ns) || ns > 999999999) return false;
+    if (s > (negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX)) return false;
+    *sec = !negative ? (int64_t)s : s == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)s;
     *nsec = (long)ns;
     return true;
 }
 
-/* One line into *st and the path's offset; false when it does not parse. */
-static bool parse_line(const char *line, content_file_state *st, const char **path)
+/* One line (without its newline, `len` bytes) into *st and the path's offset; false when it
+ * does not parse or its path is empty or holds a NUL. */
+static bool parse_line(const char *line, size_t len, content_file_state *st, size_t *path_at)
 {
     const char *at = line;
-    if (!take_number(&at, 16, ' ', &st->xxh64) || !take_number(&at, 10, ' ', &st->size) || !take_number(&at, 10, ' ', &st->dev) ||
-        !take_number(&at, 10, ' ', &st->ino) || !take_time(&at, ' ', &st->mtime_sec, &st->mtime_nsec) ||
-        !take_time(&at, '\t', &st->ctime_sec, &st->ctime_nsec) || !*at)
+    if (!take_hex(&at, ' ', &st->xxh64) || !take_number(&at, ' ', &st->size) || !take_number(&at, ' ', &st->dev) ||
+        !take_number(&at, ' ', &st->ino) || !take_time(&at, ' ', &st->mtime_sec, &st->mtime_nsec) ||
+        !take_time(&at, '\t', &st->ctime_sec, &st->ctime_nsec))
         return false;
-    *path = at;
-    return true;
+    *path_at = (size_t)(at - line);
+    return *path_at < len && !memchr(at, 0, len - *path_at);
+}
+
+/* The record's entries between its folder line and its last line, if the record is whole and
+ * this folder's: [*body, *body_end). */
+static bool record_whole(const char *text, size_t len, const char *folder, size_t *body, size_t *body_end)
+{
+    size_t head = strlen(RECORD_HEADER), flen = strlen(folder), pre = strlen(RECORD_FOLDER);
+    if (len < head + pre + flen + 1 + RECORD_END_LEN || memcmp(text, RECORD_HEADER, head) != 0 ||
+        memcmp(text + head, RECORD_FOLDER, pre) != 0 || memcmp(text + head + pre, folder, flen) != 0 || text[head + pre + flen] != '\n')
+        return false;
+    const char *end = text + len - RECORD_END_LEN, *at = end + strlen(RECORD_END);
+    uint64_t recorded;
+    if (memcmp(end, RECORD_END, strlen(RECORD_END)) != 0 || !take_hex(&at, '\n', &recorded) || XXH64(text, (size_t)(end - text), 0) != recorded)
+        return false;
+    *body = head + pre + flen + 1;
+    *body_end = (size_t)(end - text);
+    return *body == *body_end || text[*body_end - 1] == '\n';
+}
+
+typedef struct parsed_line {
+    size_t path, len; /* the path's offset in the text and its length */
+    content_file_state st;
+} parsed_line;
+
+bool pack_inputs_read(const char *text, size_t len, const char *folder, pack_inputs_fn each, void *ctx)
+{
+    size_t at, end;
+    if (!record_whole(text, len, folder, &at, &end)) return false;
+    VEC(parsed_line) lines = {0}; /* every line parsed once, and checked before any is given */
+    bool ok = true;
+    for (size_t line = at; ok && line < end;) {
+        const char *nl = memchr(text + line, '\n', end - line);
+        size_t n = (size_t)(nl - (text + line)), path_at = 0;
+        parsed_line *pl = vec_push(&lines);
+        ok = parse_line(text + line, n, &pl->st, &path_at);
+        pl->path = line + path_at, pl->len = n - path_at;
+        line += n + 1;
+    }
+    for (size_t i = 0; ok && i < lines.count; i++) each(ctx, text + lines.items[i].path, lines.items[i].len, &lines.items[i].st);
+    vec_free(&lines);
+    return ok;
 }
 
 /* $XDG_CACHE_HOME/threadlink-gen (or ~/.cache/threadlink-gen), or NULL without either. */
@@ -178,34 +272,47 @@ static void replace_file(const char *path, const buf *text)
 
 void pack_inputs_save(const content_profile *pr, const content_scan *sc, const char *dir)
 {
-    char *path = record_path(dir);
-    if (!path) return;
-    buf text = {0};
-    pack_inputs_record(pr, sc, &text);
-    replace_file(path, &text);
-    buf_free(&text);
+    char *path = record_path(dir), *folder = realpath(dir, NULL);
+    if (path && folder && !strchr(folder, '\n')) {
+        buf text = {0};
+        pack_inputs_record(pr, sc, folder, &text);
+        replace_file(path, &text);
+        buf_free(&text);
+    }
+    free(folder);
     free(path);
+}
+
+/* An entry for the memo, its path joined to the project root in one reused buffer. */
+typedef struct seeding {
+    buf full;
+    size_t root_len;
+} seeding;
+
+static void seed_entry(void *ctx, const char *path, size_t len, const content_file_state *st)
+{
+    seeding *sd = ctx;
+    sd->full.len = path[0] == '/' ? 0 : sd->root_len; /* as path_join */
+    buf_put(&sd->full, path, len);
+    buf_putc(&sd->full, 0);
+    content_memo_seed(sd->full.data, st);
 }
 
 void pack_inputs_seed(const char *project_root, const char *dir)
 {
-    char *path = record_path(dir);
-    if (!path) return;
+    char *path = record_path(dir), *folder = realpath(dir, NULL);
     buf text = {0};
-    bool ok = fs_read_file(path, &text) && text.len >= strlen(RECORD_HEADER) && memcmp(text.data, RECORD_HEADER, strlen(RECORD_HEADER)) == 0;
-    for (char *line = ok ? text.data + strlen(RECORD_HEADER) : NULL; line && *line;) {
-        char *end = strchr(line, '\n');
-        if (!end) break; /* a torn last line */
-        *end = 0;
-        content_file_state st;
-        const char *rel;
-        if (parse_line(line, &st, &rel)) {
-            char *full = path_join(project_root, rel);
-            content_memo_seed(full, &st);
-            free(full);
+    if (path && folder && fs_read_file(path, &text)) {
+        seeding sd = {{0}, 0};
+        if (strcmp(project_root, ".") != 0 && project_root[0]) {
+            buf_puts(&sd.full, project_root);
+            if (project_root[strlen(project_root) - 1] != '/') buf_putc(&sd.full, '/');
         }
-        line = end + 1;
+        sd.root_len = sd.full.len;
+        pack_inputs_read(text.data ? text.data : "", text.len, folder, seed_entry, &sd);
+        buf_free(&sd.full);
     }
     buf_free(&text);
+    free(folder);
     free(path);
 }

@@ -25,6 +25,17 @@ struct content_scan;
 void pack_inputs_save(const content_profile *pr, const struct content_scan *sc, const char *dir);
 /* The previous build's record for output folder `dir`, if any, handed to the scan memo. */
 void pack_inputs_seed(const char *project_root, const char *dir);
+/* The record as text (pack_inputs.c gives the format): begun for output folder `folder` (its
+ * real path), an entry per file (its path relative to the project), ended by the hash of it all. */
+struct content_file_state;
+void pack_inputs_begin(buf *out, const char *folder);
+void pack_inputs_add(buf *out, const char *path, const struct content_file_state *st);
+void pack_inputs_end(buf *out);
+/* Reads a record (`len` bytes of anything) written for `folder`: each entry goes to `each`, its
+ * path (`len` bytes, no NUL or newline, not empty) relative to the project. A record that is not
+ * whole (its version, its folder, the hash of its last line, every line) gives nothing: false. */
+typedef void (*pack_inputs_fn)(void *ctx, const char *path, size_t len, const struct content_file_state *st);
+bool pack_inputs_read(const char *text, size_t len, const char *folder, pack_inputs_fn each, void *ctx);
 
 /* ---- Partitioning (pack_partition.c) ----------------------------------------------------- */
 
@@ -83,8 +94,19 @@ typedef struct pack_archive_job {
     bool written;
 } pack_archive_job;
 
+/* Where an entry's stored bytes may be copied from instead of its file read and compressed
+ * again: an archive of the previous build, intact (its bytes hash as its archives.json says),
+ * written with this codec, holding the asset's id with the scan's size and XXH64, so that its
+ * stored bytes are what compressing the file again gives. */
+typedef struct pack_entry_source {
+    const char *archive;  /* the previous archive's path, or NULL: read and compress the file */
+    uint64_t offset, stored_size;
+    uint32_t codec;       /* tl_cf_codec */
+} pack_entry_source;
+
 /* Every job's archive below `dir` in `set`, in job order. The entries are read, checked against
- * the scan's size and XXH64, and compressed (raw when that does not shrink them) on `jobs`
+ * the scan's size and XXH64, and compressed (raw when that does not shrink them; or, for an
+ * asset `reuse` (per asset, or NULL) gives a source, copied from it as stored) on `jobs`
  * threads, in id order within each archive and archive after archive, with the bytes in flight
  * bounded (a few large files per job), so that the archives are the same bytes for any job
  * count and memory stays flat in the tree's size (a compressed archive is gathered whole before
@@ -92,7 +114,14 @@ typedef struct pack_archive_job {
  * each archive. false after reporting the first problem, in archive and entry order (a file that
  * changed or went away since the scan; `set` then holds part of an archive: the caller aborts it). */
 bool pack_build_archives(const struct content_scan *sc, content_codec codec, unsigned jobs, pack_archive_job *list, size_t n,
-                         struct output_set *set, const char *dir, void (*on_built)(void *ctx, size_t job), void *ctx);
+                         struct output_set *set, const char *dir, const pack_entry_source *reuse,
+                         void (*on_built)(void *ctx, size_t job), void *ctx);
+
+/* Fills reuse[asset] (per asset of the scan, zeroed by the caller) for the `members` (assets)
+ * that one of the `archives` (paths of intact previous archives) holds as described above.
+ * Compressed codecs only: a raw entry costs a copy either way. */
+void pack_find_reusable(const struct content_scan *sc, content_codec codec, const char *const *archives, size_t narchives,
+                        const uint32_t *members, size_t nmembers, pack_entry_source *reuse);
 /* One input streamed into `o` the same way (flat builds): false after reporting. */
 bool pack_stream_asset(const char *path, uint64_t size, uint64_t xxh64, struct out_file *o);
 

@@ -11,6 +11,7 @@ gen=$1
 legacy=$2
 mode=${3:-names}
 work=$(mktemp -d)
+export XDG_CACHE_HOME="$work/.cache" # pack's record of input hashes: the test's own, not ~/.cache
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 

@@ -81,7 +81,9 @@ cat > threadlink.json <<'JSON'
 JSON
 
 # Usage errors exit 2, input errors 1, success 0 with one summary line per profile.
-expect_rc 2 "$gen" pack --bogus
+# An unknown key is an input error too (exit 1, as the seed's builder has it for an unknown
+# -contentlink.<key>), naming the nearest key for a typo and every known key.
+expect_rc 1 "$gen" pack --bogus
 # An unknown profile is an input error (exit 1, as the seed's builder has it) naming the known ones.
 expect_rc 1 "$gen" pack --profile Nope
 grep -q "^threadlink.json: error: unknown profile 'Nope' (profiles: Main, Flat, or all)$" err.txt || { cat err.txt; fail "unknown profile message"; }
@@ -91,6 +93,7 @@ grep -q "unknown profile 'main' (did you mean 'Main'?) (profiles: Main, Flat, or
 expect_rc 2 "$gen" pack --max-archive-mb 0 --profile Main
 expect_rc 2 "$gen" pack --compression lzma --profile Main
 expect_rc 2 "$gen" pack --output elsewhere
+[ ! -e out ] && [ ! -e generated ] || fail "a usage error wrote something"
 expect_rc 0 "$gen" pack --help
 expect_rc 0 env TZ=UTC LC_ALL=C "$gen" pack --no-progress
 grep -q '^pack Main: 4 files, 0.1 MB in, .* MB out, 2 archives (2 written, 0 unchanged), [0-9.]* s$' out.txt || { cat out.txt; fail "summary line"; }
@@ -109,6 +112,22 @@ done
 expect_rc 0 "$gen" pack --no-progress
 grep -q '2 archives (0 written, 2 unchanged)' out.txt || { cat out.txt; fail "no-op re-pack wrote archives"; }
 grep -q 'flat (0 written, 4 unchanged)' out.txt || { cat out.txt; fail "no-op re-pack wrote flat files"; }
+# An unknown key exits 1 with the nearest key and the known ones; a known key without its value
+# and a stray argument stay usage errors (2). Nothing is written in any case.
+cp -r out before-keys
+keys='-C, --config, --quiet, --banner-without-version, --diagnostics-format, --help, -h, --profile, --output, --archive, --compression, --max-archive-mb, --progress, --no-progress, --build-step, --strict, --depfile, --deptarget, --stamp, --source, --partitioner, --post-build, --no-post-build, --jobs, -j'
+expect_rc 1 "$gen" pack --compresion zstd
+[ "$(cat err.txt)" = "threadlink-gen: error: unknown key '--compresion' (did you mean '--compression'?)
+known keys: $keys" ] || { cat err.txt; fail "unknown key message"; }
+expect_rc 1 "$gen" pack --foo 1
+[ "$(cat err.txt)" = "threadlink-gen: error: unknown key '--foo'
+known keys: $keys" ] || { cat err.txt; fail "unknown key list"; }
+expect_rc 2 "$gen" pack --compression
+grep -q "^threadlink-gen: error: option '--compression' needs a value$" err.txt || { cat err.txt; fail "missing value message"; }
+expect_rc 2 "$gen" pack stray
+expect_rc 2 "$gen" pack --jobs many
+diff -r before-keys out || fail "a bad key wrote the output folder"
+rm -rf before-keys
 # Without archives.json every archive is built again, to the same bytes: none counts as written.
 rm out/Main/archives.json
 expect_rc 0 "$gen" pack --no-progress
@@ -353,4 +372,76 @@ JSON
 else
     echo "case-insensitive file system (FAT through FUSE): skipped (needs root, /dev/fuse, mkfs.vfat, fusefat)"
 fi
+# The record of input hashes pack leaves in the cache folder is read from disk, where a crash,
+# another version or a hand edit may leave anything: truncated, garbage, another tree's, an
+# entry with another size, or with another hash (the file's state as recorded). pack trusts no
+# such record: the output and the generated headers are the bytes of a fresh pack, every time.
+mkdir -p rec/assets/Icons rec/assets/Levels
+printf 'sword' > rec/assets/Icons/sword.png
+seq 1 3000 > rec/assets/Levels/one.txt
+seq 1 4000 > rec/assets/Levels/two.txt
+cat > rec/threadlink.json <<'JSON'
+{ "content": [ { "profile": "Main", "source_root": "assets", "output": "out/Main" } ] }
+JSON
+(cd rec && XDG_CACHE_HOME="$work/rec-init" "$gen" pack --no-progress --quiet) || fail "record: first pack" # the manifest
+cp -r rec fresh
+sleep 3 # settled: a file changed in the last two seconds is left out of the record
+pack_rec() { (cd "$1" && XDG_CACHE_HOME="$work/$2" "$gen" pack --no-progress --quiet) >out.txt 2>err.txt || { cat err.txt >&2; fail "record: pack $1 ($3)"; }; }
+pack_rec fresh fresh-cache "fresh"
+pack_rec rec rec-cache "the record written"
+record=$(ls rec-cache/threadlink-gen/pack-*.inputs)
+grep -q 'assets/Levels/one.txt$' "$record" || { cat "$record" >&2; fail "record: no entry for one.txt"; }
+cp "$record" record.good
+cp -a rec other && pack_rec other other-cache "another tree" # the same paths, other files
+same_as_fresh() {
+    pack_rec rec rec-cache "$1" # the output folder kept: the record is looked up by its real path
+    diff -r fresh/out rec/out >&2 && diff -r fresh/generated rec/generated >&2 || fail "record: $1 gave other bytes than a fresh pack"
+    cmp -s "$record" record.good || fail "record: $1 was not replaced by a good record"
+}
+same_as_fresh "a good record"
+head -c $(( $(wc -c < record.good) / 2 )) record.good > "$record"
+same_as_fresh "a truncated record"
+head -n 2 record.good > "$record"
+same_as_fresh "a record cut at a line's end"
+head -c 3000 /dev/urandom > "$record"
+same_as_fresh "garbage"
+printf 'threadlink-gen input hashes 1\n\0\0\0\t\n' > "$record"
+same_as_fresh "a record of NUL bytes"
+cp other-cache/threadlink-gen/pack-*.inputs "$record"
+same_as_fresh "another tree's record"
+sed -E '/one\.txt$/ s/^([0-9a-f]+) [0-9]+ /\1 7 /' record.good > "$record"
+same_as_fresh "an entry with another size"
+sed -E '/one\.txt$/ s/^[0-9a-f]{16} /0123456789abcdef /' record.good > "$record"
+same_as_fresh "an entry with another hash"
+sed -E '/one\.txt$/ s/\t.*/\tassets\/Levels\/two.txt/' record.good > "$record"
+same_as_fresh "an entry naming another file"
+# An archive built again after an edit copies its unchanged entries from the previous build's
+# archive that held them (intact, same codec) instead of compressing them again: the bytes are
+# a fresh pack's, for zstd and lz4, through codec changes (none -> zstd -> lz4 -> zstd), and
+# with the previous archive damaged (not used, read again).
+mkdir -p reuse/assets/Levels
+i=1
+while [ "$i" -le 40 ]; do
+    seq "$i" $((i * 500)) > "reuse/assets/Levels/l$i.txt"
+    head -c $((i * 100)) /dev/urandom > "reuse/assets/Levels/r$i.bin" # stored raw
+    i=$((i + 1))
+done
+cat > reuse/threadlink.json <<'JSON'
+{ "content": [ { "profile": "Main", "source_root": "assets", "output": "out/Main", "compression": "none" } ] }
+JSON
+pack_rec reuse reuse-cache "reuse: first"
+sleep 3
+pack_rec reuse reuse-cache "reuse: the record"
+for step in "zstd l7" "zstd l9" "lz4 l3" "lz4 r5" "zstd l4" "damaged l8"; do
+    set -- $step
+    codec=$1
+    [ "$codec" = damaged ] && { codec=zstd; a=$(ls reuse/out/Main/Main.t*.tlpk | head -1); printf 'XXXX' | dd of="$a" bs=1 seek=200 conv=notrunc 2>/dev/null; }
+    sed -i -E "s/\"compression\": \"[a-z0-9]+\"/\"compression\": \"$codec\"/" reuse/threadlink.json
+    f=reuse/assets/Levels/$2.txt; [ -e "$f" ] || f=reuse/assets/Levels/$2.bin
+    printf 'E' | dd of="$f" bs=1 seek=3 conv=notrunc 2>/dev/null
+    pack_rec reuse reuse-cache "reuse: $step"
+    rm -rf reuse-fresh && cp -r reuse reuse-fresh && rm -rf reuse-fresh/out
+    pack_rec reuse-fresh reuse-fresh-cache "reuse: fresh, $step"
+    diff -r reuse-fresh/out reuse/out >&2 || fail "reuse: $step gave other bytes than a fresh pack"
+done
 echo "pack CLI ok"

@@ -12,6 +12,7 @@ gen=$1; src=$2; work=$3; stamp=$4
 rm -rf "$work"
 mkdir -p "$work"
 cp -R "$src/." "$work/"
+export XDG_CACHE_HOME="$work/.cache" # pack's record of input hashes: beside the build, not ~/.cache
 mkdir -p "$work/injectors" "$work/assets/Blobs"
 i=1
 while [ "$i" -le 24 ]; do

@@ -7,6 +7,7 @@
 set -u
 gen=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 work=$(mktemp -d)
+export XDG_CACHE_HOME="$work/.cache" # pack's record of input hashes: the test's own, not ~/.cache
 trap 'rm -rf "$work"' EXIT
 failed=0
 expect() { # status, command...

@@ -5,6 +5,7 @@
 set -u
 gen=$1
 work=$(mktemp -d)
+export XDG_CACHE_HOME="$work/.cache" # pack's record of input hashes: the test's own, not ~/.cache
 trap 'rm -rf "$work"' EXIT
 failed=0
 expect() { # status, command...
@@ -39,8 +40,11 @@ expect 2 "$gen" check --quite
 expect_err "unknown option '--quite' (did you mean '--quiet'?)"
 expect 2 "$gen" generate --diagnostic-format=json
 expect_err "unknown option '--diagnostic-format=json' (did you mean '--diagnostics-format'?)"
-expect 2 "$gen" pack --profle all
-expect_err "unknown pack option '--profle' (did you mean '--profile'?)"
+expect 1 "$gen" pack --profle all
+expect_err "unknown key '--profle' (did you mean '--profile'?)"
+expect_err "known keys: -C, --config,"
+expect 2 "$gen" pack --profile
+expect_err "option '--profile' needs a value"
 expect_err "(run threadlink-gen pack --help for usage)"
 expect 2 "$gen" diff a b --alow x
 expect_err "unknown diff option '--alow' (did you mean '--allow'?)"

@@ -29,6 +29,10 @@ int fixture_setup(void **state)
     if (!mkdtemp(f->dir)) return -1;
     if (!getcwd(f->old_cwd, sizeof f->old_cwd)) return -1;
     if (chdir(f->dir) != 0) return -1;
+    /* pack's record of input hashes goes to the user's cache folder: for a test, its own. */
+    char *cache = xasprintf("%s/.cache", f->dir);
+    setenv("XDG_CACHE_HOME", cache, 1);
+    free(cache);
     f->prev_sink = diag_set_sink((diag_sink){capture, f});
     buf_cstr(&f->diags);
     buf_cstr(&f->summary);
@@ -42,6 +46,7 @@ int fixture_teardown(void **state)
     fixture *f = *state;
     diag_set_sink(f->prev_sink);
     if (chdir(f->old_cwd) != 0) return -1;
+    unsetenv("XDG_CACHE_HOME");
     char *cmd = xasprintf("rm -rf '%s'", f->dir);
     int rc = system(cmd);
     free(cmd);

@@ -7,6 +7,7 @@
 set -u
 gen=$1
 work=$(mktemp -d)
+export XDG_CACHE_HOME="$work/.cache" # pack's record of input hashes: the test's own, not ~/.cache
 trap 'chmod -R u+rwx "$work" 2>/dev/null; rm -rf "$work"' EXIT
 failed=0
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }

@@ -9,6 +9,7 @@ set -u
 gen=$1
 case $gen in /*) ;; *) gen=$(pwd)/$gen ;; esac
 work=$(mktemp -d)
+export XDG_CACHE_HOME="$work/.cache" # pack's record of input hashes: the test's own, not ~/.cache
 pid=
 cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT

@@ -11,6 +11,7 @@ set -eu
 root=$(cd "$1" && pwd)
 gen=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 work=$(mktemp -d)
+export XDG_CACHE_HOME="$work/.cache" # pack's record of input hashes: the test's own, not ~/.cache
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 PATH=$(dirname "$gen"):$PATH

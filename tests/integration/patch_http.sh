@@ -13,6 +13,7 @@ gen=$1
 patcher=$2
 server_py=$3
 work=$(mktemp -d)
+export XDG_CACHE_HOME="$work/.cache" # pack's record of input hashes: the test's own, not ~/.cache
 server_pid=""
 stop_server() {
     if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi

@@ -3,6 +3,7 @@
 validates against its schema, and so does `threadlink-gen diff --format json`:
 validate_examples.py SOURCE_ROOT THREADLINK_GEN"""
 import json
+import os
 import pathlib
 import shutil
 import subprocess
@@ -89,7 +90,8 @@ with tempfile.TemporaryDirectory() as tmp:
     (proj / "assets" / "Misc" / "caf\u00e9 \"q\".txt").write_text("cafe")
     (proj / "threadlink.json").write_text(json.dumps({"content": good_content[:1]}).replace('"post_build": ["true"]', '"post_build": "true"'))
     jsonschema.validate(json.loads((proj / "threadlink.json").read_text())["content"], content_schema, cls=jsonschema.Draft202012Validator)
-    run = subprocess.run([sys.argv[2], "pack", "-C", str(proj), "--quiet", "--no-progress"], capture_output=True, text=True)
+    env = dict(os.environ, XDG_CACHE_HOME=str(proj / ".cache"))  # pack's record of input hashes: not ~/.cache
+    run = subprocess.run([sys.argv[2], "pack", "-C", str(proj), "--quiet", "--no-progress"], capture_output=True, text=True, env=env)
     if run.returncode != 0:
         sys.exit(f"pack exited {run.returncode}: {run.stderr}")
     index = json.loads((proj / "out" / "Main" / "archives.json").read_text())

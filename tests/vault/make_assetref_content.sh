@@ -8,6 +8,7 @@ gen=$1; src=$2; work=$3; stamp=$4
 rm -rf "$work"
 mkdir -p "$work"
 cp -R "$src/." "$work/"
+export XDG_CACHE_HOME="$work/.cache" # pack's record of input hashes: beside the build, not ~/.cache
 "$gen" pack -C "$work" --profile Game --quiet --no-progress
 "$gen" pack -C "$work" --profile Game --archive none --output out/GameFlat --quiet --no-progress
 date > "$stamp"

@@ -3,7 +3,8 @@
  *      beside `tar cf - src | zstd -3 -T0` of the same tree in the same run.
  *   2. A 1 GB tree of 20,000 files: a full pack, then one-file edits (each a different file, one
  *      byte changed in place) each followed by a pack, with the peak resident memory of each.
- * The trees are made in a temporary folder, deleted at the end. Medians of RUNS runs.
+ * The trees (and pack's cache folder) are made in a temporary folder, deleted at the end.
+ * Medians of RUNS runs.
  *   bench_pack THREADLINK_GEN [RUNS] [SMALL_MB SMALL_FILES] [BIG_MB BIG_FILES] */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -227,6 +228,11 @@ int main(int argc, char **argv)
     char dir[512];
     snprintf(dir, sizeof dir, "%s/tl-bench-pack-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
     if (!mkdtemp(dir)) return 1;
+    /* pack's record of input hashes (what makes an edit cheap) in the benchmark's own folder,
+     * deleted with it, not in ~/.cache */
+    char cache[600];
+    snprintf(cache, sizeof cache, "%s/cache", dir);
+    setenv("XDG_CACHE_HOME", cache, 1);
     printf("cores: %ld\n", sysconf(_SC_NPROCESSORS_ONLN));
     bench_cores(gen, dir, runs, small_mb, small_files);
     bench_incremental(gen, dir, runs, big_mb, big_files);
