@@ -555,12 +555,18 @@ void game_close(game *g) {
 }
 
 /* ---- saves: the frame block is the save ---------------------------------------------------- */
+/* The block is saved in the machine's own byte order (save.h's framing is little-endian, the
+   records are the caller's bytes), with a marker record in that order: a save carried to a
+   machine of the other byte order is refused, not misread. The frame hash does not depend on it
+   (sim_hash walks the fields little-endian). */
+static const uint32_t save_byte_order = 0x01020304u;
 
 bool game_save(game *g, const char *slot) {
     tl_save_txn txn;
     tl_save_result r;
     if (!g->saves) return false;
     r = tl_save_begin(g->saves, slot, &txn);
+    if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "byte-order", &save_byte_order, sizeof save_byte_order);
     if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "frame", g->block, SIM_BLOCK_BYTES);
     if (r.code == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
     tl_save_txn_discard(&txn);
@@ -571,13 +577,20 @@ bool game_save(game *g, const char *slot) {
 bool game_continue(game *g, const char *slot) {
     unsigned char *frame = (unsigned char *)tl_mem_alloc_zeroed(SIM_BLOCK_BYTES, 0);
     size_t n = 0;
+    uint32_t order = 0;
     tl_save_result r;
     bool ok;
     if (!g->saves || !frame) {
         tl_mem_free(frame);
         return false;
     }
-    r = tl_save_read(g->saves, slot, "frame", frame, SIM_BLOCK_BYTES, &n);
+    r = tl_save_read(g->saves, slot, "byte-order", &order, sizeof order, &n);
+    if (r.code == TL_SAVE_OK && (n != sizeof order || order != save_byte_order)) {
+        tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "continue %s: saved on a machine of the other byte order", slot);
+        tl_mem_free(frame);
+        return false;
+    }
+    if (r.code == TL_SAVE_OK) r = tl_save_read(g->saves, slot, "frame", frame, SIM_BLOCK_BYTES, &n);
     ok = r.code == TL_SAVE_OK && n == SIM_BLOCK_BYTES && sim_head(frame)->level < g->world.level_count;
     if (ok) memcpy(g->block, frame, SIM_BLOCK_BYTES);
     else tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "continue %s: %s", slot, r.code == TL_SAVE_OK ? "not a frame of this game" : r.message);
