@@ -8,7 +8,8 @@
 
      - blocks:  tl_mem_alloc_zeroed / tl_mem_free / tl_mem_copy / tl_mem_clear / tl_mem_equal;
      - hashes:  tl_hash64 (exactly XXH64) and tl_hash32 (exactly XXH32) of raw memory, with
-                tl_hash32_4 / tl_hash32_8 specialised for 4- and 8-byte keys;
+                tl_hash32_4 / tl_hash32_8 specialised for 4- and 8-byte keys; tl_hash64_stream,
+                XXH64 of fixed-width values fed one at a time in little-endian order;
      - layout:  TL_LAYOUT_* constant expressions giving the exact byte size of each inline
                 collection (the generator's gen/layout.c computes the same numbers);
      - inline collections (array, list, queue, stack, hashset, dict): <threadlink/mem_inline.h>,
