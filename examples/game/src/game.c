@@ -417,7 +417,7 @@ static bool open_runtime(game *g, const game_desc *desc) {
     cd.iris = &g->iris;
     cd.events = &core_events;
     cd.logger = &g->logger;
-    cd.time.fixed_delta_time = 1.0f / 60.0f;
+    cd.time.fixed_steps_per_second = 60; /* exact steps: SIM's frames are 1/60 s */
     if (!tl_core_init(&g->core, &cd)) return false;
     memset(&content_desc, 0, sizeof content_desc);
     content_desc.logger = g->logger;

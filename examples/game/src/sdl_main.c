@@ -120,6 +120,13 @@ static void handle_events(app *a) {
     }
 }
 
+/* A performance-counter interval in whole nanoseconds, for the time service's exact 60 Hz steps
+   (no overflow for counter rates under 18 GHz). */
+static uint64_t counter_ns(Uint64 ticks) {
+    Uint64 rate = SDL_GetPerformanceFrequency();
+    return (uint64_t)(ticks / rate * 1000000000u + ticks % rate * 1000000000u / rate);
+}
+
 static int play(app *a, const options *o) {
     Uint64 last = SDL_GetPerformanceCounter();
     Iris_Events_OnFixedUpdate_subscribe(&a->g.iris, on_fixed_update, a);
@@ -130,7 +137,7 @@ static int play(app *a, const options *o) {
         Uint64 now = SDL_GetPerformanceCounter();
         handle_events(a);
         a->g.input = keyboard_input();
-        tl_time_frame(tl_core_time(&a->g.core), (double)(now - last) / (double)SDL_GetPerformanceFrequency());
+        tl_time_frame_ns(tl_core_time(&a->g.core), counter_ns(now - last));
         last = now;
         render_frame(&a->render, &a->g, &a->menu);
         SDL_RenderPresent(a->sdl);
