@@ -25,6 +25,7 @@
 #include "rng_domains.h"
 #include "spawn_points.h"
 #include "vaults/enemies_data.h"
+#include "vaults/maps_data.h"
 #include "vaults/weapons_data.h"
 
 #include <stb/stb_image.h>
@@ -68,19 +69,17 @@ typedef struct level_parse {
     int map_row; /* -1 before "map" */
 } level_parse;
 
-static int enemy_index(const char *name) {
-    uint32_t i;
-    for (i = 0; i < ENEMIES_COUNT; i++)
-        if (strcmp(enemies_names[i], name) == 0) return (int)i;
-    return -1;
-}
-
+/* "enemies KIND WEIGHT ...": Game.EnemyKinds names; the Enemy vault's instances are keyed by them. */
 static bool parse_enemies(level_def *def, const char *rest) {
     char name[32];
     unsigned weight;
-    int used, k;
+    int used;
+    uint32_t k;
+    game_enemykinds kind;
     while (sscanf(rest, "%31s %u%n", name, &weight, &used) == 2) {
-        if ((k = enemy_index(name)) < 0) return false;
+        if (!game_enemykinds_from_name(name, &kind)) return false;
+        k = enemies_index_by_key(GAME_ENEMYKINDS_U32(kind));
+        if (k >= ENEMIES_COUNT || k >= SIM_MAX_KINDS) return false; /* a kind without stats */
         def->sim.kind_weights[k] = weight;
         rest += used;
     }
@@ -256,10 +255,8 @@ static void unload_level(void *ctx, tl_nexus_level *level) {
 
 /* ---- the World subsystem: the levels held and the simulation's world built ---------------------- */
 
-static const struct { uint32_t level, asset; } level_assets[SIM_MAX_LEVELS] = {
-    {NEXUS_LEVELS_U32(Nexus_Levels_Meadow), CONTENT_GAME_U32(Content_Game_Levels_meadow)},
-    {NEXUS_LEVELS_U32(Nexus_Levels_Cave), CONTENT_GAME_U32(Content_Game_Levels_cave)},
-};
+/* The levels are the Level vault's instances (maps.vaultdata.json, keyed by Nexus.Levels). */
+typedef char game_levels_are_the_maps[MAPS_COUNT == SIM_MAX_LEVELS ? 1 : -1];
 
 static tl_preload_status world_preload(void *self, tl_core *core) {
     game *g = (game *)self;
@@ -282,11 +279,10 @@ static tl_preload_status world_preload(void *self, tl_core *core) {
 
 static void fill_kinds(sim_world *w) {
     uint32_t k;
-    game_enemykinds kind;
     w->kind_count = ENEMIES_COUNT < SIM_MAX_KINDS ? ENEMIES_COUNT : SIM_MAX_KINDS;
     for (k = 0; k < w->kind_count; k++) {
         const enemy_vault *v = enemies_by_index(k);
-        w->kinds[k].kind = game_enemykinds_from_name(enemies_names[k], &kind) ? GAME_ENEMYKINDS_U32(kind) : 0;
+        w->kinds[k].kind = enemies_keys[k]; /* the Game.EnemyKinds entry the instance is */
         w->kinds[k].max_health = enemy_vault_get_MaxHealth(v);
         w->kinds[k].contact_damage = enemy_vault_get_ContactDamage(v);
         w->kinds[k].score = enemy_vault_get_Score(v);
@@ -484,8 +480,8 @@ bool game_open(game *g, const game_desc *desc) {
     g->logger.min_level = desc->quiet ? TL_LOG_LEVEL_WARNING : 0;
     g->seed = desc->seed;
     for (i = 0; i < SIM_MAX_LEVELS; i++) {
-        g->areas[i].id = level_assets[i].level;
-        g->areas[i].asset = level_assets[i].asset;
+        g->areas[i].id = maps_keys[i];
+        g->areas[i].asset = level_vault_get_Map(maps_by_index(i)).id;
     }
     if (!open_runtime(g, desc) || !open_saves(g, desc->save_dir)) return false;
     load_player(g);
