@@ -314,11 +314,7 @@ static void world_boot(void *self, tl_core *core) {
         w->levels[i].id = a->id;
     }
     fill_kinds(w);
-    fill_weapon(w);
-    /* LIVE TUNING HOOK: when the vaults' change listeners land (vault.h live tuning, another
-       branch), subscribe here and re-run fill_kinds / fill_weapon on a change. The world is
-       read-only to the simulation, so a tuned value takes effect at the next frame; a replay
-       recorded before the change no longer matches its pinned hashes (as it should not). */
+    fill_weapon(w); /* again on every tuned stat in development builds (game_tune) */
     w->max_enemies = 48;
     w->coin_item = GAME_ITEMS_U32(Game_Items_Coin);
     w->heart_item = GAME_ITEMS_U32(Game_Items_Heart);
@@ -463,6 +459,33 @@ static void subscribe_presentation(game *g) {
     Iris_Events_OnScenePresented_subscribe(&g->iris, on_presented, g);
 }
 
+/* ---- live tuning (development builds): the vaults follow the designer's edits --------------- */
+#if defined(TL_DEVELOPMENT)
+/* A stat changed (an image threadlink-gen watch wrote): the world copies the vaults again. The
+   world is read-only to the simulation, so the value takes effect at the next frame. */
+static void on_stat_tuned(void *user, void *vault, uint32_t field_id) {
+    game *g = (game *)user;
+    (void)vault;
+    (void)field_id;
+    fill_kinds(&g->world);
+    fill_weapon(&g->world);
+    g->tuned++;
+}
+
+static bool open_live(game *g, const char *image_dir) {
+    tl_vault_live_desc d;
+    memset(&d, 0, sizeof d);
+    d.image_dir = image_dir;
+    d.logger = &g->logger;
+    return tl_vault_live_init(&g->live, &d) && tl_vault_subscribe_all(tl_vault_live_listeners(&g->live), NULL, on_stat_tuned, g) &&
+           tl_vault_live_add(&g->live, &enemies_live) && tl_vault_live_add(&g->live, &weapons_live);
+}
+
+void game_tune(game *g) { tl_vault_live_update(&g->live); }
+#else
+void game_tune(game *g) { (void)g; } /* shipped: the vaults are const data */
+#endif
+
 /* Deploys the core (the World preload waits for both levels), at most a few hundred polls. */
 static bool deploy(game *g) {
     tl_deploy_status st = TL_DEPLOY_PENDING;
@@ -487,6 +510,9 @@ bool game_open(game *g, const game_desc *desc) {
     load_player(g);
     subscribe_presentation(g);
     if (!deploy(g)) return false;
+#if defined(TL_DEVELOPMENT)
+    if (!open_live(g, desc->vault_image_dir)) return false;
+#endif
     if (!(g->block = (unsigned char *)tl_mem_alloc_zeroed(SIM_BLOCK_BYTES, 0))) return false;
     game_new(g);
     return true;
@@ -541,6 +567,9 @@ void game_frame(game *g, uint32_t input) {
 }
 
 void game_close(game *g) {
+#if defined(TL_DEVELOPMENT)
+    tl_vault_live_discard(&g->live);
+#endif
     if (g->nexus) tl_core_discard(&g->core); /* the nexus shuts down first, then the subsystems */
     tl_nexus_destroy(g->nexus);
     if (g->content) tl_content_shutdown(g->content);

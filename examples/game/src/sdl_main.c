@@ -137,6 +137,7 @@ static int play(app *a, const options *o) {
         Uint64 now = SDL_GetPerformanceCounter();
         handle_events(a);
         a->g.input = keyboard_input();
+        game_tune(&a->g); /* development builds: the designer's edited stats */
         tl_time_frame_ns(tl_core_time(&a->g.core), counter_ns(now - last));
         last = now;
         render_frame(&a->render, &a->g, &a->menu);
@@ -289,6 +290,9 @@ int main(int argc, char **argv) {
     d.save_dir = o.replay ? NULL : o.saves;
     d.seed = UINT64_C(0x7468726561646c6b); /* the headless driver's: replays match */
     d.quiet = o.replay != NULL;
+#if defined(GAME_VAULT_IMAGE_DIR) /* development builds (game-dev): the source tree's generated directory */
+    d.vault_image_dir = GAME_VAULT_IMAGE_DIR;
+#endif
     if (!game_open(&a.g, &d)) {
         fprintf(stderr, "game: the game did not start (content %s)\n", o.content);
         return 1;
