@@ -17,7 +17,7 @@ headless=$1 content=$2 src=$3 runtime=$4
 inputs=$src/tests/replay.inputs
 pinned=$src/tests/replay.hashes
 tmp=$(mktemp -d)
-trap 'tl_cross_finish "$tmp"; rm -rf "$tmp"' EXIT INT TERM
+trap 'command -v tl_cross_finish > /dev/null && tl_cross_finish "$tmp"; rm -rf "$tmp"' EXIT INT TERM
 grep -v '^#' "$pinned" > "$tmp/pinned"
 fail=0
 
@@ -87,7 +87,7 @@ check_resume() {
 
 # start NAME RUNNER "CC FLAGS" RUNTIME_LEVEL LEVELS...: compiler_job in the background, at most two at a time;
 # finish_all waits for them and prints their results in the order they started.
-running= jobs_started=0
+running='' jobs_started=0
 start() {
   [ "$(echo $running | wc -w)" -lt 2 ] || finish_all
   jobs_started=$((jobs_started + 1))
