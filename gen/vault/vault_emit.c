@@ -535,6 +535,28 @@ static void emit_data_live_file(buf *b, const vdata *d, size_t n)
                d->prefix, d->schema->lower, d->image, n, d->prefix, d->prefix, d->prefix);
 }
 
+/* With "keys": each instance's domain value, and lookups by it (a switch: no table to search). */
+static void emit_data_keys(buf *b, const vdata *d, size_t n)
+{
+    const char *p = d->prefix, *P = d->upper, *v = d->schema->lower;
+    if (!d->keys) return;
+    buf_printf(b, "\n/* Keyed by %s: instance i is the entry its name names, whose value is %s_keys[i]. */\n", d->keys, p);
+    buf_printf(b, "static const uint32_t %s_keys[%zu] = {", p, n ? n : 1);
+    for (size_t i = 0; i < n; i++) buf_printf(b, "%s%uu", i ? ", " : " ", d->instances.items[i].key);
+    buf_puts(b, n ? " };\n" : " 0 };\n");
+    buf_printf(b, "/* The index of the instance a %s value keys, %s_COUNT for none. */\n", d->keys, P);
+    buf_printf(b, "static inline uint32_t %s_index_by_key(uint32_t key) {\n", p);
+    if (!n) buf_puts(b, "    (void)key;\n");
+    else {
+        buf_puts(b, "    switch (key) {\n");
+        for (size_t i = 0; i < n; i++) buf_printf(b, "    case %uu: return %s_INDEX_%s;\n", d->instances.items[i].key, P, d->instances.items[i].name);
+        buf_puts(b, "    default: break;\n    }\n");
+    }
+    buf_printf(b, "    return %s_COUNT;\n}\n", P);
+    buf_printf(b, "static inline const %s_vault *%s_by_key(uint32_t key) {\n    uint32_t i = %s_index_by_key(key);\n"
+                  "    return i < %s_COUNT ? %s_by_index(i) : TL__NULL;\n}\n", v, p, p, P, p);
+}
+
 static void emit_data(const vdata *d, out_file *o, const emit_options *opt)
 {
     buf *b = &o->chunk;
@@ -594,6 +616,7 @@ static void emit_data(const vdata *d, out_file *o, const emit_options *opt)
         buf_printf(b, "static inline const %s_vault *%s_by_id(uint32_t id) { (void)id; return TL__NULL; }\n", s->lower, p);
         buf_printf(b, "static inline const %s_vault *%s_by_name(const char *name) { (void)name; return TL__NULL; }\n", s->lower, p);
     }
+    emit_data_keys(b, d, n);
     buf_puts(b, "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif\n");
 }
 

@@ -675,10 +675,21 @@ static void read_instance(vault_state *st, json_checker *j, vdata *d, size_t i, 
     read_instance_values(st, j, s, in, json_object_get(ij, "values"));
 }
 
-/* data -> { "vault": NAME, "description"?, "instances": [ { "name", "description"?, "values"? } ] } */
+/* "keys": a domain name (vault_resolve checks that it exists and names every instance). */
+static void read_data_keys(vault_state *st, json_checker *j, vdata *d, json_t *keys)
+{
+    if (!keys) return;
+    if (!json_is_string(keys) || !json_string_length(keys))
+        jc_error(j, "keys", "expected the name of the domain whose entries the instances are, got %s", jc_type_name(keys));
+    else
+        d->keys = arena_strndup(&st->strings, json_string_value(keys), json_string_length(keys));
+}
+
+/* data -> { "vault": NAME, "keys"?: DOMAIN, "description"?, "instances": [ { "name", "description"?,
+ * "values"? } ] } */
 static vdata *read_data(vault_state *st, const char *path, const char *stem)
 {
-    static const char *const allowed[] = {"$schema", "vault", "description", "instances", NULL};
+    static const char *const allowed[] = {"$schema", "vault", "keys", "description", "instances", NULL};
     buf text = {0};
     json_t *root = read_json(st, path, "vault data file", &text);
     if (!root) {
@@ -697,6 +708,7 @@ static vdata *read_data(vault_state *st, const char *path, const char *stem)
     } else {
         jc_check_keys(&j, "", root, allowed);
         resolve_data_vault(st, &j, d, json_object_get(root, "vault"));
+        read_data_keys(st, &j, d, json_object_get(root, "keys"));
         json_t *instances = json_object_get(root, "instances");
         if (!instances) {
             jc_error(&j, "", "missing required key \"instances\"");

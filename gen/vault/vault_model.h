@@ -70,6 +70,7 @@ typedef struct vschema {
 typedef struct vinstance {
     const char *name;
     uint32_t id;       /* XXH32 of "<vault lower>.<instance lower>" */
+    uint32_t key;      /* with "keys": the value of the domain entry the name names */
     char path[48];     /* "instances[2]" */
     vvalue *values;    /* one per schema field; present when authored */
 } vinstance;
@@ -84,6 +85,7 @@ typedef struct vdata {
     char *image;       /* "vaults/enemies.vaultimage": what watch writes for development builds */
     VEC(vinstance) instances;
     size_t nfields;    /* values per instance */
+    const char *keys;  /* "keys": the domain each instance name is an entry of (NULL: none) */
 } vdata;
 
 typedef struct vault_state {

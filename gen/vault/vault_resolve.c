@@ -262,21 +262,27 @@ static bool resolve_field_ref(resolver *rv, vault_state *st, const name_index *f
     return ok;
 }
 
+/* The closest domain names to `want`, for an error. */
+static void closest_domain(buf *b, const resolver *rv, const char *want)
+{
+    size_t best = SIZE_MAX;
+    for (size_t d = 0; d < rv->count; d++) {
+        const char *name = rv->domains[d].d->name;
+        size_t dist = suggest_distance(want, strlen(want), name, strlen(name));
+        if (dist < best) {
+            best = dist;
+            b->len = 0;
+            buf_puts(b, name);
+        }
+    }
+}
+
 /* An AssetRef field's catalog must name a domain; false (and no catalog) after an error. */
 static bool resolve_field_catalog(resolver *rv, const vschema *s, vfield *f)
 {
     if (!f->catalog || domain_index(rv, f->catalog)) return true;
     buf b = {0};
-    size_t best = SIZE_MAX;
-    for (size_t d = 0; d < rv->count; d++) {
-        const char *name = rv->domains[d].d->name;
-        size_t dist = suggest_distance(f->catalog, strlen(f->catalog), name, strlen(name));
-        if (dist < best) {
-            best = dist;
-            b.len = 0;
-            buf_puts(&b, name);
-        }
-    }
+    closest_domain(&b, rv, f->catalog);
     field_error(s, f, "catalog", "no domain is named \"%s\"%s%s%s (an AssetRef's catalog is the identity domain of its assets)",
                 f->catalog, b.len ? " (closest: " : "", b.len ? b.data : "", b.len ? ")" : "");
     buf_free(&b);
@@ -304,10 +310,45 @@ static bool resolve_schema(resolver *rv, vault_state *st, const name_index *fiel
     return ok;
 }
 
-/* Every AssetRef value of a data file's instances. */
-static bool resolve_data(resolver *rv, const vdata *d)
+/* "keys": every instance's name is an entry of the domain (not a tombstone); its value becomes
+ * the instance's key. */
+static bool resolve_data_keys(resolver *rv, vdata *d)
 {
+    if (!d->keys) return true;
+    name_index *x = domain_index(rv, d->keys);
+    if (!x) {
+        buf b = {0};
+        closest_domain(&b, rv, d->keys);
+        rerror(d->file, d->text, d->text_len, "keys", "no domain is named \"%s\"%s%s%s", d->keys, b.len ? " (closest: " : "",
+               b.len ? b.data : "", b.len ? ")" : "");
+        buf_free(&b);
+        return false;
+    }
     bool ok = true;
+    for (size_t i = 0; i < d->instances.count; i++) {
+        vinstance *in = &d->instances.items[i];
+        const entry *e = index_find(x, in->name);
+        char *path = jc_key(in->path, "name");
+        if (!e || e->tombstone) {
+            buf b = {0};
+            closest_entries(&b, x->r, in->name);
+            rerror(d->file, d->text, d->text_len, path, "\"%s\" is %s of %s, whose entries key this file's instances%s%s%s",
+                   in->name, e ? "a removed entry (a tombstone)" : "not an entry", d->keys, b.len ? " (closest: " : "",
+                   b.len ? b.data : "", b.len ? ")" : "");
+            buf_free(&b);
+            ok = false;
+        } else {
+            in->key = e->value;
+        }
+        free(path);
+    }
+    return ok;
+}
+
+/* Every AssetRef value of a data file's instances, and its keys. */
+static bool resolve_data(resolver *rv, vdata *d)
+{
+    bool ok = resolve_data_keys(rv, d);
     const vschema *s = d->schema;
     for (size_t ii = 0; ii < d->instances.count; ii++) {
         const vinstance *in = &d->instances.items[ii];

@@ -178,6 +178,8 @@ typedef enum tl_playtime_mode { TL_PLAYTIME_SCALED = 0, TL_PLAYTIME_UNSCALED = 1
    max_delta_time drops the rest of a long frame. Both keep tl_time_fixed_steps bounded. */
 #define TL_TIME_MIN_FIXED_DELTA 1e-4f
 #define TL_TIME_MAX_FIXED_STEPS 10000u
+/* The most fixed_steps_per_second accepted: the same 10 kHz. */
+#define TL_TIME_MAX_STEPS_PER_SECOND 10000u
 
 /* Zero-initialised: no events, stderr logging, fixed step 0.02 s (50 Hz), frames longer than
    0.25 s clamped to 0.25 s, playtime not counted, scaled playtime. */
@@ -188,6 +190,14 @@ typedef struct tl_time_desc {
     /* 0: 0.02. Otherwise finite and >= TL_TIME_MIN_FIXED_DELTA; anything else (negative, NaN,
        infinite, too small a step to advance the accumulator) is logged and 0.02 is used. */
     float fixed_delta_time;
+    /* 0: the step is fixed_delta_time. Otherwise (at most TL_TIME_MAX_STEPS_PER_SECOND, else
+       logged and fixed_delta_time is used) the step is exactly 1/fixed_steps_per_second s and
+       fixed_delta_time is ignored: the accumulator counts whole nanoseconds times the rate, so
+       the steps never drift from the time ticked (1/60 is no float; the float step ran a little
+       slower than the clock, and a 20 Hz frame could owe two 60 Hz steps). Deterministic games
+       step with this and count tl_time.fixed_step_count; OnFixedUpdate still publishes the step
+       as a float (1.0f / rate). tl_time_tick_ns feeds exact nanoseconds. */
+    uint32_t fixed_steps_per_second;
     /* 0: 0.25. Otherwise finite and > 0; anything else (negative, NaN, infinite: there is no
        "no clamp" value) is logged and 0.25 is used. */
     float max_delta_time;
@@ -204,10 +214,13 @@ typedef struct tl_time {
     float delta_time;          /* unscaled_delta_time * time_scale */
     float unscaled_delta_time; /* the frame's time, clamped to [0, max_delta_time] */
     float smooth_delta_time;   /* exponential average of delta_time (weight 0.2 per frame) */
-    float fixed_delta_time;
+    float fixed_delta_time; /* with fixed_steps_per_second: 1.0f / it, what OnFixedUpdate sends */
     float max_delta_time;
-    float time_scale;        /* exactly 0 or 1 */
-    double time_since_start; /* unscaled seconds ticked */
+    float time_scale;                 /* exactly 0 or 1 */
+    uint32_t fixed_steps_per_second;  /* 0: the step is fixed_delta_time (a float) */
+    uint64_t fixed_accumulator_ticks; /* with a rate: scaled nanoseconds * rate not yet stepped */
+    uint64_t fixed_step_count;        /* fixed steps handed out by tl_time_fixed_steps so far */
+    double time_since_start;          /* unscaled seconds ticked */
     double total_playtime;
     double fixed_accumulator; /* scaled time not yet consumed by fixed steps */
     uint64_t frame;           /* ticks so far */
@@ -220,6 +233,9 @@ TL_API void tl_time_init(tl_time *time, const tl_time_desc *desc);
 /* Starts a frame: caches the delta times for it, accumulates playtime and, while counting,
    publishes OnPlaytimeCountTick(total). */
 TL_API void tl_time_tick(tl_time *time, double seconds);
+/* tl_time_tick for a frame measured in nanoseconds: with fixed_steps_per_second, its steps are
+   counted from the exact integer (tl_time_tick rounds its seconds to whole nanoseconds). */
+TL_API void tl_time_tick_ns(tl_time *time, uint64_t nanoseconds);
 /* The number of fixed steps due this frame (consumes them from the accumulator), at most
    TL_TIME_MAX_FIXED_STEPS: beyond it the accumulator is emptied and a warning logged. */
 TL_API uint32_t tl_time_fixed_steps(tl_time *time);
@@ -228,6 +244,8 @@ TL_API void tl_time_publish_fixed_update(tl_time *time);
 TL_API void tl_time_publish_late_update(tl_time *time);
 /* One whole frame: tick, OnFixedUpdate per due step, OnUpdate, OnLateUpdate. */
 TL_API void tl_time_frame(tl_time *time, double seconds);
+/* tl_time_frame of a frame measured in nanoseconds (tl_time_tick_ns). */
+TL_API void tl_time_frame_ns(tl_time *time, uint64_t nanoseconds);
 /* Accepts only 0 or 1 (else an error, false). A change publishes OnGamePaused (1 -> 0) or
    OnGameResumed (0 -> 1); the cached delta times change at the next tick. */
 TL_API bool tl_time_set_scale(tl_time *time, float scale);
@@ -705,6 +723,27 @@ static float tl__time_desc_value(const tl_logger *logger, const char *field, flo
     return fallback;
 }
 
+/* fixed_steps_per_second: 0 keeps the float step; a rate above the maximum is logged and keeps
+   it too. */
+static void tl__time_set_rate(tl_time *time, uint32_t rate) {
+    if (rate > TL_TIME_MAX_STEPS_PER_SECOND) {
+        tl__initium_log(&time->logger, "Time", TL_INITIUM_LOG_TIME_DESC, "fixed_steps_per_second",
+                        (double)rate, "at most TL_TIME_MAX_STEPS_PER_SECOND (10000)",
+                        (double)time->fixed_delta_time);
+        return;
+    }
+    if (rate == 0) return;
+    time->fixed_steps_per_second = rate;
+    time->fixed_delta_time = 1.0f / (float)rate;
+}
+
+/* Whole nanoseconds of a clamped frame time (at most 10,000 s: a longer frame owes more than
+   TL_TIME_MAX_FIXED_STEPS steps at any rate, so the rest is dropped either way). */
+static uint64_t tl__time_ns(double seconds) {
+    if (seconds > 1e4) seconds = 1e4;
+    return (uint64_t)(seconds * 1e9 + 0.5);
+}
+
 void tl_time_init(tl_time *time, const tl_time_desc *desc) {
     tl_time_desc zero;
     if (!time) return;
@@ -721,18 +760,16 @@ void tl_time_init(tl_time *time, const tl_time_desc *desc) {
         "finite and at least TL_TIME_MIN_FIXED_DELTA (0.0001 s)", 0.02f);
     time->max_delta_time = tl__time_desc_value(
         &time->logger, "max_delta_time", desc->max_delta_time, 0.0f, "finite and positive", 0.25f);
+    tl__time_set_rate(time, desc->fixed_steps_per_second);
     time->time_scale = 1.0f;
     time->count_playtime = desc->count_playtime;
     time->playtime_mode = desc->playtime_mode;
     time->running = true;
 }
 
-void tl_time_tick(tl_time *time, double seconds) {
-    float unscaled;
-    if (!time || !time->running) return;
-    if (!(seconds > 0.0)) seconds = 0.0; /* negative or NaN: a frame of no time */
-    if (seconds > (double)time->max_delta_time) seconds = (double)time->max_delta_time;
-    unscaled = (float)seconds;
+/* A frame of `seconds` (clamped), `ns` of them in whole nanoseconds. */
+static void tl__time_advance(tl_time *time, double seconds, uint64_t ns) {
+    float unscaled = (float)seconds;
     time->unscaled_delta_time = unscaled;
     time->delta_time = unscaled * time->time_scale;
     time->smooth_delta_time =
@@ -740,7 +777,9 @@ void tl_time_tick(tl_time *time, double seconds) {
             ? time->delta_time
             : time->smooth_delta_time + (time->delta_time - time->smooth_delta_time) * 0.2f;
     time->time_since_start += seconds;
-    time->fixed_accumulator += (double)time->delta_time;
+    if (!time->fixed_steps_per_second) time->fixed_accumulator += (double)time->delta_time;
+    else if (time->time_scale > 0.5f)
+        time->fixed_accumulator_ticks += ns * time->fixed_steps_per_second;
     time->frame++;
     if (time->count_playtime) {
         time->total_playtime += time->playtime_mode == TL_PLAYTIME_UNSCALED
@@ -750,10 +789,44 @@ void tl_time_tick(tl_time *time, double seconds) {
     }
 }
 
+void tl_time_tick(tl_time *time, double seconds) {
+    if (!time || !time->running) return;
+    if (!(seconds > 0.0)) seconds = 0.0; /* negative or NaN: a frame of no time */
+    if (seconds > (double)time->max_delta_time) seconds = (double)time->max_delta_time;
+    tl__time_advance(time, seconds, tl__time_ns(seconds));
+}
+
+void tl_time_tick_ns(tl_time *time, uint64_t nanoseconds) {
+    uint64_t most;
+    if (!time || !time->running) return;
+    most = tl__time_ns((double)time->max_delta_time);
+    if (nanoseconds > most) nanoseconds = most;
+    tl__time_advance(time, (double)nanoseconds / 1e9, nanoseconds);
+}
+
+/* tl_time_fixed_steps with a rate: the accumulator holds nanoseconds times the rate, so a step
+   is exactly 1e9 of it. */
+static uint32_t tl__time_exact_steps(tl_time *time) {
+    const uint64_t step = 1000000000u;
+    uint64_t due = time->fixed_accumulator_ticks / step;
+    uint32_t steps = due > TL_TIME_MAX_FIXED_STEPS ? TL_TIME_MAX_FIXED_STEPS : (uint32_t)due;
+    time->fixed_accumulator_ticks -= (uint64_t)steps * step;
+    if (time->fixed_accumulator_ticks >= step) {
+        tl__initium_log(&time->logger, "Time", TL_INITIUM_LOG_FIXED_STEPS_DROPPED,
+                        (unsigned long long)time->frame, TL_TIME_MAX_FIXED_STEPS,
+                        (double)time->fixed_accumulator_ticks / 1e9 /
+                            (double)time->fixed_steps_per_second);
+        time->fixed_accumulator_ticks = 0;
+    }
+    time->fixed_step_count += steps;
+    return steps;
+}
+
 uint32_t tl_time_fixed_steps(tl_time *time) {
     uint32_t steps = 0;
     double step;
     if (!time || !time->running) return 0;
+    if (time->fixed_steps_per_second) return tl__time_exact_steps(time);
     step = (double)time->fixed_delta_time;
     /* Capped: a huge accumulator (a max_delta_time of hours, then such a frame) would otherwise
        take billions of iterations and overflow the count. The sum is the loop's, step by step,
@@ -768,6 +841,7 @@ uint32_t tl_time_fixed_steps(tl_time *time) {
                         time->fixed_accumulator);
         time->fixed_accumulator = 0.0;
     }
+    time->fixed_step_count += steps;
     return steps;
 }
 
@@ -783,12 +857,22 @@ void tl_time_publish_late_update(tl_time *time) {
         tl__publish_float(time->iris, time->events.late_update, time->delta_time);
 }
 
-void tl_time_frame(tl_time *time, double seconds) {
+/* A frame after its tick: OnFixedUpdate per due step, OnUpdate, OnLateUpdate. */
+static void tl__time_publish_frame(tl_time *time) {
     uint32_t steps;
-    tl_time_tick(time, seconds);
     for (steps = tl_time_fixed_steps(time); steps > 0; steps--) tl_time_publish_fixed_update(time);
     tl_time_publish_update(time);
     tl_time_publish_late_update(time);
+}
+
+void tl_time_frame(tl_time *time, double seconds) {
+    tl_time_tick(time, seconds);
+    tl__time_publish_frame(time);
+}
+
+void tl_time_frame_ns(tl_time *time, uint64_t nanoseconds) {
+    tl_time_tick_ns(time, nanoseconds);
+    tl__time_publish_frame(time);
 }
 
 static bool tl__time_scale_ok(tl_time *time, float scale) {

@@ -8,7 +8,8 @@
 
      - blocks:  tl_mem_alloc_zeroed / tl_mem_free / tl_mem_copy / tl_mem_clear / tl_mem_equal;
      - hashes:  tl_hash64 (exactly XXH64) and tl_hash32 (exactly XXH32) of raw memory, with
-                tl_hash32_4 / tl_hash32_8 specialised for 4- and 8-byte keys;
+                tl_hash32_4 / tl_hash32_8 specialised for 4- and 8-byte keys; tl_hash64_stream,
+                XXH64 of fixed-width values fed one at a time in little-endian order;
      - layout:  TL_LAYOUT_* constant expressions giving the exact byte size of each inline
                 collection (the generator's gen/layout.c computes the same numbers);
      - inline collections (array, list, queue, stack, hashset, dict): <threadlink/mem_inline.h>,
@@ -441,6 +442,78 @@ static inline size_t tl_mem_report_leaks(tl_mem_leak_fn fn, void *user) {
  * divergence. The same bytes give the same value on every machine. */
 static inline uint64_t tl_hash64(const void *data, size_t length, uint64_t seed) {
     return (uint64_t)XXH64(data, length, (XXH64_hash_t)seed);
+}
+
+/* XXH64 of fixed-width values fed one at a time in little-endian byte order: the digest equals
+ * tl_hash64 of the bytes the values have when stored little-endian one after another, on every
+ * machine. For state whose own fields are native integers (a frame block's structs): walk its
+ * fields once, and its fingerprint is the same on big- and little-endian machines (on a
+ * little-endian one, that of its raw bytes when the walk covers every byte in order).
+ *
+ *     tl_hash64_stream s;
+ *     tl_hash64_stream_reset(&s, 0);
+ *     tl_hash64_stream_u32(&s, header->frame);
+ *     tl_hash64_stream_u64(&s, (uint64_t)header->position.x);   // tl_fp, int64_t: cast
+ *     tl_hash64_stream_bytes(&s, list_memory, 8);              // bytes already in their order
+ *     uint64_t fingerprint = tl_hash64_stream_digest(&s);
+ *
+ * Values are gathered in the stream's own buffer and hashed in runs of TL_HASH64_STREAM_BUFFER
+ * bytes, so a field costs a store, not a call into xxHash. */
+#define TL_HASH64_STREAM_BUFFER 256
+
+typedef struct tl_hash64_stream {
+    XXH64_state_t state;
+    size_t used; /* bytes waiting in buffer */
+    unsigned char buffer[TL_HASH64_STREAM_BUFFER];
+} tl_hash64_stream;
+
+static inline void tl_hash64_stream_reset(tl_hash64_stream *s, uint64_t seed) {
+    (void)XXH64_reset(&s->state, (XXH64_hash_t)seed);
+    s->used = 0;
+}
+
+static inline void tl__hash64_stream_flush(tl_hash64_stream *s) {
+    (void)XXH64_update(&s->state, s->buffer, s->used);
+    s->used = 0;
+}
+
+/* Bytes hashed as they are (text, or bytes whose order is already fixed, such as mem.h's
+ * collection headers). */
+static inline void tl_hash64_stream_bytes(tl_hash64_stream *s, const void *data, size_t length) {
+    if (length > TL_HASH64_STREAM_BUFFER - s->used) {
+        tl__hash64_stream_flush(s);
+        if (length >= TL_HASH64_STREAM_BUFFER) {
+            (void)XXH64_update(&s->state, data, length);
+            return;
+        }
+    }
+    if (length) memcpy(s->buffer + s->used, data, length);
+    s->used += length;
+}
+
+static inline void tl_hash64_stream_u16(tl_hash64_stream *s, uint16_t value) {
+    unsigned char b[2];
+    b[0] = (unsigned char)value;
+    b[1] = (unsigned char)(value >> 8);
+    tl_hash64_stream_bytes(s, b, 2);
+}
+
+static inline void tl_hash64_stream_u32(tl_hash64_stream *s, uint32_t value) {
+    if (TL_HASH64_STREAM_BUFFER - s->used < 4) tl__hash64_stream_flush(s);
+    tl__mem_store_le32(s->buffer + s->used, value);
+    s->used += 4;
+}
+
+static inline void tl_hash64_stream_u64(tl_hash64_stream *s, uint64_t value) {
+    if (TL_HASH64_STREAM_BUFFER - s->used < 8) tl__hash64_stream_flush(s);
+    tl__mem_store_le64(s->buffer + s->used, value);
+    s->used += 8;
+}
+
+/* The hash of everything fed since the reset; the stream may be fed on afterwards. */
+static inline uint64_t tl_hash64_stream_digest(tl_hash64_stream *s) {
+    tl__hash64_stream_flush(s);
+    return (uint64_t)XXH64_digest(&s->state);
 }
 
 /* Exactly XXH32(data, length, seed). Places keys in inline hash sets and dictionaries. */

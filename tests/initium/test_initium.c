@@ -622,6 +622,79 @@ static void test_initium_time_fixed_steps_are_capped_per_frame(void **state) {
     assert_int_equal(h->records, 1);
 }
 
+/* A step given as fixed_steps_per_second is exact: the accumulator counts integer nanoseconds
+   (times the rate), so a 20 Hz frame owes three 60 Hz steps every time (with the float step
+   1/60 > 1/60 s, the first such frame owed two) and an hour of jittered frames whose times sum to
+   3600 s gives exactly 216,000 steps, nothing carried. */
+static void test_initium_time_fixed_steps_per_second_are_exact(void **state) {
+    harness *h = (harness *)*state;
+    static const uint64_t jitter_ns[3] = {16666667u, 16666666u, 16666667u}; /* 50 ms together */
+    tl_time_desc desc;
+    tl_time time;
+    uint32_t i;
+    memset(&desc, 0, sizeof desc);
+    desc.logger = &h->logger;
+    desc.fixed_steps_per_second = 60;
+    h->records = 0;
+    tl_time_init(&time, &desc);
+    assert_int_equal(h->records, 0);
+    assert_true(time.fixed_delta_time == 1.0f / 60.0f); /* what OnFixedUpdate publishes */
+    for (i = 0; i < 72000; i++) {
+        tl_time_tick(&time, 0.05);
+        assert_int_equal(tl_time_fixed_steps(&time), 3);
+    }
+    assert_true(time.fixed_step_count == 216000u);
+    tl_time_init(&time, &desc);
+    for (i = 0; i < 216000; i++) {
+        tl_time_tick_ns(&time, jitter_ns[i % 3]);
+        (void)tl_time_fixed_steps(&time);
+    }
+    assert_true(time.fixed_step_count == 216000u && time.fixed_accumulator_ticks == 0u);
+    assert_true(time.unscaled_delta_time == 0.016666667f);
+    /* Paused time owes no steps; max_delta_time clamps nanoseconds too (0.25 s: 15 steps). */
+    assert_true(tl_time_set_scale(&time, 0.0f));
+    tl_time_tick_ns(&time, 1000000000u);
+    assert_int_equal(tl_time_fixed_steps(&time), 0);
+    assert_true(tl_time_set_scale(&time, 1.0f));
+    tl_time_tick_ns(&time, 3000000000u);
+    assert_int_equal(tl_time_fixed_steps(&time), 15);
+    assert_int_equal(h->records, 0);
+}
+
+/* A rate above 10,000 steps per second (TL_TIME_MIN_FIXED_DELTA) is refused with an error and
+   fixed_delta_time is used; at the cap a long frame runs 10,000 steps and drops the rest. */
+static void test_initium_time_fixed_steps_per_second_limits(void **state) {
+    harness *h = (harness *)*state;
+    tl_time_desc desc;
+    tl_time time;
+    memset(&desc, 0, sizeof desc);
+    desc.logger = &h->logger;
+    desc.fixed_steps_per_second = 10001;
+    h->records = 0;
+    tl_time_init(&time, &desc);
+    assert_int_equal(h->records, 1);
+    assert_int_equal(h->last_item, TL_INITIUM_LOG_TIME_DESC);
+    assert_non_null(strstr(h->last_line, "Time: error: tl_time_desc.fixed_steps_per_second is 10001"));
+    assert_int_equal(time.fixed_steps_per_second, 0);
+    assert_true(time.fixed_delta_time == 0.02f);
+    tl_time_tick(&time, 0.05);
+    assert_int_equal(tl_time_fixed_steps(&time), 2);
+    desc.fixed_steps_per_second = 10000;
+    desc.max_delta_time = 2.0f;
+    h->records = 0;
+    tl_time_init(&time, &desc);
+    tl_time_tick(&time, 1.0); /* exactly 10,000 steps: not a drop */
+    assert_int_equal(tl_time_fixed_steps(&time), TL_TIME_MAX_FIXED_STEPS);
+    assert_int_equal(h->records, 0);
+    tl_time_tick_ns(&time, 1500000000u);
+    assert_int_equal(tl_time_fixed_steps(&time), TL_TIME_MAX_FIXED_STEPS);
+    assert_int_equal(h->records, 1);
+    assert_int_equal(h->last_item, TL_INITIUM_LOG_FIXED_STEPS_DROPPED);
+    assert_true(time.fixed_accumulator_ticks == 0u);
+    tl_time_tick_ns(&time, UINT64_MAX); /* clamped, never overflowing */
+    assert_int_equal(tl_time_fixed_steps(&time), TL_TIME_MAX_FIXED_STEPS);
+}
+
 static void discard_on_deployed(void *ctx, tl_core *core) {
     (void)ctx;
     tl_core_discard(core);
@@ -814,6 +887,8 @@ int main(void) {
         T(test_initium_time_stops_with_the_core),
         T(test_initium_time_desc_refuses_unusable_durations),
         T(test_initium_time_fixed_steps_are_capped_per_frame),
+        T(test_initium_time_fixed_steps_per_second_are_exact),
+        T(test_initium_time_fixed_steps_per_second_limits),
         T(test_initium_deploy_reports_a_core_discarded_by_its_listener),
         T(test_initium_events_from_a_generated_enum),
         T(test_initium_native_events_file_matches_the_runtime),

@@ -70,6 +70,25 @@ static uint64_t le(uint64_t x, size_t bytes) {
 #define LE32(x) ((uint32_t)le((uint64_t)(x), 4))
 #define LE64(x) ((int64_t)le((uint64_t)(x), 8))
 
+/* tl_hash64_stream fed the array's units field by field, as numbers, must give the hash of the
+ * array's little-endian bytes: what a frame whose fields are native integers hashes with. */
+static int array_stream_hash_matches(unit_array arr, const unsigned char *bytes) {
+  tl_hash64_stream s;
+  uint32_t i;
+  tl_hash64_stream_reset(&s, 0);
+  for (i = 0; i < 6; i++) {
+    const unit *u = unit_array_at(arr, i);
+    tl_hash64_stream_u32(&s, LE32(u->x));
+    tl_hash64_stream_u32(&s, LE32(u->y));
+    tl_hash64_stream_u16(&s, LE16(u->kind));
+    tl_hash64_stream_u16(&s, LE16(u->flags));
+    tl_hash64_stream_u32(&s, LE32(u->pad));
+  }
+  if (tl_hash64_stream_digest(&s) == tl_hash64(bytes, TL_LAYOUT_ARRAY_BYTES(6, sizeof(unit)), 0)) return 1;
+  fprintf(stderr, "tl_hash64_stream of the array's fields differs from its bytes' hash\n");
+  return 0;
+}
+
 int main(int argc, char **argv) {
   unsigned char *block = (unsigned char *)tl_mem_alloc_zeroed(BLOCK_BYTES, 64);
   unit_array arr;
@@ -145,6 +164,7 @@ int main(int argc, char **argv) {
     }
   }
   hash = tl_hash64(block, BLOCK_BYTES, 0);
+  if (!array_stream_hash_matches(arr, block + ARRAY_OFF)) return 1;
   fprintf(stderr, "list %u, queue %u, stack %u, set %u, unit dict %u, int dict %u, generic dict %u\n",
           unit_list_count(list), u16_queue_count(queue), i64_stack_count(stack), u64_set_count(set),
           u32_unit_dict_count(udict), i64_dict_count(idict), tl_inline_dict_count(generic));

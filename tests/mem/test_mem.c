@@ -214,6 +214,62 @@ static void test_mem_hash_matches_libxxhash(void **state) {
   }
 }
 
+/* The streaming hash of fixed-width values equals XXH64 of their little-endian bytes, whatever
+ * the mix of widths, across its buffer's boundary and with runs of bytes longer than it. */
+static void test_mem_hash64_stream_is_xxh64_of_little_endian_bytes(void **state) {
+  unsigned char expected[4096];
+  int round;
+  (void)state;
+  for (round = 0; round < 300; round++) {
+    tl_hash64_stream s;
+    uint64_t seed = round % 2 ? rng_next() : 0;
+    size_t n = 0, k;
+    tl_hash64_stream_reset(&s, seed);
+    while (n < sizeof expected - 700) {
+      uint64_t v = rng_next();
+      switch (rng_next() % 4) {
+      case 0:
+        tl_hash64_stream_u32(&s, (uint32_t)v);
+        for (k = 0; k < 4; k++) expected[n++] = (unsigned char)(v >> (8 * k));
+        break;
+      case 1:
+        tl_hash64_stream_u64(&s, v);
+        for (k = 0; k < 8; k++) expected[n++] = (unsigned char)(v >> (8 * k));
+        break;
+      default: { /* raw bytes: short, empty, or longer than the buffer */
+        size_t length = (size_t)(rng_next() % (round % 10 == 0 ? 600 : 13));
+        for (k = 0; k < length; k++) expected[n + k] = (unsigned char)rng_next();
+        tl_hash64_stream_bytes(&s, expected + n, length);
+        n += length;
+        break;
+      }
+      }
+      if (rng_next() % 50 == 0) /* a digest midway does not end the stream */
+        assert_int_equal(tl_hash64_stream_digest(&s), xxh_lib_64(expected, n, seed));
+    }
+    assert_int_equal(tl_hash64_stream_digest(&s), xxh_lib_64(expected, n, seed));
+  }
+}
+
+/* A native struct walked field by field: on a little-endian machine its raw bytes' hash. */
+static void test_mem_hash64_stream_walk_of_a_struct(void **state) {
+  struct rec { uint32_t a; int32_t b; uint64_t c; int64_t d; } r = {0x01020304u, -5, 0x1122334455667788ull, -7};
+  static const unsigned char le_bytes[24] = {
+    4, 3, 2, 1, 0xfb, 0xff, 0xff, 0xff, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11,
+    0xf9, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+  tl_hash64_stream s;
+  (void)state;
+  tl_hash64_stream_reset(&s, 9);
+  tl_hash64_stream_u32(&s, r.a);
+  tl_hash64_stream_u32(&s, (uint32_t)r.b);
+  tl_hash64_stream_u64(&s, r.c);
+  tl_hash64_stream_u64(&s, (uint64_t)r.d);
+  assert_int_equal(tl_hash64_stream_digest(&s), tl_hash64(le_bytes, sizeof le_bytes, 9));
+  if (TL__MEM_LITTLE_ENDIAN) assert_int_equal(tl_hash64_stream_digest(&s), tl_hash64(&r, sizeof r, 9));
+  tl_hash64_stream_reset(&s, 0); /* nothing fed: the empty input's hash */
+  assert_int_equal(tl_hash64_stream_digest(&s), tl_hash64(NULL, 0, 0));
+}
+
 /* The unrolled key hashes against libxxhash, on every kind of key: random, small integers,
  * single bits, all-ones, at every alignment, with and without seed. */
 static void test_mem_hash32_specialised_keys_match_libxxhash(void **state) {
@@ -1545,6 +1601,8 @@ int main(void) {
     cmocka_unit_test(test_mem_hash_published_vectors),
     cmocka_unit_test(test_mem_hash_matches_libxxhash),
     cmocka_unit_test(test_mem_hash32_specialised_keys_match_libxxhash),
+    cmocka_unit_test(test_mem_hash64_stream_is_xxh64_of_little_endian_bytes),
+    cmocka_unit_test(test_mem_hash64_stream_walk_of_a_struct),
     cmocka_unit_test(test_mem_array_operations),
     cmocka_unit_test(test_mem_list_operations),
     cmocka_unit_test(test_mem_queue_wraps_around),

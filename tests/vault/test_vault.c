@@ -11,6 +11,7 @@
 #define TL_IMPLEMENTATION
 #include "icons.h"
 #include "vaults/things_data.h"
+#include "vaults/gear_data.h"
 
 typedef struct calls {
     int count;
@@ -747,10 +748,25 @@ static void test_vault_booleans_in_collections_are_0_or_1(void **state)
     assert_int_equal(tl_vault_write(&flags_desc, &v, out, sizeof out, &n), TL_VAULT_ERROR_VALUE);
 }
 
+/* A data file with "keys" (gear.vaultdata.json, keyed by Game.Icons): each instance is found by its
+ * domain value, whatever the order of the file and the domain. */
+static void test_vault_data_keyed_by_domain(void **state)
+{
+    (void)state;
+    assert_int_equal(gear_keys[GEAR_INDEX_Shield], GAME_ICONS_U32(Game_Icons_Shield));
+    assert_int_equal(gear_keys[GEAR_INDEX_Sword], GAME_ICONS_U32(Game_Icons_Sword));
+    assert_int_equal(gear_index_by_key(GAME_ICONS_U32(Game_Icons_Sword)), GEAR_INDEX_Sword);
+    assert_ptr_equal(gear_by_key(GAME_ICONS_U32(Game_Icons_Shield)), gear_by_index(GEAR_INDEX_Shield));
+    assert_int_equal(every_vault_get_Health(gear_by_key(GAME_ICONS_U32(Game_Icons_Sword))), 7);
+    assert_int_equal(gear_index_by_key(0), GEAR_COUNT);
+    assert_null(gear_by_key(GEAR_ID_Sword)); /* an instance id is not a key */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vault_data_lookups),
+        cmocka_unit_test(test_vault_data_keyed_by_domain),
         cmocka_unit_test(test_vault_baked_collections_match_runtime),
         cmocka_unit_test(test_vault_setters_notify_on_change_only),
         cmocka_unit_test(test_vault_generic_access_by_id),

@@ -236,6 +236,34 @@ static void test_vault_errors_assets_and_catalogs(void **state)
         "vaults/Thing.vault.json:6:44: error: fields[3].catalog: no domain is named \"Game.Icoms\" (closest: Game.Icons) (an AssetRef's catalog is the identity domain of its assets)\n");
 }
 
+/* "keys" names an identity domain: each instance name must be one of its entries (case-insensitive),
+ * and a name that is not, a domain that does not exist or a key that is no string is a located
+ * error leaving the outputs untouched. */
+static void test_vault_errors_keys(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    fx_write("vaultdata/things.vaultdata.json",
+             "{ \"vault\": \"Thing\", \"keys\": \"Game.Icons\", \"instances\": [\n"
+             "  { \"name\": \"shield\" }, { \"name\": \"Swrod\" } ] }\n");
+    fx_expect_failure(f, snap,
+        "vaultdata/things.vaultdata.json:2:27: error: instances[1].name: \"Swrod\" is not an entry of Game.Icons, whose entries key this file's instances (closest: Sword, Shield)\n");
+    snap = fx_snapshot("generated");
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    fx_write("vaultdata/things.vaultdata.json",
+             "{ \"vault\": \"Thing\", \"keys\": \"Game.Icoms\", \"instances\": [ { \"name\": \"Sword\" } ] }\n");
+    fx_expect_failure(f, snap,
+        "vaultdata/things.vaultdata.json:1:21: error: keys: no domain is named \"Game.Icoms\" (closest: Game.Icons)\n");
+    snap = fx_snapshot("generated");
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    fx_write("vaultdata/things.vaultdata.json",
+             "{ \"vault\": \"Thing\", \"keys\": 3, \"instances\": [ { \"name\": \"Sword\" } ] }\n");
+    fx_expect_failure(f, snap,
+        "vaultdata/things.vaultdata.json:1:21: error: keys: expected the name of the domain whose entries the instances are, got an integer\n");
+}
+
 /* The value "Sprites/big-bat" of an AssetRef into a content catalog (Content.<Profile>) is the
  * id XXH32("game.sprites/big-bat"): the asset's key, its name case-folded under the profile. */
 static void expect_asset_value(const char *header, const char *key, const char *instance)
@@ -431,6 +459,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_vault_errors_schema, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_data, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_assets_and_catalogs, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_vault_errors_keys, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_assets_by_catalog_name, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_config_and_syntax, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_data_keys_and_float_range, fixture_setup, fixture_teardown),

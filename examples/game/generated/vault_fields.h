@@ -34,11 +34,12 @@ typedef enum vault_fields {
     Vault_Fields_Cooldown = 1603561580,
     Vault_Fields_BulletSpeed = -109390427,
     Vault_Fields_Lifetime = 1965821156,
-    Vault_Fields_Spread = -897579562
+    Vault_Fields_Spread = -897579562,
+    Vault_Fields_Map = -643729506
 } vault_fields;
 
 /* Number of live entries. */
-#define VAULT_FIELDS_COUNT 12
+#define VAULT_FIELDS_COUNT 13
 
 /* X-macro of the live entries: X(enumerator, name). */
 #define VAULT_FIELDS_LIST(X) \
@@ -54,6 +55,7 @@ typedef enum vault_fields {
     X(Vault_Fields_BulletSpeed, BulletSpeed) \
     X(Vault_Fields_Lifetime, Lifetime) \
     X(Vault_Fields_Spread, Spread) \
+    X(Vault_Fields_Map, Map) \
     /* end of VAULT_FIELDS_LIST */
 
 #ifndef TL_GENERATED_CAST
@@ -68,7 +70,7 @@ typedef enum vault_fields {
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *vault_fields__names(void)
 {
-    static const char *const names[13] = {
+    static const char *const names[14] = {
         "None",
         "DisplayName",
         "MaxHealth",
@@ -82,14 +84,15 @@ static inline const char *const *vault_fields__names(void)
         "BulletSpeed",
         "Lifetime",
         "Spread",
+        "Map",
     };
     return names;
 }
 
 static inline const int32_t *vault_fields__values(void)
 {
-    static const int32_t values[13] = {
-        0, 2020126464, -920064977, -884856573, -1347936861, 1024571034, -387905659, -1391990999, -1126156114, 1603561580, -109390427, 1965821156, -897579562,
+    static const int32_t values[14] = {
+        0, 2020126464, -920064977, -884856573, -1347936861, 1024571034, -387905659, -1391990999, -1126156114, 1603561580, -109390427, 1965821156, -897579562, -643729506,
     };
     return values;
 }
@@ -98,7 +101,7 @@ static inline const int32_t *vault_fields__values(void)
 static inline const char *vault_fields_name(uint32_t value)
 {
     static const uint32_t slots[32] = {
-        1,0,7,0,9,3,0,0,0,11,2,8,10,12,4,0,0,0,0,0,0,0,0,0,0,0,0,6,5,13,0,0,
+        1,14,7,0,9,3,0,0,0,11,2,8,10,12,4,0,0,0,0,0,0,0,0,0,0,0,0,6,5,13,0,0,
     };
     const int32_t *values = vault_fields__values();
     uint32_t i;
@@ -113,7 +116,7 @@ static inline const char *vault_fields_name(uint32_t value)
 static inline int vault_fields_from_name(const char *name, vault_fields *out)
 {
     static const uint32_t slots[32] = {
-        9,0,0,0,11,0,0,0,8,10,0,0,0,0,12,13,0,0,5,0,0,6,2,0,0,0,0,1,3,7,0,4,
+        9,0,0,0,11,0,0,0,8,10,0,0,0,0,12,13,0,14,5,0,0,6,2,0,0,0,0,1,3,7,0,4,
     };
     uint32_t h = 2166136261u, i;
     const char *p;

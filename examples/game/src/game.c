@@ -25,6 +25,7 @@
 #include "rng_domains.h"
 #include "spawn_points.h"
 #include "vaults/enemies_data.h"
+#include "vaults/maps_data.h"
 #include "vaults/weapons_data.h"
 
 #include <stb/stb_image.h>
@@ -68,19 +69,17 @@ typedef struct level_parse {
     int map_row; /* -1 before "map" */
 } level_parse;
 
-static int enemy_index(const char *name) {
-    uint32_t i;
-    for (i = 0; i < ENEMIES_COUNT; i++)
-        if (strcmp(enemies_names[i], name) == 0) return (int)i;
-    return -1;
-}
-
+/* "enemies KIND WEIGHT ...": Game.EnemyKinds names; the Enemy vault's instances are keyed by them. */
 static bool parse_enemies(level_def *def, const char *rest) {
     char name[32];
     unsigned weight;
-    int used, k;
+    int used;
+    uint32_t k;
+    game_enemykinds kind;
     while (sscanf(rest, "%31s %u%n", name, &weight, &used) == 2) {
-        if ((k = enemy_index(name)) < 0) return false;
+        if (!game_enemykinds_from_name(name, &kind)) return false;
+        k = enemies_index_by_key(GAME_ENEMYKINDS_U32(kind));
+        if (k >= ENEMIES_COUNT || k >= SIM_MAX_KINDS) return false; /* a kind without stats */
         def->sim.kind_weights[k] = weight;
         rest += used;
     }
@@ -256,10 +255,8 @@ static void unload_level(void *ctx, tl_nexus_level *level) {
 
 /* ---- the World subsystem: the levels held and the simulation's world built ---------------------- */
 
-static const struct { uint32_t level, asset; } level_assets[SIM_MAX_LEVELS] = {
-    {NEXUS_LEVELS_U32(Nexus_Levels_Meadow), CONTENT_GAME_U32(Content_Game_Levels_meadow)},
-    {NEXUS_LEVELS_U32(Nexus_Levels_Cave), CONTENT_GAME_U32(Content_Game_Levels_cave)},
-};
+/* The levels are the Level vault's instances (maps.vaultdata.json, keyed by Nexus.Levels). */
+typedef char game_levels_are_the_maps[MAPS_COUNT == SIM_MAX_LEVELS ? 1 : -1];
 
 static tl_preload_status world_preload(void *self, tl_core *core) {
     game *g = (game *)self;
@@ -282,11 +279,10 @@ static tl_preload_status world_preload(void *self, tl_core *core) {
 
 static void fill_kinds(sim_world *w) {
     uint32_t k;
-    game_enemykinds kind;
     w->kind_count = ENEMIES_COUNT < SIM_MAX_KINDS ? ENEMIES_COUNT : SIM_MAX_KINDS;
     for (k = 0; k < w->kind_count; k++) {
         const enemy_vault *v = enemies_by_index(k);
-        w->kinds[k].kind = game_enemykinds_from_name(enemies_names[k], &kind) ? GAME_ENEMYKINDS_U32(kind) : 0;
+        w->kinds[k].kind = enemies_keys[k]; /* the Game.EnemyKinds entry the instance is */
         w->kinds[k].max_health = enemy_vault_get_MaxHealth(v);
         w->kinds[k].contact_damage = enemy_vault_get_ContactDamage(v);
         w->kinds[k].score = enemy_vault_get_Score(v);
@@ -318,11 +314,7 @@ static void world_boot(void *self, tl_core *core) {
         w->levels[i].id = a->id;
     }
     fill_kinds(w);
-    fill_weapon(w);
-    /* LIVE TUNING HOOK: when the vaults' change listeners land (vault.h live tuning, another
-       branch), subscribe here and re-run fill_kinds / fill_weapon on a change. The world is
-       read-only to the simulation, so a tuned value takes effect at the next frame; a replay
-       recorded before the change no longer matches its pinned hashes (as it should not). */
+    fill_weapon(w); /* again on every tuned stat in development builds (game_tune) */
     w->max_enemies = 48;
     w->coin_item = GAME_ITEMS_U32(Game_Items_Coin);
     w->heart_item = GAME_ITEMS_U32(Game_Items_Heart);
@@ -417,7 +409,7 @@ static bool open_runtime(game *g, const game_desc *desc) {
     cd.iris = &g->iris;
     cd.events = &core_events;
     cd.logger = &g->logger;
-    cd.time.fixed_delta_time = 1.0f / 60.0f;
+    cd.time.fixed_steps_per_second = 60; /* exact steps: SIM's frames are 1/60 s */
     if (!tl_core_init(&g->core, &cd)) return false;
     memset(&content_desc, 0, sizeof content_desc);
     content_desc.logger = g->logger;
@@ -467,6 +459,33 @@ static void subscribe_presentation(game *g) {
     Iris_Events_OnScenePresented_subscribe(&g->iris, on_presented, g);
 }
 
+/* ---- live tuning (development builds): the vaults follow the designer's edits --------------- */
+#if defined(TL_DEVELOPMENT)
+/* A stat changed (an image threadlink-gen watch wrote): the world copies the vaults again. The
+   world is read-only to the simulation, so the value takes effect at the next frame. */
+static void on_stat_tuned(void *user, void *vault, uint32_t field_id) {
+    game *g = (game *)user;
+    (void)vault;
+    (void)field_id;
+    fill_kinds(&g->world);
+    fill_weapon(&g->world);
+    g->tuned++;
+}
+
+static bool open_live(game *g, const char *image_dir) {
+    tl_vault_live_desc d;
+    memset(&d, 0, sizeof d);
+    d.image_dir = image_dir;
+    d.logger = &g->logger;
+    return tl_vault_live_init(&g->live, &d) && tl_vault_subscribe_all(tl_vault_live_listeners(&g->live), NULL, on_stat_tuned, g) &&
+           tl_vault_live_add(&g->live, &enemies_live) && tl_vault_live_add(&g->live, &weapons_live);
+}
+
+void game_tune(game *g) { tl_vault_live_update(&g->live); }
+#else
+void game_tune(game *g) { (void)g; } /* shipped: the vaults are const data */
+#endif
+
 /* Deploys the core (the World preload waits for both levels), at most a few hundred polls. */
 static bool deploy(game *g) {
     tl_deploy_status st = TL_DEPLOY_PENDING;
@@ -484,13 +503,16 @@ bool game_open(game *g, const game_desc *desc) {
     g->logger.min_level = desc->quiet ? TL_LOG_LEVEL_WARNING : 0;
     g->seed = desc->seed;
     for (i = 0; i < SIM_MAX_LEVELS; i++) {
-        g->areas[i].id = level_assets[i].level;
-        g->areas[i].asset = level_assets[i].asset;
+        g->areas[i].id = maps_keys[i];
+        g->areas[i].asset = level_vault_get_Map(maps_by_index(i)).id;
     }
     if (!open_runtime(g, desc) || !open_saves(g, desc->save_dir)) return false;
     load_player(g);
     subscribe_presentation(g);
     if (!deploy(g)) return false;
+#if defined(TL_DEVELOPMENT)
+    if (!open_live(g, desc->vault_image_dir)) return false;
+#endif
     if (!(g->block = (unsigned char *)tl_mem_alloc_zeroed(SIM_BLOCK_BYTES, 0))) return false;
     game_new(g);
     return true;
@@ -545,6 +567,9 @@ void game_frame(game *g, uint32_t input) {
 }
 
 void game_close(game *g) {
+#if defined(TL_DEVELOPMENT)
+    tl_vault_live_discard(&g->live);
+#endif
     if (g->nexus) tl_core_discard(&g->core); /* the nexus shuts down first, then the subsystems */
     tl_nexus_destroy(g->nexus);
     if (g->content) tl_content_shutdown(g->content);
@@ -555,12 +580,18 @@ void game_close(game *g) {
 }
 
 /* ---- saves: the frame block is the save ---------------------------------------------------- */
+/* The block is saved in the machine's own byte order (save.h's framing is little-endian, the
+   records are the caller's bytes), with a marker record in that order: a save carried to a
+   machine of the other byte order is refused, not misread. The frame hash does not depend on it
+   (sim_hash walks the fields little-endian). */
+static const uint32_t save_byte_order = 0x01020304u;
 
 bool game_save(game *g, const char *slot) {
     tl_save_txn txn;
     tl_save_result r;
     if (!g->saves) return false;
     r = tl_save_begin(g->saves, slot, &txn);
+    if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "byte-order", &save_byte_order, sizeof save_byte_order);
     if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "frame", g->block, SIM_BLOCK_BYTES);
     if (r.code == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
     tl_save_txn_discard(&txn);
@@ -571,13 +602,20 @@ bool game_save(game *g, const char *slot) {
 bool game_continue(game *g, const char *slot) {
     unsigned char *frame = (unsigned char *)tl_mem_alloc_zeroed(SIM_BLOCK_BYTES, 0);
     size_t n = 0;
+    uint32_t order = 0;
     tl_save_result r;
     bool ok;
     if (!g->saves || !frame) {
         tl_mem_free(frame);
         return false;
     }
-    r = tl_save_read(g->saves, slot, "frame", frame, SIM_BLOCK_BYTES, &n);
+    r = tl_save_read(g->saves, slot, "byte-order", &order, sizeof order, &n);
+    if (r.code == TL_SAVE_OK && (n != sizeof order || order != save_byte_order)) {
+        tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "continue %s: saved on a machine of the other byte order", slot);
+        tl_mem_free(frame);
+        return false;
+    }
+    if (r.code == TL_SAVE_OK) r = tl_save_read(g->saves, slot, "frame", frame, SIM_BLOCK_BYTES, &n);
     ok = r.code == TL_SAVE_OK && n == SIM_BLOCK_BYTES && sim_head(frame)->level < g->world.level_count;
     if (ok) memcpy(g->block, frame, SIM_BLOCK_BYTES);
     else tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "continue %s: %s", slot, r.code == TL_SAVE_OK ? "not a frame of this game" : r.message);

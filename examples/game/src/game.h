@@ -48,6 +48,8 @@ typedef struct game_desc {
     const char *save_dir;    /* NULL: no saves */
     uint64_t seed;
     bool quiet;              /* log warnings and errors only */
+    const char *vault_image_dir; /* development builds: where watch writes the vault images
+                                    (the generated directory); NULL: TL_VAULT_LIVE_DIR */
 } game_desc;
 
 typedef struct game {
@@ -69,6 +71,10 @@ typedef struct game {
     int fade_dir;            /* +1 fading in, -1 fading out, 0 still */
     double load_seconds;     /* the levels' load, measured */
     uint32_t input;          /* latched for the next fixed step (the window's OnFixedUpdate) */
+    uint32_t tuned;          /* stats changed by live tuning so far */
+#if defined(TL_DEVELOPMENT)
+    tl_vault_live live;      /* the vaults' images, polled by game_tune */
+#endif
 } game;
 
 bool game_open(game *g, const game_desc *desc);
@@ -81,6 +87,10 @@ void game_frame(game *g, uint32_t input);
 bool game_save(game *g, const char *slot);
 bool game_continue(game *g, const char *slot);
 bool game_has_save(game *g, const char *slot);
+/* Once a frame: development builds (TL_DEVELOPMENT) reload the enemy and weapon stats the
+   designer edited while threadlink-gen watch runs, and refill the world; shipped builds do
+   nothing. */
+void game_tune(game *g);
 
 const game_area *game_area_of(const game *g, uint32_t level_id);
 const game_image *game_image_of(tl_asset asset); /* NULL unless loaded */

@@ -3,8 +3,11 @@
  *   game-headless CONTENT replay INPUTS [EVERY]     the hash of every EVERYth frame and the last
  *   game-headless CONTENT rollback INPUTS DELAY     late inputs, restore, re-simulate: compare
  *   game-headless CONTENT continue INPUTS SAVEDIR   save halfway, continue in a new game: compare
+ *   game-headless CONTENT resume SAVEDIR            continue from the save continue left: its hash
  *   game-headless CONTENT record OUTPUT FRAMES      a bot plays; its inputs are written
  *   game-headless CONTENT bench ENTITIES FRAMES     the simulation's frame time, and the load time
+ *   game-headless-dev CONTENT tune IMAGE_DIR        development builds: the Slime's stats after
+ *                                                   the vault images in IMAGE_DIR and one game_tune
  *
  * Input files are text: '#' comments, then lines "COUNT MASK" (MASK in hex: the SIM_* bits held
  * for COUNT frames). Every mode runs the whole game (core, levels, content) as the window does. */
@@ -15,6 +18,10 @@
 
 #include "game.h"
 #include "inputs.h"
+#if defined(TL_DEVELOPMENT)
+#include "enemy_kinds.h"
+#include "vaults/enemies_data.h"
+#endif
 
 #define SEED UINT64_C(0x7468726561646c6b) /* "threadlk" */
 
@@ -230,12 +237,52 @@ static int bench(const char *content, uint32_t entities, uint32_t frames) {
     return 0;
 }
 
+/* Continues from the save `continue` left (made by this or another machine): the frame's hash, or
+ * a failure with the reason logged (a save of the other byte order is refused). */
+static int resume(const char *content, const char *saves) {
+    game g;
+    if (!open_game(&g, content, saves)) return 1;
+    if (!game_continue(&g, "continue")) {
+        game_close(&g);
+        return 1;
+    }
+    printf("resumed at frame %u: %016" PRIx64 "\n", sim_head(g.block)->frame, sim_hash(g.block));
+    game_close(&g);
+    return 0;
+}
+
+#if defined(TL_DEVELOPMENT)
+/* Live tuning: the game opens on its baked stats, reads the images watch wrote into image_dir
+   (tl_vault_live_add reads them at once, as a reload), polls once more, and says what the world
+   now holds for the Slime. */
+static int tune(const char *content, const char *image_dir) {
+    game g;
+    game_desc d;
+    const sim_enemy_stats *slime;
+    memset(&d, 0, sizeof d);
+    d.content_dir = content;
+    d.seed = SEED;
+    d.quiet = true;
+    d.vault_image_dir = image_dir;
+    if (!game_open(&g, &d)) return 1;
+    game_tune(&g);
+    slime = &g.world.kinds[enemies_index_by_key(GAME_ENEMYKINDS_U32(Game_EnemyKinds_Slime))];
+    printf("Slime max_health %d score %d (%u stats tuned)\n", (int)slime->max_health, (int)slime->score, g.tuned);
+    game_close(&g);
+    return 0;
+}
+#endif
+
 int main(int argc, char **argv) {
     const char *mode = argc > 2 ? argv[2] : "";
     if (argc >= 4 && strcmp(mode, "replay") == 0) return replay(argv[1], argv[3], argc > 4 ? (uint32_t)atoi(argv[4]) : 100u);
     if (argc >= 5 && strcmp(mode, "rollback") == 0) return rollback(argv[1], argv[3], (uint32_t)atoi(argv[4]));
     if (argc >= 5 && strcmp(mode, "continue") == 0) return save_continue(argv[1], argv[3], argv[4]);
+    if (argc >= 4 && strcmp(mode, "resume") == 0) return resume(argv[1], argv[3]);
     if (argc >= 5 && strcmp(mode, "record") == 0) return record(argv[1], argv[3], (uint32_t)atoi(argv[4]));
+#if defined(TL_DEVELOPMENT)
+    if (argc >= 4 && strcmp(mode, "tune") == 0) return tune(argv[1], argv[3]);
+#endif
     if (argc >= 5 && strcmp(mode, "bench") == 0) return bench(argv[1], (uint32_t)atoi(argv[3]), (uint32_t)atoi(argv[4]));
     fprintf(stderr, "usage: game-headless CONTENT replay|rollback|continue|record|bench ... (see headless.c)\n");
     return 2;

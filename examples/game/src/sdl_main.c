@@ -120,6 +120,13 @@ static void handle_events(app *a) {
     }
 }
 
+/* A performance-counter interval in whole nanoseconds, for the time service's exact 60 Hz steps
+   (no overflow for counter rates under 18 GHz). */
+static uint64_t counter_ns(Uint64 ticks) {
+    Uint64 rate = SDL_GetPerformanceFrequency();
+    return (uint64_t)(ticks / rate * 1000000000u + ticks % rate * 1000000000u / rate);
+}
+
 static int play(app *a, const options *o) {
     Uint64 last = SDL_GetPerformanceCounter();
     Iris_Events_OnFixedUpdate_subscribe(&a->g.iris, on_fixed_update, a);
@@ -130,7 +137,8 @@ static int play(app *a, const options *o) {
         Uint64 now = SDL_GetPerformanceCounter();
         handle_events(a);
         a->g.input = keyboard_input();
-        tl_time_frame(tl_core_time(&a->g.core), (double)(now - last) / (double)SDL_GetPerformanceFrequency());
+        game_tune(&a->g); /* development builds: the designer's edited stats */
+        tl_time_frame_ns(tl_core_time(&a->g.core), counter_ns(now - last));
         last = now;
         render_frame(&a->render, &a->g, &a->menu);
         SDL_RenderPresent(a->sdl);
@@ -282,6 +290,9 @@ int main(int argc, char **argv) {
     d.save_dir = o.replay ? NULL : o.saves;
     d.seed = UINT64_C(0x7468726561646c6b); /* the headless driver's: replays match */
     d.quiet = o.replay != NULL;
+#if defined(GAME_VAULT_IMAGE_DIR) /* development builds (game-dev): the source tree's generated directory */
+    d.vault_image_dir = GAME_VAULT_IMAGE_DIR;
+#endif
     if (!game_open(&a.g, &d)) {
         fprintf(stderr, "game: the game did not start (content %s)\n", o.content);
         return 1;

@@ -294,3 +294,87 @@ uint32_t sim_populate(void *block, const sim_world *world, uint32_t count) {
     }
     return placed;
 }
+
+/* ---- the frame's fingerprint ------------------------------------------------------------------ */
+/* The walk must cover every byte of the block in order: each record below is fed field by field
+   (a size change without a walk change fails to compile), each collection as its 8-byte header
+   (already little-endian) and then all of its slots. */
+typedef char sim_walk_covers_header[sizeof(sim_header) == 88 ? 1 : -1];
+typedef char sim_walk_covers_enemy[sizeof(sim_enemy) == 32 ? 1 : -1];
+typedef char sim_walk_covers_bolt[sizeof(sim_bolt) == 40 ? 1 : -1];
+typedef char sim_walk_covers_pickup[sizeof(sim_pickup) == 24 ? 1 : -1];
+typedef char sim_walk_covers_event[sizeof(sim_event) == 24 ? 1 : -1];
+typedef char sim_walk_covers_block[SIM_OFFSET_ENEMIES == sizeof(sim_header) ? 1 : -1];
+
+static void hash_fp(tl_hash64_stream *s, tl_fp v) { tl_hash64_stream_u64(s, (uint64_t)v.raw); }
+static void hash_fpv2(tl_hash64_stream *s, tl_fpv2 v) { hash_fp(s, v.x); hash_fp(s, v.y); }
+static void hash_i32(tl_hash64_stream *s, int32_t v) { tl_hash64_stream_u32(s, (uint32_t)v); }
+
+static void hash_header(tl_hash64_stream *s, const sim_header *h) {
+    tl_hash64_stream_u32(s, h->frame);
+    tl_hash64_stream_u32(s, h->level);
+    hash_i32(s, h->score);
+    hash_i32(s, h->health);
+    hash_i32(s, h->max_health);
+    hash_i32(s, h->kills);
+    tl_hash64_stream_u32(s, h->next_entity);
+    tl_hash64_stream_u32(s, h->cooldown);
+    tl_hash64_stream_u32(s, h->spawn_timer);
+    tl_hash64_stream_u32(s, h->invulnerable);
+    tl_hash64_stream_u32(s, h->deaths);
+    tl_hash64_stream_u32(s, h->reserved);
+    tl_hash64_stream_u64(s, h->seed);
+    hash_fpv2(s, h->player);
+    hash_fpv2(s, h->facing);
+}
+
+static void hash_enemy(tl_hash64_stream *s, const sim_enemy *e) {
+    hash_fpv2(s, e->pos);
+    tl_hash64_stream_u32(s, e->id);
+    tl_hash64_stream_u32(s, e->kind);
+    hash_i32(s, e->health);
+    tl_hash64_stream_u32(s, e->spawn_point);
+}
+
+static void hash_bolt(tl_hash64_stream *s, const sim_bolt *b) {
+    hash_fpv2(s, b->pos);
+    hash_fpv2(s, b->vel);
+    tl_hash64_stream_u32(s, b->id);
+    tl_hash64_stream_u32(s, b->life);
+}
+
+static void hash_pickup(tl_hash64_stream *s, const sim_pickup *p) {
+    hash_fpv2(s, p->pos);
+    tl_hash64_stream_u32(s, p->id);
+    tl_hash64_stream_u32(s, p->item);
+}
+
+static void hash_event(tl_hash64_stream *s, const sim_event *e) {
+    tl_hash64_stream_u32(s, e->type);
+    tl_hash64_stream_u32(s, e->a);
+    tl_hash64_stream_u32(s, e->b);
+    hash_i32(s, e->c);
+    hash_i32(s, e->d);
+    hash_i32(s, e->reserved);
+}
+
+uint64_t sim_hash(const void *block) {
+    const unsigned char *b = (const unsigned char *)block;
+    tl_hash64_stream s;
+    uint32_t i;
+    tl_hash64_stream_reset(&s, 0);
+    hash_header(&s, sim_head_const(block));
+    tl_hash64_stream_bytes(&s, b + SIM_OFFSET_ENEMIES, TL_LAYOUT_HEADER_BYTES);
+    for (i = 0; i < SIM_MAX_ENEMIES; i++)
+        hash_enemy(&s, (const sim_enemy *)(const void *)(b + SIM_OFFSET_ENEMIES + TL_LAYOUT_HEADER_BYTES) + i);
+    tl_hash64_stream_bytes(&s, b + SIM_OFFSET_BOLTS, TL_LAYOUT_HEADER_BYTES);
+    for (i = 0; i < SIM_MAX_BOLTS; i++)
+        hash_bolt(&s, (const sim_bolt *)(const void *)(b + SIM_OFFSET_BOLTS + TL_LAYOUT_HEADER_BYTES) + i);
+    tl_hash64_stream_bytes(&s, b + SIM_OFFSET_PICKUPS, TL_LAYOUT_HEADER_BYTES);
+    for (i = 0; i < SIM_MAX_PICKUPS; i++)
+        hash_pickup(&s, (const sim_pickup *)(const void *)(b + SIM_OFFSET_PICKUPS + TL_LAYOUT_HEADER_BYTES) + i);
+    tl_hash64_stream_bytes(&s, b + SIM_OFFSET_EVENTS, TL_LAYOUT_HEADER_BYTES);
+    for (i = 0; i < SIM_MAX_EVENTS; i++)
+        hash_event(&s, (const sim_event *)(const void *)(b + SIM_OFFSET_EVENTS + TL_LAYOUT_HEADER_BYTES) + i);
+    return tl_hash64_stream_digest(&s);
+}

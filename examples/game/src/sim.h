@@ -157,8 +157,11 @@ static inline sim_event_list_const sim_events_const(const void *block) {
 void sim_start(void *block, const sim_world *world, uint64_t seed);
 /* One frame (1/60 s): the inputs are SIM_* bits. The frame's events replace the previous ones. */
 void sim_step(void *block, const sim_world *world, uint32_t input);
-/* The frame's fingerprint: XXH64 of the whole block. */
-static inline uint64_t sim_hash(const void *block) { return tl_hash64(block, SIM_BLOCK_BYTES, 0); }
+/* The frame's fingerprint: XXH64 of the whole block in its little-endian form (every field of
+   every record, live or not, and mem.h's collection headers, in block order; tl_hash64_stream),
+   so the same on big- and little-endian machines; on a little-endian one it is tl_hash64 of the
+   block's bytes. */
+uint64_t sim_hash(const void *block);
 /* Places count enemies at once (the 1,000-entity benchmark); returns how many fit. */
 uint32_t sim_populate(void *block, const sim_world *world, uint32_t count);
 /* Whether the current level's exit is open. */

@@ -79,6 +79,22 @@ static inline const enemy_vault *enemies_by_name(const char *name) {
     return TL__NULL;
 }
 
+/* Keyed by Game.EnemyKinds: instance i is the entry its name names, whose value is enemies_keys[i]. */
+static const uint32_t enemies_keys[2] = { 758330112u, 1391351708u };
+/* The index of the instance a Game.EnemyKinds value keys, ENEMIES_COUNT for none. */
+static inline uint32_t enemies_index_by_key(uint32_t key) {
+    switch (key) {
+    case 758330112u: return ENEMIES_INDEX_Slime;
+    case 1391351708u: return ENEMIES_INDEX_Bat;
+    default: break;
+    }
+    return ENEMIES_COUNT;
+}
+static inline const enemy_vault *enemies_by_key(uint32_t key) {
+    uint32_t i = enemies_index_by_key(key);
+    return i < ENEMIES_COUNT ? enemies_by_index(i) : TL__NULL;
+}
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
