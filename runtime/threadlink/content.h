@@ -825,6 +825,12 @@ static void tl__content_file_close(void *user, void *file) {
     fclose((FILE *)file);
 }
 
+/* True when a reason (a *why) is running out of memory: a caller that words failures its own way
+   keeps that one, so that the log says what to fix. */
+static bool tl__content_out_of_memory(const char *why) {
+    return why && strcmp(why, "out of memory") == 0;
+}
+
 /* Reads a whole (small) file: archives.json, catalog.tlcat. */
 static unsigned char *tl__content_read_whole(tl_content *ctx, const char *path, uint64_t max,
                                              uint64_t *size, const char **why) {
@@ -1019,7 +1025,8 @@ static bool tl__content_mount_flat(tl_content *ctx, tl__content_dirrec *d, const
     d->catalog = tl__content_read_whole(ctx, path, TL_CONTENT_MAX_CATALOG_BYTES, &size, why);
     TL_FREE(path);
     if (!d->catalog) {
-        *why = "neither archives.json nor catalog.tlcat is readable: not a content directory";
+        if (!tl__content_out_of_memory(*why))
+            *why = "neither archives.json nor catalog.tlcat is readable: not a content directory";
         return false;
     }
     if (tl_cf_catalog_open(&c, d->catalog, (size_t)size, why) != TL_CF_OK) return false;
@@ -1048,13 +1055,16 @@ static bool tl__content_mount_flat(tl_content *ctx, tl__content_dirrec *d, const
     return true;
 }
 
-/* Hashes a whole archive through the backend, 64 KiB at a time. */
-static bool tl__content_hash_file(tl_content *ctx, void *f, uint64_t size, uint64_t *out) {
+/* Hashes a whole archive through the backend, 64 KiB at a time (false with *why). */
+static bool tl__content_hash_file(tl_content *ctx, void *f, uint64_t size, uint64_t *out,
+                                  const char **why) {
     size_t chunk = (size_t)64 << 10;
     unsigned char *buf = (unsigned char *)TL_MALLOC(chunk);
     XXH64_state_t state;
     uint64_t at = 0;
+    *why = "out of memory";
     if (!buf) return false;
+    *why = "cannot be read";
     XXH64_reset(&state, 0);
     while (at < size) {
         size_t n = size - at < chunk ? (size_t)(size - at) : chunk;
@@ -1097,6 +1107,7 @@ static bool tl__content_archive_open(tl_content *ctx, tl__content_dirrec *d, uin
                                      const char **why) {
     char *path = tl__content_join(d->path, a->name, NULL);
     uint64_t hash = 0;
+    *why = "out of memory";
     if (!path) return false;
     d->archives[i] = ctx->io.open(ctx->io.user, path, size);
     TL_FREE(path);
@@ -1105,8 +1116,7 @@ static bool tl__content_archive_open(tl_content *ctx, tl__content_dirrec *d, uin
     *why = "has a different size on disk than archives.json records";
     if (*size != a->size) return false;
     if (verify) {
-        *why = "cannot be read";
-        if (!tl__content_hash_file(ctx, d->archives[i], *size, &hash)) return false;
+        if (!tl__content_hash_file(ctx, d->archives[i], *size, &hash, why)) return false;
         *why = "XXH64 differs from archives.json";
         if (hash != a->xxh64) return false;
     }
@@ -1299,7 +1309,10 @@ static bool tl__content_mount_packed(tl_content *ctx, tl__content_dirrec *d,
                  tl__content_place_entries(d, &pk, why, bad_archive);
         }
     }
+    /* The index's names are freed below: a failure keeps the one it blames, a mounted directory
+       blames none (tl__content_dir_add may still refuse it, for reasons of its own). */
     if (!ok && *bad_archive) tl__content_keep_archive_name(d, bad_archive);
+    else *bad_archive = NULL;
     for (i = 0; pk.tables && i < count; i++) TL_FREE((void *)(uintptr_t)pk.tables[i].toc);
     TL_FREE(pk.tables);
     tl_cf_index_free(&pk.index);
@@ -1407,7 +1420,7 @@ tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path,
     TL_FREE(index_path);
     if (!text && strcmp(why, "missing or unreadable") != 0) {
         ok = false; /* an index that exists but cannot be used: never fall back to flat */
-        why = "archives.json is too large or cannot be read";
+        if (!tl__content_out_of_memory(why)) why = "archives.json is too large or cannot be read";
     } else if (text) {
         ok = tl__content_mount_packed(
             ctx, &d, text, len, (desc && desc->verify_xxh64) || ctx->verify_xxh64, &why, &bad);
@@ -1616,12 +1629,10 @@ static bool tl__content_read_into(tl_content *ctx, const tl__content_entry *e, u
         return false;
     }
     path = tl__content_join(d->path, e->path, NULL);
+    *why = path ? "file missing or unreadable" : "out of memory";
     f = path ? ctx->io.open(ctx->io.user, path, &size) : NULL;
     TL_FREE(path);
-    if (!f) {
-        *why = "file missing or unreadable";
-        return false;
-    }
+    if (!f) return false;
     ok = size == e->stored && ctx->io.read(ctx->io.user, f, 0, buf, (size_t)e->stored);
     ctx->io.close(ctx->io.user, f);
     if (!ok) *why = size != e->stored ? "file size differs from the catalog" : "read error";
@@ -1835,14 +1846,13 @@ static void tl__content_begin(tl_content *ctx, uint32_t index) {
         offset = e->offset;
     } else {
         char *path = tl__content_join(d->path, e->path, NULL);
+        why = path ? "file missing or unreadable" : "out of memory";
         file = path ? ctx->io.open(ctx->io.user, path, &size) : NULL;
         TL_FREE(path);
         if (file && size != e->stored) {
             ctx->io.close(ctx->io.user, file);
             file = NULL;
             why = "file size differs from the catalog";
-        } else if (!file) {
-            why = "file missing or unreadable";
         }
         s->file = file;
     }
@@ -2012,7 +2022,10 @@ bool tl_content_register_kind(tl_content *ctx, const tl_content_kind_desc *kind)
     }
     k = &ctx->kinds[ctx->kind_len];
     k->category = kind->category ? tl__content_strdup(kind->category) : NULL;
-    if (kind->category && !k->category) return false;
+    if (kind->category && !k->category) {
+        tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "kinds");
+        return false;
+    }
     k->decode = kind->decode;
     k->destroy = kind->destroy;
     k->user = kind->user;
