@@ -24,7 +24,9 @@
    through vault.h (TL_VAULT_IMPL), implemented by their own switches somewhere in the program;
    it hashes with mem.h (XXH64, header-only). The declarations include only scribe.h and api.h.
    The POSIX backend needs fsync, opendir and friends, which every POSIX C library declares even
-   under -std=c99.
+   under -std=c99. 32-bit glibc builds need no -D_FILE_OFFSET_BITS=64: without it, folders are
+   listed with readdir64 and sizes taken with lseek (readdir and fstat would fail on 64-bit inode
+   numbers); a compiler other than gcc or clang there stops with an #error asking for the flag.
 
    OVERRIDES (define before including; pairs or nothing)
    ---------
@@ -1177,6 +1179,37 @@ static tl_save_code tl__save_resolve(tl_save_store *s, const char *save, tl__sav
 int fdatasync(int fd); /* glibc declares it only for POSIX.1b and later */
 #endif
 
+/* 32-bit glibc without -D_FILE_OFFSET_BITS=64 (the program's flags, fixed by its own system
+   headers before this one): readdir and fstat fail with EOVERFLOW on an inode number or a folder
+   offset past 32 bits (XFS, btrfs, NFS, overlayfs; ext4's offsets under qemu-user). Folders are
+   then listed with readdir64, which glibc exports in every build (declared here when its headers
+   do not: its struct is the same on every Linux architecture), and a file's size comes from
+   lseek, not fstat. */
+#if defined(__GLIBC__) && !defined(__USE_FILE_OFFSET64) && \
+    !(defined(__INO_T_MATCHES_INO64_T) && defined(__OFF_T_MATCHES_OFF64_T))
+#define TL__SAVE_NARROW_FILES 1
+#if defined(__USE_LARGEFILE64)
+typedef struct dirent64 tl__save_dirent;
+#define TL__SAVE_READDIR readdir64
+#elif defined(__GNUC__)
+typedef struct tl__save_dirent {
+    uint64_t d_ino;
+    int64_t d_off;
+    unsigned short d_reclen;
+    unsigned char d_type;
+    char d_name[256];
+} tl__save_dirent;
+extern tl__save_dirent *tl__save_readdir64(DIR *dir) __asm__("readdir64");
+#define TL__SAVE_READDIR tl__save_readdir64
+#else
+#error \
+    "threadlink/save.h: on 32-bit glibc, compile with -D_FILE_OFFSET_BITS=64 (or _LARGEFILE64_SOURCE): readdir fails on 64-bit inode numbers"
+#endif
+#else
+typedef struct dirent tl__save_dirent;
+#define TL__SAVE_READDIR readdir
+#endif
+
 static tl_save_io_status tl__save_posix_status(int err, int *native) {
     *native = err;
     switch (err) {
@@ -1275,24 +1308,40 @@ static tl_save_io_status tl__save_posix_write_at(void *user, void *file, uint64_
     return tl__save_posix_write(user, file, data, size, native);
 }
 
+/* The size of an open regular file (0), or the errno that refuses it. */
+#ifdef TL__SAVE_NARROW_FILES
+/* No fstat (above): the size from lseek (a file past 2 GiB fails, as it would with fstat), and
+   a folder refused by a read of no bytes (EISDIR on Linux). Reads seek before they read. */
+static int tl__save_posix_size(int fd, uint64_t *size) {
+    char none;
+    off_t end;
+    if (read(fd, &none, 0) < 0) return errno; /* first: lseek on a folder may overflow too */
+    end = lseek(fd, 0, SEEK_END);
+    if (end < 0) return errno == ESPIPE ? EINVAL : errno;
+    *size = (uint64_t)end;
+    return 0;
+}
+#else
+static int tl__save_posix_size(int fd, uint64_t *size) {
+    struct stat st;
+    if (fstat(fd, &st) != 0) return errno;
+    if (!S_ISREG(st.st_mode) || st.st_size < 0) return S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+    *size = (uint64_t)st.st_size;
+    return 0;
+}
+#endif
+
 static tl_save_io_status tl__save_posix_open_read(void *user, const char *path, void **file,
                                                   uint64_t *size, int *native) {
-    struct stat st;
-    int fd;
+    int fd, err;
     (void)user;
     do fd = open(path, O_RDONLY | tl__save_posix_flags());
     while (fd < 0 && errno == EINTR);
     if (fd < 0) return tl__save_posix_status(errno, native);
-    if (fstat(fd, &st) != 0) {
-        int err = errno;
+    if ((err = tl__save_posix_size(fd, size)) != 0) {
         close(fd);
         return tl__save_posix_status(err, native);
     }
-    if (!S_ISREG(st.st_mode) || st.st_size < 0) {
-        close(fd);
-        return tl__save_posix_status(S_ISDIR(st.st_mode) ? EISDIR : EINVAL, native);
-    }
-    *size = (uint64_t)st.st_size;
     *file = tl__save_posix_handle(fd);
     return TL_SAVE_IO_OK;
 }
@@ -1357,11 +1406,11 @@ static tl_save_io_status tl__save_posix_rmdir(void *user, const char *path, int 
 static tl_save_io_status tl__save_posix_list(void *user, const char *path, tl_save_io_entry_fn each,
                                              void *ctx, int *native) {
     DIR *d = opendir(path);
-    struct dirent *e;
+    tl__save_dirent *e;
     (void)user;
     if (!d) return tl__save_posix_status(errno, native);
     errno = 0;
-    while ((e = readdir(d)) != NULL) {
+    while ((e = TL__SAVE_READDIR(d)) != NULL) {
         if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) each(ctx, e->d_name);
         errno = 0;
     }
