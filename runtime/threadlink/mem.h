@@ -11,7 +11,7 @@
                 tl_hash32_4 / tl_hash32_8 specialised for 4- and 8-byte keys; tl_hash64_stream,
                 XXH64 of fixed-width values fed one at a time in little-endian order;
      - layout:  TL_LAYOUT_* constant expressions giving the exact byte size of each inline
-                collection (the generator's gen/layout.c computes the same numbers);
+                collection (the generator's gen/core/layout.c computes the same numbers);
      - inline collections (array, list, queue, stack, hashset, dict): <threadlink/mem_inline.h>,
        included at the end of this header.
 
@@ -560,7 +560,7 @@ TL__MEM_FORCE_INLINE uint32_t tl_hash32_8(const void *data, uint32_t seed) {
 
 /* ---------------------------------------------------------------------------------------------
  * Layout of inline collections. A layout generator must produce exactly these sizes
- * (gen/layout.c does; tests/mem proves it).
+ * (gen/core/layout.c does; tests/mem proves it).
  *
  *   - Every header, slot and value starts on an 8-byte boundary: TL_LAYOUT_ALIGN rounds up to 8.
  *   - A list, queue, stack, hash set or dictionary starts with an 8-byte header: bytes 0-3 hold
