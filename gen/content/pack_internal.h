@@ -58,8 +58,6 @@ void pack_partition_trie(const pack_file *files, size_t count, uint64_t limit, p
 void pack_partition_sequential(const pack_file *files, size_t count, uint64_t limit, pack_partition *out);
 /* Every file exactly once, no empty group, unique labels; false with the reason in *why. */
 bool pack_partition_check(const pack_partition *p, size_t count, const char **why);
-/* Same groups with the same members (members compared by file name). */
-bool pack_partition_equal(const pack_partition *a, const pack_file *fa, const pack_partition *b, const pack_file *fb);
 void pack_partition_free(pack_partition *p);
 
 /* ---- Bytes (pack_archive.c) ---------------------------------------------------------------- */
