@@ -463,6 +463,16 @@ static void walk_entry(walker *w, const char *full, const char *sub)
     }
 }
 
+/* `rel` "/" `name` (just `name` at the root), without printf: one per file walked. */
+static char *sub_path(const char *rel, const char *name)
+{
+    size_t r = strlen(rel), n = strlen(name);
+    char *sub = xmalloc(r + 1 + n + 1), *at = sub;
+    if (r) memcpy(at, rel, r), at += r, *at++ = '/';
+    memcpy(at, name, n + 1);
+    return sub;
+}
+
 static void walk(walker *w, const char *dir, const char *rel)
 {
     name_list names = {0};
@@ -476,7 +486,7 @@ static void walk(walker *w, const char *dir, const char *rel)
         const char *n = names.items[i];
         if (tl_cf_source_hidden(n)) continue; /* version control, editor state */
         char *full = path_join(dir, n);
-        char *sub = rel[0] ? xasprintf("%s/%s", rel, n) : xstrdup(n);
+        char *sub = sub_path(rel, n);
         walk_entry(w, full, sub);
         free(full);
         free(sub);
