@@ -117,13 +117,13 @@ void pack_inputs_end(buf *out)
     buf_putc(out, '\n');
 }
 
-static void pack_inputs_record(const content_profile *pr, const content_scan *sc, const char *folder, buf *out)
+void pack_inputs_entries(const content_profile *pr, const content_scan *sc, buf *out)
 {
     size_t n = sc->assets.count, root_len = strlen(sc->root);
     const content_asset **by = xcalloc(n ? n : 1, sizeof *by);
     for (size_t i = 0; i < n; i++) by[i] = &sc->assets.items[i];
     qsort(by, n, sizeof *by, by_path);
-    pack_inputs_begin(out, folder);
+    out->len = 0;
     buf full = {0};
     for (size_t i = 0; i < n; i++) { /* the path as the scan opened it: path_join(sc->root, path) */
         full.len = 0;
@@ -135,7 +135,6 @@ static void pack_inputs_record(const content_profile *pr, const content_scan *sc
         content_file_state st;
         if (content_memo_settled(full.data, &st)) put_line(out, &st, pr->source_root, by[i]->path);
     }
-    pack_inputs_end(out);
     buf_free(&full);
     free(by);
 }
@@ -279,12 +278,14 @@ static void replace_file(const char *path, const buf *text)
     free(tmp), free(folder), free(parent);
 }
 
-void pack_inputs_save(const content_profile *pr, const content_scan *sc, const char *dir)
+void pack_inputs_save(const char *dir, const buf *entries)
 {
     char *path = record_path(dir), *folder = realpath(dir, NULL);
     if (path && folder && !strchr(folder, '\n')) {
         buf text = {0};
-        pack_inputs_record(pr, sc, folder, &text);
+        pack_inputs_begin(&text, folder);
+        buf_put(&text, entries->data ? entries->data : "", entries->len);
+        pack_inputs_end(&text);
         replace_file(path, &text);
         buf_free(&text);
     }

@@ -21,8 +21,12 @@ bool pack_run_hooks(const content_profile *pr, const char *project_root, const b
 /* Per output folder, in the user's cache folder: each asset file's hash with the state (device,
  * inode, size, times) it was read in, so that the next build reads only what changed. */
 struct content_scan;
-/* This build's inputs (files settled before the run: content_memo_settled), after its commit. */
-void pack_inputs_save(const content_profile *pr, const struct content_scan *sc, const char *dir);
+/* This build's entries of the record: its inputs (files settled before the run:
+ * content_memo_settled), sorted by path. Reads only the scan and the memo, which changes only in
+ * scans (all done before any build), so it may be made on another thread while a build runs. */
+void pack_inputs_entries(const content_profile *pr, const struct content_scan *sc, buf *out);
+/* The record of output folder `dir` with these entries, after the build's commit. */
+void pack_inputs_save(const char *dir, const buf *entries);
 /* The previous build's record for output folder `dir`, if any, handed to the scan memo. */
 void pack_inputs_seed(const char *project_root, const char *dir);
 /* The record as text (pack_inputs.c gives the format): begun for output folder `folder` (its
