@@ -463,6 +463,16 @@ static void walk_entry(walker *w, const char *full, const char *sub)
     }
 }
 
+/* `rel` "/" `name` (just `name` at the root), without printf: one per file walked. */
+static char *sub_path(const char *rel, const char *name)
+{
+    size_t r = strlen(rel), n = strlen(name);
+    char *sub = xmalloc(r + 1 + n + 1), *at = sub;
+    if (r) memcpy(at, rel, r), at += r, *at++ = '/';
+    memcpy(at, name, n + 1);
+    return sub;
+}
+
 static void walk(walker *w, const char *dir, const char *rel)
 {
     name_list names = {0};
@@ -476,7 +486,7 @@ static void walk(walker *w, const char *dir, const char *rel)
         const char *n = names.items[i];
         if (tl_cf_source_hidden(n)) continue; /* version control, editor state */
         char *full = path_join(dir, n);
-        char *sub = rel[0] ? xasprintf("%s/%s", rel, n) : xstrdup(n);
+        char *sub = sub_path(rel, n);
         walk_entry(w, full, sub);
         free(full);
         free(sub);
@@ -510,6 +520,7 @@ static bool check_unique(const content_profile *pr, content_scan *s)
     fold_ref *refs = xcalloc(n ? n : 1, sizeof *refs);
     for (size_t i = 0; i < n; i++) refs[i] = (fold_ref){&s->assets.items[i], s->assets.items[i].name};
     qsort(refs, n, sizeof *refs, by_folded);
+    for (size_t i = 0; i < n; i++) s->assets.items[refs[i].a - s->assets.items].folded_rank = (uint32_t)i;
     bool ok = true;
     for (size_t i = 1; i < n; i++) {
         if (tl_text_fold_compare(refs[i - 1].key, strlen(refs[i - 1].key), refs[i].key, strlen(refs[i].key)) != 0) continue;
@@ -522,6 +533,25 @@ static bool check_unique(const content_profile *pr, content_scan *s)
     }
     free(refs);
     return ok;
+}
+
+void content_scan_folded_order(const content_scan *sc, uint32_t *order)
+{
+    size_t n = sc->assets.count;
+    unsigned char *placed = xcalloc(n ? n : 1, 1);
+    bool whole = true;
+    for (size_t i = 0; i < n && whole; i++) {
+        uint32_t r = sc->assets.items[i].folded_rank;
+        whole = r < n && !placed[r];
+        if (whole) placed[r] = 1, order[r] = (uint32_t)i;
+    }
+    free(placed);
+    if (whole) return;
+    fold_ref *refs = xcalloc(n ? n : 1, sizeof *refs);
+    for (size_t i = 0; i < n; i++) refs[i] = (fold_ref){&sc->assets.items[i], sc->assets.items[i].name};
+    qsort(refs, n, sizeof *refs, by_folded);
+    for (size_t i = 0; i < n; i++) order[i] = (uint32_t)(refs[i].a - sc->assets.items);
+    free(refs);
 }
 
 static void copy_scan(const content_scan *from, content_scan *to)

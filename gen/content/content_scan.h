@@ -20,6 +20,7 @@ typedef struct content_asset {
     uint64_t size, xxh64;
     uint32_t id;      /* the identity value, once resolved */
     const char *member; /* the enumerator's member name, once resolved */
+    uint32_t folded_rank; /* its place in folded-name order, as the scan's uniqueness check sorted */
 } content_asset;
 
 typedef struct content_scan {
@@ -31,6 +32,12 @@ typedef struct content_scan {
  * XXH64 to p->input_hash (when p is given). false after reporting errors. */
 bool content_scan_profile(struct project *p, const content_profile *pr, content_scan *out);
 void content_scan_free(content_scan *s);
+
+/* The assets' indices in folded-name order (tl_text_fold_compare, the order catalogs search by):
+ * order[k] is the k-th, `order` holding one per asset. The scan sorted them so once, to check
+ * that names are unique; its ranks are reused here, not sorted again (sorted only when they are
+ * not a permutation, for a scan that was not checked). */
+void content_scan_folded_order(const content_scan *sc, uint32_t *order);
 
 /* The C-safe spelling of a name: ASCII letters, digits and '_' kept, every other code point one
  * '_', and a '_' in front of a leading digit. */

@@ -189,12 +189,6 @@ static void put_c_string(buf *b, const char *s)
     buf_putc(b, '"');
 }
 
-static int by_folded_name(const void *x, const void *y)
-{
-    const content_asset *a = *(const content_asset *const *)x, *b = *(const content_asset *const *)y;
-    return tl_text_fold_compare(a->name, strlen(a->name), b->name, strlen(b->name));
-}
-
 /* A catalog header in the making: the profile's names in the forms the emitters use, and its
  * assets in folded-name order (the order the lookup searches). */
 typedef struct catalog_out {
@@ -364,8 +358,10 @@ void content_emit_catalog_header(out_file *o, const content_profile *pr, const c
         if (*u >= 'a' && *u <= 'z') *u = (char)(*u - 32);
     }
     c.sorted = xcalloc(c.n ? c.n : 1, sizeof *c.sorted);
-    for (size_t i = 0; i < c.n; i++) c.sorted[i] = &sc->assets.items[i];
-    if (c.n) qsort(c.sorted, c.n, sizeof *c.sorted, by_folded_name);
+    uint32_t *folded = xcalloc(c.n ? c.n : 1, sizeof *folded);
+    content_scan_folded_order(sc, folded); /* sorted once, by the scan */
+    for (size_t i = 0; i < c.n; i++) c.sorted[i] = &sc->assets.items[folded[i]];
+    free(folded);
     emit_catalog_prologue(&c, config_name, opt);
     emit_catalog_assets(&c);
     emit_catalog_finds(&c);

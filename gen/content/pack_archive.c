@@ -536,10 +536,19 @@ typedef struct name_ref {
     uint32_t category;
 } name_ref;
 
-static int by_folded(const void *x, const void *y)
+/* `names` (per record, in id order: `order`) into folded-name order: the scan's, not sorted again. */
+static void folded_names(const content_scan *sc, const member_ref *order, name_ref *names)
 {
-    const name_ref *a = x, *b = y;
-    return tl_text_fold_compare(a->name, a->len, b->name, b->len);
+    size_t n = sc->assets.count;
+    uint32_t *folded = xcalloc(n ? n : 1, sizeof *folded), *record_of = xcalloc(n ? n : 1, sizeof *record_of);
+    name_ref *by_record = xcalloc(n ? n : 1, sizeof *by_record);
+    memcpy(by_record, names, n * sizeof *names);
+    for (size_t r = 0; r < n; r++) record_of[order[r].index] = (uint32_t)r;
+    content_scan_folded_order(sc, folded);
+    for (size_t k = 0; k < n; k++) names[k] = by_record[record_of[folded[k]]];
+    free(by_record);
+    free(record_of);
+    free(folded);
 }
 
 /* The members table: by category, then folded name. From names in folded order, a stable
@@ -592,7 +601,7 @@ void pack_build_catalog(const content_profile *pr, const content_scan *sc, bool 
         tl_cf_put_u64(p + 32, flat ? a->xxh64 : 0);
         names[r] = (name_ref){a->name, name.len, (uint32_t)r, a->category};
     }
-    qsort(names, n, sizeof *names, by_folded);
+    folded_names(sc, order, names);
     for (size_t i = 0; i < n; i++) tl_cf_put_u32(tables + index_at + i * 4, names[i].record);
     size_t *counts = xcalloc(ncat + 1, sizeof *counts);
     put_members(tables + members_at, names, n, ncat, counts);

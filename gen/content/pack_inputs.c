@@ -36,23 +36,36 @@
 #define RECORD_END "end "
 #define RECORD_END_LEN (sizeof RECORD_END - 1 + 16 + 1)
 
-/* Plain number formatting: the record has a line for every asset (tens of thousands). */
-static void put_dec(buf *b, uint64_t v)
+/* Plain number formatting into a line's buffer (the record has a line for every asset: tens
+ * of thousands), no printf. Each returns the end of what it wrote. */
+static char *put_dec(char *at, uint64_t v)
 {
     char digits[24];
     size_t n = 0;
     do digits[n++] = (char)('0' + v % 10);
     while ((v /= 10) != 0);
-    while (n) buf_putc(b, digits[--n]);
+    while (n) *at++ = digits[--n];
+    return at;
 }
 
-static void put_time(buf *b, int64_t sec, long nsec)
+/* Seconds, '.', nanoseconds in 9 digits. */
+static char *put_time(char *at, int64_t sec, long nsec)
 {
-    if (sec < 0) buf_putc(b, '-');
-    put_dec(b, sec < 0 ? (uint64_t)0 - (uint64_t)sec : (uint64_t)sec);
-    char frac[16];
-    snprintf(frac, sizeof frac, ".%09ld", nsec);
-    buf_puts(b, frac);
+    if (sec < 0) *at++ = '-';
+    at = put_dec(at, sec < 0 ? (uint64_t)0 - (uint64_t)sec : (uint64_t)sec);
+    if (nsec < 0 || nsec > 999999999) /* not a time a file has: as printf spells it */
+        return at + snprintf(at, 24, ".%09ld", nsec);
+    *at++ = '.';
+    unsigned long ns = (unsigned long)nsec;
+    for (int i = 8; i >= 0; i--, ns /= 10) at[i] = (char)('0' + ns % 10);
+    return at + 9;
+}
+
+static char *put_hex(char *at, uint64_t v)
+{
+    static const char hex[] = "0123456789abcdef";
+    for (int shift = 60; shift >= 0; shift -= 4) *at++ = hex[(v >> shift) & 15];
+    return at;
 }
 
 static int by_path(const void *a, const void *b)
@@ -60,33 +73,27 @@ static int by_path(const void *a, const void *b)
     return strcmp((*(const content_asset *const *)a)->path, (*(const content_asset *const *)b)->path);
 }
 
-static void put_hex(buf *out, uint64_t v);
-
 static void put_line(buf *out, const content_file_state *st, const char *source_root, const char *path)
 {
-    put_hex(out, st->xxh64);
+    char line[192]; /* 16 hex digits, three numbers of up to 20 digits, two times of up to 45, spaces */
+    char *at = put_hex(line, st->xxh64);
     const uint64_t nums[3] = {st->size, st->dev, st->ino};
     for (size_t k = 0; k < 3; k++) {
-        buf_putc(out, ' ');
-        put_dec(out, nums[k]);
+        *at++ = ' ';
+        at = put_dec(at, nums[k]);
     }
-    buf_putc(out, ' ');
-    put_time(out, st->mtime_sec, st->mtime_nsec);
-    buf_putc(out, ' ');
-    put_time(out, st->ctime_sec, st->ctime_nsec);
-    buf_putc(out, '\t');
+    *at++ = ' ';
+    at = put_time(at, st->mtime_sec, st->mtime_nsec);
+    *at++ = ' ';
+    at = put_time(at, st->ctime_sec, st->ctime_nsec);
+    *at++ = '\t';
+    buf_put(out, line, (size_t)(at - line));
     if (source_root[0]) {
         buf_puts(out, source_root);
         buf_putc(out, '/');
     }
     buf_puts(out, path);
     buf_putc(out, '\n');
-}
-
-static void put_hex(buf *out, uint64_t v)
-{
-    static const char hex[] = "0123456789abcdef";
-    for (int shift = 60; shift >= 0; shift -= 4) buf_putc(out, hex[(v >> shift) & 15]);
 }
 
 void pack_inputs_begin(buf *out, const char *folder)
@@ -103,18 +110,20 @@ void pack_inputs_add(buf *out, const char *path, const content_file_state *st) {
 void pack_inputs_end(buf *out)
 {
     uint64_t h = XXH64(out->data ? out->data : "", out->len, 0);
+    char hex[16];
+    put_hex(hex, h);
     buf_puts(out, RECORD_END);
-    put_hex(out, h);
+    buf_put(out, hex, sizeof hex);
     buf_putc(out, '\n');
 }
 
-static void pack_inputs_record(const content_profile *pr, const content_scan *sc, const char *folder, buf *out)
+void pack_inputs_entries(const content_profile *pr, const content_scan *sc, buf *out)
 {
     size_t n = sc->assets.count, root_len = strlen(sc->root);
     const content_asset **by = xcalloc(n ? n : 1, sizeof *by);
     for (size_t i = 0; i < n; i++) by[i] = &sc->assets.items[i];
     qsort(by, n, sizeof *by, by_path);
-    pack_inputs_begin(out, folder);
+    out->len = 0;
     buf full = {0};
     for (size_t i = 0; i < n; i++) { /* the path as the scan opened it: path_join(sc->root, path) */
         full.len = 0;
@@ -126,7 +135,6 @@ static void pack_inputs_record(const content_profile *pr, const content_scan *sc
         content_file_state st;
         if (content_memo_settled(full.data, &st)) put_line(out, &st, pr->source_root, by[i]->path);
     }
-    pack_inputs_end(out);
     buf_free(&full);
     free(by);
 }
@@ -270,12 +278,14 @@ static void replace_file(const char *path, const buf *text)
     free(tmp), free(folder), free(parent);
 }
 
-void pack_inputs_save(const content_profile *pr, const content_scan *sc, const char *dir)
+void pack_inputs_save(const char *dir, const buf *entries)
 {
     char *path = record_path(dir), *folder = realpath(dir, NULL);
     if (path && folder && !strchr(folder, '\n')) {
         buf text = {0};
-        pack_inputs_record(pr, sc, folder, &text);
+        pack_inputs_begin(&text, folder);
+        buf_put(&text, entries->data ? entries->data : "", entries->len);
+        pack_inputs_end(&text);
         replace_file(path, &text);
         buf_free(&text);
     }

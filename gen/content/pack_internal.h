@@ -21,8 +21,12 @@ bool pack_run_hooks(const content_profile *pr, const char *project_root, const b
 /* Per output folder, in the user's cache folder: each asset file's hash with the state (device,
  * inode, size, times) it was read in, so that the next build reads only what changed. */
 struct content_scan;
-/* This build's inputs (files settled before the run: content_memo_settled), after its commit. */
-void pack_inputs_save(const content_profile *pr, const struct content_scan *sc, const char *dir);
+/* This build's entries of the record: its inputs (files settled before the run:
+ * content_memo_settled), sorted by path. Reads only the scan and the memo, which changes only in
+ * scans (all done before any build), so it may be made on another thread while a build runs. */
+void pack_inputs_entries(const content_profile *pr, const struct content_scan *sc, buf *out);
+/* The record of output folder `dir` with these entries, after the build's commit. */
+void pack_inputs_save(const char *dir, const buf *entries);
 /* The previous build's record for output folder `dir`, if any, handed to the scan memo. */
 void pack_inputs_seed(const char *project_root, const char *dir);
 /* The record as text (pack_inputs.c gives the format): begun for output folder `folder` (its
@@ -58,8 +62,6 @@ void pack_partition_trie(const pack_file *files, size_t count, uint64_t limit, p
 void pack_partition_sequential(const pack_file *files, size_t count, uint64_t limit, pack_partition *out);
 /* Every file exactly once, no empty group, unique labels; false with the reason in *why. */
 bool pack_partition_check(const pack_partition *p, size_t count, const char **why);
-/* Same groups with the same members (members compared by file name). */
-bool pack_partition_equal(const pack_partition *a, const pack_file *fa, const pack_partition *b, const pack_file *fb);
 void pack_partition_free(pack_partition *p);
 
 /* ---- Bytes (pack_archive.c) ---------------------------------------------------------------- */

@@ -1,5 +1,6 @@
-/* Partitioners: which files go into which archive. Both sort their input first, so the answer
- * never depends on the order files were found in (the packer checks it by asking twice). */
+/* Partitioners: which files go into which archive. Both sort their input first, by keys that
+ * order unique names totally, so the answer never depends on the order files were found in
+ * (the tests pack shuffled scans to show it; the packer relies on it and asks once). */
 #include "content/pack_internal.h"
 
 #include <stdio.h>
@@ -22,6 +23,23 @@ static int by_name(const void *x, const void *y)
     return strcmp(((const ordered *)x)->f->name, ((const ordered *)y)->f->name);
 }
 
+static int by_index(const void *x, const void *y)
+{
+    uint32_t a = ((const ordered *)x)->index, b = ((const ordered *)y)->index;
+    return a < b ? -1 : a > b;
+}
+
+/* Name order: when the files come in it already (a scan's are sorted by name), their index
+ * order, compared without a strcmp. */
+typedef int (*order_fn)(const void *, const void *);
+
+static order_fn name_order(const pack_file *files, size_t count)
+{
+    for (size_t i = 1; i < count; i++)
+        if (strcmp(files[i - 1].name, files[i].name) >= 0) return by_name;
+    return by_index;
+}
+
 static pack_group *new_group(pack_partition *out, const char *label)
 {
     pack_group *g = vec_push(out);
@@ -30,7 +48,8 @@ static pack_group *new_group(pack_partition *out, const char *label)
     return g;
 }
 
-static void trie_split(const ordered *o, size_t lo, size_t hi, unsigned depth, char *bits, uint64_t limit, pack_partition *out)
+static void trie_split(const ordered *o, size_t lo, size_t hi, unsigned depth, char *bits, uint64_t limit, order_fn by_name_order,
+                       pack_partition *out)
 {
     if (lo == hi) return; /* an empty bucket makes no archive */
     uint64_t total = 0;
@@ -42,7 +61,7 @@ static void trie_split(const ordered *o, size_t lo, size_t hi, unsigned depth, c
         pack_group *g = new_group(out, label);
         ordered *sorted = xcalloc(hi - lo, sizeof *sorted);
         memcpy(sorted, o + lo, (hi - lo) * sizeof *sorted);
-        qsort(sorted, hi - lo, sizeof *sorted, by_name);
+        qsort(sorted, hi - lo, sizeof *sorted, by_name_order);
         for (size_t i = 0; i < hi - lo; i++) *vec_push(&g->members) = sorted[i].index;
         free(sorted);
         return;
@@ -52,9 +71,9 @@ static void trie_split(const ordered *o, size_t lo, size_t hi, unsigned depth, c
     size_t mid = lo;
     while (mid < hi && !(o[mid].f->name_hash & bit)) mid++;
     bits[depth] = '0';
-    trie_split(o, lo, mid, depth + 1, bits, limit, out);
+    trie_split(o, lo, mid, depth + 1, bits, limit, by_name_order, out);
     bits[depth] = '1';
-    trie_split(o, mid, hi, depth + 1, bits, limit, out);
+    trie_split(o, mid, hi, depth + 1, bits, limit, by_name_order, out);
 }
 
 void pack_partition_trie(const pack_file *files, size_t count, uint64_t limit, pack_partition *out)
@@ -70,14 +89,15 @@ void pack_partition_trie(const pack_file *files, size_t count, uint64_t limit, p
         if (files[i].size > limit) big[nbig++] = e;
         else o[n++] = e;
     }
-    qsort(big, nbig, sizeof *big, by_name);
+    order_fn by_name_order = name_order(files, count);
+    qsort(big, nbig, sizeof *big, by_name_order);
     for (size_t i = 0; i < nbig; i++) {
         pack_group *g = new_group(out, "big");
         *vec_push(&g->members) = big[i].index;
     }
     qsort(o, n, sizeof *o, by_hash);
     char bits[66];
-    trie_split(o, 0, n, 0, bits, limit, out);
+    trie_split(o, 0, n, 0, bits, limit, by_name_order, out);
     free(o);
     free(big);
 }
@@ -87,7 +107,7 @@ void pack_partition_sequential(const pack_file *files, size_t count, uint64_t li
     memset(out, 0, sizeof *out);
     ordered *o = xcalloc(count ? count : 1, sizeof *o);
     for (size_t i = 0; i < count; i++) o[i] = (ordered){&files[i], (uint32_t)i};
-    qsort(o, count, sizeof *o, by_name);
+    qsort(o, count, sizeof *o, name_order(files, count));
     pack_group *g = NULL;
     uint64_t fill = 0;
     for (size_t i = 0; i < count; i++) {
@@ -125,18 +145,6 @@ bool pack_partition_check(const pack_partition *p, size_t count, const char **wh
         if (!seen[i]) *why = "a file is in no archive", ok = false;
     free(seen);
     return ok;
-}
-
-bool pack_partition_equal(const pack_partition *a, const pack_file *fa, const pack_partition *b, const pack_file *fb)
-{
-    if (a->count != b->count) return false;
-    for (size_t g = 0; g < a->count; g++) {
-        const pack_group *x = &a->items[g], *y = &b->items[g];
-        if (strcmp(x->label, y->label) != 0 || x->members.count != y->members.count) return false;
-        for (size_t m = 0; m < x->members.count; m++)
-            if (strcmp(fa[x->members.items[m]].name, fb[y->members.items[m]].name) != 0) return false;
-    }
-    return true;
 }
 
 void pack_partition_free(pack_partition *p)

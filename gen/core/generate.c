@@ -455,51 +455,88 @@ static bool outputs_as_declared(const gen_options *opt, const output_plan *plan,
     return ok;
 }
 
-/* A file or directory the run reads, named by its directory entry as the file system resolves it
- * (links in its folders followed, the entry itself not), and what it is for messages. */
-typedef struct read_path {
-    char *entry;
-    char *what;  /* "the project config threadlink.json", "the manifest of Items"; NULL: an input, */
-    const char *input; /* described only if an output collides with it (a stat each: pack reads thousands) */
-} read_path;
-
-typedef struct read_set {
-    VEC(read_path) paths;
-    index_map by_entry; /* case-folded: a case-insensitive file system has one entry for both */
+/* Directory entries as the file system resolves them (links in their folders followed, the
+ * entry itself not), for the check that no output is a file the run reads. */
+typedef struct entry_resolver {
     char *last_dir, *last_real; /* inputs come folder by folder: one realpath per folder */
-} read_set;
+} entry_resolver;
 
-/* The entry of `path`: its folder resolved, its own name as it is. */
-static char *entry_of(read_set *rs, const char *path)
+/* The entry of `path`: its folder resolved, its own name as it is. The folder is compared in
+ * place (path_dirname's answer, without making it) to the previous one's. */
+static char *entry_of(entry_resolver *er, const char *path)
 {
-    char *dir = path_dirname(path);
-    if (!rs->last_dir || strcmp(dir, rs->last_dir) != 0) {
-        free(rs->last_dir);
-        free(rs->last_real);
-        rs->last_dir = dir;
-        rs->last_real = fs_resolve(dir, false);
-    } else {
-        free(dir);
+    const char *slash = strrchr(path, '/');
+    const char *dir = !slash ? "." : slash == path ? "/" : path;
+    size_t len = !slash || slash == path ? 1 : (size_t)(slash - path);
+    if (!er->last_dir || strlen(er->last_dir) != len || memcmp(er->last_dir, dir, len) != 0) {
+        free(er->last_dir);
+        free(er->last_real);
+        er->last_dir = xstrndup(dir, len);
+        er->last_real = fs_resolve(er->last_dir, false);
     }
-    return path_join(rs->last_real, path_basename(path));
+    return path_join(er->last_real, path_basename(path));
 }
 
-typedef struct entry_probe { const read_set *rs; const char *entry; } entry_probe;
+/* A planned output checked against what the run reads: its entry, and the first read with the
+ * same entry (case-folded: a case-insensitive file system has one entry for both), if any. */
+typedef struct output_probe {
+    uint32_t hash;
+    size_t output;
+    char *entry;
+    bool hit;
+    const char *input; /* the read it is: an input, described only if needed (a stat each), */
+    char *what;        /* or "the project config threadlink.json", "the manifest of Items" */
+} output_probe;
 
-static bool same_entry(const void *ctx, uint32_t i)
+typedef struct output_probes {
+    output_probe *items; /* sorted by hash */
+    size_t count;
+    entry_resolver er;
+} output_probes;
+
+static int by_probe_hash(const void *x, const void *y)
 {
-    const entry_probe *e = ctx;
-    const char *other = e->rs->paths.items[i].entry;
-    return ascii_ieq(other, strlen(other), e->entry, strlen(e->entry));
+    const output_probe *a = x, *b = y;
+    if (a->hash != b->hash) return a->hash < b->hash ? -1 : 1;
+    return a->output < b->output ? -1 : a->output > b->output;
 }
 
-static void read_set_add(read_set *rs, const char *path, char *what)
+/* A file or directory the run reads: each output whose entry it is takes it, unless an earlier
+ * read did. `what` is owned (NULL: `input` is an input). */
+static void probe_read(output_probes *op, const char *input, char *what)
 {
-    read_path *r = vec_push(&rs->paths);
-    r->entry = entry_of(rs, path);
-    r->what = what;
-    r->input = what ? NULL : path;
-    index_map_insert(&rs->by_entry, fnv1a_folded(r->entry, strlen(r->entry)), (uint32_t)(rs->paths.count - 1));
+    char *entry = entry_of(&op->er, input);
+    uint32_t h = fnv1a_folded(entry, strlen(entry));
+    size_t lo = 0, hi = op->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (op->items[mid].hash < h) lo = mid + 1;
+        else hi = mid;
+    }
+    for (size_t i = lo; i < op->count && op->items[i].hash == h; i++) {
+        output_probe *o = &op->items[i];
+        if (o->hit || !ascii_ieq(o->entry, strlen(o->entry), entry, strlen(entry))) continue;
+        o->hit = true;
+        o->input = what ? NULL : input;
+        o->what = what ? xstrdup(what) : NULL;
+    }
+    free(entry);
+    free(what);
+}
+
+/* Every file and directory the run reads, with every domain's manifest (the identity stores),
+ * in order, against the outputs. */
+static void probe_reads(project *p, domain_job *jobs, size_t count, output_probes *op)
+{
+    for (size_t i = 0; i < p->inputs.count; i++) probe_read(op, p->inputs.items[i], NULL);
+    for (size_t i = 0; i < count; i++) {
+        if (jobs[i].d->shell) {
+            char *shell = path_join(p->cfg.root, jobs[i].d->shell);
+            probe_read(op, shell, xasprintf("the shell %s", shell));
+            free(shell);
+        }
+        probe_read(op, jobs[i].manifest_path, xasprintf("the manifest of %s", jobs[i].d->name));
+    }
 }
 
 static char *describe_input(const project *p, const char *path)
@@ -513,58 +550,48 @@ static char *describe_input(const project *p, const char *path)
     return xasprintf("%s %s", kind, path);
 }
 
-/* Every file and directory the run reads, with every domain's manifest (the identity stores). */
-static void collect_reads(project *p, domain_job *jobs, size_t count, read_set *rs)
+static void report_output_read(project *p, const output_plan *plan, const src_loc *where, const output_probe *o)
 {
-    index_map_init(&rs->by_entry, p->inputs.count + 2 * count);
-    for (size_t i = 0; i < p->inputs.count; i++) read_set_add(rs, p->inputs.items[i], NULL);
-    for (size_t i = 0; i < count; i++) {
-        if (jobs[i].d->shell) {
-            char *shell = path_join(p->cfg.root, jobs[i].d->shell);
-            read_set_add(rs, shell, xasprintf("the shell %s", shell));
-            free(shell);
-        }
-        read_set_add(rs, jobs[i].manifest_path, xasprintf("the manifest of %s", jobs[i].d->name));
-    }
-}
-
-static void read_set_free(read_set *rs)
-{
-    for (size_t i = 0; i < rs->paths.count; i++) free(rs->paths.items[i].entry), free(rs->paths.items[i].what);
-    vec_free(&rs->paths);
-    index_map_free(&rs->by_entry);
-    free(rs->last_dir);
-    free(rs->last_real);
+    const planned_output *po = &plan->items[o->output];
+    const domain_config *dc = po->job ? po->job->d->cfg : NULL;
+    char key[48];
+    snprintf(key, sizeof key, "domains[%zu].output", dc ? (size_t)(dc - p->cfg.domains.items) : 0);
+    src_loc at = dc ? json_locate(p->cfg.path, p->cfg.text, p->cfg.text_len, key) : where[o->output];
+    char *what = o->what ? NULL : describe_input(p, o->input);
+    diag_error(at, "%s%soutput \"%s\" is %s, which this run reads; nothing was written", dc ? key : "", dc ? ": " : "", po->path,
+               o->what ? o->what : what);
+    free(what);
 }
 
 /* No output may replace a file the run reads: "generated_dir": "." with an output named
  * threadlink.json overwrote the config, an output named like an injector replaced the entries.
- * Reported at the domain's "output" key. */
+ * Reported at the domain's "output" key, in plan order. The few outputs are looked up for each
+ * of the many reads (pack reads thousands of files), not the reads gathered into a set. */
 static bool check_outputs_not_read(project *p, domain_job *jobs, size_t count, const output_plan *plan, const src_loc *where)
 {
-    read_set rs = {0};
-    collect_reads(p, jobs, count, &rs);
-    bool ok = true;
+    output_probes op = {xcalloc(plan->count + 1, sizeof *op.items), 0, {NULL, NULL}};
     for (size_t a = 0; a < plan->count; a++) {
-        const planned_output *po = &plan->items[a];
-        if (po->manifest) continue; /* read and written by design */
-        char *entry = entry_of(&rs, po->path);
-        entry_probe ep = {&rs, entry};
-        uint32_t hit = index_map_find(&rs.by_entry, fnv1a_folded(entry, strlen(entry)), same_entry, &ep);
-        free(entry);
-        if (hit == UINT32_MAX) continue;
-        const domain_config *dc = po->job ? po->job->d->cfg : NULL;
-        char key[48];
-        snprintf(key, sizeof key, "domains[%zu].output", dc ? (size_t)(dc - p->cfg.domains.items) : 0);
-        src_loc at = dc ? json_locate(p->cfg.path, p->cfg.text, p->cfg.text_len, key) : where[a];
-        const read_path *r = &rs.paths.items[hit];
-        char *what = r->what ? NULL : describe_input(p, r->input);
-        diag_error(at, "%s%soutput \"%s\" is %s, which this run reads; nothing was written", dc ? key : "", dc ? ": " : "", po->path,
-                   r->what ? r->what : what);
-        free(what);
+        if (plan->items[a].manifest) continue; /* read and written by design */
+        output_probe *o = &op.items[op.count++];
+        o->output = a;
+        o->entry = entry_of(&op.er, plan->items[a].path);
+        o->hash = fnv1a_folded(o->entry, strlen(o->entry));
+    }
+    qsort(op.items, op.count, sizeof *op.items, by_probe_hash);
+    probe_reads(p, jobs, count, &op);
+    bool ok = true;
+    const output_probe **by_output = xcalloc(plan->count + 1, sizeof *by_output);
+    for (size_t i = 0; i < op.count; i++) by_output[op.items[i].output] = &op.items[i];
+    for (size_t a = 0; a < plan->count; a++) {
+        if (!by_output[a] || !by_output[a]->hit) continue;
+        report_output_read(p, plan, where, by_output[a]);
         ok = false;
     }
-    read_set_free(&rs);
+    for (size_t i = 0; i < op.count; i++) free(op.items[i].entry), free(op.items[i].what);
+    free(op.items);
+    free(by_output);
+    free(op.er.last_dir);
+    free(op.er.last_real);
     return ok;
 }
 

@@ -634,11 +634,15 @@ static void generated_tree(const char *root, size_t count, uint64_t seed, bool r
 
 static char *snapshot_dir(const char *dir) { return fx_snapshot(dir); }
 
-static void test_content_deterministic_across_input_order(void **state)
+/* pack asks a partitioner once per build: each built-in one must answer the same for the same
+ * files in any order (as pack_partition.c sorts its input first). */
+static void check_deterministic_across_input_order(fixture *f, const char *partitioner)
 {
-    fixture *f = *state;
-    fx_write("threadlink.json", "{ \"content\": [\n"
-                                "  { \"profile\": \"A\", \"source_root\": \"a\", \"output\": \"out/A\", \"max_archive_mb\": 1, \"compression\": \"lz4\" } ] }\n");
+    char *config = xasprintf("{ \"content\": [\n"
+                             "  { \"profile\": \"A\", \"source_root\": \"a\", \"output\": \"out/A\", \"max_archive_mb\": 1, "
+                             "\"compression\": \"lz4\", \"partitioner\": \"%s\" } ] }\n", partitioner);
+    fx_write("threadlink.json", config);
+    free(config);
     generated_tree("a", 600, 1, false);
     assert_int_equal(pack(f), 0);
     char *first = snapshot_dir("out/A");
@@ -657,6 +661,16 @@ static void test_content_deterministic_across_input_order(void **state)
     char *third = snapshot_dir("out/A");
     assert_string_equal(first, third);
     free(first), free(second), free(third);
+}
+
+static void test_content_deterministic_across_input_order(void **state)
+{
+    check_deterministic_across_input_order(*state, "trie");
+}
+
+static void test_content_sequential_deterministic_across_input_order(void **state)
+{
+    check_deterministic_across_input_order(*state, "sequential");
 }
 
 /* Names of the asset archives in an index (the catalog archive excluded). */
@@ -1185,6 +1199,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_content_reader_rejects_corrupt_catalogs, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_reader_rejects_corrupt_index, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_deterministic_across_input_order, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_sequential_deterministic_across_input_order, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_locality_generated_tree, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_noop_repack_writes_nothing, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_damaged_archive_built_again, fixture_setup, fixture_teardown),
