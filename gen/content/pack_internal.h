@@ -1,12 +1,14 @@
 /* What the pack files (pack.c, pack_archive.c, pack_hooks.c, pack_inputs.c, pack_partition.c)
- * share among themselves: post-build commands, the record of input hashes, partitioning and the
- * bytes of catalogs and archives. Nothing outside them includes it (tests/style/include_layers.py);
+ * share among themselves: post-build commands, partitioning and the bytes of catalogs and
+ * archives (the record of input hashes has its own header, pack_inputs.h, which its fuzz target
+ * includes too). Nothing outside them includes it (tests/style/include_layers.py);
  * the command's API is pack.h. */
 #ifndef TLG_PACK_INTERNAL_H
 #define TLG_PACK_INTERNAL_H
 
 #include "content/content_config.h"
 #include "content/pack.h"
+#include "content/pack_inputs.h"
 
 /* ---- Post-build commands (pack_hooks.c) -------------------------------------------------- */
 
@@ -15,31 +17,6 @@
  * archives.json with "written", "built_names", "timings") on its standard input and in the file
  * TL_CONTENT_RESULT names. false (reported) at the first that fails or cannot start. */
 bool pack_run_hooks(const content_profile *pr, const char *project_root, const buf *result);
-
-/* ---- The record of input hashes (pack_inputs.c) ------------------------------------------ */
-
-/* Per output folder, in the user's cache folder: each asset file's hash with the state (device,
- * inode, size, times) it was read in, so that the next build reads only what changed. */
-struct content_scan;
-/* This build's entries of the record: its inputs (files settled before the run:
- * content_memo_settled), sorted by path. Reads only the scan and the memo, which changes only in
- * scans (all done before any build), so it may be made on another thread while a build runs. */
-void pack_inputs_entries(const content_profile *pr, const struct content_scan *sc, buf *out);
-/* The record of output folder `dir` with these entries, after the build's commit. */
-void pack_inputs_save(const char *dir, const buf *entries);
-/* The previous build's record for output folder `dir`, if any, handed to the scan memo. */
-void pack_inputs_seed(const char *project_root, const char *dir);
-/* The record as text (pack_inputs.c gives the format): begun for output folder `folder` (its
- * real path), an entry per file (its path relative to the project), ended by the hash of it all. */
-struct content_file_state;
-void pack_inputs_begin(buf *out, const char *folder);
-void pack_inputs_add(buf *out, const char *path, const struct content_file_state *st);
-void pack_inputs_end(buf *out);
-/* Reads a record (`len` bytes of anything) written for `folder`: each entry goes to `each`, its
- * path (`len` bytes, no NUL or newline, not empty) relative to the project. A record that is not
- * whole (its version, its folder, the hash of its last line, every line) gives nothing: false. */
-typedef void (*pack_inputs_fn)(void *ctx, const char *path, size_t len, const struct content_file_state *st);
-bool pack_inputs_read(const char *text, size_t len, const char *folder, pack_inputs_fn each, void *ctx);
 
 /* ---- Partitioning (pack_partition.c) ----------------------------------------------------- */
 

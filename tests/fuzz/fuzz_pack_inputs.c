@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "content/content_scan.h"
-#include "content/pack.h"
+#include "content/pack_inputs.h"
 #include "base/util.h"
 
 #define FOLDER "/fuzz/out/Main" /* the corpus's records were written for it */
