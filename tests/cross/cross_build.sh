@@ -34,4 +34,5 @@ if [ ! -f "$dir/build.ninja" ]; then
 fi
 meson compile -C "$dir" -j 2 >"$dir.compile.log" 2>&1 ||
   { echo "FAIL: $triplet: the unit tests do not build"; cat "$dir.compile.log"; exit 1; }
+[ "$runner" = wine ] && tl_cross_wine_server "$WINEPREFIX"
 meson test -C "$dir" --no-rebuild --suite unit --num-processes 2 --print-errorlogs

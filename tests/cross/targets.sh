@@ -49,7 +49,21 @@ tl_cross_ready() {
   tl_cross_gcc=$triplet-gcc
   tl_cross_clang=
   command -v clang >/dev/null 2>&1 && tl_cross_clang="clang --target=$triplet"
+  [ -z "$tl_cross_exe" ] || tl_cross_wine_server "$tl_cross_wine_prefix"
   return 0
+}
+
+# tl_cross_wine_server PREFIX: starts PREFIX's Wine server, persistent until tl_cross_finish
+# stops it. Left to itself the server exits a few seconds after its last client, and a program
+# started in that moment fails in Wine, not in itself ("wine client error: recvmsg: Connection
+# reset by peer"): tests started one after another on a loaded machine met it. The prefix is
+# made here, its services started with no standard streams: they live as long as the server, and
+# would hold a test's output pipe open (a test that never ends) had a test's program started them.
+tl_cross_wine_server() {
+  mkdir -p "$1"
+  WINEPREFIX=$1 /usr/lib/wine/wineserver -p </dev/null >/dev/null 2>&1 &&
+    WINEDEBUG=-all WINEPREFIX=$1 /usr/lib/wine/wine64 wineboot --init </dev/null >/dev/null 2>&1 ||
+    echo "note: the Wine server of $1 did not start"
 }
 
 # tl_cross_wine PROGRAM ARGS...: runs a Windows program under Wine (its state in the work

@@ -13,7 +13,7 @@ root=$(cd "$here/../../../.." && pwd)
 rev=${1:-HEAD}
 target=${2:-aarch64-linux-gnu:aarch64}
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'tl_cross_finish "$work"; rm -rf "$work"' EXIT
 . "$root/tests/cross/targets.sh"
 tl_cross_ready "$target" "$work" || exit 1
 git -C "$root" archive "$rev" runtime | tar -x -C "$work"
