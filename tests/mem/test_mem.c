@@ -949,28 +949,19 @@ static void test_mem_typed_const_views(void **state) {
   free(dic);
 }
 
-static void test_mem_typed_wrappers(void **state) {
+/* The typed wrappers of the sequences: array, list, queue and stack. */
+static void test_mem_typed_sequences(void **state) {
   unsigned char *arr = (unsigned char *)scratch(TL_LAYOUT_ARRAY_BYTES(4, sizeof(vec3)));
   unsigned char *lst = (unsigned char *)scratch(TL_LAYOUT_SEQUENCE_BYTES(4, sizeof(vec3)));
   unsigned char *que = (unsigned char *)scratch(TL_LAYOUT_SEQUENCE_BYTES(2, sizeof(uint16_t)));
   unsigned char *stk = (unsigned char *)scratch(TL_LAYOUT_SEQUENCE_BYTES(2, sizeof(int64_t)));
-  unsigned char *set = (unsigned char *)scratch(TL_LAYOUT_SET_BYTES(8, sizeof(uint32_t)));
-  unsigned char *dic = (unsigned char *)scratch(TL_LAYOUT_DICT_BYTES(8, 8, 8));
-  unsigned char *gen = (unsigned char *)scratch(TL_LAYOUT_DICT_BYTES(8, 8, 8));
-  unsigned char *vd = (unsigned char *)scratch(TL_LAYOUT_DICT_BYTES(4, 4, sizeof(vec3)));
   vec3_array a = vec3_array_view(arr, 4);
   vec3_list l = vec3_list_view(lst, 4);
   u16_queue q = u16_queue_view(que, 2);
   i64_stack s = i64_stack_view(stk, 2);
-  u32_set hs = u32_set_view(set, 8);
-  i64_dict d = i64_dict_view(dic, 8);
-  tl_inline_dict g = tl_inline_dict_view(gen, 8, 8, 8);
-  u32_vec3_dict vdict = u32_vec3_dict_view(vd, 4);
   vec3 v = {1, 2, 3, 0};
   uint16_t q_out;
-  int64_t s_out, key, value;
-  tl_inline_iter it;
-  int64_t sum = 0;
+  int64_t s_out;
   (void)state;
 
   assert_true(vec3_array_valid(a));
@@ -1008,6 +999,18 @@ static void test_mem_typed_wrappers(void **state) {
   assert_int_equal(s_out, -2);
   assert_int_equal(i64_stack_count(s), 1);
   i64_stack_clear(s);
+  free(arr);
+  free(lst);
+  free(que);
+  free(stk);
+}
+
+/* The typed wrappers of the hash set, iteration and removal during it included. */
+static void test_mem_typed_set(void **state) {
+  unsigned char *set = (unsigned char *)scratch(TL_LAYOUT_SET_BYTES(8, sizeof(uint32_t)));
+  u32_set hs = u32_set_view(set, 8);
+  tl_inline_iter it;
+  (void)state;
 
   assert_true(u32_set_add(hs, 10));
   assert_int_equal(u32_set_add_ex(hs, 10), TL_INLINE_EXISTS);
@@ -1026,6 +1029,22 @@ static void test_mem_typed_wrappers(void **state) {
   assert_true(u32_set_remove(hs, 11));
   assert_false(u32_set_remove(hs, 11));
   u32_set_clear(hs);
+  free(set);
+}
+
+/* The typed wrappers of the dictionary: the generic one's bytes, lookups, iteration. */
+static void test_mem_typed_dict(void **state) {
+  unsigned char *dic = (unsigned char *)scratch(TL_LAYOUT_DICT_BYTES(8, 8, 8));
+  unsigned char *gen = (unsigned char *)scratch(TL_LAYOUT_DICT_BYTES(8, 8, 8));
+  unsigned char *vd = (unsigned char *)scratch(TL_LAYOUT_DICT_BYTES(4, 4, sizeof(vec3)));
+  i64_dict d = i64_dict_view(dic, 8);
+  tl_inline_dict g = tl_inline_dict_view(gen, 8, 8, 8);
+  u32_vec3_dict vdict = u32_vec3_dict_view(vd, 4);
+  vec3 v = {1, 2, 3, 0};
+  int64_t key, value;
+  tl_inline_iter it;
+  int64_t sum = 0;
+  (void)state;
 
   /* The typed dictionary writes exactly the bytes of the generic one. */
   for (key = -20; key < -12; key++) {
@@ -1068,27 +1087,29 @@ static void test_mem_typed_wrappers(void **state) {
   assert_true(u32_vec3_dict_try_add(vdict, 1, v));
   assert_int_equal(u32_vec3_dict_get(vdict, 1)->y, 2);
   assert_int_equal(u32_vec3_dict_capacity(vdict), 4);
-
-  /* Invalid typed views fail harmlessly. */
-  {
-    i64_dict bad = i64_dict_view(NULL, 8);
-    assert_false(i64_dict_valid(bad));
-    assert_false(i64_dict_try_add(bad, 1, 1));
-    assert_null(i64_dict_get(bad, 1));
-    assert_false(i64_dict_remove(bad, 1));
-    it = i64_dict_iter(bad);
-    assert_false(i64_dict_next(bad, &it, &key, NULL));
-    i64_dict_clear(bad);
-    assert_false(vec3_list_add(vec3_list_view(lst + 4, 4), v)); /* misaligned */
-  }
-  free(arr);
-  free(lst);
-  free(que);
-  free(stk);
-  free(set);
   free(dic);
   free(gen);
   free(vd);
+}
+
+/* Invalid typed views fail harmlessly. */
+static void test_mem_typed_invalid_views(void **state) {
+  unsigned char *lst = (unsigned char *)scratch(TL_LAYOUT_SEQUENCE_BYTES(4, sizeof(vec3)));
+  vec3 v = {1, 2, 3, 0};
+  int64_t key;
+  tl_inline_iter it;
+  i64_dict bad = i64_dict_view(NULL, 8);
+  (void)state;
+
+  assert_false(i64_dict_valid(bad));
+  assert_false(i64_dict_try_add(bad, 1, 1));
+  assert_null(i64_dict_get(bad, 1));
+  assert_false(i64_dict_remove(bad, 1));
+  it = i64_dict_iter(bad);
+  assert_false(i64_dict_next(bad, &it, &key, NULL));
+  i64_dict_clear(bad);
+  assert_false(vec3_list_add(vec3_list_view(lst + 4, 4), v)); /* misaligned */
+  free(lst);
 }
 
 /* ============================================================================================
@@ -1615,7 +1636,10 @@ int main(void) {
     cmocka_unit_test(test_mem_dict_iteration_with_removal),
     cmocka_unit_test(test_mem_hashset_iteration),
     cmocka_unit_test(test_mem_dict_odd_sizes),
-    cmocka_unit_test(test_mem_typed_wrappers),
+    cmocka_unit_test(test_mem_typed_sequences),
+    cmocka_unit_test(test_mem_typed_set),
+    cmocka_unit_test(test_mem_typed_dict),
+    cmocka_unit_test(test_mem_typed_invalid_views),
     cmocka_unit_test(test_mem_typed_const_views),
     cmocka_unit_test(test_mem_invalid_views_fail),
     cmocka_unit_test(test_mem_table_lookup_routes),
