@@ -16,6 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 static const char usage[] =
     "usage: threadlink-gen <command> [options]\n"
@@ -343,8 +346,23 @@ static void add_expected_outputs(const char *list)
     }
 }
 
+/* A run lives for a fraction of a second: memory it frees is kept for its next allocations.
+ * glibc's defaults give every block over 128 KiB (growing to 32 MiB) its own mapping and hand
+ * freed heap back to the system, so buffers of a pack come as fresh pages each time, and each
+ * unmapping while the pool's threads run costs a TLB shootdown on the other cores: measured on a
+ * one-file edit of a 1 GB tree (2-core VM), 10 of 25 runs took 40-90 ms longer, 5 of 25 with
+ * these settings. */
+static void keep_freed_memory(void)
+{
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
+}
+
 int main(int argc, char **argv)
 {
+    keep_freed_memory();
     gen_options opt = {0};
     opt.generator_build = TLG_BUILD_ID;
     const char *dir = NULL;
