@@ -1,5 +1,6 @@
 #include "content/content_scan.h"
 
+#include "content/content_tree.h"
 #include "content/content_write.h"
 #include "base/fsio.h"
 #include "base/index_map.h"
@@ -58,7 +59,23 @@ static struct {
     VEC(memo_entry) entries;
     VEC(char *) warned; /* paths already warned about: a second scan stays quiet */
     VEC(scan_memo) scans;
+    void (*seeding)(void *ctx); /* content_memo_seeding: waited for before the first look */
+    void *seeding_ctx;
 } memo;
+
+void content_memo_seeding(void (*wait)(void *ctx), void *ctx)
+{
+    memo.seeding = wait;
+    memo.seeding_ctx = ctx;
+}
+
+/* Before anything reads or writes the memo's files: the seeding thread is done with them. */
+static void memo_settle(void)
+{
+    void (*wait)(void *) = memo.seeding;
+    memo.seeding = NULL;
+    if (wait) wait(memo.seeding_ctx);
+}
 
 /* A warning about a path, once per command while the memo is on. */
 static void scan_warning(const char *path, const char *fmt, ...) TLG_PRINTF(2, 3);
@@ -92,6 +109,7 @@ static void log_free(scan_log *log)
 
 void content_memo_end(void)
 {
+    memo_settle();
     for (size_t i = 0; i < memo.scans.count; i++) {
         free(memo.scans.items[i].key);
         content_scan_free(&memo.scans.items[i].scan);
@@ -197,11 +215,13 @@ typedef struct walker {
     VEC(walk_event) events;
     VEC(pending_hash) pending;
     unsigned char *failed;    /* per asset, after hashing: dropped */
+    content_tree tree;        /* the category folder being walked, listed ahead */
 } walker;
 
 static bool hash_file(walker *w, const char *path, const struct stat *listed, uint64_t *size, uint64_t *xxh)
 {
     if (memo.on) {
+        memo_settle();
         memo_entry *m = memo_find(path);
         struct stat st;
         if (m && stat(path, &st) == 0 && same_stat(m, &st)) {
@@ -387,6 +407,22 @@ static bool memo_hash(const char *path, const struct stat *st, uint64_t *size, u
     return true;
 }
 
+/* After the walk (the memo may be seeded meanwhile): the files whose state is as the memo
+ * recorded take its hash and are not read; the others stay pending, in walk order. */
+static void answer_from_memo(walker *w)
+{
+    if (!memo.on) return;
+    memo_settle();
+    size_t kept = 0;
+    for (size_t i = 0; i < w->pending.count; i++) {
+        pending_hash *ph = &w->pending.items[i];
+        content_asset *a = &w->out->assets.items[ph->asset];
+        if (memo_hash(ph->path, &ph->listed, &a->size, &a->xxh64)) free(ph->path);
+        else w->pending.items[kept++] = *ph;
+    }
+    w->pending.count = kept;
+}
+
 static void add_file(walker *w, const char *full, const char *rel, const struct stat *st)
 {
     const char *why = tl_cf_asset_path_problem(rel, strlen(rel));
@@ -403,19 +439,18 @@ static void add_file(walker *w, const char *full, const char *rel, const struct 
     a.category = w->category;
     a.c_name = content_c_name(a.name);
     size_t index = w->out->assets.count;
-    if (!memo_hash(full, st, &a.size, &a.xxh64)) {
-        pending_hash *ph = vec_push(&w->pending);
-        memset(ph, 0, sizeof *ph);
-        ph->asset = index, ph->path = xstrdup(full), ph->listed = *st;
-    }
+    pending_hash *ph = vec_push(&w->pending); /* until the memo answers for it (answer_from_memo) */
+    memset(ph, 0, sizeof *ph);
+    ph->asset = index, ph->path = xstrdup(full), ph->listed = *st;
     *vec_push(&w->out->assets) = a;
     *vec_push(&w->events) = (walk_event){xstrdup(full), index};
 }
 
-static void walk(walker *w, const char *dir, const char *rel);
+static void walk(walker *w, const char *dir, const char *rel, size_t listed);
 
-/* A folder below the root, unless it is one being read already (a link loop). */
-static void walk_folder(walker *w, const char *full, const char *sub, const struct stat *st, bool linked)
+/* A folder below the root, unless it is one being read already (a link loop). `listed`: its
+ * listing in the tree read ahead, or SIZE_MAX (a folder behind a link is listed as it is met). */
+static void walk_folder(walker *w, const char *full, const char *sub, const struct stat *st, bool linked, size_t listed)
 {
     for (size_t k = 0; k < w->stack.count; k++)
         if (w->stack.items[k].st_dev == st->st_dev && w->stack.items[k].st_ino == st->st_ino) {
@@ -423,7 +458,7 @@ static void walk_folder(walker *w, const char *full, const char *sub, const stru
             return;
         }
     *vec_push(&w->stack) = *st;
-    walk(w, full, sub);
+    walk(w, full, sub, listed);
     w->stack.count--;
 }
 
@@ -436,7 +471,7 @@ static void walk_link(walker *w, const char *full, const char *sub, struct stat 
     else if (!inside(w->real_root, target))
         scan_warning(full, "symbolic link to %s skipped: it leads out of the source root and is never followed", target);
     else if (S_ISDIR(st->st_mode))
-        walk_folder(w, full, sub, st, true);
+        walk_folder(w, full, sub, st, true, SIZE_MAX);
     else if (S_ISREG(st->st_mode))
         add_file(w, full, sub, st);
     else
@@ -444,18 +479,18 @@ static void walk_link(walker *w, const char *full, const char *sub, struct stat 
     free(target);
 }
 
-/* One entry of a folder: `full` its path, `sub` its path below the root. */
-static void walk_entry(walker *w, const char *full, const char *sub)
+/* One entry of a folder: `full` its path, `sub` its path below the root, `err` and `st` its
+ * lstat's answer, `listed` as for walk_folder. */
+static void walk_entry(walker *w, const char *full, const char *sub, int err, struct stat st, size_t listed)
 {
-    struct stat st;
-    if (lstat(full, &st) != 0) {
-        if (errno == ENOENT) diag_error(loc_file(full), "file vanished while the source tree was read");
-        else diag_error(loc_file(full), "%s", fs_path_failure(full, errno));
+    if (err) {
+        if (err == ENOENT) diag_error(loc_file(full), "file vanished while the source tree was read");
+        else diag_error(loc_file(full), "%s", fs_path_failure(full, err));
         w->ok = false;
     } else if (S_ISLNK(st.st_mode)) {
         walk_link(w, full, sub, &st);
     } else if (S_ISDIR(st.st_mode)) {
-        walk_folder(w, full, sub, &st, false);
+        walk_folder(w, full, sub, &st, false, listed);
     } else if (S_ISREG(st.st_mode)) {
         add_file(w, full, sub, &st);
     } else {
@@ -473,13 +508,18 @@ static char *sub_path(const char *rel, const char *name)
     return sub;
 }
 
-static void walk(walker *w, const char *dir, const char *rel)
+static void cannot_list(walker *w, const char *dir, int err)
+{
+    diag_error(loc_file(dir), "cannot read the directory: %s", fs_path_failure(dir, err));
+    w->ok = false;
+}
+
+/* A folder as it is met: listed and each entry lstat'ed here. */
+static void walk_unlisted(walker *w, const char *dir, const char *rel)
 {
     name_list names = {0};
-    *vec_push(&w->events) = (walk_event){xstrdup(dir), SIZE_MAX};
     if (!fs_list_dir(dir, &names)) {
-        diag_error(loc_file(dir), "cannot read the directory: %s", fs_path_failure(dir, errno));
-        w->ok = false;
+        cannot_list(w, dir, errno);
         return;
     }
     for (size_t i = 0; i < names.count; i++) {
@@ -487,11 +527,29 @@ static void walk(walker *w, const char *dir, const char *rel)
         if (tl_cf_source_hidden(n)) continue; /* version control, editor state */
         char *full = path_join(dir, n);
         char *sub = sub_path(rel, n);
-        walk_entry(w, full, sub);
+        struct stat st;
+        walk_entry(w, full, sub, lstat(full, &st) == 0 ? 0 : errno, st, SIZE_MAX);
         free(full);
         free(sub);
     }
     name_list_free(&names);
+}
+
+static void walk(walker *w, const char *dir, const char *rel, size_t listed)
+{
+    *vec_push(&w->events) = (walk_event){xstrdup(dir), SIZE_MAX};
+    if (listed == SIZE_MAX) {
+        walk_unlisted(w, dir, rel);
+        return;
+    }
+    const tree_folder *f = &w->tree.folders.items[listed];
+    if (f->err) cannot_list(w, dir, f->err);
+    for (size_t i = 0; !f->err && i < f->count; i++) {
+        const tree_entry *e = &w->tree.entries.items[f->first + i];
+        char *sub = sub_path(rel, e->full + e->name);
+        walk_entry(w, e->full, sub, e->err, e->st, e->folder);
+        free(sub);
+    }
 }
 
 static int by_name(const void *a, const void *b)
@@ -623,7 +681,7 @@ static bool scan_profile(struct project *p, const content_profile *pr, content_s
     memset(out, 0, sizeof *out);
     const char *proot = p ? p->cfg.root : ".";
     out->root = path_join(proot, pr->source_root);
-    walker w = {p, pr, out, NULL, {0}, 0, true, log, {0}, {0}, NULL};
+    walker w = {p, pr, out, NULL, {0}, 0, true, log, {0}, {0}, NULL, {{0}, {0}}};
     struct stat st;
     int root_err = stat(out->root, &st) != 0 ? errno : 0;
     if (root_err || !S_ISDIR(st.st_mode)) {
@@ -654,7 +712,9 @@ static bool scan_profile(struct project *p, const content_profile *pr, content_s
                 w.ok = false;
             } else {
                 *vec_push(&w.stack) = cs;
-                walk(&w, dir, c->folder);
+                content_tree_read(dir, &cs, scan_jobs, &w.tree);
+                walk(&w, dir, c->folder, 0);
+                content_tree_free(&w.tree);
                 w.stack.count = 0;
             }
             free(real);
@@ -663,6 +723,7 @@ static bool scan_profile(struct project *p, const content_profile *pr, content_s
     }
     free(w.real_root);
     vec_free(&w.stack);
+    answer_from_memo(&w);
     hash_pending(&w);
     give_events(&w);
     if (out->assets.count) qsort(out->assets.items, out->assets.count, sizeof *out->assets.items, by_name);

@@ -394,7 +394,10 @@ static char *archive_name(const content_profile *pr, const char *label, const co
  * while its bytes hash as archives.json records, and reading them is most of what a one-file
  * edit reads. The check needs nothing of this build, so it runs on the pool's threads from
  * before the scan, beside the walk and the generate pass on the calling thread; a build waits
- * only for its own archives' answers (find_kept). */
+ * only for its own archives' answers (find_kept). Item 0, before the archives, reads the
+ * previous records of input hashes into the scan memo (the scans wait for it before their first
+ * look): on the same threads, so that the calling thread never shares a core with more work than
+ * the machine has cores for. */
 typedef struct prior_build {
     char *dir;
     tl_cf_index index;
@@ -403,8 +406,10 @@ typedef struct prior_build {
 } prior_build;
 
 typedef struct prior_check {
+    const char *project_root;
+    name_list seed_dirs;     /* output folders whose records seed the memo (item 0) */
     VEC(prior_build) builds; /* per selected profile, in order */
-    size_t items;            /* every build's archives, one after the other */
+    size_t items;            /* item 0, then every build's archives, one after the other */
     bool *intact;            /* per item: the archive's bytes hash as recorded */
     work_pool *pool;
 } prior_check;
@@ -1169,6 +1174,10 @@ static void check_prior_item(void *ctx, size_t item, unsigned worker)
 {
     prior_check *pc = ctx;
     (void)worker;
+    if (item == 0) {
+        for (size_t i = 0; i < pc->seed_dirs.count; i++) pack_inputs_seed(pc->project_root, pc->seed_dirs.items[i]);
+        return;
+    }
     size_t b = pc->builds.count - 1;
     while (b && pc->builds.items[b].first > item) b--;
     const prior_build *pb = &pc->builds.items[b];
@@ -1194,16 +1203,25 @@ static void prior_add(prior_check *pc, const char *dir, bool usable)
     if (b->have) pc->items += b->index.archive_count;
 }
 
+static void memo_seeded(void *ctx)
+{
+    prior_check *pc = ctx;
+    work_pool_wait(pc->pool, 0);
+}
+
 static void prior_start(prior_check *pc, unsigned jobs)
 {
-    pc->intact = xcalloc(pc->items ? pc->items : 1, sizeof *pc->intact);
+    pc->intact = xcalloc(pc->items, sizeof *pc->intact);
     pc->pool = work_pool_start(jobs, pc->items, check_prior_item, pc, NULL, 0);
+    content_memo_seeding(memo_seeded, pc);
 }
 
 /* Checks not claimed yet are dropped; those running are waited for. */
 static void prior_end(prior_check *pc)
 {
+    content_memo_seeding(NULL, NULL);
     if (pc->pool) work_pool_finish(pc->pool);
+    name_list_free(&pc->seed_dirs);
     for (size_t i = 0; i < pc->builds.count; i++) {
         if (pc->builds.items[i].have) tl_cf_index_free(&pc->builds.items[i].index);
         free(pc->builds.items[i].dir);
@@ -1219,12 +1237,14 @@ static bool preflight(project *p, content_config *cc, const profile_selection *s
                       prior_check *prior, unsigned jobs)
 {
     bool ok = true;
+    prior->project_root = p->cfg.root;
+    prior->items = 1; /* item 0: the memo's seeding */
     for (size_t i = 0; i < sel->count; i++) {
         content_profile *pr = &cc->profiles.items[sel->items[i]];
         char *dir = output_dir_of(p, pr);
         bool usable = output_folder_usable(pr, dir);
         if (!usable) ok = false;
-        else pack_inputs_seed(p->cfg.root, dir);
+        else *vec_push(&prior->seed_dirs) = xstrdup(dir);
         prior_add(prior, dir, usable && pr->archive == CONTENT_ARCHIVE_PACKED);
         free(dir);
     }
