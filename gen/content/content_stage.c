@@ -42,6 +42,17 @@ void content_stage_override_source(const char *profile, const char *source_root)
     source_override.source_root = source_root ? xstrdup(source_root) : NULL;
 }
 
+static struct {
+    content_resolved_fn keep;
+    void *ctx;
+} resolved_keeper;
+
+void content_stage_keep_resolved(content_resolved_fn keep, void *ctx)
+{
+    resolved_keeper.keep = keep;
+    resolved_keeper.ctx = ctx;
+}
+
 static void apply_source_override(content_config *cfg)
 {
     for (size_t i = 0; source_override.profile && i < cfg->profiles.count; i++) {
@@ -172,6 +183,7 @@ static bool content_resolve(void *state, const domain_result *domains, size_t co
         for (size_t k = 0; k < count; k++)
             if (strcmp(domains[k].d->name, pr->domain) == 0) m = domains[k].m;
         if (!m || !content_stage_resolve(pr, &s->scans.items[i], m)) ok = false;
+        else if (resolved_keeper.keep) resolved_keeper.keep(resolved_keeper.ctx, pr, &s->scans.items[i]);
     }
     s->resolved = ok;
     return ok;

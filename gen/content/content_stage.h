@@ -18,6 +18,11 @@ bool content_stage_resolve(const content_profile *pr, content_scan *sc, const ma
  * `source_root` (project-relative), so that the generate pass pack runs names the profile's
  * assets and catalog against the tree it packs. (NULL, NULL): as configured again. */
 void content_stage_override_source(const char *profile, const char *source_root);
+/* pack: while set, each profile the generate pass resolves is handed to `keep` (its profile and
+ * its scan with ids and member names, valid during the call), so that pack takes the ids the
+ * pass gave instead of reading the manifest it wrote again. (NULL, NULL): none. */
+typedef void (*content_resolved_fn)(void *ctx, const content_profile *pr, const content_scan *sc);
+void content_stage_keep_resolved(content_resolved_fn keep, void *ctx);
 void content_emit_catalog_header(out_file *o, const content_profile *pr, const content_scan *sc, const char *config_name,
                                  const emit_options *opt);
 

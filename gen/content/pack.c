@@ -421,6 +421,7 @@ typedef struct pack_ctx {
     const double *scan_seconds; /* per selected profile: its preflight scan */
     prior_check *prior;
     size_t profile;             /* the selected profile being built */
+    const struct resolved_ids *resolved; /* per selected profile: the generate pass's ids */
 } pack_ctx;
 
 /* Writes `content` as the file `name` in the output folder `dir` (swapping buffers, not copying);
@@ -802,10 +803,67 @@ static bool merge_ids_in_memory(pack_ctx *ctx, const content_profile *pr, const 
     return ok;
 }
 
-/* The asset ids: from the manifest generate just brought up to date, or (--build-step) merged in
- * memory as `headers` merges them. */
+/* The ids the generate pass gave each selected profile's assets (content_stage_keep_resolved), so
+ * that pack does not read again the manifest that pass has just written. A profile the pass did
+ * not resolve over the same assets reads its manifest. */
+typedef struct resolved_ids {
+    bool have;
+    size_t count;    /* the profile's scan's assets */
+    uint32_t *ids;   /* per asset */
+    char **members;
+} resolved_ids;
+
+typedef VEC(size_t) profile_selection; /* indices into the config's profiles */
+
+typedef struct resolved_keeper {
+    const content_config *cc;
+    const profile_selection *sel;
+    const content_scan *scans; /* per selected profile */
+    resolved_ids *resolved;    /* per selected profile */
+} resolved_keeper;
+
+static bool same_assets(const content_scan *a, const content_scan *b)
+{
+    if (a->assets.count != b->assets.count) return false;
+    for (size_t i = 0; i < a->assets.count; i++)
+        if (strcmp(a->assets.items[i].name, b->assets.items[i].name) != 0) return false;
+    return true;
+}
+
+static void keep_resolved(void *ctx, const content_profile *pr, const content_scan *sc)
+{
+    resolved_keeper *rk = ctx;
+    for (size_t i = 0; i < rk->sel->count; i++) {
+        const content_profile *mine = &rk->cc->profiles.items[rk->sel->items[i]];
+        resolved_ids *r = &rk->resolved[i];
+        if (r->have || !mine->name || !pr->name || strcmp(mine->name, pr->name) != 0 || !same_assets(&rk->scans[i], sc)) continue;
+        size_t n = sc->assets.count;
+        r->ids = xcalloc(n ? n : 1, sizeof *r->ids);
+        r->members = xcalloc(n ? n : 1, sizeof *r->members);
+        for (size_t k = 0; k < n; k++) r->ids[k] = sc->assets.items[k].id, r->members[k] = xstrdup(sc->assets.items[k].member);
+        r->have = true, r->count = n;
+    }
+}
+
+static void resolved_free(resolved_ids *resolved, size_t count)
+{
+    for (size_t i = 0; resolved && i < count; i++) {
+        for (size_t k = 0; k < resolved[i].count; k++) free(resolved[i].members[k]);
+        free(resolved[i].ids);
+        free(resolved[i].members);
+    }
+    free(resolved);
+}
+
+/* The asset ids: as the generate pass resolved them, else from the manifest it brought up to
+ * date, or (--build-step) merged in memory as `headers` merges them. */
 static bool resolve_ids(pack_ctx *ctx, const content_profile *pr, content_scan *sc, manifest *m)
 {
+    const resolved_ids *r = ctx->resolved ? &ctx->resolved[ctx->profile] : NULL;
+    if (!ctx->opt->build_step && r && r->have) {
+        for (size_t k = 0; k < sc->assets.count; k++) sc->assets.items[k].id = r->ids[k], sc->assets.items[k].member = r->members[k];
+        return true;
+    }
     char *mpath = manifest_path_of(ctx->p, pr);
     bool ok;
     if (ctx->opt->build_step) {
@@ -1002,8 +1060,6 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc, o
 }
 
 /* ---- The command ------------------------------------------------------------------------------------ */
-
-typedef VEC(size_t) profile_selection;
 
 /* The output folder of a profile, as the build writes it. */
 static char *output_dir_of(const project *p, const content_profile *pr)
@@ -1259,9 +1315,9 @@ static bool preflight(project *p, content_config *cc, const profile_selection *s
     return ok;
 }
 
-/* Names into manifests: the ids every catalog and archive records (the build step merges them
- * in memory instead, profile by profile). */
-static bool generate_manifests(const pack_options *opt, const char *cfg_path)
+/* Names into manifests: the ids every catalog and archive records, kept per selected profile as
+ * the pass resolves them (the build step merges them in memory instead, profile by profile). */
+static bool generate_manifests(const pack_options *opt, const char *cfg_path, resolved_keeper *keeper)
 {
     if (opt->build_step) return true;
     gen_options g = {0};
@@ -1271,14 +1327,18 @@ static bool generate_manifests(const pack_options *opt, const char *cfg_path)
     g.banner_without_version = opt->banner_without_version;
     g.generator_build = opt->generator_build;
     g.summary = opt->summary;
-    return gen_run(&g, NULL) == 0;
+    content_stage_keep_resolved(keep_resolved, keeper);
+    bool ok = gen_run(&g, NULL) == 0;
+    content_stage_keep_resolved(NULL, NULL);
+    return ok;
 }
 
 /* Each selected profile built in turn, then the stamp and the depfile. */
 static bool build_profiles(const pack_options *opt, project *p, content_config *cc, const profile_selection *sel,
-                           content_scan *scans, const double *scan_seconds, out_locks *locks, prior_check *prior)
+                           content_scan *scans, const double *scan_seconds, out_locks *locks, prior_check *prior,
+                           const resolved_ids *resolved)
 {
-    pack_ctx ctx = {opt, p, {false, 0, NULL, 0, 0, 0}, scan_seconds, prior, 0};
+    pack_ctx ctx = {opt, p, {false, 0, NULL, 0, 0, 0}, scan_seconds, prior, 0, resolved};
     ctx.pg.on = opt->progress > 0 || (opt->progress < 0 && isatty(2));
     if (opt->before_build) opt->before_build(opt->before_build_ctx);
     for (size_t i = 0; i < sel->count; i++) {
@@ -1323,7 +1383,10 @@ int pack_run(const pack_options *opt)
         double *scan_seconds = xcalloc(sel.count, sizeof *scan_seconds);
         prior_check prior = {0};
         if (!preflight(&p, &cc, &sel, &scans, scan_seconds, &prior, jobs)) ok = false;
-        ok = ok && generate_manifests(opt, cfg_path) && build_profiles(opt, &p, &cc, &sel, scans.items, scan_seconds, &locks, &prior);
+        resolved_keeper keeper = {&cc, &sel, scans.items, xcalloc(sel.count ? sel.count : 1, sizeof(resolved_ids))};
+        ok = ok && generate_manifests(opt, cfg_path, &keeper) &&
+             build_profiles(opt, &p, &cc, &sel, scans.items, scan_seconds, &locks, &prior, keeper.resolved);
+        resolved_free(keeper.resolved, sel.count);
         prior_end(&prior);
         free(scan_seconds);
         rc = ok ? 0 : 1;
