@@ -400,27 +400,12 @@ static bool inside(const char *root, const char *path)
  * a link) is as recorded, without reading it. */
 static bool memo_hash(const char *path, const struct stat *st, uint64_t *size, uint64_t *xxh)
 {
+    if (memo.on) memo_settle();
     memo_entry *m = memo.on ? memo_find(path) : NULL;
     if (!m || !same_stat(m, st)) return false;
     *size = (uint64_t)m->size;
     *xxh = m->xxh64;
     return true;
-}
-
-/* After the walk (the memo may be seeded meanwhile): the files whose state is as the memo
- * recorded take its hash and are not read; the others stay pending, in walk order. */
-static void answer_from_memo(walker *w)
-{
-    if (!memo.on) return;
-    memo_settle();
-    size_t kept = 0;
-    for (size_t i = 0; i < w->pending.count; i++) {
-        pending_hash *ph = &w->pending.items[i];
-        content_asset *a = &w->out->assets.items[ph->asset];
-        if (memo_hash(ph->path, &ph->listed, &a->size, &a->xxh64)) free(ph->path);
-        else w->pending.items[kept++] = *ph;
-    }
-    w->pending.count = kept;
 }
 
 static void add_file(walker *w, const char *full, const char *rel, const struct stat *st)
@@ -439,9 +424,11 @@ static void add_file(walker *w, const char *full, const char *rel, const struct 
     a.category = w->category;
     a.c_name = content_c_name(a.name);
     size_t index = w->out->assets.count;
-    pending_hash *ph = vec_push(&w->pending); /* until the memo answers for it (answer_from_memo) */
-    memset(ph, 0, sizeof *ph);
-    ph->asset = index, ph->path = xstrdup(full), ph->listed = *st;
+    if (!memo_hash(full, st, &a.size, &a.xxh64)) {
+        pending_hash *ph = vec_push(&w->pending);
+        memset(ph, 0, sizeof *ph);
+        ph->asset = index, ph->path = xstrdup(full), ph->listed = *st;
+    }
     *vec_push(&w->out->assets) = a;
     *vec_push(&w->events) = (walk_event){xstrdup(full), index};
 }
@@ -723,7 +710,6 @@ static bool scan_profile(struct project *p, const content_profile *pr, content_s
     }
     free(w.real_root);
     vec_free(&w.stack);
-    answer_from_memo(&w);
     hash_pending(&w);
     give_events(&w);
     if (out->assets.count) qsort(out->assets.items, out->assets.count, sizeof *out->assets.items, by_name);

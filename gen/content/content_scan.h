@@ -77,8 +77,8 @@ bool content_memo_settled(const char *path, content_file_state *out);
  * still matches it exactly). */
 void content_memo_seed(const char *path, const content_file_state *st);
 /* The memo is being seeded on another thread (pack reads the previous builds' records while
- * its scans walk): scans walk without it and call `wait` once, before their first look into it;
- * until then only that thread calls content_memo_seed. */
+ * its scans list and lstat the tree): a scan calls `wait` once, before its first look into the
+ * memo; until then only that thread calls content_memo_seed. */
 void content_memo_seeding(void (*wait)(void *ctx), void *ctx);
 
 #endif

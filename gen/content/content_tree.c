@@ -6,9 +6,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef VEC(unsigned char) type_list;
 
@@ -103,18 +106,55 @@ static void read_folder(content_tree *t, const char *dir, size_t folder, folder_
     vec_free(&types);
 }
 
-/* Entries are lstat'ed in runs of this many: one claim of the pool per run. */
-#define STAT_RUN 64
+/* Entries are lstat'ed in runs of up to this many of one folder: one claim of the pool and one
+ * open of the folder per run, and each entry looked up in its folder rather than from the root. */
+#define STAT_RUN 128
 
-static void stat_run(void *ctx, size_t item, unsigned worker)
+typedef struct stat_run {
+    size_t first, count; /* entries of one folder */
+} stat_run;
+
+typedef struct stat_work {
+    content_tree *t;
+    VEC(stat_run) runs;
+} stat_work;
+
+static void stat_entry(tree_entry *e, int dir_fd)
 {
-    content_tree *t = ctx;
+    if (e->err != -1) return; /* a folder, lstat'ed while listing */
+    /* A path too long to open by stays lstat's ENAMETOOLONG, as the walk reported it before. */
+    bool by_folder = dir_fd >= 0 && strlen(e->full) < PATH_MAX;
+    int rc = by_folder ? fstatat(dir_fd, e->full + e->name, &e->st, AT_SYMLINK_NOFOLLOW) : lstat(e->full, &e->st);
+    e->err = rc == 0 ? 0 : errno;
+}
+
+static void stat_item(void *ctx, size_t item, unsigned worker)
+{
+    stat_work *sw = ctx;
     (void)worker;
-    size_t end = (item + 1) * STAT_RUN < t->entries.count ? (item + 1) * STAT_RUN : t->entries.count;
-    for (size_t i = item * STAT_RUN; i < end; i++) {
-        tree_entry *e = &t->entries.items[i];
-        if (e->err == -1) e->err = lstat(e->full, &e->st) == 0 ? 0 : errno;
-    }
+    const stat_run *r = &sw->runs.items[item];
+    tree_entry *first = &sw->t->entries.items[r->first];
+    /* The folder by its path as its entries name it (first->full without the name). */
+    char *dir = xstrndup(first->full, first->name ? first->name - 1 : 0);
+    int fd = first->name ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    free(dir);
+    for (size_t i = 0; i < r->count; i++) stat_entry(first + i, fd);
+    if (fd >= 0) close(fd);
+}
+
+static void stat_entries(content_tree *t, unsigned jobs)
+{
+    stat_work sw = {t, {0}};
+    for (size_t f = 0; f < t->folders.count; f++)
+        for (size_t at = 0; at < t->folders.items[f].count; at += STAT_RUN) {
+            size_t left = t->folders.items[f].count - at;
+            *vec_push(&sw.runs) = (stat_run){t->folders.items[f].first + at, left < STAT_RUN ? left : STAT_RUN};
+        }
+    size_t n = sw.runs.count;
+    work_pool *pool = work_pool_start(n > 1 ? jobs : 1, n, stat_item, &sw, NULL, 0);
+    if (n) work_pool_wait(pool, n - 1);
+    work_pool_finish(pool);
+    vec_free(&sw.runs);
 }
 
 void content_tree_read(const char *root, const struct stat *root_st, unsigned jobs, content_tree *t)
@@ -125,10 +165,7 @@ void content_tree_read(const char *root, const struct stat *root_st, unsigned jo
     *vec_push(&stack) = *root_st;
     read_folder(t, root, 0, &stack);
     vec_free(&stack);
-    size_t runs = (t->entries.count + STAT_RUN - 1) / STAT_RUN;
-    work_pool *pool = work_pool_start(runs > 1 ? jobs : 1, runs, stat_run, t, NULL, 0);
-    if (runs) work_pool_wait(pool, runs - 1);
-    work_pool_finish(pool);
+    stat_entries(t, jobs);
 }
 
 void content_tree_free(content_tree *t)
