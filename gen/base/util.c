@@ -55,6 +55,16 @@ char *xasprintf(const char *fmt, ...)
     return b.data;
 }
 
+void sort_unless_sorted(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    const char *at = base;
+    for (size_t i = 1; i < n; i++)
+        if (cmp(at + (i - 1) * size, at + i * size) > 0) {
+            qsort(base, n, size, cmp);
+            return;
+        }
+}
+
 void buf_grow(buf *b, size_t extra)
 {
     size_t cap = b->cap ? b->cap : 256;

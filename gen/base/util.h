@@ -55,6 +55,10 @@ void buf_put_i64(buf *b, int64_t v);
 const char *buf_cstr(buf *b);
 void buf_free(buf *b);
 
+/* qsort, unless the array is in order already (one pass of `cmp`): tables that a walk or a
+ * previous step leaves in order (tens of thousands of names a pack) are not sorted again. */
+void sort_unless_sorted(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
 /* Arena: bump allocation of many small strings, freed at once. */
 typedef struct arena_block arena_block;
 typedef struct arena {

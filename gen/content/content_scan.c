@@ -564,7 +564,7 @@ static bool check_unique(const content_profile *pr, content_scan *s)
     size_t n = s->assets.count;
     fold_ref *refs = xcalloc(n ? n : 1, sizeof *refs);
     for (size_t i = 0; i < n; i++) refs[i] = (fold_ref){&s->assets.items[i], s->assets.items[i].name};
-    qsort(refs, n, sizeof *refs, by_folded);
+    sort_unless_sorted(refs, n, sizeof *refs, by_folded);
     for (size_t i = 0; i < n; i++) s->assets.items[refs[i].a - s->assets.items].folded_rank = (uint32_t)i;
     bool ok = true;
     for (size_t i = 1; i < n; i++) {
@@ -712,7 +712,7 @@ static bool scan_profile(struct project *p, const content_profile *pr, content_s
     vec_free(&w.stack);
     hash_pending(&w);
     give_events(&w);
-    if (out->assets.count) qsort(out->assets.items, out->assets.count, sizeof *out->assets.items, by_name);
+    sort_unless_sorted(out->assets.items, out->assets.count, sizeof *out->assets.items, by_name);
     if (w.ok && !check_unique(pr, out)) w.ok = false;
     return w.ok;
 }

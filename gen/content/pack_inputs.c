@@ -122,7 +122,7 @@ void pack_inputs_entries(const content_profile *pr, const content_scan *sc, buf 
     size_t n = sc->assets.count, root_len = strlen(sc->root);
     const content_asset **by = xcalloc(n ? n : 1, sizeof *by);
     for (size_t i = 0; i < n; i++) by[i] = &sc->assets.items[i];
-    qsort(by, n, sizeof *by, by_path);
+    sort_unless_sorted(by, n, sizeof *by, by_path);
     out->len = 0;
     buf full = {0};
     for (size_t i = 0; i < n; i++) { /* the path as the scan opened it: path_join(sc->root, path) */
