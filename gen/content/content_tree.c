@@ -13,8 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef VEC(unsigned char) type_list;
-
 /* `dir` "/" `name` (just `name` for "."), as path_join joins them, without printf: one per entry. */
 static char *joined(const char *dir, size_t dir_len, const char *name, size_t *name_at)
 {
@@ -35,9 +33,8 @@ static int by_name(const void *a, const void *b)
 }
 
 /* The folder's entries (no hidden ones), at the end of t->entries in name order (bytewise, as
- * fs_list_dir sorts), each with readdir's d_type in `types` (DT_UNKNOWN where the file system
- * does not say); false with errno set. */
-static bool list_folder(content_tree *t, const char *dir, type_list *types)
+ * fs_list_dir sorts); false with errno set. */
+static bool list_folder(content_tree *t, const char *dir)
 {
     DIR *d = opendir(dir);
     if (!d) return false;
@@ -48,17 +45,13 @@ static bool list_folder(content_tree *t, const char *dir, type_list *types)
         tree_entry *te = vec_push(&t->entries);
         memset(te, 0, sizeof *te);
         te->full = joined(dir, dir_len, e->d_name, &te->name);
-        te->err = (int)e->d_type; /* until sorted */
+        te->err = -1; /* not lstat'ed yet */
+        te->type = e->d_type;
         te->folder = SIZE_MAX;
     }
     closedir(d);
     size_t n = t->entries.count - first;
     if (n) qsort(t->entries.items + first, n, sizeof *t->entries.items, by_name);
-    types->count = 0;
-    for (size_t i = 0; i < n; i++) {
-        *vec_push(types) = (unsigned char)t->entries.items[first + i].err;
-        t->entries.items[first + i].err = -1; /* not lstat'ed yet */
-    }
     return true;
 }
 
@@ -75,35 +68,31 @@ static void read_folder(content_tree *t, const char *dir, size_t folder, folder_
 
 /* An entry a folder's listing gave: folders (and entries of unknown type) lstat'ed here, to be
  * followed; every other entry is left to the threads (err -1). */
-static void list_entry(content_tree *t, size_t index, unsigned char type, folder_stack *stack)
+static void list_entry(content_tree *t, size_t index, folder_stack *stack)
 {
     tree_entry *e = &t->entries.items[index];
-    if (type != DT_DIR && type != DT_UNKNOWN) return;
+    if (e->type != DT_DIR && e->type != DT_UNKNOWN) return;
     e->err = lstat(e->full, &e->st) == 0 ? 0 : errno;
     if (e->err || !S_ISDIR(e->st.st_mode) || being_read(stack, &e->st)) return;
     size_t folder = t->folders.count;
     *vec_push(&t->folders) = (tree_folder){0, 0, 0};
-    t->entries.items[index].folder = folder;
-    *vec_push(stack) = t->entries.items[index].st;
-    char *full = xstrdup(t->entries.items[index].full); /* entries may move as the tree grows */
-    read_folder(t, full, folder, stack);
-    free(full);
+    e->folder = folder;
+    *vec_push(stack) = e->st;
+    read_folder(t, e->full, folder, stack); /* the entries array may move meanwhile, not its strings */
     stack->count--;
 }
 
 /* The folder's entries, one after the other, then the folders below it in turn. */
 static void read_folder(content_tree *t, const char *dir, size_t folder, folder_stack *stack)
 {
-    type_list types = {0};
     size_t first = t->entries.count;
-    if (!list_folder(t, dir, &types)) {
+    if (!list_folder(t, dir)) {
         t->folders.items[folder].err = errno;
         return;
     }
     size_t n = t->entries.count - first;
     t->folders.items[folder] = (tree_folder){first, n, 0};
-    for (size_t i = 0; i < n; i++) list_entry(t, first + i, types.items[i], stack);
-    vec_free(&types);
+    for (size_t i = 0; i < n; i++) list_entry(t, first + i, stack);
 }
 
 /* Entries are lstat'ed in runs of up to this many of one folder: one claim of the pool and one
