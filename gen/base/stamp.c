@@ -61,9 +61,11 @@ bool stamp_read(const char *path, stamp *out)
     }
     bool ok = false;
     char *p = text.data, *end = text.data + text.len;
-    if (strncmp(p, "threadlink-gen-stamp 1\ninputs ", 30) != 0) goto done;
+    if (strncmp(p, "threadlink-gen-stamp 2\ninputs ", 30) != 0) goto done;
     p += 30;
     out->inputs = strtoull(p, &p, 16);
+    if (*p++ != '\n' || strncmp(p, "shape ", 6) != 0) goto done;
+    out->shape = strtoull(p + 6, &p, 16);
     if (*p++ != '\n') goto done;
     while (p < end) {
         if (strncmp(p, "output ", 7) != 0) goto done;
@@ -116,7 +118,7 @@ bool stamp_outputs_intact(const stamp *s)
 
 void stamp_format(const stamp *s, buf *out)
 {
-    buf_printf(out, "threadlink-gen-stamp 1\ninputs %016" PRIx64 "\n", s->inputs);
+    buf_printf(out, "threadlink-gen-stamp 2\ninputs %016" PRIx64 "\nshape %016" PRIx64 "\n", s->inputs, s->shape);
     for (size_t i = 0; i < s->outputs.count; i++) {
         const stamp_output *o = &s->outputs.items[i];
         buf_printf(out, "output %" PRIu64 " %016" PRIx64 " %s\n", o->size, o->hash, o->path);

@@ -1,7 +1,9 @@
 /* The up-to-date stamp: `.threadlink-gen.stamp` in the output directory records a hash of every
  * input and the size and hash of every output the last run produced. When the inputs hash the
  * same and every output is still byte-for-byte what was written, a run has nothing to do and
- * skips parsing manifests and emitting headers. `check` never trusts it. The stamp holds only
+ * skips parsing manifests and emitting headers; when only the bytes of asset files differ (the
+ * shape below is the same), generate reads the manifests and emits only the outputs made from
+ * those bytes (the catalog headers), without assigning identities again. `check` never trusts it. The stamp holds only
  * content hashes (no times, no paths outside the project), so it is deterministic; it is still
  * a cache: keep it out of version control. */
 #ifndef TLG_STAMP_H
@@ -28,6 +30,9 @@ typedef struct stamp_output {
 
 typedef struct stamp {
     uint64_t inputs;
+    /* The inputs without the bytes of asset files (their names stay in): equal while inputs
+     * differ means only asset bytes changed, and only the outputs made from them need emitting. */
+    uint64_t shape;
     VEC(stamp_output) outputs;
 } stamp;
 

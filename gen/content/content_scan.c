@@ -359,6 +359,20 @@ static void hash_pending(walker *w)
     vec_free(&w->pending);
 }
 
+/* An asset file into the stamp's inputs: its name into input_hash and the hash of its bytes into
+ * contents_hash (both into input_hash for a project that does not keep them apart). */
+static void hash_asset(struct project *p, const char *path, uint64_t xxh)
+{
+    unsigned char digest[8];
+    tl_cf_put_u64(digest, xxh);
+    if (!p->contents_hash) {
+        hasher_add_file(p->input_hash, path, digest, sizeof digest);
+        return;
+    }
+    hasher_add(p->input_hash, path, strlen(path) + 1);
+    hasher_add_file(p->contents_hash, path, digest, sizeof digest);
+}
+
 /* The walk's folders and files, in its order, into the project's inputs and stamp hash (and the
  * memo's log); assets that could not be read are dropped. */
 static void give_events(walker *w)
@@ -368,12 +382,7 @@ static void give_events(walker *w)
         bool file = ev->asset != SIZE_MAX;
         uint64_t xxh = file ? w->out->assets.items[ev->asset].xxh64 : 0;
         if (!(file && w->failed[ev->asset])) {
-            if (w->p && file) {
-                unsigned char digest[8];
-                tl_cf_put_u64(digest, xxh);
-                /* Names and content hashes decide the outputs; the bytes were read into the hash. */
-                hasher_add_file(w->p->input_hash, ev->path, digest, sizeof digest);
-            }
+            if (w->p && file) hash_asset(w->p, ev->path, xxh); /* names and content hashes decide the outputs */
             if (w->p) *vec_push(&w->p->inputs) = xstrdup(ev->path); /* an edited asset re-runs the build step */
             if (w->log) *vec_push(w->log) = (scan_event){xstrdup(ev->path), file, xxh};
         }
@@ -642,10 +651,7 @@ bool content_scan_profile(struct project *p, const content_profile *pr, content_
         for (size_t e = 0; p && e < m->log.count; e++) {
             const scan_event *ev = &m->log.items[e];
             *vec_push(&p->inputs) = xstrdup(ev->path);
-            if (!ev->file) continue;
-            unsigned char digest[8];
-            tl_cf_put_u64(digest, ev->xxh64);
-            hasher_add_file(p->input_hash, ev->path, digest, sizeof digest);
+            if (ev->file) hash_asset(p, ev->path, ev->xxh64);
         }
         return true;
     }

@@ -78,6 +78,7 @@ static bool content_load(project *p, void **state, stage_outputs *outputs)
         stage_output *o = vec_push(outputs);
         o->path = xstrdup(pr->catalog_header);
         o->build_output = true;
+        o->of_contents = true; /* the catalog lists each asset's size and XXH64 */
         o->where = pr->loc;
     }
     return ok;

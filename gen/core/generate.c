@@ -196,6 +196,19 @@ static uint64_t input_digest(const gen_options *opt, project *p, domain_job *job
     return hasher_digest(p->input_hash);
 }
 
+/* The stamp's inputs: the shape (input_digest: everything but the bytes of asset files) and
+ * those bytes (the project's contents_hash). */
+static uint64_t combined_inputs(uint64_t shape, const project *p)
+{
+    if (!p->contents_hash) return shape;
+    uint64_t parts[2] = {shape, hasher_digest(p->contents_hash)};
+    hasher *h = hasher_new();
+    hasher_add(h, parts, sizeof parts);
+    uint64_t inputs = hasher_digest(h);
+    hasher_free(h);
+    return inputs;
+}
+
 /* Up to date when the stamp names exactly the outputs this run would write, in order, with these
  * inputs, and every output is still what was written. */
 static bool stamp_says_up_to_date(const char *stamp_path, uint64_t inputs, char *const *planned, size_t count)
@@ -257,9 +270,20 @@ static void remove_stale_outputs(const char *stamp_path, const char *base, const
     stamp_free(&old);
 }
 
-static void write_stamp(const char *stamp_path, uint64_t inputs, const output_set *written)
+static void write_stamp_file(const char *stamp_path, const stamp *st)
 {
-    stamp st = {inputs, {0}};
+    output_set set = {.mode = OUTPUT_WRITE};
+    out_file *o = output_begin(&set, stamp_path);
+    o->optional = true;
+    stamp_format(st, &o->chunk);
+    if (!output_end(o) || !output_commit(&set))
+        diag_warning(loc_file(stamp_path), "cannot record the stamp: the next run will regenerate in full");
+    output_set_free(&set);
+}
+
+static void write_stamp(const char *stamp_path, uint64_t inputs, uint64_t shape, const output_set *written)
+{
+    stamp st = {inputs, shape, {0}};
     for (size_t i = 0; i < written->files.count; i++) {
         const out_file *o = written->files.items[i];
         stamp_output *so = vec_push(&st.outputs);
@@ -267,13 +291,7 @@ static void write_stamp(const char *stamp_path, uint64_t inputs, const output_se
         so->size = o->pos;
         so->hash = o->hash;
     }
-    output_set set = {.mode = OUTPUT_WRITE};
-    out_file *o = output_begin(&set, stamp_path);
-    o->optional = true;
-    stamp_format(&st, &o->chunk);
-    if (!output_end(o) || !output_commit(&set))
-        diag_warning(loc_file(stamp_path), "cannot record the stamp: the next run will regenerate in full");
-    output_set_free(&set);
+    write_stamp_file(stamp_path, &st);
     stamp_free(&st);
 }
 
@@ -325,11 +343,14 @@ typedef struct planned_output {
 
 typedef VEC(planned_output) output_plan;
 
-static bool emit_all(const gen_options *opt, output_plan *plan, void **stage_state, output_set *out)
+/* Every planned output, or (contents_only) only the stages' outputs made from asset bytes. */
+static bool emit_all(const gen_options *opt, output_plan *plan, void **stage_state, const stage_outputs *stage_out,
+                     bool contents_only, output_set *out)
 {
     emit_options eo = {opt->banner_without_version};
     for (size_t i = 0; i < plan->count; i++) {
         planned_output *po = &plan->items[i];
+        if (contents_only && (po->job || !stage_out[po->stage].items[po->index].of_contents)) continue;
         out_file *o = output_begin_below(out, po->base, po->relative);
         if (o->failed) return false;
         o->text = true;
@@ -656,7 +677,7 @@ typedef struct gen_run_ctx {
     output_plan plan;
     VEC(src_loc) plan_where;  /* the config location each planned output is reported at */
     char *stamp_path;
-    uint64_t inputs;
+    uint64_t inputs, shape;   /* the stamp's two digests (stamp.h) */
 } gen_run_ctx;
 
 static bool no_new_errors(const gen_run_ctx *c) { return diag_error_count() == c->errors_before; }
@@ -761,7 +782,8 @@ static bool check_plan(gen_run_ctx *c, bool ok)
 static bool stamp_is_fresh(gen_run_ctx *c)
 {
     if (c->plan.count == 0 || !no_new_errors(c)) return false;
-    c->inputs = input_digest(c->opt, &c->p, c->jobs, c->count);
+    c->shape = input_digest(c->opt, &c->p, c->jobs, c->count);
+    c->inputs = combined_inputs(c->shape, &c->p);
     c->stamp_path = path_join(c->build_base, STAMP_FILE);
     VEC(char *) paths = {0};
     for (size_t i = 0; i < c->plan.count; i++) *vec_push(&paths) = c->plan.items[i].path;
@@ -849,7 +871,7 @@ static void after_commit(gen_run_ctx *c, output_set *out)
     const gen_options *opt = c->opt;
     if (c->stamp_path && opt->command != GEN_CHECK) {
         remove_stale_outputs(c->stamp_path, c->build_base, out, opt->quiet ? NULL : c->summary_out);
-        write_stamp(c->stamp_path, c->inputs, out);
+        write_stamp(c->stamp_path, c->inputs, c->shape, out);
     }
     if (opt->depfile && opt->command != GEN_CHECK && out->files.count)
         write_depfile(opt, &c->p, c->jobs, c->count, out->files.items[0]->path);
@@ -863,10 +885,10 @@ static void after_commit(gen_run_ctx *c, output_set *out)
 static bool emit_and_commit(gen_run_ctx *c)
 {
     output_set out = {.mode = c->opt->command == GEN_CHECK ? OUTPUT_CHECK : OUTPUT_WRITE};
-    bool ok = emit_all(c->opt, &c->plan, c->stage_state, &out) && no_new_errors(c);
+    bool ok = emit_all(c->opt, &c->plan, c->stage_state, c->stage_out, false, &out) && no_new_errors(c);
     if (ok) {
         ok = output_commit(&out);
-        c->result->outputs = out.files.count;
+        c->result->outputs = c->result->emitted = out.files.count;
         c->result->changed = out.changed;
         if (ok) after_commit(c, &out);
     } else {
@@ -874,6 +896,72 @@ static bool emit_and_commit(gen_run_ctx *c)
     }
     output_set_free(&out);
     return ok;
+}
+
+static bool plan_has_contents_output(const gen_run_ctx *c)
+{
+    for (size_t i = 0; i < c->plan.count; i++) {
+        const planned_output *po = &c->plan.items[i];
+        if (!po->job && c->stage_out[po->stage].items[po->index].of_contents) return true;
+    }
+    return false;
+}
+
+/* Only the bytes of asset files changed since the stamp: its shape is this run's, it records
+ * exactly this plan, and every output is still what was written (the manifests included: the
+ * same declarations over the same manifests give the same identities). generate only; check and
+ * headers go the whole way. *prev: the stamp, when true. */
+static bool only_contents_changed(gen_run_ctx *c, stamp *prev)
+{
+    if (c->opt->command != GEN_GENERATE || c->p.vault_images || !c->stamp_path || !plan_has_contents_output(c)) return false;
+    if (!stamp_read(c->stamp_path, prev)) return false;
+    bool ok = prev->shape == c->shape && prev->outputs.count == c->plan.count;
+    for (size_t i = 0; ok && i < c->plan.count; i++) ok = strcmp(prev->outputs.items[i].path, c->plan.items[i].path) == 0;
+    ok = ok && stamp_outputs_intact(prev);
+    if (!ok) stamp_free(prev);
+    return ok;
+}
+
+/* The previous stamp with the outputs this run wrote in their new state, and this run's digests. */
+static void restamp(const gen_run_ctx *c, stamp *prev, const output_set *written)
+{
+    prev->inputs = c->inputs;
+    prev->shape = c->shape;
+    for (size_t k = 0; k < written->files.count; k++) {
+        const out_file *o = written->files.items[k];
+        for (size_t i = 0; i < prev->outputs.count; i++)
+            if (strcmp(prev->outputs.items[i].path, o->path) == 0) prev->outputs.items[i].size = o->pos, prev->outputs.items[i].hash = o->hash;
+    }
+    write_stamp_file(c->stamp_path, prev);
+}
+
+/* The outputs made from asset bytes emitted and committed; the stamp vouches for the rest. */
+static bool emit_contents_and_commit(gen_run_ctx *c, stamp *prev)
+{
+    output_set out = {.mode = OUTPUT_WRITE};
+    bool ok = emit_all(c->opt, &c->plan, c->stage_state, c->stage_out, true, &out) && no_new_errors(c);
+    if (ok) {
+        ok = output_commit(&out);
+        c->result->outputs = c->plan.count;
+        c->result->emitted = out.files.count;
+        c->result->changed = out.changed;
+        if (ok) restamp(c, prev, &out);
+        if (ok && c->opt->depfile) write_depfile(c->opt, &c->p, c->jobs, c->count, c->plan.items[0].path);
+    } else {
+        output_abort(&out);
+    }
+    output_set_free(&out);
+    stamp_free(prev);
+    return ok;
+}
+
+/* Only asset bytes changed: the manifests read, the stages resolved over them, and the outputs
+ * made from those bytes emitted. */
+static bool regenerate_contents(gen_run_ctx *c, stamp *prev)
+{
+    if (load_manifests(c) && resolve_stages(c)) return emit_contents_and_commit(c, prev);
+    stamp_free(prev);
+    return false;
 }
 
 static void gen_run_free(gen_run_ctx *c)
@@ -914,6 +1002,8 @@ static bool gen_run_steps(gen_run_ctx *c)
         return true;
     }
     if (ok && stamp_is_fresh(c)) return true;
+    stamp prev;
+    if (ok && only_contents_changed(c, &prev)) return regenerate_contents(c, &prev);
     return ok && load_manifests(c) && assign_identities(c) && resolve_stages(c) && emit_and_commit(c);
 }
 

@@ -479,6 +479,7 @@ bool model_load(const char *config_path, project *out)
     bool ok = true;
     *vec_push(&p->inputs) = xstrdup(config_path);
     p->input_hash = hasher_new();
+    p->contents_hash = hasher_new();
     buf cfg_text = {0};
     if (fs_read_input(config_path, FS_INPUT_CONFIG, &cfg_text)) hasher_add_file(p->input_hash, config_path, cfg_text.data, cfg_text.len);
     buf_free(&cfg_text);
@@ -534,5 +535,6 @@ void model_free(project *p)
     config_free(&p->cfg);
     arena_free(&p->strings);
     if (p->input_hash) hasher_free(p->input_hash);
+    if (p->contents_hash) hasher_free(p->contents_hash);
     memset(p, 0, sizeof *p);
 }

@@ -60,6 +60,9 @@ typedef struct project {
     VEC(domain) domains;
     VEC(char *) inputs;      /* every file and directory the run depends on (for depfiles) */
     struct hasher *input_hash; /* every byte read, with file names (stamp.h) */
+    /* The bytes of asset files (their names go to input_hash): apart, so that the stamp tells a
+     * change of asset bytes alone from any other. NULL: they go to input_hash too. */
+    struct hasher *contents_hash;
     bool vault_images;       /* watch: also each vault data file's binary image */
     arena strings;
 } project;

@@ -14,6 +14,9 @@
 typedef struct stage_output {
     char *path;        /* relative to the generated directory (to -o DIR for headers) */
     bool build_output; /* compiled code: `headers` writes it too (otherwise only generate/check) */
+    /* Made from the bytes of asset files (their sizes and hashes), not only from their names:
+     * when only those bytes changed since the stamp, generate emits just the outputs so marked. */
+    bool of_contents;
     src_loc where;     /* what declared it, for confinement and collision errors */
 } stage_output;
 

@@ -318,6 +318,82 @@ static void test_commands_stale_output_not_deleted_through_a_link(void **state)
     assert_null(strstr(buf_cstr(&f->summary), "removed"));
 }
 
+/* ---- Only asset bytes changed ------------------------------------------------------------ */
+
+/* An identity domain and a content profile (its catalog header lists each asset's size and hash). */
+static void contents_project(void)
+{
+    fx_write("threadlink.json", "{\n  \"domains\": [ { \"name\": \"Test.Ids\", \"output\": \"test_ids.h\" } ],\n"
+                                "  \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\" } ]\n}\n");
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nBeta\n");
+    fx_write("assets/sword.png", "sword bytes");
+    fx_write("assets/shield.png", "shield bytes");
+}
+
+/* generate; the outputs it emitted (the stamp vouched for the others). */
+static size_t generate_emitting(void)
+{
+    gen_options opt = {.command = GEN_GENERATE, .quiet = true, .banner_without_version = true};
+    gen_result r = {0};
+    assert_int_equal(gen_run(&opt, &r), 0);
+    return r.emitted;
+}
+
+/* What a generate from nothing writes for the project as it is now (the stamp and the stale
+ * leftovers of the fast path would show here). */
+static char *fresh_generate(void)
+{
+    assert_int_equal(system("rm -rf generated-kept && cp -a generated generated-kept && rm -f generated/*.h generated/" STAMP_FILE), 0);
+    assert_true(generate_emitting() > 1);
+    char *fresh = fx_snapshot("generated");
+    assert_int_equal(system("rm -rf generated && mv generated-kept generated"), 0);
+    return fresh;
+}
+
+/* An asset edited in place (same name, new bytes): generate emits the catalog header alone, and
+ * everything it leaves, the stamp included, is what a generate from nothing writes. */
+static void test_commands_only_asset_bytes_changed(void **state)
+{
+    fixture *f = *state;
+    contents_project();
+    assert_true(generate_emitting() > 1);
+    fx_write("assets/sword.png", "sword bytes, sharper");
+    assert_int_equal(generate_emitting(), 1);
+    char *now = fx_snapshot("generated"), *fresh = fresh_generate();
+    assert_string_equal(now, fresh);
+    free(now), free(fresh);
+    assert_int_equal(generate_emitting(), 0); /* and the stamp vouches for all of it */
+    assert_int_equal(fx_run(f, GEN_CHECK), 0);
+}
+
+/* Anything else changed with the bytes goes the whole way: a new asset (a new manifest entry), an
+ * injector edit, a header edited by hand (not what the stamp recorded). */
+static void test_commands_asset_bytes_and_more_changed(void **state)
+{
+    (void)state;
+    contents_project();
+    generate_emitting();
+    assert_int_equal(generate_emitting(), 0);
+    fx_write("assets/sword.png", "sword v2");
+    fx_write("assets/bow.png", "bow bytes");
+    assert_true(generate_emitting() > 1);
+    char *manifest = fx_read("generated/Content.Main.manifest.json");
+    assert_non_null(strstr(manifest, "main.bow"));
+    free(manifest);
+    fx_write("assets/sword.png", "sword v3");
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nBeta\nGamma\n");
+    assert_true(generate_emitting() > 1);
+    char *header = fx_read("generated/test_ids.h");
+    assert_non_null(strstr(header, "Test_Ids_Gamma"));
+    char *edited = xasprintf("%s/* edited */\n", header);
+    fx_write("generated/test_ids.h", edited);
+    fx_write("assets/sword.png", "sword v4");
+    assert_true(generate_emitting() > 1);
+    char *restored = fx_read("generated/test_ids.h");
+    assert_string_equal(restored, header);
+    free(header), free(edited), free(restored);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
@@ -332,6 +408,8 @@ int main(void)
         T(test_commands_unwritable_stamp_is_a_warning),
         T(test_commands_leftover_temporaries_removed),
         T(test_commands_stale_output_not_deleted_through_a_link),
+        T(test_commands_only_asset_bytes_changed),
+        T(test_commands_asset_bytes_and_more_changed),
     };
     return cmocka_run_group_tests_name("gen_commands", tests, NULL, NULL);
 }
