@@ -367,6 +367,19 @@ static bool write_raw_archive(parallel_build *b, work_pool *pool, size_t first, 
     return ok;
 }
 
+/* The most bytes a compressed archive of these items takes: an entry is stored compressed only
+ * when that is smaller, and a reused one at its previous size. */
+static size_t archive_bound(const parallel_build *b, size_t first, size_t n, size_t data_start)
+{
+    size_t bound = data_start;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t asset = b->assets[first + i];
+        const pack_entry_source *from = b->reuse ? &b->reuse[asset] : NULL;
+        bound += from && from->archive ? (size_t)from->stored_size : (size_t)b->sc->assets.items[asset].size;
+    }
+    return bound;
+}
+
 /* A compressed archive: its entries gathered in memory (at most the archive's size), then the
  * file written whole, header first. */
 static bool write_packed_archive(parallel_build *b, work_pool *pool, size_t first, pack_archive_job *job, output_set *set,
@@ -375,7 +388,7 @@ static bool write_packed_archive(parallel_build *b, work_pool *pool, size_t firs
     size_t n = job->count, data_start = TL_CF_ARCHIVE_HEADER_SIZE + n * TL_CF_ARCHIVE_ENTRY_SIZE;
     tl_cf_archive_entry *entries = xcalloc(n ? n : 1, sizeof *entries);
     out_file *o = output_begin_below(set, dir, job->name);
-    buf_reserve(&o->chunk, data_start);
+    buf_reserve(&o->chunk, archive_bound(b, first, n, data_start)); /* room once, not doubled into */
     memset(o->chunk.data, 0, data_start);
     o->chunk.len = data_start;
     bool ok = !o->failed;
