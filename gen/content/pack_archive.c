@@ -253,23 +253,11 @@ typedef struct parallel_build {
     buf *scratch;            /* per worker: the input before compression */
 } parallel_build;
 
-/* `size` bytes at `offset` of the file at `path` onto dst; false if they cannot all be read. */
-static bool read_range(const char *path, uint64_t offset, uint64_t size, buf *dst)
+/* The previous archive an item's stored bytes are copied from, or NULL: compressed afresh. */
+static const pack_entry_source *reused(const parallel_build *b, size_t item)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0) return false;
-    dst->len = 0;
-    buf_reserve(dst, (size_t)size);
-    uint64_t got = 0;
-    while (got < size) {
-        ssize_t n = pread(fd, dst->data + got, (size_t)(size - got), (off_t)(offset + got));
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        got += (uint64_t)n;
-    }
-    close(fd);
-    dst->len = (size_t)got;
-    return got == size;
+    const pack_entry_source *from = b->reuse ? &b->reuse[b->assets[item]] : NULL;
+    return from && from->archive ? from : NULL;
 }
 
 static void store_item(void *ctx, size_t item, unsigned worker)
@@ -277,9 +265,7 @@ static void store_item(void *ctx, size_t item, unsigned worker)
     parallel_build *b = ctx;
     const content_asset *a = &b->sc->assets.items[b->assets[item]];
     stored_entry *e = &b->stored[item];
-    const pack_entry_source *from = b->reuse ? &b->reuse[b->assets[item]] : NULL;
-    if (from && from->archive && read_range(from->archive, from->offset, from->stored_size, &e->bytes)) {
-        e->codec = (tl_cf_codec)from->codec;
+    if (reused(b, item)) { /* copied from its previous archive as the archive is written */
         e->ok = true;
         return;
     }
@@ -367,48 +353,76 @@ static bool write_raw_archive(parallel_build *b, work_pool *pool, size_t first, 
     return ok;
 }
 
-/* The most bytes a compressed archive of these items takes: an entry is stored compressed only
- * when that is smaller, and a reused one at its previous size. */
-static size_t archive_bound(const parallel_build *b, size_t first, size_t n, size_t data_start)
+/* Appends `size` bytes at `offset` of the previous archive at `path` to the output in pieces,
+ * hashing them; false if they cannot all be read (the archive hashed as recorded when this run
+ * began: it changed since). */
+static bool copy_reused(const pack_entry_source *from, out_file *o, XXH64_state_t *hash)
 {
-    size_t bound = data_start;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t asset = b->assets[first + i];
-        const pack_entry_source *from = b->reuse ? &b->reuse[asset] : NULL;
-        bound += from && from->archive ? (size_t)from->stored_size : (size_t)b->sc->assets.items[asset].size;
+    int fd = open(from->archive, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    uint64_t got = 0;
+    while (fd >= 0 && got < from->stored_size) {
+        size_t want = from->stored_size - got < (1u << 16) ? (size_t)(from->stored_size - got) : (1u << 16);
+        buf_reserve(&o->chunk, want);
+        ssize_t n = pread(fd, o->chunk.data + o->chunk.len, want, (off_t)(from->offset + got));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        XXH64_update(hash, o->chunk.data + o->chunk.len, (size_t)n);
+        o->chunk.len += (size_t)n, got += (uint64_t)n;
+        out_maybe_flush(o);
     }
-    return bound;
+    if (fd >= 0) close(fd);
+    if (got != from->stored_size) diag_error(loc_file(from->archive), "changed while this build copied entries from it; run pack again");
+    return got == from->stored_size;
 }
 
-/* A compressed archive: its entries gathered in memory (at most the archive's size), then the
- * file written whole, header first. */
+/* The table of contents: reused entries at their previous stored size and codec, the others as
+ * compressed now (each waited for). false when an entry could not be read (reported). */
+static bool lay_out(parallel_build *b, work_pool *pool, size_t first, size_t n, size_t data_start, tl_cf_archive_entry *entries)
+{
+    uint64_t at = data_start;
+    for (size_t i = 0; i < n; i++) {
+        const content_asset *a = &b->sc->assets.items[b->assets[first + i]];
+        const pack_entry_source *from = reused(b, first + i);
+        stored_entry *e = from ? NULL : take_item(b, pool, first + i);
+        if (!from && !e) return false;
+        if (e) work_pool_release(pool, first + i); /* held until written, as the archive's bytes always were */
+        uint64_t stored = from ? from->stored_size : e->bytes.len;
+        entries[i] = (tl_cf_archive_entry){.id = a->id, .codec = from ? from->codec : (uint32_t)e->codec, .offset = at,
+                                           .stored_size = stored, .original_size = a->size, .xxh64 = a->xxh64};
+        at += stored;
+    }
+    return true;
+}
+
+/* A compressed archive: the entries compressed now gathered first (at most the archive's size,
+ * none in a one-file edit but the edited one), then the file streamed, header first, the reused
+ * entries copied from their previous archives in pieces. */
 static bool write_packed_archive(parallel_build *b, work_pool *pool, size_t first, pack_archive_job *job, output_set *set,
                                  const char *dir)
 {
     size_t n = job->count, data_start = TL_CF_ARCHIVE_HEADER_SIZE + n * TL_CF_ARCHIVE_ENTRY_SIZE;
     tl_cf_archive_entry *entries = xcalloc(n ? n : 1, sizeof *entries);
+    bool ok = lay_out(b, pool, first, n, data_start, entries);
     out_file *o = output_begin_below(set, dir, job->name);
-    buf_reserve(&o->chunk, archive_bound(b, first, n, data_start)); /* room once, not doubled into */
-    memset(o->chunk.data, 0, data_start);
-    o->chunk.len = data_start;
-    bool ok = !o->failed;
-    for (size_t i = 0; ok && i < n; i++) {
-        const content_asset *a = &b->sc->assets.items[b->assets[first + i]];
-        stored_entry *e = take_item(b, pool, first + i);
-        ok = e != NULL;
-        if (ok) {
-            entries[i] = (tl_cf_archive_entry){.id = a->id, .codec = (uint32_t)e->codec, .offset = o->chunk.len,
-                                               .stored_size = e->bytes.len, .original_size = a->size, .xxh64 = a->xxh64};
-            buf_put(&o->chunk, e->bytes.data, e->bytes.len);
-        }
-        drop_item(b, pool, first + i);
+    XXH64_state_t hash;
+    XXH64_reset(&hash, 0);
+    if (ok) {
+        buf_reserve(&o->chunk, data_start);
+        put_layout((unsigned char *)o->chunk.data, entries, n, entries[n ? n - 1 : 0].offset + entries[n ? n - 1 : 0].stored_size - data_start);
+        o->chunk.len = data_start;
+        XXH64_update(&hash, o->chunk.data, data_start);
     }
-    if (ok) put_layout((unsigned char *)o->chunk.data, entries, n, o->chunk.len - data_start);
+    ok = ok && !o->failed;
+    for (size_t i = 0; ok && i < n; i++) {
+        const pack_entry_source *from = reused(b, first + i);
+        stored_entry *e = &b->stored[first + i];
+        if (from) ok = copy_reused(from, o, &hash);
+        else XXH64_update(&hash, e->bytes.data, e->bytes.len), buf_put(&o->chunk, e->bytes.data, e->bytes.len), out_maybe_flush(o);
+        buf_free(&e->bytes);
+    }
     free(entries);
-    job->size = o->chunk.len;
-    job->xxh64 = XXH64(o->chunk.data, o->chunk.len, 0);
     ok = ok && output_end(o);
-    job->written = o->differs;
+    job->size = o->pos, job->xxh64 = XXH64_digest(&hash), job->written = o->differs;
     return ok;
 }
 
@@ -443,6 +457,8 @@ bool pack_build_archives(const content_scan *sc, content_codec codec, unsigned j
     parallel_build b = {sc, codec, reuse, NULL, NULL, NULL, NULL};
     uint64_t *costs;
     size_t items = list_items(sc, list, n, &b.assets, &costs);
+    for (size_t i = 0; i < items; i++)
+        if (reused(&b, i)) costs[i] = 0; /* nothing of it is held: it is copied as the archive is written */
     if (jobs < 1) jobs = 1;
     b.stored = xcalloc(items ? items : 1, sizeof *b.stored);
     b.codecs = xcalloc(jobs, sizeof *b.codecs);
