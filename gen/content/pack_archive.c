@@ -377,7 +377,8 @@ static bool copy_reused(const pack_entry_source *from, out_file *o, XXH64_state_
 
 /* The table of contents: reused entries at their previous stored size and codec, the others as
  * compressed now (each waited for). false when an entry could not be read (reported). */
-static bool lay_out(parallel_build *b, work_pool *pool, size_t first, size_t n, size_t data_start, tl_cf_archive_entry *entries)
+static bool lay_out(parallel_build *b, work_pool *pool, size_t first, size_t n, size_t data_start, tl_cf_archive_entry *entries,
+                    uint64_t *data_size)
 {
     uint64_t at = data_start;
     for (size_t i = 0; i < n; i++) {
@@ -391,6 +392,7 @@ static bool lay_out(parallel_build *b, work_pool *pool, size_t first, size_t n, 
                                            .stored_size = stored, .original_size = a->size, .xxh64 = a->xxh64};
         at += stored;
     }
+    *data_size = at - data_start;
     return true;
 }
 
@@ -402,13 +404,14 @@ static bool write_packed_archive(parallel_build *b, work_pool *pool, size_t firs
 {
     size_t n = job->count, data_start = TL_CF_ARCHIVE_HEADER_SIZE + n * TL_CF_ARCHIVE_ENTRY_SIZE;
     tl_cf_archive_entry *entries = xcalloc(n ? n : 1, sizeof *entries);
-    bool ok = lay_out(b, pool, first, n, data_start, entries);
+    uint64_t data_size = 0;
+    bool ok = lay_out(b, pool, first, n, data_start, entries, &data_size);
     out_file *o = output_begin_below(set, dir, job->name);
     XXH64_state_t hash;
     XXH64_reset(&hash, 0);
     if (ok) {
         buf_reserve(&o->chunk, data_start);
-        put_layout((unsigned char *)o->chunk.data, entries, n, entries[n ? n - 1 : 0].offset + entries[n ? n - 1 : 0].stored_size - data_start);
+        put_layout((unsigned char *)o->chunk.data, entries, n, data_size);
         o->chunk.len = data_start;
         XXH64_update(&hash, o->chunk.data, data_start);
     }

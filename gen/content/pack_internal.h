@@ -88,8 +88,9 @@ typedef struct pack_entry_source {
  * asset `reuse` (per asset, or NULL) gives a source, copied from it as stored) on `jobs`
  * threads, in id order within each archive and archive after archive, with the bytes in flight
  * bounded (a few large files per job), so that the archives are the same bytes for any job
- * count and memory stays flat in the tree's size (a compressed archive is gathered whole before
- * it is written: at most its size; a raw one is streamed). on_built (if given) is called after
+ * count and memory stays flat in the tree's size (a compressed archive's entries compressed now
+ * are held until its table of contents can be written: at most its size; entries from `reuse` are
+ * copied as it is written; a raw archive is streamed). on_built (if given) is called after
  * each archive. false after reporting the first problem, in archive and entry order (a file that
  * changed or went away since the scan; `set` then holds part of an archive: the caller aborts it). */
 bool pack_build_archives(const struct content_scan *sc, content_codec codec, unsigned jobs, pack_archive_job *list, size_t n,
