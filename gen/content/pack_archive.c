@@ -320,6 +320,14 @@ static void put_layout(unsigned char *head, const tl_cf_archive_entry *entries, 
     tl_cf_archive_put_header(head, (uint32_t)n, data_size, tl_cf_xxh64(head + TL_CF_ARCHIVE_HEADER_SIZE, toc_size));
 }
 
+/* Bytes of an archive being written: onto its output (handed on when large) and into its hash. */
+static void put_archive_bytes(out_file *o, XXH64_state_t *hash, const void *data, size_t len)
+{
+    XXH64_update(hash, data, len);
+    buf_put(&o->chunk, data, len);
+    out_maybe_flush(o);
+}
+
 /* A raw archive streamed into its file as its entries come. */
 static bool write_raw_archive(parallel_build *b, work_pool *pool, size_t first, pack_archive_job *job, output_set *set, const char *dir)
 {
@@ -345,7 +353,7 @@ static bool write_raw_archive(parallel_build *b, work_pool *pool, size_t first, 
     for (size_t i = 0; ok && i < n; i++) {
         stored_entry *e = take_item(b, pool, first + i);
         ok = e != NULL;
-        if (ok) XXH64_update(&hash, e->bytes.data, e->bytes.len), buf_put(&o->chunk, e->bytes.data, e->bytes.len), out_maybe_flush(o);
+        if (ok) put_archive_bytes(o, &hash, e->bytes.data, e->bytes.len);
         drop_item(b, pool, first + i);
     }
     ok = ok && output_end(o);
@@ -353,9 +361,9 @@ static bool write_raw_archive(parallel_build *b, work_pool *pool, size_t first, 
     return ok;
 }
 
-/* Appends `size` bytes at `offset` of the previous archive at `path` to the output in pieces,
- * hashing them; false if they cannot all be read (the archive hashed as recorded when this run
- * began: it changed since). */
+/* Appends a reused entry's stored bytes, read from its previous archive in pieces, to the
+ * output, hashing them; false if they cannot all be read (that archive hashed as recorded when
+ * this run began: it changed since). */
 static bool copy_reused(const pack_entry_source *from, out_file *o, XXH64_state_t *hash)
 {
     int fd = open(from->archive, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -420,7 +428,7 @@ static bool write_packed_archive(parallel_build *b, work_pool *pool, size_t firs
         const pack_entry_source *from = reused(b, first + i);
         stored_entry *e = &b->stored[first + i];
         if (from) ok = copy_reused(from, o, &hash);
-        else XXH64_update(&hash, e->bytes.data, e->bytes.len), buf_put(&o->chunk, e->bytes.data, e->bytes.len), out_maybe_flush(o);
+        else put_archive_bytes(o, &hash, e->bytes.data, e->bytes.len);
         buf_free(&e->bytes);
     }
     free(entries);
