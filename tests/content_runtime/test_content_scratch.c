@@ -2,35 +2,14 @@
  * zstd directories of tests/content_runtime/make_fixture.sh): their stored bytes go through one
  * scratch buffer per context, so a load allocates only the buffer the asset keeps; a scratch
  * buffer grown past TL_CONTENT_SCRATCH_KEEP_BYTES (here 128 KiB, below the largest blob's stored
- * size in both codecs) is freed after its load. Built with TL_CONTENT_NO_PREAD: this program also
- * runs the default I/O's fseek + fread path (Windows' one), content-loader the pread one.
+ * size in both codecs) is freed after its load. Built with TL_CONTENT_NO_PREAD and
+ * TL_CONTENT_NO_MMAP: every load reads with fseek + fread (Windows' path) however this program is
+ * compiled; test_content_mapped.c counts the allocations of mapped entries.
  * argv[1] is the fixture project. */
-#include <stddef.h>
-#include <stdlib.h>
-#include <string.h>
-
-/* Every runtime allocation counted: calls, bytes asked for, bytes live (a size header). */
-static size_t g_calls, g_bytes, g_live;
-static void *count_malloc(size_t n) {
-    size_t *p = (size_t *)malloc(n + sizeof(max_align_t));
-    if (!p) return NULL;
-    *p = n;
-    g_calls++;
-    g_bytes += n;
-    g_live += n;
-    return (char *)p + sizeof(max_align_t);
-}
-static void count_free(void *ptr) {
-    size_t *p;
-    if (!ptr) return;
-    p = (size_t *)(void *)((char *)ptr - sizeof(max_align_t));
-    g_live -= *p;
-    free(p);
-}
-#define TL_MALLOC(size) count_malloc(size)
-#define TL_FREE(ptr) count_free(ptr)
+#include "count_alloc.h"
 #define TL_CONTENT_SCRATCH_KEEP_BYTES ((size_t)128 * 1024)
 #define TL_CONTENT_NO_PREAD
+#define TL_CONTENT_NO_MMAP
 #define TL_IMPLEMENTATION
 #define TL_CONTENT_LZ4
 #define TL_CONTENT_ZSTD
