@@ -725,9 +725,11 @@ static void tl__live_swap_object(tl_content *ctx, uint32_t slot, uint32_t kind, 
     tl__content_slot *s = &ctx->slots[slot];
     tl__content_entry *e = s->entry;
     void *old = s->object;
+    tl__content_map old_map = s->map;
     uint32_t old_kind = s->kind;
     tl_content_info info;
     s->object = object;
+    s->map.base = NULL; /* new bytes are read, never mapped */
     s->size = size;
     s->kind = kind;
     ctx->reloads++;
@@ -736,7 +738,7 @@ static void tl__live_swap_object(tl_content *ctx, uint32_t slot, uint32_t kind, 
     ctx->in_callback++;
     if (kind != TL__CONTENT_NONE && ctx->kinds[kind].reload)
         ctx->kinds[kind].reload(ctx->kinds[kind].user, &info, old, object);
-    if (old_kind == TL__CONTENT_NONE) TL_FREE(old);
+    if (old_kind == TL__CONTENT_NONE) tl__content_free_bytes(old, &old_map);
     else if (ctx->kinds[old_kind].destroy)
         ctx->kinds[old_kind].destroy(ctx->kinds[old_kind].user, &info, old);
     ctx->in_callback--;
