@@ -591,6 +591,51 @@ static void test_live_packed_corrupt_repack_keeps_the_old(void **state) {
     live_end(&w);
 }
 
+/* Mappings of files of out/Packed in this process. */
+static int packed_mappings(void) {
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[1200];
+    int n = 0;
+    assert_non_null(f);
+    while (fgets(line, sizeof line, f))
+        if (strstr(line, "/out/Packed/")) n++;
+    fclose(f);
+    return n;
+}
+
+static bool bytes_are(tl_asset a, const char *text) {
+    return tl_asset_size(a) == strlen(text) && memcmp(tl_asset_object(a), text, strlen(text)) == 0;
+}
+
+/* No kind: assets are kept as their bytes (each its archive's mapping in content-live-mapped,
+   where every entry is mapped), replaced by a pack's new bytes and the mapping let go. */
+static void test_live_packed_bytes_reloaded(void **state) {
+    const int mapped = TL_CONTENT_MAP_MIN_BYTES == 1;
+    live w;
+    tl_content_desc desc;
+    tl_asset hero;
+    (void)state;
+    packed_tree("none");
+    memset(&w, 0, sizeof w);
+    memset(&desc, 0, sizeof desc);
+    log_reset();
+    desc.logger = capture_logger();
+    desc.release_delay_frames = TL_CONTENT_NO_DELAY;
+    w.c = tl_content_create(&desc);
+    assert_true(tl_content_dir_valid(tl_content_register_dir(w.c, live_path("out/Packed"))));
+    hero = tl_scope_load_name(tl_content_root(w.c), "Sprites/hero");
+    assert_true(bytes_are(hero, "hero"));
+    assert_true(bytes_are(tl_scope_load_name(tl_content_root(w.c), "Sprites/slime"), "slime"));
+    assert_int_equal(packed_mappings(), mapped ? 2 : 0);
+    live_write("assets/Sprites/hero.txt", HERO_AGAIN);
+    pack();
+    tl_content_update(w.c);
+    assert_true(bytes_are(hero, HERO_AGAIN));
+    assert_int_equal(packed_mappings(), mapped ? 1 : 0); /* slime's, not reloaded */
+    live_end(&w);
+    assert_int_equal(packed_mappings(), 0);
+}
+
 static const tl_content_watch k_inotify = TL_CONTENT_WATCH_AUTO, k_poll = TL_CONTENT_WATCH_POLL;
 
 #define BOTH(t) cmocka_unit_test_prestate(t, (void *)&k_inotify), cmocka_unit_test_prestate(t, (void *)&k_poll)
@@ -599,7 +644,8 @@ static const tl_content_watch k_inotify = TL_CONTENT_WATCH_AUTO, k_poll = TL_CON
 int main(int argc, char **argv) {
     const struct CMUnitTest flat[] = {cmocka_unit_test(test_live_flat_build_reloads_after_pack),
                                       cmocka_unit_test(test_live_packed_build_remounts_after_pack),
-                                      cmocka_unit_test(test_live_packed_corrupt_repack_keeps_the_old)};
+                                      cmocka_unit_test(test_live_packed_corrupt_repack_keeps_the_old),
+                                      cmocka_unit_test(test_live_packed_bytes_reloaded)};
     const struct CMUnitTest tests[] = {
         BOTH(test_live_names_follow_pack_rules),
         BOTH(test_live_names_path_mode_and_categories_of_the_root),
