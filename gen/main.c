@@ -71,7 +71,7 @@ enum option_id {
     OPT_DIR, OPT_CONFIG, OPT_QUIET, OPT_BANNER_WITHOUT_VERSION, OPT_DIAGNOSTICS_FORMAT, OPT_HELP,
     OPT_HEADERS_DIR, OPT_STRICT, OPT_DEPFILE, OPT_DEPTARGET,                         /* generate family */
     OPT_LIST_OUTPUTS, OPT_EXPECT_OUTPUTS,                                             /* headers */
-    OPT_PROFILE, OPT_OUTPUT, OPT_ARCHIVE, OPT_COMPRESSION, OPT_MAX_ARCHIVE_MB,       /* pack */
+    OPT_PROFILE, OPT_OUTPUT, OPT_ARCHIVE, OPT_COMPRESSION, OPT_COMPRESSION_LEVEL, OPT_MAX_ARCHIVE_MB, /* pack */
     OPT_PROGRESS, OPT_NO_PROGRESS, OPT_BUILD_STEP, OPT_STAMP,
     OPT_SOURCE, OPT_PARTITIONER, OPT_POST_BUILD, OPT_NO_POST_BUILD, OPT_JOBS,
     OPT_FORMAT, OPT_ALLOW, OPT_ALLOW_FILE,                                            /* diff */
@@ -94,7 +94,8 @@ static const args_option generate_option_table[] = {
 static const args_option pack_option_table[] = {
     COMMON_OPTIONS,
     {"--profile", true, OPT_PROFILE}, {"--output", true, OPT_OUTPUT}, {"--archive", true, OPT_ARCHIVE},
-    {"--compression", true, OPT_COMPRESSION}, {"--max-archive-mb", true, OPT_MAX_ARCHIVE_MB},
+    {"--compression", true, OPT_COMPRESSION}, {"--compression-level", true, OPT_COMPRESSION_LEVEL},
+    {"--max-archive-mb", true, OPT_MAX_ARCHIVE_MB},
     {"--progress", false, OPT_PROGRESS}, {"--no-progress", false, OPT_NO_PROGRESS},
     {"--build-step", false, OPT_BUILD_STEP}, {"--strict", false, OPT_STRICT},
     {"--depfile", true, OPT_DEPFILE}, {"--deptarget", true, OPT_DEPTARGET}, {"--stamp", true, OPT_STAMP},
@@ -164,6 +165,8 @@ static const char pack_usage[] =
     "  --archive none|packed    override the archive mode\n"
     "  --max-archive-mb N       override the archive size limit (whole number, 1 to 1048576)\n"
     "  --compression none|lz4|zstd  override the codec\n"
+    "  --compression-level N    override the codec's level (lz4 1-12: 3 and up LZ4 HC, slower to\n"
+    "                           pack, faster to load; zstd 1-19)\n"
     "  --partitioner trie|sequential  override the partitioner\n"
     "  --post-build CMD         run CMD after the build instead of the profile's post_build\n"
     "                           (repeatable, in order); --no-post-build: run none\n"
@@ -227,6 +230,10 @@ static int parse_pack_args(int argc, char **argv, pack_options *opt, const char 
         case OPT_PARTITIONER: opt->partitioner = v; break;
         case OPT_POST_BUILD: *vec_push(hooks) = v; break;
         case OPT_NO_POST_BUILD: opt->no_post_build = true; break;
+        case OPT_COMPRESSION_LEVEL:
+            if ((rc = parse_count("--compression-level", v, 19, &n)) != 0) return rc;
+            opt->compression_level = (uint32_t)n;
+            break;
         case OPT_MAX_ARCHIVE_MB:
             if ((rc = parse_count("--max-archive-mb", v, 1ul << 20, &n)) != 0) return rc;
             opt->max_archive_mb = (uint32_t)n;

@@ -4,8 +4,9 @@
  *   content  -> '[' ( profile | "path/to/profiles.json" ),* ']'
  *   profile  -> { "profile": name, "source_root": path, "output"?: path, "categories"?: [category],
  *                 "archive"?: "none"|"packed", "max_archive_mb"?: int >= 1, "compression"?:
- *                 "none"|"lz4"|"zstd", "partitioner"?: "trie"|"sequential", "names"?:
- *                 "stem"|"path", "post_build"?: command | [command] }
+ *                 "none"|"lz4"|"zstd", "compression_level"?: int (lz4 1-12, zstd 1-19),
+ *                 "partitioner"?: "trie"|"sequential", "names"?: "stem"|"path",
+ *                 "post_build"?: command | [command] }
  *   category -> { "name": C word, "folder": path | "" }
  */
 #include "content/content_config.h"
@@ -236,7 +237,49 @@ static void read_profile_folders(reader *r, json_t *obj, const char *path, conte
     }
 }
 
-/* "archive", "compression", "partitioner", "names", "max_archive_mb", with their defaults. */
+void content_codec_levels(content_codec c, int *lo, int *hi, int *fallback)
+{
+    *lo = 1;
+    *hi = c == CONTENT_CODEC_LZ4 ? 12 : c == CONTENT_CODEC_ZSTD ? 19 : 0;
+    *fallback = c == CONTENT_CODEC_ZSTD ? 3 : 1;
+}
+
+int content_codec_level(const content_profile *pr)
+{
+    int lo, hi, fallback;
+    content_codec_levels(pr->compression, &lo, &hi, &fallback);
+    return pr->compression_level == fallback ? 0 : pr->compression_level;
+}
+
+int content_index_level(const char *text, size_t len)
+{
+    json_t *root = json_loadb(text ? text : "", len, 0, NULL);
+    json_t *level = json_object_get(root, "compression_level");
+    int n = json_is_integer(level) ? (int)json_integer_value(level) : 0;
+    json_decref(root);
+    return n;
+}
+
+/* "compression_level": within the profile's codec's levels (none has none). */
+static void read_profile_level(reader *r, json_t *obj, const char *path, content_profile *pr)
+{
+    int lo, hi, fallback;
+    long long level = 0;
+    content_codec_levels(pr->compression, &lo, &hi, &fallback);
+    if (!json_object_get(obj, "compression_level")) return;
+    if (pr->compression == CONTENT_CODEC_NONE) {
+        char *key = jc_key(path, "compression_level");
+        jc_error(r, key, "needs \"compression\": \"lz4\" or \"zstd\" (this profile stores its files uncompressed)");
+        free(key);
+        return;
+    }
+    if (jc_get_int(r, obj, path, "compression_level",
+                   pr->compression == CONTENT_CODEC_LZ4 ? "an lz4 level" : "a zstd level", lo, hi, &level))
+        pr->compression_level = (int)level;
+}
+
+/* "archive", "compression", "compression_level", "partitioner", "names", "max_archive_mb", with
+ * their defaults. */
 static void read_profile_build(reader *r, json_t *obj, const char *path, content_profile *pr)
 {
     static const char *const archives[] = {"none", "packed", NULL};
@@ -249,6 +292,7 @@ static void read_profile_build(reader *r, json_t *obj, const char *path, content
     v = CONTENT_CODEC_ZSTD;
     jc_get_enum(r, obj, path, "compression", codecs, &v);
     pr->compression = (content_codec)v;
+    read_profile_level(r, obj, path, pr);
     v = CONTENT_PART_TRIE;
     jc_get_enum(r, obj, path, "partitioner", parts, &v);
     pr->partitioner = (content_partitioner)v;
@@ -298,11 +342,11 @@ static void name_profile(content_profile *pr)
 }
 
 /* profile -> { "profile", "source_root", "output"?, "categories", "archive"?, "max_archive_mb"?,
- *              "compression"?, "partitioner"?, "names"?, "post_build"? } */
+ *              "compression"?, "compression_level"?, "partitioner"?, "names"?, "post_build"? } */
 static void read_profile(reader *r, json_t *obj, const char *path, content_config *out)
 {
     static const char *const allowed[] = {"profile", "source_root", "output", "categories", "archive", "max_archive_mb",
-                                          "compression", "partitioner", "names", "post_build", NULL};
+                                          "compression", "compression_level", "partitioner", "names", "post_build", NULL};
     if (!json_is_object(obj)) {
         jc_error(r, path, "expected a profile object (or a string naming a profile file), got %s", jc_type_name(obj));
         return;

@@ -27,6 +27,7 @@ typedef struct content_profile {
     content_archive archive;
     uint32_t max_archive_mb;
     content_codec compression;
+    int compression_level; /* the codec's level; 0: its default (content_codec_level) */
     content_partitioner partitioner;
     content_names names;
     VEC(char *) post_build; /* shell commands run after packing, in order */
@@ -56,6 +57,14 @@ bool content_config_load(struct project *p, content_config *out);
 void content_config_free(content_config *c);
 
 const char *content_codec_name(content_codec c);
+/* The levels a codec takes (lz4 1-12 as the lz4 command numbers them: 1-2 its fast compressor,
+ * 3-12 LZ4 HC; zstd 1-19; none: none, *lo > *hi) and the one it uses when none is given. */
+void content_codec_levels(content_codec c, int *lo, int *hi, int *fallback);
+/* The profile's level for its codec, 0 when that is the codec's default: the one value archive
+ * names, archives.json and re-packing compare. */
+int content_codec_level(const content_profile *pr);
+/* The "compression_level" an archives.json records (0: none; the runtime's parser skips it). */
+int content_index_level(const char *text, size_t len);
 const char *content_archive_name(content_archive a);
 const char *content_partitioner_name(content_partitioner p);
 bool content_parse_codec(const char *s, content_codec *out);

@@ -366,14 +366,16 @@ static const tl_cf_index_archive *previous_archive(const tl_cf_index *prev, cons
     return NULL;
 }
 
-/* Name: <Profile>.<label>-<16 hex digits>.tlpk, the hash over the format version, the codec and
- * each entry's id, name, size and XXH64 (or the catalog's bytes). */
+/* Name: <Profile>.<label>-<16 hex digits>.tlpk, the hash over the format version, the codec, a
+ * level other than its default, and each entry's id, name, size and XXH64 (or the catalog's
+ * bytes). */
 static char *archive_name(const content_profile *pr, const char *label, const content_scan *sc, const uint32_t *members, size_t n,
                           const buf *catalog)
 {
     XXH64_state_t *st = XXH64_createState();
     XXH64_reset(st, 0);
-    unsigned char head[8] = {'t', 'l', 'p', 'k', (unsigned char)TL_CF_ARCHIVE_VERSION, (unsigned char)pr->compression, 0, 0};
+    unsigned char head[8] = {'t', 'l', 'p', 'k', (unsigned char)TL_CF_ARCHIVE_VERSION, (unsigned char)pr->compression,
+                             (unsigned char)content_codec_level(pr), 0};
     XXH64_update(st, head, sizeof head);
     if (catalog) XXH64_update(st, catalog->data, catalog->len);
     for (size_t i = 0; i < n; i++) {
@@ -401,6 +403,7 @@ static char *archive_name(const content_profile *pr, const char *label, const co
 typedef struct prior_build {
     char *dir;
     tl_cf_index index;
+    int level;    /* its "compression_level" (0: none, the codec's default) */
     bool have;    /* archives.json was read and parsed */
     size_t first; /* its first archive's item in the check */
 } prior_build;
@@ -526,7 +529,7 @@ static void find_kept(packed_build *pb)
 /* The catalog archive, one small entry: built here. */
 static bool write_catalog_archive(packed_build *pb, archive_out *a)
 {
-    pack_codec *codec = pack_codec_new(pb->pr->compression);
+    pack_codec *codec = pack_codec_new(pb->pr->compression, content_codec_level(pb->pr));
     buf bytes = {0};
     uint64_t in = 0;
     bool ok = pack_build_archive(pb->sc, NULL, 0, &pb->catalog, codec, &bytes, &in);
@@ -577,7 +580,9 @@ static void reusable_sources(packed_build *pb, path_list *paths)
 /* Per asset: where its stored bytes may be copied from (NULL when nothing is built again). */
 static pack_entry_source *find_reusable(packed_build *pb, const pack_archive_job *list, size_t count, path_list *paths)
 {
-    if (!count || pb->pr->compression == CONTENT_CODEC_NONE) return NULL;
+    const prior_build *b = &pb->ctx->prior->builds.items[pb->ctx->profile];
+    /* Entries of another level are not this build's bytes (the codec is checked per archive). */
+    if (!count || pb->pr->compression == CONTENT_CODEC_NONE || b->level != content_codec_level(pb->pr)) return NULL;
     reusable_sources(pb, paths);
     if (!paths->count) return NULL;
     VEC(uint32_t) members = {0};
@@ -604,7 +609,7 @@ static bool write_asset_archives(packed_build *pb, unsigned jobs)
     built_progress bp = {pb, archive_of};
     path_list sources = {0};
     pack_entry_source *reuse = find_reusable(pb, list, count, &sources);
-    bool ok = pack_build_archives(pb->sc, pb->pr->compression, jobs, list, count, pb->set, pb->dir, reuse, archive_built, &bp);
+    bool ok = pack_build_archives(pb->sc, pb->pr->compression, content_codec_level(pb->pr), jobs, list, count, pb->set, pb->dir, reuse, archive_built, &bp);
     free(reuse);
     for (size_t i = 0; i < sources.count; i++) free(sources.items[i]);
     vec_free(&sources);
@@ -651,6 +656,12 @@ static void archives_json(buf *json, const archive_list *archives, bool with_wri
     buf_printf(json, "\n%s]", indent);
 }
 
+/* "compression_level" when the profile gives one other than its codec's default. */
+static void put_level(buf *json, const content_profile *pr)
+{
+    if (content_codec_level(pr)) buf_printf(json, "\n  \"compression_level\": %d,", content_codec_level(pr));
+}
+
 /* archives.json: every archive by name, with its role, sizes, XXH64 and files. */
 static bool write_index(const content_profile *pr, archive_list *archives, output_set *set, const char *dir)
 {
@@ -658,8 +669,10 @@ static bool write_index(const content_profile *pr, archive_list *archives, outpu
     buf json = {0};
     buf_puts(&json, "{\n  \"format\": 1,\n  \"profile\": ");
     json_string(&json, pr->name);
-    buf_printf(&json, ",\n  \"compression\": \"%s\",\n  \"partitioner\": \"%s\",\n  \"max_archive_mb\": %u,\n  \"archives\": ",
-               content_codec_name(pr->compression), content_partitioner_name(pr->partitioner), pr->max_archive_mb);
+    buf_printf(&json, ",\n  \"compression\": \"%s\",", content_codec_name(pr->compression));
+    put_level(&json, pr);
+    buf_printf(&json, "\n  \"partitioner\": \"%s\",\n  \"max_archive_mb\": %u,\n  \"archives\": ",
+               content_partitioner_name(pr->partitioner), pr->max_archive_mb);
     archives_json(&json, archives, false, "  ");
     buf_puts(&json, "\n}\n");
     bool ok = write_buf(set, dir, INDEX_FILE, &json, NULL);
@@ -935,8 +948,10 @@ static void build_result_json(const content_profile *pr, const content_scan *sc,
         buf_printf(json, ",\n  \"%s\": ", keys[k]);
         json_string(json, values[k]);
     }
-    buf_printf(json, ",\n  \"archive\": \"%s\",\n  \"compression\": \"%s\",\n  \"partitioner\": \"%s\",\n  \"max_archive_mb\": %u",
-               content_archive_name(pr->archive), content_codec_name(pr->compression), content_partitioner_name(pr->partitioner),
+    buf_printf(json, ",\n  \"archive\": \"%s\",\n  \"compression\": \"%s\",", content_archive_name(pr->archive),
+               content_codec_name(pr->compression));
+    put_level(json, pr);
+    buf_printf(json, "\n  \"partitioner\": \"%s\",\n  \"max_archive_mb\": %u", content_partitioner_name(pr->partitioner),
                pr->max_archive_mb);
     buf_puts(json, ",\n  \"files\": ");
     json_names(json, (const char *const *)files->items, files->count);
@@ -1153,8 +1168,8 @@ static bool select_profiles(const pack_options *opt, const char *cfg_path, const
 
 static bool has_overrides(const pack_options *opt)
 {
-    return opt->output || opt->archive || opt->max_archive_mb || opt->compression || opt->source || opt->partitioner ||
-           opt->post_build_count || opt->no_post_build;
+    return opt->output || opt->archive || opt->max_archive_mb || opt->compression || opt->compression_level || opt->source ||
+           opt->partitioner || opt->post_build_count || opt->no_post_build;
 }
 
 /* A folder given on the command line, as the config would spell it ("out/" is "out"). */
@@ -1175,13 +1190,33 @@ static void override_hooks(const pack_options *opt, content_profile *pr)
     for (size_t i = 0; !opt->no_post_build && i < opt->post_build_count; i++) *vec_push(&pr->post_build) = xstrdup(opt->post_build[i]);
 }
 
-/* --archive, --compression, --partitioner, --max-archive-mb. 0, or the usage error's status. */
+/* --compression and --compression-level: a level is the codec's, so a new codec starts from its
+ * default. 0, or the usage error's status. */
+static int override_codec(const pack_options *opt, content_profile *pr)
+{
+    int lo, hi, fallback;
+    if (opt->compression && !content_parse_codec(opt->compression, &pr->compression))
+        return usage("--compression takes none, lz4 or zstd, not '%s'", opt->compression);
+    if (opt->compression) pr->compression_level = 0;
+    if (!opt->compression_level) return 0;
+    content_codec_levels(pr->compression, &lo, &hi, &fallback);
+    if (pr->compression == CONTENT_CODEC_NONE) return usage("%s", "--compression-level needs lz4 or zstd compression");
+    if ((int)opt->compression_level < lo || (int)opt->compression_level > hi)
+        return usage(pr->compression == CONTENT_CODEC_LZ4 ? "--compression-level for %s takes 1 to 12"
+                                                          : "--compression-level for %s takes 1 to 19",
+                     content_codec_name(pr->compression));
+    pr->compression_level = (int)opt->compression_level;
+    return 0;
+}
+
+/* --archive, --compression(-level), --partitioner, --max-archive-mb. 0, or the usage error's
+ * status. */
 static int override_settings(const pack_options *opt, content_profile *pr)
 {
     if (opt->archive && !content_parse_archive(opt->archive, &pr->archive))
         return usage("--archive takes none or packed, not '%s'", opt->archive);
-    if (opt->compression && !content_parse_codec(opt->compression, &pr->compression))
-        return usage("--compression takes none, lz4 or zstd, not '%s'", opt->compression);
+    int rc = override_codec(opt, pr);
+    if (rc) return rc;
     if (opt->partitioner && strcmp(opt->partitioner, "trie") != 0 && strcmp(opt->partitioner, "sequential") != 0)
         return usage("--partitioner takes trie or sequential, not '%s'", opt->partitioner);
     if (opt->partitioner) pr->partitioner = strcmp(opt->partitioner, "trie") == 0 ? CONTENT_PART_TRIE : CONTENT_PART_SEQUENTIAL;
@@ -1197,7 +1232,7 @@ static int apply_overrides(const pack_options *opt, project *p, content_config *
 {
     if (!has_overrides(opt)) return 0;
     if (sel->count != 1)
-        return usage("%s", "overrides (--output, --source, --archive, --max-archive-mb, --compression, --partitioner, --post-build) "
+        return usage("%s", "overrides (--output, --source, --archive, --max-archive-mb, --compression(-level), --partitioner, --post-build) "
                            "apply to one profile: name it with --profile");
     content_profile *pr = &cc->profiles.items[sel->items[0]];
     int rc = override_settings(opt, pr);
@@ -1254,6 +1289,7 @@ static void prior_add(prior_check *pc, const char *dir, bool usable)
     buf text = {0};
     b->have = usable && fs_read_file(index_path, &text) &&
               tl_cf_index_parse(&b->index, text.data ? text.data : "", text.len, NULL) == TL_CF_OK;
+    if (b->have) b->level = content_index_level(text.data, text.len);
     buf_free(&text);
     free(index_path);
     if (b->have) pc->items += b->index.archive_count;

@@ -17,6 +17,7 @@ typedef struct pack_options {
     const char *archive;       /* "none" | "packed" */
     uint32_t max_archive_mb;   /* 0: as configured */
     const char *compression;   /* "none" | "lz4" | "zstd" */
+    uint32_t compression_level; /* 0: as configured (the codec's default when --compression is given) */
     const char *source;        /* the source root, project-relative; the generate pass names the catalog against it */
     const char *partitioner;   /* "trie" | "sequential" */
     const char *const *post_build; /* replaces the profile's post-build commands (post_build_count of them) */

@@ -15,27 +15,33 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <lz4.h>
+#include <lz4hc.h>
 #include <string.h>
 #include <unistd.h>
 #include <zstd.h>
 
-/* zstd level 3 (the library's default): a good ratio at a build-friendly speed. The level is part
- * of the format's determinism: the same library version and level give the same bytes. */
-#define PACK_ZSTD_LEVEL 3
+/* By default zstd level 3 (the library's default: a good ratio at a build-friendly speed) and
+ * lz4's fast compressor; lz4 levels 3-12 are LZ4 HC, whose output decodes faster. The level is
+ * part of the format's determinism: the same library version and level give the same bytes. */
+#define PACK_LZ4_HC_MIN 3
 
 struct pack_codec {
     content_codec codec;
+    int level; /* the profile's (content_codec_levels) */
     ZSTD_CCtx *z;
 };
 
-pack_codec *pack_codec_new(content_codec codec)
+pack_codec *pack_codec_new(content_codec codec, int level)
 {
     pack_codec *c = xcalloc(1, sizeof *c);
+    int lo, hi, fallback;
+    content_codec_levels(codec, &lo, &hi, &fallback);
     c->codec = codec;
+    c->level = level ? level : fallback;
     if (codec == CONTENT_CODEC_ZSTD) {
         c->z = ZSTD_createCCtx();
         if (!c->z) abort();
-        ZSTD_CCtx_setParameter(c->z, ZSTD_c_compressionLevel, PACK_ZSTD_LEVEL);
+        ZSTD_CCtx_setParameter(c->z, ZSTD_c_compressionLevel, c->level);
         ZSTD_CCtx_setParameter(c->z, ZSTD_c_contentSizeFlag, 1);
         ZSTD_CCtx_setParameter(c->z, ZSTD_c_checksumFlag, 0);
     }
@@ -57,7 +63,8 @@ static tl_cf_codec compress_into(pack_codec *c, const char *src, size_t n, buf *
     if (c->codec == CONTENT_CODEC_LZ4 && n > 0 && n <= (size_t)LZ4_MAX_INPUT_SIZE) {
         int bound = LZ4_compressBound((int)n);
         buf_reserve(out, (size_t)bound);
-        int got = LZ4_compress_default(src, out->data + at, (int)n, bound);
+        int got = c->level >= PACK_LZ4_HC_MIN ? LZ4_compress_HC(src, out->data + at, (int)n, bound, c->level)
+                                              : LZ4_compress_default(src, out->data + at, (int)n, bound);
         if (got > 0 && (size_t)got < n) {
             out->len = at + (size_t)got;
             return TL_CF_CODEC_LZ4;
@@ -461,7 +468,7 @@ static size_t list_items(const content_scan *sc, const pack_archive_job *list, s
 /* In-flight bytes: enough for every worker to read ahead a few large files, flat in the tree. */
 #define PACK_IN_FLIGHT_PER_JOB (16u << 20)
 
-bool pack_build_archives(const content_scan *sc, content_codec codec, unsigned jobs, pack_archive_job *list, size_t n,
+bool pack_build_archives(const content_scan *sc, content_codec codec, int level, unsigned jobs, pack_archive_job *list, size_t n,
                          output_set *set, const char *dir, const pack_entry_source *reuse, void (*on_built)(void *ctx, size_t job),
                          void *ctx)
 {
@@ -474,7 +481,7 @@ bool pack_build_archives(const content_scan *sc, content_codec codec, unsigned j
     b.stored = xcalloc(items ? items : 1, sizeof *b.stored);
     b.codecs = xcalloc(jobs, sizeof *b.codecs);
     b.scratch = xcalloc(jobs, sizeof *b.scratch);
-    for (unsigned w = 0; w < jobs; w++) b.codecs[w] = pack_codec_new(codec);
+    for (unsigned w = 0; w < jobs; w++) b.codecs[w] = pack_codec_new(codec, level);
     work_pool *pool = work_pool_start(jobs, items, store_item, &b, costs, (uint64_t)jobs * PACK_IN_FLIGHT_PER_JOB);
     bool ok = true;
     for (size_t j = 0, first = 0; ok && j < n; first += list[j].count, j++) {

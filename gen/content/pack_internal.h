@@ -47,7 +47,8 @@ struct content_scan;
 /* Flat builds put each asset at <output>/assets/<its path under the source root>. */
 #define PACK_FLAT_ASSETS "assets"
 typedef struct pack_codec pack_codec; /* reusable compression state */
-pack_codec *pack_codec_new(content_codec codec);
+/* level: the profile's for the codec (content_codec_level), 0: the codec's default. */
+pack_codec *pack_codec_new(content_codec codec, int level);
 void pack_codec_free(pack_codec *c);
 
 /* The binary catalog of a profile (schemas/content-formats.md). `flat`: records carry each
@@ -93,7 +94,7 @@ typedef struct pack_entry_source {
  * copied as it is written; a raw archive is streamed). on_built (if given) is called after
  * each archive. false after reporting the first problem, in archive and entry order (a file that
  * changed or went away since the scan; `set` then holds part of an archive: the caller aborts it). */
-bool pack_build_archives(const struct content_scan *sc, content_codec codec, unsigned jobs, pack_archive_job *list, size_t n,
+bool pack_build_archives(const struct content_scan *sc, content_codec codec, int level, unsigned jobs, pack_archive_job *list, size_t n,
                          struct output_set *set, const char *dir, const pack_entry_source *reuse,
                          void (*on_built)(void *ctx, size_t job), void *ctx);
 

@@ -182,6 +182,20 @@ static void test_content_keys_and_types(void **state)
                         "threadlink.json:6:39: error: content[0].post_build[0]: expected a command (a non-empty string), got a string\n");
 }
 
+/* "compression_level": within its codec's levels, never with compression none. */
+static void test_content_compression_level(void **state)
+{
+    expect_config_error(*state,
+                        "{ \"profile\": \"A\", \"source_root\": \"assets\", \"output\": \"out/A\", \"compression\": \"lz4\", \"compression_level\": 13 },\n"
+                        "    { \"profile\": \"B\", \"source_root\": \"assets\", \"output\": \"out/B\", \"compression\": \"none\", \"compression_level\": 1 },\n"
+                        "    { \"profile\": \"C\", \"source_root\": \"assets\", \"output\": \"out/C\", \"compression_level\": \"max\" },\n"
+                        "    { \"profile\": \"D\", \"source_root\": \"assets\", \"output\": \"out/D\", \"compression_level\": 20 }",
+                        "threadlink.json:4:89: error: content[0].compression_level: expected an lz4 level from 1 to 12, got 13\n"
+                        "threadlink.json:5:90: error: content[1].compression_level: needs \"compression\": \"lz4\" or \"zstd\" (this profile stores its files uncompressed)\n"
+                        "threadlink.json:6:67: error: content[2].compression_level: expected a zstd level from 1 to 19, got a string\n"
+                        "threadlink.json:7:67: error: content[3].compression_level: expected a zstd level from 1 to 19, got 20\n");
+}
+
 static void test_content_missing_keys_and_duplicate_profiles(void **state)
 {
     expect_config_error(*state,
@@ -1136,7 +1150,25 @@ static void test_content_overrides_usage_and_hooks(void **state)
     char *idx = fx_read("out/Other/archives.json");
     assert_non_null(strstr(idx, "\"compression\": \"lz4\""));
     assert_non_null(strstr(idx, "\"max_archive_mb\": 3"));
+    assert_null(strstr(idx, "compression_level"));
     free(idx);
+    /* --compression-level: the codec's range; a new codec given without one starts at its default. */
+    opt.compression_level = 13;
+    assert_int_equal(pack_with(f, opt), 2);
+    opt.compression = "none";
+    opt.compression_level = 1;
+    assert_int_equal(pack_with(f, opt), 2);
+    opt.compression = NULL;
+    opt.compression_level = 19; /* Main's codec: zstd */
+    opt.output = "out/Level";
+    assert_int_equal(pack_with(f, opt), 0);
+    idx = fx_read("out/Level/archives.json");
+    assert_non_null(strstr(idx, "\"compression\": \"zstd\",\n  \"compression_level\": 19,\n"));
+    free(idx);
+    opt.compression = "lz4";
+    opt.compression_level = 0;
+    opt.output = "out/Other";
+    assert_int_equal(pack_with(f, opt), 0); /* the hook's last run: out/Other again */
     char *hook = fx_read("hook.txt");
     assert_string_equal(hook, "Main out/Other\n");
     free(hook);
@@ -1186,6 +1218,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_content_output_containing_source_root, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_overlapping_categories, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_keys_and_types, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_compression_level, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_missing_keys_and_duplicate_profiles, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_profile_file_errors_located_in_that_file, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_output_folder_not_a_previous_build, fixture_setup, fixture_teardown),

@@ -115,7 +115,7 @@ grep -q 'flat (0 written, 4 unchanged)' out.txt || { cat out.txt; fail "no-op re
 # An unknown key exits 1 with the nearest key and the known ones; a known key without its value
 # and a stray argument stay usage errors (2). Nothing is written in any case.
 cp -r out before-keys
-keys='-C, --config, --quiet, --banner-without-version, --diagnostics-format, --help, -h, --profile, --output, --archive, --compression, --max-archive-mb, --progress, --no-progress, --build-step, --strict, --depfile, --deptarget, --stamp, --source, --partitioner, --post-build, --no-post-build, --jobs, -j'
+keys='-C, --config, --quiet, --banner-without-version, --diagnostics-format, --help, -h, --profile, --output, --archive, --compression, --compression-level, --max-archive-mb, --progress, --no-progress, --build-step, --strict, --depfile, --deptarget, --stamp, --source, --partitioner, --post-build, --no-post-build, --jobs, -j'
 expect_rc 1 "$gen" pack --compresion zstd
 [ "$(cat err.txt)" = "threadlink-gen: error: unknown key '--compresion' (did you mean '--compression'?)
 known keys: $keys" ] || { cat err.txt; fail "unknown key message"; }
@@ -416,9 +416,10 @@ same_as_fresh "an entry with another hash"
 sed -E '/one\.txt$/ s/\t.*/\tassets\/Levels\/two.txt/' record.good > "$record"
 same_as_fresh "an entry naming another file"
 # An archive built again after an edit copies its unchanged entries from the previous build's
-# archive that held them (intact, same codec) instead of compressing them again: the bytes are
-# a fresh pack's, for zstd and lz4, through codec changes (none -> zstd -> lz4 -> zstd), and
-# with the previous archive damaged (not used, read again).
+# archive that held them (intact, same codec and level) instead of compressing them again: the
+# bytes are a fresh pack's, for zstd and lz4, through codec changes (none -> zstd -> lz4 -> zstd),
+# level changes (codec:level; lz4 1 is lz4's default, 9 LZ4 HC) and with the previous archive
+# damaged (not used, read again).
 mkdir -p reuse/assets/Levels
 i=1
 while [ "$i" -le 40 ]; do
@@ -432,16 +433,24 @@ JSON
 pack_rec reuse reuse-cache "reuse: first"
 sleep 3
 pack_rec reuse reuse-cache "reuse: the record"
-for step in "zstd l7" "zstd l9" "lz4 l3" "lz4 r5" "zstd l4" "damaged l8"; do
+for step in "zstd l7" "zstd l9" "lz4 l3" "lz4 r5" "lz4:9 l11" "lz4:9 l12" "lz4:1 l13" "zstd:7 l14" "zstd l4" \
+    "damaged l8"; do
     set -- $step
-    codec=$1
+    codec=${1%%:*} level=
+    case $1 in *:*) level=", \"compression_level\": ${1#*:}" ;; esac
     [ "$codec" = damaged ] && { codec=zstd; a=$(ls reuse/out/Main/Main.t*.tlpk | head -1); printf 'XXXX' | dd of="$a" bs=1 seek=200 conv=notrunc 2>/dev/null; }
-    sed -i -E "s/\"compression\": \"[a-z0-9]+\"/\"compression\": \"$codec\"/" reuse/threadlink.json
+    sed -i -E "s/\"compression\": \"[a-z0-9]+\"(, \"compression_level\": [0-9]+)?/\"compression\": \"$codec\"$level/" \
+        reuse/threadlink.json
     f=reuse/assets/Levels/$2.txt; [ -e "$f" ] || f=reuse/assets/Levels/$2.bin
     printf 'E' | dd of="$f" bs=1 seek=3 conv=notrunc 2>/dev/null
     pack_rec reuse reuse-cache "reuse: $step"
     rm -rf reuse-fresh && cp -r reuse reuse-fresh && rm -rf reuse-fresh/out
     pack_rec reuse-fresh reuse-fresh-cache "reuse: fresh, $step"
     diff -r reuse-fresh/out reuse/out >&2 || fail "reuse: $step gave other bytes than a fresh pack"
+    # A level is recorded (and names the archives) unless it is the codec's default.
+    case $1 in
+    lz4:9 | zstd:7) grep -q "\"compression_level\": ${1#*:}," reuse/out/Main/archives.json || fail "reuse: $step: no level recorded" ;;
+    *) ! grep -q compression_level reuse/out/Main/archives.json || fail "reuse: $step: a default level recorded" ;;
+    esac
 done
 echo "pack CLI ok"
