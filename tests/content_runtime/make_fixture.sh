@@ -5,6 +5,7 @@
 # bulk assets are added (enough bytes for several archives), then every variant is packed:
 #   out/Main       packed, lz4 (the profile's settings), max 1 MB per archive
 #   out/MainZstd   packed, zstd          out/MainRaw  packed, uncompressed
+#   out/MainHC     packed, lz4 level 9 (LZ4 HC)
 #   out/MainFlat   flat (archive none)   out/Extra    the second profile, flat
 #   out/Small      30 tiny assets, packed uncompressed (the randomized model test)
 set -eu
@@ -30,6 +31,7 @@ done
 "$gen" pack -C "$work" --profile Main --quiet --no-progress
 "$gen" pack -C "$work" --profile Main --compression zstd --output out/MainZstd --quiet --no-progress
 "$gen" pack -C "$work" --profile Main --compression none --output out/MainRaw --quiet --no-progress
+"$gen" pack -C "$work" --profile Main --compression lz4 --compression-level 9 --output out/MainHC --quiet --no-progress
 "$gen" pack -C "$work" --profile Main --archive none --output out/MainFlat --quiet --no-progress
 "$gen" pack -C "$work" --profile Extra --quiet --no-progress
 "$gen" pack -C "$work" --profile Small --quiet --no-progress

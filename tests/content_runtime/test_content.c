@@ -94,6 +94,7 @@ static void check_every_asset(const char *dir) {
 
 static void test_content_packed_lz4_loads_every_asset(void **state) { (void)state; check_every_asset(out_dir("Main")); }
 static void test_content_packed_zstd_loads_every_asset(void **state) { (void)state; check_every_asset(out_dir("MainZstd")); }
+static void test_content_packed_lz4_hc_loads_every_asset(void **state) { (void)state; check_every_asset(out_dir("MainHC")); }
 static void test_content_packed_raw_loads_every_asset(void **state) { (void)state; check_every_asset(out_dir("MainRaw")); }
 static void test_content_flat_loads_every_asset(void **state) { (void)state; check_every_asset(out_dir("MainFlat")); }
 
@@ -1369,6 +1370,7 @@ int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_content_packed_lz4_loads_every_asset),
         cmocka_unit_test(test_content_packed_zstd_loads_every_asset),
+        cmocka_unit_test(test_content_packed_lz4_hc_loads_every_asset),
         cmocka_unit_test(test_content_packed_raw_loads_every_asset),
         cmocka_unit_test(test_content_flat_loads_every_asset),
         cmocka_unit_test(test_content_ids_are_the_catalog_ids),
