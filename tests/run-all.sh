@@ -12,7 +12,9 @@ total_fail=0
 run_suite() { # builddir, suite or "" (every test: build everything), meson test args...
   dir=$1; suite=$2; shift 2
   if [ -n "$suite" ]; then
-    targets=$(python3 tests/suite_targets.py "$dir" "$suite") &&
+    # build.ninja first: a meson.build changed since the last run regenerates the build (and the
+    # introspection the targets are read from) before they are listed.
+    targets=$(ninja -C "$dir" build.ninja >/dev/null && python3 tests/suite_targets.py "$dir" "$suite") &&
       ninja -C "$dir" $targets || { total_fail=$((total_fail + 1)); return; }
     set -- --no-rebuild --suite "$suite" "$@"
   else
