@@ -59,10 +59,11 @@ static void live_end(live *w) {
     live_tree_remove();
 }
 
-/* Updates until `done` holds (at most a second): each change must be seen within it. */
+/* Updates until `done` holds (at most 5 seconds: this checks that a change is seen, under any
+   load; how soon is tests/bench/content_live's measure). */
 static bool live_until(live *w, bool (*done)(live *)) {
     double t0 = live_now();
-    while (live_now() - t0 < 1.0) {
+    while (live_now() - t0 < 5.0) {
         tl_content_update(w->c);
         if (done(w)) return true;
         live_sleep_ms(1);

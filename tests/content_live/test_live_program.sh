@@ -1,6 +1,7 @@
 #!/bin/sh
 # A running program (examples/content in development mode, TL_CONTENT_LIVE) while its assets are
-# edited, added, deleted and renamed: each change must be seen within a second, the handles it
+# edited, added, deleted and renamed: each change must be seen (within 5 seconds: a pass/fail
+# test under CI load checks that it happens; how fast is tests/bench/content_live's), the handles it
 # holds must stay valid, a bad edit must keep the old object, and it must exit cleanly (no leak
 # report under ASan). Runs on a copy of the example's assets in a temporary folder.
 #   test_live_program.sh EXAMPLE_CONTENT_DEV ASSETS_DIR inotify|poll
@@ -31,15 +32,15 @@ fail() {
   exit 1
 }
 
-# Waits up to a second for a line of FILE (out or err) containing TEXT.
+# Waits up to 5 seconds for a line of FILE (out or err) containing TEXT.
 seen() {
   i=0
-  while [ $i -lt 20 ]; do
+  while [ $i -lt 100 ]; do
     if grep -qF -- "$2" "$tmp/$1"; then return 0; fi
     sleep 0.05
     i=$((i + 1))
   done
-  fail "not seen within a second in $1: $2"
+  fail "not seen within 5 seconds in $1: $2"
 }
 
 seen out "serving profile Game from its source tree: 5 assets held"
@@ -93,4 +94,4 @@ pid=
 grep -qF "Sprites/ghost (profile Game) was loaded from its source tree and the generated catalog does not carry it yet" "$tmp/err" ||
   fail "no report of the uncatalogued assets"
 if grep -q "ERROR: AddressSanitizer\|LeakSanitizer\|runtime error:" "$tmp/err"; then fail "sanitizer report"; fi
-echo "ok ($watch): edits, a bad edit, an add, deletes, a rename and an editor's save, each seen within a second"
+echo "ok ($watch): edits, a bad edit, an add, deletes, a rename and an editor's save, each seen"
