@@ -102,8 +102,9 @@
      (copy on write) and never reach the archive or a later load. Its bytes start where the
      archive has them (no alignment is promised, as for every asset's bytes); a compressed entry
      is decoded from its mapping into a new buffer. Archives must not be changed in place while
-     mounted (pack and the patcher replace files, they never rewrite one): a mapped page of a file
-     truncated under it raises SIGBUS where a read would have failed.
+     mounted (pack and the patcher replace files, they never rewrite one): an entry past the end
+     of an archive truncated since it was mounted is read, and its load fails, but a page already
+     mapped when its file is truncated raises SIGBUS when touched.
    - *_async variants return at once with an asset whose status is TL_ASSET_LOADING; the load
      runs in tl_content_update (at most max_loads_per_frame started per frame; with an I/O
      backend that has read_begin/read_poll, reads overlap frames). Poll tl_asset_get_status once
