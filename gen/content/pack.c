@@ -1201,10 +1201,11 @@ static int override_codec(const pack_options *opt, content_profile *pr)
     if (!opt->compression_level) return 0;
     content_codec_levels(pr->compression, &lo, &hi, &fallback);
     if (pr->compression == CONTENT_CODEC_NONE) return usage("%s", "--compression-level needs lz4 or zstd compression");
-    if ((int)opt->compression_level < lo || (int)opt->compression_level > hi)
-        return usage(pr->compression == CONTENT_CODEC_LZ4 ? "--compression-level for %s takes 1 to 12"
-                                                          : "--compression-level for %s takes 1 to 19",
-                     content_codec_name(pr->compression));
+    if ((int)opt->compression_level < lo || (int)opt->compression_level > hi) {
+        char range[64];
+        snprintf(range, sizeof range, "%s takes %d to %d", content_codec_name(pr->compression), lo, hi);
+        return usage("--compression-level for %s", range);
+    }
     pr->compression_level = (int)opt->compression_level;
     return 0;
 }
