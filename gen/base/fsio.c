@@ -48,16 +48,20 @@ static int refuse(const char *path, fs_input kind, int err, mode_t mode, uint64_
     return -1;
 }
 
-int fs_open_input(const char *path, fs_input kind, struct stat *out_st)
+/* fs_open_input and fs_open_input_at: `name` below `at`, `path` for messages; `nofollow`: a link
+ * is refused (ELOOP), not followed. */
+static int open_input(int at, const char *name, const char *path, bool nofollow, fs_input kind, struct stat *out_st)
 {
     struct stat st;
     /* O_NONBLOCK: without it, opening a FIFO waits for a writer, for ever. Regular files ignore
      * the flag (open(2)), so the descriptor reads as usual. */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    int fd = openat(at, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (nofollow ? O_NOFOLLOW : 0));
     if (fd < 0) {
         int e = errno;
         /* A socket cannot be opened at all (ENXIO): say what it is instead. */
-        if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return refuse(path, kind, EINVAL, st.st_mode, 0);
+        if (fstatat(at, name, &st, nofollow ? AT_SYMLINK_NOFOLLOW : 0) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) &&
+            !S_ISLNK(st.st_mode))
+            return refuse(path, kind, EINVAL, st.st_mode, 0);
         return refuse(path, kind, e, 0, 0);
     }
     if (fstat(fd, &st) != 0) {
@@ -74,17 +78,21 @@ int fs_open_input(const char *path, fs_input kind, struct stat *out_st)
     return fd;
 }
 
-bool fs_read_input(const char *path, fs_input kind, buf *out)
+int fs_open_input(const char *path, fs_input kind, struct stat *st) { return open_input(AT_FDCWD, path, path, false, kind, st); }
+
+int fs_open_input_at(int dir_fd, const char *name, const char *path, fs_input kind, struct stat *st)
 {
-    out->len = 0;
-    struct stat st;
-    int fd = fs_open_input(path, kind, &st);
-    if (fd < 0) return false;
+    return open_input(dir_fd, name, path, true, kind, st);
+}
+
+/* The whole input open as `fd` (closed here), as fs_read_input reads it. */
+static bool read_whole(int fd, uint64_t size, const char *path, fs_input kind, buf *out)
+{
     /* Sized from fstat: a file is read in one call into a buffer of its size (no doubling to
      * 64 KiB + len, which made glibc mmap and munmap a fresh block for every small input). Reading
      * stops once the stat size was read; a file that reports 0 bytes (procfs and the like) or that
      * comes up short is read on until EOF. */
-    size_t expect = (size_t)st.st_size;
+    size_t expect = (size_t)size;
     buf_reserve(out, expect + 1);
     for (;;) {
         if (expect && out->len == expect) break;
@@ -103,6 +111,22 @@ bool fs_read_input(const char *path, fs_input kind, buf *out)
     close(fd);
     buf_cstr(out);
     return true;
+}
+
+bool fs_read_input(const char *path, fs_input kind, buf *out)
+{
+    out->len = 0;
+    struct stat st;
+    int fd = fs_open_input(path, kind, &st);
+    return fd >= 0 && read_whole(fd, (uint64_t)st.st_size, path, kind, out);
+}
+
+bool fs_read_input_at(int dir_fd, const char *name, const char *path, fs_input kind, buf *out)
+{
+    out->len = 0;
+    struct stat st;
+    int fd = fs_open_input_at(dir_fd, name, path, kind, &st);
+    return fd >= 0 && read_whole(fd, (uint64_t)st.st_size, path, kind, out);
 }
 
 bool fs_read_file(const char *path, buf *out) { return fs_read_input(path, FS_INPUT_OWN, out); }
@@ -208,9 +232,9 @@ bool names_hold(char *const *names, size_t n, const char *name)
     return n && bsearch(&name, names, n, sizeof *names, names_cmp) != NULL;
 }
 
-bool fs_list_dir(const char *dir, name_list *out)
+/* The entries of the open directory `d` (closed here), sorted. */
+static bool list_entries(DIR *d, name_list *out)
 {
-    DIR *d = opendir(dir);
     if (!d) return false;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
@@ -220,6 +244,18 @@ bool fs_list_dir(const char *dir, name_list *out)
     closedir(d);
     if (out->count) qsort(out->items, out->count, sizeof *out->items, names_cmp);
     return true;
+}
+
+bool fs_list_dir(const char *dir, name_list *out) { return list_entries(opendir(dir), out); }
+
+bool fs_list_dir_fd(int dir_fd, name_list *out)
+{
+    /* A descriptor of its own (fdopendir takes it), reading from the start: a duplicate would
+     * share the position, and a second listing would find nothing. */
+    int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = fd < 0 ? NULL : fdopendir(fd);
+    if (!d && fd >= 0) close(fd);
+    return list_entries(d, out);
 }
 
 void name_list_free(name_list *l)
@@ -329,6 +365,29 @@ bool fs_respell(const char *stale, const char *wanted)
     }
     free(path);
     return ok;
+}
+
+bool fs_respell_at(int dir_fd, const char *stale, const char *wanted)
+{
+    size_t len = strlen(stale);
+    struct stat st;
+    if (strlen(wanted) != len || !ascii_ieq(stale, len, wanted, len) || strchr(stale, '/') || strchr(wanted, '/') ||
+        fstatat(dir_fd, wanted, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        return false;
+    /* Which spelling the directory holds: a listing, not a lookup, which finds either. */
+    name_list entries = {0};
+    bool ok = fs_list_dir_fd(dir_fd, &entries);
+    bool have = ok && names_hold(entries.items, entries.count, stale), want = ok && names_hold(entries.items, entries.count, wanted);
+    name_list_free(&entries);
+    if (!ok || have == want) return false;
+    if (!have) return true;
+    char tmp[64];
+    snprintf(tmp, sizeof tmp, ".tl-respell-%ld", (long)getpid());
+    /* Through a temporary name: renaming an entry to another spelling of itself may do nothing. */
+    if (renameat(dir_fd, stale, dir_fd, tmp) != 0) return false;
+    if (renameat(dir_fd, tmp, dir_fd, wanted) == 0) return true;
+    renameat(dir_fd, tmp, dir_fd, stale);
+    return false;
 }
 
 char *path_dirname(const char *path)

@@ -30,6 +30,10 @@ int fs_open_input(const char *path, fs_input kind, struct stat *st);
 /* Reads a whole input through fs_open_input and appends a NUL sentinel (data[len] == 0). false if
  * it cannot be read (errno as for fs_open_input; ENOENT for a missing file). */
 bool fs_read_input(const char *path, fs_input kind, buf *out);
+/* The same for the entry `name` of the directory open as `dir_fd` (`path` names it in messages),
+ * never through a link: a link there is refused (ELOOP). */
+int fs_open_input_at(int dir_fd, const char *name, const char *path, fs_input kind, struct stat *st);
+bool fs_read_input_at(int dir_fd, const char *name, const char *path, fs_input kind, buf *out);
 /* fs_read_input for the generator's own files (FS_INPUT_OWN). */
 bool fs_read_file(const char *path, buf *out);
 /* Why the last fs_open_input or fs_read_input failed, to end a message ("cannot read the shell
@@ -49,6 +53,8 @@ fs_kind fs_kind_follow(const char *path); /* stat */
  * the same order whatever the file system returns. false if it cannot be opened. */
 typedef VEC(char *) name_list;
 bool fs_list_dir(const char *dir, name_list *out);
+/* The same for the directory open as `dir_fd` (which stays open; it may be listed again). */
+bool fs_list_dir_fd(int dir_fd, name_list *out);
 void name_list_free(name_list *l);
 /* qsort and bsearch comparators over arrays of names (char *): bytewise, and ignoring ASCII case
  * (tl_text_fold_compare's order). */
@@ -75,6 +81,9 @@ void fs_note_case_variant(src_loc at, const char *path);
  * case-only rename carried out on disk, where deleting `stale` would delete `wanted`. Returns
  * false, changing nothing, when the directory holds both spellings (two files) or neither. */
 bool fs_respell(const char *stale, const char *wanted);
+/* The same for two spellings of one entry's name (no '/') in the directory open as `dir_fd`, the
+ * rename made through it: a directory that is replaced meanwhile is never reached by path. */
+bool fs_respell_at(int dir_fd, const char *stale, const char *wanted);
 
 /* The directory part: "a/b/c.txt" -> "a/b", "c.txt" -> ".". */
 char *path_dirname(const char *path);

@@ -87,6 +87,28 @@ static int open_base(output_set *set, const char *base, bool create)
     return fd;
 }
 
+int output_open_dir(const char *path, bool create, bool *created)
+{
+    const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+    int fd = open(path, flags);
+    *created = false;
+    if (fd < 0 && errno == ENOENT && create) {
+        if (!make_base(path, created)) return -1;
+        fd = open(path, flags);
+    }
+    return fd;
+}
+
+bool output_set_base(output_set *set, const char *path, int fd, bool created)
+{
+    base_forget(set);
+    set->base.fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (set->base.fd < 0) return false;
+    set->base.path = xstrdup(path);
+    set->base.created = created;
+    return true;
+}
+
 /* The next component of `rel` below the directory `at`, never through a link; with `create`,
  * made when missing (*created). -1 with errno set otherwise. */
 static int open_component(int at, const char *comp, bool create, bool *created)

@@ -56,6 +56,16 @@ typedef struct output_set {
     } dir;
 } output_set;
 
+/* A directory that later sets write below, opened once for a whole run (pack's output folder), so
+ * that a run never follows a link that replaces it meanwhile: opened as the user spelled it but
+ * never through a link in its last component; with `create`, made first when missing, parents
+ * included (*created: this call made it; a failure to make it is reported). -1 with errno set. */
+int output_open_dir(const char *path, bool create, bool *created);
+/* Gives the set the directory open as `fd` (a duplicate is kept until the commit or abort) as its
+ * base for outputs below `path`, instead of opening `path` again; `created`: made by this run.
+ * false (errno set, nothing reported) when no descriptor is left for the duplicate. */
+bool output_set_base(output_set *set, const char *path, int fd, bool created);
+
 /* An output whose directory is the user's (the stamp, a depfile): path's directory must exist. */
 out_file *output_begin(output_set *set, const char *path);
 /* An output at base/relative: in write mode the directories of `relative` are made as needed

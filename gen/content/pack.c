@@ -17,7 +17,8 @@
  * A failed build leaves the previous output usable: new files are renamed into place only when
  * every one of them was produced, and archives.json, the entry point, is replaced last. Runs on
  * one output folder take turns (a lock on its parent, from the preflight to the clean-up:
- * pack_lock.h). */
+ * pack_lock.h). The folder is opened once, never through a link, and everything after goes through
+ * that descriptor (out_folder): a folder swapped for a link during the run is never followed. */
 #include "content/pack_internal.h"
 #include "content/pack_lock.h"
 
@@ -100,17 +101,79 @@ static void progress_clear(progress *pg)
 
 /* ---- The output folder ------------------------------------------------------------------------- */
 
-/* Missing, empty, or a previous build. */
-static bool output_folder_usable(const content_profile *pr, const char *dir)
+/* A profile's output folder, opened once, at the preflight (or when the build makes it), never
+ * through a link: everything the run reads, writes and removes in it goes through this descriptor
+ * (openat, O_NOFOLLOW below it, renameat, unlinkat), so that a folder moved away or swapped for a
+ * link during the run is never written or cleaned up through its path. Before the commit and
+ * after the clean-up the run checks that its path still names the folder it opened, and fails
+ * naming it if not (before the commit: nothing replaced). */
+typedef struct out_folder {
+    char *path; /* as the build names it: messages, and the output set's base */
+    int fd;     /* -1: missing at the preflight, until the build makes it */
+    bool made;  /* made by this run */
+    char *real; /* its real path when opened: the key of its record of input hashes (NULL: none) */
+} out_folder;
+
+static void folder_close(out_folder *of)
 {
+    if (of->fd >= 0) close(of->fd);
+    free(of->path);
+    free(of->real);
+    memset(of, 0, sizeof *of);
+    of->fd = -1;
+}
+
+/* Is the folder at of->path still the one open as of->fd? */
+static bool folder_in_place(const out_folder *of)
+{
+    struct stat here, opened;
+    return of->fd >= 0 && fstat(of->fd, &opened) == 0 && lstat(of->path, &here) == 0 && S_ISDIR(here.st_mode) &&
+           here.st_dev == opened.st_dev && here.st_ino == opened.st_ino;
+}
+
+/* Its real path, if its path still names it. */
+static void folder_note_real(out_folder *of)
+{
+    free(of->real);
+    of->real = realpath(of->path, NULL);
+    if (of->real && !folder_in_place(of)) free(of->real), of->real = NULL;
+}
+
+static bool folder_check_in_place(const out_folder *of, const char *outcome)
+{
+    if (folder_in_place(of)) return true;
+    diag_error(loc_file(of->path), "the output folder was replaced during the run (moved away, or swapped for a link); "
+                                   "threadlink-gen never writes through links: %s", outcome);
+    return false;
+}
+
+static void report_not_a_folder(const content_profile *pr)
+{
+    content_profile_error(pr, "output", "output folder \"%s\" exists and is not a folder; nothing was written", pr->output);
+}
+
+/* Opens the output folder at the preflight: false after reporting one that is not a folder (a
+ * link is not one); a missing one is no error (fd -1). */
+static bool folder_open(const content_profile *pr, out_folder *of)
+{
+    of->fd = open(of->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int err = errno;
     struct stat st;
-    if (lstat(dir, &st) != 0) return true;
-    if (!S_ISDIR(st.st_mode)) {
-        content_profile_error(pr, "output", "output folder \"%s\" exists and is not a folder; nothing was written", pr->output);
+    if (of->fd >= 0) folder_note_real(of);
+    else if (err != ENOENT && lstat(of->path, &st) == 0) {
+        if (err == ENOTDIR || err == ELOOP) report_not_a_folder(pr);
+        else content_profile_error(pr, "output", "cannot open the output folder \"%s\": %s", pr->output, strerror(err));
         return false;
     }
+    return true;
+}
+
+/* Missing, empty, or a previous build. */
+static bool output_folder_usable(const content_profile *pr, const out_folder *of)
+{
     name_list names = {0};
-    if (!fs_list_dir(dir, &names)) {
+    if (of->fd < 0) return true;
+    if (!fs_list_dir_fd(of->fd, &names)) {
         content_profile_error(pr, "output", "cannot read the output folder \"%s\": %s", pr->output, strerror(errno));
         return false;
     }
@@ -126,28 +189,28 @@ static bool output_folder_usable(const content_profile *pr, const char *dir)
     return true;
 }
 
+/* Makes the output folder that was missing at the preflight (and its parents). One that appeared
+ * meanwhile is checked as the preflight checks. false after reporting. */
+static bool folder_make(const content_profile *pr, out_folder *of)
+{
+    unsigned errors = diag_error_count();
+    of->fd = output_open_dir(of->path, true, &of->made);
+    int err = errno;
+    if (of->fd < 0 && diag_error_count() == errors) {
+        if (err == ENOTDIR || err == ELOOP) report_not_a_folder(pr);
+        else content_profile_error(pr, "output", "cannot open the output folder \"%s\": %s", pr->output, strerror(err));
+    }
+    if (of->fd < 0) return false;
+    folder_note_real(of);
+    return of->made || output_folder_usable(pr, of);
+}
+
 /* Clean-up goes through directory descriptors, as the writes do (output.h): each folder is opened
  * below its parent with O_NOFOLLOW, so a folder swapped for a link meanwhile is removed as a link
  * (unlinkat), never walked into. */
 static int open_subdir(int parent_fd, const char *name)
 {
     return openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-}
-
-/* The entries of the folder open as `fd`, sorted as fs_list_dir sorts them. */
-static bool list_dir_fd(int fd, name_list *out)
-{
-    int list_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-    DIR *d = list_fd < 0 ? NULL : fdopendir(list_fd);
-    if (!d) {
-        if (list_fd >= 0) close(list_fd);
-        return false;
-    }
-    for (struct dirent *e; (e = readdir(d));)
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) *vec_push(out) = xstrdup(e->d_name);
-    closedir(d);
-    if (out->count) qsort(out->items, out->count, sizeof *out->items, names_cmp);
-    return true;
 }
 
 /* Removes the entry `name` of the folder `parent_fd`, and everything in it if it is a folder. */
@@ -159,7 +222,7 @@ static void remove_tree_at(int parent_fd, const char *name)
         return;
     }
     name_list names = {0};
-    if (list_dir_fd(fd, &names))
+    if (fs_list_dir_fd(fd, &names))
         for (size_t i = 0; i < names.count; i++) remove_tree_at(fd, names.items[i]);
     name_list_free(&names);
     close(fd);
@@ -199,10 +262,23 @@ static const char *kept_ignoring_case(const keep_set *ks, const char *rel, bool 
     return match ? k : NULL;
 }
 
+/* Respells the entry `name` of the folder `rel` (open as here_fd) as `kept` (the first `kept_len`
+ * bytes of a kept path: rel, '/', then another spelling of name) spells it: fs_respell_at. false
+ * when kept spells the folders above it otherwise (they were walked as spelled: two folders). */
+static bool respell_entry(int here_fd, const char *rel, const char *name, const char *kept, size_t kept_len)
+{
+    size_t n = strlen(rel), at = n ? n + 1 : 0;
+    if (kept_len <= at || (n && (strncmp(kept, rel, n) != 0 || kept[n] != '/')) || memchr(kept + at, '/', kept_len - at)) return false;
+    char *want = xstrndup(kept + at, kept_len - at);
+    bool ok = fs_respell_at(here_fd, name, want);
+    free(want);
+    return ok;
+}
+
 /* Removes everything under dir/rel that is not kept; a directory that ends up empty goes too,
  * unless it is dir itself. Links are never followed.
  *
- * An entry kept only ignoring case is first handed to fs_respell: on a case-insensitive file
+ * An entry kept only ignoring case is first respelled (fs_respell_at): on a case-insensitive file
  * system (macOS, Windows), after a case-only rename (an asset hero.txt -> Hero.txt, a category
  * folder or profile spelled in another case) the build reused the old entry, which keeps its old
  * spelling, and deleting that spelling would delete what the build has just written. Respelled as
@@ -210,21 +286,16 @@ static const char *kept_ignoring_case(const keep_set *ks, const char *rel, bool 
  * system) are two files, and the stale one goes as before. */
 static void remove_stale_in(int here_fd, const char *dir, const char *rel, const keep_set *ks);
 
-/* The stale content of dir/sub_rel, a folder (entry `name` of `here_fd`). */
-static void remove_stale_folder(int here_fd, const char *dir, const char *sub_rel, const char *name, const keep_set *ks)
+/* The stale content of dir/sub_rel, a folder (entry `name` of `here_fd`, the folder dir/rel). */
+static void remove_stale_folder(int here_fd, const char *dir, const char *rel, const char *sub_rel, const char *name,
+                                const keep_set *ks)
 {
     /* A folder that still holds kept files is walked; otherwise it goes whole. */
     size_t n = strlen(sub_rel);
     bool holds = false;
     for (size_t k = 0; k < ks->n && !holds; k++) holds = strncmp(ks->paths[k], sub_rel, n) == 0 && ks->paths[k][n] == '/';
     const char *kept = holds ? NULL : kept_ignoring_case(ks, sub_rel, true);
-    char *want_rel = kept ? xasprintf("%.*s", (int)n, kept) : NULL;
-    if (want_rel) {
-        char *sub = path_join(dir, sub_rel), *want = path_join(dir, want_rel);
-        if (!fs_respell(sub, want)) free(want_rel), want_rel = NULL;
-        free(sub);
-        free(want);
-    }
+    char *want_rel = kept && respell_entry(here_fd, rel, name, kept, n) ? xstrndup(kept, n) : NULL;
     if (holds || want_rel) {
         const char *walk_rel = want_rel ? want_rel : sub_rel;
         int fd = open_subdir(here_fd, path_basename(walk_rel));
@@ -239,11 +310,10 @@ static void remove_stale_folder(int here_fd, const char *dir, const char *sub_re
     free(want_rel);
 }
 
-/* Removes everything in the folder dir/rel (open as `here_fd`) that is not kept. */
 static void remove_stale_in(int here_fd, const char *dir, const char *rel, const keep_set *ks)
 {
     name_list names = {0};
-    if (list_dir_fd(here_fd, &names)) {
+    if (fs_list_dir_fd(here_fd, &names)) {
         for (size_t i = 0; i < names.count; i++) {
             const char *name = names.items[i];
             char *sub_rel = rel[0] ? xasprintf("%s/%s", rel, name) : xstrdup(name);
@@ -251,35 +321,19 @@ static void remove_stale_in(int here_fd, const char *dir, const char *rel, const
             if (names_hold(ks->paths, ks->n, sub_rel)) {
                 /* kept */
             } else if (fstatat(here_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
-                remove_stale_folder(here_fd, dir, sub_rel, name, ks);
+                remove_stale_folder(here_fd, dir, rel, sub_rel, name, ks);
             } else {
                 const char *kept = kept_ignoring_case(ks, sub_rel, false);
-                char *sub = path_join(dir, sub_rel), *want = kept ? path_join(dir, kept) : NULL;
-                if (!want || !fs_respell(sub, want)) remove_stale_file(here_fd, sub, name);
-                free(sub);
-                free(want);
+                if (!kept || !respell_entry(here_fd, rel, name, kept, strlen(kept))) {
+                    char *sub = path_join(dir, sub_rel);
+                    remove_stale_file(here_fd, sub, name);
+                    free(sub);
+                }
             }
             free(sub_rel);
         }
     }
     name_list_free(&names);
-}
-
-/* Removes everything in the output folder `dir` that is not kept; a folder that ends up empty goes
- * too, unless it is dir itself. Links are never followed.
- *
- * An entry kept only ignoring case is first handed to fs_respell: on a case-insensitive file
- * system (macOS, Windows), after a case-only rename (an asset hero.txt -> Hero.txt, a category
- * folder or profile spelled in another case) the build reused the old entry, which keeps its old
- * spelling, and deleting that spelling would delete what the build has just written. Respelled as
- * kept, it stays (a folder is then walked as the kept folder); two entries (a case-sensitive file
- * system) are two files, and the stale one goes as before. */
-static void remove_stale(const char *dir, const keep_set *ks)
-{
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) return;
-    remove_stale_in(fd, dir, "", ks);
-    close(fd);
 }
 
 /* ---- JSON output --------------------------------------------------------------------------------- */
@@ -330,12 +384,12 @@ static int by_archive_name(const void *a, const void *b)
     return strcmp(((const archive_out *)a)->name, ((const archive_out *)b)->name);
 }
 
-/* The file at `path` is `size` bytes with XXH64 `xxh64`: read in pieces, never held whole.
- * Reports nothing and touches no shared state (any thread may run it). */
-static bool same_bytes(const char *path, uint64_t size, uint64_t xxh64)
+/* The file `name` in the folder open as `dir_fd` is `size` bytes with XXH64 `xxh64`: read in
+ * pieces, never held whole. Reports nothing and touches no shared state (any thread may run it). */
+static bool same_bytes(int dir_fd, const char *name, uint64_t size, uint64_t xxh64)
 {
     struct stat st;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+    int fd = openat(dir_fd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
     if (fd < 0) return false;
     bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size;
     XXH64_state_t h;
@@ -401,7 +455,7 @@ static char *archive_name(const content_profile *pr, const char *label, const co
  * look): on the same threads, so that the calling thread never shares a core with more work than
  * the machine has cores for. */
 typedef struct prior_build {
-    char *dir;
+    const out_folder *folder;
     tl_cf_index index;
     int level;    /* its "compression_level" (0: none, the codec's default) */
     bool have;    /* archives.json was read and parsed */
@@ -410,7 +464,7 @@ typedef struct prior_build {
 
 typedef struct prior_check {
     const char *project_root;
-    name_list seed_dirs;     /* output folders whose records seed the memo (item 0) */
+    name_list seed_dirs;     /* real paths of the output folders whose records seed the memo (item 0) */
     VEC(prior_build) builds; /* per selected profile, in order */
     size_t items;            /* item 0, then every build's archives, one after the other */
     bool *intact;            /* per item: the archive's bytes hash as recorded */
@@ -424,8 +478,15 @@ typedef struct pack_ctx {
     const double *scan_seconds; /* per selected profile: its preflight scan */
     prior_check *prior;
     size_t profile;             /* the selected profile being built */
+    out_folder *folders;        /* per selected profile */
     const struct resolved_ids *resolved; /* per selected profile: the generate pass's ids */
 } pack_ctx;
+
+/* Tests: the step reached (pack_options.at_step). */
+static void at_step(const pack_ctx *ctx, pack_step step)
+{
+    if (ctx->opt->at_step) ctx->opt->at_step(ctx->opt->at_step_ctx, step);
+}
 
 /* Writes `content` as the file `name` in the output folder `dir` (swapping buffers, not copying);
  * *changed (if not NULL) says whether its bytes differ from the file's. */
@@ -558,7 +619,7 @@ static void archive_built(void *ctx, size_t job)
 
 /* The previous build's archives that this one does not keep but that are intact (the one that
  * held an edited file, under its old name): the entries of the archives built again may be
- * copied from them (pack_find_reusable), not compressed again. Their paths, in *paths. */
+ * copied from them (pack_find_reusable), not compressed again. Their names, in *paths. */
 typedef VEC(char *) path_list;
 
 static void reusable_sources(packed_build *pb, path_list *paths)
@@ -572,7 +633,7 @@ static void reusable_sources(packed_build *pb, path_list *paths)
     for (uint32_t i = 0; i < b->index.archive_count; i++) {
         if (kept[i] || b->index.archives[i].is_catalog) continue;
         work_pool_wait(pc->pool, b->first + i);
-        if (pc->intact[b->first + i]) *vec_push(paths) = path_join(pb->dir, b->index.archives[i].name);
+        if (pc->intact[b->first + i]) *vec_push(paths) = xstrdup(b->index.archives[i].name);
     }
     free(kept);
 }
@@ -589,7 +650,8 @@ static pack_entry_source *find_reusable(packed_build *pb, const pack_archive_job
     for (size_t j = 0; j < count; j++)
         for (size_t i = 0; i < list[j].count; i++) *vec_push(&members) = list[j].members[i];
     pack_entry_source *reuse = xcalloc(pb->sc->assets.count, sizeof *reuse);
-    pack_find_reusable(pb->sc, pb->pr->compression, (const char *const *)paths->items, paths->count, members.items, members.count, reuse);
+    pack_find_reusable(pb->sc, pb->pr->compression, b->folder->fd, b->folder->path, (const char *const *)paths->items, paths->count,
+                       members.items, members.count, reuse);
     vec_free(&members);
     return reuse;
 }
@@ -917,12 +979,12 @@ static void output_files(const content_profile *pr, const content_scan *sc, cons
 }
 
 /* Everything else in the folder belonged to the previous build. */
-static void remove_all_but(const char *dir, const name_list *keep)
+static void remove_all_but(const out_folder *of, const name_list *keep)
 {
     keep_set ks = {keep->items, xcalloc(keep->count ? keep->count : 1, sizeof(char *)), keep->count};
     memcpy(ks.folded, keep->items, keep->count * sizeof(char *));
     qsort(ks.folded, ks.n, sizeof *ks.folded, names_cmp_ignoring_case);
-    remove_stale(dir, &ks);
+    remove_stale_in(of->fd, of->path, "", &ks);
     free(ks.folded);
 }
 
@@ -996,35 +1058,50 @@ static void record_entries(void *ctx, size_t item, unsigned worker)
     pack_inputs_entries(rj->pr, rj->sc, &rj->entries);
 }
 
-/* The marker, then the archives and index (or the flat files), committed together; a failed
- * first build takes its folders with it (left without the marker, which lands with the rest,
- * they would make the folder look like someone else's next time). */
-static bool write_output(pack_ctx *ctx, const content_profile *pr, content_scan *sc, const char *dir, build_stats *stats,
-                         archive_list *archives, record_job *record)
+/* The marker, then the archives and index (or the flat files), committed together into the
+ * folder open as of->fd, if its path still names it. */
+static bool commit_output(pack_ctx *ctx, const content_profile *pr, content_scan *sc, const out_folder *of, build_stats *stats,
+                          archive_list *archives)
 {
     output_set set = {.mode = OUTPUT_WRITE};
-    name_list before = {0};
-    const bool existed = fs_kind_of(dir) != FS_MISSING;
-    const bool first = !existed || (fs_list_dir(dir, &before) && before.count == 0);
-    name_list_free(&before);
+    if (!output_set_base(&set, of->path, of->fd, of->made)) {
+        diag_error(loc_file(of->path), "cannot open the output folder: %s", strerror(errno));
+        return false;
+    }
     buf marker = {0};
     buf_printf(&marker, "threadlink-gen content build of profile %s. threadlink-gen pack owns this folder and replaces "
                         "everything in it.\n", pr->name);
-    bool ok = write_buf(&set, dir, MARKER_FILE, &marker, NULL);
+    at_step(ctx, PACK_STEP_WRITE);
+    bool ok = write_buf(&set, of->path, MARKER_FILE, &marker, NULL);
     buf_free(&marker);
-    if (ok) ok = pr->archive == CONTENT_ARCHIVE_PACKED ? build_packed(ctx, pr, sc, dir, &set, stats, archives)
-                                                       : build_flat(ctx, pr, sc, dir, &set, stats);
+    if (ok) ok = pr->archive == CONTENT_ARCHIVE_PACKED ? build_packed(ctx, pr, sc, of->path, &set, stats, archives)
+                                                       : build_flat(ctx, pr, sc, of->path, &set, stats);
     progress_clear(&ctx->pg);
-    if (ok) ok = output_commit(&set);
-    else output_abort(&set);
+    if (ok) at_step(ctx, PACK_STEP_COMMIT);
+    ok = ok && folder_check_in_place(of, "nothing was replaced") && output_commit(&set);
+    if (!ok) output_abort(&set);
     output_set_free(&set);
+    return ok;
+}
+
+/* The build into the output folder (made now if it was missing); a failed first build takes its
+ * folders with it (left without the marker, which lands with the rest, they would make the
+ * folder look like someone else's next time). */
+static bool write_output(pack_ctx *ctx, const content_profile *pr, content_scan *sc, out_folder *of, build_stats *stats,
+                         archive_list *archives, record_job *record)
+{
+    if (of->fd < 0 && !folder_make(pr, of)) return false;
+    name_list before = {0};
+    const bool first = of->made || (fs_list_dir_fd(of->fd, &before) && before.count == 0);
+    name_list_free(&before);
+    bool ok = commit_output(ctx, pr, sc, of, stats, archives);
     if (!ok && first) {
-        remove_stale(dir, &(keep_set){0}); /* everything in it, */
-        if (!existed) rmdir(dir);       /* and the folder itself if this run made it */
+        remove_stale_in(of->fd, of->path, "", &(keep_set){0}); /* everything in it, */
+        if (of->made && folder_in_place(of)) rmdir(of->path); /* and the folder itself if this run made it */
     }
-    if (ok) {
+    if (ok && of->real) {
         work_pool_wait(record->pool, 0);
-        pack_inputs_save(dir, &record->entries);
+        pack_inputs_save(of->real, &record->entries);
     }
     return ok;
 }
@@ -1036,7 +1113,7 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc, o
     memset(&m, 0, sizeof m);
     bool ok = resolve_ids(ctx, pr, sc, &m);
     if (ok) shuffle_assets(sc, ctx->opt->shuffle_seed);
-    char *dir = path_join(ctx->p->cfg.root, pr->output);
+    out_folder *of = &ctx->folders[index];
     build_stats stats = {0};
     archive_list archives = {0};
     ctx->pg = (progress){ctx->pg.on, ctx->pg.last, pr->name, 0, sc->assets.count, 0};
@@ -1045,13 +1122,15 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc, o
     record_job record = {pr, sc, {0}, NULL};
     if (ok) {
         record.pool = work_pool_start(ctx->opt->jobs ? ctx->opt->jobs : work_pool_cores(), 1, record_entries, &record, NULL, 0);
-        ok = write_output(ctx, pr, sc, dir, &stats, &archives, &record);
+        ok = write_output(ctx, pr, sc, of, &stats, &archives, &record);
         work_pool_finish(record.pool);
     }
     buf_free(&record.entries);
     name_list files = {0};
     if (ok) output_files(pr, sc, &archives, &files);
-    if (ok) remove_all_but(dir, &files);
+    if (ok) at_step(ctx, PACK_STEP_CLEAN_UP);
+    if (ok) remove_all_but(of, &files);
+    if (ok) ok = folder_check_in_place(of, "the build went into the folder it opened, wherever that is now");
     /* Built and cleaned up: another run may have the folder now (hooks run unlocked). */
     if (ok) pack_locks_release_after(locks, index);
     if (ok && pr->post_build.count) {
@@ -1069,7 +1148,6 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc, o
         vec_free(&archives.items[i].files);
     }
     vec_free(&archives);
-    free(dir);
     manifest_free(&m);
     return ok;
 }
@@ -1274,21 +1352,19 @@ static void check_prior_item(void *ctx, size_t item, unsigned worker)
     while (b && pc->builds.items[b].first > item) b--;
     const prior_build *pb = &pc->builds.items[b];
     const tl_cf_index_archive *pa = &pb->index.archives[item - pb->first];
-    char *path = path_join(pb->dir, pa->name);
-    pc->intact[item] = same_bytes(path, pa->size, pa->xxh64);
-    free(path);
+    pc->intact[item] = same_bytes(pb->folder->fd, pa->name, pa->size, pa->xxh64);
 }
 
-/* The previous build's archives.json in output folder `dir`, if it has one, as the next build. */
-static void prior_add(prior_check *pc, const char *dir, bool usable)
+/* The previous build's archives.json in the output folder, if it has one, as the next build. */
+static void prior_add(prior_check *pc, const out_folder *of, bool usable)
 {
     prior_build *b = vec_push(&pc->builds);
     memset(b, 0, sizeof *b);
-    b->dir = xstrdup(dir);
+    b->folder = of;
     b->first = pc->items;
-    char *index_path = path_join(dir, INDEX_FILE);
+    char *index_path = path_join(of->path, INDEX_FILE);
     buf text = {0};
-    b->have = usable && fs_read_file(index_path, &text) &&
+    b->have = usable && of->fd >= 0 && fs_read_input_at(of->fd, INDEX_FILE, index_path, FS_INPUT_OWN, &text) &&
               tl_cf_index_parse(&b->index, text.data ? text.data : "", text.len, NULL) == TL_CF_OK;
     if (b->have) b->level = content_index_level(text.data, text.len);
     buf_free(&text);
@@ -1315,10 +1391,8 @@ static void prior_end(prior_check *pc)
     content_memo_seeding(NULL, NULL);
     if (pc->pool) work_pool_finish(pc->pool);
     name_list_free(&pc->seed_dirs);
-    for (size_t i = 0; i < pc->builds.count; i++) {
+    for (size_t i = 0; i < pc->builds.count; i++)
         if (pc->builds.items[i].have) tl_cf_index_free(&pc->builds.items[i].index);
-        free(pc->builds.items[i].dir);
-    }
     vec_free(&pc->builds);
     free(pc->intact);
 }
@@ -1326,20 +1400,20 @@ static void prior_end(prior_check *pc)
 /* Preflight: every selected profile's output folder and tree, before anything is written. */
 typedef VEC(content_scan) scan_list;
 
-static bool preflight(project *p, content_config *cc, const profile_selection *sel, scan_list *scans, double *scan_seconds,
-                      prior_check *prior, unsigned jobs)
+static bool preflight(project *p, content_config *cc, const profile_selection *sel, out_folder *folders, scan_list *scans,
+                      double *scan_seconds, prior_check *prior, unsigned jobs)
 {
     bool ok = true;
     prior->project_root = p->cfg.root;
     prior->items = 1; /* item 0: the memo's seeding */
     for (size_t i = 0; i < sel->count; i++) {
         content_profile *pr = &cc->profiles.items[sel->items[i]];
-        char *dir = output_dir_of(p, pr);
-        bool usable = output_folder_usable(pr, dir);
+        out_folder *of = &folders[i];
+        of->path = output_dir_of(p, pr);
+        bool usable = folder_open(pr, of) && output_folder_usable(pr, of);
         if (!usable) ok = false;
-        else *vec_push(&prior->seed_dirs) = xstrdup(dir);
-        prior_add(prior, dir, usable && pr->archive == CONTENT_ARCHIVE_PACKED);
-        free(dir);
+        else if (of->real) *vec_push(&prior->seed_dirs) = xstrdup(of->real);
+        prior_add(prior, of, usable && pr->archive == CONTENT_ARCHIVE_PACKED);
     }
     prior_start(prior, jobs);
     for (size_t i = 0; i < sel->count; i++) {
@@ -1372,10 +1446,10 @@ static bool generate_manifests(const pack_options *opt, const char *cfg_path, re
 
 /* Each selected profile built in turn, then the stamp and the depfile. */
 static bool build_profiles(const pack_options *opt, project *p, content_config *cc, const profile_selection *sel,
-                           content_scan *scans, const double *scan_seconds, out_locks *locks, prior_check *prior,
-                           const resolved_ids *resolved)
+                           out_folder *folders, content_scan *scans, const double *scan_seconds, out_locks *locks,
+                           prior_check *prior, const resolved_ids *resolved)
 {
-    pack_ctx ctx = {opt, p, {false, 0, NULL, 0, 0, 0}, scan_seconds, prior, 0, resolved};
+    pack_ctx ctx = {opt, p, {false, 0, NULL, 0, 0, 0}, scan_seconds, prior, 0, folders, resolved};
     ctx.pg.on = opt->progress > 0 || (opt->progress < 0 && isatty(2));
     if (opt->before_build) opt->before_build(opt->before_build_ctx);
     for (size_t i = 0; i < sel->count; i++) {
@@ -1384,6 +1458,32 @@ static bool build_profiles(const pack_options *opt, project *p, content_config *
     }
     if (opt->stamp && !write_stamp(opt->stamp, cc, sel)) return false;
     return !opt->depfile || write_depfile(opt, p, cc, sel);
+}
+
+/* The selected profiles, locked, checked, named and built (built only if `ok`: what the preflight
+ * finds is reported either way): true when all went well. The output folders stay open from their
+ * preflight to the end of the run. */
+static bool pack_selected(const pack_options *opt, const char *cfg_path, project *p, content_config *cc, const profile_selection *sel,
+                          bool ok, scan_list *scans, out_locks *locks)
+{
+    if (!lock_outputs(p, cc, sel, locks)) ok = false;
+    content_memo_begin();
+    unsigned jobs = opt->jobs ? opt->jobs : work_pool_cores();
+    content_scan_set_jobs(jobs);
+    double *scan_seconds = xcalloc(sel->count ? sel->count : 1, sizeof *scan_seconds);
+    out_folder *folders = xcalloc(sel->count ? sel->count : 1, sizeof *folders);
+    for (size_t i = 0; i < sel->count; i++) folders[i].fd = -1;
+    prior_check prior = {0};
+    if (!preflight(p, cc, sel, folders, scans, scan_seconds, &prior, jobs)) ok = false;
+    resolved_keeper keeper = {cc, sel, scans->items, xcalloc(sel->count ? sel->count : 1, sizeof(resolved_ids))};
+    ok = ok && generate_manifests(opt, cfg_path, &keeper) &&
+         build_profiles(opt, p, cc, sel, folders, scans->items, scan_seconds, locks, &prior, keeper.resolved);
+    resolved_free(keeper.resolved, sel->count);
+    prior_end(&prior);
+    for (size_t i = 0; i < sel->count; i++) folder_close(&folders[i]);
+    free(folders);
+    free(scan_seconds);
+    return ok;
 }
 
 int pack_run(const pack_options *opt)
@@ -1412,22 +1512,7 @@ int pack_run(const pack_options *opt)
     }
     bool ok = true;
     if (!rc) rc = apply_overrides(opt, &p, &cc, &sel, &ok);
-    if (!rc) {
-        if (!lock_outputs(&p, &cc, &sel, &locks)) ok = false;
-        content_memo_begin();
-        unsigned jobs = opt->jobs ? opt->jobs : work_pool_cores();
-        content_scan_set_jobs(jobs);
-        double *scan_seconds = xcalloc(sel.count, sizeof *scan_seconds);
-        prior_check prior = {0};
-        if (!preflight(&p, &cc, &sel, &scans, scan_seconds, &prior, jobs)) ok = false;
-        resolved_keeper keeper = {&cc, &sel, scans.items, xcalloc(sel.count ? sel.count : 1, sizeof(resolved_ids))};
-        ok = ok && generate_manifests(opt, cfg_path, &keeper) &&
-             build_profiles(opt, &p, &cc, &sel, scans.items, scan_seconds, &locks, &prior, keeper.resolved);
-        resolved_free(keeper.resolved, sel.count);
-        prior_end(&prior);
-        free(scan_seconds);
-        rc = ok ? 0 : 1;
-    }
+    if (!rc) rc = pack_selected(opt, cfg_path, &p, &cc, &sel, ok, &scans, &locks) ? 0 : 1;
 
     pack_locks_end(&locks);
     content_memo_end();

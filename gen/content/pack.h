@@ -9,6 +9,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The steps pack_options.at_step is called at, in this order for each profile. */
+typedef enum pack_step {
+    PACK_STEP_WRITE,   /* the output folder checked, nothing of the build written into it yet */
+    PACK_STEP_COMMIT,  /* every new file written beside its place, none renamed into it yet */
+    PACK_STEP_CLEAN_UP /* the new files in place, the previous build's stale files not removed yet */
+} pack_step;
+
 typedef struct pack_options {
     const char *config_path;   /* default "threadlink.json" */
     const char *profile;       /* a profile name, "all", or NULL: the only profile, else all */
@@ -45,6 +52,10 @@ typedef struct pack_options {
      * first archive or flat file is built, so that a test can change an input in between. */
     void (*before_build)(void *ctx);
     void *before_build_ctx;
+    /* Tests: called at each step of each profile's build (pack_step), so that a test can change
+     * the tree at that moment (swap the output folder for a link) without racing the run. */
+    void (*at_step)(void *ctx, pack_step step);
+    void *at_step_ctx;
 } pack_options;
 
 /* 0 ok, 1 input or build errors (nothing half-written: a failed build leaves the previous output

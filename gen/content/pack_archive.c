@@ -373,7 +373,7 @@ static bool write_raw_archive(parallel_build *b, work_pool *pool, size_t first, 
  * this run began: it changed since). */
 static bool copy_reused(const pack_entry_source *from, out_file *o, XXH64_state_t *hash)
 {
-    int fd = open(from->archive, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    int fd = openat(from->dir_fd, from->archive, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     uint64_t got = 0;
     while (fd >= 0 && got < from->stored_size) {
         size_t want = from->stored_size - got < (1u << 16) ? (size_t)(from->stored_size - got) : (1u << 16);
@@ -386,7 +386,11 @@ static bool copy_reused(const pack_entry_source *from, out_file *o, XXH64_state_
         out_maybe_flush(o);
     }
     if (fd >= 0) close(fd);
-    if (got != from->stored_size) diag_error(loc_file(from->archive), "changed while this build copied entries from it; run pack again");
+    if (got != from->stored_size) {
+        char *path = path_join(from->dir, from->archive);
+        diag_error(loc_file(path), "changed while this build copied entries from it; run pack again");
+        free(path);
+    }
     return got == from->stored_size;
 }
 
@@ -508,14 +512,15 @@ static int by_ref_id(const void *x, const void *y)
     return a->id < b->id ? -1 : a->id > b->id;
 }
 
-/* The table of contents of the archive at `path`, checked as the runtime checks it. */
-static bool read_toc(const char *path, tl_cf_archive *a, unsigned char **toc)
+/* The table of contents of the archive `name` in the folder open as `dir_fd`, checked as the
+ * runtime checks it. */
+static bool read_toc(int dir_fd, const char *name, tl_cf_archive *a, unsigned char **toc)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    int fd = openat(dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     struct stat st;
     unsigned char head[TL_CF_ARCHIVE_HEADER_SIZE];
     uint32_t count = 0;
-    bool ok = fd >= 0 && fstat(fd, &st) == 0 && pread(fd, head, sizeof head, 0) == (ssize_t)sizeof head &&
+    bool ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && pread(fd, head, sizeof head, 0) == (ssize_t)sizeof head &&
               tl_cf_archive_read_header(head, (uint64_t)st.st_size, &count, NULL) == TL_CF_OK;
     size_t toc_size = (size_t)count * TL_CF_ARCHIVE_ENTRY_SIZE;
     *toc = ok ? xmalloc(toc_size ? toc_size : 1) : NULL;
@@ -538,8 +543,8 @@ static bool written_with(const tl_cf_archive *a, tl_cf_codec codec)
     return false;
 }
 
-void pack_find_reusable(const content_scan *sc, content_codec codec, const char *const *archives, size_t narchives,
-                        const uint32_t *members, size_t nmembers, pack_entry_source *reuse)
+void pack_find_reusable(const content_scan *sc, content_codec codec, int dir_fd, const char *dir, const char *const *archives,
+                        size_t narchives, const uint32_t *members, size_t nmembers, pack_entry_source *reuse)
 {
     tl_cf_codec want = codec == CONTENT_CODEC_LZ4 ? TL_CF_CODEC_LZ4 : TL_CF_CODEC_ZSTD;
     if (codec == CONTENT_CODEC_NONE || !nmembers) return;
@@ -549,14 +554,14 @@ void pack_find_reusable(const content_scan *sc, content_codec codec, const char 
     for (size_t k = 0; k < narchives; k++) {
         tl_cf_archive a;
         unsigned char *toc;
-        if (read_toc(archives[k], &a, &toc) && written_with(&a, want))
+        if (read_toc(dir_fd, archives[k], &a, &toc) && written_with(&a, want))
             for (uint32_t i = 0; i < a.entry_count; i++) {
                 tl_cf_archive_entry e;
                 tl_cf_archive_entry_at(&a, i, &e);
                 id_ref key = {e.id, 0}, *hit = bsearch(&key, ids, nmembers, sizeof *ids, by_ref_id);
                 const content_asset *as = hit ? &sc->assets.items[hit->asset] : NULL;
                 if (as && as->size == e.original_size && as->xxh64 == e.xxh64 && (e.codec == (uint32_t)want || e.codec == TL_CF_CODEC_RAW))
-                    reuse[hit->asset] = (pack_entry_source){archives[k], e.offset, e.stored_size, e.codec};
+                    reuse[hit->asset] = (pack_entry_source){archives[k], dir_fd, dir, e.offset, e.stored_size, e.codec};
             }
         free(toc);
     }

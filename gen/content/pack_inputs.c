@@ -245,13 +245,12 @@ static char *cache_folder(void)
     return NULL;
 }
 
-/* The record's path for output folder `dir` (which must exist), or NULL. */
-static char *record_path(const char *dir)
+/* The record's path for the output folder whose real path is `real`, or NULL. */
+static char *record_path(const char *real)
 {
-    char *folder = cache_folder(), *real = realpath(dir, NULL);
-    char *path = folder && real ? xasprintf("%s/pack-%016llx.inputs", folder, (unsigned long long)XXH64(real, strlen(real), 0)) : NULL;
+    char *folder = cache_folder();
+    char *path = folder ? xasprintf("%s/pack-%016llx.inputs", folder, (unsigned long long)XXH64(real, strlen(real), 0)) : NULL;
     free(folder);
-    free(real);
     return path;
 }
 
@@ -278,10 +277,10 @@ static void replace_file(const char *path, const buf *text)
     free(tmp), free(folder), free(parent);
 }
 
-void pack_inputs_save(const char *dir, const buf *entries)
+void pack_inputs_save(const char *folder, const buf *entries)
 {
-    char *path = record_path(dir), *folder = realpath(dir, NULL);
-    if (path && folder && !strchr(folder, '\n')) {
+    char *path = record_path(folder);
+    if (path && !strchr(folder, '\n')) {
         buf text = {0};
         pack_inputs_begin(&text, folder);
         buf_put(&text, entries->data ? entries->data : "", entries->len);
@@ -289,7 +288,6 @@ void pack_inputs_save(const char *dir, const buf *entries)
         replace_file(path, &text);
         buf_free(&text);
     }
-    free(folder);
     free(path);
 }
 
@@ -308,11 +306,11 @@ static void seed_entry(void *ctx, const char *path, size_t len, const content_fi
     content_memo_seed(sd->full.data, st);
 }
 
-void pack_inputs_seed(const char *project_root, const char *dir)
+void pack_inputs_seed(const char *project_root, const char *folder)
 {
-    char *path = record_path(dir), *folder = realpath(dir, NULL);
+    char *path = record_path(folder);
     buf text = {0};
-    if (path && folder && fs_read_file(path, &text)) {
+    if (path && fs_read_file(path, &text)) {
         seeding sd = {{0}, 0};
         if (strcmp(project_root, ".") != 0 && project_root[0]) {
             buf_puts(&sd.full, project_root);
@@ -323,6 +321,5 @@ void pack_inputs_seed(const char *project_root, const char *dir)
         buf_free(&sd.full);
     }
     buf_free(&text);
-    free(folder);
     free(path);
 }

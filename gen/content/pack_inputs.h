@@ -13,10 +13,12 @@ struct content_scan;
  * content_memo_settled), sorted by path. Reads only the scan and the memo, which changes only in
  * scans (all done before any build), so it may be made on another thread while a build runs. */
 void pack_inputs_entries(const content_profile *pr, const struct content_scan *sc, buf *out);
-/* The record of output folder `dir` with these entries, after the build's commit. */
-void pack_inputs_save(const char *dir, const buf *entries);
-/* The previous build's record for output folder `dir`, if any, handed to the scan memo. */
-void pack_inputs_seed(const char *project_root, const char *dir);
+/* The record of the output folder whose real path is `folder` (taken once, when the run opened
+ * it: pack never reaches the folder by path again) with these entries, after the build's commit. */
+void pack_inputs_save(const char *folder, const buf *entries);
+/* The previous build's record for the output folder whose real path is `folder`, if any, handed
+ * to the scan memo. */
+void pack_inputs_seed(const char *project_root, const char *folder);
 /* The record as text (pack_inputs.c gives the format): begun for output folder `folder` (its
  * real path), an entry per file (its path relative to the project), ended by the hash of it all. */
 struct content_file_state;

@@ -79,7 +79,9 @@ typedef struct pack_archive_job {
  * written with this codec, holding the asset's id with the scan's size and XXH64, so that its
  * stored bytes are what compressing the file again gives. */
 typedef struct pack_entry_source {
-    const char *archive;  /* the previous archive's path, or NULL: read and compress the file */
+    const char *archive;  /* the previous archive's name, or NULL: read and compress the file */
+    int dir_fd;           /* the output folder it is in, open (never reached by path) */
+    const char *dir;      /* that folder's path, for messages */
     uint64_t offset, stored_size;
     uint32_t codec;       /* tl_cf_codec */
 } pack_entry_source;
@@ -99,10 +101,11 @@ bool pack_build_archives(const struct content_scan *sc, content_codec codec, int
                          void (*on_built)(void *ctx, size_t job), void *ctx);
 
 /* Fills reuse[asset] (per asset of the scan, zeroed by the caller) for the `members` (assets)
- * that one of the `archives` (paths of intact previous archives) holds as described above.
- * Compressed codecs only: a raw entry costs a copy either way. */
-void pack_find_reusable(const struct content_scan *sc, content_codec codec, const char *const *archives, size_t narchives,
-                        const uint32_t *members, size_t nmembers, pack_entry_source *reuse);
+ * that one of the `archives` (names of intact previous archives in the output folder open as
+ * `dir_fd`, whose path is `dir`) holds as described above. Compressed codecs only: a raw entry
+ * costs a copy either way. */
+void pack_find_reusable(const struct content_scan *sc, content_codec codec, int dir_fd, const char *dir, const char *const *archives,
+                        size_t narchives, const uint32_t *members, size_t nmembers, pack_entry_source *reuse);
 /* One input streamed into `o` the same way (flat builds): false after reporting. */
 bool pack_stream_asset(const char *path, uint64_t size, uint64_t xxh64, struct out_file *o);
 

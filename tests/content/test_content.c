@@ -1008,6 +1008,94 @@ static void test_content_clean_up_leftovers_and_links(void **state)
     assert_true(fx_exists("out/Main/assets/Icons/shield.png"));
 }
 
+/* The output folder swapped for a link to a folder outside (its files moved aside) at each step
+ * of a build: the run works on the folder it opened, never through the link, and fails naming the
+ * folder; nothing outside is written or deleted, and the folder it opened holds the previous build
+ * (swapped before the commit: nothing was replaced) or this one (swapped after it). */
+typedef struct swap_at {
+    pack_step step;
+    int done;
+} swap_at;
+
+static void swap_output_for_link(void *ctx, pack_step step)
+{
+    swap_at *s = ctx;
+    if (step != s->step || s->done++) return;
+    assert_int_equal(rename("out/Main", "out/Moved"), 0);
+    assert_int_equal(symlink("../outside", "out/Main"), 0);
+}
+
+/* fx_snapshot of `dir` with its paths spelt as under `as`. */
+static char *snapshot_as(const char *dir, const char *as)
+{
+    char *snap = fx_snapshot(dir), *from = xasprintf("%s/", dir);
+    buf out = {0};
+    for (const char *p = snap, *hit; *p; p = hit + strlen(from)) {
+        hit = strstr(p, from);
+        if (!hit) {
+            buf_puts(&out, p);
+            break;
+        }
+        buf_put(&out, p, (size_t)(hit - p));
+        buf_printf(&out, "%s/", as);
+    }
+    free(snap);
+    free(from);
+    buf_cstr(&out);
+    return out.data;
+}
+
+static void test_content_output_folder_swapped_for_a_link(void **state)
+{
+    fixture *f = *state;
+    static const char *const archives[] = {"packed", "none"};
+    static const char *const outcome[] = {"nothing was replaced", "nothing was replaced",
+                                          "the build went into the folder it opened, wherever that is now"};
+    for (size_t a = 0; a < 2; a++) {
+        for (pack_step step = PACK_STEP_WRITE; step <= PACK_STEP_CLEAN_UP; step++) {
+            assert_int_equal(system("rm -rf assets out generated outside"), 0);
+            char *cfg = xasprintf("{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\","
+                                  " \"archive\": \"%s\" } ] }\n", archives[a]);
+            fx_write("threadlink.json", cfg);
+            free(cfg);
+            small_tree();
+            assert_int_equal(pack(f), 0);
+            char *previous = snapshot_as("out/Main", "out/Moved");
+            /* Something to write and something stale to remove. */
+            fx_write("assets/Levels/forest.txt", "level two");
+            fx_remove("assets/Icons/sword.png");
+            fx_write("outside/victim.txt", "not the build's");
+            fx_write("outside/.threadlink-content", "a marker planted outside");
+            char *outside = fx_snapshot("outside");
+            swap_at s = {step, 0};
+            pack_options opt = {0};
+            opt.at_step = swap_output_for_link;
+            opt.at_step_ctx = &s;
+            clear_diags(f);
+            assert_int_equal(pack_with(f, opt), 1);
+            assert_int_equal(s.done, 1);
+            char *expect = xasprintf("out/Main: error: the output folder was replaced during the run (moved away, or swapped for a "
+                                     "link); threadlink-gen never writes through links: %s\n", outcome[step]);
+            assert_string_equal(f->diags.data, expect);
+            free(expect);
+            char *after = fx_snapshot("outside");
+            assert_string_equal(outside, after);
+            free(after);
+            char *moved = fx_snapshot("out/Moved");
+            if (step == PACK_STEP_CLEAN_UP) {
+                assert_string_not_equal(moved, previous);
+                assert_null(strstr(moved, "sword"));
+                if (a == 1) assert_non_null(strstr(moved, "out/Moved/assets/Levels/forest.txt\nlevel two\n"));
+            } else {
+                assert_string_equal(moved, previous);
+            }
+            free(moved);
+            free(outside);
+            free(previous);
+        }
+    }
+}
+
 static void test_content_flat_build_refuses_colons(void **state)
 {
     fixture *f = *state;
@@ -1241,6 +1329,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_content_flat_build_refuses_colons, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_flat_build_and_stale_files, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_clean_up_leftovers_and_links, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_output_folder_swapped_for_a_link, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_case_only_rename_case_sensitive, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_outputs_differing_in_case, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_flat_build_refuses_windows_names, fixture_setup, fixture_teardown),

@@ -241,6 +241,18 @@ static void test_commands_respell_only_one_entry(void **state)
     assert_false(fs_respell("generated/sub/more.h", "generated/sub/mores"));
     /* Only the wanted spelling there: nothing to do, and nothing to delete. */
     assert_true(fs_respell("generated/SUB/more.h", "generated/Sub/more.h"));
+    /* fs_respell_at, what pack's clean-up calls, one entry of a folder it holds open: the same answers. */
+    int fd = open("generated/sub", O_RDONLY | O_DIRECTORY);
+    assert_true(fd >= 0);
+    assert_false(fs_respell_at(fd, "more.h", "More.h"));
+    assert_false(fs_respell_at(fd, "missing.h", "MISSING.h"));
+    assert_false(fs_respell_at(fd, "more.h", "mores"));
+    assert_false(fs_respell_at(fd, "../sub/more.h", "../Sub/more.h"));
+    close(fd);
+    fd = open("generated/Sub", O_RDONLY | O_DIRECTORY);
+    assert_true(fd >= 0);
+    assert_true(fs_respell_at(fd, "MORE.h", "more.h")); /* only the wanted spelling there */
+    close(fd);
     char *listing = fx_snapshot("generated");
     assert_string_equal(listing, "generated/Sub/more.h\nother\n\ngenerated/sub/More.h\nkept\n\ngenerated/sub/more.h\nkept\n\n");
     free(listing);

@@ -240,12 +240,75 @@ static void test_race_pack_flat_folder_is_never_written_through(void **state)
     assert_int_equal(escapes, 0);
 }
 
+/* pack's output folder itself (out/Main) swapped with a link to ../outside, a folder that looks
+ * like a previous build, while pack reads, writes and cleans it up: the run works on the folder
+ * it opened (or fails naming it), and nothing outside is written or deleted. */
+static void *swap_output_loop(void *arg)
+{
+    swapper *s = arg;
+    while (!atomic_load(&s->quit)) {
+        if (!atomic_load(&s->run)) {
+            atomic_store(&s->idle, 1);
+            sched_yield();
+            continue;
+        }
+        atomic_store(&s->idle, 0);
+        if (renameat2(AT_FDCWD, "out/Main", AT_FDCWD, "out/alt", RENAME_EXCHANGE) == 0) atomic_fetch_add(&s->swaps, 1);
+    }
+    return NULL;
+}
+
+static void test_race_pack_output_folder_is_never_written_through(void **state)
+{
+    fixture *f = *state;
+    fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\" } ] }\n");
+    fx_write("assets/Icons/sword.png", "sword bytes");
+    fx_write("outside/.threadlink-content", "a marker, so that the folder passes for a previous build");
+    fx_write("outside/victim.txt", "not the build's");
+    char *outside = fx_snapshot("outside");
+    pack_options opt = {.quiet = true, .banner_without_version = true};
+    assert_int_equal(pack_run(&opt), 0);
+    assert_int_equal(symlink("../outside", "out/alt"), 0);
+    swapper s = {0};
+    pthread_t thread;
+    assert_int_equal(pthread_create(&thread, NULL, swap_output_loop, &s), 0);
+    int escapes = 0, written = 0, tries = 0;
+    double start = seconds();
+    for (; tries < PACK_TRIES && seconds() - start < TIME_LIMIT_SECONDS; tries++) {
+        fx_write("assets/Icons/sword.png", tries % 2 ? "sword bytes" : "other sword bytes"); /* something to write */
+        f->diags.len = 0;
+        atomic_store(&s.run, 1);
+        int rc = pack_run(&opt);
+        swapper_pause(&s);
+        struct stat st;
+        if (lstat("out/Main", &st) == 0 && S_ISLNK(st.st_mode))
+            assert_int_equal(renameat2(AT_FDCWD, "out/Main", AT_FDCWD, "out/alt", RENAME_EXCHANGE), 0);
+        char *now = fx_snapshot("outside");
+        if (strcmp(now, outside) != 0) {
+            escapes++;
+            assert_int_equal(system("rm -rf outside/* outside/.[!.]*"), 0);
+            fx_write("outside/.threadlink-content", "a marker, so that the folder passes for a previous build");
+            fx_write("outside/victim.txt", "not the build's");
+        }
+        free(now);
+        written += rc == 0;
+    }
+    atomic_store(&s.quit, 1);
+    pthread_join(thread, NULL);
+    printf("pack output race: %d tries in %.1f s, %ld swaps, %d runs succeeded, %d wrote or deleted outside\n", tries, seconds() - start,
+           atomic_load(&s.swaps), written, escapes);
+    free(outside);
+    assert_true(tries >= PACK_TRIES);
+    assert_int_equal(escapes, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_race_link_refused_at_each_step, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_race_swapped_directory_is_never_written_through, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_race_pack_flat_folder_is_never_written_through, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_race_pack_output_folder_is_never_written_through, fixture_setup, fixture_teardown),
     };
     return cmocka_run_group_tests_name("gen_race", tests, NULL, NULL);
 }
