@@ -155,8 +155,7 @@ static void format_size(char *out, size_t n, uint64_t size, bool whole)
     snprintf(out, n, whole ? "%.0f %s" : "%.1f %s", v, units[u]);
 }
 
-/* For ENAMETOOLONG: which limit the path passes, a name in it (NAME_MAX) or the whole (PATH_MAX). */
-static const char *too_long(char *out, size_t n, const char *path)
+static size_t longest_name(const char *path)
 {
     size_t longest = 0;
     for (const char *p = path; *p;) {
@@ -165,18 +164,34 @@ static const char *too_long(char *out, size_t n, const char *path)
         p += len;
         if (*p) p++;
     }
+    return longest;
+}
+
+/* Which limit the path passes, a name in it (NAME_MAX) or the whole (PATH_MAX), said of `what`
+ * ("its path"); NULL when it passes neither. */
+static const char *too_long(char *out, size_t n, const char *path, const char *what)
+{
+    size_t longest = longest_name(path);
     if (longest > NAME_MAX)
-        snprintf(out, n, "a name in its path is %zu bytes, longer than this system allows (%d bytes)", longest, NAME_MAX);
+        snprintf(out, n, "a name in %s is %zu bytes, longer than this system allows (%d bytes)", what, longest, NAME_MAX);
+    else if (strlen(path) > PATH_MAX - 1)
+        snprintf(out, n, "%s is %zu bytes, longer than this system allows (%d bytes)", what, strlen(path), PATH_MAX - 1);
     else
-        snprintf(out, n, "its path is %zu bytes, longer than this system allows (%d bytes)", strlen(path), PATH_MAX - 1);
+        return NULL;
     return out;
 }
 
 const char *fs_path_failure(const char *path, int err)
 {
     static char text[160];
-    if (err == ENAMETOOLONG) return too_long(text, sizeof text, path);
-    return strerror(err);
+    const char *why = err == ENAMETOOLONG ? too_long(text, sizeof text, path, "its path") : NULL;
+    return why ? why : strerror(err);
+}
+
+const char *fs_path_length_problem(const char *path, const char *what)
+{
+    static char text[200];
+    return too_long(text, sizeof text, path, what);
 }
 
 const char *fs_read_failure(void)

@@ -43,6 +43,11 @@ bool fs_read_file(const char *path, buf *out);
 const char *fs_read_failure(void);
 /* The same words for an errno that another call on `path` gave (lstat, opendir). */
 const char *fs_path_failure(const char *path, int err);
+/* Whether `path` passes the system's limits, checked on the text alone (no file system call, so a
+ * missing parent does not hide it): NULL when it does not, else the words, said of `what`
+ * ("its path" -> "a name in its path is 300 bytes, longer than this system allows (255 bytes)").
+ * Valid until the next call. */
+const char *fs_path_length_problem(const char *path, const char *what);
 
 typedef enum fs_kind { FS_MISSING, FS_FILE, FS_DIR, FS_SYMLINK, FS_OTHER } fs_kind;
 /* FS_MISSING leaves stat's errno: ENOENT, or ENAMETOOLONG for a path too long (fs_path_failure). */

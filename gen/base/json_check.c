@@ -147,6 +147,13 @@ char *jc_output_path(json_checker *c, json_t *obj, const char *key, const char *
     return result;
 }
 
+bool jc_path_fits(json_checker *c, const char *key_path, const char *path, const char *what)
+{
+    const char *why = fs_path_length_problem(path, what ? what : "its path");
+    if (why) jc_error(c, key_path, "%s", why);
+    return !why;
+}
+
 char *jc_key(const char *path, const char *key)
 {
     return path[0] ? xasprintf("%s.%s", path, key) : xstrdup(key);

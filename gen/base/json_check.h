@@ -40,6 +40,12 @@ char *jc_rel_path(json_checker *c, json_t *obj, const char *key, const char *pat
  * file or `folder` (path_spelling_problem). */
 char *jc_output_path(json_checker *c, json_t *obj, const char *key, const char *path, const char *fallback, bool folder);
 
+/* Whether `path`, the file or folder a path-valued key names (joined to where that key's paths
+ * start: the project root, the generated directory, a source root), passes the system's limits on
+ * a name and a path (fs_path_length_problem); reported at the key otherwise (`what`, NULL for
+ * "its path", names the path in the message), so that the run stops at the config, before anything
+ * is written, rather than at the first file below it. */
+bool jc_path_fits(json_checker *c, const char *key_path, const char *path, const char *what);
 
 /* Key paths for messages: `path` + ".key" ("" + "key" is "key") and `path` + "[index]". Both
  * allocate; the caller frees. */

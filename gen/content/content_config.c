@@ -495,10 +495,38 @@ static bool check_source_root(const content_profile *pr, const char *project_roo
     return ok;
 }
 
+/* base/rel within the system's limits, else reported at the profile's `key`. */
+static bool folder_fits(const content_profile *pr, const char *key, const char *base, const char *rel)
+{
+    char *full = path_join(base, rel);
+    const char *why = fs_path_length_problem(full, "its path");
+    if (why) content_profile_error(pr, key, "%s", why);
+    free(full);
+    return !why;
+}
+
+/* The source root, the output folder and every category folder, each measured as pack and the
+ * scan open it (joined to the project root, a category's to the source root): one the system
+ * cannot hold is reported at its key, before anything is read or written, rather than at the first
+ * file below it, or as missing when a parent is missing too. */
+static bool profile_paths_fit(const content_profile *pr, const char *root)
+{
+    bool source_ok = folder_fits(pr, "source_root", root, pr->source_root);
+    bool ok = folder_fits(pr, "output", root, pr->output) && source_ok;
+    char *src = path_join(root, pr->source_root);
+    for (size_t k = 0; source_ok && k < pr->categories.count; k++) {
+        char key[64];
+        snprintf(key, sizeof key, "categories[%zu].folder", k);
+        ok = folder_fits(pr, key, src, pr->categories.items[k].folder) && ok;
+    }
+    free(src);
+    return ok;
+}
+
 bool content_check_paths(const content_profile *pr, const struct project *p, const content_config *cc)
 {
     if (!pr->source_root || !pr->output) return false;
-    if (!check_source_root(pr, p->cfg.root)) return false;
+    if (!profile_paths_fit(pr, p->cfg.root) || !check_source_root(pr, p->cfg.root)) return false;
     reserved_list reserved = reserved_paths(pr, p, cc);
     char *output_full = path_join(p->cfg.root, pr->output);
     bool ok = true;

@@ -98,9 +98,78 @@ static void read_domain(json_checker *r, json_t *d, size_t index, domain_config 
     free(path);
 }
 
+/* ---- Path lengths ----------------------------------------------------------------------------
+ *
+ * A path the config names that the system cannot hold (a name over NAME_MAX, a path over PATH_MAX)
+ * is reported at the key that names it, before anything is read or written: left to the file
+ * system, it would surface as an error at the first file below it (a manifest, an entries file),
+ * or as a missing directory when a parent is missing too. Each path is measured as the generator
+ * opens it: joined to the project root, or to the generated directory for what is written there. */
+
+/* base/rel within the limits, else reported at `key` (rel NULL: nothing to check). */
+static bool path_fits(json_checker *r, const char *key, const char *base, const char *rel, const char *what)
+{
+    if (!rel) return true;
+    char *full = path_join(base, rel);
+    bool ok = jc_path_fits(r, key, full, what);
+    free(full);
+    return ok;
+}
+
+/* A domain's header and its manifest beside it (in the generated directory `gen_dir`, NULL when
+ * that is already refused), its shell and native file, and the headers it includes. */
+static void domain_paths_fit(json_checker *r, size_t index, const domain_config *d, const char *root, const char *gen_dir)
+{
+    char *at = jc_index("domains", index), *key = jc_key(at, "output");
+    if (gen_dir && d->output && path_fits(r, key, gen_dir, d->output, NULL) && d->name) {
+        char *dir = path_dirname(d->output), *name = xasprintf("%s.manifest.json", d->name), *manifest = path_join(dir, name);
+        path_fits(r, key, gen_dir, manifest, "the path of its manifest");
+        free(dir), free(name), free(manifest);
+    }
+    free(key);
+    const char *keys[] = {"shell", "native"}, *values[] = {d->shell, d->native};
+    for (size_t k = 0; k < 2; k++) {
+        key = jc_key(at, keys[k]);
+        path_fits(r, key, root, values[k], NULL);
+        free(key);
+    }
+    for (size_t i = 0; i < d->includes.count; i++) {
+        key = xasprintf("%s.includes[%zu]", at, i);
+        jc_path_fits(r, key, d->includes.items[i], NULL); /* as the header spells it: the compiler finds it */
+        free(key);
+    }
+    free(at);
+}
+
+/* The vault stage's folders (vaults.schemas and vaults.data below the project root, vaults.output
+ * below the generated directory), when they are strings: their other checks are that stage's. */
+static void vault_paths_fit(json_checker *r, json_t *vaults, const char *root, const char *gen_dir)
+{
+    static const char *const keys[] = {"schemas", "data", "output"};
+    for (size_t k = 0; json_is_object(vaults) && k < 3; k++) {
+        json_t *v = json_object_get(vaults, keys[k]);
+        const char *base = k < 2 ? root : gen_dir;
+        if (!json_is_string(v) || !base) continue;
+        char *key = jc_key("vaults", keys[k]);
+        path_fits(r, key, base, json_string_value(v), NULL);
+        free(key);
+    }
+}
+
+/* Every path-valued key of the config but the directories it reads (require_dir) and those of
+ * the content section (content_config.c). */
+static void config_paths_fit(json_checker *r, json_t *root, const project_config *cfg)
+{
+    char *gen_dir = cfg->generated_dir ? path_join(cfg->root, cfg->generated_dir) : NULL;
+    if (gen_dir && !jc_path_fits(r, "generated_dir", gen_dir, NULL)) free(gen_dir), gen_dir = NULL;
+    for (size_t i = 0; i < cfg->domains.count; i++) domain_paths_fit(r, i, &cfg->domains.items[i], cfg->root, gen_dir);
+    vault_paths_fit(r, json_object_get(root, "vaults"), cfg->root, gen_dir);
+    free(gen_dir);
+}
+
 static void require_dir(json_checker *r, json_t *root, const char *key, const char *project_root, const char *rel)
 {
-    if (!rel || !json_object_get(root, key)) return;
+    if (!rel || !json_object_get(root, key) || !path_fits(r, key, project_root, rel, NULL)) return;
     char *dir = path_join(project_root, rel);
     fs_kind k = fs_kind_follow(dir);
     if (k == FS_MISSING && errno == ENAMETOOLONG) {
@@ -160,6 +229,7 @@ bool config_load(const char *path, project_config *out)
                     }
                 }
         }
+        config_paths_fit(&r, root, out);
     }
     if (r.ok && json_is_object(root)) {
         out->vaults = json_incref(json_object_get(root, "vaults"));

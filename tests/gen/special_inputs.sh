@@ -126,7 +126,8 @@ echo '{"name": "Enemy", "fields": [{"field": "MaxHealth", "type": "Integer", "de
 unchanged "inputs over their caps"
 expect 0 "$gen" check -C "$p"
 
-# A path longer than the system allows (PATH_MAX) is said to be, not that the file vanished.
+# A path longer than the system allows (PATH_MAX, NAME_MAX) is said to be, not that the file vanished,
+# at the config key that names it.
 long=$(python3 -c 'print("/".join(["d" * 200] * 22))')
 python3 - "$p" "$long" <<'PY'
 import os, sys
@@ -137,11 +138,11 @@ for part in sys.argv[2].split("/"):
 PY
 sed -i "s|\"domains\": \[|\"domains\": [{\"name\": \"Game.Far\", \"output\": \"far.h\", \"native\": \"$long/Game.Far.txt\"},|" "$p/threadlink.json"
 expect 1 "$gen" generate -C "$p" --quiet
-expect_err "$long/Game.Far.txt: error: cannot read this entries file: its path is $((${#long} + 13)) bytes, longer than this system allows (4095 bytes)"
+expect_err "threadlink.json:1:54: error: domains[0].native: its path is $((${#long} + 13)) bytes, longer than this system allows (4095 bytes)"
 unchanged "a native file whose path is too long"
 sed -i "s|$long/Game.Far.txt|$(printf '%0300d' 0).txt|" "$p/threadlink.json"
 expect 1 "$gen" generate -C "$p" --quiet
-expect_err "error: cannot read this entries file: a name in its path is 304 bytes, longer than this system allows (255 bytes)"
+expect_err "threadlink.json:1:54: error: domains[0].native: a name in its path is 304 bytes, longer than this system allows (255 bytes)"
 sed -i 's|{"name": "Game.Far"[^}]*},||' "$p/threadlink.json"
 expect 0 "$gen" check -C "$p"
 # Directories the config names, too long: not "does not exist" (the kernel checks the length first).
