@@ -54,9 +54,13 @@
      (begin_load was called), but no event is published (it never was resident).
    - Releasing the last hold starts the level's unload delay (tl_nexus_set_unload_delay, per
      level, default desc.unload_delay, 0 by default), or the delay given to
-     tl_hold_release_after; the countdown advances by the seconds of each update and the unload
-     starts at the update that reaches zero (a delay of 0: the next update). A hold meanwhile
-     cancels it: no reload. Releasing a hold twice (or a failed one) does nothing.
+     tl_hold_release_after. The delay counts from the first update after the release, whoever
+     releases (game code between updates, or a presentation or a callback during one, whose
+     seconds went by before the release): each update after it takes its seconds off, and the
+     unload starts at the update that reaches zero (a delay of 0: the first update after the
+     release). A level released while it loads counts from the update after it became resident.
+     A hold meanwhile cancels it: no reload. Releasing a hold twice (or a failed one) does
+     nothing.
    - Unloading, whatever the reason, follows one path: the before_unload hook (polled until
      done), OnSceneUnloading (the objects still there, for saving their state), discard of every
      object, children first, the end of the level's content scope, the loader's unload callback,
@@ -327,6 +331,7 @@ struct tl_nexus_level {
     tl_nexus *nexus;
     uint32_t id, state, holders, active_pos;
     uint64_t stepped;     /* the update that last stepped it */
+    uint64_t released_in; /* the update during or after which its delay started (n->frame then) */
     double unload_delay;  /* its own (tl_nexus_set_unload_delay) */
     double release_delay; /* the delay of the release that left it unheld */
     double remaining;     /* the countdown while releasing */
@@ -632,6 +637,7 @@ static void tl__level_become_resident(tl_nexus_level *level) {
     if (level->state == TL__LEVEL_RESIDENT && level->holders == 0 && !level->releasing) {
         level->releasing = true; /* released while it loaded: its delay starts now */
         level->remaining = level->release_delay;
+        level->released_in = n->frame;
     }
 }
 
@@ -679,6 +685,9 @@ static bool tl__level_advance(tl_nexus_level *level) {
         return false;
     case TL__LEVEL_RESIDENT:
         if (level->holders > 0 || !level->releasing) return false;
+        /* Released during this update (by a presentation, a callback): its seconds went by
+           before the release. The delay counts from the first update after it. */
+        if (level->released_in == n->frame) return false;
         level->remaining -= n->dt;
         if (level->remaining > 0.0) return false;
         level->releasing = false;
@@ -1000,6 +1009,7 @@ void tl_hold_release_after(tl_hold hold, double seconds) {
     if (level->state == TL__LEVEL_RESIDENT) {
         level->releasing = true;
         level->remaining = level->release_delay;
+        level->released_in = hold.nexus->frame; /* between updates or during one: the next counts */
         tl__nexus_activate(level);
     }
 }

@@ -206,6 +206,54 @@ static void test_nexus_release_after_overrides_the_delay(void **state) {
     assert_false(tl_nexus_is_resident(w->nexus, 3));
 }
 
+/* Updates of `dt` seconds, after the one that released it (done by the caller), until the level
+   is no longer resident; 99 if it stays. */
+static int updates_until_unloaded(h_world *w, uint32_t id, double dt) {
+    int n = 0;
+    while (tl_nexus_is_resident(w->nexus, id) && n < 99) {
+        tl_nexus_update(w->nexus, dt);
+        n++;
+    }
+    return n;
+}
+
+/* The unload delay counts from the first update after the release, whoever releases: game code
+   between updates, or a presentation inside tl_nexus_update (the seconds of the update that
+   released it are time before the release). A delay of 0 unloads at the next update. */
+static void test_nexus_delay_counts_from_the_update_after_the_release(void **state) {
+    W;
+    static const double delays[] = {0.0, 1.0};
+    static const int expected[] = {1, 2}; /* updates of 0.5 s after the release */
+    size_t i;
+    for (i = 0; i < 2; i++) {
+        tl_hold game, other;
+        /* Released by game code between two updates. */
+        assert_true(tl_nexus_set_unload_delay(w->nexus, 3, delays[i]));
+        game = tl_nexus_hold(w->nexus, 3);
+        tl_nexus_update(w->nexus, 0.5);
+        tl_hold_release(game);
+        assert_int_equal(updates_until_unloaded(w, 3, 0.5), expected[i]);
+        /* Released by a presentation: level 1 presented, then level 2 (already resident, so that
+           it is shown, and level 1 released, inside the next update). */
+        assert_true(tl_nexus_set_unload_delay(w->nexus, 1, delays[i]));
+        assert_true(tl_nexus_present(w->nexus, 1));
+        tl_nexus_update(w->nexus, 0.5);
+        tl_nexus_update(w->nexus, 0.5);
+        other = tl_nexus_hold(w->nexus, 2);
+        tl_nexus_update(w->nexus, 0.5);
+        assert_true(tl_nexus_present(w->nexus, 2));
+        tl_nexus_update(w->nexus, 0.5); /* shows 2, releases 1 */
+        assert_int_equal(tl_nexus_presentations_pending(w->nexus), 0);
+        assert_true(tl_nexus_is_resident(w->nexus, 1)); /* released in this update: counts from the next */
+        assert_int_equal(updates_until_unloaded(w, 1, 0.5), expected[i]);
+        assert_true(tl_nexus_stop_presenting(w->nexus));
+        tl_hold_release(other);
+        tl_nexus_update(w->nexus, 0.5);
+        tl_nexus_update(w->nexus, 0.5);
+        assert_false(tl_nexus_is_resident(w->nexus, 2));
+    }
+}
+
 static void test_nexus_release_twice_does_nothing(void **state) {
     W;
     tl_hold a = tl_nexus_hold(w->nexus, 1), b = tl_nexus_hold(w->nexus, 1), zero;
@@ -515,6 +563,7 @@ int main(void) {
         T(test_nexus_unload_follows_one_path),
         T(test_nexus_unload_delay_per_level_and_hold_cancels_it),
         T(test_nexus_release_after_overrides_the_delay),
+        T(test_nexus_delay_counts_from_the_update_after_the_release),
         T(test_nexus_release_twice_does_nothing),
         T(test_nexus_hold_during_unload_waits_then_loads_again),
         T(test_nexus_release_during_load_unloads_after_it),
