@@ -81,10 +81,13 @@
      level held only by presentation unloads; one another system holds stays).
    - tl_nexus_transition(level) does the same behind four single-provider events, each published
      once per update until its provider answers true (it may take frames): OnDisplayFader,
-     OnDisplayLoadingScreen, (present), OnHideLoadingScreen, OnHideFader. An event without a
-     provider counts as done.
+     OnDisplayLoadingScreen, (present), OnHideLoadingScreen, OnHideFader. The seed requires
+     exactly one provider for each; here an event without one counts as done (a game with no
+     loading screen still transitions), and the nexus logs a warning naming it
+     (TL_NEXUS_LOG_NO_PROVIDER), once per event for the nexus's life.
    - tl_nexus_stop_presenting() presents nothing, releasing the presented level's hold.
-   - Presentations run one at a time, in call order. If the level fails to load, the
+   - Presentations run one at a time, in call order; tl_nexus_presenting names the running one's
+     level (a transition's providers learn so which level loads). If the level fails to load, the
      presentation ends with the previous level still presented (and, for a transition, the
      loading screen and fader hidden).
 
@@ -107,6 +110,8 @@
        OnDisplayLoadingScreen(tl_nexus *) -> bool
        OnHideLoadingScreen(tl_nexus *) -> bool
        OnHideFader(tl_nexus *) -> bool
+   The four providers get the nexus: tl_nexus_presenting(nexus, &level) names the level the
+   transition brings in (to pick its loading screen), tl_nexus_presented the one shown.
 */
 /* TL_IMPLEMENTATION implies every module's switch; checked outside the include guard, so that
    defining it between two includes of this header still counts. */
@@ -161,7 +166,9 @@ typedef bool (*tl_nexus_provider_fn)(void *ctx, tl_nexus *nexus);
     X(LOAD_FAILED, TL_LOG_LEVEL_ERROR, "level %u failed to load: %s") \
     X(REENTRANT_CALL, TL_LOG_LEVEL_ERROR, "%s called from inside a nexus callback: refused") \
     X(SHUT_DOWN, TL_LOG_LEVEL_ERROR, "%s: the nexus is shut down") \
-    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
+    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)") \
+    X(NO_PROVIDER, TL_LOG_LEVEL_WARNING, \
+      "transition to level %u: %s has no provider, so that step counts as done (said once)")
 
 #define TL_NEXUS_LOG_BASE 0x300u
 typedef enum tl_nexus_log_item {
@@ -174,8 +181,9 @@ typedef enum tl_nexus_log_item {
 
 /* --- the nexus ---------------------------------------------------------------------------------- */
 
-/* The game's loader. Every function gets ctx and the level (valid until the nexus is destroyed).
-   Only begin_load is required. */
+/* The game's loader. Every function gets the loader's ctx (below) and the level (valid until the
+   nexus is destroyed). Only begin_load is required. The level's objects are another matter: their
+   functions get the level itself as ctx (see tl_nexus_level_set_objects). */
 typedef struct tl_nexus_loader {
     void *ctx;
     /* Starts loading; gives the objects (tl_nexus_level_set_objects) by the time it is done.
@@ -260,7 +268,11 @@ TL_API tl_nexus *tl_nexus_level_nexus(const tl_nexus_level *level);
 TL_API tl_scope tl_nexus_level_scope(const tl_nexus_level *level); /* zero without content */
 TL_API void *tl_nexus_level_user(const tl_nexus_level *level);
 TL_API void tl_nexus_level_set_user(tl_nexus_level *level, void *user);
-/* The level's objects (copied), run as one batch once the loader is done. Loader only. */
+/* The level's objects (copied), run as one batch once the loader is done. Loader only. Each
+   object's functions (initium.h's tl_object_vtable: preload, boot, initialize, discard,
+   consume_dependency) get the object as self and this level (tl_nexus_level *) as ctx, through
+   which they reach its id, content scope and the game's data for it (tl_nexus_level_id,
+   tl_nexus_level_scope, tl_nexus_level_user); the loader's ctx is not passed to them. */
 TL_API bool tl_nexus_level_set_objects(tl_nexus_level *level, const tl_batch_object *objects,
                                        uint32_t count);
 TL_API tl_batch *tl_nexus_level_batch(tl_nexus_level *level); /* NULL before its objects boot */
@@ -273,6 +285,11 @@ TL_API bool tl_nexus_transition(tl_nexus *nexus, uint32_t level);
 TL_API bool tl_nexus_stop_presenting(tl_nexus *nexus);
 /* The presented level's id and whether there is one. */
 TL_API bool tl_nexus_presented(const tl_nexus *nexus, uint32_t *level);
+/* The level the running presentation brings in (*level, 0 when none) and whether one runs (a
+   present or a transition; a stop brings in none). The providers of a transition's events get
+   the nexus: this tells them which level loads behind the fader and loading screen (and, while
+   they hide, tl_nexus_presented says whether it was shown or failed). */
+TL_API bool tl_nexus_presenting(const tl_nexus *nexus, uint32_t *level);
 /* Presentations queued or running. */
 TL_API uint32_t tl_nexus_presentations_pending(const tl_nexus *nexus);
 
@@ -379,6 +396,7 @@ struct tl_nexus {
     uint64_t frame;
     double dt;
     uint32_t loads, unloads, resident;
+    uint32_t warned_steps; /* a bit per provider step whose missing provider was reported */
     bool in_callback, shut;
 };
 
@@ -423,14 +441,6 @@ static void tl__nexus_publish_level(tl_nexus *n, uint32_t event, tl_nexus_level 
 }
 static void tl__nexus_publish_id(tl_nexus *n, uint32_t event, uint32_t id) {
     if (n->iris) TL_IRIS_PUBLISH(n->iris, event, TL_NEXUS_SIG_ID, tl_nexus_id_fn, id);
-}
-/* A single-provider step: true when done (the provider answered true, or there is none). */
-static bool tl__nexus_request_done(tl_nexus *n, uint32_t event) {
-    bool answered = false, done = true;
-    if (n->iris)
-        TL_IRIS_REQUEST(answered, &done, n->iris, event, TL_NEXUS_SIG_PROVIDER,
-                        tl_nexus_provider_fn, n);
-    return !answered || done;
 }
 
 /* --- levels: lookup and the active list --------------------------------------------------------- */
@@ -736,9 +746,20 @@ static void tl__nexus_show(tl_nexus *n, const tl__nexus_request *request) {
     if (had) tl_hold_release(previous);
 }
 
-/* A provider step: the next step once its provider is done. */
+/* A provider step: the next step once its provider answers true. A step without a provider
+   counts as done, with a warning the first time (the seed requires exactly one). */
 static bool tl__nexus_provider_step(tl_nexus *n, uint32_t event) {
-    if (!tl__nexus_request_done(n, event)) return false;
+    static const char *const names[] = {"OnDisplayFader", "OnDisplayLoadingScreen", "",
+                                        "OnHideLoadingScreen", "OnHideFader"};
+    bool answered = false, done = true;
+    if (n->iris)
+        TL_IRIS_REQUEST(answered, &done, n->iris, event, TL_NEXUS_SIG_PROVIDER,
+                        tl_nexus_provider_fn, n);
+    if (!answered && !(n->warned_steps & (1u << n->step))) {
+        n->warned_steps |= 1u << n->step;
+        tl__nexus_log(&n->logger, TL_NEXUS_LOG_NO_PROVIDER, n->queue[0].level, names[n->step]);
+    }
+    if (answered && !done) return false;
     n->step++;
     return true;
 }
@@ -798,6 +819,11 @@ bool tl_nexus_stop_presenting(tl_nexus *nexus) { return tl__nexus_enqueue(nexus,
 bool tl_nexus_presented(const tl_nexus *nexus, uint32_t *level) {
     if (level) *level = nexus && nexus->has_presented ? nexus->presented_level : 0;
     return nexus && nexus->has_presented;
+}
+bool tl_nexus_presenting(const tl_nexus *nexus, uint32_t *level) {
+    bool running = nexus && nexus->queue_count > 0 && nexus->queue[0].kind != TL__STOP;
+    if (level) *level = running ? nexus->queue[0].level : 0;
+    return running;
 }
 uint32_t tl_nexus_presentations_pending(const tl_nexus *nexus) {
     return nexus ? nexus->queue_count : 0;

@@ -20,6 +20,7 @@ typedef struct h_obj {
     int fail;       /* preload fails */
     int discards;
     int boots;
+    const void *ctx[4]; /* the ctx each function got: preload, boot, initialize, discard */
 } h_obj;
 
 /* What the loader does for one level id (0..H_LEVELS-1). */
@@ -75,24 +76,24 @@ static h_script *h_script_of(h_world *w, const tl_nexus_level *level) {
 
 static tl_preload_status h_obj_preload(void *self, void *ctx) {
     h_obj *o = (h_obj *)self;
-    (void)ctx;
+    o->ctx[0] = ctx;
     h_trace(o->w, "p%s", o->name);
     return o->fail ? TL_PRELOAD_FAILED : TL_PRELOAD_DONE;
 }
 static void h_obj_boot(void *self, void *ctx) {
     h_obj *o = (h_obj *)self;
-    (void)ctx;
+    o->ctx[1] = ctx;
     o->boots++;
     h_trace(o->w, "b%s", o->name);
 }
 static void h_obj_initialize(void *self, void *ctx) {
     h_obj *o = (h_obj *)self;
-    (void)ctx;
+    o->ctx[2] = ctx;
     h_trace(o->w, "i%s", o->name);
 }
 static void h_obj_discard(void *self, void *ctx) {
     h_obj *o = (h_obj *)self;
-    (void)ctx;
+    o->ctx[3] = ctx;
     o->discards++;
     h_trace(o->w, "d%s", o->name);
 }

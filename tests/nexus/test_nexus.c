@@ -47,6 +47,24 @@ static void test_nexus_sync_load_boots_then_initializes_before_resident(void **s
     tl_hold_release(hold);
 }
 
+/* A level object's functions get the object as self and its level (tl_nexus_level *) as ctx. */
+static void test_nexus_objects_get_their_level_as_ctx(void **state) {
+    W;
+    tl_hold hold;
+    const tl_nexus_level *level;
+    int i, k;
+    h_script_objects(w, 1, 2);
+    hold = tl_nexus_hold(w->nexus, 1);
+    tl_nexus_update(w->nexus, 0.016);
+    tl_nexus_update(w->nexus, 0.016);
+    level = tl_nexus_try_get(w->nexus, 1);
+    assert_non_null(level);
+    tl_hold_release(hold);
+    tl_nexus_update(w->nexus, 0.016);
+    for (i = 0; i < 2; i++)
+        for (k = 0; k < 4; k++) assert_ptr_equal(w->scripts[1].objs[i].ctx[k], level);
+}
+
 static void test_nexus_async_load_is_shared_by_holders_arriving_during_it(void **state) {
     W;
     tl_hold first, second;
@@ -508,6 +526,73 @@ static void test_nexus_failed_presentation_keeps_the_previous_level(void **state
     assert_int_equal(tl_nexus_presentations_pending(w->nexus), 0);
 }
 
+/* The providers of a transition are told which level it brings in: they get the nexus, and
+   tl_nexus_presenting names the running presentation's level (none for a stop). */
+static void record_presenting(h_world *w, const char *step) {
+    uint32_t level = 0;
+    if (tl_nexus_presenting(w->nexus, &level)) h_trace(w, "%s(%u)", step, level);
+    else h_trace(w, "%s(none)", step);
+}
+static bool p_display_fader(void *ctx, tl_nexus *n) { (void)n; record_presenting((h_world *)ctx, "fader+"); return true; }
+static bool p_display_loading(void *ctx, tl_nexus *n) { (void)n; record_presenting((h_world *)ctx, "loading+"); return true; }
+static bool p_hide_loading(void *ctx, tl_nexus *n) { (void)n; record_presenting((h_world *)ctx, "loading-"); return true; }
+static bool p_hide_fader(void *ctx, tl_nexus *n) { (void)n; record_presenting((h_world *)ctx, "fader-"); return true; }
+
+static void test_nexus_transition_providers_know_the_level(void **state) {
+    h_world *w = h_world_new(true);
+    uint32_t level = 0;
+    (void)state;
+    assert_true(tl_iris_subscribe(&w->reg, h_events.display_fader, TL_NEXUS_SIG_PROVIDER, TL_IRIS_SINGLE_PROVIDER,
+                                  TL_IRIS_FN(p_display_fader), w));
+    assert_true(tl_iris_subscribe(&w->reg, h_events.display_loading_screen, TL_NEXUS_SIG_PROVIDER, TL_IRIS_SINGLE_PROVIDER,
+                                  TL_IRIS_FN(p_display_loading), w));
+    assert_true(tl_iris_subscribe(&w->reg, h_events.hide_loading_screen, TL_NEXUS_SIG_PROVIDER, TL_IRIS_SINGLE_PROVIDER,
+                                  TL_IRIS_FN(p_hide_loading), w));
+    assert_true(tl_iris_subscribe(&w->reg, h_events.hide_fader, TL_NEXUS_SIG_PROVIDER, TL_IRIS_SINGLE_PROVIDER,
+                                  TL_IRIS_FN(p_hide_fader), w));
+    assert_false(tl_nexus_presenting(w->nexus, &level));
+    assert_true(tl_nexus_transition(w->nexus, 5));
+    assert_true(tl_nexus_presenting(w->nexus, &level));
+    assert_int_equal(level, 5);
+    tl_nexus_update(w->nexus, 0.016);
+    tl_nexus_update(w->nexus, 0.016);
+    assert_string_equal(w->trace, "fader+(5) loading+(5) begin5 finished5 loading-(5) fader-(5)");
+    assert_false(tl_nexus_presenting(w->nexus, &level));
+    assert_true(tl_nexus_stop_presenting(w->nexus));
+    assert_false(tl_nexus_presenting(w->nexus, &level));
+    assert_int_equal(level, 0);
+    tl_nexus_update(w->nexus, 0.016);
+    h_world_free(w);
+}
+
+/* A transition whose fader or loading-screen events have no provider runs those steps as done
+   (the seed requires exactly one provider): a warning names each missing one, once per nexus;
+   a present, which has no such steps, says nothing. */
+static void test_nexus_transition_without_providers_warns_once(void **state) {
+    h_world *w = h_world_new(true);
+    uint32_t shown = 0;
+    int i;
+    (void)state;
+    h_subscribe(w, false);
+    assert_true(tl_nexus_present(w->nexus, 1));
+    for (i = 0; i < 3; i++) tl_nexus_update(w->nexus, 0.016);
+    assert_int_equal(w->records, 0);
+    assert_true(tl_nexus_transition(w->nexus, 2));
+    for (i = 0; i < 3; i++) tl_nexus_update(w->nexus, 0.016);
+    assert_true(tl_nexus_presented(w->nexus, &shown));
+    assert_int_equal(shown, 2);
+    assert_int_equal(w->records, 4); /* fader, loading screen, and their hiding */
+    assert_int_equal(w->last_item, TL_NEXUS_LOG_NO_PROVIDER);
+    assert_non_null(strstr(w->last_line, "OnHideFader"));
+    assert_non_null(strstr(w->last_line, "level 2"));
+    assert_true(tl_nexus_transition(w->nexus, 3));
+    for (i = 0; i < 3; i++) tl_nexus_update(w->nexus, 0.016);
+    assert_true(tl_nexus_presented(w->nexus, &shown));
+    assert_int_equal(shown, 3);
+    assert_int_equal(w->records, 4); /* once */
+    h_world_free(w);
+}
+
 /* --- the native events file: nexus.h's rows follow initium.h's nine ----------------------------- */
 
 static void test_nexus_native_events_file_matches_the_runtime(void **state) {
@@ -555,6 +640,7 @@ static void test_nexus_native_events_file_matches_the_runtime(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         T(test_nexus_sync_load_boots_then_initializes_before_resident),
+        T(test_nexus_objects_get_their_level_as_ctx),
         T(test_nexus_async_load_is_shared_by_holders_arriving_during_it),
         T(test_nexus_finished_loading_hook_is_awaited),
         T(test_nexus_failed_load_fails_every_waiting_hold_with_the_reason),
@@ -576,6 +662,8 @@ int main(void) {
         T(test_nexus_transition_waits_for_each_provider),
         T(test_nexus_presentations_run_in_call_order),
         T(test_nexus_failed_presentation_keeps_the_previous_level),
+        T(test_nexus_transition_without_providers_warns_once),
+        T(test_nexus_transition_providers_know_the_level),
         T(test_nexus_native_events_file_matches_the_runtime),
     };
     return cmocka_run_group_tests_name("nexus", tests, NULL, NULL);
