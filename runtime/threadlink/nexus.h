@@ -749,8 +749,8 @@ static void tl__nexus_show(tl_nexus *n, const tl__nexus_request *request) {
 /* A provider step: the next step once its provider answers true. A step without a provider
    counts as done, with a warning the first time (the seed requires exactly one). */
 static bool tl__nexus_provider_step(tl_nexus *n, uint32_t event) {
-    static const char *const names[] = {"OnDisplayFader", "OnDisplayLoadingScreen", "",
-                                        "OnHideLoadingScreen", "OnHideFader"};
+    static const char *const names[] = { "OnDisplayFader", "OnDisplayLoadingScreen", "",
+                                         "OnHideLoadingScreen", "OnHideFader" };
     bool answered = false, done = true;
     if (n->iris)
         TL_IRIS_REQUEST(answered, &done, n->iris, event, TL_NEXUS_SIG_PROVIDER,
