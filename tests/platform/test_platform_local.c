@@ -33,28 +33,40 @@ static bool faulty_dead(faulty *f) { return f->fail_at >= 0 && f->count++ >= f->
         if (faulty_dead(f)) { *native = EIO; return TL_SAVE_IO_FAILED; } \
         return f->posix.name args; \
     }
-FAULTY_OP(open_write, (void *user, const char *path, void **file, int *native), (f->posix.user, path, file, native))
+FAULTY_OP(open_root, (void *user, const char *path, void **root, int *native), (f->posix.user, path, root, native))
+FAULTY_OP(open_write, (void *user, void *root, const char *dir, const char *name, void **file, int *native),
+          (f->posix.user, root, dir, name, file, native))
 FAULTY_OP(write, (void *user, void *file, const void *data, size_t size, int *native),
           (f->posix.user, file, data, size, native))
 FAULTY_OP(sync, (void *user, void *file, int *native), (f->posix.user, file, native))
-FAULTY_OP(open_read, (void *user, const char *path, void **file, uint64_t *size, int *native),
-          (f->posix.user, path, file, size, native))
+FAULTY_OP(open_read,
+          (void *user, void *root, const char *dir, const char *name, void **file, uint64_t *size, int *native),
+          (f->posix.user, root, dir, name, file, size, native))
 FAULTY_OP(read, (void *user, void *file, uint64_t offset, void *dst, size_t size, int *native),
           (f->posix.user, file, offset, dst, size, native))
-FAULTY_OP(mkdir, (void *user, const char *path, int *native), (f->posix.user, path, native))
-FAULTY_OP(sync_dir, (void *user, const char *path, int *native), (f->posix.user, path, native))
-FAULTY_OP(rename, (void *user, const char *from, const char *to, int *native), (f->posix.user, from, to, native))
-FAULTY_OP(remove, (void *user, const char *path, int *native), (f->posix.user, path, native))
-FAULTY_OP(rmdir, (void *user, const char *path, int *native), (f->posix.user, path, native))
-FAULTY_OP(list, (void *user, const char *path, tl_save_io_entry_fn each, void *ctx, int *native),
-          (f->posix.user, path, each, ctx, native))
-FAULTY_OP(open_update, (void *user, const char *path, void **file, int *native), (f->posix.user, path, file, native))
+FAULTY_OP(mkdir, (void *user, void *root, const char *name, int *native), (f->posix.user, root, name, native))
+FAULTY_OP(sync_dir, (void *user, void *root, const char *dir, int *native), (f->posix.user, root, dir, native))
+FAULTY_OP(rename, (void *user, void *root, const char *dir, const char *from, const char *to, int *native),
+          (f->posix.user, root, dir, from, to, native))
+FAULTY_OP(remove, (void *user, void *root, const char *dir, const char *name, int *native),
+          (f->posix.user, root, dir, name, native))
+FAULTY_OP(rmdir, (void *user, void *root, const char *name, int *native), (f->posix.user, root, name, native))
+FAULTY_OP(list, (void *user, void *root, const char *dir, tl_save_io_entry_fn each, void *ctx, int *native),
+          (f->posix.user, root, dir, each, ctx, native))
+FAULTY_OP(open_update,
+          (void *user, void *root, const char *dir, const char *name, void **file, uint64_t *size, int *native),
+          (f->posix.user, root, dir, name, file, size, native))
 FAULTY_OP(write_at, (void *user, void *file, uint64_t offset, const void *data, size_t size, int *native),
           (f->posix.user, file, offset, data, size, native))
+FAULTY_OP(truncate, (void *user, void *file, uint64_t size, int *native), (f->posix.user, file, size, native))
 /* A dead process closes nothing, but its files are closed all the same: close always happens. */
 static tl_save_io_status faulty_close(void *user, void *file, int *native) {
     faulty *f = (faulty *)user;
     return f->posix.close(f->posix.user, file, native);
+}
+static void faulty_close_root(void *user, void *root) {
+    faulty *f = (faulty *)user;
+    f->posix.close_root(f->posix.user, root);
 }
 
 static tl_save_io faulty_io(faulty *f) {
@@ -64,6 +76,8 @@ static tl_save_io faulty_io(faulty *f) {
     f->fail_at = -1;
     io = f->posix; /* an operation save.h adds later stays POSIX's, unwrapped (and uncounted) */
     io.user = f;
+    io.open_root = faulty_open_root;
+    io.close_root = faulty_close_root;
     io.open_write = faulty_open_write;
     io.write = faulty_write;
     io.sync = faulty_sync;
@@ -78,6 +92,7 @@ static tl_save_io faulty_io(faulty *f) {
     io.list = faulty_list;
     io.open_update = faulty_open_update;
     io.write_at = faulty_write_at;
+    io.truncate = faulty_truncate;
     return io;
 }
 

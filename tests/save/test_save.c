@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -542,6 +543,166 @@ static void test_save_pack_verify_checks_a_copy(void **state) {
     free(data);
 }
 
+/* --- confinement: nothing beneath the root is reached through a link -------------------------- */
+
+/* path under the fixture's folder (not the root): "outside/..." */
+static void make_dir(const fixture *f, const char *rel) {
+    char p[400];
+    snprintf(p, sizeof p, "%s/%s", f->dir, rel);
+    assert_int_equal(mkdir(p, 0777), 0);
+}
+
+static void put_outside_bytes(const fixture *f, const char *rel, const void *data, size_t size) {
+    char p[400];
+    snprintf(p, sizeof p, "%s/%s", f->dir, rel);
+    FILE *fp = fopen(p, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(data, 1, size, fp), size);
+    fclose(fp);
+}
+
+static void put_outside(const fixture *f, const char *rel, const char *text) {
+    put_outside_bytes(f, rel, text, strlen(text));
+}
+
+static bool outside_exists(const fixture *f, const char *rel) {
+    char p[400];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", f->dir, rel);
+    return lstat(p, &st) == 0;
+}
+
+/* root/name -> target (relative to the root) */
+static void link_in_root(const fixture *f, const char *target, const char *name) {
+    char p[400];
+    snprintf(p, sizeof p, "%s/%s", f->root, name);
+    assert_int_equal(symlink(target, p), 0);
+}
+
+/* A folder outside the root that looks like a save: the slot files of a real one and a note. */
+static void fake_save_outside(fixture *f, const char *rel) {
+    static const char *const slots[2] = { "gen0", "gen1" };
+    char p[200];
+    size_t size;
+    assert_int_equal(commit2(f->store, "model", "m1", NULL, 1).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "model", "m2", NULL, 2).code, TL_SAVE_OK);
+    make_dir(f, rel);
+    for (int k = 0; k < 2; k++) {
+        snprintf(p, sizeof p, "model/%s", slots[k]);
+        unsigned char *data = slurp(f, p, &size);
+        snprintf(p, sizeof p, "%s/%s", rel, slots[k]);
+        put_outside_bytes(f, p, data, size);
+        free(data);
+    }
+    snprintf(p, sizeof p, "%s/notes.txt", rel);
+    put_outside(f, p, "the player's own notes");
+}
+
+static void test_save_delete_never_follows_a_linked_save_folder(void **state) {
+    fixture *f = *state;
+    make_dir(f, "outside");
+    fake_save_outside(f, "outside/album");
+    link_in_root(f, "../outside/album", "album");
+    reopen(f);
+    f->warnings = f->errors = 0;
+    tl_save_result r = tl_save_delete(f->store, "album");
+    assert_int_not_equal(r.code, TL_SAVE_OK);
+    assert_true(f->warnings + f->errors >= 1); /* logged */
+    assert_true(outside_exists(f, "outside/album/gen0"));
+    assert_true(outside_exists(f, "outside/album/gen1"));
+    assert_true(outside_exists(f, "outside/album/notes.txt"));
+    assert_true(exists(f, "album")); /* the link itself is left where it was */
+    assert_false(exists(f, ".deleted.album"));
+}
+
+static void test_save_open_never_deletes_through_links(void **state) {
+    fixture *f = *state;
+    make_dir(f, "outside");
+    make_dir(f, "outside/photos");
+    put_outside(f, "outside/photos/next", "a file named like the store's own");
+    put_outside(f, "outside/photos/holiday.jpg", "pixels");
+    make_dir(f, "outside/docs");
+    put_outside(f, "outside/docs/gen0", "not a save");
+    put_outside(f, "outside/docs/report.txt", "words");
+    link_in_root(f, "../outside/photos", "photos");
+    link_in_root(f, "../outside/docs", ".deleted.x");
+    f->warnings = 0;
+    reopen(f);
+    assert_true(f->warnings >= 2); /* each link is logged, not followed */
+    assert_true(outside_exists(f, "outside/photos/next"));
+    assert_true(outside_exists(f, "outside/photos/holiday.jpg"));
+    assert_true(outside_exists(f, "outside/docs/gen0"));
+    assert_true(outside_exists(f, "outside/docs/report.txt"));
+    assert_true(exists(f, "photos") && exists(f, ".deleted.x")); /* the links stay */
+    size_t count = 9, n;
+    assert_int_equal(tl_save_list(f->store, NULL, 0, &count).code, TL_SAVE_OK);
+    assert_int_equal(count, 0);
+    assert_int_not_equal(tl_save_read(f->store, "photos", "a", NULL, 0, &n).code, TL_SAVE_OK);
+}
+
+static void test_save_commit_never_writes_through_a_linked_save_folder(void **state) {
+    fixture *f = *state;
+    make_dir(f, "outside");
+    make_dir(f, "outside/linked");
+    link_in_root(f, "../outside/linked", "linked");
+    reopen(f);
+    tl_save_result r = commit2(f->store, "linked", "a", "b", 1);
+    assert_int_not_equal(r.code, TL_SAVE_OK);
+    assert_false(outside_exists(f, "outside/linked/gen0"));
+    assert_false(outside_exists(f, "outside/linked/gen1"));
+    assert_false(outside_exists(f, "outside/linked/next"));
+    /* A slot file that is a link (in a real save folder) is not written through either. */
+    assert_int_equal(commit2(f->store, "real", "one", NULL, 1).code, TL_SAVE_OK);
+    put_outside(f, "outside/target", "keep me");
+    char p[400];
+    snprintf(p, sizeof p, "%s/real/gen1", f->root);
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(symlink("../../outside/target", p), 0);
+    reopen(f);
+    r = commit2(f->store, "real", "two", NULL, 2);
+    assert_int_not_equal(r.code, TL_SAVE_OK);
+    size_t size;
+    char full[400];
+    snprintf(full, sizeof full, "%s/outside/target", f->dir);
+    FILE *fp = fopen(full, "rb");
+    assert_non_null(fp);
+    char buf[32] = { 0 };
+    size = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    assert_int_equal(size, 7);
+    assert_string_equal(buf, "keep me");
+    assert_reads(f->store, "real", "a", "one");
+}
+
+/* The store removes only what it creates: a save folder's other files stay. */
+static void test_save_never_deletes_what_it_did_not_create(void **state) {
+    fixture *f = *state;
+    size_t n;
+    assert_int_equal(commit2(f->store, "mine", "one", NULL, 1).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "mine", "two", NULL, 2).code, TL_SAVE_OK);
+    spill(f, "mine/notes.txt", "keep", 4);
+    assert_int_equal(tl_save_delete(f->store, "mine").code, TL_SAVE_OK);
+    assert_int_equal(tl_save_read(f->store, "mine", "a", NULL, 0, &n).code, TL_SAVE_NOT_FOUND);
+    assert_true(exists(f, "mine/notes.txt"));
+    assert_false(exists(f, "mine/gen0") || exists(f, "mine/gen1"));
+    assert_false(exists(f, ".deleted.mine"));
+    /* An interrupted delete's folder and a folder with no generation keep what is not the store's. */
+    char p[400];
+    snprintf(p, sizeof p, "%s/.deleted.old", f->root);
+    assert_int_equal(mkdir(p, 0777), 0);
+    spill(f, ".deleted.old/gen0", "x", 1);
+    spill(f, ".deleted.old/diary.txt", "dear diary", 10);
+    reopen(f);
+    assert_false(exists(f, ".deleted.old/gen0"));
+    assert_true(exists(f, ".deleted.old/diary.txt"));
+    assert_true(exists(f, "mine/notes.txt"));
+    /* And the id can be saved again beside the note. */
+    assert_int_equal(commit2(f->store, "mine", "three", NULL, 3).code, TL_SAVE_OK);
+    reopen(f);
+    assert_reads(f->store, "mine", "a", "three");
+    assert_true(exists(f, "mine/notes.txt"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_save_round_trip_and_metadata, setup, teardown),
@@ -561,6 +722,10 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_save_open_migrates_version_1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_shrinking_slot_ignores_its_tail, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_pack_verify_checks_a_copy, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_delete_never_follows_a_linked_save_folder, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_open_never_deletes_through_links, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_commit_never_writes_through_a_linked_save_folder, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_never_deletes_what_it_did_not_create, setup, teardown),
     };
     return cmocka_run_group_tests_name("save", tests, NULL, NULL);
 }

@@ -90,9 +90,7 @@ static bool is_gone(tl_save_store *store, const char *save) {
    `other` at generation 1, committed through the store only (no test-side syncing). */
 static void setup(memfs *fs, bool with_slot) {
     memfs_init(fs);
-    int native = 0;
-    tl_save_io io = memfs_io(fs);
-    assert_int_equal(io.mkdir(fs, "/saves", &native), TL_SAVE_IO_OK);
+    assert_true(memfs_mkdir(fs, "/saves"));
     memfs_sync_all(fs); /* the root itself exists durably before the store is used */
     tl_save_store *store = open_store(fs);
     assert_non_null(store);
@@ -353,9 +351,7 @@ static void test_save_crash_generation_counter_wraps(void **state) {
     tl_save_info info;
     (void)state;
     setup(&fs, false);
-    tl_save_io io = memfs_io(&fs);
-    int native = 0;
-    assert_int_equal(io.mkdir(&fs, "/saves/slot", &native), TL_SAVE_IO_OK);
+    assert_true(memfs_mkdir(&fs, "/saves/slot"));
     assert_true(memfs_put(&fs, "/saves/slot/gen0", buf, build_slot(buf, UINT64_MAX - 1, &older)));
     assert_true(memfs_put(&fs, "/saves/slot/gen1", buf, build_slot(buf, UINT64_MAX, &newest)));
     assert_int_equal(tl_save_pack_verify(buf, build_slot(buf, UINT64_MAX, &newest), &info).code, TL_SAVE_OK);
@@ -418,10 +414,8 @@ static void test_save_crash_both_slots_damaged(void **state) {
 static void setup_legacy(memfs *fs) {
     unsigned char buf[1024];
     size_t n;
-    int native = 0;
     setup(fs, false);
-    tl_save_io io = memfs_io(fs);
-    assert_int_equal(io.mkdir(fs, "/saves/slot", &native), TL_SAVE_IO_OK);
+    assert_true(memfs_mkdir(fs, "/saves/slot"));
     memfs_sync_all(fs);
     n = build_slot(buf, 2, &old_gen); /* version 1 is a slot's body */
     assert_true(memfs_put(fs, "/saves/slot/current", buf + 32, n - 32));
