@@ -1397,20 +1397,31 @@ static tl_save_io_status tl__save_posix_regular(int fd, bool readable, uint64_t 
 }
 #endif
 
+/* A regular file's descriptor in blocking mode again (O_NONBLOCK only kept the open from
+   waiting on a FIFO). */
+static tl_save_io_status tl__save_posix_blocking(int fd, int *native) {
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+        return tl__save_posix_status(errno, native);
+    return TL_SAVE_IO_OK;
+}
+
 /* Opens name in dir beneath the root as a regular file (flags: the access mode and creation);
-   *size: its size. */
+   *size: its size. O_NONBLOCK, then fstat: a FIFO is refused, never waited on (as the generator
+   opens its inputs, gen/base/fsio.c). */
 static tl_save_io_status tl__save_posix_open(void *root, const char *dir, const char *name,
                                              int flags, void **file, uint64_t *size, int *native) {
     tl_save_io_status st;
     uint64_t ignored;
     int at = tl__save_posix_enter(root, dir), fd;
     if (at < 0) return tl__save_posix_status(errno, native);
-    fd = tl__save_posix_openat(at, name, flags);
+    fd = tl__save_posix_openat(at, name, flags | O_NONBLOCK);
     st = fd < 0 ? tl__save_posix_status(errno, native) : TL_SAVE_IO_OK;
     tl__save_posix_leave(root, at);
     if (st == TL_SAVE_IO_OK)
         st = tl__save_posix_regular(fd, (flags & (O_WRONLY | O_RDWR)) == 0, size ? size : &ignored,
                                     native);
+    if (st == TL_SAVE_IO_OK) st = tl__save_posix_blocking(fd, native);
     if (st == TL_SAVE_IO_OK) *file = tl__save_posix_handle(fd);
     else if (fd >= 0) close(fd);
     return st;
@@ -1553,7 +1564,8 @@ static tl_save_io_status tl__save_posix_sync_dir(void *user, void *root, const c
 static tl_save_io_status tl__save_posix_own(int at, const char *name, bool folder, int *native) {
     uint64_t size;
     tl_save_io_status st;
-    int fd = tl__save_posix_openat(at, name, O_RDONLY | (folder ? TL__SAVE_O_DIRECTORY : 0));
+    int fd =
+        tl__save_posix_openat(at, name, O_RDONLY | (folder ? TL__SAVE_O_DIRECTORY : O_NONBLOCK));
     if (fd < 0) return tl__save_posix_status(errno, native);
     st = folder ? TL_SAVE_IO_OK : tl__save_posix_regular(fd, true, &size, native);
     close(fd);

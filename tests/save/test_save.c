@@ -703,6 +703,48 @@ static void test_save_never_deletes_what_it_did_not_create(void **state) {
     assert_true(exists(f, "mine/notes.txt"));
 }
 
+/* --- special files named like the store's: never opened in a way that blocks ------------------------- */
+
+static void stop_hanging(int sig) {
+    (void)sig;
+    static const char msg[] = "test_save: blocked on a FIFO (alarm)\n";
+    if (write(2, msg, sizeof msg - 1) < 0) _exit(3);
+    _exit(2);
+}
+
+/* A FIFO where a slot is: reads, open and commits return (within the alarm) and leave it be. */
+static void test_save_fifo_named_like_a_slot_never_blocks(void **state) {
+    fixture *f = *state;
+    char p[400];
+    tl_save_info info;
+    size_t n;
+    signal(SIGALRM, stop_hanging);
+    alarm(20);
+    assert_int_equal(commit2(f->store, "s", "one", NULL, 1).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "two", NULL, 2).code, TL_SAVE_OK);
+    snprintf(p, sizeof p, "%s/s/gen1", f->root);
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(mkfifo(p, 0644), 0);
+    snprintf(p, sizeof p, "%s/lone", f->root); /* a folder whose only slot is a FIFO */
+    assert_int_equal(mkdir(p, 0777), 0);
+    snprintf(p, sizeof p, "%s/lone/gen1", f->root);
+    assert_int_equal(mkfifo(p, 0644), 0);
+    f->warnings = 0;
+    reopen(f); /* the cleanup looks into lone */
+    assert_reads(f->store, "s", "a", "one"); /* the newest slot is not a file: the previous one */
+    assert_int_equal(tl_save_stat(f->store, "s", &info).code, TL_SAVE_OK);
+    assert_true(info.from_previous);
+    assert_true(f->warnings >= 1);
+    assert_int_not_equal(tl_save_read(f->store, "lone", "a", NULL, 0, &n).code, TL_SAVE_OK);
+    assert_int_not_equal(commit2(f->store, "s", "three", NULL, 3).code, TL_SAVE_OK);
+    assert_reads(f->store, "s", "a", "one");
+    size_t count = 9;
+    assert_int_equal(tl_save_list(f->store, NULL, 0, &count).code, TL_SAVE_OK);
+    assert_int_equal(count, 1);
+    assert_true(exists(f, "s/gen1") && exists(f, "lone/gen1")); /* not the store's: left there */
+    alarm(0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_save_round_trip_and_metadata, setup, teardown),
@@ -726,6 +768,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_save_open_never_deletes_through_links, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_commit_never_writes_through_a_linked_save_folder, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_never_deletes_what_it_did_not_create, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_fifo_named_like_a_slot_never_blocks, setup, teardown),
     };
     return cmocka_run_group_tests_name("save", tests, NULL, NULL);
 }
