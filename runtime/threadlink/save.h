@@ -84,15 +84,28 @@
      folder and the root; the first commit to an existing save after a store opens syncs its
      folder once too (its slot files may date from a crash). tl_save_txn_commit returns
      TL_SAVE_OK only after that: a committed save survives a power cut.
+   - A commit that reports a failure has published nothing, whatever failed (a write, the sync,
+     a close after the sync, a folder sync): reads in the store and after a reopen, also after a
+     power cut, return the published generation. (After a failed sync the kernel may drop or keep
+     the written pages, so the store does not leave them to chance.) Before it returns, the slot it
+     wrote gets a header that holds no generation, and its former size back (a full disk gets its
+     space back), synced; a failed first commit removes the files and the folder it made, synced.
+     Should that undo fail too (logged), this store still reads the old generation; a reopened one
+     may not. A delete that reports a failure leaves the save (its folder renamed back, synced).
+     tests/save: each operation of each kind of commit and of a delete failing once.
    - A slot keeps the size of the largest generation it held: the header says where its
      generation ends, and bytes after that end are ignored (they never verify). An empty slot
-     file is one never written (a first commit creates gen1 so).
+     file is one never written (a first commit creates gen1 so); a slot whose header holds no
+     generation is one a failed commit wrote: neither is damaged.
    - The previous generation is kept until a commit starts writing over it. When the newest one
      is damaged (a hash or size mismatch, a bad manifest or header), reads fall back to the
      previous one with a warning (tl_save_info.from_previous tells), and the next commit writes
      over the damaged slot and keeps the good one. (A power cut during a commit can leave the
      slot it was writing looking like a damaged newer generation: then reads return the
-     published one, with that warning.) A generation's number is one more than the newest number
+     published one, with that warning.) A slot the store cannot read (an I/O error, no memory) is
+     not damaged: the read, stat or begin returns TL_SAVE_IO (logged) and nothing falls back to
+     the previous generation or writes over the newest, until a later call reads it. A
+     generation's number is one more than the newest number
      a slot whose header and manifest verify carries (a damaged generation whose manifest is
      unreadable cannot count). Numbers are compared modulo 2^64 (the newer of a and b is the one
      less than 2^63 ahead), and 0 is skipped when they wrap, so a counter never runs out.
@@ -216,7 +229,10 @@ typedef struct tl_save_result {
     X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)") \
     X(FOREIGN, TL_LOG_LEVEL_WARNING, \
       "%s: not a regular file or folder (a link, a FIFO, a device?): not followed, left alone") \
-    X(KEPT, TL_LOG_LEVEL_WARNING, "%s: holds files the store did not make: they and it stay")
+    X(KEPT, TL_LOG_LEVEL_WARNING, "%s: holds files the store did not make: they and it stay") \
+    X(UNDO_FAILED, TL_LOG_LEVEL_ERROR, \
+      "save %s: the failed %s could not be undone on disk: %s (native error %d): this store " \
+      "reads the old generation, a reopened one may not")
 
 #define TL_SAVE_LOG_BASE 0x500u
 typedef enum tl_save_log_item {
@@ -410,7 +426,9 @@ TL_API const char *tl_save_code_message(tl_save_code code);
        trailer, 24 bytes: u64 manifest offset, u64 manifest size, "TLSAVE01"
      then anything (what a longer generation left): ignored.
    Decimals have no sign (but the timestamp's), no leading zero, no overflow; every file lies
-   before the manifest, which ends where the trailer starts, which ends the body. Version 1 (the
+   before the manifest, which ends where the trailer starts, which ends the body. A header with
+   generation 0, body size 0 and the check of its first 24 bytes alone holds no generation: what
+   a failed commit leaves in the slot it wrote. Version 1 (the
    body alone, as `current` and `previous`) is only read to migrate it. */
 
 #ifdef __cplusplus
@@ -851,6 +869,21 @@ static bool tl__save_header_matches(const unsigned char *header, const tl__save_
            tl__save_le64(header + 24) == tl__save_header_check(header, manifest, size);
 }
 
+/* The header a failed commit leaves in the slot it wrote: generation 0 (never a generation's),
+   body 0, its check over the first 24 bytes. Such a slot holds no generation; it is not damaged. */
+static void tl__save_blank_put(unsigned char *header) {
+    memcpy(header, TL__SAVE_HEADER_MAGIC, 8);
+    tl__save_put64(header + 8, 0);
+    tl__save_put64(header + 16, 0);
+    tl__save_put64(header + 24, tl__save_header_check(header, "", 0));
+}
+
+static bool tl__save_blank(const unsigned char *header) {
+    return memcmp(header, TL__SAVE_HEADER_MAGIC, 8) == 0 && tl__save_le64(header + 8) == 0 &&
+           tl__save_le64(header + 16) == 0 &&
+           tl__save_le64(header + 24) == tl__save_header_check(header, "", 0);
+}
+
 /* Parses the manifest of a body in memory, checked against the slot's header. */
 static bool tl__save_body_manifest(const unsigned char *header, const unsigned char *body,
                                    uint64_t size, tl__save_manifest *m, const char **why) {
@@ -1074,6 +1107,8 @@ static tl_save_code tl__save_read_slot(tl_save_store *s, void *f, uint64_t size,
         *why = "cannot read the header";
         return tl__save_io_code(st);
     }
+    *why = "it holds no generation (a failed commit's, undone)";
+    if (tl__save_blank(header)) return TL_SAVE_NOT_FOUND;
     if (!tl__save_header_get(header, size - TL__SAVE_HEADER_BYTES, &generation, &body, why))
         return TL_SAVE_CORRUPT;
     return tl__save_read_manifest(s, f, TL__SAVE_HEADER_BYTES, body, header, m, why, native);
@@ -1165,20 +1200,34 @@ static int tl__save_pick(const tl_save_code code[2], const tl__save_manifest m[2
     return code[1] == TL_SAVE_OK ? 1 : -1;
 }
 
-/* Why no slot of a save can be read: NOT_FOUND (none written), FOREIGN (its folder is not one: a
-   link, a file), else logged. */
+/* Why no slot of a save verifies (both were read): NOT_FOUND (none written), FOREIGN (its folder
+   is not one: a link, a file), else CORRUPT, logged. */
 static tl_save_code tl__save_unreadable(tl_save_store *s, const char *save,
                                         const tl_save_code code[2], const char *const why[2]) {
     int k = code[0] == TL_SAVE_NOT_FOUND ? 1 : 0;
     if (code[0] == TL_SAVE_NOT_FOUND && code[1] == TL_SAVE_NOT_FOUND) return TL_SAVE_NOT_FOUND;
-    if (code[0] == TL_SAVE_OUT_OF_MEMORY || code[1] == TL_SAVE_OUT_OF_MEMORY)
-        return TL_SAVE_OUT_OF_MEMORY;
     if (code[0] == TL_SAVE_FOREIGN && code[1] == TL_SAVE_FOREIGN) {
         tl__save_log(&s->logger, TL_SAVE_LOG_FOREIGN, tl__save_path(s, 0, save, NULL));
         return TL_SAVE_FOREIGN;
     }
     tl__save_log(&s->logger, TL_SAVE_LOG_DAMAGED, save, "no intact generation", why[k]);
-    return code[0] == TL_SAVE_IO || code[1] == TL_SAVE_IO ? TL_SAVE_IO : TL_SAVE_CORRUPT;
+    return TL_SAVE_CORRUPT;
+}
+
+static bool tl__save_unsure(tl_save_code code) {
+    return code == TL_SAVE_IO || code == TL_SAVE_OUT_OF_MEMORY;
+}
+
+/* A slot the store could not read (an I/O error, no memory) is not a damaged one: the save cannot
+   be read for now (logged), and nothing is cached, fallen back to or written over. */
+static tl_save_code tl__save_unread(tl_save_store *s, const char *save, const tl_save_code code[2],
+                                    tl__save_manifest m[2], const char *const why[2]) {
+    int k = tl__save_unsure(code[0]) ? 0 : 1;
+    if (code[0] == TL_SAVE_OK) tl__save_manifest_free(&m[0]);
+    if (code[1] == TL_SAVE_OK) tl__save_manifest_free(&m[1]);
+    tl__save_log(&s->logger, TL_SAVE_LOG_DAMAGED, save,
+                 "a slot cannot be read now (not taken as damage)", why[k]);
+    return code[k];
 }
 
 /* Finds the generation reads of a save return: the newer slot that verifies; when the other one
@@ -1203,6 +1252,8 @@ static tl_save_code tl__save_resolve(tl_save_store *s, const char *save, tl__sav
         if (number[k] && (!layout->seen || tl__save_newer(number[k], layout->seen)))
             layout->seen = number[k];
     }
+    if (tl__save_unsure(code[0]) || tl__save_unsure(code[1]))
+        return tl__save_unread(s, save, code, m, why);
     k = tl__save_pick(code, m);
     layout->current = (int8_t)k;
     if (k < 0) return tl__save_unreadable(s, save, code, why);
@@ -2099,14 +2150,24 @@ static tl_save_io_status tl__save_touch(tl_save_store *s, const char *dir, const
     return st == TL_SAVE_IO_OK ? s->io.close(s->io.user, f, native) : st;
 }
 
+/* How far a commit got, for its undo: the slot written (k), the size it held, whether it was
+   opened for writing, whether the commit made the save's folder. */
+typedef struct tl__save_progress {
+    int k;
+    uint64_t held;
+    bool touched, created;
+} tl__save_progress;
+
 /* Writes a slot file's bytes over it in place and syncs them (without open_update, rewrites it). */
-static tl_save_io_status tl__save_write_slot(tl_save_store *s, const char *dir, const char *name,
-                                             const void *bytes, size_t size, int *native) {
+static tl_save_io_status tl__save_write_slot(tl_save_store *s, const char *dir,
+                                             tl__save_progress *p, const void *bytes, size_t size,
+                                             int *native) {
+    const char *name = tl__save_slot_name(p->k);
     void *f = NULL;
-    uint64_t held = 0;
     tl_save_io_status st;
+    p->touched = true; /* a failed open may still have created or emptied it */
     if (!s->io.open_update) return tl__save_write_file(s, dir, name, bytes, size, native);
-    st = s->io.open_update(s->io.user, s->top, dir, name, &f, &held, native);
+    st = s->io.open_update(s->io.user, s->top, dir, name, &f, &p->held, native);
     if (st != TL_SAVE_IO_OK) return st;
     st = s->io.write_at(s->io.user, f, 0, bytes, size, native);
     if (st == TL_SAVE_IO_OK) st = s->io.sync(s->io.user, f, native);
@@ -2132,58 +2193,116 @@ static tl_save_result tl__save_publish_first(tl_save_store *s, tl__save_slot *sl
         st = s->io.rename(s->io.user, s->top, slot->id, "next", "gen0", &native);
     }
     if (st == TL_SAVE_IO_OK) return tl__save_ok();
-    {
-        tl_save_result r =
-            tl__save_io_fail(s, slot->id, op, tl__save_path(s, 0, slot->id, name), st, native);
-        (void)s->io.remove(s->io.user, s->top, slot->id, "next", &native);
-        return r;
-    }
+    return tl__save_io_fail(s, slot->id, op, tl__save_path(s, 0, slot->id, name), st, native);
 }
 
 /* Later commits: over slot k in place, then the other slot created if it is missing. */
-static tl_save_result tl__save_publish_over(tl_save_store *s, tl__save_slot *slot, int k,
-                                            size_t total) {
+static tl_save_result tl__save_publish_over(tl_save_store *s, tl__save_slot *slot,
+                                            tl__save_progress *p, size_t total) {
     int native = 0;
-    const char *name = tl__save_slot_name(k);
-    tl_save_io_status st = tl__save_write_slot(s, slot->id, name, slot->buf, total, &native);
+    const char *name = tl__save_slot_name(p->k);
+    tl_save_io_status st = tl__save_write_slot(s, slot->id, p, slot->buf, total, &native);
     if (st != TL_SAVE_IO_OK)
         return tl__save_io_fail(s, slot->id, "write", tl__save_path(s, 0, slot->id, name), st,
                                 native);
-    if (slot->layout.exists[1 - k]) return tl__save_ok();
-    name = tl__save_slot_name(1 - k);
+    if (slot->layout.exists[1 - p->k]) return tl__save_ok();
+    name = tl__save_slot_name(1 - p->k);
     st = tl__save_touch(s, slot->id, name, &native);
     return st == TL_SAVE_IO_OK ? tl__save_ok()
                                : tl__save_io_fail(s, slot->id, "create",
                                                   tl__save_path(s, 0, slot->id, name), st, native);
 }
 
+/* The save's folder synced, and the root when the commit made the folder. */
+static tl_save_result tl__save_sync_folder(tl_save_store *s, const char *id, bool created) {
+    int native = 0;
+    tl_save_io_status st = s->io.sync_dir(s->io.user, s->top, id, &native);
+    if (st == TL_SAVE_IO_OK && created) st = s->io.sync_dir(s->io.user, s->top, NULL, &native);
+    if (st == TL_SAVE_IO_OK) return tl__save_ok();
+    return tl__save_io_fail(s, id, "sync", tl__save_path(s, 0, id, NULL), st, native);
+}
+
+/* A later commit that failed after it opened slot k: the slot gets the blank header, so that
+   nothing of the new generation that reached the disk ever verifies, and the size it held (a
+   full disk's space comes back), synced. The published generation was never touched. */
+static tl_save_io_status tl__save_abandon_slot(tl_save_store *s, const char *id,
+                                               const tl__save_progress *p, int *native) {
+    unsigned char blank[TL__SAVE_HEADER_BYTES];
+    const char *name = tl__save_slot_name(p->k);
+    uint64_t size = 0;
+    void *f = NULL;
+    tl_save_io_status st;
+    tl__save_blank_put(blank);
+    if (!s->io.open_update) return tl__save_write_file(s, id, name, blank, sizeof blank, native);
+    st = s->io.open_update(s->io.user, s->top, id, name, &f, &size, native);
+    if (st != TL_SAVE_IO_OK) return st;
+    st = s->io.write_at(s->io.user, f, 0, blank, sizeof blank, native);
+    if (st == TL_SAVE_IO_OK)
+        st = s->io.truncate(s->io.user, f, p->held > sizeof blank ? p->held : sizeof blank, native);
+    if (st == TL_SAVE_IO_OK) st = s->io.sync(s->io.user, f, native);
+    if (st == TL_SAVE_IO_OK) return s->io.close(s->io.user, f, native);
+    (void)s->io.close(s->io.user, f, native);
+    return st;
+}
+
+/* A first commit that failed leaves no save: the files it made go (`next`, gen0 once renamed in,
+   the gen1 it created), then the folder if it made it, the removals synced. */
+static tl_save_io_status tl__save_undo_first(tl_save_store *s, const tl__save_slot *slot,
+                                             const tl__save_progress *p, int *native) {
+    static const char *const made[3] = { "next", "gen0", "gen1" };
+    tl_save_io_status st = TL_SAVE_IO_OK;
+    int i;
+    for (i = 0; i < 3 && st == TL_SAVE_IO_OK; i++) {
+        if (i == 2 && slot->layout.exists[1]) break;
+        st = s->io.remove(s->io.user, s->top, slot->id, made[i], native);
+        if (st == TL_SAVE_IO_NOT_FOUND) st = TL_SAVE_IO_OK;
+    }
+    if (st == TL_SAVE_IO_OK && p->created) {
+        st = s->io.rmdir(s->io.user, s->top, slot->id, native);
+        return st == TL_SAVE_IO_OK ? s->io.sync_dir(s->io.user, s->top, NULL, native) : st;
+    }
+    return st == TL_SAVE_IO_OK ? s->io.sync_dir(s->io.user, s->top, slot->id, native) : st;
+}
+
+/* After a failed commit, the disk made to hold the published generation again (logged when it
+   cannot be: the store's cache still returns the old one). */
+static void tl__save_undo(tl_save_store *s, const tl__save_slot *slot, const tl__save_progress *p,
+                          bool first) {
+    int native = 0;
+    tl_save_io_status st = TL_SAVE_IO_OK;
+    if (first) st = tl__save_undo_first(s, slot, p, &native);
+    else if (p->touched) st = tl__save_abandon_slot(s, slot->id, p, &native);
+    if (st != TL_SAVE_IO_OK)
+        tl__save_log(&s->logger, TL_SAVE_LOG_UNDO_FAILED, slot->id, "commit",
+                     tl_save_code_message(tl__save_io_code(st)), native);
+}
+
 /* The commit point: the new generation in the slot reads do not return, synced. Until this store
    has synced the save's folder once (a first commit, or the first since the store opened: the
    slot files may date from a crash), the folder is created if needed and synced after, and the
-   root too when the folder is new. *target: the slot written. */
+   root too when the folder is new. Any failure is undone before it is returned: the published
+   generation stays the old one, on disk too. *target: the slot written. */
 static tl_save_result tl__save_publish(tl_save_store *s, tl__save_slot *slot, size_t total,
                                        int *target) {
     const tl__save_layout *l = &slot->layout;
-    int k = l->current < 0 ? 0 : 1 - l->current, native = 0;
-    bool created = false;
+    tl__save_progress p;
+    int native = 0;
+    bool first;
     tl_save_io_status st;
-    tl_save_result r;
-    *target = k;
+    tl_save_result r = tl__save_ok();
+    memset(&p, 0, sizeof p);
+    p.k = *target = l->current < 0 ? 0 : 1 - l->current;
+    first = p.k == 0 && !l->exists[0];
     if (!l->dir_synced) {
         st = s->io.mkdir(s->io.user, s->top, slot->id, &native);
-        created = st == TL_SAVE_IO_OK;
+        p.created = st == TL_SAVE_IO_OK;
         if (st != TL_SAVE_IO_OK && st != TL_SAVE_IO_EXISTS)
             return tl__save_io_fail(s, slot->id, "mkdir", tl__save_path(s, 0, slot->id, NULL), st,
                                     native);
     }
-    r = k == 0 && !l->exists[0] ? tl__save_publish_first(s, slot, total)
-                                : tl__save_publish_over(s, slot, k, total);
-    if (r.code != TL_SAVE_OK || l->dir_synced) return r;
-    st = s->io.sync_dir(s->io.user, s->top, slot->id, &native);
-    if (st == TL_SAVE_IO_OK && created) st = s->io.sync_dir(s->io.user, s->top, NULL, &native);
-    if (st != TL_SAVE_IO_OK)
-        return tl__save_io_fail(s, slot->id, "sync", tl__save_path(s, 0, slot->id, NULL), st,
-                                native);
+    r = first ? tl__save_publish_first(s, slot, total) : tl__save_publish_over(s, slot, &p, total);
+    if (r.code == TL_SAVE_OK && !l->dir_synced) r = tl__save_sync_folder(s, slot->id, p.created);
+    if (r.code != TL_SAVE_OK) tl__save_undo(s, slot, &p, first);
     return r;
 }
 
@@ -2202,8 +2321,7 @@ tl_save_result tl_save_txn_commit(tl_save_txn *txn) {
         return tl__save_refuse(s, "tl_save_txn_commit", slot->id, TL_SAVE_ABORTED);
     }
     r = tl__save_finish(slot, &total);
-    /* Whatever happens next, what reads return is found again from the folder. */
-    tl__save_cache_drop(s, slot->id);
+    /* On failure the cache (if the save had a generation) keeps returning the published one. */
     if (r.code == TL_SAVE_OK) r = tl__save_publish(s, slot, total, &k);
     if (r.code == TL_SAVE_OK) {
         tl__save_layout published = slot->layout;
@@ -2372,6 +2490,16 @@ static void tl__save_delete_finish(tl_save_store *s, const char *save_id, const 
     tl__save_cleanup_report(s, trash, NULL, st, native);
 }
 
+/* A delete that failed before its rename was durable: the folder goes back to its id, synced. */
+static void tl__save_delete_undo(tl_save_store *s, const char *save_id, const char *trash) {
+    int native = 0;
+    tl_save_io_status st = s->io.rename(s->io.user, s->top, NULL, trash, save_id, &native);
+    if (st == TL_SAVE_IO_OK) st = s->io.sync_dir(s->io.user, s->top, NULL, &native);
+    if (st != TL_SAVE_IO_OK)
+        tl__save_log(&s->logger, TL_SAVE_LOG_UNDO_FAILED, save_id, "delete",
+                     tl_save_code_message(tl__save_io_code(st)), native);
+}
+
 tl_save_result tl_save_delete(tl_save_store *store, const char *save_id) {
     tl__save_cached *cached;
     tl__save_layout layout;
@@ -2399,8 +2527,11 @@ tl_save_result tl_save_delete(tl_save_store *store, const char *save_id) {
         return tl__save_io_fail(store, save_id, "rename", tl__save_path(store, 0, save_id, NULL),
                                 st, native);
     st = store->io.sync_dir(store->io.user, store->top, NULL, &native);
-    if (st != TL_SAVE_IO_OK)
-        return tl__save_io_fail(store, save_id, "sync", store->root, st, native);
+    if (st != TL_SAVE_IO_OK) {
+        tl_save_result r = tl__save_io_fail(store, save_id, "sync", store->root, st, native);
+        tl__save_delete_undo(store, save_id, trash);
+        return r;
+    }
     tl__save_delete_finish(store, save_id, trash);
     return tl__save_ok();
 }

@@ -207,6 +207,26 @@ size_t memfs_names(const memfs *fs, const char *dir, char names[][96], size_t ca
     return d->count;
 }
 
+/* The bytes of the files reachable from node (their current sizes). */
+static size_t used_below(const memfs *fs, int node) {
+    const memfs_node *n = &fs->nodes[node];
+    size_t total = 0;
+    if (!n->is_dir) return n->size;
+    for (size_t i = 0; i < n->count; i++) total += used_below(fs, n->entries[i].node);
+    return total;
+}
+
+size_t memfs_used(const memfs *fs) { return used_below(fs, 0); }
+
+/* How many of `growth` new bytes the disk has room for (all of them without a capacity). */
+static size_t room_for(const memfs *fs, size_t growth) {
+    size_t used;
+    if (!fs->capacity) return growth;
+    used = memfs_used(fs);
+    if (used >= fs->capacity) return 0;
+    return growth < fs->capacity - used ? growth : fs->capacity - used;
+}
+
 /* --- the backend ------------------------------------------------------------------------------- */
 
 /* Counts the operation; false when the process is "dead" (fail_after) or this one operation is
@@ -296,14 +316,17 @@ static tl_save_io_status m_open_update(void *user, void *root, const char *dir, 
     return open_file(user, root, dir, name, false, file, size, native);
 }
 
+/* Appends what the disk has room for; ENOSPC when that is not all of it (a partial write). */
 static tl_save_io_status m_write(void *user, void *file, const void *data, size_t size, int *native) {
     memfs *fs = user;
     if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
     if (fs->nospace) { *native = ENOSPC; return TL_SAVE_IO_NO_SPACE; }
     memfs_node *n = &fs->nodes[NODE(file)];
-    n->data = realloc(n->data, n->size + size + 1);
-    memcpy(n->data + n->size, data, size);
-    n->size += size;
+    size_t fit = room_for(fs, size);
+    n->data = realloc(n->data, n->size + fit + 1);
+    memcpy(n->data + n->size, data, fit);
+    n->size += fit;
+    if (fit < size) { *native = ENOSPC; return TL_SAVE_IO_NO_SPACE; }
     return TL_SAVE_IO_OK;
 }
 
@@ -314,13 +337,16 @@ static tl_save_io_status m_write_at(void *user, void *file, uint64_t offset, con
     if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
     if (fs->nospace) { *native = ENOSPC; return TL_SAVE_IO_NO_SPACE; }
     memfs_node *n = &fs->nodes[NODE(file)];
-    size_t end = (size_t)offset + size;
-    if (end > n->size) {
+    size_t end = (size_t)offset + size, want = end, fit;
+    if (end > n->size) { /* the file grows as far as the disk has room, as a real one does */
+        end = n->size + room_for(fs, end - n->size);
         n->data = realloc(n->data, end + 1);
         memset(n->data + n->size, 0, end - n->size);
         n->size = end;
     }
-    memcpy(n->data + offset, data, size);
+    fit = end > offset ? end - (size_t)offset : 0;
+    memcpy(n->data + offset, data, fit < size ? fit : size);
+    if (end < want) { *native = ENOSPC; return TL_SAVE_IO_NO_SPACE; }
     return TL_SAVE_IO_OK;
 }
 
