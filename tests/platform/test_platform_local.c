@@ -19,13 +19,19 @@
 #define TL_IMPLEMENTATION
 #include <threadlink/threadlink.h>
 
-/* A POSIX backend that fails every operation from the armed one on (a process that died there). */
+/* A POSIX backend that fails every operation from the armed one on (a process that died there),
+   or only the one numbered fail_only (a disk error: the others work). */
 typedef struct faulty {
     tl_save_io posix;
-    long count, fail_at; /* fail_at < 0: disarmed */
+    long count, fail_at, fail_only; /* fail_at, fail_only < 0: disarmed; counted from 0 */
 } faulty;
 
-static bool faulty_dead(faulty *f) { return f->fail_at >= 0 && f->count++ >= f->fail_at; }
+static bool faulty_dead(faulty *f) {
+    long n;
+    if (f->fail_at < 0 && f->fail_only < 0) return false;
+    n = f->count++;
+    return (f->fail_at >= 0 && n >= f->fail_at) || n == f->fail_only;
+}
 
 #define FAULTY_OP(name, params, args) \
     static tl_save_io_status faulty_##name params { \
@@ -74,6 +80,7 @@ static tl_save_io faulty_io(faulty *f) {
     f->posix = tl_save_io_posix();
     f->count = 0;
     f->fail_at = -1;
+    f->fail_only = -1;
     io = f->posix; /* an operation save.h adds later stays POSIX's, unwrapped (and uncounted) */
     io.user = f;
     io.open_root = faulty_open_root;
@@ -286,6 +293,43 @@ static void test_local_failed_commit_keeps_the_table_in_memory(void **state) {
     assert_true(a.unlocked);
 }
 
+/* One operation of an unlock fails (a sync, a close, ...), the others work: when the unlock
+   reports STORAGE, the achievement is locked in memory and after a restart; when it reports OK,
+   unlocked in both. */
+static void test_local_failed_unlock_is_locked_everywhere(void **state) {
+    fixture *f = (fixture *)*state;
+    long k;
+    int failures = 0;
+    for (k = 0; k < 200; k++) {
+        char root[160];
+        tl_platform_result r;
+        tl_platform_achievement a;
+        bool unlocked;
+        snprintf(root, sizeof root, "%s/k%ld", f->dir, k);
+        seed_table(f, root);
+        assert_int_equal(local_platform(f, root, true, NULL), TL_PLATFORM_STATE_READY);
+        f->fault.count = 0;
+        f->fault.fail_only = k;
+        r = tl_platform_achievement_unlock(achievements(f), "c");
+        f->fault.fail_only = -1;
+        if (r.code == TL_PLATFORM_OK && f->fault.count <= k) break; /* past the unlock's operations */
+        if (r.code != TL_PLATFORM_OK) {
+            assert_int_equal(r.code, TL_PLATFORM_STORAGE);
+            failures++;
+        }
+        unlocked = tl_platform_achievement_get(achievements(f), "c", &a).code == TL_PLATFORM_OK && a.unlocked;
+        if (unlocked != (r.code == TL_PLATFORM_OK)) fail_msg("fault at operation %ld: memory disagrees with the result", k);
+        assert_int_equal(local_platform(f, root, false, NULL), TL_PLATFORM_STATE_READY); /* a restart */
+        unlocked = tl_platform_achievement_get(achievements(f), "c", &a).code == TL_PLATFORM_OK && a.unlocked;
+        if (unlocked != (r.code == TL_PLATFORM_OK))
+            fail_msg("fault at operation %ld: %s, but after a restart the store has it %s", k,
+                     r.code == TL_PLATFORM_OK ? "unlocked" : "STORAGE", unlocked ? "unlocked" : "locked");
+        assert_true(table_is_old(f));
+    }
+    assert_true(k < 200);
+    assert_true(failures >= 3);
+}
+
 static void test_local_malformed_table_fails_initialization_untouched(void **state) {
     fixture *f = (fixture *)*state;
     tl_save_store_desc desc;
@@ -331,6 +375,7 @@ int main(void) {
         T(test_local_achievements_and_progress_persist),
         T(test_local_achievements_commit_atomically_at_every_stop),
         T(test_local_failed_commit_keeps_the_table_in_memory),
+        T(test_local_failed_unlock_is_locked_everywhere),
         T(test_local_malformed_table_fails_initialization_untouched),
         T(test_local_store_that_cannot_open_fails_initialization),
     };
