@@ -80,7 +80,7 @@
      elsewhere): one sync per commit, whatever its number of files. A write torn by a power cut
      damages only that slot, which then fails its checksum: the published generation in the
      other slot is never written while a commit runs. The first commit of a save creates its
-     folder and slot files (the generation written as `next` and renamed to gen0) and syncs the
+     folder and gen0 (the generation written as `next` and renamed to gen0) and syncs the
      folder and the root; the first commit to an existing save after a store opens syncs its
      folder once too (its slot files may date from a crash). tl_save_txn_commit returns
      TL_SAVE_OK only after that: a committed save survives a power cut.
@@ -94,9 +94,13 @@
      may not. A delete that reports a failure leaves the save (its folder renamed back, synced).
      tests/save: each operation of each kind of commit and of a delete failing once.
    - A slot keeps the size of the largest generation it held: the header says where its
-     generation ends, and bytes after that end are ignored (they never verify). An empty slot
-     file is one never written (a first commit creates gen1 so); a slot whose header holds no
-     generation is one a failed commit wrote: neither is damaged.
+     generation ends, and bytes after that end are ignored (they never verify). A missing slot
+     file was never written (a first commit makes gen0 alone; the second creates gen1, and syncs
+     the folder once more for it); one whose header holds no generation is one a failed commit
+     wrote: neither is damaged. An empty one was truncated by someone else after it was written:
+     damaged, so the fallback below (or TL_SAVE_CORRUPT for a save's only slot), never a silent
+     rollback. (A save committed once by an earlier version, which created gen1 empty, reads with
+     the fallback warning until its next commit.)
    - The previous generation is kept until a commit starts writing over it. When the newest one
      is damaged (a hash or size mismatch, a bad manifest or header), reads fall back to the
      previous one with a warning (tl_save_info.from_previous tells), and the next commit writes
@@ -1114,8 +1118,9 @@ static tl_save_code tl__save_read_slot(tl_save_store *s, void *f, uint64_t size,
     return tl__save_read_manifest(s, f, TL__SAVE_HEADER_BYTES, body, header, m, why, native);
 }
 
-/* Loads slot k of a save and checks every file's hash. *exists: the file is there (an empty one
-   was never written: TL_SAVE_NOT_FOUND). *number: its generation number when its header and
+/* Loads slot k of a save and checks every file's hash. *exists: the file is there (a missing one
+   was never written, and one whose header holds no generation was undone: TL_SAVE_NOT_FOUND; an
+   empty one was truncated: TL_SAVE_CORRUPT). *number: its generation number when its header and
    manifest verify, good files or not; else 0. */
 static tl_save_code tl__save_load(tl_save_store *s, const char *save, int k, tl__save_manifest *m,
                                   uint64_t *number, bool *exists, const char **why) {
@@ -1133,7 +1138,8 @@ static tl_save_code tl__save_load(tl_save_store *s, const char *save, int k, tl_
                ? "not a regular file in a folder of the store (a link, a FIFO?)"
                : "cannot open it";
     if (st != TL_SAVE_IO_OK) return tl__save_io_code(st);
-    code = size ? tl__save_read_slot(s, f, size, m, why, &native) : TL_SAVE_NOT_FOUND;
+    *why = "the slot is empty (truncated after it was written)";
+    code = size ? tl__save_read_slot(s, f, size, m, why, &native) : TL_SAVE_CORRUPT;
     if (code == TL_SAVE_OK) *number = m->generation;
     for (i = 0; code == TL_SAVE_OK && i < m->count; i++) {
         st = tl__save_hash_range(s, f, TL__SAVE_HEADER_BYTES + m->entries[i].offset,
@@ -1807,11 +1813,8 @@ static tl_save_io_status tl__save_migrate(tl_save_store *s, const char *id,
     static const char *const old[2] = { "current", "previous" };
     tl_save_io_status st = TL_SAVE_IO_OK;
     int k;
-    for (k = 0; k < 2 && st == TL_SAVE_IO_OK; k++) {
+    for (k = 0; k < 2 && st == TL_SAVE_IO_OK; k++)
         if (tl__save_names_has(names, old[k])) st = tl__save_migrate_file(s, id, old[k], k, native);
-        else if (!tl__save_names_has(names, tl__save_slot_name(k)))
-            st = tl__save_write_file(s, id, tl__save_slot_name(k), NULL, 0, native);
-    }
     if (st == TL_SAVE_IO_OK) st = s->io.sync_dir(s->io.user, s->top, id, native);
     for (k = 1; k >= 0 && st == TL_SAVE_IO_OK; k--) {
         if (tl__save_names_has(names, old[k]))
@@ -2142,14 +2145,6 @@ static tl_save_result tl__save_finish(tl__save_slot *slot, size_t *total) {
     return tl__save_ok();
 }
 
-/* Creates an empty file (no sync: a folder sync follows). */
-static tl_save_io_status tl__save_touch(tl_save_store *s, const char *dir, const char *name,
-                                        int *native) {
-    void *f = NULL;
-    tl_save_io_status st = s->io.open_write(s->io.user, s->top, dir, name, &f, native);
-    return st == TL_SAVE_IO_OK ? s->io.close(s->io.user, f, native) : st;
-}
-
 /* How far a commit got, for its undo: the slot written (k), the size it held, whether it was
    opened for writing, whether the commit made the save's folder. */
 typedef struct tl__save_progress {
@@ -2176,41 +2171,28 @@ static tl_save_io_status tl__save_write_slot(tl_save_store *s, const char *dir,
     return st;
 }
 
-/* A save's first commit: the generation written whole as `next`, the other slot created empty,
-   then `next` renamed to gen0, so that gen0 is there complete or not at all. */
+/* A save's first commit: the generation written whole as `next`, then renamed to gen0, so that
+   gen0 is there complete or not at all. gen1 waits for the second commit. */
 static tl_save_result tl__save_publish_first(tl_save_store *s, tl__save_slot *slot, size_t total) {
     int native = 0;
-    const char *op = "write", *name = "next";
+    const char *op = "write";
     tl_save_io_status st = tl__save_write_file(s, slot->id, "next", slot->buf, total, &native);
-    if (st == TL_SAVE_IO_OK && !slot->layout.exists[1]) {
-        op = "create";
-        name = "gen1";
-        st = tl__save_touch(s, slot->id, "gen1", &native);
-    }
     if (st == TL_SAVE_IO_OK) {
         op = "rename";
-        name = "next";
         st = s->io.rename(s->io.user, s->top, slot->id, "next", "gen0", &native);
     }
     if (st == TL_SAVE_IO_OK) return tl__save_ok();
-    return tl__save_io_fail(s, slot->id, op, tl__save_path(s, 0, slot->id, name), st, native);
+    return tl__save_io_fail(s, slot->id, op, tl__save_path(s, 0, slot->id, "next"), st, native);
 }
 
-/* Later commits: over slot k in place, then the other slot created if it is missing. */
+/* Later commits: over slot k in place (created by the save's second commit). */
 static tl_save_result tl__save_publish_over(tl_save_store *s, tl__save_slot *slot,
                                             tl__save_progress *p, size_t total) {
     int native = 0;
-    const char *name = tl__save_slot_name(p->k);
     tl_save_io_status st = tl__save_write_slot(s, slot->id, p, slot->buf, total, &native);
-    if (st != TL_SAVE_IO_OK)
-        return tl__save_io_fail(s, slot->id, "write", tl__save_path(s, 0, slot->id, name), st,
-                                native);
-    if (slot->layout.exists[1 - p->k]) return tl__save_ok();
-    name = tl__save_slot_name(1 - p->k);
-    st = tl__save_touch(s, slot->id, name, &native);
-    return st == TL_SAVE_IO_OK ? tl__save_ok()
-                               : tl__save_io_fail(s, slot->id, "create",
-                                                  tl__save_path(s, 0, slot->id, name), st, native);
+    if (st == TL_SAVE_IO_OK) return tl__save_ok();
+    return tl__save_io_fail(s, slot->id, "write",
+                            tl__save_path(s, 0, slot->id, tl__save_slot_name(p->k)), st, native);
 }
 
 /* The save's folder synced, and the root when the commit made the folder. */
@@ -2245,15 +2227,14 @@ static tl_save_io_status tl__save_abandon_slot(tl_save_store *s, const char *id,
     return st;
 }
 
-/* A first commit that failed leaves no save: the files it made go (`next`, gen0 once renamed in,
-   the gen1 it created), then the folder if it made it, the removals synced. */
+/* A first commit that failed leaves no save: the files it made go (`next`, gen0 once renamed in),
+   then the folder if it made it, the removals synced. */
 static tl_save_io_status tl__save_undo_first(tl_save_store *s, const tl__save_slot *slot,
                                              const tl__save_progress *p, int *native) {
-    static const char *const made[3] = { "next", "gen0", "gen1" };
+    static const char *const made[2] = { "next", "gen0" };
     tl_save_io_status st = TL_SAVE_IO_OK;
     int i;
-    for (i = 0; i < 3 && st == TL_SAVE_IO_OK; i++) {
-        if (i == 2 && slot->layout.exists[1]) break;
+    for (i = 0; i < 2 && st == TL_SAVE_IO_OK; i++) {
         st = s->io.remove(s->io.user, s->top, slot->id, made[i], native);
         if (st == TL_SAVE_IO_NOT_FOUND) st = TL_SAVE_IO_OK;
     }
@@ -2280,7 +2261,8 @@ static void tl__save_undo(tl_save_store *s, const tl__save_slot *slot, const tl_
 /* The commit point: the new generation in the slot reads do not return, synced. Until this store
    has synced the save's folder once (a first commit, or the first since the store opened: the
    slot files may date from a crash), the folder is created if needed and synced after, and the
-   root too when the folder is new. Any failure is undone before it is returned: the published
+   root too when the folder is new; so is it when the commit creates its slot file (a save's
+   first and second commits). Any failure is undone before it is returned: the published
    generation stays the old one, on disk too. *target: the slot written. */
 static tl_save_result tl__save_publish(tl_save_store *s, tl__save_slot *slot, size_t total,
                                        int *target) {
@@ -2301,7 +2283,8 @@ static tl_save_result tl__save_publish(tl_save_store *s, tl__save_slot *slot, si
                                     native);
     }
     r = first ? tl__save_publish_first(s, slot, total) : tl__save_publish_over(s, slot, &p, total);
-    if (r.code == TL_SAVE_OK && !l->dir_synced) r = tl__save_sync_folder(s, slot->id, p.created);
+    if (r.code == TL_SAVE_OK && (!l->dir_synced || !l->exists[p.k]))
+        r = tl__save_sync_folder(s, slot->id, p.created);
     if (r.code != TL_SAVE_OK) tl__save_undo(s, slot, &p, first);
     return r;
 }
@@ -2326,7 +2309,7 @@ tl_save_result tl_save_txn_commit(tl_save_txn *txn) {
     if (r.code == TL_SAVE_OK) {
         tl__save_layout published = slot->layout;
         published.current = (int8_t)k;
-        published.exists[0] = published.exists[1] = true;
+        published.exists[k] = true;
         published.dir_synced = true;
         published.seen = slot->manifest.generation;
         (void)tl__save_cache_put(s, slot->id, &published, false, &slot->manifest);

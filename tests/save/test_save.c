@@ -319,8 +319,7 @@ static void test_save_bad_arguments(void **state) {
 /* --- damage: fallback to the previous generation ------------------------------------------------- */
 
 /* Two generations of "s" (1 in gen0, 2 in gen1); then `edit` damages gen1 on disk; a fresh store
-   must read the old generation with a warning and say so (an emptied slot counts as never written:
-   no warning). */
+   must read the old generation with a warning and say so (an emptied slot too: it was written). */
 static void expect_fallback(fixture *f, void (*edit)(unsigned char *data, size_t *size),
                             uint64_t third_generation) {
     size_t size;
@@ -329,20 +328,17 @@ static void expect_fallback(fixture *f, void (*edit)(unsigned char *data, size_t
     assert_int_equal(commit2(f->store, "s", "newer-a", "newer-b", 2).code, TL_SAVE_OK);
     unsigned char *data = slurp(f, "s/gen1", &size);
     edit(data, &size);
-    bool emptied = size == 0;
     spill(f, "s/gen1", data, size);
     free(data);
     reopen(f);
     f->warnings = 0;
     assert_reads(f->store, "s", "a", "good-a");
     assert_reads(f->store, "s", "b", "good-b");
-    assert_int_equal(f->warnings, emptied ? 0 : 1);
-    if (!emptied) {
-        assert_int_equal(f->last_item, TL_SAVE_LOG_FALLBACK);
-        assert_non_null(strstr(f->last, "save s: the newest generation is damaged"));
-    }
+    assert_int_equal(f->warnings, 1);
+    assert_int_equal(f->last_item, TL_SAVE_LOG_FALLBACK);
+    assert_non_null(strstr(f->last, "save s: the newest generation is damaged"));
     assert_int_equal(tl_save_stat(f->store, "s", &info).code, TL_SAVE_OK);
-    assert_int_equal(info.from_previous, !emptied);
+    assert_true(info.from_previous);
     assert_int_equal(info.generation, 1);
     /* The next commit keeps the good generation as its previous one, not the damaged one. */
     assert_int_equal(commit2(f->store, "s", "third", NULL, 3).code, TL_SAVE_OK);
@@ -374,6 +370,43 @@ static void test_save_truncated_manifest_falls_back(void **state) { expect_fallb
 static void test_save_edited_manifest_falls_back(void **state) { expect_fallback(*state, edit_manifest, 2); }
 static void test_save_wrong_file_hash_falls_back(void **state) { expect_fallback(*state, flip_file_byte, 3); }
 static void test_save_empty_generation_falls_back(void **state) { expect_fallback(*state, empty_file, 2); }
+
+/* A save's only slot truncated to 0 bytes by someone else: corrupt, not "no such save". */
+static void test_save_emptied_only_slot_is_corrupt(void **state) {
+    fixture *f = *state;
+    size_t n;
+    tl_save_info info;
+    assert_int_equal(commit2(f->store, "s", "one", NULL, 1).code, TL_SAVE_OK);
+    spill(f, "s/gen0", "", 0);
+    reopen(f);
+    f->errors = 0;
+    assert_int_equal(tl_save_read(f->store, "s", "a", NULL, 0, &n).code, TL_SAVE_CORRUPT);
+    assert_int_equal(tl_save_stat(f->store, "s", &info).code, TL_SAVE_CORRUPT);
+    assert_true(f->errors >= 1);
+    assert_non_null(strstr(f->last, "empty"));
+    assert_true(exists(f, "s/gen0")); /* kept for the record: only a commit writes over it */
+    assert_int_equal(commit2(f->store, "s", "two", NULL, 2).code, TL_SAVE_OK);
+    reopen(f);
+    assert_reads(f->store, "s", "a", "two");
+}
+
+/* Three generations (gen0: 3, gen1: 2): the newest emptied falls back to generation 2, warned. */
+static void test_save_emptied_newest_slot_is_not_a_silent_rollback(void **state) {
+    fixture *f = *state;
+    tl_save_info info;
+    assert_int_equal(commit2(f->store, "s", "one", NULL, 1).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "two", NULL, 2).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "three", NULL, 3).code, TL_SAVE_OK);
+    spill(f, "s/gen0", "", 0);
+    reopen(f);
+    f->warnings = 0;
+    assert_reads(f->store, "s", "a", "two");
+    assert_int_equal(f->warnings, 1);
+    assert_int_equal(f->last_item, TL_SAVE_LOG_FALLBACK);
+    assert_int_equal(tl_save_stat(f->store, "s", &info).code, TL_SAVE_OK);
+    assert_true(info.from_previous);
+    assert_int_equal(info.generation, 2);
+}
 
 static void test_save_no_intact_generation_is_corrupt(void **state) {
     fixture *f = *state;
@@ -655,8 +688,7 @@ static void test_save_commit_never_writes_through_a_linked_save_folder(void **st
     assert_int_equal(commit2(f->store, "real", "one", NULL, 1).code, TL_SAVE_OK);
     put_outside(f, "outside/target", "keep me");
     char p[400];
-    snprintf(p, sizeof p, "%s/real/gen1", f->root);
-    assert_int_equal(unlink(p), 0);
+    snprintf(p, sizeof p, "%s/real/gen1", f->root); /* the slot the next commit writes */
     assert_int_equal(symlink("../../outside/target", p), 0);
     reopen(f);
     r = commit2(f->store, "real", "two", NULL, 2);
@@ -760,6 +792,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_save_wrong_file_hash_falls_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_empty_generation_falls_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_no_intact_generation_is_corrupt, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_emptied_only_slot_is_corrupt, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_emptied_newest_slot_is_not_a_silent_rollback, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_open_cleans_interrupted_work, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_open_migrates_version_1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_shrinking_slot_ignores_its_tail, setup, teardown),
