@@ -67,7 +67,9 @@
    these sources that gives an acceptable value: tl_platform_set_distribution_override (by code,
    before deployment), then, in development builds only, the command-line argument
    `-threadlink-platform-distribution <name>` (desc.argc/argv) and the environment variable
-   THREADLINK_PLATFORM_DISTRIBUTION. Names are case-insensitive ("steam", "Local"). A value that
+   THREADLINK_PLATFORM_DISTRIBUTION. The seed's spellings, `-threadlink-sentinel-distribution`
+   and THREADLINK_SENTINEL_DISTRIBUTION, are aliases of them (the documented variable first when
+   both are set). Names are case-insensitive ("steam", "Local"). A value that
    names no distribution, or one the policy (desc.allowed, else the default table below) does not
    allow on the platform, is ignored with a warning, as if its source gave none; an applied one
    is logged.
@@ -445,6 +447,9 @@ extern "C" {
 #define TL__PLATFORM_TRACE_MAX 8
 #define TL__PLATFORM_ARGUMENT "-threadlink-platform-distribution"
 #define TL__PLATFORM_ENVIRONMENT "THREADLINK_PLATFORM_DISTRIBUTION"
+/* The seed's spellings (Sentinel's), read as aliases of the two above. */
+#define TL__PLATFORM_ARGUMENT_SEED "-threadlink-sentinel-distribution"
+#define TL__PLATFORM_ENVIRONMENT_SEED "THREADLINK_SENTINEL_DISTRIBUTION"
 
 typedef struct tl__platform_service {
     uint32_t id;
@@ -880,6 +885,18 @@ static bool tl__platform_try_override(const tl_platform *p, const char *source, 
     return true;
 }
 
+#if TL_PLATFORM_DEVELOPMENT
+/* The environment's override: the documented variable, else the seed's spelling of it. */
+static bool tl__platform_try_environment(const tl_platform *p, uint32_t *distribution) {
+    const char *value = getenv(TL__PLATFORM_ENVIRONMENT);
+    if (value && *value)
+        return tl__platform_try_override(p, "the environment (" TL__PLATFORM_ENVIRONMENT ")", value,
+                                         distribution);
+    return tl__platform_try_override(p, "the environment (" TL__PLATFORM_ENVIRONMENT_SEED ")",
+                                     getenv(TL__PLATFORM_ENVIRONMENT_SEED), distribution);
+}
+#endif
+
 /* The configured distribution, or the first acceptable override: code, then (development builds)
    the command line, then the environment. */
 static uint32_t tl__platform_resolve_distribution(const tl_platform *p) {
@@ -890,9 +907,7 @@ static uint32_t tl__platform_resolve_distribution(const tl_platform *p) {
     if (tl__platform_try_override(p, "the command line",
                                   p->has_argument_override ? p->argument_override : NULL, &d))
         return d;
-    if (tl__platform_try_override(p, "the environment (" TL__PLATFORM_ENVIRONMENT ")",
-                                  getenv(TL__PLATFORM_ENVIRONMENT), &d))
-        return d;
+    if (tl__platform_try_environment(p, &d)) return d;
 #endif
     return d;
 }
@@ -1060,14 +1075,17 @@ bool tl_platform_set_distribution_override(tl_platform *p, const char *name) {
     return true;
 }
 
-/* Development builds: `-threadlink-platform-distribution <name>` from the command line. */
+/* Development builds: `-threadlink-platform-distribution <name>` (or the seed's
+   `-threadlink-sentinel-distribution <name>`) from the command line; the last one given wins. */
 static void tl__platform_read_arguments(tl_platform *p, int argc, char **argv) {
 #if TL_PLATFORM_DEVELOPMENT
     int i;
     for (i = 1; argv && i < argc; i++) {
-        if (!argv[i] || strcmp(argv[i], TL__PLATFORM_ARGUMENT) != 0) continue;
+        if (!argv[i] || (strcmp(argv[i], TL__PLATFORM_ARGUMENT) != 0 &&
+                         strcmp(argv[i], TL__PLATFORM_ARGUMENT_SEED) != 0))
+            continue;
         if (i + 1 >= argc || !argv[i + 1]) {
-            tl__platform_log(&p->logger, TL_PLATFORM_LOG_OVERRIDE_NO_VALUE, TL__PLATFORM_ARGUMENT);
+            tl__platform_log(&p->logger, TL_PLATFORM_LOG_OVERRIDE_NO_VALUE, argv[i]);
             return;
         }
         p->has_argument_override = true;

@@ -30,12 +30,14 @@
 
 static int setup(void **state) {
     unsetenv("THREADLINK_PLATFORM_DISTRIBUTION");
+    unsetenv("THREADLINK_SENTINEL_DISTRIBUTION");
     *state = fx_new();
     return 0;
 }
 static int teardown(void **state) {
     fx_free((fx *)*state);
     unsetenv("THREADLINK_PLATFORM_DISTRIBUTION");
+    unsetenv("THREADLINK_SENTINEL_DISTRIBUTION");
     return 0;
 }
 
@@ -375,6 +377,38 @@ static void test_platform_override_argument_without_a_value(void **state) {
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
 }
 
+/* The seed's spellings (Sentinel's) are aliases of the documented ones: the same source each, the
+   documented variable first when both are set. */
+static void test_platform_override_seed_names_are_aliases(void **state) {
+    fx *f = (fx *)*state;
+    char *argv[] = {(char *)"game", (char *)"-threadlink-sentinel-distribution", (char *)"GOG"};
+    char *bare[] = {(char *)"game", (char *)"-threadlink-sentinel-distribution"};
+    (void)fx_module(f, LINUX, LOCAL, "Local");
+    (void)fx_module(f, LINUX, STEAM, "Steam");
+    (void)fx_module(f, LINUX, GOG, "GOG");
+    fx_create_args(f, LINUX, LOCAL, 3, argv);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), GOG);
+    assert_string_equal(fx_line(f, TL_PLATFORM_LOG_OVERRIDE_APPLIED),
+                        "Platform: info: distribution override from the command line: GOG (configured: Local)");
+    fx_destroy(f);
+    setenv("THREADLINK_SENTINEL_DISTRIBUTION", "steam", 1);
+    fx_create(f, LINUX, LOCAL);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), STEAM);
+    assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_OVERRIDE_APPLIED),
+                           "override from the environment (THREADLINK_SENTINEL_DISTRIBUTION): Steam"));
+    fx_destroy(f);
+    setenv("THREADLINK_PLATFORM_DISTRIBUTION", "GOG", 1); /* both: the documented name wins */
+    fx_create(f, LINUX, LOCAL);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), GOG);
+    fx_destroy(f);
+    fx_create_args(f, LINUX, LOCAL, 2, bare);
+    assert_string_equal(fx_line(f, TL_PLATFORM_LOG_OVERRIDE_NO_VALUE),
+                        "Platform: warning: command line: -threadlink-sentinel-distribution needs a value: ignored");
+}
+
 /* --- the core's deployment ----------------------------------------------------------------------- */
 
 typedef struct user_subsystem {
@@ -500,6 +534,15 @@ static void test_platform_override_ignored_outside_development_builds(void **sta
     assert_true(tl_platform_set_distribution_override(f->p, "gog"));
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(tl_platform_active_distribution(f->p), GOG);
+    fx_destroy(f);
+    /* Nor the seed's spellings of them. */
+    argv[1] = (char *)"-threadlink-sentinel-distribution";
+    unsetenv("THREADLINK_PLATFORM_DISTRIBUTION");
+    setenv("THREADLINK_SENTINEL_DISTRIBUTION", "Steam", 1);
+    fx_create_args(f, LINUX, LOCAL, 3, argv);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), LOCAL);
+    assert_int_equal(f->records, 1);
 }
 
 #endif
@@ -526,6 +569,7 @@ int main(void) {
         T(test_platform_override_unknown_value_is_ignored_with_a_warning),
         T(test_platform_override_disallowed_value_is_ignored_with_a_warning),
         T(test_platform_override_argument_without_a_value),
+        T(test_platform_override_seed_names_are_aliases),
         T(test_platform_deploys_in_the_cores_native_tier),
         T(test_platform_failure_does_not_fail_the_core),
         T(test_platform_core_never_deployed),
