@@ -330,6 +330,66 @@ static void test_local_failed_unlock_is_locked_everywhere(void **state) {
     assert_true(failures >= 3);
 }
 
+static void on_account(void *ctx, tl_platform_account *account) {
+    uint32_t *states = (uint32_t *)ctx;
+    states[++states[0]] = (uint32_t)tl_platform_account_state_of(account);
+}
+
+/* SimulatePlatformLoss with the Local module (a development build): the loss path (failed, its
+   store closed at the next update), a retry that finds the saves and achievements again; and the
+   servers' loss: its one account suspended, then signed in again, each change published. */
+static void test_local_simulated_losses(void **state) {
+    fixture *f = (fixture *)*state;
+    tl_iris_registry reg;
+    const tl_platform_events events = TL_PLATFORM_EVENTS_NATIVE;
+    uint32_t states[8] = { 0 };
+    tl_platform_desc desc;
+    tl_platform_local_desc local;
+    tl_platform_achievement a;
+    tl_platform_account *me;
+    tl_save_txn txn;
+    size_t n = 0;
+    char buf[8];
+    assert_true(tl_iris_init_table(&reg, 20, NULL, &f->quiet));
+    assert_true(tl_iris_subscribe(&reg, events.account_state_changed, TL_PLATFORM_SIG_ACCOUNT, 0,
+                                  TL_IRIS_FN(on_account), states));
+    memset(&desc, 0, sizeof desc);
+    desc.logger = &f->quiet;
+    desc.iris = &reg;
+    f->p = tl_platform_create(&desc);
+    memset(&local, 0, sizeof local);
+    local.root = f->root;
+    assert_true(tl_platform_register_local(f->p, 0, &local));
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    me = tl_platform_primary_account(f->p);
+    assert_int_equal(tl_platform_account_state_of(me), TL_PLATFORM_ACCOUNT_SIGNED_IN);
+    assert_true(tl_platform_simulate_server_loss(f->p, true));
+    assert_int_equal(tl_platform_account_state_of(me), TL_PLATFORM_ACCOUNT_SUSPENDED);
+    assert_true(tl_platform_simulate_server_loss(f->p, false));
+    assert_int_equal(states[0], 2);
+    assert_int_equal(states[1], TL_PLATFORM_ACCOUNT_SUSPENDED);
+    assert_int_equal(states[2], TL_PLATFORM_ACCOUNT_SIGNED_IN);
+    assert_int_equal(tl_platform_refresh_accounts(f->p).code, TL_PLATFORM_OK); /* one implicit account */
+    assert_int_equal(tl_platform_account_count(f->p), 1);
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "first").code, TL_PLATFORM_OK);
+    assert_int_equal(tl_save_begin(saves(f), "slot", &txn).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "a", "kept", 4).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_OK);
+    assert_true(tl_platform_simulate_loss(f->p));
+    assert_int_equal(tl_platform_state_of(f->p), TL_PLATFORM_STATE_FAILED);
+    assert_int_equal(tl_platform_initialization_result(f->p).code, TL_PLATFORM_LOST);
+    assert_null(tl_platform_primary_account(f->p));
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_FAILED); /* the store closes */
+    assert_int_equal(tl_platform_retry(f->p).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_get(achievements(f), "first", &a).code, TL_PLATFORM_OK);
+    assert_true(a.unlocked);
+    assert_int_equal(tl_save_read(saves(f), "slot", "a", buf, sizeof buf, &n).code, TL_SAVE_OK);
+    assert_int_equal(n, 4);
+    tl_platform_destroy(f->p);
+    f->p = NULL;
+    tl_iris_discard(&reg);
+}
+
 static void test_local_malformed_table_fails_initialization_untouched(void **state) {
     fixture *f = (fixture *)*state;
     tl_save_store_desc desc;
@@ -376,6 +436,7 @@ int main(void) {
         T(test_local_achievements_commit_atomically_at_every_stop),
         T(test_local_failed_commit_keeps_the_table_in_memory),
         T(test_local_failed_unlock_is_locked_everywhere),
+        T(test_local_simulated_losses),
         T(test_local_malformed_table_fails_initialization_untouched),
         T(test_local_store_that_cannot_open_fails_initialization),
     };
