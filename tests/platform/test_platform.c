@@ -1,6 +1,8 @@
 /* platform.h: the state machine and its event, the exact-pair registry, unsupported, capabilities,
-   services and account services, retry, loss, the distribution override (each source, their
-   order, case, unknown and disallowed values), the core's deployment, and the native events file.
+   services and account services, account states and their event, the account list's refresh,
+   retry, loss and its simulation, the distribution override (each source, their order, case,
+   unknown and disallowed values, the seed's aliases), the core's deployment, and the native
+   events file.
    Built twice (tests/platform/meson.build): TL_PLATFORM_DEVELOPMENT=1 runs everything; =0, a
    non-development build, checks that the command line and the environment are not read.
    The Local module is in test_platform_local.c. */
