@@ -2160,10 +2160,13 @@ static tl_save_io_status tl__save_write_slot(tl_save_store *s, const char *dir,
     const char *name = tl__save_slot_name(p->k);
     void *f = NULL;
     tl_save_io_status st;
-    p->touched = true; /* a failed open may still have created or emptied it */
-    if (!s->io.open_update) return tl__save_write_file(s, dir, name, bytes, size, native);
+    if (!s->io.open_update) {
+        p->touched = true; /* open_write empties it first */
+        return tl__save_write_file(s, dir, name, bytes, size, native);
+    }
     st = s->io.open_update(s->io.user, s->top, dir, name, &f, &p->held, native);
-    if (st != TL_SAVE_IO_OK) return st;
+    if (st != TL_SAVE_IO_OK) return st; /* nothing written: nothing to undo */
+    p->touched = true;
     st = s->io.write_at(s->io.user, f, 0, bytes, size, native);
     if (st == TL_SAVE_IO_OK) st = s->io.sync(s->io.user, f, native);
     if (st == TL_SAVE_IO_OK) return s->io.close(s->io.user, f, native);
@@ -2253,7 +2256,7 @@ static void tl__save_undo(tl_save_store *s, const tl__save_slot *slot, const tl_
     tl_save_io_status st = TL_SAVE_IO_OK;
     if (first) st = tl__save_undo_first(s, slot, p, &native);
     else if (p->touched) st = tl__save_abandon_slot(s, slot->id, p, &native);
-    if (st != TL_SAVE_IO_OK)
+    if (st != TL_SAVE_IO_OK && st != TL_SAVE_IO_FOREIGN) /* a link there was never written */
         tl__save_log(&s->logger, TL_SAVE_LOG_UNDO_FAILED, slot->id, "commit",
                      tl_save_code_message(tl__save_io_code(st)), native);
 }
