@@ -180,8 +180,10 @@ typedef struct tl_core tl_core;
 /* Likewise for nexus.h's native events (`OnSceneResident(tl_nexus_level *)`). */
 typedef struct tl_nexus tl_nexus;
 typedef struct tl_nexus_level tl_nexus_level;
-/* And platform.h's (`OnPlatformStateChanged(tl_platform *)`). */
+/* And platform.h's (`OnPlatformStateChanged(tl_platform *)`,
+   `OnAccountStateChanged(tl_platform_account *)`). */
 typedef struct tl_platform tl_platform;
+typedef struct tl_platform_account tl_platform_account;
 
 /* Listeners are stored as this type and called through their own. void (*)(void) is the one
    function type gcc's and clang's -Wcast-function-type accept as a stand-in for any other. */

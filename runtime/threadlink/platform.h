@@ -8,7 +8,9 @@
    (Local, Steam, a store) is chosen where the platform allows several. A module implements one
    exact (platform, distribution) pair: it initialises the native SDK (synchronously or over
    several updates), advertises capability flags, registers platform services by id and adds
-   accounts, each with its own services (saves, achievements). A failed platform never aborts the
+   accounts, each with its own services (saves, achievements) and a state (signed in, suspended
+   while the platform's servers are lost, signed out), listed and refreshed on request. A failed
+   platform never aborts the
    game: the platform is then FAILED, no service answers, and the game decides (degraded play, an
    error screen) and may retry. platform.h ships the Local module: one implicit account, local
    saves through save.h, achievements and their progress committed atomically in the same store.
@@ -40,6 +42,9 @@
        if (me && tl_platform_account_service(me, TL_PLATFORM_SERVICE_SAVES, (void **)&saves))
            ... tl_save_begin(saves, "slot-1", &txn) ... (save.h)
        ... each frame: tl_platform_update(platform);      // retry and loss progress here
+       tl_platform_refresh_accounts(platform);           // the platform's account list again
+       tl_platform_account_state_of(me);                 // SIGNED_IN, SUSPENDED, SIGNED_OUT
+       tl_platform_simulate_loss(platform);              // development builds: the loss path
        tl_core_discard(&core);  tl_platform_destroy(platform);
 
    STATE MACHINE
@@ -59,7 +64,16 @@
      TL_PLATFORM_LOST and the event published at once (from inside the call, so users release
      what they hold); the module is shut down at the next tl_platform_update (or retry).
    - Services, accounts and capabilities answer only while READY.
-   - Modules and listeners must not call tl_platform_update, retry or destroy (refused).
+   - Accounts: a module adds them (signed in) at init, poll or refresh, and sets their state
+     when its SDK says so (tl_platform_set_account_state): suspended while the platform's servers
+     are lost, signed in on their return, signed out once gone. Each change while READY, and each
+     account a refresh adds, publishes OnAccountStateChanged(tl_platform_account *). An account is
+     never freed before the module is torn down.
+   - Development builds: tl_platform_simulate_loss runs the loss path and
+     tl_platform_simulate_server_loss the servers' loss and return, with any module (the seed's
+     SimulatePlatformLoss), for tests; other builds refuse them.
+   - Modules and listeners must not call tl_platform_update, retry, refresh or destroy
+     (refused).
 
    DISTRIBUTION OVERRIDE
    ---------------------
@@ -67,14 +81,19 @@
    these sources that gives an acceptable value: tl_platform_set_distribution_override (by code,
    before deployment), then, in development builds only, the command-line argument
    `-threadlink-platform-distribution <name>` (desc.argc/argv) and the environment variable
-   THREADLINK_PLATFORM_DISTRIBUTION. Names are case-insensitive ("steam", "Local"). A value that
+   THREADLINK_PLATFORM_DISTRIBUTION. The seed's spellings, `-threadlink-sentinel-distribution`
+   and THREADLINK_SENTINEL_DISTRIBUTION, are aliases of them (the documented variable first when
+   both are set). Names are case-insensitive ("steam", "Local"). A value that
    names no distribution, or one the policy (desc.allowed, else the default table below) does not
    allow on the platform, is ignored with a warning, as if its source gave none; an applied one
    is logged.
 
-   NATIVE EVENT (natives/Iris.Events.Native.txt, after nexus.h's)
-   ------------
-       OnPlatformStateChanged(tl_platform *)   a deployment settled (READY or FAILED), or a loss
+   NATIVE EVENTS (natives/Iris.Events.Native.txt, after nexus.h's: ordinals 18 and 19)
+   -------------
+       OnPlatformStateChanged(tl_platform *)           a deployment settled (READY or FAILED),
+                                                       or a loss
+       OnAccountStateChanged(tl_platform_account *)    an account's state changed, or a refresh
+                                                       added it
 */
 #if defined(TL_IMPLEMENTATION) && !defined(TL_PLATFORM_IMPL)
 #define TL_PLATFORM_IMPL
@@ -99,18 +118,22 @@
 extern "C" {
 #endif
 
-/* --- native event ------------------------------------------------------------------------------- */
+/* --- native events ------------------------------------------------------------------------------ */
 
 typedef struct tl_platform_events {
-    uint32_t state_changed;
+    uint32_t state_changed;         /* OnPlatformStateChanged(tl_platform *) */
+    uint32_t account_state_changed; /* OnAccountStateChanged(tl_platform_account *) */
 } tl_platform_events;
 #define TL_PLATFORM_EVENTS_INIT(prefix) \
-    { prefix##OnPlatformStateChanged }
-/* Its native ordinal: after nexus.h's. */
+    { prefix##OnPlatformStateChanged, prefix##OnAccountStateChanged }
+/* Their native ordinals: after nexus.h's. */
 #define TL_PLATFORM_EVENTS_NATIVE \
-    { 18 }
+    { 18, 19 }
 #define TL_PLATFORM_SIG_PLATFORM 0x9488dff6u /* "(tl_platform *)" */
+#define TL_PLATFORM_SIG_ACCOUNT 0x03855974u  /* "(tl_platform_account *)" */
+/* tl_platform and tl_platform_account are declared by iris.h, for the generated headers. */
 typedef void (*tl_platform_fn)(void *ctx, tl_platform *platform);
+typedef void (*tl_platform_account_fn)(void *ctx, tl_platform_account *account);
 
 /* --- platforms, distributions, capabilities, services ------------------------------------------- */
 
@@ -169,6 +192,20 @@ typedef enum tl_platform_distribution {
 #define TL_PLATFORM_SERVICE_SAVES 1u        /* account: tl_save_store * (save.h) */
 #define TL_PLATFORM_SERVICE_ACHIEVEMENTS 2u /* account: tl_platform_achievements * */
 
+/* X(id, name): an account's state. Signed in; suspended while the platform's servers are lost
+   (signed in, its online services waiting), signed in again on their return; signed out once
+   the platform no longer has it (it stays in the list, its services with it). */
+#define TL_PLATFORM_ACCOUNT_STATES(X) \
+    X(SIGNED_IN, "signed in") \
+    X(SUSPENDED, "suspended") \
+    X(SIGNED_OUT, "signed out")
+typedef enum tl_platform_account_state {
+#define TL__PLATFORM_ACCOUNT_STATE_ENUM(id, name) TL_PLATFORM_ACCOUNT_##id,
+    TL_PLATFORM_ACCOUNT_STATES(TL__PLATFORM_ACCOUNT_STATE_ENUM)
+#undef TL__PLATFORM_ACCOUNT_STATE_ENUM
+        TL_PLATFORM_ACCOUNT_STATE_END_
+} tl_platform_account_state;
+
 typedef enum tl_platform_state {
     TL_PLATFORM_STATE_UNINITIALIZED = 0,
     TL_PLATFORM_STATE_RESOLVING_PLATFORM = 1,
@@ -224,7 +261,8 @@ typedef struct tl_platform_result {
     X(FAILED, TL_LOG_LEVEL_ERROR, "%s/%s failed: %s (native error %d): %s") \
     X(LOST, TL_LOG_LEVEL_ERROR, "%s/%s lost: %s (native error %d)") \
     X(LOCAL_STORAGE, TL_LOG_LEVEL_ERROR, "Local: achievements in save '%s': %s") \
-    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
+    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)") \
+    X(ACCOUNT_STATE, TL_LOG_LEVEL_INFO, "account '%s': %s -> %s")
 
 #define TL_PLATFORM_LOG_BASE 0x600u
 typedef enum tl_platform_log_item {
@@ -254,6 +292,9 @@ typedef struct tl_platform_module {
     void (*shutdown)(void *ctx, tl_platform *platform);
     /* At tl_platform_destroy, for a ctx the module owns; NULL: nothing. */
     void (*release)(void *ctx);
+    /* tl_platform_refresh_accounts: the platform's account list again (accounts added with
+       tl_platform_add_account, states set); NULL: the list is always current. */
+    tl_platform_result (*refresh)(void *ctx, tl_platform *platform);
 } tl_platform_module;
 
 typedef struct tl_platform_pair {
@@ -280,8 +321,6 @@ typedef struct tl_platform_desc {
     const tl_platform_module *modules; /* copied, as by tl_platform_register_module */
     uint32_t module_count;
 } tl_platform_desc;
-
-typedef struct tl_platform_account tl_platform_account;
 
 TL_API tl_platform *tl_platform_create(const tl_platform_desc *desc);
 /* Shuts down (if not yet) and frees; given desc.core, only after tl_core_discard (refused before). */
@@ -322,17 +361,41 @@ TL_API bool tl_platform_account_service(const tl_platform_account *account, uint
                                         void **service);
 TL_API const char *tl_platform_account_id(const tl_platform_account *account);
 TL_API const char *tl_platform_account_name(const tl_platform_account *account);
+/* TL_PLATFORM_ACCOUNT_SIGNED_OUT for NULL. */
+TL_API tl_platform_account_state tl_platform_account_state_of(const tl_platform_account *account);
+/* Asks the module for the platform's account list again (its refresh may add accounts, each one
+   published as OnAccountStateChanged, and change states); OK at once for a module without one.
+   NOT_READY unless READY, REFUSED from a module or listener; else the module's result. Accounts
+   are never removed before the platform tears down (a pointer stays valid): one the platform no
+   longer has is signed out. */
+TL_API tl_platform_result tl_platform_refresh_accounts(tl_platform *platform);
 
-/* For modules, during init and poll (false otherwise): services, accounts (copied strings, at
-   most 63 bytes; the first account is the primary one until set_primary). */
+/* Development builds only (TL_PLATFORM_DEVELOPMENT; refused and logged in others), for tests, with
+   any module, the Local one included. simulate_loss runs the loss path as a module's
+   tl_platform_report_lost does (LOST, "simulated platform loss", the event at once, the module shut
+   down at the next update); false unless READY. simulate_server_loss(true) suspends every
+   signed-in account, (false) signs every suspended one in again, as a module does when the
+   platform's servers go and come back (each change published); false unless READY. */
+TL_API bool tl_platform_simulate_loss(tl_platform *platform);
+TL_API bool tl_platform_simulate_server_loss(tl_platform *platform, bool lost);
+
+/* For modules, during init, poll and refresh (false otherwise): services, accounts (copied
+   strings, at most 63 bytes, signed in; the first account is the primary one until
+   set_primary). */
 TL_API bool tl_platform_add_service(tl_platform *platform, uint32_t id, void *service);
 TL_API tl_platform_account *tl_platform_add_account(tl_platform *platform, const char *id,
                                                     const char *name);
 TL_API bool tl_platform_set_primary_account(tl_platform *platform, tl_platform_account *account);
 TL_API bool tl_platform_account_add_service(tl_platform_account *account, uint32_t id,
                                             void *service);
+/* For modules, while initializing or ready (from their SDK's callbacks too): an account's state.
+   A change is logged and, once ready, published as OnAccountStateChanged(account). False for a
+   state out of range, or in another platform state. */
+TL_API bool tl_platform_set_account_state(tl_platform_account *account,
+                                          tl_platform_account_state state);
 
 TL_API const char *tl_platform_state_name(tl_platform_state state);
+TL_API const char *tl_platform_account_state_name(tl_platform_account_state state); /* or "?" */
 TL_API const char *tl_platform_marker_name(uint32_t platform);           /* "?" if unknown */
 TL_API const char *tl_platform_distribution_name(uint32_t distribution); /* "?" if unknown */
 TL_API uint32_t tl_platform_distribution_from_name(const char *name);    /* case-insensitive; 0 */
@@ -365,7 +428,8 @@ TL_API tl_platform_result tl_platform_achievement_get(const tl_platform_achievem
                                                       const char *id, tl_platform_achievement *out);
 
 /* --- the Local module ----------------------------------------------------------------------------
-   One implicit account (id "local"), signed in; its services: TL_PLATFORM_SERVICE_SAVES, a
+   One implicit account (id "local"), signed in (no refresh: the list is always current;
+   tl_platform_simulate_server_loss suspends it); its services: TL_PLATFORM_SERVICE_SAVES, a
    save.h store on desc.root, and TL_PLATFORM_SERVICE_ACHIEVEMENTS, kept in that store as one
    save (desc.achievements_save) whose every change is one committed transaction: a crash or a
    failed commit leaves the previous table, in the store and in memory. Capabilities: accounts,
@@ -445,6 +509,9 @@ extern "C" {
 #define TL__PLATFORM_TRACE_MAX 8
 #define TL__PLATFORM_ARGUMENT "-threadlink-platform-distribution"
 #define TL__PLATFORM_ENVIRONMENT "THREADLINK_PLATFORM_DISTRIBUTION"
+/* The seed's spellings (Sentinel's), read as aliases of the two above. */
+#define TL__PLATFORM_ARGUMENT_SEED "-threadlink-sentinel-distribution"
+#define TL__PLATFORM_ENVIRONMENT_SEED "THREADLINK_SENTINEL_DISTRIBUTION"
 
 typedef struct tl__platform_service {
     uint32_t id;
@@ -459,6 +526,7 @@ struct tl_platform_account {
     tl_platform *platform;
     char id[TL__PLATFORM_NAME_MAX + 1], name[TL__PLATFORM_NAME_MAX + 1];
     tl__platform_services services;
+    uint32_t state; /* tl_platform_account_state */
 };
 
 struct tl_platform {
@@ -482,6 +550,7 @@ struct tl_platform {
     char message[TL__PLATFORM_MESSAGE_MAX + 1];
     uint32_t trace[TL__PLATFORM_TRACE_MAX], trace_count;
     bool started, module_started, teardown_due, in_callback, shut;
+    bool refreshing; /* the module's refresh runs: it may register accounts */
 };
 
 /* --- names, messages, logging ------------------------------------------------------------------- */
@@ -533,6 +602,17 @@ const char *tl_platform_state_name(tl_platform_state state) {
     case TL_PLATFORM_STATE_INITIALIZING: return "initializing";
     case TL_PLATFORM_STATE_READY: return "ready";
     case TL_PLATFORM_STATE_FAILED: return "failed";
+    default: return "?";
+    }
+}
+
+const char *tl_platform_account_state_name(tl_platform_account_state state) {
+    switch (state) {
+#define TL__PLATFORM_ACCOUNT_STATE_CASE(id, name) \
+    case TL_PLATFORM_ACCOUNT_##id: return name;
+        TL_PLATFORM_ACCOUNT_STATES(TL__PLATFORM_ACCOUNT_STATE_CASE)
+#undef TL__PLATFORM_ACCOUNT_STATE_CASE
+    case TL_PLATFORM_ACCOUNT_STATE_END_:
     default: return "?";
     }
 }
@@ -645,10 +725,19 @@ static void tl__platform_clear(tl_platform *p) {
 }
 
 static bool tl__platform_registering(tl_platform *p, const char *what) {
-    if (p && p->state == TL_PLATFORM_STATE_INITIALIZING) return true;
+    if (p && (p->state == TL_PLATFORM_STATE_INITIALIZING || p->refreshing)) return true;
     tl__platform_log(p ? &p->logger : NULL, TL_PLATFORM_LOG_REFUSED, what,
-                     "only a module, while it initializes");
+                     "only a module, while it initializes or refreshes");
     return false;
+}
+
+static void tl__platform_publish_account(tl_platform *p, tl_platform_account *account) {
+    bool was = p->in_callback;
+    if (!p->iris) return;
+    p->in_callback = true; /* listeners may not update, retry or destroy */
+    TL_IRIS_PUBLISH(p->iris, p->events.account_state_changed, TL_PLATFORM_SIG_ACCOUNT,
+                    tl_platform_account_fn, account);
+    p->in_callback = was;
 }
 
 bool tl_platform_add_service(tl_platform *p, uint32_t id, void *service) {
@@ -674,8 +763,34 @@ tl_platform_account *tl_platform_add_account(tl_platform *p, const char *id, con
     account->platform = p;
     tl__platform_copy(account->id, sizeof account->id, id);
     tl__platform_copy(account->name, sizeof account->name, name ? name : id);
+    account->state = TL_PLATFORM_ACCOUNT_SIGNED_IN;
     p->accounts[p->account_count++] = account;
+    if (p->state == TL_PLATFORM_STATE_READY) tl__platform_publish_account(p, account); /* refresh */
     return account;
+}
+
+bool tl_platform_set_account_state(tl_platform_account *account, tl_platform_account_state state) {
+    tl_platform *p = account ? account->platform : NULL;
+    uint32_t was;
+    if (!p || (uint32_t)state >= (uint32_t)TL_PLATFORM_ACCOUNT_STATE_END_) {
+        tl__platform_log(p ? &p->logger : NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT,
+                         "tl_platform_set_account_state");
+        return false;
+    }
+    if (p->state != TL_PLATFORM_STATE_READY && p->state != TL_PLATFORM_STATE_INITIALIZING)
+        return false;
+    if (account->state == (uint32_t)state) return true;
+    was = account->state;
+    account->state = (uint32_t)state;
+    tl__platform_log(&p->logger, TL_PLATFORM_LOG_ACCOUNT_STATE, account->id,
+                     tl_platform_account_state_name((tl_platform_account_state)was),
+                     tl_platform_account_state_name(state));
+    if (p->state == TL_PLATFORM_STATE_READY) tl__platform_publish_account(p, account);
+    return true;
+}
+
+tl_platform_account_state tl_platform_account_state_of(const tl_platform_account *account) {
+    return account ? (tl_platform_account_state)account->state : TL_PLATFORM_ACCOUNT_SIGNED_OUT;
 }
 
 bool tl_platform_set_primary_account(tl_platform *p, tl_platform_account *account) {
@@ -880,6 +995,18 @@ static bool tl__platform_try_override(const tl_platform *p, const char *source, 
     return true;
 }
 
+#if TL_PLATFORM_DEVELOPMENT
+/* The environment's override: the documented variable, else the seed's spelling of it. */
+static bool tl__platform_try_environment(const tl_platform *p, uint32_t *distribution) {
+    const char *value = getenv(TL__PLATFORM_ENVIRONMENT);
+    if (value && *value)
+        return tl__platform_try_override(p, "the environment (" TL__PLATFORM_ENVIRONMENT ")", value,
+                                         distribution);
+    return tl__platform_try_override(p, "the environment (" TL__PLATFORM_ENVIRONMENT_SEED ")",
+                                     getenv(TL__PLATFORM_ENVIRONMENT_SEED), distribution);
+}
+#endif
+
 /* The configured distribution, or the first acceptable override: code, then (development builds)
    the command line, then the environment. */
 static uint32_t tl__platform_resolve_distribution(const tl_platform *p) {
@@ -890,9 +1017,7 @@ static uint32_t tl__platform_resolve_distribution(const tl_platform *p) {
     if (tl__platform_try_override(p, "the command line",
                                   p->has_argument_override ? p->argument_override : NULL, &d))
         return d;
-    if (tl__platform_try_override(p, "the environment (" TL__PLATFORM_ENVIRONMENT ")",
-                                  getenv(TL__PLATFORM_ENVIRONMENT), &d))
-        return d;
+    if (tl__platform_try_environment(p, &d)) return d;
 #endif
     return d;
 }
@@ -1000,6 +1125,54 @@ tl_platform_result tl_platform_retry(tl_platform *p) {
     return p->result;
 }
 
+tl_platform_result tl_platform_refresh_accounts(tl_platform *p) {
+    const tl_platform_module *m;
+    tl_platform_result r;
+    if (!p) return tl__platform_result(TL_PLATFORM_INVALID_ARGUMENT, 0);
+    if (tl__platform_refuse(p, "tl_platform_refresh_accounts"))
+        return tl__platform_result(TL_PLATFORM_REFUSED, 0);
+    if (!tl__platform_ready(p)) return tl__platform_result(TL_PLATFORM_NOT_READY, 0);
+    m = &p->modules[p->module];
+    if (!m->refresh) return tl__platform_result(TL_PLATFORM_OK, 0);
+    p->refreshing = p->in_callback = true;
+    r = m->refresh(m->ctx, p);
+    p->refreshing = p->in_callback = false;
+    return r;
+}
+
+/* Development builds: what a module's report or its servers' loss would do. */
+#if TL_PLATFORM_DEVELOPMENT
+bool tl_platform_simulate_loss(tl_platform *p) {
+    tl_platform_result reason = tl__platform_result(TL_PLATFORM_LOST, 0);
+    reason.message = "simulated platform loss (development build)";
+    return tl_platform_report_lost(p, reason);
+}
+
+bool tl_platform_simulate_server_loss(tl_platform *p, bool lost) {
+    uint32_t i, from = lost ? TL_PLATFORM_ACCOUNT_SIGNED_IN : TL_PLATFORM_ACCOUNT_SUSPENDED;
+    if (!tl__platform_ready(p)) return false;
+    for (i = 0; i < p->account_count; i++)
+        if (p->accounts[i]->state == from)
+            (void)tl_platform_set_account_state(p->accounts[i],
+                                                lost ? TL_PLATFORM_ACCOUNT_SUSPENDED
+                                                     : TL_PLATFORM_ACCOUNT_SIGNED_IN);
+    return true;
+}
+#else
+bool tl_platform_simulate_loss(tl_platform *p) {
+    tl__platform_log(p ? &p->logger : NULL, TL_PLATFORM_LOG_REFUSED, "tl_platform_simulate_loss",
+                     "development builds only");
+    return false;
+}
+
+bool tl_platform_simulate_server_loss(tl_platform *p, bool lost) {
+    (void)lost;
+    tl__platform_log(p ? &p->logger : NULL, TL_PLATFORM_LOG_REFUSED,
+                     "tl_platform_simulate_server_loss", "development builds only");
+    return false;
+}
+#endif
+
 bool tl_platform_report_lost(tl_platform *p, tl_platform_result reason) {
     if (!tl__platform_ready(p)) return false;
     tl__platform_copy(p->message, sizeof p->message,
@@ -1060,14 +1233,17 @@ bool tl_platform_set_distribution_override(tl_platform *p, const char *name) {
     return true;
 }
 
-/* Development builds: `-threadlink-platform-distribution <name>` from the command line. */
+/* Development builds: `-threadlink-platform-distribution <name>` (or the seed's
+   `-threadlink-sentinel-distribution <name>`) from the command line; the last one given wins. */
 static void tl__platform_read_arguments(tl_platform *p, int argc, char **argv) {
 #if TL_PLATFORM_DEVELOPMENT
     int i;
     for (i = 1; argv && i < argc; i++) {
-        if (!argv[i] || strcmp(argv[i], TL__PLATFORM_ARGUMENT) != 0) continue;
+        if (!argv[i] || (strcmp(argv[i], TL__PLATFORM_ARGUMENT) != 0 &&
+                         strcmp(argv[i], TL__PLATFORM_ARGUMENT_SEED) != 0))
+            continue;
         if (i + 1 >= argc || !argv[i + 1]) {
-            tl__platform_log(&p->logger, TL_PLATFORM_LOG_OVERRIDE_NO_VALUE, TL__PLATFORM_ARGUMENT);
+            tl__platform_log(&p->logger, TL_PLATFORM_LOG_OVERRIDE_NO_VALUE, argv[i]);
             return;
         }
         p->has_argument_override = true;

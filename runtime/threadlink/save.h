@@ -23,8 +23,9 @@
    own functions only: it logs through scribe.h (TL_SCRIBE_IMPL) and reads and writes vaults
    through vault.h (TL_VAULT_IMPL), implemented by their own switches somewhere in the program;
    it hashes with mem.h (XXH64, header-only). The declarations include only scribe.h and api.h.
-   The POSIX backend needs fsync, opendir and friends, which every POSIX C library declares even
-   under -std=c99. 32-bit glibc builds need no -D_FILE_OFFSET_BITS=64: without it, folders are
+   The POSIX backend needs POSIX.1-2008 (openat, unlinkat, renameat, fdopendir, O_NOFOLLOW), which
+   glibc hides in strict ISO C modes (-std=c99): save.h then declares them itself, as it does
+   fdatasync. 32-bit glibc builds need no -D_FILE_OFFSET_BITS=64: without it, folders are
    listed with readdir64 and sizes taken with lseek (readdir and fstat would fail on 64-bit inode
    numbers); a compiler other than gcc or clang there stops with an #error asking for the flag.
 
@@ -79,19 +80,36 @@
      elsewhere): one sync per commit, whatever its number of files. A write torn by a power cut
      damages only that slot, which then fails its checksum: the published generation in the
      other slot is never written while a commit runs. The first commit of a save creates its
-     folder and slot files (the generation written as `next` and renamed to gen0) and syncs the
+     folder and gen0 (the generation written as `next` and renamed to gen0) and syncs the
      folder and the root; the first commit to an existing save after a store opens syncs its
      folder once too (its slot files may date from a crash). tl_save_txn_commit returns
      TL_SAVE_OK only after that: a committed save survives a power cut.
+   - A commit that reports a failure has published nothing, whatever failed (a write, the sync,
+     a close after the sync, a folder sync): reads in the store and after a reopen, also after a
+     power cut, return the published generation. (After a failed sync the kernel may drop or keep
+     the written pages, so the store does not leave them to chance.) Before it returns, the slot it
+     wrote gets a header that holds no generation, and its former size back (a full disk gets its
+     space back), synced; a failed first commit removes the files and the folder it made, synced.
+     Should that undo fail too (logged), this store still reads the old generation; a reopened one
+     may not. A delete that reports a failure leaves the save (its folder renamed back, synced).
+     tests/save: each operation of each kind of commit and of a delete failing once.
    - A slot keeps the size of the largest generation it held: the header says where its
-     generation ends, and bytes after that end are ignored (they never verify). An empty slot
-     file is one never written (a first commit creates gen1 so).
+     generation ends, and bytes after that end are ignored (they never verify). A missing slot
+     file was never written (a first commit makes gen0 alone; the second creates gen1, and syncs
+     the folder once more for it); one whose header holds no generation is one a failed commit
+     wrote: neither is damaged. An empty one was truncated by someone else after it was written:
+     damaged, so the fallback below (or TL_SAVE_CORRUPT for a save's only slot), never a silent
+     rollback. (A save committed once by an earlier version, which created gen1 empty, reads with
+     the fallback warning until its next commit.)
    - The previous generation is kept until a commit starts writing over it. When the newest one
      is damaged (a hash or size mismatch, a bad manifest or header), reads fall back to the
      previous one with a warning (tl_save_info.from_previous tells), and the next commit writes
      over the damaged slot and keeps the good one. (A power cut during a commit can leave the
      slot it was writing looking like a damaged newer generation: then reads return the
-     published one, with that warning.) A generation's number is one more than the newest number
+     published one, with that warning.) A slot the store cannot read (an I/O error, no memory) is
+     not damaged: the read, stat or begin returns TL_SAVE_IO (logged) and nothing falls back to
+     the previous generation or writes over the newest, until a later call reads it. A
+     generation's number is one more than the newest number
      a slot whose header and manifest verify carries (a damaged generation whose manifest is
      unreadable cannot count). Numbers are compared modulo 2^64 (the newer of a and b is the one
      less than 2^63 ahead), and 0 is skipped when they wrap, so a counter never runs out.
@@ -107,6 +125,14 @@
      second tl_save_begin on it is TL_SAVE_BUSY, and so is tl_save_delete.
    - tl_save_delete renames the save's folder to `.deleted.<id>`, syncs the root, then removes
      it: the save is there entirely or gone.
+   - Confined to its root: the store opens the root once by the path given (a link there is the
+     caller's choice, followed) and reaches every folder and file beneath it through that handle,
+     never through a link (openat and O_NOFOLLOW, unlinkat). A link, a FIFO or a device where the
+     store keeps its own folders and files is never followed, waited on, written or removed: a
+     save folder that is a link is no save (TL_SAVE_FOREIGN, logged), a slot file that is one is
+     a damaged slot. It removes only what it makes (gen0, gen1, next, and the earlier layout's
+     current and previous), and its folders once they hold nothing else: a deleted save whose
+     folder holds other files leaves them in it, without a generation (logged).
    - Results never abort: {code, message (static, never NULL), native_error (errno on POSIX)}.
      Failures are also logged with the save, the file and the path.
 
@@ -116,9 +142,11 @@
      cleans up what looks interrupted, which may be another process's open transaction.
    - A disk that lies about flushes, or a file system without directory sync (EINVAL from fsync
      on a folder is taken as success, as SQLite does).
-   - Windows: the interface (tl_save_io) takes UTF-8 paths and has no POSIX-only operation (a
-     Windows backend maps open_update to CreateFileW with OPEN_ALWAYS, write_at to WriteFile with
-     an OVERLAPPED offset, sync to FlushFileBuffers, rename to MoveFileExW with
+   - Windows: the interface (tl_save_io) takes a root handle and single UTF-8 names beneath it and
+     has no POSIX-only operation (a Windows backend keeps the root's path as its handle and joins
+     the names, opens with CreateFileW and FILE_FLAG_OPEN_REPARSE_POINT to refuse reparse points,
+     maps open_update to OPEN_ALWAYS, write_at to WriteFile with an OVERLAPPED offset, truncate to
+     SetEndOfFile, sync to FlushFileBuffers, rename to MoveFileExW with
      MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH), but only the POSIX backend is included;
      on Windows, give desc.io.
    - Reads while a save's files are changed behind the store's back: the first access verifies a
@@ -173,7 +201,8 @@ extern "C" {
     X(NO_SPACE, "no space left on the device") \
     X(IO, "input/output error") \
     X(VAULT, "the vault could not be written or read (native_error holds the tl_vault_error)") \
-    X(OUT_OF_MEMORY, "out of memory")
+    X(OUT_OF_MEMORY, "out of memory") \
+    X(FOREIGN, "a link, a FIFO or a device is where the store keeps its own files: left alone")
 
 typedef enum tl_save_code {
 #define TL__SAVE_CODE_ENUM(id, message) TL_SAVE_##id,
@@ -201,7 +230,13 @@ typedef struct tl_save_result {
     X(CLEANUP_FAILED, TL_LOG_LEVEL_WARNING, "cleaning %s failed: %s (native error %d)") \
     X(TXN_LEFT_OPEN, TL_LOG_LEVEL_WARNING, \
       "save %s: its transaction was still open when the store closed: discarded") \
-    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
+    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)") \
+    X(FOREIGN, TL_LOG_LEVEL_WARNING, \
+      "%s: not a regular file or folder (a link, a FIFO, a device?): not followed, left alone") \
+    X(KEPT, TL_LOG_LEVEL_WARNING, "%s: holds files the store did not make: they and it stay") \
+    X(UNDO_FAILED, TL_LOG_LEVEL_ERROR, \
+      "save %s: the failed %s could not be undone on disk: %s (native error %d): this store " \
+      "reads the old generation, a reopened one may not")
 
 #define TL_SAVE_LOG_BASE 0x500u
 typedef enum tl_save_log_item {
@@ -218,53 +253,76 @@ typedef enum tl_save_log_item {
 typedef enum tl_save_io_status {
     TL_SAVE_IO_OK = 0,
     TL_SAVE_IO_NOT_FOUND = 1, /* no such file or folder */
-    TL_SAVE_IO_EXISTS = 2,    /* mkdir of an existing folder; rmdir of a folder not empty */
+    TL_SAVE_IO_EXISTS = 2,    /* mkdir of an existing name; rmdir of a folder not empty */
     TL_SAVE_IO_NO_SPACE = 3,  /* disk full or quota */
-    TL_SAVE_IO_FAILED = 4     /* anything else */
+    TL_SAVE_IO_FAILED = 4,    /* anything else */
+    TL_SAVE_IO_FOREIGN = 5    /* a link, a FIFO, a device, or a file where a folder is expected
+                                 (or the reverse): not opened through, written or removed */
 } tl_save_io_status;
 
 typedef void (*tl_save_io_entry_fn)(void *ctx, const char *name);
 
-/* Paths are UTF-8, '/'-separated: the root given to the store joined with ids and the store's own
-   names. Every operation is synchronous. A backend for another platform or for tests fills every
-   member (open_update and write_at may be NULL: a commit then rewrites its slot file with
-   open_write and write, which costs the file system more at the sync); tl_save_io_posix() gives
-   the default one, which a test wraps to count or fail calls. */
+/* A backend works beneath one folder, the store's root. open_root opens it by its path (UTF-8)
+   and gives its handle; every other operation names, under that handle, a folder `dir` (NULL:
+   the root itself; else a folder of the root) and an entry `name` of it: single names, without
+   '/', never "." or "..", checked by the store first. Nothing beneath the root is reached through
+   a link, and a link, a FIFO or a device where the store expects its own regular file or folder
+   is TL_SAVE_IO_FOREIGN, never waited on, written through or removed (the POSIX backend: one
+   descriptor for the root, every folder and file opened with openat, O_NOFOLLOW and O_NONBLOCK
+   and checked with fstat, removals with unlinkat). Every operation is synchronous. A backend for
+   another platform or for tests fills every member (open_update, write_at and truncate may be
+   NULL together: a commit then rewrites its slot file with open_write and write, which costs the
+   file system more at the sync); tl_save_io_posix() gives the default one, which a test wraps to
+   count or fail calls. Interface version 0.2 (0.1 took whole paths). */
 typedef struct tl_save_io {
     void *user;
-    /* Creates the file, or empties an existing one, for writing; *file is the backend's handle. */
-    tl_save_io_status (*open_write)(void *user, const char *path, void **file, int *native);
+    /* Opens the root folder, creating it when missing (its parent must exist). */
+    tl_save_io_status (*open_root)(void *user, const char *path, void **root, int *native);
+    void (*close_root)(void *user, void *root);
+    /* Creates a regular file, or empties an existing one, for writing; *file: its handle. */
+    tl_save_io_status (*open_write)(void *user, void *root, const char *dir, const char *name,
+                                    void **file, int *native);
     /* Appends all `size` bytes. */
     tl_save_io_status (*write)(void *user, void *file, const void *data, size_t size, int *native);
     /* Makes the file's data and size durable (fdatasync or fsync). */
     tl_save_io_status (*sync)(void *user, void *file, int *native);
     /* Opens a regular file for reading and stores its size. */
-    tl_save_io_status (*open_read)(void *user, const char *path, void **file, uint64_t *size,
-                                   int *native);
+    tl_save_io_status (*open_read)(void *user, void *root, const char *dir, const char *name,
+                                   void **file, uint64_t *size, int *native);
     /* Reads exactly `size` bytes at `offset` (a short read is TL_SAVE_IO_FAILED). */
     tl_save_io_status (*read)(void *user, void *file, uint64_t offset, void *dst, size_t size,
                               int *native);
-    /* Closes a file from open_write or open_read (a write error reported late counts). */
+    /* Closes a file from any open_* (a write error reported late counts). */
     tl_save_io_status (*close)(void *user, void *file, int *native);
-    tl_save_io_status (*mkdir)(void *user, const char *path, int *native);
+    /* Creates a folder of the root. */
+    tl_save_io_status (*mkdir)(void *user, void *root, const char *name, int *native);
     /* Makes the folder's entries durable (creations, renames, removals inside it). */
-    tl_save_io_status (*sync_dir)(void *user, const char *path, int *native);
-    /* Renames a file or folder, atomically replacing a file at `to`. */
-    tl_save_io_status (*rename)(void *user, const char *from, const char *to, int *native);
-    tl_save_io_status (*remove)(void *user, const char *path, int *native); /* a file */
-    tl_save_io_status (*rmdir)(void *user, const char *path, int *native);  /* an empty folder */
+    tl_save_io_status (*sync_dir)(void *user, void *root, const char *dir, int *native);
+    /* Renames a regular file (or, in the root, a folder) within dir, atomically replacing a file
+       at `to`. */
+    tl_save_io_status (*rename)(void *user, void *root, const char *dir, const char *from,
+                                const char *to, int *native);
+    /* Removes a regular file. */
+    tl_save_io_status (*remove)(void *user, void *root, const char *dir, const char *name,
+                                int *native);
+    /* Removes an empty folder of the root. */
+    tl_save_io_status (*rmdir)(void *user, void *root, const char *name, int *native);
     /* Calls each(ctx, name) for every entry of a folder except "." and "..". */
-    tl_save_io_status (*list)(void *user, const char *path, tl_save_io_entry_fn each, void *ctx,
-                              int *native);
-    /* Opens a regular file for writing at offsets, creating it when missing, never truncating. */
-    tl_save_io_status (*open_update)(void *user, const char *path, void **file, int *native);
+    tl_save_io_status (*list)(void *user, void *root, const char *dir, tl_save_io_entry_fn each,
+                              void *ctx, int *native);
+    /* Opens a regular file for writing at offsets, creating it when missing, never truncating;
+       stores its size. */
+    tl_save_io_status (*open_update)(void *user, void *root, const char *dir, const char *name,
+                                     void **file, uint64_t *size, int *native);
     /* Writes all `size` bytes at `offset` of a file from open_update. */
     tl_save_io_status (*write_at)(void *user, void *file, uint64_t offset, const void *data,
                                   size_t size, int *native);
+    /* Sets the size of a file from open_update (bytes past it are given back to the disk). */
+    tl_save_io_status (*truncate)(void *user, void *file, uint64_t size, int *native);
 } tl_save_io;
 
 #if !defined(_WIN32)
-/* The POSIX backend (open, write, fdatasync or fsync, rename, opendir). */
+/* The POSIX backend (openat, write, fdatasync or fsync, renameat, unlinkat, fdopendir). */
 TL_API tl_save_io tl_save_io_posix(void);
 #endif
 
@@ -372,7 +430,9 @@ TL_API const char *tl_save_code_message(tl_save_code code);
        trailer, 24 bytes: u64 manifest offset, u64 manifest size, "TLSAVE01"
      then anything (what a longer generation left): ignored.
    Decimals have no sign (but the timestamp's), no leading zero, no overflow; every file lies
-   before the manifest, which ends where the trailer starts, which ends the body. Version 1 (the
+   before the manifest, which ends where the trailer starts, which ends the body. A header with
+   generation 0, body size 0 and the check of its first 24 bytes alone holds no generation: what
+   a failed commit leaves in the slot it wrote. Version 1 (the
    body alone, as `current` and `previous`) is only read to migrate it. */
 
 #ifdef __cplusplus
@@ -449,9 +509,11 @@ struct tl_save_store {
     tl_save_io io;
     tl_logger logger;
     uint64_t max_read_bytes;
+    void *top;     /* the backend's handle of the root: every operation works beneath it */
+    bool top_open; /* top holds an open handle */
     char *root;
     size_t root_len;
-    char *path[2];        /* scratch paths: root/id/name */
+    char *path[2];        /* scratch paths for messages: root/id/name */
     unsigned char *chunk; /* TL__SAVE_CHUNK bytes for verification */
     tl__save_slot *slots;
     uint32_t slot_count;
@@ -486,6 +548,7 @@ static tl_save_code tl__save_io_code(tl_save_io_status status) {
     case TL_SAVE_IO_OK: return TL_SAVE_OK;
     case TL_SAVE_IO_NOT_FOUND: return TL_SAVE_NOT_FOUND;
     case TL_SAVE_IO_NO_SPACE: return TL_SAVE_NO_SPACE;
+    case TL_SAVE_IO_FOREIGN: return TL_SAVE_FOREIGN;
     case TL_SAVE_IO_EXISTS:
     case TL_SAVE_IO_FAILED:
     default: return TL_SAVE_IO;
@@ -810,6 +873,21 @@ static bool tl__save_header_matches(const unsigned char *header, const tl__save_
            tl__save_le64(header + 24) == tl__save_header_check(header, manifest, size);
 }
 
+/* The header a failed commit leaves in the slot it wrote: generation 0 (never a generation's),
+   body 0, its check over the first 24 bytes. Such a slot holds no generation; it is not damaged. */
+static void tl__save_blank_put(unsigned char *header) {
+    memcpy(header, TL__SAVE_HEADER_MAGIC, 8);
+    tl__save_put64(header + 8, 0);
+    tl__save_put64(header + 16, 0);
+    tl__save_put64(header + 24, tl__save_header_check(header, "", 0));
+}
+
+static bool tl__save_blank(const unsigned char *header) {
+    return memcmp(header, TL__SAVE_HEADER_MAGIC, 8) == 0 && tl__save_le64(header + 8) == 0 &&
+           tl__save_le64(header + 16) == 0 &&
+           tl__save_le64(header + 24) == tl__save_header_check(header, "", 0);
+}
+
 /* Parses the manifest of a body in memory, checked against the slot's header. */
 static bool tl__save_body_manifest(const unsigned char *header, const unsigned char *body,
                                    uint64_t size, tl__save_manifest *m, const char **why) {
@@ -923,39 +1001,43 @@ static int tl__save_names_cmp(const void *a, const void *b) {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static tl_save_io_status tl__save_list(tl_save_store *s, const char *path, tl__save_names *out,
+/* The entries of a folder (NULL: the root), sorted. */
+static tl_save_io_status tl__save_list(tl_save_store *s, const char *dir, tl__save_names *out,
                                        int *native) {
     tl_save_io_status st;
     memset(out, 0, sizeof *out);
-    st = s->io.list(s->io.user, path, tl__save_names_add, out, native);
+    st = s->io.list(s->io.user, s->top, dir, tl__save_names_add, out, native);
     if (st == TL_SAVE_IO_OK && out->failed) st = TL_SAVE_IO_FAILED;
     if (st != TL_SAVE_IO_OK) tl__save_names_free(out);
     else if (out->count > 1) qsort(out->names, out->count, sizeof *out->names, tl__save_names_cmp);
     return st;
 }
 
-/* Removes a folder of files (the store never nests folders deeper). */
-static tl_save_io_status tl__save_remove_tree(tl_save_store *s, const char *dir, int *native) {
+/* The names the store makes in a save's folder (the earlier layout's too): the only ones it
+   removes. */
+static bool tl__save_own_file(const char *name) {
+    static const char *const own[] = { "gen0", "gen1", "next", "current", "previous" };
+    size_t i;
+    for (i = 0; i < sizeof own / sizeof own[0]; i++)
+        if (strcmp(name, own[i]) == 0) return true;
+    return false;
+}
+
+/* Removes a folder of the root that the store made: its own files (it never nests folders
+   deeper), then the folder. Anything else stays, and so does the folder (TL_SAVE_IO_EXISTS); a
+   link is never followed (TL_SAVE_IO_FOREIGN). */
+static tl_save_io_status tl__save_remove_folder(tl_save_store *s, const char *dir, int *native) {
     tl__save_names names;
-    size_t i, dn = strlen(dir);
+    size_t i;
     tl_save_io_status st = tl__save_list(s, dir, &names, native);
     if (st != TL_SAVE_IO_OK) return st;
     for (i = 0; i < names.count && st == TL_SAVE_IO_OK; i++) {
-        size_t l = strlen(names.names[i]);
-        char *p = (char *)tl__save_alloc(dn + l + 2);
-        if (!p) {
-            st = TL_SAVE_IO_FAILED;
-            break;
-        }
-        memcpy(p, dir, dn);
-        p[dn] = '/';
-        memcpy(p + dn + 1, names.names[i], l + 1);
-        st = s->io.remove(s->io.user, p, native);
-        if (st == TL_SAVE_IO_NOT_FOUND) st = TL_SAVE_IO_OK;
-        TL_FREE(p);
+        if (!tl__save_own_file(names.names[i])) continue;
+        st = s->io.remove(s->io.user, s->top, dir, names.names[i], native);
+        if (st == TL_SAVE_IO_NOT_FOUND || st == TL_SAVE_IO_FOREIGN) st = TL_SAVE_IO_OK;
     }
     tl__save_names_free(&names);
-    return st == TL_SAVE_IO_OK ? s->io.rmdir(s->io.user, dir, native) : st;
+    return st == TL_SAVE_IO_OK ? s->io.rmdir(s->io.user, s->top, dir, native) : st;
 }
 
 /* --- loading and verifying a generation -------------------------------------------------------------- */
@@ -1029,17 +1111,19 @@ static tl_save_code tl__save_read_slot(tl_save_store *s, void *f, uint64_t size,
         *why = "cannot read the header";
         return tl__save_io_code(st);
     }
+    *why = "it holds no generation (a failed commit's, undone)";
+    if (tl__save_blank(header)) return TL_SAVE_NOT_FOUND;
     if (!tl__save_header_get(header, size - TL__SAVE_HEADER_BYTES, &generation, &body, why))
         return TL_SAVE_CORRUPT;
     return tl__save_read_manifest(s, f, TL__SAVE_HEADER_BYTES, body, header, m, why, native);
 }
 
-/* Loads slot k of a save and checks every file's hash. *exists: the file is there (an empty one
-   was never written: TL_SAVE_NOT_FOUND). *number: its generation number when its header and
+/* Loads slot k of a save and checks every file's hash. *exists: the file is there (a missing one
+   was never written, and one whose header holds no generation was undone: TL_SAVE_NOT_FOUND; an
+   empty one was truncated: TL_SAVE_CORRUPT). *number: its generation number when its header and
    manifest verify, good files or not; else 0. */
 static tl_save_code tl__save_load(tl_save_store *s, const char *save, int k, tl__save_manifest *m,
                                   uint64_t *number, bool *exists, const char **why) {
-    const char *path = tl__save_path(s, 0, save, tl__save_slot_name(k));
     void *f = NULL;
     uint64_t size = 0, hash;
     int native = 0;
@@ -1048,11 +1132,14 @@ static tl_save_code tl__save_load(tl_save_store *s, const char *save, int k, tl_
     tl_save_io_status st;
     memset(m, 0, sizeof *m);
     *number = 0;
-    st = s->io.open_read(s->io.user, path, &f, &size, &native);
+    st = s->io.open_read(s->io.user, s->top, save, tl__save_slot_name(k), &f, &size, &native);
     *exists = st != TL_SAVE_IO_NOT_FOUND;
-    *why = "cannot open it";
+    *why = st == TL_SAVE_IO_FOREIGN
+               ? "not a regular file in a folder of the store (a link, a FIFO?)"
+               : "cannot open it";
     if (st != TL_SAVE_IO_OK) return tl__save_io_code(st);
-    code = size ? tl__save_read_slot(s, f, size, m, why, &native) : TL_SAVE_NOT_FOUND;
+    *why = "the slot is empty (truncated after it was written)";
+    code = size ? tl__save_read_slot(s, f, size, m, why, &native) : TL_SAVE_CORRUPT;
     if (code == TL_SAVE_OK) *number = m->generation;
     for (i = 0; code == TL_SAVE_OK && i < m->count; i++) {
         st = tl__save_hash_range(s, f, TL__SAVE_HEADER_BYTES + m->entries[i].offset,
@@ -1119,15 +1206,34 @@ static int tl__save_pick(const tl_save_code code[2], const tl__save_manifest m[2
     return code[1] == TL_SAVE_OK ? 1 : -1;
 }
 
-/* Why no slot of a save can be read: NOT_FOUND (none written), else logged. */
+/* Why no slot of a save verifies (both were read): NOT_FOUND (none written), FOREIGN (its folder
+   is not one: a link, a file), else CORRUPT, logged. */
 static tl_save_code tl__save_unreadable(tl_save_store *s, const char *save,
                                         const tl_save_code code[2], const char *const why[2]) {
     int k = code[0] == TL_SAVE_NOT_FOUND ? 1 : 0;
     if (code[0] == TL_SAVE_NOT_FOUND && code[1] == TL_SAVE_NOT_FOUND) return TL_SAVE_NOT_FOUND;
-    if (code[0] == TL_SAVE_OUT_OF_MEMORY || code[1] == TL_SAVE_OUT_OF_MEMORY)
-        return TL_SAVE_OUT_OF_MEMORY;
+    if (code[0] == TL_SAVE_FOREIGN && code[1] == TL_SAVE_FOREIGN) {
+        tl__save_log(&s->logger, TL_SAVE_LOG_FOREIGN, tl__save_path(s, 0, save, NULL));
+        return TL_SAVE_FOREIGN;
+    }
     tl__save_log(&s->logger, TL_SAVE_LOG_DAMAGED, save, "no intact generation", why[k]);
-    return code[0] == TL_SAVE_IO || code[1] == TL_SAVE_IO ? TL_SAVE_IO : TL_SAVE_CORRUPT;
+    return TL_SAVE_CORRUPT;
+}
+
+static bool tl__save_unsure(tl_save_code code) {
+    return code == TL_SAVE_IO || code == TL_SAVE_OUT_OF_MEMORY;
+}
+
+/* A slot the store could not read (an I/O error, no memory) is not a damaged one: the save cannot
+   be read for now (logged), and nothing is cached, fallen back to or written over. */
+static tl_save_code tl__save_unread(tl_save_store *s, const char *save, const tl_save_code code[2],
+                                    tl__save_manifest m[2], const char *const why[2]) {
+    int k = tl__save_unsure(code[0]) ? 0 : 1;
+    if (code[0] == TL_SAVE_OK) tl__save_manifest_free(&m[0]);
+    if (code[1] == TL_SAVE_OK) tl__save_manifest_free(&m[1]);
+    tl__save_log(&s->logger, TL_SAVE_LOG_DAMAGED, save,
+                 "a slot cannot be read now (not taken as damage)", why[k]);
+    return code[k];
 }
 
 /* Finds the generation reads of a save return: the newer slot that verifies; when the other one
@@ -1152,6 +1258,8 @@ static tl_save_code tl__save_resolve(tl_save_store *s, const char *save, tl__sav
         if (number[k] && (!layout->seen || tl__save_newer(number[k], layout->seen)))
             layout->seen = number[k];
     }
+    if (tl__save_unsure(code[0]) || tl__save_unsure(code[1]))
+        return tl__save_unread(s, save, code, m, why);
     k = tl__save_pick(code, m);
     layout->current = (int8_t)k;
     if (k < 0) return tl__save_unreadable(s, save, code, why);
@@ -1177,6 +1285,63 @@ static tl_save_code tl__save_resolve(tl_save_store *s, const char *save, tl__sav
 #include <unistd.h>
 #if defined(__linux__) && defined(__GLIBC__) && !defined(__USE_POSIX199309)
 int fdatasync(int fd); /* glibc declares it only for POSIX.1b and later */
+#endif
+
+/* Strict ISO C modes on glibc (-std=c99 without a feature macro) hide POSIX.1-2008: the *at
+   functions, fdopendir, ftruncate, and the O_NOFOLLOW, O_DIRECTORY, O_CLOEXEC and AT_REMOVEDIR
+   flags that keep the backend beneath its root. They are declared here with their POSIX
+   prototypes, the flags taken from glibc's own names for them (AT_REMOVEDIR is 0x200 on every
+   Linux architecture); ftruncate is glibc's ftruncate64 where off_t is 64-bit. */
+#if defined(__GLIBC__) && !defined(__USE_ATFILE)
+int openat(int dirfd, const char *path, int flags, ...);
+int mkdirat(int dirfd, const char *path, mode_t mode);
+int unlinkat(int dirfd, const char *path, int flags);
+int renameat(int from_dirfd, const char *from, int to_dirfd, const char *to);
+#endif
+#if defined(__GLIBC__) && !defined(__USE_XOPEN2K8)
+DIR *fdopendir(int fd);
+#endif
+#if defined(__GLIBC__) && !defined(__USE_POSIX199309) && !defined(__USE_XOPEN_EXTENDED) && \
+    defined(__USE_FILE_OFFSET64)
+#if defined(__GNUC__)
+extern int tl__save_ftruncate64(int fd, int64_t size) __asm__("ftruncate64");
+#define TL__SAVE_FTRUNCATE(fd, size) tl__save_ftruncate64(fd, (int64_t)(size))
+#else
+#error "threadlink/save.h: compile with _POSIX_C_SOURCE=200809L (ftruncate is hidden)"
+#endif
+#elif defined(__GLIBC__) && !defined(__USE_POSIX199309) && !defined(__USE_XOPEN_EXTENDED)
+int ftruncate(int fd, off_t size);
+#endif
+#ifndef TL__SAVE_FTRUNCATE
+#define TL__SAVE_FTRUNCATE(fd, size) ftruncate(fd, (off_t)(size))
+#endif
+#if defined(O_NOFOLLOW)
+#define TL__SAVE_O_NOFOLLOW O_NOFOLLOW
+#elif defined(__O_NOFOLLOW)
+#define TL__SAVE_O_NOFOLLOW __O_NOFOLLOW
+#else
+#error "threadlink/save.h: the POSIX backend needs O_NOFOLLOW (POSIX.1-2008)"
+#endif
+#if defined(O_DIRECTORY)
+#define TL__SAVE_O_DIRECTORY O_DIRECTORY
+#elif defined(__O_DIRECTORY)
+#define TL__SAVE_O_DIRECTORY __O_DIRECTORY
+#else
+#error "threadlink/save.h: the POSIX backend needs O_DIRECTORY (POSIX.1-2008)"
+#endif
+#if defined(O_CLOEXEC)
+#define TL__SAVE_O_CLOEXEC O_CLOEXEC
+#elif defined(__O_CLOEXEC)
+#define TL__SAVE_O_CLOEXEC __O_CLOEXEC
+#else
+#define TL__SAVE_O_CLOEXEC 0
+#endif
+#if defined(AT_REMOVEDIR)
+#define TL__SAVE_AT_REMOVEDIR AT_REMOVEDIR
+#elif defined(__linux__)
+#define TL__SAVE_AT_REMOVEDIR 0x200
+#else
+#error "threadlink/save.h: the POSIX backend needs AT_REMOVEDIR (POSIX.1-2008)"
 #endif
 
 /* 32-bit glibc without -D_FILE_OFFSET_BITS=64 (the program's flags, fixed by its own system
@@ -1225,34 +1390,118 @@ static tl_save_io_status tl__save_posix_status(int err, int *native) {
     case EDQUOT:
 #endif
         return TL_SAVE_IO_NO_SPACE;
+    case ELOOP:   /* O_NOFOLLOW met a link */
+    case ENOTDIR: /* a file (or a link) where a folder is expected */
+    case ENXIO:   /* a FIFO without a reader, a device without its driver */
+#if defined(EFTYPE)
+    case EFTYPE: /* BSDs: O_NOFOLLOW met a link */
+#endif
+        return TL_SAVE_IO_FOREIGN;
     default: return TL_SAVE_IO_FAILED;
     }
 }
 
-/* Handles are fd + 1, so that no handle is NULL. */
+/* Handles are fd + 1, so that no handle is NULL (for files and for the root). */
 static int tl__save_posix_fd(void *file) { return (int)((intptr_t)file - 1); }
 static void *tl__save_posix_handle(int fd) { return (void *)((intptr_t)fd + 1); }
 
-static int tl__save_posix_flags(void) {
-    int flags = 0;
-#ifdef O_CLOEXEC
-    flags |= O_CLOEXEC;
-#endif
-#ifdef O_NOFOLLOW
-    flags |= O_NOFOLLOW; /* a symlink planted as a generation file is never followed */
-#endif
-    return flags;
+/* openat, retried on EINTR; never through a link, never inherited by a child. */
+static int tl__save_posix_openat(int at, const char *name, int flags) {
+    int fd;
+    do fd = openat(at, name, flags | TL__SAVE_O_NOFOLLOW | TL__SAVE_O_CLOEXEC, 0666);
+    while (fd < 0 && errno == EINTR);
+    return fd;
 }
 
-static tl_save_io_status tl__save_posix_open_write(void *user, const char *path, void **file,
-                                                   int *native) {
-    int fd;
-    (void)user;
-    do fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | tl__save_posix_flags(), 0666);
-    while (fd < 0 && errno == EINTR);
-    if (fd < 0) return tl__save_posix_status(errno, native);
-    *file = tl__save_posix_handle(fd);
+/* The descriptor of `dir` beneath the root (the root's own for NULL: tl__save_posix_leave keeps
+   it open), or -1 with errno: a link there is ELOOP, a file ENOTDIR. */
+static int tl__save_posix_enter(void *root, const char *dir) {
+    int top = tl__save_posix_fd(root);
+    return dir ? tl__save_posix_openat(top, dir, O_RDONLY | TL__SAVE_O_DIRECTORY) : top;
+}
+static void tl__save_posix_leave(void *root, int fd) {
+    if (fd >= 0 && fd != tl__save_posix_fd(root)) close(fd);
+}
+
+/* The size of an open regular file; FOREIGN for anything else (a FIFO, a device, a folder). */
+#ifdef TL__SAVE_NARROW_FILES
+/* No fstat (above): the size from lseek (a file past 2 GiB fails, as it would with fstat), a FIFO
+   or a socket refused by it (ESPIPE), a folder by a read of no bytes (EISDIR on Linux; only a
+   descriptor open for reading can tell). Reads seek before they read. */
+static tl_save_io_status tl__save_posix_regular(int fd, bool readable, uint64_t *size,
+                                                int *native) {
+    char none;
+    off_t end;
+    if (readable && read(fd, &none, 0) < 0) /* first: lseek on a folder may overflow too */
+        return tl__save_posix_status(errno == EISDIR ? ENOTDIR : errno, native);
+    end = lseek(fd, 0, SEEK_END);
+    if (end < 0) return tl__save_posix_status(errno == ESPIPE ? ENXIO : errno, native);
+    *size = (uint64_t)end;
     return TL_SAVE_IO_OK;
+}
+#else
+static tl_save_io_status tl__save_posix_regular(int fd, bool readable, uint64_t *size,
+                                                int *native) {
+    struct stat st;
+    (void)readable;
+    if (fstat(fd, &st) != 0) return tl__save_posix_status(errno, native);
+    if (!S_ISREG(st.st_mode) || st.st_size < 0) {
+        *native = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        return TL_SAVE_IO_FOREIGN;
+    }
+    *size = (uint64_t)st.st_size;
+    return TL_SAVE_IO_OK;
+}
+#endif
+
+/* A regular file's descriptor in blocking mode again (O_NONBLOCK only kept the open from
+   waiting on a FIFO). */
+static tl_save_io_status tl__save_posix_blocking(int fd, int *native) {
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+        return tl__save_posix_status(errno, native);
+    return TL_SAVE_IO_OK;
+}
+
+/* Opens name in dir beneath the root as a regular file (flags: the access mode and creation);
+   *size: its size. O_NONBLOCK, then fstat: a FIFO is refused, never waited on (as the generator
+   opens its inputs, gen/base/fsio.c). */
+static tl_save_io_status tl__save_posix_open(void *root, const char *dir, const char *name,
+                                             int flags, void **file, uint64_t *size, int *native) {
+    tl_save_io_status st;
+    uint64_t ignored;
+    int at = tl__save_posix_enter(root, dir), fd;
+    if (at < 0) return tl__save_posix_status(errno, native);
+    fd = tl__save_posix_openat(at, name, flags | O_NONBLOCK);
+    st = fd < 0 ? tl__save_posix_status(errno, native) : TL_SAVE_IO_OK;
+    tl__save_posix_leave(root, at);
+    if (st == TL_SAVE_IO_OK)
+        st = tl__save_posix_regular(fd, (flags & (O_WRONLY | O_RDWR)) == 0, size ? size : &ignored,
+                                    native);
+    if (st == TL_SAVE_IO_OK) st = tl__save_posix_blocking(fd, native);
+    if (st == TL_SAVE_IO_OK) *file = tl__save_posix_handle(fd);
+    else if (fd >= 0) close(fd);
+    return st;
+}
+
+static tl_save_io_status tl__save_posix_open_write(void *user, void *root, const char *dir,
+                                                   const char *name, void **file, int *native) {
+    (void)user;
+    return tl__save_posix_open(root, dir, name, O_WRONLY | O_CREAT | O_TRUNC, file, NULL, native);
+}
+
+static tl_save_io_status tl__save_posix_open_update(void *user, void *root, const char *dir,
+                                                    const char *name, void **file, uint64_t *size,
+                                                    int *native) {
+    (void)user;
+    return tl__save_posix_open(root, dir, name, O_WRONLY | O_CREAT, file, size, native);
+}
+
+static tl_save_io_status tl__save_posix_open_read(void *user, void *root, const char *dir,
+                                                  const char *name, void **file, uint64_t *size,
+                                                  int *native) {
+    (void)user;
+    return tl__save_posix_open(root, dir, name, O_RDONLY, file, size, native);
 }
 
 static tl_save_io_status tl__save_posix_write(void *user, void *file, const void *data, size_t size,
@@ -1289,17 +1538,6 @@ static tl_save_io_status tl__save_posix_sync(void *user, void *file, int *native
 #endif
 }
 
-static tl_save_io_status tl__save_posix_open_update(void *user, const char *path, void **file,
-                                                    int *native) {
-    int fd;
-    (void)user;
-    do fd = open(path, O_WRONLY | O_CREAT | tl__save_posix_flags(), 0666);
-    while (fd < 0 && errno == EINTR);
-    if (fd < 0) return tl__save_posix_status(errno, native);
-    *file = tl__save_posix_handle(fd);
-    return TL_SAVE_IO_OK;
-}
-
 static tl_save_io_status tl__save_posix_write_at(void *user, void *file, uint64_t offset,
                                                  const void *data, size_t size, int *native) {
     int fd = tl__save_posix_fd(file);
@@ -1308,41 +1546,12 @@ static tl_save_io_status tl__save_posix_write_at(void *user, void *file, uint64_
     return tl__save_posix_write(user, file, data, size, native);
 }
 
-/* The size of an open regular file (0), or the errno that refuses it. */
-#ifdef TL__SAVE_NARROW_FILES
-/* No fstat (above): the size from lseek (a file past 2 GiB fails, as it would with fstat), and
-   a folder refused by a read of no bytes (EISDIR on Linux). Reads seek before they read. */
-static int tl__save_posix_size(int fd, uint64_t *size) {
-    char none;
-    off_t end;
-    if (read(fd, &none, 0) < 0) return errno; /* first: lseek on a folder may overflow too */
-    end = lseek(fd, 0, SEEK_END);
-    if (end < 0) return errno == ESPIPE ? EINVAL : errno;
-    *size = (uint64_t)end;
-    return 0;
-}
-#else
-static int tl__save_posix_size(int fd, uint64_t *size) {
-    struct stat st;
-    if (fstat(fd, &st) != 0) return errno;
-    if (!S_ISREG(st.st_mode) || st.st_size < 0) return S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-    *size = (uint64_t)st.st_size;
-    return 0;
-}
-#endif
-
-static tl_save_io_status tl__save_posix_open_read(void *user, const char *path, void **file,
-                                                  uint64_t *size, int *native) {
-    int fd, err;
+static tl_save_io_status tl__save_posix_truncate(void *user, void *file, uint64_t size,
+                                                 int *native) {
     (void)user;
-    do fd = open(path, O_RDONLY | tl__save_posix_flags());
-    while (fd < 0 && errno == EINTR);
-    if (fd < 0) return tl__save_posix_status(errno, native);
-    if ((err = tl__save_posix_size(fd, size)) != 0) {
-        close(fd);
-        return tl__save_posix_status(err, native);
-    }
-    *file = tl__save_posix_handle(fd);
+    if ((uint64_t)(off_t)size != size) return tl__save_posix_status(EINVAL, native);
+    while (TL__SAVE_FTRUNCATE(tl__save_posix_fd(file), size) != 0)
+        if (errno != EINTR) return tl__save_posix_status(errno, native);
     return TL_SAVE_IO_OK;
 }
 
@@ -1369,46 +1578,104 @@ static tl_save_io_status tl__save_posix_close(void *user, void *file, int *nativ
     return tl__save_posix_status(errno, native);
 }
 
-static tl_save_io_status tl__save_posix_mkdir(void *user, const char *path, int *native) {
-    (void)user;
-    return mkdir(path, 0777) == 0 ? TL_SAVE_IO_OK : tl__save_posix_status(errno, native);
-}
-
-static tl_save_io_status tl__save_posix_sync_dir(void *user, const char *path, int *native) {
-    tl_save_io_status st;
+/* The root by its path (a link there is the caller's choice, followed once): created when
+   missing, then held open; everything else is reached beneath this descriptor. */
+static tl_save_io_status tl__save_posix_open_root(void *user, const char *path, void **root,
+                                                  int *native) {
     int fd;
     (void)user;
-    do fd = open(path, O_RDONLY | tl__save_posix_flags());
+    if (mkdir(path, 0777) != 0 && errno != EEXIST) return tl__save_posix_status(errno, native);
+    do fd = open(path, O_RDONLY | TL__SAVE_O_DIRECTORY | TL__SAVE_O_CLOEXEC);
     while (fd < 0 && errno == EINTR);
+    if (fd < 0) return tl__save_posix_status(errno, native);
+    *root = tl__save_posix_handle(fd);
+    return TL_SAVE_IO_OK;
+}
+
+static void tl__save_posix_close_root(void *user, void *root) {
+    (void)user;
+    close(tl__save_posix_fd(root));
+}
+
+static tl_save_io_status tl__save_posix_mkdir(void *user, void *root, const char *name,
+                                              int *native) {
+    (void)user;
+    return mkdirat(tl__save_posix_fd(root), name, 0777) == 0 ? TL_SAVE_IO_OK
+                                                             : tl__save_posix_status(errno, native);
+}
+
+static tl_save_io_status tl__save_posix_sync_dir(void *user, void *root, const char *dir,
+                                                 int *native) {
+    tl_save_io_status st;
+    int fd = tl__save_posix_enter(root, dir);
+    (void)user;
     if (fd < 0) return tl__save_posix_status(errno, native);
     st = tl__save_posix_fsync(fd, native);
     if (st != TL_SAVE_IO_OK && *native == EINVAL) st = TL_SAVE_IO_OK; /* no directory sync here */
+    tl__save_posix_leave(root, fd);
+    return st;
+}
+
+/* Whether name in the folder `at` is the kind of entry the store makes there: a folder (in the
+   root) or a regular file (in a save's folder); never a link, a FIFO or a device. */
+static tl_save_io_status tl__save_posix_own(int at, const char *name, bool folder, int *native) {
+    uint64_t size;
+    tl_save_io_status st;
+    int fd =
+        tl__save_posix_openat(at, name, O_RDONLY | (folder ? TL__SAVE_O_DIRECTORY : O_NONBLOCK));
+    if (fd < 0) return tl__save_posix_status(errno, native);
+    st = folder ? TL_SAVE_IO_OK : tl__save_posix_regular(fd, true, &size, native);
     close(fd);
     return st;
 }
 
-static tl_save_io_status tl__save_posix_rename(void *user, const char *from, const char *to,
-                                               int *native) {
+static tl_save_io_status tl__save_posix_rename(void *user, void *root, const char *dir,
+                                               const char *from, const char *to, int *native) {
+    tl_save_io_status st;
+    int at = tl__save_posix_enter(root, dir);
     (void)user;
-    return rename(from, to) == 0 ? TL_SAVE_IO_OK : tl__save_posix_status(errno, native);
+    if (at < 0) return tl__save_posix_status(errno, native);
+    st = tl__save_posix_own(at, from, dir == NULL, native);
+    if (st == TL_SAVE_IO_OK && renameat(at, from, at, to) != 0)
+        st = tl__save_posix_status(errno, native);
+    tl__save_posix_leave(root, at);
+    return st;
 }
 
-static tl_save_io_status tl__save_posix_remove(void *user, const char *path, int *native) {
+static tl_save_io_status tl__save_posix_remove(void *user, void *root, const char *dir,
+                                               const char *name, int *native) {
+    tl_save_io_status st;
+    int at = tl__save_posix_enter(root, dir);
     (void)user;
-    return unlink(path) == 0 ? TL_SAVE_IO_OK : tl__save_posix_status(errno, native);
+    if (at < 0) return tl__save_posix_status(errno, native);
+    st = tl__save_posix_own(at, name, false, native);
+    if (st == TL_SAVE_IO_OK && unlinkat(at, name, 0) != 0)
+        st = tl__save_posix_status(errno, native);
+    tl__save_posix_leave(root, at);
+    return st;
 }
 
-static tl_save_io_status tl__save_posix_rmdir(void *user, const char *path, int *native) {
+/* unlinkat never follows a link: one is ENOTDIR (FOREIGN). */
+static tl_save_io_status tl__save_posix_rmdir(void *user, void *root, const char *name,
+                                              int *native) {
     (void)user;
-    return rmdir(path) == 0 ? TL_SAVE_IO_OK : tl__save_posix_status(errno, native);
+    return unlinkat(tl__save_posix_fd(root), name, TL__SAVE_AT_REMOVEDIR) == 0
+               ? TL_SAVE_IO_OK
+               : tl__save_posix_status(errno, native);
 }
 
-static tl_save_io_status tl__save_posix_list(void *user, const char *path, tl_save_io_entry_fn each,
-                                             void *ctx, int *native) {
-    DIR *d = opendir(path);
+static tl_save_io_status tl__save_posix_list(void *user, void *root, const char *dir,
+                                             tl_save_io_entry_fn each, void *ctx, int *native) {
+    int fd = tl__save_posix_openat(tl__save_posix_fd(root), dir ? dir : ".",
+                                   O_RDONLY | TL__SAVE_O_DIRECTORY);
+    DIR *d = fd < 0 ? NULL : fdopendir(fd);
     tl__save_dirent *e;
     (void)user;
-    if (!d) return tl__save_posix_status(errno, native);
+    if (!d) {
+        int err = errno;
+        if (fd >= 0) close(fd);
+        return tl__save_posix_status(err, native);
+    }
     errno = 0;
     while ((e = TL__SAVE_READDIR(d)) != NULL) {
         if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) each(ctx, e->d_name);
@@ -1426,6 +1693,8 @@ static tl_save_io_status tl__save_posix_list(void *user, const char *path, tl_sa
 tl_save_io tl_save_io_posix(void) {
     tl_save_io io;
     memset(&io, 0, sizeof io);
+    io.open_root = tl__save_posix_open_root;
+    io.close_root = tl__save_posix_close_root;
     io.open_write = tl__save_posix_open_write;
     io.write = tl__save_posix_write;
     io.sync = tl__save_posix_sync;
@@ -1440,15 +1709,20 @@ tl_save_io tl_save_io_posix(void) {
     io.list = tl__save_posix_list;
     io.open_update = tl__save_posix_open_update;
     io.write_at = tl__save_posix_write_at;
+    io.truncate = tl__save_posix_truncate;
     return io;
 }
 #endif /* !_WIN32 */
 
 /* --- opening: cleanup of interrupted transactions and deletes ------------------------------------ */
 
+/* Every member, open_update, write_at and truncate aside (all three or none). */
 static bool tl__save_io_complete(const tl_save_io *io) {
-    return io->open_write && io->write && io->sync && io->open_read && io->read && io->close &&
-           io->mkdir && io->sync_dir && io->rename && io->remove && io->rmdir && io->list;
+    bool update = io->open_update && io->write_at && io->truncate;
+    return io->open_root && io->close_root && io->open_write && io->write && io->sync &&
+           io->open_read && io->read && io->close && io->mkdir && io->sync_dir && io->rename &&
+           io->remove && io->rmdir && io->list &&
+           (update || (!io->open_update && !io->write_at && !io->truncate));
 }
 
 static bool tl__save_names_has(const tl__save_names *l, const char *name) {
@@ -1464,11 +1738,22 @@ static void tl__save_cleanup_failed(tl_save_store *s, const char *path, tl_save_
                  tl_save_code_message(tl__save_io_code(st)), native);
 }
 
-/* Writes `bytes` as the whole file at path (created or emptied) and syncs it. */
-static tl_save_io_status tl__save_write_file(tl_save_store *s, const char *path, const void *bytes,
-                                             size_t size, int *native) {
+/* What a cleanup step left, logged: a link or a special file (not followed), a folder holding
+   someone else's files (they stay), or a failure. */
+static void tl__save_cleanup_report(tl_save_store *s, const char *dir, const char *name,
+                                    tl_save_io_status st, int native) {
+    const char *path = tl__save_path(s, 0, dir, name);
+    if (st == TL_SAVE_IO_OK || st == TL_SAVE_IO_NOT_FOUND) return;
+    if (st == TL_SAVE_IO_FOREIGN) tl__save_log(&s->logger, TL_SAVE_LOG_FOREIGN, path);
+    else if (st == TL_SAVE_IO_EXISTS) tl__save_log(&s->logger, TL_SAVE_LOG_KEPT, path);
+    else tl__save_cleanup_failed(s, path, st, native);
+}
+
+/* Writes `bytes` as the whole file name of dir (created or emptied) and syncs it. */
+static tl_save_io_status tl__save_write_file(tl_save_store *s, const char *dir, const char *name,
+                                             const void *bytes, size_t size, int *native) {
     void *f = NULL;
-    tl_save_io_status st = s->io.open_write(s->io.user, path, &f, native);
+    tl_save_io_status st = s->io.open_write(s->io.user, s->top, dir, name, &f, native);
     if (st != TL_SAVE_IO_OK) return st;
     st = size ? s->io.write(s->io.user, f, bytes, size, native) : TL_SAVE_IO_OK;
     if (st == TL_SAVE_IO_OK) st = s->io.sync(s->io.user, f, native);
@@ -1477,43 +1762,46 @@ static tl_save_io_status tl__save_write_file(tl_save_store *s, const char *path,
     return st;
 }
 
-/* A version 1 generation file (`current`, `previous`) rewritten as slot k: a header, then its
-   bytes. A damaged one keeps a header that never verifies (its bytes stay for the record). */
-static tl_save_io_status tl__save_migrate_file(tl_save_store *s, const char *id, const char *name,
-                                               int k, int *native) {
-    unsigned char *slot;
+/* A version 1 generation file's bytes (`current`, `previous`) behind a slot header: the header
+   verifies when its manifest does; a damaged one keeps a header that never verifies (its bytes
+   stay for the record). *slot: a new block (TL_FREE), *size its bytes. */
+static tl_save_io_status tl__save_migrate_read(tl_save_store *s, const char *id, const char *name,
+                                               unsigned char **slot, size_t *total, int *native) {
     tl__save_manifest m;
     const char *why;
     uint64_t size = 0, offset, length;
     void *f = NULL;
-    tl_save_io_status st =
-        s->io.open_read(s->io.user, tl__save_path(s, 0, id, name), &f, &size, native);
+    unsigned char *body;
+    tl_save_io_status st = s->io.open_read(s->io.user, s->top, id, name, &f, &size, native);
     if (st != TL_SAVE_IO_OK) return st;
-    slot = size < s->max_read_bytes
-               ? (unsigned char *)tl__save_alloc((size_t)size + TL__SAVE_HEADER_BYTES)
-               : NULL;
-    st = slot ? (size ? s->io.read(s->io.user, f, 0, slot + TL__SAVE_HEADER_BYTES, (size_t)size,
-                                   native)
-                      : TL_SAVE_IO_OK)
+    *slot = size < s->max_read_bytes
+                ? (unsigned char *)tl__save_alloc((size_t)size + TL__SAVE_HEADER_BYTES)
+                : NULL;
+    body = *slot ? *slot + TL__SAVE_HEADER_BYTES : NULL;
+    st = body ? (size ? s->io.read(s->io.user, f, 0, body, (size_t)size, native) : TL_SAVE_IO_OK)
               : TL_SAVE_IO_FAILED;
     (void)s->io.close(s->io.user, f, native);
-    if (st != TL_SAVE_IO_OK) {
-        if (slot) TL_FREE(slot);
-        return st;
-    }
-    memset(slot, 0, TL__SAVE_HEADER_BYTES);
+    if (st != TL_SAVE_IO_OK) return st;
+    memset(*slot, 0, TL__SAVE_HEADER_BYTES);
     if (size >= TL__SAVE_TRAILER_BYTES &&
-        tl__save_trailer(slot + TL__SAVE_HEADER_BYTES + size - TL__SAVE_TRAILER_BYTES, size,
-                         &offset, &length, &why) &&
-        tl__save_manifest_parse((const char *)slot + TL__SAVE_HEADER_BYTES + offset, (size_t)length,
-                                offset, &m, &why)) {
-        tl__save_header_put(slot, m.generation, size, slot + TL__SAVE_HEADER_BYTES + offset,
-                            (size_t)length);
+        tl__save_trailer(body + size - TL__SAVE_TRAILER_BYTES, size, &offset, &length, &why) &&
+        tl__save_manifest_parse((const char *)body + offset, (size_t)length, offset, &m, &why)) {
+        tl__save_header_put(*slot, m.generation, size, body + offset, (size_t)length);
         tl__save_manifest_free(&m);
     }
-    st = tl__save_write_file(s, tl__save_path(s, 1, id, tl__save_slot_name(k)), slot,
-                             (size_t)size + TL__SAVE_HEADER_BYTES, native);
-    TL_FREE(slot);
+    *total = (size_t)size + TL__SAVE_HEADER_BYTES;
+    return TL_SAVE_IO_OK;
+}
+
+/* A version 1 generation file rewritten as slot k. */
+static tl_save_io_status tl__save_migrate_file(tl_save_store *s, const char *id, const char *name,
+                                               int k, int *native) {
+    unsigned char *slot = NULL;
+    size_t total = 0;
+    tl_save_io_status st = tl__save_migrate_read(s, id, name, &slot, &total, native);
+    if (st == TL_SAVE_IO_OK)
+        st = tl__save_write_file(s, id, tl__save_slot_name(k), slot, total, native);
+    if (slot) TL_FREE(slot);
     return st;
 }
 
@@ -1525,18 +1813,14 @@ static tl_save_io_status tl__save_migrate(tl_save_store *s, const char *id,
     static const char *const old[2] = { "current", "previous" };
     tl_save_io_status st = TL_SAVE_IO_OK;
     int k;
-    for (k = 0; k < 2 && st == TL_SAVE_IO_OK; k++) {
+    for (k = 0; k < 2 && st == TL_SAVE_IO_OK; k++)
         if (tl__save_names_has(names, old[k])) st = tl__save_migrate_file(s, id, old[k], k, native);
-        else if (!tl__save_names_has(names, tl__save_slot_name(k)))
-            st = tl__save_write_file(s, tl__save_path(s, 0, id, tl__save_slot_name(k)), NULL, 0,
-                                     native);
-    }
-    if (st == TL_SAVE_IO_OK) st = s->io.sync_dir(s->io.user, tl__save_path(s, 0, id, NULL), native);
+    if (st == TL_SAVE_IO_OK) st = s->io.sync_dir(s->io.user, s->top, id, native);
     for (k = 1; k >= 0 && st == TL_SAVE_IO_OK; k--) {
         if (tl__save_names_has(names, old[k]))
-            st = s->io.remove(s->io.user, tl__save_path(s, 0, id, old[k]), native);
+            st = s->io.remove(s->io.user, s->top, id, old[k], native);
     }
-    if (st == TL_SAVE_IO_OK) st = s->io.sync_dir(s->io.user, tl__save_path(s, 0, id, NULL), native);
+    if (st == TL_SAVE_IO_OK) st = s->io.sync_dir(s->io.user, s->top, id, native);
     return st;
 }
 
@@ -1548,51 +1832,53 @@ static bool tl__save_has_slots(tl_save_store *s, const char *id, const tl__save_
     int native = 0;
     if (tl__save_names_has(names, "gen0")) return true;
     if (!tl__save_names_has(names, "gen1") ||
-        s->io.open_read(s->io.user, tl__save_path(s, 0, id, "gen1"), &f, &size, &native) !=
-            TL_SAVE_IO_OK)
+        s->io.open_read(s->io.user, s->top, id, "gen1", &f, &size, &native) != TL_SAVE_IO_OK)
         return false;
     (void)s->io.close(s->io.user, f, &native);
     return size > 0;
 }
 
 /* One save folder after a crash: drop `next`; migrate the version 1 layout; a folder with no
-   generation goes. */
+   generation goes (what the store did not make in it stays, and so does the folder, quietly: a
+   folder of someone's files). A link or a file named like a save is logged, never followed. */
 static void tl__save_cleanup_save(tl_save_store *s, const char *id) {
     tl__save_names names;
     int native = 0;
-    tl_save_io_status st = tl__save_list(s, tl__save_path(s, 0, id, NULL), &names, &native);
-    bool legacy;
-    if (st != TL_SAVE_IO_OK) return; /* a file, not a save: not ours */
-    legacy = tl__save_names_has(&names, "current") || tl__save_names_has(&names, "previous");
-    if (tl__save_names_has(&names, "next")) {
-        st = s->io.remove(s->io.user, tl__save_path(s, 0, id, "next"), &native);
-        if (st != TL_SAVE_IO_OK) tl__save_cleanup_failed(s, s->path[0], st, native);
-        else
-            tl__save_log(&s->logger, TL_SAVE_LOG_CLEANED, id, "removed an interrupted transaction");
+    tl_save_io_status st = tl__save_list(s, id, &names, &native);
+    if (st != TL_SAVE_IO_OK) {
+        tl__save_cleanup_report(s, id, NULL, st, native);
+        return;
     }
-    if (legacy) {
+    if (tl__save_names_has(&names, "next")) {
+        st = s->io.remove(s->io.user, s->top, id, "next", &native);
+        if (st == TL_SAVE_IO_OK)
+            tl__save_log(&s->logger, TL_SAVE_LOG_CLEANED, id, "removed an interrupted transaction");
+        tl__save_cleanup_report(s, id, "next", st, native);
+    }
+    if (tl__save_names_has(&names, "current") || tl__save_names_has(&names, "previous")) {
         st = tl__save_migrate(s, id, &names, &native);
-        if (st != TL_SAVE_IO_OK)
-            tl__save_cleanup_failed(s, tl__save_path(s, 0, id, NULL), st, native);
-        else tl__save_log(&s->logger, TL_SAVE_LOG_CLEANED, id, "migrated to the two-slot layout");
+        if (st == TL_SAVE_IO_OK)
+            tl__save_log(&s->logger, TL_SAVE_LOG_CLEANED, id, "migrated to the two-slot layout");
+        tl__save_cleanup_report(s, id, NULL, st, native);
     } else if (!tl__save_has_slots(s, id, &names)) {
-        st = tl__save_remove_tree(s, tl__save_path(s, 0, id, NULL), &native);
-        if (st != TL_SAVE_IO_OK) tl__save_cleanup_failed(s, s->path[0], st, native);
+        st = tl__save_remove_folder(s, id, &native);
+        if (st != TL_SAVE_IO_EXISTS) tl__save_cleanup_report(s, id, NULL, st, native);
     }
     tl__save_names_free(&names);
 }
 
+/* The root after a crash: interrupted deletes (`.deleted.*`) and every save folder. */
 static tl_save_result tl__save_cleanup(tl_save_store *s) {
     tl__save_names names;
     int native = 0;
     size_t i;
-    tl_save_io_status st = tl__save_list(s, s->root, &names, &native);
+    tl_save_io_status st = tl__save_list(s, NULL, &names, &native);
     if (st != TL_SAVE_IO_OK) return tl__save_result(tl__save_io_code(st), native);
     for (i = 0; i < names.count; i++) {
         const char *name = names.names[i];
         if (strncmp(name, ".deleted.", 9) == 0) {
-            st = tl__save_remove_tree(s, tl__save_path(s, 0, name, NULL), &native);
-            if (st != TL_SAVE_IO_OK) tl__save_cleanup_failed(s, s->path[0], st, native);
+            st = tl__save_remove_folder(s, name, &native);
+            tl__save_cleanup_report(s, name, NULL, st, native);
         } else if (tl_save_id_valid(name)) {
             tl__save_cleanup_save(s, name);
         }
@@ -1608,6 +1894,7 @@ static void tl__save_store_free(tl_save_store *s) {
         tl__save_manifest_free(&s->slots[i].manifest);
         if (s->slots[i].buf) TL_FREE(s->slots[i].buf);
     }
+    if (s->top_open) s->io.close_root(s->io.user, s->top);
     if (s->cache) TL_FREE(s->cache);
     if (s->slots) TL_FREE(s->slots);
     if (s->chunk) TL_FREE(s->chunk);
@@ -1648,7 +1935,6 @@ tl_save_store *tl_save_store_open(const tl_save_store_desc *desc) {
     tl_save_store *s;
     tl_save_result r;
     int native = 0;
-    tl_save_io_status st;
     const tl_logger *logger = desc ? &desc->logger : NULL;
     if (!desc || !desc->root || !desc->root[0]) {
         tl__save_log(logger, TL_SAVE_LOG_OPEN_FAILED, "(no root)", "desc.root is required");
@@ -1666,12 +1952,13 @@ tl_save_store *tl_save_store_open(const tl_save_store_desc *desc) {
         tl__save_log(logger, TL_SAVE_LOG_OUT_OF_MEMORY, "store");
         return NULL;
     }
-    st = s->io.mkdir(s->io.user, s->root, &native);
-    if (st != TL_SAVE_IO_OK && st != TL_SAVE_IO_EXISTS) {
-        tl__save_log(logger, TL_SAVE_LOG_OPEN_FAILED, desc->root, "cannot create the folder");
+    if (s->io.open_root(s->io.user, s->root, &s->top, &native) != TL_SAVE_IO_OK) {
+        tl__save_log(logger, TL_SAVE_LOG_OPEN_FAILED, desc->root,
+                     "cannot create the folder (or open it)");
         tl__save_store_free(s);
         return NULL;
     }
+    s->top_open = true;
     r = tl__save_cleanup(s);
     if (r.code != TL_SAVE_OK) {
         tl__save_log(logger, TL_SAVE_LOG_OPEN_FAILED, desc->root, "cannot list the folder");
@@ -1736,7 +2023,8 @@ tl_save_result tl_save_begin(tl_save_store *store, const char *save_id, tl_save_
     if (tl__save_busy(store, save_id))
         return tl__save_refuse(store, "tl_save_begin", save_id, TL_SAVE_BUSY);
     code = tl__save_resolve(store, save_id, &cached, &layout);
-    if (code == TL_SAVE_OUT_OF_MEMORY || code == TL_SAVE_IO) return tl__save_result(code, 0);
+    if (code == TL_SAVE_OUT_OF_MEMORY || code == TL_SAVE_IO || code == TL_SAVE_FOREIGN)
+        return tl__save_result(code, 0);
     slot = tl__save_slot_new(store);
     if (!slot) return tl__save_result(TL_SAVE_OUT_OF_MEMORY, 0);
     memcpy(slot->id, save_id, strlen(save_id) + 1);
@@ -1857,22 +2145,28 @@ static tl_save_result tl__save_finish(tl__save_slot *slot, size_t *total) {
     return tl__save_ok();
 }
 
-/* Creates an empty file (no sync: a folder sync follows). */
-static tl_save_io_status tl__save_touch(tl_save_store *s, const char *path, int *native) {
-    void *f = NULL;
-    tl_save_io_status st = s->io.open_write(s->io.user, path, &f, native);
-    return st == TL_SAVE_IO_OK ? s->io.close(s->io.user, f, native) : st;
-}
+/* How far a commit got, for its undo: the slot written (k), the size it held, whether it was
+   opened for writing, whether the commit made the save's folder. */
+typedef struct tl__save_progress {
+    int k;
+    uint64_t held;
+    bool touched, created;
+} tl__save_progress;
 
 /* Writes a slot file's bytes over it in place and syncs them (without open_update, rewrites it). */
-static tl_save_io_status tl__save_write_slot(tl_save_store *s, const char *path, const void *bytes,
-                                             size_t size, int *native) {
+static tl_save_io_status tl__save_write_slot(tl_save_store *s, const char *dir,
+                                             tl__save_progress *p, const void *bytes, size_t size,
+                                             int *native) {
+    const char *name = tl__save_slot_name(p->k);
     void *f = NULL;
     tl_save_io_status st;
-    if (!s->io.open_update || !s->io.write_at)
-        return tl__save_write_file(s, path, bytes, size, native);
-    st = s->io.open_update(s->io.user, path, &f, native);
-    if (st != TL_SAVE_IO_OK) return st;
+    if (!s->io.open_update) {
+        p->touched = true; /* open_write empties it first */
+        return tl__save_write_file(s, dir, name, bytes, size, native);
+    }
+    st = s->io.open_update(s->io.user, s->top, dir, name, &f, &p->held, native);
+    if (st != TL_SAVE_IO_OK) return st; /* nothing written: nothing to undo */
+    p->touched = true;
     st = s->io.write_at(s->io.user, f, 0, bytes, size, native);
     if (st == TL_SAVE_IO_OK) st = s->io.sync(s->io.user, f, native);
     if (st == TL_SAVE_IO_OK) return s->io.close(s->io.user, f, native);
@@ -1880,69 +2174,121 @@ static tl_save_io_status tl__save_write_slot(tl_save_store *s, const char *path,
     return st;
 }
 
-/* A save's first commit: the generation written whole as `next`, the other slot created empty,
-   then `next` renamed to gen0, so that gen0 is there complete or not at all. */
+/* A save's first commit: the generation written whole as `next`, then renamed to gen0, so that
+   gen0 is there complete or not at all. gen1 waits for the second commit. */
 static tl_save_result tl__save_publish_first(tl_save_store *s, tl__save_slot *slot, size_t total) {
     int native = 0;
     const char *op = "write";
-    tl_save_io_status st =
-        tl__save_write_file(s, tl__save_path(s, 0, slot->id, "next"), slot->buf, total, &native);
-    if (st == TL_SAVE_IO_OK && !slot->layout.exists[1]) {
-        op = "create";
-        st = tl__save_touch(s, tl__save_path(s, 0, slot->id, "gen1"), &native);
-    }
+    tl_save_io_status st = tl__save_write_file(s, slot->id, "next", slot->buf, total, &native);
     if (st == TL_SAVE_IO_OK) {
         op = "rename";
-        tl__save_path(s, 1, slot->id, "gen0");
-        st = s->io.rename(s->io.user, tl__save_path(s, 0, slot->id, "next"), s->path[1], &native);
+        st = s->io.rename(s->io.user, s->top, slot->id, "next", "gen0", &native);
     }
     if (st == TL_SAVE_IO_OK) return tl__save_ok();
-    {
-        tl_save_result r = tl__save_io_fail(s, slot->id, op, s->path[0], st, native);
-        (void)s->io.remove(s->io.user, tl__save_path(s, 0, slot->id, "next"), &native);
-        return r;
-    }
+    return tl__save_io_fail(s, slot->id, op, tl__save_path(s, 0, slot->id, "next"), st, native);
 }
 
-/* Later commits: over slot k in place, then the other slot created if it is missing. */
-static tl_save_result tl__save_publish_over(tl_save_store *s, tl__save_slot *slot, int k,
-                                            size_t total) {
+/* Later commits: over slot k in place (created by the save's second commit). */
+static tl_save_result tl__save_publish_over(tl_save_store *s, tl__save_slot *slot,
+                                            tl__save_progress *p, size_t total) {
     int native = 0;
-    const char *path = tl__save_path(s, 0, slot->id, tl__save_slot_name(k));
-    tl_save_io_status st = tl__save_write_slot(s, path, slot->buf, total, &native);
-    if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, slot->id, "write", path, st, native);
-    if (slot->layout.exists[1 - k]) return tl__save_ok();
-    path = tl__save_path(s, 0, slot->id, tl__save_slot_name(1 - k));
-    st = tl__save_touch(s, path, &native);
-    return st == TL_SAVE_IO_OK ? tl__save_ok()
-                               : tl__save_io_fail(s, slot->id, "create", path, st, native);
+    tl_save_io_status st = tl__save_write_slot(s, slot->id, p, slot->buf, total, &native);
+    if (st == TL_SAVE_IO_OK) return tl__save_ok();
+    return tl__save_io_fail(s, slot->id, "write",
+                            tl__save_path(s, 0, slot->id, tl__save_slot_name(p->k)), st, native);
+}
+
+/* The save's folder synced, and the root when the commit made the folder. */
+static tl_save_result tl__save_sync_folder(tl_save_store *s, const char *id, bool created) {
+    int native = 0;
+    tl_save_io_status st = s->io.sync_dir(s->io.user, s->top, id, &native);
+    if (st == TL_SAVE_IO_OK && created) st = s->io.sync_dir(s->io.user, s->top, NULL, &native);
+    if (st == TL_SAVE_IO_OK) return tl__save_ok();
+    return tl__save_io_fail(s, id, "sync", tl__save_path(s, 0, id, NULL), st, native);
+}
+
+/* A later commit that failed after it opened slot k: the slot gets the blank header, so that
+   nothing of the new generation that reached the disk ever verifies, and the size it held (a
+   full disk's space comes back), synced. The published generation was never touched. */
+static tl_save_io_status tl__save_abandon_slot(tl_save_store *s, const char *id,
+                                               const tl__save_progress *p, int *native) {
+    unsigned char blank[TL__SAVE_HEADER_BYTES];
+    const char *name = tl__save_slot_name(p->k);
+    uint64_t size = 0;
+    void *f = NULL;
+    tl_save_io_status st;
+    tl__save_blank_put(blank);
+    if (!s->io.open_update) return tl__save_write_file(s, id, name, blank, sizeof blank, native);
+    st = s->io.open_update(s->io.user, s->top, id, name, &f, &size, native);
+    if (st != TL_SAVE_IO_OK) return st;
+    st = s->io.write_at(s->io.user, f, 0, blank, sizeof blank, native);
+    if (st == TL_SAVE_IO_OK)
+        st = s->io.truncate(s->io.user, f, p->held > sizeof blank ? p->held : sizeof blank, native);
+    if (st == TL_SAVE_IO_OK) st = s->io.sync(s->io.user, f, native);
+    if (st == TL_SAVE_IO_OK) return s->io.close(s->io.user, f, native);
+    (void)s->io.close(s->io.user, f, native);
+    return st;
+}
+
+/* A first commit that failed leaves no save: the files it made go (`next`, gen0 once renamed in),
+   then the folder if it made it, the removals synced. */
+static tl_save_io_status tl__save_undo_first(tl_save_store *s, const tl__save_slot *slot,
+                                             const tl__save_progress *p, int *native) {
+    static const char *const made[2] = { "next", "gen0" };
+    tl_save_io_status st = TL_SAVE_IO_OK;
+    int i;
+    for (i = 0; i < 2 && st == TL_SAVE_IO_OK; i++) {
+        st = s->io.remove(s->io.user, s->top, slot->id, made[i], native);
+        if (st == TL_SAVE_IO_NOT_FOUND) st = TL_SAVE_IO_OK;
+    }
+    if (st == TL_SAVE_IO_OK && p->created) {
+        st = s->io.rmdir(s->io.user, s->top, slot->id, native);
+        return st == TL_SAVE_IO_OK ? s->io.sync_dir(s->io.user, s->top, NULL, native) : st;
+    }
+    return st == TL_SAVE_IO_OK ? s->io.sync_dir(s->io.user, s->top, slot->id, native) : st;
+}
+
+/* After a failed commit, the disk made to hold the published generation again (logged when it
+   cannot be: the store's cache still returns the old one). */
+static void tl__save_undo(tl_save_store *s, const tl__save_slot *slot, const tl__save_progress *p,
+                          bool first) {
+    int native = 0;
+    tl_save_io_status st = TL_SAVE_IO_OK;
+    if (first) st = tl__save_undo_first(s, slot, p, &native);
+    else if (p->touched) st = tl__save_abandon_slot(s, slot->id, p, &native);
+    if (st != TL_SAVE_IO_OK && st != TL_SAVE_IO_FOREIGN) /* a link there was never written */
+        tl__save_log(&s->logger, TL_SAVE_LOG_UNDO_FAILED, slot->id, "commit",
+                     tl_save_code_message(tl__save_io_code(st)), native);
 }
 
 /* The commit point: the new generation in the slot reads do not return, synced. Until this store
    has synced the save's folder once (a first commit, or the first since the store opened: the
    slot files may date from a crash), the folder is created if needed and synced after, and the
-   root too when the folder is new. *target: the slot written. */
+   root too when the folder is new; so is it when the commit creates its slot file (a save's
+   first and second commits). Any failure is undone before it is returned: the published
+   generation stays the old one, on disk too. *target: the slot written. */
 static tl_save_result tl__save_publish(tl_save_store *s, tl__save_slot *slot, size_t total,
                                        int *target) {
     const tl__save_layout *l = &slot->layout;
-    int k = l->current < 0 ? 0 : 1 - l->current, native = 0;
-    bool created = false;
+    tl__save_progress p;
+    int native = 0;
+    bool first;
     tl_save_io_status st;
-    tl_save_result r;
-    *target = k;
+    tl_save_result r = tl__save_ok();
+    memset(&p, 0, sizeof p);
+    p.k = *target = l->current < 0 ? 0 : 1 - l->current;
+    first = p.k == 0 && !l->exists[0];
     if (!l->dir_synced) {
-        st = s->io.mkdir(s->io.user, tl__save_path(s, 0, slot->id, NULL), &native);
-        created = st == TL_SAVE_IO_OK;
+        st = s->io.mkdir(s->io.user, s->top, slot->id, &native);
+        p.created = st == TL_SAVE_IO_OK;
         if (st != TL_SAVE_IO_OK && st != TL_SAVE_IO_EXISTS)
-            return tl__save_io_fail(s, slot->id, "mkdir", s->path[0], st, native);
+            return tl__save_io_fail(s, slot->id, "mkdir", tl__save_path(s, 0, slot->id, NULL), st,
+                                    native);
     }
-    r = k == 0 && !l->exists[0] ? tl__save_publish_first(s, slot, total)
-                                : tl__save_publish_over(s, slot, k, total);
-    if (r.code != TL_SAVE_OK || l->dir_synced) return r;
-    st = s->io.sync_dir(s->io.user, tl__save_path(s, 0, slot->id, NULL), &native);
-    if (st == TL_SAVE_IO_OK && created)
-        st = s->io.sync_dir(s->io.user, tl__save_path(s, 0, NULL, NULL), &native);
-    if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, slot->id, "sync", s->path[0], st, native);
+    r = first ? tl__save_publish_first(s, slot, total) : tl__save_publish_over(s, slot, &p, total);
+    if (r.code == TL_SAVE_OK && (!l->dir_synced || !l->exists[p.k]))
+        r = tl__save_sync_folder(s, slot->id, p.created);
+    if (r.code != TL_SAVE_OK) tl__save_undo(s, slot, &p, first);
     return r;
 }
 
@@ -1961,13 +2307,12 @@ tl_save_result tl_save_txn_commit(tl_save_txn *txn) {
         return tl__save_refuse(s, "tl_save_txn_commit", slot->id, TL_SAVE_ABORTED);
     }
     r = tl__save_finish(slot, &total);
-    /* Whatever happens next, what reads return is found again from the folder. */
-    tl__save_cache_drop(s, slot->id);
+    /* On failure the cache (if the save had a generation) keeps returning the published one. */
     if (r.code == TL_SAVE_OK) r = tl__save_publish(s, slot, total, &k);
     if (r.code == TL_SAVE_OK) {
         tl__save_layout published = slot->layout;
         published.current = (int8_t)k;
-        published.exists[0] = published.exists[1] = true;
+        published.exists[k] = true;
         published.dir_synced = true;
         published.seen = slot->manifest.generation;
         (void)tl__save_cache_put(s, slot->id, &published, false, &slot->manifest);
@@ -2014,11 +2359,12 @@ static tl_save_result tl__save_find_file(tl_save_store *s, const char *call, con
 static tl_save_result tl__save_read_entry(tl_save_store *s, const char *save_id,
                                           const tl__save_cached *cached, const tl__save_entry *e,
                                           void *dst) {
-    const char *path = tl__save_path(s, 0, save_id, tl__save_slot_name(cached->layout.current));
+    const char *name = tl__save_slot_name(cached->layout.current);
+    const char *path = tl__save_path(s, 0, save_id, name);
     void *f = NULL;
     uint64_t size = 0;
     int native = 0;
-    tl_save_io_status st = s->io.open_read(s->io.user, path, &f, &size, &native);
+    tl_save_io_status st = s->io.open_read(s->io.user, s->top, save_id, name, &f, &size, &native);
     if (st != TL_SAVE_IO_OK) return tl__save_io_fail(s, save_id, "open", path, st, native);
     st = e->size ? s->io.read(s->io.user, f, TL__SAVE_HEADER_BYTES + e->offset, dst,
                               (size_t)e->size, &native)
@@ -2100,7 +2446,7 @@ tl_save_result tl_save_list(tl_save_store *store, tl_save_info *out, size_t cap,
     if (count) *count = 0;
     if (!store || (!out && cap))
         return tl__save_refuse(store, "tl_save_list", "", TL_SAVE_INVALID_ARGUMENT);
-    st = tl__save_list(store, store->root, &names, &native);
+    st = tl__save_list(store, NULL, &names, &native);
     if (st != TL_SAVE_IO_OK) return tl__save_io_fail(store, "", "list", store->root, st, native);
     for (i = 0; i < names.count; i++) {
         tl_save_info info;
@@ -2112,6 +2458,32 @@ tl_save_result tl_save_list(tl_save_store *store, tl_save_info *out, size_t cap,
     tl__save_names_free(&names);
     if (count) *count = n;
     return tl__save_ok();
+}
+
+/* A deleted save's folder (`.deleted.<id>`) that still holds files the store did not make goes
+   back to the save's id: those files stay where their owner put them, without a generation. */
+static void tl__save_delete_finish(tl_save_store *s, const char *save_id, const char *trash) {
+    int native = 0;
+    tl_save_io_status st = tl__save_remove_folder(s, trash, &native);
+    if (st == TL_SAVE_IO_EXISTS) {
+        st = s->io.rename(s->io.user, s->top, NULL, trash, save_id, &native);
+        if (st == TL_SAVE_IO_OK) st = s->io.sync_dir(s->io.user, s->top, NULL, &native);
+        if (st == TL_SAVE_IO_OK) {
+            tl__save_log(&s->logger, TL_SAVE_LOG_KEPT, tl__save_path(s, 0, save_id, NULL));
+            return;
+        }
+    }
+    tl__save_cleanup_report(s, trash, NULL, st, native);
+}
+
+/* A delete that failed before its rename was durable: the folder goes back to its id, synced. */
+static void tl__save_delete_undo(tl_save_store *s, const char *save_id, const char *trash) {
+    int native = 0;
+    tl_save_io_status st = s->io.rename(s->io.user, s->top, NULL, trash, save_id, &native);
+    if (st == TL_SAVE_IO_OK) st = s->io.sync_dir(s->io.user, s->top, NULL, &native);
+    if (st != TL_SAVE_IO_OK)
+        tl__save_log(&s->logger, TL_SAVE_LOG_UNDO_FAILED, save_id, "delete",
+                     tl_save_code_message(tl__save_io_code(st)), native);
 }
 
 tl_save_result tl_save_delete(tl_save_store *store, const char *save_id) {
@@ -2127,23 +2499,26 @@ tl_save_result tl_save_delete(tl_save_store *store, const char *save_id) {
     if (tl__save_busy(store, save_id))
         return tl__save_refuse(store, "tl_save_delete", save_id, TL_SAVE_BUSY);
     code = tl__save_resolve(store, save_id, &cached, &layout);
-    if (code == TL_SAVE_NOT_FOUND || code == TL_SAVE_OUT_OF_MEMORY) return tl__save_result(code, 0);
+    if (code == TL_SAVE_NOT_FOUND || code == TL_SAVE_OUT_OF_MEMORY || code == TL_SAVE_FOREIGN)
+        return tl__save_result(code, 0);
     tl__save_cache_drop(store, save_id);
     memcpy(trash, ".deleted.", 9);
     memcpy(trash + 9, save_id, strlen(save_id) + 1);
-    st = tl__save_remove_tree(store, tl__save_path(store, 0, trash, NULL), &native);
+    st = tl__save_remove_folder(store, trash, &native);
     if (st != TL_SAVE_IO_OK && st != TL_SAVE_IO_NOT_FOUND)
-        return tl__save_io_fail(store, save_id, "remove", store->path[0], st, native);
-    tl__save_path(store, 1, trash, NULL);
-    st = store->io.rename(store->io.user, tl__save_path(store, 0, save_id, NULL), store->path[1],
-                          &native);
+        return tl__save_io_fail(store, save_id, "remove", tl__save_path(store, 0, trash, NULL), st,
+                                native);
+    st = store->io.rename(store->io.user, store->top, NULL, save_id, trash, &native);
     if (st != TL_SAVE_IO_OK)
-        return tl__save_io_fail(store, save_id, "rename", store->path[0], st, native);
-    st = store->io.sync_dir(store->io.user, store->root, &native);
-    if (st != TL_SAVE_IO_OK)
-        return tl__save_io_fail(store, save_id, "sync", store->root, st, native);
-    st = tl__save_remove_tree(store, tl__save_path(store, 0, trash, NULL), &native);
-    if (st != TL_SAVE_IO_OK) tl__save_cleanup_failed(store, store->path[0], st, native);
+        return tl__save_io_fail(store, save_id, "rename", tl__save_path(store, 0, save_id, NULL),
+                                st, native);
+    st = store->io.sync_dir(store->io.user, store->top, NULL, &native);
+    if (st != TL_SAVE_IO_OK) {
+        tl_save_result r = tl__save_io_fail(store, save_id, "sync", store->root, st, native);
+        tl__save_delete_undo(store, save_id, trash);
+        return r;
+    }
+    tl__save_delete_finish(store, save_id, trash);
     return tl__save_ok();
 }
 

@@ -1,5 +1,5 @@
-/* The fixture of tests/platform: scripted mock modules, a listener of OnPlatformStateChanged and a
-   logger that keeps every record. */
+/* The fixture of tests/platform: scripted mock modules, listeners of OnPlatformStateChanged and
+   OnAccountStateChanged, and a logger that keeps every record. */
 #ifndef PLATFORM_FIXTURE_H
 #define PLATFORM_FIXTURE_H
 #include <stdio.h>
@@ -20,6 +20,8 @@ typedef struct script {
     int native;
     bool accounts;       /* registers service 100 and the accounts alice and bob */
     bool primary_second; /* bob is the primary account */
+    bool refreshes;      /* has a refresh: it adds carol (once) and signs bob out */
+    int refreshed;
     int inits, polls, shutdowns, duplicate_refused;
     int state_at_init;
     int platform_service, alice_saves, bob_saves; /* their addresses are the services */
@@ -39,6 +41,9 @@ typedef struct fx {
     char lines[FX_RECORDS][TL_LOG_LINE_MAX];
     int events;
     uint32_t event_states[8];
+    int account_events;
+    char account_event_ids[8][64];
+    uint32_t account_event_states[8];
     bool check_lost, retry_in_listener;
     int lost_seen_services, lost_seen_shutdowns, listener_retry;
 } fx;
@@ -83,6 +88,16 @@ static inline void fx_on_state(void *ctx, tl_platform *p) {
         f->lost_seen_shutdowns = f->scripts[0].shutdowns;
     }
     if (f->retry_in_listener) f->listener_retry = (int)tl_platform_retry(p).code;
+}
+
+static inline void fx_on_account(void *ctx, tl_platform_account *account) {
+    fx *f = (fx *)ctx;
+    if (f->account_events < 8) {
+        snprintf(f->account_event_ids[f->account_events], sizeof f->account_event_ids[0], "%s",
+                 tl_platform_account_id(account));
+        f->account_event_states[f->account_events] = (uint32_t)tl_platform_account_state_of(account);
+    }
+    f->account_events++;
 }
 
 /* --- the mock module ------------------------------------------------------------------------------ */
@@ -130,6 +145,21 @@ static inline tl_platform_result mock_poll(void *ctx, tl_platform *p) {
     return r;
 }
 
+/* The platform's account list changed: carol signed in (once), bob signed out. */
+static inline tl_platform_result mock_refresh(void *ctx, tl_platform *p) {
+    script *s = (script *)ctx;
+    tl_platform_result r;
+    uint32_t i;
+    if (s->refreshed++ == 0) (void)tl_platform_add_account(p, "carol", "Carol");
+    for (i = 0; i < tl_platform_account_count(p); i++)
+        if (strcmp(tl_platform_account_id(tl_platform_account_at(p, i)), "bob") == 0)
+            (void)tl_platform_set_account_state(tl_platform_account_at(p, i), TL_PLATFORM_ACCOUNT_SIGNED_OUT);
+    r.code = TL_PLATFORM_OK;
+    r.message = "ok";
+    r.native_error = 0;
+    return r;
+}
+
 static inline void mock_shutdown(void *ctx, tl_platform *p) {
     (void)p;
     ((script *)ctx)->shutdowns++;
@@ -148,6 +178,15 @@ static inline script *fx_module(fx *f, uint32_t platform, uint32_t distribution,
     return s;
 }
 
+/* A module with a refresh (set before fx_create, which copies the modules). */
+static inline script *fx_module_refreshing(fx *f, uint32_t platform, uint32_t distribution, const char *name) {
+    script *s = fx_module(f, platform, distribution, name);
+    s->refreshes = true;
+    s->accounts = true;
+    s->module.refresh = mock_refresh;
+    return s;
+}
+
 /* --- lifetime ----------------------------------------------------------------------------------- */
 
 static inline fx *fx_new(void) {
@@ -155,8 +194,10 @@ static inline fx *fx_new(void) {
     const tl_platform_events events = TL_PLATFORM_EVENTS_NATIVE;
     f->logger.sink = fx_capture;
     f->logger.user = f;
-    if (!tl_iris_init_table(&f->reg, 19, NULL, &f->logger) ||
-        !tl_iris_subscribe(&f->reg, events.state_changed, TL_PLATFORM_SIG_PLATFORM, 0, TL_IRIS_FN(fx_on_state), f))
+    if (!tl_iris_init_table(&f->reg, 20, NULL, &f->logger) ||
+        !tl_iris_subscribe(&f->reg, events.state_changed, TL_PLATFORM_SIG_PLATFORM, 0, TL_IRIS_FN(fx_on_state), f) ||
+        !tl_iris_subscribe(&f->reg, events.account_state_changed, TL_PLATFORM_SIG_ACCOUNT, 0,
+                           TL_IRIS_FN(fx_on_account), f))
         abort();
     return f;
 }
@@ -192,6 +233,7 @@ static inline void fx_destroy(fx *f) {
     f->core = NULL;
     f->records = 0;
     f->events = 0;
+    f->account_events = 0;
 }
 
 static inline void fx_free(fx *f) {

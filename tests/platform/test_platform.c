@@ -1,6 +1,8 @@
 /* platform.h: the state machine and its event, the exact-pair registry, unsupported, capabilities,
-   services and account services, retry, loss, the distribution override (each source, their
-   order, case, unknown and disallowed values), the core's deployment, and the native events file.
+   services and account services, account states and their event, the account list's refresh,
+   retry, loss and its simulation, the distribution override (each source, their order, case,
+   unknown and disallowed values, the seed's aliases), the core's deployment, and the native
+   events file.
    Built twice (tests/platform/meson.build): TL_PLATFORM_DEVELOPMENT=1 runs everything; =0, a
    non-development build, checks that the command line and the environment are not read.
    The Local module is in test_platform_local.c. */
@@ -30,12 +32,14 @@
 
 static int setup(void **state) {
     unsetenv("THREADLINK_PLATFORM_DISTRIBUTION");
+    unsetenv("THREADLINK_SENTINEL_DISTRIBUTION");
     *state = fx_new();
     return 0;
 }
 static int teardown(void **state) {
     fx_free((fx *)*state);
     unsetenv("THREADLINK_PLATFORM_DISTRIBUTION");
+    unsetenv("THREADLINK_SENTINEL_DISTRIBUTION");
     return 0;
 }
 
@@ -235,6 +239,112 @@ static void test_platform_listeners_cannot_update_or_retry(void **state) {
     assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_REFUSED), "called from a platform module or listener"));
 }
 
+/* --- accounts: states, their event, the list and its refresh ------------------------------------ */
+
+static tl_platform_account *account_named(tl_platform *p, const char *id) {
+    uint32_t i;
+    for (i = 0; i < tl_platform_account_count(p); i++)
+        if (strcmp(tl_platform_account_id(tl_platform_account_at(p, i)), id) == 0) return tl_platform_account_at(p, i);
+    return NULL;
+}
+
+/* A module moves an account between signed in and suspended (its servers lost, then back): each
+   change publishes OnAccountStateChanged(account) and is logged; no change, no event. */
+static void test_platform_account_states_and_their_event(void **state) {
+    fx *f = (fx *)*state;
+    script *s = fx_module(f, LINUX, LOCAL, "Mock");
+    tl_platform_account *alice;
+    s->accounts = true;
+    fx_create(f, LINUX, LOCAL);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    alice = account_named(f->p, "alice");
+    assert_non_null(alice);
+    assert_int_equal(tl_platform_account_state_of(alice), TL_PLATFORM_ACCOUNT_SIGNED_IN);
+    assert_int_equal(f->account_events, 0); /* accounts registered at init come with their state */
+    assert_true(tl_platform_set_account_state(alice, TL_PLATFORM_ACCOUNT_SUSPENDED));
+    assert_int_equal(f->account_events, 1);
+    assert_string_equal(f->account_event_ids[0], "alice");
+    assert_int_equal(f->account_event_states[0], TL_PLATFORM_ACCOUNT_SUSPENDED);
+    assert_string_equal(fx_line(f, TL_PLATFORM_LOG_ACCOUNT_STATE),
+                        "Platform: info: account 'alice': signed in -> suspended");
+    assert_true(tl_platform_set_account_state(alice, TL_PLATFORM_ACCOUNT_SUSPENDED));
+    assert_int_equal(f->account_events, 1); /* no change */
+    assert_true(tl_platform_set_account_state(alice, TL_PLATFORM_ACCOUNT_SIGNED_IN));
+    assert_int_equal(f->account_events, 2);
+    assert_int_equal(f->account_event_states[1], TL_PLATFORM_ACCOUNT_SIGNED_IN);
+    assert_false(tl_platform_set_account_state(alice, (tl_platform_account_state)7));
+    assert_string_equal(tl_platform_account_state_name(TL_PLATFORM_ACCOUNT_SIGNED_OUT), "signed out");
+    assert_true(tl_platform_report_lost(f->p, fx_reason("gone", 0)));
+    assert_false(tl_platform_set_account_state(alice, TL_PLATFORM_ACCOUNT_SUSPENDED)); /* not ready */
+    assert_int_equal(f->account_events, 2);
+    assert_int_equal(tl_platform_account_state_of(NULL), TL_PLATFORM_ACCOUNT_SIGNED_OUT);
+}
+
+/* tl_platform_refresh_accounts asks the module for the platform's list again: it may add accounts
+   (each published) and change states; without a refresh the list is always current. */
+static void test_platform_account_list_and_its_refresh(void **state) {
+    fx *f = (fx *)*state;
+    script *s = fx_module_refreshing(f, LINUX, LOCAL, "Mock");
+    (void)fx_module(f, LINUX, STEAM, "Plain");
+    fx_create(f, LINUX, LOCAL);
+    assert_int_equal(tl_platform_refresh_accounts(f->p).code, TL_PLATFORM_NOT_READY);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_account_count(f->p), 2);
+    assert_null(tl_platform_add_account(f->p, "mallory", NULL)); /* only from the module */
+    assert_int_equal(tl_platform_refresh_accounts(f->p).code, TL_PLATFORM_OK);
+    assert_int_equal(s->refreshed, 1);
+    assert_int_equal(tl_platform_account_count(f->p), 3);
+    assert_string_equal(tl_platform_account_id(tl_platform_account_at(f->p, 2)), "carol");
+    assert_int_equal(tl_platform_account_state_of(account_named(f->p, "bob")), TL_PLATFORM_ACCOUNT_SIGNED_OUT);
+    assert_int_equal(f->account_events, 2);
+    assert_string_equal(f->account_event_ids[0], "carol");
+    assert_int_equal(f->account_event_states[0], TL_PLATFORM_ACCOUNT_SIGNED_IN);
+    assert_string_equal(f->account_event_ids[1], "bob");
+    assert_int_equal(f->account_event_states[1], TL_PLATFORM_ACCOUNT_SIGNED_OUT);
+    assert_int_equal(tl_platform_refresh_accounts(f->p).code, TL_PLATFORM_OK); /* nothing new */
+    assert_int_equal(tl_platform_account_count(f->p), 3);
+    assert_int_equal(f->account_events, 2);
+    assert_null(tl_platform_add_account(f->p, "mallory", NULL)); /* the refresh is over */
+    fx_destroy(f);
+    fx_create(f, LINUX, STEAM); /* a module without refresh: its list is always current */
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_refresh_accounts(f->p).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_refresh_accounts(NULL).code, TL_PLATFORM_INVALID_ARGUMENT);
+}
+
+/* SimulatePlatformLoss (development builds): the loss path, as a module's report would run it;
+   and the servers' loss: every signed-in account suspended, then back. */
+static void test_platform_simulated_loss_runs_the_loss_path(void **state) {
+    fx *f = (fx *)*state;
+    script *s = fx_module(f, LINUX, LOCAL, "Mock");
+    tl_platform_result r;
+    s->accounts = true;
+    fx_create(f, LINUX, LOCAL);
+    assert_false(tl_platform_simulate_loss(f->p)); /* not ready yet */
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_true(tl_platform_simulate_server_loss(f->p, true));
+    assert_int_equal(f->account_events, 2);
+    assert_int_equal(f->account_event_states[0], TL_PLATFORM_ACCOUNT_SUSPENDED);
+    assert_int_equal(f->account_event_states[1], TL_PLATFORM_ACCOUNT_SUSPENDED);
+    assert_true(tl_platform_simulate_server_loss(f->p, false));
+    assert_int_equal(f->account_events, 4);
+    assert_int_equal(tl_platform_account_state_of(account_named(f->p, "bob")), TL_PLATFORM_ACCOUNT_SIGNED_IN);
+    f->check_lost = true;
+    assert_true(tl_platform_simulate_loss(f->p));
+    assert_int_equal(f->events, 2);
+    assert_int_equal(f->event_states[1], TL_PLATFORM_STATE_FAILED);
+    assert_int_equal(f->lost_seen_services, 0);
+    r = tl_platform_initialization_result(f->p);
+    assert_int_equal(r.code, TL_PLATFORM_LOST);
+    assert_non_null(strstr(r.message, "simulated"));
+    assert_int_equal(s->shutdowns, 0);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_FAILED);
+    assert_int_equal(s->shutdowns, 1);
+    assert_false(tl_platform_simulate_server_loss(f->p, true)); /* not ready */
+    assert_int_equal(tl_platform_retry(f->p).code, TL_PLATFORM_OK);
+    assert_int_equal(s->inits, 2);
+}
+
 /* --- the distribution override ------------------------------------------------------------------- */
 
 static void test_platform_override_by_code(void **state) {
@@ -375,6 +485,38 @@ static void test_platform_override_argument_without_a_value(void **state) {
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
 }
 
+/* The seed's spellings (Sentinel's) are aliases of the documented ones: the same source each, the
+   documented variable first when both are set. */
+static void test_platform_override_seed_names_are_aliases(void **state) {
+    fx *f = (fx *)*state;
+    char *argv[] = {(char *)"game", (char *)"-threadlink-sentinel-distribution", (char *)"GOG"};
+    char *bare[] = {(char *)"game", (char *)"-threadlink-sentinel-distribution"};
+    (void)fx_module(f, LINUX, LOCAL, "Local");
+    (void)fx_module(f, LINUX, STEAM, "Steam");
+    (void)fx_module(f, LINUX, GOG, "GOG");
+    fx_create_args(f, LINUX, LOCAL, 3, argv);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), GOG);
+    assert_string_equal(fx_line(f, TL_PLATFORM_LOG_OVERRIDE_APPLIED),
+                        "Platform: info: distribution override from the command line: GOG (configured: Local)");
+    fx_destroy(f);
+    setenv("THREADLINK_SENTINEL_DISTRIBUTION", "steam", 1);
+    fx_create(f, LINUX, LOCAL);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), STEAM);
+    assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_OVERRIDE_APPLIED),
+                           "override from the environment (THREADLINK_SENTINEL_DISTRIBUTION): Steam"));
+    fx_destroy(f);
+    setenv("THREADLINK_PLATFORM_DISTRIBUTION", "GOG", 1); /* both: the documented name wins */
+    fx_create(f, LINUX, LOCAL);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), GOG);
+    fx_destroy(f);
+    fx_create_args(f, LINUX, LOCAL, 2, bare);
+    assert_string_equal(fx_line(f, TL_PLATFORM_LOG_OVERRIDE_NO_VALUE),
+                        "Platform: warning: command line: -threadlink-sentinel-distribution needs a value: ignored");
+}
+
 /* --- the core's deployment ----------------------------------------------------------------------- */
 
 typedef struct user_subsystem {
@@ -459,7 +601,7 @@ static void test_platform_core_never_deployed(void **state) {
     assert_int_equal(s->inits + s->shutdowns, 0);
 }
 
-/* --- the native events file: platform.h's row follows nexus.h's ---------------------------------- */
+/* --- the native events file: platform.h's rows follow nexus.h's ---------------------------------- */
 
 static void test_platform_native_events_file_matches_the_runtime(void **state) {
     const tl_platform_events native = TL_PLATFORM_EVENTS_NATIVE;
@@ -473,15 +615,35 @@ static void test_platform_native_events_file_matches_the_runtime(void **state) {
         line[len] = '\0';
         if (len == 0 || strncmp(line, "//", 2) == 0) continue;
         if (n++ < 18) continue; /* initium.h's and nexus.h's */
-        assert_string_equal(line, "OnPlatformStateChanged(tl_platform *)");
-        assert_int_equal(tl_hash32("(tl_platform *)", 15, 0), TL_PLATFORM_SIG_PLATFORM);
-        assert_int_equal(native.state_changed, (uint32_t)(n - 1));
+        if (n == 19) {
+            assert_string_equal(line, "OnPlatformStateChanged(tl_platform *)");
+            assert_int_equal(tl_hash32("(tl_platform *)", 15, 0), TL_PLATFORM_SIG_PLATFORM);
+            assert_int_equal(native.state_changed, (uint32_t)(n - 1));
+        } else {
+            assert_string_equal(line, "OnAccountStateChanged(tl_platform_account *)");
+            assert_int_equal(tl_hash32("(tl_platform_account *)", 23, 0), TL_PLATFORM_SIG_ACCOUNT);
+            assert_int_equal(native.account_state_changed, (uint32_t)(n - 1));
+        }
     }
     fclose(file);
-    assert_int_equal(n, 19);
+    assert_int_equal(n, 20);
 }
 
 #else /* a non-development build */
+
+/* SimulatePlatformLoss and the servers' loss exist in development builds only: refused, logged. */
+static void test_platform_simulations_refused_outside_development_builds(void **state) {
+    fx *f = (fx *)*state;
+    script *s = fx_module(f, LINUX, LOCAL, "Mock");
+    s->accounts = true;
+    fx_create(f, LINUX, LOCAL);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_false(tl_platform_simulate_loss(f->p));
+    assert_false(tl_platform_simulate_server_loss(f->p, true));
+    assert_int_equal(tl_platform_state_of(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(f->account_events, 0);
+    assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_REFUSED), "development builds only"));
+}
 
 /* The command line and the environment are not read at all; code still overrides. */
 static void test_platform_override_ignored_outside_development_builds(void **state) {
@@ -500,6 +662,15 @@ static void test_platform_override_ignored_outside_development_builds(void **sta
     assert_true(tl_platform_set_distribution_override(f->p, "gog"));
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(tl_platform_active_distribution(f->p), GOG);
+    fx_destroy(f);
+    /* Nor the seed's spellings of them. */
+    argv[1] = (char *)"-threadlink-sentinel-distribution";
+    unsetenv("THREADLINK_PLATFORM_DISTRIBUTION");
+    setenv("THREADLINK_SENTINEL_DISTRIBUTION", "Steam", 1);
+    fx_create_args(f, LINUX, LOCAL, 3, argv);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_active_distribution(f->p), LOCAL);
+    assert_int_equal(f->records, 1);
 }
 
 #endif
@@ -518,6 +689,9 @@ int main(void) {
         T(test_platform_loss_publishes_at_once_and_tears_down_next_update),
         T(test_platform_retry_right_after_a_loss_tears_down_first),
         T(test_platform_listeners_cannot_update_or_retry),
+        T(test_platform_account_states_and_their_event),
+        T(test_platform_account_list_and_its_refresh),
+        T(test_platform_simulated_loss_runs_the_loss_path),
         T(test_platform_override_by_code),
         T(test_platform_override_from_the_command_line),
         T(test_platform_override_from_the_environment),
@@ -526,12 +700,14 @@ int main(void) {
         T(test_platform_override_unknown_value_is_ignored_with_a_warning),
         T(test_platform_override_disallowed_value_is_ignored_with_a_warning),
         T(test_platform_override_argument_without_a_value),
+        T(test_platform_override_seed_names_are_aliases),
         T(test_platform_deploys_in_the_cores_native_tier),
         T(test_platform_failure_does_not_fail_the_core),
         T(test_platform_core_never_deployed),
         T(test_platform_native_events_file_matches_the_runtime),
 #else
         T(test_platform_override_ignored_outside_development_builds),
+        T(test_platform_simulations_refused_outside_development_builds),
 #endif
     };
     return cmocka_run_group_tests_name(TL_PLATFORM_DEVELOPMENT ? "platform" : "platform-release", tests, NULL,

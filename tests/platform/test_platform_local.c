@@ -19,13 +19,19 @@
 #define TL_IMPLEMENTATION
 #include <threadlink/threadlink.h>
 
-/* A POSIX backend that fails every operation from the armed one on (a process that died there). */
+/* A POSIX backend that fails every operation from the armed one on (a process that died there),
+   or only the one numbered fail_only (a disk error: the others work). */
 typedef struct faulty {
     tl_save_io posix;
-    long count, fail_at; /* fail_at < 0: disarmed */
+    long count, fail_at, fail_only; /* fail_at, fail_only < 0: disarmed; counted from 0 */
 } faulty;
 
-static bool faulty_dead(faulty *f) { return f->fail_at >= 0 && f->count++ >= f->fail_at; }
+static bool faulty_dead(faulty *f) {
+    long n;
+    if (f->fail_at < 0 && f->fail_only < 0) return false;
+    n = f->count++;
+    return (f->fail_at >= 0 && n >= f->fail_at) || n == f->fail_only;
+}
 
 #define FAULTY_OP(name, params, args) \
     static tl_save_io_status faulty_##name params { \
@@ -33,28 +39,40 @@ static bool faulty_dead(faulty *f) { return f->fail_at >= 0 && f->count++ >= f->
         if (faulty_dead(f)) { *native = EIO; return TL_SAVE_IO_FAILED; } \
         return f->posix.name args; \
     }
-FAULTY_OP(open_write, (void *user, const char *path, void **file, int *native), (f->posix.user, path, file, native))
+FAULTY_OP(open_root, (void *user, const char *path, void **root, int *native), (f->posix.user, path, root, native))
+FAULTY_OP(open_write, (void *user, void *root, const char *dir, const char *name, void **file, int *native),
+          (f->posix.user, root, dir, name, file, native))
 FAULTY_OP(write, (void *user, void *file, const void *data, size_t size, int *native),
           (f->posix.user, file, data, size, native))
 FAULTY_OP(sync, (void *user, void *file, int *native), (f->posix.user, file, native))
-FAULTY_OP(open_read, (void *user, const char *path, void **file, uint64_t *size, int *native),
-          (f->posix.user, path, file, size, native))
+FAULTY_OP(open_read,
+          (void *user, void *root, const char *dir, const char *name, void **file, uint64_t *size, int *native),
+          (f->posix.user, root, dir, name, file, size, native))
 FAULTY_OP(read, (void *user, void *file, uint64_t offset, void *dst, size_t size, int *native),
           (f->posix.user, file, offset, dst, size, native))
-FAULTY_OP(mkdir, (void *user, const char *path, int *native), (f->posix.user, path, native))
-FAULTY_OP(sync_dir, (void *user, const char *path, int *native), (f->posix.user, path, native))
-FAULTY_OP(rename, (void *user, const char *from, const char *to, int *native), (f->posix.user, from, to, native))
-FAULTY_OP(remove, (void *user, const char *path, int *native), (f->posix.user, path, native))
-FAULTY_OP(rmdir, (void *user, const char *path, int *native), (f->posix.user, path, native))
-FAULTY_OP(list, (void *user, const char *path, tl_save_io_entry_fn each, void *ctx, int *native),
-          (f->posix.user, path, each, ctx, native))
-FAULTY_OP(open_update, (void *user, const char *path, void **file, int *native), (f->posix.user, path, file, native))
+FAULTY_OP(mkdir, (void *user, void *root, const char *name, int *native), (f->posix.user, root, name, native))
+FAULTY_OP(sync_dir, (void *user, void *root, const char *dir, int *native), (f->posix.user, root, dir, native))
+FAULTY_OP(rename, (void *user, void *root, const char *dir, const char *from, const char *to, int *native),
+          (f->posix.user, root, dir, from, to, native))
+FAULTY_OP(remove, (void *user, void *root, const char *dir, const char *name, int *native),
+          (f->posix.user, root, dir, name, native))
+FAULTY_OP(rmdir, (void *user, void *root, const char *name, int *native), (f->posix.user, root, name, native))
+FAULTY_OP(list, (void *user, void *root, const char *dir, tl_save_io_entry_fn each, void *ctx, int *native),
+          (f->posix.user, root, dir, each, ctx, native))
+FAULTY_OP(open_update,
+          (void *user, void *root, const char *dir, const char *name, void **file, uint64_t *size, int *native),
+          (f->posix.user, root, dir, name, file, size, native))
 FAULTY_OP(write_at, (void *user, void *file, uint64_t offset, const void *data, size_t size, int *native),
           (f->posix.user, file, offset, data, size, native))
+FAULTY_OP(truncate, (void *user, void *file, uint64_t size, int *native), (f->posix.user, file, size, native))
 /* A dead process closes nothing, but its files are closed all the same: close always happens. */
 static tl_save_io_status faulty_close(void *user, void *file, int *native) {
     faulty *f = (faulty *)user;
     return f->posix.close(f->posix.user, file, native);
+}
+static void faulty_close_root(void *user, void *root) {
+    faulty *f = (faulty *)user;
+    f->posix.close_root(f->posix.user, root);
 }
 
 static tl_save_io faulty_io(faulty *f) {
@@ -62,8 +80,11 @@ static tl_save_io faulty_io(faulty *f) {
     f->posix = tl_save_io_posix();
     f->count = 0;
     f->fail_at = -1;
+    f->fail_only = -1;
     io = f->posix; /* an operation save.h adds later stays POSIX's, unwrapped (and uncounted) */
     io.user = f;
+    io.open_root = faulty_open_root;
+    io.close_root = faulty_close_root;
     io.open_write = faulty_open_write;
     io.write = faulty_write;
     io.sync = faulty_sync;
@@ -78,6 +99,7 @@ static tl_save_io faulty_io(faulty *f) {
     io.list = faulty_list;
     io.open_update = faulty_open_update;
     io.write_at = faulty_write_at;
+    io.truncate = faulty_truncate;
     return io;
 }
 
@@ -271,6 +293,103 @@ static void test_local_failed_commit_keeps_the_table_in_memory(void **state) {
     assert_true(a.unlocked);
 }
 
+/* One operation of an unlock fails (a sync, a close, ...), the others work: when the unlock
+   reports STORAGE, the achievement is locked in memory and after a restart; when it reports OK,
+   unlocked in both. */
+static void test_local_failed_unlock_is_locked_everywhere(void **state) {
+    fixture *f = (fixture *)*state;
+    long k;
+    int failures = 0;
+    for (k = 0; k < 200; k++) {
+        char root[160];
+        tl_platform_result r;
+        tl_platform_achievement a;
+        bool unlocked;
+        snprintf(root, sizeof root, "%s/k%ld", f->dir, k);
+        seed_table(f, root);
+        assert_int_equal(local_platform(f, root, true, NULL), TL_PLATFORM_STATE_READY);
+        f->fault.count = 0;
+        f->fault.fail_only = k;
+        r = tl_platform_achievement_unlock(achievements(f), "c");
+        f->fault.fail_only = -1;
+        if (r.code == TL_PLATFORM_OK && f->fault.count <= k) break; /* past the unlock's operations */
+        if (r.code != TL_PLATFORM_OK) {
+            assert_int_equal(r.code, TL_PLATFORM_STORAGE);
+            failures++;
+        }
+        unlocked = tl_platform_achievement_get(achievements(f), "c", &a).code == TL_PLATFORM_OK && a.unlocked;
+        if (unlocked != (r.code == TL_PLATFORM_OK)) fail_msg("fault at operation %ld: memory disagrees with the result", k);
+        assert_int_equal(local_platform(f, root, false, NULL), TL_PLATFORM_STATE_READY); /* a restart */
+        unlocked = tl_platform_achievement_get(achievements(f), "c", &a).code == TL_PLATFORM_OK && a.unlocked;
+        if (unlocked != (r.code == TL_PLATFORM_OK))
+            fail_msg("fault at operation %ld: %s, but after a restart the store has it %s", k,
+                     r.code == TL_PLATFORM_OK ? "unlocked" : "STORAGE", unlocked ? "unlocked" : "locked");
+        assert_true(table_is_old(f));
+    }
+    assert_true(k < 200);
+    assert_true(failures >= 3);
+}
+
+static void on_account(void *ctx, tl_platform_account *account) {
+    uint32_t *states = (uint32_t *)ctx;
+    states[++states[0]] = (uint32_t)tl_platform_account_state_of(account);
+}
+
+/* SimulatePlatformLoss with the Local module (a development build): the loss path (failed, its
+   store closed at the next update), a retry that finds the saves and achievements again; and the
+   servers' loss: its one account suspended, then signed in again, each change published. */
+static void test_local_simulated_losses(void **state) {
+    fixture *f = (fixture *)*state;
+    tl_iris_registry reg;
+    const tl_platform_events events = TL_PLATFORM_EVENTS_NATIVE;
+    uint32_t states[8] = { 0 };
+    tl_platform_desc desc;
+    tl_platform_local_desc local;
+    tl_platform_achievement a;
+    tl_platform_account *me;
+    tl_save_txn txn;
+    size_t n = 0;
+    char buf[8];
+    assert_true(tl_iris_init_table(&reg, 20, NULL, &f->quiet));
+    assert_true(tl_iris_subscribe(&reg, events.account_state_changed, TL_PLATFORM_SIG_ACCOUNT, 0,
+                                  TL_IRIS_FN(on_account), states));
+    memset(&desc, 0, sizeof desc);
+    desc.logger = &f->quiet;
+    desc.iris = &reg;
+    f->p = tl_platform_create(&desc);
+    memset(&local, 0, sizeof local);
+    local.root = f->root;
+    assert_true(tl_platform_register_local(f->p, 0, &local));
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    me = tl_platform_primary_account(f->p);
+    assert_int_equal(tl_platform_account_state_of(me), TL_PLATFORM_ACCOUNT_SIGNED_IN);
+    assert_true(tl_platform_simulate_server_loss(f->p, true));
+    assert_int_equal(tl_platform_account_state_of(me), TL_PLATFORM_ACCOUNT_SUSPENDED);
+    assert_true(tl_platform_simulate_server_loss(f->p, false));
+    assert_int_equal(states[0], 2);
+    assert_int_equal(states[1], TL_PLATFORM_ACCOUNT_SUSPENDED);
+    assert_int_equal(states[2], TL_PLATFORM_ACCOUNT_SIGNED_IN);
+    assert_int_equal(tl_platform_refresh_accounts(f->p).code, TL_PLATFORM_OK); /* one implicit account */
+    assert_int_equal(tl_platform_account_count(f->p), 1);
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "first").code, TL_PLATFORM_OK);
+    assert_int_equal(tl_save_begin(saves(f), "slot", &txn).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "a", "kept", 4).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_OK);
+    assert_true(tl_platform_simulate_loss(f->p));
+    assert_int_equal(tl_platform_state_of(f->p), TL_PLATFORM_STATE_FAILED);
+    assert_int_equal(tl_platform_initialization_result(f->p).code, TL_PLATFORM_LOST);
+    assert_null(tl_platform_primary_account(f->p));
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_FAILED); /* the store closes */
+    assert_int_equal(tl_platform_retry(f->p).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_get(achievements(f), "first", &a).code, TL_PLATFORM_OK);
+    assert_true(a.unlocked);
+    assert_int_equal(tl_save_read(saves(f), "slot", "a", buf, sizeof buf, &n).code, TL_SAVE_OK);
+    assert_int_equal(n, 4);
+    tl_platform_destroy(f->p);
+    f->p = NULL;
+    tl_iris_discard(&reg);
+}
+
 static void test_local_malformed_table_fails_initialization_untouched(void **state) {
     fixture *f = (fixture *)*state;
     tl_save_store_desc desc;
@@ -316,6 +435,8 @@ int main(void) {
         T(test_local_achievements_and_progress_persist),
         T(test_local_achievements_commit_atomically_at_every_stop),
         T(test_local_failed_commit_keeps_the_table_in_memory),
+        T(test_local_failed_unlock_is_locked_everywhere),
+        T(test_local_simulated_losses),
         T(test_local_malformed_table_fails_initialization_untouched),
         T(test_local_store_that_cannot_open_fails_initialization),
     };

@@ -26,6 +26,7 @@ static int new_node(memfs *fs, bool is_dir) {
 void memfs_init(memfs *fs) {
     memset(fs, 0, sizeof *fs);
     fs->fail_after = -1;
+    fs->fail_only = -1;
     new_node(fs, true); /* node 0: "/", always there */
 }
 
@@ -206,12 +207,33 @@ size_t memfs_names(const memfs *fs, const char *dir, char names[][96], size_t ca
     return d->count;
 }
 
+/* The bytes of the files reachable from node (their current sizes). */
+static size_t used_below(const memfs *fs, int node) {
+    const memfs_node *n = &fs->nodes[node];
+    size_t total = 0;
+    if (!n->is_dir) return n->size;
+    for (size_t i = 0; i < n->count; i++) total += used_below(fs, n->entries[i].node);
+    return total;
+}
+
+size_t memfs_used(const memfs *fs) { return used_below(fs, 0); }
+
+/* How many of `growth` new bytes the disk has room for (all of them without a capacity). */
+static size_t room_for(const memfs *fs, size_t growth) {
+    size_t used;
+    if (!fs->capacity) return growth;
+    used = memfs_used(fs);
+    if (used >= fs->capacity) return 0;
+    return growth < fs->capacity - used ? growth : fs->capacity - used;
+}
+
 /* --- the backend ------------------------------------------------------------------------------- */
 
-/* Counts the operation; false when the process is "dead". */
+/* Counts the operation; false when the process is "dead" (fail_after) or this one operation is
+   the injected fault (fail_only). */
 static bool alive(memfs *fs, int *native) {
     fs->ops++;
-    if (fs->fail_after >= 0 && fs->ops > fs->fail_after) {
+    if ((fs->fail_after >= 0 && fs->ops > fs->fail_after) || fs->ops == fs->fail_only) {
         *native = EIO;
         return false;
     }
@@ -221,54 +243,90 @@ static bool alive(memfs *fs, int *native) {
 #define HANDLE(node) ((void *)(intptr_t)((node) + 1))
 #define NODE(handle) ((int)((intptr_t)(handle) - 1))
 
-static tl_save_io_status m_open_write(void *user, const char *path, void **file, int *native) {
+/* The folder `dir` beneath the root handle (the root for NULL): its node, or a status. */
+static tl_save_io_status dir_node(const memfs *fs, void *root, const char *dir, int *node, int *native) {
+    int top = NODE(root);
+    if (!dir) {
+        *node = top;
+        return TL_SAVE_IO_OK;
+    }
+    int e = find_entry(&fs->nodes[top], dir);
+    if (e < 0) { *native = ENOENT; return TL_SAVE_IO_NOT_FOUND; }
+    *node = fs->nodes[top].entries[e].node;
+    if (!fs->nodes[*node].is_dir) { *native = ENOTDIR; return TL_SAVE_IO_FOREIGN; }
+    return TL_SAVE_IO_OK;
+}
+
+/* The entry `name` of `dir`: its node (-1 when missing, with its folder's node in *parent). */
+static tl_save_io_status entry_node(const memfs *fs, void *root, const char *dir, const char *name,
+                                    int *parent, int *node, int *native) {
+    tl_save_io_status st = dir_node(fs, root, dir, parent, native);
+    if (st != TL_SAVE_IO_OK) return st;
+    int e = find_entry(&fs->nodes[*parent], name);
+    *node = e < 0 ? -1 : fs->nodes[*parent].entries[e].node;
+    return TL_SAVE_IO_OK;
+}
+
+static tl_save_io_status m_open_root(void *user, const char *path, void **root, int *native) {
     memfs *fs = user;
     char leaf[96];
     if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
-    int parent = parent_of(fs, path, leaf);
-    if (parent < 0) { *native = ENOENT; return TL_SAVE_IO_NOT_FOUND; }
-    int e = find_entry(&fs->nodes[parent], leaf);
-    int node;
-    if (e >= 0) {
-        node = fs->nodes[parent].entries[e].node;
-        if (fs->nodes[node].is_dir) { *native = EISDIR; return TL_SAVE_IO_FAILED; }
-        fs->nodes[node].size = 0; /* O_TRUNC */
-    } else {
-        node = new_node(fs, false);
+    int node = memfs_lookup(fs, path);
+    if (node < 0) {
+        int parent = parent_of(fs, path, leaf);
+        if (parent < 0) { *native = ENOENT; return TL_SAVE_IO_NOT_FOUND; }
+        node = new_node(fs, true);
         add_entry(fs, parent, leaf, node);
     }
+    if (!fs->nodes[node].is_dir) { *native = ENOTDIR; return TL_SAVE_IO_FOREIGN; }
+    *root = HANDLE(node);
+    return TL_SAVE_IO_OK;
+}
+
+static void m_close_root(void *user, void *root) {
+    (void)user;
+    (void)root;
+}
+
+/* Opens (or creates) a regular file; truncate: empties it (O_TRUNC). */
+static tl_save_io_status open_file(memfs *fs, void *root, const char *dir, const char *name,
+                                   bool truncate, void **file, uint64_t *size, int *native) {
+    int parent, node;
+    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    tl_save_io_status st = entry_node(fs, root, dir, name, &parent, &node, native);
+    if (st != TL_SAVE_IO_OK) return st;
+    if (node < 0) {
+        node = new_node(fs, false);
+        add_entry(fs, parent, name, node);
+    }
+    if (fs->nodes[node].is_dir) { *native = EISDIR; return TL_SAVE_IO_FOREIGN; }
+    if (truncate) fs->nodes[node].size = 0;
+    if (size) *size = fs->nodes[node].size;
     *file = HANDLE(node);
     return TL_SAVE_IO_OK;
 }
 
+static tl_save_io_status m_open_write(void *user, void *root, const char *dir, const char *name,
+                                      void **file, int *native) {
+    return open_file(user, root, dir, name, true, file, NULL, native);
+}
+
+static tl_save_io_status m_open_update(void *user, void *root, const char *dir, const char *name,
+                                       void **file, uint64_t *size, int *native) {
+    return open_file(user, root, dir, name, false, file, size, native);
+}
+
+/* Appends what the disk has room for; ENOSPC when that is not all of it (a partial write). */
 static tl_save_io_status m_write(void *user, void *file, const void *data, size_t size, int *native) {
     memfs *fs = user;
     if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
     if (fs->nospace) { *native = ENOSPC; return TL_SAVE_IO_NO_SPACE; }
     memfs_node *n = &fs->nodes[NODE(file)];
-    n->data = realloc(n->data, n->size + size + 1);
-    memcpy(n->data + n->size, data, size);
-    n->size += size;
-    return TL_SAVE_IO_OK;
-}
-
-/* Opens (or creates) a file without truncating it. */
-static tl_save_io_status m_open_update(void *user, const char *path, void **file, int *native) {
-    memfs *fs = user;
-    char leaf[96];
-    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
-    int parent = parent_of(fs, path, leaf);
-    if (parent < 0) { *native = ENOENT; return TL_SAVE_IO_NOT_FOUND; }
-    int e = find_entry(&fs->nodes[parent], leaf);
-    int node;
-    if (e >= 0) {
-        node = fs->nodes[parent].entries[e].node;
-        if (fs->nodes[node].is_dir) { *native = EISDIR; return TL_SAVE_IO_FAILED; }
-    } else {
-        node = new_node(fs, false);
-        add_entry(fs, parent, leaf, node);
-    }
-    *file = HANDLE(node);
+    size_t fit = room_for(fs, size);
+    n->data = realloc(n->data, n->size + fit + 1);
+    memcpy(n->data + n->size, data, fit);
+    n->size += fit;
+    if (fit < size) { *native = ENOSPC; return TL_SAVE_IO_NO_SPACE; }
     return TL_SAVE_IO_OK;
 }
 
@@ -279,13 +337,28 @@ static tl_save_io_status m_write_at(void *user, void *file, uint64_t offset, con
     if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
     if (fs->nospace) { *native = ENOSPC; return TL_SAVE_IO_NO_SPACE; }
     memfs_node *n = &fs->nodes[NODE(file)];
-    size_t end = (size_t)offset + size;
-    if (end > n->size) {
+    size_t end = (size_t)offset + size, want = end, fit;
+    if (end > n->size) { /* the file grows as far as the disk has room, as a real one does */
+        end = n->size + room_for(fs, end - n->size);
         n->data = realloc(n->data, end + 1);
         memset(n->data + n->size, 0, end - n->size);
         n->size = end;
     }
-    memcpy(n->data + offset, data, size);
+    fit = end > offset ? end - (size_t)offset : 0;
+    memcpy(n->data + offset, data, fit < size ? fit : size);
+    if (end < want) { *native = ENOSPC; return TL_SAVE_IO_NO_SPACE; }
+    return TL_SAVE_IO_OK;
+}
+
+static tl_save_io_status m_truncate(void *user, void *file, uint64_t size, int *native) {
+    memfs *fs = user;
+    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    memfs_node *n = &fs->nodes[NODE(file)];
+    if (size > n->size) {
+        n->data = realloc(n->data, (size_t)size + 1);
+        memset(n->data + n->size, 0, (size_t)size - n->size);
+    }
+    n->size = (size_t)size;
     return TL_SAVE_IO_OK;
 }
 
@@ -297,13 +370,15 @@ static tl_save_io_status m_sync(void *user, void *file, int *native) {
     return TL_SAVE_IO_OK;
 }
 
-static tl_save_io_status m_open_read(void *user, const char *path, void **file, uint64_t *size,
-                                     int *native) {
+static tl_save_io_status m_open_read(void *user, void *root, const char *dir, const char *name,
+                                     void **file, uint64_t *size, int *native) {
     memfs *fs = user;
+    int parent, node;
     if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
-    int node = memfs_lookup(fs, path);
+    tl_save_io_status st = entry_node(fs, root, dir, name, &parent, &node, native);
+    if (st != TL_SAVE_IO_OK) return st;
     if (node < 0) { *native = ENOENT; return TL_SAVE_IO_NOT_FOUND; }
-    if (fs->nodes[node].is_dir) { *native = EISDIR; return TL_SAVE_IO_FAILED; }
+    if (fs->nodes[node].is_dir) { *native = EISDIR; return TL_SAVE_IO_FOREIGN; }
     *size = fs->nodes[node].size;
     *file = HANDLE(node);
     return TL_SAVE_IO_OK;
@@ -319,79 +394,82 @@ static tl_save_io_status m_read(void *user, void *file, uint64_t offset, void *d
     return TL_SAVE_IO_OK;
 }
 
+/* A close that fails (fail_only) still closes: only its result says it failed. */
 static tl_save_io_status m_close(void *user, void *file, int *native) {
     (void)file;
     return alive(user, native) ? TL_SAVE_IO_OK : TL_SAVE_IO_FAILED;
 }
 
-static tl_save_io_status m_mkdir(void *user, const char *path, int *native) {
+static tl_save_io_status m_mkdir(void *user, void *root, const char *name, int *native) {
     memfs *fs = user;
-    char leaf[96];
+    int parent, node;
     if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
-    int parent = parent_of(fs, path, leaf);
-    if (parent < 0) { *native = ENOENT; return TL_SAVE_IO_NOT_FOUND; }
-    if (find_entry(&fs->nodes[parent], leaf) >= 0) { *native = EEXIST; return TL_SAVE_IO_EXISTS; }
-    int node = new_node(fs, true);
-    add_entry(fs, parent, leaf, node);
+    tl_save_io_status st = entry_node(fs, root, NULL, name, &parent, &node, native);
+    if (st != TL_SAVE_IO_OK) return st;
+    if (node >= 0) { *native = EEXIST; return TL_SAVE_IO_EXISTS; }
+    add_entry(fs, parent, name, new_node(fs, true));
     return TL_SAVE_IO_OK;
 }
 
-static tl_save_io_status m_sync_dir(void *user, const char *path, int *native) {
+static tl_save_io_status m_sync_dir(void *user, void *root, const char *dir, int *native) {
     memfs *fs = user;
+    int node;
     if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
-    int node = memfs_lookup(fs, path);
-    if (node < 0 || !fs->nodes[node].is_dir) { *native = ENOENT; return TL_SAVE_IO_NOT_FOUND; }
+    tl_save_io_status st = dir_node(fs, root, dir, &node, native);
+    if (st != TL_SAVE_IO_OK) return st;
     sync_dir(&fs->nodes[node]);
     fs->syncs++;
     return TL_SAVE_IO_OK;
 }
 
-static tl_save_io_status m_rename(void *user, const char *from, const char *to, int *native) {
+static tl_save_io_status m_rename(void *user, void *root, const char *dir, const char *from,
+                                  const char *to, int *native) {
     memfs *fs = user;
-    char from_leaf[96], to_leaf[96];
+    int parent, node, target;
     if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
-    int fp = parent_of(fs, from, from_leaf), tp = parent_of(fs, to, to_leaf);
-    int fe = fp < 0 ? -1 : find_entry(&fs->nodes[fp], from_leaf);
-    if (fe < 0 || tp < 0) { *native = ENOENT; return TL_SAVE_IO_NOT_FOUND; }
-    int node = fs->nodes[fp].entries[fe].node;
-    int te = find_entry(&fs->nodes[tp], to_leaf);
-    if (te >= 0 && fs->nodes[fs->nodes[tp].entries[te].node].is_dir) {
+    tl_save_io_status st = entry_node(fs, root, dir, from, &parent, &node, native);
+    if (st != TL_SAVE_IO_OK) return st;
+    if (node < 0) { *native = ENOENT; return TL_SAVE_IO_NOT_FOUND; }
+    (void)entry_node(fs, root, dir, to, &parent, &target, native);
+    if (target >= 0 && fs->nodes[target].is_dir) {
         *native = EEXIST; /* the store never renames onto a folder */
         return TL_SAVE_IO_EXISTS;
     }
-    drop_entry(fs, fp, fe);
-    add_entry(fs, tp, to_leaf, node);
+    drop_entry(fs, parent, find_entry(&fs->nodes[parent], from));
+    add_entry(fs, parent, to, node);
     return TL_SAVE_IO_OK;
 }
 
-static tl_save_io_status remove_entry(memfs *fs, const char *path, bool dir, int *native) {
-    char leaf[96];
+static tl_save_io_status remove_entry(memfs *fs, void *root, const char *dir, const char *name,
+                                      bool folder, int *native) {
+    int parent, node;
     if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
-    int parent = parent_of(fs, path, leaf);
-    int e = parent < 0 ? -1 : find_entry(&fs->nodes[parent], leaf);
-    if (e < 0) { *native = ENOENT; return TL_SAVE_IO_NOT_FOUND; }
-    const memfs_node *n = &fs->nodes[fs->nodes[parent].entries[e].node];
-    if (n->is_dir != dir) { *native = dir ? ENOTDIR : EISDIR; return TL_SAVE_IO_FAILED; }
-    if (dir && n->count) { *native = ENOTEMPTY; return TL_SAVE_IO_EXISTS; }
-    drop_entry(fs, parent, e); /* the node stays: an unsynced removal can come back */
-    return TL_SAVE_IO_OK;
-}
-
-static tl_save_io_status m_remove(void *user, const char *path, int *native) {
-    return remove_entry(user, path, false, native);
-}
-
-static tl_save_io_status m_rmdir(void *user, const char *path, int *native) {
-    return remove_entry(user, path, true, native);
-}
-
-static tl_save_io_status m_list(void *user, const char *path, tl_save_io_entry_fn each, void *ctx,
-                                int *native) {
-    memfs *fs = user;
-    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
-    int node = memfs_lookup(fs, path);
+    tl_save_io_status st = entry_node(fs, root, dir, name, &parent, &node, native);
+    if (st != TL_SAVE_IO_OK) return st;
     if (node < 0) { *native = ENOENT; return TL_SAVE_IO_NOT_FOUND; }
-    if (!fs->nodes[node].is_dir) { *native = ENOTDIR; return TL_SAVE_IO_FAILED; }
+    const memfs_node *n = &fs->nodes[node];
+    if (n->is_dir != folder) { *native = folder ? ENOTDIR : EISDIR; return TL_SAVE_IO_FOREIGN; }
+    if (folder && n->count) { *native = ENOTEMPTY; return TL_SAVE_IO_EXISTS; }
+    drop_entry(fs, parent, find_entry(&fs->nodes[parent], name)); /* the node stays: an unsynced removal can come back */
+    return TL_SAVE_IO_OK;
+}
+
+static tl_save_io_status m_remove(void *user, void *root, const char *dir, const char *name,
+                                  int *native) {
+    return remove_entry(user, root, dir, name, false, native);
+}
+
+static tl_save_io_status m_rmdir(void *user, void *root, const char *name, int *native) {
+    return remove_entry(user, root, NULL, name, true, native);
+}
+
+static tl_save_io_status m_list(void *user, void *root, const char *dir, tl_save_io_entry_fn each,
+                                void *ctx, int *native) {
+    memfs *fs = user;
+    int node;
+    if (!alive(fs, native)) return TL_SAVE_IO_FAILED;
+    tl_save_io_status st = dir_node(fs, root, dir, &node, native);
+    if (st != TL_SAVE_IO_OK) return st;
     for (size_t i = 0; i < fs->nodes[node].count; i++) each(ctx, fs->nodes[node].entries[i].name);
     return TL_SAVE_IO_OK;
 }
@@ -400,6 +478,8 @@ tl_save_io memfs_io(memfs *fs) {
     tl_save_io io;
     memset(&io, 0, sizeof io);
     io.user = fs;
+    io.open_root = m_open_root;
+    io.close_root = m_close_root;
     io.open_write = m_open_write;
     io.write = m_write;
     io.sync = m_sync;
@@ -414,5 +494,14 @@ tl_save_io memfs_io(memfs *fs) {
     io.list = m_list;
     io.open_update = m_open_update;
     io.write_at = m_write_at;
+    io.truncate = m_truncate;
     return io;
+}
+
+bool memfs_mkdir(memfs *fs, const char *path) {
+    char leaf[96];
+    int parent = parent_of(fs, path, leaf);
+    if (parent < 0 || find_entry(&fs->nodes[parent], leaf) >= 0) return false;
+    add_entry(fs, parent, leaf, new_node(fs, true));
+    return true;
 }

@@ -10,7 +10,15 @@
  *
  * Faults: with fail_after >= 0, the operation numbered fail_after + 1 (counting from ops = 0) and
  * every one after it fail with TL_SAVE_IO_FAILED (EIO), as if the process had died there: nothing
- * of them happens. nospace makes every write fail with TL_SAVE_IO_NO_SPACE (ENOSPC).
+ * of them happens. With fail_only >= 1, that one operation fails alike (EIO, nothing of it
+ * happens: a sync that fails syncs nothing, a close that fails still closes) and the ones after it
+ * work, as a disk error does. nospace makes every write fail with TL_SAVE_IO_NO_SPACE (ENOSPC);
+ * capacity (bytes, 0: none) bounds what the reachable files hold together: a write that needs more
+ * writes what fits, as a full disk does, and fails with TL_SAVE_IO_NO_SPACE (ENOSPC).
+ *
+ * The backend's root handle is the root folder's node; `dir` is a folder of it, `name` an entry
+ * of that folder (tl_save_io). A folder where a file is expected, or the reverse, is
+ * TL_SAVE_IO_FOREIGN.
  */
 #ifndef TESTS_SAVE_MEMFS_H
 #define TESTS_SAVE_MEMFS_H
@@ -37,7 +45,9 @@ typedef struct memfs {
     int node_count, node_cap;
     long ops;        /* operations so far */
     long fail_after; /* -1: never */
+    long fail_only;  /* -1: never; else the number (ops after it) of the one operation that fails */
     bool nospace;
+    size_t capacity; /* 0: unlimited */
     long syncs;      /* sync and sync_dir calls that succeeded */
 } memfs;
 
@@ -61,5 +71,9 @@ int memfs_lookup(const memfs *fs, const char *path);
 bool memfs_put(memfs *fs, const char *path, const void *data, size_t size);
 const unsigned char *memfs_get(const memfs *fs, const char *path, size_t *size);
 size_t memfs_names(const memfs *fs, const char *dir, char names[][96], size_t cap);
+/* The bytes the reachable files hold (what capacity counts). */
+size_t memfs_used(const memfs *fs);
+/* Creates a folder (not synced; false when its parent is missing or the name is taken). */
+bool memfs_mkdir(memfs *fs, const char *path);
 
 #endif

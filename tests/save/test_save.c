@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -318,8 +319,7 @@ static void test_save_bad_arguments(void **state) {
 /* --- damage: fallback to the previous generation ------------------------------------------------- */
 
 /* Two generations of "s" (1 in gen0, 2 in gen1); then `edit` damages gen1 on disk; a fresh store
-   must read the old generation with a warning and say so (an emptied slot counts as never written:
-   no warning). */
+   must read the old generation with a warning and say so (an emptied slot too: it was written). */
 static void expect_fallback(fixture *f, void (*edit)(unsigned char *data, size_t *size),
                             uint64_t third_generation) {
     size_t size;
@@ -328,20 +328,17 @@ static void expect_fallback(fixture *f, void (*edit)(unsigned char *data, size_t
     assert_int_equal(commit2(f->store, "s", "newer-a", "newer-b", 2).code, TL_SAVE_OK);
     unsigned char *data = slurp(f, "s/gen1", &size);
     edit(data, &size);
-    bool emptied = size == 0;
     spill(f, "s/gen1", data, size);
     free(data);
     reopen(f);
     f->warnings = 0;
     assert_reads(f->store, "s", "a", "good-a");
     assert_reads(f->store, "s", "b", "good-b");
-    assert_int_equal(f->warnings, emptied ? 0 : 1);
-    if (!emptied) {
-        assert_int_equal(f->last_item, TL_SAVE_LOG_FALLBACK);
-        assert_non_null(strstr(f->last, "save s: the newest generation is damaged"));
-    }
+    assert_int_equal(f->warnings, 1);
+    assert_int_equal(f->last_item, TL_SAVE_LOG_FALLBACK);
+    assert_non_null(strstr(f->last, "save s: the newest generation is damaged"));
     assert_int_equal(tl_save_stat(f->store, "s", &info).code, TL_SAVE_OK);
-    assert_int_equal(info.from_previous, !emptied);
+    assert_true(info.from_previous);
     assert_int_equal(info.generation, 1);
     /* The next commit keeps the good generation as its previous one, not the damaged one. */
     assert_int_equal(commit2(f->store, "s", "third", NULL, 3).code, TL_SAVE_OK);
@@ -373,6 +370,43 @@ static void test_save_truncated_manifest_falls_back(void **state) { expect_fallb
 static void test_save_edited_manifest_falls_back(void **state) { expect_fallback(*state, edit_manifest, 2); }
 static void test_save_wrong_file_hash_falls_back(void **state) { expect_fallback(*state, flip_file_byte, 3); }
 static void test_save_empty_generation_falls_back(void **state) { expect_fallback(*state, empty_file, 2); }
+
+/* A save's only slot truncated to 0 bytes by someone else: corrupt, not "no such save". */
+static void test_save_emptied_only_slot_is_corrupt(void **state) {
+    fixture *f = *state;
+    size_t n;
+    tl_save_info info;
+    assert_int_equal(commit2(f->store, "s", "one", NULL, 1).code, TL_SAVE_OK);
+    spill(f, "s/gen0", "", 0);
+    reopen(f);
+    f->errors = 0;
+    assert_int_equal(tl_save_read(f->store, "s", "a", NULL, 0, &n).code, TL_SAVE_CORRUPT);
+    assert_int_equal(tl_save_stat(f->store, "s", &info).code, TL_SAVE_CORRUPT);
+    assert_true(f->errors >= 1);
+    assert_non_null(strstr(f->last, "empty"));
+    assert_true(exists(f, "s/gen0")); /* kept for the record: only a commit writes over it */
+    assert_int_equal(commit2(f->store, "s", "two", NULL, 2).code, TL_SAVE_OK);
+    reopen(f);
+    assert_reads(f->store, "s", "a", "two");
+}
+
+/* Three generations (gen0: 3, gen1: 2): the newest emptied falls back to generation 2, warned. */
+static void test_save_emptied_newest_slot_is_not_a_silent_rollback(void **state) {
+    fixture *f = *state;
+    tl_save_info info;
+    assert_int_equal(commit2(f->store, "s", "one", NULL, 1).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "two", NULL, 2).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "three", NULL, 3).code, TL_SAVE_OK);
+    spill(f, "s/gen0", "", 0);
+    reopen(f);
+    f->warnings = 0;
+    assert_reads(f->store, "s", "a", "two");
+    assert_int_equal(f->warnings, 1);
+    assert_int_equal(f->last_item, TL_SAVE_LOG_FALLBACK);
+    assert_int_equal(tl_save_stat(f->store, "s", &info).code, TL_SAVE_OK);
+    assert_true(info.from_previous);
+    assert_int_equal(info.generation, 2);
+}
 
 static void test_save_no_intact_generation_is_corrupt(void **state) {
     fixture *f = *state;
@@ -542,6 +576,207 @@ static void test_save_pack_verify_checks_a_copy(void **state) {
     free(data);
 }
 
+/* --- confinement: nothing beneath the root is reached through a link -------------------------- */
+
+/* path under the fixture's folder (not the root): "outside/..." */
+static void make_dir(const fixture *f, const char *rel) {
+    char p[400];
+    snprintf(p, sizeof p, "%s/%s", f->dir, rel);
+    assert_int_equal(mkdir(p, 0777), 0);
+}
+
+static void put_outside_bytes(const fixture *f, const char *rel, const void *data, size_t size) {
+    char p[400];
+    snprintf(p, sizeof p, "%s/%s", f->dir, rel);
+    FILE *fp = fopen(p, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(data, 1, size, fp), size);
+    fclose(fp);
+}
+
+static void put_outside(const fixture *f, const char *rel, const char *text) {
+    put_outside_bytes(f, rel, text, strlen(text));
+}
+
+static bool outside_exists(const fixture *f, const char *rel) {
+    char p[400];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", f->dir, rel);
+    return lstat(p, &st) == 0;
+}
+
+/* root/name -> target (relative to the root) */
+static void link_in_root(const fixture *f, const char *target, const char *name) {
+    char p[400];
+    snprintf(p, sizeof p, "%s/%s", f->root, name);
+    assert_int_equal(symlink(target, p), 0);
+}
+
+/* A folder outside the root that looks like a save: the slot files of a real one and a note. */
+static void fake_save_outside(fixture *f, const char *rel) {
+    static const char *const slots[2] = { "gen0", "gen1" };
+    char p[200];
+    size_t size;
+    assert_int_equal(commit2(f->store, "model", "m1", NULL, 1).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "model", "m2", NULL, 2).code, TL_SAVE_OK);
+    make_dir(f, rel);
+    for (int k = 0; k < 2; k++) {
+        snprintf(p, sizeof p, "model/%s", slots[k]);
+        unsigned char *data = slurp(f, p, &size);
+        snprintf(p, sizeof p, "%s/%s", rel, slots[k]);
+        put_outside_bytes(f, p, data, size);
+        free(data);
+    }
+    snprintf(p, sizeof p, "%s/notes.txt", rel);
+    put_outside(f, p, "the player's own notes");
+}
+
+static void test_save_delete_never_follows_a_linked_save_folder(void **state) {
+    fixture *f = *state;
+    make_dir(f, "outside");
+    fake_save_outside(f, "outside/album");
+    link_in_root(f, "../outside/album", "album");
+    reopen(f);
+    f->warnings = f->errors = 0;
+    tl_save_result r = tl_save_delete(f->store, "album");
+    assert_int_not_equal(r.code, TL_SAVE_OK);
+    assert_true(f->warnings + f->errors >= 1); /* logged */
+    assert_true(outside_exists(f, "outside/album/gen0"));
+    assert_true(outside_exists(f, "outside/album/gen1"));
+    assert_true(outside_exists(f, "outside/album/notes.txt"));
+    assert_true(exists(f, "album")); /* the link itself is left where it was */
+    assert_false(exists(f, ".deleted.album"));
+}
+
+static void test_save_open_never_deletes_through_links(void **state) {
+    fixture *f = *state;
+    make_dir(f, "outside");
+    make_dir(f, "outside/photos");
+    put_outside(f, "outside/photos/next", "a file named like the store's own");
+    put_outside(f, "outside/photos/holiday.jpg", "pixels");
+    make_dir(f, "outside/docs");
+    put_outside(f, "outside/docs/gen0", "not a save");
+    put_outside(f, "outside/docs/report.txt", "words");
+    link_in_root(f, "../outside/photos", "photos");
+    link_in_root(f, "../outside/docs", ".deleted.x");
+    f->warnings = 0;
+    reopen(f);
+    assert_true(f->warnings >= 2); /* each link is logged, not followed */
+    assert_true(outside_exists(f, "outside/photos/next"));
+    assert_true(outside_exists(f, "outside/photos/holiday.jpg"));
+    assert_true(outside_exists(f, "outside/docs/gen0"));
+    assert_true(outside_exists(f, "outside/docs/report.txt"));
+    assert_true(exists(f, "photos") && exists(f, ".deleted.x")); /* the links stay */
+    size_t count = 9, n;
+    assert_int_equal(tl_save_list(f->store, NULL, 0, &count).code, TL_SAVE_OK);
+    assert_int_equal(count, 0);
+    assert_int_not_equal(tl_save_read(f->store, "photos", "a", NULL, 0, &n).code, TL_SAVE_OK);
+}
+
+static void test_save_commit_never_writes_through_a_linked_save_folder(void **state) {
+    fixture *f = *state;
+    make_dir(f, "outside");
+    make_dir(f, "outside/linked");
+    link_in_root(f, "../outside/linked", "linked");
+    reopen(f);
+    tl_save_result r = commit2(f->store, "linked", "a", "b", 1);
+    assert_int_not_equal(r.code, TL_SAVE_OK);
+    assert_false(outside_exists(f, "outside/linked/gen0"));
+    assert_false(outside_exists(f, "outside/linked/gen1"));
+    assert_false(outside_exists(f, "outside/linked/next"));
+    /* A slot file that is a link (in a real save folder) is not written through either. */
+    assert_int_equal(commit2(f->store, "real", "one", NULL, 1).code, TL_SAVE_OK);
+    put_outside(f, "outside/target", "keep me");
+    char p[400];
+    snprintf(p, sizeof p, "%s/real/gen1", f->root); /* the slot the next commit writes */
+    assert_int_equal(symlink("../../outside/target", p), 0);
+    reopen(f);
+    r = commit2(f->store, "real", "two", NULL, 2);
+    assert_int_not_equal(r.code, TL_SAVE_OK);
+    size_t size;
+    char full[400];
+    snprintf(full, sizeof full, "%s/outside/target", f->dir);
+    FILE *fp = fopen(full, "rb");
+    assert_non_null(fp);
+    char buf[32] = { 0 };
+    size = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    assert_int_equal(size, 7);
+    assert_string_equal(buf, "keep me");
+    assert_reads(f->store, "real", "a", "one");
+}
+
+/* The store removes only what it creates: a save folder's other files stay. */
+static void test_save_never_deletes_what_it_did_not_create(void **state) {
+    fixture *f = *state;
+    size_t n;
+    assert_int_equal(commit2(f->store, "mine", "one", NULL, 1).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "mine", "two", NULL, 2).code, TL_SAVE_OK);
+    spill(f, "mine/notes.txt", "keep", 4);
+    assert_int_equal(tl_save_delete(f->store, "mine").code, TL_SAVE_OK);
+    assert_int_equal(tl_save_read(f->store, "mine", "a", NULL, 0, &n).code, TL_SAVE_NOT_FOUND);
+    assert_true(exists(f, "mine/notes.txt"));
+    assert_false(exists(f, "mine/gen0") || exists(f, "mine/gen1"));
+    assert_false(exists(f, ".deleted.mine"));
+    /* An interrupted delete's folder and a folder with no generation keep what is not the store's. */
+    char p[400];
+    snprintf(p, sizeof p, "%s/.deleted.old", f->root);
+    assert_int_equal(mkdir(p, 0777), 0);
+    spill(f, ".deleted.old/gen0", "x", 1);
+    spill(f, ".deleted.old/diary.txt", "dear diary", 10);
+    reopen(f);
+    assert_false(exists(f, ".deleted.old/gen0"));
+    assert_true(exists(f, ".deleted.old/diary.txt"));
+    assert_true(exists(f, "mine/notes.txt"));
+    /* And the id can be saved again beside the note. */
+    assert_int_equal(commit2(f->store, "mine", "three", NULL, 3).code, TL_SAVE_OK);
+    reopen(f);
+    assert_reads(f->store, "mine", "a", "three");
+    assert_true(exists(f, "mine/notes.txt"));
+}
+
+/* --- special files named like the store's: never opened in a way that blocks ------------------------- */
+
+static void stop_hanging(int sig) {
+    (void)sig;
+    static const char msg[] = "test_save: blocked on a FIFO (alarm)\n";
+    if (write(2, msg, sizeof msg - 1) < 0) _exit(3);
+    _exit(2);
+}
+
+/* A FIFO where a slot is: reads, open and commits return (within the alarm) and leave it be. */
+static void test_save_fifo_named_like_a_slot_never_blocks(void **state) {
+    fixture *f = *state;
+    char p[400];
+    tl_save_info info;
+    size_t n;
+    signal(SIGALRM, stop_hanging);
+    alarm(20);
+    assert_int_equal(commit2(f->store, "s", "one", NULL, 1).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "two", NULL, 2).code, TL_SAVE_OK);
+    snprintf(p, sizeof p, "%s/s/gen1", f->root);
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(mkfifo(p, 0644), 0);
+    snprintf(p, sizeof p, "%s/lone", f->root); /* a folder whose only slot is a FIFO */
+    assert_int_equal(mkdir(p, 0777), 0);
+    snprintf(p, sizeof p, "%s/lone/gen1", f->root);
+    assert_int_equal(mkfifo(p, 0644), 0);
+    f->warnings = 0;
+    reopen(f); /* the cleanup looks into lone */
+    assert_reads(f->store, "s", "a", "one"); /* the newest slot is not a file: the previous one */
+    assert_int_equal(tl_save_stat(f->store, "s", &info).code, TL_SAVE_OK);
+    assert_true(info.from_previous);
+    assert_true(f->warnings >= 1);
+    assert_int_not_equal(tl_save_read(f->store, "lone", "a", NULL, 0, &n).code, TL_SAVE_OK);
+    assert_int_not_equal(commit2(f->store, "s", "three", NULL, 3).code, TL_SAVE_OK);
+    assert_reads(f->store, "s", "a", "one");
+    size_t count = 9;
+    assert_int_equal(tl_save_list(f->store, NULL, 0, &count).code, TL_SAVE_OK);
+    assert_int_equal(count, 1);
+    assert_true(exists(f, "s/gen1") && exists(f, "lone/gen1")); /* not the store's: left there */
+    alarm(0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_save_round_trip_and_metadata, setup, teardown),
@@ -557,10 +792,17 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_save_wrong_file_hash_falls_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_empty_generation_falls_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_no_intact_generation_is_corrupt, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_emptied_only_slot_is_corrupt, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_emptied_newest_slot_is_not_a_silent_rollback, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_open_cleans_interrupted_work, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_open_migrates_version_1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_shrinking_slot_ignores_its_tail, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_pack_verify_checks_a_copy, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_delete_never_follows_a_linked_save_folder, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_open_never_deletes_through_links, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_commit_never_writes_through_a_linked_save_folder, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_never_deletes_what_it_did_not_create, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_fifo_named_like_a_slot_never_blocks, setup, teardown),
     };
     return cmocka_run_group_tests_name("save", tests, NULL, NULL);
 }

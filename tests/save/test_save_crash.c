@@ -90,9 +90,7 @@ static bool is_gone(tl_save_store *store, const char *save) {
    `other` at generation 1, committed through the store only (no test-side syncing). */
 static void setup(memfs *fs, bool with_slot) {
     memfs_init(fs);
-    int native = 0;
-    tl_save_io io = memfs_io(fs);
-    assert_int_equal(io.mkdir(fs, "/saves", &native), TL_SAVE_IO_OK);
+    assert_true(memfs_mkdir(fs, "/saves"));
     memfs_sync_all(fs); /* the root itself exists durably before the store is used */
     tl_save_store *store = open_store(fs);
     assert_non_null(store);
@@ -184,6 +182,125 @@ static void every_k_torn(action what) {
     for (int pattern = 0; pattern < TORN_PATTERNS; pattern++) every_k(what, TORN + pattern);
 }
 
+/* --- one operation fails, the rest work (a disk error): a failure reported is no change ---------- */
+
+/* A commit of new_gen into a store that has just committed to slot once more (ts 4), so that no
+   folder sync is due: the steady state. */
+enum { COMMIT_STEADY = COMMIT_SHRINK + 1, FIRST_READ };
+
+/* The store as run_faulted's action finds it. */
+static tl_save_store *prepare(memfs *fs, int what) {
+    setup(fs, what != COMMIT_FIRST);
+    tl_save_store *store = open_store(fs);
+    assert_non_null(store);
+    if (what == COMMIT_SHRINK) assert_int_equal(commit(store, "slot", &big_gen, 3).code, TL_SAVE_OK);
+    if (what == COMMIT_SHRINK || what == COMMIT_STEADY)
+        assert_int_equal(commit(store, "slot", &old_gen, 4).code, TL_SAVE_OK);
+    return store;
+}
+
+static bool in_old_state(tl_save_store *store, int what) {
+    if (what == COMMIT_FIRST) return is_gone(store, "slot");
+    return reads_at(store, "slot", &old_gen, what == COMMIT_SHRINK || what == COMMIT_STEADY ? 4 : 2);
+}
+
+static bool in_new_state(tl_save_store *store, int what) {
+    if (what == FIRST_READ) return in_old_state(store, what); /* a read changes nothing */
+    return what == DELETE ? is_gone(store, "slot") : reads_at(store, "slot", &new_gen, 9);
+}
+
+/* The action of run_faulted. A read that succeeds returns the published generation's bytes: a
+   slot it could not read (an I/O error) is not a damaged one to fall back from. */
+static tl_save_result act(tl_save_store *store, int what, long k) {
+    char buf[64];
+    size_t n = 0;
+    tl_save_result r;
+    if (what == DELETE) return tl_save_delete(store, "slot");
+    if (what != FIRST_READ) return commit(store, "slot", &new_gen, 9);
+    r = tl_save_read(store, "slot", "a", buf, sizeof buf, &n);
+    if (r.code == TL_SAVE_OK && (n != 5 || memcmp(buf, "old a", 5) != 0))
+        fail_msg("fault at operation %ld: a read returned %.*s, not the published generation", k + 1, (int)n, buf);
+    return r;
+}
+
+/* A result reported is what reads return: the old state after a failure, the new one after OK. */
+static void expect_reported(tl_save_store *store, int what, bool failed, long k, int cut, const char *when) {
+    if (failed && !in_old_state(store, what))
+        fail_msg("action %d, fault at operation %ld, cut %d: failure reported, but %s the save is not its old state",
+                 what, k + 1, cut, when);
+    if (!failed && !in_new_state(store, what))
+        fail_msg("action %d, fault at operation %ld, cut %d: success reported, but %s the save is not its new state",
+                 what, k + 1, cut, when);
+}
+
+/* The action with its operation k + 1 failing (EIO) and every other one working; cut: DIES (no
+   cut, a reopen), POWER_CUT or TORN + pattern, after the store closed. Returns whether the action
+   reported success; *ops_used: the operations it made. */
+static bool run_faulted(int what, long k, int cut, long *ops_used) {
+    memfs fs;
+    tl_save_store *store = prepare(&fs, what);
+    if (what == FIRST_READ) { /* a store that has not looked at the save yet */
+        tl_save_store_close(store);
+        store = open_store(&fs);
+    }
+    fs.ops = 0;
+    fs.fail_only = k + 1;
+    tl_save_result r = act(store, what, k);
+    *ops_used = fs.ops;
+    fs.fail_only = -1;
+    bool failed = r.code != TL_SAVE_OK;
+    expect_reported(store, what, failed, k, cut, "in the same store");
+    tl_save_store_close(store);
+    if (cut == POWER_CUT) memfs_power_cut(&fs);
+    else if (cut >= TORN) memfs_power_cut_torn(&fs, cut - TORN);
+    store = open_store(&fs);
+    assert_non_null(store);
+    expect_reported(store, what, failed, k, cut, cut == DIES ? "after a reopen" : "after a power cut");
+    assert_true(reads_as(store, "other", &other_gen));
+    assert_clean(&fs);
+    assert_int_equal(commit(store, "slot", &old_gen, 10).code, TL_SAVE_OK);
+    assert_true(reads_at(store, "slot", &old_gen, 10));
+    tl_save_store_close(store);
+    memfs_free(&fs);
+    return !failed;
+}
+
+/* Every operation of the action fails once, each run then checked with no cut, a power cut and
+   the torn cuts. */
+static void every_fault(int what) {
+    long k, used = 0, failures = 0;
+    for (k = 0; k < 1000; k++) {
+        bool done = true;
+        for (int cut = DIES; cut < TORN + TORN_PATTERNS; cut++) {
+            done = run_faulted(what, k, cut, &used);
+            if (!done && cut == DIES) failures++;
+        }
+        if (done && used <= k) break;
+    }
+    assert_true(k < 1000);
+    assert_true(failures >= 3);
+    print_message("action %d: %ld operations failed one at a time, %ld reported failures\n", what, k, failures);
+}
+
+static void test_save_crash_failed_commit_never_publishes(void **state) {
+    (void)state;
+    every_fault(COMMIT_NEW);
+    every_fault(COMMIT_STEADY);
+    every_fault(COMMIT_SHRINK);
+}
+static void test_save_crash_failed_first_commit_leaves_no_save(void **state) {
+    (void)state;
+    every_fault(COMMIT_FIRST);
+}
+static void test_save_crash_failed_delete_keeps_the_save(void **state) {
+    (void)state;
+    every_fault(DELETE);
+}
+static void test_save_crash_read_error_is_not_damage(void **state) {
+    (void)state;
+    every_fault(FIRST_READ);
+}
+
 static void test_save_crash_commit_stopped_at_every_operation(void **state) {
     (void)state;
     every_k(COMMIT_NEW, DIES);
@@ -260,8 +377,76 @@ static void test_save_crash_disk_full_keeps_old_generation(void **state) {
     memfs_free(&fs);
 }
 
-/* Syncs per commit: a first commit 3 (the slot, the folder, the root); then 1 each; the first
-   commit to a save after the store opens syncs the folder once more (2). */
+typedef struct log_count {
+    int fallbacks, warnings;
+} log_count;
+
+static void count_log(void *user, const tl_log_record *record) {
+    log_count *c = user;
+    if (record->item == TL_SAVE_LOG_FALLBACK) c->fallbacks++;
+    if (record->level == TL_LOG_LEVEL_WARNING) c->warnings++;
+}
+
+static tl_save_store *open_counted(memfs *fs, log_count *c) {
+    tl_save_store_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.root = "/saves";
+    desc.io = memfs_io(fs);
+    desc.logger.sink = count_log;
+    desc.logger.user = c;
+    return tl_save_store_open(&desc);
+}
+
+/* The published generation, intact and not reported damaged. */
+static void expect_intact_old(tl_save_store *store, const log_count *c) {
+    tl_save_info info;
+    assert_true(reads_at(store, "slot", &old_gen, 2));
+    assert_int_equal(tl_save_stat(store, "slot", &info).code, TL_SAVE_OK);
+    assert_false(info.from_previous);
+    assert_int_equal(info.generation, 2);
+    assert_int_equal(c->fallbacks, 0);
+}
+
+/* A full disk (memfs capacity): a commit larger than the room left fails with TL_SAVE_NO_SPACE,
+   gives back what it took (a 10 KB save fits after it), and the published generation stays as it
+   was, not reported damaged: in the store, after a reopen, after a power cut. */
+static void test_save_crash_full_disk_gives_the_space_back(void **state) {
+    static char big[64 * 1024], small[10 * 1024];
+    memfs fs;
+    log_count c = { 0, 0 };
+    tl_save_txn txn;
+    (void)state;
+    memset(big, 'b', sizeof big);
+    memset(small, 's', sizeof small);
+    setup(&fs, true);
+    tl_save_store *store = open_counted(&fs, &c);
+    expect_intact_old(store, &c);
+    fs.capacity = memfs_used(&fs) + 24 * 1024;
+    assert_int_equal(tl_save_begin(store, "slot", &txn).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "a", big, sizeof big).code, TL_SAVE_OK);
+    tl_save_result r = tl_save_txn_commit(&txn);
+    assert_int_equal(r.code, TL_SAVE_NO_SPACE);
+    assert_int_equal(r.native_error, 28 /* ENOSPC */);
+    assert_true(memfs_used(&fs) + 20 * 1024 <= fs.capacity); /* the room is back */
+    expect_intact_old(store, &c);
+    assert_int_equal(tl_save_begin(store, "fresh", &txn).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "a", small, sizeof small).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_OK);
+    tl_save_store_close(store);
+    store = open_counted(&fs, &c);
+    expect_intact_old(store, &c);
+    tl_save_store_close(store);
+    memfs_power_cut(&fs);
+    store = open_counted(&fs, &c);
+    expect_intact_old(store, &c);
+    assert_int_equal(c.warnings, 0);
+    tl_save_store_close(store);
+    memfs_free(&fs);
+}
+
+/* Syncs per commit: a first commit 3 (the slot, the folder, the root); the second 2 (it creates
+   gen1: the folder once more); then 1 each; the first commit to a save after the store opens
+   syncs the folder once more (2). */
 static void test_save_crash_one_sync_per_commit(void **state) {
     memfs fs;
     (void)state;
@@ -273,7 +458,7 @@ static void test_save_crash_one_sync_per_commit(void **state) {
     for (int i = 0; i < 4; i++) {
         fs.syncs = 0;
         assert_int_equal(commit(store, "slot", i % 2 ? &old_gen : &new_gen, 2 + i).code, TL_SAVE_OK);
-        assert_int_equal(fs.syncs, 1);
+        assert_int_equal(fs.syncs, i == 0 ? 2 : 1);
     }
     tl_save_store_close(store);
     store = open_store(&fs);
@@ -353,9 +538,7 @@ static void test_save_crash_generation_counter_wraps(void **state) {
     tl_save_info info;
     (void)state;
     setup(&fs, false);
-    tl_save_io io = memfs_io(&fs);
-    int native = 0;
-    assert_int_equal(io.mkdir(&fs, "/saves/slot", &native), TL_SAVE_IO_OK);
+    assert_true(memfs_mkdir(&fs, "/saves/slot"));
     assert_true(memfs_put(&fs, "/saves/slot/gen0", buf, build_slot(buf, UINT64_MAX - 1, &older)));
     assert_true(memfs_put(&fs, "/saves/slot/gen1", buf, build_slot(buf, UINT64_MAX, &newest)));
     assert_int_equal(tl_save_pack_verify(buf, build_slot(buf, UINT64_MAX, &newest), &info).code, TL_SAVE_OK);
@@ -418,10 +601,8 @@ static void test_save_crash_both_slots_damaged(void **state) {
 static void setup_legacy(memfs *fs) {
     unsigned char buf[1024];
     size_t n;
-    int native = 0;
     setup(fs, false);
-    tl_save_io io = memfs_io(fs);
-    assert_int_equal(io.mkdir(fs, "/saves/slot", &native), TL_SAVE_IO_OK);
+    assert_true(memfs_mkdir(fs, "/saves/slot"));
     memfs_sync_all(fs);
     n = build_slot(buf, 2, &old_gen); /* version 1 is a slot's body */
     assert_true(memfs_put(fs, "/saves/slot/current", buf + 32, n - 32));
@@ -491,6 +672,11 @@ int main(void) {
         cmocka_unit_test(test_save_crash_generation_counter_wraps),
         cmocka_unit_test(test_save_crash_both_slots_damaged),
         cmocka_unit_test(test_save_crash_migration_at_every_operation),
+        cmocka_unit_test(test_save_crash_failed_commit_never_publishes),
+        cmocka_unit_test(test_save_crash_failed_first_commit_leaves_no_save),
+        cmocka_unit_test(test_save_crash_failed_delete_keeps_the_save),
+        cmocka_unit_test(test_save_crash_read_error_is_not_damage),
+        cmocka_unit_test(test_save_crash_full_disk_gives_the_space_back),
     };
     return cmocka_run_group_tests_name("save-crash", tests, NULL, NULL);
 }

@@ -46,13 +46,14 @@ typedef enum iris_events {
     Iris_Events_OnItemPicked = 19,
     Iris_Events_OnPlayerHurt = 20,
     Iris_Events_OnLevelEntered = 21,
-    Iris_Events_OnPlatformStateChanged = 22
+    Iris_Events_OnPlatformStateChanged = 22,
+    Iris_Events_OnAccountStateChanged = 23
 } iris_events;
 
 /* Number of live entries. */
-#define IRIS_EVENTS_COUNT 23
+#define IRIS_EVENTS_COUNT 24
 /* One past the highest value: the size of a table indexed by value. */
-#define IRIS_EVENTS_SPAN 23
+#define IRIS_EVENTS_SPAN 24
 
 /* X-macro of the live entries: X(enumerator, name). */
 #define IRIS_EVENTS_LIST(X) \
@@ -79,6 +80,7 @@ typedef enum iris_events {
     X(Iris_Events_OnPlayerHurt, OnPlayerHurt) \
     X(Iris_Events_OnLevelEntered, OnLevelEntered) \
     X(Iris_Events_OnPlatformStateChanged, OnPlatformStateChanged) \
+    X(Iris_Events_OnAccountStateChanged, OnAccountStateChanged) \
     /* end of IRIS_EVENTS_LIST */
 
 #ifndef TL_GENERATED_CAST
@@ -93,7 +95,7 @@ typedef enum iris_events {
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *iris_events__names(void)
 {
-    static const char *const names[23] = {
+    static const char *const names[24] = {
         "OnCoreDeployed",
         "OnUpdate",
         "OnFixedUpdate",
@@ -117,15 +119,16 @@ static inline const char *const *iris_events__names(void)
         "OnPlayerHurt",
         "OnLevelEntered",
         "OnPlatformStateChanged",
+        "OnAccountStateChanged",
     };
     return names;
 }
 
 static inline const int32_t *iris_events__values(void)
 {
-    static const int32_t values[23] = {
+    static const int32_t values[24] = {
         0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-        16, 17, 18, 19, 20, 21, 22,
+        16, 17, 18, 19, 20, 21, 22, 23,
     };
     return values;
 }
@@ -134,7 +137,7 @@ static inline const int32_t *iris_events__values(void)
 static inline const char *iris_events_name(uint32_t value)
 {
     static const uint32_t slots[64] = {
-        1,0,14,0,0,6,0,19,0,0,0,11,0,0,0,3,0,16,0,0,8,0,0,21,0,0,13,0,0,0,5,0,
+        1,0,14,0,0,6,0,19,0,0,0,11,0,24,0,3,0,16,0,0,8,0,0,21,0,0,13,0,0,0,5,0,
         18,0,0,10,0,0,23,2,0,15,0,0,0,7,0,20,0,0,0,12,0,0,4,0,17,0,0,0,9,0,22,0,
     };
     const int32_t *values = iris_events__values();
@@ -150,7 +153,7 @@ static inline const char *iris_events_name(uint32_t value)
 static inline int iris_events_from_name(const char *name, iris_events *out)
 {
     static const uint32_t slots[64] = {
-        0,0,12,0,0,1,0,0,17,0,0,0,0,19,15,16,0,2,0,0,6,0,0,0,21,0,14,0,18,0,0,0,
+        0,0,12,0,0,1,0,0,17,0,0,0,0,19,15,16,0,2,0,0,6,24,0,0,21,0,14,0,18,0,0,0,
         0,22,0,3,20,10,0,0,11,0,0,7,0,4,0,0,8,0,0,0,0,0,0,5,23,0,0,9,0,13,0,0,
     };
     uint32_t h = 2166136261u, i;
@@ -677,6 +680,27 @@ static inline void Iris_Events_OnPlatformStateChanged_publish(tl_iris_registry *
     TL_IRIS_PUBLISH(reg, Iris_Events_OnPlatformStateChanged, Iris_Events_OnPlatformStateChanged_SIGNATURE, Iris_Events_OnPlatformStateChanged_fn, a0);
 }
 
+/* OnAccountStateChanged(tl_platform_account *) */
+#define Iris_Events_OnAccountStateChanged_SIGNATURE 0x03855974u
+typedef void (*Iris_Events_OnAccountStateChanged_fn)(void *ctx, tl_platform_account * a0);
+static inline bool Iris_Events_OnAccountStateChanged_subscribe(tl_iris_registry *reg, Iris_Events_OnAccountStateChanged_fn fn, void *ctx) {
+    return tl_iris_subscribe(reg, Iris_Events_OnAccountStateChanged, Iris_Events_OnAccountStateChanged_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnAccountStateChanged_unsubscribe(tl_iris_registry *reg, Iris_Events_OnAccountStateChanged_fn fn, void *ctx) {
+    return tl_iris_unsubscribe(reg, Iris_Events_OnAccountStateChanged, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnAccountStateChanged_contains(const tl_iris_registry *reg, Iris_Events_OnAccountStateChanged_fn fn, void *ctx) {
+    return tl_iris_contains(reg, Iris_Events_OnAccountStateChanged, TL_IRIS_FN(fn), ctx);
+}
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnAccountStateChanged_subscribe(reg, fn, ctx) Iris_Events_OnAccountStateChanged_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnAccountStateChanged_fn, fn), ctx)
+#define Iris_Events_OnAccountStateChanged_unsubscribe(reg, fn, ctx) Iris_Events_OnAccountStateChanged_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnAccountStateChanged_fn, fn), ctx)
+#define Iris_Events_OnAccountStateChanged_contains(reg, fn, ctx) Iris_Events_OnAccountStateChanged_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnAccountStateChanged_fn, fn), ctx)
+#endif
+static inline void Iris_Events_OnAccountStateChanged_publish(tl_iris_registry *reg, tl_platform_account * a0) {
+    TL_IRIS_PUBLISH(reg, Iris_Events_OnAccountStateChanged, Iris_Events_OnAccountStateChanged_SIGNATURE, Iris_Events_OnAccountStateChanged_fn, a0);
+}
+
 /* The event table: IRIS_EVENTS_SPAN rows in value order, {0, 0, 0} for a gap. */
 static inline const tl_iris_event_info *iris_events_info(void) {
     static const tl_iris_event_info info[IRIS_EVENTS_SPAN] = {
@@ -703,6 +727,7 @@ static inline const tl_iris_event_info *iris_events_info(void) {
         { "OnPlayerHurt", Iris_Events_OnPlayerHurt_SIGNATURE, 0 },
         { "OnLevelEntered", Iris_Events_OnLevelEntered_SIGNATURE, 0 },
         { "OnPlatformStateChanged", Iris_Events_OnPlatformStateChanged_SIGNATURE, 0 },
+        { "OnAccountStateChanged", Iris_Events_OnAccountStateChanged_SIGNATURE, 0 },
     };
     return info;
 }

@@ -1,4 +1,4 @@
-/* save.h benchmark: the commit of one save of 64 KiB and of 4 MiB with full durability, beside
+/* save.h benchmark: the commit of one save of 4 KiB, 64 KiB and 1 MiB with full durability, beside
  * SQLite (Debian's libsqlite3) storing the same bytes as one blob in one transaction with
  * synchronous=FULL, in WAL mode and with the rollback journal (journal_mode=DELETE); same run,
  * same file system (a folder under /tmp, or the folder given). Prints the median commit time of
@@ -40,9 +40,9 @@ static tl_save_io_status count_sync(void *user, void *file, int *native) {
     our_syncs++;
     return posix.sync(user, file, native);
 }
-static tl_save_io_status count_sync_dir(void *user, const char *path, int *native) {
+static tl_save_io_status count_sync_dir(void *user, void *root, const char *dir, int *native) {
     our_syncs++;
-    return posix.sync_dir(user, path, native);
+    return posix.sync_dir(user, root, dir, native);
 }
 
 typedef struct engine {
@@ -190,13 +190,14 @@ int main(int argc, char **argv) {
     if (argc > 1) snprintf(dir, sizeof dir, "%s/bench-save-XXXXXX", argv[1]);
     else snprintf(dir, sizeof dir, "/tmp/bench-save-XXXXXX");
     if (!mkdtemp(dir)) die("mkdtemp");
-    static const size_t sizes[2] = { 64u << 10, 4u << 20 };
-    static const int runs[2] = { 61, 21 };
-    printf("commit of one save with full durability, median of %d (64 KiB) and %d (4 MiB) commits, "
-           "engines taking turns, in %s\n", runs[0], runs[1], dir);
+    static const size_t sizes[3] = { 4u << 10, 64u << 10, 1u << 20 };
+    static const char *const size_names[3] = { "4 KiB", "64 KiB", "1 MiB" };
+    static const int runs[3] = { 61, 61, 31 };
+    printf("commit of one save with full durability, median of %d (4 KiB), %d (64 KiB) and %d (1 MiB) "
+           "commits, engines taking turns, in %s\n", runs[0], runs[1], runs[2], dir);
     printf("%-10s %-16s %12s %10s %14s %16s\n", "size", "engine", "median ms", "vs save.h",
            "syncs (ours)", "syncs (strace)");
-    for (int s = 0; s < 2; s++) {
+    for (int s = 0; s < 3; s++) {
         double median[ENGINES];
         long counted = -1;
         median_commits(dir, sizes[s], runs[s], median, &counted);
@@ -207,7 +208,7 @@ int main(int argc, char **argv) {
             else snprintf(traced, sizeof traced, "%.1f", (double)(b - a) / 10.0);
             if (k != ENGINE_SAVE) snprintf(ours, sizeof ours, "-");
             else snprintf(ours, sizeof ours, "%ld", counted);
-            printf("%-10s %-16s %12.3f %9.2fx %14s %16s\n", s ? "4 MiB" : "64 KiB", engine_names[k],
+            printf("%-10s %-16s %12.3f %9.2fx %14s %16s\n", size_names[s], engine_names[k],
                    median[k] * 1e3, median[k] / median[ENGINE_SAVE], ours, traced);
         }
     }

@@ -43,13 +43,14 @@ typedef enum iris_events {
     Iris_Events_OnHideLoadingScreen = 16,
     Iris_Events_OnHideFader = 17,
     Iris_Events_OnPlatformStateChanged = 18,
-    Iris_Events_User_onscenePresented = 19
+    Iris_Events_OnAccountStateChanged = 19,
+    Iris_Events_User_onscenePresented = 20
 } iris_events;
 
 /* Number of live entries. */
-#define IRIS_EVENTS_COUNT 20
+#define IRIS_EVENTS_COUNT 21
 /* One past the highest value: the size of a table indexed by value. */
-#define IRIS_EVENTS_SPAN 20
+#define IRIS_EVENTS_SPAN 21
 
 /* X-macro of the live entries: X(enumerator, name). */
 #define IRIS_EVENTS_LIST(X) \
@@ -72,6 +73,7 @@ typedef enum iris_events {
     X(Iris_Events_OnHideLoadingScreen, OnHideLoadingScreen) \
     X(Iris_Events_OnHideFader, OnHideFader) \
     X(Iris_Events_OnPlatformStateChanged, OnPlatformStateChanged) \
+    X(Iris_Events_OnAccountStateChanged, OnAccountStateChanged) \
     X(Iris_Events_User_onscenePresented, User_onscenePresented) \
     /* end of IRIS_EVENTS_LIST */
 
@@ -87,7 +89,7 @@ typedef enum iris_events {
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *iris_events__names(void)
 {
-    static const char *const names[20] = {
+    static const char *const names[21] = {
         "OnCoreDeployed",
         "OnUpdate",
         "OnFixedUpdate",
@@ -107,6 +109,7 @@ static inline const char *const *iris_events__names(void)
         "OnHideLoadingScreen",
         "OnHideFader",
         "OnPlatformStateChanged",
+        "OnAccountStateChanged",
         "User_onscenePresented",
     };
     return names;
@@ -114,9 +117,9 @@ static inline const char *const *iris_events__names(void)
 
 static inline const int32_t *iris_events__values(void)
 {
-    static const int32_t values[20] = {
+    static const int32_t values[21] = {
         0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-        16, 17, 18, 19,
+        16, 17, 18, 19, 20,
     };
     return values;
 }
@@ -125,7 +128,7 @@ static inline const int32_t *iris_events__values(void)
 static inline const char *iris_events_name(uint32_t value)
 {
     static const uint32_t slots[64] = {
-        1,0,14,0,0,6,0,19,0,0,0,11,0,0,0,3,0,16,0,0,8,0,0,0,0,0,13,0,0,0,5,0,
+        1,0,14,0,0,6,0,19,0,0,0,11,0,0,0,3,0,16,0,0,8,0,0,21,0,0,13,0,0,0,5,0,
         18,0,0,10,0,0,0,2,0,15,0,0,0,7,0,20,0,0,0,12,0,0,4,0,17,0,0,0,9,0,0,0,
     };
     const int32_t *values = iris_events__values();
@@ -141,7 +144,7 @@ static inline const char *iris_events_name(uint32_t value)
 static inline int iris_events_from_name(const char *name, iris_events *out)
 {
     static const uint32_t slots[64] = {
-        0,0,12,0,20,1,0,0,17,0,0,0,0,0,15,16,0,2,0,0,6,0,0,0,0,0,14,0,18,0,0,0,
+        0,0,12,0,21,1,0,0,17,0,0,0,0,0,15,16,0,2,0,0,6,20,0,0,0,0,14,0,18,0,0,0,
         0,0,0,3,0,10,0,0,11,0,0,7,0,4,0,0,8,0,0,0,0,0,0,5,19,0,0,9,0,13,0,0,
     };
     uint32_t h = 2166136261u, i;
@@ -582,6 +585,27 @@ static inline void Iris_Events_OnPlatformStateChanged_publish(tl_iris_registry *
     TL_IRIS_PUBLISH(reg, Iris_Events_OnPlatformStateChanged, Iris_Events_OnPlatformStateChanged_SIGNATURE, Iris_Events_OnPlatformStateChanged_fn, a0);
 }
 
+/* OnAccountStateChanged(tl_platform_account *) */
+#define Iris_Events_OnAccountStateChanged_SIGNATURE 0x03855974u
+typedef void (*Iris_Events_OnAccountStateChanged_fn)(void *ctx, tl_platform_account * a0);
+static inline bool Iris_Events_OnAccountStateChanged_subscribe(tl_iris_registry *reg, Iris_Events_OnAccountStateChanged_fn fn, void *ctx) {
+    return tl_iris_subscribe(reg, Iris_Events_OnAccountStateChanged, Iris_Events_OnAccountStateChanged_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnAccountStateChanged_unsubscribe(tl_iris_registry *reg, Iris_Events_OnAccountStateChanged_fn fn, void *ctx) {
+    return tl_iris_unsubscribe(reg, Iris_Events_OnAccountStateChanged, TL_IRIS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnAccountStateChanged_contains(const tl_iris_registry *reg, Iris_Events_OnAccountStateChanged_fn fn, void *ctx) {
+    return tl_iris_contains(reg, Iris_Events_OnAccountStateChanged, TL_IRIS_FN(fn), ctx);
+}
+#ifdef TL_IRIS_LISTENER_CHECK
+#define Iris_Events_OnAccountStateChanged_subscribe(reg, fn, ctx) Iris_Events_OnAccountStateChanged_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnAccountStateChanged_fn, fn), ctx)
+#define Iris_Events_OnAccountStateChanged_unsubscribe(reg, fn, ctx) Iris_Events_OnAccountStateChanged_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnAccountStateChanged_fn, fn), ctx)
+#define Iris_Events_OnAccountStateChanged_contains(reg, fn, ctx) Iris_Events_OnAccountStateChanged_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnAccountStateChanged_fn, fn), ctx)
+#endif
+static inline void Iris_Events_OnAccountStateChanged_publish(tl_iris_registry *reg, tl_platform_account * a0) {
+    TL_IRIS_PUBLISH(reg, Iris_Events_OnAccountStateChanged, Iris_Events_OnAccountStateChanged_SIGNATURE, Iris_Events_OnAccountStateChanged_fn, a0);
+}
+
 /* User_onscenePresented(int) */
 #define Iris_Events_User_onscenePresented_SIGNATURE 0x00de3ab5u
 typedef void (*Iris_Events_User_onscenePresented_fn)(void *ctx, int a0);
@@ -625,6 +649,7 @@ static inline const tl_iris_event_info *iris_events_info(void) {
         { "OnHideLoadingScreen", Iris_Events_OnHideLoadingScreen_SIGNATURE, TL_IRIS_SINGLE_PROVIDER },
         { "OnHideFader", Iris_Events_OnHideFader_SIGNATURE, TL_IRIS_SINGLE_PROVIDER },
         { "OnPlatformStateChanged", Iris_Events_OnPlatformStateChanged_SIGNATURE, 0 },
+        { "OnAccountStateChanged", Iris_Events_OnAccountStateChanged_SIGNATURE, 0 },
         { "User_onscenePresented", Iris_Events_User_onscenePresented_SIGNATURE, 0 },
     };
     return info;
