@@ -345,12 +345,9 @@ static void tl__patch_store_free(tl__patch_store *s) {
     TL_FREE(s);
 }
 
-/* Adds a copy of name to the deletes, once. */
+/* Adds a copy of name to the deletes (repeats are dropped once they are sorted). */
 static bool tl__patch_add_delete(tl__patch_store *s, const char *name) {
     size_t n = strlen(name);
-    uint32_t i;
-    for (i = 0; i < s->delete_count; i++)
-        if (strcmp(s->deletes[i], name) == 0) return true;
     if (s->delete_count == s->delete_cap) {
         uint32_t cap = s->delete_cap ? s->delete_cap * 2u : 16u;
         char **grown = (char **)TL_MALLOC(cap * sizeof *grown);
@@ -364,6 +361,19 @@ static bool tl__patch_add_delete(tl__patch_store *s, const char *name) {
     if (!s->deletes[s->delete_count]) return false;
     memcpy(s->deletes[s->delete_count++], name, n + 1);
     return true;
+}
+
+/* The deletes sorted by name, each once (sorting, then comparing neighbours: a name found both in
+   the installed index and in the folder is listed once, without comparing every pair). */
+static void tl__patch_sort_deletes(tl__patch_store *s) {
+    uint32_t i, kept = 0;
+    if (s->delete_count > 1)
+        qsort(s->deletes, s->delete_count, sizeof *s->deletes, tl__patch_compare_names);
+    for (i = 0; i < s->delete_count; i++) {
+        if (kept && strcmp(s->deletes[kept - 1], s->deletes[i]) == 0) TL_FREE(s->deletes[i]);
+        else s->deletes[kept++] = s->deletes[i];
+    }
+    s->delete_count = kept;
 }
 
 /* --- reading the indexes ------------------------------------------------------------------------ */
@@ -528,8 +538,7 @@ static bool tl__patch_collect_deletes(tl__patch_store *s, const tl_cf_index *old
             !tl__patch_add_delete(s, old->archives[i].name))
             return false;
     if (!tl__patch_scan_leftovers(s, dir)) return false;
-    if (s->delete_count)
-        qsort(s->deletes, s->delete_count, sizeof *s->deletes, tl__patch_compare_names);
+    tl__patch_sort_deletes(s);
     return true;
 }
 

@@ -14,8 +14,18 @@
 
 #include <cmocka.h>
 
+/* Every strcmp of the implementations compiled here (patch.h, content_format.h, text.h) is
+   counted: the macro comes after <string.h>, whose guard makes the headers' own include of it a
+   no-op. A plan's work is shown by its count of name comparisons, never by a timing. */
+static unsigned long long string_comparisons;
+static int counted_strcmp(const char *a, const char *b) {
+    string_comparisons++;
+    return strcmp(a, b);
+}
+#define strcmp(a, b) counted_strcmp(a, b)
 #define TL_IMPLEMENTATION
 #include <threadlink/patch.h>
+#undef strcmp
 
 typedef struct fixture {
     char dir[64];
@@ -344,6 +354,56 @@ static void test_patch_verify_file(void **state) {
     assert_int_equal(tl_patch_verify_file(NULL, 12, h).code, TL_PATCH_INVALID_ARGUMENT);
 }
 
+/* The largest index tl_cf_index_parse accepts, 65,536 archives (about 10 MB here), is planned with
+   O(n log n) name comparisons (sorting): 1.8 million, 6 million allowed. A check of every pair of
+   names made n(n-1)/2 = 2.1 billion (10 s of CPU for a 15 MB index). */
+static void test_patch_large_index_needs_no_pairwise_comparison(void **state) {
+    fixture *f = *state;
+    const uint32_t n = TL_CF_INDEX_MAX_ARCHIVES;
+    size_t cap = (size_t)n * 200 + 128, used, i;
+    char *json = malloc(cap);
+    tl_patch_plan plan;
+    used = (size_t)snprintf(json, cap, "{\"format\": 1, \"profile\": \"Main\", \"archives\": [");
+    for (i = 0; i < n; i++)
+        used += (size_t)snprintf(json + used, cap - used,
+                                 "%s{\"name\": \"Main.t%06zu-%016zx.tlpk\", \"role\": \"%s\", \"size\": %zu, "
+                                 "\"xxh64\": \"%016zx\", \"files\": [\"Data/level%06zu/asset\"]}",
+                                 i ? "," : "", i, i * 2654435761u, i ? "assets" : "catalog", 1000 + i, i * 40503u, i);
+    snprintf(json + used, cap - used, "]}");
+    string_comparisons = 0;
+    assert_int_equal(plan_for(f, json, &plan).code, TL_PATCH_OK);
+    assert_int_equal(plan.archive_count, n);
+    assert_int_equal(plan.download_count, n);
+    if (string_comparisons > 6000000u)
+        fail_msg("%llu name comparisons for %u archives: not O(n log n)", string_comparisons, n);
+    tl_patch_plan_free(&plan);
+    free(json);
+}
+
+/* 8,192 leftover archives of the profile in the folder: each deleted once, found without
+   comparing every pair of them (33.7 million comparisons did; sorting does 0.13 million,
+   0.5 million allowed). */
+static void test_patch_many_leftovers_need_no_pairwise_comparison(void **state) {
+    fixture *f = *state;
+    char *json = index_json("Main", v2, 4), name[64];
+    tl_patch_plan plan;
+    uint32_t i;
+    install(f, "Main", v2, 4);
+    for (i = 0; i < 8192; i++) {
+        snprintf(name, sizeof name, "Main.x%05u-0000000000000000.tlpk", (unsigned)i);
+        write_file(f, name, "", 0);
+    }
+    string_comparisons = 0;
+    assert_int_equal(plan_for(f, json, &plan).code, TL_PATCH_OK);
+    assert_int_equal(plan.delete_count, 8192);
+    assert_string_equal(plan.deletes[0], "Main.x00000-0000000000000000.tlpk");
+    assert_string_equal(plan.deletes[8191], "Main.x08191-0000000000000000.tlpk");
+    if (string_comparisons > 500000u)
+        fail_msg("%llu name comparisons for 8192 leftovers: not O(n log n)", string_comparisons);
+    tl_patch_plan_free(&plan);
+    free(json);
+}
+
 static void test_patch_invalid_arguments(void **state) {
     tl_patch_plan plan;
     tl_patch_desc desc;
@@ -367,6 +427,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_patch_refuses_sizes_past_2_64, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_refuses_other_profile_and_reused_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_verify_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_patch_large_index_needs_no_pairwise_comparison, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_patch_many_leftovers_need_no_pairwise_comparison, setup, teardown),
         cmocka_unit_test(test_patch_invalid_arguments),
     };
     return cmocka_run_group_tests_name("patch", tests, NULL, NULL);
