@@ -74,6 +74,11 @@
    - plan.deletes: the archives the installed index lists that the new one does not, and (on
      POSIX systems) every other `<Profile>.*.tlpk` file in the folder the new index does not list
      (leftovers of an update interrupted after its switch). Never a file the new index lists.
+   - Files are read only when they are regular files, opened without blocking (POSIX: O_NONBLOCK,
+     then fstat): a FIFO, a device or a folder named like an archive or archives.json is a
+     missing file (downloaded, or no installed index), never waited on. tl_patch_verify_file
+     follows a link; tl_patch_verify_at (POSIX) checks a file below an open folder descriptor and
+     never follows one, for an updater that works relative to its folder (examples/patcher).
    - A failed plan_make leaves the plan zeroed (plan_free on it is harmless) and reads, writes
      or deletes nothing on disk but reads of the installed folder. Main thread or any one thread
      per plan: no global state.
@@ -172,8 +177,16 @@ typedef struct tl_patch_desc {
 TL_API tl_patch_result tl_patch_plan_make(tl_patch_plan *plan, const tl_patch_desc *desc);
 TL_API void tl_patch_plan_free(tl_patch_plan *plan);
 /* OK when the file at path holds exactly `size` bytes whose XXH64 is `xxh64` (read in 64 KiB
-   pieces; at most size + 1 bytes are read); MISSING, WRONG_SIZE or WRONG_HASH otherwise. */
+   pieces; at most size + 1 bytes are read); MISSING, WRONG_SIZE or WRONG_HASH otherwise. A path
+   that is not a regular file (a FIFO, a device, a folder) is MISSING, never waited on; a link is
+   followed. */
 TL_API tl_patch_result tl_patch_verify_file(const char *path, uint64_t size, uint64_t xxh64);
+#if !defined(_WIN32)
+/* The same for the file `name` in the open folder dir_fd (POSIX, openat), a symbolic link
+   never followed (MISSING): what an updater that works below one folder descriptor uses. */
+TL_API tl_patch_result tl_patch_verify_at(int dir_fd, const char *name, uint64_t size,
+                                          uint64_t xxh64);
+#endif
 TL_API const char *tl_patch_code_message(tl_patch_code code);
 
 #ifdef __cplusplus
@@ -193,6 +206,10 @@ TL_API const char *tl_patch_code_message(tl_patch_code code);
 #include <string.h>
 #if !defined(_WIN32)
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #endif
 #ifndef TL_MALLOC
 #define TL_MALLOC(size) malloc(size)
@@ -258,37 +275,133 @@ static bool tl__patch_join(char *buf, size_t cap, const char *dir, const char *n
     return true;
 }
 
-tl_patch_result tl_patch_verify_file(const char *path, uint64_t size, uint64_t xxh64) {
+/* --- reading files ------------------------------------------------------------------------------ */
+
+/* A file open for reading: on POSIX a descriptor, opened without blocking (a FIFO or a device
+   named like an archive would otherwise wait for a writer forever) and refused unless it is a
+   regular file; elsewhere a stdio stream. */
+typedef struct tl__patch_reader {
+#if !defined(_WIN32)
+    int fd;
+#else
+    FILE *f;
+#endif
+} tl__patch_reader;
+
+#define TL__PATCH_CWD (-100) /* tl__patch_open's dir_fd meaning "name is a path" */
+
+#if !defined(_WIN32)
+static int tl__patch_open_flags(bool follow) {
+    int flags = O_RDONLY | O_NONBLOCK;
+#ifdef O_CLOEXEC
+    flags |= O_CLOEXEC;
+#endif
+#ifdef O_NOFOLLOW
+    if (!follow) flags |= O_NOFOLLOW;
+#endif
+    (void)follow;
+    return flags;
+}
+
+/* Opens `name` below the folder dir_fd (TL__PATCH_CWD: `name` is a path); `follow`: a link as
+   the last component is followed. NULL, or why not (a system error or "not a regular file"). */
+static const char *tl__patch_open(tl__patch_reader *r, int dir_fd, const char *name, bool follow) {
+    struct stat st;
+#if defined(AT_FDCWD)
+    r->fd = openat(dir_fd == TL__PATCH_CWD ? AT_FDCWD : dir_fd, name, tl__patch_open_flags(follow));
+#else
+    if (dir_fd != TL__PATCH_CWD) return "openat is not declared (define _POSIX_C_SOURCE 200809L)";
+    r->fd = open(name, tl__patch_open_flags(follow));
+#endif
+    if (r->fd < 0) return errno == ELOOP ? "a symbolic link, never followed here" : strerror(errno);
+    if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode)) return NULL;
+    close(r->fd);
+    return "not a regular file";
+}
+
+/* Up to n bytes (fewer only at the end of the file); (size_t)-1 on a read error. */
+static size_t tl__patch_read(tl__patch_reader *r, void *buf, size_t n) {
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = read(r->fd, (char *)buf + got, n - got);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) return (size_t)-1;
+        if (k == 0) break;
+        got += (size_t)k;
+    }
+    return got;
+}
+
+static void tl__patch_close(tl__patch_reader *r) { close(r->fd); }
+#else
+static const char *tl__patch_open(tl__patch_reader *r, int dir_fd, const char *name, bool follow) {
+    (void)follow;
+    if (dir_fd != TL__PATCH_CWD) return "no folder descriptors on this system";
+    r->f = fopen(name, "rb");
+    return r->f ? NULL : "cannot be opened";
+}
+
+static size_t tl__patch_read(tl__patch_reader *r, void *buf, size_t n) {
+    size_t got = fread(buf, 1, n, r->f);
+    return ferror(r->f) ? (size_t)-1 : got;
+}
+
+static void tl__patch_close(tl__patch_reader *r) { fclose(r->f); }
+#endif
+
+/* The size and XXH64 of an open file against the recorded ones (at most size + 1 bytes read). */
+static tl_patch_result tl__patch_verify_open(tl__patch_reader *r, const char *label, uint64_t size,
+                                             uint64_t xxh64) {
     unsigned char buf[65536];
     XXH64_state_t state;
     uint64_t total = 0;
     size_t got, want;
-    FILE *f;
-    if (!path) return tl__patch_code(TL_PATCH_INVALID_ARGUMENT);
-    f = fopen(path, "rb");
-    if (!f)
-        return tl__patch_say(TL_PATCH_MISSING, path, ": ", tl_patch_code_message(TL_PATCH_MISSING));
     XXH64_reset(&state, 0);
     do {
         want = sizeof buf;
-        if (size - total < want)
-            want = (size_t)(size - total) + 1; /* one more byte tells "longer" */
-        got = fread(buf, 1, want, f);
+        if (size - total < want) want = (size_t)(size - total) + 1; /* one more tells "longer" */
+        got = tl__patch_read(r, buf, want);
+        if (got == (size_t)-1) return tl__patch_say(TL_PATCH_MISSING, label, ": ", "read error");
         total += got;
         if (total > size) break;
         XXH64_update(&state, buf, got);
     } while (got == want);
-    got = (size_t)ferror(f);
-    fclose(f);
-    if (got) return tl__patch_say(TL_PATCH_MISSING, path, ": ", "read error");
     if (total != size)
-        return tl__patch_say(TL_PATCH_WRONG_SIZE, path, ": ",
+        return tl__patch_say(TL_PATCH_WRONG_SIZE, label, ": ",
                              tl_patch_code_message(TL_PATCH_WRONG_SIZE));
     if (XXH64_digest(&state) != xxh64)
-        return tl__patch_say(TL_PATCH_WRONG_HASH, path, ": ",
+        return tl__patch_say(TL_PATCH_WRONG_HASH, label, ": ",
                              tl_patch_code_message(TL_PATCH_WRONG_HASH));
     return tl__patch_code(TL_PATCH_OK);
 }
+
+static tl_patch_result tl__patch_verify(int dir_fd, const char *name, bool follow, uint64_t size,
+                                        uint64_t xxh64) {
+    tl__patch_reader r;
+    tl_patch_result res;
+    const char *why;
+    char reason[TL_PATCH_MESSAGE_MAX];
+    if (!name) return tl__patch_code(TL_PATCH_INVALID_ARGUMENT);
+    why = tl__patch_open(&r, dir_fd, name, follow);
+    if (why) {
+        snprintf(reason, sizeof reason, "%s (%s)", tl_patch_code_message(TL_PATCH_MISSING), why);
+        return tl__patch_say(TL_PATCH_MISSING, name, ": ", reason);
+    }
+    res = tl__patch_verify_open(&r, name, size, xxh64);
+    tl__patch_close(&r);
+    return res;
+}
+
+tl_patch_result tl_patch_verify_file(const char *path, uint64_t size, uint64_t xxh64) {
+    return tl__patch_verify(TL__PATCH_CWD, path, true, size, xxh64);
+}
+
+#if !defined(_WIN32)
+tl_patch_result tl_patch_verify_at(int dir_fd, const char *name, uint64_t size, uint64_t xxh64) {
+    if (dir_fd < 0) return tl__patch_code(TL_PATCH_INVALID_ARGUMENT);
+    return tl__patch_verify(dir_fd, name, false, size, xxh64);
+}
+#endif
 
 /* --- the plan's storage ------------------------------------------------------------------------- */
 
@@ -378,13 +491,16 @@ static void tl__patch_sort_deletes(tl__patch_store *s) {
 
 /* --- reading the indexes ------------------------------------------------------------------------ */
 
-/* The whole file, at most max bytes, into a TL_MALLOC block; false when missing, larger or
-   unreadable. */
+/* The whole file, at most max bytes, into a TL_MALLOC block; false when missing, not a regular
+   file, larger or unreadable. */
 static bool tl__patch_read_small_file(const char *path, uint64_t max, char **out, size_t *len) {
-    FILE *f = fopen(path, "rb");
+    tl__patch_reader r;
     size_t cap = 4096, used = 0;
-    char *buf = (char *)TL_MALLOC(cap);
-    bool ok = f && buf;
+    char *buf;
+    bool ok;
+    if (tl__patch_open(&r, TL__PATCH_CWD, path, true)) return false;
+    buf = (char *)TL_MALLOC(cap);
+    ok = buf != NULL;
     while (ok) {
         size_t got;
         if (used == cap) {
@@ -396,12 +512,13 @@ static bool tl__patch_read_small_file(const char *path, uint64_t max, char **out
             buf = grown;
             cap *= 2;
         }
-        got = fread(buf + used, 1, cap - used, f);
+        got = tl__patch_read(&r, buf + used, cap - used);
+        ok = got != (size_t)-1;
+        if (!ok || got == 0) break;
         used += got;
-        if (got == 0) break;
     }
-    ok = ok && !ferror(f) && used <= max;
-    if (f) fclose(f);
+    tl__patch_close(&r);
+    ok = ok && used <= max;
     if (!ok) {
         if (buf) TL_FREE(buf);
         return false;

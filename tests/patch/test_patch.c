@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -354,6 +355,36 @@ static void test_patch_verify_file(void **state) {
     assert_int_equal(tl_patch_verify_file(NULL, 12, h).code, TL_PATCH_INVALID_ARGUMENT);
 }
 
+/* A FIFO where the plan reads an installed archive or archives.json: an open without O_NONBLOCK
+   would wait for a writer forever (the alarm then ends the test as a failure). The plan treats
+   both as missing (download, no installed index) and tl_patch_verify_file refuses a FIFO. */
+static void test_patch_fifo_never_blocks(void **state) {
+    fixture *f = *state;
+    char *json = index_json("Main", v2, 4), path[256];
+    tl_patch_plan plan;
+    tl_patch_result r;
+    install(f, "Main", v1, 3);
+    path_of(f, v2[3].name, path, sizeof path);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    alarm(20);
+    r = tl_patch_verify_file(path, 1, 0);
+    assert_int_equal(r.code, TL_PATCH_MISSING);
+    assert_non_null(strstr(r.message, "not a regular file"));
+    assert_int_equal(plan_for(f, json, &plan).code, TL_PATCH_OK);
+    assert_int_equal(planned(&plan, v2[3].name)->action, TL_PATCH_DOWNLOAD);
+    assert_true(plan.installed_index_found);
+    tl_patch_plan_free(&plan);
+    path_of(f, "archives.json", path, sizeof path);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_int_equal(plan_for(f, json, &plan).code, TL_PATCH_OK);
+    assert_false(plan.installed_index_found);
+    alarm(0);
+    tl_patch_plan_free(&plan);
+    free(json);
+}
+
 /* The largest index tl_cf_index_parse accepts, 65,536 archives (about 10 MB here), is planned with
    O(n log n) name comparisons (sorting): 1.8 million, 6 million allowed. A check of every pair of
    names made n(n-1)/2 = 2.1 billion (10 s of CPU for a 15 MB index). */
@@ -427,6 +458,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_patch_refuses_sizes_past_2_64, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_refuses_other_profile_and_reused_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_verify_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_patch_fifo_never_blocks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_large_index_needs_no_pairwise_comparison, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_many_leftovers_need_no_pairwise_comparison, setup, teardown),
         cmocka_unit_test(test_patch_invalid_arguments),
