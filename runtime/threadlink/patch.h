@@ -62,7 +62,10 @@
    RULES
    -----
    - The new index is parsed by tl_cf_index_parse (the reader content.h mounts folders with):
-     anything it refuses is TL_PATCH_BAD_INDEX with its reason. An archive name must also end in
+     anything it refuses is TL_PATCH_BAD_INDEX with its reason and where (tl_cf_index_parse_ex):
+     "new archives.json, byte 197, archive 1 (Main.t-1.tlpk), key "size": not a valid archive
+     index (archives.json)" (the byte where reading stopped, or where the archive at fault
+     starts; the archive and the key when there is one). An archive name must also end in
      ".tlpk" and not start with '.' (so a forged index cannot overwrite archives.json, the
      marker or the staging folder), and the archive sizes must add up below 2^64.
    - The installed folder's own archives.json is read when present (at most
@@ -659,9 +662,44 @@ static bool tl__patch_collect_deletes(tl__patch_store *s, const tl_cf_index *old
     return true;
 }
 
+/* Appends text to r's message, cut to fit. */
+static void tl__patch_append(tl_patch_result *r, const char *text) {
+    size_t used = strlen(r->message), n = strlen(text);
+    if (n > sizeof r->message - 1 - used) n = sizeof r->message - 1 - used;
+    memcpy(r->message + used, text, n);
+    r->message[used + n] = '\0';
+}
+
+/* BAD_INDEX located: "new archives.json, byte 197, archive 1 (Main.t-1.tlpk), key "size": why". */
+static tl_patch_result tl__patch_bad_index(const tl_cf_index_fault *at, const char *why) {
+    tl_patch_result r = tl__patch_say(TL_PATCH_BAD_INDEX, "new archives.json, byte ", NULL, NULL);
+    char number[24];
+    snprintf(number, sizeof number, "%llu", (unsigned long long)at->offset);
+    tl__patch_append(&r, number);
+    if (at->archive != UINT32_MAX) {
+        snprintf(number, sizeof number, "%lu", (unsigned long)at->archive);
+        tl__patch_append(&r, ", archive ");
+        tl__patch_append(&r, number);
+        if (at->name[0]) {
+            tl__patch_append(&r, " (");
+            tl__patch_append(&r, at->name);
+            tl__patch_append(&r, ")");
+        }
+    }
+    if (at->key[0]) {
+        tl__patch_append(&r, ", key \"");
+        tl__patch_append(&r, at->key);
+        tl__patch_append(&r, "\"");
+    }
+    tl__patch_append(&r, ": ");
+    tl__patch_append(&r, why);
+    return r;
+}
+
 /* Parses the new index into a fresh store (NULL with the reason in *r). */
 static tl__patch_store *tl__patch_store_make(const tl_patch_desc *desc, tl_patch_result *r) {
     const char *why = NULL;
+    tl_cf_index_fault fault;
     tl_cf_result cr;
     tl__patch_store *s = (tl__patch_store *)TL_MALLOC(sizeof *s);
     if (!s) {
@@ -669,11 +707,10 @@ static tl__patch_store *tl__patch_store_make(const tl_patch_desc *desc, tl_patch
         return NULL;
     }
     memset(s, 0, sizeof *s);
-    cr = tl_cf_index_parse(&s->index, desc->index, desc->index_size, &why);
+    cr = tl_cf_index_parse_ex(&s->index, desc->index, desc->index_size, &why, &fault);
     if (cr != TL_CF_OK) {
-        *r = cr == TL_CF_NO_MEMORY
-                 ? tl__patch_code(TL_PATCH_OUT_OF_MEMORY)
-                 : tl__patch_say(TL_PATCH_BAD_INDEX, "new archives.json: ", why, NULL);
+        *r = cr == TL_CF_NO_MEMORY ? tl__patch_code(TL_PATCH_OUT_OF_MEMORY)
+                                   : tl__patch_bad_index(&fault, why);
         tl__patch_store_free(s);
         return NULL;
     }

@@ -206,7 +206,7 @@ root=bad
 serve
 install_v1
 run_patcher 1 inst "$url"
-grep -q "archives.json: new archives.json: not a valid archive index" err.txt || fail "bad index: $(cat err.txt)"
+grep -q "archives.json: new archives.json, byte 200, archive [0-9][0-9]*.*: not a valid archive index" err.txt || fail "bad index: $(cat err.txt)"
 is_version 1 "bad index"
 [ ! -e inst/.threadlink-patch ] || fail "a refused index left a staging folder"
 root=v2

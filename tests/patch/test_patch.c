@@ -274,7 +274,7 @@ static void test_patch_refuses_bad_new_index(void **state) {
     fixture *f = *state;
     char *json;
     install(f, "Main", v1, 3);
-    refused(f, "", TL_PATCH_BAD_INDEX, "new archives.json: not a valid archive index");
+    refused(f, "", TL_PATCH_BAD_INDEX, "new archives.json, byte 0: not a valid archive index");
     refused(f, "<html>404</html>", TL_PATCH_BAD_INDEX, "not a valid archive index");
     json = index_json("Main", v2, 4);
     json[strlen(json) / 2] = '\0'; /* a download cut midway */
@@ -295,6 +295,46 @@ static void test_patch_refuses_bad_new_index(void **state) {
         refused(f, json, TL_PATCH_BAD_INDEX, "archive name '.threadlink-patch.tlpk'");
         free(json);
     }
+}
+
+/* A refused index is located: the byte where reading stopped (or where the archive at fault
+   starts), the archive's position and name, and the key whose value is wrong. */
+static void located(const fixture *f, const char *json, const char *at, const char *says) {
+    char want[256];
+    snprintf(want, sizeof want, "byte %zu%s", at ? (size_t)(strstr(json, at) - json) : strlen(json), says);
+    refused(f, json, TL_PATCH_BAD_INDEX, want);
+}
+
+#define LOCATED_HEAD "{\"format\": 1, \"profile\": \"Main\", \"archives\": [{\"name\": \"Main.c-1.tlpk\", \"role\": \"catalog\", " \
+                     "\"size\": 1, \"xxh64\": \"0000000000000000\", \"files\": []}, "
+
+static void test_patch_bad_index_says_where(void **state) {
+    fixture *f = *state;
+    const char *wrong_size = LOCATED_HEAD "{\"name\": \"Main.t-1.tlpk\", \"role\": \"assets\", \"size\": \"12\", "
+                                          "\"xxh64\": \"0000000000000000\", \"files\": [\"a\"]}]}";
+    const char *twice = LOCATED_HEAD "{\"name\": \"Main.t-1.tlpk\", \"role\": \"assets\", \"size\": 1, "
+                                     "\"xxh64\": \"0000000000000000\", \"files\": [\"a\"]}, "
+                                     "{\"name\": \"Main.t-1.tlpk\", \"role\": \"assets\", \"size\": 2, "
+                                     "\"xxh64\": \"0000000000000000\", \"files\": [\"b\"]}]}";
+    const char *file_twice = LOCATED_HEAD "{\"name\": \"Main.t-1.tlpk\", \"role\": \"assets\", \"size\": 1, "
+                                          "\"xxh64\": \"0000000000000000\", \"files\": [\"a\"]}, "
+                                          "{\"name\": \"Main.t-2.tlpk\", \"role\": \"assets\", \"size\": 2, "
+                                          "\"xxh64\": \"0000000000000000\", \"files\": [\"b\", \"a\"]}]}";
+    const char *two_catalogs = LOCATED_HEAD "{\"name\": \"Main.t-1.tlpk\", \"role\": \"catalog\", \"size\": 1, "
+                                            "\"xxh64\": \"0000000000000000\", \"files\": []}]}";
+    char *cut = index_json("Main", v2, 4);
+    install(f, "Main", v1, 3);
+    located(f, wrong_size, "\"12\"", ", archive 1 (Main.t-1.tlpk), key \"size\": not a valid archive index");
+    located(f, twice, "{\"name\": \"Main.t-1.tlpk\", \"role\": \"assets\", \"size\": 2",
+            ", archive 2 (Main.t-1.tlpk), key \"name\": archives.json gives two archives this name");
+    located(f, file_twice, "{\"name\": \"Main.t-2.tlpk\"",
+            ", archive 2 (Main.t-2.tlpk), key \"files\": archives.json lists a file twice");
+    located(f, two_catalogs, "{\"name\": \"Main.t-1.tlpk\"",
+            ", archive 1 (Main.t-1.tlpk), key \"role\": archives.json must list exactly one catalog archive");
+    located(f, "<html>404</html>", "<", ": not a valid archive index");
+    cut[strlen(cut) / 2] = '\0'; /* a download cut midway: reading stops at its end */
+    located(f, cut, NULL, ", archive 1");
+    free(cut);
 }
 
 /* 2049 archives of 2^53 - 1 bytes each add up past 2^64. */
@@ -455,6 +495,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_patch_deletes_leftovers_of_the_profile_only, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_damaged_installed_index_still_keeps_verified_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_refuses_bad_new_index, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_patch_bad_index_says_where, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_refuses_sizes_past_2_64, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_refuses_other_profile_and_reused_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_verify_file, setup, teardown),
