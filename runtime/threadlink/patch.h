@@ -67,7 +67,9 @@
      index (archives.json)" (the byte where reading stopped, or where the archive at fault
      starts; the archive and the key when there is one). An archive name must also end in
      ".tlpk" and not start with '.' (so a forged index cannot overwrite archives.json, the
-     marker or the staging folder), and the archive sizes must add up below 2^64.
+     marker or the staging folder), the archive sizes must add up below 2^64, and no two
+     archives may have one size and XXH64 (one archive's bytes under two names: a build stores
+     each asset once, and an updater may name a staged download by its size and XXH64).
    - The installed folder's own archives.json is read when present (at most
      TL_PATCH_MAX_INDEX_BYTES). When it is valid, a new index of another profile is refused
      (TL_PATCH_OTHER_PROFILE), and so is one that lists an installed name with another size or
@@ -266,6 +268,14 @@ static tl_patch_result tl__patch_say(tl_patch_code code, const char *a, const ch
 
 static tl_patch_result tl__patch_code(tl_patch_code code) {
     return tl__patch_say(code, tl_patch_code_message(code), NULL, NULL);
+}
+
+/* Appends text to r's message, cut to fit. */
+static void tl__patch_append(tl_patch_result *r, const char *text) {
+    size_t used = strlen(r->message), n = strlen(text);
+    if (n > sizeof r->message - 1 - used) n = sizeof r->message - 1 - used;
+    memcpy(r->message + used, text, n);
+    r->message[used + n] = '\0';
 }
 
 /* dir '/' name into buf; false when it does not fit. */
@@ -572,6 +582,37 @@ static tl_patch_result tl__patch_check_new(const tl_cf_index *x) {
     return tl__patch_code(TL_PATCH_OK);
 }
 
+static int tl__patch_compare_contents(const void *a, const void *b) {
+    const tl_cf_index_archive *x = *(const tl_cf_index_archive *const *)a;
+    const tl_cf_index_archive *y = *(const tl_cf_index_archive *const *)b;
+    if (x->size != y->size) return x->size < y->size ? -1 : 1;
+    if (x->xxh64 != y->xxh64) return x->xxh64 < y->xxh64 ? -1 : 1;
+    return x < y ? -1 : x > y; /* index order among equals: the earlier name is named first */
+}
+
+/* No two archives with one size and XXH64 (sorted by them, neighbours compared): one archive's
+   bytes under two names cannot be a build (each asset is stored once), and an updater may stage
+   a download under its size and XXH64 alone. */
+static tl_patch_result tl__patch_check_contents(const tl_cf_index *x) {
+    const tl_cf_index_archive **by =
+        (const tl_cf_index_archive **)TL_MALLOC((x->archive_count + 1u) * sizeof *by);
+    tl_patch_result r = tl__patch_code(TL_PATCH_OK);
+    uint32_t i;
+    if (!by) return tl__patch_code(TL_PATCH_OUT_OF_MEMORY);
+    for (i = 0; i < x->archive_count; i++) by[i] = &x->archives[i];
+    qsort((void *)by, x->archive_count, sizeof *by, tl__patch_compare_contents);
+    for (i = 1; i < x->archive_count && r.code == TL_PATCH_OK; i++)
+        if (by[i - 1]->size == by[i]->size && by[i - 1]->xxh64 == by[i]->xxh64) {
+            r = tl__patch_say(TL_PATCH_BAD_INDEX, "new archives.json: archives ", by[i - 1]->name,
+                              NULL);
+            tl__patch_append(&r, " and ");
+            tl__patch_append(&r, by[i]->name);
+            tl__patch_append(&r, " have one size and XXH64 (a build stores each asset once)");
+        }
+    TL_FREE((void *)by);
+    return r;
+}
+
 /* The installed index against the new one: same profile, no name given to other bytes. */
 static tl_patch_result tl__patch_check_against(const tl_cf_index *old, const tl__patch_store *s) {
     uint32_t i;
@@ -662,14 +703,6 @@ static bool tl__patch_collect_deletes(tl__patch_store *s, const tl_cf_index *old
     return true;
 }
 
-/* Appends text to r's message, cut to fit. */
-static void tl__patch_append(tl_patch_result *r, const char *text) {
-    size_t used = strlen(r->message), n = strlen(text);
-    if (n > sizeof r->message - 1 - used) n = sizeof r->message - 1 - used;
-    memcpy(r->message + used, text, n);
-    r->message[used + n] = '\0';
-}
-
 /* BAD_INDEX located: "new archives.json, byte 197, archive 1 (Main.t-1.tlpk), key "size": why". */
 static tl_patch_result tl__patch_bad_index(const tl_cf_index_fault *at, const char *why) {
     tl_patch_result r = tl__patch_say(TL_PATCH_BAD_INDEX, "new archives.json, byte ", NULL, NULL);
@@ -715,6 +748,7 @@ static tl__patch_store *tl__patch_store_make(const tl_patch_desc *desc, tl_patch
         return NULL;
     }
     *r = tl__patch_check_new(&s->index);
+    if (r->code == TL_PATCH_OK) *r = tl__patch_check_contents(&s->index);
     if (r->code == TL_PATCH_OK) {
         s->archives = (tl_patch_archive *)TL_MALLOC(s->index.archive_count * sizeof *s->archives);
         s->sorted = tl__patch_sort(&s->index);

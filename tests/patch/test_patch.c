@@ -337,6 +337,22 @@ static void test_patch_bad_index_says_where(void **state) {
     free(cut);
 }
 
+/* Two names for one archive's bytes (a size and XXH64 listed twice): a build never stores an
+   asset twice, so its runtime could not mount it; an updater may stage a download under its size
+   and XXH64 alone. */
+static void test_patch_refuses_one_content_under_two_names(void **state) {
+    fixture *f = *state;
+    static const arc twice[] = {{"Main.catalog-1.tlpk", "c", 1},
+                                {"Main.t0-1.tlpk", "same bytes", 0},
+                                {"Main.t1-1.tlpk", "other bytes", 0},
+                                {"Main.t2-1.tlpk", "same bytes", 0}};
+    char *json = index_json("Main", twice, 4);
+    install(f, "Main", v1, 3);
+    refused(f, json, TL_PATCH_BAD_INDEX,
+            "new archives.json: archives Main.t0-1.tlpk and Main.t2-1.tlpk have one size and XXH64");
+    free(json);
+}
+
 /* 2049 archives of 2^53 - 1 bytes each add up past 2^64. */
 static void test_patch_refuses_sizes_past_2_64(void **state) {
     fixture *f = *state;
@@ -497,6 +513,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_patch_refuses_bad_new_index, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_bad_index_says_where, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_refuses_sizes_past_2_64, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_patch_refuses_one_content_under_two_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_refuses_other_profile_and_reused_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_verify_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_fifo_never_blocks, setup, teardown),
