@@ -48,15 +48,24 @@
    APPLYING A PLAN (what examples/patcher does; a crash at any point leaves a loadable version)
    ---------------
    1. Download every TL_PATCH_DOWNLOAD archive into a staging folder inside the installed folder
-      (same file system, so renames are atomic); resume a cut download (HTTP range); check each
-      with tl_patch_verify_file against the plan's size and XXH64 and refuse (delete, retry) one
-      that does not match. Write the new archives.json into the staging folder too.
-   2. Rename each staged archive into the installed folder. The plan guarantees that no name the
+      (same file system, so renames are atomic), working below one descriptor of the folder and
+      never through a link (openat with O_NOFOLLOW); name each staged file by its size and XXH64
+      (within any file-name limit, whatever the archive's name: the plan refuses two archives
+      with one size and XXH64). Bound what a server can make you store: the plan's
+      download_bytes against the free space and a maximum before fetching, each transfer
+      stopped past its archive's size. Resume a cut download (HTTP range; a server answering
+      with the whole file starts it over); check each with tl_patch_verify_at against the
+      plan's size and XXH64 and refuse (delete, retry) one that does not match. Write the new
+      archives.json into the staging folder too.
+   2. Mount the new version before switching to it: content.h over the folder as it will be
+      (the kept archives, the staged ones under their names, the new archives.json), through an
+      I/O backend; refuse a version that does not mount or whose new assets do not load.
+   3. Rename each staged archive into the installed folder. The plan guarantees that no name the
       installed index lists gets other bytes (TL_PATCH_NAME_REUSED), so the installed version
       stays loadable: its index lists none of the new files.
-   3. Rename the staged archives.json over the installed one: the switch. Before it the folder
+   4. Rename the staged archives.json over the installed one: the switch. Before it the folder
       loads as the old version, after it as the new one.
-   4. Only now delete plan.deletes (the old version's archives), then the staging folder. A
+   5. Only now delete plan.deletes (the old version's archives), then the staging folder. A
       crash before this step only leaves files behind: the next plan lists them again.
 
    RULES
