@@ -1118,8 +1118,11 @@ static bool tl__cf_index_archive_member(tl__cf_json *j, tl_cf_index_archive *a, 
     size_t vlen;
     *bit = 0;
     if (tl__cf_key_is(key, klen, "name")) {
+        char *name;
         *bit = TL__CF_ARCHIVE_NAME;
-        return tl__cf_json_string(j, &a->name, &vlen) && tl_text_portable_file_name(a->name, vlen);
+        if (!tl__cf_json_string(j, &name, &vlen)) return false;
+        a->name = name; /* kept only once decoded whole (NUL-terminated): a fault may name it */
+        return tl_text_portable_file_name(name, vlen);
     }
     if (tl__cf_key_is(key, klen, "size")) {
         *bit = TL__CF_ARCHIVE_SIZE;
@@ -1338,10 +1341,12 @@ static bool tl__cf_index_object(tl__cf_json *j, tl_cf_index *out, size_t max_arc
     }
 }
 
-/* Copies at most cap - 1 bytes of s (n of them) and a NUL. */
+/* Copies at most cap - 1 bytes of s (n of them) and a NUL; control bytes become '?' (the copy
+   goes into messages). */
 static void tl__cf_copy_cut(char *dst, size_t cap, const char *s, size_t n) {
+    size_t i;
     if (n > cap - 1) n = cap - 1;
-    if (n) memcpy(dst, s, n);
+    for (i = 0; i < n; i++) dst[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
     dst[n] = 0;
 }
 
