@@ -674,8 +674,9 @@ static int room_for_download(patcher *p) {
 /* ---- the mount check: the new version as content.h will see it ------------------------------ */
 
 /* The I/O backend of the check: DIR as it will be after the switch. archives.json is the staged
-   one, an archive to download its staged file, any other name DIR's own; each a regular file
-   opened below the patcher's descriptors, never through a link. */
+   one, an archive to download its staged file (never through a link), any other name DIR's own
+   (a kept archive, read as the runtime reads it: the plan kept it through a link too); each a
+   regular file opened below the patcher's descriptors. */
 static void *view_open(void *user, const char *path, uint64_t *size) {
     patcher *p = (patcher *)user;
     const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -689,7 +690,7 @@ static void *view_open(void *user, const char *path, uint64_t *size) {
         name = staged;
         at = p->stage_fd;
     }
-    fd = openat(at, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    fd = openat(at, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (at == p->stage_fd ? O_NOFOLLOW : 0));
     if (fd < 0) return NULL;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);

@@ -368,6 +368,16 @@ if section confine; then
     is_version 2 "a foreign file in staging"
     [ "$(cat inst/.threadlink-patch/notes.txt)" = mine ] || fail "the patcher deleted a file it did not make"
     grep -q "inst/.threadlink-patch: kept: it holds files the patcher did not make" err.txt || fail "foreign file: $(cat err.txt)"
+    # A kept archive that is a link (the user's own arrangement): read through, as content.h
+    # reads it, by the plan and by the mount check alike; the update goes through.
+    install_v1
+    kept=$(comm -12 v1.list v2.list | head -n 1 | cut -d' ' -f1)
+    mv "inst/$kept" "outside/$kept"
+    ln -s "../outside/$kept" "inst/$kept"
+    run_patcher 0 inst "$url"
+    is_version 2 "a kept archive that is a link"
+    [ -L "inst/$kept" ] || fail "the kept link $kept was replaced"
+    rm -rf inst/.threadlink-patch
     echo "confinement: a staging link, part links and a foreign file: nothing outside touched"
 fi
 
