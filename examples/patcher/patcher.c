@@ -185,7 +185,6 @@ static char *read_whole_at(int at, const char *name, size_t max, size_t *len) {
 
 /* One GET: into a part file (an archive) or into memory (archives.json). */
 typedef struct transfer {
-    patcher *p;
     const char *label; /* the archive's name, or the index's URL */
     int fd;            /* the part file, or -1 */
     char *buf;         /* memory, `limit` bytes */
@@ -329,10 +328,16 @@ static int url_of(patcher *p, const char *name, char *buf) {
     return ok;
 }
 
-/* What a finished transfer means, said on stderr (nothing when it is DONE). `deadline_at`: when
-   the archive's time is up. */
-static outcome judge(const transfer *t, CURLcode rc, const char *error, double deadline_at, const limits *l) {
-    unsigned long long have = (unsigned long long)t->at, size = (unsigned long long)t->limit;
+/* " (have X of Y bytes)" for an archive; "" for the index, whose size nothing announces. */
+static const char *progress(const transfer *t, char *buf, size_t cap) {
+    buf[0] = '\0';
+    if (t->fd >= 0)
+        snprintf(buf, cap, " (have %llu of %llu bytes)", (unsigned long long)t->at, (unsigned long long)t->limit);
+    return buf;
+}
+
+/* The answers that no retry can mend, or that need the part deleted; DONE when none applies. */
+static outcome judge_answer(const transfer *t, CURLcode rc) {
     if (t->write_errno) {
         fprintf(stderr, "patcher: %s: cannot write its part in the staging folder: %s\n", t->label, strerror(t->write_errno));
         return GIVE_UP;
@@ -345,7 +350,7 @@ static outcome judge(const transfer *t, CURLcode rc, const char *error, double d
         return GIVE_UP;
     }
     if (t->too_long || rc == CURLE_FILESIZE_EXCEEDED) {
-        fprintf(stderr, "patcher: %s: longer than the %llu bytes %s\n", t->label, size,
+        fprintf(stderr, "patcher: %s: longer than the %llu bytes %s\n", t->label, (unsigned long long)t->limit,
                 t->fd >= 0 ? "the index says" : "an index may have (TL_PATCH_MAX_INDEX_BYTES)");
         return RETRY_FRESH;
     }
@@ -354,23 +359,32 @@ static outcome judge(const transfer *t, CURLcode rc, const char *error, double d
                 (unsigned long long)t->from, t->status);
         return RETRY_FRESH;
     }
+    return DONE;
+}
+
+/* What a finished transfer means, said on stderr (nothing when it is DONE). `deadline_at`: when
+   the archive's time is up. */
+static outcome judge(const transfer *t, CURLcode rc, const char *error, double deadline_at, const limits *l) {
+    char have[64];
+    outcome o = judge_answer(t, rc);
+    if (o != DONE) return o;
+    progress(t, have, sizeof have);
     if (rc == CURLE_OPERATION_TIMEDOUT && now_seconds() >= deadline_at - 0.05) {
-        fprintf(stderr, "patcher: %s: not complete after --deadline %ld s (have %llu of %llu bytes)\n", t->label,
-                l->deadline, have, size);
+        fprintf(stderr, "patcher: %s: not complete after --deadline %ld s%s\n", t->label, l->deadline, have);
         return GIVE_UP_KEEP;
     }
-    if (rc == CURLE_OPERATION_TIMEDOUT) {
-        fprintf(stderr, "patcher: %s: slower than %ld bytes/s for %ld s (have %llu of %llu bytes)\n", t->label,
-                l->min_rate, l->rate_window, have, size);
+    if (rc == CURLE_OPERATION_TIMEDOUT && t->status) { /* answering, too slowly */
+        fprintf(stderr, "patcher: %s: slower than %ld bytes/s for %ld s%s\n", t->label, l->min_rate, l->rate_window,
+                have);
         return RETRY;
     }
     if (rc != CURLE_OK) {
-        fprintf(stderr, "patcher: %s: %s (have %llu of %llu bytes)\n", t->label, error[0] ? error : curl_easy_strerror(rc),
-                have, size);
+        fprintf(stderr, "patcher: %s: %s%s\n", t->label, error[0] ? error : curl_easy_strerror(rc), have);
         return RETRY;
     }
     if (t->fd >= 0 && t->at != t->limit) {
-        fprintf(stderr, "patcher: %s: the transfer ended after %llu of %llu bytes\n", t->label, have, size);
+        fprintf(stderr, "patcher: %s: the transfer ended after %llu of %llu bytes\n", t->label,
+                (unsigned long long)t->at, (unsigned long long)t->limit);
         return RETRY;
     }
     return DONE;
@@ -382,7 +396,6 @@ static int fetch_index(patcher *p) {
     transfer t;
     CURLcode rc;
     memset(&t, 0, sizeof t);
-    t.p = p;
     t.fd = -1;
     t.limit = TL_PATCH_MAX_INDEX_BYTES;
     t.buf = (char *)malloc((size_t)t.limit);
@@ -559,7 +572,6 @@ static outcome transfer_once(patcher *p, const tl_patch_archive *a, const char *
     CURLcode rc;
     outcome o;
     memset(&t, 0, sizeof t);
-    t.p = p;
     t.label = a->name;
     t.limit = a->size;
     if ((t.fd = open_part(p, a, part, &t.from)) < 0) return GIVE_UP;
