@@ -28,7 +28,7 @@
 
    OVERRIDES (define before including; pairs or nothing)
    ---------
-   TL_MALLOC(size) / TL_FREE(ptr)   allocation (default malloc / free); only tl_cf_index_parse
+   TL_MALLOC(size) / TL_FREE(ptr)   allocation (default malloc / free); only tl_cf_index_parse(_ex)
                                     allocates (one block, freed by tl_cf_index_free)
    TL_CONTENT_LZ4                   tl_cf_decode reads lz4 entries (include <lz4.h>, link liblz4)
    TL_CONTENT_ZSTD                  tl_cf_decode reads zstd entries (include <zstd.h>, link libzstd)
@@ -267,6 +267,17 @@ typedef struct tl_cf_index {
    (TL_MALLOC) on success only. */
 TL_API tl_cf_result tl_cf_index_parse(tl_cf_index *out, const char *text, size_t len,
                                       const char **why);
+/* Where an index was found invalid, for a message that points at it. */
+typedef struct tl_cf_index_fault {
+    uint64_t offset;  /* the byte where reading stopped; for a rule broken by a whole archive
+                         (a name or a file twice, a second catalog), where that archive starts */
+    uint32_t archive; /* its position in "archives" from 0; UINT32_MAX: not inside an archive */
+    char key[32];     /* the key whose value is at fault ("size"), cut to fit; "" when none */
+    char name[256];   /* the archive's name when it was read; "" otherwise */
+} tl_cf_index_fault;
+/* tl_cf_index_parse that also fills *fault (when not NULL) on a TL_CF_BAD_JSON result. */
+TL_API tl_cf_result tl_cf_index_parse_ex(tl_cf_index *out, const char *text, size_t len,
+                                         const char **why, tl_cf_index_fault *fault);
 TL_API void tl_cf_index_free(tl_cf_index *index);
 
 #ifdef __cplusplus
@@ -780,6 +791,13 @@ typedef struct tl__cf_json {
     const char *p, *end;
     char *heap, *heap_end;
     int depth;
+    /* archives.json only: where the reader is, for tl_cf_index_fault. */
+    const char *text; /* its first byte */
+    uint32_t archive; /* the archive being read (UINT32_MAX: none) */
+    const char *key;  /* the key whose value is being read (NULL: none), key_len bytes */
+    size_t key_len;
+    size_t *starts;                    /* where each archive's object starts */
+    const tl_cf_index_archive *blamed; /* the archive a whole-index rule blames */
 } tl__cf_json;
 
 static void *tl__cf_json_alloc(tl__cf_json *j, size_t n, size_t align) {
@@ -1100,8 +1118,11 @@ static bool tl__cf_index_archive_member(tl__cf_json *j, tl_cf_index_archive *a, 
     size_t vlen;
     *bit = 0;
     if (tl__cf_key_is(key, klen, "name")) {
+        char *name;
         *bit = TL__CF_ARCHIVE_NAME;
-        return tl__cf_json_string(j, &a->name, &vlen) && tl_text_portable_file_name(a->name, vlen);
+        if (!tl__cf_json_string(j, &name, &vlen)) return false;
+        a->name = name; /* kept only once decoded whole (NUL-terminated): a fault may name it */
+        return tl_text_portable_file_name(name, vlen);
     }
     if (tl__cf_key_is(key, klen, "size")) {
         *bit = TL__CF_ARCHIVE_SIZE;
@@ -1135,9 +1156,12 @@ static bool tl__cf_index_archive(tl__cf_json *j, tl_cf_index_archive *a) {
         size_t klen;
         unsigned bit;
         if (!tl__cf_json_string(j, &key, &klen) || !tl__cf_json_lit(j, ':')) return false;
+        j->key = key;
+        j->key_len = klen;
         if (!tl__cf_index_archive_member(j, a, key, klen, &bit)) return false;
         if (seen & bit) return false; /* a key twice */
         seen |= bit;
+        j->key = NULL;
     } while (tl__cf_json_lit(j, ','));
     return tl__cf_json_lit(j, '}') && (seen & TL__CF_ARCHIVE_REQUIRED) == TL__CF_ARCHIVE_REQUIRED;
 }
@@ -1146,37 +1170,93 @@ static int tl__cf_compare_strings(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static int tl__cf_compare_archive_names(const void *a, const void *b) {
+    return strcmp((*(const tl_cf_index_archive *const *)a)->name,
+                  (*(const tl_cf_index_archive *const *)b)->name);
+}
+
+/* One of the archives named like an earlier one (the later of the two), or NULL: sorted by name,
+   each compared with the next (a check of every pair took 13 s of CPU for 65,536 archives). */
+static const tl_cf_index_archive *tl__cf_index_name_twice(const tl_cf_index_archive **sorted,
+                                                          const tl_cf_index *x) {
+    uint32_t i;
+    for (i = 0; i < x->archive_count; i++) sorted[i] = &x->archives[i];
+    if (x->archive_count > 1)
+        qsort((void *)sorted, x->archive_count, sizeof *sorted, tl__cf_compare_archive_names);
+    for (i = 1; i < x->archive_count; i++)
+        if (strcmp(sorted[i - 1]->name, sorted[i]->name) == 0)
+            return sorted[i - 1] > sorted[i] ? sorted[i - 1] : sorted[i];
+    return NULL;
+}
+
+/* The archive listing a file that an earlier archive (or itself) listed already, or NULL: every
+   file sorted, neighbours compared; the repeated name is then looked up (once, on failure). */
+static const tl_cf_index_archive *tl__cf_index_file_twice(char **all, size_t total,
+                                                          const tl_cf_index *x) {
+    const char *twice = NULL;
+    uint32_t i, k, seen = 0;
+    size_t n;
+    if (total > 1) qsort(all, total, sizeof *all, tl__cf_compare_strings);
+    for (n = 1; n < total && !twice; n++)
+        if (strcmp(all[n - 1], all[n]) == 0) twice = all[n];
+    for (i = 0; twice && i < x->archive_count; i++)
+        for (k = 0; k < x->archives[i].file_count; k++)
+            if (strcmp(x->archives[i].files[k], twice) == 0 && ++seen == 2) return &x->archives[i];
+    return NULL;
+}
+
+/* The second catalog archive, or NULL. */
+static const tl_cf_index_archive *tl__cf_index_second_catalog(const tl_cf_index *x) {
+    uint32_t i, catalogs = 0;
+    for (i = 0; i < x->archive_count; i++)
+        if (x->archives[i].is_catalog && ++catalogs == 2) return &x->archives[i];
+    return NULL;
+}
+
+/* A rule broken by a whole archive `a` (key `key`): blamed in j for tl_cf_index_fault. */
+static tl_cf_result tl__cf_index_blame(tl__cf_json *j, const tl_cf_index_archive *a,
+                                       const char *key, const char *text, const char **why) {
+    j->blamed = a;
+    j->key = key;
+    j->key_len = key ? strlen(key) : 0;
+    return tl__cf_fail(TL_CF_BAD_JSON, text, why);
+}
+
 /* Unique archive names, exactly one catalog archive, every listed file in one archive once. */
 static tl_cf_result tl__cf_index_check(tl__cf_json *j, const tl_cf_index *x, const char **why) {
     const char *invalid = "not a valid archive index (archives.json)";
+    const tl_cf_index_archive *bad, **sorted;
     uint32_t catalogs = 0, i, k;
     size_t total = 0;
     char **all;
+    sorted = (const tl_cf_index_archive **)tl__cf_json_alloc(
+        j, (x->archive_count + 1u) * sizeof *sorted, sizeof(void *));
+    if (!sorted) return tl__cf_fail(TL_CF_BAD_JSON, invalid, why);
     for (i = 0; i < x->archive_count; i++) {
         catalogs += x->archives[i].is_catalog;
         total += x->archives[i].file_count;
-        for (k = 0; k < i; k++)
-            if (strcmp(x->archives[i].name, x->archives[k].name) == 0)
-                return tl__cf_fail(TL_CF_BAD_JSON, invalid, why);
     }
+    if ((bad = tl__cf_index_name_twice(sorted, x)) != NULL)
+        return tl__cf_index_blame(j, bad, "name", "archives.json gives two archives this name",
+                                  why);
     if (catalogs != 1)
-        return tl__cf_fail(TL_CF_BAD_JSON, "archives.json must list exactly one catalog archive",
-                           why);
+        return tl__cf_index_blame(j, tl__cf_index_second_catalog(x), catalogs ? "role" : NULL,
+                                  "archives.json must list exactly one catalog archive", why);
     all = (char **)tl__cf_json_alloc(j, (total ? total : 1) * sizeof *all, sizeof(void *));
     if (!all) return tl__cf_fail(TL_CF_BAD_JSON, invalid, why);
     total = 0;
     for (i = 0; i < x->archive_count; i++)
         for (k = 0; k < x->archives[i].file_count; k++) all[total++] = x->archives[i].files[k];
-    qsort(all, total, sizeof *all, tl__cf_compare_strings);
-    for (i = 1; i < total; i++)
-        if (strcmp(all[i - 1], all[i]) == 0) return tl__cf_fail(TL_CF_BAD_JSON, invalid, why);
+    if ((bad = tl__cf_index_file_twice(all, total, x)) != NULL)
+        return tl__cf_index_blame(j, bad, "files", "archives.json lists a file twice", why);
     return TL_CF_OK;
 }
 
 /* The size of the one block a parse of `text` allocates, and the most archives it may hold;
    0 when len is too large to size. Everything decoded fits: strings shrink (each gains a NUL),
    there are at most quotes/2 of them (file pointers, listed twice), each archive object takes at
-   least 60 source bytes; plus alignment. */
+   least 60 source bytes; their names are sorted once and their starts kept (a pointer and a size
+   each); plus alignment. */
 static size_t tl__cf_index_block_size(const char *text, size_t len, size_t *max_archives) {
     size_t quotes = 0, strings, i;
     for (i = 0; i < len; i++) quotes += text[i] == '"';
@@ -1185,7 +1265,8 @@ static size_t tl__cf_index_block_size(const char *text, size_t len, size_t *max_
     if (*max_archives > TL_CF_INDEX_MAX_ARCHIVES) *max_archives = TL_CF_INDEX_MAX_ARCHIVES;
     if (len > ((size_t)-1 - 64) / 16) return 0;
     return len + strings + 2 * strings * sizeof(char *) +
-           *max_archives * sizeof(tl_cf_index_archive) + 8 * (*max_archives + 4) + 64;
+           *max_archives * (sizeof(tl_cf_index_archive) + sizeof(char *) + sizeof(size_t)) +
+           8 * (*max_archives + 4) + 64;
 }
 
 /* "archives": '[' archive (',' archive)* ']', at most max of them; `again`: the key was seen. */
@@ -1193,13 +1274,26 @@ static bool tl__cf_index_archives(tl__cf_json *j, tl_cf_index *out, size_t max, 
     bool ok;
     out->archives =
         (tl_cf_index_archive *)tl__cf_json_alloc(j, max * sizeof *out->archives, sizeof(void *));
-    ok = !again && out->archives && tl__cf_json_lit(j, '[') && !tl__cf_json_lit(j, ']');
+    j->starts = (size_t *)tl__cf_json_alloc(j, max * sizeof *j->starts, sizeof(size_t));
+    ok =
+        !again && out->archives && j->starts && tl__cf_json_lit(j, '[') && !tl__cf_json_lit(j, ']');
     while (ok) {
-        ok =
-            out->archive_count < max && tl__cf_index_archive(j, &out->archives[out->archive_count]);
+        const char *outer_key = j->key;
+        size_t outer_len = j->key_len;
+        ok = out->archive_count < max;
         if (!ok) break;
+        tl__cf_json_ws(j);
+        j->archive = out->archive_count;
+        j->starts[j->archive] = (size_t)(j->p - j->text);
+        ok = tl__cf_index_archive(j, &out->archives[out->archive_count]);
+        if (!ok) break;
+        j->key = outer_key;
+        j->key_len = outer_len;
         out->archive_count++;
-        if (!tl__cf_json_lit(j, ',')) return tl__cf_json_lit(j, ']');
+        if (!tl__cf_json_lit(j, ',')) {
+            j->archive = UINT32_MAX;
+            return tl__cf_json_lit(j, ']');
+        }
     }
     return false;
 }
@@ -1236,15 +1330,51 @@ static bool tl__cf_index_object(tl__cf_json *j, tl_cf_index *out, size_t max_arc
         size_t klen;
         unsigned bit;
         if (!tl__cf_json_string(j, &key, &klen) || !tl__cf_json_lit(j, ':')) return false;
+        j->key = key;
+        j->key_len = klen;
         if (!tl__cf_index_member(j, out, key, klen, max_archives, format, *seen, &bit) ||
             (*seen & bit))
             return false;
         *seen |= bit;
+        j->key = NULL;
         if (!tl__cf_json_lit(j, ',')) return tl__cf_json_lit(j, '}');
     }
 }
 
+/* Copies at most cap - 1 bytes of s (n of them) and a NUL; control bytes become '?' (the copy
+   goes into messages). */
+static void tl__cf_copy_cut(char *dst, size_t cap, const char *s, size_t n) {
+    size_t i;
+    if (n > cap - 1) n = cap - 1;
+    for (i = 0; i < n; i++) dst[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+    dst[n] = 0;
+}
+
+/* Where the parse in j stopped (or the archive a whole-index rule blamed), into *fault. */
+static void tl__cf_index_locate(const tl__cf_json *j, const tl_cf_index *x,
+                                tl_cf_index_fault *fault) {
+    const tl_cf_index_archive *a = NULL;
+    memset(fault, 0, sizeof *fault);
+    fault->offset = (uint64_t)(j->p - j->text);
+    fault->archive = UINT32_MAX;
+    if (j->blamed) {
+        a = j->blamed;
+        fault->archive = (uint32_t)(a - x->archives);
+        fault->offset = j->starts[fault->archive];
+    } else if (j->archive != UINT32_MAX && x->archives) {
+        a = &x->archives[j->archive];
+        fault->archive = j->archive;
+    }
+    if (j->key) tl__cf_copy_cut(fault->key, sizeof fault->key, j->key, j->key_len);
+    if (a && a->name) tl__cf_copy_cut(fault->name, sizeof fault->name, a->name, strlen(a->name));
+}
+
 tl_cf_result tl_cf_index_parse(tl_cf_index *out, const char *text, size_t len, const char **why) {
+    return tl_cf_index_parse_ex(out, text, len, why, NULL);
+}
+
+tl_cf_result tl_cf_index_parse_ex(tl_cf_index *out, const char *text, size_t len, const char **why,
+                                  tl_cf_index_fault *fault) {
     const char *invalid = "not a valid archive index (archives.json)";
     tl__cf_json j;
     size_t max_archives, block;
@@ -1258,11 +1388,12 @@ tl_cf_result tl_cf_index_parse(tl_cf_index *out, const char *text, size_t len, c
     if (!block) return tl__cf_fail(TL_CF_NO_MEMORY, "out of memory", why);
     storage = (char *)TL_MALLOC(block);
     if (!storage) return tl__cf_fail(TL_CF_NO_MEMORY, "out of memory", why);
-    j.p = text;
+    memset(&j, 0, sizeof j);
+    j.p = j.text = text;
     j.end = text + len;
     j.heap = storage;
     j.heap_end = storage + block;
-    j.depth = 0;
+    j.archive = UINT32_MAX;
     ok = tl__cf_index_object(&j, out, max_archives, &format, &seen);
     tl__cf_json_ws(&j);
     ok = ok && j.p == j.end && seen == TL__CF_INDEX_REQUIRED;
@@ -1272,6 +1403,7 @@ tl_cf_result tl_cf_index_parse(tl_cf_index *out, const char *text, size_t len, c
                                     : invalid,
                          why);
     if (r != TL_CF_OK) {
+        if (fault) tl__cf_index_locate(&j, out, fault);
         TL_FREE(storage);
         memset(out, 0, sizeof *out);
         return r;

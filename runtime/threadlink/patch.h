@@ -48,23 +48,37 @@
    APPLYING A PLAN (what examples/patcher does; a crash at any point leaves a loadable version)
    ---------------
    1. Download every TL_PATCH_DOWNLOAD archive into a staging folder inside the installed folder
-      (same file system, so renames are atomic); resume a cut download (HTTP range); check each
-      with tl_patch_verify_file against the plan's size and XXH64 and refuse (delete, retry) one
-      that does not match. Write the new archives.json into the staging folder too.
-   2. Rename each staged archive into the installed folder. The plan guarantees that no name the
+      (same file system, so renames are atomic), working below one descriptor of the folder and
+      never through a link (openat with O_NOFOLLOW); name each staged file by its size and XXH64
+      (within any file-name limit, whatever the archive's name: the plan refuses two archives
+      with one size and XXH64). Bound what a server can make you store: the plan's
+      download_bytes against the free space and a maximum before fetching, each transfer
+      stopped past its archive's size. Resume a cut download (HTTP range; a server answering
+      with the whole file starts it over); check each with tl_patch_verify_at against the
+      plan's size and XXH64 and refuse (delete, retry) one that does not match. Write the new
+      archives.json into the staging folder too.
+   2. Mount the new version before switching to it: content.h over the folder as it will be
+      (the kept archives, the staged ones under their names, the new archives.json), through an
+      I/O backend; refuse a version that does not mount or whose new assets do not load.
+   3. Rename each staged archive into the installed folder. The plan guarantees that no name the
       installed index lists gets other bytes (TL_PATCH_NAME_REUSED), so the installed version
       stays loadable: its index lists none of the new files.
-   3. Rename the staged archives.json over the installed one: the switch. Before it the folder
+   4. Rename the staged archives.json over the installed one: the switch. Before it the folder
       loads as the old version, after it as the new one.
-   4. Only now delete plan.deletes (the old version's archives), then the staging folder. A
+   5. Only now delete plan.deletes (the old version's archives), then the staging folder. A
       crash before this step only leaves files behind: the next plan lists them again.
 
    RULES
    -----
    - The new index is parsed by tl_cf_index_parse (the reader content.h mounts folders with):
-     anything it refuses is TL_PATCH_BAD_INDEX with its reason. An archive name must also end in
+     anything it refuses is TL_PATCH_BAD_INDEX with its reason and where (tl_cf_index_parse_ex):
+     "new archives.json, byte 197, archive 1 (Main.t-1.tlpk), key "size": not a valid archive
+     index (archives.json)" (the byte where reading stopped, or where the archive at fault
+     starts; the archive and the key when there is one). An archive name must also end in
      ".tlpk" and not start with '.' (so a forged index cannot overwrite archives.json, the
-     marker or the staging folder), and the archive sizes must add up below 2^64.
+     marker or the staging folder), the archive sizes must add up below 2^64, and no two
+     archives may have one size and XXH64 (one archive's bytes under two names: a build stores
+     each asset once, and an updater may name a staged download by its size and XXH64).
    - The installed folder's own archives.json is read when present (at most
      TL_PATCH_MAX_INDEX_BYTES). When it is valid, a new index of another profile is refused
      (TL_PATCH_OTHER_PROFILE), and so is one that lists an installed name with another size or
@@ -74,6 +88,11 @@
    - plan.deletes: the archives the installed index lists that the new one does not, and (on
      POSIX systems) every other `<Profile>.*.tlpk` file in the folder the new index does not list
      (leftovers of an update interrupted after its switch). Never a file the new index lists.
+   - Files are read only when they are regular files, opened without blocking (POSIX: O_NONBLOCK,
+     then fstat): a FIFO, a device or a folder named like an archive or archives.json is a
+     missing file (downloaded, or no installed index), never waited on. tl_patch_verify_file
+     follows a link; tl_patch_verify_at (POSIX) checks a file below an open folder descriptor and
+     never follows one, for an updater that works relative to its folder (examples/patcher).
    - A failed plan_make leaves the plan zeroed (plan_free on it is harmless) and reads, writes
      or deletes nothing on disk but reads of the installed folder. Main thread or any one thread
      per plan: no global state.
@@ -172,8 +191,16 @@ typedef struct tl_patch_desc {
 TL_API tl_patch_result tl_patch_plan_make(tl_patch_plan *plan, const tl_patch_desc *desc);
 TL_API void tl_patch_plan_free(tl_patch_plan *plan);
 /* OK when the file at path holds exactly `size` bytes whose XXH64 is `xxh64` (read in 64 KiB
-   pieces; at most size + 1 bytes are read); MISSING, WRONG_SIZE or WRONG_HASH otherwise. */
+   pieces; at most size + 1 bytes are read); MISSING, WRONG_SIZE or WRONG_HASH otherwise. A path
+   that is not a regular file (a FIFO, a device, a folder) is MISSING, never waited on; a link is
+   followed. */
 TL_API tl_patch_result tl_patch_verify_file(const char *path, uint64_t size, uint64_t xxh64);
+#if !defined(_WIN32)
+/* The same for the file `name` in the open folder dir_fd (POSIX, openat), a symbolic link
+   never followed (MISSING): what an updater that works below one folder descriptor uses. */
+TL_API tl_patch_result tl_patch_verify_at(int dir_fd, const char *name, uint64_t size,
+                                          uint64_t xxh64);
+#endif
 TL_API const char *tl_patch_code_message(tl_patch_code code);
 
 #ifdef __cplusplus
@@ -193,6 +220,10 @@ TL_API const char *tl_patch_code_message(tl_patch_code code);
 #include <string.h>
 #if !defined(_WIN32)
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #endif
 #ifndef TL_MALLOC
 #define TL_MALLOC(size) malloc(size)
@@ -248,6 +279,14 @@ static tl_patch_result tl__patch_code(tl_patch_code code) {
     return tl__patch_say(code, tl_patch_code_message(code), NULL, NULL);
 }
 
+/* Appends text to r's message, cut to fit. */
+static void tl__patch_append(tl_patch_result *r, const char *text) {
+    size_t used = strlen(r->message), n = strlen(text);
+    if (n > sizeof r->message - 1 - used) n = sizeof r->message - 1 - used;
+    memcpy(r->message + used, text, n);
+    r->message[used + n] = '\0';
+}
+
 /* dir '/' name into buf; false when it does not fit. */
 static bool tl__patch_join(char *buf, size_t cap, const char *dir, const char *name) {
     size_t d = strlen(dir), n = strlen(name);
@@ -258,37 +297,133 @@ static bool tl__patch_join(char *buf, size_t cap, const char *dir, const char *n
     return true;
 }
 
-tl_patch_result tl_patch_verify_file(const char *path, uint64_t size, uint64_t xxh64) {
+/* --- reading files ------------------------------------------------------------------------------ */
+
+/* A file open for reading: on POSIX a descriptor, opened without blocking (a FIFO or a device
+   named like an archive would otherwise wait for a writer forever) and refused unless it is a
+   regular file; elsewhere a stdio stream. */
+typedef struct tl__patch_reader {
+#if !defined(_WIN32)
+    int fd;
+#else
+    FILE *f;
+#endif
+} tl__patch_reader;
+
+#define TL__PATCH_CWD (-100) /* tl__patch_open's dir_fd meaning "name is a path" */
+
+#if !defined(_WIN32)
+static int tl__patch_open_flags(bool follow) {
+    int flags = O_RDONLY | O_NONBLOCK;
+#ifdef O_CLOEXEC
+    flags |= O_CLOEXEC;
+#endif
+#ifdef O_NOFOLLOW
+    if (!follow) flags |= O_NOFOLLOW;
+#endif
+    (void)follow;
+    return flags;
+}
+
+/* Opens `name` below the folder dir_fd (TL__PATCH_CWD: `name` is a path); `follow`: a link as
+   the last component is followed. NULL, or why not (a system error or "not a regular file"). */
+static const char *tl__patch_open(tl__patch_reader *r, int dir_fd, const char *name, bool follow) {
+    struct stat st;
+#if defined(AT_FDCWD)
+    r->fd = openat(dir_fd == TL__PATCH_CWD ? AT_FDCWD : dir_fd, name, tl__patch_open_flags(follow));
+#else
+    if (dir_fd != TL__PATCH_CWD) return "openat is not declared (define _POSIX_C_SOURCE 200809L)";
+    r->fd = open(name, tl__patch_open_flags(follow));
+#endif
+    if (r->fd < 0) return errno == ELOOP ? "a symbolic link, never followed here" : strerror(errno);
+    if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode)) return NULL;
+    close(r->fd);
+    return "not a regular file";
+}
+
+/* Up to n bytes (fewer only at the end of the file); (size_t)-1 on a read error. */
+static size_t tl__patch_read(tl__patch_reader *r, void *buf, size_t n) {
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = read(r->fd, (char *)buf + got, n - got);
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) return (size_t)-1;
+        if (k == 0) break;
+        got += (size_t)k;
+    }
+    return got;
+}
+
+static void tl__patch_close(tl__patch_reader *r) { close(r->fd); }
+#else
+static const char *tl__patch_open(tl__patch_reader *r, int dir_fd, const char *name, bool follow) {
+    (void)follow;
+    if (dir_fd != TL__PATCH_CWD) return "no folder descriptors on this system";
+    r->f = fopen(name, "rb");
+    return r->f ? NULL : "cannot be opened";
+}
+
+static size_t tl__patch_read(tl__patch_reader *r, void *buf, size_t n) {
+    size_t got = fread(buf, 1, n, r->f);
+    return ferror(r->f) ? (size_t)-1 : got;
+}
+
+static void tl__patch_close(tl__patch_reader *r) { fclose(r->f); }
+#endif
+
+/* The size and XXH64 of an open file against the recorded ones (at most size + 1 bytes read). */
+static tl_patch_result tl__patch_verify_open(tl__patch_reader *r, const char *label, uint64_t size,
+                                             uint64_t xxh64) {
     unsigned char buf[65536];
     XXH64_state_t state;
     uint64_t total = 0;
     size_t got, want;
-    FILE *f;
-    if (!path) return tl__patch_code(TL_PATCH_INVALID_ARGUMENT);
-    f = fopen(path, "rb");
-    if (!f)
-        return tl__patch_say(TL_PATCH_MISSING, path, ": ", tl_patch_code_message(TL_PATCH_MISSING));
     XXH64_reset(&state, 0);
     do {
         want = sizeof buf;
-        if (size - total < want)
-            want = (size_t)(size - total) + 1; /* one more byte tells "longer" */
-        got = fread(buf, 1, want, f);
+        if (size - total < want) want = (size_t)(size - total) + 1; /* one more tells "longer" */
+        got = tl__patch_read(r, buf, want);
+        if (got == (size_t)-1) return tl__patch_say(TL_PATCH_MISSING, label, ": ", "read error");
         total += got;
         if (total > size) break;
         XXH64_update(&state, buf, got);
     } while (got == want);
-    got = (size_t)ferror(f);
-    fclose(f);
-    if (got) return tl__patch_say(TL_PATCH_MISSING, path, ": ", "read error");
     if (total != size)
-        return tl__patch_say(TL_PATCH_WRONG_SIZE, path, ": ",
+        return tl__patch_say(TL_PATCH_WRONG_SIZE, label, ": ",
                              tl_patch_code_message(TL_PATCH_WRONG_SIZE));
     if (XXH64_digest(&state) != xxh64)
-        return tl__patch_say(TL_PATCH_WRONG_HASH, path, ": ",
+        return tl__patch_say(TL_PATCH_WRONG_HASH, label, ": ",
                              tl_patch_code_message(TL_PATCH_WRONG_HASH));
     return tl__patch_code(TL_PATCH_OK);
 }
+
+static tl_patch_result tl__patch_verify(int dir_fd, const char *name, bool follow, uint64_t size,
+                                        uint64_t xxh64) {
+    tl__patch_reader r;
+    tl_patch_result res;
+    const char *why;
+    char reason[TL_PATCH_MESSAGE_MAX];
+    if (!name) return tl__patch_code(TL_PATCH_INVALID_ARGUMENT);
+    why = tl__patch_open(&r, dir_fd, name, follow);
+    if (why) {
+        snprintf(reason, sizeof reason, "%s (%s)", tl_patch_code_message(TL_PATCH_MISSING), why);
+        return tl__patch_say(TL_PATCH_MISSING, name, ": ", reason);
+    }
+    res = tl__patch_verify_open(&r, name, size, xxh64);
+    tl__patch_close(&r);
+    return res;
+}
+
+tl_patch_result tl_patch_verify_file(const char *path, uint64_t size, uint64_t xxh64) {
+    return tl__patch_verify(TL__PATCH_CWD, path, true, size, xxh64);
+}
+
+#if !defined(_WIN32)
+tl_patch_result tl_patch_verify_at(int dir_fd, const char *name, uint64_t size, uint64_t xxh64) {
+    if (dir_fd < 0) return tl__patch_code(TL_PATCH_INVALID_ARGUMENT);
+    return tl__patch_verify(dir_fd, name, false, size, xxh64);
+}
+#endif
 
 /* --- the plan's storage ------------------------------------------------------------------------- */
 
@@ -345,12 +480,9 @@ static void tl__patch_store_free(tl__patch_store *s) {
     TL_FREE(s);
 }
 
-/* Adds a copy of name to the deletes, once. */
+/* Adds a copy of name to the deletes (repeats are dropped once they are sorted). */
 static bool tl__patch_add_delete(tl__patch_store *s, const char *name) {
     size_t n = strlen(name);
-    uint32_t i;
-    for (i = 0; i < s->delete_count; i++)
-        if (strcmp(s->deletes[i], name) == 0) return true;
     if (s->delete_count == s->delete_cap) {
         uint32_t cap = s->delete_cap ? s->delete_cap * 2u : 16u;
         char **grown = (char **)TL_MALLOC(cap * sizeof *grown);
@@ -366,15 +498,31 @@ static bool tl__patch_add_delete(tl__patch_store *s, const char *name) {
     return true;
 }
 
+/* The deletes sorted by name, each once (sorting, then comparing neighbours: a name found both in
+   the installed index and in the folder is listed once, without comparing every pair). */
+static void tl__patch_sort_deletes(tl__patch_store *s) {
+    uint32_t i, kept = 0;
+    if (s->delete_count > 1)
+        qsort(s->deletes, s->delete_count, sizeof *s->deletes, tl__patch_compare_names);
+    for (i = 0; i < s->delete_count; i++) {
+        if (kept && strcmp(s->deletes[kept - 1], s->deletes[i]) == 0) TL_FREE(s->deletes[i]);
+        else s->deletes[kept++] = s->deletes[i];
+    }
+    s->delete_count = kept;
+}
+
 /* --- reading the indexes ------------------------------------------------------------------------ */
 
-/* The whole file, at most max bytes, into a TL_MALLOC block; false when missing, larger or
-   unreadable. */
+/* The whole file, at most max bytes, into a TL_MALLOC block; false when missing, not a regular
+   file, larger or unreadable. */
 static bool tl__patch_read_small_file(const char *path, uint64_t max, char **out, size_t *len) {
-    FILE *f = fopen(path, "rb");
+    tl__patch_reader r;
     size_t cap = 4096, used = 0;
-    char *buf = (char *)TL_MALLOC(cap);
-    bool ok = f && buf;
+    char *buf;
+    bool ok;
+    if (tl__patch_open(&r, TL__PATCH_CWD, path, true)) return false;
+    buf = (char *)TL_MALLOC(cap);
+    ok = buf != NULL;
     while (ok) {
         size_t got;
         if (used == cap) {
@@ -386,12 +534,13 @@ static bool tl__patch_read_small_file(const char *path, uint64_t max, char **out
             buf = grown;
             cap *= 2;
         }
-        got = fread(buf + used, 1, cap - used, f);
+        got = tl__patch_read(&r, buf + used, cap - used);
+        ok = got != (size_t)-1;
+        if (!ok || got == 0) break;
         used += got;
-        if (got == 0) break;
     }
-    ok = ok && !ferror(f) && used <= max;
-    if (f) fclose(f);
+    tl__patch_close(&r);
+    ok = ok && used <= max;
     if (!ok) {
         if (buf) TL_FREE(buf);
         return false;
@@ -440,6 +589,37 @@ static tl_patch_result tl__patch_check_new(const tl_cf_index *x) {
         total += a->size;
     }
     return tl__patch_code(TL_PATCH_OK);
+}
+
+static int tl__patch_compare_contents(const void *a, const void *b) {
+    const tl_cf_index_archive *x = *(const tl_cf_index_archive *const *)a;
+    const tl_cf_index_archive *y = *(const tl_cf_index_archive *const *)b;
+    if (x->size != y->size) return x->size < y->size ? -1 : 1;
+    if (x->xxh64 != y->xxh64) return x->xxh64 < y->xxh64 ? -1 : 1;
+    return x < y ? -1 : x > y; /* index order among equals: the earlier name is named first */
+}
+
+/* No two archives with one size and XXH64 (sorted by them, neighbours compared): one archive's
+   bytes under two names cannot be a build (each asset is stored once), and an updater may stage
+   a download under its size and XXH64 alone. */
+static tl_patch_result tl__patch_check_contents(const tl_cf_index *x) {
+    const tl_cf_index_archive **by =
+        (const tl_cf_index_archive **)TL_MALLOC((x->archive_count + 1u) * sizeof *by);
+    tl_patch_result r = tl__patch_code(TL_PATCH_OK);
+    uint32_t i;
+    if (!by) return tl__patch_code(TL_PATCH_OUT_OF_MEMORY);
+    for (i = 0; i < x->archive_count; i++) by[i] = &x->archives[i];
+    qsort((void *)by, x->archive_count, sizeof *by, tl__patch_compare_contents);
+    for (i = 1; i < x->archive_count && r.code == TL_PATCH_OK; i++)
+        if (by[i - 1]->size == by[i]->size && by[i - 1]->xxh64 == by[i]->xxh64) {
+            r = tl__patch_say(TL_PATCH_BAD_INDEX, "new archives.json: archives ", by[i - 1]->name,
+                              NULL);
+            tl__patch_append(&r, " and ");
+            tl__patch_append(&r, by[i]->name);
+            tl__patch_append(&r, " have one size and XXH64 (a build stores each asset once)");
+        }
+    TL_FREE((void *)by);
+    return r;
 }
 
 /* The installed index against the new one: same profile, no name given to other bytes. */
@@ -528,14 +708,40 @@ static bool tl__patch_collect_deletes(tl__patch_store *s, const tl_cf_index *old
             !tl__patch_add_delete(s, old->archives[i].name))
             return false;
     if (!tl__patch_scan_leftovers(s, dir)) return false;
-    if (s->delete_count)
-        qsort(s->deletes, s->delete_count, sizeof *s->deletes, tl__patch_compare_names);
+    tl__patch_sort_deletes(s);
     return true;
+}
+
+/* BAD_INDEX located: "new archives.json, byte 197, archive 1 (Main.t-1.tlpk), key "size": why". */
+static tl_patch_result tl__patch_bad_index(const tl_cf_index_fault *at, const char *why) {
+    tl_patch_result r = tl__patch_say(TL_PATCH_BAD_INDEX, "new archives.json, byte ", NULL, NULL);
+    char number[24];
+    snprintf(number, sizeof number, "%llu", (unsigned long long)at->offset);
+    tl__patch_append(&r, number);
+    if (at->archive != UINT32_MAX) {
+        snprintf(number, sizeof number, "%lu", (unsigned long)at->archive);
+        tl__patch_append(&r, ", archive ");
+        tl__patch_append(&r, number);
+        if (at->name[0]) {
+            tl__patch_append(&r, " (");
+            tl__patch_append(&r, at->name);
+            tl__patch_append(&r, ")");
+        }
+    }
+    if (at->key[0]) {
+        tl__patch_append(&r, ", key \"");
+        tl__patch_append(&r, at->key);
+        tl__patch_append(&r, "\"");
+    }
+    tl__patch_append(&r, ": ");
+    tl__patch_append(&r, why);
+    return r;
 }
 
 /* Parses the new index into a fresh store (NULL with the reason in *r). */
 static tl__patch_store *tl__patch_store_make(const tl_patch_desc *desc, tl_patch_result *r) {
     const char *why = NULL;
+    tl_cf_index_fault fault;
     tl_cf_result cr;
     tl__patch_store *s = (tl__patch_store *)TL_MALLOC(sizeof *s);
     if (!s) {
@@ -543,15 +749,15 @@ static tl__patch_store *tl__patch_store_make(const tl_patch_desc *desc, tl_patch
         return NULL;
     }
     memset(s, 0, sizeof *s);
-    cr = tl_cf_index_parse(&s->index, desc->index, desc->index_size, &why);
+    cr = tl_cf_index_parse_ex(&s->index, desc->index, desc->index_size, &why, &fault);
     if (cr != TL_CF_OK) {
-        *r = cr == TL_CF_NO_MEMORY
-                 ? tl__patch_code(TL_PATCH_OUT_OF_MEMORY)
-                 : tl__patch_say(TL_PATCH_BAD_INDEX, "new archives.json: ", why, NULL);
+        *r = cr == TL_CF_NO_MEMORY ? tl__patch_code(TL_PATCH_OUT_OF_MEMORY)
+                                   : tl__patch_bad_index(&fault, why);
         tl__patch_store_free(s);
         return NULL;
     }
     *r = tl__patch_check_new(&s->index);
+    if (r->code == TL_PATCH_OK) *r = tl__patch_check_contents(&s->index);
     if (r->code == TL_PATCH_OK) {
         s->archives = (tl_patch_archive *)TL_MALLOC(s->index.archive_count * sizeof *s->archives);
         s->sorted = tl__patch_sort(&s->index);

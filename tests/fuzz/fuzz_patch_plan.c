@@ -2,7 +2,9 @@
  * against a fixed installed folder (made once under /tmp, removed at exit): three archives and
  * their index. No input may crash, read out of bounds or leak; an accepted plan adds up (every
  * archive kept or downloaded, the byte counts sum, a kept archive's file verifies, no deleted
- * name is one the new index lists); a refused one is all zero with a message. */
+ * name is one the new index lists, the deletes sorted and each once, no two archives with one
+ * size and XXH64); a refused one is all zero with a message, and a refused index is located at
+ * a byte of the input. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include <stdint.h>
 #include <stdio.h>
@@ -52,6 +54,24 @@ static void fuzz_make_dir(void) {
     }
 }
 
+/* The deletes strictly ascending; no two archives with one size and XXH64 (small inputs: pairs). */
+static void fuzz_check_unique(const tl_patch_plan *plan) {
+    uint32_t i, k;
+    for (k = 1; k < plan->delete_count; k++)
+        if (strcmp(plan->deletes[k - 1], plan->deletes[k]) >= 0) abort();
+    for (i = 0; i < plan->archive_count; i++)
+        for (k = 0; k < i; k++)
+            if (plan->archives[i].size == plan->archives[k].size && plan->archives[i].xxh64 == plan->archives[k].xxh64)
+                abort();
+}
+
+/* "new archives.json, byte N...": N within the input. */
+static void fuzz_check_located(const tl_patch_result *r, size_t size) {
+    const char *head = "new archives.json, byte ";
+    if (r->code != TL_PATCH_BAD_INDEX || strncmp(r->message, head, strlen(head)) != 0) return;
+    if (strtoull(r->message + strlen(head), NULL, 10) > size) abort();
+}
+
 static void fuzz_check_plan(const tl_patch_plan *plan) {
     uint64_t keep = 0, download = 0;
     uint32_t i, k, kept = 0;
@@ -93,7 +113,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     r = tl_patch_plan_make(&plan, &desc);
     if (r.code == TL_PATCH_OK) {
         fuzz_check_plan(&plan);
+        fuzz_check_unique(&plan);
     } else {
+        fuzz_check_located(&r, size);
         memset(&zero, 0, sizeof zero);
         if (memcmp(&plan, &zero, sizeof plan) != 0 || !r.message[0] || strcmp(r.message, "ok") == 0) abort();
     }

@@ -11,11 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+/* Every strcmp of the implementations compiled here (patch.h, content_format.h, text.h) is
+   counted: the macro comes after <string.h>, whose guard makes the headers' own include of it a
+   no-op. A plan's work is shown by its count of name comparisons, never by a timing. */
+static unsigned long long string_comparisons;
+static int counted_strcmp(const char *a, const char *b) {
+    string_comparisons++;
+    return strcmp(a, b);
+}
+#define strcmp(a, b) counted_strcmp(a, b)
 #define TL_IMPLEMENTATION
 #include <threadlink/patch.h>
+#undef strcmp
 
 typedef struct fixture {
     char dir[64];
@@ -263,7 +274,7 @@ static void test_patch_refuses_bad_new_index(void **state) {
     fixture *f = *state;
     char *json;
     install(f, "Main", v1, 3);
-    refused(f, "", TL_PATCH_BAD_INDEX, "new archives.json: not a valid archive index");
+    refused(f, "", TL_PATCH_BAD_INDEX, "new archives.json, byte 0: not a valid archive index");
     refused(f, "<html>404</html>", TL_PATCH_BAD_INDEX, "not a valid archive index");
     json = index_json("Main", v2, 4);
     json[strlen(json) / 2] = '\0'; /* a download cut midway */
@@ -284,6 +295,62 @@ static void test_patch_refuses_bad_new_index(void **state) {
         refused(f, json, TL_PATCH_BAD_INDEX, "archive name '.threadlink-patch.tlpk'");
         free(json);
     }
+}
+
+/* A refused index is located: the byte where reading stopped (or where the archive at fault
+   starts), the archive's position and name, and the key whose value is wrong. */
+static void located(const fixture *f, const char *json, const char *at, const char *says) {
+    char want[256];
+    snprintf(want, sizeof want, "byte %zu%s", at ? (size_t)(strstr(json, at) - json) : strlen(json), says);
+    refused(f, json, TL_PATCH_BAD_INDEX, want);
+}
+
+#define LOCATED_HEAD "{\"format\": 1, \"profile\": \"Main\", \"archives\": [{\"name\": \"Main.c-1.tlpk\", \"role\": \"catalog\", " \
+                     "\"size\": 1, \"xxh64\": \"0000000000000000\", \"files\": []}, "
+
+static void test_patch_bad_index_says_where(void **state) {
+    fixture *f = *state;
+    const char *wrong_size = LOCATED_HEAD "{\"name\": \"Main.t-1.tlpk\", \"role\": \"assets\", \"size\": \"12\", "
+                                          "\"xxh64\": \"0000000000000000\", \"files\": [\"a\"]}]}";
+    const char *twice = LOCATED_HEAD "{\"name\": \"Main.t-1.tlpk\", \"role\": \"assets\", \"size\": 1, "
+                                     "\"xxh64\": \"0000000000000000\", \"files\": [\"a\"]}, "
+                                     "{\"name\": \"Main.t-1.tlpk\", \"role\": \"assets\", \"size\": 2, "
+                                     "\"xxh64\": \"0000000000000000\", \"files\": [\"b\"]}]}";
+    const char *file_twice = LOCATED_HEAD "{\"name\": \"Main.t-1.tlpk\", \"role\": \"assets\", \"size\": 1, "
+                                          "\"xxh64\": \"0000000000000000\", \"files\": [\"a\"]}, "
+                                          "{\"name\": \"Main.t-2.tlpk\", \"role\": \"assets\", \"size\": 2, "
+                                          "\"xxh64\": \"0000000000000000\", \"files\": [\"b\", \"a\"]}]}";
+    const char *two_catalogs = LOCATED_HEAD "{\"name\": \"Main.t-1.tlpk\", \"role\": \"catalog\", \"size\": 1, "
+                                            "\"xxh64\": \"0000000000000000\", \"files\": []}]}";
+    char *cut = index_json("Main", v2, 4);
+    install(f, "Main", v1, 3);
+    located(f, wrong_size, "\"12\"", ", archive 1 (Main.t-1.tlpk), key \"size\": not a valid archive index");
+    located(f, twice, "{\"name\": \"Main.t-1.tlpk\", \"role\": \"assets\", \"size\": 2",
+            ", archive 2 (Main.t-1.tlpk), key \"name\": archives.json gives two archives this name");
+    located(f, file_twice, "{\"name\": \"Main.t-2.tlpk\"",
+            ", archive 2 (Main.t-2.tlpk), key \"files\": archives.json lists a file twice");
+    located(f, two_catalogs, "{\"name\": \"Main.t-1.tlpk\"",
+            ", archive 1 (Main.t-1.tlpk), key \"role\": archives.json must list exactly one catalog archive");
+    located(f, "<html>404</html>", "<", ": not a valid archive index");
+    cut[strlen(cut) / 2] = '\0'; /* a download cut midway: reading stops at its end */
+    located(f, cut, NULL, ", archive 1");
+    free(cut);
+}
+
+/* Two names for one archive's bytes (a size and XXH64 listed twice): a build never stores an
+   asset twice, so its runtime could not mount it; an updater may stage a download under its size
+   and XXH64 alone. */
+static void test_patch_refuses_one_content_under_two_names(void **state) {
+    fixture *f = *state;
+    static const arc twice[] = {{"Main.catalog-1.tlpk", "c", 1},
+                                {"Main.t0-1.tlpk", "same bytes", 0},
+                                {"Main.t1-1.tlpk", "other bytes", 0},
+                                {"Main.t2-1.tlpk", "same bytes", 0}};
+    char *json = index_json("Main", twice, 4);
+    install(f, "Main", v1, 3);
+    refused(f, json, TL_PATCH_BAD_INDEX,
+            "new archives.json: archives Main.t0-1.tlpk and Main.t2-1.tlpk have one size and XXH64");
+    free(json);
 }
 
 /* 2049 archives of 2^53 - 1 bytes each add up past 2^64. */
@@ -344,6 +411,86 @@ static void test_patch_verify_file(void **state) {
     assert_int_equal(tl_patch_verify_file(NULL, 12, h).code, TL_PATCH_INVALID_ARGUMENT);
 }
 
+/* A FIFO where the plan reads an installed archive or archives.json: an open without O_NONBLOCK
+   would wait for a writer forever (the alarm then ends the test as a failure). The plan treats
+   both as missing (download, no installed index) and tl_patch_verify_file refuses a FIFO. */
+static void test_patch_fifo_never_blocks(void **state) {
+    fixture *f = *state;
+    char *json = index_json("Main", v2, 4), path[256];
+    tl_patch_plan plan;
+    tl_patch_result r;
+    install(f, "Main", v1, 3);
+    path_of(f, v2[3].name, path, sizeof path);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    alarm(20);
+    r = tl_patch_verify_file(path, 1, 0);
+    assert_int_equal(r.code, TL_PATCH_MISSING);
+    assert_non_null(strstr(r.message, "not a regular file"));
+    assert_int_equal(plan_for(f, json, &plan).code, TL_PATCH_OK);
+    assert_int_equal(planned(&plan, v2[3].name)->action, TL_PATCH_DOWNLOAD);
+    assert_true(plan.installed_index_found);
+    tl_patch_plan_free(&plan);
+    path_of(f, "archives.json", path, sizeof path);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_int_equal(plan_for(f, json, &plan).code, TL_PATCH_OK);
+    assert_false(plan.installed_index_found);
+    alarm(0);
+    tl_patch_plan_free(&plan);
+    free(json);
+}
+
+/* The largest index tl_cf_index_parse accepts, 65,536 archives (about 10 MB here), is planned with
+   O(n log n) name comparisons (sorting): 1.8 million, 6 million allowed. A check of every pair of
+   names made n(n-1)/2 = 2.1 billion (10 s of CPU for a 15 MB index). */
+static void test_patch_large_index_needs_no_pairwise_comparison(void **state) {
+    fixture *f = *state;
+    const uint32_t n = TL_CF_INDEX_MAX_ARCHIVES;
+    size_t cap = (size_t)n * 200 + 128, used, i;
+    char *json = malloc(cap);
+    tl_patch_plan plan;
+    used = (size_t)snprintf(json, cap, "{\"format\": 1, \"profile\": \"Main\", \"archives\": [");
+    for (i = 0; i < n; i++)
+        used += (size_t)snprintf(json + used, cap - used,
+                                 "%s{\"name\": \"Main.t%06zu-%016zx.tlpk\", \"role\": \"%s\", \"size\": %zu, "
+                                 "\"xxh64\": \"%016zx\", \"files\": [\"Data/level%06zu/asset\"]}",
+                                 i ? "," : "", i, i * 2654435761u, i ? "assets" : "catalog", 1000 + i, i * 40503u, i);
+    snprintf(json + used, cap - used, "]}");
+    string_comparisons = 0;
+    assert_int_equal(plan_for(f, json, &plan).code, TL_PATCH_OK);
+    assert_int_equal(plan.archive_count, n);
+    assert_int_equal(plan.download_count, n);
+    if (string_comparisons > 6000000u)
+        fail_msg("%llu name comparisons for %u archives: not O(n log n)", string_comparisons, n);
+    tl_patch_plan_free(&plan);
+    free(json);
+}
+
+/* 8,192 leftover archives of the profile in the folder: each deleted once, found without
+   comparing every pair of them (33.7 million comparisons did; sorting does 0.13 million,
+   0.5 million allowed). */
+static void test_patch_many_leftovers_need_no_pairwise_comparison(void **state) {
+    fixture *f = *state;
+    char *json = index_json("Main", v2, 4), name[64];
+    tl_patch_plan plan;
+    uint32_t i;
+    install(f, "Main", v2, 4);
+    for (i = 0; i < 8192; i++) {
+        snprintf(name, sizeof name, "Main.x%05u-0000000000000000.tlpk", (unsigned)i);
+        write_file(f, name, "", 0);
+    }
+    string_comparisons = 0;
+    assert_int_equal(plan_for(f, json, &plan).code, TL_PATCH_OK);
+    assert_int_equal(plan.delete_count, 8192);
+    assert_string_equal(plan.deletes[0], "Main.x00000-0000000000000000.tlpk");
+    assert_string_equal(plan.deletes[8191], "Main.x08191-0000000000000000.tlpk");
+    if (string_comparisons > 500000u)
+        fail_msg("%llu name comparisons for 8192 leftovers: not O(n log n)", string_comparisons);
+    tl_patch_plan_free(&plan);
+    free(json);
+}
+
 static void test_patch_invalid_arguments(void **state) {
     tl_patch_plan plan;
     tl_patch_desc desc;
@@ -364,9 +511,14 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_patch_deletes_leftovers_of_the_profile_only, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_damaged_installed_index_still_keeps_verified_files, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_refuses_bad_new_index, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_patch_bad_index_says_where, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_refuses_sizes_past_2_64, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_patch_refuses_one_content_under_two_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_refuses_other_profile_and_reused_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_verify_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_patch_fifo_never_blocks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_patch_large_index_needs_no_pairwise_comparison, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_patch_many_leftovers_need_no_pairwise_comparison, setup, teardown),
         cmocka_unit_test(test_patch_invalid_arguments),
     };
     return cmocka_run_group_tests_name("patch", tests, NULL, NULL);
