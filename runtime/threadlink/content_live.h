@@ -663,10 +663,12 @@ static unsigned char *tl__live_read(tl_content *ctx, const tl__content_entry *e,
                                     const char **why) {
     tl__content_dirrec *d = &ctx->dirs[e->dir];
     char *path = tl__content_join(d->path, e->path, NULL);
-    void *f = path ? ctx->io.open(ctx->io.user, path, size) : NULL;
+    bool special = false;
+    void *f = path ? tl__content_open(ctx, path, size, &special) : NULL;
     unsigned char *buf = NULL;
     TL_FREE(path);
-    *why = "its file is missing or unreadable (deleted or renamed meanwhile?)";
+    *why = special ? "its file is " TL__CONTENT_NOT_REGULAR
+                   : "its file is missing or unreadable (deleted or renamed meanwhile?)";
     if (!f) return NULL;
     *why = "larger than this runtime accepts";
     if (*size <= TL_CONTENT_MAX_ASSET_BYTES) {

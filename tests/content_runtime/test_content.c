@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *g_root; /* the fixture project */
@@ -547,6 +548,54 @@ static void test_content_corrupt_flat_files_fail_to_load(void **state) {
     assert_false(registers(dir, false));
     assert_true(log_has("checksum"));
     tl_content_shutdown(c);
+}
+
+/* A FIFO where the directory has a file: opened without blocking, refused as not a regular file
+   (one log line naming it), never waited on. SIGALRM ends the run if an open blocks again. */
+static void make_fifo_at(const char *dir, const char *rel, char *path, size_t cap) {
+    snprintf(path, cap, "%s/%s", dir, rel);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkfifo(path, 0644), 0);
+}
+
+static void check_fifo_refused(const char *from, const char *rel) {
+    char dir[600], path[1000], line[1100];
+    snprintf(dir, sizeof dir, "%s/fifo", g_tmp);
+    copy_dir(from, dir);
+    make_fifo_at(dir, rel, path, sizeof path);
+    assert_false(registers(dir, false));
+    snprintf(line, sizeof line, "%s is a FIFO (named pipe), not a regular file", path);
+    assert_true(log_has(line));
+}
+
+static void test_content_fifos_refused_without_blocking(void **state) {
+    char dir[600], path[1000], catalog[300], assets[300], first[300], line[1100];
+    tl_content *c;
+    tl_scope s;
+    (void)state;
+    alarm(30);
+    check_fifo_refused(out_dir("Small"), "archives.json");
+    assert_true(log_has("archives.json is not a regular file"));
+    snprintf(dir, sizeof dir, "%s/fifo", g_tmp);
+    copy_dir(out_dir("Small"), dir);
+    pick_archives(dir, catalog, assets, first);
+    check_fifo_refused(out_dir("Small"), assets);
+    assert_true(log_has(assets) && log_has("is not a regular file"));
+    check_fifo_refused(out_dir("MainFlat"), "catalog.tlcat");
+    assert_true(log_has("catalog.tlcat is not a regular file"));
+    /* A flat asset's file: its load fails, saying why; the others load. */
+    copy_dir(out_dir("MainFlat"), dir);
+    make_fifo_at(dir, "assets/Icons/helmet.png", path, sizeof path);
+    c = make_ctx(NULL);
+    assert_true(tl_content_dir_valid(tl_content_register_dir(c, dir)));
+    s = tl_scope_create(tl_content_root(c), "S", TL_SCOPE_LEVEL);
+    assert_false(tl_asset_valid(tl_scope_load_name(s, "Icons/helmet")));
+    snprintf(line, sizeof line, "%s is a FIFO (named pipe), not a regular file", path);
+    assert_true(log_has(line));
+    assert_true(log_has("loading Icons/helmet failed: its file is not a regular file"));
+    assert_true(tl_asset_valid(tl_scope_load_name(s, "Icons/sword")));
+    tl_content_shutdown(c);
+    alarm(0);
 }
 
 /* A flat catalog whose asset path names a file Windows cannot hold (as pack refuses to write it):
@@ -1379,6 +1428,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_content_names_gone_after_unregister),
         cmocka_unit_test(test_content_corrupt_archives_refused),
         cmocka_unit_test(test_content_corrupt_flat_files_fail_to_load),
+        cmocka_unit_test(test_content_fifos_refused_without_blocking),
         cmocka_unit_test(test_content_corrupt_raw_entry_in_any_chunk_fails),
         cmocka_unit_test(test_content_corrupt_large_lz4_entry_fails),
         cmocka_unit_test(test_content_corrupt_large_zstd_entry_fails),
