@@ -1543,7 +1543,8 @@ tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path,
     if (!text && strcmp(why, "missing or unreadable") != 0) {
         ok = false; /* an index that exists but cannot be used: never fall back to flat */
         if (strcmp(why, TL__CONTENT_NOT_REGULAR) == 0) why = "archives.json is not a regular file";
-        else if (!tl__content_out_of_memory(why)) why = "archives.json is too large or cannot be read";
+        else if (!tl__content_out_of_memory(why))
+            why = "archives.json is too large or cannot be read";
     } else if (text) {
         ok = tl__content_mount_packed(
             ctx, &d, text, len, (desc && desc->verify_xxh64) || ctx->verify_xxh64, &why, &bad);

@@ -11,6 +11,15 @@
    "stem" (extension dropped) or "path", and two files with one name (ASCII case-insensitively)
    refused, naming both paths. So a name that works in development works in the build.
 
+   Files are read beneath the root's descriptor, never by their path: openat2 with
+   RESOLVE_BENEATH on Linux where the headers have it (and syscall() is declared), else one
+   openat with O_NOFOLLOW per path component. A file or category folder swapped for a link out of
+   the root, or for a FIFO or a device, is never read through, whenever the swap happens: the load
+   or reload fails saying so, and a held asset keeps its object. A link inside the root is
+   followed when it resolves beneath the root, as pack follows it: a relative target component by
+   component (".." never above the root), an absolute one when its real path is in the root's.
+   Source files are read with POSIX calls, not through tl_content_io.
+
    While the game runs, tl_content_update notices edits: inotify on Linux (one read() per update
    when nothing changed), elsewhere (or with watch = TL_CONTENT_WATCH_POLL) a stat poll spread
    over frames, `poll_budget` files and folders per update. A held asset whose file changed is
@@ -132,12 +141,26 @@ TL_API uint64_t tl_content_source_reloads(tl_content *ctx);
 #endif
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__linux__)
 #include <sys/inotify.h>
 #define TL__LIVE_INOTIFY 1
+#endif
+/* openat2 with RESOLVE_BENEATH (Linux 5.6) opens a source file in one call where the headers
+   have it and syscall() is declared (_GNU_SOURCE or _DEFAULT_SOURCE); the walk of
+   tl__live_open_beneath answers whenever it refuses or is missing. */
+#if defined(__linux__) && (defined(_GNU_SOURCE) || defined(_DEFAULT_SOURCE)) && \
+    defined(__has_include)
+#if __has_include(<linux/openat2.h>) && __has_include(<sys/syscall.h>)
+#include <linux/openat2.h>
+#include <sys/syscall.h>
+#if defined(SYS_openat2)
+#define TL__LIVE_OPENAT2 1
+#endif
+#endif
 #endif
 
 #ifdef __cplusplus
@@ -194,6 +217,8 @@ struct tl__content_source {
     uint32_t dir_len, budget, budget_us, cursor;
     int fd;          /* inotify, or -1 */
     int *wds;        /* the watch of each folder (parallel to dirs) */
+    int root_fd;     /* the source root: every file is read beneath it */
+    char *real_root; /* its real path (realpath's), for absolute links into it */
     char path[4096]; /* scratch: root/rel, for the poll's stat calls without allocating */
 };
 
@@ -658,7 +683,216 @@ static void tl__live_apply(tl_content *ctx, uint32_t dir, const tl__live_scan *s
 
 /* --- reading and reloading ------------------------------------------------------------------- */
 
-/* The file's bytes as they are now (its size read from the file, not the record). */
+/* --- reading beneath the root ------------------------------------------------------------------- */
+
+/* Every source file is read beneath the root's descriptor, never by its path: a file or folder
+   swapped for a link out of the root (or for a FIFO) is refused, whenever the swap happened. A
+   link inside the root is followed when it resolves beneath the root: relative targets component
+   by component (".." never above the root), an absolute one only when its real path is in the
+   root's. Linux: openat2 with RESOLVE_BENEATH first; the walk otherwise, and for its refusals. */
+#define TL__LIVE_MAX_LINKS 40
+#define TL__LIVE_OUT \
+    "its path leads out of the source root through a symbolic link (links are followed only inside the root)"
+#define TL__LIVE_MISSING "its file is missing or unreadable (deleted or renamed meanwhile?)"
+
+typedef struct tl__live_beneath {
+    const tl__content_source *src;
+    int *fds; /* the folders walked into below the root, innermost last */
+    uint32_t depth, cap;
+    char *todo; /* what is left of the path, '/'-separated */
+    size_t at;
+    unsigned links;
+    const char *why;
+} tl__live_beneath;
+
+static int tl__live_here(const tl__live_beneath *b) {
+    return b->depth ? b->fds[b->depth - 1] : b->src->root_fd;
+}
+
+static void tl__live_up(tl__live_beneath *b) { close(b->fds[--b->depth]); }
+
+/* The next component of the path into name (empty ones and "." skipped); false at its end. */
+static bool tl__live_next(tl__live_beneath *b, char *name, size_t cap) {
+    for (;;) {
+        const char *p = b->todo + b->at;
+        size_t n = strcspn(p, "/");
+        if (!*p) return false;
+        b->at += n + (p[n] == '/');
+        if (n == 0 || (n == 1 && p[0] == '.')) continue;
+        if (n >= cap) n = cap - 1; /* longer than any name: found nowhere */
+        memcpy(name, p, n);
+        name[n] = 0;
+        return true;
+    }
+}
+
+static bool tl__live_last(const tl__live_beneath *b) {
+    const char *p = b->todo + b->at;
+    while (*p == '/' || (p[0] == '.' && (p[1] == '/' || !p[1]))) p++;
+    return !*p;
+}
+
+/* The rest of the path becomes `target` then the rest (a link's target, spliced in). */
+static bool tl__live_splice(tl__live_beneath *b, const char *target) {
+    size_t t = strlen(target), r = strlen(b->todo + b->at);
+    char *todo = (char *)TL_MALLOC(t + r + 2);
+    if (!todo) return false;
+    memcpy(todo, target, t);
+    todo[t] = '/';
+    memcpy(todo + t + 1, b->todo + b->at, r + 1);
+    TL_FREE(b->todo);
+    b->todo = todo;
+    b->at = 0;
+    return true;
+}
+
+/* An absolute link target: followed from the root when its real path is in the root's. */
+static bool tl__live_follow_absolute(tl__live_beneath *b, const char *target) {
+    char *real = realpath(target, NULL);
+    size_t n = strlen(b->src->real_root);
+    bool inside = real && tl__live_inside(b->src->real_root, real);
+    if (inside) {
+        while (b->depth) tl__live_up(b);
+        inside = tl__live_splice(b, real[n] == '/' ? real + n + 1 : real + n);
+        if (!inside) b->why = "out of memory";
+    } else {
+        b->why = real ? TL__LIVE_OUT : "its path has a broken symbolic link";
+    }
+    free(real);
+    return inside;
+}
+
+/* `name` in the current folder, when it is a link: its target spliced in. False with why
+   when it is no link (why: missing), leads out, or links too many times (a loop). */
+static bool tl__live_follow(tl__live_beneath *b, const char *name) {
+    char target[4096];
+    struct stat st;
+    ssize_t n;
+    b->why = TL__LIVE_MISSING;
+    if (fstatat(tl__live_here(b), name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(st.st_mode))
+        return false;
+    n = readlinkat(tl__live_here(b), name, target, sizeof target - 1);
+    if (n <= 0) return false;
+    target[n] = 0;
+    b->why = "its path has too many symbolic links (a loop?)";
+    if (++b->links > TL__LIVE_MAX_LINKS) return false;
+    if (target[0] == '/') return tl__live_follow_absolute(b, target);
+    b->why = "out of memory";
+    return tl__live_splice(b, target);
+}
+
+/* One step: into a folder (pushed), up (".."; never above the root), or the file (returned). */
+static int tl__live_step(tl__live_beneath *b, const char *name, bool *done) {
+    bool last = tl__live_last(b);
+    int fd;
+    *done = false;
+    if (strcmp(name, "..") == 0) {
+        *done = b->depth == 0;
+        b->why = TL__LIVE_OUT;
+        if (b->depth) tl__live_up(b);
+        return -1;
+    }
+    fd = openat(tl__live_here(b), name,
+                O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (last ? O_NONBLOCK : O_DIRECTORY));
+    if (fd < 0) {
+        *done = !tl__live_follow(b, name);
+        return -1;
+    }
+    *done = last;
+    if (last) return fd;
+    if (!tl__content_grow((void **)&b->fds, &b->cap, sizeof *b->fds, b->depth + 1)) {
+        close(fd);
+        b->why = "out of memory";
+        *done = true;
+        return -1;
+    }
+    b->fds[b->depth++] = fd;
+    return -1;
+}
+
+/* The walk: every component opened with O_NOFOLLOW beneath the root, links resolved by hand. */
+static int tl__live_walk_beneath(const tl__content_source *src, const char *rel, const char **why) {
+    tl__live_beneath b;
+    char name[256];
+    bool done = false;
+    int fd = -1;
+    memset(&b, 0, sizeof b);
+    b.src = src;
+    b.why = TL__LIVE_MISSING;
+    b.todo = tl__content_strdup(rel);
+    if (!b.todo) b.why = "out of memory";
+    while (b.todo && !done && tl__live_next(&b, name, sizeof name))
+        fd = tl__live_step(&b, name, &done);
+    while (b.depth) tl__live_up(&b);
+    TL_FREE(b.fds);
+    TL_FREE(b.todo);
+    *why = b.why;
+    return fd;
+}
+
+/* A descriptor of the regular file at rel beneath the root, or -1 with *why (a file that is not
+   regular is logged, naming it). */
+static int tl__live_open_beneath(tl_content *ctx, const tl__content_dirrec *d, const char *rel,
+                                 const char **why) {
+    struct stat st;
+    int fd = -1;
+#ifdef TL__LIVE_OPENAT2
+    struct open_how how;
+    memset(&how, 0, sizeof how);
+    how.flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC;
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+    fd = (int)syscall(SYS_openat2, d->source->root_fd, rel, &how, sizeof how);
+#endif
+    if (fd < 0) fd = tl__live_walk_beneath(d->source, rel, why);
+    if (fd < 0) return -1;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) return fd;
+    close(fd);
+    *why = "its file is " TL__CONTENT_NOT_REGULAR;
+    {
+        char *path = tl__content_join(d->path, rel, NULL);
+        tl__content_log(ctx, TL_CONTENT_LOG_NOT_A_FILE, path ? path : rel,
+                        tl__content_kind_phrase((unsigned long)st.st_mode));
+        TL_FREE(path);
+    }
+    return -1;
+}
+
+/* Reads size bytes from fd into buf (from its start); false on an error or a short read. */
+static bool tl__live_read_fd(int fd, unsigned char *buf, size_t size) {
+    size_t got = 0;
+    while (got < size) {
+        ssize_t n = read(fd, buf + got, size - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        got += (size_t)n;
+    }
+    return true;
+}
+
+/* A source file's bytes as they are now (its size read from the file, not the record). */
+static unsigned char *tl__live_read_source(tl_content *ctx, const tl__content_entry *e,
+                                           uint64_t *size, const char **why) {
+    struct stat st;
+    unsigned char *buf = NULL;
+    int fd = tl__live_open_beneath(ctx, &ctx->dirs[e->dir], e->path, why);
+    if (fd < 0) return NULL;
+    *why = "read error";
+    if (fstat(fd, &st) == 0) {
+        *size = (uint64_t)st.st_size;
+        *why = "larger than this runtime accepts";
+        if (*size <= TL_CONTENT_MAX_ASSET_BYTES)
+            buf = (unsigned char *)TL_MALLOC((size_t)*size + 1);
+        if (buf && !tl__live_read_fd(fd, buf, (size_t)*size)) {
+            TL_FREE(buf);
+            buf = NULL;
+            *why = "read error";
+        }
+    }
+    close(fd);
+    return buf;
+}
+
+/* A flat build's file, through the context's I/O (its size read from the file). */
 static unsigned char *tl__live_read(tl_content *ctx, const tl__content_entry *e, uint64_t *size,
                                     const char **why) {
     tl__content_dirrec *d = &ctx->dirs[e->dir];
@@ -667,8 +901,7 @@ static unsigned char *tl__live_read(tl_content *ctx, const tl__content_entry *e,
     void *f = path ? tl__content_open(ctx, path, size, &special) : NULL;
     unsigned char *buf = NULL;
     TL_FREE(path);
-    *why = special ? "its file is " TL__CONTENT_NOT_REGULAR
-                   : "its file is missing or unreadable (deleted or renamed meanwhile?)";
+    *why = special ? "its file is " TL__CONTENT_NOT_REGULAR : TL__LIVE_MISSING;
     if (!f) return NULL;
     *why = "larger than this runtime accepts";
     if (*size <= TL_CONTENT_MAX_ASSET_BYTES) {
@@ -692,7 +925,7 @@ static unsigned char *tl__content_live_read_stored(tl_content *ctx, tl__content_
         *why = "its file was deleted from the source tree";
         return NULL;
     }
-    buf = tl__live_read(ctx, e, &size, why);
+    buf = tl__live_read_source(ctx, e, &size, why);
     if (!buf) {
         ctx->dirs[e->dir].source->rescan = true; /* the tree changed under us: look again */
         return NULL;
@@ -766,7 +999,7 @@ static void tl__live_reload(tl_content *ctx, uint32_t slot) {
     unsigned char *bytes;
     void *object;
     if (s->state != TL__SLOT_READY || s->count == 0) return;
-    bytes = tl__live_read(ctx, e, &size, &why);
+    bytes = tl__live_read_source(ctx, e, &size, &why);
     if (!bytes) {
         tl__content_log(ctx, TL_CONTENT_LOG_RELOAD_FAILED, e->name, why);
         return;
@@ -1060,6 +1293,8 @@ static void tl__live_source_free(tl__content_source *src) {
     uint32_t i;
     if (!src) return;
     tl__live_unwatch(src);
+    if (src->root_fd >= 0) close(src->root_fd);
+    free(src->real_root); /* realpath's */
     for (i = 0; i < src->category_count; i++) {
         if (src->category_names) TL_FREE(src->category_names[i]);
         if (src->folders) TL_FREE(src->folders[i]);
@@ -1123,7 +1358,7 @@ tl__live_source_new(const char *profile, const tl_content_source_desc *desc, con
     tl__content_source *src = (tl__content_source *)tl__content_zalloc(sizeof *src);
     size_t n = tl_cf_profile_scope(profile, NULL, 0);
     if (!src) return NULL;
-    src->fd = -1;
+    src->fd = src->root_fd = -1;
     src->names = desc->names_path ? TL_CF_NAMES_PATH : TL_CF_NAMES_STEM;
     src->flat = desc->flat;
     src->catalog_id = desc->catalog_id;
@@ -1165,6 +1400,14 @@ static tl_content_dir tl__live_register(tl_content *ctx, const char *profile, co
     sc.warn = true;
     ok = tl__live_record(&d, src, profile, root);
     if (ok && !tl__live_scan_tree(src, profile, root, &sc)) ok = false;
+    if (ok && (src->root_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+        tl__live_why(&sc, "source root ", root, " cannot be opened", NULL);
+        ok = false;
+    }
+    if (ok) {
+        src->real_root = sc.real_root; /* the scan resolved it */
+        sc.real_root = NULL;
+    }
     dir = tl__content_dir_add(ctx, &d, root, ok,
                               ok          ? NULL
                               : sc.why[0] ? sc.why

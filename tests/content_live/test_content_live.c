@@ -377,6 +377,157 @@ static void test_live_tree_pack_refuses_keeps_the_names(void **state) {
     live_end(&w);
 }
 
+/* ---- links and special files: reads resolved beneath the root ---------------------------------- */
+
+static char g_outside[256]; /* a folder beside the tree, for links out of it */
+
+static const char *outside_write(const char *rel, const char *text) {
+    static char path[512];
+    char dir[512];
+    FILE *f;
+    if (!g_outside[0]) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(g_outside, sizeof g_outside, "%s/tl-outside-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+        assert_non_null(mkdtemp(g_outside));
+    }
+    snprintf(path, sizeof path, "%s/%s", g_outside, rel);
+    snprintf(dir, sizeof dir, "%s", path);
+    *strrchr(dir, '/') = 0;
+    mkdir(dir, 0755);
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static void outside_remove(void) {
+    if (g_outside[0]) nftw(g_outside, live_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    g_outside[0] = 0;
+}
+
+/* rel becomes a symbolic link to target, in one rename (as a swap by someone else would be). */
+static void live_link(const char *rel, const char *target) {
+    char tmp[600];
+    snprintf(tmp, sizeof tmp, "%s.~lnk", live_path(rel));
+    assert_int_equal(symlink(target, tmp), 0);
+    assert_int_equal(rename(tmp, live_path(rel)), 0);
+}
+
+static void live_updates(live *w, int n) {
+    int i;
+    for (i = 0; i < n; i++) {
+        tl_content_update(w->c);
+        live_sleep_ms(2);
+    }
+}
+
+/* A file swapped for a link out of the root (absolute, or relative through ".."), or for a FIFO:
+   a load before the next update reads nothing through it (and never blocks), a held asset is
+   never reloaded with the outside bytes. */
+static void test_live_links_out_of_the_root_are_never_read(void **state) {
+    live w;
+    tl_content_source_desc d = source_desc(watch_of(state));
+    tl_asset hero;
+    char escape[600];
+    const char *secret;
+    alarm(30); /* a blocking open ends the run */
+    assert_non_null(live_tree());
+    live_write("Sprites/hero.txt", "hero");
+    live_write("Sprites/slime.txt", "slime");
+    live_write("Sprites/tree.txt", "tree");
+    live_write("Levels/one.txt", "level");
+    secret = outside_write("secret.txt", "secret");
+    live_start(&w, d.watch);
+    assert_true(live_register(&w, &d));
+    hero = tl_scope_load_name(tl_content_root(w.c), "Sprites/hero");
+    assert_string_equal(text_of(hero), "hero");
+    live_link("Sprites/hero.txt", secret);
+    snprintf(escape, sizeof escape, "../../%s/secret.txt", strrchr(g_outside, '/') + 1);
+    live_link("Sprites/slime.txt", escape);
+    assert_int_equal(unlink(live_path("Sprites/tree.txt")), 0);
+    assert_int_equal(mkfifo(live_path("Sprites/tree.txt"), 0644), 0);
+    log_reset();
+    assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/slime")));
+    assert_true(log_has("loading Sprites/slime failed: its path leads out of the source root through a symbolic link"));
+    assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/tree")));
+    assert_true(log_has("is a FIFO (named pipe), not a regular file"));
+    live_updates(&w, 30);
+    assert_true(tl_asset_valid(hero));
+    assert_string_equal(text_of(hero), "hero");
+    assert_int_equal(w.kind.reloads, 0);
+    assert_null(strstr(g_log.text, "reloaded Sprites/hero"));
+    assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/slime")));
+    live_end(&w);
+    outside_remove();
+    alarm(0);
+}
+
+/* A category folder swapped for a link inside the root is served through it (links inside the
+   root are followed); swapped for a link out of the root, nothing is read through it. */
+static void test_live_category_swapped_for_a_link(void **state) {
+    live w;
+    tl_content_source_desc d = source_desc(watch_of(state));
+    tl_asset hero;
+    assert_non_null(live_tree());
+    live_write("Sprites/hero.txt", "hero");
+    live_write("Sprites/slime.txt", "slime");
+    live_write("Levels/one.txt", "level");
+    live_write("Sprites-v2/hero.txt", "hero v2");
+    live_write("Sprites-v2/slime.txt", "slime v2");
+    outside_write("Sprites/hero.txt", "secret hero");
+    outside_write("Sprites/slime.txt", "secret slime");
+    live_start(&w, d.watch);
+    assert_true(live_register(&w, &d));
+    hero = tl_scope_load_name(tl_content_root(w.c), "Sprites/hero");
+    live_rename("Sprites", "Sprites-v1");
+    assert_int_equal(symlink("Sprites-v2", live_path("Sprites")), 0);
+    assert_true(live_until(&w, reloaded_once));
+    assert_string_equal(text_of(hero), "hero v2");
+    assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/slime")), "slime v2");
+    assert_true(tl_scope_release(tl_content_root(w.c), tl_content_find(w.c, "Sprites/slime")));
+    tl_content_update(w.c);
+    /* Now out of the root. */
+    {
+        char target[600];
+        snprintf(target, sizeof target, "%s/Sprites", g_outside);
+        live_link("Sprites", target);
+    }
+    log_reset();
+    assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/slime")));
+    assert_true(log_has("loading Sprites/slime failed: its path leads out of the source root through a symbolic link"));
+    live_updates(&w, 30);
+    assert_string_equal(text_of(hero), "hero v2");
+    assert_int_equal(w.kind.reloads, 1);
+    assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/slime")));
+    assert_null(strstr(g_log.text, "reloaded Sprites/hero"));
+    live_end(&w);
+    outside_remove();
+}
+
+/* Links inside the root to files inside it are followed: relative, through "..", absolute. */
+static void test_live_links_inside_the_root_are_followed(void **state) {
+    live w;
+    tl_content_source_desc d = source_desc(watch_of(state));
+    char *real, target[1200];
+    assert_non_null(live_tree());
+    live_write("Sprites/hero.txt", "hero");
+    live_write("Levels/one.txt", "level");
+    assert_int_equal(symlink("hero.txt", live_path("Sprites/alias.txt")), 0);
+    assert_int_equal(symlink("../Levels/one.txt", live_path("Sprites/level.txt")), 0);
+    real = realpath(g_root, NULL);
+    assert_non_null(real);
+    snprintf(target, sizeof target, "%s/Levels/one.txt", real);
+    free(real);
+    assert_int_equal(symlink(target, live_path("Sprites/absolute.txt")), 0);
+    live_start(&w, d.watch);
+    assert_true(live_register(&w, &d));
+    assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/alias")), "hero");
+    assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/level")), "level");
+    assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/absolute")), "level");
+    live_end(&w);
+}
+
 /* ---- a flat build, reloaded after a pack ---------------------------------------------------------- */
 
 static const char *g_gen; /* threadlink-gen, to pack the flat build */
@@ -658,6 +809,9 @@ int main(int argc, char **argv) {
         BOTH(test_live_added_file_resolves_at_first_load),
         BOTH(test_live_rename_moves_the_name),
         BOTH(test_live_tree_pack_refuses_keeps_the_names),
+        BOTH(test_live_links_out_of_the_root_are_never_read),
+        BOTH(test_live_category_swapped_for_a_link),
+        BOTH(test_live_links_inside_the_root_are_followed),
     };
     int failed = cmocka_run_group_tests_name("content_live", tests, NULL, NULL);
     g_gen = argc > 1 ? argv[1] : NULL;
