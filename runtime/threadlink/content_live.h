@@ -29,7 +29,10 @@
    whose read or decoder fails keeps the old object and logs why. A deleted file leaves held
    assets as they are, and new loads of it fail saying it was deleted; an added file resolves at
    its first load (a name no directory answers is looked for in its folder); a renamed file
-   is the old name deleted and the new one added. A tree that changes into one pack refuses (a
+   is the old name deleted and the new one added. An update reads additions before it reloads:
+   a decoder or reload callback that loads a file added just before (a sprite added, then the
+   level that uses it saved) finds it; with the poll, a changed held file makes that update read
+   the tree again first. A tree that changes into one pack refuses (a
    duplicate name, say) is logged and the previous names stay served.
 
    Flat builds too: a flat directory ("archive": "none") registered with tl_content_register_dir
@@ -181,6 +184,7 @@ typedef struct tl__live_sig {
 typedef struct tl__live_file {
     tl__live_sig sig;
     uint8_t present, in_catalog, loaded, seen;
+    uint8_t dirty; /* held, and its file changed: reloaded once additions are read */
 } tl__live_file;
 
 /* One file of a scan: its path under the root, the length of its name (a prefix), its category. */
@@ -208,6 +212,7 @@ struct tl__content_source {
     uint32_t category_count;
     tl_cf_names names;
     bool flat, poll, rescan, busy;
+    uint32_t dirty; /* files marked dirty */
     uint32_t (*catalog_id)(void *user, const char *name);
     void *catalog_user;
     tl__live_file *files;
@@ -1089,7 +1094,8 @@ static void tl__live_rescan(tl_content *ctx, uint32_t dir) {
     ctx->dirs[dir].source->busy = false;
 }
 
-/* A file whose contents may have changed: its signature compared, a held asset reloaded. */
+/* A file whose contents may have changed: its signature compared; a held asset is marked for its
+   reload, which waits until the additions of this update are read (tl__live_notice). */
 static void tl__live_check_file(tl_content *ctx, uint32_t dir, uint32_t i) {
     tl__content_dirrec *d = &ctx->dirs[dir];
     tl__content_source *src = d->source;
@@ -1103,7 +1109,30 @@ static void tl__live_check_file(tl_content *ctx, uint32_t dir, uint32_t i) {
     sig = tl__live_sig_of(&st);
     if (tl__live_sig_same(&sig, &src->files[i].sig)) return;
     src->files[i].sig = sig;
-    if (d->entries[i].slot != TL__CONTENT_NONE) tl__live_reload(ctx, d->entries[i].slot);
+    if (d->entries[i].slot != TL__CONTENT_NONE && !src->files[i].dirty) {
+        src->files[i].dirty = 1;
+        src->dirty++;
+    }
+}
+
+/* The held assets marked dirty, reloaded (their ids gathered first: a reload's callbacks may add
+   entries, which moves them). */
+static void tl__live_reload_dirty(tl_content *ctx, uint32_t dir) {
+    tl__content_dirrec *d = &ctx->dirs[dir];
+    tl__content_source *src = d->source;
+    uint32_t i, n = 0, *ids;
+    if (!src->dirty) return;
+    ids = (uint32_t *)tl__content_zalloc((size_t)src->dirty * sizeof *ids);
+    if (!ids) tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "source reloads");
+    for (i = 0; i < d->entry_count; i++) {
+        if (!src->files[i].dirty) continue;
+        src->files[i].dirty = 0;
+        if (ids && n < src->dirty && d->entries[i].slot != TL__CONTENT_NONE)
+            ids[n++] = d->entries[i].id;
+    }
+    src->dirty = 0;
+    tl__live_reload_ids(ctx, ids, n);
+    TL_FREE(ids);
 }
 
 static void tl__live_check_dir(tl_content *ctx, uint32_t dir, uint32_t i) {
@@ -1205,7 +1234,10 @@ static void tl__live_drain_events(tl_content *ctx, uint32_t dir) {
 }
 #endif
 
-/* What changed in one source directory since the last update. */
+/* What changed in one source directory since the last update: additions first, then reloads,
+   so that a reload's decoder or callback finds a file added just before (a sprite added, then
+   the level that uses it saved). inotify has queued every event by now; the poll, which may not
+   have reached the new file's folder yet, reads the tree again before it reloads. */
 static void tl__live_notice(tl_content *ctx, uint32_t dir) {
     tl__content_source *src = ctx->dirs[dir].source;
     if (src->busy) return;
@@ -1213,7 +1245,9 @@ static void tl__live_notice(tl_content *ctx, uint32_t dir) {
     if (src->fd >= 0) tl__live_drain_events(ctx, dir);
 #endif
     if (src->poll) tl__live_poll(ctx, dir);
+    if (src->poll && src->dirty) src->rescan = true;
     if (ctx->dirs[dir].alive && ctx->dirs[dir].source->rescan) tl__live_rescan(ctx, dir);
+    if (ctx->dirs[dir].alive) tl__live_reload_dirty(ctx, dir);
 }
 
 static void tl__live_flat_check(tl_content *ctx, uint32_t dir);

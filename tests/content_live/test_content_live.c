@@ -377,6 +377,78 @@ static void test_live_tree_pack_refuses_keeps_the_names(void **state) {
     live_end(&w);
 }
 
+/* A level kind whose decoder loads the sprites its file names, one a line. */
+typedef struct level_kind {
+    tl_scope deps;
+    int found, missing, reloads;
+} level_kind;
+
+static void *level_decode(void *user, const tl_content_info *info, const void *bytes, size_t size) {
+    level_kind *k = (level_kind *)user;
+    const char *p = (const char *)bytes, *end = p + size;
+    char *copy = (char *)malloc(size + 1);
+    (void)info;
+    while (p < end) {
+        char name[128];
+        size_t n = 0;
+        while (p < end && *p != '\n' && n + 1 < sizeof name) name[n++] = *p++;
+        name[n] = 0;
+        p++;
+        if (!n) continue;
+        if (tl_asset_valid(tl_scope_load_name(k->deps, name))) k->found++;
+        else k->missing++;
+    }
+    if (copy) {
+        memcpy(copy, bytes, size);
+        copy[size] = 0;
+    }
+    return copy;
+}
+
+static void level_destroy(void *user, const tl_content_info *info, void *object) {
+    (void)user, (void)info;
+    free(object);
+}
+
+static void level_reload(void *user, const tl_content_info *info, void *old_object, void *new_object) {
+    (void)info, (void)old_object, (void)new_object;
+    ((level_kind *)user)->reloads++;
+}
+
+static level_kind g_levels;
+static bool level_reloaded(live *w) { return w && g_levels.reloads >= 1; }
+
+/* A designer adds a sprite, then saves the level that uses it: the update reads the addition
+   before it reloads the level, so the level's decoder finds the sprite. */
+static void test_live_additions_before_reloads(void **state) {
+    live w;
+    tl_content_source_desc d = source_desc(watch_of(state));
+    tl_content_kind_desc k;
+    assert_non_null(live_tree());
+    live_write("Sprites/hero.txt", "hero");
+    live_write("Levels/one.txt", "Sprites/hero\n");
+    live_start(&w, d.watch);
+    memset(&g_levels, 0, sizeof g_levels);
+    memset(&k, 0, sizeof k);
+    k.category = "Levels";
+    k.decode = level_decode;
+    k.destroy = level_destroy;
+    k.reload = level_reload;
+    k.user = &g_levels;
+    assert_true(tl_content_register_kind(w.c, &k));
+    assert_true(live_register(&w, &d));
+    g_levels.deps = tl_scope_create(tl_content_root(w.c), "Deps", TL_SCOPE_OWNED);
+    assert_non_null(text_of(tl_scope_load_name(tl_content_root(w.c), "Levels/one")));
+    assert_int_equal(g_levels.found, 1);
+    live_write("Sprites/slime.txt", "slime");
+    live_write("Levels/one.txt", "Sprites/hero\nSprites/slime\n");
+    assert_true(live_until(&w, level_reloaded));
+    assert_int_equal(g_levels.missing, 0);
+    assert_int_equal(g_levels.found, 3);
+    assert_null(strstr(g_log.text, "no registered directory holds asset"));
+    live_end(&w);
+}
+
 /* ---- links and special files: reads resolved beneath the root ---------------------------------- */
 
 static char g_outside[256]; /* a folder beside the tree, for links out of it */
@@ -809,6 +881,7 @@ int main(int argc, char **argv) {
         BOTH(test_live_added_file_resolves_at_first_load),
         BOTH(test_live_rename_moves_the_name),
         BOTH(test_live_tree_pack_refuses_keeps_the_names),
+        BOTH(test_live_additions_before_reloads),
         BOTH(test_live_links_out_of_the_root_are_never_read),
         BOTH(test_live_category_swapped_for_a_link),
         BOTH(test_live_links_inside_the_root_are_followed),
