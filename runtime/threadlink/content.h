@@ -289,13 +289,17 @@ typedef enum tl_asset_status {
 
 /* --- callbacks ---------------------------------------------------------------------------------- */
 
-/* What a decoder or destroy callback is told about the asset. */
+/* What a decoder or destroy callback is told about the asset (and what a listing of a directory
+   gives for each of its assets). */
 typedef struct tl_content_info {
     uint32_t id;          /* the catalog id (generated enum value) */
     const char *name;     /* "Icons/sword" */
     const char *category; /* the catalog category: the kind */
     const char *profile;  /* the directory's profile */
     uint64_t size;        /* decoded bytes */
+    bool reload;          /* development builds (TL_CONTENT_LIVE): the decode, reload callback or
+                             destroy of a held asset's reload (its new bytes, the old object
+                             replaced); false for a first load and everywhere else */
 } tl_content_info;
 
 /* Turns bytes into the game's object (NULL: failure, logged). The bytes belong to the runtime
@@ -378,6 +382,13 @@ TL_API bool tl_content_unregister_dir(tl_content_dir dir, bool force);
 TL_API bool tl_content_dir_valid(tl_content_dir dir);
 TL_API const char *tl_content_dir_profile(tl_content_dir dir);
 TL_API uint32_t tl_content_dir_asset_count(tl_content_dir dir);
+/* Lists a directory's assets: start with *cursor = 0; each call fills *info with the next one
+   (its id, name, category, profile and size) and returns true, false at the end or for a stale
+   directory. In the directory's own order (by id for built directories). No allocation: the
+   strings are the directory's, valid until it is unregistered (or, in development builds, served
+   again). Development builds skip what loads no more (a file deleted from a source tree, an asset
+   the latest pack dropped while it was held). */
+TL_API bool tl_content_dir_next_asset(tl_content_dir dir, uint32_t *cursor, tl_content_info *info);
 
 TL_API bool tl_content_register_kind(tl_content *ctx, const tl_content_kind_desc *kind);
 
@@ -1590,6 +1601,21 @@ static void tl__content_info(const tl_content *ctx, const tl__content_entry *e,
     info->category = d->categories[e->category];
     info->profile = d->profile;
     info->size = e->size;
+    info->reload = false;
+}
+
+bool tl_content_dir_next_asset(tl_content_dir dir, uint32_t *cursor, tl_content_info *info) {
+    tl__content_dirrec *d = tl__content_dir_get(dir);
+    if (!d || !cursor || !info) return false;
+    while (*cursor < d->entry_count) {
+        const tl__content_entry *e = &d->entries[(*cursor)++];
+#ifdef TL_CONTENT_LIVE
+        if (tl__content_live_deleted(dir.ctx, e)) continue; /* loads no more */
+#endif
+        tl__content_info(dir.ctx, e, info);
+        return true;
+    }
+    return false;
 }
 
 static uint32_t tl__content_kind_of(const tl_content *ctx, const tl__content_entry *e) {

@@ -23,7 +23,8 @@
    While the game runs, tl_content_update notices edits: inotify on Linux (one read() per update
    when nothing changed), elsewhere (or with watch = TL_CONTENT_WATCH_POLL) a stat poll spread
    over frames, `poll_budget` files and folders per update. A held asset whose file changed is
-   reloaded in place: the kind's decoder runs on the new bytes, the object is swapped, the kind's
+   reloaded in place: the kind's decoder runs on the new bytes (info->reload tells it so; false at
+   a first load), the object is swapped, the kind's
    `reload` callback gets (old object, new object), then the old object is destroyed. Every
    tl_asset, raw handle and scope reference stays valid (same slot, same generation). A reload
    whose read or decoder fails keeps the old object and logs why. A deleted file leaves held
@@ -950,6 +951,7 @@ static void *tl__live_decode(tl_content *ctx, uint32_t slot, uint32_t kind, unsi
     if (kind == TL__CONTENT_NONE) return bytes;
     tl__content_info(ctx, ctx->slots[slot].entry, &info);
     info.size = size;
+    info.reload = true;
     ctx->in_callback++;
     object = ctx->kinds[kind].decode(ctx->kinds[kind].user, &info, bytes, (size_t)size);
     ctx->in_callback--;
@@ -974,6 +976,7 @@ static void tl__live_swap_object(tl_content *ctx, uint32_t slot, uint32_t kind, 
     s->kind = kind;
     ctx->reloads++;
     tl__content_info(ctx, e, &info);
+    info.reload = true;
     tl__content_log(ctx, TL_CONTENT_LOG_RELOADED, e->name);
     ctx->in_callback++;
     if (kind != TL__CONTENT_NONE && ctx->kinds[kind].reload)

@@ -235,8 +235,12 @@ static void test_live_edit_reloads_in_place(void **state) {
     assert_string_equal(text_of(a), "v1");
     tl_content_update(w.c);
     assert_int_equal(w.kind.reloads, 0); /* nothing changed: nothing reloaded */
+    assert_int_equal(w.kind.first_decodes, 1);
+    assert_int_equal(w.kind.reload_decodes, 0);
     live_write("Sprites/hero.txt", "version 2");
     assert_true(live_until(&w, reloaded_once));
+    assert_int_equal(w.kind.first_decodes, 1); /* the decoder is told it is a reload */
+    assert_int_equal(w.kind.reload_decodes, 1);
     /* The same slot and generation: every handle and reference still names it. */
     assert_true(tl_asset_valid(a));
     assert_true(tl_content_handle_valid(raw));
@@ -326,6 +330,55 @@ static void test_live_added_file_resolves_at_first_load(void **state) {
     /* No update in between: the first load finds it. */
     assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/new/slime")), "slime");
     assert_int_equal(tl_content_dir_asset_count(w.dir), 3);
+    live_end(&w);
+}
+
+/* Every name a directory serves, "|"-joined in name order (deleted files are not served). */
+static const char *listed_names(tl_content_dir dir) {
+    static char out[1024];
+    char names[32][128];
+    uint32_t cursor = 0, n = 0, i, k;
+    tl_content_info info;
+    while (tl_content_dir_next_asset(dir, &cursor, &info)) {
+        assert_true(n < 32);
+        assert_int_equal(tl_content_find(dir.ctx, info.name), info.id);
+        snprintf(names[n++], sizeof names[0], "%s:%s", info.category, info.name);
+    }
+    for (i = 1; i < n; i++) /* insertion sort: a handful of names */
+        for (k = i; k > 0 && strcmp(names[k - 1], names[k]) > 0; k--) {
+            char t[128];
+            memcpy(t, names[k], sizeof t);
+            memcpy(names[k], names[k - 1], sizeof t);
+            memcpy(names[k - 1], t, sizeof t);
+        }
+    out[0] = 0;
+    for (i = 0; i < n; i++) {
+        if (i) strcat(out, "|");
+        strcat(out, names[i]);
+    }
+    return out;
+}
+
+static bool listed_added(live *w) { return strstr(listed_names(w->dir), "Sprites:Sprites/slime") != NULL; }
+
+static void test_live_dir_lists_its_names(void **state) {
+    live w;
+    tl_content_source_desc d = source_desc(watch_of(state));
+    tl_asset hero;
+    assert_non_null(live_tree());
+    live_write("Sprites/hero.txt", "hero");
+    live_write("Sprites/tree.txt", "tree");
+    live_write("Levels/one.txt", "level");
+    live_start(&w, d.watch);
+    assert_true(live_register(&w, &d));
+    assert_string_equal(listed_names(w.dir), "Levels:Levels/one|Sprites:Sprites/hero|Sprites:Sprites/tree");
+    hero = tl_scope_load_name(tl_content_root(w.c), "Sprites/hero");
+    live_remove("Sprites/hero.txt");
+    live_write("Sprites/slime.txt", "slime");
+    assert_true(live_until(&w, listed_added));
+    /* The deleted file's asset is held, but no longer served: not listed. */
+    assert_true(tl_asset_valid(hero));
+    assert_string_equal(listed_names(w.dir), "Levels:Levels/one|Sprites:Sprites/slime|Sprites:Sprites/tree");
     live_end(&w);
 }
 
@@ -637,6 +690,7 @@ static void test_live_flat_build_reloads_after_pack(void **state) {
     pack();
     tl_content_update(w.c);
     assert_int_equal(w.kind.reloads, 1);
+    assert_int_equal(w.kind.reload_decodes, 1);
     assert_true(tl_asset_valid(hero));
     assert_string_equal(text_of(hero), "hero, packed again");
     assert_string_equal(w.kind.last_old_text, "hero");
@@ -701,6 +755,8 @@ static void test_live_packed_build_remounts_after_pack(void **state) {
     pack();
     tl_content_update(w.c);
     assert_int_equal(w.kind.reloads, 1);
+    assert_int_equal(w.kind.reload_decodes, 1);
+    assert_int_equal(w.kind.first_decodes, 2);
     assert_true(tl_asset_valid(hero));
     assert_string_equal(text_of(hero), HERO_AGAIN);
     assert_string_equal(w.kind.last_old_text, "hero");
@@ -722,6 +778,8 @@ static void test_live_packed_build_remounts_after_pack(void **state) {
     assert_string_equal(text_of(slime), "slime");
     assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/gone")));
     assert_true(log_has("no registered directory holds asset Sprites/gone"));
+    /* The held asset the pack dropped is no longer served: not listed. */
+    assert_string_equal(listed_names(w.dir), "All:Sprites/added|All:Sprites/hero");
     /* Released, the removed asset loads no more either, saying why; packed back, it loads again. */
     assert_true(tl_scope_release(tl_content_root(w.c), tl_asset_id(slime)));
     tl_content_collect(w.c);
@@ -882,6 +940,7 @@ int main(int argc, char **argv) {
         BOTH(test_live_rename_moves_the_name),
         BOTH(test_live_tree_pack_refuses_keeps_the_names),
         BOTH(test_live_additions_before_reloads),
+        BOTH(test_live_dir_lists_its_names),
         BOTH(test_live_links_out_of_the_root_are_never_read),
         BOTH(test_live_category_swapped_for_a_link),
         BOTH(test_live_links_inside_the_root_are_followed),

@@ -64,6 +64,36 @@ static uint32_t id_of(tl_content *c, const char *name) {
 
 /* ---- directories ---------------------------------------------------------------------------- */
 
+/* The directory's listing: every asset once, as the catalog names it, and nothing after the end
+   (test_content_scratch.c counts its allocations: none). */
+static void check_listing(tl_content_dir d) {
+    uint32_t cursor = 0, n = 0;
+    int i, seen[32];
+    tl_content_info info;
+    memset(seen, 0, sizeof seen);
+    while (tl_content_dir_next_asset(d, &cursor, &info)) {
+        for (i = 0; i < g_asset_count && strcmp(g_assets[i].name, info.name) != 0; i++) {}
+        assert_true(i < g_asset_count);
+        assert_int_equal(seen[i]++, 0);
+        assert_int_equal(tl_content_find(d.ctx, info.name), info.id);
+        assert_string_equal(info.profile, "Main");
+        assert_string_equal(info.category, strncmp(info.name, "Icons/", 6) == 0    ? "Icons"
+                                           : strncmp(info.name, "Levels/", 7) == 0 ? "Levels"
+                                                                                   : "Blobs");
+        assert_false(info.reload);
+        n++;
+    }
+    assert_int_equal(n, g_asset_count);
+    assert_false(tl_content_dir_next_asset(d, &cursor, &info));
+    cursor = 0;
+    assert_false(tl_content_dir_next_asset(d, NULL, &info));
+    {
+        tl_content_dir stale = d;
+        stale.gen++;
+        assert_false(tl_content_dir_next_asset(stale, &cursor, &info));
+    }
+}
+
 static void check_every_asset(const char *dir) {
     tl_content *c = make_ctx(NULL);
     tl_content_dir d = tl_content_register_dir(c, dir);
@@ -89,6 +119,7 @@ static void check_every_asset(const char *dir) {
     }
     assert_int_equal(tl_scope_count(s), g_asset_count);
     assert_int_equal(tl_content_live_assets(c), g_asset_count);
+    check_listing(d);
     tl_content_shutdown(c);
     assert_int_equal(g_log.counts[TL_CONTENT_LOG_LOAD_FAILED - TL_CONTENT_LOG_BASE], 0);
 }
