@@ -94,7 +94,9 @@ typedef enum tl_content_watch {
     TL_CONTENT_WATCH_POLL = 1  /* the budgeted stat poll (also on Linux: for tests) */
 } tl_content_watch;
 
-/* The profile's keys from threadlink.json; zero means the defaults:
+/* The profile's keys from threadlink.json (the generated catalog header's
+   content_<profile>_source_desc() fills them as threadlink.json declares the profile: categories,
+   names_path, flat and catalog_id); zero means the defaults:
      names        "stem" (false); true: "names": "path"
      flat         false; true for "archive": "none": paths Windows cannot hold are refused, as
                   pack refuses them in a flat build

@@ -74,6 +74,7 @@ static bool live_until(live *w, bool (*done)(live *)) {
 static tl_content_watch watch_of(void **state) { return *(const tl_content_watch *)*state; }
 
 static const char *text_of(tl_asset a) { return (const char *)tl_asset_object(a); }
+static const char *listed_names(tl_content_dir dir);
 
 /* ---- pack's rules ------------------------------------------------------------------------------ */
 
@@ -209,6 +210,30 @@ static void test_live_ids_are_the_catalogs_or_identitys(void **state) {
     log_reset();
     live_end(&w);
     assert_int_equal(log_count(TL_CONTENT_LOG_SOURCE_UNCATALOGUED), 1);
+}
+
+/* The generated catalog header carries the profile's source description (categories and
+   folders, names, archive mode, the catalog's ids): registered as it is. */
+static void test_live_source_desc_from_the_catalog_header(void **state) {
+    live w;
+    tl_content_source_desc d = content_game_source_desc();
+    assert_non_null(live_tree());
+    live_write("Sprites/slime.txt", "slime");
+    live_write("Levels/field.txt", "field");
+    live_write("Music/theme.ogg", "theme");
+    live_write("Other/note.txt", "in no category");
+    d.watch = watch_of(state);
+    live_start(&w, d.watch);
+    assert_int_equal(d.category_count, CONTENT_GAME_CATEGORY_COUNT);
+    assert_string_equal(CONTENT_GAME_PROFILE, "Game");
+    assert_string_equal(CONTENT_GAME_SOURCE_ROOT, "assets");
+    w.dir = tl_content_register_source(w.c, CONTENT_GAME_PROFILE, g_root, &d);
+    assert_true(tl_content_dir_valid(w.dir));
+    assert_string_equal(text_of(tl_scope_load(tl_content_root(w.c), (uint32_t)Content_Game_Sprites_slime)), "slime");
+    assert_string_equal(text_of(tl_scope_load(tl_content_root(w.c), (uint32_t)Content_Game_Music_theme)), "theme");
+    assert_string_equal(listed_names(w.dir), "Levels:Levels/field|Music:Music/theme|Sprites:Sprites/slime");
+    assert_int_equal(tl_content_source_report(w.c), 0); /* every name is the catalog's */
+    live_end(&w);
 }
 
 /* ---- hot reload ------------------------------------------------------------------------------------ */
@@ -933,6 +958,7 @@ int main(int argc, char **argv) {
         BOTH(test_live_names_path_mode_and_categories_of_the_root),
         BOTH(test_live_refuses_what_pack_refuses),
         BOTH(test_live_ids_are_the_catalogs_or_identitys),
+        BOTH(test_live_source_desc_from_the_catalog_header),
         BOTH(test_live_edit_reloads_in_place),
         BOTH(test_live_bad_edit_keeps_the_old_object),
         BOTH(test_live_delete_keeps_held_and_fails_new_loads),
