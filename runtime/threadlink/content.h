@@ -92,8 +92,9 @@
      release). Unreferenced assets waiting for collect are released on the spot. The directory's
      ids and names are withdrawn before any destroy callback runs: a callback that loads one of
      its assets gets an invalid asset (logged: unknown asset).
-   - Names: an asset's name (Icons/sword) is unique per profile and compared ASCII
-     case-insensitively. When two registered profiles carry one name, the first registered
+   - Names: an asset's name (Icons/sword) is unique per profile, case-insensitively and under
+     Unicode normalisation (pack and source serving refuse two files that are one name:
+     tl_text_name_key), and looked up ASCII case-insensitively. When two registered profiles carry one name, the first registered
      answers lookups by name (an info line says so); ids are always distinct.
 
    Loading

@@ -8,8 +8,9 @@
    disk now: no `threadlink-gen pack`, nothing written. Names are resolved with exactly pack's
    rules (content_format.h shares them with the generator): each category's folder walked, names
    starting with '.' skipped, links followed only inside the root, special files skipped, names
-   "stem" (extension dropped) or "path", and two files with one name (ASCII case-insensitively)
-   refused, naming both paths. So a name that works in development works in the build.
+   "stem" (extension dropped) or "path", and two files with one name (ASCII case-insensitively,
+   or under Unicode normalisation: tl_text_name_key) refused, naming both paths. So a name that
+   works in development works in the build.
 
    Files are read beneath the root's descriptor, never by their path: openat2 with
    RESOLVE_BENEATH on Linux where the headers have it (and syscall() is declared), else one
@@ -175,7 +176,7 @@ extern "C" {
 
 #define TL__LIVE_DEFAULT_BUDGET 256u
 #define TL__LIVE_DEFAULT_BUDGET_US 250u
-#define TL__LIVE_WHY 768
+#define TL__LIVE_WHY 1024
 
 /* What identifies a file's contents without reading it. */
 typedef struct tl__live_sig {
@@ -472,22 +473,119 @@ static int tl__live_by_name(const void *x, const void *y) {
     return c ? c : strcmp(a->rel, b->rel);
 }
 
-/* Two files one name, case-insensitively: refused, both paths named (pack's message). */
+/* Two files one name: b's refusal, naming a (pack's message). */
+static void tl__live_same_name(tl__live_scan *sc, const char *profile, const char *root,
+                               const tl__live_found *a, const tl__live_found *b, bool normalised) {
+    char name[512];
+    snprintf(name, sizeof name, "%.*s\" of profile \"%s", (int)b->name_len, b->rel, profile);
+    snprintf(sc->why, sizeof sc->why, "%s/%s: asset name \"%s\" is also the name of %s/%s%s", root,
+             b->rel, name, root, a->rel,
+             normalised ? " under Unicode normalisation (names are unique per profile, "
+                          "case-insensitively and whether their letters are composed or "
+                          "decomposed: U+00E9 and e + U+0301 are one letter)"
+                        : " (names are unique per profile, case-insensitively)");
+}
+
+/* A scanned name with a byte above ASCII, and its key (tl_text_name_key). */
+typedef struct tl__live_keyed {
+    const tl__live_found *f;
+    char *key;
+    size_t len;
+} tl__live_keyed;
+
+static int tl__live_by_key(const void *x, const void *y) {
+    const tl__live_keyed *a = (const tl__live_keyed *)x, *b = (const tl__live_keyed *)y;
+    int c = memcmp(a->key, b->key, a->len < b->len ? a->len : b->len);
+    if (c) return c;
+    if (a->len != b->len) return a->len < b->len ? -1 : 1;
+    return strcmp(a->f->rel, b->f->rel);
+}
+
+static bool tl__live_ascii(const char *s, size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++)
+        if ((unsigned char)s[i] >= 0x80) return false;
+    return true;
+}
+
+/* The scanned file (sorted by folded name) whose folded name is `key`, or NULL. */
+static const tl__live_found *tl__live_folded_as(const tl__live_scan *sc, const char *key,
+                                                size_t len) {
+    uint32_t lo = 0, hi = sc->len;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int c = tl_text_fold_compare(sc->files[mid].rel, sc->files[mid].name_len, key, len);
+        if (c == 0) return &sc->files[mid];
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return NULL;
+}
+
+/* The keys of the names with a byte above ASCII, into keys (*n of them); false with sc->why when
+   out of memory or when a key that is all ASCII is another file's folded name (KELVIN SIGN is K). */
+static bool tl__live_keys(const char *profile, const char *root, tl__live_scan *sc,
+                          tl__live_keyed *keys, uint32_t *n) {
+    uint32_t i;
+    for (i = 0; i < sc->len; i++) {
+        const tl__live_found *f = &sc->files[i], *same;
+        tl__live_keyed *k = &keys[*n];
+        if (tl__live_ascii(f->rel, f->name_len)) continue;
+        k->f = f;
+        k->key = (char *)TL_MALLOC(TL_TEXT_NAME_KEY_MAX(f->name_len) + 1);
+        if (!k->key) {
+            tl__live_why(sc, root, ": out of memory", NULL, NULL);
+            return false;
+        }
+        k->len = tl_text_name_key(f->rel, f->name_len, k->key, TL_TEXT_NAME_KEY_MAX(f->name_len));
+        (*n)++;
+        same = tl__live_ascii(k->key, k->len) ? tl__live_folded_as(sc, k->key, k->len) : NULL;
+        if (same) {
+            tl__live_same_name(sc, profile, root, same, f, true);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Two files one name under Unicode normalisation though not under the ASCII fold alone (those
+   tl__live_unique refuses): "café" composed and decomposed. Only names with a byte above ASCII
+   can differ so; nothing is allocated for an all-ASCII tree. */
+static bool tl__live_unique_normalised(const char *profile, const char *root, tl__live_scan *sc) {
+    tl__live_keyed *keys;
+    uint32_t i, n = 0, count = 0;
+    bool ok;
+    for (i = 0; i < sc->len; i++) count += !tl__live_ascii(sc->files[i].rel, sc->files[i].name_len);
+    if (!count) return true;
+    keys = (tl__live_keyed *)tl__content_zalloc(count * sizeof *keys);
+    if (!keys) tl__live_why(sc, root, ": out of memory", NULL, NULL);
+    ok = keys && tl__live_keys(profile, root, sc, keys, &n);
+    if (ok && n > 1) qsort(keys, n, sizeof *keys, tl__live_by_key);
+    for (i = 1; ok && i < n; i++) {
+        const tl__live_keyed *a = &keys[i - 1], *b = &keys[i];
+        if (a->len != b->len || memcmp(a->key, b->key, a->len) != 0 ||
+            tl_text_fold_compare(a->f->rel, a->f->name_len, b->f->rel, b->f->name_len) == 0)
+            continue;
+        tl__live_same_name(sc, profile, root, a->f, b->f, true);
+        ok = false;
+    }
+    for (i = 0; keys && i < n; i++) TL_FREE(keys[i].key);
+    TL_FREE(keys);
+    return ok;
+}
+
+/* Two files one name, case-insensitively or under Unicode normalisation: refused, both paths
+   named (pack's message). */
 static bool tl__live_unique(const char *profile, const char *root, tl__live_scan *sc) {
     uint32_t i;
     if (sc->len > 1) qsort(sc->files, sc->len, sizeof *sc->files, tl__live_by_name);
     for (i = 1; i < sc->len; i++) {
         const tl__live_found *a = &sc->files[i - 1], *b = &sc->files[i];
-        char name[512];
         if (tl_text_fold_compare(a->rel, a->name_len, b->rel, b->name_len) != 0) continue;
-        snprintf(name, sizeof name, "%.*s\" of profile \"%s", (int)b->name_len, b->rel, profile);
-        snprintf(
-            sc->why, sizeof sc->why,
-            "%s/%s: asset name \"%s\" is also the name of %s/%s (names are unique per profile, case-insensitively)",
-            root, b->rel, name, root, a->rel);
+        tl__live_same_name(sc, profile, root, a, b, false);
         return false;
     }
-    return true;
+    return tl__live_unique_normalised(profile, root, sc);
 }
 
 /* The whole tree as pack would read it; false with sc->why when pack would refuse it. */

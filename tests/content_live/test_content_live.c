@@ -75,6 +75,7 @@ static tl_content_watch watch_of(void **state) { return *(const tl_content_watch
 
 static const char *text_of(tl_asset a) { return (const char *)tl_asset_object(a); }
 static const char *listed_names(tl_content_dir dir);
+static bool refused_seen(live *w);
 
 /* ---- pack's rules ------------------------------------------------------------------------------ */
 
@@ -165,6 +166,38 @@ static void test_live_refuses_what_pack_refuses(void **state) {
     assert_false(tl_content_dir_valid(tl_content_register_source(w.c, "Game", g_root, &d)));
     assert_true(log_has("its profile is already registered"));
     assert_int_equal(tl_content_get_stats(w.c).directories, 1);
+    live_end(&w);
+}
+
+/* Two spellings of one name under Unicode normalisation ("café" composed and decomposed, as macOS
+   stores names) are one name, refused as pack refuses them: at registration, and when the tree
+   changes into it (the previous names stay served). */
+static void test_live_refuses_names_one_under_normalisation(void **state) {
+    live w;
+    tl_content_source_desc d = source_desc(watch_of(state));
+    char message[1024];
+    assert_non_null(live_tree());
+    live_write("Sprites/caf\xc3\xa9.png", "composed");
+    live_write("Sprites/cafe\xcc\x81.txt", "decomposed");
+    live_write("Sprites/cafe.png", "another name");
+    live_write("Levels/one.txt", "level");
+    live_start(&w, d.watch);
+    assert_false(live_register(&w, &d));
+    snprintf(message, sizeof message,
+             "cannot register %s: %s/Sprites/caf\xc3\xa9.png: asset name \"Sprites/caf\xc3\xa9\" of profile \"Game\" is also the name of "
+             "%s/Sprites/cafe\xcc\x81.txt under Unicode normalisation",
+             g_root, g_root, g_root);
+    assert_true(log_has(message));
+    live_remove("Sprites/cafe\xcc\x81.txt");
+    assert_true(live_register(&w, &d));
+    assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/caf\xc3\xa9")), "composed");
+    /* KELVIN SIGN is K: added, the tree is one pack refuses. */
+    live_write("Levels/\xe2\x84\xaa.txt", "kelvin");
+    live_write("Levels/k.txt", "k");
+    assert_true(live_until(&w, refused_seen));
+    assert_true(log_has("Levels/k.txt under Unicode normalisation"));
+    assert_int_equal(tl_content_find(w.c, "Levels/k"), 0);
+    assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Levels/one")), "level");
     live_end(&w);
 }
 
@@ -957,6 +990,7 @@ int main(int argc, char **argv) {
         BOTH(test_live_names_follow_pack_rules),
         BOTH(test_live_names_path_mode_and_categories_of_the_root),
         BOTH(test_live_refuses_what_pack_refuses),
+        BOTH(test_live_refuses_names_one_under_normalisation),
         BOTH(test_live_ids_are_the_catalogs_or_identitys),
         BOTH(test_live_source_desc_from_the_catalog_header),
         BOTH(test_live_edit_reloads_in_place),
