@@ -33,8 +33,9 @@
    its first load (a name no directory answers is looked for in its folder); a renamed file
    is the old name deleted and the new one added. An update reads additions before it reloads:
    a decoder or reload callback that loads a file added just before (a sprite added, then the
-   level that uses it saved) finds it; with the poll, a changed held file makes that update read
-   the tree again first. A tree that changes into one pack refuses (a
+   level that uses it saved) finds it; with the poll, a changed held file makes that update stat
+   every folder of the tree, and read it again first when one changed (or changed within two
+   seconds of the last read, where a file system's clock may not show an add). A tree that changes into one pack refuses (a
    duplicate name, say) is logged and the previous names stay served.
 
    Flat builds too: a flat directory ("archive": "none") registered with tl_content_register_dir
@@ -216,7 +217,9 @@ struct tl__content_source {
     uint32_t category_count;
     tl_cf_names names;
     bool flat, poll, rescan, busy;
-    uint32_t dirty; /* files marked dirty */
+    uint32_t *dirty_ids; /* the ids of the files marked dirty, in the order they were */
+    uint32_t dirty, dirty_cap;
+    int64_t scanned_ns; /* the wall clock when the served tree's last read began */
     uint32_t (*catalog_id)(void *user, const char *name);
     void *catalog_user;
     tl__live_file *files;
@@ -1178,15 +1181,28 @@ static void tl__live_take_dirs(tl__content_source *src, tl__live_scan *sc) {
     sc->dir_len = 0;
 }
 
+/* Folder time stamps this close before a read of the tree may hide a file added after it: the
+   add can fall in the clock tick of the folder's last change (a jiffy on Linux, a second on
+   HFS+ or ext3), leaving its time stamp as it was (git's "racy" entries). */
+#define TL__LIVE_RACY_NS ((int64_t)2000000000)
+
+static int64_t tl__live_wall_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 /* The tree read again and served as it is now; a tree pack would refuse keeps the old names. */
 static void tl__live_rescan(tl_content *ctx, uint32_t dir) {
     tl__content_source *src = ctx->dirs[dir].source;
     tl__live_scan sc;
+    int64_t started = tl__live_wall_ns();
     memset(&sc, 0, sizeof sc);
     sc.ctx = ctx;
     src->rescan = false;
     src->busy = true;
     if (tl__live_scan_tree(src, ctx->dirs[dir].profile, ctx->dirs[dir].path, &sc)) {
+        src->scanned_ns = started;
         tl__live_apply(ctx, dir, &sc);
         tl__live_take_dirs(ctx->dirs[dir].source, &sc);
         tl__live_watch(ctx, &ctx->dirs[dir]);
@@ -1212,29 +1228,33 @@ static void tl__live_check_file(tl_content *ctx, uint32_t dir, uint32_t i) {
     sig = tl__live_sig_of(&st);
     if (tl__live_sig_same(&sig, &src->files[i].sig)) return;
     src->files[i].sig = sig;
-    if (d->entries[i].slot != TL__CONTENT_NONE && !src->files[i].dirty) {
-        src->files[i].dirty = 1;
-        src->dirty++;
+    if (d->entries[i].slot == TL__CONTENT_NONE || src->files[i].dirty) return;
+    if (!tl__content_grow((void **)&src->dirty_ids, &src->dirty_cap, sizeof *src->dirty_ids,
+                          src->dirty + 1)) {
+        tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "source reloads");
+        tl__live_reload(ctx, d->entries[i].slot); /* now, then */
+        return;
     }
+    src->files[i].dirty = 1;
+    src->dirty_ids[src->dirty++] = d->entries[i].id;
 }
 
-/* The held assets marked dirty, reloaded (their ids gathered first: a reload's callbacks may add
-   entries, which moves them). */
+/* The held assets marked dirty and still in the tree, reloaded by id (a reload's callbacks may
+   add entries, which moves them). */
 static void tl__live_reload_dirty(tl_content *ctx, uint32_t dir) {
-    tl__content_dirrec *d = &ctx->dirs[dir];
-    tl__content_source *src = d->source;
-    uint32_t i, n = 0, *ids;
-    if (!src->dirty) return;
-    ids = (uint32_t *)tl__content_zalloc((size_t)src->dirty * sizeof *ids);
-    if (!ids) tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "source reloads");
-    for (i = 0; i < d->entry_count; i++) {
-        if (!src->files[i].dirty) continue;
-        src->files[i].dirty = 0;
-        if (ids && n < src->dirty && d->entries[i].slot != TL__CONTENT_NONE)
-            ids[n++] = d->entries[i].id;
+    tl__content_source *src = ctx->dirs[dir].source;
+    uint32_t *ids = src->dirty_ids, n = src->dirty, i, kept = 0;
+    if (!n) return;
+    src->dirty_ids = NULL;
+    src->dirty = src->dirty_cap = 0;
+    for (i = 0; i < n; i++) {
+        tl__content_entry *e = tl__content_entry_of(ctx, ids[i]);
+        tl__live_file *lf = e && e->dir == dir ? tl__live_file_of(ctx, e) : NULL;
+        if (!lf) continue;
+        lf->dirty = 0;
+        if (lf->present) ids[kept++] = ids[i]; /* the tree read since may have dropped it */
     }
-    src->dirty = 0;
-    tl__live_reload_ids(ctx, ids, n);
+    tl__live_reload_ids(ctx, ids, kept);
     TL_FREE(ids);
 }
 
@@ -1337,10 +1357,30 @@ static void tl__live_drain_events(tl_content *ctx, uint32_t dir) {
 }
 #endif
 
+/* Whether a folder of the tree may hold a file the last read of it did not see: every folder
+   stat'ed, its signature changed or its time stamp racy (TL__LIVE_RACY_NS). */
+static bool tl__live_folders_moved(tl_content *ctx, uint32_t dir) {
+    tl__content_dirrec *d = &ctx->dirs[dir];
+    tl__content_source *src = d->source;
+    uint32_t i;
+    for (i = 0; i < src->dir_len; i++) {
+        const char *path = tl__live_path(src, d->path, src->dirs[i]);
+        struct stat st;
+        tl__live_sig sig;
+        if (!path || stat(path, &st) != 0) return true;
+        sig = tl__live_sig_of(&st);
+        if (!tl__live_sig_same(&sig, &src->dir_sigs[i]) ||
+            sig.mtime_ns >= src->scanned_ns - TL__LIVE_RACY_NS)
+            return true;
+    }
+    return false;
+}
+
 /* What changed in one source directory since the last update: additions first, then reloads,
    so that a reload's decoder or callback finds a file added just before (a sprite added, then
    the level that uses it saved). inotify has queued every event by now; the poll, which may not
-   have reached the new file's folder yet, reads the tree again before it reloads. */
+   have reached the new file's folder yet, stats every folder of the tree when a held file
+   changed, and reads the tree again before it reloads when one moved. */
 static void tl__live_notice(tl_content *ctx, uint32_t dir) {
     tl__content_source *src = ctx->dirs[dir].source;
     if (src->busy) return;
@@ -1348,7 +1388,8 @@ static void tl__live_notice(tl_content *ctx, uint32_t dir) {
     if (src->fd >= 0) tl__live_drain_events(ctx, dir);
 #endif
     if (src->poll) tl__live_poll(ctx, dir);
-    if (src->poll && src->dirty) src->rescan = true;
+    if (src->poll && src->dirty && !src->rescan && tl__live_folders_moved(ctx, dir))
+        src->rescan = true;
     if (ctx->dirs[dir].alive && ctx->dirs[dir].source->rescan) tl__live_rescan(ctx, dir);
     if (ctx->dirs[dir].alive) tl__live_reload_dirty(ctx, dir);
 }
@@ -1442,6 +1483,7 @@ static void tl__live_source_free(tl__content_source *src) {
     TL_FREE(src->dirs);
     TL_FREE(src->dir_sigs);
     TL_FREE(src->files);
+    TL_FREE(src->dirty_ids);
     TL_FREE(src->scope);
     TL_FREE(src);
 }
@@ -1536,6 +1578,7 @@ static tl_content_dir tl__live_register(tl_content *ctx, const char *profile, co
     sc.ctx = ctx;
     sc.warn = true;
     ok = tl__live_record(&d, src, profile, root);
+    src->scanned_ns = tl__live_wall_ns();
     if (ok && !tl__live_scan_tree(src, profile, root, &sc)) ok = false;
     if (ok && (src->root_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
         tl__live_why(&sc, "source root ", root, " cannot be opened", NULL);
