@@ -820,7 +820,8 @@ static int tl__live_here(const tl__live_beneath *b) {
 
 static void tl__live_up(tl__live_beneath *b) { close(b->fds[--b->depth]); }
 
-/* The next component of the path into name (empty ones and "." skipped); false at its end. */
+/* The next component of the path into name (empty ones and "." skipped); false at its end, and
+   for one longer than any file name (why: missing; never cut to a name that may exist). */
 static bool tl__live_next(tl__live_beneath *b, char *name, size_t cap) {
     for (;;) {
         const char *p = b->todo + b->at;
@@ -828,7 +829,10 @@ static bool tl__live_next(tl__live_beneath *b, char *name, size_t cap) {
         if (!*p) return false;
         b->at += n + (p[n] == '/');
         if (n == 0 || (n == 1 && p[0] == '.')) continue;
-        if (n >= cap) n = cap - 1; /* longer than any name: found nowhere */
+        if (n >= cap) {
+            b->why = TL__LIVE_MISSING;
+            return false;
+        }
         memcpy(name, p, n);
         name[n] = 0;
         return true;
@@ -883,11 +887,14 @@ static bool tl__live_follow(tl__live_beneath *b, const char *name) {
     n = readlinkat(tl__live_here(b), name, target, sizeof target - 1);
     if (n <= 0) return false;
     target[n] = 0;
-    b->why = "its path has too many symbolic links (a loop?)";
-    if (++b->links > TL__LIVE_MAX_LINKS) return false;
+    if (++b->links > TL__LIVE_MAX_LINKS) {
+        b->why = "its path has too many symbolic links (a loop?)";
+        return false;
+    }
     if (target[0] == '/') return tl__live_follow_absolute(b, target);
+    if (tl__live_splice(b, target)) return true;
     b->why = "out of memory";
-    return tl__live_splice(b, target);
+    return false;
 }
 
 /* One step: into a folder (pushed), up (".."; never above the root), or the file (returned). */
@@ -897,8 +904,8 @@ static int tl__live_step(tl__live_beneath *b, const char *name, bool *done) {
     *done = false;
     if (strcmp(name, "..") == 0) {
         *done = b->depth == 0;
-        b->why = TL__LIVE_OUT;
-        if (b->depth) tl__live_up(b);
+        if (*done) b->why = TL__LIVE_OUT;
+        else tl__live_up(b);
         return -1;
     }
     fd = openat(tl__live_here(b), name,

@@ -619,6 +619,9 @@ static void test_live_links_out_of_the_root_are_never_read(void **state) {
     live_write("Sprites/hero.txt", "hero");
     live_write("Sprites/slime.txt", "slime");
     live_write("Sprites/tree.txt", "tree");
+    live_write("Sprites/loop.txt", "loop");
+    live_write("Sprites/long.txt", "long");
+    live_write("Sprites/up.txt", "up");
     live_write("Levels/one.txt", "level");
     secret = outside_write("secret.txt", "secret");
     live_start(&w, d.watch);
@@ -635,6 +638,19 @@ static void test_live_links_out_of_the_root_are_never_read(void **state) {
     assert_true(log_has("loading Sprites/slime failed: its path leads out of the source root through a symbolic link"));
     assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/tree")));
     assert_true(log_has("is a FIFO (named pipe), not a regular file"));
+    /* A link to itself, one through a name longer than any file's, one to a folder. */
+    {
+        char longer[400];
+        memset(longer, 'x', 300);
+        strcpy(longer + 300, "/long.txt");
+        live_link("Sprites/loop.txt", "loop.txt");
+        live_link("Sprites/long.txt", longer);
+        live_link("Sprites/up.txt", "..");
+    }
+    assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/loop")));
+    assert_true(log_has("loading Sprites/loop failed: its path has too many symbolic links (a loop?)"));
+    assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/long")));
+    assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/up")));
     live_updates(&w, 30);
     assert_true(tl_asset_valid(hero));
     assert_string_equal(text_of(hero), "hero");
