@@ -122,16 +122,8 @@ static void destroy_quietly(void *user, const tl_content_info *info, void *objec
     free(object);
 }
 
-/* The generated catalog's ids for the names it carries. */
-static uint32_t catalog_id(void *user, const char *name) {
-    const content_game_asset *a = content_game_find(name);
-    (void)user;
-    return a ? (uint32_t)a->id : 0u;
-}
-
 static tl_content *dev_create(const char *source, bool poll) {
-    static const tl_content_source_category categories[] = {{"Sprites", "Sprites"}, {"Levels", "Levels"}, {"Music", "Music"}};
-    tl_content_source_desc src;
+    tl_content_source_desc src = content_game_source_desc(); /* as threadlink.json declares it */
     tl_content_kind_desc kind;
     tl_content *content = tl_content_create(NULL);
     memset(&kind, 0, sizeof kind);
@@ -144,12 +136,8 @@ static tl_content *dev_create(const char *source, bool poll) {
     kind.decode = decode_level;
     kind.reload = reload_level;
     tl_content_register_kind(content, &kind);
-    memset(&src, 0, sizeof src); /* as threadlink.json declares the profile */
-    src.categories = categories;
-    src.category_count = 3;
-    src.catalog_id = catalog_id;
     src.watch = poll ? TL_CONTENT_WATCH_POLL : TL_CONTENT_WATCH_AUTO;
-    if (tl_content_dir_valid(tl_content_register_source(content, "Game", source, &src))) return content;
+    if (tl_content_dir_valid(tl_content_register_source(content, CONTENT_GAME_PROFILE, source, &src))) return content;
     tl_content_shutdown(content);
     return NULL;
 }

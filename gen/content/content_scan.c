@@ -565,9 +565,94 @@ static int by_folded(const void *x, const void *y)
     return c ? c : strcmp(a->a->path, b->a->path);
 }
 
-/* Two assets one name, case-insensitively: both paths named. (Names that differ otherwise, if
- * only in characters C cannot spell, have distinct keys; identity disambiguates their member
- * names.) */
+static void report_same_name(const content_profile *pr, const content_scan *s, const content_asset *a, const content_asset *b,
+                             bool normalised)
+{
+    char *pa = path_join(s->root, a->path), *pb = path_join(s->root, b->path);
+    if (normalised)
+        diag_error(loc_file(pb),
+                   "asset name \"%s\" of profile \"%s\" is also the name of %s under Unicode normalisation (names are unique per "
+                   "profile, case-insensitively and whether their letters are composed or decomposed: U+00E9 and e + U+0301 "
+                   "are one letter)",
+                   b->name, pr->name, pa);
+    else
+        diag_error(loc_file(pb), "asset name \"%s\" of profile \"%s\" is also the name of %s (names are unique per profile, case-insensitively)",
+                   b->name, pr->name, pa);
+    free(pa), free(pb);
+}
+
+/* A name with a byte above ASCII: one whose key (tl_text_name_key) may differ from its fold. */
+typedef struct key_ref {
+    const content_asset *a;
+    char *key;
+    size_t len;
+} key_ref;
+
+static int by_key(const void *x, const void *y)
+{
+    const key_ref *a = x, *b = y;
+    int c = memcmp(a->key, b->key, a->len < b->len ? a->len : b->len);
+    if (c) return c;
+    if (a->len != b->len) return a->len < b->len ? -1 : 1;
+    return strcmp(a->a->path, b->a->path);
+}
+
+static bool ascii_only(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] >= 0x80) return false;
+    return true;
+}
+
+/* The name among `refs` (sorted by folded name) whose fold is `key`, or NULL. */
+static const content_asset *folded_as(const fold_ref *refs, size_t n, const char *key, size_t len)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = tl_text_fold_compare(refs[mid].key, strlen(refs[mid].key), key, len);
+        if (c == 0) return refs[mid].a;
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return NULL;
+}
+
+/* Two assets one name under Unicode normalisation though not under the ASCII fold alone (those
+ * check_unique reports): "café" composed and decomposed, as macOS stores names. Only a name with
+ * a byte above ASCII can differ so: their keys are compared with each other, and a key that is
+ * all ASCII (KELVIN SIGN is K) with the folded names. Nothing is done for an all-ASCII tree. */
+static bool check_unique_normalised(const content_profile *pr, const content_scan *s, const fold_ref *refs, size_t n)
+{
+    VEC(key_ref) keys = {0};
+    bool ok = true;
+    for (size_t i = 0; i < n; i++) {
+        const char *name = refs[i].key;
+        size_t len = strlen(name);
+        if (ascii_only(name, len)) continue;
+        key_ref *k = vec_push(&keys);
+        k->a = refs[i].a;
+        k->key = xmalloc(TL_TEXT_NAME_KEY_MAX(len) + 1);
+        k->len = tl_text_name_key(name, len, k->key, TL_TEXT_NAME_KEY_MAX(len) + 1);
+        const content_asset *same = ascii_only(k->key, k->len) ? folded_as(refs, n, k->key, k->len) : NULL;
+        if (same) report_same_name(pr, s, same, k->a, true), ok = false;
+    }
+    if (keys.count > 1) qsort(keys.items, keys.count, sizeof *keys.items, by_key);
+    for (size_t i = 1; i < keys.count; i++) {
+        const key_ref *a = &keys.items[i - 1], *b = &keys.items[i];
+        if (a->len != b->len || memcmp(a->key, b->key, a->len) != 0) continue;
+        if (tl_text_fold_compare(a->a->name, strlen(a->a->name), b->a->name, strlen(b->a->name)) == 0) continue;
+        report_same_name(pr, s, a->a, b->a, true);
+        ok = false;
+    }
+    for (size_t i = 0; i < keys.count; i++) free(keys.items[i].key);
+    vec_free(&keys);
+    return ok;
+}
+
+/* Two assets one name, case-insensitively or under Unicode normalisation: both paths named.
+ * (Names that differ otherwise, if only in characters C cannot spell, have distinct keys;
+ * identity disambiguates their member names.) */
 static bool check_unique(const content_profile *pr, content_scan *s)
 {
     size_t n = s->assets.count;
@@ -578,13 +663,10 @@ static bool check_unique(const content_profile *pr, content_scan *s)
     bool ok = true;
     for (size_t i = 1; i < n; i++) {
         if (tl_text_fold_compare(refs[i - 1].key, strlen(refs[i - 1].key), refs[i].key, strlen(refs[i].key)) != 0) continue;
-        const content_asset *a = refs[i - 1].a, *b = refs[i].a;
-        char *pa = path_join(s->root, a->path), *pb = path_join(s->root, b->path);
-        diag_error(loc_file(pb), "asset name \"%s\" of profile \"%s\" is also the name of %s (names are unique per profile, case-insensitively)",
-                   b->name, pr->name, pa);
-        free(pa), free(pb);
+        report_same_name(pr, s, refs[i - 1].a, refs[i].a, false);
         ok = false;
     }
+    if (!check_unique_normalised(pr, s, refs, n)) ok = false;
     free(refs);
     return ok;
 }

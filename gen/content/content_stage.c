@@ -2,7 +2,8 @@
  * domain of their own ("Content.<Profile>", scope: the profile), so asset ids get manifests,
  * tombstones, headers, check and diff like any domain, and a catalog header per profile adds what
  * the names stand for: per asset its name, category, size and XXH64, a name -> id lookup and the
- * assets of each category.
+ * assets of each category, and the profile's source description for tl_content_register_source
+ * (development builds).
  *
  *   load        content_config_load, then every profile's tree scanned (content_scan)
  *   add_domains one domain per profile, one declaration per asset (its C-safe spelling; its key
@@ -360,6 +361,48 @@ static void emit_catalog_categories(const catalog_out *c)
                upper);
 }
 
+/* The profile as the config declares it, for tl_content_register_source (content_live.h): its name
+ * and source root as macros; in development builds (TL_CONTENT_LIVE), <profile>_source_desc(),
+ * its categories and folders, naming rule, archive mode and the catalog's ids, ready to register. */
+static void emit_catalog_source(const catalog_out *c, const char *config_name)
+{
+    CATALOG_LOCALS(c);
+    buf_printf(b, "/* Profile %s as %s declares it, for a development build (TL_CONTENT_LIVE) that serves it\n"
+                  " * from its source tree (threadlink/content_live.h; the root is relative to the folder of %s):\n"
+                  " *     tl_content_source_desc src = %s_source_desc();\n"
+                  " *     tl_content_register_source(content, %s_PROFILE, %s_SOURCE_ROOT, &src);\n"
+                  " * %s_source_desc() gives its categories and folders, naming rule, archive mode and this\n"
+                  " * catalog's ids; the watch and the poll budgets are the defaults (set them on the copy). */\n",
+               pr->scope, config_name, config_name, lower, upper, upper, lower);
+    buf_printf(b, "#define %s_PROFILE ", upper);
+    put_c_string(b, pr->name);
+    buf_printf(b, "\n#define %s_SOURCE_ROOT ", upper);
+    put_c_string(b, pr->source_root);
+    buf_printf(b, "\n\n#ifdef TL_CONTENT_LIVE\n#include <string.h>\n\n#include <threadlink/content.h>\n\n");
+    buf_printf(b, "/* This catalog's id of an asset name, 0 when it does not carry it (the source description's catalog_id). */\n"
+                  "static inline uint32_t %s_source_catalog_id(void *user, const char *name)\n{\n"
+                  "    const %s_asset *a = %s_find(name);\n"
+                  "    (void)user;\n"
+                  "    return a ? %s_U32(a->id) : 0u;\n}\n\n",
+               lower, lower, lower, upper);
+    buf_printf(b, "static inline tl_content_source_desc %s_source_desc(void)\n{\n"
+                  "    static const tl_content_source_category categories[%zu] = {\n",
+               lower, ncat);
+    for (size_t k = 0; k < ncat; k++) {
+        buf_puts(b, "        {");
+        put_c_string(b, pr->categories.items[k].name);
+        buf_puts(b, ", ");
+        put_c_string(b, pr->categories.items[k].folder);
+        buf_puts(b, "},\n");
+    }
+    buf_printf(b, "    };\n    tl_content_source_desc desc;\n    memset(&desc, 0, sizeof desc);\n"
+                  "    desc.categories = categories;\n    desc.category_count = %zu;\n"
+                  "    desc.names_path = %s;\n    desc.flat = %s;\n    desc.catalog_id = %s_source_catalog_id;\n"
+                  "    return desc;\n}\n#endif /* TL_CONTENT_LIVE */\n\n",
+               ncat, pr->names == CONTENT_NAMES_PATH ? "true" : "false", pr->archive == CONTENT_ARCHIVE_NONE ? "true" : "false",
+               lower);
+}
+
 void content_emit_catalog_header(out_file *o, const content_profile *pr, const content_scan *sc, const char *config_name,
                                  const emit_options *opt)
 {
@@ -379,6 +422,7 @@ void content_emit_catalog_header(out_file *o, const content_profile *pr, const c
     emit_catalog_assets(&c);
     emit_catalog_finds(&c);
     emit_catalog_categories(&c);
+    emit_catalog_source(&c, config_name);
     buf_puts(c.b, "#endif /* ");
     emit_guard_name(c.b, pr->catalog_header);
     buf_puts(c.b, " */\n");

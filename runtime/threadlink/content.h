@@ -82,14 +82,19 @@
      catalog inside the catalog archive is valid and every catalog asset is stored in exactly one
      archive; otherwise nothing is mounted and the error names the archive. Registering a profile
      already registered, or a directory with an asset id another directory has, is refused.
+   - Only regular files are content: the default I/O opens every file (archives.json,
+     catalog.tlcat, archives, flat asset files, source files) without blocking and refuses one
+     that is a FIFO, a device, a socket or a folder, with a log line naming it (a FIFO would
+     block the open for ever). The directory is then refused, or the load fails, saying so.
    - tl_content_unregister_dir refuses while assets from the directory are held (a count above
      zero, or loading for someone); with force it invalidates them: their objects are destroyed at
      once, handles to them go stale, and scopes that held them skip them quietly (count, dump,
      release). Unreferenced assets waiting for collect are released on the spot. The directory's
      ids and names are withdrawn before any destroy callback runs: a callback that loads one of
      its assets gets an invalid asset (logged: unknown asset).
-   - Names: an asset's name (Icons/sword) is unique per profile and compared ASCII
-     case-insensitively. When two registered profiles carry one name, the first registered
+   - Names: an asset's name (Icons/sword) is unique per profile, case-insensitively and under
+     Unicode normalisation (pack and source serving refuse two files that are one name:
+     tl_text_name_key), and looked up ASCII case-insensitively. When two registered profiles carry one name, the first registered
      answers lookups by name (an info line says so); ids are always distinct.
 
    Loading
@@ -204,6 +209,8 @@ extern "C" {
     X(RAW_LEFTOVER_TOTAL, TL_LOG_LEVEL_WARNING, "shutdown: %u raw handle(s) were never disposed") \
     X(CALLBACK_REFUSED, TL_LOG_LEVEL_ERROR, "%s: not allowed from inside a content callback") \
     X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)") \
+    X(NOT_A_FILE, TL_LOG_LEVEL_ERROR, \
+      "%s is %s, not a regular file: content is read only from regular files") \
     TL__CONTENT_LIVE_LOG_ITEMS(X)
 
 /* Development builds (TL_CONTENT_LIVE, content_live.h): source trees and hot reload. */
@@ -283,13 +290,17 @@ typedef enum tl_asset_status {
 
 /* --- callbacks ---------------------------------------------------------------------------------- */
 
-/* What a decoder or destroy callback is told about the asset. */
+/* What a decoder or destroy callback is told about the asset (and what a listing of a directory
+   gives for each of its assets). */
 typedef struct tl_content_info {
     uint32_t id;          /* the catalog id (generated enum value) */
     const char *name;     /* "Icons/sword" */
     const char *category; /* the catalog category: the kind */
     const char *profile;  /* the directory's profile */
     uint64_t size;        /* decoded bytes */
+    bool reload;          /* development builds (TL_CONTENT_LIVE): the decode, reload callback or
+                             destroy of a held asset's reload (its new bytes, the old object
+                             replaced); false for a first load and everywhere else */
 } tl_content_info;
 
 /* Turns bytes into the game's object (NULL: failure, logged). The bytes belong to the runtime
@@ -372,6 +383,13 @@ TL_API bool tl_content_unregister_dir(tl_content_dir dir, bool force);
 TL_API bool tl_content_dir_valid(tl_content_dir dir);
 TL_API const char *tl_content_dir_profile(tl_content_dir dir);
 TL_API uint32_t tl_content_dir_asset_count(tl_content_dir dir);
+/* Lists a directory's assets: start with *cursor = 0; each call fills *info with the next one
+   (its id, name, category, profile and size) and returns true, false at the end or for a stale
+   directory. In the directory's own order (by id for built directories). No allocation: the
+   strings are the directory's, valid until it is unregistered (or, in development builds, served
+   again). Development builds skip what loads no more (a file deleted from a source tree, an asset
+   the latest pack dropped while it was held). */
+TL_API bool tl_content_dir_next_asset(tl_content_dir dir, uint32_t *cursor, tl_content_info *info);
 
 TL_API bool tl_content_register_kind(tl_content *ctx, const tl_content_kind_desc *kind);
 
@@ -626,6 +644,7 @@ struct tl_content {
     uint64_t frame, delay;
     uint32_t warn_threshold, max_loads;
     bool auto_collect, capture_origin, verify_xxh64, trust_bytes, shutting_down;
+    bool open_refused; /* the default I/O's last open met a file that is not a regular one */
     int in_callback;
     uint32_t epoch;
     tl__content_scope *scopes;
@@ -795,19 +814,6 @@ typedef long tl__content_file_pos;
 #define TL__CONTENT_FILE_POS_MAX LONG_MAX
 #endif
 
-static void *tl__content_file_open(void *user, const char *path, uint64_t *size) {
-    FILE *f = fopen(path, "rb");
-    tl__content_file_pos n;
-    (void)user;
-    if (!f) return NULL;
-    if (TL__CONTENT_FSEEK(f, 0, SEEK_END) != 0 || (n = TL__CONTENT_FTELL(f)) < 0) {
-        fclose(f);
-        return NULL;
-    }
-    *size = (uint64_t)n;
-    return f;
-}
-
 /* Reads go through pread on the stream's descriptor where the headers declare it (POSIX, not in
    strict ISO C modes on glibc or musl): one system call per read and no copy through stdio's
    buffer; the stream's own position is never used. Elsewhere (Windows) fseek + fread. */
@@ -828,6 +834,85 @@ static void *tl__content_file_open(void *user, const char *path, uint64_t *size)
 #include <sys/mman.h>
 #include <sys/stat.h>
 #endif
+
+/* The default I/O opens only regular files, and opens them without blocking: a FIFO would block
+   the open until a writer came (for ever), a device would be read for ever. POSIX: open with
+   O_NONBLOCK, fstat, refuse what is not a regular file (logged, naming it), then read through a
+   stream on that descriptor. Strict ISO C modes on POSIX systems, which declare no fdopen: the
+   path is opened and checked the same way, then opened again by fopen (a swap in between is not
+   caught there). */
+#if defined(TL__CONTENT_POSIX_IO) || (!defined(_WIN32) && (defined(__unix__) || defined(__APPLE__)))
+#define TL__CONTENT_CHECK_KIND 1
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef O_CLOEXEC
+#define TL__CONTENT_O_CLOEXEC O_CLOEXEC
+#else
+#define TL__CONTENT_O_CLOEXEC 0
+#endif
+
+/* What a file that is not a regular one is, as a phrase ("a FIFO (named pipe)"). */
+static const char *tl__content_kind_phrase(unsigned long mode) {
+    if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+#ifdef S_ISSOCK
+    if (S_ISSOCK(mode)) return "a socket";
+#endif
+    return "a special file";
+}
+
+/* A descriptor of the regular file at path (read only, not blocking), or -1: missing, or not a
+   regular file (logged, and remembered for the caller's message). A socket cannot be opened at
+   all (ENXIO): stat says what it is. */
+static int tl__content_open_regular(tl_content *ctx, const char *path, struct stat *st) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK | TL__CONTENT_O_CLOEXEC);
+    if (fd < 0) {
+        if (stat(path, st) != 0 || S_ISREG(st->st_mode)) return -1;
+    } else if (fstat(fd, st) != 0 || S_ISREG(st->st_mode)) {
+        return fd;
+    } else {
+        close(fd);
+    }
+    if (ctx) {
+        ctx->open_refused = true;
+        tl__content_log(ctx, TL_CONTENT_LOG_NOT_A_FILE, path,
+                        tl__content_kind_phrase((unsigned long)st->st_mode));
+    }
+    return -1;
+}
+#endif
+
+static void *tl__content_file_open(void *user, const char *path, uint64_t *size) {
+    FILE *f;
+    tl__content_file_pos n;
+#ifdef TL__CONTENT_CHECK_KIND
+    struct stat st;
+    int fd = tl__content_open_regular((tl_content *)user, path, &st);
+    if (fd < 0) return NULL;
+#ifdef TL__CONTENT_POSIX_IO
+    if ((uint64_t)st.st_size > (uint64_t)TL__CONTENT_FILE_POS_MAX || !(f = fdopen(fd, "rb"))) {
+        close(fd);
+        return NULL;
+    }
+    *size = (uint64_t)st.st_size;
+    return f;
+#else
+    close(fd);
+#endif
+#else
+    (void)user;
+#endif
+    if (!(f = fopen(path, "rb"))) return NULL;
+    if (TL__CONTENT_FSEEK(f, 0, SEEK_END) != 0 || (n = TL__CONTENT_FTELL(f)) < 0) {
+        fclose(f);
+        return NULL;
+    }
+    *size = (uint64_t)n;
+    return f;
+}
 
 static bool tl__content_file_read(void *user, void *file, uint64_t offset, void *dst, size_t size) {
     FILE *f = (FILE *)file;
@@ -864,14 +949,27 @@ static bool tl__content_out_of_memory(const char *why) {
     return why && strcmp(why, "out of memory") == 0;
 }
 
+/* Opens a file of a directory through the backend; NULL when it cannot, with *special true when
+   it is there but not a regular file (refused by the default I/O, which logged it). */
+static void *tl__content_open(tl_content *ctx, const char *path, uint64_t *size, bool *special) {
+    void *f;
+    ctx->open_refused = false;
+    f = ctx->io.open(ctx->io.user, path, size);
+    *special = !f && ctx->open_refused;
+    return f;
+}
+
+#define TL__CONTENT_NOT_REGULAR "not a regular file"
+
 /* Reads a whole (small) file: archives.json, catalog.tlcat. */
 static unsigned char *tl__content_read_whole(tl_content *ctx, const char *path, uint64_t max,
                                              uint64_t *size, const char **why) {
     uint64_t n = 0;
     unsigned char *data;
-    void *f = ctx->io.open(ctx->io.user, path, &n);
+    bool special;
+    void *f = tl__content_open(ctx, path, &n, &special);
     if (!f) {
-        *why = "missing or unreadable";
+        *why = special ? TL__CONTENT_NOT_REGULAR : "missing or unreadable";
         return NULL;
     }
     if (n > max) {
@@ -1058,7 +1156,9 @@ static bool tl__content_mount_flat(tl_content *ctx, tl__content_dirrec *d, const
     d->catalog = tl__content_read_whole(ctx, path, TL_CONTENT_MAX_CATALOG_BYTES, &size, why);
     TL_FREE(path);
     if (!d->catalog) {
-        if (!tl__content_out_of_memory(*why))
+        if (strcmp(*why, TL__CONTENT_NOT_REGULAR) == 0)
+            *why = "catalog.tlcat is not a regular file";
+        else if (!tl__content_out_of_memory(*why))
             *why = "neither archives.json nor catalog.tlcat is readable: not a content directory";
         return false;
     }
@@ -1140,11 +1240,12 @@ static bool tl__content_archive_open(tl_content *ctx, tl__content_dirrec *d, uin
                                      const char **why) {
     char *path = tl__content_join(d->path, a->name, NULL);
     uint64_t hash = 0;
+    bool special;
     *why = "out of memory";
     if (!path) return false;
-    d->archives[i] = ctx->io.open(ctx->io.user, path, size);
+    d->archives[i] = tl__content_open(ctx, path, size, &special);
     TL_FREE(path);
-    *why = "is missing or unreadable";
+    *why = special ? "is not a regular file" : "is missing or unreadable";
     if (!d->archives[i]) return false;
     *why = "has a different size on disk than archives.json records";
     if (*size != a->size) return false;
@@ -1453,7 +1554,9 @@ tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path,
     TL_FREE(index_path);
     if (!text && strcmp(why, "missing or unreadable") != 0) {
         ok = false; /* an index that exists but cannot be used: never fall back to flat */
-        if (!tl__content_out_of_memory(why)) why = "archives.json is too large or cannot be read";
+        if (strcmp(why, TL__CONTENT_NOT_REGULAR) == 0) why = "archives.json is not a regular file";
+        else if (!tl__content_out_of_memory(why))
+            why = "archives.json is too large or cannot be read";
     } else if (text) {
         ok = tl__content_mount_packed(
             ctx, &d, text, len, (desc && desc->verify_xxh64) || ctx->verify_xxh64, &why, &bad);
@@ -1499,6 +1602,21 @@ static void tl__content_info(const tl_content *ctx, const tl__content_entry *e,
     info->category = d->categories[e->category];
     info->profile = d->profile;
     info->size = e->size;
+    info->reload = false;
+}
+
+bool tl_content_dir_next_asset(tl_content_dir dir, uint32_t *cursor, tl_content_info *info) {
+    tl__content_dirrec *d = tl__content_dir_get(dir);
+    if (!d || !cursor || !info) return false;
+    while (*cursor < d->entry_count) {
+        const tl__content_entry *e = &d->entries[(*cursor)++];
+#ifdef TL_CONTENT_LIVE
+        if (tl__content_live_deleted(dir.ctx, e)) continue; /* loads no more */
+#endif
+        tl__content_info(dir.ctx, e, info);
+        return true;
+    }
+    return false;
 }
 
 static uint32_t tl__content_kind_of(const tl_content *ctx, const tl__content_entry *e) {
@@ -1744,7 +1862,7 @@ static bool tl__content_read_into(tl_content *ctx, const tl__content_entry *e, u
     char *path;
     uint64_t size = 0;
     void *f;
-    bool ok;
+    bool ok, special = false;
     if (d->packed) {
         *hashed = e->codec == TL_CF_CODEC_RAW && !ctx->trust_bytes;
         if (*hashed ? tl__content_read_hashing(ctx, d->archives[e->archive], e->offset, buf,
@@ -1756,8 +1874,10 @@ static bool tl__content_read_into(tl_content *ctx, const tl__content_entry *e, u
         return false;
     }
     path = tl__content_join(d->path, e->path, NULL);
-    *why = path ? "file missing or unreadable" : "out of memory";
-    f = path ? ctx->io.open(ctx->io.user, path, &size) : NULL;
+    f = path ? tl__content_open(ctx, path, &size, &special) : NULL;
+    *why = !path     ? "out of memory"
+           : special ? "its file is " TL__CONTENT_NOT_REGULAR
+                     : "file missing or unreadable";
     TL_FREE(path);
     if (!f) return false;
     ok = size == e->stored && ctx->io.read(ctx->io.user, f, 0, buf, (size_t)e->stored);
@@ -1997,8 +2117,11 @@ static void tl__content_begin(tl_content *ctx, uint32_t index) {
         offset = e->offset;
     } else {
         char *path = tl__content_join(d->path, e->path, NULL);
-        why = path ? "file missing or unreadable" : "out of memory";
-        file = path ? ctx->io.open(ctx->io.user, path, &size) : NULL;
+        bool special = false;
+        file = path ? tl__content_open(ctx, path, &size, &special) : NULL;
+        why = !path     ? "out of memory"
+              : special ? "its file is " TL__CONTENT_NOT_REGULAR
+                        : "file missing or unreadable";
         TL_FREE(path);
         if (file && size != e->stored) {
             ctx->io.close(ctx->io.user, file);
@@ -2119,6 +2242,7 @@ tl_content *tl_content_create(const tl_content_desc *desc) {
     ctx->logger = desc->logger;
     ctx->io = desc->io;
     if (!ctx->io.open || !ctx->io.read || !ctx->io.close) {
+        ctx->io.user = ctx; /* its refusals are logged */
         ctx->io.open = tl__content_file_open;
         ctx->io.read = tl__content_file_read;
         ctx->io.close = tl__content_file_close;

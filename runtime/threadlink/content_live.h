@@ -8,19 +8,34 @@
    disk now: no `threadlink-gen pack`, nothing written. Names are resolved with exactly pack's
    rules (content_format.h shares them with the generator): each category's folder walked, names
    starting with '.' skipped, links followed only inside the root, special files skipped, names
-   "stem" (extension dropped) or "path", and two files with one name (ASCII case-insensitively)
-   refused, naming both paths. So a name that works in development works in the build.
+   "stem" (extension dropped) or "path", and two files with one name (ASCII case-insensitively,
+   or under Unicode normalisation: tl_text_name_key) refused, naming both paths. So a name that
+   works in development works in the build.
+
+   Files are read beneath the root's descriptor, never by their path: openat2 with
+   RESOLVE_BENEATH on Linux where the headers have it (and syscall() is declared), else one
+   openat with O_NOFOLLOW per path component. A file or category folder swapped for a link out of
+   the root, or for a FIFO or a device, is never read through, whenever the swap happens: the load
+   or reload fails saying so, and a held asset keeps its object. A link inside the root is
+   followed when it resolves beneath the root, as pack follows it: a relative target component by
+   component (".." never above the root), an absolute one when its real path is in the root's.
+   Source files are read with POSIX calls, not through tl_content_io.
 
    While the game runs, tl_content_update notices edits: inotify on Linux (one read() per update
    when nothing changed), elsewhere (or with watch = TL_CONTENT_WATCH_POLL) a stat poll spread
    over frames, `poll_budget` files and folders per update. A held asset whose file changed is
-   reloaded in place: the kind's decoder runs on the new bytes, the object is swapped, the kind's
+   reloaded in place: the kind's decoder runs on the new bytes (info->reload tells it so; false at
+   a first load), the object is swapped, the kind's
    `reload` callback gets (old object, new object), then the old object is destroyed. Every
    tl_asset, raw handle and scope reference stays valid (same slot, same generation). A reload
    whose read or decoder fails keeps the old object and logs why. A deleted file leaves held
    assets as they are, and new loads of it fail saying it was deleted; an added file resolves at
    its first load (a name no directory answers is looked for in its folder); a renamed file
-   is the old name deleted and the new one added. A tree that changes into one pack refuses (a
+   is the old name deleted and the new one added. An update reads additions before it reloads:
+   a decoder or reload callback that loads a file added just before (a sprite added, then the
+   level that uses it saved) finds it; with the poll, a changed held file makes that update stat
+   every folder of the tree, and read it again first when one changed (or changed within two
+   seconds of the last read, where a file system's clock may not show an add). A tree that changes into one pack refuses (a
    duplicate name, say) is logged and the previous names stay served.
 
    Flat builds too: a flat directory ("archive": "none") registered with tl_content_register_dir
@@ -81,7 +96,9 @@ typedef enum tl_content_watch {
     TL_CONTENT_WATCH_POLL = 1  /* the budgeted stat poll (also on Linux: for tests) */
 } tl_content_watch;
 
-/* The profile's keys from threadlink.json; zero means the defaults:
+/* The profile's keys from threadlink.json (the generated catalog header's
+   content_<profile>_source_desc() fills them as threadlink.json declares the profile: categories,
+   names_path, flat and catalog_id); zero means the defaults:
      names        "stem" (false); true: "names": "path"
      flat         false; true for "archive": "none": paths Windows cannot hold are refused, as
                   pack refuses them in a flat build
@@ -132,12 +149,26 @@ TL_API uint64_t tl_content_source_reloads(tl_content *ctx);
 #endif
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__linux__)
 #include <sys/inotify.h>
 #define TL__LIVE_INOTIFY 1
+#endif
+/* openat2 with RESOLVE_BENEATH (Linux 5.6) opens a source file in one call where the headers
+   have it and syscall() is declared (_GNU_SOURCE or _DEFAULT_SOURCE); the walk of
+   tl__live_open_beneath answers whenever it refuses or is missing. */
+#if defined(__linux__) && (defined(_GNU_SOURCE) || defined(_DEFAULT_SOURCE)) && \
+    defined(__has_include)
+#if __has_include(<linux/openat2.h>) && __has_include(<sys/syscall.h>)
+#include <linux/openat2.h>
+#include <sys/syscall.h>
+#if defined(SYS_openat2)
+#define TL__LIVE_OPENAT2 1
+#endif
+#endif
 #endif
 
 #ifdef __cplusplus
@@ -146,7 +177,7 @@ extern "C" {
 
 #define TL__LIVE_DEFAULT_BUDGET 256u
 #define TL__LIVE_DEFAULT_BUDGET_US 250u
-#define TL__LIVE_WHY 768
+#define TL__LIVE_WHY 1024
 
 /* What identifies a file's contents without reading it. */
 typedef struct tl__live_sig {
@@ -158,6 +189,7 @@ typedef struct tl__live_sig {
 typedef struct tl__live_file {
     tl__live_sig sig;
     uint8_t present, in_catalog, loaded, seen;
+    uint8_t dirty; /* held, and its file changed: reloaded once additions are read */
 } tl__live_file;
 
 /* One file of a scan: its path under the root, the length of its name (a prefix), its category. */
@@ -185,6 +217,9 @@ struct tl__content_source {
     uint32_t category_count;
     tl_cf_names names;
     bool flat, poll, rescan, busy;
+    uint32_t *dirty_ids; /* the ids of the files marked dirty, in the order they were */
+    uint32_t dirty, dirty_cap;
+    int64_t scanned_ns; /* the wall clock when the served tree's last read began */
     uint32_t (*catalog_id)(void *user, const char *name);
     void *catalog_user;
     tl__live_file *files;
@@ -194,6 +229,8 @@ struct tl__content_source {
     uint32_t dir_len, budget, budget_us, cursor;
     int fd;          /* inotify, or -1 */
     int *wds;        /* the watch of each folder (parallel to dirs) */
+    int root_fd;     /* the source root: every file is read beneath it */
+    char *real_root; /* its real path (realpath's), for absolute links into it */
     char path[4096]; /* scratch: root/rel, for the poll's stat calls without allocating */
 };
 
@@ -439,22 +476,119 @@ static int tl__live_by_name(const void *x, const void *y) {
     return c ? c : strcmp(a->rel, b->rel);
 }
 
-/* Two files one name, case-insensitively: refused, both paths named (pack's message). */
+/* Two files one name: b's refusal, naming a (pack's message). */
+static void tl__live_same_name(tl__live_scan *sc, const char *profile, const char *root,
+                               const tl__live_found *a, const tl__live_found *b, bool normalised) {
+    char name[512];
+    snprintf(name, sizeof name, "%.*s\" of profile \"%s", (int)b->name_len, b->rel, profile);
+    snprintf(sc->why, sizeof sc->why, "%s/%s: asset name \"%s\" is also the name of %s/%s%s", root,
+             b->rel, name, root, a->rel,
+             normalised ? " under Unicode normalisation (names are unique per profile, "
+                          "case-insensitively and whether their letters are composed or "
+                          "decomposed: U+00E9 and e + U+0301 are one letter)"
+                        : " (names are unique per profile, case-insensitively)");
+}
+
+/* A scanned name with a byte above ASCII, and its key (tl_text_name_key). */
+typedef struct tl__live_keyed {
+    const tl__live_found *f;
+    char *key;
+    size_t len;
+} tl__live_keyed;
+
+static int tl__live_by_key(const void *x, const void *y) {
+    const tl__live_keyed *a = (const tl__live_keyed *)x, *b = (const tl__live_keyed *)y;
+    int c = memcmp(a->key, b->key, a->len < b->len ? a->len : b->len);
+    if (c) return c;
+    if (a->len != b->len) return a->len < b->len ? -1 : 1;
+    return strcmp(a->f->rel, b->f->rel);
+}
+
+static bool tl__live_ascii(const char *s, size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++)
+        if ((unsigned char)s[i] >= 0x80) return false;
+    return true;
+}
+
+/* The scanned file (sorted by folded name) whose folded name is `key`, or NULL. */
+static const tl__live_found *tl__live_folded_as(const tl__live_scan *sc, const char *key,
+                                                size_t len) {
+    uint32_t lo = 0, hi = sc->len;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int c = tl_text_fold_compare(sc->files[mid].rel, sc->files[mid].name_len, key, len);
+        if (c == 0) return &sc->files[mid];
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return NULL;
+}
+
+/* The keys of the names with a byte above ASCII, into keys (*n of them); false with sc->why when
+   out of memory or when a key that is all ASCII is another file's folded name (KELVIN SIGN is K). */
+static bool tl__live_keys(const char *profile, const char *root, tl__live_scan *sc,
+                          tl__live_keyed *keys, uint32_t *n) {
+    uint32_t i;
+    for (i = 0; i < sc->len; i++) {
+        const tl__live_found *f = &sc->files[i], *same;
+        tl__live_keyed *k = &keys[*n];
+        if (tl__live_ascii(f->rel, f->name_len)) continue;
+        k->f = f;
+        k->key = (char *)TL_MALLOC(TL_TEXT_NAME_KEY_MAX(f->name_len) + 1);
+        if (!k->key) {
+            tl__live_why(sc, root, ": out of memory", NULL, NULL);
+            return false;
+        }
+        k->len = tl_text_name_key(f->rel, f->name_len, k->key, TL_TEXT_NAME_KEY_MAX(f->name_len));
+        (*n)++;
+        same = tl__live_ascii(k->key, k->len) ? tl__live_folded_as(sc, k->key, k->len) : NULL;
+        if (same) {
+            tl__live_same_name(sc, profile, root, same, f, true);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Two files one name under Unicode normalisation though not under the ASCII fold alone (those
+   tl__live_unique refuses): "café" composed and decomposed. Only names with a byte above ASCII
+   can differ so; nothing is allocated for an all-ASCII tree. */
+static bool tl__live_unique_normalised(const char *profile, const char *root, tl__live_scan *sc) {
+    tl__live_keyed *keys;
+    uint32_t i, n = 0, count = 0;
+    bool ok;
+    for (i = 0; i < sc->len; i++) count += !tl__live_ascii(sc->files[i].rel, sc->files[i].name_len);
+    if (!count) return true;
+    keys = (tl__live_keyed *)tl__content_zalloc(count * sizeof *keys);
+    if (!keys) tl__live_why(sc, root, ": out of memory", NULL, NULL);
+    ok = keys && tl__live_keys(profile, root, sc, keys, &n);
+    if (ok && n > 1) qsort(keys, n, sizeof *keys, tl__live_by_key);
+    for (i = 1; ok && i < n; i++) {
+        const tl__live_keyed *a = &keys[i - 1], *b = &keys[i];
+        if (a->len != b->len || memcmp(a->key, b->key, a->len) != 0 ||
+            tl_text_fold_compare(a->f->rel, a->f->name_len, b->f->rel, b->f->name_len) == 0)
+            continue;
+        tl__live_same_name(sc, profile, root, a->f, b->f, true);
+        ok = false;
+    }
+    for (i = 0; keys && i < n; i++) TL_FREE(keys[i].key);
+    TL_FREE(keys);
+    return ok;
+}
+
+/* Two files one name, case-insensitively or under Unicode normalisation: refused, both paths
+   named (pack's message). */
 static bool tl__live_unique(const char *profile, const char *root, tl__live_scan *sc) {
     uint32_t i;
     if (sc->len > 1) qsort(sc->files, sc->len, sizeof *sc->files, tl__live_by_name);
     for (i = 1; i < sc->len; i++) {
         const tl__live_found *a = &sc->files[i - 1], *b = &sc->files[i];
-        char name[512];
         if (tl_text_fold_compare(a->rel, a->name_len, b->rel, b->name_len) != 0) continue;
-        snprintf(name, sizeof name, "%.*s\" of profile \"%s", (int)b->name_len, b->rel, profile);
-        snprintf(
-            sc->why, sizeof sc->why,
-            "%s/%s: asset name \"%s\" is also the name of %s/%s (names are unique per profile, case-insensitively)",
-            root, b->rel, name, root, a->rel);
+        tl__live_same_name(sc, profile, root, a, b, false);
         return false;
     }
-    return true;
+    return tl__live_unique_normalised(profile, root, sc);
 }
 
 /* The whole tree as pack would read it; false with sc->why when pack would refuse it. */
@@ -658,15 +792,232 @@ static void tl__live_apply(tl_content *ctx, uint32_t dir, const tl__live_scan *s
 
 /* --- reading and reloading ------------------------------------------------------------------- */
 
-/* The file's bytes as they are now (its size read from the file, not the record). */
+/* --- reading beneath the root ------------------------------------------------------------------- */
+
+/* Every source file is read beneath the root's descriptor, never by its path: a file or folder
+   swapped for a link out of the root (or for a FIFO) is refused, whenever the swap happened. A
+   link inside the root is followed when it resolves beneath the root: relative targets component
+   by component (".." never above the root), an absolute one only when its real path is in the
+   root's. Linux: openat2 with RESOLVE_BENEATH first; the walk otherwise, and for its refusals. */
+#define TL__LIVE_MAX_LINKS 40
+#define TL__LIVE_OUT \
+    "its path leads out of the source root through a symbolic link (links are followed only inside the root)"
+#define TL__LIVE_MISSING "its file is missing or unreadable (deleted or renamed meanwhile?)"
+
+typedef struct tl__live_beneath {
+    const tl__content_source *src;
+    int *fds; /* the folders walked into below the root, innermost last */
+    uint32_t depth, cap;
+    char *todo; /* what is left of the path, '/'-separated */
+    size_t at;
+    unsigned links;
+    const char *why;
+} tl__live_beneath;
+
+static int tl__live_here(const tl__live_beneath *b) {
+    return b->depth ? b->fds[b->depth - 1] : b->src->root_fd;
+}
+
+static void tl__live_up(tl__live_beneath *b) { close(b->fds[--b->depth]); }
+
+/* The next component of the path into name (empty ones and "." skipped); false at its end, and
+   for one longer than any file name (why: missing; never cut to a name that may exist). */
+static bool tl__live_next(tl__live_beneath *b, char *name, size_t cap) {
+    for (;;) {
+        const char *p = b->todo + b->at;
+        size_t n = strcspn(p, "/");
+        if (!*p) return false;
+        b->at += n + (p[n] == '/');
+        if (n == 0 || (n == 1 && p[0] == '.')) continue;
+        if (n >= cap) {
+            b->why = TL__LIVE_MISSING;
+            return false;
+        }
+        memcpy(name, p, n);
+        name[n] = 0;
+        return true;
+    }
+}
+
+static bool tl__live_last(const tl__live_beneath *b) {
+    const char *p = b->todo + b->at;
+    while (*p == '/' || (p[0] == '.' && (p[1] == '/' || !p[1]))) p++;
+    return !*p;
+}
+
+/* The rest of the path becomes `target` then the rest (a link's target, spliced in). */
+static bool tl__live_splice(tl__live_beneath *b, const char *target) {
+    size_t t = strlen(target), r = strlen(b->todo + b->at);
+    char *todo = (char *)TL_MALLOC(t + r + 2);
+    if (!todo) return false;
+    memcpy(todo, target, t);
+    todo[t] = '/';
+    memcpy(todo + t + 1, b->todo + b->at, r + 1);
+    TL_FREE(b->todo);
+    b->todo = todo;
+    b->at = 0;
+    return true;
+}
+
+/* An absolute link target: followed from the root when its real path is in the root's. */
+static bool tl__live_follow_absolute(tl__live_beneath *b, const char *target) {
+    char *real = realpath(target, NULL);
+    size_t n = strlen(b->src->real_root);
+    bool inside = real && tl__live_inside(b->src->real_root, real);
+    if (inside) {
+        while (b->depth) tl__live_up(b);
+        inside = tl__live_splice(b, real[n] == '/' ? real + n + 1 : real + n);
+        if (!inside) b->why = "out of memory";
+    } else {
+        b->why = real ? TL__LIVE_OUT : "its path has a broken symbolic link";
+    }
+    free(real);
+    return inside;
+}
+
+/* `name` in the current folder, when it is a link: its target spliced in. False with why
+   when it is no link (why: missing), leads out, or links too many times (a loop). */
+static bool tl__live_follow(tl__live_beneath *b, const char *name) {
+    char target[4096];
+    struct stat st;
+    ssize_t n;
+    b->why = TL__LIVE_MISSING;
+    if (fstatat(tl__live_here(b), name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(st.st_mode))
+        return false;
+    n = readlinkat(tl__live_here(b), name, target, sizeof target - 1);
+    if (n <= 0) return false;
+    target[n] = 0;
+    if (++b->links > TL__LIVE_MAX_LINKS) {
+        b->why = "its path has too many symbolic links (a loop?)";
+        return false;
+    }
+    if (target[0] == '/') return tl__live_follow_absolute(b, target);
+    if (tl__live_splice(b, target)) return true;
+    b->why = "out of memory";
+    return false;
+}
+
+/* One step: into a folder (pushed), up (".."; never above the root), or the file (returned). */
+static int tl__live_step(tl__live_beneath *b, const char *name, bool *done) {
+    bool last = tl__live_last(b);
+    int fd;
+    *done = false;
+    if (strcmp(name, "..") == 0) {
+        *done = b->depth == 0;
+        if (*done) b->why = TL__LIVE_OUT;
+        else tl__live_up(b);
+        return -1;
+    }
+    fd = openat(tl__live_here(b), name,
+                O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (last ? O_NONBLOCK : O_DIRECTORY));
+    if (fd < 0) {
+        *done = !tl__live_follow(b, name);
+        return -1;
+    }
+    *done = last;
+    if (last) return fd;
+    if (!tl__content_grow((void **)&b->fds, &b->cap, sizeof *b->fds, b->depth + 1)) {
+        close(fd);
+        b->why = "out of memory";
+        *done = true;
+        return -1;
+    }
+    b->fds[b->depth++] = fd;
+    return -1;
+}
+
+/* The walk: every component opened with O_NOFOLLOW beneath the root, links resolved by hand. */
+static int tl__live_walk_beneath(const tl__content_source *src, const char *rel, const char **why) {
+    tl__live_beneath b;
+    char name[256];
+    bool done = false;
+    int fd = -1;
+    memset(&b, 0, sizeof b);
+    b.src = src;
+    b.why = TL__LIVE_MISSING;
+    b.todo = tl__content_strdup(rel);
+    if (!b.todo) b.why = "out of memory";
+    while (b.todo && !done && tl__live_next(&b, name, sizeof name))
+        fd = tl__live_step(&b, name, &done);
+    while (b.depth) tl__live_up(&b);
+    TL_FREE(b.fds);
+    TL_FREE(b.todo);
+    *why = b.why;
+    return fd;
+}
+
+/* A descriptor of the regular file at rel beneath the root, or -1 with *why (a file that is not
+   regular is logged, naming it). */
+static int tl__live_open_beneath(tl_content *ctx, const tl__content_dirrec *d, const char *rel,
+                                 const char **why) {
+    struct stat st;
+    int fd = -1;
+#ifdef TL__LIVE_OPENAT2
+    struct open_how how;
+    memset(&how, 0, sizeof how);
+    how.flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC;
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+    fd = (int)syscall(SYS_openat2, d->source->root_fd, rel, &how, sizeof how);
+#endif
+    if (fd < 0) fd = tl__live_walk_beneath(d->source, rel, why);
+    if (fd < 0) return -1;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) return fd;
+    close(fd);
+    *why = "its file is " TL__CONTENT_NOT_REGULAR;
+    {
+        char *path = tl__content_join(d->path, rel, NULL);
+        tl__content_log(ctx, TL_CONTENT_LOG_NOT_A_FILE, path ? path : rel,
+                        tl__content_kind_phrase((unsigned long)st.st_mode));
+        TL_FREE(path);
+    }
+    return -1;
+}
+
+/* Reads size bytes from fd into buf (from its start); false on an error or a short read. */
+static bool tl__live_read_fd(int fd, unsigned char *buf, size_t size) {
+    size_t got = 0;
+    while (got < size) {
+        ssize_t n = read(fd, buf + got, size - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        got += (size_t)n;
+    }
+    return true;
+}
+
+/* A source file's bytes as they are now (its size read from the file, not the record). */
+static unsigned char *tl__live_read_source(tl_content *ctx, const tl__content_entry *e,
+                                           uint64_t *size, const char **why) {
+    struct stat st;
+    unsigned char *buf = NULL;
+    int fd = tl__live_open_beneath(ctx, &ctx->dirs[e->dir], e->path, why);
+    if (fd < 0) return NULL;
+    *why = "read error";
+    if (fstat(fd, &st) == 0) {
+        *size = (uint64_t)st.st_size;
+        *why = "larger than this runtime accepts";
+        if (*size <= TL_CONTENT_MAX_ASSET_BYTES)
+            buf = (unsigned char *)TL_MALLOC((size_t)*size + 1);
+        if (buf && !tl__live_read_fd(fd, buf, (size_t)*size)) {
+            TL_FREE(buf);
+            buf = NULL;
+            *why = "read error";
+        }
+    }
+    close(fd);
+    return buf;
+}
+
+/* A flat build's file, through the context's I/O (its size read from the file). */
 static unsigned char *tl__live_read(tl_content *ctx, const tl__content_entry *e, uint64_t *size,
                                     const char **why) {
     tl__content_dirrec *d = &ctx->dirs[e->dir];
     char *path = tl__content_join(d->path, e->path, NULL);
-    void *f = path ? ctx->io.open(ctx->io.user, path, size) : NULL;
+    bool special = false;
+    void *f = path ? tl__content_open(ctx, path, size, &special) : NULL;
     unsigned char *buf = NULL;
     TL_FREE(path);
-    *why = "its file is missing or unreadable (deleted or renamed meanwhile?)";
+    *why = special ? "its file is " TL__CONTENT_NOT_REGULAR : TL__LIVE_MISSING;
     if (!f) return NULL;
     *why = "larger than this runtime accepts";
     if (*size <= TL_CONTENT_MAX_ASSET_BYTES) {
@@ -690,7 +1041,7 @@ static unsigned char *tl__content_live_read_stored(tl_content *ctx, tl__content_
         *why = "its file was deleted from the source tree";
         return NULL;
     }
-    buf = tl__live_read(ctx, e, &size, why);
+    buf = tl__live_read_source(ctx, e, &size, why);
     if (!buf) {
         ctx->dirs[e->dir].source->rescan = true; /* the tree changed under us: look again */
         return NULL;
@@ -710,6 +1061,7 @@ static void *tl__live_decode(tl_content *ctx, uint32_t slot, uint32_t kind, unsi
     if (kind == TL__CONTENT_NONE) return bytes;
     tl__content_info(ctx, ctx->slots[slot].entry, &info);
     info.size = size;
+    info.reload = true;
     ctx->in_callback++;
     object = ctx->kinds[kind].decode(ctx->kinds[kind].user, &info, bytes, (size_t)size);
     ctx->in_callback--;
@@ -734,6 +1086,7 @@ static void tl__live_swap_object(tl_content *ctx, uint32_t slot, uint32_t kind, 
     s->kind = kind;
     ctx->reloads++;
     tl__content_info(ctx, e, &info);
+    info.reload = true;
     tl__content_log(ctx, TL_CONTENT_LOG_RELOADED, e->name);
     ctx->in_callback++;
     if (kind != TL__CONTENT_NONE && ctx->kinds[kind].reload)
@@ -764,7 +1117,7 @@ static void tl__live_reload(tl_content *ctx, uint32_t slot) {
     unsigned char *bytes;
     void *object;
     if (s->state != TL__SLOT_READY || s->count == 0) return;
-    bytes = tl__live_read(ctx, e, &size, &why);
+    bytes = tl__live_read_source(ctx, e, &size, &why);
     if (!bytes) {
         tl__content_log(ctx, TL_CONTENT_LOG_RELOAD_FAILED, e->name, why);
         return;
@@ -835,15 +1188,28 @@ static void tl__live_take_dirs(tl__content_source *src, tl__live_scan *sc) {
     sc->dir_len = 0;
 }
 
+/* Folder time stamps this close before a read of the tree may hide a file added after it: the
+   add can fall in the clock tick of the folder's last change (a jiffy on Linux, a second on
+   HFS+ or ext3), leaving its time stamp as it was (git's "racy" entries). */
+#define TL__LIVE_RACY_NS ((int64_t)2000000000)
+
+static int64_t tl__live_wall_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 /* The tree read again and served as it is now; a tree pack would refuse keeps the old names. */
 static void tl__live_rescan(tl_content *ctx, uint32_t dir) {
     tl__content_source *src = ctx->dirs[dir].source;
     tl__live_scan sc;
+    int64_t started = tl__live_wall_ns();
     memset(&sc, 0, sizeof sc);
     sc.ctx = ctx;
     src->rescan = false;
     src->busy = true;
     if (tl__live_scan_tree(src, ctx->dirs[dir].profile, ctx->dirs[dir].path, &sc)) {
+        src->scanned_ns = started;
         tl__live_apply(ctx, dir, &sc);
         tl__live_take_dirs(ctx->dirs[dir].source, &sc);
         tl__live_watch(ctx, &ctx->dirs[dir]);
@@ -854,7 +1220,8 @@ static void tl__live_rescan(tl_content *ctx, uint32_t dir) {
     ctx->dirs[dir].source->busy = false;
 }
 
-/* A file whose contents may have changed: its signature compared, a held asset reloaded. */
+/* A file whose contents may have changed: its signature compared; a held asset is marked for its
+   reload, which waits until the additions of this update are read (tl__live_notice). */
 static void tl__live_check_file(tl_content *ctx, uint32_t dir, uint32_t i) {
     tl__content_dirrec *d = &ctx->dirs[dir];
     tl__content_source *src = d->source;
@@ -868,7 +1235,34 @@ static void tl__live_check_file(tl_content *ctx, uint32_t dir, uint32_t i) {
     sig = tl__live_sig_of(&st);
     if (tl__live_sig_same(&sig, &src->files[i].sig)) return;
     src->files[i].sig = sig;
-    if (d->entries[i].slot != TL__CONTENT_NONE) tl__live_reload(ctx, d->entries[i].slot);
+    if (d->entries[i].slot == TL__CONTENT_NONE || src->files[i].dirty) return;
+    if (!tl__content_grow((void **)&src->dirty_ids, &src->dirty_cap, sizeof *src->dirty_ids,
+                          src->dirty + 1)) {
+        tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "source reloads");
+        tl__live_reload(ctx, d->entries[i].slot); /* now, then */
+        return;
+    }
+    src->files[i].dirty = 1;
+    src->dirty_ids[src->dirty++] = d->entries[i].id;
+}
+
+/* The held assets marked dirty and still in the tree, reloaded by id (a reload's callbacks may
+   add entries, which moves them). */
+static void tl__live_reload_dirty(tl_content *ctx, uint32_t dir) {
+    tl__content_source *src = ctx->dirs[dir].source;
+    uint32_t *ids = src->dirty_ids, n = src->dirty, i, kept = 0;
+    if (!n) return;
+    src->dirty_ids = NULL;
+    src->dirty = src->dirty_cap = 0;
+    for (i = 0; i < n; i++) {
+        tl__content_entry *e = tl__content_entry_of(ctx, ids[i]);
+        tl__live_file *lf = e && e->dir == dir ? tl__live_file_of(ctx, e) : NULL;
+        if (!lf) continue;
+        lf->dirty = 0;
+        if (lf->present) ids[kept++] = ids[i]; /* the tree read since may have dropped it */
+    }
+    tl__live_reload_ids(ctx, ids, kept);
+    TL_FREE(ids);
 }
 
 static void tl__live_check_dir(tl_content *ctx, uint32_t dir, uint32_t i) {
@@ -970,7 +1364,30 @@ static void tl__live_drain_events(tl_content *ctx, uint32_t dir) {
 }
 #endif
 
-/* What changed in one source directory since the last update. */
+/* Whether a folder of the tree may hold a file the last read of it did not see: every folder
+   stat'ed, its signature changed or its time stamp racy (TL__LIVE_RACY_NS). */
+static bool tl__live_folders_moved(tl_content *ctx, uint32_t dir) {
+    tl__content_dirrec *d = &ctx->dirs[dir];
+    tl__content_source *src = d->source;
+    uint32_t i;
+    for (i = 0; i < src->dir_len; i++) {
+        const char *path = tl__live_path(src, d->path, src->dirs[i]);
+        struct stat st;
+        tl__live_sig sig;
+        if (!path || stat(path, &st) != 0) return true;
+        sig = tl__live_sig_of(&st);
+        if (!tl__live_sig_same(&sig, &src->dir_sigs[i]) ||
+            sig.mtime_ns >= src->scanned_ns - TL__LIVE_RACY_NS)
+            return true;
+    }
+    return false;
+}
+
+/* What changed in one source directory since the last update: additions first, then reloads,
+   so that a reload's decoder or callback finds a file added just before (a sprite added, then
+   the level that uses it saved). inotify has queued every event by now; the poll, which may not
+   have reached the new file's folder yet, stats every folder of the tree when a held file
+   changed, and reads the tree again before it reloads when one moved. */
 static void tl__live_notice(tl_content *ctx, uint32_t dir) {
     tl__content_source *src = ctx->dirs[dir].source;
     if (src->busy) return;
@@ -978,7 +1395,10 @@ static void tl__live_notice(tl_content *ctx, uint32_t dir) {
     if (src->fd >= 0) tl__live_drain_events(ctx, dir);
 #endif
     if (src->poll) tl__live_poll(ctx, dir);
+    if (src->poll && src->dirty && !src->rescan && tl__live_folders_moved(ctx, dir))
+        src->rescan = true;
     if (ctx->dirs[dir].alive && ctx->dirs[dir].source->rescan) tl__live_rescan(ctx, dir);
+    if (ctx->dirs[dir].alive) tl__live_reload_dirty(ctx, dir);
 }
 
 static void tl__live_flat_check(tl_content *ctx, uint32_t dir);
@@ -1058,6 +1478,8 @@ static void tl__live_source_free(tl__content_source *src) {
     uint32_t i;
     if (!src) return;
     tl__live_unwatch(src);
+    if (src->root_fd >= 0) close(src->root_fd);
+    free(src->real_root); /* realpath's */
     for (i = 0; i < src->category_count; i++) {
         if (src->category_names) TL_FREE(src->category_names[i]);
         if (src->folders) TL_FREE(src->folders[i]);
@@ -1068,6 +1490,7 @@ static void tl__live_source_free(tl__content_source *src) {
     TL_FREE(src->dirs);
     TL_FREE(src->dir_sigs);
     TL_FREE(src->files);
+    TL_FREE(src->dirty_ids);
     TL_FREE(src->scope);
     TL_FREE(src);
 }
@@ -1121,7 +1544,7 @@ tl__live_source_new(const char *profile, const tl_content_source_desc *desc, con
     tl__content_source *src = (tl__content_source *)tl__content_zalloc(sizeof *src);
     size_t n = tl_cf_profile_scope(profile, NULL, 0);
     if (!src) return NULL;
-    src->fd = -1;
+    src->fd = src->root_fd = -1;
     src->names = desc->names_path ? TL_CF_NAMES_PATH : TL_CF_NAMES_STEM;
     src->flat = desc->flat;
     src->catalog_id = desc->catalog_id;
@@ -1162,7 +1585,16 @@ static tl_content_dir tl__live_register(tl_content *ctx, const char *profile, co
     sc.ctx = ctx;
     sc.warn = true;
     ok = tl__live_record(&d, src, profile, root);
+    src->scanned_ns = tl__live_wall_ns();
     if (ok && !tl__live_scan_tree(src, profile, root, &sc)) ok = false;
+    if (ok && (src->root_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+        tl__live_why(&sc, "source root ", root, " cannot be opened", NULL);
+        ok = false;
+    }
+    if (ok) {
+        src->real_root = sc.real_root; /* the scan resolved it */
+        sc.real_root = NULL;
+    }
     dir = tl__content_dir_add(ctx, &d, root, ok,
                               ok          ? NULL
                               : sc.why[0] ? sc.why

@@ -134,6 +134,19 @@ for dir in "$work/generated" "$root/examples/basic/generated" "$root/tests/vault
   strict g++ "-std=c++17 $gxx_strict -O2" "$dir" "strict_$n.cpp"
   strict clang++ "-std=c++17 $clangxx_strict" "$dir" "strict_$n.cpp"
 done
+# examples/content's catalog header in a development build: its source description
+# (content_game_source_desc) includes content.h with TL_CONTENT_LIVE (POSIX: content_live.h).
+live="-DTL_CONTENT_LIVE -D_XOPEN_SOURCE=700"
+cat > strict_live.c <<'C'
+#include "content_game_catalog.h"
+tl_content_source_desc tl_use_source(void);
+tl_content_source_desc tl_use_source(void) { return content_game_source_desc(); }
+C
+{ silenced; cat strict_live.c; } > strict_live.cpp
+strict gcc "-std=c11 $c_strict $live" "$root/examples/content/generated" strict_live.c
+strict clang "-std=c11 $c_strict $live" "$root/examples/content/generated" strict_live.c
+strict g++ "-std=c++17 $gxx_strict $live" "$root/examples/content/generated" strict_live.cpp
+strict clang++ "-std=c++17 $clangxx_strict $live" "$root/examples/content/generated" strict_live.cpp
 # User code that hands identity enumerators (negative as ints) to lookups and saves: the generated
 # conversions keep it clean under -Wsign-conversion, where vault_fields_name(Vault_Fields_Health) warns.
 cat > conversions.c <<'C'

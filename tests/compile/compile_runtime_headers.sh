@@ -92,6 +92,16 @@ for via in content_live content; do
   strict gcc c11 "$gcc_strict -fshort-enums -O2" "$live.c" -c
   strict clang c11 "$clang_strict -O2" "$live.c" -c
 done
+# The same with _GNU_SOURCE, where content_live.h opens source files with openat2 (Linux).
+gnu="$work/live_gnu"
+{ printf '#ifndef _GNU_SOURCE\n#define _GNU_SOURCE /* g++ defines it already */\n#endif\n'
+  echo '#define TL_CONTENT_LIVE'; echo '#define TL_IMPLEMENTATION'
+  echo '#include <threadlink/content.h>'
+  echo 'int tl_compile_test_anchor(void);'; echo 'int tl_compile_test_anchor(void) { return 0; }'; } > "$gnu.c"
+cp "$gnu.c" "$gnu.cpp"
+try gcc c11 "$gnu.c"; try clang c11 "$gnu.c"; try g++ c++17 "$gnu.cpp"; try clang++ c++17 "$gnu.cpp"
+strict gcc c11 "$gcc_strict -fshort-enums -O2" "$gnu.c" -c
+strict clang c11 "$clang_strict -O2" "$gnu.c" -c
 { echo '#define TL_IMPLEMENTATION'
   for header in "$runtime"/threadlink/*.h; do echo "#include <threadlink/$(basename "$header")>"; done
   echo 'int tl_compile_test_anchor(void);'; echo 'int tl_compile_test_anchor(void) { return 0; }'; } > "$work/all.c"

@@ -120,6 +120,26 @@ expect_rc 1 "$gen" pack -C c --no-progress
 grep -qF 'c/assets/icon.png: error: asset name "icon" of profile "Game" is also the name of assets/Icon.png (names are unique per profile, case-insensitively)' err.txt ||
     { cat err.txt; fail "case-only names"; }
 [ ! -e c/generated ] || fail "a refused build wrote headers"
+# Names unique under Unicode normalisation too: "café" composed (U+00E9) and decomposed (e + U+0301,
+# as macOS stores names) are one name, and so are KELVIN SIGN and K; a flat build copied to macOS
+# would hold one file for both. Refused naming both paths; "cafe" is another name.
+nfc=$(printf 'caf\303\251') nfd=$(printf 'cafe\314\201') kelvin=$(printf '\342\204\252')
+mkdir -p n/assets/fr
+printf 'composed' > "n/assets/fr/$nfc.png"
+printf 'decomposed' > "n/assets/fr/$nfd.txt"
+printf 'plain' > n/assets/fr/cafe.png
+printf 'k' > n/assets/fr/k.png
+printf 'kelvin' > "n/assets/fr/$kelvin.png"
+cp g/threadlink.json n/
+expect_rc 1 "$gen" pack -C n --no-progress
+grep -qF "n/assets/fr/$nfc.png: error: asset name \"fr/$nfc\" of profile \"Game\" is also the name of assets/fr/$nfd.txt under Unicode normalisation" err.txt ||
+    { cat err.txt; fail "composed and decomposed names"; }
+grep -qF "n/assets/fr/$kelvin.png: error: asset name \"fr/$kelvin\" of profile \"Game\" is also the name of assets/fr/k.png under Unicode normalisation" err.txt ||
+    { cat err.txt; fail "KELVIN SIGN and k"; }
+[ "$(grep -c 'error:' err.txt)" = 2 ] || { cat err.txt; fail "cafe is another name"; }
+[ ! -e n/generated ] && [ ! -e n/out ] || fail "a refused build wrote outputs"
+rm "n/assets/fr/$nfd.txt" "n/assets/fr/$kelvin.png"
+expect_rc 0 "$gen" pack -C n --no-progress
 # "a/b" and "a_b" (a file below a folder and one beside it) are two assets with two keys, as their
 # names are; the newcomer's C name is numbered.
 mkdir -p s/assets/a

@@ -90,6 +90,7 @@ static inline void live_sleep_ms(long ms) {
 /* ---- a kind whose object is the file's text (NULL, a refusal, when it starts with "bad") ---- */
 typedef struct text_kind {
     int live, decodes, destroys, reloads;
+    int first_decodes, reload_decodes; /* decodes told a first load, told a reload */
     const char *last_old, *last_new; /* the reload callback's arguments, as texts */
     char last_old_text[64], last_new_text[64];
 } text_kind;
@@ -97,7 +98,8 @@ typedef struct text_kind {
 static inline void *text_decode(void *user, const tl_content_info *info, const void *bytes, size_t size) {
     text_kind *k = (text_kind *)user;
     char *t;
-    (void)info;
+    if (info->reload) k->reload_decodes++;
+    else k->first_decodes++;
     if (size >= 3 && memcmp(bytes, "bad", 3) == 0) return NULL;
     t = (char *)malloc(size + 1);
     if (!t) return NULL;

@@ -74,6 +74,8 @@ static bool live_until(live *w, bool (*done)(live *)) {
 static tl_content_watch watch_of(void **state) { return *(const tl_content_watch *)*state; }
 
 static const char *text_of(tl_asset a) { return (const char *)tl_asset_object(a); }
+static const char *listed_names(tl_content_dir dir);
+static bool refused_seen(live *w);
 
 /* ---- pack's rules ------------------------------------------------------------------------------ */
 
@@ -167,6 +169,38 @@ static void test_live_refuses_what_pack_refuses(void **state) {
     live_end(&w);
 }
 
+/* Two spellings of one name under Unicode normalisation ("café" composed and decomposed, as macOS
+   stores names) are one name, refused as pack refuses them: at registration, and when the tree
+   changes into it (the previous names stay served). */
+static void test_live_refuses_names_one_under_normalisation(void **state) {
+    live w;
+    tl_content_source_desc d = source_desc(watch_of(state));
+    char message[1024];
+    assert_non_null(live_tree());
+    live_write("Sprites/caf\xc3\xa9.png", "composed");
+    live_write("Sprites/cafe\xcc\x81.txt", "decomposed");
+    live_write("Sprites/cafe.png", "another name");
+    live_write("Levels/one.txt", "level");
+    live_start(&w, d.watch);
+    assert_false(live_register(&w, &d));
+    snprintf(message, sizeof message,
+             "cannot register %s: %s/Sprites/caf\xc3\xa9.png: asset name \"Sprites/caf\xc3\xa9\" of profile \"Game\" is also the name of "
+             "%s/Sprites/cafe\xcc\x81.txt under Unicode normalisation",
+             g_root, g_root, g_root);
+    assert_true(log_has(message));
+    live_remove("Sprites/cafe\xcc\x81.txt");
+    assert_true(live_register(&w, &d));
+    assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/caf\xc3\xa9")), "composed");
+    /* KELVIN SIGN is K: added, the tree is one pack refuses. */
+    live_write("Levels/\xe2\x84\xaa.txt", "kelvin");
+    live_write("Levels/k.txt", "k");
+    assert_true(live_until(&w, refused_seen));
+    assert_true(log_has("Levels/k.txt under Unicode normalisation"));
+    assert_int_equal(tl_content_find(w.c, "Levels/k"), 0);
+    assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Levels/one")), "level");
+    live_end(&w);
+}
+
 /* ---- ids ------------------------------------------------------------------------------------------ */
 
 /* The generated catalog's lookup, as a game passes it. */
@@ -211,6 +245,30 @@ static void test_live_ids_are_the_catalogs_or_identitys(void **state) {
     assert_int_equal(log_count(TL_CONTENT_LOG_SOURCE_UNCATALOGUED), 1);
 }
 
+/* The generated catalog header carries the profile's source description (categories and
+   folders, names, archive mode, the catalog's ids): registered as it is. */
+static void test_live_source_desc_from_the_catalog_header(void **state) {
+    live w;
+    tl_content_source_desc d = content_game_source_desc();
+    assert_non_null(live_tree());
+    live_write("Sprites/slime.txt", "slime");
+    live_write("Levels/field.txt", "field");
+    live_write("Music/theme.ogg", "theme");
+    live_write("Other/note.txt", "in no category");
+    d.watch = watch_of(state);
+    live_start(&w, d.watch);
+    assert_int_equal(d.category_count, CONTENT_GAME_CATEGORY_COUNT);
+    assert_string_equal(CONTENT_GAME_PROFILE, "Game");
+    assert_string_equal(CONTENT_GAME_SOURCE_ROOT, "assets");
+    w.dir = tl_content_register_source(w.c, CONTENT_GAME_PROFILE, g_root, &d);
+    assert_true(tl_content_dir_valid(w.dir));
+    assert_string_equal(text_of(tl_scope_load(tl_content_root(w.c), (uint32_t)Content_Game_Sprites_slime)), "slime");
+    assert_string_equal(text_of(tl_scope_load(tl_content_root(w.c), (uint32_t)Content_Game_Music_theme)), "theme");
+    assert_string_equal(listed_names(w.dir), "Levels:Levels/field|Music:Music/theme|Sprites:Sprites/slime");
+    assert_int_equal(tl_content_source_report(w.c), 0); /* every name is the catalog's */
+    live_end(&w);
+}
+
 /* ---- hot reload ------------------------------------------------------------------------------------ */
 
 static bool reloaded_once(live *w) { return w->kind.reloads >= 1; }
@@ -235,8 +293,12 @@ static void test_live_edit_reloads_in_place(void **state) {
     assert_string_equal(text_of(a), "v1");
     tl_content_update(w.c);
     assert_int_equal(w.kind.reloads, 0); /* nothing changed: nothing reloaded */
+    assert_int_equal(w.kind.first_decodes, 1);
+    assert_int_equal(w.kind.reload_decodes, 0);
     live_write("Sprites/hero.txt", "version 2");
     assert_true(live_until(&w, reloaded_once));
+    assert_int_equal(w.kind.first_decodes, 1); /* the decoder is told it is a reload */
+    assert_int_equal(w.kind.reload_decodes, 1);
     /* The same slot and generation: every handle and reference still names it. */
     assert_true(tl_asset_valid(a));
     assert_true(tl_content_handle_valid(raw));
@@ -329,6 +391,55 @@ static void test_live_added_file_resolves_at_first_load(void **state) {
     live_end(&w);
 }
 
+/* Every name a directory serves, "|"-joined in name order (deleted files are not served). */
+static const char *listed_names(tl_content_dir dir) {
+    static char out[1024];
+    char names[32][128];
+    uint32_t cursor = 0, n = 0, i, k;
+    tl_content_info info;
+    while (tl_content_dir_next_asset(dir, &cursor, &info)) {
+        assert_true(n < 32);
+        assert_int_equal(tl_content_find(dir.ctx, info.name), info.id);
+        snprintf(names[n++], sizeof names[0], "%s:%s", info.category, info.name);
+    }
+    for (i = 1; i < n; i++) /* insertion sort: a handful of names */
+        for (k = i; k > 0 && strcmp(names[k - 1], names[k]) > 0; k--) {
+            char t[128];
+            memcpy(t, names[k], sizeof t);
+            memcpy(names[k], names[k - 1], sizeof t);
+            memcpy(names[k - 1], t, sizeof t);
+        }
+    out[0] = 0;
+    for (i = 0; i < n; i++) {
+        if (i) strcat(out, "|");
+        strcat(out, names[i]);
+    }
+    return out;
+}
+
+static bool listed_added(live *w) { return strstr(listed_names(w->dir), "Sprites:Sprites/slime") != NULL; }
+
+static void test_live_dir_lists_its_names(void **state) {
+    live w;
+    tl_content_source_desc d = source_desc(watch_of(state));
+    tl_asset hero;
+    assert_non_null(live_tree());
+    live_write("Sprites/hero.txt", "hero");
+    live_write("Sprites/tree.txt", "tree");
+    live_write("Levels/one.txt", "level");
+    live_start(&w, d.watch);
+    assert_true(live_register(&w, &d));
+    assert_string_equal(listed_names(w.dir), "Levels:Levels/one|Sprites:Sprites/hero|Sprites:Sprites/tree");
+    hero = tl_scope_load_name(tl_content_root(w.c), "Sprites/hero");
+    live_remove("Sprites/hero.txt");
+    live_write("Sprites/slime.txt", "slime");
+    assert_true(live_until(&w, listed_added));
+    /* The deleted file's asset is held, but no longer served: not listed. */
+    assert_true(tl_asset_valid(hero));
+    assert_string_equal(listed_names(w.dir), "Levels:Levels/one|Sprites:Sprites/slime|Sprites:Sprites/tree");
+    live_end(&w);
+}
+
 static bool renamed_seen(live *w) { return tl_content_find(w->c, "Sprites/champion") != 0; }
 
 static void test_live_rename_moves_the_name(void **state) {
@@ -377,6 +488,245 @@ static void test_live_tree_pack_refuses_keeps_the_names(void **state) {
     live_end(&w);
 }
 
+/* A level kind whose decoder loads the sprites its file names, one a line. */
+typedef struct level_kind {
+    tl_scope deps;
+    int found, missing, reloads;
+} level_kind;
+
+static void *level_decode(void *user, const tl_content_info *info, const void *bytes, size_t size) {
+    level_kind *k = (level_kind *)user;
+    const char *p = (const char *)bytes, *end = p + size;
+    char *copy = (char *)malloc(size + 1);
+    (void)info;
+    while (p < end) {
+        char name[128];
+        size_t n = 0;
+        while (p < end && *p != '\n' && n + 1 < sizeof name) name[n++] = *p++;
+        name[n] = 0;
+        p++;
+        if (!n) continue;
+        if (tl_asset_valid(tl_scope_load_name(k->deps, name))) k->found++;
+        else k->missing++;
+    }
+    if (copy) {
+        memcpy(copy, bytes, size);
+        copy[size] = 0;
+    }
+    return copy;
+}
+
+static void level_destroy(void *user, const tl_content_info *info, void *object) {
+    (void)user, (void)info;
+    free(object);
+}
+
+static void level_reload(void *user, const tl_content_info *info, void *old_object, void *new_object) {
+    (void)info, (void)old_object, (void)new_object;
+    ((level_kind *)user)->reloads++;
+}
+
+static level_kind g_levels;
+static bool level_reloaded(live *w) { return w && g_levels.reloads >= 1; }
+
+/* A designer adds a sprite, then saves the level that uses it: the update reads the addition
+   before it reloads the level, so the level's decoder finds the sprite. */
+static void test_live_additions_before_reloads(void **state) {
+    live w;
+    tl_content_source_desc d = source_desc(watch_of(state));
+    tl_content_kind_desc k;
+    assert_non_null(live_tree());
+    live_write("Sprites/hero.txt", "hero");
+    live_write("Levels/one.txt", "Sprites/hero\n");
+    live_start(&w, d.watch);
+    memset(&g_levels, 0, sizeof g_levels);
+    memset(&k, 0, sizeof k);
+    k.category = "Levels";
+    k.decode = level_decode;
+    k.destroy = level_destroy;
+    k.reload = level_reload;
+    k.user = &g_levels;
+    assert_true(tl_content_register_kind(w.c, &k));
+    assert_true(live_register(&w, &d));
+    g_levels.deps = tl_scope_create(tl_content_root(w.c), "Deps", TL_SCOPE_OWNED);
+    assert_non_null(text_of(tl_scope_load_name(tl_content_root(w.c), "Levels/one")));
+    assert_int_equal(g_levels.found, 1);
+    live_write("Sprites/slime.txt", "slime");
+    live_write("Levels/one.txt", "Sprites/hero\nSprites/slime\n");
+    assert_true(live_until(&w, level_reloaded));
+    assert_int_equal(g_levels.missing, 0);
+    assert_int_equal(g_levels.found, 3);
+    assert_null(strstr(g_log.text, "no registered directory holds asset"));
+    live_end(&w);
+}
+
+/* ---- links and special files: reads resolved beneath the root ---------------------------------- */
+
+static char g_outside[256]; /* a folder beside the tree, for links out of it */
+
+static const char *outside_write(const char *rel, const char *text) {
+    static char path[512];
+    char dir[512];
+    FILE *f;
+    if (!g_outside[0]) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(g_outside, sizeof g_outside, "%s/tl-outside-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+        assert_non_null(mkdtemp(g_outside));
+    }
+    snprintf(path, sizeof path, "%s/%s", g_outside, rel);
+    snprintf(dir, sizeof dir, "%s", path);
+    *strrchr(dir, '/') = 0;
+    mkdir(dir, 0755);
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static void outside_remove(void) {
+    if (g_outside[0]) nftw(g_outside, live_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    g_outside[0] = 0;
+}
+
+/* rel becomes a symbolic link to target, in one rename (as a swap by someone else would be). */
+static void live_link(const char *rel, const char *target) {
+    char tmp[600];
+    snprintf(tmp, sizeof tmp, "%s.~lnk", live_path(rel));
+    assert_int_equal(symlink(target, tmp), 0);
+    assert_int_equal(rename(tmp, live_path(rel)), 0);
+}
+
+static void live_updates(live *w, int n) {
+    int i;
+    for (i = 0; i < n; i++) {
+        tl_content_update(w->c);
+        live_sleep_ms(2);
+    }
+}
+
+/* A file swapped for a link out of the root (absolute, or relative through ".."), or for a FIFO:
+   a load before the next update reads nothing through it (and never blocks), a held asset is
+   never reloaded with the outside bytes. */
+static void test_live_links_out_of_the_root_are_never_read(void **state) {
+    live w;
+    tl_content_source_desc d = source_desc(watch_of(state));
+    tl_asset hero;
+    char escape[600];
+    const char *secret;
+    alarm(30); /* a blocking open ends the run */
+    assert_non_null(live_tree());
+    live_write("Sprites/hero.txt", "hero");
+    live_write("Sprites/slime.txt", "slime");
+    live_write("Sprites/tree.txt", "tree");
+    live_write("Sprites/loop.txt", "loop");
+    live_write("Sprites/long.txt", "long");
+    live_write("Sprites/up.txt", "up");
+    live_write("Levels/one.txt", "level");
+    secret = outside_write("secret.txt", "secret");
+    live_start(&w, d.watch);
+    assert_true(live_register(&w, &d));
+    hero = tl_scope_load_name(tl_content_root(w.c), "Sprites/hero");
+    assert_string_equal(text_of(hero), "hero");
+    live_link("Sprites/hero.txt", secret);
+    snprintf(escape, sizeof escape, "../../%s/secret.txt", strrchr(g_outside, '/') + 1);
+    live_link("Sprites/slime.txt", escape);
+    assert_int_equal(unlink(live_path("Sprites/tree.txt")), 0);
+    assert_int_equal(mkfifo(live_path("Sprites/tree.txt"), 0644), 0);
+    log_reset();
+    assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/slime")));
+    assert_true(log_has("loading Sprites/slime failed: its path leads out of the source root through a symbolic link"));
+    assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/tree")));
+    assert_true(log_has("is a FIFO (named pipe), not a regular file"));
+    /* A link to itself, one through a name longer than any file's, one to a folder. */
+    {
+        char longer[400];
+        memset(longer, 'x', 300);
+        strcpy(longer + 300, "/long.txt");
+        live_link("Sprites/loop.txt", "loop.txt");
+        live_link("Sprites/long.txt", longer);
+        live_link("Sprites/up.txt", "..");
+    }
+    assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/loop")));
+    assert_true(log_has("loading Sprites/loop failed: its path has too many symbolic links (a loop?)"));
+    assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/long")));
+    assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/up")));
+    live_updates(&w, 30);
+    assert_true(tl_asset_valid(hero));
+    assert_string_equal(text_of(hero), "hero");
+    assert_int_equal(w.kind.reloads, 0);
+    assert_null(strstr(g_log.text, "reloaded Sprites/hero"));
+    assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/slime")));
+    live_end(&w);
+    outside_remove();
+    alarm(0);
+}
+
+/* A category folder swapped for a link inside the root is served through it (links inside the
+   root are followed); swapped for a link out of the root, nothing is read through it. */
+static void test_live_category_swapped_for_a_link(void **state) {
+    live w;
+    tl_content_source_desc d = source_desc(watch_of(state));
+    tl_asset hero;
+    assert_non_null(live_tree());
+    live_write("Sprites/hero.txt", "hero");
+    live_write("Sprites/slime.txt", "slime");
+    live_write("Levels/one.txt", "level");
+    live_write("Sprites-v2/hero.txt", "hero v2");
+    live_write("Sprites-v2/slime.txt", "slime v2");
+    outside_write("Sprites/hero.txt", "secret hero");
+    outside_write("Sprites/slime.txt", "secret slime");
+    live_start(&w, d.watch);
+    assert_true(live_register(&w, &d));
+    hero = tl_scope_load_name(tl_content_root(w.c), "Sprites/hero");
+    live_rename("Sprites", "Sprites-v1");
+    assert_int_equal(symlink("Sprites-v2", live_path("Sprites")), 0);
+    assert_true(live_until(&w, reloaded_once));
+    assert_string_equal(text_of(hero), "hero v2");
+    assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/slime")), "slime v2");
+    assert_true(tl_scope_release(tl_content_root(w.c), tl_content_find(w.c, "Sprites/slime")));
+    tl_content_update(w.c);
+    /* Now out of the root. */
+    {
+        char target[600];
+        snprintf(target, sizeof target, "%s/Sprites", g_outside);
+        live_link("Sprites", target);
+    }
+    log_reset();
+    assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/slime")));
+    assert_true(log_has("loading Sprites/slime failed: its path leads out of the source root through a symbolic link"));
+    live_updates(&w, 30);
+    assert_string_equal(text_of(hero), "hero v2");
+    assert_int_equal(w.kind.reloads, 1);
+    assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/slime")));
+    assert_null(strstr(g_log.text, "reloaded Sprites/hero"));
+    live_end(&w);
+    outside_remove();
+}
+
+/* Links inside the root to files inside it are followed: relative, through "..", absolute. */
+static void test_live_links_inside_the_root_are_followed(void **state) {
+    live w;
+    tl_content_source_desc d = source_desc(watch_of(state));
+    char *real, target[1200];
+    assert_non_null(live_tree());
+    live_write("Sprites/hero.txt", "hero");
+    live_write("Levels/one.txt", "level");
+    assert_int_equal(symlink("hero.txt", live_path("Sprites/alias.txt")), 0);
+    assert_int_equal(symlink("../Levels/one.txt", live_path("Sprites/level.txt")), 0);
+    real = realpath(g_root, NULL);
+    assert_non_null(real);
+    snprintf(target, sizeof target, "%s/Levels/one.txt", real);
+    free(real);
+    assert_int_equal(symlink(target, live_path("Sprites/absolute.txt")), 0);
+    live_start(&w, d.watch);
+    assert_true(live_register(&w, &d));
+    assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/alias")), "hero");
+    assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/level")), "level");
+    assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/absolute")), "level");
+    live_end(&w);
+}
+
 /* ---- a flat build, reloaded after a pack ---------------------------------------------------------- */
 
 static const char *g_gen; /* threadlink-gen, to pack the flat build */
@@ -414,6 +764,7 @@ static void test_live_flat_build_reloads_after_pack(void **state) {
     pack();
     tl_content_update(w.c);
     assert_int_equal(w.kind.reloads, 1);
+    assert_int_equal(w.kind.reload_decodes, 1);
     assert_true(tl_asset_valid(hero));
     assert_string_equal(text_of(hero), "hero, packed again");
     assert_string_equal(w.kind.last_old_text, "hero");
@@ -478,6 +829,8 @@ static void test_live_packed_build_remounts_after_pack(void **state) {
     pack();
     tl_content_update(w.c);
     assert_int_equal(w.kind.reloads, 1);
+    assert_int_equal(w.kind.reload_decodes, 1);
+    assert_int_equal(w.kind.first_decodes, 2);
     assert_true(tl_asset_valid(hero));
     assert_string_equal(text_of(hero), HERO_AGAIN);
     assert_string_equal(w.kind.last_old_text, "hero");
@@ -499,6 +852,8 @@ static void test_live_packed_build_remounts_after_pack(void **state) {
     assert_string_equal(text_of(slime), "slime");
     assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/gone")));
     assert_true(log_has("no registered directory holds asset Sprites/gone"));
+    /* The held asset the pack dropped is no longer served: not listed. */
+    assert_string_equal(listed_names(w.dir), "All:Sprites/added|All:Sprites/hero");
     /* Released, the removed asset loads no more either, saying why; packed back, it loads again. */
     assert_true(tl_scope_release(tl_content_root(w.c), tl_asset_id(slime)));
     tl_content_collect(w.c);
@@ -651,13 +1006,20 @@ int main(int argc, char **argv) {
         BOTH(test_live_names_follow_pack_rules),
         BOTH(test_live_names_path_mode_and_categories_of_the_root),
         BOTH(test_live_refuses_what_pack_refuses),
+        BOTH(test_live_refuses_names_one_under_normalisation),
         BOTH(test_live_ids_are_the_catalogs_or_identitys),
+        BOTH(test_live_source_desc_from_the_catalog_header),
         BOTH(test_live_edit_reloads_in_place),
         BOTH(test_live_bad_edit_keeps_the_old_object),
         BOTH(test_live_delete_keeps_held_and_fails_new_loads),
         BOTH(test_live_added_file_resolves_at_first_load),
         BOTH(test_live_rename_moves_the_name),
         BOTH(test_live_tree_pack_refuses_keeps_the_names),
+        BOTH(test_live_additions_before_reloads),
+        BOTH(test_live_dir_lists_its_names),
+        BOTH(test_live_links_out_of_the_root_are_never_read),
+        BOTH(test_live_category_swapped_for_a_link),
+        BOTH(test_live_links_inside_the_root_are_followed),
     };
     int failed = cmocka_run_group_tests_name("content_live", tests, NULL, NULL);
     g_gen = argc > 1 ? argv[1] : NULL;

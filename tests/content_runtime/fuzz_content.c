@@ -80,7 +80,14 @@ static void exercise(mem_fs *fs) {
     if (tl_content_dir_valid(dir)) {
         const tl__content_dirrec *d = &c->dirs[dir.index];
         tl_scope s = tl_scope_create(tl_content_root(c), "S", TL_SCOPE_LEVEL);
-        uint32_t i;
+        tl_content_info info;
+        uint32_t i, cursor = 0, listed = 0;
+        /* The listing: every asset once, each carried by the directory under its id. */
+        while (tl_content_dir_next_asset(dir, &cursor, &info)) {
+            if (!tl_content_contains(c, info.id) || !info.name || !info.category) abort();
+            listed++;
+        }
+        if (listed != d->entry_count) abort();
         for (i = 0; i < d->entry_count; i++) {
             tl_asset a = tl_scope_load(s, d->entries[i].id);
             if (tl_asset_valid(a) && tl_asset_size(a) != d->entries[i].size) abort();

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *g_root; /* the fixture project */
@@ -63,6 +64,36 @@ static uint32_t id_of(tl_content *c, const char *name) {
 
 /* ---- directories ---------------------------------------------------------------------------- */
 
+/* The directory's listing: every asset once, as the catalog names it, and nothing after the end
+   (test_content_scratch.c counts its allocations: none). */
+static void check_listing(tl_content_dir d) {
+    uint32_t cursor = 0, n = 0;
+    int i, seen[32];
+    tl_content_info info;
+    memset(seen, 0, sizeof seen);
+    while (tl_content_dir_next_asset(d, &cursor, &info)) {
+        for (i = 0; i < g_asset_count && strcmp(g_assets[i].name, info.name) != 0; i++) {}
+        assert_true(i < g_asset_count);
+        assert_int_equal(seen[i]++, 0);
+        assert_int_equal(tl_content_find(d.ctx, info.name), info.id);
+        assert_string_equal(info.profile, "Main");
+        assert_string_equal(info.category, strncmp(info.name, "Icons/", 6) == 0    ? "Icons"
+                                           : strncmp(info.name, "Levels/", 7) == 0 ? "Levels"
+                                                                                   : "Blobs");
+        assert_false(info.reload);
+        n++;
+    }
+    assert_int_equal(n, g_asset_count);
+    assert_false(tl_content_dir_next_asset(d, &cursor, &info));
+    cursor = 0;
+    assert_false(tl_content_dir_next_asset(d, NULL, &info));
+    {
+        tl_content_dir stale = d;
+        stale.gen++;
+        assert_false(tl_content_dir_next_asset(stale, &cursor, &info));
+    }
+}
+
 static void check_every_asset(const char *dir) {
     tl_content *c = make_ctx(NULL);
     tl_content_dir d = tl_content_register_dir(c, dir);
@@ -88,6 +119,7 @@ static void check_every_asset(const char *dir) {
     }
     assert_int_equal(tl_scope_count(s), g_asset_count);
     assert_int_equal(tl_content_live_assets(c), g_asset_count);
+    check_listing(d);
     tl_content_shutdown(c);
     assert_int_equal(g_log.counts[TL_CONTENT_LOG_LOAD_FAILED - TL_CONTENT_LOG_BASE], 0);
 }
@@ -547,6 +579,54 @@ static void test_content_corrupt_flat_files_fail_to_load(void **state) {
     assert_false(registers(dir, false));
     assert_true(log_has("checksum"));
     tl_content_shutdown(c);
+}
+
+/* A FIFO where the directory has a file: opened without blocking, refused as not a regular file
+   (one log line naming it), never waited on. SIGALRM ends the run if an open blocks again. */
+static void make_fifo_at(const char *dir, const char *rel, char *path, size_t cap) {
+    snprintf(path, cap, "%s/%s", dir, rel);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkfifo(path, 0644), 0);
+}
+
+static void check_fifo_refused(const char *from, const char *rel) {
+    char dir[600], path[1000], line[1100];
+    snprintf(dir, sizeof dir, "%s/fifo", g_tmp);
+    copy_dir(from, dir);
+    make_fifo_at(dir, rel, path, sizeof path);
+    assert_false(registers(dir, false));
+    snprintf(line, sizeof line, "%s is a FIFO (named pipe), not a regular file", path);
+    assert_true(log_has(line));
+}
+
+static void test_content_fifos_refused_without_blocking(void **state) {
+    char dir[600], path[1000], catalog[300], assets[300], first[300], line[1100];
+    tl_content *c;
+    tl_scope s;
+    (void)state;
+    alarm(30);
+    check_fifo_refused(out_dir("Small"), "archives.json");
+    assert_true(log_has("archives.json is not a regular file"));
+    snprintf(dir, sizeof dir, "%s/fifo", g_tmp);
+    copy_dir(out_dir("Small"), dir);
+    pick_archives(dir, catalog, assets, first);
+    check_fifo_refused(out_dir("Small"), assets);
+    assert_true(log_has(assets) && log_has("is not a regular file"));
+    check_fifo_refused(out_dir("MainFlat"), "catalog.tlcat");
+    assert_true(log_has("catalog.tlcat is not a regular file"));
+    /* A flat asset's file: its load fails, saying why; the others load. */
+    copy_dir(out_dir("MainFlat"), dir);
+    make_fifo_at(dir, "assets/Icons/helmet.png", path, sizeof path);
+    c = make_ctx(NULL);
+    assert_true(tl_content_dir_valid(tl_content_register_dir(c, dir)));
+    s = tl_scope_create(tl_content_root(c), "S", TL_SCOPE_LEVEL);
+    assert_false(tl_asset_valid(tl_scope_load_name(s, "Icons/helmet")));
+    snprintf(line, sizeof line, "%s is a FIFO (named pipe), not a regular file", path);
+    assert_true(log_has(line));
+    assert_true(log_has("loading Icons/helmet failed: its file is not a regular file"));
+    assert_true(tl_asset_valid(tl_scope_load_name(s, "Icons/sword")));
+    tl_content_shutdown(c);
+    alarm(0);
 }
 
 /* A flat catalog whose asset path names a file Windows cannot hold (as pack refuses to write it):
@@ -1379,6 +1459,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_content_names_gone_after_unregister),
         cmocka_unit_test(test_content_corrupt_archives_refused),
         cmocka_unit_test(test_content_corrupt_flat_files_fail_to_load),
+        cmocka_unit_test(test_content_fifos_refused_without_blocking),
         cmocka_unit_test(test_content_corrupt_raw_entry_in_any_chunk_fails),
         cmocka_unit_test(test_content_corrupt_large_lz4_entry_fails),
         cmocka_unit_test(test_content_corrupt_large_zstd_entry_fails),

@@ -127,12 +127,32 @@ static void test_scratch_zstd_large_freed(void **state) {
     check_large_scratch_freed("MainZstd");
 }
 
+/* Listing a directory's names allocates nothing: the strings are the directory's. */
+static void test_scratch_listing_allocates_nothing(void **state) {
+    tl_content *c = open_dir("Main");
+    tl_content_dir d;
+    tl_content_info info;
+    uint32_t cursor = 0, n = 0;
+    size_t calls;
+    (void)state;
+    d.ctx = c;
+    d.index = 0;
+    d.gen = 1;
+    assert_true(tl_content_dir_valid(d));
+    calls = g_calls;
+    while (tl_content_dir_next_asset(d, &cursor, &info)) n++;
+    assert_int_equal(g_calls, calls);
+    assert_int_equal(n, tl_content_dir_asset_count(d));
+    tl_content_shutdown(c);
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scratch_lz4_loads_allocate_only_the_asset),
         cmocka_unit_test(test_scratch_zstd_loads_allocate_only_the_asset),
         cmocka_unit_test(test_scratch_lz4_large_freed),
         cmocka_unit_test(test_scratch_zstd_large_freed),
+        cmocka_unit_test(test_scratch_listing_allocates_nothing),
     };
     if (argc < 2) {
         fprintf(stderr, "usage: %s FIXTURE_PROJECT\n", argv[0]);

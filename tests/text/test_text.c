@@ -1,12 +1,17 @@
 /* Unit tests of threadlink/text.h: UTF-8 validation (shortest forms, no surrogates, nothing above
  * U+10FFFF, no control characters), ASCII case folding and its order, plain and portable file
- * names, and the names Windows cannot hold, with the phrase that says why. */
+ * names, the names Windows cannot hold, with the phrase that says why, and the names' comparison
+ * key (canonical decomposition and order, then the ASCII fold). With --keys, it reads lines of
+ * hex-encoded bytes on stdin and prints each one's key, hex-encoded: tests/text/unicode_oracle.py
+ * compares them with Python's unicodedata. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define TL_TEXT_IMPL
@@ -130,13 +135,116 @@ static void test_text_windows_name_rule(void **state) {
                         "contains '*', which Windows does not allow in file names");
 }
 
-int main(void) {
+/* ---- the names' comparison key ---------------------------------------------------------------- */
+
+/* The key of s (a C string) as a string (a static buffer), checked: within TL_TEXT_NAME_KEY_MAX,
+   and its own key (the key is idempotent). */
+static const char *key_of(const char *s) {
+    static char out[4][256];
+    static int turn;
+    char again[256];
+    char *k = out[turn++ % 4];
+    size_t n = tl_text_name_key(s, strlen(s), k, sizeof out[0] - 1), m;
+    assert_true(n != (size_t)-1);
+    assert_true(n <= TL_TEXT_NAME_KEY_MAX(strlen(s)));
+    k[n] = 0;
+    m = tl_text_name_key(k, n, again, sizeof again);
+    assert_int_equal(m, n);
+    assert_memory_equal(again, k, n);
+    return k;
+}
+
+static void test_text_key_equates_composed_and_decomposed(void **state) {
+    (void)state;
+    /* "café": U+00E9, or e + U+0301 (as macOS file systems store it): one key, decomposed. */
+    assert_string_equal(key_of("caf\xc3\xa9"), "cafe\xcc\x81");
+    assert_string_equal(key_of("cafe\xcc\x81"), "cafe\xcc\x81");
+    /* Then the ASCII fold: É (E + U+0301) and é share a key too. */
+    assert_string_equal(key_of("Caf\xc3\x89"), "cafe\xcc\x81");
+    assert_string_equal(key_of("Icons/Sword"), "icons/sword");
+    /* Decomposed all the way (U+1E69: s + U+0323 + U+0307; U+1F82: alpha and three marks). */
+    assert_string_equal(key_of("\xe1\xb9\xa9"), "s\xcc\xa3\xcc\x87");
+    assert_string_equal(key_of("\xe1\xbe\x82"), "\xce\xb1\xcc\x93\xcc\x80\xcd\x85");
+    /* Singletons: KELVIN SIGN is K, OHM SIGN is omega. */
+    assert_string_equal(key_of("\xe2\x84\xaa"), "k");
+    assert_string_equal(key_of("\xe2\x84\xa6"), "\xce\xa9");
+    /* Hangul syllables by arithmetic: U+D55C is U+1112 U+1161 U+11AB. */
+    assert_string_equal(key_of("\xed\x95\x9c"), "\xe1\x84\x92\xe1\x85\xa1\xe1\x86\xab");
+    /* Beyond the BMP: U+1D15E is U+1D157 U+1D165. */
+    assert_string_equal(key_of("\xf0\x9d\x85\x9e"), "\xf0\x9d\x85\x97\xf0\x9d\x85\xa5");
+    /* Nothing else changes: other letters, other scripts, compatibility forms (U+FB01 fi). */
+    assert_string_equal(key_of("\xc3\x9f\xe6\x97\xa5\xef\xac\x81"), "\xc3\x9f\xe6\x97\xa5\xef\xac\x81");
+}
+
+static void test_text_key_orders_marks_canonically(void **state) {
+    const char *want = "a\xcc\xa3\xcc\x81"; /* a, dot below (class 220), acute (230) */
+    (void)state;
+    assert_string_equal(key_of("a\xcc\x81\xcc\xa3"), want);
+    assert_string_equal(key_of("a\xcc\xa3\xcc\x81"), want);
+    assert_string_equal(key_of("\xc3\xa1\xcc\xa3"), want);     /* á + dot below */
+    assert_string_equal(key_of("\xe1\xba\xa1\xcc\x81"), want); /* ạ + acute */
+    /* Marks of one class keep their order; a starter ends a run. */
+    assert_string_equal(key_of("a\xcc\x81\xcc\x80"), "a\xcc\x81\xcc\x80");
+    assert_string_equal(key_of("a\xcc\x81" "b\xcc\xa3"), "a\xcc\x81" "b\xcc\xa3");
+    /* Marks before any starter are ordered too. */
+    assert_string_equal(key_of("\xcc\x81\xcc\xa3"), "\xcc\xa3\xcc\x81");
+}
+
+static void test_text_key_keeps_bytes_that_are_not_utf8(void **state) {
+    (void)state;
+    assert_string_equal(key_of("A\xff"), "a\xff");
+    assert_string_equal(key_of("\xc3" "A"), "\xc3" "a");              /* a lead without its byte */
+    assert_string_equal(key_of("\xed\xa0\x80"), "\xed\xa0\x80");        /* a surrogate */
+    assert_string_equal(key_of("\xe0\x80\xaf"), "\xe0\x80\xaf");        /* an overlong form */
+    assert_string_equal(key_of("\xc3\xa9\xcc"), "e\xcc\x81\xcc");       /* cut short at the end */
+    /* A byte that is not UTF-8 ends a run of marks: nothing moves across it. */
+    assert_string_equal(key_of("a\xcc\x81\xff\xcc\xa3"), "a\xcc\x81\xff\xcc\xa3");
+}
+
+static void test_text_key_room(void **state) {
+    char out[16];
+    (void)state;
+    assert_int_equal(TL_TEXT_NAME_KEY_MAX(5), 15);
+    assert_int_equal(tl_text_name_key("", 0, out, 0), 0);
+    /* "café" needs 6 bytes: refused in 5, written in 6. */
+    assert_int_equal(tl_text_name_key("caf\xc3\xa9", 5, out, 5), (size_t)-1);
+    assert_int_equal(tl_text_name_key("caf\xc3\xa9", 5, out, 6), 6);
+    assert_memory_equal(out, "cafe\xcc\x81", 6);
+    /* The most a name decomposes to: three times its bytes (U+0390, two bytes, is six). */
+    assert_int_equal(tl_text_name_key("\xce\x90", 2, out, TL_TEXT_NAME_KEY_MAX(2)), 6);
+    assert_memory_equal(out, "\xce\xb9\xcc\x88\xcc\x81", 6);
+}
+
+/* --keys: each line of stdin, hex-encoded bytes, answered with its key, hex-encoded. */
+static int print_keys(void) {
+    static char line[1 << 16], bytes[1 << 15], key[3 << 15];
+    while (fgets(line, sizeof line, stdin)) {
+        size_t n = 0, k, i;
+        while (line[2 * n] && line[2 * n] != '\n' && n < sizeof bytes) {
+            unsigned v;
+            if (sscanf(line + 2 * n, "%2x", &v) != 1) return 2;
+            bytes[n++] = (char)v;
+        }
+        k = tl_text_name_key(bytes, n, key, sizeof key);
+        if (k == (size_t)-1) return 3;
+        for (i = 0; i < k; i++) printf("%02x", (unsigned char)key[i]);
+        putchar('\n');
+    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text_utf8_accepts_well_formed_text),
         cmocka_unit_test(test_text_utf8_refuses_malformed_text_and_controls),
         cmocka_unit_test(test_text_fold_and_its_order),
         cmocka_unit_test(test_text_file_names),
         cmocka_unit_test(test_text_windows_name_rule),
+        cmocka_unit_test(test_text_key_equates_composed_and_decomposed),
+        cmocka_unit_test(test_text_key_orders_marks_canonically),
+        cmocka_unit_test(test_text_key_keeps_bytes_that_are_not_utf8),
+        cmocka_unit_test(test_text_key_room),
     };
+    if (argc > 1 && strcmp(argv[1], "--keys") == 0) return print_keys();
     return cmocka_run_group_tests_name("text", tests, NULL, NULL);
 }

@@ -100,4 +100,42 @@ static inline const uint32_t *content_legacy_category_assets(content_legacy_cate
     return members + first[category];
 }
 
+/* Profile Legacy as threadlink.json declares it, for a development build (TL_CONTENT_LIVE) that serves it
+ * from its source tree (threadlink/content_live.h; the root is relative to the folder of threadlink.json):
+ *     tl_content_source_desc src = content_legacy_source_desc();
+ *     tl_content_register_source(content, CONTENT_LEGACY_PROFILE, CONTENT_LEGACY_SOURCE_ROOT, &src);
+ * content_legacy_source_desc() gives its categories and folders, naming rule, archive mode and this
+ * catalog's ids; the watch and the poll budgets are the defaults (set them on the copy). */
+#define CONTENT_LEGACY_PROFILE "Legacy"
+#define CONTENT_LEGACY_SOURCE_ROOT "assets"
+
+#ifdef TL_CONTENT_LIVE
+#include <string.h>
+
+#include <threadlink/content.h>
+
+/* This catalog's id of an asset name, 0 when it does not carry it (the source description's catalog_id). */
+static inline uint32_t content_legacy_source_catalog_id(void *user, const char *name)
+{
+    const content_legacy_asset *a = content_legacy_find(name);
+    (void)user;
+    return a ? CONTENT_LEGACY_U32(a->id) : 0u;
+}
+
+static inline tl_content_source_desc content_legacy_source_desc(void)
+{
+    static const tl_content_source_category categories[1] = {
+        {"All", ""},
+    };
+    tl_content_source_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.categories = categories;
+    desc.category_count = 1;
+    desc.names_path = false;
+    desc.flat = true;
+    desc.catalog_id = content_legacy_source_catalog_id;
+    return desc;
+}
+#endif /* TL_CONTENT_LIVE */
+
 #endif /* TLG_CONTENT_LEGACY_CATALOG_H_INCLUDED */
