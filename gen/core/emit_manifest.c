@@ -26,6 +26,20 @@ static void put_json_string(buf *b, const char *s, size_t n)
     buf_putc(b, '"');
 }
 
+/* A renamed entry's earlier keys and names, on its line: a rename is a one-line diff. */
+static void put_renames(buf *b, const entry *e)
+{
+    buf_puts(b, ", \"renamed_from\": [");
+    for (uint32_t i = 0; i < e->renamed_count; i++) {
+        buf_puts(b, i ? ", {\"key\": " : "{\"key\": ");
+        put_json_string(b, e->renamed_from[i].key, e->renamed_from[i].key_len);
+        buf_puts(b, ", \"name\": ");
+        put_json_string(b, e->renamed_from[i].name, e->renamed_from[i].name_len);
+        buf_putc(b, '}');
+    }
+    buf_putc(b, ']');
+}
+
 void emit_manifest(out_file *o, const domain *d, const manifest *m)
 {
     buf *b = &o->chunk;
@@ -54,6 +68,7 @@ void emit_manifest(out_file *o, const domain *d, const manifest *m)
             buf_puts(b, ", \"signature\": ");
             put_json_string(b, e->signature, strlen(e->signature));
         }
+        if (e->renamed_count) put_renames(b, e);
         buf_putc(b, '}');
         out_maybe_flush(o);
     }
