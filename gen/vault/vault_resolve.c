@@ -48,23 +48,55 @@ static void index_build(name_index *x, const domain_result *r)
         const entry *e = &r->m->entries.items[i];
         index_put(x, e->name, e->name_len, (uint32_t)i);
         index_put(x, e->key, e->key_len, (uint32_t)i);
+        for (uint32_t k = 0; k < e->renamed_count; k++) { /* earlier names of a renamed entry */
+            index_put(x, e->renamed_from[k].name, e->renamed_from[k].name_len, (uint32_t)i);
+            index_put(x, e->renamed_from[k].key, e->renamed_from[k].key_len, (uint32_t)i);
+        }
         size_t tail_len;
         const char *tail = key_tail(e, &tail_len);
         if (tail) index_put(x, tail, tail_len, (uint32_t)i);
     }
 }
 
+/* Whether `ref` is an earlier name or key of `e` (a rename record). */
+static bool names_earlier(const entry *e, const char *ref, size_t n)
+{
+    for (uint32_t k = 0; k < e->renamed_count; k++)
+        if (ascii_ieq(e->renamed_from[k].name, e->renamed_from[k].name_len, ref, n) ||
+            ascii_ieq(e->renamed_from[k].key, e->renamed_from[k].key_len, ref, n))
+            return true;
+    return false;
+}
+
 /* The entry a reference names: a member name ("Health") or a qualified one ("Combat.Health",
- * matched against the key). NULL if none. */
-static const entry *index_find(const name_index *x, const char *ref)
+ * matched against the key), else an earlier name or key of a renamed entry (*renamed set then).
+ * NULL if none. */
+static const entry *index_find_renamed(const name_index *x, const char *ref, bool *renamed)
 {
     size_t n = strlen(ref);
-    uint32_t h = fnv1a_folded(ref, n) & x->mask;
-    for (; x->slots[h]; h = (h + 1) & x->mask) {
+    const entry *earlier = NULL;
+    *renamed = false;
+    for (uint32_t h = fnv1a_folded(ref, n) & x->mask; x->slots[h]; h = (h + 1) & x->mask) {
         const entry *e = &x->r->m->entries.items[x->slots[h] - 1];
         if (ascii_ieq(e->name, e->name_len, ref, n) || ascii_ieq(e->key, e->key_len, ref, n)) return e;
+        if (!earlier && names_earlier(e, ref, n)) earlier = e;
     }
-    return NULL;
+    *renamed = earlier != NULL;
+    return earlier;
+}
+
+static const entry *index_find(const name_index *x, const char *ref)
+{
+    bool renamed;
+    return index_find_renamed(x, ref, &renamed);
+}
+
+/* A reference by an earlier name resolves, with a warning that names the current one. */
+static void warn_renamed(const char *file, const char *text, size_t len, const char *path, const char *ref, const char *domain,
+                         const entry *e)
+{
+    diag_warning(json_locate(file, text, len, path), "%s: \"%s\" is an earlier name of %s's %s (renamed; its value is kept): write \"%s\"",
+                 path, ref, domain, e->name, e->name);
 }
 
 /* The entry an asset reference names: as index_find, or else by the asset's name in its catalog
@@ -234,7 +266,13 @@ static const char *fields_source(const domain_result *domains, size_t count)
 static bool resolve_field_ref(resolver *rv, vault_state *st, const name_index *fields, vschema *s, size_t fi)
 {
     vfield *f = &s->fields.items[fi];
-    const entry *e = index_find(fields, f->ref);
+    bool renamed;
+    const entry *e = index_find_renamed(fields, f->ref, &renamed);
+    if (e && renamed) {
+        char *path = jc_key(f->path, "field");
+        warn_renamed(s->file, s->text, s->text_len, path, f->ref, "Vault.Fields", e);
+        free(path);
+    }
     if (!e) {
         buf b = {0};
         closest_entries(&b, fields->r, f->ref);
@@ -327,8 +365,10 @@ static bool resolve_data_keys(resolver *rv, vdata *d)
     bool ok = true;
     for (size_t i = 0; i < d->instances.count; i++) {
         vinstance *in = &d->instances.items[i];
-        const entry *e = index_find(x, in->name);
+        bool renamed;
+        const entry *e = index_find_renamed(x, in->name, &renamed);
         char *path = jc_key(in->path, "name");
+        if (e && renamed && !e->tombstone) warn_renamed(d->file, d->text, d->text_len, path, in->name, d->keys, e);
         if (!e || e->tombstone) {
             buf b = {0};
             closest_entries(&b, x->r, in->name);
