@@ -6,6 +6,11 @@
  *   tombstoned      no         identity: live in OLD, tombstone in NEW
  *   revived         no         tombstone in OLD, live in NEW
  *   rescoped        no         tombstoned in one scope, added in another (same unscoped name)
+ *   renamed         no         a recorded rename ("New <- Old"): NEW's entry records OLD's key in
+ *                              renamed_from; the value is kept (a rename to another injector too)
+ *   unrecorded rename yes      a removal and an addition in one scope, no rename record: the old
+ *                              value is gone for code (tombstone) or retired (ordinal); the report
+ *                              names the injector line that would have kept it
  *   value changed   yes        identity: same key, other value
  *   ordinal moved   yes        ordinal: same key, other index
  *   ordinal removed yes        ordinal: live in OLD, retired or gone in NEW
@@ -37,6 +42,7 @@ typedef struct side_manifest {
     manifest m;
     index_map keys;   /* entry index by key */
     index_map issued; /* entry index by issued_key, for the entries that have one */
+    index_map renamed; /* entry index by each key it was renamed from */
 } side_manifest;
 
 typedef VEC(side_manifest) side;
@@ -44,7 +50,7 @@ typedef VEC(side_manifest) side;
 typedef enum change_kind {
     CH_ADDED, CH_TOMBSTONED, CH_REVIVED, CH_RESCOPED, CH_VALUE_CHANGED, CH_ORDINAL_MOVED,
     CH_ORDINAL_REMOVED, CH_RENAMED, CH_SIGNATURE_CHANGED, CH_TOMBSTONE_DROPPED, CH_KIND_CHANGED, CH_DOMAIN_REMOVED,
-    CH_DOMAIN_ADDED
+    CH_DOMAIN_ADDED, CH_RENAME_RECORDED, CH_UNRECORDED_RENAME
 } change_kind;
 
 static const struct { const char *id, *label; bool breaking; } change_info[] = {
@@ -61,6 +67,8 @@ static const struct { const char *id, *label; bool breaking; } change_info[] = {
     {"kind_changed", "kind changed", true},
     {"domain_removed", "domain removed", true},
     {"domain_added", "domain added", false},
+    {"renamed", "renamed (recorded: value kept)", false},
+    {"unrecorded_rename", "removed while another entry was added in its scope (an unrecorded rename?)", true},
 };
 
 typedef struct change {
@@ -95,6 +103,12 @@ static bool eq_key(const void *ctx, uint32_t i)
     return e->key_len == p->len && memcmp(e->key, p->key, p->len) == 0;
 }
 
+static bool eq_renamed(const void *ctx, uint32_t i)
+{
+    const key_probe *p = ctx;
+    return manifest_renamed_from(&p->m->entries.items[i], p->key, p->len) != NULL;
+}
+
 static bool eq_issued(const void *ctx, uint32_t i)
 {
     const key_probe *p = ctx;
@@ -110,6 +124,7 @@ static bool index_keys(side_manifest *sm)
     const manifest *m = &sm->m;
     index_map_init(&sm->keys, m->entries.count);
     index_map_init(&sm->issued, 1);
+    index_map_init(&sm->renamed, 1);
     for (size_t i = 0; i < m->entries.count; i++) {
         const entry *e = &m->entries.items[i];
         const char *hashed = e->issued_key ? e->issued_key : e->key;
@@ -120,6 +135,8 @@ static bool index_keys(side_manifest *sm)
             return false;
         }
         if (e->issued_key) index_map_insert(&sm->issued, model_hash(e->issued_key, e->issued_key_len), (uint32_t)i);
+        for (uint32_t k = 0; k < e->renamed_count; k++)
+            index_map_insert(&sm->renamed, model_hash(e->renamed_from[k].key, e->renamed_from[k].key_len), (uint32_t)i);
         key_probe p = {m, e->key, e->key_len};
         uint32_t h = model_hash(e->key, e->key_len);
         uint32_t dup = index_map_find(&sm->keys, h, eq_key, &p);
@@ -139,14 +156,14 @@ static bool read_one(const char *path, side *out)
         diag_error(loc_file(path), "cannot read: %s", fs_read_failure());
         return false;
     }
-    side_manifest sm = {xstrdup(path), {0}, {0}, {0}};
+    side_manifest sm = {xstrdup(path), {0}, {0}, {0}, {0}};
     bool ok = manifest_read_fd(path, fd, &sm.m);
     close(fd);
     if (ok && !index_keys(&sm)) {
         manifest_free(&sm.m);
         ok = false;
     }
-    if (!ok) index_map_free(&sm.keys), index_map_free(&sm.issued);
+    if (!ok) index_map_free(&sm.keys), index_map_free(&sm.issued), index_map_free(&sm.renamed);
     if (!ok) {
         free(sm.path);
         return false;
@@ -157,6 +174,7 @@ static bool read_one(const char *path, side *out)
             manifest_free(&sm.m);
             index_map_free(&sm.keys);
             index_map_free(&sm.issued);
+            index_map_free(&sm.renamed);
             free(sm.path);
             return false;
         }
@@ -211,6 +229,7 @@ static void free_side(side *s)
         manifest_free(&s->items[i].m);
         index_map_free(&s->items[i].keys);
         index_map_free(&s->items[i].issued);
+        index_map_free(&s->items[i].renamed);
         free(s->items[i].path);
     }
     vec_free(s);
@@ -231,21 +250,37 @@ static const entry *find_issued(const side_manifest *sm, const char *key, size_t
     return i == UINT32_MAX ? NULL : &sm->m.entries.items[i];
 }
 
-/* What OLD entry `o` became in NEW: the entry issued for its key (upgraded since), else the one
- * with its key. A newcomer may hold the old key of an upgraded entry; it is not `o`. */
+/* The entry of NEW renamed from `key` (a rename record), or NULL. */
+static const entry *find_renamed(const side_manifest *sm, const char *key, size_t len)
+{
+    key_probe p = {&sm->m, key, len};
+    uint32_t i = index_map_find(&sm->renamed, model_hash(key, len), eq_renamed, &p);
+    return i == UINT32_MAX ? NULL : &sm->m.entries.items[i];
+}
+
+/* What OLD entry `o` became in NEW: the entry issued for its key (upgraded since), or renamed
+ * from it, else the one with its key. A newcomer may hold the old key of an upgraded entry; it is
+ * not `o`. */
 static const entry *match_new(const side_manifest *ns, const entry *o)
 {
     const entry *n = find_issued(ns, o->key, o->key_len);
+    if (!n) n = find_renamed(ns, o->key, o->key_len);
     return n ? n : find_key(&ns->m, &ns->keys, o->key, o->key_len);
 }
 
-/* Whether NEW entry `n` is the match of some OLD entry. */
+/* Whether NEW entry `n` is the match of some OLD entry: by its key, its issued key, or a key it
+ * was renamed from. */
 static bool matched_in_old(const side_manifest *os, const side_manifest *ns, const entry *n)
 {
     const entry *o = find_key(&os->m, &os->keys, n->key, n->key_len);
     if (o && match_new(ns, o) == n) return true;
     o = n->issued_key ? find_key(&os->m, &os->keys, n->issued_key, n->issued_key_len) : NULL;
-    return o && match_new(ns, o) == n;
+    if (o && match_new(ns, o) == n) return true;
+    for (uint32_t k = 0; k < n->renamed_count; k++) {
+        o = find_key(&os->m, &os->keys, n->renamed_from[k].key, n->renamed_from[k].key_len);
+        if (o && match_new(ns, o) == n) return true;
+    }
+    return false;
 }
 
 static change *add_change(change_list *out, change_kind kind, const char *domain, const entry *o, const entry *n,
@@ -292,7 +327,10 @@ static void compare_entry(const side_manifest *ns, bool ordinal, const entry *o,
         change *c = add_change(out, ordinal ? CH_ORDINAL_MOVED : CH_VALUE_CHANGED, dom, o, n, ns->path, n->line);
         snprintf(c->detail, sizeof c->detail, "%u -> %u", o->value, n->value);
     }
-    if (strcmp(o->name, n->name) != 0) {
+    if (strcmp(o->key, n->key) != 0 && manifest_renamed_from(n, o->key, o->key_len)) {
+        change *c = add_change(out, CH_RENAME_RECORDED, dom, o, n, ns->path, n->line);
+        snprintf(c->detail, sizeof c->detail, "from %.60s, key %.80s", o->name, o->key);
+    } else if (strcmp(o->name, n->name) != 0) {
         change *c = add_change(out, CH_RENAMED, dom, o, n, ns->path, n->line);
         snprintf(c->detail, sizeof c->detail, "%.70s -> %.70s", o->name, n->name);
     }
@@ -330,6 +368,72 @@ static void find_rescopes(change_list *out, size_t first_removed, size_t first_a
     index_map_free(&added);
 }
 
+/* The first unpaired addition of one scope, and each addition's next one in that scope. */
+typedef struct scope_head {
+    const char *scope;
+    size_t head; /* change index, SIZE_MAX for none left */
+} scope_head;
+
+typedef VEC(scope_head) scope_heads;
+
+typedef struct scope_probe {
+    const scope_heads *heads;
+    const char *scope;
+} scope_probe;
+
+static bool eq_scope(const void *ctx, uint32_t i)
+{
+    const scope_probe *p = ctx;
+    return strcmp(p->heads->items[i].scope, p->scope) == 0;
+}
+
+/* How an entry is named in an injector line: its member name, unless that was qualified for a
+ * collision (then the key's name part). */
+static const char *injector_name(const entry *e)
+{
+    const char *tail = unscoped_key(e);
+    return ascii_ieq(tail, strlen(tail), e->name, e->name_len) ? e->name : tail;
+}
+
+/* A removal (tombstoned, or an ordinal removed) and an addition in one scope, without a rename
+ * record between them: the removal becomes an unrecorded rename, breaking, paired with additions
+ * in order, each addition once. The detail names the line that keeps the value. */
+static void find_unrecorded_renames(change_list *out, size_t first_removed, size_t first_added)
+{
+    scope_heads heads = {0};
+    index_map by_scope;
+    index_map_init(&by_scope, 16);
+    size_t *next = xmalloc((out->count - first_added + 1) * sizeof *next);
+    for (size_t a = out->count; a-- > first_added;) {
+        const change *ac = &out->items[a];
+        if (ac->kind != CH_ADDED) continue;
+        scope_probe p = {&heads, ac->new_e->scope};
+        uint32_t h = model_hash(p.scope, strlen(p.scope)), i = index_map_find(&by_scope, h, eq_scope, &p);
+        if (i == UINT32_MAX) {
+            *vec_push(&heads) = (scope_head){ac->new_e->scope, SIZE_MAX};
+            index_map_insert(&by_scope, h, i = (uint32_t)(heads.count - 1));
+        }
+        next[a - first_added] = heads.items[i].head;
+        heads.items[i].head = a;
+    }
+    for (size_t r = first_removed; r < first_added && heads.count; r++) {
+        change *rc = &out->items[r];
+        if (rc->kind != CH_TOMBSTONED && rc->kind != CH_ORDINAL_REMOVED) continue;
+        scope_probe p = {&heads, rc->old_e->scope};
+        uint32_t i = index_map_find(&by_scope, model_hash(p.scope, strlen(p.scope)), eq_scope, &p);
+        if (i == UINT32_MAX || heads.items[i].head == SIZE_MAX) continue;
+        const entry *added = out->items[heads.items[i].head].new_e;
+        heads.items[i].head = next[heads.items[i].head - first_added];
+        bool ordinal = rc->kind == CH_ORDINAL_REMOVED;
+        rc->kind = CH_UNRECORDED_RENAME;
+        snprintf(rc->detail, sizeof rc->detail, "%.30s added; a rename record keeps the %s: '%.30s <- %.30s'", added->name,
+                 ordinal ? "index" : "value", injector_name(added), injector_name(rc->old_e));
+    }
+    free(next);
+    index_map_free(&by_scope);
+    vec_free(&heads);
+}
+
 static void compare_domain(const side_manifest *os, const side_manifest *ns, change_list *out)
 {
     const manifest *om = &os->m, *nm = &ns->m;
@@ -358,6 +462,7 @@ static void compare_domain(const side_manifest *os, const side_manifest *ns, cha
         if (!matched_in_old(os, ns, n)) add_change(out, CH_ADDED, dom, NULL, n, ns->path, n->line);
     }
     find_rescopes(out, first_removed, first_added);
+    find_unrecorded_renames(out, first_removed, first_added);
 }
 
 static bool is_blank(char c) { return c == ' ' || c == '\t'; }
@@ -457,8 +562,9 @@ static void free_allow(allow_list *allow)
 
 static void describe(const change *c, buf *out)
 {
-    /* The member as the code names it, then its key: "Words: Beta (user.beta) tombstoned". */
-    const entry *e = c->old_e ? c->old_e : c->new_e;
+    /* The member as the code names it, then its key: "Words: Beta (user.beta) tombstoned"; a
+     * renamed one by its new name. */
+    const entry *e = c->old_e && c->kind != CH_RENAME_RECORDED ? c->old_e : c->new_e;
     buf_printf(out, "%s: ", c->domain);
     if (c->key && e && e->name) buf_printf(out, "%s (%s) ", e->name, c->key);
     else if (c->key) buf_printf(out, "'%s' ", c->key);
