@@ -45,13 +45,35 @@ typedef struct side_manifest {
     index_map renamed; /* entry index by each key it was renamed from */
 } side_manifest;
 
-typedef VEC(side_manifest) side;
+/* A file of an extra part (diff_extra) found below a side's directory. */
+typedef struct extra_file {
+    char *rel, *path; /* below the side's directory; as reached from here */
+    size_t part;      /* index in diff_options.extras */
+} extra_file;
 
-typedef enum change_kind {
-    CH_ADDED, CH_TOMBSTONED, CH_REVIVED, CH_RESCOPED, CH_VALUE_CHANGED, CH_ORDINAL_MOVED,
-    CH_ORDINAL_REMOVED, CH_RENAMED, CH_SIGNATURE_CHANGED, CH_TOMBSTONE_DROPPED, CH_KIND_CHANGED, CH_DOMAIN_REMOVED,
-    CH_DOMAIN_ADDED, CH_RENAME_RECORDED, CH_UNRECORDED_RENAME
-} change_kind;
+/* One side of the comparison: its domain manifests, and the files of the extra parts. */
+typedef struct side {
+    side_manifest *items;
+    size_t count, cap;
+    VEC(extra_file) extras;
+} side;
+
+typedef diff_class change_kind;
+#define CH_ADDED DIFF_ADDED
+#define CH_TOMBSTONED DIFF_TOMBSTONED
+#define CH_REVIVED DIFF_REVIVED
+#define CH_RESCOPED DIFF_RESCOPED
+#define CH_VALUE_CHANGED DIFF_VALUE_CHANGED
+#define CH_ORDINAL_MOVED DIFF_ORDINAL_MOVED
+#define CH_ORDINAL_REMOVED DIFF_ORDINAL_REMOVED
+#define CH_RENAMED DIFF_MEMBER_RENAMED
+#define CH_SIGNATURE_CHANGED DIFF_SIGNATURE_CHANGED
+#define CH_TOMBSTONE_DROPPED DIFF_TOMBSTONE_DROPPED
+#define CH_KIND_CHANGED DIFF_KIND_CHANGED
+#define CH_DOMAIN_REMOVED DIFF_DOMAIN_REMOVED
+#define CH_DOMAIN_ADDED DIFF_DOMAIN_ADDED
+#define CH_RENAME_RECORDED DIFF_RENAME_RECORDED
+#define CH_UNRECORDED_RENAME DIFF_UNRECORDED_RENAME
 
 static const struct { const char *id, *label; bool breaking; } change_info[] = {
     {"added", "added", false},
@@ -69,7 +91,25 @@ static const struct { const char *id, *label; bool breaking; } change_info[] = {
     {"domain_added", "domain added", false},
     {"renamed", "renamed (recorded: value kept)", false},
     {"unrecorded_rename", "removed while another entry was added in its scope (an unrecorded rename?)", true},
+    {"vault_added", "vault added", false},
+    {"vault_removed", "vault removed", true},
+    {"vault_renamed", "vault renamed", true},
+    {"field_added", "field added", false},
+    {"field_removed", "field removed", true},
+    {"field_renamed", "field renamed (its id kept)", false},
+    {"field_type_changed", "field type changed", true},
+    {"capacity_shrunk", "capacity shrunk", true},
+    {"capacity_grown", "capacity grown", false},
+    {"catalog_changed", "asset catalog changed", true},
+    {"backing_to_transient", "backing changed to transient", true},
+    {"backing_to_serialised", "backing changed to serialised", false},
+    {"default_changed", "default changed", false},
+    {"instance_added", "instance added", false},
+    {"instance_removed", "instance removed", true},
+    {"instance_key_removed", "instance's key entry removed", true},
+    {"asset_missing", "asset reference to a removed asset", true},
 };
+_Static_assert(sizeof change_info / sizeof *change_info == DIFF_CLASS_COUNT, "a row per diff_class");
 
 typedef struct change {
     change_kind kind;
@@ -77,12 +117,21 @@ typedef struct change {
     const char *key;        /* NULL for domain-level changes */
     const entry *old_e, *new_e;
     const char *file;       /* the manifest line the change points at */
-    uint32_t line;
+    uint32_t line, col;
     bool approved;
     char detail[160];
+    const char *long_detail; /* a vault change's (in change_list.strings), else NULL */
+    const char *name;        /* a vault change's field name, else NULL */
 } change;
 
-typedef VEC(change) change_list;
+/* The changes found, and the strings of those found beyond identifier domains. */
+typedef struct change_list {
+    change *items;
+    size_t count, cap;
+    arena strings;
+} change_list;
+
+static const char *detail_of(const change *c) { return c->long_detail ? c->long_detail : c->detail; }
 typedef VEC(char *) str_list;
 
 /* One approval, from --allow or a line of the allow-file. */
@@ -182,7 +231,15 @@ static bool read_one(const char *path, side *out)
     return true;
 }
 
-static bool read_dir(const char *dir, side *out, int depth)
+/* A file named like an extra part's: remembered with its path below the side's directory. */
+static void note_extra(const diff_options *opt, const char *rel_dir, const char *name, const char *path, side *out)
+{
+    for (size_t k = 0; opt->extras && opt->extras[k]; k++)
+        if (strcmp(name, opt->extras[k]->file_name) == 0)
+            *vec_push(&out->extras) = (extra_file){rel_dir ? path_join(rel_dir, name) : xstrdup(name), xstrdup(path), k};
+}
+
+static bool read_dir(const diff_options *opt, const char *dir, const char *rel_dir, side *out, int depth)
 {
     name_list names = {0};
     if (depth > 32) {
@@ -196,16 +253,19 @@ static bool read_dir(const char *dir, side *out, int depth)
     bool ok = true;
     for (size_t i = 0; i < names.count && ok; i++) {
         char *path = path_join(dir, names.items[i]);
+        char *rel = rel_dir ? path_join(rel_dir, names.items[i]) : xstrdup(names.items[i]);
         fs_kind k = fs_kind_of(path);
-        if (k == FS_DIR && names.items[i][0] != '.') ok = read_dir(path, out, depth + 1);
+        if (k == FS_DIR && names.items[i][0] != '.') ok = read_dir(opt, path, rel, out, depth + 1);
         else if (k == FS_FILE && str_has_suffix(names.items[i], ".manifest.json", NULL)) ok = read_one(path, out);
+        else if (k == FS_FILE) note_extra(opt, rel_dir, names.items[i], path, out);
+        free(rel);
         free(path);
     }
     name_list_free(&names);
     return ok;
 }
 
-static bool read_side(const char *path, side *out)
+static bool read_side(const diff_options *opt, const char *path, side *out)
 {
     fs_kind k = fs_kind_follow(path);
     if (k == FS_FILE || k == FS_OTHER) return read_one(path, out); /* a FIFO or the like: refused there, saying what it is */
@@ -213,7 +273,7 @@ static bool read_side(const char *path, side *out)
         diag_error(loc_file(path), "no such manifest file or directory");
         return false;
     }
-    if (!read_dir(path, out, 0)) return false;
+    if (!read_dir(opt, path, NULL, out, 0)) return false;
     /* On either side: an empty OLD would make every domain "added", so a wrong base path would pass
      * any change. A base without manifests is treated like a missing one, which is exit 2 too. */
     if (out->count == 0) {
@@ -225,6 +285,8 @@ static bool read_side(const char *path, side *out)
 
 static void free_side(side *s)
 {
+    for (size_t i = 0; i < s->extras.count; i++) free(s->extras.items[i].rel), free(s->extras.items[i].path);
+    vec_free(&s->extras);
     for (size_t i = 0; i < s->count; i++) {
         manifest_free(&s->items[i].m);
         index_map_free(&s->items[i].keys);
@@ -565,11 +627,12 @@ static void describe(const change *c, buf *out)
     /* The member as the code names it, then its key: "Words: Beta (user.beta) tombstoned"; a
      * renamed one by its new name. */
     const entry *e = c->old_e && c->kind != CH_RENAME_RECORDED ? c->old_e : c->new_e;
+    const char *name = e ? e->name : c->name;
     buf_printf(out, "%s: ", c->domain);
-    if (c->key && e && e->name) buf_printf(out, "%s (%s) ", e->name, c->key);
+    if (c->key && name) buf_printf(out, "%s (%s) ", name, c->key);
     else if (c->key) buf_printf(out, "'%s' ", c->key);
     buf_puts(out, change_info[c->kind].label);
-    if (c->detail[0]) buf_printf(out, " (%s)", c->detail);
+    if (detail_of(c)[0]) buf_printf(out, " (%s)", detail_of(c));
     if (change_info[c->kind].breaking) buf_puts(out, c->approved ? " [breaking, approved]" : " [breaking]");
 }
 
@@ -600,7 +663,7 @@ static void report_text(const change_list *changes, report_counts n, FILE *out)
         describe(c, &message);
         line.len = 0;
         bool br = change_info[c->kind].breaking;
-        diag_format(&line, br && !c->approved ? DIAG_ERROR : DIAG_NOTE, loc_at(c->file, c->line, 0), message.data);
+        diag_format(&line, br && !c->approved ? DIAG_ERROR : DIAG_NOTE, loc_at(c->file, c->line, c->col), message.data);
         fprintf(out, "%s\n", line.data);
         buf_free(&message);
     }
@@ -617,7 +680,8 @@ static void report_github(const change_list *changes, FILE *out)
         line.len = 0;
         describe(c, &line);
         const char *level = change_info[c->kind].breaking && !c->approved ? "error" : "notice";
-        if (c->line) fprintf(out, "::%s file=%s,line=%u::%s\n", level, c->file, c->line, line.data);
+        if (c->line && c->col) fprintf(out, "::%s file=%s,line=%u,col=%u::%s\n", level, c->file, c->line, c->col, line.data);
+        else if (c->line) fprintf(out, "::%s file=%s,line=%u::%s\n", level, c->file, c->line, line.data);
         else fprintf(out, "::%s file=%s::%s\n", level, c->file, line.data);
     }
     buf_free(&line);
@@ -633,7 +697,7 @@ static void report_markdown(const change_list *changes, report_counts n, FILE *o
         const change *c = &changes->items[i];
         const char *mark = !change_info[c->kind].breaking ? "" : c->approved ? "approved" : "**breaking**";
         fprintf(out, "| %s | %s | `%s` | %s%s%s | ", mark, c->domain, c->key ? c->key : "", change_info[c->kind].label,
-                c->detail[0] ? ": " : "", c->detail);
+                detail_of(c)[0] ? ": " : "", detail_of(c));
         if (c->old_e) fprintf(out, "`%s` = %u%s", c->old_e->name, c->old_e->value, c->old_e->tombstone ? " (tombstone)" : "");
         fputs(" | ", out);
         if (c->new_e) fprintf(out, "`%s` = %u%s", c->new_e->name, c->new_e->value, c->new_e->tombstone ? " (tombstone)" : "");
@@ -649,9 +713,10 @@ static json_t *change_json(const change *c)
     json_object_set_new(j, "change", json_string(change_info[c->kind].id));
     json_object_set_new(j, "breaking", json_boolean(change_info[c->kind].breaking));
     json_object_set_new(j, "approved", json_boolean(c->approved));
-    if (c->detail[0]) json_object_set_new(j, "detail", json_string(c->detail));
+    if (detail_of(c)[0]) json_object_set_new(j, "detail", json_string(detail_of(c)));
     json_object_set_new(j, "file", json_string(c->file));
     json_object_set_new(j, "line", json_integer(c->line));
+    if (c->col) json_object_set_new(j, "column", json_integer(c->col));
     put_entry_json(j, "old_entry", c->old_e);
     put_entry_json(j, "new_entry", c->new_e);
     return j;
@@ -686,53 +751,113 @@ static void report(const diff_options *opt, const change_list *changes, size_t b
     }
 }
 
+/* Every domain of NEW against OLD's of the same name; domains only one side has. */
+static void compare_domains(const side *old_side, const side *new_side, change_list *changes)
+{
+    for (size_t i = 0; i < new_side->count; i++) {
+        const side_manifest *ns = &new_side->items[i];
+        const side_manifest *os = NULL;
+        for (size_t j = 0; j < old_side->count && !os; j++)
+            if (strcmp(old_side->items[j].m.domain, ns->m.domain) == 0) os = &old_side->items[j];
+        if (os) compare_domain(os, ns, changes);
+        else add_change(changes, CH_DOMAIN_ADDED, ns->m.domain, NULL, NULL, ns->path, 0);
+    }
+    for (size_t j = 0; j < old_side->count; j++) {
+        bool found = false;
+        for (size_t i = 0; i < new_side->count && !found; i++) found = strcmp(old_side->items[j].m.domain, new_side->items[i].m.domain) == 0;
+        if (!found) add_change(changes, CH_DOMAIN_REMOVED, old_side->items[j].m.domain, NULL, NULL, old_side->items[j].path, 0);
+    }
+}
+
+struct diff_extra_ctx {
+    change_list *changes;
+    const side *old_side, *new_side;
+};
+
+static const char *copy_or_null(change_list *changes, const char *s)
+{
+    return s ? arena_strndup(&changes->strings, s, strlen(s)) : NULL;
+}
+
+void diff_add_found(diff_extra_ctx *ctx, const diff_found *f)
+{
+    change_list *out = ctx->changes;
+    change *c = add_change(out, f->kind, copy_or_null(out, f->domain), NULL, NULL, copy_or_null(out, f->file), f->line);
+    c->key = copy_or_null(out, f->key);
+    c->col = f->col;
+    c->long_detail = copy_or_null(out, f->detail);
+    c->name = copy_or_null(out, f->name);
+}
+
+const struct manifest *diff_side_manifest(const diff_extra_ctx *ctx, bool new_side, const char *name)
+{
+    const side *s = new_side ? ctx->new_side : ctx->old_side;
+    for (size_t i = 0; i < s->count; i++)
+        if (strcmp(s->items[i].m.domain, name) == 0) return &s->items[i].m;
+    return NULL;
+}
+
+static const extra_file *find_extra(const side *s, const extra_file *like)
+{
+    for (size_t i = 0; i < s->extras.count; i++)
+        if (s->extras.items[i].part == like->part && strcmp(s->extras.items[i].rel, like->rel) == 0) return &s->extras.items[i];
+    return NULL;
+}
+
+/* Each extra part's files, NEW's with OLD's at the same path, then OLD's that NEW lacks. */
+static bool compare_extras(const diff_options *opt, const side *old_side, const side *new_side, change_list *changes)
+{
+    diff_extra_ctx ctx = {changes, old_side, new_side};
+    bool ok = true;
+    for (size_t i = 0; i < new_side->extras.count; i++) {
+        const extra_file *n = &new_side->extras.items[i], *o = find_extra(old_side, n);
+        if (!opt->extras[n->part]->compare(&ctx, o ? o->path : NULL, n->path)) ok = false;
+    }
+    for (size_t i = 0; i < old_side->extras.count; i++) {
+        const extra_file *o = &old_side->extras.items[i];
+        if (!find_extra(new_side, o) && !opt->extras[o->part]->compare(&ctx, o->path, NULL)) ok = false;
+    }
+    return ok;
+}
+
+/* Approves what the allow-list covers; the counts of breaking and approved changes. */
+static void approve_all(change_list *changes, allow_list *allow, size_t *breaking, size_t *approved_count)
+{
+    for (size_t i = 0; i < changes->count; i++) {
+        change *c = &changes->items[i];
+        if (!change_info[c->kind].breaking) continue;
+        c->approved = approve(c, allow);
+        if (c->approved) ++*approved_count;
+        else ++*breaking;
+    }
+}
+
 int diff_run(const diff_options *opt)
 {
     FILE *out = opt->out ? opt->out : stdout;
     side old_side = {0}, new_side = {0};
     allow_list allow = {0};
-    bool old_ok = read_side(opt->old_path, &old_side);
-    bool new_ok = read_side(opt->new_path, &new_side); /* read either way: both sides' problems in one run */
+    change_list changes = {0};
+    bool old_ok = read_side(opt, opt->old_path, &old_side);
+    bool new_ok = read_side(opt, opt->new_path, &new_side); /* read either way: both sides' problems in one run */
     bool ok = old_ok && new_ok;
     for (size_t i = 0; i < opt->allow.count; i++) *vec_push(&allow) = (allow_entry){xstrdup(opt->allow.items[i]), 0, 0, false};
     if (opt->allow_file) load_allow_file(opt->allow_file, &allow, &ok);
-    if (!ok) {
-        free_side(&old_side);
-        free_side(&new_side);
-        free_allow(&allow);
-        return 2;
+    if (ok) {
+        compare_domains(&old_side, &new_side, &changes);
+        ok = compare_extras(opt, &old_side, &new_side, &changes);
     }
-
-    change_list changes = {0};
-    for (size_t i = 0; i < new_side.count; i++) {
-        const side_manifest *ns = &new_side.items[i];
-        const side_manifest *os = NULL;
-        for (size_t j = 0; j < old_side.count && !os; j++)
-            if (strcmp(old_side.items[j].m.domain, ns->m.domain) == 0) os = &old_side.items[j];
-        if (os) compare_domain(os, ns, &changes);
-        else add_change(&changes, CH_DOMAIN_ADDED, ns->m.domain, NULL, NULL, ns->path, 0);
-    }
-    for (size_t j = 0; j < old_side.count; j++) {
-        bool found = false;
-        for (size_t i = 0; i < new_side.count && !found; i++) found = strcmp(old_side.items[j].m.domain, new_side.items[i].m.domain) == 0;
-        if (!found) add_change(&changes, CH_DOMAIN_REMOVED, old_side.items[j].m.domain, NULL, NULL, old_side.items[j].path, 0);
-    }
-
     size_t breaking = 0, approved_count = 0;
-    for (size_t i = 0; i < changes.count; i++) {
-        change *c = &changes.items[i];
-        if (!change_info[c->kind].breaking) continue;
-        c->approved = approve(c, &allow);
-        if (c->approved) approved_count++;
-        else breaking++;
+    if (ok) {
+        approve_all(&changes, &allow, &breaking, &approved_count);
+        report(opt, &changes, breaking, approved_count, out);
+        fflush(out); /* the warnings (stderr) follow the report in a merged log */
+        warn_unused(opt, &allow, &changes);
     }
-    report(opt, &changes, breaking, approved_count, out);
-    fflush(out); /* the warnings (stderr) follow the report in a merged log */
-    warn_unused(opt, &allow, &changes);
-
     vec_free(&changes);
+    arena_free(&changes.strings);
     free_allow(&allow);
     free_side(&old_side);
     free_side(&new_side);
-    return breaking ? 1 : 0;
+    return !ok ? 2 : breaking ? 1 : 0;
 }

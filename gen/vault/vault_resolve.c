@@ -287,6 +287,7 @@ static bool resolve_field_ref(resolver *rv, vault_state *st, const name_index *f
     }
     f->id = e->value;
     f->member = arena_strndup(&st->strings, e->name, e->name_len);
+    f->key = arena_strndup(&st->strings, e->key, e->key_len);
     bool ok = true;
     if (strcmp(f->member, "tl_listener") == 0) {
         field_error(s, f, "field", "the member name tl_listener is reserved for the vault's change listener");
