@@ -287,11 +287,10 @@ static bool read_entries(reader *r, json_tok v)
     }
 }
 
-/* One top-level member, `key`: `v` (its value's first token); unknown keys are skipped. */
-static bool read_member(reader *r, json_tok key, json_tok v, manifest_keys *have)
+/* One top-level member, `key` (named `field`, "" when longer than any known one): `v` (its
+ * value's first token); unknown keys are skipped. */
+static bool read_member(reader *r, json_tok key, const char *field, json_tok v, manifest_keys *have)
 {
-    char field[16] = "";
-    if (key.len < sizeof field) memcpy(field, key.text, key.len);
     manifest *out = r->m;
     uint64_t n;
     if (strcmp(field, "format") == 0) {
@@ -329,7 +328,10 @@ static bool read_members(reader *r)
     while (t.kind != JT_RBRACE) {
         if (t.kind != JT_STRING) return fail(r, t, "expected a key, found %s", json_tok_describe(t.kind));
         json_tok key = t;
-        if (!expect(r, JT_COLON, "':'", NULL) || !read_member(r, key, json_next(&r->lx), &have)) return false;
+        /* The key's text lives in the lexer's buffer until the next token: copied before the value. */
+        char field[16] = "";
+        if (key.len < sizeof field) memcpy(field, key.text, key.len);
+        if (!expect(r, JT_COLON, "':'", NULL) || !read_member(r, key, field, json_next(&r->lx), &have)) return false;
         t = json_next(&r->lx);
         if (t.kind == JT_COMMA) {
             t = json_next(&r->lx);
