@@ -488,8 +488,12 @@ static void find_unrecorded_renames(change_list *out, size_t first_removed, size
         heads.items[i].head = next[heads.items[i].head - first_added];
         bool ordinal = rc->kind == CH_ORDINAL_REMOVED;
         rc->kind = CH_UNRECORDED_RENAME;
-        snprintf(rc->detail, sizeof rc->detail, "%.30s added; a rename record keeps the %s: '%.30s <- %.30s'", added->name,
-                 ordinal ? "index" : "value", injector_name(added), injector_name(rc->old_e));
+        if (strncmp(rc->domain, "Content.", 8) == 0) /* a content profile's assets: their own names */
+            snprintf(rc->detail, sizeof rc->detail, "%.30s added; '%.30s <- %.30s' in .content-renames keeps the id", added->name,
+                     unscoped_key(added), unscoped_key(rc->old_e));
+        else
+            snprintf(rc->detail, sizeof rc->detail, "%.30s added; a rename record keeps the %s: '%.30s <- %.30s'", added->name,
+                     ordinal ? "index" : "value", injector_name(added), injector_name(rc->old_e));
     }
     free(next);
     index_map_free(&by_scope);

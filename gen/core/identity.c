@@ -514,6 +514,13 @@ static const decl_rename *rename_of(const assign_ctx *c, uint32_t di)
     return c->rename_of && c->rename_of[di] ? &c->d->renames.items[c->rename_of[di] - 1] : NULL;
 }
 
+/* Where a refusal about rename `r` points: the new name's line in an injector; the rename
+ * record's line for an asset (whose declaration is a file, not a line). */
+static src_loc rename_at(const assign_ctx *c, const decl_rename *r)
+{
+    return c->d->asset_names ? model_rename_loc(c->d, r) : model_loc(c->d, &c->d->decls.items[r->decl]);
+}
+
 /* How a rename's old entry is written: "Potion", or "Mod.Gamma" from another injector. */
 static void old_name(const assign_ctx *c, const decl_rename *r, buf *out)
 {
@@ -578,7 +585,7 @@ static void check_one_rename(assign_ctx *c, const pass_rename *list, uint32_t i,
         rename_error(c, at, "two renames of one entry: '%s' is already renamed at %s:%u:%u", c->spelled.data, first.file, first.line, first.col);
     } else if ((j = find_pass_rename(by_new, list, pr->new_key, pr->new_len, false)) != UINT32_MAX) {
         const decl_rename *rj = &d->renames.items[j];
-        src_loc first = model_loc(d, &d->decls.items[rj->decl]);
+        src_loc first = rename_at(c, rj);
         rename_error(c, at, "two renames to one name: '%.*s' already takes the value of '%.*s' at %s:%u:%u", (int)dc->name_len, dc->name,
                      (int)rj->name_len, rj->name, first.file, first.line, first.col);
     }
@@ -615,7 +622,7 @@ static bool prepare_renames(assign_ctx *c)
     for (size_t i = 0; i < n; i++) {
         const decl_rename *r = &d->renames.items[i];
         c->rename_of[r->decl] = (uint32_t)i + 1;
-        model_rename_key(r, &c->key);
+        model_rename_key(c->d, r, &c->key);
         list[i].old_key = xstrndup(c->key.data, list[i].old_len = c->key.len);
         model_key(d, &d->decls.items[r->decl], &c->key);
         list[i].new_key = xstrndup(c->key.data, list[i].new_len = c->key.len);
@@ -653,7 +660,7 @@ static void report_missing_old(assign_ctx *c, const decl_rename *r)
 {
     src_loc at = model_rename_loc(c->d, r);
     old_name(c, r, &c->spelled);
-    model_rename_key(r, &c->name_buf);
+    model_rename_key(c->d, r, &c->name_buf);
     uint32_t to = find_old_key(c, c->name_buf.data, c->name_buf.len);
     if (to != UINT32_MAX) {
         const entry *e = &c->m->entries.items[to];
@@ -672,7 +679,7 @@ static bool rename_name_free(assign_ctx *c, const decl_rename *r, uint32_t index
 {
     const decl *dc = &c->d->decls.items[r->decl];
     uint32_t slot = find_name(c->m, &c->x, dc->name, dc->name_len);
-    src_loc at = model_loc(c->d, dc);
+    src_loc at = rename_at(c, r);
     if (identity_reserved_member(c->d, dc->name, dc->name_len)) {
         rename_error(c, at, "cannot rename to '%.*s': the generated header reserves that name", (int)dc->name_len, dc->name);
         return false;
@@ -694,7 +701,7 @@ static bool rename_key_free(assign_ctx *c, const decl_rename *r, uint32_t index)
     if (holder == UINT32_MAX || holder == index) return true;
     const decl *dc = &c->d->decls.items[r->decl];
     const entry *e = &c->m->entries.items[holder];
-    rename_error(c, model_loc(c->d, dc), "cannot rename to '%.*s': it is an earlier name of '%s' (value %u), whose old key keeps naming it",
+    rename_error(c, rename_at(c, r), "cannot rename to '%.*s': it is an earlier name of '%s' (value %u), whose old key keeps naming it",
                  (int)dc->name_len, dc->name, e->name, e->value);
     return false;
 }
@@ -709,8 +716,12 @@ static void record_rename(assign_ctx *c, const decl_rename *r, uint32_t index)
     if (back) manifest_drop_alias(e, (uint32_t)(back - e->renamed_from)); /* a rename back */
     manifest_add_alias(c->m, e, e->key, e->key_len, e->name, e->name_len);
     old_name(c, r, &c->spelled);
-    list_add(&c->renamed, &c->sum->renamed, "%s %s%s -> %.*s", c->sum->renamed ? "," : "", c->spelled.data, e->tombstone ? " (removed)" : "",
-             (int)dc->name_len, dc->name);
+    if (d->asset_names) /* an asset by its names */
+        list_add(&c->renamed, &c->sum->renamed, "%s %s%s -> %s", c->sum->renamed ? "," : "", c->spelled.data, e->tombstone ? " (removed)" : "",
+                 d->asset_names[r->decl]);
+    else
+        list_add(&c->renamed, &c->sum->renamed, "%s %s%s -> %.*s", c->sum->renamed ? "," : "", c->spelled.data, e->tombstone ? " (removed)" : "",
+                 (int)dc->name_len, dc->name);
     if (d->kind == KIND_IDENTITY && !e->issued_key) e->issued_key = e->key, e->issued_key_len = e->key_len;
     if (e->issued_key && e->issued_key_len == c->key.len && memcmp(e->issued_key, c->key.data, c->key.len) == 0) e->issued_key = NULL;
     index_map_insert(&c->x.old_keys, model_hash(e->key, e->key_len), index);
@@ -732,7 +743,7 @@ static void record_rename(assign_ctx *c, const decl_rename *r, uint32_t index)
 /* One rename whose declaration's key no entry has yet. */
 static void apply_rename(assign_ctx *c, const decl_rename *r)
 {
-    model_rename_key(r, &c->spelled);
+    model_rename_key(c->d, r, &c->spelled);
     probe p = {c->m, c->spelled.data, c->spelled.len, 0, &c->x};
     uint32_t index = index_map_find(&c->x.keys, model_hash(c->spelled.data, c->spelled.len), eq_key, &p);
     if (index == UINT32_MAX) {
@@ -760,10 +771,10 @@ static bool take_own_entry(assign_ctx *c, uint32_t di)
     const decl *dc = &c->d->decls.items[di];
     if (found != UINT32_MAX && r) {
         const entry *e = &c->m->entries.items[found];
-        model_rename_key(r, &c->spelled);
+        model_rename_key(c->d, r, &c->spelled);
         if (manifest_renamed_from(e, c->spelled.data, c->spelled.len)) return take_entry(c->d, c->m, di, found, c->sum), true;
         old_name(c, r, &c->spelled);
-        rename_error(c, model_loc(c->d, dc), "cannot rename '%s' to '%.*s': %s already has the entry '%s' (value %u%s); pick another name",
+        rename_error(c, rename_at(c, r), "cannot rename '%s' to '%.*s': %s already has the entry '%s' (value %u%s); pick another name",
                      c->spelled.data, (int)dc->name_len, dc->name, c->d->name, e->name, e->value, e->tombstone ? ", removed" : "");
         return true;
     }

@@ -93,11 +93,15 @@ static void scoped_key(const char *scope, const char *name, size_t name_len, buf
 
 void model_spelling_key(const domain *d, const decl *dc, buf *out) { scoped_key(model_scope(d, dc), dc->name, dc->name_len, out); }
 
-void model_rename_key(const decl_rename *r, buf *out) { scoped_key(r->scope, r->name, r->name_len, out); }
+void model_rename_key(const domain *d, const decl_rename *r, buf *out)
+{
+    if (d->asset_names) model_asset_key(r->scope, r->name, out);
+    else scoped_key(r->scope, r->name, r->name_len, out);
+}
 
 src_loc model_rename_loc(const domain *d, const decl_rename *r)
 {
-    return loc_at(d->sources.items[d->decls.items[r->decl].source].path, r->line, r->col);
+    return loc_at(r->file ? r->file : d->sources.items[d->decls.items[r->decl].source].path, r->line, r->col);
 }
 
 static char *derive_name(const char *domain, int mode) /* 0 as is, 1 lower, 2 upper */
@@ -169,7 +173,7 @@ static void on_line(void *ctx, const injector_line *line)
     if (line->rename_name) {
         const char *scope = line->rename_scope ? line->rename_scope : d->sources.items[c->source].scope;
         *vec_push(&d->renames) = (decl_rename){(uint32_t)d->decls.count, scope, line->rename_name, line->rename_name_len,
-                                               line->rename_loc.line, line->rename_loc.col};
+                                               line->rename_loc.line, line->rename_loc.col, NULL};
     }
     *vec_push(&d->decls) = (decl){line->name, line->name_len, line->loc.line, line->loc.col, c->source};
 }
