@@ -333,6 +333,7 @@ static int run_diff(int argc, char **argv)
     if (n != 2) return usage_error("diff needs two paths: OLD and NEW (manifest files or directories)");
     opt.old_path = paths[0];
     opt.new_path = paths[1];
+    opt.extras = tlg_diff_extras;
     int rc = diff_run(&opt);
     vec_free(&opt.allow);
     return rc;

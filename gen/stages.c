@@ -1,11 +1,19 @@
 /* Every stage the pipeline runs after identifier domains, in order. */
+#include "core/diff.h"
 #include "core/stage.h"
 #include "content/content_stage.h"
 
 extern const gen_stage vault_stage;
+extern const diff_extra vault_diff;
 
 const gen_stage *const tlg_stages[] = {
     &content_stage, /* content profiles: asset-name domains and catalog headers */
     &vault_stage, /* gen/vault_*.c: vault schemas and data */
+    NULL,
+};
+
+/* What `diff` compares beyond identifier domains' manifests. */
+const diff_extra *const tlg_diff_extras[] = {
+    &vault_diff, /* gen/vault/vault_diff.c: vault-manifest.json */
     NULL,
 };

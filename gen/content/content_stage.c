@@ -11,6 +11,7 @@
  *   resolve     each asset's id and member name from the merged manifest
  *   emit        content_<profile>_catalog.h */
 #include "content/content_stage.h"
+#include "content/content_renames.h"
 
 #include "base/index_map.h"
 
@@ -121,7 +122,7 @@ bool content_stage_add_domains(project *p, const content_profile *pr, const cont
         d->asset_files[i] = arena_strndup(&p->strings, file, strlen(file));
         free(file);
     }
-    return true;
+    return content_add_renames(p, d, pr, sc); /* content_renames.c: <source root>/.content-renames */
 }
 
 static bool content_add_domains(void *state, project *p)
@@ -186,6 +187,7 @@ static bool content_resolve(void *state, const domain_result *domains, size_t co
             if (strcmp(domains[k].d->name, pr->domain) == 0) m = domains[k].m;
         if (!m || !content_stage_resolve(pr, &s->scans.items[i], m)) ok = false;
         else if (resolved_keeper.keep) resolved_keeper.keep(resolved_keeper.ctx, pr, &s->scans.items[i]);
+        if (m) content_report_moves(s->p, pr, &s->scans.items[i], m); /* content_renames.c */
     }
     s->resolved = ok;
     return ok;

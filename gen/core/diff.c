@@ -6,6 +6,11 @@
  *   tombstoned      no         identity: live in OLD, tombstone in NEW
  *   revived         no         tombstone in OLD, live in NEW
  *   rescoped        no         tombstoned in one scope, added in another (same unscoped name)
+ *   renamed         no         a recorded rename ("New <- Old"): NEW's entry records OLD's key in
+ *                              renamed_from; the value is kept (a rename to another injector too)
+ *   unrecorded rename yes      a removal and an addition in one scope, no rename record: the old
+ *                              value is gone for code (tombstone) or retired (ordinal); the report
+ *                              names the injector line that would have kept it
  *   value changed   yes        identity: same key, other value
  *   ordinal moved   yes        ordinal: same key, other index
  *   ordinal removed yes        ordinal: live in OLD, retired or gone in NEW
@@ -37,15 +42,38 @@ typedef struct side_manifest {
     manifest m;
     index_map keys;   /* entry index by key */
     index_map issued; /* entry index by issued_key, for the entries that have one */
+    index_map renamed; /* entry index by each key it was renamed from */
 } side_manifest;
 
-typedef VEC(side_manifest) side;
+/* A file of an extra part (diff_extra) found below a side's directory. */
+typedef struct extra_file {
+    char *rel, *path; /* below the side's directory; as reached from here */
+    size_t part;      /* index in diff_options.extras */
+} extra_file;
 
-typedef enum change_kind {
-    CH_ADDED, CH_TOMBSTONED, CH_REVIVED, CH_RESCOPED, CH_VALUE_CHANGED, CH_ORDINAL_MOVED,
-    CH_ORDINAL_REMOVED, CH_RENAMED, CH_SIGNATURE_CHANGED, CH_TOMBSTONE_DROPPED, CH_KIND_CHANGED, CH_DOMAIN_REMOVED,
-    CH_DOMAIN_ADDED
-} change_kind;
+/* One side of the comparison: its domain manifests, and the files of the extra parts. */
+typedef struct side {
+    side_manifest *items;
+    size_t count, cap;
+    VEC(extra_file) extras;
+} side;
+
+typedef diff_class change_kind;
+#define CH_ADDED DIFF_ADDED
+#define CH_TOMBSTONED DIFF_TOMBSTONED
+#define CH_REVIVED DIFF_REVIVED
+#define CH_RESCOPED DIFF_RESCOPED
+#define CH_VALUE_CHANGED DIFF_VALUE_CHANGED
+#define CH_ORDINAL_MOVED DIFF_ORDINAL_MOVED
+#define CH_ORDINAL_REMOVED DIFF_ORDINAL_REMOVED
+#define CH_RENAMED DIFF_MEMBER_RENAMED
+#define CH_SIGNATURE_CHANGED DIFF_SIGNATURE_CHANGED
+#define CH_TOMBSTONE_DROPPED DIFF_TOMBSTONE_DROPPED
+#define CH_KIND_CHANGED DIFF_KIND_CHANGED
+#define CH_DOMAIN_REMOVED DIFF_DOMAIN_REMOVED
+#define CH_DOMAIN_ADDED DIFF_DOMAIN_ADDED
+#define CH_RENAME_RECORDED DIFF_RENAME_RECORDED
+#define CH_UNRECORDED_RENAME DIFF_UNRECORDED_RENAME
 
 static const struct { const char *id, *label; bool breaking; } change_info[] = {
     {"added", "added", false},
@@ -61,7 +89,27 @@ static const struct { const char *id, *label; bool breaking; } change_info[] = {
     {"kind_changed", "kind changed", true},
     {"domain_removed", "domain removed", true},
     {"domain_added", "domain added", false},
+    {"renamed", "renamed (recorded: value kept)", false},
+    {"unrecorded_rename", "removed while another entry was added in its scope (an unrecorded rename?)", true},
+    {"vault_added", "vault added", false},
+    {"vault_removed", "vault removed", true},
+    {"vault_renamed", "vault renamed", true},
+    {"field_added", "field added", false},
+    {"field_removed", "field removed", true},
+    {"field_renamed", "field renamed (its id kept)", false},
+    {"field_type_changed", "field type changed", true},
+    {"capacity_shrunk", "capacity shrunk", true},
+    {"capacity_grown", "capacity grown", false},
+    {"catalog_changed", "asset catalog changed", true},
+    {"backing_to_transient", "backing changed to transient", true},
+    {"backing_to_serialised", "backing changed to serialised", false},
+    {"default_changed", "default changed", false},
+    {"instance_added", "instance added", false},
+    {"instance_removed", "instance removed", true},
+    {"instance_key_removed", "instance's key entry removed", true},
+    {"asset_missing", "asset reference to a removed asset", true},
 };
+_Static_assert(sizeof change_info / sizeof *change_info == DIFF_CLASS_COUNT, "a row per diff_class");
 
 typedef struct change {
     change_kind kind;
@@ -69,12 +117,21 @@ typedef struct change {
     const char *key;        /* NULL for domain-level changes */
     const entry *old_e, *new_e;
     const char *file;       /* the manifest line the change points at */
-    uint32_t line;
+    uint32_t line, col;
     bool approved;
     char detail[160];
+    const char *long_detail; /* a vault change's (in change_list.strings), else NULL */
+    const char *name;        /* a vault change's field name, else NULL */
 } change;
 
-typedef VEC(change) change_list;
+/* The changes found, and the strings of those found beyond identifier domains. */
+typedef struct change_list {
+    change *items;
+    size_t count, cap;
+    arena strings;
+} change_list;
+
+static const char *detail_of(const change *c) { return c->long_detail ? c->long_detail : c->detail; }
 typedef VEC(char *) str_list;
 
 /* One approval, from --allow or a line of the allow-file. */
@@ -95,6 +152,12 @@ static bool eq_key(const void *ctx, uint32_t i)
     return e->key_len == p->len && memcmp(e->key, p->key, p->len) == 0;
 }
 
+static bool eq_renamed(const void *ctx, uint32_t i)
+{
+    const key_probe *p = ctx;
+    return manifest_renamed_from(&p->m->entries.items[i], p->key, p->len) != NULL;
+}
+
 static bool eq_issued(const void *ctx, uint32_t i)
 {
     const key_probe *p = ctx;
@@ -110,6 +173,7 @@ static bool index_keys(side_manifest *sm)
     const manifest *m = &sm->m;
     index_map_init(&sm->keys, m->entries.count);
     index_map_init(&sm->issued, 1);
+    index_map_init(&sm->renamed, 1);
     for (size_t i = 0; i < m->entries.count; i++) {
         const entry *e = &m->entries.items[i];
         const char *hashed = e->issued_key ? e->issued_key : e->key;
@@ -120,6 +184,8 @@ static bool index_keys(side_manifest *sm)
             return false;
         }
         if (e->issued_key) index_map_insert(&sm->issued, model_hash(e->issued_key, e->issued_key_len), (uint32_t)i);
+        for (uint32_t k = 0; k < e->renamed_count; k++)
+            index_map_insert(&sm->renamed, model_hash(e->renamed_from[k].key, e->renamed_from[k].key_len), (uint32_t)i);
         key_probe p = {m, e->key, e->key_len};
         uint32_t h = model_hash(e->key, e->key_len);
         uint32_t dup = index_map_find(&sm->keys, h, eq_key, &p);
@@ -139,14 +205,14 @@ static bool read_one(const char *path, side *out)
         diag_error(loc_file(path), "cannot read: %s", fs_read_failure());
         return false;
     }
-    side_manifest sm = {xstrdup(path), {0}, {0}, {0}};
+    side_manifest sm = {xstrdup(path), {0}, {0}, {0}, {0}};
     bool ok = manifest_read_fd(path, fd, &sm.m);
     close(fd);
     if (ok && !index_keys(&sm)) {
         manifest_free(&sm.m);
         ok = false;
     }
-    if (!ok) index_map_free(&sm.keys), index_map_free(&sm.issued);
+    if (!ok) index_map_free(&sm.keys), index_map_free(&sm.issued), index_map_free(&sm.renamed);
     if (!ok) {
         free(sm.path);
         return false;
@@ -157,6 +223,7 @@ static bool read_one(const char *path, side *out)
             manifest_free(&sm.m);
             index_map_free(&sm.keys);
             index_map_free(&sm.issued);
+            index_map_free(&sm.renamed);
             free(sm.path);
             return false;
         }
@@ -164,7 +231,15 @@ static bool read_one(const char *path, side *out)
     return true;
 }
 
-static bool read_dir(const char *dir, side *out, int depth)
+/* A file named like an extra part's: remembered with its path below the side's directory. */
+static void note_extra(const diff_options *opt, const char *rel_dir, const char *name, const char *path, side *out)
+{
+    for (size_t k = 0; opt->extras && opt->extras[k]; k++)
+        if (strcmp(name, opt->extras[k]->file_name) == 0)
+            *vec_push(&out->extras) = (extra_file){rel_dir ? path_join(rel_dir, name) : xstrdup(name), xstrdup(path), k};
+}
+
+static bool read_dir(const diff_options *opt, const char *dir, const char *rel_dir, side *out, int depth)
 {
     name_list names = {0};
     if (depth > 32) {
@@ -178,16 +253,19 @@ static bool read_dir(const char *dir, side *out, int depth)
     bool ok = true;
     for (size_t i = 0; i < names.count && ok; i++) {
         char *path = path_join(dir, names.items[i]);
+        char *rel = rel_dir ? path_join(rel_dir, names.items[i]) : xstrdup(names.items[i]);
         fs_kind k = fs_kind_of(path);
-        if (k == FS_DIR && names.items[i][0] != '.') ok = read_dir(path, out, depth + 1);
+        if (k == FS_DIR && names.items[i][0] != '.') ok = read_dir(opt, path, rel, out, depth + 1);
         else if (k == FS_FILE && str_has_suffix(names.items[i], ".manifest.json", NULL)) ok = read_one(path, out);
+        else if (k == FS_FILE) note_extra(opt, rel_dir, names.items[i], path, out);
+        free(rel);
         free(path);
     }
     name_list_free(&names);
     return ok;
 }
 
-static bool read_side(const char *path, side *out)
+static bool read_side(const diff_options *opt, const char *path, side *out)
 {
     fs_kind k = fs_kind_follow(path);
     if (k == FS_FILE || k == FS_OTHER) return read_one(path, out); /* a FIFO or the like: refused there, saying what it is */
@@ -195,7 +273,7 @@ static bool read_side(const char *path, side *out)
         diag_error(loc_file(path), "no such manifest file or directory");
         return false;
     }
-    if (!read_dir(path, out, 0)) return false;
+    if (!read_dir(opt, path, NULL, out, 0)) return false;
     /* On either side: an empty OLD would make every domain "added", so a wrong base path would pass
      * any change. A base without manifests is treated like a missing one, which is exit 2 too. */
     if (out->count == 0) {
@@ -207,10 +285,13 @@ static bool read_side(const char *path, side *out)
 
 static void free_side(side *s)
 {
+    for (size_t i = 0; i < s->extras.count; i++) free(s->extras.items[i].rel), free(s->extras.items[i].path);
+    vec_free(&s->extras);
     for (size_t i = 0; i < s->count; i++) {
         manifest_free(&s->items[i].m);
         index_map_free(&s->items[i].keys);
         index_map_free(&s->items[i].issued);
+        index_map_free(&s->items[i].renamed);
         free(s->items[i].path);
     }
     vec_free(s);
@@ -231,21 +312,37 @@ static const entry *find_issued(const side_manifest *sm, const char *key, size_t
     return i == UINT32_MAX ? NULL : &sm->m.entries.items[i];
 }
 
-/* What OLD entry `o` became in NEW: the entry issued for its key (upgraded since), else the one
- * with its key. A newcomer may hold the old key of an upgraded entry; it is not `o`. */
+/* The entry of NEW renamed from `key` (a rename record), or NULL. */
+static const entry *find_renamed(const side_manifest *sm, const char *key, size_t len)
+{
+    key_probe p = {&sm->m, key, len};
+    uint32_t i = index_map_find(&sm->renamed, model_hash(key, len), eq_renamed, &p);
+    return i == UINT32_MAX ? NULL : &sm->m.entries.items[i];
+}
+
+/* What OLD entry `o` became in NEW: the entry issued for its key (upgraded since), or renamed
+ * from it, else the one with its key. A newcomer may hold the old key of an upgraded entry; it is
+ * not `o`. */
 static const entry *match_new(const side_manifest *ns, const entry *o)
 {
     const entry *n = find_issued(ns, o->key, o->key_len);
+    if (!n) n = find_renamed(ns, o->key, o->key_len);
     return n ? n : find_key(&ns->m, &ns->keys, o->key, o->key_len);
 }
 
-/* Whether NEW entry `n` is the match of some OLD entry. */
+/* Whether NEW entry `n` is the match of some OLD entry: by its key, its issued key, or a key it
+ * was renamed from. */
 static bool matched_in_old(const side_manifest *os, const side_manifest *ns, const entry *n)
 {
     const entry *o = find_key(&os->m, &os->keys, n->key, n->key_len);
     if (o && match_new(ns, o) == n) return true;
     o = n->issued_key ? find_key(&os->m, &os->keys, n->issued_key, n->issued_key_len) : NULL;
-    return o && match_new(ns, o) == n;
+    if (o && match_new(ns, o) == n) return true;
+    for (uint32_t k = 0; k < n->renamed_count; k++) {
+        o = find_key(&os->m, &os->keys, n->renamed_from[k].key, n->renamed_from[k].key_len);
+        if (o && match_new(ns, o) == n) return true;
+    }
+    return false;
 }
 
 static change *add_change(change_list *out, change_kind kind, const char *domain, const entry *o, const entry *n,
@@ -292,7 +389,10 @@ static void compare_entry(const side_manifest *ns, bool ordinal, const entry *o,
         change *c = add_change(out, ordinal ? CH_ORDINAL_MOVED : CH_VALUE_CHANGED, dom, o, n, ns->path, n->line);
         snprintf(c->detail, sizeof c->detail, "%u -> %u", o->value, n->value);
     }
-    if (strcmp(o->name, n->name) != 0) {
+    if (strcmp(o->key, n->key) != 0 && manifest_renamed_from(n, o->key, o->key_len)) {
+        change *c = add_change(out, CH_RENAME_RECORDED, dom, o, n, ns->path, n->line);
+        snprintf(c->detail, sizeof c->detail, "from %.60s, key %.80s", o->name, o->key);
+    } else if (strcmp(o->name, n->name) != 0) {
         change *c = add_change(out, CH_RENAMED, dom, o, n, ns->path, n->line);
         snprintf(c->detail, sizeof c->detail, "%.70s -> %.70s", o->name, n->name);
     }
@@ -330,6 +430,76 @@ static void find_rescopes(change_list *out, size_t first_removed, size_t first_a
     index_map_free(&added);
 }
 
+/* The first unpaired addition of one scope, and each addition's next one in that scope. */
+typedef struct scope_head {
+    const char *scope;
+    size_t head; /* change index, SIZE_MAX for none left */
+} scope_head;
+
+typedef VEC(scope_head) scope_heads;
+
+typedef struct scope_probe {
+    const scope_heads *heads;
+    const char *scope;
+} scope_probe;
+
+static bool eq_scope(const void *ctx, uint32_t i)
+{
+    const scope_probe *p = ctx;
+    return strcmp(p->heads->items[i].scope, p->scope) == 0;
+}
+
+/* How an entry is named in an injector line: its member name, unless that was qualified for a
+ * collision (then the key's name part). */
+static const char *injector_name(const entry *e)
+{
+    const char *tail = unscoped_key(e);
+    return ascii_ieq(tail, strlen(tail), e->name, e->name_len) ? e->name : tail;
+}
+
+/* A removal (tombstoned, or an ordinal removed) and an addition in one scope, without a rename
+ * record between them: the removal becomes an unrecorded rename, breaking, paired with additions
+ * in order, each addition once. The detail names the line that keeps the value. */
+static void find_unrecorded_renames(change_list *out, size_t first_removed, size_t first_added)
+{
+    scope_heads heads = {0};
+    index_map by_scope;
+    index_map_init(&by_scope, 16);
+    size_t *next = xmalloc((out->count - first_added + 1) * sizeof *next);
+    for (size_t a = out->count; a-- > first_added;) {
+        const change *ac = &out->items[a];
+        if (ac->kind != CH_ADDED) continue;
+        scope_probe p = {&heads, ac->new_e->scope};
+        uint32_t h = model_hash(p.scope, strlen(p.scope)), i = index_map_find(&by_scope, h, eq_scope, &p);
+        if (i == UINT32_MAX) {
+            *vec_push(&heads) = (scope_head){ac->new_e->scope, SIZE_MAX};
+            index_map_insert(&by_scope, h, i = (uint32_t)(heads.count - 1));
+        }
+        next[a - first_added] = heads.items[i].head;
+        heads.items[i].head = a;
+    }
+    for (size_t r = first_removed; r < first_added && heads.count; r++) {
+        change *rc = &out->items[r];
+        if (rc->kind != CH_TOMBSTONED && rc->kind != CH_ORDINAL_REMOVED) continue;
+        scope_probe p = {&heads, rc->old_e->scope};
+        uint32_t i = index_map_find(&by_scope, model_hash(p.scope, strlen(p.scope)), eq_scope, &p);
+        if (i == UINT32_MAX || heads.items[i].head == SIZE_MAX) continue;
+        const entry *added = out->items[heads.items[i].head].new_e;
+        heads.items[i].head = next[heads.items[i].head - first_added];
+        bool ordinal = rc->kind == CH_ORDINAL_REMOVED;
+        rc->kind = CH_UNRECORDED_RENAME;
+        if (strncmp(rc->domain, "Content.", 8) == 0) /* a content profile's assets: their own names */
+            snprintf(rc->detail, sizeof rc->detail, "%.30s added; '%.30s <- %.30s' in .content-renames keeps the id", added->name,
+                     unscoped_key(added), unscoped_key(rc->old_e));
+        else
+            snprintf(rc->detail, sizeof rc->detail, "%.30s added; a rename record keeps the %s: '%.30s <- %.30s'", added->name,
+                     ordinal ? "index" : "value", injector_name(added), injector_name(rc->old_e));
+    }
+    free(next);
+    index_map_free(&by_scope);
+    vec_free(&heads);
+}
+
 static void compare_domain(const side_manifest *os, const side_manifest *ns, change_list *out)
 {
     const manifest *om = &os->m, *nm = &ns->m;
@@ -358,6 +528,7 @@ static void compare_domain(const side_manifest *os, const side_manifest *ns, cha
         if (!matched_in_old(os, ns, n)) add_change(out, CH_ADDED, dom, NULL, n, ns->path, n->line);
     }
     find_rescopes(out, first_removed, first_added);
+    find_unrecorded_renames(out, first_removed, first_added);
 }
 
 static bool is_blank(char c) { return c == ' ' || c == '\t'; }
@@ -457,13 +628,15 @@ static void free_allow(allow_list *allow)
 
 static void describe(const change *c, buf *out)
 {
-    /* The member as the code names it, then its key: "Words: Beta (user.beta) tombstoned". */
-    const entry *e = c->old_e ? c->old_e : c->new_e;
+    /* The member as the code names it, then its key: "Words: Beta (user.beta) tombstoned"; a
+     * renamed one by its new name. */
+    const entry *e = c->old_e && c->kind != CH_RENAME_RECORDED ? c->old_e : c->new_e;
+    const char *name = e ? e->name : c->name;
     buf_printf(out, "%s: ", c->domain);
-    if (c->key && e && e->name) buf_printf(out, "%s (%s) ", e->name, c->key);
+    if (c->key && name) buf_printf(out, "%s (%s) ", name, c->key);
     else if (c->key) buf_printf(out, "'%s' ", c->key);
     buf_puts(out, change_info[c->kind].label);
-    if (c->detail[0]) buf_printf(out, " (%s)", c->detail);
+    if (detail_of(c)[0]) buf_printf(out, " (%s)", detail_of(c));
     if (change_info[c->kind].breaking) buf_puts(out, c->approved ? " [breaking, approved]" : " [breaking]");
 }
 
@@ -494,7 +667,7 @@ static void report_text(const change_list *changes, report_counts n, FILE *out)
         describe(c, &message);
         line.len = 0;
         bool br = change_info[c->kind].breaking;
-        diag_format(&line, br && !c->approved ? DIAG_ERROR : DIAG_NOTE, loc_at(c->file, c->line, 0), message.data);
+        diag_format(&line, br && !c->approved ? DIAG_ERROR : DIAG_NOTE, loc_at(c->file, c->line, c->col), message.data);
         fprintf(out, "%s\n", line.data);
         buf_free(&message);
     }
@@ -511,7 +684,8 @@ static void report_github(const change_list *changes, FILE *out)
         line.len = 0;
         describe(c, &line);
         const char *level = change_info[c->kind].breaking && !c->approved ? "error" : "notice";
-        if (c->line) fprintf(out, "::%s file=%s,line=%u::%s\n", level, c->file, c->line, line.data);
+        if (c->line && c->col) fprintf(out, "::%s file=%s,line=%u,col=%u::%s\n", level, c->file, c->line, c->col, line.data);
+        else if (c->line) fprintf(out, "::%s file=%s,line=%u::%s\n", level, c->file, c->line, line.data);
         else fprintf(out, "::%s file=%s::%s\n", level, c->file, line.data);
     }
     buf_free(&line);
@@ -527,7 +701,7 @@ static void report_markdown(const change_list *changes, report_counts n, FILE *o
         const change *c = &changes->items[i];
         const char *mark = !change_info[c->kind].breaking ? "" : c->approved ? "approved" : "**breaking**";
         fprintf(out, "| %s | %s | `%s` | %s%s%s | ", mark, c->domain, c->key ? c->key : "", change_info[c->kind].label,
-                c->detail[0] ? ": " : "", c->detail);
+                detail_of(c)[0] ? ": " : "", detail_of(c));
         if (c->old_e) fprintf(out, "`%s` = %u%s", c->old_e->name, c->old_e->value, c->old_e->tombstone ? " (tombstone)" : "");
         fputs(" | ", out);
         if (c->new_e) fprintf(out, "`%s` = %u%s", c->new_e->name, c->new_e->value, c->new_e->tombstone ? " (tombstone)" : "");
@@ -543,9 +717,10 @@ static json_t *change_json(const change *c)
     json_object_set_new(j, "change", json_string(change_info[c->kind].id));
     json_object_set_new(j, "breaking", json_boolean(change_info[c->kind].breaking));
     json_object_set_new(j, "approved", json_boolean(c->approved));
-    if (c->detail[0]) json_object_set_new(j, "detail", json_string(c->detail));
+    if (detail_of(c)[0]) json_object_set_new(j, "detail", json_string(detail_of(c)));
     json_object_set_new(j, "file", json_string(c->file));
     json_object_set_new(j, "line", json_integer(c->line));
+    if (c->col) json_object_set_new(j, "column", json_integer(c->col));
     put_entry_json(j, "old_entry", c->old_e);
     put_entry_json(j, "new_entry", c->new_e);
     return j;
@@ -580,53 +755,113 @@ static void report(const diff_options *opt, const change_list *changes, size_t b
     }
 }
 
+/* Every domain of NEW against OLD's of the same name; domains only one side has. */
+static void compare_domains(const side *old_side, const side *new_side, change_list *changes)
+{
+    for (size_t i = 0; i < new_side->count; i++) {
+        const side_manifest *ns = &new_side->items[i];
+        const side_manifest *os = NULL;
+        for (size_t j = 0; j < old_side->count && !os; j++)
+            if (strcmp(old_side->items[j].m.domain, ns->m.domain) == 0) os = &old_side->items[j];
+        if (os) compare_domain(os, ns, changes);
+        else add_change(changes, CH_DOMAIN_ADDED, ns->m.domain, NULL, NULL, ns->path, 0);
+    }
+    for (size_t j = 0; j < old_side->count; j++) {
+        bool found = false;
+        for (size_t i = 0; i < new_side->count && !found; i++) found = strcmp(old_side->items[j].m.domain, new_side->items[i].m.domain) == 0;
+        if (!found) add_change(changes, CH_DOMAIN_REMOVED, old_side->items[j].m.domain, NULL, NULL, old_side->items[j].path, 0);
+    }
+}
+
+struct diff_extra_ctx {
+    change_list *changes;
+    const side *old_side, *new_side;
+};
+
+static const char *copy_or_null(change_list *changes, const char *s)
+{
+    return s ? arena_strndup(&changes->strings, s, strlen(s)) : NULL;
+}
+
+void diff_add_found(diff_extra_ctx *ctx, const diff_found *f)
+{
+    change_list *out = ctx->changes;
+    change *c = add_change(out, f->kind, copy_or_null(out, f->domain), NULL, NULL, copy_or_null(out, f->file), f->line);
+    c->key = copy_or_null(out, f->key);
+    c->col = f->col;
+    c->long_detail = copy_or_null(out, f->detail);
+    c->name = copy_or_null(out, f->name);
+}
+
+const struct manifest *diff_side_manifest(const diff_extra_ctx *ctx, bool new_side, const char *name)
+{
+    const side *s = new_side ? ctx->new_side : ctx->old_side;
+    for (size_t i = 0; i < s->count; i++)
+        if (strcmp(s->items[i].m.domain, name) == 0) return &s->items[i].m;
+    return NULL;
+}
+
+static const extra_file *find_extra(const side *s, const extra_file *like)
+{
+    for (size_t i = 0; i < s->extras.count; i++)
+        if (s->extras.items[i].part == like->part && strcmp(s->extras.items[i].rel, like->rel) == 0) return &s->extras.items[i];
+    return NULL;
+}
+
+/* Each extra part's files, NEW's with OLD's at the same path, then OLD's that NEW lacks. */
+static bool compare_extras(const diff_options *opt, const side *old_side, const side *new_side, change_list *changes)
+{
+    diff_extra_ctx ctx = {changes, old_side, new_side};
+    bool ok = true;
+    for (size_t i = 0; i < new_side->extras.count; i++) {
+        const extra_file *n = &new_side->extras.items[i], *o = find_extra(old_side, n);
+        if (!opt->extras[n->part]->compare(&ctx, o ? o->path : NULL, n->path)) ok = false;
+    }
+    for (size_t i = 0; i < old_side->extras.count; i++) {
+        const extra_file *o = &old_side->extras.items[i];
+        if (!find_extra(new_side, o) && !opt->extras[o->part]->compare(&ctx, o->path, NULL)) ok = false;
+    }
+    return ok;
+}
+
+/* Approves what the allow-list covers; the counts of breaking and approved changes. */
+static void approve_all(change_list *changes, allow_list *allow, size_t *breaking, size_t *approved_count)
+{
+    for (size_t i = 0; i < changes->count; i++) {
+        change *c = &changes->items[i];
+        if (!change_info[c->kind].breaking) continue;
+        c->approved = approve(c, allow);
+        if (c->approved) ++*approved_count;
+        else ++*breaking;
+    }
+}
+
 int diff_run(const diff_options *opt)
 {
     FILE *out = opt->out ? opt->out : stdout;
     side old_side = {0}, new_side = {0};
     allow_list allow = {0};
-    bool old_ok = read_side(opt->old_path, &old_side);
-    bool new_ok = read_side(opt->new_path, &new_side); /* read either way: both sides' problems in one run */
+    change_list changes = {0};
+    bool old_ok = read_side(opt, opt->old_path, &old_side);
+    bool new_ok = read_side(opt, opt->new_path, &new_side); /* read either way: both sides' problems in one run */
     bool ok = old_ok && new_ok;
     for (size_t i = 0; i < opt->allow.count; i++) *vec_push(&allow) = (allow_entry){xstrdup(opt->allow.items[i]), 0, 0, false};
     if (opt->allow_file) load_allow_file(opt->allow_file, &allow, &ok);
-    if (!ok) {
-        free_side(&old_side);
-        free_side(&new_side);
-        free_allow(&allow);
-        return 2;
+    if (ok) {
+        compare_domains(&old_side, &new_side, &changes);
+        ok = compare_extras(opt, &old_side, &new_side, &changes);
     }
-
-    change_list changes = {0};
-    for (size_t i = 0; i < new_side.count; i++) {
-        const side_manifest *ns = &new_side.items[i];
-        const side_manifest *os = NULL;
-        for (size_t j = 0; j < old_side.count && !os; j++)
-            if (strcmp(old_side.items[j].m.domain, ns->m.domain) == 0) os = &old_side.items[j];
-        if (os) compare_domain(os, ns, &changes);
-        else add_change(&changes, CH_DOMAIN_ADDED, ns->m.domain, NULL, NULL, ns->path, 0);
-    }
-    for (size_t j = 0; j < old_side.count; j++) {
-        bool found = false;
-        for (size_t i = 0; i < new_side.count && !found; i++) found = strcmp(old_side.items[j].m.domain, new_side.items[i].m.domain) == 0;
-        if (!found) add_change(&changes, CH_DOMAIN_REMOVED, old_side.items[j].m.domain, NULL, NULL, old_side.items[j].path, 0);
-    }
-
     size_t breaking = 0, approved_count = 0;
-    for (size_t i = 0; i < changes.count; i++) {
-        change *c = &changes.items[i];
-        if (!change_info[c->kind].breaking) continue;
-        c->approved = approve(c, &allow);
-        if (c->approved) approved_count++;
-        else breaking++;
+    if (ok) {
+        approve_all(&changes, &allow, &breaking, &approved_count);
+        report(opt, &changes, breaking, approved_count, out);
+        fflush(out); /* the warnings (stderr) follow the report in a merged log */
+        warn_unused(opt, &allow, &changes);
     }
-    report(opt, &changes, breaking, approved_count, out);
-    fflush(out); /* the warnings (stderr) follow the report in a merged log */
-    warn_unused(opt, &allow, &changes);
-
     vec_free(&changes);
+    arena_free(&changes.strings);
     free_allow(&allow);
     free_side(&old_side);
     free_side(&new_side);
-    return breaking ? 1 : 0;
+    return !ok ? 2 : breaking ? 1 : 0;
 }

@@ -16,6 +16,8 @@ void emit_header(out_file *o, const char *shell, const domain *d, const manifest
                  const char *const *inputs, size_t input_count, const emit_options *opt);
 
 void emit_manifest(out_file *o, const domain *d, const manifest *m);
+/* `n` bytes of `s` as a JSON string, quoted and escaped (the manifests' writer). */
+void emit_json_string(buf *b, const char *s, size_t n);
 
 /* The shipped shells (templates/, compiled in). */
 extern const char tlg_shell_domain[];

@@ -78,6 +78,19 @@ static void emit_deprecation_macro(buf *b)
         "#endif\n");
 }
 
+/* A renamed entry's earlier names, after its own enumerator: deprecated, with its value. */
+static void emit_aliases(header_ctx *c, const entry *e)
+{
+    buf *b = &c->o->chunk;
+    for (uint32_t k = 0; k < e->renamed_count; k++) {
+        const entry_alias *a = &e->renamed_from[k];
+        if (!manifest_alias_named(e, a)) continue;
+        buf_printf(b, ",\n    %s_%.*s TL_DEPRECATED_ENTRY(\"renamed to %s_%.*s; the old name is kept so code using it still compiles\") = ",
+                   c->d->c_name, (int)a->name_len, a->name, c->d->c_name, (int)e->name_len, e->name);
+        put_value(b, e->value);
+    }
+}
+
 /* Enumerators separated by ",\n", the last without a comma, so the shell closes the enum. */
 static void emit_entries(header_ctx *c)
 {
@@ -97,6 +110,7 @@ static void emit_entries(header_ctx *c)
             buf_printf(b, " TL_DEPRECATED_ENTRY(\"removed from %s; the value is kept so stored data still resolves\")", c->d->name);
         buf_puts(b, " = ");
         put_value(b, e->value);
+        if (e->renamed_count) emit_aliases(c, e);
         out_maybe_flush(o);
     }
 }
@@ -168,6 +182,14 @@ static void lookup_set_gather(const header_ctx *c, lookup_set *t)
         const entry *e = &c->m->entries.items[i];
         if (!shown(c, e)) continue;
         t->values[k] = e->value, t->names[k] = e->name, t->name_lens[k] = e->name_len, k++;
+    }
+    /* Earlier names last: a value's slot probe meets its member name first, so <domain>_name
+     * gives the current name, and <domain>_from_name still reads an old one (a save, a log). */
+    for (size_t i = 0; i < c->m->entries.count; i++) {
+        const entry *e = &c->m->entries.items[i];
+        for (uint32_t a = 0; shown(c, e) && a < e->renamed_count; a++)
+            if (manifest_alias_named(e, &e->renamed_from[a]))
+                t->values[k] = e->value, t->names[k] = e->renamed_from[a].name, t->name_lens[k] = e->renamed_from[a].name_len, k++;
     }
 }
 
@@ -510,7 +532,9 @@ void emit_header(out_file *o, const char *shell, const domain *d, const manifest
             c.live_count++;
             if (e->value + 1 > c.span) c.span = e->value + 1;
         }
-        if (shown(&c, e)) c.table_count++;
+        if (!shown(&c, e)) continue;
+        c.table_count++;
+        for (uint32_t a = 0; a < e->renamed_count; a++) c.table_count += manifest_alias_named(e, &e->renamed_from[a]);
     }
     c.sentinel = d->reserve_zero || c.live_count == 0;
     if (c.sentinel) c.table_count++;

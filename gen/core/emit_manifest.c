@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-static void put_json_string(buf *b, const char *s, size_t n)
+void emit_json_string(buf *b, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
     size_t plain = 0; /* keys and names almost never need escapes: copy them whole */
@@ -26,25 +26,39 @@ static void put_json_string(buf *b, const char *s, size_t n)
     buf_putc(b, '"');
 }
 
+/* A renamed entry's earlier keys and names, on its line: a rename is a one-line diff. */
+static void put_renames(buf *b, const entry *e)
+{
+    buf_puts(b, ", \"renamed_from\": [");
+    for (uint32_t i = 0; i < e->renamed_count; i++) {
+        buf_puts(b, i ? ", {\"key\": " : "{\"key\": ");
+        emit_json_string(b, e->renamed_from[i].key, e->renamed_from[i].key_len);
+        buf_puts(b, ", \"name\": ");
+        emit_json_string(b, e->renamed_from[i].name, e->renamed_from[i].name_len);
+        buf_putc(b, '}');
+    }
+    buf_putc(b, ']');
+}
+
 void emit_manifest(out_file *o, const domain *d, const manifest *m)
 {
     buf *b = &o->chunk;
     buf_puts(b, "{\n  \"format\": 1,\n  \"domain\": ");
-    put_json_string(b, d->name, strlen(d->name));
+    emit_json_string(b, d->name, strlen(d->name));
     buf_printf(b, ",\n  \"kind\": \"%s\",\n  \"entries\": [", d->kind == KIND_ORDINAL ? "ordinal" : "identity");
     for (size_t i = 0; i < m->entries.count; i++) {
         const entry *e = &m->entries.items[i];
         b = &o->chunk;
         buf_put(b, i ? ",\n    {\"key\": " : "\n    {\"key\": ", i ? 14 : 13);
-        put_json_string(b, e->key, e->key_len);
+        emit_json_string(b, e->key, e->key_len);
         if (e->issued_key) {
             buf_puts(b, ", \"issued_key\": ");
-            put_json_string(b, e->issued_key, e->issued_key_len);
+            emit_json_string(b, e->issued_key, e->issued_key_len);
         }
         buf_puts(b, ", \"name\": ");
-        put_json_string(b, e->name, e->name_len);
+        emit_json_string(b, e->name, e->name_len);
         buf_puts(b, ", \"scope\": ");
-        put_json_string(b, e->scope, strlen(e->scope));
+        emit_json_string(b, e->scope, strlen(e->scope));
         buf_puts(b, ", \"value\": ");
         buf_put_u64(b, e->value);
         buf_puts(b, ", \"seed_offset\": ");
@@ -52,8 +66,9 @@ void emit_manifest(out_file *o, const domain *d, const manifest *m)
         buf_puts(b, e->tombstone ? ", \"tombstone\": true" : ", \"tombstone\": false");
         if (e->signature && d->kind == KIND_ORDINAL) {
             buf_puts(b, ", \"signature\": ");
-            put_json_string(b, e->signature, strlen(e->signature));
+            emit_json_string(b, e->signature, strlen(e->signature));
         }
+        if (e->renamed_count) put_renames(b, e);
         buf_putc(b, '}');
         out_maybe_flush(o);
     }

@@ -815,7 +815,8 @@ static bool assign_identities(gen_run_ctx *c)
     for (size_t i = 0; i < c->count; i++) {
         domain_job *job = &c->jobs[i];
         if (!identity_assign(job->d, &job->m, job->manifest_path, &job->summary)) {
-            diag_note(loc_file(job->manifest_path), "nothing was written: fix or restore the manifest (it is the identity store of %s)", job->d->name);
+            if (!job->summary.input_errors)
+                diag_note(loc_file(job->manifest_path), "nothing was written: fix or restore the manifest (it is the identity store of %s)", job->d->name);
             ok = false;
             continue;
         }

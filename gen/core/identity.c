@@ -1,6 +1,7 @@
 #include "core/identity.h"
 
 #include "base/index_map.h"
+#include "base/suggest.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -16,11 +17,28 @@ uint32_t identity_hash(const char *key, size_t len, uint32_t seed_offset)
 
 static uint32_t value_slot_hash(uint32_t v) { return v * 2654435761u; }
 
+/* A names slot that holds an alias (an earlier name of a renamed entry) instead of an entry's
+ * own name: NAME_ALIAS | its index in identity_index.aliases. */
+#define NAME_ALIAS 0x80000000u
+
+typedef struct alias_ref {
+    uint32_t entry;
+    const char *name;
+    uint32_t len;
+} alias_ref;
+
+typedef struct identity_index {
+    index_map keys, names, values;
+    index_map old_keys;     /* entry index by each key it was renamed from */
+    VEC(alias_ref) aliases; /* the alias names the names map holds */
+} identity_index;
+
 typedef struct probe {
     const manifest *m;
     const char *s;
     size_t len;
     uint32_t value;
+    const identity_index *x; /* names: where alias slots point */
 } probe;
 
 static bool eq_key(const void *ctx, uint32_t i)
@@ -30,11 +48,48 @@ static bool eq_key(const void *ctx, uint32_t i)
     return e->key_len == p->len && memcmp(e->key, p->s, p->len) == 0;
 }
 
-static bool eq_name(const void *ctx, uint32_t i)
+static bool eq_old_key(const void *ctx, uint32_t i)
 {
     const probe *p = ctx;
-    const entry *e = &p->m->entries.items[i];
-    return ascii_ieq(e->name, e->name_len, p->s, p->len);
+    return manifest_renamed_from(&p->m->entries.items[i], p->s, p->len) != NULL;
+}
+
+/* The entry a names slot belongs to, and the name it holds there. */
+static uint32_t slot_entry(const identity_index *x, uint32_t slot)
+{
+    return slot & NAME_ALIAS ? x->aliases.items[slot & ~NAME_ALIAS].entry : slot;
+}
+
+static const char *slot_name(const manifest *m, const identity_index *x, uint32_t slot, uint32_t *len)
+{
+    if (slot & NAME_ALIAS) {
+        const alias_ref *r = &x->aliases.items[slot & ~NAME_ALIAS];
+        *len = r->len;
+        return r->name;
+    }
+    *len = m->entries.items[slot].name_len;
+    return m->entries.items[slot].name;
+}
+
+static bool eq_name(const void *ctx, uint32_t slot)
+{
+    const probe *p = ctx;
+    uint32_t len;
+    const char *name = slot_name(p->m, p->x, slot, &len);
+    return ascii_ieq(name, len, p->s, p->len);
+}
+
+/* The names slot that holds `name` (an entry's member name or an alias), or UINT32_MAX. */
+static uint32_t find_name(const manifest *m, const identity_index *x, const char *name, size_t len)
+{
+    probe p = {m, name, len, 0, x};
+    return index_map_find(&x->names, fnv1a_folded(name, len), eq_name, &p);
+}
+
+static void insert_alias_name(identity_index *x, uint32_t entry_index, const char *name, uint32_t len)
+{
+    *vec_push(&x->aliases) = (alias_ref){entry_index, name, len};
+    index_map_insert(&x->names, fnv1a_folded(name, len), NAME_ALIAS | (uint32_t)(x->aliases.count - 1));
 }
 
 static bool eq_value(const void *ctx, uint32_t i)
@@ -53,15 +108,62 @@ bool identity_reserved_member(const domain *d, const char *name, size_t len)
            ascii_ieq(name, len, "_names", 6) || ascii_ieq(name, len, "_values", 7);
 }
 
-typedef struct identity_index {
-    index_map keys, names, values;
-} identity_index;
-
 static void index_free(identity_index *x)
 {
     index_map_free(&x->keys);
     index_map_free(&x->names);
     index_map_free(&x->values);
+    index_map_free(&x->old_keys);
+    vec_free(&x->aliases);
+}
+
+/* A renamed entry's earlier key (renamed_from) names it alone: no entry has it as its key, and
+ * no other record has it. */
+static bool index_old_key(const manifest *m, identity_index *x, uint32_t i, const entry_alias *a, src_loc at)
+{
+    probe p = {m, a->key, a->key_len, 0, x};
+    uint32_t h = model_hash(a->key, a->key_len);
+    uint32_t other = index_map_find(&x->keys, h, eq_key, &p);
+    bool as_key = other != UINT32_MAX;
+    if (!as_key) other = index_map_find(&x->old_keys, h, eq_old_key, &p);
+    if (other == UINT32_MAX) {
+        index_map_insert(&x->old_keys, h, i);
+        return true;
+    }
+    diag_error(at, "entry '%s' was renamed from '%s', which is also %s '%s' on line %u", m->entries.items[i].key, a->key,
+               as_key ? "the key of" : "an earlier key of", m->entries.items[other].key, m->entries.items[other].line);
+    return false;
+}
+
+/* An earlier name of a renamed entry is a member name like any other (the header keeps it as a
+ * deprecated alias), unless it is the entry's own (a recorded move to another injector). */
+static bool index_alias_name(const manifest *m, identity_index *x, uint32_t i, const entry_alias *a, src_loc at)
+{
+    const entry *e = &m->entries.items[i];
+    if (!manifest_alias_named(e, a)) return true;
+    uint32_t slot = find_name(m, x, a->name, a->name_len);
+    if (slot != UINT32_MAX && slot_entry(x, slot) == i) return true; /* its own name in another case */
+    if (slot != UINT32_MAX) {
+        diag_error(at, "member name '%s' is used twice (an earlier name of '%s', and also on line %u)", a->name, e->key,
+                   m->entries.items[slot_entry(x, slot)].line);
+        return false;
+    }
+    insert_alias_name(x, i, a->name, a->name_len);
+    return true;
+}
+
+/* Every entry's rename records, once its keys and names are indexed. */
+static bool index_renames(const manifest *m, const char *path, identity_index *x)
+{
+    for (size_t i = 0; i < m->entries.count; i++) {
+        const entry *e = &m->entries.items[i];
+        for (uint32_t k = 0; k < e->renamed_count; k++) {
+            src_loc at = loc_at(path, e->line, 0);
+            if (!index_old_key(m, x, (uint32_t)i, &e->renamed_from[k], at) || !index_alias_name(m, x, (uint32_t)i, &e->renamed_from[k], at))
+                return false;
+        }
+    }
+    return true;
 }
 
 /* Indexes a manifest by key, folded name and value (room for `extra` more entries), checking
@@ -72,6 +174,8 @@ static bool index_manifest(const domain *d, const manifest *m, const char *path,
     index_map_init(&x->keys, n + extra);
     index_map_init(&x->names, n + extra);
     index_map_init(&x->values, n + extra);
+    index_map_init(&x->old_keys, 16);
+    memset(&x->aliases, 0, sizeof x->aliases);
     if (!m->domain) return true; /* no manifest yet */
     if (strcmp(m->domain, d->name) != 0) {
         if (ascii_ieq(m->domain, strlen(m->domain), d->name, strlen(d->name))) /* a case-insensitive file system */
@@ -105,7 +209,7 @@ static bool index_manifest(const domain *d, const manifest *m, const char *path,
             diag_error(at, "entry '%s': value 0 is reserved for the sentinel in this domain", e->key);
             return false;
         }
-        probe p = {m, e->key, e->key_len, e->value};
+        probe p = {m, e->key, e->key_len, e->value, x};
         uint32_t hk = model_hash(e->key, e->key_len);
         uint32_t dup = index_map_find(&x->keys, hk, eq_key, &p);
         if (dup != UINT32_MAX) {
@@ -118,7 +222,7 @@ static bool index_manifest(const domain *d, const manifest *m, const char *path,
         uint32_t hn = fnv1a_folded(e->name, e->name_len);
         dup = index_map_find(&x->names, hn, eq_name, &p);
         if (dup != UINT32_MAX) {
-            diag_error(at, "member name '%s' is used twice (also on line %u)", e->name, m->entries.items[dup].line);
+            diag_error(at, "member name '%s' is used twice (also on line %u)", e->name, m->entries.items[slot_entry(x, dup)].line);
             return false;
         }
         index_map_insert(&x->names, hn, (uint32_t)i);
@@ -131,7 +235,7 @@ static bool index_manifest(const domain *d, const manifest *m, const char *path,
         }
         index_map_insert(&x->values, hv, (uint32_t)i);
     }
-    return true;
+    return index_renames(m, path, x);
 }
 
 bool identity_check(const domain *d, const manifest *m, const char *path)
@@ -225,7 +329,7 @@ static bool claim_spelling_entry(const domain *d, manifest *m, identity_index *x
 {
     model_spelling_key(d, &d->decls.items[di], spelled);
     if (spelled->len == own->len && memcmp(spelled->data, own->data, own->len) == 0) return false;
-    probe p = {m, spelled->data, spelled->len, 0};
+    probe p = {m, spelled->data, spelled->len, 0, x};
     uint32_t found = index_map_find(&x->keys, model_hash(spelled->data, spelled->len), eq_key, &p);
     if (found == UINT32_MAX) return false;
     entry *e = &m->entries.items[found];
@@ -279,12 +383,13 @@ static void choose_member_name(const domain *d, const manifest *m, identity_inde
     name->len = 0;
     buf_put(name, dc->name, dc->name_len);
     uint32_t plain_owner = UINT32_MAX; /* who holds the plain name, when it is taken */
+    const char *holder = NULL; /* the name it holds it by (its own, or an earlier one) */
+    uint32_t holder_len = 0;
     unsigned attempt = 0;
     for (;; attempt++) {
-        probe p = {m, name->data, name->len, 0};
-        uint32_t taken = index_map_find(&x->names, fnv1a_folded(p.s, p.len), eq_name, &p);
-        if (taken == UINT32_MAX && !identity_reserved_member(d, p.s, p.len)) break;
-        if (attempt == 0) plain_owner = taken;
+        uint32_t taken = find_name(m, x, name->data, name->len);
+        if (taken == UINT32_MAX && !identity_reserved_member(d, name->data, name->len)) break;
+        if (attempt == 0 && taken != UINT32_MAX) plain_owner = slot_entry(x, taken), holder = slot_name(m, x, taken, &holder_len);
         name->len = 0;
         if (d->asset_names) {
             buf_printf(name, "%.*s_%u", (int)dc->name_len, dc->name, attempt + 2);
@@ -295,9 +400,9 @@ static void choose_member_name(const domain *d, const manifest *m, identity_inde
     }
     if (attempt == 0) return;
     sum->name_collisions++; /* reported with the name it ended up with */
-    buf_printf(collisions, "  name collision: '%.*s' from %s is named '%.*s'%s%s%s\n", (int)dc->name_len, dc->name, scope, (int)name->len,
-               name->data, plain_owner != UINT32_MAX ? " ('" : " (reserved name)",
-               plain_owner != UINT32_MAX ? m->entries.items[plain_owner].name : "", plain_owner != UINT32_MAX ? "' has the plain name)" : "");
+    buf_printf(collisions, "  name collision: '%.*s' from %s is named '%.*s'%s%.*s%s\n", (int)dc->name_len, dc->name, scope, (int)name->len,
+               name->data, holder ? " ('" : " (reserved name)", (int)holder_len, holder ? holder : "",
+               holder ? "' has the plain name)" : "");
     if (d->asset_names) warn_asset_qualified(d, m, di, plain_owner, name);
 }
 
@@ -310,8 +415,9 @@ typedef struct assign_ctx {
     identity_summary *sum;
     size_t old_count;
     uint32_t next_ordinal;
-    buf collisions, name_buf, key, spelled, rewritten, upgraded, signatures, pairs;
+    buf collisions, name_buf, key, spelled, rewritten, upgraded, signatures, pairs, renamed;
     size_t spelling_cursor;
+    uint32_t *rename_of; /* per declaration: its index in d->renames + 1, 0 for none (NULL: no renames) */
 } assign_ctx;
 
 /* Every old entry starts unclaimed; ordinals continue after the highest issued. */
@@ -335,7 +441,7 @@ static void assign_prepare(assign_ctx *c)
  * yet (nor 0 with reserve_zero); a collision is reported once. */
 static void issue_hash_value(assign_ctx *c, entry *ne)
 {
-    probe p = {c->m, ne->key, ne->key_len, 0};
+    probe p = {c->m, ne->key, ne->key_len, 0, &c->x};
     for (uint32_t seed = 0;; seed++) {
         uint32_t v = identity_hash(ne->key, ne->key_len, seed);
         p.value = v;
@@ -388,15 +494,306 @@ static void add_entry(assign_ctx *c, uint32_t di, uint32_t key_hash)
 static uint32_t find_own_entry(assign_ctx *c, uint32_t di, uint32_t *key_hash)
 {
     model_key(c->d, &c->d->decls.items[di], &c->key);
-    probe p = {c->m, c->key.data, c->key.len, 0};
+    probe p = {c->m, c->key.data, c->key.len, 0, &c->x};
     *key_hash = model_hash(c->key.data, c->key.len);
     return index_map_find(&c->x.keys, *key_hash, eq_key, &p);
 }
 
-/* The rule: a declaration takes the entry of its key (kept, or revived from a tombstone); an asset
- * may claim an entry issued to its C spelling before keys followed asset names; anything else is
- * added. Assets take the entries of their own keys first, so that an entry is claimed by spelling
- * only when no asset has it as its own key. Old entries nothing took become tombstones. */
+/* ---- renames: "Elixir <- Potion" -------------------------------------------------------------
+ * A rename gives the old entry the declaration's key and member name; its value, seed offset and
+ * (identity) issued key stay, and the old key and name are recorded (renamed_from): the header
+ * keeps the old name as a deprecated alias, and the old key can name no other entry. Refused, at
+ * the rename: an old name that is no entry, or that is still declared; a new name that is another
+ * entry, another entry's earlier name or its member name; in one pass, two renames of one entry,
+ * two renames to one name, and a chain (A <- B and B <- C). Renaming back to an earlier name of
+ * the same entry is allowed (it leaves the records and becomes the member again). A tombstone may
+ * be renamed: it is declared again under its new name, with its value. */
+
+static const decl_rename *rename_of(const assign_ctx *c, uint32_t di)
+{
+    return c->rename_of && c->rename_of[di] ? &c->d->renames.items[c->rename_of[di] - 1] : NULL;
+}
+
+/* Where a refusal about rename `r` points: the new name's line in an injector; the rename
+ * record's line for an asset (whose declaration is a file, not a line). */
+static src_loc rename_at(const assign_ctx *c, const decl_rename *r)
+{
+    return c->d->asset_names ? model_rename_loc(c->d, r) : model_loc(c->d, &c->d->decls.items[r->decl]);
+}
+
+/* How a rename's old entry is written: "Potion", or "Mod.Gamma" from another injector. */
+static void old_name(const assign_ctx *c, const decl_rename *r, buf *out)
+{
+    out->len = 0;
+    if (strcmp(r->scope, model_scope(c->d, &c->d->decls.items[r->decl])) != 0) buf_printf(out, "%s.", r->scope);
+    buf_put(out, r->name, r->name_len);
+}
+
+static void rename_error(assign_ctx *c, src_loc at, const char *fmt, ...) TLG_PRINTF(3, 4);
+static void rename_error(assign_ctx *c, src_loc at, const char *fmt, ...)
+{
+    char message[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    diag_error(at, "%s", message);
+    c->sum->input_errors++;
+}
+
+typedef struct pass_rename {
+    char *old_key, *new_key;
+    size_t old_len, new_len;
+} pass_rename;
+
+typedef struct rename_probe {
+    const pass_rename *list;
+    const char *s;
+    size_t len;
+    bool old;
+} rename_probe;
+
+static bool eq_pass_rename(const void *ctx, uint32_t i)
+{
+    const rename_probe *p = ctx;
+    const pass_rename *r = &p->list[i];
+    return (p->old ? r->old_len : r->new_len) == p->len && memcmp(p->old ? r->old_key : r->new_key, p->s, p->len) == 0;
+}
+
+static uint32_t find_pass_rename(const index_map *map, const pass_rename *list, const char *key, size_t len, bool old)
+{
+    rename_probe p = {list, key, len, old};
+    return index_map_find(map, model_hash(key, len), eq_pass_rename, &p);
+}
+
+/* Rename i against the earlier ones of this pass (by_old, by_new): not a change of case alone,
+ * not a second rename of its entry, not a second rename to its name. */
+static void check_one_rename(assign_ctx *c, const pass_rename *list, uint32_t i, index_map *by_old, index_map *by_new)
+{
+    const domain *d = c->d;
+    const decl_rename *r = &d->renames.items[i];
+    const decl *dc = &d->decls.items[r->decl];
+    const pass_rename *pr = &list[i];
+    src_loc at = model_rename_loc(d, r);
+    old_name(c, r, &c->spelled);
+    uint32_t j;
+    if (pr->old_len == pr->new_len && memcmp(pr->old_key, pr->new_key, pr->old_len) == 0) {
+        rename_error(c, at, "'%.*s' <- '%s' is no rename: names compare case-insensitively, so both are the key %s (a member name, once assigned, is kept)",
+                     (int)dc->name_len, dc->name, c->spelled.data, pr->old_key);
+    } else if ((j = find_pass_rename(by_old, list, pr->old_key, pr->old_len, true)) != UINT32_MAX) {
+        src_loc first = model_rename_loc(d, &d->renames.items[j]);
+        rename_error(c, at, "two renames of one entry: '%s' is already renamed at %s:%u:%u", c->spelled.data, first.file, first.line, first.col);
+    } else if ((j = find_pass_rename(by_new, list, pr->new_key, pr->new_len, false)) != UINT32_MAX) {
+        const decl_rename *rj = &d->renames.items[j];
+        src_loc first = rename_at(c, rj);
+        rename_error(c, at, "two renames to one name: '%.*s' already takes the value of '%.*s' at %s:%u:%u", (int)dc->name_len, dc->name,
+                     (int)rj->name_len, rj->name, first.file, first.line, first.col);
+    }
+    index_map_insert(by_old, model_hash(pr->old_key, pr->old_len), i);
+    index_map_insert(by_new, model_hash(pr->new_key, pr->new_len), i);
+}
+
+/* A chain in one pass: rename i's old entry is another rename's new name (X <- Y, Y <- Z). */
+static void check_chain(assign_ctx *c, const pass_rename *list, uint32_t i, const index_map *by_new)
+{
+    const domain *d = c->d;
+    uint32_t j = find_pass_rename(by_new, list, list[i].old_key, list[i].old_len, false);
+    if (j == UINT32_MAX || j == i) return;
+    const decl_rename *ri = &d->renames.items[i], *rj = &d->renames.items[j];
+    const decl *xi = &d->decls.items[ri->decl];
+    src_loc at = model_rename_loc(d, i > j ? ri : rj), other = model_rename_loc(d, i > j ? rj : ri);
+    rename_error(c, at, "a chain of renames in one pass: '%.*s' is renamed to '%.*s' and takes the value of '%.*s' (also %s:%u:%u); one step per generate pass (an entry renamed twice: '%.*s <- %.*s')",
+                 (int)ri->name_len, ri->name, (int)xi->name_len, xi->name, (int)rj->name_len, rj->name, other.file, other.line, other.col,
+                 (int)xi->name_len, xi->name, (int)rj->name_len, rj->name);
+}
+
+/* This pass's renames: each declaration's (rename_of) and the checks among them. */
+static bool prepare_renames(assign_ctx *c)
+{
+    const domain *d = c->d;
+    size_t n = d->renames.count;
+    if (!n) return true;
+    size_t errors = c->sum->input_errors;
+    c->rename_of = xcalloc(d->decls.count, sizeof *c->rename_of);
+    pass_rename *list = xcalloc(n, sizeof *list);
+    index_map by_old, by_new;
+    index_map_init(&by_old, n);
+    index_map_init(&by_new, n);
+    for (size_t i = 0; i < n; i++) {
+        const decl_rename *r = &d->renames.items[i];
+        c->rename_of[r->decl] = (uint32_t)i + 1;
+        model_rename_key(c->d, r, &c->key);
+        list[i].old_key = xstrndup(c->key.data, list[i].old_len = c->key.len);
+        model_key(d, &d->decls.items[r->decl], &c->key);
+        list[i].new_key = xstrndup(c->key.data, list[i].new_len = c->key.len);
+        check_one_rename(c, list, (uint32_t)i, &by_old, &by_new);
+    }
+    for (size_t i = 0; i < n; i++) check_chain(c, list, (uint32_t)i, &by_new);
+    for (size_t i = 0; i < n; i++) free(list[i].old_key), free(list[i].new_key);
+    free(list);
+    index_map_free(&by_old);
+    index_map_free(&by_new);
+    return c->sum->input_errors == errors;
+}
+
+/* The entry with an earlier key `key` (renamed from it), or UINT32_MAX. */
+static uint32_t find_old_key(const assign_ctx *c, const char *key, size_t len)
+{
+    probe p = {c->m, key, len, 0, &c->x};
+    return index_map_find(&c->x.old_keys, model_hash(key, len), eq_old_key, &p);
+}
+
+/* The member name of the scope's entry nearest to a rename's old name, or NULL. */
+static const char *nearest_in_scope(const assign_ctx *c, const decl_rename *r)
+{
+    VEC(const char *) names = {0};
+    for (size_t i = 0; i < c->m->entries.count; i++)
+        if (ascii_ieq(c->m->entries.items[i].scope, strlen(c->m->entries.items[i].scope), r->scope, strlen(r->scope)))
+            *vec_push(&names) = c->m->entries.items[i].name;
+    const char *near = suggest_nearest(r->name, r->name_len, names.items, names.count);
+    vec_free(&names);
+    return near;
+}
+
+/* A rename whose old name is no entry: it may have been renamed already. */
+static void report_missing_old(assign_ctx *c, const decl_rename *r)
+{
+    src_loc at = model_rename_loc(c->d, r);
+    old_name(c, r, &c->spelled);
+    model_rename_key(c->d, r, &c->name_buf);
+    uint32_t to = find_old_key(c, c->name_buf.data, c->name_buf.len);
+    if (to != UINT32_MAX) {
+        const entry *e = &c->m->entries.items[to];
+        rename_error(c, at, "'%s' was already renamed to '%s' (value %u): rename that one ('New <- %s')", c->spelled.data, e->name, e->value, e->name);
+        return;
+    }
+    const char *near = nearest_in_scope(c, r);
+    rename_error(c, at, "cannot rename '%s': %s has no entry '%.*s' in %s, live or removed (%s%s%s)", c->spelled.data, c->d->name,
+                 (int)r->name_len, r->name, r->scope, near ? "did you mean '" : "an entry of another injector is written Scope.Name",
+                 near ? near : "", near ? "'?" : "");
+}
+
+/* The declaration's name is free for entry `index`: no other entry has it, as member name or an
+ * earlier name, and the header does not reserve it. */
+static bool rename_name_free(assign_ctx *c, const decl_rename *r, uint32_t index)
+{
+    const decl *dc = &c->d->decls.items[r->decl];
+    uint32_t slot = find_name(c->m, &c->x, dc->name, dc->name_len);
+    src_loc at = rename_at(c, r);
+    if (identity_reserved_member(c->d, dc->name, dc->name_len)) {
+        rename_error(c, at, "cannot rename to '%.*s': the generated header reserves that name", (int)dc->name_len, dc->name);
+        return false;
+    }
+    if (slot == UINT32_MAX || slot_entry(&c->x, slot) == index) return true;
+    const entry *other = &c->m->entries.items[slot_entry(&c->x, slot)];
+    uint32_t len;
+    const char *held = slot_name(c->m, &c->x, slot, &len);
+    rename_error(c, at, "cannot rename to '%.*s': the member name %.*s is %s '%s' (%s, value %u), and renaming would collide with it",
+                 (int)dc->name_len, dc->name, (int)len, held, slot & NAME_ALIAS ? "an earlier name of" : "taken by", other->name,
+                 other->key, other->value);
+    return false;
+}
+
+/* The declaration's key is no earlier key of another entry (its own: a rename back). */
+static bool rename_key_free(assign_ctx *c, const decl_rename *r, uint32_t index)
+{
+    uint32_t holder = find_old_key(c, c->key.data, c->key.len);
+    if (holder == UINT32_MAX || holder == index) return true;
+    const decl *dc = &c->d->decls.items[r->decl];
+    const entry *e = &c->m->entries.items[holder];
+    rename_error(c, rename_at(c, r), "cannot rename to '%.*s': it is an earlier name of '%s' (value %u), whose old key keeps naming it",
+                 (int)dc->name_len, dc->name, e->name, e->value);
+    return false;
+}
+
+/* Gives entry `index` the declaration's key, name and scope, recording the old key and name. */
+static void record_rename(assign_ctx *c, const decl_rename *r, uint32_t index)
+{
+    const domain *d = c->d;
+    const decl *dc = &d->decls.items[r->decl];
+    entry *e = &c->m->entries.items[index];
+    const entry_alias *back = manifest_renamed_from(e, c->key.data, c->key.len);
+    if (back) manifest_drop_alias(e, (uint32_t)(back - e->renamed_from)); /* a rename back */
+    manifest_add_alias(c->m, e, e->key, e->key_len, e->name, e->name_len);
+    old_name(c, r, &c->spelled);
+    if (d->asset_names) /* an asset by its names */
+        list_add(&c->renamed, &c->sum->renamed, "%s %s%s -> %s", c->sum->renamed ? "," : "", c->spelled.data, e->tombstone ? " (removed)" : "",
+                 d->asset_names[r->decl]);
+    else
+        list_add(&c->renamed, &c->sum->renamed, "%s %s%s -> %.*s", c->sum->renamed ? "," : "", c->spelled.data, e->tombstone ? " (removed)" : "",
+                 (int)dc->name_len, dc->name);
+    if (d->kind == KIND_IDENTITY && !e->issued_key) e->issued_key = e->key, e->issued_key_len = e->key_len;
+    if (e->issued_key && e->issued_key_len == c->key.len && memcmp(e->issued_key, c->key.data, c->key.len) == 0) e->issued_key = NULL;
+    index_map_insert(&c->x.old_keys, model_hash(e->key, e->key_len), index);
+    const entry_alias *a = &e->renamed_from[e->renamed_count - 1];
+    e->key = arena_strndup(&c->m->strings, c->key.data, c->key.len);
+    e->key_len = (uint32_t)c->key.len;
+    e->name = arena_strndup(&c->m->strings, dc->name, dc->name_len);
+    e->name_len = dc->name_len;
+    e->scope = intern_scope(c->m, model_scope(d, dc));
+    index_map_insert(&c->x.keys, model_hash(e->key, e->key_len), index);
+    index_map_insert(&c->x.names, fnv1a_folded(e->name, e->name_len), index);
+    if (manifest_alias_named(e, a) && find_name(c->m, &c->x, a->name, a->name_len) == UINT32_MAX)
+        insert_alias_name(&c->x, index, a->name, a->name_len);
+    e->decl = r->decl;
+    e->tombstone = false;
+    e->change = CHANGE_RENAMED;
+}
+
+/* One rename whose declaration's key no entry has yet. */
+static void apply_rename(assign_ctx *c, const decl_rename *r)
+{
+    model_rename_key(c->d, r, &c->spelled);
+    probe p = {c->m, c->spelled.data, c->spelled.len, 0, &c->x};
+    uint32_t index = index_map_find(&c->x.keys, model_hash(c->spelled.data, c->spelled.len), eq_key, &p);
+    if (index == UINT32_MAX) {
+        report_missing_old(c, r);
+        return;
+    }
+    const entry *e = &c->m->entries.items[index];
+    if (e->decl != UINT32_MAX) {
+        src_loc at = model_loc(c->d, &c->d->decls.items[e->decl]);
+        old_name(c, r, &c->spelled);
+        rename_error(c, model_rename_loc(c->d, r), "cannot rename '%s': it is still declared at %s:%u:%u (a rename replaces the old line)",
+                     c->spelled.data, at.file, at.line, at.col);
+        return;
+    }
+    model_key(c->d, &c->d->decls.items[r->decl], &c->key);
+    if (rename_name_free(c, r, index) && rename_key_free(c, r, index)) record_rename(c, r, index);
+}
+
+/* A declaration whose key an entry has: it takes it. A rename is then already recorded (or its
+ * new name is taken); a plain declaration may not take the old key of a renamed entry. */
+static bool take_own_entry(assign_ctx *c, uint32_t di)
+{
+    uint32_t hk, found = find_own_entry(c, di, &hk);
+    const decl_rename *r = rename_of(c, di);
+    const decl *dc = &c->d->decls.items[di];
+    if (found != UINT32_MAX && r) {
+        const entry *e = &c->m->entries.items[found];
+        model_rename_key(c->d, r, &c->spelled);
+        if (manifest_renamed_from(e, c->spelled.data, c->spelled.len)) return take_entry(c->d, c->m, di, found, c->sum), true;
+        old_name(c, r, &c->spelled);
+        rename_error(c, rename_at(c, r), "cannot rename '%s' to '%.*s': %s already has the entry '%s' (value %u%s); pick another name",
+                     c->spelled.data, (int)dc->name_len, dc->name, c->d->name, e->name, e->value, e->tombstone ? ", removed" : "");
+        return true;
+    }
+    if (found != UINT32_MAX) return take_entry(c->d, c->m, di, found, c->sum), true;
+    if (r) return false;
+    uint32_t to = find_old_key(c, c->key.data, c->key.len);
+    if (to == UINT32_MAX) return false;
+    const entry *e = &c->m->entries.items[to];
+    rename_error(c, model_loc(c->d, dc), "'%.*s' was renamed to '%s' (value %u), and its old key names no other entry: declare %s, or rename it back ('%.*s <- %s')",
+                 (int)dc->name_len, dc->name, e->name, e->value, e->name, (int)dc->name_len, dc->name, e->name);
+    return true;
+}
+
+/* The rule: a declaration takes the entry of its key (kept, or revived from a tombstone); a rename
+ * takes its old entry; an asset may claim an entry issued to its C spelling before keys followed
+ * asset names; anything else is added. Assets take the entries of their own keys first, so that an
+ * entry is claimed by spelling only when no asset has it as its own key; renames come before
+ * additions, so that a new name is not taken by the rename's own line. Old entries nothing took
+ * become tombstones. */
 static void match_declarations(assign_ctx *c)
 {
     const domain *d = c->d;
@@ -407,6 +804,10 @@ static void match_declarations(assign_ctx *c)
         uint32_t found = find_own_entry(c, (uint32_t)di, &hk);
         if (found != UINT32_MAX) take_entry(d, c->m, (uint32_t)di, found, c->sum), taken[di] = true;
     }
+    for (size_t di = 0; di < n; di++)
+        if (!taken[di]) taken[di] = take_own_entry(c, (uint32_t)di);
+    for (size_t i = 0; i < d->renames.count; i++)
+        if (!taken[d->renames.items[i].decl]) apply_rename(c, &d->renames.items[i]), taken[d->renames.items[i].decl] = true;
     for (size_t di = 0; di < n; di++) {
         if (taken[di]) continue;
         uint32_t found = find_own_entry(c, (uint32_t)di, &hk);
@@ -513,6 +914,24 @@ static void record_signatures(assign_ctx *c)
     }
 }
 
+/* The end of a likely rename's line: the rename record that would have kept the value, as the
+ * injector line writes it (assets have none). */
+static void put_rename_hint(assign_ctx *c, const entry *added, const entry *removed)
+{
+    if (c->d->asset_names || added->decl == UINT32_MAX) {
+        buf_puts(&c->pairs, ")\n");
+        return;
+    }
+    const decl *dc = &c->d->decls.items[added->decl];
+    bool same_scope = strcmp(added->scope, removed->scope) == 0;
+    size_t len; /* the old entry as an injector names it: its member name, unless that was qualified */
+    const char *old = unscoped(removed, &len);
+    if (ascii_ieq(old, len, removed->name, removed->name_len)) old = removed->name;
+    buf_printf(&c->pairs, "; to keep the %s instead, restore the manifest and write '%.*s <- %s%s%.*s')\n",
+               c->d->kind == KIND_ORDINAL ? "index" : "value", (int)dc->name_len, dc->name, same_scope ? "" : removed->scope,
+               same_scope ? "" : ".", (int)len, old);
+}
+
 /* A removal whose unscoped name was added in another scope: a rescope, for the summary. */
 static bool report_rescope(assign_ctx *c, const entry *r, const char *fate)
 {
@@ -522,8 +941,9 @@ static bool report_rescope(assign_ctx *c, const entry *r, const char *fate)
         const entry *a = &c->m->entries.items[j];
         const char *aname = unscoped(a, &alen);
         if (alen == rlen && memcmp(aname, rname, rlen) == 0 && strcmp(a->scope, r->scope) != 0) {
-            buf_printf(&c->pairs, "  rescope: '%s' moved from %s to %s (value %u -> %u; %s)\n",
-                       r->name, r->scope, a->scope, r->value, a->value, fate);
+            buf_printf(&c->pairs, "  rescope: '%s' moved from %s to %s (value %u -> %u; %s", r->name, r->scope, a->scope, r->value,
+                       a->value, fate);
+            put_rename_hint(c, a, r);
             c->sum->rescopes++;
             return true;
         }
@@ -546,8 +966,9 @@ static void report_renames(assign_ctx *c)
         for (; next_added < c->m->entries.count; next_added++) {
             const entry *a = &c->m->entries.items[next_added];
             if (strcmp(a->scope, r->scope) != 0) continue;
-            buf_printf(&c->pairs, "  likely rename in %s: '%s' -> '%s' (a rename is a removal plus an addition: %s)\n",
-                       r->scope, r->name, a->name, fate);
+            buf_printf(&c->pairs, "  likely rename in %s: '%s' -> '%s' (a rename is a removal plus an addition: %s", r->scope,
+                       r->name, a->name, fate);
+            put_rename_hint(c, a, r);
             c->sum->renames++;
             next_added++;
             break;
@@ -560,12 +981,17 @@ static void write_summary(assign_ctx *c)
 {
     identity_summary *sum = c->sum;
     const domain *d = c->d;
-    if (!(sum->added || sum->removed || sum->revived || sum->upgraded || c->signatures.len || c->collisions.len)) return;
-    buf_printf(&sum->text, "%s: %zu added, %zu removed%s, %zu revived\n", d->name, sum->added, sum->removed,
+    if (!(sum->added || sum->removed || sum->revived || sum->renamed || sum->upgraded || c->signatures.len || c->collisions.len)) return;
+    buf_printf(&sum->text, "%s: %zu added, %zu removed%s, %zu revived", d->name, sum->added, sum->removed,
                d->kind == KIND_ORDINAL ? "" : " (tombstoned)", sum->revived);
+    if (sum->renamed) buf_printf(&sum->text, ", %zu renamed", sum->renamed);
+    buf_putc(&sum->text, '\n');
     list_names(&sum->text, "added", c->m, CHANGE_ADDED, sum->added);
     list_names(&sum->text, d->kind == KIND_ORDINAL ? "removed" : "tombstoned", c->m, CHANGE_REMOVED, sum->removed);
     list_names(&sum->text, "revived", c->m, CHANGE_REVIVED, sum->revived);
+    finish_list(&sum->text, sum->renamed, "renamed", "renamed", &c->renamed,
+                d->kind == KIND_ORDINAL ? " (indices kept; each old name stays as a deprecated alias)"
+                                        : " (values kept; each old name stays as a deprecated alias)");
     finish_list(&sum->text, sum->rewritten, "name rewritten for C", "names rewritten for C", &c->rewritten, "");
     finish_list(&sum->text, sum->upgraded, "key upgraded", "keys upgraded", &c->upgraded,
                 " to asset names (ids and member names kept)");
@@ -576,8 +1002,9 @@ static void write_summary(assign_ctx *c)
 
 static void assign_free(assign_ctx *c)
 {
-    buf *bufs[] = {&c->collisions, &c->name_buf, &c->key, &c->spelled, &c->rewritten, &c->upgraded, &c->signatures, &c->pairs};
+    buf *bufs[] = {&c->collisions, &c->name_buf, &c->key, &c->spelled, &c->rewritten, &c->upgraded, &c->signatures, &c->pairs, &c->renamed};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) buf_free(bufs[i]);
+    free(c->rename_of);
     index_free(&c->x);
 }
 
@@ -590,7 +1017,11 @@ bool identity_assign(const domain *d, manifest *m, const char *path, identity_su
         return false;
     }
     assign_prepare(&c);
-    match_declarations(&c);
+    if (prepare_renames(&c)) match_declarations(&c);
+    if (sum->input_errors) {
+        assign_free(&c);
+        return false;
+    }
     warn_native_namesakes(&c);
     record_signatures(&c);
     report_renames(&c);
@@ -603,9 +1034,12 @@ void identity_summary_free(identity_summary *s) { buf_free(&s->text); }
 
 bool identity_report_unrecorded(const domain *d, const identity_summary *sum, const char *manifest_path, bool strict)
 {
-    if (!sum->added && !sum->removed && !sum->revived && !sum->signature_changes) return true;
+    if (!sum->added && !sum->removed && !sum->revived && !sum->signature_changes && !sum->renamed) return true;
     void (*report)(src_loc, const char *, ...) = strict ? diag_error : diag_warning;
-    if (!sum->removed && !sum->revived && !sum->signature_changes) {
+    if (sum->renamed) {
+        report(loc_file(manifest_path), "changes to %s not recorded in the manifest (%zu added, %zu removed, %zu revived, %zu renamed): run threadlink-gen generate to record them",
+               d->name, sum->added, sum->removed, sum->revived, sum->renamed);
+    } else if (!sum->removed && !sum->revived && !sum->signature_changes) {
         report(loc_file(manifest_path), "%zu new entr%s of %s not recorded in the manifest: run threadlink-gen generate to record %zu new entr%s",
                sum->added, sum->added == 1 ? "y" : "ies", d->name, sum->added, sum->added == 1 ? "y" : "ies");
     } else {

@@ -16,15 +16,19 @@ bool identity_check(const domain *d, const manifest *m, const char *manifest_pat
 
 typedef struct identity_summary {
     size_t added, removed, revived, renames, rescopes, signature_changes, name_collisions, hash_collisions;
+    size_t renamed;      /* recorded renames ("Elixir <- Potion"): value kept, new key and name */
+    size_t input_errors; /* declarations refused (a rename of nothing, to a taken name, ...) */
     size_t rewritten; /* entries added with a name rewritten for C ("Big Axe" -> Big_Axe) */
     size_t upgraded;  /* asset entries whose key became the asset's own name (value and name kept) */
     buf text; /* the human summary, empty when nothing changed */
 } identity_summary;
 
 /* Merges this pass's declarations into `m` (which holds the old manifest, or nothing): existing
- * keys keep their value and name, new keys are issued values and names, undeclared entries are
- * tombstoned, a key declared twice is warned about and counted once. Checks the manifest first
- * (as identity_check) and returns false, changing nothing, if it is inconsistent. */
+ * keys keep their value and name, new keys are issued values and names, a rename
+ * ("Elixir <- Potion") gives the old entry its new key and name and records the old ones,
+ * undeclared entries are tombstoned, a key declared twice is warned about and counted once.
+ * Checks the manifest first (as identity_check) and returns false, changing nothing, if it is
+ * inconsistent; returns false with summary->input_errors set after refusing a declaration. */
 bool identity_assign(const domain *d, manifest *m, const char *manifest_path, identity_summary *summary);
 void identity_summary_free(identity_summary *s);
 

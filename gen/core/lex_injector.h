@@ -1,4 +1,5 @@
-/* Injector files: one identifier per line (see lex_injector.re for the exact rules). */
+/* Injector files: one identifier per line, optionally the renamed form of an old one
+ * ("Elixir <- Potion"); see lex_injector.re for the exact rules. */
 #ifndef TLG_LEX_INJECTOR_H
 #define TLG_LEX_INJECTOR_H
 
@@ -20,6 +21,13 @@ typedef struct injector_line {
     const char *signature;
     uint32_t signature_len;
     src_loc signature_loc;
+    /* A rename, "New <- Old" or "New <- Scope.Old": the old entry's C-safe name, its scope when
+     * the line names one (else NULL: the line's own scope), and where the old name starts. */
+    const char *rename_name;
+    uint32_t rename_name_len;
+    const char *rename_scope;
+    uint32_t rename_scope_len;
+    src_loc rename_loc;
 } injector_line;
 
 typedef void (*injector_line_fn)(void *ctx, const injector_line *line);

@@ -9,19 +9,34 @@ typedef enum entry_change {
     CHANGE_NONE,     /* as the manifest had it */
     CHANGE_ADDED,    /* issued in this pass */
     CHANGE_REMOVED,  /* declared no more: tombstoned in this pass */
-    CHANGE_REVIVED   /* a tombstone declared again: same value, same name */
+    CHANGE_REVIVED,  /* a tombstone declared again: same value, same name */
+    CHANGE_RENAMED   /* renamed in this pass ("Elixir <- Potion"): same value, new key and name */
 } entry_change;
+
+/* An earlier key of an entry and the member name it had then, kept by a rename
+ * ("Elixir <- Potion" records {"user.potion", "Potion"}): the old name stays in the header as a
+ * deprecated alias, and the old key can name no other entry. */
+typedef struct entry_alias {
+    const char *key, *name;
+    uint32_t key_len, name_len;
+} entry_alias;
+
+/* At most this many renames are recorded per entry (a bound for manifests from pull requests). */
+#define MANIFEST_MAX_RENAMES 256
 
 typedef struct entry {
     const char *key, *name, *scope;
     uint32_t key_len, name_len;
     /* The key the value was issued for (hashed from), when the key was rewritten since: an asset
-     * entry of a manifest written before keys followed asset names. NULL: the key itself. */
+     * entry of a manifest written before keys followed asset names, or a renamed identity entry.
+     * NULL: the key itself. */
     const char *issued_key;
     uint32_t issued_key_len;
     uint32_t value;       /* identity: XXH32(key, seed_offset); ordinal: the index */
     uint32_t seed_offset;
     const char *signature; /* ordinal (event) domains: the normalised signature, NULL if unrecorded */
+    entry_alias *renamed_from; /* earlier keys and names, oldest first (renamed_count of them) */
+    uint32_t renamed_count;
     bool tombstone;
     uint8_t change;       /* entry_change */
     uint32_t decl;        /* index of this pass's declaration, or UINT32_MAX */
@@ -44,5 +59,15 @@ void manifest_free(manifest *m);
 
 /* A member name: a letter or '_' first, then letters, digits or '_'. */
 bool manifest_valid_member(const char *s, size_t n);
+
+/* Whether `e` was renamed from `key` (one of its renamed_from records). */
+const entry_alias *manifest_renamed_from(const entry *e, const char *key, size_t len);
+/* Appends a rename record to `e` (its arrays live in m->strings). */
+void manifest_add_alias(manifest *m, entry *e, const char *key, size_t key_len, const char *name, size_t name_len);
+/* Removes record `i` of `e` (a rename back to a name the entry had). */
+void manifest_drop_alias(entry *e, uint32_t i);
+/* Whether alias `a` of `e` is a C name of its own: it differs from the entry's member name (a
+ * recorded move to another injector keeps the name, and records no alias). */
+bool manifest_alias_named(const entry *e, const entry_alias *a);
 
 #endif

@@ -5,8 +5,9 @@
  *
  *   manifest -> '{' ( "format": 1 | "domain": str | "kind": str | "entries": '[' entry,* ']' | key: any ),* '}'
  *   entry    -> '{' ( "key" | "issued_key" | "name" | "scope" | "signature": str | "value" | "seed_offset": uint
- *                  | "tombstone": bool
- *                  | key: any ),* '}' */
+ *                  | "tombstone": bool | "renamed_from": '[' alias,* ']'
+ *                  | key: any ),* '}'
+ *   alias    -> '{' ( "key" | "name": str | key: any ),* '}'      both required */
 #include "core/manifest.h"
 
 #include "base/lex_json.h"
@@ -116,7 +117,9 @@ bool manifest_valid_member(const char *s, size_t n)
     return true;
 }
 
-typedef enum field_id { F_OTHER, F_KEY, F_ISSUED_KEY, F_NAME, F_SCOPE, F_VALUE, F_SEED_OFFSET, F_TOMBSTONE, F_SIGNATURE } field_id;
+typedef enum field_id {
+    F_OTHER, F_KEY, F_ISSUED_KEY, F_NAME, F_SCOPE, F_VALUE, F_SEED_OFFSET, F_TOMBSTONE, F_SIGNATURE, F_RENAMED_FROM
+} field_id;
 
 static field_id entry_field(const char *s, size_t n)
 {
@@ -128,9 +131,65 @@ static field_id entry_field(const char *s, size_t n)
     case 9: return IS("tombstone") ? F_TOMBSTONE : IS("signature") ? F_SIGNATURE : F_OTHER;
     case 10: return IS("issued_key") ? F_ISSUED_KEY : F_OTHER;
     case 11: return IS("seed_offset") ? F_SEED_OFFSET : F_OTHER;
+    case 12: return IS("renamed_from") ? F_RENAMED_FROM : F_OTHER;
     default: return F_OTHER;
     }
 #undef IS
+}
+
+/* A member name: a C identifier. */
+static bool read_member_name(reader *r, json_tok v, const char *field, const char **out, uint32_t *len)
+{
+    if (!read_string(r, v, field, out, len)) return false;
+    if (!manifest_valid_member(*out, *len)) return fail(r, v, "\"%s\" must be a C identifier", field);
+    return true;
+}
+
+/* alias -> '{' ( "key" | "name": str | key: any ),* '}' */
+static bool read_alias(reader *r, json_tok open, entry_alias *a)
+{
+    bool have_key = false, have_name = false;
+    json_tok t = json_next(&r->lx);
+    while (t.kind != JT_RBRACE) {
+        if (t.kind != JT_STRING) return fail(r, t, "expected a key of a \"renamed_from\" record, found %s", json_tok_describe(t.kind));
+        bool is_key = t.len == 3 && memcmp(t.text, "key", 3) == 0, is_name = t.len == 4 && memcmp(t.text, "name", 4) == 0;
+        if (!expect(r, JT_COLON, "':'", NULL)) return false;
+        json_tok v = json_next(&r->lx);
+        if (is_key && !(have_key = read_key(r, v, "renamed_from.key", &a->key, &a->key_len))) return false;
+        if (is_name && !(have_name = read_member_name(r, v, "renamed_from.name", &a->name, &a->name_len))) return false;
+        if (!is_key && !is_name && !skip_value(r, v, 3)) return false;
+        t = json_next(&r->lx);
+        if (t.kind == JT_RBRACE) break;
+        if (t.kind != JT_COMMA) return fail(r, t, "expected ',' or '}', found %s", json_tok_describe(t.kind));
+        t = json_next(&r->lx);
+    }
+    if (!have_key || !have_name) return fail(r, open, "a \"renamed_from\" record lacks %s", have_key ? "\"name\"" : "\"key\"");
+    return true;
+}
+
+/* "renamed_from": '[' alias,* ']' (at most MANIFEST_MAX_RENAMES), into the entry. */
+static bool read_renames(reader *r, json_tok v, entry *e)
+{
+    if (v.kind != JT_LBRACKET) return fail(r, v, "\"renamed_from\" must be an array");
+    VEC(entry_alias) list = {0};
+    json_tok t = json_next(&r->lx);
+    bool ok = true;
+    while (ok && t.kind != JT_RBRACKET) {
+        if (t.kind != JT_LBRACE) ok = fail(r, t, "expected a \"renamed_from\" record, found %s", json_tok_describe(t.kind));
+        else if (list.count == MANIFEST_MAX_RENAMES) ok = fail(r, t, "more than %d \"renamed_from\" records", MANIFEST_MAX_RENAMES);
+        else ok = read_alias(r, t, vec_push(&list));
+        if (!ok) break;
+        t = json_next(&r->lx);
+        if (t.kind == JT_COMMA) t = json_next(&r->lx);
+        else if (t.kind != JT_RBRACKET) ok = fail(r, t, "expected ',' or ']', found %s", json_tok_describe(t.kind));
+    }
+    if (ok && list.count) {
+        e->renamed_from = arena_alloc(&r->m->strings, list.count * sizeof *list.items, _Alignof(entry_alias));
+        memcpy(e->renamed_from, list.items, list.count * sizeof *list.items);
+        e->renamed_count = (uint32_t)list.count;
+    }
+    vec_free(&list);
+    return ok;
 }
 
 /* The value v of one entry member; `seen` gains the field's bit. */
@@ -141,10 +200,8 @@ static bool read_entry_field(reader *r, field_id field, json_tok v, entry *e, un
     switch (field) {
     case F_KEY: return read_key(r, v, "key", &e->key, &e->key_len);
     case F_ISSUED_KEY: return read_key(r, v, "issued_key", &e->issued_key, &e->issued_key_len);
-    case F_NAME:
-        if (!read_string(r, v, "name", &e->name, &e->name_len)) return false;
-        if (!manifest_valid_member(e->name, e->name_len)) return fail(r, v, "\"name\" must be a C identifier");
-        return true;
+    case F_NAME: return read_member_name(r, v, "name", &e->name, &e->name_len);
+    case F_RENAMED_FROM: return read_renames(r, v, e);
     case F_SCOPE: return read_string(r, v, "scope", &e->scope, NULL);
     case F_VALUE:
         if (!read_uint(r, v, UINT32_MAX, "value", &n)) return false;
@@ -230,11 +287,10 @@ static bool read_entries(reader *r, json_tok v)
     }
 }
 
-/* One top-level member, `key`: `v` (its value's first token); unknown keys are skipped. */
-static bool read_member(reader *r, json_tok key, json_tok v, manifest_keys *have)
+/* One top-level member, `key` (named `field`, "" when longer than any known one): `v` (its
+ * value's first token); unknown keys are skipped. */
+static bool read_member(reader *r, json_tok key, const char *field, json_tok v, manifest_keys *have)
 {
-    char field[16] = "";
-    if (key.len < sizeof field) memcpy(field, key.text, key.len);
     manifest *out = r->m;
     uint64_t n;
     if (strcmp(field, "format") == 0) {
@@ -272,7 +328,10 @@ static bool read_members(reader *r)
     while (t.kind != JT_RBRACE) {
         if (t.kind != JT_STRING) return fail(r, t, "expected a key, found %s", json_tok_describe(t.kind));
         json_tok key = t;
-        if (!expect(r, JT_COLON, "':'", NULL) || !read_member(r, key, json_next(&r->lx), &have)) return false;
+        /* The key's text lives in the lexer's buffer until the next token: copied before the value. */
+        char field[16] = "";
+        if (key.len < sizeof field) memcpy(field, key.text, key.len);
+        if (!expect(r, JT_COLON, "':'", NULL) || !read_member(r, key, field, json_next(&r->lx), &have)) return false;
         t = json_next(&r->lx);
         if (t.kind == JT_COMMA) {
             t = json_next(&r->lx);
@@ -296,6 +355,34 @@ static bool read_manifest(reader *rp)
     if (!r.ok) manifest_free(r.m);
     *rp = r;
     return r.ok;
+}
+
+const entry_alias *manifest_renamed_from(const entry *e, const char *key, size_t len)
+{
+    for (uint32_t i = 0; i < e->renamed_count; i++)
+        if (e->renamed_from[i].key_len == len && memcmp(e->renamed_from[i].key, key, len) == 0) return &e->renamed_from[i];
+    return NULL;
+}
+
+void manifest_add_alias(manifest *m, entry *e, const char *key, size_t key_len, const char *name, size_t name_len)
+{
+    entry_alias *grown = arena_alloc(&m->strings, (e->renamed_count + 1) * sizeof *grown, _Alignof(entry_alias));
+    if (e->renamed_count) memcpy(grown, e->renamed_from, e->renamed_count * sizeof *grown);
+    grown[e->renamed_count] = (entry_alias){arena_strndup(&m->strings, key, key_len), arena_strndup(&m->strings, name, name_len),
+                                            (uint32_t)key_len, (uint32_t)name_len};
+    e->renamed_from = grown;
+    e->renamed_count++;
+}
+
+void manifest_drop_alias(entry *e, uint32_t i)
+{
+    memmove(&e->renamed_from[i], &e->renamed_from[i + 1], (e->renamed_count - i - 1) * sizeof *e->renamed_from);
+    e->renamed_count--;
+}
+
+bool manifest_alias_named(const entry *e, const entry_alias *a)
+{
+    return a->name_len != e->name_len || memcmp(a->name, e->name, a->name_len) != 0;
 }
 
 void manifest_free(manifest *m)

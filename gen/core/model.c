@@ -77,18 +77,31 @@ void model_key(const domain *d, const decl *dc, buf *out)
     else model_spelling_key(d, dc, out);
 }
 
-void model_spelling_key(const domain *d, const decl *dc, buf *out)
+/* fold(scope) "." fold(name) into `out`. */
+static void scoped_key(const char *scope, const char *name, size_t name_len, buf *out)
 {
-    const char *scope = model_scope(d, dc);
     size_t slen = strlen(scope);
     out->len = 0;
-    buf_reserve(out, slen + 1 + dc->name_len);
+    buf_reserve(out, slen + 1 + name_len);
     char *k = out->data;
     for (size_t i = 0; i < slen; i++) k[i] = ascii_lower(scope[i]);
     k[slen] = '.';
-    for (size_t i = 0; i < dc->name_len; i++) k[slen + 1 + i] = ascii_lower(dc->name[i]);
-    out->len = slen + 1 + dc->name_len;
+    for (size_t i = 0; i < name_len; i++) k[slen + 1 + i] = ascii_lower(name[i]);
+    out->len = slen + 1 + name_len;
     k[out->len] = 0;
+}
+
+void model_spelling_key(const domain *d, const decl *dc, buf *out) { scoped_key(model_scope(d, dc), dc->name, dc->name_len, out); }
+
+void model_rename_key(const domain *d, const decl_rename *r, buf *out)
+{
+    if (d->asset_names) model_asset_key(r->scope, r->name, out);
+    else scoped_key(r->scope, r->name, r->name_len, out);
+}
+
+src_loc model_rename_loc(const domain *d, const decl_rename *r)
+{
+    return loc_at(r->file ? r->file : d->sources.items[d->decls.items[r->decl].source].path, r->line, r->col);
 }
 
 static char *derive_name(const char *domain, int mode) /* 0 as is, 1 lower, 2 upper */
@@ -157,6 +170,11 @@ static void on_line(void *ctx, const injector_line *line)
         s->col = line->signature_loc.col;
     }
     if (line->spelling) *vec_push(&d->spellings) = (decl_spelling){(uint32_t)d->decls.count, line->spelling};
+    if (line->rename_name) {
+        const char *scope = line->rename_scope ? line->rename_scope : d->sources.items[c->source].scope;
+        *vec_push(&d->renames) = (decl_rename){(uint32_t)d->decls.count, scope, line->rename_name, line->rename_name_len,
+                                               line->rename_loc.line, line->rename_loc.col, NULL};
+    }
     *vec_push(&d->decls) = (decl){line->name, line->name_len, line->loc.line, line->loc.col, c->source};
 }
 
@@ -526,6 +544,7 @@ void model_free(project *p)
         for (size_t k = 0; k < d->signatures.count; k++) event_sig_free(&d->signatures.items[k].sig);
         vec_free(&d->signatures);
         vec_free(&d->spellings);
+        vec_free(&d->renames);
         free(d->asset_names);
         free(d->asset_files);
     }

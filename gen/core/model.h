@@ -33,6 +33,17 @@ typedef struct decl_spelling {
     const char *text;
 } decl_spelling;
 
+/* A rename, "Elixir <- Potion": declaration `decl` is the renamed form of the entry with the key
+ * fold(scope) "." fold(name), which keeps its value (core/identity.c). */
+typedef struct decl_rename {
+    uint32_t decl;
+    const char *scope;  /* the old entry's scope: the line's "Scope." or the declaration's own */
+    const char *name;   /* the old entry's C-safe name; an asset's own name in content domains */
+    uint32_t name_len;
+    uint32_t line, col; /* where the old name is written */
+    const char *file;   /* where the rename is written; NULL: the declaration's own file */
+} decl_rename;
+
 typedef struct domain {
     const char *name;        /* "Iris.Events" */
     char *c_name;            /* "Iris_Events": enumerator prefix */
@@ -49,6 +60,7 @@ typedef struct domain {
     VEC(decl_source) sources; /* every input file read for this domain, in merge order */
     VEC(decl_signature) signatures;
     VEC(decl_spelling) spellings; /* in declaration order; only the rewritten ones */
+    VEC(decl_rename) renames;     /* in declaration order */
     /* Content domains (Content.<Profile>), per declaration: the asset's own name, which its key
      * follows (model_asset_key), and its file. NULL in every other domain. */
     const char **asset_names;
@@ -85,6 +97,10 @@ bool model_asset_name_plain(const char *name);
  * before keys followed names keyed it by its C spelling; identity upgrades such entries). */
 void model_asset_key(const char *scope, const char *name, buf *out);
 const char *model_scope(const domain *d, const decl *dc);
+/* The old entry's key of a rename, fold(scope) "." fold(name) (an asset's: model_asset_key),
+ * into `out` (replacing it). */
+void model_rename_key(const domain *d, const decl_rename *r, buf *out);
+src_loc model_rename_loc(const domain *d, const decl_rename *r);
 /* The signature declaration `decl_index` gave (ordinal domains), NULL when it gave none. */
 const decl_signature *model_find_signature(const domain *d, uint32_t decl_index);
 /* Its normalised text: "()" for an event declared without one. */

@@ -112,7 +112,7 @@ static void put_scalar(buf *b, vtype t, const vscalar *v)
     buf_puts(b, " }");
 }
 
-static void put_value(buf *b, const vfield *f, const vvalue *v)
+void vault_put_value(buf *b, const vfield *f, const vvalue *v)
 {
     static const vvalue empty;
     if (!v->present) v = &empty;
@@ -159,7 +159,7 @@ static void put_vault(buf *b, const vschema *s, const vvalue *values, const char
         /* Pieces instead of printf: this runs for every field of every instance. */
         buf_puts(b, indent);
         buf_puts(b, "    ");
-        put_value(b, f, v);
+        vault_put_value(b, f, v);
         buf_puts(b, ", /* ");
         buf_puts(b, f->member);
         buf_puts(b, " */\n");
@@ -623,7 +623,9 @@ static void emit_data(const vdata *d, out_file *o, const emit_options *opt)
 void vault_emit(void *state, size_t index, out_file *o, const emit_options *opt)
 {
     vault_state *st = state;
+    size_t headers = st->schemas.count + st->data.count;
     if (index < st->schemas.count) emit_schema(st->schemas.items[index], o, opt);
-    else if (index < st->schemas.count + st->data.count) emit_data(st->data.items[index - st->schemas.count], o, opt);
-    else vault_emit_image(st->data.items[index - st->schemas.count - st->data.count], o);
+    else if (index < headers) emit_data(st->data.items[index - st->schemas.count], o, opt);
+    else if (index == headers) vault_emit_manifest(st, o);
+    else vault_emit_image(st->data.items[index - headers - 1], o);
 }

@@ -841,6 +841,9 @@ static void plan_vault_outputs(const vault_state *st, stage_outputs *outputs)
     for (size_t i = 0; i < st->data.count; i++)
         *vec_push(outputs) = (stage_output){.path = xstrdup(st->data.items[i]->output), .build_output = true,
                                             .where = loc_file(st->data.items[i]->file)};
+    /* The baseline diff compares (vault_manifest.c): a committed file, like a domain's manifest. */
+    *vec_push(outputs) = (stage_output){.path = path_join(st->out_dir, VAULT_MANIFEST_NAME), .build_output = false,
+                                        .where = loc_file(st->p->cfg.path)};
     for (size_t i = 0; st->p->vault_images && i < st->data.count; i++)
         *vec_push(outputs) = (stage_output){.path = xstrdup(st->data.items[i]->image), .build_output = false,
                                             .where = loc_file(st->data.items[i]->file)};

@@ -6,6 +6,8 @@
  *   vault_fp.c       decimal strings -> Q32.32, exactly
  *   vault_bake.c     values -> the runtime's bytes (inline collections laid out by gen/core/layout.c)
  *   vault_image.c    a data file's binary image, which development builds reload (watch)
+ *   vault_manifest.c vault-manifest.json: the resolved schemas and data, committed; diff's baseline
+ *   vault_diff.c     diff over two vault manifests: schema changes and designer data checks
  * The format of both files is in schemas/vault.schema.json and schemas/vaultdata.schema.json. */
 #ifndef TLG_VAULT_MODEL_H
 #define TLG_VAULT_MODEL_H
@@ -43,6 +45,7 @@ typedef struct vvalue {
 typedef struct vfield {
     const char *ref;        /* as written: a Vault.Fields member name or Scope.Name */
     const char *member;     /* after resolve: the entry's member name (a C identifier) */
+    const char *key;        /* after resolve: the entry's key ("user.health") */
     uint32_t id;            /* after resolve: the entry's value */
     vtype type;             /* scalar type, or VT_COLLECTION */
     layout_kind kind;       /* collections */
@@ -129,5 +132,10 @@ bool vault_resolve(void *state, const domain_result *domains, size_t count);
 void vault_emit(void *state, size_t index, out_file *o, const emit_options *opt);
 /* A data file's binary image (vault.h's image format), for development builds (vault_image.c). */
 void vault_emit_image(const vdata *d, out_file *o);
+/* A field's value as the C initialiser the headers bake (vault_emit.c): exact, one form per value. */
+void vault_put_value(buf *b, const vfield *f, const vvalue *v);
+/* The vault manifest, <output>/vault-manifest.json (vault_manifest.c). */
+#define VAULT_MANIFEST_NAME "vault-manifest.json"
+void vault_emit_manifest(const vault_state *st, out_file *o);
 
 #endif

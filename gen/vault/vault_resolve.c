@@ -48,38 +48,80 @@ static void index_build(name_index *x, const domain_result *r)
         const entry *e = &r->m->entries.items[i];
         index_put(x, e->name, e->name_len, (uint32_t)i);
         index_put(x, e->key, e->key_len, (uint32_t)i);
+        for (uint32_t k = 0; k < e->renamed_count; k++) { /* earlier names of a renamed entry */
+            const char *old_tail = memchr(e->renamed_from[k].key, '.', e->renamed_from[k].key_len);
+            index_put(x, e->renamed_from[k].name, e->renamed_from[k].name_len, (uint32_t)i);
+            index_put(x, e->renamed_from[k].key, e->renamed_from[k].key_len, (uint32_t)i);
+            if (old_tail) index_put(x, old_tail + 1, e->renamed_from[k].key_len - (size_t)(old_tail + 1 - e->renamed_from[k].key), (uint32_t)i);
+        }
         size_t tail_len;
         const char *tail = key_tail(e, &tail_len);
         if (tail) index_put(x, tail, tail_len, (uint32_t)i);
     }
 }
 
+/* Whether `ref` is an earlier name or key of `e` (a rename record). */
+static bool names_earlier(const entry *e, const char *ref, size_t n)
+{
+    for (uint32_t k = 0; k < e->renamed_count; k++)
+        if (ascii_ieq(e->renamed_from[k].name, e->renamed_from[k].name_len, ref, n) ||
+            ascii_ieq(e->renamed_from[k].key, e->renamed_from[k].key_len, ref, n))
+            return true;
+    return false;
+}
+
 /* The entry a reference names: a member name ("Health") or a qualified one ("Combat.Health",
- * matched against the key). NULL if none. */
-static const entry *index_find(const name_index *x, const char *ref)
+ * matched against the key), else an earlier name or key of a renamed entry (*renamed set then).
+ * NULL if none. */
+static const entry *index_find_renamed(const name_index *x, const char *ref, bool *renamed)
 {
     size_t n = strlen(ref);
-    uint32_t h = fnv1a_folded(ref, n) & x->mask;
-    for (; x->slots[h]; h = (h + 1) & x->mask) {
+    const entry *earlier = NULL;
+    *renamed = false;
+    for (uint32_t h = fnv1a_folded(ref, n) & x->mask; x->slots[h]; h = (h + 1) & x->mask) {
         const entry *e = &x->r->m->entries.items[x->slots[h] - 1];
         if (ascii_ieq(e->name, e->name_len, ref, n) || ascii_ieq(e->key, e->key_len, ref, n)) return e;
+        if (!earlier && names_earlier(e, ref, n)) earlier = e;
     }
-    return NULL;
+    *renamed = earlier != NULL;
+    return earlier;
+}
+
+/* A reference by an earlier name resolves, with a warning that names the current one. */
+static void warn_renamed(const char *file, const char *text, size_t len, const char *path, const char *ref, const char *domain,
+                         const char *now, size_t now_len)
+{
+    diag_warning(json_locate(file, text, len, path), "%s: \"%s\" is an earlier name of %s's %.*s (renamed; its value is kept): write \"%.*s\"",
+                 path, ref, domain, (int)now_len, now, (int)now_len, now);
+}
+
+/* Whether `ref` is an earlier asset name of a renamed (moved) asset entry `e`. */
+static bool names_earlier_asset(const entry *e, const char *ref, size_t n)
+{
+    for (uint32_t k = 0; k < e->renamed_count; k++) {
+        const char *dot = memchr(e->renamed_from[k].key, '.', e->renamed_from[k].key_len);
+        if (dot && ascii_ieq(dot + 1, e->renamed_from[k].key_len - (size_t)(dot + 1 - e->renamed_from[k].key), ref, n)) return true;
+    }
+    return false;
 }
 
 /* The entry an asset reference names: as index_find, or else by the asset's name in its catalog
  * (the key without its scope: "Sprites/slime"), when exactly one entry has that name; *ambiguous
- * is set when several do (one name in two scopes of an injector-built catalog). */
-static const entry *index_find_asset(const name_index *x, const char *ref, bool *ambiguous)
+ * is set when several do (one name in two scopes of an injector-built catalog); else by an
+ * earlier name of a moved asset (*renamed set). */
+static const entry *index_find_asset(const name_index *x, const char *ref, bool *ambiguous, bool *renamed)
 {
-    const entry *found = index_find(x, ref);
+    bool by_earlier_name;
+    const entry *named = index_find_renamed(x, ref, &by_earlier_name), *found = NULL, *earlier = NULL;
     size_t n = strlen(ref);
     *ambiguous = false;
-    if (found) return found;
+    *renamed = false;
+    if (named && !by_earlier_name) return named;
     for (uint32_t h = fnv1a_folded(ref, n) & x->mask; x->slots[h]; h = (h + 1) & x->mask) {
         const entry *e = &x->r->m->entries.items[x->slots[h] - 1];
         size_t tail_len;
         const char *tail = key_tail(e, &tail_len);
+        if (!earlier && names_earlier_asset(e, ref, n)) earlier = e;
         if (!tail || !ascii_ieq(tail, tail_len, ref, n) || e == found) continue;
         if (found) {
             *ambiguous = true;
@@ -87,7 +129,9 @@ static const entry *index_find_asset(const name_index *x, const char *ref, bool 
         }
         found = e;
     }
-    return found;
+    if (found) return found;
+    *renamed = earlier || named;
+    return earlier ? earlier : named;
 }
 
 /* How an entry is suggested: a content asset by its name ("Sprites/Slime", the form asset
@@ -157,8 +201,13 @@ static bool resolve_asset(resolver *rv, const char *file, const char *text, size
     }
     name_index *x = domain_index(rv, f->catalog);
     if (!x) return false; /* reported with the schema */
-    bool ambiguous;
-    const entry *e = index_find_asset(x, v->s, &ambiguous);
+    bool ambiguous, renamed;
+    const entry *e = index_find_asset(x, v->s, &ambiguous, &renamed);
+    if (e && !e->tombstone && renamed) {
+        size_t now_len;
+        const char *now = suggested_name(x->r, e, &now_len); /* an asset by its name */
+        warn_renamed(file, text, len, path, v->s, f->catalog, now, now_len);
+    }
     if (!e || e->tombstone) {
         buf b = {0};
         closest_entries(&b, x->r, v->s);
@@ -234,7 +283,13 @@ static const char *fields_source(const domain_result *domains, size_t count)
 static bool resolve_field_ref(resolver *rv, vault_state *st, const name_index *fields, vschema *s, size_t fi)
 {
     vfield *f = &s->fields.items[fi];
-    const entry *e = index_find(fields, f->ref);
+    bool renamed;
+    const entry *e = index_find_renamed(fields, f->ref, &renamed);
+    if (e && renamed) {
+        char *path = jc_key(f->path, "field");
+        warn_renamed(s->file, s->text, s->text_len, path, f->ref, "Vault.Fields", e->name, e->name_len);
+        free(path);
+    }
     if (!e) {
         buf b = {0};
         closest_entries(&b, fields->r, f->ref);
@@ -249,6 +304,7 @@ static bool resolve_field_ref(resolver *rv, vault_state *st, const name_index *f
     }
     f->id = e->value;
     f->member = arena_strndup(&st->strings, e->name, e->name_len);
+    f->key = arena_strndup(&st->strings, e->key, e->key_len);
     bool ok = true;
     if (strcmp(f->member, "tl_listener") == 0) {
         field_error(s, f, "field", "the member name tl_listener is reserved for the vault's change listener");
@@ -327,8 +383,10 @@ static bool resolve_data_keys(resolver *rv, vdata *d)
     bool ok = true;
     for (size_t i = 0; i < d->instances.count; i++) {
         vinstance *in = &d->instances.items[i];
-        const entry *e = index_find(x, in->name);
+        bool renamed;
+        const entry *e = index_find_renamed(x, in->name, &renamed);
         char *path = jc_key(in->path, "name");
+        if (e && renamed && !e->tombstone) warn_renamed(d->file, d->text, d->text_len, path, in->name, d->keys, e->name, e->name_len);
         if (!e || e->tombstone) {
             buf b = {0};
             closest_entries(&b, x->r, in->name);

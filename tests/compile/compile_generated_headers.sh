@@ -1,7 +1,7 @@
 #!/bin/sh
 # Generated headers compile without warnings as C99/C11/C2x (gcc, clang) and C++17, including
-# tombstones and values above INT_MAX; using a tombstone warns (deprecated) in every mode. Then the
-# strict warning sets (below).
+# tombstones, renamed entries' old names and values above INT_MAX; using a tombstone or an old name
+# warns (deprecated) in every mode. Then the strict warning sets (below).
 set -eu
 gen=$1
 runtime=$2
@@ -19,15 +19,17 @@ cat > threadlink.json <<'JSON'
     { "profile": "Empty", "source_root": "assets", "output": "build/content/Empty",
       "categories": [ { "name": "Sprites", "folder": "Sprites" } ] } ] }
 JSON
-printf 'OnA(float)\nOnB\nOnC\n' > injectors/Iris.Events.User.txt
-printf 'Health\nArmor\nOld\nName\n' > injectors/Vault.Fields.User.txt
+printf 'OnA(float)\nOnB\nOnC\nOnD(int)\n' > injectors/Iris.Events.User.txt
+printf 'Health\nArmor\nOld\nName\nShield\n' > injectors/Vault.Fields.User.txt
 printf 'name\nfrom_name\nplain\n' > injectors/lower.case.User.txt
 printf 'Red\nBlue\n' > definitions/Game.Colours.txt
 "$gen" generate --quiet
-printf 'Health\nArmor\nName\n' > injectors/Vault.Fields.User.txt
-printf 'OnA(float)\nOnC\nOnHit(const struct hit *) -> union u *\n' > injectors/Iris.Events.User.txt
+printf 'Health\nArmor\nName\nGuard <- Shield\n' > injectors/Vault.Fields.User.txt
+printf 'OnA(float)\nOnC\nOnHit(const struct hit *) -> union u *\nOnE(int) <- OnD\n' > injectors/Iris.Events.User.txt
 "$gen" generate --quiet
 grep -q 'Vault_Fields_Old TL_DEPRECATED_ENTRY' generated/vault_fields.h
+grep -q 'Vault_Fields_Shield TL_DEPRECATED_ENTRY' generated/vault_fields.h
+grep -q 'Iris_Events_OnD TL_DEPRECATED_ENTRY' generated/events/iris_events.h
 grep -q -- '= -' generated/vault_fields.h   # at least one value above INT_MAX
 
 cat > use.c <<'C'
@@ -53,12 +55,16 @@ int main(void)
     VAULT_FIELDS_LIST(SHOW)
     /* The conversions round-trip and name what the uint32_t lookup names. */
     if (VAULT_FIELDS_FROM_U32(VAULT_FIELDS_U32(f)) != f || vault_fields_name_of(f) != vault_fields_name((uint32_t)f)) return 1;
+    /* A renamed entry's old name still reads (a save, a log), as the entry's value and its new name. */
+    if (!vault_fields_from_name("shield", &f) || f != Vault_Fields_Guard || vault_fields_name_of(f)[0] != 'G') return 1;
     return (int)GAME_COLOURS_COUNT - 2;
 }
 C
 printf '#include "vault_fields.h"\nint use_tombstone(void);\nint use_tombstone(void) { return (int)Vault_Fields_Old; }\n' > tomb.c
+printf '#include "vault_fields.h"\n#include "events/iris_events.h"\nint use_old(void);\nint use_old(void) { return (int)Vault_Fields_Shield + (int)Iris_Events_OnD; }\n' > old.c
 cp use.c use.cpp
 cp tomb.c tomb.cpp
+cp old.c old.cpp
 count=0
 failed=0
 check() { # compiler std source
@@ -70,6 +76,10 @@ check() { # compiler std source
   # The tombstone warns where used, and only there.
   if ! "$1" -std="$2" -Wall -Igenerated -I"$runtime" -c "${3%use.*}tomb.${3##*.}" -o tomb.o 2>err || ! grep -q deprecated err; then
     echo "FAIL: using a tombstone did not warn under $1 -std=$2"; cat err; failed=$((failed + 1))
+  fi
+  # So does a renamed entry's old name (an alias), in an identity and an ordinal domain.
+  if ! "$1" -std="$2" -Wall -Igenerated -I"$runtime" -c "${3%use.*}old.${3##*.}" -o old.o 2>err || [ "$(grep -c 'deprecated' err)" -lt 2 ]; then
+    echo "FAIL: using a renamed entry's old name did not warn twice under $1 -std=$2"; cat err; failed=$((failed + 1))
   fi
 }
 for std in c99 c11 c2x; do check gcc $std use.c; check clang $std use.c; done

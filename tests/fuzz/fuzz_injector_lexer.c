@@ -1,5 +1,6 @@
 /* Fuzz target: the injector lexer on arbitrary bytes, with and without event signatures, and each
- * signature it hands on through the signature parser. */
+ * signature it hands on through the signature parser; renames ("New <- Old") hand on an old name
+ * and scope that are C-safe like any name. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,16 @@ static void check_line(void *ctx, const injector_line *line)
     for (uint32_t i = 0; i < line->name_len; i++)
         if (!ascii_is_word((unsigned char)line->name[i])) abort();
     if (line->name_len == 0 || line->loc.line == 0 || line->loc.col == 0) abort();
+    /* A rename's old name is such a name too, on the same line; its scope an ASCII word. */
+    if (line->rename_name) {
+        if (line->rename_name_len == 0 || line->rename_loc.line != line->loc.line || line->rename_loc.col <= line->loc.col) abort();
+        for (uint32_t i = 0; i < line->rename_name_len; i++)
+            if (!ascii_is_word((unsigned char)line->rename_name[i])) abort();
+        for (uint32_t i = 0; line->rename_scope && i < line->rename_scope_len; i++)
+            if (!ascii_is_word((unsigned char)line->rename_scope[i])) abort();
+    } else if (line->rename_scope) {
+        abort();
+    }
     if (line->signature) {
         event_sig sig = {0};
         if (event_sig_parse(line->signature, line->signature_len, line->signature_loc, &sig)) {

@@ -85,6 +85,8 @@ static void test_commands_headers_equal_generate(void **state)
     assert_headers_match_generate(f, true); /* name and hash collisions */
     fx_write("injectors/Test.Ids.User.txt", "Alpha\nGamma\nBeta\n");
     assert_headers_match_generate(f, true); /* a revival */
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nDelta <- Gamma\nBeta\n");
+    assert_headers_match_generate(f, true); /* a rename: the value kept, the old name an alias */
     assert_headers_match_generate(f, false); /* nothing new */
 }
 
@@ -111,6 +113,12 @@ static void test_commands_headers_strict_refuses_unrecorded(void **state)
     assert_int_equal(gen_run(&opt, NULL), 1);
     assert_string_equal(f->diags.data,
         "generated/Ev.manifest.json: error: changes to Ev not recorded in the manifest (0 added, 1 removed, 0 revived, 1 signature changed): run threadlink-gen generate to record them\n");
+    /* So is a rename. */
+    fx_write("injectors/Ev.User.txt", "OnA(int)\nOnC <- OnB\n");
+    f->diags.len = 0;
+    assert_int_equal(gen_run(&opt, NULL), 1);
+    assert_string_equal(f->diags.data,
+        "generated/Ev.manifest.json: error: changes to Ev not recorded in the manifest (0 added, 0 removed, 0 revived, 1 renamed): run threadlink-gen generate to record them\n");
 }
 
 /* Outputs a run no longer produces go (a stale header would shadow the new one on the include

@@ -55,7 +55,7 @@ static void make_pair(void)
     char *c = entry_line("user.gamma", "Gamma", 0, true, false, 0);
     char *b_tomb = entry_line("user.beta", "Beta", 0, true, false, 0);
     char *c_live = entry_line("user.gamma", "Gamma", 0, false, false, 0);
-    char *d = entry_line("user.delta", "Delta", 0, false, false, 0);
+    char *d = entry_line("mod.delta", "Delta", 0, false, false, 0); /* another injector than Beta's: no rename */
     const char *old_lines[] = {a, b, c};
     const char *new_lines[] = {a, b_tomb, c_live, d};
     write_manifest("old/Ids.manifest.json", "Ids", "identity", old_lines, 3);
@@ -72,7 +72,7 @@ static void test_diff_compatible_changes(void **state)
     assert_string_equal(out,
         "new/Ids.manifest.json:7: note: Ids: Beta (user.beta) tombstoned (removed)\n"
         "new/Ids.manifest.json:8: note: Ids: Gamma (user.gamma) revived\n"
-        "new/Ids.manifest.json:9: note: Ids: Delta (user.delta) added\n"
+        "new/Ids.manifest.json:9: note: Ids: Delta (mod.delta) added\n"
         "threadlink-gen diff: 0 breaking, 0 approved, 3 compatible changes\n");
     free(out);
 }
@@ -164,6 +164,61 @@ static void test_diff_signature_changed(void **state)
     assert_string_equal(json_string_value(json_object_get(json_object_get(first, "new_entry"), "signature")), "(int, float)");
     json_decref(j);
     free(out);
+}
+
+/* A recorded rename (and a recorded move to another injector) keeps the value: compatible, its own
+ * class. A removal and an addition in one scope without a record is breaking, and names the line
+ * that would have kept the value; it is approved by the old key. */
+static void test_diff_renames(void **state)
+{
+    (void)state;
+    char *alpha = entry_line("user.alpha", "Alpha", 0, false, false, 0);
+    char *potion = entry_line("user.potion", "Potion", 0, false, false, 0);
+    char *gamma = entry_line("mod.gamma", "Gamma", 0, false, false, 0);
+    char *beta = entry_line("user.beta", "Beta", 0, false, false, 0);
+    char *beta_tomb = entry_line("user.beta", "Beta", 0, true, false, 0);
+    char *betta = entry_line("user.betta", "Betta", 0, false, false, 0);
+    char *elixir = xasprintf("{\"key\": \"user.elixir\", \"issued_key\": \"user.potion\", \"name\": \"Elixir\", \"scope\": \"User\", \"value\": %u, "
+                             "\"seed_offset\": 0, \"tombstone\": false, \"renamed_from\": [{\"key\": \"user.potion\", \"name\": \"Potion\"}]}",
+                             identity_hash("user.potion", 11, 0));
+    char *gamma_moved = xasprintf("{\"key\": \"user.gamma\", \"issued_key\": \"mod.gamma\", \"name\": \"Gamma\", \"scope\": \"User\", \"value\": %u, "
+                                  "\"seed_offset\": 0, \"tombstone\": false, \"renamed_from\": [{\"key\": \"mod.gamma\", \"name\": \"Gamma\"}]}",
+                                  identity_hash("mod.gamma", 9, 0));
+    const char *old_lines[] = {alpha, potion, gamma, beta};
+    const char *new_lines[] = {alpha, elixir, gamma_moved, beta_tomb, betta};
+    write_manifest("old/Ids.manifest.json", "Ids", "identity", old_lines, 4);
+    write_manifest("new/Ids.manifest.json", "Ids", "identity", new_lines, 5);
+    const char *old_ev[] = {"{\"key\": \"user.onhit\", \"name\": \"OnHit\", \"scope\": \"User\", \"value\": 0}"};
+    const char *new_ev[] = {"{\"key\": \"user.onhit\", \"name\": \"OnHit\", \"scope\": \"User\", \"value\": 0, \"tombstone\": true}",
+                            "{\"key\": \"user.onstrike\", \"name\": \"OnStrike\", \"scope\": \"User\", \"value\": 1}"};
+    write_manifest("old/Ev.manifest.json", "Ev", "ordinal", old_ev, 1);
+    write_manifest("new/Ev.manifest.json", "Ev", "ordinal", new_ev, 2);
+    char *out = NULL;
+    assert_int_equal(run_diff("old", "new", DIFF_TEXT, NULL, NULL, &out), 1);
+    assert_string_equal(out,
+        "new/Ev.manifest.json:6: error: Ev: OnHit (user.onhit) removed while another entry was added in its scope (an unrecorded rename?) (OnStrike added; a rename record keeps the index: 'OnStrike <- OnHit') [breaking]\n"
+        "new/Ev.manifest.json:7: note: Ev: OnStrike (user.onstrike) added\n"
+        "new/Ids.manifest.json:7: note: Ids: Elixir (user.elixir) renamed (recorded: value kept) (from Potion, key user.potion)\n"
+        "new/Ids.manifest.json:8: note: Ids: Gamma (user.gamma) renamed (recorded: value kept) (from Gamma, key mod.gamma)\n"
+        "new/Ids.manifest.json:9: error: Ids: Beta (user.beta) removed while another entry was added in its scope (an unrecorded rename?) (Betta added; a rename record keeps the value: 'Betta <- Beta') [breaking]\n"
+        "new/Ids.manifest.json:10: note: Ids: Betta (user.betta) added\n"
+        "threadlink-gen diff: 2 breaking, 0 approved, 4 compatible changes\n");
+    free(out);
+    /* Approved by the old key; a removal whose scope gained nothing stays a plain tombstone. */
+    assert_int_equal(run_diff("old", "new", DIFF_JSON, "user.beta", NULL, &out), 1);
+    json_error_t err;
+    json_t *j = json_loads(out, 0, &err);
+    json_t *first = json_array_get(json_object_get(j, "changes"), 0), *rename = json_array_get(json_object_get(j, "changes"), 2);
+    assert_string_equal(json_string_value(json_object_get(first, "change")), "unrecorded_rename");
+    assert_true(json_is_true(json_object_get(first, "breaking")));
+    assert_string_equal(json_string_value(json_object_get(rename, "change")), "renamed");
+    assert_false(json_is_true(json_object_get(rename, "breaking")));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(rename, "old_entry"), "name")), "Potion");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(rename, "new_entry"), "name")), "Elixir");
+    assert_int_equal(json_integer_value(json_object_get(j, "breaking")), 1);
+    json_decref(j);
+    free(out);
+    free(alpha), free(potion), free(gamma), free(beta), free(beta_tomb), free(betta), free(elixir), free(gamma_moved);
 }
 
 static void test_diff_approvals(void **state)
@@ -274,6 +329,7 @@ int main(void)
         T(test_diff_compatible_changes),
         T(test_diff_breaking_changes),
         T(test_diff_signature_changed),
+        T(test_diff_renames),
         T(test_diff_approvals),
         T(test_diff_unreadable_input),
         T(test_diff_unused_allow),

@@ -216,6 +216,38 @@ static void test_errors_tampered_manifest_value(void **state)
         "generated/Test.Ids.manifest.json: note: nothing was written: fix or restore the manifest (it is the identity store of Test.Ids)\n");
 }
 
+/* Rename records edited by hand: an earlier key that is another entry's key, an earlier name that
+ * is another member's name, a renamed entry whose value is not the hash of its issued key. */
+static void test_errors_tampered_rename_records(void **state)
+{
+    fixture *f = *state;
+    free(good_project(f));
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nGamma <- Beta\n");
+    assert_int_equal(fx_generate(f), 0);
+    char *good = fx_read("generated/Test.Ids.manifest.json");
+    static const char *const edits[][3] = {
+        {"{\"key\": \"user.beta\", \"name\": \"Beta\"}", "{\"key\": \"user.alpha\", \"name\": \"Beta\"}",
+         "generated/Test.Ids.manifest.json:7: error: entry 'user.gamma' was renamed from 'user.alpha', which is also the key of 'user.alpha' on line 6\n"},
+        {"{\"key\": \"user.beta\", \"name\": \"Beta\"}", "{\"key\": \"user.beta\", \"name\": \"ALPHA\"}",
+         "generated/Test.Ids.manifest.json:7: error: member name 'ALPHA' is used twice (an earlier name of 'user.gamma', and also on line 6)\n"},
+        {"\"issued_key\": \"user.beta\", ", "",
+         "generated/Test.Ids.manifest.json:7: error: entry 'user.gamma': value 52497432 is not the hash of its key under seed offset 0 (the manifest was edited by hand or corrupted)\n"},
+    };
+    for (size_t i = 0; i < sizeof edits / sizeof *edits; i++) {
+        char *at = strstr(good, edits[i][0]);
+        assert_non_null(at);
+        char *edited = xasprintf("%.*s%s%s", (int)(at - good), good, edits[i][1], at + strlen(edits[i][0]));
+        fx_write("generated/Test.Ids.manifest.json", edited);
+        free(edited);
+        f->diags.len = 0;
+        f->diags.data[0] = 0;
+        char *expected = xasprintf("%sgenerated/Test.Ids.manifest.json: note: nothing was written: fix or restore the manifest (it is the identity store of Test.Ids)\n", edits[i][2]);
+        fx_expect_failure(f, fx_snapshot("generated"), expected);
+        free(expected);
+    }
+    free(good);
+}
+
 static void test_errors_kind_change_refused(void **state)
 {
     fixture *f = *state;
@@ -390,6 +422,7 @@ int main(void)
         T(test_errors_corrupt_manifest),
         T(test_errors_every_bad_manifest_reported),
         T(test_errors_tampered_manifest_value),
+        T(test_errors_tampered_rename_records),
         T(test_errors_kind_change_refused),
         T(test_errors_two_domains_one_output),
         T(test_errors_symlink_in_generated_dir),

@@ -356,6 +356,141 @@ static void test_identity_large_domain_round_trip(void **state)
     buf_free(&text);
 }
 
+/* ---- renames ("Elixir <- Potion", issue 48) ---------------------------------------------------- */
+
+#define POTION_VALUE "646096977"
+#define POTION_ENTRY "\"issued_key\": \"user.potion\", \"name\": \"Elixir\", \"scope\": \"User\", \"value\": " POTION_VALUE ", \"seed_offset\": 0, \"tombstone\": false, \"renamed_from\": [{\"key\": \"user.potion\", \"name\": \"Potion\"}]}"
+
+static void potion_project(fixture *f)
+{
+    fx_basic_config(NULL);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nPotion\n");
+    fx_write("injectors/Test.Ids.Mod.txt", "Omega\n");
+    assert_int_equal(fx_generate(f), 0);
+    f->summary.len = 0;
+}
+
+/* The entry keeps its value under its new key and name; the old name stays in the header as a
+ * deprecated alias, and name lookups know both. A second pass changes nothing, with or without
+ * the arrow. */
+static void test_identity_rename_keeps_value(void **state)
+{
+    fixture *f = *state;
+    potion_project(f);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nElixir <- Potion\n");
+    assert_int_equal(fx_generate(f), 0);
+    assert_entry("user.elixir", POTION_ENTRY);
+    char *manifest = fx_read("generated/Test.Ids.manifest.json");
+    assert_null(strstr(manifest, "\n    {\"key\": \"user.potion\"")); /* only a record of the renamed entry has it */
+    free(manifest);
+    assert_string_equal(f->summary.data, "Test.Ids: 0 added, 0 removed (tombstoned), 0 revived, 1 renamed\n"
+                                         "  1 renamed (values kept; each old name stays as a deprecated alias): Potion -> Elixir\n");
+    char *header = fx_read("generated/test_ids.h");
+    assert_non_null(strstr(header, "    Test_Ids_Elixir = " POTION_VALUE ",\n    Test_Ids_Potion TL_DEPRECATED_ENTRY(\"renamed to "
+                                   "Test_Ids_Elixir; the old name is kept so code using it still compiles\") = " POTION_VALUE ",\n"));
+    assert_non_null(strstr(header, "    X(Test_Ids_Elixir, Elixir) \\\n"));
+    assert_null(strstr(header, "X(Test_Ids_Potion"));
+    free(header);
+    char *before = fx_snapshot("generated");
+    f->summary.len = 0;
+    assert_int_equal(fx_generate(f), 0);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nElixir\n");
+    assert_int_equal(fx_generate(f), 0);
+    char *after = fx_snapshot("generated");
+    assert_string_equal(before, after);
+    assert_string_equal(f->summary.data, "");
+    free(before), free(after);
+}
+
+/* Renamed again later: every earlier name stays an alias; renaming back to one of them makes it
+ * the member again. A move to another injector keeps the member name (no alias). */
+static void test_identity_rename_twice_back_and_rescope(void **state)
+{
+    fixture *f = *state;
+    potion_project(f);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nElixir <- Potion\n");
+    assert_int_equal(fx_generate(f), 0);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nTonic <- Elixir\n");
+    assert_int_equal(fx_generate(f), 0);
+    assert_entry("user.tonic", "\"issued_key\": \"user.potion\", \"name\": \"Tonic\", \"scope\": \"User\", \"value\": " POTION_VALUE
+                               ", \"seed_offset\": 0, \"tombstone\": false, \"renamed_from\": [{\"key\": \"user.potion\", \"name\": \"Potion\"}, "
+                               "{\"key\": \"user.elixir\", \"name\": \"Elixir\"}]}");
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nElixir <- Tonic\n");
+    assert_int_equal(fx_generate(f), 0);
+    assert_entry("user.elixir", "\"issued_key\": \"user.potion\", \"name\": \"Elixir\", \"scope\": \"User\", \"value\": " POTION_VALUE
+                                ", \"seed_offset\": 0, \"tombstone\": false, \"renamed_from\": [{\"key\": \"user.potion\", \"name\": \"Potion\"}, "
+                                "{\"key\": \"user.tonic\", \"name\": \"Tonic\"}]}");
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nElixir\nOmega <- Mod.Omega\n");
+    fx_write("injectors/Test.Ids.Mod.txt", "");
+    f->summary.len = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_entry("user.omega", "\"issued_key\": \"mod.omega\", \"name\": \"Omega\", \"scope\": \"User\", \"value\": 3084451626, \"seed_offset\": 0, "
+                               "\"tombstone\": false, \"renamed_from\": [{\"key\": \"mod.omega\", \"name\": \"Omega\"}]}");
+    assert_string_equal(f->summary.data, "Test.Ids: 0 added, 0 removed (tombstoned), 0 revived, 1 renamed\n"
+                                         "  1 renamed (values kept; each old name stays as a deprecated alias): Mod.Omega -> Omega\n");
+    char *header = fx_read("generated/test_ids.h");
+    assert_null(strstr(header, "renamed to Test_Ids_Omega"));
+    free(header);
+}
+
+/* A removed entry renamed: declared again under its new name, with its value. */
+static void test_identity_rename_of_a_tombstone(void **state)
+{
+    fixture *f = *state;
+    potion_project(f);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\n");
+    assert_int_equal(fx_generate(f), 0);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nElixir <- Potion\n");
+    f->summary.len = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_entry("user.elixir", POTION_ENTRY);
+    assert_string_equal(f->summary.data, "Test.Ids: 0 added, 0 removed (tombstoned), 0 revived, 1 renamed\n"
+                                         "  1 renamed (values kept; each old name stays as a deprecated alias): Potion (removed) -> Elixir\n");
+}
+
+/* Every refusal names the line and leaves every output as it was. */
+static void expect_refused(fixture *f, const char *user, const char *diagnostics)
+{
+    fx_write("injectors/Test.Ids.User.txt", user);
+    f->diags.len = 0;
+    fx_expect_failure(f, fx_snapshot("generated"), diagnostics);
+}
+
+static void test_identity_rename_refusals(void **state)
+{
+    fixture *f = *state;
+    potion_project(f);
+    expect_refused(f, "Alpha\nPotion\nZeta <- Nope\n",
+                   "injectors/Test.Ids.User.txt:3:9: error: cannot rename 'Nope': Test.Ids has no entry 'Nope' in User, live or removed (an entry of another injector is written Scope.Name)\n");
+    expect_refused(f, "Alpha <- Potion\n",
+                   "injectors/Test.Ids.User.txt:1:1: error: cannot rename 'Potion' to 'Alpha': Test.Ids already has the entry 'Alpha' (value 4185941620); pick another name\n");
+    expect_refused(f, "Alpha\nPotion\nElixir <- Potion\n",
+                   "injectors/Test.Ids.User.txt:3:11: error: cannot rename 'Potion': it is still declared at injectors/Test.Ids.User.txt:2:1 (a rename replaces the old line)\n");
+    expect_refused(f, "Alpha\nOmega <- Potion\n",
+                   "injectors/Test.Ids.User.txt:2:1: error: cannot rename to 'Omega': the member name Omega is taken by 'Omega' (mod.omega, value 3084451626), and renaming would collide with it\n");
+    expect_refused(f, "A <- Potion\nB <- Potion\nAlpha\n",
+                   "injectors/Test.Ids.User.txt:2:6: error: two renames of one entry: 'Potion' is already renamed at injectors/Test.Ids.User.txt:1:6\n");
+    expect_refused(f, "Alpha\nB <- Potion\nB <- Alpha\n",
+                   "injectors/Test.Ids.User.txt:3:6: error: two renames to one name: 'B' already takes the value of 'Potion' at injectors/Test.Ids.User.txt:2:1\n");
+    expect_refused(f, "Alpha\nTonic <- Elixir\nElixir <- Potion\n",
+                   "injectors/Test.Ids.User.txt:3:11: error: a chain of renames in one pass: 'Elixir' is renamed to 'Tonic' and takes the value of 'Potion' (also injectors/Test.Ids.User.txt:2:10); one step per generate pass (an entry renamed twice: 'Tonic <- Potion')\n");
+    expect_refused(f, "Alpha\nPOTION <- Potion\n",
+                   "injectors/Test.Ids.User.txt:2:11: error: 'POTION' <- 'Potion' is no rename: names compare case-insensitively, so both are the key user.potion (a member name, once assigned, is kept)\n");
+    /* After the rename, the old name is the entry's alias: it names nothing new. */
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nElixir <- Potion\n");
+    assert_int_equal(fx_generate(f), 0);
+    expect_refused(f, "Alpha\nElixir\nPotion\n",
+                   "injectors/Test.Ids.User.txt:3:1: error: 'Potion' was renamed to 'Elixir' (value " POTION_VALUE "), and its old key names no other entry: declare Elixir, or rename it back ('Potion <- Elixir')\n");
+    expect_refused(f, "Alpha\nTonic <- Potion\n",
+                   "injectors/Test.Ids.User.txt:2:10: error: 'Potion' was already renamed to 'Elixir' (value " POTION_VALUE "): rename that one ('New <- Elixir')\n");
+    /* In another injector the name is a newcomer's like any taken one: qualified. */
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nElixir\n");
+    fx_write("injectors/Test.Ids.Mod.txt", "Omega\nPotion\n");
+    f->summary.len = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_non_null(strstr(f->summary.data, "  name collision: 'Potion' from Mod is named 'Mod_Potion' ('Potion' has the plain name)\n"));
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
@@ -374,6 +509,10 @@ int main(void)
         T(test_identity_hand_edited_output_is_restored),
         T(test_identity_stamp_names_generator_build),
         T(test_identity_large_domain_round_trip),
+        T(test_identity_rename_keeps_value),
+        T(test_identity_rename_twice_back_and_rescope),
+        T(test_identity_rename_of_a_tombstone),
+        T(test_identity_rename_refusals),
     };
     return cmocka_run_group_tests_name("gen_identity", tests, NULL, NULL);
 }

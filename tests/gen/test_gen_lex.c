@@ -22,6 +22,11 @@ static void on_line(void *ctx, const injector_line *line)
     buf_put(&l->names, line->name, line->name_len);
     buf_printf(&l->names, "@%u:%u", line->loc.line, line->loc.col);
     if (line->signature) buf_printf(&l->names, "%.*s", (int)line->signature_len, line->signature);
+    if (line->rename_name) {
+        buf_puts(&l->names, "<-");
+        if (line->rename_scope) buf_printf(&l->names, "%.*s.", (int)line->rename_scope_len, line->rename_scope);
+        buf_printf(&l->names, "%.*s@%u:%u", (int)line->rename_name_len, line->rename_name, line->rename_loc.line, line->rename_loc.col);
+    }
     buf_putc(&l->names, '|');
 }
 
@@ -150,6 +155,37 @@ static void test_lex_signatures_split_at_paren(void **state)
     check(LEX("On(x)\n"), "On_x_@1:1|", "");
 }
 
+/* "New <- Old": the entry New is the renamed form of Old (which keeps its value). The old name is
+ * lexed like any identifier; "Scope.Old" names an entry of another injector (a recorded rescope):
+ * an ASCII word right before a '.' that a letter follows. "Mr. Smith" and "v1.2" are names. */
+static void test_lex_rename_records_the_old_name(void **state)
+{
+    (void)state;
+    check(LEX("Elixir <- Potion\nBig Sword <- Big Axe // hp\nGamma<-Mod.Gamma\nMr X <- Mr. Smith\nV2 <- v1.2\n"
+              "\xC3\xA9t\xC3\xA9 <- \xC3\xA9lan\t\n"),
+          "Elixir@1:1<-Potion@1:11|Big_Sword@2:1<-Big_Axe@2:14|Gamma@3:1<-Mod.Gamma@3:8|Mr_X@4:1<-Mr__Smith@4:9|"
+          "V2@5:1<-v1_2@5:7|_t_@6:1<-_lan@6:10|", "");
+    /* An event keeps its signature after the new name; the arrow ends it. */
+    static const char input[] = "OnHit(int) <- OnDamage // c\nOnQuit <- OnExit\nOnAsk() -> bool <- OnQuery\n";
+    check(lex_bytes(input, sizeof input - 1, true),
+          "OnHit@1:1(int)<-OnDamage@1:15|OnQuit@2:1<-OnExit@2:11|OnAsk@3:1() -> bool<-OnQuery@3:20|", "");
+}
+
+static void test_lex_rename_errors(void **state)
+{
+    (void)state;
+    check(LEX("Elixir <-\nTonic <- // c\nA <- B <- C\nD <- 9x\n<- E\nOk <- Fine\n"),
+          "Ok@6:1<-Fine@6:7|",
+          "inj.txt:1:8: error: '<-' must be followed by the entry's old name (New <- Old)\n"
+          "inj.txt:2:7: error: '<-' must be followed by the entry's old name (New <- Old)\n"
+          "inj.txt:3:8: error: a second '<-': one rename per line (a chain of renames takes one generate pass each)\n"
+          "inj.txt:4:6: error: identifier must start with a letter, not '9'\n"
+          "inj.txt:5:1: error: identifier must start with a letter, not '<-'\n");
+    static const char input[] = "OnHit <- OnDamage(int)\n";
+    check(lex_bytes(input, sizeof input - 1, true), "",
+          "inj.txt:1:18: error: the old name takes no signature: write it after the new name (OnHit(...) <- OnDamage)\n");
+}
+
 /* Names and signatures are bounded so that every manifest written can be read back (its reader
  * takes strings of up to 4,096 bytes) and generated names stay sane. */
 static void test_lex_length_limits(void **state)
@@ -186,6 +222,8 @@ int main(void)
         cmocka_unit_test(test_lex_rejects_invalid_utf8),
         cmocka_unit_test(test_lex_rejects_nul),
         cmocka_unit_test(test_lex_signatures_split_at_paren),
+        cmocka_unit_test(test_lex_rename_records_the_old_name),
+        cmocka_unit_test(test_lex_rename_errors),
         cmocka_unit_test(test_lex_length_limits),
     };
     return cmocka_run_group_tests_name("gen_lex", tests, NULL, NULL);

@@ -94,6 +94,43 @@ static void test_manifest_rejects_malformed(void **state)
     expect_error("{\"format\": 1, <<<<<<<", "m.json:1:15: error: unexpected character in JSON\n");
 }
 
+/* A renamed entry's records: each earlier key and name, in order; unknown members skipped. */
+static void test_manifest_reads_rename_records(void **state)
+{
+    (void)state;
+    manifest m;
+    assert_true(read_text("{\"format\": 1, \"domain\": \"A\", \"kind\": \"identity\", \"entries\": [\n"
+                          "  {\"key\": \"user.c\", \"issued_key\": \"user.a\", \"name\": \"C\", \"scope\": \"User\", \"value\": 1, \"renamed_from\": "
+                          "[{\"key\": \"user.a\", \"name\": \"A\", \"when\": [1]}, {\"name\": \"B\", \"key\": \"user.b\"}]},\n"
+                          "  {\"key\": \"user.d\", \"name\": \"D\", \"scope\": \"User\", \"value\": 2, \"renamed_from\": []}\n"
+                          "]}", &m));
+    const entry *e = &m.entries.items[0];
+    assert_int_equal(e->renamed_count, 2);
+    assert_string_equal(e->renamed_from[0].key, "user.a");
+    assert_string_equal(e->renamed_from[0].name, "A");
+    assert_string_equal(e->renamed_from[1].key, "user.b");
+    assert_int_equal(e->renamed_from[1].name_len, 1);
+    assert_non_null(manifest_renamed_from(e, "user.b", 6));
+    assert_null(manifest_renamed_from(e, "user.c", 6));
+    assert_int_equal(m.entries.items[1].renamed_count, 0);
+    manifest_free(&m);
+#define ENTRY_WITH(renames) "{\"format\": 1, \"domain\": \"A\", \"kind\": \"identity\", \"entries\": [{\"key\": \"u.a\", \"renamed_from\": " renames "}]}"
+    expect_error(ENTRY_WITH("{}"), "m.json:1:93: error: \"renamed_from\" must be an array\n");
+    expect_error(ENTRY_WITH("[7]"), "m.json:1:94: error: expected a \"renamed_from\" record, found a number\n");
+    expect_error(ENTRY_WITH("[{\"key\": \"u.b\"}]"), "m.json:1:94: error: a \"renamed_from\" record lacks \"name\"\n");
+    expect_error(ENTRY_WITH("[{\"key\": \"U.B\", \"name\": \"B\"}]"), "m.json:1:102: error: \"renamed_from.key\" must be lowercase\n");
+    expect_error(ENTRY_WITH("[{\"key\": \"u.b\", \"name\": \"B-\"}]"), "m.json:1:117: error: \"renamed_from.name\" must be a C identifier\n");
+    expect_error(ENTRY_WITH("[{\"key\": \"u.b\", \"name\": \"B\"} {}]"), "m.json:1:122: error: expected ',' or ']', found '{'\n");
+    buf many = {0};
+    buf_puts(&many, "{\"format\": 1, \"domain\": \"A\", \"kind\": \"identity\", \"entries\": [{\"key\": \"u.a\", \"renamed_from\": [");
+    for (int i = 0; i <= MANIFEST_MAX_RENAMES; i++) buf_printf(&many, "%s{\"key\": \"u.b%d\", \"name\": \"B%d\"}", i ? "," : "", i, i);
+    buf_puts(&many, "]}]}");
+    assert_false(read_text(many.data, &m));
+    assert_non_null(strstr(diags.data, "error: more than 256 \"renamed_from\" records\n"));
+    buf_free(&many);
+#undef ENTRY_WITH
+}
+
 static void test_manifest_nesting_is_bounded(void **state)
 {
     (void)state;
@@ -109,6 +146,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_manifest_reads_entries),
         cmocka_unit_test(test_manifest_rejects_malformed),
+        cmocka_unit_test(test_manifest_reads_rename_records),
         cmocka_unit_test(test_manifest_nesting_is_bounded),
     };
     int rc = cmocka_run_group_tests_name("gen_manifest", tests, NULL, NULL);

@@ -29,7 +29,8 @@ for path in sorted((root / "examples").rglob("*.json")):
     if "build" in path.parts or "subprojects" in path.parts:
         continue
     kinds = {"threadlink.json": "threadlink.schema.json", ".manifest.json": "manifest.schema.json",
-             ".vault.json": "vault.schema.json", ".vaultdata.json": "vaultdata.schema.json"}
+             ".vault.json": "vault.schema.json", ".vaultdata.json": "vaultdata.schema.json",
+             "vault-manifest.json": "vault-manifest.schema.json"}
     schema = next((s for suffix, s in kinds.items() if path.name.endswith(suffix)), None)
     if schema is None:
         continue
@@ -64,6 +65,19 @@ with tempfile.TemporaryDirectory() as tmp:
     kinds = sorted(c["change"] for c in report["changes"])
     if kinds != ["domain_removed", "renamed_member", "tombstoned"]:
         sys.exit(f"unexpected changes {kinds}")
+
+# Vault schema and data changes of every class (a golden case's two commits; diff only reads).
+vault_case = root / "tests" / "gen" / "golden" / "diff-vaults-text"
+run = subprocess.run([sys.argv[2], "diff", "old", "new", "--format", "json"], cwd=vault_case, capture_output=True, text=True)
+if run.returncode != 1:
+    sys.exit(f"diff of the vault case exited {run.returncode}: {run.stderr}")
+report = json.loads(run.stdout)
+jsonschema.validate(report, schemas["diff.schema.json"], cls=jsonschema.Draft202012Validator)
+vault_classes = {c["change"] for c in report["changes"] if c["domain"].startswith(("Vaults.", "VaultData."))}
+if len(vault_classes) != 17:
+    sys.exit(f"the vault case shows {len(vault_classes)} vault classes, not 17: {sorted(vault_classes)}")
+for path in (vault_case / "new").rglob("vault-manifest.json"):
+    validate(json.loads(path.read_text()), "vault-manifest.schema.json")
 
 # Content profiles (content.schema.json) and the index a packed build writes (archives.schema.json).
 content_schema = schemas["content.schema.json"]

@@ -390,11 +390,13 @@ static void test_vault_gen_made_and_existing_dirs(void **state)
     fixture *f = *state;
     char *first = good_project(f);
     static const char *const outputs[] = {"generated/vault_fields.h", "generated/icons.h", "generated/vaults/thing_vault.h",
-                                          "generated/vaults/things_data.h"};
+                                          "generated/vaults/things_data.h", "generated/vaults/vault-manifest.json"};
     enum { OUTPUTS = sizeof outputs / sizeof outputs[0] };
-    /* The vaults directory removed: this run makes it again and writes its two headers there. */
+    /* The vaults directory removed: this run makes it again and writes its two headers and the
+     * vault manifest there. */
     fx_remove("generated/vaults/thing_vault.h");
     fx_remove("generated/vaults/things_data.h");
+    fx_remove("generated/vaults/vault-manifest.json");
     assert_int_equal(rmdir("generated/vaults"), 0);
     mode_t mask = umask(077);
     int rc = fx_generate(f);

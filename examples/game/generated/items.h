@@ -23,7 +23,8 @@
  * Game.Items.manifest.json, and never change; a removed entry stays as a deprecated tombstone. */
 typedef enum game_items {
     Game_Items_None = 0,
-    Game_Items_Coin = 501397607,
+    Game_Items_Gem = 501397607,
+    Game_Items_Coin TL_DEPRECATED_ENTRY("renamed to Game_Items_Gem; the old name is kept so code using it still compiles") = 501397607,
     Game_Items_Heart = 280153729
 } game_items;
 
@@ -32,7 +33,7 @@ typedef enum game_items {
 
 /* X-macro of the live entries: X(enumerator, name). */
 #define GAME_ITEMS_LIST(X) \
-    X(Game_Items_Coin, Coin) \
+    X(Game_Items_Gem, Gem) \
     X(Game_Items_Heart, Heart) \
     /* end of GAME_ITEMS_LIST */
 
@@ -48,18 +49,19 @@ typedef enum game_items {
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *game_items__names(void)
 {
-    static const char *const names[3] = {
+    static const char *const names[4] = {
         "None",
-        "Coin",
+        "Gem",
         "Heart",
+        "Coin",
     };
     return names;
 }
 
 static inline const int32_t *game_items__values(void)
 {
-    static const int32_t values[3] = {
-        0, 501397607, 280153729,
+    static const int32_t values[4] = {
+        0, 501397607, 280153729, 501397607,
     };
     return values;
 }
@@ -68,7 +70,7 @@ static inline const int32_t *game_items__values(void)
 static inline const char *game_items_name(uint32_t value)
 {
     static const uint32_t slots[8] = {
-        1,2,3,0,0,0,0,0,
+        1,2,3,4,0,0,0,0,
     };
     const int32_t *values = game_items__values();
     uint32_t i;
@@ -83,7 +85,7 @@ static inline const char *game_items_name(uint32_t value)
 static inline int game_items_from_name(const char *name, game_items *out)
 {
     static const uint32_t slots[8] = {
-        0,0,0,1,2,3,0,0,
+        0,0,0,1,2,3,4,0,
     };
     uint32_t h = 2166136261u, i;
     const char *p;

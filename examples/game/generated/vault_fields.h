@@ -27,7 +27,8 @@ typedef enum vault_fields {
     Vault_Fields_MaxHealth = -920064977,
     Vault_Fields_MoveSpeed = -884856573,
     Vault_Fields_ContactDamage = -1347936861,
-    Vault_Fields_Score = 1024571034,
+    Vault_Fields_Bounty = 1024571034,
+    Vault_Fields_Score TL_DEPRECATED_ENTRY("renamed to Vault_Fields_Bounty; the old name is kept so code using it still compiles") = 1024571034,
     Vault_Fields_Sprite = -387905659,
     Vault_Fields_DropChance = -1391990999,
     Vault_Fields_Damage = -1126156114,
@@ -47,7 +48,7 @@ typedef enum vault_fields {
     X(Vault_Fields_MaxHealth, MaxHealth) \
     X(Vault_Fields_MoveSpeed, MoveSpeed) \
     X(Vault_Fields_ContactDamage, ContactDamage) \
-    X(Vault_Fields_Score, Score) \
+    X(Vault_Fields_Bounty, Bounty) \
     X(Vault_Fields_Sprite, Sprite) \
     X(Vault_Fields_DropChance, DropChance) \
     X(Vault_Fields_Damage, Damage) \
@@ -70,13 +71,13 @@ typedef enum vault_fields {
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *vault_fields__names(void)
 {
-    static const char *const names[14] = {
+    static const char *const names[15] = {
         "None",
         "DisplayName",
         "MaxHealth",
         "MoveSpeed",
         "ContactDamage",
-        "Score",
+        "Bounty",
         "Sprite",
         "DropChance",
         "Damage",
@@ -85,14 +86,15 @@ static inline const char *const *vault_fields__names(void)
         "Lifetime",
         "Spread",
         "Map",
+        "Score",
     };
     return names;
 }
 
 static inline const int32_t *vault_fields__values(void)
 {
-    static const int32_t values[14] = {
-        0, 2020126464, -920064977, -884856573, -1347936861, 1024571034, -387905659, -1391990999, -1126156114, 1603561580, -109390427, 1965821156, -897579562, -643729506,
+    static const int32_t values[15] = {
+        0, 2020126464, -920064977, -884856573, -1347936861, 1024571034, -387905659, -1391990999, -1126156114, 1603561580, -109390427, 1965821156, -897579562, -643729506, 1024571034,
     };
     return values;
 }
@@ -101,7 +103,7 @@ static inline const int32_t *vault_fields__values(void)
 static inline const char *vault_fields_name(uint32_t value)
 {
     static const uint32_t slots[32] = {
-        1,14,7,0,9,3,0,0,0,11,2,8,10,12,4,0,0,0,0,0,0,0,0,0,0,0,0,6,5,13,0,0,
+        1,14,7,0,9,3,0,0,0,11,2,8,10,12,4,0,0,0,0,0,0,0,0,0,0,0,0,6,5,13,15,0,
     };
     const int32_t *values = vault_fields__values();
     uint32_t i;
@@ -116,7 +118,7 @@ static inline const char *vault_fields_name(uint32_t value)
 static inline int vault_fields_from_name(const char *name, vault_fields *out)
 {
     static const uint32_t slots[32] = {
-        9,0,0,0,11,0,0,0,8,10,0,0,0,0,12,13,0,14,5,0,0,6,2,0,0,0,0,1,3,7,0,4,
+        9,0,0,0,11,0,6,0,8,10,0,0,0,0,12,13,0,14,5,0,0,15,2,0,0,0,0,1,3,7,0,4,
     };
     uint32_t h = 2166136261u, i;
     const char *p;

@@ -285,7 +285,7 @@ static void fill_kinds(sim_world *w) {
         w->kinds[k].kind = enemies_keys[k]; /* the Game.EnemyKinds entry the instance is */
         w->kinds[k].max_health = enemy_vault_get_MaxHealth(v);
         w->kinds[k].contact_damage = enemy_vault_get_ContactDamage(v);
-        w->kinds[k].score = enemy_vault_get_Score(v);
+        w->kinds[k].score = enemy_vault_get_Bounty(v);
         w->kinds[k].move_speed = enemy_vault_get_MoveSpeed(v);
         w->kinds[k].drop_chance = enemy_vault_get_DropChance(v);
     }
@@ -316,7 +316,7 @@ static void world_boot(void *self, tl_core *core) {
     fill_kinds(w);
     fill_weapon(w); /* again on every tuned stat in development builds (game_tune) */
     w->max_enemies = 48;
-    w->coin_item = GAME_ITEMS_U32(Game_Items_Coin);
+    w->coin_item = GAME_ITEMS_U32(Game_Items_Gem);
     w->heart_item = GAME_ITEMS_U32(Game_Items_Heart);
     w->rng_spawn_pick = GAME_RNG_U32(Game_Rng_SpawnPick);
     w->rng_spawn_kind = GAME_RNG_U32(Game_Rng_SpawnKind);

@@ -251,6 +251,46 @@ static int resume(const char *content, const char *saves) {
     return 0;
 }
 
+/* Saved pickups whose item is none of this build's Game.Items values (its world's coin and
+ * heart): what a save holds once an item's value changed. */
+static uint32_t unknown_items(const game *g) {
+    sim_pickup_list_const pickups = sim_pickups_const(g->block);
+    uint32_t i, unknown = 0;
+    for (i = 0; i < sim_pickup_list_const_count(pickups); i++) {
+        uint32_t item = sim_pickup_list_const_at(pickups, i)->item;
+        unknown += item != g->world.coin_item && item != g->world.heart_item;
+    }
+    return unknown;
+}
+
+/* Continues from the save `continue` left (made by this build, or by an older one: the
+ * before-rename fixture) and plays the rest of the recording: the final frame's hash. Items in
+ * the saved frame are Game.Items values: each must still be one this build knows, and the run
+ * must end on the straight run's hash. */
+static int resume_play(const char *content, const char *saves, const char *path) {
+    game g;
+    input_tape tape;
+    uint32_t f, from;
+    bool ok;
+    if (!input_tape_read(&tape, path) || !open_game(&g, content, saves)) return 1;
+    if (!game_continue(&g, "continue")) {
+        game_close(&g);
+        input_tape_free(&tape);
+        return 1;
+    }
+    from = sim_head(g.block)->frame;
+    ok = from <= tape.count;
+    if (unknown_items(&g)) {
+        fprintf(stderr, "game-headless: the save holds %u pickups of an item this build does not know\n", unknown_items(&g));
+        ok = false;
+    }
+    for (f = from; f < tape.count; f++) game_frame(&g, tape.frames[f]);
+    printf("%u %016" PRIx64 "\n", tape.count, sim_hash(g.block));
+    game_close(&g);
+    input_tape_free(&tape);
+    return ok ? 0 : 1;
+}
+
 #if defined(TL_DEVELOPMENT)
 /* Live tuning: the game opens on its baked stats, reads the images watch wrote into image_dir
    (tl_vault_live_add reads them at once, as a reload), polls once more, and says what the world
@@ -279,11 +319,12 @@ int main(int argc, char **argv) {
     if (argc >= 5 && strcmp(mode, "rollback") == 0) return rollback(argv[1], argv[3], (uint32_t)atoi(argv[4]));
     if (argc >= 5 && strcmp(mode, "continue") == 0) return save_continue(argv[1], argv[3], argv[4]);
     if (argc >= 4 && strcmp(mode, "resume") == 0) return resume(argv[1], argv[3]);
+    if (argc >= 5 && strcmp(mode, "resume-play") == 0) return resume_play(argv[1], argv[3], argv[4]);
     if (argc >= 5 && strcmp(mode, "record") == 0) return record(argv[1], argv[3], (uint32_t)atoi(argv[4]));
 #if defined(TL_DEVELOPMENT)
     if (argc >= 4 && strcmp(mode, "tune") == 0) return tune(argv[1], argv[3]);
 #endif
     if (argc >= 5 && strcmp(mode, "bench") == 0) return bench(argv[1], (uint32_t)atoi(argv[3]), (uint32_t)atoi(argv[4]));
-    fprintf(stderr, "usage: game-headless CONTENT replay|rollback|continue|record|bench ... (see headless.c)\n");
+    fprintf(stderr, "usage: game-headless CONTENT replay|rollback|continue|resume|resume-play|record|bench ... (see headless.c)\n");
     return 2;
 }

@@ -38,7 +38,7 @@ enemy_vault enemies_instances[2] = {
         3, /* MaxHealth */
         { INT64_C(128849019) }, /* MoveSpeed */
         1, /* ContactDamage */
-        10, /* Score */
+        10, /* Bounty */
         { INT64_C(1288490189) }, /* DropChance */
         { 942639448u }, /* Sprite */
         TL__NULL
@@ -49,7 +49,7 @@ enemy_vault enemies_instances[2] = {
         1, /* MaxHealth */
         { INT64_C(300647711) }, /* MoveSpeed */
         1, /* ContactDamage */
-        15, /* Score */
+        15, /* Bounty */
         { INT64_C(858993459) }, /* DropChance */
         { 3915847137u }, /* Sprite */
         TL__NULL

@@ -17,7 +17,7 @@ extern "C" {
 #define ENEMY_VAULT_ID_MaxHealth UINT32_C(3374902319)
 #define ENEMY_VAULT_ID_MoveSpeed UINT32_C(3410110723)
 #define ENEMY_VAULT_ID_ContactDamage UINT32_C(2947030435)
-#define ENEMY_VAULT_ID_Score UINT32_C(1024571034)
+#define ENEMY_VAULT_ID_Bounty UINT32_C(1024571034)
 #define ENEMY_VAULT_ID_DropChance UINT32_C(2902976297)
 #define ENEMY_VAULT_ID_Sprite UINT32_C(3907061637)
 
@@ -26,7 +26,7 @@ typedef struct enemy_vault {
     int32_t MaxHealth; /* Integer, serialised */
     tl_fp MoveSpeed; /* FP, serialised */
     int32_t ContactDamage; /* Integer, serialised */
-    int32_t Score; /* Integer, serialised */
+    int32_t Bounty; /* Integer, serialised */
     tl_fp DropChance; /* FP, serialised */
     tl_vault_asset_ref Sprite; /* AssetRef, serialised */
     tl_vault_listeners *tl_listener; /* the set notified when a value changes; NULL: nobody listens */
@@ -38,7 +38,7 @@ static const enemy_vault enemy_vault_defaults = {
     3, /* MaxHealth */
     { INT64_C(214748365) }, /* MoveSpeed */
     1, /* ContactDamage */
-    10, /* Score */
+    10, /* Bounty */
     { INT64_C(1073741824) }, /* DropChance */
     { 0u }, /* Sprite */
     TL__NULL
@@ -50,7 +50,7 @@ static const tl_vault_field_desc enemy_vault_fields[7] = {
     { ENEMY_VAULT_ID_MaxHealth, 1u, TL__CAST(uint32_t, offsetof(enemy_vault, MaxHealth)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(enemy_vault, MaxHealth)), 0u, TL_VAULT_SERIALISED, "MaxHealth" },
     { ENEMY_VAULT_ID_MoveSpeed, 11u, TL__CAST(uint32_t, offsetof(enemy_vault, MoveSpeed)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(enemy_vault, MoveSpeed)), 0u, TL_VAULT_SERIALISED, "MoveSpeed" },
     { ENEMY_VAULT_ID_ContactDamage, 1u, TL__CAST(uint32_t, offsetof(enemy_vault, ContactDamage)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(enemy_vault, ContactDamage)), 0u, TL_VAULT_SERIALISED, "ContactDamage" },
-    { ENEMY_VAULT_ID_Score, 1u, TL__CAST(uint32_t, offsetof(enemy_vault, Score)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(enemy_vault, Score)), 0u, TL_VAULT_SERIALISED, "Score" },
+    { ENEMY_VAULT_ID_Bounty, 1u, TL__CAST(uint32_t, offsetof(enemy_vault, Bounty)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(enemy_vault, Bounty)), 0u, TL_VAULT_SERIALISED, "Bounty" },
     { ENEMY_VAULT_ID_DropChance, 11u, TL__CAST(uint32_t, offsetof(enemy_vault, DropChance)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(enemy_vault, DropChance)), 0u, TL_VAULT_SERIALISED, "DropChance" },
     { ENEMY_VAULT_ID_Sprite, 16u, TL__CAST(uint32_t, offsetof(enemy_vault, Sprite)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(enemy_vault, Sprite)), 0u, TL_VAULT_SERIALISED, "Sprite" },
 };
@@ -100,11 +100,11 @@ static inline void enemy_vault_set_ContactDamage(enemy_vault *v, int32_t value) 
         tl_vault_notify(v->tl_listener, v, ENEMY_VAULT_ID_ContactDamage);
     }
 }
-static inline int32_t enemy_vault_get_Score(const enemy_vault *v) { return v->Score; }
-static inline void enemy_vault_set_Score(enemy_vault *v, int32_t value) {
-    if (memcmp(&v->Score, &value, sizeof value) != 0) {
-        v->Score = value;
-        tl_vault_notify(v->tl_listener, v, ENEMY_VAULT_ID_Score);
+static inline int32_t enemy_vault_get_Bounty(const enemy_vault *v) { return v->Bounty; }
+static inline void enemy_vault_set_Bounty(enemy_vault *v, int32_t value) {
+    if (memcmp(&v->Bounty, &value, sizeof value) != 0) {
+        v->Bounty = value;
+        tl_vault_notify(v->tl_listener, v, ENEMY_VAULT_ID_Bounty);
     }
 }
 static inline tl_fp enemy_vault_get_DropChance(const enemy_vault *v) { return v->DropChance; }
@@ -139,7 +139,7 @@ static inline int enemy_vault_field_index(uint32_t field_id) {
     case ENEMY_VAULT_ID_MaxHealth: return 1;
     case ENEMY_VAULT_ID_MoveSpeed: return 2;
     case ENEMY_VAULT_ID_ContactDamage: return 3;
-    case ENEMY_VAULT_ID_Score: return 4;
+    case ENEMY_VAULT_ID_Bounty: return 4;
     case ENEMY_VAULT_ID_DropChance: return 5;
     case ENEMY_VAULT_ID_Sprite: return 6;
     default: return -1;
@@ -161,9 +161,9 @@ static inline bool enemy_vault_try_get(const enemy_vault *v, uint32_t field_id, 
         if (tag != 1u || !out) return false;
         memcpy(out, &v->ContactDamage, sizeof v->ContactDamage);
         return true;
-    case ENEMY_VAULT_ID_Score:
+    case ENEMY_VAULT_ID_Bounty:
         if (tag != 1u || !out) return false;
-        memcpy(out, &v->Score, sizeof v->Score);
+        memcpy(out, &v->Bounty, sizeof v->Bounty);
         return true;
     case ENEMY_VAULT_ID_DropChance:
         if (tag != 11u || !out) return false;
@@ -200,11 +200,11 @@ static inline bool enemy_vault_try_set(enemy_vault *v, uint32_t field_id, uint32
             tl_vault_notify(v->tl_listener, v, ENEMY_VAULT_ID_ContactDamage);
         }
         return true;
-    case ENEMY_VAULT_ID_Score:
+    case ENEMY_VAULT_ID_Bounty:
         if (tag != 1u || !value) return false;
-        if (memcmp(&v->Score, value, sizeof v->Score) != 0) {
-            memcpy(&v->Score, value, sizeof v->Score);
-            tl_vault_notify(v->tl_listener, v, ENEMY_VAULT_ID_Score);
+        if (memcmp(&v->Bounty, value, sizeof v->Bounty) != 0) {
+            memcpy(&v->Bounty, value, sizeof v->Bounty);
+            tl_vault_notify(v->tl_listener, v, ENEMY_VAULT_ID_Bounty);
         }
         return true;
     case ENEMY_VAULT_ID_DropChance:

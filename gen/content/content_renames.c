@@ -1,0 +1,208 @@
+/* Asset renames and likely moves.
+ *
+ * <source root>/.content-renames records renames of assets, one a line, in asset names:
+ *
+ *   file -> line*
+ *   line -> ws* [ NEW ws* '<-' ws* OLD ws* ] [ ('//' | '#') any* ] '\n'
+ *
+ * A line belongs to the profile under one of whose categories NEW lies; NEW must be one of its
+ * assets, and identity (gen/core/identity.c) gives it OLD's entry: its id, so vault AssetRef data
+ * baked with it and saves holding it keep naming it. The records are kept beside the assets they
+ * name, so that they move with them; the file is hidden, so never an asset itself.
+ *
+ * A likely move is reported, not applied: after a pass that removed an asset and added one with
+ * the same bytes, whose previous size and hash the last catalog header lists. */
+#include "content/content_renames.h"
+
+#include "base/fsio.h"
+#include "base/stamp.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct rename_line {
+    const char *new_name, *old_name;
+    size_t new_len, old_len;
+    uint32_t line, old_col;
+} rename_line;
+
+static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+/* [s, e) without a comment ('//' or '#' at the start or after a blank) and surrounding blanks. */
+static void trim_line(const char **s, const char **e)
+{
+    for (const char *q = *s; q < *e; q++)
+        if ((q == *s || is_blank(q[-1])) && (*q == '#' || (*q == '/' && q + 1 < *e && q[1] == '/'))) {
+            *e = q;
+            break;
+        }
+    while (*s < *e && is_blank(**s)) ++*s;
+    while (*e > *s && is_blank((*e)[-1])) --*e;
+}
+
+/* One line of the file: false (reported) when it is not "NEW <- OLD". */
+static bool parse_line(const char *file, uint32_t line, const char *start, const char *s, const char *e, rename_line *out)
+{
+    const char *arrow = NULL;
+    for (const char *q = s; q + 1 < e && !arrow; q++)
+        if (q[0] == '<' && q[1] == '-') arrow = q;
+    const char *ne = arrow, *os = arrow ? arrow + 2 : NULL;
+    while (ne && ne > s && is_blank(ne[-1])) ne--;
+    while (os && os < e && is_blank(*os)) os++;
+    if (!arrow || ne == s || os == e) {
+        diag_error(loc_at(file, line, (uint32_t)(s - start) + 1), "expected 'New <- Old' (two asset names, as vault data writes them)");
+        return false;
+    }
+    for (const char *q = os; q + 1 < e; q++)
+        if (q[0] == '<' && q[1] == '-') {
+            diag_error(loc_at(file, line, (uint32_t)(q - start) + 1), "a second '<-': one rename per line");
+            return false;
+        }
+    *out = (rename_line){s, os, (size_t)(ne - s), (size_t)(e - os), line, (uint32_t)(os - start) + 1};
+    return true;
+}
+
+/* Whether an asset name lies under one of the profile's categories. */
+static bool in_profile(const content_profile *pr, const char *name, size_t len)
+{
+    for (size_t i = 0; i < pr->categories.count; i++) {
+        const char *folder = pr->categories.items[i].folder;
+        size_t n = strlen(folder);
+        if (!n || (len > n && name[n] == '/' && ascii_ieq(name, n, folder, n))) return true;
+    }
+    return false;
+}
+
+/* The declaration (scan order) of the asset named `name`, or SIZE_MAX. */
+static size_t find_asset(const content_scan *sc, const char *name, size_t len)
+{
+    for (size_t i = 0; i < sc->assets.count; i++)
+        if (ascii_ieq(sc->assets.items[i].name, strlen(sc->assets.items[i].name), name, len)) return i;
+    return SIZE_MAX;
+}
+
+static bool add_rename(project *p, domain *d, const content_profile *pr, const content_scan *sc, const char *file, const rename_line *l)
+{
+    if (!in_profile(pr, l->new_name, l->new_len)) return true; /* another profile's */
+    size_t di = find_asset(sc, l->new_name, l->new_len);
+    if (di == SIZE_MAX) {
+        diag_error(loc_at(file, l->line, 1), "'%.*s' is no asset of profile %s: a rename record names the asset's new name first ('New <- Old')",
+                   (int)l->new_len, l->new_name, pr->name);
+        return false;
+    }
+    *vec_push(&d->renames) = (decl_rename){(uint32_t)di, arena_strndup(&p->strings, pr->scope, strlen(pr->scope)),
+                                           arena_strndup(&p->strings, l->old_name, l->old_len), (uint32_t)l->old_len, l->line,
+                                           l->old_col, file};
+    return true;
+}
+
+bool content_add_renames(project *p, domain *d, const content_profile *pr, const content_scan *sc)
+{
+    char *path = path_join(sc->root, CONTENT_RENAMES_FILE);
+    const char *file = arena_strndup(&p->strings, path, strlen(path));
+    free(path);
+    buf text = {0};
+    bool ok = true, exists = fs_kind_follow(file) != FS_MISSING;
+    if (exists && !fs_read_input(file, FS_INPUT_ENTRIES, &text)) {
+        diag_error(loc_file(file), "cannot read the content rename records: %s", fs_read_failure());
+        ok = false;
+    }
+    /* Its bytes, or its absence, are an input: adding the file makes the next run read it. */
+    hasher_add_file(p->input_hash, file, text.data ? text.data : "", text.len);
+    if (exists) *vec_push(&p->inputs) = xstrdup(file);
+    const char *s = text.data, *end = text.data + text.len;
+    for (uint32_t line = 1; s && s < end; line++) { /* every bad line reported */
+        const char *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl ? nl : end, *ts = s, *te = e;
+        trim_line(&ts, &te);
+        rename_line l;
+        if (ts < te && !(parse_line(file, line, s, ts, te, &l) && add_rename(p, d, pr, sc, file, &l))) ok = false;
+        s = nl ? nl + 1 : NULL;
+    }
+    buf_free(&text);
+    return ok;
+}
+
+/* ---- likely moves ---------------------------------------------------------------------------- */
+
+/* One asset of the previous catalog: its member name, its name, size and hash. */
+typedef struct old_asset {
+    char member[256], name[512];
+    unsigned long long size, hash;
+} old_asset;
+
+/* A catalog line: `        {<member>, "<name>", <category>, UINT64_C(<size>), UINT64_C(0x<hash>)},`
+ * (content_stage.c); names with escapes are skipped (their moves go unreported). */
+static bool parse_catalog_line(const char *line, const char *prefix, old_asset *a)
+{
+    char fmt[160];
+    int used = 0;
+    snprintf(fmt, sizeof fmt, " {%s%%255[A-Za-z0-9_], \"%%511[^\"\\\\]\", %%*[A-Za-z0-9_], UINT64_C(%%llu), UINT64_C(0x%%llx)}%%n", prefix);
+    return sscanf(line, fmt, a->member, a->name, &a->size, &a->hash, &used) == 4 && used > 0;
+}
+
+typedef VEC(old_asset) old_assets;
+
+static void read_old_catalog(const char *path, const char *prefix, old_assets *out)
+{
+    buf text = {0};
+    if (!fs_read_input(path, FS_INPUT_OWN, &text)) return; /* first run, or moved: nothing to compare */
+    for (char *s = text.data, *nl; s && *s; s = nl ? nl + 1 : NULL) {
+        nl = strchr(s, '\n');
+        if (nl) *nl = 0;
+        old_asset a;
+        if (parse_catalog_line(s, prefix, &a)) *vec_push(out) = a;
+    }
+    buf_free(&text);
+}
+
+static const old_asset *find_old(const old_assets *olds, const char *member, size_t len)
+{
+    for (size_t i = 0; i < olds->count; i++)
+        if (strlen(olds->items[i].member) == len && memcmp(olds->items[i].member, member, len) == 0) return &olds->items[i];
+    return NULL;
+}
+
+/* The entry of `m` added in this pass with value `id`, or NULL. */
+static const entry *added_entry(const manifest *m, uint32_t id)
+{
+    for (size_t i = 0; i < m->entries.count; i++)
+        if (m->entries.items[i].value == id) return m->entries.items[i].change == CHANGE_ADDED ? &m->entries.items[i] : NULL;
+    return NULL;
+}
+
+static void report_move(const content_scan *sc, const content_asset *a, const old_asset *o, const entry *removed, uint32_t id)
+{
+    char *file = path_join(sc->root, a->path);
+    diag_warning(loc_file(file), "\"%s\" has the bytes of \"%s\", removed in this pass: a likely move, which gave it a new id (%u, was %u); to keep the id, restore the manifest and add '%s <- %s' to %s/%s",
+                 a->name, o->name, id, removed->value, a->name, o->name, sc->root, CONTENT_RENAMES_FILE);
+    free(file);
+}
+
+void content_report_moves(const project *p, const content_profile *pr, const content_scan *sc, const manifest *m)
+{
+    bool removed_any = false;
+    for (size_t i = 0; i < m->entries.count && !removed_any; i++) removed_any = m->entries.items[i].change == CHANGE_REMOVED;
+    if (!removed_any) return;
+    old_assets olds = {0};
+    char *gen_dir = path_join(p->cfg.root, p->cfg.generated_dir);
+    char *path = path_join(gen_dir, pr->catalog_header), *prefix = xasprintf("%s_", pr->domain);
+    free(gen_dir);
+    for (char *c = prefix; *c; c++)
+        if (*c == '.') *c = '_';
+    read_old_catalog(path, prefix, &olds);
+    for (size_t i = 0; i < m->entries.count && olds.count; i++) {
+        const entry *r = &m->entries.items[i];
+        const old_asset *o = r->change == CHANGE_REMOVED ? find_old(&olds, r->name, r->name_len) : NULL;
+        for (size_t k = 0; o && k < sc->assets.count; k++) {
+            const content_asset *a = &sc->assets.items[k];
+            if (a->size == o->size && a->xxh64 == o->hash && added_entry(m, a->id)) {
+                report_move(sc, a, o, r, a->id);
+                break;
+            }
+        }
+    }
+    vec_free(&olds);
+    free(path);
+    free(prefix);
+}
