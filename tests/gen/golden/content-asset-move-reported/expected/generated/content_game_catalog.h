@@ -93,4 +93,42 @@ static inline const uint32_t *content_game_category_assets(content_game_category
     return members + first[category];
 }
 
+/* Profile Game as threadlink.json declares it, for a development build (TL_CONTENT_LIVE) that serves it
+ * from its source tree (threadlink/content_live.h; the root is relative to the folder of threadlink.json):
+ *     tl_content_source_desc src = content_game_source_desc();
+ *     tl_content_register_source(content, CONTENT_GAME_PROFILE, CONTENT_GAME_SOURCE_ROOT, &src);
+ * content_game_source_desc() gives its categories and folders, naming rule, archive mode and this
+ * catalog's ids; the watch and the poll budgets are the defaults (set them on the copy). */
+#define CONTENT_GAME_PROFILE "Game"
+#define CONTENT_GAME_SOURCE_ROOT "assets"
+
+#ifdef TL_CONTENT_LIVE
+#include <string.h>
+
+#include <threadlink/content.h>
+
+/* This catalog's id of an asset name, 0 when it does not carry it (the source description's catalog_id). */
+static inline uint32_t content_game_source_catalog_id(void *user, const char *name)
+{
+    const content_game_asset *a = content_game_find(name);
+    (void)user;
+    return a ? CONTENT_GAME_U32(a->id) : 0u;
+}
+
+static inline tl_content_source_desc content_game_source_desc(void)
+{
+    static const tl_content_source_category categories[1] = {
+        {"Sprites", "Sprites"},
+    };
+    tl_content_source_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.categories = categories;
+    desc.category_count = 1;
+    desc.names_path = false;
+    desc.flat = false;
+    desc.catalog_id = content_game_source_catalog_id;
+    return desc;
+}
+#endif /* TL_CONTENT_LIVE */
+
 #endif /* TLG_CONTENT_GAME_CATALOG_H_INCLUDED */
