@@ -130,7 +130,7 @@ bool layout_kind_has_header(layout_kind kind) {
 
 bool layout_kind_has_value(layout_kind kind) { return kind == LAYOUT_DICT; }
 
-/* ---- table images: the runtime's insertion rule (mem_inline.h, tl__table_insert) ---- */
+/* ---- table images: the runtime's insertion rule (collections.h, tl__table_insert) ---- */
 
 static uint32_t layout_home(uint32_t hash, uint32_t capacity) {
   return (uint32_t)(((uint64_t)hash * capacity) >> 32);

@@ -1,5 +1,5 @@
 /* Values as the runtime holds them in memory: scalars as their native bytes, inline collections
- * as the exact bytes the runtime's own operations (mem_inline.h) leave after adding the elements
+ * as the exact bytes the runtime's own operations (collections.h) leave after adding the elements
  * in order. Hash sets and dictionaries are placed by the same Robin Hood insertion; tests/vault
  * compares every baked collection with one built by the runtime. The target is little-endian
  * (the generated headers refuse big-endian targets where they hold baked collections). */

@@ -236,7 +236,9 @@ static void emit_schema_prologue(const schema_out *c, const emit_options *opt)
     buf_puts(b, "\n#define ");
     emit_guard_name(b, s->output);
     buf_puts(b, "\n\n#include <threadlink/vault.h>\n");
-    /* Only a vault that loads assets needs the content runtime. */
+    /* Only a vault with collection fields needs their views, and only one that loads assets the
+     * content runtime. */
+    if (collections) buf_puts(b, "#include <threadlink/collections.h>\n");
     if (schema_loads_assets(s)) buf_puts(b, "#include <threadlink/content.h>\n");
     buf_putc(b, '\n');
     if (collections)

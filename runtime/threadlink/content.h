@@ -23,7 +23,7 @@
        #define TL_CONTENT_IMPL                 // in exactly one C or C++ file, before the include
        #include <threadlink/content.h>
    Uses scribe.h (logging) and, in its implementation only, content_format.h (the readers of
-   every format, with text.h, the text rules of names) and mem.h (hash tables of mem_inline.h,
+   every format, with text.h, the text rules of names) and mem.h (hash tables of collections.h,
    XXH64 header-only: nothing to link). Each has its own switch: TL_SCRIBE_IMPL,
    TL_CONTENT_FORMAT_IMPL and TL_TEXT_IMPL in one file of the program (this one or another), or
    TL_IMPLEMENTATION here for all of them. A file including content.h sees scribe.h's
@@ -527,7 +527,7 @@ TL_API const char *tl_scope_kind_name(tl_scope_kind kind);
    readers (content_format.h) and mem.h (collections, XXH64) only serve the implementation, so the
    public section above does not include them. */
 #include "content_format.h"
-#include "mem.h"
+#include "collections.h"
 #include "scribe.h"
 
 #ifndef TL_CONTENT_MAX_INDEX_BYTES
@@ -756,20 +756,20 @@ static char *tl__content_join(const char *a, const char *b, const char *c) {
 /* XXH64 of the ASCII-lowercased name: the key of the name table. */
 static uint64_t tl__content_name_hash(const char *name, size_t len) {
     unsigned char chunk[128];
-    XXH64_state_t state;
+    tl_hash64_state state;
     size_t i, k;
     if (len <= sizeof chunk) {
         for (i = 0; i < len; i++) chunk[i] = tl_text_fold((unsigned char)name[i]);
-        return XXH64(chunk, len, 0);
+        return tl_hash64(chunk, len, 0);
     }
-    XXH64_reset(&state, 0);
+    tl_hash64_reset(&state, 0);
     for (i = 0; i < len; i += k) {
         size_t j;
         k = len - i < sizeof chunk ? len - i : sizeof chunk;
         for (j = 0; j < k; j++) chunk[j] = tl_text_fold((unsigned char)name[i + j]);
-        XXH64_update(&state, chunk, k);
+        tl_hash64_update(&state, chunk, k);
     }
-    return XXH64_digest(&state);
+    return tl_hash64_digest(&state);
 }
 
 /* A relative path inside the directory (flat asset paths): '/'-separated components, each a
@@ -1193,23 +1193,23 @@ static bool tl__content_hash_file(tl_content *ctx, void *f, uint64_t size, uint6
                                   const char **why) {
     size_t chunk = (size_t)64 << 10;
     unsigned char *buf = (unsigned char *)TL_MALLOC(chunk);
-    XXH64_state_t state;
+    tl_hash64_state state;
     uint64_t at = 0;
     *why = "out of memory";
     if (!buf) return false;
     *why = "cannot be read";
-    XXH64_reset(&state, 0);
+    tl_hash64_reset(&state, 0);
     while (at < size) {
         size_t n = size - at < chunk ? (size_t)(size - at) : chunk;
         if (!ctx->io.read(ctx->io.user, f, at, buf, n)) {
             TL_FREE(buf);
             return false;
         }
-        XXH64_update(&state, buf, n);
+        tl_hash64_update(&state, buf, n);
         at += n;
     }
     TL_FREE(buf);
-    *out = XXH64_digest(&state);
+    *out = tl_hash64_digest(&state);
     return true;
 }
 
@@ -1347,7 +1347,7 @@ static bool tl__content_catalog_bytes(tl_content *ctx, tl__content_dirrec *d,
     }
     if (ok) {
         *why = "the catalog's XXH64 differs from its table of contents";
-        ok = XXH64(d->catalog, (size_t)ce->original_size, 0) == ce->xxh64;
+        ok = tl_hash64(d->catalog, (size_t)ce->original_size, 0) == ce->xxh64;
     }
     TL_FREE(stored);
     return ok;
@@ -1732,19 +1732,19 @@ static void tl__content_unmap(tl__content_map *map) {
 #define TL__CONTENT_HASH_STEP ((size_t)4096)
 static uint64_t tl__content_hash_memory(const unsigned char *bytes, size_t size) {
 #if defined(__GNUC__) || defined(__clang__)
-    XXH64_state_t state;
+    tl_hash64_state state;
     size_t at, line;
-    if (size <= TL__CONTENT_HASH_STEP) return XXH64(bytes, size, 0);
-    XXH64_reset(&state, 0);
+    if (size <= TL__CONTENT_HASH_STEP) return tl_hash64(bytes, size, 0);
+    tl_hash64_reset(&state, 0);
     for (at = 0; at < size; at += TL__CONTENT_HASH_STEP) {
         size_t n = size - at < TL__CONTENT_HASH_STEP ? size - at : TL__CONTENT_HASH_STEP;
         for (line = at + n; line < at + n + TL__CONTENT_HASH_STEP && line < size; line += 64)
             __builtin_prefetch(bytes + line);
-        XXH64_update(&state, bytes + at, n);
+        tl_hash64_update(&state, bytes + at, n);
     }
-    return XXH64_digest(&state);
+    return tl_hash64_digest(&state);
 #else
-    return XXH64(bytes, size, 0);
+    return tl_hash64(bytes, size, 0);
 #endif
 }
 
@@ -1812,21 +1812,21 @@ static void tl__content_slot_release(tl_content *ctx, uint32_t index) {
 #define TL__CONTENT_READ_CHUNK ((size_t)128 * 1024)
 static bool tl__content_read_hashing(tl_content *ctx, void *file, uint64_t offset,
                                      unsigned char *dst, size_t size, uint64_t *hash) {
-    XXH64_state_t state;
+    tl_hash64_state state;
     size_t at = 0;
     if (size <= TL__CONTENT_READ_CHUNK) {
         if (!ctx->io.read(ctx->io.user, file, offset, dst, size)) return false;
-        *hash = XXH64(dst, size, 0);
+        *hash = tl_hash64(dst, size, 0);
         return true;
     }
-    XXH64_reset(&state, 0);
+    tl_hash64_reset(&state, 0);
     while (at < size) {
         size_t n = size - at < TL__CONTENT_READ_CHUNK ? size - at : TL__CONTENT_READ_CHUNK;
         if (!ctx->io.read(ctx->io.user, file, offset + at, dst + at, n)) return false;
-        XXH64_update(&state, dst + at, n);
+        tl_hash64_update(&state, dst + at, n);
         at += n;
     }
-    *hash = XXH64_digest(&state);
+    *hash = tl_hash64_digest(&state);
     return true;
 }
 

@@ -23,8 +23,8 @@
    uses these readers but does not implement them: define TL_CONTENT_FORMAT_IMPL in one file of a
    program that implements content.h (TL_IMPLEMENTATION in that file does both). The readers
    check names with text.h (included here), which has its own switch, TL_TEXT_IMPL: define it in
-   one file too (this one or another; TL_IMPLEMENTATION does). The implementation uses XXH64
-   header-only (xxhash.h); the declarations need no xxHash.
+   one file too (this one or another; TL_IMPLEMENTATION does). The implementation hashes with
+   hash.h (XXH64, header-only); the declarations need no hash.
 
    OVERRIDES (define before including; pairs or nothing)
    ---------
@@ -128,7 +128,7 @@ TL_API size_t tl_cf_profile_scope(const char *profile, char *out, size_t cap);
 /* An asset's identity key: the scope, '.', and the name, ASCII-lowercased ("game.sprites/slime").
    Writes at most cap bytes with the NUL; returns the length it needs. */
 TL_API size_t tl_cf_asset_key(const char *scope, const char *name, char *out, size_t cap);
-/* The identity value of a key under a seed offset: XXH32(key, seed) (identity's hash). */
+/* The identity value of a key under a seed offset: tl_hash32(key, seed) (identity's hash). */
 TL_API uint32_t tl_cf_identity_hash(const char *key, size_t len, uint32_t seed);
 
 /* ---- Packed archive (.tlpk) ------------------------------------------------------------- */
@@ -303,15 +303,7 @@ TL_API void tl_cf_index_free(tl_cf_index *index);
 #ifdef TL_CONTENT_ZSTD
 #include <zstd.h>
 #endif
-#ifndef XXH_INLINE_ALL
-#define XXH_INLINE_ALL
-#define TL__CF_DEFINED_XXH_INLINE_ALL
-#endif
-#include <xxhash.h>
-#ifdef TL__CF_DEFINED_XXH_INLINE_ALL
-#undef XXH_INLINE_ALL
-#undef TL__CF_DEFINED_XXH_INLINE_ALL
-#endif
+#include "hash.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -336,7 +328,7 @@ static tl_cf_result tl__cf_fail(tl_cf_result r, const char *text, const char **w
     return r;
 }
 
-uint64_t tl_cf_xxh64(const void *data, size_t size) { return XXH64(data, size, 0); }
+uint64_t tl_cf_xxh64(const void *data, size_t size) { return tl_hash64(data, size, 0); }
 
 /* ---- names (the text rules are text.h's) ---------------------------------------------------- */
 
@@ -415,7 +407,7 @@ size_t tl_cf_asset_key(const char *scope, const char *name, char *out, size_t ca
 }
 
 uint32_t tl_cf_identity_hash(const char *key, size_t len, uint32_t seed) {
-    return XXH32(key, len, seed);
+    return tl_hash32(key, len, seed);
 }
 
 /* ---- archives --------------------------------------------------------------------------------- */
@@ -458,7 +450,7 @@ tl_cf_result tl_cf_archive_check_toc(const unsigned char header[TL_CF_ARCHIVE_HE
     uint64_t expect = TL_CF_ARCHIVE_HEADER_SIZE + (uint64_t)count * TL_CF_ARCHIVE_ENTRY_SIZE;
     tl_cf_archive a;
     uint32_t i;
-    if (XXH64(toc, (size_t)count * TL_CF_ARCHIVE_ENTRY_SIZE, 0) != tl_cf_get_u64(header + 24))
+    if (tl_hash64(toc, (size_t)count * TL_CF_ARCHIVE_ENTRY_SIZE, 0) != tl_cf_get_u64(header + 24))
         return tl__cf_fail(TL_CF_BAD_CHECKSUM, "table of contents checksum mismatch", why);
     a.toc = toc;
     for (i = 0; i < count; i++) {
@@ -579,7 +571,7 @@ tl_cf_result tl_cf_archive_extract(const tl_cf_archive *a, const tl_cf_archive_e
     if (!tl_cf_decode(e->codec, a->data + e->offset, e->stored_size, (unsigned char *)out,
                       e->original_size))
         return TL_CF_BAD_CODEC;
-    if (XXH64(out, (size_t)e->original_size, 0) != e->xxh64) return TL_CF_BAD_CHECKSUM;
+    if (tl_hash64(out, (size_t)e->original_size, 0) != e->xxh64) return TL_CF_BAD_CHECKSUM;
     return TL_CF_OK;
 }
 
@@ -663,7 +655,7 @@ static tl_cf_result tl__cf_catalog_layout(tl_cf_catalog *c, const unsigned char 
     if (need > room) return tl__cf_fail(TL_CF_TRUNCATED, "catalog: truncated", why);
     if (need < room)
         return tl__cf_fail(TL_CF_BAD_SIZE, "catalog: size does not match its header", why);
-    if (XXH64(d + TL_CF_CATALOG_HEADER_SIZE, (size_t)room, 0) != tl_cf_get_u64(d + 32))
+    if (tl_hash64(d + TL_CF_CATALOG_HEADER_SIZE, (size_t)room, 0) != tl_cf_get_u64(d + 32))
         return tl__cf_fail(TL_CF_BAD_CHECKSUM, "catalog: checksum mismatch", why);
     c->data = d;
     c->size = size;

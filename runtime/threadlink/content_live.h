@@ -1047,7 +1047,7 @@ static unsigned char *tl__content_live_read_stored(tl_content *ctx, tl__content_
         return NULL;
     }
     e->size = e->stored = size;
-    e->xxh64 = *hash = XXH64(buf, (size_t)size, 0);
+    e->xxh64 = *hash = tl_hash64(buf, (size_t)size, 0);
     *hashed = true;
     tl__live_file_of(ctx, e)->loaded = 1;
     return buf;
@@ -1122,7 +1122,7 @@ static void tl__live_reload(tl_content *ctx, uint32_t slot) {
         tl__content_log(ctx, TL_CONTENT_LOG_RELOAD_FAILED, e->name, why);
         return;
     }
-    hash = XXH64(bytes, (size_t)size, 0);
+    hash = tl_hash64(bytes, (size_t)size, 0);
     if (hash == e->xxh64 && size == e->size) {
         TL_FREE(bytes);
         return;
@@ -1836,7 +1836,7 @@ static void tl__live_reload_flat(tl_content *ctx, uint32_t slot) {
         tl__content_log(ctx, TL_CONTENT_LOG_RELOAD_FAILED, e->name, why);
         return;
     }
-    hash = XXH64(bytes, (size_t)size, 0);
+    hash = tl_hash64(bytes, (size_t)size, 0);
     if (size != e->size || hash != e->xxh64) {
         TL_FREE(bytes);
         tl__content_log(ctx, TL_CONTENT_LOG_RELOAD_FAILED, e->name,
@@ -2069,7 +2069,7 @@ static unsigned char *tl__live_read_packed(tl_content *ctx, const tl__content_en
         if (!bytes) return NULL;
     }
     *why = "XXH64 differs from the new build's record (corrupt content)";
-    if (XXH64(bytes, (size_t)e->size, 0) == e->xxh64) return bytes;
+    if (tl_hash64(bytes, (size_t)e->size, 0) == e->xxh64) return bytes;
     TL_FREE(bytes);
     return NULL;
 }

@@ -45,12 +45,16 @@
    Sections: 1 internal 128-bit arithmetic  2 tl_fp basics  3 rounding and helpers  4 sqrt
            5 trigonometry  6 exp, log, pow  7 vector helpers  8 tl_fpv2  9 tl_fpv3  10 tl_fpquat
 */
-#ifndef TL_FP_H
-#define TL_FP_H
+/* The types and constants come first under a guard of their own, so that a header whose
+   declarations only name tl_fp (vault.h) can take them without the functions:
+       #define TL__FP_TYPES_ONLY
+       #include "fp.h"
+       #undef TL__FP_TYPES_ONLY
+   A later #include <threadlink/fp.h> still brings the functions. */
+#ifndef TL_FP_TYPES_H
+#define TL_FP_TYPES_H
 
-#include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -96,6 +100,22 @@ typedef struct {
 #define TL_FP_EPSILON tl_fp_from_raw(TL_FP_RAW_EPSILON)
 #define TL_FP_MIN tl_fp_from_raw(TL_FP_RAW_MIN)
 #define TL_FP_MAX tl_fp_from_raw(TL_FP_RAW_MAX)
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TL_FP_TYPES_H */
+
+#if !defined(TL_FP_H) && !defined(TL__FP_TYPES_ONLY)
+#define TL_FP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* ============================================================================================
  * 1. Internal 128-bit arithmetic

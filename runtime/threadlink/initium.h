@@ -102,7 +102,7 @@
 #include <string.h>
 
 #include "iris.h"
-#include "mem.h"
+#include "collections.h"
 #include "scribe.h"
 
 #ifdef __cplusplus

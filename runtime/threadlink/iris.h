@@ -13,12 +13,10 @@
 
    INCLUDE
    -------
-       #include "iris_events.h"                // the generated header; it includes this one
-       #define TL_IRIS_IMPL                    // in exactly one C or C++ file
-       #include <threadlink/iris.h>
-
-   scribe.h (included) is implemented by its own switch, TL_SCRIBE_IMPL, in one file of the
-   program; TL_IMPLEMENTATION turns on every module's switch. TL_API (api.h): static, shared library.
+       #include "iris_events.h"   // the generated header; it includes this one
+   No implementation switch: the registry is static inline, like the rest of the core (api.h,
+   scribe.h, fp.h, rng.h, hash.h, mem.h, text.h), so any number of files may use it and none
+   implements it.
 
    Override the allocator with TL_MALLOC(size) and TL_FREE(ptr), both or neither (default
    malloc/free). Diagnostics go through scribe.h (the logger in tl_iris_desc; NULL = stderr).
@@ -145,11 +143,6 @@
    a function or a function pointer, not NULL. -Werror=incompatible-pointer-types adds a second
    error; tests/iris/compile_fail proves every case with and without it.
 */
-/* TL_IMPLEMENTATION implies every module's switch; checked outside the include guard, so that
-   defining it between two includes of this header still counts. */
-#if defined(TL_IMPLEMENTATION) && !defined(TL_IRIS_IMPL)
-#define TL_IRIS_IMPL
-#endif
 #ifndef TL_IRIS_H
 #define TL_IRIS_H
 
@@ -166,6 +159,12 @@
 #endif
 #if defined(TL_FREE) && !defined(TL_MALLOC)
 #error "threadlink: TL_FREE is defined but TL_MALLOC is not (override both or neither)"
+#endif
+
+#ifndef TL_MALLOC
+#include <stdlib.h>
+#define TL_MALLOC(size) malloc(size)
+#define TL_FREE(ptr) free(ptr)
 #endif
 
 #include "cast.h"
@@ -265,10 +264,10 @@ typedef enum tl_iris_log_item {
 
 /* Lifetime. tl_iris_init allocates the slots (not the listener lists); false on bad input or no
    memory, the registry is then zeroed and safe to discard. */
-TL_API bool tl_iris_init(tl_iris_registry *reg, const tl_iris_desc *desc);
-TL_API bool tl_iris_init_table(tl_iris_registry *reg, uint32_t span,
-                               const tl_iris_event_info *events, const tl_logger *logger);
-TL_API void tl_iris_discard(tl_iris_registry *reg);
+static inline bool tl_iris_init(tl_iris_registry *reg, const tl_iris_desc *desc);
+static inline bool tl_iris_init_table(tl_iris_registry *reg, uint32_t span,
+                                      const tl_iris_event_info *events, const tl_logger *logger);
+static inline void tl_iris_discard(tl_iris_registry *reg);
 
 /* The untyped core. `signature` is the event's signature id, `flags` 0 or TL_IRIS_SINGLE_PROVIDER.
    Each returns whether it changed anything; refusals are logged (see RULES). */
@@ -278,11 +277,12 @@ static inline bool tl_iris_unsubscribe(tl_iris_registry *reg, uint32_t event, tl
                                        void *ctx);
 
 /* Diagnostics. */
-TL_API uint32_t tl_iris_listener_count(const tl_iris_registry *reg, uint32_t event);
-TL_API bool tl_iris_contains(const tl_iris_registry *reg, uint32_t event, tl_iris_fn fn, void *ctx);
-TL_API void tl_iris_clear(tl_iris_registry *reg, uint32_t event);
+static inline uint32_t tl_iris_listener_count(const tl_iris_registry *reg, uint32_t event);
+static inline bool tl_iris_contains(const tl_iris_registry *reg, uint32_t event, tl_iris_fn fn,
+                                    void *ctx);
+static inline void tl_iris_clear(tl_iris_registry *reg, uint32_t event);
 /* The event's declared name, or NULL (no table, gap, out of range). */
-TL_API const char *tl_iris_event_name(const tl_iris_registry *reg, uint32_t event);
+static inline const char *tl_iris_event_name(const tl_iris_registry *reg, uint32_t event);
 
 /* Casts a listener of any type to the stored type, for the untyped core. */
 #define TL_IRIS_FN(f) TL__FN_CAST(tl_iris_fn, f)
@@ -314,16 +314,18 @@ TL_API const char *tl_iris_event_name(const tl_iris_registry *reg, uint32_t even
 #define TL__IRIS_GAP 0x200u      /* the table declares no event here */
 #define TL__IRIS_REPORTED 0x400u /* a publish mismatch was logged */
 
-TL_API void tl__iris_publish_mismatch(tl_iris_registry *reg, uint32_t event, uint32_t signature);
+static inline void tl__iris_publish_mismatch(tl_iris_registry *reg, uint32_t event,
+                                             uint32_t signature);
 /* Whether a request's result pointer is given: a function, so that passing `&value` to the
    request macros draws no -Waddress ("will always evaluate as true") in the caller's file. */
 static inline bool tl__iris_wants(const void *result) { return result != TL__NULL; }
-TL_API void tl__iris_settle(tl_iris_slot *slot);
-TL_API void tl__iris_mark(tl_iris_slot *slot, uint32_t index);
-TL_API bool tl__iris_subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t signature,
-                                    uint32_t flags, tl_iris_fn fn, void *ctx);
-TL_API bool tl__iris_unsubscribe_refused(const tl_iris_registry *reg, uint32_t event,
-                                         tl_iris_fn fn);
+static inline void tl__iris_settle(tl_iris_slot *slot);
+static inline void tl__iris_mark(tl_iris_slot *slot, uint32_t index);
+static inline bool tl__iris_subscribe_slow(tl_iris_registry *reg, uint32_t event,
+                                           uint32_t signature, uint32_t flags, tl_iris_fn fn,
+                                           void *ctx);
+static inline bool tl__iris_unsubscribe_refused(const tl_iris_registry *reg, uint32_t event,
+                                                tl_iris_fn fn);
 
 /* Subscribe: the common case (a bound broadcast slot with room, signature as expected, no
    duplicate) inline; everything else (first allocation, growth, binding, refusals and their
@@ -480,64 +482,27 @@ static inline void tl_iris_dispatch_end(tl_iris_slot *slot, uint32_t depth) {
         } \
     } while (0)
 
-#ifdef __cplusplus
-}
-#endif
-#endif /* TL_IRIS_H */
-
-/* ------------------------------------------------------------------------------------------------ */
-#if defined(TL_IRIS_IMPL) && !defined(TL__IRIS_IMPLEMENTED)
-#define TL__IRIS_IMPLEMENTED
-/* Again here, for the usage block's order (include, define TL_IMPLEMENTATION, include): the first
-   include of scribe.h saw no switch. It emits its implementation only if TL_SCRIBE_IMPL is on. */
-#include "scribe.h"
-#include <stdio.h>
-#include <string.h>
-#ifndef TL_MALLOC
-#include <stdlib.h>
-#define TL_MALLOC(size) malloc(size)
-#define TL_FREE(ptr) free(ptr)
-#endif
-
-#ifdef __cplusplus
-extern "C" {
-#endif
+/* --- the registry (static inline: no implementation switch) ------------------------------------ */
 
 #define TL__IRIS_FIRST_CAPACITY 4u
 #define TL__IRIS_MAX_LISTENERS (1u << 24) /* per event; keeps the byte count far from overflow */
 
-static const char *tl__iris_message(uint32_t item, int *level) {
-    switch (item) {
-#define TL__IRIS_LOG_CASE(id, lvl, message) \
-    case TL_IRIS_LOG_##id: *level = lvl; return message;
-        TL_IRIS_LOG_ITEMS(TL__IRIS_LOG_CASE)
-#undef TL__IRIS_LOG_CASE
-    default: *level = TL_LOG_LEVEL_ERROR; return "%s";
-    }
+TL_LOG_TABLE_FN(tl__iris_log_to, TL_IRIS_LOG_ITEMS, TL_IRIS_LOG_BASE, "Iris")
+static inline const tl_logger *tl__iris_logger(const tl_iris_registry *reg) {
+    return reg ? &reg->logger : TL__NULL;
 }
-
-/* One place turns a diagnostic id into a line. The format comes from the table, so the compiler
-   cannot check it here; each row's arguments are checked by the tests that trigger it. */
-static void tl__iris_log(const tl_iris_registry *reg, uint32_t item, ...) {
-    int level;
-    const char *fmt = tl__iris_message(item, &level);
-    va_list args;
-    if (level < TL_LOG_MIN_LEVEL) return;
-    va_start(args, item);
-    tl_logv_table(reg ? &reg->logger : NULL, level, "Iris", item, fmt, args);
-    va_end(args);
-}
+#define tl__iris_log(reg, ...) tl__iris_log_to(tl__iris_logger(reg), __VA_ARGS__)
 
 /* A printable name for messages; `buffer` holds "event #N" when there is no declared one. */
-static const char *tl__iris_label(const tl_iris_registry *reg, uint32_t event, char *buffer,
-                                  size_t size) {
+static inline const char *tl__iris_label(const tl_iris_registry *reg, uint32_t event, char *buffer,
+                                         size_t size) {
     const char *name = tl_iris_event_name(reg, event);
     if (name) return name;
     snprintf(buffer, size, "event #%u", (unsigned)event);
     return buffer;
 }
 
-bool tl_iris_init(tl_iris_registry *reg, const tl_iris_desc *desc) {
+static inline bool tl_iris_init(tl_iris_registry *reg, const tl_iris_desc *desc) {
     uint32_t i;
     if (!reg) return false;
     memset(reg, 0, sizeof *reg);
@@ -569,8 +534,8 @@ bool tl_iris_init(tl_iris_registry *reg, const tl_iris_desc *desc) {
     return true;
 }
 
-bool tl_iris_init_table(tl_iris_registry *reg, uint32_t span, const tl_iris_event_info *events,
-                        const tl_logger *logger) {
+static inline bool tl_iris_init_table(tl_iris_registry *reg, uint32_t span,
+                                      const tl_iris_event_info *events, const tl_logger *logger) {
     tl_iris_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.span = span;
@@ -579,7 +544,7 @@ bool tl_iris_init_table(tl_iris_registry *reg, uint32_t span, const tl_iris_even
     return tl_iris_init(reg, &desc);
 }
 
-void tl_iris_discard(tl_iris_registry *reg) {
+static inline void tl_iris_discard(tl_iris_registry *reg) {
     uint32_t i;
     if (!reg) return;
     for (i = 0; i < reg->span; i++) {
@@ -595,13 +560,14 @@ void tl_iris_discard(tl_iris_registry *reg) {
     memset(reg, 0, sizeof *reg);
 }
 
-const char *tl_iris_event_name(const tl_iris_registry *reg, uint32_t event) {
+static inline const char *tl_iris_event_name(const tl_iris_registry *reg, uint32_t event) {
     if (!reg || !reg->events || event >= reg->span) return NULL;
     return reg->events[event].name;
 }
 
 /* The slot of an event a caller wants to change, or NULL after logging why not. */
-static tl_iris_slot *tl__iris_slot_for(tl_iris_registry *reg, uint32_t event, const char *what) {
+static inline tl_iris_slot *tl__iris_slot_for(tl_iris_registry *reg, uint32_t event,
+                                              const char *what) {
     if (event >= reg->span) {
         tl__iris_log(reg, TL_IRIS_LOG_OUT_OF_RANGE, what, (unsigned)event, (unsigned)reg->span);
         return NULL;
@@ -613,15 +579,16 @@ static tl_iris_slot *tl__iris_slot_for(tl_iris_registry *reg, uint32_t event, co
     return &reg->slots[event];
 }
 
-static int tl__iris_find(const tl_iris_slot *slot, tl_iris_fn fn, void *ctx) {
+static inline int tl__iris_find(const tl_iris_slot *slot, tl_iris_fn fn, void *ctx) {
     uint32_t i = slot->count;
     while (i-- > 0) /* newest first: churn removes what it just added */
         if (slot->listeners[i].fn == fn && slot->listeners[i].ctx == ctx) return (int)i;
     return -1;
 }
 
-bool tl__iris_subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t signature,
-                             uint32_t flags, tl_iris_fn fn, void *ctx) {
+static inline bool tl__iris_subscribe_slow(tl_iris_registry *reg, uint32_t event,
+                                           uint32_t signature, uint32_t flags, tl_iris_fn fn,
+                                           void *ctx) {
     tl_iris_slot *slot;
     char label[32];
     flags &= TL_IRIS_SINGLE_PROVIDER;
@@ -691,7 +658,8 @@ bool tl__iris_subscribe_slow(tl_iris_registry *reg, uint32_t event, uint32_t sig
 }
 
 /* Logs why tl_iris_unsubscribe refused, with subscribe's diagnostics; always false. */
-bool tl__iris_unsubscribe_refused(const tl_iris_registry *reg, uint32_t event, tl_iris_fn fn) {
+static inline bool tl__iris_unsubscribe_refused(const tl_iris_registry *reg, uint32_t event,
+                                                tl_iris_fn fn) {
     if (!reg || !fn) tl__iris_log(reg, TL_IRIS_LOG_INVALID_ARGUMENT, "unsubscribe");
     else if (event >= reg->span)
         tl__iris_log(reg, TL_IRIS_LOG_OUT_OF_RANGE, "unsubscribe", (unsigned)event,
@@ -702,7 +670,7 @@ bool tl__iris_unsubscribe_refused(const tl_iris_registry *reg, uint32_t event, t
 
 /* The outermost dispatch ended on a dirty slot: free the retired lists, compact the marked entries
    (swap-with-last, in index order). */
-void tl__iris_settle(tl_iris_slot *slot) {
+static inline void tl__iris_settle(tl_iris_slot *slot) {
     uint32_t i = 0;
     while (slot->retired) {
         tl__iris_retired *r = slot->retired;
@@ -719,7 +687,7 @@ void tl__iris_settle(tl_iris_slot *slot) {
 
 /* Removal during dispatch: marks entry `index` in the list and in every retired one that holds it
    (indices are stable during dispatch: nothing moves until the outermost dispatch ends). */
-void tl__iris_mark(tl_iris_slot *slot, uint32_t index) {
+static inline void tl__iris_mark(tl_iris_slot *slot, uint32_t index) {
     tl__iris_retired *r;
     slot->listeners[index].fn = NULL;
     for (r = slot->retired; r; r = r->next)
@@ -727,7 +695,8 @@ void tl__iris_mark(tl_iris_slot *slot, uint32_t index) {
     slot->dirty = 1;
 }
 
-void tl__iris_publish_mismatch(tl_iris_registry *reg, uint32_t event, uint32_t signature) {
+static inline void tl__iris_publish_mismatch(tl_iris_registry *reg, uint32_t event,
+                                             uint32_t signature) {
     tl_iris_slot *slot = &reg->slots[event];
     char label[32];
     if (slot->flags & TL__IRIS_REPORTED) return;
@@ -736,17 +705,18 @@ void tl__iris_publish_mismatch(tl_iris_registry *reg, uint32_t event, uint32_t s
                  (unsigned)signature, (unsigned)slot->signature);
 }
 
-uint32_t tl_iris_listener_count(const tl_iris_registry *reg, uint32_t event) {
+static inline uint32_t tl_iris_listener_count(const tl_iris_registry *reg, uint32_t event) {
     if (!reg || event >= reg->span) return 0;
     return reg->slots[event].live;
 }
 
-bool tl_iris_contains(const tl_iris_registry *reg, uint32_t event, tl_iris_fn fn, void *ctx) {
+static inline bool tl_iris_contains(const tl_iris_registry *reg, uint32_t event, tl_iris_fn fn,
+                                    void *ctx) {
     if (!reg || !fn || event >= reg->span || reg->slots[event].live == 0) return false;
     return tl__iris_find(&reg->slots[event], fn, ctx) >= 0;
 }
 
-void tl_iris_clear(tl_iris_registry *reg, uint32_t event) {
+static inline void tl_iris_clear(tl_iris_registry *reg, uint32_t event) {
     tl_iris_slot *slot;
     uint32_t i;
     if (!reg) return;
@@ -766,4 +736,4 @@ void tl_iris_clear(tl_iris_registry *reg, uint32_t event) {
 #ifdef __cplusplus
 }
 #endif
-#endif /* TL_IRIS_IMPL */
+#endif /* TL_IRIS_H */

@@ -7,13 +7,13 @@
    and a desync is a hash mismatch. This header gives:
 
      - blocks:  tl_mem_alloc_zeroed / tl_mem_free / tl_mem_copy / tl_mem_clear / tl_mem_equal;
-     - hashes:  tl_hash64 (exactly XXH64) and tl_hash32 (exactly XXH32) of raw memory, with
-                tl_hash32_4 / tl_hash32_8 specialised for 4- and 8-byte keys; tl_hash64_stream,
-                XXH64 of fixed-width values fed one at a time in little-endian order;
+     - hashes:  hash.h (included): tl_hash64 (exactly XXH64) and tl_hash32 (exactly XXH32) of
+                raw memory, tl_hash64_stream, XXH64 of fixed-width values fed one at a time in
+                little-endian order;
      - layout:  TL_LAYOUT_* constant expressions giving the exact byte size of each inline
                 collection (the generator's gen/core/layout.c computes the same numbers);
-     - inline collections (array, list, queue, stack, hashset, dict): <threadlink/mem_inline.h>,
-       included at the end of this header.
+     - inline collections (array, list, queue, stack, hashset, dict) are collections.h's, over this
+       layout (that header includes this one).
 
    INCLUDE
    -------
@@ -22,8 +22,8 @@
        #define TL_MEM_IMPL            (or TL_IMPLEMENTATION: every module's switch)
        #include <threadlink/mem.h>
    (under TL_STATIC, api.h, the one file using the runtime holds the list without a switch).
-   xxHash is used header-only (XXH_INLINE_ALL): nothing to link. After this header, XXH32/XXH64
-   in the same translation unit name the inlined xxHash functions.
+   The hashes are hash.h's own XXH32 and XXH64: nothing to link, and no xxhash.h in the including
+   file.
 
    OVERRIDES (define before including; pairs or nothing)
    ---------
@@ -56,7 +56,7 @@
    Hashes are the same on every machine and endianness. Collection headers are stored
    little-endian and table control bytes are single bytes, so the bytes that this header writes
    are the same everywhere; keys and values are the caller's own bytes (give them no implicit
-   padding, see mem_inline.h). tests/cross checks this on 32-bit ARM, 64-bit ARM, big-endian
+   padding, see collections.h). tests/cross checks this on 32-bit ARM, 64-bit ARM, big-endian
    s390x and 64-bit Windows: a fixed sequence of operations that stores its numbers as
    little-endian bytes leaves the same bytes, with the same XXH64, as on x86-64 Linux.
 
@@ -90,15 +90,7 @@
 #include <stdio.h>
 #endif
 
-#ifndef XXH_INLINE_ALL
-#define XXH_INLINE_ALL
-#define TL__MEM_DEFINED_XXH_INLINE_ALL
-#endif
-#include <xxhash.h>
-#ifdef TL__MEM_DEFINED_XXH_INLINE_ALL
-#undef XXH_INLINE_ALL
-#undef TL__MEM_DEFINED_XXH_INLINE_ALL
-#endif
+#include "hash.h"
 
 /* ---------------------------------------------------------------------------------------------
  * Configuration
@@ -435,130 +427,6 @@ static inline size_t tl_mem_report_leaks(tl_mem_leak_fn fn, void *user) {
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Hashes
- * ------------------------------------------------------------------------------------------- */
-
-/* Exactly XXH64(data, length, seed): fingerprints whole blocks (a simulation frame) to detect
- * divergence. The same bytes give the same value on every machine. */
-static inline uint64_t tl_hash64(const void *data, size_t length, uint64_t seed) {
-    return (uint64_t)XXH64(data, length, (XXH64_hash_t)seed);
-}
-
-/* XXH64 of fixed-width values fed one at a time in little-endian byte order: the digest equals
- * tl_hash64 of the bytes the values have when stored little-endian one after another, on every
- * machine. For state whose own fields are native integers (a frame block's structs): walk its
- * fields once, and its fingerprint is the same on big- and little-endian machines (on a
- * little-endian one, that of its raw bytes when the walk covers every byte in order).
- *
- *     tl_hash64_stream s;
- *     tl_hash64_stream_reset(&s, 0);
- *     tl_hash64_stream_u32(&s, header->frame);
- *     tl_hash64_stream_u64(&s, (uint64_t)header->position.x);   // tl_fp, int64_t: cast
- *     tl_hash64_stream_bytes(&s, list_memory, 8);              // bytes already in their order
- *     uint64_t fingerprint = tl_hash64_stream_digest(&s);
- *
- * Values are gathered in the stream's own buffer and hashed in runs of TL_HASH64_STREAM_BUFFER
- * bytes, so a field costs a store, not a call into xxHash. */
-#define TL_HASH64_STREAM_BUFFER 256
-
-typedef struct tl_hash64_stream {
-    XXH64_state_t state;
-    size_t used; /* bytes waiting in buffer */
-    unsigned char buffer[TL_HASH64_STREAM_BUFFER];
-} tl_hash64_stream;
-
-static inline void tl_hash64_stream_reset(tl_hash64_stream *s, uint64_t seed) {
-    (void)XXH64_reset(&s->state, (XXH64_hash_t)seed);
-    s->used = 0;
-}
-
-static inline void tl__hash64_stream_flush(tl_hash64_stream *s) {
-    (void)XXH64_update(&s->state, s->buffer, s->used);
-    s->used = 0;
-}
-
-/* Bytes hashed as they are (text, or bytes whose order is already fixed, such as mem.h's
- * collection headers). */
-static inline void tl_hash64_stream_bytes(tl_hash64_stream *s, const void *data, size_t length) {
-    if (length > TL_HASH64_STREAM_BUFFER - s->used) {
-        tl__hash64_stream_flush(s);
-        if (length >= TL_HASH64_STREAM_BUFFER) {
-            (void)XXH64_update(&s->state, data, length);
-            return;
-        }
-    }
-    if (length) memcpy(s->buffer + s->used, data, length);
-    s->used += length;
-}
-
-static inline void tl_hash64_stream_u16(tl_hash64_stream *s, uint16_t value) {
-    unsigned char b[2];
-    b[0] = (unsigned char)value;
-    b[1] = (unsigned char)(value >> 8);
-    tl_hash64_stream_bytes(s, b, 2);
-}
-
-static inline void tl_hash64_stream_u32(tl_hash64_stream *s, uint32_t value) {
-    if (TL_HASH64_STREAM_BUFFER - s->used < 4) tl__hash64_stream_flush(s);
-    tl__mem_store_le32(s->buffer + s->used, value);
-    s->used += 4;
-}
-
-static inline void tl_hash64_stream_u64(tl_hash64_stream *s, uint64_t value) {
-    if (TL_HASH64_STREAM_BUFFER - s->used < 8) tl__hash64_stream_flush(s);
-    tl__mem_store_le64(s->buffer + s->used, value);
-    s->used += 8;
-}
-
-/* The hash of everything fed since the reset; the stream may be fed on afterwards. */
-static inline uint64_t tl_hash64_stream_digest(tl_hash64_stream *s) {
-    tl__hash64_stream_flush(s);
-    return (uint64_t)XXH64_digest(&s->state);
-}
-
-/* Exactly XXH32(data, length, seed). Places keys in inline hash sets and dictionaries. */
-static inline uint32_t tl_hash32(const void *data, size_t length, uint32_t seed) {
-    return (uint32_t)XXH32(data, length, (XXH32_hash_t)seed);
-}
-
-#define TL__XXH_PRIME32_1 0x9E3779B1u
-#define TL__XXH_PRIME32_2 0x85EBCA77u
-#define TL__XXH_PRIME32_3 0xC2B2AE3Du
-#define TL__XXH_PRIME32_4 0x27D4EB2Fu
-#define TL__XXH_PRIME32_5 0x165667B1u
-
-TL__MEM_FORCE_INLINE uint32_t tl__hash32_lane(uint32_t h, uint32_t lane) {
-    h += lane * TL__XXH_PRIME32_3;
-    return ((h << 17) | (h >> 15)) * TL__XXH_PRIME32_4;
-}
-
-TL__MEM_FORCE_INLINE uint32_t tl__hash32_avalanche(uint32_t h) {
-    h ^= h >> 15;
-    h *= TL__XXH_PRIME32_2;
-    h ^= h >> 13;
-    h *= TL__XXH_PRIME32_3;
-    h ^= h >> 16;
-    return h;
-}
-
-/* XXH32 of exactly 4 bytes (the short-input path of XXH32, unrolled): equal to
- * tl_hash32(data, 4, seed), small enough to inline into every lookup. */
-TL__MEM_FORCE_INLINE uint32_t tl_hash32_4(const void *data, uint32_t seed) {
-    uint32_t h = seed + TL__XXH_PRIME32_5 + 4u;
-    h = tl__hash32_lane(h, tl__mem_load_le32(data));
-    return tl__hash32_avalanche(h);
-}
-
-/* XXH32 of exactly 8 bytes: equal to tl_hash32(data, 8, seed). */
-TL__MEM_FORCE_INLINE uint32_t tl_hash32_8(const void *data, uint32_t seed) {
-    const unsigned char *p = (const unsigned char *)data;
-    uint32_t h = seed + TL__XXH_PRIME32_5 + 8u;
-    h = tl__hash32_lane(h, tl__mem_load_le32(p));
-    h = tl__hash32_lane(h, tl__mem_load_le32(p + 4));
-    return tl__hash32_avalanche(h);
-}
-
-/* ---------------------------------------------------------------------------------------------
  * Layout of inline collections. A layout generator must produce exactly these sizes
  * (gen/core/layout.c does; tests/mem proves it).
  *
@@ -566,15 +434,15 @@ TL__MEM_FORCE_INLINE uint32_t tl_hash32_8(const void *data, uint32_t seed) {
  *   - A list, queue, stack, hash set or dictionary starts with an 8-byte header: bytes 0-3 hold
  *     its count (little-endian); a queue's bytes 4-7 hold its head (the slot of the oldest
  *     element), a hash set's or dictionary's 1 + the slot of its pending removal (0: none; see
- *     mem_inline.h), a list's or stack's zero. An array has no header.
+ *     collections.h), a list's or stack's zero. An array has no header.
  *   - Elements of an array, list, queue or stack follow one another every TL_LAYOUT_ALIGN(size)
  *     bytes.
  *   - A hash set or dictionary is its header, then a control array and a fragment array of one
  *     byte per slot, each padded to 8 bytes (together TL_LAYOUT_TABLE_CONTROL_BYTES), then its
  *     slots. A slot is the key, then (dictionary) the value, each starting on an 8-byte boundary.
  *     Control byte i is 0 when slot i is empty; otherwise d + 1, where d is how far slot i lies
- *     past its key's home slot ((XXH32(key, seed 0) * capacity) >> 32, wrapping), with 255
- *     standing for any d >= 254. Fragment byte i is XXH32(key, seed 0) & 0xFF of the key in slot
+ *     past its key's home slot ((tl_hash32(key, seed 0) * capacity) >> 32, wrapping), with 255
+ *     standing for any d >= 254. Fragment byte i is tl_hash32(key, seed 0) & 0xFF of the key in slot
  *     i. An empty slot, its control and its fragment byte are all zeros. The slot of a pending
  *     removal keeps its control byte, key and value; its fragment byte is flipped (XOR 0x80) and
  *     it is not counted.
@@ -633,5 +501,3 @@ uint64_t tl__mem_next_serial = 0;
 }
 #endif
 #endif /* TL_MEM_IMPL */
-
-#include <threadlink/mem_inline.h>

@@ -22,7 +22,7 @@
        #include <threadlink/patch.h>
    TL_IMPLEMENTATION turns this switch on with every other module's. The implementation reads
    archives.json through content_format.h (TL_CONTENT_FORMAT_IMPL and text.h's TL_TEXT_IMPL, in
-   this file or another) and hashes with XXH64 header-only (xxhash.h). The declarations include
+   this file or another) and hashes with hash.h (XXH64, header-only). The declarations include
    only api.h.
 
    OVERRIDES (define before including; pairs or nothing)
@@ -229,15 +229,7 @@ TL_API const char *tl_patch_code_message(tl_patch_code code);
 #define TL_MALLOC(size) malloc(size)
 #define TL_FREE(ptr) free(ptr)
 #endif
-#ifndef XXH_INLINE_ALL
-#define XXH_INLINE_ALL
-#define TL__PATCH_DEFINED_XXH_INLINE_ALL
-#endif
-#include <xxhash.h>
-#ifdef TL__PATCH_DEFINED_XXH_INLINE_ALL
-#undef XXH_INLINE_ALL
-#undef TL__PATCH_DEFINED_XXH_INLINE_ALL
-#endif
+#include "hash.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -375,10 +367,10 @@ static void tl__patch_close(tl__patch_reader *r) { fclose(r->f); }
 static tl_patch_result tl__patch_verify_open(tl__patch_reader *r, const char *label, uint64_t size,
                                              uint64_t xxh64) {
     unsigned char buf[65536];
-    XXH64_state_t state;
+    tl_hash64_state state;
     uint64_t total = 0;
     size_t got, want;
-    XXH64_reset(&state, 0);
+    tl_hash64_reset(&state, 0);
     do {
         want = sizeof buf;
         if (size - total < want) want = (size_t)(size - total) + 1; /* one more tells "longer" */
@@ -386,12 +378,12 @@ static tl_patch_result tl__patch_verify_open(tl__patch_reader *r, const char *la
         if (got == (size_t)-1) return tl__patch_say(TL_PATCH_MISSING, label, ": ", "read error");
         total += got;
         if (total > size) break;
-        XXH64_update(&state, buf, got);
+        tl_hash64_update(&state, buf, got);
     } while (got == want);
     if (total != size)
         return tl__patch_say(TL_PATCH_WRONG_SIZE, label, ": ",
                              tl_patch_code_message(TL_PATCH_WRONG_SIZE));
-    if (XXH64_digest(&state) != xxh64)
+    if (tl_hash64_digest(&state) != xxh64)
         return tl__patch_say(TL_PATCH_WRONG_HASH, label, ": ",
                              tl_patch_code_message(TL_PATCH_WRONG_HASH));
     return tl__patch_code(TL_PATCH_OK);

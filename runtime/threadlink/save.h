@@ -452,7 +452,7 @@ TL_API const char *tl_save_code_message(tl_save_code code);
 #define TL_FREE(ptr) free(ptr)
 #endif
 /* What the implementation uses (declarations only: their switches are their own). */
-#include "mem.h"
+#include "hash.h"
 #include "scribe.h"
 #include "vault.h"
 
@@ -837,11 +837,11 @@ static void tl__save_fill_info(tl_save_info *info, const tl__save_manifest *m) {
 /* The check of a slot header: XXH64 of its first 24 bytes, then the manifest text. */
 static uint64_t tl__save_header_check(const unsigned char *header, const void *manifest,
                                       size_t size) {
-    XXH64_state_t state;
-    XXH64_reset(&state, 0);
-    XXH64_update(&state, header, 24);
-    XXH64_update(&state, manifest, size);
-    return (uint64_t)XXH64_digest(&state);
+    tl_hash64_state state;
+    tl_hash64_reset(&state, 0);
+    tl_hash64_update(&state, header, 24);
+    tl_hash64_update(&state, manifest, size);
+    return tl_hash64_digest(&state);
 }
 
 /* Fills a slot header for a body of `body` bytes whose manifest is `manifest`. */
@@ -1045,17 +1045,17 @@ static tl_save_io_status tl__save_remove_folder(tl_save_store *s, const char *di
 /* Hashes [offset, offset + size) of an open file, a chunk at a time. */
 static tl_save_io_status tl__save_hash_range(tl_save_store *s, void *f, uint64_t offset,
                                              uint64_t size, uint64_t *hash, int *native) {
-    XXH64_state_t state;
-    XXH64_reset(&state, 0);
+    tl_hash64_state state;
+    tl_hash64_reset(&state, 0);
     while (size) {
         size_t n = size < TL__SAVE_CHUNK ? (size_t)size : TL__SAVE_CHUNK;
         tl_save_io_status st = s->io.read(s->io.user, f, offset, s->chunk, n, native);
         if (st != TL_SAVE_IO_OK) return st;
-        XXH64_update(&state, s->chunk, n);
+        tl_hash64_update(&state, s->chunk, n);
         offset += n;
         size -= n;
     }
-    *hash = (uint64_t)XXH64_digest(&state);
+    *hash = tl_hash64_digest(&state);
     return TL_SAVE_IO_OK;
 }
 

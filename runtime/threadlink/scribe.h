@@ -11,11 +11,7 @@
 
    INCLUDE
    -------
-       #include <threadlink/scribe.h>          // everywhere
-       #define TL_SCRIBE_IMPL                  // in exactly one C or C++ file, before the include
-       #include <threadlink/scribe.h>
-   (TL_IMPLEMENTATION turns on this switch and every other module's.) Every module with state logs
-   through scribe.h but none implements it: the program implements it once, wherever it likes.
+       #include <threadlink/scribe.h>   (no implementation switch: everything is static inline)
 
    USE
    ---
@@ -45,19 +41,14 @@
 
    Main thread only, like the rest of the runtime: the sink is called on the logging thread.
 */
-/* TL_IMPLEMENTATION implies every module's switch; checked outside the include guard, so that
-   defining it between two includes of this header still counts. */
-#if defined(TL_IMPLEMENTATION) && !defined(TL_SCRIBE_IMPL)
-#define TL_SCRIBE_IMPL
-#endif
 #ifndef TL_SCRIBE_H
 #define TL_SCRIBE_H
-
-#include "api.h"
 
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #define TL_LOG_LEVEL_INFO 0
 #define TL_LOG_LEVEL_WARNING 1
@@ -104,60 +95,7 @@ typedef struct tl_logger {
 } tl_logger;
 
 /* "info", "warning", "error". */
-TL_API const char *tl_log_level_name(int level);
-
-/* Formats and emits one line. A NULL logger or a NULL module is allowed. */
-TL_API void tl_log(const tl_logger *logger, int level, const char *module, const char *fmt, ...)
-    TL__PRINTF_FORMAT(4, 5);
-TL_API void tl_logv(const tl_logger *logger, int level, const char *module, uint32_t item,
-                    const char *fmt, va_list args) TL__PRINTF_FORMAT(5, 0);
-/* tl_logv for a format taken from a module's message table (its rows are the literals that the
-   compiler cannot see through the lookup): the runtime modules log through it. */
-TL_API void tl_logv_table(const tl_logger *logger, int level, const char *module, uint32_t item,
-                          const char *fmt, va_list args);
-/* As tl_log, with a diagnostic id in the record (used by the runtime modules). */
-TL_API void tl_log_item(const tl_logger *logger, int level, const char *module, uint32_t item,
-                        const char *fmt, ...) TL__PRINTF_FORMAT(5, 6);
-
-/* The default sink: the line and a newline to stderr. */
-TL_API void tl_log_sink_stderr(void *user, const tl_log_record *record);
-
-/* Compile-time filtered logging: below TL_LOG_MIN_LEVEL nothing is evaluated. The format string is
-   the first of the variadic arguments so that C99 -Wpedantic accepts a message without arguments. */
-#if TL_LOG_MIN_LEVEL <= TL_LOG_LEVEL_INFO
-#define TL_LOG_INFO(logger, module, ...) tl_log((logger), TL_LOG_LEVEL_INFO, (module), __VA_ARGS__)
-#else
-#define TL_LOG_INFO(logger, module, ...) ((void)0)
-#endif
-#if TL_LOG_MIN_LEVEL <= TL_LOG_LEVEL_WARNING
-#define TL_LOG_WARNING(logger, module, ...) \
-    tl_log((logger), TL_LOG_LEVEL_WARNING, (module), __VA_ARGS__)
-#else
-#define TL_LOG_WARNING(logger, module, ...) ((void)0)
-#endif
-#if TL_LOG_MIN_LEVEL <= TL_LOG_LEVEL_ERROR
-#define TL_LOG_ERROR(logger, module, ...) \
-    tl_log((logger), TL_LOG_LEVEL_ERROR, (module), __VA_ARGS__)
-#else
-#define TL_LOG_ERROR(logger, module, ...) ((void)0)
-#endif
-
-#ifdef __cplusplus
-}
-#endif
-#endif /* TL_SCRIBE_H */
-
-/* ------------------------------------------------------------------------------------------------ */
-#if defined(TL_SCRIBE_IMPL) && !defined(TL__SCRIBE_IMPLEMENTED)
-#define TL__SCRIBE_IMPLEMENTED
-#include <stdio.h>
-#include <string.h>
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-const char *tl_log_level_name(int level) {
+static inline const char *tl_log_level_name(int level) {
     switch (level) {
     case TL_LOG_LEVEL_INFO: return "info";
     case TL_LOG_LEVEL_WARNING: return "warning";
@@ -166,14 +104,17 @@ const char *tl_log_level_name(int level) {
     }
 }
 
-void tl_log_sink_stderr(void *user, const tl_log_record *record) {
+/* The default sink: the line and a newline to stderr. */
+static inline void tl_log_sink_stderr(void *user, const tl_log_record *record) {
     (void)user;
     fputs(record->line, stderr);
     fputc('\n', stderr);
 }
 
-void tl_logv(const tl_logger *logger, int level, const char *module, uint32_t item, const char *fmt,
-             va_list args) {
+/* Formats and emits one line. A NULL logger or a NULL module is allowed. */
+TL__PRINTF_FORMAT(5, 0)
+static inline void tl_logv(const tl_logger *logger, int level, const char *module, uint32_t item,
+                           const char *fmt, va_list args) {
     char line[TL_LOG_LINE_MAX];
     tl_log_record record;
     tl_log_sink_fn sink = logger && logger->sink ? logger->sink : tl_log_sink_stderr;
@@ -204,15 +145,19 @@ void tl_logv(const tl_logger *logger, int level, const char *module, uint32_t it
     sink(logger ? logger->user : NULL, &record);
 }
 
-void tl_log(const tl_logger *logger, int level, const char *module, const char *fmt, ...) {
+TL__PRINTF_FORMAT(4, 5)
+static inline void tl_log(const tl_logger *logger, int level, const char *module, const char *fmt,
+                          ...) {
     va_list args;
     va_start(args, fmt);
     tl_logv(logger, level, module, 0, fmt, args);
     va_end(args);
 }
 
-void tl_logv_table(const tl_logger *logger, int level, const char *module, uint32_t item,
-                   const char *fmt, va_list args) {
+/* tl_logv for a format taken from a module's message table (its rows are the literals that the
+   compiler cannot see through the lookup): the runtime modules log through it. */
+static inline void tl_logv_table(const tl_logger *logger, int level, const char *module,
+                                 uint32_t item, const char *fmt, va_list args) {
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
@@ -223,15 +168,64 @@ void tl_logv_table(const tl_logger *logger, int level, const char *module, uint3
 #endif
 }
 
-void tl_log_item(const tl_logger *logger, int level, const char *module, uint32_t item,
-                 const char *fmt, ...) {
+/* As tl_log, with a diagnostic id in the record. */
+TL__PRINTF_FORMAT(5, 6)
+static inline void tl_log_item(const tl_logger *logger, int level, const char *module,
+                               uint32_t item, const char *fmt, ...) {
     va_list args;
     va_start(args, fmt);
     tl_logv(logger, level, module, item, fmt, args);
     va_end(args);
 }
 
+/* A module's diagnostics: one X-macro table of rows X(ID, level, message format), numbered from
+   the module's base (its enum: TL_<MODULE>_LOG_<ID>), and one function made by this macro that
+   looks a row up and logs it. Every runtime service defines its log function so:
+
+       TL_LOG_TABLE_FN(tl__save_log, TL_SAVE_LOG_ITEMS, TL_SAVE_LOG_BASE, "Save")
+       ...
+       tl__save_log(&store->logger, TL_SAVE_LOG_SLOT_DAMAGED, save_id, path);
+
+   The format comes from the table, so the compiler cannot check it at the call; each row's
+   arguments are checked by the tests that trigger it. Rows below TL_LOG_MIN_LEVEL cost a
+   comparison. */
+typedef struct tl_log_row {
+    int level;
+    const char *format;
+} tl_log_row;
+#define TL__LOG_ROW(id, level, format) { level, format },
+#define TL_LOG_TABLE_FN(fn, items, base, module) \
+    static inline void fn(const tl_logger *logger, uint32_t item, ...) { \
+        static const tl_log_row rows[] = { items(TL__LOG_ROW) }; \
+        uint32_t row = item - (uint32_t)(base); \
+        va_list args; \
+        if (row >= sizeof rows / sizeof rows[0] || rows[row].level < TL_LOG_MIN_LEVEL) return; \
+        va_start(args, item); \
+        tl_logv_table(logger, rows[row].level, module, item, rows[row].format, args); \
+        va_end(args); \
+    }
+
+/* Compile-time filtered logging: below TL_LOG_MIN_LEVEL nothing is evaluated. The format string is
+   the first of the variadic arguments so that C99 -Wpedantic accepts a message without arguments. */
+#if TL_LOG_MIN_LEVEL <= TL_LOG_LEVEL_INFO
+#define TL_LOG_INFO(logger, module, ...) tl_log((logger), TL_LOG_LEVEL_INFO, (module), __VA_ARGS__)
+#else
+#define TL_LOG_INFO(logger, module, ...) ((void)0)
+#endif
+#if TL_LOG_MIN_LEVEL <= TL_LOG_LEVEL_WARNING
+#define TL_LOG_WARNING(logger, module, ...) \
+    tl_log((logger), TL_LOG_LEVEL_WARNING, (module), __VA_ARGS__)
+#else
+#define TL_LOG_WARNING(logger, module, ...) ((void)0)
+#endif
+#if TL_LOG_MIN_LEVEL <= TL_LOG_LEVEL_ERROR
+#define TL_LOG_ERROR(logger, module, ...) \
+    tl_log((logger), TL_LOG_LEVEL_ERROR, (module), __VA_ARGS__)
+#else
+#define TL_LOG_ERROR(logger, module, ...) ((void)0)
+#endif
+
 #ifdef __cplusplus
 }
 #endif
-#endif /* TL_SCRIBE_IMPL */
+#endif /* TL_SCRIBE_H */

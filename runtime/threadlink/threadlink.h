@@ -26,7 +26,9 @@
    must reach every module again to emit the implementations. */
 #include "fp.h"
 #include "rng.h"
+#include "hash.h"
 #include "mem.h"
+#include "collections.h"
 #include "scribe.h"
 #include "iris.h"
 #include "initium.h"

@@ -164,8 +164,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <threadlink/fp.h>
-#include <threadlink/mem.h>
+#define TL__FP_TYPES_ONLY /* the declarations name tl_fp and its vectors, no function */
+#include "fp.h"
+#undef TL__FP_TYPES_ONLY
+#include "mem.h"
 #if defined(TL_DEVELOPMENT)
 #include "scribe.h" /* live data logs what it reloads and refuses */
 #endif
@@ -532,80 +534,18 @@ static inline uint32_t tl__vault_shape(uint32_t tag) {
 /* Bytes of one scalar. */
 static inline uint32_t tl__vault_scalar_size(uint32_t tag) { return tl__vault_shape(tag) & 0xFFu; }
 
-/* An element of a Boolean collection other than 0 or 1. The views return NULL only for an index out
- * of range, which the callers never pass; the test keeps -Wnull-dereference quiet. */
-static inline bool tl__vault_bad_bool(const void *element) {
-    return element && *(const unsigned char *)element > 1;
-}
-
 /* Whether a Boolean field, or the Boolean elements (keys, values) of a collection field, hold only
  * 0 or 1: `bytes` is the member or a value for it. A bool holding any other byte is undefined
  * behaviour to read and a save tl_vault_read refuses, so the setter and tl_vault_write check.
- * A collection is walked only when f->size is its layout's (every generated field): a hand-made
- * descriptor may use a collection tag for plain bytes, and its size bounds what is read. */
+ * Collections are walked by the implementation (their views are collections.h's). */
+TL_API bool tl__vault_collection_booleans_valid(const tl_vault_field_desc *f,
+                                                const unsigned char *bytes);
 static inline bool tl__vault_booleans_valid(const tl_vault_field_desc *f,
                                             const unsigned char *bytes) {
-    uint32_t kind = f->tag & 0xFFu, etag = (f->tag >> 8) & 0xFFu, vtag = (f->tag >> 16) & 0xFFu;
-    uint32_t esize, vsize, i, n;
-    size_t layout;
-    unsigned char *mem = (unsigned char *)(uintptr_t)bytes; /* views are read here, never written */
-    const void *k;
-    void *v;
+    uint32_t kind = f->tag & 0xFFu;
     if (f->tag == TL_VAULT_BOOLEAN) return bytes[0] <= 1;
     if (kind < TL_VAULT_INLINE_ARRAY || kind > TL_VAULT_INLINE_DICT) return true;
-    if (kind != TL_VAULT_INLINE_DICT) vtag = 0;
-    if (etag != TL_VAULT_BOOLEAN && vtag != TL_VAULT_BOOLEAN) return true;
-    esize = tl__vault_scalar_size(etag);
-    vsize = tl__vault_scalar_size(vtag);
-    switch (kind) {
-    case TL_VAULT_INLINE_ARRAY: layout = TL_LAYOUT_ARRAY_BYTES(f->capacity, esize); break;
-    case TL_VAULT_INLINE_HASHSET: layout = TL_LAYOUT_SET_BYTES(f->capacity, esize); break;
-    case TL_VAULT_INLINE_DICT: layout = TL_LAYOUT_DICT_BYTES(f->capacity, esize, vsize); break;
-    default: layout = TL_LAYOUT_SEQUENCE_BYTES(f->capacity, esize); break;
-    }
-    if (!esize || (kind == TL_VAULT_INLINE_DICT && !vsize) || layout != f->size) return true;
-    switch (kind) {
-    case TL_VAULT_INLINE_ARRAY: {
-        tl_inline_array a = tl_inline_array_view(mem, f->capacity, esize);
-        for (i = 0, n = tl_inline_array_length(a); i < n; i++)
-            if (tl__vault_bad_bool(tl_inline_array_at(a, i))) return false;
-        return true;
-    }
-    case TL_VAULT_INLINE_LIST: {
-        tl_inline_list l = tl_inline_list_view(mem, f->capacity, esize);
-        for (i = 0, n = tl_inline_list_count(l); i < n; i++)
-            if (tl__vault_bad_bool(tl_inline_list_at(l, i))) return false;
-        return true;
-    }
-    case TL_VAULT_INLINE_QUEUE: {
-        tl_inline_queue q = tl_inline_queue_view(mem, f->capacity, esize);
-        for (i = 0, n = tl_inline_queue_count(q); i < n; i++)
-            if (tl__vault_bad_bool(tl_inline_queue_at(q, i))) return false;
-        return true;
-    }
-    case TL_VAULT_INLINE_STACK: {
-        tl_inline_stack st = tl_inline_stack_view(mem, f->capacity, esize);
-        for (i = 0, n = tl_inline_stack_count(st); i < n; i++)
-            if (tl__vault_bad_bool(tl_inline_stack_at(st, i))) return false;
-        return true;
-    }
-    case TL_VAULT_INLINE_HASHSET: {
-        tl_inline_hashset hs = tl_inline_hashset_view(mem, f->capacity, esize);
-        tl_inline_iter it = tl_inline_hashset_iter(hs);
-        while (tl_inline_hashset_next(hs, &it, &k))
-            if (*(const unsigned char *)k > 1) return false;
-        return true;
-    }
-    default: {
-        tl_inline_dict d = tl_inline_dict_view(mem, f->capacity, esize, vsize);
-        tl_inline_iter it = tl_inline_dict_iter(d);
-        while (tl_inline_dict_next(d, &it, &k, &v)) {
-            if (etag == TL_VAULT_BOOLEAN && *(const unsigned char *)k > 1) return false;
-            if (vtag == TL_VAULT_BOOLEAN && *(const unsigned char *)v > 1) return false;
-        }
-        return true;
-    }
-    }
+    return tl__vault_collection_booleans_valid(f, bytes);
 }
 
 /* Stores a string of at most size - 1 bytes, the rest of the buffer zeroed (so equal strings are
@@ -885,6 +825,8 @@ TL_API tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, co
 
 #if defined(TL_VAULT_IMPL) && !defined(TL__VAULT_IMPLEMENTED)
 #define TL__VAULT_IMPLEMENTED
+#include "collections.h" /* walks collection fields (serialisation, Boolean checks) */
+#include "fp.h"
 
 #if defined(TL_MALLOC) != defined(TL_FREE)
 #error "threadlink/vault.h: define both TL_MALLOC and TL_FREE, or neither"
@@ -902,6 +844,76 @@ TL_API tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, co
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* An element of a Boolean collection other than 0 or 1. The views return NULL only for an index out
+ * of range, which the callers never pass; the test keeps -Wnull-dereference quiet. */
+static bool tl__vault_bad_bool(const void *element) {
+    return element && *(const unsigned char *)element > 1;
+}
+
+/* A collection is walked only when f->size is its layout's (every generated field): a hand-made
+ * descriptor may use a collection tag for plain bytes, and its size bounds what is read. */
+bool tl__vault_collection_booleans_valid(const tl_vault_field_desc *f, const unsigned char *bytes) {
+    uint32_t kind = f->tag & 0xFFu, etag = (f->tag >> 8) & 0xFFu, vtag = (f->tag >> 16) & 0xFFu;
+    uint32_t esize, vsize, i, n;
+    size_t layout;
+    unsigned char *mem = (unsigned char *)(uintptr_t)bytes; /* views are read here, never written */
+    const void *k;
+    void *v;
+    if (kind != TL_VAULT_INLINE_DICT) vtag = 0;
+    if (etag != TL_VAULT_BOOLEAN && vtag != TL_VAULT_BOOLEAN) return true;
+    esize = tl__vault_scalar_size(etag);
+    vsize = tl__vault_scalar_size(vtag);
+    switch (kind) {
+    case TL_VAULT_INLINE_ARRAY: layout = TL_LAYOUT_ARRAY_BYTES(f->capacity, esize); break;
+    case TL_VAULT_INLINE_HASHSET: layout = TL_LAYOUT_SET_BYTES(f->capacity, esize); break;
+    case TL_VAULT_INLINE_DICT: layout = TL_LAYOUT_DICT_BYTES(f->capacity, esize, vsize); break;
+    default: layout = TL_LAYOUT_SEQUENCE_BYTES(f->capacity, esize); break;
+    }
+    if (!esize || (kind == TL_VAULT_INLINE_DICT && !vsize) || layout != f->size) return true;
+    switch (kind) {
+    case TL_VAULT_INLINE_ARRAY: {
+        tl_inline_array a = tl_inline_array_view(mem, f->capacity, esize);
+        for (i = 0, n = tl_inline_array_length(a); i < n; i++)
+            if (tl__vault_bad_bool(tl_inline_array_at(a, i))) return false;
+        return true;
+    }
+    case TL_VAULT_INLINE_LIST: {
+        tl_inline_list l = tl_inline_list_view(mem, f->capacity, esize);
+        for (i = 0, n = tl_inline_list_count(l); i < n; i++)
+            if (tl__vault_bad_bool(tl_inline_list_at(l, i))) return false;
+        return true;
+    }
+    case TL_VAULT_INLINE_QUEUE: {
+        tl_inline_queue q = tl_inline_queue_view(mem, f->capacity, esize);
+        for (i = 0, n = tl_inline_queue_count(q); i < n; i++)
+            if (tl__vault_bad_bool(tl_inline_queue_at(q, i))) return false;
+        return true;
+    }
+    case TL_VAULT_INLINE_STACK: {
+        tl_inline_stack st = tl_inline_stack_view(mem, f->capacity, esize);
+        for (i = 0, n = tl_inline_stack_count(st); i < n; i++)
+            if (tl__vault_bad_bool(tl_inline_stack_at(st, i))) return false;
+        return true;
+    }
+    case TL_VAULT_INLINE_HASHSET: {
+        tl_inline_hashset hs = tl_inline_hashset_view(mem, f->capacity, esize);
+        tl_inline_iter it = tl_inline_hashset_iter(hs);
+        while (tl_inline_hashset_next(hs, &it, &k))
+            if (*(const unsigned char *)k > 1) return false;
+        return true;
+    }
+    default: {
+        tl_inline_dict d = tl_inline_dict_view(mem, f->capacity, esize, vsize);
+        tl_inline_iter it = tl_inline_dict_iter(d);
+        while (tl_inline_dict_next(d, &it, &k, &v)) {
+            if (etag == TL_VAULT_BOOLEAN && *(const unsigned char *)k > 1) return false;
+            if (vtag == TL_VAULT_BOOLEAN && *(const unsigned char *)v > 1) return false;
+        }
+        return true;
+    }
+    }
+}
 
 /* Little-endian hosts keep scalars in wire order already: copies instead of byte shuffles.
  * TL_VAULT_PORTABLE_ENDIAN forces the byte-by-byte path (tests run both). */

@@ -13,24 +13,28 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # header limit xxhash(allowed|none); the sizes measured when pinned, then before issue 27:
 limits="api.h 10 none
-cast.h 20 none
-scribe.h 135 none
-iris.h 265 none
 text.h 17 none
-content_format.h 230 none
-content.h 290 none
-content_live.h 320 none
-save.h 230 none
-platform.h 495 none
+cast.h 20 none
 patch.h 155 none
+content_format.h 230 none
+hash.h 470 none
+scribe.h 560 none
+save.h 660 none
+content.h 735 none
+content_live.h 735 none
+mem.h 1090 none
+iris.h 1440 none
+vault.h 1490 none
 fp.h 1610 none
+platform.h 1680 none
 rng.h 1765 none
-mem.h 6800 allowed
-mem_inline.h 6800 allowed
-initium.h 7230 allowed
-nexus.h 7550 allowed
-vault.h 8250 allowed
-threadlink.h 9300 allowed"
+collections.h 2270 none
+initium.h 3320 none
+nexus.h 3580 none
+threadlink.h 5890 none"
+# Issue 42: xxhash.h and the SSE intrinsics headers out of every public section (hash.h is
+# XXH32/XXH64 itself; the tables use vector extensions), collections out of mem.h, vault.h takes
+# fp.h's types only; scribe.h and iris.h are static inline (stdio.h, stdlib.h come with them).
 # Measured (gcc 12; fp and rng after the house-style formatting, which split their one-line
 # functions: 1460 and 1604): api 0, cast 7, scribe 121, iris 239, content_format 192, content 262 (6437
 # before), fp 1202, rng 1323, mem and mem_inline 6180 (xxHash inline, which tl_hash32/64 and the
@@ -40,8 +44,6 @@ threadlink.h 9300 allowed"
 # Issue 30: content 267, content_live 267 (content.h's; with TL_CONTENT_LIVE both 290).
 # Issue 32: text 15 (content_format stays at 211 with it: the declarations moved there).
 # Issue 32: text 15 (content_format 211 with it, as before).
-# Issue 41: content_format 219 (tl_cf_index_fault and tl_cf_index_parse_ex: where an index is
-# refused), its limit 215 -> 230.
 failed=0
 for header in "$runtime"/threadlink/*.h; do
   name=$(basename "$header")

@@ -263,13 +263,13 @@ static size_t mutate(int target, unsigned char *buf, size_t size, size_t cap) {
     }
     if (rnd() % 2) {
         if ((target == 1 || target == 3) && size >= TL_CF_CATALOG_HEADER_SIZE) {
-            uint64_t h = XXH64(buf + TL_CF_CATALOG_HEADER_SIZE, size - TL_CF_CATALOG_HEADER_SIZE, 0);
+            uint64_t h = tl_hash64(buf + TL_CF_CATALOG_HEADER_SIZE, size - TL_CF_CATALOG_HEADER_SIZE, 0);
             for (k = 0; k < 8; k++) buf[32 + k] = (unsigned char)(h >> (8 * k));
         }
         if (target == 2 && size >= TL_CF_ARCHIVE_HEADER_SIZE) {
             uint32_t n = tl_cf_get_u32(buf + 12);
             if (n && (uint64_t)n * TL_CF_ARCHIVE_ENTRY_SIZE <= size - TL_CF_ARCHIVE_HEADER_SIZE) {
-                uint64_t h = XXH64(buf + TL_CF_ARCHIVE_HEADER_SIZE, (size_t)n * TL_CF_ARCHIVE_ENTRY_SIZE, 0);
+                uint64_t h = tl_hash64(buf + TL_CF_ARCHIVE_HEADER_SIZE, (size_t)n * TL_CF_ARCHIVE_ENTRY_SIZE, 0);
                 for (k = 0; k < 8; k++) buf[24 + k] = (unsigned char)(h >> (8 * k));
             }
         }

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <threadlink/mem.h>
+#include <threadlink/collections.h>
 
 #define MAX_OPS 512
 

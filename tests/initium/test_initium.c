@@ -776,7 +776,7 @@ static void test_initium_native_events_file_matches_the_runtime(void **state) {
         assert_memory_equal(line, expected[n][0], strlen(expected[n][0]));
         assert_string_equal(paren, expected[n][1]); /* written in normalised form */
         assert_int_equal(ordinals[n], (uint32_t)n);
-        assert_int_equal(XXH32(paren, strlen(paren), 0), native_table[n].signature);
+        assert_int_equal(tl_hash32(paren, strlen(paren), 0), native_table[n].signature);
         assert_string_equal(native_table[n].name, expected[n][0]);
         n++;
     }

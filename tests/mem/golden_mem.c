@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <threadlink/mem.h>
+#include <threadlink/collections.h>
 
 typedef struct unit {
   int32_t x, y;

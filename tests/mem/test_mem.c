@@ -30,7 +30,7 @@ static int reported_count, reported_last = -1;
 #define TL_MEM_MALLOC(bytes) hook_malloc(bytes)
 #define TL_MEM_FREE(p) hook_free(p)
 #define TL_MEM_REPORT(error, message) (reported_count++, reported_last = (int)(error), (void)(message))
-#include <threadlink/mem.h>
+#include <threadlink/collections.h>
 
 #include "mem_test_util.h"
 #include "xxh_lib.h"
@@ -248,6 +248,29 @@ static void test_mem_hash64_stream_is_xxh64_of_little_endian_bytes(void **state)
         assert_int_equal(tl_hash64_stream_digest(&s), xxh_lib_64(expected, n, seed));
     }
     assert_int_equal(tl_hash64_stream_digest(&s), xxh_lib_64(expected, n, seed));
+  }
+}
+
+/* XXH64 fed in pieces of every size (hash.h's tl_hash64_state, which content.h hashes archives
+ * with) equals libxxhash's one-shot digest, across stripe boundaries and for every length. */
+static void test_mem_hash64_state_in_pieces_matches_libxxhash(void **state) {
+  unsigned char buffer[1200];
+  size_t length, i;
+  (void)state;
+  for (i = 0; i < sizeof buffer; i++) buffer[i] = (unsigned char)rng_next();
+  for (length = 0; length <= sizeof buffer; length += 1 + length / 40) {
+    uint64_t seed = length % 3 ? rng_next() : 0;
+    tl_hash64_state s;
+    size_t at = 0;
+    tl_hash64_reset(&s, seed);
+    while (at < length) {
+      size_t piece = (size_t)(rng_next() % 70);
+      if (piece > length - at) piece = length - at;
+      tl_hash64_update(&s, buffer + at, piece);
+      at += piece;
+    }
+    assert_int_equal(tl_hash64_digest(&s), xxh_lib_64(buffer, length, seed));
+    assert_int_equal(tl_hash64(buffer, length, seed), xxh_lib_64(buffer, length, seed));
   }
 }
 
@@ -1624,6 +1647,7 @@ int main(void) {
     cmocka_unit_test(test_mem_hash32_specialised_keys_match_libxxhash),
     cmocka_unit_test(test_mem_hash64_stream_is_xxh64_of_little_endian_bytes),
     cmocka_unit_test(test_mem_hash64_stream_walk_of_a_struct),
+      cmocka_unit_test(test_mem_hash64_state_in_pieces_matches_libxxhash),
     cmocka_unit_test(test_mem_array_operations),
     cmocka_unit_test(test_mem_list_operations),
     cmocka_unit_test(test_mem_queue_wraps_around),

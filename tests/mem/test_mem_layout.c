@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <threadlink/mem.h>
+#include <threadlink/collections.h>
 
 #include "core/layout.h"
 #include "mem_test_util.h"

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <threadlink/mem.h>
+#include <threadlink/collections.h>
 
 #include "mem_test_util.h"
 

@@ -37,6 +37,10 @@ UNGUARDED = {'threadlink.h'}
 # Parts of another module: they include that module before their guard (which includes them back
 # for their declarations), and its implementation emits theirs.
 PARTS = {'content_live.h': 'content.h'}
+# Headers whose types come first under a guard of their own, so that another header's declarations
+# can take the types alone (fp.h: vault.h names tl_fp without its functions); the main guard
+# follows, skipped in that mode.
+TYPES_FIRST = {'fp.h': 'TL__FP_TYPES_ONLY'}
 OTHER_PRIVATE = re.compile(r'\b(?:tl|TL)_[A-Za-z0-9]+__[A-Za-z0-9_]*')
 RESERVED = re.compile(r'(?<![A-Za-z0-9_])_+(?:tl|TL)_[A-Za-z0-9_]*')
 HEADING_WORDS = re.compile(r'[A-Z][A-Z ]*[A-Z]|[A-Z]')
@@ -143,7 +147,17 @@ def check_guard(name, lines, start, problems):
             first += 3
     if name in UNGUARDED:
         return
-    if lines[first:first + 2] != ['#ifndef ' + guard, '#define ' + guard]:
+    if name in TYPES_FIRST:
+        types_guard = 'TL_%s_TYPES_H' % stem
+        if lines[first:first + 2] != ['#ifndef ' + types_guard, '#define ' + types_guard]:
+            problems.append("%d: the types' guard is not '#ifndef %s' / '#define %s'"
+                            % (first + 1, types_guard, types_guard))
+        opening = '#if !defined(%s) && !defined(%s)' % (guard, TYPES_FIRST[name])
+        at = [i for i in code if lines[i] == opening]
+        if not at or lines[at[0] + 1] != '#define ' + guard:
+            problems.append("the functions' guard is not '%s' / '#define %s'" % (opening, guard))
+        first = at[0] if at else first
+    elif lines[first:first + 2] != ['#ifndef ' + guard, '#define ' + guard]:
         problems.append("%d: the include guard is not '#ifndef %s' / '#define %s' (right after "
                         'the top block)' % (first + 1, guard, guard))
     if '#endif /* %s */' % guard not in body:
@@ -275,12 +289,12 @@ def self_test(tool, root):
         # --fix repairs a layout defect and leaves the header as it was before the defect.
         tree = os.path.join(work, 'fix')
         copy_tree(clean, tree)
-        spoil(tree, 'mem_inline.h', '\n    return ', '\n        return ')
+        spoil(tree, 'collections.h', '\n    return ', '\n        return ')
         fix(tool, tree)
-        with open(os.path.join(tree, 'runtime', 'threadlink', 'mem_inline.h')) as a, \
-                open(os.path.join(clean, 'runtime', 'threadlink', 'mem_inline.h')) as b:
+        with open(os.path.join(tree, 'runtime', 'threadlink', 'collections.h')) as a, \
+                open(os.path.join(clean, 'runtime', 'threadlink', 'collections.h')) as b:
             if a.read() != b.read():
-                print('FAIL: self-test: --fix did not restore a mis-indented mem_inline.h')
+                print('FAIL: self-test: --fix did not restore a mis-indented collections.h')
                 failed += 1
     if not failed:
         print('format self-test: %d defects caught, --fix restores the layout' % len(DEFECTS))

@@ -3,6 +3,8 @@
 
 #include "unit_vault.h"
 
+#include <threadlink/fp.h>
+
 static void to_view(const unit_vault *u, evo_view *out)
 {
     memset(out, 0, sizeof *out);

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <threadlink/mem.h>
+#include <threadlink/collections.h>
 #include <threadlink/rng.h>
 
 #define SIM_MAP_W 20

@@ -98,11 +98,11 @@ static unsigned char *make_archive(uint32_t count, const uint32_t *ids, const un
         put64(e + 8, at);
         put64(e + 16, sizes[i]);
         put64(e + 24, sizes[i]);
-        put64(e + 32, XXH64(data[i], sizes[i], 0));
+        put64(e + 32, tl_hash64(data[i], sizes[i], 0));
         memcpy(a + at, data[i], sizes[i]);
         at += sizes[i];
     }
-    put64(a + 24, XXH64(a + 32, toc, 0));
+    put64(a + 24, tl_hash64(a + 32, toc, 0));
     *out_size = total;
     return a;
 }
@@ -156,7 +156,7 @@ static void make_directory(void) {
         datas[i] = payload[i];
         sizes[i] = 8;
     }
-    put64(cat + 32, XXH64(cat + head, cat_size - head, 0));
+    put64(cat + 32, tl_hash64(cat + head, cat_size - head, 0));
     cat_data = cat;
     g_files[1].path = "bench/cat.tlpk";
     g_files[1].data = make_archive(1, &zero, &cat_data, &cat_size, &g_files[1].size);
@@ -167,8 +167,8 @@ static void make_directory(void) {
              "{\"format\": 1, \"profile\": \"Bench\", \"archives\": [\n"
              " {\"name\": \"cat.tlpk\", \"role\": \"catalog\", \"size\": %zu, \"xxh64\": \"%016llx\", \"files\": []},\n"
              " {\"name\": \"a.tlpk\", \"role\": \"assets\", \"size\": %zu, \"xxh64\": \"%016llx\", \"files\": []}]}\n",
-             g_files[1].size, (unsigned long long)XXH64(g_files[1].data, g_files[1].size, 0), g_files[2].size,
-             (unsigned long long)XXH64(g_files[2].data, g_files[2].size, 0));
+             g_files[1].size, (unsigned long long)tl_hash64(g_files[1].data, g_files[1].size, 0), g_files[2].size,
+             (unsigned long long)tl_hash64(g_files[2].data, g_files[2].size, 0));
     g_files[0].path = "bench/archives.json";
     g_files[0].size = strlen(index);
     g_files[0].data = (unsigned char *)malloc(g_files[0].size);

@@ -37,7 +37,7 @@
 
 #include <htslib/khash.h>
 
-#include <threadlink/mem.h>
+#include <threadlink/collections.h>
 
 #include "bench_mem_lib.h"
 #include "bench_util.h"

@@ -29,7 +29,7 @@ static ab_map ab_open(uint32_t capacity) {
 #define AB_HAS(m, k) (hmgeti(m, k) >= 0)
 #define AB_CLOSE(m) hmfree(m)
 #else
-#include <threadlink/mem.h>
+#include <threadlink/collections.h>
 TL_INLINE_DICT_TYPE(ab_dict, int64_t, int64_t)
 typedef ab_dict ab_map;
 static ab_map ab_open(uint32_t capacity) {

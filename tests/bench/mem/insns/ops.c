@@ -4,7 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 
-#include <threadlink/mem.h>
+#include <threadlink/collections.h>
 
 #include "bench_util.h"
 

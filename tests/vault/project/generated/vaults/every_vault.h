@@ -4,6 +4,7 @@
 #define TLG_VAULTS_EVERY_VAULT_H_INCLUDED
 
 #include <threadlink/vault.h>
+#include <threadlink/collections.h>
 #include <threadlink/content.h>
 
 #if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__

@@ -4,6 +4,7 @@
 #define TLG_VAULTS_UNIT_VAULT_H_INCLUDED
 
 #include <threadlink/vault.h>
+#include <threadlink/collections.h>
 
 #if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #error "unit_vault.h: its inline collection values are baked for little-endian targets"

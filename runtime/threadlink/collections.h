@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
-/* threadlink/mem_inline.h -- inline collections: views over a fixed number of slots in your memory.
+/* threadlink/collections.h -- inline collections: views over a fixed number of slots in your memory.
 
    WHAT
    ----
@@ -26,8 +26,8 @@
 
    INCLUDE
    -------
-   Included by <threadlink/mem.h>; may also be included on its own. Header-only, `static inline`,
-   no allocation, no global state.
+       #include <threadlink/collections.h>   (no implementation switch: everything is static inline)
+   It includes mem.h (the layout macros, the hashes). No allocation, no global state.
 
    RULES
    -----
@@ -48,7 +48,7 @@
 
    Hash sets and dictionaries: open addressing with linear probing over the fixed table (capacity
    is the table size, not a number of buckets). The home slot of a key is
-   (XXH32(key) * capacity) >> 32. Entries of a run are kept in order of their home slot, equal
+   (tl_hash32(key) * capacity) >> 32. Entries of a run are kept in order of their home slot, equal
    homes in insertion order (Robin Hood order), which lets a lookup for an absent key stop early.
    Each slot's distance from its home and the low byte of its key's hash sit in two byte arrays
    before the slots (mem.h), so a lookup reads them for sixteen slots at once (SSE2 or NEON; eight
@@ -101,10 +101,10 @@
    name_const_get, name_const_try_get, name_const_contains, name_const_iter/next ... Generated vault
    accessors call the same functions (a const vault's collection getter gives the read-only view).
 */
-#ifndef TL_MEM_INLINE_H
-#define TL_MEM_INLINE_H
+#ifndef TL_COLLECTIONS_H
+#define TL_COLLECTIONS_H
 
-#include <threadlink/mem.h>
+#include "mem.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -495,7 +495,7 @@ static inline void tl_inline_stack_clear(tl_inline_stack s) {
  * byte per slot each, padded to 8), then the slots, stride = TL_LAYOUT_DICT_SLOT_BYTES(k, v): key,
  * then value. Control byte: 0 = empty; d + 1 for an entry d slots past its home (d <= 253);
  * 255 = d >= 254, whose exact distance comes from hashing its key (only very full or adversarial
- * tables have such entries). Fragment byte: XXH32(key) & 0xFF. Keeping both out of the slots
+ * tables have such entries). Fragment byte: tl_hash32(key) & 0xFF. Keeping both out of the slots
  * lets a lookup decide from 16 bytes in two cache lines which slots can hold its key, so a miss
  * seldom reads a slot, and makes a slot 8 bytes smaller than a state word would.
  * Invariants (checked by the tests): the control and fragment bytes match XXH32 of the slot's key;
@@ -634,47 +634,55 @@ TL__MEM_FORCE_INLINE uint32_t tl__table_ctz(uint64_t mask) {
 #endif
 }
 
-/* SSE2: gcc and clang say so with __SSE2__; MSVC has it on every x64 target (but ARM64EC, which
- * also defines _M_X64). */
-#if !defined(TL_MEM_NO_SIMD) && \
-    (defined(__SSE2__) || (defined(_MSC_VER) && defined(_M_X64) && !defined(_M_ARM64EC)))
+/* SSE2 (every x86-64 processor), through gcc's and clang's vector extensions: the compiler emits
+ * the SSE2 instructions from plain operators, so no intrinsics header (thousands of lines) reaches
+ * the including file; the one operation C cannot spell, the byte movemask, is their builtin. Other
+ * compilers (MSVC) take the word path below. */
+#if !defined(TL_MEM_NO_SIMD) && defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
 #define TL__TABLE_SSE2 1
 #endif
 
 #ifdef TL__TABLE_SSE2
-#include <emmintrin.h>
 
 #define TL__TABLE_GROUP 16u
-typedef __m128i tl__table_group;
-typedef uint32_t tl__table_mask; /* bit i: lane i */
+typedef unsigned char tl__table_group __attribute__((vector_size(16)));
+typedef char tl__table_flags __attribute__((vector_size(16))); /* each byte 0 or -1 */
+typedef uint32_t tl__table_mask;                               /* bit i: lane i */
 
 TL__MEM_FORCE_INLINE tl__table_group tl__table_group_load(const unsigned char *p) {
-    return _mm_loadu_si128((const __m128i *)(const void *)p);
+    tl__table_group g;
+    memcpy(&g, p, sizeof g);
+    return g;
 }
 
 TL__MEM_FORCE_INLINE void tl__table_group_store(unsigned char *p, tl__table_group g) {
-    _mm_storeu_si128((__m128i *)(void *)p, g);
+    memcpy(p, &g, sizeof g);
 }
 
 TL__MEM_FORCE_INLINE uint32_t tl__table_mask_first(tl__table_mask mask) {
     return tl__table_ctz(mask);
 }
 
-/* Byte i of the result: base + i. */
-TL__MEM_FORCE_INLINE tl__table_group tl__table_group_lanes(unsigned base) {
-    return _mm_add_epi8(_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-                        _mm_set1_epi8((char)base));
+/* The lanes of a comparison result (pmovmskb). */
+TL__MEM_FORCE_INLINE tl__table_mask tl__table_mask_of(tl__table_flags flags) {
+    return (tl__table_mask)__builtin_ia32_pmovmskb128(flags);
 }
 
-/* Lanes whose byte is at most the matching byte of `limits`. */
-TL__MEM_FORCE_INLINE tl__table_mask tl__table_group_at_most(tl__table_group g,
-                                                            tl__table_group limits) {
-    return (tl__table_mask)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(g, limits), g));
+/* Every byte `byte`. */
+TL__MEM_FORCE_INLINE tl__table_group tl__table_group_splat(unsigned byte) {
+    const tl__table_group zero = { 0 };
+    return zero + (unsigned char)byte;
+}
+
+/* Byte i of the result: base + i. */
+TL__MEM_FORCE_INLINE tl__table_group tl__table_group_lanes(unsigned base) {
+    const tl__table_group lanes = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+    return lanes + (unsigned char)base;
 }
 
 /* Lanes whose control byte is at most `max` (0: empty; 1: empty or at its home). */
 TL__MEM_FORCE_INLINE tl__table_mask tl__table_mask_at_most(tl__table_group control, unsigned max) {
-    return tl__table_group_at_most(control, _mm_set1_epi8((char)max));
+    return tl__table_mask_of((tl__table_flags)(control <= tl__table_group_splat(max)));
 }
 
 /* Lanes holding an entry of the key's home (control byte distance + lane + 1) whose fragment
@@ -682,51 +690,49 @@ TL__MEM_FORCE_INLINE tl__table_mask tl__table_mask_at_most(tl__table_group contr
 TL__MEM_FORCE_INLINE tl__table_mask tl__table_mask_own(tl__table_group control,
                                                        tl__table_group fragments, uint32_t distance,
                                                        unsigned fragment) {
-    const __m128i own = _mm_cmpeq_epi8(control, tl__table_group_lanes(distance + 1u));
-    /* The splat through a multiply: three instructions where _mm_set1_epi8 takes four. */
-    const __m128i same =
-        _mm_cmpeq_epi8(fragments, _mm_set1_epi32((int)((uint32_t)fragment * 0x01010101u)));
-    return (tl__table_mask)_mm_movemask_epi8(_mm_and_si128(own, same));
+    return tl__table_mask_of((tl__table_flags)((control == tl__table_group_lanes(distance + 1u)) &
+                                               (fragments == tl__table_group_splat(fragment))));
 }
 
 /* Lanes that end a probe: empty, or an entry nearer its home than the key would be. */
 TL__MEM_FORCE_INLINE tl__table_mask tl__table_mask_stop(tl__table_group control,
                                                         uint32_t distance) {
-    return tl__table_group_at_most(control, tl__table_group_lanes(distance));
+    return tl__table_mask_of((tl__table_flags)(control <= tl__table_group_lanes(distance)));
+}
+
+/* All ones in lanes 0 .. lanes-1 (lanes <= 16). */
+TL__MEM_FORCE_INLINE tl__table_group tl__table_lanes_mask(uint32_t lanes) {
+    return (tl__table_group)(tl__table_group_lanes(0) < tl__table_group_splat(lanes));
 }
 
 /* Lanes 0 .. lanes-1 (lanes <= 16) of `control` that are saturated (255). */
 TL__MEM_FORCE_INLINE tl__table_mask tl__table_mask_saturated(tl__table_group control,
                                                              uint32_t lanes) {
     const tl__table_mask full =
-        (tl__table_mask)_mm_movemask_epi8(_mm_cmpeq_epi8(control, _mm_set1_epi8((char)-1)));
+        tl__table_mask_of((tl__table_flags)(control == tl__table_group_splat(0xFF)));
     return full & (tl__table_mask)((1u << lanes) - 1u);
-}
-
-/* All ones in lanes 0 .. lanes-1 (lanes <= 16). */
-TL__MEM_FORCE_INLINE __m128i tl__table_lanes_mask(uint32_t lanes) {
-    return _mm_cmpgt_epi8(_mm_set1_epi8((char)lanes), tl__table_group_lanes(0));
 }
 
 /* Control bytes 0 .. lanes-1 (lanes <= 16) one distance further from (up) or nearer to (down)
  * home; saturated bytes stay as they are. */
 TL__MEM_FORCE_INLINE tl__table_group tl__table_group_step(tl__table_group control, uint32_t lanes,
                                                           bool up) {
-    const __m128i in = tl__table_lanes_mask(lanes);
-    const __m128i move = _mm_andnot_si128(_mm_cmpeq_epi8(control, _mm_set1_epi8((char)-1)), in);
-    return up ? _mm_sub_epi8(control, move) : _mm_add_epi8(control, move); /* move lanes are -1 */
+    const tl__table_group move =
+        tl__table_lanes_mask(lanes) & ~(tl__table_group)(control == tl__table_group_splat(0xFF));
+    return up ? control - move : control + move; /* move lanes are 0xFF: -1 */
 }
 
 /* Lanes 0 .. lanes-1 (lanes <= 16) from `low`, the others from `high`. */
 TL__MEM_FORCE_INLINE tl__table_group tl__table_group_blend(uint32_t lanes, tl__table_group low,
                                                            tl__table_group high) {
-    const __m128i in = tl__table_lanes_mask(lanes);
-    return _mm_or_si128(_mm_and_si128(in, low), _mm_andnot_si128(in, high));
+    const tl__table_group in = tl__table_lanes_mask(lanes);
+    return (in & low) | (~in & high);
 }
 
 /* `g` with lane 0 replaced by `byte`. */
 TL__MEM_FORCE_INLINE tl__table_group tl__table_group_set_first(tl__table_group g, unsigned byte) {
-    return _mm_or_si128(_mm_andnot_si128(_mm_cvtsi32_si128(0xFF), g), _mm_cvtsi32_si128((int)byte));
+    g[0] = (unsigned char)byte;
+    return g;
 }
 
 #elif !defined(TL_MEM_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON) && \
@@ -2020,4 +2026,4 @@ static inline bool tl_inline_dict_iter_remove(tl_inline_dict d, tl_inline_iter *
         return more; \
     }
 
-#endif /* TL_MEM_INLINE_H */
+#endif /* TL_COLLECTIONS_H */
