@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #define TL_IMPLEMENTATION /* initium's and vault.h's implementations live in this file */
-#include <threadlink/initium.h>
+#include <threadlink/lifecycle.h>
 #include "vaults/enemies_data.h"
 #include "vaults/weapons_data.h"
 
@@ -40,7 +40,7 @@ static void print_domains(void)
 /* A subsystem: subscribes in initialize, unsubscribes in discard. The listener types come from
  * the generated header, so a listener of the wrong signature does not compile. */
 typedef struct spawner {
-    tl_iris_registry *events;
+    tl_events *events;
     float clock;
     int spawned, deaths;
 } spawner;
@@ -63,7 +63,7 @@ static void spawner_on_player_died(void *ctx, int player)
            nexus_spawnpoints_name(Nexus_SpawnPoints_Village_Gate), s->spawned);
 }
 
-static void spawner_initialize(void *self, tl_core *core)
+static void spawner_initialize(void *self, tl_lifecycle *core)
 {
     spawner *s = self;
     (void)core;
@@ -72,39 +72,39 @@ static void spawner_initialize(void *self, tl_core *core)
     printf("spawner: initialized, listening to OnUpdate and OnPlayerDied\n");
 }
 
-static void spawner_discard(void *self, tl_core *core)
+static void spawner_discard(void *self, tl_lifecycle *core)
 {
     spawner *s = self;
     (void)core;
     Iris_Events_OnUpdate_unsubscribe(s->events, spawner_on_update, s);
     Iris_Events_OnPlayerDied_unsubscribe(s->events, spawner_on_player_died, s);
     printf("spawner: discarded (%d listeners left on OnUpdate)\n",
-           (int)tl_iris_listener_count(s->events, Iris_Events_OnUpdate));
+           (int)tl_events_listener_count(s->events, Iris_Events_OnUpdate));
 }
 
-static const tl_subsystem spawner_subsystem = {"Spawner", NULL, NULL, spawner_initialize, spawner_discard};
+static const tl_lifecycle_subsystem spawner_subsystem = {"Spawner", NULL, NULL, spawner_initialize, spawner_discard};
 
 static int run_game(void)
 {
-    tl_iris_registry events;
+    tl_events events;
     if (!iris_events_init(&events, NULL)) return 1;
-    static const tl_core_events natives = TL_CORE_EVENTS_INIT(Iris_Events_);
-    tl_core_desc desc = {0};
-    desc.iris = &events;
+    static const tl_lifecycle_events natives = TL_LIFECYCLE_EVENTS_INIT(Iris_Events_);
+    tl_lifecycle_desc desc = {0};
+    desc.registry = &events;
     desc.events = &natives;
-    tl_core core;
-    if (!tl_core_init(&core, &desc)) return 1;
+    tl_lifecycle core;
+    if (!tl_lifecycle_init(&core, &desc)) return 1;
     spawner s = {&events, 0.0f, 0, 0};
-    tl_core_weave(&core, &spawner_subsystem, &s);
+    tl_lifecycle_weave(&core, &spawner_subsystem, &s);
     /* Boot and initialize run a frame apart, so deployment takes more than one call: a game
        polls it once per frame; this example has no frames to wait for. */
-    tl_deploy_status deployed;
-    while ((deployed = tl_core_deploy(&core)) == TL_DEPLOY_PENDING) {}
-    if (deployed != TL_DEPLOY_DONE) return 1;
-    for (int frame = 0; frame < 10; frame++) tl_time_frame(tl_core_time(&core), 1.0 / 60.0);
+    tl_lifecycle_deploy_status deployed;
+    while ((deployed = tl_lifecycle_deploy(&core)) == TL_LIFECYCLE_DEPLOY_PENDING) {}
+    if (deployed != TL_LIFECYCLE_DEPLOY_DONE) return 1;
+    for (int frame = 0; frame < 10; frame++) tl_time_frame(tl_lifecycle_time(&core), 1.0 / 60.0);
     Iris_Events_OnPlayerDied_publish(&events, 1);
-    tl_core_discard(&core);
-    tl_iris_discard(&events);
+    tl_lifecycle_discard(&core);
+    tl_events_discard(&events);
     printf("game: %d spawned in 10 frames, %d death\n", s.spawned, s.deaths);
     return s.spawned == 3 && s.deaths == 1 ? 0 : 1;
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #define TL_IMPLEMENTATION /* the runtime's implementations live in this file */
-#include <threadlink/nexus.h>
+#include <threadlink/levels.h>
 
 #include "iris_events.h"
 #include "levels.h"
@@ -19,7 +19,7 @@ typedef struct prop {
 static void prop_boot(void *self, void *ctx) {
     prop *p = (prop *)self;
     p->booted++;
-    printf("  boot %s (level %s)\n", p->name, nexus_levels_name(tl_nexus_level_id((tl_nexus_level *)ctx)));
+    printf("  boot %s (level %s)\n", p->name, nexus_levels_name(tl_level_id((tl_level *)ctx)));
 }
 static void prop_discard(void *self, void *ctx) {
     prop *p = (prop *)self;
@@ -27,59 +27,59 @@ static void prop_discard(void *self, void *ctx) {
     p->discarded++;
     printf("  discard %s\n", p->name);
 }
-static const tl_object_vtable prop_vtable = {"Prop", NULL, NULL, prop_boot, NULL, prop_discard, NULL};
+static const tl_lifecycle_object_vtable prop_vtable = {"Prop", NULL, NULL, prop_boot, NULL, prop_discard, NULL};
 
 static prop farm_props[2] = {{"field", 0, 0}, {"scarecrow", 0, 0}};
 static prop mine_props[1] = {{"lamp", 0, 0}};
 
 /* A synchronous loader: the level's objects are known at once. */
-static tl_preload_status load_area(void *ctx, tl_nexus_level *level) {
-    tl_batch_object objects[2];
-    prop *props = tl_nexus_level_id(level) == (uint32_t)Nexus_Levels_Farm ? farm_props : mine_props;
+static tl_lifecycle_status load_area(void *ctx, tl_level *level) {
+    tl_lifecycle_object objects[2];
+    prop *props = tl_level_id(level) == (uint32_t)Nexus_Levels_Farm ? farm_props : mine_props;
     uint32_t i, n = props == farm_props ? 2u : 1u;
     (void)ctx;
     for (i = 0; i < n; i++) {
         objects[i].vtable = &prop_vtable;
         objects[i].self = &props[i];
         objects[i].name = props[i].name;
-        objects[i].parent = i == 0 ? TL_BATCH_NO_PARENT : 0; /* the scarecrow stands in the field */
+        objects[i].parent = i == 0 ? TL_LIFECYCLE_BATCH_NO_PARENT : 0; /* the scarecrow stands in the field */
     }
-    tl_nexus_level_set_objects(level, objects, n);
-    printf("  load %s\n", nexus_levels_name(tl_nexus_level_id(level)));
-    return TL_PRELOAD_DONE;
+    tl_level_set_objects(level, objects, n);
+    printf("  load %s\n", nexus_levels_name(tl_level_id(level)));
+    return TL_LIFECYCLE_DONE;
 }
-static void unload_area(void *ctx, tl_nexus_level *level) {
+static void unload_area(void *ctx, tl_level *level) {
     (void)ctx;
-    printf("  unload %s\n", nexus_levels_name(tl_nexus_level_id(level)));
+    printf("  unload %s\n", nexus_levels_name(tl_level_id(level)));
 }
 
-static void on_presented(void *ctx, tl_nexus_level *level) {
+static void on_presented(void *ctx, tl_level *level) {
     (void)ctx;
-    printf("  presented %s\n", nexus_levels_name(tl_nexus_level_id(level)));
+    printf("  presented %s\n", nexus_levels_name(tl_level_id(level)));
 }
 /* The fader takes two frames to fade in; the loading screen is instant. */
-static bool display_fader(void *ctx, tl_nexus *nexus) {
+static bool display_fader(void *ctx, tl_levels *levels) {
     int *frames = (int *)ctx;
-    (void)nexus;
+    (void)levels;
     printf("  fader %s\n", *frames > 0 ? "fading in" : "opaque");
     return (*frames)-- <= 0;
 }
-static bool instant(void *ctx, tl_nexus *nexus) {
-    (void)nexus;
+static bool instant(void *ctx, tl_levels *levels) {
+    (void)levels;
     printf("  %s\n", (const char *)ctx);
     return true;
 }
 
-static void frames(tl_nexus *nexus, int count, double seconds) {
-    while (count-- > 0) tl_nexus_update(nexus, seconds);
+static void frames(tl_levels *levels, int count, double seconds) {
+    while (count-- > 0) tl_levels_update(levels, seconds);
 }
 
 int main(void) {
-    static const tl_nexus_events events = TL_NEXUS_EVENTS_INIT(Iris_Events_);
-    tl_iris_registry reg;
-    tl_nexus_desc desc;
-    tl_nexus *nexus;
-    tl_hold farm, mine;
+    static const tl_levels_events events = TL_LEVELS_EVENTS_INIT(Iris_Events_);
+    tl_events reg;
+    tl_levels_desc desc;
+    tl_levels *levels;
+    tl_level_hold farm, mine;
     int fade_frames = 2;
     uint32_t shown = 0;
     if (!iris_events_init(&reg, NULL)) return 1;
@@ -91,32 +91,32 @@ int main(void) {
     memset(&desc, 0, sizeof desc);
     desc.loader.begin_load = load_area;
     desc.loader.unload = unload_area;
-    desc.iris = &reg;
+    desc.registry = &reg;
     desc.events = &events;
-    nexus = tl_nexus_create(&desc);
-    if (!nexus) return 1;
+    levels = tl_levels_create(&desc);
+    if (!levels) return 1;
 
     printf("hold both areas (simulated, nothing shown):\n");
-    farm = tl_nexus_hold(nexus, Nexus_Levels_Farm);
-    mine = tl_nexus_hold(nexus, Nexus_Levels_Mine);
-    frames(nexus, 1, 1.0 / 60.0);
+    farm = tl_levels_hold(levels, Nexus_Levels_Farm);
+    mine = tl_levels_hold(levels, Nexus_Levels_Mine);
+    frames(levels, 1, 1.0 / 60.0);
     printf("present the farm:\n");
-    tl_nexus_present(nexus, Nexus_Levels_Farm);
-    frames(nexus, 1, 1.0 / 60.0);
+    tl_levels_present(levels, Nexus_Levels_Farm);
+    frames(levels, 1, 1.0 / 60.0);
     printf("transition to the mine:\n");
-    tl_nexus_transition(nexus, Nexus_Levels_Mine);
-    frames(nexus, 4, 1.0 / 60.0);
+    tl_levels_transition(levels, Nexus_Levels_Mine);
+    frames(levels, 4, 1.0 / 60.0);
     printf("release the farm with a 2 s grace period:\n");
-    tl_hold_release_after(farm, 2.0);
-    frames(nexus, 60, 1.0 / 60.0);
-    printf("  after 1 s: farm %s\n", tl_nexus_is_resident(nexus, Nexus_Levels_Farm) ? "resident" : "gone");
-    frames(nexus, 61, 1.0 / 60.0);
-    printf("  after 2 s: farm %s\n", tl_nexus_is_resident(nexus, Nexus_Levels_Farm) ? "resident" : "gone");
-    tl_nexus_presented(nexus, &shown);
-    tl_hold_release(mine);
+    tl_level_hold_release_after(farm, 2.0);
+    frames(levels, 60, 1.0 / 60.0);
+    printf("  after 1 s: farm %s\n", tl_levels_is_resident(levels, Nexus_Levels_Farm) ? "resident" : "gone");
+    frames(levels, 61, 1.0 / 60.0);
+    printf("  after 2 s: farm %s\n", tl_levels_is_resident(levels, Nexus_Levels_Farm) ? "resident" : "gone");
+    tl_levels_presented(levels, &shown);
+    tl_level_hold_release(mine);
     printf("shut down:\n");
-    tl_nexus_destroy(nexus); /* the presented mine unloads here, its lamp discarded */
-    tl_iris_discard(&reg);
+    tl_levels_destroy(levels); /* the presented mine unloads here, its lamp discarded */
+    tl_events_discard(&reg);
     printf("levels: farm booted %d, discarded %d; mine booted %d, discarded %d\n",
            farm_props[0].booted + farm_props[1].booted, farm_props[0].discarded + farm_props[1].discarded,
            mine_props[0].booted, mine_props[0].discarded);

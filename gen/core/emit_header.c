@@ -379,8 +379,8 @@ static void collect_tags(const char *type, tag_list *tags)
 }
 
 /* Ordinal domains are event domains: per live event a listener type and typed subscribe,
- * unsubscribe, contains and publish over threadlink/iris.h, then the event table. The exact
- * form is the contract in iris.h (tests/iris/generated_events_sample.h). */
+ * unsubscribe, contains and publish over threadlink/events.h, then the event table. The exact
+ * form is the contract in events.h (tests/events/generated_events_sample.h). */
 static void emit_events(header_ctx *c)
 {
     const domain *d = c->d;
@@ -416,34 +416,34 @@ static void emit_events(header_ctx *c)
         const event_sig *sig = sigs.items[k];
         buf *b = &o->chunk;
         char *x = xasprintf("%s_%.*s", d->c_name, (int)e->name_len, e->name);
-        const char *flags = sig->result ? "TL_IRIS_SINGLE_PROVIDER" : "0";
+        const char *flags = sig->result ? "TL_EVENTS_SINGLE_PROVIDER" : "0";
         buf_printf(b, "/* %.*s%s */\n#define %s_SIGNATURE 0x%08xu\n", (int)e->name_len, e->name, sig->text, x, sig->id);
         buf_printf(b, "typedef %s (*%s_fn)(void *ctx", sig->result ? sig->result : "void", x);
         put_params(b, sig, true);
         buf_puts(b, ");\n");
-        buf_printf(b, "static inline bool %s_subscribe(tl_iris_registry *reg, %s_fn fn, void *ctx) {\n"
-                      "    return tl_iris_subscribe(reg, %s, %s_SIGNATURE, %s, TL_IRIS_FN(fn), ctx);\n}\n", x, x, x, x, flags);
-        buf_printf(b, "static inline bool %s_unsubscribe(tl_iris_registry *reg, %s_fn fn, void *ctx) {\n"
-                      "    return tl_iris_unsubscribe(reg, %s, TL_IRIS_FN(fn), ctx);\n}\n", x, x, x);
-        buf_printf(b, "static inline bool %s_contains(const tl_iris_registry *reg, %s_fn fn, void *ctx) {\n"
-                      "    return tl_iris_contains(reg, %s, TL_IRIS_FN(fn), ctx);\n}\n", x, x, x);
-        buf_puts(b, "#ifdef TL_IRIS_LISTENER_CHECK\n");
+        buf_printf(b, "static inline bool %s_subscribe(tl_events *reg, %s_fn fn, void *ctx) {\n"
+                      "    return tl_events_subscribe(reg, %s, %s_SIGNATURE, %s, TL_EVENTS_FN(fn), ctx);\n}\n", x, x, x, x, flags);
+        buf_printf(b, "static inline bool %s_unsubscribe(tl_events *reg, %s_fn fn, void *ctx) {\n"
+                      "    return tl_events_unsubscribe(reg, %s, TL_EVENTS_FN(fn), ctx);\n}\n", x, x, x);
+        buf_printf(b, "static inline bool %s_contains(const tl_events *reg, %s_fn fn, void *ctx) {\n"
+                      "    return tl_events_contains(reg, %s, TL_EVENTS_FN(fn), ctx);\n}\n", x, x, x);
+        buf_puts(b, "#ifdef TL_EVENTS_LISTENER_CHECK\n");
         static const char *const takes_listener[] = {"subscribe", "unsubscribe", "contains"};
         for (size_t i = 0; i < 3; i++)
-            buf_printf(b, "#define %s_%s(reg, fn, ctx) %s_%s(reg, TL_IRIS_LISTENER_CHECK(%s_fn, fn), ctx)\n",
+            buf_printf(b, "#define %s_%s(reg, fn, ctx) %s_%s(reg, TL_EVENTS_LISTENER_CHECK(%s_fn, fn), ctx)\n",
                        x, takes_listener[i], x, takes_listener[i], x);
         buf_puts(b, "#endif\n");
         if (!sig->result) {
-            buf_printf(b, "static inline void %s_publish(tl_iris_registry *reg", x);
+            buf_printf(b, "static inline void %s_publish(tl_events *reg", x);
             put_params(b, sig, true);
-            buf_printf(b, ") {\n    TL_IRIS_PUBLISH%s(reg, %s, %s_SIGNATURE, %s_fn", sig->params.count ? "" : "0", x, x, x);
+            buf_printf(b, ") {\n    TL_EVENTS_PUBLISH%s(reg, %s, %s_SIGNATURE, %s_fn", sig->params.count ? "" : "0", x, x, x);
             put_params(b, sig, false);
             buf_puts(b, ");\n}\n\n");
         } else {
-            buf_printf(b, "static inline bool %s_publish(tl_iris_registry *reg", x);
+            buf_printf(b, "static inline bool %s_publish(tl_events *reg", x);
             put_params(b, sig, true);
             buf_printf(b, ", %s *result) {\n    bool answered = false;\n"
-                          "    TL_IRIS_REQUEST%s(answered, result, reg, %s, %s_SIGNATURE, %s_fn",
+                          "    TL_EVENTS_REQUEST%s(answered, result, reg, %s, %s_SIGNATURE, %s_fn",
                        sig->result, sig->params.count ? "" : "0", x, x, x);
             put_params(b, sig, false);
             buf_puts(b, ");\n    return answered;\n}\n\n");
@@ -452,15 +452,15 @@ static void emit_events(header_ctx *c)
         out_maybe_flush(o);
     }
     buf_printf(&o->chunk, "/* The event table: %s_SPAN rows in value order, {0, 0, 0} for a gap. */\n"
-                          "static inline const tl_iris_event_info *%s_info(void) {\n"
-                          "    static const tl_iris_event_info info[%s_SPAN] = {\n", d->upper_name, lo, d->upper_name);
+                          "static inline const tl_events_info *%s_info(void) {\n"
+                          "    static const tl_events_info info[%s_SPAN] = {\n", d->upper_name, lo, d->upper_name);
     size_t k = 0;
     for (uint32_t v = 0; v < c->span; v++) {
         buf *b = &o->chunk;
         if (k < by_value.count && by_value.items[k]->value == v) {
             const entry *e = by_value.items[k];
             buf_printf(b, "        { \"%.*s\", %s_%.*s_SIGNATURE, %s },\n", (int)e->name_len, e->name, d->c_name,
-                       (int)e->name_len, e->name, sigs.items[k]->result ? "TL_IRIS_SINGLE_PROVIDER" : "0");
+                       (int)e->name_len, e->name, sigs.items[k]->result ? "TL_EVENTS_SINGLE_PROVIDER" : "0");
             k++;
         } else {
             buf_puts(b, "        { TL__NULL, 0, 0 },\n");
@@ -468,8 +468,8 @@ static void emit_events(header_ctx *c)
         out_maybe_flush(o);
     }
     buf_printf(&o->chunk, "    };\n    return info;\n}\n\n"
-                          "static inline bool %s_init(tl_iris_registry *reg, const tl_logger *logger) {\n"
-                          "    return tl_iris_init_table(reg, %s_SPAN, %s_info(), logger);\n}\n",
+                          "static inline bool %s_init(tl_events *reg, const tl_logger *logger) {\n"
+                          "    return tl_events_init_table(reg, %s_SPAN, %s_info(), logger);\n}\n",
                lo, d->upper_name, lo);
     event_sig_free(&none);
     vec_free(&sigs);
@@ -484,7 +484,7 @@ static void emit_token(header_ctx *c, const char *tok, size_t len)
     if (IS("BANNER")) emit_banner(c);
     else if (IS("GUARD")) emit_guard_name(&c->o->chunk, c->d->output);
     else if (IS("INCLUDES")) {
-        if (d->kind == KIND_ORDINAL) buf_puts(b, "#include <threadlink/iris.h>\n");
+        if (d->kind == KIND_ORDINAL) buf_puts(b, "#include <threadlink/events.h>\n");
         if (d->cfg)
             for (size_t i = 0; i < d->cfg->includes.count; i++)
                 buf_printf(b, "#include \"%s\"\n", d->cfg->includes.items[i]);

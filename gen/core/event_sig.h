@@ -1,6 +1,6 @@
 /* Event signatures of ordinal (event) domains: `OnSceneLoaded(const scene_load *)`,
  * `OnInteract() -> bool`. The grammar and the normalised text are the contract with
- * runtime/threadlink/iris.h (see the comment at its top). */
+ * runtime/threadlink/events.h (see the comment at its top). */
 #ifndef TLG_EVENT_SIG_H
 #define TLG_EVENT_SIG_H
 

@@ -849,7 +849,7 @@ static bool eq_decl_name(const void *ctx, uint32_t i)
 
 /* One project declaration named like native `nd`: the warning at the project's declaration says
  * which of the two C names plainly. When the project's has the plain name (it was there before
- * the native), code written for the native's name, such as nexus.h's TL_NEXUS_EVENTS_INIT, gets
+ * the native), code written for the native's name, such as levels.h's TL_LEVELS_EVENTS_INIT, gets
  * the project's entry. */
 static void warn_native_namesake(const domain *d, const decl *pd, const decl *nd, const entry *mine, const entry *native)
 {
@@ -857,7 +857,7 @@ static void warn_native_namesake(const domain *d, const decl *pd, const decl *nd
     src_loc at = model_loc(d, nd);
     if (native && (native->name_len != nd->name_len || memcmp(native->name, nd->name, nd->name_len) != 0))
         diag_warning(model_loc(d, pd), "%s '%.*s' has the name of a native %s (%s:%u:%u), which C therefore names %s_%.*s: code written "
-                     "for the native (nexus.h's TL_NEXUS_EVENTS_INIT) gets this %s instead; rename this one",
+                     "for the native (levels.h's TL_LEVELS_EVENTS_INIT) gets this %s instead; rename this one",
                      what, (int)pd->name_len, pd->name, what, at.file, at.line, at.col, d->c_name, (int)native->name_len, native->name, what);
     else if (mine)
         diag_warning(model_loc(d, pd), "%s '%.*s' has the name of a native %s (%s:%u:%u), so C names it %s_%.*s; rename it", what,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/cast.h -- named casts and the null pointer for the code that the runtime's macros,
    typed wrappers and generated headers put in the including file, which may be C or C++.
-   Internal (included by mem.h and iris.h): nothing here is API.
+   Internal (included by mem.h and events.h): nothing here is API.
 */
 #ifndef TL_CAST_H
 #define TL_CAST_H

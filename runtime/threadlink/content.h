@@ -22,12 +22,12 @@
        #include <threadlink/content.h>
        #define TL_CONTENT_IMPL                 // in exactly one C or C++ file, before the include
        #include <threadlink/content.h>
-   Uses scribe.h (logging) and, in its implementation only, content_format.h (the readers of
-   every format, with text.h, the text rules of names) and mem.h (hash tables of collections.h,
-   XXH64 header-only: nothing to link). Each has its own switch: TL_SCRIBE_IMPL,
-   TL_CONTENT_FORMAT_IMPL and TL_TEXT_IMPL in one file of the program (this one or another), or
-   TL_IMPLEMENTATION here for all of them. A file including content.h sees scribe.h's
-   declarations and its own, nothing of content_format.h, text.h or xxHash.
+   Uses log.h (logging) and, in its implementation only, content_format.h (the readers of
+   every format, with text.h, the text rules of names), collections.h and hash.h (static inline).
+   The readers and the text rules have their own switches, TL_CONTENT_FORMAT_IMPL and TL_TEXT_IMPL,
+   in one file of the program (this one or another), or TL_IMPLEMENTATION here for all of them. A
+   file including content.h sees log.h's declarations and its own, nothing of content_format.h or
+   text.h.
 
    OVERRIDES (define before including; pairs or nothing)
    ---------
@@ -174,7 +174,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "scribe.h"
+#include "log.h"
 
 #if defined(TL_MALLOC) != defined(TL_FREE)
 #error "threadlink/content.h: define both TL_MALLOC and TL_FREE, or neither"
@@ -528,7 +528,7 @@ TL_API const char *tl_scope_kind_name(tl_scope_kind kind);
    public section above does not include them. */
 #include "content_format.h"
 #include "collections.h"
-#include "scribe.h"
+#include "log.h"
 
 #ifndef TL_CONTENT_MAX_INDEX_BYTES
 #define TL_CONTENT_MAX_INDEX_BYTES ((uint64_t)16 << 20)

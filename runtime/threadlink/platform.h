@@ -20,8 +20,8 @@
        #include <threadlink/platform.h>
        #define TL_PLATFORM_IMPL                // or TL_IMPLEMENTATION (all modules), in one file
        #include <threadlink/platform.h>
-   Uses iris.h (events), initium.h (the core, given desc.core), save.h (the Local module) and
-   scribe.h: their implementations must be compiled somewhere too (TL_IMPLEMENTATION does all).
+   Uses events.h (events), lifecycle.h (the core, given desc.core), save.h (the Local module) and
+   log.h: their implementations must be compiled somewhere too (TL_IMPLEMENTATION does all).
    TL_MALLOC / TL_FREE override the allocator (both or neither).
    TL_PLATFORM_DEVELOPMENT (0 or 1) says whether this is a development build, where the
    distribution override is also read from the command line and the environment. Default: 1
@@ -30,13 +30,13 @@
    USE
    ---
        tl_platform_desc desc = {0};                 // zero: defaults (see tl_platform_desc)
-       desc.iris = &registry;  desc.core = &core;   // deploys in the core's native tier
+       desc.registry = &registry;  desc.core = &core;   // deploys in the core's native tier
        desc.argc = argc;  desc.argv = argv;         // development builds read the override there
        tl_platform *platform = tl_platform_create(&desc);
        tl_platform_local_desc local = {0};
        local.root = "saves";
        tl_platform_register_local(platform, 0, &local);  // 0: the build's platform
-       while (tl_core_deploy(&core) == TL_DEPLOY_PENDING) frame();  // platform settles first
+       while (tl_lifecycle_deploy(&core) == TL_LIFECYCLE_DEPLOY_PENDING) frame();  // platform settles first
        tl_platform_account *me = tl_platform_primary_account(platform);   // NULL unless ready
        tl_save_store *saves;
        if (me && tl_platform_account_service(me, TL_PLATFORM_SERVICE_SAVES, (void **)&saves))
@@ -45,7 +45,7 @@
        tl_platform_refresh_accounts(platform);           // the platform's account list again
        tl_platform_account_state_of(me);                 // SIGNED_IN, SUSPENDED, SIGNED_OUT
        tl_platform_simulate_loss(platform);              // development builds: the loss path
-       tl_core_discard(&core);  tl_platform_destroy(platform);
+       tl_lifecycle_discard(&core);  tl_platform_destroy(platform);
 
    STATE MACHINE
    -------------
@@ -88,7 +88,7 @@
    allow on the platform, is ignored with a warning, as if its source gave none; an applied one
    is logged.
 
-   NATIVE EVENTS (natives/Iris.Events.Native.txt, after nexus.h's: ordinals 18 and 19)
+   NATIVE EVENTS (natives/Iris.Events.Native.txt, after levels.h's: ordinals 18 and 19)
    -------------
        OnPlatformStateChanged(tl_platform *)           a deployment settled (READY or FAILED),
                                                        or a loss
@@ -106,9 +106,9 @@
 #include <stdint.h>
 
 #include "api.h"
-#include "iris.h"
+#include "events.h"
 #include "save.h"
-#include "scribe.h"
+#include "log.h"
 
 #if defined(TL_MALLOC) != defined(TL_FREE)
 #error "threadlink/platform.h: define both TL_MALLOC and TL_FREE, or neither"
@@ -126,12 +126,12 @@ typedef struct tl_platform_events {
 } tl_platform_events;
 #define TL_PLATFORM_EVENTS_INIT(prefix) \
     { prefix##OnPlatformStateChanged, prefix##OnAccountStateChanged }
-/* Their native ordinals: after nexus.h's. */
+/* Their native ordinals: after levels.h's. */
 #define TL_PLATFORM_EVENTS_NATIVE \
     { 18, 19 }
 #define TL_PLATFORM_SIG_PLATFORM 0x9488dff6u /* "(tl_platform *)" */
 #define TL_PLATFORM_SIG_ACCOUNT 0x03855974u  /* "(tl_platform_account *)" */
-/* tl_platform and tl_platform_account are declared by iris.h, for the generated headers. */
+/* tl_platform and tl_platform_account are declared by events.h, for the generated headers. */
 typedef void (*tl_platform_fn)(void *ctx, tl_platform *platform);
 typedef void (*tl_platform_account_fn)(void *ctx, tl_platform_account *account);
 
@@ -308,10 +308,10 @@ typedef struct tl_platform_pair {
    MicrosoftStore, Epic, GOG; macOS: Local, Steam, AppStore, Epic, GOG; Linux: Local, Steam, GOG;
    iOS: Local, AppStore; Android: Local, GooglePlay; Web: Local. */
 typedef struct tl_platform_desc {
-    tl_iris_registry *iris;
+    tl_events *registry;
     const tl_platform_events *events; /* NULL: TL_PLATFORM_EVENTS_NATIVE */
     const tl_logger *logger;
-    tl_core *core;                   /* deployed as its native preload, shut down at its discard */
+    tl_lifecycle *core;              /* deployed as its native preload, shut down at its discard */
     uint32_t platform;               /* 0: the build's (TL_PLATFORM_MARKER_NONE if unknown) */
     uint32_t distribution;           /* the configured one; 0: Local */
     const tl_platform_pair *allowed; /* the policy (copied); NULL: the default table */
@@ -323,7 +323,7 @@ typedef struct tl_platform_desc {
 } tl_platform_desc;
 
 TL_API tl_platform *tl_platform_create(const tl_platform_desc *desc);
-/* Shuts down (if not yet) and frees; given desc.core, only after tl_core_discard (refused before). */
+/* Shuts down (if not yet) and frees; given desc.core, only after tl_lifecycle_discard (refused before). */
 TL_API void tl_platform_destroy(tl_platform *platform);
 /* Calls the module's shutdown and drops its services; the platform does nothing more. */
 TL_API void tl_platform_shutdown(tl_platform *platform);
@@ -460,9 +460,9 @@ TL_API bool tl_platform_register_local(tl_platform *platform, uint32_t platform_
 #if defined(TL_PLATFORM_IMPL) && !defined(TL__PLATFORM_IMPLEMENTED)
 #define TL__PLATFORM_IMPLEMENTED
 /* Again here, for the usage block's order (include, define, include). */
-#include "scribe.h"
-#include "iris.h"
-#include "initium.h"
+#include "log.h"
+#include "events.h"
+#include "lifecycle.h"
 #include "save.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -530,10 +530,10 @@ struct tl_platform_account {
 };
 
 struct tl_platform {
-    tl_iris_registry *iris;
+    tl_events *registry;
     tl_platform_events events;
     tl_logger logger;
-    tl_core *core;
+    tl_lifecycle *core;
     bool core_gone; /* the core's discard has begun */
     uint32_t build_platform, configured;
     tl_platform_pair *allowed; /* NULL: the default table */
@@ -733,10 +733,10 @@ static bool tl__platform_registering(tl_platform *p, const char *what) {
 
 static void tl__platform_publish_account(tl_platform *p, tl_platform_account *account) {
     bool was = p->in_callback;
-    if (!p->iris) return;
+    if (!p->registry) return;
     p->in_callback = true; /* listeners may not update, retry or destroy */
-    TL_IRIS_PUBLISH(p->iris, p->events.account_state_changed, TL_PLATFORM_SIG_ACCOUNT,
-                    tl_platform_account_fn, account);
+    TL_EVENTS_PUBLISH(p->registry, p->events.account_state_changed, TL_PLATFORM_SIG_ACCOUNT,
+                      tl_platform_account_fn, account);
     p->in_callback = was;
 }
 
@@ -856,9 +856,10 @@ bool tl_platform_has_capability(const tl_platform *p, uint32_t caps) {
 
 static void tl__platform_publish(tl_platform *p) {
     bool was = p->in_callback;
-    if (!p->iris) return;
+    if (!p->registry) return;
     p->in_callback = true; /* listeners may not update, retry or destroy */
-    TL_IRIS_PUBLISH(p->iris, p->events.state_changed, TL_PLATFORM_SIG_PLATFORM, tl_platform_fn, p);
+    TL_EVENTS_PUBLISH(p->registry, p->events.state_changed, TL_PLATFORM_SIG_PLATFORM,
+                      tl_platform_fn, p);
     p->in_callback = was;
 }
 
@@ -1257,29 +1258,29 @@ static void tl__platform_read_arguments(tl_platform *p, int argc, char **argv) {
 #endif
 }
 
-static tl_preload_status tl__platform_preload(void *self, tl_core *core) {
+static tl_lifecycle_status tl__platform_preload(void *self, tl_lifecycle *core) {
     (void)core;
     return tl_platform_update((tl_platform *)self) == TL_PLATFORM_STATE_INITIALIZING
-               ? TL_PRELOAD_PENDING
-               : TL_PRELOAD_DONE;
+               ? TL_LIFECYCLE_PENDING
+               : TL_LIFECYCLE_DONE;
 }
-static void tl__platform_discard(void *self, tl_core *core) {
+static void tl__platform_discard(void *self, tl_lifecycle *core) {
     (void)core;
     tl_platform_shutdown((tl_platform *)self);
 }
-static void tl__platform_core_hook(void *self, tl_core *core) {
+static void tl__platform_core_hook(void *self, tl_lifecycle *core) {
     (void)core;
     ((tl_platform *)self)->core_gone =
         true; /* its discard (native tier, after the user's) follows */
 }
-static const tl_subsystem tl__platform_subsystem = { "Platform", tl__platform_preload, NULL, NULL,
-                                                     tl__platform_discard };
+static const tl_lifecycle_subsystem tl__platform_subsystem = { "Platform", tl__platform_preload,
+                                                               NULL, NULL, tl__platform_discard };
 
 static const tl_platform_events tl__platform_native_events = TL_PLATFORM_EVENTS_NATIVE;
 
 static bool tl__platform_configure(tl_platform *p, const tl_platform_desc *desc) {
     uint32_t i;
-    p->iris = desc->iris;
+    p->registry = desc->registry;
     p->events = desc->events ? *desc->events : tl__platform_native_events;
     if (desc->logger) p->logger = *desc->logger;
     p->build_platform = desc->platform ? desc->platform : (uint32_t)TL__PLATFORM_BUILD;
@@ -1328,9 +1329,9 @@ tl_platform *tl_platform_create(const tl_platform_desc *desc) {
         return NULL;
     }
     if (desc->core) {
-        if (!tl_core_before_discard(desc->core, tl__platform_core_hook, p) ||
-            !tl_core_weave_native(desc->core, &tl__platform_subsystem, p)) {
-            tl_core_remove_before_discard(desc->core, tl__platform_core_hook, p);
+        if (!tl_lifecycle_before_discard(desc->core, tl__platform_core_hook, p) ||
+            !tl_lifecycle_weave_native(desc->core, &tl__platform_subsystem, p)) {
+            tl_lifecycle_remove_before_discard(desc->core, tl__platform_core_hook, p);
             tl__platform_free(p);
             return NULL;
         }
@@ -1357,8 +1358,9 @@ void tl_platform_destroy(tl_platform *p) {
     if (!p) return;
     if (p->in_callback || (p->core && !p->core_gone)) {
         tl__platform_log(&p->logger, TL_PLATFORM_LOG_REFUSED, "tl_platform_destroy",
-                         p->in_callback ? "called from a platform module or listener"
-                                        : "its core is not discarded yet: tl_core_discard first");
+                         p->in_callback
+                             ? "called from a platform module or listener"
+                             : "its core is not discarded yet: tl_lifecycle_discard first");
         return;
     }
     tl_platform_shutdown(p);

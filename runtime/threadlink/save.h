@@ -20,9 +20,9 @@
        #define TL_SAVE_IMPL                   // in exactly one C or C++ file, before the include
        #include <threadlink/save.h>
    TL_IMPLEMENTATION turns this switch on with every other module's. The switch emits save.h's
-   own functions only: it logs through scribe.h (TL_SCRIBE_IMPL) and reads and writes vaults
+   own functions only: it logs through log.h (static inline) and reads and writes vaults
    through vault.h (TL_VAULT_IMPL), implemented by their own switches somewhere in the program;
-   it hashes with mem.h (XXH64, header-only). The declarations include only scribe.h and api.h.
+   it hashes with hash.h (XXH64, header-only). The declarations include only log.h and api.h.
    The POSIX backend needs POSIX.1-2008 (openat, unlinkat, renameat, fdopendir, O_NOFOLLOW), which
    glibc hides in strict ISO C modes (-std=c99): save.h then declares them itself, as it does
    fdatasync. 32-bit glibc builds need no -D_FILE_OFFSET_BITS=64: without it, folders are
@@ -165,7 +165,7 @@
 #include <stdint.h>
 
 #include "api.h"
-#include "scribe.h"
+#include "log.h"
 
 #if defined(TL_MALLOC) != defined(TL_FREE)
 #error "threadlink/save.h: define both TL_MALLOC and TL_FREE, or neither"
@@ -453,7 +453,7 @@ TL_API const char *tl_save_code_message(tl_save_code code);
 #endif
 /* What the implementation uses (declarations only: their switches are their own). */
 #include "hash.h"
-#include "scribe.h"
+#include "log.h"
 #include "vault.h"
 
 #ifdef __cplusplus

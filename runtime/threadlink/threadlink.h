@@ -6,16 +6,19 @@
        #include <threadlink/threadlink.h>
 
    TL_IMPLEMENTATION is the umbrella: it turns on the switch of every module the file includes,
-   TL_SCRIBE_IMPL, TL_IRIS_IMPL, TL_INITIUM_IMPL, TL_VAULT_IMPL, TL_TEXT_IMPL, TL_CONTENT_FORMAT_IMPL,
-   TL_CONTENT_IMPL, TL_SAVE_IMPL, TL_NEXUS_IMPL, TL_PLATFORM_IMPL, TL_PATCH_IMPL and TL_MEM_IMPL (TL_MEM_DEBUG's list). Each switch emits its own module's
+   TL_LIFECYCLE_IMPL, TL_VAULT_IMPL, TL_TEXT_IMPL, TL_CONTENT_FORMAT_IMPL, TL_CONTENT_IMPL,
+   TL_SAVE_IMPL, TL_LEVELS_IMPL, TL_PLATFORM_IMPL, TL_PATCH_IMPL and TL_MEM_IMPL (TL_MEM_DEBUG's
+   list); the core (api.h, log.h, events.h, hash.h, mem.h, collections.h, fp.h, rng.h) is static
+   inline and has none. Each switch emits its own module's
    implementation and no other, so a program may instead spread them over its files, each module
    in exactly one. TL_API (api.h) makes the runtime static (TL_STATIC) or a shared library
    (TL_SHARED, TL_BUILD_SHARED).
 
    Each module can also be included on its own; see the usage block at the top of each header:
-   fp.h (Q32.32 fixed point), rng.h (stateless random streams), mem.h (blocks, hashes, inline
-   collections), scribe.h (logging), iris.h (events), initium.h (lifecycle batches, subsystems, time), nexus.h (levels: holds, loading,
-   presentation),
+   fp.h (Q32.32 fixed point), rng.h (stateless random streams), hash.h (XXH32, XXH64), mem.h
+   (blocks), collections.h (inline collections), log.h (logging, the seed's Scribe), events.h
+   (events, the seed's Iris), lifecycle.h (lifecycle batches, subsystems, time: the seed's
+   Initium), levels.h (levels: holds, loading, presentation: the seed's Nexus),
    vault.h (vault descriptors and serialisation), content.h (content directories and scopes;
    content_format.h, the readers of its formats, and text.h, the text rules of names, come with it), save.h (crash-safe saves),
    platform.h (platform services), patch.h (patch plans: what an updater downloads, keeps and
@@ -29,10 +32,10 @@
 #include "hash.h"
 #include "mem.h"
 #include "collections.h"
-#include "scribe.h"
-#include "iris.h"
-#include "initium.h"
-#include "nexus.h"
+#include "log.h"
+#include "events.h"
+#include "lifecycle.h"
+#include "levels.h"
 #include "vault.h"
 #include "text.h"
 #include "content_format.h"

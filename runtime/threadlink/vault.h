@@ -36,7 +36,7 @@
    (include every data header there), and tl_vault_live_* (below) reloads them from the images
    threadlink-gen watch writes, firing change events for the fields whose values changed.
    Without the switch the instances are const data and nothing here reads a file. Live data
-   logs through scribe.h (TL_SCRIBE_IMPL in one file of the program, or TL_IMPLEMENTATION).
+   logs through log.h.
    TL_VAULT_LIVE_DIR       the image directory when tl_vault_live_desc.image_dir is NULL
                            (default "generated": the generated directory, from the working one).
 
@@ -169,7 +169,7 @@
 #undef TL__FP_TYPES_ONLY
 #include "mem.h"
 #if defined(TL_DEVELOPMENT)
-#include "scribe.h" /* live data logs what it reloads and refuses */
+#include "log.h" /* live data logs what it reloads and refuses */
 #endif
 
 #ifdef __cplusplus

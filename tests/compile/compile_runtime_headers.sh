@@ -160,9 +160,9 @@ static uint64_t g_stack[TL_LAYOUT_SEQUENCE_BYTES(4, 8) / 8];
 static uint64_t g_set[TL_LAYOUT_SET_BYTES(8, sizeof(uint32_t)) / 8];
 static uint64_t g_dict[TL_LAYOUT_DICT_BYTES(8, sizeof(int32_t), sizeof(pt)) / 8];
 static uint64_t g_dict8[TL_LAYOUT_DICT_BYTES(8u, 8u, 8u) / 8];
-static uint64_t g_register[TL_REGISTER_BYTES(4) / 8];
-static uint64_t g_linker[TL_LINKER_BYTES(4) / 8];
-static uint64_t g_weaver[TL_WEAVER_BYTES(4u) / 8];
+static uint64_t g_register[TL_LIFECYCLE_REGISTER_BYTES(4) / 8];
+static uint64_t g_linker[TL_LIFECYCLE_LINKER_BYTES(4) / 8];
+static uint64_t g_weaver[TL_LIFECYCLE_WEAVER_BYTES(4u) / 8];
 T_ASSERT(TL_LAYOUT_DICT_SLOT_BYTES(sizeof(int32_t), sizeof(pt)) == 16, "slot");
 T_ASSERT(TL_LAYOUT_TABLE_SLOTS_OFFSET(8) == 24 && TL_LAYOUT_SLOT_VALUE_OFFSET(sizeof(int)) == 8 &&
          TL_LAYOUT_HEADER_BYTES == 8 && TL_LAYOUT_SET_SLOT_BYTES(sizeof(char)) == 8, "layout");
@@ -218,25 +218,25 @@ typedef int (*ask_int_fn)(void *ctx, int v);
 typedef int (*ask_void_fn)(void *ctx);
 static void on_int(void *ctx, int v) { (void)ctx; (void)v; }
 
-static int events(tl_iris_registry *reg) {
+static int events(tl_events *reg) {
     int answer = 0;
     bool answered = false;
-    tl_iris_fn fn = TL_IRIS_FN(on_int);
-    TL_IRIS_PUBLISH(reg, 0, 1, on_int_fn, 5);
-    TL_IRIS_PUBLISH0(reg, 0, 1, on_void_fn);
-    TL_IRIS_REQUEST(answered, &answer, reg, 0, 1, ask_int_fn, 5);
-    TL_IRIS_REQUEST0(answered, &answer, reg, 0, 1, ask_void_fn);
+    tl_events_fn fn = TL_EVENTS_FN(on_int);
+    TL_EVENTS_PUBLISH(reg, 0, 1, on_int_fn, 5);
+    TL_EVENTS_PUBLISH0(reg, 0, 1, on_void_fn);
+    TL_EVENTS_REQUEST(answered, &answer, reg, 0, 1, ask_int_fn, 5);
+    TL_EVENTS_REQUEST0(answered, &answer, reg, 0, 1, ask_void_fn);
     return answer + (fn != T_NULL) + answered;
 }
 
 typedef struct inventory { int items; } inventory;
-extern const tl_subsystem inventory_subsystem;
-TL_SUBSYSTEM_SINGLETON(inventory_get, inventory, inventory_subsystem)
+extern const tl_lifecycle_subsystem inventory_subsystem;
+TL_LIFECYCLE_SINGLETON(inventory_get, inventory, inventory_subsystem)
 
-int tl_compile_test_usage(tl_core *core, tl_iris_registry *reg, tl_content *content);
-int tl_compile_test_usage(tl_core *core, tl_iris_registry *reg, tl_content *content) {
+int tl_compile_test_usage(tl_lifecycle *core, tl_events *reg, tl_content *content);
+int tl_compile_test_usage(tl_lifecycle *core, tl_events *reg, tl_content *content) {
     inventory *inv = T_NULL;
-    const tl_core_events natives = TL_CORE_EVENTS_NATIVE;
+    const tl_lifecycle_events natives = TL_LIFECYCLE_EVENTS_NATIVE;
     tl_logger logger;
     tl_scope scope = TL_SCOPE_CREATE(tl_content_root(content), "Level", TL_SCOPE_LEVEL);
     tl_fp one = TL_FP_ONE;

@@ -18,28 +18,28 @@ cast.h 20 none
 patch.h 155 none
 content_format.h 230 none
 hash.h 470 none
-scribe.h 560 none
+log.h 560 none
 save.h 660 none
 content.h 735 none
 content_live.h 735 none
 mem.h 1090 none
-iris.h 1440 none
+events.h 1440 none
 vault.h 1490 none
 fp.h 1610 none
 platform.h 1680 none
 rng.h 1765 none
 collections.h 2270 none
-initium.h 3320 none
-nexus.h 3580 none
+lifecycle.h 3320 none
+levels.h 3580 none
 threadlink.h 5890 none"
 # Issue 42: xxhash.h and the SSE intrinsics headers out of every public section (hash.h is
 # XXH32/XXH64 itself; the tables use vector extensions), collections out of mem.h, vault.h takes
-# fp.h's types only; scribe.h and iris.h are static inline (stdio.h, stdlib.h come with them).
+# fp.h's types only; log.h and events.h are static inline (stdio.h, stdlib.h come with them).
 # Measured (gcc 12; fp and rng after the house-style formatting, which split their one-line
 # functions: 1460 and 1604): api 0, cast 7, scribe 121, iris 239, content_format 192, content 262 (6437
 # before), fp 1202, rng 1323, mem and mem_inline 6180 (xxHash inline, which tl_hash32/64 and the
 # tables need), initium 6571 and vault 7495 (their inline code uses mem.h), threadlink 8148; save 207
-# (with save.h, threadlink 8328); patch 139; nexus 6859 (initium and content; with nexus.h, threadlink 8475);
+# (with save.h, threadlink 8328); patch 139; nexus 6859 (initium and content; with levels.h, threadlink 8475);
 # platform 450 (iris and save; with platform.h, threadlink 8598).
 # Issue 30: content 267, content_live 267 (content.h's; with TL_CONTENT_LIVE both 290).
 # Issue 32: text 15 (content_format stays at 211 with it: the declarations moved there).

@@ -1,6 +1,6 @@
 #!/bin/sh
-# The generated event API is the contract iris.h specifies: threadlink-gen, given the sample's
-# project, emits exactly the event section of tests/iris/generated_events_sample.h; the iris tests
+# The generated event API is the contract events.h specifies: threadlink-gen, given the sample's
+# project, emits exactly the event section of tests/events/generated_events_sample.h; the events tests
 # and the compile-fail proofs pass against the generated header in place of the hand-written one.
 #   events_contract.sh SOURCE_ROOT THREADLINK_GEN
 set -eu
@@ -22,22 +22,22 @@ printf 'OnUpdate(float)\nOnSceneLoaded(const  scene_load*)\nOnInteract() -> bool
 header=generated/generated_events_sample.h
 
 section() { sed -n '/^\/\* OnUpdate(float) \*\//,/^static inline bool iris_events_init/p' "$1"; sed -n '/^static inline bool iris_events_init/,/^}/p' "$1" | tail -n +2; }
-section "$root/tests/iris/generated_events_sample.h" > expected
+section "$root/tests/events/generated_events_sample.h" > expected
 section "$header" > actual
 [ -s expected ] || fail "the sample has no event section"
 diff -u expected actual || fail "the generated event section differs from the contract sample"
-grep -q '^#include <threadlink/iris.h>$' "$header" || fail "the header does not include threadlink/iris.h"
+grep -q '^#include <threadlink/events.h>$' "$header" || fail "the header does not include threadlink/events.h"
 grep -q '^#define IRIS_EVENTS_SPAN 4$' "$header" || fail "IRIS_EVENTS_SPAN is not 4"
 
 # The runtime's own behaviour tests, compiled against the generated header.
-cp "$root/tests/iris/sample_types.h" generated/
+cp "$root/tests/events/sample_types.h" generated/
 for cc in gcc clang; do
   command -v "$cc" >/dev/null 2>&1 || continue
-  "$cc" -std=c11 -Wall -Wextra -Wpedantic -Werror -Igenerated -I"$root/runtime" "$root/tests/iris/test_iris.c" \
-    $(pkg-config --cflags --libs cmocka) -o test_iris_generated || fail "test_iris.c does not compile against the generated header ($cc)"
-  ./test_iris_generated > iris.log 2>&1 || { cat iris.log; fail "the iris tests fail against the generated header ($cc)"; }
+  "$cc" -std=c11 -Wall -Wextra -Wpedantic -Werror -Igenerated -I"$root/runtime" "$root/tests/events/test_events.c" \
+    $(pkg-config --cflags --libs cmocka) -o test_events_generated || fail "test_events.c does not compile against the generated header ($cc)"
+  ./test_events_generated > events.log 2>&1 || { cat events.log; fail "the events tests fail against the generated header ($cc)"; }
 done
 # And a listener of the wrong signature still does not compile.
-sh "$root/tests/iris/compile_fail/run_compile_fail.sh" "$root/runtime" "$work/generated" "$root"/tests/iris/compile_fail/*.c \
+sh "$root/tests/events/compile_fail/run_compile_fail.sh" "$root/runtime" "$work/generated" "$root"/tests/events/compile_fail/*.c \
   || fail "compile-fail proofs against the generated header"
 echo "event contract: generated header matches the sample, iris tests and compile-fail proofs pass"

@@ -1,4 +1,4 @@
-/* Event signatures: the normalised text and id iris.h specifies, and every syntax error with its
+/* Event signatures: the normalised text and id events.h specifies, and every syntax error with its
  * file:line:col. The exact header the shipped natives give is a golden case
  * (tests/gen/golden/events-shipped-natives). */
 #include <setjmp.h>
@@ -24,13 +24,13 @@ static void expect_sig(const char *text, const char *normalised, uint32_t id)
 static void test_events_normalised_text_and_ids(void **state)
 {
     (void)state;
-    /* The examples pinned in runtime/threadlink/iris.h. */
+    /* The examples pinned in runtime/threadlink/events.h. */
     expect_sig("()", "()", 0x12f682fdu);
     expect_sig("(void)", "()", 0x12f682fdu);
     expect_sig("", "()", 0x12f682fdu);
     expect_sig("( float )", "(float)", 0x810d49fau);
     expect_sig("(double)", "(double)", 0xc5c82766u);
-    expect_sig("(tl_core*)", "(tl_core *)", 0x3da08952u);
+    expect_sig("(tl_lifecycle*)", "(tl_lifecycle *)", 0xfe445e4eu);
     expect_sig("(const   scene_load*)", "(const scene_load *)", 0x2c1a5172u);
     expect_sig("() -> bool", "()->bool", 0x7bb02086u);
     event_sig s;
@@ -197,7 +197,7 @@ static void test_events_native_namesake_warned(void **state)
     fixture *f = *state;
     static const char with_natives[] =
         "{\"domains\": [{\"name\": \"Iris.Events\", \"output\": \"ev.h\", \"kind\": \"ordinal\","
-        " \"native\": \"threadlink:natives/Iris.Events.Native.txt\", \"includes\": [\"threadlink/initium.h\"]}]}";
+        " \"native\": \"threadlink:natives/Iris.Events.Native.txt\", \"includes\": [\"threadlink/lifecycle.h\"]}]}";
     fx_write("threadlink.json", "{\"domains\": [{\"name\": \"Iris.Events\", \"output\": \"ev.h\", \"kind\": \"ordinal\"}]}");
     fx_write("injectors/Iris.Events.User.txt", "OnPlaytimeTick(float)\n  OnSceneLoaded(const char *)\n");
     assert_int_equal(fx_generate(f), 0);
@@ -208,7 +208,7 @@ static void test_events_native_namesake_warned(void **state)
     const char *taken =
         "injectors/Iris.Events.User.txt:2:3: warning: event 'OnSceneLoaded' has the name of a native event"
         " (threadlink:natives/Iris.Events.Native.txt:25:1), which C therefore names Iris_Events_Native_OnSceneLoaded:"
-        " code written for the native (nexus.h's TL_NEXUS_EVENTS_INIT) gets this event instead; rename this one\n";
+        " code written for the native (levels.h's TL_LEVELS_EVENTS_INIT) gets this event instead; rename this one\n";
     /* This pass's exact diagnostics, header and summary: tests/gen/golden/events-native-namesake-taken. */
     f->diags.len = 0;
     f->diags.data[0] = 0;

@@ -5,7 +5,7 @@
 #   - every module in a file of its own (all including threadlink.h), so every pair is split;
 #   - every pair of modules in one file, each other module in a file of its own;
 #   - every module implemented alone in a file including only its own header;
-#   - the split of issue 27: iris and initium in core.c, content in assets.c, vaults in vault.c;
+#   - the split of issue 27: lifecycle in core.c, content in assets.c, vaults in vault.c;
 #   - the umbrella, TL_IMPLEMENTATION, in one file.
 # TL_MEM_DEBUG is on everywhere, so mem.h has state (its live-block list) to place too.
 # Usage: link_runtime_split.sh RUNTIME_DIR TESTS_LINK_DIR [CC]
@@ -16,7 +16,7 @@ cc=${3:-cc}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 flags="-std=c11 -Wall -Wextra -Wpedantic -Werror -DTL_MEM_DEBUG -I$runtime"
-modules="scribe iris initium vault text content_format content mem save nexus platform patch"
+modules="lifecycle vault text content_format content mem save levels platform patch"
 failed=0
 count=0
 
@@ -91,9 +91,9 @@ done
 # (issue 29) go beside the vaults they store, levels (issue 28) beside the content they load.
 # Patch plans (issue 31) in a file of their own, using the content readers of assets.c (and the
 # text rules, text.h, beside them).
-{ unit core initium.h scribe mem iris initium && unit assets nexus.h text content_format content nexus &&
+{ unit core lifecycle.h mem lifecycle && unit assets levels.h text content_format content levels &&
   unit vaults platform.h vault save platform && unit patches patch.h patch &&
-  program "core.c | assets.c (with nexus.h) | vault.c (with save.h, platform.h) | patches.c (patch.h)" core assets vaults patches; } ||
+  program "core.c | assets.c (with levels.h) | vault.c (with save.h, platform.h) | patches.c (patch.h)" core assets vaults patches; } ||
   failed=$((failed + 1))
 
 printf '#define TL_IMPLEMENTATION\n#include <threadlink/threadlink.h>\n' > "$work/umbrella.c"

@@ -8,16 +8,16 @@
 
 int main(void) {
     int bad = 0;
-    tl_iris_registry reg;
+    tl_events reg;
     tl_time time;
     tl_content *content;
     void *block;
 
-    if (strcmp(tl_log_level_name(TL_LOG_LEVEL_ERROR), "error") != 0) bad |= 1;   /* scribe */
-    if (!tl_iris_init(&reg, NULL)) bad |= 2;                                      /* iris */
-    tl_iris_discard(&reg);
-    tl_time_init(&time, NULL);                                                    /* initium */
-    if (tl_core_time(NULL) != NULL) bad |= 4;
+    if (strcmp(tl_log_level_name(TL_LOG_LEVEL_ERROR), "error") != 0) bad |= 1;   /* log */
+    if (!tl_events_init(&reg, NULL)) bad |= 2;                                      /* events */
+    tl_events_discard(&reg);
+    tl_time_init(&time, NULL);                                                    /* time */
+    if (tl_lifecycle_time(NULL) != NULL) bad |= 4;
     if (tl_vault_serialised_size(NULL, NULL) != 0) bad |= 8;                      /* vault */
     if (tl_vault_listener_count(NULL) != 0) bad |= 8;
     if (strcmp(tl_cf_error_text(TL_CF_NOT_FOUND), "not found") != 0) bad |= 16;     /* content_format */
@@ -32,7 +32,7 @@ int main(void) {
     tl_mem_free(block);
     if (tl_mem_live_blocks() != 0) bad |= 128;
     if (!tl_save_id_valid("slot-1") || tl_save_id_valid("..")) bad |= 256;       /* save */
-    if (tl_nexus_is_resident(NULL, 1)) bad |= 512;                                /* nexus */
+    if (tl_levels_is_resident(NULL, 1)) bad |= 512;                                /* levels */
     if (tl_platform_distribution_from_name("steam") != TL_PLATFORM_DISTRIBUTION_STEAM) bad |= 1024; /* platform */
     if (strcmp(tl_patch_code_message(TL_PATCH_OK), "ok") != 0) bad |= 2048;       /* patch */
     if (bad) fprintf(stderr, "runtime_user: checks failed: 0x%x\n", (unsigned)bad);

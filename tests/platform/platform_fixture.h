@@ -28,10 +28,10 @@ typedef struct script {
 } script;
 
 typedef struct fx {
-    tl_iris_registry reg;
+    tl_events reg;
     tl_logger logger;
     tl_platform *p;
-    tl_core *core;
+    tl_lifecycle *core;
     const tl_platform_pair *policy;
     uint32_t policy_count;
     script scripts[FX_SCRIPTS];
@@ -194,10 +194,10 @@ static inline fx *fx_new(void) {
     const tl_platform_events events = TL_PLATFORM_EVENTS_NATIVE;
     f->logger.sink = fx_capture;
     f->logger.user = f;
-    if (!tl_iris_init_table(&f->reg, 20, NULL, &f->logger) ||
-        !tl_iris_subscribe(&f->reg, events.state_changed, TL_PLATFORM_SIG_PLATFORM, 0, TL_IRIS_FN(fx_on_state), f) ||
-        !tl_iris_subscribe(&f->reg, events.account_state_changed, TL_PLATFORM_SIG_ACCOUNT, 0,
-                           TL_IRIS_FN(fx_on_account), f))
+    if (!tl_events_init_table(&f->reg, 20, NULL, &f->logger) ||
+        !tl_events_subscribe(&f->reg, events.state_changed, TL_PLATFORM_SIG_PLATFORM, 0, TL_EVENTS_FN(fx_on_state), f) ||
+        !tl_events_subscribe(&f->reg, events.account_state_changed, TL_PLATFORM_SIG_ACCOUNT, 0,
+                           TL_EVENTS_FN(fx_on_account), f))
         abort();
     return f;
 }
@@ -208,7 +208,7 @@ static inline void fx_create_args(fx *f, uint32_t platform, uint32_t distributio
     int i;
     for (i = 0; i < f->script_count; i++) modules[i] = f->scripts[i].module;
     memset(&desc, 0, sizeof desc);
-    desc.iris = &f->reg;
+    desc.registry = &f->reg;
     desc.logger = &f->logger;
     desc.core = f->core;
     desc.platform = platform;
@@ -238,7 +238,7 @@ static inline void fx_destroy(fx *f) {
 
 static inline void fx_free(fx *f) {
     if (f->p && !f->core) tl_platform_destroy(f->p);
-    tl_iris_discard(&f->reg);
+    tl_events_discard(&f->reg);
     free(f);
 }
 

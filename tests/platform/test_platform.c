@@ -525,29 +525,29 @@ typedef struct user_subsystem {
     script *s;
 } user_subsystem;
 
-static tl_preload_status user_preload(void *self, tl_core *core) {
+static tl_lifecycle_status user_preload(void *self, tl_lifecycle *core) {
     user_subsystem *u = (user_subsystem *)self;
     (void)core;
     u->state_at_preload = (int)tl_platform_state_of(u->f->p);
-    return TL_PRELOAD_DONE;
+    return TL_LIFECYCLE_DONE;
 }
-static void user_discard(void *self, tl_core *core) {
+static void user_discard(void *self, tl_lifecycle *core) {
     user_subsystem *u = (user_subsystem *)self;
     (void)core;
     u->state_at_discard_shutdowns = u->s->shutdowns;
 }
-static const tl_subsystem user_type = {"Game", user_preload, NULL, NULL, user_discard};
+static const tl_lifecycle_subsystem user_type = {"Game", user_preload, NULL, NULL, user_discard};
 
 static void test_platform_deploys_in_the_cores_native_tier(void **state) {
     fx *f = (fx *)*state;
     script *s = fx_module(f, LINUX, LOCAL, "Mock");
     user_subsystem user;
-    tl_core_desc desc;
-    tl_core core;
+    tl_lifecycle_desc desc;
+    tl_lifecycle core;
     memset(&desc, 0, sizeof desc);
     desc.logger = &f->logger;
-    desc.iris = &f->reg;
-    assert_true(tl_core_init(&core, &desc));
+    desc.registry = &f->reg;
+    assert_true(tl_lifecycle_init(&core, &desc));
     s->pending = 2;
     f->core = &core;
     fx_create(f, LINUX, LOCAL);
@@ -555,17 +555,17 @@ static void test_platform_deploys_in_the_cores_native_tier(void **state) {
     user.f = f;
     user.s = s;
     user.state_at_preload = -1;
-    assert_true(tl_core_weave(&core, &user_type, &user));
-    assert_int_equal(tl_core_deploy(&core), TL_DEPLOY_PENDING);
+    assert_true(tl_lifecycle_weave(&core, &user_type, &user));
+    assert_int_equal(tl_lifecycle_deploy(&core), TL_LIFECYCLE_DEPLOY_PENDING);
     assert_int_equal(tl_platform_state_of(f->p), TL_PLATFORM_STATE_INITIALIZING);
     assert_int_equal(user.state_at_preload, -1); /* the user tier waits for the native one */
-    assert_int_equal(tl_core_deploy(&core), TL_DEPLOY_PENDING);
-    assert_int_equal(tl_core_deploy(&core), TL_DEPLOY_DONE);
+    assert_int_equal(tl_lifecycle_deploy(&core), TL_LIFECYCLE_DEPLOY_PENDING);
+    assert_int_equal(tl_lifecycle_deploy(&core), TL_LIFECYCLE_DEPLOY_DONE);
     assert_int_equal(user.state_at_preload, TL_PLATFORM_STATE_READY);
     assert_int_equal(f->events, 1);
     tl_platform_destroy(f->p); /* refused: the core still has it */
-    assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_REFUSED), "tl_core_discard first"));
-    tl_core_discard(&core);
+    assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_REFUSED), "tl_lifecycle_discard first"));
+    tl_lifecycle_discard(&core);
     assert_int_equal(user.state_at_discard_shutdowns, 0); /* user subsystems go first */
     assert_int_equal(s->shutdowns, 1);
     fx_destroy(f);
@@ -573,35 +573,35 @@ static void test_platform_deploys_in_the_cores_native_tier(void **state) {
 
 static void test_platform_failure_does_not_fail_the_core(void **state) {
     fx *f = (fx *)*state;
-    tl_core_desc desc;
-    tl_core core;
+    tl_lifecycle_desc desc;
+    tl_lifecycle core;
     memset(&desc, 0, sizeof desc);
     desc.logger = &f->logger;
-    assert_true(tl_core_init(&core, &desc));
+    assert_true(tl_lifecycle_init(&core, &desc));
     f->core = &core;
     fx_create(f, LINUX, LOCAL); /* no module at all */
-    assert_int_equal(tl_core_deploy(&core), TL_DEPLOY_DONE);
+    assert_int_equal(tl_lifecycle_deploy(&core), TL_LIFECYCLE_DEPLOY_DONE);
     assert_int_equal(tl_platform_state_of(f->p), TL_PLATFORM_STATE_FAILED);
-    tl_core_discard(&core);
+    tl_lifecycle_discard(&core);
     fx_destroy(f);
 }
 
 static void test_platform_core_never_deployed(void **state) {
     fx *f = (fx *)*state;
     script *s = fx_module(f, LINUX, LOCAL, "Mock");
-    tl_core_desc desc;
-    tl_core core;
+    tl_lifecycle_desc desc;
+    tl_lifecycle core;
     memset(&desc, 0, sizeof desc);
     desc.logger = &f->logger;
-    assert_true(tl_core_init(&core, &desc));
+    assert_true(tl_lifecycle_init(&core, &desc));
     f->core = &core;
     fx_create(f, LINUX, LOCAL);
-    tl_core_discard(&core);
+    tl_lifecycle_discard(&core);
     fx_destroy(f); /* no leak, no call */
     assert_int_equal(s->inits + s->shutdowns, 0);
 }
 
-/* --- the native events file: platform.h's rows follow nexus.h's ---------------------------------- */
+/* --- the native events file: platform.h's rows follow levels.h's ---------------------------------- */
 
 static void test_platform_native_events_file_matches_the_runtime(void **state) {
     const tl_platform_events native = TL_PLATFORM_EVENTS_NATIVE;
@@ -614,7 +614,7 @@ static void test_platform_native_events_file_matches_the_runtime(void **state) {
         size_t len = strcspn(line, "\r\n");
         line[len] = '\0';
         if (len == 0 || strncmp(line, "//", 2) == 0) continue;
-        if (n++ < 18) continue; /* initium.h's and nexus.h's */
+        if (n++ < 18) continue; /* lifecycle.h's and levels.h's */
         if (n == 19) {
             assert_string_equal(line, "OnPlatformStateChanged(tl_platform *)");
             assert_int_equal(tl_hash32("(tl_platform *)", 15, 0), TL_PLATFORM_SIG_PLATFORM);

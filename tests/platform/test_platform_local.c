@@ -340,7 +340,7 @@ static void on_account(void *ctx, tl_platform_account *account) {
    servers' loss: its one account suspended, then signed in again, each change published. */
 static void test_local_simulated_losses(void **state) {
     fixture *f = (fixture *)*state;
-    tl_iris_registry reg;
+    tl_events reg;
     const tl_platform_events events = TL_PLATFORM_EVENTS_NATIVE;
     uint32_t states[8] = { 0 };
     tl_platform_desc desc;
@@ -350,12 +350,12 @@ static void test_local_simulated_losses(void **state) {
     tl_save_txn txn;
     size_t n = 0;
     char buf[8];
-    assert_true(tl_iris_init_table(&reg, 20, NULL, &f->quiet));
-    assert_true(tl_iris_subscribe(&reg, events.account_state_changed, TL_PLATFORM_SIG_ACCOUNT, 0,
-                                  TL_IRIS_FN(on_account), states));
+    assert_true(tl_events_init_table(&reg, 20, NULL, &f->quiet));
+    assert_true(tl_events_subscribe(&reg, events.account_state_changed, TL_PLATFORM_SIG_ACCOUNT, 0,
+                                  TL_EVENTS_FN(on_account), states));
     memset(&desc, 0, sizeof desc);
     desc.logger = &f->quiet;
-    desc.iris = &reg;
+    desc.registry = &reg;
     f->p = tl_platform_create(&desc);
     memset(&local, 0, sizeof local);
     local.root = f->root;
@@ -387,7 +387,7 @@ static void test_local_simulated_losses(void **state) {
     assert_int_equal(n, 4);
     tl_platform_destroy(f->p);
     f->p = NULL;
-    tl_iris_discard(&reg);
+    tl_events_discard(&reg);
 }
 
 static void test_local_malformed_table_fails_initialization_untouched(void **state) {

@@ -247,18 +247,18 @@ def spoil(into, name, old, new):
 # (header, text replaced, replacement, a part of the message expected)
 DEFECTS = [
     ('rng.h', '\n    return ', '\n  return ', 'not clang-format clean'),
-    ('scribe.h', '#ifndef TL_SCRIBE_H\n#define TL_SCRIBE_H', '#ifndef THREADLINK_SCRIBE_H\n'
-     '#define THREADLINK_SCRIBE_H', "the include guard is not '#ifndef TL_SCRIBE_H'"),
-    ('scribe.h', '#endif /* TL_SCRIBE_H */', '#endif', "not closed by '#endif /* TL_SCRIBE_H */'"),
-    ('iris.h', 'tl__iris_mark(', 'tl_iris__mark(', 'not tl_iris__mark'),
-    ('iris.h', 'tl__iris_mark(', '_tl_iris_mark(', 'reserved: _tl_iris_mark'),
+    ('log.h', '#ifndef TL_LOG_H\n#define TL_LOG_H', '#ifndef THREADLINK_SCRIBE_H\n'
+     '#define THREADLINK_SCRIBE_H', "the include guard is not '#ifndef TL_LOG_H'"),
+    ('log.h', '#endif /* TL_LOG_H */', '#endif', "not closed by '#endif /* TL_LOG_H */'"),
+    ('events.h', 'tl__events_mark(', 'tl_events__mark(', 'not tl_events__mark'),
+    ('events.h', 'tl__events_mark(', '_tl_iris_mark(', 'reserved: _tl_iris_mark'),
     ('fp.h', '\n   WHAT\n', '\n * WHAT\n', "has a ' * ' column"),
     ('fp.h', '   INCLUDE\n   -------', '   INCLUDE\n   ----', 'underlined with as many dashes'),
     ('rng.h', '   WHAT\n   ----', '   ABOUT\n   -----', 'WHAT then INCLUDE'),
     ('vault.h', '/* threadlink/vault.h -- ', '/* threadlink/vault.h - ', '/* threadlink/vault.h --'),
-    ('nexus.h', '#if defined(TL_NEXUS_IMPL) && !defined(TL__NEXUS_IMPLEMENTED)',
-     '#if (defined(TL_NEXUS_IMPL) || defined(TL_IMPLEMENTATION)) && '
-     '!defined(TL__NEXUS_IMPLEMENTED)', 'TL_IMPLEMENTATION is tested outside the umbrella'),
+    ('levels.h', '#if defined(TL_LEVELS_IMPL) && !defined(TL__LEVELS_IMPLEMENTED)',
+     '#if (defined(TL_LEVELS_IMPL) || defined(TL_IMPLEMENTATION)) && '
+     '!defined(TL__LEVELS_IMPLEMENTED)', 'TL_IMPLEMENTATION is tested outside the umbrella'),
     ('save.h', '#define TL__SAVE_IMPLEMENTED', '#define TL__SAVE_IMPLEMENTATION_DONE',
      "guarded by '... && !defined(TL__SAVE_IMPLEMENTED)'"),
     ('content.h', '#if defined(TL_IMPLEMENTATION) && !defined(TL_CONTENT_IMPL)\n',

@@ -1,12 +1,12 @@
 /* game.c - the threadlink glue around the simulation (see game.h).
  *
- * Deployment (initium.h): the core weaves two subsystems. "World" preloads the levels: it
- * creates the nexus and holds both areas, and its preload stays pending until both are resident
+ * Deployment (lifecycle.h): the core weaves two subsystems. "World" preloads the levels: it
+ * creates the levels and holds both areas, and its preload stays pending until both are resident
  * (the simulation runs every area's data; the one shown is the presented level). Its boot builds
  * the sim_world from the levels and the vaults. "Feed" subscribes to the game's typed events in
  * its initialize and keeps what the HUD shows.
  *
- * Each level (nexus.h) loads its map into the level's content scope; its spawn points are the
+ * Each level (levels.h) loads its map into the level's content scope; its spawn points are the
  * level's objects (a lifecycle batch), each booting an entity scope under the level scope that
  * holds the sprites of the enemies it spawns (loaded through the vault's AssetRef). The player's
  * entity scope moves to the presented level's scope with tl_scope_reparent. */
@@ -203,7 +203,7 @@ const game_area *game_area_of(const game *g, uint32_t level_id) {
 /* A spawn point: an entity scope under the level's, holding the sprites of what spawns there. */
 static void spawn_boot(void *self, void *ctx) {
     game_spawn *s = (game_spawn *)self;
-    tl_scope level_scope = tl_nexus_level_scope(s->area->level);
+    tl_scope level_scope = tl_level_scope(s->area->level);
     const level_def *def = (const level_def *)tl_asset_object(tl_scope_load(level_scope, s->area->asset));
     uint32_t k, point = def->sim.spawns[s->index].point;
     (void)ctx;
@@ -219,20 +219,20 @@ static void spawn_discard(void *self, void *ctx) {
     memset(&s->scope, 0, sizeof s->scope);
 }
 
-static const tl_object_vtable spawn_vtable = {"SpawnPoint", NULL, NULL, spawn_boot, NULL, spawn_discard, NULL};
+static const tl_lifecycle_object_vtable spawn_vtable = {"SpawnPoint", NULL, NULL, spawn_boot, NULL, spawn_discard, NULL};
 
-static tl_preload_status begin_load(void *ctx, tl_nexus_level *level) {
+static tl_lifecycle_status begin_load(void *ctx, tl_level *level) {
     game *g = (game *)ctx;
-    game_area *area = area_by_id(g, tl_nexus_level_id(level));
-    tl_scope scope = tl_nexus_level_scope(level);
+    game_area *area = area_by_id(g, tl_level_id(level));
+    tl_scope scope = tl_level_scope(level);
     const level_def *def;
     uint32_t i, n = 0;
-    if (!area) return TL_PRELOAD_FAILED;
+    if (!area) return TL_LIFECYCLE_FAILED;
     area->level = level;
     def = (const level_def *)tl_asset_object(tl_scope_load(scope, area->asset));
     if (!def) {
-        tl_nexus_level_fail(level, "its map did not load");
-        return TL_PRELOAD_FAILED;
+        tl_level_fail(level, "its map did not load");
+        return TL_LIFECYCLE_FAILED;
     }
     area->floor = tl_scope_load_name(scope, def->floor);
     area->wall = tl_scope_load(scope, Content_Game_Sprites_wall);
@@ -243,13 +243,13 @@ static tl_preload_status begin_load(void *ctx, tl_nexus_level *level) {
         area->objects[n].vtable = &spawn_vtable;
         area->objects[n].self = &area->spawns[n];
         area->objects[n].name = nexus_spawnpoints_name(def->sim.spawns[i].point);
-        area->objects[n].parent = TL_BATCH_NO_PARENT;
+        area->objects[n].parent = TL_LIFECYCLE_BATCH_NO_PARENT;
     }
-    return tl_nexus_level_set_objects(level, area->objects, n) ? TL_PRELOAD_DONE : TL_PRELOAD_FAILED;
+    return tl_level_set_objects(level, area->objects, n) ? TL_LIFECYCLE_DONE : TL_LIFECYCLE_FAILED;
 }
 
-static void unload_level(void *ctx, tl_nexus_level *level) {
-    game_area *area = area_by_id((game *)ctx, tl_nexus_level_id(level));
+static void unload_level(void *ctx, tl_level *level) {
+    game_area *area = area_by_id((game *)ctx, tl_level_id(level));
     if (area) area->level = NULL; /* its assets went with its scope */
 }
 
@@ -258,23 +258,23 @@ static void unload_level(void *ctx, tl_nexus_level *level) {
 /* The levels are the Level vault's instances (maps.vaultdata.json, keyed by Nexus.Levels). */
 typedef char game_levels_are_the_maps[MAPS_COUNT == SIM_MAX_LEVELS ? 1 : -1];
 
-static tl_preload_status world_preload(void *self, tl_core *core) {
+static tl_lifecycle_status world_preload(void *self, tl_lifecycle *core) {
     game *g = (game *)self;
     uint32_t i, resident = 0;
     (void)core;
-    if (!g->areas[0].hold.nexus) {
+    if (!g->areas[0].hold.levels) {
         g->load_seconds = game_seconds_now();
-        for (i = 0; i < SIM_MAX_LEVELS; i++) g->areas[i].hold = tl_nexus_hold(g->nexus, g->areas[i].id);
+        for (i = 0; i < SIM_MAX_LEVELS; i++) g->areas[i].hold = tl_levels_hold(g->levels, g->areas[i].id);
     }
-    tl_nexus_update(g->nexus, 0.0);
+    tl_levels_update(g->levels, 0.0);
     for (i = 0; i < SIM_MAX_LEVELS; i++) {
-        tl_hold_status st = tl_hold_status_of(g->areas[i].hold);
-        if (st == TL_HOLD_FAILED || st == TL_HOLD_INVALID) return TL_PRELOAD_FAILED; /* the nexus logged why */
-        resident += st == TL_HOLD_RESIDENT;
+        tl_level_hold_status st = tl_level_hold_status_of(g->areas[i].hold);
+        if (st == TL_LEVEL_HOLD_FAILED || st == TL_LEVEL_HOLD_INVALID) return TL_LIFECYCLE_FAILED; /* the levels logged why */
+        resident += st == TL_LEVEL_HOLD_RESIDENT;
     }
-    if (resident < SIM_MAX_LEVELS) return TL_PRELOAD_PENDING;
+    if (resident < SIM_MAX_LEVELS) return TL_LIFECYCLE_PENDING;
     g->load_seconds = game_seconds_now() - g->load_seconds;
-    return TL_PRELOAD_DONE;
+    return TL_LIFECYCLE_DONE;
 }
 
 static void fill_kinds(sim_world *w) {
@@ -301,7 +301,7 @@ static void fill_weapon(sim_world *w) {
 }
 
 /* The simulation's world: the resident levels' maps and the vaults' stats, copied. */
-static void world_boot(void *self, tl_core *core) {
+static void world_boot(void *self, tl_lifecycle *core) {
     game *g = (game *)self;
     sim_world *w = &g->world;
     uint32_t i;
@@ -310,7 +310,7 @@ static void world_boot(void *self, tl_core *core) {
     w->level_count = SIM_MAX_LEVELS;
     for (i = 0; i < SIM_MAX_LEVELS; i++) {
         game_area *a = &g->areas[i];
-        w->levels[i] = ((const level_def *)tl_asset_object(tl_scope_load(tl_nexus_level_scope(a->level), a->asset)))->sim;
+        w->levels[i] = ((const level_def *)tl_asset_object(tl_scope_load(tl_level_scope(a->level), a->asset)))->sim;
         w->levels[i].id = a->id;
     }
     fill_kinds(w);
@@ -325,7 +325,7 @@ static void world_boot(void *self, tl_core *core) {
     w->rng_spread = GAME_RNG_U32(Game_Rng_Spread);
 }
 
-static const tl_subsystem world_subsystem = {"World", world_preload, world_boot, NULL, NULL};
+static const tl_lifecycle_subsystem world_subsystem = {"World", world_preload, world_boot, NULL, NULL};
 
 /* ---- the Feed subsystem: the game's events, typed ----------------------------------------------- */
 
@@ -356,61 +356,61 @@ static void on_level_entered(void *ctx, uint32_t level) {
     feed_say(f, nexus_levels_name(level));
 }
 
-static void feed_initialize(void *self, tl_core *core) {
+static void feed_initialize(void *self, tl_lifecycle *core) {
     game_feed *f = (game_feed *)self;
     (void)core;
-    Iris_Events_OnEnemyKilled_subscribe(f->iris, on_enemy_killed, f);
-    Iris_Events_OnItemPicked_subscribe(f->iris, on_item_picked, f);
-    Iris_Events_OnPlayerHurt_subscribe(f->iris, on_player_hurt, f);
-    Iris_Events_OnLevelEntered_subscribe(f->iris, on_level_entered, f);
+    Iris_Events_OnEnemyKilled_subscribe(f->registry, on_enemy_killed, f);
+    Iris_Events_OnItemPicked_subscribe(f->registry, on_item_picked, f);
+    Iris_Events_OnPlayerHurt_subscribe(f->registry, on_player_hurt, f);
+    Iris_Events_OnLevelEntered_subscribe(f->registry, on_level_entered, f);
 }
-static void feed_discard(void *self, tl_core *core) {
+static void feed_discard(void *self, tl_lifecycle *core) {
     game_feed *f = (game_feed *)self;
     (void)core;
-    Iris_Events_OnEnemyKilled_unsubscribe(f->iris, on_enemy_killed, f);
-    Iris_Events_OnItemPicked_unsubscribe(f->iris, on_item_picked, f);
-    Iris_Events_OnPlayerHurt_unsubscribe(f->iris, on_player_hurt, f);
-    Iris_Events_OnLevelEntered_unsubscribe(f->iris, on_level_entered, f);
+    Iris_Events_OnEnemyKilled_unsubscribe(f->registry, on_enemy_killed, f);
+    Iris_Events_OnItemPicked_unsubscribe(f->registry, on_item_picked, f);
+    Iris_Events_OnPlayerHurt_unsubscribe(f->registry, on_player_hurt, f);
+    Iris_Events_OnLevelEntered_unsubscribe(f->registry, on_level_entered, f);
 }
 
-static const tl_subsystem feed_subsystem = {"Feed", NULL, NULL, feed_initialize, feed_discard};
+static const tl_lifecycle_subsystem feed_subsystem = {"Feed", NULL, NULL, feed_initialize, feed_discard};
 
 /* ---- the fader: the transition's single providers ------------------------------------------- */
 
-static bool display_fader(void *ctx, tl_nexus *nexus) {
+static bool display_fader(void *ctx, tl_levels *levels) {
     game *g = (game *)ctx;
-    (void)nexus;
+    (void)levels;
     g->fade_dir = g->fade < GAME_FADE_FRAMES ? 1 : 0;
     return g->fade >= GAME_FADE_FRAMES;
 }
-static bool hide_fader(void *ctx, tl_nexus *nexus) {
+static bool hide_fader(void *ctx, tl_levels *levels) {
     game *g = (game *)ctx;
-    (void)nexus;
+    (void)levels;
     g->fade_dir = g->fade > 0 ? -1 : 0;
     return g->fade <= 0;
 }
-static void on_presented(void *ctx, tl_nexus_level *level) {
+static void on_presented(void *ctx, tl_level *level) {
     game *g = (game *)ctx;
-    g->presented = tl_nexus_level_id(level);
-    tl_scope_reparent(g->player_scope, tl_nexus_level_scope(level)); /* the player goes along */
+    g->presented = tl_level_id(level);
+    tl_scope_reparent(g->player_scope, tl_level_scope(level)); /* the player goes along */
 }
 
 /* ---- open, frames, close ------------------------------------------------------------------- */
 
 static bool open_runtime(game *g, const game_desc *desc) {
-    static const tl_core_events core_events = TL_CORE_EVENTS_INIT(Iris_Events_);
-    static const tl_nexus_events nexus_events = TL_NEXUS_EVENTS_INIT(Iris_Events_);
-    tl_core_desc cd;
+    static const tl_lifecycle_events core_events = TL_LIFECYCLE_EVENTS_INIT(Iris_Events_);
+    static const tl_levels_events nexus_events = TL_LEVELS_EVENTS_INIT(Iris_Events_);
+    tl_lifecycle_desc cd;
     tl_content_desc content_desc;
-    tl_nexus_desc nd;
+    tl_levels_desc nd;
     tl_content_kind_desc kind;
-    if (!iris_events_init(&g->iris, NULL)) return false;
+    if (!iris_events_init(&g->registry, NULL)) return false;
     memset(&cd, 0, sizeof cd);
-    cd.iris = &g->iris;
+    cd.registry = &g->registry;
     cd.events = &core_events;
     cd.logger = &g->logger;
     cd.time.fixed_steps_per_second = 60; /* exact steps: SIM's frames are 1/60 s */
-    if (!tl_core_init(&g->core, &cd)) return false;
+    if (!tl_lifecycle_init(&g->core, &cd)) return false;
     memset(&content_desc, 0, sizeof content_desc);
     content_desc.logger = g->logger;
     if (!(g->content = tl_content_create(&content_desc))) return false;
@@ -428,12 +428,12 @@ static bool open_runtime(game *g, const game_desc *desc) {
     nd.loader.ctx = g;
     nd.loader.begin_load = begin_load;
     nd.loader.unload = unload_level;
-    nd.iris = &g->iris;
+    nd.registry = &g->registry;
     nd.events = &nexus_events;
     nd.content = g->content;
     nd.core = &g->core;
     nd.logger = &g->logger;
-    return (g->nexus = tl_nexus_create(&nd)) != NULL;
+    return (g->levels = tl_levels_create(&nd)) != NULL;
 }
 
 static bool open_saves(game *g, const char *dir) {
@@ -454,9 +454,9 @@ static void load_player(game *g) {
 }
 
 static void subscribe_presentation(game *g) {
-    Iris_Events_OnDisplayFader_subscribe(&g->iris, display_fader, g);
-    Iris_Events_OnHideFader_subscribe(&g->iris, hide_fader, g);
-    Iris_Events_OnScenePresented_subscribe(&g->iris, on_presented, g);
+    Iris_Events_OnDisplayFader_subscribe(&g->registry, display_fader, g);
+    Iris_Events_OnHideFader_subscribe(&g->registry, hide_fader, g);
+    Iris_Events_OnScenePresented_subscribe(&g->registry, on_presented, g);
 }
 
 /* ---- live tuning (development builds): the vaults follow the designer's edits --------------- */
@@ -488,13 +488,13 @@ void game_tune(game *g) { (void)g; } /* shipped: the vaults are const data */
 
 /* Deploys the core (the World preload waits for both levels), at most a few hundred polls. */
 static bool deploy(game *g) {
-    tl_deploy_status st = TL_DEPLOY_PENDING;
+    tl_lifecycle_deploy_status st = TL_LIFECYCLE_DEPLOY_PENDING;
     int polls;
-    g->feed.iris = &g->iris;
-    tl_core_weave(&g->core, &world_subsystem, g);
-    tl_core_weave(&g->core, &feed_subsystem, &g->feed);
-    for (polls = 0; polls < 600 && st == TL_DEPLOY_PENDING; polls++) st = tl_core_deploy(&g->core);
-    return st == TL_DEPLOY_DONE;
+    g->feed.registry = &g->registry;
+    tl_lifecycle_weave(&g->core, &world_subsystem, g);
+    tl_lifecycle_weave(&g->core, &feed_subsystem, &g->feed);
+    for (polls = 0; polls < 600 && st == TL_LIFECYCLE_DEPLOY_PENDING; polls++) st = tl_lifecycle_deploy(&g->core);
+    return st == TL_LIFECYCLE_DEPLOY_DONE;
 }
 
 bool game_open(game *g, const game_desc *desc) {
@@ -536,11 +536,11 @@ static void publish_events(game *g) {
             kill.kind = e->b;
             kill.score = e->c;
             kill.total = e->d;
-            Iris_Events_OnEnemyKilled_publish(&g->iris, &kill);
+            Iris_Events_OnEnemyKilled_publish(&g->registry, &kill);
             break;
-        case SIM_EVENT_PICKUP: Iris_Events_OnItemPicked_publish(&g->iris, e->b); break;
-        case SIM_EVENT_HURT: Iris_Events_OnPlayerHurt_publish(&g->iris, e->d); break;
-        case SIM_EVENT_LEVEL: Iris_Events_OnLevelEntered_publish(&g->iris, e->a); break;
+        case SIM_EVENT_PICKUP: Iris_Events_OnItemPicked_publish(&g->registry, e->b); break;
+        case SIM_EVENT_HURT: Iris_Events_OnPlayerHurt_publish(&g->registry, e->d); break;
+        case SIM_EVENT_LEVEL: Iris_Events_OnLevelEntered_publish(&g->registry, e->a); break;
         default: break;
         }
     }
@@ -549,9 +549,9 @@ static void publish_events(game *g) {
 /* The shown level follows the simulation's, behind the fader (the other stays resident). */
 static void follow_level(game *g) {
     uint32_t level = g->world.levels[sim_head(g->block)->level].id;
-    if (!g->presented && !tl_nexus_presentations_pending(g->nexus)) tl_nexus_present(g->nexus, level);
-    else if (g->presented && g->presented != level && !tl_nexus_presentations_pending(g->nexus))
-        tl_nexus_transition(g->nexus, level);
+    if (!g->presented && !tl_levels_presentations_pending(g->levels)) tl_levels_present(g->levels, level);
+    else if (g->presented && g->presented != level && !tl_levels_presentations_pending(g->levels))
+        tl_levels_transition(g->levels, level);
     g->fade += g->fade_dir;
     if (g->fade < 0) g->fade = 0;
     if (g->fade > GAME_FADE_FRAMES) g->fade = GAME_FADE_FRAMES;
@@ -562,7 +562,7 @@ void game_frame(game *g, uint32_t input) {
     publish_events(g);
     if (g->feed.message_frames > 0 && --g->feed.message_frames == 0) g->feed.message[0] = 0;
     follow_level(g);
-    tl_nexus_update(g->nexus, 1.0 / 60.0);
+    tl_levels_update(g->levels, 1.0 / 60.0);
     tl_content_update(g->content);
 }
 
@@ -570,12 +570,12 @@ void game_close(game *g) {
 #if defined(TL_DEVELOPMENT)
     tl_vault_live_discard(&g->live);
 #endif
-    if (g->nexus) tl_core_discard(&g->core); /* the nexus shuts down first, then the subsystems */
-    tl_nexus_destroy(g->nexus);
+    if (g->levels) tl_lifecycle_discard(&g->core); /* the levels shuts down first, then the subsystems */
+    tl_levels_destroy(g->levels);
     if (g->content) tl_content_shutdown(g->content);
     if (g->saves) tl_save_store_close(g->saves);
     tl_mem_free(g->block);
-    tl_iris_discard(&g->iris);
+    tl_events_discard(&g->registry);
     memset(g, 0, sizeof *g);
 }
 

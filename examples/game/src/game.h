@@ -1,5 +1,5 @@
 /* game.h - the game around the simulation, on threadlink: the core and its subsystems, the
- * levels (nexus.h) with their content scopes, the vaults' stats, the typed events, saves.
+ * levels (levels.h) with their content scopes, the vaults' stats, the typed events, saves.
  * No SDL here: the window (sdl_main.c) and the headless driver (headless.c) both run on it. */
 #ifndef GAME_GAME_H
 #define GAME_GAME_H
@@ -27,17 +27,17 @@ typedef struct game_spawn {
 typedef struct game_area {
     uint32_t id;                        /* Nexus.Levels */
     uint32_t asset;                     /* its Levels asset */
-    tl_hold hold;
-    tl_nexus_level *level;
+    tl_level_hold hold;
+    tl_level *level;
     tl_asset floor, wall, exit;         /* in the level's scope */
     tl_asset kind_sprite[SIM_MAX_KINDS]; /* in its spawn points' entity scopes */
     game_spawn spawns[SIM_MAX_SPAWNS];
-    tl_batch_object objects[SIM_MAX_SPAWNS];
+    tl_lifecycle_object objects[SIM_MAX_SPAWNS];
 } game_area;
 
 /* What the game's events told it (the Feed subsystem: typed listeners, HUD text). */
 typedef struct game_feed {
-    tl_iris_registry *iris;
+    tl_events *registry;
     uint32_t kills, pickups, hurts, levels_entered;
     char message[64];
     uint32_t message_frames;
@@ -53,10 +53,10 @@ typedef struct game_desc {
 } game_desc;
 
 typedef struct game {
-    tl_iris_registry iris;
-    tl_core core;
+    tl_events registry;
+    tl_lifecycle core;
     tl_content *content;
-    tl_nexus *nexus;
+    tl_levels *levels;
     tl_save_store *saves;
     tl_logger logger;
     game_feed feed;

@@ -222,7 +222,7 @@ static int bench(const char *content, uint32_t entities, uint32_t frames) {
             sim_populate(g.block, &g.world, g.world.max_enemies - sim_enemy_list_count(sim_enemies(g.block)));
     }
     t1 = game_seconds_now();
-    printf("both levels loaded through the nexus in %.2f ms of it)\n", g.load_seconds * 1e3);
+    printf("both levels loaded through the levels in %.2f ms of it)\n", g.load_seconds * 1e3);
     printf("%u entities: %.1f us per simulated frame (%u frames); ", placed, (t1 - t0) * 1e6 / frames, frames);
     t0 = game_seconds_now();
     for (f = 0; f < frames; f++) {

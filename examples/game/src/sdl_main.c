@@ -77,7 +77,7 @@ static void menu_refresh(app *a) {
 static void menu_show(app *a, bool open) {
     a->menu.open = open;
     if (open) menu_refresh(a);
-    tl_time_set_scale(tl_core_time(&a->g.core), open ? 0.0f : 1.0f); /* pauses the fixed steps */
+    tl_time_set_scale(tl_lifecycle_time(&a->g.core), open ? 0.0f : 1.0f); /* pauses the fixed steps */
 }
 
 static void menu_choose(app *a) {
@@ -129,7 +129,7 @@ static uint64_t counter_ns(Uint64 ticks) {
 
 static int play(app *a, const options *o) {
     Uint64 last = SDL_GetPerformanceCounter();
-    Iris_Events_OnFixedUpdate_subscribe(&a->g.iris, on_fixed_update, a);
+    Iris_Events_OnFixedUpdate_subscribe(&a->g.registry, on_fixed_update, a);
     a->recording_on = o->record && input_tape_init(&a->recording, 4096);
     a->running = true;
     menu_show(a, true);
@@ -138,12 +138,12 @@ static int play(app *a, const options *o) {
         handle_events(a);
         a->g.input = keyboard_input();
         game_tune(&a->g); /* development builds: the designer's edited stats */
-        tl_time_frame_ns(tl_core_time(&a->g.core), counter_ns(now - last));
+        tl_time_frame_ns(tl_lifecycle_time(&a->g.core), counter_ns(now - last));
         last = now;
         render_frame(&a->render, &a->g, &a->menu);
         SDL_RenderPresent(a->sdl);
     }
-    Iris_Events_OnFixedUpdate_unsubscribe(&a->g.iris, on_fixed_update, a);
+    Iris_Events_OnFixedUpdate_unsubscribe(&a->g.registry, on_fixed_update, a);
     if (a->recording_on) {
         input_tape_write(&a->recording, o->record, "recorded by game --record");
         input_tape_free(&a->recording);

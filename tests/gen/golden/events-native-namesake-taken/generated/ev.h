@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <threadlink/iris.h>
+#include <threadlink/events.h>
 
 /* Tombstones are deprecated: using one warns, declaring them does not. */
 #ifndef TL_DEPRECATED_ENTRY
@@ -120,56 +120,56 @@ static inline const char *iris_events_name_of(iris_events e)
 /* OnPlaytimeTick(float) */
 #define Iris_Events_OnPlaytimeTick_SIGNATURE 0x810d49fau
 typedef void (*Iris_Events_OnPlaytimeTick_fn)(void *ctx, float a0);
-static inline bool Iris_Events_OnPlaytimeTick_subscribe(tl_iris_registry *reg, Iris_Events_OnPlaytimeTick_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnPlaytimeTick, Iris_Events_OnPlaytimeTick_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnPlaytimeTick_subscribe(tl_events *reg, Iris_Events_OnPlaytimeTick_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnPlaytimeTick, Iris_Events_OnPlaytimeTick_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnPlaytimeTick_unsubscribe(tl_iris_registry *reg, Iris_Events_OnPlaytimeTick_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnPlaytimeTick, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnPlaytimeTick_unsubscribe(tl_events *reg, Iris_Events_OnPlaytimeTick_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnPlaytimeTick, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnPlaytimeTick_contains(const tl_iris_registry *reg, Iris_Events_OnPlaytimeTick_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnPlaytimeTick, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnPlaytimeTick_contains(const tl_events *reg, Iris_Events_OnPlaytimeTick_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnPlaytimeTick, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_OnPlaytimeTick_subscribe(reg, fn, ctx) Iris_Events_OnPlaytimeTick_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnPlaytimeTick_fn, fn), ctx)
-#define Iris_Events_OnPlaytimeTick_unsubscribe(reg, fn, ctx) Iris_Events_OnPlaytimeTick_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnPlaytimeTick_fn, fn), ctx)
-#define Iris_Events_OnPlaytimeTick_contains(reg, fn, ctx) Iris_Events_OnPlaytimeTick_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnPlaytimeTick_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnPlaytimeTick_subscribe(reg, fn, ctx) Iris_Events_OnPlaytimeTick_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnPlaytimeTick_fn, fn), ctx)
+#define Iris_Events_OnPlaytimeTick_unsubscribe(reg, fn, ctx) Iris_Events_OnPlaytimeTick_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnPlaytimeTick_fn, fn), ctx)
+#define Iris_Events_OnPlaytimeTick_contains(reg, fn, ctx) Iris_Events_OnPlaytimeTick_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnPlaytimeTick_fn, fn), ctx)
 #endif
-static inline void Iris_Events_OnPlaytimeTick_publish(tl_iris_registry *reg, float a0) {
-    TL_IRIS_PUBLISH(reg, Iris_Events_OnPlaytimeTick, Iris_Events_OnPlaytimeTick_SIGNATURE, Iris_Events_OnPlaytimeTick_fn, a0);
+static inline void Iris_Events_OnPlaytimeTick_publish(tl_events *reg, float a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnPlaytimeTick, Iris_Events_OnPlaytimeTick_SIGNATURE, Iris_Events_OnPlaytimeTick_fn, a0);
 }
 
 /* OnSceneLoaded(const char *) */
 #define Iris_Events_OnSceneLoaded_SIGNATURE 0x30e0d037u
 typedef void (*Iris_Events_OnSceneLoaded_fn)(void *ctx, const char * a0);
-static inline bool Iris_Events_OnSceneLoaded_subscribe(tl_iris_registry *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnSceneLoaded, Iris_Events_OnSceneLoaded_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnSceneLoaded_subscribe(tl_events *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnSceneLoaded, Iris_Events_OnSceneLoaded_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnSceneLoaded_unsubscribe(tl_iris_registry *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnSceneLoaded, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnSceneLoaded_unsubscribe(tl_events *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnSceneLoaded, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnSceneLoaded_contains(const tl_iris_registry *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnSceneLoaded, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnSceneLoaded_contains(const tl_events *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnSceneLoaded, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_OnSceneLoaded_subscribe(reg, fn, ctx) Iris_Events_OnSceneLoaded_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneLoaded_fn, fn), ctx)
-#define Iris_Events_OnSceneLoaded_unsubscribe(reg, fn, ctx) Iris_Events_OnSceneLoaded_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneLoaded_fn, fn), ctx)
-#define Iris_Events_OnSceneLoaded_contains(reg, fn, ctx) Iris_Events_OnSceneLoaded_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneLoaded_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnSceneLoaded_subscribe(reg, fn, ctx) Iris_Events_OnSceneLoaded_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnSceneLoaded_fn, fn), ctx)
+#define Iris_Events_OnSceneLoaded_unsubscribe(reg, fn, ctx) Iris_Events_OnSceneLoaded_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnSceneLoaded_fn, fn), ctx)
+#define Iris_Events_OnSceneLoaded_contains(reg, fn, ctx) Iris_Events_OnSceneLoaded_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnSceneLoaded_fn, fn), ctx)
 #endif
-static inline void Iris_Events_OnSceneLoaded_publish(tl_iris_registry *reg, const char * a0) {
-    TL_IRIS_PUBLISH(reg, Iris_Events_OnSceneLoaded, Iris_Events_OnSceneLoaded_SIGNATURE, Iris_Events_OnSceneLoaded_fn, a0);
+static inline void Iris_Events_OnSceneLoaded_publish(tl_events *reg, const char * a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnSceneLoaded, Iris_Events_OnSceneLoaded_SIGNATURE, Iris_Events_OnSceneLoaded_fn, a0);
 }
 
 /* The event table: IRIS_EVENTS_SPAN rows in value order, {0, 0, 0} for a gap. */
-static inline const tl_iris_event_info *iris_events_info(void) {
-    static const tl_iris_event_info info[IRIS_EVENTS_SPAN] = {
+static inline const tl_events_info *iris_events_info(void) {
+    static const tl_events_info info[IRIS_EVENTS_SPAN] = {
         { "OnPlaytimeTick", Iris_Events_OnPlaytimeTick_SIGNATURE, 0 },
         { "OnSceneLoaded", Iris_Events_OnSceneLoaded_SIGNATURE, 0 },
     };
     return info;
 }
 
-static inline bool iris_events_init(tl_iris_registry *reg, const tl_logger *logger) {
-    return tl_iris_init_table(reg, IRIS_EVENTS_SPAN, iris_events_info(), logger);
+static inline bool iris_events_init(tl_events *reg, const tl_logger *logger) {
+    return tl_events_init_table(reg, IRIS_EVENTS_SPAN, iris_events_info(), logger);
 }
 
 #endif /* TLG_EV_H_INCLUDED */

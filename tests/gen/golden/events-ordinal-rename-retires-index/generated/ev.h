@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <threadlink/iris.h>
+#include <threadlink/events.h>
 
 /* Tombstones are deprecated: using one warns, declaring them does not. */
 #ifndef TL_DEPRECATED_ENTRY
@@ -132,132 +132,132 @@ static inline const char *ev_name_of(ev e)
 /* OnBoot() */
 #define Ev_OnBoot_SIGNATURE 0x12f682fdu
 typedef void (*Ev_OnBoot_fn)(void *ctx);
-static inline bool Ev_OnBoot_subscribe(tl_iris_registry *reg, Ev_OnBoot_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Ev_OnBoot, Ev_OnBoot_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnBoot_subscribe(tl_events *reg, Ev_OnBoot_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Ev_OnBoot, Ev_OnBoot_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Ev_OnBoot_unsubscribe(tl_iris_registry *reg, Ev_OnBoot_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Ev_OnBoot, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnBoot_unsubscribe(tl_events *reg, Ev_OnBoot_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Ev_OnBoot, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Ev_OnBoot_contains(const tl_iris_registry *reg, Ev_OnBoot_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Ev_OnBoot, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnBoot_contains(const tl_events *reg, Ev_OnBoot_fn fn, void *ctx) {
+    return tl_events_contains(reg, Ev_OnBoot, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Ev_OnBoot_subscribe(reg, fn, ctx) Ev_OnBoot_subscribe(reg, TL_IRIS_LISTENER_CHECK(Ev_OnBoot_fn, fn), ctx)
-#define Ev_OnBoot_unsubscribe(reg, fn, ctx) Ev_OnBoot_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Ev_OnBoot_fn, fn), ctx)
-#define Ev_OnBoot_contains(reg, fn, ctx) Ev_OnBoot_contains(reg, TL_IRIS_LISTENER_CHECK(Ev_OnBoot_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Ev_OnBoot_subscribe(reg, fn, ctx) Ev_OnBoot_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnBoot_fn, fn), ctx)
+#define Ev_OnBoot_unsubscribe(reg, fn, ctx) Ev_OnBoot_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnBoot_fn, fn), ctx)
+#define Ev_OnBoot_contains(reg, fn, ctx) Ev_OnBoot_contains(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnBoot_fn, fn), ctx)
 #endif
-static inline void Ev_OnBoot_publish(tl_iris_registry *reg) {
-    TL_IRIS_PUBLISH0(reg, Ev_OnBoot, Ev_OnBoot_SIGNATURE, Ev_OnBoot_fn);
+static inline void Ev_OnBoot_publish(tl_events *reg) {
+    TL_EVENTS_PUBLISH0(reg, Ev_OnBoot, Ev_OnBoot_SIGNATURE, Ev_OnBoot_fn);
 }
 
 /* OnTick(float) */
 #define Ev_OnTick_SIGNATURE 0x810d49fau
 typedef void (*Ev_OnTick_fn)(void *ctx, float a0);
-static inline bool Ev_OnTick_subscribe(tl_iris_registry *reg, Ev_OnTick_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Ev_OnTick, Ev_OnTick_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnTick_subscribe(tl_events *reg, Ev_OnTick_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Ev_OnTick, Ev_OnTick_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Ev_OnTick_unsubscribe(tl_iris_registry *reg, Ev_OnTick_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Ev_OnTick, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnTick_unsubscribe(tl_events *reg, Ev_OnTick_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Ev_OnTick, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Ev_OnTick_contains(const tl_iris_registry *reg, Ev_OnTick_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Ev_OnTick, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnTick_contains(const tl_events *reg, Ev_OnTick_fn fn, void *ctx) {
+    return tl_events_contains(reg, Ev_OnTick, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Ev_OnTick_subscribe(reg, fn, ctx) Ev_OnTick_subscribe(reg, TL_IRIS_LISTENER_CHECK(Ev_OnTick_fn, fn), ctx)
-#define Ev_OnTick_unsubscribe(reg, fn, ctx) Ev_OnTick_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Ev_OnTick_fn, fn), ctx)
-#define Ev_OnTick_contains(reg, fn, ctx) Ev_OnTick_contains(reg, TL_IRIS_LISTENER_CHECK(Ev_OnTick_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Ev_OnTick_subscribe(reg, fn, ctx) Ev_OnTick_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnTick_fn, fn), ctx)
+#define Ev_OnTick_unsubscribe(reg, fn, ctx) Ev_OnTick_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnTick_fn, fn), ctx)
+#define Ev_OnTick_contains(reg, fn, ctx) Ev_OnTick_contains(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnTick_fn, fn), ctx)
 #endif
-static inline void Ev_OnTick_publish(tl_iris_registry *reg, float a0) {
-    TL_IRIS_PUBLISH(reg, Ev_OnTick, Ev_OnTick_SIGNATURE, Ev_OnTick_fn, a0);
+static inline void Ev_OnTick_publish(tl_events *reg, float a0) {
+    TL_EVENTS_PUBLISH(reg, Ev_OnTick, Ev_OnTick_SIGNATURE, Ev_OnTick_fn, a0);
 }
 
 /* OnA() */
 #define Ev_OnA_SIGNATURE 0x12f682fdu
 typedef void (*Ev_OnA_fn)(void *ctx);
-static inline bool Ev_OnA_subscribe(tl_iris_registry *reg, Ev_OnA_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Ev_OnA, Ev_OnA_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnA_subscribe(tl_events *reg, Ev_OnA_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Ev_OnA, Ev_OnA_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Ev_OnA_unsubscribe(tl_iris_registry *reg, Ev_OnA_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Ev_OnA, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnA_unsubscribe(tl_events *reg, Ev_OnA_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Ev_OnA, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Ev_OnA_contains(const tl_iris_registry *reg, Ev_OnA_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Ev_OnA, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnA_contains(const tl_events *reg, Ev_OnA_fn fn, void *ctx) {
+    return tl_events_contains(reg, Ev_OnA, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Ev_OnA_subscribe(reg, fn, ctx) Ev_OnA_subscribe(reg, TL_IRIS_LISTENER_CHECK(Ev_OnA_fn, fn), ctx)
-#define Ev_OnA_unsubscribe(reg, fn, ctx) Ev_OnA_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Ev_OnA_fn, fn), ctx)
-#define Ev_OnA_contains(reg, fn, ctx) Ev_OnA_contains(reg, TL_IRIS_LISTENER_CHECK(Ev_OnA_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Ev_OnA_subscribe(reg, fn, ctx) Ev_OnA_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnA_fn, fn), ctx)
+#define Ev_OnA_unsubscribe(reg, fn, ctx) Ev_OnA_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnA_fn, fn), ctx)
+#define Ev_OnA_contains(reg, fn, ctx) Ev_OnA_contains(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnA_fn, fn), ctx)
 #endif
-static inline void Ev_OnA_publish(tl_iris_registry *reg) {
-    TL_IRIS_PUBLISH0(reg, Ev_OnA, Ev_OnA_SIGNATURE, Ev_OnA_fn);
+static inline void Ev_OnA_publish(tl_events *reg) {
+    TL_EVENTS_PUBLISH0(reg, Ev_OnA, Ev_OnA_SIGNATURE, Ev_OnA_fn);
 }
 
 /* OnB() */
 #define Ev_OnB_SIGNATURE 0x12f682fdu
 typedef void (*Ev_OnB_fn)(void *ctx);
-static inline bool Ev_OnB_subscribe(tl_iris_registry *reg, Ev_OnB_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Ev_OnB, Ev_OnB_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnB_subscribe(tl_events *reg, Ev_OnB_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Ev_OnB, Ev_OnB_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Ev_OnB_unsubscribe(tl_iris_registry *reg, Ev_OnB_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Ev_OnB, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnB_unsubscribe(tl_events *reg, Ev_OnB_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Ev_OnB, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Ev_OnB_contains(const tl_iris_registry *reg, Ev_OnB_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Ev_OnB, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnB_contains(const tl_events *reg, Ev_OnB_fn fn, void *ctx) {
+    return tl_events_contains(reg, Ev_OnB, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Ev_OnB_subscribe(reg, fn, ctx) Ev_OnB_subscribe(reg, TL_IRIS_LISTENER_CHECK(Ev_OnB_fn, fn), ctx)
-#define Ev_OnB_unsubscribe(reg, fn, ctx) Ev_OnB_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Ev_OnB_fn, fn), ctx)
-#define Ev_OnB_contains(reg, fn, ctx) Ev_OnB_contains(reg, TL_IRIS_LISTENER_CHECK(Ev_OnB_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Ev_OnB_subscribe(reg, fn, ctx) Ev_OnB_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnB_fn, fn), ctx)
+#define Ev_OnB_unsubscribe(reg, fn, ctx) Ev_OnB_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnB_fn, fn), ctx)
+#define Ev_OnB_contains(reg, fn, ctx) Ev_OnB_contains(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnB_fn, fn), ctx)
 #endif
-static inline void Ev_OnB_publish(tl_iris_registry *reg) {
-    TL_IRIS_PUBLISH0(reg, Ev_OnB, Ev_OnB_SIGNATURE, Ev_OnB_fn);
+static inline void Ev_OnB_publish(tl_events *reg) {
+    TL_EVENTS_PUBLISH0(reg, Ev_OnB, Ev_OnB_SIGNATURE, Ev_OnB_fn);
 }
 
 /* OnM() */
 #define Ev_OnM_SIGNATURE 0x12f682fdu
 typedef void (*Ev_OnM_fn)(void *ctx);
-static inline bool Ev_OnM_subscribe(tl_iris_registry *reg, Ev_OnM_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Ev_OnM, Ev_OnM_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnM_subscribe(tl_events *reg, Ev_OnM_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Ev_OnM, Ev_OnM_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Ev_OnM_unsubscribe(tl_iris_registry *reg, Ev_OnM_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Ev_OnM, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnM_unsubscribe(tl_events *reg, Ev_OnM_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Ev_OnM, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Ev_OnM_contains(const tl_iris_registry *reg, Ev_OnM_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Ev_OnM, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnM_contains(const tl_events *reg, Ev_OnM_fn fn, void *ctx) {
+    return tl_events_contains(reg, Ev_OnM, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Ev_OnM_subscribe(reg, fn, ctx) Ev_OnM_subscribe(reg, TL_IRIS_LISTENER_CHECK(Ev_OnM_fn, fn), ctx)
-#define Ev_OnM_unsubscribe(reg, fn, ctx) Ev_OnM_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Ev_OnM_fn, fn), ctx)
-#define Ev_OnM_contains(reg, fn, ctx) Ev_OnM_contains(reg, TL_IRIS_LISTENER_CHECK(Ev_OnM_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Ev_OnM_subscribe(reg, fn, ctx) Ev_OnM_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnM_fn, fn), ctx)
+#define Ev_OnM_unsubscribe(reg, fn, ctx) Ev_OnM_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnM_fn, fn), ctx)
+#define Ev_OnM_contains(reg, fn, ctx) Ev_OnM_contains(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnM_fn, fn), ctx)
 #endif
-static inline void Ev_OnM_publish(tl_iris_registry *reg) {
-    TL_IRIS_PUBLISH0(reg, Ev_OnM, Ev_OnM_SIGNATURE, Ev_OnM_fn);
+static inline void Ev_OnM_publish(tl_events *reg) {
+    TL_EVENTS_PUBLISH0(reg, Ev_OnM, Ev_OnM_SIGNATURE, Ev_OnM_fn);
 }
 
 /* OnZ() */
 #define Ev_OnZ_SIGNATURE 0x12f682fdu
 typedef void (*Ev_OnZ_fn)(void *ctx);
-static inline bool Ev_OnZ_subscribe(tl_iris_registry *reg, Ev_OnZ_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Ev_OnZ, Ev_OnZ_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnZ_subscribe(tl_events *reg, Ev_OnZ_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Ev_OnZ, Ev_OnZ_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Ev_OnZ_unsubscribe(tl_iris_registry *reg, Ev_OnZ_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Ev_OnZ, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnZ_unsubscribe(tl_events *reg, Ev_OnZ_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Ev_OnZ, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Ev_OnZ_contains(const tl_iris_registry *reg, Ev_OnZ_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Ev_OnZ, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnZ_contains(const tl_events *reg, Ev_OnZ_fn fn, void *ctx) {
+    return tl_events_contains(reg, Ev_OnZ, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Ev_OnZ_subscribe(reg, fn, ctx) Ev_OnZ_subscribe(reg, TL_IRIS_LISTENER_CHECK(Ev_OnZ_fn, fn), ctx)
-#define Ev_OnZ_unsubscribe(reg, fn, ctx) Ev_OnZ_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Ev_OnZ_fn, fn), ctx)
-#define Ev_OnZ_contains(reg, fn, ctx) Ev_OnZ_contains(reg, TL_IRIS_LISTENER_CHECK(Ev_OnZ_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Ev_OnZ_subscribe(reg, fn, ctx) Ev_OnZ_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnZ_fn, fn), ctx)
+#define Ev_OnZ_unsubscribe(reg, fn, ctx) Ev_OnZ_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnZ_fn, fn), ctx)
+#define Ev_OnZ_contains(reg, fn, ctx) Ev_OnZ_contains(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnZ_fn, fn), ctx)
 #endif
-static inline void Ev_OnZ_publish(tl_iris_registry *reg) {
-    TL_IRIS_PUBLISH0(reg, Ev_OnZ, Ev_OnZ_SIGNATURE, Ev_OnZ_fn);
+static inline void Ev_OnZ_publish(tl_events *reg) {
+    TL_EVENTS_PUBLISH0(reg, Ev_OnZ, Ev_OnZ_SIGNATURE, Ev_OnZ_fn);
 }
 
 /* The event table: EV_SPAN rows in value order, {0, 0, 0} for a gap. */
-static inline const tl_iris_event_info *ev_info(void) {
-    static const tl_iris_event_info info[EV_SPAN] = {
+static inline const tl_events_info *ev_info(void) {
+    static const tl_events_info info[EV_SPAN] = {
         { "OnBoot", Ev_OnBoot_SIGNATURE, 0 },
         { "OnTick", Ev_OnTick_SIGNATURE, 0 },
         { "OnA", Ev_OnA_SIGNATURE, 0 },
@@ -268,8 +268,8 @@ static inline const tl_iris_event_info *ev_info(void) {
     return info;
 }
 
-static inline bool ev_init(tl_iris_registry *reg, const tl_logger *logger) {
-    return tl_iris_init_table(reg, EV_SPAN, ev_info(), logger);
+static inline bool ev_init(tl_events *reg, const tl_logger *logger) {
+    return tl_events_init_table(reg, EV_SPAN, ev_info(), logger);
 }
 
 #endif /* TLG_EV_H_INCLUDED */

@@ -5,8 +5,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <threadlink/iris.h>
-#include "threadlink/initium.h"
+#include <threadlink/events.h>
+#include "threadlink/lifecycle.h"
 
 /* Tombstones are deprecated: using one warns, declaring them does not. */
 #ifndef TL_DEPRECATED_ENTRY
@@ -178,458 +178,458 @@ static inline const char *iris_events_name_of(iris_events e)
     return iris_events_name(IRIS_EVENTS_U32(e));
 }
 
-/* OnCoreDeployed(tl_core *) */
-#define Iris_Events_OnCoreDeployed_SIGNATURE 0x3da08952u
-typedef void (*Iris_Events_OnCoreDeployed_fn)(void *ctx, tl_core * a0);
-static inline bool Iris_Events_OnCoreDeployed_subscribe(tl_iris_registry *reg, Iris_Events_OnCoreDeployed_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnCoreDeployed, Iris_Events_OnCoreDeployed_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+/* OnCoreDeployed(tl_lifecycle *) */
+#define Iris_Events_OnCoreDeployed_SIGNATURE 0xfe445e4eu
+typedef void (*Iris_Events_OnCoreDeployed_fn)(void *ctx, tl_lifecycle * a0);
+static inline bool Iris_Events_OnCoreDeployed_subscribe(tl_events *reg, Iris_Events_OnCoreDeployed_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnCoreDeployed, Iris_Events_OnCoreDeployed_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnCoreDeployed_unsubscribe(tl_iris_registry *reg, Iris_Events_OnCoreDeployed_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnCoreDeployed, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnCoreDeployed_unsubscribe(tl_events *reg, Iris_Events_OnCoreDeployed_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnCoreDeployed, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnCoreDeployed_contains(const tl_iris_registry *reg, Iris_Events_OnCoreDeployed_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnCoreDeployed, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnCoreDeployed_contains(const tl_events *reg, Iris_Events_OnCoreDeployed_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnCoreDeployed, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_OnCoreDeployed_subscribe(reg, fn, ctx) Iris_Events_OnCoreDeployed_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnCoreDeployed_fn, fn), ctx)
-#define Iris_Events_OnCoreDeployed_unsubscribe(reg, fn, ctx) Iris_Events_OnCoreDeployed_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnCoreDeployed_fn, fn), ctx)
-#define Iris_Events_OnCoreDeployed_contains(reg, fn, ctx) Iris_Events_OnCoreDeployed_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnCoreDeployed_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnCoreDeployed_subscribe(reg, fn, ctx) Iris_Events_OnCoreDeployed_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnCoreDeployed_fn, fn), ctx)
+#define Iris_Events_OnCoreDeployed_unsubscribe(reg, fn, ctx) Iris_Events_OnCoreDeployed_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnCoreDeployed_fn, fn), ctx)
+#define Iris_Events_OnCoreDeployed_contains(reg, fn, ctx) Iris_Events_OnCoreDeployed_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnCoreDeployed_fn, fn), ctx)
 #endif
-static inline void Iris_Events_OnCoreDeployed_publish(tl_iris_registry *reg, tl_core * a0) {
-    TL_IRIS_PUBLISH(reg, Iris_Events_OnCoreDeployed, Iris_Events_OnCoreDeployed_SIGNATURE, Iris_Events_OnCoreDeployed_fn, a0);
+static inline void Iris_Events_OnCoreDeployed_publish(tl_events *reg, tl_lifecycle * a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnCoreDeployed, Iris_Events_OnCoreDeployed_SIGNATURE, Iris_Events_OnCoreDeployed_fn, a0);
 }
 
 /* OnUpdate(float) */
 #define Iris_Events_OnUpdate_SIGNATURE 0x810d49fau
 typedef void (*Iris_Events_OnUpdate_fn)(void *ctx, float a0);
-static inline bool Iris_Events_OnUpdate_subscribe(tl_iris_registry *reg, Iris_Events_OnUpdate_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnUpdate, Iris_Events_OnUpdate_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnUpdate_subscribe(tl_events *reg, Iris_Events_OnUpdate_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnUpdate, Iris_Events_OnUpdate_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnUpdate_unsubscribe(tl_iris_registry *reg, Iris_Events_OnUpdate_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnUpdate, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnUpdate_unsubscribe(tl_events *reg, Iris_Events_OnUpdate_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnUpdate, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnUpdate_contains(const tl_iris_registry *reg, Iris_Events_OnUpdate_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnUpdate, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnUpdate_contains(const tl_events *reg, Iris_Events_OnUpdate_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnUpdate, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_OnUpdate_subscribe(reg, fn, ctx) Iris_Events_OnUpdate_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnUpdate_fn, fn), ctx)
-#define Iris_Events_OnUpdate_unsubscribe(reg, fn, ctx) Iris_Events_OnUpdate_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnUpdate_fn, fn), ctx)
-#define Iris_Events_OnUpdate_contains(reg, fn, ctx) Iris_Events_OnUpdate_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnUpdate_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnUpdate_subscribe(reg, fn, ctx) Iris_Events_OnUpdate_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnUpdate_fn, fn), ctx)
+#define Iris_Events_OnUpdate_unsubscribe(reg, fn, ctx) Iris_Events_OnUpdate_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnUpdate_fn, fn), ctx)
+#define Iris_Events_OnUpdate_contains(reg, fn, ctx) Iris_Events_OnUpdate_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnUpdate_fn, fn), ctx)
 #endif
-static inline void Iris_Events_OnUpdate_publish(tl_iris_registry *reg, float a0) {
-    TL_IRIS_PUBLISH(reg, Iris_Events_OnUpdate, Iris_Events_OnUpdate_SIGNATURE, Iris_Events_OnUpdate_fn, a0);
+static inline void Iris_Events_OnUpdate_publish(tl_events *reg, float a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnUpdate, Iris_Events_OnUpdate_SIGNATURE, Iris_Events_OnUpdate_fn, a0);
 }
 
 /* OnFixedUpdate(float) */
 #define Iris_Events_OnFixedUpdate_SIGNATURE 0x810d49fau
 typedef void (*Iris_Events_OnFixedUpdate_fn)(void *ctx, float a0);
-static inline bool Iris_Events_OnFixedUpdate_subscribe(tl_iris_registry *reg, Iris_Events_OnFixedUpdate_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnFixedUpdate, Iris_Events_OnFixedUpdate_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnFixedUpdate_subscribe(tl_events *reg, Iris_Events_OnFixedUpdate_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnFixedUpdate, Iris_Events_OnFixedUpdate_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnFixedUpdate_unsubscribe(tl_iris_registry *reg, Iris_Events_OnFixedUpdate_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnFixedUpdate, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnFixedUpdate_unsubscribe(tl_events *reg, Iris_Events_OnFixedUpdate_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnFixedUpdate, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnFixedUpdate_contains(const tl_iris_registry *reg, Iris_Events_OnFixedUpdate_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnFixedUpdate, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnFixedUpdate_contains(const tl_events *reg, Iris_Events_OnFixedUpdate_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnFixedUpdate, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_OnFixedUpdate_subscribe(reg, fn, ctx) Iris_Events_OnFixedUpdate_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnFixedUpdate_fn, fn), ctx)
-#define Iris_Events_OnFixedUpdate_unsubscribe(reg, fn, ctx) Iris_Events_OnFixedUpdate_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnFixedUpdate_fn, fn), ctx)
-#define Iris_Events_OnFixedUpdate_contains(reg, fn, ctx) Iris_Events_OnFixedUpdate_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnFixedUpdate_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnFixedUpdate_subscribe(reg, fn, ctx) Iris_Events_OnFixedUpdate_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnFixedUpdate_fn, fn), ctx)
+#define Iris_Events_OnFixedUpdate_unsubscribe(reg, fn, ctx) Iris_Events_OnFixedUpdate_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnFixedUpdate_fn, fn), ctx)
+#define Iris_Events_OnFixedUpdate_contains(reg, fn, ctx) Iris_Events_OnFixedUpdate_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnFixedUpdate_fn, fn), ctx)
 #endif
-static inline void Iris_Events_OnFixedUpdate_publish(tl_iris_registry *reg, float a0) {
-    TL_IRIS_PUBLISH(reg, Iris_Events_OnFixedUpdate, Iris_Events_OnFixedUpdate_SIGNATURE, Iris_Events_OnFixedUpdate_fn, a0);
+static inline void Iris_Events_OnFixedUpdate_publish(tl_events *reg, float a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnFixedUpdate, Iris_Events_OnFixedUpdate_SIGNATURE, Iris_Events_OnFixedUpdate_fn, a0);
 }
 
 /* OnLateUpdate(float) */
 #define Iris_Events_OnLateUpdate_SIGNATURE 0x810d49fau
 typedef void (*Iris_Events_OnLateUpdate_fn)(void *ctx, float a0);
-static inline bool Iris_Events_OnLateUpdate_subscribe(tl_iris_registry *reg, Iris_Events_OnLateUpdate_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnLateUpdate, Iris_Events_OnLateUpdate_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnLateUpdate_subscribe(tl_events *reg, Iris_Events_OnLateUpdate_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnLateUpdate, Iris_Events_OnLateUpdate_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnLateUpdate_unsubscribe(tl_iris_registry *reg, Iris_Events_OnLateUpdate_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnLateUpdate, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnLateUpdate_unsubscribe(tl_events *reg, Iris_Events_OnLateUpdate_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnLateUpdate, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnLateUpdate_contains(const tl_iris_registry *reg, Iris_Events_OnLateUpdate_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnLateUpdate, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnLateUpdate_contains(const tl_events *reg, Iris_Events_OnLateUpdate_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnLateUpdate, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_OnLateUpdate_subscribe(reg, fn, ctx) Iris_Events_OnLateUpdate_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnLateUpdate_fn, fn), ctx)
-#define Iris_Events_OnLateUpdate_unsubscribe(reg, fn, ctx) Iris_Events_OnLateUpdate_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnLateUpdate_fn, fn), ctx)
-#define Iris_Events_OnLateUpdate_contains(reg, fn, ctx) Iris_Events_OnLateUpdate_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnLateUpdate_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnLateUpdate_subscribe(reg, fn, ctx) Iris_Events_OnLateUpdate_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnLateUpdate_fn, fn), ctx)
+#define Iris_Events_OnLateUpdate_unsubscribe(reg, fn, ctx) Iris_Events_OnLateUpdate_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnLateUpdate_fn, fn), ctx)
+#define Iris_Events_OnLateUpdate_contains(reg, fn, ctx) Iris_Events_OnLateUpdate_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnLateUpdate_fn, fn), ctx)
 #endif
-static inline void Iris_Events_OnLateUpdate_publish(tl_iris_registry *reg, float a0) {
-    TL_IRIS_PUBLISH(reg, Iris_Events_OnLateUpdate, Iris_Events_OnLateUpdate_SIGNATURE, Iris_Events_OnLateUpdate_fn, a0);
+static inline void Iris_Events_OnLateUpdate_publish(tl_events *reg, float a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnLateUpdate, Iris_Events_OnLateUpdate_SIGNATURE, Iris_Events_OnLateUpdate_fn, a0);
 }
 
 /* OnPlaytimeCountTick(double) */
 #define Iris_Events_OnPlaytimeCountTick_SIGNATURE 0xc5c82766u
 typedef void (*Iris_Events_OnPlaytimeCountTick_fn)(void *ctx, double a0);
-static inline bool Iris_Events_OnPlaytimeCountTick_subscribe(tl_iris_registry *reg, Iris_Events_OnPlaytimeCountTick_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnPlaytimeCountTick, Iris_Events_OnPlaytimeCountTick_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnPlaytimeCountTick_subscribe(tl_events *reg, Iris_Events_OnPlaytimeCountTick_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnPlaytimeCountTick, Iris_Events_OnPlaytimeCountTick_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnPlaytimeCountTick_unsubscribe(tl_iris_registry *reg, Iris_Events_OnPlaytimeCountTick_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnPlaytimeCountTick, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnPlaytimeCountTick_unsubscribe(tl_events *reg, Iris_Events_OnPlaytimeCountTick_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnPlaytimeCountTick, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnPlaytimeCountTick_contains(const tl_iris_registry *reg, Iris_Events_OnPlaytimeCountTick_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnPlaytimeCountTick, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnPlaytimeCountTick_contains(const tl_events *reg, Iris_Events_OnPlaytimeCountTick_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnPlaytimeCountTick, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_OnPlaytimeCountTick_subscribe(reg, fn, ctx) Iris_Events_OnPlaytimeCountTick_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnPlaytimeCountTick_fn, fn), ctx)
-#define Iris_Events_OnPlaytimeCountTick_unsubscribe(reg, fn, ctx) Iris_Events_OnPlaytimeCountTick_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnPlaytimeCountTick_fn, fn), ctx)
-#define Iris_Events_OnPlaytimeCountTick_contains(reg, fn, ctx) Iris_Events_OnPlaytimeCountTick_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnPlaytimeCountTick_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnPlaytimeCountTick_subscribe(reg, fn, ctx) Iris_Events_OnPlaytimeCountTick_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnPlaytimeCountTick_fn, fn), ctx)
+#define Iris_Events_OnPlaytimeCountTick_unsubscribe(reg, fn, ctx) Iris_Events_OnPlaytimeCountTick_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnPlaytimeCountTick_fn, fn), ctx)
+#define Iris_Events_OnPlaytimeCountTick_contains(reg, fn, ctx) Iris_Events_OnPlaytimeCountTick_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnPlaytimeCountTick_fn, fn), ctx)
 #endif
-static inline void Iris_Events_OnPlaytimeCountTick_publish(tl_iris_registry *reg, double a0) {
-    TL_IRIS_PUBLISH(reg, Iris_Events_OnPlaytimeCountTick, Iris_Events_OnPlaytimeCountTick_SIGNATURE, Iris_Events_OnPlaytimeCountTick_fn, a0);
+static inline void Iris_Events_OnPlaytimeCountTick_publish(tl_events *reg, double a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnPlaytimeCountTick, Iris_Events_OnPlaytimeCountTick_SIGNATURE, Iris_Events_OnPlaytimeCountTick_fn, a0);
 }
 
 /* OnGamePauseRequested() */
 #define Iris_Events_OnGamePauseRequested_SIGNATURE 0x12f682fdu
 typedef void (*Iris_Events_OnGamePauseRequested_fn)(void *ctx);
-static inline bool Iris_Events_OnGamePauseRequested_subscribe(tl_iris_registry *reg, Iris_Events_OnGamePauseRequested_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnGamePauseRequested, Iris_Events_OnGamePauseRequested_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnGamePauseRequested_subscribe(tl_events *reg, Iris_Events_OnGamePauseRequested_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnGamePauseRequested, Iris_Events_OnGamePauseRequested_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnGamePauseRequested_unsubscribe(tl_iris_registry *reg, Iris_Events_OnGamePauseRequested_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnGamePauseRequested, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnGamePauseRequested_unsubscribe(tl_events *reg, Iris_Events_OnGamePauseRequested_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnGamePauseRequested, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnGamePauseRequested_contains(const tl_iris_registry *reg, Iris_Events_OnGamePauseRequested_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnGamePauseRequested, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnGamePauseRequested_contains(const tl_events *reg, Iris_Events_OnGamePauseRequested_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnGamePauseRequested, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_OnGamePauseRequested_subscribe(reg, fn, ctx) Iris_Events_OnGamePauseRequested_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGamePauseRequested_fn, fn), ctx)
-#define Iris_Events_OnGamePauseRequested_unsubscribe(reg, fn, ctx) Iris_Events_OnGamePauseRequested_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGamePauseRequested_fn, fn), ctx)
-#define Iris_Events_OnGamePauseRequested_contains(reg, fn, ctx) Iris_Events_OnGamePauseRequested_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGamePauseRequested_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnGamePauseRequested_subscribe(reg, fn, ctx) Iris_Events_OnGamePauseRequested_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnGamePauseRequested_fn, fn), ctx)
+#define Iris_Events_OnGamePauseRequested_unsubscribe(reg, fn, ctx) Iris_Events_OnGamePauseRequested_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnGamePauseRequested_fn, fn), ctx)
+#define Iris_Events_OnGamePauseRequested_contains(reg, fn, ctx) Iris_Events_OnGamePauseRequested_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnGamePauseRequested_fn, fn), ctx)
 #endif
-static inline void Iris_Events_OnGamePauseRequested_publish(tl_iris_registry *reg) {
-    TL_IRIS_PUBLISH0(reg, Iris_Events_OnGamePauseRequested, Iris_Events_OnGamePauseRequested_SIGNATURE, Iris_Events_OnGamePauseRequested_fn);
+static inline void Iris_Events_OnGamePauseRequested_publish(tl_events *reg) {
+    TL_EVENTS_PUBLISH0(reg, Iris_Events_OnGamePauseRequested, Iris_Events_OnGamePauseRequested_SIGNATURE, Iris_Events_OnGamePauseRequested_fn);
 }
 
 /* OnGameResumeRequested() */
 #define Iris_Events_OnGameResumeRequested_SIGNATURE 0x12f682fdu
 typedef void (*Iris_Events_OnGameResumeRequested_fn)(void *ctx);
-static inline bool Iris_Events_OnGameResumeRequested_subscribe(tl_iris_registry *reg, Iris_Events_OnGameResumeRequested_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnGameResumeRequested, Iris_Events_OnGameResumeRequested_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnGameResumeRequested_subscribe(tl_events *reg, Iris_Events_OnGameResumeRequested_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnGameResumeRequested, Iris_Events_OnGameResumeRequested_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnGameResumeRequested_unsubscribe(tl_iris_registry *reg, Iris_Events_OnGameResumeRequested_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnGameResumeRequested, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnGameResumeRequested_unsubscribe(tl_events *reg, Iris_Events_OnGameResumeRequested_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnGameResumeRequested, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnGameResumeRequested_contains(const tl_iris_registry *reg, Iris_Events_OnGameResumeRequested_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnGameResumeRequested, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnGameResumeRequested_contains(const tl_events *reg, Iris_Events_OnGameResumeRequested_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnGameResumeRequested, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_OnGameResumeRequested_subscribe(reg, fn, ctx) Iris_Events_OnGameResumeRequested_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGameResumeRequested_fn, fn), ctx)
-#define Iris_Events_OnGameResumeRequested_unsubscribe(reg, fn, ctx) Iris_Events_OnGameResumeRequested_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGameResumeRequested_fn, fn), ctx)
-#define Iris_Events_OnGameResumeRequested_contains(reg, fn, ctx) Iris_Events_OnGameResumeRequested_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGameResumeRequested_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnGameResumeRequested_subscribe(reg, fn, ctx) Iris_Events_OnGameResumeRequested_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnGameResumeRequested_fn, fn), ctx)
+#define Iris_Events_OnGameResumeRequested_unsubscribe(reg, fn, ctx) Iris_Events_OnGameResumeRequested_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnGameResumeRequested_fn, fn), ctx)
+#define Iris_Events_OnGameResumeRequested_contains(reg, fn, ctx) Iris_Events_OnGameResumeRequested_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnGameResumeRequested_fn, fn), ctx)
 #endif
-static inline void Iris_Events_OnGameResumeRequested_publish(tl_iris_registry *reg) {
-    TL_IRIS_PUBLISH0(reg, Iris_Events_OnGameResumeRequested, Iris_Events_OnGameResumeRequested_SIGNATURE, Iris_Events_OnGameResumeRequested_fn);
+static inline void Iris_Events_OnGameResumeRequested_publish(tl_events *reg) {
+    TL_EVENTS_PUBLISH0(reg, Iris_Events_OnGameResumeRequested, Iris_Events_OnGameResumeRequested_SIGNATURE, Iris_Events_OnGameResumeRequested_fn);
 }
 
 /* OnGamePaused() */
 #define Iris_Events_OnGamePaused_SIGNATURE 0x12f682fdu
 typedef void (*Iris_Events_OnGamePaused_fn)(void *ctx);
-static inline bool Iris_Events_OnGamePaused_subscribe(tl_iris_registry *reg, Iris_Events_OnGamePaused_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnGamePaused, Iris_Events_OnGamePaused_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnGamePaused_subscribe(tl_events *reg, Iris_Events_OnGamePaused_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnGamePaused, Iris_Events_OnGamePaused_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnGamePaused_unsubscribe(tl_iris_registry *reg, Iris_Events_OnGamePaused_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnGamePaused, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnGamePaused_unsubscribe(tl_events *reg, Iris_Events_OnGamePaused_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnGamePaused, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnGamePaused_contains(const tl_iris_registry *reg, Iris_Events_OnGamePaused_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnGamePaused, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnGamePaused_contains(const tl_events *reg, Iris_Events_OnGamePaused_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnGamePaused, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_OnGamePaused_subscribe(reg, fn, ctx) Iris_Events_OnGamePaused_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGamePaused_fn, fn), ctx)
-#define Iris_Events_OnGamePaused_unsubscribe(reg, fn, ctx) Iris_Events_OnGamePaused_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGamePaused_fn, fn), ctx)
-#define Iris_Events_OnGamePaused_contains(reg, fn, ctx) Iris_Events_OnGamePaused_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGamePaused_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnGamePaused_subscribe(reg, fn, ctx) Iris_Events_OnGamePaused_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnGamePaused_fn, fn), ctx)
+#define Iris_Events_OnGamePaused_unsubscribe(reg, fn, ctx) Iris_Events_OnGamePaused_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnGamePaused_fn, fn), ctx)
+#define Iris_Events_OnGamePaused_contains(reg, fn, ctx) Iris_Events_OnGamePaused_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnGamePaused_fn, fn), ctx)
 #endif
-static inline void Iris_Events_OnGamePaused_publish(tl_iris_registry *reg) {
-    TL_IRIS_PUBLISH0(reg, Iris_Events_OnGamePaused, Iris_Events_OnGamePaused_SIGNATURE, Iris_Events_OnGamePaused_fn);
+static inline void Iris_Events_OnGamePaused_publish(tl_events *reg) {
+    TL_EVENTS_PUBLISH0(reg, Iris_Events_OnGamePaused, Iris_Events_OnGamePaused_SIGNATURE, Iris_Events_OnGamePaused_fn);
 }
 
 /* OnGameResumed() */
 #define Iris_Events_OnGameResumed_SIGNATURE 0x12f682fdu
 typedef void (*Iris_Events_OnGameResumed_fn)(void *ctx);
-static inline bool Iris_Events_OnGameResumed_subscribe(tl_iris_registry *reg, Iris_Events_OnGameResumed_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnGameResumed, Iris_Events_OnGameResumed_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnGameResumed_subscribe(tl_events *reg, Iris_Events_OnGameResumed_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnGameResumed, Iris_Events_OnGameResumed_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnGameResumed_unsubscribe(tl_iris_registry *reg, Iris_Events_OnGameResumed_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnGameResumed, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnGameResumed_unsubscribe(tl_events *reg, Iris_Events_OnGameResumed_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnGameResumed, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnGameResumed_contains(const tl_iris_registry *reg, Iris_Events_OnGameResumed_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnGameResumed, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnGameResumed_contains(const tl_events *reg, Iris_Events_OnGameResumed_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnGameResumed, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_OnGameResumed_subscribe(reg, fn, ctx) Iris_Events_OnGameResumed_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGameResumed_fn, fn), ctx)
-#define Iris_Events_OnGameResumed_unsubscribe(reg, fn, ctx) Iris_Events_OnGameResumed_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGameResumed_fn, fn), ctx)
-#define Iris_Events_OnGameResumed_contains(reg, fn, ctx) Iris_Events_OnGameResumed_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnGameResumed_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnGameResumed_subscribe(reg, fn, ctx) Iris_Events_OnGameResumed_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnGameResumed_fn, fn), ctx)
+#define Iris_Events_OnGameResumed_unsubscribe(reg, fn, ctx) Iris_Events_OnGameResumed_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnGameResumed_fn, fn), ctx)
+#define Iris_Events_OnGameResumed_contains(reg, fn, ctx) Iris_Events_OnGameResumed_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnGameResumed_fn, fn), ctx)
 #endif
-static inline void Iris_Events_OnGameResumed_publish(tl_iris_registry *reg) {
-    TL_IRIS_PUBLISH0(reg, Iris_Events_OnGameResumed, Iris_Events_OnGameResumed_SIGNATURE, Iris_Events_OnGameResumed_fn);
+static inline void Iris_Events_OnGameResumed_publish(tl_events *reg) {
+    TL_EVENTS_PUBLISH0(reg, Iris_Events_OnGameResumed, Iris_Events_OnGameResumed_SIGNATURE, Iris_Events_OnGameResumed_fn);
 }
 
-/* OnSceneLoaded(tl_nexus_level *) */
-#define Iris_Events_OnSceneLoaded_SIGNATURE 0x1903a673u
-typedef void (*Iris_Events_OnSceneLoaded_fn)(void *ctx, tl_nexus_level * a0);
-static inline bool Iris_Events_OnSceneLoaded_subscribe(tl_iris_registry *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnSceneLoaded, Iris_Events_OnSceneLoaded_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+/* OnSceneLoaded(tl_level *) */
+#define Iris_Events_OnSceneLoaded_SIGNATURE 0x2b9578c4u
+typedef void (*Iris_Events_OnSceneLoaded_fn)(void *ctx, tl_level * a0);
+static inline bool Iris_Events_OnSceneLoaded_subscribe(tl_events *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnSceneLoaded, Iris_Events_OnSceneLoaded_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnSceneLoaded_unsubscribe(tl_iris_registry *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnSceneLoaded, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnSceneLoaded_unsubscribe(tl_events *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnSceneLoaded, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnSceneLoaded_contains(const tl_iris_registry *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnSceneLoaded, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnSceneLoaded_contains(const tl_events *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnSceneLoaded, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_OnSceneLoaded_subscribe(reg, fn, ctx) Iris_Events_OnSceneLoaded_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneLoaded_fn, fn), ctx)
-#define Iris_Events_OnSceneLoaded_unsubscribe(reg, fn, ctx) Iris_Events_OnSceneLoaded_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneLoaded_fn, fn), ctx)
-#define Iris_Events_OnSceneLoaded_contains(reg, fn, ctx) Iris_Events_OnSceneLoaded_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneLoaded_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnSceneLoaded_subscribe(reg, fn, ctx) Iris_Events_OnSceneLoaded_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnSceneLoaded_fn, fn), ctx)
+#define Iris_Events_OnSceneLoaded_unsubscribe(reg, fn, ctx) Iris_Events_OnSceneLoaded_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnSceneLoaded_fn, fn), ctx)
+#define Iris_Events_OnSceneLoaded_contains(reg, fn, ctx) Iris_Events_OnSceneLoaded_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnSceneLoaded_fn, fn), ctx)
 #endif
-static inline void Iris_Events_OnSceneLoaded_publish(tl_iris_registry *reg, tl_nexus_level * a0) {
-    TL_IRIS_PUBLISH(reg, Iris_Events_OnSceneLoaded, Iris_Events_OnSceneLoaded_SIGNATURE, Iris_Events_OnSceneLoaded_fn, a0);
+static inline void Iris_Events_OnSceneLoaded_publish(tl_events *reg, tl_level * a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnSceneLoaded, Iris_Events_OnSceneLoaded_SIGNATURE, Iris_Events_OnSceneLoaded_fn, a0);
 }
 
-/* OnSceneResident(tl_nexus_level *) */
-#define Iris_Events_OnSceneResident_SIGNATURE 0x1903a673u
-typedef void (*Iris_Events_OnSceneResident_fn)(void *ctx, tl_nexus_level * a0);
-static inline bool Iris_Events_OnSceneResident_subscribe(tl_iris_registry *reg, Iris_Events_OnSceneResident_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnSceneResident, Iris_Events_OnSceneResident_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+/* OnSceneResident(tl_level *) */
+#define Iris_Events_OnSceneResident_SIGNATURE 0x2b9578c4u
+typedef void (*Iris_Events_OnSceneResident_fn)(void *ctx, tl_level * a0);
+static inline bool Iris_Events_OnSceneResident_subscribe(tl_events *reg, Iris_Events_OnSceneResident_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnSceneResident, Iris_Events_OnSceneResident_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnSceneResident_unsubscribe(tl_iris_registry *reg, Iris_Events_OnSceneResident_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnSceneResident, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnSceneResident_unsubscribe(tl_events *reg, Iris_Events_OnSceneResident_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnSceneResident, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnSceneResident_contains(const tl_iris_registry *reg, Iris_Events_OnSceneResident_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnSceneResident, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnSceneResident_contains(const tl_events *reg, Iris_Events_OnSceneResident_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnSceneResident, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_OnSceneResident_subscribe(reg, fn, ctx) Iris_Events_OnSceneResident_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneResident_fn, fn), ctx)
-#define Iris_Events_OnSceneResident_unsubscribe(reg, fn, ctx) Iris_Events_OnSceneResident_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneResident_fn, fn), ctx)
-#define Iris_Events_OnSceneResident_contains(reg, fn, ctx) Iris_Events_OnSceneResident_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneResident_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnSceneResident_subscribe(reg, fn, ctx) Iris_Events_OnSceneResident_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnSceneResident_fn, fn), ctx)
+#define Iris_Events_OnSceneResident_unsubscribe(reg, fn, ctx) Iris_Events_OnSceneResident_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnSceneResident_fn, fn), ctx)
+#define Iris_Events_OnSceneResident_contains(reg, fn, ctx) Iris_Events_OnSceneResident_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnSceneResident_fn, fn), ctx)
 #endif
-static inline void Iris_Events_OnSceneResident_publish(tl_iris_registry *reg, tl_nexus_level * a0) {
-    TL_IRIS_PUBLISH(reg, Iris_Events_OnSceneResident, Iris_Events_OnSceneResident_SIGNATURE, Iris_Events_OnSceneResident_fn, a0);
+static inline void Iris_Events_OnSceneResident_publish(tl_events *reg, tl_level * a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnSceneResident, Iris_Events_OnSceneResident_SIGNATURE, Iris_Events_OnSceneResident_fn, a0);
 }
 
-/* OnScenePresented(tl_nexus_level *) */
-#define Iris_Events_OnScenePresented_SIGNATURE 0x1903a673u
-typedef void (*Iris_Events_OnScenePresented_fn)(void *ctx, tl_nexus_level * a0);
-static inline bool Iris_Events_OnScenePresented_subscribe(tl_iris_registry *reg, Iris_Events_OnScenePresented_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnScenePresented, Iris_Events_OnScenePresented_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+/* OnScenePresented(tl_level *) */
+#define Iris_Events_OnScenePresented_SIGNATURE 0x2b9578c4u
+typedef void (*Iris_Events_OnScenePresented_fn)(void *ctx, tl_level * a0);
+static inline bool Iris_Events_OnScenePresented_subscribe(tl_events *reg, Iris_Events_OnScenePresented_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnScenePresented, Iris_Events_OnScenePresented_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnScenePresented_unsubscribe(tl_iris_registry *reg, Iris_Events_OnScenePresented_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnScenePresented, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnScenePresented_unsubscribe(tl_events *reg, Iris_Events_OnScenePresented_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnScenePresented, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnScenePresented_contains(const tl_iris_registry *reg, Iris_Events_OnScenePresented_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnScenePresented, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnScenePresented_contains(const tl_events *reg, Iris_Events_OnScenePresented_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnScenePresented, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_OnScenePresented_subscribe(reg, fn, ctx) Iris_Events_OnScenePresented_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnScenePresented_fn, fn), ctx)
-#define Iris_Events_OnScenePresented_unsubscribe(reg, fn, ctx) Iris_Events_OnScenePresented_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnScenePresented_fn, fn), ctx)
-#define Iris_Events_OnScenePresented_contains(reg, fn, ctx) Iris_Events_OnScenePresented_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnScenePresented_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnScenePresented_subscribe(reg, fn, ctx) Iris_Events_OnScenePresented_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnScenePresented_fn, fn), ctx)
+#define Iris_Events_OnScenePresented_unsubscribe(reg, fn, ctx) Iris_Events_OnScenePresented_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnScenePresented_fn, fn), ctx)
+#define Iris_Events_OnScenePresented_contains(reg, fn, ctx) Iris_Events_OnScenePresented_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnScenePresented_fn, fn), ctx)
 #endif
-static inline void Iris_Events_OnScenePresented_publish(tl_iris_registry *reg, tl_nexus_level * a0) {
-    TL_IRIS_PUBLISH(reg, Iris_Events_OnScenePresented, Iris_Events_OnScenePresented_SIGNATURE, Iris_Events_OnScenePresented_fn, a0);
+static inline void Iris_Events_OnScenePresented_publish(tl_events *reg, tl_level * a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnScenePresented, Iris_Events_OnScenePresented_SIGNATURE, Iris_Events_OnScenePresented_fn, a0);
 }
 
-/* OnSceneUnloading(tl_nexus_level *) */
-#define Iris_Events_OnSceneUnloading_SIGNATURE 0x1903a673u
-typedef void (*Iris_Events_OnSceneUnloading_fn)(void *ctx, tl_nexus_level * a0);
-static inline bool Iris_Events_OnSceneUnloading_subscribe(tl_iris_registry *reg, Iris_Events_OnSceneUnloading_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnSceneUnloading, Iris_Events_OnSceneUnloading_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+/* OnSceneUnloading(tl_level *) */
+#define Iris_Events_OnSceneUnloading_SIGNATURE 0x2b9578c4u
+typedef void (*Iris_Events_OnSceneUnloading_fn)(void *ctx, tl_level * a0);
+static inline bool Iris_Events_OnSceneUnloading_subscribe(tl_events *reg, Iris_Events_OnSceneUnloading_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnSceneUnloading, Iris_Events_OnSceneUnloading_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnSceneUnloading_unsubscribe(tl_iris_registry *reg, Iris_Events_OnSceneUnloading_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnSceneUnloading, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnSceneUnloading_unsubscribe(tl_events *reg, Iris_Events_OnSceneUnloading_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnSceneUnloading, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnSceneUnloading_contains(const tl_iris_registry *reg, Iris_Events_OnSceneUnloading_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnSceneUnloading, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnSceneUnloading_contains(const tl_events *reg, Iris_Events_OnSceneUnloading_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnSceneUnloading, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_OnSceneUnloading_subscribe(reg, fn, ctx) Iris_Events_OnSceneUnloading_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneUnloading_fn, fn), ctx)
-#define Iris_Events_OnSceneUnloading_unsubscribe(reg, fn, ctx) Iris_Events_OnSceneUnloading_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneUnloading_fn, fn), ctx)
-#define Iris_Events_OnSceneUnloading_contains(reg, fn, ctx) Iris_Events_OnSceneUnloading_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneUnloading_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnSceneUnloading_subscribe(reg, fn, ctx) Iris_Events_OnSceneUnloading_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnSceneUnloading_fn, fn), ctx)
+#define Iris_Events_OnSceneUnloading_unsubscribe(reg, fn, ctx) Iris_Events_OnSceneUnloading_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnSceneUnloading_fn, fn), ctx)
+#define Iris_Events_OnSceneUnloading_contains(reg, fn, ctx) Iris_Events_OnSceneUnloading_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnSceneUnloading_fn, fn), ctx)
 #endif
-static inline void Iris_Events_OnSceneUnloading_publish(tl_iris_registry *reg, tl_nexus_level * a0) {
-    TL_IRIS_PUBLISH(reg, Iris_Events_OnSceneUnloading, Iris_Events_OnSceneUnloading_SIGNATURE, Iris_Events_OnSceneUnloading_fn, a0);
+static inline void Iris_Events_OnSceneUnloading_publish(tl_events *reg, tl_level * a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnSceneUnloading, Iris_Events_OnSceneUnloading_SIGNATURE, Iris_Events_OnSceneUnloading_fn, a0);
 }
 
 /* OnSceneUnloaded(uint32_t) */
 #define Iris_Events_OnSceneUnloaded_SIGNATURE 0xfe1b43c4u
 typedef void (*Iris_Events_OnSceneUnloaded_fn)(void *ctx, uint32_t a0);
-static inline bool Iris_Events_OnSceneUnloaded_subscribe(tl_iris_registry *reg, Iris_Events_OnSceneUnloaded_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnSceneUnloaded, Iris_Events_OnSceneUnloaded_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnSceneUnloaded_subscribe(tl_events *reg, Iris_Events_OnSceneUnloaded_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnSceneUnloaded, Iris_Events_OnSceneUnloaded_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnSceneUnloaded_unsubscribe(tl_iris_registry *reg, Iris_Events_OnSceneUnloaded_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnSceneUnloaded, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnSceneUnloaded_unsubscribe(tl_events *reg, Iris_Events_OnSceneUnloaded_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnSceneUnloaded, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnSceneUnloaded_contains(const tl_iris_registry *reg, Iris_Events_OnSceneUnloaded_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnSceneUnloaded, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnSceneUnloaded_contains(const tl_events *reg, Iris_Events_OnSceneUnloaded_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnSceneUnloaded, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_OnSceneUnloaded_subscribe(reg, fn, ctx) Iris_Events_OnSceneUnloaded_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneUnloaded_fn, fn), ctx)
-#define Iris_Events_OnSceneUnloaded_unsubscribe(reg, fn, ctx) Iris_Events_OnSceneUnloaded_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneUnloaded_fn, fn), ctx)
-#define Iris_Events_OnSceneUnloaded_contains(reg, fn, ctx) Iris_Events_OnSceneUnloaded_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnSceneUnloaded_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnSceneUnloaded_subscribe(reg, fn, ctx) Iris_Events_OnSceneUnloaded_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnSceneUnloaded_fn, fn), ctx)
+#define Iris_Events_OnSceneUnloaded_unsubscribe(reg, fn, ctx) Iris_Events_OnSceneUnloaded_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnSceneUnloaded_fn, fn), ctx)
+#define Iris_Events_OnSceneUnloaded_contains(reg, fn, ctx) Iris_Events_OnSceneUnloaded_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnSceneUnloaded_fn, fn), ctx)
 #endif
-static inline void Iris_Events_OnSceneUnloaded_publish(tl_iris_registry *reg, uint32_t a0) {
-    TL_IRIS_PUBLISH(reg, Iris_Events_OnSceneUnloaded, Iris_Events_OnSceneUnloaded_SIGNATURE, Iris_Events_OnSceneUnloaded_fn, a0);
+static inline void Iris_Events_OnSceneUnloaded_publish(tl_events *reg, uint32_t a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnSceneUnloaded, Iris_Events_OnSceneUnloaded_SIGNATURE, Iris_Events_OnSceneUnloaded_fn, a0);
 }
 
-/* OnDisplayFader(tl_nexus *)->bool */
-#define Iris_Events_OnDisplayFader_SIGNATURE 0xbb493347u
-typedef bool (*Iris_Events_OnDisplayFader_fn)(void *ctx, tl_nexus * a0);
-static inline bool Iris_Events_OnDisplayFader_subscribe(tl_iris_registry *reg, Iris_Events_OnDisplayFader_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnDisplayFader, Iris_Events_OnDisplayFader_SIGNATURE, TL_IRIS_SINGLE_PROVIDER, TL_IRIS_FN(fn), ctx);
+/* OnDisplayFader(tl_levels *)->bool */
+#define Iris_Events_OnDisplayFader_SIGNATURE 0x0d554dd3u
+typedef bool (*Iris_Events_OnDisplayFader_fn)(void *ctx, tl_levels * a0);
+static inline bool Iris_Events_OnDisplayFader_subscribe(tl_events *reg, Iris_Events_OnDisplayFader_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnDisplayFader, Iris_Events_OnDisplayFader_SIGNATURE, TL_EVENTS_SINGLE_PROVIDER, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnDisplayFader_unsubscribe(tl_iris_registry *reg, Iris_Events_OnDisplayFader_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnDisplayFader, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnDisplayFader_unsubscribe(tl_events *reg, Iris_Events_OnDisplayFader_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnDisplayFader, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnDisplayFader_contains(const tl_iris_registry *reg, Iris_Events_OnDisplayFader_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnDisplayFader, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnDisplayFader_contains(const tl_events *reg, Iris_Events_OnDisplayFader_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnDisplayFader, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_OnDisplayFader_subscribe(reg, fn, ctx) Iris_Events_OnDisplayFader_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnDisplayFader_fn, fn), ctx)
-#define Iris_Events_OnDisplayFader_unsubscribe(reg, fn, ctx) Iris_Events_OnDisplayFader_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnDisplayFader_fn, fn), ctx)
-#define Iris_Events_OnDisplayFader_contains(reg, fn, ctx) Iris_Events_OnDisplayFader_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnDisplayFader_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnDisplayFader_subscribe(reg, fn, ctx) Iris_Events_OnDisplayFader_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnDisplayFader_fn, fn), ctx)
+#define Iris_Events_OnDisplayFader_unsubscribe(reg, fn, ctx) Iris_Events_OnDisplayFader_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnDisplayFader_fn, fn), ctx)
+#define Iris_Events_OnDisplayFader_contains(reg, fn, ctx) Iris_Events_OnDisplayFader_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnDisplayFader_fn, fn), ctx)
 #endif
-static inline bool Iris_Events_OnDisplayFader_publish(tl_iris_registry *reg, tl_nexus * a0, bool *result) {
+static inline bool Iris_Events_OnDisplayFader_publish(tl_events *reg, tl_levels * a0, bool *result) {
     bool answered = false;
-    TL_IRIS_REQUEST(answered, result, reg, Iris_Events_OnDisplayFader, Iris_Events_OnDisplayFader_SIGNATURE, Iris_Events_OnDisplayFader_fn, a0);
+    TL_EVENTS_REQUEST(answered, result, reg, Iris_Events_OnDisplayFader, Iris_Events_OnDisplayFader_SIGNATURE, Iris_Events_OnDisplayFader_fn, a0);
     return answered;
 }
 
-/* OnDisplayLoadingScreen(tl_nexus *)->bool */
-#define Iris_Events_OnDisplayLoadingScreen_SIGNATURE 0xbb493347u
-typedef bool (*Iris_Events_OnDisplayLoadingScreen_fn)(void *ctx, tl_nexus * a0);
-static inline bool Iris_Events_OnDisplayLoadingScreen_subscribe(tl_iris_registry *reg, Iris_Events_OnDisplayLoadingScreen_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnDisplayLoadingScreen, Iris_Events_OnDisplayLoadingScreen_SIGNATURE, TL_IRIS_SINGLE_PROVIDER, TL_IRIS_FN(fn), ctx);
+/* OnDisplayLoadingScreen(tl_levels *)->bool */
+#define Iris_Events_OnDisplayLoadingScreen_SIGNATURE 0x0d554dd3u
+typedef bool (*Iris_Events_OnDisplayLoadingScreen_fn)(void *ctx, tl_levels * a0);
+static inline bool Iris_Events_OnDisplayLoadingScreen_subscribe(tl_events *reg, Iris_Events_OnDisplayLoadingScreen_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnDisplayLoadingScreen, Iris_Events_OnDisplayLoadingScreen_SIGNATURE, TL_EVENTS_SINGLE_PROVIDER, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnDisplayLoadingScreen_unsubscribe(tl_iris_registry *reg, Iris_Events_OnDisplayLoadingScreen_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnDisplayLoadingScreen, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnDisplayLoadingScreen_unsubscribe(tl_events *reg, Iris_Events_OnDisplayLoadingScreen_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnDisplayLoadingScreen, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnDisplayLoadingScreen_contains(const tl_iris_registry *reg, Iris_Events_OnDisplayLoadingScreen_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnDisplayLoadingScreen, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnDisplayLoadingScreen_contains(const tl_events *reg, Iris_Events_OnDisplayLoadingScreen_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnDisplayLoadingScreen, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_OnDisplayLoadingScreen_subscribe(reg, fn, ctx) Iris_Events_OnDisplayLoadingScreen_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnDisplayLoadingScreen_fn, fn), ctx)
-#define Iris_Events_OnDisplayLoadingScreen_unsubscribe(reg, fn, ctx) Iris_Events_OnDisplayLoadingScreen_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnDisplayLoadingScreen_fn, fn), ctx)
-#define Iris_Events_OnDisplayLoadingScreen_contains(reg, fn, ctx) Iris_Events_OnDisplayLoadingScreen_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnDisplayLoadingScreen_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnDisplayLoadingScreen_subscribe(reg, fn, ctx) Iris_Events_OnDisplayLoadingScreen_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnDisplayLoadingScreen_fn, fn), ctx)
+#define Iris_Events_OnDisplayLoadingScreen_unsubscribe(reg, fn, ctx) Iris_Events_OnDisplayLoadingScreen_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnDisplayLoadingScreen_fn, fn), ctx)
+#define Iris_Events_OnDisplayLoadingScreen_contains(reg, fn, ctx) Iris_Events_OnDisplayLoadingScreen_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnDisplayLoadingScreen_fn, fn), ctx)
 #endif
-static inline bool Iris_Events_OnDisplayLoadingScreen_publish(tl_iris_registry *reg, tl_nexus * a0, bool *result) {
+static inline bool Iris_Events_OnDisplayLoadingScreen_publish(tl_events *reg, tl_levels * a0, bool *result) {
     bool answered = false;
-    TL_IRIS_REQUEST(answered, result, reg, Iris_Events_OnDisplayLoadingScreen, Iris_Events_OnDisplayLoadingScreen_SIGNATURE, Iris_Events_OnDisplayLoadingScreen_fn, a0);
+    TL_EVENTS_REQUEST(answered, result, reg, Iris_Events_OnDisplayLoadingScreen, Iris_Events_OnDisplayLoadingScreen_SIGNATURE, Iris_Events_OnDisplayLoadingScreen_fn, a0);
     return answered;
 }
 
-/* OnHideLoadingScreen(tl_nexus *)->bool */
-#define Iris_Events_OnHideLoadingScreen_SIGNATURE 0xbb493347u
-typedef bool (*Iris_Events_OnHideLoadingScreen_fn)(void *ctx, tl_nexus * a0);
-static inline bool Iris_Events_OnHideLoadingScreen_subscribe(tl_iris_registry *reg, Iris_Events_OnHideLoadingScreen_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnHideLoadingScreen, Iris_Events_OnHideLoadingScreen_SIGNATURE, TL_IRIS_SINGLE_PROVIDER, TL_IRIS_FN(fn), ctx);
+/* OnHideLoadingScreen(tl_levels *)->bool */
+#define Iris_Events_OnHideLoadingScreen_SIGNATURE 0x0d554dd3u
+typedef bool (*Iris_Events_OnHideLoadingScreen_fn)(void *ctx, tl_levels * a0);
+static inline bool Iris_Events_OnHideLoadingScreen_subscribe(tl_events *reg, Iris_Events_OnHideLoadingScreen_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnHideLoadingScreen, Iris_Events_OnHideLoadingScreen_SIGNATURE, TL_EVENTS_SINGLE_PROVIDER, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnHideLoadingScreen_unsubscribe(tl_iris_registry *reg, Iris_Events_OnHideLoadingScreen_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnHideLoadingScreen, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnHideLoadingScreen_unsubscribe(tl_events *reg, Iris_Events_OnHideLoadingScreen_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnHideLoadingScreen, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnHideLoadingScreen_contains(const tl_iris_registry *reg, Iris_Events_OnHideLoadingScreen_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnHideLoadingScreen, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnHideLoadingScreen_contains(const tl_events *reg, Iris_Events_OnHideLoadingScreen_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnHideLoadingScreen, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_OnHideLoadingScreen_subscribe(reg, fn, ctx) Iris_Events_OnHideLoadingScreen_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnHideLoadingScreen_fn, fn), ctx)
-#define Iris_Events_OnHideLoadingScreen_unsubscribe(reg, fn, ctx) Iris_Events_OnHideLoadingScreen_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnHideLoadingScreen_fn, fn), ctx)
-#define Iris_Events_OnHideLoadingScreen_contains(reg, fn, ctx) Iris_Events_OnHideLoadingScreen_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnHideLoadingScreen_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnHideLoadingScreen_subscribe(reg, fn, ctx) Iris_Events_OnHideLoadingScreen_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnHideLoadingScreen_fn, fn), ctx)
+#define Iris_Events_OnHideLoadingScreen_unsubscribe(reg, fn, ctx) Iris_Events_OnHideLoadingScreen_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnHideLoadingScreen_fn, fn), ctx)
+#define Iris_Events_OnHideLoadingScreen_contains(reg, fn, ctx) Iris_Events_OnHideLoadingScreen_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnHideLoadingScreen_fn, fn), ctx)
 #endif
-static inline bool Iris_Events_OnHideLoadingScreen_publish(tl_iris_registry *reg, tl_nexus * a0, bool *result) {
+static inline bool Iris_Events_OnHideLoadingScreen_publish(tl_events *reg, tl_levels * a0, bool *result) {
     bool answered = false;
-    TL_IRIS_REQUEST(answered, result, reg, Iris_Events_OnHideLoadingScreen, Iris_Events_OnHideLoadingScreen_SIGNATURE, Iris_Events_OnHideLoadingScreen_fn, a0);
+    TL_EVENTS_REQUEST(answered, result, reg, Iris_Events_OnHideLoadingScreen, Iris_Events_OnHideLoadingScreen_SIGNATURE, Iris_Events_OnHideLoadingScreen_fn, a0);
     return answered;
 }
 
-/* OnHideFader(tl_nexus *)->bool */
-#define Iris_Events_OnHideFader_SIGNATURE 0xbb493347u
-typedef bool (*Iris_Events_OnHideFader_fn)(void *ctx, tl_nexus * a0);
-static inline bool Iris_Events_OnHideFader_subscribe(tl_iris_registry *reg, Iris_Events_OnHideFader_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnHideFader, Iris_Events_OnHideFader_SIGNATURE, TL_IRIS_SINGLE_PROVIDER, TL_IRIS_FN(fn), ctx);
+/* OnHideFader(tl_levels *)->bool */
+#define Iris_Events_OnHideFader_SIGNATURE 0x0d554dd3u
+typedef bool (*Iris_Events_OnHideFader_fn)(void *ctx, tl_levels * a0);
+static inline bool Iris_Events_OnHideFader_subscribe(tl_events *reg, Iris_Events_OnHideFader_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnHideFader, Iris_Events_OnHideFader_SIGNATURE, TL_EVENTS_SINGLE_PROVIDER, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnHideFader_unsubscribe(tl_iris_registry *reg, Iris_Events_OnHideFader_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnHideFader, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnHideFader_unsubscribe(tl_events *reg, Iris_Events_OnHideFader_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnHideFader, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnHideFader_contains(const tl_iris_registry *reg, Iris_Events_OnHideFader_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnHideFader, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnHideFader_contains(const tl_events *reg, Iris_Events_OnHideFader_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnHideFader, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_OnHideFader_subscribe(reg, fn, ctx) Iris_Events_OnHideFader_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnHideFader_fn, fn), ctx)
-#define Iris_Events_OnHideFader_unsubscribe(reg, fn, ctx) Iris_Events_OnHideFader_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnHideFader_fn, fn), ctx)
-#define Iris_Events_OnHideFader_contains(reg, fn, ctx) Iris_Events_OnHideFader_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnHideFader_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnHideFader_subscribe(reg, fn, ctx) Iris_Events_OnHideFader_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnHideFader_fn, fn), ctx)
+#define Iris_Events_OnHideFader_unsubscribe(reg, fn, ctx) Iris_Events_OnHideFader_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnHideFader_fn, fn), ctx)
+#define Iris_Events_OnHideFader_contains(reg, fn, ctx) Iris_Events_OnHideFader_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnHideFader_fn, fn), ctx)
 #endif
-static inline bool Iris_Events_OnHideFader_publish(tl_iris_registry *reg, tl_nexus * a0, bool *result) {
+static inline bool Iris_Events_OnHideFader_publish(tl_events *reg, tl_levels * a0, bool *result) {
     bool answered = false;
-    TL_IRIS_REQUEST(answered, result, reg, Iris_Events_OnHideFader, Iris_Events_OnHideFader_SIGNATURE, Iris_Events_OnHideFader_fn, a0);
+    TL_EVENTS_REQUEST(answered, result, reg, Iris_Events_OnHideFader, Iris_Events_OnHideFader_SIGNATURE, Iris_Events_OnHideFader_fn, a0);
     return answered;
 }
 
 /* OnPlatformStateChanged(tl_platform *) */
 #define Iris_Events_OnPlatformStateChanged_SIGNATURE 0x9488dff6u
 typedef void (*Iris_Events_OnPlatformStateChanged_fn)(void *ctx, tl_platform * a0);
-static inline bool Iris_Events_OnPlatformStateChanged_subscribe(tl_iris_registry *reg, Iris_Events_OnPlatformStateChanged_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnPlatformStateChanged, Iris_Events_OnPlatformStateChanged_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnPlatformStateChanged_subscribe(tl_events *reg, Iris_Events_OnPlatformStateChanged_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnPlatformStateChanged, Iris_Events_OnPlatformStateChanged_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnPlatformStateChanged_unsubscribe(tl_iris_registry *reg, Iris_Events_OnPlatformStateChanged_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnPlatformStateChanged, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnPlatformStateChanged_unsubscribe(tl_events *reg, Iris_Events_OnPlatformStateChanged_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnPlatformStateChanged, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnPlatformStateChanged_contains(const tl_iris_registry *reg, Iris_Events_OnPlatformStateChanged_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnPlatformStateChanged, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnPlatformStateChanged_contains(const tl_events *reg, Iris_Events_OnPlatformStateChanged_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnPlatformStateChanged, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_OnPlatformStateChanged_subscribe(reg, fn, ctx) Iris_Events_OnPlatformStateChanged_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnPlatformStateChanged_fn, fn), ctx)
-#define Iris_Events_OnPlatformStateChanged_unsubscribe(reg, fn, ctx) Iris_Events_OnPlatformStateChanged_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnPlatformStateChanged_fn, fn), ctx)
-#define Iris_Events_OnPlatformStateChanged_contains(reg, fn, ctx) Iris_Events_OnPlatformStateChanged_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnPlatformStateChanged_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnPlatformStateChanged_subscribe(reg, fn, ctx) Iris_Events_OnPlatformStateChanged_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnPlatformStateChanged_fn, fn), ctx)
+#define Iris_Events_OnPlatformStateChanged_unsubscribe(reg, fn, ctx) Iris_Events_OnPlatformStateChanged_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnPlatformStateChanged_fn, fn), ctx)
+#define Iris_Events_OnPlatformStateChanged_contains(reg, fn, ctx) Iris_Events_OnPlatformStateChanged_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnPlatformStateChanged_fn, fn), ctx)
 #endif
-static inline void Iris_Events_OnPlatformStateChanged_publish(tl_iris_registry *reg, tl_platform * a0) {
-    TL_IRIS_PUBLISH(reg, Iris_Events_OnPlatformStateChanged, Iris_Events_OnPlatformStateChanged_SIGNATURE, Iris_Events_OnPlatformStateChanged_fn, a0);
+static inline void Iris_Events_OnPlatformStateChanged_publish(tl_events *reg, tl_platform * a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnPlatformStateChanged, Iris_Events_OnPlatformStateChanged_SIGNATURE, Iris_Events_OnPlatformStateChanged_fn, a0);
 }
 
 /* OnAccountStateChanged(tl_platform_account *) */
 #define Iris_Events_OnAccountStateChanged_SIGNATURE 0x03855974u
 typedef void (*Iris_Events_OnAccountStateChanged_fn)(void *ctx, tl_platform_account * a0);
-static inline bool Iris_Events_OnAccountStateChanged_subscribe(tl_iris_registry *reg, Iris_Events_OnAccountStateChanged_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_OnAccountStateChanged, Iris_Events_OnAccountStateChanged_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnAccountStateChanged_subscribe(tl_events *reg, Iris_Events_OnAccountStateChanged_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnAccountStateChanged, Iris_Events_OnAccountStateChanged_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnAccountStateChanged_unsubscribe(tl_iris_registry *reg, Iris_Events_OnAccountStateChanged_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_OnAccountStateChanged, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnAccountStateChanged_unsubscribe(tl_events *reg, Iris_Events_OnAccountStateChanged_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnAccountStateChanged, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnAccountStateChanged_contains(const tl_iris_registry *reg, Iris_Events_OnAccountStateChanged_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_OnAccountStateChanged, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_OnAccountStateChanged_contains(const tl_events *reg, Iris_Events_OnAccountStateChanged_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnAccountStateChanged, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_OnAccountStateChanged_subscribe(reg, fn, ctx) Iris_Events_OnAccountStateChanged_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnAccountStateChanged_fn, fn), ctx)
-#define Iris_Events_OnAccountStateChanged_unsubscribe(reg, fn, ctx) Iris_Events_OnAccountStateChanged_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnAccountStateChanged_fn, fn), ctx)
-#define Iris_Events_OnAccountStateChanged_contains(reg, fn, ctx) Iris_Events_OnAccountStateChanged_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_OnAccountStateChanged_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnAccountStateChanged_subscribe(reg, fn, ctx) Iris_Events_OnAccountStateChanged_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnAccountStateChanged_fn, fn), ctx)
+#define Iris_Events_OnAccountStateChanged_unsubscribe(reg, fn, ctx) Iris_Events_OnAccountStateChanged_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnAccountStateChanged_fn, fn), ctx)
+#define Iris_Events_OnAccountStateChanged_contains(reg, fn, ctx) Iris_Events_OnAccountStateChanged_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnAccountStateChanged_fn, fn), ctx)
 #endif
-static inline void Iris_Events_OnAccountStateChanged_publish(tl_iris_registry *reg, tl_platform_account * a0) {
-    TL_IRIS_PUBLISH(reg, Iris_Events_OnAccountStateChanged, Iris_Events_OnAccountStateChanged_SIGNATURE, Iris_Events_OnAccountStateChanged_fn, a0);
+static inline void Iris_Events_OnAccountStateChanged_publish(tl_events *reg, tl_platform_account * a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnAccountStateChanged, Iris_Events_OnAccountStateChanged_SIGNATURE, Iris_Events_OnAccountStateChanged_fn, a0);
 }
 
 /* User_onscenePresented(int) */
 #define Iris_Events_User_onscenePresented_SIGNATURE 0x00de3ab5u
 typedef void (*Iris_Events_User_onscenePresented_fn)(void *ctx, int a0);
-static inline bool Iris_Events_User_onscenePresented_subscribe(tl_iris_registry *reg, Iris_Events_User_onscenePresented_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Iris_Events_User_onscenePresented, Iris_Events_User_onscenePresented_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_User_onscenePresented_subscribe(tl_events *reg, Iris_Events_User_onscenePresented_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_User_onscenePresented, Iris_Events_User_onscenePresented_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_User_onscenePresented_unsubscribe(tl_iris_registry *reg, Iris_Events_User_onscenePresented_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Iris_Events_User_onscenePresented, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_User_onscenePresented_unsubscribe(tl_events *reg, Iris_Events_User_onscenePresented_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_User_onscenePresented, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_User_onscenePresented_contains(const tl_iris_registry *reg, Iris_Events_User_onscenePresented_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Iris_Events_User_onscenePresented, TL_IRIS_FN(fn), ctx);
+static inline bool Iris_Events_User_onscenePresented_contains(const tl_events *reg, Iris_Events_User_onscenePresented_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_User_onscenePresented, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Iris_Events_User_onscenePresented_subscribe(reg, fn, ctx) Iris_Events_User_onscenePresented_subscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_User_onscenePresented_fn, fn), ctx)
-#define Iris_Events_User_onscenePresented_unsubscribe(reg, fn, ctx) Iris_Events_User_onscenePresented_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_User_onscenePresented_fn, fn), ctx)
-#define Iris_Events_User_onscenePresented_contains(reg, fn, ctx) Iris_Events_User_onscenePresented_contains(reg, TL_IRIS_LISTENER_CHECK(Iris_Events_User_onscenePresented_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_User_onscenePresented_subscribe(reg, fn, ctx) Iris_Events_User_onscenePresented_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_User_onscenePresented_fn, fn), ctx)
+#define Iris_Events_User_onscenePresented_unsubscribe(reg, fn, ctx) Iris_Events_User_onscenePresented_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_User_onscenePresented_fn, fn), ctx)
+#define Iris_Events_User_onscenePresented_contains(reg, fn, ctx) Iris_Events_User_onscenePresented_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_User_onscenePresented_fn, fn), ctx)
 #endif
-static inline void Iris_Events_User_onscenePresented_publish(tl_iris_registry *reg, int a0) {
-    TL_IRIS_PUBLISH(reg, Iris_Events_User_onscenePresented, Iris_Events_User_onscenePresented_SIGNATURE, Iris_Events_User_onscenePresented_fn, a0);
+static inline void Iris_Events_User_onscenePresented_publish(tl_events *reg, int a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_User_onscenePresented, Iris_Events_User_onscenePresented_SIGNATURE, Iris_Events_User_onscenePresented_fn, a0);
 }
 
 /* The event table: IRIS_EVENTS_SPAN rows in value order, {0, 0, 0} for a gap. */
-static inline const tl_iris_event_info *iris_events_info(void) {
-    static const tl_iris_event_info info[IRIS_EVENTS_SPAN] = {
+static inline const tl_events_info *iris_events_info(void) {
+    static const tl_events_info info[IRIS_EVENTS_SPAN] = {
         { "OnCoreDeployed", Iris_Events_OnCoreDeployed_SIGNATURE, 0 },
         { "OnUpdate", Iris_Events_OnUpdate_SIGNATURE, 0 },
         { "OnFixedUpdate", Iris_Events_OnFixedUpdate_SIGNATURE, 0 },
@@ -644,10 +644,10 @@ static inline const tl_iris_event_info *iris_events_info(void) {
         { "OnScenePresented", Iris_Events_OnScenePresented_SIGNATURE, 0 },
         { "OnSceneUnloading", Iris_Events_OnSceneUnloading_SIGNATURE, 0 },
         { "OnSceneUnloaded", Iris_Events_OnSceneUnloaded_SIGNATURE, 0 },
-        { "OnDisplayFader", Iris_Events_OnDisplayFader_SIGNATURE, TL_IRIS_SINGLE_PROVIDER },
-        { "OnDisplayLoadingScreen", Iris_Events_OnDisplayLoadingScreen_SIGNATURE, TL_IRIS_SINGLE_PROVIDER },
-        { "OnHideLoadingScreen", Iris_Events_OnHideLoadingScreen_SIGNATURE, TL_IRIS_SINGLE_PROVIDER },
-        { "OnHideFader", Iris_Events_OnHideFader_SIGNATURE, TL_IRIS_SINGLE_PROVIDER },
+        { "OnDisplayFader", Iris_Events_OnDisplayFader_SIGNATURE, TL_EVENTS_SINGLE_PROVIDER },
+        { "OnDisplayLoadingScreen", Iris_Events_OnDisplayLoadingScreen_SIGNATURE, TL_EVENTS_SINGLE_PROVIDER },
+        { "OnHideLoadingScreen", Iris_Events_OnHideLoadingScreen_SIGNATURE, TL_EVENTS_SINGLE_PROVIDER },
+        { "OnHideFader", Iris_Events_OnHideFader_SIGNATURE, TL_EVENTS_SINGLE_PROVIDER },
         { "OnPlatformStateChanged", Iris_Events_OnPlatformStateChanged_SIGNATURE, 0 },
         { "OnAccountStateChanged", Iris_Events_OnAccountStateChanged_SIGNATURE, 0 },
         { "User_onscenePresented", Iris_Events_User_onscenePresented_SIGNATURE, 0 },
@@ -655,8 +655,8 @@ static inline const tl_iris_event_info *iris_events_info(void) {
     return info;
 }
 
-static inline bool iris_events_init(tl_iris_registry *reg, const tl_logger *logger) {
-    return tl_iris_init_table(reg, IRIS_EVENTS_SPAN, iris_events_info(), logger);
+static inline bool iris_events_init(tl_events *reg, const tl_logger *logger) {
+    return tl_events_init_table(reg, IRIS_EVENTS_SPAN, iris_events_info(), logger);
 }
 
 #endif /* TLG_EV_H_INCLUDED */

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <threadlink/iris.h>
+#include <threadlink/events.h>
 
 /* Tombstones are deprecated: using one warns, declaring them does not. */
 #ifndef TL_DEPRECATED_ENTRY
@@ -122,56 +122,56 @@ static inline const char *ev_name_of(ev e)
 /* OnStrike(int) */
 #define Ev_OnStrike_SIGNATURE 0x00de3ab5u
 typedef void (*Ev_OnStrike_fn)(void *ctx, int a0);
-static inline bool Ev_OnStrike_subscribe(tl_iris_registry *reg, Ev_OnStrike_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Ev_OnStrike, Ev_OnStrike_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnStrike_subscribe(tl_events *reg, Ev_OnStrike_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Ev_OnStrike, Ev_OnStrike_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Ev_OnStrike_unsubscribe(tl_iris_registry *reg, Ev_OnStrike_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Ev_OnStrike, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnStrike_unsubscribe(tl_events *reg, Ev_OnStrike_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Ev_OnStrike, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Ev_OnStrike_contains(const tl_iris_registry *reg, Ev_OnStrike_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Ev_OnStrike, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnStrike_contains(const tl_events *reg, Ev_OnStrike_fn fn, void *ctx) {
+    return tl_events_contains(reg, Ev_OnStrike, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Ev_OnStrike_subscribe(reg, fn, ctx) Ev_OnStrike_subscribe(reg, TL_IRIS_LISTENER_CHECK(Ev_OnStrike_fn, fn), ctx)
-#define Ev_OnStrike_unsubscribe(reg, fn, ctx) Ev_OnStrike_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Ev_OnStrike_fn, fn), ctx)
-#define Ev_OnStrike_contains(reg, fn, ctx) Ev_OnStrike_contains(reg, TL_IRIS_LISTENER_CHECK(Ev_OnStrike_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Ev_OnStrike_subscribe(reg, fn, ctx) Ev_OnStrike_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnStrike_fn, fn), ctx)
+#define Ev_OnStrike_unsubscribe(reg, fn, ctx) Ev_OnStrike_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnStrike_fn, fn), ctx)
+#define Ev_OnStrike_contains(reg, fn, ctx) Ev_OnStrike_contains(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnStrike_fn, fn), ctx)
 #endif
-static inline void Ev_OnStrike_publish(tl_iris_registry *reg, int a0) {
-    TL_IRIS_PUBLISH(reg, Ev_OnStrike, Ev_OnStrike_SIGNATURE, Ev_OnStrike_fn, a0);
+static inline void Ev_OnStrike_publish(tl_events *reg, int a0) {
+    TL_EVENTS_PUBLISH(reg, Ev_OnStrike, Ev_OnStrike_SIGNATURE, Ev_OnStrike_fn, a0);
 }
 
 /* OnQuit() */
 #define Ev_OnQuit_SIGNATURE 0x12f682fdu
 typedef void (*Ev_OnQuit_fn)(void *ctx);
-static inline bool Ev_OnQuit_subscribe(tl_iris_registry *reg, Ev_OnQuit_fn fn, void *ctx) {
-    return tl_iris_subscribe(reg, Ev_OnQuit, Ev_OnQuit_SIGNATURE, 0, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnQuit_subscribe(tl_events *reg, Ev_OnQuit_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Ev_OnQuit, Ev_OnQuit_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Ev_OnQuit_unsubscribe(tl_iris_registry *reg, Ev_OnQuit_fn fn, void *ctx) {
-    return tl_iris_unsubscribe(reg, Ev_OnQuit, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnQuit_unsubscribe(tl_events *reg, Ev_OnQuit_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Ev_OnQuit, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Ev_OnQuit_contains(const tl_iris_registry *reg, Ev_OnQuit_fn fn, void *ctx) {
-    return tl_iris_contains(reg, Ev_OnQuit, TL_IRIS_FN(fn), ctx);
+static inline bool Ev_OnQuit_contains(const tl_events *reg, Ev_OnQuit_fn fn, void *ctx) {
+    return tl_events_contains(reg, Ev_OnQuit, TL_EVENTS_FN(fn), ctx);
 }
-#ifdef TL_IRIS_LISTENER_CHECK
-#define Ev_OnQuit_subscribe(reg, fn, ctx) Ev_OnQuit_subscribe(reg, TL_IRIS_LISTENER_CHECK(Ev_OnQuit_fn, fn), ctx)
-#define Ev_OnQuit_unsubscribe(reg, fn, ctx) Ev_OnQuit_unsubscribe(reg, TL_IRIS_LISTENER_CHECK(Ev_OnQuit_fn, fn), ctx)
-#define Ev_OnQuit_contains(reg, fn, ctx) Ev_OnQuit_contains(reg, TL_IRIS_LISTENER_CHECK(Ev_OnQuit_fn, fn), ctx)
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Ev_OnQuit_subscribe(reg, fn, ctx) Ev_OnQuit_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnQuit_fn, fn), ctx)
+#define Ev_OnQuit_unsubscribe(reg, fn, ctx) Ev_OnQuit_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnQuit_fn, fn), ctx)
+#define Ev_OnQuit_contains(reg, fn, ctx) Ev_OnQuit_contains(reg, TL_EVENTS_LISTENER_CHECK(Ev_OnQuit_fn, fn), ctx)
 #endif
-static inline void Ev_OnQuit_publish(tl_iris_registry *reg) {
-    TL_IRIS_PUBLISH0(reg, Ev_OnQuit, Ev_OnQuit_SIGNATURE, Ev_OnQuit_fn);
+static inline void Ev_OnQuit_publish(tl_events *reg) {
+    TL_EVENTS_PUBLISH0(reg, Ev_OnQuit, Ev_OnQuit_SIGNATURE, Ev_OnQuit_fn);
 }
 
 /* The event table: EV_SPAN rows in value order, {0, 0, 0} for a gap. */
-static inline const tl_iris_event_info *ev_info(void) {
-    static const tl_iris_event_info info[EV_SPAN] = {
+static inline const tl_events_info *ev_info(void) {
+    static const tl_events_info info[EV_SPAN] = {
         { "OnStrike", Ev_OnStrike_SIGNATURE, 0 },
         { "OnQuit", Ev_OnQuit_SIGNATURE, 0 },
     };
     return info;
 }
 
-static inline bool ev_init(tl_iris_registry *reg, const tl_logger *logger) {
-    return tl_iris_init_table(reg, EV_SPAN, ev_info(), logger);
+static inline bool ev_init(tl_events *reg, const tl_logger *logger) {
+    return tl_events_init_table(reg, EV_SPAN, ev_info(), logger);
 }
 
 #endif /* TLG_EV_H_INCLUDED */

@@ -1,0 +1,1148 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
+/* threadlink/levels.h -- levels: residency holds, loading and unloading, presentation (the seed's Nexus).
+
+   WHAT
+   ----
+   The seed's Nexus for C, for a game with one level at a time or many at once (a host simulating
+   every occupied area while presenting its own player's). A level is a 32-bit id (a generated
+   domain such as Nexus.Levels, or content ids). The game supplies the loader as callbacks (begin
+   load, poll, unload, and two optional hooks) and, while loading, the level's objects as a
+   lifecycle batch (lifecycle.h). A level is resident while anything holds it; presenting a level
+   holds it and makes it the one the player sees.
+
+   INCLUDE
+   -------
+       #include <threadlink/levels.h>
+       #define TL_LEVELS_IMPL                   // or TL_IMPLEMENTATION (all modules), in one file
+       #include <threadlink/levels.h>
+   Uses lifecycle.h (batches, the core), content.h (level scopes) and events.h (events): their
+   implementations must be compiled somewhere too (TL_IMPLEMENTATION does all of them).
+   TL_MALLOC / TL_FREE override the allocator (both or neither).
+
+   USE
+   ---
+       static tl_lifecycle_status begin(void *game, tl_level *level) {
+           tl_level_set_objects(level, objects_of(game, tl_level_id(level)), n);
+           return TL_LIFECYCLE_DONE;                       // synchronous: done at once
+       }
+       tl_levels_desc desc = {0};                         // zero: defaults (see tl_levels_desc)
+       desc.loader.begin_load = begin;  desc.loader.unload = unload;  desc.loader.ctx = game;
+       desc.registry = &registry;  desc.content = content;  desc.core = &core;
+       tl_levels *levels = tl_levels_create(&desc);
+       tl_level_hold farm = tl_levels_hold(levels, Nexus_Levels_Farm);
+       ... each frame: tl_levels_update(levels, seconds);  // or subscribe tl_levels_on_update
+       if (tl_level_hold_status(farm) == TL_LEVEL_HOLD_RESIDENT) ...
+       tl_level_hold_release_after(farm, 10.0);                // unloads in 10 s unless held again
+       tl_levels_transition(levels, Nexus_Levels_Town);    // behind the fader and loading screen
+       tl_levels_destroy(levels);                          // after tl_lifecycle_discard (see SHUTDOWN)
+
+   RESIDENCY RULES
+   ---------------
+   - All work happens in tl_levels_update: holding and releasing never call back. A level held
+     while unloaded starts loading at the next update: begin_load once, then poll_load once per
+     update while it answers TL_LIFECYCLE_PENDING (a synchronous loader answers DONE at once).
+     When the loader is done, OnSceneLoaded is published, the objects it gave
+     (tl_level_set_objects) run as one batch (preload all, boot, initialize on the next
+     update), the finished_loading hook is polled until done, and only then is the level
+     resident: OnSceneResident is published and every hold on it reports TL_LEVEL_HOLD_RESIDENT.
+   - A level loads once: holds arriving while it loads share that load.
+   - A failed load (the loader, a preload, the finished_loading hook, or objects with bad
+     parents) gives every hold waiting for it TL_LEVEL_HOLD_FAILED with the reason (tl_level_hold_reason;
+     a preload failure names every failed object). What was made is undone as an unload would:
+     every object given discarded once (even if the loader failed after giving them), children
+     first, the level's scope ended, the unload callback called
+     (begin_load was called), but no event is published (it never was resident).
+   - Releasing the last hold starts the level's unload delay (tl_levels_set_unload_delay, per
+     level, default desc.unload_delay, 0 by default), or the delay given to
+     tl_level_hold_release_after. The delay counts from the first update after the release, whoever
+     releases (game code between updates, or a presentation or a callback during one, whose
+     seconds went by before the release): each update after it takes its seconds off, and the
+     unload starts at the update that reaches zero (a delay of 0: the first update after the
+     release). A level released while it loads counts from the update after it became resident.
+     A hold meanwhile cancels it: no reload. Releasing a hold twice (or a failed one) does
+     nothing.
+   - Unloading, whatever the reason, follows one path: the before_unload hook (polled until
+     done), OnSceneUnloading (the objects still there, for saving their state), discard of every
+     object, children first, the end of the level's content scope, the loader's unload callback,
+     OnSceneUnloaded(id).
+   - Operations on one level never overlap: a hold during an unload waits for it, then the level
+     loads again. tl_levels_is_resident / tl_levels_try_get answer only for a level loaded, booted
+     and not unloading (during its unload delay it is still resident).
+   - Each level gets a content scope of kind level (under desc.content's root, named "Level
+     <id>") when its load begins and until its unload; entity scopes live under it and move
+     between levels with tl_scope_reparent (content.h).
+   - Callbacks and listeners may hold and release anything (and present); they must not call
+     tl_levels_update, tl_levels_shutdown or tl_levels_destroy.
+
+   PRESENTATION
+   ------------
+   - tl_levels_present(level) holds the level, waits until it is resident, makes it the presented
+     level, publishes OnScenePresented, then releases the hold on the level presented before (a
+     level held only by presentation unloads; one another system holds stays).
+   - tl_levels_transition(level) does the same behind four single-provider events, each published
+     once per update until its provider answers true (it may take frames): OnDisplayFader,
+     OnDisplayLoadingScreen, (present), OnHideLoadingScreen, OnHideFader. The seed requires
+     exactly one provider for each; here an event without one counts as done (a game with no
+     loading screen still transitions), and the level set logs a warning naming it
+     (TL_LEVELS_LOG_NO_PROVIDER), once per event for the level set's life.
+   - tl_levels_stop_presenting() presents nothing, releasing the presented level's hold.
+   - Presentations run one at a time, in call order; tl_levels_presenting names the running one's
+     level (a transition's providers learn so which level loads). If the level fails to load, the
+     presentation ends with the previous level still presented (and, for a transition, the
+     loading screen and fader hidden).
+
+   SHUTDOWN
+   --------
+   tl_levels_shutdown releases every hold and unloads every level at once (the unload path, the
+   before_unload hook called once whatever it answers; a load in progress is undone as a failed
+   one), while the subsystems the objects registered with still exist. Given desc.core, the level set
+   registers it with tl_lifecycle_before_discard, so tl_lifecycle_discard runs it before any subsystem's
+   discard. tl_levels_destroy shuts down (if not yet) and frees the level set.
+
+   NATIVE EVENTS (natives/Iris.Events.Native.txt, after lifecycle.h's)
+   -------------
+       OnSceneLoaded(tl_level *)       the loader is done, before the objects boot
+       OnSceneResident(tl_level *)     loaded, booted, finished; before any holder sees it
+       OnScenePresented(tl_level *)    the level is now the presented one
+       OnSceneUnloading(tl_level *)    before the objects are discarded
+       OnSceneUnloaded(uint32_t)             the level's id, once it has unloaded
+       OnDisplayFader(tl_levels *) -> bool    single provider; true once done
+       OnDisplayLoadingScreen(tl_levels *) -> bool
+       OnHideLoadingScreen(tl_levels *) -> bool
+       OnHideFader(tl_levels *) -> bool
+   The four providers get the level set: tl_levels_presenting(levels, &level) names the level the
+   transition brings in (to pick its loading screen), tl_levels_presented the one shown.
+*/
+/* TL_IMPLEMENTATION implies every module's switch; checked outside the include guard, so that
+   defining it between two includes of this header still counts. */
+#if defined(TL_IMPLEMENTATION) && !defined(TL_LEVELS_IMPL)
+#define TL_LEVELS_IMPL
+#endif
+#ifndef TL_LEVELS_H
+#define TL_LEVELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api.h"
+#include "content.h"
+#include "lifecycle.h"
+#include "events.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --- native events ------------------------------------------------------------------------------ */
+
+typedef struct tl_levels_events {
+    uint32_t scene_loaded, scene_resident, scene_presented, scene_unloading, scene_unloaded;
+    uint32_t display_fader, display_loading_screen, hide_loading_screen, hide_fader;
+} tl_levels_events;
+
+#define TL_LEVELS_EVENTS_INIT(prefix) \
+    { \
+        prefix##OnSceneLoaded, prefix##OnSceneResident, prefix##OnScenePresented, \
+            prefix##OnSceneUnloading, prefix##OnSceneUnloaded, prefix##OnDisplayFader, \
+            prefix##OnDisplayLoadingScreen, prefix##OnHideLoadingScreen, prefix##OnHideFader \
+    }
+/* Their native ordinals: after lifecycle.h's nine. */
+#define TL_LEVELS_EVENTS_NATIVE \
+    { 9, 10, 11, 12, 13, 14, 15, 16, 17 }
+
+#define TL_LEVELS_SIG_LEVEL 0x2b9578c4u    /* "(tl_level *)" */
+#define TL_LEVELS_SIG_ID 0xfe1b43c4u       /* "(uint32_t)" */
+#define TL_LEVELS_SIG_PROVIDER 0x0d554dd3u /* "(tl_levels *)->bool" */
+
+typedef void (*tl_level_fn)(void *ctx, tl_level *level);
+typedef void (*tl_levels_id_fn)(void *ctx, uint32_t level);
+typedef bool (*tl_levels_provider_fn)(void *ctx, tl_levels *levels);
+
+/* --- diagnostics -------------------------------------------------------------------------------- */
+
+#define TL_LEVELS_LOG_ITEMS(X) \
+    X(INVALID_ARGUMENT, TL_LOG_LEVEL_ERROR, "%s: invalid argument") \
+    X(LOAD_FAILED, TL_LOG_LEVEL_ERROR, "level %u failed to load: %s") \
+    X(REENTRANT_CALL, TL_LOG_LEVEL_ERROR, "%s called from inside a levels callback: refused") \
+    X(SHUT_DOWN, TL_LOG_LEVEL_ERROR, "%s: the level set is shut down") \
+    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)") \
+    X(NO_PROVIDER, TL_LOG_LEVEL_WARNING, \
+      "transition to level %u: %s has no provider, so that step counts as done (said once)")
+
+#define TL_LEVELS_LOG_BASE 0x300u
+typedef enum tl_levels_log_item {
+    TL_LEVELS_LOG_NONE_ = TL_LEVELS_LOG_BASE - 1,
+#define TL__LEVELS_LOG_ENUM(id, level, message) TL_LEVELS_LOG_##id,
+    TL_LEVELS_LOG_ITEMS(TL__LEVELS_LOG_ENUM) /* TL_LEVELS_LOG_<id>, one per row from the base */
+#undef TL__LEVELS_LOG_ENUM
+    TL_LEVELS_LOG_END_
+} tl_levels_log_item;
+
+/* --- the level set ---------------------------------------------------------------------------------- */
+
+/* The game's loader. Every function gets the loader's ctx (below) and the level (valid until the
+   levels is destroyed). Only begin_load is required. The level's objects are another matter: their
+   functions get the level itself as ctx (see tl_level_set_objects). */
+typedef struct tl_levels_loader {
+    void *ctx;
+    /* Starts loading; gives the objects (tl_level_set_objects) by the time it is done.
+       FAILED: tl_level_fail may give the reason first. */
+    tl_lifecycle_status (*begin_load)(void *ctx, tl_level *level);
+    /* Polled once per update while loading is pending; NULL: a PENDING answer fails the load. */
+    tl_lifecycle_status (*poll_load)(void *ctx, tl_level *level);
+    void (*unload)(void *ctx, tl_level *level);
+    /* Polled once per update after the objects initialized, until not pending (FAILED fails the
+       load); NULL: done. The seed's OnFinishedLoadingAsync. */
+    tl_lifecycle_status (*finished_loading)(void *ctx, tl_level *level);
+    /* Polled once per update when an unload starts, until not pending; NULL: done. */
+    tl_lifecycle_status (*before_unload)(void *ctx, tl_level *level);
+} tl_levels_loader;
+
+/* Zero-initialised: no events published, native ordinals, stderr logging, no content scopes, no
+   core (call tl_levels_shutdown or tl_levels_destroy yourself), unload delay 0. */
+typedef struct tl_levels_desc {
+    tl_levels_loader loader;
+    tl_events *registry;
+    const tl_levels_events *events; /* NULL: TL_LEVELS_EVENTS_NATIVE */
+    const tl_logger *logger;
+    tl_content *content; /* each level's scope goes under its root */
+    tl_lifecycle *core;  /* shut down from tl_lifecycle_discard, before the subsystems */
+    double unload_delay; /* every level's default, seconds */
+} tl_levels_desc;
+
+typedef enum tl_level_state {
+    TL_LEVEL_UNLOADED = 0,
+    TL_LEVEL_LOADING = 1, /* loader, objects, finished_loading hook */
+    TL_LEVEL_RESIDENT = 2,
+    TL_LEVEL_UNLOADING = 3 /* before_unload hook pending */
+} tl_level_state;
+
+/* A hold: a small handle (slot + generation); a released one is detected, never used, and every
+   hold is invalid after tl_levels_shutdown. Zero is no hold. Not usable after tl_levels_destroy
+   (it names the level set). */
+typedef struct tl_level_hold {
+    tl_levels *levels;
+    uint32_t index, gen;
+} tl_level_hold;
+
+typedef enum tl_level_hold_status {
+    TL_LEVEL_HOLD_INVALID = 0, /* zero, released, or the level set shut down */
+    TL_LEVEL_HOLD_PENDING = 1, /* the level is loading (or unloading, then loading again) */
+    TL_LEVEL_HOLD_RESIDENT = 2,
+    TL_LEVEL_HOLD_FAILED = 3 /* its load failed: tl_level_hold_reason; release it */
+} tl_level_hold_status;
+
+typedef struct tl_levels_stats {
+    uint32_t levels; /* ever seen */
+    uint32_t resident;
+    uint32_t holds;   /* live (pending, resident or failed) */
+    uint32_t loads;   /* loads begun */
+    uint32_t unloads; /* unload paths completed, failed loads included */
+    uint32_t active;  /* levels with work for the next update */
+} tl_levels_stats;
+
+TL_API tl_levels *tl_levels_create(const tl_levels_desc *desc);
+TL_API void tl_levels_update(tl_levels *levels, double seconds);
+/* An OnUpdate listener: subscribe it with the level set as context to update with the scaled delta. */
+TL_API void tl_levels_on_update(void *levels, float seconds);
+TL_API void tl_levels_shutdown(tl_levels *levels);
+TL_API void tl_levels_destroy(tl_levels *levels);
+
+TL_API bool tl_levels_set_unload_delay(tl_levels *levels, uint32_t level, double seconds);
+TL_API tl_level_hold tl_levels_hold(tl_levels *levels, uint32_t level);
+TL_API void tl_level_hold_release(tl_level_hold hold);
+TL_API void tl_level_hold_release_after(tl_level_hold hold, double seconds);
+TL_API tl_level_hold_status tl_level_hold_status_of(tl_level_hold hold);
+TL_API const char *tl_level_hold_reason(tl_level_hold hold); /* NULL unless failed */
+TL_API uint32_t tl_level_hold_level_id(tl_level_hold hold);  /* 0 for an invalid hold */
+
+TL_API bool tl_levels_is_resident(const tl_levels *levels, uint32_t level);
+TL_API tl_level *tl_levels_try_get(tl_levels *levels, uint32_t level); /* NULL unless resident */
+TL_API tl_level_state tl_levels_level_state(const tl_levels *levels, uint32_t level);
+TL_API tl_levels_stats tl_levels_get_stats(const tl_levels *levels);
+
+/* For the loader and listeners. */
+TL_API uint32_t tl_level_id(const tl_level *level);
+TL_API tl_levels *tl_level_owner(const tl_level *level);
+TL_API tl_scope tl_level_scope(const tl_level *level); /* zero without content */
+TL_API void *tl_level_user(const tl_level *level);
+TL_API void tl_level_set_user(tl_level *level, void *user);
+/* The level's objects (copied), run as one batch once the loader is done. Loader only. Each
+   object's functions (lifecycle.h's tl_lifecycle_object_vtable: preload, boot, initialize, discard,
+   consume_dependency) get the object as self and this level (tl_level *) as ctx, through
+   which they reach its id, content scope and the game's data for it (tl_level_id,
+   tl_level_scope, tl_level_user); the loader's ctx is not passed to them. */
+TL_API bool tl_level_set_objects(tl_level *level, const tl_lifecycle_object *objects,
+                                 uint32_t count);
+TL_API tl_lifecycle_batch *tl_level_batch(tl_level *level); /* NULL before its objects boot */
+/* The reason a failing loader gives (copied, truncated to 200 bytes). */
+TL_API void tl_level_fail(tl_level *level, const char *reason);
+
+/* Presentation (see PRESENTATION). False only on an invalid levels or no memory. */
+TL_API bool tl_levels_present(tl_levels *levels, uint32_t level);
+TL_API bool tl_levels_transition(tl_levels *levels, uint32_t level);
+TL_API bool tl_levels_stop_presenting(tl_levels *levels);
+/* The presented level's id and whether there is one. */
+TL_API bool tl_levels_presented(const tl_levels *levels, uint32_t *level);
+/* The level the running presentation brings in (*level, 0 when none) and whether one runs (a
+   present or a transition; a stop brings in none). The providers of a transition's events get
+   the level set: this tells them which level loads behind the fader and loading screen (and, while
+   they hide, tl_levels_presented says whether it was shown or failed). */
+TL_API bool tl_levels_presenting(const tl_levels *levels, uint32_t *level);
+/* Presentations queued or running. */
+TL_API uint32_t tl_levels_presentations_pending(const tl_levels *levels);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TL_LEVELS_H */
+
+/* ------------------------------------------------------------------------------------------------ */
+#if defined(TL_LEVELS_IMPL) && !defined(TL__LEVELS_IMPLEMENTED)
+#define TL__LEVELS_IMPLEMENTED
+/* Again here, for the usage block's order (include, define, include): the first includes of the
+   modules levels.h uses saw no TL_IMPLEMENTATION. */
+#include "log.h"
+#include "events.h"
+#include "lifecycle.h"
+#include "content.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#ifndef TL_MALLOC
+#include <stdlib.h>
+#define TL_MALLOC(size) malloc(size)
+#define TL_FREE(ptr) free(ptr)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    TL__LEVEL_IDLE,
+    TL__LEVEL_LOADING,
+    TL__LEVEL_BOOTING,
+    TL__LEVEL_FINISHING,
+    TL__LEVEL_RESIDENT,
+    TL__LEVEL_UNLOADING
+};
+enum { TL__HOLD_FREE, TL__HOLD_LIVE, TL__HOLD_FAILED };
+enum { TL__PRESENT, TL__TRANSITION, TL__STOP };
+/* Presentation steps, in order; a present runs only TL__STEP_SHOW. */
+enum {
+    TL__STEP_DISPLAY_FADER,
+    TL__STEP_DISPLAY_LOADING,
+    TL__STEP_SHOW,
+    TL__STEP_HIDE_LOADING,
+    TL__STEP_HIDE_FADER,
+    TL__STEP_DONE
+};
+
+#define TL__LEVELS_NONE UINT32_MAX
+#define TL__LEVELS_REASON_MAX 200
+#define TL__LEVELS_MODULE "Levels"
+
+struct tl_level {
+    tl_levels *levels;
+    uint32_t id, state, holders, active_pos;
+    uint64_t stepped;     /* the update that last stepped it */
+    uint64_t released_in; /* the update during or after which its delay started (n->frame then) */
+    double unload_delay;  /* its own (tl_levels_set_unload_delay) */
+    double release_delay; /* the delay of the release that left it unheld */
+    double remaining;     /* the countdown while releasing */
+    bool releasing, announced, loader_started, has_batch;
+    tl_lifecycle_batch batch;
+    tl_lifecycle_object *objects; /* given by the loader, until the batch takes them */
+    uint32_t object_count;
+    tl_scope scope;
+    void *user;
+    char reason[TL__LEVELS_REASON_MAX + 1];
+};
+
+typedef struct tl__levels_hold {
+    tl_level *level;
+    char *reason; /* a failed hold's */
+    uint32_t gen, next_free, state;
+} tl__levels_hold;
+
+typedef struct tl__levels_request {
+    uint32_t kind, level;
+} tl__levels_request;
+
+struct tl_levels {
+    tl_levels_loader loader;
+    tl_events *registry;
+    tl_levels_events events;
+    tl_logger logger;
+    tl_content *content;
+    tl_lifecycle *core;
+    double unload_delay;
+    tl_level **levels; /* every level seen, each allocated once: pointers stay valid */
+    uint32_t level_count, level_cap;
+    tl_level **table; /* id -> level, open addressing, a power of two */
+    uint32_t table_cap;
+    tl_level **active; /* levels with work for the next update */
+    uint32_t active_count, active_cap;
+    tl__levels_hold *holds;
+    uint32_t hold_count, hold_cap, hold_free, live_holds;
+    tl__levels_request *queue; /* presentations not yet finished; [0] is running */
+    uint32_t queue_count, queue_cap, step;
+    tl_level_hold showing; /* the running presentation's hold on its level */
+    tl_level_hold presented_hold;
+    uint32_t presented_level;
+    bool has_presented;
+    uint64_t frame;
+    double dt;
+    uint32_t loads, unloads, resident;
+    uint32_t warned_steps; /* a bit per provider step whose missing provider was reported */
+    bool in_callback, shut;
+};
+
+static const char *tl__levels_message(uint32_t item, int *level) {
+    switch (item) {
+#define TL__LEVELS_LOG_CASE(id, lvl, message) \
+    case TL_LEVELS_LOG_##id: *level = lvl; return message;
+        TL_LEVELS_LOG_ITEMS(TL__LEVELS_LOG_CASE)
+#undef TL__LEVELS_LOG_CASE
+    default: *level = TL_LOG_LEVEL_ERROR; return "%s";
+    }
+}
+
+static void tl__levels_log(const tl_logger *logger, uint32_t item, ...) {
+    int level;
+    const char *fmt = tl__levels_message(item, &level);
+    va_list args;
+    if (level < TL_LOG_MIN_LEVEL) return;
+    va_start(args, item);
+    tl_logv_table(logger, level, TL__LEVELS_MODULE, item, fmt, args);
+    va_end(args);
+}
+
+static bool tl__levels_grow(void **array, uint32_t *cap, size_t size, uint32_t need) {
+    uint32_t n = *cap ? *cap : 4u;
+    void *grown;
+    if (need <= *cap) return true;
+    while (n < need) n *= 2u;
+    grown = TL_MALLOC((size_t)n * size);
+    if (!grown) return false;
+    if (*cap) memcpy(grown, *array, (size_t)*cap * size);
+    TL_FREE(*array);
+    *array = grown;
+    *cap = n;
+    return true;
+}
+
+/* --- events ------------------------------------------------------------------------------------- */
+
+static void tl__levels_publish_level(tl_levels *n, uint32_t event, tl_level *level) {
+    if (n->registry) TL_EVENTS_PUBLISH(n->registry, event, TL_LEVELS_SIG_LEVEL, tl_level_fn, level);
+}
+static void tl__levels_publish_id(tl_levels *n, uint32_t event, uint32_t id) {
+    if (n->registry) TL_EVENTS_PUBLISH(n->registry, event, TL_LEVELS_SIG_ID, tl_levels_id_fn, id);
+}
+
+/* --- levels: lookup and the active list --------------------------------------------------------- */
+
+static uint32_t tl__levels_slot(uint32_t id, uint32_t cap) {
+    return (id * 0x9E3779B1u) & (cap - 1u);
+}
+
+static tl_level *tl__levels_find(const tl_levels *n, uint32_t id) {
+    uint32_t i;
+    if (!n->table_cap) return NULL;
+    for (i = tl__levels_slot(id, n->table_cap); n->table[i]; i = (i + 1u) & (n->table_cap - 1u))
+        if (n->table[i]->id == id) return n->table[i];
+    return NULL;
+}
+
+static void tl__levels_table_put(tl_level **table, uint32_t cap, tl_level *level) {
+    uint32_t i = tl__levels_slot(level->id, cap);
+    while (table[i]) i = (i + 1u) & (cap - 1u);
+    table[i] = level;
+}
+
+/* Keeps the table at most half full. */
+static bool tl__levels_table_reserve(tl_levels *n) {
+    uint32_t cap = n->table_cap ? n->table_cap * 2u : 16u, i;
+    tl_level **table;
+    if ((n->level_count + 1u) * 2u <= n->table_cap) return true;
+    table = (tl_level **)TL_MALLOC((size_t)cap * sizeof *table);
+    if (!table) return false;
+    memset(table, 0, (size_t)cap * sizeof *table);
+    for (i = 0; i < n->level_count; i++) tl__levels_table_put(table, cap, n->levels[i]);
+    TL_FREE(n->table);
+    n->table = table;
+    n->table_cap = cap;
+    return true;
+}
+
+static tl_level *tl__levels_level_get(tl_levels *n, uint32_t id) {
+    tl_level *level = tl__levels_find(n, id);
+    if (level) return level;
+    if (!tl__levels_table_reserve(n) ||
+        !tl__levels_grow((void **)&n->levels, &n->level_cap, sizeof *n->levels,
+                         n->level_count + 1u) ||
+        !(level = (tl_level *)TL_MALLOC(sizeof *level))) {
+        tl__levels_log(&n->logger, TL_LEVELS_LOG_OUT_OF_MEMORY, "level");
+        return NULL;
+    }
+    memset(level, 0, sizeof *level);
+    level->levels = n;
+    level->id = id;
+    level->state = TL__LEVEL_IDLE;
+    level->active_pos = TL__LEVELS_NONE;
+    level->unload_delay = n->unload_delay;
+    n->levels[n->level_count++] = level;
+    tl__levels_table_put(n->table, n->table_cap, level);
+    return level;
+}
+
+static bool tl__level_has_work(const tl_level *level) {
+    switch (level->state) {
+    case TL__LEVEL_IDLE: return level->holders > 0;
+    case TL__LEVEL_RESIDENT: return level->holders == 0 && level->releasing;
+    default: return true;
+    }
+}
+
+static void tl__levels_activate(tl_level *level) {
+    tl_levels *n = level->levels;
+    if (level->active_pos != TL__LEVELS_NONE) return;
+    if (!tl__levels_grow((void **)&n->active, &n->active_cap, sizeof *n->active,
+                         n->active_count + 1u)) {
+        tl__levels_log(&n->logger, TL_LEVELS_LOG_OUT_OF_MEMORY, "active levels");
+        return;
+    }
+    level->active_pos = n->active_count;
+    n->active[n->active_count++] = level;
+}
+
+static void tl__levels_deactivate_at(tl_levels *n, uint32_t at) {
+    tl_level *last = n->active[--n->active_count];
+    n->active[at]->active_pos = TL__LEVELS_NONE;
+    if (at != n->active_count) {
+        n->active[at] = last;
+        last->active_pos = at;
+    }
+}
+
+/* --- the load and unload paths ------------------------------------------------------------------ */
+
+static void tl__level_set_reason(tl_level *level, const char *reason) {
+    size_t len = strlen(reason);
+    if (len > TL__LEVELS_REASON_MAX) len = TL__LEVELS_REASON_MAX;
+    memcpy(level->reason, reason, len);
+    level->reason[len] = '\0';
+}
+
+/* What a load made goes, in the unload path's order: objects (children first), the scope, the
+   loader's part. */
+static void tl__level_undo(tl_level *level) {
+    tl_levels *n = level->levels;
+    if (!level->has_batch && level->object_count) {
+        /* Objects given by a loader that then failed: never preloaded, but still discarded. */
+        tl_lifecycle_batch_desc desc;
+        memset(&desc, 0, sizeof desc);
+        desc.name = "level";
+        desc.ctx = level;
+        desc.logger = &n->logger;
+        level->has_batch =
+            tl_lifecycle_batch_init(&level->batch, &desc, level->objects, level->object_count);
+    }
+    if (level->has_batch) tl_lifecycle_batch_discard(&level->batch);
+    level->has_batch = false;
+    TL_FREE(level->objects);
+    level->objects = NULL;
+    level->object_count = 0;
+    if (tl_scope_valid(level->scope)) tl_scope_dispose(level->scope);
+    memset(&level->scope, 0, sizeof level->scope);
+    if (level->loader_started && n->loader.unload) n->loader.unload(n->loader.ctx, level);
+    level->loader_started = false;
+    level->state = TL__LEVEL_IDLE;
+    n->unloads++;
+}
+
+static char *tl__levels_strdup(const char *text) {
+    size_t len = strlen(text) + 1u;
+    char *copy = (char *)TL_MALLOC(len);
+    if (copy) memcpy(copy, text, len);
+    return copy;
+}
+
+/* Every hold waiting for the level fails with the reason; then the load is undone. */
+static void tl__level_fail(tl_level *level, const char *fallback) {
+    tl_levels *n = level->levels;
+    uint32_t i;
+    if (!level->reason[0]) tl__level_set_reason(level, fallback);
+    tl__levels_log(&n->logger, TL_LEVELS_LOG_LOAD_FAILED, level->id, level->reason);
+    for (i = 0; i < n->hold_count; i++) {
+        tl__levels_hold *h = &n->holds[i];
+        if (h->state != TL__HOLD_LIVE || h->level != level) continue;
+        h->state = TL__HOLD_FAILED;
+        h->reason = tl__levels_strdup(level->reason);
+        level->holders--;
+    }
+    tl__level_undo(level);
+}
+
+static void tl__level_begin(tl_level *level) {
+    tl_levels *n = level->levels;
+    char name[32];
+    level->state = TL__LEVEL_LOADING;
+    level->reason[0] = '\0';
+    level->loader_started = true;
+    n->loads++;
+    if (n->content) {
+        snprintf(name, sizeof name, "Level %u", level->id);
+        level->scope = tl_scope_create(tl_content_root(n->content), name, TL_SCOPE_LEVEL);
+    }
+}
+
+/* The loader is done: OnSceneLoaded, then the objects become a batch. */
+static void tl__level_loaded(tl_level *level) {
+    tl_levels *n = level->levels;
+    tl_lifecycle_batch_desc desc;
+    tl__levels_publish_level(n, n->events.scene_loaded, level);
+    if (level->state != TL__LEVEL_LOADING) return;
+    memset(&desc, 0, sizeof desc);
+    desc.name = "level"; /* the failure message names the level's id */
+    desc.ctx = level;
+    desc.logger = &n->logger;
+    if (!tl_lifecycle_batch_init(&level->batch, &desc, level->objects, level->object_count)) {
+        tl__level_fail(level, "its objects are not a valid batch (see the error above)");
+        return;
+    }
+    level->has_batch = true;
+    TL_FREE(level->objects);
+    level->objects = NULL;
+    level->object_count = 0;
+    level->state = TL__LEVEL_BOOTING;
+}
+
+static void tl__level_loader_answer(tl_level *level, tl_lifecycle_status status, bool polled) {
+    if (status == TL_LIFECYCLE_DONE) tl__level_loaded(level);
+    else if (status == TL_LIFECYCLE_FAILED) tl__level_fail(level, "the loader failed");
+    else if (!polled && !level->levels->loader.poll_load)
+        tl__level_fail(level, "the loader is pending and has no poll_load");
+}
+
+/* Names every failed preloader: "preload failed: A, C". */
+static void tl__level_batch_failed(tl_level *level) {
+    char text[TL__LEVELS_REASON_MAX + 1];
+    size_t used = (size_t)snprintf(text, sizeof text, "preload failed:");
+    uint32_t i;
+    for (i = 0; i < tl_lifecycle_batch_failed_count(&level->batch) && used < sizeof text; i++)
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s %s", i ? "," : "",
+                                 tl_lifecycle_batch_failed_name(&level->batch, i));
+    tl__level_fail(level, text);
+}
+
+static void tl__level_become_resident(tl_level *level) {
+    tl_levels *n = level->levels;
+    level->state = TL__LEVEL_RESIDENT;
+    level->announced = true;
+    n->resident++;
+    tl__levels_publish_level(n, n->events.scene_resident, level);
+    if (level->state == TL__LEVEL_RESIDENT && level->holders == 0 && !level->releasing) {
+        level->releasing = true; /* released while it loaded: its delay starts now */
+        level->remaining = level->release_delay;
+        level->released_in = n->frame;
+    }
+}
+
+/* The unload path's end: OnSceneUnloading, objects, scope, loader, OnSceneUnloaded. */
+static void tl__level_finish_unload(tl_level *level) {
+    tl_levels *n = level->levels;
+    tl__levels_publish_level(n, n->events.scene_unloading, level);
+    tl__level_undo(level);
+    level->announced = false;
+    level->releasing = false;
+    n->resident--;
+    tl__levels_publish_id(n, n->events.scene_unloaded, level->id);
+}
+
+static tl_lifecycle_status tl__level_hook(tl_level *level,
+                                          tl_lifecycle_status (*hook)(void *, tl_level *)) {
+    return hook ? hook(level->levels->loader.ctx, level) : TL_LIFECYCLE_DONE;
+}
+
+/* One state's work; true when the level moved on and the next state may run in this update. */
+static bool tl__level_advance(tl_level *level) {
+    tl_levels *n = level->levels;
+    uint32_t before = level->state;
+    tl_lifecycle_status status;
+    switch (level->state) {
+    case TL__LEVEL_IDLE:
+        if (level->holders == 0) return false;
+        tl__level_begin(level);
+        tl__level_loader_answer(level, n->loader.begin_load(n->loader.ctx, level), false);
+        return level->state == TL__LEVEL_BOOTING;
+    case TL__LEVEL_LOADING:
+        tl__level_loader_answer(level, n->loader.poll_load(n->loader.ctx, level), true);
+        return level->state == TL__LEVEL_BOOTING;
+    case TL__LEVEL_BOOTING:
+        switch (tl_lifecycle_batch_update(&level->batch)) {
+        case TL_LIFECYCLE_BATCH_PENDING: return false;
+        case TL_LIFECYCLE_BATCH_FAILED: tl__level_batch_failed(level); return false;
+        case TL_LIFECYCLE_BATCH_DONE: level->state = TL__LEVEL_FINISHING; return true;
+        default: return false;
+        }
+    case TL__LEVEL_FINISHING:
+        status = tl__level_hook(level, n->loader.finished_loading);
+        if (status == TL_LIFECYCLE_FAILED)
+            tl__level_fail(level, "its finished_loading hook failed");
+        else if (status == TL_LIFECYCLE_DONE) tl__level_become_resident(level);
+        return false;
+    case TL__LEVEL_RESIDENT:
+        if (level->holders > 0 || !level->releasing) return false;
+        /* Released during this update (by a presentation, a callback): its seconds went by
+           before the release. The delay counts from the first update after it. */
+        if (level->released_in == n->frame) return false;
+        level->remaining -= n->dt;
+        if (level->remaining > 0.0) return false;
+        level->releasing = false;
+        level->state = TL__LEVEL_UNLOADING;
+        return true;
+    case TL__LEVEL_UNLOADING:
+        if (tl__level_hook(level, n->loader.before_unload) == TL_LIFECYCLE_PENDING) return false;
+        tl__level_finish_unload(level);
+        return level->state != before && level->holders > 0; /* held meanwhile: load again */
+    default: return false;
+    }
+}
+
+static void tl__level_step(tl_level *level) {
+    int guard = 8; /* a level crosses at most a few states per update */
+    while (guard-- > 0 && tl__level_advance(level)) {}
+}
+
+/* --- presentation --------------------------------------------------------------------------------- */
+
+static bool tl__levels_enqueue(tl_levels *n, uint32_t kind, uint32_t level) {
+    if (!n) return false;
+    if (n->shut) {
+        tl__levels_log(&n->logger, TL_LEVELS_LOG_SHUT_DOWN, "presentation");
+        return false;
+    }
+    if (!tl__levels_grow((void **)&n->queue, &n->queue_cap, sizeof *n->queue,
+                         n->queue_count + 1u)) {
+        tl__levels_log(&n->logger, TL_LEVELS_LOG_OUT_OF_MEMORY, "presentation");
+        return false;
+    }
+    n->queue[n->queue_count].kind = kind;
+    n->queue[n->queue_count].level = level;
+    if (n->queue_count++ == 0)
+        n->step = kind == TL__TRANSITION ? TL__STEP_DISPLAY_FADER : TL__STEP_SHOW;
+    return true;
+}
+
+static void tl__levels_show(tl_levels *n, const tl__levels_request *request) {
+    tl_level_hold previous = n->presented_hold;
+    bool had = n->has_presented;
+    n->presented_hold = n->showing;
+    n->presented_level = request->level;
+    n->has_presented = true;
+    memset(&n->showing, 0, sizeof n->showing);
+    tl__levels_publish_level(n, n->events.scene_presented, tl__levels_find(n, request->level));
+    if (had) tl_level_hold_release(previous);
+}
+
+/* A provider step: the next step once its provider answers true. A step without a provider
+   counts as done, with a warning the first time (the seed requires exactly one). */
+static bool tl__levels_provider_step(tl_levels *n, uint32_t event) {
+    static const char *const names[] = { "OnDisplayFader", "OnDisplayLoadingScreen", "",
+                                         "OnHideLoadingScreen", "OnHideFader" };
+    bool answered = false, done = true;
+    if (n->registry)
+        TL_EVENTS_REQUEST(answered, &done, n->registry, event, TL_LEVELS_SIG_PROVIDER,
+                          tl_levels_provider_fn, n);
+    if (!answered && !(n->warned_steps & (1u << n->step))) {
+        n->warned_steps |= 1u << n->step;
+        tl__levels_log(&n->logger, TL_LEVELS_LOG_NO_PROVIDER, n->queue[0].level, names[n->step]);
+    }
+    if (answered && !done) return false;
+    n->step++;
+    return true;
+}
+
+/* One step of the running presentation; true when it moved on. */
+static bool tl__levels_present_advance(tl_levels *n) {
+    const tl__levels_request *request = &n->queue[0];
+    switch (n->step) {
+    case TL__STEP_DISPLAY_FADER: return tl__levels_provider_step(n, n->events.display_fader);
+    case TL__STEP_DISPLAY_LOADING:
+        return tl__levels_provider_step(n, n->events.display_loading_screen);
+    case TL__STEP_SHOW:
+        if (request->kind == TL__STOP) {
+            if (n->has_presented) tl_level_hold_release(n->presented_hold);
+            n->has_presented = false;
+            memset(&n->presented_hold, 0, sizeof n->presented_hold);
+            n->step = TL__STEP_DONE;
+            return true;
+        }
+        if (!n->showing.levels) n->showing = tl_levels_hold(n, request->level);
+        switch (tl_level_hold_status_of(n->showing)) {
+        case TL_LEVEL_HOLD_PENDING: return false;
+        case TL_LEVEL_HOLD_RESIDENT: tl__levels_show(n, request); break;
+        case TL_LEVEL_HOLD_INVALID:
+        case TL_LEVEL_HOLD_FAILED:
+        default:
+            tl_level_hold_release(n->showing); /* the previous level stays presented */
+            memset(&n->showing, 0, sizeof n->showing);
+            break;
+        }
+        n->step = request->kind == TL__TRANSITION ? TL__STEP_HIDE_LOADING : TL__STEP_DONE;
+        return true;
+    case TL__STEP_HIDE_LOADING: return tl__levels_provider_step(n, n->events.hide_loading_screen);
+    case TL__STEP_HIDE_FADER: return tl__levels_provider_step(n, n->events.hide_fader);
+    default: return false;
+    }
+}
+
+/* Runs presentations in call order while they finish without waiting. */
+static void tl__levels_present_step(tl_levels *n) {
+    while (n->queue_count > 0) {
+        while (n->step != TL__STEP_DONE && tl__levels_present_advance(n)) {}
+        if (n->step != TL__STEP_DONE) return;
+        memmove(n->queue, n->queue + 1, (size_t)(n->queue_count - 1u) * sizeof *n->queue);
+        if (--n->queue_count > 0)
+            n->step = n->queue[0].kind == TL__TRANSITION ? TL__STEP_DISPLAY_FADER : TL__STEP_SHOW;
+    }
+}
+
+bool tl_levels_present(tl_levels *levels, uint32_t level) {
+    return tl__levels_enqueue(levels, TL__PRESENT, level);
+}
+bool tl_levels_transition(tl_levels *levels, uint32_t level) {
+    return tl__levels_enqueue(levels, TL__TRANSITION, level);
+}
+bool tl_levels_stop_presenting(tl_levels *levels) {
+    return tl__levels_enqueue(levels, TL__STOP, 0);
+}
+bool tl_levels_presented(const tl_levels *levels, uint32_t *level) {
+    if (level) *level = levels && levels->has_presented ? levels->presented_level : 0;
+    return levels && levels->has_presented;
+}
+bool tl_levels_presenting(const tl_levels *levels, uint32_t *level) {
+    bool running = levels && levels->queue_count > 0 && levels->queue[0].kind != TL__STOP;
+    if (level) *level = running ? levels->queue[0].level : 0;
+    return running;
+}
+uint32_t tl_levels_presentations_pending(const tl_levels *levels) {
+    return levels ? levels->queue_count : 0;
+}
+
+/* --- the level set ---------------------------------------------------------------------------------- */
+
+static const tl_levels_events tl__levels_native_events = TL_LEVELS_EVENTS_NATIVE;
+
+static void tl__levels_core_hook(void *levels, tl_lifecycle *core) {
+    (void)core;
+    ((tl_levels *)levels)->core = NULL; /* the core is going: nothing to unregister later */
+    tl_levels_shutdown((tl_levels *)levels);
+}
+
+tl_levels *tl_levels_create(const tl_levels_desc *desc) {
+    tl_levels *n;
+    if (!desc || !desc->loader.begin_load) {
+        tl__levels_log(desc ? desc->logger : NULL, TL_LEVELS_LOG_INVALID_ARGUMENT,
+                       "tl_levels_create (loader.begin_load is required)");
+        return NULL;
+    }
+    n = (tl_levels *)TL_MALLOC(sizeof *n);
+    if (!n) return NULL;
+    memset(n, 0, sizeof *n);
+    n->loader = desc->loader;
+    n->registry = desc->registry;
+    n->events = desc->events ? *desc->events : tl__levels_native_events;
+    if (desc->logger) n->logger = *desc->logger;
+    n->content = desc->content;
+    n->unload_delay = desc->unload_delay > 0.0 ? desc->unload_delay : 0.0;
+    n->hold_free = TL__LEVELS_NONE;
+    if (desc->core) {
+        if (!tl_lifecycle_before_discard(desc->core, tl__levels_core_hook, n)) {
+            TL_FREE(n);
+            return NULL;
+        }
+        n->core = desc->core;
+    }
+    return n;
+}
+
+void tl_levels_update(tl_levels *n, double seconds) {
+    uint32_t i = 0;
+    if (!n || n->shut) return;
+    if (n->in_callback) {
+        tl__levels_log(&n->logger, TL_LEVELS_LOG_REENTRANT_CALL, "tl_levels_update");
+        return;
+    }
+    n->in_callback = true;
+    n->frame++;
+    n->dt = seconds > 0.0 ? seconds : 0.0;
+    tl__levels_present_step(n); /* first: a hold it takes starts loading in this update */
+    while (i < n->active_count) {
+        tl_level *level = n->active[i];
+        if (level->stepped != n->frame) {
+            level->stepped = n->frame;
+            tl__level_step(level);
+        }
+        if (tl__level_has_work(level)) i++;
+        else tl__levels_deactivate_at(n, i);
+    }
+    n->in_callback = false;
+}
+
+void tl_levels_on_update(void *levels, float seconds) {
+    tl_levels_update((tl_levels *)levels, (double)seconds);
+}
+
+/* Unloads one level at once, whatever it was doing (the before_unload hook called once). */
+static void tl__level_shutdown(tl_level *level) {
+    switch (level->state) {
+    case TL__LEVEL_LOADING:
+    case TL__LEVEL_BOOTING:
+    case TL__LEVEL_FINISHING: tl__level_undo(level); break;
+    case TL__LEVEL_RESIDENT:
+        (void)tl__level_hook(level, level->levels->loader.before_unload);
+        tl__level_finish_unload(level);
+        break;
+    case TL__LEVEL_UNLOADING: tl__level_finish_unload(level); break;
+    default: break;
+    }
+}
+
+void tl_levels_shutdown(tl_levels *n) {
+    uint32_t i;
+    if (!n || n->shut) return;
+    if (n->in_callback) {
+        tl__levels_log(&n->logger, TL_LEVELS_LOG_REENTRANT_CALL, "tl_levels_shutdown");
+        return;
+    }
+    n->shut = true; /* holds and presentations are refused from here on */
+    n->in_callback = true;
+    for (i = 0; i < n->level_count; i++) tl__level_shutdown(n->levels[i]);
+    for (i = 0; i < n->hold_count; i++) {
+        TL_FREE(n->holds[i].reason);
+        n->holds[i].reason = NULL;
+        n->holds[i].state = TL__HOLD_FREE;
+        n->holds[i].gen++;
+    }
+    for (i = 0; i < n->level_count; i++) n->levels[i]->holders = 0;
+    n->live_holds = 0;
+    n->queue_count = 0;
+    n->has_presented = false;
+    n->active_count = 0;
+    n->in_callback = false;
+}
+
+void tl_levels_destroy(tl_levels *n) {
+    uint32_t i;
+    if (!n) return;
+    if (n->in_callback) {
+        tl__levels_log(&n->logger, TL_LEVELS_LOG_REENTRANT_CALL, "tl_levels_destroy");
+        return;
+    }
+    tl_levels_shutdown(n);
+    if (n->core) tl_lifecycle_remove_before_discard(n->core, tl__levels_core_hook, n);
+    for (i = 0; i < n->level_count; i++) TL_FREE(n->levels[i]);
+    TL_FREE(n->levels);
+    TL_FREE(n->table);
+    TL_FREE(n->active);
+    TL_FREE(n->holds);
+    TL_FREE(n->queue);
+    TL_FREE(n);
+}
+
+bool tl_levels_set_unload_delay(tl_levels *n, uint32_t id, double seconds) {
+    tl_level *level;
+    if (!n || !(seconds >= 0.0)) {
+        tl__levels_log(n ? &n->logger : NULL, TL_LEVELS_LOG_INVALID_ARGUMENT,
+                       "tl_levels_set_unload_delay");
+        return false;
+    }
+    if (!(level = tl__levels_level_get(n, id))) return false;
+    level->unload_delay = seconds;
+    return true;
+}
+
+/* --- holds -------------------------------------------------------------------------------------- */
+
+static tl__levels_hold *tl__hold_get(tl_level_hold hold) {
+    tl__levels_hold *h;
+    if (!hold.levels || hold.index >= hold.levels->hold_count) return NULL;
+    h = &hold.levels->holds[hold.index];
+    return h->gen == hold.gen && h->state != TL__HOLD_FREE ? h : NULL;
+}
+
+static uint32_t tl__hold_alloc(tl_levels *n) {
+    uint32_t index;
+    if (n->hold_free != TL__LEVELS_NONE) {
+        index = n->hold_free;
+        n->hold_free = n->holds[index].next_free;
+        return index;
+    }
+    if (!tl__levels_grow((void **)&n->holds, &n->hold_cap, sizeof *n->holds, n->hold_count + 1u))
+        return TL__LEVELS_NONE;
+    n->holds[n->hold_count].gen = 1;
+    n->holds[n->hold_count].reason = NULL;
+    return n->hold_count++;
+}
+
+tl_level_hold tl_levels_hold(tl_levels *n, uint32_t id) {
+    tl_level_hold hold;
+    tl_level *level;
+    uint32_t index;
+    memset(&hold, 0, sizeof hold);
+    if (!n) return hold;
+    if (n->shut) {
+        tl__levels_log(&n->logger, TL_LEVELS_LOG_SHUT_DOWN, "tl_levels_hold");
+        return hold;
+    }
+    if (!(level = tl__levels_level_get(n, id))) return hold;
+    if ((index = tl__hold_alloc(n)) == TL__LEVELS_NONE) {
+        tl__levels_log(&n->logger, TL_LEVELS_LOG_OUT_OF_MEMORY, "hold");
+        return hold;
+    }
+    n->holds[index].level = level;
+    n->holds[index].state = TL__HOLD_LIVE;
+    n->live_holds++;
+    level->holders++;
+    level->releasing = false; /* a hold during a delayed unload cancels it */
+    if (level->state == TL__LEVEL_IDLE) tl__levels_activate(level);
+    hold.levels = n;
+    hold.index = index;
+    hold.gen = n->holds[index].gen;
+    return hold;
+}
+
+static void tl__hold_free(tl_levels *n, tl_level_hold hold, tl__levels_hold *h) {
+    TL_FREE(h->reason);
+    h->reason = NULL;
+    h->state = TL__HOLD_FREE;
+    if (++h->gen == 0) h->gen = 1;
+    h->next_free = n->hold_free;
+    n->hold_free = hold.index;
+    n->live_holds--;
+}
+
+void tl_level_hold_release_after(tl_level_hold hold, double seconds) {
+    tl__levels_hold *h = tl__hold_get(hold);
+    tl_level *level;
+    bool live;
+    if (!h) return; /* released twice, or zero: nothing */
+    level = h->level;
+    live = h->state == TL__HOLD_LIVE;
+    tl__hold_free(hold.levels, hold, h);
+    if (!live || --level->holders > 0) return;
+    level->release_delay = seconds > 0.0 ? seconds : 0.0;
+    if (level->state == TL__LEVEL_RESIDENT) {
+        level->releasing = true;
+        level->remaining = level->release_delay;
+        level->released_in =
+            hold.levels->frame; /* between updates or during one: the next counts */
+        tl__levels_activate(level);
+    }
+}
+
+void tl_level_hold_release(tl_level_hold hold) {
+    tl__levels_hold *h = tl__hold_get(hold);
+    if (h) tl_level_hold_release_after(hold, h->level->unload_delay);
+}
+
+tl_level_hold_status tl_level_hold_status_of(tl_level_hold hold) {
+    tl__levels_hold *h = tl__hold_get(hold);
+    if (!h) return TL_LEVEL_HOLD_INVALID;
+    if (h->state == TL__HOLD_FAILED) return TL_LEVEL_HOLD_FAILED;
+    return h->level->state == TL__LEVEL_RESIDENT ? TL_LEVEL_HOLD_RESIDENT : TL_LEVEL_HOLD_PENDING;
+}
+
+const char *tl_level_hold_reason(tl_level_hold hold) {
+    tl__levels_hold *h = tl__hold_get(hold);
+    return h && h->state == TL__HOLD_FAILED ? h->reason : NULL;
+}
+
+uint32_t tl_level_hold_level_id(tl_level_hold hold) {
+    tl__levels_hold *h = tl__hold_get(hold);
+    return h ? h->level->id : 0;
+}
+
+/* --- queries and level accessors ---------------------------------------------------------------- */
+
+bool tl_levels_is_resident(const tl_levels *n, uint32_t id) {
+    const tl_level *level = n ? tl__levels_find(n, id) : NULL;
+    return level && level->state == TL__LEVEL_RESIDENT;
+}
+
+tl_level *tl_levels_try_get(tl_levels *n, uint32_t id) {
+    tl_level *level = n ? tl__levels_find(n, id) : NULL;
+    return level && level->state == TL__LEVEL_RESIDENT ? level : NULL;
+}
+
+tl_level_state tl_levels_level_state(const tl_levels *n, uint32_t id) {
+    const tl_level *level = n ? tl__levels_find(n, id) : NULL;
+    if (!level) return TL_LEVEL_UNLOADED;
+    switch (level->state) {
+    case TL__LEVEL_RESIDENT: return TL_LEVEL_RESIDENT;
+    case TL__LEVEL_UNLOADING: return TL_LEVEL_UNLOADING;
+    case TL__LEVEL_IDLE: return TL_LEVEL_UNLOADED;
+    default: return TL_LEVEL_LOADING;
+    }
+}
+
+tl_levels_stats tl_levels_get_stats(const tl_levels *n) {
+    tl_levels_stats stats;
+    memset(&stats, 0, sizeof stats);
+    if (!n) return stats;
+    stats.levels = n->level_count;
+    stats.resident = n->resident;
+    stats.holds = n->live_holds;
+    stats.loads = n->loads;
+    stats.unloads = n->unloads;
+    stats.active = n->active_count;
+    return stats;
+}
+
+uint32_t tl_level_id(const tl_level *level) { return level ? level->id : 0; }
+tl_levels *tl_level_owner(const tl_level *level) { return level ? level->levels : NULL; }
+tl_scope tl_level_scope(const tl_level *level) {
+    tl_scope none;
+    memset(&none, 0, sizeof none);
+    return level ? level->scope : none;
+}
+void *tl_level_user(const tl_level *level) { return level ? level->user : NULL; }
+void tl_level_set_user(tl_level *level, void *user) {
+    if (level) level->user = user;
+}
+
+bool tl_level_set_objects(tl_level *level, const tl_lifecycle_object *objects, uint32_t count) {
+    tl_lifecycle_object *copy = NULL;
+    if (!level || level->state != TL__LEVEL_LOADING || (count && !objects)) {
+        tl__levels_log(level ? &level->levels->logger : NULL, TL_LEVELS_LOG_INVALID_ARGUMENT,
+                       "tl_level_set_objects (the loader's, while loading)");
+        return false;
+    }
+    if (count && !(copy = (tl_lifecycle_object *)TL_MALLOC((size_t)count * sizeof *copy))) {
+        tl__levels_log(&level->levels->logger, TL_LEVELS_LOG_OUT_OF_MEMORY, "level objects");
+        return false;
+    }
+    if (count) memcpy(copy, objects, (size_t)count * sizeof *copy);
+    TL_FREE(level->objects);
+    level->objects = copy;
+    level->object_count = count;
+    return true;
+}
+
+tl_lifecycle_batch *tl_level_batch(tl_level *level) {
+    return level && level->has_batch ? &level->batch : NULL;
+}
+
+void tl_level_fail(tl_level *level, const char *reason) {
+    if (level && reason) tl__level_set_reason(level, reason);
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TL_LEVELS_IMPL */

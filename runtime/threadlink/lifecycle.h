@@ -1,0 +1,1587 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
+/* threadlink/lifecycle.h -- subsystem lifecycle, the time service, register / linker / weaver (the seed's Initium and Chronos).
+
+   WHAT
+   ----
+   A lifecycle batch drives any list of objects (a level's, say) through preload, boot, a frame
+   later initialize, and discard, children before parents. A core weaves subsystems (a name and
+   optional preload, boot, initialize and discard functions over a `self` pointer) in order and
+   deploys them as batches, its native tier then its user tier, then publishes OnCoreDeployed. Discard runs in reverse weave order. The
+   core owns a time service (delta times, time scale 0/1 with pause/resume events, playtime) that
+   publishes the update events from the game's own loop. Register, linker and weaver are small
+   containers over caller memory (mem.h's inline collections) for the objects subsystems keep.
+
+   INCLUDE
+   -------
+       #include <threadlink/lifecycle.h>
+       #define TL_LIFECYCLE_IMPL                 // in exactly one C or C++ file
+       #include <threadlink/lifecycle.h>
+   Uses events.h, log.h and collections.h (the core: static inline, nothing to implement).
+   TL_API (api.h): static, shared library.
+   TL_MALLOC / TL_FREE override the allocator (both or neither).
+
+   USE
+   ---
+       static const tl_lifecycle_subsystem inventory_subsystem = {
+           "Inventory", inventory_preload, inventory_boot, inventory_initialize, inventory_discard };
+       TL_LIFECYCLE_SINGLETON(inventory_get, inventory, inventory_subsystem)
+
+       static const tl_lifecycle_events events = TL_LIFECYCLE_EVENTS_INIT(Iris_Events_); // generated enum
+       tl_lifecycle_desc desc = {0};                 // zero: defaults (see tl_lifecycle_desc)
+       desc.registry = &registry;                   // where native events are published
+       desc.events = &events;
+       tl_lifecycle core;
+       tl_lifecycle_init(&core, &desc);
+       tl_lifecycle_weave(&core, &inventory_subsystem, &my_inventory);
+       while (tl_lifecycle_deploy(&core) == TL_LIFECYCLE_DEPLOY_PENDING) wait_a_frame();  // or poll per frame
+       for (;;) { tl_time_frame(tl_lifecycle_time(&core), seconds_since_last_frame); ... }
+       tl_lifecycle_discard(&core);
+
+   NATIVE EVENTS
+   -------------
+   lifecycle.h never includes a generated header (the Iris.Events enum is the project's). It
+   publishes through events.h's untyped core with the event ids in tl_lifecycle_events, and checks each
+   with its signature id. TL_LIFECYCLE_EVENTS_INIT(Iris_Events_) builds them from the generated enum
+   by pasting the prefix to the native names (a removed native event fails to compile); a NULL
+   `events` means their native ordinals 0..8, the order of natives/Iris.Events.Native.txt, which
+   the generator allocates first. The signatures (runtime/threadlink/natives/Iris.Events.Native.txt):
+
+       OnCoreDeployed(tl_lifecycle *)      tl_lifecycle_deploy, once, after the first complete deployment
+       OnUpdate(float)                tl_time_publish_update: scaled delta time, seconds
+       OnFixedUpdate(float)           tl_time_publish_fixed_update: the fixed delta, seconds
+       OnLateUpdate(float)            tl_time_publish_late_update: scaled delta time, seconds
+       OnPlaytimeCountTick(double)    tl_time_tick while counting: total playtime, seconds
+       OnGamePauseRequested()         tl_time_request_pause (project code asks; a listener pauses)
+       OnGameResumeRequested()        tl_time_request_resume
+       OnGamePaused()                 tl_time_set_scale(t, 0) when the scale was 1
+       OnGameResumed()                tl_time_set_scale(t, 1) when the scale was 0
+
+   LIFECYCLE RULES
+   ---------------
+   - Deployment captures the subsystems woven so far (a "round"); every phase runs over exactly
+     that set, in weave order. A subsystem woven during a phase joins the next round: call
+     tl_lifecycle_deploy again once deployed.
+   - A round deploys as lifecycle batches (see "lifecycle batches" below): its native tier
+     (tl_lifecycle_weave_native; the time service) first, then its user tier (tl_lifecycle_weave). In each
+     tier, the first call starts every preload once and a preload returning TL_LIFECYCLE_PENDING
+     is polled again at each later call (once per frame: asynchronous loading without threads);
+     all are awaited. When every preload of the tier is done, every boot runs, and every
+     initialize runs at the NEXT call (the seed's one-frame separation; a tier without initialize
+     functions needs no extra call); then the next tier starts in the same call. After the last
+     tier the call returns TL_LIFECYCLE_DEPLOY_DONE -- unless a listener of OnCoreDeployed (published
+     before the call returns) discarded the core: the call then returns TL_LIFECYCLE_DEPLOY_FAILED, as
+     every later one does (TL_LIFECYCLE_DEPLOY_DONE always means tl_lifecycle_deployed is true). Poll
+     tl_lifecycle_deploy once per frame until it is not TL_LIFECYCLE_DEPLOY_PENDING.
+   - A preload returning TL_LIFECYCLE_FAILED fails its tier once every preload of the tier has
+     settled: an error names each failed subsystem, nothing in the tier boots, later tiers never
+     start, and tl_lifecycle_deploy returns TL_LIFECYCLE_DEPLOY_FAILED from then on (tl_lifecycle_failed_subsystem
+     names the first, tl_lifecycle_failed_count / tl_lifecycle_failed_name all of them).
+   - tl_lifecycle_discard first runs the tl_lifecycle_before_discard hooks (newest first, lookups still
+     answer), then discard once for every subsystem of every tier that started, the user tier
+     before the native one and a later round before an earlier one, each in reverse weave order
+     (a subsystem never reached by deployment is dropped without calls); it is safe at any point
+     between calls (while preloads are pending, after a failure), not from inside a lifecycle
+     function. During and after it, singleton lookups answer false.
+   - A subsystem with no preload counts as preloaded; missing functions are skipped.
+*/
+/* TL_IMPLEMENTATION implies every module's switch; checked outside the include guard, so that
+   defining it between two includes of this header still counts. */
+#if defined(TL_IMPLEMENTATION) && !defined(TL_LIFECYCLE_IMPL)
+#define TL_LIFECYCLE_IMPL
+#endif
+#ifndef TL_LIFECYCLE_H
+#define TL_LIFECYCLE_H
+
+#include "api.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "events.h"
+#include "collections.h"
+#include "log.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --- native events ----------------------------------------------------------------------------- */
+
+typedef struct tl_lifecycle_events {
+    uint32_t core_deployed, update, fixed_update, late_update, playtime_count_tick;
+    uint32_t game_pause_requested, game_resume_requested, game_paused, game_resumed;
+} tl_lifecycle_events;
+
+/* From a generated enum: TL_LIFECYCLE_EVENTS_INIT(Iris_Events_) -> { Iris_Events_OnCoreDeployed, ... }. */
+#define TL_LIFECYCLE_EVENTS_INIT(prefix) \
+    { \
+        prefix##OnCoreDeployed, prefix##OnUpdate, prefix##OnFixedUpdate, prefix##OnLateUpdate, \
+            prefix##OnPlaytimeCountTick, prefix##OnGamePauseRequested, \
+            prefix##OnGameResumeRequested, prefix##OnGamePaused, prefix##OnGameResumed \
+    }
+/* The native ordinals (the order of natives/Iris.Events.Native.txt): what NULL events mean. */
+#define TL_LIFECYCLE_EVENTS_NATIVE \
+    { 0, 1, 2, 3, 4, 5, 6, 7, 8 }
+
+/* Signature ids of the native events (XXH32 of the normalised text, see events.h). */
+#define TL_LIFECYCLE_SIG_CORE 0xfe445e4eu   /* "(tl_lifecycle *)" */
+#define TL_LIFECYCLE_SIG_FLOAT 0x810d49fau  /* "(float)" */
+#define TL_LIFECYCLE_SIG_DOUBLE 0xc5c82766u /* "(double)" */
+#define TL_LIFECYCLE_SIG_VOID 0x12f682fdu   /* "()" */
+
+/* Listener types of the native events, for code that subscribes through the untyped core. */
+typedef void (*tl_lifecycle_deployed_fn)(void *ctx, tl_lifecycle *core);
+typedef void (*tl_lifecycle_float_fn)(void *ctx, float seconds);
+typedef void (*tl_lifecycle_double_fn)(void *ctx, double seconds);
+typedef void (*tl_lifecycle_void_fn)(void *ctx);
+
+/* --- diagnostics -------------------------------------------------------------------------------- */
+
+#define TL_LIFECYCLE_LOG_ITEMS(X) \
+    X(INVALID_ARGUMENT, TL_LOG_LEVEL_ERROR, "%s: invalid argument") \
+    X(ALREADY_WOVEN, TL_LOG_LEVEL_ERROR, "subsystem '%s' is already woven into this core") \
+    X(WEAVE_REFUSED, TL_LOG_LEVEL_ERROR, "cannot weave subsystem '%s': the core is %s") \
+    X(PRELOAD_FAILED, TL_LOG_LEVEL_ERROR, \
+      "preload of %s '%s' failed: deployment stopped, nothing boots") \
+    X(BATCH_PRELOADS_FAILED, TL_LOG_LEVEL_ERROR, \
+      "batch '%s': %u of %u preloads failed, nothing in it boots") \
+    X(BATCH_PARENT, TL_LOG_LEVEL_ERROR, "batch '%s': object %u has %s parent %u") \
+    X(DEPLOY_REFUSED, TL_LOG_LEVEL_ERROR, "cannot deploy: the core is %s") \
+    X(REENTRANT_CALL, TL_LOG_LEVEL_ERROR, "%s called from inside a lifecycle function: refused") \
+    X(TIME_SCALE, TL_LOG_LEVEL_ERROR, "time scale must be exactly 0 or 1, not %g") \
+    X(TIME_DESC, TL_LOG_LEVEL_ERROR, "tl_time_desc.%s is %g, not %s: the default %g s is used") \
+    X(FIXED_STEPS_DROPPED, TL_LOG_LEVEL_WARNING, \
+      "frame %llu owed more than %u fixed steps: the rest (%g s) is dropped") \
+    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
+
+#define TL_LIFECYCLE_LOG_BASE 0x200u
+typedef enum tl_lifecycle_log_item {
+    TL_LIFECYCLE_LOG_NONE_ = TL_LIFECYCLE_LOG_BASE - 1,
+#define TL__LIFECYCLE_LOG_ENUM(id, level, message) TL_LIFECYCLE_LOG_##id,
+    TL_LIFECYCLE_LOG_ITEMS(
+        TL__LIFECYCLE_LOG_ENUM) /* TL_LIFECYCLE_LOG_<id>, one per row from the base */
+#undef TL__LIFECYCLE_LOG_ENUM
+    TL_LIFECYCLE_LOG_END_
+} tl_lifecycle_log_item;
+
+/* --- time service ------------------------------------------------------------------------------- */
+
+typedef enum tl_time_playtime_mode {
+    TL_TIME_PLAYTIME_SCALED = 0,
+    TL_TIME_PLAYTIME_UNSCALED = 1
+} tl_time_playtime_mode;
+
+/* The smallest fixed step tl_time_desc accepts (10 kHz), and the most fixed steps one frame
+   runs. With a valid desc a frame owes at most max_delta_time / fixed_delta_time + 1 steps; a
+   frame owing more than TL_TIME_MAX_FIXED_STEPS (a max_delta_time over 10000 fixed steps, then
+   a frame that long) runs that many, and the rest of its time is dropped with a warning, as
+   max_delta_time drops the rest of a long frame. Both keep tl_time_fixed_steps bounded. */
+#define TL_TIME_MIN_FIXED_DELTA 1e-4f
+#define TL_TIME_MAX_FIXED_STEPS 10000u
+/* The most fixed_steps_per_second accepted: the same 10 kHz. */
+#define TL_TIME_MAX_STEPS_PER_SECOND 10000u
+
+/* Zero-initialised: no events, stderr logging, fixed step 0.02 s (50 Hz), frames longer than
+   0.25 s clamped to 0.25 s, playtime not counted, scaled playtime. */
+typedef struct tl_time_desc {
+    tl_events *registry;               /* NULL: nothing is published */
+    const tl_lifecycle_events *events; /* NULL: native ordinals */
+    const tl_logger *logger;           /* NULL: stderr */
+    /* 0: 0.02. Otherwise finite and >= TL_TIME_MIN_FIXED_DELTA; anything else (negative, NaN,
+       infinite, too small a step to advance the accumulator) is logged and 0.02 is used. */
+    float fixed_delta_time;
+    /* 0: the step is fixed_delta_time. Otherwise (at most TL_TIME_MAX_STEPS_PER_SECOND, else
+       logged and fixed_delta_time is used) the step is exactly 1/fixed_steps_per_second s and
+       fixed_delta_time is ignored: the accumulator counts whole nanoseconds times the rate, so
+       the steps never drift from the time ticked (1/60 is no float; the float step ran a little
+       slower than the clock, and a 20 Hz frame could owe two 60 Hz steps). Deterministic games
+       step with this and count tl_time.fixed_step_count; OnFixedUpdate still publishes the step
+       as a float (1.0f / rate). tl_time_tick_ns feeds exact nanoseconds. */
+    uint32_t fixed_steps_per_second;
+    /* 0: 0.25. Otherwise finite and > 0; anything else (negative, NaN, infinite: there is no
+       "no clamp" value) is logged and 0.25 is used. */
+    float max_delta_time;
+    bool count_playtime;
+    tl_time_playtime_mode playtime_mode;
+} tl_time_desc;
+
+/* Fields are read-only to users; change them through the functions. Delta times are cached once
+   per tl_time_tick, so every listener of one frame sees the same values. */
+typedef struct tl_time {
+    tl_events *registry;
+    tl_lifecycle_events events;
+    tl_logger logger;
+    float delta_time;          /* unscaled_delta_time * time_scale */
+    float unscaled_delta_time; /* the frame's time, clamped to [0, max_delta_time] */
+    float smooth_delta_time;   /* exponential average of delta_time (weight 0.2 per frame) */
+    float fixed_delta_time; /* with fixed_steps_per_second: 1.0f / it, what OnFixedUpdate sends */
+    float max_delta_time;
+    float time_scale;                 /* exactly 0 or 1 */
+    uint32_t fixed_steps_per_second;  /* 0: the step is fixed_delta_time (a float) */
+    uint64_t fixed_accumulator_ticks; /* with a rate: scaled nanoseconds * rate not yet stepped */
+    uint64_t fixed_step_count;        /* fixed steps handed out by tl_time_fixed_steps so far */
+    double time_since_start;          /* unscaled seconds ticked */
+    double total_playtime;
+    double fixed_accumulator; /* scaled time not yet consumed by fixed steps */
+    uint64_t frame;           /* ticks so far */
+    bool count_playtime;
+    bool running; /* false once discarded: every call is then a no-op */
+    tl_time_playtime_mode playtime_mode;
+} tl_time;
+
+TL_API void tl_time_init(tl_time *time, const tl_time_desc *desc);
+/* Starts a frame: caches the delta times for it, accumulates playtime and, while counting,
+   publishes OnPlaytimeCountTick(total). */
+TL_API void tl_time_tick(tl_time *time, double seconds);
+/* tl_time_tick for a frame measured in nanoseconds: with fixed_steps_per_second, its steps are
+   counted from the exact integer (tl_time_tick rounds its seconds to whole nanoseconds). */
+TL_API void tl_time_tick_ns(tl_time *time, uint64_t nanoseconds);
+/* The number of fixed steps due this frame (consumes them from the accumulator), at most
+   TL_TIME_MAX_FIXED_STEPS: beyond it the accumulator is emptied and a warning logged. */
+TL_API uint32_t tl_time_fixed_steps(tl_time *time);
+TL_API void tl_time_publish_update(tl_time *time);
+TL_API void tl_time_publish_fixed_update(tl_time *time);
+TL_API void tl_time_publish_late_update(tl_time *time);
+/* One whole frame: tick, OnFixedUpdate per due step, OnUpdate, OnLateUpdate. */
+TL_API void tl_time_frame(tl_time *time, double seconds);
+/* tl_time_frame of a frame measured in nanoseconds (tl_time_tick_ns). */
+TL_API void tl_time_frame_ns(tl_time *time, uint64_t nanoseconds);
+/* Accepts only 0 or 1 (else an error, false). A change publishes OnGamePaused (1 -> 0) or
+   OnGameResumed (0 -> 1); the cached delta times change at the next tick. */
+TL_API bool tl_time_set_scale(tl_time *time, float scale);
+/* The same restriction, publishing nothing. */
+TL_API bool tl_time_set_raw_scale(tl_time *time, float scale);
+TL_API void tl_time_request_pause(tl_time *time);  /* publishes OnGamePauseRequested */
+TL_API void tl_time_request_resume(tl_time *time); /* publishes OnGameResumeRequested */
+TL_API void tl_time_set_playtime_counting(tl_time *time, bool count);
+TL_API void tl_time_set_playtime_mode(tl_time *time, tl_time_playtime_mode mode);
+TL_API void tl_time_clear_playtime(tl_time *time);
+/* Frames per second of the last tick (1 / unscaled delta), 0 before the first. */
+TL_API float tl_time_framerate(const tl_time *time);
+
+/* --- subsystems and the core -------------------------------------------------------------------- */
+
+typedef enum tl_lifecycle_status {
+    TL_LIFECYCLE_DONE = 0,
+    TL_LIFECYCLE_PENDING = 1, /* poll me again next frame */
+    TL_LIFECYCLE_FAILED = 2
+} tl_lifecycle_status;
+
+/* A subsystem type: usually one static const instance per type. Its address identifies the type
+   for singleton lookups; every function is optional and gets the woven `self`. */
+typedef struct tl_lifecycle_subsystem {
+    const char *name;
+    tl_lifecycle_status (*preload)(void *self, tl_lifecycle *core);
+    void (*boot)(void *self, tl_lifecycle *core);
+    void (*initialize)(void *self, tl_lifecycle *core);
+    void (*discard)(void *self, tl_lifecycle *core);
+} tl_lifecycle_subsystem;
+
+/* The time service as a subsystem: the core weaves it first (so it is discarded last). Under
+   TL_STATIC it is declared by its definition (C++ has no declaration of a static object). */
+#ifndef TL_STATIC
+TL_API const tl_lifecycle_subsystem tl_time_subsystem;
+#endif
+
+typedef enum tl_lifecycle_deploy_status {
+    TL_LIFECYCLE_DEPLOY_PENDING = 0, /* preloads still pending: call again next frame */
+    TL_LIFECYCLE_DEPLOY_DONE = 1,
+    TL_LIFECYCLE_DEPLOY_FAILED = 2
+} tl_lifecycle_deploy_status;
+
+/* Zero-initialised: no registry (nothing published), native event ordinals, stderr logging, the
+   time service's defaults. */
+typedef struct tl_lifecycle_desc {
+    tl_events *registry;
+    const tl_lifecycle_events *events;
+    const tl_logger *logger;
+    tl_time_desc time; /* its iris, events and logger default to the core's */
+} tl_lifecycle_desc;
+
+typedef struct tl__lifecycle_entry {
+    const tl_lifecycle_subsystem *subsystem;
+    void *self;
+    uint32_t stage; /* TL__STAGE_* */
+    uint32_t tier;  /* TL__TIER_* */
+} tl__lifecycle_entry;
+
+typedef void (*tl_lifecycle_hook_fn)(void *ctx, tl_lifecycle *core);
+typedef struct tl__lifecycle_hook {
+    tl_lifecycle_hook_fn fn;
+    void *ctx;
+} tl__lifecycle_hook;
+typedef struct tl__lifecycle_batch tl__lifecycle_batch; /* one tier of one round (implementation) */
+
+/* Read-only to users. */
+struct tl_lifecycle {
+    tl_events *registry;
+    tl_lifecycle_events events;
+    tl_logger logger;
+    tl_time time;
+    tl__lifecycle_entry *entries;
+    uint32_t count, capacity;
+    uint32_t round_begin, round_end;             /* the captured set of the current deployment */
+    uint32_t state;                              /* TL__LIFECYCLE_* */
+    bool in_phase;                               /* inside a lifecycle function */
+    bool announced;                              /* OnCoreDeployed published */
+    const char *failed;                          /* name of the (first) preload that failed */
+    tl__lifecycle_batch *batches;                /* every tier batch started, in deployment order */
+    uint32_t batch_count, batch_cap, batch_next; /* batch_next: the one deploying */
+    tl__lifecycle_hook *hooks;                   /* tl_lifecycle_before_discard, run newest first */
+    uint32_t hook_count, hook_cap;
+};
+
+TL_API bool tl_lifecycle_init(tl_lifecycle *core, const tl_lifecycle_desc *desc);
+/* Adds a subsystem (its type at most once) to the next deployment round. False when the core is
+   discarding, discarded or failed, or on duplicates. */
+TL_API bool tl_lifecycle_weave(tl_lifecycle *core, const tl_lifecycle_subsystem *subsystem,
+                               void *self);
+/* The same in the native tier: each round deploys its native subsystems as one batch, then its
+   user subsystems (tl_lifecycle_weave) as the next. The time service is native. */
+TL_API bool tl_lifecycle_weave_native(tl_lifecycle *core, const tl_lifecycle_subsystem *subsystem,
+                                      void *self);
+TL_API tl_lifecycle_deploy_status tl_lifecycle_deploy(tl_lifecycle *core);
+/* fn(ctx, core) runs at the start of tl_lifecycle_discard, newest first, before any subsystem is
+   discarded (lookups still answer): what subsystems' users hold goes first (levels.h releases
+   its levels here). */
+TL_API bool tl_lifecycle_before_discard(tl_lifecycle *core, tl_lifecycle_hook_fn fn, void *ctx);
+/* Unregisters the pair (what goes away before the core does); false when not registered. */
+TL_API bool tl_lifecycle_remove_before_discard(tl_lifecycle *core, tl_lifecycle_hook_fn fn,
+                                               void *ctx);
+TL_API void tl_lifecycle_discard(tl_lifecycle *core);
+/* The woven `self` of a subsystem type; false while (or after) the core is discarded. */
+TL_API bool tl_lifecycle_find(const tl_lifecycle *core, const tl_lifecycle_subsystem *subsystem,
+                              void **self);
+/* The time service; NULL while (or after) the core is discarded. */
+TL_API tl_time *tl_lifecycle_time(tl_lifecycle *core);
+TL_API bool tl_lifecycle_deployed(const tl_lifecycle *core);
+TL_API const char *tl_lifecycle_failed_subsystem(const tl_lifecycle *core);
+/* Every subsystem whose preload failed in the failed batch, in weave order. */
+TL_API uint32_t tl_lifecycle_failed_count(const tl_lifecycle *core);
+TL_API const char *tl_lifecycle_failed_name(const tl_lifecycle *core, uint32_t i);
+
+/* --- lifecycle batches -------------------------------------------------------------------------
+   The seed's Initium pipeline for any objects (a level's, a tool's, the core's subsystems): a
+   batch captures a list of objects once, each with a vtable and its parent's index, and drives
+   them with one tl_lifecycle_batch_update call per frame:
+   - the first update starts every preload together; later updates poll the pending ones. All
+     are awaited: if any failed, the batch fails naming every failed preloader (one error each,
+     and tl_lifecycle_batch_failed_count / tl_lifecycle_batch_failed_name) and nothing boots;
+   - the update that sees every preload done boots every object (one batch) and answers
+     TL_LIFECYCLE_BATCH_PENDING; the next update initializes every object (one batch, the seed's one-frame
+     separation) and answers TL_LIFECYCLE_BATCH_DONE. A batch in which no object has an initialize is done
+     in the update that boots it (there is nothing to separate);
+   - tl_lifecycle_batch_discard calls discard on every object exactly once, whatever happened before
+     (pending, failed, booted or not), children before parents (deeper first; among equals,
+     the later index first), then frees the batch. Missing functions are skipped.
+   Objects created during a phase are not swept into the batch: it is the list given to init.
+   tl_lifecycle_batch_update and tl_lifecycle_batch_discard refuse to run from inside the batch's own functions. */
+
+#define TL_LIFECYCLE_BATCH_NO_PARENT UINT32_MAX
+
+typedef struct tl_lifecycle_object_vtable {
+    const char *type_name; /* names the object in messages when tl_lifecycle_object.name is NULL */
+    tl_lifecycle_status (*preload_start)(void *self, void *ctx);
+    tl_lifecycle_status (*preload_poll)(void *self, void *ctx); /* NULL: preload_start again */
+    void (*boot)(void *self, void *ctx);
+    void (*initialize)(void *self, void *ctx);
+    void (*discard)(void *self, void *ctx);
+    /* Dependency injection (the seed's IDependencyConsumer): tl_lifecycle_batch_offer hands each object a
+       dependency of a project-defined kind; true means the object took it. */
+    bool (*consume_dependency)(void *self, void *ctx, uint32_t kind, void *dependency);
+} tl_lifecycle_object_vtable;
+
+typedef struct tl_lifecycle_object {
+    const tl_lifecycle_object_vtable *vtable;
+    void *self;
+    const char *name; /* NULL: vtable->type_name */
+    uint32_t parent;  /* index of the parent in the same list, or TL_LIFECYCLE_BATCH_NO_PARENT */
+} tl_lifecycle_object;
+
+typedef enum tl_lifecycle_batch_status {
+    TL_LIFECYCLE_BATCH_PENDING = 0, /* update again next frame */
+    TL_LIFECYCLE_BATCH_DONE = 1,    /* every object preloaded, booted and initialized */
+    TL_LIFECYCLE_BATCH_FAILED = 2 /* a preload failed (or the batch is discarded): nothing booted */
+} tl_lifecycle_batch_status;
+
+/* Zero-initialised: the batch is named "batch", its objects "object", functions get ctx NULL,
+   stderr logging. */
+typedef struct tl_lifecycle_batch_desc {
+    const char *name; /* in messages */
+    const char *noun; /* what the objects are, in messages ("subsystem", "object") */
+    void *ctx;        /* the second argument of every vtable function */
+    const tl_logger *logger;
+} tl_lifecycle_batch_desc;
+
+typedef struct tl__lifecycle_batch_item {
+    tl_lifecycle_object object;
+    uint32_t stage; /* TL__LIFECYCLE_BATCH_STAGE_* */
+} tl__lifecycle_batch_item;
+
+/* Read-only to users. */
+typedef struct tl_lifecycle_batch {
+    tl__lifecycle_batch_item *items;
+    uint32_t *discard_order; /* item indices, children before parents */
+    uint32_t *failed;        /* item indices of the failed preloads, in list order */
+    uint32_t count, failed_count, state;
+    const char *name, *noun;
+    void *ctx;
+    tl_logger logger;
+    bool in_phase;
+} tl_lifecycle_batch;
+
+/* Copies the list (count may be 0). False on a parent index out of range, a cycle of parents or
+   no memory: the batch is then empty and discarding it does nothing. */
+TL_API bool tl_lifecycle_batch_init(tl_lifecycle_batch *batch, const tl_lifecycle_batch_desc *desc,
+                                    const tl_lifecycle_object *objects, uint32_t count);
+TL_API tl_lifecycle_batch_status tl_lifecycle_batch_update(tl_lifecycle_batch *batch);
+/* The status the next update would start from: PENDING until done or failed. */
+TL_API tl_lifecycle_batch_status tl_lifecycle_batch_status_of(const tl_lifecycle_batch *batch);
+TL_API bool tl_lifecycle_batch_booted(
+    const tl_lifecycle_batch *batch); /* boot ran (initialize may still be due) */
+TL_API uint32_t tl_lifecycle_batch_count(const tl_lifecycle_batch *batch);
+TL_API uint32_t tl_lifecycle_batch_failed_count(const tl_lifecycle_batch *batch);
+TL_API uint32_t tl_lifecycle_batch_failed_index(const tl_lifecycle_batch *batch,
+                                                uint32_t i); /* UINT32_MAX out of range */
+TL_API const char *tl_lifecycle_batch_failed_name(const tl_lifecycle_batch *batch,
+                                                  uint32_t i); /* NULL out of range */
+/* Offers a dependency to every object with consume_dependency, in list order; returns how many
+   took it. */
+TL_API uint32_t tl_lifecycle_batch_offer(tl_lifecycle_batch *batch, uint32_t kind,
+                                         void *dependency);
+TL_API void tl_lifecycle_batch_discard(tl_lifecycle_batch *batch);
+
+/* A typed singleton lookup: TL_LIFECYCLE_SINGLETON(inventory_get, inventory, inventory_subsystem)
+   defines `static inline bool inventory_get(const tl_lifecycle *core, inventory **out)`. */
+#define TL_LIFECYCLE_SINGLETON(fn_name, type, subsystem) \
+    static inline bool fn_name(const tl_lifecycle *core, type **out) { \
+        void *tl__self = TL__NULL; \
+        bool tl__found = tl_lifecycle_find(core, &(subsystem), &tl__self); \
+        if (out) *out = tl__found ? TL__CAST(type *, tl__self) : TL__NULL; \
+        return tl__found; \
+    }
+
+/* --- register, linker, weaver: containers over caller memory (mem.h inline collections) ---------
+   Each takes memory of the size its TL_*_BYTES macro gives, 8-byte aligned, and never allocates.
+   Object pointers are stored as raw bytes: these containers are for run-time bookkeeping, not for
+   state that is hashed or saved. */
+
+/* Register: objects keyed by a 32-bit id (an identity-domain value), stored as an 8-byte key so
+   that the table's word-sized key compares never read past it. */
+#define TL_LIFECYCLE_REGISTER_BYTES(capacity) TL_LAYOUT_DICT_BYTES((capacity), 8u, sizeof(void *))
+typedef struct tl_lifecycle_register {
+    tl_inline_dict table;
+} tl_lifecycle_register;
+
+static inline bool tl_lifecycle_register_init(tl_lifecycle_register *reg, void *memory,
+                                              uint32_t capacity) {
+    if (memory) memset(memory, 0, (size_t)TL_LIFECYCLE_REGISTER_BYTES(capacity));
+    reg->table = tl_inline_dict_view(memory, capacity, 8u, (uint32_t)sizeof(void *));
+    return tl_inline_dict_valid(reg->table);
+}
+/* False when the id is taken, the register is full or object is NULL. */
+static inline bool tl_lifecycle_register_add(tl_lifecycle_register *reg, uint32_t id,
+                                             void *object) {
+    uint64_t key = id;
+    return object != NULL && tl_inline_dict_try_add(reg->table, &key, &object);
+}
+static inline bool tl_lifecycle_register_remove(tl_lifecycle_register *reg, uint32_t id) {
+    uint64_t key = id;
+    return tl_inline_dict_remove(reg->table, &key);
+}
+static inline void *tl_lifecycle_register_get(const tl_lifecycle_register *reg, uint32_t id) {
+    uint64_t key = id;
+    void *object = NULL;
+    return tl_inline_dict_try_get(reg->table, &key, &object) ? object : NULL;
+}
+static inline bool tl_lifecycle_register_contains(const tl_lifecycle_register *reg, uint32_t id) {
+    uint64_t key = id;
+    return tl_inline_dict_contains_key(reg->table, &key);
+}
+static inline uint32_t tl_lifecycle_register_count(const tl_lifecycle_register *reg) {
+    return tl_inline_dict_count(reg->table);
+}
+static inline void tl_lifecycle_register_clear(tl_lifecycle_register *reg) {
+    tl_inline_dict_clear(reg->table);
+}
+/* Iteration: tl_inline_iter it = tl_lifecycle_register_iter(&r); while (tl_lifecycle_register_next(&r, &it, &id, &o)). */
+static inline tl_inline_iter tl_lifecycle_register_iter(const tl_lifecycle_register *reg) {
+    return tl_inline_dict_iter(reg->table);
+}
+static inline bool tl_lifecycle_register_next(const tl_lifecycle_register *reg, tl_inline_iter *it,
+                                              uint32_t *id, void **object) {
+    const void *key;
+    void *value;
+    if (!tl_inline_dict_next(reg->table, it, &key, &value)) return false;
+    if (id) {
+        uint64_t wide;
+        memcpy(&wide, key, sizeof wide);
+        *id = (uint32_t)wide;
+    }
+    if (object) memcpy(object, value, sizeof *object);
+    return true;
+}
+
+/* Linker: tracks objects created elsewhere; disconnecting calls the optional callback. */
+typedef void (*tl_lifecycle_object_fn)(void *ctx, void *object);
+#define TL_LIFECYCLE_LINKER_BYTES(capacity) TL_LAYOUT_SEQUENCE_BYTES((capacity), sizeof(void *))
+typedef struct tl_lifecycle_linker {
+    tl_inline_list list;
+    tl_lifecycle_object_fn on_disconnect; /* may be NULL */
+    void *ctx;
+} tl_lifecycle_linker;
+
+static inline void *tl__object_at(tl_inline_list list, uint32_t index) {
+    void *object = NULL;
+    const void *slot = tl_inline_list_at(list, index);
+    if (slot) memcpy(&object, slot, sizeof object);
+    return object;
+}
+static inline uint32_t tl__object_find(tl_inline_list list, const void *object) {
+    uint32_t i = tl_inline_list_count(list);
+    while (i-- > 0)
+        if (tl__object_at(list, i) == object) return i;
+    return TL_INLINE_NONE;
+}
+
+static inline bool tl_lifecycle_linker_init(tl_lifecycle_linker *linker, void *memory,
+                                            uint32_t capacity, tl_lifecycle_object_fn on_disconnect,
+                                            void *ctx) {
+    if (memory) memset(memory, 0, (size_t)TL_LIFECYCLE_LINKER_BYTES(capacity));
+    linker->list = tl_inline_list_view(memory, capacity, (uint32_t)sizeof(void *));
+    linker->on_disconnect = on_disconnect;
+    linker->ctx = ctx;
+    return tl_inline_list_valid(linker->list);
+}
+/* False when already linked, full or NULL. */
+static inline bool tl_lifecycle_linker_link(tl_lifecycle_linker *linker, void *object) {
+    if (!object || tl__object_find(linker->list, object) != TL_INLINE_NONE) return false;
+    return tl_inline_list_add(linker->list, &object);
+}
+static inline bool tl_lifecycle_linker_contains(const tl_lifecycle_linker *linker,
+                                                const void *object) {
+    return object && tl__object_find(linker->list, object) != TL_INLINE_NONE;
+}
+static inline uint32_t tl_lifecycle_linker_count(const tl_lifecycle_linker *linker) {
+    return tl_inline_list_count(linker->list);
+}
+static inline void *tl_lifecycle_linker_at(const tl_lifecycle_linker *linker, uint32_t index) {
+    return tl__object_at(linker->list, index);
+}
+/* False when not linked. The last linked object takes the hole (order is not kept). */
+static inline bool tl_lifecycle_linker_disconnect(tl_lifecycle_linker *linker, void *object) {
+    uint32_t at = object ? tl__object_find(linker->list, object) : TL_INLINE_NONE;
+    if (at == TL_INLINE_NONE) return false;
+    tl_inline_list_remove_at(linker->list, at);
+    if (linker->on_disconnect) linker->on_disconnect(linker->ctx, object);
+    return true;
+}
+/* Newest first; safe if the callback links or disconnects. */
+static inline void tl_lifecycle_linker_disconnect_all(tl_lifecycle_linker *linker) {
+    uint32_t n;
+    while ((n = tl_inline_list_count(linker->list)) > 0) {
+        void *object = tl__object_at(linker->list, n - 1);
+        tl_inline_list_remove_at(linker->list, n - 1);
+        if (linker->on_disconnect) linker->on_disconnect(linker->ctx, object);
+    }
+}
+
+/* Weaver: owns objects; severing discards them. Weave order is kept, so sever-all discards in
+   reverse weave order. */
+#define TL_LIFECYCLE_WEAVER_BYTES(capacity) TL_LAYOUT_SEQUENCE_BYTES((capacity), sizeof(void *))
+typedef struct tl_lifecycle_weaver {
+    tl_inline_list list;
+    tl_lifecycle_object_fn discard; /* may be NULL */
+    void *ctx;
+} tl_lifecycle_weaver;
+
+static inline bool tl_lifecycle_weaver_init(tl_lifecycle_weaver *weaver, void *memory,
+                                            uint32_t capacity, tl_lifecycle_object_fn discard,
+                                            void *ctx) {
+    if (memory) memset(memory, 0, (size_t)TL_LIFECYCLE_WEAVER_BYTES(capacity));
+    weaver->list = tl_inline_list_view(memory, capacity, (uint32_t)sizeof(void *));
+    weaver->discard = discard;
+    weaver->ctx = ctx;
+    return tl_inline_list_valid(weaver->list);
+}
+static inline bool tl_lifecycle_weaver_weave(tl_lifecycle_weaver *weaver, void *object) {
+    if (!object || tl__object_find(weaver->list, object) != TL_INLINE_NONE) return false;
+    return tl_inline_list_add(weaver->list, &object);
+}
+static inline bool tl_lifecycle_weaver_contains(const tl_lifecycle_weaver *weaver,
+                                                const void *object) {
+    return object && tl__object_find(weaver->list, object) != TL_INLINE_NONE;
+}
+static inline uint32_t tl_lifecycle_weaver_count(const tl_lifecycle_weaver *weaver) {
+    return tl_inline_list_count(weaver->list);
+}
+static inline void *tl_lifecycle_weaver_at(const tl_lifecycle_weaver *weaver, uint32_t index) {
+    return tl__object_at(weaver->list, index);
+}
+/* Removes the object (keeping the others' order), then discards it. False when not woven. */
+static inline bool tl_lifecycle_weaver_sever(tl_lifecycle_weaver *weaver, void *object) {
+    uint32_t at = object ? tl__object_find(weaver->list, object) : TL_INLINE_NONE;
+    uint32_t n = tl_inline_list_count(weaver->list), i;
+    if (at == TL_INLINE_NONE) return false;
+    for (i = at; i + 1 < n; i++) /* shift down: order matters for sever-all */
+        memcpy(tl_inline_list_at(weaver->list, i), tl_inline_list_at(weaver->list, i + 1),
+               sizeof(void *));
+    tl_inline_list_remove_at(weaver->list, n - 1);
+    if (weaver->discard) weaver->discard(weaver->ctx, object);
+    return true;
+}
+/* Reverse weave order; safe if a discard weaves or severs. */
+static inline void tl_lifecycle_weaver_sever_all(tl_lifecycle_weaver *weaver) {
+    uint32_t n;
+    while ((n = tl_inline_list_count(weaver->list)) > 0) {
+        void *object = tl__object_at(weaver->list, n - 1);
+        tl_inline_list_remove_at(weaver->list, n - 1);
+        if (weaver->discard) weaver->discard(weaver->ctx, object);
+    }
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TL_LIFECYCLE_H */
+
+/* ------------------------------------------------------------------------------------------------ */
+#if defined(TL_LIFECYCLE_IMPL) && !defined(TL__LIFECYCLE_IMPLEMENTED)
+#define TL__LIFECYCLE_IMPLEMENTED
+/* Again here, for the usage block's order (include, define TL_IMPLEMENTATION, include): the first
+   includes of events.h and log.h saw no switch. Each emits its implementation only if its own
+   switch is on (TL_IMPLEMENTATION turns on all of them), never because this one is. */
+#include "events.h"
+#include "log.h"
+#include <float.h>
+#include <stdio.h>
+#include <string.h>
+#ifndef TL_MALLOC
+#include <stdlib.h>
+#define TL_MALLOC(size) malloc(size)
+#define TL_FREE(ptr) free(ptr)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { TL__STAGE_WOVEN, TL__STAGE_PRELOADING }; /* woven / reached by deployment */
+enum { TL__TIER_NATIVE, TL__TIER_USER };
+enum {
+    TL__LIFECYCLE_IDLE,
+    TL__LIFECYCLE_DEPLOYING,
+    TL__LIFECYCLE_DEPLOYED,
+    TL__LIFECYCLE_FAILED,
+    TL__LIFECYCLE_DISCARDING,
+    TL__LIFECYCLE_DISCARDED
+};
+
+static const char *tl__lifecycle_state_name(uint32_t state) {
+    switch (state) {
+    case TL__LIFECYCLE_FAILED: return "failed";
+    case TL__LIFECYCLE_DISCARDING: return "discarding";
+    case TL__LIFECYCLE_DISCARDED: return "discarded";
+    default: return "running";
+    }
+}
+
+static const char *tl__lifecycle_message(uint32_t item, int *level) {
+    switch (item) {
+#define TL__LIFECYCLE_LOG_CASE(id, lvl, message) \
+    case TL_LIFECYCLE_LOG_##id: *level = lvl; return message;
+        TL_LIFECYCLE_LOG_ITEMS(TL__LIFECYCLE_LOG_CASE)
+#undef TL__LIFECYCLE_LOG_CASE
+    default: *level = TL_LOG_LEVEL_ERROR; return "%s";
+    }
+}
+
+static void tl__lifecycle_log(const tl_logger *logger, const char *module, uint32_t item, ...) {
+    int level;
+    const char *fmt = tl__lifecycle_message(item, &level);
+    va_list args;
+    if (level < TL_LOG_MIN_LEVEL) return;
+    va_start(args, item);
+    tl_logv_table(logger, level, module, item, fmt, args);
+    va_end(args);
+}
+
+static const tl_lifecycle_events tl__native_events = TL_LIFECYCLE_EVENTS_NATIVE;
+
+/* --- publishing native events through the untyped core ------------------------------------------ */
+
+static void tl__publish_void(tl_events *registry, uint32_t event) {
+    if (registry) TL_EVENTS_PUBLISH0(registry, event, TL_LIFECYCLE_SIG_VOID, tl_lifecycle_void_fn);
+}
+static void tl__publish_float(tl_events *registry, uint32_t event, float value) {
+    if (registry)
+        TL_EVENTS_PUBLISH(registry, event, TL_LIFECYCLE_SIG_FLOAT, tl_lifecycle_float_fn, value);
+}
+static void tl__publish_double(tl_events *registry, uint32_t event, double value) {
+    if (registry)
+        TL_EVENTS_PUBLISH(registry, event, TL_LIFECYCLE_SIG_DOUBLE, tl_lifecycle_double_fn, value);
+}
+
+/* --- time ------------------------------------------------------------------------------------------ */
+
+/* a == b, written so -Wfloat-equal has nothing to say (the same result for every a and b, NaN and -0
+   included): the scale and the desc durations are compared with exact values on purpose. */
+static bool tl__float_same(float a, float b) { return a <= b && a >= b; }
+
+/* A desc duration: 0 means the default; a positive value in [minimum, FLT_MAX] is kept; anything
+   else (negative, NaN, infinite, below the minimum) is logged and replaced by the default.
+   Written as comparisons that NaN fails, so no <math.h>. */
+static float tl__time_desc_value(const tl_logger *logger, const char *field, float value,
+                                 float minimum, const char *rule, float fallback) {
+    if (tl__float_same(value, 0.0f)) return fallback;
+    if (value > 0.0f && value >= minimum && value <= FLT_MAX) return value;
+    tl__lifecycle_log(logger, "Time", TL_LIFECYCLE_LOG_TIME_DESC, field, (double)value, rule,
+                      (double)fallback);
+    return fallback;
+}
+
+/* fixed_steps_per_second: 0 keeps the float step; a rate above the maximum is logged and keeps
+   it too. */
+static void tl__time_set_rate(tl_time *time, uint32_t rate) {
+    if (rate > TL_TIME_MAX_STEPS_PER_SECOND) {
+        tl__lifecycle_log(&time->logger, "Time", TL_LIFECYCLE_LOG_TIME_DESC,
+                          "fixed_steps_per_second", (double)rate,
+                          "at most TL_TIME_MAX_STEPS_PER_SECOND (10000)",
+                          (double)time->fixed_delta_time);
+        return;
+    }
+    if (rate == 0) return;
+    time->fixed_steps_per_second = rate;
+    time->fixed_delta_time = 1.0f / (float)rate;
+}
+
+/* Whole nanoseconds of a clamped frame time (at most 10,000 s: a longer frame owes more than
+   TL_TIME_MAX_FIXED_STEPS steps at any rate, so the rest is dropped either way). */
+static uint64_t tl__time_ns(double seconds) {
+    if (seconds > 1e4) seconds = 1e4;
+    return (uint64_t)(seconds * 1e9 + 0.5);
+}
+
+void tl_time_init(tl_time *time, const tl_time_desc *desc) {
+    tl_time_desc zero;
+    if (!time) return;
+    if (!desc) {
+        memset(&zero, 0, sizeof zero);
+        desc = &zero;
+    }
+    memset(time, 0, sizeof *time);
+    time->registry = desc->registry;
+    time->events = desc->events ? *desc->events : tl__native_events;
+    if (desc->logger) time->logger = *desc->logger;
+    time->fixed_delta_time = tl__time_desc_value(
+        &time->logger, "fixed_delta_time", desc->fixed_delta_time, TL_TIME_MIN_FIXED_DELTA,
+        "finite and at least TL_TIME_MIN_FIXED_DELTA (0.0001 s)", 0.02f);
+    time->max_delta_time = tl__time_desc_value(
+        &time->logger, "max_delta_time", desc->max_delta_time, 0.0f, "finite and positive", 0.25f);
+    tl__time_set_rate(time, desc->fixed_steps_per_second);
+    time->time_scale = 1.0f;
+    time->count_playtime = desc->count_playtime;
+    time->playtime_mode = desc->playtime_mode;
+    time->running = true;
+}
+
+/* A frame of `seconds` (clamped), `ns` of them in whole nanoseconds. */
+static void tl__time_advance(tl_time *time, double seconds, uint64_t ns) {
+    float unscaled = (float)seconds;
+    time->unscaled_delta_time = unscaled;
+    time->delta_time = unscaled * time->time_scale;
+    time->smooth_delta_time =
+        time->frame == 0
+            ? time->delta_time
+            : time->smooth_delta_time + (time->delta_time - time->smooth_delta_time) * 0.2f;
+    time->time_since_start += seconds;
+    if (!time->fixed_steps_per_second) time->fixed_accumulator += (double)time->delta_time;
+    else if (time->time_scale > 0.5f)
+        time->fixed_accumulator_ticks += ns * time->fixed_steps_per_second;
+    time->frame++;
+    if (time->count_playtime) {
+        time->total_playtime += time->playtime_mode == TL_TIME_PLAYTIME_UNSCALED
+                                    ? (double)time->unscaled_delta_time
+                                    : (double)time->delta_time;
+        tl__publish_double(time->registry, time->events.playtime_count_tick, time->total_playtime);
+    }
+}
+
+void tl_time_tick(tl_time *time, double seconds) {
+    if (!time || !time->running) return;
+    if (!(seconds > 0.0)) seconds = 0.0; /* negative or NaN: a frame of no time */
+    if (seconds > (double)time->max_delta_time) seconds = (double)time->max_delta_time;
+    tl__time_advance(time, seconds, tl__time_ns(seconds));
+}
+
+void tl_time_tick_ns(tl_time *time, uint64_t nanoseconds) {
+    uint64_t most;
+    if (!time || !time->running) return;
+    most = tl__time_ns((double)time->max_delta_time);
+    if (nanoseconds > most) nanoseconds = most;
+    tl__time_advance(time, (double)nanoseconds / 1e9, nanoseconds);
+}
+
+/* tl_time_fixed_steps with a rate: the accumulator holds nanoseconds times the rate, so a step
+   is exactly 1e9 of it. */
+static uint32_t tl__time_exact_steps(tl_time *time) {
+    const uint64_t step = 1000000000u;
+    uint64_t due = time->fixed_accumulator_ticks / step;
+    uint32_t steps = due > TL_TIME_MAX_FIXED_STEPS ? TL_TIME_MAX_FIXED_STEPS : (uint32_t)due;
+    time->fixed_accumulator_ticks -= (uint64_t)steps * step;
+    if (time->fixed_accumulator_ticks >= step) {
+        tl__lifecycle_log(&time->logger, "Time", TL_LIFECYCLE_LOG_FIXED_STEPS_DROPPED,
+                          (unsigned long long)time->frame, TL_TIME_MAX_FIXED_STEPS,
+                          (double)time->fixed_accumulator_ticks / 1e9 /
+                              (double)time->fixed_steps_per_second);
+        time->fixed_accumulator_ticks = 0;
+    }
+    time->fixed_step_count += steps;
+    return steps;
+}
+
+uint32_t tl_time_fixed_steps(tl_time *time) {
+    uint32_t steps = 0;
+    double step;
+    if (!time || !time->running) return 0;
+    if (time->fixed_steps_per_second) return tl__time_exact_steps(time);
+    step = (double)time->fixed_delta_time;
+    /* Capped: a huge accumulator (a max_delta_time of hours, then such a frame) would otherwise
+       take billions of iterations and overflow the count. The sum is the loop's, step by step,
+       so the usual counts and carries stay what they always were. */
+    while (time->fixed_accumulator >= step && steps < TL_TIME_MAX_FIXED_STEPS) {
+        time->fixed_accumulator -= step;
+        steps++;
+    }
+    if (time->fixed_accumulator >= step) {
+        tl__lifecycle_log(&time->logger, "Time", TL_LIFECYCLE_LOG_FIXED_STEPS_DROPPED,
+                          (unsigned long long)time->frame, TL_TIME_MAX_FIXED_STEPS,
+                          time->fixed_accumulator);
+        time->fixed_accumulator = 0.0;
+    }
+    time->fixed_step_count += steps;
+    return steps;
+}
+
+void tl_time_publish_update(tl_time *time) {
+    if (time && time->running)
+        tl__publish_float(time->registry, time->events.update, time->delta_time);
+}
+void tl_time_publish_fixed_update(tl_time *time) {
+    if (time && time->running)
+        tl__publish_float(time->registry, time->events.fixed_update, time->fixed_delta_time);
+}
+void tl_time_publish_late_update(tl_time *time) {
+    if (time && time->running)
+        tl__publish_float(time->registry, time->events.late_update, time->delta_time);
+}
+
+/* A frame after its tick: OnFixedUpdate per due step, OnUpdate, OnLateUpdate. */
+static void tl__time_publish_frame(tl_time *time) {
+    uint32_t steps;
+    for (steps = tl_time_fixed_steps(time); steps > 0; steps--) tl_time_publish_fixed_update(time);
+    tl_time_publish_update(time);
+    tl_time_publish_late_update(time);
+}
+
+void tl_time_frame(tl_time *time, double seconds) {
+    tl_time_tick(time, seconds);
+    tl__time_publish_frame(time);
+}
+
+void tl_time_frame_ns(tl_time *time, uint64_t nanoseconds) {
+    tl_time_tick_ns(time, nanoseconds);
+    tl__time_publish_frame(time);
+}
+
+static bool tl__time_scale_ok(tl_time *time, float scale) {
+    if (tl__float_same(scale, 0.0f) || tl__float_same(scale, 1.0f)) return true;
+    tl__lifecycle_log(&time->logger, "Time", TL_LIFECYCLE_LOG_TIME_SCALE, (double)scale);
+    return false;
+}
+
+bool tl_time_set_raw_scale(tl_time *time, float scale) {
+    if (!time || !tl__time_scale_ok(time, scale)) return false;
+    time->time_scale = scale;
+    return true;
+}
+
+bool tl_time_set_scale(tl_time *time, float scale) {
+    float before;
+    if (!time || !tl__time_scale_ok(time, scale)) return false;
+    before = time->time_scale;
+    time->time_scale = scale;
+    if (!tl__float_same(before, scale) && time->running)
+        tl__publish_void(time->registry, tl__float_same(scale, 0.0f) ? time->events.game_paused
+                                                                     : time->events.game_resumed);
+    return true;
+}
+
+void tl_time_request_pause(tl_time *time) {
+    if (time && time->running) tl__publish_void(time->registry, time->events.game_pause_requested);
+}
+void tl_time_request_resume(tl_time *time) {
+    if (time && time->running) tl__publish_void(time->registry, time->events.game_resume_requested);
+}
+void tl_time_set_playtime_counting(tl_time *time, bool count) {
+    if (time) time->count_playtime = count;
+}
+void tl_time_set_playtime_mode(tl_time *time, tl_time_playtime_mode mode) {
+    if (time) time->playtime_mode = mode;
+}
+void tl_time_clear_playtime(tl_time *time) {
+    if (time) time->total_playtime = 0.0;
+}
+float tl_time_framerate(const tl_time *time) {
+    return time && time->unscaled_delta_time > 0.0f ? 1.0f / time->unscaled_delta_time : 0.0f;
+}
+
+static void tl__time_discard(void *self, tl_lifecycle *core) {
+    (void)core;
+    ((tl_time *)self)->running = false;
+}
+
+TL__API_DEFINE const tl_lifecycle_subsystem tl_time_subsystem = { "Time", NULL, NULL, NULL,
+                                                                  tl__time_discard };
+
+/* --- lifecycle batches ---------------------------------------------------------------------------- */
+
+enum {
+    TL__LIFECYCLE_BATCH_STAGE_NEW,
+    TL__LIFECYCLE_BATCH_STAGE_PRELOADING,
+    TL__LIFECYCLE_BATCH_STAGE_PRELOADED,
+    TL__LIFECYCLE_BATCH_STAGE_FAILED,
+    TL__LIFECYCLE_BATCH_STAGE_BOOTED,
+    TL__LIFECYCLE_BATCH_STAGE_INITIALIZED,
+    TL__LIFECYCLE_BATCH_STAGE_DISCARDED
+};
+enum {
+    TL__LIFECYCLE_BATCH_IDLE,
+    TL__LIFECYCLE_BATCH_PRELOADING,
+    TL__LIFECYCLE_BATCH_BOOTED,
+    TL__LIFECYCLE_BATCH_DONE,
+    TL__LIFECYCLE_BATCH_FAILED,
+    TL__LIFECYCLE_BATCH_DISCARDED
+};
+
+#define TL__LIFECYCLE_BATCH_MODULE "Lifecycle"
+
+static const char *tl__lifecycle_batch_object_name(const tl_lifecycle_object *object) {
+    if (object->name) return object->name;
+    return object->vtable && object->vtable->type_name ? object->vtable->type_name : "?";
+}
+
+/* Depth of each object (0 for a root) into depth[]; false on a bad parent or a cycle, which a
+   walk longer than the list reveals. */
+static bool tl__lifecycle_batch_depths(tl_lifecycle_batch *batch,
+                                       const tl_lifecycle_object *objects, uint32_t *depth) {
+    uint32_t i, n = batch->count;
+    for (i = 0; i < n; i++) {
+        uint32_t at = i, steps = 0;
+        if (objects[i].parent != TL_LIFECYCLE_BATCH_NO_PARENT && objects[i].parent >= n) {
+            tl__lifecycle_log(&batch->logger, TL__LIFECYCLE_BATCH_MODULE,
+                              TL_LIFECYCLE_LOG_BATCH_PARENT, batch->name, i, "an out-of-range",
+                              objects[i].parent);
+            return false;
+        }
+        while (objects[at].parent != TL_LIFECYCLE_BATCH_NO_PARENT && objects[at].parent < n &&
+               steps <= n) {
+            at = objects[at].parent;
+            steps++;
+        }
+        if (steps > n) {
+            tl__lifecycle_log(&batch->logger, TL__LIFECYCLE_BATCH_MODULE,
+                              TL_LIFECYCLE_LOG_BATCH_PARENT, batch->name, i, "a cycle through its",
+                              objects[i].parent);
+            return false;
+        }
+        depth[i] = steps;
+    }
+    return true;
+}
+
+/* discard_order: deepest first, the later index first among equals (a counting pass per depth
+   would do; the lists are short and this runs once). */
+static void tl__lifecycle_batch_order(tl_lifecycle_batch *batch, const uint32_t *depth) {
+    uint32_t i, d, max = 0, k = 0;
+    for (i = 0; i < batch->count; i++)
+        if (depth[i] > max) max = depth[i];
+    for (d = max + 1; d-- > 0;)
+        for (i = batch->count; i-- > 0;)
+            if (depth[i] == d) batch->discard_order[k++] = i;
+}
+
+static void tl__lifecycle_batch_reset(tl_lifecycle_batch *batch) {
+    TL_FREE(batch->items);
+    TL_FREE(batch->discard_order);
+    TL_FREE(batch->failed);
+    batch->items = NULL;
+    batch->discard_order = batch->failed = NULL;
+    batch->count = batch->failed_count = 0;
+}
+
+bool tl_lifecycle_batch_init(tl_lifecycle_batch *batch, const tl_lifecycle_batch_desc *desc,
+                             const tl_lifecycle_object *objects, uint32_t count) {
+    uint32_t i, *depth;
+    size_t n = count ? count : 1u;
+    if (!batch) return false;
+    memset(batch, 0, sizeof *batch);
+    batch->name = desc && desc->name ? desc->name : "batch";
+    batch->noun = desc && desc->noun ? desc->noun : "object";
+    batch->ctx = desc ? desc->ctx : NULL;
+    if (desc && desc->logger) batch->logger = *desc->logger;
+    batch->state = TL__LIFECYCLE_BATCH_IDLE;
+    if (count && !objects) {
+        tl__lifecycle_log(&batch->logger, TL__LIFECYCLE_BATCH_MODULE,
+                          TL_LIFECYCLE_LOG_INVALID_ARGUMENT, "tl_lifecycle_batch_init");
+        batch->state = TL__LIFECYCLE_BATCH_DISCARDED;
+        return false;
+    }
+    batch->items = (tl__lifecycle_batch_item *)TL_MALLOC(n * sizeof *batch->items);
+    batch->discard_order = (uint32_t *)TL_MALLOC(n * sizeof *batch->discard_order);
+    batch->failed = (uint32_t *)TL_MALLOC(n * sizeof *batch->failed);
+    depth = (uint32_t *)TL_MALLOC(n * sizeof *depth);
+    batch->count = count;
+    if (!batch->items || !batch->discard_order || !batch->failed || !depth) {
+        tl__lifecycle_log(&batch->logger, TL__LIFECYCLE_BATCH_MODULE,
+                          TL_LIFECYCLE_LOG_OUT_OF_MEMORY, "batch");
+    } else if (tl__lifecycle_batch_depths(batch, objects, depth)) {
+        for (i = 0; i < count; i++) {
+            batch->items[i].object = objects[i];
+            batch->items[i].stage = TL__LIFECYCLE_BATCH_STAGE_NEW;
+        }
+        tl__lifecycle_batch_order(batch, depth);
+        TL_FREE(depth);
+        return true;
+    }
+    TL_FREE(depth);
+    tl__lifecycle_batch_reset(batch);
+    batch->state = TL__LIFECYCLE_BATCH_DISCARDED;
+    return false;
+}
+
+static bool tl__lifecycle_batch_refuse_reentry(tl_lifecycle_batch *batch, const char *what) {
+    if (!batch->in_phase) return false;
+    tl__lifecycle_log(&batch->logger, TL__LIFECYCLE_BATCH_MODULE, TL_LIFECYCLE_LOG_REENTRANT_CALL,
+                      what);
+    return true;
+}
+
+/* One preload call (start or poll) of item i; the item's stage records the answer. */
+static void tl__lifecycle_batch_preload(tl_lifecycle_batch *batch, uint32_t i, bool start) {
+    const tl_lifecycle_object_vtable *vt = batch->items[i].object.vtable;
+    tl_lifecycle_status (*fn)(void *, void *) = NULL;
+    tl_lifecycle_status status = TL_LIFECYCLE_DONE;
+    if (vt) fn = start || !vt->preload_poll ? vt->preload_start : vt->preload_poll;
+    if (fn) {
+        batch->in_phase = true;
+        status = fn(batch->items[i].object.self, batch->ctx);
+        batch->in_phase = false;
+    }
+    batch->items[i].stage = status == TL_LIFECYCLE_DONE      ? TL__LIFECYCLE_BATCH_STAGE_PRELOADED
+                            : status == TL_LIFECYCLE_PENDING ? TL__LIFECYCLE_BATCH_STAGE_PRELOADING
+                                                             : TL__LIFECYCLE_BATCH_STAGE_FAILED;
+}
+
+/* Starts (first update) or polls every preload; true once none is pending. */
+static bool tl__lifecycle_batch_preloads_settled(tl_lifecycle_batch *batch) {
+    bool start = batch->state == TL__LIFECYCLE_BATCH_IDLE, pending = false;
+    uint32_t i;
+    batch->state = TL__LIFECYCLE_BATCH_PRELOADING;
+    for (i = 0; i < batch->count; i++) {
+        if (start || batch->items[i].stage == TL__LIFECYCLE_BATCH_STAGE_PRELOADING)
+            tl__lifecycle_batch_preload(batch, i, start);
+        if (batch->items[i].stage == TL__LIFECYCLE_BATCH_STAGE_PRELOADING) pending = true;
+    }
+    return !pending;
+}
+
+/* Every preload settled: records the failed ones, each logged, and fails the batch. */
+static bool tl__lifecycle_batch_collect_failures(tl_lifecycle_batch *batch) {
+    uint32_t i;
+    for (i = 0; i < batch->count; i++) {
+        if (batch->items[i].stage != TL__LIFECYCLE_BATCH_STAGE_FAILED) continue;
+        batch->failed[batch->failed_count++] = i;
+        tl__lifecycle_log(&batch->logger, TL__LIFECYCLE_BATCH_MODULE,
+                          TL_LIFECYCLE_LOG_PRELOAD_FAILED, batch->noun,
+                          tl__lifecycle_batch_object_name(&batch->items[i].object));
+    }
+    if (batch->failed_count == 0) return false;
+    if (batch->failed_count > 1)
+        tl__lifecycle_log(&batch->logger, TL__LIFECYCLE_BATCH_MODULE,
+                          TL_LIFECYCLE_LOG_BATCH_PRELOADS_FAILED, batch->name, batch->failed_count,
+                          batch->count);
+    batch->state = TL__LIFECYCLE_BATCH_FAILED;
+    return true;
+}
+
+/* Boot (initialize == false) or initialize every object, in list order. */
+static bool tl__lifecycle_batch_phase(tl_lifecycle_batch *batch, bool initialize) {
+    uint32_t i;
+    bool any = false;
+    for (i = 0; i < batch->count; i++) {
+        tl__lifecycle_batch_item *item = &batch->items[i];
+        void (*fn)(void *, void *) = NULL;
+        if (item->object.vtable)
+            fn = initialize ? item->object.vtable->initialize : item->object.vtable->boot;
+        item->stage =
+            initialize ? TL__LIFECYCLE_BATCH_STAGE_INITIALIZED : TL__LIFECYCLE_BATCH_STAGE_BOOTED;
+        if (!fn) continue;
+        any = true;
+        batch->in_phase = true;
+        fn(item->object.self, batch->ctx);
+        batch->in_phase = false;
+    }
+    return any;
+}
+
+static bool tl__lifecycle_batch_has_initialize(const tl_lifecycle_batch *batch) {
+    uint32_t i;
+    for (i = 0; i < batch->count; i++)
+        if (batch->items[i].object.vtable && batch->items[i].object.vtable->initialize) return true;
+    return false;
+}
+
+tl_lifecycle_batch_status tl_lifecycle_batch_update(tl_lifecycle_batch *batch) {
+    if (!batch) return TL_LIFECYCLE_BATCH_FAILED;
+    if (tl__lifecycle_batch_refuse_reentry(batch, "tl_lifecycle_batch_update"))
+        return TL_LIFECYCLE_BATCH_PENDING;
+    switch (batch->state) {
+    case TL__LIFECYCLE_BATCH_IDLE:
+    case TL__LIFECYCLE_BATCH_PRELOADING:
+        if (!tl__lifecycle_batch_preloads_settled(batch)) return TL_LIFECYCLE_BATCH_PENDING;
+        if (tl__lifecycle_batch_collect_failures(batch)) return TL_LIFECYCLE_BATCH_FAILED;
+        batch->state = TL__LIFECYCLE_BATCH_BOOTED;
+        tl__lifecycle_batch_phase(batch, false);
+        if (tl__lifecycle_batch_has_initialize(batch)) return TL_LIFECYCLE_BATCH_PENDING;
+        tl__lifecycle_batch_phase(batch, true);
+        batch->state = TL__LIFECYCLE_BATCH_DONE;
+        return TL_LIFECYCLE_BATCH_DONE;
+    case TL__LIFECYCLE_BATCH_BOOTED:
+        batch->state = TL__LIFECYCLE_BATCH_DONE;
+        tl__lifecycle_batch_phase(batch, true);
+        return TL_LIFECYCLE_BATCH_DONE;
+    case TL__LIFECYCLE_BATCH_DONE: return TL_LIFECYCLE_BATCH_DONE;
+    default: return TL_LIFECYCLE_BATCH_FAILED;
+    }
+}
+
+tl_lifecycle_batch_status tl_lifecycle_batch_status_of(const tl_lifecycle_batch *batch) {
+    if (!batch || batch->state >= TL__LIFECYCLE_BATCH_FAILED) return TL_LIFECYCLE_BATCH_FAILED;
+    return batch->state == TL__LIFECYCLE_BATCH_DONE ? TL_LIFECYCLE_BATCH_DONE
+                                                    : TL_LIFECYCLE_BATCH_PENDING;
+}
+bool tl_lifecycle_batch_booted(const tl_lifecycle_batch *batch) {
+    return batch &&
+           (batch->state == TL__LIFECYCLE_BATCH_BOOTED || batch->state == TL__LIFECYCLE_BATCH_DONE);
+}
+uint32_t tl_lifecycle_batch_count(const tl_lifecycle_batch *batch) {
+    return batch ? batch->count : 0;
+}
+uint32_t tl_lifecycle_batch_failed_count(const tl_lifecycle_batch *batch) {
+    return batch ? batch->failed_count : 0;
+}
+uint32_t tl_lifecycle_batch_failed_index(const tl_lifecycle_batch *batch, uint32_t i) {
+    return batch && i < batch->failed_count ? batch->failed[i] : UINT32_MAX;
+}
+const char *tl_lifecycle_batch_failed_name(const tl_lifecycle_batch *batch, uint32_t i) {
+    if (!batch || i >= batch->failed_count) return NULL;
+    return tl__lifecycle_batch_object_name(&batch->items[batch->failed[i]].object);
+}
+
+uint32_t tl_lifecycle_batch_offer(tl_lifecycle_batch *batch, uint32_t kind, void *dependency) {
+    uint32_t i, taken = 0;
+    if (!batch) return 0;
+    for (i = 0; i < batch->count; i++) {
+        const tl_lifecycle_object_vtable *vt = batch->items[i].object.vtable;
+        if (!vt || !vt->consume_dependency) continue;
+        if (vt->consume_dependency(batch->items[i].object.self, batch->ctx, kind, dependency))
+            taken++;
+    }
+    return taken;
+}
+
+void tl_lifecycle_batch_discard(tl_lifecycle_batch *batch) {
+    uint32_t k;
+    if (!batch || batch->state == TL__LIFECYCLE_BATCH_DISCARDED) return;
+    if (tl__lifecycle_batch_refuse_reentry(batch, "tl_lifecycle_batch_discard")) return;
+    batch->state = TL__LIFECYCLE_BATCH_DISCARDED;
+    for (k = 0; k < batch->count; k++) {
+        tl__lifecycle_batch_item *item = &batch->items[batch->discard_order[k]];
+        if (item->stage == TL__LIFECYCLE_BATCH_STAGE_DISCARDED) continue;
+        item->stage = TL__LIFECYCLE_BATCH_STAGE_DISCARDED;
+        if (!item->object.vtable || !item->object.vtable->discard) continue;
+        batch->in_phase = true;
+        item->object.vtable->discard(item->object.self, batch->ctx);
+        batch->in_phase = false;
+    }
+    tl__lifecycle_batch_reset(batch);
+}
+
+/* --- core ------------------------------------------------------------------------------------------ */
+
+#define TL__LIFECYCLE_MODULE "Lifecycle"
+
+bool tl_lifecycle_init(tl_lifecycle *core, const tl_lifecycle_desc *desc) {
+    tl_lifecycle_desc zero;
+    tl_time_desc time_desc;
+    if (!core) return false;
+    if (!desc) {
+        memset(&zero, 0, sizeof zero);
+        desc = &zero;
+    }
+    memset(core, 0, sizeof *core);
+    core->registry = desc->registry;
+    core->events = desc->events ? *desc->events : tl__native_events;
+    if (desc->logger) core->logger = *desc->logger;
+    time_desc = desc->time;
+    if (!time_desc.registry) time_desc.registry = desc->registry;
+    if (!time_desc.events) time_desc.events = &core->events;
+    if (!time_desc.logger) time_desc.logger = &core->logger;
+    tl_time_init(&core->time, &time_desc);
+    core->state = TL__LIFECYCLE_IDLE;
+    return tl_lifecycle_weave_native(core, &tl_time_subsystem, &core->time);
+}
+
+static bool tl__lifecycle_weave_tier(tl_lifecycle *core, const tl_lifecycle_subsystem *subsystem,
+                                     void *self, uint32_t tier) {
+    uint32_t i;
+    if (!core || !subsystem) {
+        tl__lifecycle_log(core ? &core->logger : NULL, TL__LIFECYCLE_MODULE,
+                          TL_LIFECYCLE_LOG_INVALID_ARGUMENT, "tl_lifecycle_weave");
+        return false;
+    }
+    if (core->state >= TL__LIFECYCLE_FAILED) {
+        tl__lifecycle_log(&core->logger, TL__LIFECYCLE_MODULE, TL_LIFECYCLE_LOG_WEAVE_REFUSED,
+                          subsystem->name ? subsystem->name : "?",
+                          tl__lifecycle_state_name(core->state));
+        return false;
+    }
+    for (i = 0; i < core->count; i++) {
+        if (core->entries[i].subsystem == subsystem) {
+            tl__lifecycle_log(&core->logger, TL__LIFECYCLE_MODULE, TL_LIFECYCLE_LOG_ALREADY_WOVEN,
+                              subsystem->name ? subsystem->name : "?");
+            return false;
+        }
+    }
+    if (core->count == core->capacity) {
+        uint32_t capacity = core->capacity ? core->capacity * 2u : 8u;
+        tl__lifecycle_entry *grown =
+            (tl__lifecycle_entry *)TL_MALLOC((size_t)capacity * sizeof *grown);
+        if (!grown) {
+            tl__lifecycle_log(&core->logger, TL__LIFECYCLE_MODULE, TL_LIFECYCLE_LOG_OUT_OF_MEMORY,
+                              "subsystems");
+            return false;
+        }
+        if (core->count) memcpy(grown, core->entries, (size_t)core->count * sizeof *grown);
+        TL_FREE(core->entries);
+        core->entries = grown;
+        core->capacity = capacity;
+    }
+    core->entries[core->count].subsystem = subsystem;
+    core->entries[core->count].self = self;
+    core->entries[core->count].stage = TL__STAGE_WOVEN;
+    core->entries[core->count].tier = tier;
+    core->count++;
+    return true;
+}
+
+bool tl_lifecycle_weave(tl_lifecycle *core, const tl_lifecycle_subsystem *subsystem, void *self) {
+    return tl__lifecycle_weave_tier(core, subsystem, self, TL__TIER_USER);
+}
+bool tl_lifecycle_weave_native(tl_lifecycle *core, const tl_lifecycle_subsystem *subsystem,
+                               void *self) {
+    return tl__lifecycle_weave_tier(core, subsystem, self, TL__TIER_NATIVE);
+}
+
+/* --- core deployment on batches: each round's native tier, then its user tier -------------------- */
+
+/* A subsystem as a batch object: its own vtable holds only the functions the subsystem has (so
+   a tier without initialize functions needs no extra frame), and adapts the calls to (self, core). */
+typedef struct tl__lifecycle_link {
+    tl_lifecycle_object_vtable vtable;
+    const tl_lifecycle_subsystem *subsystem;
+    void *self;
+} tl__lifecycle_link;
+
+struct tl__lifecycle_batch {
+    tl_lifecycle_batch batch;
+    tl__lifecycle_link *links;
+};
+
+static tl_lifecycle_status tl__link_preload(void *link, void *core) {
+    tl__lifecycle_link *l = (tl__lifecycle_link *)link;
+    return l->subsystem->preload(l->self, (tl_lifecycle *)core);
+}
+static void tl__link_boot(void *link, void *core) {
+    tl__lifecycle_link *l = (tl__lifecycle_link *)link;
+    l->subsystem->boot(l->self, (tl_lifecycle *)core);
+}
+static void tl__link_initialize(void *link, void *core) {
+    tl__lifecycle_link *l = (tl__lifecycle_link *)link;
+    l->subsystem->initialize(l->self, (tl_lifecycle *)core);
+}
+static void tl__link_discard(void *link, void *core) {
+    tl__lifecycle_link *l = (tl__lifecycle_link *)link;
+    l->subsystem->discard(l->self, (tl_lifecycle *)core);
+}
+
+static void tl__lifecycle_link_make(tl__lifecycle_link *link, const tl__lifecycle_entry *entry) {
+    memset(link, 0, sizeof *link);
+    link->subsystem = entry->subsystem;
+    link->self = entry->self;
+    link->vtable.type_name = entry->subsystem->name ? entry->subsystem->name : "?";
+    if (entry->subsystem->preload) link->vtable.preload_start = tl__link_preload;
+    if (entry->subsystem->boot) link->vtable.boot = tl__link_boot;
+    if (entry->subsystem->initialize) link->vtable.initialize = tl__link_initialize;
+    if (entry->subsystem->discard) link->vtable.discard = tl__link_discard;
+}
+
+static bool tl__lifecycle_batches_reserve(tl_lifecycle *core, uint32_t more) {
+    uint32_t capacity;
+    tl__lifecycle_batch *grown;
+    if (core->batch_count + more <= core->batch_cap) return true;
+    capacity = core->batch_cap ? core->batch_cap * 2u : 4u;
+    grown = (tl__lifecycle_batch *)TL_MALLOC((size_t)capacity * sizeof *grown);
+    if (!grown) return false;
+    if (core->batch_count) memcpy(grown, core->batches, (size_t)core->batch_count * sizeof *grown);
+    TL_FREE(core->batches);
+    core->batches = grown;
+    core->batch_cap = capacity;
+    return true;
+}
+
+/* Appends the batch of one tier of the captured round (none when the tier is empty). */
+static bool tl__lifecycle_add_tier(tl_lifecycle *core, uint32_t tier) {
+    uint32_t i, n = 0;
+    tl_lifecycle_object *objects;
+    tl__lifecycle_batch *cb;
+    tl_lifecycle_batch_desc desc;
+    for (i = core->round_begin; i < core->round_end; i++) n += core->entries[i].tier == tier;
+    if (n == 0) return true;
+    objects = (tl_lifecycle_object *)TL_MALLOC((size_t)n * sizeof *objects);
+    cb = &core->batches[core->batch_count];
+    cb->links = (tl__lifecycle_link *)TL_MALLOC((size_t)n * sizeof *cb->links);
+    if (!objects || !cb->links) {
+        TL_FREE(objects);
+        TL_FREE(cb->links);
+        return false;
+    }
+    for (i = core->round_begin, n = 0; i < core->round_end; i++) {
+        if (core->entries[i].tier != tier) continue;
+        core->entries[i].stage = TL__STAGE_PRELOADING; /* reached by deployment */
+        tl__lifecycle_link_make(&cb->links[n], &core->entries[i]);
+        objects[n].vtable = &cb->links[n].vtable;
+        objects[n].self = &cb->links[n];
+        objects[n].name = NULL;
+        objects[n].parent = TL_LIFECYCLE_BATCH_NO_PARENT;
+        n++;
+    }
+    memset(&desc, 0, sizeof desc);
+    desc.name = tier == TL__TIER_NATIVE ? "native subsystems" : "user subsystems";
+    desc.noun = "subsystem";
+    desc.ctx = core;
+    desc.logger = &core->logger;
+    if (!tl_lifecycle_batch_init(&cb->batch, &desc, objects, n)) {
+        TL_FREE(objects);
+        TL_FREE(cb->links);
+        return false;
+    }
+    TL_FREE(objects);
+    core->batch_count++;
+    return true;
+}
+
+/* Captures the subsystems woven so far as a round: its native batch, then its user batch. */
+static bool tl__lifecycle_start_round(tl_lifecycle *core) {
+    core->round_begin = core->round_end;
+    core->round_end = core->count;
+    core->batch_next = core->batch_count;
+    core->state = TL__LIFECYCLE_DEPLOYING;
+    if (tl__lifecycle_batches_reserve(core, 2u) && tl__lifecycle_add_tier(core, TL__TIER_NATIVE) &&
+        tl__lifecycle_add_tier(core, TL__TIER_USER))
+        return true;
+    tl__lifecycle_log(&core->logger, TL__LIFECYCLE_MODULE, TL_LIFECYCLE_LOG_OUT_OF_MEMORY,
+                      "deployment");
+    core->state = TL__LIFECYCLE_FAILED;
+    return false;
+}
+
+/* Runs the round's batches in order, one update each per call; a finished batch hands over to
+   the next in the same call. */
+static tl_lifecycle_deploy_status tl__lifecycle_run_round(tl_lifecycle *core) {
+    while (core->batch_next < core->batch_count) {
+        tl_lifecycle_batch *batch = &core->batches[core->batch_next].batch;
+        tl_lifecycle_batch_status status;
+        core->in_phase = true;
+        status = tl_lifecycle_batch_update(batch);
+        core->in_phase = false;
+        if (status == TL_LIFECYCLE_BATCH_PENDING) return TL_LIFECYCLE_DEPLOY_PENDING;
+        if (status == TL_LIFECYCLE_BATCH_FAILED) {
+            core->failed = tl_lifecycle_batch_failed_name(batch, 0);
+            core->state = TL__LIFECYCLE_FAILED;
+            return TL_LIFECYCLE_DEPLOY_FAILED;
+        }
+        core->batch_next++;
+    }
+    return TL_LIFECYCLE_DEPLOY_DONE;
+}
+
+static void tl__lifecycle_announce(tl_lifecycle *core) {
+    if (core->announced) return;
+    core->announced = true;
+    if (core->registry)
+        TL_EVENTS_PUBLISH(core->registry, core->events.core_deployed, TL_LIFECYCLE_SIG_CORE,
+                          tl_lifecycle_deployed_fn, core);
+}
+
+tl_lifecycle_deploy_status tl_lifecycle_deploy(tl_lifecycle *core) {
+    tl_lifecycle_deploy_status status;
+    if (!core) return TL_LIFECYCLE_DEPLOY_FAILED;
+    if (core->in_phase) {
+        tl__lifecycle_log(&core->logger, TL__LIFECYCLE_MODULE, TL_LIFECYCLE_LOG_REENTRANT_CALL,
+                          "tl_lifecycle_deploy");
+        return TL_LIFECYCLE_DEPLOY_FAILED;
+    }
+    if (core->state == TL__LIFECYCLE_FAILED) return TL_LIFECYCLE_DEPLOY_FAILED;
+    if (core->state >= TL__LIFECYCLE_DISCARDING) {
+        tl__lifecycle_log(&core->logger, TL__LIFECYCLE_MODULE, TL_LIFECYCLE_LOG_DEPLOY_REFUSED,
+                          tl__lifecycle_state_name(core->state));
+        return TL_LIFECYCLE_DEPLOY_FAILED;
+    }
+    if (core->state != TL__LIFECYCLE_DEPLOYING) {
+        if (core->round_end == core->count) return TL_LIFECYCLE_DEPLOY_DONE; /* nothing new */
+        if (!tl__lifecycle_start_round(core)) return TL_LIFECYCLE_DEPLOY_FAILED;
+    }
+    status = tl__lifecycle_run_round(core);
+    if (status != TL_LIFECYCLE_DEPLOY_DONE) return status;
+    core->state = TL__LIFECYCLE_DEPLOYED;
+    tl__lifecycle_announce(core);
+    /* A listener of OnCoreDeployed is no lifecycle function: it may discard the core (or deploy
+       a new round). Answer with the state it left, as the next call would. */
+    if (core->state == TL__LIFECYCLE_DEPLOYING) return TL_LIFECYCLE_DEPLOY_PENDING;
+    return core->state == TL__LIFECYCLE_DEPLOYED ? TL_LIFECYCLE_DEPLOY_DONE
+                                                 : TL_LIFECYCLE_DEPLOY_FAILED;
+}
+
+bool tl_lifecycle_before_discard(tl_lifecycle *core, tl_lifecycle_hook_fn fn, void *ctx) {
+    if (!core || !fn || core->state >= TL__LIFECYCLE_DISCARDING) return false;
+    if (core->hook_count == core->hook_cap) {
+        uint32_t capacity = core->hook_cap ? core->hook_cap * 2u : 4u;
+        tl__lifecycle_hook *grown =
+            (tl__lifecycle_hook *)TL_MALLOC((size_t)capacity * sizeof *grown);
+        if (!grown) {
+            tl__lifecycle_log(&core->logger, TL__LIFECYCLE_MODULE, TL_LIFECYCLE_LOG_OUT_OF_MEMORY,
+                              "hooks");
+            return false;
+        }
+        if (core->hook_count) memcpy(grown, core->hooks, (size_t)core->hook_count * sizeof *grown);
+        TL_FREE(core->hooks);
+        core->hooks = grown;
+        core->hook_cap = capacity;
+    }
+    core->hooks[core->hook_count].fn = fn;
+    core->hooks[core->hook_count].ctx = ctx;
+    core->hook_count++;
+    return true;
+}
+
+bool tl_lifecycle_remove_before_discard(tl_lifecycle *core, tl_lifecycle_hook_fn fn, void *ctx) {
+    uint32_t i;
+    if (!core) return false;
+    for (i = core->hook_count; i-- > 0;) {
+        if (core->hooks[i].fn != fn || core->hooks[i].ctx != ctx) continue;
+        memmove(core->hooks + i, core->hooks + i + 1,
+                (size_t)(core->hook_count - i - 1u) * sizeof *core->hooks);
+        core->hook_count--;
+        return true;
+    }
+    return false;
+}
+
+static void tl__lifecycle_run_hooks(tl_lifecycle *core) {
+    while (core->hook_count > 0) {
+        tl__lifecycle_hook hook = core->hooks[--core->hook_count];
+        hook.fn(hook.ctx, core);
+    }
+    TL_FREE(core->hooks);
+    core->hooks = NULL;
+    core->hook_cap = 0;
+}
+
+void tl_lifecycle_discard(tl_lifecycle *core) {
+    uint32_t i;
+    if (!core || core->state >= TL__LIFECYCLE_DISCARDING) return;
+    if (core->in_phase) {
+        tl__lifecycle_log(&core->logger, TL__LIFECYCLE_MODULE, TL_LIFECYCLE_LOG_REENTRANT_CALL,
+                          "tl_lifecycle_discard");
+        return;
+    }
+    core->in_phase = true; /* the hooks may not deploy or discard either */
+    tl__lifecycle_run_hooks(core);
+    core->state = TL__LIFECYCLE_DISCARDING;
+    /* Later batches first (the user tier before the native one, a later round before an earlier
+       one); in each, reverse weave order. A subsystem never reached by deployment (woven for a
+   later round, or in a tier after a failed one) gets no call. */
+    for (i = core->batch_count; i-- > 0;) {
+        if (i <= core->batch_next) tl_lifecycle_batch_discard(&core->batches[i].batch);
+        else
+            tl__lifecycle_batch_reset(
+                &core->batches[i].batch); /* a later tier never started: no calls */
+        TL_FREE(core->batches[i].links);
+    }
+    core->in_phase = false;
+    core->time.running = false;
+    TL_FREE(core->batches);
+    TL_FREE(core->entries);
+    core->batches = NULL;
+    core->entries = NULL;
+    core->batch_count = core->batch_cap = core->batch_next = 0;
+    core->count = core->capacity = core->round_begin = core->round_end = 0;
+    core->state = TL__LIFECYCLE_DISCARDED;
+}
+
+bool tl_lifecycle_find(const tl_lifecycle *core, const tl_lifecycle_subsystem *subsystem,
+                       void **self) {
+    uint32_t i;
+    if (self) *self = NULL;
+    if (!core || !subsystem || core->state >= TL__LIFECYCLE_DISCARDING) return false;
+    for (i = 0; i < core->count; i++) {
+        if (core->entries[i].subsystem == subsystem) {
+            if (self) *self = core->entries[i].self;
+            return true;
+        }
+    }
+    return false;
+}
+
+tl_time *tl_lifecycle_time(tl_lifecycle *core) {
+    return core && core->state < TL__LIFECYCLE_DISCARDING ? &core->time : NULL;
+}
+
+bool tl_lifecycle_deployed(const tl_lifecycle *core) {
+    return core && core->state == TL__LIFECYCLE_DEPLOYED;
+}
+
+const char *tl_lifecycle_failed_subsystem(const tl_lifecycle *core) {
+    return core ? core->failed : NULL;
+}
+
+static const tl_lifecycle_batch *tl__lifecycle_failed_batch(const tl_lifecycle *core) {
+    return core && core->state == TL__LIFECYCLE_FAILED && core->batch_next < core->batch_count
+               ? &core->batches[core->batch_next].batch
+               : NULL;
+}
+uint32_t tl_lifecycle_failed_count(const tl_lifecycle *core) {
+    return tl_lifecycle_batch_failed_count(tl__lifecycle_failed_batch(core));
+}
+const char *tl_lifecycle_failed_name(const tl_lifecycle *core, uint32_t i) {
+    return tl_lifecycle_batch_failed_name(tl__lifecycle_failed_batch(core), i);
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TL_LIFECYCLE_IMPL */
