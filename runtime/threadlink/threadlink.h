@@ -34,6 +34,7 @@
 #include "collections.h"
 #include "log.h"
 #include "events.h"
+#include "time.h"
 #include "lifecycle.h"
 #include "levels.h"
 #include "vault.h"

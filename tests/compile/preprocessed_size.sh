@@ -12,7 +12,9 @@ cc=${2:-gcc}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # header limit xxhash(allowed|none); the sizes measured when pinned, then before issue 27:
-limits="api.h 10 none
+limits="time.h 1510 none
+glue.h 3350 none
+api.h 10 none
 text.h 17 none
 cast.h 20 none
 patch.h 155 none

@@ -16,7 +16,7 @@ cc=${3:-cc}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 flags="-std=c11 -Wall -Wextra -Wpedantic -Werror -DTL_MEM_DEBUG -I$runtime"
-modules="lifecycle vault text content_format content mem save levels platform patch"
+modules="lifecycle time vault text content_format content mem save levels platform patch"
 failed=0
 count=0
 
@@ -91,9 +91,9 @@ done
 # (issue 29) go beside the vaults they store, levels (issue 28) beside the content they load.
 # Patch plans (issue 31) in a file of their own, using the content readers of assets.c (and the
 # text rules, text.h, beside them).
-{ unit core lifecycle.h mem lifecycle && unit assets levels.h text content_format content levels &&
+{ unit core lifecycle.h mem lifecycle && unit clock time.h time && unit assets levels.h text content_format content levels &&
   unit vaults platform.h vault save platform && unit patches patch.h patch &&
-  program "core.c | assets.c (with levels.h) | vault.c (with save.h, platform.h) | patches.c (patch.h)" core assets vaults patches; } ||
+  program "core.c | clock.c (time.h) | assets.c (with levels.h) | vault.c (with save.h, platform.h) | patches.c (patch.h)" core clock assets vaults patches; } ||
   failed=$((failed + 1))
 
 printf '#define TL_IMPLEMENTATION\n#include <threadlink/threadlink.h>\n' > "$work/umbrella.c"

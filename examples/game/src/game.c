@@ -399,6 +399,8 @@ static void on_presented(void *ctx, tl_level *level) {
 
 static bool open_runtime(game *g, const game_desc *desc) {
     static const tl_lifecycle_events core_events = TL_LIFECYCLE_EVENTS_INIT(Iris_Events_);
+    static const tl_time_events time_events = TL_TIME_EVENTS_INIT(Iris_Events_);
+    tl_time_desc td;
     static const tl_levels_events nexus_events = TL_LEVELS_EVENTS_INIT(Iris_Events_);
     tl_lifecycle_desc cd;
     tl_content_desc content_desc;
@@ -409,8 +411,14 @@ static bool open_runtime(game *g, const game_desc *desc) {
     cd.registry = &g->registry;
     cd.events = &core_events;
     cd.logger = &g->logger;
-    cd.time.fixed_steps_per_second = 60; /* exact steps: SIM's frames are 1/60 s */
     if (!tl_lifecycle_init(&g->core, &cd)) return false;
+    memset(&td, 0, sizeof td);
+    td.registry = &g->registry;
+    td.events = &time_events;
+    td.logger = &g->logger;
+    td.fixed_steps_per_second = 60; /* exact steps: SIM's frames are 1/60 s */
+    tl_time_init(&g->time, &td);
+    if (!tl_glue_weave_time(&g->core, &g->time)) return false;
     memset(&content_desc, 0, sizeof content_desc);
     content_desc.logger = g->logger;
     if (!(g->content = tl_content_create(&content_desc))) return false;

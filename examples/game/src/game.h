@@ -5,6 +5,7 @@
 #define GAME_GAME_H
 
 #include <threadlink/threadlink.h>
+#include <threadlink/glue.h>
 
 #include "sim.h"
 
@@ -55,6 +56,7 @@ typedef struct game_desc {
 typedef struct game {
     tl_events registry;
     tl_lifecycle core;
+    tl_time time; /* the frame clock, woven into core first (glue.h) */
     tl_content *content;
     tl_levels *levels;
     tl_save_store *saves;

@@ -77,7 +77,7 @@ static void menu_refresh(app *a) {
 static void menu_show(app *a, bool open) {
     a->menu.open = open;
     if (open) menu_refresh(a);
-    tl_time_set_scale(tl_lifecycle_time(&a->g.core), open ? 0.0f : 1.0f); /* pauses the fixed steps */
+    tl_time_set_scale(&a->g.time, open ? 0.0f : 1.0f); /* pauses the fixed steps */
 }
 
 static void menu_choose(app *a) {
@@ -138,7 +138,7 @@ static int play(app *a, const options *o) {
         handle_events(a);
         a->g.input = keyboard_input();
         game_tune(&a->g); /* development builds: the designer's edited stats */
-        tl_time_frame_ns(tl_lifecycle_time(&a->g.core), counter_ns(now - last));
+        tl_time_frame_ns(&a->g.time, counter_ns(now - last));
         last = now;
         render_frame(&a->render, &a->g, &a->menu);
         SDL_RenderPresent(a->sdl);
