@@ -36,8 +36,8 @@ static inline void tl__glue_time_discard(void *self, tl_lifecycle *lifecycle) {
 
 /* The time service as a subsystem type (each file that includes this header has its own copy: keep
    your tl_time's address rather than finding it with tl_lifecycle_find). */
-static const tl_lifecycle_subsystem tl_glue_time_subsystem = { "Time", TL__NULL, TL__NULL,
-                                                                TL__NULL, tl__glue_time_discard };
+static const tl_lifecycle_subsystem tl_glue_time_subsystem = { "Time", TL__NULL, TL__NULL, TL__NULL,
+                                                               tl__glue_time_discard };
 
 /* Weaves `time` into the lifecycle's native tier: weave it before anything else, and it is
    discarded last, when every subsystem that read the clock is gone. False as
