@@ -10,6 +10,12 @@
 
      tl_glue_weave_time(lc, time)      time.h into lifecycle.h: the clock as the first native
                                        subsystem, so it stops at the lifecycle's discard, last
+     tl_glue_levels_objects()          levels.h's objects as lifecycle.h batches; with
+     tl_glue_level_set_objects,        tl_lifecycle_object arrays, and a level's batch
+     tl_glue_level_batch
+     tl_glue_levels_scopes(content)    levels.h's scopes as content.h scopes of kind level; with
+     tl_glue_level_scope               a level's scope as a tl_scope
+     tl_glue_levels_attach / _detach   a level set shut down first at a lifecycle's discard
 
    INCLUDE
    -------
@@ -20,8 +26,21 @@
 #ifndef TL_GLUE_H
 #define TL_GLUE_H
 
+#include "content.h"
+#include "levels.h"
 #include "lifecycle.h"
 #include "time.h"
+
+#include <stdio.h>
+#include <string.h>
+#if defined(TL_MALLOC) != defined(TL_FREE)
+#error "threadlink/glue.h: define both TL_MALLOC and TL_FREE, or neither"
+#endif
+#ifndef TL_MALLOC
+#include <stdlib.h>
+#define TL_MALLOC(size) malloc(size)
+#define TL_FREE(ptr) free(ptr)
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -44,6 +63,135 @@ static const tl_lifecycle_subsystem tl_glue_time_subsystem = { "Time", TL__NULL,
    tl_lifecycle_weave_native is. */
 static inline bool tl_glue_weave_time(tl_lifecycle *lifecycle, tl_time *time) {
     return tl_lifecycle_weave_native(lifecycle, &tl_glue_time_subsystem, time);
+}
+
+/* --- levels.h's objects as lifecycle.h batches --------------------------------------------------- */
+
+static inline void *tl__glue_objects_start(void *ctx, tl_level *level, const void *objects,
+                                           uint32_t count) {
+    tl_lifecycle_batch *batch = (tl_lifecycle_batch *)TL_MALLOC(sizeof *batch);
+    tl_lifecycle_batch_desc desc;
+    (void)ctx;
+    if (!batch) return TL__NULL;
+    memset(&desc, 0, sizeof desc);
+    desc.name = "level"; /* the level set's failure message names the level's id */
+    desc.ctx = level;    /* each object's functions get the level */
+    desc.logger = tl_levels_logger(tl_level_owner(level));
+    if (!tl_lifecycle_batch_init(batch, &desc, (const tl_lifecycle_object *)objects, count)) {
+        TL_FREE(batch);
+        return TL__NULL;
+    }
+    return batch;
+}
+
+static inline tl_levels_status tl__glue_objects_update(void *ctx, void *run) {
+    (void)ctx;
+    switch (tl_lifecycle_batch_update((tl_lifecycle_batch *)run)) {
+    case TL_LIFECYCLE_BATCH_PENDING: return TL_LEVELS_PENDING;
+    case TL_LIFECYCLE_BATCH_FAILED: return TL_LEVELS_FAILED;
+    default: return TL_LEVELS_DONE;
+    }
+}
+
+/* "preload failed: A, C": every object whose preload failed. */
+static inline void tl__glue_objects_failure(void *ctx, void *run, char *text, size_t size) {
+    const tl_lifecycle_batch *batch = (const tl_lifecycle_batch *)run;
+    size_t used = (size_t)snprintf(text, size, "preload failed:");
+    uint32_t i;
+    (void)ctx;
+    for (i = 0; i < tl_lifecycle_batch_failed_count(batch) && used < size; i++)
+        used += (size_t)snprintf(text + used, size - used, "%s %s", i ? "," : "",
+                                 tl_lifecycle_batch_failed_name(batch, i));
+}
+
+static inline void tl__glue_objects_discard(void *ctx, void *run) {
+    (void)ctx;
+    tl_lifecycle_batch_discard((tl_lifecycle_batch *)run);
+    TL_FREE(run);
+}
+
+/* desc.objects of a level set whose levels' objects are tl_lifecycle_object. */
+static inline tl_levels_objects tl_glue_levels_objects(void) {
+    tl_levels_objects hooks;
+    memset(&hooks, 0, sizeof hooks);
+    hooks.object_size = sizeof(tl_lifecycle_object);
+    hooks.start = tl__glue_objects_start;
+    hooks.update = tl__glue_objects_update;
+    hooks.failure = tl__glue_objects_failure;
+    hooks.discard = tl__glue_objects_discard;
+    return hooks;
+}
+
+/* tl_level_set_objects with the type checked. */
+static inline bool tl_glue_level_set_objects(tl_level *level, const tl_lifecycle_object *objects,
+                                             uint32_t count) {
+    return tl_level_set_objects(level, objects, count);
+}
+
+/* The level's batch, NULL before its objects start and after they go. */
+static inline tl_lifecycle_batch *tl_glue_level_batch(const tl_level *level) {
+    return (tl_lifecycle_batch *)tl_level_objects_run(level);
+}
+
+/* --- levels.h's scopes as content.h scopes --------------------------------------------------------- */
+
+static inline uint64_t tl__glue_scope_handle(tl_scope scope) {
+    return tl_scope_valid(scope) ? ((uint64_t)scope.index << 32) | scope.gen : 0u;
+}
+
+static inline tl_scope tl__glue_scope_of(void *content, uint64_t handle) {
+    tl_scope scope;
+    scope.ctx = handle ? (tl_content *)content : TL__NULL;
+    scope.index = (uint32_t)(handle >> 32);
+    scope.gen = (uint32_t)handle;
+    return scope;
+}
+
+static inline uint64_t tl__glue_scope_begin(void *content, uint32_t level) {
+    char name[32];
+    snprintf(name, sizeof name, "Level %u", (unsigned)level);
+    return tl__glue_scope_handle(
+        tl_scope_create(tl_content_root((tl_content *)content), name, TL_SCOPE_LEVEL));
+}
+
+static inline void tl__glue_scope_end(void *content, uint64_t handle) {
+    tl_scope scope = tl__glue_scope_of(content, handle);
+    if (tl_scope_valid(scope)) tl_scope_dispose(scope);
+}
+
+/* desc.scopes of a level set whose levels each get a scope of kind level under content's root,
+   named "Level <id>", from the start of their load to the end of their unload. */
+static inline tl_levels_scopes tl_glue_levels_scopes(tl_content *content) {
+    tl_levels_scopes hooks;
+    memset(&hooks, 0, sizeof hooks);
+    hooks.ctx = content;
+    hooks.begin = tl__glue_scope_begin;
+    hooks.end = tl__glue_scope_end;
+    return hooks;
+}
+
+/* A level's scope (zero without one). */
+static inline tl_scope tl_glue_level_scope(const tl_level *level) {
+    return tl__glue_scope_of(tl_levels_scopes_ctx(tl_level_owner(level)),
+                             tl_level_scope_handle(level));
+}
+
+/* --- a level set shut down at a lifecycle's discard ------------------------------------------------ */
+
+static inline void tl__glue_levels_shutdown(void *levels, tl_lifecycle *lifecycle) {
+    (void)lifecycle;
+    tl_levels_shutdown((tl_levels *)levels);
+}
+
+/* tl_lifecycle_discard shuts the level set down before any subsystem's discard (the objects'
+   subsystems still exist while they go). False as tl_lifecycle_before_discard is. */
+static inline bool tl_glue_levels_attach(tl_lifecycle *lifecycle, tl_levels *levels) {
+    return tl_lifecycle_before_discard(lifecycle, tl__glue_levels_shutdown, levels);
+}
+
+/* Before tl_levels_destroy, while the lifecycle it was attached to lives. */
+static inline void tl_glue_levels_detach(tl_lifecycle *lifecycle, tl_levels *levels) {
+    (void)tl_lifecycle_remove_before_discard(lifecycle, tl__glue_levels_shutdown, levels);
 }
 
 #ifdef __cplusplus

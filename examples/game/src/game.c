@@ -203,7 +203,7 @@ const game_area *game_area_of(const game *g, uint32_t level_id) {
 /* A spawn point: an entity scope under the level's, holding the sprites of what spawns there. */
 static void spawn_boot(void *self, void *ctx) {
     game_spawn *s = (game_spawn *)self;
-    tl_scope level_scope = tl_level_scope(s->area->level);
+    tl_scope level_scope = tl_glue_level_scope(s->area->level);
     const level_def *def = (const level_def *)tl_asset_object(tl_scope_load(level_scope, s->area->asset));
     uint32_t k, point = def->sim.spawns[s->index].point;
     (void)ctx;
@@ -221,18 +221,18 @@ static void spawn_discard(void *self, void *ctx) {
 
 static const tl_lifecycle_object_vtable spawn_vtable = {"SpawnPoint", NULL, NULL, spawn_boot, NULL, spawn_discard, NULL};
 
-static tl_lifecycle_status begin_load(void *ctx, tl_level *level) {
+static tl_levels_status begin_load(void *ctx, tl_level *level) {
     game *g = (game *)ctx;
     game_area *area = area_by_id(g, tl_level_id(level));
-    tl_scope scope = tl_level_scope(level);
+    tl_scope scope = tl_glue_level_scope(level);
     const level_def *def;
     uint32_t i, n = 0;
-    if (!area) return TL_LIFECYCLE_FAILED;
+    if (!area) return TL_LEVELS_FAILED;
     area->level = level;
     def = (const level_def *)tl_asset_object(tl_scope_load(scope, area->asset));
     if (!def) {
         tl_level_fail(level, "its map did not load");
-        return TL_LIFECYCLE_FAILED;
+        return TL_LEVELS_FAILED;
     }
     area->floor = tl_scope_load_name(scope, def->floor);
     area->wall = tl_scope_load(scope, Content_Game_Sprites_wall);
@@ -245,7 +245,7 @@ static tl_lifecycle_status begin_load(void *ctx, tl_level *level) {
         area->objects[n].name = nexus_spawnpoints_name(def->sim.spawns[i].point);
         area->objects[n].parent = TL_LIFECYCLE_BATCH_NO_PARENT;
     }
-    return tl_level_set_objects(level, area->objects, n) ? TL_LIFECYCLE_DONE : TL_LIFECYCLE_FAILED;
+    return tl_glue_level_set_objects(level, area->objects, n) ? TL_LEVELS_DONE : TL_LEVELS_FAILED;
 }
 
 static void unload_level(void *ctx, tl_level *level) {
@@ -310,7 +310,7 @@ static void world_boot(void *self, tl_lifecycle *core) {
     w->level_count = SIM_MAX_LEVELS;
     for (i = 0; i < SIM_MAX_LEVELS; i++) {
         game_area *a = &g->areas[i];
-        w->levels[i] = ((const level_def *)tl_asset_object(tl_scope_load(tl_level_scope(a->level), a->asset)))->sim;
+        w->levels[i] = ((const level_def *)tl_asset_object(tl_scope_load(tl_glue_level_scope(a->level), a->asset)))->sim;
         w->levels[i].id = a->id;
     }
     fill_kinds(w);
@@ -392,7 +392,7 @@ static bool hide_fader(void *ctx, tl_levels *levels) {
 static void on_presented(void *ctx, tl_level *level) {
     game *g = (game *)ctx;
     g->presented = tl_level_id(level);
-    tl_scope_reparent(g->player_scope, tl_level_scope(level)); /* the player goes along */
+    tl_scope_reparent(g->player_scope, tl_glue_level_scope(level)); /* the player goes along */
 }
 
 /* ---- open, frames, close ------------------------------------------------------------------- */
@@ -438,10 +438,11 @@ static bool open_runtime(game *g, const game_desc *desc) {
     nd.loader.unload = unload_level;
     nd.registry = &g->registry;
     nd.events = &nexus_events;
-    nd.content = g->content;
-    nd.core = &g->core;
+    nd.objects = tl_glue_levels_objects();
+    nd.scopes = tl_glue_levels_scopes(g->content);
     nd.logger = &g->logger;
-    return (g->levels = tl_levels_create(&nd)) != NULL;
+    if (!(g->levels = tl_levels_create(&nd))) return false;
+    return tl_glue_levels_attach(&g->core, g->levels); /* shut down before the subsystems go */
 }
 
 static bool open_saves(game *g, const char *dir) {
