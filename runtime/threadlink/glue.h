@@ -16,6 +16,9 @@
      tl_glue_levels_scopes(content)    levels.h's scopes as content.h scopes of kind level; with
      tl_glue_level_scope               a level's scope as a tl_scope
      tl_glue_levels_attach / _detach   a level set shut down first at a lifecycle's discard
+     tl_glue_save_write_vault          a vault.h record as a file of a save.h transaction, and
+     tl_glue_save_read_vault           back (the save's hash checks the bytes vault.h's format
+                                       does not)
 
    INCLUDE
    -------
@@ -29,7 +32,9 @@
 #include "content.h"
 #include "levels.h"
 #include "lifecycle.h"
+#include "save.h"
 #include "time.h"
+#include "vault.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -192,6 +197,56 @@ static inline bool tl_glue_levels_attach(tl_lifecycle *lifecycle, tl_levels *lev
 /* Before tl_levels_destroy, while the lifecycle it was attached to lives. */
 static inline void tl_glue_levels_detach(tl_lifecycle *lifecycle, tl_levels *levels) {
     (void)tl_lifecycle_remove_before_discard(lifecycle, tl__glue_levels_shutdown, levels);
+}
+
+/* --- vault.h records in save.h files ---------------------------------------------------------------- */
+
+static inline tl_save_result tl__glue_save_vault_refused(const tl_save_store *store,
+                                                         const char *what, const char *file_id,
+                                                         tl_vault_error error) {
+    tl_save_result r;
+    tl_log(tl_save_store_logger(store), TL_LOG_LEVEL_ERROR, "Save", "%s %s: %s", what,
+           file_id ? file_id : "(null)", tl_vault_error_message(error));
+    r.code = TL_SAVE_VAULT;
+    r.message = tl_save_code_message(TL_SAVE_VAULT);
+    r.native_error = (int)error;
+    return r;
+}
+
+/* Serialises the vault (tl_vault_write) as file `file_id` of the transaction. A vault that cannot
+   be written is TL_SAVE_VAULT with the tl_vault_error as native_error, logged. */
+static inline tl_save_result tl_glue_save_write_vault(tl_save_txn *txn, const char *file_id,
+                                                      const tl_vault_desc *desc,
+                                                      const void *vault) {
+    size_t size = desc && vault ? tl_vault_serialised_size(desc, vault) : 0, written = 0;
+    void *bytes = size ? TL_MALLOC(size) : TL__NULL;
+    tl_vault_error error = TL_VAULT_ERROR_ARGUMENT;
+    tl_save_result r;
+    if (bytes) error = tl_vault_write(desc, vault, bytes, size, &written);
+    if (error == TL_VAULT_OK) r = tl_save_txn_write(txn, file_id, bytes, written);
+    else
+        r = tl__glue_save_vault_refused(txn ? txn->store : TL__NULL, "writing vault file", file_id,
+                                        error);
+    TL_FREE(bytes);
+    return r;
+}
+
+/* Reads file `file_id` of the save's published generation (its hash checked) into the vault
+   (tl_vault_read: on any error the vault is untouched; TL_SAVE_VAULT with the tl_vault_error as
+   native_error, logged). */
+static inline tl_save_result tl_glue_save_read_vault(tl_save_store *store, const char *save_id,
+                                                     const char *file_id, const tl_vault_desc *desc,
+                                                     void *vault) {
+    void *bytes = TL__NULL;
+    size_t size = 0;
+    tl_vault_error error;
+    tl_save_result r = tl_save_read_alloc(store, save_id, file_id, &bytes, &size);
+    if (r.code != TL_SAVE_OK) return r;
+    error = desc && vault ? tl_vault_read(desc, vault, bytes, size) : TL_VAULT_ERROR_ARGUMENT;
+    tl_save_free(bytes);
+    return error == TL_VAULT_OK
+               ? r
+               : tl__glue_save_vault_refused(store, "reading vault file", file_id, error);
 }
 
 #ifdef __cplusplus
