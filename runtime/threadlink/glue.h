@@ -16,6 +16,8 @@
      tl_glue_levels_scopes(content)    levels.h's scopes as content.h scopes of kind level; with
      tl_glue_level_scope               a level's scope as a tl_scope
      tl_glue_levels_attach / _detach   a level set shut down first at a lifecycle's discard
+     tl_glue_weave_platform(lc, p)     platform.h deployed as a lifecycle's native preload (it
+                                       settles before any subsystem boots), shut down at its discard
      tl_glue_save_write_vault          a vault.h record as a file of a save.h transaction, and
      tl_glue_save_read_vault           back (the save's hash checks the bytes vault.h's format
                                        does not)
@@ -32,6 +34,7 @@
 #include "content.h"
 #include "levels.h"
 #include "lifecycle.h"
+#include "platform.h"
 #include "save.h"
 #include "time.h"
 #include "vault.h"
@@ -197,6 +200,43 @@ static inline bool tl_glue_levels_attach(tl_lifecycle *lifecycle, tl_levels *lev
 /* Before tl_levels_destroy, while the lifecycle it was attached to lives. */
 static inline void tl_glue_levels_detach(tl_lifecycle *lifecycle, tl_levels *levels) {
     (void)tl_lifecycle_remove_before_discard(lifecycle, tl__glue_levels_shutdown, levels);
+}
+
+/* --- platform.h in a lifecycle's native tier --------------------------------------------------------- */
+
+static inline tl_lifecycle_status tl__glue_platform_preload(void *platform,
+                                                            tl_lifecycle *lifecycle) {
+    (void)lifecycle;
+    return tl_platform_update((tl_platform *)platform) == TL_PLATFORM_STATE_INITIALIZING
+               ? TL_LIFECYCLE_PENDING
+               : TL_LIFECYCLE_DONE; /* READY or FAILED: a failure never fails the deployment */
+}
+
+static inline void tl__glue_platform_discard(void *platform, tl_lifecycle *lifecycle) {
+    (void)lifecycle;
+    tl_platform_shutdown((tl_platform *)platform);
+}
+
+static const tl_lifecycle_subsystem tl_glue_platform_subsystem = {
+    "Platform", tl__glue_platform_preload, TL__NULL, TL__NULL, tl__glue_platform_discard
+};
+
+static inline void tl__glue_platform_unpin(void *platform, tl_lifecycle *lifecycle) {
+    (void)lifecycle;
+    tl_platform_pin((tl_platform *)platform, false); /* its discard (native tier) follows */
+}
+
+/* Weaves the platform into the lifecycle's native tier: its deployment is that tier's preload, its
+   shutdown that subsystem's discard (after the user tier's). Until the lifecycle's discard begins
+   the platform is pinned: tl_platform_destroy is refused. False as tl_lifecycle_weave_native is. */
+static inline bool tl_glue_weave_platform(tl_lifecycle *lifecycle, tl_platform *platform) {
+    if (!tl_lifecycle_before_discard(lifecycle, tl__glue_platform_unpin, platform)) return false;
+    if (!tl_lifecycle_weave_native(lifecycle, &tl_glue_platform_subsystem, platform)) {
+        (void)tl_lifecycle_remove_before_discard(lifecycle, tl__glue_platform_unpin, platform);
+        return false;
+    }
+    tl_platform_pin(platform, true);
+    return true;
 }
 
 /* --- vault.h records in save.h files ---------------------------------------------------------------- */

@@ -42,5 +42,7 @@
 #include "content_format.h"
 #include "content.h"
 #include "save.h"
+#include "platform_local.h"
 #include "platform.h"
 #include "patch.h"
+#include "glue.h"
