@@ -24,10 +24,8 @@
        #include <threadlink/content.h>
    Uses log.h (logging) and, in its implementation only, content_format.h (the readers of
    every format, with text.h, the text rules of names), collections.h and hash.h (static inline).
-   The readers and the text rules have their own switches, TL_CONTENT_FORMAT_IMPL and TL_TEXT_IMPL,
-   in one file of the program (this one or another), or TL_IMPLEMENTATION here for all of them. A
-   file including content.h sees log.h's declarations and its own, nothing of content_format.h or
-   text.h.
+   A file including content.h sees log.h's declarations and its own, nothing of
+   content_format.h or text.h.
 
    OVERRIDES (define before including; pairs or nothing)
    ---------

@@ -6,7 +6,7 @@
        #include <threadlink/threadlink.h>
 
    TL_IMPLEMENTATION is the umbrella: it turns on the switch of every module the file includes,
-   TL_LIFECYCLE_IMPL, TL_VAULT_IMPL, TL_TEXT_IMPL, TL_CONTENT_FORMAT_IMPL, TL_CONTENT_IMPL,
+   TL_TIME_IMPL, TL_LIFECYCLE_IMPL, TL_VAULT_IMPL, TL_CONTENT_IMPL, TL_PLATFORM_LOCAL_IMPL,
    TL_SAVE_IMPL, TL_LEVELS_IMPL, TL_PLATFORM_IMPL, TL_PATCH_IMPL and TL_MEM_IMPL (TL_MEM_DEBUG's
    list); the core (api.h, log.h, events.h, hash.h, mem.h, collections.h, fp.h, rng.h) is static
    inline and has none. Each switch emits its own module's

@@ -131,21 +131,21 @@ static tl_levels_status m_begin(void *ctx, tl_level *level) {
         if (l->objs[i].fail) l->ever_failed = 1;
         l->objs[i].parent = i > 0 && m_rand(w, 2) ? m_rand(w, (uint32_t)i) : TL_LIFECYCLE_BATCH_NO_PARENT;
     }
-    if (l->pending_polls > 0) return TL_LIFECYCLE_PENDING;
+    if (l->pending_polls > 0) return TL_LEVELS_PENDING;
     return m_finish_load(w, l, level);
 }
 static tl_levels_status m_poll(void *ctx, tl_level *level) {
     m_world *w = (m_world *)ctx;
     m_level *l = m_of(w, level);
     assert_true(l->loaded && l->loading);
-    if (--l->pending_polls > 0) return TL_LIFECYCLE_PENDING;
+    if (--l->pending_polls > 0) return TL_LEVELS_PENDING;
     return m_finish_load(w, l, level);
 }
 static tl_levels_status m_finished(void *ctx, tl_level *level) {
     m_level *l = m_of((m_world *)ctx, level);
     assert_true(l->loaded && !l->loading);
-    if (l->finish_pending-- > 0) return TL_LIFECYCLE_PENDING;
-    return TL_LIFECYCLE_DONE;
+    if (l->finish_pending-- > 0) return TL_LEVELS_PENDING;
+    return TL_LEVELS_DONE;
 }
 static tl_levels_status m_before(void *ctx, tl_level *level) {
     m_world *w = (m_world *)ctx;
@@ -155,9 +155,9 @@ static tl_levels_status m_before(void *ctx, tl_level *level) {
     if (l->before_pending == 0 && m_rand(w, 3) == 0) l->before_pending = 1 + (int)m_rand(w, 2);
     if (l->before_pending > 0) {
         l->before_pending--;
-        if (l->before_pending > 0) return TL_LIFECYCLE_PENDING;
+        if (l->before_pending > 0) return TL_LEVELS_PENDING;
     }
-    return TL_LIFECYCLE_DONE;
+    return TL_LEVELS_DONE;
 }
 static void m_unload(void *ctx, tl_level *level) {
     m_level *l = m_of((m_world *)ctx, level);

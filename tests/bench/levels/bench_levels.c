@@ -33,7 +33,7 @@ static double median(double *v) {
 
 static tl_levels_status sync_load(void *ctx, tl_level *level) {
     (void)ctx, (void)level;
-    return TL_LIFECYCLE_DONE;
+    return TL_LEVELS_DONE;
 }
 
 /* The reference: a count per level and the same countdown test per level per update. */
