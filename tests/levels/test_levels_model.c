@@ -91,7 +91,7 @@ static const tl_lifecycle_object_vtable m_vtable = {"M", m_obj_preload, NULL, NU
 
 /* --- the loader ------------------------------------------------------------------------------ */
 
-static tl_lifecycle_status m_finish_load(m_world *w, m_level *l, tl_level *level) {
+static tl_levels_status m_finish_load(m_world *w, m_level *l, tl_level *level) {
     tl_lifecycle_object list[M_OBJECTS];
     int i;
     l->loading = 0;
@@ -106,9 +106,9 @@ static tl_lifecycle_status m_finish_load(m_world *w, m_level *l, tl_level *level
     (void)w;
     if (l->fail_load) {
         l->ever_failed = 1;
-        return TL_LIFECYCLE_FAILED;
+        return TL_LEVELS_FAILED;
     }
-    return TL_LIFECYCLE_DONE;
+    return TL_LEVELS_DONE;
 }
 
 static tl_levels_status m_begin(void *ctx, tl_level *level) {
