@@ -363,14 +363,14 @@ static void emit_catalog_categories(const catalog_out *c)
                upper);
 }
 
-/* The profile as the config declares it, for tl_content_register_source (content_live.h): its name
+/* The profile as the config declares it, for tl_content_register_source (content.h, TL_CONTENT_LIVE): its name
  * and source root as macros; in development builds (TL_CONTENT_LIVE), <profile>_source_desc(),
  * its categories and folders, naming rule, archive mode and the catalog's ids, ready to register. */
 static void emit_catalog_source(const catalog_out *c, const char *config_name)
 {
     CATALOG_LOCALS(c);
     buf_printf(b, "/* Profile %s as %s declares it, for a development build (TL_CONTENT_LIVE) that serves it\n"
-                  " * from its source tree (threadlink/content_live.h; the root is relative to the folder of %s):\n"
+                  " * from its source tree (threadlink/content.h with TL_CONTENT_LIVE; the root is relative to the folder of %s):\n"
                   " *     tl_content_source_desc src = %s_source_desc();\n"
                   " *     tl_content_register_source(content, %s_PROFILE, %s_SOURCE_ROOT, &src);\n"
                   " * %s_source_desc() gives its categories and folders, naming rule, archive mode and this\n"

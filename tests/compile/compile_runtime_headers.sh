@@ -79,7 +79,7 @@ for src in "$work"/*_0.c "$work"/*_1.c; do
   strict gcc c11 "$gcc_strict -fshort-enums" "$src"
   strict clang c11 "$clang_strict" "$src"
 done
-# content.h's development mode (TL_CONTENT_LIVE, content_live.h): its code exists only with the
+# content.h's development mode (TL_CONTENT_LIVE, content.h's live part): its code exists only with the
 # switch, so it is compiled here with it, alone and through content.h, in every mode, then strict.
 for via in content_live content; do
   live="$work/live_$via"
@@ -92,7 +92,7 @@ for via in content_live content; do
   strict gcc c11 "$gcc_strict -fshort-enums -O2" "$live.c" -c
   strict clang c11 "$clang_strict -O2" "$live.c" -c
 done
-# The same with _GNU_SOURCE, where content_live.h opens source files with openat2 (Linux).
+# The same with _GNU_SOURCE, where content.h's live part opens source files with openat2 (Linux).
 gnu="$work/live_gnu"
 { printf '#ifndef _GNU_SOURCE\n#define _GNU_SOURCE /* g++ defines it already */\n#endif\n'
   echo '#define TL_CONTENT_LIVE'; echo '#define TL_IMPLEMENTATION'

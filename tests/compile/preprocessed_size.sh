@@ -23,7 +23,6 @@ hash.h 470 none
 log.h 560 none
 save.h 660 none
 content.h 735 none
-content_live.h 735 none
 mem.h 1090 none
 events.h 1440 none
 vault.h 1490 none

@@ -34,9 +34,6 @@ SPDX = '/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink a
 INTERNAL = {'api.h', 'cast.h', 'threadlink.h'}
 # The umbrella includes the modules again after TL_IMPLEMENTATION, so it has no guard.
 UNGUARDED = {'threadlink.h'}
-# Parts of another module: they include that module before their guard (which includes them back
-# for their declarations), and its implementation emits theirs.
-PARTS = {'content_live.h': 'content.h'}
 # Headers whose types come first under a guard of their own, so that another header's declarations
 # can take the types alone (fp.h: vault.h names tl_fp without its functions); the main guard
 # follows, skipped in that mode.
@@ -131,14 +128,6 @@ def check_guard(name, lines, start, problems):
     umbrella = ['#if defined(TL_IMPLEMENTATION) && !defined(%s)' % switch,
                 '#define %s' % switch, '#endif']
     first = code[0] if code else len(lines)
-    if name in PARTS:
-        part_of = ['#ifndef TL__%s_DECLARING_%s' % (PARTS[name][:-2].upper(), stem.split('_', 1)[1]),
-                   '#include "%s"' % PARTS[name], '#endif']
-        if [l.split(' /*')[0] for l in lines[first:first + 3]] != part_of:
-            problems.append("%d: a part of %s starts with '%s' / '%s' / '#endif'"
-                            % (first + 1, PARTS[name], part_of[0], part_of[1]))
-        else:
-            first = code[3]
     if has_impl:
         if lines[first:first + 3] != umbrella:
             problems.append("%d: the first directive is not the TL_IMPLEMENTATION umbrella "

@@ -32,7 +32,7 @@ def pmccabe(paths):
 
 def runtime_rows(root):
     """The runtime's functions: the umbrella header preprocessed with every implementation switch
-    on, and content.h's development mode (TL_CONTENT_LIVE, content_live.h) too (pmccabe does not
+    on, and content.h's development mode (TL_CONTENT_LIVE, content.h's live part) too (pmccabe does not
     follow the headers' #if blocks), its own lines kept, each function named by its header and
     line."""
     src = '#define _XOPEN_SOURCE 700\n#define TL_CONTENT_LIVE\n#define TL_IMPLEMENTATION\n#include <threadlink/threadlink.h>\n'
