@@ -7,9 +7,11 @@
 
    TL_IMPLEMENTATION is the umbrella: it turns on the switch of every module the file includes,
    TL_TIME_IMPL, TL_LIFECYCLE_IMPL, TL_VAULT_IMPL, TL_CONTENT_IMPL, TL_PLATFORM_LOCAL_IMPL,
-   TL_SAVE_IMPL, TL_LEVELS_IMPL, TL_PLATFORM_IMPL, TL_PATCH_IMPL and TL_MEM_IMPL (TL_MEM_DEBUG's
-   list); the core (api.h, log.h, events.h, hash.h, mem.h, collections.h, fp.h, rng.h) is static
-   inline and has none. Each switch emits its own module's
+   TL_SAVE_IMPL, TL_LEVELS_IMPL, TL_PLATFORM_IMPL and TL_PATCH_IMPL; the core (api.h, log.h,
+   events.h, hash.h, mem.h, collections.h, fp.h, rng.h), the formats (text.h, content_format.h)
+   and glue.h are static inline and have none (under TL_MEM_DEBUG, one file defines TL_MEM_IMPL
+   for the live-block list). Several files may define TL_IMPLEMENTATION, each implementing the
+   services it includes, as SOKOL_IMPL may. Each switch emits its own module's
    implementation and no other, so a program may instead spread them over its files, each module
    in exactly one. TL_API (api.h) makes the runtime static (TL_STATIC) or a shared library
    (TL_SHARED, TL_BUILD_SHARED).
