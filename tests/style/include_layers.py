@@ -7,8 +7,6 @@ stages.c, watch.c) are the top. Every include of a generator header names its la
 
   include_layers.py SOURCE_ROOT               check; one 'file:line: error: ...' per problem
   include_layers.py --self-test SOURCE_ROOT   plant bad includes in a copy and expect each reported
-
-tools/layer_gen.py moves files into their layers and rewrites includes to name them.
 """
 import os
 import re
@@ -25,7 +23,7 @@ ALLOWED = {
     'vault': {'base', 'core', 'vault'},            # vaults need nothing of content today
     'top': {'base', 'core', 'content', 'vault', 'top'},  # the commands and the stage registry
 }
-# The only sources in gen/ itself (as TOP in tools/layer_gen.py): every other one is in a layer.
+# The only sources in gen/ itself: every other one is in a layer.
 TOP = {'main.c', 'stages.c', 'watch.c', 'watch.h'}
 # Headers the build makes in gen/'s build folder, by who may include them.
 GENERATED = {
@@ -104,7 +102,7 @@ def check(root):
     for rel in sources(root, 'gen'):
         layer = layer_of(rel)
         if layer is None or (layer == 'top' and os.path.basename(rel) not in TOP):
-            problems.append('%s:1: error: not in a layer: move it to gen/<layer>/ (%s; tools/layer_gen.py)'
+            problems.append('%s:1: error: not in a layer: move it to gen/<layer>/ (%s)'
                             % (rel, ', '.join(LAYERS)))
             continue
         for number, name in includes(root, rel):
@@ -133,7 +131,7 @@ PLANTS = [
      'tests may not include content/pack_internal.h (private to the pack files, gen/content/pack*.c)'),
     ('gen/core/config.c', 'diag.h', 'include diag.h with its layer: "base/diag.h"'),
     ('gen/pack_flat.c', 'content/pack.h',
-     'not in a layer: move it to gen/<layer>/ (base, core, content, vault; tools/layer_gen.py)'),
+     'not in a layer: move it to gen/<layer>/ (base, core, content, vault)'),
 ]
 
 
