@@ -4,7 +4,7 @@
 #include "core/diff.h"
 #include "base/fsio.h"
 #include "core/generate.h"
-#include "content/pack.h"
+#include "pack/pack.h"
 #include "base/suggest.h"
 #include "watch.h"
 #include "tlg_build_id.h"
@@ -264,7 +264,7 @@ static int parse_pack_args(int argc, char **argv, pack_options *opt, const char 
     return -1;
 }
 
-/* pack: a thin parser over pack_run (gen/content/pack.c). */
+/* pack: a thin parser over pack_run (gen/pack/pack.c). */
 static int run_pack(int argc, char **argv)
 {
     pack_options opt = {0};

@@ -16,7 +16,7 @@
 
 #include "content/content_write.h"
 #include "gen_fixture.h"
-#include "content/pack.h"
+#include "pack/pack.h"
 #include "base/stamp.h"
 
 /* ---- Helpers --------------------------------------------------------------------------------- */

@@ -21,7 +21,7 @@
 
 #include "gen_fixture.h"
 #include "base/output.h"
-#include "content/pack.h"
+#include "pack/pack.h"
 #include "base/stamp.h"
 
 #define TRIES 2000

@@ -4,7 +4,7 @@
  * TL_CONTENT_PROFILE, TL_CONTENT_OUTPUT and TL_CONTENT_ARCHIVE variables. The text goes through
  * a temporary file rather than a pipe, so that a command that does not read it never blocks the
  * build, and one that reads it twice (stdin, then the file) sees the same bytes. */
-#include "content/pack_internal.h"
+#include "pack/pack_internal.h"
 
 #include "base/fsio.h"
 

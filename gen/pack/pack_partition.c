@@ -1,7 +1,7 @@
 /* Partitioners: which files go into which archive. Both sort their input first, by keys that
  * order unique names totally, so the answer never depends on the order files were found in
  * (the tests pack shuffled scans to show it; the packer relies on it and asks once). */
-#include "content/pack_internal.h"
+#include "pack/pack_internal.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,8 +7,8 @@
 #define TLG_PACK_INTERNAL_H
 
 #include "content/content_config.h"
-#include "content/pack.h"
-#include "content/pack_inputs.h"
+#include "pack/pack.h"
+#include "pack/pack_inputs.h"
 
 /* ---- Post-build commands (pack_hooks.c) -------------------------------------------------- */
 

@@ -1,4 +1,4 @@
-#include "content/pack_lock.h"
+#include "pack/pack_lock.h"
 
 #include <errno.h>
 #include <fcntl.h>

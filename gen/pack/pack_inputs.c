@@ -16,7 +16,7 @@
  * ($XDG_CACHE_HOME, else ~/.cache), one file per output folder (named by a hash of its real
  * path), never in the output folder, which stays the same bytes wherever and whenever it is
  * built. Without a cache folder there is no record, and every run reads every file, as before. */
-#include "content/pack_internal.h"
+#include "pack/pack_internal.h"
 
 #include "content/content_scan.h"
 #include "base/fsio.h"

@@ -19,8 +19,8 @@
  * one output folder take turns (a lock on its parent, from the preflight to the clean-up:
  * pack_lock.h). The folder is opened once, never through a link, and everything after goes through
  * that descriptor (out_folder): a folder swapped for a link during the run is never followed. */
-#include "content/pack_internal.h"
-#include "content/pack_lock.h"
+#include "pack/pack_internal.h"
+#include "pack/pack_lock.h"
 
 #include "content/content_write.h"
 #include "content/content_scan.h"

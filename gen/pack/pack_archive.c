@@ -1,6 +1,6 @@
 /* The bytes of archives and catalogs (formats: schemas/content-formats.md). Everything here is
  * a function of its inputs: no times, no paths outside the profile, no dependence on order. */
-#include "content/pack_internal.h"
+#include "pack/pack_internal.h"
 
 #include "content/content_write.h"
 #include "content/content_scan.h"
