@@ -32,36 +32,14 @@ typedef struct content_state {
     bool resolved;
 } content_state;
 
-static struct {
-    char *profile, *source_root;
-} source_override;
-
-void content_stage_override_source(const char *profile, const char *source_root)
+/* The session's --source, if any, into its profile. */
+static void apply_source_override(content_config *cfg, const content_session *session)
 {
-    free(source_override.profile);
-    free(source_override.source_root);
-    source_override.profile = profile ? xstrdup(profile) : NULL;
-    source_override.source_root = source_root ? xstrdup(source_root) : NULL;
-}
-
-static struct {
-    content_resolved_fn keep;
-    void *ctx;
-} resolved_keeper;
-
-void content_stage_keep_resolved(content_resolved_fn keep, void *ctx)
-{
-    resolved_keeper.keep = keep;
-    resolved_keeper.ctx = ctx;
-}
-
-static void apply_source_override(content_config *cfg)
-{
-    for (size_t i = 0; source_override.profile && i < cfg->profiles.count; i++) {
+    for (size_t i = 0; session && session->source_profile && i < cfg->profiles.count; i++) {
         content_profile *pr = &cfg->profiles.items[i];
-        if (!pr->name || strcmp(pr->name, source_override.profile) != 0) continue;
+        if (!pr->name || strcmp(pr->name, session->source_profile) != 0) continue;
         free(pr->source_root);
-        pr->source_root = xstrdup(source_override.source_root);
+        pr->source_root = xstrdup(session->source_root);
     }
 }
 
@@ -71,12 +49,13 @@ static bool content_load(project *p, void **state, stage_outputs *outputs)
     *state = s;
     s->p = p;
     if (!content_config_load(p, &s->cfg)) return false;
-    apply_source_override(&s->cfg);
+    apply_source_override(&s->cfg, p->content);
+    content_reader how = {p->content ? p->content->memo : NULL, p->jobs};
     bool ok = true;
     for (size_t i = 0; i < s->cfg.profiles.count; i++) {
         content_profile *pr = &s->cfg.profiles.items[i];
         content_scan *sc = vec_push(&s->scans);
-        if (!content_scan_profile(p, pr, sc)) ok = false;
+        if (!content_scan_profile(p, pr, &how, sc)) ok = false;
         stage_output *o = vec_push(outputs);
         o->path = xstrdup(pr->catalog_header);
         o->build_output = true;
@@ -86,7 +65,8 @@ static bool content_load(project *p, void **state, stage_outputs *outputs)
     return ok;
 }
 
-bool content_stage_add_domains(project *p, const content_profile *pr, const content_scan *sc)
+/* Appends the profile's identity domain, one declaration per asset. */
+static bool content_stage_add_domains(project *p, const content_profile *pr, const content_scan *sc)
 {
     domain *d = vec_push(&p->domains);
     memset(d, 0, sizeof *d);
@@ -145,7 +125,9 @@ static bool live_entry_with_key(const void *ctx, uint32_t e)
     return !en->tombstone && en->key_len == p->key->len && memcmp(en->key, p->key->data, p->key->len) == 0;
 }
 
-bool content_stage_resolve(const content_profile *pr, content_scan *sc, const manifest *m)
+/* Sets each asset's id and member name from the domain's merged manifest; false (reported) when
+ * an asset has no live entry. */
+static bool content_stage_resolve(const content_profile *pr, content_scan *sc, const manifest *m)
 {
     /* Keys as identity builds them (model_asset_key); found through a hash set of the manifest's
      * keys (a profile may hold many thousands of assets). */
@@ -182,11 +164,13 @@ static bool content_resolve(void *state, const domain_result *domains, size_t co
     bool ok = true;
     for (size_t i = 0; i < s->cfg.profiles.count; i++) {
         content_profile *pr = &s->cfg.profiles.items[i];
-        const manifest *m = NULL;
+        const domain_result *r = NULL;
         for (size_t k = 0; k < count; k++)
-            if (strcmp(domains[k].d->name, pr->domain) == 0) m = domains[k].m;
+            if (strcmp(domains[k].d->name, pr->domain) == 0) r = &domains[k];
+        const manifest *m = r ? r->m : NULL;
+        const content_session *session = s->p->content;
         if (!m || !content_stage_resolve(pr, &s->scans.items[i], m)) ok = false;
-        else if (resolved_keeper.keep) resolved_keeper.keep(resolved_keeper.ctx, pr, &s->scans.items[i]);
+        else if (session && session->keep) session->keep(session->keep_ctx, pr, &s->scans.items[i], r->manifest_path);
         if (m) content_report_moves(s->p, pr, &s->scans.items[i], m); /* content_renames.c */
     }
     s->resolved = ok;
@@ -405,7 +389,7 @@ static void emit_catalog_source(const catalog_out *c, const char *config_name)
                lower);
 }
 
-void content_emit_catalog_header(out_file *o, const content_profile *pr, const content_scan *sc, const char *config_name,
+static void content_emit_catalog_header(out_file *o, const content_profile *pr, const content_scan *sc, const char *config_name,
                                  const emit_options *opt)
 {
     catalog_out c = {o, &o->chunk, pr, xstrdup(pr->domain), xstrdup(pr->domain), xstrdup(pr->domain),

@@ -131,7 +131,7 @@ static bool load_manifest(const name_list *manifests, domain_job *job)
                        job->d->name, moved, job->d->output);
             ok = false;
         } else if (open_errno != ENOENT) {
-            diag_error(loc_file(job->manifest_path), "cannot read the manifest: %s", fs_read_failure());
+            diag_error(loc_file(job->manifest_path), "cannot read the manifest of %s: %s", job->d->name, fs_read_failure());
             ok = false;
         } else if (fs_kind_of(job->header_path) == FS_FILE) {
             diag_warning(loc_file(job->manifest_path), "manifest missing although %s exists: values are issued again from the injectors (restore the manifest from version control to keep renamed and removed entries)",
@@ -774,7 +774,7 @@ static bool check_plan(gen_run_ctx *c, bool ok)
     if (!check_outputs_not_read(&c->p, c->jobs, c->count, &c->plan, c->plan_where.items)) ok = false;
     if (!check_stamp_and_guards(&c->plan, c->plan_where.items, c->build_base)) ok = false;
     if (ok && c->opt->expect_outputs_given && !outputs_as_declared(c->opt, &c->plan, c->plan_where.items, c->p.cfg.path)) ok = false;
-    if (ok) clean_up_leftovers(c->opt, &c->plan, c->build_base, c->gen_dir);
+    if (ok && !c->opt->write_nothing) clean_up_leftovers(c->opt, &c->plan, c->build_base, c->gen_dir);
     return ok;
 }
 
@@ -795,15 +795,16 @@ static bool stamp_is_fresh(gen_run_ctx *c)
     return true;
 }
 
-/* Every manifest, so that each problem (two conflicted merges) is reported in one run. */
-static bool load_manifests(gen_run_ctx *c)
+/* Every manifest, so that each problem (two conflicted merges) is reported in one run; manifests
+ * no domain declares are warned about when `warn_orphans`. */
+static bool load_manifests(gen_run_ctx *c, bool warn_orphans)
 {
     name_list manifests = {0};
     bool ok = true;
     find_manifests(c->gen_dir, 0, &manifests);
     for (size_t i = 0; i < c->count; i++)
         if (!load_manifest(&manifests, &c->jobs[i])) ok = false;
-    if (ok) warn_orphan_manifests(&manifests, c->jobs, c->count);
+    if (ok && warn_orphans) warn_orphan_manifests(&manifests, c->jobs, c->count);
     name_list_free(&manifests);
     return ok;
 }
@@ -836,7 +837,7 @@ static bool resolve_stages(gen_run_ctx *c)
     if (!c->nstages) return true;
     bool ok = true;
     domain_result *results = xcalloc(c->count ? c->count : 1, sizeof *results);
-    for (size_t i = 0; i < c->count; i++) results[i] = (domain_result){c->jobs[i].d, &c->jobs[i].m};
+    for (size_t i = 0; i < c->count; i++) results[i] = (domain_result){c->jobs[i].d, &c->jobs[i].m, c->jobs[i].manifest_path};
     for (size_t s = 0; s < c->nstages; s++)
         if (!tlg_stages[s]->resolve(c->stage_state[s], results, c->count)) ok = false;
     free(results);
@@ -960,7 +961,7 @@ static bool emit_contents_and_commit(gen_run_ctx *c, stamp *prev)
  * made from those bytes emitted. */
 static bool regenerate_contents(gen_run_ctx *c, stamp *prev)
 {
-    if (load_manifests(c) && resolve_stages(c)) return emit_contents_and_commit(c, prev);
+    if (load_manifests(c, true) && resolve_stages(c)) return emit_contents_and_commit(c, prev);
     stamp_free(prev);
     return false;
 }
@@ -985,15 +986,24 @@ static void gen_run_free(gen_run_ctx *c)
     model_free(&c->p);
 }
 
+/* The stamp found every output up to date: nothing is written, and the stages resolve over the
+ * manifests as they are when the run must hand on what they resolve (always_resolve). The stamp
+ * vouches for the manifests (they are among its outputs), so identity has nothing to merge. */
+static bool resolve_up_to_date(gen_run_ctx *c)
+{
+    return !c->opt->always_resolve || (load_manifests(c, false) && resolve_stages(c));
+}
+
 /* Read and check everything and plan every output before anything is written; then (unless the
- * stamp says nothing changed) manifests, identities, the stages, and one commit of all outputs. */
+ * stamp says nothing changed) manifests, identities, the stages, and one commit of all outputs
+ * (none for write_nothing: the run ends with the stages resolved). */
 static bool gen_run_steps(gen_run_ctx *c)
 {
     bool ok = load_stages(c);
     c->count = c->p.domains.count;
     c->jobs = xcalloc(c->count ? c->count : 1, sizeof *c->jobs);
     c->gen_dir = path_join(c->p.cfg.root, c->p.cfg.generated_dir);
-    c->build_base = c->opt->command == GEN_HEADERS ? c->opt->headers_dir : c->gen_dir;
+    c->build_base = c->opt->command == GEN_HEADERS && !c->opt->write_nothing ? c->opt->headers_dir : c->gen_dir;
     if (!plan_domains(c)) ok = false;
     if (!plan_stage_outputs(c)) ok = false;
     ok = check_plan(c, ok);
@@ -1002,10 +1012,11 @@ static bool gen_run_steps(gen_run_ctx *c)
         c->result->outputs = c->plan.count;
         return true;
     }
-    if (ok && stamp_is_fresh(c)) return true;
+    if (ok && !c->opt->write_nothing && stamp_is_fresh(c)) return resolve_up_to_date(c);
     stamp prev;
     if (ok && only_contents_changed(c, &prev)) return regenerate_contents(c, &prev);
-    return ok && load_manifests(c) && assign_identities(c) && resolve_stages(c) && emit_and_commit(c);
+    ok = ok && load_manifests(c, true) && assign_identities(c) && resolve_stages(c);
+    return ok && (c->opt->write_nothing || emit_and_commit(c));
 }
 
 int gen_run(const gen_options *opt, gen_result *result)
@@ -1019,6 +1030,8 @@ int gen_run(const gen_options *opt, gen_result *result)
     c.errors_before = diag_error_count();
     if (!model_load(opt->config_path ? opt->config_path : "threadlink.json", &c.p)) return 1;
     c.p.vault_images = opt->vault_images && opt->command == GEN_GENERATE;
+    c.p.jobs = opt->jobs;
+    c.p.content = opt->content;
     c.nstages = stage_count();
     bool ok = gen_run_steps(&c);
     if (opt->on_input) visit_inputs(&c.p, c.jobs, c.count, opt->on_input, opt->on_input_ctx);

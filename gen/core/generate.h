@@ -42,6 +42,21 @@ typedef struct gen_options {
     /* GEN_GENERATE (watch sets it): also write each vault data file's binary image beside its
      * header, which development builds (TL_DEVELOPMENT) reload while they run. */
     bool vault_images;
+    /* Threads that read and hash input files (asset trees; 0 or 1: the calling thread). The
+     * outputs, the order of the inputs and the diagnostics do not depend on it. */
+    unsigned jobs;
+    /* A command that runs the pipeline inside itself (pack) hands the content stage its session
+     * here (content/content_stage.h: a --source override, the scans it has memoised, where the
+     * resolved ids go); NULL: none. It lives in these options, never in the process. */
+    const struct content_session *content;
+    /* The stages resolve on every run, also when the stamp finds the outputs up to date (then
+     * over the manifests as they are, writing nothing), so that what they hand on is never
+     * skipped: pack sets it. */
+    bool always_resolve;
+    /* GEN_HEADERS: the build step's ids and nothing written: manifests read, identities merged in
+     * memory, what they lack warned about (strict: an error), the stages resolved, then the run
+     * stops (no -o DIR, which may be NULL; no stamp, no clean-up, no depfile). pack --build-step. */
+    bool write_nothing;
 } gen_options;
 
 typedef struct gen_result {

@@ -25,6 +25,7 @@ typedef VEC(stage_output) stage_outputs;
 typedef struct domain_result {
     const domain *d;
     const manifest *m; /* after identity: every entry with its value and member name */
+    const char *manifest_path; /* where that manifest is (headers: read; generate: written) */
 } domain_result;
 
 typedef struct gen_stage {

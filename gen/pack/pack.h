@@ -32,9 +32,10 @@ typedef struct pack_options {
     bool no_post_build;        /* run none of them */
     /* Threads that read, hash and compress (0: one per core). Any count gives the same bytes. */
     unsigned jobs;
-    /* The build step: manifests are read, never written, and nothing else is written into the
-     * source tree (no generate pass); an asset a manifest lacks gets the id generate will record,
-     * with a warning (strict: an error). */
+    /* The build step: the pass is `headers`' (gen_options.write_nothing), not generate's:
+     * manifests are read, never written, and nothing else is written into the source tree; an
+     * asset a manifest lacks gets the id generate will record, with headers' warning (strict: an
+     * error), and what headers refuses is refused. */
     bool build_step;
     bool strict;
     const char *depfile;       /* write a Make/Ninja depfile here (absolute, or relative to the working directory) */

@@ -624,6 +624,56 @@ static void test_pack_memoised_scans_record_what_generate_reads(void **state)
     }
 }
 
+/* What pack's generate pass takes from pack (its scans, its --source, its threads, where the ids
+ * go) travels in that pass's options, not in the process: a generate run while pack runs (in
+ * the same process: a test's, an editor plugin's) reads its own project as configured, the tree
+ * as it is now. */
+typedef struct run_inside {
+    fixture *f;
+    int check, generate;
+    char *catalog;
+} run_inside;
+
+static void generate_while_packing(void *ctx)
+{
+    run_inside *r = ctx;
+    fx_write("assets/Icons/axe.png", "an axe, added after pack's scan");
+    r->check = fx_run(r->f, GEN_CHECK);
+    r->generate = fx_generate(r->f);
+    r->catalog = fx_read("generated/content_main_catalog.h");
+}
+
+static void test_pack_session_is_not_the_process(void **state)
+{
+    fixture *f = *state;
+    fx_config_main("zstd");
+    fx_small_tree();
+    fx_write("alt/Icons/bow.png", "a bow");
+    fx_write("alt/Levels/cave.txt", "a cave");
+    run_inside r = {f, -1, -1, NULL};
+    pack_options opt = {0};
+    opt.before_build = generate_while_packing;
+    opt.before_build_ctx = &r;
+    assert_int_equal(fx_pack_with(f, opt), 0);
+    assert_int_equal(r.check, 1); /* the new asset is news to check, whatever pack scanned */
+    assert_int_equal(r.generate, 0);
+    assert_non_null(strstr(r.catalog, "\"Icons/axe\""));
+    free(r.catalog);
+    /* pack --source alt names its pass's catalog against alt; generate meanwhile, against assets. */
+    fx_remove("assets/Icons/axe.png");
+    r = (run_inside){f, -1, -1, NULL};
+    opt.profile = "Main";
+    opt.source = "alt";
+    opt.output = "out/Alt";
+    fx_clear(f);
+    assert_int_equal(fx_pack_with(f, opt), 0);
+    assert_int_equal(r.generate, 0);
+    assert_non_null(strstr(r.catalog, "\"Icons/sword\""));
+    assert_non_null(strstr(r.catalog, "\"Icons/axe\""));
+    assert_null(strstr(r.catalog, "\"Icons/bow\""));
+    free(r.catalog);
+}
+
 static void test_pack_flat_build_and_stale_files(void **state)
 {
     fixture *f = *state;
@@ -955,6 +1005,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pack_damaged_archive_built_again, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_pack_input_changed_during_build, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_pack_memoised_scans_record_what_generate_reads, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_session_is_not_the_process, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_pack_flat_build_refuses_colons, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_pack_flat_build_and_stale_files, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_pack_clean_up_leftovers_and_links, fixture_setup, fixture_teardown),
