@@ -378,89 +378,110 @@ static void collect_tags(const char *type, tag_list *tags)
     }
 }
 
-/* Ordinal domains are event domains: per live event a listener type and typed subscribe,
- * unsubscribe, contains and publish over threadlink/events.h, then the event table. The exact
- * form is the contract in events.h (tests/events/generated_events_sample.h). */
-static void emit_events(header_ctx *c)
+/* The live events of an ordinal domain in value order, each with its signature. */
+typedef struct event_list {
+    VEC(const entry *) by_value;
+    VEC(const event_sig *) sigs;
+    event_sig none; /* an event declared without a signature: "()" */
+} event_list;
+
+static void event_list_gather(const header_ctx *c, event_list *ev)
 {
     const domain *d = c->d;
-    out_file *o = c->o;
-    const char *lo = d->lower_name;
-    VEC(const entry *) by_value = {0};
-    VEC(const event_sig *) sigs = {0};
-    event_sig none; /* an event declared without a signature: "()" */
-    event_sig_parse(NULL, 0, loc_file(d->name), &none);
-    buf_putc(&o->chunk, '\n');
+    event_sig_parse(NULL, 0, loc_file(d->name), &ev->none);
     for (size_t i = 0; i < c->m->entries.count; i++) {
         const entry *e = &c->m->entries.items[i];
         if (e->tombstone) continue;
         const decl_signature *ds = e->decl != UINT32_MAX ? model_find_signature(d, e->decl) : NULL;
-        *vec_push(&by_value) = e;
-        *vec_push(&sigs) = ds ? &ds->sig : &none; /* parsed when the model was loaded */
+        *vec_push(&ev->by_value) = e;
+        *vec_push(&ev->sigs) = ds ? &ds->sig : &ev->none; /* parsed when the model was loaded */
     }
-    /* A tag named only inside a parameter list would have that list's scope, and no caller's
-     * struct would match it: declare each at file scope first (an enum must come complete from
-     * an include). */
+}
+
+static void event_list_free(event_list *ev)
+{
+    event_sig_free(&ev->none);
+    vec_free(&ev->sigs);
+    vec_free(&ev->by_value);
+}
+
+/* A tag named only inside a parameter list would have that list's scope, and no caller's struct
+ * would match it: declare each at file scope first (an enum must come complete from an include). */
+static void emit_event_tags(out_file *o, const event_list *ev)
+{
     tag_list tags = {0};
-    for (size_t k = 0; k < sigs.count; k++) {
-        for (size_t i = 0; i < sigs.items[k]->params.count; i++) collect_tags(sigs.items[k]->params.items[i], &tags);
-        if (sigs.items[k]->result) collect_tags(sigs.items[k]->result, &tags);
+    for (size_t k = 0; k < ev->sigs.count; k++) {
+        for (size_t i = 0; i < ev->sigs.items[k]->params.count; i++) collect_tags(ev->sigs.items[k]->params.items[i], &tags);
+        if (ev->sigs.items[k]->result) collect_tags(ev->sigs.items[k]->result, &tags);
     }
     for (size_t i = 0; i < tags.count; i++) {
         buf_printf(&o->chunk, "%s;%s", tags.items[i], i + 1 == tags.count ? "\n\n" : "\n");
         free(tags.items[i]);
     }
     vec_free(&tags);
-    for (size_t k = 0; k < by_value.count; k++) {
-        const entry *e = by_value.items[k];
-        const event_sig *sig = sigs.items[k];
-        buf *b = &o->chunk;
-        char *x = xasprintf("%s_%.*s", d->c_name, (int)e->name_len, e->name);
-        const char *flags = sig->result ? "TL_EVENTS_SINGLE_PROVIDER" : "0";
-        buf_printf(b, "/* %.*s%s */\n#define %s_SIGNATURE 0x%08xu\n", (int)e->name_len, e->name, sig->text, x, sig->id);
-        buf_printf(b, "typedef %s (*%s_fn)(void *ctx", sig->result ? sig->result : "void", x);
+}
+
+/* publish: a plain event's, or a single provider's (its answer through *result). */
+static void emit_event_publish(buf *b, const char *x, const event_sig *sig)
+{
+    if (!sig->result) {
+        buf_printf(b, "static inline void %s_publish(tl_events *reg", x);
         put_params(b, sig, true);
-        buf_puts(b, ");\n");
-        buf_printf(b, "static inline bool %s_subscribe(tl_events *reg, %s_fn fn, void *ctx) {\n"
-                      "    return tl_events_subscribe(reg, %s, %s_SIGNATURE, %s, TL_EVENTS_FN(fn), ctx);\n}\n", x, x, x, x, flags);
-        buf_printf(b, "static inline bool %s_unsubscribe(tl_events *reg, %s_fn fn, void *ctx) {\n"
-                      "    return tl_events_unsubscribe(reg, %s, TL_EVENTS_FN(fn), ctx);\n}\n", x, x, x);
-        buf_printf(b, "static inline bool %s_contains(const tl_events *reg, %s_fn fn, void *ctx) {\n"
-                      "    return tl_events_contains(reg, %s, TL_EVENTS_FN(fn), ctx);\n}\n", x, x, x);
-        buf_puts(b, "#ifdef TL_EVENTS_LISTENER_CHECK\n");
-        static const char *const takes_listener[] = {"subscribe", "unsubscribe", "contains"};
-        for (size_t i = 0; i < 3; i++)
-            buf_printf(b, "#define %s_%s(reg, fn, ctx) %s_%s(reg, TL_EVENTS_LISTENER_CHECK(%s_fn, fn), ctx)\n",
-                       x, takes_listener[i], x, takes_listener[i], x);
-        buf_puts(b, "#endif\n");
-        if (!sig->result) {
-            buf_printf(b, "static inline void %s_publish(tl_events *reg", x);
-            put_params(b, sig, true);
-            buf_printf(b, ") {\n    TL_EVENTS_PUBLISH%s(reg, %s, %s_SIGNATURE, %s_fn", sig->params.count ? "" : "0", x, x, x);
-            put_params(b, sig, false);
-            buf_puts(b, ");\n}\n\n");
-        } else {
-            buf_printf(b, "static inline bool %s_publish(tl_events *reg", x);
-            put_params(b, sig, true);
-            buf_printf(b, ", %s *result) {\n    bool answered = false;\n"
-                          "    TL_EVENTS_REQUEST%s(answered, result, reg, %s, %s_SIGNATURE, %s_fn",
-                       sig->result, sig->params.count ? "" : "0", x, x, x);
-            put_params(b, sig, false);
-            buf_puts(b, ");\n    return answered;\n}\n\n");
-        }
-        free(x);
-        out_maybe_flush(o);
+        buf_printf(b, ") {\n    TL_EVENTS_PUBLISH%s(reg, %s, %s_SIGNATURE, %s_fn", sig->params.count ? "" : "0", x, x, x);
+        put_params(b, sig, false);
+        buf_puts(b, ");\n}\n\n");
+    } else {
+        buf_printf(b, "static inline bool %s_publish(tl_events *reg", x);
+        put_params(b, sig, true);
+        buf_printf(b, ", %s *result) {\n    bool answered = false;\n"
+                      "    TL_EVENTS_REQUEST%s(answered, result, reg, %s, %s_SIGNATURE, %s_fn",
+                   sig->result, sig->params.count ? "" : "0", x, x, x);
+        put_params(b, sig, false);
+        buf_puts(b, ");\n    return answered;\n}\n\n");
     }
+}
+
+/* One event's listener type and typed subscribe, unsubscribe, contains and publish. */
+static void emit_event_api(buf *b, const domain *d, const entry *e, const event_sig *sig)
+{
+    char *x = xasprintf("%s_%.*s", d->c_name, (int)e->name_len, e->name);
+    const char *flags = sig->result ? "TL_EVENTS_SINGLE_PROVIDER" : "0";
+    buf_printf(b, "/* %.*s%s */\n#define %s_SIGNATURE 0x%08xu\n", (int)e->name_len, e->name, sig->text, x, sig->id);
+    buf_printf(b, "typedef %s (*%s_fn)(void *ctx", sig->result ? sig->result : "void", x);
+    put_params(b, sig, true);
+    buf_puts(b, ");\n");
+    buf_printf(b, "static inline bool %s_subscribe(tl_events *reg, %s_fn fn, void *ctx) {\n"
+                  "    return tl_events_subscribe(reg, %s, %s_SIGNATURE, %s, TL_EVENTS_FN(fn), ctx);\n}\n", x, x, x, x, flags);
+    buf_printf(b, "static inline bool %s_unsubscribe(tl_events *reg, %s_fn fn, void *ctx) {\n"
+                  "    return tl_events_unsubscribe(reg, %s, TL_EVENTS_FN(fn), ctx);\n}\n", x, x, x);
+    buf_printf(b, "static inline bool %s_contains(const tl_events *reg, %s_fn fn, void *ctx) {\n"
+                  "    return tl_events_contains(reg, %s, TL_EVENTS_FN(fn), ctx);\n}\n", x, x, x);
+    buf_puts(b, "#ifdef TL_EVENTS_LISTENER_CHECK\n");
+    static const char *const takes_listener[] = {"subscribe", "unsubscribe", "contains"};
+    for (size_t i = 0; i < 3; i++)
+        buf_printf(b, "#define %s_%s(reg, fn, ctx) %s_%s(reg, TL_EVENTS_LISTENER_CHECK(%s_fn, fn), ctx)\n",
+                   x, takes_listener[i], x, takes_listener[i], x);
+    buf_puts(b, "#endif\n");
+    emit_event_publish(b, x, sig);
+    free(x);
+}
+
+/* The event table (SPAN rows in value order, a gap's row empty) and the domain's init. */
+static void emit_event_table(const header_ctx *c, const event_list *ev)
+{
+    const domain *d = c->d;
+    out_file *o = c->o;
+    const char *lo = d->lower_name;
     buf_printf(&o->chunk, "/* The event table: %s_SPAN rows in value order, {0, 0, 0} for a gap. */\n"
                           "static inline const tl_events_info *%s_info(void) {\n"
                           "    static const tl_events_info info[%s_SPAN] = {\n", d->upper_name, lo, d->upper_name);
     size_t k = 0;
     for (uint32_t v = 0; v < c->span; v++) {
         buf *b = &o->chunk;
-        if (k < by_value.count && by_value.items[k]->value == v) {
-            const entry *e = by_value.items[k];
+        if (k < ev->by_value.count && ev->by_value.items[k]->value == v) {
+            const entry *e = ev->by_value.items[k];
             buf_printf(b, "        { \"%.*s\", %s_%.*s_SIGNATURE, %s },\n", (int)e->name_len, e->name, d->c_name,
-                       (int)e->name_len, e->name, sigs.items[k]->result ? "TL_EVENTS_SINGLE_PROVIDER" : "0");
+                       (int)e->name_len, e->name, ev->sigs.items[k]->result ? "TL_EVENTS_SINGLE_PROVIDER" : "0");
             k++;
         } else {
             buf_puts(b, "        { TL__NULL, 0, 0 },\n");
@@ -471,9 +492,23 @@ static void emit_events(header_ctx *c)
                           "static inline bool %s_init(tl_events *reg, const tl_logger *logger) {\n"
                           "    return tl_events_init_table(reg, %s_SPAN, %s_info(), logger);\n}\n",
                lo, d->upper_name, lo);
-    event_sig_free(&none);
-    vec_free(&sigs);
-    vec_free(&by_value);
+}
+
+/* Ordinal domains are event domains: per live event a listener type and typed subscribe,
+ * unsubscribe, contains and publish over threadlink/events.h, then the event table. The exact
+ * form is the contract in events.h (tests/events/generated_events_sample.h). */
+static void emit_events(header_ctx *c)
+{
+    event_list ev = {0};
+    event_list_gather(c, &ev);
+    buf_putc(&c->o->chunk, '\n');
+    emit_event_tags(c->o, &ev);
+    for (size_t k = 0; k < ev.by_value.count; k++) {
+        emit_event_api(&c->o->chunk, c->d, ev.by_value.items[k], ev.sigs.items[k]);
+        out_maybe_flush(c->o);
+    }
+    emit_event_table(c, &ev);
+    event_list_free(&ev);
 }
 
 static void emit_token(header_ctx *c, const char *tok, size_t len)
