@@ -55,7 +55,7 @@ typedef struct scan_memo {
  * alone has none. */
 struct content_memo {
     struct timespec started; /* the coarse clock file times come from, at content_memo_new */
-    index_map by_path; /* path -> entry */
+    index_map by_path;       /* path -> entry */
     VEC(memo_entry) entries;
     VEC(char *) warned; /* paths already warned about: a second scan stays quiet */
     VEC(scan_memo) scans;
@@ -129,7 +129,8 @@ void content_memo_free(content_memo *m)
 static bool same_stat(const memo_entry *m, const struct stat *st)
 {
     return m->dev == st->st_dev && m->ino == st->st_ino && m->size == st->st_size && m->mtime.tv_sec == st->st_mtim.tv_sec &&
-           m->mtime.tv_nsec == st->st_mtim.tv_nsec && m->ctime.tv_sec == st->st_ctim.tv_sec && m->ctime.tv_nsec == st->st_ctim.tv_nsec;
+           m->mtime.tv_nsec == st->st_mtim.tv_nsec && m->ctime.tv_sec == st->st_ctim.tv_sec &&
+           m->ctime.tv_nsec == st->st_ctim.tv_nsec;
 }
 
 typedef struct path_probe {
@@ -168,8 +169,8 @@ bool content_memo_settled(content_memo *memo, const char *path, content_file_sta
     if (!m || m->ctime.tv_sec >= memo->started.tv_sec - CONTENT_SETTLED_SECONDS ||
         m->mtime.tv_sec >= memo->started.tv_sec - CONTENT_SETTLED_SECONDS)
         return false;
-    *out = (content_file_state){(uint64_t)m->dev, (uint64_t)m->ino, (uint64_t)m->size, (int64_t)m->mtime.tv_sec,
-                                (int64_t)m->ctime.tv_sec, m->mtime.tv_nsec, m->ctime.tv_nsec, m->xxh64};
+    *out = (content_file_state){(uint64_t)m->dev,         (uint64_t)m->ino, (uint64_t)m->size, (int64_t)m->mtime.tv_sec,
+                                (int64_t)m->ctime.tv_sec, m->mtime.tv_nsec, m->ctime.tv_nsec,  m->xxh64};
     return true;
 }
 
@@ -202,15 +203,15 @@ char *content_c_name(const char *name)
  * file is hashed, so that the order is the walk's however the hashing was shared out. */
 typedef struct walk_event {
     char *path;
-    size_t asset;    /* SIZE_MAX: a folder */
+    size_t asset; /* SIZE_MAX: a folder */
 } walk_event;
 
 /* A file to hash: with the memo's answer missing, read on the scan's threads. */
 typedef struct pending_hash {
     size_t asset;
     char *path;
-    struct stat listed;  /* as the walk saw it */
-    bool ok;             /* read and unchanged while read (the worker's answer) */
+    struct stat listed; /* as the walk saw it */
+    bool ok;            /* read and unchanged while read (the worker's answer) */
     struct stat before;
     uint64_t size, xxh64;
 } pending_hash;
@@ -219,17 +220,17 @@ typedef struct walker {
     struct project *p;
     const content_profile *pr;
     content_scan *out;
-    char *real_root;          /* realpath of the source root */
-    VEC(struct stat) stack;   /* directories being walked, for loop detection */
+    char *real_root;        /* realpath of the source root */
+    VEC(struct stat) stack; /* directories being walked, for loop detection */
     uint32_t category;
     bool ok;
-    content_memo *memo;       /* NULL: every file read */
-    unsigned jobs;            /* threads that hash */
-    scan_log *log;            /* with a memo: what the scan gives the project */
+    content_memo *memo; /* NULL: every file read */
+    unsigned jobs;      /* threads that hash */
+    scan_log *log;      /* with a memo: what the scan gives the project */
     VEC(walk_event) events;
     VEC(pending_hash) pending;
-    unsigned char *failed;    /* per asset, after hashing: dropped */
-    content_tree tree;        /* the category folder being walked, listed ahead */
+    unsigned char *failed; /* per asset, after hashing: dropped */
+    content_tree tree;     /* the category folder being walked, listed ahead */
 } walker;
 
 static bool hash_file(walker *w, const char *path, const struct stat *listed, uint64_t *size, uint64_t *xxh)
@@ -391,7 +392,7 @@ static void give_events(walker *w)
         bool file = ev->asset != SIZE_MAX;
         uint64_t xxh = file ? w->out->assets.items[ev->asset].xxh64 : 0;
         if (!(file && w->failed[ev->asset])) {
-            if (w->p && file) hash_asset(w->p, ev->path, xxh); /* names and content hashes decide the outputs */
+            if (w->p && file) hash_asset(w->p, ev->path, xxh);      /* names and content hashes decide the outputs */
             if (w->p) *vec_push(&w->p->inputs) = xstrdup(ev->path); /* an edited asset re-runs the build step */
             if (w->log) *vec_push(w->log) = (scan_event){xstrdup(ev->path), file, xxh};
         }
@@ -471,16 +472,12 @@ static void walk_folder(walker *w, const char *full, const char *sub, const stru
 static void walk_link(walker *w, const char *full, const char *sub, struct stat *st)
 {
     char *target = realpath(full, NULL);
-    if (!target || stat(full, st) != 0)
-        scan_warning(w->memo, full, "broken symbolic link skipped");
+    if (!target || stat(full, st) != 0) scan_warning(w->memo, full, "broken symbolic link skipped");
     else if (!inside(w->real_root, target))
         scan_warning(w->memo, full, "symbolic link to %s skipped: it leads out of the source root and is never followed", target);
-    else if (S_ISDIR(st->st_mode))
-        walk_folder(w, full, sub, st, true, SIZE_MAX);
-    else if (S_ISREG(st->st_mode))
-        add_file(w, full, sub, st);
-    else
-        scan_warning(w->memo, full, "symbolic link to a special file skipped (only regular files are content)");
+    else if (S_ISDIR(st->st_mode)) walk_folder(w, full, sub, st, true, SIZE_MAX);
+    else if (S_ISREG(st->st_mode)) add_file(w, full, sub, st);
+    else scan_warning(w->memo, full, "symbolic link to a special file skipped (only regular files are content)");
     free(target);
 }
 
@@ -585,8 +582,10 @@ static void report_same_name(const content_profile *pr, const content_scan *s, c
                    "are one letter)",
                    b->name, pr->name, pa);
     else
-        diag_error(loc_file(pb), "asset name \"%s\" of profile \"%s\" is also the name of %s (names are unique per profile, case-insensitively)",
-                   b->name, pr->name, pa);
+        diag_error(
+            loc_file(pb),
+            "asset name \"%s\" of profile \"%s\" is also the name of %s (names are unique per profile, case-insensitively)",
+            b->name, pr->name, pa);
     free(pa), free(pb);
 }
 
@@ -775,7 +774,9 @@ static bool scan_profile(struct project *p, const content_profile *pr, const con
     int root_err = stat(out->root, &st) != 0 ? errno : 0;
     if (root_err || !S_ISDIR(st.st_mode)) {
         if (root_err == ENAMETOOLONG) content_profile_error(pr, "source_root", "%s", fs_path_failure(out->root, root_err));
-        else content_profile_error(pr, "source_root", "source root \"%s\" %s", pr->source_root, root_err ? "does not exist" : "is not a directory");
+        else
+            content_profile_error(pr, "source_root", "source root \"%s\" %s", pr->source_root,
+                                  root_err ? "does not exist" : "is not a directory");
         if (p) *vec_push(&p->inputs) = xstrdup(out->root);
         return false;
     }
@@ -789,7 +790,8 @@ static bool scan_profile(struct project *p, const content_profile *pr, const con
         struct stat cs;
         int folder_err = stat(dir, &cs) != 0 ? errno : 0;
         if (folder_err || !S_ISDIR(cs.st_mode)) {
-            if (pr->categories.count == 1 && !c->folder[0]) content_profile_error(pr, "source_root", "cannot read the source root");
+            if (pr->categories.count == 1 && !c->folder[0])
+                content_profile_error(pr, "source_root", "cannot read the source root");
             else if (folder_err == ENAMETOOLONG) content_profile_error(pr, key, "%s", fs_path_failure(dir, folder_err));
             else content_profile_error(pr, key, "category folder \"%s\" is not a folder under %s", c->folder, out->root);
             if (p) *vec_push(&p->inputs) = xstrdup(dir);

@@ -13,13 +13,13 @@
 #include "content/content_config.h"
 
 typedef struct content_asset {
-    char *name;       /* "Icons/sword" */
-    char *path;       /* relative to the source root: "Icons/sword.png" */
-    char *c_name;     /* the declaration's C-safe spelling: "Icons_sword" */
+    char *name;   /* "Icons/sword" */
+    char *path;   /* relative to the source root: "Icons/sword.png" */
+    char *c_name; /* the declaration's C-safe spelling: "Icons_sword" */
     uint32_t category;
     uint64_t size, xxh64;
-    uint32_t id;      /* the identity value, once resolved */
-    const char *member; /* the enumerator's member name, once resolved */
+    uint32_t id;          /* the identity value, once resolved */
+    const char *member;   /* the enumerator's member name, once resolved */
     uint32_t folded_rank; /* its place in folded-name order, as the scan's uniqueness check sorted */
 } content_asset;
 

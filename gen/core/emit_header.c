@@ -22,10 +22,7 @@ typedef struct header_ctx {
     uint32_t span;
 } header_ctx;
 
-static bool shown(const header_ctx *c, const entry *e)
-{
-    return !e->tombstone || c->d->kind == KIND_IDENTITY;
-}
+static bool shown(const header_ctx *c, const entry *e) { return !e->tombstone || c->d->kind == KIND_IDENTITY; }
 
 /* The value as a C enumerator: its int reading, so that values above INT_MAX fit an int before
  * C23 without a warning (the manifest keeps the unsigned value). */
@@ -63,19 +60,18 @@ void emit_guard_name(buf *b, const char *output)
 
 static void emit_deprecation_macro(buf *b)
 {
-    buf_puts(b,
-        "/* Tombstones are deprecated: using one warns, declaring them does not. */\n"
-        "#ifndef TL_DEPRECATED_ENTRY\n"
-        "#if defined(__cplusplus) && __cplusplus >= 201703L\n"
-        "#define TL_DEPRECATED_ENTRY(msg) [[deprecated(msg)]]\n"
-        "#elif !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L\n"
-        "#define TL_DEPRECATED_ENTRY(msg) [[deprecated(msg)]]\n"
-        "#elif defined(__GNUC__) || defined(__clang__)\n"
-        "#define TL_DEPRECATED_ENTRY(msg) __attribute__((deprecated(msg)))\n"
-        "#else\n"
-        "#define TL_DEPRECATED_ENTRY(msg)\n"
-        "#endif\n"
-        "#endif\n");
+    buf_puts(b, "/* Tombstones are deprecated: using one warns, declaring them does not. */\n"
+                "#ifndef TL_DEPRECATED_ENTRY\n"
+                "#if defined(__cplusplus) && __cplusplus >= 201703L\n"
+                "#define TL_DEPRECATED_ENTRY(msg) [[deprecated(msg)]]\n"
+                "#elif !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L\n"
+                "#define TL_DEPRECATED_ENTRY(msg) [[deprecated(msg)]]\n"
+                "#elif defined(__GNUC__) || defined(__clang__)\n"
+                "#define TL_DEPRECATED_ENTRY(msg) __attribute__((deprecated(msg)))\n"
+                "#else\n"
+                "#define TL_DEPRECATED_ENTRY(msg)\n"
+                "#endif\n"
+                "#endif\n");
 }
 
 /* A renamed entry's earlier names, after its own enumerator: deprecated, with its value. */
@@ -85,8 +81,10 @@ static void emit_aliases(header_ctx *c, const entry *e)
     for (uint32_t k = 0; k < e->renamed_count; k++) {
         const entry_alias *a = &e->renamed_from[k];
         if (!manifest_alias_named(e, a)) continue;
-        buf_printf(b, ",\n    %s_%.*s TL_DEPRECATED_ENTRY(\"renamed to %s_%.*s; the old name is kept so code using it still compiles\") = ",
-                   c->d->c_name, (int)a->name_len, a->name, c->d->c_name, (int)e->name_len, e->name);
+        buf_printf(
+            b,
+            ",\n    %s_%.*s TL_DEPRECATED_ENTRY(\"renamed to %s_%.*s; the old name is kept so code using it still compiles\") = ",
+            c->d->c_name, (int)a->name_len, a->name, c->d->c_name, (int)e->name_len, e->name);
         put_value(b, e->value);
     }
 }
@@ -107,7 +105,8 @@ static void emit_entries(header_ctx *c)
         buf_putc(b, '_');
         buf_put(b, e->name, e->name_len);
         if (e->tombstone)
-            buf_printf(b, " TL_DEPRECATED_ENTRY(\"removed from %s; the value is kept so stored data still resolves\")", c->d->name);
+            buf_printf(b, " TL_DEPRECATED_ENTRY(\"removed from %s; the value is kept so stored data still resolves\")",
+                       c->d->name);
         buf_puts(b, " = ");
         put_value(b, e->value);
         if (e->renamed_count) emit_aliases(c, e);
@@ -189,7 +188,8 @@ static void lookup_set_gather(const header_ctx *c, lookup_set *t)
         const entry *e = &c->m->entries.items[i];
         for (uint32_t a = 0; shown(c, e) && a < e->renamed_count; a++)
             if (manifest_alias_named(e, &e->renamed_from[a]))
-                t->values[k] = e->value, t->names[k] = e->renamed_from[a].name, t->name_lens[k] = e->renamed_from[a].name_len, k++;
+                t->values[k] = e->value, t->names[k] = e->renamed_from[a].name, t->name_lens[k] = e->renamed_from[a].name_len,
+                k++;
     }
 }
 
@@ -214,7 +214,8 @@ static void emit_lookup_arrays(header_ctx *c, const lookup_set *t)
                "/* Lookups over every value the enum declares (tombstones included, so stored data\n"
                " * still resolves): open-addressed tables, O(1) whatever the size of the domain. */\n"
                "static inline const char *const *%s__names(void)\n{\n"
-               "    static const char *const names[%zu] = {\n", lo, n ? n : 1);
+               "    static const char *const names[%zu] = {\n",
+               lo, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
         buf_put(&o->chunk, "        \"", 9);
         buf_put(&o->chunk, names[i], name_lens[i]);
@@ -222,9 +223,11 @@ static void emit_lookup_arrays(header_ctx *c, const lookup_set *t)
         out_maybe_flush(o);
     }
     if (!n) buf_puts(&o->chunk, "        \"\",\n");
-    buf_printf(&o->chunk, "    };\n    return names;\n}\n\n"
+    buf_printf(&o->chunk,
+               "    };\n    return names;\n}\n\n"
                "static inline const int32_t *%s__values(void)\n{\n"
-               "    static const int32_t values[%zu] = {\n", lo, n ? n : 1);
+               "    static const int32_t values[%zu] = {\n",
+               lo, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
         buf *b = &o->chunk;
         if (i % 16 == 0) buf_put(b, "        ", 8);
@@ -234,7 +237,6 @@ static void emit_lookup_arrays(header_ctx *c, const lookup_set *t)
     }
     if (!n) buf_puts(&o->chunk, "        0,\n");
     buf_puts(&o->chunk, "    };\n    return values;\n}\n\n");
-
 }
 
 /* <domain>_name(value): the value's slot from a multiplicative hash, probed linearly. */
@@ -255,7 +257,8 @@ static void emit_name_lookup(header_ctx *c, lookup_set *t)
     buf_printf(&o->chunk,
                "/* The name of a value, for logs; \"?\" when it is none of %s's values. */\n"
                "static inline const char *%s_name(uint32_t value)\n{\n"
-               "    static const uint32_t slots[%zu] = {\n", d->name, lo, slots);
+               "    static const uint32_t slots[%zu] = {\n",
+               d->name, lo, slots);
     put_u32_table(o, table, slots);
     buf_printf(&o->chunk,
                "    };\n"
@@ -266,8 +269,8 @@ static void emit_name_lookup(header_ctx *c, lookup_set *t)
                "        if (s == 0) return \"?\";\n"
                "        if (TL_GENERATED_CAST(uint32_t, values[s - 1]) == value) return %s__names()[s - 1];\n"
                "    }\n"
-               "}\n\n", lo, 32 - bits, mask, lo);
-
+               "}\n\n",
+               lo, 32 - bits, mask, lo);
 }
 
 /* <domain>_from_name(name, &out): the name's slot from FNV-1a over its ASCII-folded bytes. */
@@ -286,7 +289,8 @@ static void emit_from_name_lookup(header_ctx *c, lookup_set *t)
     buf_printf(&o->chunk,
                "/* The value of a name, ignoring ASCII case: 1 and *out set when found, else 0. */\n"
                "static inline int %s_from_name(const char *name, %s *out)\n{\n"
-               "    static const uint32_t slots[%zu] = {\n", lo, lo, slots);
+               "    static const uint32_t slots[%zu] = {\n",
+               lo, lo, slots);
     put_u32_table(o, table, slots);
     buf_printf(&o->chunk,
                "    };\n"
@@ -309,7 +313,8 @@ static void emit_from_name_lookup(header_ctx *c, lookup_set *t)
                "            return 1;\n"
                "        }\n"
                "    }\n"
-               "}\n", mask, mask, lo, lo, lo);
+               "}\n",
+               mask, mask, lo, lo, lo);
 }
 
 static void emit_lookups(header_ctx *c)
@@ -317,14 +322,13 @@ static void emit_lookups(header_ctx *c)
     lookup_set t;
     lookup_set_gather(c, &t);
     /* The lookups' conversions: a named cast where C++ compiles the header (-Wold-style-cast). */
-    buf_puts(&c->o->chunk,
-             "#ifndef TL_GENERATED_CAST\n"
-             "#ifdef __cplusplus\n"
-             "#define TL_GENERATED_CAST(T, v) static_cast<T>(v)\n"
-             "#else\n"
-             "#define TL_GENERATED_CAST(T, v) ((T)(v))\n"
-             "#endif\n"
-             "#endif\n\n");
+    buf_puts(&c->o->chunk, "#ifndef TL_GENERATED_CAST\n"
+                           "#ifdef __cplusplus\n"
+                           "#define TL_GENERATED_CAST(T, v) static_cast<T>(v)\n"
+                           "#else\n"
+                           "#define TL_GENERATED_CAST(T, v) ((T)(v))\n"
+                           "#endif\n"
+                           "#endif\n\n");
     emit_lookup_arrays(c, &t);
     emit_name_lookup(c, &t);
     emit_from_name_lookup(c, &t);
@@ -344,7 +348,8 @@ static void emit_conversions(header_ctx *c)
                "/* %s_name for an enumerator. */\n"
                "static inline const char *%s_name_of(%s e)\n{\n"
                "    return %s_name(%s_U32(e));\n"
-               "}\n", up, up, lo, lo, lo, lo, lo, up);
+               "}\n",
+               up, up, lo, lo, lo, lo, lo, up);
 }
 
 static void put_params(buf *b, const event_sig *sig, bool with_types)
@@ -433,8 +438,9 @@ static void emit_event_publish(buf *b, const char *x, const event_sig *sig)
     } else {
         buf_printf(b, "static inline bool %s_publish(tl_events *reg", x);
         put_params(b, sig, true);
-        buf_printf(b, ", %s *result) {\n    bool answered = false;\n"
-                      "    TL_EVENTS_REQUEST%s(answered, result, reg, %s, %s_SIGNATURE, %s_fn",
+        buf_printf(b,
+                   ", %s *result) {\n    bool answered = false;\n"
+                   "    TL_EVENTS_REQUEST%s(answered, result, reg, %s, %s_SIGNATURE, %s_fn",
                    sig->result, sig->params.count ? "" : "0", x, x, x);
         put_params(b, sig, false);
         buf_puts(b, ");\n    return answered;\n}\n\n");
@@ -450,17 +456,23 @@ static void emit_event_api(buf *b, const domain *d, const entry *e, const event_
     buf_printf(b, "typedef %s (*%s_fn)(void *ctx", sig->result ? sig->result : "void", x);
     put_params(b, sig, true);
     buf_puts(b, ");\n");
-    buf_printf(b, "static inline bool %s_subscribe(tl_events *reg, %s_fn fn, void *ctx) {\n"
-                  "    return tl_events_subscribe(reg, %s, %s_SIGNATURE, %s, TL_EVENTS_FN(fn), ctx);\n}\n", x, x, x, x, flags);
-    buf_printf(b, "static inline bool %s_unsubscribe(tl_events *reg, %s_fn fn, void *ctx) {\n"
-                  "    return tl_events_unsubscribe(reg, %s, TL_EVENTS_FN(fn), ctx);\n}\n", x, x, x);
-    buf_printf(b, "static inline bool %s_contains(const tl_events *reg, %s_fn fn, void *ctx) {\n"
-                  "    return tl_events_contains(reg, %s, TL_EVENTS_FN(fn), ctx);\n}\n", x, x, x);
+    buf_printf(b,
+               "static inline bool %s_subscribe(tl_events *reg, %s_fn fn, void *ctx) {\n"
+               "    return tl_events_subscribe(reg, %s, %s_SIGNATURE, %s, TL_EVENTS_FN(fn), ctx);\n}\n",
+               x, x, x, x, flags);
+    buf_printf(b,
+               "static inline bool %s_unsubscribe(tl_events *reg, %s_fn fn, void *ctx) {\n"
+               "    return tl_events_unsubscribe(reg, %s, TL_EVENTS_FN(fn), ctx);\n}\n",
+               x, x, x);
+    buf_printf(b,
+               "static inline bool %s_contains(const tl_events *reg, %s_fn fn, void *ctx) {\n"
+               "    return tl_events_contains(reg, %s, TL_EVENTS_FN(fn), ctx);\n}\n",
+               x, x, x);
     buf_puts(b, "#ifdef TL_EVENTS_LISTENER_CHECK\n");
     static const char *const takes_listener[] = {"subscribe", "unsubscribe", "contains"};
     for (size_t i = 0; i < 3; i++)
-        buf_printf(b, "#define %s_%s(reg, fn, ctx) %s_%s(reg, TL_EVENTS_LISTENER_CHECK(%s_fn, fn), ctx)\n",
-                   x, takes_listener[i], x, takes_listener[i], x);
+        buf_printf(b, "#define %s_%s(reg, fn, ctx) %s_%s(reg, TL_EVENTS_LISTENER_CHECK(%s_fn, fn), ctx)\n", x, takes_listener[i],
+                   x, takes_listener[i], x);
     buf_puts(b, "#endif\n");
     emit_event_publish(b, x, sig);
     free(x);
@@ -472,9 +484,11 @@ static void emit_event_table(const header_ctx *c, const event_list *ev)
     const domain *d = c->d;
     out_file *o = c->o;
     const char *lo = d->lower_name;
-    buf_printf(&o->chunk, "/* The event table: %s_SPAN rows in value order, {0, 0, 0} for a gap. */\n"
-                          "static inline const tl_events_info *%s_info(void) {\n"
-                          "    static const tl_events_info info[%s_SPAN] = {\n", d->upper_name, lo, d->upper_name);
+    buf_printf(&o->chunk,
+               "/* The event table: %s_SPAN rows in value order, {0, 0, 0} for a gap. */\n"
+               "static inline const tl_events_info *%s_info(void) {\n"
+               "    static const tl_events_info info[%s_SPAN] = {\n",
+               d->upper_name, lo, d->upper_name);
     size_t k = 0;
     for (uint32_t v = 0; v < c->span; v++) {
         buf *b = &o->chunk;
@@ -488,9 +502,10 @@ static void emit_event_table(const header_ctx *c, const event_list *ev)
         }
         out_maybe_flush(o);
     }
-    buf_printf(&o->chunk, "    };\n    return info;\n}\n\n"
-                          "static inline bool %s_init(tl_events *reg, const tl_logger *logger) {\n"
-                          "    return tl_events_init_table(reg, %s_SPAN, %s_info(), logger);\n}\n",
+    buf_printf(&o->chunk,
+               "    };\n    return info;\n}\n\n"
+               "static inline bool %s_init(tl_events *reg, const tl_logger *logger) {\n"
+               "    return tl_events_init_table(reg, %s_SPAN, %s_info(), logger);\n}\n",
                lo, d->upper_name, lo);
 }
 
@@ -521,19 +536,21 @@ static void emit_token(header_ctx *c, const char *tok, size_t len)
     else if (IS("INCLUDES")) {
         if (d->kind == KIND_ORDINAL) buf_puts(b, "#include <threadlink/events.h>\n");
         if (d->cfg)
-            for (size_t i = 0; i < d->cfg->includes.count; i++)
-                buf_printf(b, "#include \"%s\"\n", d->cfg->includes.items[i]);
+            for (size_t i = 0; i < d->cfg->includes.count; i++) buf_printf(b, "#include \"%s\"\n", d->cfg->includes.items[i]);
     } else if (IS("DEPRECATION_MACRO")) emit_deprecation_macro(b);
     else if (IS("DOMAIN_NAME")) buf_puts(b, d->name);
     else if (IS("DOMAIN_DOC")) {
         if (d->kind == KIND_ORDINAL)
-            buf_printf(b, "/* %s: an ordinal domain. Values are dense indices kept by %s.manifest.json;\n"
-                          " * a removed entry is gone (every use fails to compile) and leaves a gap. */", d->name, d->name);
+            buf_printf(b,
+                       "/* %s: an ordinal domain. Values are dense indices kept by %s.manifest.json;\n"
+                       " * a removed entry is gone (every use fails to compile) and leaves a gap. */",
+                       d->name, d->name);
         else
-            buf_printf(b, "/* %s: an identity domain. Values are hashes of scope-qualified names, kept by\n"
-                          " * %s.manifest.json, and never change; a removed entry stays as a deprecated tombstone. */", d->name, d->name);
-    }
-    else if (IS("DOMAIN_C")) buf_puts(b, d->c_name);
+            buf_printf(b,
+                       "/* %s: an identity domain. Values are hashes of scope-qualified names, kept by\n"
+                       " * %s.manifest.json, and never change; a removed entry stays as a deprecated tombstone. */",
+                       d->name, d->name);
+    } else if (IS("DOMAIN_C")) buf_puts(b, d->c_name);
     else if (IS("DOMAIN_LOWER")) buf_puts(b, d->lower_name);
     else if (IS("DOMAIN_UPPER")) buf_puts(b, d->upper_name);
     else if (IS("DOMAIN_SENTINEL")) {
@@ -542,14 +559,15 @@ static void emit_token(header_ctx *c, const char *tok, size_t len)
     else if (IS("DOMAIN_COUNT")) buf_put_u64(b, c->live_count);
     else if (IS("DOMAIN_SPAN")) {
         if (d->kind == KIND_ORDINAL)
-            buf_printf(b, "/* One past the highest value: the size of a table indexed by value. */\n"
-                          "#define %s_SPAN %u\n", d->upper_name, c->span);
+            buf_printf(b,
+                       "/* One past the highest value: the size of a table indexed by value. */\n"
+                       "#define %s_SPAN %u\n",
+                       d->upper_name, c->span);
     } else if (IS("DOMAIN_XMACRO")) emit_xmacro(c);
     else if (IS("DOMAIN_LOOKUPS")) emit_lookups(c), emit_conversions(c);
     else if (IS("DOMAIN_EVENTS")) {
         if (d->kind == KIND_ORDINAL) emit_events(c);
-    }
-    else {
+    } else {
         buf_putc(b, '{');
         buf_put(b, tok, len);
         buf_putc(b, '}');
@@ -557,8 +575,8 @@ static void emit_token(header_ctx *c, const char *tok, size_t len)
 #undef IS
 }
 
-void emit_header(out_file *o, const char *shell, const domain *d, const manifest *m,
-                 const char *const *inputs, size_t input_count, const emit_options *opt)
+void emit_header(out_file *o, const char *shell, const domain *d, const manifest *m, const char *const *inputs,
+                 size_t input_count, const emit_options *opt)
 {
     header_ctx c = {o, d, m, inputs, input_count, opt, false, 0, 0, 0};
     for (size_t i = 0; i < m->entries.count; i++) {

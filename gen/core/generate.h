@@ -15,17 +15,17 @@ typedef enum gen_command {
 
 typedef struct gen_options {
     gen_command command;
-    const char *config_path;   /* default "threadlink.json" */
-    const char *headers_dir;   /* GEN_HEADERS: the output directory */
-    bool quiet;                /* no summary */
-    bool strict;               /* GEN_HEADERS: unrecorded entries are an error, not a warning */
+    const char *config_path; /* default "threadlink.json" */
+    const char *headers_dir; /* GEN_HEADERS: the output directory */
+    bool quiet;              /* no summary */
+    bool strict;             /* GEN_HEADERS: unrecorded entries are an error, not a warning */
     bool banner_without_version;
     /* Names this build of the generator (threadlink-gen passes TLG_BUILD_ID): outputs that
      * another build stamped are generated afresh, even with the same version. NULL: the version
      * alone names it. */
     const char *generator_build;
-    const char *depfile;       /* write a Make/Ninja depfile here (absolute, or relative to the working directory) */
-    const char *deptarget;     /* its target; default: the first output */
+    const char *depfile;   /* write a Make/Ninja depfile here (absolute, or relative to the working directory) */
+    const char *deptarget; /* its target; default: the first output */
     /* GEN_HEADERS: print the path of every output below -o DIR, one a line, in the order they are
      * written, and write nothing (a build system's list of outputs). */
     bool list_outputs;
@@ -34,7 +34,7 @@ typedef struct gen_options {
     bool expect_outputs_given;
     const char *const *expect_outputs;
     size_t expect_output_count;
-    FILE *summary;             /* default stdout */
+    FILE *summary; /* default stdout */
     /* When set, called for every file and directory the run read (paths as opened), also when
      * the run stopped on an error after reading them: what watch watches. */
     void (*on_input)(void *ctx, const char *path);
@@ -60,8 +60,8 @@ typedef struct gen_options {
 } gen_options;
 
 typedef struct gen_result {
-    size_t outputs, changed;   /* files produced, files that differ from what is on disk */
-    size_t emitted;            /* files this run emitted (the up-to-date stamp vouched for the rest) */
+    size_t outputs, changed; /* files produced, files that differ from what is on disk */
+    size_t emitted;          /* files this run emitted (the up-to-date stamp vouched for the rest) */
 } gen_result;
 
 /* Returns the exit status: 0 ok (check: up to date), 1 input errors (check: stale). */

@@ -143,8 +143,10 @@ static void folder_note_real(out_folder *of)
 static bool folder_check_in_place(const out_folder *of, const char *outcome)
 {
     if (folder_in_place(of)) return true;
-    diag_error(loc_file(of->path), "the output folder was replaced during the run (moved away, or swapped for a link); "
-                                   "threadlink-gen never writes through links: %s", outcome);
+    diag_error(loc_file(of->path),
+               "the output folder was replaced during the run (moved away, or swapped for a link); "
+               "threadlink-gen never writes through links: %s",
+               outcome);
     return false;
 }
 
@@ -182,8 +184,9 @@ static bool output_folder_usable(const content_profile *pr, const out_folder *of
     for (size_t i = 0; i < names.count; i++) marked = marked || strcmp(names.items[i], MARKER_FILE) == 0;
     name_list_free(&names);
     if (!empty && !marked) {
-        content_profile_error(pr, "output", "output folder \"%s\" is neither empty nor a previous content build (no %s in it); "
-                                            "nothing was written: empty it or choose another folder",
+        content_profile_error(pr, "output",
+                              "output folder \"%s\" is neither empty nor a previous content build (no %s in it); "
+                              "nothing was written: empty it or choose another folder",
                               pr->output, MARKER_FILE);
         return false;
     }
@@ -269,7 +272,8 @@ static const char *kept_ignoring_case(const keep_set *ks, const char *rel, bool 
 static bool respell_entry(int here_fd, const char *rel, const char *name, const char *kept, size_t kept_len)
 {
     size_t n = strlen(rel), at = n ? n + 1 : 0;
-    if (kept_len <= at || (n && (strncmp(kept, rel, n) != 0 || kept[n] != '/')) || memchr(kept + at, '/', kept_len - at)) return false;
+    if (kept_len <= at || (n && (strncmp(kept, rel, n) != 0 || kept[n] != '/')) || memchr(kept + at, '/', kept_len - at))
+        return false;
     char *want = xstrndup(kept + at, kept_len - at);
     bool ok = fs_respell_at(here_fd, name, want);
     free(want);
@@ -355,7 +359,7 @@ static void json_string(buf *b, const char *s)
 typedef struct archive_out {
     char *name;
     bool catalog;
-    bool written;            /* this build wrote it (not kept, nor rebuilt to the same bytes) */
+    bool written; /* this build wrote it (not kept, nor rebuilt to the same bytes) */
     uint64_t size, input_bytes, xxh64;
     VEC(const char *) files; /* sorted by name */
 } archive_out;
@@ -375,10 +379,7 @@ static uint64_t splitmix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-static int by_asset_name(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
+static int by_asset_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
 static int by_archive_name(const void *a, const void *b)
 {
@@ -429,8 +430,14 @@ static char *archive_name(const content_profile *pr, const char *label, const co
 {
     XXH64_state_t *st = XXH64_createState();
     XXH64_reset(st, 0);
-    unsigned char head[8] = {'t', 'l', 'p', 'k', (unsigned char)TL_CF_ARCHIVE_VERSION, (unsigned char)pr->compression,
-                             (unsigned char)content_codec_level(pr), 0};
+    unsigned char head[8] = {'t',
+                             'l',
+                             'p',
+                             'k',
+                             (unsigned char)TL_CF_ARCHIVE_VERSION,
+                             (unsigned char)pr->compression,
+                             (unsigned char)content_codec_level(pr),
+                             0};
     XXH64_update(st, head, sizeof head);
     if (catalog) XXH64_update(st, catalog->data, catalog->len);
     for (size_t i = 0; i < n; i++) {
@@ -464,7 +471,7 @@ typedef struct prior_build {
 } prior_build;
 
 typedef struct prior_check {
-    content_memo *memo;      /* the run's scan memo, which item 0 seeds */
+    content_memo *memo; /* the run's scan memo, which item 0 seeds */
     const char *project_root;
     name_list seed_dirs;     /* real paths of the output folders whose records seed the memo (item 0) */
     VEC(prior_build) builds; /* per selected profile, in order */
@@ -479,8 +486,8 @@ typedef struct pack_ctx {
     progress pg;
     const double *scan_seconds; /* per selected profile: its preflight scan */
     prior_check *prior;
-    size_t profile;             /* the selected profile being built */
-    out_folder *folders;        /* per selected profile */
+    size_t profile;                      /* the selected profile being built */
+    out_folder *folders;                 /* per selected profile */
     const struct resolved_ids *resolved; /* per selected profile: the generate pass's ids */
 } pack_ctx;
 
@@ -522,7 +529,8 @@ static bool partition_assets(const content_profile *pr, const content_scan *sc, 
     const char *why = NULL;
     bool ok = pack_partition_check(part, n, &why);
     if (!ok)
-        content_profile_error(pr, "partitioner", "the %s partitioner gave an invalid partition: %s", content_partitioner_name(pr->partitioner), why);
+        content_profile_error(pr, "partitioner", "the %s partitioner gave an invalid partition: %s",
+                              content_partitioner_name(pr->partitioner), why);
     free(files);
     return ok;
 }
@@ -537,9 +545,9 @@ typedef struct packed_build {
     output_set *set;
     build_stats *stats;
     const pack_partition *part;
-    archive_list *archives;   /* [0] the catalog, then one per group */
+    archive_list *archives;           /* [0] the catalog, then one per group */
     const tl_cf_index_archive **prev; /* per archive: the previous build's, if its name is listed */
-    bool *kept;               /* per archive: the previous build's file is right and stays */
+    bool *kept;                       /* per archive: the previous build's file is right and stays */
     buf catalog;
 } packed_build;
 
@@ -652,8 +660,8 @@ static pack_entry_source *find_reusable(packed_build *pb, const pack_archive_job
     for (size_t j = 0; j < count; j++)
         for (size_t i = 0; i < list[j].count; i++) *vec_push(&members) = list[j].members[i];
     pack_entry_source *reuse = xcalloc(pb->sc->assets.count, sizeof *reuse);
-    pack_find_reusable(pb->sc, pb->pr->compression, b->folder->fd, b->folder->path, (const char *const *)paths->items, paths->count,
-                       members.items, members.count, reuse);
+    pack_find_reusable(pb->sc, pb->pr->compression, b->folder->fd, b->folder->path, (const char *const *)paths->items,
+                       paths->count, members.items, members.count, reuse);
     vec_free(&members);
     return reuse;
 }
@@ -673,7 +681,8 @@ static bool write_asset_archives(packed_build *pb, unsigned jobs)
     built_progress bp = {pb, archive_of};
     path_list sources = {0};
     pack_entry_source *reuse = find_reusable(pb, list, count, &sources);
-    bool ok = pack_build_archives(pb->sc, pb->pr->compression, content_codec_level(pb->pr), jobs, list, count, pb->set, pb->dir, reuse, archive_built, &bp);
+    bool ok = pack_build_archives(pb->sc, pb->pr->compression, content_codec_level(pb->pr), jobs, list, count, pb->set, pb->dir,
+                                  reuse, archive_built, &bp);
     free(reuse);
     for (size_t i = 0; i < sources.count; i++) free(sources.items[i]);
     vec_free(&sources);
@@ -799,11 +808,15 @@ static bool flat_paths_portable(const content_profile *pr, const content_scan *s
                 if (p[n]) {
                     free(reported);
                     reported = xasprintf("%.*s/", (int)(p + n - a->path), a->path);
-                    diag_error(loc_file(full), "folder name \"%.*s\" %s; the runtime refuses it in the asset paths of a flat build "
-                                               "(\"archive\": \"none\"); rename it, or pack archives", (int)n, p, why);
+                    diag_error(loc_file(full),
+                               "folder name \"%.*s\" %s; the runtime refuses it in the asset paths of a flat build "
+                               "(\"archive\": \"none\"); rename it, or pack archives",
+                               (int)n, p, why);
                 } else {
-                    diag_error(loc_file(full), "file name %s; the runtime refuses it in the asset paths of a flat build "
-                                               "(\"archive\": \"none\"); rename it, or pack archives", why);
+                    diag_error(loc_file(full),
+                               "file name %s; the runtime refuses it in the asset paths of a flat build "
+                               "(\"archive\": \"none\"); rename it, or pack archives",
+                               why);
                 }
                 free(full);
                 ok = false;
@@ -817,7 +830,8 @@ static bool flat_paths_portable(const content_profile *pr, const content_scan *s
     return ok;
 }
 
-static bool build_flat(pack_ctx *ctx, const content_profile *pr, content_scan *sc, const char *dir, output_set *set, build_stats *stats)
+static bool build_flat(pack_ctx *ctx, const content_profile *pr, content_scan *sc, const char *dir, output_set *set,
+                       build_stats *stats)
 {
     bool ok = true;
     for (size_t i = 0; i < sc->assets.count && ok; i++) {
@@ -850,8 +864,8 @@ static bool build_flat(pack_ctx *ctx, const content_profile *pr, content_scan *s
  * same assets as pack's scan of the profile, and the manifest they come from (a depfile input). */
 typedef struct resolved_ids {
     bool have;
-    size_t count;    /* the profile's scan's assets */
-    uint32_t *ids;   /* per asset */
+    size_t count;  /* the profile's scan's assets */
+    uint32_t *ids; /* per asset */
     char **members;
     char *manifest_path;
 } resolved_ids;
@@ -907,7 +921,8 @@ static bool resolve_ids(pack_ctx *ctx, const content_profile *pr, content_scan *
 {
     const resolved_ids *r = &ctx->resolved[ctx->profile];
     if (!r->have) {
-        diag_error(pr->loc, "profile \"%s\": the generate pass gave no ids for the assets pack scanned; nothing was built", pr->name);
+        diag_error(pr->loc, "profile \"%s\": the generate pass gave no ids for the assets pack scanned; nothing was built",
+                   pr->name);
         return false;
     }
     for (size_t k = 0; k < sc->assets.count; k++) sc->assets.items[k].id = r->ids[k], sc->assets.items[k].member = r->members[k];
@@ -961,8 +976,8 @@ static void json_names(buf *json, const char *const *names, size_t n)
 
 /* What the post-build commands get: the profile and its settings, the files of the output folder,
  * the archives (as archives.json, with "written"), the names built, and the times taken. */
-static void build_result_json(const content_profile *pr, const content_scan *sc, const name_list *files, const archive_list *archives,
-                              const double times[3], buf *json)
+static void build_result_json(const content_profile *pr, const content_scan *sc, const name_list *files,
+                              const archive_list *archives, const double times[3], buf *json)
 {
     buf_puts(json, "{\n  \"format\": 1,\n  \"profile\": ");
     json_string(json, pr->name);
@@ -1000,7 +1015,8 @@ static void print_summary(const pack_ctx *ctx, const content_profile *pr, const 
                 stats->archives - stats->written, secs);
     else
         fprintf(out, "pack %s: %zu files, %.1f MB in, %.1f MB out, flat (%zu written, %zu unchanged), %.2f s\n", pr->name,
-                stats->files, (double)stats->bytes_in / 1e6, (double)stats->bytes_out / 1e6, stats->written, stats->unchanged, secs);
+                stats->files, (double)stats->bytes_in / 1e6, (double)stats->bytes_out / 1e6, stats->written, stats->unchanged,
+                secs);
 }
 
 /* The entries of the record of input hashes, made on the pool's thread while the build runs on
@@ -1031,13 +1047,16 @@ static bool commit_output(pack_ctx *ctx, const content_profile *pr, content_scan
         return false;
     }
     buf marker = {0};
-    buf_printf(&marker, "threadlink-gen content build of profile %s. threadlink-gen pack owns this folder and replaces "
-                        "everything in it.\n", pr->name);
+    buf_printf(&marker,
+               "threadlink-gen content build of profile %s. threadlink-gen pack owns this folder and replaces "
+               "everything in it.\n",
+               pr->name);
     at_step(ctx, PACK_STEP_WRITE);
     bool ok = write_buf(&set, of->path, MARKER_FILE, &marker, NULL);
     buf_free(&marker);
-    if (ok) ok = pr->archive == CONTENT_ARCHIVE_PACKED ? build_packed(ctx, pr, sc, of->path, &set, stats, archives)
-                                                       : build_flat(ctx, pr, sc, of->path, &set, stats);
+    if (ok)
+        ok = pr->archive == CONTENT_ARCHIVE_PACKED ? build_packed(ctx, pr, sc, of->path, &set, stats, archives)
+                                                   : build_flat(ctx, pr, sc, of->path, &set, stats);
     progress_clear(&ctx->pg);
     if (ok) at_step(ctx, PACK_STEP_COMMIT);
     ok = ok && folder_check_in_place(of, "nothing was replaced") && output_commit(&set);
@@ -1059,7 +1078,7 @@ static bool write_output(pack_ctx *ctx, const content_profile *pr, content_scan 
     bool ok = commit_output(ctx, pr, sc, of, stats, archives);
     if (!ok && first) {
         remove_stale_in(of->fd, of->path, "", &(keep_set){0}); /* everything in it, */
-        if (of->made && folder_in_place(of)) rmdir(of->path); /* and the folder itself if this run made it */
+        if (of->made && folder_in_place(of)) rmdir(of->path);  /* and the folder itself if this run made it */
     }
     if (ok && of->real) {
         work_pool_wait(record->pool, 0);
@@ -1223,7 +1242,8 @@ static void override_hooks(const pack_options *opt, content_profile *pr)
     if (!opt->post_build_count && !opt->no_post_build) return;
     for (size_t i = 0; i < pr->post_build.count; i++) free(pr->post_build.items[i]);
     pr->post_build.count = 0;
-    for (size_t i = 0; !opt->no_post_build && i < opt->post_build_count; i++) *vec_push(&pr->post_build) = xstrdup(opt->post_build[i]);
+    for (size_t i = 0; !opt->no_post_build && i < opt->post_build_count; i++)
+        *vec_push(&pr->post_build) = xstrdup(opt->post_build[i]);
 }
 
 /* --compression and --compression-level: a level is the codec's, so a new codec starts from its
@@ -1269,8 +1289,10 @@ static int apply_overrides(const pack_options *opt, project *p, content_config *
 {
     if (!has_overrides(opt)) return 0;
     if (sel->count != 1)
-        return usage("%s", "overrides (--output, --source, --archive, --max-archive-mb, --compression(-level), --partitioner, --post-build) "
-                           "apply to one profile: name it with --profile");
+        return usage(
+            "%s",
+            "overrides (--output, --source, --archive, --max-archive-mb, --compression(-level), --partitioner, --post-build) "
+            "apply to one profile: name it with --profile");
     content_profile *pr = &cc->profiles.items[sel->items[0]];
     int rc = override_settings(opt, pr);
     if (rc) return rc;
@@ -1429,8 +1451,8 @@ static bool build_profiles(const pack_options *opt, project *p, content_config *
 /* The selected profiles, locked, checked, named and built (built only if `ok`: what the preflight
  * finds is reported either way): true when all went well. The output folders stay open from their
  * preflight to the end of the run. */
-static bool pack_selected(const pack_options *opt, const char *cfg_path, project *p, content_config *cc, const profile_selection *sel,
-                          bool ok, content_session *session, scan_list *scans, out_locks *locks)
+static bool pack_selected(const pack_options *opt, const char *cfg_path, project *p, content_config *cc,
+                          const profile_selection *sel, bool ok, content_session *session, scan_list *scans, out_locks *locks)
 {
     if (!lock_outputs(p, cc, sel, locks)) ok = false;
     unsigned jobs = opt->jobs ? opt->jobs : work_pool_cores();

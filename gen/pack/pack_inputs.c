@@ -201,11 +201,13 @@ static bool record_whole(const char *text, size_t len, const char *folder, size_
 {
     size_t head = strlen(RECORD_HEADER), flen = strlen(folder), pre = strlen(RECORD_FOLDER);
     if (len < head + pre + flen + 1 + RECORD_END_LEN || memcmp(text, RECORD_HEADER, head) != 0 ||
-        memcmp(text + head, RECORD_FOLDER, pre) != 0 || memcmp(text + head + pre, folder, flen) != 0 || text[head + pre + flen] != '\n')
+        memcmp(text + head, RECORD_FOLDER, pre) != 0 || memcmp(text + head + pre, folder, flen) != 0 ||
+        text[head + pre + flen] != '\n')
         return false;
     const char *end = text + len - RECORD_END_LEN, *at = end + strlen(RECORD_END);
     uint64_t recorded;
-    if (memcmp(end, RECORD_END, strlen(RECORD_END)) != 0 || !take_hex(&at, '\n', &recorded) || XXH64(text, (size_t)(end - text), 0) != recorded)
+    if (memcmp(end, RECORD_END, strlen(RECORD_END)) != 0 || !take_hex(&at, '\n', &recorded) ||
+        XXH64(text, (size_t)(end - text), 0) != recorded)
         return false;
     *body = head + pre + flen + 1;
     *body_end = (size_t)(end - text);
