@@ -4,7 +4,7 @@
 #include "core/diff.h"
 #include "base/fsio.h"
 #include "core/generate.h"
-#include "content/pack.h"
+#include "pack/pack.h"
 #include "base/suggest.h"
 #include "watch.h"
 #include "tlg_build_id.h"
@@ -66,7 +66,9 @@ static int usage_error(const char *fmt, ...)
     return 2;
 }
 
-/* Every option of every command; each command's table lists the ones it takes. */
+/* clang-format off */
+/* Every option of every command, grouped by command; each command's table lists the ones it takes
+ * (laid out by hand: the formatter would put one on a line). */
 enum option_id {
     OPT_DIR, OPT_CONFIG, OPT_QUIET, OPT_BANNER_WITHOUT_VERSION, OPT_DIAGNOSTICS_FORMAT, OPT_HELP,
     OPT_HEADERS_DIR, OPT_STRICT, OPT_DEPFILE, OPT_DEPTARGET,                         /* generate family */
@@ -110,6 +112,7 @@ static const args_option diff_option_table[] = {
     {"--diagnostics-format", true, OPT_DIAGNOSTICS_FORMAT}, {"--help", false, OPT_HELP}, {"-h", false, OPT_HELP},
     {NULL, false, 0},
 };
+/* clang-format on */
 
 static int args_error(args_cursor *args)
 {
@@ -257,14 +260,15 @@ static int parse_pack_args(int argc, char **argv, pack_options *opt, const char 
             break;
         }
     }
-    if (opt->strict && !opt->build_step) return usage_error("--strict belongs to --build-step (pack without it records every asset)");
+    if (opt->strict && !opt->build_step)
+        return usage_error("--strict belongs to --build-step (pack without it records every asset)");
     if (opt->no_post_build && hooks->count) return usage_error("%s", "--post-build and --no-post-build contradict each other");
     opt->post_build = hooks->items;
     opt->post_build_count = hooks->count;
     return -1;
 }
 
-/* pack: a thin parser over pack_run (gen/content/pack.c). */
+/* pack: a thin parser over pack_run (gen/pack/pack.c). */
 static int run_pack(int argc, char **argv)
 {
     pack_options opt = {0};
@@ -317,7 +321,10 @@ static int run_diff(int argc, char **argv)
             break;
         case OPT_ALLOW: *vec_push(&opt.allow) = v; break;
         case OPT_ALLOW_FILE: opt.allow_file = v; break;
-        case OPT_HELP: fputs(usage, stdout); rc = 0; break;
+        case OPT_HELP:
+            fputs(usage, stdout);
+            rc = 0;
+            break;
         case OPT_DIAGNOSTICS_FORMAT:
             if (set_diagnostics_format(v) != 0) rc = 2;
             diagnostics_format_given = true;

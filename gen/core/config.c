@@ -55,10 +55,13 @@ static void read_include(json_checker *r, json_t *h, const char *item, domain_co
         for (size_t k = 1; wrapped && k + 1 < n; k++)
             if (strchr("\"<>\n\r", s[k])) wrapped = false;
         if (wrapped)
-            jc_error(r, item, "\"%s\" is not a header name: give the path alone (\"%.*s\"), which the header includes as #include \"%.*s\" (that finds system headers too)",
-                     s, (int)(n - 2), s + 1, (int)(n - 2), s + 1);
+            jc_error(
+                r, item,
+                "\"%s\" is not a header name: give the path alone (\"%.*s\"), which the header includes as #include \"%.*s\" (that finds system headers too)",
+                s, (int)(n - 2), s + 1, (int)(n - 2), s + 1);
         else
-            jc_error(r, item, "\"%s\" is not a header name (a path such as \"game/types.h\", without quotes or angle brackets)", s);
+            jc_error(r, item, "\"%s\" is not a header name (a path such as \"game/types.h\", without quotes or angle brackets)",
+                     s);
     } else {
         *vec_push(&out->includes) = xstrdup(s);
     }
@@ -66,8 +69,7 @@ static void read_include(json_checker *r, json_t *h, const char *item, domain_co
 
 static void read_domain(json_checker *r, json_t *d, size_t index, domain_config *out)
 {
-    static const char *const allowed[] = {"name", "output", "kind", "reserve_zero", "shell",
-                                          "native", "includes", NULL};
+    static const char *const allowed[] = {"name", "output", "kind", "reserve_zero", "shell", "native", "includes", NULL};
     static const char *const kinds[] = {"identity", "ordinal", NULL}; /* in domain_kind's order */
     char *path = jc_index("domains", index);
     memset(out, 0, sizeof *out);
@@ -185,8 +187,8 @@ static void require_dir(json_checker *r, json_t *root, const char *key, const ch
 
 bool config_load(const char *path, project_config *out)
 {
-    static const char *const allowed[] = {"$schema", "generated_dir", "injector_dir",
-                                          "definitions_dir", "domains", "vaults", "content", NULL};
+    static const char *const allowed[] = {"$schema", "generated_dir", "injector_dir", "definitions_dir",
+                                          "domains", "vaults",        "content",      NULL};
     memset(out, 0, sizeof *out);
     buf text = {0};
     if (!fs_read_input(path, FS_INPUT_CONFIG, &text)) {

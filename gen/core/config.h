@@ -7,20 +7,20 @@
 typedef enum domain_kind { KIND_IDENTITY, KIND_ORDINAL } domain_kind;
 
 typedef struct domain_config {
-    char *name;         /* "Iris.Events" */
-    char *output;       /* relative to generated_dir */
+    char *name;   /* "Iris.Events" */
+    char *output; /* relative to generated_dir */
     domain_kind kind;
     bool reserve_zero;
-    char *shell;        /* project-relative path, NULL for the shipped shell */
-    char *native;       /* project-relative path of the native entries, or NULL */
+    char *shell;  /* project-relative path, NULL for the shipped shell */
+    char *native; /* project-relative path of the native entries, or NULL */
     VEC(char *) includes;
-    src_loc loc;        /* where the domain is declared */
+    src_loc loc; /* where the domain is declared */
 } domain_config;
 
 typedef struct project_config {
-    char *path;            /* the config file as opened */
-    char *root;            /* its directory: every relative path in it starts here */
-    char *generated_dir;   /* project-relative */
+    char *path;          /* the config file as opened */
+    char *root;          /* its directory: every relative path in it starts here */
+    char *generated_dir; /* project-relative */
     char *injector_dir;
     char *definitions_dir; /* NULL when absent */
     VEC(domain_config) domains;
@@ -28,7 +28,7 @@ typedef struct project_config {
      * "vaults" (vault schemas and data) and "content" (content profiles). NULL when absent. */
     struct json_t *vaults;
     struct json_t *content;
-    char *text;            /* the config's text, for json_locate in those stages' diagnostics */
+    char *text; /* the config's text, for json_locate in those stages' diagnostics */
     size_t text_len;
 } project_config;
 

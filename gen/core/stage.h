@@ -17,14 +17,15 @@ typedef struct stage_output {
     /* Made from the bytes of asset files (their sizes and hashes), not only from their names:
      * when only those bytes changed since the stamp, generate emits just the outputs so marked. */
     bool of_contents;
-    src_loc where;     /* what declared it, for confinement and collision errors */
+    src_loc where; /* what declared it, for confinement and collision errors */
 } stage_output;
 
 typedef VEC(stage_output) stage_outputs;
 
 typedef struct domain_result {
     const domain *d;
-    const manifest *m; /* after identity: every entry with its value and member name */
+    const manifest *m;         /* after identity: every entry with its value and member name */
+    const char *manifest_path; /* where that manifest is (headers: read; generate: written) */
 } domain_result;
 
 typedef struct gen_stage {

@@ -121,5 +121,19 @@ expect_err "2 new entries of Content.Game not recorded in the manifest"
 [ ! -e p/generated ] || { echo "FAIL: pack --build-step made the generated folder"; failed=$((failed + 1)); }
 grep -q "^$p:\$" pack2.d || { echo "FAIL: the pack depfile lacks the missing manifest's nearest folder"; failed=$((failed + 1)); }
 diff -r step step2 >/dev/null || { echo "FAIL: the ids without a manifest differ from generate's"; failed=$((failed + 1)); }
+# pack --build-step takes its ids through the pipeline `headers` runs, so it refuses what headers
+# refuses, with the same words: here a manifest moved away from where its domain's output puts it
+# (a fresh manifest would forget every tombstone and renumber what collisions moved).
+expect 0 "$gen" generate -C p --quiet
+mkdir p/generated/old
+mv p/generated/Content.Game.manifest.json p/generated/old/
+tree p > before
+expect 1 "$gen" headers -C p -o "$work/moved-headers" --quiet
+expect_err "p/generated/Content.Game.manifest.json: error: the manifest of Content.Game is at generated/old/Content.Game.manifest.json, not here"
+expect 1 "$gen" pack --build-step -C p --output "$work/moved" --quiet --no-progress
+expect_err "p/generated/Content.Game.manifest.json: error: the manifest of Content.Game is at generated/old/Content.Game.manifest.json, not here"
+[ ! -e moved ] || { echo "FAIL: a build step refused by its manifest wrote its output"; failed=$((failed + 1)); }
+tree p > after
+cmp -s before after || { echo "FAIL: a refused pack --build-step wrote into the project"; failed=$((failed + 1)); }
 echo "build steps: $failed failed"
 [ "$failed" = 0 ]

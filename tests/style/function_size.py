@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 # The counts as they stand: (over 100 lines, complexity over 40, complexity over 20), per part.
-RATCHET = {'gen': (0, 0, 8), 'runtime': (0, 0, 4)}
+RATCHET = {'gen': (0, 0, 7), 'runtime': (0, 0, 4)}
 GOAL = (0, 0, 9)
 
 

@@ -3,7 +3,10 @@
  *   preflight   config, profiles, overrides, output-folder rule, every tree scanned (each file
  *               read and hashed once; the scan memo gives the generate pass these scans whole,
  *               and the file hashes to any other profile over the same files) -- nothing written yet
- *   generate    the whole project, so each profile's names are in its manifest (asset ids)
+ *   generate    the whole project through gen_run, with pack's session in its options (the
+ *               --source override, the scan memo, the threads, and where each selected profile's
+ *               ids go as the pass resolves them): generate records the names in the manifests;
+ *               --build-step runs headers instead, which merges them in memory and writes nothing
  *   meanwhile   from before the scan, the previous build's archives hashed on the pool's
  *               threads against its archives.json, to know which may be kept
  *   per profile partition (checked), archives and catalog built
@@ -19,8 +22,8 @@
  * one output folder take turns (a lock on its parent, from the preflight to the clean-up:
  * pack_lock.h). The folder is opened once, never through a link, and everything after goes through
  * that descriptor (out_folder): a folder swapped for a link during the run is never followed. */
-#include "content/pack_internal.h"
-#include "content/pack_lock.h"
+#include "pack/pack_internal.h"
+#include "pack/pack_lock.h"
 
 #include "content/content_write.h"
 #include "content/content_scan.h"
@@ -28,8 +31,6 @@
 #include "base/depfile.h"
 #include "base/fsio.h"
 #include "core/generate.h"
-#include "core/identity.h"
-#include "core/manifest.h"
 #include "core/model.h"
 #include "base/output.h"
 #include "base/stamp.h"
@@ -142,8 +143,10 @@ static void folder_note_real(out_folder *of)
 static bool folder_check_in_place(const out_folder *of, const char *outcome)
 {
     if (folder_in_place(of)) return true;
-    diag_error(loc_file(of->path), "the output folder was replaced during the run (moved away, or swapped for a link); "
-                                   "threadlink-gen never writes through links: %s", outcome);
+    diag_error(loc_file(of->path),
+               "the output folder was replaced during the run (moved away, or swapped for a link); "
+               "threadlink-gen never writes through links: %s",
+               outcome);
     return false;
 }
 
@@ -181,8 +184,9 @@ static bool output_folder_usable(const content_profile *pr, const out_folder *of
     for (size_t i = 0; i < names.count; i++) marked = marked || strcmp(names.items[i], MARKER_FILE) == 0;
     name_list_free(&names);
     if (!empty && !marked) {
-        content_profile_error(pr, "output", "output folder \"%s\" is neither empty nor a previous content build (no %s in it); "
-                                            "nothing was written: empty it or choose another folder",
+        content_profile_error(pr, "output",
+                              "output folder \"%s\" is neither empty nor a previous content build (no %s in it); "
+                              "nothing was written: empty it or choose another folder",
                               pr->output, MARKER_FILE);
         return false;
     }
@@ -268,7 +272,8 @@ static const char *kept_ignoring_case(const keep_set *ks, const char *rel, bool 
 static bool respell_entry(int here_fd, const char *rel, const char *name, const char *kept, size_t kept_len)
 {
     size_t n = strlen(rel), at = n ? n + 1 : 0;
-    if (kept_len <= at || (n && (strncmp(kept, rel, n) != 0 || kept[n] != '/')) || memchr(kept + at, '/', kept_len - at)) return false;
+    if (kept_len <= at || (n && (strncmp(kept, rel, n) != 0 || kept[n] != '/')) || memchr(kept + at, '/', kept_len - at))
+        return false;
     char *want = xstrndup(kept + at, kept_len - at);
     bool ok = fs_respell_at(here_fd, name, want);
     free(want);
@@ -354,7 +359,7 @@ static void json_string(buf *b, const char *s)
 typedef struct archive_out {
     char *name;
     bool catalog;
-    bool written;            /* this build wrote it (not kept, nor rebuilt to the same bytes) */
+    bool written; /* this build wrote it (not kept, nor rebuilt to the same bytes) */
     uint64_t size, input_bytes, xxh64;
     VEC(const char *) files; /* sorted by name */
 } archive_out;
@@ -374,10 +379,7 @@ static uint64_t splitmix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-static int by_asset_name(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
+static int by_asset_name(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
 static int by_archive_name(const void *a, const void *b)
 {
@@ -428,8 +430,14 @@ static char *archive_name(const content_profile *pr, const char *label, const co
 {
     XXH64_state_t *st = XXH64_createState();
     XXH64_reset(st, 0);
-    unsigned char head[8] = {'t', 'l', 'p', 'k', (unsigned char)TL_CF_ARCHIVE_VERSION, (unsigned char)pr->compression,
-                             (unsigned char)content_codec_level(pr), 0};
+    unsigned char head[8] = {'t',
+                             'l',
+                             'p',
+                             'k',
+                             (unsigned char)TL_CF_ARCHIVE_VERSION,
+                             (unsigned char)pr->compression,
+                             (unsigned char)content_codec_level(pr),
+                             0};
     XXH64_update(st, head, sizeof head);
     if (catalog) XXH64_update(st, catalog->data, catalog->len);
     for (size_t i = 0; i < n; i++) {
@@ -463,6 +471,7 @@ typedef struct prior_build {
 } prior_build;
 
 typedef struct prior_check {
+    content_memo *memo; /* the run's scan memo, which item 0 seeds */
     const char *project_root;
     name_list seed_dirs;     /* real paths of the output folders whose records seed the memo (item 0) */
     VEC(prior_build) builds; /* per selected profile, in order */
@@ -477,8 +486,8 @@ typedef struct pack_ctx {
     progress pg;
     const double *scan_seconds; /* per selected profile: its preflight scan */
     prior_check *prior;
-    size_t profile;             /* the selected profile being built */
-    out_folder *folders;        /* per selected profile */
+    size_t profile;                      /* the selected profile being built */
+    out_folder *folders;                 /* per selected profile */
     const struct resolved_ids *resolved; /* per selected profile: the generate pass's ids */
 } pack_ctx;
 
@@ -520,7 +529,8 @@ static bool partition_assets(const content_profile *pr, const content_scan *sc, 
     const char *why = NULL;
     bool ok = pack_partition_check(part, n, &why);
     if (!ok)
-        content_profile_error(pr, "partitioner", "the %s partitioner gave an invalid partition: %s", content_partitioner_name(pr->partitioner), why);
+        content_profile_error(pr, "partitioner", "the %s partitioner gave an invalid partition: %s",
+                              content_partitioner_name(pr->partitioner), why);
     free(files);
     return ok;
 }
@@ -535,9 +545,9 @@ typedef struct packed_build {
     output_set *set;
     build_stats *stats;
     const pack_partition *part;
-    archive_list *archives;   /* [0] the catalog, then one per group */
+    archive_list *archives;           /* [0] the catalog, then one per group */
     const tl_cf_index_archive **prev; /* per archive: the previous build's, if its name is listed */
-    bool *kept;               /* per archive: the previous build's file is right and stays */
+    bool *kept;                       /* per archive: the previous build's file is right and stays */
     buf catalog;
 } packed_build;
 
@@ -650,8 +660,8 @@ static pack_entry_source *find_reusable(packed_build *pb, const pack_archive_job
     for (size_t j = 0; j < count; j++)
         for (size_t i = 0; i < list[j].count; i++) *vec_push(&members) = list[j].members[i];
     pack_entry_source *reuse = xcalloc(pb->sc->assets.count, sizeof *reuse);
-    pack_find_reusable(pb->sc, pb->pr->compression, b->folder->fd, b->folder->path, (const char *const *)paths->items, paths->count,
-                       members.items, members.count, reuse);
+    pack_find_reusable(pb->sc, pb->pr->compression, b->folder->fd, b->folder->path, (const char *const *)paths->items,
+                       paths->count, members.items, members.count, reuse);
     vec_free(&members);
     return reuse;
 }
@@ -671,7 +681,8 @@ static bool write_asset_archives(packed_build *pb, unsigned jobs)
     built_progress bp = {pb, archive_of};
     path_list sources = {0};
     pack_entry_source *reuse = find_reusable(pb, list, count, &sources);
-    bool ok = pack_build_archives(pb->sc, pb->pr->compression, content_codec_level(pb->pr), jobs, list, count, pb->set, pb->dir, reuse, archive_built, &bp);
+    bool ok = pack_build_archives(pb->sc, pb->pr->compression, content_codec_level(pb->pr), jobs, list, count, pb->set, pb->dir,
+                                  reuse, archive_built, &bp);
     free(reuse);
     for (size_t i = 0; i < sources.count; i++) free(sources.items[i]);
     vec_free(&sources);
@@ -797,11 +808,15 @@ static bool flat_paths_portable(const content_profile *pr, const content_scan *s
                 if (p[n]) {
                     free(reported);
                     reported = xasprintf("%.*s/", (int)(p + n - a->path), a->path);
-                    diag_error(loc_file(full), "folder name \"%.*s\" %s; the runtime refuses it in the asset paths of a flat build "
-                                               "(\"archive\": \"none\"); rename it, or pack archives", (int)n, p, why);
+                    diag_error(loc_file(full),
+                               "folder name \"%.*s\" %s; the runtime refuses it in the asset paths of a flat build "
+                               "(\"archive\": \"none\"); rename it, or pack archives",
+                               (int)n, p, why);
                 } else {
-                    diag_error(loc_file(full), "file name %s; the runtime refuses it in the asset paths of a flat build "
-                                               "(\"archive\": \"none\"); rename it, or pack archives", why);
+                    diag_error(loc_file(full),
+                               "file name %s; the runtime refuses it in the asset paths of a flat build "
+                               "(\"archive\": \"none\"); rename it, or pack archives",
+                               why);
                 }
                 free(full);
                 ok = false;
@@ -815,7 +830,8 @@ static bool flat_paths_portable(const content_profile *pr, const content_scan *s
     return ok;
 }
 
-static bool build_flat(pack_ctx *ctx, const content_profile *pr, content_scan *sc, const char *dir, output_set *set, build_stats *stats)
+static bool build_flat(pack_ctx *ctx, const content_profile *pr, content_scan *sc, const char *dir, output_set *set,
+                       build_stats *stats)
 {
     bool ok = true;
     for (size_t i = 0; i < sc->assets.count && ok; i++) {
@@ -844,48 +860,14 @@ static bool build_flat(pack_ctx *ctx, const content_profile *pr, content_scan *s
     return ok;
 }
 
-/* Where the profile's manifest is: beside its enum header in the generated directory. */
-static char *manifest_path_of(const project *p, const content_profile *pr)
-{
-    char *gen_dir = path_join(p->cfg.root, p->cfg.generated_dir);
-    char *mdir = path_dirname(pr->header);
-    char *mname = xasprintf("%s.manifest.json", pr->domain);
-    char *mrel = path_join(mdir, mname);
-    char *mpath = path_join(gen_dir, mrel);
-    free(gen_dir), free(mdir), free(mname), free(mrel);
-    return mpath;
-}
-
-/* --build-step: the ids as `headers` gives them. The manifest is read (none yet: every asset is
- * new), the profile's names merged into it in memory, and what it does not record yet warned
- * about (--strict: an error); the manifest itself is never written. */
-static bool merge_ids_in_memory(pack_ctx *ctx, const content_profile *pr, const content_scan *sc, const char *mpath, manifest *m)
-{
-    int fd = fs_open_input(mpath, FS_INPUT_MANIFEST, NULL);
-    if (fd < 0 && errno != ENOENT) {
-        diag_error(loc_file(mpath), "cannot read the manifest of %s: %s", pr->domain, fs_read_failure());
-        return false;
-    }
-    bool ok = fd < 0 || manifest_read_fd(mpath, fd, m);
-    if (fd >= 0) close(fd);
-    if (ok) ok = content_stage_add_domains(ctx->p, pr, sc);
-    if (!ok) return false;
-    const domain *d = &ctx->p->domains.items[ctx->p->domains.count - 1];
-    identity_summary sum;
-    memset(&sum, 0, sizeof sum);
-    ok = identity_assign(d, m, mpath, &sum) && identity_report_unrecorded(d, &sum, mpath, ctx->opt->strict);
-    identity_summary_free(&sum);
-    return ok;
-}
-
-/* The ids the generate pass gave each selected profile's assets (content_stage_keep_resolved), so
- * that pack does not read again the manifest that pass has just written. A profile the pass did
- * not resolve over the same assets reads its manifest. */
+/* The ids the generate pass gave each selected profile's assets (its session's keep), over the
+ * same assets as pack's scan of the profile, and the manifest they come from (a depfile input). */
 typedef struct resolved_ids {
     bool have;
-    size_t count;    /* the profile's scan's assets */
-    uint32_t *ids;   /* per asset */
+    size_t count;  /* the profile's scan's assets */
+    uint32_t *ids; /* per asset */
     char **members;
+    char *manifest_path;
 } resolved_ids;
 
 typedef VEC(size_t) profile_selection; /* indices into the config's profiles */
@@ -905,7 +887,7 @@ static bool same_assets(const content_scan *a, const content_scan *b)
     return true;
 }
 
-static void keep_resolved(void *ctx, const content_profile *pr, const content_scan *sc)
+static void keep_resolved(void *ctx, const content_profile *pr, const content_scan *sc, const char *manifest_path)
 {
     resolved_keeper *rk = ctx;
     for (size_t i = 0; i < rk->sel->count; i++) {
@@ -917,6 +899,7 @@ static void keep_resolved(void *ctx, const content_profile *pr, const content_sc
         r->members = xcalloc(n ? n : 1, sizeof *r->members);
         for (size_t k = 0; k < n; k++) r->ids[k] = sc->assets.items[k].id, r->members[k] = xstrdup(sc->assets.items[k].member);
         r->have = true, r->count = n;
+        r->manifest_path = xstrdup(manifest_path);
     }
 }
 
@@ -926,31 +909,24 @@ static void resolved_free(resolved_ids *resolved, size_t count)
         for (size_t k = 0; k < resolved[i].count; k++) free(resolved[i].members[k]);
         free(resolved[i].ids);
         free(resolved[i].members);
+        free(resolved[i].manifest_path);
     }
     free(resolved);
 }
 
-/* The asset ids: as the generate pass resolved them, else from the manifest it brought up to
- * date, or (--build-step) merged in memory as `headers` merges them. */
-static bool resolve_ids(pack_ctx *ctx, const content_profile *pr, content_scan *sc, manifest *m)
+/* The asset ids as the generate pass resolved them (generate: recorded in the manifest; headers,
+ * for --build-step: merged in memory). The pass resolves every profile over the scans pack made
+ * (its memo), so a selected profile without ids is a fault of the run, reported as such. */
+static bool resolve_ids(pack_ctx *ctx, const content_profile *pr, content_scan *sc)
 {
-    const resolved_ids *r = ctx->resolved ? &ctx->resolved[ctx->profile] : NULL;
-    if (!ctx->opt->build_step && r && r->have) {
-        for (size_t k = 0; k < sc->assets.count; k++) sc->assets.items[k].id = r->ids[k], sc->assets.items[k].member = r->members[k];
-        return true;
+    const resolved_ids *r = &ctx->resolved[ctx->profile];
+    if (!r->have) {
+        diag_error(pr->loc, "profile \"%s\": the generate pass gave no ids for the assets pack scanned; nothing was built",
+                   pr->name);
+        return false;
     }
-    char *mpath = manifest_path_of(ctx->p, pr);
-    bool ok;
-    if (ctx->opt->build_step) {
-        ok = merge_ids_in_memory(ctx, pr, sc, mpath, m);
-    } else {
-        int fd = fs_open_input(mpath, FS_INPUT_MANIFEST, NULL);
-        ok = fd >= 0 && manifest_read_fd(mpath, fd, m);
-        if (fd >= 0) close(fd);
-        if (fd < 0) diag_error(loc_file(mpath), "cannot read the manifest of %s: %s", pr->domain, fs_read_failure());
-    }
-    free(mpath);
-    return ok && content_stage_resolve(pr, sc, m);
+    for (size_t k = 0; k < sc->assets.count; k++) sc->assets.items[k].id = r->ids[k], sc->assets.items[k].member = r->members[k];
+    return true;
 }
 
 /* Tests: the scanned inputs in another order, to show that nothing depends on it. */
@@ -1000,8 +976,8 @@ static void json_names(buf *json, const char *const *names, size_t n)
 
 /* What the post-build commands get: the profile and its settings, the files of the output folder,
  * the archives (as archives.json, with "written"), the names built, and the times taken. */
-static void build_result_json(const content_profile *pr, const content_scan *sc, const name_list *files, const archive_list *archives,
-                              const double times[3], buf *json)
+static void build_result_json(const content_profile *pr, const content_scan *sc, const name_list *files,
+                              const archive_list *archives, const double times[3], buf *json)
 {
     buf_puts(json, "{\n  \"format\": 1,\n  \"profile\": ");
     json_string(json, pr->name);
@@ -1039,12 +1015,14 @@ static void print_summary(const pack_ctx *ctx, const content_profile *pr, const 
                 stats->archives - stats->written, secs);
     else
         fprintf(out, "pack %s: %zu files, %.1f MB in, %.1f MB out, flat (%zu written, %zu unchanged), %.2f s\n", pr->name,
-                stats->files, (double)stats->bytes_in / 1e6, (double)stats->bytes_out / 1e6, stats->written, stats->unchanged, secs);
+                stats->files, (double)stats->bytes_in / 1e6, (double)stats->bytes_out / 1e6, stats->written, stats->unchanged,
+                secs);
 }
 
 /* The entries of the record of input hashes, made on the pool's thread while the build runs on
  * the calling one (pack_inputs_entries: reading only what the build does not change). */
 typedef struct record_job {
+    content_memo *memo;
     const content_profile *pr;
     const content_scan *sc;
     buf entries;
@@ -1055,7 +1033,7 @@ static void record_entries(void *ctx, size_t item, unsigned worker)
 {
     record_job *rj = ctx;
     (void)item, (void)worker;
-    pack_inputs_entries(rj->pr, rj->sc, &rj->entries);
+    pack_inputs_entries(rj->memo, rj->pr, rj->sc, &rj->entries);
 }
 
 /* The marker, then the archives and index (or the flat files), committed together into the
@@ -1069,13 +1047,16 @@ static bool commit_output(pack_ctx *ctx, const content_profile *pr, content_scan
         return false;
     }
     buf marker = {0};
-    buf_printf(&marker, "threadlink-gen content build of profile %s. threadlink-gen pack owns this folder and replaces "
-                        "everything in it.\n", pr->name);
+    buf_printf(&marker,
+               "threadlink-gen content build of profile %s. threadlink-gen pack owns this folder and replaces "
+               "everything in it.\n",
+               pr->name);
     at_step(ctx, PACK_STEP_WRITE);
     bool ok = write_buf(&set, of->path, MARKER_FILE, &marker, NULL);
     buf_free(&marker);
-    if (ok) ok = pr->archive == CONTENT_ARCHIVE_PACKED ? build_packed(ctx, pr, sc, of->path, &set, stats, archives)
-                                                       : build_flat(ctx, pr, sc, of->path, &set, stats);
+    if (ok)
+        ok = pr->archive == CONTENT_ARCHIVE_PACKED ? build_packed(ctx, pr, sc, of->path, &set, stats, archives)
+                                                   : build_flat(ctx, pr, sc, of->path, &set, stats);
     progress_clear(&ctx->pg);
     if (ok) at_step(ctx, PACK_STEP_COMMIT);
     ok = ok && folder_check_in_place(of, "nothing was replaced") && output_commit(&set);
@@ -1097,7 +1078,7 @@ static bool write_output(pack_ctx *ctx, const content_profile *pr, content_scan 
     bool ok = commit_output(ctx, pr, sc, of, stats, archives);
     if (!ok && first) {
         remove_stale_in(of->fd, of->path, "", &(keep_set){0}); /* everything in it, */
-        if (of->made && folder_in_place(of)) rmdir(of->path); /* and the folder itself if this run made it */
+        if (of->made && folder_in_place(of)) rmdir(of->path);  /* and the folder itself if this run made it */
     }
     if (ok && of->real) {
         work_pool_wait(record->pool, 0);
@@ -1109,9 +1090,7 @@ static bool write_output(pack_ctx *ctx, const content_profile *pr, content_scan 
 static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc, out_locks *locks, size_t index)
 {
     double start = now_seconds();
-    manifest m;
-    memset(&m, 0, sizeof m);
-    bool ok = resolve_ids(ctx, pr, sc, &m);
+    bool ok = resolve_ids(ctx, pr, sc);
     if (ok) shuffle_assets(sc, ctx->opt->shuffle_seed);
     out_folder *of = &ctx->folders[index];
     build_stats stats = {0};
@@ -1119,7 +1098,7 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc, o
     ctx->pg = (progress){ctx->pg.on, ctx->pg.last, pr->name, 0, sc->assets.count, 0};
     for (size_t i = 0; i < sc->assets.count; i++) stats.bytes_in += sc->assets.items[i].size;
     stats.files = sc->assets.count;
-    record_job record = {pr, sc, {0}, NULL};
+    record_job record = {ctx->prior->memo, pr, sc, {0}, NULL};
     if (ok) {
         record.pool = work_pool_start(ctx->opt->jobs ? ctx->opt->jobs : work_pool_cores(), 1, record_entries, &record, NULL, 0);
         ok = write_output(ctx, pr, sc, of, &stats, &archives, &record);
@@ -1148,7 +1127,6 @@ static bool pack_profile(pack_ctx *ctx, content_profile *pr, content_scan *sc, o
         vec_free(&archives.items[i].files);
     }
     vec_free(&archives);
-    manifest_free(&m);
     return ok;
 }
 
@@ -1178,17 +1156,16 @@ static bool write_stamp(const char *path, const content_config *cc, const profil
 }
 
 /* --depfile: every file and folder the profiles' outputs derive from (the config, the asset
- * trees, their folders, so that an added asset re-runs pack) and each profile's manifest (or the
- * nearest existing folder while it is not written yet). */
-static bool write_depfile(const pack_options *opt, project *p, const content_config *cc, const profile_selection *sel)
+ * trees, their folders, so that an added asset re-runs pack), every input of the generate pass,
+ * whose ids they carry, and each profile's manifest (or the nearest existing folder while it is
+ * not written yet). */
+static bool write_depfile(const pack_options *opt, project *p, const content_config *cc, const profile_selection *sel,
+                          const resolved_ids *resolved, const name_list *pass_inputs)
 {
     VEC(char *) inputs = {0};
     for (size_t i = 0; i < p->inputs.count; i++) *vec_push(&inputs) = depfile_existing_ancestor(p->inputs.items[i]);
-    for (size_t i = 0; i < sel->count; i++) {
-        char *mpath = manifest_path_of(p, &cc->profiles.items[sel->items[i]]);
-        *vec_push(&inputs) = depfile_existing_ancestor(mpath);
-        free(mpath);
-    }
+    for (size_t i = 0; i < pass_inputs->count; i++) *vec_push(&inputs) = depfile_existing_ancestor(pass_inputs->items[i]);
+    for (size_t i = 0; i < sel->count; i++) *vec_push(&inputs) = depfile_existing_ancestor(resolved[i].manifest_path);
     char *target;
     if (opt->deptarget) target = xstrdup(opt->deptarget);
     else if (opt->stamp) target = depfile_absolute(opt->stamp);
@@ -1265,7 +1242,8 @@ static void override_hooks(const pack_options *opt, content_profile *pr)
     if (!opt->post_build_count && !opt->no_post_build) return;
     for (size_t i = 0; i < pr->post_build.count; i++) free(pr->post_build.items[i]);
     pr->post_build.count = 0;
-    for (size_t i = 0; !opt->no_post_build && i < opt->post_build_count; i++) *vec_push(&pr->post_build) = xstrdup(opt->post_build[i]);
+    for (size_t i = 0; !opt->no_post_build && i < opt->post_build_count; i++)
+        *vec_push(&pr->post_build) = xstrdup(opt->post_build[i]);
 }
 
 /* --compression and --compression-level: a level is the codec's, so a new codec starts from its
@@ -1307,12 +1285,14 @@ static int override_settings(const pack_options *opt, content_profile *pr)
  * --source folder the paths check refuses clears *paths_ok (reported, with everything the
  * preflight finds). */
 static int apply_overrides(const pack_options *opt, project *p, content_config *cc, const profile_selection *sel,
-                           bool *paths_ok)
+                           content_session *session, bool *paths_ok)
 {
     if (!has_overrides(opt)) return 0;
     if (sel->count != 1)
-        return usage("%s", "overrides (--output, --source, --archive, --max-archive-mb, --compression(-level), --partitioner, --post-build) "
-                           "apply to one profile: name it with --profile");
+        return usage(
+            "%s",
+            "overrides (--output, --source, --archive, --max-archive-mb, --compression(-level), --partitioner, --post-build) "
+            "apply to one profile: name it with --profile");
     content_profile *pr = &cc->profiles.items[sel->items[0]];
     int rc = override_settings(opt, pr);
     if (rc) return rc;
@@ -1322,7 +1302,7 @@ static int apply_overrides(const pack_options *opt, project *p, content_config *
     if (opt->output) override_folder(&pr->output, opt->output);
     if (opt->source) {
         override_folder(&pr->source_root, opt->source);
-        content_stage_override_source(pr->name, pr->source_root); /* for the generate pass */
+        session->source_profile = pr->name, session->source_root = pr->source_root; /* for the generate pass */
     }
     if (opt->output || opt->source) *paths_ok = content_check_paths(pr, p, cc);
     return 0;
@@ -1345,7 +1325,7 @@ static void check_prior_item(void *ctx, size_t item, unsigned worker)
     prior_check *pc = ctx;
     (void)worker;
     if (item == 0) {
-        for (size_t i = 0; i < pc->seed_dirs.count; i++) pack_inputs_seed(pc->project_root, pc->seed_dirs.items[i]);
+        for (size_t i = 0; i < pc->seed_dirs.count; i++) pack_inputs_seed(pc->memo, pc->project_root, pc->seed_dirs.items[i]);
         return;
     }
     size_t b = pc->builds.count - 1;
@@ -1382,13 +1362,13 @@ static void prior_start(prior_check *pc, unsigned jobs)
 {
     pc->intact = xcalloc(pc->items, sizeof *pc->intact);
     pc->pool = work_pool_start(jobs, pc->items, check_prior_item, pc, NULL, 0);
-    content_memo_seeding(memo_seeded, pc);
+    content_memo_seeding(pc->memo, memo_seeded, pc);
 }
 
 /* Checks not claimed yet are dropped; those running are waited for. */
 static void prior_end(prior_check *pc)
 {
-    content_memo_seeding(NULL, NULL);
+    content_memo_seeding(pc->memo, NULL, NULL);
     if (pc->pool) work_pool_finish(pc->pool);
     name_list_free(&pc->seed_dirs);
     for (size_t i = 0; i < pc->builds.count; i++)
@@ -1416,38 +1396,46 @@ static bool preflight(project *p, content_config *cc, const profile_selection *s
         prior_add(prior, of, usable && pr->archive == CONTENT_ARCHIVE_PACKED);
     }
     prior_start(prior, jobs);
+    content_reader how = {prior->memo, jobs};
     for (size_t i = 0; i < sel->count; i++) {
         content_profile *pr = &cc->profiles.items[sel->items[i]];
         content_scan *sc = vec_push(scans);
         double start = now_seconds();
-        if (!content_scan_profile(p, pr, sc) || !flat_paths_portable(pr, sc)) ok = false;
+        if (!content_scan_profile(p, pr, &how, sc) || !flat_paths_portable(pr, sc)) ok = false;
         scan_seconds[i] = now_seconds() - start;
     }
     return ok;
 }
 
-/* Names into manifests: the ids every catalog and archive records, kept per selected profile as
- * the pass resolves them (the build step merges them in memory instead, profile by profile). */
-static bool generate_manifests(const pack_options *opt, const char *cfg_path, resolved_keeper *keeper)
+static void add_pass_input(void *ctx, const char *path) { *vec_push((name_list *)ctx) = xstrdup(path); }
+
+/* Names into ids, the ids every catalog and archive records: the generate pass over the whole
+ * project, the same gen_run as `generate` (--build-step: as `headers`, manifests read and merged
+ * in memory, nothing written), with pack's session, whose keep takes each selected profile's ids
+ * as the pass resolves them. Every input the pass read goes to *inputs (for the depfile). */
+static bool generate_pass(const pack_options *opt, const char *cfg_path, const content_session *session, unsigned jobs,
+                          name_list *inputs)
 {
-    if (opt->build_step) return true;
     gen_options g = {0};
-    g.command = GEN_GENERATE;
+    g.command = opt->build_step ? GEN_HEADERS : GEN_GENERATE;
+    g.write_nothing = opt->build_step;
+    g.strict = opt->build_step && opt->strict;
+    g.always_resolve = true; /* the ids, also when the stamp finds the headers up to date */
     g.config_path = cfg_path;
     g.quiet = opt->quiet;
     g.banner_without_version = opt->banner_without_version;
     g.generator_build = opt->generator_build;
     g.summary = opt->summary;
-    content_stage_keep_resolved(keep_resolved, keeper);
-    bool ok = gen_run(&g, NULL) == 0;
-    content_stage_keep_resolved(NULL, NULL);
-    return ok;
+    g.jobs = jobs;
+    g.content = session;
+    if (opt->depfile) g.on_input = add_pass_input, g.on_input_ctx = inputs;
+    return gen_run(&g, NULL) == 0;
 }
 
 /* Each selected profile built in turn, then the stamp and the depfile. */
 static bool build_profiles(const pack_options *opt, project *p, content_config *cc, const profile_selection *sel,
                            out_folder *folders, content_scan *scans, const double *scan_seconds, out_locks *locks,
-                           prior_check *prior, const resolved_ids *resolved)
+                           prior_check *prior, const resolved_ids *resolved, const name_list *pass_inputs)
 {
     pack_ctx ctx = {opt, p, {false, 0, NULL, 0, 0, 0}, scan_seconds, prior, 0, folders, resolved};
     ctx.pg.on = opt->progress > 0 || (opt->progress < 0 && isatty(2));
@@ -1457,29 +1445,32 @@ static bool build_profiles(const pack_options *opt, project *p, content_config *
         if (!pack_profile(&ctx, &cc->profiles.items[sel->items[i]], &scans[i], locks, i)) return false;
     }
     if (opt->stamp && !write_stamp(opt->stamp, cc, sel)) return false;
-    return !opt->depfile || write_depfile(opt, p, cc, sel);
+    return !opt->depfile || write_depfile(opt, p, cc, sel, resolved, pass_inputs);
 }
 
 /* The selected profiles, locked, checked, named and built (built only if `ok`: what the preflight
  * finds is reported either way): true when all went well. The output folders stay open from their
  * preflight to the end of the run. */
-static bool pack_selected(const pack_options *opt, const char *cfg_path, project *p, content_config *cc, const profile_selection *sel,
-                          bool ok, scan_list *scans, out_locks *locks)
+static bool pack_selected(const pack_options *opt, const char *cfg_path, project *p, content_config *cc,
+                          const profile_selection *sel, bool ok, content_session *session, scan_list *scans, out_locks *locks)
 {
     if (!lock_outputs(p, cc, sel, locks)) ok = false;
-    content_memo_begin();
     unsigned jobs = opt->jobs ? opt->jobs : work_pool_cores();
-    content_scan_set_jobs(jobs);
     double *scan_seconds = xcalloc(sel->count ? sel->count : 1, sizeof *scan_seconds);
     out_folder *folders = xcalloc(sel->count ? sel->count : 1, sizeof *folders);
     for (size_t i = 0; i < sel->count; i++) folders[i].fd = -1;
     prior_check prior = {0};
+    prior.memo = session->memo = content_memo_new();
     if (!preflight(p, cc, sel, folders, scans, scan_seconds, &prior, jobs)) ok = false;
     resolved_keeper keeper = {cc, sel, scans->items, xcalloc(sel->count ? sel->count : 1, sizeof(resolved_ids))};
-    ok = ok && generate_manifests(opt, cfg_path, &keeper) &&
-         build_profiles(opt, p, cc, sel, folders, scans->items, scan_seconds, locks, &prior, keeper.resolved);
+    session->keep = keep_resolved, session->keep_ctx = &keeper;
+    name_list pass_inputs = {0};
+    ok = ok && generate_pass(opt, cfg_path, session, jobs, &pass_inputs) &&
+         build_profiles(opt, p, cc, sel, folders, scans->items, scan_seconds, locks, &prior, keeper.resolved, &pass_inputs);
+    name_list_free(&pass_inputs);
     resolved_free(keeper.resolved, sel->count);
     prior_end(&prior);
+    content_memo_free(session->memo);
     for (size_t i = 0; i < sel->count; i++) folder_close(&folders[i]);
     free(folders);
     free(scan_seconds);
@@ -1499,6 +1490,7 @@ int pack_run(const pack_options *opt)
     profile_selection sel = {0};
     scan_list scans = {0};
     out_locks locks = {0};
+    content_session session = {0};
     if (!content_config_load(&p, &cc)) {
         model_free(&p);
         return 1;
@@ -1511,18 +1503,15 @@ int pack_run(const pack_options *opt)
         rc = select_profiles(opt, cfg_path, &cc, &sel) ? 0 : 1;
     }
     bool ok = true;
-    if (!rc) rc = apply_overrides(opt, &p, &cc, &sel, &ok);
-    if (!rc) rc = pack_selected(opt, cfg_path, &p, &cc, &sel, ok, &scans, &locks) ? 0 : 1;
+    if (!rc) rc = apply_overrides(opt, &p, &cc, &sel, &session, &ok);
+    if (!rc) rc = pack_selected(opt, cfg_path, &p, &cc, &sel, ok, &session, &scans, &locks) ? 0 : 1;
 
     pack_locks_end(&locks);
-    content_memo_end();
-    content_scan_set_jobs(1);
-    content_stage_override_source(NULL, NULL);
     for (size_t i = 0; i < scans.count; i++) content_scan_free(&scans.items[i]);
     vec_free(&scans);
     vec_free(&sel);
     content_config_free(&cc);
-    model_free(&p); /* config, inputs, and the domains of --build-step */
+    model_free(&p); /* config and inputs */
     if (!rc && diag_error_count() != errors_before) rc = 1;
     return rc;
 }

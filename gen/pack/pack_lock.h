@@ -23,8 +23,8 @@
  * system has no such locks (some network file systems: ENOLCK, EOPNOTSUPP) runs go unlocked. The
  * descriptors are close-on-exec: hooks do not inherit a lock. */
 typedef struct out_lock {
-    char *path;  /* the parent directory */
-    int fd;      /* open on it; -1 once released */
+    char *path; /* the parent directory */
+    int fd;     /* open on it; -1 once released */
     dev_t dev;
     ino_t ino;
     size_t last; /* the index (in the run's selection) of the last profile whose folder is below it */

@@ -4,7 +4,7 @@
  * TL_CONTENT_PROFILE, TL_CONTENT_OUTPUT and TL_CONTENT_ARCHIVE variables. The text goes through
  * a temporary file rather than a pipe, so that a command that does not read it never blocks the
  * build, and one that reads it twice (stdin, then the file) sees the same bytes. */
-#include "content/pack_internal.h"
+#include "pack/pack_internal.h"
 
 #include "base/fsio.h"
 
@@ -65,12 +65,15 @@ static bool run_hook(const content_profile *pr, const char *project_root, const 
     }
     if (pid == 0) exec_hook(pr, project_root, result_path, cmd);
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
-    content_profile_error(pr, "post_build", "post-build command of profile \"%s\" failed (%s %d): %s; the output is left in place",
-                          pr->name, WIFEXITED(status) ? "exit status" : "signal",
-                          WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? WTERMSIG(status) : -1, cmd);
+    content_profile_error(pr, "post_build",
+                          "post-build command of profile \"%s\" failed (%s %d): %s; the output is left in place", pr->name,
+                          WIFEXITED(status) ? "exit status" : "signal",
+                          WIFEXITED(status)     ? WEXITSTATUS(status)
+                          : WIFSIGNALED(status) ? WTERMSIG(status)
+                                                : -1,
+                          cmd);
     return false;
 }
 

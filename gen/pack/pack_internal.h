@@ -7,8 +7,8 @@
 #define TLG_PACK_INTERNAL_H
 
 #include "content/content_config.h"
-#include "content/pack.h"
-#include "content/pack_inputs.h"
+#include "pack/pack.h"
+#include "pack/pack_inputs.h"
 
 /* ---- Post-build commands (pack_hooks.c) -------------------------------------------------- */
 
@@ -27,8 +27,8 @@ typedef struct pack_file {
 } pack_file;
 
 typedef struct pack_group {
-    char *label;                /* "t0110", "big", "s0003": the name before the content hash */
-    VEC(uint32_t) members;      /* indices into the input array */
+    char *label;           /* "t0110", "big", "s0003": the name before the content hash */
+    VEC(uint32_t) members; /* indices into the input array */
 } pack_group;
 
 typedef VEC(pack_group) pack_partition;
@@ -59,8 +59,8 @@ void pack_build_catalog(const content_profile *pr, const struct content_scan *sc
 /* One archive: the given assets (indices into sc->assets) read, checked against the scan,
  * compressed each on its own (raw when that does not shrink it) and laid out in id order. When
  * `catalog` is given it is the only entry (id 0). false after reporting a read error. */
-bool pack_build_archive(const struct content_scan *sc, const uint32_t *members, size_t count, const buf *catalog, pack_codec *codec,
-                        buf *out, uint64_t *input_bytes);
+bool pack_build_archive(const struct content_scan *sc, const uint32_t *members, size_t count, const buf *catalog,
+                        pack_codec *codec, buf *out, uint64_t *input_bytes);
 
 struct out_file;
 struct output_set;
@@ -79,11 +79,11 @@ typedef struct pack_archive_job {
  * written with this codec, holding the asset's id with the scan's size and XXH64, so that its
  * stored bytes are what compressing the file again gives. */
 typedef struct pack_entry_source {
-    const char *archive;  /* the previous archive's name, or NULL: read and compress the file */
-    int dir_fd;           /* the output folder it is in, open (never reached by path) */
-    const char *dir;      /* that folder's path, for messages */
+    const char *archive; /* the previous archive's name, or NULL: read and compress the file */
+    int dir_fd;          /* the output folder it is in, open (never reached by path) */
+    const char *dir;     /* that folder's path, for messages */
     uint64_t offset, stored_size;
-    uint32_t codec;       /* tl_cf_codec */
+    uint32_t codec; /* tl_cf_codec */
 } pack_entry_source;
 
 /* Every job's archive below `dir` in `set`, in job order. The entries are read, checked against
@@ -96,16 +96,17 @@ typedef struct pack_entry_source {
  * copied as it is written; a raw archive is streamed). on_built (if given) is called after
  * each archive. false after reporting the first problem, in archive and entry order (a file that
  * changed or went away since the scan; `set` then holds part of an archive: the caller aborts it). */
-bool pack_build_archives(const struct content_scan *sc, content_codec codec, int level, unsigned jobs, pack_archive_job *list, size_t n,
-                         struct output_set *set, const char *dir, const pack_entry_source *reuse,
+bool pack_build_archives(const struct content_scan *sc, content_codec codec, int level, unsigned jobs, pack_archive_job *list,
+                         size_t n, struct output_set *set, const char *dir, const pack_entry_source *reuse,
                          void (*on_built)(void *ctx, size_t job), void *ctx);
 
 /* Fills reuse[asset] (per asset of the scan, zeroed by the caller) for the `members` (assets)
  * that one of the `archives` (names of intact previous archives in the output folder open as
  * `dir_fd`, whose path is `dir`) holds as described above. Compressed codecs only: a raw entry
  * costs a copy either way. */
-void pack_find_reusable(const struct content_scan *sc, content_codec codec, int dir_fd, const char *dir, const char *const *archives,
-                        size_t narchives, const uint32_t *members, size_t nmembers, pack_entry_source *reuse);
+void pack_find_reusable(const struct content_scan *sc, content_codec codec, int dir_fd, const char *dir,
+                        const char *const *archives, size_t narchives, const uint32_t *members, size_t nmembers,
+                        pack_entry_source *reuse);
 /* One input streamed into `o` the same way (flat builds): false after reporting. */
 bool pack_stream_asset(const char *path, uint64_t size, uint64_t xxh64, struct out_file *o);
 

@@ -1,6 +1,6 @@
 /* The bytes of archives and catalogs (formats: schemas/content-formats.md). Everything here is
  * a function of its inputs: no times, no paths outside the profile, no dependence on order. */
-#include "content/pack_internal.h"
+#include "pack/pack_internal.h"
 
 #include "content/content_write.h"
 #include "content/content_scan.h"
@@ -142,8 +142,7 @@ static bool copy_checked(const char *path, uint64_t size, uint64_t xxh64, buf *d
     if (size == 0) { /* nothing to copy: only the end to see */
         char probe;
         ssize_t extra;
-        while ((extra = read(fd, &probe, 1)) < 0 && errno == EINTR) {
-        }
+        while ((extra = read(fd, &probe, 1)) < 0 && errno == EINTR) {}
         grew = extra > 0;
     }
     close(fd);
@@ -201,7 +200,8 @@ bool pack_build_archive(const content_scan *sc, const uint32_t *members, size_t 
     }
     if (ok) {
         for (size_t i = 0; i < n; i++)
-            tl_cf_archive_put_entry((unsigned char *)out->data + TL_CF_ARCHIVE_HEADER_SIZE + i * TL_CF_ARCHIVE_ENTRY_SIZE, &entries[i]);
+            tl_cf_archive_put_entry((unsigned char *)out->data + TL_CF_ARCHIVE_HEADER_SIZE + i * TL_CF_ARCHIVE_ENTRY_SIZE,
+                                    &entries[i]);
         uint64_t toc_hash = tl_cf_xxh64(out->data + TL_CF_ARCHIVE_HEADER_SIZE, toc_size);
         tl_cf_archive_put_header((unsigned char *)out->data, (uint32_t)n, out->len - data_start, toc_hash);
     }
@@ -245,19 +245,19 @@ static bool read_checked_quietly(const char *path, uint64_t size, uint64_t xxh64
 }
 
 typedef struct stored_entry {
-    buf bytes;       /* the entry as stored in the archive */
+    buf bytes; /* the entry as stored in the archive */
     tl_cf_codec codec;
-    bool ok;         /* read and checked; false: redone on the writer's thread, which reports */
+    bool ok; /* read and checked; false: redone on the writer's thread, which reports */
 } stored_entry;
 
 typedef struct parallel_build {
     const content_scan *sc;
     content_codec codec;
     const pack_entry_source *reuse; /* per asset, or NULL */
-    uint32_t *assets;        /* per item: the asset, archives in job order, entries in id order */
-    stored_entry *stored;    /* per item */
-    pack_codec **codecs;     /* per worker */
-    buf *scratch;            /* per worker: the input before compression */
+    uint32_t *assets;               /* per item: the asset, archives in job order, entries in id order */
+    stored_entry *stored;           /* per item */
+    pack_codec **codecs;            /* per worker */
+    buf *scratch;                   /* per worker: the input before compression */
 } parallel_build;
 
 /* The previous archive an item's stored bytes are copied from, or NULL: compressed afresh. */
@@ -323,7 +323,8 @@ static void drop_item(parallel_build *b, work_pool *pool, size_t item)
 static void put_layout(unsigned char *head, const tl_cf_archive_entry *entries, size_t n, uint64_t data_size)
 {
     size_t toc_size = n * TL_CF_ARCHIVE_ENTRY_SIZE;
-    for (size_t i = 0; i < n; i++) tl_cf_archive_put_entry(head + TL_CF_ARCHIVE_HEADER_SIZE + i * TL_CF_ARCHIVE_ENTRY_SIZE, &entries[i]);
+    for (size_t i = 0; i < n; i++)
+        tl_cf_archive_put_entry(head + TL_CF_ARCHIVE_HEADER_SIZE + i * TL_CF_ARCHIVE_ENTRY_SIZE, &entries[i]);
     tl_cf_archive_put_header(head, (uint32_t)n, data_size, tl_cf_xxh64(head + TL_CF_ARCHIVE_HEADER_SIZE, toc_size));
 }
 
@@ -336,15 +337,20 @@ static void put_archive_bytes(out_file *o, XXH64_state_t *hash, const void *data
 }
 
 /* A raw archive streamed into its file as its entries come. */
-static bool write_raw_archive(parallel_build *b, work_pool *pool, size_t first, pack_archive_job *job, output_set *set, const char *dir)
+static bool write_raw_archive(parallel_build *b, work_pool *pool, size_t first, pack_archive_job *job, output_set *set,
+                              const char *dir)
 {
     size_t n = job->count, data_start = TL_CF_ARCHIVE_HEADER_SIZE + n * TL_CF_ARCHIVE_ENTRY_SIZE;
     tl_cf_archive_entry *entries = xcalloc(n ? n : 1, sizeof *entries);
     uint64_t at = data_start;
     for (size_t i = 0; i < n; i++) {
         const content_asset *a = &b->sc->assets.items[b->assets[first + i]];
-        entries[i] = (tl_cf_archive_entry){.id = a->id, .codec = TL_CF_CODEC_RAW, .offset = at, .stored_size = a->size,
-                                           .original_size = a->size, .xxh64 = a->xxh64};
+        entries[i] = (tl_cf_archive_entry){.id = a->id,
+                                           .codec = TL_CF_CODEC_RAW,
+                                           .offset = at,
+                                           .stored_size = a->size,
+                                           .original_size = a->size,
+                                           .xxh64 = a->xxh64};
         at += a->size;
     }
     unsigned char *head = xcalloc(data_start, 1);
@@ -407,8 +413,12 @@ static bool lay_out(parallel_build *b, work_pool *pool, size_t first, size_t n, 
         if (!from && !e) return false;
         if (e) work_pool_release(pool, first + i); /* held until written, as the archive's bytes always were */
         uint64_t stored = from ? from->stored_size : e->bytes.len;
-        entries[i] = (tl_cf_archive_entry){.id = a->id, .codec = from ? from->codec : (uint32_t)e->codec, .offset = at,
-                                           .stored_size = stored, .original_size = a->size, .xxh64 = a->xxh64};
+        entries[i] = (tl_cf_archive_entry){.id = a->id,
+                                           .codec = from ? from->codec : (uint32_t)e->codec,
+                                           .offset = at,
+                                           .stored_size = stored,
+                                           .original_size = a->size,
+                                           .xxh64 = a->xxh64};
         at += stored;
     }
     *data_size = at - data_start;
@@ -458,7 +468,8 @@ static size_t list_items(const content_scan *sc, const pack_archive_job *list, s
     size_t at = 0;
     for (size_t j = 0; j < n; j++) {
         member_ref *order = xcalloc(list[j].count ? list[j].count : 1, sizeof *order);
-        for (size_t i = 0; i < list[j].count; i++) order[i] = (member_ref){sc->assets.items[list[j].members[i]].id, list[j].members[i]};
+        for (size_t i = 0; i < list[j].count; i++)
+            order[i] = (member_ref){sc->assets.items[list[j].members[i]].id, list[j].members[i]};
         qsort(order, list[j].count, sizeof *order, by_id);
         for (size_t i = 0; i < list[j].count; i++, at++) {
             (*assets)[at] = order[i].index;
@@ -473,8 +484,8 @@ static size_t list_items(const content_scan *sc, const pack_archive_job *list, s
 #define PACK_IN_FLIGHT_PER_JOB (16u << 20)
 
 bool pack_build_archives(const content_scan *sc, content_codec codec, int level, unsigned jobs, pack_archive_job *list, size_t n,
-                         output_set *set, const char *dir, const pack_entry_source *reuse, void (*on_built)(void *ctx, size_t job),
-                         void *ctx)
+                         output_set *set, const char *dir, const pack_entry_source *reuse,
+                         void (*on_built)(void *ctx, size_t job), void *ctx)
 {
     parallel_build b = {sc, codec, reuse, NULL, NULL, NULL, NULL};
     uint64_t *costs;
@@ -560,7 +571,8 @@ void pack_find_reusable(const content_scan *sc, content_codec codec, int dir_fd,
                 tl_cf_archive_entry_at(&a, i, &e);
                 id_ref key = {e.id, 0}, *hit = bsearch(&key, ids, nmembers, sizeof *ids, by_ref_id);
                 const content_asset *as = hit ? &sc->assets.items[hit->asset] : NULL;
-                if (as && as->size == e.original_size && as->xxh64 == e.xxh64 && (e.codec == (uint32_t)want || e.codec == TL_CF_CODEC_RAW))
+                if (as && as->size == e.original_size && as->xxh64 == e.xxh64 &&
+                    (e.codec == (uint32_t)want || e.codec == TL_CF_CODEC_RAW))
                     reuse[hit->asset] = (pack_entry_source){archives[k], dir_fd, dir, e.offset, e.stored_size, e.codec};
             }
         free(toc);
@@ -679,7 +691,8 @@ void pack_build_catalog(const content_profile *pr, const content_scan *sc, bool 
     out->len = 0;
     buf_put(out, tables, strings_at);
     buf_put(out, strings.data, strings.len);
-    tl_cf_put_u64((unsigned char *)out->data + 32, tl_cf_xxh64(out->data + TL_CF_CATALOG_HEADER_SIZE, out->len - TL_CF_CATALOG_HEADER_SIZE));
+    tl_cf_put_u64((unsigned char *)out->data + 32,
+                  tl_cf_xxh64(out->data + TL_CF_CATALOG_HEADER_SIZE, out->len - TL_CF_CATALOG_HEADER_SIZE));
     free(counts);
     free(names);
     free(tables);

@@ -16,7 +16,7 @@
  * ($XDG_CACHE_HOME, else ~/.cache), one file per output folder (named by a hash of its real
  * path), never in the output folder, which stays the same bytes wherever and whenever it is
  * built. Without a cache folder there is no record, and every run reads every file, as before. */
-#include "content/pack_internal.h"
+#include "pack/pack_internal.h"
 
 #include "content/content_scan.h"
 #include "base/fsio.h"
@@ -117,7 +117,7 @@ void pack_inputs_end(buf *out)
     buf_putc(out, '\n');
 }
 
-void pack_inputs_entries(const content_profile *pr, const content_scan *sc, buf *out)
+void pack_inputs_entries(content_memo *memo, const content_profile *pr, const content_scan *sc, buf *out)
 {
     size_t n = sc->assets.count, root_len = strlen(sc->root);
     const content_asset **by = xcalloc(n ? n : 1, sizeof *by);
@@ -133,7 +133,7 @@ void pack_inputs_entries(const content_profile *pr, const content_scan *sc, buf 
         }
         buf_puts(&full, by[i]->path);
         content_file_state st;
-        if (content_memo_settled(full.data, &st)) put_line(out, &st, pr->source_root, by[i]->path);
+        if (content_memo_settled(memo, full.data, &st)) put_line(out, &st, pr->source_root, by[i]->path);
     }
     buf_free(&full);
     free(by);
@@ -201,11 +201,13 @@ static bool record_whole(const char *text, size_t len, const char *folder, size_
 {
     size_t head = strlen(RECORD_HEADER), flen = strlen(folder), pre = strlen(RECORD_FOLDER);
     if (len < head + pre + flen + 1 + RECORD_END_LEN || memcmp(text, RECORD_HEADER, head) != 0 ||
-        memcmp(text + head, RECORD_FOLDER, pre) != 0 || memcmp(text + head + pre, folder, flen) != 0 || text[head + pre + flen] != '\n')
+        memcmp(text + head, RECORD_FOLDER, pre) != 0 || memcmp(text + head + pre, folder, flen) != 0 ||
+        text[head + pre + flen] != '\n')
         return false;
     const char *end = text + len - RECORD_END_LEN, *at = end + strlen(RECORD_END);
     uint64_t recorded;
-    if (memcmp(end, RECORD_END, strlen(RECORD_END)) != 0 || !take_hex(&at, '\n', &recorded) || XXH64(text, (size_t)(end - text), 0) != recorded)
+    if (memcmp(end, RECORD_END, strlen(RECORD_END)) != 0 || !take_hex(&at, '\n', &recorded) ||
+        XXH64(text, (size_t)(end - text), 0) != recorded)
         return false;
     *body = head + pre + flen + 1;
     *body_end = (size_t)(end - text);
@@ -293,6 +295,7 @@ void pack_inputs_save(const char *folder, const buf *entries)
 
 /* An entry for the memo, its path joined to the project root in one reused buffer. */
 typedef struct seeding {
+    content_memo *memo;
     buf full;
     size_t root_len;
 } seeding;
@@ -303,15 +306,15 @@ static void seed_entry(void *ctx, const char *path, size_t len, const content_fi
     sd->full.len = path[0] == '/' ? 0 : sd->root_len; /* as path_join */
     buf_put(&sd->full, path, len);
     buf_putc(&sd->full, 0);
-    content_memo_seed(sd->full.data, st);
+    content_memo_seed(sd->memo, sd->full.data, st);
 }
 
-void pack_inputs_seed(const char *project_root, const char *folder)
+void pack_inputs_seed(content_memo *memo, const char *project_root, const char *folder)
 {
     char *path = record_path(folder);
     buf text = {0};
     if (path && fs_read_file(path, &text)) {
-        seeding sd = {{0}, 0};
+        seeding sd = {memo, {0}, 0};
         if (strcmp(project_root, ".") != 0 && project_root[0]) {
             buf_puts(&sd.full, project_root);
             if (project_root[strlen(project_root) - 1] != '/') buf_putc(&sd.full, '/');

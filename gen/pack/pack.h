@@ -17,34 +17,35 @@ typedef enum pack_step {
 } pack_step;
 
 typedef struct pack_options {
-    const char *config_path;   /* default "threadlink.json" */
-    const char *profile;       /* a profile name, "all", or NULL: the only profile, else all */
+    const char *config_path; /* default "threadlink.json" */
+    const char *profile;     /* a profile name, "all", or NULL: the only profile, else all */
     /* Overrides of the selected profile (one profile only), in memory: the config is not written. */
     const char *output;
-    const char *archive;       /* "none" | "packed" */
-    uint32_t max_archive_mb;   /* 0: as configured */
-    const char *compression;   /* "none" | "lz4" | "zstd" */
-    uint32_t compression_level; /* 0: as configured (the codec's default when --compression is given) */
-    const char *source;        /* the source root, project-relative; the generate pass names the catalog against it */
-    const char *partitioner;   /* "trie" | "sequential" */
+    const char *archive;           /* "none" | "packed" */
+    uint32_t max_archive_mb;       /* 0: as configured */
+    const char *compression;       /* "none" | "lz4" | "zstd" */
+    uint32_t compression_level;    /* 0: as configured (the codec's default when --compression is given) */
+    const char *source;            /* the source root, project-relative; the generate pass names the catalog against it */
+    const char *partitioner;       /* "trie" | "sequential" */
     const char *const *post_build; /* replaces the profile's post-build commands (post_build_count of them) */
     size_t post_build_count;
-    bool no_post_build;        /* run none of them */
+    bool no_post_build; /* run none of them */
     /* Threads that read, hash and compress (0: one per core). Any count gives the same bytes. */
     unsigned jobs;
-    /* The build step: manifests are read, never written, and nothing else is written into the
-     * source tree (no generate pass); an asset a manifest lacks gets the id generate will record,
-     * with a warning (strict: an error). */
+    /* The build step: the pass is `headers`' (gen_options.write_nothing), not generate's:
+     * manifests are read, never written, and nothing else is written into the source tree; an
+     * asset a manifest lacks gets the id generate will record, with headers' warning (strict: an
+     * error), and what headers refuses is refused. */
     bool build_step;
     bool strict;
-    const char *depfile;       /* write a Make/Ninja depfile here (absolute, or relative to the working directory) */
-    const char *deptarget;     /* its target; default: the stamp, else the first profile's index file */
-    const char *stamp;         /* written (its time renewed) after every successful run: a build's target */
-    bool quiet;                /* no summary lines */
-    int progress;              /* 1 on, 0 off, -1 (default 0 for a zeroed struct: off) */
+    const char *depfile;   /* write a Make/Ninja depfile here (absolute, or relative to the working directory) */
+    const char *deptarget; /* its target; default: the stamp, else the first profile's index file */
+    const char *stamp;     /* written (its time renewed) after every successful run: a build's target */
+    bool quiet;            /* no summary lines */
+    int progress;          /* 1 on, 0 off, -1 (default 0 for a zeroed struct: off) */
     bool banner_without_version;
     const char *generator_build; /* as gen_options.generator_build */
-    FILE *summary;             /* default stdout */
+    FILE *summary;               /* default stdout */
     /* Tests: shuffle the scanned inputs with this seed before partitioning and packing, to show
      * that nothing depends on input order (0: as scanned). */
     uint64_t shuffle_seed;

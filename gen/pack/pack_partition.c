@@ -1,7 +1,7 @@
 /* Partitioners: which files go into which archive. Both sort their input first, by keys that
  * order unique names totally, so the answer never depends on the order files were found in
  * (the tests pack shuffled scans to show it; the packer relies on it and asks once). */
-#include "content/pack_internal.h"
+#include "pack/pack_internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -18,10 +18,7 @@ static int by_hash(const void *x, const void *y)
     return strcmp(a->f->name, b->f->name);
 }
 
-static int by_name(const void *x, const void *y)
-{
-    return strcmp(((const ordered *)x)->f->name, ((const ordered *)y)->f->name);
-}
+static int by_name(const void *x, const void *y) { return strcmp(((const ordered *)x)->f->name, ((const ordered *)y)->f->name); }
 
 static int by_index(const void *x, const void *y)
 {
@@ -134,12 +131,14 @@ bool pack_partition_check(const pack_partition *p, size_t count, const char **wh
         if (!gr->members.count) *why = "an archive is empty", ok = false;
         for (size_t m = 0; m < gr->members.count && ok; m++) {
             uint32_t i = gr->members.items[m];
-            if (i >= count || seen[i]) *why = i >= count ? "an archive names a file that does not exist" : "a file is in two archives", ok = false;
+            if (i >= count || seen[i])
+                *why = i >= count ? "an archive names a file that does not exist" : "a file is in two archives", ok = false;
             else seen[i] = 1;
         }
         /* Labels of asset archives repeat only for "big" (the content hash then tells them apart). */
         for (size_t k = 0; k < g && ok; k++)
-            if (strcmp(gr->label, "big") != 0 && strcmp(gr->label, p->items[k].label) == 0) *why = "two archives share a name", ok = false;
+            if (strcmp(gr->label, "big") != 0 && strcmp(gr->label, p->items[k].label) == 0)
+                *why = "two archives share a name", ok = false;
     }
     for (size_t i = 0; i < count && ok; i++)
         if (!seen[i]) *why = "a file is in no archive", ok = false;

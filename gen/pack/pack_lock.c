@@ -1,4 +1,4 @@
-#include "content/pack_lock.h"
+#include "pack/pack_lock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -78,8 +78,7 @@ bool pack_locks_take(out_locks *ls)
         out_lock *l = &ls->items.items[i];
         for (;;) {
             int r;
-            while ((r = flock(l->fd, LOCK_EX)) != 0 && errno == EINTR) {
-            }
+            while ((r = flock(l->fd, LOCK_EX)) != 0 && errno == EINTR) {}
             if (r != 0) {
                 if (errno == ENOLCK || errno == EOPNOTSUPP || errno == ENOSYS) break; /* not serialised here */
                 diag_error(loc_file(l->path), "cannot lock the folder (so that two pack runs do not build into it at once): %s",

@@ -1,6 +1,6 @@
-/* Content profiles, catalogs and `pack`: every validation with its exact diagnostic and the
- * previous output intact, naming, catalogs through the identity pipeline, determinism, locality,
- * flat builds, overrides, hooks, and the readers of the formats against good and corrupt input. */
+/* `pack`: the output-folder rule, the readers of the formats against good and corrupt input,
+ * determinism, locality, re-packing what changed, flat builds, the clean-up, overrides and
+ * hooks. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,335 +16,19 @@
 
 #include "content/content_write.h"
 #include "gen_fixture.h"
-#include "content/pack.h"
+#include "pack/pack.h"
 #include "base/stamp.h"
 
-/* ---- Helpers --------------------------------------------------------------------------------- */
-
-static void write_bytes(const char *path, const void *data, size_t n)
-{
-    fx_write(path, ""); /* creates the directories */
-    FILE *fp = fopen(path, "wb");
-    assert_non_null(fp);
-    fwrite(data, 1, n, fp);
-    fclose(fp);
-}
-
-static int pack_with(fixture *f, pack_options opt)
-{
-    char *text = NULL;
-    size_t size = 0;
-    FILE *out = open_memstream(&text, &size);
-    opt.summary = out;
-    opt.banner_without_version = true;
-    int rc = pack_run(&opt);
-    fclose(out);
-    buf_put(&f->summary, text, size);
-    free(text);
-    return rc;
-}
-
-static int pack(fixture *f)
-{
-    pack_options opt = {0};
-    return pack_with(f, opt);
-}
-
-static void clear_diags(fixture *f)
-{
-    f->diags.len = 0;
-    f->diags.data[0] = 0;
-    f->summary.len = 0;
-    if (f->summary.data) f->summary.data[0] = 0;
-}
-
-static const char *main_profile =
-    "{\n"
-    "  \"domains\": [],\n"
-    "  \"content\": [\n"
-    "    { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\",\n"
-    "      \"categories\": [ { \"name\": \"Icons\", \"folder\": \"Icons\" }, { \"name\": \"Levels\", \"folder\": \"Levels\" } ],\n"
-    "      \"max_archive_mb\": 1, \"compression\": \"%s\" }\n"
-    "  ]\n"
-    "}\n";
-
-static void config_main(const char *codec)
-{
-    char *cfg = xasprintf(main_profile, codec);
-    fx_write("threadlink.json", cfg);
-    free(cfg);
-}
-
-static void small_tree(void)
-{
-    fx_write("assets/Icons/sword.png", "sword bytes");
-    fx_write("assets/Icons/shield.png", "shield shield shield shield shield shield shield shield");
-    fx_write("assets/Levels/forest.txt", "level one level one level one level one level one level one");
-}
-
-/* Both snapshots, so a failed run is shown to leave generated/ and the output folder as they were. */
-static char *snapshot_all(void)
-{
-    char *a = fx_snapshot("generated"), *b = fx_snapshot("out");
-    char *s = xasprintf("%s%s", a, b);
-    free(a);
-    free(b);
-    return s;
-}
-
-static char *good_build(fixture *f)
-{
-    config_main("zstd");
-    small_tree();
-    assert_int_equal(pack(f), 0);
-    clear_diags(f);
-    return snapshot_all();
-}
-
-static void expect_pack_failure(fixture *f, char *before, const char *diagnostics)
-{
-    assert_int_equal(pack(f), 1);
-    assert_string_equal(f->diags.data, diagnostics);
-    char *after = snapshot_all();
-    assert_string_equal(before, after);
-    free(after);
-    free(before);
-}
-
-static void expect_config_error(fixture *f, const char *profile_json, const char *diagnostics)
-{
-    char *before = good_build(f);
-    char *cfg = xasprintf("{\n  \"domains\": [],\n  \"content\": [\n    %s\n  ]\n}\n", profile_json);
-    fx_write("threadlink.json", cfg);
-    free(cfg);
-    expect_pack_failure(f, before, diagnostics);
-}
-
-/* ---- Validations --------------------------------------------------------------------------- */
-
-static void test_content_profile_name_path_character(void **state)
-{
-    expect_config_error(*state, "{ \"profile\": \"Ma/in\", \"source_root\": \"assets\", \"output\": \"out/Main\" }",
-                        "threadlink.json:4:7: error: content[0].profile: profile name \"Ma/in\" contains the path character '/' (names go into file names; / \\ : * ? \" < > | are refused)\n");
-}
-
-static void test_content_source_root_trailing_separator(void **state)
-{
-    expect_config_error(*state, "{ \"profile\": \"Main\", \"source_root\": \"assets/\", \"output\": \"out/Main\" }",
-                        "threadlink.json:4:26: error: content[0].source_root: \"assets/\" ends with a path separator; write it without one\n");
-}
-
-/* The output folder has one spelling (a trailing '/' aside, which names the same folder). */
-static void test_content_output_spelling(void **state)
-{
-    expect_config_error(*state, "{ \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/./Main\" }",
-                        "threadlink.json:4:51: error: content[0].output: \"out/./Main\" has a '.' component: write it \"out/Main\" (one file, one spelling)\n");
-}
-
-static void test_content_output_inside_source_root(void **state)
-{
-    expect_config_error(*state, "{ \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"assets/out\" }",
-                        "threadlink.json:4:51: error: content[0].output: output folder \"assets/out\" is inside the source root \"assets\"; the build would read its own output\n");
-}
-
-static void test_content_output_containing_source_root(void **state)
-{
-    expect_config_error(*state, "{ \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \".\" }",
-                        "threadlink.json:4:51: error: content[0].output: output folder \".\" contains the source root \"assets\"; the build would read its own output\n");
-}
-
-static void test_content_overlapping_categories(void **state)
-{
-    expect_config_error(*state,
-                        "{ \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\",\n"
-                        "      \"categories\": [ { \"name\": \"Icons\", \"folder\": \"Icons\" }, { \"name\": \"Big\", \"folder\": \"Icons/Big\" },\n"
-                        "                      { \"name\": \"Icons\", \"folder\": \"Levels\" }, { \"name\": \"All\", \"folder\": \"\" } ] }",
-                        "threadlink.json:5:80: error: content[0].categories[1].folder: folder \"Icons/Big\" overlaps category \"Icons\" (folder \"Icons\"): a file would be in two catalogs\n"
-                        "threadlink.json:6:25: error: content[0].categories[2].name: category \"Icons\" is already declared as content[0].categories[0]\n"
-                        "threadlink.json:6:81: error: content[0].categories[3].folder: folder \"\" overlaps category \"Icons\" (folder \"Icons\"): a file would be in two catalogs\n");
-
-}
-
-static void test_content_keys_and_types(void **state)
-{
-    expect_config_error(*state,
-                        "{ \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\", \"colour\": 1,\n"
-                        "      \"archive\": \"engine\", \"max_archive_mb\": 0, \"compression\": \"lzma\", \"partitioner\": 3,\n"
-                        "      \"names\": \"full\", \"post_build\": [\"\"], \"categories\": [ { \"name\": \"9x\", \"folder\": \"../x\" } ] }",
-                        "threadlink.json:4:73: error: content[0].colour: unknown key\n"
-                        "threadlink.json:6:62: error: content[0].categories[0].name: \"9x\" is not a category name (a letter, then letters, digits or '_')\n"
-                        "threadlink.json:6:76: error: content[0].categories[0].folder: must not contain '..', got \"../x\"\n"
-                        "threadlink.json:5:7: error: content[0].archive: expected \"none\" or \"packed\", got \"engine\"\n"
-                        "threadlink.json:5:49: error: content[0].compression: expected \"none\", \"lz4\" or \"zstd\", got \"lzma\" (did you mean \"lz4\"?)\n"
-                        "threadlink.json:5:72: error: content[0].partitioner: expected \"trie\" or \"sequential\", got an integer\n"
-                        "threadlink.json:6:7: error: content[0].names: expected \"stem\" or \"path\", got \"full\"\n"
-                        "threadlink.json:5:28: error: content[0].max_archive_mb: expected a whole number of megabytes from 1 to 1048576, got 0\n"
-                        "threadlink.json:6:39: error: content[0].post_build[0]: expected a command (a non-empty string), got a string\n");
-}
-
-/* "compression_level": within its codec's levels, never with compression none. */
-static void test_content_compression_level(void **state)
-{
-    expect_config_error(*state,
-                        "{ \"profile\": \"A\", \"source_root\": \"assets\", \"output\": \"out/A\", \"compression\": \"lz4\", \"compression_level\": 13 },\n"
-                        "    { \"profile\": \"B\", \"source_root\": \"assets\", \"output\": \"out/B\", \"compression\": \"none\", \"compression_level\": 1 },\n"
-                        "    { \"profile\": \"C\", \"source_root\": \"assets\", \"output\": \"out/C\", \"compression_level\": \"max\" },\n"
-                        "    { \"profile\": \"D\", \"source_root\": \"assets\", \"output\": \"out/D\", \"compression_level\": 20 }",
-                        "threadlink.json:4:89: error: content[0].compression_level: expected an lz4 level from 1 to 12, got 13\n"
-                        "threadlink.json:5:90: error: content[1].compression_level: needs \"compression\": \"lz4\" or \"zstd\" (this profile stores its files uncompressed)\n"
-                        "threadlink.json:6:67: error: content[2].compression_level: expected a zstd level from 1 to 19, got a string\n"
-                        "threadlink.json:7:67: error: content[3].compression_level: expected a zstd level from 1 to 19, got 20\n");
-}
-
-static void test_content_missing_keys_and_duplicate_profiles(void **state)
-{
-    expect_config_error(*state,
-                        "{ \"source_root\": \"assets\" },\n"
-                        "    { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/A\" },\n"
-                        "    { \"profile\": \"main\", \"source_root\": \"assets\", \"output\": \"out/B\" },\n"
-                        "    5",
-                        "threadlink.json:4:5: error: content[0]: missing required key \"profile\" (the profile's name)\n"
-                        "threadlink.json:7:5: error: content[3]: expected a profile object (or a string naming a profile file), got an integer\n"
-                        "threadlink.json:6:7: error: content[2].profile: profile \"main\" is already declared (threadlink.json:5)\n");
-}
-
-static void test_content_profile_file_errors_located_in_that_file(void **state)
+static void test_pack_output_folder_not_a_previous_build(void **state)
 {
     fixture *f = *state;
-    char *before = good_build(f);
-    fx_write("profiles/extra.json", "[\n  { \"profile\": \"Extra\", \"source_root\": \"assets\",\n    \"output\": \"assets/x\" }\n]\n");
-    fx_write("threadlink.json", "{ \"content\": [ \"profiles/extra.json\", \"profiles/missing.json\" ] }\n");
-    expect_pack_failure(f, before,
-                        "threadlink.json:1:39: error: content[1]: cannot read the profile file \"profiles/missing.json\": No such file or directory\n"
-                        "profiles/extra.json:3:5: error: [0].output: output folder \"assets/x\" is inside the source root \"assets\"; the build would read its own output\n");
-}
-
-static void test_content_output_folder_not_a_previous_build(void **state)
-{
-    fixture *f = *state;
-    config_main("zstd");
-    small_tree();
+    fx_config_main("zstd");
+    fx_small_tree();
     fx_write("out/Main/notes.txt", "mine");
-    char *before = snapshot_all();
-    expect_pack_failure(f, before,
+    char *before = fx_snapshot_all();
+    fx_expect_pack_failure(f, before,
                         "threadlink.json:4:51: error: content[0].output: output folder \"out/Main\" is neither empty nor a previous content build (no .threadlink-content in it); nothing was written: empty it or choose another folder\n");
     assert_false(fx_exists("generated/Content.Main.manifest.json"));
-}
-
-static void test_content_duplicate_names(void **state)
-{
-    fixture *f = *state;
-    char *before = good_build(f);
-    fx_write("assets/Icons/sword.jpg", "another sword");
-    fx_write("assets/Levels/Forest.dat", "case differs");
-    expect_pack_failure(f, before,
-                        "assets/Icons/sword.png: error: asset name \"Icons/sword\" of profile \"Main\" is also the name of assets/Icons/sword.jpg (names are unique per profile, case-insensitively)\n"
-                        "assets/Levels/forest.txt: error: asset name \"Levels/forest\" of profile \"Main\" is also the name of assets/Levels/Forest.dat (names are unique per profile, case-insensitively)\n");
-}
-
-/* Names that differ only in characters C cannot spell are two assets (issue 26): two ids, the
- * newcomer's member name qualified with a number and a warning naming both files. Only a folder
- * separator, spelled '_' in identity keys, still makes one key of two names. */
-static void test_content_same_c_spelling(void **state)
-{
-    fixture *f = *state;
-    char *before = good_build(f);
-    fx_write("assets/Icons/big sword.png", "a");
-    fx_write("assets/Icons/big+sword.png", "b");
-    assert_int_equal(pack(f), 0);
-    assert_non_null(strstr(f->diags.data, "assets/Icons/big+sword.png: warning: asset \"Icons/big+sword\" is spelled Icons_big_sword in C, "
-                                          "like \"Icons/big sword\" (assets/Icons/big sword.png): it is named Icons_big_sword_2\n"));
-    char *h = fx_read("generated/content_main_catalog.h");
-    assert_non_null(strstr(h, "{Content_Main_Icons_big_sword, \"Icons/big sword\", "));
-    assert_non_null(strstr(h, "{Content_Main_Icons_big_sword_2, \"Icons/big+sword\", "));
-    free(h);
-    free(before);
-    fx_remove("assets/Icons/big sword.png");
-    fx_remove("assets/Icons/big+sword.png");
-    clear_diags(f);
-    assert_int_equal(pack(f), 0);
-    clear_diags(f);
-    before = snapshot_all();
-    fx_write("assets/Icons/a/b.png", "c");
-    fx_write("assets/Icons/a_b.png", "d");
-    assert_int_equal(pack(f), 0); /* two names, two keys: only their C spelling is shared */
-    assert_non_null(strstr(f->diags.data, "assets/Icons/a_b.png: warning: asset \"Icons/a_b\" is spelled Icons_a_b in C, "
-                                          "like \"Icons/a/b\" (assets/Icons/a/b.png): it is named Icons_a_b_2\n"));
-    free(before);
-}
-
-static void test_content_missing_folders(void **state)
-{
-    fixture *f = *state;
-    char *before = good_build(f);
-    fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\",\n"
-                                "  \"categories\": [ { \"name\": \"Sounds\", \"folder\": \"Sounds\" } ] },\n"
-                                "  { \"profile\": \"Other\", \"source_root\": \"nowhere\" } ] }\n");
-    expect_pack_failure(f, before,
-                        "threadlink.json:2:39: error: content[0].categories[0].folder: category folder \"Sounds\" is not a folder under assets\n"
-                        "threadlink.json:3:25: error: content[1].source_root: source root \"nowhere\" does not exist\n");
-}
-
-/* ---- Names and catalogs --------------------------------------------------------------------- */
-
-static void test_content_names_and_catalog_header(void **state)
-{
-    fixture *f = *state;
-    fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\" },\n"
-                                "  { \"profile\": \"Sprites\", \"source_root\": \"sprites\", \"output\": \"out/Sprites\", \"names\": \"path\" } ] }\n");
-    fx_write("assets/3d cube+.obj", "cube");
-    fx_write("assets/\xc3\xa9lan/None.txt", "accented folder, reserved member name");
-    fx_write("assets/noext", "no extension");
-    fx_write("assets/a.tar.gz", "two extensions: the last goes");
-    fx_write("assets/.hidden", "skipped");
-    fx_write("sprites/spike.png", "png");
-    fx_write("sprites/spike.sprite", "sprite");
-    assert_int_equal(pack(f), 0);
-    char *h = fx_read("generated/content_main_catalog.h");
-    assert_non_null(h);
-    assert_non_null(strstr(h, "{Content_Main__3d_cube_, \"3d cube+\", CONTENT_MAIN_CATEGORY_All,"));
-    assert_non_null(strstr(h, "{Content_Main__lan_None, \"\\303\\251lan/None\", CONTENT_MAIN_CATEGORY_All,"));
-    assert_non_null(strstr(h, "\"a.tar\""));
-    assert_non_null(strstr(h, "\"noext\""));
-    assert_null(strstr(h, "hidden"));
-    free(h);
-    char *s = fx_read("generated/content_sprites_catalog.h");
-    assert_non_null(strstr(s, "\"spike.png\""));
-    assert_non_null(strstr(s, "\"spike.sprite\""));
-    free(s);
-    /* The manifest is the identity store: ids are the values it records. */
-    char *m = fx_read("generated/Content.Main.manifest.json");
-    assert_non_null(strstr(m, "\"key\": \"main.3d cube+\", \"name\": \"_3d_cube_\""));
-    free(m);
-    /* An asset named None: qualified like any reserved member name in a reserve_zero domain. */
-    char *dh = fx_read("generated/content_main.h");
-    assert_non_null(strstr(dh, "Content_Main_None = 0"));
-    free(dh);
-}
-
-static void test_content_ids_stable_tombstones_and_check(void **state)
-{
-    fixture *f = *state;
-    config_main("lz4");
-    small_tree();
-    assert_int_equal(pack(f), 0);
-    char *h1 = fx_read("generated/content_main.h");
-    char *line = strstr(h1, "Content_Main_Icons_sword = ");
-    assert_non_null(line);
-    char sword[64];
-    snprintf(sword, sizeof sword, "%.*s", (int)strcspn(line, ",\n"), line);
-    /* Remove one asset, edit another: the removed one is a tombstone, the others keep their ids. */
-    fx_remove("assets/Icons/shield.png");
-    fx_write("assets/Icons/sword.png", "a new sword, longer than before");
-    assert_int_equal(fx_generate(f), 0);
-    char *h2 = fx_read("generated/content_main.h");
-    assert_non_null(strstr(h2, sword));
-    assert_non_null(strstr(h2, "Content_Main_Icons_shield TL_DEPRECATED_ENTRY"));
-    assert_int_equal(fx_run(f, GEN_CHECK), 0);
-    fx_write("assets/Levels/new.txt", "new");
-    assert_int_equal(fx_run(f, GEN_CHECK), 1);
-    free(h1);
-    free(h2);
 }
 
 /* ---- The readers ---------------------------------------------------------------------------- */
@@ -428,19 +112,19 @@ static void verify_packed(const char *dir, const char *src_root, built *out)
     free(cat_bytes);
 }
 
-static void test_content_reader_roundtrip_and_lookups(void **state)
+static void test_pack_reader_roundtrip_and_lookups(void **state)
 {
     fixture *f = *state;
-    config_main("zstd");
-    small_tree();
+    fx_config_main("zstd");
+    fx_small_tree();
     char big[5000];
     for (size_t i = 0; i < sizeof big; i++) big[i] = (char)('a' + i % 7);
-    write_bytes("assets/Levels/big.bin", big, sizeof big);
+    fx_write_bytes("assets/Levels/big.bin", big, sizeof big);
     unsigned char noise[3000];
     uint64_t s = 42;
     for (size_t i = 0; i < sizeof noise; i++) s = s * 6364136223846793005ull + 1, noise[i] = (unsigned char)(s >> 56);
-    write_bytes("assets/Icons/noise.png", noise, sizeof noise); /* does not compress: stored raw */
-    assert_int_equal(pack(f), 0);
+    fx_write_bytes("assets/Icons/noise.png", noise, sizeof noise); /* does not compress: stored raw */
+    assert_int_equal(fx_pack(f), 0);
     built b = {0};
     verify_packed("out/Main", "assets", &b);
     /* Codec choice per file: the repetitive file compressed, the noise raw. */
@@ -476,12 +160,12 @@ static void expect_archive(const unsigned char *data, size_t n, tl_cf_result wan
     assert_int_equal(tl_cf_archive_open(&a, data, n, NULL), want);
 }
 
-static void test_content_reader_rejects_corrupt_archives(void **state)
+static void test_pack_reader_rejects_corrupt_archives(void **state)
 {
     fixture *f = *state;
-    config_main("lz4");
-    small_tree();
-    assert_int_equal(pack(f), 0);
+    fx_config_main("lz4");
+    fx_small_tree();
+    assert_int_equal(fx_pack(f), 0);
     built b = {0};
     verify_packed("out/Main", "assets", &b);
     const char *name = NULL;
@@ -539,12 +223,12 @@ static void test_content_reader_rejects_corrupt_archives(void **state)
     free(b.catalog_archive);
 }
 
-static void test_content_reader_rejects_corrupt_catalogs(void **state)
+static void test_pack_reader_rejects_corrupt_catalogs(void **state)
 {
     fixture *f = *state;
     fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\", \"archive\": \"none\" } ] }\n");
-    small_tree();
-    assert_int_equal(pack(f), 0);
+    fx_small_tree();
+    assert_int_equal(fx_pack(f), 0);
     size_t n = 0;
     unsigned char *good = (unsigned char *)read_file_n("out/Main/catalog.tlcat", &n);
     tl_cf_catalog c;
@@ -598,7 +282,7 @@ static void expect_index(const char *json, tl_cf_result want)
 
 #define ARC(name, role, files) "{\"name\": \"" name "\", \"role\": \"" role "\", \"size\": 10, \"input_bytes\": 5, \"xxh64\": \"0123456789abcdef\", \"files\": [" files "]}"
 
-static void test_content_reader_rejects_corrupt_index(void **state)
+static void test_pack_reader_rejects_corrupt_index(void **state)
 {
     (void)state;
     expect_index("{\"format\": 1, \"profile\": \"M\", \"extra\": [1, {\"a\": null}], \"archives\": [" ARC("c.tlpk", "catalog", "") ", " ARC("a.tlpk", "assets", "\"x\", \"y\\u00e9\"") "]}", TL_CF_OK);
@@ -640,7 +324,7 @@ static void generated_tree(const char *root, size_t count, uint64_t seed, bool r
         for (size_t b = 0; b < size; b++) data[b] = (char)(rng_next(&s) % 16 + 'a'); /* compressible a bit */
         char path[256];
         snprintf(path, sizeof path, "%s/Level%02zu/Group%zu/item_%05zu.dat", root, i % 23, i % 5, i);
-        write_bytes(path, data, size);
+        fx_write_bytes(path, data, size);
     }
     (void)seed;
     free(data);
@@ -658,7 +342,7 @@ static void check_deterministic_across_input_order(fixture *f, const char *parti
     fx_write("threadlink.json", config);
     free(config);
     generated_tree("a", 600, 1, false);
-    assert_int_equal(pack(f), 0);
+    assert_int_equal(fx_pack(f), 0);
     char *first = snapshot_dir("out/A");
     /* The same files created again in the opposite order (other inodes, times and directory
      * order), the previous output gone, and the scanned list shuffled before packing. */
@@ -666,23 +350,23 @@ static void check_deterministic_across_input_order(fixture *f, const char *parti
     generated_tree("a", 600, 2, true);
     pack_options opt = {0};
     opt.shuffle_seed = 12345;
-    assert_int_equal(pack_with(f, opt), 0);
+    assert_int_equal(fx_pack_with(f, opt), 0);
     char *second = snapshot_dir("out/A");
     assert_string_equal(first, second);
     /* And again over the previous output, in a third order: nothing changes. */
     opt.shuffle_seed = 999;
-    assert_int_equal(pack_with(f, opt), 0);
+    assert_int_equal(fx_pack_with(f, opt), 0);
     char *third = snapshot_dir("out/A");
     assert_string_equal(first, third);
     free(first), free(second), free(third);
 }
 
-static void test_content_deterministic_across_input_order(void **state)
+static void test_pack_deterministic_across_input_order(void **state)
 {
     check_deterministic_across_input_order(*state, "trie");
 }
 
-static void test_content_sequential_deterministic_across_input_order(void **state)
+static void test_pack_sequential_deterministic_across_input_order(void **state)
 {
     check_deterministic_across_input_order(*state, "sequential");
 }
@@ -708,12 +392,12 @@ static size_t count_missing(const name_list *a, const name_list *b)
     return n;
 }
 
-static void test_content_locality_generated_tree(void **state)
+static void test_pack_locality_generated_tree(void **state)
 {
     fixture *f = *state;
     fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Loc\", \"source_root\": \"src\", \"output\": \"out/Loc\", \"max_archive_mb\": 1, \"compression\": \"none\" } ] }\n");
     generated_tree("src", 3000, 7, false);
-    assert_int_equal(pack(f), 0);
+    assert_int_equal(fx_pack(f), 0);
     name_list before = {0};
     archive_names("out/Loc", &before);
     assert_true(before.count >= 8);
@@ -725,9 +409,9 @@ static void test_content_locality_generated_tree(void **state)
         size_t n = 0;
         char *data = read_file_n(path, &n);
         data[0] = data[0] == 'x' ? 'y' : 'x'; /* an edit: same size, other bytes */
-        write_bytes(path, data, n);
+        fx_write_bytes(path, data, n);
         free(data);
-        assert_int_equal(pack(f), 0);
+        assert_int_equal(fx_pack(f), 0);
         name_list after = {0};
         archive_names("out/Loc", &after);
         assert_int_equal(count_missing(&after, &before), 1); /* exactly one archive is new */
@@ -742,7 +426,7 @@ static void test_content_locality_generated_tree(void **state)
         else snprintf(path, sizeof path, "src/Level%02d/Group%d/item_%05d.dat", (round * 131) % 23, (round * 131) % 5, round * 131);
         if (round % 2 == 0) fx_write(path, "a new asset of modest size");
         else fx_remove(path);
-        assert_int_equal(pack(f), 0);
+        assert_int_equal(fx_pack(f), 0);
         name_list after = {0};
         archive_names("out/Loc", &after);
         size_t added = count_missing(&after, &before), removed = count_missing(&before, &after);
@@ -758,16 +442,16 @@ static void test_content_locality_generated_tree(void **state)
     free(b.catalog_archive);
 }
 
-static void test_content_noop_repack_writes_nothing(void **state)
+static void test_pack_noop_repack_writes_nothing(void **state)
 {
     fixture *f = *state;
-    config_main("zstd");
-    small_tree();
-    assert_int_equal(pack(f), 0);
+    fx_config_main("zstd");
+    fx_small_tree();
+    assert_int_equal(fx_pack(f), 0);
     struct stat before, after;
     assert_int_equal(stat("out/Main/archives.json", &before), 0);
-    clear_diags(f);
-    assert_int_equal(pack(f), 0);
+    fx_clear(f);
+    assert_int_equal(fx_pack(f), 0);
     assert_int_equal(stat("out/Main/archives.json", &after), 0);
     assert_true(before.st_ino == after.st_ino && before.st_mtim.tv_nsec == after.st_mtim.tv_nsec);
     assert_non_null(strstr(f->summary.data, "pack Main: 3 files, 0.0 MB in, 0.0 MB out, 2 archives (0 written, 2 unchanged)"));
@@ -776,21 +460,21 @@ static void test_content_noop_repack_writes_nothing(void **state)
 /* An archive whose bytes no longer hash as archives.json records (a byte changed in the middle,
  * or cut short) is not kept: it is built again, to the same bytes, raw (streamed over the damaged
  * file in pieces) and compressed alike. */
-static void test_content_damaged_archive_built_again(void **state)
+static void test_pack_damaged_archive_built_again(void **state)
 {
     fixture *f = *state;
     static const char *codecs[] = {"none", "zstd"};
     for (size_t c = 0; c < 2; c++) {
         assert_int_equal(system("rm -rf assets out generated"), 0);
-        config_main(codecs[c]);
-        small_tree();
+        fx_config_main(codecs[c]);
+        fx_small_tree();
         size_t big = 300000;
         unsigned char *data = malloc(big);
         uint64_t s = 7;
         for (size_t i = 0; i < big; i++) data[i] = (unsigned char)(rng_next(&s) >> 20); /* incompressible: stored raw */
-        write_bytes("assets/Levels/big.bin", data, big);
+        fx_write_bytes("assets/Levels/big.bin", data, big);
         free(data);
-        assert_int_equal(pack(f), 0);
+        assert_int_equal(fx_pack(f), 0);
         char *good = fx_snapshot("out");
         name_list names = {0};
         archive_names("out/Main", &names);
@@ -801,10 +485,10 @@ static void test_content_damaged_archive_built_again(void **state)
             char *bytes = read_file_n(path, &n);
             assert_true(n > 200000);
             if (damage == 0) bytes[n / 2] ^= 0x20;
-            write_bytes(path, bytes, damage == 0 ? n : n - 1);
+            fx_write_bytes(path, bytes, damage == 0 ? n : n - 1);
             free(bytes);
-            clear_diags(f);
-            assert_int_equal(pack(f), 0);
+            fx_clear(f);
+            assert_int_equal(fx_pack(f), 0);
             assert_non_null(strstr(f->summary.data, "2 archives (1 written, 1 unchanged)"));
             char *again = fx_snapshot("out");
             assert_string_equal(good, again);
@@ -834,7 +518,7 @@ static void change_input(void *ctx)
         size_t n = 0;
         char *data = read_file_n(path, &n);
         data[n / 2] ^= 1; /* same size, one bit */
-        write_bytes(path, data, n);
+        fx_write_bytes(path, data, n);
         free(data);
         struct timespec times[2] = {st.st_atim, st.st_mtim};
         assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
@@ -848,7 +532,7 @@ static void change_input(void *ctx)
     }
 }
 
-static void test_content_input_changed_during_build(void **state)
+static void test_pack_input_changed_during_build(void **state)
 {
     fixture *f = *state;
     static const change cases[] = {
@@ -864,16 +548,16 @@ static void test_content_input_changed_during_build(void **state)
                               c->archive, c->compression);
         fx_write("threadlink.json", cfg);
         free(cfg);
-        small_tree();
-        assert_int_equal(pack(f), 0);
+        fx_small_tree();
+        assert_int_equal(fx_pack(f), 0);
         /* A new version of the file, so that what holds it must be built again. */
         fx_write("assets/Levels/forest.txt", "level two level two level two level two level two level two");
         char *before = fx_snapshot("out");
-        clear_diags(f);
+        fx_clear(f);
         pack_options opt = {0};
         opt.before_build = change_input;
         opt.before_build_ctx = (void *)c;
-        assert_int_equal(pack_with(f, opt), 1);
+        assert_int_equal(fx_pack_with(f, opt), 1);
         const char *expect = strcmp(c->what, "vanish") == 0
                                  ? "assets/Levels/forest.txt: error: file vanished while the content was packed\n"
                                  : "assets/Levels/forest.txt: error: file changed while the content was packed; run again when it is written\n";
@@ -884,30 +568,30 @@ static void test_content_input_changed_during_build(void **state)
         free(after);
         /* Once it is written, the next pack takes it. */
         if (strcmp(c->what, "vanish") == 0) fx_write("assets/Levels/forest.txt", "back again");
-        clear_diags(f);
-        assert_int_equal(pack(f), 0);
+        fx_clear(f);
+        assert_int_equal(fx_pack(f), 0);
     }
     /* A first flat build that fails leaves no folders behind: without the marker (which lands
      * with the rest) the next run would refuse the folder as someone else's. */
     assert_int_equal(system("rm -rf assets out generated"), 0);
     fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\", \"archive\": \"none\" } ] }\n");
-    small_tree();
+    fx_small_tree();
     pack_options opt = {0};
     opt.before_build = change_input;
     opt.before_build_ctx = (void *)&cases[8]; /* flat, vanish */
-    clear_diags(f);
-    assert_int_equal(pack_with(f, opt), 1);
+    fx_clear(f);
+    assert_int_equal(fx_pack_with(f, opt), 1);
     assert_false(fx_exists("out/Main"));
     fx_write("assets/Levels/forest.txt", "back again");
-    clear_diags(f);
-    assert_int_equal(pack(f), 0);
+    fx_clear(f);
+    assert_int_equal(fx_pack(f), 0);
     assert_true(fx_exists("out/Main/assets/Levels/forest.txt"));
 }
 
 /* pack's generate pass takes the preflight's scans (and, for another profile over the same
  * files, their hashes) instead of reading the trees again: what it records must be exactly what
  * generate records from trees it reads itself, the stamp's input hash included. */
-static void test_content_memoised_scans_record_what_generate_reads(void **state)
+static void test_pack_memoised_scans_record_what_generate_reads(void **state)
 {
     fixture *f = *state;
     fx_write("threadlink.json", "{ \"content\": [\n"
@@ -916,20 +600,20 @@ static void test_content_memoised_scans_record_what_generate_reads(void **state)
                                 "  { \"profile\": \"Cats\", \"source_root\": \"assets\", \"output\": \"out/Cats\",\n"
                                 "    \"categories\": [ { \"name\": \"Icons\", \"folder\": \"Icons\" }, { \"name\": \"Levels\", \"folder\": \"Levels\" } ] },\n"
                                 "  { \"profile\": \"Paths\", \"source_root\": \"assets\", \"output\": \"out/Paths\", \"names\": \"path\" } ] }\n");
-    small_tree();
+    fx_small_tree();
     fx_write("assets/Levels/Deep/cave.txt", "a cave");
     const char *profiles[] = {"Raw", "all"};
     for (size_t i = 0; i < 2; i++) {
         assert_int_equal(system("rm -rf out generated"), 0);
         pack_options opt = {0};
         opt.profile = profiles[i];
-        assert_int_equal(pack_with(f, opt), 0);
+        assert_int_equal(fx_pack_with(f, opt), 0);
         char *packed = fx_snapshot("generated");
         char *stamp = fx_read("generated/" STAMP_FILE);
         assert_non_null(stamp);
         /* generate alone, with no memo, over the same trees: the same headers, manifests and stamp. */
         fx_remove("generated/" STAMP_FILE);
-        clear_diags(f);
+        fx_clear(f);
         assert_int_equal(fx_generate(f), 0);
         char *generated = fx_snapshot("generated");
         char *again = fx_read("generated/" STAMP_FILE);
@@ -940,20 +624,70 @@ static void test_content_memoised_scans_record_what_generate_reads(void **state)
     }
 }
 
-static void test_content_flat_build_and_stale_files(void **state)
+/* What pack's generate pass takes from pack (its scans, its --source, its threads, where the ids
+ * go) travels in that pass's options, not in the process: a generate run while pack runs (in
+ * the same process: a test's, an editor plugin's) reads its own project as configured, the tree
+ * as it is now. */
+typedef struct run_inside {
+    fixture *f;
+    int check, generate;
+    char *catalog;
+} run_inside;
+
+static void generate_while_packing(void *ctx)
+{
+    run_inside *r = ctx;
+    fx_write("assets/Icons/axe.png", "an axe, added after pack's scan");
+    r->check = fx_run(r->f, GEN_CHECK);
+    r->generate = fx_generate(r->f);
+    r->catalog = fx_read("generated/content_main_catalog.h");
+}
+
+static void test_pack_session_is_not_the_process(void **state)
+{
+    fixture *f = *state;
+    fx_config_main("zstd");
+    fx_small_tree();
+    fx_write("alt/Icons/bow.png", "a bow");
+    fx_write("alt/Levels/cave.txt", "a cave");
+    run_inside r = {f, -1, -1, NULL};
+    pack_options opt = {0};
+    opt.before_build = generate_while_packing;
+    opt.before_build_ctx = &r;
+    assert_int_equal(fx_pack_with(f, opt), 0);
+    assert_int_equal(r.check, 1); /* the new asset is news to check, whatever pack scanned */
+    assert_int_equal(r.generate, 0);
+    assert_non_null(strstr(r.catalog, "\"Icons/axe\""));
+    free(r.catalog);
+    /* pack --source alt names its pass's catalog against alt; generate meanwhile, against assets. */
+    fx_remove("assets/Icons/axe.png");
+    r = (run_inside){f, -1, -1, NULL};
+    opt.profile = "Main";
+    opt.source = "alt";
+    opt.output = "out/Alt";
+    fx_clear(f);
+    assert_int_equal(fx_pack_with(f, opt), 0);
+    assert_int_equal(r.generate, 0);
+    assert_non_null(strstr(r.catalog, "\"Icons/sword\""));
+    assert_non_null(strstr(r.catalog, "\"Icons/axe\""));
+    assert_null(strstr(r.catalog, "\"Icons/bow\""));
+    free(r.catalog);
+}
+
+static void test_pack_flat_build_and_stale_files(void **state)
 {
     fixture *f = *state;
     fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\", \"archive\": \"none\" } ] }\n");
-    small_tree();
+    fx_small_tree();
     fx_write("assets/Icons/lines.txt", "a\nb\n");
-    assert_int_equal(pack(f), 0);
+    assert_int_equal(fx_pack(f), 0);
     char *sword = fx_read("out/Main/assets/Icons/sword.png");
     assert_string_equal(sword, "sword bytes");
     free(sword);
     /* Assets are bytes: a copy whose line endings differ is put right (generated headers alone
      * may keep CRLF line endings). */
     fx_write("out/Main/assets/Icons/lines.txt", "a\r\nb\r\n");
-    assert_int_equal(pack(f), 0);
+    assert_int_equal(fx_pack(f), 0);
     char *lines = fx_read("out/Main/assets/Icons/lines.txt");
     assert_string_equal(lines, "a\nb\n");
     free(lines);
@@ -962,7 +696,7 @@ static void test_content_flat_build_and_stale_files(void **state)
     char long_name[300]; /* its temporary name must not pass the 255-byte limit on a name */
     snprintf(long_name, sizeof long_name, "assets/Icons/%0250d.png", 7);
     fx_write(long_name, "long");
-    assert_int_equal(pack(f), 0);
+    assert_int_equal(fx_pack(f), 0);
     assert_false(fx_exists("out/Main/assets/Icons/sword.png"));
     assert_true(fx_exists("out/Main/assets/Icons/shield.png"));
     char *blank = fx_read("out/Main/assets/Icons/blank.png");
@@ -978,7 +712,7 @@ static void test_content_flat_build_and_stale_files(void **state)
     /* Switching to packed replaces the flat files with archives. */
     pack_options opt = {0};
     opt.archive = "packed";
-    assert_int_equal(pack_with(f, opt), 0);
+    assert_int_equal(fx_pack_with(f, opt), 0);
     assert_false(fx_exists("out/Main/assets"));
     assert_true(fx_exists("out/Main/archives.json"));
 }
@@ -986,18 +720,18 @@ static void test_content_flat_build_and_stale_files(void **state)
 /* The clean-up of the output folder: temporary files a killed run left there go like any other
  * stale file, with the warning generate gives; a link in the folder goes as a link, and nothing
  * it points to (outside the folder) is touched. */
-static void test_content_clean_up_leftovers_and_links(void **state)
+static void test_pack_clean_up_leftovers_and_links(void **state)
 {
     fixture *f = *state;
     fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\", \"archive\": \"none\" } ] }\n");
-    small_tree();
-    assert_int_equal(pack(f), 0);
+    fx_small_tree();
+    assert_int_equal(fx_pack(f), 0);
     fx_write("out/Main/.catalog.tlcat.Zz9Zz9", "partial");
     fx_write("out/Main/assets/Icons/.shield.png.Ab3dE9", "partial");
     fx_write("elsewhere/Icons/keep.png", "not the build's");
     assert_int_equal(symlink("../../../elsewhere/Icons", "out/Main/assets/Linked"), 0);
-    clear_diags(f);
-    assert_int_equal(pack(f), 0);
+    fx_clear(f);
+    assert_int_equal(fx_pack(f), 0);
     assert_string_equal(f->diags.data,
         "out/Main/.catalog.tlcat.Zz9Zz9: warning: removed left-over temporary file of a killed run\n"
         "out/Main/assets/Icons/.shield.png.Ab3dE9: warning: removed left-over temporary file of a killed run\n");
@@ -1045,7 +779,7 @@ static char *snapshot_as(const char *dir, const char *as)
     return out.data;
 }
 
-static void test_content_output_folder_swapped_for_a_link(void **state)
+static void test_pack_output_folder_swapped_for_a_link(void **state)
 {
     fixture *f = *state;
     static const char *const archives[] = {"packed", "none"};
@@ -1058,8 +792,8 @@ static void test_content_output_folder_swapped_for_a_link(void **state)
                                   " \"archive\": \"%s\" } ] }\n", archives[a]);
             fx_write("threadlink.json", cfg);
             free(cfg);
-            small_tree();
-            assert_int_equal(pack(f), 0);
+            fx_small_tree();
+            assert_int_equal(fx_pack(f), 0);
             char *previous = snapshot_as("out/Main", "out/Moved");
             /* Something to write and something stale to remove. */
             fx_write("assets/Levels/forest.txt", "level two");
@@ -1071,8 +805,8 @@ static void test_content_output_folder_swapped_for_a_link(void **state)
             pack_options opt = {0};
             opt.at_step = swap_output_for_link;
             opt.at_step_ctx = &s;
-            clear_diags(f);
-            assert_int_equal(pack_with(f, opt), 1);
+            fx_clear(f);
+            assert_int_equal(fx_pack_with(f, opt), 1);
             assert_int_equal(s.done, 1);
             char *expect = xasprintf("out/Main: error: the output folder was replaced during the run (moved away, or swapped for a "
                                      "link); threadlink-gen never writes through links: %s\n", outcome[step]);
@@ -1096,22 +830,22 @@ static void test_content_output_folder_swapped_for_a_link(void **state)
     }
 }
 
-static void test_content_flat_build_refuses_colons(void **state)
+static void test_pack_flat_build_refuses_colons(void **state)
 {
     fixture *f = *state;
     fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\", \"archive\": \"none\" } ] }\n");
-    small_tree();
-    assert_int_equal(pack(f), 0);
-    clear_diags(f);
-    char *before = snapshot_all();
+    fx_small_tree();
+    assert_int_equal(fx_pack(f), 0);
+    fx_clear(f);
+    char *before = fx_snapshot_all();
     fx_write("assets/Icons/c:sword.png", "a");
-    expect_pack_failure(f, before,
+    fx_expect_pack_failure(f, before,
                         "assets/Icons/c:sword.png: error: file name contains ':', a drive or stream separator on Windows; the runtime refuses "
                         "it in the asset paths of a flat build (\"archive\": \"none\"); rename it, or pack archives\n");
     /* Archives name assets in their catalog, where ':' is fine. */
     pack_options opt = {0};
     opt.archive = "packed";
-    assert_int_equal(pack_with(f, opt), 0);
+    assert_int_equal(fx_pack_with(f, opt), 0);
 }
 
 /* ---- Case-insensitive file systems and Windows names -------------------------------------------- */
@@ -1119,15 +853,15 @@ static void test_content_flat_build_refuses_colons(void **state)
 /* A case-only rename on a case-sensitive file system: the old spelling is another file, and goes.
  * (On a case-insensitive one, where it is the file just built, clean-up respells it instead: that
  * is tested on a FAT mount in test_pack_cli.sh, where one is available.) */
-static void test_content_case_only_rename_case_sensitive(void **state)
+static void test_pack_case_only_rename_case_sensitive(void **state)
 {
     fixture *f = *state;
     fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\", \"archive\": \"none\" } ] }\n");
-    small_tree();
-    assert_int_equal(pack(f), 0);
+    fx_small_tree();
+    assert_int_equal(fx_pack(f), 0);
     assert_int_equal(rename("assets/Icons/sword.png", "assets/Icons/Sword.png"), 0);
     assert_int_equal(rename("assets/Levels", "assets/levels"), 0);
-    assert_int_equal(pack(f), 0);
+    assert_int_equal(fx_pack(f), 0);
     char *sword = fx_read("out/Main/assets/Icons/Sword.png");
     assert_non_null(sword);
     assert_string_equal(sword, "sword bytes");
@@ -1137,37 +871,24 @@ static void test_content_case_only_rename_case_sensitive(void **state)
     assert_false(fx_exists("out/Main/assets/Levels"));
 }
 
-/* Output folders that differ only in case are one folder on macOS and Windows (F3). */
-static void test_content_outputs_differing_in_case(void **state)
-{
-    expect_config_error(*state,
-                        "{ \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\" },\n"
-                        "    { \"profile\": \"Extra\", \"source_root\": \"assets\", \"output\": \"out/main\" },\n"
-                        "    { \"profile\": \"Inner\", \"source_root\": \"assets\", \"output\": \"OUT/MAIN/inner\" },\n"
-                        "    { \"profile\": \"Other\", \"source_root\": \"assets\", \"output\": \"out/Mains\" }",
-                        "threadlink.json:5:52: error: content[1].output: output folder \"out/main\" overlaps the output of profile \"Main\" (\"out/Main\") when case is ignored, as on macOS and Windows; choose folders whose names differ in more than case\n"
-                        "threadlink.json:6:52: error: content[2].output: output folder \"OUT/MAIN/inner\" overlaps the output of profile \"Main\" (\"out/Main\") when case is ignored, as on macOS and Windows; choose folders whose names differ in more than case\n"
-                        "threadlink.json:6:52: error: content[2].output: output folder \"OUT/MAIN/inner\" overlaps the output of profile \"Extra\" (\"out/main\") when case is ignored, as on macOS and Windows; choose folders whose names differ in more than case\n");
-}
-
 /* What Windows cannot hold as a file name, refused in a flat build as ':' is (F8); a packed build
  * names assets in its catalog and takes them all. */
-static void test_content_flat_build_refuses_windows_names(void **state)
+static void test_pack_flat_build_refuses_windows_names(void **state)
 {
     fixture *f = *state;
     static const char *const bad[] = {"what?.png", "pipe|x.png", "lt<gt.png", "q\"uote.png", "star*.png", "CON.png", "aux",
                                       "dotend.", "trail ", "com1.txt", "Lpt9.a.b", "nul .png", "Nul/x.png", "Nul/y.png"};
     static const char *const good[] = {"CONSOLE.png", "com0.png", "auxiliary", "con_x", "a.con", "lpt10.txt", ".dots..png"};
     fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\", \"archive\": \"none\" } ] }\n");
-    small_tree();
+    fx_small_tree();
     for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
         char *path = xasprintf("assets/Icons/%s", good[i]);
         fx_write(path, good[i]);
         free(path);
     }
-    assert_int_equal(pack(f), 0);
-    clear_diags(f);
-    char *before = snapshot_all();
+    assert_int_equal(fx_pack(f), 0);
+    fx_clear(f);
+    char *before = fx_snapshot_all();
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         char *path = xasprintf("assets/Icons/%s", bad[i]);
         fx_write(path, bad[i]);
@@ -1176,7 +897,7 @@ static void test_content_flat_build_refuses_windows_names(void **state)
 #define REFUSED "; the runtime refuses it in the asset paths of a flat build (\"archive\": \"none\"); rename it, or pack archives\n"
 #define NOT_WINDOWS ", which Windows does not allow in file names" REFUSED
 #define DEVICE " is a Windows device name (CON, PRN, AUX, NUL, COM1-COM9, LPT1-LPT9, with or without an extension)" REFUSED
-    expect_pack_failure(f, before,
+    fx_expect_pack_failure(f, before,
                         "assets/Icons/CON.png: error: file name" DEVICE
                         "assets/Icons/Lpt9.a.b: error: file name" DEVICE
                         "assets/Icons/Nul/x.png: error: folder name \"Nul\"" DEVICE
@@ -1196,12 +917,12 @@ static void test_content_flat_build_refuses_windows_names(void **state)
     /* Archives name assets in their catalog, where all of these are fine. */
     pack_options opt = {0};
     opt.archive = "packed";
-    assert_int_equal(pack_with(f, opt), 0);
+    assert_int_equal(fx_pack_with(f, opt), 0);
 }
 
 /* The rule itself, shared with the runtime's reader of flat catalogs (content.h): a portable file
  * name Windows can hold (the Windows rule and its phrases are tested with text.h, tests/text). */
-static void test_content_windows_name_rule(void **state)
+static void test_pack_windows_name_rule(void **state)
 {
     (void)state;
     static const char *const refused[] = {"a:b", "a<b", "a?b", "a*b", "a\tb", "a.", "a ", "CON", "nul .txt", "COM1",
@@ -1213,28 +934,28 @@ static void test_content_windows_name_rule(void **state)
         if (!tl_cf_flat_file_name(allowed[i], strlen(allowed[i]))) fail_msg("\"%s\" should be allowed", allowed[i]);
 }
 
-static void test_content_overrides_usage_and_hooks(void **state)
+static void test_pack_overrides_usage_and_hooks(void **state)
 {
     fixture *f = *state;
     fx_write("threadlink.json", "{ \"content\": [\n"
                                 "  { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\", \"post_build\": \"echo \\\"$TL_CONTENT_PROFILE $TL_CONTENT_OUTPUT\\\" > hook.txt\" },\n"
                                 "  { \"profile\": \"Fail\", \"source_root\": \"assets\", \"output\": \"out/Fail\", \"post_build\": [\"true\", \"exit 3\"] } ] }\n");
-    small_tree();
+    fx_small_tree();
     pack_options opt = {0};
     opt.profile = "Nope"; /* an input error, naming the profiles (as the seed's builder) */
-    clear_diags(f);
-    assert_int_equal(pack_with(f, opt), 1);
+    fx_clear(f);
+    assert_int_equal(fx_pack_with(f, opt), 1);
     assert_string_equal(f->diags.data, "threadlink.json: error: unknown profile 'Nope' (profiles: Main, Fail, or all)\n");
     opt.profile = "all";
     opt.compression = "lz4";
-    assert_int_equal(pack_with(f, opt), 2);
+    assert_int_equal(fx_pack_with(f, opt), 2);
     opt.profile = "Main";
     opt.compression = "lzma";
-    assert_int_equal(pack_with(f, opt), 2);
+    assert_int_equal(fx_pack_with(f, opt), 2);
     opt.compression = "lz4";
     opt.output = "out/Other";
     opt.max_archive_mb = 3;
-    assert_int_equal(pack_with(f, opt), 0);
+    assert_int_equal(fx_pack_with(f, opt), 0);
     char *idx = fx_read("out/Other/archives.json");
     assert_non_null(strstr(idx, "\"compression\": \"lz4\""));
     assert_non_null(strstr(idx, "\"max_archive_mb\": 3"));
@@ -1242,100 +963,57 @@ static void test_content_overrides_usage_and_hooks(void **state)
     free(idx);
     /* --compression-level: the codec's range; a new codec given without one starts at its default. */
     opt.compression_level = 13;
-    assert_int_equal(pack_with(f, opt), 2);
+    assert_int_equal(fx_pack_with(f, opt), 2);
     opt.compression = "none";
     opt.compression_level = 1;
-    assert_int_equal(pack_with(f, opt), 2);
+    assert_int_equal(fx_pack_with(f, opt), 2);
     opt.compression = NULL;
     opt.compression_level = 19; /* Main's codec: zstd */
     opt.output = "out/Level";
-    assert_int_equal(pack_with(f, opt), 0);
+    assert_int_equal(fx_pack_with(f, opt), 0);
     idx = fx_read("out/Level/archives.json");
     assert_non_null(strstr(idx, "\"compression\": \"zstd\",\n  \"compression_level\": 19,\n"));
     free(idx);
     opt.compression = "lz4";
     opt.compression_level = 0;
     opt.output = "out/Other";
-    assert_int_equal(pack_with(f, opt), 0); /* the hook's last run: out/Other again */
+    assert_int_equal(fx_pack_with(f, opt), 0); /* the hook's last run: out/Other again */
     char *hook = fx_read("hook.txt");
     assert_string_equal(hook, "Main out/Other\n");
     free(hook);
     assert_false(fx_exists("out/Main"));
     opt = (pack_options){0};
     opt.profile = "Fail";
-    clear_diags(f);
-    assert_int_equal(pack_with(f, opt), 1);
+    fx_clear(f);
+    assert_int_equal(fx_pack_with(f, opt), 1);
     assert_string_equal(f->diags.data, "threadlink.json:3:71: error: content[1].post_build: post-build command of profile \"Fail\" failed (exit status 3): exit 3; the output is left in place\n");
     assert_true(fx_exists("out/Fail/archives.json"));
-}
-
-static void test_content_symlinks_and_special_files(void **state)
-{
-    fixture *f = *state;
-    fx_write("threadlink.json", "{ \"content\": [ { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\" } ] }\n");
-    fx_write("assets/real.txt", "real");
-    fx_write("outside/secret.txt", "secret");
-    assert_int_equal(symlink("real.txt", "assets/alias.txt"), 0);
-    assert_int_equal(symlink("../outside/secret.txt", "assets/escape.txt"), 0);
-    assert_int_equal(symlink("missing.txt", "assets/broken.txt"), 0);
-    assert_int_equal(symlink(".", "assets/loop"), 0);
-    assert_int_equal(mkfifo("assets/pipe", 0644), 0);
-    assert_int_equal(pack(f), 0);
-    char *real = realpath("outside/secret.txt", NULL);
-    char *expect = xasprintf("assets/broken.txt: warning: broken symbolic link skipped\n"
-                             "assets/escape.txt: warning: symbolic link to %s skipped: it leads out of the source root and is never followed\n"
-                             "assets/loop: warning: symbolic link skipped: it leads back into a folder being read (a loop)\n"
-                             "assets/pipe: warning: special file skipped (only regular files are content)\n",
-                             real);
-    assert_string_equal(f->diags.data, expect);
-    free(expect);
-    free(real);
-    char *h = fx_read("generated/content_main_catalog.h");
-    assert_non_null(strstr(h, "\"alias\""));
-    assert_null(strstr(h, "\"escape\""));
-    free(h);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_content_profile_name_path_character, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_source_root_trailing_separator, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_output_spelling, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_output_inside_source_root, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_output_containing_source_root, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_overlapping_categories, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_keys_and_types, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_compression_level, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_missing_keys_and_duplicate_profiles, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_profile_file_errors_located_in_that_file, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_output_folder_not_a_previous_build, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_duplicate_names, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_same_c_spelling, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_missing_folders, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_names_and_catalog_header, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_ids_stable_tombstones_and_check, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_reader_roundtrip_and_lookups, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_reader_rejects_corrupt_archives, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_reader_rejects_corrupt_catalogs, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_reader_rejects_corrupt_index, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_deterministic_across_input_order, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_sequential_deterministic_across_input_order, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_locality_generated_tree, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_noop_repack_writes_nothing, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_damaged_archive_built_again, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_input_changed_during_build, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_memoised_scans_record_what_generate_reads, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_flat_build_refuses_colons, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_flat_build_and_stale_files, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_clean_up_leftovers_and_links, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_output_folder_swapped_for_a_link, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_case_only_rename_case_sensitive, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_outputs_differing_in_case, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_flat_build_refuses_windows_names, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_windows_name_rule, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_overrides_usage_and_hooks, fixture_setup, fixture_teardown),
-        cmocka_unit_test_setup_teardown(test_content_symlinks_and_special_files, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_output_folder_not_a_previous_build, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_reader_roundtrip_and_lookups, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_reader_rejects_corrupt_archives, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_reader_rejects_corrupt_catalogs, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_reader_rejects_corrupt_index, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_deterministic_across_input_order, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_sequential_deterministic_across_input_order, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_locality_generated_tree, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_noop_repack_writes_nothing, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_damaged_archive_built_again, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_input_changed_during_build, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_memoised_scans_record_what_generate_reads, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_session_is_not_the_process, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_flat_build_refuses_colons, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_flat_build_and_stale_files, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_clean_up_leftovers_and_links, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_output_folder_swapped_for_a_link, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_case_only_rename_case_sensitive, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_flat_build_refuses_windows_names, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_windows_name_rule, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_pack_overrides_usage_and_hooks, fixture_setup, fixture_teardown),
     };
-    return cmocka_run_group_tests_name("content", tests, NULL, NULL);
+    return cmocka_run_group_tests_name("pack", tests, NULL, NULL);
 }
