@@ -36,6 +36,9 @@ SPDX = '/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink a
 INTERNAL = {'api.h', 'cast.h', 'threadlink.h'}
 # The umbrella includes the modules again after TL_IMPLEMENTATION, so it has no guard.
 UNGUARDED = {'threadlink.h'}
+# Modules whose implementation only their own switch turns on: mem.h's live-block list is the
+# process's state, placed once (TL_MEM_IMPL), never by the umbrella's TL_IMPLEMENTATION.
+OWN_SWITCH = {'mem.h'}
 # Headers whose types come first under a guard of their own, so that another header's declarations
 # can take the types alone (fp.h: vault.h names tl_fp without its functions); the main guard
 # follows, skipped in that mode.
@@ -137,7 +140,7 @@ def check_guard(name, lines, start, problems):
     umbrella = ['#if defined(TL_IMPLEMENTATION) && !defined(%s)' % switch,
                 '#define %s' % switch, '#endif']
     first = code[0] if code else len(lines)
-    if has_impl:
+    if has_impl and name not in OWN_SWITCH:
         if lines[first:first + 3] != umbrella:
             problems.append("%d: the first directive is not the TL_IMPLEMENTATION umbrella "
                             "'%s' / '#define %s' / '#endif'" % (first + 1, umbrella[0], switch))
