@@ -42,6 +42,8 @@ static const char usage[] =
     "  --list-outputs           headers: print the outputs' paths below -o DIR, one a line; writes nothing\n"
     "  --expect-outputs LIST    headers: the outputs the build declares, below -o DIR, separated by ';'\n"
     "                           (repeatable); any output missing or extra is an error, nothing written\n"
+    "  --outputs-file FILE      headers: the outputs the build declares, as --list-outputs prints them;\n"
+    "                           rewritten when they change (the build then configures again)\n"
     "  --diagnostics-format F   gcc (default), msvc, json or github\n"
     "  --banner-without-version leave the version out of banners (golden tests)\n"
     "  --format FMT             diff: text (default), json, markdown or github\n"
@@ -70,7 +72,7 @@ static int usage_error(const char *fmt, ...)
 enum option_id {
     OPT_DIR, OPT_CONFIG, OPT_QUIET, OPT_BANNER_WITHOUT_VERSION, OPT_DIAGNOSTICS_FORMAT, OPT_HELP,
     OPT_HEADERS_DIR, OPT_STRICT, OPT_DEPFILE, OPT_DEPTARGET,                         /* generate family */
-    OPT_LIST_OUTPUTS, OPT_EXPECT_OUTPUTS,                                             /* headers */
+    OPT_LIST_OUTPUTS, OPT_EXPECT_OUTPUTS, OPT_OUTPUTS_FILE,                           /* headers */
     OPT_PROFILE, OPT_OUTPUT, OPT_ARCHIVE, OPT_COMPRESSION, OPT_COMPRESSION_LEVEL, OPT_MAX_ARCHIVE_MB, /* pack */
     OPT_PROGRESS, OPT_NO_PROGRESS, OPT_BUILD_STEP, OPT_STAMP,
     OPT_SOURCE, OPT_PARTITIONER, OPT_POST_BUILD, OPT_NO_POST_BUILD, OPT_JOBS,
@@ -88,6 +90,7 @@ static const args_option generate_option_table[] = {
     {"-o", true, OPT_HEADERS_DIR}, {"--strict", false, OPT_STRICT},
     {"--depfile", true, OPT_DEPFILE}, {"--deptarget", true, OPT_DEPTARGET},
     {"--list-outputs", false, OPT_LIST_OUTPUTS}, {"--expect-outputs", true, OPT_EXPECT_OUTPUTS},
+    {"--outputs-file", true, OPT_OUTPUTS_FILE},
     {NULL, false, 0},
 };
 
@@ -419,6 +422,7 @@ int main(int argc, char **argv)
             opt.expect_outputs_given = true;
             add_expected_outputs(v);
             break;
+        case OPT_OUTPUTS_FILE: opt.outputs_file = v; break;
         case OPT_QUIET: opt.quiet = true; break;
         case OPT_BANNER_WITHOUT_VERSION: opt.banner_without_version = true; break;
         case OPT_HELP: fputs(usage, stdout); return 0;
@@ -427,19 +431,23 @@ int main(int argc, char **argv)
             break;
         }
     }
-    if (opt.command != GEN_HEADERS && (opt.headers_dir || opt.strict || opt.list_outputs || opt.expect_outputs_given))
-        return usage_error("-o, --strict, --list-outputs and --expect-outputs belong to the headers command, not '%s'", cmd);
-    if (opt.list_outputs && (opt.depfile || opt.expect_outputs_given))
-        return usage_error("--list-outputs writes nothing: it takes no --depfile or --expect-outputs");
+    if (opt.command != GEN_HEADERS && (opt.headers_dir || opt.strict || opt.list_outputs || opt.expect_outputs_given || opt.outputs_file))
+        return usage_error("-o, --strict, --list-outputs, --expect-outputs and --outputs-file belong to the headers command, not '%s'", cmd);
+    if (opt.list_outputs && (opt.depfile || opt.expect_outputs_given || opt.outputs_file))
+        return usage_error("--list-outputs writes nothing: it takes no --depfile, --expect-outputs or --outputs-file");
+    if (opt.expect_outputs_given && opt.outputs_file)
+        return usage_error("--expect-outputs and --outputs-file are two ways to declare the outputs: give one");
     if (opt.list_outputs && !opt.headers_dir) opt.headers_dir = "."; /* the list is relative to it */
     if (opt.command == GEN_HEADERS && !opt.headers_dir) return usage_error("headers needs -o DIR");
     opt.expect_outputs = (const char *const *)expected_outputs.items;
     opt.expect_output_count = expected_outputs.count;
     /* -o and --depfile name paths as the caller sees them (a build system's working directory),
      * not relative to -C. */
-    char *headers_dir = NULL, *depfile = NULL;
-    if (dir && (!caller_relative(&opt.headers_dir, &headers_dir) || !caller_relative(&opt.depfile, &depfile))) {
+    char *headers_dir = NULL, *depfile = NULL, *outputs_file = NULL;
+    if (dir && (!caller_relative(&opt.headers_dir, &headers_dir) || !caller_relative(&opt.depfile, &depfile) ||
+                !caller_relative(&opt.outputs_file, &outputs_file))) {
         free(headers_dir);
+        free(depfile);
         return 2;
     }
     if (dir && !enter_dir(dir)) return 2;
@@ -447,5 +455,6 @@ int main(int argc, char **argv)
     int rc = watching ? watch_run(&opt) : gen_run(&opt, NULL);
     free(headers_dir);
     free(depfile);
+    free(outputs_file);
     return rc;
 }

@@ -476,6 +476,58 @@ static bool outputs_as_declared(const gen_options *opt, const output_plan *plan,
     return ok;
 }
 
+/* --outputs-file: the outputs' names as --list-outputs prints them. */
+static void outputs_text(const output_plan *plan, buf *out)
+{
+    for (size_t i = 0; i < plan->count; i++) buf_printf(out, "%s\n", plan->items[i].relative);
+}
+
+/* The names in `text` (one a line) that `other` lacks. */
+static size_t lines_missing_from(const buf *text, const buf *other)
+{
+    size_t n = 0;
+    for (const char *p = text->data, *end = p ? p + text->len : NULL; p && p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        bool found = false;
+        for (const char *q = other->data, *qend = q ? q + other->len : NULL; q && q < qend && !found;) {
+            const char *qnl = memchr(q, '\n', (size_t)(qend - q));
+            size_t qlen = qnl ? (size_t)(qnl - q) : (size_t)(qend - q);
+            found = qlen == len && memcmp(p, q, len) == 0;
+            q += qlen + 1;
+        }
+        n += len && !found;
+        p += len + 1;
+    }
+    return n;
+}
+
+/* --outputs-file FILE: the build declares what FILE lists (when it configured). A project whose
+ * outputs changed rewrites it, so the build system configures again before its next build; the
+ * headers are written as usual meanwhile (a header new to the list is included only by files
+ * being edited to include it, which this build compiles after the step). */
+static bool record_outputs_file(const gen_options *opt, const output_plan *plan)
+{
+    buf old = {0}, now = {0};
+    bool ok = true;
+    if (!fs_read_file(opt->outputs_file, &old)) buf_free(&old); /* none yet: the first build */
+    outputs_text(plan, &now);
+    if (old.len != now.len || (now.len && memcmp(old.data, now.data, now.len) != 0)) {
+        output_set set = {.mode = OUTPUT_WRITE};
+        out_file *o = output_begin(&set, opt->outputs_file);
+        buf_put(&o->chunk, now.data, now.len);
+        ok = output_end(o) && output_commit(&set);
+        output_set_free(&set);
+        if (!ok) diag_error(loc_file(opt->outputs_file), "cannot write the list of outputs");
+        else if (old.len)
+            diag_note(loc_file(opt->outputs_file), "the project's outputs changed (%zu new, %zu gone): this file lists them now, and the build configures again before its next run",
+                      lines_missing_from(&now, &old), lines_missing_from(&old, &now));
+    }
+    buf_free(&old);
+    buf_free(&now);
+    return ok;
+}
+
 /* Directory entries as the file system resolves them (links in their folders followed, the
  * entry itself not), for the check that no output is a file the run reads. */
 typedef struct entry_resolver {
@@ -774,6 +826,7 @@ static bool check_plan(gen_run_ctx *c, bool ok)
     if (!check_outputs_not_read(&c->p, c->jobs, c->count, &c->plan, c->plan_where.items)) ok = false;
     if (!check_stamp_and_guards(&c->plan, c->plan_where.items, c->build_base)) ok = false;
     if (ok && c->opt->expect_outputs_given && !outputs_as_declared(c->opt, &c->plan, c->plan_where.items, c->p.cfg.path)) ok = false;
+    if (ok && c->opt->outputs_file && !record_outputs_file(c->opt, &c->plan)) ok = false;
     if (ok) clean_up_leftovers(c->opt, &c->plan, c->build_base, c->gen_dir);
     return ok;
 }
