@@ -183,7 +183,12 @@ static void require_dir(json_checker *r, json_t *root, const char *key, const ch
     free(dir);
 }
 
-bool config_load(const char *path, project_config *out)
+static bool config_read(const char *path, project_config *out, bool keep_sections);
+
+bool config_load(const char *path, project_config *out) { return config_read(path, out, false); }
+bool config_load_keeping_sections(const char *path, project_config *out) { return config_read(path, out, true); }
+
+static bool config_read(const char *path, project_config *out, bool keep_sections)
 {
     static const char *const allowed[] = {"$schema", "generated_dir", "injector_dir",
                                           "definitions_dir", "domains", "vaults", "content", NULL};
@@ -231,15 +236,16 @@ bool config_load(const char *path, project_config *out)
         }
         config_paths_fit(&r, root, out);
     }
-    if (r.ok && json_is_object(root)) {
+    if ((r.ok || keep_sections) && json_is_object(root)) {
         out->vaults = json_incref(json_object_get(root, "vaults"));
         out->content = json_incref(json_object_get(root, "content"));
         out->text = xstrndup(text.data, text.len);
         out->text_len = text.len;
+    } else if (!r.ok) {
+        config_free(out);
     }
     json_decref(root);
     buf_free(&text);
-    if (!r.ok) config_free(out);
     return r.ok;
 }
 

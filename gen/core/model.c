@@ -3,6 +3,7 @@
  *   sources   <- native file, definitions file, injectors/<Domain>.<Injector>.txt
  *   decls     <- each source lexed in merge order, duplicates within a scope dropped (warned) */
 #include "core/model.h"
+#include "core/stage.h"
 
 #include <threadlink/content_format.h>
 #include "base/fsio.h"
@@ -489,10 +490,21 @@ static bool gather_sources(project *p, domain *d, const injector_list *injectors
     return ok;
 }
 
+/* A config that failed its own checks: each stage still checks its section of it. */
+static void check_stage_sections(project_config *cfg)
+{
+    for (size_t s = 0; tlg_stages[s]; s++)
+        if (tlg_stages[s]->check_config) tlg_stages[s]->check_config(cfg);
+    config_free(cfg);
+}
+
 bool model_load(const char *config_path, project *out)
 {
     memset(out, 0, sizeof *out);
-    if (!config_load(config_path, &out->cfg)) return false;
+    if (!config_load_keeping_sections(config_path, &out->cfg)) {
+        check_stage_sections(&out->cfg);
+        return false;
+    }
     project *p = out;
     bool ok = true;
     *vec_push(&p->inputs) = xstrdup(config_path);
