@@ -262,9 +262,20 @@ static bool domain_has_injector(const char *domain, const name_list *files)
     return false;
 }
 
-/* An injector near a declared domain that has no injector of its own: the declaration is the
- * likelier typo (renaming the one right file to match it would spread the typo), so the note
- * points at it. */
+/* Whether the domain already issued values: its manifest is in the generated directory. */
+static bool domain_has_manifest(project *p, const char *name)
+{
+    const domain *d = find_domain(p, name, strlen(name));
+    if (!d || !d->manifest || !p->cfg.generated_dir) return false;
+    char *dir = path_join(p->cfg.root, p->cfg.generated_dir), *path = path_join(dir, d->manifest);
+    bool found = fs_kind_follow(path) == FS_FILE;
+    free(dir), free(path);
+    return found;
+}
+
+/* An injector near a declared domain that has no injector and no manifest of its own: the
+ * declaration is the likelier typo (renaming the one right file to match it would spread the
+ * typo), so the note points at it. */
 static void report_misspelt_declaration(project *p, const char *path, const char *file, size_t len, size_t domain_len,
                                         const char *near)
 {
@@ -298,7 +309,9 @@ static void report_orphan(project *p, const char *path, const char *file, size_t
         near = suggest_nearest(file, domain_len - 1, names, p->domains.count);
         free(names);
     }
-    if (near && domain_has_injector(near, files))
+    /* A domain with other injectors, or with values issued (its manifest), is spelt right: the
+     * file is the likelier typo. */
+    if (near && (domain_has_injector(near, files) || domain_has_manifest(p, near)))
         diag_error(loc_file(path), "orphaned injector: no declared domain matches '%.*s' (did you mean '%s.%.*s.txt'?)",
                    (int)len, file, near, (int)(len - domain_len), file + domain_len);
     else if (near)
