@@ -452,6 +452,7 @@ int main(int argc, char **argv)
     }
     if (dir && !enter_dir(dir)) return 2;
     diag_set_file_prefix(dir);
+    opt.project_dir = dir;
     int rc = watching ? watch_run(&opt) : gen_run(&opt, NULL);
     free(headers_dir);
     free(depfile);

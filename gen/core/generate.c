@@ -861,6 +861,38 @@ static bool load_manifests(gen_run_ctx *c)
     return ok;
 }
 
+/* A domain that has no manifest yet and only new entries: a project before its first generate. */
+static bool new_in_project(const domain_job *job)
+{
+    const identity_summary *s = &job->summary;
+    return !job->had_manifest && s->added && !s->removed && !s->revived && !s->signature_changes && !s->renamed;
+}
+
+/* headers on a project before its first generate: one message for every such domain, saying what
+ * to run, where each build would otherwise warn once per domain. */
+static bool report_new_project(gen_run_ctx *c)
+{
+    buf names = {0};
+    size_t domains = 0, entries = 0, total = 0;
+    for (size_t i = 0; i < c->count; i++) total += new_in_project(&c->jobs[i]);
+    for (size_t i = 0; i < c->count; i++) {
+        if (!new_in_project(&c->jobs[i])) continue;
+        domains++;
+        entries += c->jobs[i].summary.added;
+        buf_printf(&names, "%s%s", domains == 1 ? "" : domains == total ? " and " : ", ", c->jobs[i].d->name);
+    }
+    if (domains) {
+        char *cd = c->opt->project_dir ? xasprintf(" -C %s", c->opt->project_dir) : xstrdup("");
+        void (*report)(src_loc, const char *, ...) = c->opt->strict ? diag_error : diag_warning;
+        report(loc_file(c->p.cfg.path), "a new project: %s %s no manifest yet, so this build numbers %s %zu entr%s without recording them; run threadlink-gen generate%s once to record them in %s/ (then commit it)",
+               names.data, domains == 1 ? "has" : "have", domains == 1 ? "its" : "their", entries, entries == 1 ? "y" : "ies", cd,
+               c->p.cfg.generated_dir);
+        free(cd);
+    }
+    buf_free(&names);
+    return !(domains && c->opt->strict);
+}
+
 /* Identity for every domain, merged with its manifest; headers reports what it lacks. */
 static bool assign_identities(gen_run_ctx *c)
 {
@@ -878,8 +910,11 @@ static bool assign_identities(gen_run_ctx *c)
         if (live == 0)
             diag_warning(job->d->cfg ? job->d->cfg->loc : loc_file(c->p.cfg.path),
                          "domain '%s' has no entries: its enum holds only the sentinel %s_None", job->d->name, job->d->c_name);
-        if (c->opt->command == GEN_HEADERS && !identity_report_unrecorded(job->d, &job->summary, job->manifest_path, c->opt->strict)) ok = false;
+        if (c->opt->command == GEN_HEADERS && !new_in_project(job) &&
+            !identity_report_unrecorded(job->d, &job->summary, job->manifest_path, c->opt->strict))
+            ok = false;
     }
+    if (ok && c->opt->command == GEN_HEADERS && !report_new_project(c)) ok = false;
     return ok;
 }
 

@@ -40,6 +40,8 @@ typedef struct gen_options {
      * or relative to the working directory). No output is an error for being new to it. */
     const char *outputs_file;
     FILE *summary;             /* default stdout */
+    /* -C DIR as the caller gave it (NULL: none): messages that suggest a command name it. */
+    const char *project_dir;
     /* When set, called for every file and directory the run read (paths as opened), also when
      * the run stopped on an error after reading them: what watch watches. */
     void (*on_input)(void *ctx, const char *path);

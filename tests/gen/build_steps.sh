@@ -104,6 +104,17 @@ expect_err "--expect-outputs and --outputs-file are two ways to declare the outp
 sed -i 's|{ "name": "Game.Extra", "output": "extra.h" },||' p/threadlink.json
 rm p/injectors/Game.Extra.User.txt
 
+# A project before its first generate: one warning for every domain without a manifest, naming
+# the command with the -C the build gave (--strict: the same, as an error).
+mkdir -p fresh/injectors && echo Alpha > fresh/injectors/Game.Ids.User.txt && echo Beta > fresh/injectors/Game.More.User.txt
+cp p/threadlink.json fresh/ && mkdir -p fresh/assets/Sprites && echo hero > fresh/assets/Sprites/hero.txt
+expect 0 "$gen" headers -C fresh -o fresh-out --quiet
+expect_err "fresh/threadlink.json: warning: a new project: Game.Ids, Game.More and Content.Game have no manifest yet, so this build numbers their 3 entries without recording them; run threadlink-gen generate -C fresh once to record them in generated/ (then commit it)"
+[ "$(grep -c warning: err)" = 1 ] || { echo "FAIL: more than one warning for a new project"; cat err; failed=$((failed + 1)); }
+expect 1 "$gen" headers -C fresh -o fresh-out --quiet --strict
+expect_err "fresh/threadlink.json: error: a new project:"
+rm -rf fresh fresh-out
+
 # The depfile of headers lists every asset file and folder the content profile read.
 expect 0 "$gen" headers -C p -o gen --quiet --depfile gen.d
 grep -qF "$p/assets/Sprites/hero.txt" gen.d || { echo "FAIL: the headers depfile lacks the asset file"; cat gen.d; failed=$((failed + 1)); }
