@@ -4,6 +4,7 @@
 #include "core/diff.h"
 #include "base/fsio.h"
 #include "core/generate.h"
+#include "core/init.h"
 #include "content/pack.h"
 #include "base/suggest.h"
 #include "watch.h"
@@ -24,6 +25,7 @@ static const char usage[] =
     "usage: threadlink-gen <command> [options]\n"
     "\n"
     "commands:\n"
+    "  init [--build meson|cmake|make] DIR   a new project in DIR that builds and runs (default: meson)\n"
     "  generate   run every domain: update manifests and the generated directory\n"
     "  headers    write the headers into -o DIR (the build step); manifests are only read\n"
     "  check      exit 1 and print a diff of the files that generate would change; writes nothing\n"
@@ -77,6 +79,7 @@ enum option_id {
     OPT_PROGRESS, OPT_NO_PROGRESS, OPT_BUILD_STEP, OPT_STAMP,
     OPT_SOURCE, OPT_PARTITIONER, OPT_POST_BUILD, OPT_NO_POST_BUILD, OPT_JOBS,
     OPT_FORMAT, OPT_ALLOW, OPT_ALLOW_FILE,                                            /* diff */
+    OPT_BUILD,                                                                        /* init */
 };
 
 #define COMMON_OPTIONS                                                                         \
@@ -342,6 +345,54 @@ static int run_diff(int argc, char **argv)
     return rc;
 }
 
+static const args_option init_option_table[] = {
+    {"--build", true, OPT_BUILD}, {"--help", false, OPT_HELP}, {"-h", false, OPT_HELP},
+    {NULL, false, 0},
+};
+
+/* What to type next, for the build system chosen. */
+static void print_next_steps(const char *dir, init_build build)
+{
+    char *name = init_project_name(dir);
+    static const char *const builds[] = {
+        "meson setup build && meson compile -C build && ./build/%s\n"
+        "(threadlink installed, or in %s/subprojects/threadlink: a clone, a link or a .wrap)\n",
+        "cmake -S . -B build && cmake --build build && ./build/%s\n"
+        "(threadlink installed, -DCMAKE_PREFIX_PATH=<its prefix> if CMake does not look there, or its\n"
+        "source in %s/threadlink: a clone or a link)\n",
+        "make && ./build/%s\n"
+        "(threadlink installed, or make THREADLINK_PREFIX=<its prefix>; the project is %s)\n",
+    };
+    printf("threadlink-gen init: a %s project in %s; next:\n  cd %s\n  ", init_build_name(build), dir, dir);
+    printf(builds[build], name, dir);
+    free(name);
+}
+
+/* init [--build meson|cmake|make] DIR: the project written, then a generate pass over it (its
+ * manifests and generated/ headers, so that its first build records nothing). */
+static int run_init(int argc, char **argv)
+{
+    help_command = "threadlink-gen --help";
+    init_build build = INIT_MESON;
+    const char *dir = NULL;
+    args_cursor args = {.argc = argc, .argv = argv, .next = 2, .options = init_option_table, .what = "option"};
+    for (int id; (id = args_next(&args)) != ARGS_END;) {
+        if (id == ARGS_ERROR) return args_error(&args);
+        if (id == OPT_HELP) return fputs(usage, stdout), 0;
+        if (id == OPT_BUILD && !init_parse_build(args.value, &build))
+            return usage_error("--build takes meson, cmake or make, not '%s'", args.value);
+        if (id == ARGS_OPERAND && dir) return usage_error("init takes one folder; extra argument '%s'", args.value);
+        if (id == ARGS_OPERAND) dir = args.value;
+    }
+    if (!dir) return usage_error("init needs the folder of the new project: threadlink-gen init [--build meson|cmake|make] DIR");
+    if (!init_write_project(dir, build) || !enter_dir(dir)) return 1;
+    gen_options opt = {.command = GEN_GENERATE, .quiet = true, .generator_build = TLG_BUILD_ID};
+    diag_set_file_prefix(dir);
+    int rc = gen_run(&opt, NULL);
+    if (rc == 0) print_next_steps(dir, build);
+    return rc;
+}
+
 /* The outputs named by --expect-outputs (kept here, reachable until exit). */
 static name_list expected_outputs;
 
@@ -390,6 +441,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "diff") == 0) return run_diff(argc, argv);
+    if (strcmp(cmd, "init") == 0) return run_init(argc, argv);
     if (strcmp(cmd, "pack") == 0) {
         keep_freed_memory(); /* not for watch, which runs for hours */
         return run_pack(argc, argv);
@@ -399,7 +451,7 @@ int main(int argc, char **argv)
     else if (strcmp(cmd, "check") == 0) opt.command = GEN_CHECK;
     else if (strcmp(cmd, "watch") == 0) watching = true;
     else {
-        static const char *const commands[] = {"generate", "headers", "check", "diff", "pack", "watch", NULL};
+        static const char *const commands[] = {"init", "generate", "headers", "check", "diff", "pack", "watch", NULL};
         const char *near = suggest_nearest(cmd, strlen(cmd), commands, SIZE_MAX);
         if (near) return usage_error("unknown command '%s' (did you mean '%s'?)", cmd, near);
         return usage_error("unknown command '%s'", cmd);

@@ -195,7 +195,10 @@ static bool config_read(const char *path, project_config *out, bool keep_section
     memset(out, 0, sizeof *out);
     buf text = {0};
     if (!fs_read_input(path, FS_INPUT_CONFIG, &text)) {
-        diag_error(loc_file(path), "cannot read the project config: %s", fs_read_failure());
+        if (fs_kind_of(path) == FS_MISSING && errno == ENOENT)
+            diag_error(loc_file(path), "no project config here: start a project with threadlink-gen init [--build meson|cmake|make] DIR, or run in a project's folder (-C DIR)");
+        else
+            diag_error(loc_file(path), "cannot read the project config: %s", fs_read_failure());
         buf_free(&text);
         return false;
     }
