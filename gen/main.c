@@ -361,10 +361,10 @@ static void print_next_steps(const char *dir, init_build build)
         "(threadlink installed, -DCMAKE_PREFIX_PATH=<its prefix> if CMake does not look there, or its\n"
         "source in %s/threadlink: a clone or a link)\n",
         "make && ./build/%s\n"
-        "(threadlink installed, or make THREADLINK_PREFIX=<its prefix>; the project is %s)\n",
+        "(threadlink installed, or make THREADLINK_PREFIX=<its prefix>)\n",
     };
     printf("threadlink-gen init: a %s project in %s; next:\n  cd %s\n  ", init_build_name(build), dir, dir);
-    printf(builds[build], name, dir);
+    printf(builds[build], name, dir); /* the make line names no folder: the extra argument is unused */
     free(name);
 }
 
@@ -378,7 +378,10 @@ static int run_init(int argc, char **argv)
     args_cursor args = {.argc = argc, .argv = argv, .next = 2, .options = init_option_table, .what = "option"};
     for (int id; (id = args_next(&args)) != ARGS_END;) {
         if (id == ARGS_ERROR) return args_error(&args);
-        if (id == OPT_HELP) return fputs(usage, stdout), 0;
+        if (id == OPT_HELP) {
+            fputs(usage, stdout);
+            return 0;
+        }
         if (id == OPT_BUILD && !init_parse_build(args.value, &build))
             return usage_error("--build takes meson, cmake or make, not '%s'", args.value);
         if (id == ARGS_OPERAND && dir) return usage_error("init takes one folder; extra argument '%s'", args.value);
