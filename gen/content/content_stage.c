@@ -17,6 +17,7 @@
 
 #include "core/emit.h"
 #include "base/fsio.h"
+#include "base/stamp.h"
 #include "core/stage.h"
 #include "tlg_version.h"
 
@@ -454,6 +455,20 @@ static void content_free(void *state)
     free(s);
 }
 
+/* The content section of a config whose own part failed: read as a load reads it, against a
+ * project of that config alone (a refused directory key at its default), then dropped. */
+static void content_check_config(const project_config *cfg)
+{
+    project p = {.cfg = *cfg, .input_hash = hasher_new()};
+    if (!p.cfg.generated_dir) p.cfg.generated_dir = (char *)"generated";
+    if (!p.cfg.injector_dir) p.cfg.injector_dir = (char *)"injectors";
+    content_config cc;
+    if (content_config_load(&p, &cc)) content_config_free(&cc);
+    for (size_t i = 0; i < p.inputs.count; i++) free(p.inputs.items[i]);
+    vec_free(&p.inputs);
+    hasher_free(p.input_hash);
+}
+
 const gen_stage content_stage = {
-    "content", content_load, content_add_domains, content_resolve, content_emit, content_free,
+    "content", content_load, content_add_domains, content_resolve, content_emit, content_free, content_check_config,
 };

@@ -185,14 +185,23 @@ static void require_dir(json_checker *r, json_t *root, const char *key, const ch
     free(dir);
 }
 
-bool config_load(const char *path, project_config *out)
+static bool config_read(const char *path, project_config *out, bool keep_sections);
+
+bool config_load(const char *path, project_config *out) { return config_read(path, out, false); }
+bool config_load_keeping_sections(const char *path, project_config *out) { return config_read(path, out, true); }
+
+static bool config_read(const char *path, project_config *out, bool keep_sections)
 {
     static const char *const allowed[] = {"$schema", "generated_dir", "injector_dir", "definitions_dir",
                                           "domains", "vaults",        "content",      NULL};
     memset(out, 0, sizeof *out);
     buf text = {0};
     if (!fs_read_input(path, FS_INPUT_CONFIG, &text)) {
-        diag_error(loc_file(path), "cannot read the project config: %s", fs_read_failure());
+        if (fs_kind_of(path) == FS_MISSING && errno == ENOENT)
+            diag_error(
+                loc_file(path),
+                "no project config here: start a project with threadlink-gen init [--build meson|cmake|make] DIR, or run in a project's folder (-C DIR)");
+        else diag_error(loc_file(path), "cannot read the project config: %s", fs_read_failure());
         buf_free(&text);
         return false;
     }
@@ -233,15 +242,16 @@ bool config_load(const char *path, project_config *out)
         }
         config_paths_fit(&r, root, out);
     }
-    if (r.ok && json_is_object(root)) {
+    if ((r.ok || keep_sections) && json_is_object(root)) {
         out->vaults = json_incref(json_object_get(root, "vaults"));
         out->content = json_incref(json_object_get(root, "content"));
         out->text = xstrndup(text.data, text.len);
         out->text_len = text.len;
+    } else if (!r.ok) {
+        config_free(out);
     }
     json_decref(root);
     buf_free(&text);
-    if (!r.ok) config_free(out);
     return r.ok;
 }
 

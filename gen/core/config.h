@@ -35,6 +35,11 @@ typedef struct project_config {
 /* Reads and validates the config; every problem is reported with file:line:col and the key path.
  * Returns false (with *out freed) if there was any error. */
 bool config_load(const char *path, project_config *out);
+/* config_load, except that a config that parsed but failed validation stays in *out as far as it
+ * was read (a key whose value was refused is NULL), with the later stages' sections and the text,
+ * so that they can report their own errors in the same run (gen_stage.check_config).
+ * config_free it either way. */
+bool config_load_keeping_sections(const char *path, project_config *out);
 void config_free(project_config *cfg);
 
 /* Domain names: dot-separated words, each a letter followed by letters, digits or '_'. */

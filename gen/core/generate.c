@@ -496,6 +496,60 @@ static bool outputs_as_declared(const gen_options *opt, const output_plan *plan,
     return ok;
 }
 
+/* --outputs-file: the outputs' names as --list-outputs prints them. */
+static void outputs_text(const output_plan *plan, buf *out)
+{
+    for (size_t i = 0; i < plan->count; i++) buf_printf(out, "%s\n", plan->items[i].relative);
+}
+
+/* The names in `text` (one a line) that `other` lacks. */
+static size_t lines_missing_from(const buf *text, const buf *other)
+{
+    size_t n = 0;
+    for (const char *p = text->data, *end = p ? p + text->len : NULL; p && p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        bool found = false;
+        for (const char *q = other->data, *qend = q ? q + other->len : NULL; q && q < qend && !found;) {
+            const char *qnl = memchr(q, '\n', (size_t)(qend - q));
+            size_t qlen = qnl ? (size_t)(qnl - q) : (size_t)(qend - q);
+            found = qlen == len && memcmp(p, q, len) == 0;
+            q += qlen + 1;
+        }
+        n += len && !found;
+        p += len + 1;
+    }
+    return n;
+}
+
+/* --outputs-file FILE: the build declares what FILE lists (when it configured). A project whose
+ * outputs changed rewrites it, so the build system configures again before its next build; the
+ * headers are written as usual meanwhile (a header new to the list is included only by files
+ * being edited to include it, which this build compiles after the step). */
+static bool record_outputs_file(const gen_options *opt, const output_plan *plan)
+{
+    buf old = {0}, now = {0};
+    bool ok = true;
+    if (!fs_read_file(opt->outputs_file, &old)) buf_free(&old); /* none yet: the first build */
+    outputs_text(plan, &now);
+    if (old.len != now.len || (now.len && memcmp(old.data, now.data, now.len) != 0)) {
+        output_set set = {.mode = OUTPUT_WRITE};
+        out_file *o = output_begin(&set, opt->outputs_file);
+        buf_put(&o->chunk, now.data, now.len);
+        ok = output_end(o) && output_commit(&set);
+        output_set_free(&set);
+        if (!ok) diag_error(loc_file(opt->outputs_file), "cannot write the list of outputs");
+        else if (old.len)
+            diag_note(
+                loc_file(opt->outputs_file),
+                "the project's outputs changed (%zu new, %zu gone): this file lists them now, and the build configures again before its next run",
+                lines_missing_from(&now, &old), lines_missing_from(&old, &now));
+    }
+    buf_free(&old);
+    buf_free(&now);
+    return ok;
+}
+
 /* Directory entries as the file system resolves them (links in their folders followed, the
  * entry itself not), for the check that no output is a file the run reads. */
 typedef struct entry_resolver {
@@ -796,6 +850,7 @@ static bool check_plan(gen_run_ctx *c, bool ok)
     if (!check_stamp_and_guards(&c->plan, c->plan_where.items, c->build_base)) ok = false;
     if (ok && c->opt->expect_outputs_given && !outputs_as_declared(c->opt, &c->plan, c->plan_where.items, c->p.cfg.path))
         ok = false;
+    if (ok && c->opt->outputs_file && !record_outputs_file(c->opt, &c->plan)) ok = false;
     if (ok && !c->opt->write_nothing) clean_up_leftovers(c->opt, &c->plan, c->build_base, c->gen_dir);
     return ok;
 }
@@ -831,6 +886,40 @@ static bool load_manifests(gen_run_ctx *c, bool warn_orphans)
     return ok;
 }
 
+/* A domain that has no manifest yet and only new entries: a project before its first generate. */
+static bool new_in_project(const domain_job *job)
+{
+    const identity_summary *s = &job->summary;
+    return !job->had_manifest && s->added && !s->removed && !s->revived && !s->signature_changes && !s->renamed;
+}
+
+/* headers on a project before its first generate: one message for every such domain, saying what
+ * to run, where each build would otherwise warn once per domain. */
+static bool report_new_project(gen_run_ctx *c)
+{
+    buf names = {0};
+    size_t domains = 0, entries = 0, total = 0;
+    for (size_t i = 0; i < c->count; i++) total += new_in_project(&c->jobs[i]);
+    for (size_t i = 0; i < c->count; i++) {
+        if (!new_in_project(&c->jobs[i])) continue;
+        domains++;
+        entries += c->jobs[i].summary.added;
+        buf_printf(&names, "%s%s", domains == 1 ? "" : domains == total ? " and " : ", ", c->jobs[i].d->name);
+    }
+    if (domains) {
+        char *cd = c->opt->project_dir ? xasprintf(" -C %s", c->opt->project_dir) : xstrdup("");
+        void (*report)(src_loc, const char *, ...) = c->opt->strict ? diag_error : diag_warning;
+        report(
+            loc_file(c->p.cfg.path),
+            "a new project: %s %s no manifest yet, so this build numbers %s %zu entr%s without recording them; run threadlink-gen generate%s once to record them in %s/ (then commit it)",
+            names.data, domains == 1 ? "has" : "have", domains == 1 ? "its" : "their", entries, entries == 1 ? "y" : "ies", cd,
+            c->p.cfg.generated_dir);
+        free(cd);
+    }
+    buf_free(&names);
+    return !(domains && c->opt->strict);
+}
+
 /* Identity for every domain, merged with its manifest; headers reports what it lacks. */
 static bool assign_identities(gen_run_ctx *c)
 {
@@ -849,10 +938,11 @@ static bool assign_identities(gen_run_ctx *c)
         if (live == 0)
             diag_warning(job->d->cfg ? job->d->cfg->loc : loc_file(c->p.cfg.path),
                          "domain '%s' has no entries: its enum holds only the sentinel %s_None", job->d->name, job->d->c_name);
-        if (c->opt->command == GEN_HEADERS &&
+        if (c->opt->command == GEN_HEADERS && !new_in_project(job) &&
             !identity_report_unrecorded(job->d, &job->summary, job->manifest_path, c->opt->strict))
             ok = false;
     }
+    if (ok && c->opt->command == GEN_HEADERS && !report_new_project(c)) ok = false;
     return ok;
 }
 

@@ -34,7 +34,14 @@ typedef struct gen_options {
     bool expect_outputs_given;
     const char *const *expect_outputs;
     size_t expect_output_count;
+    /* GEN_HEADERS: the list of outputs a build system reads when it configures (CMake's
+     * threadlink_generate), one a line as list_outputs prints them; rewritten when the project's
+     * outputs differ from it, so that the build configures again before its next run (absolute,
+     * or relative to the working directory). No output is an error for being new to it. */
+    const char *outputs_file;
     FILE *summary; /* default stdout */
+    /* -C DIR as the caller gave it (NULL: none): messages that suggest a command name it. */
+    const char *project_dir;
     /* When set, called for every file and directory the run read (paths as opened), also when
      * the run stopped on an error after reading them: what watch watches. */
     void (*on_input)(void *ctx, const char *path);

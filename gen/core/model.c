@@ -3,6 +3,7 @@
  *   sources   <- native file, definitions file, injectors/<Domain>.<Injector>.txt
  *   decls     <- each source lexed in merge order, duplicates within a scope dropped (warned) */
 #include "core/model.h"
+#include "core/stage.h"
 
 #include <threadlink/content_format.h>
 #include "base/fsio.h"
@@ -263,9 +264,20 @@ static bool domain_has_injector(const char *domain, const name_list *files)
     return false;
 }
 
-/* An injector near a declared domain that has no injector of its own: the declaration is the
- * likelier typo (renaming the one right file to match it would spread the typo), so the note
- * points at it. */
+/* Whether the domain already issued values: its manifest is in the generated directory. */
+static bool domain_has_manifest(project *p, const char *name)
+{
+    const domain *d = find_domain(p, name, strlen(name));
+    if (!d || !d->manifest || !p->cfg.generated_dir) return false;
+    char *dir = path_join(p->cfg.root, p->cfg.generated_dir), *path = path_join(dir, d->manifest);
+    bool found = fs_kind_follow(path) == FS_FILE;
+    free(dir), free(path);
+    return found;
+}
+
+/* An injector near a declared domain that has no injector and no manifest of its own: the
+ * declaration is the likelier typo (renaming the one right file to match it would spread the
+ * typo), so the note points at it. */
 static void report_misspelt_declaration(project *p, const char *path, const char *file, size_t len, size_t domain_len,
                                         const char *near)
 {
@@ -299,7 +311,9 @@ static void report_orphan(project *p, const char *path, const char *file, size_t
         near = suggest_nearest(file, domain_len - 1, names, p->domains.count);
         free(names);
     }
-    if (near && domain_has_injector(near, files))
+    /* A domain with other injectors, or with values issued (its manifest), is spelt right: the
+     * file is the likelier typo. */
+    if (near && (domain_has_injector(near, files) || domain_has_manifest(p, near)))
         diag_error(loc_file(path), "orphaned injector: no declared domain matches '%.*s' (did you mean '%s.%.*s.txt'?)", (int)len,
                    file, near, (int)(len - domain_len), file + domain_len);
     else if (near) report_misspelt_declaration(p, path, file, len, domain_len - 1, near);
@@ -503,10 +517,21 @@ static bool gather_sources(project *p, domain *d, const injector_list *injectors
     return ok;
 }
 
+/* A config that failed its own checks: each stage still checks its section of it. */
+static void check_stage_sections(project_config *cfg)
+{
+    for (size_t s = 0; tlg_stages[s]; s++)
+        if (tlg_stages[s]->check_config) tlg_stages[s]->check_config(cfg);
+    config_free(cfg);
+}
+
 bool model_load(const char *config_path, project *out)
 {
     memset(out, 0, sizeof *out);
-    if (!config_load(config_path, &out->cfg)) return false;
+    if (!config_load_keeping_sections(config_path, &out->cfg)) {
+        check_stage_sections(&out->cfg);
+        return false;
+    }
     project *p = out;
     bool ok = true;
     *vec_push(&p->inputs) = xstrdup(config_path);

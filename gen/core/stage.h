@@ -44,6 +44,11 @@ typedef struct gen_stage {
     /* Emits planned output `index` (the order of `outputs`). */
     void (*emit)(void *state, size_t index, out_file *o, const emit_options *opt);
     void (*free)(void *state);
+    /* Optional (NULL): when the config's own part failed (so no stage loads), reports the errors
+     * of the stage's section of it, so that one run names every error in the file (a typo in
+     * "content" is not held back until a typo in "domains" is fixed). `cfg` is what
+     * config_load_keeping_sections read: a key whose value was refused is NULL. */
+    void (*check_config)(const project_config *cfg);
 } gen_stage;
 
 /* The registered stages, NULL-terminated (gen/stages.c). */

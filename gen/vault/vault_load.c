@@ -869,6 +869,32 @@ static void plan_vault_outputs(const vault_state *st, stage_outputs *outputs)
             .path = xstrdup(st->data.items[i]->image), .build_output = false, .where = loc_file(st->data.items[i]->file)};
 }
 
+/* vaults -> { "schemas"?: DIR, "data"?: DIR, "output"?: DIR }: its keys and the three folders. */
+static void read_vaults_section(json_checker *cj, json_t *cfg, char **schemas_dir, char **data_dir, char **out_dir,
+                                bool *schemas_explicit, bool *data_explicit, bool *output_explicit)
+{
+    static const char *const allowed[] = {"schemas", "data", "output", NULL};
+    jc_check_keys(cj, "vaults", cfg, allowed);
+    *schemas_dir = config_dir(NULL, cj, cfg, "schemas", "vaults", schemas_explicit);
+    *data_dir = config_dir(NULL, cj, cfg, "data", "vaultdata", data_explicit);
+    *out_dir = config_dir(NULL, cj, cfg, "output", "vaults", output_explicit);
+}
+
+/* The vaults section of a config whose own part failed (gen_stage.check_config). */
+static void vault_check_config(const project_config *cfg)
+{
+    json_checker cj = {cfg->path, cfg->text, cfg->text_len, true, NULL};
+    char *dirs[3];
+    bool explicit_[3];
+    if (!cfg->vaults) return;
+    if (!json_is_object(cfg->vaults)) {
+        jc_error(&cj, "vaults", "expected an object, got %s", jc_type_name(cfg->vaults));
+        return;
+    }
+    read_vaults_section(&cj, cfg->vaults, &dirs[0], &dirs[1], &dirs[2], &explicit_[0], &explicit_[1], &explicit_[2]);
+    for (int i = 0; i < 3; i++) free(dirs[i]);
+}
+
 /* vaults -> { "schemas"?: DIR, "data"?: DIR, "output"?: DIR }, and the Vault.Fields domain declared. */
 static bool vault_load(project *p, void **state, stage_outputs *outputs)
 {
@@ -887,12 +913,9 @@ static bool vault_load(project *p, void **state, stage_outputs *outputs)
         jc_error(&cj, "vaults", "expected an object, got %s", jc_type_name(cfg));
         return false;
     }
-    static const char *const allowed[] = {"schemas", "data", "output", NULL};
-    jc_check_keys(&cj, "vaults", cfg, allowed);
     bool schemas_explicit, data_explicit, output_explicit;
-    char *schemas_dir = config_dir(st, &cj, cfg, "schemas", "vaults", &schemas_explicit);
-    char *data_dir = config_dir(st, &cj, cfg, "data", "vaultdata", &data_explicit);
-    st->out_dir = config_dir(st, &cj, cfg, "output", "vaults", &output_explicit);
+    char *schemas_dir, *data_dir;
+    read_vaults_section(&cj, cfg, &schemas_dir, &data_dir, &st->out_dir, &schemas_explicit, &data_explicit, &output_explicit);
     bool has_fields = false;
     for (size_t i = 0; i < p->domains.count; i++)
         has_fields = has_fields || strcmp(p->domains.items[i].name, "Vault.Fields") == 0;
@@ -957,5 +980,5 @@ static void vault_free(void *state)
 }
 
 const gen_stage vault_stage = {
-    "vaults", vault_load, NULL, vault_resolve, vault_emit, vault_free,
+    "vaults", vault_load, NULL, vault_resolve, vault_emit, vault_free, vault_check_config,
 };
