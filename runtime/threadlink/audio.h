@@ -514,8 +514,12 @@ typedef struct tl__audio_obj {
     tl_fp volume, target, gain, pan;
     tl_fp min, max, max_sq, inv_span;            /* inv_span: 1 / (max - min), 0 when max <= min */
     tl_fp influence, zone_radius, zone_inv_span; /* 1 / (max - radius) */
-    char name[TL__AUDIO_NAME_MAX];
 } tl__audio_obj;
+
+/* Object names, apart from the objects: only linking reads them, the update never. */
+typedef struct tl__audio_name {
+    char text[TL__AUDIO_NAME_MAX];
+} tl__audio_name;
 
 typedef struct tl__audio_level {
     uint32_t level;
@@ -542,6 +546,7 @@ struct tl_audio {
     uint32_t voice_count, *free_voices, free_count;
     uint64_t plays;
     tl__audio_obj *objects;
+    tl__audio_name *names; /* one per object slot */
     uint32_t object_cap, object_high, object_count, linked_count, zone_count;
     tl__audio_clip *clips;
     uint32_t clip_cap;
@@ -566,6 +571,12 @@ const char *tl_audio_result_message(tl_audio_result result) {
 /* --- fixed-point helpers ------------------------------------------------------------------------ */
 
 static tl_fp tl__audio_gain(tl_fp a, tl_fp b) { return tl_fp_clamp01(tl_fp_mul(a, b)); }
+
+/* Whether d is beyond `reach` along an axis: then it is beyond it in distance too. */
+static bool tl__audio_outside_box(tl_fpv3 d, tl_fp reach) {
+    return tl_fp_ge(tl_fp_abs(d.x), reach) || tl_fp_ge(tl_fp_abs(d.y), reach) ||
+           tl_fp_ge(tl_fp_abs(d.z), reach);
+}
 
 static tl_fp tl__audio_sq_distance(tl_fpv3 d) {
     return tl_fp_add(tl_fp_add(tl_fp_mul(d.x, d.x), tl_fp_mul(d.y, d.y)), tl_fp_mul(d.z, d.z));
@@ -749,11 +760,12 @@ static tl__audio_obj *tl__audio_obj_get(tl_audio_object h, const char *what) {
 /* The linked object of o's level with o's name, or TL__AUDIO_NONE. */
 static uint32_t tl__audio_name_taken(const tl_audio *a, const tl__audio_obj *o) {
     uint32_t i;
-    if (!o->name[0]) return TL__AUDIO_NONE;
+    const char *name = a->names[o - a->objects].text;
+    if (!name[0]) return TL__AUDIO_NONE;
     for (i = 0; i < a->object_high; i++) {
         const tl__audio_obj *b = &a->objects[i];
         if (b->linked && b != o && b->level == o->level && b->name_hash == o->name_hash &&
-            strcmp(b->name, o->name) == 0)
+            strcmp(a->names[i].text, name) == 0)
             return i;
     }
     return TL__AUDIO_NONE;
@@ -762,8 +774,8 @@ static uint32_t tl__audio_name_taken(const tl_audio *a, const tl__audio_obj *o) 
 static void tl__audio_link(tl_audio *a, tl__audio_obj *o) {
     uint32_t other = tl__audio_name_taken(a, o);
     if (other != TL__AUDIO_NONE) {
-        tl__audio_log(&a->logger, TL_AUDIO_LOG_DUPLICATE_NAME, o->name, (unsigned)(o - a->objects),
-                      o->level, other);
+        tl__audio_log(&a->logger, TL_AUDIO_LOG_DUPLICATE_NAME, a->names[o - a->objects].text,
+                      (unsigned)(o - a->objects), o->level, other);
         return;
     }
     o->linked = true;
@@ -796,8 +808,8 @@ static void tl__audio_relink(tl_audio *a) {
 static void tl__audio_obj_start(tl_audio *a, tl__audio_obj *o, uint32_t index) {
     void *data;
     uint32_t v;
-    if (!o->clip || tl__audio_clip_data(a, o->clip, &data) != TL_AUDIO_OK) return;
-    if ((v = tl__audio_voice_take(a, false)) == TL__AUDIO_NONE) return;
+    if (!o->clip || !a->free_count || tl__audio_clip_data(a, o->clip, &data) != TL_AUDIO_OK) return;
+    v = tl__audio_voice_take(a, false);
     a->voices[v].kind = TL__AUDIO_VOICE_OBJECT;
     a->voices[v].owner = index;
     a->voices[v].clip = o->clip;
@@ -815,6 +827,7 @@ static bool tl__audio_obj_place(tl_audio *a, tl__audio_obj *o, tl_fp *rolloff, t
     o->pan = TL_FP_ZERO;
     if (o->flat) return true;
     delta = tl_fpv3_sub(o->position, a->listener_position);
+    if (tl__audio_outside_box(delta, o->max)) return false; /* most objects: no multiplication */
     sq = tl__audio_sq_distance(delta);
     if (tl_fp_ge(sq, o->max_sq)) return false;
     d = tl_fp_sqrt(sq);
@@ -840,6 +853,8 @@ static void tl__audio_objects_update(tl_audio *a) {
             o->volume = tl_fp_move_towards(o->volume, o->target, a->step);
             o->fading = o->volume.raw != o->target.raw;
         }
+        /* Silent and no voice to take: nothing to place (a zone is placed for its immersion). */
+        if (o->voice == TL__AUDIO_NONE && !o->zone && (!o->clip || !a->free_count)) continue;
         in_range = tl__audio_obj_place(a, o, &rolloff, &strongest);
         o->gain =
             tl__audio_gain(tl__audio_gain(tl__audio_gain(o->volume, rolloff), a->bus_max[o->bus]),
@@ -980,6 +995,7 @@ static void tl__audio_free(tl_audio *a) {
     TL_FREE(a->voices);
     TL_FREE(a->free_voices);
     TL_FREE(a->objects);
+    TL_FREE(a->names);
     TL_FREE(a->clips);
     TL_FREE(a->levels);
     TL_FREE(a);
@@ -1019,9 +1035,11 @@ static bool tl__audio_allocate(tl_audio *a) {
     a->voices = (tl__audio_voice *)tl__audio_alloc(a->voice_count, sizeof *a->voices);
     a->free_voices = (uint32_t *)tl__audio_alloc(a->voice_count, sizeof *a->free_voices);
     a->objects = (tl__audio_obj *)tl__audio_alloc(a->object_cap, sizeof *a->objects);
+    a->names = (tl__audio_name *)tl__audio_alloc(a->object_cap, sizeof *a->names);
     a->clips = (tl__audio_clip *)tl__audio_alloc(a->clip_cap, sizeof *a->clips);
     a->levels = (tl__audio_level *)tl__audio_alloc(a->level_cap, sizeof *a->levels);
-    if (!a->voices || !a->free_voices || !a->objects || !a->clips || !a->levels) return false;
+    if (!a->voices || !a->free_voices || !a->objects || !a->names || !a->clips || !a->levels)
+        return false;
     for (v = 0; v < TL__AUDIO_TRACK_VOICES; v++) a->voices[v].kind = TL__AUDIO_VOICE_TRACK;
     for (bus = TL_AUDIO_BUS_MUSIC; bus <= TL_AUDIO_BUS_ATMOS; bus++) {
         a->tracks[bus][0].voice = (bus - 1u) * 2u;
@@ -1240,12 +1258,13 @@ tl_fpv3 tl_audio_listener_position(const tl_audio *a) {
 
 /* --- spatial objects: the API ------------------------------------------------------------------------- */
 
-static void tl__audio_obj_fill(tl__audio_obj *o, const tl_audio_object_desc *d) {
+static void tl__audio_obj_fill(tl__audio_obj *o, tl__audio_name *name,
+                               const tl_audio_object_desc *d) {
     size_t len = d->name ? strlen(d->name) : 0;
     if (len >= TL__AUDIO_NAME_MAX) len = TL__AUDIO_NAME_MAX - 1;
-    memcpy(o->name, d->name ? d->name : "", len);
-    o->name[len] = '\0';
-    o->name_hash = tl_hash32(o->name, len, 0);
+    memcpy(name->text, d->name ? d->name : "", len);
+    name->text[len] = '\0';
+    o->name_hash = tl_hash32(name->text, len, 0);
     o->level = d->level;
     o->clip = d->clip;
     o->bus = (unsigned)d->bus < (unsigned)TL_AUDIO_BUS_COUNT ? d->bus : TL_AUDIO_BUS_SFX;
@@ -1290,7 +1309,7 @@ tl_audio_object tl_audio_object_create(tl_audio *a, const tl_audio_object_desc *
     o = &a->objects[slot];
     gen = o->gen + 1u;
     memset(o, 0, sizeof *o);
-    tl__audio_obj_fill(o, desc);
+    tl__audio_obj_fill(o, &a->names[slot], desc);
     o->gen = gen;
     o->live = true;
     a->object_count++;
