@@ -360,7 +360,8 @@ TL_API void tl_audio_update(tl_audio *audio, double seconds);
 /* An OnUpdate listener: subscribe it with the module as context. */
 TL_API void tl_audio_on_update(void *audio, float seconds);
 
-/* Clips: loaded on first use, or before with preload; unload stops the voices playing it. */
+/* Clips: loaded on first use (a hitch: preload them), kept until unload or destroy; unload stops
+   the voices playing it (a linked object in range, or a later play, loads it again). */
 TL_API tl_audio_result tl_audio_preload(tl_audio *audio, uint32_t clip);
 TL_API void tl_audio_unload(tl_audio *audio, uint32_t clip);
 TL_API bool tl_audio_is_loaded(const tl_audio *audio, uint32_t clip);
@@ -1049,10 +1050,18 @@ static bool tl__audio_allocate(tl_audio *a) {
     return true;
 }
 
+/* Whether the desc asks for subscriptions (then it needs a registry). */
+static bool tl__audio_wants_events(const tl_audio_desc *desc) {
+    int k;
+    bool ui = false;
+    for (k = 0; k < TL_AUDIO_UI_COUNT; k++) ui = ui || desc->ui.events[k] != 0;
+    return desc->level_id || desc->fader.provide || ui;
+}
+
 tl_audio *tl_audio_create(const tl_audio_desc *desc) {
     tl_audio *a;
     if (!desc || (desc->voices && desc->voices <= TL__AUDIO_TRACK_VOICES) ||
-        (desc->level_id && !desc->registry)) {
+        (!desc->registry && tl__audio_wants_events(desc))) {
         tl__audio_log(desc ? desc->logger : NULL, TL_AUDIO_LOG_INVALID_ARGUMENT, "tl_audio_create");
         return NULL;
     }
@@ -1150,8 +1159,12 @@ void tl_audio_set_fade_speed(tl_audio *a, tl_fp speed) {
     if (a && speed.raw > 0) a->fade_speed = speed;
 }
 void tl_audio_set_bus_max(tl_audio *a, tl_audio_bus bus, tl_fp volume) {
-    if (a && (unsigned)bus < (unsigned)TL_AUDIO_BUS_COUNT)
-        a->bus_target[bus] = tl_fp_clamp01(volume);
+    if (!a) return;
+    if ((unsigned)bus >= (unsigned)TL_AUDIO_BUS_COUNT) {
+        tl__audio_log(&a->logger, TL_AUDIO_LOG_INVALID_ARGUMENT, "tl_audio_set_bus_max");
+        return;
+    }
+    a->bus_target[bus] = tl_fp_clamp01(volume);
 }
 void tl_audio_set_global_volumes_max(tl_audio *a, tl_fp music, tl_fp atmos) {
     tl_audio_set_bus_max(a, TL_AUDIO_BUS_MUSIC, music);

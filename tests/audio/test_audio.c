@@ -512,6 +512,16 @@ static void test_audio_bad_desc_is_refused(void **state) {
     assert_null(tl_audio_create(&d));
     assert_null(tl_audio_create(NULL));
     assert_int_equal(w->errors, 1);
+    d = w->desc;
+    d.fader.provide = true; /* subscriptions without a registry */
+    assert_null(tl_audio_create(&d));
+    d = w->desc;
+    d.ui.events[TL_AUDIO_UI_CANCEL] = 20;
+    assert_null(tl_audio_create(&d));
+    assert_int_equal(w->errors, 3);
+    tl_audio_set_bus_max(w->audio, TL_AUDIO_BUS_COUNT, TL_FP_ONE);
+    assert_int_equal(w->errors, 4);
+    assert_non_null(strstr(w->messages, "Audio: error: tl_audio_set_bus_max: invalid argument"));
 }
 
 /* The per-frame paths (update, play, drive, fades) never allocate. */
