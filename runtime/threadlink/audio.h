@@ -120,10 +120,12 @@
    INTERFACE SOUNDS
    ----------------
    desc.ui.clips: the navigation, confirm and cancel clips (the seed's Aura Config). Given
-   desc.ui.events (event ids and the signature id of those events: each must carry exactly one
-   pointer argument, as `OnUIElementSelected(tl_interface *)`), the module subscribes to them
-   and plays the clip on each publish; tl_audio_play_ui plays one directly (the seed's
-   PlayUISFX). The interface module never includes this header, nor this one it.
+   desc.ui.events (event ids: the interface module's natives OnUIElementSelected for navigation,
+   OnUICancelled for cancel, and the game's own confirm event if it has one), the module
+   subscribes a listener of each event's parameters (desc.ui.args: by default the natives',
+   (uint32_t, uint32_t) and (uint32_t); also (), or one pointer with its signature id) and plays
+   the clip on each publish; tl_audio_play_ui plays one directly (the seed's PlayUISFX). The
+   interface module never includes this header, nor this one it.
 
    THE TRANSITION'S LISTENER FADE
    ------------------------------
@@ -287,12 +289,27 @@ typedef struct tl_audio_scenario {
     tl_fp music_volume, atmos_volume; /* 0..1 */
 } tl_audio_scenario;
 
+/* The parameters of an event that plays an interface sound (the module subscribes a listener of
+   that shape). Zero: the interface module's natives, OnUIElementSelected(uint32_t, uint32_t) for
+   navigation and confirm, OnUICancelled(uint32_t) for cancel. */
+typedef enum tl_audio_ui_args {
+    TL_AUDIO_UI_ARGS_NATIVE = 0,
+    TL_AUDIO_UI_ARGS_U32_U32 = 1, /* "(uint32_t, uint32_t)" */
+    TL_AUDIO_UI_ARGS_U32 = 2,     /* "(uint32_t)" */
+    TL_AUDIO_UI_ARGS_NONE = 3,    /* "()" */
+    TL_AUDIO_UI_ARGS_POINTER = 4  /* one pointer, "(T *)": its signature id in pointer_signature */
+} tl_audio_ui_args;
+#define TL_AUDIO_SIG_U32 0xfe1b43c4u     /* "(uint32_t)" */
+#define TL_AUDIO_SIG_U32_U32 0x43e461dbu /* "(uint32_t, uint32_t)" */
+#define TL_AUDIO_SIG_NONE 0x12f682fdu    /* "()" */
+
 /* The interface sounds: clips (0: none) and, optionally, the events that play them (0: not
-   subscribed; each event's signature must be one pointer argument, its id in `signature`). */
+   subscribed) with their parameters. */
 typedef struct tl_audio_ui_desc {
     uint32_t clips[TL_AUDIO_UI_COUNT];
     uint32_t events[TL_AUDIO_UI_COUNT];
-    uint32_t signature;
+    tl_audio_ui_args args[TL_AUDIO_UI_COUNT];
+    uint32_t pointer_signature;
 } tl_audio_ui_desc;
 
 typedef bool (*tl_audio_provider_fn)(void *ctx, tl_levels *levels);
@@ -920,17 +937,49 @@ static void tl__audio_on_presented(void *ctx, tl_level *level) {
     tl_audio *a = (tl_audio *)ctx;
     tl_audio_present_level(a, a->level_id(level));
 }
-static void tl__audio_on_ui_navigate(void *ctx, void *subject) {
-    (void)subject;
-    tl_audio_play_ui((tl_audio *)ctx, TL_AUDIO_UI_NAVIGATE);
-}
-static void tl__audio_on_ui_confirm(void *ctx, void *subject) {
-    (void)subject;
-    tl_audio_play_ui((tl_audio *)ctx, TL_AUDIO_UI_CONFIRM);
-}
-static void tl__audio_on_ui_cancel(void *ctx, void *subject) {
-    (void)subject;
-    tl_audio_play_ui((tl_audio *)ctx, TL_AUDIO_UI_CANCEL);
+/* An interface sound's listeners, one per parameter shape (tl_audio_ui_args). */
+#define TL__AUDIO_UI_LISTENERS(name, sound) \
+    static void tl__audio_ui_##name##_u32_u32(void *ctx, uint32_t a, uint32_t b) { \
+        (void)a; \
+        (void)b; \
+        tl_audio_play_ui((tl_audio *)ctx, sound); \
+    } \
+    static void tl__audio_ui_##name##_u32(void *ctx, uint32_t a) { \
+        (void)a; \
+        tl_audio_play_ui((tl_audio *)ctx, sound); \
+    } \
+    static void tl__audio_ui_##name##_none(void *ctx) { \
+        tl_audio_play_ui((tl_audio *)ctx, sound); \
+    } \
+    static void tl__audio_ui_##name##_pointer(void *ctx, void *p) { \
+        (void)p; \
+        tl_audio_play_ui((tl_audio *)ctx, sound); \
+    }
+TL__AUDIO_UI_LISTENERS(navigate, TL_AUDIO_UI_NAVIGATE)
+TL__AUDIO_UI_LISTENERS(confirm, TL_AUDIO_UI_CONFIRM)
+TL__AUDIO_UI_LISTENERS(cancel, TL_AUDIO_UI_CANCEL)
+#undef TL__AUDIO_UI_LISTENERS
+
+/* The listener and signature id of interface sound k's event. */
+static void tl__audio_ui_listener(const tl_audio *a, uint32_t k, tl_events_fn *fn,
+                                  uint32_t *signature) {
+    static const tl_audio_ui_args native[TL_AUDIO_UI_COUNT] = { TL_AUDIO_UI_ARGS_U32_U32,
+                                                                TL_AUDIO_UI_ARGS_U32_U32,
+                                                                TL_AUDIO_UI_ARGS_U32 };
+    static const uint32_t signatures[5] = { 0, TL_AUDIO_SIG_U32_U32, TL_AUDIO_SIG_U32,
+                                            TL_AUDIO_SIG_NONE, 0 };
+    const tl_events_fn fns[TL_AUDIO_UI_COUNT][5] = {
+        { NULL, TL_EVENTS_FN(tl__audio_ui_navigate_u32_u32),
+          TL_EVENTS_FN(tl__audio_ui_navigate_u32), TL_EVENTS_FN(tl__audio_ui_navigate_none),
+          TL_EVENTS_FN(tl__audio_ui_navigate_pointer) },
+        { NULL, TL_EVENTS_FN(tl__audio_ui_confirm_u32_u32), TL_EVENTS_FN(tl__audio_ui_confirm_u32),
+          TL_EVENTS_FN(tl__audio_ui_confirm_none), TL_EVENTS_FN(tl__audio_ui_confirm_pointer) },
+        { NULL, TL_EVENTS_FN(tl__audio_ui_cancel_u32_u32), TL_EVENTS_FN(tl__audio_ui_cancel_u32),
+          TL_EVENTS_FN(tl__audio_ui_cancel_none), TL_EVENTS_FN(tl__audio_ui_cancel_pointer) }
+    };
+    tl_audio_ui_args args = a->ui.args[k] == TL_AUDIO_UI_ARGS_NATIVE ? native[k] : a->ui.args[k];
+    *fn = fns[k][args];
+    *signature = args == TL_AUDIO_UI_ARGS_POINTER ? a->ui.pointer_signature : signatures[args];
 }
 
 typedef struct tl__audio_subscription {
@@ -941,9 +990,6 @@ typedef struct tl__audio_subscription {
 /* The subscriptions the desc asks for; their count. */
 static uint32_t tl__audio_subscriptions(const tl_audio *a, tl__audio_subscription *out) {
     uint32_t n = 0, k;
-    static void (*const ui_fns[TL_AUDIO_UI_COUNT])(void *, void *) = { tl__audio_on_ui_navigate,
-                                                                       tl__audio_on_ui_confirm,
-                                                                       tl__audio_on_ui_cancel };
     if (!a->registry) return 0;
     if (a->level_id) {
         tl__audio_subscription s = { a->events.scene_presented, TL_AUDIO_SIG_LEVEL, 0,
@@ -962,9 +1008,9 @@ static uint32_t tl__audio_subscriptions(const tl_audio *a, tl__audio_subscriptio
     for (k = 0; k < TL_AUDIO_UI_COUNT; k++) {
         if (!a->ui.events[k]) continue;
         out[n].event = a->ui.events[k];
-        out[n].signature = a->ui.signature;
         out[n].flags = 0;
-        out[n++].fn = TL_EVENTS_FN(ui_fns[k]);
+        tl__audio_ui_listener(a, k, &out[n].fn, &out[n].signature);
+        n++;
     }
     return n;
 }
@@ -1050,6 +1096,17 @@ static bool tl__audio_allocate(tl_audio *a) {
     return true;
 }
 
+/* Whether every interface sound's event parameters are a known shape. */
+static bool tl__audio_ui_args_valid(const tl_audio_ui_desc *ui) {
+    int k;
+    for (k = 0; k < TL_AUDIO_UI_COUNT; k++) {
+        if ((unsigned)ui->args[k] > (unsigned)TL_AUDIO_UI_ARGS_POINTER) return false;
+        if (ui->events[k] && ui->args[k] == TL_AUDIO_UI_ARGS_POINTER && !ui->pointer_signature)
+            return false;
+    }
+    return true;
+}
+
 /* Whether the desc asks for subscriptions (then it needs a registry). */
 static bool tl__audio_wants_events(const tl_audio_desc *desc) {
     int k;
@@ -1061,7 +1118,7 @@ static bool tl__audio_wants_events(const tl_audio_desc *desc) {
 tl_audio *tl_audio_create(const tl_audio_desc *desc) {
     tl_audio *a;
     if (!desc || (desc->voices && desc->voices <= TL__AUDIO_TRACK_VOICES) ||
-        (!desc->registry && tl__audio_wants_events(desc))) {
+        (!desc->registry && tl__audio_wants_events(desc)) || !tl__audio_ui_args_valid(&desc->ui)) {
         tl__audio_log(desc ? desc->logger : NULL, TL_AUDIO_LOG_INVALID_ARGUMENT, "tl_audio_create");
         return NULL;
     }

@@ -427,16 +427,19 @@ static void test_audio_voices_are_shared_by_objects_and_effects(void **state) {
     assert_int_equal(w->warnings, 1);
 }
 
-/* Interface sounds on the interface stack's events, subscribed by id (a one-pointer signature). */
-typedef struct ui_element ui_element;
-typedef void (*ui_fn)(void *ctx, ui_element *element);
+/* Interface sounds on the interface stack's events, subscribed by id with the natives' parameters
+   (OnUIElementSelected(uint32_t, uint32_t), OnUICancelled(uint32_t)), or a game's confirm event
+   of one pointer. */
+typedef struct ui_stack ui_stack;
+typedef void (*ui_selected_fn)(void *ctx, uint32_t interface_id, uint32_t selectable);
+typedef void (*ui_cancelled_fn)(void *ctx, uint32_t interface_id);
+typedef void (*ui_confirmed_fn)(void *ctx, ui_stack *stack);
 static void test_audio_interface_sounds_play_on_their_events(void **state) {
     W;
     tl_events reg;
-    const char *sig_text = "(tl_interface *)";
-    uint32_t sig = tl_hash32(sig_text, strlen(sig_text), 0);
+    const char *pointer = "(ui_stack *)";
+    uint32_t pointer_sig = tl_hash32(pointer, strlen(pointer), 0);
     tl_events_desc ed;
-    (void)state;
     memset(&ed, 0, sizeof ed);
     ed.span = 32;
     assert_true(tl_events_init(&reg, &ed));
@@ -445,22 +448,35 @@ static void test_audio_interface_sounds_play_on_their_events(void **state) {
     w->desc.ui.clips[TL_AUDIO_UI_NAVIGATE] = CLICK;
     w->desc.ui.clips[TL_AUDIO_UI_CONFIRM] = YES;
     w->desc.ui.clips[TL_AUDIO_UI_CANCEL] = NO;
-    w->desc.ui.events[TL_AUDIO_UI_NAVIGATE] = 21;
-    w->desc.ui.events[TL_AUDIO_UI_CONFIRM] = 22;
-    w->desc.ui.events[TL_AUDIO_UI_CANCEL] = 20;
-    w->desc.ui.signature = sig;
+    w->desc.ui.events[TL_AUDIO_UI_NAVIGATE] = 22; /* native arguments: (uint32_t, uint32_t) */
+    w->desc.ui.events[TL_AUDIO_UI_CANCEL] = 21;   /* (uint32_t) */
+    w->desc.ui.events[TL_AUDIO_UI_CONFIRM] = 30;
+    w->desc.ui.args[TL_AUDIO_UI_CONFIRM] = TL_AUDIO_UI_ARGS_POINTER;
+    w->desc.ui.pointer_signature = pointer_sig;
     a_create(w);
-    TL_EVENTS_PUBLISH(&reg, 21, sig, ui_fn, (ui_element *)NULL);
+    TL_EVENTS_PUBLISH(&reg, 22, TL_AUDIO_SIG_U32_U32, ui_selected_fn, 7u, 2u);
     assert_int_equal(count_ops(w, TL_AUDIO_NULL_PLAY, CLICK), 1);
-    TL_EVENTS_PUBLISH(&reg, 20, sig, ui_fn, (ui_element *)NULL);
+    TL_EVENTS_PUBLISH(&reg, 21, TL_AUDIO_SIG_U32, ui_cancelled_fn, 7u);
     assert_int_equal(count_ops(w, TL_AUDIO_NULL_PLAY, NO), 1);
     assert_int_equal(count_ops(w, TL_AUDIO_NULL_PLAY, YES), 0);
-    tl_audio_play_ui(w->audio, TL_AUDIO_UI_CONFIRM);
+    TL_EVENTS_PUBLISH(&reg, 30, pointer_sig, ui_confirmed_fn, (ui_stack *)NULL);
     assert_int_equal(count_ops(w, TL_AUDIO_NULL_PLAY, YES), 1);
+    tl_audio_play_ui(w->audio, TL_AUDIO_UI_CONFIRM);
+    assert_int_equal(count_ops(w, TL_AUDIO_NULL_PLAY, YES), 2);
     tl_audio_destroy(w->audio);
     w->audio = NULL;
-    assert_int_equal(tl_events_listener_count(&reg, 21), 0); /* unsubscribed */
+    assert_int_equal(tl_events_listener_count(&reg, 22), 0); /* unsubscribed */
+    assert_int_equal(tl_events_listener_count(&reg, 30), 0);
     tl_events_discard(&reg);
+}
+
+/* The shapes' signature ids are the texts' (events.h's rule). */
+static void test_audio_interface_signature_ids(void **state) {
+    const char *texts[3] = {"(uint32_t)", "(uint32_t, uint32_t)", "()"};
+    const uint32_t ids[3] = {TL_AUDIO_SIG_U32, TL_AUDIO_SIG_U32_U32, TL_AUDIO_SIG_NONE};
+    int k;
+    (void)state;
+    for (k = 0; k < 3; k++) assert_int_equal(tl_hash32(texts[k], strlen(texts[k]), 0), ids[k]);
 }
 
 /* --- errors and allocation ------------------------------------------------------------------------------ */
@@ -518,9 +534,16 @@ static void test_audio_bad_desc_is_refused(void **state) {
     d = w->desc;
     d.ui.events[TL_AUDIO_UI_CANCEL] = 20;
     assert_null(tl_audio_create(&d));
-    assert_int_equal(w->errors, 3);
+    d = w->desc;
+    d.ui.args[TL_AUDIO_UI_CANCEL] = (tl_audio_ui_args)9; /* no such shape */
+    assert_null(tl_audio_create(&d));
+    d.ui.args[TL_AUDIO_UI_CANCEL] = TL_AUDIO_UI_ARGS_POINTER; /* without its signature id */
+    d.ui.events[TL_AUDIO_UI_CANCEL] = 20;
+    d.registry = (tl_events *)&d; /* never reached: refused before */
+    assert_null(tl_audio_create(&d));
+    assert_int_equal(w->errors, 5);
     tl_audio_set_bus_max(w->audio, TL_AUDIO_BUS_COUNT, TL_FP_ONE);
-    assert_int_equal(w->errors, 4);
+    assert_int_equal(w->errors, 6);
     assert_non_null(strstr(w->messages, "Audio: error: tl_audio_set_bus_max: invalid argument"));
 }
 
@@ -567,6 +590,7 @@ int main(void) {
         T(test_audio_source_volume_fades_and_moves),
         T(test_audio_voices_are_shared_by_objects_and_effects),
         T(test_audio_interface_sounds_play_on_their_events),
+        T(test_audio_interface_signature_ids),
         T(test_audio_missing_clip_is_a_result_and_one_log_line),
         T(test_audio_tables_full_are_results),
         T(test_audio_bad_desc_is_refused),

@@ -318,39 +318,36 @@ static void test_audio_sdl_presenting_a_level_starts_its_music(void **state) {
     assert_true(fabs(s_tone(w, s_at(t1, 0.2), 880) - 1.0) < 0.03);  /* the brazier's own hum */
 }
 
-/* Interface sounds play on the interface stack's events. */
-typedef struct s_element s_element;
-typedef void (*s_ui_fn)(void *ctx, s_element *element);
+/* Interface sounds play on the interface stack's events (the natives' parameters). */
+typedef void (*s_selected_fn)(void *ctx, uint32_t interface_id, uint32_t selectable);
+typedef void (*s_cancelled_fn)(void *ctx, uint32_t interface_id);
 static void test_audio_sdl_interface_sounds_play_on_navigation(void **state) {
     s_world *w = (s_world *)*state;
     tl_events_desc ed;
-    const char *text = "(tl_interface *)";
-    uint32_t sig = tl_hash32(text, strlen(text), 0);
     int t0, t1;
     memset(&ed, 0, sizeof ed);
     ed.span = 32;
     assert_true(tl_events_init(&w->reg, &ed));
     w->desc.registry = &w->reg;
     w->desc.ui.clips[TL_AUDIO_UI_NAVIGATE] = CLICK;
-    w->desc.ui.clips[TL_AUDIO_UI_CONFIRM] = CONFIRM;
-    w->desc.ui.events[TL_AUDIO_UI_NAVIGATE] = 21;
-    w->desc.ui.events[TL_AUDIO_UI_CONFIRM] = 22;
-    w->desc.ui.signature = sig;
+    w->desc.ui.clips[TL_AUDIO_UI_CANCEL] = CONFIRM; /* a tone of its own */
+    w->desc.ui.events[TL_AUDIO_UI_NAVIGATE] = 22;   /* OnUIElementSelected(uint32_t, uint32_t) */
+    w->desc.ui.events[TL_AUDIO_UI_CANCEL] = 21;     /* OnUICancelled(uint32_t) */
     s_create(w);
     s_run(w, 0.3);
     t0 = s_now(w);
-    TL_EVENTS_PUBLISH(&w->reg, 21, sig, s_ui_fn, (s_element *)NULL);
+    TL_EVENTS_PUBLISH(&w->reg, 22, TL_AUDIO_SIG_U32_U32, s_selected_fn, 1u, 2u);
     s_run(w, 0.3);
     t1 = s_now(w);
-    TL_EVENTS_PUBLISH(&w->reg, 22, sig, s_ui_fn, (s_element *)NULL);
+    TL_EVENTS_PUBLISH(&w->reg, 21, TL_AUDIO_SIG_U32, s_cancelled_fn, 1u);
     s_run(w, 0.3);
     s_finish(w);
-    print_message("click before %.3f, after %.3f (confirm %.3f); confirm %.3f (click %.3f)\n",
+    print_message("click before %.3f, after %.3f (cancel %.3f); cancel %.3f (click %.3f)\n",
                   s_tone(w, s_at(t0, -0.1), 1000), s_tone(w, s_at(t0, 0.0), 1000),
                   s_tone(w, s_at(t0, 0.0), 660), s_tone(w, s_at(t1, 0.0), 660),
                   s_tone(w, s_at(t1, 0.0), 1000));
     assert_true(s_tone(w, s_at(t0, -0.1), 1000) < 0.01);
-    assert_true(s_tone(w, s_at(t0, 0.0), 1000) > 0.3); /* 0.1 s of click inside the window's 0.1 */
+    assert_true(s_tone(w, s_at(t0, 0.0), 1000) > 0.3); /* the click, within the 100 ms after */
     assert_true(s_tone(w, s_at(t0, 0.0), 660) < 0.02);
     assert_true(s_tone(w, s_at(t1, 0.0), 660) > 0.3);
     assert_true(s_tone(w, s_at(t1, 0.0), 1000) < 0.02);
