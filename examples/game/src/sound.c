@@ -166,4 +166,5 @@ void game_sound_state_of(const game_sound *s, game_sound_state *state) {
     state->voices_busy = tl_audio_get_stats(s->audio).voices_busy;
     state->zone_attenuation = tl_fp_to_double(tl_audio_zone_attenuation(s->audio));
     state->waterfall_gain = tl_fp_to_double(tl_audio_object_gain(s->waterfall));
+    state->listener_volume = tl_fp_to_double(tl_audio_listener_volume(s->audio));
 }

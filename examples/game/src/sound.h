@@ -26,6 +26,7 @@ typedef struct game_sound_state {
     uint32_t voices_busy;
     double zone_attenuation; /* the waterfall's hold on the music: 1 far away, 0.3 beside it */
     double waterfall_gain;   /* its roar's */
+    double listener_volume;  /* 0 behind the fader */
 } game_sound_state;
 void game_sound_state_of(const game_sound *s, game_sound_state *state);
 

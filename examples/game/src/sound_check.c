@@ -5,8 +5,11 @@
  *
  * The whole game (core, levels, content) with sound.c, one game frame per 1/60 s of audio mixed
  * (the mixer's own clock): the meadow is presented and its music and ambience fade in; the player
- * walks to the waterfall, whose zone lowers the music to 30%; a pickup plays its chime. Then
- * the file is read back: silence before the presentation, sound after (RMS over a window).
+ * walks to the waterfall, whose zone lowers the music to 30%; a pickup plays its chime; given the
+ * exit's score (as kills would give it: the check's one change to the simulation's state), the
+ * exit opens with its chime and the player walks through it: the transition fades the listener
+ * out behind the fader, the cave's music and ambience replace the meadow's. Then the file is read
+ * back: silence before the presentation and at the fader's darkest, sound after (RMS).
  * No window: the replays and their hashes never involve sound. */
 #include <math.h>
 #include <stdio.h>
@@ -50,6 +53,30 @@ static bool far_from_waterfall(game *g) {
     return dx * dx + dy * dy > 1.5 * 1.5;
 }
 
+static bool in_meadow(game *g) { return sim_head(g->block)->level == 0; }
+
+/* Through the exit: the clock at the first frame the listener is silent, and whether the cave's
+   scenario took over. */
+static bool walk_to_the_cave(game *g, game_sound *s, double *silent_at) {
+    game_sound_state st;
+    int f;
+    sim_head(g->block)->score = g->world.levels[0].exit_score; /* the exit opens */
+    run(g, s, SIM_DOWN, 40, NULL);                              /* to the bottom row */
+    run(g, s, SIM_RIGHT, 400, in_meadow);                       /* along it to the exit */
+    *silent_at = -1;
+    for (f = 0; f < 240; f++) { /* the transition: fader and listener out, present, back in */
+        run(g, s, 0, 1, NULL);
+        game_sound_state_of(s, &st);
+        if (*silent_at < 0 && st.listener_volume == 0) *silent_at = (double)(SDL_AtomicGet(&mixed) - clock_base) / RATE;
+    }
+    game_sound_state_of(s, &st);
+    printf("cave: %s, silent behind the fader at %.2f s, listener back at %.2f, %u voices\n",
+           st.presented == NEXUS_LEVELS_U32(Nexus_Levels_Cave) ? "presented" : "not presented", *silent_at,
+           st.listener_volume, st.voices_busy);
+    return st.presented == NEXUS_LEVELS_U32(Nexus_Levels_Cave) && *silent_at > 0 && st.listener_volume == 1.0 &&
+           st.voices_busy >= 2;
+}
+
 static double window_rms(const int16_t *out, long frames, double at, double seconds) {
     long first = (long)(at * RATE), n = (long)(seconds * RATE), i;
     double sum = 0;
@@ -58,11 +85,11 @@ static double window_rms(const int16_t *out, long frames, double at, double seco
     return sqrt(sum / (double)n);
 }
 
-static bool check_output(const char *path, double presented_at) {
+static bool check_output(const char *path, double presented_at, double silent_at, double end) {
     FILE *f = fopen(path, "rb");
     long size, frames;
     int16_t *out;
-    double before, after;
+    double before, after, dark, cave;
     if (!f) return false;
     fseek(f, 0, SEEK_END);
     size = ftell(f);
@@ -73,9 +100,12 @@ static bool check_output(const char *path, double presented_at) {
     frames = size / 4; /* 0 when unread: both windows are then -1 */
     before = window_rms(out, frames, presented_at - 0.12, 0.1);
     after = window_rms(out, frames, presented_at + 0.75, 0.5); /* the fade-in took 0.35 s */
-    printf("output: %.2f s; RMS 0.1 s before the meadow %.0f, 0.5 s from 0.75 s after %.0f\n", (double)frames / RATE, before, after);
+    dark = window_rms(out, frames, presented_at + silent_at + 0.03, 0.03);
+    cave = window_rms(out, frames, presented_at + end - 0.6, 0.5);
+    printf("output: %.2f s; RMS 0.1 s before the meadow %.0f, 0.5 s from 0.75 s after %.0f; behind the "
+           "fader %.0f; in the cave %.0f\n", (double)frames / RATE, before, after, dark, cave);
     free(out);
-    return before >= 0 && before < 30 && after > 500;
+    return before >= 0 && before < 30 && after > 500 && dark >= 0 && dark < 30 && cave > 500;
 }
 
 int main(int argc, char **argv) {
@@ -83,7 +113,7 @@ int main(int argc, char **argv) {
     game_desc d;
     game_sound *s;
     game_sound_state st;
-    double presented_at;
+    double presented_at, silent_at, end;
     int walked;
     bool ok = true;
     if (argc != 3) {
@@ -119,10 +149,12 @@ int main(int argc, char **argv) {
     game_sound_state_of(s, &st);
     printf("pickup: %u voices\n", st.voices_busy);
     ok &= st.voices_busy >= 4; /* music, atmos, the roar, the chime */
+    ok &= walk_to_the_cave(&g, s, &silent_at);
+    end = (double)(SDL_AtomicGet(&mixed) - clock_base) / RATE;
     game_sound_close(s);
     game_close(&g);
     SDL_Quit();
-    ok &= check_output(argv[2], presented_at);
+    ok &= check_output(argv[2], presented_at, silent_at, end);
     puts(ok ? "ok: the game's sound" : "FAIL: the game's sound");
     return ok ? 0 : 1;
 }
