@@ -54,7 +54,8 @@
          music, atmos track   track volume x bus maximum x zone attenuation x listener volume
          spatial object       source volume x rolloff x bus maximum x listener volume
          effect (tl_audio_play, interface sounds)   volume x SFX maximum x listener volume
-     each product taken left to right with tl_fp_mul and clamped to [0, 1].
+     each product a tl_fp_mul clamped to [0, 1], always in the same order (the same bits on
+     every machine).
    - tl_audio_set_global_volumes_max(music, atmos) moves the two bus maxima (the seed's
      SetGlobalVolumesMax; tl_audio_set_bus_max for any bus). All start at 1.
    - tl_audio_fade_listener_volume(target) moves the listener volume and answers true once it is
@@ -97,15 +98,18 @@
    - A zone is a spatial object with an influence I and a radius coefficient c (both 0..1). Its
      inverse-distance immersion, with R = its max distance and r = c x R:
          immersion = 1 for d <= r,  0 for d >= R,  (R - d) / (R - r) between
-     (tl_fp_inverse_lerp(R, r, d)); the zone attenuates the global music and atmos tracks by
+     (both falloffs computed as (far - d) x 1 / (far - near), the reciprocal taken when the object
+     is made, d = tl_fp_sqrt of the squared distance); the zone attenuates the global music and
+     atmos tracks by
          zone attenuation = 1 - max over linked zones of (I x immersion)
      so at full immersion the music plays at (1 - I) of its volume. The zone's own clip plays as
      any spatial object's.
    - Pan: the listener's right vector (its rotation applied to +x) dotted with the direction to
      the object, in [-1, 1]; 0 for flat objects and tracks.
-   - A linked object within its max distance gets a voice while one is free (objects in creation
-     order first); beyond it, it gives its voice back. Looping objects restart when they come
-     back into range (no virtual playback position is kept).
+   - A linked object within its max distance gets a voice while one is free (in slot order:
+     creation order, discarded objects' slots reused first); beyond it, it gives its voice back.
+     An object waiting for a voice is not placed (a flag test a frame; a zone always is). Looping
+     objects restart when they come back into range (no virtual playback position is kept).
    - tl_audio_drive_listener(position, rotation) places the listener (NULL rotation: keep the
      last); nobody driving it keeps its last transform (the seed's DriveAudioListener).
 
@@ -352,7 +356,7 @@ typedef struct tl_audio_object_desc {
     tl_audio_bus bus;
     tl_fpv3 position;
     tl_fp volume, min_distance, max_distance;
-    bool flat; /* not spatial: rolloff 1 and pan 0 wherever the listener is */
+    bool flat; /* not spatial: rolloff 1 and pan 0 wherever the listener is (no zone then) */
     bool zone;
     tl_fp radius_coefficient, influence; /* a zone's (0..1) */
 } tl_audio_object_desc;
