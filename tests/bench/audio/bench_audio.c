@@ -95,12 +95,12 @@ int main(void) {
     crowded = make_world(&null_crowded, 0.2); /* 6.4 x 6.2: all within 10 of the listener */
     a = bench_walk(spread, 3.2);
     st = tl_audio_get_stats(spread);
-    printf("update, 1,000 linked objects (%u zones), spread:  %8.0f ns  (%u voices busy)\n",
-           st.zones, a, st.voices_busy);
+    printf("update, %u linked objects (%u zones), spread:  %8.0f ns  (%u voices busy)\n",
+           st.linked, st.zones, a, st.voices_busy);
     b = bench_walk(crowded, 0.2);
     st = tl_audio_get_stats(crowded);
-    printf("update, 1,000 linked objects (%u zones), crowded: %8.0f ns  (%u voices busy)\n",
-           st.zones, b, st.voices_busy);
+    printf("update, %u linked objects (%u zones), crowded: %8.0f ns  (%u voices busy)\n",
+           st.linked, st.zones, b, st.voices_busy);
     printf("goal: under 20000 ns a frame\n");
     tl_audio_destroy(spread);
     tl_audio_destroy(crowded);
