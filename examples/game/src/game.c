@@ -377,13 +377,13 @@ static const tl_lifecycle_subsystem feed_subsystem = {"Feed", NULL, NULL, feed_i
 
 /* ---- the fader: the transition's single providers ------------------------------------------- */
 
-static bool display_fader(void *ctx, tl_levels *levels) {
+bool game_display_fader(void *ctx, tl_levels *levels) {
     game *g = (game *)ctx;
     (void)levels;
     g->fade_dir = g->fade < GAME_FADE_FRAMES ? 1 : 0;
     return g->fade >= GAME_FADE_FRAMES;
 }
-static bool hide_fader(void *ctx, tl_levels *levels) {
+bool game_hide_fader(void *ctx, tl_levels *levels) {
     game *g = (game *)ctx;
     (void)levels;
     g->fade_dir = g->fade > 0 ? -1 : 0;
@@ -462,9 +462,9 @@ static void load_player(game *g) {
     g->heart = tl_scope_load(g->player_scope, Content_Game_Sprites_heart);
 }
 
-static void subscribe_presentation(game *g) {
-    Iris_Events_OnDisplayFader_subscribe(&g->registry, display_fader, g);
-    Iris_Events_OnHideFader_subscribe(&g->registry, hide_fader, g);
+static void subscribe_presentation(game *g, bool external_fader) {
+    if (!external_fader) Iris_Events_OnDisplayFader_subscribe(&g->registry, game_display_fader, g);
+    if (!external_fader) Iris_Events_OnHideFader_subscribe(&g->registry, game_hide_fader, g);
     Iris_Events_OnScenePresented_subscribe(&g->registry, on_presented, g);
 }
 
@@ -517,7 +517,7 @@ bool game_open(game *g, const game_desc *desc) {
     }
     if (!open_runtime(g, desc) || !open_saves(g, desc->save_dir)) return false;
     load_player(g);
-    subscribe_presentation(g);
+    subscribe_presentation(g, desc->external_fader);
     if (!deploy(g)) return false;
 #if defined(TL_DEVELOPMENT)
     if (!open_live(g, desc->vault_image_dir)) return false;
