@@ -30,10 +30,10 @@ typedef struct l_world {
     char trace[512];
 } l_world;
 
-static tl_lifecycle_status l_begin(void *ctx, tl_level *level) {
+static tl_levels_status l_begin(void *ctx, tl_level *level) {
     (void)ctx;
     (void)level;
-    return TL_LIFECYCLE_DONE;
+    return TL_LEVELS_DONE;
 }
 static void l_unload(void *ctx, tl_level *level) {
     (void)ctx;

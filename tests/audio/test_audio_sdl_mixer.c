@@ -259,10 +259,10 @@ static void test_audio_sdl_zone_attenuates_music_by_its_influence(void **state) 
     assert_true(fabs(s_rms(w, s_at(t1, LATE)) - 1.0) < 0.02);
 }
 
-static tl_lifecycle_status s_begin(void *ctx, tl_level *level) {
+static tl_levels_status s_begin(void *ctx, tl_level *level) {
     (void)ctx;
     (void)level;
-    return TL_LIFECYCLE_DONE;
+    return TL_LEVELS_DONE;
 }
 static void s_unload(void *ctx, tl_level *level) {
     (void)ctx;
