@@ -97,8 +97,10 @@ static inline tl_levels_status tl__glue_objects_update(void *ctx, void *run) {
     switch (tl_lifecycle_batch_update((tl_lifecycle_batch *)run)) {
     case TL_LIFECYCLE_BATCH_PENDING: return TL_LEVELS_PENDING;
     case TL_LIFECYCLE_BATCH_FAILED: return TL_LEVELS_FAILED;
-    default: return TL_LEVELS_DONE;
+    case TL_LIFECYCLE_BATCH_DONE:
+    default: break;
     }
+    return TL_LEVELS_DONE;
 }
 
 /* "preload failed: A, C": every object whose preload failed. */
@@ -293,3 +295,13 @@ static inline tl_save_result tl_glue_save_read_vault(tl_save_store *store, const
 }
 #endif
 #endif /* TL_GLUE_H */
+
+/* Outside the guard: a file that included glue.h before defining TL_IMPLEMENTATION and includes it
+   again reaches the implementations of the services it joins (each header guards its own). */
+#include "content.h"
+#include "levels.h"
+#include "lifecycle.h"
+#include "platform.h"
+#include "save.h"
+#include "time.h"
+#include "vault.h"

@@ -689,8 +689,11 @@ static bool tl__level_advance(tl_level *level) {
         switch (level->run ? n->objects.update(n->objects.ctx, level->run) : TL_LEVELS_DONE) {
         case TL_LEVELS_PENDING: return false;
         case TL_LEVELS_FAILED: tl__level_objects_failed(level); return false;
-        default: level->state = TL__LEVEL_FINISHING; return true;
+        case TL_LEVELS_DONE:
+        default: break;
         }
+        level->state = TL__LEVEL_FINISHING;
+        return true;
     case TL__LEVEL_FINISHING:
         status = tl__level_hook(level, n->loader.finished_loading);
         if (status == TL_LEVELS_FAILED) tl__level_fail(level, "its finished_loading hook failed");

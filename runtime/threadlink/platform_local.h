@@ -82,6 +82,10 @@ TL_API bool tl_platform_register_local(tl_platform *platform, uint32_t platform_
 /* ------------------------------------------------------------------------------------------------ */
 #if defined(TL_PLATFORM_LOCAL_IMPL) && !defined(TL__PLATFORM_LOCAL_IMPLEMENTED)
 #define TL__PLATFORM_LOCAL_IMPLEMENTED
+/* Again: a file that included this header before defining TL_IMPLEMENTATION reaches the
+   implementations of the two services it runs on here. */
+#include "platform.h"
+#include "save.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,11 +304,12 @@ static tl_platform_result tl__local_init(void *ctx, tl_platform *p) {
     tl_save_store_desc desc;
     tl_platform_account *account;
     tl_platform_result r;
+    const tl_logger *logger = tl_platform_logger(p); /* p is the platform initialising us */
     memset(&desc, 0, sizeof desc);
-    local->logger = *tl_platform_logger(p);
+    if (logger) local->logger = *logger;
     desc.root = local->root;
     desc.io = local->io;
-    desc.logger = *tl_platform_logger(p);
+    desc.logger = local->logger;
     if (!(local->store = tl_save_store_open(&desc))) {
         r = tl_platform_result_make(TL_PLATFORM_INITIALIZATION_FAILED, 0);
         r.message = "Local: the save store cannot be opened (logged above)";

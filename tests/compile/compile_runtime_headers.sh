@@ -80,8 +80,8 @@ for src in "$work"/*_0.c "$work"/*_1.c; do
   strict clang c11 "$clang_strict" "$src"
 done
 # content.h's development mode (TL_CONTENT_LIVE, content.h's live part): its code exists only with the
-# switch, so it is compiled here with it, alone and through content.h, in every mode, then strict.
-for via in content_live content; do
+# switch, so it is compiled here with it, in every mode, then strict.
+for via in content; do
   live="$work/live_$via"
   { echo '#define _XOPEN_SOURCE 700'; echo '#define TL_CONTENT_LIVE'; echo '#define TL_IMPLEMENTATION'
     echo "#include <threadlink/$via.h>"
@@ -236,7 +236,7 @@ TL_LIFECYCLE_SINGLETON(inventory_get, inventory, inventory_subsystem)
 int tl_compile_test_usage(tl_lifecycle *core, tl_events *reg, tl_content *content);
 int tl_compile_test_usage(tl_lifecycle *core, tl_events *reg, tl_content *content) {
     inventory *inv = T_NULL;
-    const tl_lifecycle_events natives = TL_LIFECYCLE_EVENTS_NATIVE;
+    const tl_time_events natives = TL_TIME_EVENTS_NATIVE;
     tl_logger logger;
     tl_scope scope = TL_SCOPE_CREATE(tl_content_root(content), "Level", TL_SCOPE_LEVEL);
     tl_fp one = TL_FP_ONE;
