@@ -294,6 +294,7 @@ static int run_pack(int argc, char **argv)
         rc = 2;
     } else {
         diag_set_file_prefix(dir);
+        opt.project_dir = dir;
         rc = pack_run(&opt);
     }
     free(depfile);

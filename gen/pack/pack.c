@@ -1426,6 +1426,7 @@ static bool generate_pass(const pack_options *opt, const char *cfg_path, const c
     g.banner_without_version = opt->banner_without_version;
     g.generator_build = opt->generator_build;
     g.summary = opt->summary;
+    g.project_dir = opt->project_dir;
     g.jobs = jobs;
     g.content = session;
     if (opt->depfile) g.on_input = add_pass_input, g.on_input_ctx = inputs;

@@ -46,6 +46,7 @@ typedef struct pack_options {
     bool banner_without_version;
     const char *generator_build; /* as gen_options.generator_build */
     FILE *summary;               /* default stdout */
+    const char *project_dir;     /* -C DIR as given (NULL: none): messages suggesting a command name it */
     /* Tests: shuffle the scanned inputs with this seed before partitioning and packing, to show
      * that nothing depends on input order (0: as scanned). */
     uint64_t shuffle_seed;
