@@ -28,7 +28,8 @@ What it checks, each failure naming the file and line:
   5. Every public tl_/TL_ name the docs mention in `code` (README.md, docs/*.md) exists in the
      runtime's headers, backends or the generator's templates.
   6. README.md's module table: a row per header of runtime/threadlink/, each size within 10%
-     of its `wc -l`.
+     of its `wc -l`; docs/runtime.md's (between <!-- modules --> and <!-- /modules -->) a row per
+     header too.
 --self-test plants a wrong function name in a copy of a C block, of a usage block and of a shell
 recipe, drops a switch from the list, and expects each to be reported.
 """
@@ -294,6 +295,11 @@ class Checker:
                 self.error('README.md:%d' % line, '%s has %d lines, not %d (more than 10%% off)' % (h, actual, said))
         for h in sorted(set(rows) - set(self.headers())):
             self.error('README.md:%d' % rows[h][0], 'the module table lists %s, which does not exist' % h)
+        m = re.search(r'<!-- modules[^>]*-->(.*?)<!-- /modules -->', self.read('docs/runtime.md'), re.S)
+        listed = set(re.findall(r'^\| `([a-z_0-9]+\.h)` \|', m.group(1), re.M)) if m else set()
+        for h in self.headers():
+            if h not in listed:
+                self.error('docs/runtime.md', 'the module table (<!-- modules -->) has no row for %s' % h)
 
     # --- all of it -------------------------------------------------------------------------------
 

@@ -6,7 +6,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <threadlink/events.h>
-#include "threadlink/levels.h"
 
 /* Tombstones are deprecated: using one warns, declaring them does not. */
 #ifndef TL_DEPRECATED_ENTRY
