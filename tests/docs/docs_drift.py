@@ -14,8 +14,9 @@ What it checks, each failure naming the file and line:
      and callbacks the block names). A block that mentions TL_CONTENT_LIVE or TL_DEVELOPMENT is
      compiled with and without it. ```c fragment marks a block that is deliberately not C (a
      header's shape with `...`): it is not compiled, but every tl_/TL_ name it calls must be a
-     runtime function or function-like macro (4.). ```c excerpt=PATH blocks (the tutorial) must be
-     lines of PATH as they are, ```text output=PATH blocks PATH's whole text.
+     runtime function or function-like macro (4.). A block whose info says excerpt=PATH (the
+     tutorial's C, the build recipes) must be lines of PATH as they are, in its order (PATH's
+     comments and blank lines may be left out); output=PATH, PATH's whole text.
   2. ```sh blocks: `sh -n` parses them, and every threadlink-gen command in them names a command
      and options that `threadlink-gen --help` (and `pack --help`) list.
   3. The implementation switches: the TL_*_IMPL names listed in docs/runtime.md (between
@@ -27,7 +28,7 @@ What it checks, each failure naming the file and line:
      every tl_/TL_ name in it exists (5.).
   5. Every public tl_/TL_ name the docs mention in `code` (README.md, docs/*.md) exists in the
      runtime's headers, backends or the generator's templates.
-  6. README.md's module table: a row per header of runtime/threadlink/, each size within 10%
+  6. README.md at most 300 lines; its module table: a row per header of runtime/threadlink/, each size within 10%
      of its `wc -l`; docs/runtime.md's (between <!-- modules --> and <!-- /modules -->) a row per
      header too.
 --self-test plants a wrong function name in a copy of a C block, of a usage block and of a shell
@@ -58,6 +59,7 @@ class Checker:
         self.errors = []
         self.compiled = 0
         self.probed = 0
+        self.excerpts = 0
 
     def error(self, where, message):
         self.errors.append('%s: error: %s' % (where, message))
@@ -154,10 +156,19 @@ class Checker:
             self.error('%s:%d' % (rel, line), '%s does not exist' % target)
             return
         whole = self.read(target)
-        ok = text in whole if m.group(1) == 'excerpt' else text == whole
+        self.excerpts += 1
+        ok = self.is_excerpt(text, whole) if m.group(1) == 'excerpt' else text == whole
         if not ok:
             self.error('%s:%d' % (rel, line), 'the block is not %s as it is' % (
-                'a run of lines of ' + target if m.group(1) == 'excerpt' else target))
+                'an excerpt of ' + target if m.group(1) == 'excerpt' else target))
+
+    @staticmethod
+    def is_excerpt(text, whole):
+        """The block's non-blank lines are lines of the file, in its order (lines may be left out
+        between them: comments, blank lines)."""
+        lines = iter(line.rstrip() for line in whole.split('\n'))
+        return all(any(line == wanted for line in lines) for wanted in
+                   (w.rstrip() for w in text.split('\n') if w.strip()))
 
     # --- 2. shell recipes ------------------------------------------------------------------------
 
@@ -279,6 +290,9 @@ class Checker:
     # --- 6. the README's module table --------------------------------------------------------------
 
     def check_module_table(self):
+        readme_lines = self.read('README.md').count('\n')
+        if readme_lines > 300:
+            self.error('README.md', 'the front page has %d lines (at most 300: the reference goes in docs/)' % readme_lines)
         rows = {}
         for k, line in enumerate(self.read('README.md').split('\n')):
             m = re.match(r'^\|[^|]*\| `([a-z_0-9]+\.h)` \| ([0-9,]+) \|', line)
@@ -317,7 +331,7 @@ class Checker:
                 elif lang == 'c':
                     c_blocks += 1
                     self.c_block(rel, line, text, context)
-                elif lang == 'text' and info:
+                elif info.startswith(('excerpt=', 'output=')):
                     self.excerpt(rel, line, text, info)
                 elif lang == 'sh':
                     sh_blocks += 1
@@ -335,8 +349,9 @@ class Checker:
             self.check_names(rel, known)
         self.check_module_table()
         return ('%d C blocks compiled (%d compilations), %d fragments and %d usage blocks probed '
-                '(%d calls), %d shell recipes, %d switches' % (
-                    c_blocks, self.compiled, len(fragments), len(uses), self.probed, sh_blocks, len(switches)))
+                '(%d calls), %d excerpts and outputs compared, %d shell recipes, %d switches' % (
+                    c_blocks, self.compiled, len(fragments), len(uses), self.probed, self.excerpts,
+                    sh_blocks, len(switches)))
 
 
 def self_test(root, gen, work, cc):
@@ -356,7 +371,7 @@ def self_test(root, gen, work, cc):
          "no command 'headres'"),
         ('docs/runtime.md', '| `TL_AUDIO_IMPL` | `audio.h` |\n', '', 'leaves out TL_AUDIO_IMPL'),
         ('docs/tutorial.md', '    tl_events_discard(&events);', '    tl_events_discard(&event);',
-         'is not a run of lines'),
+         'is not an excerpt of'),
     ]
     for rel, old, new, _ in plant:
         path = os.path.join(copy, rel)

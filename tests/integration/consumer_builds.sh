@@ -46,7 +46,8 @@ else
   python3 - "$root/docs/build-systems.md" Makefile <<'PY' || fail "docs/build-systems.md does not show examples/make/Makefile as it is"
 import sys
 text = open(sys.argv[1], encoding="utf-8").read()
-start = text.index("```make\n", text.index("`examples/make/Makefile`")) + len("```make\n")
+fence = "```make excerpt=examples/make/Makefile\n"
+start = text.index(fence) + len(fence)
 sys.exit(0 if text[start:text.index("```\n", start)] == open(sys.argv[2], encoding="utf-8").read() else 1)
 PY
 fi
