@@ -2,11 +2,14 @@
  *   1. A 108 MB tree of 4,000 files packed with zstd (level 3) with --jobs 1, 2 and one per core,
  *      beside `tar cf - src | zstd -3 -T0` of the same tree in the same run.
  *   2. A 1 GB tree of 20,000 files: a full pack, then one-file edits (each a different file, one
- *      byte changed in place) each followed by a pack, with the peak resident memory of each.
+ *      byte changed in place) each followed by a pack, with the peak resident memory of each; and
+ *      what the first edit costs a player to download (issue 47): the new output's 1 MiB chunks
+ *      found nowhere in the previous output, against the whole output's size.
  * The trees (and pack's cache folder) are made in a temporary folder, deleted at the end.
  * Medians of RUNS runs.
  *   bench_pack THREADLINK_GEN [RUNS] [SMALL_MB SMALL_FILES] [BIG_MB BIG_FILES] */
 #define _GNU_SOURCE
+#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,6 +180,59 @@ static void bench_cores(const char *gen, const char *dir, int runs, long mb, lon
     run_or_die(cmd);
 }
 
+/* ---- delta delivery: 1 MiB chunks of an output folder ---------------------------------------- */
+#define CHUNK (1u << 20)
+typedef struct chunk_set {
+    uint64_t *hash;
+    size_t count, cap;
+    long long bytes, new_bytes; /* every chunk's bytes; those of chunks not in `known` */
+    const struct chunk_set *known;
+} chunk_set;
+static chunk_set *g_chunks; /* nftw has no context argument */
+
+static uint64_t fnv64(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+    return h ^ n;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int add_file_chunks(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st, (void)ftw;
+    if (type != FTW_F) return 0;
+    static unsigned char buf[CHUNK];
+    FILE *f = fopen(path, "rb");
+    size_t n;
+    if (!f) return 1;
+    while ((n = fread(buf, 1, CHUNK, f)) > 0) {
+        uint64_t h = fnv64(buf, n);
+        chunk_set *c = g_chunks;
+        if (c->count == c->cap) c->hash = realloc(c->hash, (c->cap = c->cap * 2 + 64) * sizeof *c->hash);
+        c->hash[c->count++] = h;
+        c->bytes += (long long)n;
+        if (c->known && !bsearch(&h, c->known->hash, c->known->count, sizeof h, cmp_u64)) c->new_bytes += (long long)n;
+    }
+    fclose(f);
+    return 0;
+}
+
+/* The chunks of every file under dir (sorted), and how many bytes of them `known` lacks. */
+static chunk_set chunks_of(const char *dir, const chunk_set *known)
+{
+    chunk_set c = {NULL, 0, 0, 0, 0, known};
+    g_chunks = &c;
+    if (nftw(dir, add_file_chunks, 16, FTW_PHYS) != 0) exit(1);
+    qsort(c.hash, c.count, sizeof *c.hash, cmp_u64);
+    return c;
+}
+
 /* Part 2: a one-file edit in a large tree against a full pack. */
 static void bench_incremental(const char *gen, const char *dir, int runs, long mb, long files)
 {
@@ -192,6 +248,9 @@ static void bench_incremental(const char *gen, const char *dir, int runs, long m
     sample full = median(full_runs, setup, cmd);
     double t[64], c[64];
     long peak = 0;
+    char out[700];
+    snprintf(out, sizeof out, "%s/out", root);
+    chunk_set before = chunks_of(out, NULL), after = {0};
     for (int i = 0; i < runs; i++) {
         long n = (i * 7919L + 11) % files, p;
         snprintf(setup, sizeof setup, "printf 'E%d' | dd of=%s/src/Zone%02ld/Set%ld/asset_%05ld.bin bs=1 seek=5 conv=notrunc 2>/dev/null", i,
@@ -199,12 +258,18 @@ static void bench_incremental(const char *gen, const char *dir, int runs, long m
         run_or_die(setup);
         t[i] = timed(cmd, &p, &c[i]);
         if (p > peak) peak = p;
+        if (i == 0) after = chunks_of(out, &before);
     }
     qsort(t, (size_t)runs, sizeof *t, cmp_double);
     qsort(c, (size_t)runs, sizeof *c, cmp_double);
     printf("%-40s %8.3f s %8.3f s %8.2fx  (incremental / full; goal <= 0.10x; cpu %.2f s vs %.2f s)\n", "one-file edit vs full pack",
            t[runs / 2], full.seconds, t[runs / 2] / full.seconds, c[runs / 2], full.cpu);
     printf("%-40s %8ld KiB (full pack)  %ld KiB (one-file edit; %.0f MB tree)\n", "peak RSS", full.peak_kib, peak, total_mb);
+    printf("%-40s %8.2f MB of %.1f MB  (%.4f of the output: 1 MiB chunks of the new output found nowhere in the old)\n",
+           "delta delivery, one-file edit", (double)after.new_bytes / 1e6, (double)after.bytes / 1e6,
+           after.bytes ? (double)after.new_bytes / (double)after.bytes : 0.0);
+    free(before.hash);
+    free(after.hash);
     snprintf(cmd, sizeof cmd, "rm -rf %s", root);
     run_or_die(cmd);
 }
