@@ -16,14 +16,15 @@ import shutil
 import sys
 import tempfile
 
-LAYERS = ('base', 'core', 'content', 'vault')
+LAYERS = ('base', 'core', 'content', 'vault', 'input')
 # Who may include whom (each row: the layers the file's layer may include).
 ALLOWED = {
     'base': {'base'},                              # nothing threadlink-specific
     'core': {'base', 'core'},                      # config, domains, identity, emitters, pipeline
     'content': {'base', 'core', 'content'},        # content profiles, catalogs, pack
     'vault': {'base', 'core', 'vault'},            # vaults need nothing of content today
-    'top': {'base', 'core', 'content', 'vault', 'top'},  # the commands and the stage registry
+    'input': {'base', 'core', 'input'},            # the action map (issue 44)
+    'top': {'base', 'core', 'content', 'vault', 'input', 'top'},  # the commands and the stage registry
 }
 # The only sources in gen/ itself (as TOP in tools/layer_gen.py): every other one is in a layer.
 TOP = {'main.c', 'stages.c', 'watch.c', 'watch.h'}
