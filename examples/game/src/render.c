@@ -119,6 +119,7 @@ static void draw_menu(render_ctx *r, const render_menu *m) {
     for (i = 0; i < m->count; i++)
         draw_text(r, 240, 200 + i * 36, 3, m->items[i], i == m->selected ? pick : m->enabled[i] ? on : off);
     if (m->note) draw_text(r, 200, 420, 2, m->note, off);
+    if (m->prompt) draw_text(r, 200, 460, 2, m->prompt, on);
 }
 
 void render_frame(render_ctx *r, const game *g, const render_menu *menu) {

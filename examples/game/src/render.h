@@ -18,6 +18,7 @@ typedef struct render_menu {
     const char *items[6];
     bool enabled[6];
     const char *note;
+    const char *prompt; /* the current device's controls for select and back, or NULL */
 } render_menu;
 
 typedef struct render_ctx {
