@@ -31,11 +31,12 @@ typedef enum dextra_actions {
     Dextra_Actions_Left = 718390210,
     Dextra_Actions_Right = -1742746787,
     Dextra_Actions_Confirm = 1700664504,
-    Dextra_Actions_Back = 1392112968
+    Dextra_Actions_Back = 1392112968,
+    Dextra_Actions_Interact = 485295465
 } dextra_actions;
 
 /* Number of live entries. */
-#define DEXTRA_ACTIONS_COUNT 9
+#define DEXTRA_ACTIONS_COUNT 10
 
 /* X-macro of the live entries: X(enumerator, name). */
 #define DEXTRA_ACTIONS_LIST(X) \
@@ -48,6 +49,7 @@ typedef enum dextra_actions {
     X(Dextra_Actions_Right, Right) \
     X(Dextra_Actions_Confirm, Confirm) \
     X(Dextra_Actions_Back, Back) \
+    X(Dextra_Actions_Interact, Interact) \
     /* end of DEXTRA_ACTIONS_LIST */
 
 #ifndef TL_GENERATED_CAST
@@ -62,7 +64,7 @@ typedef enum dextra_actions {
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *dextra_actions__names(void)
 {
-    static const char *const names[10] = {
+    static const char *const names[11] = {
         "None",
         "Move",
         "Fire",
@@ -73,14 +75,15 @@ static inline const char *const *dextra_actions__names(void)
         "Right",
         "Confirm",
         "Back",
+        "Interact",
     };
     return names;
 }
 
 static inline const int32_t *dextra_actions__values(void)
 {
-    static const int32_t values[10] = {
-        0, -15329453, 2113715005, 754389244, 57817261, 2100297210, 718390210, -1742746787, 1700664504, 1392112968,
+    static const int32_t values[11] = {
+        0, -15329453, 2113715005, 754389244, 57817261, 2100297210, 718390210, -1742746787, 1700664504, 1392112968, 485295465,
     };
     return values;
 }
@@ -89,7 +92,7 @@ static inline const int32_t *dextra_actions__values(void)
 static inline const char *dextra_actions_name(uint32_t value)
 {
     static const uint32_t slots[32] = {
-        1,2,4,6,0,0,0,0,0,8,5,0,0,0,3,0,0,7,9,0,10,0,0,0,0,0,0,0,0,0,0,0,
+        1,2,4,6,0,0,0,0,0,8,5,0,0,0,3,0,0,7,9,0,10,0,0,0,0,0,0,0,0,0,0,11,
     };
     const int32_t *values = dextra_actions__values();
     uint32_t i;
@@ -104,7 +107,7 @@ static inline const char *dextra_actions_name(uint32_t value)
 static inline int dextra_actions_from_name(const char *name, dextra_actions *out)
 {
     static const uint32_t slots[32] = {
-        5,0,10,0,0,8,0,0,0,0,0,0,0,4,0,9,7,0,0,0,2,6,0,0,0,3,0,1,0,0,0,0,
+        5,0,10,0,0,8,0,0,0,0,0,0,0,4,0,9,7,11,0,0,2,6,0,0,0,3,0,1,0,0,0,0,
     };
     uint32_t h = 2166136261u, i;
     const char *p;

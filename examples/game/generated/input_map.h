@@ -8,7 +8,7 @@
 
 static inline const tl_input_map *input_map(void)
 {
-    static const tl_input_binding_info bindings[40] = {
+    static const tl_input_binding_info bindings[42] = {
         { 0x10052u, TL_INPUT_PART_UP, 0.0f }, /* Gameplay.Move: keyboard/Up */
         { 0x10051u, TL_INPUT_PART_DOWN, 0.0f }, /* Gameplay.Move: keyboard/Down */
         { 0x10050u, TL_INPUT_PART_LEFT, 0.0f }, /* Gameplay.Move: keyboard/Left */
@@ -27,6 +27,8 @@ static inline const tl_input_map *input_map(void)
         { 0x40005u, TL_INPUT_PART_NONE, 0.5f }, /* Gameplay.Fire: gamepad/righttrigger */
         { 0x10029u, TL_INPUT_PART_NONE, 0.0f }, /* Gameplay.Pause: keyboard/Escape */
         { 0x30006u, TL_INPUT_PART_NONE, 0.0f }, /* Gameplay.Pause: gamepad/start */
+        { 0x10008u, TL_INPUT_PART_NONE, 0.0f }, /* Gameplay.Interact: keyboard/E */
+        { 0x30002u, TL_INPUT_PART_NONE, 0.0f }, /* Gameplay.Interact: gamepad/x */
         { 0x10052u, TL_INPUT_PART_NONE, 0.0f }, /* Menu.Up: keyboard/Up */
         { 0x1001au, TL_INPUT_PART_NONE, 0.0f }, /* Menu.Up: keyboard/W */
         { 0x3000bu, TL_INPUT_PART_NONE, 0.0f }, /* Menu.Up: gamepad/dpup */
@@ -50,21 +52,22 @@ static inline const tl_input_map *input_map(void)
         { 0x30001u, TL_INPUT_PART_NONE, 0.0f }, /* Menu.Back: gamepad/b */
         { 0x30006u, TL_INPUT_PART_NONE, 0.0f }, /* Menu.Back: gamepad/start */
     };
-    static const tl_input_action_info actions[9] = {
+    static const tl_input_action_info actions[10] = {
         { DEXTRA_ACTIONS_U32(Dextra_Actions_Move), 0x6765a775u /* Gameplay */, TL_INPUT_KIND_VECTOR, 0, 13, "Gameplay.Move" },
         { DEXTRA_ACTIONS_U32(Dextra_Actions_Fire), 0x6765a775u /* Gameplay */, TL_INPUT_KIND_BUTTON, 13, 3, "Gameplay.Fire" },
         { DEXTRA_ACTIONS_U32(Dextra_Actions_Pause), 0x6765a775u /* Gameplay */, TL_INPUT_KIND_BUTTON, 16, 2, "Gameplay.Pause" },
-        { DEXTRA_ACTIONS_U32(Dextra_Actions_Up), 0x4e55ffa0u /* Menu */, TL_INPUT_KIND_BUTTON, 18, 4, "Menu.Up" },
-        { DEXTRA_ACTIONS_U32(Dextra_Actions_Down), 0x4e55ffa0u /* Menu */, TL_INPUT_KIND_BUTTON, 22, 4, "Menu.Down" },
-        { DEXTRA_ACTIONS_U32(Dextra_Actions_Left), 0x4e55ffa0u /* Menu */, TL_INPUT_KIND_BUTTON, 26, 4, "Menu.Left" },
-        { DEXTRA_ACTIONS_U32(Dextra_Actions_Right), 0x4e55ffa0u /* Menu */, TL_INPUT_KIND_BUTTON, 30, 4, "Menu.Right" },
-        { DEXTRA_ACTIONS_U32(Dextra_Actions_Confirm), 0x4e55ffa0u /* Menu */, TL_INPUT_KIND_BUTTON, 34, 3, "Menu.Confirm" },
-        { DEXTRA_ACTIONS_U32(Dextra_Actions_Back), 0x4e55ffa0u /* Menu */, TL_INPUT_KIND_BUTTON, 37, 3, "Menu.Back" },
+        { DEXTRA_ACTIONS_U32(Dextra_Actions_Interact), 0x6765a775u /* Gameplay */, TL_INPUT_KIND_BUTTON, 18, 2, "Gameplay.Interact" },
+        { DEXTRA_ACTIONS_U32(Dextra_Actions_Up), 0x4e55ffa0u /* Menu */, TL_INPUT_KIND_BUTTON, 20, 4, "Menu.Up" },
+        { DEXTRA_ACTIONS_U32(Dextra_Actions_Down), 0x4e55ffa0u /* Menu */, TL_INPUT_KIND_BUTTON, 24, 4, "Menu.Down" },
+        { DEXTRA_ACTIONS_U32(Dextra_Actions_Left), 0x4e55ffa0u /* Menu */, TL_INPUT_KIND_BUTTON, 28, 4, "Menu.Left" },
+        { DEXTRA_ACTIONS_U32(Dextra_Actions_Right), 0x4e55ffa0u /* Menu */, TL_INPUT_KIND_BUTTON, 32, 4, "Menu.Right" },
+        { DEXTRA_ACTIONS_U32(Dextra_Actions_Confirm), 0x4e55ffa0u /* Menu */, TL_INPUT_KIND_BUTTON, 36, 3, "Menu.Confirm" },
+        { DEXTRA_ACTIONS_U32(Dextra_Actions_Back), 0x4e55ffa0u /* Menu */, TL_INPUT_KIND_BUTTON, 39, 3, "Menu.Back" },
     };
     static const tl_input_glyph_info glyphs[1] = {
         { 0, 0, 0 },
     };
-    static const tl_input_map map = { actions, 9, bindings, 40, glyphs, 0, 0.25f, 0.5f };
+    static const tl_input_map map = { actions, 10, bindings, 42, glyphs, 0, 0.25f, 0.5f };
     return &map;
 }
 

@@ -272,6 +272,48 @@ static bool menus_open(app *a, const tl_logger *logger) {
     return true;
 }
 
+/* ---- the sign: an interactable of the first level ---------------------------------------------- */
+
+#define SIGN_ID 1u
+#define SIGN_TILES_RIGHT 3 /* of the player's start */
+
+/* Where the sign stands: the centre of the tile SIGN_TILES_RIGHT right of the first level's start. */
+static tl_fpv2 sign_position(const app *a) {
+    const sim_level *level = &a->g.world.levels[0];
+    return tl_fpv2_make(tl_fp_add(tl_fp_from_int(level->spawns[0].x + SIGN_TILES_RIGHT), TL_FP_HALF),
+                        tl_fp_add(tl_fp_from_int(level->spawns[0].y), TL_FP_HALF));
+}
+
+/* Its answer to OnInteract: the HUD's message line. */
+static bool read_sign(void *ctx, uint32_t id) {
+    app *a = (app *)ctx;
+    (void)id;
+    snprintf(a->g.feed.message, sizeof a->g.feed.message, "SIGN: 100 POINTS OPEN THE EXIT");
+    a->g.feed.message_frames = 120;
+    return true;
+}
+
+static void sign_add(app *a) {
+    tl_interface_interactable_desc sign;
+    memset(&sign, 0, sizeof sign);
+    sign.id = SIGN_ID;
+    sign.interact = read_sign;
+    sign.ctx = a;
+    sign.shape = TL_INTERFACE_CIRCLE;
+    sign.centre = sign_position(a);
+    sign.radius = tl_fp_from_fraction(3, 2);
+    tl_interface_interactable_add(a->ui, &sign);
+}
+
+/* Each frame of play: the player in range of the sign (in the first level only) may read it. */
+static void sign_update(app *a) {
+    const sim_header *h = sim_head_const(a->g.block);
+    tl_fpv2 far = tl_fpv2_make(tl_fp_from_int(-100), tl_fp_from_int(-100));
+    tl_interface_detect(a->ui, a->started && h->level == 0 ? h->player : far);
+    if (tl_input_pressed(a->input, ACTION(Interact)) && tl_interface_in_range(a->ui) == SIGN_ID)
+        (void)tl_interface_interact(a->ui, NULL);
+}
+
 static bool controls_open(app *a) {
     static const tl_input_events events = TL_INPUT_EVENTS_INIT(Iris_Events_);
     tl_input_desc d;
@@ -283,7 +325,9 @@ static bool controls_open(app *a) {
     if (!(a->input = tl_input_create(&d))) return false;
     tl_input_set_mode_active(a->input, TL_INPUT_MODE_GAMEPLAY, true);
     load_bindings(a);
-    return menus_open(a, &a->g.logger);
+    if (!menus_open(a, &a->g.logger)) return false;
+    sign_add(a);
+    return true;
 }
 
 static void controls_close(app *a) {
@@ -330,6 +374,7 @@ static void handle_events(app *a) {
         a->g.input = 0;
     } else {
         if (tl_input_pressed(a->input, ACTION(Pause))) open_main_menu(a);
+        sign_update(a);
         a->g.input = gameplay_input(a->input);
     }
 }
@@ -497,9 +542,10 @@ static void drive_print(app *a, uint32_t frame) {
     uint32_t p = tl_input_binding_find(a->input, ACTION(Fire), TL_INPUT_DEVICES_GAMEPAD, 0);
     if (k != UINT32_MAX) tl_input_control_name(tl_input_binding_control(a->input, ACTION(Fire), k), fire_key, sizeof fire_key);
     if (p != UINT32_MAX) tl_input_control_name(tl_input_binding_control(a->input, ACTION(Fire), p), fire_pad, sizeof fire_pad);
-    printf("frame %u: menu %u selected %d started %d family %s fire %s %s input %x prompt \"%s\"\n", frame,
-           tl_interface_top(a->ui), a->menu.open ? a->menu.selected + 1 : 0, a->started,
-           tl_input_family_name(tl_input_current_family(a->input)), fire_key, fire_pad, a->g.input, a->menu.prompt ? a->menu.prompt : "");
+    printf("frame %u: menu %u selected %d started %d family %s fire %s %s input %x sign %s message \"%s\" prompt \"%s\"\n",
+           frame, tl_interface_top(a->ui), a->menu.open ? a->menu.selected + 1 : 0, a->started,
+           tl_input_family_name(tl_input_current_family(a->input)), fire_key, fire_pad, a->g.input,
+           tl_interface_in_range(a->ui) == SIGN_ID ? "in-range" : "away", a->g.feed.message, a->menu.prompt ? a->menu.prompt : "");
 }
 
 /* Runs the script frame by frame at a fixed 60 Hz (no clock); a screenshot of the last frame. */

@@ -4,7 +4,8 @@
 # SDL_JoystickAttachVirtualEx): every input goes through actions (threadlink/input.h, fed by
 # backends/sdl2/tl_input_sdl2.h), the menus are stacked interfaces (threadlink/interface.h).
 #   drive-keyboard.script: Return starts a new game from the title menu; D and Space move right
-#     and fire (the simulation's bits 8|10); Esc stacks the main menu, Down Down Return stacks
+#     and fire (the simulation's bits 8|10) into the sign's range, E reads it (OnInteract, the
+#     interactable in range answers with the HUD's message); Esc stacks the main menu, Down Down Return stacks
 #     Options, Return captures Fire's key and F becomes it (saved in the "settings" slot).
 #   drive-gamepad.script, a restart with the same saves: Fire's key is still F; an Xbox pad's A
 #     starts a game (the device family becomes Xbox, the prompts the pad's), the stick and the
@@ -26,9 +27,10 @@ expect() { # TEXT: a line of the last run's output must contain it
   grep -qF -- "$1" "$tmp/out" || { echo "FAIL: no line with: $1"; exit 1; }
 }
 run drive-keyboard.script keyboard.png
-expect 'frame 2: menu 1 selected 2 started 0 family MouseAndKeyboard'
+expect 'frame 2: menu 1 selected 2 started 0 family MouseAndKeyboard fire keyboard/Space gamepad/a input 0 sign away'
 expect 'frame 6: menu 0 selected 0 started 1'
 expect 'frame 40: menu 0 selected 0 started 1 family MouseAndKeyboard fire keyboard/Space gamepad/a input 18'
+expect 'frame 44: menu 0 selected 0 started 1 family MouseAndKeyboard fire keyboard/Space gamepad/a input 0 sign in-range message "SIGN: 100 POINTS OPEN THE EXIT"'
 expect 'frame 48: menu 1 selected 2 started 1'
 expect 'frame 60: menu 2 selected 1'
 expect 'frame 72: menu 2 selected 1 started 1 family MouseAndKeyboard fire keyboard/F gamepad/a'
@@ -37,6 +39,7 @@ run drive-gamepad.script gamepad.png
 expect 'frame 2: menu 1 selected 2 started 0 family MouseAndKeyboard fire keyboard/F'
 expect 'frame 10: menu 0 selected 0 started 1 family Xbox'
 expect 'frame 42: menu 0 selected 0 started 1 family Xbox fire keyboard/F gamepad/a input 18'
-expect 'frame 55: menu 1 selected 3 started 1 family Xbox fire keyboard/F gamepad/a input 0 prompt "Xbox  [a] select   [b] back"'
+expect 'frame 55: menu 1 selected 3 started 1 family Xbox fire keyboard/F gamepad/a input 0 sign in-range'
+expect 'prompt "Xbox  [a] select   [b] back"'
 if [ -n "${GAME_DRIVE_OUT:-}" ]; then cp "$tmp/keyboard.png" "$tmp/gamepad.png" "$GAME_DRIVE_OUT"/; fi
 echo "game-drive: keyboard and gamepad through actions, menus stacked, the rebinding kept across a restart"
