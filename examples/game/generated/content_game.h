@@ -34,11 +34,27 @@ typedef enum content_game {
     Content_Game_Sprites_player = -1253888469,
     Content_Game_Sprites_slime = 942639448,
     Content_Game_Sprites_stone = -335875750,
-    Content_Game_Sprites_wall = 1553721848
+    Content_Game_Sprites_wall = 1553721848,
+    Content_Game_Glyphs_key_e = 607834937,
+    Content_Game_Glyphs_key_escape = 1626056849,
+    Content_Game_Glyphs_key_return = -1996958433,
+    Content_Game_Glyphs_key_space = -47762184,
+    Content_Game_Glyphs_pad_a = -178635235,
+    Content_Game_Glyphs_pad_b = 1536360809,
+    Content_Game_Glyphs_pad_start = 835316304,
+    Content_Game_Glyphs_pad_x = 1882441224,
+    Content_Game_Glyphs_ps_circle = -2082011607,
+    Content_Game_Glyphs_ps_cross = -197776278,
+    Content_Game_Glyphs_ps_options = -1172670767,
+    Content_Game_Glyphs_ps_square = 1976249178,
+    Content_Game_Glyphs_xbox_a = -58041773,
+    Content_Game_Glyphs_xbox_b = 1916555248,
+    Content_Game_Glyphs_xbox_start = 1245209235,
+    Content_Game_Glyphs_xbox_x = 1461377923
 } content_game;
 
 /* Number of live entries. */
-#define CONTENT_GAME_COUNT 12
+#define CONTENT_GAME_COUNT 28
 
 /* X-macro of the live entries: X(enumerator, name). */
 #define CONTENT_GAME_LIST(X) \
@@ -54,6 +70,22 @@ typedef enum content_game {
     X(Content_Game_Sprites_slime, Sprites_slime) \
     X(Content_Game_Sprites_stone, Sprites_stone) \
     X(Content_Game_Sprites_wall, Sprites_wall) \
+    X(Content_Game_Glyphs_key_e, Glyphs_key_e) \
+    X(Content_Game_Glyphs_key_escape, Glyphs_key_escape) \
+    X(Content_Game_Glyphs_key_return, Glyphs_key_return) \
+    X(Content_Game_Glyphs_key_space, Glyphs_key_space) \
+    X(Content_Game_Glyphs_pad_a, Glyphs_pad_a) \
+    X(Content_Game_Glyphs_pad_b, Glyphs_pad_b) \
+    X(Content_Game_Glyphs_pad_start, Glyphs_pad_start) \
+    X(Content_Game_Glyphs_pad_x, Glyphs_pad_x) \
+    X(Content_Game_Glyphs_ps_circle, Glyphs_ps_circle) \
+    X(Content_Game_Glyphs_ps_cross, Glyphs_ps_cross) \
+    X(Content_Game_Glyphs_ps_options, Glyphs_ps_options) \
+    X(Content_Game_Glyphs_ps_square, Glyphs_ps_square) \
+    X(Content_Game_Glyphs_xbox_a, Glyphs_xbox_a) \
+    X(Content_Game_Glyphs_xbox_b, Glyphs_xbox_b) \
+    X(Content_Game_Glyphs_xbox_start, Glyphs_xbox_start) \
+    X(Content_Game_Glyphs_xbox_x, Glyphs_xbox_x) \
     /* end of CONTENT_GAME_LIST */
 
 #ifndef TL_GENERATED_CAST
@@ -68,7 +100,7 @@ typedef enum content_game {
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *content_game__names(void)
 {
-    static const char *const names[13] = {
+    static const char *const names[29] = {
         "None",
         "Levels_cave",
         "Levels_meadow",
@@ -82,14 +114,31 @@ static inline const char *const *content_game__names(void)
         "Sprites_slime",
         "Sprites_stone",
         "Sprites_wall",
+        "Glyphs_key_e",
+        "Glyphs_key_escape",
+        "Glyphs_key_return",
+        "Glyphs_key_space",
+        "Glyphs_pad_a",
+        "Glyphs_pad_b",
+        "Glyphs_pad_start",
+        "Glyphs_pad_x",
+        "Glyphs_ps_circle",
+        "Glyphs_ps_cross",
+        "Glyphs_ps_options",
+        "Glyphs_ps_square",
+        "Glyphs_xbox_a",
+        "Glyphs_xbox_b",
+        "Glyphs_xbox_start",
+        "Glyphs_xbox_x",
     };
     return names;
 }
 
 static inline const int32_t *content_game__values(void)
 {
-    static const int32_t values[13] = {
-        0, 189887113, -1820039589, -379120159, -1913817831, -1247859080, -566831339, 414098050, 214655863, -1253888469, 942639448, -335875750, 1553721848,
+    static const int32_t values[29] = {
+        0, 189887113, -1820039589, -379120159, -1913817831, -1247859080, -566831339, 414098050, 214655863, -1253888469, 942639448, -335875750, 1553721848, 607834937, 1626056849, -1996958433,
+        -47762184, -178635235, 1536360809, 835316304, 1882441224, -2082011607, -197776278, -1172670767, 1976249178, -58041773, 1916555248, 1245209235, 1461377923,
     };
     return values;
 }
@@ -97,12 +146,13 @@ static inline const int32_t *content_game__values(void)
 /* The name of a value, for logs; "?" when it is none of Content.Game's values. */
 static inline const char *content_game_name(uint32_t value)
 {
-    static const uint32_t slots[32] = {
-        1,13,0,0,11,12,0,0,0,0,0,0,0,0,0,2,0,10,0,0,0,4,0,3,7,8,9,6,0,0,5,0,
+    static const uint32_t slots[64] = {
+        1,17,22,13,0,0,15,0,11,0,12,0,0,0,0,16,0,0,0,0,0,25,0,0,0,0,14,23,0,0,2,0,
+        0,0,10,18,20,21,0,0,26,0,4,0,24,0,3,7,8,0,9,27,0,0,6,28,0,19,0,29,5,0,0,0,
     };
     const int32_t *values = content_game__values();
     uint32_t i;
-    for (i = (value * 2654435761u) >> 27;; i = (i + 1) & 31u) {
+    for (i = (value * 2654435761u) >> 26;; i = (i + 1) & 63u) {
         uint32_t s = slots[i];
         if (s == 0) return "?";
         if (TL_GENERATED_CAST(uint32_t, values[s - 1]) == value) return content_game__names()[s - 1];
@@ -112,8 +162,9 @@ static inline const char *content_game_name(uint32_t value)
 /* The value of a name, ignoring ASCII case: 1 and *out set when found, else 0. */
 static inline int content_game_from_name(const char *name, content_game *out)
 {
-    static const uint32_t slots[32] = {
-        0,5,0,0,8,0,11,0,0,0,2,12,0,0,7,6,10,0,3,9,0,0,13,0,0,4,0,1,0,0,0,0,
+    static const uint32_t slots[64] = {
+        22,0,0,24,8,0,0,0,0,0,0,12,0,0,0,10,20,16,0,0,0,19,13,21,27,29,0,1,18,0,0,0,
+        25,5,14,0,0,28,11,0,0,0,2,26,0,0,7,6,0,0,3,9,15,23,0,0,0,4,0,0,0,0,0,17,
     };
     uint32_t h = 2166136261u, i;
     const char *p;
@@ -121,7 +172,7 @@ static inline int content_game_from_name(const char *name, content_game *out)
         unsigned char ch = TL_GENERATED_CAST(unsigned char, *p);
         h = (h ^ TL_GENERATED_CAST(unsigned char, ch >= 'A' && ch <= 'Z' ? ch + 32 : ch)) * 16777619u;
     }
-    for (i = h & 31u;; i = (i + 1) & 31u) {
+    for (i = h & 63u;; i = (i + 1) & 63u) {
         uint32_t s = slots[i];
         const char *a, *b;
         if (s == 0) return 0;

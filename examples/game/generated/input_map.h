@@ -64,10 +64,25 @@ static inline const tl_input_map *input_map(void)
         { DEXTRA_ACTIONS_U32(Dextra_Actions_Confirm), 0x4e55ffa0u /* Menu */, TL_INPUT_KIND_BUTTON, 36, 3, "Menu.Confirm" },
         { DEXTRA_ACTIONS_U32(Dextra_Actions_Back), 0x4e55ffa0u /* Menu */, TL_INPUT_KIND_BUTTON, 39, 3, "Menu.Back" },
     };
-    static const tl_input_glyph_info glyphs[1] = {
-        { 0, 0, 0 },
+    static const tl_input_glyph_info glyphs[16] = {
+        { 0x10028u, TL_INPUT_FAMILY_MOUSE_AND_KEYBOARD, 0x88f8d51fu }, /* keyboard/Return: Glyphs/key_return */
+        { 0x10029u, TL_INPUT_FAMILY_MOUSE_AND_KEYBOARD, 0x60eba891u }, /* keyboard/Escape: Glyphs/key_escape */
+        { 0x1002cu, TL_INPUT_FAMILY_MOUSE_AND_KEYBOARD, 0xfd2734f8u }, /* keyboard/Space: Glyphs/key_space */
+        { 0x10008u, TL_INPUT_FAMILY_MOUSE_AND_KEYBOARD, 0x243ad339u }, /* keyboard/E: Glyphs/key_e */
+        { 0x30000u, TL_INPUT_FAMILY_XBOX, 0xfc8a5a53u }, /* gamepad/a: Glyphs/xbox_a */
+        { 0x30001u, TL_INPUT_FAMILY_XBOX, 0x723c4ff0u }, /* gamepad/b: Glyphs/xbox_b */
+        { 0x30002u, TL_INPUT_FAMILY_XBOX, 0x571adb83u }, /* gamepad/x: Glyphs/xbox_x */
+        { 0x30006u, TL_INPUT_FAMILY_XBOX, 0x4a386293u }, /* gamepad/start: Glyphs/xbox_start */
+        { 0x30000u, TL_INPUT_FAMILY_PLAYSTATION, 0xf4362c6au }, /* gamepad/a: Glyphs/ps_cross */
+        { 0x30001u, TL_INPUT_FAMILY_PLAYSTATION, 0x83e70629u }, /* gamepad/b: Glyphs/ps_circle */
+        { 0x30002u, TL_INPUT_FAMILY_PLAYSTATION, 0x75cb2b5au }, /* gamepad/x: Glyphs/ps_square */
+        { 0x30006u, TL_INPUT_FAMILY_PLAYSTATION, 0xba1a76d1u }, /* gamepad/start: Glyphs/ps_options */
+        { 0x30000u, TL_INPUT_FAMILY_GAMEPAD, 0xf55a3e1du }, /* gamepad/a: Glyphs/pad_a */
+        { 0x30001u, TL_INPUT_FAMILY_GAMEPAD, 0x5b930169u }, /* gamepad/b: Glyphs/pad_b */
+        { 0x30002u, TL_INPUT_FAMILY_GAMEPAD, 0x7033c608u }, /* gamepad/x: Glyphs/pad_x */
+        { 0x30006u, TL_INPUT_FAMILY_GAMEPAD, 0x31c9ea50u }, /* gamepad/start: Glyphs/pad_start */
     };
-    static const tl_input_map map = { actions, 10, bindings, 42, glyphs, 0, 0.25f, 0.5f };
+    static const tl_input_map map = { actions, 10, bindings, 42, glyphs, 16, 0.25f, 0.5f };
     return &map;
 }
 

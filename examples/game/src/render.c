@@ -108,6 +108,21 @@ static void draw_hud(render_ctx *r, const game *g) {
     if (g->feed.message[0]) draw_text(r, 8, RENDER_H - 26, 2, g->feed.message, gold);
 }
 
+/* The prompt line with glyphs: [glyph] select   [glyph] back (the current device's). */
+static void draw_prompts(render_ctx *r, const render_menu *m, SDL_Color c) {
+    static const char *const what[2] = {"select", "back"};
+    char text[64];
+    int i, x = 200;
+    for (i = 0; i < 2; i++) {
+        SDL_Texture *t = texture_of(r, m->prompt_glyph[i]);
+        SDL_Rect dst = {x, 384, 24, 24};
+        if (t) SDL_RenderCopy(r->sdl, t, NULL, &dst);
+        snprintf(text, sizeof text, "%s %s", i ? m->prompt_back : m->prompt_confirm, what[i]);
+        draw_text(r, x + 30, 390, 2, text, c);
+        x += 30 + (int)strlen(text) * 12 + 24;
+    }
+}
+
 static void draw_menu(render_ctx *r, const render_menu *m) {
     static const SDL_Color on = {255, 255, 255, 255}, off = {120, 120, 120, 255}, pick = {250, 215, 60, 255};
     SDL_Rect shade = {0, 0, RENDER_W, RENDER_H};
@@ -119,7 +134,8 @@ static void draw_menu(render_ctx *r, const render_menu *m) {
     for (i = 0; i < m->count; i++)
         draw_text(r, 240, 200 + i * 36, 3, m->items[i], i == m->selected ? pick : m->enabled[i] ? on : off);
     if (m->note) draw_text(r, 200, 420, 2, m->note, off);
-    if (m->prompt) draw_text(r, 200, 460, 2, m->prompt, on);
+    if (m->prompt_glyph[0].ctx && m->prompt_glyph[1].ctx) draw_prompts(r, m, on);
+    else if (m->prompt) draw_text(r, 200, 390, 2, m->prompt, on);
 }
 
 void render_frame(render_ctx *r, const game *g, const render_menu *menu) {

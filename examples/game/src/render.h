@@ -19,6 +19,8 @@ typedef struct render_menu {
     bool enabled[6];
     const char *note;
     const char *prompt; /* the current device's controls for select and back, or NULL */
+    tl_asset prompt_glyph[2];                   /* their glyphs (Content.Game's Glyphs), or zero */
+    const char *prompt_confirm, *prompt_back;   /* their names, beside the glyphs */
 } render_menu;
 
 typedef struct render_ctx {

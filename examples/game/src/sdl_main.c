@@ -5,7 +5,7 @@
  *
  *   game [--content DIR] [--saves DIR] [--record FILE]
  *   game --replay FILE --frames N --screenshot OUT.png [--expect PNG --tolerance T]
- *   game --drive SCRIPT [--screenshot OUT.png] [--saves DIR]
+ *   game --drive SCRIPT [--screenshot OUT.png [--expect PNG --tolerance T]] [--saves DIR]
  *
  * Actions (input/game.actions.json): Gameplay's Move (arrows, WASD, the left stick, the d-pad),
  * Fire (space, A, the right trigger) and Pause (Esc, Start, which stacks the main menu: time scale
@@ -60,7 +60,10 @@ typedef struct app {
     tl_input *input;
     tl_interface *ui;
     menu_panel main_menu, options_menu;
-    char labels[3][48], prompt[96];
+    char labels[3][48], prompt[96], prompt_names[2][40];
+    tl_scope prompt_scope;         /* the glyphs' assets (Content.Game's Glyphs) */
+    uint32_t prompt_watch[2];      /* input.h's watchers of Confirm's and Back's glyphs */
+    uint32_t prompt_glyph_id[2];
     input_tape recording;
     bool recording_on, running, started;
 } app;
@@ -122,7 +125,7 @@ static void control_label(const app *a, uint32_t devices, char *out, size_t size
     if (tl_input_capture_status(a->input) == TL_INPUT_CAPTURE_WAITING &&
         devices == (a->menu.note && strstr(a->menu.note, "gamepad") ? TL_INPUT_DEVICES_GAMEPAD : TL_INPUT_DEVICES_KEYBOARD_MOUSE))
         snprintf(out, size, "%s: press one...", what);
-    else snprintf(out, size, "%s: %s", what, name);
+    else snprintf(out, size, "%s: %s", what, strchr(name, '/') ? strchr(name, '/') + 1 : name);
 }
 
 /* The prompt line under the menu: the current device family's controls for Confirm and Back
@@ -131,15 +134,36 @@ static void prompt_refresh(app *a) {
     static const char *const pads[] = { "", "", "Xbox", "PlayStation", "Switch", "Gamepad" };
     uint32_t family = tl_input_current_family(a->input);
     uint32_t devices = family == TL_INPUT_FAMILY_MOUSE_AND_KEYBOARD ? TL_INPUT_DEVICES_KEYBOARD_MOUSE : TL_INPUT_DEVICES_GAMEPAD;
-    char confirm[40] = "?", back[40] = "?";
+    char *confirm = a->prompt_names[0], *back = a->prompt_names[1];
     uint32_t i = tl_input_binding_find(a->input, ACTION(Confirm), devices, 0);
-    if (i != UINT32_MAX) tl_input_control_name(tl_input_binding_control(a->input, ACTION(Confirm), i), confirm, sizeof confirm);
+    strcpy(confirm, "?");
+    strcpy(back, "?");
+    if (i != UINT32_MAX) tl_input_control_name(tl_input_binding_control(a->input, ACTION(Confirm), i), confirm, 40);
     i = tl_input_binding_find(a->input, ACTION(Back), devices, 0);
-    if (i != UINT32_MAX) tl_input_control_name(tl_input_binding_control(a->input, ACTION(Back), i), back, sizeof back);
+    if (i != UINT32_MAX) tl_input_control_name(tl_input_binding_control(a->input, ACTION(Back), i), back, 40);
     snprintf(a->prompt, sizeof a->prompt, "%s%s[%s] select   [%s] back", devices == TL_INPUT_DEVICES_GAMEPAD ? pads[family % 6] : "",
              devices == TL_INPUT_DEVICES_GAMEPAD ? "  " : "", strchr(confirm, '/') ? strchr(confirm, '/') + 1 : confirm,
              strchr(back, '/') ? strchr(back, '/') + 1 : back);
+    a->menu.prompt_confirm = strchr(confirm, '/') ? strchr(confirm, '/') + 1 : confirm;
+    a->menu.prompt_back = strchr(back, '/') ? strchr(back, '/') + 1 : back;
     a->menu.prompt = a->prompt;
+}
+
+/* input.h tells a prompt when its glyph changes (device family, rebinding): the asset is loaded
+   into the prompts' scope for the menu to draw. */
+static void on_prompt_glyph(void *ctx, uint32_t action, uint32_t asset, uint32_t family) {
+    app *a = (app *)ctx;
+    int i = action == ACTION(Confirm) ? 0 : 1;
+    (void)family;
+    a->prompt_glyph_id[i] = asset;
+    if (asset) a->menu.prompt_glyph[i] = tl_scope_load(a->prompt_scope, asset);
+    else memset(&a->menu.prompt_glyph[i], 0, sizeof a->menu.prompt_glyph[i]);
+}
+
+static void prompts_watch(app *a) {
+    a->prompt_scope = tl_scope_create(tl_content_root(a->g.content), "Prompts", TL_SCOPE_ENTITY);
+    a->prompt_watch[0] = tl_input_prompt_watch(a->input, ACTION(Confirm), on_prompt_glyph, a);
+    a->prompt_watch[1] = tl_input_prompt_watch(a->input, ACTION(Back), on_prompt_glyph, a);
 }
 
 /* What render_menu shows: the top interface's items and selection. */
@@ -156,8 +180,8 @@ static void menu_refresh(app *a) {
         m->items[4] = "Quit", m->enabled[4] = true;
     } else if (top == UI_OPTIONS) {
         m->count = 4;
-        control_label(a, TL_INPUT_DEVICES_KEYBOARD_MOUSE, a->labels[0], sizeof a->labels[0], "Fire (keyboard)");
-        control_label(a, TL_INPUT_DEVICES_GAMEPAD, a->labels[1], sizeof a->labels[1], "Fire (gamepad)");
+        control_label(a, TL_INPUT_DEVICES_KEYBOARD_MOUSE, a->labels[0], sizeof a->labels[0], "Fire key");
+        control_label(a, TL_INPUT_DEVICES_GAMEPAD, a->labels[1], sizeof a->labels[1], "Fire pad");
         m->items[0] = a->labels[0], m->items[1] = a->labels[1], m->items[2] = "Reset bindings", m->items[3] = "Back";
         m->enabled[0] = m->enabled[1] = m->enabled[2] = m->enabled[3] = true;
     }
@@ -326,11 +350,15 @@ static bool controls_open(app *a) {
     tl_input_set_mode_active(a->input, TL_INPUT_MODE_GAMEPLAY, true);
     load_bindings(a);
     if (!menus_open(a, &a->g.logger)) return false;
+    prompts_watch(a);
     sign_add(a);
     return true;
 }
 
 static void controls_close(app *a) {
+    tl_input_prompt_unwatch(a->input, a->prompt_watch[0]);
+    tl_input_prompt_unwatch(a->input, a->prompt_watch[1]);
+    tl_scope_dispose(a->prompt_scope);
     tl_interface_destroy(a->ui);
     tl_input_destroy(a->input);
     tl_input_sdl2_close_all();
@@ -542,10 +570,10 @@ static void drive_print(app *a, uint32_t frame) {
     uint32_t p = tl_input_binding_find(a->input, ACTION(Fire), TL_INPUT_DEVICES_GAMEPAD, 0);
     if (k != UINT32_MAX) tl_input_control_name(tl_input_binding_control(a->input, ACTION(Fire), k), fire_key, sizeof fire_key);
     if (p != UINT32_MAX) tl_input_control_name(tl_input_binding_control(a->input, ACTION(Fire), p), fire_pad, sizeof fire_pad);
-    printf("frame %u: menu %u selected %d started %d family %s fire %s %s input %x sign %s message \"%s\" prompt \"%s\"\n",
+    printf("frame %u: menu %u selected %d started %d family %s fire %s %s input %x sign %s message \"%s\" glyphs %08x %08x prompt \"%s\"\n",
            frame, tl_interface_top(a->ui), a->menu.open ? a->menu.selected + 1 : 0, a->started,
            tl_input_family_name(tl_input_current_family(a->input)), fire_key, fire_pad, a->g.input,
-           tl_interface_in_range(a->ui) == SIGN_ID ? "in-range" : "away", a->g.feed.message, a->menu.prompt ? a->menu.prompt : "");
+           tl_interface_in_range(a->ui) == SIGN_ID ? "in-range" : "away", a->g.feed.message, a->prompt_glyph_id[0], a->prompt_glyph_id[1], a->menu.prompt ? a->menu.prompt : "");
 }
 
 /* Runs the script frame by frame at a fixed 60 Hz (no clock); a screenshot of the last frame. */
@@ -578,7 +606,10 @@ static int drive(app *a, const options *o) {
         unsigned char *rgba;
         render_frame(&a->render, &a->g, &a->menu);
         rgba = read_frame(a->sdl);
-        rc = rgba && stbi_write_png(o->screenshot, RENDER_W, RENDER_H, 4, rgba, RENDER_W * 4) && looks_drawn(rgba) ? 0 : 1;
+        rc = rgba && stbi_write_png(o->screenshot, RENDER_W, RENDER_H, 4, rgba, RENDER_W * 4) && looks_drawn(rgba) &&
+                     (!o->expect || matches(rgba, o->expect, o->tolerance))
+                 ? 0
+                 : 1;
         free(rgba);
     }
     if (d.pad) SDL_JoystickClose(d.pad);

@@ -10,16 +10,19 @@
 #   drive-gamepad.script, a restart with the same saves: Fire's key is still F; an Xbox pad's A
 #     starts a game (the device family becomes Xbox, the prompts the pad's), the stick and the
 #     trigger move and fire, Start stacks the main menu, the d-pad moves its selection.
-# Each run draws its last frame (the menu with the keyboard's, then the gamepad's prompts) and
-# checks it is not blank. GAME_DRIVE_OUT=DIR keeps the two PNGs.
+# Each run draws its last frame (the Options menu with the keyboard's glyphs, then the main menu
+# with the Xbox pad's: input.h's prompt watchers load them from Content.Game's Glyphs) and
+# compares it with tests/drive-keyboard.png and tests/drive-gamepad.png. GAME_DRIVE_OUT=DIR
+# keeps the two PNGs drawn.
 #   drive.sh GAME CONTENT_DIR TESTS_DIR
 set -eu
 game=$1 content=$2 tests=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-run() { # SCRIPT PNG
+run() { # SCRIPT PNG: the last frame is compared with tests/drive-PNG (at most 2 per mille differ)
   SDL_VIDEODRIVER=dummy SDL_RENDER_DRIVER=software SDL_AUDIODRIVER=dummy timeout 60 \
-    "$game" --content "$content" --saves "$tmp/saves" --drive "$tests/$1" --screenshot "$tmp/$2" > "$tmp/out" 2> "$tmp/err" \
+    "$game" --content "$content" --saves "$tmp/saves" --drive "$tests/$1" --screenshot "$tmp/$2" \
+    --expect "$tests/drive-$2" --tolerance 2 > "$tmp/out" 2> "$tmp/err" \
     || { echo "FAIL: game --drive $1"; cat "$tmp/out" "$tmp/err"; exit 1; }
   cat "$tmp/out"
 }
@@ -34,12 +37,12 @@ expect 'frame 44: menu 0 selected 0 started 1 family MouseAndKeyboard fire keybo
 expect 'frame 48: menu 1 selected 2 started 1'
 expect 'frame 60: menu 2 selected 1'
 expect 'frame 72: menu 2 selected 1 started 1 family MouseAndKeyboard fire keyboard/F gamepad/a'
-expect 'prompt "[Return] select   [Escape] back"'
+expect 'glyphs 88f8d51f 60eba891 prompt "[Return] select   [Escape] back"' # Glyphs/key_return, key_escape
 run drive-gamepad.script gamepad.png
 expect 'frame 2: menu 1 selected 2 started 0 family MouseAndKeyboard fire keyboard/F'
 expect 'frame 10: menu 0 selected 0 started 1 family Xbox'
 expect 'frame 42: menu 0 selected 0 started 1 family Xbox fire keyboard/F gamepad/a input 18'
 expect 'frame 55: menu 1 selected 3 started 1 family Xbox fire keyboard/F gamepad/a input 0 sign in-range'
-expect 'prompt "Xbox  [a] select   [b] back"'
+expect 'glyphs fc8a5a53 723c4ff0 prompt "Xbox  [a] select   [b] back"' # Glyphs/xbox_a, xbox_b
 if [ -n "${GAME_DRIVE_OUT:-}" ]; then cp "$tmp/keyboard.png" "$tmp/gamepad.png" "$GAME_DRIVE_OUT"/; fi
 echo "game-drive: keyboard and gamepad through actions, menus stacked, the rebinding kept across a restart"
