@@ -134,7 +134,7 @@ PLANTS = [
      'tests may not include content/pack_internal.h (private to the pack files, gen/content/pack*.c)'),
     ('gen/core/config.c', 'diag.h', 'include diag.h with its layer: "base/diag.h"'),
     ('gen/pack_flat.c', 'content/pack.h',
-     'not in a layer: move it to gen/<layer>/ (base, core, content, vault; tools/layer_gen.py)'),
+     'not in a layer: move it to gen/<layer>/ (%s; tools/layer_gen.py)' % ', '.join(LAYERS)),
 ]
 
 
