@@ -909,7 +909,7 @@ typedef struct tl__input_action {
     uint32_t id, mode; /* mode: index into the modes */
     uint32_t kind, first, count;
     const char *name;
-    float x, y;
+    float x, y, value; /* value: tl_input_value's, kept by tl__input_evaluate */
     bool held, pressed, released, dirty;
 } tl__input_action;
 
@@ -1046,8 +1046,9 @@ static uint32_t tl__input_slot_index(uint32_t control) {
 }
 
 static uint32_t tl__input_find(const tl_input *in, uint32_t action) {
-    uint32_t at = action & in->mask;
+    uint32_t at;
     if (!in || action == 0) return TL__INPUT_NONE;
+    at = action & in->mask;
     while (in->table[at]) {
         if (in->actions[in->table[at] - 1].id == action) return in->table[at] - 1;
         at = (at + 1) & in->mask;
@@ -1161,6 +1162,7 @@ static void tl__input_evaluate(tl_input *in, tl__input_action *a) {
         len = 1.0f;
     }
     if (a->kind == TL_INPUT_KIND_BUTTON) a->x = s.any ? 1.0f : 0.0f;
+    a->value = a->kind == TL_INPUT_KIND_VECTOR ? len : a->x;
     a->held = a->kind == TL_INPUT_KIND_BUTTON ? s.any : len >= in->press_point;
     a->pressed = (a->held && !was) || (s.tap && !a->held && !was);
     a->released = (!a->held && was) || (s.tap && !a->held && !was);
@@ -1639,8 +1641,7 @@ TL_API bool tl_input_released(const tl_input *in, uint32_t action) {
 
 TL_API float tl_input_value(const tl_input *in, uint32_t action) {
     const tl__input_action *a = tl__input_action_of(in, action);
-    if (!a) return 0.0f;
-    return a->kind == TL_INPUT_KIND_VECTOR ? tl__input_sqrt(a->x * a->x + a->y * a->y) : a->x;
+    return a ? a->value : 0.0f;
 }
 
 TL_API tl_input_vec2 tl_input_vector(const tl_input *in, uint32_t action) {
@@ -1803,7 +1804,7 @@ static void tl__input_rest_all(tl_input *in) {
     for (a = 0; a < in->action_count; a++) {
         tl__input_action *x = &in->actions[a];
         x->held = x->pressed = x->released = x->dirty = false;
-        x->x = x->y = 0.0f;
+        x->x = x->y = x->value = 0.0f;
     }
     in->dirty_count = in->edged_count = 0;
 }
