@@ -1,18 +1,18 @@
 /* sdl_main.c - the game in a window: input through actions (threadlink/input.h, fed by
  * backends/sdl2/tl_input_sdl2.h from the keyboard or a gamepad), the menus as stacked interfaces
- * (threadlink/interface.h: the main menu, the options menu over it), the core's time service
- * stepping the simulation at 60 Hz (OnFixedUpdate), rendering.
+ * (threadlink/interface.h: the title menu, the pause menu, the options menu over either), the
+ * core's time service stepping the simulation at 60 Hz (OnFixedUpdate), rendering.
  *
  *   game [--content DIR] [--saves DIR] [--record FILE]
  *   game --replay FILE --frames N --screenshot OUT.png [--expect PNG --tolerance T]
  *   game --drive SCRIPT [--screenshot OUT.png [--expect PNG --tolerance T]] [--saves DIR]
  *
  * Actions (input/game.actions.json): Gameplay's Move (arrows, WASD, the left stick, the d-pad),
- * Fire (space, A, the right trigger) and Pause (Esc, Start, which stacks the main menu: time scale
- * 0); Menu's Up, Down, Left, Right, Confirm and Back drive the stacked menus. The options menu
- * rebinds Fire (the next key, or the next gamepad button) and resets the bindings; the bindings
- * are saved (save.h, slot "settings") and restored at start. Recordings hold the simulation's
- * per-frame action bits (SIM_*), not keys.
+ * Fire (space, A, the right trigger), Pause (Esc, Start: stacks the pause menu, time scale 0;
+ * Back resumes) and Interact (E, X: the sign); Menu's Up, Down, Left, Right, Confirm and Back
+ * drive the stacked menus. The options menu rebinds Fire (the next key, or the next gamepad
+ * button) and resets the bindings; the bindings are saved (save.h, slot "settings") and restored
+ * at start. Recordings hold the simulation's per-frame action bits (SIM_*), not keys.
  * --replay runs N frames of a recording without a clock, draws frame N and writes it as a PNG;
  * with --expect it then compares it with an image (the screenshot test). --drive plays a script
  * of SDL events (keys pushed with SDL_PushEvent, a virtual controller) at a fixed 60 Hz, prints
@@ -59,7 +59,7 @@ typedef struct app {
     SDL_Renderer *sdl;
     tl_input *input;
     tl_interface *ui;
-    menu_panel main_menu, options_menu;
+    menu_panel title_menu, pause_menu, options_menu;
     char labels[3][48], prompt[96], prompt_names[2][40];
     tl_scope prompt_scope;         /* the glyphs' assets (Content.Game's Glyphs) */
     uint32_t prompt_watch[2];      /* input.h's watchers of Confirm's and Back's glyphs */
@@ -68,8 +68,9 @@ typedef struct app {
     bool recording_on, running, started;
 } app;
 
-enum { UI_MAIN = 1, UI_OPTIONS = 2 };
-enum { MENU_CONTINUE = 1, MENU_NEW, MENU_SAVE, MENU_OPTIONS, MENU_QUIT };
+enum { UI_TITLE = 1, UI_OPTIONS = 2, UI_PAUSE = 3 };
+enum { TITLE_CONTINUE = 1, TITLE_NEW, TITLE_OPTIONS, TITLE_QUIT };
+enum { PAUSE_RESUME = 1, PAUSE_SAVE, PAUSE_OPTIONS, PAUSE_TITLE };
 enum { OPTION_FIRE_KEY = 1, OPTION_FIRE_PAD, OPTION_RESET, OPTION_BACK };
 
 /* ---- actions ---------------------------------------------------------------------------------- */
@@ -171,13 +172,18 @@ static void menu_refresh(app *a) {
     render_menu *m = &a->menu;
     uint32_t top = tl_interface_top(a->ui);
     m->open = top != 0;
-    if (top == UI_MAIN) {
-        m->count = 5;
+    if (top == UI_TITLE) {
+        m->count = 4;
         m->items[0] = "Continue", m->enabled[0] = game_has_save(&a->g, SAVE_SLOT);
         m->items[1] = "New game", m->enabled[1] = true;
-        m->items[2] = "Save", m->enabled[2] = a->started && a->g.saves != NULL;
-        m->items[3] = "Options", m->enabled[3] = true;
-        m->items[4] = "Quit", m->enabled[4] = true;
+        m->items[2] = "Options", m->enabled[2] = true;
+        m->items[3] = "Quit", m->enabled[3] = true;
+    } else if (top == UI_PAUSE) {
+        m->count = 4;
+        m->items[0] = "Resume", m->enabled[0] = true;
+        m->items[1] = "Save", m->enabled[1] = a->g.saves != NULL;
+        m->items[2] = "Options", m->enabled[2] = true;
+        m->items[3] = "Title", m->enabled[3] = true;
     } else if (top == UI_OPTIONS) {
         m->count = 4;
         control_label(a, TL_INPUT_DEVICES_KEYBOARD_MOUSE, a->labels[0], sizeof a->labels[0], "Fire key");
@@ -198,8 +204,7 @@ static void menu_show(void *self) {
     menu_refresh(p->a);
 }
 
-static void main_menu_conceal(void *self) { menu_refresh(((menu_panel *)self)->a); }
-
+/* Back to the game: nothing stacked (Gameplay on, Menu off), time running. */
 static void resume(app *a) {
     tl_interface_clear(a->ui);
     a->menu.note = NULL;
@@ -207,32 +212,51 @@ static void resume(app *a) {
     tl_time_set_scale(tl_lifecycle_time(&a->g.core), 1.0f);
 }
 
-static void main_menu_confirm(void *self, uint32_t item) {
+/* A menu over nothing: the title, or the pause menu over the game; time stops. */
+static void open_menu(app *a, uint32_t id) {
+    tl_interface_clear(a->ui);
+    a->menu.note = NULL;
+    tl_interface_stack(a->ui, id);
+    menu_refresh(a);
+    tl_time_set_scale(tl_lifecycle_time(&a->g.core), 0.0f); /* pauses the fixed steps */
+}
+
+static void title_confirm(void *self, uint32_t item) {
     app *a = ((menu_panel *)self)->a;
     switch (item) {
-    case MENU_CONTINUE:
+    case TITLE_CONTINUE:
         if (game_continue(&a->g, SAVE_SLOT)) {
             a->started = true;
             resume(a);
         }
         break;
-    case MENU_NEW:
+    case TITLE_NEW:
         game_new(&a->g);
         a->started = true;
         resume(a);
         break;
-    case MENU_SAVE:
-        if (a->started && a->g.saves) a->menu.note = game_save(&a->g, SAVE_SLOT) ? "Saved." : "The save failed.";
-        menu_refresh(a);
-        break;
-    case MENU_OPTIONS: tl_interface_stack(a->ui, UI_OPTIONS); break;
-    case MENU_QUIT: a->running = false; break;
+    case TITLE_OPTIONS: tl_interface_stack(a->ui, UI_OPTIONS); break;
+    case TITLE_QUIT: a->running = false; break;
     default: break;
     }
 }
 
-/* The main menu is cancellable once a game runs: Back resumes it. */
-static void main_menu_cancelled(void *self) { resume(((menu_panel *)self)->a); }
+static void pause_confirm(void *self, uint32_t item) {
+    app *a = ((menu_panel *)self)->a;
+    switch (item) {
+    case PAUSE_RESUME: resume(a); break;
+    case PAUSE_SAVE:
+        if (a->g.saves) a->menu.note = game_save(&a->g, SAVE_SLOT) ? "Saved." : "The save failed.";
+        menu_refresh(a);
+        break;
+    case PAUSE_OPTIONS: tl_interface_stack(a->ui, UI_OPTIONS); break;
+    case PAUSE_TITLE: open_menu(a, UI_TITLE); break;
+    default: break;
+    }
+}
+
+/* The pause menu is cancellable: Back resumes the game. */
+static void pause_cancelled(void *self) { resume(((menu_panel *)self)->a); }
 
 static void options_confirm(void *self, uint32_t item) {
     app *a = ((menu_panel *)self)->a;
@@ -272,8 +296,8 @@ static void capture_poll(app *a) {
 }
 
 static bool menus_open(app *a, const tl_logger *logger) {
-    static const tl_interface_vtable main_vt = { NULL, menu_show, main_menu_conceal, main_menu_cancelled, menu_show,
-                                                  main_menu_confirm, NULL, NULL };
+    static const tl_interface_vtable title_vt = { NULL, menu_show, NULL, NULL, NULL, title_confirm, NULL, NULL };
+    static const tl_interface_vtable pause_vt = { NULL, menu_show, NULL, pause_cancelled, menu_show, pause_confirm, NULL, NULL };
     static const tl_interface_events events = TL_INTERFACE_EVENTS_INIT(Iris_Events_);
     static const tl_interface_vtable options_vt = { NULL, menu_show, NULL, options_cancelled, NULL, options_confirm, NULL, NULL };
     tl_interface_desc d;
@@ -286,12 +310,15 @@ static bool menus_open(app *a, const tl_logger *logger) {
     d.registry = &a->g.registry;
     d.events = &events; /* the game's Iris.Events ordinals (its own events came first) */
     if (!(a->ui = tl_interface_create(&d))) return false;
-    a->main_menu.a = a->options_menu.a = a;
-    a->main_menu.id = UI_MAIN;
+    a->title_menu.a = a->pause_menu.a = a->options_menu.a = a;
+    a->title_menu.id = UI_TITLE;
+    a->pause_menu.id = UI_PAUSE;
     a->options_menu.id = UI_OPTIONS;
-    tl_interface_register(a->ui, UI_MAIN, &main_vt, &a->main_menu, 0);
+    tl_interface_register(a->ui, UI_TITLE, &title_vt, &a->title_menu, 0);
+    tl_interface_register(a->ui, UI_PAUSE, &pause_vt, &a->pause_menu, TL_INTERFACE_CANCELLABLE);
     tl_interface_register(a->ui, UI_OPTIONS, &options_vt, &a->options_menu, TL_INTERFACE_CANCELLABLE);
-    for (i = MENU_CONTINUE; i <= MENU_QUIT; i++) tl_interface_add_selectable(a->ui, UI_MAIN, i, 0, (int32_t)i);
+    for (i = TITLE_CONTINUE; i <= TITLE_QUIT; i++) tl_interface_add_selectable(a->ui, UI_TITLE, i, 0, (int32_t)i);
+    for (i = PAUSE_RESUME; i <= PAUSE_TITLE; i++) tl_interface_add_selectable(a->ui, UI_PAUSE, i, 0, (int32_t)i);
     for (i = OPTION_FIRE_KEY; i <= OPTION_BACK; i++) tl_interface_add_selectable(a->ui, UI_OPTIONS, i, 0, (int32_t)i);
     return true;
 }
@@ -364,15 +391,6 @@ static void controls_close(app *a) {
     tl_input_sdl2_close_all();
 }
 
-/* The main menu: over the game (pausing it) or at the title; cancellable once a game runs. */
-static void open_main_menu(app *a) {
-    tl_interface_clear(a->ui);
-    a->menu.note = NULL;
-    tl_interface_stack(a->ui, UI_MAIN);
-    menu_refresh(a);
-    tl_time_set_scale(tl_lifecycle_time(&a->g.core), 0.0f); /* pauses the fixed steps */
-}
-
 /* ---- the frame -------------------------------------------------------------------------------- */
 
 /* One fixed step of the core's time service: the simulation's frame. */
@@ -393,15 +411,11 @@ static void handle_events(app *a) {
     tl_input_update(a->input);
     capture_poll(a);
     if (tl_interface_top(a->ui)) {
-        if (tl_interface_top(a->ui) == UI_MAIN && a->started &&
-            (tl_input_pressed_mask(a->input, (const uint32_t[]){ ACTION(Back) }, 1) & 1u))
-            resume(a);
-        else if (tl_input_capture_status(a->input) != TL_INPUT_CAPTURE_WAITING)
-            tl_interface_update(a->ui);
+        if (tl_input_capture_status(a->input) != TL_INPUT_CAPTURE_WAITING) tl_interface_update(a->ui);
         menu_refresh(a);
         a->g.input = 0;
     } else {
-        if (tl_input_pressed(a->input, ACTION(Pause))) open_main_menu(a);
+        if (tl_input_pressed(a->input, ACTION(Pause))) open_menu(a, UI_PAUSE);
         sign_update(a);
         a->g.input = gameplay_input(a->input);
     }
@@ -420,7 +434,7 @@ static int play(app *a, const options *o) {
     Iris_Events_OnFixedUpdate_subscribe(&a->g.registry, on_fixed_update, a);
     a->recording_on = o->record && input_tape_init(&a->recording, 4096);
     a->running = true;
-    open_main_menu(a);
+    open_menu(a, UI_TITLE);
     while (a->running) {
         Uint64 now = SDL_GetPerformanceCounter();
         handle_events(a);
@@ -586,7 +600,7 @@ static int drive(app *a, const options *o) {
     if (!f || !controls_open(a)) return 1;
     Iris_Events_OnFixedUpdate_subscribe(&a->g.registry, on_fixed_update, a);
     a->running = true;
-    open_main_menu(a);
+    open_menu(a, UI_TITLE);
     while (rc == 0 && fgets(line, sizeof line, f)) {
         char verb[32] = "", what[32] = "", name[32] = "", arg[32] = "";
         if (line[0] == '#' || sscanf(line, "%u %31s %31s %31s %31s", &at, verb, what, name, arg) < 2) continue;

@@ -5,12 +5,14 @@
 # backends/sdl2/tl_input_sdl2.h), the menus are stacked interfaces (threadlink/interface.h).
 #   drive-keyboard.script: Return starts a new game from the title menu; D and Space move right
 #     and fire (the simulation's bits 8|10) into the sign's range, E reads it (OnInteract, the
-#     interactable in range answers with the HUD's message); Esc stacks the main menu, Down Down Return stacks
-#     Options, Return captures Fire's key and F becomes it (saved in the "settings" slot).
+#     interactable in range answers with the HUD's message); Esc stacks the pause menu, Down Down
+#     Return stacks Options, Return captures Fire's key and F becomes it (saved in the "settings"
+#     slot); Esc cancels Options (back to the pause menu), Esc again resumes the game; Esc
+#     stacks the pause menu again (its selection kept) and Return opens Options for the picture.
 #   drive-gamepad.script, a restart with the same saves: Fire's key is still F; an Xbox pad's A
 #     starts a game (the device family becomes Xbox, the prompts the pad's), the stick and the
-#     trigger move and fire, Start stacks the main menu, the d-pad moves its selection.
-# Each run draws its last frame (the Options menu with the keyboard's glyphs, then the main menu
+#     trigger move and fire, Start stacks the pause menu, the d-pad moves its selection.
+# Each run draws its last frame (the Options menu with the keyboard's glyphs, then the pause menu
 # with the Xbox pad's: input.h's prompt watchers load them from Content.Game's Glyphs) and
 # compares it with tests/drive-keyboard.png and tests/drive-gamepad.png. GAME_DRIVE_OUT=DIR
 # keeps the two PNGs drawn.
@@ -34,15 +36,19 @@ expect 'frame 2: menu 1 selected 2 started 0 family MouseAndKeyboard fire keyboa
 expect 'frame 6: menu 0 selected 0 started 1'
 expect 'frame 40: menu 0 selected 0 started 1 family MouseAndKeyboard fire keyboard/Space gamepad/a input 18'
 expect 'frame 44: menu 0 selected 0 started 1 family MouseAndKeyboard fire keyboard/Space gamepad/a input 0 sign in-range message "SIGN: 100 POINTS OPEN THE EXIT"'
-expect 'frame 48: menu 1 selected 2 started 1'
+expect 'frame 48: menu 3 selected 1 started 1'
 expect 'frame 60: menu 2 selected 1'
 expect 'frame 72: menu 2 selected 1 started 1 family MouseAndKeyboard fire keyboard/F gamepad/a'
+expect 'frame 77: menu 3 selected 3 started 1'
+expect 'frame 82: menu 0 selected 0 started 1'
+expect 'frame 87: menu 3 selected 3 started 1'
+expect 'frame 96: menu 2 selected 1 started 1 family MouseAndKeyboard fire keyboard/F'
 expect 'glyphs 88f8d51f 60eba891 prompt "[Return] select   [Escape] back"' # Glyphs/key_return, key_escape
 run drive-gamepad.script gamepad.png
 expect 'frame 2: menu 1 selected 2 started 0 family MouseAndKeyboard fire keyboard/F'
 expect 'frame 10: menu 0 selected 0 started 1 family Xbox'
 expect 'frame 42: menu 0 selected 0 started 1 family Xbox fire keyboard/F gamepad/a input 18'
-expect 'frame 55: menu 1 selected 3 started 1 family Xbox fire keyboard/F gamepad/a input 0 sign in-range'
+expect 'frame 55: menu 3 selected 2 started 1 family Xbox fire keyboard/F gamepad/a input 0 sign in-range'
 expect 'glyphs fc8a5a53 723c4ff0 prompt "Xbox  [a] select   [b] back"' # Glyphs/xbox_a, xbox_b
 if [ -n "${GAME_DRIVE_OUT:-}" ]; then cp "$tmp/keyboard.png" "$tmp/gamepad.png" "$GAME_DRIVE_OUT"/; fi
 echo "game-drive: keyboard and gamepad through actions, menus stacked, the rebinding kept across a restart"
