@@ -123,6 +123,16 @@ static void draw_prompts(render_ctx *r, const render_menu *m, SDL_Color c) {
     }
 }
 
+/* In play, near an interactable: Interact's glyph and what it does, above the player. */
+static void draw_interact_prompt(render_ctx *r, const game *g, const render_menu *m) {
+    static const SDL_Color on = {255, 255, 255, 255};
+    const sim_header *h = sim_head_const(g->block);
+    SDL_Texture *t = texture_of(r, m->prompt_glyph[2]);
+    SDL_Rect dst = {to_px(h->player.x) - 12, to_px(h->player.y) - RENDER_TILE - 12, 24, 24};
+    if (t) SDL_RenderCopy(r->sdl, t, NULL, &dst);
+    draw_text(r, dst.x + 28, dst.y + 6, 2, m->interact_prompt, on);
+}
+
 static void draw_menu(render_ctx *r, const render_menu *m) {
     static const SDL_Color on = {255, 255, 255, 255}, off = {120, 120, 120, 255}, pick = {250, 215, 60, 255};
     SDL_Rect shade = {0, 0, RENDER_W, RENDER_H};
@@ -155,5 +165,6 @@ void render_frame(render_ctx *r, const game *g, const render_menu *menu) {
         SDL_SetRenderDrawColor(r->sdl, 0, 0, 0, (Uint8)(255 * g->fade / GAME_FADE_FRAMES));
         SDL_RenderFillRect(r->sdl, &all);
     }
+    if (menu && !menu->open && menu->interact_prompt) draw_interact_prompt(r, g, menu);
     if (menu && menu->open) draw_menu(r, menu);
 }

@@ -19,7 +19,9 @@ typedef struct render_menu {
     bool enabled[6];
     const char *note;
     const char *prompt; /* the current device's controls for select and back, or NULL */
-    tl_asset prompt_glyph[2];                   /* their glyphs (Content.Game's Glyphs), or zero */
+    tl_asset prompt_glyph[3];                   /* their glyphs (Content.Game's Glyphs), or zero;
+                                                   [2]: Interact's */
+    const char *interact_prompt;                /* in play, near an interactable: what it does */
     const char *prompt_confirm, *prompt_back;   /* their names, beside the glyphs */
 } render_menu;
 

@@ -60,10 +60,10 @@ typedef struct app {
     tl_input *input;
     tl_interface *ui;
     menu_panel title_menu, pause_menu, options_menu;
-    char labels[3][48], prompt[96], prompt_names[2][40];
+    char labels[3][48], prompt[96], prompt_names[2][40], interact_text[48];
     tl_scope prompt_scope;         /* the glyphs' assets (Content.Game's Glyphs) */
-    uint32_t prompt_watch[2];      /* input.h's watchers of Confirm's and Back's glyphs */
-    uint32_t prompt_glyph_id[2];
+    uint32_t prompt_watch[3];      /* input.h's watchers of Confirm's, Back's and Interact's glyphs */
+    uint32_t prompt_glyph_id[3];
     input_tape recording;
     bool recording_on, running, started;
 } app;
@@ -154,7 +154,7 @@ static void prompt_refresh(app *a) {
    into the prompts' scope for the menu to draw. */
 static void on_prompt_glyph(void *ctx, uint32_t action, uint32_t asset, uint32_t family) {
     app *a = (app *)ctx;
-    int i = action == ACTION(Confirm) ? 0 : 1;
+    int i = action == ACTION(Confirm) ? 0 : action == ACTION(Back) ? 1 : 2;
     (void)family;
     a->prompt_glyph_id[i] = asset;
     if (asset) a->menu.prompt_glyph[i] = tl_scope_load(a->prompt_scope, asset);
@@ -165,6 +165,7 @@ static void prompts_watch(app *a) {
     a->prompt_scope = tl_scope_create(tl_content_root(a->g.content), "Prompts", TL_SCOPE_ENTITY);
     a->prompt_watch[0] = tl_input_prompt_watch(a->input, ACTION(Confirm), on_prompt_glyph, a);
     a->prompt_watch[1] = tl_input_prompt_watch(a->input, ACTION(Back), on_prompt_glyph, a);
+    a->prompt_watch[2] = tl_input_prompt_watch(a->input, ACTION(Interact), on_prompt_glyph, a);
 }
 
 /* What render_menu shows: the top interface's items and selection. */
@@ -361,6 +362,17 @@ static void sign_update(app *a) {
     const sim_header *h = sim_head_const(a->g.block);
     tl_fpv2 far = tl_fpv2_make(tl_fp_from_int(-100), tl_fp_from_int(-100));
     tl_interface_detect(a->ui, a->started && h->level == 0 ? h->player : far);
+    a->menu.interact_prompt = NULL;
+    if (tl_interface_in_range(a->ui) == SIGN_ID) { /* "E read", or "x read" with a pad */
+        uint32_t devices = tl_input_current_family(a->input) == TL_INPUT_FAMILY_MOUSE_AND_KEYBOARD
+                               ? TL_INPUT_DEVICES_KEYBOARD_MOUSE
+                               : TL_INPUT_DEVICES_GAMEPAD;
+        uint32_t i = tl_input_binding_find(a->input, ACTION(Interact), devices, 0);
+        char name[40] = "?";
+        if (i != UINT32_MAX) tl_input_control_name(tl_input_binding_control(a->input, ACTION(Interact), i), name, sizeof name);
+        snprintf(a->interact_text, sizeof a->interact_text, "%s read", strchr(name, '/') ? strchr(name, '/') + 1 : name);
+        a->menu.interact_prompt = a->interact_text;
+    }
     if (tl_input_pressed(a->input, ACTION(Interact)) && tl_interface_in_range(a->ui) == SIGN_ID)
         (void)tl_interface_interact(a->ui, NULL);
 }
@@ -385,6 +397,7 @@ static bool controls_open(app *a) {
 static void controls_close(app *a) {
     tl_input_prompt_unwatch(a->input, a->prompt_watch[0]);
     tl_input_prompt_unwatch(a->input, a->prompt_watch[1]);
+    tl_input_prompt_unwatch(a->input, a->prompt_watch[2]);
     tl_scope_dispose(a->prompt_scope);
     tl_interface_destroy(a->ui);
     tl_input_destroy(a->input);
@@ -584,10 +597,11 @@ static void drive_print(app *a, uint32_t frame) {
     uint32_t p = tl_input_binding_find(a->input, ACTION(Fire), TL_INPUT_DEVICES_GAMEPAD, 0);
     if (k != UINT32_MAX) tl_input_control_name(tl_input_binding_control(a->input, ACTION(Fire), k), fire_key, sizeof fire_key);
     if (p != UINT32_MAX) tl_input_control_name(tl_input_binding_control(a->input, ACTION(Fire), p), fire_pad, sizeof fire_pad);
-    printf("frame %u: menu %u selected %d started %d family %s fire %s %s input %x sign %s message \"%s\" glyphs %08x %08x prompt \"%s\"\n",
+    printf("frame %u: menu %u selected %d started %d family %s fire %s %s input %x sign %s message \"%s\" glyphs %08x %08x %08x prompt \"%s\"\n",
            frame, tl_interface_top(a->ui), a->menu.open ? a->menu.selected + 1 : 0, a->started,
            tl_input_family_name(tl_input_current_family(a->input)), fire_key, fire_pad, a->g.input,
-           tl_interface_in_range(a->ui) == SIGN_ID ? "in-range" : "away", a->g.feed.message, a->prompt_glyph_id[0], a->prompt_glyph_id[1], a->menu.prompt ? a->menu.prompt : "");
+           tl_interface_in_range(a->ui) == SIGN_ID ? "in-range" : "away", a->g.feed.message, a->prompt_glyph_id[0], a->prompt_glyph_id[1],
+           a->prompt_glyph_id[2], a->menu.prompt ? a->menu.prompt : "");
 }
 
 /* Runs the script frame by frame at a fixed 60 Hz (no clock); a screenshot of the last frame. */

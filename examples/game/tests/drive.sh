@@ -14,8 +14,9 @@
 #     trigger move and fire, Start stacks the pause menu, the d-pad moves its selection.
 # Each run draws its last frame (the Options menu with the keyboard's glyphs, then the pause menu
 # with the Xbox pad's: input.h's prompt watchers load them from Content.Game's Glyphs) and
-# compares it with tests/drive-keyboard.png and tests/drive-gamepad.png. GAME_DRIVE_OUT=DIR
-# keeps the two PNGs drawn.
+# compares it with tests/drive-keyboard.png and tests/drive-gamepad.png; drive-sign.script walks
+# into the sign's range, and its frame (tests/drive-sign.png) shows Interact's prompt, the
+# keyboard's E glyph, above the player. GAME_DRIVE_OUT=DIR keeps the three PNGs drawn.
 #   drive.sh GAME CONTENT_DIR TESTS_DIR
 set -eu
 game=$1 content=$2 tests=$3
@@ -43,12 +44,15 @@ expect 'frame 77: menu 3 selected 3 started 1'
 expect 'frame 82: menu 0 selected 0 started 1'
 expect 'frame 87: menu 3 selected 3 started 1'
 expect 'frame 96: menu 2 selected 1 started 1 family MouseAndKeyboard fire keyboard/F'
-expect 'glyphs 88f8d51f 60eba891 prompt "[Return] select   [Escape] back"' # Glyphs/key_return, key_escape
+expect 'glyphs 88f8d51f 60eba891 243ad339 prompt "[Return] select   [Escape] back"' # Glyphs/key_return, key_escape, key_e
 run drive-gamepad.script gamepad.png
 expect 'frame 2: menu 1 selected 2 started 0 family MouseAndKeyboard fire keyboard/F'
 expect 'frame 10: menu 0 selected 0 started 1 family Xbox'
 expect 'frame 42: menu 0 selected 0 started 1 family Xbox fire keyboard/F gamepad/a input 18'
 expect 'frame 55: menu 3 selected 2 started 1 family Xbox fire keyboard/F gamepad/a input 0 sign in-range'
-expect 'glyphs fc8a5a53 723c4ff0 prompt "Xbox  [a] select   [b] back"' # Glyphs/xbox_a, xbox_b
-if [ -n "${GAME_DRIVE_OUT:-}" ]; then cp "$tmp/keyboard.png" "$tmp/gamepad.png" "$GAME_DRIVE_OUT"/; fi
+expect 'glyphs fc8a5a53 723c4ff0 571adb83 prompt "Xbox  [a] select   [b] back"' # Glyphs/xbox_a, xbox_b, xbox_x
+rm -rf "$tmp/saves" # the default bindings again: space fires
+run drive-sign.script sign.png
+expect 'frame 42: menu 0 selected 0 started 1 family MouseAndKeyboard fire keyboard/Space gamepad/a input 0 sign in-range'
+if [ -n "${GAME_DRIVE_OUT:-}" ]; then cp "$tmp/keyboard.png" "$tmp/gamepad.png" "$tmp/sign.png" "$GAME_DRIVE_OUT"/; fi
 echo "game-drive: keyboard and gamepad through actions, menus stacked, the rebinding kept across a restart"
