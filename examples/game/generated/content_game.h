@@ -50,11 +50,12 @@ typedef enum content_game {
     Content_Game_Glyphs_xbox_a = -58041773,
     Content_Game_Glyphs_xbox_b = 1916555248,
     Content_Game_Glyphs_xbox_start = 1245209235,
-    Content_Game_Glyphs_xbox_x = 1461377923
+    Content_Game_Glyphs_xbox_x = 1461377923,
+    Content_Game_Sprites_sign = -1121160097
 } content_game;
 
 /* Number of live entries. */
-#define CONTENT_GAME_COUNT 28
+#define CONTENT_GAME_COUNT 29
 
 /* X-macro of the live entries: X(enumerator, name). */
 #define CONTENT_GAME_LIST(X) \
@@ -86,6 +87,7 @@ typedef enum content_game {
     X(Content_Game_Glyphs_xbox_b, Glyphs_xbox_b) \
     X(Content_Game_Glyphs_xbox_start, Glyphs_xbox_start) \
     X(Content_Game_Glyphs_xbox_x, Glyphs_xbox_x) \
+    X(Content_Game_Sprites_sign, Sprites_sign) \
     /* end of CONTENT_GAME_LIST */
 
 #ifndef TL_GENERATED_CAST
@@ -100,7 +102,7 @@ typedef enum content_game {
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *content_game__names(void)
 {
-    static const char *const names[29] = {
+    static const char *const names[30] = {
         "None",
         "Levels_cave",
         "Levels_meadow",
@@ -130,15 +132,16 @@ static inline const char *const *content_game__names(void)
         "Glyphs_xbox_b",
         "Glyphs_xbox_start",
         "Glyphs_xbox_x",
+        "Sprites_sign",
     };
     return names;
 }
 
 static inline const int32_t *content_game__values(void)
 {
-    static const int32_t values[29] = {
+    static const int32_t values[30] = {
         0, 189887113, -1820039589, -379120159, -1913817831, -1247859080, -566831339, 414098050, 214655863, -1253888469, 942639448, -335875750, 1553721848, 607834937, 1626056849, -1996958433,
-        -47762184, -178635235, 1536360809, 835316304, 1882441224, -2082011607, -197776278, -1172670767, 1976249178, -58041773, 1916555248, 1245209235, 1461377923,
+        -47762184, -178635235, 1536360809, 835316304, 1882441224, -2082011607, -197776278, -1172670767, 1976249178, -58041773, 1916555248, 1245209235, 1461377923, -1121160097,
     };
     return values;
 }
@@ -147,7 +150,7 @@ static inline const int32_t *content_game__values(void)
 static inline const char *content_game_name(uint32_t value)
 {
     static const uint32_t slots[64] = {
-        1,17,22,13,0,0,15,0,11,0,12,0,0,0,0,16,0,0,0,0,0,25,0,0,0,0,14,23,0,0,2,0,
+        1,17,22,13,0,0,15,0,11,0,12,0,0,0,0,16,0,0,0,0,0,25,0,0,0,0,14,23,30,0,2,0,
         0,0,10,18,20,21,0,0,26,0,4,0,24,0,3,7,8,0,9,27,0,0,6,28,0,19,0,29,5,0,0,0,
     };
     const int32_t *values = content_game__values();
@@ -164,7 +167,7 @@ static inline int content_game_from_name(const char *name, content_game *out)
 {
     static const uint32_t slots[64] = {
         22,0,0,24,8,0,0,0,0,0,0,12,0,0,0,10,20,16,0,0,0,19,13,21,27,29,0,1,18,0,0,0,
-        25,5,14,0,0,28,11,0,0,0,2,26,0,0,7,6,0,0,3,9,15,23,0,0,0,4,0,0,0,0,0,17,
+        25,5,14,0,0,28,11,0,0,0,2,26,0,0,7,6,0,0,3,9,15,23,30,0,0,4,0,0,0,0,0,17,
     };
     uint32_t h = 2166136261u, i;
     const char *p;

@@ -25,7 +25,7 @@ typedef enum content_game_category {
 } content_game_category;
 
 #define CONTENT_GAME_CATEGORY_COUNT 3
-#define CONTENT_GAME_ASSET_COUNT 28
+#define CONTENT_GAME_ASSET_COUNT 29
 
 typedef struct content_game_asset {
     content_game id;
@@ -38,7 +38,7 @@ typedef struct content_game_asset {
 /* Every asset, sorted by name with ASCII letters folded to lower case. */
 static inline const content_game_asset *content_game_assets(void)
 {
-    static const content_game_asset assets[28] = {
+    static const content_game_asset assets[29] = {
         {Content_Game_Glyphs_key_e, "Glyphs/key_e", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(120), UINT64_C(0x41ab3e5d98e813f2)},
         {Content_Game_Glyphs_key_escape, "Glyphs/key_escape", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(120), UINT64_C(0x48bbce6dcbd19ff1)},
         {Content_Game_Glyphs_key_return, "Glyphs/key_return", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(120), UINT64_C(0x69998c0df20d1598)},
@@ -64,6 +64,7 @@ static inline const content_game_asset *content_game_assets(void)
         {Content_Game_Sprites_grass, "Sprites/grass", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(128), UINT64_C(0x1c144d2ea4202905)},
         {Content_Game_Sprites_heart, "Sprites/heart", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(143), UINT64_C(0x47afbdb81d0e655e)},
         {Content_Game_Sprites_player, "Sprites/player", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(162), UINT64_C(0xb9fabf19dedc3839)},
+        {Content_Game_Sprites_sign, "Sprites/sign", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(138), UINT64_C(0x3ed3c25f45b98311)},
         {Content_Game_Sprites_slime, "Sprites/slime", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(150), UINT64_C(0x44cb5f041b8795c1)},
         {Content_Game_Sprites_stone, "Sprites/stone", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(117), UINT64_C(0x6dd9d3449a2f8237)},
         {Content_Game_Sprites_wall, "Sprites/wall", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(106), UINT64_C(0x922eca4a96048ea6)},
@@ -109,11 +110,11 @@ static inline const content_game_asset *content_game_info(content_game id)
 /* The assets of a category (indices into content_game_assets(), in name order); *count gets their number. */
 static inline const uint32_t *content_game_category_assets(content_game_category category, size_t *count)
 {
-    static const uint32_t members[28] = {
-        18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 16, 17, 0, 1, 2, 3,
-        4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    static const uint32_t members[29] = {
+        18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 16, 17, 0, 1, 2,
+        3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
     };
-    static const uint32_t first[4] = {0, 10, 12, 28};
+    static const uint32_t first[4] = {0, 11, 13, 29};
     if (TL_GENERATED_CAST(size_t, category) >= CONTENT_GAME_CATEGORY_COUNT) {
         *count = 0;
         return members;

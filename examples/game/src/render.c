@@ -156,6 +156,7 @@ void render_frame(render_ctx *r, const game *g, const render_menu *menu) {
     if (area) {
         const sim_level *level = &g->world.levels[area - g->areas]; /* areas and levels share an order */
         draw_tiles(r, area, level, sim_level_id == area->id && sim_exit_open(g->block, &g->world));
+        if (menu && menu->sign_shown && area == &g->areas[0]) draw_at(r, menu->sign, menu->sign_at);
         if (sim_level_id == area->id) draw_entities(r, g, area);
     }
     draw_hud(r, g);

@@ -24,6 +24,7 @@
 #include <SDL.h>
 
 #include "../../../backends/sdl2/tl_input_sdl2.h"
+#include "content_game.h"
 #include "dextra_actions.h"
 #include "input_map.h"
 #include "iris_events.h"
@@ -355,6 +356,8 @@ static void sign_add(app *a) {
     sign.centre = sign_position(a);
     sign.radius = tl_fp_from_fraction(3, 2);
     tl_interface_interactable_add(a->ui, &sign);
+    a->menu.sign = tl_scope_load(a->prompt_scope, Content_Game_Sprites_sign); /* drawn in the first level */
+    a->menu.sign_at = sign.centre;
 }
 
 /* Each frame of play: the player in range of the sign (in the first level only) may read it. */
@@ -362,6 +365,7 @@ static void sign_update(app *a) {
     const sim_header *h = sim_head_const(a->g.block);
     tl_fpv2 far = tl_fpv2_make(tl_fp_from_int(-100), tl_fp_from_int(-100));
     tl_interface_detect(a->ui, a->started && h->level == 0 ? h->player : far);
+    a->menu.sign_shown = a->started && h->level == 0;
     a->menu.interact_prompt = NULL;
     if (tl_interface_in_range(a->ui) == SIGN_ID) { /* "E read", or "x read" with a pad */
         uint32_t devices = tl_input_current_family(a->input) == TL_INPUT_FAMILY_MOUSE_AND_KEYBOARD

@@ -53,6 +53,6 @@ expect 'frame 55: menu 3 selected 2 started 1 family Xbox fire keyboard/F gamepa
 expect 'glyphs fc8a5a53 723c4ff0 571adb83 prompt "Xbox  [a] select   [b] back"' # Glyphs/xbox_a, xbox_b, xbox_x
 rm -rf "$tmp/saves" # the default bindings again: space fires
 run drive-sign.script sign.png
-expect 'frame 42: menu 0 selected 0 started 1 family MouseAndKeyboard fire keyboard/Space gamepad/a input 0 sign in-range'
+expect 'frame 29: menu 0 selected 0 started 1 family MouseAndKeyboard fire keyboard/Space gamepad/a input 0 sign in-range'
 if [ -n "${GAME_DRIVE_OUT:-}" ]; then cp "$tmp/keyboard.png" "$tmp/gamepad.png" "$tmp/sign.png" "$GAME_DRIVE_OUT"/; fi
 echo "game-drive: keyboard and gamepad through actions, menus stacked, the rebinding kept across a restart"
