@@ -51,8 +51,8 @@ static inline uint32_t tl_input_sdl2_family(SDL_GameController *pad) {
     case SDL_CONTROLLER_TYPE_NINTENDO_SWITCH_PRO: return TL_INPUT_FAMILY_SWITCH;
     default: break;
     }
-    return tl_input_family_guess(SDL_GameControllerGetVendor(pad), SDL_GameControllerGetProduct(pad),
-                                 SDL_GameControllerName(pad));
+    return tl_input_family_guess(SDL_GameControllerGetVendor(pad),
+                                 SDL_GameControllerGetProduct(pad), SDL_GameControllerName(pad));
 }
 
 static inline float tl_input_sdl2_axis_value(int value) {
@@ -143,7 +143,9 @@ static inline void tl_input_sdl2_close_all(void) {
     int i;
     for (i = 0; i < SDL_NumJoysticks(); i++) {
         SDL_GameController *pad =
-            SDL_IsGameController(i) ? SDL_GameControllerFromInstanceID(SDL_JoystickGetDeviceInstanceID(i)) : NULL;
+            SDL_IsGameController(i)
+                ? SDL_GameControllerFromInstanceID(SDL_JoystickGetDeviceInstanceID(i))
+                : NULL;
         if (pad) SDL_GameControllerClose(pad);
     }
 }
