@@ -134,6 +134,9 @@
    NATIVE EVENTS (natives/Iris.Events.Native.txt, after platform.h's: ordinal 20)
    -------------
        OnInputDeviceChanged(uint32_t)      the current family changed (a tl_input_family)
+   A project whose Iris.Events domain had events of its own before these natives were shipped
+   keeps their ordinals, and the natives get later ones: give desc.events from the generated
+   enum (TL_INPUT_EVENTS_INIT(Iris_Events_), as examples/game does), not the native ordinals.
 
    RULES
    -----

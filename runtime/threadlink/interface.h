@@ -111,6 +111,9 @@
        OnInteract() -> bool                    single provider: the interactable in range
        OnInteractableDetected(uint32_t)        the interactable's id
        OnInteractableOutOfRange(uint32_t)      the interactable's id
+   A project whose Iris.Events domain had events of its own before these natives were shipped
+   keeps their ordinals, and the natives get later ones: give desc.events from the generated
+   enum (TL_INTERFACE_EVENTS_INIT(Iris_Events_), as examples/game does), not the native ordinals.
 
    RULES
    -----
