@@ -11,9 +11,10 @@
 #     stacks the pause menu again (its selection kept) and Return opens Options for the picture.
 #   drive-gamepad.script, a restart with the same saves: Fire's key is still F; an Xbox pad's A
 #     starts a game (the device family becomes Xbox, the prompts the pad's), the stick and the
-#     trigger move and fire, Start stacks the pause menu, the d-pad moves its selection.
+#     trigger move and fire, Start stacks the pause menu, the d-pad moves its selection; the pad
+#     unplugged and a PlayStation pad plugged, its d-pad makes the family and glyphs PlayStation's.
 # Each run draws its last frame (the Options menu with the keyboard's glyphs, then the pause menu
-# with the Xbox pad's: input.h's prompt watchers load them from Content.Game's Glyphs) and
+# with the PlayStation pad's: input.h's prompt watchers load them from Content.Game's Glyphs) and
 # compares it with tests/drive-keyboard.png and tests/drive-gamepad.png; drive-sign.script walks
 # into the sign's range, and its frame (tests/drive-sign.png) shows Interact's prompt, the
 # keyboard's E glyph, above the player. GAME_DRIVE_OUT=DIR keeps the three PNGs drawn.
@@ -51,6 +52,8 @@ expect 'frame 10: menu 0 selected 0 started 1 family Xbox'
 expect 'frame 42: menu 0 selected 0 started 1 family Xbox fire keyboard/F gamepad/a input 18'
 expect 'frame 55: menu 3 selected 2 started 1 family Xbox fire keyboard/F gamepad/a input 0 sign in-range'
 expect 'glyphs fc8a5a53 723c4ff0 571adb83 prompt "Xbox  [a] select   [b] back"' # Glyphs/xbox_a, xbox_b, xbox_x
+expect 'frame 66: menu 3 selected 1 started 1 family PlayStation fire keyboard/F gamepad/a input 0'
+expect 'glyphs f4362c6a 83e70629 75cb2b5a prompt "PlayStation  [a] select   [b] back"' # ps_cross, ps_circle, ps_square
 rm -rf "$tmp/saves" # the default bindings again: space fires
 run drive-sign.script sign.png
 expect 'frame 29: menu 0 selected 0 started 1 family MouseAndKeyboard fire keyboard/Space gamepad/a input 0 sign in-range'
