@@ -9,8 +9,8 @@ extern const diff_extra vault_diff;
 
 const gen_stage *const tlg_stages[] = {
     &content_stage, /* content profiles: asset-name domains and catalog headers */
-    &vault_stage, /* gen/vault_*.c: vault schemas and data */
-    &input_stage, /* gen/input/: the action map, Dextra.Actions and its binding tables */
+    &vault_stage,   /* gen/vault/vault_*.c: vault schemas and data */
+    &input_stage,   /* gen/input/: the action map, Dextra.Actions and its binding tables */
     NULL,
 };
 

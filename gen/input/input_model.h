@@ -26,21 +26,21 @@ typedef struct in_binding {
 } in_binding;
 
 typedef struct in_action {
-    const char *name;       /* as written: a C identifier */
-    uint32_t kind;          /* tl_input_kind */
-    uint32_t mode;          /* index into known_modes */
-    size_t first, count;    /* its bindings */
-    const char *path;       /* "modes[0].actions[2]" */
-    uint32_t line, col;     /* where its name is written */
-    uint32_t value;         /* after resolve: its Dextra.Actions value */
-    const char *member;     /* after resolve: its member name */
+    const char *name;    /* as written: a C identifier */
+    uint32_t kind;       /* tl_input_kind */
+    uint32_t mode;       /* index into known_modes */
+    size_t first, count; /* its bindings */
+    const char *path;    /* "modes[0].actions[2]" */
+    uint32_t line, col;  /* where its name is written */
+    uint32_t value;      /* after resolve: its Dextra.Actions value */
+    const char *member;  /* after resolve: its member name */
 } in_action;
 
 typedef struct in_glyph {
     uint32_t control, family;
-    const char *asset;      /* an asset name of the catalog */
+    const char *asset; /* an asset name of the catalog */
     const char *path;
-    uint32_t asset_id;      /* after resolve */
+    uint32_t asset_id; /* after resolve */
 } in_glyph;
 
 typedef struct input_map_model {
@@ -50,7 +50,7 @@ typedef struct input_map_model {
     VEC(in_action) actions;   /* in file order */
     VEC(in_binding) bindings;
     VEC(in_glyph) glyphs;
-    const char *catalog;      /* glyphs.catalog: a content domain's name, or NULL */
+    const char *catalog; /* glyphs.catalog: a content domain's name, or NULL */
     double dead_zone, press_point;
     arena strings;
 } input_map_model;

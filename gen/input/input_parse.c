@@ -106,8 +106,9 @@ static bool binding_problem(const in_action *a, uint32_t control, uint32_t part,
     tl_input_control_name(control, name, sizeof name);
     if (misfit) snprintf(why, size, "%s cannot drive %s action %s: %s", name, kind_names[a->kind], a->name, misfit);
     else if (a->kind == TL_INPUT_KIND_BUTTON && axis && threshold == 0)
-        snprintf(why, size, "%s is an axis: a button action takes it with a threshold ({\"control\": \"%s\", \"threshold\": 0.5})",
-                 name, name);
+        snprintf(why, size,
+                 "%s is an axis: a button action takes it with a threshold ({\"control\": \"%s\", \"threshold\": 0.5})", name,
+                 name);
     else if (threshold != 0 && !(a->kind == TL_INPUT_KIND_BUTTON && axis))
         snprintf(why, size, "a threshold applies only to an axis driving a button action, not to %s", name);
     else return false;
@@ -138,8 +139,7 @@ static void read_thresholded(parser *ps, const in_action *a, const char *path, j
     double threshold = 0;
     if (t && (!json_is_number(t) || json_number_value(t) <= 0 || json_number_value(t) > 1))
         jc_error(&ps->j, tp, "expected a number above 0 and at most 1 (the press point after the dead zone)");
-    else if (t)
-        threshold = json_number_value(t);
+    else if (t) threshold = json_number_value(t);
     if (control) add_binding(ps, a, path, control, TL_INPUT_PART_NONE, threshold);
     free(cp);
     free(tp);
@@ -169,8 +169,8 @@ static void read_composite(parser *ps, const in_action *a, const char *path, jso
 
 static void read_binding(parser *ps, const in_action *a, const char *path, json_t *v)
 {
-    static const char *const allowed[] = {"control", "threshold", "up", "down", "left", "right", "negative", "positive",
-                                          "description", NULL};
+    static const char *const allowed[] = {"control", "threshold", "up",       "down",        "left",
+                                          "right",   "negative",  "positive", "description", NULL};
     if (json_is_string(v)) {
         uint32_t control = read_control(ps, path, v);
         if (control) add_binding(ps, a, path, control, TL_INPUT_PART_NONE, 0);
@@ -346,12 +346,15 @@ static void read_family_glyphs(parser *ps, const char *family_key, uint32_t fami
         uint32_t control = read_control(ps, sub, name);
         json_decref(name);
         if (control && !json_is_string(asset)) jc_error(&ps->j, sub, "expected an asset name, got %s", jc_type_name(asset));
-        else if (control && family != TL_INPUT_FAMILY_MOUSE_AND_KEYBOARD && tl_input_control_devices(control) != TL_INPUT_DEVICES_GAMEPAD)
+        else if (control && family != TL_INPUT_FAMILY_MOUSE_AND_KEYBOARD &&
+                 tl_input_control_devices(control) != TL_INPUT_DEVICES_GAMEPAD)
             jc_error(&ps->j, sub, "%s is not a gamepad control: %s glyphs are a gamepad's", key, family_key);
-        else if (control && family == TL_INPUT_FAMILY_MOUSE_AND_KEYBOARD && tl_input_control_devices(control) != TL_INPUT_DEVICES_KEYBOARD_MOUSE)
+        else if (control && family == TL_INPUT_FAMILY_MOUSE_AND_KEYBOARD &&
+                 tl_input_control_devices(control) != TL_INPUT_DEVICES_KEYBOARD_MOUSE)
             jc_error(&ps->j, sub, "%s is not a keyboard or mouse control: MouseAndKeyboard glyphs are theirs", key);
         else if (control)
-            *vec_push(&ps->m->glyphs) = (in_glyph){control, family, save_str(ps->m, json_string_value(asset)), save_str(ps->m, sub), 0};
+            *vec_push(&ps->m->glyphs) =
+                (in_glyph){control, family, save_str(ps->m, json_string_value(asset)), save_str(ps->m, sub), 0};
         free(sub);
     }
     free(path);
@@ -360,7 +363,8 @@ static void read_family_glyphs(parser *ps, const char *family_key, uint32_t fami
 /* "glyphs": {"catalog": DOMAIN, "<family>": {...}, ...}; the assets are checked at resolve. */
 static void read_glyphs(parser *ps, json_t *g)
 {
-    static const char *const allowed[] = {"catalog", "description", "MouseAndKeyboard", "Xbox", "PlayStation", "Switch", "Gamepad", NULL};
+    static const char *const allowed[] = {"catalog",     "description", "MouseAndKeyboard", "Xbox",
+                                          "PlayStation", "Switch",      "Gamepad",          NULL};
     if (!g) return;
     if (!json_is_object(g)) {
         jc_error(&ps->j, "glyphs", "expected an object, got %s", jc_type_name(g));
@@ -371,7 +375,9 @@ static void read_glyphs(parser *ps, json_t *g)
     if (jc_require(&ps->j, g, "glyphs", "catalog", "the content domain of the glyphs' assets, such as \"Content.Game\"") &&
         jc_get_string(&ps->j, g, "glyphs", "catalog", "a content domain's name", &catalog)) {
         if (config_valid_domain_name(catalog)) ps->m->catalog = save_str(ps->m, catalog);
-        else jc_error(&ps->j, "glyphs.catalog", "\"%s\" is not a domain name (a content profile's, such as \"Content.Game\")", catalog);
+        else
+            jc_error(&ps->j, "glyphs.catalog", "\"%s\" is not a domain name (a content profile's, such as \"Content.Game\")",
+                     catalog);
     }
     const char *key;
     json_t *v;

@@ -35,6 +35,18 @@ typedef enum content_game {
     Content_Game_Sprites_slime = 942639448,
     Content_Game_Sprites_stone = -335875750,
     Content_Game_Sprites_wall = 1553721848,
+    Content_Game_Sounds_atmos_cave = 1502616521,
+    Content_Game_Sounds_atmos_meadow = -925974819,
+    Content_Game_Sounds_exit_open = 1823466443,
+    Content_Game_Sounds_hit = 821191443,
+    Content_Game_Sounds_hurt = -362468691,
+    Content_Game_Sounds_music_cave = 1972100364,
+    Content_Game_Sounds_music_meadow = -1166238455,
+    Content_Game_Sounds_pickup = 1964786983,
+    Content_Game_Sounds_ui_cancel = -1595248560,
+    Content_Game_Sounds_ui_confirm = -267778203,
+    Content_Game_Sounds_ui_move = 453855134,
+    Content_Game_Sounds_waterfall = -256528472,
     Content_Game_Glyphs_key_e = 607834937,
     Content_Game_Glyphs_key_escape = 1626056849,
     Content_Game_Glyphs_key_return = -1996958433,
@@ -55,7 +67,7 @@ typedef enum content_game {
 } content_game;
 
 /* Number of live entries. */
-#define CONTENT_GAME_COUNT 29
+#define CONTENT_GAME_COUNT 41
 
 /* X-macro of the live entries: X(enumerator, name). */
 #define CONTENT_GAME_LIST(X) \
@@ -71,6 +83,18 @@ typedef enum content_game {
     X(Content_Game_Sprites_slime, Sprites_slime) \
     X(Content_Game_Sprites_stone, Sprites_stone) \
     X(Content_Game_Sprites_wall, Sprites_wall) \
+    X(Content_Game_Sounds_atmos_cave, Sounds_atmos_cave) \
+    X(Content_Game_Sounds_atmos_meadow, Sounds_atmos_meadow) \
+    X(Content_Game_Sounds_exit_open, Sounds_exit_open) \
+    X(Content_Game_Sounds_hit, Sounds_hit) \
+    X(Content_Game_Sounds_hurt, Sounds_hurt) \
+    X(Content_Game_Sounds_music_cave, Sounds_music_cave) \
+    X(Content_Game_Sounds_music_meadow, Sounds_music_meadow) \
+    X(Content_Game_Sounds_pickup, Sounds_pickup) \
+    X(Content_Game_Sounds_ui_cancel, Sounds_ui_cancel) \
+    X(Content_Game_Sounds_ui_confirm, Sounds_ui_confirm) \
+    X(Content_Game_Sounds_ui_move, Sounds_ui_move) \
+    X(Content_Game_Sounds_waterfall, Sounds_waterfall) \
     X(Content_Game_Glyphs_key_e, Glyphs_key_e) \
     X(Content_Game_Glyphs_key_escape, Glyphs_key_escape) \
     X(Content_Game_Glyphs_key_return, Glyphs_key_return) \
@@ -102,7 +126,7 @@ typedef enum content_game {
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *content_game__names(void)
 {
-    static const char *const names[30] = {
+    static const char *const names[42] = {
         "None",
         "Levels_cave",
         "Levels_meadow",
@@ -116,6 +140,18 @@ static inline const char *const *content_game__names(void)
         "Sprites_slime",
         "Sprites_stone",
         "Sprites_wall",
+        "Sounds_atmos_cave",
+        "Sounds_atmos_meadow",
+        "Sounds_exit_open",
+        "Sounds_hit",
+        "Sounds_hurt",
+        "Sounds_music_cave",
+        "Sounds_music_meadow",
+        "Sounds_pickup",
+        "Sounds_ui_cancel",
+        "Sounds_ui_confirm",
+        "Sounds_ui_move",
+        "Sounds_waterfall",
         "Glyphs_key_e",
         "Glyphs_key_escape",
         "Glyphs_key_return",
@@ -139,9 +175,10 @@ static inline const char *const *content_game__names(void)
 
 static inline const int32_t *content_game__values(void)
 {
-    static const int32_t values[30] = {
-        0, 189887113, -1820039589, -379120159, -1913817831, -1247859080, -566831339, 414098050, 214655863, -1253888469, 942639448, -335875750, 1553721848, 607834937, 1626056849, -1996958433,
-        -47762184, -178635235, 1536360809, 835316304, 1882441224, -2082011607, -197776278, -1172670767, 1976249178, -58041773, 1916555248, 1245209235, 1461377923, -1121160097,
+    static const int32_t values[42] = {
+        0, 189887113, -1820039589, -379120159, -1913817831, -1247859080, -566831339, 414098050, 214655863, -1253888469, 942639448, -335875750, 1553721848, 1502616521, -925974819, 1823466443,
+        821191443, -362468691, 1972100364, -1166238455, 1964786983, -1595248560, -267778203, 453855134, -256528472, 607834937, 1626056849, -1996958433, -47762184, -178635235, 1536360809, 835316304,
+        1882441224, -2082011607, -197776278, -1172670767, 1976249178, -58041773, 1916555248, 1245209235, 1461377923, -1121160097,
     };
     return values;
 }
@@ -149,13 +186,15 @@ static inline const int32_t *content_game__values(void)
 /* The name of a value, for logs; "?" when it is none of Content.Game's values. */
 static inline const char *content_game_name(uint32_t value)
 {
-    static const uint32_t slots[64] = {
-        1,17,22,13,0,0,15,0,11,0,12,0,0,0,0,16,0,0,0,0,0,25,0,0,0,0,14,23,30,0,2,0,
-        0,0,10,18,20,21,0,0,26,0,4,0,24,0,3,7,8,0,9,27,0,0,6,28,0,19,0,29,5,0,0,0,
+    static const uint32_t slots[128] = {
+        1,29,34,0,0,0,13,14,0,0,0,0,0,27,0,0,20,11,0,0,0,12,0,0,0,0,0,0,0,0,28,0,
+        0,21,0,19,0,0,0,0,0,0,37,0,0,0,0,0,0,0,0,0,26,17,35,0,42,0,0,0,0,2,0,0,
+        0,16,0,0,10,30,33,0,0,22,32,0,0,0,0,0,23,38,0,0,0,4,0,0,0,36,0,0,0,3,7,25,
+        8,0,0,0,0,9,39,0,0,18,0,0,0,6,0,40,24,0,0,31,0,0,0,41,0,5,0,15,0,0,0,0,
     };
     const int32_t *values = content_game__values();
     uint32_t i;
-    for (i = (value * 2654435761u) >> 26;; i = (i + 1) & 63u) {
+    for (i = (value * 2654435761u) >> 25;; i = (i + 1) & 127u) {
         uint32_t s = slots[i];
         if (s == 0) return "?";
         if (TL_GENERATED_CAST(uint32_t, values[s - 1]) == value) return content_game__names()[s - 1];
@@ -165,9 +204,11 @@ static inline const char *content_game_name(uint32_t value)
 /* The value of a name, ignoring ASCII case: 1 and *out set when found, else 0. */
 static inline int content_game_from_name(const char *name, content_game *out)
 {
-    static const uint32_t slots[64] = {
-        22,0,0,24,8,0,0,0,0,0,0,12,0,0,0,10,20,16,0,0,0,19,13,21,27,29,0,1,18,0,0,0,
-        25,5,14,0,0,28,11,0,0,0,2,26,0,0,7,6,0,0,3,9,15,23,30,0,0,4,0,0,0,0,0,17,
+    static const uint32_t slots[128] = {
+        0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,10,23,32,0,18,0,31,13,16,41,0,0,0,25,0,0,0,
+        0,5,26,0,0,0,0,0,0,0,2,0,0,0,7,0,0,0,3,9,27,35,42,0,0,0,0,0,0,0,0,29,
+        34,0,0,36,8,0,0,0,0,0,0,12,0,0,0,17,0,28,0,0,24,0,0,33,39,0,0,1,14,15,22,30,
+        37,0,0,0,0,40,11,20,0,0,38,19,0,0,0,6,0,0,0,0,0,0,0,0,0,4,21,0,0,0,0,0,
     };
     uint32_t h = 2166136261u, i;
     const char *p;
@@ -175,7 +216,7 @@ static inline int content_game_from_name(const char *name, content_game *out)
         unsigned char ch = TL_GENERATED_CAST(unsigned char, *p);
         h = (h ^ TL_GENERATED_CAST(unsigned char, ch >= 'A' && ch <= 'Z' ? ch + 32 : ch)) * 16777619u;
     }
-    for (i = h & 63u;; i = (i + 1) & 63u) {
+    for (i = h & 127u;; i = (i + 1) & 127u) {
         uint32_t s = slots[i];
         const char *a, *b;
         if (s == 0) return 0;

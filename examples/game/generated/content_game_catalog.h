@@ -21,11 +21,12 @@
 typedef enum content_game_category {
     CONTENT_GAME_CATEGORY_Sprites = 0,
     CONTENT_GAME_CATEGORY_Levels = 1,
-    CONTENT_GAME_CATEGORY_Glyphs = 2
+    CONTENT_GAME_CATEGORY_Sounds = 2,
+    CONTENT_GAME_CATEGORY_Glyphs = 3
 } content_game_category;
 
-#define CONTENT_GAME_CATEGORY_COUNT 3
-#define CONTENT_GAME_ASSET_COUNT 29
+#define CONTENT_GAME_CATEGORY_COUNT 4
+#define CONTENT_GAME_ASSET_COUNT 41
 
 typedef struct content_game_asset {
     content_game id;
@@ -38,7 +39,7 @@ typedef struct content_game_asset {
 /* Every asset, sorted by name with ASCII letters folded to lower case. */
 static inline const content_game_asset *content_game_assets(void)
 {
-    static const content_game_asset assets[29] = {
+    static const content_game_asset assets[41] = {
         {Content_Game_Glyphs_key_e, "Glyphs/key_e", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(120), UINT64_C(0x41ab3e5d98e813f2)},
         {Content_Game_Glyphs_key_escape, "Glyphs/key_escape", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(120), UINT64_C(0x48bbce6dcbd19ff1)},
         {Content_Game_Glyphs_key_return, "Glyphs/key_return", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(120), UINT64_C(0x69998c0df20d1598)},
@@ -57,6 +58,18 @@ static inline const content_game_asset *content_game_assets(void)
         {Content_Game_Glyphs_xbox_x, "Glyphs/xbox_x", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(148), UINT64_C(0xb41ef5c4a98d452a)},
         {Content_Game_Levels_cave, "Levels/cave", CONTENT_GAME_CATEGORY_Levels, UINT64_C(550), UINT64_C(0xc14118d4dfc6c620)},
         {Content_Game_Levels_meadow, "Levels/meadow", CONTENT_GAME_CATEGORY_Levels, UINT64_C(622), UINT64_C(0xa92ec925cf0b2cbf)},
+        {Content_Game_Sounds_atmos_cave, "Sounds/atmos_cave", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(88244), UINT64_C(0xa52163d0258fe8dd)},
+        {Content_Game_Sounds_atmos_meadow, "Sounds/atmos_meadow", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(88244), UINT64_C(0xa508b2bc96890553)},
+        {Content_Game_Sounds_exit_open, "Sounds/exit_open", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(27826), UINT64_C(0x4eee5c2d290c7785)},
+        {Content_Game_Sounds_hit, "Sounds/hit", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(6658), UINT64_C(0x3953cf26b93ba4e0)},
+        {Content_Game_Sounds_hurt, "Sounds/hurt", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(11068), UINT64_C(0xec73bd470b95311a)},
+        {Content_Game_Sounds_music_cave, "Sounds/music_cave", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(176444), UINT64_C(0x4df5a867b024db1a)},
+        {Content_Game_Sounds_music_meadow, "Sounds/music_meadow", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(176444), UINT64_C(0xc63ef1c8ce9e99ab)},
+        {Content_Game_Sounds_pickup, "Sounds/pickup", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(10628), UINT64_C(0x341a9435bf1be2ba)},
+        {Content_Game_Sounds_ui_cancel, "Sounds/ui_cancel", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(8864), UINT64_C(0x1ad13eb6545b8e78)},
+        {Content_Game_Sounds_ui_confirm, "Sounds/ui_confirm", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(8864), UINT64_C(0x5017dd918cf9d6bd)},
+        {Content_Game_Sounds_ui_move, "Sounds/ui_move", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(1808), UINT64_C(0x1be8f2275cdfa9ca)},
+        {Content_Game_Sounds_waterfall, "Sounds/waterfall", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(66194), UINT64_C(0x0a19c769455b10ad)},
         {Content_Game_Sprites_bat, "Sprites/bat", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(172), UINT64_C(0x7daf2cf0e1d1310d)},
         {Content_Game_Sprites_bolt, "Sprites/bolt", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(107), UINT64_C(0xaf39a4e6d141e663)},
         {Content_Game_Sprites_coin, "Sprites/coin", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(122), UINT64_C(0x58612620c2ebf522)},
@@ -110,11 +123,12 @@ static inline const content_game_asset *content_game_info(content_game id)
 /* The assets of a category (indices into content_game_assets(), in name order); *count gets their number. */
 static inline const uint32_t *content_game_category_assets(content_game_category category, size_t *count)
 {
-    static const uint32_t members[29] = {
-        18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 16, 17, 0, 1, 2,
-        3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    static const uint32_t members[41] = {
+        30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 16, 17, 18, 19, 20,
+        21, 22, 23, 24, 25, 26, 27, 28, 29, 0, 1, 2, 3, 4, 5, 6,
+        7, 8, 9, 10, 11, 12, 13, 14, 15,
     };
-    static const uint32_t first[4] = {0, 11, 13, 29};
+    static const uint32_t first[5] = {0, 11, 13, 25, 41};
     if (TL_GENERATED_CAST(size_t, category) >= CONTENT_GAME_CATEGORY_COUNT) {
         *count = 0;
         return members;
@@ -124,7 +138,7 @@ static inline const uint32_t *content_game_category_assets(content_game_category
 }
 
 /* Profile Game as threadlink.json declares it, for a development build (TL_CONTENT_LIVE) that serves it
- * from its source tree (threadlink/content_live.h; the root is relative to the folder of threadlink.json):
+ * from its source tree (threadlink/content.h with TL_CONTENT_LIVE; the root is relative to the folder of threadlink.json):
  *     tl_content_source_desc src = content_game_source_desc();
  *     tl_content_register_source(content, CONTENT_GAME_PROFILE, CONTENT_GAME_SOURCE_ROOT, &src);
  * content_game_source_desc() gives its categories and folders, naming rule, archive mode and this
@@ -147,15 +161,16 @@ static inline uint32_t content_game_source_catalog_id(void *user, const char *na
 
 static inline tl_content_source_desc content_game_source_desc(void)
 {
-    static const tl_content_source_category categories[3] = {
+    static const tl_content_source_category categories[4] = {
         {"Sprites", "Sprites"},
         {"Levels", "Levels"},
+        {"Sounds", "Sounds"},
         {"Glyphs", "Glyphs"},
     };
     tl_content_source_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.categories = categories;
-    desc.category_count = 3;
+    desc.category_count = 4;
     desc.names_path = false;
     desc.flat = false;
     desc.catalog_id = content_game_source_catalog_id;

@@ -1,7 +1,8 @@
 /* sdl_main.c - the game in a window: input through actions (threadlink/input.h, fed by
  * backends/sdl2/tl_input_sdl2.h from the keyboard or a gamepad), the menus as stacked interfaces
  * (threadlink/interface.h: the title menu, the pause menu, the options menu over either), the
- * core's time service stepping the simulation at 60 Hz (OnFixedUpdate), rendering.
+ * core's time service stepping the simulation at 60 Hz (OnFixedUpdate), rendering, and sound
+ * (sound.c, where SDL_mixer was found: GAME_SOUND; the menus' sounds follow their commands).
  *
  *   game [--content DIR] [--saves DIR] [--record FILE]
  *   game --replay FILE --frames N --screenshot OUT.png [--expect PNG --tolerance T]
@@ -30,6 +31,12 @@
 #include "iris_events.h"
 #include "inputs.h"
 #include "render.h"
+#if defined(GAME_SOUND)
+#include "sound.h"
+#else /* built without SDL_mixer: silent */
+typedef struct game_sound game_sound;
+#define game_sound_ui(s, which) ((void)(s))
+#endif
 
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #define STBIW_WINDOWS_UTF8
@@ -67,6 +74,7 @@ typedef struct app {
     uint32_t prompt_glyph_id[3];
     input_tape recording;
     bool recording_on, running, started;
+    game_sound *sound; /* NULL: silent */
 } app;
 
 enum { UI_TITLE = 1, UI_OPTIONS = 2, UI_PAUSE = 3 };
@@ -211,7 +219,7 @@ static void resume(app *a) {
     tl_interface_clear(a->ui);
     a->menu.note = NULL;
     menu_refresh(a);
-    tl_time_set_scale(tl_lifecycle_time(&a->g.core), 1.0f);
+    tl_time_set_scale(&a->g.time, 1.0f);
 }
 
 /* A menu over nothing: the title, or the pause menu over the game; time stops. */
@@ -220,7 +228,7 @@ static void open_menu(app *a, uint32_t id) {
     a->menu.note = NULL;
     tl_interface_stack(a->ui, id);
     menu_refresh(a);
-    tl_time_set_scale(tl_lifecycle_time(&a->g.core), 0.0f); /* pauses the fixed steps */
+    tl_time_set_scale(&a->g.time, 0.0f); /* pauses the fixed steps */
 }
 
 static void title_confirm(void *self, uint32_t item) {
@@ -418,6 +426,15 @@ static void on_fixed_update(void *ctx, float dt) {
     game_frame(&a->g, a->g.input);
 }
 
+/* The menus' sounds (sound.c), from the commands tl_interface_update is about to apply. */
+static void menu_sounds(app *a) {
+    uint32_t commands = menu_commands(a->input), top = tl_interface_top(a->ui);
+    if (commands & 0xfu) game_sound_ui(a->sound, TL_AUDIO_UI_NAVIGATE);
+    if (commands & (1u << TL_INTERFACE_CONFIRM)) game_sound_ui(a->sound, TL_AUDIO_UI_CONFIRM);
+    if ((commands & (1u << TL_INTERFACE_CANCEL)) && (top == UI_PAUSE || top == UI_OPTIONS))
+        game_sound_ui(a->sound, TL_AUDIO_UI_CANCEL);
+}
+
 /* SDL's events into input.h, one update, then the menus or the game read the actions. */
 static void handle_events(app *a) {
     SDL_Event e;
@@ -428,7 +445,10 @@ static void handle_events(app *a) {
     tl_input_update(a->input);
     capture_poll(a);
     if (tl_interface_top(a->ui)) {
-        if (tl_input_capture_status(a->input) != TL_INPUT_CAPTURE_WAITING) tl_interface_update(a->ui);
+        if (tl_input_capture_status(a->input) != TL_INPUT_CAPTURE_WAITING) {
+            menu_sounds(a);
+            tl_interface_update(a->ui);
+        }
         menu_refresh(a);
         a->g.input = 0;
     } else {
@@ -456,7 +476,10 @@ static int play(app *a, const options *o) {
         Uint64 now = SDL_GetPerformanceCounter();
         handle_events(a);
         game_tune(&a->g); /* development builds: the designer's edited stats */
-        tl_time_frame_ns(tl_lifecycle_time(&a->g.core), counter_ns(now - last));
+        tl_time_frame_ns(&a->g.time, counter_ns(now - last));
+#if defined(GAME_SOUND)
+        game_sound_frame(a->sound, (double)counter_ns(now - last) / 1e9); /* real time: fades go on in the menu */
+#endif
         last = now;
         render_frame(&a->render, &a->g, &a->menu);
         SDL_RenderPresent(a->sdl);
@@ -624,7 +647,7 @@ static int drive(app *a, const options *o) {
         if (line[0] == '#' || sscanf(line, "%u %31s %31s %31s %31s", &at, verb, what, name, arg) < 2) continue;
         for (; frame < at && a->running; frame++) {
             handle_events(a);
-            tl_time_frame_ns(tl_lifecycle_time(&a->g.core), 16666667u);
+            tl_time_frame_ns(&a->g.time, 16666667u);
         }
         if (strcmp(verb, "end") == 0) break;
         if (strcmp(verb, "print") == 0) drive_print(a, frame);
@@ -713,6 +736,9 @@ int main(int argc, char **argv) {
     d.save_dir = o.replay ? NULL : o.saves;
     d.seed = UINT64_C(0x7468726561646c6b); /* the headless driver's: replays match */
     d.quiet = o.replay != NULL;
+#if defined(GAME_SOUND)
+    d.external_fader = o.replay == NULL; /* the sound provides the fader's events (sound.h) */
+#endif
 #if defined(GAME_VAULT_IMAGE_DIR) /* development builds (game-dev): the source tree's generated directory */
     d.vault_image_dir = GAME_VAULT_IMAGE_DIR;
 #endif
@@ -725,7 +751,17 @@ int main(int argc, char **argv) {
         game_close(&a.g);
         return 1;
     }
+#if defined(GAME_SOUND)
+    if (!o.replay) a.sound = game_sound_open(&a.g); /* the screenshot replays are silent */
+    if (d.external_fader && !a.sound) { /* no device: the game's own fader, silent */
+        Iris_Events_OnDisplayFader_subscribe(&a.g.registry, game_display_fader, &a.g);
+        Iris_Events_OnHideFader_subscribe(&a.g.registry, game_hide_fader, &a.g);
+    }
+#endif
     rc = o.replay ? screenshot(&a, &o) : o.drive ? drive(&a, &o) : play(&a, &o);
+#if defined(GAME_SOUND)
+    game_sound_close(a.sound);
+#endif
     render_free(&a.render);
     SDL_DestroyRenderer(a.sdl);
     SDL_DestroyWindow(a.window);
