@@ -6,7 +6,7 @@
 
 #include <sys/stat.h>
 
-/* What an input is, for its size cap and for messages about it. The caps (README "Input files")
+/* What an input is, for its size cap and for messages about it. The caps (docs/config.md, `threadlink.json`)
  * are far above any real input and low enough that a wrong file named like an input (a disk image,
  * a 5 GB sparse file) fails at once, from fstat, before anything is read or allocated. */
 typedef enum fs_input {

@@ -243,7 +243,7 @@ again:
             return t;
         }
         "<<<<<<<" | "=======" | ">>>>>>>" {
-            if (t.loc.col == 1) diag_error(t.loc, "a merge conflict marker: resolve the conflict first (README: \"Merge conflicts in manifests\")");
+            if (t.loc.col == 1) diag_error(t.loc, "a merge conflict marker: resolve the conflict first (docs/concepts.md: \"Merge conflicts in manifests\")");
             else diag_error(t.loc, "unexpected character in JSON");
             return t;
         }

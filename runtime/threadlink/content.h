@@ -48,7 +48,7 @@
                                     is declared (POSIX: one system call per read, no copy)
    TL_CONTENT_MAP_MIN_BYTES         entries of packed archives at least this large are mapped
                                     from their archive instead of read, where the default I/O
-                                    serves them on POSIX (default 64 KiB; see Loading)
+                                    serves them on POSIX (default 2 MiB; see Loading)
    TL_CONTENT_NO_MMAP               the default I/O never maps entries: every load reads
    TL_CONTENT_LIVE                  development builds: profiles served from their source tree,
                                     held assets reloaded when their files change (its live part;
@@ -103,7 +103,10 @@
      before returning; a failure is logged and returns an invalid asset, holding nothing.
    - Mapped entries (POSIX, the default I/O, packed directories): an entry of at least
      TL_CONTENT_MAP_MIN_BYTES is mapped from its archive (mmap, private and writable) instead of
-     read into a new buffer: the page cache's pages, no copy and no allocation. A raw asset kept
+     read into a new buffer: the page cache's pages, no copy and no allocation. Only large
+     entries: a mapping's set-up and its release cost more than reading a smaller one (over a
+     whole load-and-release cycle, 2.1x PhysFS for entries of 64 KiB to 1.5 MB mapped, 0.57x
+     read; 0.08x for entries of 4 MiB mapped, 1.3x read). A raw asset kept
      as its bytes points into its mapping until it is released; writes to it stay in that asset
      (copy on write) and never reach the archive or a later load. Its bytes start where the
      archive has them (no alignment is promised, as for every asset's bytes); a compressed entry
@@ -671,7 +674,10 @@ TL_API uint64_t tl_content_source_reloads(tl_content *ctx);
 #define TL_CONTENT_MAX_ASSET_BYTES ((uint64_t)1 << 30)
 #endif
 #ifndef TL_CONTENT_MAP_MIN_BYTES
-#define TL_CONTENT_MAP_MIN_BYTES ((uint64_t)64 << 10)
+/* 2 MiB: the whole cycle (load, use, release) of entries from 64 KiB to 1.5 MB cost 2.1x PhysFS
+   mapped and 0.57x read, while 4 MiB entries cost 0.08x mapped and 1.3x read
+   (tests/bench/content_load/RESULTS.md, issue 47). */
+#define TL_CONTENT_MAP_MIN_BYTES ((uint64_t)2 << 20)
 #endif
 #ifndef TL_CONTENT_SCRATCH_KEEP_BYTES
 #define TL_CONTENT_SCRATCH_KEEP_BYTES ((size_t)4 << 20)

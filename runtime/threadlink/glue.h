@@ -61,16 +61,16 @@ static inline void tl__glue_time_discard(void *self, tl_lifecycle *lifecycle) {
     tl_time_discard((tl_time *)self);
 }
 
-/* The time service as a subsystem type (each file that includes this header has its own copy: keep
-   your tl_time's address rather than finding it with tl_lifecycle_find). */
-static const tl_lifecycle_subsystem tl_glue_time_subsystem = { "Time", TL__NULL, TL__NULL, TL__NULL,
-                                                               tl__glue_time_discard };
-
 /* Weaves `time` into the lifecycle's native tier: weave it before anything else, and it is
    discarded last, when every subsystem that read the clock is gone. False as
    tl_lifecycle_weave_native is. */
 static inline bool tl_glue_weave_time(tl_lifecycle *lifecycle, tl_time *time) {
-    return tl_lifecycle_weave_native(lifecycle, &tl_glue_time_subsystem, time);
+    /* The time service as a subsystem type, inside the function so that a file which never weaves
+       time references none of time.h's functions (each file has its own copy: keep your tl_time's
+       address rather than finding it with tl_lifecycle_find). */
+    static const tl_lifecycle_subsystem subsystem = { "Time", TL__NULL, TL__NULL, TL__NULL,
+                                                      tl__glue_time_discard };
+    return tl_lifecycle_weave_native(lifecycle, &subsystem, time);
 }
 
 /* --- levels.h's objects as lifecycle.h batches --------------------------------------------------- */
@@ -219,10 +219,6 @@ static inline void tl__glue_platform_discard(void *platform, tl_lifecycle *lifec
     tl_platform_shutdown((tl_platform *)platform);
 }
 
-static const tl_lifecycle_subsystem tl_glue_platform_subsystem = {
-    "Platform", tl__glue_platform_preload, TL__NULL, TL__NULL, tl__glue_platform_discard
-};
-
 static inline void tl__glue_platform_unpin(void *platform, tl_lifecycle *lifecycle) {
     (void)lifecycle;
     tl_platform_pin((tl_platform *)platform, false); /* its discard (native tier) follows */
@@ -232,8 +228,12 @@ static inline void tl__glue_platform_unpin(void *platform, tl_lifecycle *lifecyc
    shutdown that subsystem's discard (after the user tier's). Until the lifecycle's discard begins
    the platform is pinned: tl_platform_destroy is refused. False as tl_lifecycle_weave_native is. */
 static inline bool tl_glue_weave_platform(tl_lifecycle *lifecycle, tl_platform *platform) {
+    static const tl_lifecycle_subsystem subsystem = { /* in here: see tl_glue_weave_time */
+                                                      "Platform", tl__glue_platform_preload,
+                                                      TL__NULL, TL__NULL, tl__glue_platform_discard
+    };
     if (!tl_lifecycle_before_discard(lifecycle, tl__glue_platform_unpin, platform)) return false;
-    if (!tl_lifecycle_weave_native(lifecycle, &tl_glue_platform_subsystem, platform)) {
+    if (!tl_lifecycle_weave_native(lifecycle, &subsystem, platform)) {
         (void)tl_lifecycle_remove_before_discard(lifecycle, tl__glue_platform_unpin, platform);
         return false;
     }

@@ -34,7 +34,7 @@
        tl_glue_levels_attach(&lifecycle, levels);        // shut down first at its discard
        tl_level_hold farm = tl_levels_hold(levels, Nexus_Levels_Farm);
        ... each frame: tl_levels_update(levels, seconds);  // or subscribe tl_levels_on_update
-       if (tl_level_hold_status(farm) == TL_LEVEL_HOLD_RESIDENT) ...
+       if (tl_level_hold_status_of(farm) == TL_LEVEL_HOLD_RESIDENT) ...
        tl_level_hold_release_after(farm, 10.0);                // unloads in 10 s unless held again
        tl_levels_transition(levels, Nexus_Levels_Town);    // behind the fader and loading screen
        tl_glue_levels_detach(&lifecycle, levels);  tl_levels_destroy(levels);

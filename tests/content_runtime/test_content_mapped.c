@@ -1,5 +1,6 @@
 /* Mapped entries of runtime/threadlink/content.h (built with _GNU_SOURCE: the default I/O on
- * POSIX): an entry of a packed directory of at least TL_CONTENT_MAP_MIN_BYTES (64 KiB; blob10 and
+ * POSIX): an entry of a packed directory of at least TL_CONTENT_MAP_MIN_BYTES (64 KiB here, set by
+ * meson.build below the default 2 MiB so that the fixture's entries are mapped; blob10 and
  * up of tests/content_runtime/make_fixture.sh) comes from its archive's mapping. A raw one is kept
  * there with no allocation, privately (writes never reach the archive or a later load) and until
  * it is released; a compressed one is decoded from it with no scratch buffer; a decoder reads it

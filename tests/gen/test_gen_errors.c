@@ -193,9 +193,9 @@ static void test_errors_every_bad_manifest_reported(void **state)
     fx_write("generated/Test.More.manifest.json", "<<<<<<< HEAD\n");
     char *snap = fx_snapshot("generated");
     fx_expect_failure(f, snap,
-        "generated/Test.Ids.manifest.json:1:1: error: a merge conflict marker: resolve the conflict first (README: \"Merge conflicts in manifests\")\n"
+        "generated/Test.Ids.manifest.json:1:1: error: a merge conflict marker: resolve the conflict first (docs/concepts.md: \"Merge conflicts in manifests\")\n"
         "generated/Test.Ids.manifest.json: note: nothing was written: fix or restore the manifest (it is the identity store of Test.Ids)\n"
-        "generated/Test.More.manifest.json:1:1: error: a merge conflict marker: resolve the conflict first (README: \"Merge conflicts in manifests\")\n"
+        "generated/Test.More.manifest.json:1:1: error: a merge conflict marker: resolve the conflict first (docs/concepts.md: \"Merge conflicts in manifests\")\n"
         "generated/Test.More.manifest.json: note: nothing was written: fix or restore the manifest (it is the identity store of Test.More)\n");
 }
 

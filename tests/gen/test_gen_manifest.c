@@ -90,7 +90,7 @@ static void test_manifest_rejects_malformed(void **state)
     expect_error("{\"format\": 1, \"domain\": \"\xC0\xAF\"}", "m.json:1:25: error: unterminated or malformed string (raw control character, bad escape or invalid UTF-8)\n");
     expect_error("{\"format\": 1, \"x\": \"\\ud800\"}", "m.json:1:20: error: string contains an unpaired surrogate escape\n");
     expect_error("{\"format\": 1,}", "m.json:1:14: error: expected a key after ',', found '}'\n");
-    expect_error("{\"format\": 1,\n<<<<<<< HEAD\n", "m.json:2:1: error: a merge conflict marker: resolve the conflict first (README: \"Merge conflicts in manifests\")\n");
+    expect_error("{\"format\": 1,\n<<<<<<< HEAD\n", "m.json:2:1: error: a merge conflict marker: resolve the conflict first (docs/concepts.md: \"Merge conflicts in manifests\")\n");
     expect_error("{\"format\": 1, <<<<<<<", "m.json:1:15: error: unexpected character in JSON\n");
 }
 

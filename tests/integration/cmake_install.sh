@@ -1,6 +1,6 @@
 #!/bin/sh
 # threadlink built and installed by CMake alone (cmake --install, CMAKE_INSTALL_PREFIX), then used
-# from that prefix as the README says: the project `threadlink-gen init` writes, built with CMake
+# from that prefix as docs/build-systems.md says: the project `threadlink-gen init` writes, built with CMake
 # (find_package, CMAKE_PREFIX_PATH) and with Make (THREADLINK_PREFIX), each run; and a program
 # linked with the runtime library through pkg-config (threadlink_runtime.pc's Libs) and through
 # CMake (threadlink::runtime_library).

@@ -40,13 +40,14 @@ else
     echo "$out" | grep -q "threadlink-gen not found (THREADLINK_GEN='$missing')" || { echo "$out"; fail "no clear message for THREADLINK_GEN='$missing'"; }
     [ ! -e build ] || fail "make without a generator created build/"
   done
-  # The Makefile is complete (no variable used undefined) and is the one the README shows.
+  # The Makefile is complete (no variable used undefined) and is the one docs/build-systems.md shows.
   out=$(make --warn-undefined-variables -n THREADLINK_GEN="$gen" 2>&1) || { echo "$out"; fail "make -n"; }
   echo "$out" | grep "undefined variable" && fail "the Makefile uses an undefined variable"
-  python3 - "$root/README.md" Makefile <<'PY' || fail "README.md does not show examples/make/Makefile as it is"
+  python3 - "$root/docs/build-systems.md" Makefile <<'PY' || fail "docs/build-systems.md does not show examples/make/Makefile as it is"
 import sys
 text = open(sys.argv[1], encoding="utf-8").read()
-start = text.index("```make\n", text.index("`examples/make/Makefile`")) + len("```make\n")
+fence = "```make excerpt=examples/make/Makefile\n"
+start = text.index(fence) + len(fence)
 sys.exit(0 if text[start:text.index("```\n", start)] == open(sys.argv[2], encoding="utf-8").read() else 1)
 PY
 fi

@@ -1,5 +1,5 @@
 #!/bin/sh
-# A content consumer built as the README's recipes build it, with Meson (Ninja), Make and CMake
+# A content consumer built as docs/build-systems.md's recipes build it, with Meson (Ninja), Make and CMake
 # (Ninja): `headers` writes the catalog header into the build directory, `pack --build-step` the
 # packed content, and a program includes the catalog. Adding, editing, deleting and renaming an
 # asset each make every build regenerate the catalog (byte-identical to a fresh `headers` run),

@@ -138,5 +138,15 @@ for lang in c c++; do
   fi
 done
 
+# glue.h in a file that implements only some of the services it joins (save.h and vault.h here),
+# unoptimised: nothing of glue.h may reference a service the program does not implement (its
+# subsystem tables referenced time.h's and platform.h's functions at -O0 before they moved into
+# the functions that weave them).
+printf '#define TL_SAVE_IMPL\n#define TL_VAULT_IMPL\n#include <threadlink/glue.h>\nint main(void) { return 0; }\n' > "$work/glue_partial.c"
+count=$((count + 1))
+# shellcheck disable=SC2086
+"$cc" $flags -O0 "$work/glue_partial.c" -o "$work/glue_partial" 2>"$work/err" ||
+  { echo "FAIL: glue.h with save.h and vault.h implemented alone does not link at -O0:"; cat "$work/err"; failed=$((failed + 1)); }
+
 echo "$count programs, $failed failed"
 [ "$count" -gt 0 ] && [ "$failed" = 0 ]

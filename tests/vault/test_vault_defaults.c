@@ -1,6 +1,6 @@
 /* A save of an older schema read into a vault that was not initialised with the defaults (zeroed,
  * or a vault reused): a field the save lacks must get its schema default whatever the vault held
- * before (issue 43), as README's "missing fields keep their defaults" promises. Before the fix
+ * before (issue 43), as docs/vaults.md's "missing fields keep their defaults" promises. Before the fix
  * tl_vault_read left such a field as it was (0 in a zeroed vault). Schema v1 and v2 are
  * tests/vault/evolution: v2 adds Added (Double, default 2.5). */
 #include <setjmp.h>

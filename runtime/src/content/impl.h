@@ -30,7 +30,10 @@
 #define TL_CONTENT_MAX_ASSET_BYTES ((uint64_t)1 << 30)
 #endif
 #ifndef TL_CONTENT_MAP_MIN_BYTES
-#define TL_CONTENT_MAP_MIN_BYTES ((uint64_t)64 << 10)
+/* 2 MiB: the whole cycle (load, use, release) of entries from 64 KiB to 1.5 MB cost 2.1x PhysFS
+   mapped and 0.57x read, while 4 MiB entries cost 0.08x mapped and 1.3x read
+   (tests/bench/content_load/RESULTS.md, issue 47). */
+#define TL_CONTENT_MAP_MIN_BYTES ((uint64_t)2 << 20)
 #endif
 #ifndef TL_CONTENT_SCRATCH_KEEP_BYTES
 #define TL_CONTENT_SCRATCH_KEEP_BYTES ((size_t)4 << 20)
