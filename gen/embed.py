@@ -2,16 +2,17 @@
 """Embeds the files shipped with the generator, so that an installed threadlink-gen needs no data
 directory:
 
-    embed.py OUT.c domain.shell.h custom_domain.shell.h Iris.Events.Native.txt [--init ROOT FILE...]
+    embed.py OUT.c domain.shell.h custom_domain.shell.h Iris.Events.Native.txt
+             Dextra.InputModes.Native.txt [--init ROOT FILE...]
 
-The three files become the strings tlg_shell_domain, tlg_shell_custom_domain and
-tlg_native_iris_events; with --init, each FILE (a path below ROOT, as templates/init/files.txt
+The four files become the strings tlg_shell_domain, tlg_shell_custom_domain,
+tlg_native_iris_events and tlg_native_input_modes; with --init, each FILE (a path below ROOT, as templates/init/files.txt
 lists them) becomes an entry of tlg_init_files (gen/core/init.h): its path below ROOT and its
 bytes, what `threadlink-gen init` writes."""
 import os
 import sys
 
-NAMES = ["tlg_shell_domain", "tlg_shell_custom_domain", "tlg_native_iris_events"]
+NAMES = ["tlg_shell_domain", "tlg_shell_custom_domain", "tlg_native_iris_events", "tlg_native_input_modes"]
 
 
 def c_bytes(f, data):

@@ -2,6 +2,7 @@
 #include "core/diff.h"
 #include "core/stage.h"
 #include "content/content_stage.h"
+#include "input/input_model.h"
 
 extern const gen_stage vault_stage;
 extern const diff_extra vault_diff;
@@ -9,6 +10,7 @@ extern const diff_extra vault_diff;
 const gen_stage *const tlg_stages[] = {
     &content_stage, /* content profiles: asset-name domains and catalog headers */
     &vault_stage,   /* gen/vault/vault_*.c: vault schemas and data */
+    &input_stage,   /* gen/input/: the action map, Dextra.Actions and its binding tables */
     NULL,
 };
 

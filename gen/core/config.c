@@ -192,8 +192,8 @@ bool config_load_keeping_sections(const char *path, project_config *out) { retur
 
 static bool config_read(const char *path, project_config *out, bool keep_sections)
 {
-    static const char *const allowed[] = {"$schema", "generated_dir", "injector_dir", "definitions_dir",
-                                          "domains", "vaults",        "content",      NULL};
+    static const char *const allowed[] = {
+        "$schema", "generated_dir", "injector_dir", "definitions_dir", "domains", "vaults", "content", "input", NULL};
     memset(out, 0, sizeof *out);
     buf text = {0};
     if (!fs_read_input(path, FS_INPUT_CONFIG, &text)) {
@@ -245,6 +245,7 @@ static bool config_read(const char *path, project_config *out, bool keep_section
     if ((r.ok || keep_sections) && json_is_object(root)) {
         out->vaults = json_incref(json_object_get(root, "vaults"));
         out->content = json_incref(json_object_get(root, "content"));
+        out->input = json_incref(json_object_get(root, "input"));
         out->text = xstrndup(text.data, text.len);
         out->text_len = text.len;
     } else if (!r.ok) {
@@ -274,6 +275,7 @@ void config_free(project_config *cfg)
     free(cfg->definitions_dir);
     json_decref(cfg->vaults);
     json_decref(cfg->content);
+    json_decref(cfg->input);
     free(cfg->text);
     memset(cfg, 0, sizeof *cfg);
 }

@@ -24,10 +24,12 @@ uint32_t model_hash(const char *s, size_t n) { return (uint32_t)XXH3_64bits(s, n
 
 /* Files shipped with threadlink, compiled into the generator by gen/embed.py. */
 extern const char tlg_native_iris_events[];
+extern const char tlg_native_input_modes[];
 
 const char *tlg_shipped_file(const char *name)
 {
     if (strcmp(name, "natives/Iris.Events.Native.txt") == 0) return tlg_native_iris_events;
+    if (strcmp(name, "natives/Dextra.InputModes.Native.txt") == 0) return tlg_native_input_modes;
     return NULL;
 }
 
@@ -207,7 +209,8 @@ static bool lex_sources(project *p, domain *d, source *sources, size_t count)
             shipped = tlg_shipped_file(sources[i].path + 11);
             if (!shipped) {
                 diag_error(d->cfg ? d->cfg->loc : loc_file(p->cfg.path),
-                           "'%s' is not a file shipped with threadlink (known: threadlink:natives/Iris.Events.Native.txt)",
+                           "'%s' is not a file shipped with threadlink (known: threadlink:natives/Iris.Events.Native.txt, "
+                           "threadlink:natives/Dextra.InputModes.Native.txt)",
                            sources[i].path);
                 ok = false;
                 continue;

@@ -115,7 +115,8 @@ src_loc model_loc(const domain *d, const decl *dc);
 uint32_t model_hash(const char *s, size_t n);
 
 /* A file shipped with threadlink by its name after "threadlink:" (a config may name
- * "threadlink:natives/Iris.Events.Native.txt" as a domain's native entries), or NULL. */
+ * "threadlink:natives/Iris.Events.Native.txt" or "threadlink:natives/Dextra.InputModes.Native.txt"
+ * as a domain's native entries), or NULL. */
 const char *tlg_shipped_file(const char *name);
 
 #endif

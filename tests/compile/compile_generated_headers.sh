@@ -91,7 +91,8 @@ check clang++ c++17 use.cpp
 # -Wuseless-cast and clang++ -Weverything, with the runtime headers' own function bodies silenced
 # (compile_runtime_headers.sh covers what of the runtime expands in a program's file). Besides this
 # project: the committed headers of examples/basic, tests/vault/project and examples/content
-# (whose content_game_catalog.h gen/content/content_stage.c writes).
+# (whose content_game_catalog.h gen/content/content_stage.c writes), and the input stage's map
+# header with its domains (the golden case input-map).
 root=$(cd "$runtime/.." && pwd)
 c_strict="-Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Wcast-qual -Wcast-align
   -Wundef -Wdouble-promotion -Wstrict-prototypes -Wmissing-prototypes -Wmissing-declarations
@@ -132,7 +133,7 @@ CXX
 }
 n=0
 for dir in "$work/generated" "$root/examples/basic/generated" "$root/tests/vault/project/generated" \
-           "$root/examples/content/generated"; do
+           "$root/examples/content/generated" "$root/tests/gen/golden/input-map/expected/generated"; do
   [ -d "$dir" ] || continue
   n=$((n + 1))
   headers=$(cd "$dir" && find . -name '*.h' | sed 's|^\./||' | sort)

@@ -614,6 +614,7 @@ static void test_platform_native_events_file_matches_the_runtime(void **state) {
         size_t len = strcspn(line, "\r\n");
         line[len] = '\0';
         if (len == 0 || strncmp(line, "//", 2) == 0) continue;
+        if (n == 20) break;     /* input.h's and interface.h's follow (tests/input checks them) */
         if (n++ < 18) continue; /* lifecycle.h's and levels.h's */
         if (n == 19) {
             assert_string_equal(line, "OnPlatformStateChanged(tl_platform *)");

@@ -136,6 +136,23 @@ def pointer_of(target):
     raise KeyError("no $defs entry")
 
 
+# An action map using every form of binding (actionmap.schema.json), for make_project.
+ACTION_MAP = {
+    "$schema": "../../../schemas/actionmap.schema.json", "description": "every form", "dead_zone": 0.25, "press_point": 0.5,
+    "modes": [
+        {"mode": "Gameplay", "description": "on foot", "actions": [
+            {"action": "Fire", "kind": "button", "description": "shoot",
+             "bindings": ["keyboard/Space", {"control": "gamepad/righttrigger", "threshold": 0.5, "description": "trigger"}]},
+            {"action": "Move", "kind": "vector",
+             "bindings": ["gamepad/leftxy", {"up": "keyboard/W", "down": "keyboard/S", "left": "keyboard/A", "right": "keyboard/D",
+                                             "description": "WASD"}]},
+            {"action": "Steer", "kind": "axis", "bindings": ["gamepad/rightx", {"negative": "keyboard/Q", "positive": "keyboard/E"}]}]},
+        {"mode": "Menu", "actions": [{"action": "Back", "kind": "button", "bindings": ["keyboard/Escape", "gamepad/b"]}]}],
+    "glyphs": {"catalog": "Content.Game", "description": "prompts", "MouseAndKeyboard": {"keyboard/Space": "Sprites/hero"},
+               "Xbox": {"gamepad/b": "Sprites/hero"}, "PlayStation": {"gamepad/b": "Sprites/hero"},
+               "Switch": {"gamepad/b": "Sprites/hero"}, "Gamepad": {"gamepad/b": "Sprites/hero"}}}
+
+
 def make_project(tmp):
     """examples/basic, with a content profile and a vault output folder: every part of the config."""
     p = pathlib.Path(tmp) / "p"
@@ -149,6 +166,12 @@ def make_project(tmp):
                        "categories": [{"name": "Sprites", "folder": "Sprites"}], "archive": "packed",
                        "max_archive_mb": 20, "compression": "lz4", "partitioner": "trie", "names": "stem",
                        "post_build": ["true"]}]
+    cfg["domains"].append({"name": "Dextra.InputModes", "output": "input_modes.h",
+                           "native": "threadlink:natives/Dextra.InputModes.Native.txt"})
+    cfg["input"] = {"actions": "input/game.actions.json", "output": "input/map.h", "domain": "Dextra.Actions",
+                    "domain_output": "input/actions.h", "modes": "Dextra.InputModes"}
+    (p / "input").mkdir()
+    (p / "input" / "game.actions.json").write_text(json.dumps(ACTION_MAP, indent=2) + "\n")
     return p, cfg
 
 
@@ -221,7 +244,8 @@ def main():
         (p / "threadlink.json").write_text(json.dumps(base, indent=2) + "\n")
         formats = [("threadlink.json", CONFIG, base)]
         for file, schema in (("vaults/Enemy.vault.json", "vault.schema.json"),
-                             ("vaultdata/enemies.vaultdata.json", "vaultdata.schema.json")):
+                             ("vaultdata/enemies.vaultdata.json", "vaultdata.schema.json"),
+                             ("input/game.actions.json", "actionmap.schema.json")):
             formats.append((file, schema, json.loads((p / file).read_text())))
         for file, schema, doc in formats:
             c, a = check_format(p, file, schema, doc, failures)

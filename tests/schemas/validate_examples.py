@@ -30,7 +30,7 @@ for path in sorted((root / "examples").rglob("*.json")):
         continue
     kinds = {"threadlink.json": "threadlink.schema.json", ".manifest.json": "manifest.schema.json",
              ".vault.json": "vault.schema.json", ".vaultdata.json": "vaultdata.schema.json",
-             "vault-manifest.json": "vault-manifest.schema.json"}
+             "vault-manifest.json": "vault-manifest.schema.json", ".actions.json": "actionmap.schema.json"}
     schema = next((s for suffix, s in kinds.items() if path.name.endswith(suffix)), None)
     if schema is None:
         continue
@@ -46,6 +46,19 @@ for doc in bad:
     except jsonschema.ValidationError:
         continue
     sys.exit(f"schema accepted an invalid config: {doc}")
+# The action maps (actionmap.schema.json) of the input stage's golden cases: the generator's and
+# the schema's verdicts agree.
+golden = root / "tests" / "gen" / "golden"
+for case in ("input-map", "input-map-reordered"):
+    validate(json.loads((golden / case / "threadlink.json").read_text()), "threadlink.schema.json")
+    validate(json.loads((golden / case / "input" / "game.actions.json").read_text()), "actionmap.schema.json")
+    checked += 2
+try:
+    validate(json.loads((golden / "input-map-refused" / "input" / "game.actions.json").read_text()), "actionmap.schema.json")
+    sys.exit("the action map schema accepted input-map-refused's map")
+except jsonschema.ValidationError:
+    pass
+
 # diff --format json: a change of every compatible kind and a breaking one.
 with tempfile.TemporaryDirectory() as tmp:
     old = pathlib.Path(tmp) / "old"

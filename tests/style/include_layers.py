@@ -14,7 +14,7 @@ import shutil
 import sys
 import tempfile
 
-LAYERS = ('base', 'core', 'content', 'vault', 'pack')
+LAYERS = ('base', 'core', 'content', 'vault', 'pack', 'input')
 # Who may include whom (each row: the layers the file's layer may include).
 ALLOWED = {
     'base': {'base'},                              # nothing threadlink-specific
@@ -22,7 +22,8 @@ ALLOWED = {
     'content': {'base', 'core', 'content'},        # content profiles and catalogs: the content stage
     'vault': {'base', 'core', 'vault'},            # vaults need nothing of content today
     'pack': {'base', 'core', 'content', 'pack'},   # threadlink-gen pack, a client of generate
-    'top': {'base', 'core', 'content', 'vault', 'pack', 'top'},  # the commands and the stage registry
+    'input': {'base', 'core', 'input'},            # the action map (issue 44)
+    'top': {'base', 'core', 'content', 'vault', 'pack', 'input', 'top'},  # the commands and the stage registry
 }
 # The only sources in gen/ itself: every other one is in a layer.
 TOP = {'main.c', 'stages.c', 'watch.c', 'watch.h'}
@@ -133,7 +134,7 @@ PLANTS = [
      'tests may not include pack/pack_internal.h (private to the pack files, gen/pack/pack*.c)'),
     ('gen/core/config.c', 'diag.h', 'include diag.h with its layer: "base/diag.h"'),
     ('gen/pack_flat.c', 'pack/pack.h',
-     'not in a layer: move it to gen/<layer>/ (base, core, content, vault, pack)'),
+     'not in a layer: move it to gen/<layer>/ (%s)' % ', '.join(LAYERS)),
 ]
 
 

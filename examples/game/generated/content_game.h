@@ -46,11 +46,28 @@ typedef enum content_game {
     Content_Game_Sounds_ui_cancel = -1595248560,
     Content_Game_Sounds_ui_confirm = -267778203,
     Content_Game_Sounds_ui_move = 453855134,
-    Content_Game_Sounds_waterfall = -256528472
+    Content_Game_Sounds_waterfall = -256528472,
+    Content_Game_Glyphs_key_e = 607834937,
+    Content_Game_Glyphs_key_escape = 1626056849,
+    Content_Game_Glyphs_key_return = -1996958433,
+    Content_Game_Glyphs_key_space = -47762184,
+    Content_Game_Glyphs_pad_a = -178635235,
+    Content_Game_Glyphs_pad_b = 1536360809,
+    Content_Game_Glyphs_pad_start = 835316304,
+    Content_Game_Glyphs_pad_x = 1882441224,
+    Content_Game_Glyphs_ps_circle = -2082011607,
+    Content_Game_Glyphs_ps_cross = -197776278,
+    Content_Game_Glyphs_ps_options = -1172670767,
+    Content_Game_Glyphs_ps_square = 1976249178,
+    Content_Game_Glyphs_xbox_a = -58041773,
+    Content_Game_Glyphs_xbox_b = 1916555248,
+    Content_Game_Glyphs_xbox_start = 1245209235,
+    Content_Game_Glyphs_xbox_x = 1461377923,
+    Content_Game_Sprites_sign = -1121160097
 } content_game;
 
 /* Number of live entries. */
-#define CONTENT_GAME_COUNT 24
+#define CONTENT_GAME_COUNT 41
 
 /* X-macro of the live entries: X(enumerator, name). */
 #define CONTENT_GAME_LIST(X) \
@@ -78,6 +95,23 @@ typedef enum content_game {
     X(Content_Game_Sounds_ui_confirm, Sounds_ui_confirm) \
     X(Content_Game_Sounds_ui_move, Sounds_ui_move) \
     X(Content_Game_Sounds_waterfall, Sounds_waterfall) \
+    X(Content_Game_Glyphs_key_e, Glyphs_key_e) \
+    X(Content_Game_Glyphs_key_escape, Glyphs_key_escape) \
+    X(Content_Game_Glyphs_key_return, Glyphs_key_return) \
+    X(Content_Game_Glyphs_key_space, Glyphs_key_space) \
+    X(Content_Game_Glyphs_pad_a, Glyphs_pad_a) \
+    X(Content_Game_Glyphs_pad_b, Glyphs_pad_b) \
+    X(Content_Game_Glyphs_pad_start, Glyphs_pad_start) \
+    X(Content_Game_Glyphs_pad_x, Glyphs_pad_x) \
+    X(Content_Game_Glyphs_ps_circle, Glyphs_ps_circle) \
+    X(Content_Game_Glyphs_ps_cross, Glyphs_ps_cross) \
+    X(Content_Game_Glyphs_ps_options, Glyphs_ps_options) \
+    X(Content_Game_Glyphs_ps_square, Glyphs_ps_square) \
+    X(Content_Game_Glyphs_xbox_a, Glyphs_xbox_a) \
+    X(Content_Game_Glyphs_xbox_b, Glyphs_xbox_b) \
+    X(Content_Game_Glyphs_xbox_start, Glyphs_xbox_start) \
+    X(Content_Game_Glyphs_xbox_x, Glyphs_xbox_x) \
+    X(Content_Game_Sprites_sign, Sprites_sign) \
     /* end of CONTENT_GAME_LIST */
 
 #ifndef TL_GENERATED_CAST
@@ -92,7 +126,7 @@ typedef enum content_game {
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *content_game__names(void)
 {
-    static const char *const names[25] = {
+    static const char *const names[42] = {
         "None",
         "Levels_cave",
         "Levels_meadow",
@@ -118,15 +152,33 @@ static inline const char *const *content_game__names(void)
         "Sounds_ui_confirm",
         "Sounds_ui_move",
         "Sounds_waterfall",
+        "Glyphs_key_e",
+        "Glyphs_key_escape",
+        "Glyphs_key_return",
+        "Glyphs_key_space",
+        "Glyphs_pad_a",
+        "Glyphs_pad_b",
+        "Glyphs_pad_start",
+        "Glyphs_pad_x",
+        "Glyphs_ps_circle",
+        "Glyphs_ps_cross",
+        "Glyphs_ps_options",
+        "Glyphs_ps_square",
+        "Glyphs_xbox_a",
+        "Glyphs_xbox_b",
+        "Glyphs_xbox_start",
+        "Glyphs_xbox_x",
+        "Sprites_sign",
     };
     return names;
 }
 
 static inline const int32_t *content_game__values(void)
 {
-    static const int32_t values[25] = {
+    static const int32_t values[42] = {
         0, 189887113, -1820039589, -379120159, -1913817831, -1247859080, -566831339, 414098050, 214655863, -1253888469, 942639448, -335875750, 1553721848, 1502616521, -925974819, 1823466443,
-        821191443, -362468691, 1972100364, -1166238455, 1964786983, -1595248560, -267778203, 453855134, -256528472,
+        821191443, -362468691, 1972100364, -1166238455, 1964786983, -1595248560, -267778203, 453855134, -256528472, 607834937, 1626056849, -1996958433, -47762184, -178635235, 1536360809, 835316304,
+        1882441224, -2082011607, -197776278, -1172670767, 1976249178, -58041773, 1916555248, 1245209235, 1461377923, -1121160097,
     };
     return values;
 }
@@ -134,13 +186,15 @@ static inline const int32_t *content_game__values(void)
 /* The name of a value, for logs; "?" when it is none of Content.Game's values. */
 static inline const char *content_game_name(uint32_t value)
 {
-    static const uint32_t slots[64] = {
-        1,0,0,13,14,0,0,0,11,20,12,0,0,0,0,0,21,19,0,0,0,0,0,0,0,0,17,0,0,0,2,0,
-        16,0,10,0,22,0,0,0,23,0,4,0,0,0,3,7,8,25,9,0,18,0,6,0,24,0,0,0,5,15,0,0,
+    static const uint32_t slots[128] = {
+        1,29,34,0,0,0,13,14,0,0,0,0,0,27,0,0,20,11,0,0,0,12,0,0,0,0,0,0,0,0,28,0,
+        0,21,0,19,0,0,0,0,0,0,37,0,0,0,0,0,0,0,0,0,26,17,35,0,42,0,0,0,0,2,0,0,
+        0,16,0,0,10,30,33,0,0,22,32,0,0,0,0,0,23,38,0,0,0,4,0,0,0,36,0,0,0,3,7,25,
+        8,0,0,0,0,9,39,0,0,18,0,0,0,6,0,40,24,0,0,31,0,0,0,41,0,5,0,15,0,0,0,0,
     };
     const int32_t *values = content_game__values();
     uint32_t i;
-    for (i = (value * 2654435761u) >> 26;; i = (i + 1) & 63u) {
+    for (i = (value * 2654435761u) >> 25;; i = (i + 1) & 127u) {
         uint32_t s = slots[i];
         if (s == 0) return "?";
         if (TL_GENERATED_CAST(uint32_t, values[s - 1]) == value) return content_game__names()[s - 1];
@@ -150,9 +204,11 @@ static inline const char *content_game_name(uint32_t value)
 /* The value of a name, ignoring ASCII case: 1 and *out set when found, else 0. */
 static inline int content_game_from_name(const char *name, content_game *out)
 {
-    static const uint32_t slots[64] = {
-        0,0,0,0,8,0,0,0,0,0,0,12,0,0,0,10,17,23,0,18,24,0,13,16,0,0,0,1,14,15,22,25,
-        0,5,0,0,0,0,11,20,0,0,2,19,0,0,7,6,0,0,3,9,0,0,0,0,0,4,21,0,0,0,0,0,
+    static const uint32_t slots[128] = {
+        0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,10,23,32,0,18,0,31,13,16,41,0,0,0,25,0,0,0,
+        0,5,26,0,0,0,0,0,0,0,2,0,0,0,7,0,0,0,3,9,27,35,42,0,0,0,0,0,0,0,0,29,
+        34,0,0,36,8,0,0,0,0,0,0,12,0,0,0,17,0,28,0,0,24,0,0,33,39,0,0,1,14,15,22,30,
+        37,0,0,0,0,40,11,20,0,0,38,19,0,0,0,6,0,0,0,0,0,0,0,0,0,4,21,0,0,0,0,0,
     };
     uint32_t h = 2166136261u, i;
     const char *p;
@@ -160,7 +216,7 @@ static inline int content_game_from_name(const char *name, content_game *out)
         unsigned char ch = TL_GENERATED_CAST(unsigned char, *p);
         h = (h ^ TL_GENERATED_CAST(unsigned char, ch >= 'A' && ch <= 'Z' ? ch + 32 : ch)) * 16777619u;
     }
-    for (i = h & 63u;; i = (i + 1) & 63u) {
+    for (i = h & 127u;; i = (i + 1) & 127u) {
         uint32_t s = slots[i];
         const char *a, *b;
         if (s == 0) return 0;

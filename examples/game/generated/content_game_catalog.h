@@ -21,11 +21,12 @@
 typedef enum content_game_category {
     CONTENT_GAME_CATEGORY_Sprites = 0,
     CONTENT_GAME_CATEGORY_Levels = 1,
-    CONTENT_GAME_CATEGORY_Sounds = 2
+    CONTENT_GAME_CATEGORY_Sounds = 2,
+    CONTENT_GAME_CATEGORY_Glyphs = 3
 } content_game_category;
 
-#define CONTENT_GAME_CATEGORY_COUNT 3
-#define CONTENT_GAME_ASSET_COUNT 24
+#define CONTENT_GAME_CATEGORY_COUNT 4
+#define CONTENT_GAME_ASSET_COUNT 41
 
 typedef struct content_game_asset {
     content_game id;
@@ -38,7 +39,23 @@ typedef struct content_game_asset {
 /* Every asset, sorted by name with ASCII letters folded to lower case. */
 static inline const content_game_asset *content_game_assets(void)
 {
-    static const content_game_asset assets[24] = {
+    static const content_game_asset assets[41] = {
+        {Content_Game_Glyphs_key_e, "Glyphs/key_e", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(120), UINT64_C(0x41ab3e5d98e813f2)},
+        {Content_Game_Glyphs_key_escape, "Glyphs/key_escape", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(120), UINT64_C(0x48bbce6dcbd19ff1)},
+        {Content_Game_Glyphs_key_return, "Glyphs/key_return", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(120), UINT64_C(0x69998c0df20d1598)},
+        {Content_Game_Glyphs_key_space, "Glyphs/key_space", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(120), UINT64_C(0xc4dd93ecc39c25f0)},
+        {Content_Game_Glyphs_pad_a, "Glyphs/pad_a", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(148), UINT64_C(0x09f5b77ed01f6f5f)},
+        {Content_Game_Glyphs_pad_b, "Glyphs/pad_b", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(148), UINT64_C(0x234418e1d6f4bb15)},
+        {Content_Game_Glyphs_pad_start, "Glyphs/pad_start", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(120), UINT64_C(0x98983944efdbac0c)},
+        {Content_Game_Glyphs_pad_x, "Glyphs/pad_x", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(148), UINT64_C(0x3524e63602b076c4)},
+        {Content_Game_Glyphs_ps_circle, "Glyphs/ps_circle", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(148), UINT64_C(0x0a52afb591e8b18c)},
+        {Content_Game_Glyphs_ps_cross, "Glyphs/ps_cross", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(148), UINT64_C(0x2e46650407568178)},
+        {Content_Game_Glyphs_ps_options, "Glyphs/ps_options", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(119), UINT64_C(0xbdfaeaeb85da644c)},
+        {Content_Game_Glyphs_ps_square, "Glyphs/ps_square", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(148), UINT64_C(0xe1e3e1db02ca2f21)},
+        {Content_Game_Glyphs_xbox_a, "Glyphs/xbox_a", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(148), UINT64_C(0xd23c798c2cbd33fd)},
+        {Content_Game_Glyphs_xbox_b, "Glyphs/xbox_b", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(148), UINT64_C(0xfec7f87f57cb93c4)},
+        {Content_Game_Glyphs_xbox_start, "Glyphs/xbox_start", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(119), UINT64_C(0x3baa409473680b5a)},
+        {Content_Game_Glyphs_xbox_x, "Glyphs/xbox_x", CONTENT_GAME_CATEGORY_Glyphs, UINT64_C(148), UINT64_C(0xb41ef5c4a98d452a)},
         {Content_Game_Levels_cave, "Levels/cave", CONTENT_GAME_CATEGORY_Levels, UINT64_C(550), UINT64_C(0xc14118d4dfc6c620)},
         {Content_Game_Levels_meadow, "Levels/meadow", CONTENT_GAME_CATEGORY_Levels, UINT64_C(622), UINT64_C(0xa92ec925cf0b2cbf)},
         {Content_Game_Sounds_atmos_cave, "Sounds/atmos_cave", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(88244), UINT64_C(0xa52163d0258fe8dd)},
@@ -60,6 +77,7 @@ static inline const content_game_asset *content_game_assets(void)
         {Content_Game_Sprites_grass, "Sprites/grass", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(128), UINT64_C(0x1c144d2ea4202905)},
         {Content_Game_Sprites_heart, "Sprites/heart", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(143), UINT64_C(0x47afbdb81d0e655e)},
         {Content_Game_Sprites_player, "Sprites/player", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(162), UINT64_C(0xb9fabf19dedc3839)},
+        {Content_Game_Sprites_sign, "Sprites/sign", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(138), UINT64_C(0x3ed3c25f45b98311)},
         {Content_Game_Sprites_slime, "Sprites/slime", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(150), UINT64_C(0x44cb5f041b8795c1)},
         {Content_Game_Sprites_stone, "Sprites/stone", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(117), UINT64_C(0x6dd9d3449a2f8237)},
         {Content_Game_Sprites_wall, "Sprites/wall", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(106), UINT64_C(0x922eca4a96048ea6)},
@@ -105,11 +123,12 @@ static inline const content_game_asset *content_game_info(content_game id)
 /* The assets of a category (indices into content_game_assets(), in name order); *count gets their number. */
 static inline const uint32_t *content_game_category_assets(content_game_category category, size_t *count)
 {
-    static const uint32_t members[24] = {
-        14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 0, 1, 2, 3, 4, 5,
-        6, 7, 8, 9, 10, 11, 12, 13,
+    static const uint32_t members[41] = {
+        30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 16, 17, 18, 19, 20,
+        21, 22, 23, 24, 25, 26, 27, 28, 29, 0, 1, 2, 3, 4, 5, 6,
+        7, 8, 9, 10, 11, 12, 13, 14, 15,
     };
-    static const uint32_t first[4] = {0, 10, 12, 24};
+    static const uint32_t first[5] = {0, 11, 13, 25, 41};
     if (TL_GENERATED_CAST(size_t, category) >= CONTENT_GAME_CATEGORY_COUNT) {
         *count = 0;
         return members;
@@ -142,15 +161,16 @@ static inline uint32_t content_game_source_catalog_id(void *user, const char *na
 
 static inline tl_content_source_desc content_game_source_desc(void)
 {
-    static const tl_content_source_category categories[3] = {
+    static const tl_content_source_category categories[4] = {
         {"Sprites", "Sprites"},
         {"Levels", "Levels"},
         {"Sounds", "Sounds"},
+        {"Glyphs", "Glyphs"},
     };
     tl_content_source_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.categories = categories;
-    desc.category_count = 3;
+    desc.category_count = 4;
     desc.names_path = false;
     desc.flat = false;
     desc.catalog_id = content_game_source_catalog_id;

@@ -427,6 +427,8 @@ static bool open_runtime(game *g, const game_desc *desc) {
     kind.decode = decode_sprite;
     kind.destroy = destroy_sprite;
     tl_content_register_kind(g->content, &kind);
+    kind.category = "Glyphs"; /* the prompts' glyphs (input/game.actions.json), PNGs too */
+    tl_content_register_kind(g->content, &kind);
     kind.category = "Levels";
     kind.decode = decode_level;
     kind.destroy = destroy_level;

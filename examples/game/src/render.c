@@ -108,6 +108,31 @@ static void draw_hud(render_ctx *r, const game *g) {
     if (g->feed.message[0]) draw_text(r, 8, RENDER_H - 26, 2, g->feed.message, gold);
 }
 
+/* The prompt line with glyphs: [glyph] select   [glyph] back (the current device's). */
+static void draw_prompts(render_ctx *r, const render_menu *m, SDL_Color c) {
+    static const char *const what[2] = {"select", "back"};
+    char text[64];
+    int i, x = 200;
+    for (i = 0; i < 2; i++) {
+        SDL_Texture *t = texture_of(r, m->prompt_glyph[i]);
+        SDL_Rect dst = {x, 384, 24, 24};
+        if (t) SDL_RenderCopy(r->sdl, t, NULL, &dst);
+        snprintf(text, sizeof text, "%s %s", i ? m->prompt_back : m->prompt_confirm, what[i]);
+        draw_text(r, x + 30, 390, 2, text, c);
+        x += 30 + (int)strlen(text) * 12 + 24;
+    }
+}
+
+/* In play, near an interactable: Interact's glyph and what it does, above the player. */
+static void draw_interact_prompt(render_ctx *r, const game *g, const render_menu *m) {
+    static const SDL_Color on = {255, 255, 255, 255};
+    const sim_header *h = sim_head_const(g->block);
+    SDL_Texture *t = texture_of(r, m->prompt_glyph[2]);
+    SDL_Rect dst = {to_px(h->player.x) - 12, to_px(h->player.y) - RENDER_TILE - 12, 24, 24};
+    if (t) SDL_RenderCopy(r->sdl, t, NULL, &dst);
+    draw_text(r, dst.x + 28, dst.y + 6, 2, m->interact_prompt, on);
+}
+
 static void draw_menu(render_ctx *r, const render_menu *m) {
     static const SDL_Color on = {255, 255, 255, 255}, off = {120, 120, 120, 255}, pick = {250, 215, 60, 255};
     SDL_Rect shade = {0, 0, RENDER_W, RENDER_H};
@@ -119,6 +144,8 @@ static void draw_menu(render_ctx *r, const render_menu *m) {
     for (i = 0; i < m->count; i++)
         draw_text(r, 240, 200 + i * 36, 3, m->items[i], i == m->selected ? pick : m->enabled[i] ? on : off);
     if (m->note) draw_text(r, 200, 420, 2, m->note, off);
+    if (m->prompt_glyph[0].ctx && m->prompt_glyph[1].ctx) draw_prompts(r, m, on);
+    else if (m->prompt) draw_text(r, 200, 390, 2, m->prompt, on);
 }
 
 void render_frame(render_ctx *r, const game *g, const render_menu *menu) {
@@ -129,6 +156,7 @@ void render_frame(render_ctx *r, const game *g, const render_menu *menu) {
     if (area) {
         const sim_level *level = &g->world.levels[area - g->areas]; /* areas and levels share an order */
         draw_tiles(r, area, level, sim_level_id == area->id && sim_exit_open(g->block, &g->world));
+        if (menu && menu->sign_shown && area == &g->areas[0]) draw_at(r, menu->sign, menu->sign_at);
         if (sim_level_id == area->id) draw_entities(r, g, area);
     }
     draw_hud(r, g);
@@ -138,5 +166,6 @@ void render_frame(render_ctx *r, const game *g, const render_menu *menu) {
         SDL_SetRenderDrawColor(r->sdl, 0, 0, 0, (Uint8)(255 * g->fade / GAME_FADE_FRAMES));
         SDL_RenderFillRect(r->sdl, &all);
     }
+    if (menu && !menu->open && menu->interact_prompt) draw_interact_prompt(r, g, menu);
     if (menu && menu->open) draw_menu(r, menu);
 }

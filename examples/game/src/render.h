@@ -18,6 +18,14 @@ typedef struct render_menu {
     const char *items[6];
     bool enabled[6];
     const char *note;
+    const char *prompt; /* the current device's controls for select and back, or NULL */
+    tl_asset prompt_glyph[3];                   /* their glyphs (Content.Game's Glyphs), or zero;
+                                                   [2]: Interact's */
+    const char *interact_prompt;                /* in play, near an interactable: what it does */
+    tl_asset sign;                              /* the interactable sign, drawn at sign_at when */
+    tl_fpv2 sign_at;                            /* sign_shown (the UI layer's, not the sim's) */
+    bool sign_shown;
+    const char *prompt_confirm, *prompt_back;   /* their names, beside the glyphs */
 } render_menu;
 
 typedef struct render_ctx {

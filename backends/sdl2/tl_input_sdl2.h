@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
+/* tl_input_sdl2.h -- SDL2 adapter for threadlink/input.h (the seed's Dextra's devices).
+
+   WHAT
+   ----
+   Translates SDL2's events into input.h's normalised events: keys by scancode (SDL_Scancode is
+   the USB HID usage input.h takes; key repeats are dropped), mouse buttons 1..5, and the
+   SDL_GameController events -- a controller's buttons and axes (SDL's standard gamepad, the
+   order and names input.h uses), a controller added (opened here, its family from
+   SDL_GameControllerGetType, else from its vendor id and name by tl_input_family_guess) and
+   removed (closed here). No state of its own: a controller is found again by its instance id.
+   runtime/threadlink/input.h includes no SDL header; this one is for games on SDL2 (include it,
+   or copy it into the game).
+
+   USE
+   ---
+       #include <SDL.h>
+       #include "tl_input_sdl2.h"            // includes <threadlink/input.h>
+       SDL_Init(SDL_INIT_VIDEO | SDL_INIT_GAMECONTROLLER);  // the controllers present at init
+                                              // arrive as SDL_CONTROLLERDEVICEADDED events
+       ... each frame:
+       SDL_Event e;
+       while (SDL_PollEvent(&e)) {
+           if (tl_input_sdl2_feed(in, &e)) continue;   // an input event: fed
+           ...                                           // the game's own (quit, resize)
+       }
+       tl_input_update(in);
+       ... at exit: tl_input_sdl2_close_all() before SDL_Quit (controllers opened here)
+
+   RULES
+   -----
+   - Gamepad axes: SDL's -32768..32767 become -1..1 (clamped), triggers 0..32767 become 0..1.
+   - A controller's device id in input.h is its SDL_JoystickID (instance id).
+   - With no window focused (a test, a headless run), SDL drops controller events unless
+     SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS is "1"; tl_input_sdl2_feed does not set it.
+   - Header-only, static inline; SDL 2.0.14 or newer (controller types, paddles, touchpad). */
+#ifndef TL_INPUT_SDL2_H
+#define TL_INPUT_SDL2_H
+
+#include <SDL.h>
+#include <threadlink/input.h>
+
+/* A controller's family: its SDL type, else its vendor id and name. */
+static inline uint32_t tl_input_sdl2_family(SDL_GameController *pad) {
+    switch (SDL_GameControllerGetType(pad)) {
+    case SDL_CONTROLLER_TYPE_XBOX360:
+    case SDL_CONTROLLER_TYPE_XBOXONE: return TL_INPUT_FAMILY_XBOX;
+    case SDL_CONTROLLER_TYPE_PS3:
+    case SDL_CONTROLLER_TYPE_PS4:
+    case SDL_CONTROLLER_TYPE_PS5: return TL_INPUT_FAMILY_PLAYSTATION;
+    case SDL_CONTROLLER_TYPE_NINTENDO_SWITCH_PRO: return TL_INPUT_FAMILY_SWITCH;
+    default: break;
+    }
+    return tl_input_family_guess(SDL_GameControllerGetVendor(pad),
+                                 SDL_GameControllerGetProduct(pad), SDL_GameControllerName(pad));
+}
+
+static inline float tl_input_sdl2_axis_value(int value) {
+    float v = (float)value / 32767.0f;
+    return v < -1.0f ? -1.0f : v > 1.0f ? 1.0f : v;
+}
+
+/* SDL_CONTROLLERDEVICEADDED (which: a device index): opens the controller, feeds it with its family. */
+static inline tl_input_result tl_input_sdl2_add(tl_input *in, int device_index) {
+    SDL_JoystickID id = SDL_JoystickGetDeviceInstanceID(device_index);
+    SDL_GameController *pad = SDL_GameControllerFromInstanceID(id);
+    tl_input_event ev;
+    if (!pad) pad = SDL_GameControllerOpen(device_index);
+    if (!pad) return TL_INPUT_INVALID_ARGUMENT;
+    SDL_memset(&ev, 0, sizeof ev);
+    ev.type = TL_INPUT_EVENT_DEVICE_ADDED;
+    ev.device = (uint32_t)SDL_JoystickInstanceID(SDL_GameControllerGetJoystick(pad));
+    ev.family = tl_input_sdl2_family(pad);
+    return tl_input_feed(in, &ev);
+}
+
+/* SDL_CONTROLLERDEVICEREMOVED (which: an instance id): feeds the removal, closes the controller. */
+static inline tl_input_result tl_input_sdl2_remove(tl_input *in, SDL_JoystickID id) {
+    SDL_GameController *pad = SDL_GameControllerFromInstanceID(id);
+    tl_input_event ev;
+    SDL_memset(&ev, 0, sizeof ev);
+    ev.type = TL_INPUT_EVENT_DEVICE_REMOVED;
+    ev.device = (uint32_t)id;
+    if (pad) SDL_GameControllerClose(pad);
+    return tl_input_feed(in, &ev);
+}
+
+/* The input.h event of a key, mouse button or controller button or axis event; false for others. */
+static inline bool tl_input_sdl2_translate(const SDL_Event *e, tl_input_event *ev) {
+    SDL_memset(ev, 0, sizeof *ev);
+    switch (e->type) {
+    case SDL_KEYDOWN:
+    case SDL_KEYUP:
+        if (e->key.repeat || (unsigned)e->key.keysym.scancode >= 256u) return false;
+        ev->type = TL_INPUT_EVENT_KEY;
+        ev->code = (uint32_t)e->key.keysym.scancode;
+        ev->value = e->type == SDL_KEYDOWN ? 1.0f : 0.0f;
+        return true;
+    case SDL_MOUSEBUTTONDOWN:
+    case SDL_MOUSEBUTTONUP:
+        if (e->button.which == SDL_TOUCH_MOUSEID) return false; /* a touch, not the mouse */
+        ev->type = TL_INPUT_EVENT_MOUSE_BUTTON;
+        ev->code = e->button.button;
+        ev->value = e->type == SDL_MOUSEBUTTONDOWN ? 1.0f : 0.0f;
+        return true;
+    case SDL_CONTROLLERBUTTONDOWN:
+    case SDL_CONTROLLERBUTTONUP:
+        if (e->cbutton.button >= TL_INPUT_BUTTON_END_) return false;
+        ev->type = TL_INPUT_EVENT_GAMEPAD_BUTTON;
+        ev->device = (uint32_t)e->cbutton.which;
+        ev->code = e->cbutton.button;
+        ev->value = e->type == SDL_CONTROLLERBUTTONDOWN ? 1.0f : 0.0f;
+        return true;
+    case SDL_CONTROLLERAXISMOTION:
+        if (e->caxis.axis >= TL_INPUT_AXIS_END_) return false;
+        ev->type = TL_INPUT_EVENT_GAMEPAD_AXIS;
+        ev->device = (uint32_t)e->caxis.which;
+        ev->code = e->caxis.axis;
+        ev->value = tl_input_sdl2_axis_value(e->caxis.value);
+        return true;
+    default: return false;
+    }
+}
+
+/* Feeds one SDL event; true when it was an input event (fed, or a device added or removed). */
+static inline bool tl_input_sdl2_feed(tl_input *in, const SDL_Event *e) {
+    tl_input_event ev;
+    if (e->type == SDL_CONTROLLERDEVICEADDED) {
+        (void)tl_input_sdl2_add(in, e->cdevice.which);
+        return true;
+    }
+    if (e->type == SDL_CONTROLLERDEVICEREMOVED) {
+        (void)tl_input_sdl2_remove(in, e->cdevice.which);
+        return true;
+    }
+    if (!tl_input_sdl2_translate(e, &ev)) return false;
+    (void)tl_input_feed(in, &ev);
+    return true;
+}
+
+/* Closes every controller this adapter opened (call before SDL_Quit). */
+static inline void tl_input_sdl2_close_all(void) {
+    int i;
+    for (i = 0; i < SDL_NumJoysticks(); i++) {
+        SDL_GameController *pad =
+            SDL_IsGameController(i)
+                ? SDL_GameControllerFromInstanceID(SDL_JoystickGetDeviceInstanceID(i))
+                : NULL;
+        if (pad) SDL_GameControllerClose(pad);
+    }
+}
+
+#endif
