@@ -4,9 +4,11 @@
 #include "content/content_stage.h"
 
 extern const gen_stage vault_stage;
+extern const gen_stage text_stage;
 extern const diff_extra vault_diff;
 
 const gen_stage *const tlg_stages[] = {
+    &text_stage,    /* gen/l10n: localised text; before content, which may pack its tables */
     &content_stage, /* content profiles: asset-name domains and catalog headers */
     &vault_stage, /* gen/vault_*.c: vault schemas and data */
     NULL,

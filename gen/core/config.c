@@ -186,7 +186,7 @@ static void require_dir(json_checker *r, json_t *root, const char *key, const ch
 bool config_load(const char *path, project_config *out)
 {
     static const char *const allowed[] = {"$schema", "generated_dir", "injector_dir",
-                                          "definitions_dir", "domains", "vaults", "content", NULL};
+                                          "definitions_dir", "domains", "vaults", "content", "text", NULL};
     memset(out, 0, sizeof *out);
     buf text = {0};
     if (!fs_read_input(path, FS_INPUT_CONFIG, &text)) {
@@ -234,6 +234,7 @@ bool config_load(const char *path, project_config *out)
     if (r.ok && json_is_object(root)) {
         out->vaults = json_incref(json_object_get(root, "vaults"));
         out->content = json_incref(json_object_get(root, "content"));
+        out->l10n = json_incref(json_object_get(root, "text"));
         out->text = xstrndup(text.data, text.len);
         out->text_len = text.len;
     }
@@ -262,6 +263,7 @@ void config_free(project_config *cfg)
     free(cfg->definitions_dir);
     json_decref(cfg->vaults);
     json_decref(cfg->content);
+    json_decref(cfg->l10n);
     free(cfg->text);
     memset(cfg, 0, sizeof *cfg);
 }

@@ -67,6 +67,17 @@ typedef struct domain {
     const char **asset_files;
 } domain;
 
+/* A file this run writes that a later stage reads as an input: the text stage's tables, which a
+ * content profile may pack. A stage listed before its reader provides it during load, with the
+ * bytes this run writes, so that the reader takes them instead of the older copy on disk (an
+ * output is never an input of the run that writes it). */
+typedef struct provided_file {
+    char *folder;          /* project-relative, as the config names folders */
+    char *name;            /* its name in the folder */
+    unsigned char *bytes;
+    size_t size;
+} provided_file;
+
 typedef struct project {
     project_config cfg;
     VEC(domain) domains;
@@ -76,6 +87,7 @@ typedef struct project {
      * change of asset bytes alone from any other. NULL: they go to input_hash too. */
     struct hasher *contents_hash;
     bool vault_images;       /* watch: also each vault data file's binary image */
+    VEC(provided_file) provided; /* by the stages' loads, in order */
     arena strings;
 } project;
 

@@ -16,14 +16,15 @@ import shutil
 import sys
 import tempfile
 
-LAYERS = ('base', 'core', 'content', 'vault')
+LAYERS = ('base', 'core', 'content', 'vault', 'l10n')
 # Who may include whom (each row: the layers the file's layer may include).
 ALLOWED = {
     'base': {'base'},                              # nothing threadlink-specific
     'core': {'base', 'core'},                      # config, domains, identity, emitters, pipeline
     'content': {'base', 'core', 'content'},        # content profiles, catalogs, pack
     'vault': {'base', 'core', 'vault'},            # vaults need nothing of content today
-    'top': {'base', 'core', 'content', 'vault', 'top'},  # the commands and the stage registry
+    'l10n': {'base', 'core', 'l10n'},              # localised text (its tables reach content through the project)
+    'top': {'base', 'core', 'content', 'vault', 'l10n', 'top'},  # the commands and the stage registry
 }
 # The only sources in gen/ itself (as TOP in tools/layer_gen.py): every other one is in a layer.
 TOP = {'main.c', 'stages.c', 'watch.c', 'watch.h'}
@@ -133,7 +134,7 @@ PLANTS = [
      'tests may not include content/pack_internal.h (private to the pack files, gen/content/pack*.c)'),
     ('gen/core/config.c', 'diag.h', 'include diag.h with its layer: "base/diag.h"'),
     ('gen/pack_flat.c', 'content/pack.h',
-     'not in a layer: move it to gen/<layer>/ (base, core, content, vault; tools/layer_gen.py)'),
+     'not in a layer: move it to gen/<layer>/ (base, core, content, vault, l10n; tools/layer_gen.py)'),
 ]
 
 
