@@ -29,9 +29,11 @@ static void read_domain(json_checker *j, project *p, json_t *cfg, text_config *o
     }
     for (size_t i = 0; i < p->cfg.domains.count; i++) {
         const char *other = p->cfg.domains.items[i].name;
-        if (other && ascii_ieq(other, strlen(other), name, strlen(name)))
-            jc_error(j, "text.domain", "the text stage declares domain \"%s\" from its source file: remove domains[%zu], or name another domain here",
-                     name, i);
+        if (!other || !ascii_ieq(other, strlen(other), name, strlen(name))) continue;
+        char *at = xasprintf("domains[%zu].name", i);
+        jc_error(j, at, "the text stage declares domain \"%s\" (text.domain) from its source file: remove this one, or set text.domain to another name",
+                 name);
+        free(at);
     }
 }
 

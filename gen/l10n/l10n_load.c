@@ -387,6 +387,7 @@ static bool find_translations(text_state *st)
         free(rel);
     }
     free(source_dir);
+    free(dir);
     name_list_free(&names);
     return ok;
 }
@@ -419,7 +420,9 @@ static bool check_locale_names(const text_state *st)
 bool text_load_locales(text_state *st)
 {
     text_locale *src = add_locale(st, st->cfg.source, true);
-    if (!read_po(st, src) || !read_header(src) || !load_keys(st, src)) return false;
+    if (!read_po(st, src)) return false;
+    bool header_ok = read_header(src); /* the keys are checked even so: every problem in one run */
+    if (!load_keys(st, src) || !header_ok) return false;
     if (!find_translations(st) || !check_locale_names(st)) return false;
     bool ok = true;
     for (size_t i = 0; i < st->locales.count; i++) {

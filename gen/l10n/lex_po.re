@@ -31,6 +31,7 @@ typedef struct po_lexer {
     bool ok;
     po_file *out;
     po_entry *entry; /* the entry being read, or NULL */
+    po_pos last_quote; /* the closing quote of the last string literal */
     bool fuzzy;      /* "#, fuzzy" seen since the last entry */
 } po_lexer;
 
@@ -185,6 +186,7 @@ static bool read_literal(po_lexer *lx, po_string *s)
     for (;;) {
         const unsigned char *at = lx->p;
         if (*at == '"') {
+            lx->last_quote = pos_of(lx, at);
             lx->p++;
             return true;
         }
@@ -231,7 +233,7 @@ static bool read_strings(po_lexer *lx, const unsigned char *keyword, po_string *
         if (!read_literal(lx, s)) return false;
         skip_blanks(lx);
     } while ((lx->p < lx->limit && *lx->p == '"') || continues_on_next_line(lx));
-    *vec_push(&s->at) = pos_of(lx, lx->p);
+    *vec_push(&s->at) = lx->last_quote; /* "the end of the string": its closing quote */
     buf_cstr(&s->text);
     return true;
 }
@@ -331,7 +333,7 @@ bool po_parse(const char *path, const char *data, size_t len, po_file *out)
 {
     memset(out, 0, sizeof *out);
     out->path = path;
-    po_lexer lx = {path, (const unsigned char *)data, (const unsigned char *)data + len, (const unsigned char *)data, 1, true, out, NULL, false};
+    po_lexer lx = {path, (const unsigned char *)data, (const unsigned char *)data + len, (const unsigned char *)data, 1, true, out, NULL, {0, 0}, false};
     if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) lx.p += 3;
     lx.line_start = lx.p;
     for (;;) {

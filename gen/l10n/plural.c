@@ -94,7 +94,7 @@ static uint32_t primary(parser *ps)
     if (c == '(') {
         size_t open = ps->at++;
         uint32_t e = expr(ps);
-        if (!take(ps, ")")) fail_at(ps, ps->failed ? open : ps->at, "%s", "expected ')' to close this '('");
+        if (!take(ps, ")")) fail_at(ps, open, "%s", "this '(' is not closed (a ')' is missing)");
         return e;
     }
     if (c == '\0' || c == ';') fail_at(ps, ps->at, "%s", "the plural expression ends too early (expected n, a number or '(')");

@@ -7,7 +7,7 @@
 
    TL_IMPLEMENTATION is the umbrella: it turns on the switch of every module the file includes,
    TL_LIFECYCLE_IMPL, TL_VAULT_IMPL, TL_TEXT_IMPL, TL_CONTENT_FORMAT_IMPL, TL_CONTENT_IMPL,
-   TL_SAVE_IMPL, TL_LEVELS_IMPL, TL_PLATFORM_IMPL, TL_PATCH_IMPL and TL_MEM_IMPL (TL_MEM_DEBUG's
+   TL_SAVE_IMPL, TL_LEVELS_IMPL, TL_PLATFORM_IMPL, TL_PATCH_IMPL, TL_L10N_IMPL and TL_MEM_IMPL (TL_MEM_DEBUG's
    list); the core (api.h, log.h, events.h, hash.h, mem.h, collections.h, fp.h, rng.h) is static
    inline and has none. Each switch emits its own module's
    implementation and no other, so a program may instead spread them over its files, each module
@@ -22,7 +22,7 @@
    vault.h (vault descriptors and serialisation), content.h (content directories and scopes;
    content_format.h, the readers of its formats, and text.h, the text rules of names, come with it), save.h (crash-safe saves),
    platform.h (platform services), patch.h (patch plans: what an updater downloads, keeps and
-   deletes).
+   deletes), l10n.h (localised text: text tables, the locale switch, typed formatting).
 */
 /* No include guard of its own: each module guards its declarations and its implementation
    separately, so including this file again after defining TL_IMPLEMENTATION (the order above)
@@ -43,3 +43,4 @@
 #include "save.h"
 #include "platform.h"
 #include "patch.h"
+#include "l10n.h"

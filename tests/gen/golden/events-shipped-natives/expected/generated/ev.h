@@ -44,13 +44,14 @@ typedef enum iris_events {
     Iris_Events_OnHideFader = 17,
     Iris_Events_OnPlatformStateChanged = 18,
     Iris_Events_OnAccountStateChanged = 19,
-    Iris_Events_User_OnSceneLoaded = 20
+    Iris_Events_OnLocaleChanged = 20,
+    Iris_Events_User_OnSceneLoaded = 21
 } iris_events;
 
 /* Number of live entries. */
-#define IRIS_EVENTS_COUNT 21
+#define IRIS_EVENTS_COUNT 22
 /* One past the highest value: the size of a table indexed by value. */
-#define IRIS_EVENTS_SPAN 21
+#define IRIS_EVENTS_SPAN 22
 
 /* X-macro of the live entries: X(enumerator, name). */
 #define IRIS_EVENTS_LIST(X) \
@@ -74,6 +75,7 @@ typedef enum iris_events {
     X(Iris_Events_OnHideFader, OnHideFader) \
     X(Iris_Events_OnPlatformStateChanged, OnPlatformStateChanged) \
     X(Iris_Events_OnAccountStateChanged, OnAccountStateChanged) \
+    X(Iris_Events_OnLocaleChanged, OnLocaleChanged) \
     X(Iris_Events_User_OnSceneLoaded, User_OnSceneLoaded) \
     /* end of IRIS_EVENTS_LIST */
 
@@ -89,7 +91,7 @@ typedef enum iris_events {
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *iris_events__names(void)
 {
-    static const char *const names[21] = {
+    static const char *const names[22] = {
         "OnCoreDeployed",
         "OnUpdate",
         "OnFixedUpdate",
@@ -110,6 +112,7 @@ static inline const char *const *iris_events__names(void)
         "OnHideFader",
         "OnPlatformStateChanged",
         "OnAccountStateChanged",
+        "OnLocaleChanged",
         "User_OnSceneLoaded",
     };
     return names;
@@ -117,9 +120,9 @@ static inline const char *const *iris_events__names(void)
 
 static inline const int32_t *iris_events__values(void)
 {
-    static const int32_t values[21] = {
+    static const int32_t values[22] = {
         0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-        16, 17, 18, 19, 20,
+        16, 17, 18, 19, 20, 21,
     };
     return values;
 }
@@ -129,7 +132,7 @@ static inline const char *iris_events_name(uint32_t value)
 {
     static const uint32_t slots[64] = {
         1,0,14,0,0,6,0,19,0,0,0,11,0,0,0,3,0,16,0,0,8,0,0,21,0,0,13,0,0,0,5,0,
-        18,0,0,10,0,0,0,2,0,15,0,0,0,7,0,20,0,0,0,12,0,0,4,0,17,0,0,0,9,0,0,0,
+        18,0,0,10,0,0,0,2,0,15,0,0,0,7,0,20,0,0,0,12,0,0,4,0,17,0,0,0,9,0,22,0,
     };
     const int32_t *values = iris_events__values();
     uint32_t i;
@@ -144,8 +147,8 @@ static inline const char *iris_events_name(uint32_t value)
 static inline int iris_events_from_name(const char *name, iris_events *out)
 {
     static const uint32_t slots[64] = {
-        0,0,12,0,0,1,0,0,17,0,0,0,0,0,15,16,0,2,0,0,6,20,0,0,0,0,14,0,18,0,0,0,
-        0,0,0,3,0,10,0,0,11,0,0,7,21,4,0,0,8,0,0,0,0,0,0,5,19,0,0,9,0,13,0,0,
+        0,0,12,0,0,1,0,0,17,0,0,0,0,0,15,16,21,2,0,0,6,20,0,0,0,0,14,0,18,0,0,0,
+        0,0,0,3,0,10,0,0,11,0,0,7,22,4,0,0,8,0,0,0,0,0,0,5,19,0,0,9,0,13,0,0,
     };
     uint32_t h = 2166136261u, i;
     const char *p;
@@ -606,6 +609,27 @@ static inline void Iris_Events_OnAccountStateChanged_publish(tl_events *reg, tl_
     TL_EVENTS_PUBLISH(reg, Iris_Events_OnAccountStateChanged, Iris_Events_OnAccountStateChanged_SIGNATURE, Iris_Events_OnAccountStateChanged_fn, a0);
 }
 
+/* OnLocaleChanged(const char *) */
+#define Iris_Events_OnLocaleChanged_SIGNATURE 0x30e0d037u
+typedef void (*Iris_Events_OnLocaleChanged_fn)(void *ctx, const char * a0);
+static inline bool Iris_Events_OnLocaleChanged_subscribe(tl_events *reg, Iris_Events_OnLocaleChanged_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnLocaleChanged, Iris_Events_OnLocaleChanged_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnLocaleChanged_unsubscribe(tl_events *reg, Iris_Events_OnLocaleChanged_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnLocaleChanged, TL_EVENTS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnLocaleChanged_contains(const tl_events *reg, Iris_Events_OnLocaleChanged_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnLocaleChanged, TL_EVENTS_FN(fn), ctx);
+}
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnLocaleChanged_subscribe(reg, fn, ctx) Iris_Events_OnLocaleChanged_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnLocaleChanged_fn, fn), ctx)
+#define Iris_Events_OnLocaleChanged_unsubscribe(reg, fn, ctx) Iris_Events_OnLocaleChanged_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnLocaleChanged_fn, fn), ctx)
+#define Iris_Events_OnLocaleChanged_contains(reg, fn, ctx) Iris_Events_OnLocaleChanged_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnLocaleChanged_fn, fn), ctx)
+#endif
+static inline void Iris_Events_OnLocaleChanged_publish(tl_events *reg, const char * a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnLocaleChanged, Iris_Events_OnLocaleChanged_SIGNATURE, Iris_Events_OnLocaleChanged_fn, a0);
+}
+
 /* User_OnSceneLoaded(const char *) */
 #define Iris_Events_User_OnSceneLoaded_SIGNATURE 0x30e0d037u
 typedef void (*Iris_Events_User_OnSceneLoaded_fn)(void *ctx, const char * a0);
@@ -650,6 +674,7 @@ static inline const tl_events_info *iris_events_info(void) {
         { "OnHideFader", Iris_Events_OnHideFader_SIGNATURE, TL_EVENTS_SINGLE_PROVIDER },
         { "OnPlatformStateChanged", Iris_Events_OnPlatformStateChanged_SIGNATURE, 0 },
         { "OnAccountStateChanged", Iris_Events_OnAccountStateChanged_SIGNATURE, 0 },
+        { "OnLocaleChanged", Iris_Events_OnLocaleChanged_SIGNATURE, 0 },
         { "User_OnSceneLoaded", Iris_Events_User_OnSceneLoaded_SIGNATURE, 0 },
     };
     return info;
