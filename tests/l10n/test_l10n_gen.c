@@ -15,6 +15,8 @@
 #define TL_L10N_IMPL
 #include <threadlink/l10n.h>
 
+#include <xxhash.h>
+
 #include "gen_fixture.h"
 #include "l10n/plural.h"
 
@@ -466,6 +468,59 @@ static void test_l10n_removed_key_is_a_tombstone(void **state)
     free(manifest);
 }
 
+/* ---- the tables as content ---------------------------------------------------------------------- */
+
+/* The XXH64 of a file, as 16 hex digits, and its size. */
+static void file_hash(const char *path, char hex[17], size_t *size)
+{
+    FILE *file = fopen(path, "rb");
+    assert_non_null(file);
+    buf b = {0};
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, file)) > 0) buf_put(&b, chunk, n);
+    fclose(file);
+    snprintf(hex, 17, "%016llx", (unsigned long long)XXH64(b.data, b.len, 0));
+    *size = b.len;
+    buf_free(&b);
+}
+
+/* The catalog of a profile packing the tables names each with the size and hash of the bytes
+ * this very run writes: one generate leaves check with nothing to do, after a change too. */
+static void expect_catalog_of_tables(void)
+{
+    char *catalog = fx_read("generated/content_text_catalog.h");
+    for (int i = 0; i < 2; i++) {
+        char hex[17], want[128];
+        size_t size;
+        file_hash(i ? "generated/text/fr.tltext" : "generated/text/en.tltext", hex, &size);
+        snprintf(want, sizeof want, "\"%s\", CONTENT_TEXT_CATEGORY_All, UINT64_C(%zu), UINT64_C(0x%s)", i ? "fr" : "en", size, hex);
+        if (!strstr(catalog, want)) fail_msg("the catalog lacks %s:\n%s", want, catalog);
+    }
+    free(catalog);
+}
+
+static void test_l10n_tables_pack_as_content(void **state)
+{
+    fixture *f = *state;
+    free(good_project(f, NULL));
+    fx_write("threadlink.json",
+             "{ \"domains\": [], \"text\": { \"source\": \"text/en.po\" },\n"
+             "  \"content\": [ { \"profile\": \"Text\", \"source_root\": \"generated/text\", \"archive\": \"none\" } ] }\n");
+    assert_int_equal(fx_generate(f), 0);
+    assert_string_equal(f->diags.data, "");
+    expect_catalog_of_tables();
+    assert_int_equal(fx_run(f, GEN_CHECK), 0);
+    write_fr("msgctxt \"Title\"\nmsgid \"Threadlink\"\nmsgstr \"Fil\"\n"
+             "msgctxt \"Score\"\nmsgid \"Score: {score:int}\"\nmsgstr \"Points : {score}\"\n"
+             "msgctxt \"Greeting\"\nmsgid \"Hello, {name:str}! {coins:int} coins.\"\nmsgstr \"Salut {name}\"\n"
+             "msgctxt \"Left\"\nmsgid \"One left\"\nmsgid_plural \"{count:int} left\"\nmsgstr[0] \"a\"\nmsgstr[1] \"b\"\n");
+    assert_int_equal(fx_generate(f), 0);
+    expect_catalog_of_tables();
+    assert_int_equal(fx_run(f, GEN_CHECK), 0);
+    assert_string_equal(f->diags.data, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -481,6 +536,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_l10n_regional_locale_falls_back_to_its_parent, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_errors_in_the_config, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_removed_key_is_a_tombstone, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_l10n_tables_pack_as_content, fixture_setup, fixture_teardown),
     };
     return cmocka_run_group_tests_name("l10n-gen", tests, NULL, NULL);
 }
