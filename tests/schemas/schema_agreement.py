@@ -137,7 +137,8 @@ def pointer_of(target):
 
 
 def make_project(tmp):
-    """examples/basic, with a content profile and a vault output folder: every part of the config."""
+    """examples/basic, with a content profile, a vault output folder and a text section: every part
+    of the config."""
     p = pathlib.Path(tmp) / "p"
     shutil.copytree(root / "examples" / "basic", p, ignore=shutil.ignore_patterns("build*", "subprojects"))
     (p / "assets" / "Sprites").mkdir(parents=True)
@@ -149,6 +150,10 @@ def make_project(tmp):
                        "categories": [{"name": "Sprites", "folder": "Sprites"}], "archive": "packed",
                        "max_archive_mb": 20, "compression": "lz4", "partitioner": "trie", "names": "stem",
                        "post_build": ["true"]}]
+    (p / "text").mkdir()
+    (p / "text" / "en.po").write_text('msgctxt "Title"\nmsgid "Title"\nmsgstr ""\n')
+    cfg["text"] = {"source": "text/en.po", "translations": "text", "domain": "Text.Keys", "header": "text_keys.h",
+                   "output": "text.h", "tables": "text", "prefix": "text", "missing": "warning"}
     return p, cfg
 
 
