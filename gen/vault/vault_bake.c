@@ -16,7 +16,7 @@ void vault_scalar_bytes(vtype t, const vscalar *v, unsigned char *out)
     uint32_t n = vtype_components(t);
     for (uint32_t k = 0; k < n; k++) {
         switch (t) {
-        case VT_INTEGER: case VT_INTEGER2D: case VT_ASSETREF:
+        case VT_INTEGER: case VT_INTEGER2D: case VT_ASSETREF: case VT_LOCALIZEDTEXT:
             put_le(out + 4 * k, (uint64_t)v->i[k], 4);
             break;
         case VT_LONG: case VT_FP: case VT_FPVECTOR2: case VT_FPVECTOR3: case VT_FPQUATERNION:

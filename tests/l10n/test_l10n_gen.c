@@ -521,6 +521,52 @@ static void test_l10n_tables_pack_as_content(void **state)
     assert_string_equal(f->diags.data, "");
 }
 
+/* ---- the LocalizedText vault field type ----------------------------------------------------------- */
+
+static void write_vault_project(const char *text_section, const char *data_values)
+{
+    char *cfg = xasprintf("{ \"domains\": [ { \"name\": \"Vault.Fields\", \"output\": \"vault_fields.h\", \"reserve_zero\": true } ],\n"
+                          "  \"vaults\": { \"schemas\": \"vaults\", \"data\": \"vaultdata\" }%s }\n", text_section);
+    fx_write("threadlink.json", cfg);
+    free(cfg);
+    fx_write("injectors/Vault.Fields.User.txt", "Name\nHealth\n");
+    fx_write("vaults/Item.vault.json", "{ \"name\": \"Item\", \"fields\": [\n"
+                                       "  { \"field\": \"Name\", \"type\": \"LocalizedText\", \"default\": \"Title\" },\n"
+                                       "  { \"field\": \"Health\", \"type\": \"Integer\" } ] }\n");
+    char *data = xasprintf("{ \"vault\": \"Item\", \"instances\": [\n  { \"name\": \"Sword\", \"values\": %s } ] }\n", data_values);
+    fx_write("vaultdata/items.vaultdata.json", data);
+    free(data);
+    fx_write("text/en.po", en_po);
+    write_fr(fr_body);
+}
+
+/* A LocalizedText names a key of the text domain: resolved to its value, checked like an
+ * AssetRef's asset (did-you-mean, tombstones); without the text stage there is no such domain. */
+static void test_l10n_vault_field_errors(void **state)
+{
+    fixture *f = *state;
+    write_vault_project(", \"text\": { \"source\": \"text/en.po\" }", "{ \"Name\": \"Score\" }");
+    assert_int_equal(fx_generate(f), 0);
+    assert_string_equal(f->diags.data, "");
+    char *header = fx_read("generated/vaults/item_vault.h");
+    assert_non_null(strstr(header, "tl_vault_localized_text Name; /* LocalizedText, serialised */"));
+    assert_non_null(strstr(header, "static inline const char *item_vault_text_Name(const item_vault *v, tl_vault_text_fn text, void *ctx)"));
+    free(header);
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    char *snap = fx_snapshot("generated");
+    write_vault_project(", \"text\": { \"source\": \"text/en.po\" }", "{ \"Name\": \"Scroe\" }");
+    fx_expect_failure(f, snap,
+        "vaultdata/items.vaultdata.json:2:34: error: instances[0].values.Name: \"Scroe\" is not a text key in Text.Keys (closest: Score, Title, Left)\n");
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    snap = fx_snapshot("generated");
+    write_vault_project("", "{ \"Name\": \"Score\" }"); /* no "text": its domain's manifest is left over */
+    fx_expect_failure(f, snap,
+        "generated/Text.Keys.manifest.json: warning: no domain 'Text.Keys' is declared: to retire the domain, delete this manifest (diff then reports the domain as removed); else declare it again\n"
+        "vaults/Item.vault.json:2:58: error: fields[0].catalog: no domain is named \"Text.Keys\" (closest: Vault.Fields) (a LocalizedText's keys are the text stage's domain: declare threadlink.json's \"text\")\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -537,6 +583,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_l10n_errors_in_the_config, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_removed_key_is_a_tombstone, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_tables_pack_as_content, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_l10n_vault_field_errors, fixture_setup, fixture_teardown),
     };
     return cmocka_run_group_tests_name("l10n-gen", tests, NULL, NULL);
 }
