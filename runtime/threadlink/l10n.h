@@ -12,10 +12,10 @@
    the current locale by index, not by hashing a string. A locale's gaps are filled through a
    fallback chain: fr_CA, then fr, then the source locale.
    The generated header of the text stage (threadlink-gen, the "text" section of threadlink.json)
-   gives each key a function: text_keys_Title(l10n) for a plain text, and for a text with
-   placeholders a typed formatting function, so a wrong argument is a compile error in every
-   language at once:
-       "Score: {score:int}"   ->  text_keys_Score_format(l10n, buf, size, score)
+   gives each key a function (named with the "prefix", default text): text_Title(l10n) for a
+   plain text, and for a text with placeholders a typed formatting function, so a wrong argument
+   is a compile error in every language at once:
+       "Score: {score:int}"   ->  text_Score(l10n, buf, size, score)
    Formatting writes into the caller's buffer (truncation reported, never an overflow, never a
    cut UTF-8 sequence). Nothing here reads a file or includes content.h: the game (or glue)
    loads the table assets and passes their bytes.
@@ -35,20 +35,20 @@
 
    USE
    ---
-       // generated: #include "text.h" gives text_keys_keys() and the functions per key
+       // generated: #include "text.h" gives text_keys_l10n(), TEXT_INDEX_<Key> and text_<Key>()
        tl_l10n_desc desc = {0};                      // zero: defaults (see tl_l10n_desc)
-       desc.keys = text_keys_keys();                 // the key layout of this build
+       desc.keys = text_keys_l10n();                 // the key layout of this build
        desc.registry = &registry;                    // OnLocaleChanged; NULL: no event
        tl_l10n *text = tl_l10n_create(&desc);
        tl_l10n_add_table(text, en_bytes, en_size);   // each table asset's bytes, kept by pointer
        tl_l10n_add_table(text, fr_bytes, fr_size);
        tl_l10n_set_locale(text, "fr_CA");            // fr_CA -> fr -> en
-       puts(tl_l10n_text(text, TEXT_KEYS_INDEX_Title)); // or text_keys_Title(text)
+       puts(tl_l10n_text(text, TEXT_INDEX_Title));   // or text_Title(text)
        char line[64];
        tl_l10n_arg args[1];
        args[0] = tl_l10n_int(42);
-       tl_l10n_format(text, TEXT_KEYS_INDEX_Score, TL_L10N_NO_COUNT, args, 1, line, sizeof line,
-                      NULL);                         // or text_keys_Score_format(text, line, 64, 42)
+       tl_l10n_format(text, TEXT_INDEX_Score, TL_L10N_NO_COUNT, args, 1, line, sizeof line,
+                      NULL);                         // or text_Score(text, line, sizeof line, 42)
        tl_l10n_destroy(text);                        // then release the table assets
 
    LOCALES AND THE FALLBACK CHAIN
@@ -221,7 +221,7 @@ typedef void (*tl_l10n_locale_fn)(void *ctx, const char *locale);
 
 typedef struct tl_l10n tl_l10n;
 
-/* The key layout of a build: the generated header gives it (text_keys_keys()). Index i is the
+/* The key layout of a build: the generated header gives it (text_keys_l10n()). Index i is the
    i-th key in the layout's order; values/indices map each key's domain value (what a
    LocalizedText vault field holds) to its index: values sorted ascending, indices[k] the index
    of values[k]. */
