@@ -337,7 +337,7 @@ static void on_enemy_killed(void *ctx, const struct sim_kill *kill) {
     game_feed *f = (game_feed *)ctx;
     char text[64];
     f->kills++;
-    snprintf(text, sizeof text, "%s +%d", game_enemykinds_name(kill->kind), (int)kill->score);
+    text_FeedKill(f->text, text, sizeof text, game_enemykinds_name(kill->kind), kill->score);
     feed_say(f, text);
 }
 static void on_item_picked(void *ctx, uint32_t item) {
@@ -348,7 +348,7 @@ static void on_item_picked(void *ctx, uint32_t item) {
 static void on_player_hurt(void *ctx, int32_t health) {
     game_feed *f = (game_feed *)ctx;
     f->hurts++;
-    if (health <= 0) feed_say(f, "Down! Half the score lost");
+    if (health <= 0) feed_say(f, text_FeedDown(f->text));
 }
 static void on_level_entered(void *ctx, uint32_t level) {
     game_feed *f = (game_feed *)ctx;
@@ -436,6 +436,50 @@ static bool open_runtime(game *g, const game_desc *desc) {
     return (g->levels = tl_levels_create(&nd)) != NULL;
 }
 
+/* The text tables, one per locale, each read whole and kept while the game runs (l10n.h keeps
+   them by pointer). */
+#ifndef GAME_TEXT_DIR
+#define GAME_TEXT_DIR "text"
+#endif
+static void *read_table(const char *dir, const char *locale, size_t *size) {
+    char path[512];
+    FILE *f;
+    void *bytes = NULL;
+    long n;
+    snprintf(path, sizeof path, "%s/%s.tltext", dir, locale);
+    if (!(f = fopen(path, "rb"))) return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 && (bytes = malloc((size_t)n)) &&
+        fread(bytes, 1, (size_t)n, f) == (size_t)n)
+        *size = (size_t)n;
+    else
+        free(bytes), bytes = NULL;
+    fclose(f);
+    return bytes;
+}
+
+static bool open_text(game *g, const game_desc *desc) {
+    static const tl_l10n_events text_events = TL_L10N_EVENTS_INIT(Iris_Events_);
+    const char *dir = desc->text_dir ? desc->text_dir : GAME_TEXT_DIR;
+    tl_l10n_desc td;
+    uint32_t i;
+    size_t size = 0;
+    memset(&td, 0, sizeof td);
+    td.keys = text_keys_l10n();
+    td.registry = &g->registry;
+    td.events = &text_events;
+    td.logger = &g->logger;
+    if (!(g->text = tl_l10n_create(&td))) return false;
+    for (i = 0; i < TEXT_KEYS_LOCALE_COUNT; i++) {
+        g->text_tables[i] = read_table(dir, text_keys_locales()[i], &size);
+        if (!g->text_tables[i]) tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "no text table %s in %s", text_keys_locales()[i], dir);
+        if (!g->text_tables[i] || tl_l10n_add_table(g->text, g->text_tables[i], size) != TL_L10N_OK) return false;
+    }
+    g->feed.text = g->text;
+    return game_set_locale(g, desc->locale ? desc->locale : TEXT_KEYS_SOURCE_LOCALE);
+}
+
+bool game_set_locale(game *g, const char *locale) { return tl_l10n_set_locale(g->text, locale) == TL_L10N_OK; }
+
 static bool open_saves(game *g, const char *dir) {
     tl_save_store_desc sd;
     if (!dir) return true;
@@ -506,7 +550,7 @@ bool game_open(game *g, const game_desc *desc) {
         g->areas[i].id = maps_keys[i];
         g->areas[i].asset = level_vault_get_Map(maps_by_index(i)).id;
     }
-    if (!open_runtime(g, desc) || !open_saves(g, desc->save_dir)) return false;
+    if (!open_runtime(g, desc) || !open_text(g, desc) || !open_saves(g, desc->save_dir)) return false;
     load_player(g);
     subscribe_presentation(g);
     if (!deploy(g)) return false;
@@ -567,6 +611,7 @@ void game_frame(game *g, uint32_t input) {
 }
 
 void game_close(game *g) {
+    uint32_t i;
 #if defined(TL_DEVELOPMENT)
     tl_vault_live_discard(&g->live);
 #endif
@@ -574,6 +619,8 @@ void game_close(game *g) {
     tl_levels_destroy(g->levels);
     if (g->content) tl_content_shutdown(g->content);
     if (g->saves) tl_save_store_close(g->saves);
+    tl_l10n_destroy(g->text);
+    for (i = 0; i < TEXT_KEYS_LOCALE_COUNT; i++) free(g->text_tables[i]);
     tl_mem_free(g->block);
     tl_events_discard(&g->registry);
     memset(g, 0, sizeof *g);

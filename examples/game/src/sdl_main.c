@@ -25,7 +25,7 @@
 #define SAVE_SLOT "continue"
 
 typedef struct options {
-    const char *content, *saves, *record, *replay, *screenshot, *expect;
+    const char *content, *saves, *record, *replay, *screenshot, *expect, *locale;
     uint32_t frames;
     int tolerance;
 } options;
@@ -64,13 +64,13 @@ static void on_fixed_update(void *ctx, float dt) {
 static void menu_refresh(app *a) {
     render_menu *m = &a->menu;
     m->count = 4;
-    m->items[MENU_CONTINUE] = "Continue";
+    m->items[MENU_CONTINUE] = text_MenuContinue(a->g.text);
     m->enabled[MENU_CONTINUE] = game_has_save(&a->g, SAVE_SLOT);
-    m->items[MENU_NEW] = "New game";
+    m->items[MENU_NEW] = text_MenuNewGame(a->g.text);
     m->enabled[MENU_NEW] = true;
-    m->items[MENU_SAVE] = "Save";
+    m->items[MENU_SAVE] = text_MenuSave(a->g.text);
     m->enabled[MENU_SAVE] = a->started && a->g.saves != NULL;
-    m->items[MENU_QUIT] = "Quit";
+    m->items[MENU_QUIT] = text_MenuQuit(a->g.text);
     m->enabled[MENU_QUIT] = true;
 }
 
@@ -94,7 +94,7 @@ static void menu_choose(app *a) {
         menu_show(a, false);
         break;
     case MENU_SAVE:
-        if (a->menu.enabled[MENU_SAVE]) a->menu.note = game_save(&a->g, SAVE_SLOT) ? "Saved." : "The save failed.";
+        if (a->menu.enabled[MENU_SAVE]) a->menu.note = game_save(&a->g, SAVE_SLOT) ? text_NoteSaved(a->g.text) : text_NoteSaveFailed(a->g.text);
         menu_refresh(a);
         break;
     case MENU_QUIT: a->running = false; break;
@@ -246,6 +246,7 @@ static bool parse_options(options *o, int argc, char **argv) {
         else if (strcmp(k, "--screenshot") == 0) o->screenshot = v;
         else if (strcmp(k, "--expect") == 0) o->expect = v;
         else if (strcmp(k, "--tolerance") == 0) o->tolerance = atoi(v);
+        else if (strcmp(k, "--locale") == 0) o->locale = v;
         else {
             fprintf(stderr, "game: unknown option %s\n", k);
             return false;
@@ -290,6 +291,7 @@ int main(int argc, char **argv) {
     d.save_dir = o.replay ? NULL : o.saves;
     d.seed = UINT64_C(0x7468726561646c6b); /* the headless driver's: replays match */
     d.quiet = o.replay != NULL;
+    d.locale = o.locale;
 #if defined(GAME_VAULT_IMAGE_DIR) /* development builds (game-dev): the source tree's generated directory */
     d.vault_image_dir = GAME_VAULT_IMAGE_DIR;
 #endif
