@@ -18,9 +18,9 @@
 
 #include "text_keys.h"
 
-/* The key layout the tables of this build carry (tl_l10n_desc.keys): 11 keys, indexed in the
+/* The key layout the tables of this build carry (tl_l10n_desc.keys): 12 keys, indexed in the
  * order of their names; the source locale is en. */
-#define TEXT_KEYS_LAYOUT UINT64_C(0x63c205513f8c779f)
+#define TEXT_KEYS_LAYOUT UINT64_C(0xc35b46908d5ddbe4)
 #define TEXT_KEYS_SOURCE_LOCALE "en"
 #define TEXT_KEYS_LOCALE_COUNT 2u
 
@@ -37,23 +37,24 @@ static inline const char *const *text_keys_locales(void)
 #define TEXT_INDEX_FeedKill 2u
 #define TEXT_INDEX_Hud 3u
 #define TEXT_INDEX_MenuContinue 4u
-#define TEXT_INDEX_MenuNewGame 5u
-#define TEXT_INDEX_MenuQuit 6u
-#define TEXT_INDEX_MenuSave 7u
-#define TEXT_INDEX_NoteSaved 8u
-#define TEXT_INDEX_NoteSaveFailed 9u
-#define TEXT_INDEX_Title 10u
+#define TEXT_INDEX_MenuLanguage 5u
+#define TEXT_INDEX_MenuNewGame 6u
+#define TEXT_INDEX_MenuQuit 7u
+#define TEXT_INDEX_MenuSave 8u
+#define TEXT_INDEX_NoteSaved 9u
+#define TEXT_INDEX_NoteSaveFailed 10u
+#define TEXT_INDEX_Title 11u
 
 static inline const tl_l10n_keys *text_keys_l10n(void)
 {
-    static const uint32_t values[11] = {
+    static const uint32_t values[12] = {
         0x08d57f95u, 0x0bad922au, 0x169e4f73u, 0x44cbcfc3u, 0x711e52f7u, 0x733c2985u,
-        0x73e010dbu, 0x7410133bu, 0xafa94f35u, 0xafdad163u, 0xd080f847u,
+        0x73e010dbu, 0x7410133bu, 0x80f2edb2u, 0xafa94f35u, 0xafdad163u, 0xd080f847u,
     };
-    static const uint32_t indices[11] = {
-        8, 3, 0, 7, 10, 5, 6, 9, 1, 4, 2,
+    static const uint32_t indices[12] = {
+        9, 3, 0, 8, 11, 6, 7, 10, 5, 1, 4, 2,
     };
-    static const tl_l10n_keys keys = {11u, TEXT_KEYS_LAYOUT, values, indices, TEXT_KEYS_SOURCE_LOCALE};
+    static const tl_l10n_keys keys = {12u, TEXT_KEYS_LAYOUT, values, indices, TEXT_KEYS_SOURCE_LOCALE};
     return &keys;
 }
 
@@ -101,6 +102,12 @@ static inline tl_l10n_result text_Hud(const tl_l10n *text, char *buf, size_t siz
 static inline const char *text_MenuContinue(const tl_l10n *text)
 {
     return tl_l10n_text(text, TEXT_INDEX_MenuContinue);
+}
+
+/* MenuLanguage: "Language: English" */
+static inline const char *text_MenuLanguage(const tl_l10n *text)
+{
+    return tl_l10n_text(text, TEXT_INDEX_MenuLanguage);
 }
 
 /* MenuNewGame: "New game" */

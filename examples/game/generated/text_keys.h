@@ -33,11 +33,12 @@ typedef enum text_keys {
     Text_Keys_NoteSaved = 148209557,
     Text_Keys_NoteSaveFailed = 1947210555,
     Text_Keys_Title = 1897812727,
-    Text_Keys_FeedKill = -796854201
+    Text_Keys_FeedKill = -796854201,
+    Text_Keys_MenuLanguage = -2131563086
 } text_keys;
 
 /* Number of live entries. */
-#define TEXT_KEYS_COUNT 11
+#define TEXT_KEYS_COUNT 12
 
 /* X-macro of the live entries: X(enumerator, name). */
 #define TEXT_KEYS_LIST(X) \
@@ -52,6 +53,7 @@ typedef enum text_keys {
     X(Text_Keys_NoteSaveFailed, NoteSaveFailed) \
     X(Text_Keys_Title, Title) \
     X(Text_Keys_FeedKill, FeedKill) \
+    X(Text_Keys_MenuLanguage, MenuLanguage) \
     /* end of TEXT_KEYS_LIST */
 
 #ifndef TL_GENERATED_CAST
@@ -66,7 +68,7 @@ typedef enum text_keys {
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *text_keys__names(void)
 {
-    static const char *const names[12] = {
+    static const char *const names[13] = {
         "None",
         "ExitOpen",
         "FeedDown",
@@ -79,14 +81,15 @@ static inline const char *const *text_keys__names(void)
         "NoteSaveFailed",
         "Title",
         "FeedKill",
+        "MenuLanguage",
     };
     return names;
 }
 
 static inline const int32_t *text_keys__values(void)
 {
-    static const int32_t values[12] = {
-        0, 379473779, -1347858635, 195924522, -1344614045, 1933322629, 1944064219, 1154207683, 148209557, 1947210555, 1897812727, -796854201,
+    static const int32_t values[13] = {
+        0, 379473779, -1347858635, 195924522, -1344614045, 1933322629, 1944064219, 1154207683, 148209557, 1947210555, 1897812727, -796854201, -2131563086,
     };
     return values;
 }
@@ -95,7 +98,7 @@ static inline const int32_t *text_keys__values(void)
 static inline const char *text_keys_name(uint32_t value)
 {
     static const uint32_t slots[32] = {
-        1,0,0,5,6,0,3,0,12,0,0,0,9,10,4,0,2,0,0,0,0,0,0,0,0,7,11,0,8,0,0,0,
+        1,0,0,5,6,0,3,0,12,0,0,0,9,10,4,0,2,0,0,0,0,0,0,0,0,7,11,0,8,13,0,0,
     };
     const int32_t *values = text_keys__values();
     uint32_t i;
@@ -110,7 +113,7 @@ static inline const char *text_keys_name(uint32_t value)
 static inline int text_keys_from_name(const char *name, text_keys *out)
 {
     static const uint32_t slots[32] = {
-        0,0,0,5,0,0,4,8,0,2,11,0,9,0,6,0,0,7,0,0,0,3,10,0,0,12,0,1,0,0,0,0,
+        0,0,0,5,0,0,4,8,13,2,11,0,9,0,6,0,0,7,0,0,0,3,10,0,0,12,0,1,0,0,0,0,
     };
     uint32_t h = 2166136261u, i;
     const char *p;

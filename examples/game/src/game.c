@@ -480,6 +480,13 @@ static bool open_text(game *g, const game_desc *desc) {
 
 bool game_set_locale(game *g, const char *locale) { return tl_l10n_set_locale(g->text, locale) == TL_L10N_OK; }
 
+bool game_next_locale(game *g) {
+    uint32_t i, count = tl_l10n_locale_count(g->text);
+    for (i = 0; i < count; i++)
+        if (strcmp(tl_l10n_locale_at(g->text, i), tl_l10n_locale(g->text)) == 0) break;
+    return game_set_locale(g, tl_l10n_locale_at(g->text, (i + 1) % count));
+}
+
 static bool open_saves(game *g, const char *dir) {
     tl_save_store_desc sd;
     if (!dir) return true;
@@ -640,10 +647,22 @@ bool game_save(game *g, const char *slot) {
     r = tl_save_begin(g->saves, slot, &txn);
     if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "byte-order", &save_byte_order, sizeof save_byte_order);
     if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "frame", g->block, SIM_BLOCK_BYTES);
+    if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "locale", tl_l10n_locale(g->text), strlen(tl_l10n_locale(g->text)));
     if (r.code == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
     tl_save_txn_discard(&txn);
     if (r.code != TL_SAVE_OK) tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "save %s: %s", slot, r.message);
     return r.code == TL_SAVE_OK;
+}
+
+/* The language the save was made in, if it has one (saves before issue 46 do not): a locale
+   without a table is logged and left. */
+static void continue_locale(game *g, const char *slot) {
+    char locale[32];
+    size_t n = 0;
+    tl_save_result r = tl_save_read(g->saves, slot, "locale", locale, sizeof locale - 1, &n);
+    if (r.code != TL_SAVE_OK || n == 0) return;
+    locale[n] = 0;
+    if (!game_set_locale(g, locale)) tl_log(&g->logger, TL_LOG_LEVEL_WARNING, "Game", "continue %s: no text in %s", slot, locale);
 }
 
 bool game_continue(game *g, const char *slot) {
@@ -664,7 +683,7 @@ bool game_continue(game *g, const char *slot) {
     }
     if (r.code == TL_SAVE_OK) r = tl_save_read(g->saves, slot, "frame", frame, SIM_BLOCK_BYTES, &n);
     ok = r.code == TL_SAVE_OK && n == SIM_BLOCK_BYTES && sim_head(frame)->level < g->world.level_count;
-    if (ok) memcpy(g->block, frame, SIM_BLOCK_BYTES);
+    if (ok) memcpy(g->block, frame, SIM_BLOCK_BYTES), continue_locale(g, slot);
     else tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "continue %s: %s", slot, r.code == TL_SAVE_OK ? "not a frame of this game" : r.message);
     tl_mem_free(frame);
     return ok;

@@ -95,6 +95,8 @@ bool game_continue(game *g, const char *slot);
 bool game_has_save(game *g, const char *slot);
 /* The language of the game's text ("en", "fr"): false, the locale unchanged, if it has no table. */
 bool game_set_locale(game *g, const char *locale);
+/* The next language of the game's tables, after the last the first (the menu's Language item). */
+bool game_next_locale(game *g);
 /* Once a frame: development builds (TL_DEVELOPMENT) reload the enemy and weapon stats the
    designer edited while threadlink-gen watch runs, and refill the world; shipped builds do
    nothing. */

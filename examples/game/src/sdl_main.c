@@ -40,7 +40,7 @@ typedef struct app {
     bool recording_on, running, started;
 } app;
 
-enum { MENU_CONTINUE, MENU_NEW, MENU_SAVE, MENU_QUIT };
+enum { MENU_CONTINUE, MENU_NEW, MENU_SAVE, MENU_LANGUAGE, MENU_QUIT };
 
 static uint32_t keyboard_input(void) {
     const Uint8 *k = SDL_GetKeyboardState(NULL);
@@ -63,13 +63,15 @@ static void on_fixed_update(void *ctx, float dt) {
 
 static void menu_refresh(app *a) {
     render_menu *m = &a->menu;
-    m->count = 4;
+    m->count = 5;
     m->items[MENU_CONTINUE] = text_MenuContinue(a->g.text);
     m->enabled[MENU_CONTINUE] = game_has_save(&a->g, SAVE_SLOT);
     m->items[MENU_NEW] = text_MenuNewGame(a->g.text);
     m->enabled[MENU_NEW] = true;
     m->items[MENU_SAVE] = text_MenuSave(a->g.text);
     m->enabled[MENU_SAVE] = a->started && a->g.saves != NULL;
+    m->items[MENU_LANGUAGE] = text_MenuLanguage(a->g.text); /* the language now: choosing it goes to the next */
+    m->enabled[MENU_LANGUAGE] = true;
     m->items[MENU_QUIT] = text_MenuQuit(a->g.text);
     m->enabled[MENU_QUIT] = true;
 }
@@ -95,6 +97,10 @@ static void menu_choose(app *a) {
         break;
     case MENU_SAVE:
         if (a->menu.enabled[MENU_SAVE]) a->menu.note = game_save(&a->g, SAVE_SLOT) ? text_NoteSaved(a->g.text) : text_NoteSaveFailed(a->g.text);
+        menu_refresh(a);
+        break;
+    case MENU_LANGUAGE:
+        game_next_locale(&a->g);
         menu_refresh(a);
         break;
     case MENU_QUIT: a->running = false; break;
