@@ -18,9 +18,9 @@
 
 #include "text_keys.h"
 
-/* The key layout the tables of this build carry (tl_l10n_desc.keys): 12 keys, indexed in the
+/* The key layout the tables of this build carry (tl_l10n_desc.keys): 18 keys, indexed in the
  * order of their names; the source locale is en. */
-#define TEXT_KEYS_LAYOUT UINT64_C(0xc35b46908d5ddbe4)
+#define TEXT_KEYS_LAYOUT UINT64_C(0x11f07f5730f06e1e)
 #define TEXT_KEYS_SOURCE_LOCALE "en"
 #define TEXT_KEYS_LOCALE_COUNT 2u
 
@@ -32,30 +32,50 @@ static inline const char *const *text_keys_locales(void)
 }
 
 /* Each key's index in the tables. */
-#define TEXT_INDEX_ExitOpen 0u
-#define TEXT_INDEX_FeedDown 1u
-#define TEXT_INDEX_FeedKill 2u
-#define TEXT_INDEX_Hud 3u
-#define TEXT_INDEX_MenuContinue 4u
-#define TEXT_INDEX_MenuLanguage 5u
-#define TEXT_INDEX_MenuNewGame 6u
-#define TEXT_INDEX_MenuQuit 7u
-#define TEXT_INDEX_MenuSave 8u
-#define TEXT_INDEX_NoteSaved 9u
-#define TEXT_INDEX_NoteSaveFailed 10u
-#define TEXT_INDEX_Title 11u
+#define TEXT_INDEX_EnemyBat 0u
+#define TEXT_INDEX_EnemySlime 1u
+#define TEXT_INDEX_ExitOpen 2u
+#define TEXT_INDEX_FeedDown 3u
+#define TEXT_INDEX_FeedKill 4u
+#define TEXT_INDEX_Hud 5u
+#define TEXT_INDEX_ItemGem 6u
+#define TEXT_INDEX_ItemHeart 7u
+#define TEXT_INDEX_LevelCave 8u
+#define TEXT_INDEX_LevelMeadow 9u
+#define TEXT_INDEX_MenuContinue 10u
+#define TEXT_INDEX_MenuLanguage 11u
+#define TEXT_INDEX_MenuNewGame 12u
+#define TEXT_INDEX_MenuQuit 13u
+#define TEXT_INDEX_MenuSave 14u
+#define TEXT_INDEX_NoteSaved 15u
+#define TEXT_INDEX_NoteSaveFailed 16u
+#define TEXT_INDEX_Title 17u
 
 static inline const tl_l10n_keys *text_keys_l10n(void)
 {
-    static const uint32_t values[12] = {
+    static const uint32_t values[18] = {
         0x08d57f95u, 0x0bad922au, 0x169e4f73u, 0x44cbcfc3u, 0x711e52f7u, 0x733c2985u,
-        0x73e010dbu, 0x7410133bu, 0x80f2edb2u, 0xafa94f35u, 0xafdad163u, 0xd080f847u,
+        0x73e010dbu, 0x7410133bu, 0x7d2e9ec2u, 0x80f2edb2u, 0x9573bba5u, 0xa294bda3u,
+        0xafa94f35u, 0xafdad163u, 0xc50069a6u, 0xd080f847u, 0xf881170cu, 0xfadfdc6du,
     };
-    static const uint32_t indices[12] = {
-        9, 3, 0, 8, 11, 6, 7, 10, 5, 1, 4, 2,
+    static const uint32_t indices[18] = {
+        15, 5, 2, 14, 17, 12, 13, 16, 6, 11, 1, 0,
+        3, 10, 8, 4, 7, 9,
     };
-    static const tl_l10n_keys keys = {12u, TEXT_KEYS_LAYOUT, values, indices, TEXT_KEYS_SOURCE_LOCALE};
+    static const tl_l10n_keys keys = {18u, TEXT_KEYS_LAYOUT, values, indices, TEXT_KEYS_SOURCE_LOCALE};
     return &keys;
+}
+
+/* EnemyBat: "Bat" */
+static inline const char *text_EnemyBat(const tl_l10n *text)
+{
+    return tl_l10n_text(text, TEXT_INDEX_EnemyBat);
+}
+
+/* EnemySlime: "Slime" */
+static inline const char *text_EnemySlime(const tl_l10n *text)
+{
+    return tl_l10n_text(text, TEXT_INDEX_EnemySlime);
 }
 
 /* ExitOpen: "EXIT OPEN" */
@@ -97,6 +117,30 @@ static inline tl_l10n_result text_Hud(const tl_l10n *text, char *buf, size_t siz
 #define text_Hud(text, buf, size, score, health, max_health, exit) \
     text_Hud(text, buf, size, TL_L10N_WANTS_INTEGER(score), TL_L10N_WANTS_INTEGER(health), TL_L10N_WANTS_INTEGER(max_health), TL_L10N_WANTS_STRING(exit))
 #endif
+
+/* ItemGem: "Gem" */
+static inline const char *text_ItemGem(const tl_l10n *text)
+{
+    return tl_l10n_text(text, TEXT_INDEX_ItemGem);
+}
+
+/* ItemHeart: "Heart" */
+static inline const char *text_ItemHeart(const tl_l10n *text)
+{
+    return tl_l10n_text(text, TEXT_INDEX_ItemHeart);
+}
+
+/* LevelCave: "Cave" */
+static inline const char *text_LevelCave(const tl_l10n *text)
+{
+    return tl_l10n_text(text, TEXT_INDEX_LevelCave);
+}
+
+/* LevelMeadow: "Meadow" */
+static inline const char *text_LevelMeadow(const tl_l10n *text)
+{
+    return tl_l10n_text(text, TEXT_INDEX_LevelMeadow);
+}
 
 /* MenuContinue: "Continue" */
 static inline const char *text_MenuContinue(const tl_l10n *text)

@@ -34,11 +34,17 @@ typedef enum text_keys {
     Text_Keys_NoteSaveFailed = 1947210555,
     Text_Keys_Title = 1897812727,
     Text_Keys_FeedKill = -796854201,
-    Text_Keys_MenuLanguage = -2131563086
+    Text_Keys_MenuLanguage = -2131563086,
+    Text_Keys_EnemyBat = -1567310429,
+    Text_Keys_EnemySlime = -1787577435,
+    Text_Keys_ItemGem = 2100207298,
+    Text_Keys_ItemHeart = -125757684,
+    Text_Keys_LevelCave = -989828698,
+    Text_Keys_LevelMeadow = -85992339
 } text_keys;
 
 /* Number of live entries. */
-#define TEXT_KEYS_COUNT 12
+#define TEXT_KEYS_COUNT 18
 
 /* X-macro of the live entries: X(enumerator, name). */
 #define TEXT_KEYS_LIST(X) \
@@ -54,6 +60,12 @@ typedef enum text_keys {
     X(Text_Keys_Title, Title) \
     X(Text_Keys_FeedKill, FeedKill) \
     X(Text_Keys_MenuLanguage, MenuLanguage) \
+    X(Text_Keys_EnemyBat, EnemyBat) \
+    X(Text_Keys_EnemySlime, EnemySlime) \
+    X(Text_Keys_ItemGem, ItemGem) \
+    X(Text_Keys_ItemHeart, ItemHeart) \
+    X(Text_Keys_LevelCave, LevelCave) \
+    X(Text_Keys_LevelMeadow, LevelMeadow) \
     /* end of TEXT_KEYS_LIST */
 
 #ifndef TL_GENERATED_CAST
@@ -68,7 +80,7 @@ typedef enum text_keys {
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *text_keys__names(void)
 {
-    static const char *const names[13] = {
+    static const char *const names[19] = {
         "None",
         "ExitOpen",
         "FeedDown",
@@ -82,14 +94,21 @@ static inline const char *const *text_keys__names(void)
         "Title",
         "FeedKill",
         "MenuLanguage",
+        "EnemyBat",
+        "EnemySlime",
+        "ItemGem",
+        "ItemHeart",
+        "LevelCave",
+        "LevelMeadow",
     };
     return names;
 }
 
 static inline const int32_t *text_keys__values(void)
 {
-    static const int32_t values[13] = {
-        0, 379473779, -1347858635, 195924522, -1344614045, 1933322629, 1944064219, 1154207683, 148209557, 1947210555, 1897812727, -796854201, -2131563086,
+    static const int32_t values[19] = {
+        0, 379473779, -1347858635, 195924522, -1344614045, 1933322629, 1944064219, 1154207683, 148209557, 1947210555, 1897812727, -796854201, -2131563086, -1567310429, -1787577435, 2100207298,
+        -125757684, -989828698, -85992339,
     };
     return values;
 }
@@ -97,12 +116,13 @@ static inline const int32_t *text_keys__values(void)
 /* The name of a value, for logs; "?" when it is none of Text.Keys's values. */
 static inline const char *text_keys_name(uint32_t value)
 {
-    static const uint32_t slots[32] = {
-        1,0,0,5,6,0,3,0,12,0,0,0,9,10,4,0,2,0,0,0,0,0,0,0,0,7,11,0,8,13,0,0,
+    static const uint32_t slots[64] = {
+        1,0,0,14,0,0,5,6,0,0,0,15,17,3,0,0,0,12,0,0,0,0,0,0,9,10,0,16,4,0,0,0,
+        2,0,0,18,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,7,11,0,0,0,8,13,19,0,0,0,0,0,
     };
     const int32_t *values = text_keys__values();
     uint32_t i;
-    for (i = (value * 2654435761u) >> 27;; i = (i + 1) & 31u) {
+    for (i = (value * 2654435761u) >> 26;; i = (i + 1) & 63u) {
         uint32_t s = slots[i];
         if (s == 0) return "?";
         if (TL_GENERATED_CAST(uint32_t, values[s - 1]) == value) return text_keys__names()[s - 1];
@@ -112,8 +132,9 @@ static inline const char *text_keys_name(uint32_t value)
 /* The value of a name, ignoring ASCII case: 1 and *out set when found, else 0. */
 static inline int text_keys_from_name(const char *name, text_keys *out)
 {
-    static const uint32_t slots[32] = {
-        0,0,0,5,0,0,4,8,13,2,11,0,9,0,6,0,0,7,0,0,0,3,10,0,0,12,0,1,0,0,0,0,
+    static const uint32_t slots[64] = {
+        0,0,0,5,0,0,4,8,0,2,11,0,9,0,6,0,0,0,17,0,0,0,0,0,0,0,0,1,0,0,0,0,
+        0,0,0,0,0,0,0,0,13,15,0,0,0,0,0,0,18,7,0,0,0,3,10,0,19,12,0,0,0,16,14,0,
     };
     uint32_t h = 2166136261u, i;
     const char *p;
@@ -121,7 +142,7 @@ static inline int text_keys_from_name(const char *name, text_keys *out)
         unsigned char ch = TL_GENERATED_CAST(unsigned char, *p);
         h = (h ^ TL_GENERATED_CAST(unsigned char, ch >= 'A' && ch <= 'Z' ? ch + 32 : ch)) * 16777619u;
     }
-    for (i = h & 31u;; i = (i + 1) & 31u) {
+    for (i = h & 63u;; i = (i + 1) & 63u) {
         uint32_t s = slots[i];
         const char *a, *b;
         if (s == 0) return 0;

@@ -335,15 +335,16 @@ static void feed_say(game_feed *f, const char *text) {
 }
 static void on_enemy_killed(void *ctx, const struct sim_kill *kill) {
     game_feed *f = (game_feed *)ctx;
+    const enemy_vault *kind = enemies_by_key(kill->kind);
     char text[64];
     f->kills++;
-    text_FeedKill(f->text, text, sizeof text, game_enemykinds_name(kill->kind), kill->score);
+    text_FeedKill(f->text, text, sizeof text, kind ? enemy_vault_text_Name(kind, tl_l10n_text_of_key, f->text) : "", kill->score);
     feed_say(f, text);
 }
 static void on_item_picked(void *ctx, uint32_t item) {
     game_feed *f = (game_feed *)ctx;
     f->pickups++;
-    feed_say(f, game_items_name(item));
+    feed_say(f, item == GAME_ITEMS_U32(Game_Items_Heart) ? text_ItemHeart(f->text) : text_ItemGem(f->text));
 }
 static void on_player_hurt(void *ctx, int32_t health) {
     game_feed *f = (game_feed *)ctx;
@@ -352,8 +353,9 @@ static void on_player_hurt(void *ctx, int32_t health) {
 }
 static void on_level_entered(void *ctx, uint32_t level) {
     game_feed *f = (game_feed *)ctx;
+    const level_vault *map = maps_by_key(level);
     f->levels_entered++;
-    feed_say(f, nexus_levels_name(level));
+    feed_say(f, map ? level_vault_text_Title(map, tl_l10n_text_of_key, f->text) : "");
 }
 
 static void feed_initialize(void *self, tl_lifecycle *core) {

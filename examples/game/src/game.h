@@ -39,7 +39,7 @@ typedef struct game_area {
 /* What the game's events told it (the Feed subsystem: typed listeners, HUD text). */
 typedef struct game_feed {
     tl_events *registry;
-    const tl_l10n *text;
+    tl_l10n *text;
     uint32_t kills, pickups, hurts, levels_entered;
     char message[64];
     uint32_t message_frames;

@@ -103,6 +103,12 @@ static int to_ascii(const char *text, char *out, accent *accents, int cap) {
     while (*s && n < cap - 1) {
         accents[n] = ACCENT_NONE;
         if (*s < 0x80) out[n++] = (char)*s++;
+        else if (s[0] == 0xC5 && (s[1] == 0x92 || s[1] == 0x93) && n < cap - 2) { /* Œ, œ */
+            out[n++] = s[1] == 0x92 ? 'O' : 'o';
+            accents[n] = ACCENT_NONE;
+            out[n++] = s[1] == 0x92 ? 'E' : 'e';
+            s += 2;
+        }
         else if ((s[0] & 0xE0) == 0xC0 && (s[1] & 0xC0) == 0x80) {
             out[n] = latin1_base((uint32_t)(s[0] & 0x1F) << 6 | (s[1] & 0x3F), &accents[n]);
             n++, s += 2;
@@ -122,7 +128,7 @@ static void fill(render_ctx *r, int x, int y, int scale, int fx, int fy) {
 
 /* The accent over (or, a cedilla, under) the letter at font x `at`, `w` wide. */
 static void draw_accent(render_ctx *r, int x, int y, int scale, int at, int w, char base, accent a) {
-    int top = base >= 'a' && base <= 'z' ? 1 : -2, mid = at + (w - 1) / 2;
+    int top = base >= 'a' && base <= 'z' ? 0 : -2, mid = at + (w - 1) / 2;
     switch (a) {
     case ACCENT_ACUTE: fill(r, x, y, scale, mid, top), fill(r, x, y, scale, mid + 1, top - 1); break;
     case ACCENT_GRAVE: fill(r, x, y, scale, mid - 1, top - 1), fill(r, x, y, scale, mid, top); break;
