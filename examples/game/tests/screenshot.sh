@@ -4,8 +4,8 @@
 # and that at most 2 per mille of its pixels differ (by more than 16 in a channel) from
 # tests/screenshot-600.png (the README's picture). GAME_SCREENSHOT_OUT=FILE keeps the PNG drawn.
 # With LOCALE (fr): the game's text in that language, against tests/screenshot-600-LOCALE.png, at
-# most 1 per mille differing (the English frame differs from the French one by 1.8 per mille: the
-# HUD's words and their accents are all that changes).
+# most 1 per mille differing (the English frame differs from the French one by 3.5 per mille: the
+# HUD's and the feed's words and their accents are all that changes).
 #   screenshot.sh GAME CONTENT_DIR TESTS_DIR [LOCALE]
 set -eu
 game=$1 content=$2 tests=$3 locale=${4:-en}
