@@ -4,7 +4,8 @@
 #include "core/diff.h"
 #include "base/fsio.h"
 #include "core/generate.h"
-#include "content/pack.h"
+#include "core/init.h"
+#include "pack/pack.h"
 #include "base/suggest.h"
 #include "watch.h"
 #include "tlg_build_id.h"
@@ -24,6 +25,7 @@ static const char usage[] =
     "usage: threadlink-gen <command> [options]\n"
     "\n"
     "commands:\n"
+    "  init [--build meson|cmake|make] DIR   a new project in DIR that builds and runs (default: meson)\n"
     "  generate   run every domain: update manifests and the generated directory\n"
     "  headers    write the headers into -o DIR (the build step); manifests are only read\n"
     "  check      exit 1 and print a diff of the files that generate would change; writes nothing\n"
@@ -42,6 +44,8 @@ static const char usage[] =
     "  --list-outputs           headers: print the outputs' paths below -o DIR, one a line; writes nothing\n"
     "  --expect-outputs LIST    headers: the outputs the build declares, below -o DIR, separated by ';'\n"
     "                           (repeatable); any output missing or extra is an error, nothing written\n"
+    "  --outputs-file FILE      headers: the outputs the build declares, as --list-outputs prints them;\n"
+    "                           rewritten when they change (the build then configures again)\n"
     "  --diagnostics-format F   gcc (default), msvc, json or github\n"
     "  --banner-without-version leave the version out of banners (golden tests)\n"
     "  --format FMT             diff: text (default), json, markdown or github\n"
@@ -66,15 +70,18 @@ static int usage_error(const char *fmt, ...)
     return 2;
 }
 
-/* Every option of every command; each command's table lists the ones it takes. */
+/* clang-format off */
+/* Every option of every command, grouped by command; each command's table lists the ones it takes
+ * (laid out by hand: the formatter would put one on a line). */
 enum option_id {
     OPT_DIR, OPT_CONFIG, OPT_QUIET, OPT_BANNER_WITHOUT_VERSION, OPT_DIAGNOSTICS_FORMAT, OPT_HELP,
     OPT_HEADERS_DIR, OPT_STRICT, OPT_DEPFILE, OPT_DEPTARGET,                         /* generate family */
-    OPT_LIST_OUTPUTS, OPT_EXPECT_OUTPUTS,                                             /* headers */
+    OPT_LIST_OUTPUTS, OPT_EXPECT_OUTPUTS, OPT_OUTPUTS_FILE,                           /* headers */
     OPT_PROFILE, OPT_OUTPUT, OPT_ARCHIVE, OPT_COMPRESSION, OPT_COMPRESSION_LEVEL, OPT_MAX_ARCHIVE_MB, /* pack */
     OPT_PROGRESS, OPT_NO_PROGRESS, OPT_BUILD_STEP, OPT_STAMP,
     OPT_SOURCE, OPT_PARTITIONER, OPT_POST_BUILD, OPT_NO_POST_BUILD, OPT_JOBS,
     OPT_FORMAT, OPT_ALLOW, OPT_ALLOW_FILE,                                            /* diff */
+    OPT_BUILD,                                                                        /* init */
 };
 
 #define COMMON_OPTIONS                                                                         \
@@ -88,6 +95,7 @@ static const args_option generate_option_table[] = {
     {"-o", true, OPT_HEADERS_DIR}, {"--strict", false, OPT_STRICT},
     {"--depfile", true, OPT_DEPFILE}, {"--deptarget", true, OPT_DEPTARGET},
     {"--list-outputs", false, OPT_LIST_OUTPUTS}, {"--expect-outputs", true, OPT_EXPECT_OUTPUTS},
+    {"--outputs-file", true, OPT_OUTPUTS_FILE},
     {NULL, false, 0},
 };
 
@@ -110,6 +118,7 @@ static const args_option diff_option_table[] = {
     {"--diagnostics-format", true, OPT_DIAGNOSTICS_FORMAT}, {"--help", false, OPT_HELP}, {"-h", false, OPT_HELP},
     {NULL, false, 0},
 };
+/* clang-format on */
 
 static int args_error(args_cursor *args)
 {
@@ -257,14 +266,15 @@ static int parse_pack_args(int argc, char **argv, pack_options *opt, const char 
             break;
         }
     }
-    if (opt->strict && !opt->build_step) return usage_error("--strict belongs to --build-step (pack without it records every asset)");
+    if (opt->strict && !opt->build_step)
+        return usage_error("--strict belongs to --build-step (pack without it records every asset)");
     if (opt->no_post_build && hooks->count) return usage_error("%s", "--post-build and --no-post-build contradict each other");
     opt->post_build = hooks->items;
     opt->post_build_count = hooks->count;
     return -1;
 }
 
-/* pack: a thin parser over pack_run (gen/content/pack.c). */
+/* pack: a thin parser over pack_run (gen/pack/pack.c). */
 static int run_pack(int argc, char **argv)
 {
     pack_options opt = {0};
@@ -284,6 +294,7 @@ static int run_pack(int argc, char **argv)
         rc = 2;
     } else {
         diag_set_file_prefix(dir);
+        opt.project_dir = dir;
         rc = pack_run(&opt);
     }
     free(depfile);
@@ -317,7 +328,10 @@ static int run_diff(int argc, char **argv)
             break;
         case OPT_ALLOW: *vec_push(&opt.allow) = v; break;
         case OPT_ALLOW_FILE: opt.allow_file = v; break;
-        case OPT_HELP: fputs(usage, stdout); rc = 0; break;
+        case OPT_HELP:
+            fputs(usage, stdout);
+            rc = 0;
+            break;
         case OPT_DIAGNOSTICS_FORMAT:
             if (set_diagnostics_format(v) != 0) rc = 2;
             diagnostics_format_given = true;
@@ -336,6 +350,59 @@ static int run_diff(int argc, char **argv)
     opt.extras = tlg_diff_extras;
     int rc = diff_run(&opt);
     vec_free(&opt.allow);
+    return rc;
+}
+
+static const args_option init_option_table[] = {
+    {"--build", true, OPT_BUILD},
+    {"--help", false, OPT_HELP},
+    {"-h", false, OPT_HELP},
+    {NULL, false, 0},
+};
+
+/* What to type next, for the build system chosen. */
+static void print_next_steps(const char *dir, init_build build)
+{
+    char *name = init_project_name(dir);
+    static const char *const builds[] = {
+        "meson setup build && meson compile -C build && ./build/%s\n"
+        "(threadlink installed, or in %s/subprojects/threadlink: a clone, a link or a .wrap)\n",
+        "cmake -S . -B build && cmake --build build && ./build/%s\n"
+        "(threadlink installed, -DCMAKE_PREFIX_PATH=<its prefix> if CMake does not look there, or its\n"
+        "source in %s/threadlink: a clone or a link)\n",
+        "make && ./build/%s\n"
+        "(threadlink installed, or make THREADLINK_PREFIX=<its prefix>)\n",
+    };
+    printf("threadlink-gen init: a %s project in %s; next:\n  cd %s\n  ", init_build_name(build), dir, dir);
+    printf(builds[build], name, dir); /* the make line names no folder: the extra argument is unused */
+    free(name);
+}
+
+/* init [--build meson|cmake|make] DIR: the project written, then a generate pass over it (its
+ * manifests and generated/ headers, so that its first build records nothing). */
+static int run_init(int argc, char **argv)
+{
+    help_command = "threadlink-gen --help";
+    init_build build = INIT_MESON;
+    const char *dir = NULL;
+    args_cursor args = {.argc = argc, .argv = argv, .next = 2, .options = init_option_table, .what = "option"};
+    for (int id; (id = args_next(&args)) != ARGS_END;) {
+        if (id == ARGS_ERROR) return args_error(&args);
+        if (id == OPT_HELP) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        if (id == OPT_BUILD && !init_parse_build(args.value, &build))
+            return usage_error("--build takes meson, cmake or make, not '%s'", args.value);
+        if (id == ARGS_OPERAND && dir) return usage_error("init takes one folder; extra argument '%s'", args.value);
+        if (id == ARGS_OPERAND) dir = args.value;
+    }
+    if (!dir) return usage_error("init needs the folder of the new project: threadlink-gen init [--build meson|cmake|make] DIR");
+    if (!init_write_project(dir, build) || !enter_dir(dir)) return 1;
+    gen_options opt = {.command = GEN_GENERATE, .quiet = true, .generator_build = TLG_BUILD_ID};
+    diag_set_file_prefix(dir);
+    int rc = gen_run(&opt, NULL);
+    if (rc == 0) print_next_steps(dir, build);
     return rc;
 }
 
@@ -387,6 +454,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "diff") == 0) return run_diff(argc, argv);
+    if (strcmp(cmd, "init") == 0) return run_init(argc, argv);
     if (strcmp(cmd, "pack") == 0) {
         keep_freed_memory(); /* not for watch, which runs for hours */
         return run_pack(argc, argv);
@@ -396,7 +464,7 @@ int main(int argc, char **argv)
     else if (strcmp(cmd, "check") == 0) opt.command = GEN_CHECK;
     else if (strcmp(cmd, "watch") == 0) watching = true;
     else {
-        static const char *const commands[] = {"generate", "headers", "check", "diff", "pack", "watch", NULL};
+        static const char *const commands[] = {"init", "generate", "headers", "check", "diff", "pack", "watch", NULL};
         const char *near = suggest_nearest(cmd, strlen(cmd), commands, SIZE_MAX);
         if (near) return usage_error("unknown command '%s' (did you mean '%s'?)", cmd, near);
         return usage_error("unknown command '%s'", cmd);
@@ -419,6 +487,7 @@ int main(int argc, char **argv)
             opt.expect_outputs_given = true;
             add_expected_outputs(v);
             break;
+        case OPT_OUTPUTS_FILE: opt.outputs_file = v; break;
         case OPT_QUIET: opt.quiet = true; break;
         case OPT_BANNER_WITHOUT_VERSION: opt.banner_without_version = true; break;
         case OPT_HELP: fputs(usage, stdout); return 0;
@@ -427,25 +496,33 @@ int main(int argc, char **argv)
             break;
         }
     }
-    if (opt.command != GEN_HEADERS && (opt.headers_dir || opt.strict || opt.list_outputs || opt.expect_outputs_given))
-        return usage_error("-o, --strict, --list-outputs and --expect-outputs belong to the headers command, not '%s'", cmd);
-    if (opt.list_outputs && (opt.depfile || opt.expect_outputs_given))
-        return usage_error("--list-outputs writes nothing: it takes no --depfile or --expect-outputs");
+    if (opt.command != GEN_HEADERS &&
+        (opt.headers_dir || opt.strict || opt.list_outputs || opt.expect_outputs_given || opt.outputs_file))
+        return usage_error(
+            "-o, --strict, --list-outputs, --expect-outputs and --outputs-file belong to the headers command, not '%s'", cmd);
+    if (opt.list_outputs && (opt.depfile || opt.expect_outputs_given || opt.outputs_file))
+        return usage_error("--list-outputs writes nothing: it takes no --depfile, --expect-outputs or --outputs-file");
+    if (opt.expect_outputs_given && opt.outputs_file)
+        return usage_error("--expect-outputs and --outputs-file are two ways to declare the outputs: give one");
     if (opt.list_outputs && !opt.headers_dir) opt.headers_dir = "."; /* the list is relative to it */
     if (opt.command == GEN_HEADERS && !opt.headers_dir) return usage_error("headers needs -o DIR");
     opt.expect_outputs = (const char *const *)expected_outputs.items;
     opt.expect_output_count = expected_outputs.count;
     /* -o and --depfile name paths as the caller sees them (a build system's working directory),
      * not relative to -C. */
-    char *headers_dir = NULL, *depfile = NULL;
-    if (dir && (!caller_relative(&opt.headers_dir, &headers_dir) || !caller_relative(&opt.depfile, &depfile))) {
+    char *headers_dir = NULL, *depfile = NULL, *outputs_file = NULL;
+    if (dir && (!caller_relative(&opt.headers_dir, &headers_dir) || !caller_relative(&opt.depfile, &depfile) ||
+                !caller_relative(&opt.outputs_file, &outputs_file))) {
         free(headers_dir);
+        free(depfile);
         return 2;
     }
     if (dir && !enter_dir(dir)) return 2;
     diag_set_file_prefix(dir);
+    opt.project_dir = dir;
     int rc = watching ? watch_run(&opt) : gen_run(&opt, NULL);
     free(headers_dir);
     free(depfile);
+    free(outputs_file);
     return rc;
 }

@@ -10,7 +10,7 @@ extern const diff_extra vault_diff;
 const gen_stage *const tlg_stages[] = {
     &text_stage,    /* gen/l10n: localised text; before content, which may pack its tables */
     &content_stage, /* content profiles: asset-name domains and catalog headers */
-    &vault_stage, /* gen/vault_*.c: vault schemas and data */
+    &vault_stage,   /* gen/vault/vault_*.c: vault schemas and data */
     NULL,
 };
 

@@ -4,6 +4,8 @@
 
 #define TL_IMPLEMENTATION /* initium's and vault.h's implementations live in this file */
 #include <threadlink/lifecycle.h>
+#include <threadlink/time.h>
+#include <threadlink/glue.h>
 #include "vaults/enemies_data.h"
 #include "vaults/weapons_data.h"
 
@@ -94,6 +96,13 @@ static int run_game(void)
     desc.events = &natives;
     tl_lifecycle core;
     if (!tl_lifecycle_init(&core, &desc)) return 1;
+    static const tl_time_events clock_events = TL_TIME_EVENTS_INIT(Iris_Events_);
+    tl_time_desc clock_desc = {0};
+    clock_desc.registry = &events;
+    clock_desc.events = &clock_events;
+    tl_time clock;
+    tl_time_init(&clock, &clock_desc);
+    tl_glue_weave_time(&core, &clock);
     spawner s = {&events, 0.0f, 0, 0};
     tl_lifecycle_weave(&core, &spawner_subsystem, &s);
     /* Boot and initialize run a frame apart, so deployment takes more than one call: a game
@@ -101,7 +110,7 @@ static int run_game(void)
     tl_lifecycle_deploy_status deployed;
     while ((deployed = tl_lifecycle_deploy(&core)) == TL_LIFECYCLE_DEPLOY_PENDING) {}
     if (deployed != TL_LIFECYCLE_DEPLOY_DONE) return 1;
-    for (int frame = 0; frame < 10; frame++) tl_time_frame(tl_lifecycle_time(&core), 1.0 / 60.0);
+    for (int frame = 0; frame < 10; frame++) tl_time_frame(&clock, 1.0 / 60.0);
     Iris_Events_OnPlayerDied_publish(&events, 1);
     tl_lifecycle_discard(&core);
     tl_events_discard(&events);

@@ -7,6 +7,8 @@
 
 #define TL_IMPLEMENTATION /* the runtime's implementations live in this file */
 #include <threadlink/levels.h>
+#include <threadlink/lifecycle.h>
+#include <threadlink/glue.h> /* the objects as lifecycle batches */
 
 #include "iris_events.h"
 #include "levels.h"
@@ -33,7 +35,7 @@ static prop farm_props[2] = {{"field", 0, 0}, {"scarecrow", 0, 0}};
 static prop mine_props[1] = {{"lamp", 0, 0}};
 
 /* A synchronous loader: the level's objects are known at once. */
-static tl_lifecycle_status load_area(void *ctx, tl_level *level) {
+static tl_levels_status load_area(void *ctx, tl_level *level) {
     tl_lifecycle_object objects[2];
     prop *props = tl_level_id(level) == (uint32_t)Nexus_Levels_Farm ? farm_props : mine_props;
     uint32_t i, n = props == farm_props ? 2u : 1u;
@@ -44,9 +46,9 @@ static tl_lifecycle_status load_area(void *ctx, tl_level *level) {
         objects[i].name = props[i].name;
         objects[i].parent = i == 0 ? TL_LIFECYCLE_BATCH_NO_PARENT : 0; /* the scarecrow stands in the field */
     }
-    tl_level_set_objects(level, objects, n);
+    tl_glue_level_set_objects(level, objects, n);
     printf("  load %s\n", nexus_levels_name(tl_level_id(level)));
-    return TL_LIFECYCLE_DONE;
+    return TL_LEVELS_DONE;
 }
 static void unload_area(void *ctx, tl_level *level) {
     (void)ctx;
@@ -93,6 +95,7 @@ int main(void) {
     desc.loader.unload = unload_area;
     desc.registry = &reg;
     desc.events = &events;
+    desc.objects = tl_glue_levels_objects();
     levels = tl_levels_create(&desc);
     if (!levels) return 1;
 

@@ -36,8 +36,8 @@ static int unknown(args_cursor *c, const char *arg, size_t name_len)
             near = c->options[i].name; /* shown with its dashes */
             break;
         }
-    char *message = near ? xasprintf("unknown %s '%s' (did you mean '%s'?)", c->what, arg, near)
-                         : xasprintf("unknown %s '%s'", c->what, arg);
+    char *message =
+        near ? xasprintf("unknown %s '%s' (did you mean '%s'?)", c->what, arg, near) : xasprintf("unknown %s '%s'", c->what, arg);
     free(names);
     c->unknown = true;
     return fail(c, message);

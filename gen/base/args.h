@@ -20,13 +20,13 @@ enum {
 typedef struct args_cursor {
     int argc;
     char **argv;
-    int next;                     /* the next argv index to read */
-    const args_option *options;   /* the command's table */
-    const char *what;             /* names an unknown one in errors: "option", "key" (pack) */
-    bool operands_done;           /* "--" was seen */
-    const char *value;            /* the option's value, or the operand */
-    char *error;                  /* with ARGS_ERROR: the message (heap; the caller frees it) */
-    bool unknown;                 /* with ARGS_ERROR: an option the table lacks (not a bad value) */
+    int next;                   /* the next argv index to read */
+    const args_option *options; /* the command's table */
+    const char *what;           /* names an unknown one in errors: "option", "key" (pack) */
+    bool operands_done;         /* "--" was seen */
+    const char *value;          /* the option's value, or the operand */
+    char *error;                /* with ARGS_ERROR: the message (heap; the caller frees it) */
+    bool unknown;               /* with ARGS_ERROR: an option the table lacks (not a bad value) */
 } args_cursor;
 
 /* The id of the next option, or ARGS_END, ARGS_OPERAND or ARGS_ERROR. A lone "-" is an operand

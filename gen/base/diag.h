@@ -7,7 +7,7 @@
 #include "base/util.h"
 
 typedef struct src_loc {
-    const char *file; /* as the user would open it: relative to the working directory or -C */
+    const char *file;   /* as the user would open it: relative to the working directory or -C */
     uint32_t line, col; /* 1-based; 0 when the message is about the whole file */
 } src_loc;
 
@@ -41,7 +41,11 @@ bool diag_parse_style(const char *name, diag_style *out);
 /* Formats one diagnostic the way the default sink prints it (without the newline). */
 void diag_format(buf *out, diag_level level, src_loc loc, const char *message);
 
-static inline src_loc loc_file(const char *file) { src_loc l = {file, 0, 0}; return l; }
+static inline src_loc loc_file(const char *file)
+{
+    src_loc l = {file, 0, 0};
+    return l;
+}
 static inline src_loc loc_at(const char *file, uint32_t line, uint32_t col)
 {
     src_loc l = {file, line, col};

@@ -176,8 +176,7 @@ static const char *too_long(char *out, size_t n, const char *path, const char *w
         snprintf(out, n, "a name in %s is %zu bytes, longer than this system allows (%d bytes)", what, longest, NAME_MAX);
     else if (strlen(path) > PATH_MAX - 1)
         snprintf(out, n, "%s is %zu bytes, longer than this system allows (%d bytes)", what, strlen(path), PATH_MAX - 1);
-    else
-        return NULL;
+    else return NULL;
     return out;
 }
 
@@ -231,10 +230,7 @@ fs_kind fs_kind_follow(const char *path)
     return stat(path, &st) != 0 ? FS_MISSING : kind_of_mode(st.st_mode);
 }
 
-int names_cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
+int names_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 int names_cmp_ignoring_case(const void *a, const void *b)
 {
@@ -293,8 +289,10 @@ bool fs_check_case_distinct(const char *dir, const name_list *names, const char 
     for (size_t i = 1; i < picked.count; i++) {
         if (names_cmp_ignoring_case(&picked.items[i - 1], &picked.items[i]) != 0) continue;
         char *a = path_join(dir, picked.items[i - 1]), *b = path_join(dir, picked.items[i]);
-        diag_error(loc_file(b), "%s and %s differ only in case: a checkout on macOS or Windows holds one of them and "
-                   "silently loses the other; merge them into one", a, b);
+        diag_error(loc_file(b),
+                   "%s and %s differ only in case: a checkout on macOS or Windows holds one of them and "
+                   "silently loses the other; merge them into one",
+                   a, b);
         free(a), free(b);
         ok = false;
     }
@@ -363,7 +361,8 @@ bool fs_respell(const char *stale, const char *wanted)
             char *parent = start ? xstrndup(path, start - 1) : xstrdup(".");
             char *have = xstrndup(path + start, end - start), *want = xstrndup(wanted + start, end - start);
             name_list entries = {0};
-            ok = fs_list_dir(parent, &entries) && names_hold(entries.items, entries.count, have) != names_hold(entries.items, entries.count, want);
+            ok = fs_list_dir(parent, &entries) &&
+                 names_hold(entries.items, entries.count, have) != names_hold(entries.items, entries.count, want);
             if (ok && names_hold(entries.items, entries.count, have)) {
                 char *from = path_join(parent, have), *to = path_join(parent, want);
                 char *tmp = xasprintf("%s/.tl-respell-%ld", parent, (long)getpid());
@@ -392,7 +391,8 @@ bool fs_respell_at(int dir_fd, const char *stale, const char *wanted)
     /* Which spelling the directory holds: a listing, not a lookup, which finds either. */
     name_list entries = {0};
     bool ok = fs_list_dir_fd(dir_fd, &entries);
-    bool have = ok && names_hold(entries.items, entries.count, stale), want = ok && names_hold(entries.items, entries.count, wanted);
+    bool have = ok && names_hold(entries.items, entries.count, stale),
+         want = ok && names_hold(entries.items, entries.count, wanted);
     name_list_free(&entries);
     if (!ok || have == want) return false;
     if (!have) return true;

@@ -10,15 +10,15 @@
  * are far above any real input and low enough that a wrong file named like an input (a disk image,
  * a 5 GB sparse file) fails at once, from fstat, before anything is read or allocated. */
 typedef enum fs_input {
-    FS_INPUT_CONFIG,    /* threadlink.json: 16 MiB */
-    FS_INPUT_PROFILE,   /* a content profile file: 16 MiB */
-    FS_INPUT_ENTRIES,   /* an injector, definition or native entries file: 256 MiB */
-    FS_INPUT_SHELL,     /* 16 MiB */
-    FS_INPUT_VAULT,     /* a vault schema or vault data file: 64 MiB */
-    FS_INPUT_MANIFEST,  /* 256 MiB */
-    FS_INPUT_ALLOW,     /* a diff allow-list: 16 MiB */
-    FS_INPUT_OWN,       /* what the generator wrote itself (stamp, archives.json, an output): 256 MiB */
-    FS_INPUT_ASSET      /* a content asset: streamed, no cap */
+    FS_INPUT_CONFIG,   /* threadlink.json: 16 MiB */
+    FS_INPUT_PROFILE,  /* a content profile file: 16 MiB */
+    FS_INPUT_ENTRIES,  /* an injector, definition or native entries file: 256 MiB */
+    FS_INPUT_SHELL,    /* 16 MiB */
+    FS_INPUT_VAULT,    /* a vault schema or vault data file: 64 MiB */
+    FS_INPUT_MANIFEST, /* 256 MiB */
+    FS_INPUT_ALLOW,    /* a diff allow-list: 16 MiB */
+    FS_INPUT_OWN,      /* what the generator wrote itself (stamp, archives.json, an output): 256 MiB */
+    FS_INPUT_ASSET     /* a content asset: streamed, no cap */
 } fs_input;
 
 /* Opens an input for reading without blocking (a FIFO would block open for ever) and refuses what
@@ -51,7 +51,7 @@ const char *fs_path_length_problem(const char *path, const char *what);
 
 typedef enum fs_kind { FS_MISSING, FS_FILE, FS_DIR, FS_SYMLINK, FS_OTHER } fs_kind;
 /* FS_MISSING leaves stat's errno: ENOENT, or ENAMETOOLONG for a path too long (fs_path_failure). */
-fs_kind fs_kind_of(const char *path); /* lstat: a symlink is reported as such */
+fs_kind fs_kind_of(const char *path);     /* lstat: a symlink is reported as such */
 fs_kind fs_kind_follow(const char *path); /* stat */
 
 /* Names of the entries of a directory (no "." or ".."), sorted bytewise, so that every run sees

@@ -121,8 +121,8 @@ char *jc_rel_path(json_checker *c, json_t *obj, const char *key, const char *pat
     } else {
         const char *s = json_string_value(v);
         size_t n = strlen(s);
-        bool dotdot = strcmp(s, "..") == 0 || strncmp(s, "../", 3) == 0 || strstr(s, "/../") ||
-                      (n >= 3 && strcmp(s + n - 3, "/..") == 0);
+        bool dotdot =
+            strcmp(s, "..") == 0 || strncmp(s, "../", 3) == 0 || strstr(s, "/../") || (n >= 3 && strcmp(s + n - 3, "/..") == 0);
         if (!s[0]) jc_error(c, sub, "must not be empty");
         else if (s[0] == '/' || strchr(s, '\\')) jc_error(c, sub, "must be a relative path with '/' separators, got \"%s\"", s);
         else if (dotdot) jc_error(c, sub, "must not contain '..', got \"%s\"", s);
@@ -154,15 +154,9 @@ bool jc_path_fits(json_checker *c, const char *key_path, const char *path, const
     return !why;
 }
 
-char *jc_key(const char *path, const char *key)
-{
-    return path[0] ? xasprintf("%s.%s", path, key) : xstrdup(key);
-}
+char *jc_key(const char *path, const char *key) { return path[0] ? xasprintf("%s.%s", path, key) : xstrdup(key); }
 
-char *jc_index(const char *path, size_t index)
-{
-    return xasprintf("%s[%zu]", path, index);
-}
+char *jc_index(const char *path, size_t index) { return xasprintf("%s[%zu]", path, index); }
 
 bool jc_require(json_checker *c, json_t *obj, const char *path, const char *key, const char *hint)
 {
@@ -209,8 +203,8 @@ bool jc_get_bool(json_checker *c, json_t *obj, const char *path, const char *key
     return true;
 }
 
-bool jc_get_int(json_checker *c, json_t *obj, const char *path, const char *key, const char *what,
-                long long lo, long long hi, long long *out)
+bool jc_get_int(json_checker *c, json_t *obj, const char *path, const char *key, const char *what, long long lo, long long hi,
+                long long *out)
 {
     json_t *v = json_object_get(obj, key);
     if (!v) return false;

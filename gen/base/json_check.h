@@ -9,10 +9,10 @@
 #include <jansson.h>
 
 typedef struct json_checker {
-    const char *file;  /* for diagnostics */
-    const char *text;  /* the JSON text the values came from */
+    const char *file; /* for diagnostics */
+    const char *text; /* the JSON text the values came from */
     size_t len;
-    bool ok;           /* false once an error was reported */
+    bool ok;              /* false once an error was reported */
     const char *top_name; /* names the empty path in messages ("(top level)"); NULL: nothing */
 } json_checker;
 
@@ -62,8 +62,8 @@ bool jc_require(json_checker *c, json_t *obj, const char *path, const char *key,
 bool jc_get_string(json_checker *c, json_t *obj, const char *path, const char *key, const char *what, const char **out);
 bool jc_get_bool(json_checker *c, json_t *obj, const char *path, const char *key, bool *out);
 /* An integer from lo to hi; `what` names it ("a whole number of megabytes"; NULL: "an integer"). */
-bool jc_get_int(json_checker *c, json_t *obj, const char *path, const char *key, const char *what,
-                long long lo, long long hi, long long *out);
+bool jc_get_int(json_checker *c, json_t *obj, const char *path, const char *key, const char *what, long long lo, long long hi,
+                long long *out);
 /* One of the NULL-terminated `names`; *out is its index. A near miss is suggested. */
 bool jc_get_enum(json_checker *c, json_t *obj, const char *path, const char *key, const char *const *names, int *out);
 /* An array; `what` names it ("an array of header names"; NULL: "an array"). */

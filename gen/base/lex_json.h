@@ -6,8 +6,19 @@
 #include "base/diag.h"
 
 typedef enum json_tok_kind {
-    JT_EOF, JT_LBRACE, JT_RBRACE, JT_LBRACKET, JT_RBRACKET, JT_COLON, JT_COMMA,
-    JT_STRING, JT_NUMBER, JT_TRUE, JT_FALSE, JT_NULL, JT_ERROR
+    JT_EOF,
+    JT_LBRACE,
+    JT_RBRACE,
+    JT_LBRACKET,
+    JT_RBRACKET,
+    JT_COLON,
+    JT_COMMA,
+    JT_STRING,
+    JT_NUMBER,
+    JT_TRUE,
+    JT_FALSE,
+    JT_NULL,
+    JT_ERROR
 } json_tok_kind;
 
 typedef struct json_tok {
@@ -20,12 +31,12 @@ typedef struct json_tok {
 typedef struct json_lexer {
     const char *file;
     const unsigned char *cur, *limit;
-    const unsigned char *base;  /* the byte at window_offset */
+    const unsigned char *base; /* the byte at window_offset */
     uint32_t line;
-    uint64_t window_offset;     /* file offset of window[0] (0 for text in memory) */
-    uint64_t line_start;        /* file offset where the current line starts */
-    unsigned char *window;      /* reading from a file: a sliding window over it */
-    int fd;                     /* -1: the whole text is in memory */
+    uint64_t window_offset; /* file offset of window[0] (0 for text in memory) */
+    uint64_t line_start;    /* file offset where the current line starts */
+    unsigned char *window;  /* reading from a file: a sliding window over it */
+    int fd;                 /* -1: the whole text is in memory */
     bool eof;
     buf decoded; /* strings that needed unescaping */
 } json_lexer;

@@ -158,13 +158,14 @@ static void report_walk_failure(int base_fd, const char *base, const char *rel, 
     char *part = xstrndup(rel, stop), *full = path_join(base, part);
     struct stat st;
     if (fstatat(base_fd, part, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-        diag_error(loc_file(full), "a symbolic link where a directory of outputs goes: threadlink-gen never writes through links; %s", outcome);
+        diag_error(loc_file(full),
+                   "a symbolic link where a directory of outputs goes: threadlink-gen never writes through links; %s", outcome);
     else if ((err == ENOTDIR || err == ELOOP) && fstatat(base_fd, part, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
-        diag_error(loc_file(full), "was swapped for a link or a file during the run: threadlink-gen never writes through links; %s", outcome);
+        diag_error(loc_file(full),
+                   "was swapped for a link or a file during the run: threadlink-gen never writes through links; %s", outcome);
     else if (err == ENOTDIR || err == ELOOP)
         diag_error(loc_file(full), "not a directory, where a directory of outputs goes; %s", outcome);
-    else
-        diag_error(loc_file(full), "cannot %s directory: %s", err == ENOENT ? "open the" : "create", strerror(err));
+    else diag_error(loc_file(full), "cannot %s directory: %s", err == ENOENT ? "open the" : "create", strerror(err));
     free(part);
     free(full);
 }
@@ -316,7 +317,8 @@ static int create_temp(int dir_fd, char *templ, unsigned umask_bits)
     clock_gettime(CLOCK_REALTIME, &ts);
     /* Seeded from the clock and an address (no getpid: not cached by glibc, a system call each).
      * Only the chance of a first-try hit depends on it: O_EXCL makes every name safe. */
-    uint64_t v = ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)ts.tv_sec ^ (uint64_t)(uintptr_t)templ ^ ((uint64_t)(uintptr_t)&ts << 32);
+    uint64_t v =
+        ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)ts.tv_sec ^ (uint64_t)(uintptr_t)templ ^ ((uint64_t)(uintptr_t)&ts << 32);
     for (int attempt = 0; attempt < 1000; attempt++) {
         v = v * 6364136223846793005u + 1442695040888963407u; /* an LCG step; the high bits are used */
         uint64_t r = v >> 16;
@@ -541,8 +543,8 @@ void output_set_free(output_set *set)
 
 bool output_confined(const char *generated_dir, const char *relative, src_loc where)
 {
-    if (!relative[0] || relative[0] == '/' || strstr(relative, "..") == relative ||
-        strstr(relative, "/../") || strcmp(path_basename(relative), "..") == 0) {
+    if (!relative[0] || relative[0] == '/' || strstr(relative, "..") == relative || strstr(relative, "/../") ||
+        strcmp(path_basename(relative), "..") == 0) {
         diag_error(where, "output path '%s' leaves the generated directory", relative);
         return false;
     }
@@ -557,7 +559,8 @@ bool output_confined(const char *generated_dir, const char *relative, src_loc wh
         fs_kind k = fs_kind_of(full);
         bool last = saved == 0;
         if (k == FS_SYMLINK) {
-            diag_error(where, "output path '%s' goes through a symbolic link (%s); threadlink-gen never writes through links", relative, full);
+            diag_error(where, "output path '%s' goes through a symbolic link (%s); threadlink-gen never writes through links",
+                       relative, full);
             ok = false;
         } else if (!last && k != FS_MISSING && k != FS_DIR) {
             diag_error(where, "output path '%s': %s is not a directory", relative, full);
@@ -600,7 +603,8 @@ bool output_is_temp_name(const char *name, size_t *name_len)
     size_t n = strlen(name);
     if (n < 9 || name[0] != '.' || name[n - 7] != '.') return false;
     for (size_t i = n - 6; i < n; i++)
-        if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') || (name[i] >= '0' && name[i] <= '9'))) return false;
+        if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') || (name[i] >= '0' && name[i] <= '9')))
+            return false;
     *name_len = n - 8;
     return true;
 }
@@ -654,7 +658,8 @@ static size_t leftovers_in(int dir_fd, const char *base, const dir_output *outs,
     name_list found = {0};
     for (struct dirent *e; (e = readdir(d));) {
         size_t len;
-        if (output_is_temp_name(e->d_name, &len) && names_an_output(outs, count, e->d_name, len) && !held_by_a_run(dir_fd, e->d_name))
+        if (output_is_temp_name(e->d_name, &len) && names_an_output(outs, count, e->d_name, len) &&
+            !held_by_a_run(dir_fd, e->d_name))
             *vec_push(&found) = xstrdup(e->d_name);
     }
     closedir(d);
@@ -664,7 +669,8 @@ static size_t leftovers_in(int dir_fd, const char *base, const dir_output *outs,
     for (size_t i = 0; i < found.count; i++) {
         char *rel = path_join(dir, found.items[i]), *path = path_join(base, rel);
         if (!remove) {
-            diag_error(loc_file(path), "left-over temporary file of a killed run: run threadlink-gen generate to remove it; do not commit it");
+            diag_error(loc_file(path),
+                       "left-over temporary file of a killed run: run threadlink-gen generate to remove it; do not commit it");
             n++;
         } else if (unlinkat(dir_fd, found.items[i], 0) == 0) {
             diag_warning(loc_file(path), "removed left-over temporary file of a killed run");
@@ -690,7 +696,9 @@ size_t output_leftovers(const char *base, char *const *relatives, size_t count, 
     qsort(outs, count, sizeof *outs, by_dir_then_name);
     size_t found = 0;
     for (size_t i = 0, j; i < count; i = j) {
-        for (j = i + 1; j < count && outs[j].dir_len == outs[i].dir_len && memcmp(outs[j].dir, outs[i].dir, outs[i].dir_len) == 0;) j++;
+        for (j = i + 1;
+             j < count && outs[j].dir_len == outs[i].dir_len && memcmp(outs[j].dir, outs[i].dir, outs[i].dir_len) == 0;)
+            j++;
         char *dir = xstrndup(outs[i].dir, outs[i].dir_len);
         bool created = false;
         size_t stop = 0;

@@ -11,22 +11,22 @@
 typedef enum output_mode { OUTPUT_WRITE, OUTPUT_CHECK } output_mode;
 
 typedef struct out_file {
-    char *path;         /* as opened: relative to the working directory (messages, the stamp) */
-    char *base;         /* the directory it is below, reached as the user spelled it ... */
-    char *dir_rel;      /* ... and its directory below that ("" for base itself), never a link */
-    const char *name;   /* its file name (in path) */
+    char *path;       /* as opened: relative to the working directory (messages, the stamp) */
+    char *base;       /* the directory it is below, reached as the user spelled it ... */
+    char *dir_rel;    /* ... and its directory below that ("" for base itself), never a link */
+    const char *name; /* its file name (in path) */
     struct output_set *set;
-    buf chunk;          /* the emitter appends here; out_flush moves it on */
-    int old_fd;         /* the existing file, or -1 */
+    buf chunk;  /* the emitter appends here; out_flush moves it on */
+    int old_fd; /* the existing file, or -1 */
     uint64_t old_size, pos;
     bool differs, failed;
     int tmp_fd;
-    char *tmp_name;     /* the temporary file, in the same directory */
-    buf whole;          /* check mode: the complete new content */
+    char *tmp_name;         /* the temporary file, in the same directory */
+    buf whole;              /* check mode: the complete new content */
     struct hasher *content; /* XXH3 of everything emitted */
-    uint64_t hash;      /* after output_end: the content hash; pos is the size */
-    bool fresh_dir;     /* its directory was created in this run: no previous file to compare */
-    unsigned umask_bits; /* the process's umask when the set began */
+    uint64_t hash;          /* after output_end: the content hash; pos is the size */
+    bool fresh_dir;         /* its directory was created in this run: no previous file to compare */
+    unsigned umask_bits;    /* the process's umask when the set began */
     /* Text (headers, manifests): a previous file that differs only in line endings, CRLF where
      * this run writes LF, is the same output and stays as it is. Set before output_end. */
     bool text;
@@ -45,14 +45,14 @@ typedef struct output_set {
     VEC(out_file *) files;
     size_t changed;
     struct {
-        char *path;   /* NULL: not open */
+        char *path; /* NULL: not open */
         int fd;
         bool created; /* made by this run: everything below it is new */
     } base;
     struct {
-        char *rel;    /* the directory last walked to, below base; NULL: none */
+        char *rel; /* the directory last walked to, below base; NULL: none */
         int fd;
-        bool fresh;   /* made by this run, nothing committed into it yet */
+        bool fresh; /* made by this run, nothing committed into it yet */
     } dir;
 } output_set;
 

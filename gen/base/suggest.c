@@ -18,12 +18,11 @@ size_t suggest_distance(const char *a, size_t alen, const char *b, size_t blen)
         cur[0] = i;
         for (size_t j = 1; j <= blen; j++) {
             const char cb = ascii_lower(b[j - 1]);
-            size_t best = one[j - 1] + (ca != cb);               /* substitute, or keep */
-            if (one[j] + 1 < best) best = one[j] + 1;            /* delete */
-            if (cur[j - 1] + 1 < best) best = cur[j - 1] + 1;    /* insert */
-            if (i > 1 && j > 1 && ca == ascii_lower(b[j - 2]) && ascii_lower(a[i - 2]) == cb &&
-                two[j - 2] + 1 < best)
-                best = two[j - 2] + 1;                           /* swap two neighbours */
+            size_t best = one[j - 1] + (ca != cb);            /* substitute, or keep */
+            if (one[j] + 1 < best) best = one[j] + 1;         /* delete */
+            if (cur[j - 1] + 1 < best) best = cur[j - 1] + 1; /* insert */
+            if (i > 1 && j > 1 && ca == ascii_lower(b[j - 2]) && ascii_lower(a[i - 2]) == cb && two[j - 2] + 1 < best)
+                best = two[j - 2] + 1; /* swap two neighbours */
             cur[j] = best;
         }
         size_t *spare = two;
@@ -34,8 +33,7 @@ size_t suggest_distance(const char *a, size_t alen, const char *b, size_t blen)
     return one[blen];
 }
 
-const char *suggest_nearest(const char *word, size_t word_len, const char *const *candidates,
-                            size_t count)
+const char *suggest_nearest(const char *word, size_t word_len, const char *const *candidates, size_t count)
 {
     /* One edit per three characters, rounded up, and never the whole word. */
     const size_t limit = word_len ? ((word_len + 2) / 3 < word_len ? (word_len + 2) / 3 : word_len - 1) : 0;
@@ -53,8 +51,7 @@ const char *suggest_nearest(const char *word, size_t word_len, const char *const
     return best;
 }
 
-void suggest_top_offer(suggest_top *top, const char *word, size_t word_len, const char *name,
-                       size_t name_len, size_t index)
+void suggest_top_offer(suggest_top *top, const char *word, size_t word_len, const char *name, size_t name_len, size_t index)
 {
     const size_t d = suggest_distance(word, word_len, name, name_len);
     size_t at = top->count;

@@ -15,19 +15,17 @@ size_t suggest_distance(const char *a, size_t alen, const char *b, size_t blen);
  * one edit per three characters of the word (at least one), and fewer edits than the word has
  * characters. Ties go to the earlier candidate, so the answer depends only on the inputs.
  * `candidates` may end early at a NULL entry. */
-const char *suggest_nearest(const char *word, size_t word_len, const char *const *candidates,
-                            size_t count);
+const char *suggest_nearest(const char *word, size_t word_len, const char *const *candidates, size_t count);
 
 /* The SUGGEST_TOP candidates nearest to a word, nearest first, for lists such as
  * "closest: A, B, C" that name the nearest names even when none is a likely typo. Start from a
  * zeroed suggest_top and offer every candidate in order: a tie keeps the earlier one first. */
 #define SUGGEST_TOP 3
 typedef struct suggest_top {
-    size_t count;                   /* entries filled, at most SUGGEST_TOP */
-    size_t index[SUGGEST_TOP];      /* the caller's index of each candidate, nearest first */
+    size_t count;              /* entries filled, at most SUGGEST_TOP */
+    size_t index[SUGGEST_TOP]; /* the caller's index of each candidate, nearest first */
     size_t distance[SUGGEST_TOP];
 } suggest_top;
-void suggest_top_offer(suggest_top *top, const char *word, size_t word_len, const char *name,
-                       size_t name_len, size_t index);
+void suggest_top_offer(suggest_top *top, const char *word, size_t word_len, const char *name, size_t name_len, size_t index);
 
 #endif

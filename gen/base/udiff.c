@@ -27,7 +27,10 @@ static void split(const char *s, size_t n, lines *out)
 static bool same(const line *x, const line *y) { return x->len == y->len && memcmp(x->text, y->text, x->len) == 0; }
 
 enum { OP_EQ, OP_DEL, OP_INS };
-typedef struct op { unsigned char kind; size_t a, b; } op; /* line indices in a and b */
+typedef struct op {
+    unsigned char kind;
+    size_t a, b;
+} op; /* line indices in a and b */
 typedef VEC(op) ops;
 
 static void align_middle(const lines *A, size_t a0, size_t a1, const lines *B, size_t b0, size_t b1, ops *out)
@@ -40,7 +43,8 @@ static void align_middle(const lines *A, size_t a0, size_t a1, const lines *B, s
         for (size_t i = n; i-- > 0;)
             for (size_t j = m; j-- > 0;)
                 L(i, j) = same(&A->items[a0 + i], &B->items[b0 + j]) ? L(i + 1, j + 1) + 1
-                          : L(i + 1, j) >= L(i, j + 1) ? L(i + 1, j) : L(i, j + 1);
+                          : L(i + 1, j) >= L(i, j + 1)               ? L(i + 1, j)
+                                                                     : L(i, j + 1);
         size_t i = 0, j = 0;
         while (i < n || j < m) {
             if (i < n && j < m && same(&A->items[a0 + i], &B->items[b0 + j])) {

@@ -71,11 +71,14 @@ char *arena_strndup(arena *a, const char *s, size_t n);
 void arena_free(arena *a);
 
 /* Growable array of fixed-size elements: VEC(T) x; vec_push(&x) returns a slot. */
-#define VEC(T) struct { T *items; size_t count, cap; }
+#define VEC(T) \
+    struct { \
+        T *items; \
+        size_t count, cap; \
+    }
 #define vec_grow(v) \
     ((v)->count == (v)->cap \
-         ? ((v)->cap = (v)->cap ? (v)->cap * 2 : 16, \
-            (v)->items = xrealloc((v)->items, (v)->cap * sizeof *(v)->items)) \
+         ? ((v)->cap = (v)->cap ? (v)->cap * 2 : 16, (v)->items = xrealloc((v)->items, (v)->cap * sizeof *(v)->items)) \
          : (void *)0)
 #define vec_push(v) (vec_grow(v), &(v)->items[(v)->count++])
 #define vec_free(v) (free((v)->items), (v)->items = NULL, (v)->count = (v)->cap = 0)

@@ -40,7 +40,10 @@ void content_profile_error(const content_profile *pr, const char *key, const cha
     free(path);
 }
 
-const char *content_codec_name(content_codec c) { return c == CONTENT_CODEC_NONE ? "none" : c == CONTENT_CODEC_LZ4 ? "lz4" : "zstd"; }
+const char *content_codec_name(content_codec c)
+{
+    return c == CONTENT_CODEC_NONE ? "none" : c == CONTENT_CODEC_LZ4 ? "lz4" : "zstd";
+}
 const char *content_archive_name(content_archive a) { return a == CONTENT_ARCHIVE_NONE ? "none" : "packed"; }
 const char *content_partitioner_name(content_partitioner p) { return p == CONTENT_PART_TRIE ? "trie" : "sequential"; }
 
@@ -120,15 +123,15 @@ static bool category_clashes(reader *r, const content_profile *pr, const char *a
     for (size_t k = 0; k < pr->categories.count; k++) {
         const content_category *o = &pr->categories.items[k];
         const char *key = ascii_ieq(o->name, strlen(o->name), name, strlen(name)) ? "name"
-                          : folders_overlap(o->folder, folder)                  ? "folder"
-                                                                                : NULL;
+                          : folders_overlap(o->folder, folder)                    ? "folder"
+                                                                                  : NULL;
         if (!key) continue;
         char *sub = jc_key(at, key);
         char *list = xstrndup(at, strrchr(at, '[') - at);
         if (key[0] == 'n') jc_error(r, sub, "category \"%s\" is already declared as %s[%zu]", name, list, k);
         else
-            jc_error(r, sub, "folder \"%s\" overlaps category \"%s\" (folder \"%s\"): a file would be in two catalogs",
-                     folder, o->name, o->folder);
+            jc_error(r, sub, "folder \"%s\" overlaps category \"%s\" (folder \"%s\"): a file would be in two catalogs", folder,
+                     o->name, o->folder);
         free(list);
         free(sub);
         clash = true;
@@ -203,12 +206,15 @@ static char *read_profile_name(reader *r, json_t *obj, const char *path)
     if (!ns[0]) jc_error(r, np, "must not be empty");
     else if (strpbrk(ns, "/\\:*?\"<>|")) {
         char bad = *strpbrk(ns, "/\\:*?\"<>|");
-        jc_error(r, np, "profile name \"%s\" contains the path character '%c' (names go into file names; / \\ : * ? \" < > | are refused)",
-                 ns, bad);
+        jc_error(
+            r, np,
+            "profile name \"%s\" contains the path character '%c' (names go into file names; / \\ : * ? \" < > | are refused)",
+            ns, bad);
     } else {
         bool ctrl = false;
         for (const char *p = ns; *p; p++) ctrl = ctrl || (unsigned char)*p < 0x20 || *p == 0x7f;
-        if (ctrl || strcmp(ns, ".") == 0 || strcmp(ns, "..") == 0) jc_error(r, np, "profile name \"%s\" is not usable in a file name", ns);
+        if (ctrl || strcmp(ns, ".") == 0 || strcmp(ns, "..") == 0)
+            jc_error(r, np, "profile name \"%s\" is not usable in a file name", ns);
         else out = xstrdup(ns);
     }
     free(np);
@@ -273,8 +279,8 @@ static void read_profile_level(reader *r, json_t *obj, const char *path, content
         free(key);
         return;
     }
-    if (jc_get_int(r, obj, path, "compression_level",
-                   pr->compression == CONTENT_CODEC_LZ4 ? "an lz4 level" : "a zstd level", lo, hi, &level))
+    if (jc_get_int(r, obj, path, "compression_level", pr->compression == CONTENT_CODEC_LZ4 ? "an lz4 level" : "a zstd level", lo,
+                   hi, &level))
         pr->compression_level = (int)level;
 }
 
@@ -318,7 +324,8 @@ static void read_profile_hooks(reader *r, json_t *obj, const char *path, content
         json_t *h;
         json_array_foreach(hooks, i, h) {
             char *ip = xasprintf("%s[%zu]", hp, i);
-            if (!json_is_string(h) || !json_string_value(h)[0]) jc_error(r, ip, "expected a command (a non-empty string), got %s", jc_type_name(h));
+            if (!json_is_string(h) || !json_string_value(h)[0])
+                jc_error(r, ip, "expected a command (a non-empty string), got %s", jc_type_name(h));
             else *vec_push(&pr->post_build) = xstrdup(json_string_value(h));
             free(ip);
         }
@@ -345,8 +352,9 @@ static void name_profile(content_profile *pr)
  *              "compression"?, "compression_level"?, "partitioner"?, "names"?, "post_build"? } */
 static void read_profile(reader *r, json_t *obj, const char *path, content_config *out)
 {
-    static const char *const allowed[] = {"profile", "source_root", "output", "categories", "archive", "max_archive_mb",
-                                          "compression", "compression_level", "partitioner", "names", "post_build", NULL};
+    static const char *const allowed[] = {"profile",     "source_root",    "output",      "categories",
+                                          "archive",     "max_archive_mb", "compression", "compression_level",
+                                          "partitioner", "names",          "post_build",  NULL};
     if (!json_is_object(obj)) {
         jc_error(r, path, "expected a profile object (or a string naming a profile file), got %s", jc_type_name(obj));
         return;
@@ -396,10 +404,10 @@ static char *normalise(const char *path)
 /* A folder or file the project reads or generates, which no output folder may overlap: pack
  * deletes what it did not write in its output folder. */
 typedef struct reserved_path {
-    char *rel;          /* as the config spells it, for messages and the textual comparison */
-    char *full;         /* as reached from the working directory */
-    const char *what;   /* "the generated directory" */
-    char *suffix;       /* " (generated_dir)", " of profile \"Art\"" */
+    char *rel;        /* as the config spells it, for messages and the textual comparison */
+    char *full;       /* as reached from the working directory */
+    const char *what; /* "the generated directory" */
+    char *suffix;     /* " (generated_dir)", " of profile \"Art\"" */
 } reserved_path;
 
 typedef VEC(reserved_path) reserved_list;
@@ -441,7 +449,8 @@ static reserved_list reserved_paths(const content_profile *pr, const project *p,
     }
     reserve(&l, root, p->cfg.generated_dir, "the generated directory", xstrdup(" (generated_dir)"));
     reserve(&l, root, p->cfg.injector_dir, "the injector directory", xstrdup(" (injector_dir)"));
-    if (p->cfg.definitions_dir) reserve(&l, root, p->cfg.definitions_dir, "the definitions directory", xstrdup(" (definitions_dir)"));
+    if (p->cfg.definitions_dir)
+        reserve(&l, root, p->cfg.definitions_dir, "the definitions directory", xstrdup(" (definitions_dir)"));
     reserve_vault_dir(&l, p, "schemas", "vaults", "the vault schema directory");
     reserve_vault_dir(&l, p, "data", "vaultdata", "the vault data directory");
     for (size_t i = 0; cc && i < cc->profiles.count; i++) {
@@ -486,8 +495,8 @@ static bool check_source_root(const content_profile *pr, const char *project_roo
     if (overlap) {
         size_t ls = strlen(src), lo = strlen(outp);
         const char *how = ls == lo ? "is the source root" : lo > ls ? "is inside the source root" : "contains the source root";
-        content_profile_error(pr, "output", "output folder \"%s\" %s \"%s\"; the build would read its own output", pr->output, how,
-                              pr->source_root);
+        content_profile_error(pr, "output", "output folder \"%s\" %s \"%s\"; the build would read its own output", pr->output,
+                              how, pr->source_root);
         ok = false;
     }
     free(src);
@@ -535,8 +544,8 @@ bool content_check_paths(const content_profile *pr, const struct project *p, con
         fs_relation rel = output_relation(pr->output, output_full, r);
         if (rel == FS_APART) continue;
         const char *how = rel == FS_SAME ? "is" : rel == FS_INSIDE ? "is inside" : "contains";
-        content_profile_error(pr, "output", "output folder \"%s\" %s %s \"%s\"%s; %s: choose a folder of its own", pr->output, how, r->what,
-                              r->rel, r->suffix,
+        content_profile_error(pr, "output", "output folder \"%s\" %s %s \"%s\"%s; %s: choose a folder of its own", pr->output,
+                              how, r->what, r->rel, r->suffix,
                               rel == FS_INSIDE ? "pack's files would mix with the project's there"
                                                : "pack deletes every file there that it did not write");
         ok = false;
@@ -633,22 +642,24 @@ bool content_config_load(struct project *p, content_config *out)
             content_profile *pb = &out->profiles.items[b];
             if (!pb->name) continue;
             if (ascii_ieq(pa->name, strlen(pa->name), pb->name, strlen(pb->name))) {
-                content_profile_error(pa, "profile", "profile \"%s\" is already declared (%s:%u)", pa->name, pb->loc.file, pb->loc.line);
+                content_profile_error(pa, "profile", "profile \"%s\" is already declared (%s:%u)", pa->name, pb->loc.file,
+                                      pb->loc.line);
                 r.ok = false;
             } else if (ascii_ieq(pa->domain, strlen(pa->domain), pb->domain, strlen(pb->domain))) {
-                content_profile_error(pa, "profile", "profiles \"%s\" and \"%s\" would share the domain %s; rename one", pb->name, pa->name,
-                                      pa->domain);
+                content_profile_error(pa, "profile", "profiles \"%s\" and \"%s\" would share the domain %s; rename one", pb->name,
+                                      pa->name, pa->domain);
                 r.ok = false;
             } else if (pa->output && pb->output) {
                 char *oa = normalise(pa->output), *ob = normalise(pb->output);
                 if (folders_overlap(oa, ob)) {
-                    content_profile_error(pa, "output", "output folder \"%s\" overlaps the output of profile \"%s\" (\"%s\")", pa->output,
-                                          pb->name, pb->output);
+                    content_profile_error(pa, "output", "output folder \"%s\" overlaps the output of profile \"%s\" (\"%s\")",
+                                          pa->output, pb->name, pb->output);
                     r.ok = false;
                 } else if (folders_overlap_as(oa, ob, true)) {
                     /* One folder where names are compared ignoring case: one build would replace the other's. */
-                    content_profile_error(pa, "output", "output folder \"%s\" overlaps the output of profile \"%s\" (\"%s\") when case is "
-                                                        "ignored, as on macOS and Windows; choose folders whose names differ in more than case",
+                    content_profile_error(pa, "output",
+                                          "output folder \"%s\" overlaps the output of profile \"%s\" (\"%s\") when case is "
+                                          "ignored, as on macOS and Windows; choose folders whose names differ in more than case",
                                           pa->output, pb->name, pb->output);
                     r.ok = false;
                 }
@@ -658,7 +669,8 @@ bool content_config_load(struct project *p, content_config *out)
         for (size_t d = 0; d < p->cfg.domains.count; d++) {
             const char *dn = p->cfg.domains.items[d].name;
             if (dn && ascii_ieq(dn, strlen(dn), pa->domain, strlen(pa->domain))) {
-                content_profile_error(pa, "profile", "the domain of profile \"%s\", %s, is already declared in \"domains\"", pa->name, pa->domain);
+                content_profile_error(pa, "profile", "the domain of profile \"%s\", %s, is already declared in \"domains\"",
+                                      pa->name, pa->domain);
                 r.ok = false;
             }
         }

@@ -14,15 +14,15 @@ typedef enum content_partitioner { CONTENT_PART_TRIE, CONTENT_PART_SEQUENTIAL } 
 typedef enum content_names { CONTENT_NAMES_STEM, CONTENT_NAMES_PATH } content_names;
 
 typedef struct content_category {
-    char *name;    /* a C word: letters, digits, '_', starting with a letter */
-    char *folder;  /* relative to the source root, '/'-separated; "" for the whole root */
+    char *name;   /* a C word: letters, digits, '_', starting with a letter */
+    char *folder; /* relative to the source root, '/'-separated; "" for the whole root */
     src_loc loc;
 } content_category;
 
 typedef struct content_profile {
-    char *name;          /* "Main" */
-    char *source_root;   /* project-relative */
-    char *output;        /* project-relative */
+    char *name;        /* "Main" */
+    char *source_root; /* project-relative */
+    char *output;      /* project-relative */
     VEC(content_category) categories;
     content_archive archive;
     uint32_t max_archive_mb;
@@ -31,9 +31,9 @@ typedef struct content_profile {
     content_partitioner partitioner;
     content_names names;
     VEC(char *) post_build; /* shell commands run after packing, in order */
-    char *domain;        /* the identity domain of its names: "Content.Main" */
-    char *scope;         /* the scope of its keys: the profile name as a C word */
-    char *header;        /* domain header, relative to the generated directory */
+    char *domain;           /* the identity domain of its names: "Content.Main" */
+    char *scope;            /* the scope of its keys: the profile name as a C word */
+    char *header;           /* domain header, relative to the generated directory */
     char *catalog_header;
     /* Where it was declared: the file (threadlink.json or a named profile file), its text, and
      * the key path of the profile object within it, for json_locate. */
@@ -46,7 +46,7 @@ typedef struct content_profile {
 
 typedef struct content_config {
     VEC(content_profile) profiles;
-    VEC(char *) files;    /* profile files read (owned), with their texts */
+    VEC(char *) files; /* profile files read (owned), with their texts */
     VEC(char *) texts;
     VEC(size_t) text_lens;
 } content_config;

@@ -51,7 +51,8 @@ static bool parse_line(const char *file, uint32_t line, const char *start, const
     while (ne && ne > s && is_blank(ne[-1])) ne--;
     while (os && os < e && is_blank(*os)) os++;
     if (!arrow || ne == s || os == e) {
-        diag_error(loc_at(file, line, (uint32_t)(s - start) + 1), "expected 'New <- Old' (two asset names, as vault data writes them)");
+        diag_error(loc_at(file, line, (uint32_t)(s - start) + 1),
+                   "expected 'New <- Old' (two asset names, as vault data writes them)");
         return false;
     }
     for (const char *q = os; q + 1 < e; q++)
@@ -82,18 +83,24 @@ static size_t find_asset(const content_scan *sc, const char *name, size_t len)
     return SIZE_MAX;
 }
 
-static bool add_rename(project *p, domain *d, const content_profile *pr, const content_scan *sc, const char *file, const rename_line *l)
+static bool add_rename(project *p, domain *d, const content_profile *pr, const content_scan *sc, const char *file,
+                       const rename_line *l)
 {
     if (!in_profile(pr, l->new_name, l->new_len)) return true; /* another profile's */
     size_t di = find_asset(sc, l->new_name, l->new_len);
     if (di == SIZE_MAX) {
-        diag_error(loc_at(file, l->line, 1), "'%.*s' is no asset of profile %s: a rename record names the asset's new name first ('New <- Old')",
+        diag_error(loc_at(file, l->line, 1),
+                   "'%.*s' is no asset of profile %s: a rename record names the asset's new name first ('New <- Old')",
                    (int)l->new_len, l->new_name, pr->name);
         return false;
     }
-    *vec_push(&d->renames) = (decl_rename){(uint32_t)di, arena_strndup(&p->strings, pr->scope, strlen(pr->scope)),
-                                           arena_strndup(&p->strings, l->old_name, l->old_len), (uint32_t)l->old_len, l->line,
-                                           l->old_col, file};
+    *vec_push(&d->renames) = (decl_rename){(uint32_t)di,
+                                           arena_strndup(&p->strings, pr->scope, strlen(pr->scope)),
+                                           arena_strndup(&p->strings, l->old_name, l->old_len),
+                                           (uint32_t)l->old_len,
+                                           l->line,
+                                           l->old_col,
+                                           file};
     return true;
 }
 
@@ -137,7 +144,8 @@ static bool parse_catalog_line(const char *line, const char *prefix, old_asset *
 {
     char fmt[160];
     int used = 0;
-    snprintf(fmt, sizeof fmt, " {%s%%255[A-Za-z0-9_], \"%%511[^\"\\\\]\", %%*[A-Za-z0-9_], UINT64_C(%%llu), UINT64_C(0x%%llx)}%%n", prefix);
+    snprintf(fmt, sizeof fmt,
+             " {%s%%255[A-Za-z0-9_], \"%%511[^\"\\\\]\", %%*[A-Za-z0-9_], UINT64_C(%%llu), UINT64_C(0x%%llx)}%%n", prefix);
     return sscanf(line, fmt, a->member, a->name, &a->size, &a->hash, &used) == 4 && used > 0;
 }
 
@@ -174,8 +182,10 @@ static const entry *added_entry(const manifest *m, uint32_t id)
 static void report_move(const content_scan *sc, const content_asset *a, const old_asset *o, const entry *removed, uint32_t id)
 {
     char *file = path_join(sc->root, a->path);
-    diag_warning(loc_file(file), "\"%s\" has the bytes of \"%s\", removed in this pass: a likely move, which gave it a new id (%u, was %u); to keep the id, restore the manifest and add '%s <- %s' to %s/%s",
-                 a->name, o->name, id, removed->value, a->name, o->name, sc->root, CONTENT_RENAMES_FILE);
+    diag_warning(
+        loc_file(file),
+        "\"%s\" has the bytes of \"%s\", removed in this pass: a likely move, which gave it a new id (%u, was %u); to keep the id, restore the manifest and add '%s <- %s' to %s/%s",
+        a->name, o->name, id, removed->value, a->name, o->name, sc->root, CONTENT_RENAMES_FILE);
     free(file);
 }
 

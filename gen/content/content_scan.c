@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ---- The per-process memo ---------------------------------------------------------------- */
+/* ---- The memo of one command ------------------------------------------------------------ */
 
 typedef struct memo_entry {
     char *path;
@@ -51,40 +51,40 @@ typedef struct scan_memo {
     scan_log log;
 } scan_memo;
 
-/* Only `pack` turns it on, for the span of one command; generate never consults it. */
-static struct {
-    bool on;
-    struct timespec started; /* the coarse clock file times come from, at content_memo_begin */
-    index_map by_path; /* path -> entry */
+/* `pack` makes one for the span of its command, and hands it to its generate pass; generate
+ * alone has none. */
+struct content_memo {
+    struct timespec started; /* the coarse clock file times come from, at content_memo_new */
+    index_map by_path;       /* path -> entry */
     VEC(memo_entry) entries;
     VEC(char *) warned; /* paths already warned about: a second scan stays quiet */
     VEC(scan_memo) scans;
     void (*seeding)(void *ctx); /* content_memo_seeding: waited for before the first look */
     void *seeding_ctx;
-} memo;
+};
 
-void content_memo_seeding(void (*wait)(void *ctx), void *ctx)
+void content_memo_seeding(content_memo *m, void (*wait)(void *ctx), void *ctx)
 {
-    memo.seeding = wait;
-    memo.seeding_ctx = ctx;
+    m->seeding = wait;
+    m->seeding_ctx = ctx;
 }
 
 /* Before anything reads or writes the memo's files: the seeding thread is done with them. */
-static void memo_settle(void)
+static void memo_settle(content_memo *m)
 {
-    void (*wait)(void *) = memo.seeding;
-    memo.seeding = NULL;
-    if (wait) wait(memo.seeding_ctx);
+    void (*wait)(void *) = m->seeding;
+    m->seeding = NULL;
+    if (wait) wait(m->seeding_ctx);
 }
 
-/* A warning about a path, once per command while the memo is on. */
-static void scan_warning(const char *path, const char *fmt, ...) TLG_PRINTF(2, 3);
-static void scan_warning(const char *path, const char *fmt, ...)
+/* A warning about a path, once per command when the scan has a memo. */
+static void scan_warning(content_memo *m, const char *path, const char *fmt, ...) TLG_PRINTF(3, 4);
+static void scan_warning(content_memo *m, const char *path, const char *fmt, ...)
 {
-    if (memo.on) {
-        for (size_t i = 0; i < memo.warned.count; i++)
-            if (strcmp(memo.warned.items[i], path) == 0) return;
-        *vec_push(&memo.warned) = xstrdup(path);
+    if (m) {
+        for (size_t i = 0; i < m->warned.count; i++)
+            if (strcmp(m->warned.items[i], path) == 0) return;
+        *vec_push(&m->warned) = xstrdup(path);
     }
     char message[1024];
     va_list ap;
@@ -94,11 +94,12 @@ static void scan_warning(const char *path, const char *fmt, ...)
     diag_warning(loc_file(path), "%s", message);
 }
 
-void content_memo_begin(void)
+content_memo *content_memo_new(void)
 {
-    memo.on = true;
-    clock_gettime(CLOCK_REALTIME_COARSE, &memo.started);
-    index_map_init(&memo.by_path, 1024);
+    content_memo *m = xcalloc(1, sizeof *m);
+    clock_gettime(CLOCK_REALTIME_COARSE, &m->started);
+    index_map_init(&m->by_path, 1024);
+    return m;
 }
 
 static void log_free(scan_log *log)
@@ -107,64 +108,76 @@ static void log_free(scan_log *log)
     vec_free(log);
 }
 
-void content_memo_end(void)
+void content_memo_free(content_memo *m)
 {
-    memo_settle();
-    for (size_t i = 0; i < memo.scans.count; i++) {
-        free(memo.scans.items[i].key);
-        content_scan_free(&memo.scans.items[i].scan);
-        log_free(&memo.scans.items[i].log);
+    if (!m) return;
+    memo_settle(m);
+    for (size_t i = 0; i < m->scans.count; i++) {
+        free(m->scans.items[i].key);
+        content_scan_free(&m->scans.items[i].scan);
+        log_free(&m->scans.items[i].log);
     }
-    vec_free(&memo.scans);
-    for (size_t i = 0; i < memo.entries.count; i++) free(memo.entries.items[i].path);
-    vec_free(&memo.entries);
-    for (size_t i = 0; i < memo.warned.count; i++) free(memo.warned.items[i]);
-    vec_free(&memo.warned);
-    index_map_free(&memo.by_path);
-    memo.on = false;
+    vec_free(&m->scans);
+    for (size_t i = 0; i < m->entries.count; i++) free(m->entries.items[i].path);
+    vec_free(&m->entries);
+    for (size_t i = 0; i < m->warned.count; i++) free(m->warned.items[i]);
+    vec_free(&m->warned);
+    index_map_free(&m->by_path);
+    free(m);
 }
 
 static bool same_stat(const memo_entry *m, const struct stat *st)
 {
     return m->dev == st->st_dev && m->ino == st->st_ino && m->size == st->st_size && m->mtime.tv_sec == st->st_mtim.tv_sec &&
-           m->mtime.tv_nsec == st->st_mtim.tv_nsec && m->ctime.tv_sec == st->st_ctim.tv_sec && m->ctime.tv_nsec == st->st_ctim.tv_nsec;
+           m->mtime.tv_nsec == st->st_mtim.tv_nsec && m->ctime.tv_sec == st->st_ctim.tv_sec &&
+           m->ctime.tv_nsec == st->st_ctim.tv_nsec;
 }
 
-static bool memo_path_is(const void *ctx, uint32_t i) { return strcmp(memo.entries.items[i].path, (const char *)ctx) == 0; }
+typedef struct path_probe {
+    const content_memo *memo;
+    const char *path;
+} path_probe;
+
+static bool memo_path_is(const void *ctx, uint32_t i)
+{
+    const path_probe *pp = ctx;
+    return strcmp(pp->memo->entries.items[i].path, pp->path) == 0;
+}
 
 /* Through a hash set of paths: a pack reads thousands of files. */
-static memo_entry *memo_find(const char *path)
+static memo_entry *memo_find(content_memo *memo, const char *path)
 {
-    uint32_t i = index_map_find(&memo.by_path, model_hash(path, strlen(path)), memo_path_is, path);
-    return i == UINT32_MAX ? NULL : &memo.entries.items[i];
+    path_probe pp = {memo, path};
+    uint32_t i = index_map_find(&memo->by_path, model_hash(path, strlen(path)), memo_path_is, &pp);
+    return i == UINT32_MAX ? NULL : &memo->entries.items[i];
 }
 
-static memo_entry *memo_add(const char *path)
+static memo_entry *memo_add(content_memo *memo, const char *path)
 {
-    memo_entry *m = memo_find(path);
+    memo_entry *m = memo_find(memo, path);
     if (m) return m;
-    index_map_insert(&memo.by_path, model_hash(path, strlen(path)), (uint32_t)memo.entries.count);
-    m = vec_push(&memo.entries);
+    index_map_insert(&memo->by_path, model_hash(path, strlen(path)), (uint32_t)memo->entries.count);
+    m = vec_push(&memo->entries);
     memset(m, 0, sizeof *m);
     m->path = xstrdup(path);
     return m;
 }
 
-bool content_memo_settled(const char *path, content_file_state *out)
+bool content_memo_settled(content_memo *memo, const char *path, content_file_state *out)
 {
-    const memo_entry *m = memo.on ? memo_find(path) : NULL;
-    if (!m || m->ctime.tv_sec >= memo.started.tv_sec - CONTENT_SETTLED_SECONDS ||
-        m->mtime.tv_sec >= memo.started.tv_sec - CONTENT_SETTLED_SECONDS)
+    const memo_entry *m = memo ? memo_find(memo, path) : NULL;
+    if (!m || m->ctime.tv_sec >= memo->started.tv_sec - CONTENT_SETTLED_SECONDS ||
+        m->mtime.tv_sec >= memo->started.tv_sec - CONTENT_SETTLED_SECONDS)
         return false;
-    *out = (content_file_state){(uint64_t)m->dev, (uint64_t)m->ino, (uint64_t)m->size, (int64_t)m->mtime.tv_sec,
-                                (int64_t)m->ctime.tv_sec, m->mtime.tv_nsec, m->ctime.tv_nsec, m->xxh64};
+    *out = (content_file_state){(uint64_t)m->dev,         (uint64_t)m->ino, (uint64_t)m->size, (int64_t)m->mtime.tv_sec,
+                                (int64_t)m->ctime.tv_sec, m->mtime.tv_nsec, m->ctime.tv_nsec,  m->xxh64};
     return true;
 }
 
-void content_memo_seed(const char *path, const content_file_state *st)
+void content_memo_seed(content_memo *memo, const char *path, const content_file_state *st)
 {
-    if (!memo.on) return;
-    memo_entry *m = memo_add(path);
+    if (!memo) return;
+    memo_entry *m = memo_add(memo, path);
     m->dev = (dev_t)st->dev, m->ino = (ino_t)st->ino, m->size = (off_t)st->size, m->xxh64 = st->xxh64;
     m->mtime.tv_sec = (time_t)st->mtime_sec, m->mtime.tv_nsec = st->mtime_nsec;
     m->ctime.tv_sec = (time_t)st->ctime_sec, m->ctime.tv_nsec = st->ctime_nsec;
@@ -190,15 +203,15 @@ char *content_c_name(const char *name)
  * file is hashed, so that the order is the walk's however the hashing was shared out. */
 typedef struct walk_event {
     char *path;
-    size_t asset;    /* SIZE_MAX: a folder */
+    size_t asset; /* SIZE_MAX: a folder */
 } walk_event;
 
 /* A file to hash: with the memo's answer missing, read on the scan's threads. */
 typedef struct pending_hash {
     size_t asset;
     char *path;
-    struct stat listed;  /* as the walk saw it */
-    bool ok;             /* read and unchanged while read (the worker's answer) */
+    struct stat listed; /* as the walk saw it */
+    bool ok;            /* read and unchanged while read (the worker's answer) */
     struct stat before;
     uint64_t size, xxh64;
 } pending_hash;
@@ -207,22 +220,24 @@ typedef struct walker {
     struct project *p;
     const content_profile *pr;
     content_scan *out;
-    char *real_root;          /* realpath of the source root */
-    VEC(struct stat) stack;   /* directories being walked, for loop detection */
+    char *real_root;        /* realpath of the source root */
+    VEC(struct stat) stack; /* directories being walked, for loop detection */
     uint32_t category;
     bool ok;
-    scan_log *log;            /* with the memo on: what the scan gives the project */
+    content_memo *memo; /* NULL: every file read */
+    unsigned jobs;      /* threads that hash */
+    scan_log *log;      /* with a memo: what the scan gives the project */
     VEC(walk_event) events;
     VEC(pending_hash) pending;
-    unsigned char *failed;    /* per asset, after hashing: dropped */
-    content_tree tree;        /* the category folder being walked, listed ahead */
+    unsigned char *failed; /* per asset, after hashing: dropped */
+    content_tree tree;     /* the category folder being walked, listed ahead */
 } walker;
 
 static bool hash_file(walker *w, const char *path, const struct stat *listed, uint64_t *size, uint64_t *xxh)
 {
-    if (memo.on) {
-        memo_settle();
-        memo_entry *m = memo_find(path);
+    if (w->memo) {
+        memo_settle(w->memo);
+        memo_entry *m = memo_find(w->memo, path);
         struct stat st;
         if (m && stat(path, &st) == 0 && same_stat(m, &st)) {
             *size = (uint64_t)m->size;
@@ -266,20 +281,15 @@ static bool hash_file(walker *w, const char *path, const struct stat *listed, ui
     }
     close(fd);
     *size = total;
-    if (ok && memo.on) {
-        memo_entry *m = memo_add(path);
+    if (ok && w->memo) {
+        memo_entry *m = memo_add(w->memo, path);
         m->dev = before.st_dev, m->ino = before.st_ino, m->size = before.st_size;
         m->mtime = before.st_mtim, m->ctime = before.st_ctim, m->xxh64 = *xxh;
     }
-    (void)w;
     return ok;
 }
 
 /* ---- Hashing on every core ------------------------------------------------------------- */
-
-static unsigned scan_jobs = 1;
-
-void content_scan_set_jobs(unsigned jobs) { scan_jobs = jobs ? jobs : 1; }
 
 #define HASH_PIECE (1u << 20)
 
@@ -322,10 +332,10 @@ static void hash_item(void *ctx, size_t item, unsigned worker)
     hash_quietly(&hw->w->pending.items[item], hw->pieces[worker]);
 }
 
-static void remember(const pending_hash *ph)
+static void remember(content_memo *memo, const pending_hash *ph)
 {
-    if (!memo.on) return;
-    memo_entry *m = memo_add(ph->path);
+    if (!memo) return;
+    memo_entry *m = memo_add(memo, ph->path);
     m->dev = ph->before.st_dev, m->ino = ph->before.st_ino, m->size = ph->before.st_size;
     m->mtime = ph->before.st_mtim, m->ctime = ph->before.st_ctim, m->xxh64 = ph->xxh64;
 }
@@ -335,7 +345,7 @@ static void remember(const pending_hash *ph)
 static void hash_pending(walker *w)
 {
     size_t n = w->pending.count;
-    unsigned jobs = n > 1 ? scan_jobs : 1;
+    unsigned jobs = n > 1 ? w->jobs : 1;
     hash_work hw = {w, xcalloc(jobs, sizeof(char *))};
     for (unsigned j = 0; j < jobs; j++) hw.pieces[j] = xcalloc(1, HASH_PIECE);
     work_pool *pool = work_pool_start(jobs, n, hash_item, &hw, NULL, 0);
@@ -349,7 +359,7 @@ static void hash_pending(walker *w)
         content_asset *a = &w->out->assets.items[ph->asset];
         if (ph->ok) {
             a->size = ph->size, a->xxh64 = ph->xxh64;
-            remember(ph);
+            remember(w->memo, ph);
         } else if (!hash_file(w, ph->path, &ph->listed, &a->size, &a->xxh64)) {
             w->failed[ph->asset] = 1;
             w->ok = false;
@@ -382,7 +392,7 @@ static void give_events(walker *w)
         bool file = ev->asset != SIZE_MAX;
         uint64_t xxh = file ? w->out->assets.items[ev->asset].xxh64 : 0;
         if (!(file && w->failed[ev->asset])) {
-            if (w->p && file) hash_asset(w->p, ev->path, xxh); /* names and content hashes decide the outputs */
+            if (w->p && file) hash_asset(w->p, ev->path, xxh);      /* names and content hashes decide the outputs */
             if (w->p) *vec_push(&w->p->inputs) = xstrdup(ev->path); /* an edited asset re-runs the build step */
             if (w->log) *vec_push(w->log) = (scan_event){xstrdup(ev->path), file, xxh};
         }
@@ -407,10 +417,10 @@ static bool inside(const char *root, const char *path)
 
 /* The memo's hash of a file whose state (`st`, as the walk just read it: lstat, or stat through
  * a link) is as recorded, without reading it. */
-static bool memo_hash(const char *path, const struct stat *st, uint64_t *size, uint64_t *xxh)
+static bool memo_hash(content_memo *memo, const char *path, const struct stat *st, uint64_t *size, uint64_t *xxh)
 {
-    if (memo.on) memo_settle();
-    memo_entry *m = memo.on ? memo_find(path) : NULL;
+    if (memo) memo_settle(memo);
+    memo_entry *m = memo ? memo_find(memo, path) : NULL;
     if (!m || !same_stat(m, st)) return false;
     *size = (uint64_t)m->size;
     *xxh = m->xxh64;
@@ -433,7 +443,7 @@ static void add_file(walker *w, const char *full, const char *rel, const struct 
     a.category = w->category;
     a.c_name = content_c_name(a.name);
     size_t index = w->out->assets.count;
-    if (!memo_hash(full, st, &a.size, &a.xxh64)) {
+    if (!memo_hash(w->memo, full, st, &a.size, &a.xxh64)) {
         pending_hash *ph = vec_push(&w->pending);
         memset(ph, 0, sizeof *ph);
         ph->asset = index, ph->path = xstrdup(full), ph->listed = *st;
@@ -450,7 +460,7 @@ static void walk_folder(walker *w, const char *full, const char *sub, const stru
 {
     for (size_t k = 0; k < w->stack.count; k++)
         if (w->stack.items[k].st_dev == st->st_dev && w->stack.items[k].st_ino == st->st_ino) {
-            if (linked) scan_warning(full, "symbolic link skipped: it leads back into a folder being read (a loop)");
+            if (linked) scan_warning(w->memo, full, "symbolic link skipped: it leads back into a folder being read (a loop)");
             return;
         }
     *vec_push(&w->stack) = *st;
@@ -462,16 +472,12 @@ static void walk_folder(walker *w, const char *full, const char *sub, const stru
 static void walk_link(walker *w, const char *full, const char *sub, struct stat *st)
 {
     char *target = realpath(full, NULL);
-    if (!target || stat(full, st) != 0)
-        scan_warning(full, "broken symbolic link skipped");
+    if (!target || stat(full, st) != 0) scan_warning(w->memo, full, "broken symbolic link skipped");
     else if (!inside(w->real_root, target))
-        scan_warning(full, "symbolic link to %s skipped: it leads out of the source root and is never followed", target);
-    else if (S_ISDIR(st->st_mode))
-        walk_folder(w, full, sub, st, true, SIZE_MAX);
-    else if (S_ISREG(st->st_mode))
-        add_file(w, full, sub, st);
-    else
-        scan_warning(full, "symbolic link to a special file skipped (only regular files are content)");
+        scan_warning(w->memo, full, "symbolic link to %s skipped: it leads out of the source root and is never followed", target);
+    else if (S_ISDIR(st->st_mode)) walk_folder(w, full, sub, st, true, SIZE_MAX);
+    else if (S_ISREG(st->st_mode)) add_file(w, full, sub, st);
+    else scan_warning(w->memo, full, "symbolic link to a special file skipped (only regular files are content)");
     free(target);
 }
 
@@ -490,7 +496,7 @@ static void walk_entry(walker *w, const char *full, const char *sub, int err, st
     } else if (S_ISREG(st.st_mode)) {
         add_file(w, full, sub, &st);
     } else {
-        scan_warning(full, "special file skipped (only regular files are content)");
+        scan_warning(w->memo, full, "special file skipped (only regular files are content)");
     }
 }
 
@@ -576,8 +582,10 @@ static void report_same_name(const content_profile *pr, const content_scan *s, c
                    "are one letter)",
                    b->name, pr->name, pa);
     else
-        diag_error(loc_file(pb), "asset name \"%s\" of profile \"%s\" is also the name of %s (names are unique per profile, case-insensitively)",
-                   b->name, pr->name, pa);
+        diag_error(
+            loc_file(pb),
+            "asset name \"%s\" of profile \"%s\" is also the name of %s (names are unique per profile, case-insensitively)",
+            b->name, pr->name, pa);
     free(pa), free(pb);
 }
 
@@ -717,16 +725,20 @@ static char *scan_key(const char *root, const content_profile *pr)
     return key.data;
 }
 
-static bool scan_profile(struct project *p, const content_profile *pr, content_scan *out, scan_log *log);
+static bool scan_profile(struct project *p, const content_profile *pr, const content_reader *how, content_scan *out,
+                         scan_log *log);
 
-bool content_scan_profile(struct project *p, const content_profile *pr, content_scan *out)
+bool content_scan_profile(struct project *p, const content_profile *pr, const content_reader *how, content_scan *out)
 {
-    if (!memo.on) return scan_profile(p, pr, out, NULL);
+    static const content_reader alone = {NULL, 1};
+    if (!how) how = &alone;
+    content_memo *memo = how->memo;
+    if (!memo) return scan_profile(p, pr, how, out, NULL);
     char *root = path_join(p ? p->cfg.root : ".", pr->source_root);
     char *key = scan_key(root, pr);
     free(root);
-    for (size_t i = 0; i < memo.scans.count; i++) {
-        const scan_memo *m = &memo.scans.items[i];
+    for (size_t i = 0; i < memo->scans.count; i++) {
+        const scan_memo *m = &memo->scans.items[i];
         if (strcmp(m->key, key) != 0) continue;
         free(key);
         copy_scan(&m->scan, out);
@@ -738,30 +750,33 @@ bool content_scan_profile(struct project *p, const content_profile *pr, content_
         return true;
     }
     scan_log log = {0};
-    bool ok = scan_profile(p, pr, out, &log);
+    bool ok = scan_profile(p, pr, how, out, &log);
     if (!ok) {
         free(key);
         log_free(&log);
         return false;
     }
-    scan_memo *m = vec_push(&memo.scans);
+    scan_memo *m = vec_push(&memo->scans);
     m->key = key;
     m->log = log;
     copy_scan(out, &m->scan);
     return true;
 }
 
-static bool scan_profile(struct project *p, const content_profile *pr, content_scan *out, scan_log *log)
+static bool scan_profile(struct project *p, const content_profile *pr, const content_reader *how, content_scan *out,
+                         scan_log *log)
 {
     memset(out, 0, sizeof *out);
     const char *proot = p ? p->cfg.root : ".";
     out->root = path_join(proot, pr->source_root);
-    walker w = {p, pr, out, NULL, {0}, 0, true, log, {0}, {0}, NULL, {{0}, {0}}};
+    walker w = {p, pr, out, NULL, {0}, 0, true, how->memo, how->jobs ? how->jobs : 1, log, {0}, {0}, NULL, {{0}, {0}}};
     struct stat st;
     int root_err = stat(out->root, &st) != 0 ? errno : 0;
     if (root_err || !S_ISDIR(st.st_mode)) {
         if (root_err == ENAMETOOLONG) content_profile_error(pr, "source_root", "%s", fs_path_failure(out->root, root_err));
-        else content_profile_error(pr, "source_root", "source root \"%s\" %s", pr->source_root, root_err ? "does not exist" : "is not a directory");
+        else
+            content_profile_error(pr, "source_root", "source root \"%s\" %s", pr->source_root,
+                                  root_err ? "does not exist" : "is not a directory");
         if (p) *vec_push(&p->inputs) = xstrdup(out->root);
         return false;
     }
@@ -775,7 +790,8 @@ static bool scan_profile(struct project *p, const content_profile *pr, content_s
         struct stat cs;
         int folder_err = stat(dir, &cs) != 0 ? errno : 0;
         if (folder_err || !S_ISDIR(cs.st_mode)) {
-            if (pr->categories.count == 1 && !c->folder[0]) content_profile_error(pr, "source_root", "cannot read the source root");
+            if (pr->categories.count == 1 && !c->folder[0])
+                content_profile_error(pr, "source_root", "cannot read the source root");
             else if (folder_err == ENAMETOOLONG) content_profile_error(pr, key, "%s", fs_path_failure(dir, folder_err));
             else content_profile_error(pr, key, "category folder \"%s\" is not a folder under %s", c->folder, out->root);
             if (p) *vec_push(&p->inputs) = xstrdup(dir);
@@ -787,7 +803,7 @@ static bool scan_profile(struct project *p, const content_profile *pr, content_s
                 w.ok = false;
             } else {
                 *vec_push(&w.stack) = cs;
-                content_tree_read(dir, &cs, scan_jobs, &w.tree);
+                content_tree_read(dir, &cs, w.jobs, &w.tree);
                 walk(&w, dir, c->folder, 0);
                 content_tree_free(&w.tree);
                 w.stack.count = 0;
@@ -846,7 +862,8 @@ bool content_scan_provided(const struct project *p, const content_profile *pr, c
             memset(&a, 0, sizeof a);
             a.path = xstrdup(f->name);
             a.name = xstrdup(f->name);
-            a.name[tl_cf_asset_name_len(f->name, strlen(f->name), pr->names == CONTENT_NAMES_PATH ? TL_CF_NAMES_PATH : TL_CF_NAMES_STEM)] = 0;
+            a.name[tl_cf_asset_name_len(f->name, strlen(f->name),
+                                        pr->names == CONTENT_NAMES_PATH ? TL_CF_NAMES_PATH : TL_CF_NAMES_STEM)] = 0;
             a.category = (uint32_t)k;
             a.c_name = content_c_name(a.name);
             a.size = f->size;

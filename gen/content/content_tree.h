@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 
 typedef struct tree_entry {
-    char *full;    /* its folder's path, '/', its name (as path_join joins them) */
-    size_t name;   /* the name's offset in full */
-    int err;       /* 0: st is lstat's answer; else lstat's errno */
+    char *full;         /* its folder's path, '/', its name (as path_join joins them) */
+    size_t name;        /* the name's offset in full */
+    int err;            /* 0: st is lstat's answer; else lstat's errno */
     unsigned char type; /* readdir's d_type (DT_UNKNOWN where the file system does not say) */
     struct stat st;
     size_t folder; /* a folder listed here too: its index in folders; SIZE_MAX otherwise */

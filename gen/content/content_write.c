@@ -1,8 +1,5 @@
-/* The writer's encoders (content_write.h), and the content format readers compiled once for the
- * generator from the runtime's header (with both codecs, for tl_cf_archive_extract). */
-#define TL_CONTENT_FORMAT_IMPL
-#define TL_CONTENT_LZ4
-#define TL_CONTENT_ZSTD
+/* The writer's encoders (content_write.h), and tl_cf_archive_extract over the runtime's readers
+ * (both codecs: content_write.h turns them on). */
 #include "content/content_write.h"
 
 #include <string.h>

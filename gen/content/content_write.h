@@ -1,10 +1,18 @@
 /* Writing the content formats: the writer's little-endian encoders and the archive header and
  * table-of-contents entry encoders (content_write.c), over the runtime's format definitions and
- * readers (threadlink/content_format.h, one implementation for both, compiled for the generator in
- * content_write.c). Code that only reads the formats includes the runtime's header itself. */
+ * readers (threadlink/content_format.h, static inline: the generator and the runtime read with the
+ * same code). Code that only reads the formats includes the runtime's header itself. */
 #ifndef TLG_CONTENT_WRITE_H
 #define TLG_CONTENT_WRITE_H
 
+/* Both codecs, in every file that reads content (the readers are static inline: each file's copy
+ * decodes what its own macros say). */
+#ifndef TL_CONTENT_LZ4
+#define TL_CONTENT_LZ4
+#endif
+#ifndef TL_CONTENT_ZSTD
+#define TL_CONTENT_ZSTD
+#endif
 #include <threadlink/content_format.h>
 
 static inline void tl_cf_put_u32(unsigned char *p, uint32_t v)

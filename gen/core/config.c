@@ -55,10 +55,13 @@ static void read_include(json_checker *r, json_t *h, const char *item, domain_co
         for (size_t k = 1; wrapped && k + 1 < n; k++)
             if (strchr("\"<>\n\r", s[k])) wrapped = false;
         if (wrapped)
-            jc_error(r, item, "\"%s\" is not a header name: give the path alone (\"%.*s\"), which the header includes as #include \"%.*s\" (that finds system headers too)",
-                     s, (int)(n - 2), s + 1, (int)(n - 2), s + 1);
+            jc_error(
+                r, item,
+                "\"%s\" is not a header name: give the path alone (\"%.*s\"), which the header includes as #include \"%.*s\" (that finds system headers too)",
+                s, (int)(n - 2), s + 1, (int)(n - 2), s + 1);
         else
-            jc_error(r, item, "\"%s\" is not a header name (a path such as \"game/types.h\", without quotes or angle brackets)", s);
+            jc_error(r, item, "\"%s\" is not a header name (a path such as \"game/types.h\", without quotes or angle brackets)",
+                     s);
     } else {
         *vec_push(&out->includes) = xstrdup(s);
     }
@@ -66,8 +69,7 @@ static void read_include(json_checker *r, json_t *h, const char *item, domain_co
 
 static void read_domain(json_checker *r, json_t *d, size_t index, domain_config *out)
 {
-    static const char *const allowed[] = {"name", "output", "kind", "reserve_zero", "shell",
-                                          "native", "includes", NULL};
+    static const char *const allowed[] = {"name", "output", "kind", "reserve_zero", "shell", "native", "includes", NULL};
     static const char *const kinds[] = {"identity", "ordinal", NULL}; /* in domain_kind's order */
     char *path = jc_index("domains", index);
     memset(out, 0, sizeof *out);
@@ -183,14 +185,23 @@ static void require_dir(json_checker *r, json_t *root, const char *key, const ch
     free(dir);
 }
 
-bool config_load(const char *path, project_config *out)
+static bool config_read(const char *path, project_config *out, bool keep_sections);
+
+bool config_load(const char *path, project_config *out) { return config_read(path, out, false); }
+bool config_load_keeping_sections(const char *path, project_config *out) { return config_read(path, out, true); }
+
+static bool config_read(const char *path, project_config *out, bool keep_sections)
 {
-    static const char *const allowed[] = {"$schema", "generated_dir", "injector_dir",
-                                          "definitions_dir", "domains", "vaults", "content", "text", NULL};
+    static const char *const allowed[] = {
+        "$schema", "generated_dir", "injector_dir", "definitions_dir", "domains", "vaults", "content", "text", NULL};
     memset(out, 0, sizeof *out);
     buf text = {0};
     if (!fs_read_input(path, FS_INPUT_CONFIG, &text)) {
-        diag_error(loc_file(path), "cannot read the project config: %s", fs_read_failure());
+        if (fs_kind_of(path) == FS_MISSING && errno == ENOENT)
+            diag_error(
+                loc_file(path),
+                "no project config here: start a project with threadlink-gen init [--build meson|cmake|make] DIR, or run in a project's folder (-C DIR)");
+        else diag_error(loc_file(path), "cannot read the project config: %s", fs_read_failure());
         buf_free(&text);
         return false;
     }
@@ -231,16 +242,17 @@ bool config_load(const char *path, project_config *out)
         }
         config_paths_fit(&r, root, out);
     }
-    if (r.ok && json_is_object(root)) {
+    if ((r.ok || keep_sections) && json_is_object(root)) {
         out->vaults = json_incref(json_object_get(root, "vaults"));
         out->content = json_incref(json_object_get(root, "content"));
         out->l10n = json_incref(json_object_get(root, "text"));
         out->text = xstrndup(text.data, text.len);
         out->text_len = text.len;
+    } else if (!r.ok) {
+        config_free(out);
     }
     json_decref(root);
     buf_free(&text);
-    if (!r.ok) config_free(out);
     return r.ok;
 }
 

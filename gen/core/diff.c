@@ -40,8 +40,8 @@
 typedef struct side_manifest {
     char *path;
     manifest m;
-    index_map keys;   /* entry index by key */
-    index_map issued; /* entry index by issued_key, for the entries that have one */
+    index_map keys;    /* entry index by key */
+    index_map issued;  /* entry index by issued_key, for the entries that have one */
     index_map renamed; /* entry index by each key it was renamed from */
 } side_manifest;
 
@@ -75,7 +75,10 @@ typedef diff_class change_kind;
 #define CH_RENAME_RECORDED DIFF_RENAME_RECORDED
 #define CH_UNRECORDED_RENAME DIFF_UNRECORDED_RENAME
 
-static const struct { const char *id, *label; bool breaking; } change_info[] = {
+static const struct {
+    const char *id, *label;
+    bool breaking;
+} change_info[] = {
     {"added", "added", false},
     {"tombstoned", "tombstoned (removed)", false},
     {"revived", "revived", false},
@@ -114,9 +117,9 @@ _Static_assert(sizeof change_info / sizeof *change_info == DIFF_CLASS_COUNT, "a 
 typedef struct change {
     change_kind kind;
     const char *domain;
-    const char *key;        /* NULL for domain-level changes */
+    const char *key; /* NULL for domain-level changes */
     const entry *old_e, *new_e;
-    const char *file;       /* the manifest line the change points at */
+    const char *file; /* the manifest line the change points at */
     uint32_t line, col;
     bool approved;
     char detail[160];
@@ -143,7 +146,11 @@ typedef struct allow_entry {
 
 typedef VEC(allow_entry) allow_list;
 
-typedef struct key_probe { const manifest *m; const char *key; size_t len; } key_probe;
+typedef struct key_probe {
+    const manifest *m;
+    const char *key;
+    size_t len;
+} key_probe;
 
 static bool eq_key(const void *ctx, uint32_t i)
 {
@@ -179,8 +186,10 @@ static bool index_keys(side_manifest *sm)
         const char *hashed = e->issued_key ? e->issued_key : e->key;
         uint32_t hashed_len = e->issued_key ? e->issued_key_len : e->key_len;
         if (m->kind == KIND_IDENTITY && identity_hash(hashed, hashed_len, e->seed_offset) != e->value) {
-            diag_error(loc_at(sm->path, e->line, 0), "entry '%s': value %u is not the hash of its %s under seed offset %u (the manifest was edited by hand or corrupted)",
-                       e->key, e->value, e->issued_key ? "issued key" : "key", e->seed_offset);
+            diag_error(
+                loc_at(sm->path, e->line, 0),
+                "entry '%s': value %u is not the hash of its %s under seed offset %u (the manifest was edited by hand or corrupted)",
+                e->key, e->value, e->issued_key ? "issued key" : "key", e->seed_offset);
             return false;
         }
         if (e->issued_key) index_map_insert(&sm->issued, model_hash(e->issued_key, e->issued_key_len), (uint32_t)i);
@@ -190,7 +199,8 @@ static bool index_keys(side_manifest *sm)
         uint32_t h = model_hash(e->key, e->key_len);
         uint32_t dup = index_map_find(&sm->keys, h, eq_key, &p);
         if (dup != UINT32_MAX) {
-            diag_error(loc_at(sm->path, e->line, 0), "entry '%s' appears twice (also on line %u)", e->key, m->entries.items[dup].line);
+            diag_error(loc_at(sm->path, e->line, 0), "entry '%s' appears twice (also on line %u)", e->key,
+                       m->entries.items[dup].line);
             return false;
         }
         index_map_insert(&sm->keys, h, (uint32_t)i);
@@ -402,8 +412,7 @@ static void compare_entry(const side_manifest *ns, bool ordinal, const entry *o,
     }
     if (!o->tombstone && n->tombstone)
         add_change(out, ordinal ? CH_ORDINAL_REMOVED : CH_TOMBSTONED, dom, o, n, ns->path, n->line);
-    else if (o->tombstone && !n->tombstone)
-        add_change(out, CH_REVIVED, dom, o, n, ns->path, n->line);
+    else if (o->tombstone && !n->tombstone) add_change(out, CH_REVIVED, dom, o, n, ns->path, n->line);
 }
 
 /* A removal (out[first_removed, first_added)) and an addition (out[first_added, ...)) of one
@@ -595,7 +604,9 @@ static char *nearest_break(const char *a, const change_list *changes)
     for (size_t i = 0; i < changes->count; i++) {
         const change *c = &changes->items[i];
         if (!change_info[c->kind].breaking || c->approved || (!whole && !c->key)) continue;
-        *vec_push(&names) = !colon ? xstrdup(c->key) : whole ? xasprintf("%s:*", c->domain) : xasprintf("%s:%s", c->domain, c->key);
+        *vec_push(&names) = !colon  ? xstrdup(c->key)
+                            : whole ? xasprintf("%s:*", c->domain)
+                                    : xasprintf("%s:%s", c->domain, c->key);
     }
     const char *near = suggest_nearest(a, strlen(a), (const char *const *)names.items, names.count);
     char *result = near ? xstrdup(near) : NULL;
@@ -613,7 +624,9 @@ static void warn_unused(const diff_options *opt, const allow_list *allow, const 
         if (a->used) continue;
         char *near = nearest_break(a->text, changes);
         char *hint = near ? xasprintf(" (did you mean '%s'?)", near) : xstrdup("");
-        if (a->line) diag_warning(loc_at(opt->allow_file, a->line, a->col), "allow entry '%s' approves nothing: it matches no breaking change%s", a->text, hint);
+        if (a->line)
+            diag_warning(loc_at(opt->allow_file, a->line, a->col),
+                         "allow entry '%s' approves nothing: it matches no breaking change%s", a->text, hint);
         else diag_warning(loc_file(NULL), "--allow '%s' approves nothing: it matches no breaking change%s", a->text, hint);
         free(hint);
         free(near);
@@ -671,8 +684,8 @@ static void report_text(const change_list *changes, report_counts n, FILE *out)
         fprintf(out, "%s\n", line.data);
         buf_free(&message);
     }
-    fprintf(out, "threadlink-gen diff: %zu breaking, %zu approved, %zu compatible change%s\n", n.breaking,
-            n.approved, n.compatible, n.compatible == 1 ? "" : "s");
+    fprintf(out, "threadlink-gen diff: %zu breaking, %zu approved, %zu compatible change%s\n", n.breaking, n.approved,
+            n.compatible, n.compatible == 1 ? "" : "s");
     buf_free(&line);
 }
 
@@ -693,8 +706,8 @@ static void report_github(const change_list *changes, FILE *out)
 
 static void report_markdown(const change_list *changes, report_counts n, FILE *out)
 {
-    fprintf(out, "### threadlink identifier changes\n\n%zu breaking, %zu approved, %zu compatible\n\n",
-            n.breaking, n.approved, n.compatible);
+    fprintf(out, "### threadlink identifier changes\n\n%zu breaking, %zu approved, %zu compatible\n\n", n.breaking, n.approved,
+            n.compatible);
     if (!changes->count) return;
     fputs("| | domain | key | change | old | new |\n|---|---|---|---|---|---|\n", out);
     for (size_t i = 0; i < changes->count; i++) {
@@ -768,7 +781,8 @@ static void compare_domains(const side *old_side, const side *new_side, change_l
     }
     for (size_t j = 0; j < old_side->count; j++) {
         bool found = false;
-        for (size_t i = 0; i < new_side->count && !found; i++) found = strcmp(old_side->items[j].m.domain, new_side->items[i].m.domain) == 0;
+        for (size_t i = 0; i < new_side->count && !found; i++)
+            found = strcmp(old_side->items[j].m.domain, new_side->items[i].m.domain) == 0;
         if (!found) add_change(changes, CH_DOMAIN_REMOVED, old_side->items[j].m.domain, NULL, NULL, old_side->items[j].path, 0);
     }
 }

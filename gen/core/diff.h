@@ -12,13 +12,38 @@ typedef enum diff_format { DIFF_TEXT, DIFF_JSON, DIFF_MARKDOWN, DIFF_GITHUB } di
 /* Every class of change, identifier domains' and vaults'; diff.c's table gives each its id, its
  * label and whether it breaks. */
 typedef enum diff_class {
-    DIFF_ADDED, DIFF_TOMBSTONED, DIFF_REVIVED, DIFF_RESCOPED, DIFF_VALUE_CHANGED, DIFF_ORDINAL_MOVED,
-    DIFF_ORDINAL_REMOVED, DIFF_MEMBER_RENAMED, DIFF_SIGNATURE_CHANGED, DIFF_TOMBSTONE_DROPPED, DIFF_KIND_CHANGED,
-    DIFF_DOMAIN_REMOVED, DIFF_DOMAIN_ADDED, DIFF_RENAME_RECORDED, DIFF_UNRECORDED_RENAME,
+    DIFF_ADDED,
+    DIFF_TOMBSTONED,
+    DIFF_REVIVED,
+    DIFF_RESCOPED,
+    DIFF_VALUE_CHANGED,
+    DIFF_ORDINAL_MOVED,
+    DIFF_ORDINAL_REMOVED,
+    DIFF_MEMBER_RENAMED,
+    DIFF_SIGNATURE_CHANGED,
+    DIFF_TOMBSTONE_DROPPED,
+    DIFF_KIND_CHANGED,
+    DIFF_DOMAIN_REMOVED,
+    DIFF_DOMAIN_ADDED,
+    DIFF_RENAME_RECORDED,
+    DIFF_UNRECORDED_RENAME,
     /* vault schemas and designer data (gen/vault/vault_diff.c) */
-    DIFF_VAULT_ADDED, DIFF_VAULT_REMOVED, DIFF_VAULT_RENAMED, DIFF_FIELD_ADDED, DIFF_FIELD_REMOVED, DIFF_FIELD_RENAMED,
-    DIFF_FIELD_TYPE_CHANGED, DIFF_CAPACITY_SHRUNK, DIFF_CAPACITY_GROWN, DIFF_CATALOG_CHANGED, DIFF_BACKING_TO_TRANSIENT,
-    DIFF_BACKING_TO_SERIALISED, DIFF_DEFAULT_CHANGED, DIFF_INSTANCE_ADDED, DIFF_INSTANCE_REMOVED, DIFF_INSTANCE_KEY_REMOVED,
+    DIFF_VAULT_ADDED,
+    DIFF_VAULT_REMOVED,
+    DIFF_VAULT_RENAMED,
+    DIFF_FIELD_ADDED,
+    DIFF_FIELD_REMOVED,
+    DIFF_FIELD_RENAMED,
+    DIFF_FIELD_TYPE_CHANGED,
+    DIFF_CAPACITY_SHRUNK,
+    DIFF_CAPACITY_GROWN,
+    DIFF_CATALOG_CHANGED,
+    DIFF_BACKING_TO_TRANSIENT,
+    DIFF_BACKING_TO_SERIALISED,
+    DIFF_DEFAULT_CHANGED,
+    DIFF_INSTANCE_ADDED,
+    DIFF_INSTANCE_REMOVED,
+    DIFF_INSTANCE_KEY_REMOVED,
     DIFF_ASSET_MISSING,
     DIFF_CLASS_COUNT
 } diff_class;
@@ -27,12 +52,12 @@ typedef enum diff_class {
  * diff_add_found copies every string. */
 typedef struct diff_found {
     diff_class kind;
-    const char *domain;  /* "Vaults.Enemy", "VaultData.enemies": the first half of an approval */
-    const char *key;     /* NULL for a change of the whole vault */
-    const char *name;    /* what code calls it (a field's member name), NULL: the key says it */
-    const char *detail;  /* NULL: none */
-    const char *file;    /* where it points */
-    uint32_t line, col;  /* 0: the whole file, or no column */
+    const char *domain; /* "Vaults.Enemy", "VaultData.enemies": the first half of an approval */
+    const char *key;    /* NULL for a change of the whole vault */
+    const char *name;   /* what code calls it (a field's member name), NULL: the key says it */
+    const char *detail; /* NULL: none */
+    const char *file;   /* where it points */
+    uint32_t line, col; /* 0: the whole file, or no column */
 } diff_found;
 
 typedef struct diff_extra_ctx diff_extra_ctx;

@@ -12,8 +12,8 @@ typedef struct emit_options {
 
 /* Expands `shell` (NUL-terminated template text) for domain `d` with entries `m`.
  * `inputs` are the project-relative names of the files the header derives from. */
-void emit_header(out_file *o, const char *shell, const domain *d, const manifest *m,
-                 const char *const *inputs, size_t input_count, const emit_options *opt);
+void emit_header(out_file *o, const char *shell, const domain *d, const manifest *m, const char *const *inputs,
+                 size_t input_count, const emit_options *opt);
 
 void emit_manifest(out_file *o, const domain *d, const manifest *m);
 /* `n` bytes of `s` as a JSON string, quoted and escaped (the manifests' writer). */

@@ -22,10 +22,7 @@ typedef struct header_ctx {
     uint32_t span;
 } header_ctx;
 
-static bool shown(const header_ctx *c, const entry *e)
-{
-    return !e->tombstone || c->d->kind == KIND_IDENTITY;
-}
+static bool shown(const header_ctx *c, const entry *e) { return !e->tombstone || c->d->kind == KIND_IDENTITY; }
 
 /* The value as a C enumerator: its int reading, so that values above INT_MAX fit an int before
  * C23 without a warning (the manifest keeps the unsigned value). */
@@ -63,19 +60,18 @@ void emit_guard_name(buf *b, const char *output)
 
 static void emit_deprecation_macro(buf *b)
 {
-    buf_puts(b,
-        "/* Tombstones are deprecated: using one warns, declaring them does not. */\n"
-        "#ifndef TL_DEPRECATED_ENTRY\n"
-        "#if defined(__cplusplus) && __cplusplus >= 201703L\n"
-        "#define TL_DEPRECATED_ENTRY(msg) [[deprecated(msg)]]\n"
-        "#elif !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L\n"
-        "#define TL_DEPRECATED_ENTRY(msg) [[deprecated(msg)]]\n"
-        "#elif defined(__GNUC__) || defined(__clang__)\n"
-        "#define TL_DEPRECATED_ENTRY(msg) __attribute__((deprecated(msg)))\n"
-        "#else\n"
-        "#define TL_DEPRECATED_ENTRY(msg)\n"
-        "#endif\n"
-        "#endif\n");
+    buf_puts(b, "/* Tombstones are deprecated: using one warns, declaring them does not. */\n"
+                "#ifndef TL_DEPRECATED_ENTRY\n"
+                "#if defined(__cplusplus) && __cplusplus >= 201703L\n"
+                "#define TL_DEPRECATED_ENTRY(msg) [[deprecated(msg)]]\n"
+                "#elif !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L\n"
+                "#define TL_DEPRECATED_ENTRY(msg) [[deprecated(msg)]]\n"
+                "#elif defined(__GNUC__) || defined(__clang__)\n"
+                "#define TL_DEPRECATED_ENTRY(msg) __attribute__((deprecated(msg)))\n"
+                "#else\n"
+                "#define TL_DEPRECATED_ENTRY(msg)\n"
+                "#endif\n"
+                "#endif\n");
 }
 
 /* A renamed entry's earlier names, after its own enumerator: deprecated, with its value. */
@@ -85,8 +81,10 @@ static void emit_aliases(header_ctx *c, const entry *e)
     for (uint32_t k = 0; k < e->renamed_count; k++) {
         const entry_alias *a = &e->renamed_from[k];
         if (!manifest_alias_named(e, a)) continue;
-        buf_printf(b, ",\n    %s_%.*s TL_DEPRECATED_ENTRY(\"renamed to %s_%.*s; the old name is kept so code using it still compiles\") = ",
-                   c->d->c_name, (int)a->name_len, a->name, c->d->c_name, (int)e->name_len, e->name);
+        buf_printf(
+            b,
+            ",\n    %s_%.*s TL_DEPRECATED_ENTRY(\"renamed to %s_%.*s; the old name is kept so code using it still compiles\") = ",
+            c->d->c_name, (int)a->name_len, a->name, c->d->c_name, (int)e->name_len, e->name);
         put_value(b, e->value);
     }
 }
@@ -107,7 +105,8 @@ static void emit_entries(header_ctx *c)
         buf_putc(b, '_');
         buf_put(b, e->name, e->name_len);
         if (e->tombstone)
-            buf_printf(b, " TL_DEPRECATED_ENTRY(\"removed from %s; the value is kept so stored data still resolves\")", c->d->name);
+            buf_printf(b, " TL_DEPRECATED_ENTRY(\"removed from %s; the value is kept so stored data still resolves\")",
+                       c->d->name);
         buf_puts(b, " = ");
         put_value(b, e->value);
         if (e->renamed_count) emit_aliases(c, e);
@@ -189,7 +188,8 @@ static void lookup_set_gather(const header_ctx *c, lookup_set *t)
         const entry *e = &c->m->entries.items[i];
         for (uint32_t a = 0; shown(c, e) && a < e->renamed_count; a++)
             if (manifest_alias_named(e, &e->renamed_from[a]))
-                t->values[k] = e->value, t->names[k] = e->renamed_from[a].name, t->name_lens[k] = e->renamed_from[a].name_len, k++;
+                t->values[k] = e->value, t->names[k] = e->renamed_from[a].name, t->name_lens[k] = e->renamed_from[a].name_len,
+                k++;
     }
 }
 
@@ -214,7 +214,8 @@ static void emit_lookup_arrays(header_ctx *c, const lookup_set *t)
                "/* Lookups over every value the enum declares (tombstones included, so stored data\n"
                " * still resolves): open-addressed tables, O(1) whatever the size of the domain. */\n"
                "static inline const char *const *%s__names(void)\n{\n"
-               "    static const char *const names[%zu] = {\n", lo, n ? n : 1);
+               "    static const char *const names[%zu] = {\n",
+               lo, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
         buf_put(&o->chunk, "        \"", 9);
         buf_put(&o->chunk, names[i], name_lens[i]);
@@ -222,9 +223,11 @@ static void emit_lookup_arrays(header_ctx *c, const lookup_set *t)
         out_maybe_flush(o);
     }
     if (!n) buf_puts(&o->chunk, "        \"\",\n");
-    buf_printf(&o->chunk, "    };\n    return names;\n}\n\n"
+    buf_printf(&o->chunk,
+               "    };\n    return names;\n}\n\n"
                "static inline const int32_t *%s__values(void)\n{\n"
-               "    static const int32_t values[%zu] = {\n", lo, n ? n : 1);
+               "    static const int32_t values[%zu] = {\n",
+               lo, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
         buf *b = &o->chunk;
         if (i % 16 == 0) buf_put(b, "        ", 8);
@@ -234,7 +237,6 @@ static void emit_lookup_arrays(header_ctx *c, const lookup_set *t)
     }
     if (!n) buf_puts(&o->chunk, "        0,\n");
     buf_puts(&o->chunk, "    };\n    return values;\n}\n\n");
-
 }
 
 /* <domain>_name(value): the value's slot from a multiplicative hash, probed linearly. */
@@ -255,7 +257,8 @@ static void emit_name_lookup(header_ctx *c, lookup_set *t)
     buf_printf(&o->chunk,
                "/* The name of a value, for logs; \"?\" when it is none of %s's values. */\n"
                "static inline const char *%s_name(uint32_t value)\n{\n"
-               "    static const uint32_t slots[%zu] = {\n", d->name, lo, slots);
+               "    static const uint32_t slots[%zu] = {\n",
+               d->name, lo, slots);
     put_u32_table(o, table, slots);
     buf_printf(&o->chunk,
                "    };\n"
@@ -266,8 +269,8 @@ static void emit_name_lookup(header_ctx *c, lookup_set *t)
                "        if (s == 0) return \"?\";\n"
                "        if (TL_GENERATED_CAST(uint32_t, values[s - 1]) == value) return %s__names()[s - 1];\n"
                "    }\n"
-               "}\n\n", lo, 32 - bits, mask, lo);
-
+               "}\n\n",
+               lo, 32 - bits, mask, lo);
 }
 
 /* <domain>_from_name(name, &out): the name's slot from FNV-1a over its ASCII-folded bytes. */
@@ -286,7 +289,8 @@ static void emit_from_name_lookup(header_ctx *c, lookup_set *t)
     buf_printf(&o->chunk,
                "/* The value of a name, ignoring ASCII case: 1 and *out set when found, else 0. */\n"
                "static inline int %s_from_name(const char *name, %s *out)\n{\n"
-               "    static const uint32_t slots[%zu] = {\n", lo, lo, slots);
+               "    static const uint32_t slots[%zu] = {\n",
+               lo, lo, slots);
     put_u32_table(o, table, slots);
     buf_printf(&o->chunk,
                "    };\n"
@@ -309,7 +313,8 @@ static void emit_from_name_lookup(header_ctx *c, lookup_set *t)
                "            return 1;\n"
                "        }\n"
                "    }\n"
-               "}\n", mask, mask, lo, lo, lo);
+               "}\n",
+               mask, mask, lo, lo, lo);
 }
 
 static void emit_lookups(header_ctx *c)
@@ -317,14 +322,13 @@ static void emit_lookups(header_ctx *c)
     lookup_set t;
     lookup_set_gather(c, &t);
     /* The lookups' conversions: a named cast where C++ compiles the header (-Wold-style-cast). */
-    buf_puts(&c->o->chunk,
-             "#ifndef TL_GENERATED_CAST\n"
-             "#ifdef __cplusplus\n"
-             "#define TL_GENERATED_CAST(T, v) static_cast<T>(v)\n"
-             "#else\n"
-             "#define TL_GENERATED_CAST(T, v) ((T)(v))\n"
-             "#endif\n"
-             "#endif\n\n");
+    buf_puts(&c->o->chunk, "#ifndef TL_GENERATED_CAST\n"
+                           "#ifdef __cplusplus\n"
+                           "#define TL_GENERATED_CAST(T, v) static_cast<T>(v)\n"
+                           "#else\n"
+                           "#define TL_GENERATED_CAST(T, v) ((T)(v))\n"
+                           "#endif\n"
+                           "#endif\n\n");
     emit_lookup_arrays(c, &t);
     emit_name_lookup(c, &t);
     emit_from_name_lookup(c, &t);
@@ -344,7 +348,8 @@ static void emit_conversions(header_ctx *c)
                "/* %s_name for an enumerator. */\n"
                "static inline const char *%s_name_of(%s e)\n{\n"
                "    return %s_name(%s_U32(e));\n"
-               "}\n", up, up, lo, lo, lo, lo, lo, up);
+               "}\n",
+               up, up, lo, lo, lo, lo, lo, up);
 }
 
 static void put_params(buf *b, const event_sig *sig, bool with_types)
@@ -378,102 +383,147 @@ static void collect_tags(const char *type, tag_list *tags)
     }
 }
 
-/* Ordinal domains are event domains: per live event a listener type and typed subscribe,
- * unsubscribe, contains and publish over threadlink/events.h, then the event table. The exact
- * form is the contract in events.h (tests/events/generated_events_sample.h). */
-static void emit_events(header_ctx *c)
+/* The live events of an ordinal domain in value order, each with its signature. */
+typedef struct event_list {
+    VEC(const entry *) by_value;
+    VEC(const event_sig *) sigs;
+    event_sig none; /* an event declared without a signature: "()" */
+} event_list;
+
+static void event_list_gather(const header_ctx *c, event_list *ev)
 {
     const domain *d = c->d;
-    out_file *o = c->o;
-    const char *lo = d->lower_name;
-    VEC(const entry *) by_value = {0};
-    VEC(const event_sig *) sigs = {0};
-    event_sig none; /* an event declared without a signature: "()" */
-    event_sig_parse(NULL, 0, loc_file(d->name), &none);
-    buf_putc(&o->chunk, '\n');
+    event_sig_parse(NULL, 0, loc_file(d->name), &ev->none);
     for (size_t i = 0; i < c->m->entries.count; i++) {
         const entry *e = &c->m->entries.items[i];
         if (e->tombstone) continue;
         const decl_signature *ds = e->decl != UINT32_MAX ? model_find_signature(d, e->decl) : NULL;
-        *vec_push(&by_value) = e;
-        *vec_push(&sigs) = ds ? &ds->sig : &none; /* parsed when the model was loaded */
+        *vec_push(&ev->by_value) = e;
+        *vec_push(&ev->sigs) = ds ? &ds->sig : &ev->none; /* parsed when the model was loaded */
     }
-    /* A tag named only inside a parameter list would have that list's scope, and no caller's
-     * struct would match it: declare each at file scope first (an enum must come complete from
-     * an include). */
+}
+
+static void event_list_free(event_list *ev)
+{
+    event_sig_free(&ev->none);
+    vec_free(&ev->sigs);
+    vec_free(&ev->by_value);
+}
+
+/* A tag named only inside a parameter list would have that list's scope, and no caller's struct
+ * would match it: declare each at file scope first (an enum must come complete from an include). */
+static void emit_event_tags(out_file *o, const event_list *ev)
+{
     tag_list tags = {0};
-    for (size_t k = 0; k < sigs.count; k++) {
-        for (size_t i = 0; i < sigs.items[k]->params.count; i++) collect_tags(sigs.items[k]->params.items[i], &tags);
-        if (sigs.items[k]->result) collect_tags(sigs.items[k]->result, &tags);
+    for (size_t k = 0; k < ev->sigs.count; k++) {
+        for (size_t i = 0; i < ev->sigs.items[k]->params.count; i++) collect_tags(ev->sigs.items[k]->params.items[i], &tags);
+        if (ev->sigs.items[k]->result) collect_tags(ev->sigs.items[k]->result, &tags);
     }
     for (size_t i = 0; i < tags.count; i++) {
         buf_printf(&o->chunk, "%s;%s", tags.items[i], i + 1 == tags.count ? "\n\n" : "\n");
         free(tags.items[i]);
     }
     vec_free(&tags);
-    for (size_t k = 0; k < by_value.count; k++) {
-        const entry *e = by_value.items[k];
-        const event_sig *sig = sigs.items[k];
-        buf *b = &o->chunk;
-        char *x = xasprintf("%s_%.*s", d->c_name, (int)e->name_len, e->name);
-        const char *flags = sig->result ? "TL_EVENTS_SINGLE_PROVIDER" : "0";
-        buf_printf(b, "/* %.*s%s */\n#define %s_SIGNATURE 0x%08xu\n", (int)e->name_len, e->name, sig->text, x, sig->id);
-        buf_printf(b, "typedef %s (*%s_fn)(void *ctx", sig->result ? sig->result : "void", x);
+}
+
+/* publish: a plain event's, or a single provider's (its answer through *result). */
+static void emit_event_publish(buf *b, const char *x, const event_sig *sig)
+{
+    if (!sig->result) {
+        buf_printf(b, "static inline void %s_publish(tl_events *reg", x);
         put_params(b, sig, true);
-        buf_puts(b, ");\n");
-        buf_printf(b, "static inline bool %s_subscribe(tl_events *reg, %s_fn fn, void *ctx) {\n"
-                      "    return tl_events_subscribe(reg, %s, %s_SIGNATURE, %s, TL_EVENTS_FN(fn), ctx);\n}\n", x, x, x, x, flags);
-        buf_printf(b, "static inline bool %s_unsubscribe(tl_events *reg, %s_fn fn, void *ctx) {\n"
-                      "    return tl_events_unsubscribe(reg, %s, TL_EVENTS_FN(fn), ctx);\n}\n", x, x, x);
-        buf_printf(b, "static inline bool %s_contains(const tl_events *reg, %s_fn fn, void *ctx) {\n"
-                      "    return tl_events_contains(reg, %s, TL_EVENTS_FN(fn), ctx);\n}\n", x, x, x);
-        buf_puts(b, "#ifdef TL_EVENTS_LISTENER_CHECK\n");
-        static const char *const takes_listener[] = {"subscribe", "unsubscribe", "contains"};
-        for (size_t i = 0; i < 3; i++)
-            buf_printf(b, "#define %s_%s(reg, fn, ctx) %s_%s(reg, TL_EVENTS_LISTENER_CHECK(%s_fn, fn), ctx)\n",
-                       x, takes_listener[i], x, takes_listener[i], x);
-        buf_puts(b, "#endif\n");
-        if (!sig->result) {
-            buf_printf(b, "static inline void %s_publish(tl_events *reg", x);
-            put_params(b, sig, true);
-            buf_printf(b, ") {\n    TL_EVENTS_PUBLISH%s(reg, %s, %s_SIGNATURE, %s_fn", sig->params.count ? "" : "0", x, x, x);
-            put_params(b, sig, false);
-            buf_puts(b, ");\n}\n\n");
-        } else {
-            buf_printf(b, "static inline bool %s_publish(tl_events *reg", x);
-            put_params(b, sig, true);
-            buf_printf(b, ", %s *result) {\n    bool answered = false;\n"
-                          "    TL_EVENTS_REQUEST%s(answered, result, reg, %s, %s_SIGNATURE, %s_fn",
-                       sig->result, sig->params.count ? "" : "0", x, x, x);
-            put_params(b, sig, false);
-            buf_puts(b, ");\n    return answered;\n}\n\n");
-        }
-        free(x);
-        out_maybe_flush(o);
+        buf_printf(b, ") {\n    TL_EVENTS_PUBLISH%s(reg, %s, %s_SIGNATURE, %s_fn", sig->params.count ? "" : "0", x, x, x);
+        put_params(b, sig, false);
+        buf_puts(b, ");\n}\n\n");
+    } else {
+        buf_printf(b, "static inline bool %s_publish(tl_events *reg", x);
+        put_params(b, sig, true);
+        buf_printf(b,
+                   ", %s *result) {\n    bool answered = false;\n"
+                   "    TL_EVENTS_REQUEST%s(answered, result, reg, %s, %s_SIGNATURE, %s_fn",
+                   sig->result, sig->params.count ? "" : "0", x, x, x);
+        put_params(b, sig, false);
+        buf_puts(b, ");\n    return answered;\n}\n\n");
     }
-    buf_printf(&o->chunk, "/* The event table: %s_SPAN rows in value order, {0, 0, 0} for a gap. */\n"
-                          "static inline const tl_events_info *%s_info(void) {\n"
-                          "    static const tl_events_info info[%s_SPAN] = {\n", d->upper_name, lo, d->upper_name);
+}
+
+/* One event's listener type and typed subscribe, unsubscribe, contains and publish. */
+static void emit_event_api(buf *b, const domain *d, const entry *e, const event_sig *sig)
+{
+    char *x = xasprintf("%s_%.*s", d->c_name, (int)e->name_len, e->name);
+    const char *flags = sig->result ? "TL_EVENTS_SINGLE_PROVIDER" : "0";
+    buf_printf(b, "/* %.*s%s */\n#define %s_SIGNATURE 0x%08xu\n", (int)e->name_len, e->name, sig->text, x, sig->id);
+    buf_printf(b, "typedef %s (*%s_fn)(void *ctx", sig->result ? sig->result : "void", x);
+    put_params(b, sig, true);
+    buf_puts(b, ");\n");
+    buf_printf(b,
+               "static inline bool %s_subscribe(tl_events *reg, %s_fn fn, void *ctx) {\n"
+               "    return tl_events_subscribe(reg, %s, %s_SIGNATURE, %s, TL_EVENTS_FN(fn), ctx);\n}\n",
+               x, x, x, x, flags);
+    buf_printf(b,
+               "static inline bool %s_unsubscribe(tl_events *reg, %s_fn fn, void *ctx) {\n"
+               "    return tl_events_unsubscribe(reg, %s, TL_EVENTS_FN(fn), ctx);\n}\n",
+               x, x, x);
+    buf_printf(b,
+               "static inline bool %s_contains(const tl_events *reg, %s_fn fn, void *ctx) {\n"
+               "    return tl_events_contains(reg, %s, TL_EVENTS_FN(fn), ctx);\n}\n",
+               x, x, x);
+    buf_puts(b, "#ifdef TL_EVENTS_LISTENER_CHECK\n");
+    static const char *const takes_listener[] = {"subscribe", "unsubscribe", "contains"};
+    for (size_t i = 0; i < 3; i++)
+        buf_printf(b, "#define %s_%s(reg, fn, ctx) %s_%s(reg, TL_EVENTS_LISTENER_CHECK(%s_fn, fn), ctx)\n", x, takes_listener[i],
+                   x, takes_listener[i], x);
+    buf_puts(b, "#endif\n");
+    emit_event_publish(b, x, sig);
+    free(x);
+}
+
+/* The event table (SPAN rows in value order, a gap's row empty) and the domain's init. */
+static void emit_event_table(const header_ctx *c, const event_list *ev)
+{
+    const domain *d = c->d;
+    out_file *o = c->o;
+    const char *lo = d->lower_name;
+    buf_printf(&o->chunk,
+               "/* The event table: %s_SPAN rows in value order, {0, 0, 0} for a gap. */\n"
+               "static inline const tl_events_info *%s_info(void) {\n"
+               "    static const tl_events_info info[%s_SPAN] = {\n",
+               d->upper_name, lo, d->upper_name);
     size_t k = 0;
     for (uint32_t v = 0; v < c->span; v++) {
         buf *b = &o->chunk;
-        if (k < by_value.count && by_value.items[k]->value == v) {
-            const entry *e = by_value.items[k];
+        if (k < ev->by_value.count && ev->by_value.items[k]->value == v) {
+            const entry *e = ev->by_value.items[k];
             buf_printf(b, "        { \"%.*s\", %s_%.*s_SIGNATURE, %s },\n", (int)e->name_len, e->name, d->c_name,
-                       (int)e->name_len, e->name, sigs.items[k]->result ? "TL_EVENTS_SINGLE_PROVIDER" : "0");
+                       (int)e->name_len, e->name, ev->sigs.items[k]->result ? "TL_EVENTS_SINGLE_PROVIDER" : "0");
             k++;
         } else {
             buf_puts(b, "        { TL__NULL, 0, 0 },\n");
         }
         out_maybe_flush(o);
     }
-    buf_printf(&o->chunk, "    };\n    return info;\n}\n\n"
-                          "static inline bool %s_init(tl_events *reg, const tl_logger *logger) {\n"
-                          "    return tl_events_init_table(reg, %s_SPAN, %s_info(), logger);\n}\n",
+    buf_printf(&o->chunk,
+               "    };\n    return info;\n}\n\n"
+               "static inline bool %s_init(tl_events *reg, const tl_logger *logger) {\n"
+               "    return tl_events_init_table(reg, %s_SPAN, %s_info(), logger);\n}\n",
                lo, d->upper_name, lo);
-    event_sig_free(&none);
-    vec_free(&sigs);
-    vec_free(&by_value);
+}
+
+/* Ordinal domains are event domains: per live event a listener type and typed subscribe,
+ * unsubscribe, contains and publish over threadlink/events.h, then the event table. The exact
+ * form is the contract in events.h (tests/events/generated_events_sample.h). */
+static void emit_events(header_ctx *c)
+{
+    event_list ev = {0};
+    event_list_gather(c, &ev);
+    buf_putc(&c->o->chunk, '\n');
+    emit_event_tags(c->o, &ev);
+    for (size_t k = 0; k < ev.by_value.count; k++) {
+        emit_event_api(&c->o->chunk, c->d, ev.by_value.items[k], ev.sigs.items[k]);
+        out_maybe_flush(c->o);
+    }
+    emit_event_table(c, &ev);
+    event_list_free(&ev);
 }
 
 static void emit_token(header_ctx *c, const char *tok, size_t len)
@@ -486,19 +536,21 @@ static void emit_token(header_ctx *c, const char *tok, size_t len)
     else if (IS("INCLUDES")) {
         if (d->kind == KIND_ORDINAL) buf_puts(b, "#include <threadlink/events.h>\n");
         if (d->cfg)
-            for (size_t i = 0; i < d->cfg->includes.count; i++)
-                buf_printf(b, "#include \"%s\"\n", d->cfg->includes.items[i]);
+            for (size_t i = 0; i < d->cfg->includes.count; i++) buf_printf(b, "#include \"%s\"\n", d->cfg->includes.items[i]);
     } else if (IS("DEPRECATION_MACRO")) emit_deprecation_macro(b);
     else if (IS("DOMAIN_NAME")) buf_puts(b, d->name);
     else if (IS("DOMAIN_DOC")) {
         if (d->kind == KIND_ORDINAL)
-            buf_printf(b, "/* %s: an ordinal domain. Values are dense indices kept by %s.manifest.json;\n"
-                          " * a removed entry is gone (every use fails to compile) and leaves a gap. */", d->name, d->name);
+            buf_printf(b,
+                       "/* %s: an ordinal domain. Values are dense indices kept by %s.manifest.json;\n"
+                       " * a removed entry is gone (every use fails to compile) and leaves a gap. */",
+                       d->name, d->name);
         else
-            buf_printf(b, "/* %s: an identity domain. Values are hashes of scope-qualified names, kept by\n"
-                          " * %s.manifest.json, and never change; a removed entry stays as a deprecated tombstone. */", d->name, d->name);
-    }
-    else if (IS("DOMAIN_C")) buf_puts(b, d->c_name);
+            buf_printf(b,
+                       "/* %s: an identity domain. Values are hashes of scope-qualified names, kept by\n"
+                       " * %s.manifest.json, and never change; a removed entry stays as a deprecated tombstone. */",
+                       d->name, d->name);
+    } else if (IS("DOMAIN_C")) buf_puts(b, d->c_name);
     else if (IS("DOMAIN_LOWER")) buf_puts(b, d->lower_name);
     else if (IS("DOMAIN_UPPER")) buf_puts(b, d->upper_name);
     else if (IS("DOMAIN_SENTINEL")) {
@@ -507,14 +559,15 @@ static void emit_token(header_ctx *c, const char *tok, size_t len)
     else if (IS("DOMAIN_COUNT")) buf_put_u64(b, c->live_count);
     else if (IS("DOMAIN_SPAN")) {
         if (d->kind == KIND_ORDINAL)
-            buf_printf(b, "/* One past the highest value: the size of a table indexed by value. */\n"
-                          "#define %s_SPAN %u\n", d->upper_name, c->span);
+            buf_printf(b,
+                       "/* One past the highest value: the size of a table indexed by value. */\n"
+                       "#define %s_SPAN %u\n",
+                       d->upper_name, c->span);
     } else if (IS("DOMAIN_XMACRO")) emit_xmacro(c);
     else if (IS("DOMAIN_LOOKUPS")) emit_lookups(c), emit_conversions(c);
     else if (IS("DOMAIN_EVENTS")) {
         if (d->kind == KIND_ORDINAL) emit_events(c);
-    }
-    else {
+    } else {
         buf_putc(b, '{');
         buf_put(b, tok, len);
         buf_putc(b, '}');
@@ -522,8 +575,8 @@ static void emit_token(header_ctx *c, const char *tok, size_t len)
 #undef IS
 }
 
-void emit_header(out_file *o, const char *shell, const domain *d, const manifest *m,
-                 const char *const *inputs, size_t input_count, const emit_options *opt)
+void emit_header(out_file *o, const char *shell, const domain *d, const manifest *m, const char *const *inputs,
+                 size_t input_count, const emit_options *opt)
 {
     header_ctx c = {o, d, m, inputs, input_count, opt, false, 0, 0, 0};
     for (size_t i = 0; i < m->entries.count; i++) {

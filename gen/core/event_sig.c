@@ -55,8 +55,8 @@ static bool word_in(const char *w, size_t n, const char *const *list)
 /* The builtin type keywords by kind (_Bool counts as bool, _Imaginary as _Complex): -1 for any
  * other word. */
 enum { B_VOID, B_CHAR, B_SHORT, B_INT, B_LONG, B_FLOAT, B_DOUBLE, B_SIGNED, B_UNSIGNED, B_BOOL, B_COMPLEX, B_COUNT };
-static const char *const builtin_names[B_COUNT] = {"void", "char", "short", "int", "long", "float", "double",
-                                                  "signed", "unsigned", "bool", "_Complex"};
+static const char *const builtin_names[B_COUNT] = {"void",   "char",   "short",    "int",  "long",    "float",
+                                                   "double", "signed", "unsigned", "bool", "_Complex"};
 
 static int builtin_index(const char *w, size_t n)
 {
@@ -81,12 +81,12 @@ static const char *builtin_combination_error(const int *count)
         if (i != B_LONG && count[i] > 1) return "a type keyword other than 'long' goes once";
     if ((count[B_VOID] || count[B_BOOL]) && total > 1) return "'void' and 'bool' combine with no other type keyword";
     if (floating || count[B_COMPLEX]) { /* float, double, long double, each maybe _Complex */
-        if (floating != 1 || sign || count[B_CHAR] || count[B_SHORT] || count[B_INT] ||
-            count[B_LONG] > count[B_DOUBLE])
+        if (floating != 1 || sign || count[B_CHAR] || count[B_SHORT] || count[B_INT] || count[B_LONG] > count[B_DOUBLE])
             return "a floating type is 'float', 'double' or 'long double' (with '_Complex')";
         return NULL;
     }
-    if (count[B_CHAR] && (count[B_SHORT] || count[B_INT] || count[B_LONG])) return "'char' combines only with 'signed' or 'unsigned'";
+    if (count[B_CHAR] && (count[B_SHORT] || count[B_INT] || count[B_LONG]))
+        return "'char' combines only with 'signed' or 'unsigned'";
     if (count[B_SHORT] && count[B_LONG]) return "'short' and 'long' do not combine";
     return NULL;
 }
@@ -107,10 +107,10 @@ static word_kind classify_word(const char *w, size_t n)
     static const char *const tag_key[] = {"struct", "union", "enum", NULL};
     /* The other keywords of C11 and C23 (those spelt _X are reserved identifiers anyway). */
     static const char *const keyword[] = {
-        "auto", "break", "case", "continue", "default", "do", "else", "extern", "for", "goto", "if",
-        "inline", "register", "return", "sizeof", "static", "switch", "typedef", "while", "alignas",
-        "alignof", "constexpr", "false", "nullptr", "static_assert", "thread_local", "true", "typeof",
-        "typeof_unqual", NULL};
+        "auto",          "break",        "case",  "continue", "default",       "do",        "else",   "extern",
+        "for",           "goto",         "if",    "inline",   "register",      "return",    "sizeof", "static",
+        "switch",        "typedef",      "while", "alignas",  "alignof",       "constexpr", "false",  "nullptr",
+        "static_assert", "thread_local", "true",  "typeof",   "typeof_unqual", NULL};
     if (builtin_index(w, n) >= 0) return WORD_BUILTIN;
     if (word_in(w, n, qualifier)) return WORD_QUALIFIER;
     if (word_in(w, n, tag_key)) return WORD_TAG_KEY;
@@ -121,21 +121,21 @@ static word_kind classify_word(const char *w, size_t n)
 
 /* What parse_type has seen of a type so far. */
 typedef struct type_state {
-    buf *out;                   /* the type, normalised */
+    buf *out; /* the type, normalised */
     bool last_star;
-    bool pointer;               /* a '*' seen: only qualifiers and '*' may follow */
+    bool pointer; /* a '*' seen: only qualifiers and '*' may follow */
     int builtins[B_COUNT];
-    const char *named;          /* the typedef name or tag, which takes no builtin keyword */
-    const char *mixed;          /* the first word that breaks the specifier rules */
+    const char *named; /* the typedef name or tag, which takes no builtin keyword */
+    const char *mixed; /* the first word that breaks the specifier rules */
     int mixed_len;
     const char *mixed_why;
-    bool reserved;              /* an implementation's word (__int128, __m128): may be the type */
-    bool specified;             /* a builtin type keyword, a typedef name or a tag seen */
-    const char *tag_key;        /* struct / union / enum waiting for its tag */
+    bool reserved;       /* an implementation's word (__int128, __m128): may be the type */
+    bool specified;      /* a builtin type keyword, a typedef name or a tag seen */
+    const char *tag_key; /* struct / union / enum waiting for its tag */
     int tag_key_len;
-    const char *name;           /* the first parameter name */
+    const char *name; /* the first parameter name */
     int name_len;
-    buf bare;                   /* the tokens that are not names, normalised like `out` */
+    buf bare; /* the tokens that are not names, normalised like `out` */
     bool bare_star;
 } type_state;
 
@@ -154,7 +154,8 @@ static void type_take_star(type_state *t)
 static bool type_word_is_name(type_state *t, const char *w, size_t n, word_kind k)
 {
     if (t->tag_key) {
-        if (t->specified && !t->mixed) t->mixed = t->tag_key, t->mixed_len = t->tag_key_len, t->mixed_why = "a tagged type takes no other type";
+        if (t->specified && !t->mixed)
+            t->mixed = t->tag_key, t->mixed_len = t->tag_key_len, t->mixed_why = "a tagged type takes no other type";
         t->tag_key = NULL; /* this WORD is the tag */
         t->specified = true;
         t->named = w;
@@ -164,7 +165,8 @@ static bool type_word_is_name(type_state *t, const char *w, size_t n, word_kind 
     } else if (k == WORD_BUILTIN) {
         t->specified = true;
         t->builtins[builtin_index(w, n)]++; /* a WORD_BUILTIN has one */
-        const char *why = t->named ? "a typedef name or tag takes no builtin type keyword" : builtin_combination_error(t->builtins);
+        const char *why =
+            t->named ? "a typedef name or tag takes no builtin type keyword" : builtin_combination_error(t->builtins);
         if (why && !t->mixed) t->mixed = w, t->mixed_len = (int)n, t->mixed_why = why;
     } else if (k == WORD_IDENT) {
         if (t->pointer || t->specified) return true;
@@ -203,7 +205,8 @@ static bool type_check(type_state *t, const sig_lexer *lx, const char *start)
     }
     if (t->mixed) {
         l.col += (uint32_t)(t->mixed - lx->start);
-        diag_error(l, "'%.*s' does not combine with the rest of '%s': %s", t->mixed_len, t->mixed, buf_cstr(t->out), t->mixed_why);
+        diag_error(l, "'%.*s' does not combine with the rest of '%s': %s", t->mixed_len, t->mixed, buf_cstr(t->out),
+                   t->mixed_why);
         return false;
     }
     if (!t->specified && !t->reserved) { /* only qualifiers and keywords: `const`, `volatile *` */

@@ -7,10 +7,10 @@
 #include "base/diag.h"
 
 typedef struct event_sig {
-    char *text;             /* normalised: "(const scene_load *)", "()->bool" */
-    VEC(char *) params;     /* normalised parameter types */
-    char *result;           /* single provider: the result type, else NULL */
-    uint32_t id;            /* XXH32 (seed 0) of text */
+    char *text;         /* normalised: "(const scene_load *)", "()->bool" */
+    VEC(char *) params; /* normalised parameter types */
+    char *result;       /* single provider: the result type, else NULL */
+    uint32_t id;        /* XXH32 (seed 0) of text */
 } event_sig;
 
 /* Parses `text` (from '(' to the end of the line; NULL or empty means "()"). Errors are

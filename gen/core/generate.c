@@ -20,10 +20,10 @@
 /* Everything about one domain that the emit stage needs, prepared before anything is written. */
 typedef struct domain_job {
     domain *d;
-    char *header_path;    /* where the header goes, relative to the working directory */
-    char *manifest_path;  /* the in-tree manifest */
-    char *shell_text;     /* the shell, loaded and checked */
-    VEC(char *) inputs;   /* project-relative input names for the banner */
+    char *header_path;   /* where the header goes, relative to the working directory */
+    char *manifest_path; /* the in-tree manifest */
+    char *shell_text;    /* the shell, loaded and checked */
+    VEC(char *) inputs;  /* project-relative input names for the banner */
     manifest m;
     identity_summary summary;
     bool had_manifest;
@@ -101,8 +101,10 @@ static void warn_orphan_manifests(const name_list *manifests, const domain_job *
         for (size_t j = 0; j < count && !declared; j++)
             declared = ascii_ieq(jobs[j].d->name, strlen(jobs[j].d->name), name, domain_len);
         if (!declared)
-            diag_warning(loc_file(manifests->items[i]), "no domain '%.*s' is declared: to retire the domain, delete this manifest (diff then reports the domain as removed); else declare it again",
-                         (int)domain_len, name);
+            diag_warning(
+                loc_file(manifests->items[i]),
+                "no domain '%.*s' is declared: to retire the domain, delete this manifest (diff then reports the domain as removed); else declare it again",
+                (int)domain_len, name);
     }
 }
 
@@ -121,28 +123,36 @@ static bool load_manifest(const name_list *manifests, domain_job *job)
         }
         if (!moved && respelt) {
             /* The domain's name changed in case only: the same domain, whose values must stay. */
-            diag_error(loc_file(job->manifest_path), "the manifest of %s is %s, named for the domain's old spelling: rename it (git mv) and set its \"domain\" to \"%s\" to keep the domain's values",
-                       job->d->name, respelt, job->d->name);
+            diag_error(
+                loc_file(job->manifest_path),
+                "the manifest of %s is %s, named for the domain's old spelling: rename it (git mv) and set its \"domain\" to \"%s\" to keep the domain's values",
+                job->d->name, respelt, job->d->name);
             ok = false;
         } else if (moved) {
             /* The domain's output moved, and its manifest with it: issuing values afresh would
              * renumber an ordinal domain and forget every tombstone. */
-            diag_error(loc_file(job->manifest_path), "the manifest of %s is at %s, not here where its output '%s' puts it: move it here (git mv) to keep the domain's values, and delete the old header",
-                       job->d->name, moved, job->d->output);
+            diag_error(
+                loc_file(job->manifest_path),
+                "the manifest of %s is at %s, not here where its output '%s' puts it: move it here (git mv) to keep the domain's values, and delete the old header",
+                job->d->name, moved, job->d->output);
             ok = false;
         } else if (open_errno != ENOENT) {
-            diag_error(loc_file(job->manifest_path), "cannot read the manifest: %s", fs_read_failure());
+            diag_error(loc_file(job->manifest_path), "cannot read the manifest of %s: %s", job->d->name, fs_read_failure());
             ok = false;
         } else if (fs_kind_of(job->header_path) == FS_FILE) {
-            diag_warning(loc_file(job->manifest_path), "manifest missing although %s exists: values are issued again from the injectors (restore the manifest from version control to keep renamed and removed entries)",
-                         job->header_path);
+            diag_warning(
+                loc_file(job->manifest_path),
+                "manifest missing although %s exists: values are issued again from the injectors (restore the manifest from version control to keep renamed and removed entries)",
+                job->header_path);
         }
         memset(&job->m, 0, sizeof job->m);
     } else {
         job->had_manifest = true;
         ok = manifest_read_fd(job->manifest_path, fd, &job->m);
         close(fd);
-        if (!ok) diag_note(loc_file(job->manifest_path), "nothing was written: fix or restore the manifest (it is the identity store of %s)", job->d->name);
+        if (!ok)
+            diag_note(loc_file(job->manifest_path),
+                      "nothing was written: fix or restore the manifest (it is the identity store of %s)", job->d->name);
     }
     return ok;
 }
@@ -159,8 +169,8 @@ static bool check_distinct_outputs(domain_job *jobs, size_t count)
             for (int i = 0; i < 2; i++)
                 if (ascii_ieq(pa[i], strlen(pa[i]), pb[i], strlen(pb[i]))) {
                     domain *da = jobs[a].d, *db = jobs[b].d;
-                    diag_error(da->cfg ? da->cfg->loc : loc_file(pa[i]), "domains '%s' and '%s' both write %s; nothing was written",
-                               db->name, da->name, pa[i]);
+                    diag_error(da->cfg ? da->cfg->loc : loc_file(pa[i]),
+                               "domains '%s' and '%s' both write %s; nothing was written", db->name, da->name, pa[i]);
                     ok = false;
                 }
         }
@@ -222,7 +232,10 @@ static bool stamp_says_up_to_date(const char *stamp_path, uint64_t inputs, char 
     return ok;
 }
 
-typedef struct written_probe { const output_set *set; const char *path; } written_probe;
+typedef struct written_probe {
+    const output_set *set;
+    const char *path;
+} written_probe;
 
 static bool is_written(const void *ctx, uint32_t i)
 {
@@ -264,7 +277,8 @@ static void remove_stale_outputs(const char *stamp_path, const char *base, const
         if (str_has_suffix(o->path, ".manifest.json", NULL)) continue;
         if (strncmp(o->path, base, base_len) != 0 || o->path[base_len] != '/' || strstr(o->path, "/../")) continue;
         if (!stamp_output_intact(o)) continue;
-        if (output_unlink_below(base, o->path + base_len + 1) && report) fprintf(report, "removed %s: no longer generated\n", o->path);
+        if (output_unlink_below(base, o->path + base_len + 1) && report)
+            fprintf(report, "removed %s: no longer generated\n", o->path);
     }
     index_map_free(&now);
     stamp_free(&old);
@@ -333,10 +347,10 @@ static void write_depfile(const gen_options *opt, project *p, domain_job *jobs, 
 
 /* One output of the run, in the order it is written. */
 typedef struct planned_output {
-    char *path;         /* relative to the working directory */
-    const char *base;   /* its directory root (generated dir or -o DIR) and path below it */
+    char *path;       /* relative to the working directory */
+    const char *base; /* its directory root (generated dir or -o DIR) and path below it */
     const char *relative;
-    domain_job *job;    /* a domain's header or manifest ... */
+    domain_job *job; /* a domain's header or manifest ... */
     bool manifest;
     size_t stage, index; /* ... or a stage's output */
 } planned_output;
@@ -417,8 +431,10 @@ static bool check_stamp_and_guards(const output_plan *plan, const src_loc *where
         if (!op) {
             index_map_insert(&seen, h, (uint32_t)a);
         } else if (!ascii_ieq(op, strlen(op), po->path, strlen(po->path))) { /* one path: reported */
-            diag_error(where[a], "%s and %s both get the include guard %s, so a file including both sees only one: rename one; nothing was written",
-                       op, po->path, guards[a]);
+            diag_error(
+                where[a],
+                "%s and %s both get the include guard %s, so a file including both sees only one: rename one; nothing was written",
+                op, po->path, guards[a]);
             ok = false;
         }
     }
@@ -459,12 +475,16 @@ static bool outputs_as_declared(const gen_options *opt, const output_plan *plan,
     for (size_t a = 0, b = 0; a < np || b < nd;) {
         int c = a == np ? 1 : b == nd ? -1 : strcmp(planned[a].name, declared[b].name);
         if (c < 0) {
-            diag_error(where[planned[a].index], "extra output %s: written, but the build does not declare it (--expect-outputs): add it to the build's outputs; nothing was written",
-                       planned[a].name);
+            diag_error(
+                where[planned[a].index],
+                "extra output %s: written, but the build does not declare it (--expect-outputs): add it to the build's outputs; nothing was written",
+                planned[a].name);
             ok = false;
         } else if (c > 0 && (b == 0 || strcmp(declared[b].name, declared[b - 1].name) != 0)) {
-            diag_error(loc_file(config_path), "missing output %s: the build declares it (--expect-outputs), but nothing in the project writes it: remove it from the build's outputs; nothing was written",
-                       declared[b].name);
+            diag_error(
+                loc_file(config_path),
+                "missing output %s: the build declares it (--expect-outputs), but nothing in the project writes it: remove it from the build's outputs; nothing was written",
+                declared[b].name);
             ok = false;
         }
         if (c <= 0) a++;
@@ -473,6 +493,60 @@ static bool outputs_as_declared(const gen_options *opt, const output_plan *plan,
     }
     free(planned);
     free(declared);
+    return ok;
+}
+
+/* --outputs-file: the outputs' names as --list-outputs prints them. */
+static void outputs_text(const output_plan *plan, buf *out)
+{
+    for (size_t i = 0; i < plan->count; i++) buf_printf(out, "%s\n", plan->items[i].relative);
+}
+
+/* The names in `text` (one a line) that `other` lacks. */
+static size_t lines_missing_from(const buf *text, const buf *other)
+{
+    size_t n = 0;
+    for (const char *p = text->data, *end = p ? p + text->len : NULL; p && p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        bool found = false;
+        for (const char *q = other->data, *qend = q ? q + other->len : NULL; q && q < qend && !found;) {
+            const char *qnl = memchr(q, '\n', (size_t)(qend - q));
+            size_t qlen = qnl ? (size_t)(qnl - q) : (size_t)(qend - q);
+            found = qlen == len && memcmp(p, q, len) == 0;
+            q += qlen + 1;
+        }
+        n += len && !found;
+        p += len + 1;
+    }
+    return n;
+}
+
+/* --outputs-file FILE: the build declares what FILE lists (when it configured). A project whose
+ * outputs changed rewrites it, so the build system configures again before its next build; the
+ * headers are written as usual meanwhile (a header new to the list is included only by files
+ * being edited to include it, which this build compiles after the step). */
+static bool record_outputs_file(const gen_options *opt, const output_plan *plan)
+{
+    buf old = {0}, now = {0};
+    bool ok = true;
+    if (!fs_read_file(opt->outputs_file, &old)) buf_free(&old); /* none yet: the first build */
+    outputs_text(plan, &now);
+    if (old.len != now.len || (now.len && memcmp(old.data, now.data, now.len) != 0)) {
+        output_set set = {.mode = OUTPUT_WRITE};
+        out_file *o = output_begin(&set, opt->outputs_file);
+        buf_put(&o->chunk, now.data, now.len);
+        ok = output_end(o) && output_commit(&set);
+        output_set_free(&set);
+        if (!ok) diag_error(loc_file(opt->outputs_file), "cannot write the list of outputs");
+        else if (old.len)
+            diag_note(
+                loc_file(opt->outputs_file),
+                "the project's outputs changed (%zu new, %zu gone): this file lists them now, and the build configures again before its next run",
+                lines_missing_from(&now, &old), lines_missing_from(&old, &now));
+    }
+    buf_free(&old);
+    buf_free(&now);
     return ok;
 }
 
@@ -562,12 +636,12 @@ static void probe_reads(project *p, domain_job *jobs, size_t count, output_probe
 
 static char *describe_input(const project *p, const char *path)
 {
-    const char *kind = strcmp(path, p->cfg.path) == 0 ? "the project config"
-                       : fs_kind_follow(path) == FS_DIR ? "the directory"
-                       : str_has_suffix(path, ".txt", NULL) ? "the entries file"
-                       : str_has_suffix(path, ".vault.json", NULL) ? "the vault schema"
+    const char *kind = strcmp(path, p->cfg.path) == 0                  ? "the project config"
+                       : fs_kind_follow(path) == FS_DIR                ? "the directory"
+                       : str_has_suffix(path, ".txt", NULL)            ? "the entries file"
+                       : str_has_suffix(path, ".vault.json", NULL)     ? "the vault schema"
                        : str_has_suffix(path, ".vaultdata.json", NULL) ? "the vault data file"
-                                                                      : "the input";
+                                                                       : "the input";
     return xasprintf("%s %s", kind, path);
 }
 
@@ -616,8 +690,8 @@ static bool check_outputs_not_read(project *p, domain_job *jobs, size_t count, c
     return ok;
 }
 
-static void plan_add(output_plan *plan, const char *base, const char *relative, domain_job *job, bool manifest,
-                     size_t stage, size_t index)
+static void plan_add(output_plan *plan, const char *base, const char *relative, domain_job *job, bool manifest, size_t stage,
+                     size_t index)
 {
     planned_output *po = vec_push(plan);
     po->path = path_join(base, relative);
@@ -673,11 +747,11 @@ typedef struct gen_run_ctx {
     bool *stage_loaded;
     domain_job *jobs;
     char *gen_dir;
-    const char *build_base;   /* -o DIR for headers, else the generated directory */
+    const char *build_base; /* -o DIR for headers, else the generated directory */
     output_plan plan;
-    VEC(src_loc) plan_where;  /* the config location each planned output is reported at */
+    VEC(src_loc) plan_where; /* the config location each planned output is reported at */
     char *stamp_path;
-    uint64_t inputs, shape;   /* the stamp's two digests (stamp.h) */
+    uint64_t inputs, shape; /* the stamp's two digests (stamp.h) */
 } gen_run_ctx;
 
 static bool no_new_errors(const gen_run_ctx *c) { return diag_error_count() == c->errors_before; }
@@ -692,13 +766,14 @@ static bool load_stages(gen_run_ctx *c)
     c->stage_loaded = xcalloc(n, sizeof *c->stage_loaded);
     for (size_t s = 0; s < c->nstages; s++) {
         c->stage_loaded[s] = tlg_stages[s]->load(&c->p, &c->stage_state[s], &c->stage_out[s]);
-        if (!c->stage_loaded[s] || (tlg_stages[s]->add_domains && !tlg_stages[s]->add_domains(c->stage_state[s], &c->p))) ok = false;
+        if (!c->stage_loaded[s] || (tlg_stages[s]->add_domains && !tlg_stages[s]->add_domains(c->stage_state[s], &c->p)))
+            ok = false;
     }
     return ok;
 }
 
-static void plan_at(gen_run_ctx *c, const char *base, const char *relative, domain_job *job, bool manifest,
-                    size_t stage, size_t index, src_loc where)
+static void plan_at(gen_run_ctx *c, const char *base, const char *relative, domain_job *job, bool manifest, size_t stage,
+                    size_t index, src_loc where)
 {
     plan_add(&c->plan, base, relative, job, manifest, stage, index);
     *vec_push(&c->plan_where) = where;
@@ -773,8 +848,10 @@ static bool check_plan(gen_run_ctx *c, bool ok)
 {
     if (!check_outputs_not_read(&c->p, c->jobs, c->count, &c->plan, c->plan_where.items)) ok = false;
     if (!check_stamp_and_guards(&c->plan, c->plan_where.items, c->build_base)) ok = false;
-    if (ok && c->opt->expect_outputs_given && !outputs_as_declared(c->opt, &c->plan, c->plan_where.items, c->p.cfg.path)) ok = false;
-    if (ok) clean_up_leftovers(c->opt, &c->plan, c->build_base, c->gen_dir);
+    if (ok && c->opt->expect_outputs_given && !outputs_as_declared(c->opt, &c->plan, c->plan_where.items, c->p.cfg.path))
+        ok = false;
+    if (ok && c->opt->outputs_file && !record_outputs_file(c->opt, &c->plan)) ok = false;
+    if (ok && !c->opt->write_nothing) clean_up_leftovers(c->opt, &c->plan, c->build_base, c->gen_dir);
     return ok;
 }
 
@@ -795,17 +872,52 @@ static bool stamp_is_fresh(gen_run_ctx *c)
     return true;
 }
 
-/* Every manifest, so that each problem (two conflicted merges) is reported in one run. */
-static bool load_manifests(gen_run_ctx *c)
+/* Every manifest, so that each problem (two conflicted merges) is reported in one run; manifests
+ * no domain declares are warned about when `warn_orphans`. */
+static bool load_manifests(gen_run_ctx *c, bool warn_orphans)
 {
     name_list manifests = {0};
     bool ok = true;
     find_manifests(c->gen_dir, 0, &manifests);
     for (size_t i = 0; i < c->count; i++)
         if (!load_manifest(&manifests, &c->jobs[i])) ok = false;
-    if (ok) warn_orphan_manifests(&manifests, c->jobs, c->count);
+    if (ok && warn_orphans) warn_orphan_manifests(&manifests, c->jobs, c->count);
     name_list_free(&manifests);
     return ok;
+}
+
+/* A domain that has no manifest yet and only new entries: a project before its first generate. */
+static bool new_in_project(const domain_job *job)
+{
+    const identity_summary *s = &job->summary;
+    return !job->had_manifest && s->added && !s->removed && !s->revived && !s->signature_changes && !s->renamed;
+}
+
+/* headers on a project before its first generate: one message for every such domain, saying what
+ * to run, where each build would otherwise warn once per domain. */
+static bool report_new_project(gen_run_ctx *c)
+{
+    buf names = {0};
+    size_t domains = 0, entries = 0, total = 0;
+    for (size_t i = 0; i < c->count; i++) total += new_in_project(&c->jobs[i]);
+    for (size_t i = 0; i < c->count; i++) {
+        if (!new_in_project(&c->jobs[i])) continue;
+        domains++;
+        entries += c->jobs[i].summary.added;
+        buf_printf(&names, "%s%s", domains == 1 ? "" : domains == total ? " and " : ", ", c->jobs[i].d->name);
+    }
+    if (domains) {
+        char *cd = c->opt->project_dir ? xasprintf(" -C %s", c->opt->project_dir) : xstrdup("");
+        void (*report)(src_loc, const char *, ...) = c->opt->strict ? diag_error : diag_warning;
+        report(
+            loc_file(c->p.cfg.path),
+            "a new project: %s %s no manifest yet, so this build numbers %s %zu entr%s without recording them; run threadlink-gen generate%s once to record them in %s/ (then commit it)",
+            names.data, domains == 1 ? "has" : "have", domains == 1 ? "its" : "their", entries, entries == 1 ? "y" : "ies", cd,
+            c->p.cfg.generated_dir);
+        free(cd);
+    }
+    buf_free(&names);
+    return !(domains && c->opt->strict);
 }
 
 /* Identity for every domain, merged with its manifest; headers reports what it lacks. */
@@ -816,7 +928,8 @@ static bool assign_identities(gen_run_ctx *c)
         domain_job *job = &c->jobs[i];
         if (!identity_assign(job->d, &job->m, job->manifest_path, &job->summary)) {
             if (!job->summary.input_errors)
-                diag_note(loc_file(job->manifest_path), "nothing was written: fix or restore the manifest (it is the identity store of %s)", job->d->name);
+                diag_note(loc_file(job->manifest_path),
+                          "nothing was written: fix or restore the manifest (it is the identity store of %s)", job->d->name);
             ok = false;
             continue;
         }
@@ -825,8 +938,11 @@ static bool assign_identities(gen_run_ctx *c)
         if (live == 0)
             diag_warning(job->d->cfg ? job->d->cfg->loc : loc_file(c->p.cfg.path),
                          "domain '%s' has no entries: its enum holds only the sentinel %s_None", job->d->name, job->d->c_name);
-        if (c->opt->command == GEN_HEADERS && !identity_report_unrecorded(job->d, &job->summary, job->manifest_path, c->opt->strict)) ok = false;
+        if (c->opt->command == GEN_HEADERS && !new_in_project(job) &&
+            !identity_report_unrecorded(job->d, &job->summary, job->manifest_path, c->opt->strict))
+            ok = false;
     }
+    if (ok && c->opt->command == GEN_HEADERS && !report_new_project(c)) ok = false;
     return ok;
 }
 
@@ -836,7 +952,7 @@ static bool resolve_stages(gen_run_ctx *c)
     if (!c->nstages) return true;
     bool ok = true;
     domain_result *results = xcalloc(c->count ? c->count : 1, sizeof *results);
-    for (size_t i = 0; i < c->count; i++) results[i] = (domain_result){c->jobs[i].d, &c->jobs[i].m};
+    for (size_t i = 0; i < c->count; i++) results[i] = (domain_result){c->jobs[i].d, &c->jobs[i].m, c->jobs[i].manifest_path};
     for (size_t s = 0; s < c->nstages; s++)
         if (!tlg_stages[s]->resolve(c->stage_state[s], results, c->count)) ok = false;
     free(results);
@@ -854,7 +970,8 @@ static void print_check_diff(const output_set *out, FILE *summary_out)
         char *a_name = exists ? xasprintf("a/%s", o->path) : xstrdup("/dev/null");
         char *b_name = xasprintf("b/%s", o->path);
         diff.len = 0;
-        udiff(&diff, a_name, exists ? old.data : "", exists ? old.len : 0, b_name, o->whole.data ? o->whole.data : "", o->whole.len);
+        udiff(&diff, a_name, exists ? old.data : "", exists ? old.len : 0, b_name, o->whole.data ? o->whole.data : "",
+              o->whole.len);
         fwrite(diff.data, 1, diff.len, summary_out);
         free(a_name);
         free(b_name);
@@ -862,8 +979,8 @@ static void print_check_diff(const output_set *out, FILE *summary_out)
     buf_free(&diff);
     buf_free(&old);
     if (out->changed)
-        fprintf(summary_out, "threadlink-gen: %zu generated file%s out of date: run threadlink-gen generate\n",
-                out->changed, out->changed == 1 ? " is" : "s are");
+        fprintf(summary_out, "threadlink-gen: %zu generated file%s out of date: run threadlink-gen generate\n", out->changed,
+                out->changed == 1 ? " is" : "s are");
 }
 
 /* After the outputs were committed: stale outputs, the stamp, the depfile, the summary or diff. */
@@ -931,7 +1048,8 @@ static void restamp(const gen_run_ctx *c, stamp *prev, const output_set *written
     for (size_t k = 0; k < written->files.count; k++) {
         const out_file *o = written->files.items[k];
         for (size_t i = 0; i < prev->outputs.count; i++)
-            if (strcmp(prev->outputs.items[i].path, o->path) == 0) prev->outputs.items[i].size = o->pos, prev->outputs.items[i].hash = o->hash;
+            if (strcmp(prev->outputs.items[i].path, o->path) == 0)
+                prev->outputs.items[i].size = o->pos, prev->outputs.items[i].hash = o->hash;
     }
     write_stamp_file(c->stamp_path, prev);
 }
@@ -960,7 +1078,7 @@ static bool emit_contents_and_commit(gen_run_ctx *c, stamp *prev)
  * made from those bytes emitted. */
 static bool regenerate_contents(gen_run_ctx *c, stamp *prev)
 {
-    if (load_manifests(c) && resolve_stages(c)) return emit_contents_and_commit(c, prev);
+    if (load_manifests(c, true) && resolve_stages(c)) return emit_contents_and_commit(c, prev);
     stamp_free(prev);
     return false;
 }
@@ -985,15 +1103,24 @@ static void gen_run_free(gen_run_ctx *c)
     model_free(&c->p);
 }
 
+/* The stamp found every output up to date: nothing is written, and the stages resolve over the
+ * manifests as they are when the run must hand on what they resolve (always_resolve). The stamp
+ * vouches for the manifests (they are among its outputs), so identity has nothing to merge. */
+static bool resolve_up_to_date(gen_run_ctx *c)
+{
+    return !c->opt->always_resolve || (load_manifests(c, false) && resolve_stages(c));
+}
+
 /* Read and check everything and plan every output before anything is written; then (unless the
- * stamp says nothing changed) manifests, identities, the stages, and one commit of all outputs. */
+ * stamp says nothing changed) manifests, identities, the stages, and one commit of all outputs
+ * (none for write_nothing: the run ends with the stages resolved). */
 static bool gen_run_steps(gen_run_ctx *c)
 {
     bool ok = load_stages(c);
     c->count = c->p.domains.count;
     c->jobs = xcalloc(c->count ? c->count : 1, sizeof *c->jobs);
     c->gen_dir = path_join(c->p.cfg.root, c->p.cfg.generated_dir);
-    c->build_base = c->opt->command == GEN_HEADERS ? c->opt->headers_dir : c->gen_dir;
+    c->build_base = c->opt->command == GEN_HEADERS && !c->opt->write_nothing ? c->opt->headers_dir : c->gen_dir;
     if (!plan_domains(c)) ok = false;
     if (!plan_stage_outputs(c)) ok = false;
     ok = check_plan(c, ok);
@@ -1002,10 +1129,11 @@ static bool gen_run_steps(gen_run_ctx *c)
         c->result->outputs = c->plan.count;
         return true;
     }
-    if (ok && stamp_is_fresh(c)) return true;
+    if (ok && !c->opt->write_nothing && stamp_is_fresh(c)) return resolve_up_to_date(c);
     stamp prev;
     if (ok && only_contents_changed(c, &prev)) return regenerate_contents(c, &prev);
-    return ok && load_manifests(c) && assign_identities(c) && resolve_stages(c) && emit_and_commit(c);
+    ok = ok && load_manifests(c, true) && assign_identities(c) && resolve_stages(c);
+    return ok && (c->opt->write_nothing || emit_and_commit(c));
 }
 
 int gen_run(const gen_options *opt, gen_result *result)
@@ -1019,6 +1147,8 @@ int gen_run(const gen_options *opt, gen_result *result)
     c.errors_before = diag_error_count();
     if (!model_load(opt->config_path ? opt->config_path : "threadlink.json", &c.p)) return 1;
     c.p.vault_images = opt->vault_images && opt->command == GEN_GENERATE;
+    c.p.jobs = opt->jobs;
+    c.p.content = opt->content;
     c.nstages = stage_count();
     bool ok = gen_run_steps(&c);
     if (opt->on_input) visit_inputs(&c.p, c.jobs, c.count, opt->on_input, opt->on_input_ctx);

@@ -10,10 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-uint32_t identity_hash(const char *key, size_t len, uint32_t seed_offset)
-{
-    return XXH32(key, len, seed_offset);
-}
+uint32_t identity_hash(const char *key, size_t len, uint32_t seed_offset) { return XXH32(key, len, seed_offset); }
 
 static uint32_t value_slot_hash(uint32_t v) { return v * 2654435761u; }
 
@@ -104,8 +101,8 @@ bool identity_reserved_member(const domain *d, const char *name, size_t len)
      * helper functions share one prefix, the helpers' suffixes. */
     if (d->reserve_zero && ascii_ieq(name, len, "None", 4)) return true;
     if (strcmp(d->c_name, d->lower_name) != 0) return false;
-    return ascii_ieq(name, len, "name", 4) || ascii_ieq(name, len, "from_name", 9) ||
-           ascii_ieq(name, len, "_names", 6) || ascii_ieq(name, len, "_values", 7);
+    return ascii_ieq(name, len, "name", 4) || ascii_ieq(name, len, "from_name", 9) || ascii_ieq(name, len, "_names", 6) ||
+           ascii_ieq(name, len, "_values", 7);
 }
 
 static void index_free(identity_index *x)
@@ -159,7 +156,8 @@ static bool index_renames(const manifest *m, const char *path, identity_index *x
         const entry *e = &m->entries.items[i];
         for (uint32_t k = 0; k < e->renamed_count; k++) {
             src_loc at = loc_at(path, e->line, 0);
-            if (!index_old_key(m, x, (uint32_t)i, &e->renamed_from[k], at) || !index_alias_name(m, x, (uint32_t)i, &e->renamed_from[k], at))
+            if (!index_old_key(m, x, (uint32_t)i, &e->renamed_from[k], at) ||
+                !index_alias_name(m, x, (uint32_t)i, &e->renamed_from[k], at))
                 return false;
         }
     }
@@ -179,15 +177,18 @@ static bool index_manifest(const domain *d, const manifest *m, const char *path,
     if (!m->domain) return true; /* no manifest yet */
     if (strcmp(m->domain, d->name) != 0) {
         if (ascii_ieq(m->domain, strlen(m->domain), d->name, strlen(d->name))) /* a case-insensitive file system */
-            diag_error(loc_file(path), "manifest is for domain '%s', not '%s': the domain's name changed in case only, and this file system reaches the old manifest by the new name; rename it (git mv -f) and set its \"domain\" to \"%s\" to keep the domain's values",
-                       m->domain, d->name, d->name);
-        else
-            diag_error(loc_file(path), "manifest is for domain '%s', not '%s'", m->domain, d->name);
+            diag_error(
+                loc_file(path),
+                "manifest is for domain '%s', not '%s': the domain's name changed in case only, and this file system reaches the old manifest by the new name; rename it (git mv -f) and set its \"domain\" to \"%s\" to keep the domain's values",
+                m->domain, d->name, d->name);
+        else diag_error(loc_file(path), "manifest is for domain '%s', not '%s'", m->domain, d->name);
         return false;
     }
     if (m->kind != d->kind) {
-        diag_error(loc_file(path), "manifest records domain '%s' as %s but the config declares it %s; changing the kind would change every value (restore the kind, or delete the manifest to start over)",
-                   d->name, m->kind == KIND_ORDINAL ? "ordinal" : "identity", d->kind == KIND_ORDINAL ? "ordinal" : "identity");
+        diag_error(
+            loc_file(path),
+            "manifest records domain '%s' as %s but the config declares it %s; changing the kind would change every value (restore the kind, or delete the manifest to start over)",
+            d->name, m->kind == KIND_ORDINAL ? "ordinal" : "identity", d->kind == KIND_ORDINAL ? "ordinal" : "identity");
         return false;
     }
     for (size_t i = 0; i < n; i++) {
@@ -201,8 +202,10 @@ static bool index_manifest(const domain *d, const manifest *m, const char *path,
         const char *hashed = e->issued_key ? e->issued_key : e->key;
         uint32_t hashed_len = e->issued_key ? e->issued_key_len : e->key_len;
         if (d->kind == KIND_IDENTITY && identity_hash(hashed, hashed_len, e->seed_offset) != e->value) {
-            diag_error(at, "entry '%s': value %u is not the hash of its %s under seed offset %u (the manifest was edited by hand or corrupted)",
-                       e->key, e->value, e->issued_key ? "issued key" : "key", e->seed_offset);
+            diag_error(
+                at,
+                "entry '%s': value %u is not the hash of its %s under seed offset %u (the manifest was edited by hand or corrupted)",
+                e->key, e->value, e->issued_key ? "issued key" : "key", e->seed_offset);
             return false;
         }
         if (d->reserve_zero && e->value == 0) {
@@ -222,15 +225,16 @@ static bool index_manifest(const domain *d, const manifest *m, const char *path,
         uint32_t hn = fnv1a_folded(e->name, e->name_len);
         dup = index_map_find(&x->names, hn, eq_name, &p);
         if (dup != UINT32_MAX) {
-            diag_error(at, "member name '%s' is used twice (also on line %u)", e->name, m->entries.items[slot_entry(x, dup)].line);
+            diag_error(at, "member name '%s' is used twice (also on line %u)", e->name,
+                       m->entries.items[slot_entry(x, dup)].line);
             return false;
         }
         index_map_insert(&x->names, hn, (uint32_t)i);
         uint32_t hv = value_slot_hash(e->value);
         dup = index_map_find(&x->values, hv, eq_value, &p);
         if (dup != UINT32_MAX) {
-            diag_error(at, "value %u is issued twice ('%s' and '%s' on line %u)", e->value, e->key,
-                       m->entries.items[dup].key, m->entries.items[dup].line);
+            diag_error(at, "value %u is issued twice ('%s' and '%s' on line %u)", e->value, e->key, m->entries.items[dup].key,
+                       m->entries.items[dup].line);
             return false;
         }
         index_map_insert(&x->values, hv, (uint32_t)i);
@@ -306,7 +310,8 @@ static void take_entry(const domain *d, manifest *m, uint32_t di, uint32_t found
     if (e->decl != UINT32_MAX) {
         const decl *first = &d->decls.items[e->decl];
         src_loc at = model_loc(d, first);
-        diag_warning(model_loc(d, dc), "duplicate entry '%.*s' ignored: '%.*s' is already declared at %s:%u:%u (names compare case-insensitively)",
+        diag_warning(model_loc(d, dc),
+                     "duplicate entry '%.*s' ignored: '%.*s' is already declared at %s:%u:%u (names compare case-insensitively)",
                      (int)dc->name_len, dc->name, (int)first->name_len, first->name, at.file, at.line, at.col);
         return;
     }
@@ -359,17 +364,18 @@ static void warn_asset_qualified(const domain *d, const manifest *m, uint32_t di
     const decl *dc = &d->decls.items[di];
     const char *what = d->asset_names[di], *file = d->asset_files[di];
     if (owner == UINT32_MAX) {
-        diag_warning(loc_file(file), "asset \"%s\" is spelled %.*s in C, a name the generated header reserves: it is named %.*s", what,
-                     (int)dc->name_len, dc->name, (int)name->len, name->data);
+        diag_warning(loc_file(file), "asset \"%s\" is spelled %.*s in C, a name the generated header reserves: it is named %.*s",
+                     what, (int)dc->name_len, dc->name, (int)name->len, name->data);
         return;
     }
     const entry *o = &m->entries.items[owner];
     if (o->decl == UINT32_MAX)
-        diag_warning(loc_file(file), "asset \"%s\" is spelled %.*s in C, the member name of a removed asset (tombstone %u): it is named %.*s",
+        diag_warning(loc_file(file),
+                     "asset \"%s\" is spelled %.*s in C, the member name of a removed asset (tombstone %u): it is named %.*s",
                      what, (int)dc->name_len, dc->name, o->value, (int)name->len, name->data);
     else
-        diag_warning(loc_file(file), "asset \"%s\" is spelled %.*s in C, like \"%s\" (%s): it is named %.*s", what, (int)dc->name_len,
-                     dc->name, d->asset_names[o->decl], d->asset_files[o->decl], (int)name->len, name->data);
+        diag_warning(loc_file(file), "asset \"%s\" is spelled %.*s in C, like \"%s\" (%s): it is named %.*s", what,
+                     (int)dc->name_len, dc->name, d->asset_names[o->decl], d->asset_files[o->decl], (int)name->len, name->data);
 }
 
 /* The member name of a newcomer, into `name`: as declared, or qualified when taken (by scope for
@@ -383,7 +389,7 @@ static void choose_member_name(const domain *d, const manifest *m, identity_inde
     name->len = 0;
     buf_put(name, dc->name, dc->name_len);
     uint32_t plain_owner = UINT32_MAX; /* who holds the plain name, when it is taken */
-    const char *holder = NULL; /* the name it holds it by (its own, or an earlier one) */
+    const char *holder = NULL;         /* the name it holds it by (its own, or an earlier one) */
     uint32_t holder_len = 0;
     unsigned attempt = 0;
     for (;; attempt++) {
@@ -400,8 +406,8 @@ static void choose_member_name(const domain *d, const manifest *m, identity_inde
     }
     if (attempt == 0) return;
     sum->name_collisions++; /* reported with the name it ended up with */
-    buf_printf(collisions, "  name collision: '%.*s' from %s is named '%.*s'%s%.*s%s\n", (int)dc->name_len, dc->name, scope, (int)name->len,
-               name->data, holder ? " ('" : " (reserved name)", (int)holder_len, holder ? holder : "",
+    buf_printf(collisions, "  name collision: '%.*s' from %s is named '%.*s'%s%.*s%s\n", (int)dc->name_len, dc->name, scope,
+               (int)name->len, name->data, holder ? " ('" : " (reserved name)", (int)holder_len, holder ? holder : "",
                holder ? "' has the plain name)" : "");
     if (d->asset_names) warn_asset_qualified(d, m, di, plain_owner, name);
 }
@@ -445,8 +451,8 @@ static void issue_hash_value(assign_ctx *c, entry *ne)
     for (uint32_t seed = 0;; seed++) {
         uint32_t v = identity_hash(ne->key, ne->key_len, seed);
         p.value = v;
-        uint32_t clash = (c->d->reserve_zero && v == 0) ? UINT32_MAX - 1
-                                                         : index_map_find(&c->x.values, value_slot_hash(v), eq_value, &p);
+        uint32_t clash =
+            (c->d->reserve_zero && v == 0) ? UINT32_MAX - 1 : index_map_find(&c->x.values, value_slot_hash(v), eq_value, &p);
         if (clash == UINT32_MAX) {
             ne->value = v;
             ne->seed_offset = seed;
@@ -457,8 +463,8 @@ static void issue_hash_value(assign_ctx *c, entry *ne)
         if (clash == UINT32_MAX - 1)
             buf_printf(&c->collisions, "  hash collision: '%s' hashes to 0, the reserved sentinel value; rehashed\n", ne->key);
         else
-            buf_printf(&c->collisions, "  hash collision: '%s' hashes to %u, already issued to '%s'; rehashed\n",
-                       ne->key, v, c->m->entries.items[clash].key);
+            buf_printf(&c->collisions, "  hash collision: '%s' hashes to %u, already issued to '%s'; rehashed\n", ne->key, v,
+                       c->m->entries.items[clash].key);
     }
 }
 
@@ -578,16 +584,19 @@ static void check_one_rename(assign_ctx *c, const pass_rename *list, uint32_t i,
     old_name(c, r, &c->spelled);
     uint32_t j;
     if (pr->old_len == pr->new_len && memcmp(pr->old_key, pr->new_key, pr->old_len) == 0) {
-        rename_error(c, at, "'%.*s' <- '%s' is no rename: names compare case-insensitively, so both are the key %s (a member name, once assigned, is kept)",
-                     (int)dc->name_len, dc->name, c->spelled.data, pr->old_key);
+        rename_error(
+            c, at,
+            "'%.*s' <- '%s' is no rename: names compare case-insensitively, so both are the key %s (a member name, once assigned, is kept)",
+            (int)dc->name_len, dc->name, c->spelled.data, pr->old_key);
     } else if ((j = find_pass_rename(by_old, list, pr->old_key, pr->old_len, true)) != UINT32_MAX) {
         src_loc first = model_rename_loc(d, &d->renames.items[j]);
-        rename_error(c, at, "two renames of one entry: '%s' is already renamed at %s:%u:%u", c->spelled.data, first.file, first.line, first.col);
+        rename_error(c, at, "two renames of one entry: '%s' is already renamed at %s:%u:%u", c->spelled.data, first.file,
+                     first.line, first.col);
     } else if ((j = find_pass_rename(by_new, list, pr->new_key, pr->new_len, false)) != UINT32_MAX) {
         const decl_rename *rj = &d->renames.items[j];
         src_loc first = rename_at(c, rj);
-        rename_error(c, at, "two renames to one name: '%.*s' already takes the value of '%.*s' at %s:%u:%u", (int)dc->name_len, dc->name,
-                     (int)rj->name_len, rj->name, first.file, first.line, first.col);
+        rename_error(c, at, "two renames to one name: '%.*s' already takes the value of '%.*s' at %s:%u:%u", (int)dc->name_len,
+                     dc->name, (int)rj->name_len, rj->name, first.file, first.line, first.col);
     }
     index_map_insert(by_old, model_hash(pr->old_key, pr->old_len), i);
     index_map_insert(by_new, model_hash(pr->new_key, pr->new_len), i);
@@ -602,9 +611,11 @@ static void check_chain(assign_ctx *c, const pass_rename *list, uint32_t i, cons
     const decl_rename *ri = &d->renames.items[i], *rj = &d->renames.items[j];
     const decl *xi = &d->decls.items[ri->decl];
     src_loc at = model_rename_loc(d, i > j ? ri : rj), other = model_rename_loc(d, i > j ? rj : ri);
-    rename_error(c, at, "a chain of renames in one pass: '%.*s' is renamed to '%.*s' and takes the value of '%.*s' (also %s:%u:%u); one step per generate pass (an entry renamed twice: '%.*s <- %.*s')",
-                 (int)ri->name_len, ri->name, (int)xi->name_len, xi->name, (int)rj->name_len, rj->name, other.file, other.line, other.col,
-                 (int)xi->name_len, xi->name, (int)rj->name_len, rj->name);
+    rename_error(
+        c, at,
+        "a chain of renames in one pass: '%.*s' is renamed to '%.*s' and takes the value of '%.*s' (also %s:%u:%u); one step per generate pass (an entry renamed twice: '%.*s <- %.*s')",
+        (int)ri->name_len, ri->name, (int)xi->name_len, xi->name, (int)rj->name_len, rj->name, other.file, other.line, other.col,
+        (int)xi->name_len, xi->name, (int)rj->name_len, rj->name);
 }
 
 /* This pass's renames: each declaration's (rename_of) and the checks among them. */
@@ -664,13 +675,15 @@ static void report_missing_old(assign_ctx *c, const decl_rename *r)
     uint32_t to = find_old_key(c, c->name_buf.data, c->name_buf.len);
     if (to != UINT32_MAX) {
         const entry *e = &c->m->entries.items[to];
-        rename_error(c, at, "'%s' was already renamed to '%s' (value %u): rename that one ('New <- %s')", c->spelled.data, e->name, e->value, e->name);
+        rename_error(c, at, "'%s' was already renamed to '%s' (value %u): rename that one ('New <- %s')", c->spelled.data,
+                     e->name, e->value, e->name);
         return;
     }
     const char *near = nearest_in_scope(c, r);
     rename_error(c, at, "cannot rename '%s': %s has no entry '%.*s' in %s, live or removed (%s%s%s)", c->spelled.data, c->d->name,
-                 (int)r->name_len, r->name, r->scope, near ? "did you mean '" : "an entry of another injector is written Scope.Name",
-                 near ? near : "", near ? "'?" : "");
+                 (int)r->name_len, r->name, r->scope,
+                 near ? "did you mean '" : "an entry of another injector is written Scope.Name", near ? near : "",
+                 near ? "'?" : "");
 }
 
 /* The declaration's name is free for entry `index`: no other entry has it, as member name or an
@@ -688,7 +701,8 @@ static bool rename_name_free(assign_ctx *c, const decl_rename *r, uint32_t index
     const entry *other = &c->m->entries.items[slot_entry(&c->x, slot)];
     uint32_t len;
     const char *held = slot_name(c->m, &c->x, slot, &len);
-    rename_error(c, at, "cannot rename to '%.*s': the member name %.*s is %s '%s' (%s, value %u), and renaming would collide with it",
+    rename_error(c, at,
+                 "cannot rename to '%.*s': the member name %.*s is %s '%s' (%s, value %u), and renaming would collide with it",
                  (int)dc->name_len, dc->name, (int)len, held, slot & NAME_ALIAS ? "an earlier name of" : "taken by", other->name,
                  other->key, other->value);
     return false;
@@ -701,7 +715,8 @@ static bool rename_key_free(assign_ctx *c, const decl_rename *r, uint32_t index)
     if (holder == UINT32_MAX || holder == index) return true;
     const decl *dc = &c->d->decls.items[r->decl];
     const entry *e = &c->m->entries.items[holder];
-    rename_error(c, rename_at(c, r), "cannot rename to '%.*s': it is an earlier name of '%s' (value %u), whose old key keeps naming it",
+    rename_error(c, rename_at(c, r),
+                 "cannot rename to '%.*s': it is an earlier name of '%s' (value %u), whose old key keeps naming it",
                  (int)dc->name_len, dc->name, e->name, e->value);
     return false;
 }
@@ -717,13 +732,14 @@ static void record_rename(assign_ctx *c, const decl_rename *r, uint32_t index)
     manifest_add_alias(c->m, e, e->key, e->key_len, e->name, e->name_len);
     old_name(c, r, &c->spelled);
     if (d->asset_names) /* an asset by its names */
-        list_add(&c->renamed, &c->sum->renamed, "%s %s%s -> %s", c->sum->renamed ? "," : "", c->spelled.data, e->tombstone ? " (removed)" : "",
-                 d->asset_names[r->decl]);
+        list_add(&c->renamed, &c->sum->renamed, "%s %s%s -> %s", c->sum->renamed ? "," : "", c->spelled.data,
+                 e->tombstone ? " (removed)" : "", d->asset_names[r->decl]);
     else
-        list_add(&c->renamed, &c->sum->renamed, "%s %s%s -> %.*s", c->sum->renamed ? "," : "", c->spelled.data, e->tombstone ? " (removed)" : "",
-                 (int)dc->name_len, dc->name);
+        list_add(&c->renamed, &c->sum->renamed, "%s %s%s -> %.*s", c->sum->renamed ? "," : "", c->spelled.data,
+                 e->tombstone ? " (removed)" : "", (int)dc->name_len, dc->name);
     if (d->kind == KIND_IDENTITY && !e->issued_key) e->issued_key = e->key, e->issued_key_len = e->key_len;
-    if (e->issued_key && e->issued_key_len == c->key.len && memcmp(e->issued_key, c->key.data, c->key.len) == 0) e->issued_key = NULL;
+    if (e->issued_key && e->issued_key_len == c->key.len && memcmp(e->issued_key, c->key.data, c->key.len) == 0)
+        e->issued_key = NULL;
     index_map_insert(&c->x.old_keys, model_hash(e->key, e->key_len), index);
     const entry_alias *a = &e->renamed_from[e->renamed_count - 1];
     e->key = arena_strndup(&c->m->strings, c->key.data, c->key.len);
@@ -754,8 +770,9 @@ static void apply_rename(assign_ctx *c, const decl_rename *r)
     if (e->decl != UINT32_MAX) {
         src_loc at = model_loc(c->d, &c->d->decls.items[e->decl]);
         old_name(c, r, &c->spelled);
-        rename_error(c, model_rename_loc(c->d, r), "cannot rename '%s': it is still declared at %s:%u:%u (a rename replaces the old line)",
-                     c->spelled.data, at.file, at.line, at.col);
+        rename_error(c, model_rename_loc(c->d, r),
+                     "cannot rename '%s': it is still declared at %s:%u:%u (a rename replaces the old line)", c->spelled.data,
+                     at.file, at.line, at.col);
         return;
     }
     model_key(c->d, &c->d->decls.items[r->decl], &c->key);
@@ -774,8 +791,9 @@ static bool take_own_entry(assign_ctx *c, uint32_t di)
         model_rename_key(c->d, r, &c->spelled);
         if (manifest_renamed_from(e, c->spelled.data, c->spelled.len)) return take_entry(c->d, c->m, di, found, c->sum), true;
         old_name(c, r, &c->spelled);
-        rename_error(c, rename_at(c, r), "cannot rename '%s' to '%.*s': %s already has the entry '%s' (value %u%s); pick another name",
-                     c->spelled.data, (int)dc->name_len, dc->name, c->d->name, e->name, e->value, e->tombstone ? ", removed" : "");
+        rename_error(
+            c, rename_at(c, r), "cannot rename '%s' to '%.*s': %s already has the entry '%s' (value %u%s); pick another name",
+            c->spelled.data, (int)dc->name_len, dc->name, c->d->name, e->name, e->value, e->tombstone ? ", removed" : "");
         return true;
     }
     if (found != UINT32_MAX) return take_entry(c->d, c->m, di, found, c->sum), true;
@@ -783,8 +801,10 @@ static bool take_own_entry(assign_ctx *c, uint32_t di)
     uint32_t to = find_old_key(c, c->key.data, c->key.len);
     if (to == UINT32_MAX) return false;
     const entry *e = &c->m->entries.items[to];
-    rename_error(c, model_loc(c->d, dc), "'%.*s' was renamed to '%s' (value %u), and its old key names no other entry: declare %s, or rename it back ('%.*s <- %s')",
-                 (int)dc->name_len, dc->name, e->name, e->value, e->name, (int)dc->name_len, dc->name, e->name);
+    rename_error(
+        c, model_loc(c->d, dc),
+        "'%.*s' was renamed to '%s' (value %u), and its old key names no other entry: declare %s, or rename it back ('%.*s <- %s')",
+        (int)dc->name_len, dc->name, e->name, e->value, e->name, (int)dc->name_len, dc->name, e->name);
     return true;
 }
 
@@ -812,7 +832,8 @@ static void match_declarations(assign_ctx *c)
         if (taken[di]) continue;
         uint32_t found = find_own_entry(c, (uint32_t)di, &hk);
         if (found != UINT32_MAX) take_entry(d, c->m, (uint32_t)di, found, c->sum);
-        else if (!d->asset_names || !claim_spelling_entry(d, c->m, &c->x, (uint32_t)di, &c->key, &c->spelled, c->sum, &c->upgraded))
+        else if (!d->asset_names ||
+                 !claim_spelling_entry(d, c->m, &c->x, (uint32_t)di, &c->key, &c->spelled, c->sum, &c->upgraded))
             add_entry(c, (uint32_t)di, hk);
     }
     free(taken);
@@ -856,9 +877,11 @@ static void warn_native_namesake(const domain *d, const decl *pd, const decl *nd
     const char *what = d->kind == KIND_ORDINAL ? "event" : "entry";
     src_loc at = model_loc(d, nd);
     if (native && (native->name_len != nd->name_len || memcmp(native->name, nd->name, nd->name_len) != 0))
-        diag_warning(model_loc(d, pd), "%s '%.*s' has the name of a native %s (%s:%u:%u), which C therefore names %s_%.*s: code written "
+        diag_warning(model_loc(d, pd),
+                     "%s '%.*s' has the name of a native %s (%s:%u:%u), which C therefore names %s_%.*s: code written "
                      "for the native (levels.h's TL_LEVELS_EVENTS_INIT) gets this %s instead; rename this one",
-                     what, (int)pd->name_len, pd->name, what, at.file, at.line, at.col, d->c_name, (int)native->name_len, native->name, what);
+                     what, (int)pd->name_len, pd->name, what, at.file, at.line, at.col, d->c_name, (int)native->name_len,
+                     native->name, what);
     else if (mine)
         diag_warning(model_loc(d, pd), "%s '%.*s' has the name of a native %s (%s:%u:%u), so C names it %s_%.*s; rename it", what,
                      (int)pd->name_len, pd->name, what, at.file, at.line, at.col, d->c_name, (int)mine->name_len, mine->name);
@@ -941,8 +964,8 @@ static bool report_rescope(assign_ctx *c, const entry *r, const char *fate)
         const entry *a = &c->m->entries.items[j];
         const char *aname = unscoped(a, &alen);
         if (alen == rlen && memcmp(aname, rname, rlen) == 0 && strcmp(a->scope, r->scope) != 0) {
-            buf_printf(&c->pairs, "  rescope: '%s' moved from %s to %s (value %u -> %u; %s", r->name, r->scope, a->scope, r->value,
-                       a->value, fate);
+            buf_printf(&c->pairs, "  rescope: '%s' moved from %s to %s (value %u -> %u; %s", r->name, r->scope, a->scope,
+                       r->value, a->value, fate);
             put_rename_hint(c, a, r);
             c->sum->rescopes++;
             return true;
@@ -981,7 +1004,8 @@ static void write_summary(assign_ctx *c)
 {
     identity_summary *sum = c->sum;
     const domain *d = c->d;
-    if (!(sum->added || sum->removed || sum->revived || sum->renamed || sum->upgraded || c->signatures.len || c->collisions.len)) return;
+    if (!(sum->added || sum->removed || sum->revived || sum->renamed || sum->upgraded || c->signatures.len || c->collisions.len))
+        return;
     buf_printf(&sum->text, "%s: %zu added, %zu removed%s, %zu revived", d->name, sum->added, sum->removed,
                d->kind == KIND_ORDINAL ? "" : " (tombstoned)", sum->revived);
     if (sum->renamed) buf_printf(&sum->text, ", %zu renamed", sum->renamed);
@@ -1002,7 +1026,8 @@ static void write_summary(assign_ctx *c)
 
 static void assign_free(assign_ctx *c)
 {
-    buf *bufs[] = {&c->collisions, &c->name_buf, &c->key, &c->spelled, &c->rewritten, &c->upgraded, &c->signatures, &c->pairs, &c->renamed};
+    buf *bufs[] = {&c->collisions, &c->name_buf,   &c->key,   &c->spelled, &c->rewritten,
+                   &c->upgraded,   &c->signatures, &c->pairs, &c->renamed};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) buf_free(bufs[i]);
     free(c->rename_of);
     index_free(&c->x);
@@ -1037,14 +1062,19 @@ bool identity_report_unrecorded(const domain *d, const identity_summary *sum, co
     if (!sum->added && !sum->removed && !sum->revived && !sum->signature_changes && !sum->renamed) return true;
     void (*report)(src_loc, const char *, ...) = strict ? diag_error : diag_warning;
     if (sum->renamed) {
-        report(loc_file(manifest_path), "changes to %s not recorded in the manifest (%zu added, %zu removed, %zu revived, %zu renamed): run threadlink-gen generate to record them",
-               d->name, sum->added, sum->removed, sum->revived, sum->renamed);
+        report(
+            loc_file(manifest_path),
+            "changes to %s not recorded in the manifest (%zu added, %zu removed, %zu revived, %zu renamed): run threadlink-gen generate to record them",
+            d->name, sum->added, sum->removed, sum->revived, sum->renamed);
     } else if (!sum->removed && !sum->revived && !sum->signature_changes) {
-        report(loc_file(manifest_path), "%zu new entr%s of %s not recorded in the manifest: run threadlink-gen generate to record %zu new entr%s",
+        report(loc_file(manifest_path),
+               "%zu new entr%s of %s not recorded in the manifest: run threadlink-gen generate to record %zu new entr%s",
                sum->added, sum->added == 1 ? "y" : "ies", d->name, sum->added, sum->added == 1 ? "y" : "ies");
     } else {
-        report(loc_file(manifest_path), "changes to %s not recorded in the manifest (%zu added, %zu removed, %zu revived, %zu signature%s changed): run threadlink-gen generate to record them",
-               d->name, sum->added, sum->removed, sum->revived, sum->signature_changes, sum->signature_changes == 1 ? "" : "s");
+        report(
+            loc_file(manifest_path),
+            "changes to %s not recorded in the manifest (%zu added, %zu removed, %zu revived, %zu signature%s changed): run threadlink-gen generate to record them",
+            d->name, sum->added, sum->removed, sum->revived, sum->signature_changes, sum->signature_changes == 1 ? "" : "s");
     }
     return !strict;
 }

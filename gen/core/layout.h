@@ -36,13 +36,13 @@
 
 /* The collection kinds, in the order and spelling of vault schemas. */
 typedef enum layout_kind {
-  LAYOUT_ARRAY,
-  LAYOUT_LIST,
-  LAYOUT_QUEUE,
-  LAYOUT_STACK,
-  LAYOUT_HASHSET,
-  LAYOUT_DICT,
-  LAYOUT_KIND_COUNT
+    LAYOUT_ARRAY,
+    LAYOUT_LIST,
+    LAYOUT_QUEUE,
+    LAYOUT_STACK,
+    LAYOUT_HASHSET,
+    LAYOUT_DICT,
+    LAYOUT_KIND_COUNT
 } layout_kind;
 
 uint64_t layout_align(uint64_t size);
@@ -60,8 +60,7 @@ uint64_t layout_dict_bytes(uint64_t capacity, uint64_t key_size, uint64_t value_
 uint64_t layout_dict_value_offset(uint64_t key_size);
 
 /* Bytes of any kind: value_size is used by LAYOUT_DICT only (and may be 0 there). */
-uint64_t layout_collection_bytes(layout_kind kind, uint64_t capacity, uint64_t element_size,
-                                 uint64_t value_size);
+uint64_t layout_collection_bytes(layout_kind kind, uint64_t capacity, uint64_t element_size, uint64_t value_size);
 
 /* Bakes one entry into a hash set or dictionary table image (`mem` holds
  * layout_dict_bytes(capacity, key_size, value_size) bytes, zeroed to start with) exactly as the
@@ -71,13 +70,12 @@ uint64_t layout_collection_bytes(layout_kind kind, uint64_t capacity, uint64_t e
  * slot, equal homes in insertion order). value may be NULL (zeroed) and must be NULL or ignored
  * when value_size is 0. Returns false, changing nothing, when the key is already present or the
  * table is full. tests/mem proves the bytes equal the runtime's. */
-bool layout_table_insert(unsigned char *mem, uint32_t capacity, uint32_t key_size,
-                         uint32_t value_size, const void *key, const void *value);
+bool layout_table_insert(unsigned char *mem, uint32_t capacity, uint32_t key_size, uint32_t value_size, const void *key,
+                         const void *value);
 
 /* NULL when the runtime accepts these arguments, else a message for a diagnostic
  * ("capacity must be between 1 and 2147483647", ...). */
-const char *layout_check(layout_kind kind, uint64_t capacity, uint64_t element_size,
-                         uint64_t value_size);
+const char *layout_check(layout_kind kind, uint64_t capacity, uint64_t element_size, uint64_t value_size);
 
 /* Vault schema spelling ("InlineArray" ... "InlineDictionary") and runtime prefix
  * ("tl_inline_array" ... "tl_inline_dict"). */

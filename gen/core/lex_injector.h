@@ -35,7 +35,7 @@ typedef void (*injector_line_fn)(void *ctx, const injector_line *line);
 /* Lexes one injector file held in memory; data[len] must be 0 (a sentinel, not part of the input).
  * Calls `fn` for every identifier line, in order; names are allocated in `strings`.
  * Reports every problem as file:line:col and returns false if there was any error. */
-bool lex_injector(const char *file, const char *data, size_t len, bool signatures, arena *strings,
-                  injector_line_fn fn, void *ctx);
+bool lex_injector(const char *file, const char *data, size_t len, bool signatures, arena *strings, injector_line_fn fn,
+                  void *ctx);
 
 #endif

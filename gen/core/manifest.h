@@ -6,11 +6,11 @@
 #include "core/config.h"
 
 typedef enum entry_change {
-    CHANGE_NONE,     /* as the manifest had it */
-    CHANGE_ADDED,    /* issued in this pass */
-    CHANGE_REMOVED,  /* declared no more: tombstoned in this pass */
-    CHANGE_REVIVED,  /* a tombstone declared again: same value, same name */
-    CHANGE_RENAMED   /* renamed in this pass ("Elixir <- Potion"): same value, new key and name */
+    CHANGE_NONE,    /* as the manifest had it */
+    CHANGE_ADDED,   /* issued in this pass */
+    CHANGE_REMOVED, /* declared no more: tombstoned in this pass */
+    CHANGE_REVIVED, /* a tombstone declared again: same value, same name */
+    CHANGE_RENAMED  /* renamed in this pass ("Elixir <- Potion"): same value, new key and name */
 } entry_change;
 
 /* An earlier key of an entry and the member name it had then, kept by a rename
@@ -32,15 +32,15 @@ typedef struct entry {
      * NULL: the key itself. */
     const char *issued_key;
     uint32_t issued_key_len;
-    uint32_t value;       /* identity: XXH32(key, seed_offset); ordinal: the index */
+    uint32_t value; /* identity: XXH32(key, seed_offset); ordinal: the index */
     uint32_t seed_offset;
-    const char *signature; /* ordinal (event) domains: the normalised signature, NULL if unrecorded */
+    const char *signature;     /* ordinal (event) domains: the normalised signature, NULL if unrecorded */
     entry_alias *renamed_from; /* earlier keys and names, oldest first (renamed_count of them) */
     uint32_t renamed_count;
     bool tombstone;
-    uint8_t change;       /* entry_change */
-    uint32_t decl;        /* index of this pass's declaration, or UINT32_MAX */
-    uint32_t line;        /* line in the manifest it was read from (0: new) */
+    uint8_t change; /* entry_change */
+    uint32_t decl;  /* index of this pass's declaration, or UINT32_MAX */
+    uint32_t line;  /* line in the manifest it was read from (0: new) */
 } entry;
 
 typedef struct manifest {

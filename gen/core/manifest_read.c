@@ -51,7 +51,11 @@ static bool skip_value(reader *r, json_tok t, int depth)
 {
     if (depth > MAX_DEPTH) return fail(r, t, "nesting deeper than %d levels", MAX_DEPTH);
     switch (t.kind) {
-    case JT_STRING: case JT_NUMBER: case JT_TRUE: case JT_FALSE: case JT_NULL: return true;
+    case JT_STRING:
+    case JT_NUMBER:
+    case JT_TRUE:
+    case JT_FALSE:
+    case JT_NULL: return true;
     case JT_LBRACE:
     case JT_LBRACKET: {
         bool object = t.kind == JT_LBRACE;
@@ -67,7 +71,8 @@ static bool skip_value(reader *r, json_tok t, int depth)
             if (!skip_value(r, n, depth + 1)) return false;
             n = json_next(&r->lx);
             if (n.kind == close) return true;
-            if (n.kind != JT_COMMA) return fail(r, n, "expected ',' or %s, found %s", object ? "'}'" : "']'", json_tok_describe(n.kind));
+            if (n.kind != JT_COMMA)
+                return fail(r, n, "expected ',' or %s, found %s", object ? "'}'" : "']'", json_tok_describe(n.kind));
             n = json_next(&r->lx);
         }
     }
@@ -118,7 +123,16 @@ bool manifest_valid_member(const char *s, size_t n)
 }
 
 typedef enum field_id {
-    F_OTHER, F_KEY, F_ISSUED_KEY, F_NAME, F_SCOPE, F_VALUE, F_SEED_OFFSET, F_TOMBSTONE, F_SIGNATURE, F_RENAMED_FROM
+    F_OTHER,
+    F_KEY,
+    F_ISSUED_KEY,
+    F_NAME,
+    F_SCOPE,
+    F_VALUE,
+    F_SEED_OFFSET,
+    F_TOMBSTONE,
+    F_SIGNATURE,
+    F_RENAMED_FROM
 } field_id;
 
 static field_id entry_field(const char *s, size_t n)
@@ -151,7 +165,8 @@ static bool read_alias(reader *r, json_tok open, entry_alias *a)
     bool have_key = false, have_name = false;
     json_tok t = json_next(&r->lx);
     while (t.kind != JT_RBRACE) {
-        if (t.kind != JT_STRING) return fail(r, t, "expected a key of a \"renamed_from\" record, found %s", json_tok_describe(t.kind));
+        if (t.kind != JT_STRING)
+            return fail(r, t, "expected a key of a \"renamed_from\" record, found %s", json_tok_describe(t.kind));
         bool is_key = t.len == 3 && memcmp(t.text, "key", 3) == 0, is_name = t.len == 4 && memcmp(t.text, "name", 4) == 0;
         if (!expect(r, JT_COLON, "':'", NULL)) return false;
         json_tok v = json_next(&r->lx);
@@ -176,7 +191,8 @@ static bool read_renames(reader *r, json_tok v, entry *e)
     bool ok = true;
     while (ok && t.kind != JT_RBRACKET) {
         if (t.kind != JT_LBRACE) ok = fail(r, t, "expected a \"renamed_from\" record, found %s", json_tok_describe(t.kind));
-        else if (list.count == MANIFEST_MAX_RENAMES) ok = fail(r, t, "more than %d \"renamed_from\" records", MANIFEST_MAX_RENAMES);
+        else if (list.count == MANIFEST_MAX_RENAMES)
+            ok = fail(r, t, "more than %d \"renamed_from\" records", MANIFEST_MAX_RENAMES);
         else ok = read_alias(r, t, vec_push(&list));
         if (!ok) break;
         t = json_next(&r->lx);
@@ -269,7 +285,9 @@ bool manifest_read_fd(const char *file, int fd, manifest *out)
 }
 
 /* The top-level keys a manifest must have, as they are read. */
-typedef struct manifest_keys { bool format, domain, kind, entries; } manifest_keys;
+typedef struct manifest_keys {
+    bool format, domain, kind, entries;
+} manifest_keys;
 
 /* entries -> '[' [ entry { ',' entry } ] ']' */
 static bool read_entries(reader *r, json_tok v)
@@ -295,7 +313,9 @@ static bool read_member(reader *r, json_tok key, const char *field, json_tok v, 
     uint64_t n;
     if (strcmp(field, "format") == 0) {
         if (!read_uint(r, v, UINT32_MAX, "format", &n)) return false;
-        if (n != 1) return fail(r, v, "manifest format %llu is not supported (this threadlink-gen reads format 1)", (unsigned long long)n);
+        if (n != 1)
+            return fail(r, v, "manifest format %llu is not supported (this threadlink-gen reads format 1)",
+                        (unsigned long long)n);
         return have->format = true;
     }
     if (strcmp(field, "domain") == 0) {
@@ -343,7 +363,11 @@ static bool read_members(reader *r)
     t = json_next(&r->lx);
     if (t.kind != JT_EOF) return fail(r, t, "unexpected %s after the manifest", json_tok_describe(t.kind));
     if (!have.format || !have.domain || !have.kind || !have.entries)
-        return fail(r, open, "manifest lacks %s", !have.format ? "\"format\"" : !have.domain ? "\"domain\"" : !have.kind ? "\"kind\"" : "\"entries\"");
+        return fail(r, open, "manifest lacks %s",
+                    !have.format   ? "\"format\""
+                    : !have.domain ? "\"domain\""
+                    : !have.kind   ? "\"kind\""
+                                   : "\"entries\"");
     return true;
 }
 

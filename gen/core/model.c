@@ -3,6 +3,7 @@
  *   sources   <- native file, definitions file, injectors/<Domain>.<Injector>.txt
  *   decls     <- each source lexed in merge order, duplicates within a scope dropped (warned) */
 #include "core/model.h"
+#include "core/stage.h"
 
 #include <threadlink/content_format.h>
 #include "base/fsio.h"
@@ -49,10 +50,7 @@ const char *model_signature(const domain *d, uint32_t decl_index)
     return s ? s->sig.text : "()";
 }
 
-src_loc model_loc(const domain *d, const decl *dc)
-{
-    return loc_at(d->sources.items[dc->source].path, dc->line, dc->col);
-}
+src_loc model_loc(const domain *d, const decl *dc) { return loc_at(d->sources.items[dc->source].path, dc->line, dc->col); }
 
 bool model_asset_name_plain(const char *name)
 {
@@ -91,7 +89,10 @@ static void scoped_key(const char *scope, const char *name, size_t name_len, buf
     k[out->len] = 0;
 }
 
-void model_spelling_key(const domain *d, const decl *dc, buf *out) { scoped_key(model_scope(d, dc), dc->name, dc->name_len, out); }
+void model_spelling_key(const domain *d, const decl *dc, buf *out)
+{
+    scoped_key(model_scope(d, dc), dc->name, dc->name_len, out);
+}
 
 void model_rename_key(const domain *d, const decl_rename *r, buf *out)
 {
@@ -172,8 +173,9 @@ static void on_line(void *ctx, const injector_line *line)
     if (line->spelling) *vec_push(&d->spellings) = (decl_spelling){(uint32_t)d->decls.count, line->spelling};
     if (line->rename_name) {
         const char *scope = line->rename_scope ? line->rename_scope : d->sources.items[c->source].scope;
-        *vec_push(&d->renames) = (decl_rename){(uint32_t)d->decls.count, scope, line->rename_name, line->rename_name_len,
-                                               line->rename_loc.line, line->rename_loc.col, NULL};
+        *vec_push(&d->renames) =
+            (decl_rename){(uint32_t)d->decls.count, scope, line->rename_name, line->rename_name_len, line->rename_loc.line,
+                          line->rename_loc.col,     NULL};
     }
     *vec_push(&d->decls) = (decl){line->name, line->name_len, line->loc.line, line->loc.col, c->source};
 }
@@ -204,7 +206,8 @@ static bool lex_sources(project *p, domain *d, source *sources, size_t count)
             src->path = arena_strndup(&p->strings, sources[i].path, strlen(sources[i].path));
             shipped = tlg_shipped_file(sources[i].path + 11);
             if (!shipped) {
-                diag_error(d->cfg ? d->cfg->loc : loc_file(p->cfg.path), "'%s' is not a file shipped with threadlink (known: threadlink:natives/Iris.Events.Native.txt)",
+                diag_error(d->cfg ? d->cfg->loc : loc_file(p->cfg.path),
+                           "'%s' is not a file shipped with threadlink (known: threadlink:natives/Iris.Events.Native.txt)",
                            sources[i].path);
                 ok = false;
                 continue;
@@ -261,9 +264,20 @@ static bool domain_has_injector(const char *domain, const name_list *files)
     return false;
 }
 
-/* An injector near a declared domain that has no injector of its own: the declaration is the
- * likelier typo (renaming the one right file to match it would spread the typo), so the note
- * points at it. */
+/* Whether the domain already issued values: its manifest is in the generated directory. */
+static bool domain_has_manifest(project *p, const char *name)
+{
+    const domain *d = find_domain(p, name, strlen(name));
+    if (!d || !d->manifest || !p->cfg.generated_dir) return false;
+    char *dir = path_join(p->cfg.root, p->cfg.generated_dir), *path = path_join(dir, d->manifest);
+    bool found = fs_kind_follow(path) == FS_FILE;
+    free(dir), free(path);
+    return found;
+}
+
+/* An injector near a declared domain that has no injector and no manifest of its own: the
+ * declaration is the likelier typo (renaming the one right file to match it would spread the
+ * typo), so the note points at it. */
 static void report_misspelt_declaration(project *p, const char *path, const char *file, size_t len, size_t domain_len,
                                         const char *near)
 {
@@ -297,14 +311,17 @@ static void report_orphan(project *p, const char *path, const char *file, size_t
         near = suggest_nearest(file, domain_len - 1, names, p->domains.count);
         free(names);
     }
-    if (near && domain_has_injector(near, files))
-        diag_error(loc_file(path), "orphaned injector: no declared domain matches '%.*s' (did you mean '%s.%.*s.txt'?)",
-                   (int)len, file, near, (int)(len - domain_len), file + domain_len);
-    else if (near)
-        report_misspelt_declaration(p, path, file, len, domain_len - 1, near);
+    /* A domain with other injectors, or with values issued (its manifest), is spelt right: the
+     * file is the likelier typo. */
+    if (near && (domain_has_injector(near, files) || domain_has_manifest(p, near)))
+        diag_error(loc_file(path), "orphaned injector: no declared domain matches '%.*s' (did you mean '%s.%.*s.txt'?)", (int)len,
+                   file, near, (int)(len - domain_len), file + domain_len);
+    else if (near) report_misspelt_declaration(p, path, file, len, domain_len - 1, near);
     else
-        diag_error(loc_file(path), "orphaned injector: no declared domain matches '%.*s' (expected <Domain>.<Injector>.txt for one of the domains in %s)",
-                   (int)len, file, p->cfg.path);
+        diag_error(
+            loc_file(path),
+            "orphaned injector: no declared domain matches '%.*s' (expected <Domain>.<Injector>.txt for one of the domains in %s)",
+            (int)len, file, p->cfg.path);
 }
 
 /* An injector file name is "<Domain>.<Injector>.txt": the longest declared domain that prefixes
@@ -318,27 +335,30 @@ static bool classify_injector(project *p, const char *dir_path, const char *file
     for (size_t i = 0; i < p->domains.count; i++) {
         domain *d = &p->domains.items[i];
         size_t n = strlen(d->name);
-        if (n + 1 < len && memcmp(file, d->name, n) == 0 && file[n] == '.' &&
-            (!best || n > strlen(best->name)))
-            best = d;
+        if (n + 1 < len && memcmp(file, d->name, n) == 0 && file[n] == '.' && (!best || n > strlen(best->name))) best = d;
         if (n == len && memcmp(file, d->name, n) == 0) whole = d;
     }
     char *path = path_join(dir_path, file);
     bool ok = false;
     if (whole && !best) {
-        diag_error(loc_file(path), "injector file '%s' names the domain but no injector: expected %s.<Injector>.txt (the project's own entries go in %s.User.txt)",
-                   file, whole->name, whole->name);
+        diag_error(
+            loc_file(path),
+            "injector file '%s' names the domain but no injector: expected %s.<Injector>.txt (the project's own entries go in %s.User.txt)",
+            file, whole->name, whole->name);
     } else if (!best) {
         report_orphan(p, path, file, len, files);
     } else {
         const char *inj = file + strlen(best->name) + 1;
         size_t inj_len = len - strlen(best->name) - 1;
         if (memchr(inj, '.', inj_len)) {
-            diag_error(loc_file(path), "injector name '%.*s' has more than one segment after the domain '%s' (expected %s.<Injector>.txt)",
+            diag_error(loc_file(path),
+                       "injector name '%.*s' has more than one segment after the domain '%s' (expected %s.<Injector>.txt)",
                        (int)inj_len, inj, best->name, best->name);
         } else if (!valid_word(inj, inj_len)) {
-            diag_error(loc_file(path), "injector name '%.*s' must start with an ASCII letter and contain only ASCII letters, digits and '_' (it names the scope of its entries' keys)",
-                       (int)inj_len, inj);
+            diag_error(
+                loc_file(path),
+                "injector name '%.*s' must start with an ASCII letter and contain only ASCII letters, digits and '_' (it names the scope of its entries' keys)",
+                (int)inj_len, inj);
         } else {
             *out_domain = best;
             *out_scope = xstrndup(inj, inj_len);
@@ -377,7 +397,8 @@ static bool load_definitions(project *p, name_list *files)
         return true; /* config_load found it; it went away since */
     }
     if (k != FS_DIR || !fs_list_dir(full, files)) {
-        diag_error(loc_file(full), "cannot read the definitions directory: %s", k == FS_DIR ? strerror(errno) : "not a directory");
+        diag_error(loc_file(full), "cannot read the definitions directory: %s",
+                   k == FS_DIR ? strerror(errno) : "not a directory");
         free(full);
         return false;
     }
@@ -388,7 +409,9 @@ static bool load_definitions(project *p, name_list *files)
         char *name = xstrndup(f, strlen(f) - 4);
         if (!config_valid_domain_name(name)) {
             char *path = path_join(full, f);
-            diag_error(loc_file(path), "'%s' is not a domain name (dot-separated words of letters, digits and '_', each starting with a letter)", name);
+            diag_error(loc_file(path),
+                       "'%s' is not a domain name (dot-separated words of letters, digits and '_', each starting with a letter)",
+                       name);
             free(path);
             ok = false;
         } else if (!find_domain(p, name, strlen(name))) {
@@ -409,7 +432,11 @@ static bool load_definitions(project *p, name_list *files)
 }
 
 /* An injector file's domain and scope, and its path relative to the project. */
-typedef struct injector { domain *d; char *scope; char *file; } injector;
+typedef struct injector {
+    domain *d;
+    char *scope;
+    char *file;
+} injector;
 typedef VEC(injector) injector_list;
 
 /* Every declared domain, with its options from the config. */
@@ -478,28 +505,41 @@ static bool gather_sources(project *p, domain *d, const injector_list *injectors
             if (inj->d != d || rank != pass) continue;
             if (rank == 0 && d->cfg && d->cfg->native) {
                 char *path = path_join(p->cfg.root, inj->file);
-                diag_error(loc_file(path), "domain '%s' already takes its native entries from %s (\"native\" in %s)",
-                           d->name, d->cfg->native, p->cfg.path);
+                diag_error(loc_file(path), "domain '%s' already takes its native entries from %s (\"native\" in %s)", d->name,
+                           d->cfg->native, p->cfg.path);
                 free(path);
                 ok = false;
                 continue;
             }
-            *vec_push(sources) = (source){.path = xstrdup(inj->file), .scope = arena_strndup(&p->strings, inj->scope, strlen(inj->scope))};
+            *vec_push(sources) =
+                (source){.path = xstrdup(inj->file), .scope = arena_strndup(&p->strings, inj->scope, strlen(inj->scope))};
         }
     return ok;
+}
+
+/* A config that failed its own checks: each stage still checks its section of it. */
+static void check_stage_sections(project_config *cfg)
+{
+    for (size_t s = 0; tlg_stages[s]; s++)
+        if (tlg_stages[s]->check_config) tlg_stages[s]->check_config(cfg);
+    config_free(cfg);
 }
 
 bool model_load(const char *config_path, project *out)
 {
     memset(out, 0, sizeof *out);
-    if (!config_load(config_path, &out->cfg)) return false;
+    if (!config_load_keeping_sections(config_path, &out->cfg)) {
+        check_stage_sections(&out->cfg);
+        return false;
+    }
     project *p = out;
     bool ok = true;
     *vec_push(&p->inputs) = xstrdup(config_path);
     p->input_hash = hasher_new();
     p->contents_hash = hasher_new();
     buf cfg_text = {0};
-    if (fs_read_input(config_path, FS_INPUT_CONFIG, &cfg_text)) hasher_add_file(p->input_hash, config_path, cfg_text.data, cfg_text.len);
+    if (fs_read_input(config_path, FS_INPUT_CONFIG, &cfg_text))
+        hasher_add_file(p->input_hash, config_path, cfg_text.data, cfg_text.len);
     buf_free(&cfg_text);
     add_config_domains(p);
 

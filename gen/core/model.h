@@ -8,10 +8,10 @@
 
 /* One declared entry. Kept small: a domain may hold a million of them. */
 typedef struct decl {
-    const char *name;  /* C-safe spelling, first spelling of the entry */
+    const char *name; /* C-safe spelling, first spelling of the entry */
     uint32_t name_len;
     uint32_t line, col;
-    uint32_t source;   /* index into the domain's sources: the file and the scope */
+    uint32_t source; /* index into the domain's sources: the file and the scope */
 } decl;
 
 typedef struct decl_source {
@@ -24,7 +24,7 @@ typedef struct decl_signature {
     uint32_t decl;
     const char *text;
     uint32_t len, col;
-    event_sig sig;      /* parsed, once the model has loaded */
+    event_sig sig; /* parsed, once the model has loaded */
 } decl_signature;
 
 /* A declaration whose C spelling differs from how it was written ("Big Axe" -> Big_Axe). */
@@ -37,24 +37,24 @@ typedef struct decl_spelling {
  * fold(scope) "." fold(name), which keeps its value (core/identity.c). */
 typedef struct decl_rename {
     uint32_t decl;
-    const char *scope;  /* the old entry's scope: the line's "Scope." or the declaration's own */
-    const char *name;   /* the old entry's C-safe name; an asset's own name in content domains */
+    const char *scope; /* the old entry's scope: the line's "Scope." or the declaration's own */
+    const char *name;  /* the old entry's C-safe name; an asset's own name in content domains */
     uint32_t name_len;
     uint32_t line, col; /* where the old name is written */
     const char *file;   /* where the rename is written; NULL: the declaration's own file */
 } decl_rename;
 
 typedef struct domain {
-    const char *name;        /* "Iris.Events" */
-    char *c_name;            /* "Iris_Events": enumerator prefix */
-    char *lower_name;        /* "iris_events": type and function names */
-    char *upper_name;        /* "IRIS_EVENTS": macros */
-    const char *output;      /* relative to the generated directory */
-    char *manifest;          /* "<dir of output>/<name>.manifest.json", relative likewise */
+    const char *name;   /* "Iris.Events" */
+    char *c_name;       /* "Iris_Events": enumerator prefix */
+    char *lower_name;   /* "iris_events": type and function names */
+    char *upper_name;   /* "IRIS_EVENTS": macros */
+    const char *output; /* relative to the generated directory */
+    char *manifest;     /* "<dir of output>/<name>.manifest.json", relative likewise */
     domain_kind kind;
     bool reserve_zero;
-    bool from_definition;    /* declared by definitions/<name>.txt */
-    const char *shell;       /* project-relative path, NULL for the shipped shell */
+    bool from_definition;     /* declared by definitions/<name>.txt */
+    const char *shell;        /* project-relative path, NULL for the shipped shell */
     const domain_config *cfg; /* NULL for a definitions-only domain */
     VEC(decl) decls;
     VEC(decl_source) sources; /* every input file read for this domain, in merge order */
@@ -72,8 +72,8 @@ typedef struct domain {
  * bytes this run writes, so that the reader takes them instead of the older copy on disk (an
  * output is never an input of the run that writes it). */
 typedef struct provided_file {
-    char *folder;          /* project-relative, as the config names folders */
-    char *name;            /* its name in the folder */
+    char *folder; /* project-relative, as the config names folders */
+    char *name;   /* its name in the folder */
     unsigned char *bytes;
     size_t size;
 } provided_file;
@@ -81,12 +81,17 @@ typedef struct provided_file {
 typedef struct project {
     project_config cfg;
     VEC(domain) domains;
-    VEC(char *) inputs;      /* every file and directory the run depends on (for depfiles) */
+    VEC(char *) inputs;        /* every file and directory the run depends on (for depfiles) */
     struct hasher *input_hash; /* every byte read, with file names (stamp.h) */
     /* The bytes of asset files (their names go to input_hash): apart, so that the stamp tells a
      * change of asset bytes alone from any other. NULL: they go to input_hash too. */
     struct hasher *contents_hash;
-    bool vault_images;       /* watch: also each vault data file's binary image */
+    bool vault_images; /* watch: also each vault data file's binary image */
+    /* What the run's options hand the stages (gen_options.jobs and .content): threads that read
+     * and hash input files (0 or 1: the calling thread), and pack's session for the content
+     * stage (content/content_stage.h; NULL: none). */
+    unsigned jobs;
+    const struct content_session *content;
     VEC(provided_file) provided; /* by the stages' loads, in order */
     arena strings;
 } project;

@@ -17,14 +17,15 @@ typedef struct stage_output {
     /* Made from the bytes of asset files (their sizes and hashes), not only from their names:
      * when only those bytes changed since the stamp, generate emits just the outputs so marked. */
     bool of_contents;
-    src_loc where;     /* what declared it, for confinement and collision errors */
+    src_loc where; /* what declared it, for confinement and collision errors */
 } stage_output;
 
 typedef VEC(stage_output) stage_outputs;
 
 typedef struct domain_result {
     const domain *d;
-    const manifest *m; /* after identity: every entry with its value and member name */
+    const manifest *m;         /* after identity: every entry with its value and member name */
+    const char *manifest_path; /* where that manifest is (headers: read; generate: written) */
 } domain_result;
 
 typedef struct gen_stage {
@@ -43,6 +44,11 @@ typedef struct gen_stage {
     /* Emits planned output `index` (the order of `outputs`). */
     void (*emit)(void *state, size_t index, out_file *o, const emit_options *opt);
     void (*free)(void *state);
+    /* Optional (NULL): when the config's own part failed (so no stage loads), reports the errors
+     * of the stage's section of it, so that one run names every error in the file (a typo in
+     * "content" is not held back until a typo in "domains" is fixed). `cfg` is what
+     * config_load_keeping_sections read: a key whose value was refused is NULL. */
+    void (*check_config)(const project_config *cfg);
 } gen_stage;
 
 /* The registered stages, NULL-terminated (gen/stages.c). */

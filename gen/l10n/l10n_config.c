@@ -24,15 +24,19 @@ static void read_domain(json_checker *j, project *p, json_t *cfg, text_config *o
     jc_get_string(j, cfg, "text", "domain", "a domain name", &name);
     out->domain = xstrdup(name);
     if (!config_valid_domain_name(name)) {
-        jc_error(j, "text.domain", "\"%s\" is not a domain name (dot-separated words of letters, digits and '_', each starting with a letter)", name);
+        jc_error(j, "text.domain",
+                 "\"%s\" is not a domain name (dot-separated words of letters, digits and '_', each starting with a letter)",
+                 name);
         return;
     }
     for (size_t i = 0; i < p->cfg.domains.count; i++) {
         const char *other = p->cfg.domains.items[i].name;
         if (!other || !ascii_ieq(other, strlen(other), name, strlen(name))) continue;
         char *at = xasprintf("domains[%zu].name", i);
-        jc_error(j, at, "the text stage declares domain \"%s\" (text.domain) from its source file: remove this one, or set text.domain to another name",
-                 name);
+        jc_error(
+            j, at,
+            "the text stage declares domain \"%s\" (text.domain) from its source file: remove this one, or set text.domain to another name",
+            name);
         free(at);
     }
 }
@@ -61,7 +65,8 @@ static void read_source(json_checker *j, json_t *cfg, text_config *out)
     if (!jc_require(j, cfg, "text", "source", "the source locale's PO file, such as \"text/en.po\"")) return;
     out->source = jc_rel_path(j, cfg, "source", "text", NULL);
     if (out->source && !str_has_suffix(out->source, ".po", NULL)) {
-        jc_error(j, "text.source", "\"%s\" is not a PO file (its name ends in .po: the stem names the source locale)", out->source);
+        jc_error(j, "text.source", "\"%s\" is not a PO file (its name ends in .po: the stem names the source locale)",
+                 out->source);
     }
     char *dir = out->source ? path_dirname(out->source) : NULL;
     out->translations = jc_rel_path(j, cfg, "translations", "text", dir);
@@ -80,7 +85,8 @@ static void read_outputs(json_checker *j, json_t *cfg, text_config *out)
 
 bool text_config_load(project *p, text_config *out, bool *configured)
 {
-    static const char *const allowed[] = {"source", "translations", "domain", "header", "output", "tables", "prefix", "missing", NULL};
+    static const char *const allowed[] = {"source", "translations", "domain",  "header", "output",
+                                          "tables", "prefix",       "missing", NULL};
     memset(out, 0, sizeof *out);
     json_t *cfg = p->cfg.l10n;
     *configured = cfg != NULL;

@@ -31,8 +31,9 @@ static void emit_prologue(const text_state *st, buf *b, const emit_options *opt)
     emit_guard_name(b, st->cfg.output);
     buf_puts(b, "\n\n#include <stddef.h>\n#include <stdint.h>\n\n#include <threadlink/l10n.h>\n\n");
     /* C++ (-Wzero-as-null-pointer-constant) wants nullptr, as the catalogs do. */
-    buf_puts(b, "#ifndef TL_GENERATED_NULL\n#if defined(__cplusplus) && __cplusplus >= 201103L\n#define TL_GENERATED_NULL nullptr\n"
-                "#else\n#define TL_GENERATED_NULL NULL\n#endif\n#endif\n\n");
+    buf_puts(b,
+             "#ifndef TL_GENERATED_NULL\n#if defined(__cplusplus) && __cplusplus >= 201103L\n#define TL_GENERATED_NULL nullptr\n"
+             "#else\n#define TL_GENERATED_NULL NULL\n#endif\n#endif\n\n");
     char *hdir = path_dirname(st->cfg.header), *odir = path_dirname(st->cfg.output);
     buf_printf(b, "#include \"%s\"\n\n", strcmp(hdir, odir) == 0 ? path_basename(st->cfg.header) : st->cfg.header);
     free(hdir);
@@ -44,14 +45,16 @@ static void emit_layout(const text_state *st, buf *b)
 {
     const domain *d = st->d;
     size_t n = st->keys.count;
-    buf_printf(b, "/* The key layout the tables of this build carry (tl_l10n_desc.keys): %zu keys, indexed in the\n"
-                  " * order of their names; the source locale is %s. */\n",
+    buf_printf(b,
+               "/* The key layout the tables of this build carry (tl_l10n_desc.keys): %zu keys, indexed in the\n"
+               " * order of their names; the source locale is %s. */\n",
                n, st->locales.items[0].name);
     buf_printf(b, "#define %s_LAYOUT UINT64_C(0x%016llx)\n", d->upper_name, (unsigned long long)st->layout);
     buf_printf(b, "#define %s_SOURCE_LOCALE \"%s\"\n#define %s_LOCALE_COUNT %zuu\n\n", d->upper_name, st->locales.items[0].name,
                d->upper_name, st->locales.count);
-    buf_printf(b, "/* The locales, the source first: each one's table is <locale>.tltext in %s/. */\n"
-                  "static inline const char *const *%s_locales(void)\n{\n    static const char *const locales[%zu] = {",
+    buf_printf(b,
+               "/* The locales, the source first: each one's table is <locale>.tltext in %s/. */\n"
+               "static inline const char *const *%s_locales(void)\n{\n    static const char *const locales[%zu] = {",
                st->cfg.tables, d->lower_name, st->locales.count);
     for (size_t i = 0; i < st->locales.count; i++) buf_printf(b, "%s\"%s\"", i ? ", " : "", st->locales.items[i].name);
     buf_puts(b, "};\n    return locales;\n}\n\n");
@@ -78,12 +81,14 @@ static void emit_keys(const text_state *st, buf *b)
             order[j] = order[j - 1];
             order[j - 1] = t;
         }
-    buf_printf(b, "static inline const tl_l10n_keys *%s_l10n(void)\n{\n    static const uint32_t values[%zu] = {", d->lower_name, n ? n : 1);
+    buf_printf(b, "static inline const tl_l10n_keys *%s_l10n(void)\n{\n    static const uint32_t values[%zu] = {", d->lower_name,
+               n ? n : 1);
     for (size_t i = 0; i < n; i++) buf_printf(b, "%s0x%08xu,", i % 6 ? " " : "\n        ", st->keys.items[order[i]].value);
     buf_printf(b, "%s\n    };\n    static const uint32_t indices[%zu] = {", n ? "" : "0", n ? n : 1);
     for (size_t i = 0; i < n; i++) buf_printf(b, "%s%u,", i % 12 ? " " : "\n        ", order[i]);
-    buf_printf(b, "%s\n    };\n    static const tl_l10n_keys keys = {%zuu, %s_LAYOUT, values, indices, %s_SOURCE_LOCALE};\n"
-                  "    return &keys;\n}\n\n",
+    buf_printf(b,
+               "%s\n    };\n    static const tl_l10n_keys keys = {%zuu, %s_LAYOUT, values, indices, %s_SOURCE_LOCALE};\n"
+               "    return &keys;\n}\n\n",
                n ? "" : "0", n, d->upper_name, d->upper_name);
     free(order);
 }
@@ -105,24 +110,31 @@ static void emit_key(buf *b, const text_key *key, const char *lower, const char 
 {
     emit_comment_text(b, key);
     if (!key->params.count) {
-        buf_printf(b, "static inline const char *%s_%s(const tl_l10n *text)\n{\n    return tl_l10n_text(text, %s_INDEX_%s);\n}\n\n",
+        buf_printf(b,
+                   "static inline const char *%s_%s(const tl_l10n *text)\n{\n    return tl_l10n_text(text, %s_INDEX_%s);\n}\n\n",
                    lower, key->member, upper, key->member);
         return;
     }
     buf_printf(b, "static inline tl_l10n_result %s_%s(const tl_l10n *text, char *buf, size_t size", lower, key->member);
-    for (size_t i = 0; i < key->params.count; i++) buf_printf(b, ", %s%s", c_type(key->params.items[i].type), key->params.items[i].name);
+    for (size_t i = 0; i < key->params.count; i++)
+        buf_printf(b, ", %s%s", c_type(key->params.items[i].type), key->params.items[i].name);
     buf_printf(b, ")\n{\n    tl_l10n_arg args[%zu];\n", key->params.count);
     for (size_t i = 0; i < key->params.count; i++)
-        buf_printf(b, "    args[%zu] = tl_l10n_%s(%s);\n", i, text_type_name(key->params.items[i].type), key->params.items[i].name);
-    if (key->plural) buf_printf(b, "    return tl_l10n_format(text, %s_INDEX_%s, %uu, args, %zuu, buf, size, TL_GENERATED_NULL);\n}\n", upper, key->member,
-                                key->count_param, key->params.count);
-    else buf_printf(b, "    return tl_l10n_format(text, %s_INDEX_%s, TL_L10N_NO_COUNT, args, %zuu, buf, size, TL_GENERATED_NULL);\n}\n", upper,
-                    key->member, key->params.count);
+        buf_printf(b, "    args[%zu] = tl_l10n_%s(%s);\n", i, text_type_name(key->params.items[i].type),
+                   key->params.items[i].name);
+    if (key->plural)
+        buf_printf(b, "    return tl_l10n_format(text, %s_INDEX_%s, %uu, args, %zuu, buf, size, TL_GENERATED_NULL);\n}\n", upper,
+                   key->member, key->count_param, key->params.count);
+    else
+        buf_printf(
+            b, "    return tl_l10n_format(text, %s_INDEX_%s, TL_L10N_NO_COUNT, args, %zuu, buf, size, TL_GENERATED_NULL);\n}\n",
+            upper, key->member, key->params.count);
     buf_printf(b, "#ifdef TL_L10N_WANTS_INTEGER\n#define %s_%s(text, buf, size", lower, key->member);
     for (size_t i = 0; i < key->params.count; i++) buf_printf(b, ", %s", key->params.items[i].name);
     buf_printf(b, ") \\\n    %s_%s(text, buf, size", lower, key->member);
     for (size_t i = 0; i < key->params.count; i++)
-        buf_printf(b, ", TL_L10N_WANTS_%s(%s)", key->params.items[i].type == TEXT_STR ? "STRING" : "INTEGER", key->params.items[i].name);
+        buf_printf(b, ", TL_L10N_WANTS_%s(%s)", key->params.items[i].type == TEXT_STR ? "STRING" : "INTEGER",
+                   key->params.items[i].name);
     buf_puts(b, ")\n#endif\n\n");
 }
 

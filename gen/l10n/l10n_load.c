@@ -113,8 +113,8 @@ static bool check_charset(const po_file *f, const po_string *h)
     cs += 8;
     size_t n = strcspn(cs, "; \t\n");
     if ((n == 5 && ascii_ieq(cs, 5, "UTF-8", 5)) || (n == 4 && ascii_ieq(cs, 4, "UTF8", 4))) return true;
-    diag_error(po_string_loc(f, h, (size_t)(cs - h->text.data)), "charset %.*s: threadlink reads PO files in UTF-8 (save the file as UTF-8 and say charset=UTF-8)",
-               (int)n, cs);
+    diag_error(po_string_loc(f, h, (size_t)(cs - h->text.data)),
+               "charset %.*s: threadlink reads PO files in UTF-8 (save the file as UTF-8 and say charset=UTF-8)", (int)n, cs);
     return false;
 }
 
@@ -150,7 +150,8 @@ static const char *entry_key(const po_file *f, const po_entry *e)
     }
     const buf *k = &e->ctxt.text;
     if (text_is_key(k->data ? k->data : "", k->len)) return k->data;
-    diag_error(po_loc(f, e->ctxt.keyword), "msgctxt \"%.*s\" is not a key: a key is a C identifier (a letter, then letters, digits or '_'; at most %d bytes)",
+    diag_error(po_loc(f, e->ctxt.keyword),
+               "msgctxt \"%.*s\" is not a key: a key is a C identifier (a letter, then letters, digits or '_'; at most %d bytes)",
                (int)(k->len < 80 ? k->len : 80), k->data ? k->data : "", TEXT_KEY_MAX);
     return NULL;
 }
@@ -172,7 +173,8 @@ static bool declare_key(text_state *st, const po_file *f, const po_entry *e)
     for (uint32_t i = 0; k->plural && i < k->params.count && k->count_param == UINT32_MAX; i++)
         if (k->params.items[i].type != TEXT_STR) k->count_param = i;
     if (ok && k->plural && k->count_param == UINT32_MAX) {
-        diag_error(po_loc(f, e->id_plural.keyword), "the plural text of %s has no integer placeholder to count: its first {name:int} (or uint) picks the form",
+        diag_error(po_loc(f, e->id_plural.keyword),
+                   "the plural text of %s has no integer placeholder to count: its first {name:int} (or uint) picks the form",
                    k->name);
         ok = false;
     }
@@ -223,8 +225,10 @@ static bool source_texts(text_state *st, text_locale *l)
     for (size_t k = 0; k < st->keys.count; k++) {
         const text_key *key = &st->keys.items[k];
         if (key->plural && l->plural.nplurals != 2) {
-            diag_error(po_loc(&l->po, key->entry->id_plural.keyword), "the source text of %s has two forms (msgid, msgid_plural), but the source's Plural-Forms says nplurals=%u",
-                       key->name, l->plural.nplurals);
+            diag_error(
+                po_loc(&l->po, key->entry->id_plural.keyword),
+                "the source text of %s has two forms (msgid, msgid_plural), but the source's Plural-Forms says nplurals=%u",
+                key->name, l->plural.nplurals);
             ok = false;
             continue;
         }
@@ -265,17 +269,20 @@ static bool entry_fits(const text_locale *l, const po_entry *e, const text_key *
     for (size_t i = 0; i < e->str.count; i++) filled += e->str.items[i].text.len > 0;
     *missing = filled == 0 || e->fuzzy;
     if (key->plural != e->id_plural.present) {
-        diag_error(po_loc(&l->po, e->id.keyword), "%s is %s in the source file: give it %s", key->name, key->plural ? "plural" : "not plural",
+        diag_error(po_loc(&l->po, e->id.keyword), "%s is %s in the source file: give it %s", key->name,
+                   key->plural ? "plural" : "not plural",
                    key->plural ? "msgid_plural and msgstr[0], msgstr[1], ..." : "one msgstr (no msgid_plural)");
         return false;
     }
     if (key->plural && e->str.count != l->plural.nplurals) {
-        diag_error(po_loc(&l->po, e->str.items[0].keyword), "%s has %zu plural forms here, but this file's Plural-Forms says nplurals=%u",
-                   key->name, e->str.count, l->plural.nplurals);
+        diag_error(po_loc(&l->po, e->str.items[0].keyword),
+                   "%s has %zu plural forms here, but this file's Plural-Forms says nplurals=%u", key->name, e->str.count,
+                   l->plural.nplurals);
         return false;
     }
     if (filled && filled != e->str.count && !e->fuzzy) {
-        diag_error(po_loc(&l->po, e->str.items[0].keyword), "%s: some plural forms are empty and some are not (translate all of them, or none)", key->name);
+        diag_error(po_loc(&l->po, e->str.items[0].keyword),
+                   "%s: some plural forms are empty and some are not (translate all of them, or none)", key->name);
         return false;
     }
     return true;
@@ -300,8 +307,10 @@ static bool translate_entry(text_state *st, text_locale *l, const po_entry *e, b
     if (!entry_fits(l, e, key, &missing)) return false;
     l->texts[k].seen = true;
     if (!e->fuzzy && e->id.text.len && strcmp(e->id.text.data, key->entry->id.text.data ? key->entry->id.text.data : "") != 0)
-        diag_warning(po_loc(&l->po, e->id.keyword), "the msgid of %s differs from the source's: the source text changed since this translation (review it, then copy the new msgid)",
-                     name);
+        diag_warning(
+            po_loc(&l->po, e->id.keyword),
+            "the msgid of %s differs from the source's: the source text changed since this translation (review it, then copy the new msgid)",
+            name);
     bool ok = true;
     for (size_t i = 0; !missing && i < e->str.count; i++) {
         ok = text_encode(&l->po, &e->str.items[i], key, enc) && ok;
@@ -375,14 +384,17 @@ static bool find_translations(text_state *st)
     name_list names = {0};
     *vec_push(&st->p->inputs) = xstrdup(dir);
     bool ok = fs_list_dir(dir, &names);
-    if (!ok) diag_error(st->cfg.loc, "text.translations: cannot list \"%s\": %s", st->cfg.translations, fs_path_failure(dir, errno));
+    if (!ok)
+        diag_error(st->cfg.loc, "text.translations: cannot list \"%s\": %s", st->cfg.translations, fs_path_failure(dir, errno));
     const char *source_base = path_basename(st->cfg.source);
     char *source_dir = path_dirname(st->cfg.source);
-    bool same_dir = strcmp(source_dir, st->cfg.translations) == 0 || (strcmp(source_dir, ".") == 0 && strcmp(st->cfg.translations, ".") == 0);
+    bool same_dir =
+        strcmp(source_dir, st->cfg.translations) == 0 || (strcmp(source_dir, ".") == 0 && strcmp(st->cfg.translations, ".") == 0);
     for (size_t i = 0; ok && i < names.count; i++) {
         if (!str_has_suffix(names.items[i], ".po", NULL) || names.items[i][0] == '.') continue;
         if (same_dir && strcmp(names.items[i], source_base) == 0) continue;
-        char *rel = strcmp(st->cfg.translations, ".") == 0 ? xstrdup(names.items[i]) : path_join(st->cfg.translations, names.items[i]);
+        char *rel =
+            strcmp(st->cfg.translations, ".") == 0 ? xstrdup(names.items[i]) : path_join(st->cfg.translations, names.items[i]);
         add_locale(st, rel, false);
         free(rel);
     }
@@ -399,8 +411,10 @@ static bool check_locale_names(const text_state *st)
     for (size_t i = 0; i < st->locales.count; i++) {
         const text_locale *a = &st->locales.items[i];
         if (!locale_name_ok(a->name)) {
-            diag_error(loc_file(a->path), "\"%s\" cannot name a locale: the file's stem names it (letters, digits, '_', '-', '@', '.'; at most 63 bytes)",
-                       a->name);
+            diag_error(
+                loc_file(a->path),
+                "\"%s\" cannot name a locale: the file's stem names it (letters, digits, '_', '-', '@', '.'; at most 63 bytes)",
+                a->name);
             ok = false;
         }
         for (size_t j = 0; j < i; j++) {
@@ -409,7 +423,8 @@ static bool check_locale_names(const text_state *st)
             for (size_t c = 0; same && a->name[c]; c++)
                 same = ascii_lower(a->name[c] == '-' ? '_' : a->name[c]) == ascii_lower(b->name[c] == '-' ? '_' : b->name[c]);
             if (same) {
-                diag_error(loc_file(a->path), "locale %s is %s again (locale names ignore case, and '-' is '_')", a->name, b->rel);
+                diag_error(loc_file(a->path), "locale %s is %s again (locale names ignore case, and '-' is '_')", a->name,
+                           b->rel);
                 ok = false;
             }
         }

@@ -33,7 +33,7 @@ typedef struct text_config {
     char *tables;       /* the folder of the tables, below the generated directory */
     char *prefix;       /* of the functions per key: "text" gives text_Title() */
     bool missing_is_error;
-    src_loc loc;        /* the "text" key */
+    src_loc loc; /* the "text" key */
 } text_config;
 
 typedef enum text_type { TEXT_NONE, TEXT_INT, TEXT_UINT, TEXT_STR } text_type;
@@ -44,13 +44,13 @@ typedef struct text_param {
 } text_param;
 
 typedef struct text_key {
-    const char *name;        /* as written in msgctxt: a C identifier */
-    src_loc loc;             /* its msgctxt */
-    const po_entry *entry;   /* its entry in the source file */
-    VEC(text_param) params;  /* in the order they first appear in msgid, then msgid_plural */
-    uint32_t count_param;    /* a plural key's counting parameter (its first integer); else UINT32_MAX */
+    const char *name;       /* as written in msgctxt: a C identifier */
+    src_loc loc;            /* its msgctxt */
+    const po_entry *entry;  /* its entry in the source file */
+    VEC(text_param) params; /* in the order they first appear in msgid, then msgid_plural */
+    uint32_t count_param;   /* a plural key's counting parameter (its first integer); else UINT32_MAX */
     bool plural;
-    uint32_t value;          /* after resolve: its Text.Keys value and member name */
+    uint32_t value; /* after resolve: its Text.Keys value and member name */
     const char *member;
 } text_key;
 
@@ -58,19 +58,19 @@ typedef struct text_key {
  * 0: missing). */
 typedef struct text_forms {
     VEC(buf) forms;
-    bool seen;          /* a translation's entry named the key (a second one is a duplicate) */
+    bool seen; /* a translation's entry named the key (a second one is a duplicate) */
 } text_forms;
 
 typedef struct text_locale {
-    char *name;         /* the file's stem: "fr", "fr_CA" */
-    char *path;         /* as opened */
-    char *rel;          /* project-relative, for banners */
+    char *name; /* the file's stem: "fr", "fr_CA" */
+    char *path; /* as opened */
+    char *rel;  /* project-relative, for banners */
     buf data;
     po_file po;
     plural_rule plural;
     bool is_source;
-    text_forms *texts;  /* one per key, in the keys' order */
-    char *table;        /* its table's path below the generated directory */
+    text_forms *texts; /* one per key, in the keys' order */
+    char *table;       /* its table's path below the generated directory */
     buf table_bytes;
 } text_locale;
 
@@ -79,10 +79,10 @@ typedef struct text_state {
     text_config cfg;
     bool configured;
     arena strings;
-    VEC(text_key) keys;         /* sorted by name: the tables' index order */
-    VEC(text_locale) locales;   /* the source first, then the others by name */
+    VEC(text_key) keys;       /* sorted by name: the tables' index order */
+    VEC(text_locale) locales; /* the source first, then the others by name */
     uint64_t layout;
-    const domain *d;            /* the keys' domain, once added */
+    const domain *d; /* the keys' domain, once added */
 } text_state;
 
 /* l10n_config.c: the "text" section of p->cfg (false after reporting; *configured false and

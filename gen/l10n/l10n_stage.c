@@ -106,8 +106,10 @@ static bool check_function_names(const text_state *st, const domain *d)
         for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
             char *other = xasprintf("%s%s", d->lower_name, own[i]);
             if (strcmp(fn, other) == 0) {
-                diag_error(key->loc, "key %s would give the function %s(), which the text headers define already: rename the key (or set text.prefix)",
-                           key->name, fn);
+                diag_error(
+                    key->loc,
+                    "key %s would give the function %s(), which the text headers define already: rename the key (or set text.prefix)",
+                    key->name, fn);
                 ok = false;
             }
             free(other);
@@ -153,7 +155,8 @@ static bool text_resolve(void *state, const domain_result *domains, size_t count
         tk->member = e == UINT32_MAX ? NULL : r->m->entries.items[e].name;
         tk->value = e == UINT32_MAX ? 0 : r->m->entries.items[e].value;
         if (!tk->member) {
-            diag_error(tk->loc, "key %s has no live entry in the manifest of %s; run threadlink-gen generate", tk->name, st->cfg.domain);
+            diag_error(tk->loc, "key %s has no live entry in the manifest of %s; run threadlink-gen generate", tk->name,
+                       st->cfg.domain);
             ok = false;
         }
     }
@@ -187,5 +190,6 @@ static void text_free(void *state)
 }
 
 const gen_stage text_stage = {
-    "text", text_load, text_add_domains, text_resolve, text_emit, text_free,
+    "text",    text_load, text_add_domains, text_resolve, text_emit,
+    text_free, NULL, /* check_config: the "text" section is checked only when the config's own part loads */
 };

@@ -99,7 +99,8 @@ static void build_entries(const text_state *st, const text_locale *l, string_poo
             put_u32(entries, pool_add(pool, t->forms.items[0].data, t->forms.items[0].len));
         } else {
             put_u32(entries, form_count);
-            for (size_t f = 0; f < t->forms.count; f++) put_u32(forms, pool_add(pool, t->forms.items[f].data, t->forms.items[f].len));
+            for (size_t f = 0; f < t->forms.count; f++)
+                put_u32(forms, pool_add(pool, t->forms.items[f].data, t->forms.items[f].len));
             form_count += (uint32_t)t->forms.count;
         }
         put_u16(entries, (uint32_t)t->forms.count);
@@ -107,8 +108,8 @@ static void build_entries(const text_state *st, const text_locale *l, string_poo
     }
 }
 
-static void put_header(buf *out, const text_state *st, const text_locale *l, uint32_t forms, uint32_t strings,
-                       uint32_t locale, uint64_t body_hash)
+static void put_header(buf *out, const text_state *st, const text_locale *l, uint32_t forms, uint32_t strings, uint32_t locale,
+                       uint64_t body_hash)
 {
     buf_put(out, "TLTEXT\0\x1A", 8);
     put_u32(out, 1);
@@ -137,7 +138,8 @@ void text_build_table(const text_state *st, text_locale *l)
     buf_put(&body, l->plural.code.data ? l->plural.code.data : "", l->plural.code.len);
     buf_put(&body, pool.bytes.data, pool.bytes.len);
     l->table_bytes.len = 0;
-    put_header(&l->table_bytes, st, l, (uint32_t)(forms.len / 4), (uint32_t)pool.bytes.len, locale, XXH64(body.data, body.len, 0));
+    put_header(&l->table_bytes, st, l, (uint32_t)(forms.len / 4), (uint32_t)pool.bytes.len, locale,
+               XXH64(body.data, body.len, 0));
     buf_put(&l->table_bytes, body.data, body.len);
     buf_free(&entries);
     buf_free(&forms);

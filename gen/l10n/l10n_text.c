@@ -30,7 +30,7 @@ bool text_is_key(const char *s, size_t n)
 
 /* One placeholder as written: its name and type (TEXT_NONE when not given), and its bytes. */
 typedef struct placeholder {
-    size_t start, end;      /* '{' to past '}' */
+    size_t start, end; /* '{' to past '}' */
     size_t name_at, name_len;
     text_type type;
 } placeholder;
@@ -128,6 +128,7 @@ static int find_param(const text_key *key, const char *name, size_t n)
 /* Names a generated function cannot take as a parameter: C and C++ keywords, and its own. */
 static bool reserved_name(const char *name, size_t n)
 {
+    /* clang-format off */
     static const char *const words[] = {
         "text", "buf", "size", "args", "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool",
         "break", "case", "catch", "char", "char16_t", "char32_t", "char8_t", "class", "compl", "concept", "const",
@@ -139,6 +140,7 @@ static bool reserved_name(const char *name, size_t n)
         "static_cast", "struct", "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef",
         "typeid", "typename", "typeof", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while",
         "xor", "xor_eq"};
+    /* clang-format on */
     if (name[0] == '_' || (n >= 2 && name[0] == 't' && name[1] == 'l' && (n == 2 || name[2] == '_'))) return true;
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (strlen(words[i]) == n && memcmp(words[i], name, n) == 0) return true;
@@ -153,10 +155,13 @@ static bool declare(text_scan *ts, const placeholder *ph, text_key *key, arena *
     char shown[80];
     snprintf(shown, sizeof shown, "%.*s", (int)(ph->name_len < 64 ? ph->name_len : 64), name);
     if (reserved_name(name, ph->name_len)) {
-        scan_error(ts, ph->start, "placeholder {%s} cannot be named so: its name becomes a parameter of a C function (not a keyword, text, buf, size, args, tl..., or _...)",
-                   shown);
+        scan_error(
+            ts, ph->start,
+            "placeholder {%s} cannot be named so: its name becomes a parameter of a C function (not a keyword, text, buf, size, args, tl..., or _...)",
+            shown);
     } else if (ph->type == TEXT_NONE) {
-        scan_error(ts, ph->start, "placeholder {%s} of the source text needs its type: {name:int}, {name:uint} or {name:str}", shown);
+        scan_error(ts, ph->start, "placeholder {%s} of the source text needs its type: {name:int}, {name:uint} or {name:str}",
+                   shown);
     } else if (i >= 0 && key->params.items[i].type != ph->type) {
         char msg[200];
         snprintf(msg, sizeof msg, "placeholder {%%s} is %s here but %s before (one type per name)", text_type_name(ph->type),

@@ -98,7 +98,9 @@ static uint32_t primary(parser *ps)
         return e;
     }
     if (c == '\0' || c == ';') fail_at(ps, ps->at, "%s", "the plural expression ends too early (expected n, a number or '(')");
-    else fail_at(ps, ps->at, "unexpected '%s' in the plural expression (its terms are n, numbers and parentheses)", (char[]){c, 0});
+    else
+        fail_at(ps, ps->at, "unexpected '%s' in the plural expression (its terms are n, numbers and parentheses)",
+                (char[]){c, 0});
     return 0;
 }
 
@@ -242,8 +244,8 @@ uint64_t plural_eval(const plural_rule *r, uint64_t n, bool *divided_by_zero)
 /* The code of node i appended (operands first); its stack need returned. */
 static uint32_t compile(plural_rule *r, uint32_t i)
 {
-    static const unsigned char opcode[] = {0x01, 0x02, 0x03, 0x10, 0x11, 0x12, 0x13, 0x14,
-                                           0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x30, 0x31, 0x40};
+    static const unsigned char opcode[] = {0x01, 0x02, 0x03, 0x10, 0x11, 0x12, 0x13, 0x14, 0x20,
+                                           0x21, 0x22, 0x23, 0x24, 0x25, 0x30, 0x31, 0x40};
     plural_node nd = r->nodes.items[i];
     uint32_t need = 1;
     if (nd.op == POP_NOT) need = compile(r, nd.a);
@@ -275,8 +277,9 @@ static bool check_forms(parser *ps, size_t expr_at)
         char what[96];
         if (div0 || form >= ps->rule->nplurals) {
             if (div0) snprintf(what, sizeof what, "divides by zero for n = %llu", (unsigned long long)n);
-            else snprintf(what, sizeof what, "gives form %llu for n = %llu, but nplurals is %u", (unsigned long long)form,
-                          (unsigned long long)n, ps->rule->nplurals);
+            else
+                snprintf(what, sizeof what, "gives form %llu for n = %llu, but nplurals is %u", (unsigned long long)form,
+                         (unsigned long long)n, ps->rule->nplurals);
             fail_at(ps, expr_at, "the plural expression %s", what);
             return false;
         }
@@ -284,7 +287,8 @@ static bool check_forms(parser *ps, size_t expr_at)
     }
     for (uint32_t f = 0; f < ps->rule->nplurals; f++)
         if (!used[f]) {
-            diag_warning(ps->loc(ps->ctx, expr_at), "no n picks plural form %u (nplurals is %u): is nplurals right?", f, ps->rule->nplurals);
+            diag_warning(ps->loc(ps->ctx, expr_at), "no n picks plural form %u (nplurals is %u): is nplurals right?", f,
+                         ps->rule->nplurals);
             break;
         }
     return true;
@@ -335,8 +339,7 @@ bool plural_parse(const char *text, size_t len, plural_loc_fn loc, void *ctx, pl
     out->root = expr(&ps);
     take(&ps, ";");
     skip_ws(&ps);
-    if (!ps.failed && ps.at < len)
-        fail_at(&ps, ps.at, "unexpected '%s' after the plural expression", (char[]){text[ps.at], 0});
+    if (!ps.failed && ps.at < len) fail_at(&ps, ps.at, "unexpected '%s' after the plural expression", (char[]){text[ps.at], 0});
     if (ps.failed || !check_forms(&ps, expr_at)) return false;
     if (compile(out, out->root) > PLURAL_MAX_STACK) {
         fail_at(&ps, expr_at, "%s", "the plural expression is too deep for the runtime (it evaluates with 32 values at most)");

@@ -15,23 +15,36 @@
 #define PLURAL_CHECK_UP_TO 1000
 
 typedef enum plural_op {
-    POP_N, POP_NUM, POP_NOT,
-    POP_MUL, POP_DIV, POP_MOD, POP_ADD, POP_SUB,
-    POP_LT, POP_GT, POP_LE, POP_GE, POP_EQ, POP_NE, POP_AND, POP_OR,
+    POP_N,
+    POP_NUM,
+    POP_NOT,
+    POP_MUL,
+    POP_DIV,
+    POP_MOD,
+    POP_ADD,
+    POP_SUB,
+    POP_LT,
+    POP_GT,
+    POP_LE,
+    POP_GE,
+    POP_EQ,
+    POP_NE,
+    POP_AND,
+    POP_OR,
     POP_COND
 } plural_op;
 
 typedef struct plural_node {
     plural_op op;
-    uint32_t a, b, c;  /* operands: node indices */
-    uint64_t value;    /* POP_NUM */
+    uint32_t a, b, c; /* operands: node indices */
+    uint64_t value;   /* POP_NUM */
 } plural_node;
 
 typedef struct plural_rule {
     uint32_t nplurals;
     VEC(plural_node) nodes;
     uint32_t root;
-    buf code;          /* the runtime's stack code */
+    buf code; /* the runtime's stack code */
 } plural_rule;
 
 /* Where byte `offset` of the parsed text was written. */

@@ -15,14 +15,14 @@ typedef struct po_pos {
 
 /* One keyword's string: the concatenation of its literals ("a" "b"), decoded. */
 typedef struct po_string {
-    buf text;          /* the decoded bytes (NUL-terminated once present) */
-    VEC(po_pos) at;    /* at.items[i]: where decoded byte i was written; one more for its end */
-    po_pos keyword;    /* where its keyword starts */
+    buf text;       /* the decoded bytes (NUL-terminated once present) */
+    VEC(po_pos) at; /* at.items[i]: where decoded byte i was written; one more for its end */
+    po_pos keyword; /* where its keyword starts */
     bool present;
 } po_string;
 
 typedef struct po_entry {
-    po_pos start;      /* its first keyword */
+    po_pos start; /* its first keyword */
     po_string ctxt, id, id_plural;
     VEC(po_string) str; /* msgstr, or msgstr[0..n-1] */
     bool indexed;       /* written msgstr[n] */

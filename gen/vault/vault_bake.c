@@ -5,7 +5,6 @@
  * (the generated headers refuse big-endian targets where they hold baked collections). */
 #include "vault/vault_model.h"
 
-
 static void put_le(unsigned char *out, uint64_t v, unsigned bytes)
 {
     for (unsigned i = 0; i < bytes; i++) out[i] = (unsigned char)(v >> (8 * i));
@@ -16,15 +15,16 @@ void vault_scalar_bytes(vtype t, const vscalar *v, unsigned char *out)
     uint32_t n = vtype_components(t);
     for (uint32_t k = 0; k < n; k++) {
         switch (t) {
-        case VT_INTEGER: case VT_INTEGER2D: case VT_ASSETREF: case VT_LOCALIZEDTEXT:
-            put_le(out + 4 * k, (uint64_t)v->i[k], 4);
-            break;
-        case VT_LONG: case VT_FP: case VT_FPVECTOR2: case VT_FPVECTOR3: case VT_FPQUATERNION:
-            put_le(out + 8 * k, (uint64_t)v->i[k], 8);
-            break;
-        case VT_BOOLEAN:
-            out[k] = v->i[k] ? 1 : 0;
-            break;
+        case VT_INTEGER:
+        case VT_INTEGER2D:
+        case VT_ASSETREF:
+        case VT_LOCALIZEDTEXT: put_le(out + 4 * k, (uint64_t)v->i[k], 4); break;
+        case VT_LONG:
+        case VT_FP:
+        case VT_FPVECTOR2:
+        case VT_FPVECTOR3:
+        case VT_FPQUATERNION: put_le(out + 8 * k, (uint64_t)v->i[k], 8); break;
+        case VT_BOOLEAN: out[k] = v->i[k] ? 1 : 0; break;
         case VT_DOUBLE: {
             uint64_t bits;
             memcpy(&bits, &v->d[k], 8);
@@ -54,13 +54,16 @@ void vault_bake_collection(const vfield *f, const vvalue *v, unsigned char *out)
     case LAYOUT_ARRAY:
         for (uint32_t i = 0; i < count; i++) vault_scalar_bytes(f->element, &v->keys.items[i], out + i * stride);
         break;
-    case LAYOUT_LIST: case LAYOUT_QUEUE: case LAYOUT_STACK:
+    case LAYOUT_LIST:
+    case LAYOUT_QUEUE:
+    case LAYOUT_STACK:
         /* count, then (queue) head 0, then the elements from slot 0 */
         put_le(out, count, 4);
         for (uint32_t i = 0; i < count; i++)
             vault_scalar_bytes(f->element, &v->keys.items[i], out + LAYOUT_HEADER_BYTES + i * stride);
         break;
-    case LAYOUT_HASHSET: case LAYOUT_DICT:
+    case LAYOUT_HASHSET:
+    case LAYOUT_DICT:
         for (uint32_t i = 0; i < count; i++) {
             vault_scalar_bytes(f->element, &v->keys.items[i], key);
             if (vsize) vault_scalar_bytes(f->value, &v->values.items[i], value);
@@ -68,7 +71,6 @@ void vault_bake_collection(const vfield *f, const vvalue *v, unsigned char *out)
             layout_table_insert(out, f->capacity, esize, vsize, key, vsize ? value : NULL);
         }
         break;
-    default:
-        break;
+    default: break;
     }
 }

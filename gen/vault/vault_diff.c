@@ -295,7 +295,8 @@ static src_loc locate(locator *l, const char *rel, const char *json_path, const 
         normalise(&l->file);
         free(dir), free(root), free(full);
         l->text.len = 0;
-        if (fs_read_input(l->file.data, FS_INPUT_CONFIG, &l->text)) return json_locate(l->file.data, l->text.data, l->text.len, json_path);
+        if (fs_read_input(l->file.data, FS_INPUT_CONFIG, &l->text))
+            return json_locate(l->file.data, l->text.data, l->text.len, json_path);
     }
     return json_locate(l->vm->path, l->vm->text.data, l->vm->text.len, manifest_path);
 }
@@ -309,9 +310,10 @@ typedef struct vault_cmp {
 } vault_cmp;
 
 /* One change: of `name` (a field's, or NULL), at `at`, explained by the detail. */
-static void found(vault_cmp *c, diff_class kind, const char *domain, const char *key, const char *name, src_loc at, const char *fmt, ...)
-    TLG_PRINTF(7, 8);
-static void found(vault_cmp *c, diff_class kind, const char *domain, const char *key, const char *name, src_loc at, const char *fmt, ...)
+static void found(vault_cmp *c, diff_class kind, const char *domain, const char *key, const char *name, src_loc at,
+                  const char *fmt, ...) TLG_PRINTF(7, 8);
+static void found(vault_cmp *c, diff_class kind, const char *domain, const char *key, const char *name, src_loc at,
+                  const char *fmt, ...)
 {
     char detail[512];
     va_list ap;
@@ -355,20 +357,30 @@ static void compare_field(vault_cmp *c, const char *dom, const vm_vault *nv, siz
     snprintf(mpath, sizeof mpath, "vaults[%zu].fields[%zu]", vi, k);
     src_loc at = locate(&c->at_new, nv->schema, path, mpath);
     if (strcmp(o->name, n->name) != 0)
-        found(c, DIFF_FIELD_RENAMED, dom, n->key, n->name, at, "from %s to %s: one Vault.Fields value, so saves keep reading it; the struct member and accessors follow the new name", o->name, n->name);
+        found(
+            c, DIFF_FIELD_RENAMED, dom, n->key, n->name, at,
+            "from %s to %s: one Vault.Fields value, so saves keep reading it; the struct member and accessors follow the new name",
+            o->name, n->name);
     type_text(o, ot, sizeof ot), type_text(n, nt, sizeof nt);
     if (strcmp(ot, nt) != 0)
-        found(c, DIFF_FIELD_TYPE_CHANGED, dom, n->key, n->name, at, "%s -> %s: saves holding it are refused (TL_VAULT_ERROR_TYPE) unless read with tl_vault_read_with, whose on_mismatch converts", ot, nt);
+        found(
+            c, DIFF_FIELD_TYPE_CHANGED, dom, n->key, n->name, at,
+            "%s -> %s: saves holding it are refused (TL_VAULT_ERROR_TYPE) unless read with tl_vault_read_with, whose on_mismatch converts",
+            ot, nt);
     else if (n->capacity < o->capacity)
-        found(c, DIFF_CAPACITY_SHRUNK, dom, n->key, n->name, at, "%u -> %u: saves holding more are refused (TL_VAULT_ERROR_CAPACITY)", o->capacity, n->capacity);
+        found(c, DIFF_CAPACITY_SHRUNK, dom, n->key, n->name, at,
+              "%u -> %u: saves holding more are refused (TL_VAULT_ERROR_CAPACITY)", o->capacity, n->capacity);
     else if (n->capacity > o->capacity)
         found(c, DIFF_CAPACITY_GROWN, dom, n->key, n->name, at, "%u -> %u", o->capacity, n->capacity);
     if (!same(o->catalog, n->catalog))
-        found(c, DIFF_CATALOG_CHANGED, dom, n->key, n->name, at, "%s -> %s: saved ids name assets of the old catalog", o->catalog ? o->catalog : "none", n->catalog ? n->catalog : "none");
+        found(c, DIFF_CATALOG_CHANGED, dom, n->key, n->name, at, "%s -> %s: saved ids name assets of the old catalog",
+              o->catalog ? o->catalog : "none", n->catalog ? n->catalog : "none");
     if (strcmp(o->backing, n->backing) != 0 && strcmp(n->backing, "transient") == 0)
-        found(c, DIFF_BACKING_TO_TRANSIENT, dom, n->key, n->name, at, "saves keep its record, which is skipped from now on: the saved values are dropped");
+        found(c, DIFF_BACKING_TO_TRANSIENT, dom, n->key, n->name, at,
+              "saves keep its record, which is skipped from now on: the saved values are dropped");
     else if (strcmp(o->backing, n->backing) != 0)
-        found(c, DIFF_BACKING_TO_SERIALISED, dom, n->key, n->name, at, "old saves have no record of it: it starts at its default");
+        found(c, DIFF_BACKING_TO_SERIALISED, dom, n->key, n->name, at,
+              "old saves have no record of it: it starts at its default");
     if (strcmp(ot, nt) == 0 && strcmp(o->def, n->def) != 0)
         found(c, DIFF_DEFAULT_CHANGED, dom, n->key, n->name, at, "%.200s -> %.200s", o->def, n->def);
 }
@@ -386,13 +398,14 @@ static void compare_vault(vault_cmp *c, const vm_vault *ov, const vm_vault *nv, 
         char path[48];
         snprintf(path, sizeof path, "fields[%zu]", k);
         snprintf(mpath, sizeof mpath, "vaults[%zu].fields[%zu]", vi, k);
-        found(c, DIFF_FIELD_ADDED, dom, nv->fields.items[k].key, nv->fields.items[k].name, locate(&c->at_new, nv->schema, path, mpath),
-              "old saves read: the field keeps its default");
+        found(c, DIFF_FIELD_ADDED, dom, nv->fields.items[k].key, nv->fields.items[k].name,
+              locate(&c->at_new, nv->schema, path, mpath), "old saves read: the field keeps its default");
     }
     snprintf(mpath, sizeof mpath, "vaults[%zu]", vi);
     for (size_t k = 0; k < ov->fields.count; k++)
         if (!find_field(nv, ov->fields.items[k].id))
-            found(c, DIFF_FIELD_REMOVED, dom, ov->fields.items[k].key, ov->fields.items[k].name, locate(&c->at_new, nv->schema, "fields", mpath),
+            found(c, DIFF_FIELD_REMOVED, dom, ov->fields.items[k].key, ov->fields.items[k].name,
+                  locate(&c->at_new, nv->schema, "fields", mpath),
                   "code using it no longer compiles; saves still read (its record is skipped)");
     free(dom);
 }
@@ -416,7 +429,10 @@ static void compare_vaults(vault_cmp *c)
         src_loc at = locate(&c->at_new, nv->schema, "name", mpath);
         const vm_vault *was = ov ? NULL : renamed_from(c, nv);
         if (ov) compare_vault(c, ov, nv, i);
-        else if (was) found(c, DIFF_VAULT_RENAMED, dom, NULL, NULL, at, "%s -> %s (%s): the vault id changes (%u -> %u), so its saves are refused", was->name, nv->name, nv->schema, was->id, nv->id);
+        else if (was)
+            found(c, DIFF_VAULT_RENAMED, dom, NULL, NULL, at,
+                  "%s -> %s (%s): the vault id changes (%u -> %u), so its saves are refused", was->name, nv->name, nv->schema,
+                  was->id, nv->id);
         else found(c, DIFF_VAULT_ADDED, dom, NULL, NULL, at, "%s", nv->schema);
         free(dom);
     }
@@ -425,7 +441,8 @@ static void compare_vaults(vault_cmp *c)
         if (find_vault(c->new_, ov->name)) continue;
         bool renamed = false;
         for (size_t k = 0; c->new_ && k < c->new_->vaults.count && !renamed; k++)
-            renamed = strcmp(c->new_->vaults.items[k].schema, ov->schema) == 0 && !find_vault(c->old, c->new_->vaults.items[k].name);
+            renamed =
+                strcmp(c->new_->vaults.items[k].schema, ov->schema) == 0 && !find_vault(c->old, c->new_->vaults.items[k].name);
         if (renamed) continue;
         char *dom = xasprintf("Vaults.%s", ov->name), mpath[48];
         snprintf(mpath, sizeof mpath, "vaults[%zu]", i);
@@ -447,7 +464,8 @@ static const vm_data *find_data(const vault_manifest *vm, const char *file)
 static const vm_instance *find_instance(const vm_data *d, const char *name)
 {
     for (size_t i = 0; d && i < d->instances.count; i++)
-        if (ascii_ieq(d->instances.items[i].name, strlen(d->instances.items[i].name), name, strlen(name))) return &d->instances.items[i];
+        if (ascii_ieq(d->instances.items[i].name, strlen(d->instances.items[i].name), name, strlen(name)))
+            return &d->instances.items[i];
     return NULL;
 }
 
@@ -481,13 +499,14 @@ static void check_instance(vault_cmp *c, const char *dom, const vm_data *d, size
     snprintf(mpath, sizeof mpath, "data[%zu].instances[%zu]", di, ii);
     if (d->keys && !live_entry(c, d->keys, in->key, &known) && known)
         found(c, DIFF_INSTANCE_KEY_REMOVED, dom, in->name, NULL, locate(&c->at_new, d->file, path, mpath),
-              "its name is no live entry of %s any more (value %u is a tombstone or gone), whose entries key this file", d->keys, in->key);
+              "its name is no live entry of %s any more (value %u is a tombstone or gone), whose entries key this file", d->keys,
+              in->key);
     for (size_t k = 0; k < in->assets.count; k++) {
         const vm_asset *a = &in->assets.items[k];
         if (live_entry(c, a->catalog, a->id, &known) || !known) continue;
         char *key = xasprintf("%s.%s", in->name, a->at), *apath = xasprintf("instances[%zu].%s", ii, a->at);
-        found(c, DIFF_ASSET_MISSING, dom, key, NULL, locate(&c->at_new, d->file, apath, mpath), "\"%s\" (id %u) is no asset of %s any more",
-              a->asset, a->id, a->catalog);
+        found(c, DIFF_ASSET_MISSING, dom, key, NULL, locate(&c->at_new, d->file, apath, mpath),
+              "\"%s\" (id %u) is no asset of %s any more", a->asset, a->id, a->catalog);
         free(key), free(apath);
     }
 }
@@ -500,7 +519,8 @@ static void compare_data_file(vault_cmp *c, const vm_data *od, const vm_data *nd
         snprintf(path, sizeof path, "instances[%zu].name", i);
         snprintf(mpath, sizeof mpath, "data[%zu].instances[%zu]", di, i);
         if (!find_instance(od, nd->instances.items[i].name))
-            found(c, DIFF_INSTANCE_ADDED, dom, nd->instances.items[i].name, NULL, locate(&c->at_new, nd->file, path, mpath), "of %s", nd->vault);
+            found(c, DIFF_INSTANCE_ADDED, dom, nd->instances.items[i].name, NULL, locate(&c->at_new, nd->file, path, mpath),
+                  "of %s", nd->vault);
         check_instance(c, dom, nd, di, i);
     }
     for (size_t i = 0; od && i < od->instances.count; i++) {
@@ -509,8 +529,8 @@ static void compare_data_file(vault_cmp *c, const vm_data *od, const vm_data *nd
         char mpath[64];
         snprintf(mpath, sizeof mpath, "data[%zu]", di);
         src_loc at = nd ? locate(&c->at_new, nd->file, "instances", mpath) : locate(&c->at_old, NULL, NULL, mpath);
-        found(c, DIFF_INSTANCE_REMOVED, dom, in->name, NULL, at, "of %s (id %u): code naming it no longer compiles, and data holding its id resolves to nothing",
-              od->vault, in->id);
+        found(c, DIFF_INSTANCE_REMOVED, dom, in->name, NULL, at,
+              "of %s (id %u): code naming it no longer compiles, and data holding its id resolves to nothing", od->vault, in->id);
     }
     free(dom);
 }

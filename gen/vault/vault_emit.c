@@ -29,7 +29,6 @@ static void banner(buf *b, const emit_options *opt, const char *input, const cha
                input, what);
 }
 
-
 static void put_i32(buf *b, int64_t v)
 {
     if (v == INT32_MIN) buf_puts(b, "(-2147483647 - 1)");
@@ -90,9 +89,14 @@ static void put_scalar(buf *b, vtype t, const vscalar *v)
     case VT_FLOAT: put_real(b, v->d[0], true); return;
     case VT_DOUBLE: put_real(b, v->d[0], false); return;
     case VT_BOOLEAN: buf_puts(b, v->i[0] ? "true" : "false"); return;
-    case VT_FP: buf_puts(b, "{ "); put_i64(b, v->i[0]); buf_puts(b, " }"); return;
+    case VT_FP:
+        buf_puts(b, "{ ");
+        put_i64(b, v->i[0]);
+        buf_puts(b, " }");
+        return;
     case VT_STRING: put_c_string(b, v->s ? v->s : ""); return;
-    case VT_ASSETREF: case VT_LOCALIZEDTEXT:
+    case VT_ASSETREF:
+    case VT_LOCALIZEDTEXT:
         buf_puts(b, "{ ");
         buf_put_u64(b, (uint32_t)v->i[0]);
         buf_puts(b, "u }");
@@ -171,8 +175,8 @@ static void put_vault(buf *b, const vschema *s, const vvalue *values, const char
 }
 
 static const char *const view_suffix[LAYOUT_KIND_COUNT] = {"array", "list", "queue", "stack", "set", "dict"};
-static const char *const view_macro[LAYOUT_KIND_COUNT] = {"TL_INLINE_ARRAY_TYPE", "TL_INLINE_LIST_TYPE",
-                                                          "TL_INLINE_QUEUE_TYPE", "TL_INLINE_STACK_TYPE",
+static const char *const view_macro[LAYOUT_KIND_COUNT] = {"TL_INLINE_ARRAY_TYPE",   "TL_INLINE_LIST_TYPE",
+                                                          "TL_INLINE_QUEUE_TYPE",   "TL_INLINE_STACK_TYPE",
                                                           "TL_INLINE_HASHSET_TYPE", "TL_INLINE_DICT_TYPE"};
 
 static void put_layout_macro(buf *b, const vfield *f)
@@ -181,7 +185,9 @@ static void put_layout_macro(buf *b, const vfield *f)
     switch (f->kind) {
     case LAYOUT_ARRAY: buf_printf(b, "TL_LAYOUT_ARRAY_BYTES(%u, sizeof(%s))", f->capacity, ec); break;
     case LAYOUT_HASHSET: buf_printf(b, "TL_LAYOUT_SET_BYTES(%u, sizeof(%s))", f->capacity, ec); break;
-    case LAYOUT_DICT: buf_printf(b, "TL_LAYOUT_DICT_BYTES(%u, sizeof(%s), sizeof(%s))", f->capacity, ec, vtype_c(f->value)); break;
+    case LAYOUT_DICT:
+        buf_printf(b, "TL_LAYOUT_DICT_BYTES(%u, sizeof(%s), sizeof(%s))", f->capacity, ec, vtype_c(f->value));
+        break;
     default: buf_printf(b, "TL_LAYOUT_SEQUENCE_BYTES(%u, sizeof(%s))", f->capacity, ec); break;
     }
 }
@@ -196,8 +202,13 @@ typedef struct schema_out {
     size_t n;      /* fields */
 } schema_out;
 
-#define SCHEMA_LOCALS(c) const vschema *s = (c)->s; out_file *o = (c)->o; buf *b = (c)->b; \
-    const char *v = (c)->v; const char *U = (c)->U; size_t n = (c)->n; \
+#define SCHEMA_LOCALS(c) \
+    const vschema *s = (c)->s; \
+    out_file *o = (c)->o; \
+    buf *b = (c)->b; \
+    const char *v = (c)->v; \
+    const char *U = (c)->U; \
+    size_t n = (c)->n; \
     (void)s, (void)o, (void)b, (void)v, (void)U, (void)n
 
 static bool schema_has(const vschema *s, bool collection)
@@ -242,8 +253,10 @@ static void emit_schema_prologue(const schema_out *c, const emit_options *opt)
     if (schema_loads_assets(s)) buf_puts(b, "#include <threadlink/content.h>\n");
     buf_putc(b, '\n');
     if (collections)
-        buf_printf(b, "#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__\n"
-                      "#error \"%s_vault.h: its inline collection values are baked for little-endian targets\"\n#endif\n\n", v);
+        buf_printf(b,
+                   "#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__\n"
+                   "#error \"%s_vault.h: its inline collection values are baked for little-endian targets\"\n#endif\n\n",
+                   v);
     buf_puts(b, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
 
     buf_printf(b, "/* Vault %s: %zu field%s. Field ids are Vault.Fields values. */\n", s->name, n, n == 1 ? "" : "s");
@@ -251,7 +264,6 @@ static void emit_schema_prologue(const schema_out *c, const emit_options *opt)
     buf_printf(b, "#define %s_VAULT_FIELD_COUNT %zu\n", U, n);
     for (size_t i = 0; i < n; i++)
         buf_printf(b, "#define %s_VAULT_ID_%s UINT32_C(%u)\n", U, s->fields.items[i].member, s->fields.items[i].id);
-
 }
 
 static void emit_schema_struct(const schema_out *c)
@@ -267,14 +279,14 @@ static void emit_schema_struct(const schema_out *c)
             if (f->kind == LAYOUT_DICT) buf_printf(b, " -> %s", vtype_name(f->value));
             buf_printf(b, ", capacity %u, %s */\n", f->capacity, backing);
         } else if (f->type == VT_STRING) {
-            buf_printf(b, "    char %s[%u]; /* String of up to %u bytes, %s */\n", f->member, f->capacity + 1, f->capacity, backing);
+            buf_printf(b, "    char %s[%u]; /* String of up to %u bytes, %s */\n", f->member, f->capacity + 1, f->capacity,
+                       backing);
         } else {
             buf_printf(b, "    %s %s; /* %s, %s */\n", vtype_c(f->type), f->member, vtype_name(f->type), backing);
         }
     }
     buf_puts(b, "    tl_vault_listeners *tl_listener; /* the set notified when a value changes; NULL: nobody listens */\n");
     buf_printf(b, "} %s_vault;\n", v);
-
 }
 
 /* Inline collections: static assertions of their layout and the typed views over them. */
@@ -287,7 +299,8 @@ static void emit_schema_collections(const schema_out *c)
         for (size_t i = 0; i < n; i++) {
             const vfield *f = &s->fields.items[i];
             if (f->type != VT_COLLECTION) continue;
-            buf_printf(b, "TL_VAULT_STATIC_ASSERT(%s_vault_layout_%s,\n    TL__VAULT_MEMBER_SIZE(%s_vault, %s) == ", v, f->member, v, f->member);
+            buf_printf(b, "TL_VAULT_STATIC_ASSERT(%s_vault_layout_%s,\n    TL__VAULT_MEMBER_SIZE(%s_vault, %s) == ", v, f->member,
+                       v, f->member);
             put_layout_macro(b, f);
             buf_puts(b, " &&\n    ");
             put_layout_macro(b, f);
@@ -302,7 +315,6 @@ static void emit_schema_collections(const schema_out *c)
         }
     }
     out_maybe_flush(o);
-
 }
 
 /* Defaults, descriptors, order by id. */
@@ -312,14 +324,18 @@ static void emit_schema_descriptors(const schema_out *c)
     buf_printf(b, "\n/* Every field's default. */\nstatic const %s_vault %s_vault_defaults = ", v, v);
     put_vault(b, s, NULL, "");
     buf_puts(b, ";\n");
-    buf_printf(b, "\n/* For generic tools and vault.h's serialisation: id, tag, offset, size, capacity, backing, name. */\n"
-                  "static const tl_vault_field_desc %s_vault_fields[%zu] = {\n", v, n ? n : 1);
+    buf_printf(b,
+               "\n/* For generic tools and vault.h's serialisation: id, tag, offset, size, capacity, backing, name. */\n"
+               "static const tl_vault_field_desc %s_vault_fields[%zu] = {\n",
+               v, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
         const vfield *f = &s->fields.items[i];
-        buf_printf(b, "    { %s_VAULT_ID_%s, %uu, TL__CAST(uint32_t, offsetof(%s_vault, %s)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(%s_vault, %s)), %uu, %s, \"%s\" },\n",
-                   U, f->member, vfield_tag(f), v, f->member, v, f->member,
-                   f->type == VT_COLLECTION || f->type == VT_STRING ? f->capacity : 0,
-                   f->transient ? "TL_VAULT_TRANSIENT" : "TL_VAULT_SERIALISED", f->member);
+        buf_printf(
+            b,
+            "    { %s_VAULT_ID_%s, %uu, TL__CAST(uint32_t, offsetof(%s_vault, %s)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(%s_vault, %s)), %uu, %s, \"%s\" },\n",
+            U, f->member, vfield_tag(f), v, f->member, v, f->member,
+            f->type == VT_COLLECTION || f->type == VT_STRING ? f->capacity : 0,
+            f->transient ? "TL_VAULT_TRANSIENT" : "TL_VAULT_SERIALISED", f->member);
     }
     if (!n) buf_puts(b, "    { 0, 0, 0, 0, 0, 0, TL__NULL }\n");
     buf_puts(b, "};\n");
@@ -335,11 +351,12 @@ static void emit_schema_descriptors(const schema_out *c)
     for (size_t i = 0; i < n; i++) buf_printf(b, "%s%u", i ? ", " : " ", order[i]);
     buf_puts(b, n ? " };\n" : " 0 };\n");
     free(order);
-    buf_printf(b, "static const tl_vault_desc %s_vault_desc = {\n    \"%s\", %s_VAULT_ID, TL__CAST(uint32_t, sizeof(%s_vault)), %s_VAULT_FIELD_COUNT, %s_vault_fields, %s_vault_order,\n"
-                  "    TL__CAST(uint32_t, offsetof(%s_vault, tl_listener)), &%s_vault_defaults };\n",
-               v, s->name, U, v, U, v, v, v, v);
+    buf_printf(
+        b,
+        "static const tl_vault_desc %s_vault_desc = {\n    \"%s\", %s_VAULT_ID, TL__CAST(uint32_t, sizeof(%s_vault)), %s_VAULT_FIELD_COUNT, %s_vault_fields, %s_vault_order,\n"
+        "    TL__CAST(uint32_t, offsetof(%s_vault, tl_listener)), &%s_vault_defaults };\n",
+        v, s->name, U, v, U, v, v, v, v);
     out_maybe_flush(o);
-
 }
 
 /* Lifecycle and listener. */
@@ -347,20 +364,29 @@ static void emit_schema_lifecycle(const schema_out *c)
 {
     SCHEMA_LOCALS(c);
     bool transient = schema_has(s, false);
-    buf_printf(b, "\n/* A fresh vault: every field at its default, nobody listening. */\n"
-                  "static inline void %s_vault_init(%s_vault *v) { *v = %s_vault_defaults; }\n", v, v, v);
-    buf_printf(b, "/* Transient fields back to their defaults (no notification). */\nstatic inline void %s_vault_reset_transient(%s_vault *v) {\n", v, v);
+    buf_printf(b,
+               "\n/* A fresh vault: every field at its default, nobody listening. */\n"
+               "static inline void %s_vault_init(%s_vault *v) { *v = %s_vault_defaults; }\n",
+               v, v, v);
+    buf_printf(
+        b,
+        "/* Transient fields back to their defaults (no notification). */\nstatic inline void %s_vault_reset_transient(%s_vault *v) {\n",
+        v, v);
     if (!transient) buf_puts(b, "    (void)v;\n");
     for (size_t i = 0; i < n; i++)
         if (s->fields.items[i].transient)
             buf_printf(b, "    memcpy(&v->%s, &%s_vault_defaults.%s, sizeof v->%s);\n", s->fields.items[i].member, v,
                        s->fields.items[i].member, s->fields.items[i].member);
     buf_puts(b, "}\n");
-    buf_printf(b, "/* The listener set this vault notifies (NULL: none); subscribe through tl_vault_subscribe(_all). */\n"
-                  "static inline void %s_vault_listen(%s_vault *v, tl_vault_listeners *set) { v->tl_listener = set; }\n", v, v);
-    buf_printf(b, "/* Tells the listeners that a field changed in place (an inline collection edited through its view). */\n"
-                  "static inline void %s_vault_notify(%s_vault *v, uint32_t field_id) { tl_vault_notify(v->tl_listener, v, field_id); }\n", v, v);
-
+    buf_printf(b,
+               "/* The listener set this vault notifies (NULL: none); subscribe through tl_vault_subscribe(_all). */\n"
+               "static inline void %s_vault_listen(%s_vault *v, tl_vault_listeners *set) { v->tl_listener = set; }\n",
+               v, v);
+    buf_printf(
+        b,
+        "/* Tells the listeners that a field changed in place (an inline collection edited through its view). */\n"
+        "static inline void %s_vault_notify(%s_vault *v, uint32_t field_id) { tl_vault_notify(v->tl_listener, v, field_id); }\n",
+        v, v);
 }
 
 /* One field's typed getter and setter (a collection's read-only and editing views). */
@@ -370,36 +396,41 @@ static void emit_schema_accessor(const schema_out *c, const vfield *f)
     const char *m = f->member;
     if (f->type == VT_COLLECTION) {
         const char *k = view_suffix[f->kind];
-        buf_printf(b, "/* A read-only view over the collection. */\n"
-                      "static inline %s_vault_%s_%s_const %s_vault_get_%s(const %s_vault *v) {\n"
-                      "    return %s_vault_%s_%s_const_view(v->%s, %uu);\n}\n",
+        buf_printf(b,
+                   "/* A read-only view over the collection. */\n"
+                   "static inline %s_vault_%s_%s_const %s_vault_get_%s(const %s_vault *v) {\n"
+                   "    return %s_vault_%s_%s_const_view(v->%s, %uu);\n}\n",
                    v, m, k, v, m, v, v, m, k, m, f->capacity);
-        buf_printf(b, "/* A view to change the collection through; call %s_vault_notify(v, %s_VAULT_ID_%s) after edits. */\n"
-                      "static inline %s_vault_%s_%s %s_vault_edit_%s(%s_vault *v) {\n"
-                      "    return %s_vault_%s_%s_view(v->%s, %uu);\n}\n",
+        buf_printf(b,
+                   "/* A view to change the collection through; call %s_vault_notify(v, %s_VAULT_ID_%s) after edits. */\n"
+                   "static inline %s_vault_%s_%s %s_vault_edit_%s(%s_vault *v) {\n"
+                   "    return %s_vault_%s_%s_view(v->%s, %uu);\n}\n",
                    v, U, m, v, m, k, v, m, v, v, m, k, m, f->capacity);
     } else if (f->type == VT_STRING) {
         buf_printf(b, "static inline const char *%s_vault_get_%s(const %s_vault *v) { return v->%s; }\n", v, m, v, m);
-        buf_printf(b, "/* false (nothing changed) when value is longer than %u bytes. */\n"
-                      "static inline bool %s_vault_set_%s(%s_vault *v, const char *value) {\n"
-                      "    bool changed;\n"
-                      "    if (!tl_vault_store_string(v->%s, TL__CAST(uint32_t, sizeof v->%s), value, &changed)) return false;\n"
-                      "    if (changed) tl_vault_notify(v->tl_listener, v, %s_VAULT_ID_%s);\n"
-                      "    return true;\n}\n",
+        buf_printf(b,
+                   "/* false (nothing changed) when value is longer than %u bytes. */\n"
+                   "static inline bool %s_vault_set_%s(%s_vault *v, const char *value) {\n"
+                   "    bool changed;\n"
+                   "    if (!tl_vault_store_string(v->%s, TL__CAST(uint32_t, sizeof v->%s), value, &changed)) return false;\n"
+                   "    if (changed) tl_vault_notify(v->tl_listener, v, %s_VAULT_ID_%s);\n"
+                   "    return true;\n}\n",
                    f->capacity, v, m, v, m, m, U, m);
     } else {
         const char *c = vtype_c(f->type);
         buf_printf(b, "static inline %s %s_vault_get_%s(const %s_vault *v) { return v->%s; }\n", c, v, m, v, m);
-        buf_printf(b, "static inline void %s_vault_set_%s(%s_vault *v, %s value) {\n"
-                      "    if (memcmp(&v->%s, &value, sizeof value) != 0) {\n"
-                      "        v->%s = value;\n"
-                      "        tl_vault_notify(v->tl_listener, v, %s_VAULT_ID_%s);\n    }\n}\n",
+        buf_printf(b,
+                   "static inline void %s_vault_set_%s(%s_vault *v, %s value) {\n"
+                   "    if (memcmp(&v->%s, &value, sizeof value) != 0) {\n"
+                   "        v->%s = value;\n"
+                   "        tl_vault_notify(v->tl_listener, v, %s_VAULT_ID_%s);\n    }\n}\n",
                    v, m, v, c, m, m, U, m);
         if (f->type == VT_LOCALIZEDTEXT)
-            buf_printf(b, "/* Its text in the current locale: text(ctx, key), e.g. l10n.h's tl_l10n_text_of_key with the tl_l10n;\n"
-                          " * \"\" for no key or no text function. */\n"
-                          "static inline const char *%s_vault_text_%s(const %s_vault *v, tl_vault_text_fn text, void *ctx) {\n"
-                          "    return tl_vault_text(v->%s, text, ctx);\n}\n",
+            buf_printf(b,
+                       "/* Its text in the current locale: text(ctx, key), e.g. l10n.h's tl_l10n_text_of_key with the tl_l10n;\n"
+                       " * \"\" for no key or no text function. */\n"
+                       "static inline const char *%s_vault_text_%s(const %s_vault *v, tl_vault_text_fn text, void *ctx) {\n"
+                       "    return tl_vault_text(v->%s, text, ctx);\n}\n",
                        v, m, v, m);
     }
 }
@@ -413,18 +444,22 @@ static void emit_schema_asset_load(const schema_out *c, const vfield *f)
     SCHEMA_LOCALS(c);
     const char *m = f->member;
     if (f->type == VT_ASSETREF) {
-        buf_printf(b, "static inline tl_asset %s_vault_load_%s(const %s_vault *v, tl_scope scope) {\n"
-                      "    tl_asset none = { TL__NULL, 0u, 0u };\n"
-                      "    return v->%s.id ? tl_scope_load(scope, v->%s.id) : none;\n}\n", v, m, v, m, m);
+        buf_printf(b,
+                   "static inline tl_asset %s_vault_load_%s(const %s_vault *v, tl_scope scope) {\n"
+                   "    tl_asset none = { TL__NULL, 0u, 0u };\n"
+                   "    return v->%s.id ? tl_scope_load(scope, v->%s.id) : none;\n}\n",
+                   v, m, v, m, m);
         return;
     }
     if (f->kind == LAYOUT_DICT) {
-        buf_printf(b, "static inline tl_asset %s_vault_load_%s_get(const %s_vault *v, %s key, tl_scope scope) {\n"
-                      "    const tl_vault_asset_ref *ref = %s_vault_%s_dict_const_get(%s_vault_get_%s(v), key);\n",
+        buf_printf(b,
+                   "static inline tl_asset %s_vault_load_%s_get(const %s_vault *v, %s key, tl_scope scope) {\n"
+                   "    const tl_vault_asset_ref *ref = %s_vault_%s_dict_const_get(%s_vault_get_%s(v), key);\n",
                    v, m, v, vtype_c(f->element), v, m, v, m);
     } else {
-        buf_printf(b, "static inline tl_asset %s_vault_load_%s_at(const %s_vault *v, uint32_t index, tl_scope scope) {\n"
-                      "    const tl_vault_asset_ref *ref = %s_vault_%s_%s_const_at(%s_vault_get_%s(v), index);\n",
+        buf_printf(b,
+                   "static inline tl_asset %s_vault_load_%s_at(const %s_vault *v, uint32_t index, tl_scope scope) {\n"
+                   "    const tl_vault_asset_ref *ref = %s_vault_%s_%s_const_at(%s_vault_get_%s(v), index);\n",
                    v, m, v, v, m, view_suffix[f->kind], v, m);
     }
     buf_puts(b, "    tl_asset none = { TL__NULL, 0u, 0u };\n"
@@ -459,10 +494,12 @@ static void emit_schema_try_get(const schema_out *c)
     for (size_t i = 0; i < n; i++) {
         const vfield *f = &s->fields.items[i];
         if (f->type == VT_STRING)
-            buf_printf(b, "    case %s_VAULT_ID_%s: return tl_vault_field_get(&%s_vault_fields[%zu], v, tag, out);\n", U, f->member, v, i);
+            buf_printf(b, "    case %s_VAULT_ID_%s: return tl_vault_field_get(&%s_vault_fields[%zu], v, tag, out);\n", U,
+                       f->member, v, i);
         else
-            buf_printf(b, "    case %s_VAULT_ID_%s:\n        if (tag != %uu || !out) return false;\n"
-                          "        memcpy(out, &v->%s, sizeof v->%s);\n        return true;\n",
+            buf_printf(b,
+                       "    case %s_VAULT_ID_%s:\n        if (tag != %uu || !out) return false;\n"
+                       "        memcpy(out, &v->%s, sizeof v->%s);\n        return true;\n",
                        U, f->member, vfield_tag(f), f->member, f->member);
     }
     buf_puts(b, "    default: return false;\n    }\n}\n");
@@ -471,27 +508,30 @@ static void emit_schema_try_get(const schema_out *c)
 static void emit_schema_try_set(const schema_out *c)
 {
     SCHEMA_LOCALS(c);
-    buf_printf(b, "static inline bool %s_vault_try_set(%s_vault *v, uint32_t field_id, uint32_t tag, const void *value) {\n", v, v);
+    buf_printf(b, "static inline bool %s_vault_try_set(%s_vault *v, uint32_t field_id, uint32_t tag, const void *value) {\n", v,
+               v);
     if (!n) buf_puts(b, "    (void)v;\n    (void)tag;\n    (void)value;\n");
     buf_puts(b, "    switch (field_id) {\n");
     for (size_t i = 0; i < n; i++) {
         const vfield *f = &s->fields.items[i];
         /* Strings and anything holding a Boolean go through the runtime, which checks them (a
          * Boolean byte other than 0 or 1 is refused: reading it back is undefined behaviour). */
-        bool boolean = f->type == VT_BOOLEAN || (f->type == VT_COLLECTION && (f->element == VT_BOOLEAN || f->value == VT_BOOLEAN));
+        bool boolean =
+            f->type == VT_BOOLEAN || (f->type == VT_COLLECTION && (f->element == VT_BOOLEAN || f->value == VT_BOOLEAN));
         if (f->type == VT_STRING || boolean)
-            buf_printf(b, "    case %s_VAULT_ID_%s: return tl_vault_field_set(&%s_vault_fields[%zu], v, v->tl_listener, tag, value);\n",
-                       U, f->member, v, i);
+            buf_printf(
+                b, "    case %s_VAULT_ID_%s: return tl_vault_field_set(&%s_vault_fields[%zu], v, v->tl_listener, tag, value);\n",
+                U, f->member, v, i);
         else
-            buf_printf(b, "    case %s_VAULT_ID_%s:\n        if (tag != %uu || !value) return false;\n"
-                          "        if (memcmp(&v->%s, value, sizeof v->%s) != 0) {\n"
-                          "            memcpy(&v->%s, value, sizeof v->%s);\n"
-                          "            tl_vault_notify(v->tl_listener, v, %s_VAULT_ID_%s);\n        }\n        return true;\n",
+            buf_printf(b,
+                       "    case %s_VAULT_ID_%s:\n        if (tag != %uu || !value) return false;\n"
+                       "        if (memcmp(&v->%s, value, sizeof v->%s) != 0) {\n"
+                       "            memcpy(&v->%s, value, sizeof v->%s);\n"
+                       "            tl_vault_notify(v->tl_listener, v, %s_VAULT_ID_%s);\n        }\n        return true;\n",
                        U, f->member, vfield_tag(f), f->member, f->member, f->member, f->member, U, f->member);
         out_maybe_flush(o);
     }
     buf_puts(b, "    default: return false;\n    }\n}\n");
-
 }
 
 static void emit_schema(const vschema *s, out_file *o, const emit_options *opt)
@@ -523,23 +563,26 @@ static void emit_data_instances_open(buf *b, const vdata *d, size_t n)
 {
     const char *v = d->schema->lower, *p = d->prefix;
     size_t count = n ? n : 1;
-    buf_printf(b, "\n#if defined(TL_DEVELOPMENT)\n"
-                  "/* Development build: the instances are variables, which tl_vault_live_add(live, &%s_live) reloads from\n"
-                  " * %s below the generated directory (threadlink-gen watch writes it). They are defined in the file\n"
-                  " * that defines TL_VAULT_IMPL (or TL_IMPLEMENTATION) before including this header. */\n"
-                  "extern %s_vault %s_instances[%zu];\nextern const tl_vault_live_file %s_live;\n#endif\n",
+    buf_printf(b,
+               "\n#if defined(TL_DEVELOPMENT)\n"
+               "/* Development build: the instances are variables, which tl_vault_live_add(live, &%s_live) reloads from\n"
+               " * %s below the generated directory (threadlink-gen watch writes it). They are defined in the file\n"
+               " * that defines TL_VAULT_IMPL (or TL_IMPLEMENTATION) before including this header. */\n"
+               "extern %s_vault %s_instances[%zu];\nextern const tl_vault_live_file %s_live;\n#endif\n",
                p, d->image, v, p, count, p);
-    buf_printf(b, "#if !defined(TL_DEVELOPMENT)\nstatic const %s_vault %s_instances[%zu] = {\n"
-                  "#elif defined(TL_VAULT_IMPL)\n%s_vault %s_instances[%zu] = {\n#endif\n"
-                  "#if !defined(TL_DEVELOPMENT) || defined(TL_VAULT_IMPL)\n",
+    buf_printf(b,
+               "#if !defined(TL_DEVELOPMENT)\nstatic const %s_vault %s_instances[%zu] = {\n"
+               "#elif defined(TL_VAULT_IMPL)\n%s_vault %s_instances[%zu] = {\n#endif\n"
+               "#if !defined(TL_DEVELOPMENT) || defined(TL_VAULT_IMPL)\n",
                v, p, count, v, p, count);
 }
 
 /* Development builds: the data file as vault.h's live data registers it. */
 static void emit_data_live_file(buf *b, const vdata *d, size_t n)
 {
-    buf_printf(b, "#if defined(TL_DEVELOPMENT) && defined(TL_VAULT_IMPL)\n"
-                  "const tl_vault_live_file %s_live = { &%s_vault_desc, \"%s\", %zuu, %s_instances, %s_ids, %s_names };\n#endif\n",
+    buf_printf(b,
+               "#if defined(TL_DEVELOPMENT) && defined(TL_VAULT_IMPL)\n"
+               "const tl_vault_live_file %s_live = { &%s_vault_desc, \"%s\", %zuu, %s_instances, %s_ids, %s_names };\n#endif\n",
                d->prefix, d->schema->lower, d->image, n, d->prefix, d->prefix, d->prefix);
 }
 
@@ -557,12 +600,15 @@ static void emit_data_keys(buf *b, const vdata *d, size_t n)
     if (!n) buf_puts(b, "    (void)key;\n");
     else {
         buf_puts(b, "    switch (key) {\n");
-        for (size_t i = 0; i < n; i++) buf_printf(b, "    case %uu: return %s_INDEX_%s;\n", d->instances.items[i].key, P, d->instances.items[i].name);
+        for (size_t i = 0; i < n; i++)
+            buf_printf(b, "    case %uu: return %s_INDEX_%s;\n", d->instances.items[i].key, P, d->instances.items[i].name);
         buf_puts(b, "    default: break;\n    }\n");
     }
     buf_printf(b, "    return %s_COUNT;\n}\n", P);
-    buf_printf(b, "static inline const %s_vault *%s_by_key(uint32_t key) {\n    uint32_t i = %s_index_by_key(key);\n"
-                  "    return i < %s_COUNT ? %s_by_index(i) : TL__NULL;\n}\n", v, p, p, P, p);
+    buf_printf(b,
+               "static inline const %s_vault *%s_by_key(uint32_t key) {\n    uint32_t i = %s_index_by_key(key);\n"
+               "    return i < %s_COUNT ? %s_by_index(i) : TL__NULL;\n}\n",
+               v, p, p, P, p);
 }
 
 static void emit_data(const vdata *d, out_file *o, const emit_options *opt)
@@ -610,19 +656,26 @@ static void emit_data(const vdata *d, out_file *o, const emit_options *opt)
 
     buf_printf(b, "\n/* Lookups: NULL when there is no such instance. Names compare case-insensitively. */\n");
     if (n) {
-        buf_printf(b, "static inline const %s_vault *%s_by_index(uint32_t index) { return index < %zuu ? &%s_instances[index] : TL__NULL; }\n",
-                   s->lower, p, n, p);
+        buf_printf(
+            b,
+            "static inline const %s_vault *%s_by_index(uint32_t index) { return index < %zuu ? &%s_instances[index] : TL__NULL; }\n",
+            s->lower, p, n, p);
         buf_printf(b, "static inline const %s_vault *%s_by_id(uint32_t id) {\n    switch (id) {\n", s->lower, p);
-        for (size_t i = 0; i < n; i++) buf_printf(b, "    case %s_ID_%s: return &%s_instances[%zu];\n", P, d->instances.items[i].name, p, i);
+        for (size_t i = 0; i < n; i++)
+            buf_printf(b, "    case %s_ID_%s: return &%s_instances[%zu];\n", P, d->instances.items[i].name, p, i);
         buf_puts(b, "    default: return TL__NULL;\n    }\n}\n");
-        buf_printf(b, "static inline const %s_vault *%s_by_name(const char *name) {\n    uint32_t i;\n    if (!name) return TL__NULL;\n"
-                      "    for (i = 0; i < %zuu; i++)\n        if (tl_vault_name_equal(name, %s_names[i])) return &%s_instances[i];\n"
-                      "    return TL__NULL;\n}\n",
-                   s->lower, p, n, p, p);
+        buf_printf(
+            b,
+            "static inline const %s_vault *%s_by_name(const char *name) {\n    uint32_t i;\n    if (!name) return TL__NULL;\n"
+            "    for (i = 0; i < %zuu; i++)\n        if (tl_vault_name_equal(name, %s_names[i])) return &%s_instances[i];\n"
+            "    return TL__NULL;\n}\n",
+            s->lower, p, n, p, p);
     } else {
-        buf_printf(b, "static inline const %s_vault *%s_by_index(uint32_t index) { (void)index; return TL__NULL; }\n", s->lower, p);
+        buf_printf(b, "static inline const %s_vault *%s_by_index(uint32_t index) { (void)index; return TL__NULL; }\n", s->lower,
+                   p);
         buf_printf(b, "static inline const %s_vault *%s_by_id(uint32_t id) { (void)id; return TL__NULL; }\n", s->lower, p);
-        buf_printf(b, "static inline const %s_vault *%s_by_name(const char *name) { (void)name; return TL__NULL; }\n", s->lower, p);
+        buf_printf(b, "static inline const %s_vault *%s_by_name(const char *name) { (void)name; return TL__NULL; }\n", s->lower,
+                   p);
     }
     emit_data_keys(b, d, n);
     buf_puts(b, "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif\n");

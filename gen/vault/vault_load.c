@@ -39,11 +39,14 @@ static bool is_identifier(const char *s)
 static const char *type_expectation(vtype t)
 {
     switch (t) {
-    case VT_INTEGER: case VT_LONG: return "an integer";
-    case VT_FLOAT: case VT_DOUBLE: return "a number";
+    case VT_INTEGER:
+    case VT_LONG: return "an integer";
+    case VT_FLOAT:
+    case VT_DOUBLE: return "a number";
     case VT_BOOLEAN: return "true or false";
     case VT_INTEGER2D: return "an array of 2 integers";
-    case VT_FLOAT2D: case VT_VECTOR2D: return "an array of 2 numbers";
+    case VT_FLOAT2D:
+    case VT_VECTOR2D: return "an array of 2 numbers";
     case VT_VECTOR3D: return "an array of 3 numbers";
     case VT_ROTATION: return "an array of 4 numbers (x, y, z, w)";
     case VT_FP: return "a decimal string such as \"1.5\"";
@@ -61,7 +64,9 @@ static const char *type_expectation(vtype t)
 static bool parse_component(json_checker *j, const char *path, vtype t, json_t *v, vscalar *out, int k)
 {
     switch (t) {
-    case VT_INTEGER: case VT_INTEGER2D: case VT_LONG:
+    case VT_INTEGER:
+    case VT_INTEGER2D:
+    case VT_LONG:
         if (!json_is_integer(v)) return false;
         out->i[k] = json_integer_value(v);
         if (t != VT_LONG && (out->i[k] < INT32_MIN || out->i[k] > INT32_MAX)) {
@@ -69,7 +74,12 @@ static bool parse_component(json_checker *j, const char *path, vtype t, json_t *
             return true;
         }
         return true;
-    case VT_FLOAT: case VT_FLOAT2D: case VT_VECTOR2D: case VT_VECTOR3D: case VT_ROTATION: case VT_DOUBLE:
+    case VT_FLOAT:
+    case VT_FLOAT2D:
+    case VT_VECTOR2D:
+    case VT_VECTOR3D:
+    case VT_ROTATION:
+    case VT_DOUBLE:
         if (!json_is_number(v)) return false;
         out->d[k] = json_number_value(v);
         /* Out of range when it would round to infinity: from FLT_MAX plus half its ulp (2^103),
@@ -77,16 +87,19 @@ static bool parse_component(json_checker *j, const char *path, vtype t, json_t *
         if (t != VT_DOUBLE && (out->d[k] >= 0x1.ffffffp127 || out->d[k] <= -0x1.ffffffp127))
             jc_error(j, path, "%.9g is out of range for %s (a float: at most %.9g)", out->d[k], vtype_name(t), (double)FLT_MAX);
         else if (t != VT_DOUBLE && out->d[k] != 0 && (float)out->d[k] == 0) /* silently 0 otherwise */
-            jc_error(j, path, "%.9g is too small for %s: a float would hold 0 (the smallest is %.9g)", out->d[k], vtype_name(t), 0x1p-149);
+            jc_error(j, path, "%.9g is too small for %s: a float would hold 0 (the smallest is %.9g)", out->d[k], vtype_name(t),
+                     0x1p-149);
         return true;
-    case VT_FP: case VT_FPVECTOR2: case VT_FPVECTOR3: case VT_FPQUATERNION: {
+    case VT_FP:
+    case VT_FPVECTOR2:
+    case VT_FPVECTOR3:
+    case VT_FPQUATERNION: {
         if (!json_is_string(v)) return false;
         const char *why = vault_fp_parse(json_string_value(v), &out->i[k]);
         if (why) jc_error(j, path, "\"%s\" is not a fixed-point literal: %s", json_string_value(v), why);
         return true;
     }
-    default:
-        return false;
+    default: return false;
     }
 }
 
@@ -100,8 +113,11 @@ static bool parse_components(json_checker *j, const char *path, vtype t, uint32_
         char *sub = jc_index(path, k);
         bool component_ok = parse_component(j, sub, t, json_array_get(v, k), out, (int)k);
         if (!component_ok)
-            jc_error(j, sub, "expected %s, got %s", t >= VT_FP && t <= VT_FPQUATERNION ? "a decimal string" :
-                   t == VT_INTEGER2D ? "an integer" : "a number", jc_type_name(json_array_get(v, k)));
+            jc_error(j, sub, "expected %s, got %s",
+                     t >= VT_FP && t <= VT_FPQUATERNION ? "a decimal string"
+                     : t == VT_INTEGER2D                ? "an integer"
+                                                        : "a number",
+                     jc_type_name(json_array_get(v, k)));
         free(sub);
         if (!component_ok) {
             *reported = true;
@@ -116,7 +132,8 @@ static bool parse_text(vault_state *st, json_checker *j, const char *path, vtype
 {
     if (!json_is_string(v)) return false;
     size_t len = json_string_length(v);
-    if (t == VT_STRING && len > f->capacity) jc_error(j, path, "string of %zu bytes exceeds the capacity of %u", len, f->capacity);
+    if (t == VT_STRING && len > f->capacity)
+        jc_error(j, path, "string of %zu bytes exceeds the capacity of %u", len, f->capacity);
     out->s = arena_strndup(&st->strings, json_string_value(v), len);
     out->line = 0; /* an AssetRef is located again only if the name does not resolve */
     return true;
@@ -140,8 +157,7 @@ static void parse_scalar(vault_state *st, json_checker *j, const char *path, vty
     if (ok || reported) return;
     if (json_is_array(v) && n > 1)
         jc_error(j, path, "expected %s (%s), got an array of %zu", type_expectation(t), vtype_name(t), json_array_size(v));
-    else
-        jc_error(j, path, "expected %s (%s), got %s", type_expectation(t), vtype_name(t), jc_type_name(v));
+    else jc_error(j, path, "expected %s (%s), got %s", type_expectation(t), vtype_name(t), jc_type_name(v));
 }
 
 static bool same_key(vtype t, const vscalar *a, const vscalar *b)
@@ -275,7 +291,8 @@ static bool read_collection_capacity(json_checker *j, const char *path, json_t *
     if (jc_require(j, fj, path, "capacity", NULL)) jc_get_int(j, fj, path, "capacity", NULL, 1, LAYOUT_MAX_CAPACITY, &cap);
     f->capacity = (uint32_t)cap;
     if (!f->element || !f->capacity || (f->kind == LAYOUT_DICT && !f->value)) return false;
-    const char *why = layout_check(f->kind, f->capacity, vtype_size(f->element), f->kind == LAYOUT_DICT ? vtype_size(f->value) : 0);
+    const char *why =
+        layout_check(f->kind, f->capacity, vtype_size(f->element), f->kind == LAYOUT_DICT ? vtype_size(f->value) : 0);
     if (why) {
         char *sub = jc_key(path, "capacity");
         jc_error(j, sub, "%s", why);
@@ -315,7 +332,7 @@ static bool read_scalar_type(json_checker *j, const char *path, json_t *fj, cons
         return false;
     }
     static const char *const collection_keys[][2] = {{"element", "only an inline collection has an element type"},
-                                                      {"value", "only an InlineDictionary has a value type"}};
+                                                     {"value", "only an InlineDictionary has a value type"}};
     for (size_t k = 0; k < 2; k++)
         if (json_object_get(fj, collection_keys[k][0])) {
             char *sub = jc_key(path, collection_keys[k][0]);
@@ -367,8 +384,7 @@ static void read_field_catalog(vault_state *st, json_checker *j, const char *pat
                  vtype_name(f->element), vtype_name(f->value));
     } else if (named == VT_LOCALIZEDTEXT && type_ok && !json_object_get(fj, "catalog")) {
         f->catalog = TEXT_KEYS_DOMAIN;
-    } else if (named != VT_NONE && type_ok &&
-               jc_require(j, fj, path, "catalog", "the domain of the assets an AssetRef names") &&
+    } else if (named != VT_NONE && type_ok && jc_require(j, fj, path, "catalog", "the domain of the assets an AssetRef names") &&
                jc_get_string(j, fj, path, "catalog", "a domain name", &cat)) {
         f->catalog = arena_strndup(&st->strings, cat, strlen(cat));
     }
@@ -387,8 +403,8 @@ static void read_field_backing(json_checker *j, const char *path, json_t *fj, vf
  *            "default"?, "backing"?, "description"? } */
 static void read_field(vault_state *st, json_checker *j, json_t *fj, vfield *f)
 {
-    static const char *const allowed[] = {"field", "type", "element", "value", "capacity", "catalog",
-                                          "default", "backing", "description", NULL};
+    static const char *const allowed[] = {"field",   "type",    "element", "value",       "capacity",
+                                          "catalog", "default", "backing", "description", NULL};
     const char *path = f->path;
     if (!json_is_object(fj)) {
         jc_error(j, path, "expected an object, got %s", jc_type_name(fj));
@@ -434,7 +450,8 @@ static vschema *read_schema(vault_state *st, const char *path)
         jc_check_keys(&j, "", root, allowed);
         const char *name = NULL;
         if (jc_require(&j, root, "", "name", NULL) && jc_get_string(&j, root, "", "name", NULL, &name)) {
-            if (!is_identifier(name)) jc_error(&j, "name", "\"%s\" is not a vault name (a letter, then letters, digits or '_')", name);
+            if (!is_identifier(name))
+                jc_error(&j, "name", "\"%s\" is not a vault name (a letter, then letters, digits or '_')", name);
             else s->name = arena_strndup(&st->strings, name, strlen(name));
         }
         json_t *fields = jc_require(&j, root, "", "fields", NULL) ? jc_get_array(&j, root, "", "fields", NULL) : NULL;
@@ -448,7 +465,8 @@ static vschema *read_schema(vault_state *st, const char *path)
                 snprintf(f->path, sizeof f->path, "fields[%zu]", i);
                 read_field(st, &j, fj, f);
                 for (size_t k = 0; k < i && f->ref; k++)
-                    if (s->fields.items[k].ref && ascii_ieq(s->fields.items[k].ref, strlen(s->fields.items[k].ref), f->ref, strlen(f->ref))) {
+                    if (s->fields.items[k].ref &&
+                        ascii_ieq(s->fields.items[k].ref, strlen(s->fields.items[k].ref), f->ref, strlen(f->ref))) {
                         char *sub = jc_key(f->path, "field");
                         jc_error(&j, sub, "\"%s\" is already fields[%zu]", f->ref, k);
                         free(sub);
@@ -466,9 +484,7 @@ static vschema *read_schema(vault_state *st, const char *path)
         s->output = path_join(st->out_dir, file); /* "output": "." puts it in the generated directory itself */
         free(file);
     }
-    if (!j.ok) {
-        s->name = NULL; /* a broken schema: its data are not checked against it */
-    }
+    if (!j.ok) { s->name = NULL; /* a broken schema: its data are not checked against it */ }
     return s;
 }
 
@@ -604,8 +620,7 @@ static void read_instance_name(vault_state *st, json_checker *j, vdata *d, size_
     if (!json_is_string(name) || !is_identifier(json_string_value(name))) {
         if (json_is_string(name))
             jc_error(j, sub, "\"%s\" is not an instance name (a letter, then letters, digits or '_')", json_string_value(name));
-        else
-            jc_error(j, sub, "expected a string, got %s", jc_type_name(name));
+        else jc_error(j, sub, "expected a string, got %s", jc_type_name(name));
         free(sub);
         return;
     }
@@ -620,8 +635,10 @@ static void read_instance_name(vault_state *st, json_checker *j, vdata *d, size_
     in->id = XXH32(key, strlen(key), 0);
     free(key);
     for (size_t k = 0; k < i; k++)
-        if (d->instances.items[k].name && d->instances.items[k].id == in->id && !instance_names_equal(d->instances.items[k].name, in->name))
-            jc_error(j, sub, "\"%s\" and \"%s\" hash to the same instance id 0x%08x: rename one", d->instances.items[k].name, in->name, in->id);
+        if (d->instances.items[k].name && d->instances.items[k].id == in->id &&
+            !instance_names_equal(d->instances.items[k].name, in->name))
+            jc_error(j, sub, "\"%s\" and \"%s\" hash to the same instance id 0x%08x: rename one", d->instances.items[k].name,
+                     in->name, in->id);
     free(sub);
 }
 
@@ -658,11 +675,12 @@ static void read_instance_values(vault_state *st, json_checker *j, const vschema
         if (fi == s->fields.count) {
             no_such_field(j, vpath, s, key);
         } else if (set_by[fi]) { /* "Title" and "title": one field twice */
-            jc_error(j, vpath, "\"%s\" sets field %s again (\"%s\" already did: field names compare case-insensitively)",
-                     key, s->fields.items[fi].ref, set_by[fi]);
+            jc_error(j, vpath, "\"%s\" sets field %s again (\"%s\" already did: field names compare case-insensitively)", key,
+                     s->fields.items[fi].ref, set_by[fi]);
         } else if (s->fields.items[fi].transient) {
             set_by[fi] = key;
-            jc_error(j, vpath, "\"%s\" is transient: it starts from the schema's default and is never authored", s->fields.items[fi].ref);
+            jc_error(j, vpath, "\"%s\" is transient: it starts from the schema's default and is never authored",
+                     s->fields.items[fi].ref);
         } else {
             set_by[fi] = key;
             parse_value(st, j, vpath, &s->fields.items[fi], v, &in->values[fi]);
@@ -697,8 +715,7 @@ static void read_data_keys(vault_state *st, json_checker *j, vdata *d, json_t *k
     if (!keys) return;
     if (!json_is_string(keys) || !json_string_length(keys))
         jc_error(j, "keys", "expected the name of the domain whose entries the instances are, got %s", jc_type_name(keys));
-    else
-        d->keys = arena_strndup(&st->strings, json_string_value(keys), json_string_length(keys));
+    else d->keys = arena_strndup(&st->strings, json_string_value(keys), json_string_length(keys));
 }
 
 /* data -> { "vault": NAME, "keys"?: DOMAIN, "description"?, "instances": [ { "name", "description"?,
@@ -747,7 +764,8 @@ static char *config_dir(vault_state *st, json_checker *j, json_t *obj, const cha
 {
     (void)st;
     *explicit_ = json_object_get(obj, key) != NULL;
-    return strcmp(key, "output") == 0 ? jc_output_path(j, obj, key, "vaults", fallback, true) : jc_rel_path(j, obj, key, "vaults", fallback);
+    return strcmp(key, "output") == 0 ? jc_output_path(j, obj, key, "vaults", fallback, true)
+                                      : jc_rel_path(j, obj, key, "vaults", fallback);
 }
 
 /* The *.suffix files of a directory (sorted), or false when it is absent. */
@@ -804,7 +822,8 @@ static void add_data(vault_state *st, vdata *d)
 {
     uint32_t k = find_index(st, &st->data_by_prefix, 2, d->prefix);
     if (k != UINT32_MAX) {
-        diag_error(loc_file(d->file), "its C prefix \"%s\" is already used by %s: rename one of the files", d->prefix, st->data.items[k]->file);
+        diag_error(loc_file(d->file), "its C prefix \"%s\" is already used by %s: rename one of the files", d->prefix,
+                   st->data.items[k]->file);
         d->schema = NULL;
     }
     size_t plen = strlen(d->prefix);
@@ -852,17 +871,43 @@ static void read_vault_files(vault_state *st, const char *schemas_dir, const nam
 static void plan_vault_outputs(const vault_state *st, stage_outputs *outputs)
 {
     for (size_t i = 0; i < st->schemas.count; i++)
-        *vec_push(outputs) = (stage_output){.path = xstrdup(st->schemas.items[i]->output), .build_output = true,
-                                            .where = loc_file(st->schemas.items[i]->file)};
+        *vec_push(outputs) = (stage_output){
+            .path = xstrdup(st->schemas.items[i]->output), .build_output = true, .where = loc_file(st->schemas.items[i]->file)};
     for (size_t i = 0; i < st->data.count; i++)
-        *vec_push(outputs) = (stage_output){.path = xstrdup(st->data.items[i]->output), .build_output = true,
-                                            .where = loc_file(st->data.items[i]->file)};
+        *vec_push(outputs) = (stage_output){
+            .path = xstrdup(st->data.items[i]->output), .build_output = true, .where = loc_file(st->data.items[i]->file)};
     /* The baseline diff compares (vault_manifest.c): a committed file, like a domain's manifest. */
-    *vec_push(outputs) = (stage_output){.path = path_join(st->out_dir, VAULT_MANIFEST_NAME), .build_output = false,
-                                        .where = loc_file(st->p->cfg.path)};
+    *vec_push(outputs) = (stage_output){
+        .path = path_join(st->out_dir, VAULT_MANIFEST_NAME), .build_output = false, .where = loc_file(st->p->cfg.path)};
     for (size_t i = 0; st->p->vault_images && i < st->data.count; i++)
-        *vec_push(outputs) = (stage_output){.path = xstrdup(st->data.items[i]->image), .build_output = false,
-                                            .where = loc_file(st->data.items[i]->file)};
+        *vec_push(outputs) = (stage_output){
+            .path = xstrdup(st->data.items[i]->image), .build_output = false, .where = loc_file(st->data.items[i]->file)};
+}
+
+/* vaults -> { "schemas"?: DIR, "data"?: DIR, "output"?: DIR }: its keys and the three folders. */
+static void read_vaults_section(json_checker *cj, json_t *cfg, char **schemas_dir, char **data_dir, char **out_dir,
+                                bool *schemas_explicit, bool *data_explicit, bool *output_explicit)
+{
+    static const char *const allowed[] = {"schemas", "data", "output", NULL};
+    jc_check_keys(cj, "vaults", cfg, allowed);
+    *schemas_dir = config_dir(NULL, cj, cfg, "schemas", "vaults", schemas_explicit);
+    *data_dir = config_dir(NULL, cj, cfg, "data", "vaultdata", data_explicit);
+    *out_dir = config_dir(NULL, cj, cfg, "output", "vaults", output_explicit);
+}
+
+/* The vaults section of a config whose own part failed (gen_stage.check_config). */
+static void vault_check_config(const project_config *cfg)
+{
+    json_checker cj = {cfg->path, cfg->text, cfg->text_len, true, NULL};
+    char *dirs[3];
+    bool explicit_[3];
+    if (!cfg->vaults) return;
+    if (!json_is_object(cfg->vaults)) {
+        jc_error(&cj, "vaults", "expected an object, got %s", jc_type_name(cfg->vaults));
+        return;
+    }
+    read_vaults_section(&cj, cfg->vaults, &dirs[0], &dirs[1], &dirs[2], &explicit_[0], &explicit_[1], &explicit_[2]);
+    for (int i = 0; i < 3; i++) free(dirs[i]);
 }
 
 /* vaults -> { "schemas"?: DIR, "data"?: DIR, "output"?: DIR }, and the Vault.Fields domain declared. */
@@ -883,16 +928,16 @@ static bool vault_load(project *p, void **state, stage_outputs *outputs)
         jc_error(&cj, "vaults", "expected an object, got %s", jc_type_name(cfg));
         return false;
     }
-    static const char *const allowed[] = {"schemas", "data", "output", NULL};
-    jc_check_keys(&cj, "vaults", cfg, allowed);
     bool schemas_explicit, data_explicit, output_explicit;
-    char *schemas_dir = config_dir(st, &cj, cfg, "schemas", "vaults", &schemas_explicit);
-    char *data_dir = config_dir(st, &cj, cfg, "data", "vaultdata", &data_explicit);
-    st->out_dir = config_dir(st, &cj, cfg, "output", "vaults", &output_explicit);
+    char *schemas_dir, *data_dir;
+    read_vaults_section(&cj, cfg, &schemas_dir, &data_dir, &st->out_dir, &schemas_explicit, &data_explicit, &output_explicit);
     bool has_fields = false;
-    for (size_t i = 0; i < p->domains.count; i++) has_fields = has_fields || strcmp(p->domains.items[i].name, "Vault.Fields") == 0;
+    for (size_t i = 0; i < p->domains.count; i++)
+        has_fields = has_fields || strcmp(p->domains.items[i].name, "Vault.Fields") == 0;
     if (!has_fields)
-        jc_error(&cj, "vaults", "vaults need the Vault.Fields domain: declare { \"name\": \"Vault.Fields\", \"output\": \"vault_fields.h\", \"reserve_zero\": true } in domains");
+        jc_error(
+            &cj, "vaults",
+            "vaults need the Vault.Fields domain: declare { \"name\": \"Vault.Fields\", \"output\": \"vault_fields.h\", \"reserve_zero\": true } in domains");
     name_list schema_files = {0}, data_files = {0};
     if (cj.ok && schemas_dir && data_dir && st->out_dir &&
         list_inputs(st, &cj, "schemas", schemas_dir, schemas_explicit, &schema_files) &&
@@ -950,5 +995,5 @@ static void vault_free(void *state)
 }
 
 const gen_stage vault_stage = {
-    "vaults", vault_load, NULL, vault_resolve, vault_emit, vault_free,
+    "vaults", vault_load, NULL, vault_resolve, vault_emit, vault_free, vault_check_config,
 };

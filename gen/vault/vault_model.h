@@ -24,8 +24,22 @@
 /* Field types; the numbers are the runtime's tags (tl_vault_type in vault.h). */
 typedef enum vtype {
     VT_NONE = 0,
-    VT_INTEGER = 1, VT_LONG, VT_FLOAT, VT_DOUBLE, VT_BOOLEAN, VT_INTEGER2D, VT_FLOAT2D, VT_VECTOR2D,
-    VT_VECTOR3D, VT_ROTATION, VT_FP, VT_FPVECTOR2, VT_FPVECTOR3, VT_FPQUATERNION, VT_STRING, VT_ASSETREF,
+    VT_INTEGER = 1,
+    VT_LONG,
+    VT_FLOAT,
+    VT_DOUBLE,
+    VT_BOOLEAN,
+    VT_INTEGER2D,
+    VT_FLOAT2D,
+    VT_VECTOR2D,
+    VT_VECTOR3D,
+    VT_ROTATION,
+    VT_FP,
+    VT_FPVECTOR2,
+    VT_FPVECTOR3,
+    VT_FPQUATERNION,
+    VT_STRING,
+    VT_ASSETREF,
     VT_LOCALIZEDTEXT, /* a key of the text stage's domain (Text.Keys): its text in the current locale */
     VT_SCALAR_END,
     VT_COLLECTION = 32 /* + layout_kind */
@@ -41,32 +55,32 @@ typedef struct vscalar {
 
 /* A field's value: a scalar or a collection's elements (dictionaries: keys and values). */
 typedef struct vvalue {
-    bool present;      /* authored (or, for a default, given in the schema) */
+    bool present; /* authored (or, for a default, given in the schema) */
     vscalar one;
     VEC(vscalar) keys; /* collections */
     VEC(vscalar) values;
 } vvalue;
 
 typedef struct vfield {
-    const char *ref;        /* as written: a Vault.Fields member name or Scope.Name */
-    const char *member;     /* after resolve: the entry's member name (a C identifier) */
-    const char *key;        /* after resolve: the entry's key ("user.health") */
-    uint32_t id;            /* after resolve: the entry's value */
-    vtype type;             /* scalar type, or VT_COLLECTION */
-    layout_kind kind;       /* collections */
-    vtype element, value;   /* collections: element (dictionary key) and dictionary value types */
-    uint32_t capacity;      /* String (bytes) and collections (elements) */
-    const char *catalog;    /* AssetRef, LocalizedText (or a collection of them): the entries' domain name */
+    const char *ref;      /* as written: a Vault.Fields member name or Scope.Name */
+    const char *member;   /* after resolve: the entry's member name (a C identifier) */
+    const char *key;      /* after resolve: the entry's key ("user.health") */
+    uint32_t id;          /* after resolve: the entry's value */
+    vtype type;           /* scalar type, or VT_COLLECTION */
+    layout_kind kind;     /* collections */
+    vtype element, value; /* collections: element (dictionary key) and dictionary value types */
+    uint32_t capacity;    /* String (bytes) and collections (elements) */
+    const char *catalog;  /* AssetRef, LocalizedText (or a collection of them): the entries' domain name */
     bool transient;
-    vvalue def;             /* the default */
-    uint32_t index;         /* position in the schema */
-    char path[48];          /* "fields[3]" for diagnostics */
+    vvalue def;     /* the default */
+    uint32_t index; /* position in the schema */
+    char path[48];  /* "fields[3]" for diagnostics */
 } vfield;
 
 typedef struct vschema {
-    char *file;        /* as the user opens it */
-    char *rel;         /* project-relative, for banners */
-    char *text;        /* the file's text (json_locate) */
+    char *file; /* as the user opens it */
+    char *rel;  /* project-relative, for banners */
+    char *text; /* the file's text (json_locate) */
     size_t text_len;
     const char *name;  /* "Enemy" */
     char *lower;       /* "enemy" */
@@ -77,36 +91,36 @@ typedef struct vschema {
 
 typedef struct vinstance {
     const char *name;
-    uint32_t id;       /* XXH32 of "<vault lower>.<instance lower>" */
-    uint32_t key;      /* with "keys": the value of the domain entry the name names */
-    char path[48];     /* "instances[2]" */
-    vvalue *values;    /* one per schema field; present when authored */
+    uint32_t id;    /* XXH32 of "<vault lower>.<instance lower>" */
+    uint32_t key;   /* with "keys": the value of the domain entry the name names */
+    char path[48];  /* "instances[2]" */
+    vvalue *values; /* one per schema field; present when authored */
 } vinstance;
 
 typedef struct vdata {
     char *file, *rel, *text;
     size_t text_len;
     vschema *schema;
-    char *prefix;      /* C prefix: the file's stem in lower case ("enemies") */
-    char *upper;       /* "ENEMIES" */
-    char *output;      /* "vaults/enemies_data.h" */
-    char *image;       /* "vaults/enemies.vaultimage": what watch writes for development builds */
+    char *prefix; /* C prefix: the file's stem in lower case ("enemies") */
+    char *upper;  /* "ENEMIES" */
+    char *output; /* "vaults/enemies_data.h" */
+    char *image;  /* "vaults/enemies.vaultimage": what watch writes for development builds */
     VEC(vinstance) instances;
-    size_t nfields;    /* values per instance */
-    const char *keys;  /* "keys": the domain each instance name is an entry of (NULL: none) */
+    size_t nfields;   /* values per instance */
+    const char *keys; /* "keys": the domain each instance name is an entry of (NULL: none) */
 } vdata;
 
 typedef struct vault_state {
     project *p;
     arena strings;
-    char *out_dir;     /* "vaults": below the generated directory */
+    char *out_dir; /* "vaults": below the generated directory */
     VEC(vschema *) schemas;
     VEC(vdata *) data;
     index_map schemas_by_name;  /* exact name -> schema (thousands of data files look theirs up) */
     index_map schemas_by_lower; /* lowercase name -> schema */
     index_map data_by_prefix;   /* C prefix -> data file */
-    char *fields_manifest; /* the Vault.Fields manifest's path, for banners */
-    bool unreadable_schema; /* a schema file that did not parse: its name is unknown */
+    char *fields_manifest;      /* the Vault.Fields manifest's path, for banners */
+    bool unreadable_schema;     /* a schema file that did not parse: its name is unknown */
 } vault_state;
 
 extern const gen_stage vault_stage;

@@ -52,7 +52,9 @@ static void index_build(name_index *x, const domain_result *r)
             const char *old_tail = memchr(e->renamed_from[k].key, '.', e->renamed_from[k].key_len);
             index_put(x, e->renamed_from[k].name, e->renamed_from[k].name_len, (uint32_t)i);
             index_put(x, e->renamed_from[k].key, e->renamed_from[k].key_len, (uint32_t)i);
-            if (old_tail) index_put(x, old_tail + 1, e->renamed_from[k].key_len - (size_t)(old_tail + 1 - e->renamed_from[k].key), (uint32_t)i);
+            if (old_tail)
+                index_put(x, old_tail + 1, e->renamed_from[k].key_len - (size_t)(old_tail + 1 - e->renamed_from[k].key),
+                          (uint32_t)i);
         }
         size_t tail_len;
         const char *tail = key_tail(e, &tail_len);
@@ -91,8 +93,9 @@ static const entry *index_find_renamed(const name_index *x, const char *ref, boo
 static void warn_renamed(const char *file, const char *text, size_t len, const char *path, const char *ref, const char *domain,
                          const char *now, size_t now_len)
 {
-    diag_warning(json_locate(file, text, len, path), "%s: \"%s\" is an earlier name of %s's %.*s (renamed; its value is kept): write \"%.*s\"",
-                 path, ref, domain, (int)now_len, now, (int)now_len, now);
+    diag_warning(json_locate(file, text, len, path),
+                 "%s: \"%s\" is an earlier name of %s's %.*s (renamed; its value is kept): write \"%.*s\"", path, ref, domain,
+                 (int)now_len, now, (int)now_len, now);
 }
 
 /* Whether `ref` is an earlier asset name of a renamed (moved) asset entry `e`. */
@@ -100,7 +103,8 @@ static bool names_earlier_asset(const entry *e, const char *ref, size_t n)
 {
     for (uint32_t k = 0; k < e->renamed_count; k++) {
         const char *dot = memchr(e->renamed_from[k].key, '.', e->renamed_from[k].key_len);
-        if (dot && ascii_ieq(dot + 1, e->renamed_from[k].key_len - (size_t)(dot + 1 - e->renamed_from[k].key), ref, n)) return true;
+        if (dot && ascii_ieq(dot + 1, e->renamed_from[k].key_len - (size_t)(dot + 1 - e->renamed_from[k].key), ref, n))
+            return true;
     }
     return false;
 }
@@ -199,8 +203,8 @@ static bool is_text_field(const vfield *f)
 }
 
 /* Resolves one AssetRef or LocalizedText scalar in place (i[0] = the asset's id; "" is 0, no asset). */
-static bool resolve_asset(resolver *rv, const char *file, const char *text, size_t len, const char *path,
-                          const vfield *f, vscalar *v)
+static bool resolve_asset(resolver *rv, const char *file, const char *text, size_t len, const char *path, const vfield *f,
+                          vscalar *v)
 {
     if (!v->s || !v->s[0]) {
         v->i[0] = 0;
@@ -219,8 +223,10 @@ static bool resolve_asset(resolver *rv, const char *file, const char *text, size
         buf b = {0};
         closest_entries(&b, x->r, v->s);
         rerror(file, text, len, path, "\"%s\" is %s in %s%s%s%s", v->s,
-               e ? "a removed entry (a tombstone)" : ambiguous ? "the name of more than one entry (give its member name)"
-               : f->catalog && is_text_field(f) ? "not a text key" : "not an asset",
+               e                                ? "a removed entry (a tombstone)"
+               : ambiguous                      ? "the name of more than one entry (give its member name)"
+               : f->catalog && is_text_field(f) ? "not a text key"
+                                                : "not an asset",
                f->catalog, b.len ? " (closest: " : "", b.len ? b.data : "", b.len ? ")" : "");
         buf_free(&b);
         return false;
@@ -235,8 +241,8 @@ static char *key_path(const vfield *f, const char *path, size_t i, int part)
     return f->kind == LAYOUT_DICT ? xasprintf("%s[%zu][%d]", path, i, part) : xasprintf("%s[%zu]", path, i);
 }
 
-static bool resolve_value(resolver *rv, const char *file, const char *text, size_t len, const char *path,
-                          const vfield *f, vvalue *v)
+static bool resolve_value(resolver *rv, const char *file, const char *text, size_t len, const char *path, const vfield *f,
+                          vvalue *v)
 {
     bool ok = true;
     if (!v->present) return true;
@@ -257,7 +263,8 @@ static bool resolve_value(resolver *rv, const char *file, const char *text, size
             for (size_t k = 0; k < i; k++)
                 if (v->keys.items[i].i[0] == v->keys.items[k].i[0]) {
                     char *sub = key_path(f, path, i, 0);
-                    rerror(file, text, len, sub, "names the same %s as element %zu", f->element == VT_LOCALIZEDTEXT ? "key" : "asset", k);
+                    rerror(file, text, len, sub, "names the same %s as element %zu",
+                           f->element == VT_LOCALIZEDTEXT ? "key" : "asset", k);
                     free(sub);
                     ok = false;
                 }
@@ -307,7 +314,8 @@ static bool resolve_field_ref(resolver *rv, vault_state *st, const name_index *f
         return false;
     }
     if (e->tombstone) {
-        field_error(s, f, "field", "\"%s\" was removed from Vault.Fields (it is a tombstone); declare it again or drop the field", f->ref);
+        field_error(s, f, "field", "\"%s\" was removed from Vault.Fields (it is a tombstone); declare it again or drop the field",
+                    f->ref);
         return false;
     }
     f->id = e->value;
@@ -397,7 +405,8 @@ static bool resolve_data_keys(resolver *rv, vdata *d)
         bool renamed;
         const entry *e = index_find_renamed(x, in->name, &renamed);
         char *path = jc_key(in->path, "name");
-        if (e && renamed && !e->tombstone) warn_renamed(d->file, d->text, d->text_len, path, in->name, d->keys, e->name, e->name_len);
+        if (e && renamed && !e->tombstone)
+            warn_renamed(d->file, d->text, d->text_len, path, in->name, d->keys, e->name, e->name_len);
         if (!e || e->tombstone) {
             buf b = {0};
             closest_entries(&b, x->r, in->name);

@@ -6,14 +6,28 @@
 #include <string.h>
 
 static const char *const vtype_names[VT_SCALAR_END] = {
-    NULL, "Integer", "Long", "Float", "Double", "Boolean", "Integer2D", "Float2D", "Vector2D",
-    "Vector3D", "Rotation", "FP", "FPVector2", "FPVector3", "FPQuaternion", "String", "AssetRef",
-    "LocalizedText",
+    NULL,       "Integer",  "Long", "Float",     "Double",    "Boolean",      "Integer2D", "Float2D",  "Vector2D",
+    "Vector3D", "Rotation", "FP",   "FPVector2", "FPVector3", "FPQuaternion", "String",    "AssetRef", "LocalizedText",
 };
 static const char *const vtype_cs[VT_SCALAR_END] = {
-    NULL, "int32_t", "int64_t", "float", "double", "bool", "tl_vault_int2", "tl_vault_float2",
-    "tl_vault_vector2", "tl_vault_vector3", "tl_vault_rotation", "tl_fp", "tl_fpv2", "tl_fpv3",
-    "tl_fpquat", "char", "tl_vault_asset_ref", "tl_vault_localized_text",
+    NULL,
+    "int32_t",
+    "int64_t",
+    "float",
+    "double",
+    "bool",
+    "tl_vault_int2",
+    "tl_vault_float2",
+    "tl_vault_vector2",
+    "tl_vault_vector3",
+    "tl_vault_rotation",
+    "tl_fp",
+    "tl_fpv2",
+    "tl_fpv3",
+    "tl_fpquat",
+    "char",
+    "tl_vault_asset_ref",
+    "tl_vault_localized_text",
 };
 static const uint8_t vtype_sizes[VT_SCALAR_END] = {0, 4, 8, 4, 8, 1, 8, 8, 8, 12, 16, 8, 16, 24, 32, 0, 4, 4};
 static const uint8_t vtype_comps[VT_SCALAR_END] = {0, 1, 1, 1, 1, 1, 2, 2, 2, 3, 4, 1, 2, 3, 4, 1, 1, 1};

@@ -4,18 +4,20 @@
 #
 # Adds `threadlink-gen headers` as a build step of <target>: the generated headers go into
 # OUTPUT_DIR (default ${CMAKE_CURRENT_BINARY_DIR}/threadlink), which becomes a private include
-# directory of <target>, and <target> links threadlink::runtime. The output list comes from the
-# generator (`headers --list-outputs`) when CMake configures, and again whenever threadlink.json
-# changes. The step's target is the generator's stamp, and its depfile names every input (each
+# directory of <target>, and <target> links threadlink::runtime. threadlink::gen is the installed
+# generator (find_package) or the one this build makes (add_subdirectory, FetchContent of
+# threadlink's CMakeLists.txt). The step's target is the generator's stamp, and its depfile names every input (each
 # injector, manifest, vault file, asset and the folders holding them), so an edit, a new injector
 # file or a new asset re-runs it, and a build with nothing changed runs nothing, with Ninja and with
 # Makefiles alike. Headers whose content did not change keep their time: only what includes a
 # changed header recompiles. The manifests are only read: run `threadlink-gen generate` (the
 # developer step) to add entries to them.
 #
-# The build passes the list it declared back to the generator (--expect-outputs): when the project
-# gains or loses a header (a new vault schema), the build fails naming each file until CMake
-# configures again (`cmake .` or any edit of threadlink.json), instead of missing a header.
+# The headers are the step's byproducts, so Ninja recompiles what includes one that changed. Their
+# list is <target>.threadlink-outputs in the binary directory: an installed generator fills it
+# when CMake configures (`headers --list-outputs`); one this build makes, at its first run. The
+# step keeps it up to date (--outputs-file), and CMake configures again whenever it changes: a
+# project that gains a header (a new vault schema) builds at once, and the next build declares it.
 #
 # PACK <profile>... also packs those content profiles as build steps (`pack --build-step`: the
 # manifests are read, nothing is written into the source tree) into OUTPUT_DIR/content/<profile>;
@@ -54,12 +56,12 @@ function(threadlink_generate)
   get_filename_component(_tl_CONFIG "${_tl_CONFIG}" ABSOLUTE)
   get_filename_component(_tl_OUTPUT_DIR "${_tl_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
   get_filename_component(_tl_project "${_tl_CONFIG}" DIRECTORY)
-  get_target_property(_tl_gen threadlink::gen IMPORTED_LOCATION)
   set(_tl_common -C "${_tl_project}" --config "${_tl_CONFIG}")
 
-  _threadlink_list_outputs(_tl_names "${_tl_gen}" ${_tl_common})
+  set(_tl_list "${CMAKE_CURRENT_BINARY_DIR}/${_tl_TARGET}.threadlink-outputs")
+  _threadlink_declared_outputs(_tl_names "${_tl_list}" ${_tl_common})
   list(TRANSFORM _tl_names PREPEND "${_tl_OUTPUT_DIR}/" OUTPUT_VARIABLE _tl_outputs)
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_tl_CONFIG}")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_tl_CONFIG}" "${_tl_list}")
 
   set(_tl_stamp "${_tl_OUTPUT_DIR}/.threadlink-gen.stamp")
   set(_tl_depfile "${CMAKE_CURRENT_BINARY_DIR}/${_tl_TARGET}.threadlink.d")
@@ -69,7 +71,7 @@ function(threadlink_generate)
   add_custom_command(OUTPUT "${_tl_stamp}"
     BYPRODUCTS ${_tl_outputs}
     COMMAND threadlink::gen headers ${_tl_common} -o "${_tl_OUTPUT_DIR}" --quiet
-            --depfile "${_tl_depfile}" --deptarget "${_tl_stamp}" "--expect-outputs=${_tl_names}"
+            --depfile "${_tl_depfile}" --deptarget "${_tl_stamp}" --outputs-file "${_tl_list}"
     COMMAND "${CMAKE_COMMAND}" -E touch "${_tl_stamp}"
     DEPENDS threadlink::gen "${_tl_CONFIG}"
     DEPFILE "${_tl_depfile}"
@@ -100,13 +102,28 @@ function(_threadlink_pack target profile dir)
   add_dependencies(${target} ${target}_threadlink_pack_${profile})
 endfunction()
 
-# The files `headers -o DIR` writes, relative to DIR, from the generator itself.
-function(_threadlink_list_outputs out gen)
-  execute_process(COMMAND "${gen}" headers ${ARGN} --list-outputs
-    OUTPUT_VARIABLE _listed ERROR_VARIABLE _err RESULT_VARIABLE _rc OUTPUT_STRIP_TRAILING_WHITESPACE)
-  if(NOT _rc EQUAL 0)
-    message(FATAL_ERROR "threadlink_generate: threadlink-gen headers --list-outputs failed:\n${_err}")
+# The files `headers -o DIR` writes, relative to DIR, as the file `list` names them: an installed
+# generator writes it now; a generator this build makes has not run yet, so the list starts empty
+# and its first run fills it (the build then configures again).
+function(_threadlink_declared_outputs out list)
+  get_target_property(_imported threadlink::gen IMPORTED)
+  if(_imported)
+    get_target_property(_gen threadlink::gen IMPORTED_LOCATION)
+    execute_process(COMMAND "${_gen}" headers ${ARGN} --list-outputs
+      OUTPUT_VARIABLE _listed ERROR_VARIABLE _err RESULT_VARIABLE _rc)
+    if(NOT _rc EQUAL 0)
+      message(FATAL_ERROR "threadlink_generate: threadlink-gen headers --list-outputs failed:\n${_err}")
+    endif()
+    set(_old "")
+    if(EXISTS "${list}")
+      file(READ "${list}" _old)
+    endif()
+    if(NOT _old STREQUAL _listed)
+      file(WRITE "${list}" "${_listed}")
+    endif()
+  elseif(NOT EXISTS "${list}")
+    file(WRITE "${list}" "")
   endif()
-  string(REPLACE "\n" ";" _listed "${_listed}")
-  set(${out} "${_listed}" PARENT_SCOPE)
+  file(STRINGS "${list}" _names)
+  set(${out} "${_names}" PARENT_SCOPE)
 endfunction()

@@ -16,15 +16,10 @@
 
    INCLUDE
    -------
-       #include <threadlink/content_format.h>
-       #define TL_CONTENT_FORMAT_IMPL          // in exactly one C or C++ file, before the include
-       #include <threadlink/content_format.h>
-   TL_IMPLEMENTATION turns this switch on with every other module's. content.h's implementation
-   uses these readers but does not implement them: define TL_CONTENT_FORMAT_IMPL in one file of a
-   program that implements content.h (TL_IMPLEMENTATION in that file does both). The readers
-   check names with text.h (included here), which has its own switch, TL_TEXT_IMPL: define it in
-   one file too (this one or another; TL_IMPLEMENTATION does). The implementation hashes with
-   hash.h (XXH64, header-only); the declarations need no hash.
+       #include <threadlink/content_format.h>   (no implementation switch: static inline)
+   The readers of content.h's and patch.h's implementations (and the generator's): being static
+   inline, any number of files use them and none implements them. They check names with text.h
+   and hash with hash.h, both static inline too.
 
    OVERRIDES (define before including; pairs or nothing)
    ---------
@@ -32,14 +27,9 @@
                                     allocates (one block, freed by tl_cf_index_free)
    TL_CONTENT_LZ4                   tl_cf_decode reads lz4 entries (include <lz4.h>, link liblz4)
    TL_CONTENT_ZSTD                  tl_cf_decode reads zstd entries (include <zstd.h>, link libzstd)
-       Define the codec macros for the implementation file; without them, tl_cf_decode refuses
-       entries stored with that codec (tl_cf_codec_built says which are there).
+       Define the codec macros where content.h is implemented; without them, tl_cf_decode
+       refuses entries stored with that codec (tl_cf_codec_built says which are there).
 */
-/* TL_IMPLEMENTATION implies every module's switch; checked outside the include guard, so that
-   defining it between two includes of this header still counts. */
-#if defined(TL_IMPLEMENTATION) && !defined(TL_CONTENT_FORMAT_IMPL)
-#define TL_CONTENT_FORMAT_IMPL
-#endif
 #ifndef TL_CONTENT_FORMAT_H
 #define TL_CONTENT_FORMAT_H
 
@@ -82,10 +72,10 @@ typedef enum tl_cf_result {
     TL_CF_RESULT_END_
 } tl_cf_result;
 
-TL_API const char *tl_cf_error_text(tl_cf_result r);
+static inline const char *tl_cf_error_text(tl_cf_result r);
 
 /* XXH64 (seed 0) of a byte range: the checksum every format records. */
-TL_API uint64_t tl_cf_xxh64(const void *data, size_t size);
+static inline uint64_t tl_cf_xxh64(const void *data, size_t size);
 
 static inline uint32_t tl_cf_get_u32(const unsigned char *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -98,7 +88,7 @@ static inline uint64_t tl_cf_get_u64(const unsigned char *p) {
    "none") may hold as each component of an asset's path, which it writes as a file on every
    platform: tl_text_portable_file_name and no tl_text_windows_name_problem. Only
    flat paths are checked so: a packed build's asset names are lookup keys, not file names. */
-TL_API bool tl_cf_flat_file_name(const char *s, size_t len);
+static inline bool tl_cf_flat_file_name(const char *s, size_t len);
 
 /* ---- Source trees: the rules `pack` reads a profile's source tree by --------------------
    One definition for threadlink-gen's scan and content.h's development mode (profiles served from
@@ -110,26 +100,26 @@ typedef enum tl_cf_names {
     TL_CF_NAMES_PATH = 1  /* "names": "path": the relative path as it is */
 } tl_cf_names;
 /* A folder entry that is not content: a name starting with '.' (version control, editor state). */
-TL_API bool tl_cf_source_hidden(const char *entry_name);
+static inline bool tl_cf_source_hidden(const char *entry_name);
 /* The length of the asset name of the file at `rel` (its path under the source root,
    '/'-separated, `len` bytes): `len`, or with TL_CF_NAMES_STEM the length without the last
    segment's extension (from its last '.', unless that '.' starts the segment). */
-TL_API size_t tl_cf_asset_name_len(const char *rel, size_t len, tl_cf_names names);
+static inline size_t tl_cf_asset_name_len(const char *rel, size_t len, tl_cf_names names);
 /* Why the path `rel` cannot name an asset, as what it contains ("a control character",
    "a backslash", "invalid UTF-8"), or NULL when it can. */
-TL_API const char *tl_cf_asset_path_problem(const char *rel, size_t len);
+static inline const char *tl_cf_asset_path_problem(const char *rel, size_t len);
 /* Two category folders overlap when one is the other or lies inside it; "" is the whole root.
    `fold`: comparing ASCII case-insensitively (as a case-insensitive file system does). */
-TL_API bool tl_cf_folders_overlap(const char *a, const char *b, bool fold);
+static inline bool tl_cf_folders_overlap(const char *a, const char *b, bool fold);
 /* The identity scope of a profile's keys: its name as a C word (every byte other than ASCII
    letters, digits and '_' becomes '_', one per UTF-8 code point; a 'P' in front unless it starts
    with a letter). Writes at most cap bytes with the NUL; returns the length it needs. */
-TL_API size_t tl_cf_profile_scope(const char *profile, char *out, size_t cap);
+static inline size_t tl_cf_profile_scope(const char *profile, char *out, size_t cap);
 /* An asset's identity key: the scope, '.', and the name, ASCII-lowercased ("game.sprites/slime").
    Writes at most cap bytes with the NUL; returns the length it needs. */
-TL_API size_t tl_cf_asset_key(const char *scope, const char *name, char *out, size_t cap);
+static inline size_t tl_cf_asset_key(const char *scope, const char *name, char *out, size_t cap);
 /* The identity value of a key under a seed offset: tl_hash32(key, seed) (identity's hash). */
-TL_API uint32_t tl_cf_identity_hash(const char *key, size_t len, uint32_t seed);
+static inline uint32_t tl_cf_identity_hash(const char *key, size_t len, uint32_t seed);
 
 /* ---- Packed archive (.tlpk) ------------------------------------------------------------- */
 #define TL_CF_ARCHIVE_MAGIC "TLPKARC\x1a"
@@ -168,30 +158,31 @@ typedef struct tl_cf_archive {
    that follows it: checksum, ids strictly ascending, data contiguous in table order from the
    end of the table to the end of the file, codecs known, stored sizes consistent with the
    codec, original sizes at most max_entry_size (TL_CF_TOO_LARGE). */
-TL_API tl_cf_result tl_cf_archive_read_header(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE],
-                                              uint64_t file_size, uint32_t *count,
-                                              const char **why);
-TL_API tl_cf_result tl_cf_archive_check_toc(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE],
-                                            const unsigned char *toc, uint32_t count,
-                                            uint64_t file_size, uint64_t max_entry_size,
-                                            const char **why);
+static inline tl_cf_result
+tl_cf_archive_read_header(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE], uint64_t file_size,
+                          uint32_t *count, const char **why);
+static inline tl_cf_result
+tl_cf_archive_check_toc(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE],
+                        const unsigned char *toc, uint32_t count, uint64_t file_size,
+                        uint64_t max_entry_size, const char **why);
 /* Both steps over a whole file in memory (no size limit); fills *a on success. */
-TL_API tl_cf_result tl_cf_archive_open(tl_cf_archive *a, const void *data, size_t size,
-                                       const char **why);
-TL_API void tl_cf_archive_entry_at(const tl_cf_archive *a, uint32_t index,
-                                   tl_cf_archive_entry *out);
+static inline tl_cf_result tl_cf_archive_open(tl_cf_archive *a, const void *data, size_t size,
+                                              const char **why);
+static inline void tl_cf_archive_entry_at(const tl_cf_archive *a, uint32_t index,
+                                          tl_cf_archive_entry *out);
 /* Binary search by id; TL_CF_NOT_FOUND when absent. */
-TL_API tl_cf_result tl_cf_archive_find(const tl_cf_archive *a, uint32_t id,
-                                       tl_cf_archive_entry *out);
+static inline tl_cf_result tl_cf_archive_find(const tl_cf_archive *a, uint32_t id,
+                                              tl_cf_archive_entry *out);
 /* Decodes `stored` bytes into dst, exactly `size` bytes (false: unknown or unbuilt codec, or the
    bytes do not decode to exactly that size). */
-TL_API bool tl_cf_decode(uint32_t codec, const unsigned char *src, uint64_t stored,
-                         unsigned char *dst, uint64_t size);
-TL_API bool tl_cf_codec_built(uint32_t codec);
+static inline bool tl_cf_decode(uint32_t codec, const unsigned char *src, uint64_t stored,
+                                unsigned char *dst, uint64_t size);
+static inline bool tl_cf_codec_built(uint32_t codec);
 /* Decodes one entry of a whole-file archive into out (out_capacity >= original_size) and
    checks its XXH64. */
-TL_API tl_cf_result tl_cf_archive_extract(const tl_cf_archive *a, const tl_cf_archive_entry *e,
-                                          void *out, size_t out_capacity);
+static inline tl_cf_result tl_cf_archive_extract(const tl_cf_archive *a,
+                                                 const tl_cf_archive_entry *e, void *out,
+                                                 size_t out_capacity);
 
 /* ---- Binary catalog (.tlcat) ------------------------------------------------------------ */
 #define TL_CF_CATALOG_MAGIC "TLCATLG\x1a"
@@ -224,19 +215,19 @@ typedef struct tl_cf_catalog {
 /* Validates everything before anything is used: sizes, checksum, every string, ids strictly
    ascending and non-zero, the name index a permutation sorted by folded name without
    duplicates, category ranges covering the members exactly. */
-TL_API tl_cf_result tl_cf_catalog_open(tl_cf_catalog *c, const void *data, size_t size,
-                                       const char **why);
-TL_API void tl_cf_catalog_asset_at(const tl_cf_catalog *c, uint32_t index,
-                                   tl_cf_catalog_asset *out);
-/* Case-insensitive (ASCII) lookup by name; binary search over the name index. */
-TL_API tl_cf_result tl_cf_catalog_find_name(const tl_cf_catalog *c, const char *name, size_t len,
-                                            tl_cf_catalog_asset *out);
-TL_API tl_cf_result tl_cf_catalog_find_id(const tl_cf_catalog *c, uint32_t id,
+static inline tl_cf_result tl_cf_catalog_open(tl_cf_catalog *c, const void *data, size_t size,
+                                              const char **why);
+static inline void tl_cf_catalog_asset_at(const tl_cf_catalog *c, uint32_t index,
                                           tl_cf_catalog_asset *out);
+/* Case-insensitive (ASCII) lookup by name; binary search over the name index. */
+static inline tl_cf_result tl_cf_catalog_find_name(const tl_cf_catalog *c, const char *name,
+                                                   size_t len, tl_cf_catalog_asset *out);
+static inline tl_cf_result tl_cf_catalog_find_id(const tl_cf_catalog *c, uint32_t id,
+                                                 tl_cf_catalog_asset *out);
 /* A category's name and its members (record indices, sorted by name). */
-TL_API void tl_cf_catalog_category(const tl_cf_catalog *c, uint32_t index, const char **name,
-                                   uint32_t *first, uint32_t *count);
-TL_API uint32_t tl_cf_catalog_member(const tl_cf_catalog *c, uint32_t position);
+static inline void tl_cf_catalog_category(const tl_cf_catalog *c, uint32_t index, const char **name,
+                                          uint32_t *first, uint32_t *count);
+static inline uint32_t tl_cf_catalog_member(const tl_cf_catalog *c, uint32_t position);
 
 /* ---- archives.json ---------------------------------------------------------------------- */
 #define TL_CF_INDEX_MAX_ARCHIVES 65536u
@@ -265,8 +256,8 @@ typedef struct tl_cf_index {
    TL_CF_INDEX_MAX_ARCHIVES archives, every listed file non-empty and listed once; integers
    below 2^53; other keys are skipped (a newer writer may add some), each key once. Allocates
    (TL_MALLOC) on success only. */
-TL_API tl_cf_result tl_cf_index_parse(tl_cf_index *out, const char *text, size_t len,
-                                      const char **why);
+static inline tl_cf_result tl_cf_index_parse(tl_cf_index *out, const char *text, size_t len,
+                                             const char **why);
 /* Where an index was found invalid, for a message that points at it. */
 typedef struct tl_cf_index_fault {
     uint64_t offset;  /* the byte where reading stopped; for a rule broken by a whole archive
@@ -276,18 +267,10 @@ typedef struct tl_cf_index_fault {
     char name[256];   /* the archive's name when it was read; "" otherwise */
 } tl_cf_index_fault;
 /* tl_cf_index_parse that also fills *fault (when not NULL) on a TL_CF_BAD_JSON result. */
-TL_API tl_cf_result tl_cf_index_parse_ex(tl_cf_index *out, const char *text, size_t len,
-                                         const char **why, tl_cf_index_fault *fault);
-TL_API void tl_cf_index_free(tl_cf_index *index);
+static inline tl_cf_result tl_cf_index_parse_ex(tl_cf_index *out, const char *text, size_t len,
+                                                const char **why, tl_cf_index_fault *fault);
+static inline void tl_cf_index_free(tl_cf_index *index);
 
-#ifdef __cplusplus
-}
-#endif
-#endif /* TL_CONTENT_FORMAT_H */
-
-/* ================================================================================================ */
-#if defined(TL_CONTENT_FORMAT_IMPL) && !defined(TL__CONTENT_FORMAT_IMPLEMENTED)
-#define TL__CONTENT_FORMAT_IMPLEMENTED
 /* Again here, for the documented order (include, define TL_IMPLEMENTATION, include), where the
    first include saw no switch: text.h emits its implementation if its own switch is on. */
 #include "text.h"
@@ -305,14 +288,10 @@ TL_API void tl_cf_index_free(tl_cf_index *index);
 #endif
 #include "hash.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /* Indexed by tl_cf_result, built from the same rows (an array rather than a switch over every
    enumerator, which gcc's -Wswitch-default wants a default for and clang's
    -Wcovered-switch-default wants without). */
-const char *tl_cf_error_text(tl_cf_result r) {
+static inline const char *tl_cf_error_text(tl_cf_result r) {
     static const char *const messages[] = {
 #define TL__CF_RESULT_MESSAGE(id, message) message,
         TL_CF_RESULTS(TL__CF_RESULT_MESSAGE)
@@ -323,24 +302,26 @@ const char *tl_cf_error_text(tl_cf_result r) {
 }
 
 /* The class of a problem, and its sentence for callers that asked for one. */
-static tl_cf_result tl__cf_fail(tl_cf_result r, const char *text, const char **why) {
+static inline tl_cf_result tl__cf_fail(tl_cf_result r, const char *text, const char **why) {
     if (why) *why = text;
     return r;
 }
 
-uint64_t tl_cf_xxh64(const void *data, size_t size) { return tl_hash64(data, size, 0); }
+static inline uint64_t tl_cf_xxh64(const void *data, size_t size) {
+    return tl_hash64(data, size, 0);
+}
 
 /* ---- names (the text rules are text.h's) ---------------------------------------------------- */
 
-bool tl_cf_flat_file_name(const char *s, size_t len) {
+static inline bool tl_cf_flat_file_name(const char *s, size_t len) {
     return tl_text_portable_file_name(s, len) && tl_text_windows_name_problem(s, len) == NULL;
 }
 
 /* ---- source trees ----------------------------------------------------------------------------- */
 
-bool tl_cf_source_hidden(const char *entry_name) { return entry_name[0] == '.'; }
+static inline bool tl_cf_source_hidden(const char *entry_name) { return entry_name[0] == '.'; }
 
-size_t tl_cf_asset_name_len(const char *rel, size_t len, tl_cf_names names) {
+static inline size_t tl_cf_asset_name_len(const char *rel, size_t len, tl_cf_names names) {
     size_t base = len, dot = len;
     if (names == TL_CF_NAMES_PATH) return len;
     while (base && rel[base - 1] != '/') base--;
@@ -349,7 +330,7 @@ size_t tl_cf_asset_name_len(const char *rel, size_t len, tl_cf_names names) {
     return dot > base + 1 ? dot - 1 : len;
 }
 
-const char *tl_cf_asset_path_problem(const char *rel, size_t len) {
+static inline const char *tl_cf_asset_path_problem(const char *rel, size_t len) {
     size_t i, start = 0;
     for (i = 0; i < len; i++) {
         unsigned char c = (unsigned char)rel[i];
@@ -366,18 +347,18 @@ const char *tl_cf_asset_path_problem(const char *rel, size_t len) {
     return NULL;
 }
 
-bool tl_cf_folders_overlap(const char *a, const char *b, bool fold) {
+static inline bool tl_cf_folders_overlap(const char *a, const char *b, bool fold) {
     size_t la = strlen(a), lb = strlen(b), n = la < lb ? la : lb;
     if (!la || !lb) return true;
     if (fold ? tl_text_fold_compare(a, n, b, n) != 0 : memcmp(a, b, n) != 0) return false;
     return la == lb || (la < lb ? b[la] : a[lb]) == '/';
 }
 
-static bool tl__cf_word_byte(unsigned char c) {
+static inline bool tl__cf_word_byte(unsigned char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-size_t tl_cf_profile_scope(const char *profile, char *out, size_t cap) {
+static inline size_t tl_cf_profile_scope(const char *profile, char *out, size_t cap) {
     size_t n = 0;
     const unsigned char *p;
     if (!(((unsigned char)profile[0] | 32) >= 'a' && ((unsigned char)profile[0] | 32) <= 'z')) {
@@ -393,7 +374,7 @@ size_t tl_cf_profile_scope(const char *profile, char *out, size_t cap) {
     return n;
 }
 
-size_t tl_cf_asset_key(const char *scope, const char *name, char *out, size_t cap) {
+static inline size_t tl_cf_asset_key(const char *scope, const char *name, char *out, size_t cap) {
     size_t n = 0;
     const char *p;
     for (p = scope; *p; p++, n++)
@@ -406,13 +387,14 @@ size_t tl_cf_asset_key(const char *scope, const char *name, char *out, size_t ca
     return n;
 }
 
-uint32_t tl_cf_identity_hash(const char *key, size_t len, uint32_t seed) {
+static inline uint32_t tl_cf_identity_hash(const char *key, size_t len, uint32_t seed) {
     return tl_hash32(key, len, seed);
 }
 
 /* ---- archives --------------------------------------------------------------------------------- */
 
-void tl_cf_archive_entry_at(const tl_cf_archive *a, uint32_t index, tl_cf_archive_entry *out) {
+static inline void tl_cf_archive_entry_at(const tl_cf_archive *a, uint32_t index,
+                                          tl_cf_archive_entry *out) {
     const unsigned char *p = a->toc + (size_t)index * TL_CF_ARCHIVE_ENTRY_SIZE;
     out->id = tl_cf_get_u32(p);
     out->codec = p[4];
@@ -422,8 +404,9 @@ void tl_cf_archive_entry_at(const tl_cf_archive *a, uint32_t index, tl_cf_archiv
     out->xxh64 = tl_cf_get_u64(p + 32);
 }
 
-tl_cf_result tl_cf_archive_read_header(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE],
-                                       uint64_t file_size, uint32_t *count, const char **why) {
+static inline tl_cf_result
+tl_cf_archive_read_header(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE], uint64_t file_size,
+                          uint32_t *count, const char **why) {
     uint32_t n;
     uint64_t room;
     if (file_size < TL_CF_ARCHIVE_HEADER_SIZE)
@@ -444,9 +427,10 @@ tl_cf_result tl_cf_archive_read_header(const unsigned char header[TL_CF_ARCHIVE_
     return TL_CF_OK;
 }
 
-tl_cf_result tl_cf_archive_check_toc(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE],
-                                     const unsigned char *toc, uint32_t count, uint64_t file_size,
-                                     uint64_t max_entry_size, const char **why) {
+static inline tl_cf_result
+tl_cf_archive_check_toc(const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE],
+                        const unsigned char *toc, uint32_t count, uint64_t file_size,
+                        uint64_t max_entry_size, const char **why) {
     uint64_t expect = TL_CF_ARCHIVE_HEADER_SIZE + (uint64_t)count * TL_CF_ARCHIVE_ENTRY_SIZE;
     tl_cf_archive a;
     uint32_t i;
@@ -475,7 +459,8 @@ tl_cf_result tl_cf_archive_check_toc(const unsigned char header[TL_CF_ARCHIVE_HE
     return TL_CF_OK;
 }
 
-tl_cf_result tl_cf_archive_open(tl_cf_archive *a, const void *data, size_t size, const char **why) {
+static inline tl_cf_result tl_cf_archive_open(tl_cf_archive *a, const void *data, size_t size,
+                                              const char **why) {
     const unsigned char *d = (const unsigned char *)data;
     uint32_t count = 0;
     tl_cf_result r;
@@ -494,8 +479,8 @@ tl_cf_result tl_cf_archive_open(tl_cf_archive *a, const void *data, size_t size,
 
 /* Index of the row whose leading u32 is `id` in a table of `count` rows of `stride` bytes sorted
    by that u32 (archive entries, catalog records), or `count` when there is none. */
-static uint32_t tl__cf_find_u32(const unsigned char *rows, uint32_t count, size_t stride,
-                                uint32_t id) {
+static inline uint32_t tl__cf_find_u32(const unsigned char *rows, uint32_t count, size_t stride,
+                                       uint32_t id) {
     uint32_t lo = 0, hi = count;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
@@ -507,14 +492,15 @@ static uint32_t tl__cf_find_u32(const unsigned char *rows, uint32_t count, size_
     return count;
 }
 
-tl_cf_result tl_cf_archive_find(const tl_cf_archive *a, uint32_t id, tl_cf_archive_entry *out) {
+static inline tl_cf_result tl_cf_archive_find(const tl_cf_archive *a, uint32_t id,
+                                              tl_cf_archive_entry *out) {
     uint32_t i = tl__cf_find_u32(a->toc, a->entry_count, TL_CF_ARCHIVE_ENTRY_SIZE, id);
     if (i == a->entry_count) return TL_CF_NOT_FOUND;
     tl_cf_archive_entry_at(a, i, out);
     return TL_CF_OK;
 }
 
-bool tl_cf_codec_built(uint32_t codec) {
+static inline bool tl_cf_codec_built(uint32_t codec) {
     switch (codec) {
     case TL_CF_CODEC_RAW: return true;
 #ifdef TL_CONTENT_LZ4
@@ -527,8 +513,8 @@ bool tl_cf_codec_built(uint32_t codec) {
     }
 }
 
-bool tl_cf_decode(uint32_t codec, const unsigned char *src, uint64_t stored, unsigned char *dst,
-                  uint64_t size) {
+static inline bool tl_cf_decode(uint32_t codec, const unsigned char *src, uint64_t stored,
+                                unsigned char *dst, uint64_t size) {
     switch (codec) {
     case TL_CF_CODEC_RAW:
         if (stored != size) return false;
@@ -562,8 +548,9 @@ bool tl_cf_decode(uint32_t codec, const unsigned char *src, uint64_t stored, uns
     }
 }
 
-tl_cf_result tl_cf_archive_extract(const tl_cf_archive *a, const tl_cf_archive_entry *e, void *out,
-                                   size_t out_capacity) {
+static inline tl_cf_result tl_cf_archive_extract(const tl_cf_archive *a,
+                                                 const tl_cf_archive_entry *e, void *out,
+                                                 size_t out_capacity) {
     if (e->original_size > out_capacity) return TL_CF_NO_MEMORY;
     if (!a->data || e->offset > a->size || e->stored_size > a->size - e->offset)
         return TL_CF_BAD_ENTRY;
@@ -579,8 +566,8 @@ tl_cf_result tl_cf_archive_extract(const tl_cf_archive *a, const tl_cf_archive_e
 
 /* A string reference (offset, length) into the string area: in bounds, NUL right after it,
    none inside, UTF-8 text. */
-static bool tl__cf_catalog_string_ok(const tl_cf_catalog *c, uint32_t off, uint32_t len,
-                                     bool allow_empty) {
+static inline bool tl__cf_catalog_string_ok(const tl_cf_catalog *c, uint32_t off, uint32_t len,
+                                            bool allow_empty) {
     if (off >= c->string_bytes || len >= c->string_bytes - off) return false;
     if (c->strings[off + len] != 0 || (!allow_empty && len == 0)) return false;
     if (memchr(c->strings + off, 0, len)) return false;
@@ -592,14 +579,15 @@ static const unsigned char *tl__cf_catalog_record(const tl_cf_catalog *c, uint32
 }
 
 /* Folded-name order of two records. */
-static int tl__cf_catalog_compare(const tl_cf_catalog *c, uint32_t a, uint32_t b) {
+static inline int tl__cf_catalog_compare(const tl_cf_catalog *c, uint32_t a, uint32_t b) {
     const unsigned char *x = tl__cf_catalog_record(c, a), *y = tl__cf_catalog_record(c, b);
     return tl_text_fold_compare(
         (const char *)c->strings + tl_cf_get_u32(x + 8), tl_cf_get_u32(x + 12),
         (const char *)c->strings + tl_cf_get_u32(y + 8), tl_cf_get_u32(y + 12));
 }
 
-void tl_cf_catalog_asset_at(const tl_cf_catalog *c, uint32_t index, tl_cf_catalog_asset *out) {
+static inline void tl_cf_catalog_asset_at(const tl_cf_catalog *c, uint32_t index,
+                                          tl_cf_catalog_asset *out) {
     const unsigned char *p = tl__cf_catalog_record(c, index);
     out->id = tl_cf_get_u32(p);
     out->category = tl_cf_get_u32(p + 4);
@@ -611,25 +599,25 @@ void tl_cf_catalog_asset_at(const tl_cf_catalog *c, uint32_t index, tl_cf_catalo
     out->xxh64 = tl_cf_get_u64(p + 32);
 }
 
-void tl_cf_catalog_category(const tl_cf_catalog *c, uint32_t index, const char **name,
-                            uint32_t *first, uint32_t *count) {
+static inline void tl_cf_catalog_category(const tl_cf_catalog *c, uint32_t index, const char **name,
+                                          uint32_t *first, uint32_t *count) {
     const unsigned char *p = c->categories + (size_t)index * TL_CF_CATALOG_CATEGORY_SIZE;
     *name = (const char *)c->strings + tl_cf_get_u32(p);
     *first = tl_cf_get_u32(p + 8);
     *count = tl_cf_get_u32(p + 12);
 }
 
-uint32_t tl_cf_catalog_member(const tl_cf_catalog *c, uint32_t position) {
+static inline uint32_t tl_cf_catalog_member(const tl_cf_catalog *c, uint32_t position) {
     return tl_cf_get_u32(c->members + (size_t)position * 4);
 }
 
-static uint32_t tl__cf_catalog_named(const tl_cf_catalog *c, uint32_t i) {
+static inline uint32_t tl__cf_catalog_named(const tl_cf_catalog *c, uint32_t i) {
     return tl_cf_get_u32(c->name_index + (size_t)i * 4);
 }
 
 /* The header and layout; the tables are checked by tl__cf_catalog_check_tables. */
-static tl_cf_result tl__cf_catalog_layout(tl_cf_catalog *c, const unsigned char *d, uint64_t size,
-                                          const char **why) {
+static inline tl_cf_result tl__cf_catalog_layout(tl_cf_catalog *c, const unsigned char *d,
+                                                 uint64_t size, const char **why) {
     uint64_t room, need;
     uint32_t flags, ncat, nasset, nstr;
     if (size < TL_CF_CATALOG_HEADER_SIZE)
@@ -673,7 +661,7 @@ static tl_cf_result tl__cf_catalog_layout(tl_cf_catalog *c, const unsigned char 
 
 /* Records: ids strictly ascending and non-zero, category in range, paths only in flat builds,
    sizes and hashes only with content info, strings valid. */
-static tl_cf_result tl__cf_catalog_check_records(const tl_cf_catalog *c, const char **why) {
+static inline tl_cf_result tl__cf_catalog_check_records(const tl_cf_catalog *c, const char **why) {
     bool flat = (c->flags & TL_CF_CATALOG_FLAG_FLAT_PATHS) != 0,
          info = (c->flags & TL_CF_CATALOG_FLAG_CONTENT_INFO) != 0;
     uint32_t i;
@@ -692,7 +680,7 @@ static tl_cf_result tl__cf_catalog_check_records(const tl_cf_catalog *c, const c
 }
 
 /* Name index: a permutation of the records, sorted by folded name, no two names equal. */
-static tl_cf_result tl__cf_catalog_check_names(const tl_cf_catalog *c, const char **why) {
+static inline tl_cf_result tl__cf_catalog_check_names(const tl_cf_catalog *c, const char **why) {
     uint32_t i;
     for (i = 0; i < c->asset_count; i++) {
         uint32_t r = tl__cf_catalog_named(c, i);
@@ -705,7 +693,8 @@ static tl_cf_result tl__cf_catalog_check_names(const tl_cf_catalog *c, const cha
 
 /* Categories: names valid, member ranges consecutive and covering every member once, each
    member a record of that category (so every record appears exactly once), by name. */
-static tl_cf_result tl__cf_catalog_check_categories(const tl_cf_catalog *c, const char **why) {
+static inline tl_cf_result tl__cf_catalog_check_categories(const tl_cf_catalog *c,
+                                                           const char **why) {
     uint32_t k, next = 0;
     for (k = 0; k < c->category_count; k++) {
         const unsigned char *p = c->categories + (size_t)k * TL_CF_CATALOG_CATEGORY_SIZE;
@@ -727,7 +716,7 @@ static tl_cf_result tl__cf_catalog_check_categories(const tl_cf_catalog *c, cons
 }
 
 /* The profile string, then the records, the name index and the categories, in that order. */
-static tl_cf_result tl__cf_catalog_check_tables(tl_cf_catalog *c, const char **why) {
+static inline tl_cf_result tl__cf_catalog_check_tables(tl_cf_catalog *c, const char **why) {
     uint32_t poff = tl_cf_get_u32(c->data + 40), plen = tl_cf_get_u32(c->data + 44);
     tl_cf_result r;
     if (!tl__cf_catalog_string_ok(c, poff, plen, false) || c->strings[c->string_bytes - 1] != 0)
@@ -740,7 +729,8 @@ static tl_cf_result tl__cf_catalog_check_tables(tl_cf_catalog *c, const char **w
     return r;
 }
 
-tl_cf_result tl_cf_catalog_open(tl_cf_catalog *c, const void *data, size_t size, const char **why) {
+static inline tl_cf_result tl_cf_catalog_open(tl_cf_catalog *c, const void *data, size_t size,
+                                              const char **why) {
     tl_cf_result r;
     memset(c, 0, sizeof *c);
     r = tl__cf_catalog_layout(c, (const unsigned char *)data, size, why);
@@ -748,8 +738,8 @@ tl_cf_result tl_cf_catalog_open(tl_cf_catalog *c, const void *data, size_t size,
     return r;
 }
 
-tl_cf_result tl_cf_catalog_find_name(const tl_cf_catalog *c, const char *name, size_t len,
-                                     tl_cf_catalog_asset *out) {
+static inline tl_cf_result tl_cf_catalog_find_name(const tl_cf_catalog *c, const char *name,
+                                                   size_t len, tl_cf_catalog_asset *out) {
     uint32_t lo = 0, hi = c->asset_count;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
@@ -767,7 +757,8 @@ tl_cf_result tl_cf_catalog_find_name(const tl_cf_catalog *c, const char *name, s
     return TL_CF_NOT_FOUND;
 }
 
-tl_cf_result tl_cf_catalog_find_id(const tl_cf_catalog *c, uint32_t id, tl_cf_catalog_asset *out) {
+static inline tl_cf_result tl_cf_catalog_find_id(const tl_cf_catalog *c, uint32_t id,
+                                                 tl_cf_catalog_asset *out) {
     uint32_t i = tl__cf_find_u32(c->records, c->asset_count, TL_CF_CATALOG_RECORD_SIZE, id);
     if (i == c->asset_count) return TL_CF_NOT_FOUND;
     tl_cf_catalog_asset_at(c, i, out);
@@ -792,19 +783,19 @@ typedef struct tl__cf_json {
     const tl_cf_index_archive *blamed; /* the archive a whole-index rule blames */
 } tl__cf_json;
 
-static void *tl__cf_json_alloc(tl__cf_json *j, size_t n, size_t align) {
+static inline void *tl__cf_json_alloc(tl__cf_json *j, size_t n, size_t align) {
     uintptr_t at = ((uintptr_t)j->heap + (align - 1)) & ~(uintptr_t)(align - 1);
     if (at > (uintptr_t)j->heap_end || n > (size_t)((uintptr_t)j->heap_end - at)) return NULL;
     j->heap = (char *)(at + n);
     return (void *)at;
 }
 
-static void tl__cf_json_ws(tl__cf_json *j) {
+static inline void tl__cf_json_ws(tl__cf_json *j) {
     while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
         j->p++;
 }
 
-static bool tl__cf_json_lit(tl__cf_json *j, char c) {
+static inline bool tl__cf_json_lit(tl__cf_json *j, char c) {
     tl__cf_json_ws(j);
     if (j->p < j->end && *j->p == c) {
         j->p++;
@@ -813,14 +804,14 @@ static bool tl__cf_json_lit(tl__cf_json *j, char c) {
     return false;
 }
 
-static int tl__cf_hex(char c) {
+static inline int tl__cf_hex(char c) {
     return c >= '0' && c <= '9'   ? c - '0'
            : c >= 'a' && c <= 'f' ? c - 'a' + 10
            : c >= 'A' && c <= 'F' ? c - 'A' + 10
                                   : -1;
 }
 
-static bool tl__cf_json_hex4(tl__cf_json *j, uint32_t *out) {
+static inline bool tl__cf_json_hex4(tl__cf_json *j, uint32_t *out) {
     uint32_t v = 0;
     int i;
     if (j->end - j->p < 4) return false;
@@ -836,7 +827,7 @@ static bool tl__cf_json_hex4(tl__cf_json *j, uint32_t *out) {
 
 /* The bytes a string's decoded text may need (j->p just after its opening quote), allocated:
    its source length up to the closing quote, which decoding never exceeds, and the NUL. */
-static char *tl__cf_json_string_room(tl__cf_json *j) {
+static inline char *tl__cf_json_string_room(tl__cf_json *j) {
     const char *q = j->p;
     while (q < j->end && *q != '"') q += (*q == '\\' && q + 1 < j->end) ? 2 : 1;
     return (char *)tl__cf_json_alloc(j, (size_t)(q - j->p) + 1, 1);
@@ -844,7 +835,7 @@ static char *tl__cf_json_string_room(tl__cf_json *j) {
 
 /* \uXXXX (j->p after the 'u'): a high surrogate only with its low one ("\ud83d\ude00"), never
    a lone low one. */
-static bool tl__cf_json_unicode_escape(tl__cf_json *j, uint32_t *out) {
+static inline bool tl__cf_json_unicode_escape(tl__cf_json *j, uint32_t *out) {
     uint32_t cp, lo;
     if (!tl__cf_json_hex4(j, &cp)) return false;
     if (cp >= 0xdc00 && cp <= 0xdfff) return false;
@@ -861,7 +852,7 @@ static bool tl__cf_json_unicode_escape(tl__cf_json *j, uint32_t *out) {
 
 /* The escape after a backslash (j->p after it) as a code point: \" \\ \/ \b \f \n \r \t or
    \uXXXX; false for anything else. */
-static bool tl__cf_json_escape(tl__cf_json *j, uint32_t *cp) {
+static inline bool tl__cf_json_escape(tl__cf_json *j, uint32_t *cp) {
     if (j->p >= j->end) return false;
     switch (*j->p++) {
     case '"': *cp = '"'; return true;
@@ -878,7 +869,7 @@ static bool tl__cf_json_escape(tl__cf_json *j, uint32_t *cp) {
 }
 
 /* The UTF-8 bytes of a code point (at most U+10FFFF) into enc; returns their count. */
-static size_t tl__cf_utf8_put(uint32_t cp, unsigned char enc[4]) {
+static inline size_t tl__cf_utf8_put(uint32_t cp, unsigned char enc[4]) {
     if (cp < 0x80) {
         enc[0] = (unsigned char)cp;
         return 1;
@@ -903,7 +894,7 @@ static size_t tl__cf_utf8_put(uint32_t cp, unsigned char enc[4]) {
 
 /* Whether every run of non-ASCII bytes of a decoded string (raw bytes and escapes together) is
    UTF-8. Control characters are refused later where they matter (names). */
-static bool tl__cf_json_decoded_utf8(const char *s, size_t n) {
+static inline bool tl__cf_json_decoded_utf8(const char *s, size_t n) {
     size_t i = 0;
     while (i < n) {
         size_t start = i;
@@ -917,7 +908,7 @@ static bool tl__cf_json_decoded_utf8(const char *s, size_t n) {
 
 /* A string, decoded into the block (NUL-terminated, raw and escaped bytes together UTF-8) when
    out is given, else only checked. */
-static bool tl__cf_json_string(tl__cf_json *j, char **out, size_t *out_len) {
+static inline bool tl__cf_json_string(tl__cf_json *j, char **out, size_t *out_len) {
     char *dst = NULL;
     size_t n = 0;
     tl__cf_json_ws(j);
@@ -955,7 +946,7 @@ static bool tl__cf_json_string(tl__cf_json *j, char **out, size_t *out_len) {
 }
 
 /* A non-negative integer below 2^53 (exact in every JSON reader), without fraction or exponent. */
-static bool tl__cf_json_uint(tl__cf_json *j, uint64_t *out) {
+static inline bool tl__cf_json_uint(tl__cf_json *j, uint64_t *out) {
     uint64_t v = 0;
     tl__cf_json_ws(j);
     if (j->p >= j->end || *j->p < '0' || *j->p > '9') return false;
@@ -969,16 +960,16 @@ static bool tl__cf_json_uint(tl__cf_json *j, uint64_t *out) {
     return true;
 }
 
-static bool tl__cf_json_digits(tl__cf_json *j) {
+static inline bool tl__cf_json_digits(tl__cf_json *j) {
     if (j->p >= j->end || *j->p < '0' || *j->p > '9') return false;
     while (j->p < j->end && *j->p >= '0' && *j->p <= '9') j->p++;
     return true;
 }
 
-static bool tl__cf_json_skip(tl__cf_json *j);
+static inline bool tl__cf_json_skip(tl__cf_json *j);
 
 /* An object or an array, j->p at its opening byte `open`: members (and keys) checked. */
-static bool tl__cf_json_skip_container(tl__cf_json *j, char open) {
+static inline bool tl__cf_json_skip_container(tl__cf_json *j, char open) {
     char close = open == '{' ? '}' : ']';
     j->p++;
     if (tl__cf_json_lit(j, close)) return true;
@@ -991,7 +982,7 @@ static bool tl__cf_json_skip_container(tl__cf_json *j, char open) {
 }
 
 /* true, false or null, j->p at its first byte `c`. */
-static bool tl__cf_json_skip_word(tl__cf_json *j, char c) {
+static inline bool tl__cf_json_skip_word(tl__cf_json *j, char c) {
     const char *w = c == 't' ? "true" : c == 'f' ? "false" : "null";
     size_t n = strlen(w);
     if ((size_t)(j->end - j->p) < n || memcmp(j->p, w, n) != 0) return false;
@@ -1000,7 +991,7 @@ static bool tl__cf_json_skip_word(tl__cf_json *j, char c) {
 }
 
 /* number -> '-'? ('0' | [1-9][0-9]*) ('.' [0-9]+)? ([eE] [+-]? [0-9]+)?   (j->p at its start) */
-static bool tl__cf_json_skip_number(tl__cf_json *j) {
+static inline bool tl__cf_json_skip_number(tl__cf_json *j) {
     if (*j->p == '-') j->p++;
     if (j->p < j->end && *j->p == '0') j->p++;
     else if (!tl__cf_json_digits(j)) return false;
@@ -1018,7 +1009,7 @@ static bool tl__cf_json_skip_number(tl__cf_json *j) {
 
 /* Any value (checked, not kept), nested at most 32 deep. A failure fails the whole parse, so the
    depth is only kept right on success. */
-static bool tl__cf_json_skip(tl__cf_json *j) {
+static inline bool tl__cf_json_skip(tl__cf_json *j) {
     bool ok;
     char c;
     tl__cf_json_ws(j);
@@ -1033,12 +1024,12 @@ static bool tl__cf_json_skip(tl__cf_json *j) {
     return ok;
 }
 
-static bool tl__cf_key_is(const char *k, size_t n, const char *want) {
+static inline bool tl__cf_key_is(const char *k, size_t n, const char *want) {
     return strlen(want) == n && memcmp(k, want, n) == 0;
 }
 
 /* "files": counted (and checked) first, so the array is allocated at its exact size. */
-static bool tl__cf_index_files(tl__cf_json *j, tl_cf_index_archive *a) {
+static inline bool tl__cf_index_files(tl__cf_json *j, tl_cf_index_archive *a) {
     const char *items;
     uint32_t n = 0, i;
     if (!tl__cf_json_lit(j, '[')) return false;
@@ -1080,7 +1071,7 @@ enum {
 };
 
 /* "xxh64": 16 lowercase hex digits. */
-static bool tl__cf_index_hash(tl__cf_json *j, uint64_t *out) {
+static inline bool tl__cf_index_hash(tl__cf_json *j, uint64_t *out) {
     char *text;
     size_t vlen;
     int i;
@@ -1094,7 +1085,7 @@ static bool tl__cf_index_hash(tl__cf_json *j, uint64_t *out) {
 }
 
 /* "role": "catalog" or "assets". */
-static bool tl__cf_index_role(tl__cf_json *j, bool *is_catalog) {
+static inline bool tl__cf_index_role(tl__cf_json *j, bool *is_catalog) {
     char *text;
     size_t vlen;
     if (!tl__cf_json_string(j, &text, &vlen)) return false;
@@ -1105,8 +1096,8 @@ static bool tl__cf_index_role(tl__cf_json *j, bool *is_catalog) {
 
 /* The value of one member of an archive object, its key read: checked and kept; *bit says which
    key it was (0: another one, skipped). */
-static bool tl__cf_index_archive_member(tl__cf_json *j, tl_cf_index_archive *a, const char *key,
-                                        size_t klen, unsigned *bit) {
+static inline bool tl__cf_index_archive_member(tl__cf_json *j, tl_cf_index_archive *a,
+                                               const char *key, size_t klen, unsigned *bit) {
     size_t vlen;
     *bit = 0;
     if (tl__cf_key_is(key, klen, "name")) {
@@ -1139,7 +1130,7 @@ static bool tl__cf_index_archive_member(tl__cf_json *j, tl_cf_index_archive *a, 
     return tl__cf_json_skip(j);
 }
 
-static bool tl__cf_index_archive(tl__cf_json *j, tl_cf_index_archive *a) {
+static inline bool tl__cf_index_archive(tl__cf_json *j, tl_cf_index_archive *a) {
     unsigned seen = 0;
     memset(a, 0, sizeof *a);
     if (!tl__cf_json_lit(j, '{') || tl__cf_json_lit(j, '}')) return false;
@@ -1158,11 +1149,11 @@ static bool tl__cf_index_archive(tl__cf_json *j, tl_cf_index_archive *a) {
     return tl__cf_json_lit(j, '}') && (seen & TL__CF_ARCHIVE_REQUIRED) == TL__CF_ARCHIVE_REQUIRED;
 }
 
-static int tl__cf_compare_strings(const void *a, const void *b) {
+static inline int tl__cf_compare_strings(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int tl__cf_compare_archive_names(const void *a, const void *b) {
+static inline int tl__cf_compare_archive_names(const void *a, const void *b) {
     return strcmp((*(const tl_cf_index_archive *const *)a)->name,
                   (*(const tl_cf_index_archive *const *)b)->name);
 }
@@ -1206,8 +1197,8 @@ static const tl_cf_index_archive *tl__cf_index_second_catalog(const tl_cf_index 
 }
 
 /* A rule broken by a whole archive `a` (key `key`): blamed in j for tl_cf_index_fault. */
-static tl_cf_result tl__cf_index_blame(tl__cf_json *j, const tl_cf_index_archive *a,
-                                       const char *key, const char *text, const char **why) {
+static inline tl_cf_result tl__cf_index_blame(tl__cf_json *j, const tl_cf_index_archive *a,
+                                              const char *key, const char *text, const char **why) {
     j->blamed = a;
     j->key = key;
     j->key_len = key ? strlen(key) : 0;
@@ -1215,7 +1206,8 @@ static tl_cf_result tl__cf_index_blame(tl__cf_json *j, const tl_cf_index_archive
 }
 
 /* Unique archive names, exactly one catalog archive, every listed file in one archive once. */
-static tl_cf_result tl__cf_index_check(tl__cf_json *j, const tl_cf_index *x, const char **why) {
+static inline tl_cf_result tl__cf_index_check(tl__cf_json *j, const tl_cf_index *x,
+                                              const char **why) {
     const char *invalid = "not a valid archive index (archives.json)";
     const tl_cf_index_archive *bad, **sorted;
     uint32_t catalogs = 0, i, k;
@@ -1249,7 +1241,7 @@ static tl_cf_result tl__cf_index_check(tl__cf_json *j, const tl_cf_index *x, con
    there are at most quotes/2 of them (file pointers, listed twice), each archive object takes at
    least 60 source bytes; their names are sorted once and their starts kept (a pointer and a size
    each); plus alignment. */
-static size_t tl__cf_index_block_size(const char *text, size_t len, size_t *max_archives) {
+static inline size_t tl__cf_index_block_size(const char *text, size_t len, size_t *max_archives) {
     size_t quotes = 0, strings, i;
     for (i = 0; i < len; i++) quotes += text[i] == '"';
     strings = quotes / 2 + 2;
@@ -1262,7 +1254,7 @@ static size_t tl__cf_index_block_size(const char *text, size_t len, size_t *max_
 }
 
 /* "archives": '[' archive (',' archive)* ']', at most max of them; `again`: the key was seen. */
-static bool tl__cf_index_archives(tl__cf_json *j, tl_cf_index *out, size_t max, bool again) {
+static inline bool tl__cf_index_archives(tl__cf_json *j, tl_cf_index *out, size_t max, bool again) {
     bool ok;
     out->archives =
         (tl_cf_index_archive *)tl__cf_json_alloc(j, max * sizeof *out->archives, sizeof(void *));
@@ -1292,9 +1284,9 @@ static bool tl__cf_index_archives(tl__cf_json *j, tl_cf_index *out, size_t max, 
 
 /* The value of one member of the index object, its key read: checked and kept (the format in
    *format, even when it is not 1); *bit says which key it was (0: another one, skipped). */
-static bool tl__cf_index_member(tl__cf_json *j, tl_cf_index *out, const char *key, size_t klen,
-                                size_t max_archives, uint64_t *format, unsigned seen,
-                                unsigned *bit) {
+static inline bool tl__cf_index_member(tl__cf_json *j, tl_cf_index *out, const char *key,
+                                       size_t klen, size_t max_archives, uint64_t *format,
+                                       unsigned seen, unsigned *bit) {
     size_t vlen;
     *bit = 0;
     if (tl__cf_key_is(key, klen, "format")) {
@@ -1314,8 +1306,8 @@ static bool tl__cf_index_member(tl__cf_json *j, tl_cf_index *out, const char *ke
 }
 
 /* index -> '{' member (',' member)* '}', each known key once; *seen: the keys read. */
-static bool tl__cf_index_object(tl__cf_json *j, tl_cf_index *out, size_t max_archives,
-                                uint64_t *format, unsigned *seen) {
+static inline bool tl__cf_index_object(tl__cf_json *j, tl_cf_index *out, size_t max_archives,
+                                       uint64_t *format, unsigned *seen) {
     if (!tl__cf_json_lit(j, '{') || tl__cf_json_lit(j, '}')) return false;
     for (;;) {
         char *key;
@@ -1335,7 +1327,7 @@ static bool tl__cf_index_object(tl__cf_json *j, tl_cf_index *out, size_t max_arc
 
 /* Copies at most cap - 1 bytes of s (n of them) and a NUL; control bytes become '?' (the copy
    goes into messages). */
-static void tl__cf_copy_cut(char *dst, size_t cap, const char *s, size_t n) {
+static inline void tl__cf_copy_cut(char *dst, size_t cap, const char *s, size_t n) {
     size_t i;
     if (n > cap - 1) n = cap - 1;
     for (i = 0; i < n; i++) dst[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
@@ -1343,8 +1335,8 @@ static void tl__cf_copy_cut(char *dst, size_t cap, const char *s, size_t n) {
 }
 
 /* Where the parse in j stopped (or the archive a whole-index rule blamed), into *fault. */
-static void tl__cf_index_locate(const tl__cf_json *j, const tl_cf_index *x,
-                                tl_cf_index_fault *fault) {
+static inline void tl__cf_index_locate(const tl__cf_json *j, const tl_cf_index *x,
+                                       tl_cf_index_fault *fault) {
     const tl_cf_index_archive *a = NULL;
     memset(fault, 0, sizeof *fault);
     fault->offset = (uint64_t)(j->p - j->text);
@@ -1361,12 +1353,13 @@ static void tl__cf_index_locate(const tl__cf_json *j, const tl_cf_index *x,
     if (a && a->name) tl__cf_copy_cut(fault->name, sizeof fault->name, a->name, strlen(a->name));
 }
 
-tl_cf_result tl_cf_index_parse(tl_cf_index *out, const char *text, size_t len, const char **why) {
+static inline tl_cf_result tl_cf_index_parse(tl_cf_index *out, const char *text, size_t len,
+                                             const char **why) {
     return tl_cf_index_parse_ex(out, text, len, why, NULL);
 }
 
-tl_cf_result tl_cf_index_parse_ex(tl_cf_index *out, const char *text, size_t len, const char **why,
-                                  tl_cf_index_fault *fault) {
+static inline tl_cf_result tl_cf_index_parse_ex(tl_cf_index *out, const char *text, size_t len,
+                                                const char **why, tl_cf_index_fault *fault) {
     const char *invalid = "not a valid archive index (archives.json)";
     tl__cf_json j;
     size_t max_archives, block;
@@ -1404,7 +1397,7 @@ tl_cf_result tl_cf_index_parse_ex(tl_cf_index *out, const char *text, size_t len
     return TL_CF_OK;
 }
 
-void tl_cf_index_free(tl_cf_index *index) {
+static inline void tl_cf_index_free(tl_cf_index *index) {
     if (index->storage_) TL_FREE(index->storage_);
     memset(index, 0, sizeof *index);
 }
@@ -1412,4 +1405,6 @@ void tl_cf_index_free(tl_cf_index *index) {
 #ifdef __cplusplus
 }
 #endif
-#endif /* TL_CONTENT_FORMAT_IMPL */
+#endif /* TL_CONTENT_FORMAT_H */
+
+/* ================================================================================================ */

@@ -6,44 +6,47 @@
    The seed's Nexus for C, for a game with one level at a time or many at once (a host simulating
    every occupied area while presenting its own player's). A level is a 32-bit id (a generated
    domain such as Nexus.Levels, or content ids). The game supplies the loader as callbacks (begin
-   load, poll, unload, and two optional hooks) and, while loading, the level's objects as a
-   lifecycle batch (lifecycle.h). A level is resident while anything holds it; presenting a level
-   holds it and makes it the one the player sees.
+   load, poll, unload, and two optional hooks) and, while loading, the level's objects, which run
+   through hooks (lifecycle batches with glue.h). A level is resident while anything holds it;
+   presenting a level holds it and makes it the one the player sees.
 
    INCLUDE
    -------
        #include <threadlink/levels.h>
        #define TL_LEVELS_IMPL                   // or TL_IMPLEMENTATION (all modules), in one file
        #include <threadlink/levels.h>
-   Uses lifecycle.h (batches, the core), content.h (level scopes) and events.h (events): their
-   implementations must be compiled somewhere too (TL_IMPLEMENTATION does all of them).
+   A service: it includes only the core (events.h, log.h). Its objects and its scopes come through
+   hooks in its desc, which glue.h fills from lifecycle.h (batches) and content.h (scopes).
    TL_MALLOC / TL_FREE override the allocator (both or neither).
 
    USE
    ---
-       static tl_lifecycle_status begin(void *game, tl_level *level) {
-           tl_level_set_objects(level, objects_of(game, tl_level_id(level)), n);
-           return TL_LIFECYCLE_DONE;                       // synchronous: done at once
+       static tl_levels_status begin(void *game, tl_level *level) {
+           tl_glue_level_set_objects(level, objects_of(game, tl_level_id(level)), n);
+           return TL_LEVELS_DONE;                         // synchronous: done at once
        }
        tl_levels_desc desc = {0};                         // zero: defaults (see tl_levels_desc)
        desc.loader.begin_load = begin;  desc.loader.unload = unload;  desc.loader.ctx = game;
-       desc.registry = &registry;  desc.content = content;  desc.core = &core;
+       desc.registry = &registry;
+       desc.objects = tl_glue_levels_objects();          // glue.h: lifecycle batches
+       desc.scopes = tl_glue_levels_scopes(content);     // glue.h: content scopes
        tl_levels *levels = tl_levels_create(&desc);
+       tl_glue_levels_attach(&lifecycle, levels);        // shut down first at its discard
        tl_level_hold farm = tl_levels_hold(levels, Nexus_Levels_Farm);
        ... each frame: tl_levels_update(levels, seconds);  // or subscribe tl_levels_on_update
        if (tl_level_hold_status(farm) == TL_LEVEL_HOLD_RESIDENT) ...
        tl_level_hold_release_after(farm, 10.0);                // unloads in 10 s unless held again
        tl_levels_transition(levels, Nexus_Levels_Town);    // behind the fader and loading screen
-       tl_levels_destroy(levels);                          // after tl_lifecycle_discard (see SHUTDOWN)
+       tl_glue_levels_detach(&lifecycle, levels);  tl_levels_destroy(levels);
 
    RESIDENCY RULES
    ---------------
    - All work happens in tl_levels_update: holding and releasing never call back. A level held
      while unloaded starts loading at the next update: begin_load once, then poll_load once per
-     update while it answers TL_LIFECYCLE_PENDING (a synchronous loader answers DONE at once).
+     update while it answers TL_LEVELS_PENDING (a synchronous loader answers DONE at once).
      When the loader is done, OnSceneLoaded is published, the objects it gave
-     (tl_level_set_objects) run as one batch (preload all, boot, initialize on the next
-     update), the finished_loading hook is polled until done, and only then is the level
+     (tl_level_set_objects) run (as one batch with glue.h: preload all, boot, initialize on the
+     next update), the finished_loading hook is polled until done, and only then is the level
      resident: OnSceneResident is published and every hold on it reports TL_LEVEL_HOLD_RESIDENT.
    - A level loads once: holds arriving while it loads share that load.
    - A failed load (the loader, a preload, the finished_loading hook, or objects with bad
@@ -68,9 +71,9 @@
    - Operations on one level never overlap: a hold during an unload waits for it, then the level
      loads again. tl_levels_is_resident / tl_levels_try_get answer only for a level loaded, booted
      and not unloading (during its unload delay it is still resident).
-   - Each level gets a content scope of kind level (under desc.content's root, named "Level
-     <id>") when its load begins and until its unload; entity scopes live under it and move
-     between levels with tl_scope_reparent (content.h).
+   - Each level gets a scope from desc.scopes when its load begins and until its unload (with
+     glue.h, a content.h scope of kind level under the content's root, named "Level <id>");
+     entity scopes live under it and move between levels with tl_scope_reparent (content.h).
    - Callbacks and listeners may hold and release anything (and present); they must not call
      tl_levels_update, tl_levels_shutdown or tl_levels_destroy.
 
@@ -95,11 +98,12 @@
    --------
    tl_levels_shutdown releases every hold and unloads every level at once (the unload path, the
    before_unload hook called once whatever it answers; a load in progress is undone as a failed
-   one), while the subsystems the objects registered with still exist. Given desc.core, the level set
-   registers it with tl_lifecycle_before_discard, so tl_lifecycle_discard runs it before any subsystem's
-   discard. tl_levels_destroy shuts down (if not yet) and frees the level set.
+   one), while the subsystems the objects registered with still exist: glue.h's
+   tl_glue_levels_attach registers it with tl_lifecycle_before_discard, so tl_lifecycle_discard runs
+   it before any subsystem's discard. tl_levels_destroy shuts down (if not yet) and frees the level
+   set (tl_glue_levels_detach first, if attached and the lifecycle still lives).
 
-   NATIVE EVENTS (natives/Iris.Events.Native.txt, after lifecycle.h's)
+   NATIVE EVENTS (natives/Iris.Events.Native.txt, ordinals 9..17, after time.h's)
    -------------
        OnSceneLoaded(tl_level *)       the loader is done, before the objects boot
        OnSceneResident(tl_level *)     loaded, booted, finished; before any holder sees it
@@ -126,9 +130,8 @@
 #include <stdint.h>
 
 #include "api.h"
-#include "content.h"
-#include "lifecycle.h"
 #include "events.h"
+#include "log.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -147,7 +150,7 @@ typedef struct tl_levels_events {
             prefix##OnSceneUnloading, prefix##OnSceneUnloaded, prefix##OnDisplayFader, \
             prefix##OnDisplayLoadingScreen, prefix##OnHideLoadingScreen, prefix##OnHideFader \
     }
-/* Their native ordinals: after lifecycle.h's nine. */
+/* Their native ordinals: after lifecycle.h's and time.h's nine. */
 #define TL_LEVELS_EVENTS_NATIVE \
     { 9, 10, 11, 12, 13, 14, 15, 16, 17 }
 
@@ -181,6 +184,39 @@ typedef enum tl_levels_log_item {
 
 /* --- the level set ---------------------------------------------------------------------------------- */
 
+/* What a loader's, a hook's or the objects' step answers. */
+typedef enum tl_levels_status {
+    TL_LEVELS_DONE = 0,
+    TL_LEVELS_PENDING = 1, /* poll me again at the next update */
+    TL_LEVELS_FAILED = 2
+} tl_levels_status;
+
+/* How a level's objects run once its loader is done: preload all, boot, a frame later initialize
+   (update, polled once per update), and at its unload (or a failed load) discard, children first.
+   glue.h's tl_glue_levels_objects runs them as lifecycle.h's batches of tl_lifecycle_object; zero
+   hooks: levels take no objects (tl_level_set_objects refuses them). */
+typedef struct tl_levels_objects {
+    void *ctx;
+    size_t object_size; /* bytes of one object: what tl_level_set_objects copies */
+    /* The objects given (count of them) start as a run; NULL when they cannot run (the hook logs
+       why, and the load fails). Nothing is called on the objects yet. */
+    void *(*start)(void *ctx, tl_level *level, const void *objects, uint32_t count);
+    tl_levels_status (*update)(void *ctx, void *run);
+    /* Why a run's update FAILED, into text (size bytes, terminator included). */
+    void (*failure)(void *ctx, void *run, char *text, size_t size);
+    /* Discards every object the run started (or never preloaded), then frees the run. */
+    void (*discard)(void *ctx, void *run);
+} tl_levels_objects;
+
+/* A content scope per level, from its load's start to its unload's end: glue.h's
+   tl_glue_levels_scopes makes them content.h scopes of kind level under a context's root. A
+   scope is the hooks' own 64-bit handle; 0 is none. */
+typedef struct tl_levels_scopes {
+    void *ctx;
+    uint64_t (*begin)(void *ctx, uint32_t level);
+    void (*end)(void *ctx, uint64_t scope);
+} tl_levels_scopes;
+
 /* The game's loader. Every function gets the loader's ctx (below) and the level (valid until the
    levels is destroyed). Only begin_load is required. The level's objects are another matter: their
    functions get the level itself as ctx (see tl_level_set_objects). */
@@ -188,26 +224,27 @@ typedef struct tl_levels_loader {
     void *ctx;
     /* Starts loading; gives the objects (tl_level_set_objects) by the time it is done.
        FAILED: tl_level_fail may give the reason first. */
-    tl_lifecycle_status (*begin_load)(void *ctx, tl_level *level);
+    tl_levels_status (*begin_load)(void *ctx, tl_level *level);
     /* Polled once per update while loading is pending; NULL: a PENDING answer fails the load. */
-    tl_lifecycle_status (*poll_load)(void *ctx, tl_level *level);
+    tl_levels_status (*poll_load)(void *ctx, tl_level *level);
     void (*unload)(void *ctx, tl_level *level);
     /* Polled once per update after the objects initialized, until not pending (FAILED fails the
        load); NULL: done. The seed's OnFinishedLoadingAsync. */
-    tl_lifecycle_status (*finished_loading)(void *ctx, tl_level *level);
+    tl_levels_status (*finished_loading)(void *ctx, tl_level *level);
     /* Polled once per update when an unload starts, until not pending; NULL: done. */
-    tl_lifecycle_status (*before_unload)(void *ctx, tl_level *level);
+    tl_levels_status (*before_unload)(void *ctx, tl_level *level);
 } tl_levels_loader;
 
-/* Zero-initialised: no events published, native ordinals, stderr logging, no content scopes, no
-   core (call tl_levels_shutdown or tl_levels_destroy yourself), unload delay 0. */
+/* Zero-initialised: no events published, native ordinals, stderr logging, no objects, no scopes,
+   unload delay 0. glue.h's tl_glue_levels_attach shuts the level set down from a lifecycle's
+   discard, before the subsystems its objects registered with. */
 typedef struct tl_levels_desc {
     tl_levels_loader loader;
     tl_events *registry;
     const tl_levels_events *events; /* NULL: TL_LEVELS_EVENTS_NATIVE */
     const tl_logger *logger;
-    tl_content *content; /* each level's scope goes under its root */
-    tl_lifecycle *core;  /* shut down from tl_lifecycle_discard, before the subsystems */
+    tl_levels_objects objects;
+    tl_levels_scopes scopes;
     double unload_delay; /* every level's default, seconds */
 } tl_levels_desc;
 
@@ -265,17 +302,22 @@ TL_API tl_levels_stats tl_levels_get_stats(const tl_levels *levels);
 /* For the loader and listeners. */
 TL_API uint32_t tl_level_id(const tl_level *level);
 TL_API tl_levels *tl_level_owner(const tl_level *level);
-TL_API tl_scope tl_level_scope(const tl_level *level); /* zero without content */
+/* The level's scope (tl_levels_scopes' handle; 0 without one) and the scopes' ctx: glue.h's
+   tl_glue_level_scope gives it as a content.h tl_scope. */
+TL_API uint64_t tl_level_scope_handle(const tl_level *level);
+TL_API void *tl_levels_scopes_ctx(const tl_levels *levels);
+/* The logger the level set reports through (its desc's copy), for its hooks. */
+TL_API const tl_logger *tl_levels_logger(const tl_levels *levels);
 TL_API void *tl_level_user(const tl_level *level);
 TL_API void tl_level_set_user(tl_level *level, void *user);
-/* The level's objects (copied), run as one batch once the loader is done. Loader only. Each
-   object's functions (lifecycle.h's tl_lifecycle_object_vtable: preload, boot, initialize, discard,
-   consume_dependency) get the object as self and this level (tl_level *) as ctx, through
-   which they reach its id, content scope and the game's data for it (tl_level_id,
-   tl_level_scope, tl_level_user); the loader's ctx is not passed to them. */
-TL_API bool tl_level_set_objects(tl_level *level, const tl_lifecycle_object *objects,
-                                 uint32_t count);
-TL_API tl_lifecycle_batch *tl_level_batch(tl_level *level); /* NULL before its objects boot */
+/* The level's objects (count of desc.objects.object_size bytes each, copied), run once the loader
+   is done. Loader only. With glue.h's lifecycle batches (tl_glue_level_set_objects, typed), each
+   object's functions get the object as self and this level (tl_level *) as ctx, through which
+   they reach its id, content scope and the game's data for it (tl_level_id,
+   tl_glue_level_scope, tl_level_user); the loader's ctx is not passed to them. */
+TL_API bool tl_level_set_objects(tl_level *level, const void *objects, uint32_t count);
+/* The objects' run (what the objects hook started), NULL before they start and after they go. */
+TL_API void *tl_level_objects_run(const tl_level *level);
 /* The reason a failing loader gives (copied, truncated to 200 bytes). */
 TL_API void tl_level_fail(tl_level *level, const char *reason);
 
@@ -303,10 +345,6 @@ TL_API uint32_t tl_levels_presentations_pending(const tl_levels *levels);
 #define TL__LEVELS_IMPLEMENTED
 /* Again here, for the usage block's order (include, define, include): the first includes of the
    modules levels.h uses saw no TL_IMPLEMENTATION. */
-#include "log.h"
-#include "events.h"
-#include "lifecycle.h"
-#include "content.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -342,7 +380,6 @@ enum {
 
 #define TL__LEVELS_NONE UINT32_MAX
 #define TL__LEVELS_REASON_MAX 200
-#define TL__LEVELS_MODULE "Levels"
 
 struct tl_level {
     tl_levels *levels;
@@ -352,11 +389,11 @@ struct tl_level {
     double unload_delay;  /* its own (tl_levels_set_unload_delay) */
     double release_delay; /* the delay of the release that left it unheld */
     double remaining;     /* the countdown while releasing */
-    bool releasing, announced, loader_started, has_batch;
-    tl_lifecycle_batch batch;
-    tl_lifecycle_object *objects; /* given by the loader, until the batch takes them */
+    bool releasing, announced, loader_started;
+    void *run;              /* the objects' run, once started */
+    unsigned char *objects; /* given by the loader, until the run takes them */
     uint32_t object_count;
-    tl_scope scope;
+    uint64_t scope;
     void *user;
     char reason[TL__LEVELS_REASON_MAX + 1];
 };
@@ -376,8 +413,8 @@ struct tl_levels {
     tl_events *registry;
     tl_levels_events events;
     tl_logger logger;
-    tl_content *content;
-    tl_lifecycle *core;
+    tl_levels_objects objects;
+    tl_levels_scopes scopes;
     double unload_delay;
     tl_level **levels; /* every level seen, each allocated once: pointers stay valid */
     uint32_t level_count, level_cap;
@@ -400,25 +437,7 @@ struct tl_levels {
     bool in_callback, shut;
 };
 
-static const char *tl__levels_message(uint32_t item, int *level) {
-    switch (item) {
-#define TL__LEVELS_LOG_CASE(id, lvl, message) \
-    case TL_LEVELS_LOG_##id: *level = lvl; return message;
-        TL_LEVELS_LOG_ITEMS(TL__LEVELS_LOG_CASE)
-#undef TL__LEVELS_LOG_CASE
-    default: *level = TL_LOG_LEVEL_ERROR; return "%s";
-    }
-}
-
-static void tl__levels_log(const tl_logger *logger, uint32_t item, ...) {
-    int level;
-    const char *fmt = tl__levels_message(item, &level);
-    va_list args;
-    if (level < TL_LOG_MIN_LEVEL) return;
-    va_start(args, item);
-    tl_logv_table(logger, level, TL__LEVELS_MODULE, item, fmt, args);
-    va_end(args);
-}
+TL_LOG_TABLE_FN(tl__levels_log, TL_LEVELS_LOG_ITEMS, TL_LEVELS_LOG_BASE, "Levels")
 
 static bool tl__levels_grow(void **array, uint32_t *cap, size_t size, uint32_t need) {
     uint32_t n = *cap ? *cap : 4u;
@@ -541,23 +560,16 @@ static void tl__level_set_reason(tl_level *level, const char *reason) {
    loader's part. */
 static void tl__level_undo(tl_level *level) {
     tl_levels *n = level->levels;
-    if (!level->has_batch && level->object_count) {
+    if (!level->run && level->object_count && n->objects.start)
         /* Objects given by a loader that then failed: never preloaded, but still discarded. */
-        tl_lifecycle_batch_desc desc;
-        memset(&desc, 0, sizeof desc);
-        desc.name = "level";
-        desc.ctx = level;
-        desc.logger = &n->logger;
-        level->has_batch =
-            tl_lifecycle_batch_init(&level->batch, &desc, level->objects, level->object_count);
-    }
-    if (level->has_batch) tl_lifecycle_batch_discard(&level->batch);
-    level->has_batch = false;
+        level->run = n->objects.start(n->objects.ctx, level, level->objects, level->object_count);
+    if (level->run) n->objects.discard(n->objects.ctx, level->run);
+    level->run = NULL;
     TL_FREE(level->objects);
     level->objects = NULL;
     level->object_count = 0;
-    if (tl_scope_valid(level->scope)) tl_scope_dispose(level->scope);
-    memset(&level->scope, 0, sizeof level->scope);
+    if (level->scope && n->scopes.end) n->scopes.end(n->scopes.ctx, level->scope);
+    level->scope = 0;
     if (level->loader_started && n->loader.unload) n->loader.unload(n->loader.ctx, level);
     level->loader_started = false;
     level->state = TL__LEVEL_IDLE;
@@ -589,53 +601,44 @@ static void tl__level_fail(tl_level *level, const char *fallback) {
 
 static void tl__level_begin(tl_level *level) {
     tl_levels *n = level->levels;
-    char name[32];
     level->state = TL__LEVEL_LOADING;
     level->reason[0] = '\0';
     level->loader_started = true;
     n->loads++;
-    if (n->content) {
-        snprintf(name, sizeof name, "Level %u", level->id);
-        level->scope = tl_scope_create(tl_content_root(n->content), name, TL_SCOPE_LEVEL);
-    }
+    if (n->scopes.begin) level->scope = n->scopes.begin(n->scopes.ctx, level->id);
 }
 
-/* The loader is done: OnSceneLoaded, then the objects become a batch. */
+/* The loader is done: OnSceneLoaded, then the objects start as a run. */
 static void tl__level_loaded(tl_level *level) {
     tl_levels *n = level->levels;
-    tl_lifecycle_batch_desc desc;
     tl__levels_publish_level(n, n->events.scene_loaded, level);
     if (level->state != TL__LEVEL_LOADING) return;
-    memset(&desc, 0, sizeof desc);
-    desc.name = "level"; /* the failure message names the level's id */
-    desc.ctx = level;
-    desc.logger = &n->logger;
-    if (!tl_lifecycle_batch_init(&level->batch, &desc, level->objects, level->object_count)) {
-        tl__level_fail(level, "its objects are not a valid batch (see the error above)");
-        return;
+    if (level->object_count) {
+        level->run = n->objects.start(n->objects.ctx, level, level->objects, level->object_count);
+        if (!level->run) {
+            tl__level_fail(level, "its objects cannot run (see the error above)");
+            return;
+        }
     }
-    level->has_batch = true;
     TL_FREE(level->objects);
     level->objects = NULL;
     level->object_count = 0;
     level->state = TL__LEVEL_BOOTING;
 }
 
-static void tl__level_loader_answer(tl_level *level, tl_lifecycle_status status, bool polled) {
-    if (status == TL_LIFECYCLE_DONE) tl__level_loaded(level);
-    else if (status == TL_LIFECYCLE_FAILED) tl__level_fail(level, "the loader failed");
+static void tl__level_loader_answer(tl_level *level, tl_levels_status status, bool polled) {
+    if (status == TL_LEVELS_DONE) tl__level_loaded(level);
+    else if (status == TL_LEVELS_FAILED) tl__level_fail(level, "the loader failed");
     else if (!polled && !level->levels->loader.poll_load)
         tl__level_fail(level, "the loader is pending and has no poll_load");
 }
 
-/* Names every failed preloader: "preload failed: A, C". */
-static void tl__level_batch_failed(tl_level *level) {
+/* The objects failed: their run says why ("preload failed: A, C" with lifecycle batches). */
+static void tl__level_objects_failed(tl_level *level) {
+    tl_levels *n = level->levels;
     char text[TL__LEVELS_REASON_MAX + 1];
-    size_t used = (size_t)snprintf(text, sizeof text, "preload failed:");
-    uint32_t i;
-    for (i = 0; i < tl_lifecycle_batch_failed_count(&level->batch) && used < sizeof text; i++)
-        used += (size_t)snprintf(text + used, sizeof text - used, "%s %s", i ? "," : "",
-                                 tl_lifecycle_batch_failed_name(&level->batch, i));
+    snprintf(text, sizeof text, "its objects failed");
+    if (n->objects.failure) n->objects.failure(n->objects.ctx, level->run, text, sizeof text);
     tl__level_fail(level, text);
 }
 
@@ -663,16 +666,16 @@ static void tl__level_finish_unload(tl_level *level) {
     tl__levels_publish_id(n, n->events.scene_unloaded, level->id);
 }
 
-static tl_lifecycle_status tl__level_hook(tl_level *level,
-                                          tl_lifecycle_status (*hook)(void *, tl_level *)) {
-    return hook ? hook(level->levels->loader.ctx, level) : TL_LIFECYCLE_DONE;
+static tl_levels_status tl__level_hook(tl_level *level,
+                                       tl_levels_status (*hook)(void *, tl_level *)) {
+    return hook ? hook(level->levels->loader.ctx, level) : TL_LEVELS_DONE;
 }
 
 /* One state's work; true when the level moved on and the next state may run in this update. */
 static bool tl__level_advance(tl_level *level) {
     tl_levels *n = level->levels;
     uint32_t before = level->state;
-    tl_lifecycle_status status;
+    tl_levels_status status;
     switch (level->state) {
     case TL__LEVEL_IDLE:
         if (level->holders == 0) return false;
@@ -683,17 +686,18 @@ static bool tl__level_advance(tl_level *level) {
         tl__level_loader_answer(level, n->loader.poll_load(n->loader.ctx, level), true);
         return level->state == TL__LEVEL_BOOTING;
     case TL__LEVEL_BOOTING:
-        switch (tl_lifecycle_batch_update(&level->batch)) {
-        case TL_LIFECYCLE_BATCH_PENDING: return false;
-        case TL_LIFECYCLE_BATCH_FAILED: tl__level_batch_failed(level); return false;
-        case TL_LIFECYCLE_BATCH_DONE: level->state = TL__LEVEL_FINISHING; return true;
-        default: return false;
+        switch (level->run ? n->objects.update(n->objects.ctx, level->run) : TL_LEVELS_DONE) {
+        case TL_LEVELS_PENDING: return false;
+        case TL_LEVELS_FAILED: tl__level_objects_failed(level); return false;
+        case TL_LEVELS_DONE:
+        default: break;
         }
+        level->state = TL__LEVEL_FINISHING;
+        return true;
     case TL__LEVEL_FINISHING:
         status = tl__level_hook(level, n->loader.finished_loading);
-        if (status == TL_LIFECYCLE_FAILED)
-            tl__level_fail(level, "its finished_loading hook failed");
-        else if (status == TL_LIFECYCLE_DONE) tl__level_become_resident(level);
+        if (status == TL_LEVELS_FAILED) tl__level_fail(level, "its finished_loading hook failed");
+        else if (status == TL_LEVELS_DONE) tl__level_become_resident(level);
         return false;
     case TL__LEVEL_RESIDENT:
         if (level->holders > 0 || !level->releasing) return false;
@@ -706,7 +710,7 @@ static bool tl__level_advance(tl_level *level) {
         level->state = TL__LEVEL_UNLOADING;
         return true;
     case TL__LEVEL_UNLOADING:
-        if (tl__level_hook(level, n->loader.before_unload) == TL_LIFECYCLE_PENDING) return false;
+        if (tl__level_hook(level, n->loader.before_unload) == TL_LEVELS_PENDING) return false;
         tl__level_finish_unload(level);
         return level->state != before && level->holders > 0; /* held meanwhile: load again */
     default: return false;
@@ -838,12 +842,6 @@ uint32_t tl_levels_presentations_pending(const tl_levels *levels) {
 
 static const tl_levels_events tl__levels_native_events = TL_LEVELS_EVENTS_NATIVE;
 
-static void tl__levels_core_hook(void *levels, tl_lifecycle *core) {
-    (void)core;
-    ((tl_levels *)levels)->core = NULL; /* the core is going: nothing to unregister later */
-    tl_levels_shutdown((tl_levels *)levels);
-}
-
 tl_levels *tl_levels_create(const tl_levels_desc *desc) {
     tl_levels *n;
     if (!desc || !desc->loader.begin_load) {
@@ -858,16 +856,10 @@ tl_levels *tl_levels_create(const tl_levels_desc *desc) {
     n->registry = desc->registry;
     n->events = desc->events ? *desc->events : tl__levels_native_events;
     if (desc->logger) n->logger = *desc->logger;
-    n->content = desc->content;
+    n->objects = desc->objects;
+    n->scopes = desc->scopes;
     n->unload_delay = desc->unload_delay > 0.0 ? desc->unload_delay : 0.0;
     n->hold_free = TL__LEVELS_NONE;
-    if (desc->core) {
-        if (!tl_lifecycle_before_discard(desc->core, tl__levels_core_hook, n)) {
-            TL_FREE(n);
-            return NULL;
-        }
-        n->core = desc->core;
-    }
     return n;
 }
 
@@ -945,7 +937,6 @@ void tl_levels_destroy(tl_levels *n) {
         return;
     }
     tl_levels_shutdown(n);
-    if (n->core) tl_lifecycle_remove_before_discard(n->core, tl__levels_core_hook, n);
     for (i = 0; i < n->level_count; i++) TL_FREE(n->levels[i]);
     TL_FREE(n->levels);
     TL_FREE(n->table);
@@ -1106,37 +1097,36 @@ tl_levels_stats tl_levels_get_stats(const tl_levels *n) {
 
 uint32_t tl_level_id(const tl_level *level) { return level ? level->id : 0; }
 tl_levels *tl_level_owner(const tl_level *level) { return level ? level->levels : NULL; }
-tl_scope tl_level_scope(const tl_level *level) {
-    tl_scope none;
-    memset(&none, 0, sizeof none);
-    return level ? level->scope : none;
-}
+uint64_t tl_level_scope_handle(const tl_level *level) { return level ? level->scope : 0; }
+void *tl_levels_scopes_ctx(const tl_levels *n) { return n ? n->scopes.ctx : NULL; }
+const tl_logger *tl_levels_logger(const tl_levels *n) { return n ? &n->logger : NULL; }
 void *tl_level_user(const tl_level *level) { return level ? level->user : NULL; }
 void tl_level_set_user(tl_level *level, void *user) {
     if (level) level->user = user;
 }
 
-bool tl_level_set_objects(tl_level *level, const tl_lifecycle_object *objects, uint32_t count) {
-    tl_lifecycle_object *copy = NULL;
-    if (!level || level->state != TL__LEVEL_LOADING || (count && !objects)) {
+bool tl_level_set_objects(tl_level *level, const void *objects, uint32_t count) {
+    unsigned char *copy = NULL;
+    size_t bytes;
+    if (!level || level->state != TL__LEVEL_LOADING || (count && !objects) ||
+        (count && !level->levels->objects.start)) {
         tl__levels_log(level ? &level->levels->logger : NULL, TL_LEVELS_LOG_INVALID_ARGUMENT,
-                       "tl_level_set_objects (the loader's, while loading)");
+                       "tl_level_set_objects (the loader's, while loading, with objects hooks)");
         return false;
     }
-    if (count && !(copy = (tl_lifecycle_object *)TL_MALLOC((size_t)count * sizeof *copy))) {
+    bytes = (size_t)count * level->levels->objects.object_size;
+    if (bytes && !(copy = (unsigned char *)TL_MALLOC(bytes))) {
         tl__levels_log(&level->levels->logger, TL_LEVELS_LOG_OUT_OF_MEMORY, "level objects");
         return false;
     }
-    if (count) memcpy(copy, objects, (size_t)count * sizeof *copy);
+    if (bytes) memcpy(copy, objects, bytes);
     TL_FREE(level->objects);
     level->objects = copy;
     level->object_count = count;
     return true;
 }
 
-tl_lifecycle_batch *tl_level_batch(tl_level *level) {
-    return level && level->has_batch ? &level->batch : NULL;
-}
+void *tl_level_objects_run(const tl_level *level) { return level ? level->run : NULL; }
 
 void tl_level_fail(tl_level *level, const char *reason) {
     if (level && reason) tl__level_set_reason(level, reason);

@@ -1,24 +1,24 @@
 /* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
-/* threadlink/lifecycle.h -- subsystem lifecycle, the time service, register / linker / weaver (the seed's Initium and Chronos).
+/* threadlink/lifecycle.h -- subsystems deployed in order, object batches, register / linker /
+   weaver (the seed's Initium).
 
    WHAT
    ----
    A lifecycle batch drives any list of objects (a level's, say) through preload, boot, a frame
-   later initialize, and discard, children before parents. A core weaves subsystems (a name and
-   optional preload, boot, initialize and discard functions over a `self` pointer) in order and
-   deploys them as batches, its native tier then its user tier, then publishes OnCoreDeployed. Discard runs in reverse weave order. The
-   core owns a time service (delta times, time scale 0/1 with pause/resume events, playtime) that
-   publishes the update events from the game's own loop. Register, linker and weaver are small
-   containers over caller memory (mem.h's inline collections) for the objects subsystems keep.
+   later initialize, and discard, children before parents. A lifecycle (the seed's core) weaves
+   subsystems (a name and optional preload, boot, initialize and discard functions over a `self`
+   pointer) in order and deploys them as batches, its native tier then its user tier, then
+   publishes OnCoreDeployed. Discard runs in reverse weave order. Register, linker and weaver are
+   small containers over caller memory (collections.h) for the objects subsystems keep. The frame
+   clock is time.h's (the seed's Chronos); glue.h weaves it in as the first native subsystem.
 
    INCLUDE
    -------
        #include <threadlink/lifecycle.h>
-       #define TL_LIFECYCLE_IMPL                 // in exactly one C or C++ file
+       #define TL_LIFECYCLE_IMPL               // in exactly one C or C++ file (or TL_IMPLEMENTATION)
        #include <threadlink/lifecycle.h>
-   Uses events.h, log.h and collections.h (the core: static inline, nothing to implement).
-   TL_API (api.h): static, shared library.
-   TL_MALLOC / TL_FREE override the allocator (both or neither).
+   A service: it includes only the core (events.h, log.h, collections.h). TL_API (api.h): static,
+   shared library. TL_MALLOC / TL_FREE override the allocator (both or neither).
 
    USE
    ---
@@ -26,35 +26,26 @@
            "Inventory", inventory_preload, inventory_boot, inventory_initialize, inventory_discard };
        TL_LIFECYCLE_SINGLETON(inventory_get, inventory, inventory_subsystem)
 
-       static const tl_lifecycle_events events = TL_LIFECYCLE_EVENTS_INIT(Iris_Events_); // generated enum
-       tl_lifecycle_desc desc = {0};                 // zero: defaults (see tl_lifecycle_desc)
-       desc.registry = &registry;                   // where native events are published
+       static const tl_lifecycle_events events = TL_LIFECYCLE_EVENTS_INIT(Iris_Events_);
+       tl_lifecycle_desc desc = {0};            // zero: defaults (see tl_lifecycle_desc)
+       desc.registry = &registry;               // where OnCoreDeployed is published
        desc.events = &events;
        tl_lifecycle core;
        tl_lifecycle_init(&core, &desc);
        tl_lifecycle_weave(&core, &inventory_subsystem, &my_inventory);
-       while (tl_lifecycle_deploy(&core) == TL_LIFECYCLE_DEPLOY_PENDING) wait_a_frame();  // or poll per frame
-       for (;;) { tl_time_frame(tl_lifecycle_time(&core), seconds_since_last_frame); ... }
+       while (tl_lifecycle_deploy(&core) == TL_LIFECYCLE_DEPLOY_PENDING) wait_a_frame();
+       ...
        tl_lifecycle_discard(&core);
 
    NATIVE EVENTS
    -------------
    lifecycle.h never includes a generated header (the Iris.Events enum is the project's). It
-   publishes through events.h's untyped core with the event ids in tl_lifecycle_events, and checks each
-   with its signature id. TL_LIFECYCLE_EVENTS_INIT(Iris_Events_) builds them from the generated enum
-   by pasting the prefix to the native names (a removed native event fails to compile); a NULL
-   `events` means their native ordinals 0..8, the order of natives/Iris.Events.Native.txt, which
-   the generator allocates first. The signatures (runtime/threadlink/natives/Iris.Events.Native.txt):
+   publishes through events.h's untyped core with the event id in tl_lifecycle_events, checked
+   with its signature id. TL_LIFECYCLE_EVENTS_INIT(Iris_Events_) builds it from the generated enum
+   (a removed native event fails to compile); NULL `events` means the native ordinal 0, the first
+   line of natives/Iris.Events.Native.txt:
 
-       OnCoreDeployed(tl_lifecycle *)      tl_lifecycle_deploy, once, after the first complete deployment
-       OnUpdate(float)                tl_time_publish_update: scaled delta time, seconds
-       OnFixedUpdate(float)           tl_time_publish_fixed_update: the fixed delta, seconds
-       OnLateUpdate(float)            tl_time_publish_late_update: scaled delta time, seconds
-       OnPlaytimeCountTick(double)    tl_time_tick while counting: total playtime, seconds
-       OnGamePauseRequested()         tl_time_request_pause (project code asks; a listener pauses)
-       OnGameResumeRequested()        tl_time_request_resume
-       OnGamePaused()                 tl_time_set_scale(t, 0) when the scale was 1
-       OnGameResumed()                tl_time_set_scale(t, 1) when the scale was 0
+       OnCoreDeployed(tl_lifecycle *)   tl_lifecycle_deploy, once, after the first complete deployment
 
    LIFECYCLE RULES
    ---------------
@@ -62,7 +53,8 @@
      that set, in weave order. A subsystem woven during a phase joins the next round: call
      tl_lifecycle_deploy again once deployed.
    - A round deploys as lifecycle batches (see "lifecycle batches" below): its native tier
-     (tl_lifecycle_weave_native; the time service) first, then its user tier (tl_lifecycle_weave). In each
+     (tl_lifecycle_weave_native; glue.h weaves the time service there) first, then its user tier
+     (tl_lifecycle_weave). In each
      tier, the first call starts every preload once and a preload returning TL_LIFECYCLE_PENDING
      is polled again at each later call (once per frame: asynchronous loading without threads);
      all are awaited. When every preload of the tier is done, every boot runs, and every
@@ -110,32 +102,21 @@ extern "C" {
 /* --- native events ----------------------------------------------------------------------------- */
 
 typedef struct tl_lifecycle_events {
-    uint32_t core_deployed, update, fixed_update, late_update, playtime_count_tick;
-    uint32_t game_pause_requested, game_resume_requested, game_paused, game_resumed;
+    uint32_t core_deployed;
 } tl_lifecycle_events;
 
 /* From a generated enum: TL_LIFECYCLE_EVENTS_INIT(Iris_Events_) -> { Iris_Events_OnCoreDeployed, ... }. */
 #define TL_LIFECYCLE_EVENTS_INIT(prefix) \
-    { \
-        prefix##OnCoreDeployed, prefix##OnUpdate, prefix##OnFixedUpdate, prefix##OnLateUpdate, \
-            prefix##OnPlaytimeCountTick, prefix##OnGamePauseRequested, \
-            prefix##OnGameResumeRequested, prefix##OnGamePaused, prefix##OnGameResumed \
-    }
+    { prefix##OnCoreDeployed }
 /* The native ordinals (the order of natives/Iris.Events.Native.txt): what NULL events mean. */
 #define TL_LIFECYCLE_EVENTS_NATIVE \
-    { 0, 1, 2, 3, 4, 5, 6, 7, 8 }
+    { 0 }
 
 /* Signature ids of the native events (XXH32 of the normalised text, see events.h). */
-#define TL_LIFECYCLE_SIG_CORE 0xfe445e4eu   /* "(tl_lifecycle *)" */
-#define TL_LIFECYCLE_SIG_FLOAT 0x810d49fau  /* "(float)" */
-#define TL_LIFECYCLE_SIG_DOUBLE 0xc5c82766u /* "(double)" */
-#define TL_LIFECYCLE_SIG_VOID 0x12f682fdu   /* "()" */
+#define TL_LIFECYCLE_SIG_CORE 0xfe445e4eu /* "(tl_lifecycle *)" */
 
 /* Listener types of the native events, for code that subscribes through the untyped core. */
 typedef void (*tl_lifecycle_deployed_fn)(void *ctx, tl_lifecycle *core);
-typedef void (*tl_lifecycle_float_fn)(void *ctx, float seconds);
-typedef void (*tl_lifecycle_double_fn)(void *ctx, double seconds);
-typedef void (*tl_lifecycle_void_fn)(void *ctx);
 
 /* --- diagnostics -------------------------------------------------------------------------------- */
 
@@ -150,10 +131,6 @@ typedef void (*tl_lifecycle_void_fn)(void *ctx);
     X(BATCH_PARENT, TL_LOG_LEVEL_ERROR, "batch '%s': object %u has %s parent %u") \
     X(DEPLOY_REFUSED, TL_LOG_LEVEL_ERROR, "cannot deploy: the core is %s") \
     X(REENTRANT_CALL, TL_LOG_LEVEL_ERROR, "%s called from inside a lifecycle function: refused") \
-    X(TIME_SCALE, TL_LOG_LEVEL_ERROR, "time scale must be exactly 0 or 1, not %g") \
-    X(TIME_DESC, TL_LOG_LEVEL_ERROR, "tl_time_desc.%s is %g, not %s: the default %g s is used") \
-    X(FIXED_STEPS_DROPPED, TL_LOG_LEVEL_WARNING, \
-      "frame %llu owed more than %u fixed steps: the rest (%g s) is dropped") \
     X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
 
 #define TL_LIFECYCLE_LOG_BASE 0x200u
@@ -165,101 +142,6 @@ typedef enum tl_lifecycle_log_item {
 #undef TL__LIFECYCLE_LOG_ENUM
     TL_LIFECYCLE_LOG_END_
 } tl_lifecycle_log_item;
-
-/* --- time service ------------------------------------------------------------------------------- */
-
-typedef enum tl_time_playtime_mode {
-    TL_TIME_PLAYTIME_SCALED = 0,
-    TL_TIME_PLAYTIME_UNSCALED = 1
-} tl_time_playtime_mode;
-
-/* The smallest fixed step tl_time_desc accepts (10 kHz), and the most fixed steps one frame
-   runs. With a valid desc a frame owes at most max_delta_time / fixed_delta_time + 1 steps; a
-   frame owing more than TL_TIME_MAX_FIXED_STEPS (a max_delta_time over 10000 fixed steps, then
-   a frame that long) runs that many, and the rest of its time is dropped with a warning, as
-   max_delta_time drops the rest of a long frame. Both keep tl_time_fixed_steps bounded. */
-#define TL_TIME_MIN_FIXED_DELTA 1e-4f
-#define TL_TIME_MAX_FIXED_STEPS 10000u
-/* The most fixed_steps_per_second accepted: the same 10 kHz. */
-#define TL_TIME_MAX_STEPS_PER_SECOND 10000u
-
-/* Zero-initialised: no events, stderr logging, fixed step 0.02 s (50 Hz), frames longer than
-   0.25 s clamped to 0.25 s, playtime not counted, scaled playtime. */
-typedef struct tl_time_desc {
-    tl_events *registry;               /* NULL: nothing is published */
-    const tl_lifecycle_events *events; /* NULL: native ordinals */
-    const tl_logger *logger;           /* NULL: stderr */
-    /* 0: 0.02. Otherwise finite and >= TL_TIME_MIN_FIXED_DELTA; anything else (negative, NaN,
-       infinite, too small a step to advance the accumulator) is logged and 0.02 is used. */
-    float fixed_delta_time;
-    /* 0: the step is fixed_delta_time. Otherwise (at most TL_TIME_MAX_STEPS_PER_SECOND, else
-       logged and fixed_delta_time is used) the step is exactly 1/fixed_steps_per_second s and
-       fixed_delta_time is ignored: the accumulator counts whole nanoseconds times the rate, so
-       the steps never drift from the time ticked (1/60 is no float; the float step ran a little
-       slower than the clock, and a 20 Hz frame could owe two 60 Hz steps). Deterministic games
-       step with this and count tl_time.fixed_step_count; OnFixedUpdate still publishes the step
-       as a float (1.0f / rate). tl_time_tick_ns feeds exact nanoseconds. */
-    uint32_t fixed_steps_per_second;
-    /* 0: 0.25. Otherwise finite and > 0; anything else (negative, NaN, infinite: there is no
-       "no clamp" value) is logged and 0.25 is used. */
-    float max_delta_time;
-    bool count_playtime;
-    tl_time_playtime_mode playtime_mode;
-} tl_time_desc;
-
-/* Fields are read-only to users; change them through the functions. Delta times are cached once
-   per tl_time_tick, so every listener of one frame sees the same values. */
-typedef struct tl_time {
-    tl_events *registry;
-    tl_lifecycle_events events;
-    tl_logger logger;
-    float delta_time;          /* unscaled_delta_time * time_scale */
-    float unscaled_delta_time; /* the frame's time, clamped to [0, max_delta_time] */
-    float smooth_delta_time;   /* exponential average of delta_time (weight 0.2 per frame) */
-    float fixed_delta_time; /* with fixed_steps_per_second: 1.0f / it, what OnFixedUpdate sends */
-    float max_delta_time;
-    float time_scale;                 /* exactly 0 or 1 */
-    uint32_t fixed_steps_per_second;  /* 0: the step is fixed_delta_time (a float) */
-    uint64_t fixed_accumulator_ticks; /* with a rate: scaled nanoseconds * rate not yet stepped */
-    uint64_t fixed_step_count;        /* fixed steps handed out by tl_time_fixed_steps so far */
-    double time_since_start;          /* unscaled seconds ticked */
-    double total_playtime;
-    double fixed_accumulator; /* scaled time not yet consumed by fixed steps */
-    uint64_t frame;           /* ticks so far */
-    bool count_playtime;
-    bool running; /* false once discarded: every call is then a no-op */
-    tl_time_playtime_mode playtime_mode;
-} tl_time;
-
-TL_API void tl_time_init(tl_time *time, const tl_time_desc *desc);
-/* Starts a frame: caches the delta times for it, accumulates playtime and, while counting,
-   publishes OnPlaytimeCountTick(total). */
-TL_API void tl_time_tick(tl_time *time, double seconds);
-/* tl_time_tick for a frame measured in nanoseconds: with fixed_steps_per_second, its steps are
-   counted from the exact integer (tl_time_tick rounds its seconds to whole nanoseconds). */
-TL_API void tl_time_tick_ns(tl_time *time, uint64_t nanoseconds);
-/* The number of fixed steps due this frame (consumes them from the accumulator), at most
-   TL_TIME_MAX_FIXED_STEPS: beyond it the accumulator is emptied and a warning logged. */
-TL_API uint32_t tl_time_fixed_steps(tl_time *time);
-TL_API void tl_time_publish_update(tl_time *time);
-TL_API void tl_time_publish_fixed_update(tl_time *time);
-TL_API void tl_time_publish_late_update(tl_time *time);
-/* One whole frame: tick, OnFixedUpdate per due step, OnUpdate, OnLateUpdate. */
-TL_API void tl_time_frame(tl_time *time, double seconds);
-/* tl_time_frame of a frame measured in nanoseconds (tl_time_tick_ns). */
-TL_API void tl_time_frame_ns(tl_time *time, uint64_t nanoseconds);
-/* Accepts only 0 or 1 (else an error, false). A change publishes OnGamePaused (1 -> 0) or
-   OnGameResumed (0 -> 1); the cached delta times change at the next tick. */
-TL_API bool tl_time_set_scale(tl_time *time, float scale);
-/* The same restriction, publishing nothing. */
-TL_API bool tl_time_set_raw_scale(tl_time *time, float scale);
-TL_API void tl_time_request_pause(tl_time *time);  /* publishes OnGamePauseRequested */
-TL_API void tl_time_request_resume(tl_time *time); /* publishes OnGameResumeRequested */
-TL_API void tl_time_set_playtime_counting(tl_time *time, bool count);
-TL_API void tl_time_set_playtime_mode(tl_time *time, tl_time_playtime_mode mode);
-TL_API void tl_time_clear_playtime(tl_time *time);
-/* Frames per second of the last tick (1 / unscaled delta), 0 before the first. */
-TL_API float tl_time_framerate(const tl_time *time);
 
 /* --- subsystems and the core -------------------------------------------------------------------- */
 
@@ -279,25 +161,17 @@ typedef struct tl_lifecycle_subsystem {
     void (*discard)(void *self, tl_lifecycle *core);
 } tl_lifecycle_subsystem;
 
-/* The time service as a subsystem: the core weaves it first (so it is discarded last). Under
-   TL_STATIC it is declared by its definition (C++ has no declaration of a static object). */
-#ifndef TL_STATIC
-TL_API const tl_lifecycle_subsystem tl_time_subsystem;
-#endif
-
 typedef enum tl_lifecycle_deploy_status {
     TL_LIFECYCLE_DEPLOY_PENDING = 0, /* preloads still pending: call again next frame */
     TL_LIFECYCLE_DEPLOY_DONE = 1,
     TL_LIFECYCLE_DEPLOY_FAILED = 2
 } tl_lifecycle_deploy_status;
 
-/* Zero-initialised: no registry (nothing published), native event ordinals, stderr logging, the
-   time service's defaults. */
+/* Zero-initialised: no registry (nothing published), native event ordinals, stderr logging. */
 typedef struct tl_lifecycle_desc {
     tl_events *registry;
     const tl_lifecycle_events *events;
     const tl_logger *logger;
-    tl_time_desc time; /* its iris, events and logger default to the core's */
 } tl_lifecycle_desc;
 
 typedef struct tl__lifecycle_entry {
@@ -319,7 +193,6 @@ struct tl_lifecycle {
     tl_events *registry;
     tl_lifecycle_events events;
     tl_logger logger;
-    tl_time time;
     tl__lifecycle_entry *entries;
     uint32_t count, capacity;
     uint32_t round_begin, round_end;             /* the captured set of the current deployment */
@@ -339,7 +212,7 @@ TL_API bool tl_lifecycle_init(tl_lifecycle *core, const tl_lifecycle_desc *desc)
 TL_API bool tl_lifecycle_weave(tl_lifecycle *core, const tl_lifecycle_subsystem *subsystem,
                                void *self);
 /* The same in the native tier: each round deploys its native subsystems as one batch, then its
-   user subsystems (tl_lifecycle_weave) as the next. The time service is native. */
+   user subsystems (tl_lifecycle_weave) as the next. */
 TL_API bool tl_lifecycle_weave_native(tl_lifecycle *core, const tl_lifecycle_subsystem *subsystem,
                                       void *self);
 TL_API tl_lifecycle_deploy_status tl_lifecycle_deploy(tl_lifecycle *core);
@@ -354,8 +227,6 @@ TL_API void tl_lifecycle_discard(tl_lifecycle *core);
 /* The woven `self` of a subsystem type; false while (or after) the core is discarded. */
 TL_API bool tl_lifecycle_find(const tl_lifecycle *core, const tl_lifecycle_subsystem *subsystem,
                               void **self);
-/* The time service; NULL while (or after) the core is discarded. */
-TL_API tl_time *tl_lifecycle_time(tl_lifecycle *core);
 TL_API bool tl_lifecycle_deployed(const tl_lifecycle *core);
 TL_API const char *tl_lifecycle_failed_subsystem(const tl_lifecycle *core);
 /* Every subsystem whose preload failed in the failed batch, in weave order. */
@@ -688,263 +559,9 @@ static const char *tl__lifecycle_state_name(uint32_t state) {
     }
 }
 
-static const char *tl__lifecycle_message(uint32_t item, int *level) {
-    switch (item) {
-#define TL__LIFECYCLE_LOG_CASE(id, lvl, message) \
-    case TL_LIFECYCLE_LOG_##id: *level = lvl; return message;
-        TL_LIFECYCLE_LOG_ITEMS(TL__LIFECYCLE_LOG_CASE)
-#undef TL__LIFECYCLE_LOG_CASE
-    default: *level = TL_LOG_LEVEL_ERROR; return "%s";
-    }
-}
-
-static void tl__lifecycle_log(const tl_logger *logger, const char *module, uint32_t item, ...) {
-    int level;
-    const char *fmt = tl__lifecycle_message(item, &level);
-    va_list args;
-    if (level < TL_LOG_MIN_LEVEL) return;
-    va_start(args, item);
-    tl_logv_table(logger, level, module, item, fmt, args);
-    va_end(args);
-}
+TL_LOG_TABLE_FN(tl__lifecycle_log, TL_LIFECYCLE_LOG_ITEMS, TL_LIFECYCLE_LOG_BASE, "Lifecycle")
 
 static const tl_lifecycle_events tl__native_events = TL_LIFECYCLE_EVENTS_NATIVE;
-
-/* --- publishing native events through the untyped core ------------------------------------------ */
-
-static void tl__publish_void(tl_events *registry, uint32_t event) {
-    if (registry) TL_EVENTS_PUBLISH0(registry, event, TL_LIFECYCLE_SIG_VOID, tl_lifecycle_void_fn);
-}
-static void tl__publish_float(tl_events *registry, uint32_t event, float value) {
-    if (registry)
-        TL_EVENTS_PUBLISH(registry, event, TL_LIFECYCLE_SIG_FLOAT, tl_lifecycle_float_fn, value);
-}
-static void tl__publish_double(tl_events *registry, uint32_t event, double value) {
-    if (registry)
-        TL_EVENTS_PUBLISH(registry, event, TL_LIFECYCLE_SIG_DOUBLE, tl_lifecycle_double_fn, value);
-}
-
-/* --- time ------------------------------------------------------------------------------------------ */
-
-/* a == b, written so -Wfloat-equal has nothing to say (the same result for every a and b, NaN and -0
-   included): the scale and the desc durations are compared with exact values on purpose. */
-static bool tl__float_same(float a, float b) { return a <= b && a >= b; }
-
-/* A desc duration: 0 means the default; a positive value in [minimum, FLT_MAX] is kept; anything
-   else (negative, NaN, infinite, below the minimum) is logged and replaced by the default.
-   Written as comparisons that NaN fails, so no <math.h>. */
-static float tl__time_desc_value(const tl_logger *logger, const char *field, float value,
-                                 float minimum, const char *rule, float fallback) {
-    if (tl__float_same(value, 0.0f)) return fallback;
-    if (value > 0.0f && value >= minimum && value <= FLT_MAX) return value;
-    tl__lifecycle_log(logger, "Time", TL_LIFECYCLE_LOG_TIME_DESC, field, (double)value, rule,
-                      (double)fallback);
-    return fallback;
-}
-
-/* fixed_steps_per_second: 0 keeps the float step; a rate above the maximum is logged and keeps
-   it too. */
-static void tl__time_set_rate(tl_time *time, uint32_t rate) {
-    if (rate > TL_TIME_MAX_STEPS_PER_SECOND) {
-        tl__lifecycle_log(&time->logger, "Time", TL_LIFECYCLE_LOG_TIME_DESC,
-                          "fixed_steps_per_second", (double)rate,
-                          "at most TL_TIME_MAX_STEPS_PER_SECOND (10000)",
-                          (double)time->fixed_delta_time);
-        return;
-    }
-    if (rate == 0) return;
-    time->fixed_steps_per_second = rate;
-    time->fixed_delta_time = 1.0f / (float)rate;
-}
-
-/* Whole nanoseconds of a clamped frame time (at most 10,000 s: a longer frame owes more than
-   TL_TIME_MAX_FIXED_STEPS steps at any rate, so the rest is dropped either way). */
-static uint64_t tl__time_ns(double seconds) {
-    if (seconds > 1e4) seconds = 1e4;
-    return (uint64_t)(seconds * 1e9 + 0.5);
-}
-
-void tl_time_init(tl_time *time, const tl_time_desc *desc) {
-    tl_time_desc zero;
-    if (!time) return;
-    if (!desc) {
-        memset(&zero, 0, sizeof zero);
-        desc = &zero;
-    }
-    memset(time, 0, sizeof *time);
-    time->registry = desc->registry;
-    time->events = desc->events ? *desc->events : tl__native_events;
-    if (desc->logger) time->logger = *desc->logger;
-    time->fixed_delta_time = tl__time_desc_value(
-        &time->logger, "fixed_delta_time", desc->fixed_delta_time, TL_TIME_MIN_FIXED_DELTA,
-        "finite and at least TL_TIME_MIN_FIXED_DELTA (0.0001 s)", 0.02f);
-    time->max_delta_time = tl__time_desc_value(
-        &time->logger, "max_delta_time", desc->max_delta_time, 0.0f, "finite and positive", 0.25f);
-    tl__time_set_rate(time, desc->fixed_steps_per_second);
-    time->time_scale = 1.0f;
-    time->count_playtime = desc->count_playtime;
-    time->playtime_mode = desc->playtime_mode;
-    time->running = true;
-}
-
-/* A frame of `seconds` (clamped), `ns` of them in whole nanoseconds. */
-static void tl__time_advance(tl_time *time, double seconds, uint64_t ns) {
-    float unscaled = (float)seconds;
-    time->unscaled_delta_time = unscaled;
-    time->delta_time = unscaled * time->time_scale;
-    time->smooth_delta_time =
-        time->frame == 0
-            ? time->delta_time
-            : time->smooth_delta_time + (time->delta_time - time->smooth_delta_time) * 0.2f;
-    time->time_since_start += seconds;
-    if (!time->fixed_steps_per_second) time->fixed_accumulator += (double)time->delta_time;
-    else if (time->time_scale > 0.5f)
-        time->fixed_accumulator_ticks += ns * time->fixed_steps_per_second;
-    time->frame++;
-    if (time->count_playtime) {
-        time->total_playtime += time->playtime_mode == TL_TIME_PLAYTIME_UNSCALED
-                                    ? (double)time->unscaled_delta_time
-                                    : (double)time->delta_time;
-        tl__publish_double(time->registry, time->events.playtime_count_tick, time->total_playtime);
-    }
-}
-
-void tl_time_tick(tl_time *time, double seconds) {
-    if (!time || !time->running) return;
-    if (!(seconds > 0.0)) seconds = 0.0; /* negative or NaN: a frame of no time */
-    if (seconds > (double)time->max_delta_time) seconds = (double)time->max_delta_time;
-    tl__time_advance(time, seconds, tl__time_ns(seconds));
-}
-
-void tl_time_tick_ns(tl_time *time, uint64_t nanoseconds) {
-    uint64_t most;
-    if (!time || !time->running) return;
-    most = tl__time_ns((double)time->max_delta_time);
-    if (nanoseconds > most) nanoseconds = most;
-    tl__time_advance(time, (double)nanoseconds / 1e9, nanoseconds);
-}
-
-/* tl_time_fixed_steps with a rate: the accumulator holds nanoseconds times the rate, so a step
-   is exactly 1e9 of it. */
-static uint32_t tl__time_exact_steps(tl_time *time) {
-    const uint64_t step = 1000000000u;
-    uint64_t due = time->fixed_accumulator_ticks / step;
-    uint32_t steps = due > TL_TIME_MAX_FIXED_STEPS ? TL_TIME_MAX_FIXED_STEPS : (uint32_t)due;
-    time->fixed_accumulator_ticks -= (uint64_t)steps * step;
-    if (time->fixed_accumulator_ticks >= step) {
-        tl__lifecycle_log(&time->logger, "Time", TL_LIFECYCLE_LOG_FIXED_STEPS_DROPPED,
-                          (unsigned long long)time->frame, TL_TIME_MAX_FIXED_STEPS,
-                          (double)time->fixed_accumulator_ticks / 1e9 /
-                              (double)time->fixed_steps_per_second);
-        time->fixed_accumulator_ticks = 0;
-    }
-    time->fixed_step_count += steps;
-    return steps;
-}
-
-uint32_t tl_time_fixed_steps(tl_time *time) {
-    uint32_t steps = 0;
-    double step;
-    if (!time || !time->running) return 0;
-    if (time->fixed_steps_per_second) return tl__time_exact_steps(time);
-    step = (double)time->fixed_delta_time;
-    /* Capped: a huge accumulator (a max_delta_time of hours, then such a frame) would otherwise
-       take billions of iterations and overflow the count. The sum is the loop's, step by step,
-       so the usual counts and carries stay what they always were. */
-    while (time->fixed_accumulator >= step && steps < TL_TIME_MAX_FIXED_STEPS) {
-        time->fixed_accumulator -= step;
-        steps++;
-    }
-    if (time->fixed_accumulator >= step) {
-        tl__lifecycle_log(&time->logger, "Time", TL_LIFECYCLE_LOG_FIXED_STEPS_DROPPED,
-                          (unsigned long long)time->frame, TL_TIME_MAX_FIXED_STEPS,
-                          time->fixed_accumulator);
-        time->fixed_accumulator = 0.0;
-    }
-    time->fixed_step_count += steps;
-    return steps;
-}
-
-void tl_time_publish_update(tl_time *time) {
-    if (time && time->running)
-        tl__publish_float(time->registry, time->events.update, time->delta_time);
-}
-void tl_time_publish_fixed_update(tl_time *time) {
-    if (time && time->running)
-        tl__publish_float(time->registry, time->events.fixed_update, time->fixed_delta_time);
-}
-void tl_time_publish_late_update(tl_time *time) {
-    if (time && time->running)
-        tl__publish_float(time->registry, time->events.late_update, time->delta_time);
-}
-
-/* A frame after its tick: OnFixedUpdate per due step, OnUpdate, OnLateUpdate. */
-static void tl__time_publish_frame(tl_time *time) {
-    uint32_t steps;
-    for (steps = tl_time_fixed_steps(time); steps > 0; steps--) tl_time_publish_fixed_update(time);
-    tl_time_publish_update(time);
-    tl_time_publish_late_update(time);
-}
-
-void tl_time_frame(tl_time *time, double seconds) {
-    tl_time_tick(time, seconds);
-    tl__time_publish_frame(time);
-}
-
-void tl_time_frame_ns(tl_time *time, uint64_t nanoseconds) {
-    tl_time_tick_ns(time, nanoseconds);
-    tl__time_publish_frame(time);
-}
-
-static bool tl__time_scale_ok(tl_time *time, float scale) {
-    if (tl__float_same(scale, 0.0f) || tl__float_same(scale, 1.0f)) return true;
-    tl__lifecycle_log(&time->logger, "Time", TL_LIFECYCLE_LOG_TIME_SCALE, (double)scale);
-    return false;
-}
-
-bool tl_time_set_raw_scale(tl_time *time, float scale) {
-    if (!time || !tl__time_scale_ok(time, scale)) return false;
-    time->time_scale = scale;
-    return true;
-}
-
-bool tl_time_set_scale(tl_time *time, float scale) {
-    float before;
-    if (!time || !tl__time_scale_ok(time, scale)) return false;
-    before = time->time_scale;
-    time->time_scale = scale;
-    if (!tl__float_same(before, scale) && time->running)
-        tl__publish_void(time->registry, tl__float_same(scale, 0.0f) ? time->events.game_paused
-                                                                     : time->events.game_resumed);
-    return true;
-}
-
-void tl_time_request_pause(tl_time *time) {
-    if (time && time->running) tl__publish_void(time->registry, time->events.game_pause_requested);
-}
-void tl_time_request_resume(tl_time *time) {
-    if (time && time->running) tl__publish_void(time->registry, time->events.game_resume_requested);
-}
-void tl_time_set_playtime_counting(tl_time *time, bool count) {
-    if (time) time->count_playtime = count;
-}
-void tl_time_set_playtime_mode(tl_time *time, tl_time_playtime_mode mode) {
-    if (time) time->playtime_mode = mode;
-}
-void tl_time_clear_playtime(tl_time *time) {
-    if (time) time->total_playtime = 0.0;
-}
-float tl_time_framerate(const tl_time *time) {
-    return time && time->unscaled_delta_time > 0.0f ? 1.0f / time->unscaled_delta_time : 0.0f;
-}
-
-static void tl__time_discard(void *self, tl_lifecycle *core) {
-    (void)core;
-    ((tl_time *)self)->running = false;
-}
-
-TL__API_DEFINE const tl_lifecycle_subsystem tl_time_subsystem = { "Time", NULL, NULL, NULL,
-                                                                  tl__time_discard };
 
 /* --- lifecycle batches ---------------------------------------------------------------------------- */
 
@@ -966,8 +583,6 @@ enum {
     TL__LIFECYCLE_BATCH_DISCARDED
 };
 
-#define TL__LIFECYCLE_BATCH_MODULE "Lifecycle"
-
 static const char *tl__lifecycle_batch_object_name(const tl_lifecycle_object *object) {
     if (object->name) return object->name;
     return object->vtable && object->vtable->type_name ? object->vtable->type_name : "?";
@@ -981,9 +596,8 @@ static bool tl__lifecycle_batch_depths(tl_lifecycle_batch *batch,
     for (i = 0; i < n; i++) {
         uint32_t at = i, steps = 0;
         if (objects[i].parent != TL_LIFECYCLE_BATCH_NO_PARENT && objects[i].parent >= n) {
-            tl__lifecycle_log(&batch->logger, TL__LIFECYCLE_BATCH_MODULE,
-                              TL_LIFECYCLE_LOG_BATCH_PARENT, batch->name, i, "an out-of-range",
-                              objects[i].parent);
+            tl__lifecycle_log(&batch->logger, TL_LIFECYCLE_LOG_BATCH_PARENT, batch->name, i,
+                              "an out-of-range", objects[i].parent);
             return false;
         }
         while (objects[at].parent != TL_LIFECYCLE_BATCH_NO_PARENT && objects[at].parent < n &&
@@ -992,9 +606,8 @@ static bool tl__lifecycle_batch_depths(tl_lifecycle_batch *batch,
             steps++;
         }
         if (steps > n) {
-            tl__lifecycle_log(&batch->logger, TL__LIFECYCLE_BATCH_MODULE,
-                              TL_LIFECYCLE_LOG_BATCH_PARENT, batch->name, i, "a cycle through its",
-                              objects[i].parent);
+            tl__lifecycle_log(&batch->logger, TL_LIFECYCLE_LOG_BATCH_PARENT, batch->name, i,
+                              "a cycle through its", objects[i].parent);
             return false;
         }
         depth[i] = steps;
@@ -1034,8 +647,8 @@ bool tl_lifecycle_batch_init(tl_lifecycle_batch *batch, const tl_lifecycle_batch
     if (desc && desc->logger) batch->logger = *desc->logger;
     batch->state = TL__LIFECYCLE_BATCH_IDLE;
     if (count && !objects) {
-        tl__lifecycle_log(&batch->logger, TL__LIFECYCLE_BATCH_MODULE,
-                          TL_LIFECYCLE_LOG_INVALID_ARGUMENT, "tl_lifecycle_batch_init");
+        tl__lifecycle_log(&batch->logger, TL_LIFECYCLE_LOG_INVALID_ARGUMENT,
+                          "tl_lifecycle_batch_init");
         batch->state = TL__LIFECYCLE_BATCH_DISCARDED;
         return false;
     }
@@ -1045,8 +658,7 @@ bool tl_lifecycle_batch_init(tl_lifecycle_batch *batch, const tl_lifecycle_batch
     depth = (uint32_t *)TL_MALLOC(n * sizeof *depth);
     batch->count = count;
     if (!batch->items || !batch->discard_order || !batch->failed || !depth) {
-        tl__lifecycle_log(&batch->logger, TL__LIFECYCLE_BATCH_MODULE,
-                          TL_LIFECYCLE_LOG_OUT_OF_MEMORY, "batch");
+        tl__lifecycle_log(&batch->logger, TL_LIFECYCLE_LOG_OUT_OF_MEMORY, "batch");
     } else if (tl__lifecycle_batch_depths(batch, objects, depth)) {
         for (i = 0; i < count; i++) {
             batch->items[i].object = objects[i];
@@ -1064,8 +676,7 @@ bool tl_lifecycle_batch_init(tl_lifecycle_batch *batch, const tl_lifecycle_batch
 
 static bool tl__lifecycle_batch_refuse_reentry(tl_lifecycle_batch *batch, const char *what) {
     if (!batch->in_phase) return false;
-    tl__lifecycle_log(&batch->logger, TL__LIFECYCLE_BATCH_MODULE, TL_LIFECYCLE_LOG_REENTRANT_CALL,
-                      what);
+    tl__lifecycle_log(&batch->logger, TL_LIFECYCLE_LOG_REENTRANT_CALL, what);
     return true;
 }
 
@@ -1104,15 +715,13 @@ static bool tl__lifecycle_batch_collect_failures(tl_lifecycle_batch *batch) {
     for (i = 0; i < batch->count; i++) {
         if (batch->items[i].stage != TL__LIFECYCLE_BATCH_STAGE_FAILED) continue;
         batch->failed[batch->failed_count++] = i;
-        tl__lifecycle_log(&batch->logger, TL__LIFECYCLE_BATCH_MODULE,
-                          TL_LIFECYCLE_LOG_PRELOAD_FAILED, batch->noun,
+        tl__lifecycle_log(&batch->logger, TL_LIFECYCLE_LOG_PRELOAD_FAILED, batch->noun,
                           tl__lifecycle_batch_object_name(&batch->items[i].object));
     }
     if (batch->failed_count == 0) return false;
     if (batch->failed_count > 1)
-        tl__lifecycle_log(&batch->logger, TL__LIFECYCLE_BATCH_MODULE,
-                          TL_LIFECYCLE_LOG_BATCH_PRELOADS_FAILED, batch->name, batch->failed_count,
-                          batch->count);
+        tl__lifecycle_log(&batch->logger, TL_LIFECYCLE_LOG_BATCH_PRELOADS_FAILED, batch->name,
+                          batch->failed_count, batch->count);
     batch->state = TL__LIFECYCLE_BATCH_FAILED;
     return true;
 }
@@ -1222,11 +831,8 @@ void tl_lifecycle_batch_discard(tl_lifecycle_batch *batch) {
 
 /* --- core ------------------------------------------------------------------------------------------ */
 
-#define TL__LIFECYCLE_MODULE "Lifecycle"
-
 bool tl_lifecycle_init(tl_lifecycle *core, const tl_lifecycle_desc *desc) {
     tl_lifecycle_desc zero;
-    tl_time_desc time_desc;
     if (!core) return false;
     if (!desc) {
         memset(&zero, 0, sizeof zero);
@@ -1236,32 +842,27 @@ bool tl_lifecycle_init(tl_lifecycle *core, const tl_lifecycle_desc *desc) {
     core->registry = desc->registry;
     core->events = desc->events ? *desc->events : tl__native_events;
     if (desc->logger) core->logger = *desc->logger;
-    time_desc = desc->time;
-    if (!time_desc.registry) time_desc.registry = desc->registry;
-    if (!time_desc.events) time_desc.events = &core->events;
-    if (!time_desc.logger) time_desc.logger = &core->logger;
-    tl_time_init(&core->time, &time_desc);
     core->state = TL__LIFECYCLE_IDLE;
-    return tl_lifecycle_weave_native(core, &tl_time_subsystem, &core->time);
+    return true;
 }
 
 static bool tl__lifecycle_weave_tier(tl_lifecycle *core, const tl_lifecycle_subsystem *subsystem,
                                      void *self, uint32_t tier) {
     uint32_t i;
     if (!core || !subsystem) {
-        tl__lifecycle_log(core ? &core->logger : NULL, TL__LIFECYCLE_MODULE,
-                          TL_LIFECYCLE_LOG_INVALID_ARGUMENT, "tl_lifecycle_weave");
+        tl__lifecycle_log(core ? &core->logger : NULL, TL_LIFECYCLE_LOG_INVALID_ARGUMENT,
+                          "tl_lifecycle_weave");
         return false;
     }
     if (core->state >= TL__LIFECYCLE_FAILED) {
-        tl__lifecycle_log(&core->logger, TL__LIFECYCLE_MODULE, TL_LIFECYCLE_LOG_WEAVE_REFUSED,
+        tl__lifecycle_log(&core->logger, TL_LIFECYCLE_LOG_WEAVE_REFUSED,
                           subsystem->name ? subsystem->name : "?",
                           tl__lifecycle_state_name(core->state));
         return false;
     }
     for (i = 0; i < core->count; i++) {
         if (core->entries[i].subsystem == subsystem) {
-            tl__lifecycle_log(&core->logger, TL__LIFECYCLE_MODULE, TL_LIFECYCLE_LOG_ALREADY_WOVEN,
+            tl__lifecycle_log(&core->logger, TL_LIFECYCLE_LOG_ALREADY_WOVEN,
                               subsystem->name ? subsystem->name : "?");
             return false;
         }
@@ -1271,8 +872,7 @@ static bool tl__lifecycle_weave_tier(tl_lifecycle *core, const tl_lifecycle_subs
         tl__lifecycle_entry *grown =
             (tl__lifecycle_entry *)TL_MALLOC((size_t)capacity * sizeof *grown);
         if (!grown) {
-            tl__lifecycle_log(&core->logger, TL__LIFECYCLE_MODULE, TL_LIFECYCLE_LOG_OUT_OF_MEMORY,
-                              "subsystems");
+            tl__lifecycle_log(&core->logger, TL_LIFECYCLE_LOG_OUT_OF_MEMORY, "subsystems");
             return false;
         }
         if (core->count) memcpy(grown, core->entries, (size_t)core->count * sizeof *grown);
@@ -1403,8 +1003,7 @@ static bool tl__lifecycle_start_round(tl_lifecycle *core) {
     if (tl__lifecycle_batches_reserve(core, 2u) && tl__lifecycle_add_tier(core, TL__TIER_NATIVE) &&
         tl__lifecycle_add_tier(core, TL__TIER_USER))
         return true;
-    tl__lifecycle_log(&core->logger, TL__LIFECYCLE_MODULE, TL_LIFECYCLE_LOG_OUT_OF_MEMORY,
-                      "deployment");
+    tl__lifecycle_log(&core->logger, TL_LIFECYCLE_LOG_OUT_OF_MEMORY, "deployment");
     core->state = TL__LIFECYCLE_FAILED;
     return false;
 }
@@ -1441,13 +1040,12 @@ tl_lifecycle_deploy_status tl_lifecycle_deploy(tl_lifecycle *core) {
     tl_lifecycle_deploy_status status;
     if (!core) return TL_LIFECYCLE_DEPLOY_FAILED;
     if (core->in_phase) {
-        tl__lifecycle_log(&core->logger, TL__LIFECYCLE_MODULE, TL_LIFECYCLE_LOG_REENTRANT_CALL,
-                          "tl_lifecycle_deploy");
+        tl__lifecycle_log(&core->logger, TL_LIFECYCLE_LOG_REENTRANT_CALL, "tl_lifecycle_deploy");
         return TL_LIFECYCLE_DEPLOY_FAILED;
     }
     if (core->state == TL__LIFECYCLE_FAILED) return TL_LIFECYCLE_DEPLOY_FAILED;
     if (core->state >= TL__LIFECYCLE_DISCARDING) {
-        tl__lifecycle_log(&core->logger, TL__LIFECYCLE_MODULE, TL_LIFECYCLE_LOG_DEPLOY_REFUSED,
+        tl__lifecycle_log(&core->logger, TL_LIFECYCLE_LOG_DEPLOY_REFUSED,
                           tl__lifecycle_state_name(core->state));
         return TL_LIFECYCLE_DEPLOY_FAILED;
     }
@@ -1473,8 +1071,7 @@ bool tl_lifecycle_before_discard(tl_lifecycle *core, tl_lifecycle_hook_fn fn, vo
         tl__lifecycle_hook *grown =
             (tl__lifecycle_hook *)TL_MALLOC((size_t)capacity * sizeof *grown);
         if (!grown) {
-            tl__lifecycle_log(&core->logger, TL__LIFECYCLE_MODULE, TL_LIFECYCLE_LOG_OUT_OF_MEMORY,
-                              "hooks");
+            tl__lifecycle_log(&core->logger, TL_LIFECYCLE_LOG_OUT_OF_MEMORY, "hooks");
             return false;
         }
         if (core->hook_count) memcpy(grown, core->hooks, (size_t)core->hook_count * sizeof *grown);
@@ -1515,8 +1112,7 @@ void tl_lifecycle_discard(tl_lifecycle *core) {
     uint32_t i;
     if (!core || core->state >= TL__LIFECYCLE_DISCARDING) return;
     if (core->in_phase) {
-        tl__lifecycle_log(&core->logger, TL__LIFECYCLE_MODULE, TL_LIFECYCLE_LOG_REENTRANT_CALL,
-                          "tl_lifecycle_discard");
+        tl__lifecycle_log(&core->logger, TL_LIFECYCLE_LOG_REENTRANT_CALL, "tl_lifecycle_discard");
         return;
     }
     core->in_phase = true; /* the hooks may not deploy or discard either */
@@ -1533,7 +1129,6 @@ void tl_lifecycle_discard(tl_lifecycle *core) {
         TL_FREE(core->batches[i].links);
     }
     core->in_phase = false;
-    core->time.running = false;
     TL_FREE(core->batches);
     TL_FREE(core->entries);
     core->batches = NULL;
@@ -1555,10 +1150,6 @@ bool tl_lifecycle_find(const tl_lifecycle *core, const tl_lifecycle_subsystem *s
         }
     }
     return false;
-}
-
-tl_time *tl_lifecycle_time(tl_lifecycle *core) {
-    return core && core->state < TL__LIFECYCLE_DISCARDING ? &core->time : NULL;
 }
 
 bool tl_lifecycle_deployed(const tl_lifecycle *core) {

@@ -19,9 +19,11 @@
    -------
    Header-only. Everything is `static inline`; no switch is needed unless you build with
    TL_MEM_DEBUG, whose live-block list needs one translation unit that does
-       #define TL_MEM_IMPL            (or TL_IMPLEMENTATION: every module's switch)
+       #define TL_MEM_IMPL
        #include <threadlink/mem.h>
-   (under TL_STATIC, api.h, the one file using the runtime holds the list without a switch).
+   TL_IMPLEMENTATION does not turn it on: it is the core's only state, and two files implementing
+   services (each with TL_IMPLEMENTATION) must link. Under TL_STATIC (api.h) the one file using
+   the runtime holds the list without a switch.
    The hashes are hash.h's own XXH32 and XXH64: nothing to link, and no xxhash.h in the including
    file.
 
@@ -71,11 +73,6 @@
        uint64_t fingerprint = tl_hash64(frame, bytes, 0);  // same on every peer after the same ops
        tl_mem_free(frame);
 */
-/* TL_IMPLEMENTATION implies every module's switch; checked outside the include guard, so that
-   defining it between two includes of this header still counts. */
-#if defined(TL_IMPLEMENTATION) && !defined(TL_MEM_IMPL)
-#define TL_MEM_IMPL
-#endif
 #ifndef TL_MEM_H
 #define TL_MEM_H
 
@@ -280,7 +277,7 @@ static TL__MEM_UNUSED tl__mem_header *tl__mem_live_head = NULL;
 static TL__MEM_UNUSED size_t tl__mem_live_count = 0;
 static TL__MEM_UNUSED uint64_t tl__mem_next_serial = 0;
 #elif defined(TL_MEM_DEBUG)
-/* Defined once, in the file that defines TL_MEM_IMPL (or TL_IMPLEMENTATION). */
+/* Defined once, in the file that defines TL_MEM_IMPL. */
 TL_API tl__mem_header *tl__mem_live_head;
 TL_API size_t tl__mem_live_count;
 TL_API uint64_t tl__mem_next_serial;

@@ -21,9 +21,8 @@
        #define TL_PATCH_IMPL                   // in exactly one C or C++ file, before the include
        #include <threadlink/patch.h>
    TL_IMPLEMENTATION turns this switch on with every other module's. The implementation reads
-   archives.json through content_format.h (TL_CONTENT_FORMAT_IMPL and text.h's TL_TEXT_IMPL, in
-   this file or another) and hashes with hash.h (XXH64, header-only). The declarations include
-   only api.h.
+   archives.json through content_format.h and hashes with hash.h (both static inline). The
+   declarations include only api.h.
 
    OVERRIDES (define before including; pairs or nothing)
    ---------

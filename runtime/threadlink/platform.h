@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
 /* threadlink/platform.h -- platform services: the state machine, module registry, capabilities,
-   services, retry, loss, and a Local module.
+   services, retry, loss (the seed's Sentinel).
 
    WHAT
    ----
@@ -12,7 +12,7 @@
    while the platform's servers are lost, signed out), listed and refreshed on request. A failed
    platform never aborts the
    game: the platform is then FAILED, no service answers, and the game decides (degraded play, an
-   error screen) and may retry. platform.h ships the Local module: one implicit account, local
+   error screen) and may retry. platform_local.h is the Local module: one implicit account, local
    saves through save.h, achievements and their progress committed atomically in the same store.
 
    INCLUDE
@@ -20,8 +20,9 @@
        #include <threadlink/platform.h>
        #define TL_PLATFORM_IMPL                // or TL_IMPLEMENTATION (all modules), in one file
        #include <threadlink/platform.h>
-   Uses events.h (events), lifecycle.h (the core, given desc.core), save.h (the Local module) and
-   log.h: their implementations must be compiled somewhere too (TL_IMPLEMENTATION does all).
+   A service: it includes only the core (events.h, log.h). glue.h's tl_glue_weave_platform deploys
+   it as a lifecycle's native preload (it settles before any subsystem boots) and shuts it down at
+   the lifecycle's discard.
    TL_MALLOC / TL_FREE override the allocator (both or neither).
    TL_PLATFORM_DEVELOPMENT (0 or 1) says whether this is a development build, where the
    distribution override is also read from the command line and the environment. Default: 1
@@ -30,13 +31,14 @@
    USE
    ---
        tl_platform_desc desc = {0};                 // zero: defaults (see tl_platform_desc)
-       desc.registry = &registry;  desc.core = &core;   // deploys in the core's native tier
+       desc.registry = &registry;
        desc.argc = argc;  desc.argv = argv;         // development builds read the override there
        tl_platform *platform = tl_platform_create(&desc);
        tl_platform_local_desc local = {0};
        local.root = "saves";
-       tl_platform_register_local(platform, 0, &local);  // 0: the build's platform
-       while (tl_lifecycle_deploy(&core) == TL_LIFECYCLE_DEPLOY_PENDING) frame();  // platform settles first
+       tl_platform_register_local(platform, 0, &local);  // platform_local.h; 0: the build's
+       tl_glue_weave_platform(&lifecycle, platform);     // glue.h: its native tier
+       while (tl_lifecycle_deploy(&lifecycle) == TL_LIFECYCLE_DEPLOY_PENDING) frame();
        tl_platform_account *me = tl_platform_primary_account(platform);   // NULL unless ready
        tl_save_store *saves;
        if (me && tl_platform_account_service(me, TL_PLATFORM_SERVICE_SAVES, (void **)&saves))
@@ -45,15 +47,15 @@
        tl_platform_refresh_accounts(platform);           // the platform's account list again
        tl_platform_account_state_of(me);                 // SIGNED_IN, SUSPENDED, SIGNED_OUT
        tl_platform_simulate_loss(platform);              // development builds: the loss path
-       tl_lifecycle_discard(&core);  tl_platform_destroy(platform);
+       tl_lifecycle_discard(&lifecycle);  tl_platform_destroy(platform);
 
    STATE MACHINE
    -------------
    - A deployment goes UNINITIALIZED -> RESOLVING_PLATFORM (the platform, the distribution and
      its override) -> RESOLVING_MODULE (the registry, exact pair) -> INITIALIZING (the module's
      init; PENDING is polled once per tl_platform_update) -> READY or FAILED. The first deployment
-     starts at the first tl_platform_update (with desc.core: the core's native preload, so it
-     settles before any subsystem boots; a failure never fails the core's deployment).
+     starts at the first tl_platform_update (woven with glue.h: the lifecycle's native preload, so
+     it settles before any subsystem boots; a failure never fails the lifecycle's deployment).
    - No module for the exact pair: FAILED with TL_PLATFORM_UNSUPPORTED. A module's failure:
      FAILED with its result (code, message, native error), its shutdown called, what it
      registered dropped. tl_platform_initialization_result tells why; it is logged as an error.
@@ -107,7 +109,6 @@
 
 #include "api.h"
 #include "events.h"
-#include "save.h"
 #include "log.h"
 
 #if defined(TL_MALLOC) != defined(TL_FREE)
@@ -260,7 +261,6 @@ typedef struct tl_platform_result {
     X(READY, TL_LOG_LEVEL_INFO, "%s/%s ready (module '%s'): %s") \
     X(FAILED, TL_LOG_LEVEL_ERROR, "%s/%s failed: %s (native error %d): %s") \
     X(LOST, TL_LOG_LEVEL_ERROR, "%s/%s lost: %s (native error %d)") \
-    X(LOCAL_STORAGE, TL_LOG_LEVEL_ERROR, "Local: achievements in save '%s': %s") \
     X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)") \
     X(ACCOUNT_STATE, TL_LOG_LEVEL_INFO, "account '%s': %s -> %s")
 
@@ -301,8 +301,8 @@ typedef struct tl_platform_pair {
     uint32_t platform, distribution;
 } tl_platform_pair;
 
-/* Zero-initialised: no events published, native ordinal, stderr logging, no core (call
-   tl_platform_update yourself), the build's platform, the Local distribution, the default
+/* Zero-initialised: no events published, native ordinal, stderr logging (call
+   tl_platform_update yourself, or weave it with glue.h), the build's platform, the Local distribution, the default
    policy, no command line, no modules.
    Default policy (the distributions an override may select): Windows: Local, Steam,
    MicrosoftStore, Epic, GOG; macOS: Local, Steam, AppStore, Epic, GOG; Linux: Local, Steam, GOG;
@@ -311,7 +311,6 @@ typedef struct tl_platform_desc {
     tl_events *registry;
     const tl_platform_events *events; /* NULL: TL_PLATFORM_EVENTS_NATIVE */
     const tl_logger *logger;
-    tl_lifecycle *core;              /* deployed as its native preload, shut down at its discard */
     uint32_t platform;               /* 0: the build's (TL_PLATFORM_MARKER_NONE if unknown) */
     uint32_t distribution;           /* the configured one; 0: Local */
     const tl_platform_pair *allowed; /* the policy (copied); NULL: the default table */
@@ -323,7 +322,7 @@ typedef struct tl_platform_desc {
 } tl_platform_desc;
 
 TL_API tl_platform *tl_platform_create(const tl_platform_desc *desc);
-/* Shuts down (if not yet) and frees; given desc.core, only after tl_lifecycle_discard (refused before). */
+/* Shuts down (if not yet) and frees; woven into a lifecycle, only after tl_lifecycle_discard. */
 TL_API void tl_platform_destroy(tl_platform *platform);
 /* Calls the module's shutdown and drops its services; the platform does nothing more. */
 TL_API void tl_platform_shutdown(tl_platform *platform);
@@ -403,13 +402,17 @@ TL_API const char *tl_platform_code_message(tl_platform_code code);
 
 /* --- achievements (a service interface any module may implement) -------------------------------- */
 
+/* The longest achievement id (the Local module keeps them as save.h ids: 1 to 64 characters). */
+#define TL_PLATFORM_ACHIEVEMENT_ID_MAX 64
+
 typedef struct tl_platform_achievement {
-    char id[TL_SAVE_ID_MAX + 1];
+    char id[TL_PLATFORM_ACHIEVEMENT_ID_MAX + 1];
     uint32_t current, target; /* progress; 0 / 0 when only unlocked */
     bool unlocked;
 } tl_platform_achievement;
 
-/* Ids follow save.h's id rules (tl_save_id_valid). Each call is all or nothing. */
+/* Ids are 1 to TL_PLATFORM_ACHIEVEMENT_ID_MAX characters (a module may ask for more, the Local
+   module save.h's id rules). Each call is all or nothing. */
 typedef struct tl_platform_achievements {
     void *self;
     tl_platform_result (*unlock)(void *self, const char *id);
@@ -427,29 +430,15 @@ TL_API tl_platform_result tl_platform_achievement_progress(const tl_platform_ach
 TL_API tl_platform_result tl_platform_achievement_get(const tl_platform_achievements *service,
                                                       const char *id, tl_platform_achievement *out);
 
-/* --- the Local module ----------------------------------------------------------------------------
-   One implicit account (id "local"), signed in (no refresh: the list is always current;
-   tl_platform_simulate_server_loss suspends it); its services: TL_PLATFORM_SERVICE_SAVES, a
-   save.h store on desc.root, and TL_PLATFORM_SERVICE_ACHIEVEMENTS, kept in that store as one
-   save (desc.achievements_save) whose every change is one committed transaction: a crash or a
-   failed commit leaves the previous table, in the store and in memory. Capabilities: accounts,
-   local saves, save transactions, achievements. Init fails (STORAGE, INITIALIZATION_FAILED)
-   when the store cannot be opened or the achievements save has no intact generation. */
-
-/* Zero-initialised: the POSIX backend (on Windows give io, as for save.h), account name "Player",
-   achievements save "threadlink.achievements" (a save id of the store, listed by tl_save_list).
-   root is required. */
-typedef struct tl_platform_local_desc {
-    const char *root;
-    tl_save_io io;
-    const char *account_name;
-    const char *achievements_save;
-} tl_platform_local_desc;
-
-/* Registers the Local module for (platform_marker, Local); 0: the platform's (desc.platform, else
-   the build's). Strings copied. */
-TL_API bool tl_platform_register_local(tl_platform *platform, uint32_t platform_marker,
-                                       const tl_platform_local_desc *desc);
+/* A result for a module to return (code and the native error; the message is the code's). */
+TL_API tl_platform_result tl_platform_result_make(tl_platform_code code, int native_error);
+/* The logger the platform reports through (its desc's copy), for its modules. */
+TL_API const tl_logger *tl_platform_logger(const tl_platform *platform);
+/* The platform marker modules register for by default: desc.platform, else the build's. */
+TL_API uint32_t tl_platform_build_marker(const tl_platform *platform);
+/* While pinned, tl_platform_destroy is refused (logged): glue.h pins a platform woven into a
+   lifecycle until that lifecycle's discard begins, which would otherwise call into freed memory. */
+TL_API void tl_platform_pin(tl_platform *platform, bool pinned);
 
 #ifdef __cplusplus
 }
@@ -462,8 +451,6 @@ TL_API bool tl_platform_register_local(tl_platform *platform, uint32_t platform_
 /* Again here, for the usage block's order (include, define, include). */
 #include "log.h"
 #include "events.h"
-#include "lifecycle.h"
-#include "save.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -533,8 +520,6 @@ struct tl_platform {
     tl_events *registry;
     tl_platform_events events;
     tl_logger logger;
-    tl_lifecycle *core;
-    bool core_gone; /* the core's discard has begun */
     uint32_t build_platform, configured;
     tl_platform_pair *allowed; /* NULL: the default table */
     uint32_t allowed_count;
@@ -550,6 +535,7 @@ struct tl_platform {
     char message[TL__PLATFORM_MESSAGE_MAX + 1];
     uint32_t trace[TL__PLATFORM_TRACE_MAX], trace_count;
     bool started, module_started, teardown_due, in_callback, shut;
+    bool pinned;     /* destroy refused (tl_platform_pin) */
     bool refreshing; /* the module's refresh runs: it may register accounts */
 };
 
@@ -1258,24 +1244,6 @@ static void tl__platform_read_arguments(tl_platform *p, int argc, char **argv) {
 #endif
 }
 
-static tl_lifecycle_status tl__platform_preload(void *self, tl_lifecycle *core) {
-    (void)core;
-    return tl_platform_update((tl_platform *)self) == TL_PLATFORM_STATE_INITIALIZING
-               ? TL_LIFECYCLE_PENDING
-               : TL_LIFECYCLE_DONE;
-}
-static void tl__platform_discard(void *self, tl_lifecycle *core) {
-    (void)core;
-    tl_platform_shutdown((tl_platform *)self);
-}
-static void tl__platform_core_hook(void *self, tl_lifecycle *core) {
-    (void)core;
-    ((tl_platform *)self)->core_gone =
-        true; /* its discard (native tier, after the user's) follows */
-}
-static const tl_lifecycle_subsystem tl__platform_subsystem = { "Platform", tl__platform_preload,
-                                                               NULL, NULL, tl__platform_discard };
-
 static const tl_platform_events tl__platform_native_events = TL_PLATFORM_EVENTS_NATIVE;
 
 static bool tl__platform_configure(tl_platform *p, const tl_platform_desc *desc) {
@@ -1328,15 +1296,6 @@ tl_platform *tl_platform_create(const tl_platform_desc *desc) {
         tl__platform_free(p);
         return NULL;
     }
-    if (desc->core) {
-        if (!tl_lifecycle_before_discard(desc->core, tl__platform_core_hook, p) ||
-            !tl_lifecycle_weave_native(desc->core, &tl__platform_subsystem, p)) {
-            tl_lifecycle_remove_before_discard(desc->core, tl__platform_core_hook, p);
-            tl__platform_free(p);
-            return NULL;
-        }
-        p->core = desc->core;
-    }
     return p;
 }
 
@@ -1356,11 +1315,11 @@ void tl_platform_shutdown(tl_platform *p) {
 
 void tl_platform_destroy(tl_platform *p) {
     if (!p) return;
-    if (p->in_callback || (p->core && !p->core_gone)) {
+    if (p->in_callback || p->pinned) {
         tl__platform_log(&p->logger, TL_PLATFORM_LOG_REFUSED, "tl_platform_destroy",
                          p->in_callback
                              ? "called from a platform module or listener"
-                             : "its core is not discarded yet: tl_lifecycle_discard first");
+                             : "it is woven into a lifecycle: tl_lifecycle_discard first");
         return;
     }
     tl_platform_shutdown(p);
@@ -1395,262 +1354,13 @@ tl_platform_result tl_platform_achievement_get(const tl_platform_achievements *s
     return s->get(s->self, id, out);
 }
 
-/* --- the Local module ----------------------------------------------------------------------------
-   The achievements table is one file ("table") of one save, rewritten whole by each change:
-       tlach 1
-       <id> <current> <target> <0|1>      one line per achievement, in the order first touched
-   save.h checks its size and hash on every read; this parser refuses anything else. */
-
-#define TL__LOCAL_FILE "table"
-#define TL__LOCAL_HEADER "tlach 1\n"
-/* The longest line: an id, three numbers of at most 10 digits, spaces and the newline. */
-#define TL__LOCAL_LINE_MAX (TL_SAVE_ID_MAX + 3 * 11 + 2)
-
-typedef struct tl__local {
-    tl_save_io io;
-    char account_name[TL__PLATFORM_NAME_MAX + 1];
-    char save_id[TL_SAVE_ID_MAX + 1];
-    tl_logger logger;
-    tl_save_store *store;
-    tl_platform_achievement *entries;
-    uint32_t count, cap;
-    tl_platform_achievements service;
-    char root[1]; /* allocated to the root's length */
-} tl__local;
-
-static tl_platform_result tl__local_storage(tl__local *local, tl_save_result s) {
-    tl_platform_result r = tl__platform_result(TL_PLATFORM_STORAGE, s.native_error);
-    r.message = s.message;
-    tl__platform_log(&local->logger, TL_PLATFORM_LOG_LOCAL_STORAGE, local->save_id, s.message);
-    return r;
+tl_platform_result tl_platform_result_make(tl_platform_code code, int native_error) {
+    return tl__platform_result(code, native_error);
 }
-
-static tl_platform_achievement *tl__local_find(tl__local *local, const char *id) {
-    uint32_t i;
-    for (i = 0; i < local->count; i++)
-        if (strcmp(local->entries[i].id, id) == 0) return &local->entries[i];
-    return NULL;
-}
-
-/* Reads an unsigned decimal of at most 10 digits followed by `end`; advances *p past `end`. */
-static bool tl__local_number(const char **p, const char *limit, char end, uint32_t *out) {
-    uint64_t v = 0;
-    int digits = 0;
-    while (*p < limit && **p >= '0' && **p <= '9' && digits < 11) {
-        v = v * 10u + (uint64_t)(**p - '0');
-        (*p)++;
-        digits++;
-    }
-    if (!digits || digits > 10 || v > UINT32_MAX || *p >= limit || **p != end) return false;
-    (*p)++;
-    *out = (uint32_t)v;
-    return true;
-}
-
-static bool tl__local_parse_line(tl__local *local, const char **p, const char *limit) {
-    tl_platform_achievement e;
-    const char *space = *p;
-    uint32_t unlocked;
-    while (space < limit && *space != ' ') space++;
-    if (space >= limit || space == *p || (size_t)(space - *p) > TL_SAVE_ID_MAX) return false;
-    memset(&e, 0, sizeof e);
-    memcpy(e.id, *p, (size_t)(space - *p));
-    *p = space + 1;
-    if (!tl_save_id_valid(e.id) || tl__local_find(local, e.id) ||
-        !tl__local_number(p, limit, ' ', &e.current) ||
-        !tl__local_number(p, limit, ' ', &e.target) ||
-        !tl__local_number(p, limit, '\n', &unlocked) || unlocked > 1)
-        return false;
-    e.unlocked = unlocked == 1;
-    if (!tl__platform_grow((void **)&local->entries, &local->cap, sizeof *local->entries,
-                           local->count + 1u))
-        return false;
-    local->entries[local->count++] = e;
-    return true;
-}
-
-static bool tl__local_parse(tl__local *local, const char *text, size_t size) {
-    const char *p = text, *limit = text + size;
-    size_t header = sizeof TL__LOCAL_HEADER - 1u;
-    if (size < header || memcmp(text, TL__LOCAL_HEADER, header) != 0) return false;
-    p += header;
-    while (p < limit)
-        if (!tl__local_parse_line(local, &p, limit)) return false;
-    return true;
-}
-
-static tl_platform_result tl__local_load(tl__local *local) {
-    void *data = NULL;
-    size_t size = 0;
-    bool parsed;
-    tl_save_result s =
-        tl_save_read_alloc(local->store, local->save_id, TL__LOCAL_FILE, &data, &size);
-    if (s.code == TL_SAVE_NOT_FOUND) return tl__platform_result(TL_PLATFORM_OK, 0);
-    if (s.code != TL_SAVE_OK) return tl__local_storage(local, s);
-    parsed = tl__local_parse(local, (const char *)data, size);
-    tl_save_free(data);
-    if (parsed) return tl__platform_result(TL_PLATFORM_OK, 0);
-    local->count = 0;
-    s.code = TL_SAVE_CORRUPT;
-    s.message = "the achievements table is malformed";
-    s.native_error = 0;
-    return tl__local_storage(local, s);
-}
-
-/* Writes the whole table as one transaction of the store: all of it is published, or none. */
-static tl_platform_result tl__local_commit(tl__local *local) {
-    size_t cap = sizeof TL__LOCAL_HEADER + (size_t)local->count * TL__LOCAL_LINE_MAX, used;
-    char *text = (char *)TL_MALLOC(cap);
-    tl_save_txn txn;
-    tl_save_result s;
-    uint32_t i;
-    if (!text) return tl__platform_result(TL_PLATFORM_OUT_OF_MEMORY, 0);
-    used = (size_t)snprintf(text, cap, "%s", TL__LOCAL_HEADER);
-    for (i = 0; i < local->count; i++) {
-        const tl_platform_achievement *e = &local->entries[i];
-        used += (size_t)snprintf(text + used, cap - used, "%s %lu %lu %d\n", e->id,
-                                 (unsigned long)e->current, (unsigned long)e->target,
-                                 e->unlocked ? 1 : 0);
-    }
-    s = tl_save_begin(local->store, local->save_id, &txn);
-    if (s.code == TL_SAVE_OK) s = tl_save_txn_write(&txn, TL__LOCAL_FILE, text, used);
-    if (s.code == TL_SAVE_OK) s = tl_save_txn_commit(&txn);
-    (void)tl_save_txn_discard(&txn);
-    TL_FREE(text);
-    return s.code == TL_SAVE_OK ? tl__platform_result(TL_PLATFORM_OK, 0)
-                                : tl__local_storage(local, s);
-}
-
-/* One change, committed; on failure the table in memory is as it was. */
-static tl_platform_result tl__local_change(tl__local *local, const char *id, bool unlock,
-                                           uint32_t current, uint32_t target) {
-    tl_platform_achievement *e, before;
-    tl_platform_result r;
-    bool added = false;
-    if (!id || !tl_save_id_valid(id) || (!unlock && target == 0))
-        return tl__platform_result(TL_PLATFORM_INVALID_ARGUMENT, 0);
-    if (!local->store) return tl__platform_result(TL_PLATFORM_NOT_READY, 0);
-    if (!(e = tl__local_find(local, id))) {
-        if (!tl__platform_grow((void **)&local->entries, &local->cap, sizeof *local->entries,
-                               local->count + 1u))
-            return tl__platform_result(TL_PLATFORM_OUT_OF_MEMORY, 0);
-        e = &local->entries[local->count++];
-        memset(e, 0, sizeof *e);
-        tl__platform_copy(e->id, sizeof e->id, id);
-        added = true;
-    }
-    before = *e;
-    if (!unlock) {
-        e->current = current < target ? current : target;
-        e->target = target;
-    }
-    if (unlock || current >= target) e->unlocked = true;
-    if (!added && before.current == e->current && before.target == e->target &&
-        before.unlocked == e->unlocked)
-        return tl__platform_result(TL_PLATFORM_OK, 0); /* nothing changed: nothing to commit */
-    if ((r = tl__local_commit(local)).code != TL_PLATFORM_OK) {
-        if (added) local->count--;
-        else *e = before;
-    }
-    return r;
-}
-
-static tl_platform_result tl__local_unlock(void *self, const char *id) {
-    return tl__local_change((tl__local *)self, id, true, 0, 0);
-}
-static tl_platform_result tl__local_progress(void *self, const char *id, uint32_t current,
-                                             uint32_t target) {
-    return tl__local_change((tl__local *)self, id, false, current, target);
-}
-static tl_platform_result tl__local_get(void *self, const char *id, tl_platform_achievement *out) {
-    tl__local *local = (tl__local *)self;
-    const tl_platform_achievement *e = id ? tl__local_find(local, id) : NULL;
-    if (!local->store) return tl__platform_result(TL_PLATFORM_NOT_READY, 0);
-    if (!e) return tl__platform_result(TL_PLATFORM_NOT_FOUND, 0);
-    *out = *e;
-    return tl__platform_result(TL_PLATFORM_OK, 0);
-}
-
-static tl_platform_result tl__local_init(void *ctx, tl_platform *p) {
-    tl__local *local = (tl__local *)ctx;
-    tl_save_store_desc desc;
-    tl_platform_account *account;
-    tl_platform_result r;
-    memset(&desc, 0, sizeof desc);
-    local->logger = p->logger;
-    desc.root = local->root;
-    desc.io = local->io;
-    desc.logger = p->logger;
-    if (!(local->store = tl_save_store_open(&desc))) {
-        r = tl__platform_result(TL_PLATFORM_INITIALIZATION_FAILED, 0);
-        r.message = "Local: the save store cannot be opened (logged above)";
-        return r;
-    }
-    if ((r = tl__local_load(local)).code != TL_PLATFORM_OK) return r;
-    account = tl_platform_add_account(p, "local", local->account_name);
-    if (!account ||
-        !tl_platform_account_add_service(account, TL_PLATFORM_SERVICE_SAVES, local->store) ||
-        !tl_platform_account_add_service(account, TL_PLATFORM_SERVICE_ACHIEVEMENTS,
-                                         &local->service))
-        return tl__platform_result(TL_PLATFORM_OUT_OF_MEMORY, 0);
-    return r;
-}
-
-static void tl__local_shutdown(void *ctx, tl_platform *p) {
-    tl__local *local = (tl__local *)ctx;
-    (void)p;
-    tl_save_store_close(local->store);
-    local->store = NULL;
-    TL_FREE(local->entries);
-    local->entries = NULL;
-    local->count = local->cap = 0;
-}
-
-static void tl__local_release(void *ctx) { TL_FREE(ctx); }
-
-bool tl_platform_register_local(tl_platform *p, uint32_t platform_marker,
-                                const tl_platform_local_desc *desc) {
-    tl_platform_module module;
-    tl__local *local;
-    size_t root_len;
-    const char *save_id =
-        desc && desc->achievements_save ? desc->achievements_save : "threadlink.achievements";
-    if (!p || !desc || !desc->root || !*desc->root || !tl_save_id_valid(save_id)) {
-        tl__platform_log(
-            p ? &p->logger : NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT,
-            "tl_platform_register_local (root is required; achievements_save must be a save id)");
-        return false;
-    }
-    root_len = strlen(desc->root);
-    if (!(local = (tl__local *)TL_MALLOC(sizeof *local + root_len))) {
-        tl__platform_log(&p->logger, TL_PLATFORM_LOG_OUT_OF_MEMORY, "Local module");
-        return false;
-    }
-    memset(local, 0, sizeof *local);
-    memcpy(local->root, desc->root, root_len + 1u);
-    local->io = desc->io;
-    tl__platform_copy(local->account_name, sizeof local->account_name,
-                      desc->account_name ? desc->account_name : "Player");
-    tl__platform_copy(local->save_id, sizeof local->save_id, save_id);
-    local->service.self = local;
-    local->service.unlock = tl__local_unlock;
-    local->service.progress = tl__local_progress;
-    local->service.get = tl__local_get;
-    memset(&module, 0, sizeof module);
-    module.name = "Local";
-    module.platform = platform_marker ? platform_marker : p->build_platform;
-    module.distribution = TL_PLATFORM_DISTRIBUTION_LOCAL;
-    module.capabilities = TL_PLATFORM_CAP_ACCOUNTS | TL_PLATFORM_CAP_LOCAL_SAVES |
-                          TL_PLATFORM_CAP_SAVE_TRANSACTIONS | TL_PLATFORM_CAP_ACHIEVEMENTS;
-    module.ctx = local;
-    module.init = tl__local_init;
-    module.shutdown = tl__local_shutdown;
-    module.release = tl__local_release;
-    if (!tl_platform_register_module(p, &module)) {
-        TL_FREE(local);
-        return false;
-    }
-    return true;
+const tl_logger *tl_platform_logger(const tl_platform *p) { return p ? &p->logger : NULL; }
+uint32_t tl_platform_build_marker(const tl_platform *p) { return p ? p->build_platform : 0u; }
+void tl_platform_pin(tl_platform *p, bool pinned) {
+    if (p) p->pinned = pinned;
 }
 
 #ifdef __cplusplus

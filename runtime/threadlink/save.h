@@ -5,8 +5,9 @@
    WHAT
    ----
    A store keeps saves under one folder (the root). A save (a slot, a profile) is a set of files,
-   opaque bytes each: serialisation stays the caller's (vault.h gives one, and
-   tl_save_txn_write_vault / tl_save_read_vault below). A transaction prepares a complete new
+   opaque bytes each: serialisation stays the caller's (vault.h gives one; glue.h's
+   tl_glue_save_write_vault / tl_glue_save_read_vault write and read a vault in one call). A
+   transaction prepares a complete new
    generation of one save while the published one stays untouched; commit publishes it
    atomically; a failed or abandoned transaction leaves the published generation as it was.
    Whatever moment the process dies or the power goes, a reopened store reads every save as
@@ -20,9 +21,8 @@
        #define TL_SAVE_IMPL                   // in exactly one C or C++ file, before the include
        #include <threadlink/save.h>
    TL_IMPLEMENTATION turns this switch on with every other module's. The switch emits save.h's
-   own functions only: it logs through log.h (static inline) and reads and writes vaults
-   through vault.h (TL_VAULT_IMPL), implemented by their own switches somewhere in the program;
-   it hashes with hash.h (XXH64, header-only). The declarations include only log.h and api.h.
+   own functions only: it logs through log.h and hashes with hash.h (XXH64, header-only). A
+   service: the declarations include only the core (log.h, api.h).
    The POSIX backend needs POSIX.1-2008 (openat, unlinkat, renameat, fdopendir, O_NOFOLLOW), which
    glibc hides in strict ISO C modes (-std=c99): save.h then declares them itself, as it does
    fdatasync. 32-bit glibc builds need no -D_FILE_OFFSET_BITS=64: without it, folders are
@@ -392,19 +392,8 @@ TL_API tl_save_result tl_save_stat(tl_save_store *store, const char *save_id, tl
 TL_API tl_save_result tl_save_list(tl_save_store *store, tl_save_info *out, size_t cap,
                                    size_t *count);
 
-/* --- vaults (vault.h): one call each way; the save's manifest gives the bytes the XXH64 that the
-   vault format itself lacks, checked on every read ---------------------------------------------- */
-struct tl_vault_desc;
-/* Serialises the vault (tl_vault_write) as a file of the transaction. A vault that cannot be
-   written (tl_vault_write refuses it) is TL_SAVE_VAULT with the tl_vault_error as native_error,
-   and the transaction stays usable. */
-TL_API tl_save_result tl_save_txn_write_vault(tl_save_txn *txn, const char *file_id,
-                                              const struct tl_vault_desc *desc, const void *vault);
-/* Reads a file of the published generation (hash checked) into the vault (tl_vault_read: on any
-   error the vault is untouched; TL_SAVE_VAULT with the tl_vault_error as native_error). */
-TL_API tl_save_result tl_save_read_vault(tl_save_store *store, const char *save_id,
-                                         const char *file_id, const struct tl_vault_desc *desc,
-                                         void *vault);
+/* The logger the store reports through (its desc's copy), for glue.h's vault calls. */
+TL_API const tl_logger *tl_save_store_logger(const tl_save_store *store);
 
 /* Checks a whole slot file in memory (a copy of <root>/<save>/gen0 or gen1): its header, its
    manifest and every file's size and hash; fills *info (id left empty) when info is not NULL.
@@ -454,7 +443,6 @@ TL_API const char *tl_save_code_message(tl_save_code code);
 /* What the implementation uses (declarations only: their switches are their own). */
 #include "hash.h"
 #include "log.h"
-#include "vault.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -2522,51 +2510,8 @@ tl_save_result tl_save_delete(tl_save_store *store, const char *save_id) {
     return tl__save_ok();
 }
 
-/* --- vaults ---------------------------------------------------------------------------------------------- */
-
-tl_save_result tl_save_txn_write_vault(tl_save_txn *txn, const char *file_id,
-                                       const struct tl_vault_desc *desc, const void *vault) {
-    tl_save_store *s = txn ? txn->store : NULL;
-    size_t size, written = 0;
-    void *bytes;
-    tl_vault_error err;
-    tl_save_result r;
-    if (!tl__save_slot_of(txn)) return tl_save_txn_write(txn, file_id, NULL, 0); /* its refusal */
-    if (!desc || !vault)
-        return tl__save_refuse(s, "tl_save_txn_write_vault", file_id, TL_SAVE_INVALID_ARGUMENT);
-    size = tl_vault_serialised_size(desc, vault);
-    bytes = tl__save_alloc(size);
-    if (!bytes) return tl__save_result(TL_SAVE_OUT_OF_MEMORY, 0);
-    err = tl_vault_write(desc, vault, bytes, size, &written);
-    if (err != TL_VAULT_OK) {
-        TL_FREE(bytes);
-        tl__save_log(&s->logger, TL_SAVE_LOG_REFUSED, "tl_save_txn_write_vault",
-                     file_id ? file_id : "(null)", tl_vault_error_message(err));
-        return tl__save_result(TL_SAVE_VAULT, (int)err);
-    }
-    r = tl_save_txn_write(txn, file_id, bytes, written);
-    TL_FREE(bytes);
-    return r;
-}
-
-tl_save_result tl_save_read_vault(tl_save_store *store, const char *save_id, const char *file_id,
-                                  const struct tl_vault_desc *desc, void *vault) {
-    void *bytes = NULL;
-    size_t size = 0;
-    tl_vault_error err;
-    tl_save_result r;
-    if (!desc || !vault)
-        return tl__save_refuse(store, "tl_save_read_vault", file_id, TL_SAVE_INVALID_ARGUMENT);
-    r = tl_save_read_alloc(store, save_id, file_id, &bytes, &size);
-    if (r.code != TL_SAVE_OK) return r;
-    err = tl_vault_read(desc, vault, bytes, size);
-    TL_FREE(bytes);
-    if (err != TL_VAULT_OK) {
-        tl__save_log(&store->logger, TL_SAVE_LOG_DAMAGED, save_id, file_id,
-                     tl_vault_error_message(err));
-        return tl__save_result(TL_SAVE_VAULT, (int)err);
-    }
-    return r;
+const tl_logger *tl_save_store_logger(const tl_save_store *store) {
+    return store ? &store->logger : NULL;
 }
 
 #ifdef __cplusplus

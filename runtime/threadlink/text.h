@@ -12,25 +12,17 @@
 
    INCLUDE
    -------
-       #include <threadlink/text.h>
-       #define TL_TEXT_IMPL                    // in exactly one C or C++ file, before the include
-       #include <threadlink/text.h>
-   TL_IMPLEMENTATION turns this switch on with every other module's. content_format.h includes
-   this header and its readers use it: a program that implements content_format.h (or content.h,
-   patch.h, which read through it) implements this module once too, in that file or another.
-   The declarations include only api.h.
+       #include <threadlink/text.h>   (no implementation switch: everything is static inline)
+   The rules of the content formats (content_format.h), which content.h's and patch.h's
+   implementations include: being static inline, any number of files may use them and none
+   implements them, so a file implementing content and another implementing patches link.
 
    UNICODE
    -------
    tl_text_name_key uses Unicode 14.0's canonical decompositions and combining classes, in tables
-   that tools/make_unicode_tables.py writes into this header's implementation from Python's
+   that tools/make_unicode_tables.py writes into this header from Python's
    unicodedata (tests/text's text-unicode-oracle compares every code point with it).
 */
-/* TL_IMPLEMENTATION implies every module's switch; checked outside the include guard, so that
-   defining it between two includes of this header still counts. */
-#if defined(TL_IMPLEMENTATION) && !defined(TL_TEXT_IMPL)
-#define TL_TEXT_IMPL
-#endif
 #ifndef TL_TEXT_H
 #define TL_TEXT_H
 
@@ -48,21 +40,21 @@ static inline unsigned char tl_text_fold(unsigned char c) {
     return (c >= 'A' && c <= 'Z') ? (unsigned char)(c + 32) : c;
 }
 /* Bytewise order of ASCII-lowercased strings: the catalog's name index order. */
-TL_API int tl_text_fold_compare(const char *a, size_t alen, const char *b, size_t blen);
+static inline int tl_text_fold_compare(const char *a, size_t alen, const char *b, size_t blen);
 /* Well-formed UTF-8 without control characters (names and paths): shortest forms only, no
    surrogates, nothing above U+10FFFF, no byte below 0x20 and no 0x7f. */
-TL_API bool tl_text_utf8_ok(const unsigned char *s, size_t n);
+static inline bool tl_text_utf8_ok(const unsigned char *s, size_t n);
 /* A plain file name: not empty, at most 255 bytes, UTF-8 text, no '/' or '\\', not "." or "..". */
-TL_API bool tl_text_valid_file_name(const char *s, size_t len);
+static inline bool tl_text_valid_file_name(const char *s, size_t len);
 /* The same without ':' either (a drive or stream separator on Windows): archive names and the
    profile (the names of a packed build). */
-TL_API bool tl_text_portable_file_name(const char *s, size_t len);
+static inline bool tl_text_portable_file_name(const char *s, size_t len);
 /* Why Windows cannot hold `s` (len bytes) as the name of a file or folder, as a phrase to follow
    "file name" ("contains '?', which Windows does not allow in file names"), or NULL when it can:
    a control character, one of : < > " | ? * (':' separates a drive or stream), a name ending in
    '.' or ' ' (Windows drops them), or a device name: CON PRN AUX NUL COM1-COM9 LPT1-LPT9 (also
    COM and LPT with a superscript 1, 2 or 3), in any case, with or without an extension. */
-TL_API const char *tl_text_windows_name_problem(const char *s, size_t len);
+static inline const char *tl_text_windows_name_problem(const char *s, size_t len);
 /* The most bytes a name of len bytes has as its key (a canonical decomposition at most triples
    the length of UTF-8 text). */
 #define TL_TEXT_NAME_KEY_MAX(len) (3 * (size_t)(len))
@@ -73,24 +65,12 @@ TL_API const char *tl_text_windows_name_problem(const char *s, size_t len);
    are not UTF-8 are kept as they are. Writes it to out and returns its length, or (size_t)-1 when
    it does not fit in cap bytes (TL_TEXT_NAME_KEY_MAX(len) always suffice). The key of a key is
    itself. */
-TL_API size_t tl_text_name_key(const char *s, size_t len, char *out, size_t cap);
+static inline size_t tl_text_name_key(const char *s, size_t len, char *out, size_t cap);
 
-#ifdef __cplusplus
-}
-#endif
-#endif /* TL_TEXT_H */
-
-/* ================================================================================================ */
-#if defined(TL_TEXT_IMPL) && !defined(TL__TEXT_IMPLEMENTED)
-#define TL__TEXT_IMPLEMENTED
 #include <stdint.h>
 #include <string.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-int tl_text_fold_compare(const char *a, size_t alen, const char *b, size_t blen) {
+static inline int tl_text_fold_compare(const char *a, size_t alen, const char *b, size_t blen) {
     size_t n = alen < blen ? alen : blen, i;
     for (i = 0; i < n; i++) {
         unsigned char x = tl_text_fold((unsigned char)a[i]), y = tl_text_fold((unsigned char)b[i]);
@@ -102,7 +82,7 @@ int tl_text_fold_compare(const char *a, size_t alen, const char *b, size_t blen)
 /* The length of the well-formed multi-byte sequence at s (n > 0 bytes left, s[0] >= 0x80), or 0:
    a lead byte C2-F4, continuation bytes, the shortest form, no surrogate, at most U+10FFFF. Its
    code point goes to *out. */
-static size_t tl__text_utf8_sequence(const unsigned char *s, size_t n, uint32_t *out) {
+static inline size_t tl__text_utf8_sequence(const unsigned char *s, size_t n, uint32_t *out) {
     unsigned char c = s[0];
     size_t len, k;
     uint32_t cp;
@@ -130,7 +110,7 @@ static size_t tl__text_utf8_sequence(const unsigned char *s, size_t n, uint32_t 
     return len;
 }
 
-bool tl_text_utf8_ok(const unsigned char *s, size_t n) {
+static inline bool tl_text_utf8_ok(const unsigned char *s, size_t n) {
     size_t i = 0;
     while (i < n) {
         unsigned char c = s[i];
@@ -148,7 +128,7 @@ bool tl_text_utf8_ok(const unsigned char *s, size_t n) {
     return true;
 }
 
-bool tl_text_valid_file_name(const char *s, size_t len) {
+static inline bool tl_text_valid_file_name(const char *s, size_t len) {
     size_t i;
     if (len == 0 || len > 255) return false;
     if ((len == 1 && s[0] == '.') || (len == 2 && s[0] == '.' && s[1] == '.')) return false;
@@ -157,7 +137,7 @@ bool tl_text_valid_file_name(const char *s, size_t len) {
     return tl_text_utf8_ok((const unsigned char *)s, len);
 }
 
-bool tl_text_portable_file_name(const char *s, size_t len) {
+static inline bool tl_text_portable_file_name(const char *s, size_t len) {
     return tl_text_valid_file_name(s, len) && memchr(s, ':', len) == NULL;
 }
 
@@ -183,7 +163,7 @@ static const char *tl__text_windows_byte_problem(const char *s, size_t len) {
 
 /* Whether s is a device name: the part before the first '.', spaces at its end ignored
    ("CON .txt"), is CON, PRN, AUX or NUL, or COM or LPT then 1-9 or a superscript 1, 2 or 3. */
-static bool tl__text_windows_device(const char *s, size_t len) {
+static inline bool tl__text_windows_device(const char *s, size_t len) {
     static const char *const devices[] = { "CON", "PRN", "AUX", "NUL" };
     size_t i, stem = 0;
     while (stem < len && s[stem] != '.') stem++;
@@ -202,7 +182,7 @@ static bool tl__text_windows_device(const char *s, size_t len) {
     return false;
 }
 
-const char *tl_text_windows_name_problem(const char *s, size_t len) {
+static inline const char *tl_text_windows_name_problem(const char *s, size_t len) {
     const char *why = tl__text_windows_byte_problem(s, len);
     if (why) return why;
     if (len && s[len - 1] == '.') return "ends in '.', which Windows drops from file names";
@@ -844,7 +824,7 @@ static const uint32_t tl__text_combining[382][3] = {
 /* ---- END Unicode tables ---- */
 
 /* The canonical combining class of cp: 0 for a starter. */
-static uint32_t tl__text_class(uint32_t cp) {
+static inline uint32_t tl__text_class(uint32_t cp) {
     size_t lo = 0, hi = sizeof tl__text_combining / sizeof *tl__text_combining;
     if (cp < tl__text_combining[0][0]) return 0;
     while (lo < hi) {
@@ -857,7 +837,7 @@ static uint32_t tl__text_class(uint32_t cp) {
 }
 
 /* A Hangul syllable's jamo, by Unicode's arithmetic (2 or 3 of them), or 0 for any other. */
-static unsigned tl__text_hangul(uint32_t cp, uint32_t parts[3]) {
+static inline unsigned tl__text_hangul(uint32_t cp, uint32_t parts[3]) {
     uint32_t s = cp - 0xac00u;
     if (cp < 0xac00u || s >= 11172u) return 0;
     parts[0] = 0x1100u + s / 588u;
@@ -867,7 +847,7 @@ static unsigned tl__text_hangul(uint32_t cp, uint32_t parts[3]) {
 }
 
 /* cp's canonical decomposition, one level (1 or 2 code points, Hangul's 2 or 3), or 0: none. */
-static unsigned tl__text_decompose_once(uint32_t cp, uint32_t parts[3]) {
+static inline unsigned tl__text_decompose_once(uint32_t cp, uint32_t parts[3]) {
     size_t lo = 0, hi = sizeof tl__text_decompositions / sizeof *tl__text_decompositions;
     unsigned n = tl__text_hangul(cp, parts);
     if (n || cp < tl__text_decompositions[0][0]) return n;
@@ -885,7 +865,7 @@ static unsigned tl__text_decompose_once(uint32_t cp, uint32_t parts[3]) {
 }
 
 /* cp decomposed all the way into out (TL__TEXT_DECOMPOSITION_MAX at most); returns how many. */
-static unsigned tl__text_decompose(uint32_t cp, uint32_t *out) {
+static inline unsigned tl__text_decompose(uint32_t cp, uint32_t *out) {
     uint32_t parts[3];
     unsigned n = tl__text_decompose_once(cp, parts), i, total = 0;
     if (!n) {
@@ -896,7 +876,7 @@ static unsigned tl__text_decompose(uint32_t cp, uint32_t *out) {
     return total;
 }
 
-static size_t tl__text_utf8_put(uint32_t cp, unsigned char *b) {
+static inline size_t tl__text_utf8_put(uint32_t cp, unsigned char *b) {
     if (cp < 0x80) {
         b[0] = (unsigned char)cp;
         return 1;
@@ -928,7 +908,7 @@ typedef struct tl__text_key {
 } tl__text_key;
 
 /* A starter's bytes, or a byte that is not UTF-8: the run of marks before it ends. */
-static void tl__text_key_starter(tl__text_key *k, const unsigned char *b, size_t n) {
+static inline void tl__text_key_starter(tl__text_key *k, const unsigned char *b, size_t n) {
     if (k->cap - k->len < n) {
         k->full = true;
         return;
@@ -940,7 +920,7 @@ static void tl__text_key_starter(tl__text_key *k, const unsigned char *b, size_t
 
 /* A mark of class `cls`: after the marks of its run whose class is not above its own (the
    canonical order: a stable sort of each run by class). */
-static void tl__text_key_mark(tl__text_key *k, uint32_t cp, uint32_t cls) {
+static inline void tl__text_key_mark(tl__text_key *k, uint32_t cp, uint32_t cls) {
     unsigned char b[4];
     size_t n = tl__text_utf8_put(cp, b), at = k->run;
     if (k->cap - k->len < n) {
@@ -958,7 +938,7 @@ static void tl__text_key_mark(tl__text_key *k, uint32_t cp, uint32_t cls) {
     k->len += n;
 }
 
-static void tl__text_key_code(tl__text_key *k, uint32_t cp) {
+static inline void tl__text_key_code(tl__text_key *k, uint32_t cp) {
     uint32_t cls = tl__text_class(cp);
     unsigned char b[4];
     size_t n;
@@ -971,7 +951,7 @@ static void tl__text_key_code(tl__text_key *k, uint32_t cp) {
     tl__text_key_starter(k, b, n);
 }
 
-size_t tl_text_name_key(const char *s, size_t len, char *out, size_t cap) {
+static inline size_t tl_text_name_key(const char *s, size_t len, char *out, size_t cap) {
     const unsigned char *p = (const unsigned char *)s;
     tl__text_key k;
     size_t i = 0;
@@ -998,4 +978,6 @@ size_t tl_text_name_key(const char *s, size_t len, char *out, size_t cap) {
 #ifdef __cplusplus
 }
 #endif
-#endif /* TL_TEXT_IMPL */
+#endif /* TL_TEXT_H */
+
+/* ================================================================================================ */

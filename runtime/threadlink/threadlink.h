@@ -6,23 +6,28 @@
        #include <threadlink/threadlink.h>
 
    TL_IMPLEMENTATION is the umbrella: it turns on the switch of every module the file includes,
-   TL_LIFECYCLE_IMPL, TL_VAULT_IMPL, TL_TEXT_IMPL, TL_CONTENT_FORMAT_IMPL, TL_CONTENT_IMPL,
-   TL_SAVE_IMPL, TL_LEVELS_IMPL, TL_PLATFORM_IMPL, TL_PATCH_IMPL, TL_L10N_IMPL and TL_MEM_IMPL (TL_MEM_DEBUG's
-   list); the core (api.h, log.h, events.h, hash.h, mem.h, collections.h, fp.h, rng.h) is static
-   inline and has none. Each switch emits its own module's
+   TL_TIME_IMPL, TL_LIFECYCLE_IMPL, TL_VAULT_IMPL, TL_CONTENT_IMPL, TL_PLATFORM_LOCAL_IMPL,
+   TL_SAVE_IMPL, TL_LEVELS_IMPL, TL_PLATFORM_IMPL, TL_PATCH_IMPL, TL_AUDIO_IMPL and TL_L10N_IMPL; the core (api.h, log.h,
+   events.h, hash.h, mem.h, collections.h, fp.h, rng.h), the formats (text.h, content_format.h)
+   and glue.h are static inline and have none (under TL_MEM_DEBUG, one file defines TL_MEM_IMPL
+   for the live-block list). Several files may define TL_IMPLEMENTATION, each implementing the
+   services it includes, as SOKOL_IMPL may. Each switch emits its own module's
    implementation and no other, so a program may instead spread them over its files, each module
    in exactly one. TL_API (api.h) makes the runtime static (TL_STATIC) or a shared library
    (TL_SHARED, TL_BUILD_SHARED).
 
-   Each module can also be included on its own; see the usage block at the top of each header:
-   fp.h (Q32.32 fixed point), rng.h (stateless random streams), hash.h (XXH32, XXH64), mem.h
-   (blocks), collections.h (inline collections), log.h (logging, the seed's Scribe), events.h
-   (events, the seed's Iris), lifecycle.h (lifecycle batches, subsystems, time: the seed's
-   Initium), levels.h (levels: holds, loading, presentation: the seed's Nexus),
-   vault.h (vault descriptors and serialisation), content.h (content directories and scopes;
-   content_format.h, the readers of its formats, and text.h, the text rules of names, come with it), save.h (crash-safe saves),
-   platform.h (platform services), patch.h (patch plans: what an updater downloads, keeps and
-   deletes), l10n.h (localised text: text tables, the locale switch, typed formatting).
+   Each module can also be included on its own; see the usage block at the top of each header.
+   The core: fp.h (Q32.32 fixed point), rng.h (stateless random streams), hash.h (XXH32, XXH64),
+   mem.h (blocks), collections.h (inline collections), log.h (logging, the seed's Scribe),
+   events.h (events, the seed's Iris). The formats: text.h (the text rules of names),
+   content_format.h (the readers of the content formats). The services: time.h (the frame clock,
+   the seed's Chronos), lifecycle.h (batches and subsystems, the seed's Initium), levels.h (holds,
+   loading, presentation: the seed's Nexus), vault.h (vault descriptors and serialisation),
+   content.h (content directories and scopes), save.h (crash-safe saves), platform.h (platform
+   services), patch.h (patch plans: what an updater downloads, keeps and deletes), audio.h (music,
+   ambience and effects policy: the seed's Aura), l10n.h (localised text: text tables, the locale
+   switch, typed formatting). The glue: platform_local.h (the Local platform
+   over save.h) and glue.h (where two services meet).
 */
 /* No include guard of its own: each module guards its declarations and its implementation
    separately, so including this file again after defining TL_IMPLEMENTATION (the order above)
@@ -34,6 +39,7 @@
 #include "collections.h"
 #include "log.h"
 #include "events.h"
+#include "time.h"
 #include "lifecycle.h"
 #include "levels.h"
 #include "vault.h"
@@ -41,6 +47,9 @@
 #include "content_format.h"
 #include "content.h"
 #include "save.h"
+#include "platform_local.h"
 #include "platform.h"
 #include "patch.h"
+#include "audio.h"
 #include "l10n.h"
+#include "glue.h"

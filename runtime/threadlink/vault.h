@@ -136,18 +136,19 @@
    the vault is untouched. Rules, so that saves survive schema changes:
    - a record whose id the schema does not know, or that is transient in this schema, is
      skipped (its length says how far);
-   - a field with no record keeps the value the vault had (initialise it with the defaults,
-     <name>_init of the generated header, e.g. enemy_vault_init, before reading);
+   - a serialised field with no record gets its schema default, whatever the vault held before
+     (a zeroed or reused vault reads as one initialised with <name>_init); transient fields and
+     the listener pointer keep what they held;
    - a known serialised field whose tag differs is TL_VAULT_ERROR_TYPE;
    - a string or collection larger than this schema's capacity is TL_VAULT_ERROR_CAPACITY; an
-     array with fewer elements than its length keeps the remaining elements as they were;
+     array with fewer elements than its length keeps the remaining elements at their defaults;
      a hash set or dictionary that repeats a key keeps the first;
    - a field given twice, a length that disagrees with the tag, a Boolean other than 0 or 1,
      a NUL inside a string, trailing bytes, unknown flags: TL_VAULT_ERROR_DUPLICATE, _LENGTH,
      _VALUE, _TRAILING and _FLAGS.
    tl_vault_read_ex also names the field whose record caused the error, so a game can tell
    which field a schema change broke. tl_vault_read_with and an on_mismatch callback load a save
-   whose fields changed type or lost capacity: each keeps its value, and the callback is handed
+   whose fields changed type or lost capacity: each is at its default, and the callback is handed
    the old record to convert.
    Reading never notifies listeners. Every length is checked against the input before use, so
    no input (tests/fuzz replays a corpus) reads or writes out of bounds.
@@ -824,7 +825,7 @@ typedef struct tl_vault_mismatch {
 /* Zero-initialised: tl_vault_read_with reads as tl_vault_read_ex does. */
 typedef struct tl_vault_read_options {
     /* Set: a save whose records of some fields no longer fit (a type change, a capacity cut) still
-   * loads. Each such field keeps the value it had, and on_mismatch is called with its record once
+   * loads. Each such field is at its default, and on_mismatch is called with its record once
    * the records before it are stored, to convert the old value into the field, or leave it (the
    * setters notify listeners; writing the member does not). Called only when the read succeeds:
    * every other error still refuses the save before anything changes. */
@@ -1563,6 +1564,19 @@ static void tl__vault_store(const tl_vault_desc *d, unsigned char *vault, const 
     }
 }
 
+/* Every serialised field back to its schema default before a save's records are stored, so a field
+ * the save lacks has its default whatever the vault held (a zeroed or reused vault). Transient
+ * fields and the listener pointer are not the save's: they keep what they held. */
+static void tl__vault_serialised_defaults(const tl_vault_desc *d, unsigned char *vault) {
+    uint32_t i;
+    if (!d->defaults) return;
+    for (i = 0; i < d->field_count; i++) {
+        const tl_vault_field_desc *f = &d->fields[i];
+        if (f->backing == TL_VAULT_SERIALISED)
+            memcpy(vault + f->offset, (const unsigned char *)d->defaults + f->offset, f->size);
+    }
+}
+
 tl_vault_error tl_vault_read(const tl_vault_desc *d, void *vault, const void *data, size_t size) {
     return tl_vault_read_ex(d, vault, data, size, NULL);
 }
@@ -1595,6 +1609,7 @@ tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, const voi
         if (field_id) *field_id = failed;
         return e;
     }
+    tl__vault_serialised_defaults(d, (unsigned char *)vault);
     tl__vault_store(d, (unsigned char *)vault, in, index, options);
     return TL_VAULT_OK;
 }

@@ -145,7 +145,7 @@ for dir in "$work/generated" "$root/examples/basic/generated" "$root/tests/vault
   strict clang++ "-std=c++17 $clangxx_strict" "$dir" "strict_$n.cpp"
 done
 # examples/content's catalog header in a development build: its source description
-# (content_game_source_desc) includes content.h with TL_CONTENT_LIVE (POSIX: content_live.h).
+# (content_game_source_desc) includes content.h with TL_CONTENT_LIVE (POSIX: content.h's live part).
 live="-DTL_CONTENT_LIVE -D_XOPEN_SOURCE=700"
 cat > strict_live.c <<'C'
 #include "content_game_catalog.h"

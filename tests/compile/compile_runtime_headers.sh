@@ -79,9 +79,9 @@ for src in "$work"/*_0.c "$work"/*_1.c; do
   strict gcc c11 "$gcc_strict -fshort-enums" "$src"
   strict clang c11 "$clang_strict" "$src"
 done
-# content.h's development mode (TL_CONTENT_LIVE, content_live.h): its code exists only with the
-# switch, so it is compiled here with it, alone and through content.h, in every mode, then strict.
-for via in content_live content; do
+# content.h's development mode (TL_CONTENT_LIVE, content.h's live part): its code exists only with the
+# switch, so it is compiled here with it, in every mode, then strict.
+for via in content; do
   live="$work/live_$via"
   { echo '#define _XOPEN_SOURCE 700'; echo '#define TL_CONTENT_LIVE'; echo '#define TL_IMPLEMENTATION'
     echo "#include <threadlink/$via.h>"
@@ -92,7 +92,7 @@ for via in content_live content; do
   strict gcc c11 "$gcc_strict -fshort-enums -O2" "$live.c" -c
   strict clang c11 "$clang_strict -O2" "$live.c" -c
 done
-# The same with _GNU_SOURCE, where content_live.h opens source files with openat2 (Linux).
+# The same with _GNU_SOURCE, where content.h's live part opens source files with openat2 (Linux).
 gnu="$work/live_gnu"
 { printf '#ifndef _GNU_SOURCE\n#define _GNU_SOURCE /* g++ defines it already */\n#endif\n'
   echo '#define TL_CONTENT_LIVE'; echo '#define TL_IMPLEMENTATION'
@@ -236,7 +236,7 @@ TL_LIFECYCLE_SINGLETON(inventory_get, inventory, inventory_subsystem)
 int tl_compile_test_usage(tl_lifecycle *core, tl_events *reg, tl_content *content);
 int tl_compile_test_usage(tl_lifecycle *core, tl_events *reg, tl_content *content) {
     inventory *inv = T_NULL;
-    const tl_lifecycle_events natives = TL_LIFECYCLE_EVENTS_NATIVE;
+    const tl_time_events natives = TL_TIME_EVENTS_NATIVE;
     tl_logger logger;
     tl_scope scope = TL_SCOPE_CREATE(tl_content_root(content), "Level", TL_SCOPE_LEVEL);
     tl_fp one = TL_FP_ONE;

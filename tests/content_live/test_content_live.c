@@ -1,4 +1,4 @@
-/* Profiles served from their source tree (content_live.h): pack's rules, ids, hot reload under
+/* Profiles served from their source tree (content.h's live part): pack's rules, ids, hot reload under
  * both watchers (inotify, and the budgeted poll forced on Linux), deletes, adds, renames, a tree
  * that turns into one pack refuses, and the report of what the catalog does not carry yet; with
  * the generator, flat and packed builds served again after a pack.

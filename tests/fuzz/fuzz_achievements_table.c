@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define TL_IMPLEMENTATION
-#include <threadlink/platform.h>
+#include <threadlink/platform_local.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,4 +1,4 @@
-/* Fuzz target: pack's record of input hashes (gen/content/pack_inputs.c), read back from the user's cache
+/* Fuzz target: pack's record of input hashes (gen/pack/pack_inputs.c), read back from the user's cache
  * folder, where a crash, another version or a hand edit may leave any bytes. Input: a record, from
  * an allocation of exactly its size. It is read as it is, and again with its last line replaced by
  * the right hash of the rest (so that mutations reach the lines past the record's own check).
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "content/content_scan.h"
-#include "content/pack_inputs.h"
+#include "pack/pack_inputs.h"
 #include "base/util.h"
 
 #define FOLDER "/fuzz/out/Main" /* the corpus's records were written for it */

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TL_TEXT_IMPL
 #include <threadlink/text.h>
 
 static void require(int ok) {

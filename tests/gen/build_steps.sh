@@ -1,6 +1,7 @@
 #!/bin/sh
 # What build systems call: `headers --list-outputs` (the outputs, writing nothing), `headers
-# --expect-outputs` (declared against written: each difference named, nothing written), the
+# --expect-outputs` (declared against written: each difference named, nothing written), `headers
+# --outputs-file` (the list kept up to date for CMake, a note when it changes), the
 # depfiles of `headers` and `pack` (every asset file and folder), and `pack --build-step` (ids
 # merged in memory as headers merges them; nothing written into the source tree).
 #   build_steps.sh THREADLINK_GEN
@@ -52,9 +53,9 @@ tree p > after
 cmp -s before after || { echo "FAIL: --list-outputs wrote into the project"; failed=$((failed + 1)); }
 [ ! -e gen ] || { echo "FAIL: --list-outputs made -o DIR"; failed=$((failed + 1)); }
 expect 2 "$gen" headers --list-outputs -C p --depfile x.d
-expect_err "--list-outputs writes nothing: it takes no --depfile or --expect-outputs"
+expect_err "--list-outputs writes nothing: it takes no --depfile, --expect-outputs or --outputs-file"
 expect 2 "$gen" generate --list-outputs
-expect_err "-o, --strict, --list-outputs and --expect-outputs belong to the headers command, not 'generate'"
+expect_err "-o, --strict, --list-outputs, --expect-outputs and --outputs-file belong to the headers command, not 'generate'"
 expect 2 "$gen" check --expect-outputs ids.h
 expect_err "belong to the headers command, not 'check'"
 # A broken config: the located error, exit 1, no list.
@@ -82,6 +83,37 @@ expect 1 "$gen" headers -C p -o fresh --expect-outputs ids.h
 [ ! -e fresh ] || { echo "FAIL: a failed --expect-outputs run made -o DIR"; failed=$((failed + 1)); }
 expect 1 "$gen" headers -C p -o gen --expect-outputs ''
 [ "$(grep -c 'error: extra output' err)" = 4 ] || { echo "FAIL: an empty declaration does not name all four outputs"; cat err; failed=$((failed + 1)); }
+
+# --outputs-file (CMake's threadlink_generate): the list as --list-outputs prints it, relative to
+# the caller; written when absent (no note: the first build), left alone while it is right, and
+# rewritten with a note when the outputs change, the new header written at once (exit 0).
+expect 0 "$gen" headers -C p -o gen --quiet --outputs-file outputs.txt
+expect_no_err "outputs changed"
+"$gen" headers --list-outputs -C p > want
+cmp -s want outputs.txt || { echo "FAIL: --outputs-file wrote:"; cat outputs.txt; failed=$((failed + 1)); }
+touch -d '2001-01-01' outputs.txt
+expect 0 "$gen" headers -C p -o gen --quiet --outputs-file outputs.txt
+[ "$(stat -c %Y outputs.txt)" = "$(date -d 2001-01-01 +%s)" ] || { echo "FAIL: an unchanged --outputs-file was rewritten"; failed=$((failed + 1)); }
+sed -i 's|"domains": \[|"domains": [ { "name": "Game.Extra", "output": "extra.h" },|' p/threadlink.json
+echo Delta > p/injectors/Game.Extra.User.txt
+expect 0 "$gen" headers -C p -o gen --quiet --outputs-file outputs.txt
+expect_err "outputs.txt: note: the project's outputs changed (1 new, 0 gone): this file lists them now, and the build configures again before its next run"
+grep -qx extra.h outputs.txt && [ -f gen/extra.h ] || { echo "FAIL: the new output is not listed or not written"; failed=$((failed + 1)); }
+expect 2 "$gen" headers -C p -o gen --outputs-file outputs.txt --expect-outputs ids.h
+expect_err "--expect-outputs and --outputs-file are two ways to declare the outputs: give one"
+sed -i 's|{ "name": "Game.Extra", "output": "extra.h" },||' p/threadlink.json
+rm p/injectors/Game.Extra.User.txt
+
+# A project before its first generate: one warning for every domain without a manifest, naming
+# the command with the -C the build gave (--strict: the same, as an error).
+mkdir -p fresh/injectors && echo Alpha > fresh/injectors/Game.Ids.User.txt && echo Beta > fresh/injectors/Game.More.User.txt
+cp p/threadlink.json fresh/ && mkdir -p fresh/assets/Sprites && echo hero > fresh/assets/Sprites/hero.txt
+expect 0 "$gen" headers -C fresh -o fresh-out --quiet
+expect_err "fresh/threadlink.json: warning: a new project: Game.Ids, Game.More and Content.Game have no manifest yet, so this build numbers their 3 entries without recording them; run threadlink-gen generate -C fresh once to record them in generated/ (then commit it)"
+[ "$(grep -c warning: err)" = 1 ] || { echo "FAIL: more than one warning for a new project"; cat err; failed=$((failed + 1)); }
+expect 1 "$gen" headers -C fresh -o fresh-out --quiet --strict
+expect_err "fresh/threadlink.json: error: a new project:"
+rm -rf fresh fresh-out
 
 # The depfile of headers lists every asset file and folder the content profile read.
 expect 0 "$gen" headers -C p -o gen --quiet --depfile gen.d
@@ -117,9 +149,23 @@ diff -r step full >/dev/null || { echo "FAIL: pack --build-step gave other bytes
 # depfile.
 rm -r p/generated
 expect 0 "$gen" pack --build-step -C p --output "$work/step2" --quiet --no-progress --depfile pack2.d
-expect_err "2 new entries of Content.Game not recorded in the manifest"
+expect_err "a new project: Game.Ids, Game.More and Content.Game have no manifest yet, so this build numbers their 5 entries without recording them; run threadlink-gen generate -C p once"
 [ ! -e p/generated ] || { echo "FAIL: pack --build-step made the generated folder"; failed=$((failed + 1)); }
 grep -q "^$p:\$" pack2.d || { echo "FAIL: the pack depfile lacks the missing manifest's nearest folder"; failed=$((failed + 1)); }
 diff -r step step2 >/dev/null || { echo "FAIL: the ids without a manifest differ from generate's"; failed=$((failed + 1)); }
+# pack --build-step takes its ids through the pipeline `headers` runs, so it refuses what headers
+# refuses, with the same words: here a manifest moved away from where its domain's output puts it
+# (a fresh manifest would forget every tombstone and renumber what collisions moved).
+expect 0 "$gen" generate -C p --quiet
+mkdir p/generated/old
+mv p/generated/Content.Game.manifest.json p/generated/old/
+tree p > before
+expect 1 "$gen" headers -C p -o "$work/moved-headers" --quiet
+expect_err "p/generated/Content.Game.manifest.json: error: the manifest of Content.Game is at generated/old/Content.Game.manifest.json, not here"
+expect 1 "$gen" pack --build-step -C p --output "$work/moved" --quiet --no-progress
+expect_err "p/generated/Content.Game.manifest.json: error: the manifest of Content.Game is at generated/old/Content.Game.manifest.json, not here"
+[ ! -e moved ] || { echo "FAIL: a build step refused by its manifest wrote its output"; failed=$((failed + 1)); }
+tree p > after
+cmp -s before after || { echo "FAIL: a refused pack --build-step wrote into the project"; failed=$((failed + 1)); }
 echo "build steps: $failed failed"
 [ "$failed" = 0 ]

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The command line itself: exit statuses (0 ok, 1 input errors or stale, 2 usage), --help and
-# --version, and usage errors that name the problem.
+# --version, usage errors that name the problem, and init (what it writes and refuses; the
+# projects it writes are built by tests/integration/init_builds.sh).
 #   cli.sh THREADLINK_GEN
 set -u
 gen=$1
@@ -113,5 +114,45 @@ bash -c 'set -e; cd "$1"; seg=$(printf "d%.0s" $(seq 1 200))
   || { echo "FAIL: -C from a working directory longer than 4096 bytes"; failed=$((failed + 1)); }
 expect 2 "$gen" diff "$work/p/generated" "$work/nothing-here"
 expect 0 "$gen" diff "$work/p/generated" "$work/p/generated"
+
+# A folder with no project config: the message says how to start one.
+mkdir "$work/empty"
+expect 1 "$gen" generate -C "$work/empty"
+expect_err "threadlink.json: error: no project config here: start a project with threadlink-gen init [--build meson|cmake|make] DIR, or run in a project's folder (-C DIR)"
+
+# init: a project per build system, generated once (its manifests written, check clean); a folder
+# that is not empty, or a file, is refused and left as it was; usage errors.
+for build in meson cmake make; do
+  expect 0 "$gen" init --build "$build" "$work/new-$build/My Game!"
+  grep -qF "cd $work/new-$build/My Game!" "$work/out" || { echo "FAIL: init --build $build prints no next step"; cat "$work/out"; failed=$((failed + 1)); }
+  (cd "$work/new-$build/My Game!" && find . -type f | sort) > "$work/files"
+  for f in ./threadlink.json ./main.c ./.gitignore ./injectors/Iris.Events.User.txt ./vaults/Player.vault.json \
+           ./vaultdata/players.vaultdata.json ./assets/Text/greeting.txt ./generated/Vault.Fields.manifest.json \
+           ./generated/players_data.h; do
+    grep -qxF "$f" "$work/files" || { echo "FAIL: init --build $build wrote no $f"; failed=$((failed + 1)); }
+  done
+  case $build in meson) own=./meson.build ;; cmake) own=./CMakeLists.txt ;; make) own=./Makefile ;; esac
+  [ "$(grep -c -e '^./meson.build$' -e '^./CMakeLists.txt$' -e '^./Makefile$' "$work/files")" = 1 ] && grep -qxF "$own" "$work/files" ||
+    { echo "FAIL: init --build $build wrote the build files:"; grep -e meson.build -e CMake -e Makefile "$work/files"; failed=$((failed + 1)); }
+  grep -q 'MyGame' "$work/new-$build/My Game!/$own" && ! grep -q '@NAME@' "$work/new-$build/My Game!/$own" "$work/new-$build/My Game!/main.c" ||
+    { echo "FAIL: init --build $build did not name the project MyGame"; failed=$((failed + 1)); }
+  expect 0 "$gen" check -C "$work/new-$build/My Game!"
+done
+(cd "$work/new-meson" && find . | sort) > "$work/before"
+expect 1 "$gen" init "$work/new-meson/My Game!"
+expect_err "My Game!: error: the folder is not empty"
+(cd "$work/new-meson" && find . | sort) | cmp -s - "$work/before" || { echo "FAIL: a refused init changed the folder"; failed=$((failed + 1)); }
+expect 1 "$gen" init "$work/new-meson/My Game!/main.c"
+expect_err "main.c: error: init writes a new project into a folder, and this is not a folder"
+expect 2 "$gen" init
+expect_err "init needs the folder of the new project"
+expect 2 "$gen" init --build scons "$work/x"
+expect_err "--build takes meson, cmake or make, not 'scons'"
+expect 2 "$gen" init "$work/x" "$work/y"
+expect_err "init takes one folder; extra argument"
+expect 2 "$gen" innit "$work/x"
+expect_err "unknown command 'innit' (did you mean 'init'?)"
+[ ! -e "$work/x" ] || { echo "FAIL: a usage error wrote a project"; failed=$((failed + 1)); }
+
 echo "cli: $failed failed"
 [ "$failed" = 0 ]

@@ -148,3 +148,103 @@ void fx_expect_failure(fixture *f, char *snapshot, const char *diagnostics)
     free(after);
     free(snapshot);
 }
+
+/* ---- Content projects and pack ---------------------------------------------------------------- */
+
+void fx_write_bytes(const char *path, const void *data, size_t n)
+{
+    fx_write(path, ""); /* creates the directories */
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    fwrite(data, 1, n, fp);
+    fclose(fp);
+}
+
+int fx_pack_with(fixture *f, pack_options opt)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    opt.summary = out;
+    opt.banner_without_version = true;
+    int rc = pack_run(&opt);
+    fclose(out);
+    buf_put(&f->summary, text, size);
+    free(text);
+    return rc;
+}
+
+int fx_pack(fixture *f)
+{
+    pack_options opt = {0};
+    return fx_pack_with(f, opt);
+}
+
+void fx_clear(fixture *f)
+{
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    f->summary.len = 0;
+    if (f->summary.data) f->summary.data[0] = 0;
+}
+
+static const char *main_profile =
+    "{\n"
+    "  \"domains\": [],\n"
+    "  \"content\": [\n"
+    "    { \"profile\": \"Main\", \"source_root\": \"assets\", \"output\": \"out/Main\",\n"
+    "      \"categories\": [ { \"name\": \"Icons\", \"folder\": \"Icons\" }, { \"name\": \"Levels\", \"folder\": \"Levels\" } ],\n"
+    "      \"max_archive_mb\": 1, \"compression\": \"%s\" }\n"
+    "  ]\n"
+    "}\n";
+
+void fx_config_main(const char *codec)
+{
+    char *cfg = xasprintf(main_profile, codec);
+    fx_write("threadlink.json", cfg);
+    free(cfg);
+}
+
+void fx_small_tree(void)
+{
+    fx_write("assets/Icons/sword.png", "sword bytes");
+    fx_write("assets/Icons/shield.png", "shield shield shield shield shield shield shield shield");
+    fx_write("assets/Levels/forest.txt", "level one level one level one level one level one level one");
+}
+
+char *fx_snapshot_all(void)
+{
+    char *a = fx_snapshot("generated"), *b = fx_snapshot("out");
+    char *s = xasprintf("%s%s", a, b);
+    free(a);
+    free(b);
+    return s;
+}
+
+char *fx_good_build(fixture *f)
+{
+    fx_config_main("zstd");
+    fx_small_tree();
+    assert_int_equal(fx_pack(f), 0);
+    fx_clear(f);
+    return fx_snapshot_all();
+}
+
+void fx_expect_pack_failure(fixture *f, char *before, const char *diagnostics)
+{
+    assert_int_equal(fx_pack(f), 1);
+    assert_string_equal(f->diags.data, diagnostics);
+    char *after = fx_snapshot_all();
+    assert_string_equal(before, after);
+    free(after);
+    free(before);
+}
+
+void fx_expect_config_error(fixture *f, const char *profile_json, const char *diagnostics)
+{
+    char *before = fx_good_build(f);
+    char *cfg = xasprintf("{\n  \"domains\": [],\n  \"content\": [\n    %s\n  ]\n}\n", profile_json);
+    fx_write("threadlink.json", cfg);
+    free(cfg);
+    fx_expect_pack_failure(f, before, diagnostics);
+}

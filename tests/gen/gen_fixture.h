@@ -7,6 +7,7 @@
 #include "base/fsio.h"
 #include "core/generate.h"
 #include "base/util.h"
+#include "pack/pack.h"
 
 typedef struct fixture {
     char dir[64];   /* the project root (tests run with it as the working directory) */
@@ -40,5 +41,27 @@ void fx_expect_failure(fixture *f, char *snapshot, const char *diagnostics);
 
 /* A minimal project: one identity domain "Test.Ids" (test_ids.h) plus whatever the test adds. */
 void fx_basic_config(const char *extra_domains);
+
+/* ---- Content projects and pack (tests/content, tests/pack) -------------------------------------- */
+
+/* Writes `n` bytes to `path`, creating directories. */
+void fx_write_bytes(const char *path, const void *data, size_t n);
+/* Runs pack with `opt` (a version-free banner, its summary into f->summary); returns its status. */
+int fx_pack_with(fixture *f, pack_options opt);
+int fx_pack(fixture *f);
+/* Forgets the diagnostics and summary gathered so far. */
+void fx_clear(fixture *f);
+/* threadlink.json with profile Main (assets -> out/Main, categories Icons and Levels, archives of
+ * at most 1 MB compressed with `codec`), and a small tree of three assets for it. */
+void fx_config_main(const char *codec);
+void fx_small_tree(void);
+/* Snapshots of generated/ and out/ together, to show that a failed run left both as they were. */
+char *fx_snapshot_all(void);
+/* Profile Main packed from the small tree: the snapshot of that good build. */
+char *fx_good_build(fixture *f);
+/* pack fails (exit 1) with exactly `diagnostics`, leaving everything as `before` (freed here). */
+void fx_expect_pack_failure(fixture *f, char *before, const char *diagnostics);
+/* After a good build, a config of the profiles `profile_json` makes pack fail that way. */
+void fx_expect_config_error(fixture *f, const char *profile_json, const char *diagnostics);
 
 #endif

@@ -117,7 +117,7 @@ rm "$p/injectors/Game.Ids.Huge.txt"
 cp "$p/generated/Game.Ids.manifest.json" "$work/manifest"
 truncate -s 300M "$p/generated/Game.Ids.manifest.json"
 expect 1 "$gen" generate -C "$p" --quiet
-expect_err "$p/generated/Game.Ids.manifest.json: error: cannot read the manifest: it is 300.0 MiB; manifests are capped at 256 MiB"
+expect_err "$p/generated/Game.Ids.manifest.json: error: cannot read the manifest of Game.Ids: it is 300.0 MiB; manifests are capped at 256 MiB"
 cp "$work/manifest" "$p/generated/Game.Ids.manifest.json"
 truncate -s 65M "$p/vaults/Enemy.vault.json"
 expect 1 "$gen" generate -C "$p" --quiet
@@ -191,12 +191,16 @@ expect_err "$c/assets/Icons/pipe.png: warning: special file skipped (only regula
 expect_err "$c/assets/Icons/sock.png: warning: special file skipped (only regular files are content)"
 expect_err "$c/assets/Icons/zero.png: warning: symbolic link to /dev/zero skipped: it leads out of the source root"
 expect_out "pack Main: 1 files"
-# pack --build-step reads the manifest without generating first.
+# pack --build-step reads the manifest without generating first, through the headers path: it
+# refuses a manifest that is not a regular file as headers does, with the same words.
 m=$(find "$c/generated" -name '*.manifest.json')
 mv "$m" "$work/content-manifest"
 mkfifo "$m"
-expect 1 "$gen" pack --build-step -C "$c" --output "$work/step" --quiet --no-progress
-expect_err "$m: error: cannot read the manifest of Content.Main: it is a FIFO (named pipe), not a regular file"
+for step in "headers -o $work/hdr" "pack --build-step --output $work/step --no-progress"; do
+  # shellcheck disable=SC2086
+  expect 1 "$gen" $step -C "$c" --quiet
+  expect_err "$c/threadlink.json: error: output path 'Content.Main.manifest.json': generated/Content.Main.manifest.json exists and is not a regular file"
+done
 rm "$m"
 mv "$work/content-manifest" "$m"
 mkdir "$c/profiles"

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Drives real consumer builds (examples/meson-subproject with Ninja, examples/make with Make):
+# Drives real consumer builds (examples/meson-subproject with Ninja, threadlink a subproject through
+# a subprojects/ link, its content packed at build time; examples/make with Make):
 # the first build compiles; a second does nothing; editing an injector regenerates and recompiles
 # only what includes the changed header; a new injector file is picked up; a touched input or a
 # manifest not written yet does not make every later build re-run the generator; a no-op
@@ -39,10 +40,24 @@ else
     echo "$out" | grep -q "threadlink-gen not found (THREADLINK_GEN='$missing')" || { echo "$out"; fail "no clear message for THREADLINK_GEN='$missing'"; }
     [ ! -e build ] || fail "make without a generator created build/"
   done
+  # The Makefile is complete (no variable used undefined) and is the one the README shows.
+  out=$(make --warn-undefined-variables -n THREADLINK_GEN="$gen" 2>&1) || { echo "$out"; fail "make -n"; }
+  echo "$out" | grep "undefined variable" && fail "the Makefile uses an undefined variable"
+  python3 - "$root/README.md" Makefile <<'PY' || fail "README.md does not show examples/make/Makefile as it is"
+import sys
+text = open(sys.argv[1], encoding="utf-8").read()
+start = text.index("```make\n", text.index("`examples/make/Makefile`")) + len("```make\n")
+sys.exit(0 if text[start:text.index("```\n", start)] == open(sys.argv[2], encoding="utf-8").read() else 1)
+PY
 fi
 
 out=$(build) || { echo "$out"; fail "first build"; }
 ./build/consumer | grep -q 'field Health' || fail "the consumer does not run"
+# Meson: the content step ran (the subproject's generator, at build time) and the program reads
+# the packed content by the ids of the catalog the headers step wrote.
+if [ "$which" = meson ]; then
+  ./build/consumer | grep -qx 'asset Sprites/hero: a hero' || { ./build/consumer; fail "the consumer does not read its packed content"; }
+fi
 
 out=$(build) || fail "second build"
 case "$out" in
@@ -75,6 +90,17 @@ if [ "$which" = meson ]; then
   echo "$out" | grep -q -e "$(obj potions)" || { echo "$out"; fail "potions.c was not recompiled after its data changed"; }
   echo "$out" | grep -q -e "$(obj fields)" && { echo "$out"; fail "fields.c was recompiled after a vault data edit"; }
   ./build/consumer | grep -q 'potion Small    health  30' || { ./build/consumer; fail "the vault data edit is not in the program after one build"; }
+fi
+
+# Meson: a new asset is packed and catalogued in one build, then the build is still.
+if [ "$which" = meson ]; then
+  printf 'a tree\n' > assets/Sprites/tree.txt
+  out=$(build) || { echo "$out"; fail "build after a new asset"; }
+  ./build/consumer | grep -qx 'asset Sprites/tree: a tree' || { ./build/consumer; fail "the new asset is not in the program after one build"; }
+  out=$(build)
+  case "$out" in *"no work to do"*) ;; *) echo "$out"; fail "the build after a new asset is not stable" ;; esac
+  rm assets/Sprites/tree.txt
+  build >/dev/null 2>&1 || fail "build after the asset was removed"
 fi
 
 # An input touched but not edited: at most one run of the generator, then the build is stable

@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <threadlink/content.h>
 #include <threadlink/levels.h>
+#include <threadlink/lifecycle.h>
+#include <threadlink/glue.h>
 
 #define H_LEVELS 8
 #define H_OBJECTS 4
@@ -102,7 +105,7 @@ static const tl_lifecycle_object_vtable h_obj_vtable = {"Obj", h_obj_preload, NU
 
 /* --- the loader ----------------------------------------------------------------------------------- */
 
-static tl_lifecycle_status h_give_objects(h_world *w, tl_level *level) {
+static tl_levels_status h_give_objects(h_world *w, tl_level *level) {
     h_script *s = h_script_of(w, level);
     tl_lifecycle_object list[H_OBJECTS];
     int i;
@@ -112,56 +115,56 @@ static tl_lifecycle_status h_give_objects(h_world *w, tl_level *level) {
         list[i].name = s->objs[i].name;
         list[i].parent = s->parents[i];
     }
-    assert_true(tl_level_set_objects(level, list, (uint32_t)s->object_count));
+    assert_true(tl_glue_level_set_objects(level, list, (uint32_t)s->object_count));
     if (s->fail_load) {
         tl_level_fail(level, "the file is missing");
-        return TL_LIFECYCLE_FAILED;
+        return TL_LEVELS_FAILED;
     }
-    return TL_LIFECYCLE_DONE;
+    return TL_LEVELS_DONE;
 }
 
-static tl_lifecycle_status h_begin(void *ctx, tl_level *level) {
+static tl_levels_status h_begin(void *ctx, tl_level *level) {
     h_world *w = (h_world *)ctx;
     h_script *s = h_script_of(w, level);
     s->begins++;
     h_trace(w, "begin%u", tl_level_id(level));
-    if (s->pending_loads > 0) return TL_LIFECYCLE_PENDING;
+    if (s->pending_loads > 0) return TL_LEVELS_PENDING;
     return h_give_objects(w, level);
 }
-static tl_lifecycle_status h_poll(void *ctx, tl_level *level) {
+static tl_levels_status h_poll(void *ctx, tl_level *level) {
     h_world *w = (h_world *)ctx;
     h_script *s = h_script_of(w, level);
     h_trace(w, "poll%u", tl_level_id(level));
-    if (--s->pending_loads > 0) return TL_LIFECYCLE_PENDING;
+    if (--s->pending_loads > 0) return TL_LEVELS_PENDING;
     return h_give_objects(w, level);
 }
 static void h_unload(void *ctx, tl_level *level) {
     h_world *w = (h_world *)ctx;
     h_script *s = h_script_of(w, level);
     s->unloads++;
-    s->scope_alive_at_unload = tl_scope_valid(tl_level_scope(level));
+    s->scope_alive_at_unload = tl_scope_valid(tl_glue_level_scope(level));
     h_trace(w, "unload%u", tl_level_id(level));
 }
-static tl_lifecycle_status h_finished(void *ctx, tl_level *level) {
+static tl_levels_status h_finished(void *ctx, tl_level *level) {
     h_world *w = (h_world *)ctx;
     h_script *s = h_script_of(w, level);
     h_trace(w, "finished%u", tl_level_id(level));
     if (s->pending_finish > 0) {
         s->pending_finish--;
-        return TL_LIFECYCLE_PENDING;
+        return TL_LEVELS_PENDING;
     }
-    return TL_LIFECYCLE_DONE;
+    return TL_LEVELS_DONE;
 }
-static tl_lifecycle_status h_before(void *ctx, tl_level *level) {
+static tl_levels_status h_before(void *ctx, tl_level *level) {
     h_world *w = (h_world *)ctx;
     h_script *s = h_script_of(w, level);
     s->before_calls++;
     h_trace(w, "before%u", tl_level_id(level));
     if (s->pending_before > 0) {
         s->pending_before--;
-        return TL_LIFECYCLE_PENDING;
+        return TL_LEVELS_PENDING;
     }
-    return TL_LIFECYCLE_DONE;
+    return TL_LEVELS_DONE;
 }
 
 /* --- events ------------------------------------------------------------------------------------- */
@@ -242,7 +245,8 @@ static tl_levels_desc h_desc(h_world *w) {
     desc.loader.before_unload = h_before;
     desc.registry = &w->reg;
     desc.logger = &w->logger;
-    desc.content = w->content;
+    desc.objects = tl_glue_levels_objects();
+    if (w->content) desc.scopes = tl_glue_levels_scopes(w->content);
     return desc;
 }
 

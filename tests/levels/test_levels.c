@@ -177,7 +177,7 @@ static void test_levels_unload_follows_one_path(void **state) {
     hold = tl_levels_hold(w->levels, 1);
     tl_levels_update(w->levels, 0.016);
     tl_levels_update(w->levels, 0.016);
-    assert_true(tl_scope_valid(tl_level_scope(tl_levels_try_get(w->levels, 1))));
+    assert_true(tl_scope_valid(tl_glue_level_scope(tl_levels_try_get(w->levels, 1))));
     w->trace[0] = '\0';
     tl_level_hold_release(hold);
     assert_true(tl_levels_is_resident(w->levels, 1)); /* within its delay (0: until the next update) */
@@ -342,8 +342,8 @@ static void test_levels_level_scope_and_moved_entity(void **state) {
     tl_level_hold field = tl_levels_hold(w->levels, 1), town = tl_levels_hold(w->levels, 2);
     tl_scope fs, ts, npc;
     tl_levels_update(w->levels, 0.016);
-    fs = tl_level_scope(tl_levels_try_get(w->levels, 1));
-    ts = tl_level_scope(tl_levels_try_get(w->levels, 2));
+    fs = tl_glue_level_scope(tl_levels_try_get(w->levels, 1));
+    ts = tl_glue_level_scope(tl_levels_try_get(w->levels, 2));
     assert_true(tl_scope_valid(fs));
     assert_int_equal(tl_scope_get_kind(fs), TL_SCOPE_LEVEL);
     assert_string_equal(tl_scope_name(fs), "Level 1");
@@ -360,7 +360,7 @@ static void test_levels_level_scope_and_moved_entity(void **state) {
 
 /* --- reentrancy, shutdown ----------------------------------------------------------------------- */
 
-static tl_lifecycle_status reentrant_begin(void *ctx, tl_level *level) {
+static tl_levels_status reentrant_begin(void *ctx, tl_level *level) {
     h_world *w = (h_world *)ctx;
     tl_level_hold other;
     tl_levels_update(tl_level_owner(level), 0.0);   /* refused */
@@ -368,7 +368,7 @@ static tl_lifecycle_status reentrant_begin(void *ctx, tl_level *level) {
     other = tl_levels_hold(tl_level_owner(level), 7); /* allowed */
     h_trace(w, "begin%u", tl_level_id(level));
     tl_level_hold_release(other);
-    return TL_LIFECYCLE_DONE;
+    return TL_LEVELS_DONE;
 }
 
 static void test_levels_callbacks_may_hold_but_not_update(void **state) {
@@ -411,8 +411,8 @@ static void test_levels_core_discard_unloads_levels_before_subsystems(void **sta
     assert_true(tl_lifecycle_init(&core, &cdesc));
     assert_true(tl_lifecycle_weave(&core, &shut_subsystem, &sub));
     while (tl_lifecycle_deploy(&core) == TL_LIFECYCLE_DEPLOY_PENDING) {}
-    desc.core = &core;
     levels = tl_levels_create(&desc);
+    assert_true(tl_glue_levels_attach(&core, levels));
     h_script_objects(w, 1, 1);
     w->scripts[2].pending_loads = 5;
     resident = tl_levels_hold(levels, 1);
@@ -436,8 +436,9 @@ static void test_levels_destroy_before_the_core_unregisters(void **state) {
     tl_levels_desc desc = h_desc(w);
     tl_levels *levels;
     assert_true(tl_lifecycle_init(&core, NULL));
-    desc.core = &core;
     levels = tl_levels_create(&desc);
+    assert_true(tl_glue_levels_attach(&core, levels));
+    tl_glue_levels_detach(&core, levels);
     tl_levels_destroy(levels);
     tl_lifecycle_discard(&core); /* no hook left to call into freed memory (ASan would see it) */
     assert_int_equal(core.hook_count, 0);

@@ -22,7 +22,10 @@
 #include <cmocka.h>
 
 #define TL_IMPLEMENTATION
+#include <threadlink/content.h>
 #include <threadlink/levels.h>
+#include <threadlink/lifecycle.h>
+#include <threadlink/glue.h>
 
 #define M_HOLD_LEVELS 4  /* ids 0..3: held and released by the test */
 #define M_LEVELS 6       /* ids 4, 5: presented only */
@@ -88,7 +91,7 @@ static const tl_lifecycle_object_vtable m_vtable = {"M", m_obj_preload, NULL, NU
 
 /* --- the loader ------------------------------------------------------------------------------ */
 
-static tl_lifecycle_status m_finish_load(m_world *w, m_level *l, tl_level *level) {
+static tl_levels_status m_finish_load(m_world *w, m_level *l, tl_level *level) {
     tl_lifecycle_object list[M_OBJECTS];
     int i;
     l->loading = 0;
@@ -99,21 +102,21 @@ static tl_lifecycle_status m_finish_load(m_world *w, m_level *l, tl_level *level
         list[i].name = NULL;
         list[i].parent = l->objs[i].parent;
     }
-    assert_true(tl_level_set_objects(level, list, (uint32_t)l->object_count));
+    assert_true(tl_glue_level_set_objects(level, list, (uint32_t)l->object_count));
     (void)w;
     if (l->fail_load) {
         l->ever_failed = 1;
-        return TL_LIFECYCLE_FAILED;
+        return TL_LEVELS_FAILED;
     }
-    return TL_LIFECYCLE_DONE;
+    return TL_LEVELS_DONE;
 }
 
-static tl_lifecycle_status m_begin(void *ctx, tl_level *level) {
+static tl_levels_status m_begin(void *ctx, tl_level *level) {
     m_world *w = (m_world *)ctx;
     m_level *l = m_of(w, level);
     int i;
     assert_false(l->loaded); /* operations never overlap */
-    assert_true(tl_scope_valid(tl_level_scope(level)));
+    assert_true(tl_scope_valid(tl_glue_level_scope(level)));
     l->loaded = l->loading = 1;
     l->given = 0;
     l->pending_polls = (int)m_rand(w, 3);
@@ -128,23 +131,23 @@ static tl_lifecycle_status m_begin(void *ctx, tl_level *level) {
         if (l->objs[i].fail) l->ever_failed = 1;
         l->objs[i].parent = i > 0 && m_rand(w, 2) ? m_rand(w, (uint32_t)i) : TL_LIFECYCLE_BATCH_NO_PARENT;
     }
-    if (l->pending_polls > 0) return TL_LIFECYCLE_PENDING;
+    if (l->pending_polls > 0) return TL_LEVELS_PENDING;
     return m_finish_load(w, l, level);
 }
-static tl_lifecycle_status m_poll(void *ctx, tl_level *level) {
+static tl_levels_status m_poll(void *ctx, tl_level *level) {
     m_world *w = (m_world *)ctx;
     m_level *l = m_of(w, level);
     assert_true(l->loaded && l->loading);
-    if (--l->pending_polls > 0) return TL_LIFECYCLE_PENDING;
+    if (--l->pending_polls > 0) return TL_LEVELS_PENDING;
     return m_finish_load(w, l, level);
 }
-static tl_lifecycle_status m_finished(void *ctx, tl_level *level) {
+static tl_levels_status m_finished(void *ctx, tl_level *level) {
     m_level *l = m_of((m_world *)ctx, level);
     assert_true(l->loaded && !l->loading);
-    if (l->finish_pending-- > 0) return TL_LIFECYCLE_PENDING;
-    return TL_LIFECYCLE_DONE;
+    if (l->finish_pending-- > 0) return TL_LEVELS_PENDING;
+    return TL_LEVELS_DONE;
 }
-static tl_lifecycle_status m_before(void *ctx, tl_level *level) {
+static tl_levels_status m_before(void *ctx, tl_level *level) {
     m_world *w = (m_world *)ctx;
     m_level *l = m_of(w, level);
     assert_true(l->loaded && !l->loading);
@@ -152,15 +155,15 @@ static tl_lifecycle_status m_before(void *ctx, tl_level *level) {
     if (l->before_pending == 0 && m_rand(w, 3) == 0) l->before_pending = 1 + (int)m_rand(w, 2);
     if (l->before_pending > 0) {
         l->before_pending--;
-        if (l->before_pending > 0) return TL_LIFECYCLE_PENDING;
+        if (l->before_pending > 0) return TL_LEVELS_PENDING;
     }
-    return TL_LIFECYCLE_DONE;
+    return TL_LEVELS_DONE;
 }
 static void m_unload(void *ctx, tl_level *level) {
     m_level *l = m_of((m_world *)ctx, level);
     int i;
     assert_true(l->loaded);
-    assert_false(tl_scope_valid(tl_level_scope(level))); /* ended first */
+    assert_false(tl_scope_valid(tl_glue_level_scope(level))); /* ended first */
     for (i = 0; i < l->object_count; i++) assert_int_equal(l->objs[i].discards, l->given);
     l->loaded = l->loading = 0;
 }
@@ -233,7 +236,7 @@ static void m_check_residency(m_world *w) {
         assert_int_equal(resident, l->announced);
         if (resident && l->holders == 0) assert_true(within);
         if (l->announced && (l->holders > 0 || within)) assert_true(resident);
-        if (resident) assert_true(tl_scope_valid(tl_level_scope(tl_levels_try_get(w->set, (uint32_t)i))));
+        if (resident) assert_true(tl_scope_valid(tl_glue_level_scope(tl_levels_try_get(w->set, (uint32_t)i))));
     }
     for (i = 0; i < w->hold_count; i++) {
         tl_level_hold_status status = tl_level_hold_status_of(w->holds[i]);
@@ -306,7 +309,8 @@ static void test_levels_model_random_operations(void **state) {
     desc.loader.finished_loading = m_finished;
     desc.loader.before_unload = m_before;
     desc.registry = &w->reg;
-    desc.content = w->content;
+    desc.objects = tl_glue_levels_objects();
+    if (w->content) desc.scopes = tl_glue_levels_scopes(w->content);
     desc.logger = &cd.logger;
     w->set = tl_levels_create(&desc);
     assert_non_null(w->set);

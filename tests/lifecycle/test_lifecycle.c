@@ -14,6 +14,8 @@
 
 #define TL_IMPLEMENTATION
 #include <threadlink/lifecycle.h>
+#include <threadlink/time.h>
+#include <threadlink/glue.h>
 
 #ifndef NATIVES_FILE
 #error "NATIVES_FILE must name runtime/threadlink/natives/Iris.Events.Native.txt"
@@ -26,6 +28,7 @@ typedef struct harness {
     tl_events reg;
     tl_logger logger;
     tl_lifecycle core;
+    tl_time time; /* woven into core first (glue.h) */
     char trace[512];
     int records;
     uint32_t last_item;
@@ -51,11 +54,11 @@ static void capture(void *user, const tl_log_record *record) {
 
 /* The event table the generator would emit for natives/Iris.Events.Native.txt alone. */
 static const tl_events_info native_table[9] = {
-    {"OnCoreDeployed", TL_LIFECYCLE_SIG_CORE, 0},      {"OnUpdate", TL_LIFECYCLE_SIG_FLOAT, 0},
-    {"OnFixedUpdate", TL_LIFECYCLE_SIG_FLOAT, 0},      {"OnLateUpdate", TL_LIFECYCLE_SIG_FLOAT, 0},
-    {"OnPlaytimeCountTick", TL_LIFECYCLE_SIG_DOUBLE, 0}, {"OnGamePauseRequested", TL_LIFECYCLE_SIG_VOID, 0},
-    {"OnGameResumeRequested", TL_LIFECYCLE_SIG_VOID, 0}, {"OnGamePaused", TL_LIFECYCLE_SIG_VOID, 0},
-    {"OnGameResumed", TL_LIFECYCLE_SIG_VOID, 0},
+    {"OnCoreDeployed", TL_LIFECYCLE_SIG_CORE, 0},      {"OnUpdate", TL_TIME_SIG_FLOAT, 0},
+    {"OnFixedUpdate", TL_TIME_SIG_FLOAT, 0},      {"OnLateUpdate", TL_TIME_SIG_FLOAT, 0},
+    {"OnPlaytimeCountTick", TL_TIME_SIG_DOUBLE, 0}, {"OnGamePauseRequested", TL_TIME_SIG_VOID, 0},
+    {"OnGameResumeRequested", TL_TIME_SIG_VOID, 0}, {"OnGamePaused", TL_TIME_SIG_VOID, 0},
+    {"OnGameResumed", TL_TIME_SIG_VOID, 0},
 };
 
 /* A test subsystem: records its calls and can be told to pend, fail, weave, or look others up. */
@@ -130,6 +133,7 @@ static void on_deployed(void *ctx, tl_lifecycle *core) {
 static int setup(void **state) {
     harness *h = (harness *)calloc(1, sizeof *h);
     tl_lifecycle_desc desc;
+    tl_time_desc time_desc;
     assert_non_null(h);
     h->subs = (sub *)calloc(4, sizeof(sub));
     assert_non_null(h->subs);
@@ -141,6 +145,11 @@ static int setup(void **state) {
     desc.registry = &h->reg;
     desc.logger = &h->logger;
     assert_true(tl_lifecycle_init(&h->core, &desc));
+    memset(&time_desc, 0, sizeof time_desc);
+    time_desc.registry = &h->reg;
+    time_desc.logger = &h->logger;
+    tl_time_init(&h->time, &time_desc);
+    assert_true(tl_glue_weave_time(&h->core, &h->time));
     *state = h;
     return 0;
 }
@@ -351,7 +360,7 @@ static void test_lifecycle_discards_in_reverse_once(void **state) {
     assert_string_equal(h->trace, "dC dB dA");
     assert_false(c->found_in_discard); /* lookups answer false during teardown */
     assert_false(sub_b_get(&h->core, NULL));
-    assert_null(tl_lifecycle_time(&h->core));
+    assert_false(h->time.running); /* discarded last, with the lifecycle */
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_FAILED);
     assert_int_equal(h->last_item, TL_LIFECYCLE_LOG_DEPLOY_REFUSED);
 }
@@ -449,18 +458,18 @@ static void subscribe_natives(harness *h, tagged tags[8]) {
         tags[i].h = h;
         tags[i].tag = names[i];
     }
-    assert_true(tl_events_subscribe(&h->reg, 1, TL_LIFECYCLE_SIG_FLOAT, 0, TL_EVENTS_FN(on_float), &tags[0]));
-    assert_true(tl_events_subscribe(&h->reg, 2, TL_LIFECYCLE_SIG_FLOAT, 0, TL_EVENTS_FN(on_float), &tags[1]));
-    assert_true(tl_events_subscribe(&h->reg, 3, TL_LIFECYCLE_SIG_FLOAT, 0, TL_EVENTS_FN(on_float), &tags[2]));
-    assert_true(tl_events_subscribe(&h->reg, 4, TL_LIFECYCLE_SIG_DOUBLE, 0, TL_EVENTS_FN(on_double), &tags[3]));
+    assert_true(tl_events_subscribe(&h->reg, 1, TL_TIME_SIG_FLOAT, 0, TL_EVENTS_FN(on_float), &tags[0]));
+    assert_true(tl_events_subscribe(&h->reg, 2, TL_TIME_SIG_FLOAT, 0, TL_EVENTS_FN(on_float), &tags[1]));
+    assert_true(tl_events_subscribe(&h->reg, 3, TL_TIME_SIG_FLOAT, 0, TL_EVENTS_FN(on_float), &tags[2]));
+    assert_true(tl_events_subscribe(&h->reg, 4, TL_TIME_SIG_DOUBLE, 0, TL_EVENTS_FN(on_double), &tags[3]));
     for (i = 5; i <= 8; i++)
-        assert_true(tl_events_subscribe(&h->reg, i, TL_LIFECYCLE_SIG_VOID, 0, TL_EVENTS_FN(on_void), &tags[i - 1]));
+        assert_true(tl_events_subscribe(&h->reg, i, TL_TIME_SIG_VOID, 0, TL_EVENTS_FN(on_void), &tags[i - 1]));
 }
 
 static void test_lifecycle_time_publishes_frame_events_in_order(void **state) {
     harness *h = (harness *)*state;
     tagged tags[8];
-    tl_time *time = tl_lifecycle_time(&h->core);
+    tl_time *time = &h->time;
     subscribe_natives(h, tags);
     assert_non_null(time);
     /* Default fixed step 0.02 s: a 0.05 s frame is two fixed steps (0.01 s carried over). */
@@ -483,7 +492,7 @@ static void test_lifecycle_time_publishes_frame_events_in_order(void **state) {
 static void test_lifecycle_time_scale_pauses_and_resumes(void **state) {
     harness *h = (harness *)*state;
     tagged tags[8];
-    tl_time *time = tl_lifecycle_time(&h->core);
+    tl_time *time = &h->time;
     subscribe_natives(h, tags);
     assert_true(tl_time_set_scale(time, 0.0f));
     assert_true(tl_time_set_scale(time, 0.0f)); /* no change: no event */
@@ -496,7 +505,7 @@ static void test_lifecycle_time_scale_pauses_and_resumes(void **state) {
     assert_true(tl_time_set_scale(time, 1.0f));
     assert_string_equal(h->trace, "resumed");
     assert_false(tl_time_set_scale(time, 0.5f));
-    assert_int_equal(h->last_item, TL_LIFECYCLE_LOG_TIME_SCALE);
+    assert_int_equal(h->last_item, TL_TIME_LOG_SCALE);
     assert_non_null(strstr(h->last_line, "Time: error: time scale must be exactly 0 or 1, not 0.5"));
     assert_true(time->time_scale == 1.0f);
     h->trace[0] = '\0';
@@ -511,7 +520,7 @@ static void test_lifecycle_time_scale_pauses_and_resumes(void **state) {
 static void test_lifecycle_time_counts_playtime(void **state) {
     harness *h = (harness *)*state;
     tagged tags[8];
-    tl_time *time = tl_lifecycle_time(&h->core);
+    tl_time *time = &h->time;
     subscribe_natives(h, tags);
     tl_time_tick(time, 0.25);
     assert_null(strstr(h->trace, "playtime")); /* not counting by default */
@@ -533,7 +542,7 @@ static void test_lifecycle_time_counts_playtime(void **state) {
 static void test_lifecycle_time_stops_with_the_core(void **state) {
     harness *h = (harness *)*state;
     tagged tags[8];
-    tl_time *time = tl_lifecycle_time(&h->core);
+    tl_time *time = &h->time;
     subscribe_natives(h, tags);
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_DONE);
     tl_lifecycle_discard(&h->core);
@@ -559,7 +568,7 @@ static void test_lifecycle_time_desc_refuses_unusable_durations(void **state) {
         desc.fixed_delta_time = bad_fixed[i];
         tl_time_init(&time, &desc);
         assert_int_equal(h->records, 1);
-        assert_int_equal(h->last_item, TL_LIFECYCLE_LOG_TIME_DESC);
+        assert_int_equal(h->last_item, TL_TIME_LOG_DESC);
         assert_non_null(strstr(h->last_line, "Time: error: tl_time_desc.fixed_delta_time is"));
         assert_true(time.fixed_delta_time == 0.02f);
         tl_time_tick(&time, 0.016);
@@ -573,7 +582,7 @@ static void test_lifecycle_time_desc_refuses_unusable_durations(void **state) {
         desc.max_delta_time = bad_max[i];
         tl_time_init(&time, &desc);
         assert_int_equal(h->records, 1);
-        assert_int_equal(h->last_item, TL_LIFECYCLE_LOG_TIME_DESC);
+        assert_int_equal(h->last_item, TL_TIME_LOG_DESC);
         assert_non_null(strstr(h->last_line, "tl_time_desc.max_delta_time is"));
         assert_true(time.max_delta_time == 0.25f);
         tl_time_tick(&time, 1e300); /* clamped to 0.25: 12 steps, 0.01 carried */
@@ -605,7 +614,7 @@ static void test_lifecycle_time_fixed_steps_are_capped_per_frame(void **state) {
     tl_time_tick(&time, 1.7e9); /* a wall-clock timestamp passed by mistake */
     assert_int_equal(tl_time_fixed_steps(&time), TL_TIME_MAX_FIXED_STEPS);
     assert_int_equal(h->records, 1);
-    assert_int_equal(h->last_item, TL_LIFECYCLE_LOG_FIXED_STEPS_DROPPED);
+    assert_int_equal(h->last_item, TL_TIME_LOG_FIXED_STEPS_DROPPED);
     assert_non_null(strstr(h->last_line, "Time: warning: frame 1 owed more than 10000 fixed steps"));
     assert_true(time.fixed_accumulator == 0.0);
     assert_int_equal(tl_time_fixed_steps(&time), 0);
@@ -673,7 +682,7 @@ static void test_lifecycle_time_fixed_steps_per_second_limits(void **state) {
     h->records = 0;
     tl_time_init(&time, &desc);
     assert_int_equal(h->records, 1);
-    assert_int_equal(h->last_item, TL_LIFECYCLE_LOG_TIME_DESC);
+    assert_int_equal(h->last_item, TL_TIME_LOG_DESC);
     assert_non_null(strstr(h->last_line, "Time: error: tl_time_desc.fixed_steps_per_second is 10001"));
     assert_int_equal(time.fixed_steps_per_second, 0);
     assert_true(time.fixed_delta_time == 0.02f);
@@ -689,7 +698,7 @@ static void test_lifecycle_time_fixed_steps_per_second_limits(void **state) {
     tl_time_tick_ns(&time, 1500000000u);
     assert_int_equal(tl_time_fixed_steps(&time), TL_TIME_MAX_FIXED_STEPS);
     assert_int_equal(h->records, 1);
-    assert_int_equal(h->last_item, TL_LIFECYCLE_LOG_FIXED_STEPS_DROPPED);
+    assert_int_equal(h->last_item, TL_TIME_LOG_FIXED_STEPS_DROPPED);
     assert_true(time.fixed_accumulator_ticks == 0u);
     tl_time_tick_ns(&time, UINT64_MAX); /* clamped, never overflowing */
     assert_int_equal(tl_time_fixed_steps(&time), TL_TIME_MAX_FIXED_STEPS);
@@ -710,7 +719,7 @@ static void test_lifecycle_deploy_reports_a_core_discarded_by_its_listener(void 
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_PENDING);
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_FAILED);
     assert_false(tl_lifecycle_deployed(&h->core));
-    assert_null(tl_lifecycle_time(&h->core));
+    assert_false(h->time.running); /* the clock stopped with the lifecycle it was woven into */
     assert_string_equal(h->trace, "pA bA iA dA deployed");
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_FAILED);
     assert_int_equal(h->last_item, TL_LIFECYCLE_LOG_DEPLOY_REFUSED);
@@ -722,24 +731,33 @@ static void test_lifecycle_events_from_a_generated_enum(void **state) {
            Game_OnPlaytimeCountTick = 4, Game_OnGamePauseRequested = 5, Game_OnGameResumeRequested = 6,
            Game_OnGamePaused = 7, Game_OnGameResumed = 8 };
     static const tl_lifecycle_events events = TL_LIFECYCLE_EVENTS_INIT(Game_);
+    static const tl_time_events time_events = TL_TIME_EVENTS_INIT(Game_);
     tl_events reg;
     tl_lifecycle core;
     tl_lifecycle_desc desc;
+    tl_time time;
+    tl_time_desc time_desc;
     tagged update = {NULL, "update"};
     update.h = h;
     assert_int_equal(events.core_deployed, 3);
-    assert_int_equal(events.update, 0);
-    assert_int_equal(events.game_resumed, 8);
+    assert_int_equal(time_events.update, 0);
+    assert_int_equal(time_events.game_resumed, 8);
     memset(&desc, 0, sizeof desc);
     assert_true(tl_events_init_table(&reg, 9, NULL, &h->logger));
     desc.registry = &reg;
     desc.events = &events;
     desc.logger = &h->logger;
     assert_true(tl_lifecycle_init(&core, &desc));
+    memset(&time_desc, 0, sizeof time_desc);
+    time_desc.registry = &reg;
+    time_desc.events = &time_events;
+    time_desc.logger = &h->logger;
+    tl_time_init(&time, &time_desc);
+    assert_true(tl_glue_weave_time(&core, &time));
     assert_true(tl_events_subscribe(&reg, 3, TL_LIFECYCLE_SIG_CORE, 0, TL_EVENTS_FN(on_deployed), h));
-    assert_true(tl_events_subscribe(&reg, 0, TL_LIFECYCLE_SIG_FLOAT, 0, TL_EVENTS_FN(on_float), &update));
+    assert_true(tl_events_subscribe(&reg, 0, TL_TIME_SIG_FLOAT, 0, TL_EVENTS_FN(on_float), &update));
     assert_int_equal(tl_lifecycle_deploy(&core), TL_LIFECYCLE_DEPLOY_DONE);
-    tl_time_frame(tl_lifecycle_time(&core), 0.5);
+    tl_time_frame(&time, 0.5);
     assert_string_equal(h->trace, "deployed update(0.25)");
     tl_lifecycle_discard(&core);
     tl_events_discard(&reg);
@@ -755,10 +773,11 @@ static void test_lifecycle_native_events_file_matches_the_runtime(void **state) 
         {"OnGameResumed", "()"},
     };
     const tl_lifecycle_events native = TL_LIFECYCLE_EVENTS_NATIVE;
-    const uint32_t ordinals[9] = {native.core_deployed, native.update, native.fixed_update,
-                                  native.late_update, native.playtime_count_tick,
-                                  native.game_pause_requested, native.game_resume_requested,
-                                  native.game_paused, native.game_resumed};
+    const tl_time_events clock = TL_TIME_EVENTS_NATIVE;
+    const uint32_t ordinals[9] = {native.core_deployed, clock.update, clock.fixed_update,
+                                  clock.late_update, clock.playtime_count_tick,
+                                  clock.game_pause_requested, clock.game_resume_requested,
+                                  clock.game_paused, clock.game_resumed};
     char line[256];
     int n = 0;
     FILE *file = fopen(NATIVES_FILE, "r");

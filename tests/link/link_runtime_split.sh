@@ -16,19 +16,20 @@ cc=${3:-cc}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 flags="-std=c11 -Wall -Wextra -Wpedantic -Werror -DTL_MEM_DEBUG -I$runtime"
-modules="lifecycle vault text content_format content mem save levels platform patch"
+modules="lifecycle time vault content mem save levels platform platform_local patch"
 failed=0
 count=0
 
 switch_of() { echo "TL_$(echo "$1" | tr '[:lower:]' '[:upper:]')_IMPL"; }
 header_of() { echo "$1.h"; }
 
-# unit NAME HEADER MODULE...: NAME.o, a file defining the switches of MODULE... and including HEADER.
+# unit NAME HEADERS MODULE...: NAME.o, a file defining the switches of MODULE... and including HEADERS
+# (one word or several, quoted).
 unit() {
   name=$1; header=$2; shift 2
   [ -f "$work/$name.o" ] && return 0
   { for mod in "$@"; do echo "#define $(switch_of "$mod")"; done
-    echo "#include <threadlink/$header>"
+    for h in $header; do echo "#include <threadlink/$h>"; done
     echo "int tl_link_test_$name(void);"; echo "int tl_link_test_$name(void) { return 0; }"; } > "$work/$name.c"
   # shellcheck disable=SC2086
   "$cc" $flags -c "$work/$name.c" -o "$work/$name.o" 2>"$work/err" || { cat "$work/$name.c" "$work/err"; return 1; }
@@ -91,12 +92,28 @@ done
 # (issue 29) go beside the vaults they store, levels (issue 28) beside the content they load.
 # Patch plans (issue 31) in a file of their own, using the content readers of assets.c (and the
 # text rules, text.h, beside them).
-{ unit core lifecycle.h mem lifecycle && unit assets levels.h text content_format content levels &&
-  unit vaults platform.h vault save platform && unit patches patch.h patch &&
-  program "core.c | assets.c (with levels.h) | vault.c (with save.h, platform.h) | patches.c (patch.h)" core assets vaults patches; } ||
+{ unit core lifecycle.h mem lifecycle && unit clock time.h time && unit assets "levels.h content.h" content levels &&
+  unit vaults "platform_local.h vault.h" vault save platform platform_local && unit patches patch.h patch &&
+  program "core.c | clock.c (time.h) | assets.c (with levels.h) | vault.c (with save.h, platform.h) | patches.c (patch.h)" core clock assets vaults patches; } ||
   failed=$((failed + 1))
 
-printf '#define TL_IMPLEMENTATION\n#include <threadlink/threadlink.h>\n' > "$work/umbrella.c"
+# Issue 42: TL_IMPLEMENTATION in several files, each including the services it implements (a file
+# implementing levels and one implementing content failed with "multiple definition of
+# tl_log_level_name"; content and patches share the readers); mem's list in a file of its own.
+# TL_IMPLEMENTATION implements every header the file includes: platform_local.h brings platform.h
+# and save.h, so those two are implemented there.
+services="time lifecycle levels vault content platform_local patch"
+for module in $services; do
+  printf '#define TL_IMPLEMENTATION\n#include <threadlink/%s.h>\n' "$module" > "$work/impl_$module.c"
+  # shellcheck disable=SC2086
+  "$cc" $flags -c "$work/impl_$module.c" -o "$work/impl_$module.o" 2>"$work/err" ||
+    { cat "$work/err"; failed=$((failed + 1)); }
+done
+unit mem_list mem.h mem &&
+  program "TL_IMPLEMENTATION in a file per service" mem_list $(for m in $services; do echo "impl_$m"; done) ||
+  failed=$((failed + 1))
+
+printf '#define TL_IMPLEMENTATION\n#define TL_MEM_IMPL\n#include <threadlink/threadlink.h>\n' > "$work/umbrella.c"
 # shellcheck disable=SC2086
 { "$cc" $flags -c "$work/umbrella.c" -o "$work/umbrella.o" && program "TL_IMPLEMENTATION in one file" umbrella; } ||
   failed=$((failed + 1))

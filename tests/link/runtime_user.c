@@ -17,7 +17,7 @@ int main(void) {
     if (!tl_events_init(&reg, NULL)) bad |= 2;                                      /* events */
     tl_events_discard(&reg);
     tl_time_init(&time, NULL);                                                    /* time */
-    if (tl_lifecycle_time(NULL) != NULL) bad |= 4;
+    if (tl_lifecycle_deployed(NULL)) bad |= 4;                                     /* lifecycle */
     if (tl_vault_serialised_size(NULL, NULL) != 0) bad |= 8;                      /* vault */
     if (tl_vault_listener_count(NULL) != 0) bad |= 8;
     if (strcmp(tl_cf_error_text(TL_CF_NOT_FOUND), "not found") != 0) bad |= 16;     /* content_format */

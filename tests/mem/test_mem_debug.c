@@ -1,6 +1,6 @@
 /* TL_MEM_DEBUG (set for this whole program by meson): live blocks are tracked, leaks are
  * reported, and tl_mem_free refuses pointers it did not hand out, without touching them (so ASan
- * stays quiet too). This file also holds the one TL_IMPLEMENTATION the debug build needs. */
+ * stays quiet too). This file also holds the one TL_MEM_IMPL the debug build needs. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,7 +11,7 @@
 
 static int reports, last_report = -1;
 #define TL_MEM_REPORT(error, message) (reports++, last_report = (int)(error), (void)(message))
-#define TL_IMPLEMENTATION
+#define TL_MEM_IMPL
 #include <threadlink/mem.h>
 
 #ifndef TL_MEM_DEBUG

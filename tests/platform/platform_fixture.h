@@ -210,7 +210,6 @@ static inline void fx_create_args(fx *f, uint32_t platform, uint32_t distributio
     memset(&desc, 0, sizeof desc);
     desc.registry = &f->reg;
     desc.logger = &f->logger;
-    desc.core = f->core;
     desc.platform = platform;
     desc.distribution = distribution;
     desc.allowed = f->policy;
@@ -221,6 +220,7 @@ static inline void fx_create_args(fx *f, uint32_t platform, uint32_t distributio
     desc.module_count = (uint32_t)f->script_count;
     f->p = tl_platform_create(&desc);
     if (!f->p) abort();
+    if (f->core && !tl_glue_weave_platform(f->core, f->p)) abort();
 }
 
 static inline void fx_create(fx *f, uint32_t platform, uint32_t distribution) {

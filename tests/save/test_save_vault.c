@@ -13,6 +13,7 @@
 #include "icons.h"
 #include "vaults/every_vault.h"
 #include <threadlink/save.h>
+#include <threadlink/glue.h>
 
 #include "memfs.h"
 
@@ -42,12 +43,12 @@ static void test_save_vault_round_trip(void **state) {
     every_vault_set_Big(&v, -5000000000LL);
     every_vault_set_Precise(&v, 0.125);
     assert_int_equal(tl_save_begin(store, "slot", &txn).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_write_vault(&txn, "vault", &every_vault_desc, &v).code, TL_SAVE_OK);
+    assert_int_equal(tl_glue_save_write_vault(&txn, "vault", &every_vault_desc, &v).code, TL_SAVE_OK);
     assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_OK);
     tl_save_store_close(store);
     store = open_store(&fs);
     every_vault_init(&back);
-    assert_int_equal(tl_save_read_vault(store, "slot", "vault", &every_vault_desc, &back).code, TL_SAVE_OK);
+    assert_int_equal(tl_glue_save_read_vault(store, "slot", "vault", &every_vault_desc, &back).code, TL_SAVE_OK);
     assert_int_equal(every_vault_get_Health(&back), 77);
     assert_int_equal(every_vault_get_Big(&back), -5000000000LL);
     assert_true(every_vault_get_Precise(&back) == 0.125);
@@ -75,7 +76,7 @@ static void test_save_vault_damage_is_caught(void **state) {
     every_vault_init(&v);
     every_vault_set_Health(&v, 1234);
     assert_int_equal(tl_save_begin(store, "slot", &txn).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_write_vault(&txn, "vault", &every_vault_desc, &v).code, TL_SAVE_OK);
+    assert_int_equal(tl_glue_save_write_vault(&txn, "vault", &every_vault_desc, &v).code, TL_SAVE_OK);
     assert_int_equal(tl_save_txn_write(&txn, "notes", "not a vault", 11).code, TL_SAVE_OK);
     assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_OK);
     tl_save_store_close(store);
@@ -97,7 +98,7 @@ static void test_save_vault_damage_is_caught(void **state) {
     every_vault_init(&back);
     every_vault_set_Health(&back, 5);
     memcpy(&before, &back, sizeof back);
-    tl_save_result r = tl_save_read_vault(store, "slot", "vault", &every_vault_desc, &back);
+    tl_save_result r = tl_glue_save_read_vault(store, "slot", "vault", &every_vault_desc, &back);
     assert_int_equal(r.code, TL_SAVE_CORRUPT); /* no previous generation to fall back to */
     assert_memory_equal(&back, &before, sizeof back);
     tl_save_store_close(store);
@@ -108,7 +109,7 @@ static void test_save_vault_damage_is_caught(void **state) {
     assert_int_equal(tl_save_begin(store, "slot", &txn).code, TL_SAVE_OK);
     assert_int_equal(tl_save_txn_write(&txn, "notes", "not a vault", 11).code, TL_SAVE_OK);
     assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_OK);
-    r = tl_save_read_vault(store, "slot", "notes", &every_vault_desc, &back);
+    r = tl_glue_save_read_vault(store, "slot", "notes", &every_vault_desc, &back);
     assert_int_equal(r.code, TL_SAVE_VAULT);
     assert_int_equal(r.native_error, TL_VAULT_ERROR_MAGIC);
     assert_memory_equal(&back, &before, sizeof back);

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""The runtime headers (runtime/threadlink/*.h) in the house style (issue 27), checked:
+"""The runtime headers (runtime/threadlink/*.h) in the house style (issue 27), and the generator's
+C (gen/**/*.{c,h}, issue 42) laid out by the same formatter, checked:
 
   layout     each header is exactly what clang-format 14 makes of it with the repository's
-             .clang-format (--fix formats them in place);
+             .clang-format, and each generator file what it makes of it with gen/.clang-format
+             (--fix formats them in place); the rules below are the runtime headers' alone;
   top block  line 1 the SPDX line; line 2 opens the doc block '/* threadlink/<file> -- summary';
              the block is prose indented 3 spaces (no ' * ' column) and closes with '*/' alone;
              headings are UPPERCASE words underlined with as many dashes (or the whole heading);
@@ -17,7 +19,7 @@
              with a leading underscore (reserved at file scope in C).
 
   format.py SOURCE_ROOT           check; exit 1 and one line per problem when any
-  format.py --fix SOURCE_ROOT     format every header with clang-format, then check
+  format.py --fix SOURCE_ROOT     format every header and generator file with clang-format, then check
   format.py --self-test SOURCE_ROOT
                                   check that each rule catches a defect put into a copy
 """
@@ -34,9 +36,9 @@ SPDX = '/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink a
 INTERNAL = {'api.h', 'cast.h', 'threadlink.h'}
 # The umbrella includes the modules again after TL_IMPLEMENTATION, so it has no guard.
 UNGUARDED = {'threadlink.h'}
-# Parts of another module: they include that module before their guard (which includes them back
-# for their declarations), and its implementation emits theirs.
-PARTS = {'content_live.h': 'content.h'}
+# Modules whose implementation only their own switch turns on: mem.h's live-block list is the
+# process's state, placed once (TL_MEM_IMPL), never by the umbrella's TL_IMPLEMENTATION.
+OWN_SWITCH = {'mem.h'}
 # Headers whose types come first under a guard of their own, so that another header's declarations
 # can take the types alone (fp.h: vault.h names tl_fp without its functions); the main guard
 # follows, skipped in that mode.
@@ -61,8 +63,15 @@ def clang_format():
     return None
 
 
+def style_file(root, path):
+    """The .clang-format that lays out `path`: gen/'s for the generator, the repository's else."""
+    if os.path.relpath(path, root).startswith('gen' + os.sep):
+        return os.path.join(root, 'gen', '.clang-format')
+    return os.path.join(root, '.clang-format')
+
+
 def formatted(tool, root, path):
-    return subprocess.run([tool, '--style=file:' + os.path.join(root, '.clang-format'), path],
+    return subprocess.run([tool, '--style=file:' + style_file(root, path), path],
                           capture_output=True, text=True, check=True).stdout
 
 
@@ -131,15 +140,7 @@ def check_guard(name, lines, start, problems):
     umbrella = ['#if defined(TL_IMPLEMENTATION) && !defined(%s)' % switch,
                 '#define %s' % switch, '#endif']
     first = code[0] if code else len(lines)
-    if name in PARTS:
-        part_of = ['#ifndef TL__%s_DECLARING_%s' % (PARTS[name][:-2].upper(), stem.split('_', 1)[1]),
-                   '#include "%s"' % PARTS[name], '#endif']
-        if [l.split(' /*')[0] for l in lines[first:first + 3]] != part_of:
-            problems.append("%d: a part of %s starts with '%s' / '%s' / '#endif'"
-                            % (first + 1, PARTS[name], part_of[0], part_of[1]))
-        else:
-            first = code[3]
-    if has_impl:
+    if has_impl and name not in OWN_SWITCH:
         if lines[first:first + 3] != umbrella:
             problems.append("%d: the first directive is not the TL_IMPLEMENTATION umbrella "
                             "'%s' / '#define %s' / '#endif'" % (first + 1, umbrella[0], switch))
@@ -203,26 +204,50 @@ def check_header(tool, root, path):
     return ['%s:%s' % (os.path.relpath(path, root), p) for p in problems]
 
 
+def check_gen_source(tool, root, path):
+    """A generator file: its layout only."""
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    problems = []
+    check_layout(tool, root, path, text, problems)
+    return ['%s:%s' % (os.path.relpath(path, root), p) for p in problems]
+
+
 def headers(root):
     folder = os.path.join(root, 'runtime', 'threadlink')
     return sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith('.h'))
+
+
+def gen_sources(root):
+    """The generator's C files, gen/**/*.{c,h} (the re2c lexers, *.re, are not C; build folders
+    inside gen/ are skipped)."""
+    found = []
+    for folder, dirs, files in os.walk(os.path.join(root, 'gen')):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(('build', '.')))
+        found += [os.path.join(folder, f) for f in files if f.endswith(('.c', '.h'))]
+    return sorted(found)
 
 
 def check(tool, root, quiet=False):
     problems = []
     for path in headers(root):
         problems += check_header(tool, root, path)
+    for path in gen_sources(root):
+        problems += check_gen_source(tool, root, path)
     if not quiet:
         for p in problems:
             print('FAIL: ' + p)
         if not problems:
-            print('format: %d runtime headers in the house style' % len(headers(root)))
+            print('format: %d runtime headers in the house style, %d generator files laid out'
+                  % (len(headers(root)), len(gen_sources(root))))
     return problems
 
 
 def fix(tool, root):
-    style = '--style=file:' + os.path.join(root, '.clang-format')
-    subprocess.run([tool, '-i', style] + headers(root), check=True)
+    for files in (headers(root), gen_sources(root)):
+        if files:
+            style = '--style=file:' + style_file(root, files[0])
+            subprocess.run([tool, '-i', style] + files, check=True)
 
 
 # --- self-test: every rule catches a defect put into a copy of the tree -------------------------
@@ -232,10 +257,15 @@ def copy_tree(root, into):
     shutil.copy(os.path.join(root, '.clang-format'), into)
     for path in headers(root):
         shutil.copy(path, os.path.join(into, 'runtime', 'threadlink'))
+    for path in gen_sources(root) + [os.path.join(root, 'gen', '.clang-format')]:
+        copy = os.path.join(into, os.path.relpath(path, root))
+        os.makedirs(os.path.dirname(copy), exist_ok=True)
+        shutil.copy(path, copy)
 
 
 def spoil(into, name, old, new):
-    path = os.path.join(into, 'runtime', 'threadlink', name)
+    """Puts a defect into a runtime header (`name`) or a generator file ('gen/...')."""
+    path = os.path.join(into, name) if name.startswith('gen/') else os.path.join(into, 'runtime', 'threadlink', name)
     with open(path, encoding='utf-8') as f:
         text = f.read()
     if old not in text:
@@ -263,6 +293,11 @@ DEFECTS = [
      "guarded by '... && !defined(TL__SAVE_IMPLEMENTED)'"),
     ('content.h', '#if defined(TL_IMPLEMENTATION) && !defined(TL_CONTENT_IMPL)\n',
      '#if defined(TL_IMPLEMENTATION) && !defined(TL_CONTENT_IMP)\n', 'umbrella'),
+    # The generator's files: laid out by gen/.clang-format (the runtime's would attach the brace).
+    ('gen/base/util.c', '\n    return ', '\n  return ', 'not clang-format clean'),
+    ('gen/core/generate.c', 'int gen_run(const gen_options *opt, gen_result *result)\n{',
+     'int gen_run(const gen_options *opt, gen_result *result) {', 'not clang-format clean'),
+    ('gen/pack/pack.h', '    bool quiet;', '    bool\tquiet;', 'not clang-format clean'),
 ]
 
 
@@ -281,23 +316,28 @@ def self_test(tool, root):
             tree = os.path.join(work, str(n))
             copy_tree(clean, tree)
             spoil(tree, name, old, new)
-            found = check_header(tool, tree, os.path.join(tree, 'runtime', 'threadlink', name))
+            if name.startswith('gen/'):
+                found = check_gen_source(tool, tree, os.path.join(tree, name))
+            else:
+                found = check_header(tool, tree, os.path.join(tree, 'runtime', 'threadlink', name))
             if not any(name in p and expect in p for p in found):
                 print('FAIL: self-test: %s with %r instead of %r: expected %r, got %r'
                       % (name, new, old, expect, found))
                 failed += 1
-        # --fix repairs a layout defect and leaves the header as it was before the defect.
+        # --fix repairs a layout defect and leaves the file as it was before the defect.
         tree = os.path.join(work, 'fix')
         copy_tree(clean, tree)
         spoil(tree, 'collections.h', '\n    return ', '\n        return ')
+        spoil(tree, 'gen/core/identity.c', '\n    return ', '\n        return ')
         fix(tool, tree)
-        with open(os.path.join(tree, 'runtime', 'threadlink', 'collections.h')) as a, \
-                open(os.path.join(clean, 'runtime', 'threadlink', 'collections.h')) as b:
-            if a.read() != b.read():
-                print('FAIL: self-test: --fix did not restore a mis-indented collections.h')
-                failed += 1
+        for rel in (os.path.join('runtime', 'threadlink', 'collections.h'), os.path.join('gen', 'core', 'identity.c')):
+            with open(os.path.join(tree, rel)) as a, open(os.path.join(clean, rel)) as b:
+                if a.read() != b.read():
+                    print('FAIL: self-test: --fix did not restore a mis-indented %s' % rel)
+                    failed += 1
     if not failed:
-        print('format self-test: %d defects caught, --fix restores the layout' % len(DEFECTS))
+        print('format self-test: %d defects caught (runtime headers and generator files), --fix '
+              'restores the layout' % len(DEFECTS))
     return 1 if failed else 0
 
 

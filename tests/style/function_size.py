@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 # The counts as they stand: (over 100 lines, complexity over 40, complexity over 20), per part.
-RATCHET = {'gen': (0, 0, 8), 'runtime': (0, 0, 4)}
+RATCHET = {'gen': (0, 0, 7), 'runtime': (0, 0, 4)}
 GOAL = (0, 0, 9)
 
 
@@ -32,7 +32,7 @@ def pmccabe(paths):
 
 def runtime_rows(root):
     """The runtime's functions: the umbrella header preprocessed with every implementation switch
-    on, and content.h's development mode (TL_CONTENT_LIVE, content_live.h) too (pmccabe does not
+    on, and content.h's development mode (TL_CONTENT_LIVE, content.h's live part) too (pmccabe does not
     follow the headers' #if blocks), its own lines kept, each function named by its header and
     line."""
     src = '#define _XOPEN_SOURCE 700\n#define TL_CONTENT_LIVE\n#define TL_IMPLEMENTATION\n#include <threadlink/threadlink.h>\n'

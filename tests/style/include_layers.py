@@ -7,8 +7,6 @@ stages.c, watch.c) are the top. Every include of a generator header names its la
 
   include_layers.py SOURCE_ROOT               check; one 'file:line: error: ...' per problem
   include_layers.py --self-test SOURCE_ROOT   plant bad includes in a copy and expect each reported
-
-tools/layer_gen.py moves files into their layers and rewrites includes to name them.
 """
 import os
 import re
@@ -16,17 +14,18 @@ import shutil
 import sys
 import tempfile
 
-LAYERS = ('base', 'core', 'content', 'vault', 'l10n')
+LAYERS = ('base', 'core', 'content', 'vault', 'l10n', 'pack')
 # Who may include whom (each row: the layers the file's layer may include).
 ALLOWED = {
     'base': {'base'},                              # nothing threadlink-specific
     'core': {'base', 'core'},                      # config, domains, identity, emitters, pipeline
-    'content': {'base', 'core', 'content'},        # content profiles, catalogs, pack
+    'content': {'base', 'core', 'content'},        # content profiles and catalogs: the content stage
     'vault': {'base', 'core', 'vault'},            # vaults need nothing of content today
     'l10n': {'base', 'core', 'l10n'},              # localised text (its tables reach content through the project)
-    'top': {'base', 'core', 'content', 'vault', 'l10n', 'top'},  # the commands and the stage registry
+    'pack': {'base', 'core', 'content', 'pack'},   # threadlink-gen pack, a client of generate
+    'top': {'base', 'core', 'content', 'vault', 'l10n', 'pack', 'top'},  # the commands and the stage registry
 }
-# The only sources in gen/ itself (as TOP in tools/layer_gen.py): every other one is in a layer.
+# The only sources in gen/ itself: every other one is in a layer.
 TOP = {'main.c', 'stages.c', 'watch.c', 'watch.h'}
 # Headers the build makes in gen/'s build folder, by who may include them.
 GENERATED = {
@@ -34,10 +33,10 @@ GENERATED = {
     'tlg_build_id.h': {'top'},      # made from the library's objects, so only main.c may
 }
 # Headers private to some files, wherever the includer is (tests and examples too).
-PACK_FILES = re.compile(r'^gen/content/pack[a-z_]*\.[ch]$')
+PACK_FILES = re.compile(r'^gen/pack/pack[a-z_]*\.[ch]$')
 PRIVATE = {
-    'content/pack_internal.h': (PACK_FILES, 'the pack files, gen/content/pack*.c'),
-    'content/pack_lock.h': (PACK_FILES, 'the pack files, gen/content/pack*.c'),
+    'pack/pack_internal.h': (PACK_FILES, 'the pack files, gen/pack/pack*.c'),
+    'pack/pack_lock.h': (PACK_FILES, 'the pack files, gen/pack/pack*.c'),
 }
 # Outside gen/, where the private headers are looked for.
 OUTSIDE = ('tests', 'examples', 'tools')
@@ -105,7 +104,7 @@ def check(root):
     for rel in sources(root, 'gen'):
         layer = layer_of(rel)
         if layer is None or (layer == 'top' and os.path.basename(rel) not in TOP):
-            problems.append('%s:1: error: not in a layer: move it to gen/<layer>/ (%s; tools/layer_gen.py)'
+            problems.append('%s:1: error: not in a layer: move it to gen/<layer>/ (%s)'
                             % (rel, ', '.join(LAYERS)))
             continue
         for number, name in includes(root, rel):
@@ -124,17 +123,18 @@ def check(root):
 # --- self-test: each planted include is reported, exactly, and the clean copy has no problem ----
 PLANTS = [
     ('gen/base/diag.c', 'core/model.h', 'base may not include core/model.h'),
-    ('gen/core/generate.c', 'content/pack.h', 'core may not include content/pack.h'),
+    ('gen/core/generate.c', 'pack/pack.h', 'core may not include pack/pack.h'),
+    ('gen/content/content_stage.c', 'pack/pack.h', 'content may not include pack/pack.h'),
     ('gen/core/model.c', 'watch.h', 'core may not include watch.h'),
     ('gen/vault/vault_fp.c', 'content/content_scan.h', 'vault may not include content/content_scan.h'),
-    ('gen/content/pack.c', 'tlg_build_id.h', 'content may not include tlg_build_id.h'),
-    ('gen/main.c', 'content/pack_internal.h',
-     'top may not include content/pack_internal.h (private to the pack files, gen/content/pack*.c)'),
-    ('tests/planted/test_planted.c', 'content/pack_internal.h',
-     'tests may not include content/pack_internal.h (private to the pack files, gen/content/pack*.c)'),
+    ('gen/pack/pack.c', 'tlg_build_id.h', 'pack may not include tlg_build_id.h'),
+    ('gen/main.c', 'pack/pack_internal.h',
+     'top may not include pack/pack_internal.h (private to the pack files, gen/pack/pack*.c)'),
+    ('tests/planted/test_planted.c', 'pack/pack_internal.h',
+     'tests may not include pack/pack_internal.h (private to the pack files, gen/pack/pack*.c)'),
     ('gen/core/config.c', 'diag.h', 'include diag.h with its layer: "base/diag.h"'),
-    ('gen/pack_flat.c', 'content/pack.h',
-     'not in a layer: move it to gen/<layer>/ (base, core, content, vault, l10n; tools/layer_gen.py)'),
+    ('gen/pack_flat.c', 'pack/pack.h',
+     'not in a layer: move it to gen/<layer>/ (base, core, content, vault, l10n, pack)'),
 ]
 
 

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TL_TEXT_IMPL
 #include <threadlink/text.h>
 
 static bool utf8_ok(const char *s) { return tl_text_utf8_ok((const unsigned char *)s, strlen(s)); }

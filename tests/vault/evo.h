@@ -23,4 +23,7 @@ size_t evo_v2_write(const evo_view *fields, unsigned char *out, size_t cap);
 /* Reads into a fresh vault (defaults first); returns the tl_vault_error and the result. */
 int evo_v1_read(const unsigned char *in, size_t n, evo_view *out);
 int evo_v2_read(const unsigned char *in, size_t n, evo_view *out);
+/* Reads into a vault whose every byte was `fill` (no listener): not initialised with the defaults
+ * first, as a game that zeroes its vaults, or reuses one, reads a save. */
+int evo_v2_read_over(const unsigned char *in, size_t n, unsigned char fill, evo_view *out);
 #endif

@@ -44,3 +44,14 @@ int evo_v2_read(const unsigned char *in, size_t n, evo_view *out)
     to_view(&u, out);
     return e;
 }
+
+int evo_v2_read_over(const unsigned char *in, size_t n, unsigned char fill, evo_view *out)
+{
+    unit_vault u;
+    memset(&u, fill, sizeof u);
+    u.Name[sizeof u.Name - 1] = 0;
+    u.tl_listener = NULL;
+    int e = (int)tl_vault_read(&unit_vault_desc, &u, in, n);
+    to_view(&u, out);
+    return e;
+}

@@ -483,15 +483,17 @@ static void test_vault_read_errors_leave_vault_untouched(void **state)
     m = one_record(bad, EVERY_VAULT_ID_Health, TL_VAULT_INTEGER, &five, 4);
     put32(bad + 24, 0xFFFFFFFFu);
     expect_read_error_at(bad, m, TL_VAULT_ERROR_TRUNCATED, 0);
-    /* Unknown ids and transient fields are skipped whatever they hold; a missing field keeps its value. */
-    every_vault v;
+    /* Unknown ids and transient fields are skipped whatever they hold; a serialised field the save
+     * lacks gets its default, whatever the vault held (issue 43), a transient one keeps its value. */
+    every_vault v, fresh;
     every_vault_init(&v);
-    v.Health = 99;
+    every_vault_init(&fresh);
+    v.Health = fresh.Health + 99;
     m = one_record(bad, 0xDEADBEEFu, 200, "junk", 4);
     assert_int_equal(tl_vault_read(&every_vault_desc, &v, bad, m), TL_VAULT_OK);
     m = one_record(bad, EVERY_VAULT_ID_Scratch, TL_VAULT_DOUBLE, "12345678", 8);
     assert_int_equal(tl_vault_read(&every_vault_desc, &v, bad, m), TL_VAULT_OK);
-    assert_int_equal(v.Health, 99);
+    assert_int_equal(v.Health, fresh.Health);
     assert_true(v.Scratch == 7.0f);
     assert_int_equal(tl_vault_read(NULL, &v, bad, m), TL_VAULT_ERROR_ARGUMENT);
     assert_string_equal(tl_vault_error_message(TL_VAULT_ERROR_TYPE), "a field's type tag differs from the schema's");
@@ -535,7 +537,7 @@ static void on_mismatch(void *ctx, void *vault, const tl_vault_mismatch *m)
 }
 
 /* tl_vault_read_with and on_mismatch: a save whose fields changed type or lost capacity loads,
- * each such field keeping its value unless the callback converts the old record; any other
+ * each such field at its default unless the callback converts the old record; any other
  * error still refuses the save, calling nothing. */
 static void test_vault_read_with_lets_mismatched_fields_pass(void **state)
 {
@@ -545,7 +547,7 @@ static void test_vault_read_with_lets_mismatched_fields_pass(void **state)
     const unsigned char alive = 0;
     mismatch_log log = {0};
     tl_vault_read_options options = {on_mismatch, &log};
-    every_vault v;
+    every_vault v, before_read;
     uint32_t failed = 5;
     size_t n = one_record(save, EVERY_VAULT_ID_Alive, TL_VAULT_BOOLEAN, &alive, 1);
     n = add_record(save, n, EVERY_VAULT_ID_Name, TL_VAULT_STRING, "twenty-one bytes long", 21);
@@ -557,7 +559,7 @@ static void test_vault_read_with_lets_mismatched_fields_pass(void **state)
     assert_int_equal(tl_vault_read_with(&every_vault_desc, &v, save, n, &options, &failed), TL_VAULT_OK);
     assert_int_equal(failed, 0);
     assert_false(v.Alive);                             /* the record that fits is stored */
-    assert_string_equal(v.Name, "Nobody \"quoted\"?"); /* the one that does not keeps its value */
+    assert_string_equal(v.Name, "Nobody \"quoted\"?"); /* the one that does not is at its default */
     assert_int_equal(v.Health, 77);                    /* converted by the callback */
     assert_int_equal(log.calls, 2);
     assert_int_equal(log.seen[0].field_id, EVERY_VAULT_ID_Name);
@@ -568,7 +570,8 @@ static void test_vault_read_with_lets_mismatched_fields_pass(void **state)
     assert_int_equal(log.seen[1].field_id, EVERY_VAULT_ID_Health);
     assert_int_equal(log.seen[1].reason, TL_VAULT_ERROR_TYPE);
     assert_int_equal(log.seen[1].tag, TL_VAULT_LONG);
-    assert_int_equal(log.health_when_called, 1234);
+    every_vault_init(&before_read);
+    assert_int_equal(log.health_when_called, before_read.Health); /* the default, not the 1234 it held */
 
     /* Past the first 64 records (read without a memo of their fields), the same. */
     n = one_record(save, 0xDEADBEEFu, 200, "", 0);

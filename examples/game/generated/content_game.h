@@ -34,11 +34,23 @@ typedef enum content_game {
     Content_Game_Sprites_player = -1253888469,
     Content_Game_Sprites_slime = 942639448,
     Content_Game_Sprites_stone = -335875750,
-    Content_Game_Sprites_wall = 1553721848
+    Content_Game_Sprites_wall = 1553721848,
+    Content_Game_Sounds_atmos_cave = 1502616521,
+    Content_Game_Sounds_atmos_meadow = -925974819,
+    Content_Game_Sounds_exit_open = 1823466443,
+    Content_Game_Sounds_hit = 821191443,
+    Content_Game_Sounds_hurt = -362468691,
+    Content_Game_Sounds_music_cave = 1972100364,
+    Content_Game_Sounds_music_meadow = -1166238455,
+    Content_Game_Sounds_pickup = 1964786983,
+    Content_Game_Sounds_ui_cancel = -1595248560,
+    Content_Game_Sounds_ui_confirm = -267778203,
+    Content_Game_Sounds_ui_move = 453855134,
+    Content_Game_Sounds_waterfall = -256528472
 } content_game;
 
 /* Number of live entries. */
-#define CONTENT_GAME_COUNT 12
+#define CONTENT_GAME_COUNT 24
 
 /* X-macro of the live entries: X(enumerator, name). */
 #define CONTENT_GAME_LIST(X) \
@@ -54,6 +66,18 @@ typedef enum content_game {
     X(Content_Game_Sprites_slime, Sprites_slime) \
     X(Content_Game_Sprites_stone, Sprites_stone) \
     X(Content_Game_Sprites_wall, Sprites_wall) \
+    X(Content_Game_Sounds_atmos_cave, Sounds_atmos_cave) \
+    X(Content_Game_Sounds_atmos_meadow, Sounds_atmos_meadow) \
+    X(Content_Game_Sounds_exit_open, Sounds_exit_open) \
+    X(Content_Game_Sounds_hit, Sounds_hit) \
+    X(Content_Game_Sounds_hurt, Sounds_hurt) \
+    X(Content_Game_Sounds_music_cave, Sounds_music_cave) \
+    X(Content_Game_Sounds_music_meadow, Sounds_music_meadow) \
+    X(Content_Game_Sounds_pickup, Sounds_pickup) \
+    X(Content_Game_Sounds_ui_cancel, Sounds_ui_cancel) \
+    X(Content_Game_Sounds_ui_confirm, Sounds_ui_confirm) \
+    X(Content_Game_Sounds_ui_move, Sounds_ui_move) \
+    X(Content_Game_Sounds_waterfall, Sounds_waterfall) \
     /* end of CONTENT_GAME_LIST */
 
 #ifndef TL_GENERATED_CAST
@@ -68,7 +92,7 @@ typedef enum content_game {
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *content_game__names(void)
 {
-    static const char *const names[13] = {
+    static const char *const names[25] = {
         "None",
         "Levels_cave",
         "Levels_meadow",
@@ -82,14 +106,27 @@ static inline const char *const *content_game__names(void)
         "Sprites_slime",
         "Sprites_stone",
         "Sprites_wall",
+        "Sounds_atmos_cave",
+        "Sounds_atmos_meadow",
+        "Sounds_exit_open",
+        "Sounds_hit",
+        "Sounds_hurt",
+        "Sounds_music_cave",
+        "Sounds_music_meadow",
+        "Sounds_pickup",
+        "Sounds_ui_cancel",
+        "Sounds_ui_confirm",
+        "Sounds_ui_move",
+        "Sounds_waterfall",
     };
     return names;
 }
 
 static inline const int32_t *content_game__values(void)
 {
-    static const int32_t values[13] = {
-        0, 189887113, -1820039589, -379120159, -1913817831, -1247859080, -566831339, 414098050, 214655863, -1253888469, 942639448, -335875750, 1553721848,
+    static const int32_t values[25] = {
+        0, 189887113, -1820039589, -379120159, -1913817831, -1247859080, -566831339, 414098050, 214655863, -1253888469, 942639448, -335875750, 1553721848, 1502616521, -925974819, 1823466443,
+        821191443, -362468691, 1972100364, -1166238455, 1964786983, -1595248560, -267778203, 453855134, -256528472,
     };
     return values;
 }
@@ -97,12 +134,13 @@ static inline const int32_t *content_game__values(void)
 /* The name of a value, for logs; "?" when it is none of Content.Game's values. */
 static inline const char *content_game_name(uint32_t value)
 {
-    static const uint32_t slots[32] = {
-        1,13,0,0,11,12,0,0,0,0,0,0,0,0,0,2,0,10,0,0,0,4,0,3,7,8,9,6,0,0,5,0,
+    static const uint32_t slots[64] = {
+        1,0,0,13,14,0,0,0,11,20,12,0,0,0,0,0,21,19,0,0,0,0,0,0,0,0,17,0,0,0,2,0,
+        16,0,10,0,22,0,0,0,23,0,4,0,0,0,3,7,8,25,9,0,18,0,6,0,24,0,0,0,5,15,0,0,
     };
     const int32_t *values = content_game__values();
     uint32_t i;
-    for (i = (value * 2654435761u) >> 27;; i = (i + 1) & 31u) {
+    for (i = (value * 2654435761u) >> 26;; i = (i + 1) & 63u) {
         uint32_t s = slots[i];
         if (s == 0) return "?";
         if (TL_GENERATED_CAST(uint32_t, values[s - 1]) == value) return content_game__names()[s - 1];
@@ -112,8 +150,9 @@ static inline const char *content_game_name(uint32_t value)
 /* The value of a name, ignoring ASCII case: 1 and *out set when found, else 0. */
 static inline int content_game_from_name(const char *name, content_game *out)
 {
-    static const uint32_t slots[32] = {
-        0,5,0,0,8,0,11,0,0,0,2,12,0,0,7,6,10,0,3,9,0,0,13,0,0,4,0,1,0,0,0,0,
+    static const uint32_t slots[64] = {
+        0,0,0,0,8,0,0,0,0,0,0,12,0,0,0,10,17,23,0,18,24,0,13,16,0,0,0,1,14,15,22,25,
+        0,5,0,0,0,0,11,20,0,0,2,19,0,0,7,6,0,0,3,9,0,0,0,0,0,4,21,0,0,0,0,0,
     };
     uint32_t h = 2166136261u, i;
     const char *p;
@@ -121,7 +160,7 @@ static inline int content_game_from_name(const char *name, content_game *out)
         unsigned char ch = TL_GENERATED_CAST(unsigned char, *p);
         h = (h ^ TL_GENERATED_CAST(unsigned char, ch >= 'A' && ch <= 'Z' ? ch + 32 : ch)) * 16777619u;
     }
-    for (i = h & 31u;; i = (i + 1) & 31u) {
+    for (i = h & 63u;; i = (i + 1) & 63u) {
         uint32_t s = slots[i];
         const char *a, *b;
         if (s == 0) return 0;

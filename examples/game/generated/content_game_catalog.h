@@ -20,11 +20,12 @@
  * category, size in bytes and XXH64 (seed 0) of its bytes. */
 typedef enum content_game_category {
     CONTENT_GAME_CATEGORY_Sprites = 0,
-    CONTENT_GAME_CATEGORY_Levels = 1
+    CONTENT_GAME_CATEGORY_Levels = 1,
+    CONTENT_GAME_CATEGORY_Sounds = 2
 } content_game_category;
 
-#define CONTENT_GAME_CATEGORY_COUNT 2
-#define CONTENT_GAME_ASSET_COUNT 12
+#define CONTENT_GAME_CATEGORY_COUNT 3
+#define CONTENT_GAME_ASSET_COUNT 24
 
 typedef struct content_game_asset {
     content_game id;
@@ -37,9 +38,21 @@ typedef struct content_game_asset {
 /* Every asset, sorted by name with ASCII letters folded to lower case. */
 static inline const content_game_asset *content_game_assets(void)
 {
-    static const content_game_asset assets[12] = {
+    static const content_game_asset assets[24] = {
         {Content_Game_Levels_cave, "Levels/cave", CONTENT_GAME_CATEGORY_Levels, UINT64_C(550), UINT64_C(0xc14118d4dfc6c620)},
         {Content_Game_Levels_meadow, "Levels/meadow", CONTENT_GAME_CATEGORY_Levels, UINT64_C(622), UINT64_C(0xa92ec925cf0b2cbf)},
+        {Content_Game_Sounds_atmos_cave, "Sounds/atmos_cave", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(88244), UINT64_C(0xa52163d0258fe8dd)},
+        {Content_Game_Sounds_atmos_meadow, "Sounds/atmos_meadow", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(88244), UINT64_C(0xa508b2bc96890553)},
+        {Content_Game_Sounds_exit_open, "Sounds/exit_open", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(27826), UINT64_C(0x4eee5c2d290c7785)},
+        {Content_Game_Sounds_hit, "Sounds/hit", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(6658), UINT64_C(0x3953cf26b93ba4e0)},
+        {Content_Game_Sounds_hurt, "Sounds/hurt", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(11068), UINT64_C(0xec73bd470b95311a)},
+        {Content_Game_Sounds_music_cave, "Sounds/music_cave", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(176444), UINT64_C(0x4df5a867b024db1a)},
+        {Content_Game_Sounds_music_meadow, "Sounds/music_meadow", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(176444), UINT64_C(0xc63ef1c8ce9e99ab)},
+        {Content_Game_Sounds_pickup, "Sounds/pickup", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(10628), UINT64_C(0x341a9435bf1be2ba)},
+        {Content_Game_Sounds_ui_cancel, "Sounds/ui_cancel", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(8864), UINT64_C(0x1ad13eb6545b8e78)},
+        {Content_Game_Sounds_ui_confirm, "Sounds/ui_confirm", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(8864), UINT64_C(0x5017dd918cf9d6bd)},
+        {Content_Game_Sounds_ui_move, "Sounds/ui_move", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(1808), UINT64_C(0x1be8f2275cdfa9ca)},
+        {Content_Game_Sounds_waterfall, "Sounds/waterfall", CONTENT_GAME_CATEGORY_Sounds, UINT64_C(66194), UINT64_C(0x0a19c769455b10ad)},
         {Content_Game_Sprites_bat, "Sprites/bat", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(172), UINT64_C(0x7daf2cf0e1d1310d)},
         {Content_Game_Sprites_bolt, "Sprites/bolt", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(107), UINT64_C(0xaf39a4e6d141e663)},
         {Content_Game_Sprites_coin, "Sprites/coin", CONTENT_GAME_CATEGORY_Sprites, UINT64_C(122), UINT64_C(0x58612620c2ebf522)},
@@ -92,10 +105,11 @@ static inline const content_game_asset *content_game_info(content_game id)
 /* The assets of a category (indices into content_game_assets(), in name order); *count gets their number. */
 static inline const uint32_t *content_game_category_assets(content_game_category category, size_t *count)
 {
-    static const uint32_t members[12] = {
-        2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1,
+    static const uint32_t members[24] = {
+        14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 0, 1, 2, 3, 4, 5,
+        6, 7, 8, 9, 10, 11, 12, 13,
     };
-    static const uint32_t first[3] = {0, 10, 12};
+    static const uint32_t first[4] = {0, 10, 12, 24};
     if (TL_GENERATED_CAST(size_t, category) >= CONTENT_GAME_CATEGORY_COUNT) {
         *count = 0;
         return members;
@@ -105,7 +119,7 @@ static inline const uint32_t *content_game_category_assets(content_game_category
 }
 
 /* Profile Game as threadlink.json declares it, for a development build (TL_CONTENT_LIVE) that serves it
- * from its source tree (threadlink/content_live.h; the root is relative to the folder of threadlink.json):
+ * from its source tree (threadlink/content.h with TL_CONTENT_LIVE; the root is relative to the folder of threadlink.json):
  *     tl_content_source_desc src = content_game_source_desc();
  *     tl_content_register_source(content, CONTENT_GAME_PROFILE, CONTENT_GAME_SOURCE_ROOT, &src);
  * content_game_source_desc() gives its categories and folders, naming rule, archive mode and this
@@ -128,14 +142,15 @@ static inline uint32_t content_game_source_catalog_id(void *user, const char *na
 
 static inline tl_content_source_desc content_game_source_desc(void)
 {
-    static const tl_content_source_category categories[2] = {
+    static const tl_content_source_category categories[3] = {
         {"Sprites", "Sprites"},
         {"Levels", "Levels"},
+        {"Sounds", "Sounds"},
     };
     tl_content_source_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.categories = categories;
-    desc.category_count = 2;
+    desc.category_count = 3;
     desc.names_path = false;
     desc.flat = false;
     desc.catalog_id = content_game_source_catalog_id;

@@ -203,7 +203,7 @@ const game_area *game_area_of(const game *g, uint32_t level_id) {
 /* A spawn point: an entity scope under the level's, holding the sprites of what spawns there. */
 static void spawn_boot(void *self, void *ctx) {
     game_spawn *s = (game_spawn *)self;
-    tl_scope level_scope = tl_level_scope(s->area->level);
+    tl_scope level_scope = tl_glue_level_scope(s->area->level);
     const level_def *def = (const level_def *)tl_asset_object(tl_scope_load(level_scope, s->area->asset));
     uint32_t k, point = def->sim.spawns[s->index].point;
     (void)ctx;
@@ -221,18 +221,18 @@ static void spawn_discard(void *self, void *ctx) {
 
 static const tl_lifecycle_object_vtable spawn_vtable = {"SpawnPoint", NULL, NULL, spawn_boot, NULL, spawn_discard, NULL};
 
-static tl_lifecycle_status begin_load(void *ctx, tl_level *level) {
+static tl_levels_status begin_load(void *ctx, tl_level *level) {
     game *g = (game *)ctx;
     game_area *area = area_by_id(g, tl_level_id(level));
-    tl_scope scope = tl_level_scope(level);
+    tl_scope scope = tl_glue_level_scope(level);
     const level_def *def;
     uint32_t i, n = 0;
-    if (!area) return TL_LIFECYCLE_FAILED;
+    if (!area) return TL_LEVELS_FAILED;
     area->level = level;
     def = (const level_def *)tl_asset_object(tl_scope_load(scope, area->asset));
     if (!def) {
         tl_level_fail(level, "its map did not load");
-        return TL_LIFECYCLE_FAILED;
+        return TL_LEVELS_FAILED;
     }
     area->floor = tl_scope_load_name(scope, def->floor);
     area->wall = tl_scope_load(scope, Content_Game_Sprites_wall);
@@ -245,7 +245,7 @@ static tl_lifecycle_status begin_load(void *ctx, tl_level *level) {
         area->objects[n].name = nexus_spawnpoints_name(def->sim.spawns[i].point);
         area->objects[n].parent = TL_LIFECYCLE_BATCH_NO_PARENT;
     }
-    return tl_level_set_objects(level, area->objects, n) ? TL_LIFECYCLE_DONE : TL_LIFECYCLE_FAILED;
+    return tl_glue_level_set_objects(level, area->objects, n) ? TL_LEVELS_DONE : TL_LEVELS_FAILED;
 }
 
 static void unload_level(void *ctx, tl_level *level) {
@@ -310,7 +310,7 @@ static void world_boot(void *self, tl_lifecycle *core) {
     w->level_count = SIM_MAX_LEVELS;
     for (i = 0; i < SIM_MAX_LEVELS; i++) {
         game_area *a = &g->areas[i];
-        w->levels[i] = ((const level_def *)tl_asset_object(tl_scope_load(tl_level_scope(a->level), a->asset)))->sim;
+        w->levels[i] = ((const level_def *)tl_asset_object(tl_scope_load(tl_glue_level_scope(a->level), a->asset)))->sim;
         w->levels[i].id = a->id;
     }
     fill_kinds(w);
@@ -379,13 +379,13 @@ static const tl_lifecycle_subsystem feed_subsystem = {"Feed", NULL, NULL, feed_i
 
 /* ---- the fader: the transition's single providers ------------------------------------------- */
 
-static bool display_fader(void *ctx, tl_levels *levels) {
+bool game_display_fader(void *ctx, tl_levels *levels) {
     game *g = (game *)ctx;
     (void)levels;
     g->fade_dir = g->fade < GAME_FADE_FRAMES ? 1 : 0;
     return g->fade >= GAME_FADE_FRAMES;
 }
-static bool hide_fader(void *ctx, tl_levels *levels) {
+bool game_hide_fader(void *ctx, tl_levels *levels) {
     game *g = (game *)ctx;
     (void)levels;
     g->fade_dir = g->fade > 0 ? -1 : 0;
@@ -394,13 +394,15 @@ static bool hide_fader(void *ctx, tl_levels *levels) {
 static void on_presented(void *ctx, tl_level *level) {
     game *g = (game *)ctx;
     g->presented = tl_level_id(level);
-    tl_scope_reparent(g->player_scope, tl_level_scope(level)); /* the player goes along */
+    tl_scope_reparent(g->player_scope, tl_glue_level_scope(level)); /* the player goes along */
 }
 
 /* ---- open, frames, close ------------------------------------------------------------------- */
 
 static bool open_runtime(game *g, const game_desc *desc) {
     static const tl_lifecycle_events core_events = TL_LIFECYCLE_EVENTS_INIT(Iris_Events_);
+    static const tl_time_events time_events = TL_TIME_EVENTS_INIT(Iris_Events_);
+    tl_time_desc td;
     static const tl_levels_events nexus_events = TL_LEVELS_EVENTS_INIT(Iris_Events_);
     tl_lifecycle_desc cd;
     tl_content_desc content_desc;
@@ -411,8 +413,14 @@ static bool open_runtime(game *g, const game_desc *desc) {
     cd.registry = &g->registry;
     cd.events = &core_events;
     cd.logger = &g->logger;
-    cd.time.fixed_steps_per_second = 60; /* exact steps: SIM's frames are 1/60 s */
     if (!tl_lifecycle_init(&g->core, &cd)) return false;
+    memset(&td, 0, sizeof td);
+    td.registry = &g->registry;
+    td.events = &time_events;
+    td.logger = &g->logger;
+    td.fixed_steps_per_second = 60; /* exact steps: SIM's frames are 1/60 s */
+    tl_time_init(&g->time, &td);
+    if (!tl_glue_weave_time(&g->core, &g->time)) return false;
     memset(&content_desc, 0, sizeof content_desc);
     content_desc.logger = g->logger;
     if (!(g->content = tl_content_create(&content_desc))) return false;
@@ -432,10 +440,11 @@ static bool open_runtime(game *g, const game_desc *desc) {
     nd.loader.unload = unload_level;
     nd.registry = &g->registry;
     nd.events = &nexus_events;
-    nd.content = g->content;
-    nd.core = &g->core;
+    nd.objects = tl_glue_levels_objects();
+    nd.scopes = tl_glue_levels_scopes(g->content);
     nd.logger = &g->logger;
-    return (g->levels = tl_levels_create(&nd)) != NULL;
+    if (!(g->levels = tl_levels_create(&nd))) return false;
+    return tl_glue_levels_attach(&g->core, g->levels); /* shut down before the subsystems go */
 }
 
 /* The text tables, one per locale, each read whole and kept while the game runs (l10n.h keeps
@@ -506,9 +515,9 @@ static void load_player(game *g) {
     g->heart = tl_scope_load(g->player_scope, Content_Game_Sprites_heart);
 }
 
-static void subscribe_presentation(game *g) {
-    Iris_Events_OnDisplayFader_subscribe(&g->registry, display_fader, g);
-    Iris_Events_OnHideFader_subscribe(&g->registry, hide_fader, g);
+static void subscribe_presentation(game *g, bool external_fader) {
+    if (!external_fader) Iris_Events_OnDisplayFader_subscribe(&g->registry, game_display_fader, g);
+    if (!external_fader) Iris_Events_OnHideFader_subscribe(&g->registry, game_hide_fader, g);
     Iris_Events_OnScenePresented_subscribe(&g->registry, on_presented, g);
 }
 
@@ -561,7 +570,7 @@ bool game_open(game *g, const game_desc *desc) {
     }
     if (!open_runtime(g, desc) || !open_text(g, desc) || !open_saves(g, desc->save_dir)) return false;
     load_player(g);
-    subscribe_presentation(g);
+    subscribe_presentation(g, desc->external_fader);
     if (!deploy(g)) return false;
 #if defined(TL_DEVELOPMENT)
     if (!open_live(g, desc->vault_image_dir)) return false;

@@ -5,6 +5,7 @@
 #define GAME_GAME_H
 
 #include <threadlink/threadlink.h>
+#include <threadlink/glue.h>
 
 #include "sim.h"
 #include "text.h"
@@ -54,11 +55,14 @@ typedef struct game_desc {
                                     (the generated directory); NULL: TL_VAULT_LIVE_DIR */
     const char *text_dir;    /* the text tables (<locale>.tltext); NULL: GAME_TEXT_DIR */
     const char *locale;      /* NULL: the source locale (en) */
+    bool external_fader;     /* the fader's events are provided by someone else (the window's
+                                sound), who polls game_display_fader / game_hide_fader */
 } game_desc;
 
 typedef struct game {
     tl_events registry;
     tl_lifecycle core;
+    tl_time time; /* the frame clock, woven into core first (glue.h) */
     tl_content *content;
     tl_levels *levels;
     tl_save_store *saves;
@@ -101,6 +105,11 @@ bool game_next_locale(game *g);
    designer edited while threadlink-gen watch runs, and refill the world; shipped builds do
    nothing. */
 void game_tune(game *g);
+
+/* The fader: OnDisplayFader / OnHideFader's providers (ctx: the game), subscribed by game_open
+   unless desc.external_fader. True once the fader is opaque / clear. */
+bool game_display_fader(void *ctx, tl_levels *levels);
+bool game_hide_fader(void *ctx, tl_levels *levels);
 
 const game_area *game_area_of(const game *g, uint32_t level_id);
 const game_image *game_image_of(tl_asset asset); /* NULL unless loaded */

@@ -1,5 +1,6 @@
 /* sdl_main.c - the game in a window: SDL2 input, the menu (continue, new game, save, quit), the
- * core's time service stepping the simulation at 60 Hz (OnFixedUpdate), rendering.
+ * core's time service stepping the simulation at 60 Hz (OnFixedUpdate), rendering, and sound
+ * (sound.c, where SDL_mixer was found: GAME_SOUND).
  *
  *   game [--content DIR] [--saves DIR] [--record FILE]
  *   game --replay FILE --frames N --screenshot OUT.png [--expect PNG --tolerance T]
@@ -16,6 +17,12 @@
 #include "iris_events.h"
 #include "inputs.h"
 #include "render.h"
+#if defined(GAME_SOUND)
+#include "sound.h"
+#else /* built without SDL_mixer: silent */
+typedef struct game_sound game_sound;
+#define game_sound_ui(s, which) ((void)(s))
+#endif
 
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #define STBIW_WINDOWS_UTF8
@@ -38,6 +45,7 @@ typedef struct app {
     SDL_Renderer *sdl;
     input_tape recording;
     bool recording_on, running, started;
+    game_sound *sound; /* NULL: silent */
 } app;
 
 enum { MENU_CONTINUE, MENU_NEW, MENU_SAVE, MENU_LANGUAGE, MENU_QUIT };
@@ -79,7 +87,7 @@ static void menu_refresh(app *a) {
 static void menu_show(app *a, bool open) {
     a->menu.open = open;
     if (open) menu_refresh(a);
-    tl_time_set_scale(tl_lifecycle_time(&a->g.core), open ? 0.0f : 1.0f); /* pauses the fixed steps */
+    tl_time_set_scale(&a->g.time, open ? 0.0f : 1.0f); /* pauses the fixed steps */
 }
 
 static void menu_choose(app *a) {
@@ -110,6 +118,9 @@ static void menu_choose(app *a) {
 
 static void menu_key(app *a, SDL_Keycode key) {
     render_menu *m = &a->menu;
+    if (key == SDLK_UP || key == SDLK_DOWN) game_sound_ui(a->sound, TL_AUDIO_UI_NAVIGATE);
+    if (key == SDLK_RETURN || key == SDLK_SPACE) game_sound_ui(a->sound, TL_AUDIO_UI_CONFIRM);
+    if (key == SDLK_ESCAPE && a->started) game_sound_ui(a->sound, TL_AUDIO_UI_CANCEL);
     if (key == SDLK_UP) m->selected = (m->selected + m->count - 1) % m->count;
     if (key == SDLK_DOWN) m->selected = (m->selected + 1) % m->count;
     if (key == SDLK_RETURN || key == SDLK_SPACE) menu_choose(a);
@@ -144,7 +155,10 @@ static int play(app *a, const options *o) {
         handle_events(a);
         a->g.input = keyboard_input();
         game_tune(&a->g); /* development builds: the designer's edited stats */
-        tl_time_frame_ns(tl_lifecycle_time(&a->g.core), counter_ns(now - last));
+        tl_time_frame_ns(&a->g.time, counter_ns(now - last));
+#if defined(GAME_SOUND)
+        game_sound_frame(a->sound, (double)counter_ns(now - last) / 1e9); /* real time: fades go on in the menu */
+#endif
         last = now;
         render_frame(&a->render, &a->g, &a->menu);
         SDL_RenderPresent(a->sdl);
@@ -298,6 +312,9 @@ int main(int argc, char **argv) {
     d.seed = UINT64_C(0x7468726561646c6b); /* the headless driver's: replays match */
     d.quiet = o.replay != NULL;
     d.locale = o.locale;
+#if defined(GAME_SOUND)
+    d.external_fader = o.replay == NULL; /* the sound provides the fader's events (sound.h) */
+#endif
 #if defined(GAME_VAULT_IMAGE_DIR) /* development builds (game-dev): the source tree's generated directory */
     d.vault_image_dir = GAME_VAULT_IMAGE_DIR;
 #endif
@@ -309,7 +326,17 @@ int main(int argc, char **argv) {
         game_close(&a.g);
         return 1;
     }
+#if defined(GAME_SOUND)
+    if (!o.replay) a.sound = game_sound_open(&a.g); /* the screenshot replays are silent */
+    if (d.external_fader && !a.sound) { /* no device: the game's own fader, silent */
+        Iris_Events_OnDisplayFader_subscribe(&a.g.registry, game_display_fader, &a.g);
+        Iris_Events_OnHideFader_subscribe(&a.g.registry, game_hide_fader, &a.g);
+    }
+#endif
     rc = o.replay ? screenshot(&a, &o) : play(&a, &o);
+#if defined(GAME_SOUND)
+    game_sound_close(a.sound);
+#endif
     render_free(&a.render);
     SDL_DestroyRenderer(a.sdl);
     SDL_DestroyWindow(a.window);

@@ -1,4 +1,4 @@
-/* Benchmark of content_live.h (TL_CONTENT_LIVE): a profile of 10,000 files served from its source
+/* Benchmark of content.h's live part (TL_CONTENT_LIVE): a profile of 10,000 files served from its source
  * tree in a temporary folder (removed at the end).
  *
  *   bench_content_live [--quick]

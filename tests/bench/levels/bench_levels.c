@@ -4,7 +4,10 @@
    One run prints the medians in ns per operation and the ratios; never a pass/fail on time. */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #define TL_IMPLEMENTATION
+#include <threadlink/content.h>
 #include <threadlink/levels.h>
+#include <threadlink/lifecycle.h>
+#include <threadlink/glue.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,9 +31,9 @@ static double median(double *v) {
     return v[SAMPLES / 2];
 }
 
-static tl_lifecycle_status sync_load(void *ctx, tl_level *level) {
+static tl_levels_status sync_load(void *ctx, tl_level *level) {
     (void)ctx, (void)level;
-    return TL_LIFECYCLE_DONE;
+    return TL_LEVELS_DONE;
 }
 
 /* The reference: a count per level and the same countdown test per level per update. */

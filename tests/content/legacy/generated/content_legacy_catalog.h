@@ -101,7 +101,7 @@ static inline const uint32_t *content_legacy_category_assets(content_legacy_cate
 }
 
 /* Profile Legacy as threadlink.json declares it, for a development build (TL_CONTENT_LIVE) that serves it
- * from its source tree (threadlink/content_live.h; the root is relative to the folder of threadlink.json):
+ * from its source tree (threadlink/content.h with TL_CONTENT_LIVE; the root is relative to the folder of threadlink.json):
  *     tl_content_source_desc src = content_legacy_source_desc();
  *     tl_content_register_source(content, CONTENT_LEGACY_PROFILE, CONTENT_LEGACY_SOURCE_ROOT, &src);
  * content_legacy_source_desc() gives its categories and folders, naming rule, archive mode and this

@@ -94,7 +94,7 @@ static inline const uint32_t *content_game_category_assets(content_game_category
 }
 
 /* Profile Game as threadlink.json declares it, for a development build (TL_CONTENT_LIVE) that serves it
- * from its source tree (threadlink/content_live.h; the root is relative to the folder of threadlink.json):
+ * from its source tree (threadlink/content.h with TL_CONTENT_LIVE; the root is relative to the folder of threadlink.json):
  *     tl_content_source_desc src = content_game_source_desc();
  *     tl_content_register_source(content, CONTENT_GAME_PROFILE, CONTENT_GAME_SOURCE_ROOT, &src);
  * content_game_source_desc() gives its categories and folders, naming rule, archive mode and this

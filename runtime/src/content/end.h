@@ -1,0 +1,1 @@
+#endif /* TL_CONTENT_IMPL */

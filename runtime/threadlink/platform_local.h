@@ -1,0 +1,388 @@
+/* SPDX-License-Identifier: MIT (see LICENSE; copyright the threadlink authors) */
+/* threadlink/platform_local.h -- the Local platform module: an account, saves and achievements
+   on this machine (the seed's Sentinel, Local distribution).
+
+   WHAT
+   ----
+   A platform module (platform.h) for the Local distribution, over a save.h store: glue between
+   two services, as glue.h is, so it includes both (platform.h stays a service that includes only
+   the core). Register it on a platform before the platform deploys.
+
+   INCLUDE
+   -------
+       #include <threadlink/platform_local.h>
+       #define TL_PLATFORM_LOCAL_IMPL          // in exactly one C or C++ file (or TL_IMPLEMENTATION)
+       #include <threadlink/platform_local.h>
+   platform.h and save.h are implemented by their own switches.
+
+   USE
+   ---
+       tl_platform_local_desc local = {0};
+       local.root = "saves";
+       tl_platform_register_local(platform, 0, &local);  // 0: the build's platform
+       ... tl_platform_account_service(me, TL_PLATFORM_SERVICE_SAVES, (void **)&saves) ...
+
+   RULES
+   -----
+   One implicit account (id "local"), signed in (no refresh: the list is always current;
+   tl_platform_simulate_server_loss suspends it); its services: TL_PLATFORM_SERVICE_SAVES, a
+   save.h store on desc.root, and TL_PLATFORM_SERVICE_ACHIEVEMENTS, kept in that store as one
+   save (desc.achievements_save) whose every change is one committed transaction: a crash or a
+   failed commit leaves the previous table, in the store and in memory. Capabilities: accounts,
+   local saves, save transactions, achievements. Init fails (STORAGE, INITIALIZATION_FAILED)
+   when the store cannot be opened or the achievements save has no intact generation.
+*/
+#if defined(TL_IMPLEMENTATION) && !defined(TL_PLATFORM_LOCAL_IMPL)
+#define TL_PLATFORM_LOCAL_IMPL
+#endif
+#ifndef TL_PLATFORM_LOCAL_H
+#define TL_PLATFORM_LOCAL_H
+
+#include "platform.h"
+#include "save.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TL_PLATFORM_LOCAL_LOG_ITEMS(X) \
+    X(INVALID_ARGUMENT, TL_LOG_LEVEL_ERROR, "%s: invalid argument") \
+    X(STORAGE, TL_LOG_LEVEL_ERROR, "Local: achievements in save '%s': %s") \
+    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
+
+#define TL_PLATFORM_LOCAL_LOG_BASE 0x680u
+typedef enum tl_platform_local_log_item {
+    TL_PLATFORM_LOCAL_LOG_NONE_ = TL_PLATFORM_LOCAL_LOG_BASE - 1,
+#define TL__PLATFORM_LOCAL_LOG_ENUM(id, level, message) TL_PLATFORM_LOCAL_LOG_##id,
+    TL_PLATFORM_LOCAL_LOG_ITEMS(TL__PLATFORM_LOCAL_LOG_ENUM)
+#undef TL__PLATFORM_LOCAL_LOG_ENUM
+        TL_PLATFORM_LOCAL_LOG_END_
+} tl_platform_local_log_item;
+
+/* Zero-initialised: the POSIX backend (on Windows give io, as for save.h), account name "Player",
+   achievements save "threadlink.achievements" (a save id of the store, listed by tl_save_list).
+   root is required. */
+typedef struct tl_platform_local_desc {
+    const char *root;
+    tl_save_io io;
+    const char *account_name;
+    const char *achievements_save;
+} tl_platform_local_desc;
+
+/* Registers the Local module for (platform_marker, Local); 0: the platform's (desc.platform, else
+   the build's). Strings copied. */
+TL_API bool tl_platform_register_local(tl_platform *platform, uint32_t platform_marker,
+                                       const tl_platform_local_desc *desc);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TL_PLATFORM_LOCAL_H */
+
+/* ------------------------------------------------------------------------------------------------ */
+#if defined(TL_PLATFORM_LOCAL_IMPL) && !defined(TL__PLATFORM_LOCAL_IMPLEMENTED)
+#define TL__PLATFORM_LOCAL_IMPLEMENTED
+/* Again: a file that included this header before defining TL_IMPLEMENTATION reaches the
+   implementations of the two services it runs on here. */
+#include "platform.h"
+#include "save.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifndef TL_MALLOC
+#define TL_MALLOC(size) malloc(size)
+#define TL_FREE(ptr) free(ptr)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+TL_LOG_TABLE_FN(tl__local_log, TL_PLATFORM_LOCAL_LOG_ITEMS, TL_PLATFORM_LOCAL_LOG_BASE, "Platform")
+
+#define TL__LOCAL_NAME_MAX 63
+
+static void tl__local_copy(char *dst, size_t cap, const char *src) {
+    size_t n = src ? strlen(src) : 0;
+    if (n >= cap) n = cap - 1u;
+    if (n) memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+static bool tl__local_grow(void **array, uint32_t *cap, size_t size, uint32_t need) {
+    uint32_t n = *cap ? *cap : 4u;
+    void *grown;
+    if (need <= *cap) return true;
+    while (n < need) n *= 2u;
+    grown = TL_MALLOC((size_t)n * size);
+    if (!grown) return false;
+    if (*cap) memcpy(grown, *array, (size_t)*cap * size);
+    TL_FREE(*array);
+    *array = grown;
+    *cap = n;
+    return true;
+}
+
+/* --- the Local module ----------------------------------------------------------------------------
+   The achievements table is one file ("table") of one save, rewritten whole by each change:
+       tlach 1
+       <id> <current> <target> <0|1>      one line per achievement, in the order first touched
+   save.h checks its size and hash on every read; this parser refuses anything else. */
+
+#define TL__LOCAL_FILE "table"
+#define TL__LOCAL_HEADER "tlach 1\n"
+/* The longest line: an id, three numbers of at most 10 digits, spaces and the newline. */
+#define TL__LOCAL_LINE_MAX (TL_SAVE_ID_MAX + 3 * 11 + 2)
+
+typedef struct tl__local {
+    tl_save_io io;
+    char account_name[TL__LOCAL_NAME_MAX + 1];
+    char save_id[TL_SAVE_ID_MAX + 1];
+    tl_logger logger;
+    tl_save_store *store;
+    tl_platform_achievement *entries;
+    uint32_t count, cap;
+    tl_platform_achievements service;
+    char root[1]; /* allocated to the root's length */
+} tl__local;
+
+static tl_platform_result tl__local_storage(tl__local *local, tl_save_result s) {
+    tl_platform_result r = tl_platform_result_make(TL_PLATFORM_STORAGE, s.native_error);
+    r.message = s.message;
+    tl__local_log(&local->logger, TL_PLATFORM_LOCAL_LOG_STORAGE, local->save_id, s.message);
+    return r;
+}
+
+static tl_platform_achievement *tl__local_find(tl__local *local, const char *id) {
+    uint32_t i;
+    for (i = 0; i < local->count; i++)
+        if (strcmp(local->entries[i].id, id) == 0) return &local->entries[i];
+    return NULL;
+}
+
+/* Reads an unsigned decimal of at most 10 digits followed by `end`; advances *p past `end`. */
+static bool tl__local_number(const char **p, const char *limit, char end, uint32_t *out) {
+    uint64_t v = 0;
+    int digits = 0;
+    while (*p < limit && **p >= '0' && **p <= '9' && digits < 11) {
+        v = v * 10u + (uint64_t)(**p - '0');
+        (*p)++;
+        digits++;
+    }
+    if (!digits || digits > 10 || v > UINT32_MAX || *p >= limit || **p != end) return false;
+    (*p)++;
+    *out = (uint32_t)v;
+    return true;
+}
+
+static bool tl__local_parse_line(tl__local *local, const char **p, const char *limit) {
+    tl_platform_achievement e;
+    const char *space = *p;
+    uint32_t unlocked;
+    while (space < limit && *space != ' ') space++;
+    if (space >= limit || space == *p || (size_t)(space - *p) > TL_SAVE_ID_MAX) return false;
+    memset(&e, 0, sizeof e);
+    memcpy(e.id, *p, (size_t)(space - *p));
+    *p = space + 1;
+    if (!tl_save_id_valid(e.id) || tl__local_find(local, e.id) ||
+        !tl__local_number(p, limit, ' ', &e.current) ||
+        !tl__local_number(p, limit, ' ', &e.target) ||
+        !tl__local_number(p, limit, '\n', &unlocked) || unlocked > 1)
+        return false;
+    e.unlocked = unlocked == 1;
+    if (!tl__local_grow((void **)&local->entries, &local->cap, sizeof *local->entries,
+                        local->count + 1u))
+        return false;
+    local->entries[local->count++] = e;
+    return true;
+}
+
+static bool tl__local_parse(tl__local *local, const char *text, size_t size) {
+    const char *p = text, *limit = text + size;
+    size_t header = sizeof TL__LOCAL_HEADER - 1u;
+    if (size < header || memcmp(text, TL__LOCAL_HEADER, header) != 0) return false;
+    p += header;
+    while (p < limit)
+        if (!tl__local_parse_line(local, &p, limit)) return false;
+    return true;
+}
+
+static tl_platform_result tl__local_load(tl__local *local) {
+    void *data = NULL;
+    size_t size = 0;
+    bool parsed;
+    tl_save_result s =
+        tl_save_read_alloc(local->store, local->save_id, TL__LOCAL_FILE, &data, &size);
+    if (s.code == TL_SAVE_NOT_FOUND) return tl_platform_result_make(TL_PLATFORM_OK, 0);
+    if (s.code != TL_SAVE_OK) return tl__local_storage(local, s);
+    parsed = tl__local_parse(local, (const char *)data, size);
+    tl_save_free(data);
+    if (parsed) return tl_platform_result_make(TL_PLATFORM_OK, 0);
+    local->count = 0;
+    s.code = TL_SAVE_CORRUPT;
+    s.message = "the achievements table is malformed";
+    s.native_error = 0;
+    return tl__local_storage(local, s);
+}
+
+/* Writes the whole table as one transaction of the store: all of it is published, or none. */
+static tl_platform_result tl__local_commit(tl__local *local) {
+    size_t cap = sizeof TL__LOCAL_HEADER + (size_t)local->count * TL__LOCAL_LINE_MAX, used;
+    char *text = (char *)TL_MALLOC(cap);
+    tl_save_txn txn;
+    tl_save_result s;
+    uint32_t i;
+    if (!text) return tl_platform_result_make(TL_PLATFORM_OUT_OF_MEMORY, 0);
+    used = (size_t)snprintf(text, cap, "%s", TL__LOCAL_HEADER);
+    for (i = 0; i < local->count; i++) {
+        const tl_platform_achievement *e = &local->entries[i];
+        used += (size_t)snprintf(text + used, cap - used, "%s %lu %lu %d\n", e->id,
+                                 (unsigned long)e->current, (unsigned long)e->target,
+                                 e->unlocked ? 1 : 0);
+    }
+    s = tl_save_begin(local->store, local->save_id, &txn);
+    if (s.code == TL_SAVE_OK) s = tl_save_txn_write(&txn, TL__LOCAL_FILE, text, used);
+    if (s.code == TL_SAVE_OK) s = tl_save_txn_commit(&txn);
+    (void)tl_save_txn_discard(&txn);
+    TL_FREE(text);
+    return s.code == TL_SAVE_OK ? tl_platform_result_make(TL_PLATFORM_OK, 0)
+                                : tl__local_storage(local, s);
+}
+
+/* One change, committed; on failure the table in memory is as it was. */
+static tl_platform_result tl__local_change(tl__local *local, const char *id, bool unlock,
+                                           uint32_t current, uint32_t target) {
+    tl_platform_achievement *e, before;
+    tl_platform_result r;
+    bool added = false;
+    if (!id || !tl_save_id_valid(id) || (!unlock && target == 0))
+        return tl_platform_result_make(TL_PLATFORM_INVALID_ARGUMENT, 0);
+    if (!local->store) return tl_platform_result_make(TL_PLATFORM_NOT_READY, 0);
+    if (!(e = tl__local_find(local, id))) {
+        if (!tl__local_grow((void **)&local->entries, &local->cap, sizeof *local->entries,
+                            local->count + 1u))
+            return tl_platform_result_make(TL_PLATFORM_OUT_OF_MEMORY, 0);
+        e = &local->entries[local->count++];
+        memset(e, 0, sizeof *e);
+        tl__local_copy(e->id, sizeof e->id, id);
+        added = true;
+    }
+    before = *e;
+    if (!unlock) {
+        e->current = current < target ? current : target;
+        e->target = target;
+    }
+    if (unlock || current >= target) e->unlocked = true;
+    if (!added && before.current == e->current && before.target == e->target &&
+        before.unlocked == e->unlocked)
+        return tl_platform_result_make(TL_PLATFORM_OK, 0); /* nothing changed: nothing to commit */
+    if ((r = tl__local_commit(local)).code != TL_PLATFORM_OK) {
+        if (added) local->count--;
+        else *e = before;
+    }
+    return r;
+}
+
+static tl_platform_result tl__local_unlock(void *self, const char *id) {
+    return tl__local_change((tl__local *)self, id, true, 0, 0);
+}
+static tl_platform_result tl__local_progress(void *self, const char *id, uint32_t current,
+                                             uint32_t target) {
+    return tl__local_change((tl__local *)self, id, false, current, target);
+}
+static tl_platform_result tl__local_get(void *self, const char *id, tl_platform_achievement *out) {
+    tl__local *local = (tl__local *)self;
+    const tl_platform_achievement *e = id ? tl__local_find(local, id) : NULL;
+    if (!local->store) return tl_platform_result_make(TL_PLATFORM_NOT_READY, 0);
+    if (!e) return tl_platform_result_make(TL_PLATFORM_NOT_FOUND, 0);
+    *out = *e;
+    return tl_platform_result_make(TL_PLATFORM_OK, 0);
+}
+
+static tl_platform_result tl__local_init(void *ctx, tl_platform *p) {
+    tl__local *local = (tl__local *)ctx;
+    tl_save_store_desc desc;
+    tl_platform_account *account;
+    tl_platform_result r;
+    const tl_logger *logger = tl_platform_logger(p); /* p is the platform initialising us */
+    memset(&desc, 0, sizeof desc);
+    if (logger) local->logger = *logger;
+    desc.root = local->root;
+    desc.io = local->io;
+    desc.logger = local->logger;
+    if (!(local->store = tl_save_store_open(&desc))) {
+        r = tl_platform_result_make(TL_PLATFORM_INITIALIZATION_FAILED, 0);
+        r.message = "Local: the save store cannot be opened (logged above)";
+        return r;
+    }
+    if ((r = tl__local_load(local)).code != TL_PLATFORM_OK) return r;
+    account = tl_platform_add_account(p, "local", local->account_name);
+    if (!account ||
+        !tl_platform_account_add_service(account, TL_PLATFORM_SERVICE_SAVES, local->store) ||
+        !tl_platform_account_add_service(account, TL_PLATFORM_SERVICE_ACHIEVEMENTS,
+                                         &local->service))
+        return tl_platform_result_make(TL_PLATFORM_OUT_OF_MEMORY, 0);
+    return r;
+}
+
+static void tl__local_shutdown(void *ctx, tl_platform *p) {
+    tl__local *local = (tl__local *)ctx;
+    (void)p;
+    tl_save_store_close(local->store);
+    local->store = NULL;
+    TL_FREE(local->entries);
+    local->entries = NULL;
+    local->count = local->cap = 0;
+}
+
+static void tl__local_release(void *ctx) { TL_FREE(ctx); }
+
+bool tl_platform_register_local(tl_platform *p, uint32_t platform_marker,
+                                const tl_platform_local_desc *desc) {
+    tl_platform_module module;
+    tl__local *local;
+    size_t root_len;
+    const char *save_id =
+        desc && desc->achievements_save ? desc->achievements_save : "threadlink.achievements";
+    if (!p || !desc || !desc->root || !*desc->root || !tl_save_id_valid(save_id)) {
+        tl__local_log(
+            tl_platform_logger(p), TL_PLATFORM_LOCAL_LOG_INVALID_ARGUMENT,
+            "tl_platform_register_local (root is required; achievements_save must be a save id)");
+        return false;
+    }
+    root_len = strlen(desc->root);
+    if (!(local = (tl__local *)TL_MALLOC(sizeof *local + root_len))) {
+        tl__local_log(tl_platform_logger(p), TL_PLATFORM_LOCAL_LOG_OUT_OF_MEMORY, "Local module");
+        return false;
+    }
+    memset(local, 0, sizeof *local);
+    memcpy(local->root, desc->root, root_len + 1u);
+    local->io = desc->io;
+    tl__local_copy(local->account_name, sizeof local->account_name,
+                   desc->account_name ? desc->account_name : "Player");
+    tl__local_copy(local->save_id, sizeof local->save_id, save_id);
+    local->service.self = local;
+    local->service.unlock = tl__local_unlock;
+    local->service.progress = tl__local_progress;
+    local->service.get = tl__local_get;
+    memset(&module, 0, sizeof module);
+    module.name = "Local";
+    module.platform = platform_marker ? platform_marker : tl_platform_build_marker(p);
+    module.distribution = TL_PLATFORM_DISTRIBUTION_LOCAL;
+    module.capabilities = TL_PLATFORM_CAP_ACCOUNTS | TL_PLATFORM_CAP_LOCAL_SAVES |
+                          TL_PLATFORM_CAP_SAVE_TRANSACTIONS | TL_PLATFORM_CAP_ACHIEVEMENTS;
+    module.ctx = local;
+    module.init = tl__local_init;
+    module.shutdown = tl__local_shutdown;
+    module.release = tl__local_release;
+    if (!tl_platform_register_module(p, &module)) {
+        TL_FREE(local);
+        return false;
+    }
+    return true;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TL_PLATFORM_LOCAL_IMPL */
