@@ -37,12 +37,12 @@ typedef enum vault_fields {
     Vault_Fields_Lifetime = 1965821156,
     Vault_Fields_Spread = -897579562,
     Vault_Fields_Map = -643729506,
-    Vault_Fields_Name = 1750779831,
+    Vault_Fields_Name TL_DEPRECATED_ENTRY("removed from Vault.Fields; the value is kept so stored data still resolves") = 1750779831,
     Vault_Fields_Title = -1874335633
 } vault_fields;
 
 /* Number of live entries. */
-#define VAULT_FIELDS_COUNT 15
+#define VAULT_FIELDS_COUNT 14
 
 /* X-macro of the live entries: X(enumerator, name). */
 #define VAULT_FIELDS_LIST(X) \
@@ -59,7 +59,6 @@ typedef enum vault_fields {
     X(Vault_Fields_Lifetime, Lifetime) \
     X(Vault_Fields_Spread, Spread) \
     X(Vault_Fields_Map, Map) \
-    X(Vault_Fields_Name, Name) \
     X(Vault_Fields_Title, Title) \
     /* end of VAULT_FIELDS_LIST */
 

@@ -335,10 +335,10 @@ static void feed_say(game_feed *f, const char *text) {
 }
 static void on_enemy_killed(void *ctx, const struct sim_kill *kill) {
     game_feed *f = (game_feed *)ctx;
-    const enemy_vault *kind = enemies_by_key(kill->kind);
+    const char *name = kill->kind == GAME_ENEMYKINDS_U32(Game_EnemyKinds_Bat) ? text_EnemyBat(f->text) : text_EnemySlime(f->text);
     char text[64];
     f->kills++;
-    text_FeedKill(f->text, text, sizeof text, kind ? enemy_vault_text_Name(kind, tl_l10n_text_of_key, f->text) : "", kill->score);
+    text_FeedKill(f->text, text, sizeof text, name, kill->score);
     feed_say(f, text);
 }
 static void on_item_picked(void *ctx, uint32_t item) {

@@ -41,7 +41,6 @@ enemy_vault enemies_instances[2] = {
         10, /* Bounty */
         { INT64_C(1288490189) }, /* DropChance */
         { 942639448u }, /* Sprite */
-        { 2507389861u }, /* Name */
         TL__NULL
     },
     /* Bat */
@@ -53,7 +52,6 @@ enemy_vault enemies_instances[2] = {
         15, /* Bounty */
         { INT64_C(858993459) }, /* DropChance */
         { 3915847137u }, /* Sprite */
-        { 2727656867u }, /* Name */
         TL__NULL
     }
 };

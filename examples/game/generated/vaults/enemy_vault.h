@@ -10,9 +10,9 @@
 extern "C" {
 #endif
 
-/* Vault Enemy: 8 fields. Field ids are Vault.Fields values. */
+/* Vault Enemy: 7 fields. Field ids are Vault.Fields values. */
 #define ENEMY_VAULT_ID UINT32_C(2140438941) /* XXH32("enemy") */
-#define ENEMY_VAULT_FIELD_COUNT 8
+#define ENEMY_VAULT_FIELD_COUNT 7
 #define ENEMY_VAULT_ID_DisplayName UINT32_C(2020126464)
 #define ENEMY_VAULT_ID_MaxHealth UINT32_C(3374902319)
 #define ENEMY_VAULT_ID_MoveSpeed UINT32_C(3410110723)
@@ -20,7 +20,6 @@ extern "C" {
 #define ENEMY_VAULT_ID_Bounty UINT32_C(1024571034)
 #define ENEMY_VAULT_ID_DropChance UINT32_C(2902976297)
 #define ENEMY_VAULT_ID_Sprite UINT32_C(3907061637)
-#define ENEMY_VAULT_ID_Name UINT32_C(1750779831)
 
 typedef struct enemy_vault {
     char DisplayName[24]; /* String of up to 23 bytes, serialised */
@@ -30,7 +29,6 @@ typedef struct enemy_vault {
     int32_t Bounty; /* Integer, serialised */
     tl_fp DropChance; /* FP, serialised */
     tl_vault_asset_ref Sprite; /* AssetRef, serialised */
-    tl_vault_localized_text Name; /* LocalizedText, serialised */
     tl_vault_listeners *tl_listener; /* the set notified when a value changes; NULL: nobody listens */
 } enemy_vault;
 
@@ -43,12 +41,11 @@ static const enemy_vault enemy_vault_defaults = {
     10, /* Bounty */
     { INT64_C(1073741824) }, /* DropChance */
     { 0u }, /* Sprite */
-    { 0u }, /* Name */
     TL__NULL
 };
 
 /* For generic tools and vault.h's serialisation: id, tag, offset, size, capacity, backing, name. */
-static const tl_vault_field_desc enemy_vault_fields[8] = {
+static const tl_vault_field_desc enemy_vault_fields[7] = {
     { ENEMY_VAULT_ID_DisplayName, 15u, TL__CAST(uint32_t, offsetof(enemy_vault, DisplayName)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(enemy_vault, DisplayName)), 23u, TL_VAULT_SERIALISED, "DisplayName" },
     { ENEMY_VAULT_ID_MaxHealth, 1u, TL__CAST(uint32_t, offsetof(enemy_vault, MaxHealth)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(enemy_vault, MaxHealth)), 0u, TL_VAULT_SERIALISED, "MaxHealth" },
     { ENEMY_VAULT_ID_MoveSpeed, 11u, TL__CAST(uint32_t, offsetof(enemy_vault, MoveSpeed)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(enemy_vault, MoveSpeed)), 0u, TL_VAULT_SERIALISED, "MoveSpeed" },
@@ -56,9 +53,8 @@ static const tl_vault_field_desc enemy_vault_fields[8] = {
     { ENEMY_VAULT_ID_Bounty, 1u, TL__CAST(uint32_t, offsetof(enemy_vault, Bounty)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(enemy_vault, Bounty)), 0u, TL_VAULT_SERIALISED, "Bounty" },
     { ENEMY_VAULT_ID_DropChance, 11u, TL__CAST(uint32_t, offsetof(enemy_vault, DropChance)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(enemy_vault, DropChance)), 0u, TL_VAULT_SERIALISED, "DropChance" },
     { ENEMY_VAULT_ID_Sprite, 16u, TL__CAST(uint32_t, offsetof(enemy_vault, Sprite)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(enemy_vault, Sprite)), 0u, TL_VAULT_SERIALISED, "Sprite" },
-    { ENEMY_VAULT_ID_Name, 17u, TL__CAST(uint32_t, offsetof(enemy_vault, Name)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(enemy_vault, Name)), 0u, TL_VAULT_SERIALISED, "Name" },
 };
-static const uint16_t enemy_vault_order[8] = { 4, 7, 0, 5, 3, 1, 2, 6 };
+static const uint16_t enemy_vault_order[7] = { 4, 0, 5, 3, 1, 2, 6 };
 static const tl_vault_desc enemy_vault_desc = {
     "Enemy", ENEMY_VAULT_ID, TL__CAST(uint32_t, sizeof(enemy_vault)), ENEMY_VAULT_FIELD_COUNT, enemy_vault_fields, enemy_vault_order,
     TL__CAST(uint32_t, offsetof(enemy_vault, tl_listener)), &enemy_vault_defaults };
@@ -125,18 +121,6 @@ static inline void enemy_vault_set_Sprite(enemy_vault *v, tl_vault_asset_ref val
         tl_vault_notify(v->tl_listener, v, ENEMY_VAULT_ID_Sprite);
     }
 }
-static inline tl_vault_localized_text enemy_vault_get_Name(const enemy_vault *v) { return v->Name; }
-static inline void enemy_vault_set_Name(enemy_vault *v, tl_vault_localized_text value) {
-    if (memcmp(&v->Name, &value, sizeof value) != 0) {
-        v->Name = value;
-        tl_vault_notify(v->tl_listener, v, ENEMY_VAULT_ID_Name);
-    }
-}
-/* Its text in the current locale: text(ctx, key), e.g. l10n.h's tl_l10n_text_of_key with the tl_l10n;
- * "" for no key or no text function. */
-static inline const char *enemy_vault_text_Name(const enemy_vault *v, tl_vault_text_fn text, void *ctx) {
-    return tl_vault_text(v->Name, text, ctx);
-}
 
 /* Asset references loaded into a content scope (content.h), which holds the asset until it ends.
  * An empty reference, an index past the elements or a key not there gives the zero tl_asset
@@ -158,7 +142,6 @@ static inline int enemy_vault_field_index(uint32_t field_id) {
     case ENEMY_VAULT_ID_Bounty: return 4;
     case ENEMY_VAULT_ID_DropChance: return 5;
     case ENEMY_VAULT_ID_Sprite: return 6;
-    case ENEMY_VAULT_ID_Name: return 7;
     default: return -1;
     }
 }
@@ -189,10 +172,6 @@ static inline bool enemy_vault_try_get(const enemy_vault *v, uint32_t field_id, 
     case ENEMY_VAULT_ID_Sprite:
         if (tag != 16u || !out) return false;
         memcpy(out, &v->Sprite, sizeof v->Sprite);
-        return true;
-    case ENEMY_VAULT_ID_Name:
-        if (tag != 17u || !out) return false;
-        memcpy(out, &v->Name, sizeof v->Name);
         return true;
     default: return false;
     }
@@ -240,13 +219,6 @@ static inline bool enemy_vault_try_set(enemy_vault *v, uint32_t field_id, uint32
         if (memcmp(&v->Sprite, value, sizeof v->Sprite) != 0) {
             memcpy(&v->Sprite, value, sizeof v->Sprite);
             tl_vault_notify(v->tl_listener, v, ENEMY_VAULT_ID_Sprite);
-        }
-        return true;
-    case ENEMY_VAULT_ID_Name:
-        if (tag != 17u || !value) return false;
-        if (memcmp(&v->Name, value, sizeof v->Name) != 0) {
-            memcpy(&v->Name, value, sizeof v->Name);
-            tl_vault_notify(v->tl_listener, v, ENEMY_VAULT_ID_Name);
         }
         return true;
     default: return false;
