@@ -5,9 +5,11 @@
 #include "input/input_model.h"
 
 extern const gen_stage vault_stage;
+extern const gen_stage text_stage;
 extern const diff_extra vault_diff;
 
 const gen_stage *const tlg_stages[] = {
+    &text_stage,    /* gen/l10n: localised text; before content, which may pack its tables */
     &content_stage, /* content profiles: asset-name domains and catalog headers */
     &vault_stage,   /* gen/vault/vault_*.c: vault schemas and data */
     &input_stage,   /* gen/input/: the action map, Dextra.Actions and its binding tables */

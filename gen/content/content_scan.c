@@ -821,6 +821,62 @@ static bool scan_profile(struct project *p, const content_profile *pr, const con
     return w.ok;
 }
 
+/* A folder spelt without "./" and trailing '/' ("." for the root): how two config paths compare. */
+static char *plain_folder(const char *path)
+{
+    while (path[0] == '.' && path[1] == '/') path += 2;
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/') n--;
+    return n ? xstrndup(path, n) : xstrdup(".");
+}
+
+bool content_scan_provided_root(const struct project *p, const content_profile *pr)
+{
+    char *root = plain_folder(pr->source_root);
+    bool found = false;
+    for (size_t i = 0; !found && i < p->provided.count; i++) {
+        char *folder = plain_folder(p->provided.items[i].folder);
+        found = strcmp(folder, root) == 0;
+        free(folder);
+    }
+    free(root);
+    return found;
+}
+
+/* The provided files of the profile's root, as its assets: only a category over the whole root
+ * ("") holds them, as a walk of the folder would find them. */
+bool content_scan_provided(const struct project *p, const content_profile *pr, content_scan *out)
+{
+    memset(out, 0, sizeof *out);
+    out->root = path_join(p->cfg.root, pr->source_root);
+    char *root = plain_folder(pr->source_root);
+    for (size_t k = 0; k < pr->categories.count; k++) {
+        if (pr->categories.items[k].folder[0]) continue;
+        for (size_t i = 0; i < p->provided.count; i++) {
+            const provided_file *f = &p->provided.items[i];
+            char *folder = plain_folder(f->folder);
+            bool mine = strcmp(folder, root) == 0;
+            free(folder);
+            if (!mine) continue;
+            content_asset a;
+            memset(&a, 0, sizeof a);
+            a.path = xstrdup(f->name);
+            a.name = xstrdup(f->name);
+            a.name[tl_cf_asset_name_len(f->name, strlen(f->name),
+                                        pr->names == CONTENT_NAMES_PATH ? TL_CF_NAMES_PATH : TL_CF_NAMES_STEM)] = 0;
+            a.category = (uint32_t)k;
+            a.c_name = content_c_name(a.name);
+            a.size = f->size;
+            a.xxh64 = XXH64(f->bytes, f->size, 0);
+            *vec_push(&out->assets) = a;
+        }
+        break; /* one category over the root takes every file */
+    }
+    free(root);
+    sort_unless_sorted(out->assets.items, out->assets.count, sizeof *out->assets.items, by_name);
+    return check_unique(pr, out);
+}
+
 void content_scan_free(content_scan *s)
 {
     for (size_t i = 0; i < s->assets.count; i++) {

@@ -45,6 +45,12 @@ typedef struct content_reader {
 bool content_scan_profile(struct project *p, const content_profile *pr, const content_reader *how, content_scan *out);
 void content_scan_free(content_scan *s);
 
+/* A profile whose source root is a folder another stage writes in this run (the text stage's
+ * tables: project.provided) is scanned from those files' bytes, not from the disk, so that its
+ * catalog names what this run writes and the run never reads its own output. */
+bool content_scan_provided_root(const struct project *p, const content_profile *pr);
+bool content_scan_provided(const struct project *p, const content_profile *pr, content_scan *out);
+
 /* The assets' indices in folded-name order (tl_text_fold_compare, the order catalogs search by):
  * order[k] is the k-th, `order` holding one per asset. The scan sorted them so once, to check
  * that names are unique; its ranks are reused here, not sorted again (sorted only when they are

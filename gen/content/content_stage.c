@@ -56,7 +56,9 @@ static bool content_load(project *p, void **state, stage_outputs *outputs)
     for (size_t i = 0; i < s->cfg.profiles.count; i++) {
         content_profile *pr = &s->cfg.profiles.items[i];
         content_scan *sc = vec_push(&s->scans);
-        if (!content_scan_profile(p, pr, &how, sc)) ok = false;
+        bool scanned =
+            content_scan_provided_root(p, pr) ? content_scan_provided(p, pr, sc) : content_scan_profile(p, pr, &how, sc);
+        if (!scanned) ok = false;
         stage_output *o = vec_push(outputs);
         o->path = xstrdup(pr->catalog_header);
         o->build_output = true;

@@ -193,7 +193,7 @@ bool config_load_keeping_sections(const char *path, project_config *out) { retur
 static bool config_read(const char *path, project_config *out, bool keep_sections)
 {
     static const char *const allowed[] = {
-        "$schema", "generated_dir", "injector_dir", "definitions_dir", "domains", "vaults", "content", "input", NULL};
+        "$schema", "generated_dir", "injector_dir", "definitions_dir", "domains", "vaults", "content", "input", "text", NULL};
     memset(out, 0, sizeof *out);
     buf text = {0};
     if (!fs_read_input(path, FS_INPUT_CONFIG, &text)) {
@@ -246,6 +246,7 @@ static bool config_read(const char *path, project_config *out, bool keep_section
         out->vaults = json_incref(json_object_get(root, "vaults"));
         out->content = json_incref(json_object_get(root, "content"));
         out->input = json_incref(json_object_get(root, "input"));
+        out->l10n = json_incref(json_object_get(root, "text"));
         out->text = xstrndup(text.data, text.len);
         out->text_len = text.len;
     } else if (!r.ok) {
@@ -276,6 +277,7 @@ void config_free(project_config *cfg)
     json_decref(cfg->vaults);
     json_decref(cfg->content);
     json_decref(cfg->input);
+    json_decref(cfg->l10n);
     free(cfg->text);
     memset(cfg, 0, sizeof *cfg);
 }

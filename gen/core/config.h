@@ -25,12 +25,13 @@ typedef struct project_config {
     char *definitions_dir; /* NULL when absent */
     VEC(domain_config) domains;
     /* Sections owned by later stages, kept as parsed JSON (jansson) for them to validate:
-     * "vaults" (vault schemas and data), "content" (content profiles) and "input" (the action
-     * map, gen/input). NULL when absent. */
+     * "vaults" (vault schemas and data), "content" (content profiles), "input" (the action map,
+     * gen/input) and "text" (localised text, gen/l10n). NULL when absent. */
     struct json_t *vaults;
     struct json_t *content;
     struct json_t *input;
-    char *text; /* the config's text, for json_locate in those stages' diagnostics */
+    struct json_t *l10n; /* the "text" section */
+    char *text;          /* the config's text, for json_locate in those stages' diagnostics */
     size_t text_len;
 } project_config;
 

@@ -594,6 +594,12 @@ void model_free(project *p)
     vec_free(&p->domains);
     for (size_t i = 0; i < p->inputs.count; i++) free(p->inputs.items[i]);
     vec_free(&p->inputs);
+    for (size_t i = 0; i < p->provided.count; i++) {
+        free(p->provided.items[i].folder);
+        free(p->provided.items[i].name);
+        free(p->provided.items[i].bytes);
+    }
+    vec_free(&p->provided);
     config_free(&p->cfg);
     arena_free(&p->strings);
     if (p->input_hash) hasher_free(p->input_hash);

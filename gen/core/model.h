@@ -67,6 +67,17 @@ typedef struct domain {
     const char **asset_files;
 } domain;
 
+/* A file this run writes that a later stage reads as an input: the text stage's tables, which a
+ * content profile may pack. A stage listed before its reader provides it during load, with the
+ * bytes this run writes, so that the reader takes them instead of the older copy on disk (an
+ * output is never an input of the run that writes it). */
+typedef struct provided_file {
+    char *folder; /* project-relative, as the config names folders */
+    char *name;   /* its name in the folder */
+    unsigned char *bytes;
+    size_t size;
+} provided_file;
+
 typedef struct project {
     project_config cfg;
     VEC(domain) domains;
@@ -81,6 +92,7 @@ typedef struct project {
      * stage (content/content_stage.h; NULL: none). */
     unsigned jobs;
     const struct content_session *content;
+    VEC(provided_file) provided; /* by the stages' loads, in order */
     arena strings;
 } project;
 

@@ -17,7 +17,8 @@ void vault_scalar_bytes(vtype t, const vscalar *v, unsigned char *out)
         switch (t) {
         case VT_INTEGER:
         case VT_INTEGER2D:
-        case VT_ASSETREF: put_le(out + 4 * k, (uint64_t)v->i[k], 4); break;
+        case VT_ASSETREF:
+        case VT_LOCALIZEDTEXT: put_le(out + 4 * k, (uint64_t)v->i[k], 4); break;
         case VT_LONG:
         case VT_FP:
         case VT_FPVECTOR2:

@@ -96,6 +96,7 @@ static void put_scalar(buf *b, vtype t, const vscalar *v)
         return;
     case VT_STRING: put_c_string(b, v->s ? v->s : ""); return;
     case VT_ASSETREF:
+    case VT_LOCALIZEDTEXT:
         buf_puts(b, "{ ");
         buf_put_u64(b, (uint32_t)v->i[0]);
         buf_puts(b, "u }");
@@ -424,6 +425,13 @@ static void emit_schema_accessor(const schema_out *c, const vfield *f)
                    "        v->%s = value;\n"
                    "        tl_vault_notify(v->tl_listener, v, %s_VAULT_ID_%s);\n    }\n}\n",
                    v, m, v, c, m, m, U, m);
+        if (f->type == VT_LOCALIZEDTEXT)
+            buf_printf(b,
+                       "/* Its text in the current locale: text(ctx, key), e.g. l10n.h's tl_l10n_text_of_key with the tl_l10n;\n"
+                       " * \"\" for no key or no text function. */\n"
+                       "static inline const char *%s_vault_text_%s(const %s_vault *v, tl_vault_text_fn text, void *ctx) {\n"
+                       "    return tl_vault_text(v->%s, text, ctx);\n}\n",
+                       v, m, v, m);
     }
 }
 

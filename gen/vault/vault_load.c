@@ -55,6 +55,7 @@ static const char *type_expectation(vtype t)
     case VT_FPQUATERNION: return "an array of 4 decimal strings (x, y, z, w)";
     case VT_STRING: return "a string";
     case VT_ASSETREF: return "an asset name";
+    case VT_LOCALIZEDTEXT: return "a text key";
     default: return "?";
     }
 }
@@ -126,7 +127,7 @@ static bool parse_components(json_checker *j, const char *path, vtype t, uint32_
     return true;
 }
 
-/* A string value: a String within its capacity, or an AssetRef's name (resolved later). */
+/* A string value: a String within its capacity, or an AssetRef's or LocalizedText's name (resolved later). */
 static bool parse_text(vault_state *st, json_checker *j, const char *path, vtype t, const vfield *f, json_t *v, vscalar *out)
 {
     if (!json_is_string(v)) return false;
@@ -146,7 +147,7 @@ static void parse_scalar(vault_state *st, json_checker *j, const char *path, vty
     if (t == VT_BOOLEAN) {
         ok = json_is_boolean(v);
         out->i[0] = json_is_true(v);
-    } else if (t == VT_STRING || t == VT_ASSETREF) {
+    } else if (t == VT_STRING || vtype_names_entry(t)) {
         ok = parse_text(st, j, path, t, f, v, out);
     } else if (n == 1) {
         ok = parse_component(j, path, t, v, out, 0);
@@ -161,7 +162,7 @@ static void parse_scalar(vault_state *st, json_checker *j, const char *path, vty
 
 static bool same_key(vtype t, const vscalar *a, const vscalar *b)
 {
-    if (t == VT_ASSETREF) return strcmp(a->s, b->s) == 0;
+    if (vtype_names_entry(t)) return strcmp(a->s, b->s) == 0;
     unsigned char x[32], y[32];
     vault_scalar_bytes(t, a, x);
     vault_scalar_bytes(t, b, y);
@@ -359,17 +360,31 @@ static bool read_field_type(json_checker *j, const char *path, json_t *fj, vfiel
     return read_scalar_type(j, path, fj, name, f);
 }
 
-/* "catalog": the domain an AssetRef (or a collection of them) names, and only there. */
+/* The type of the values of f written as entries' names (AssetRef, LocalizedText), or VT_NONE. */
+static vtype named_entries_type(const vfield *f)
+{
+    if (f->type != VT_COLLECTION) return vtype_names_entry(f->type) ? f->type : VT_NONE;
+    if (vtype_names_entry(f->element)) return f->element;
+    return f->kind == LAYOUT_DICT && vtype_names_entry(f->value) ? f->value : VT_NONE;
+}
+
+/* "catalog": the domain an AssetRef (or a collection of them) names, and only there; a
+ * LocalizedText's is its text domain, Text.Keys unless it says another. */
 static void read_field_catalog(vault_state *st, json_checker *j, const char *path, json_t *fj, vfield *f, bool type_ok)
 {
-    bool wants_catalog =
-        f->type == VT_ASSETREF || (f->type == VT_COLLECTION && (f->element == VT_ASSETREF || f->value == VT_ASSETREF));
+    vtype named = named_entries_type(f);
     const char *cat = NULL;
-    if (json_object_get(fj, "catalog") && !wants_catalog && f->type != VT_NONE) {
+    if (json_object_get(fj, "catalog") && named == VT_NONE && f->type != VT_NONE) {
         char *sub = jc_key(path, "catalog");
-        jc_error(j, sub, "only an AssetRef names a catalog");
+        jc_error(j, sub, "only an AssetRef or a LocalizedText names a catalog");
         free(sub);
-    } else if (wants_catalog && type_ok && jc_require(j, fj, path, "catalog", "the domain of the assets an AssetRef names") &&
+    } else if (f->type == VT_COLLECTION && f->kind == LAYOUT_DICT && vtype_names_entry(f->element) &&
+               vtype_names_entry(f->value) && f->element != f->value) {
+        jc_error(j, path, "a dictionary of %s keys and %s values would need two catalogs: use one of the types",
+                 vtype_name(f->element), vtype_name(f->value));
+    } else if (named == VT_LOCALIZEDTEXT && type_ok && !json_object_get(fj, "catalog")) {
+        f->catalog = TEXT_KEYS_DOMAIN;
+    } else if (named != VT_NONE && type_ok && jc_require(j, fj, path, "catalog", "the domain of the assets an AssetRef names") &&
                jc_get_string(j, fj, path, "catalog", "a domain name", &cat)) {
         f->catalog = arena_strndup(&st->strings, cat, strlen(cat));
     }

@@ -112,12 +112,12 @@ static void put_instance_assets(buf *b, const vschema *s, const vinstance *in)
         const vvalue *v = &in->values[k];
         if (!v->present || !f->catalog) continue;
         char *at = xasprintf("values.%s", f->ref);
-        if (f->type == VT_ASSETREF) put_asset(b, f, at, &v->one, &count);
+        if (vtype_names_entry(f->type)) put_asset(b, f, at, &v->one, &count);
         for (size_t e = 0; f->type == VT_COLLECTION && e < v->keys.count; e++) {
             char *sub = f->kind == LAYOUT_DICT ? xasprintf("%s[%zu][0]", at, e) : xasprintf("%s[%zu]", at, e);
-            if (f->element == VT_ASSETREF) put_asset(b, f, sub, &v->keys.items[e], &count);
+            if (vtype_names_entry(f->element)) put_asset(b, f, sub, &v->keys.items[e], &count);
             free(sub);
-            if (f->kind == LAYOUT_DICT && f->value == VT_ASSETREF) {
+            if (f->kind == LAYOUT_DICT && vtype_names_entry(f->value)) {
                 sub = xasprintf("%s[%zu][1]", at, e);
                 put_asset(b, f, sub, &v->values.items[e], &count);
                 free(sub);

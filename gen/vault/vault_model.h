@@ -17,6 +17,10 @@
 #include "base/index_map.h"
 #include "core/stage.h"
 
+/* A LocalizedText field's catalog when it names none: the text stage's default domain
+ * (gen/l10n/l10n_model.h's TEXT_DEFAULT_DOMAIN). */
+#define TEXT_KEYS_DOMAIN "Text.Keys"
+
 /* Field types; the numbers are the runtime's tags (tl_vault_type in vault.h). */
 typedef enum vtype {
     VT_NONE = 0,
@@ -36,6 +40,7 @@ typedef enum vtype {
     VT_FPQUATERNION,
     VT_STRING,
     VT_ASSETREF,
+    VT_LOCALIZEDTEXT, /* a key of the text stage's domain (Text.Keys): its text in the current locale */
     VT_SCALAR_END,
     VT_COLLECTION = 32 /* + layout_kind */
 } vtype;
@@ -65,7 +70,7 @@ typedef struct vfield {
     layout_kind kind;     /* collections */
     vtype element, value; /* collections: element (dictionary key) and dictionary value types */
     uint32_t capacity;    /* String (bytes) and collections (elements) */
-    const char *catalog;  /* AssetRef (or a collection of them): the catalog's domain name */
+    const char *catalog;  /* AssetRef, LocalizedText (or a collection of them): the entries' domain name */
     bool transient;
     vvalue def;     /* the default */
     uint32_t index; /* position in the schema */
@@ -123,6 +128,9 @@ extern const gen_stage vault_stage;
 /* vault_types.c. Schema spelling of a scalar type ("Integer"), and back (VT_NONE if unknown). */
 const char *vtype_name(vtype t);
 vtype vtype_from_name(const char *name);
+/* Whether a value of t is written as an entry's name and resolved to its value (AssetRef: an
+ * asset of its catalog; LocalizedText: a key of its text domain). */
+bool vtype_names_entry(vtype t);
 /* C type of a scalar ("int32_t", "tl_fpv3") and its size in bytes. */
 const char *vtype_c(vtype t);
 uint32_t vtype_size(vtype t);

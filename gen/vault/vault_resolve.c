@@ -195,7 +195,14 @@ static name_index *domain_index(resolver *rv, const char *name)
     return NULL;
 }
 
-/* Resolves one AssetRef scalar in place (i[0] = the asset's id; "" is 0, no asset). */
+/* Whether f's named entries are text keys (LocalizedText), not assets. */
+static bool is_text_field(const vfield *f)
+{
+    return f->type == VT_LOCALIZEDTEXT ||
+           (f->type == VT_COLLECTION && (f->element == VT_LOCALIZEDTEXT || f->value == VT_LOCALIZEDTEXT));
+}
+
+/* Resolves one AssetRef or LocalizedText scalar in place (i[0] = the asset's id; "" is 0, no asset). */
 static bool resolve_asset(resolver *rv, const char *file, const char *text, size_t len, const char *path, const vfield *f,
                           vscalar *v)
 {
@@ -216,9 +223,10 @@ static bool resolve_asset(resolver *rv, const char *file, const char *text, size
         buf b = {0};
         closest_entries(&b, x->r, v->s);
         rerror(file, text, len, path, "\"%s\" is %s in %s%s%s%s", v->s,
-               e           ? "a removed entry (a tombstone)"
-               : ambiguous ? "the name of more than one entry (give its member name)"
-                           : "not an asset",
+               e                                ? "a removed entry (a tombstone)"
+               : ambiguous                      ? "the name of more than one entry (give its member name)"
+               : f->catalog && is_text_field(f) ? "not a text key"
+                                                : "not an asset",
                f->catalog, b.len ? " (closest: " : "", b.len ? b.data : "", b.len ? ")" : "");
         buf_free(&b);
         return false;
@@ -238,24 +246,25 @@ static bool resolve_value(resolver *rv, const char *file, const char *text, size
 {
     bool ok = true;
     if (!v->present) return true;
-    if (f->type == VT_ASSETREF) return resolve_asset(rv, file, text, len, path, f, &v->one);
+    if (vtype_names_entry(f->type)) return resolve_asset(rv, file, text, len, path, f, &v->one);
     if (f->type != VT_COLLECTION) return true;
     for (size_t i = 0; i < v->keys.count; i++) {
         char *sub = key_path(f, path, i, 0);
-        if (f->element == VT_ASSETREF) ok = resolve_asset(rv, file, text, len, sub, f, &v->keys.items[i]) && ok;
+        if (vtype_names_entry(f->element)) ok = resolve_asset(rv, file, text, len, sub, f, &v->keys.items[i]) && ok;
         free(sub);
-        if (f->kind == LAYOUT_DICT && f->value == VT_ASSETREF) {
+        if (f->kind == LAYOUT_DICT && vtype_names_entry(f->value)) {
             sub = key_path(f, path, i, 1);
             ok = resolve_asset(rv, file, text, len, sub, f, &v->values.items[i]) && ok;
             free(sub);
         }
     }
-    if (ok && (f->kind == LAYOUT_HASHSET || f->kind == LAYOUT_DICT) && f->element == VT_ASSETREF)
+    if (ok && (f->kind == LAYOUT_HASHSET || f->kind == LAYOUT_DICT) && vtype_names_entry(f->element))
         for (size_t i = 0; i < v->keys.count; i++)
             for (size_t k = 0; k < i; k++)
                 if (v->keys.items[i].i[0] == v->keys.items[k].i[0]) {
                     char *sub = key_path(f, path, i, 0);
-                    rerror(file, text, len, sub, "names the same asset as element %zu", k);
+                    rerror(file, text, len, sub, "names the same %s as element %zu",
+                           f->element == VT_LOCALIZEDTEXT ? "key" : "asset", k);
                     free(sub);
                     ok = false;
                 }
@@ -340,14 +349,17 @@ static void closest_domain(buf *b, const resolver *rv, const char *want)
     }
 }
 
-/* An AssetRef field's catalog must name a domain; false (and no catalog) after an error. */
+/* An AssetRef field's catalog must name a domain (a LocalizedText's: the text stage's, declared in
+ * threadlink.json's "text"); false (and no catalog) after an error. */
 static bool resolve_field_catalog(resolver *rv, const vschema *s, vfield *f)
 {
     if (!f->catalog || domain_index(rv, f->catalog)) return true;
     buf b = {0};
     closest_domain(&b, rv, f->catalog);
-    field_error(s, f, "catalog", "no domain is named \"%s\"%s%s%s (an AssetRef's catalog is the identity domain of its assets)",
-                f->catalog, b.len ? " (closest: " : "", b.len ? b.data : "", b.len ? ")" : "");
+    field_error(s, f, "catalog", "no domain is named \"%s\"%s%s%s (%s)", f->catalog, b.len ? " (closest: " : "",
+                b.len ? b.data : "", b.len ? ")" : "",
+                is_text_field(f) ? "a LocalizedText's keys are the text stage's domain: declare threadlink.json's \"text\""
+                                 : "an AssetRef's catalog is the identity domain of its assets");
     buf_free(&b);
     f->catalog = NULL;
     return false;

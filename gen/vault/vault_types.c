@@ -7,7 +7,7 @@
 
 static const char *const vtype_names[VT_SCALAR_END] = {
     NULL,       "Integer",  "Long", "Float",     "Double",    "Boolean",      "Integer2D", "Float2D",  "Vector2D",
-    "Vector3D", "Rotation", "FP",   "FPVector2", "FPVector3", "FPQuaternion", "String",    "AssetRef",
+    "Vector3D", "Rotation", "FP",   "FPVector2", "FPVector3", "FPQuaternion", "String",    "AssetRef", "LocalizedText",
 };
 static const char *const vtype_cs[VT_SCALAR_END] = {
     NULL,
@@ -27,9 +27,10 @@ static const char *const vtype_cs[VT_SCALAR_END] = {
     "tl_fpquat",
     "char",
     "tl_vault_asset_ref",
+    "tl_vault_localized_text",
 };
-static const uint8_t vtype_sizes[VT_SCALAR_END] = {0, 4, 8, 4, 8, 1, 8, 8, 8, 12, 16, 8, 16, 24, 32, 0, 4};
-static const uint8_t vtype_comps[VT_SCALAR_END] = {0, 1, 1, 1, 1, 1, 2, 2, 2, 3, 4, 1, 2, 3, 4, 1, 1};
+static const uint8_t vtype_sizes[VT_SCALAR_END] = {0, 4, 8, 4, 8, 1, 8, 8, 8, 12, 16, 8, 16, 24, 32, 0, 4, 4};
+static const uint8_t vtype_comps[VT_SCALAR_END] = {0, 1, 1, 1, 1, 1, 2, 2, 2, 3, 4, 1, 2, 3, 4, 1, 1, 1};
 
 const char *vtype_name(vtype t) { return t > VT_NONE && t < VT_SCALAR_END ? vtype_names[t] : "?"; }
 const char *vtype_c(vtype t) { return t > VT_NONE && t < VT_SCALAR_END ? vtype_cs[t] : "?"; }
@@ -42,6 +43,8 @@ vtype vtype_from_name(const char *name)
         if (strcmp(vtype_names[t], name) == 0) return (vtype)t;
     return VT_NONE;
 }
+
+bool vtype_names_entry(vtype t) { return t == VT_ASSETREF || t == VT_LOCALIZEDTEXT; }
 
 uint32_t vfield_tag(const vfield *f)
 {

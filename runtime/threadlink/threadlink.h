@@ -7,8 +7,8 @@
 
    TL_IMPLEMENTATION is the umbrella: it turns on the switch of every module the file includes,
    TL_TIME_IMPL, TL_LIFECYCLE_IMPL, TL_VAULT_IMPL, TL_CONTENT_IMPL, TL_PLATFORM_LOCAL_IMPL,
-   TL_SAVE_IMPL, TL_LEVELS_IMPL, TL_PLATFORM_IMPL, TL_PATCH_IMPL, TL_AUDIO_IMPL, TL_INPUT_IMPL and
-   TL_INTERFACE_IMPL; the core (api.h, log.h,
+   TL_SAVE_IMPL, TL_LEVELS_IMPL, TL_PLATFORM_IMPL, TL_PATCH_IMPL, TL_AUDIO_IMPL, TL_INPUT_IMPL,
+   TL_INTERFACE_IMPL and TL_L10N_IMPL; the core (api.h, log.h,
    events.h, hash.h, mem.h, collections.h, fp.h, rng.h), the formats (text.h, content_format.h)
    and glue.h are static inline and have none (under TL_MEM_DEBUG, one file defines TL_MEM_IMPL
    for the live-block list). Several files may define TL_IMPLEMENTATION, each implementing the
@@ -28,7 +28,8 @@
    services), patch.h (patch plans: what an updater downloads, keeps and deletes), audio.h (music,
    ambience and effects policy: the seed's Aura), input.h (actions, modes, devices, rebinding,
    prompt glyphs: the seed's Dextra), interface.h (the interface stack, selectables,
-   interactables: the seed's Dextra). The glue: platform_local.h (the Local platform
+   interactables: the seed's Dextra), l10n.h (localised text: text tables, the locale switch,
+   typed formatting). The glue: platform_local.h (the Local platform
    over save.h) and glue.h (where two services meet).
 */
 /* No include guard of its own: each module guards its declarations and its implementation
@@ -55,4 +56,5 @@
 #include "audio.h"
 #include "input.h"
 #include "interface.h"
+#include "l10n.h"
 #include "glue.h"

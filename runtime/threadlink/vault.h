@@ -67,6 +67,9 @@
    14   FPQuaternion    tl_fpquat            8+8+8+8
    15   String          char[capacity + 1]   the bytes, no terminator (no NUL inside)
    16   AssetRef        tl_vault_asset_ref   4 (the asset's id in its catalog)
+   17   LocalizedText   tl_vault_localized_text 4 (a key's value in the text domain, Text.Keys; 0: none);
+                        its text in the current locale: <vault>_vault_text_<Field>(v, fn, ctx) or
+                        tl_vault_text, with l10n.h's tl_l10n_text_of_key and the tl_l10n as fn, ctx
    32   InlineArray     33 InlineList  34 InlineQueue  35 InlineStack  36 InlineHashSet
    37   InlineDictionary
    A collection's full tag is TL_VAULT_TAG(kind, element tag, value tag): the kind in bits 0-7,
@@ -210,6 +213,7 @@ typedef enum tl_vault_type {
     TL_VAULT_FPQUATERNION = 14,
     TL_VAULT_STRING = 15,
     TL_VAULT_ASSETREF = 16,
+    TL_VAULT_LOCALIZED_TEXT = 17,
     TL_VAULT_INLINE_ARRAY = 32,
     TL_VAULT_INLINE_LIST = 33,
     TL_VAULT_INLINE_QUEUE = 34,
@@ -241,6 +245,21 @@ typedef struct tl_vault_rotation {
 typedef struct tl_vault_asset_ref {
     uint32_t id;
 } tl_vault_asset_ref;
+typedef struct tl_vault_localized_text {
+    uint32_t key;
+} tl_vault_localized_text;
+
+/* The text of a LocalizedText key in the current locale, from the text module: l10n.h's
+   tl_l10n_text_of_key with its tl_l10n as ctx (vault.h does not include l10n.h). */
+typedef const char *(*tl_vault_text_fn)(void *ctx, uint32_t key);
+
+/* A LocalizedText's text through `text` (the generated <vault>_vault_text_<Field> calls this); ""
+   for no key (0) or no text function. */
+static inline const char *tl_vault_text(tl_vault_localized_text value, tl_vault_text_fn text,
+                                        void *ctx) {
+    const char *s = value.key && text ? text(ctx, value.key) : TL__NULL;
+    return s ? s : "";
+}
 
 typedef enum tl_vault_backing { TL_VAULT_SERIALISED = 0, TL_VAULT_TRANSIENT = 1 } tl_vault_backing;
 
@@ -524,12 +543,12 @@ static inline bool tl_vault_field_get(const tl_vault_field_desc *f, const void *
  * components are packed either way), bits 8-15 the component size (1, 4 or 8); 0 for anything
  * that is not a scalar. */
 static inline uint32_t tl__vault_shape(uint32_t tag) {
-    static const uint16_t shapes[17] = { 0,           4 | 4 << 8,  8 | 8 << 8,  4 | 4 << 8,
+    static const uint16_t shapes[18] = { 0,           4 | 4 << 8,  8 | 8 << 8,  4 | 4 << 8,
                                          8 | 8 << 8,  1 | 1 << 8,  8 | 4 << 8,  8 | 4 << 8,
                                          8 | 4 << 8,  12 | 4 << 8, 16 | 4 << 8, 8 | 8 << 8,
                                          16 | 8 << 8, 24 | 8 << 8, 32 | 8 << 8, 0,
-                                         4 | 4 << 8 };
-    return tag < 17u ? shapes[tag] : 0u;
+                                         4 | 4 << 8,  4 | 4 << 8 };
+    return tag < 18u ? shapes[tag] : 0u;
 }
 
 /* Bytes of one scalar. */
@@ -636,6 +655,7 @@ TL__VAULT_TYPED(fpvector3, TL_VAULT_FPVECTOR3, tl_fpv3)
 TL__VAULT_TYPED(fpquaternion, TL_VAULT_FPQUATERNION, tl_fpquat)
 TL__VAULT_TYPED(string, TL_VAULT_STRING, const char *)
 TL__VAULT_TYPED(assetref, TL_VAULT_ASSETREF, tl_vault_asset_ref)
+TL__VAULT_TYPED(localized_text, TL_VAULT_LOCALIZED_TEXT, tl_vault_localized_text)
 #undef TL__VAULT_TYPED
 
 /* ASCII case-insensitive equality of two NUL-terminated names (the data lookups use it). */

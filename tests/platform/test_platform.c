@@ -620,14 +620,14 @@ static void test_platform_native_events_file_matches_the_runtime(void **state) {
             assert_string_equal(line, "OnPlatformStateChanged(tl_platform *)");
             assert_int_equal(tl_hash32("(tl_platform *)", 15, 0), TL_PLATFORM_SIG_PLATFORM);
             assert_int_equal(native.state_changed, (uint32_t)(n - 1));
-        } else {
+        } else if (n == 20) {
             assert_string_equal(line, "OnAccountStateChanged(tl_platform_account *)");
             assert_int_equal(tl_hash32("(tl_platform_account *)", 23, 0), TL_PLATFORM_SIG_ACCOUNT);
             assert_int_equal(native.account_state_changed, (uint32_t)(n - 1));
         }
     }
     fclose(file);
-    assert_int_equal(n, 20);
+    assert_true(n >= 20); /* later modules' rows follow (l10n.h's) */
 }
 
 #else /* a non-development build */

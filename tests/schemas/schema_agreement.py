@@ -154,7 +154,8 @@ ACTION_MAP = {
 
 
 def make_project(tmp):
-    """examples/basic, with a content profile and a vault output folder: every part of the config."""
+    """examples/basic, with a content profile, a vault output folder and a text section: every part
+    of the config."""
     p = pathlib.Path(tmp) / "p"
     shutil.copytree(root / "examples" / "basic", p, ignore=shutil.ignore_patterns("build*", "subprojects"))
     (p / "assets" / "Sprites").mkdir(parents=True)
@@ -172,6 +173,10 @@ def make_project(tmp):
                     "domain_output": "input/actions.h", "modes": "Dextra.InputModes"}
     (p / "input").mkdir()
     (p / "input" / "game.actions.json").write_text(json.dumps(ACTION_MAP, indent=2) + "\n")
+    (p / "text").mkdir()
+    (p / "text" / "en.po").write_text('msgctxt "Title"\nmsgid "Title"\nmsgstr ""\n')
+    cfg["text"] = {"source": "text/en.po", "translations": "text", "domain": "Text.Keys", "header": "text_keys.h",
+                   "output": "text.h", "tables": "text", "prefix": "text", "missing": "warning"}
     return p, cfg
 
 

@@ -26,7 +26,7 @@ TIERS = {
              'rng.h'},
     'formats': {'text.h', 'content_format.h'},
     'service': {'time.h', 'lifecycle.h', 'levels.h', 'vault.h', 'content.h', 'save.h',
-                'platform.h', 'patch.h', 'audio.h', 'input.h', 'interface.h'},
+                'platform.h', 'patch.h', 'audio.h', 'input.h', 'interface.h', 'l10n.h'},
     'glue': {'glue.h', 'platform_local.h'},
     'umbrella': {'threadlink.h'},
 }

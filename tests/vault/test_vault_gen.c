@@ -144,7 +144,7 @@ static void test_vault_errors_schema(void **state)
     fx_write("vaultdata/things.vaultdata.json", "{ \"vault\": \"Thing\", \"instances\": [] }\n");
     fx_expect_failure(f, snap,
         "vaults/Thing.vault.json:1:20: error: colour: unknown key\n"
-        "vaults/Thing.vault.json:3:26: error: fields[0].type: unknown type \"Int\" (Integer, Long, Float, Double, Boolean, Integer2D, Float2D, Vector2D, Vector3D, Rotation, FP, FPVector2, FPVector3, FPQuaternion, String, AssetRef, InlineArray, InlineList, InlineQueue, InlineStack, InlineHashSet, InlineDictionary)\n"
+        "vaults/Thing.vault.json:3:26: error: fields[0].type: unknown type \"Int\" (Integer, Long, Float, Double, Boolean, Integer2D, Float2D, Vector2D, Vector3D, Rotation, FP, FPVector2, FPVector3, FPQuaternion, String, AssetRef, LocalizedText, InlineArray, InlineList, InlineQueue, InlineStack, InlineHashSet, InlineDictionary)\n"
         "vaults/Thing.vault.json:4:47: error: fields[1].element: String cannot be a collection element (elements have a fixed size)\n"
         "vaults/Thing.vault.json:5:5: error: fields[2]: missing required key \"value\" (the value type of the InlineDictionary)\n"
         "vaults/Thing.vault.json:5:5: error: fields[2]: missing required key \"capacity\"\n"

@@ -36,11 +36,13 @@ typedef enum vault_fields {
     Vault_Fields_BulletSpeed = -109390427,
     Vault_Fields_Lifetime = 1965821156,
     Vault_Fields_Spread = -897579562,
-    Vault_Fields_Map = -643729506
+    Vault_Fields_Map = -643729506,
+    Vault_Fields_Name TL_DEPRECATED_ENTRY("removed from Vault.Fields; the value is kept so stored data still resolves") = 1750779831,
+    Vault_Fields_Title = -1874335633
 } vault_fields;
 
 /* Number of live entries. */
-#define VAULT_FIELDS_COUNT 13
+#define VAULT_FIELDS_COUNT 14
 
 /* X-macro of the live entries: X(enumerator, name). */
 #define VAULT_FIELDS_LIST(X) \
@@ -57,6 +59,7 @@ typedef enum vault_fields {
     X(Vault_Fields_Lifetime, Lifetime) \
     X(Vault_Fields_Spread, Spread) \
     X(Vault_Fields_Map, Map) \
+    X(Vault_Fields_Title, Title) \
     /* end of VAULT_FIELDS_LIST */
 
 #ifndef TL_GENERATED_CAST
@@ -71,7 +74,7 @@ typedef enum vault_fields {
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *vault_fields__names(void)
 {
-    static const char *const names[15] = {
+    static const char *const names[17] = {
         "None",
         "DisplayName",
         "MaxHealth",
@@ -86,6 +89,8 @@ static inline const char *const *vault_fields__names(void)
         "Lifetime",
         "Spread",
         "Map",
+        "Name",
+        "Title",
         "Score",
     };
     return names;
@@ -93,8 +98,9 @@ static inline const char *const *vault_fields__names(void)
 
 static inline const int32_t *vault_fields__values(void)
 {
-    static const int32_t values[15] = {
-        0, 2020126464, -920064977, -884856573, -1347936861, 1024571034, -387905659, -1391990999, -1126156114, 1603561580, -109390427, 1965821156, -897579562, -643729506, 1024571034,
+    static const int32_t values[17] = {
+        0, 2020126464, -920064977, -884856573, -1347936861, 1024571034, -387905659, -1391990999, -1126156114, 1603561580, -109390427, 1965821156, -897579562, -643729506, 1750779831, -1874335633,
+        1024571034,
     };
     return values;
 }
@@ -102,12 +108,13 @@ static inline const int32_t *vault_fields__values(void)
 /* The name of a value, for logs; "?" when it is none of Vault.Fields's values. */
 static inline const char *vault_fields_name(uint32_t value)
 {
-    static const uint32_t slots[32] = {
-        1,14,7,0,9,3,0,0,0,11,2,8,10,12,4,0,0,0,0,0,0,0,0,0,0,0,0,6,5,13,15,0,
+    static const uint32_t slots[64] = {
+        1,14,0,0,7,0,0,0,9,0,0,3,16,0,0,0,0,0,11,0,10,2,8,12,0,0,0,0,0,4,0,0,
+        0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,13,6,5,17,15,0,0,0,0,0,
     };
     const int32_t *values = vault_fields__values();
     uint32_t i;
-    for (i = (value * 2654435761u) >> 27;; i = (i + 1) & 31u) {
+    for (i = (value * 2654435761u) >> 26;; i = (i + 1) & 63u) {
         uint32_t s = slots[i];
         if (s == 0) return "?";
         if (TL_GENERATED_CAST(uint32_t, values[s - 1]) == value) return vault_fields__names()[s - 1];
@@ -117,8 +124,9 @@ static inline const char *vault_fields_name(uint32_t value)
 /* The value of a name, ignoring ASCII case: 1 and *out set when found, else 0. */
 static inline int vault_fields_from_name(const char *name, vault_fields *out)
 {
-    static const uint32_t slots[32] = {
-        9,0,0,0,11,0,6,0,8,10,0,0,0,0,12,13,0,14,5,0,0,15,2,0,0,0,0,1,3,7,0,4,
+    static const uint32_t slots[64] = {
+        9,0,0,0,11,0,6,0,8,16,0,0,0,0,13,0,0,0,5,0,0,17,0,0,0,0,0,1,3,7,0,4,
+        0,0,0,0,0,0,15,0,10,0,0,0,0,0,12,0,0,14,0,0,0,0,2,0,0,0,0,0,0,0,0,0,
     };
     uint32_t h = 2166136261u, i;
     const char *p;
@@ -126,7 +134,7 @@ static inline int vault_fields_from_name(const char *name, vault_fields *out)
         unsigned char ch = TL_GENERATED_CAST(unsigned char, *p);
         h = (h ^ TL_GENERATED_CAST(unsigned char, ch >= 'A' && ch <= 'Z' ? ch + 32 : ch)) * 16777619u;
     }
-    for (i = h & 31u;; i = (i + 1) & 31u) {
+    for (i = h & 63u;; i = (i + 1) & 63u) {
         uint32_t s = slots[i];
         const char *a, *b;
         if (s == 0) return 0;

@@ -335,25 +335,27 @@ static void feed_say(game_feed *f, const char *text) {
 }
 static void on_enemy_killed(void *ctx, const struct sim_kill *kill) {
     game_feed *f = (game_feed *)ctx;
+    const char *name = kill->kind == GAME_ENEMYKINDS_U32(Game_EnemyKinds_Bat) ? text_EnemyBat(f->text) : text_EnemySlime(f->text);
     char text[64];
     f->kills++;
-    snprintf(text, sizeof text, "%s +%d", game_enemykinds_name(kill->kind), (int)kill->score);
+    text_FeedKill(f->text, text, sizeof text, name, kill->score);
     feed_say(f, text);
 }
 static void on_item_picked(void *ctx, uint32_t item) {
     game_feed *f = (game_feed *)ctx;
     f->pickups++;
-    feed_say(f, game_items_name(item));
+    feed_say(f, item == GAME_ITEMS_U32(Game_Items_Heart) ? text_ItemHeart(f->text) : text_ItemGem(f->text));
 }
 static void on_player_hurt(void *ctx, int32_t health) {
     game_feed *f = (game_feed *)ctx;
     f->hurts++;
-    if (health <= 0) feed_say(f, "Down! Half the score lost");
+    if (health <= 0) feed_say(f, text_FeedDown(f->text));
 }
 static void on_level_entered(void *ctx, uint32_t level) {
     game_feed *f = (game_feed *)ctx;
+    const level_vault *map = maps_by_key(level);
     f->levels_entered++;
-    feed_say(f, nexus_levels_name(level));
+    feed_say(f, map ? level_vault_text_Title(map, tl_l10n_text_of_key, f->text) : "");
 }
 
 static void feed_initialize(void *self, tl_lifecycle *core) {
@@ -447,6 +449,57 @@ static bool open_runtime(game *g, const game_desc *desc) {
     return tl_glue_levels_attach(&g->core, g->levels); /* shut down before the subsystems go */
 }
 
+/* The text tables, one per locale, each read whole and kept while the game runs (l10n.h keeps
+   them by pointer). */
+#ifndef GAME_TEXT_DIR
+#define GAME_TEXT_DIR "text"
+#endif
+static void *read_table(const char *dir, const char *locale, size_t *size) {
+    char path[512];
+    FILE *f;
+    void *bytes = NULL;
+    long n;
+    snprintf(path, sizeof path, "%s/%s.tltext", dir, locale);
+    if (!(f = fopen(path, "rb"))) return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 && (bytes = malloc((size_t)n)) &&
+        fread(bytes, 1, (size_t)n, f) == (size_t)n)
+        *size = (size_t)n;
+    else
+        free(bytes), bytes = NULL;
+    fclose(f);
+    return bytes;
+}
+
+static bool open_text(game *g, const game_desc *desc) {
+    static const tl_l10n_events text_events = TL_L10N_EVENTS_INIT(Iris_Events_);
+    const char *dir = desc->text_dir ? desc->text_dir : GAME_TEXT_DIR;
+    tl_l10n_desc td;
+    uint32_t i;
+    size_t size = 0;
+    memset(&td, 0, sizeof td);
+    td.keys = text_keys_l10n();
+    td.registry = &g->registry;
+    td.events = &text_events;
+    td.logger = &g->logger;
+    if (!(g->text = tl_l10n_create(&td))) return false;
+    for (i = 0; i < TEXT_KEYS_LOCALE_COUNT; i++) {
+        g->text_tables[i] = read_table(dir, text_keys_locales()[i], &size);
+        if (!g->text_tables[i]) tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "no text table %s in %s", text_keys_locales()[i], dir);
+        if (!g->text_tables[i] || tl_l10n_add_table(g->text, g->text_tables[i], size) != TL_L10N_OK) return false;
+    }
+    g->feed.text = g->text;
+    return game_set_locale(g, desc->locale ? desc->locale : TEXT_KEYS_SOURCE_LOCALE);
+}
+
+bool game_set_locale(game *g, const char *locale) { return tl_l10n_set_locale(g->text, locale) == TL_L10N_OK; }
+
+bool game_next_locale(game *g) {
+    uint32_t i, count = tl_l10n_locale_count(g->text);
+    for (i = 0; i < count; i++)
+        if (strcmp(tl_l10n_locale_at(g->text, i), tl_l10n_locale(g->text)) == 0) break;
+    return game_set_locale(g, tl_l10n_locale_at(g->text, (i + 1) % count));
+}
+
 static bool open_saves(game *g, const char *dir) {
     tl_save_store_desc sd;
     if (!dir) return true;
@@ -517,7 +570,7 @@ bool game_open(game *g, const game_desc *desc) {
         g->areas[i].id = maps_keys[i];
         g->areas[i].asset = level_vault_get_Map(maps_by_index(i)).id;
     }
-    if (!open_runtime(g, desc) || !open_saves(g, desc->save_dir)) return false;
+    if (!open_runtime(g, desc) || !open_text(g, desc) || !open_saves(g, desc->save_dir)) return false;
     load_player(g);
     subscribe_presentation(g, desc->external_fader);
     if (!deploy(g)) return false;
@@ -578,6 +631,7 @@ void game_frame(game *g, uint32_t input) {
 }
 
 void game_close(game *g) {
+    uint32_t i;
 #if defined(TL_DEVELOPMENT)
     tl_vault_live_discard(&g->live);
 #endif
@@ -585,6 +639,8 @@ void game_close(game *g) {
     tl_levels_destroy(g->levels);
     if (g->content) tl_content_shutdown(g->content);
     if (g->saves) tl_save_store_close(g->saves);
+    tl_l10n_destroy(g->text);
+    for (i = 0; i < TEXT_KEYS_LOCALE_COUNT; i++) free(g->text_tables[i]);
     tl_mem_free(g->block);
     tl_events_discard(&g->registry);
     memset(g, 0, sizeof *g);
@@ -604,10 +660,22 @@ bool game_save(game *g, const char *slot) {
     r = tl_save_begin(g->saves, slot, &txn);
     if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "byte-order", &save_byte_order, sizeof save_byte_order);
     if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "frame", g->block, SIM_BLOCK_BYTES);
+    if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "locale", tl_l10n_locale(g->text), strlen(tl_l10n_locale(g->text)));
     if (r.code == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
     tl_save_txn_discard(&txn);
     if (r.code != TL_SAVE_OK) tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "save %s: %s", slot, r.message);
     return r.code == TL_SAVE_OK;
+}
+
+/* The language the save was made in, if it has one (saves before issue 46 do not): a locale
+   without a table is logged and left. */
+static void continue_locale(game *g, const char *slot) {
+    char locale[32];
+    size_t n = 0;
+    tl_save_result r = tl_save_read(g->saves, slot, "locale", locale, sizeof locale - 1, &n);
+    if (r.code != TL_SAVE_OK || n == 0) return;
+    locale[n] = 0;
+    if (!game_set_locale(g, locale)) tl_log(&g->logger, TL_LOG_LEVEL_WARNING, "Game", "continue %s: no text in %s", slot, locale);
 }
 
 bool game_continue(game *g, const char *slot) {
@@ -628,7 +696,7 @@ bool game_continue(game *g, const char *slot) {
     }
     if (r.code == TL_SAVE_OK) r = tl_save_read(g->saves, slot, "frame", frame, SIM_BLOCK_BYTES, &n);
     ok = r.code == TL_SAVE_OK && n == SIM_BLOCK_BYTES && sim_head(frame)->level < g->world.level_count;
-    if (ok) memcpy(g->block, frame, SIM_BLOCK_BYTES);
+    if (ok) memcpy(g->block, frame, SIM_BLOCK_BYTES), continue_locale(g, slot);
     else tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "continue %s: %s", slot, r.code == TL_SAVE_OK ? "not a frame of this game" : r.message);
     tl_mem_free(frame);
     return ok;

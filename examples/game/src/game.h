@@ -8,6 +8,7 @@
 #include <threadlink/glue.h>
 
 #include "sim.h"
+#include "text.h"
 
 #define GAME_FADE_FRAMES 12 /* the fader's frames to opaque and back */
 
@@ -39,6 +40,7 @@ typedef struct game_area {
 /* What the game's events told it (the Feed subsystem: typed listeners, HUD text). */
 typedef struct game_feed {
     tl_events *registry;
+    tl_l10n *text;
     uint32_t kills, pickups, hurts, levels_entered;
     char message[64];
     uint32_t message_frames;
@@ -51,6 +53,8 @@ typedef struct game_desc {
     bool quiet;              /* log warnings and errors only */
     const char *vault_image_dir; /* development builds: where watch writes the vault images
                                     (the generated directory); NULL: TL_VAULT_LIVE_DIR */
+    const char *text_dir;    /* the text tables (<locale>.tltext); NULL: GAME_TEXT_DIR */
+    const char *locale;      /* NULL: the source locale (en) */
     bool external_fader;     /* the fader's events are provided by someone else (the window's
                                 sound), who polls game_display_fader / game_hide_fader */
 } game_desc;
@@ -62,6 +66,8 @@ typedef struct game {
     tl_content *content;
     tl_levels *levels;
     tl_save_store *saves;
+    tl_l10n *text;           /* every string the game shows: text.h's functions over it */
+    void *text_tables[TEXT_KEYS_LOCALE_COUNT];
     tl_logger logger;
     game_feed feed;
     game_area areas[SIM_MAX_LEVELS];
@@ -91,6 +97,10 @@ void game_frame(game *g, uint32_t input);
 bool game_save(game *g, const char *slot);
 bool game_continue(game *g, const char *slot);
 bool game_has_save(game *g, const char *slot);
+/* The language of the game's text ("en", "fr"): false, the locale unchanged, if it has no table. */
+bool game_set_locale(game *g, const char *locale);
+/* The next language of the game's tables, after the last the first (the menu's Language item). */
+bool game_next_locale(game *g);
 /* Once a frame: development builds (TL_DEVELOPMENT) reload the enemy and weapon stats the
    designer edited while threadlink-gen watch runs, and refill the world; shipped builds do
    nothing. */

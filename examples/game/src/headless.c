@@ -5,6 +5,7 @@
  *   game-headless CONTENT continue INPUTS SAVEDIR   save halfway, continue in a new game: compare
  *   game-headless CONTENT resume SAVEDIR            continue from the save continue left: its hash
  *   game-headless CONTENT record OUTPUT FRAMES      a bot plays; its inputs are written
+ *   game-headless CONTENT language SAVEDIR          a save made in French continues in French
  *   game-headless CONTENT bench ENTITIES FRAMES     the simulation's frame time, and the load time
  *   game-headless-dev CONTENT tune IMAGE_DIR        development builds: the Slime's stats after
  *                                                   the vault images in IMAGE_DIR and one game_tune
@@ -313,6 +314,20 @@ static int tune(const char *content, const char *image_dir) {
 }
 #endif
 
+/* The language is remembered in the save: made in French, continued by a game opened in English. */
+static int language(const char *content, const char *saves) {
+    game g;
+    if (!open_game(&g, content, saves)) return 1;
+    if (!game_set_locale(&g, "fr") || !game_save(&g, "language")) return 1;
+    game_close(&g);
+    if (!open_game(&g, content, saves)) return 1;
+    printf("opened in %s, ", tl_l10n_locale(g.text));
+    if (!game_continue(&g, "language")) return 1;
+    printf("continued in %s: %s\n", tl_l10n_locale(g.text), text_MenuContinue(g.text));
+    game_close(&g);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 2 ? argv[2] : "";
     if (argc >= 4 && strcmp(mode, "replay") == 0) return replay(argv[1], argv[3], argc > 4 ? (uint32_t)atoi(argv[4]) : 100u);
@@ -320,11 +335,12 @@ int main(int argc, char **argv) {
     if (argc >= 5 && strcmp(mode, "continue") == 0) return save_continue(argv[1], argv[3], argv[4]);
     if (argc >= 4 && strcmp(mode, "resume") == 0) return resume(argv[1], argv[3]);
     if (argc >= 5 && strcmp(mode, "resume-play") == 0) return resume_play(argv[1], argv[3], argv[4]);
+    if (argc >= 4 && strcmp(mode, "language") == 0) return language(argv[1], argv[3]);
     if (argc >= 5 && strcmp(mode, "record") == 0) return record(argv[1], argv[3], (uint32_t)atoi(argv[4]));
 #if defined(TL_DEVELOPMENT)
     if (argc >= 4 && strcmp(mode, "tune") == 0) return tune(argv[1], argv[3]);
 #endif
     if (argc >= 5 && strcmp(mode, "bench") == 0) return bench(argv[1], (uint32_t)atoi(argv[3]), (uint32_t)atoi(argv[4]));
-    fprintf(stderr, "usage: game-headless CONTENT replay|rollback|continue|resume|resume-play|record|bench ... (see headless.c)\n");
+    fprintf(stderr, "usage: game-headless CONTENT replay|rollback|continue|resume|resume-play|language|record|bench ... (see headless.c)\n");
     return 2;
 }

@@ -83,10 +83,88 @@ static void draw_entities(render_ctx *r, const game *g, const game_area *area) {
     if (h->invulnerable == 0 || (h->frame / 4) % 2 == 0) draw_at(r, g->player, h->player);
 }
 
-static void draw_text(render_ctx *r, int x, int y, int scale, const char *text, SDL_Color c) {
+/* stb_easy_font draws ASCII: a Latin-1 letter (French's, Spanish's, German's) is drawn as its base
+   letter with its accent added, in font pixels relative to the letter's cell. */
+typedef enum accent { ACCENT_NONE, ACCENT_ACUTE, ACCENT_GRAVE, ACCENT_CIRCUMFLEX, ACCENT_DIAERESIS, ACCENT_TILDE, ACCENT_CEDILLA } accent;
+
+/* U+00C0..U+00FF: base letter and accent ('?' for what has neither). */
+static char latin1_base(uint32_t cp, accent *a) {
+    static const char bases[] = "AAAAA??CEEEEIIII?NOOOOO??UUUUY??aaaaa??ceeeeiiii?nooooo??uuuuy?y";
+    static const char accents[] = "2135400621342134052135400213410021354006213421340521354002134104";
+    if (cp < 0xC0 || cp > 0xFF) return '?';
+    *a = (accent)(accents[cp - 0xC0] - '0');
+    return bases[cp - 0xC0];
+}
+
+/* text as ASCII into out (one byte a character), with each character's accent. */
+static int to_ascii(const char *text, char *out, accent *accents, int cap) {
+    const unsigned char *s = (const unsigned char *)text;
+    int n = 0;
+    while (*s && n < cap - 1) {
+        accents[n] = ACCENT_NONE;
+        if (*s < 0x80) out[n++] = (char)*s++;
+        else if (s[0] == 0xC5 && (s[1] == 0x92 || s[1] == 0x93) && n < cap - 2) { /* Œ, œ */
+            out[n++] = s[1] == 0x92 ? 'O' : 'o';
+            accents[n] = ACCENT_NONE;
+            out[n++] = s[1] == 0x92 ? 'E' : 'e';
+            s += 2;
+        }
+        else if ((s[0] & 0xE0) == 0xC0 && (s[1] & 0xC0) == 0x80) {
+            out[n] = latin1_base((uint32_t)(s[0] & 0x1F) << 6 | (s[1] & 0x3F), &accents[n]);
+            n++, s += 2;
+        } else {
+            out[n++] = '?';
+            for (s++; (*s & 0xC0) == 0x80; s++) {}
+        }
+    }
+    out[n] = 0;
+    return n;
+}
+
+static void fill(render_ctx *r, int x, int y, int scale, int fx, int fy) {
+    SDL_Rect rect = {x + fx * scale, y + fy * scale, scale, scale};
+    SDL_RenderFillRect(r->sdl, &rect);
+}
+
+/* The accent over (or, a cedilla, under) the letter at font x `at`, `w` wide. */
+static void draw_accent(render_ctx *r, int x, int y, int scale, int at, int w, char base, accent a) {
+    int top = base >= 'a' && base <= 'z' ? 0 : -2, mid = at + (w - 1) / 2;
+    switch (a) {
+    case ACCENT_ACUTE: fill(r, x, y, scale, mid, top), fill(r, x, y, scale, mid + 1, top - 1); break;
+    case ACCENT_GRAVE: fill(r, x, y, scale, mid - 1, top - 1), fill(r, x, y, scale, mid, top); break;
+    case ACCENT_CIRCUMFLEX:
+        fill(r, x, y, scale, mid - 1, top), fill(r, x, y, scale, mid, top - 1), fill(r, x, y, scale, mid + 1, top);
+        break;
+    case ACCENT_DIAERESIS: fill(r, x, y, scale, mid - 1, top), fill(r, x, y, scale, mid + 1, top); break;
+    case ACCENT_TILDE: fill(r, x, y, scale, mid - 1, top), fill(r, x, y, scale, mid, top - 1), fill(r, x, y, scale, mid + 1, top - 1); break;
+    case ACCENT_CEDILLA: fill(r, x, y, scale, mid, 8), fill(r, x, y, scale, mid - 1, 9); break;
+    default: break;
+    }
+}
+
+static void draw_accents(render_ctx *r, int x, int y, int scale, char *ascii, const accent *accents, int n) {
+    int i;
+    for (i = 0; i < n; i++) {
+        char saved = ascii[i + 1], letter[2] = {ascii[i], 0};
+        int at, w;
+        if (accents[i] == ACCENT_NONE) continue;
+        ascii[i] = 0;
+        at = i ? stb_easy_font_width(ascii) : 0;
+        ascii[i] = letter[0];
+        w = stb_easy_font_width(letter);
+        ascii[i + 1] = saved;
+        draw_accent(r, x, y, scale, at, w, letter[0], accents[i]);
+    }
+}
+
+static void draw_text(render_ctx *r, int x, int y, int scale, const char *utf8, SDL_Color c) {
     static char quads[60000];
-    int i, n = stb_easy_font_print(0, 0, (char *)(uintptr_t)text, NULL, quads, sizeof quads);
+    char text[256];
+    accent accents[256];
+    int count = to_ascii(utf8, text, accents, (int)sizeof text);
+    int i, n = stb_easy_font_print(0, 0, text, NULL, quads, sizeof quads);
     SDL_SetRenderDrawColor(r->sdl, c.r, c.g, c.b, c.a);
+    draw_accents(r, x, y, scale, text, accents, count);
     for (i = 0; i < n; i++) {
         const float *v = (const float *)(quads + i * 64); /* 4 vertices of x, y, z, colour */
         SDL_Rect rect;
@@ -102,8 +180,8 @@ static void draw_hud(render_ctx *r, const game *g) {
     const sim_header *h = sim_head_const(g->block);
     static const SDL_Color white = {255, 255, 255, 255}, gold = {250, 215, 60, 255};
     char text[96];
-    snprintf(text, sizeof text, "SCORE %d   HEALTH %d/%d   %s", (int)h->score, (int)h->health, (int)h->max_health,
-             sim_exit_open(g->block, &g->world) ? "EXIT OPEN" : "");
+    text_Hud(g->text, text, sizeof text, h->score, h->health, h->max_health,
+             sim_exit_open(g->block, &g->world) ? text_ExitOpen(g->text) : "");
     draw_text(r, 8, 6, 2, text, white);
     if (g->feed.message[0]) draw_text(r, 8, RENDER_H - 26, 2, g->feed.message, gold);
 }
@@ -133,14 +211,14 @@ static void draw_interact_prompt(render_ctx *r, const game *g, const render_menu
     draw_text(r, dst.x + 28, dst.y + 6, 2, m->interact_prompt, on);
 }
 
-static void draw_menu(render_ctx *r, const render_menu *m) {
+static void draw_menu(render_ctx *r, const render_menu *m, const char *title) {
     static const SDL_Color on = {255, 255, 255, 255}, off = {120, 120, 120, 255}, pick = {250, 215, 60, 255};
     SDL_Rect shade = {0, 0, RENDER_W, RENDER_H};
     int i;
     SDL_SetRenderDrawBlendMode(r->sdl, SDL_BLENDMODE_BLEND);
     SDL_SetRenderDrawColor(r->sdl, 0, 0, 0, 170);
     SDL_RenderFillRect(r->sdl, &shade);
-    draw_text(r, 200, 120, 4, "THREADLINK", pick);
+    draw_text(r, 200, 120, 4, title, pick);
     for (i = 0; i < m->count; i++)
         draw_text(r, 240, 200 + i * 36, 3, m->items[i], i == m->selected ? pick : m->enabled[i] ? on : off);
     if (m->note) draw_text(r, 200, 420, 2, m->note, off);
@@ -167,5 +245,5 @@ void render_frame(render_ctx *r, const game *g, const render_menu *menu) {
         SDL_RenderFillRect(r->sdl, &all);
     }
     if (menu && !menu->open && menu->interact_prompt) draw_interact_prompt(r, g, menu);
-    if (menu && menu->open) draw_menu(r, menu);
+    if (menu && menu->open) draw_menu(r, menu, text_Title(g->text));
 }

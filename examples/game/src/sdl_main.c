@@ -48,7 +48,7 @@ typedef struct game_sound game_sound;
 #define ACTION(name) DEXTRA_ACTIONS_U32(Dextra_Actions_##name)
 
 typedef struct options {
-    const char *content, *saves, *record, *replay, *screenshot, *expect, *drive;
+    const char *content, *saves, *record, *replay, *screenshot, *expect, *drive, *locale;
     uint32_t frames;
     int tolerance;
 } options;
@@ -80,7 +80,7 @@ typedef struct app {
 enum { UI_TITLE = 1, UI_OPTIONS = 2, UI_PAUSE = 3 };
 enum { TITLE_CONTINUE = 1, TITLE_NEW, TITLE_OPTIONS, TITLE_QUIT };
 enum { PAUSE_RESUME = 1, PAUSE_SAVE, PAUSE_OPTIONS, PAUSE_TITLE };
-enum { OPTION_FIRE_KEY = 1, OPTION_FIRE_PAD, OPTION_RESET, OPTION_BACK };
+enum { OPTION_FIRE_KEY = 1, OPTION_FIRE_PAD, OPTION_RESET, OPTION_BACK, OPTION_LANGUAGE };
 
 /* ---- actions ---------------------------------------------------------------------------------- */
 
@@ -184,22 +184,23 @@ static void menu_refresh(app *a) {
     m->open = top != 0;
     if (top == UI_TITLE) {
         m->count = 4;
-        m->items[0] = "Continue", m->enabled[0] = game_has_save(&a->g, SAVE_SLOT);
-        m->items[1] = "New game", m->enabled[1] = true;
+        m->items[0] = text_MenuContinue(a->g.text), m->enabled[0] = game_has_save(&a->g, SAVE_SLOT);
+        m->items[1] = text_MenuNewGame(a->g.text), m->enabled[1] = true;
         m->items[2] = "Options", m->enabled[2] = true;
-        m->items[3] = "Quit", m->enabled[3] = true;
+        m->items[3] = text_MenuQuit(a->g.text), m->enabled[3] = true;
     } else if (top == UI_PAUSE) {
         m->count = 4;
         m->items[0] = "Resume", m->enabled[0] = true;
-        m->items[1] = "Save", m->enabled[1] = a->g.saves != NULL;
+        m->items[1] = text_MenuSave(a->g.text), m->enabled[1] = a->g.saves != NULL;
         m->items[2] = "Options", m->enabled[2] = true;
         m->items[3] = "Title", m->enabled[3] = true;
     } else if (top == UI_OPTIONS) {
-        m->count = 4;
+        m->count = 5;
         control_label(a, TL_INPUT_DEVICES_KEYBOARD_MOUSE, a->labels[0], sizeof a->labels[0], "Fire key");
         control_label(a, TL_INPUT_DEVICES_GAMEPAD, a->labels[1], sizeof a->labels[1], "Fire pad");
         m->items[0] = a->labels[0], m->items[1] = a->labels[1], m->items[2] = "Reset bindings", m->items[3] = "Back";
-        m->enabled[0] = m->enabled[1] = m->enabled[2] = m->enabled[3] = true;
+        m->items[4] = text_MenuLanguage(a->g.text); /* the language now: choosing it goes to the next */
+        m->enabled[0] = m->enabled[1] = m->enabled[2] = m->enabled[3] = m->enabled[4] = true;
     }
     prompt_refresh(a);
     if (top) {
@@ -256,7 +257,8 @@ static void pause_confirm(void *self, uint32_t item) {
     switch (item) {
     case PAUSE_RESUME: resume(a); break;
     case PAUSE_SAVE:
-        if (a->g.saves) a->menu.note = game_save(&a->g, SAVE_SLOT) ? "Saved." : "The save failed.";
+        if (a->g.saves)
+            a->menu.note = game_save(&a->g, SAVE_SLOT) ? text_NoteSaved(a->g.text) : text_NoteSaveFailed(a->g.text);
         menu_refresh(a);
         break;
     case PAUSE_OPTIONS: tl_interface_stack(a->ui, UI_OPTIONS); break;
@@ -282,6 +284,8 @@ static void options_confirm(void *self, uint32_t item) {
         a->menu.note = "Bindings reset.";
     } else if (item == OPTION_BACK) {
         tl_interface_cancel(a->ui);
+    } else if (item == OPTION_LANGUAGE) {
+        game_next_locale(&a->g); /* remembered in the save (game.c) */
     }
     menu_refresh(a);
 }
@@ -329,7 +333,7 @@ static bool menus_open(app *a, const tl_logger *logger) {
     tl_interface_register(a->ui, UI_OPTIONS, &options_vt, &a->options_menu, TL_INTERFACE_CANCELLABLE);
     for (i = TITLE_CONTINUE; i <= TITLE_QUIT; i++) tl_interface_add_selectable(a->ui, UI_TITLE, i, 0, (int32_t)i);
     for (i = PAUSE_RESUME; i <= PAUSE_TITLE; i++) tl_interface_add_selectable(a->ui, UI_PAUSE, i, 0, (int32_t)i);
-    for (i = OPTION_FIRE_KEY; i <= OPTION_BACK; i++) tl_interface_add_selectable(a->ui, UI_OPTIONS, i, 0, (int32_t)i);
+    for (i = OPTION_FIRE_KEY; i <= OPTION_LANGUAGE; i++) tl_interface_add_selectable(a->ui, UI_OPTIONS, i, 0, (int32_t)i);
     return true;
 }
 
@@ -690,6 +694,7 @@ static bool parse_options(options *o, int argc, char **argv) {
         else if (strcmp(k, "--frames") == 0) o->frames = (uint32_t)strtoul(v, NULL, 10);
         else if (strcmp(k, "--screenshot") == 0) o->screenshot = v;
         else if (strcmp(k, "--expect") == 0) o->expect = v;
+        else if (strcmp(k, "--locale") == 0) o->locale = v;
         else if (strcmp(k, "--tolerance") == 0) o->tolerance = atoi(v);
         else if (strcmp(k, "--drive") == 0) o->drive = v;
         else {
@@ -736,6 +741,8 @@ int main(int argc, char **argv) {
     d.save_dir = o.replay ? NULL : o.saves;
     d.seed = UINT64_C(0x7468726561646c6b); /* the headless driver's: replays match */
     d.quiet = o.replay != NULL;
+    d.locale = o.locale;
+    d.locale = o.locale;
 #if defined(GAME_SOUND)
     d.external_fader = o.replay == NULL; /* the sound provides the fader's events (sound.h) */
 #endif

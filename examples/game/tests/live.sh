@@ -13,7 +13,7 @@ watch_pid=
 cleanup() { [ -z "$watch_pid" ] || kill "$watch_pid" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT INT TERM
 fail() { echo "FAIL: $*"; cat "$work/watch.err" 2>/dev/null || true; exit 1; }
-for d in threadlink.json injectors vaults vaultdata generated assets input; do cp -R "$src/$d" "$work/"; done
+for d in threadlink.json injectors vaults vaultdata text generated assets input; do cp -R "$src/$d" "$work/"; done
 
 out=$("$headless" "$content" tune "$work/generated")
 [ "$out" = "Slime max_health 3 score 10 (0 stats tuned)" ] || fail "baked stats: $out"

@@ -10,27 +10,31 @@
 extern "C" {
 #endif
 
-/* Vault Level: 1 field. Field ids are Vault.Fields values. */
+/* Vault Level: 2 fields. Field ids are Vault.Fields values. */
 #define LEVEL_VAULT_ID UINT32_C(851268809) /* XXH32("level") */
-#define LEVEL_VAULT_FIELD_COUNT 1
+#define LEVEL_VAULT_FIELD_COUNT 2
 #define LEVEL_VAULT_ID_Map UINT32_C(3651237790)
+#define LEVEL_VAULT_ID_Title UINT32_C(2420631663)
 
 typedef struct level_vault {
     tl_vault_asset_ref Map; /* AssetRef, serialised */
+    tl_vault_localized_text Title; /* LocalizedText, serialised */
     tl_vault_listeners *tl_listener; /* the set notified when a value changes; NULL: nobody listens */
 } level_vault;
 
 /* Every field's default. */
 static const level_vault level_vault_defaults = {
     { 0u }, /* Map */
+    { 0u }, /* Title */
     TL__NULL
 };
 
 /* For generic tools and vault.h's serialisation: id, tag, offset, size, capacity, backing, name. */
-static const tl_vault_field_desc level_vault_fields[1] = {
+static const tl_vault_field_desc level_vault_fields[2] = {
     { LEVEL_VAULT_ID_Map, 16u, TL__CAST(uint32_t, offsetof(level_vault, Map)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(level_vault, Map)), 0u, TL_VAULT_SERIALISED, "Map" },
+    { LEVEL_VAULT_ID_Title, 17u, TL__CAST(uint32_t, offsetof(level_vault, Title)), TL__CAST(uint32_t, TL__VAULT_MEMBER_SIZE(level_vault, Title)), 0u, TL_VAULT_SERIALISED, "Title" },
 };
-static const uint16_t level_vault_order[1] = { 0 };
+static const uint16_t level_vault_order[2] = { 1, 0 };
 static const tl_vault_desc level_vault_desc = {
     "Level", LEVEL_VAULT_ID, TL__CAST(uint32_t, sizeof(level_vault)), LEVEL_VAULT_FIELD_COUNT, level_vault_fields, level_vault_order,
     TL__CAST(uint32_t, offsetof(level_vault, tl_listener)), &level_vault_defaults };
@@ -54,6 +58,18 @@ static inline void level_vault_set_Map(level_vault *v, tl_vault_asset_ref value)
         tl_vault_notify(v->tl_listener, v, LEVEL_VAULT_ID_Map);
     }
 }
+static inline tl_vault_localized_text level_vault_get_Title(const level_vault *v) { return v->Title; }
+static inline void level_vault_set_Title(level_vault *v, tl_vault_localized_text value) {
+    if (memcmp(&v->Title, &value, sizeof value) != 0) {
+        v->Title = value;
+        tl_vault_notify(v->tl_listener, v, LEVEL_VAULT_ID_Title);
+    }
+}
+/* Its text in the current locale: text(ctx, key), e.g. l10n.h's tl_l10n_text_of_key with the tl_l10n;
+ * "" for no key or no text function. */
+static inline const char *level_vault_text_Title(const level_vault *v, tl_vault_text_fn text, void *ctx) {
+    return tl_vault_text(v->Title, text, ctx);
+}
 
 /* Asset references loaded into a content scope (content.h), which holds the asset until it ends.
  * An empty reference, an index past the elements or a key not there gives the zero tl_asset
@@ -69,6 +85,7 @@ static inline tl_asset level_vault_load_Map(const level_vault *v, tl_scope scope
 static inline int level_vault_field_index(uint32_t field_id) {
     switch (field_id) {
     case LEVEL_VAULT_ID_Map: return 0;
+    case LEVEL_VAULT_ID_Title: return 1;
     default: return -1;
     }
 }
@@ -78,6 +95,10 @@ static inline bool level_vault_try_get(const level_vault *v, uint32_t field_id, 
     case LEVEL_VAULT_ID_Map:
         if (tag != 16u || !out) return false;
         memcpy(out, &v->Map, sizeof v->Map);
+        return true;
+    case LEVEL_VAULT_ID_Title:
+        if (tag != 17u || !out) return false;
+        memcpy(out, &v->Title, sizeof v->Title);
         return true;
     default: return false;
     }
@@ -89,6 +110,13 @@ static inline bool level_vault_try_set(level_vault *v, uint32_t field_id, uint32
         if (memcmp(&v->Map, value, sizeof v->Map) != 0) {
             memcpy(&v->Map, value, sizeof v->Map);
             tl_vault_notify(v->tl_listener, v, LEVEL_VAULT_ID_Map);
+        }
+        return true;
+    case LEVEL_VAULT_ID_Title:
+        if (tag != 17u || !value) return false;
+        if (memcmp(&v->Title, value, sizeof v->Title) != 0) {
+            memcpy(&v->Title, value, sizeof v->Title);
+            tl_vault_notify(v->tl_listener, v, LEVEL_VAULT_ID_Title);
         }
         return true;
     default: return false;

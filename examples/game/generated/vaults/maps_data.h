@@ -35,11 +35,13 @@ level_vault maps_instances[2] = {
     /* Meadow */
     {
         { 2474927707u }, /* Map */
+        { 4208974957u }, /* Title */
         TL__NULL
     },
     /* Cave */
     {
         { 189887113u }, /* Map */
+        { 3305138598u }, /* Title */
         TL__NULL
     }
 };

@@ -1,0 +1,195 @@
+/* The text stage of generate/headers/check (gen/stages.c lists it):
+ *
+ *   load        the "text" section, the source PO file's keys and every translation, checked;
+ *               each locale's table built (it depends on the PO files alone) and offered to the
+ *               content stage as the files of its tables folder (core/model.h, provided_files)
+ *   add_domains the keys' identity domain (Text.Keys), one declaration per key, scope "Text"
+ *   resolve     each key's value and member name from the merged manifest
+ *   emit        the typed functions' header, then each locale's table (<tables>/<locale>.tltext) */
+#include "l10n/l10n_model.h"
+
+#include "base/fsio.h"
+#include "base/index_map.h"
+
+#include <string.h>
+
+#define TEXT_SCOPE "Text"
+
+static void plan_outputs(text_state *st, stage_outputs *outputs)
+{
+    stage_output *o = vec_push(outputs);
+    *o = (stage_output){xstrdup(st->cfg.output), true, false, st->cfg.loc};
+    for (size_t i = 0; i < st->locales.count; i++) {
+        o = vec_push(outputs);
+        *o = (stage_output){xstrdup(st->locales.items[i].table), true, false, st->cfg.loc};
+    }
+}
+
+/* The tables, as the files of "<generated_dir>/<tables>", for a content profile that packs them. */
+static void provide_tables(text_state *st)
+{
+    char *folder = path_join(st->p->cfg.generated_dir, st->cfg.tables);
+    for (size_t i = 0; i < st->locales.count; i++) {
+        const text_locale *l = &st->locales.items[i];
+        provided_file *f = vec_push(&st->p->provided);
+        f->folder = xstrdup(folder);
+        f->name = xasprintf("%s.tltext", l->name);
+        f->bytes = xmalloc(l->table_bytes.len ? l->table_bytes.len : 1);
+        memcpy(f->bytes, l->table_bytes.data, l->table_bytes.len);
+        f->size = l->table_bytes.len;
+    }
+    free(folder);
+}
+
+static bool text_load(project *p, void **state, stage_outputs *outputs)
+{
+    text_state *st = xcalloc(1, sizeof *st);
+    *state = st;
+    st->p = p;
+    if (!text_config_load(p, &st->cfg, &st->configured)) return false;
+    if (!st->configured) return true;
+    if (!text_load_locales(st)) return false;
+    st->layout = text_layout(st);
+    for (size_t i = 0; i < st->locales.count; i++) text_build_table(st, &st->locales.items[i]);
+    provide_tables(st);
+    plan_outputs(st, outputs);
+    return true;
+}
+
+static void set_names(domain *d)
+{
+    d->c_name = xstrdup(d->name);
+    d->lower_name = xstrdup(d->name);
+    d->upper_name = xstrdup(d->name);
+    for (char *c = d->c_name, *l = d->lower_name, *u = d->upper_name; *c; c++, l++, u++) {
+        if (*c == '.') *c = *l = *u = '_';
+        *l = ascii_lower(*l);
+        if (*u >= 'a' && *u <= 'z') *u = (char)(*u - 32);
+    }
+}
+
+static bool text_add_domains(void *state, project *p)
+{
+    text_state *st = state;
+    if (!st->configured) return true;
+    domain *d = vec_push(&p->domains);
+    memset(d, 0, sizeof *d);
+    d->name = arena_strndup(&p->strings, st->cfg.domain, strlen(st->cfg.domain));
+    set_names(d);
+    d->output = arena_strndup(&p->strings, st->cfg.header, strlen(st->cfg.header));
+    char *dir = path_dirname(d->output), *base = xasprintf("%s.manifest.json", d->name);
+    d->manifest = path_join(dir, base);
+    free(dir);
+    free(base);
+    d->kind = KIND_IDENTITY;
+    d->reserve_zero = true; /* 0 is "no key": a LocalizedText field that names none */
+    decl_source *src = vec_push(&d->sources);
+    const char *source = st->locales.items[0].path;
+    src->path = arena_strndup(&p->strings, source, strlen(source));
+    src->scope = TEXT_SCOPE;
+    for (size_t k = 0; k < st->keys.count; k++) {
+        const text_key *key = &st->keys.items[k];
+        size_t n = strlen(key->name);
+        *vec_push(&d->decls) = (decl){arena_strndup(&p->strings, key->name, n), (uint32_t)n, key->loc.line, key->loc.col, 0};
+    }
+    return true;
+}
+
+/* The function a key's member would give clashes with one of the headers' own names. */
+static bool check_function_names(const text_state *st, const domain *d)
+{
+    static const char *const own[] = {"_l10n", "_locales", "_name", "_name_of", "_from_name"};
+    bool ok = true;
+    for (size_t k = 0; k < st->keys.count; k++) {
+        const text_key *key = &st->keys.items[k];
+        char *fn = xasprintf("%s_%s", st->cfg.prefix, key->member);
+        for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
+            char *other = xasprintf("%s%s", d->lower_name, own[i]);
+            if (strcmp(fn, other) == 0) {
+                diag_error(
+                    key->loc,
+                    "key %s would give the function %s(), which the text headers define already: rename the key (or set text.prefix)",
+                    key->name, fn);
+                ok = false;
+            }
+            free(other);
+        }
+        free(fn);
+    }
+    return ok;
+}
+
+typedef struct entry_probe {
+    const manifest *m;
+    const buf *key;
+} entry_probe;
+
+static bool live_entry_with_key(const void *ctx, uint32_t e)
+{
+    const entry_probe *p = ctx;
+    const entry *en = &p->m->entries.items[e];
+    return !en->tombstone && en->key_len == p->key->len && memcmp(en->key, p->key->data, p->key->len) == 0;
+}
+
+static bool text_resolve(void *state, const domain_result *domains, size_t count)
+{
+    text_state *st = state;
+    if (!st->configured) return true;
+    const domain_result *r = NULL;
+    for (size_t i = 0; i < count && !r; i++)
+        if (strcmp(domains[i].d->name, st->cfg.domain) == 0) r = &domains[i];
+    if (!r) return false;
+    st->d = r->d;
+    buf key = {0};
+    bool ok = true;
+    index_map by_key; /* the manifest's live entries by key */
+    index_map_init(&by_key, r->m->entries.count);
+    for (size_t e = 0; e < r->m->entries.count; e++)
+        if (!r->m->entries.items[e].tombstone)
+            index_map_insert(&by_key, model_hash(r->m->entries.items[e].key, r->m->entries.items[e].key_len), (uint32_t)e);
+    for (size_t k = 0; k < st->keys.count; k++) {
+        text_key *tk = &st->keys.items[k];
+        model_key(r->d, &r->d->decls.items[k], &key);
+        entry_probe probe = {r->m, &key};
+        uint32_t e = index_map_find(&by_key, model_hash(key.data, key.len), live_entry_with_key, &probe);
+        tk->member = e == UINT32_MAX ? NULL : r->m->entries.items[e].name;
+        tk->value = e == UINT32_MAX ? 0 : r->m->entries.items[e].value;
+        if (!tk->member) {
+            diag_error(tk->loc, "key %s has no live entry in the manifest of %s; run threadlink-gen generate", tk->name,
+                       st->cfg.domain);
+            ok = false;
+        }
+    }
+    index_map_free(&by_key);
+    buf_free(&key);
+    return ok && check_function_names(st, r->d);
+}
+
+static void text_emit(void *state, size_t index, out_file *o, const emit_options *opt)
+{
+    text_state *st = state;
+    if (index == 0) {
+        text_emit_header(st, o, opt);
+        return;
+    }
+    const buf *t = &st->locales.items[index - 1].table_bytes;
+    o->text = false; /* binary: no line-ending leniency */
+    buf_put(&o->chunk, t->data, t->len);
+}
+
+static void text_free(void *state)
+{
+    text_state *st = state;
+    for (size_t i = 0; i < st->locales.count; i++) text_locale_free(&st->locales.items[i], st->keys.count);
+    vec_free(&st->locales);
+    for (size_t k = 0; k < st->keys.count; k++) vec_free(&st->keys.items[k].params);
+    vec_free(&st->keys);
+    text_config_free(&st->cfg);
+    arena_free(&st->strings);
+    free(st);
+}
+
+const gen_stage text_stage = {
+    "text",    text_load, text_add_domains, text_resolve, text_emit,
+    text_free, NULL, /* check_config: the "text" section is checked only when the config's own part loads */
+};
