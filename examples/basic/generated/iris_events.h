@@ -51,13 +51,14 @@ typedef enum iris_events {
     Iris_Events_OnUIElementSelected = 24,
     Iris_Events_OnInteract = 25,
     Iris_Events_OnInteractableDetected = 26,
-    Iris_Events_OnInteractableOutOfRange = 27
+    Iris_Events_OnInteractableOutOfRange = 27,
+    Iris_Events_OnLocaleChanged = 28
 } iris_events;
 
 /* Number of live entries. */
-#define IRIS_EVENTS_COUNT 28
+#define IRIS_EVENTS_COUNT 29
 /* One past the highest value: the size of a table indexed by value. */
-#define IRIS_EVENTS_SPAN 28
+#define IRIS_EVENTS_SPAN 29
 
 /* X-macro of the live entries: X(enumerator, name). */
 #define IRIS_EVENTS_LIST(X) \
@@ -89,6 +90,7 @@ typedef enum iris_events {
     X(Iris_Events_OnInteract, OnInteract) \
     X(Iris_Events_OnInteractableDetected, OnInteractableDetected) \
     X(Iris_Events_OnInteractableOutOfRange, OnInteractableOutOfRange) \
+    X(Iris_Events_OnLocaleChanged, OnLocaleChanged) \
     /* end of IRIS_EVENTS_LIST */
 
 #ifndef TL_GENERATED_CAST
@@ -103,7 +105,7 @@ typedef enum iris_events {
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *iris_events__names(void)
 {
-    static const char *const names[28] = {
+    static const char *const names[29] = {
         "OnCoreDeployed",
         "OnUpdate",
         "OnFixedUpdate",
@@ -132,15 +134,16 @@ static inline const char *const *iris_events__names(void)
         "OnInteract",
         "OnInteractableDetected",
         "OnInteractableOutOfRange",
+        "OnLocaleChanged",
     };
     return names;
 }
 
 static inline const int32_t *iris_events__values(void)
 {
-    static const int32_t values[28] = {
+    static const int32_t values[29] = {
         0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-        16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27,
+        16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
     };
     return values;
 }
@@ -149,7 +152,7 @@ static inline const int32_t *iris_events__values(void)
 static inline const char *iris_events_name(uint32_t value)
 {
     static const uint32_t slots[64] = {
-        1,0,14,0,27,6,0,19,0,0,0,11,0,24,0,3,0,16,0,0,8,0,0,21,0,0,13,0,26,0,5,0,
+        1,0,14,0,27,6,0,19,0,0,0,11,0,24,0,3,0,16,0,29,8,0,0,21,0,0,13,0,26,0,5,0,
         18,0,0,10,0,0,23,2,0,15,0,28,0,7,0,20,0,0,0,12,0,25,4,0,17,0,0,0,9,0,22,0,
     };
     const int32_t *values = iris_events__values();
@@ -165,7 +168,7 @@ static inline const char *iris_events_name(uint32_t value)
 static inline int iris_events_from_name(const char *name, iris_events *out)
 {
     static const uint32_t slots[64] = {
-        0,0,14,12,27,1,24,0,19,0,0,0,0,0,17,11,18,2,0,0,6,22,26,0,0,0,16,0,20,0,0,0,
+        0,0,14,12,27,1,24,0,19,0,0,0,0,0,17,11,18,2,29,0,6,22,26,0,0,0,16,0,20,0,0,0,
         0,0,0,3,28,10,0,0,13,0,23,7,0,4,0,0,8,0,0,25,0,0,0,5,21,0,0,9,0,15,0,0,
     };
     uint32_t h = 2166136261u, i;
@@ -797,6 +800,27 @@ static inline void Iris_Events_OnInteractableOutOfRange_publish(tl_events *reg, 
     TL_EVENTS_PUBLISH(reg, Iris_Events_OnInteractableOutOfRange, Iris_Events_OnInteractableOutOfRange_SIGNATURE, Iris_Events_OnInteractableOutOfRange_fn, a0);
 }
 
+/* OnLocaleChanged(const char *) */
+#define Iris_Events_OnLocaleChanged_SIGNATURE 0x30e0d037u
+typedef void (*Iris_Events_OnLocaleChanged_fn)(void *ctx, const char * a0);
+static inline bool Iris_Events_OnLocaleChanged_subscribe(tl_events *reg, Iris_Events_OnLocaleChanged_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnLocaleChanged, Iris_Events_OnLocaleChanged_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnLocaleChanged_unsubscribe(tl_events *reg, Iris_Events_OnLocaleChanged_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnLocaleChanged, TL_EVENTS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnLocaleChanged_contains(const tl_events *reg, Iris_Events_OnLocaleChanged_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnLocaleChanged, TL_EVENTS_FN(fn), ctx);
+}
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnLocaleChanged_subscribe(reg, fn, ctx) Iris_Events_OnLocaleChanged_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnLocaleChanged_fn, fn), ctx)
+#define Iris_Events_OnLocaleChanged_unsubscribe(reg, fn, ctx) Iris_Events_OnLocaleChanged_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnLocaleChanged_fn, fn), ctx)
+#define Iris_Events_OnLocaleChanged_contains(reg, fn, ctx) Iris_Events_OnLocaleChanged_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnLocaleChanged_fn, fn), ctx)
+#endif
+static inline void Iris_Events_OnLocaleChanged_publish(tl_events *reg, const char * a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnLocaleChanged, Iris_Events_OnLocaleChanged_SIGNATURE, Iris_Events_OnLocaleChanged_fn, a0);
+}
+
 /* The event table: IRIS_EVENTS_SPAN rows in value order, {0, 0, 0} for a gap. */
 static inline const tl_events_info *iris_events_info(void) {
     static const tl_events_info info[IRIS_EVENTS_SPAN] = {
@@ -828,6 +852,7 @@ static inline const tl_events_info *iris_events_info(void) {
         { "OnInteract", Iris_Events_OnInteract_SIGNATURE, TL_EVENTS_SINGLE_PROVIDER },
         { "OnInteractableDetected", Iris_Events_OnInteractableDetected_SIGNATURE, 0 },
         { "OnInteractableOutOfRange", Iris_Events_OnInteractableOutOfRange_SIGNATURE, 0 },
+        { "OnLocaleChanged", Iris_Events_OnLocaleChanged_SIGNATURE, 0 },
     };
     return info;
 }

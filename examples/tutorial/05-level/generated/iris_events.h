@@ -42,13 +42,20 @@ typedef enum iris_events {
     Iris_Events_OnHideLoadingScreen = 16,
     Iris_Events_OnHideFader = 17,
     Iris_Events_OnPlatformStateChanged = 18,
-    Iris_Events_OnAccountStateChanged = 19
+    Iris_Events_OnAccountStateChanged = 19,
+    Iris_Events_OnInputDeviceChanged = 20,
+    Iris_Events_OnUICancelled = 21,
+    Iris_Events_OnUIElementSelected = 22,
+    Iris_Events_OnInteract = 23,
+    Iris_Events_OnInteractableDetected = 24,
+    Iris_Events_OnInteractableOutOfRange = 25,
+    Iris_Events_OnLocaleChanged = 26
 } iris_events;
 
 /* Number of live entries. */
-#define IRIS_EVENTS_COUNT 20
+#define IRIS_EVENTS_COUNT 27
 /* One past the highest value: the size of a table indexed by value. */
-#define IRIS_EVENTS_SPAN 20
+#define IRIS_EVENTS_SPAN 27
 
 /* X-macro of the live entries: X(enumerator, name). */
 #define IRIS_EVENTS_LIST(X) \
@@ -72,6 +79,13 @@ typedef enum iris_events {
     X(Iris_Events_OnHideFader, OnHideFader) \
     X(Iris_Events_OnPlatformStateChanged, OnPlatformStateChanged) \
     X(Iris_Events_OnAccountStateChanged, OnAccountStateChanged) \
+    X(Iris_Events_OnInputDeviceChanged, OnInputDeviceChanged) \
+    X(Iris_Events_OnUICancelled, OnUICancelled) \
+    X(Iris_Events_OnUIElementSelected, OnUIElementSelected) \
+    X(Iris_Events_OnInteract, OnInteract) \
+    X(Iris_Events_OnInteractableDetected, OnInteractableDetected) \
+    X(Iris_Events_OnInteractableOutOfRange, OnInteractableOutOfRange) \
+    X(Iris_Events_OnLocaleChanged, OnLocaleChanged) \
     /* end of IRIS_EVENTS_LIST */
 
 #ifndef TL_GENERATED_CAST
@@ -86,7 +100,7 @@ typedef enum iris_events {
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *iris_events__names(void)
 {
-    static const char *const names[20] = {
+    static const char *const names[27] = {
         "OnCoreDeployed",
         "OnUpdate",
         "OnFixedUpdate",
@@ -107,15 +121,22 @@ static inline const char *const *iris_events__names(void)
         "OnHideFader",
         "OnPlatformStateChanged",
         "OnAccountStateChanged",
+        "OnInputDeviceChanged",
+        "OnUICancelled",
+        "OnUIElementSelected",
+        "OnInteract",
+        "OnInteractableDetected",
+        "OnInteractableOutOfRange",
+        "OnLocaleChanged",
     };
     return names;
 }
 
 static inline const int32_t *iris_events__values(void)
 {
-    static const int32_t values[20] = {
+    static const int32_t values[27] = {
         0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-        16, 17, 18, 19,
+        16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
     };
     return values;
 }
@@ -124,8 +145,8 @@ static inline const int32_t *iris_events__values(void)
 static inline const char *iris_events_name(uint32_t value)
 {
     static const uint32_t slots[64] = {
-        1,0,14,0,0,6,0,19,0,0,0,11,0,0,0,3,0,16,0,0,8,0,0,0,0,0,13,0,0,0,5,0,
-        18,0,0,10,0,0,0,2,0,15,0,0,0,7,0,20,0,0,0,12,0,0,4,0,17,0,0,0,9,0,0,0,
+        1,0,14,0,27,6,0,19,0,0,0,11,0,24,0,3,0,16,0,0,8,0,0,21,0,0,13,0,26,0,5,0,
+        18,0,0,10,0,0,23,2,0,15,0,0,0,7,0,20,0,0,0,12,0,25,4,0,17,0,0,0,9,0,22,0,
     };
     const int32_t *values = iris_events__values();
     uint32_t i;
@@ -140,8 +161,8 @@ static inline const char *iris_events_name(uint32_t value)
 static inline int iris_events_from_name(const char *name, iris_events *out)
 {
     static const uint32_t slots[64] = {
-        0,0,12,0,0,1,0,0,17,0,0,0,0,0,15,16,0,2,0,0,6,20,0,0,0,0,14,0,18,0,0,0,
-        0,0,0,3,0,10,0,0,11,0,0,7,0,4,0,0,8,0,0,0,0,0,0,5,19,0,0,9,0,13,0,0,
+        0,0,12,0,25,1,22,0,17,0,0,0,0,0,15,16,27,2,0,0,6,20,24,0,0,0,14,0,18,0,0,0,
+        0,0,0,3,26,10,0,0,11,0,21,7,0,4,0,0,8,0,0,23,0,0,0,5,19,0,0,9,0,13,0,0,
     };
     uint32_t h = 2166136261u, i;
     const char *p;
@@ -602,6 +623,155 @@ static inline void Iris_Events_OnAccountStateChanged_publish(tl_events *reg, tl_
     TL_EVENTS_PUBLISH(reg, Iris_Events_OnAccountStateChanged, Iris_Events_OnAccountStateChanged_SIGNATURE, Iris_Events_OnAccountStateChanged_fn, a0);
 }
 
+/* OnInputDeviceChanged(uint32_t) */
+#define Iris_Events_OnInputDeviceChanged_SIGNATURE 0xfe1b43c4u
+typedef void (*Iris_Events_OnInputDeviceChanged_fn)(void *ctx, uint32_t a0);
+static inline bool Iris_Events_OnInputDeviceChanged_subscribe(tl_events *reg, Iris_Events_OnInputDeviceChanged_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnInputDeviceChanged, Iris_Events_OnInputDeviceChanged_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnInputDeviceChanged_unsubscribe(tl_events *reg, Iris_Events_OnInputDeviceChanged_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnInputDeviceChanged, TL_EVENTS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnInputDeviceChanged_contains(const tl_events *reg, Iris_Events_OnInputDeviceChanged_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnInputDeviceChanged, TL_EVENTS_FN(fn), ctx);
+}
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnInputDeviceChanged_subscribe(reg, fn, ctx) Iris_Events_OnInputDeviceChanged_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnInputDeviceChanged_fn, fn), ctx)
+#define Iris_Events_OnInputDeviceChanged_unsubscribe(reg, fn, ctx) Iris_Events_OnInputDeviceChanged_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnInputDeviceChanged_fn, fn), ctx)
+#define Iris_Events_OnInputDeviceChanged_contains(reg, fn, ctx) Iris_Events_OnInputDeviceChanged_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnInputDeviceChanged_fn, fn), ctx)
+#endif
+static inline void Iris_Events_OnInputDeviceChanged_publish(tl_events *reg, uint32_t a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnInputDeviceChanged, Iris_Events_OnInputDeviceChanged_SIGNATURE, Iris_Events_OnInputDeviceChanged_fn, a0);
+}
+
+/* OnUICancelled(uint32_t) */
+#define Iris_Events_OnUICancelled_SIGNATURE 0xfe1b43c4u
+typedef void (*Iris_Events_OnUICancelled_fn)(void *ctx, uint32_t a0);
+static inline bool Iris_Events_OnUICancelled_subscribe(tl_events *reg, Iris_Events_OnUICancelled_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnUICancelled, Iris_Events_OnUICancelled_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnUICancelled_unsubscribe(tl_events *reg, Iris_Events_OnUICancelled_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnUICancelled, TL_EVENTS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnUICancelled_contains(const tl_events *reg, Iris_Events_OnUICancelled_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnUICancelled, TL_EVENTS_FN(fn), ctx);
+}
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnUICancelled_subscribe(reg, fn, ctx) Iris_Events_OnUICancelled_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnUICancelled_fn, fn), ctx)
+#define Iris_Events_OnUICancelled_unsubscribe(reg, fn, ctx) Iris_Events_OnUICancelled_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnUICancelled_fn, fn), ctx)
+#define Iris_Events_OnUICancelled_contains(reg, fn, ctx) Iris_Events_OnUICancelled_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnUICancelled_fn, fn), ctx)
+#endif
+static inline void Iris_Events_OnUICancelled_publish(tl_events *reg, uint32_t a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnUICancelled, Iris_Events_OnUICancelled_SIGNATURE, Iris_Events_OnUICancelled_fn, a0);
+}
+
+/* OnUIElementSelected(uint32_t, uint32_t) */
+#define Iris_Events_OnUIElementSelected_SIGNATURE 0x43e461dbu
+typedef void (*Iris_Events_OnUIElementSelected_fn)(void *ctx, uint32_t a0, uint32_t a1);
+static inline bool Iris_Events_OnUIElementSelected_subscribe(tl_events *reg, Iris_Events_OnUIElementSelected_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnUIElementSelected, Iris_Events_OnUIElementSelected_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnUIElementSelected_unsubscribe(tl_events *reg, Iris_Events_OnUIElementSelected_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnUIElementSelected, TL_EVENTS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnUIElementSelected_contains(const tl_events *reg, Iris_Events_OnUIElementSelected_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnUIElementSelected, TL_EVENTS_FN(fn), ctx);
+}
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnUIElementSelected_subscribe(reg, fn, ctx) Iris_Events_OnUIElementSelected_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnUIElementSelected_fn, fn), ctx)
+#define Iris_Events_OnUIElementSelected_unsubscribe(reg, fn, ctx) Iris_Events_OnUIElementSelected_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnUIElementSelected_fn, fn), ctx)
+#define Iris_Events_OnUIElementSelected_contains(reg, fn, ctx) Iris_Events_OnUIElementSelected_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnUIElementSelected_fn, fn), ctx)
+#endif
+static inline void Iris_Events_OnUIElementSelected_publish(tl_events *reg, uint32_t a0, uint32_t a1) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnUIElementSelected, Iris_Events_OnUIElementSelected_SIGNATURE, Iris_Events_OnUIElementSelected_fn, a0, a1);
+}
+
+/* OnInteract()->bool */
+#define Iris_Events_OnInteract_SIGNATURE 0x7bb02086u
+typedef bool (*Iris_Events_OnInteract_fn)(void *ctx);
+static inline bool Iris_Events_OnInteract_subscribe(tl_events *reg, Iris_Events_OnInteract_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnInteract, Iris_Events_OnInteract_SIGNATURE, TL_EVENTS_SINGLE_PROVIDER, TL_EVENTS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnInteract_unsubscribe(tl_events *reg, Iris_Events_OnInteract_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnInteract, TL_EVENTS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnInteract_contains(const tl_events *reg, Iris_Events_OnInteract_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnInteract, TL_EVENTS_FN(fn), ctx);
+}
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnInteract_subscribe(reg, fn, ctx) Iris_Events_OnInteract_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnInteract_fn, fn), ctx)
+#define Iris_Events_OnInteract_unsubscribe(reg, fn, ctx) Iris_Events_OnInteract_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnInteract_fn, fn), ctx)
+#define Iris_Events_OnInteract_contains(reg, fn, ctx) Iris_Events_OnInteract_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnInteract_fn, fn), ctx)
+#endif
+static inline bool Iris_Events_OnInteract_publish(tl_events *reg, bool *result) {
+    bool answered = false;
+    TL_EVENTS_REQUEST0(answered, result, reg, Iris_Events_OnInteract, Iris_Events_OnInteract_SIGNATURE, Iris_Events_OnInteract_fn);
+    return answered;
+}
+
+/* OnInteractableDetected(uint32_t) */
+#define Iris_Events_OnInteractableDetected_SIGNATURE 0xfe1b43c4u
+typedef void (*Iris_Events_OnInteractableDetected_fn)(void *ctx, uint32_t a0);
+static inline bool Iris_Events_OnInteractableDetected_subscribe(tl_events *reg, Iris_Events_OnInteractableDetected_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnInteractableDetected, Iris_Events_OnInteractableDetected_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnInteractableDetected_unsubscribe(tl_events *reg, Iris_Events_OnInteractableDetected_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnInteractableDetected, TL_EVENTS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnInteractableDetected_contains(const tl_events *reg, Iris_Events_OnInteractableDetected_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnInteractableDetected, TL_EVENTS_FN(fn), ctx);
+}
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnInteractableDetected_subscribe(reg, fn, ctx) Iris_Events_OnInteractableDetected_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnInteractableDetected_fn, fn), ctx)
+#define Iris_Events_OnInteractableDetected_unsubscribe(reg, fn, ctx) Iris_Events_OnInteractableDetected_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnInteractableDetected_fn, fn), ctx)
+#define Iris_Events_OnInteractableDetected_contains(reg, fn, ctx) Iris_Events_OnInteractableDetected_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnInteractableDetected_fn, fn), ctx)
+#endif
+static inline void Iris_Events_OnInteractableDetected_publish(tl_events *reg, uint32_t a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnInteractableDetected, Iris_Events_OnInteractableDetected_SIGNATURE, Iris_Events_OnInteractableDetected_fn, a0);
+}
+
+/* OnInteractableOutOfRange(uint32_t) */
+#define Iris_Events_OnInteractableOutOfRange_SIGNATURE 0xfe1b43c4u
+typedef void (*Iris_Events_OnInteractableOutOfRange_fn)(void *ctx, uint32_t a0);
+static inline bool Iris_Events_OnInteractableOutOfRange_subscribe(tl_events *reg, Iris_Events_OnInteractableOutOfRange_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnInteractableOutOfRange, Iris_Events_OnInteractableOutOfRange_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnInteractableOutOfRange_unsubscribe(tl_events *reg, Iris_Events_OnInteractableOutOfRange_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnInteractableOutOfRange, TL_EVENTS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnInteractableOutOfRange_contains(const tl_events *reg, Iris_Events_OnInteractableOutOfRange_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnInteractableOutOfRange, TL_EVENTS_FN(fn), ctx);
+}
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnInteractableOutOfRange_subscribe(reg, fn, ctx) Iris_Events_OnInteractableOutOfRange_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnInteractableOutOfRange_fn, fn), ctx)
+#define Iris_Events_OnInteractableOutOfRange_unsubscribe(reg, fn, ctx) Iris_Events_OnInteractableOutOfRange_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnInteractableOutOfRange_fn, fn), ctx)
+#define Iris_Events_OnInteractableOutOfRange_contains(reg, fn, ctx) Iris_Events_OnInteractableOutOfRange_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnInteractableOutOfRange_fn, fn), ctx)
+#endif
+static inline void Iris_Events_OnInteractableOutOfRange_publish(tl_events *reg, uint32_t a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnInteractableOutOfRange, Iris_Events_OnInteractableOutOfRange_SIGNATURE, Iris_Events_OnInteractableOutOfRange_fn, a0);
+}
+
+/* OnLocaleChanged(const char *) */
+#define Iris_Events_OnLocaleChanged_SIGNATURE 0x30e0d037u
+typedef void (*Iris_Events_OnLocaleChanged_fn)(void *ctx, const char * a0);
+static inline bool Iris_Events_OnLocaleChanged_subscribe(tl_events *reg, Iris_Events_OnLocaleChanged_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnLocaleChanged, Iris_Events_OnLocaleChanged_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnLocaleChanged_unsubscribe(tl_events *reg, Iris_Events_OnLocaleChanged_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnLocaleChanged, TL_EVENTS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnLocaleChanged_contains(const tl_events *reg, Iris_Events_OnLocaleChanged_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnLocaleChanged, TL_EVENTS_FN(fn), ctx);
+}
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnLocaleChanged_subscribe(reg, fn, ctx) Iris_Events_OnLocaleChanged_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnLocaleChanged_fn, fn), ctx)
+#define Iris_Events_OnLocaleChanged_unsubscribe(reg, fn, ctx) Iris_Events_OnLocaleChanged_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnLocaleChanged_fn, fn), ctx)
+#define Iris_Events_OnLocaleChanged_contains(reg, fn, ctx) Iris_Events_OnLocaleChanged_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnLocaleChanged_fn, fn), ctx)
+#endif
+static inline void Iris_Events_OnLocaleChanged_publish(tl_events *reg, const char * a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnLocaleChanged, Iris_Events_OnLocaleChanged_SIGNATURE, Iris_Events_OnLocaleChanged_fn, a0);
+}
+
 /* The event table: IRIS_EVENTS_SPAN rows in value order, {0, 0, 0} for a gap. */
 static inline const tl_events_info *iris_events_info(void) {
     static const tl_events_info info[IRIS_EVENTS_SPAN] = {
@@ -625,6 +795,13 @@ static inline const tl_events_info *iris_events_info(void) {
         { "OnHideFader", Iris_Events_OnHideFader_SIGNATURE, TL_EVENTS_SINGLE_PROVIDER },
         { "OnPlatformStateChanged", Iris_Events_OnPlatformStateChanged_SIGNATURE, 0 },
         { "OnAccountStateChanged", Iris_Events_OnAccountStateChanged_SIGNATURE, 0 },
+        { "OnInputDeviceChanged", Iris_Events_OnInputDeviceChanged_SIGNATURE, 0 },
+        { "OnUICancelled", Iris_Events_OnUICancelled_SIGNATURE, 0 },
+        { "OnUIElementSelected", Iris_Events_OnUIElementSelected_SIGNATURE, 0 },
+        { "OnInteract", Iris_Events_OnInteract_SIGNATURE, TL_EVENTS_SINGLE_PROVIDER },
+        { "OnInteractableDetected", Iris_Events_OnInteractableDetected_SIGNATURE, 0 },
+        { "OnInteractableOutOfRange", Iris_Events_OnInteractableOutOfRange_SIGNATURE, 0 },
+        { "OnLocaleChanged", Iris_Events_OnLocaleChanged_SIGNATURE, 0 },
     };
     return info;
 }

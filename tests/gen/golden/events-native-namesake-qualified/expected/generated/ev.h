@@ -50,13 +50,14 @@ typedef enum iris_events {
     Iris_Events_OnInteract = 23,
     Iris_Events_OnInteractableDetected = 24,
     Iris_Events_OnInteractableOutOfRange = 25,
-    Iris_Events_User_onscenePresented = 26
+    Iris_Events_OnLocaleChanged = 26,
+    Iris_Events_User_onscenePresented = 27
 } iris_events;
 
 /* Number of live entries. */
-#define IRIS_EVENTS_COUNT 27
+#define IRIS_EVENTS_COUNT 28
 /* One past the highest value: the size of a table indexed by value. */
-#define IRIS_EVENTS_SPAN 27
+#define IRIS_EVENTS_SPAN 28
 
 /* X-macro of the live entries: X(enumerator, name). */
 #define IRIS_EVENTS_LIST(X) \
@@ -86,6 +87,7 @@ typedef enum iris_events {
     X(Iris_Events_OnInteract, OnInteract) \
     X(Iris_Events_OnInteractableDetected, OnInteractableDetected) \
     X(Iris_Events_OnInteractableOutOfRange, OnInteractableOutOfRange) \
+    X(Iris_Events_OnLocaleChanged, OnLocaleChanged) \
     X(Iris_Events_User_onscenePresented, User_onscenePresented) \
     /* end of IRIS_EVENTS_LIST */
 
@@ -101,7 +103,7 @@ typedef enum iris_events {
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *iris_events__names(void)
 {
-    static const char *const names[27] = {
+    static const char *const names[28] = {
         "OnCoreDeployed",
         "OnUpdate",
         "OnFixedUpdate",
@@ -128,6 +130,7 @@ static inline const char *const *iris_events__names(void)
         "OnInteract",
         "OnInteractableDetected",
         "OnInteractableOutOfRange",
+        "OnLocaleChanged",
         "User_onscenePresented",
     };
     return names;
@@ -135,9 +138,9 @@ static inline const char *const *iris_events__names(void)
 
 static inline const int32_t *iris_events__values(void)
 {
-    static const int32_t values[27] = {
+    static const int32_t values[28] = {
         0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-        16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
+        16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27,
     };
     return values;
 }
@@ -147,7 +150,7 @@ static inline const char *iris_events_name(uint32_t value)
 {
     static const uint32_t slots[64] = {
         1,0,14,0,27,6,0,19,0,0,0,11,0,24,0,3,0,16,0,0,8,0,0,21,0,0,13,0,26,0,5,0,
-        18,0,0,10,0,0,23,2,0,15,0,0,0,7,0,20,0,0,0,12,0,25,4,0,17,0,0,0,9,0,22,0,
+        18,0,0,10,0,0,23,2,0,15,0,28,0,7,0,20,0,0,0,12,0,25,4,0,17,0,0,0,9,0,22,0,
     };
     const int32_t *values = iris_events__values();
     uint32_t i;
@@ -162,7 +165,7 @@ static inline const char *iris_events_name(uint32_t value)
 static inline int iris_events_from_name(const char *name, iris_events *out)
 {
     static const uint32_t slots[64] = {
-        0,0,12,0,25,1,22,27,17,0,0,0,0,0,15,16,0,2,0,0,6,20,24,0,0,0,14,0,18,0,0,0,
+        0,0,12,0,25,1,22,28,17,0,0,0,0,0,15,16,27,2,0,0,6,20,24,0,0,0,14,0,18,0,0,0,
         0,0,0,3,26,10,0,0,11,0,21,7,0,4,0,0,8,0,0,23,0,0,0,5,19,0,0,9,0,13,0,0,
     };
     uint32_t h = 2166136261u, i;
@@ -752,6 +755,27 @@ static inline void Iris_Events_OnInteractableOutOfRange_publish(tl_events *reg, 
     TL_EVENTS_PUBLISH(reg, Iris_Events_OnInteractableOutOfRange, Iris_Events_OnInteractableOutOfRange_SIGNATURE, Iris_Events_OnInteractableOutOfRange_fn, a0);
 }
 
+/* OnLocaleChanged(const char *) */
+#define Iris_Events_OnLocaleChanged_SIGNATURE 0x30e0d037u
+typedef void (*Iris_Events_OnLocaleChanged_fn)(void *ctx, const char * a0);
+static inline bool Iris_Events_OnLocaleChanged_subscribe(tl_events *reg, Iris_Events_OnLocaleChanged_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnLocaleChanged, Iris_Events_OnLocaleChanged_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnLocaleChanged_unsubscribe(tl_events *reg, Iris_Events_OnLocaleChanged_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnLocaleChanged, TL_EVENTS_FN(fn), ctx);
+}
+static inline bool Iris_Events_OnLocaleChanged_contains(const tl_events *reg, Iris_Events_OnLocaleChanged_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnLocaleChanged, TL_EVENTS_FN(fn), ctx);
+}
+#ifdef TL_EVENTS_LISTENER_CHECK
+#define Iris_Events_OnLocaleChanged_subscribe(reg, fn, ctx) Iris_Events_OnLocaleChanged_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnLocaleChanged_fn, fn), ctx)
+#define Iris_Events_OnLocaleChanged_unsubscribe(reg, fn, ctx) Iris_Events_OnLocaleChanged_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnLocaleChanged_fn, fn), ctx)
+#define Iris_Events_OnLocaleChanged_contains(reg, fn, ctx) Iris_Events_OnLocaleChanged_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnLocaleChanged_fn, fn), ctx)
+#endif
+static inline void Iris_Events_OnLocaleChanged_publish(tl_events *reg, const char * a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnLocaleChanged, Iris_Events_OnLocaleChanged_SIGNATURE, Iris_Events_OnLocaleChanged_fn, a0);
+}
+
 /* User_onscenePresented(int) */
 #define Iris_Events_User_onscenePresented_SIGNATURE 0x00de3ab5u
 typedef void (*Iris_Events_User_onscenePresented_fn)(void *ctx, int a0);
@@ -802,6 +826,7 @@ static inline const tl_events_info *iris_events_info(void) {
         { "OnInteract", Iris_Events_OnInteract_SIGNATURE, TL_EVENTS_SINGLE_PROVIDER },
         { "OnInteractableDetected", Iris_Events_OnInteractableDetected_SIGNATURE, 0 },
         { "OnInteractableOutOfRange", Iris_Events_OnInteractableOutOfRange_SIGNATURE, 0 },
+        { "OnLocaleChanged", Iris_Events_OnLocaleChanged_SIGNATURE, 0 },
         { "User_onscenePresented", Iris_Events_User_onscenePresented_SIGNATURE, 0 },
     };
     return info;
