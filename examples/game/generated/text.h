@@ -18,9 +18,9 @@
 
 #include "text_keys.h"
 
-/* The key layout the tables of this build carry (tl_l10n_desc.keys): 18 keys, indexed in the
+/* The key layout the tables of this build carry (tl_l10n_desc.keys): 35 keys, indexed in the
  * order of their names; the source locale is en. */
-#define TEXT_KEYS_LAYOUT UINT64_C(0x11f07f5730f06e1e)
+#define TEXT_KEYS_LAYOUT UINT64_C(0x78fa54e4cad8693a)
 #define TEXT_KEYS_SOURCE_LOCALE "en"
 #define TEXT_KEYS_LOCALE_COUNT 2u
 
@@ -38,31 +38,52 @@ static inline const char *const *text_keys_locales(void)
 #define TEXT_INDEX_FeedDown 3u
 #define TEXT_INDEX_FeedKill 4u
 #define TEXT_INDEX_Hud 5u
-#define TEXT_INDEX_ItemGem 6u
-#define TEXT_INDEX_ItemHeart 7u
-#define TEXT_INDEX_LevelCave 8u
-#define TEXT_INDEX_LevelMeadow 9u
-#define TEXT_INDEX_MenuContinue 10u
-#define TEXT_INDEX_MenuLanguage 11u
-#define TEXT_INDEX_MenuNewGame 12u
-#define TEXT_INDEX_MenuQuit 13u
-#define TEXT_INDEX_MenuSave 14u
-#define TEXT_INDEX_NoteSaved 15u
-#define TEXT_INDEX_NoteSaveFailed 16u
-#define TEXT_INDEX_Title 17u
+#define TEXT_INDEX_InteractRead 6u
+#define TEXT_INDEX_ItemGem 7u
+#define TEXT_INDEX_ItemHeart 8u
+#define TEXT_INDEX_LevelCave 9u
+#define TEXT_INDEX_LevelMeadow 10u
+#define TEXT_INDEX_MenuBack 11u
+#define TEXT_INDEX_MenuContinue 12u
+#define TEXT_INDEX_MenuLanguage 13u
+#define TEXT_INDEX_MenuNewGame 14u
+#define TEXT_INDEX_MenuOptions 15u
+#define TEXT_INDEX_MenuQuit 16u
+#define TEXT_INDEX_MenuResetBindings 17u
+#define TEXT_INDEX_MenuResume 18u
+#define TEXT_INDEX_MenuSave 19u
+#define TEXT_INDEX_MenuTitle 20u
+#define TEXT_INDEX_NoteBindingsReset 21u
+#define TEXT_INDEX_NotePressButton 22u
+#define TEXT_INDEX_NotePressKey 23u
+#define TEXT_INDEX_NoteRebound 24u
+#define TEXT_INDEX_NoteSaved 25u
+#define TEXT_INDEX_NoteSaveFailed 26u
+#define TEXT_INDEX_NoteTaken 27u
+#define TEXT_INDEX_OptionFireKey 28u
+#define TEXT_INDEX_OptionFireKeyWaiting 29u
+#define TEXT_INDEX_OptionFirePad 30u
+#define TEXT_INDEX_OptionFirePadWaiting 31u
+#define TEXT_INDEX_PromptBack 32u
+#define TEXT_INDEX_PromptSelect 33u
+#define TEXT_INDEX_Title 34u
 
 static inline const tl_l10n_keys *text_keys_l10n(void)
 {
-    static const uint32_t values[18] = {
-        0x08d57f95u, 0x0bad922au, 0x169e4f73u, 0x44cbcfc3u, 0x711e52f7u, 0x733c2985u,
-        0x73e010dbu, 0x7410133bu, 0x7d2e9ec2u, 0x80f2edb2u, 0x9573bba5u, 0xa294bda3u,
-        0xafa94f35u, 0xafdad163u, 0xc50069a6u, 0xd080f847u, 0xf881170cu, 0xfadfdc6du,
+    static const uint32_t values[35] = {
+        0x08d57f95u, 0x0bad922au, 0x10f07845u, 0x169e4f73u, 0x1aab553au, 0x2861c7e6u,
+        0x3807f97eu, 0x44cbcfc3u, 0x4725b4adu, 0x4cad6922u, 0x6bdd882fu, 0x711e52f7u,
+        0x733c2985u, 0x73e010dbu, 0x7410133bu, 0x76aab9e4u, 0x7d2e9ec2u, 0x80f2edb2u,
+        0x92e5f18du, 0x9573bba5u, 0xa294bda3u, 0xafa94f35u, 0xafdad163u, 0xba5d3f2au,
+        0xc0748f9eu, 0xc50069a6u, 0xcfd05ad3u, 0xd080f847u, 0xda49e49cu, 0xdf17d39bu,
+        0xdf2225bfu, 0xe3204086u, 0xf881170cu, 0xfadfdc6du, 0xfb93e041u,
     };
-    static const uint32_t indices[18] = {
-        15, 5, 2, 14, 17, 12, 13, 16, 6, 11, 1, 0,
-        3, 10, 8, 4, 7, 9,
+    static const uint32_t indices[35] = {
+        25, 5, 32, 2, 18, 28, 24, 19, 30, 29, 31, 34,
+        14, 16, 26, 11, 7, 13, 20, 1, 0, 3, 12, 17,
+        23, 9, 27, 4, 6, 15, 33, 21, 8, 10, 22,
     };
-    static const tl_l10n_keys keys = {18u, TEXT_KEYS_LAYOUT, values, indices, TEXT_KEYS_SOURCE_LOCALE};
+    static const tl_l10n_keys keys = {35u, TEXT_KEYS_LAYOUT, values, indices, TEXT_KEYS_SOURCE_LOCALE};
     return &keys;
 }
 
@@ -118,6 +139,18 @@ static inline tl_l10n_result text_Hud(const tl_l10n *text, char *buf, size_t siz
     text_Hud(text, buf, size, TL_L10N_WANTS_INTEGER(score), TL_L10N_WANTS_INTEGER(health), TL_L10N_WANTS_INTEGER(max_health), TL_L10N_WANTS_STRING(exit))
 #endif
 
+/* InteractRead: "{control:str} read" */
+static inline tl_l10n_result text_InteractRead(const tl_l10n *text, char *buf, size_t size, const char *control)
+{
+    tl_l10n_arg args[1];
+    args[0] = tl_l10n_str(control);
+    return tl_l10n_format(text, TEXT_INDEX_InteractRead, TL_L10N_NO_COUNT, args, 1u, buf, size, TL_GENERATED_NULL);
+}
+#ifdef TL_L10N_WANTS_INTEGER
+#define text_InteractRead(text, buf, size, control) \
+    text_InteractRead(text, buf, size, TL_L10N_WANTS_STRING(control))
+#endif
+
 /* ItemGem: "Gem" */
 static inline const char *text_ItemGem(const tl_l10n *text)
 {
@@ -142,6 +175,12 @@ static inline const char *text_LevelMeadow(const tl_l10n *text)
     return tl_l10n_text(text, TEXT_INDEX_LevelMeadow);
 }
 
+/* MenuBack: "Back" */
+static inline const char *text_MenuBack(const tl_l10n *text)
+{
+    return tl_l10n_text(text, TEXT_INDEX_MenuBack);
+}
+
 /* MenuContinue: "Continue" */
 static inline const char *text_MenuContinue(const tl_l10n *text)
 {
@@ -160,16 +199,64 @@ static inline const char *text_MenuNewGame(const tl_l10n *text)
     return tl_l10n_text(text, TEXT_INDEX_MenuNewGame);
 }
 
+/* MenuOptions: "Options" */
+static inline const char *text_MenuOptions(const tl_l10n *text)
+{
+    return tl_l10n_text(text, TEXT_INDEX_MenuOptions);
+}
+
 /* MenuQuit: "Quit" */
 static inline const char *text_MenuQuit(const tl_l10n *text)
 {
     return tl_l10n_text(text, TEXT_INDEX_MenuQuit);
 }
 
+/* MenuResetBindings: "Reset bindings" */
+static inline const char *text_MenuResetBindings(const tl_l10n *text)
+{
+    return tl_l10n_text(text, TEXT_INDEX_MenuResetBindings);
+}
+
+/* MenuResume: "Resume" */
+static inline const char *text_MenuResume(const tl_l10n *text)
+{
+    return tl_l10n_text(text, TEXT_INDEX_MenuResume);
+}
+
 /* MenuSave: "Save" */
 static inline const char *text_MenuSave(const tl_l10n *text)
 {
     return tl_l10n_text(text, TEXT_INDEX_MenuSave);
+}
+
+/* MenuTitle: "Title" */
+static inline const char *text_MenuTitle(const tl_l10n *text)
+{
+    return tl_l10n_text(text, TEXT_INDEX_MenuTitle);
+}
+
+/* NoteBindingsReset: "Bindings reset." */
+static inline const char *text_NoteBindingsReset(const tl_l10n *text)
+{
+    return tl_l10n_text(text, TEXT_INDEX_NoteBindingsReset);
+}
+
+/* NotePressButton: "Press a gamepad button (Esc cancels)" */
+static inline const char *text_NotePressButton(const tl_l10n *text)
+{
+    return tl_l10n_text(text, TEXT_INDEX_NotePressButton);
+}
+
+/* NotePressKey: "Press a key (Esc cancels)" */
+static inline const char *text_NotePressKey(const tl_l10n *text)
+{
+    return tl_l10n_text(text, TEXT_INDEX_NotePressKey);
+}
+
+/* NoteRebound: "Rebound and saved." */
+static inline const char *text_NoteRebound(const tl_l10n *text)
+{
+    return tl_l10n_text(text, TEXT_INDEX_NoteRebound);
 }
 
 /* NoteSaved: "Saved." */
@@ -182,6 +269,60 @@ static inline const char *text_NoteSaved(const tl_l10n *text)
 static inline const char *text_NoteSaveFailed(const tl_l10n *text)
 {
     return tl_l10n_text(text, TEXT_INDEX_NoteSaveFailed);
+}
+
+/* NoteTaken: "That control is taken." */
+static inline const char *text_NoteTaken(const tl_l10n *text)
+{
+    return tl_l10n_text(text, TEXT_INDEX_NoteTaken);
+}
+
+/* OptionFireKey: "Fire key: {control:str}" */
+static inline tl_l10n_result text_OptionFireKey(const tl_l10n *text, char *buf, size_t size, const char *control)
+{
+    tl_l10n_arg args[1];
+    args[0] = tl_l10n_str(control);
+    return tl_l10n_format(text, TEXT_INDEX_OptionFireKey, TL_L10N_NO_COUNT, args, 1u, buf, size, TL_GENERATED_NULL);
+}
+#ifdef TL_L10N_WANTS_INTEGER
+#define text_OptionFireKey(text, buf, size, control) \
+    text_OptionFireKey(text, buf, size, TL_L10N_WANTS_STRING(control))
+#endif
+
+/* OptionFireKeyWaiting: "Fire key: press one..." */
+static inline const char *text_OptionFireKeyWaiting(const tl_l10n *text)
+{
+    return tl_l10n_text(text, TEXT_INDEX_OptionFireKeyWaiting);
+}
+
+/* OptionFirePad: "Fire pad: {control:str}" */
+static inline tl_l10n_result text_OptionFirePad(const tl_l10n *text, char *buf, size_t size, const char *control)
+{
+    tl_l10n_arg args[1];
+    args[0] = tl_l10n_str(control);
+    return tl_l10n_format(text, TEXT_INDEX_OptionFirePad, TL_L10N_NO_COUNT, args, 1u, buf, size, TL_GENERATED_NULL);
+}
+#ifdef TL_L10N_WANTS_INTEGER
+#define text_OptionFirePad(text, buf, size, control) \
+    text_OptionFirePad(text, buf, size, TL_L10N_WANTS_STRING(control))
+#endif
+
+/* OptionFirePadWaiting: "Fire pad: press one..." */
+static inline const char *text_OptionFirePadWaiting(const tl_l10n *text)
+{
+    return tl_l10n_text(text, TEXT_INDEX_OptionFirePadWaiting);
+}
+
+/* PromptBack: "back" */
+static inline const char *text_PromptBack(const tl_l10n *text)
+{
+    return tl_l10n_text(text, TEXT_INDEX_PromptBack);
+}
+
+/* PromptSelect: "select" */
+static inline const char *text_PromptSelect(const tl_l10n *text)
+{
+    return tl_l10n_text(text, TEXT_INDEX_PromptSelect);
 }
 
 /* Title: "THREADLINK" */

@@ -40,11 +40,28 @@ typedef enum text_keys {
     Text_Keys_ItemGem = 2100207298,
     Text_Keys_ItemHeart = -125757684,
     Text_Keys_LevelCave = -989828698,
-    Text_Keys_LevelMeadow = -85992339
+    Text_Keys_LevelMeadow = -85992339,
+    Text_Keys_InteractRead = -632691556,
+    Text_Keys_MenuBack = 1990900196,
+    Text_Keys_MenuOptions = -552086629,
+    Text_Keys_MenuResetBindings = -1168294102,
+    Text_Keys_MenuResume = 447436090,
+    Text_Keys_MenuTitle = -1830424179,
+    Text_Keys_NoteBindingsReset = -484425594,
+    Text_Keys_NotePressButton = -74194879,
+    Text_Keys_NotePressKey = -1066102882,
+    Text_Keys_NoteRebound = 940046718,
+    Text_Keys_NoteTaken = -808428845,
+    Text_Keys_OptionFireKey = 677496806,
+    Text_Keys_OptionFireKeyWaiting = 1286433058,
+    Text_Keys_OptionFirePad = 1193653421,
+    Text_Keys_OptionFirePadWaiting = 1809680431,
+    Text_Keys_PromptBack = 284194885,
+    Text_Keys_PromptSelect = -551410241
 } text_keys;
 
 /* Number of live entries. */
-#define TEXT_KEYS_COUNT 18
+#define TEXT_KEYS_COUNT 35
 
 /* X-macro of the live entries: X(enumerator, name). */
 #define TEXT_KEYS_LIST(X) \
@@ -66,6 +83,23 @@ typedef enum text_keys {
     X(Text_Keys_ItemHeart, ItemHeart) \
     X(Text_Keys_LevelCave, LevelCave) \
     X(Text_Keys_LevelMeadow, LevelMeadow) \
+    X(Text_Keys_InteractRead, InteractRead) \
+    X(Text_Keys_MenuBack, MenuBack) \
+    X(Text_Keys_MenuOptions, MenuOptions) \
+    X(Text_Keys_MenuResetBindings, MenuResetBindings) \
+    X(Text_Keys_MenuResume, MenuResume) \
+    X(Text_Keys_MenuTitle, MenuTitle) \
+    X(Text_Keys_NoteBindingsReset, NoteBindingsReset) \
+    X(Text_Keys_NotePressButton, NotePressButton) \
+    X(Text_Keys_NotePressKey, NotePressKey) \
+    X(Text_Keys_NoteRebound, NoteRebound) \
+    X(Text_Keys_NoteTaken, NoteTaken) \
+    X(Text_Keys_OptionFireKey, OptionFireKey) \
+    X(Text_Keys_OptionFireKeyWaiting, OptionFireKeyWaiting) \
+    X(Text_Keys_OptionFirePad, OptionFirePad) \
+    X(Text_Keys_OptionFirePadWaiting, OptionFirePadWaiting) \
+    X(Text_Keys_PromptBack, PromptBack) \
+    X(Text_Keys_PromptSelect, PromptSelect) \
     /* end of TEXT_KEYS_LIST */
 
 #ifndef TL_GENERATED_CAST
@@ -80,7 +114,7 @@ typedef enum text_keys {
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *text_keys__names(void)
 {
-    static const char *const names[19] = {
+    static const char *const names[36] = {
         "None",
         "ExitOpen",
         "FeedDown",
@@ -100,15 +134,33 @@ static inline const char *const *text_keys__names(void)
         "ItemHeart",
         "LevelCave",
         "LevelMeadow",
+        "InteractRead",
+        "MenuBack",
+        "MenuOptions",
+        "MenuResetBindings",
+        "MenuResume",
+        "MenuTitle",
+        "NoteBindingsReset",
+        "NotePressButton",
+        "NotePressKey",
+        "NoteRebound",
+        "NoteTaken",
+        "OptionFireKey",
+        "OptionFireKeyWaiting",
+        "OptionFirePad",
+        "OptionFirePadWaiting",
+        "PromptBack",
+        "PromptSelect",
     };
     return names;
 }
 
 static inline const int32_t *text_keys__values(void)
 {
-    static const int32_t values[19] = {
+    static const int32_t values[36] = {
         0, 379473779, -1347858635, 195924522, -1344614045, 1933322629, 1944064219, 1154207683, 148209557, 1947210555, 1897812727, -796854201, -2131563086, -1567310429, -1787577435, 2100207298,
-        -125757684, -989828698, -85992339,
+        -125757684, -989828698, -85992339, -632691556, 1990900196, -552086629, -1168294102, 447436090, -1830424179, -484425594, -74194879, -1066102882, 940046718, -808428845, 677496806, 1286433058,
+        1193653421, 1809680431, 284194885, -551410241,
     };
     return values;
 }
@@ -116,13 +168,15 @@ static inline const int32_t *text_keys__values(void)
 /* The name of a value, for logs; "?" when it is none of Text.Keys's values. */
 static inline const char *text_keys_name(uint32_t value)
 {
-    static const uint32_t slots[64] = {
-        1,0,0,14,0,0,5,6,0,0,0,15,17,3,0,0,0,12,0,0,0,0,0,0,9,10,0,16,4,0,0,0,
-        2,0,0,18,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,7,11,0,0,0,8,13,19,0,0,0,0,0,
+    static const uint32_t slots[128] = {
+        1,0,0,0,31,0,0,14,0,0,0,0,5,0,6,0,0,27,0,0,0,25,0,15,17,0,3,0,0,0,0,20,
+        0,0,0,12,0,0,0,0,0,0,0,0,0,0,0,0,0,9,10,21,36,23,16,0,4,0,0,0,0,0,0,0,
+        0,2,0,24,28,0,18,32,34,0,0,0,0,33,0,0,0,22,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+        0,0,0,0,0,35,0,7,11,0,0,0,26,0,0,0,29,8,19,13,30,0,0,0,0,0,0,0,0,0,0,0,
     };
     const int32_t *values = text_keys__values();
     uint32_t i;
-    for (i = (value * 2654435761u) >> 26;; i = (i + 1) & 63u) {
+    for (i = (value * 2654435761u) >> 25;; i = (i + 1) & 127u) {
         uint32_t s = slots[i];
         if (s == 0) return "?";
         if (TL_GENERATED_CAST(uint32_t, values[s - 1]) == value) return text_keys__names()[s - 1];
@@ -132,9 +186,11 @@ static inline const char *text_keys_name(uint32_t value)
 /* The value of a name, ignoring ASCII case: 1 and *out set when found, else 0. */
 static inline int text_keys_from_name(const char *name, text_keys *out)
 {
-    static const uint32_t slots[64] = {
-        0,0,0,5,0,0,4,8,0,2,11,0,9,0,6,0,0,0,17,0,0,0,0,0,0,0,0,1,0,0,0,0,
-        0,0,0,0,0,0,0,0,13,15,0,0,0,0,0,0,18,7,0,0,0,3,10,0,19,12,0,0,0,16,14,0,
+    static const uint32_t slots[128] = {
+        0,0,0,0,0,0,0,8,31,2,11,28,25,0,6,0,34,0,32,20,22,24,0,0,0,0,0,0,0,0,0,0,
+        29,0,0,0,0,0,0,0,0,15,26,0,0,33,0,0,18,7,0,0,35,0,0,0,27,0,0,36,0,0,0,0,
+        0,0,0,5,0,0,4,0,0,0,0,0,9,0,0,0,30,0,17,0,0,0,0,0,0,0,0,1,0,0,0,0,
+        0,0,0,0,0,0,0,0,13,21,0,0,0,0,0,0,0,0,0,0,0,3,10,0,19,12,0,23,0,16,14,0,
     };
     uint32_t h = 2166136261u, i;
     const char *p;
@@ -142,7 +198,7 @@ static inline int text_keys_from_name(const char *name, text_keys *out)
         unsigned char ch = TL_GENERATED_CAST(unsigned char, *p);
         h = (h ^ TL_GENERATED_CAST(unsigned char, ch >= 'A' && ch <= 'Z' ? ch + 32 : ch)) * 16777619u;
     }
-    for (i = h & 63u;; i = (i + 1) & 63u) {
+    for (i = h & 127u;; i = (i + 1) & 127u) {
         uint32_t s = slots[i];
         const char *a, *b;
         if (s == 0) return 0;

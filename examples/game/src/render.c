@@ -188,14 +188,13 @@ static void draw_hud(render_ctx *r, const game *g) {
 
 /* The prompt line with glyphs: [glyph] select   [glyph] back (the current device's). */
 static void draw_prompts(render_ctx *r, const render_menu *m, SDL_Color c) {
-    static const char *const what[2] = {"select", "back"};
     char text[64];
     int i, x = 200;
     for (i = 0; i < 2; i++) {
         SDL_Texture *t = texture_of(r, m->prompt_glyph[i]);
         SDL_Rect dst = {x, 384, 24, 24};
         if (t) SDL_RenderCopy(r->sdl, t, NULL, &dst);
-        snprintf(text, sizeof text, "%s %s", i ? m->prompt_back : m->prompt_confirm, what[i]);
+        snprintf(text, sizeof text, "%s %s", i ? m->prompt_back : m->prompt_confirm, m->prompt_words[i]);
         draw_text(r, x + 30, 390, 2, text, c);
         x += 30 + (int)strlen(text) * 12 + 24;
     }

@@ -26,6 +26,7 @@ typedef struct render_menu {
     tl_fpv2 sign_at;                            /* sign_shown (the UI layer's, not the sim's) */
     bool sign_shown;
     const char *prompt_confirm, *prompt_back;   /* their names, beside the glyphs */
+    const char *prompt_words[2];                /* what they do: "select", "back" (the player's language) */
 } render_menu;
 
 typedef struct render_ctx {

@@ -69,6 +69,7 @@ typedef struct app {
     tl_interface *ui;
     menu_panel title_menu, pause_menu, options_menu;
     char labels[3][48], prompt[96], prompt_names[2][40], interact_text[48];
+    uint32_t capture_devices; /* the devices of the capture in progress (the options menu shows it) */
     tl_scope prompt_scope;         /* the glyphs' assets (Content.Game's Glyphs) */
     uint32_t prompt_watch[3];      /* input.h's watchers of Confirm's, Back's and Interact's glyphs */
     uint32_t prompt_glyph_id[3];
@@ -128,14 +129,19 @@ static void load_bindings(app *a) {
 
 /* ---- the menus -------------------------------------------------------------------------------- */
 
-static void control_label(const app *a, uint32_t devices, char *out, size_t size, const char *what) {
+/* Fire's control of `devices` for the options menu, in the player's language. */
+static void control_label(const app *a, uint32_t devices, char *out, size_t size) {
+    const tl_l10n *t = a->g.text;
+    bool pad = devices == TL_INPUT_DEVICES_GAMEPAD;
     uint32_t index = tl_input_binding_find(a->input, ACTION(Fire), devices, 0);
     char name[40] = "none";
+    const char *shown;
     if (index != UINT32_MAX) tl_input_control_name(tl_input_binding_control(a->input, ACTION(Fire), index), name, sizeof name);
-    if (tl_input_capture_status(a->input) == TL_INPUT_CAPTURE_WAITING &&
-        devices == (a->menu.note && strstr(a->menu.note, "gamepad") ? TL_INPUT_DEVICES_GAMEPAD : TL_INPUT_DEVICES_KEYBOARD_MOUSE))
-        snprintf(out, size, "%s: press one...", what);
-    else snprintf(out, size, "%s: %s", what, strchr(name, '/') ? strchr(name, '/') + 1 : name);
+    shown = strchr(name, '/') ? strchr(name, '/') + 1 : name;
+    if (tl_input_capture_status(a->input) == TL_INPUT_CAPTURE_WAITING && devices == a->capture_devices)
+        snprintf(out, size, "%s", pad ? text_OptionFirePadWaiting(t) : text_OptionFireKeyWaiting(t));
+    else if (pad) (void)text_OptionFirePad(t, out, size, shown);
+    else (void)text_OptionFireKey(t, out, size, shown);
 }
 
 /* The prompt line under the menu: the current device family's controls for Confirm and Back
@@ -156,6 +162,8 @@ static void prompt_refresh(app *a) {
              strchr(back, '/') ? strchr(back, '/') + 1 : back);
     a->menu.prompt_confirm = strchr(confirm, '/') ? strchr(confirm, '/') + 1 : confirm;
     a->menu.prompt_back = strchr(back, '/') ? strchr(back, '/') + 1 : back;
+    a->menu.prompt_words[0] = text_PromptSelect(a->g.text);
+    a->menu.prompt_words[1] = text_PromptBack(a->g.text);
     a->menu.prompt = a->prompt;
 }
 
@@ -186,19 +194,20 @@ static void menu_refresh(app *a) {
         m->count = 4;
         m->items[0] = text_MenuContinue(a->g.text), m->enabled[0] = game_has_save(&a->g, SAVE_SLOT);
         m->items[1] = text_MenuNewGame(a->g.text), m->enabled[1] = true;
-        m->items[2] = "Options", m->enabled[2] = true;
+        m->items[2] = text_MenuOptions(a->g.text), m->enabled[2] = true;
         m->items[3] = text_MenuQuit(a->g.text), m->enabled[3] = true;
     } else if (top == UI_PAUSE) {
         m->count = 4;
-        m->items[0] = "Resume", m->enabled[0] = true;
+        m->items[0] = text_MenuResume(a->g.text), m->enabled[0] = true;
         m->items[1] = text_MenuSave(a->g.text), m->enabled[1] = a->g.saves != NULL;
-        m->items[2] = "Options", m->enabled[2] = true;
-        m->items[3] = "Title", m->enabled[3] = true;
+        m->items[2] = text_MenuOptions(a->g.text), m->enabled[2] = true;
+        m->items[3] = text_MenuTitle(a->g.text), m->enabled[3] = true;
     } else if (top == UI_OPTIONS) {
         m->count = 5;
-        control_label(a, TL_INPUT_DEVICES_KEYBOARD_MOUSE, a->labels[0], sizeof a->labels[0], "Fire key");
-        control_label(a, TL_INPUT_DEVICES_GAMEPAD, a->labels[1], sizeof a->labels[1], "Fire pad");
-        m->items[0] = a->labels[0], m->items[1] = a->labels[1], m->items[2] = "Reset bindings", m->items[3] = "Back";
+        control_label(a, TL_INPUT_DEVICES_KEYBOARD_MOUSE, a->labels[0], sizeof a->labels[0]);
+        control_label(a, TL_INPUT_DEVICES_GAMEPAD, a->labels[1], sizeof a->labels[1]);
+        m->items[0] = a->labels[0], m->items[1] = a->labels[1];
+        m->items[2] = text_MenuResetBindings(a->g.text), m->items[3] = text_MenuBack(a->g.text);
         m->items[4] = text_MenuLanguage(a->g.text); /* the language now: choosing it goes to the next */
         m->enabled[0] = m->enabled[1] = m->enabled[2] = m->enabled[3] = m->enabled[4] = true;
     }
@@ -276,12 +285,14 @@ static void options_confirm(void *self, uint32_t item) {
     uint32_t index = tl_input_binding_find(a->input, ACTION(Fire), devices, 0);
     if ((item == OPTION_FIRE_KEY || item == OPTION_FIRE_PAD) && index != UINT32_MAX) {
         uint32_t cancel = TL_INPUT_CONTROL(TL_INPUT_CLASS_KEY, SDL_SCANCODE_ESCAPE);
-        if (tl_input_capture_begin(a->input, ACTION(Fire), index, cancel) == TL_INPUT_OK)
-            a->menu.note = item == OPTION_FIRE_PAD ? "Press a gamepad button (Esc cancels)" : "Press a key (Esc cancels)";
+        if (tl_input_capture_begin(a->input, ACTION(Fire), index, cancel) == TL_INPUT_OK) {
+            a->capture_devices = devices;
+            a->menu.note = item == OPTION_FIRE_PAD ? text_NotePressButton(a->g.text) : text_NotePressKey(a->g.text);
+        }
     } else if (item == OPTION_RESET) {
         tl_input_reset_bindings(a->input);
         save_bindings(a);
-        a->menu.note = "Bindings reset.";
+        a->menu.note = text_NoteBindingsReset(a->g.text);
     } else if (item == OPTION_BACK) {
         tl_interface_cancel(a->ui);
     } else if (item == OPTION_LANGUAGE) {
@@ -300,9 +311,9 @@ static void capture_poll(app *a) {
     last = now;
     if (now == TL_INPUT_CAPTURE_DONE) {
         save_bindings(a);
-        a->menu.note = "Rebound and saved.";
+        a->menu.note = text_NoteRebound(a->g.text);
     } else if (now == TL_INPUT_CAPTURE_CONFLICT) {
-        a->menu.note = "That control is taken.";
+        a->menu.note = text_NoteTaken(a->g.text);
     } else if (now == TL_INPUT_CAPTURE_CANCELLED) {
         a->menu.note = NULL;
     }
@@ -386,7 +397,8 @@ static void sign_update(app *a) {
         uint32_t i = tl_input_binding_find(a->input, ACTION(Interact), devices, 0);
         char name[40] = "?";
         if (i != UINT32_MAX) tl_input_control_name(tl_input_binding_control(a->input, ACTION(Interact), i), name, sizeof name);
-        snprintf(a->interact_text, sizeof a->interact_text, "%s read", strchr(name, '/') ? strchr(name, '/') + 1 : name);
+        (void)text_InteractRead(a->g.text, a->interact_text, sizeof a->interact_text,
+                                strchr(name, '/') ? strchr(name, '/') + 1 : name);
         a->menu.interact_prompt = a->interact_text;
     }
     if (tl_input_pressed(a->input, ACTION(Interact)) && tl_interface_in_range(a->ui) == SIGN_ID)
