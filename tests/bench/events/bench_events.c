@@ -190,7 +190,7 @@ int main(void) {
 
     for (c = 0; c < sizeof counts / sizeof counts[0]; c++) {
         char what[64];
-        int targeted = counts[c] >= 4;
+        int targeted = counts[c] >= 1; /* issue 47: 1 listener (a single provider) too */
         set_listeners(&w, counts[c]);
         measure(&w, PUBLISH, m);
         snprintf(what, sizeof what, "publish, %u listener%s", counts[c], counts[c] == 1 ? "" : "s");
