@@ -789,7 +789,8 @@ typedef struct tl__l10n_out {
 
 static void tl__l10n_put(tl__l10n_out *o, const char *s, size_t n) {
     size_t room = o->size && o->length < o->size - 1 ? o->size - 1 - o->length : 0;
-    memcpy(o->buf + o->length, s, n < room ? n : room);
+    /* No room (a NULL buffer of size 0 asks for the length only): nothing is copied or addressed. */
+    if (room) memcpy(o->buf + o->length, s, n < room ? n : room);
     o->length += n;
 }
 
