@@ -668,7 +668,7 @@ typedef struct tl__live_beneath {
     const tl__content_source *src;
     int *fds; /* the folders walked into below the root, innermost last */
     uint32_t depth, cap;
-    char *todo; /* what is left of the path, '/'-separated */
+    char *path; /* the path being walked, '/'-separated; `at` is where its unwalked rest begins */
     size_t at;
     unsigned links;
     const char *why;
@@ -684,7 +684,7 @@ static void tl__live_up(tl__live_beneath *b) { close(b->fds[--b->depth]); }
    for one longer than any file name (why: missing; never cut to a name that may exist). */
 static bool tl__live_next(tl__live_beneath *b, char *name, size_t cap) {
     for (;;) {
-        const char *p = b->todo + b->at;
+        const char *p = b->path + b->at;
         size_t n = strcspn(p, "/");
         if (!*p) return false;
         b->at += n + (p[n] == '/');
@@ -700,21 +700,21 @@ static bool tl__live_next(tl__live_beneath *b, char *name, size_t cap) {
 }
 
 static bool tl__live_last(const tl__live_beneath *b) {
-    const char *p = b->todo + b->at;
+    const char *p = b->path + b->at;
     while (*p == '/' || (p[0] == '.' && (p[1] == '/' || !p[1]))) p++;
     return !*p;
 }
 
 /* The rest of the path becomes `target` then the rest (a link's target, spliced in). */
 static bool tl__live_splice(tl__live_beneath *b, const char *target) {
-    size_t t = strlen(target), r = strlen(b->todo + b->at);
-    char *todo = (char *)TL_MALLOC(t + r + 2);
-    if (!todo) return false;
-    memcpy(todo, target, t);
-    todo[t] = '/';
-    memcpy(todo + t + 1, b->todo + b->at, r + 1);
-    TL_FREE(b->todo);
-    b->todo = todo;
+    size_t t = strlen(target), r = strlen(b->path + b->at);
+    char *joined = (char *)TL_MALLOC(t + r + 2);
+    if (!joined) return false;
+    memcpy(joined, target, t);
+    joined[t] = '/';
+    memcpy(joined + t + 1, b->path + b->at, r + 1);
+    TL_FREE(b->path);
+    b->path = joined;
     b->at = 0;
     return true;
 }
@@ -795,13 +795,13 @@ static int tl__live_walk_beneath(const tl__content_source *src, const char *rel,
     memset(&b, 0, sizeof b);
     b.src = src;
     b.why = TL__LIVE_MISSING;
-    b.todo = tl__content_strdup(rel);
-    if (!b.todo) b.why = "out of memory";
-    while (b.todo && !done && tl__live_next(&b, name, sizeof name))
+    b.path = tl__content_strdup(rel);
+    if (!b.path) b.why = "out of memory";
+    while (b.path && !done && tl__live_next(&b, name, sizeof name))
         fd = tl__live_step(&b, name, &done);
     while (b.depth) tl__live_up(&b);
     TL_FREE(b.fds);
-    TL_FREE(b.todo);
+    TL_FREE(b.path);
     *why = b.why;
     return fd;
 }
