@@ -33,7 +33,8 @@
    -----
    Errors: adding to a full collection, removing from an empty one or indexing past the count
    returns false / NULL / TL_INLINE_FULL and changes nothing; nothing ever writes outside the
-   collection's bytes. Counts read from memory are clamped to the capacity, so even corrupted
+   collection's bytes. These are answers, not failures (docs/errors.md): no logger, no log line.
+   The _ex adds return tl_inline_result (TL_INLINE_RESULTS, tl_inline_result_message). Counts read from memory are clamped to the capacity, so even corrupted
    memory cannot send an operation out of bounds.
 
    Determinism: element order depends only on the operations performed, and slots that an
@@ -110,13 +111,32 @@
 extern "C" {
 #endif
 
-/* Result of adding to a hash set or dictionary. */
+/* Result of adding to a hash set or dictionary (docs/errors.md's table form): TL_INLINE_OK (0)
+   added, the collection changed; otherwise nothing changed. */
+#define TL_INLINE_RESULTS(X) \
+    X(EXISTS, "the key was already present") \
+    X(FULL, "the collection is full (count == capacity)") \
+    X(INVALID, "invalid view")
+
 typedef enum tl_inline_result {
-    TL_INLINE_OK = 0, /* added: the collection changed */
-    TL_INLINE_EXISTS, /* the key was already present: nothing changed */
-    TL_INLINE_FULL,   /* count == capacity: nothing changed */
-    TL_INLINE_INVALID /* invalid view: nothing changed */
+    TL_INLINE_OK = 0,
+#define TL__INLINE_RESULT_ENUM(id, message) TL_INLINE_##id,
+    TL_INLINE_RESULTS(TL__INLINE_RESULT_ENUM)
+#undef TL__INLINE_RESULT_ENUM
+        TL_INLINE_RESULT_END_
 } tl_inline_result;
+
+/* log.h's TL_RESULT_MESSAGE_FN, written out static inline: collections.h is core. */
+static inline const char *tl_inline_result_message(tl_inline_result result) {
+    static const char *const messages[] = {
+        "ok",
+#define TL__INLINE_RESULT_MESSAGE(id, message) message,
+        TL_INLINE_RESULTS(TL__INLINE_RESULT_MESSAGE)
+#undef TL__INLINE_RESULT_MESSAGE
+    };
+    return (size_t)result < sizeof messages / sizeof messages[0] ? messages[result]
+                                                                 : "unknown result";
+}
 
 /* Iteration state for hash sets and dictionaries. */
 typedef struct tl_inline_iter {

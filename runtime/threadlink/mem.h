@@ -33,7 +33,7 @@
                                             TL_FREE when the project defines those, else
                                             malloc / free. Called only by tl_mem_alloc_zeroed
                                             and tl_mem_free; collections never allocate.
-   TL_MEM_REPORT(error, message)            called for every reported error (tl_mem_error and a
+   TL_MEM_REPORT(error, message)            called for every reported error (tl_mem_result and a
                                             static string). Default: nothing, or a line on
                                             stderr under TL_MEM_DEBUG.
    TL_MEM_DEBUG                             track live blocks: tl_mem_live_blocks and
@@ -49,9 +49,10 @@
 
    ERRORS
    ------
-   Invalid sizes or alignments and allocation failure return NULL, store a tl_mem_error through
-   the optional out-parameter of tl_mem_alloc_zeroed_ex and call TL_MEM_REPORT; nothing here is
-   undefined behaviour for bad arguments.
+   Results as docs/errors.md (TL_MEM_RESULTS, tl_mem_result, TL_MEM_OK = 0, tl_mem_result_message).
+   Invalid sizes or alignments and allocation failure return NULL, store a tl_mem_result through
+   the optional out-parameter of tl_mem_alloc_zeroed_ex and call TL_MEM_REPORT (mem.h has no
+   logger: the report is its log line); nothing here is undefined behaviour for bad arguments.
 
    BYTE ORDER
    ----------
@@ -167,11 +168,10 @@ extern "C" {
 #endif
 
 /* ---------------------------------------------------------------------------------------------
- * Errors: one row per error, id and message.
+ * Results (docs/errors.md): one row per failure, id and message; TL_MEM_OK is 0.
  * ------------------------------------------------------------------------------------------- */
 
-#define TL_MEM_ERRORS(X) \
-    X(OK, "no error") \
+#define TL_MEM_RESULTS(X) \
     X(ERROR_SIZE, "block size is zero or larger than TL_MEM_MAX_BYTES") \
     X(ERROR_ALIGNMENT, "alignment is not a power of two or is larger than TL_MEM_MAX_ALIGNMENT") \
     X(ERROR_OUT_OF_MEMORY, "allocation failed") \
@@ -179,21 +179,24 @@ extern "C" {
       "tl_mem_free: not a live block from tl_mem_alloc_zeroed (double free?)") \
     X(ERROR_OVERLAP, "tl_mem_copy: ranges overlap (copied with memmove)")
 
-typedef enum tl_mem_error {
-#define TL__MEM_ERROR_ENUM(id, message) TL_MEM_##id,
-    TL_MEM_ERRORS(TL__MEM_ERROR_ENUM) /* TL_MEM_<id>, one per row from 0 */
-#undef TL__MEM_ERROR_ENUM
-    TL_MEM_ERROR_COUNT
-} tl_mem_error;
+typedef enum tl_mem_result {
+    TL_MEM_OK = 0,
+#define TL__MEM_RESULT_ENUM(id, message) TL_MEM_##id,
+    TL_MEM_RESULTS(TL__MEM_RESULT_ENUM) /* TL_MEM_<id>, one per row from 1 */
+#undef TL__MEM_RESULT_ENUM
+    TL_MEM_RESULT_END_
+} tl_mem_result;
 
-static inline const char *tl_mem_error_message(tl_mem_error error) {
+/* log.h's TL_RESULT_MESSAGE_FN, written out static inline: mem.h is core (no implementation). */
+static inline const char *tl_mem_result_message(tl_mem_result result) {
     static const char *const messages[] = {
-#define TL__MEM_ERROR_MESSAGE(id, message) message,
-        TL_MEM_ERRORS(TL__MEM_ERROR_MESSAGE)
-#undef TL__MEM_ERROR_MESSAGE
+        "ok",
+#define TL__MEM_RESULT_MESSAGE(id, message) message,
+        TL_MEM_RESULTS(TL__MEM_RESULT_MESSAGE)
+#undef TL__MEM_RESULT_MESSAGE
     };
-    unsigned index = (unsigned)error;
-    return index < sizeof messages / sizeof messages[0] ? messages[index] : "unknown error";
+    return (size_t)result < sizeof messages / sizeof messages[0] ? messages[result]
+                                                                 : "unknown result";
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -283,9 +286,9 @@ TL_API size_t tl__mem_live_count;
 TL_API uint64_t tl__mem_next_serial;
 #endif
 
-static inline void *tl__mem_fail(tl_mem_error error, tl_mem_error *error_out) {
+static inline void *tl__mem_fail(tl_mem_result error, tl_mem_result *error_out) {
     if (error_out) *error_out = error;
-    TL_MEM_REPORT(error, tl_mem_error_message(error));
+    TL_MEM_REPORT(error, tl_mem_result_message(error));
     return NULL;
 }
 
@@ -293,7 +296,7 @@ static inline void *tl__mem_fail(tl_mem_error error, tl_mem_error *error_out) {
  * TL_MEM_MAX_ALIGNMENT; 0 means TL_MEM_DEFAULT_ALIGNMENT). Zeroing is never skipped: a block that is
  * hashed whole must not carry leftover bytes. On failure returns NULL, stores the reason in
  * *error (when error is not NULL) and calls TL_MEM_REPORT. */
-static inline void *tl_mem_alloc_zeroed_ex(size_t bytes, size_t alignment, tl_mem_error *error) {
+static inline void *tl_mem_alloc_zeroed_ex(size_t bytes, size_t alignment, tl_mem_result *error) {
     size_t align;
     unsigned char *raw;
     unsigned char *base;

@@ -65,7 +65,7 @@ static void test_mem_alloc_zeroed_aligned(void **state) {
   (void)state;
   for (i = 0; i < sizeof alignments / sizeof alignments[0]; i++) {
     size_t bytes = 1000 + i;
-    tl_mem_error error = TL_MEM_ERROR_SIZE;
+    tl_mem_result error = TL_MEM_ERROR_SIZE;
     unsigned char *p = (unsigned char *)tl_mem_alloc_zeroed_ex(bytes, alignments[i], &error);
     size_t k;
     assert_non_null(p);
@@ -100,7 +100,7 @@ static void test_mem_alloc_uses_hooks(void **state) {
 static void test_mem_alloc_reports_errors(void **state) {
   /* The last: the largest power of two a size_t holds (2^63 or 2^31). */
   static const size_t bad_alignments[] = {3, 6, 12, 100, 131072, ~(SIZE_MAX >> 1)};
-  tl_mem_error error = TL_MEM_OK;
+  tl_mem_result error = TL_MEM_OK;
   size_t i;
   int reports = reported_count;
   (void)state;
@@ -120,8 +120,11 @@ static void test_mem_alloc_reports_errors(void **state) {
   assert_int_equal(error, TL_MEM_ERROR_OUT_OF_MEMORY);
   assert_int_equal(reported_last, TL_MEM_ERROR_OUT_OF_MEMORY);
   assert_int_equal(reported_count, reports + (int)(sizeof bad_alignments / sizeof bad_alignments[0]) + 5);
-  assert_string_equal(tl_mem_error_message(TL_MEM_ERROR_OUT_OF_MEMORY), "allocation failed");
-  assert_string_equal(tl_mem_error_message((tl_mem_error)999), "unknown error");
+  assert_string_equal(tl_mem_result_message(TL_MEM_ERROR_OUT_OF_MEMORY), "allocation failed");
+  assert_string_equal(tl_mem_result_message((tl_mem_result)999), "unknown result");
+  assert_string_equal(tl_mem_result_message(TL_MEM_OK), "ok");
+  assert_int_equal(TL_MEM_OK, 0);
+  assert_int_equal(TL_MEM_ERROR_OVERLAP, 5); /* the values of 0.0: the rows keep their order */
   assert_int_equal(tl_mem_live_blocks(), 0); /* not tracked without TL_MEM_DEBUG */
   assert_int_equal(tl_mem_report_leaks(NULL, NULL), 0);
 }
@@ -600,6 +603,12 @@ static void test_mem_dict_slot_bytes(void **state) {
   assert_memory_equal(mem, expected, sizeof expected);
   assert_int_equal(tl_inline_dict_try_add_ex(d, key, value), TL_INLINE_EXISTS);
   assert_int_equal(tl_inline_dict_try_add_ex(d, "xyz", value), TL_INLINE_FULL);
+  /* The result table's messages (docs/errors.md): the rows in their order, "ok" for 0. */
+  assert_string_equal(tl_inline_result_message(TL_INLINE_FULL),
+                      "the collection is full (count == capacity)");
+  assert_string_equal(tl_inline_result_message(TL_INLINE_OK), "ok");
+  assert_string_equal(tl_inline_result_message(TL_INLINE_RESULT_END_), "unknown result");
+  assert_int_equal(TL_INLINE_INVALID, 3);
   free(mem);
 }
 
