@@ -43,6 +43,12 @@
    TL_TIME_EVENTS_INIT(Iris_Events_) builds tl_time_events from the generated enum; NULL events
    mean the native ordinals.
 
+   ERRORS
+   ------
+   tl_time_set_scale and tl_time_set_raw_scale return tl_time_result (TL_TIME_OK = 0,
+   tl_time_result_message; docs/errors.md); a failure is logged once through desc.logger
+   (TL_TIME_LOG_ITEMS). A desc value out of range is not a failure: logged, the default used.
+
    Main thread only, like the rest of the runtime.
 */
 #if defined(TL_IMPLEMENTATION) && !defined(TL_TIME_IMPL)
@@ -92,13 +98,28 @@ typedef void (*tl_time_float_fn)(void *ctx, float seconds);
 typedef void (*tl_time_double_fn)(void *ctx, double seconds);
 typedef void (*tl_time_void_fn)(void *ctx);
 
-/* --- diagnostics -------------------------------------------------------------------------------- */
+/* --- results and diagnostics -------------------------------------------------------------------- */
+
+#define TL_TIME_RESULTS(X) \
+    X(INVALID_ARGUMENT, "invalid argument") \
+    X(SCALE, "time scale must be exactly 0 or 1")
+
+typedef enum tl_time_result {
+    TL_TIME_OK = 0,
+#define TL__TIME_RESULT_ENUM(id, message) TL_TIME_##id,
+    TL_TIME_RESULTS(TL__TIME_RESULT_ENUM)
+#undef TL__TIME_RESULT_ENUM
+        TL_TIME_RESULT_END_
+} tl_time_result;
+
+TL_API const char *tl_time_result_message(tl_time_result result);
 
 #define TL_TIME_LOG_ITEMS(X) \
     X(SCALE, TL_LOG_LEVEL_ERROR, "time scale must be exactly 0 or 1, not %g") \
     X(DESC, TL_LOG_LEVEL_ERROR, "tl_time_desc.%s is %g, not %s: the default %g s is used") \
     X(FIXED_STEPS_DROPPED, TL_LOG_LEVEL_WARNING, \
-      "frame %llu owed more than %u fixed steps: the rest (%g s) is dropped")
+      "frame %llu owed more than %u fixed steps: the rest (%g s) is dropped") \
+    X(INVALID_ARGUMENT, TL_LOG_LEVEL_ERROR, "%s: no time service")
 
 #define TL_TIME_LOG_BASE 0x800u
 typedef enum tl_time_log_item {
@@ -191,11 +212,11 @@ TL_API void tl_time_publish_late_update(tl_time *time);
 TL_API void tl_time_frame(tl_time *time, double seconds);
 /* tl_time_frame of a frame measured in nanoseconds (tl_time_tick_ns). */
 TL_API void tl_time_frame_ns(tl_time *time, uint64_t nanoseconds);
-/* Accepts only 0 or 1 (else an error, false). A change publishes OnGamePaused (1 -> 0) or
+/* Accepts only 0 or 1 (else TL_TIME_SCALE, logged). A change publishes OnGamePaused (1 -> 0) or
    OnGameResumed (0 -> 1); the cached delta times change at the next tick. */
-TL_API bool tl_time_set_scale(tl_time *time, float scale);
+TL_API tl_time_result tl_time_set_scale(tl_time *time, float scale);
 /* The same restriction, publishing nothing. */
-TL_API bool tl_time_set_raw_scale(tl_time *time, float scale);
+TL_API tl_time_result tl_time_set_raw_scale(tl_time *time, float scale);
 TL_API void tl_time_request_pause(tl_time *time);  /* publishes OnGamePauseRequested */
 TL_API void tl_time_request_resume(tl_time *time); /* publishes OnGameResumeRequested */
 TL_API void tl_time_set_playtime_counting(tl_time *time, bool count);
@@ -223,6 +244,7 @@ extern "C" {
 #endif
 
 TL_LOG_TABLE_FN(tl__time_log, TL_TIME_LOG_ITEMS, TL_TIME_LOG_BASE, "Time")
+TL_RESULT_MESSAGE_FN(tl_time_result_message, tl_time_result, TL_TIME_RESULTS)
 
 static const tl_time_events tl__time_native_events = TL_TIME_EVENTS_NATIVE;
 
@@ -407,28 +429,34 @@ void tl_time_frame_ns(tl_time *time, uint64_t nanoseconds) {
     tl__time_publish_frame(time);
 }
 
-static bool tl__time_scale_ok(tl_time *time, float scale) {
-    if (tl__time_same(scale, 0.0f) || tl__time_same(scale, 1.0f)) return true;
+/* Whether `scale` may be set on `time`: TL_TIME_OK, or the failure, logged. */
+static tl_time_result tl__time_scale_check(tl_time *time, float scale, const char *what) {
+    if (!time) {
+        tl__time_log(NULL, TL_TIME_LOG_INVALID_ARGUMENT, what);
+        return TL_TIME_INVALID_ARGUMENT;
+    }
+    if (tl__time_same(scale, 0.0f) || tl__time_same(scale, 1.0f)) return TL_TIME_OK;
     tl__time_log(&time->logger, TL_TIME_LOG_SCALE, (double)scale);
-    return false;
+    return TL_TIME_SCALE;
 }
 
-bool tl_time_set_raw_scale(tl_time *time, float scale) {
-    if (!time || !tl__time_scale_ok(time, scale)) return false;
-    time->time_scale = scale;
-    return true;
+tl_time_result tl_time_set_raw_scale(tl_time *time, float scale) {
+    tl_time_result result = tl__time_scale_check(time, scale, "tl_time_set_raw_scale");
+    if (result == TL_TIME_OK) time->time_scale = scale;
+    return result;
 }
 
-bool tl_time_set_scale(tl_time *time, float scale) {
+tl_time_result tl_time_set_scale(tl_time *time, float scale) {
     float before;
-    if (!time || !tl__time_scale_ok(time, scale)) return false;
+    tl_time_result result = tl__time_scale_check(time, scale, "tl_time_set_scale");
+    if (result != TL_TIME_OK) return result;
     before = time->time_scale;
     time->time_scale = scale;
     if (!tl__time_same(before, scale) && time->running)
         tl__time_publish_void(time->registry, tl__time_same(scale, 0.0f)
                                                   ? time->events.game_paused
                                                   : time->events.game_resumed);
-    return true;
+    return TL_TIME_OK;
 }
 
 void tl_time_request_pause(tl_time *time) {

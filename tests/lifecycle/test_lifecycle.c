@@ -494,24 +494,25 @@ static void test_lifecycle_time_scale_pauses_and_resumes(void **state) {
     tagged tags[8];
     tl_time *time = &h->time;
     subscribe_natives(h, tags);
-    assert_true(tl_time_set_scale(time, 0.0f));
-    assert_true(tl_time_set_scale(time, 0.0f)); /* no change: no event */
+    assert_int_equal(tl_time_set_scale(time, 0.0f), TL_TIME_OK);
+    assert_int_equal(tl_time_set_scale(time, 0.0f), TL_TIME_OK); /* no change: no event */
     assert_string_equal(h->trace, "paused");
     tl_time_frame(time, 0.1);
     assert_true(time->delta_time == 0.0f && time->unscaled_delta_time == 0.1f);
     assert_non_null(strstr(h->trace, "update(0) late(0)"));
     assert_null(strstr(h->trace, "fixed")); /* paused: no fixed steps accumulate */
     h->trace[0] = '\0';
-    assert_true(tl_time_set_scale(time, 1.0f));
+    assert_int_equal(tl_time_set_scale(time, 1.0f), TL_TIME_OK);
     assert_string_equal(h->trace, "resumed");
-    assert_false(tl_time_set_scale(time, 0.5f));
+    assert_int_equal(tl_time_set_scale(time, 0.5f), TL_TIME_SCALE);
+    assert_string_equal(tl_time_result_message(TL_TIME_SCALE), "time scale must be exactly 0 or 1");
     assert_int_equal(h->last_item, TL_TIME_LOG_SCALE);
     assert_non_null(strstr(h->last_line, "Time: error: time scale must be exactly 0 or 1, not 0.5"));
     assert_true(time->time_scale == 1.0f);
     h->trace[0] = '\0';
-    assert_true(tl_time_set_raw_scale(time, 0.0f)); /* raw: no event */
-    assert_false(tl_time_set_raw_scale(time, 2.0f));
-    assert_true(tl_time_set_raw_scale(time, 1.0f));
+    assert_int_equal(tl_time_set_raw_scale(time, 0.0f), TL_TIME_OK); /* raw: no event */
+    assert_int_equal(tl_time_set_raw_scale(time, 2.0f), TL_TIME_SCALE);
+    assert_int_equal(tl_time_set_raw_scale(time, 1.0f), TL_TIME_OK);
     tl_time_request_pause(time);
     tl_time_request_resume(time);
     assert_string_equal(h->trace, "pause? resume?");
@@ -548,7 +549,7 @@ static void test_lifecycle_time_stops_with_the_core(void **state) {
     tl_lifecycle_discard(&h->core);
     h->trace[0] = '\0';
     tl_time_frame(time, 0.1); /* the time subsystem was discarded: silent */
-    assert_true(tl_time_set_scale(time, 0.0f));
+    assert_int_equal(tl_time_set_scale(time, 0.0f), TL_TIME_OK);
     assert_string_equal(h->trace, "");
 }
 
@@ -661,10 +662,10 @@ static void test_lifecycle_time_fixed_steps_per_second_are_exact(void **state) {
     assert_true(time.fixed_step_count == 216000u && time.fixed_accumulator_ticks == 0u);
     assert_true(time.unscaled_delta_time == 0.016666667f);
     /* Paused time owes no steps; max_delta_time clamps nanoseconds too (0.25 s: 15 steps). */
-    assert_true(tl_time_set_scale(&time, 0.0f));
+    assert_int_equal(tl_time_set_scale(&time, 0.0f), TL_TIME_OK);
     tl_time_tick_ns(&time, 1000000000u);
     assert_int_equal(tl_time_fixed_steps(&time), 0);
-    assert_true(tl_time_set_scale(&time, 1.0f));
+    assert_int_equal(tl_time_set_scale(&time, 1.0f), TL_TIME_OK);
     tl_time_tick_ns(&time, 3000000000u);
     assert_int_equal(tl_time_fixed_steps(&time), 15);
     assert_int_equal(h->records, 0);
