@@ -95,7 +95,7 @@ static int run_game(void)
     desc.registry = &events;
     desc.events = &natives;
     tl_lifecycle core;
-    if (!tl_lifecycle_init(&core, &desc)) return 1;
+    if (tl_lifecycle_init(&core, &desc) != TL_LIFECYCLE_OK) return 1;
     static const tl_time_events clock_events = TL_TIME_EVENTS_INIT(Iris_Events_);
     tl_time_desc clock_desc = {0};
     clock_desc.registry = &events;

@@ -62,9 +62,9 @@ static inline void tl__glue_time_discard(void *self, tl_lifecycle *lifecycle) {
 }
 
 /* Weaves `time` into the lifecycle's native tier: weave it before anything else, and it is
-   discarded last, when every subsystem that read the clock is gone. False as
-   tl_lifecycle_weave_native is. */
-static inline bool tl_glue_weave_time(tl_lifecycle *lifecycle, tl_time *time) {
+   discarded last, when every subsystem that read the clock is gone. The result of
+   tl_lifecycle_weave_native. */
+static inline tl_lifecycle_result tl_glue_weave_time(tl_lifecycle *lifecycle, tl_time *time) {
     /* The time service as a subsystem type, inside the function so that a file which never weaves
        time references none of time.h's functions (each file has its own copy: keep your tl_time's
        address rather than finding it with tl_lifecycle_find). */
@@ -85,7 +85,8 @@ static inline void *tl__glue_objects_start(void *ctx, tl_level *level, const voi
     desc.name = "level"; /* the level set's failure message names the level's id */
     desc.ctx = level;    /* each object's functions get the level */
     desc.logger = tl_levels_logger(tl_level_owner(level));
-    if (!tl_lifecycle_batch_init(batch, &desc, (const tl_lifecycle_object *)objects, count)) {
+    if (tl_lifecycle_batch_init(batch, &desc, (const tl_lifecycle_object *)objects, count) !=
+        TL_LIFECYCLE_OK) {
         TL_FREE(batch);
         return TL__NULL;
     }
@@ -194,8 +195,8 @@ static inline void tl__glue_levels_shutdown(void *levels, tl_lifecycle *lifecycl
 }
 
 /* tl_lifecycle_discard shuts the level set down before any subsystem's discard (the objects'
-   subsystems still exist while they go). False as tl_lifecycle_before_discard is. */
-static inline bool tl_glue_levels_attach(tl_lifecycle *lifecycle, tl_levels *levels) {
+   subsystems still exist while they go). The result of tl_lifecycle_before_discard. */
+static inline tl_lifecycle_result tl_glue_levels_attach(tl_lifecycle *lifecycle, tl_levels *levels) {
     return tl_lifecycle_before_discard(lifecycle, tl__glue_levels_shutdown, levels);
 }
 
@@ -226,19 +227,24 @@ static inline void tl__glue_platform_unpin(void *platform, tl_lifecycle *lifecyc
 
 /* Weaves the platform into the lifecycle's native tier: its deployment is that tier's preload, its
    shutdown that subsystem's discard (after the user tier's). Until the lifecycle's discard begins
-   the platform is pinned: tl_platform_destroy is refused. False as tl_lifecycle_weave_native is. */
-static inline bool tl_glue_weave_platform(tl_lifecycle *lifecycle, tl_platform *platform) {
+   the platform is pinned: tl_platform_destroy is refused. The result of tl_lifecycle_before_discard
+   or tl_lifecycle_weave_native. */
+static inline tl_lifecycle_result tl_glue_weave_platform(tl_lifecycle *lifecycle,
+                                                         tl_platform *platform) {
     static const tl_lifecycle_subsystem subsystem = { /* in here: see tl_glue_weave_time */
                                                       "Platform", tl__glue_platform_preload,
                                                       TL__NULL, TL__NULL, tl__glue_platform_discard
     };
-    if (!tl_lifecycle_before_discard(lifecycle, tl__glue_platform_unpin, platform)) return false;
-    if (!tl_lifecycle_weave_native(lifecycle, &subsystem, platform)) {
+    tl_lifecycle_result result =
+        tl_lifecycle_before_discard(lifecycle, tl__glue_platform_unpin, platform);
+    if (result != TL_LIFECYCLE_OK) return result;
+    result = tl_lifecycle_weave_native(lifecycle, &subsystem, platform);
+    if (result != TL_LIFECYCLE_OK) {
         (void)tl_lifecycle_remove_before_discard(lifecycle, tl__glue_platform_unpin, platform);
-        return false;
+        return result;
     }
     tl_platform_pin(platform, true);
-    return true;
+    return TL_LIFECYCLE_OK;
 }
 
 /* --- vault.h records in save.h files ---------------------------------------------------------------- */

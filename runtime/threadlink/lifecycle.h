@@ -32,7 +32,7 @@
        desc.events = &events;
        tl_lifecycle core;
        tl_lifecycle_init(&core, &desc);
-       tl_lifecycle_weave(&core, &inventory_subsystem, &my_inventory);
+       tl_lifecycle_weave(&core, &inventory_subsystem, &my_inventory);   // TL_LIFECYCLE_OK or why not
        while (tl_lifecycle_deploy(&core) == TL_LIFECYCLE_DEPLOY_PENDING) wait_a_frame();
        ...
        tl_lifecycle_discard(&core);
@@ -75,6 +75,13 @@
      between calls (while preloads are pending, after a failure), not from inside a lifecycle
      function. During and after it, singleton lookups answer false.
    - A subsystem with no preload counts as preloaded; missing functions are skipped.
+
+   ERRORS
+   ------
+   What can fail returns tl_lifecycle_result (TL_LIFECYCLE_OK = 0, tl_lifecycle_result_message;
+   docs/errors.md), logged once where met through desc.logger (TL_LIFECYCLE_LOG_ITEMS). Progress
+   stays a state: tl_lifecycle_status (a preload's answer), tl_lifecycle_deploy_status and
+   tl_lifecycle_batch_status (a poll's); why deploy answered FAILED is tl_lifecycle_last_result.
 */
 /* TL_IMPLEMENTATION implies every module's switch; checked outside the include guard, so that
    defining it between two includes of this header still counts. */
@@ -118,7 +125,26 @@ typedef struct tl_lifecycle_events {
 /* Listener types of the native events, for code that subscribes through the untyped core. */
 typedef void (*tl_lifecycle_deployed_fn)(void *ctx, tl_lifecycle *core);
 
-/* --- diagnostics -------------------------------------------------------------------------------- */
+/* --- results and diagnostics -------------------------------------------------------------------- */
+
+#define TL_LIFECYCLE_RESULTS(X) \
+    X(INVALID_ARGUMENT, "invalid argument") \
+    X(ALREADY_WOVEN, "the subsystem is already woven into this core") \
+    X(REFUSED, "the core is failed, discarding or discarded") \
+    X(REENTRANT_CALL, "called from inside a lifecycle function") \
+    X(OUT_OF_MEMORY, "out of memory") \
+    X(PRELOAD_FAILED, "a preload failed: nothing in its batch boots") \
+    X(BATCH_PARENT, "an object's parent index is out of range or in a cycle")
+
+typedef enum tl_lifecycle_result {
+    TL_LIFECYCLE_OK = 0,
+#define TL__LIFECYCLE_RESULT_ENUM(id, message) TL_LIFECYCLE_##id,
+    TL_LIFECYCLE_RESULTS(TL__LIFECYCLE_RESULT_ENUM)
+#undef TL__LIFECYCLE_RESULT_ENUM
+        TL_LIFECYCLE_RESULT_END_
+} tl_lifecycle_result;
+
+TL_API const char *tl_lifecycle_result_message(tl_lifecycle_result result);
 
 #define TL_LIFECYCLE_LOG_ITEMS(X) \
     X(INVALID_ARGUMENT, TL_LOG_LEVEL_ERROR, "%s: invalid argument") \
@@ -131,7 +157,8 @@ typedef void (*tl_lifecycle_deployed_fn)(void *ctx, tl_lifecycle *core);
     X(BATCH_PARENT, TL_LOG_LEVEL_ERROR, "batch '%s': object %u has %s parent %u") \
     X(DEPLOY_REFUSED, TL_LOG_LEVEL_ERROR, "cannot deploy: the core is %s") \
     X(REENTRANT_CALL, TL_LOG_LEVEL_ERROR, "%s called from inside a lifecycle function: refused") \
-    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
+    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)") \
+    X(HOOK_REFUSED, TL_LOG_LEVEL_ERROR, "cannot add a before-discard hook: the core is %s")
 
 #define TL_LIFECYCLE_LOG_BASE 0x200u
 typedef enum tl_lifecycle_log_item {
@@ -204,22 +231,29 @@ struct tl_lifecycle {
     uint32_t batch_count, batch_cap, batch_next; /* batch_next: the one deploying */
     tl__lifecycle_hook *hooks;                   /* tl_lifecycle_before_discard, run newest first */
     uint32_t hook_count, hook_cap;
+    tl_lifecycle_result last;                    /* why deploy last answered FAILED */
 };
 
-TL_API bool tl_lifecycle_init(tl_lifecycle *core, const tl_lifecycle_desc *desc);
-/* Adds a subsystem (its type at most once) to the next deployment round. False when the core is
-   discarding, discarded or failed, or on duplicates. */
-TL_API bool tl_lifecycle_weave(tl_lifecycle *core, const tl_lifecycle_subsystem *subsystem,
-                               void *self);
+/* TL_LIFECYCLE_INVALID_ARGUMENT for a NULL core. */
+TL_API tl_lifecycle_result tl_lifecycle_init(tl_lifecycle *core, const tl_lifecycle_desc *desc);
+/* Adds a subsystem (its type at most once) to the next deployment round. TL_LIFECYCLE_REFUSED
+   when the core is discarding, discarded or failed, TL_LIFECYCLE_ALREADY_WOVEN on duplicates. */
+TL_API tl_lifecycle_result tl_lifecycle_weave(tl_lifecycle *core,
+                                              const tl_lifecycle_subsystem *subsystem, void *self);
 /* The same in the native tier: each round deploys its native subsystems as one batch, then its
    user subsystems (tl_lifecycle_weave) as the next. */
-TL_API bool tl_lifecycle_weave_native(tl_lifecycle *core, const tl_lifecycle_subsystem *subsystem,
-                                      void *self);
+TL_API tl_lifecycle_result tl_lifecycle_weave_native(tl_lifecycle *core,
+                                                     const tl_lifecycle_subsystem *subsystem,
+                                                     void *self);
 TL_API tl_lifecycle_deploy_status tl_lifecycle_deploy(tl_lifecycle *core);
+/* Why the last tl_lifecycle_deploy answered TL_LIFECYCLE_DEPLOY_FAILED (PRELOAD_FAILED, REFUSED,
+   REENTRANT_CALL, OUT_OF_MEMORY); TL_LIFECYCLE_OK while it never did, INVALID_ARGUMENT for NULL. */
+TL_API tl_lifecycle_result tl_lifecycle_last_result(const tl_lifecycle *core);
 /* fn(ctx, core) runs at the start of tl_lifecycle_discard, newest first, before any subsystem is
    discarded (lookups still answer): what subsystems' users hold goes first (levels.h releases
-   its levels here). */
-TL_API bool tl_lifecycle_before_discard(tl_lifecycle *core, tl_lifecycle_hook_fn fn, void *ctx);
+   its levels here). TL_LIFECYCLE_REFUSED once the core is discarding. */
+TL_API tl_lifecycle_result tl_lifecycle_before_discard(tl_lifecycle *core, tl_lifecycle_hook_fn fn,
+                                                       void *ctx);
 /* Unregisters the pair (what goes away before the core does); false when not registered. */
 TL_API bool tl_lifecycle_remove_before_discard(tl_lifecycle *core, tl_lifecycle_hook_fn fn,
                                                void *ctx);
@@ -303,10 +337,13 @@ typedef struct tl_lifecycle_batch {
     bool in_phase;
 } tl_lifecycle_batch;
 
-/* Copies the list (count may be 0). False on a parent index out of range, a cycle of parents or
-   no memory: the batch is then empty and discarding it does nothing. */
-TL_API bool tl_lifecycle_batch_init(tl_lifecycle_batch *batch, const tl_lifecycle_batch_desc *desc,
-                                    const tl_lifecycle_object *objects, uint32_t count);
+/* Copies the list (count may be 0). TL_LIFECYCLE_BATCH_PARENT on a parent index out of range or
+   a cycle of parents, TL_LIFECYCLE_OUT_OF_MEMORY: the batch is then empty and discarding it does
+   nothing. */
+TL_API tl_lifecycle_result tl_lifecycle_batch_init(tl_lifecycle_batch *batch,
+                                                   const tl_lifecycle_batch_desc *desc,
+                                                   const tl_lifecycle_object *objects,
+                                                   uint32_t count);
 TL_API tl_lifecycle_batch_status tl_lifecycle_batch_update(tl_lifecycle_batch *batch);
 /* The status the next update would start from: PENDING until done or failed. */
 TL_API tl_lifecycle_batch_status tl_lifecycle_batch_status_of(const tl_lifecycle_batch *batch);
@@ -560,6 +597,7 @@ static const char *tl__lifecycle_state_name(uint32_t state) {
 }
 
 TL_LOG_TABLE_FN(tl__lifecycle_log, TL_LIFECYCLE_LOG_ITEMS, TL_LIFECYCLE_LOG_BASE, "Lifecycle")
+TL_RESULT_MESSAGE_FN(tl_lifecycle_result_message, tl_lifecycle_result, TL_LIFECYCLE_RESULTS)
 
 static const tl_lifecycle_events tl__native_events = TL_LIFECYCLE_EVENTS_NATIVE;
 
@@ -635,11 +673,17 @@ static void tl__lifecycle_batch_reset(tl_lifecycle_batch *batch) {
     batch->count = batch->failed_count = 0;
 }
 
-bool tl_lifecycle_batch_init(tl_lifecycle_batch *batch, const tl_lifecycle_batch_desc *desc,
-                             const tl_lifecycle_object *objects, uint32_t count) {
+tl_lifecycle_result tl_lifecycle_batch_init(tl_lifecycle_batch *batch,
+                                            const tl_lifecycle_batch_desc *desc,
+                                            const tl_lifecycle_object *objects, uint32_t count) {
     uint32_t i, *depth;
     size_t n = count ? count : 1u;
-    if (!batch) return false;
+    tl_lifecycle_result result = TL_LIFECYCLE_OUT_OF_MEMORY;
+    if (!batch) {
+        tl__lifecycle_log(desc ? desc->logger : NULL, TL_LIFECYCLE_LOG_INVALID_ARGUMENT,
+                          "tl_lifecycle_batch_init");
+        return TL_LIFECYCLE_INVALID_ARGUMENT;
+    }
     memset(batch, 0, sizeof *batch);
     batch->name = desc && desc->name ? desc->name : "batch";
     batch->noun = desc && desc->noun ? desc->noun : "object";
@@ -650,7 +694,7 @@ bool tl_lifecycle_batch_init(tl_lifecycle_batch *batch, const tl_lifecycle_batch
         tl__lifecycle_log(&batch->logger, TL_LIFECYCLE_LOG_INVALID_ARGUMENT,
                           "tl_lifecycle_batch_init");
         batch->state = TL__LIFECYCLE_BATCH_DISCARDED;
-        return false;
+        return TL_LIFECYCLE_INVALID_ARGUMENT;
     }
     batch->items = (tl__lifecycle_batch_item *)TL_MALLOC(n * sizeof *batch->items);
     batch->discard_order = (uint32_t *)TL_MALLOC(n * sizeof *batch->discard_order);
@@ -666,12 +710,14 @@ bool tl_lifecycle_batch_init(tl_lifecycle_batch *batch, const tl_lifecycle_batch
         }
         tl__lifecycle_batch_order(batch, depth);
         TL_FREE(depth);
-        return true;
+        return TL_LIFECYCLE_OK;
+    } else {
+        result = TL_LIFECYCLE_BATCH_PARENT; /* logged by tl__lifecycle_batch_depths */
     }
     TL_FREE(depth);
     tl__lifecycle_batch_reset(batch);
     batch->state = TL__LIFECYCLE_BATCH_DISCARDED;
-    return false;
+    return result;
 }
 
 static bool tl__lifecycle_batch_refuse_reentry(tl_lifecycle_batch *batch, const char *what) {
@@ -831,9 +877,13 @@ void tl_lifecycle_batch_discard(tl_lifecycle_batch *batch) {
 
 /* --- core ------------------------------------------------------------------------------------------ */
 
-bool tl_lifecycle_init(tl_lifecycle *core, const tl_lifecycle_desc *desc) {
+tl_lifecycle_result tl_lifecycle_init(tl_lifecycle *core, const tl_lifecycle_desc *desc) {
     tl_lifecycle_desc zero;
-    if (!core) return false;
+    if (!core) {
+        tl__lifecycle_log(desc ? desc->logger : NULL, TL_LIFECYCLE_LOG_INVALID_ARGUMENT,
+                          "tl_lifecycle_init");
+        return TL_LIFECYCLE_INVALID_ARGUMENT;
+    }
     if (!desc) {
         memset(&zero, 0, sizeof zero);
         desc = &zero;
@@ -843,28 +893,28 @@ bool tl_lifecycle_init(tl_lifecycle *core, const tl_lifecycle_desc *desc) {
     core->events = desc->events ? *desc->events : tl__native_events;
     if (desc->logger) core->logger = *desc->logger;
     core->state = TL__LIFECYCLE_IDLE;
-    return true;
+    return TL_LIFECYCLE_OK;
 }
 
-static bool tl__lifecycle_weave_tier(tl_lifecycle *core, const tl_lifecycle_subsystem *subsystem,
+static tl_lifecycle_result tl__lifecycle_weave_tier(tl_lifecycle *core, const tl_lifecycle_subsystem *subsystem,
                                      void *self, uint32_t tier) {
     uint32_t i;
     if (!core || !subsystem) {
         tl__lifecycle_log(core ? &core->logger : NULL, TL_LIFECYCLE_LOG_INVALID_ARGUMENT,
                           "tl_lifecycle_weave");
-        return false;
+        return TL_LIFECYCLE_INVALID_ARGUMENT;
     }
     if (core->state >= TL__LIFECYCLE_FAILED) {
         tl__lifecycle_log(&core->logger, TL_LIFECYCLE_LOG_WEAVE_REFUSED,
                           subsystem->name ? subsystem->name : "?",
                           tl__lifecycle_state_name(core->state));
-        return false;
+        return TL_LIFECYCLE_REFUSED;
     }
     for (i = 0; i < core->count; i++) {
         if (core->entries[i].subsystem == subsystem) {
             tl__lifecycle_log(&core->logger, TL_LIFECYCLE_LOG_ALREADY_WOVEN,
                               subsystem->name ? subsystem->name : "?");
-            return false;
+            return TL_LIFECYCLE_ALREADY_WOVEN;
         }
     }
     if (core->count == core->capacity) {
@@ -873,7 +923,7 @@ static bool tl__lifecycle_weave_tier(tl_lifecycle *core, const tl_lifecycle_subs
             (tl__lifecycle_entry *)TL_MALLOC((size_t)capacity * sizeof *grown);
         if (!grown) {
             tl__lifecycle_log(&core->logger, TL_LIFECYCLE_LOG_OUT_OF_MEMORY, "subsystems");
-            return false;
+            return TL_LIFECYCLE_OUT_OF_MEMORY;
         }
         if (core->count) memcpy(grown, core->entries, (size_t)core->count * sizeof *grown);
         TL_FREE(core->entries);
@@ -885,14 +935,15 @@ static bool tl__lifecycle_weave_tier(tl_lifecycle *core, const tl_lifecycle_subs
     core->entries[core->count].stage = TL__STAGE_WOVEN;
     core->entries[core->count].tier = tier;
     core->count++;
-    return true;
+    return TL_LIFECYCLE_OK;
 }
 
-bool tl_lifecycle_weave(tl_lifecycle *core, const tl_lifecycle_subsystem *subsystem, void *self) {
+tl_lifecycle_result tl_lifecycle_weave(tl_lifecycle *core, const tl_lifecycle_subsystem *subsystem,
+                                       void *self) {
     return tl__lifecycle_weave_tier(core, subsystem, self, TL__TIER_USER);
 }
-bool tl_lifecycle_weave_native(tl_lifecycle *core, const tl_lifecycle_subsystem *subsystem,
-                               void *self) {
+tl_lifecycle_result tl_lifecycle_weave_native(tl_lifecycle *core,
+                                              const tl_lifecycle_subsystem *subsystem, void *self) {
     return tl__lifecycle_weave_tier(core, subsystem, self, TL__TIER_NATIVE);
 }
 
@@ -984,7 +1035,7 @@ static bool tl__lifecycle_add_tier(tl_lifecycle *core, uint32_t tier) {
     desc.noun = "subsystem";
     desc.ctx = core;
     desc.logger = &core->logger;
-    if (!tl_lifecycle_batch_init(&cb->batch, &desc, objects, n)) {
+    if (tl_lifecycle_batch_init(&cb->batch, &desc, objects, n) != TL_LIFECYCLE_OK) {
         TL_FREE(objects);
         TL_FREE(cb->links);
         return false;
@@ -1005,6 +1056,7 @@ static bool tl__lifecycle_start_round(tl_lifecycle *core) {
         return true;
     tl__lifecycle_log(&core->logger, TL_LIFECYCLE_LOG_OUT_OF_MEMORY, "deployment");
     core->state = TL__LIFECYCLE_FAILED;
+    core->last = TL_LIFECYCLE_OUT_OF_MEMORY;
     return false;
 }
 
@@ -1021,6 +1073,7 @@ static tl_lifecycle_deploy_status tl__lifecycle_run_round(tl_lifecycle *core) {
         if (status == TL_LIFECYCLE_BATCH_FAILED) {
             core->failed = tl_lifecycle_batch_failed_name(batch, 0);
             core->state = TL__LIFECYCLE_FAILED;
+            core->last = TL_LIFECYCLE_PRELOAD_FAILED; /* logged by the batch, naming each */
             return TL_LIFECYCLE_DEPLOY_FAILED;
         }
         core->batch_next++;
@@ -1041,12 +1094,14 @@ tl_lifecycle_deploy_status tl_lifecycle_deploy(tl_lifecycle *core) {
     if (!core) return TL_LIFECYCLE_DEPLOY_FAILED;
     if (core->in_phase) {
         tl__lifecycle_log(&core->logger, TL_LIFECYCLE_LOG_REENTRANT_CALL, "tl_lifecycle_deploy");
+        core->last = TL_LIFECYCLE_REENTRANT_CALL;
         return TL_LIFECYCLE_DEPLOY_FAILED;
     }
-    if (core->state == TL__LIFECYCLE_FAILED) return TL_LIFECYCLE_DEPLOY_FAILED;
+    if (core->state == TL__LIFECYCLE_FAILED) return TL_LIFECYCLE_DEPLOY_FAILED; /* logged then */
     if (core->state >= TL__LIFECYCLE_DISCARDING) {
         tl__lifecycle_log(&core->logger, TL_LIFECYCLE_LOG_DEPLOY_REFUSED,
                           tl__lifecycle_state_name(core->state));
+        core->last = TL_LIFECYCLE_REFUSED;
         return TL_LIFECYCLE_DEPLOY_FAILED;
     }
     if (core->state != TL__LIFECYCLE_DEPLOYING) {
@@ -1060,19 +1115,34 @@ tl_lifecycle_deploy_status tl_lifecycle_deploy(tl_lifecycle *core) {
     /* A listener of OnCoreDeployed is no lifecycle function: it may discard the core (or deploy
        a new round). Answer with the state it left, as the next call would. */
     if (core->state == TL__LIFECYCLE_DEPLOYING) return TL_LIFECYCLE_DEPLOY_PENDING;
-    return core->state == TL__LIFECYCLE_DEPLOYED ? TL_LIFECYCLE_DEPLOY_DONE
-                                                 : TL_LIFECYCLE_DEPLOY_FAILED;
+    if (core->state == TL__LIFECYCLE_DEPLOYED) return TL_LIFECYCLE_DEPLOY_DONE;
+    core->last = TL_LIFECYCLE_REFUSED; /* discarded by a listener: not a failure to log */
+    return TL_LIFECYCLE_DEPLOY_FAILED;
 }
 
-bool tl_lifecycle_before_discard(tl_lifecycle *core, tl_lifecycle_hook_fn fn, void *ctx) {
-    if (!core || !fn || core->state >= TL__LIFECYCLE_DISCARDING) return false;
+tl_lifecycle_result tl_lifecycle_last_result(const tl_lifecycle *core) {
+    return core ? core->last : TL_LIFECYCLE_INVALID_ARGUMENT;
+}
+
+tl_lifecycle_result tl_lifecycle_before_discard(tl_lifecycle *core, tl_lifecycle_hook_fn fn,
+                                                void *ctx) {
+    if (!core || !fn) {
+        tl__lifecycle_log(core ? &core->logger : NULL, TL_LIFECYCLE_LOG_INVALID_ARGUMENT,
+                          "tl_lifecycle_before_discard");
+        return TL_LIFECYCLE_INVALID_ARGUMENT;
+    }
+    if (core->state >= TL__LIFECYCLE_DISCARDING) {
+        tl__lifecycle_log(&core->logger, TL_LIFECYCLE_LOG_HOOK_REFUSED,
+                          tl__lifecycle_state_name(core->state));
+        return TL_LIFECYCLE_REFUSED;
+    }
     if (core->hook_count == core->hook_cap) {
         uint32_t capacity = core->hook_cap ? core->hook_cap * 2u : 4u;
         tl__lifecycle_hook *grown =
             (tl__lifecycle_hook *)TL_MALLOC((size_t)capacity * sizeof *grown);
         if (!grown) {
             tl__lifecycle_log(&core->logger, TL_LIFECYCLE_LOG_OUT_OF_MEMORY, "hooks");
-            return false;
+            return TL_LIFECYCLE_OUT_OF_MEMORY;
         }
         if (core->hook_count) memcpy(grown, core->hooks, (size_t)core->hook_count * sizeof *grown);
         TL_FREE(core->hooks);
@@ -1082,7 +1152,7 @@ bool tl_lifecycle_before_discard(tl_lifecycle *core, tl_lifecycle_hook_fn fn, vo
     core->hooks[core->hook_count].fn = fn;
     core->hooks[core->hook_count].ctx = ctx;
     core->hook_count++;
-    return true;
+    return TL_LIFECYCLE_OK;
 }
 
 bool tl_lifecycle_remove_before_discard(tl_lifecycle *core, tl_lifecycle_hook_fn fn, void *ctx) {

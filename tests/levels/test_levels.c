@@ -408,11 +408,11 @@ static void test_levels_core_discard_unloads_levels_before_subsystems(void **sta
     sub.w = w;
     memset(&cdesc, 0, sizeof cdesc);
     cdesc.logger = &w->logger;
-    assert_true(tl_lifecycle_init(&core, &cdesc));
-    assert_true(tl_lifecycle_weave(&core, &shut_subsystem, &sub));
+    assert_int_equal(tl_lifecycle_init(&core, &cdesc), TL_LIFECYCLE_OK);
+    assert_int_equal(tl_lifecycle_weave(&core, &shut_subsystem, &sub), TL_LIFECYCLE_OK);
     while (tl_lifecycle_deploy(&core) == TL_LIFECYCLE_DEPLOY_PENDING) {}
     levels = tl_levels_create(&desc);
-    assert_true(tl_glue_levels_attach(&core, levels));
+    assert_int_equal(tl_glue_levels_attach(&core, levels), TL_LIFECYCLE_OK);
     h_script_objects(w, 1, 1);
     w->scripts[2].pending_loads = 5;
     resident = tl_levels_hold(levels, 1);
@@ -435,9 +435,9 @@ static void test_levels_destroy_before_the_core_unregisters(void **state) {
     tl_lifecycle core;
     tl_levels_desc desc = h_desc(w);
     tl_levels *levels;
-    assert_true(tl_lifecycle_init(&core, NULL));
+    assert_int_equal(tl_lifecycle_init(&core, NULL), TL_LIFECYCLE_OK);
     levels = tl_levels_create(&desc);
-    assert_true(tl_glue_levels_attach(&core, levels));
+    assert_int_equal(tl_glue_levels_attach(&core, levels), TL_LIFECYCLE_OK);
     tl_glue_levels_detach(&core, levels);
     tl_levels_destroy(levels);
     tl_lifecycle_discard(&core); /* no hook left to call into freed memory (ASan would see it) */

@@ -123,7 +123,8 @@ static void make(world *w, tl_lifecycle_batch *batch, obj *os, tl_lifecycle_obje
     w->batch = batch;
 }
 
-static bool init(world *w, tl_lifecycle_batch *batch, const tl_lifecycle_object *list, uint32_t n) {
+static tl_lifecycle_result init(world *w, tl_lifecycle_batch *batch, const tl_lifecycle_object *list,
+                                uint32_t n) {
     tl_lifecycle_batch_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.name = "level";
@@ -142,7 +143,7 @@ static void test_batch_preloads_start_together_and_are_awaited(void **state) {
     make(w, &batch, os, list, abc, NULL, 3, &full);
     os[0].pending = 2;
     os[2].pending = 1;
-    assert_true(init(w, &batch, list, 3));
+    assert_int_equal(init(w, &batch, list, 3), TL_LIFECYCLE_OK);
     assert_int_equal(tl_lifecycle_batch_update(&batch), TL_LIFECYCLE_BATCH_PENDING);
     assert_string_equal(w->trace, "sA sB sC");
     assert_int_equal(tl_lifecycle_batch_update(&batch), TL_LIFECYCLE_BATCH_PENDING);
@@ -171,7 +172,7 @@ static void test_batch_failure_names_every_failed_preloader(void **state) {
     os[1].pending = 1;
     os[2].fail = 1;
     os[2].pending = 2; /* fails late: the batch waits for it */
-    assert_true(init(w, &batch, list, 4));
+    assert_int_equal(init(w, &batch, list, 4), TL_LIFECYCLE_OK);
     assert_int_equal(tl_lifecycle_batch_update(&batch), TL_LIFECYCLE_BATCH_PENDING);
     assert_int_equal(tl_lifecycle_batch_update(&batch), TL_LIFECYCLE_BATCH_PENDING);
     assert_int_equal(w->records, 0);
@@ -199,7 +200,7 @@ static void test_batch_single_failure_is_logged_with_its_name(void **state) {
     tl_lifecycle_batch batch;
     make(w, &batch, os, list, abc, NULL, 2, &full);
     os[1].fail = 1;
-    assert_true(init(w, &batch, list, 2));
+    assert_int_equal(init(w, &batch, list, 2), TL_LIFECYCLE_OK);
     assert_int_equal(tl_lifecycle_batch_update(&batch), TL_LIFECYCLE_BATCH_FAILED);
     assert_int_equal(w->records, 1);
     assert_int_equal(w->last_item, TL_LIFECYCLE_LOG_PRELOAD_FAILED);
@@ -215,7 +216,7 @@ static void test_batch_discards_children_before_parents_once(void **state) {
     tl_lifecycle_object list[4];
     tl_lifecycle_batch batch;
     make(w, &batch, os, list, abc, parents, 4, &boot_only);
-    assert_true(init(w, &batch, list, 4));
+    assert_int_equal(init(w, &batch, list, 4), TL_LIFECYCLE_OK);
     assert_int_equal(tl_lifecycle_batch_update(&batch), TL_LIFECYCLE_BATCH_DONE); /* nothing to initialize: one update */
     assert_string_equal(w->trace, "bA bB bC bD");
     w->trace[0] = '\0';
@@ -232,7 +233,7 @@ static void test_batch_discard_before_any_update_reaches_every_object(void **sta
     tl_lifecycle_object list[3];
     tl_lifecycle_batch batch;
     make(w, &batch, os, list, abc, parents, 3, &full);
-    assert_true(init(w, &batch, list, 3));
+    assert_int_equal(init(w, &batch, list, 3), TL_LIFECYCLE_OK);
     tl_lifecycle_batch_discard(&batch);
     assert_string_equal(w->trace, "dB dA dC");
     assert_int_equal(tl_lifecycle_batch_update(&batch), TL_LIFECYCLE_BATCH_FAILED);
@@ -246,12 +247,14 @@ static void test_batch_refuses_bad_parents(void **state) {
     tl_lifecycle_object list[3];
     tl_lifecycle_batch batch;
     make(w, &batch, os, list, abc, out_of_range, 2, &full);
-    assert_false(init(w, &batch, list, 2));
+    assert_int_equal(init(w, &batch, list, 2), TL_LIFECYCLE_BATCH_PARENT);
+    assert_string_equal(tl_lifecycle_result_message(TL_LIFECYCLE_BATCH_PARENT),
+                        "an object's parent index is out of range or in a cycle");
     assert_int_equal(w->last_item, TL_LIFECYCLE_LOG_BATCH_PARENT);
     assert_non_null(strstr(w->last_line, "object 1 has an out-of-range parent 5"));
     tl_lifecycle_batch_discard(&batch);
     make(w, &batch, os, list, abc, cycle, 3, &full);
-    assert_false(init(w, &batch, list, 3));
+    assert_int_equal(init(w, &batch, list, 3), TL_LIFECYCLE_BATCH_PARENT);
     assert_non_null(strstr(w->last_line, "a cycle"));
     assert_int_equal(tl_lifecycle_batch_update(&batch), TL_LIFECYCLE_BATCH_FAILED);
     tl_lifecycle_batch_discard(&batch);
@@ -265,7 +268,7 @@ static void test_batch_refuses_reentry_from_its_own_functions(void **state) {
     tl_lifecycle_batch batch;
     make(w, &batch, os, list, abc, NULL, 2, &full);
     os[0].reenter = 1;
-    assert_true(init(w, &batch, list, 2));
+    assert_int_equal(init(w, &batch, list, 2), TL_LIFECYCLE_OK);
     assert_int_equal(tl_lifecycle_batch_update(&batch), TL_LIFECYCLE_BATCH_PENDING);
     assert_int_equal(w->last_item, TL_LIFECYCLE_LOG_REENTRANT_CALL);
     assert_string_equal(w->trace, "sA sB bA bB"); /* the batch went on */
@@ -282,7 +285,7 @@ static void test_batch_offers_dependencies(void **state) {
     int service = 42;
     make(w, &batch, os, list, abc, NULL, 3, &full);
     list[1].vtable = &boot_only; /* no consume_dependency */
-    assert_true(init(w, &batch, list, 3));
+    assert_int_equal(init(w, &batch, list, 3), TL_LIFECYCLE_OK);
     assert_int_equal(tl_lifecycle_batch_offer(&batch, 7u, &service), 2);
     assert_int_equal(tl_lifecycle_batch_offer(&batch, 8u, &service), 0);
     assert_ptr_equal(os[0].dependency, &service);
@@ -294,7 +297,7 @@ static void test_batch_offers_dependencies(void **state) {
 static void test_batch_empty_is_done_at_once(void **state) {
     world *w = (world *)*state;
     tl_lifecycle_batch batch;
-    assert_true(init(w, &batch, NULL, 0));
+    assert_int_equal(init(w, &batch, NULL, 0), TL_LIFECYCLE_OK);
     assert_int_equal(tl_lifecycle_batch_count(&batch), 0);
     assert_int_equal(tl_lifecycle_batch_update(&batch), TL_LIFECYCLE_BATCH_DONE);
     tl_lifecycle_batch_discard(&batch);

@@ -96,7 +96,7 @@ static tl_lifecycle_status sub_preload(void *self, tl_lifecycle *core) {
 static void sub_boot(void *self, tl_lifecycle *core) {
     sub *s = (sub *)self;
     step(s, "b");
-    if (s->weave_in_boot) assert_true(tl_lifecycle_weave(core, s->weave_in_boot, s->weave_self));
+    if (s->weave_in_boot) assert_int_equal(tl_lifecycle_weave(core, s->weave_in_boot, s->weave_self), TL_LIFECYCLE_OK);
     if (s->reentrant_deploy) assert_int_equal(tl_lifecycle_deploy(core), TL_LIFECYCLE_DEPLOY_FAILED);
 }
 static void sub_initialize(void *self, tl_lifecycle *core) {
@@ -144,12 +144,12 @@ static int setup(void **state) {
     memset(&desc, 0, sizeof desc);
     desc.registry = &h->reg;
     desc.logger = &h->logger;
-    assert_true(tl_lifecycle_init(&h->core, &desc));
+    assert_int_equal(tl_lifecycle_init(&h->core, &desc), TL_LIFECYCLE_OK);
     memset(&time_desc, 0, sizeof time_desc);
     time_desc.registry = &h->reg;
     time_desc.logger = &h->logger;
     tl_time_init(&h->time, &time_desc);
-    assert_true(tl_glue_weave_time(&h->core, &h->time));
+    assert_int_equal(tl_glue_weave_time(&h->core, &h->time), TL_LIFECYCLE_OK);
     *state = h;
     return 0;
 }
@@ -180,9 +180,9 @@ static void test_lifecycle_deploys_in_phases_then_announces(void **state) {
     sub *b = make(h, 1, "B");
     sub *c = make(h, 2, "C");
     a->lookup = &sub_c;
-    assert_true(tl_lifecycle_weave(&h->core, &sub_a, a));
-    assert_true(tl_lifecycle_weave(&h->core, &sub_b, b));
-    assert_true(tl_lifecycle_weave(&h->core, &sub_c, c));
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_a, a), TL_LIFECYCLE_OK);
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_b, b), TL_LIFECYCLE_OK);
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_c, c), TL_LIFECYCLE_OK);
     assert_false(tl_lifecycle_deployed(&h->core));
     /* Boot and initialize are two batches a frame apart (the seed's rule; they used to share
        one call). */
@@ -210,9 +210,9 @@ static void test_lifecycle_pending_preload_is_polled_once_per_call(void **state)
     sub *c = make(h, 2, "C");
     b->pending_polls = 2;
     c->pending_polls = 1;
-    assert_true(tl_lifecycle_weave(&h->core, &sub_a, a));
-    assert_true(tl_lifecycle_weave(&h->core, &sub_b, b));
-    assert_true(tl_lifecycle_weave(&h->core, &sub_c, c));
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_a, a), TL_LIFECYCLE_OK);
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_b, b), TL_LIFECYCLE_OK);
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_c, c), TL_LIFECYCLE_OK);
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_PENDING);
     assert_string_equal(h->trace, "pA pB pC");
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_PENDING);
@@ -237,9 +237,9 @@ static void test_lifecycle_failed_preload_stops_deployment(void **state) {
     sub *c = make(h, 2, "C");
     a->pending_polls = 1;
     b->fail = 1;
-    assert_true(tl_lifecycle_weave(&h->core, &sub_a, a));
-    assert_true(tl_lifecycle_weave(&h->core, &sub_b, b));
-    assert_true(tl_lifecycle_weave(&h->core, &sub_c, c));
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_a, a), TL_LIFECYCLE_OK);
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_b, b), TL_LIFECYCLE_OK);
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_c, c), TL_LIFECYCLE_OK);
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_PENDING); /* A still pending */
     assert_string_equal(h->trace, "pA pB pC");
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_FAILED);
@@ -250,7 +250,8 @@ static void test_lifecycle_failed_preload_stops_deployment(void **state) {
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_FAILED); /* stays failed, polls nothing */
     assert_string_equal(h->trace, "pA pB pC pA");
     assert_int_equal(h->deployed_calls, 0);
-    assert_false(tl_lifecycle_weave(&h->core, &sub_d, c));
+    assert_int_equal(tl_lifecycle_last_result(&h->core), TL_LIFECYCLE_PRELOAD_FAILED);
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_d, c), TL_LIFECYCLE_REFUSED);
     assert_int_equal(h->last_item, TL_LIFECYCLE_LOG_WEAVE_REFUSED);
     /* Discard reaches every subsystem deployment started, newest first. */
     tl_lifecycle_discard(&h->core);
@@ -265,9 +266,9 @@ static void test_lifecycle_failed_batch_names_every_failed_preload(void **state)
     sub *c = make(h, 2, "C");
     a->fail = 1;
     c->fail = 1;
-    assert_true(tl_lifecycle_weave(&h->core, &sub_a, a));
-    assert_true(tl_lifecycle_weave(&h->core, &sub_b, b));
-    assert_true(tl_lifecycle_weave(&h->core, &sub_c, c));
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_a, a), TL_LIFECYCLE_OK);
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_b, b), TL_LIFECYCLE_OK);
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_c, c), TL_LIFECYCLE_OK);
     h->records = 0;
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_FAILED);
     assert_int_equal(h->records, 3);
@@ -288,9 +289,9 @@ static void test_lifecycle_native_tier_deploys_before_the_user_tier(void **state
     sub *a = make(h, 0, "A");
     sub *b = make(h, 1, "B");
     sub *c = make(h, 2, "C");
-    assert_true(tl_lifecycle_weave(&h->core, &sub_a, a));          /* user */
-    assert_true(tl_lifecycle_weave_native(&h->core, &sub_b, b));   /* native, woven later */
-    assert_true(tl_lifecycle_weave_native(&h->core, &sub_c, c));
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_a, a), TL_LIFECYCLE_OK);          /* user */
+    assert_int_equal(tl_lifecycle_weave_native(&h->core, &sub_b, b), TL_LIFECYCLE_OK);   /* native, woven later */
+    assert_int_equal(tl_lifecycle_weave_native(&h->core, &sub_c, c), TL_LIFECYCLE_OK);
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_PENDING);
     assert_string_equal(h->trace, "pB pC bB bC");
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_PENDING);
@@ -308,8 +309,8 @@ static void test_lifecycle_failed_native_tier_never_starts_the_user_tier(void **
     sub *a = make(h, 0, "A");
     sub *b = make(h, 1, "B");
     b->fail = 1;
-    assert_true(tl_lifecycle_weave(&h->core, &sub_a, a));
-    assert_true(tl_lifecycle_weave_native(&h->core, &sub_b, b));
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_a, a), TL_LIFECYCLE_OK);
+    assert_int_equal(tl_lifecycle_weave_native(&h->core, &sub_b, b), TL_LIFECYCLE_OK);
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_FAILED);
     assert_string_equal(tl_lifecycle_failed_subsystem(&h->core), "B");
     tl_lifecycle_discard(&h->core);
@@ -332,8 +333,8 @@ static void test_lifecycle_before_discard_hooks_run_first(void **state) {
     sub *b = make(h, 1, "B");
     hook_probe probe = {NULL, 0};
     probe.h = h;
-    assert_true(tl_lifecycle_weave(&h->core, &sub_b, b));
-    assert_true(tl_lifecycle_before_discard(&h->core, probe_before_discard, &probe));
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_b, b), TL_LIFECYCLE_OK);
+    assert_int_equal(tl_lifecycle_before_discard(&h->core, probe_before_discard, &probe), TL_LIFECYCLE_OK);
     while (tl_lifecycle_deploy(&h->core) == TL_LIFECYCLE_DEPLOY_PENDING) {}
     h->trace[0] = '\0';
     tl_lifecycle_discard(&h->core);
@@ -349,9 +350,9 @@ static void test_lifecycle_discards_in_reverse_once(void **state) {
     sub *b = make(h, 1, "B");
     sub *c = make(h, 2, "C");
     c->lookup = &sub_a;
-    assert_true(tl_lifecycle_weave(&h->core, &sub_a, a));
-    assert_true(tl_lifecycle_weave(&h->core, &sub_b, b));
-    assert_true(tl_lifecycle_weave(&h->core, &sub_c, c));
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_a, a), TL_LIFECYCLE_OK);
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_b, b), TL_LIFECYCLE_OK);
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_c, c), TL_LIFECYCLE_OK);
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_PENDING);
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_DONE);
     h->trace[0] = '\0';
@@ -371,8 +372,8 @@ static void test_lifecycle_discard_during_pending_deployment(void **state) {
     sub *b = make(h, 1, "B");
     b->pending_polls = 10;
     b->lookup = &sub_a;
-    assert_true(tl_lifecycle_weave(&h->core, &sub_a, a));
-    assert_true(tl_lifecycle_weave(&h->core, &sub_b, b));
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_a, a), TL_LIFECYCLE_OK);
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_b, b), TL_LIFECYCLE_OK);
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_PENDING);
     tl_lifecycle_discard(&h->core);
     assert_string_equal(h->trace, "pA pB dB dA");
@@ -389,8 +390,8 @@ static void test_lifecycle_input_is_captured_once(void **state) {
     sub *d = make(h, 3, "D");
     a->weave_in_boot = &sub_d; /* D is woven while the round boots: not part of this round */
     a->weave_self = d;
-    assert_true(tl_lifecycle_weave(&h->core, &sub_a, a));
-    assert_true(tl_lifecycle_weave(&h->core, &sub_b, b));
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_a, a), TL_LIFECYCLE_OK);
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_b, b), TL_LIFECYCLE_OK);
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_PENDING);
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_DONE);
     assert_string_equal(h->trace, "pA pB bA bB iA iB deployed");
@@ -410,18 +411,27 @@ static void test_lifecycle_refuses_duplicates_and_reentrant_calls(void **state) 
     sub *a = make(h, 0, "A");
     sub *b = make(h, 1, "B");
     a->reentrant_deploy = 1;
-    assert_true(tl_lifecycle_weave(&h->core, &sub_a, a));
-    assert_false(tl_lifecycle_weave(&h->core, &sub_a, b));
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_a, a), TL_LIFECYCLE_OK);
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_a, b), TL_LIFECYCLE_ALREADY_WOVEN);
+    assert_string_equal(tl_lifecycle_result_message(TL_LIFECYCLE_ALREADY_WOVEN),
+                        "the subsystem is already woven into this core");
     assert_int_equal(h->last_item, TL_LIFECYCLE_LOG_ALREADY_WOVEN);
-    assert_non_null(strstr(h->last_line, "'A'"));
-    assert_false(tl_lifecycle_weave(&h->core, NULL, b));
+    assert_non_null(strstr(h->last_line, "subsystem 'A' is already woven"));
+    assert_int_equal(tl_lifecycle_weave(&h->core, NULL, b), TL_LIFECYCLE_INVALID_ARGUMENT);
     assert_int_equal(h->last_item, TL_LIFECYCLE_LOG_INVALID_ARGUMENT);
-    assert_true(tl_lifecycle_weave(&h->core, &bare, NULL)); /* every function optional */
+    assert_int_equal(tl_lifecycle_weave(&h->core, &bare, NULL), TL_LIFECYCLE_OK); /* every function optional */
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_PENDING);
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_DONE);
     assert_int_equal(h->last_item, TL_LIFECYCLE_LOG_REENTRANT_CALL);
     assert_string_equal(h->trace, "pA bA iA deployed");
     tl_lifecycle_discard(&h->core);
+    /* After the discard: a hook is refused (it was silent before), and logged naming the state. */
+    assert_int_equal(tl_lifecycle_before_discard(&h->core, probe_before_discard, h),
+                     TL_LIFECYCLE_REFUSED);
+    assert_int_equal(h->last_item, TL_LIFECYCLE_LOG_HOOK_REFUSED);
+    assert_non_null(strstr(h->last_line, "before-discard hook: the core is discarded"));
+    assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_FAILED);
+    assert_int_equal(tl_lifecycle_last_result(&h->core), TL_LIFECYCLE_REFUSED);
 }
 
 /* --- time service ------------------------------------------------------------------------------------ */
@@ -715,7 +725,7 @@ static void discard_on_deployed(void *ctx, tl_lifecycle *core) {
 static void test_lifecycle_deploy_reports_a_core_discarded_by_its_listener(void **state) {
     harness *h = (harness *)*state;
     sub *a = make(h, 0, "A");
-    assert_true(tl_lifecycle_weave(&h->core, &sub_a, a));
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_a, a), TL_LIFECYCLE_OK);
     assert_true(tl_events_subscribe(&h->reg, 0, TL_LIFECYCLE_SIG_CORE, 0, TL_EVENTS_FN(discard_on_deployed), NULL));
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_PENDING);
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_FAILED);
@@ -748,13 +758,13 @@ static void test_lifecycle_events_from_a_generated_enum(void **state) {
     desc.registry = &reg;
     desc.events = &events;
     desc.logger = &h->logger;
-    assert_true(tl_lifecycle_init(&core, &desc));
+    assert_int_equal(tl_lifecycle_init(&core, &desc), TL_LIFECYCLE_OK);
     memset(&time_desc, 0, sizeof time_desc);
     time_desc.registry = &reg;
     time_desc.events = &time_events;
     time_desc.logger = &h->logger;
     tl_time_init(&time, &time_desc);
-    assert_true(tl_glue_weave_time(&core, &time));
+    assert_int_equal(tl_glue_weave_time(&core, &time), TL_LIFECYCLE_OK);
     assert_true(tl_events_subscribe(&reg, 3, TL_LIFECYCLE_SIG_CORE, 0, TL_EVENTS_FN(on_deployed), h));
     assert_true(tl_events_subscribe(&reg, 0, TL_TIME_SIG_FLOAT, 0, TL_EVENTS_FN(on_float), &update));
     assert_int_equal(tl_lifecycle_deploy(&core), TL_LIFECYCLE_DEPLOY_DONE);

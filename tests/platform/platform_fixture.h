@@ -220,7 +220,7 @@ static inline void fx_create_args(fx *f, uint32_t platform, uint32_t distributio
     desc.module_count = (uint32_t)f->script_count;
     f->p = tl_platform_create(&desc);
     if (!f->p) abort();
-    if (f->core && !tl_glue_weave_platform(f->core, f->p)) abort();
+    if (f->core && tl_glue_weave_platform(f->core, f->p) != TL_LIFECYCLE_OK) abort();
 }
 
 static inline void fx_create(fx *f, uint32_t platform, uint32_t distribution) {

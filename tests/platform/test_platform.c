@@ -547,7 +547,7 @@ static void test_platform_deploys_in_the_cores_native_tier(void **state) {
     memset(&desc, 0, sizeof desc);
     desc.logger = &f->logger;
     desc.registry = &f->reg;
-    assert_true(tl_lifecycle_init(&core, &desc));
+    assert_int_equal(tl_lifecycle_init(&core, &desc), TL_LIFECYCLE_OK);
     s->pending = 2;
     f->core = &core;
     fx_create(f, LINUX, LOCAL);
@@ -555,7 +555,7 @@ static void test_platform_deploys_in_the_cores_native_tier(void **state) {
     user.f = f;
     user.s = s;
     user.state_at_preload = -1;
-    assert_true(tl_lifecycle_weave(&core, &user_type, &user));
+    assert_int_equal(tl_lifecycle_weave(&core, &user_type, &user), TL_LIFECYCLE_OK);
     assert_int_equal(tl_lifecycle_deploy(&core), TL_LIFECYCLE_DEPLOY_PENDING);
     assert_int_equal(tl_platform_state_of(f->p), TL_PLATFORM_STATE_INITIALIZING);
     assert_int_equal(user.state_at_preload, -1); /* the user tier waits for the native one */
@@ -577,7 +577,7 @@ static void test_platform_failure_does_not_fail_the_core(void **state) {
     tl_lifecycle core;
     memset(&desc, 0, sizeof desc);
     desc.logger = &f->logger;
-    assert_true(tl_lifecycle_init(&core, &desc));
+    assert_int_equal(tl_lifecycle_init(&core, &desc), TL_LIFECYCLE_OK);
     f->core = &core;
     fx_create(f, LINUX, LOCAL); /* no module at all */
     assert_int_equal(tl_lifecycle_deploy(&core), TL_LIFECYCLE_DEPLOY_DONE);
@@ -593,7 +593,7 @@ static void test_platform_core_never_deployed(void **state) {
     tl_lifecycle core;
     memset(&desc, 0, sizeof desc);
     desc.logger = &f->logger;
-    assert_true(tl_lifecycle_init(&core, &desc));
+    assert_int_equal(tl_lifecycle_init(&core, &desc), TL_LIFECYCLE_OK);
     f->core = &core;
     fx_create(f, LINUX, LOCAL);
     tl_lifecycle_discard(&core);

@@ -413,14 +413,14 @@ static bool open_runtime(game *g, const game_desc *desc) {
     cd.registry = &g->registry;
     cd.events = &core_events;
     cd.logger = &g->logger;
-    if (!tl_lifecycle_init(&g->core, &cd)) return false;
+    if (tl_lifecycle_init(&g->core, &cd) != TL_LIFECYCLE_OK) return false;
     memset(&td, 0, sizeof td);
     td.registry = &g->registry;
     td.events = &time_events;
     td.logger = &g->logger;
     td.fixed_steps_per_second = 60; /* exact steps: SIM's frames are 1/60 s */
     tl_time_init(&g->time, &td);
-    if (!tl_glue_weave_time(&g->core, &g->time)) return false;
+    if (tl_glue_weave_time(&g->core, &g->time) != TL_LIFECYCLE_OK) return false;
     memset(&content_desc, 0, sizeof content_desc);
     content_desc.logger = g->logger;
     if (!(g->content = tl_content_create(&content_desc))) return false;
@@ -446,7 +446,7 @@ static bool open_runtime(game *g, const game_desc *desc) {
     nd.scopes = tl_glue_levels_scopes(g->content);
     nd.logger = &g->logger;
     if (!(g->levels = tl_levels_create(&nd))) return false;
-    return tl_glue_levels_attach(&g->core, g->levels); /* shut down before the subsystems go */
+    return tl_glue_levels_attach(&g->core, g->levels) == TL_LIFECYCLE_OK; /* shut down first */
 }
 
 /* The text tables, one per locale, each read whole and kept while the game runs (l10n.h keeps
