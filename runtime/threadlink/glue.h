@@ -134,8 +134,9 @@ static inline tl_levels_objects tl_glue_levels_objects(void) {
 }
 
 /* tl_level_set_objects with the type checked. */
-static inline bool tl_glue_level_set_objects(tl_level *level, const tl_lifecycle_object *objects,
-                                             uint32_t count) {
+static inline tl_levels_result tl_glue_level_set_objects(tl_level *level,
+                                                         const tl_lifecycle_object *objects,
+                                                         uint32_t count) {
     return tl_level_set_objects(level, objects, count);
 }
 

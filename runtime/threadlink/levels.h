@@ -116,6 +116,13 @@
        OnHideFader(tl_levels *) -> bool
    The four providers get the level set: tl_levels_presenting(levels, &level) names the level the
    transition brings in (to pick its loading screen), tl_levels_presented the one shown.
+
+   ERRORS
+   ------
+   What can fail returns tl_levels_result (TL_LEVELS_OK = 0, tl_levels_result_message;
+   docs/errors.md); tl_levels_hold makes a hold, zero on failure, and tl_levels_last_result says
+   why. Logged once where met through desc.logger (TL_LEVELS_LOG_ITEMS). A failed load is a state
+   (TL_LEVEL_HOLD_FAILED, tl_level_hold_reason), as tl_levels_status is a loader's progress.
 */
 /* TL_IMPLEMENTATION implies every module's switch; checked outside the include guard, so that
    defining it between two includes of this header still counts. */
@@ -162,7 +169,22 @@ typedef void (*tl_level_fn)(void *ctx, tl_level *level);
 typedef void (*tl_levels_id_fn)(void *ctx, uint32_t level);
 typedef bool (*tl_levels_provider_fn)(void *ctx, tl_levels *levels);
 
-/* --- diagnostics -------------------------------------------------------------------------------- */
+/* --- results and diagnostics -------------------------------------------------------------------- */
+
+#define TL_LEVELS_RESULTS(X) \
+    X(INVALID_ARGUMENT, "invalid argument") \
+    X(SHUT_DOWN, "the level set is shut down") \
+    X(OUT_OF_MEMORY, "out of memory")
+
+typedef enum tl_levels_result {
+    TL_LEVELS_OK = 0,
+#define TL__LEVELS_RESULT_ENUM(id, message) TL_LEVELS_##id,
+    TL_LEVELS_RESULTS(TL__LEVELS_RESULT_ENUM)
+#undef TL__LEVELS_RESULT_ENUM
+        TL_LEVELS_RESULT_END_
+} tl_levels_result;
+
+TL_API const char *tl_levels_result_message(tl_levels_result result);
 
 #define TL_LEVELS_LOG_ITEMS(X) \
     X(INVALID_ARGUMENT, TL_LOG_LEVEL_ERROR, "%s: invalid argument") \
@@ -279,6 +301,7 @@ typedef struct tl_levels_stats {
     uint32_t active;  /* levels with work for the next update */
 } tl_levels_stats;
 
+/* NULL on a desc without loader.begin_load or no memory (logged: no level set to ask). */
 TL_API tl_levels *tl_levels_create(const tl_levels_desc *desc);
 TL_API void tl_levels_update(tl_levels *levels, double seconds);
 /* An OnUpdate listener: subscribe it with the level set as context to update with the scaled delta. */
@@ -286,8 +309,13 @@ TL_API void tl_levels_on_update(void *levels, float seconds);
 TL_API void tl_levels_shutdown(tl_levels *levels);
 TL_API void tl_levels_destroy(tl_levels *levels);
 
-TL_API bool tl_levels_set_unload_delay(tl_levels *levels, uint32_t level, double seconds);
+TL_API tl_levels_result tl_levels_set_unload_delay(tl_levels *levels, uint32_t level,
+                                                   double seconds);
+/* A hold on the level; a zero hold when the level set is shut down or out of memory, the reason
+   in tl_levels_last_result. */
 TL_API tl_level_hold tl_levels_hold(tl_levels *levels, uint32_t level);
+/* The result of the last tl_levels_hold on this level set (TL_LEVELS_OK after a hold made). */
+TL_API tl_levels_result tl_levels_last_result(const tl_levels *levels);
 TL_API void tl_level_hold_release(tl_level_hold hold);
 TL_API void tl_level_hold_release_after(tl_level_hold hold, double seconds);
 TL_API tl_level_hold_status tl_level_hold_status_of(tl_level_hold hold);
@@ -315,16 +343,17 @@ TL_API void tl_level_set_user(tl_level *level, void *user);
    object's functions get the object as self and this level (tl_level *) as ctx, through which
    they reach its id, content scope and the game's data for it (tl_level_id,
    tl_glue_level_scope, tl_level_user); the loader's ctx is not passed to them. */
-TL_API bool tl_level_set_objects(tl_level *level, const void *objects, uint32_t count);
+TL_API tl_levels_result tl_level_set_objects(tl_level *level, const void *objects, uint32_t count);
 /* The objects' run (what the objects hook started), NULL before they start and after they go. */
 TL_API void *tl_level_objects_run(const tl_level *level);
 /* The reason a failing loader gives (copied, truncated to 200 bytes). */
 TL_API void tl_level_fail(tl_level *level, const char *reason);
 
-/* Presentation (see PRESENTATION). False only on an invalid levels or no memory. */
-TL_API bool tl_levels_present(tl_levels *levels, uint32_t level);
-TL_API bool tl_levels_transition(tl_levels *levels, uint32_t level);
-TL_API bool tl_levels_stop_presenting(tl_levels *levels);
+/* Presentation (see PRESENTATION): queued, TL_LEVELS_OK; fails only on a NULL or shut down level
+   set (INVALID_ARGUMENT, SHUT_DOWN) or no memory. */
+TL_API tl_levels_result tl_levels_present(tl_levels *levels, uint32_t level);
+TL_API tl_levels_result tl_levels_transition(tl_levels *levels, uint32_t level);
+TL_API tl_levels_result tl_levels_stop_presenting(tl_levels *levels);
 /* The presented level's id and whether there is one. */
 TL_API bool tl_levels_presented(const tl_levels *levels, uint32_t *level);
 /* The level the running presentation brings in (*level, 0 when none) and whether one runs (a
@@ -435,9 +464,11 @@ struct tl_levels {
     uint32_t loads, unloads, resident;
     uint32_t warned_steps; /* a bit per provider step whose missing provider was reported */
     bool in_callback, shut;
+    tl_levels_result last; /* of the last tl_levels_hold */
 };
 
 TL_LOG_TABLE_FN(tl__levels_log, TL_LEVELS_LOG_ITEMS, TL_LEVELS_LOG_BASE, "Levels")
+TL_RESULT_MESSAGE_FN(tl_levels_result_message, tl_levels_result, TL_LEVELS_RESULTS)
 
 static bool tl__levels_grow(void **array, uint32_t *cap, size_t size, uint32_t need) {
     uint32_t n = *cap ? *cap : 4u;
@@ -724,22 +755,25 @@ static void tl__level_step(tl_level *level) {
 
 /* --- presentation --------------------------------------------------------------------------------- */
 
-static bool tl__levels_enqueue(tl_levels *n, uint32_t kind, uint32_t level) {
-    if (!n) return false;
+static tl_levels_result tl__levels_enqueue(tl_levels *n, uint32_t kind, uint32_t level) {
+    if (!n) {
+        tl__levels_log(NULL, TL_LEVELS_LOG_INVALID_ARGUMENT, "presentation (no level set)");
+        return TL_LEVELS_INVALID_ARGUMENT;
+    }
     if (n->shut) {
         tl__levels_log(&n->logger, TL_LEVELS_LOG_SHUT_DOWN, "presentation");
-        return false;
+        return TL_LEVELS_SHUT_DOWN;
     }
     if (!tl__levels_grow((void **)&n->queue, &n->queue_cap, sizeof *n->queue,
                          n->queue_count + 1u)) {
         tl__levels_log(&n->logger, TL_LEVELS_LOG_OUT_OF_MEMORY, "presentation");
-        return false;
+        return TL_LEVELS_OUT_OF_MEMORY;
     }
     n->queue[n->queue_count].kind = kind;
     n->queue[n->queue_count].level = level;
     if (n->queue_count++ == 0)
         n->step = kind == TL__TRANSITION ? TL__STEP_DISPLAY_FADER : TL__STEP_SHOW;
-    return true;
+    return TL_LEVELS_OK;
 }
 
 static void tl__levels_show(tl_levels *n, const tl__levels_request *request) {
@@ -816,13 +850,13 @@ static void tl__levels_present_step(tl_levels *n) {
     }
 }
 
-bool tl_levels_present(tl_levels *levels, uint32_t level) {
+tl_levels_result tl_levels_present(tl_levels *levels, uint32_t level) {
     return tl__levels_enqueue(levels, TL__PRESENT, level);
 }
-bool tl_levels_transition(tl_levels *levels, uint32_t level) {
+tl_levels_result tl_levels_transition(tl_levels *levels, uint32_t level) {
     return tl__levels_enqueue(levels, TL__TRANSITION, level);
 }
-bool tl_levels_stop_presenting(tl_levels *levels) {
+tl_levels_result tl_levels_stop_presenting(tl_levels *levels) {
     return tl__levels_enqueue(levels, TL__STOP, 0);
 }
 bool tl_levels_presented(const tl_levels *levels, uint32_t *level) {
@@ -850,7 +884,10 @@ tl_levels *tl_levels_create(const tl_levels_desc *desc) {
         return NULL;
     }
     n = (tl_levels *)TL_MALLOC(sizeof *n);
-    if (!n) return NULL;
+    if (!n) {
+        tl__levels_log(desc->logger, TL_LEVELS_LOG_OUT_OF_MEMORY, "level set");
+        return NULL;
+    }
     memset(n, 0, sizeof *n);
     n->loader = desc->loader;
     n->registry = desc->registry;
@@ -946,16 +983,16 @@ void tl_levels_destroy(tl_levels *n) {
     TL_FREE(n);
 }
 
-bool tl_levels_set_unload_delay(tl_levels *n, uint32_t id, double seconds) {
+tl_levels_result tl_levels_set_unload_delay(tl_levels *n, uint32_t id, double seconds) {
     tl_level *level;
     if (!n || !(seconds >= 0.0)) {
         tl__levels_log(n ? &n->logger : NULL, TL_LEVELS_LOG_INVALID_ARGUMENT,
                        "tl_levels_set_unload_delay");
-        return false;
+        return TL_LEVELS_INVALID_ARGUMENT;
     }
-    if (!(level = tl__levels_level_get(n, id))) return false;
+    if (!(level = tl__levels_level_get(n, id))) return TL_LEVELS_OUT_OF_MEMORY; /* logged */
     level->unload_delay = seconds;
-    return true;
+    return TL_LEVELS_OK;
 }
 
 /* --- holds -------------------------------------------------------------------------------------- */
@@ -986,16 +1023,25 @@ tl_level_hold tl_levels_hold(tl_levels *n, uint32_t id) {
     tl_level *level;
     uint32_t index;
     memset(&hold, 0, sizeof hold);
-    if (!n) return hold;
+    if (!n) {
+        tl__levels_log(NULL, TL_LEVELS_LOG_INVALID_ARGUMENT, "tl_levels_hold (no level set)");
+        return hold;
+    }
     if (n->shut) {
         tl__levels_log(&n->logger, TL_LEVELS_LOG_SHUT_DOWN, "tl_levels_hold");
+        n->last = TL_LEVELS_SHUT_DOWN;
         return hold;
     }
-    if (!(level = tl__levels_level_get(n, id))) return hold;
+    if (!(level = tl__levels_level_get(n, id))) {
+        n->last = TL_LEVELS_OUT_OF_MEMORY; /* logged */
+        return hold;
+    }
     if ((index = tl__hold_alloc(n)) == TL__LEVELS_NONE) {
         tl__levels_log(&n->logger, TL_LEVELS_LOG_OUT_OF_MEMORY, "hold");
+        n->last = TL_LEVELS_OUT_OF_MEMORY;
         return hold;
     }
+    n->last = TL_LEVELS_OK;
     n->holds[index].level = level;
     n->holds[index].state = TL__HOLD_LIVE;
     n->live_holds++;
@@ -1105,25 +1151,29 @@ void tl_level_set_user(tl_level *level, void *user) {
     if (level) level->user = user;
 }
 
-bool tl_level_set_objects(tl_level *level, const void *objects, uint32_t count) {
+tl_levels_result tl_level_set_objects(tl_level *level, const void *objects, uint32_t count) {
     unsigned char *copy = NULL;
     size_t bytes;
     if (!level || level->state != TL__LEVEL_LOADING || (count && !objects) ||
         (count && !level->levels->objects.start)) {
         tl__levels_log(level ? &level->levels->logger : NULL, TL_LEVELS_LOG_INVALID_ARGUMENT,
                        "tl_level_set_objects (the loader's, while loading, with objects hooks)");
-        return false;
+        return TL_LEVELS_INVALID_ARGUMENT;
     }
     bytes = (size_t)count * level->levels->objects.object_size;
     if (bytes && !(copy = (unsigned char *)TL_MALLOC(bytes))) {
         tl__levels_log(&level->levels->logger, TL_LEVELS_LOG_OUT_OF_MEMORY, "level objects");
-        return false;
+        return TL_LEVELS_OUT_OF_MEMORY;
     }
     if (bytes) memcpy(copy, objects, bytes);
     TL_FREE(level->objects);
     level->objects = copy;
     level->object_count = count;
-    return true;
+    return TL_LEVELS_OK;
+}
+
+tl_levels_result tl_levels_last_result(const tl_levels *n) {
+    return n ? n->last : TL_LEVELS_INVALID_ARGUMENT;
 }
 
 void *tl_level_objects_run(const tl_level *level) { return level ? level->run : NULL; }

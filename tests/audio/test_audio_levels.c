@@ -121,13 +121,13 @@ static void test_audio_levels_presenting_a_level_plays_its_scenario(void **state
     l_world *w = l_world_new(false);
     uint32_t presented;
     (void)state;
-    assert_true(tl_levels_present(w->levels, MEADOW));
+    assert_int_equal(tl_levels_present(w->levels, MEADOW), TL_LEVELS_OK);
     l_frames(w, 20);
     assert_true(tl_audio_presented_level(w->audio, &presented));
     assert_int_equal(presented, MEADOW);
     assert_int_equal(l_gain(w, MEADOW_SONG), TL_FP_RAW_ONE);
     assert_int_equal(l_gain(w, BIRDS), TL_FP_RAW_HALF);
-    assert_true(tl_levels_present(w->levels, CAVE));
+    assert_int_equal(tl_levels_present(w->levels, CAVE), TL_LEVELS_OK);
     l_frames(w, 3); /* the cave loads, is presented; the meadow's song falls, the cave's rises */
     assert_true(l_gain(w, MEADOW_SONG) > 0 && l_gain(w, MEADOW_SONG) < TL_FP_RAW_ONE);
     assert_true(l_gain(w, CAVE_SONG) > 0);
@@ -146,9 +146,9 @@ static void test_audio_levels_transition_fades_the_listener_behind_the_fader(voi
     int frames = 0;
     (void)state;
     w->fader_frames = 3;
-    assert_true(tl_levels_present(w->levels, MEADOW));
+    assert_int_equal(tl_levels_present(w->levels, MEADOW), TL_LEVELS_OK);
     l_frames(w, 20);
-    assert_true(tl_levels_transition(w->levels, CAVE));
+    assert_int_equal(tl_levels_transition(w->levels, CAVE), TL_LEVELS_OK);
     while (tl_levels_presentations_pending(w->levels) && frames++ < 200) l_frames(w, 1);
     assert_int_equal(w->presented_events, 2);
     assert_int_equal(w->listener_at_presented, 0);
@@ -166,7 +166,7 @@ static void test_audio_levels_transition_fades_the_listener_behind_the_fader(voi
 static void test_audio_levels_transition_without_provider_keeps_the_listener(void **state) {
     l_world *w = l_world_new(false);
     (void)state;
-    assert_true(tl_levels_transition(w->levels, MEADOW));
+    assert_int_equal(tl_levels_transition(w->levels, MEADOW), TL_LEVELS_OK);
     l_frames(w, 5);
     assert_int_equal(w->presented_events, 1);
     assert_int_equal(w->listener_at_presented, TL_FP_RAW_ONE);

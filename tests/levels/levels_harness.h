@@ -115,7 +115,7 @@ static tl_levels_status h_give_objects(h_world *w, tl_level *level) {
         list[i].name = s->objs[i].name;
         list[i].parent = s->parents[i];
     }
-    assert_true(tl_glue_level_set_objects(level, list, (uint32_t)s->object_count));
+    assert_int_equal(tl_glue_level_set_objects(level, list, (uint32_t)s->object_count), TL_LEVELS_OK);
     if (s->fail_load) {
         tl_level_fail(level, "the file is missing");
         return TL_LEVELS_FAILED;

@@ -193,7 +193,7 @@ static void test_levels_unload_follows_one_path(void **state) {
 static void test_levels_unload_delay_per_level_and_hold_cancels_it(void **state) {
     W;
     tl_level_hold hold;
-    assert_true(tl_levels_set_unload_delay(w->levels, 2, 1.0));
+    assert_int_equal(tl_levels_set_unload_delay(w->levels, 2, 1.0), TL_LEVELS_OK);
     hold = tl_levels_hold(w->levels, 2);
     tl_levels_update(w->levels, 0.25);
     tl_level_hold_release(hold);
@@ -210,7 +210,8 @@ static void test_levels_unload_delay_per_level_and_hold_cancels_it(void **state)
     assert_false(tl_levels_is_resident(w->levels, 2));
     assert_int_equal(w->scripts[2].begins, 1);
     assert_int_equal(w->scripts[2].unloads, 1);
-    assert_false(tl_levels_set_unload_delay(w->levels, 2, -1.0));
+    assert_int_equal(tl_levels_set_unload_delay(w->levels, 2, -1.0), TL_LEVELS_INVALID_ARGUMENT);
+    assert_non_null(strstr(w->last_line, "tl_levels_set_unload_delay: invalid argument"));
 }
 
 static void test_levels_release_after_overrides_the_delay(void **state) {
@@ -246,25 +247,25 @@ static void test_levels_delay_counts_from_the_update_after_the_release(void **st
     for (i = 0; i < 2; i++) {
         tl_level_hold game, other;
         /* Released by game code between two updates. */
-        assert_true(tl_levels_set_unload_delay(w->levels, 3, delays[i]));
+        assert_int_equal(tl_levels_set_unload_delay(w->levels, 3, delays[i]), TL_LEVELS_OK);
         game = tl_levels_hold(w->levels, 3);
         tl_levels_update(w->levels, 0.5);
         tl_level_hold_release(game);
         assert_int_equal(updates_until_unloaded(w, 3, 0.5), expected[i]);
         /* Released by a presentation: level 1 presented, then level 2 (already resident, so that
            it is shown, and level 1 released, inside the next update). */
-        assert_true(tl_levels_set_unload_delay(w->levels, 1, delays[i]));
-        assert_true(tl_levels_present(w->levels, 1));
+        assert_int_equal(tl_levels_set_unload_delay(w->levels, 1, delays[i]), TL_LEVELS_OK);
+        assert_int_equal(tl_levels_present(w->levels, 1), TL_LEVELS_OK);
         tl_levels_update(w->levels, 0.5);
         tl_levels_update(w->levels, 0.5);
         other = tl_levels_hold(w->levels, 2);
         tl_levels_update(w->levels, 0.5);
-        assert_true(tl_levels_present(w->levels, 2));
+        assert_int_equal(tl_levels_present(w->levels, 2), TL_LEVELS_OK);
         tl_levels_update(w->levels, 0.5); /* shows 2, releases 1 */
         assert_int_equal(tl_levels_presentations_pending(w->levels), 0);
         assert_true(tl_levels_is_resident(w->levels, 1)); /* released in this update: counts from the next */
         assert_int_equal(updates_until_unloaded(w, 1, 0.5), expected[i]);
-        assert_true(tl_levels_stop_presenting(w->levels));
+        assert_int_equal(tl_levels_stop_presenting(w->levels), TL_LEVELS_OK);
         tl_level_hold_release(other);
         tl_levels_update(w->levels, 0.5);
         tl_levels_update(w->levels, 0.5);
@@ -426,7 +427,15 @@ static void test_levels_core_discard_unloads_levels_before_subsystems(void **sta
                         "before1 unloading1 d1a unload1 unloaded1 unload2 subsystem-discard");
     assert_int_equal(tl_level_hold_status_of(resident), TL_LEVEL_HOLD_INVALID);
     assert_int_equal(tl_level_hold_status_of(loading), TL_LEVEL_HOLD_INVALID);
+    assert_int_equal(tl_levels_last_result(levels), TL_LEVELS_OK); /* the holds above were made */
     assert_int_equal(tl_levels_hold(levels, 1).levels, NULL); /* refused after shutdown */
+    /* The failure's result, its message and its log line, as levels.h's table says. */
+    assert_int_equal(tl_levels_last_result(levels), TL_LEVELS_SHUT_DOWN);
+    assert_string_equal(tl_levels_result_message(TL_LEVELS_SHUT_DOWN), "the level set is shut down");
+    assert_int_equal(w->last_item, TL_LEVELS_LOG_SHUT_DOWN);
+    assert_non_null(strstr(w->last_line, "Levels: error: tl_levels_hold: the level set is shut down"));
+    assert_int_equal(tl_levels_present(levels, 1), TL_LEVELS_SHUT_DOWN);
+    assert_non_null(strstr(w->last_line, "presentation: the level set is shut down"));
     tl_levels_destroy(levels);
 }
 
@@ -450,24 +459,24 @@ static void test_levels_present_holds_shows_then_releases_the_previous(void **st
     W;
     uint32_t shown = 0;
     tl_level_hold kept;
-    assert_true(tl_levels_present(w->levels, 1));
+    assert_int_equal(tl_levels_present(w->levels, 1), TL_LEVELS_OK);
     tl_levels_update(w->levels, 0.016); /* loads */
     tl_levels_update(w->levels, 0.016); /* shows */
     assert_true(tl_levels_presented(w->levels, &shown));
     assert_int_equal(shown, 1);
     kept = tl_levels_hold(w->levels, 1); /* another system holds level 1 too */
-    assert_true(tl_levels_present(w->levels, 2));
+    assert_int_equal(tl_levels_present(w->levels, 2), TL_LEVELS_OK);
     w->trace[0] = '\0';
     tl_levels_update(w->levels, 0.016);
     tl_levels_update(w->levels, 0.016);
     assert_string_equal(w->trace, "begin2 loaded2 finished2 resident2 presented2");
     assert_true(tl_levels_is_resident(w->levels, 1)); /* still held by the other system */
-    assert_true(tl_levels_present(w->levels, 3));
+    assert_int_equal(tl_levels_present(w->levels, 3), TL_LEVELS_OK);
     tl_levels_update(w->levels, 0.016);
     tl_levels_update(w->levels, 0.016);
     tl_levels_update(w->levels, 0.016);
     assert_false(tl_levels_is_resident(w->levels, 2)); /* held only by presentation: unloaded */
-    assert_true(tl_levels_stop_presenting(w->levels));
+    assert_int_equal(tl_levels_stop_presenting(w->levels), TL_LEVELS_OK);
     tl_levels_update(w->levels, 0.016);
     tl_levels_update(w->levels, 0.016);
     assert_false(tl_levels_presented(w->levels, &shown));
@@ -479,7 +488,7 @@ static void test_levels_transition_waits_for_each_provider(void **state) {
     W;
     w->provider_pending[0] = 1; /* the fader takes a frame */
     w->provider_pending[3] = 1;
-    assert_true(tl_levels_transition(w->levels, 1));
+    assert_int_equal(tl_levels_transition(w->levels, 1), TL_LEVELS_OK);
     tl_levels_update(w->levels, 0.016);
     assert_string_equal(w->trace, "fader+...");
     tl_levels_update(w->levels, 0.016);
@@ -497,9 +506,9 @@ static void test_levels_presentations_run_in_call_order(void **state) {
     W;
     uint32_t shown = 0;
     int i;
-    assert_true(tl_levels_present(w->levels, 1));
-    assert_true(tl_levels_transition(w->levels, 2));
-    assert_true(tl_levels_present(w->levels, 3));
+    assert_int_equal(tl_levels_present(w->levels, 1), TL_LEVELS_OK);
+    assert_int_equal(tl_levels_transition(w->levels, 2), TL_LEVELS_OK);
+    assert_int_equal(tl_levels_present(w->levels, 3), TL_LEVELS_OK);
     for (i = 0; i < 10; i++) tl_levels_update(w->levels, 0.016);
     assert_true(tl_levels_presented(w->levels, &shown));
     assert_int_equal(shown, 3);
@@ -516,9 +525,9 @@ static void test_levels_failed_presentation_keeps_the_previous_level(void **stat
     W;
     uint32_t shown = 0;
     int i;
-    assert_true(tl_levels_present(w->levels, 1));
+    assert_int_equal(tl_levels_present(w->levels, 1), TL_LEVELS_OK);
     w->scripts[2].fail_load = 1;
-    assert_true(tl_levels_transition(w->levels, 2));
+    assert_int_equal(tl_levels_transition(w->levels, 2), TL_LEVELS_OK);
     for (i = 0; i < 6; i++) tl_levels_update(w->levels, 0.016);
     assert_true(tl_levels_presented(w->levels, &shown));
     assert_int_equal(shown, 1);
@@ -552,14 +561,14 @@ static void test_levels_transition_providers_know_the_level(void **state) {
     assert_true(tl_events_subscribe(&w->reg, h_events.hide_fader, TL_LEVELS_SIG_PROVIDER, TL_EVENTS_SINGLE_PROVIDER,
                                   TL_EVENTS_FN(p_hide_fader), w));
     assert_false(tl_levels_presenting(w->levels, &level));
-    assert_true(tl_levels_transition(w->levels, 5));
+    assert_int_equal(tl_levels_transition(w->levels, 5), TL_LEVELS_OK);
     assert_true(tl_levels_presenting(w->levels, &level));
     assert_int_equal(level, 5);
     tl_levels_update(w->levels, 0.016);
     tl_levels_update(w->levels, 0.016);
     assert_string_equal(w->trace, "fader+(5) loading+(5) begin5 finished5 loading-(5) fader-(5)");
     assert_false(tl_levels_presenting(w->levels, &level));
-    assert_true(tl_levels_stop_presenting(w->levels));
+    assert_int_equal(tl_levels_stop_presenting(w->levels), TL_LEVELS_OK);
     assert_false(tl_levels_presenting(w->levels, &level));
     assert_int_equal(level, 0);
     tl_levels_update(w->levels, 0.016);
@@ -575,10 +584,10 @@ static void test_levels_transition_without_providers_warns_once(void **state) {
     int i;
     (void)state;
     h_subscribe(w, false);
-    assert_true(tl_levels_present(w->levels, 1));
+    assert_int_equal(tl_levels_present(w->levels, 1), TL_LEVELS_OK);
     for (i = 0; i < 3; i++) tl_levels_update(w->levels, 0.016);
     assert_int_equal(w->records, 0);
-    assert_true(tl_levels_transition(w->levels, 2));
+    assert_int_equal(tl_levels_transition(w->levels, 2), TL_LEVELS_OK);
     for (i = 0; i < 3; i++) tl_levels_update(w->levels, 0.016);
     assert_true(tl_levels_presented(w->levels, &shown));
     assert_int_equal(shown, 2);
@@ -586,7 +595,7 @@ static void test_levels_transition_without_providers_warns_once(void **state) {
     assert_int_equal(w->last_item, TL_LEVELS_LOG_NO_PROVIDER);
     assert_non_null(strstr(w->last_line, "OnHideFader"));
     assert_non_null(strstr(w->last_line, "level 2"));
-    assert_true(tl_levels_transition(w->levels, 3));
+    assert_int_equal(tl_levels_transition(w->levels, 3), TL_LEVELS_OK);
     for (i = 0; i < 3; i++) tl_levels_update(w->levels, 0.016);
     assert_true(tl_levels_presented(w->levels, &shown));
     assert_int_equal(shown, 3);

@@ -102,7 +102,7 @@ static tl_levels_status m_finish_load(m_world *w, m_level *l, tl_level *level) {
         list[i].name = NULL;
         list[i].parent = l->objs[i].parent;
     }
-    assert_true(tl_glue_level_set_objects(level, list, (uint32_t)l->object_count));
+    assert_int_equal(tl_glue_level_set_objects(level, list, (uint32_t)l->object_count), TL_LEVELS_OK);
     (void)w;
     if (l->fail_load) {
         l->ever_failed = 1;

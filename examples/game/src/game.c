@@ -245,7 +245,8 @@ static tl_levels_status begin_load(void *ctx, tl_level *level) {
         area->objects[n].name = nexus_spawnpoints_name(def->sim.spawns[i].point);
         area->objects[n].parent = TL_LIFECYCLE_BATCH_NO_PARENT;
     }
-    return tl_glue_level_set_objects(level, area->objects, n) ? TL_LEVELS_DONE : TL_LEVELS_FAILED;
+    return tl_glue_level_set_objects(level, area->objects, n) == TL_LEVELS_OK ? TL_LEVELS_DONE
+                                                                          : TL_LEVELS_FAILED;
 }
 
 static void unload_level(void *ctx, tl_level *level) {
