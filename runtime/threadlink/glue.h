@@ -134,9 +134,8 @@ static inline tl_levels_objects tl_glue_levels_objects(void) {
 }
 
 /* tl_level_set_objects with the type checked. */
-static inline tl_levels_result tl_glue_level_set_objects(tl_level *level,
-                                                         const tl_lifecycle_object *objects,
-                                                         uint32_t count) {
+static inline tl_levels_result
+tl_glue_level_set_objects(tl_level *level, const tl_lifecycle_object *objects, uint32_t count) {
     return tl_level_set_objects(level, objects, count);
 }
 
@@ -197,7 +196,8 @@ static inline void tl__glue_levels_shutdown(void *levels, tl_lifecycle *lifecycl
 
 /* tl_lifecycle_discard shuts the level set down before any subsystem's discard (the objects'
    subsystems still exist while they go). The result of tl_lifecycle_before_discard. */
-static inline tl_lifecycle_result tl_glue_levels_attach(tl_lifecycle *lifecycle, tl_levels *levels) {
+static inline tl_lifecycle_result tl_glue_levels_attach(tl_lifecycle *lifecycle,
+                                                        tl_levels *levels) {
     return tl_lifecycle_before_discard(lifecycle, tl__glue_levels_shutdown, levels);
 }
 
@@ -252,10 +252,10 @@ static inline tl_lifecycle_result tl_glue_weave_platform(tl_lifecycle *lifecycle
 
 static inline tl_save_result tl__glue_save_vault_refused(const tl_save_store *store,
                                                          const char *what, const char *file_id,
-                                                         tl_vault_error error) {
+                                                         tl_vault_result error) {
     tl_save_result r;
     tl_log(tl_save_store_logger(store), TL_LOG_LEVEL_ERROR, "Save", "%s %s: %s", what,
-           file_id ? file_id : "(null)", tl_vault_error_message(error));
+           file_id ? file_id : "(null)", tl_vault_result_message(error));
     r.code = TL_SAVE_VAULT;
     r.message = tl_save_code_message(TL_SAVE_VAULT);
     r.native_error = (int)error;
@@ -263,13 +263,13 @@ static inline tl_save_result tl__glue_save_vault_refused(const tl_save_store *st
 }
 
 /* Serialises the vault (tl_vault_write) as file `file_id` of the transaction. A vault that cannot
-   be written is TL_SAVE_VAULT with the tl_vault_error as native_error, logged. */
+   be written is TL_SAVE_VAULT with the tl_vault_result as native_error, logged. */
 static inline tl_save_result tl_glue_save_write_vault(tl_save_txn *txn, const char *file_id,
                                                       const tl_vault_desc *desc,
                                                       const void *vault) {
     size_t size = desc && vault ? tl_vault_serialised_size(desc, vault) : 0, written = 0;
     void *bytes = size ? TL_MALLOC(size) : TL__NULL;
-    tl_vault_error error = TL_VAULT_ERROR_ARGUMENT;
+    tl_vault_result error = TL_VAULT_ERROR_ARGUMENT;
     tl_save_result r;
     if (bytes) error = tl_vault_write(desc, vault, bytes, size, &written);
     if (error == TL_VAULT_OK) r = tl_save_txn_write(txn, file_id, bytes, written);
@@ -281,14 +281,14 @@ static inline tl_save_result tl_glue_save_write_vault(tl_save_txn *txn, const ch
 }
 
 /* Reads file `file_id` of the save's published generation (its hash checked) into the vault
-   (tl_vault_read: on any error the vault is untouched; TL_SAVE_VAULT with the tl_vault_error as
+   (tl_vault_read: on any error the vault is untouched; TL_SAVE_VAULT with the tl_vault_result as
    native_error, logged). */
 static inline tl_save_result tl_glue_save_read_vault(tl_save_store *store, const char *save_id,
                                                      const char *file_id, const tl_vault_desc *desc,
                                                      void *vault) {
     void *bytes = TL__NULL;
     size_t size = 0;
-    tl_vault_error error;
+    tl_vault_result error;
     tl_save_result r = tl_save_read_alloc(store, save_id, file_id, &bytes, &size);
     if (r.code != TL_SAVE_OK) return r;
     error = desc && vault ? tl_vault_read(desc, vault, bytes, size) : TL_VAULT_ERROR_ARGUMENT;

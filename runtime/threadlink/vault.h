@@ -40,6 +40,12 @@
    TL_VAULT_LIVE_DIR       the image directory when tl_vault_live_desc.image_dir is NULL
                            (default "generated": the generated directory, from the working one).
 
+   ERRORS
+   ------
+   What can fail returns tl_vault_result (TL_VAULT_OK = 0, tl_vault_result_message;
+   docs/errors.md). Subscriptions and live data log a failure once (set->logger, desc.logger);
+   serialisation has no logger: bad data is its result, and its caller (glue.h, save.h) logs it.
+
    OVERRIDES
    ---------
    TL_MALLOC(size) / TL_FREE(ptr)  allocation of listener lists and live images, both or
@@ -297,6 +303,9 @@ typedef struct tl_vault_listeners {
     /* Set by tl_vault_subscribe (TL_VAULT_IMPL): compacts the list when a dispatch that saw
    * removals ends. A pointer, so that the inline setters link without TL_VAULT_IMPL. */
     void (*settle)(struct tl_vault_listeners *set);
+    /* Where a refused subscription is logged (log.h's tl_logger, kept by pointer): NULL, stderr.
+     * Set it before subscribing; tl_vault_live_init points its set at the live logger. */
+    const struct tl_logger *logger;
 } tl_vault_listeners;
 
 typedef struct tl_vault_field_desc {
@@ -321,11 +330,11 @@ typedef struct tl_vault_desc {
 } tl_vault_desc;
 
 /* ---------------------------------------------------------------------------------------------
- * Errors: one row per error, id and message.
+ * Results (docs/errors.md): one row per failure, id and message; TL_VAULT_OK is 0. The ids keep
+ * the ERROR_ of their first release, and their values.
  * ------------------------------------------------------------------------------------------- */
 
-#define TL_VAULT_ERRORS(X) \
-    X(OK, "no error") \
+#define TL_VAULT_RESULTS(X) \
     X(ERROR_ARGUMENT, "a NULL argument") \
     X(ERROR_BUFFER, "the output buffer is too small (tl_vault_serialised_size tells how large)") \
     X(ERROR_TRUNCATED, "the input ends inside the header or a record") \
@@ -338,24 +347,44 @@ typedef struct tl_vault_desc {
     X(ERROR_CAPACITY, "a string or collection is larger than the field's capacity") \
     X(ERROR_VALUE, "an invalid value (a Boolean other than 0 or 1, a NUL inside a string)") \
     X(ERROR_DUPLICATE, "a field appears twice") \
-    X(ERROR_TRAILING, "bytes after the last record")
+    X(ERROR_TRAILING, "bytes after the last record") \
+    X(ERROR_OUT_OF_MEMORY, "out of memory") \
+    X(ERROR_SUBSCRIBED, "the same subscription is already made")
 
-typedef enum tl_vault_error {
-#define TL__VAULT_ERROR_ENUM(id, message) TL_VAULT_##id,
-    TL_VAULT_ERRORS(TL__VAULT_ERROR_ENUM) /* TL_VAULT_<id>, one per row from 0 */
-#undef TL__VAULT_ERROR_ENUM
-    TL_VAULT_ERROR_COUNT
-} tl_vault_error;
+typedef enum tl_vault_result {
+    TL_VAULT_OK = 0,
+#define TL__VAULT_RESULT_ENUM(id, message) TL_VAULT_##id,
+    TL_VAULT_RESULTS(TL__VAULT_RESULT_ENUM) /* TL_VAULT_<id>, one per row from 1 */
+#undef TL__VAULT_RESULT_ENUM
+    TL_VAULT_RESULT_END_
+} tl_vault_result;
 
-static inline const char *tl_vault_error_message(tl_vault_error error) {
-    static const char *const messages[] = {
-#define TL__VAULT_ERROR_MESSAGE(id, message) message,
-        TL_VAULT_ERRORS(TL__VAULT_ERROR_MESSAGE)
-#undef TL__VAULT_ERROR_MESSAGE
-    };
-    unsigned index = (unsigned)error;
-    return index < sizeof messages / sizeof messages[0] ? messages[index] : "unknown error";
-}
+/* The row's message; "ok" for TL_VAULT_OK, "unknown result" outside the table (TL_VAULT_IMPL). */
+TL_API const char *tl_vault_result_message(tl_vault_result result);
+
+/* Diagnostics: id, level, message. Ids are TL_VAULT_LOG_<id> (tl_log_record.item); the rows are
+   logged (log.h) by the implementation: subscriptions through the set's logger, live data
+   through tl_vault_live_desc.logger. */
+#define TL_VAULT_LOG_ITEMS(X) \
+    X(RELOADED, TL_LOG_LEVEL_INFO, "%s: reloaded, %u value(s) changed") \
+    X(REFUSED, TL_LOG_LEVEL_WARNING, "%s: refused, the previous values stay: %s") \
+    X(UNREADABLE, TL_LOG_LEVEL_WARNING, "%s: cannot be read, the previous values stay") \
+    X(NEW_INSTANCE, TL_LOG_LEVEL_INFO, \
+      "%s: instance #%u is not in this build (generate and rebuild to use it)") \
+    X(REMOVED, TL_LOG_LEVEL_INFO, "%s: removed, the current values stay") \
+    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)") \
+    X(INVALID_ARGUMENT, TL_LOG_LEVEL_ERROR, "%s: invalid argument") \
+    X(SUBSCRIBED, TL_LOG_LEVEL_ERROR, \
+      "%s: this listener and user already follow %s of vault %p: refused")
+
+#define TL_VAULT_LOG_BASE 0x700u
+typedef enum tl_vault_log_item {
+    TL_VAULT_LOG_NONE_ = TL_VAULT_LOG_BASE - 1,
+#define TL__VAULT_LOG_ENUM(id, level, message) TL_VAULT_LOG_##id,
+    TL_VAULT_LOG_ITEMS(TL__VAULT_LOG_ENUM)
+#undef TL__VAULT_LOG_ENUM
+        TL_VAULT_LOG_END_
+} tl_vault_log_item;
 
 #define TL_VAULT_FORMAT_VERSION 1u
 #define TL_VAULT_HEADER_BYTES 16u
@@ -692,13 +721,15 @@ static inline void tl_vault_reset_transient(const tl_vault_desc *d, void *vault)
 
 /* Subscribes fn(user, vault, field_id) to field `field_id` of `vault` (NULL: of every vault that
  * notifies through this set). A subscription equal to one already made (same vault, field, fn
- * and user) is refused: false. Allocates (TL_MALLOC); false when out of memory. */
-TL_API bool tl_vault_subscribe(tl_vault_listeners *set, const void *vault, uint32_t field_id,
-                               tl_vault_change_fn fn, void *user);
+ * and user) is refused: TL_VAULT_ERROR_SUBSCRIBED. Allocates (TL_MALLOC):
+ * TL_VAULT_ERROR_OUT_OF_MEMORY. A failure is logged through set->logger. */
+TL_API tl_vault_result tl_vault_subscribe(tl_vault_listeners *set, const void *vault,
+                                          uint32_t field_id, tl_vault_change_fn fn, void *user);
 /* The same for every field of `vault`: called once per changed field. */
-TL_API bool tl_vault_subscribe_all(tl_vault_listeners *set, const void *vault,
-                                   tl_vault_change_fn fn, void *user);
-/* Removes what the matching subscribe call added; false when there is no such subscription.
+TL_API tl_vault_result tl_vault_subscribe_all(tl_vault_listeners *set, const void *vault,
+                                              tl_vault_change_fn fn, void *user);
+/* Removes what the matching subscribe call added; false when there is no such subscription (an
+ * answer, not a failure: nothing is logged).
  * Safe from a listener, also during the dispatch that is calling it: a removed listener is not
  * called again (also not later in that dispatch), and no other listener is skipped. */
 TL_API bool tl_vault_unsubscribe(tl_vault_listeners *set, const void *vault, uint32_t field_id,
@@ -754,30 +785,13 @@ typedef struct tl_vault_live {
     tl_logger logger;
 } tl_vault_live;
 
-/* Runtime diagnostics: id, level, message. Ids are TL_VAULT_LOG_<id> (tl_log_record.item). */
-#define TL_VAULT_LOG_ITEMS(X) \
-    X(RELOADED, TL_LOG_LEVEL_INFO, "%s: reloaded, %u value(s) changed") \
-    X(REFUSED, TL_LOG_LEVEL_WARNING, "%s: refused, the previous values stay: %s") \
-    X(UNREADABLE, TL_LOG_LEVEL_WARNING, "%s: cannot be read, the previous values stay") \
-    X(NEW_INSTANCE, TL_LOG_LEVEL_INFO, \
-      "%s: instance #%u is not in this build (generate and rebuild to use it)") \
-    X(REMOVED, TL_LOG_LEVEL_INFO, "%s: removed, the current values stay") \
-    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
-
-#define TL_VAULT_LOG_BASE 0x700u
-typedef enum tl_vault_log_item {
-    TL_VAULT_LOG_NONE_ = TL_VAULT_LOG_BASE - 1,
-#define TL__VAULT_LOG_ENUM(id, level, message) TL_VAULT_LOG_##id,
-    TL_VAULT_LOG_ITEMS(TL__VAULT_LOG_ENUM)
-#undef TL__VAULT_LOG_ENUM
-        TL_VAULT_LOG_END_
-} tl_vault_log_item;
-
-/* false on bad input or no memory (the context is then zeroed and safe to discard). */
-TL_API bool tl_vault_live_init(tl_vault_live *live, const tl_vault_live_desc *desc);
+/* TL_VAULT_ERROR_ARGUMENT or _OUT_OF_MEMORY, logged (the context is then zeroed and safe to
+ * discard). The context's listener set logs through the same logger. */
+TL_API tl_vault_result tl_vault_live_init(tl_vault_live *live, const tl_vault_live_desc *desc);
 /* Registers a data file: its instances notify tl_vault_live_listeners(live) from now on, and
- * its image, if there is one, is read at once (with change events, as any reload). */
-TL_API bool tl_vault_live_add(tl_vault_live *live, const tl_vault_live_file *file);
+ * its image, if there is one, is read at once (with change events, as any reload; an image
+ * refused or unreadable is logged, not a failure of the call). */
+TL_API tl_vault_result tl_vault_live_add(tl_vault_live *live, const tl_vault_live_file *file);
 /* Once a frame: a stat per registered image; each one that changed is read whole and checked
  * before anything changes (a refused image keeps every value, and is logged), then stored, and
  * one change event fires per field whose value changed, after the whole file is stored.
@@ -798,23 +812,23 @@ TL_API void tl_vault_live_discard(tl_vault_live *live);
 TL_API size_t tl_vault_serialised_size(const tl_vault_desc *d, const void *vault);
 /* Writes the vault into out[0..capacity); *written gets the size. Refuses a member that could not
  * be read back (see "Serialisation format"): _VALUE, _CAPACITY. */
-TL_API tl_vault_error tl_vault_write(const tl_vault_desc *d, const void *vault, void *out,
-                                     size_t capacity, size_t *written);
+TL_API tl_vault_result tl_vault_write(const tl_vault_desc *d, const void *vault, void *out,
+                                      size_t capacity, size_t *written);
 /* Reads data[0..size) into the vault, all or nothing (see the rules above). */
-TL_API tl_vault_error tl_vault_read(const tl_vault_desc *d, void *vault, const void *data,
-                                    size_t size);
+TL_API tl_vault_result tl_vault_read(const tl_vault_desc *d, void *vault, const void *data,
+                                     size_t size);
 /* The same; when a record of a known field is what the save is refused for (_TYPE, _CAPACITY,
  * _LENGTH, _VALUE, _DUPLICATE), *field_id gets that field's id, else 0: which field a schema change
  * broke, say to migrate it. field_id may be NULL. */
-TL_API tl_vault_error tl_vault_read_ex(const tl_vault_desc *d, void *vault, const void *data,
-                                       size_t size, uint32_t *field_id);
+TL_API tl_vault_result tl_vault_read_ex(const tl_vault_desc *d, void *vault, const void *data,
+                                        size_t size, uint32_t *field_id);
 
 /* A record of a known serialised field that this schema can no longer hold, as handed to
  * tl_vault_read_options.on_mismatch. Its payload was checked only against its record's length:
  * decode it with care. */
 typedef struct tl_vault_mismatch {
     uint32_t field_id;
-    tl_vault_error
+    tl_vault_result
         reason;          /* TL_VAULT_ERROR_TYPE: the field's type changed; TL_VAULT_ERROR_CAPACITY:
                             the string or collection is longer than the field now holds */
     uint32_t tag;        /* the record's type tag */
@@ -834,9 +848,9 @@ typedef struct tl_vault_read_options {
 } tl_vault_read_options;
 
 /* tl_vault_read_ex with options (NULL: none). */
-TL_API tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, const void *data,
-                                         size_t size, const tl_vault_read_options *options,
-                                         uint32_t *field_id);
+TL_API tl_vault_result tl_vault_read_with(const tl_vault_desc *d, void *vault, const void *data,
+                                          size_t size, const tl_vault_read_options *options,
+                                          uint32_t *field_id);
 
 #ifdef __cplusplus
 } /* extern "C" */
@@ -847,6 +861,7 @@ TL_API tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, co
 #if defined(TL_VAULT_IMPL) && !defined(TL__VAULT_IMPLEMENTED)
 #define TL__VAULT_IMPLEMENTED
 #include "collections.h" /* walks collection fields (serialisation, Boolean checks) */
+#include "log.h"         /* refused subscriptions and live data */
 #include "fp.h"
 
 #if defined(TL_MALLOC) != defined(TL_FREE)
@@ -1206,12 +1221,35 @@ static int64_t tl__vault_find_subscription(const tl_vault_listeners *set, const 
     return -1;
 }
 
-static bool tl__vault_add(tl_vault_listeners *set, const void *vault, uint32_t field_id,
-                          uint32_t all, tl_vault_change_fn fn, void *user) {
+TL_LOG_TABLE_FN(tl__vault_log, TL_VAULT_LOG_ITEMS, TL_VAULT_LOG_BASE, "Vault")
+TL_RESULT_MESSAGE_FN(tl_vault_result_message, tl_vault_result, TL_VAULT_RESULTS)
+
+/* Logs a subscription refused as a duplicate, naming the field and the vault. */
+static void tl__vault_log_subscribed(const tl_vault_listeners *set, const void *vault,
+                                     uint32_t field_id, uint32_t all) {
+    char what[32];
+    if (all) snprintf(what, sizeof what, "every field");
+    else snprintf(what, sizeof what, "field %u", (unsigned)field_id);
+    tl__vault_log(set->logger, TL_VAULT_LOG_SUBSCRIBED,
+                  all ? "tl_vault_subscribe_all" : "tl_vault_subscribe", what, vault);
+}
+
+static tl_vault_result tl__vault_add(tl_vault_listeners *set, const void *vault, uint32_t field_id,
+                                     uint32_t all, tl_vault_change_fn fn, void *user) {
     tl_vault_subscription *s;
-    if (!set || !fn || tl__vault_find_subscription(set, vault, field_id, all, fn, user) >= 0)
-        return false;
-    if (!tl__vault_reserve(set)) return false;
+    if (!set || !fn) {
+        tl__vault_log(set ? set->logger : TL__NULL, TL_VAULT_LOG_INVALID_ARGUMENT,
+                      all ? "tl_vault_subscribe_all" : "tl_vault_subscribe");
+        return TL_VAULT_ERROR_ARGUMENT;
+    }
+    if (tl__vault_find_subscription(set, vault, field_id, all, fn, user) >= 0) {
+        tl__vault_log_subscribed(set, vault, field_id, all);
+        return TL_VAULT_ERROR_SUBSCRIBED;
+    }
+    if (!tl__vault_reserve(set)) {
+        tl__vault_log(set->logger, TL_VAULT_LOG_OUT_OF_MEMORY, "vault listeners");
+        return TL_VAULT_ERROR_OUT_OF_MEMORY;
+    }
     s = &set->subs[set->count++];
     s->fn = fn;
     s->user = user;
@@ -1219,7 +1257,7 @@ static bool tl__vault_add(tl_vault_listeners *set, const void *vault, uint32_t f
     s->field_id = all ? 0 : field_id;
     s->all_fields = all;
     set->settle = tl__vault_settle;
-    return true;
+    return TL_VAULT_OK;
 }
 
 /* Outside dispatch the entry goes at once (the rest keep their order); during dispatch it is
@@ -1245,13 +1283,13 @@ static bool tl__vault_remove(tl_vault_listeners *set, const void *vault, uint32_
     return true;
 }
 
-bool tl_vault_subscribe(tl_vault_listeners *set, const void *vault, uint32_t field_id,
-                        tl_vault_change_fn fn, void *user) {
+tl_vault_result tl_vault_subscribe(tl_vault_listeners *set, const void *vault, uint32_t field_id,
+                                   tl_vault_change_fn fn, void *user) {
     return tl__vault_add(set, vault, field_id, 0, fn, user);
 }
 
-bool tl_vault_subscribe_all(tl_vault_listeners *set, const void *vault, tl_vault_change_fn fn,
-                            void *user) {
+tl_vault_result tl_vault_subscribe_all(tl_vault_listeners *set, const void *vault,
+                                       tl_vault_change_fn fn, void *user) {
     return tl__vault_add(set, vault, 0, 1, fn, user);
 }
 
@@ -1273,16 +1311,19 @@ uint32_t tl_vault_listener_count(const tl_vault_listeners *set) {
 }
 
 void tl_vault_listeners_discard(tl_vault_listeners *set) {
+    const struct tl_logger *logger;
     if (!set) return;
+    logger = set->logger; /* the set stays reusable, logging where it did */
     tl__vault_free_retired(set);
     TL_FREE(set->subs);
     memset(set, 0, sizeof *set);
+    set->logger = logger;
 }
 
 #define TL__VAULT_CACHED 64 /* per-call memo of the first records' lengths / field indexes */
 
-tl_vault_error tl_vault_write(const tl_vault_desc *d, const void *vault, void *out, size_t capacity,
-                              size_t *written) {
+tl_vault_result tl_vault_write(const tl_vault_desc *d, const void *vault, void *out,
+                               size_t capacity, size_t *written) {
     const unsigned char *base = (const unsigned char *)vault;
     unsigned char *p = (unsigned char *)out;
     uint32_t i, records = 0, lens[TL__VAULT_CACHED];
@@ -1350,8 +1391,8 @@ static bool tl__vault_booleans_ok(uint32_t tag, const unsigned char *wire, uint3
 }
 
 /* Validates one known field's payload. */
-static tl_vault_error tl__vault_check(const tl_vault_field_desc *f, const unsigned char *payload,
-                                      uint32_t len) {
+static tl_vault_result tl__vault_check(const tl_vault_field_desc *f, const unsigned char *payload,
+                                       uint32_t len) {
     uint32_t scalar = tl__vault_scalar_size(f->tag);
     if (scalar) {
         if (len != scalar) return TL_VAULT_ERROR_LENGTH;
@@ -1475,9 +1516,9 @@ static int32_t tl__vault_find_hinted(const tl_vault_desc *d, uint32_t id, uint32
 /* index[] entry of a record whose field it no longer fits (options->on_mismatch set). */
 #define TL__VAULT_MISMATCH (-2)
 
-static tl_vault_error tl__vault_validate(const tl_vault_desc *d, const unsigned char *data,
-                                         size_t size, bool lenient, int32_t *index,
-                                         uint32_t *field_id) {
+static tl_vault_result tl__vault_validate(const tl_vault_desc *d, const unsigned char *data,
+                                          size_t size, bool lenient, int32_t *index,
+                                          uint32_t *field_id) {
     const unsigned char *p = data + TL_VAULT_HEADER_BYTES, *end = data + size;
     uint32_t records = tl__vault_le32(data + 12), r, hint = 0;
     uint64_t seen[16]; /* fields 0..1023 seen so far; larger indexes are checked by a scan */
@@ -1498,7 +1539,7 @@ static tl_vault_error tl__vault_validate(const tl_vault_desc *d, const unsigned 
         if (r < TL__VAULT_CACHED) index[r] = at;
         if (at >= 0) {
             const tl_vault_field_desc *f = &d->fields[at];
-            tl_vault_error e;
+            tl_vault_result e;
             *field_id = id; /* for the errors this record causes */
             e = f->tag != tag ? TL_VAULT_ERROR_TYPE : tl__vault_check(f, p, len);
             if (e != TL_VAULT_OK) {
@@ -1577,22 +1618,22 @@ static void tl__vault_serialised_defaults(const tl_vault_desc *d, unsigned char 
     }
 }
 
-tl_vault_error tl_vault_read(const tl_vault_desc *d, void *vault, const void *data, size_t size) {
+tl_vault_result tl_vault_read(const tl_vault_desc *d, void *vault, const void *data, size_t size) {
     return tl_vault_read_ex(d, vault, data, size, NULL);
 }
 
-tl_vault_error tl_vault_read_ex(const tl_vault_desc *d, void *vault, const void *data, size_t size,
-                                uint32_t *field_id) {
+tl_vault_result tl_vault_read_ex(const tl_vault_desc *d, void *vault, const void *data, size_t size,
+                                 uint32_t *field_id) {
     return tl_vault_read_with(d, vault, data, size, NULL, field_id);
 }
 
-tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, const void *data,
-                                  size_t size, const tl_vault_read_options *options,
-                                  uint32_t *field_id) {
+tl_vault_result tl_vault_read_with(const tl_vault_desc *d, void *vault, const void *data,
+                                   size_t size, const tl_vault_read_options *options,
+                                   uint32_t *field_id) {
     const bool lenient = options && options->on_mismatch;
     const unsigned char *in = (const unsigned char *)data;
     int32_t index[TL__VAULT_CACHED];
-    tl_vault_error e;
+    tl_vault_result e;
     uint32_t failed = 0;
     if (field_id) *field_id = 0;
     if (!d || !vault || (!data && size)) return TL_VAULT_ERROR_ARGUMENT;
@@ -1619,25 +1660,7 @@ tl_vault_error tl_vault_read_with(const tl_vault_desc *d, void *vault, const voi
 /* "Image format" in the header's opening comment. */
 #define TL__VAULT_IMAGE_HEADER 16u
 
-static const char *tl__vault_live_message(uint32_t item, int *level) {
-    switch (item) {
-#define TL__VAULT_LOG_CASE(id, lvl, message) \
-    case TL_VAULT_LOG_##id: *level = lvl; return message;
-        TL_VAULT_LOG_ITEMS(TL__VAULT_LOG_CASE)
-#undef TL__VAULT_LOG_CASE
-    default: *level = TL_LOG_LEVEL_ERROR; return "%s";
-    }
-}
-
-static void tl__vault_live_log(const tl_vault_live *live, uint32_t item, ...) {
-    int level;
-    const char *fmt = tl__vault_live_message(item, &level);
-    va_list args;
-    if (level < TL_LOG_MIN_LEVEL) return;
-    va_start(args, item);
-    tl_logv_table(&live->logger, level, "Vault", item, fmt, args);
-    va_end(args);
-}
+#define tl__vault_live_log(live, ...) tl__vault_log(&(live)->logger, __VA_ARGS__)
 
 static char *tl__vault_live_join(const char *dir, const char *name) {
     size_t a = strlen(dir), b = strlen(name);
@@ -1714,7 +1737,7 @@ static bool tl__vault_live_parse(const tl_vault_live *live, const tl__vault_live
     for (r = 0; r < n; r++) {
         uint32_t id, len, field = 0;
         int64_t at;
-        tl_vault_error err;
+        tl_vault_result err;
         if ((size_t)(end - p) < 8 || (size_t)(end - p - 8) < tl__vault_le32(p + 4)) {
             snprintf(why, why_size, "it ends inside instance %u of %u", (unsigned)r + 1,
                      (unsigned)n);
@@ -1731,7 +1754,7 @@ static bool tl__vault_live_parse(const tl_vault_live *live, const tl__vault_live
             int32_t f = field ? tl_vault_find(file->desc, field) : -1;
             snprintf(why, why_size, "instance %s%s%s: %s", file->names[at],
                      f >= 0 ? ", field " : "", f >= 0 ? file->desc->fields[f].name : "",
-                     tl_vault_error_message(err));
+                     tl_vault_result_message(err));
             return false;
         }
         p += len;
@@ -1809,27 +1832,42 @@ static bool tl__vault_live_check(tl_vault_live *live, tl__vault_live_entry *e) {
     return tl__vault_live_reload(live, e);
 }
 
-bool tl_vault_live_init(tl_vault_live *live, const tl_vault_live_desc *desc) {
+tl_vault_result tl_vault_live_init(tl_vault_live *live, const tl_vault_live_desc *desc) {
     const char *dir = desc && desc->image_dir ? desc->image_dir : TL_VAULT_LIVE_DIR;
     size_t n = strlen(dir);
-    if (!live) return false;
+    if (!live) {
+        tl__vault_log(desc ? desc->logger : TL__NULL, TL_VAULT_LOG_INVALID_ARGUMENT,
+                      "tl_vault_live_init");
+        return TL_VAULT_ERROR_ARGUMENT;
+    }
     memset(live, 0, sizeof *live);
     if (desc && desc->logger) live->logger = *desc->logger;
     live->dir = (char *)TL_MALLOC(n + 1);
-    if (!live->dir) return false;
+    if (!live->dir) {
+        tl__vault_live_log(live, TL_VAULT_LOG_OUT_OF_MEMORY, "live data");
+        return TL_VAULT_ERROR_OUT_OF_MEMORY;
+    }
     memcpy(live->dir, dir, n + 1);
-    return true;
+    live->listeners.logger = &live->logger;
+    return TL_VAULT_OK;
 }
 
-bool tl_vault_live_add(tl_vault_live *live, const tl_vault_live_file *file) {
+tl_vault_result tl_vault_live_add(tl_vault_live *live, const tl_vault_live_file *file) {
     tl__vault_live_entry *e;
     tl_vault_listeners *set;
     uint32_t i;
-    if (!live || !live->dir || !file || !file->desc) return false;
+    if (!live || !live->dir || !file || !file->desc) {
+        tl__vault_log(live ? &live->logger : TL__NULL, TL_VAULT_LOG_INVALID_ARGUMENT,
+                      "tl_vault_live_add");
+        return TL_VAULT_ERROR_ARGUMENT;
+    }
     if (live->count == live->capacity) {
         uint32_t capacity = live->capacity ? live->capacity * 2 : 8;
         tl__vault_live_entry *grown = (tl__vault_live_entry *)TL_MALLOC(capacity * sizeof *grown);
-        if (!grown) return false;
+        if (!grown) {
+            tl__vault_live_log(live, TL_VAULT_LOG_OUT_OF_MEMORY, "live data files");
+            return TL_VAULT_ERROR_OUT_OF_MEMORY;
+        }
         if (live->count) memcpy(grown, live->entries, live->count * sizeof *grown);
         TL_FREE(live->entries);
         live->entries = grown;
@@ -1839,7 +1877,10 @@ bool tl_vault_live_add(tl_vault_live *live, const tl_vault_live_file *file) {
     memset(e, 0, sizeof *e);
     e->file = file;
     e->path = tl__vault_live_join(live->dir, file->image);
-    if (!e->path) return false;
+    if (!e->path) {
+        tl__vault_live_log(live, TL_VAULT_LOG_OUT_OF_MEMORY, file->image);
+        return TL_VAULT_ERROR_OUT_OF_MEMORY;
+    }
     live->count++;
     set = &live->listeners;
     for (i = 0; i < file->count; i++)
@@ -1847,7 +1888,7 @@ bool tl_vault_live_add(tl_vault_live *live, const tl_vault_live_file *file) {
                    file->desc->listener_offset,
                &set, sizeof set);
     tl__vault_live_check(live, e);
-    return true;
+    return TL_VAULT_OK;
 }
 
 uint32_t tl_vault_live_update(tl_vault_live *live) {

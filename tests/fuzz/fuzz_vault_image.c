@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char why[256] = "";
     tl_logger logger = {quiet, NULL, 0};
     desc.logger = &logger;
-    if (!tl_vault_live_init(&live, &desc)) abort();
+    if (tl_vault_live_init(&live, &desc) != TL_VAULT_OK) abort();
     if (size) memcpy(copy, data, size);
     memcpy(scratch, things_live.instances, bytes);
     if (!tl__vault_live_parse(&live, &e, copy, size, scratch, why, sizeof why) && !why[0]) abort();

@@ -30,8 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tl_vault_read_options options = {on_mismatch, &sum};
     every_vault lenient;
     every_vault_init(&lenient);
-    tl_vault_error le = tl_vault_read_with(&every_vault_desc, &lenient, data, size, &options, NULL);
-    tl_vault_error e = tl_vault_read(&every_vault_desc, &v, data, size);
+    tl_vault_result le = tl_vault_read_with(&every_vault_desc, &lenient, data, size, &options, NULL);
+    tl_vault_result e = tl_vault_read(&every_vault_desc, &v, data, size);
     if (e == TL_VAULT_OK && (le != TL_VAULT_OK || memcmp(&v, &lenient, sizeof v) != 0)) abort();
     /* Refused with options only for what is refused without, and for the same reason unless
      * that was one the options let pass. */

@@ -39,9 +39,10 @@ static void on_change(void *user, void *vault, uint32_t field_id)
 int main(void)
 {
     tl_vault_live live;
-    if (!tl_vault_live_init(&live, NULL)) return 1;
-    if (!tl_vault_live_add(&live, &enemies_live)) return 1;
-    if (!tl_vault_subscribe_all(tl_vault_live_listeners(&live), NULL, on_change, NULL)) return 1;
+    if (tl_vault_live_init(&live, NULL) != TL_VAULT_OK) return 1;
+    if (tl_vault_live_add(&live, &enemies_live) != TL_VAULT_OK) return 1;
+    if (tl_vault_subscribe_all(tl_vault_live_listeners(&live), NULL, on_change, NULL) != TL_VAULT_OK)
+        return 1;
     printf("ready\n");
     fflush(stdout);
     for (int frame = 0; frame < 6000 && access("stop", F_OK) != 0; frame++) {

@@ -20,7 +20,7 @@ typedef struct evo_view {
 /* Writes a vault of that version with `fields` applied over the defaults; returns the size. */
 size_t evo_v1_write(const evo_view *fields, unsigned char *out, size_t cap);
 size_t evo_v2_write(const evo_view *fields, unsigned char *out, size_t cap);
-/* Reads into a fresh vault (defaults first); returns the tl_vault_error and the result. */
+/* Reads into a fresh vault (defaults first); returns the tl_vault_result and the result. */
 int evo_v1_read(const unsigned char *in, size_t n, evo_view *out);
 int evo_v2_read(const unsigned char *in, size_t n, evo_view *out);
 /* Reads into a vault whose every byte was `fill` (no listener): not initialised with the defaults

@@ -33,7 +33,7 @@ static void listen_all(every_vault *v, calls *c)
 {
     tl_vault_listeners_discard(&listeners);
     every_vault_listen(v, &listeners);
-    assert_true(tl_vault_subscribe_all(&listeners, v, on_change, c));
+    assert_int_equal(tl_vault_subscribe_all(&listeners, v, on_change, c), TL_VAULT_OK);
 }
 
 static size_t serialise(const every_vault *v, unsigned char *out, size_t cap)
@@ -269,7 +269,7 @@ static void test_vault_generic_copies_every_size(void **state)
     calls c = {0, 0, NULL};
     tl_vault_listeners set = {0};
     tl_vault_listeners *listener = &set;
-    assert_true(tl_vault_subscribe_all(&set, vault, on_change, &c));
+    assert_int_equal(tl_vault_subscribe_all(&set, vault, on_change, &c), TL_VAULT_OK);
     memcpy(vault, &listener, sizeof listener);
     for (uint32_t i = 0; i < SIZES; i++) {
         const tl_vault_field_desc *f = &fields[i];
@@ -395,7 +395,7 @@ static void put32(unsigned char *p, uint32_t v)
 }
 
 /* Reading `bytes` fails with `want` and leaves the vault exactly as it was. */
-static void expect_read_error(const unsigned char *bytes, size_t n, tl_vault_error want)
+static void expect_read_error(const unsigned char *bytes, size_t n, tl_vault_result want)
 {
     every_vault v, before;
     every_vault_init(&v);
@@ -406,7 +406,7 @@ static void expect_read_error(const unsigned char *bytes, size_t n, tl_vault_err
 }
 
 /* The same through tl_vault_read_ex, which names the field whose record was refused (0: none). */
-static void expect_read_error_at(const unsigned char *bytes, size_t n, tl_vault_error want, uint32_t field)
+static void expect_read_error_at(const unsigned char *bytes, size_t n, tl_vault_result want, uint32_t field)
 {
     every_vault v;
     uint32_t got = 12345;
@@ -496,7 +496,7 @@ static void test_vault_read_errors_leave_vault_untouched(void **state)
     assert_int_equal(v.Health, fresh.Health);
     assert_true(v.Scratch == 7.0f);
     assert_int_equal(tl_vault_read(NULL, &v, bad, m), TL_VAULT_ERROR_ARGUMENT);
-    assert_string_equal(tl_vault_error_message(TL_VAULT_ERROR_TYPE), "a field's type tag differs from the schema's");
+    assert_string_equal(tl_vault_result_message(TL_VAULT_ERROR_TYPE), "a field's type tag differs from the schema's");
 }
 
 /* Booleans hold 0 or 1 (the C type bool, and what tl_vault_read accepts): the generic setter

@@ -14,6 +14,18 @@
 
 #define MAX_CALLS 64
 
+/* The last line the set logged. */
+typedef struct captured {
+    uint32_t item;
+    char line[TL_LOG_LINE_MAX];
+} captured;
+static void capture(void *user, const tl_log_record *record)
+{
+    captured *c = (captured *)user;
+    c->item = record->item;
+    snprintf(c->line, sizeof c->line, "%s", record->line);
+}
+
 /* Who was called, in order: the listener's tag, the vault, the field. */
 typedef struct journal {
     int count;
@@ -56,7 +68,7 @@ static void on_change(void *user, void *vault, uint32_t field_id)
     }
     for (int i = 0; i < p->grow; i++) {
         spawned[i] = (probe){p->j, 100 + i, NULL, NULL, 0, NULL};
-        assert_true(tl_vault_subscribe(p->set, vault, EVERY_VAULT_ID_Health, on_change, &spawned[i]));
+        assert_int_equal(tl_vault_subscribe(p->set, vault, EVERY_VAULT_ID_Health, on_change, &spawned[i]), TL_VAULT_OK);
     }
     p->grow = 0;
     if (p->nested) {
@@ -77,15 +89,28 @@ static void test_vault_listeners_per_field_and_every_field(void **state)
     probe other = {&j, 3, &set, NULL, 0, NULL}, any = {&j, 4, &set, NULL, 0, NULL};
     every_vault_init(&a);
     every_vault_init(&b);
+    captured last = {0, ""};
+    tl_logger logger = {capture, NULL, 0};
+    logger.user = &last;
+    set.logger = &logger;
     every_vault_listen(&a, &set);
     every_vault_listen(&b, &set);
-    assert_true(tl_vault_subscribe(&set, &a, EVERY_VAULT_ID_Health, on_change, &health));
-    assert_true(tl_vault_subscribe_all(&set, &a, on_change, &all));
-    assert_true(tl_vault_subscribe(&set, &b, EVERY_VAULT_ID_Health, on_change, &other));
-    assert_true(tl_vault_subscribe(&set, NULL, EVERY_VAULT_ID_Speed, on_change, &any));
+    assert_int_equal(tl_vault_subscribe(&set, &a, EVERY_VAULT_ID_Health, on_change, &health), TL_VAULT_OK);
+    assert_int_equal(tl_vault_subscribe_all(&set, &a, on_change, &all), TL_VAULT_OK);
+    assert_int_equal(tl_vault_subscribe(&set, &b, EVERY_VAULT_ID_Health, on_change, &other), TL_VAULT_OK);
+    assert_int_equal(tl_vault_subscribe(&set, NULL, EVERY_VAULT_ID_Speed, on_change, &any), TL_VAULT_OK);
     /* The same subscription twice is refused; the same listener to every field is another one. */
-    assert_false(tl_vault_subscribe(&set, &a, EVERY_VAULT_ID_Health, on_change, &health));
-    assert_false(tl_vault_subscribe_all(&set, &a, on_change, &all));
+    assert_int_equal(tl_vault_subscribe(&set, &a, EVERY_VAULT_ID_Health, on_change, &health),
+                     TL_VAULT_ERROR_SUBSCRIBED);
+    assert_string_equal(tl_vault_result_message(TL_VAULT_ERROR_SUBSCRIBED),
+                        "the same subscription is already made");
+    assert_int_equal(last.item, TL_VAULT_LOG_SUBSCRIBED);
+    assert_non_null(strstr(last.line, "Vault: error: tl_vault_subscribe: this listener and user "
+                                      "already follow field"));
+    assert_int_equal(tl_vault_subscribe_all(&set, &a, on_change, &all), TL_VAULT_ERROR_SUBSCRIBED);
+    assert_non_null(strstr(last.line, "already follow every field of vault"));
+    assert_int_equal(tl_vault_subscribe(&set, &a, 1, NULL, &all), TL_VAULT_ERROR_ARGUMENT);
+    assert_non_null(strstr(last.line, "tl_vault_subscribe: invalid argument"));
     assert_int_equal(tl_vault_listener_count(&set), 4);
 
     every_vault_set_Health(&a, 5); /* Health of a: its field listener, then its every-field one */
@@ -144,7 +169,7 @@ static void test_vault_unsubscribe_during_dispatch(void **state)
     every_vault_listen(&v, &set);
     for (int i = 0; i < 4; i++) {
         p[i] = (probe){&j, i, &set, NULL, 0, NULL};
-        assert_true(tl_vault_subscribe(&set, &v, EVERY_VAULT_ID_Health, on_change, &p[i]));
+        assert_int_equal(tl_vault_subscribe(&set, &v, EVERY_VAULT_ID_Health, on_change, &p[i]), TL_VAULT_OK);
     }
     p[1].remove = &p[3];
     every_vault_set_Health(&v, 1);
@@ -176,8 +201,8 @@ static void test_vault_subscribe_during_dispatch_grows_safely(void **state)
     probe first = {&j, 1, &set, NULL, 20, NULL}, last = {&j, 2, &set, NULL, 0, NULL};
     every_vault_init(&v);
     every_vault_listen(&v, &set);
-    assert_true(tl_vault_subscribe(&set, &v, EVERY_VAULT_ID_Health, on_change, &first));
-    assert_true(tl_vault_subscribe(&set, &v, EVERY_VAULT_ID_Health, on_change, &last));
+    assert_int_equal(tl_vault_subscribe(&set, &v, EVERY_VAULT_ID_Health, on_change, &first), TL_VAULT_OK);
+    assert_int_equal(tl_vault_subscribe(&set, &v, EVERY_VAULT_ID_Health, on_change, &last), TL_VAULT_OK);
     first.remove = &last;
     every_vault_set_Health(&v, 1);
     assert_int_equal(j.count, 1);
@@ -201,9 +226,9 @@ static void test_vault_nested_dispatch(void **state)
     every_vault_init(&v);
     every_vault_listen(&v, &set);
     damage.remove = &later;
-    assert_true(tl_vault_subscribe(&set, &v, EVERY_VAULT_ID_Health, on_change, &outer));
-    assert_true(tl_vault_subscribe(&set, &v, EVERY_VAULT_ID_Damage, on_change, &damage));
-    assert_true(tl_vault_subscribe(&set, &v, EVERY_VAULT_ID_Health, on_change, &later));
+    assert_int_equal(tl_vault_subscribe(&set, &v, EVERY_VAULT_ID_Health, on_change, &outer), TL_VAULT_OK);
+    assert_int_equal(tl_vault_subscribe(&set, &v, EVERY_VAULT_ID_Damage, on_change, &damage), TL_VAULT_OK);
+    assert_int_equal(tl_vault_subscribe(&set, &v, EVERY_VAULT_ID_Health, on_change, &later), TL_VAULT_OK);
     every_vault_set_Health(&v, 1);
     assert_int_equal(j.count, 2);
     assert_int_equal(j.tag[0], 1);

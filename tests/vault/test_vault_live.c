@@ -107,9 +107,9 @@ static void test_vault_live_unchanged_image_is_the_baked_data(void **state)
     tl_vault_live_desc desc = {NULL, &logger};
     assert_int_equal(generate_with_images(f), 0);
     assert_true(fx_exists("generated/vaults/things.vaultimage"));
-    assert_true(tl_vault_live_init(&live, &desc));
-    assert_true(tl_vault_subscribe_all(tl_vault_live_listeners(&live), NULL, on_change, &e));
-    assert_true(tl_vault_live_add(&live, &things_live));
+    assert_int_equal(tl_vault_live_init(&live, &desc), TL_VAULT_OK);
+    assert_int_equal(tl_vault_subscribe_all(tl_vault_live_listeners(&live), NULL, on_change, &e), TL_VAULT_OK);
+    assert_int_equal(tl_vault_live_add(&live, &things_live), TL_VAULT_OK);
     assert_int_equal(l.item, TL_VAULT_LOG_RELOADED);
     assert_string_equal(l.line, "Vault: info: generated/vaults/things.vaultimage: reloaded, 0 value(s) changed");
     assert_int_equal(e.count, 0);
@@ -129,12 +129,12 @@ static void test_vault_live_edit_fires_exactly_the_changed_fields(void **state)
     tl_vault_live live;
     events e = {0}, health = {0};
     assert_int_equal(generate_with_images(f), 0);
-    assert_true(tl_vault_live_init(&live, NULL));
+    assert_int_equal(tl_vault_live_init(&live, NULL), TL_VAULT_OK);
     tl_vault_listeners *set = tl_vault_live_listeners(&live);
-    assert_true(tl_vault_live_add(&live, &things_live));
+    assert_int_equal(tl_vault_live_add(&live, &things_live), TL_VAULT_OK);
     const every_vault *first = things_by_name("First"), *second = things_by_id(THINGS_ID_Second);
-    assert_true(tl_vault_subscribe_all(set, NULL, on_change, &e));
-    assert_true(tl_vault_subscribe(set, first, EVERY_VAULT_ID_Health, on_change, &health));
+    assert_int_equal(tl_vault_subscribe_all(set, NULL, on_change, &e), TL_VAULT_OK);
+    assert_int_equal(tl_vault_subscribe(set, first, EVERY_VAULT_ID_Health, on_change, &health), TL_VAULT_OK);
     edit_data("{ \"vault\": \"Every\", \"instances\": [\n"
               "  { \"name\": \"First\", \"values\": { \"Health\": 6, \"Name\": \"first\", \"Seen\": [1, 2, 3] } },\n"
               "  { \"name\": \"Second\", \"values\": { \"Damage\": \"-0.5\", \"Loot\": [[\"Shield\", \"1.25\"], [\"Sword\", \"2\"]] } } ] }\n");
@@ -164,9 +164,9 @@ static void test_vault_live_bad_edit_keeps_values(void **state)
     tl_logger logger = {capture_log, &l, 0};
     tl_vault_live_desc desc = {NULL, &logger};
     assert_int_equal(generate_with_images(f), 0);
-    assert_true(tl_vault_live_init(&live, &desc));
-    assert_true(tl_vault_live_add(&live, &things_live));
-    assert_true(tl_vault_subscribe_all(tl_vault_live_listeners(&live), NULL, on_change, &e));
+    assert_int_equal(tl_vault_live_init(&live, &desc), TL_VAULT_OK);
+    assert_int_equal(tl_vault_live_add(&live, &things_live), TL_VAULT_OK);
+    assert_int_equal(tl_vault_subscribe_all(tl_vault_live_listeners(&live), NULL, on_change, &e), TL_VAULT_OK);
     char *image = fx_read("generated/vaults/things.vaultimage");
     /* A value of the wrong type: located, nothing written, the running values stay. */
     edit_data("{ \"vault\": \"Every\", \"instances\": [\n"

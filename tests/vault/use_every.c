@@ -24,7 +24,7 @@ int main(void)
     const every_vault *first = things_by_name("first");
     every_vault_init(&v);
     every_vault_listen(&v, &set);
-    if (!tl_vault_subscribe_all(&set, &v, changed, TL__NULL)) return 7;
+    if (tl_vault_subscribe_all(&set, &v, changed, TL__NULL) != TL_VAULT_OK) return 7;
     if (!first || things_by_id(THINGS_ID_Second) != &things_instances[1]) return 1;
     every_vault_set_Health(&v, every_vault_get_Health(first));
     if (!every_vault_set_Name(&v, "x")) return 2;
@@ -38,7 +38,9 @@ int main(void)
 #ifdef TL_DEVELOPMENT
     {   /* live data, no image yet: nothing changes */
         tl_vault_live live;
-        if (!tl_vault_live_init(&live, TL__NULL) || !tl_vault_live_add(&live, &things_live)) return 8;
+        if (tl_vault_live_init(&live, TL__NULL) != TL_VAULT_OK ||
+            tl_vault_live_add(&live, &things_live) != TL_VAULT_OK)
+            return 8;
         if (tl_vault_live_update(&live) != 0 || things_instances[0].Health != 5) return 9;
         tl_vault_live_discard(&live);
     }

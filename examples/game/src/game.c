@@ -542,8 +542,10 @@ static bool open_live(game *g, const char *image_dir) {
     memset(&d, 0, sizeof d);
     d.image_dir = image_dir;
     d.logger = &g->logger;
-    return tl_vault_live_init(&g->live, &d) && tl_vault_subscribe_all(tl_vault_live_listeners(&g->live), NULL, on_stat_tuned, g) &&
-           tl_vault_live_add(&g->live, &enemies_live) && tl_vault_live_add(&g->live, &weapons_live);
+    return tl_vault_live_init(&g->live, &d) == TL_VAULT_OK &&
+           tl_vault_subscribe_all(tl_vault_live_listeners(&g->live), NULL, on_stat_tuned, g) == TL_VAULT_OK &&
+           tl_vault_live_add(&g->live, &enemies_live) == TL_VAULT_OK &&
+           tl_vault_live_add(&g->live, &weapons_live) == TL_VAULT_OK;
 }
 
 void game_tune(game *g) { tl_vault_live_update(&g->live); }

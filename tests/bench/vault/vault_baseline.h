@@ -233,7 +233,7 @@ static void tlb__vault_write_element(void *ctx, const unsigned char *key, const 
   }
 }
 
-static tl_vault_error tlb_vault_write(const tl_vault_desc *d, const void *vault, void *out, size_t capacity, size_t *written) {
+static tl_vault_result tlb_vault_write(const tl_vault_desc *d, const void *vault, void *out, size_t capacity, size_t *written) {
   unsigned char *p = (unsigned char *)out, *record_count;
   uint32_t i, records = 0;
   size_t need;
@@ -287,7 +287,7 @@ static bool tlb__vault_wire_ok(uint32_t tag, const unsigned char *wire) {
 }
 
 /* Validates one known field's payload. */
-static tl_vault_error tlb__vault_check(const tl_vault_field_desc *f, const unsigned char *payload, uint32_t len) {
+static tl_vault_result tlb__vault_check(const tl_vault_field_desc *f, const unsigned char *payload, uint32_t len) {
   if (f->tag == TL_VAULT_STRING) {
     if (len + 1 > f->size) return TL_VAULT_ERROR_CAPACITY;
     if (memchr(payload, 0, len)) return TL_VAULT_ERROR_VALUE;
@@ -390,7 +390,7 @@ static void tlb__vault_apply(const tl_vault_field_desc *f, unsigned char *member
 }
 
 /* Walks the records; with apply false it only validates (and finds duplicates). */
-static tl_vault_error tlb__vault_records(const tl_vault_desc *d, unsigned char *vault, const unsigned char *data,
+static tl_vault_result tlb__vault_records(const tl_vault_desc *d, unsigned char *vault, const unsigned char *data,
                                         size_t size, bool apply) {
   const unsigned char *p = data + TL_VAULT_HEADER_BYTES, *end = data + size;
   uint32_t records = tlb__vault_le32(data + 12), r;
@@ -411,7 +411,7 @@ static tl_vault_error tlb__vault_records(const tl_vault_desc *d, unsigned char *
       if (apply) {
         tlb__vault_apply(f, vault + f->offset, p, len);
       } else {
-        tl_vault_error e;
+        tl_vault_result e;
         if (f->tag != tag) return TL_VAULT_ERROR_TYPE;
         e = tlb__vault_check(f, p, len);
         if (e != TL_VAULT_OK) return e;
@@ -434,9 +434,9 @@ static tl_vault_error tlb__vault_records(const tl_vault_desc *d, unsigned char *
   return p == end ? TL_VAULT_OK : TL_VAULT_ERROR_TRAILING;
 }
 
-static tl_vault_error tlb_vault_read(const tl_vault_desc *d, void *vault, const void *data, size_t size) {
+static tl_vault_result tlb_vault_read(const tl_vault_desc *d, void *vault, const void *data, size_t size) {
   const unsigned char *in = (const unsigned char *)data;
-  tl_vault_error e;
+  tl_vault_result e;
   if (!d || !vault || (!data && size)) return TL_VAULT_ERROR_ARGUMENT;
   if (size < TL_VAULT_HEADER_BYTES) return size >= 4 && memcmp(in, "TLVT", 4) != 0 ? TL_VAULT_ERROR_MAGIC : TL_VAULT_ERROR_TRUNCATED;
   if (memcmp(in, "TLVT", 4) != 0) return TL_VAULT_ERROR_MAGIC;
