@@ -63,6 +63,14 @@
      knows every slot's id up front; without a table a slot takes the id of its first subscriber.
    - Never call tl_events_discard from a listener. Main thread only.
 
+   ERRORS
+   ------
+   Failures are tl_events_result (TL_EVENTS_RESULTS, tl_events_result_message; docs/errors.md),
+   logged once where met through desc.logger (TL_EVENTS_LOG_ITEMS). tl_events_init and
+   tl_events_subscribe answer false and tl_events_last_result(reg) says why (as a maker's reason:
+   audio.h and interface.h test their bool); a publish whose signature does not match is a no-op
+   that leaves its reason there too. Publishing to no listener is not a failure.
+
    SIGNATURES AND THEIR IDS (the contract with threadlink-gen)
    -----------------------------------------------------------
    An event line in an `Iris.Events` injector is `Name [signature]`:
@@ -230,11 +238,38 @@ typedef struct tl_events_slot {
     tl__events_retired *retired; /* lists outgrown during the current dispatch, newest first */
 } tl_events_slot;
 
+/* Results (docs/errors.md): one row per failure; TL_EVENTS_OK is 0. */
+#define TL_EVENTS_RESULTS(X) \
+    X(INVALID_ARGUMENT, "a registry and a function are required") \
+    X(OUT_OF_RANGE, "the event is outside the registry") \
+    X(UNDECLARED_EVENT, "the event is not declared (a removed event's gap)") \
+    X(SIGNATURE_MISMATCH, "the listener's signature does not match the event's") \
+    X(PUBLISH_MISMATCH, "a publish's signature does not match the event's") \
+    X(SECOND_PROVIDER, "a single-provider event already has its provider") \
+    X(DUPLICATE_LISTENER, "the listener is already subscribed with this context") \
+    X(OUT_OF_MEMORY, "out of memory")
+
+typedef enum tl_events_result {
+    TL_EVENTS_OK = 0,
+#define TL__EVENTS_RESULT_ENUM(id, message) TL_EVENTS_##id,
+    TL_EVENTS_RESULTS(TL__EVENTS_RESULT_ENUM)
+#undef TL__EVENTS_RESULT_ENUM
+        TL_EVENTS_RESULT_END_
+} tl_events_result;
+
+/* log.h's TL_RESULT_MESSAGE_FN, written out static inline: events.h is core (no implementation). */
+static inline const char *tl_events_result_message(tl_events_result result) {
+    static const char *const messages[] = { "ok", TL_EVENTS_RESULTS(TL__RESULT_MESSAGE) };
+    return (size_t)result < sizeof messages / sizeof messages[0] ? messages[result]
+                                                                 : "unknown result";
+}
+
 typedef struct tl_events {
     tl_events_slot *slots;
     uint32_t span;
     const tl_events_info *events;
     tl_logger logger;
+    tl_events_result last; /* the failure last met (tl_events_last_result) */
 } tl_events;
 
 /* Runtime diagnostics: id, level, message. Ids are TL_EVENTS_LOG_<id> (tl_log_record.item). */
@@ -263,14 +298,21 @@ typedef enum tl_events_log_item {
 } tl_events_log_item;
 
 /* Lifetime. tl_events_init allocates the slots (not the listener lists); false on bad input or no
-   memory, the registry is then zeroed and safe to discard. */
+   memory (tl_events_last_result: INVALID_ARGUMENT, OUT_OF_MEMORY), the registry is then zeroed
+   but for that result, and safe to discard. */
 static inline bool tl_events_init(tl_events *reg, const tl_events_desc *desc);
 static inline bool tl_events_init_table(tl_events *reg, uint32_t span, const tl_events_info *events,
                                         const tl_logger *logger);
 static inline void tl_events_discard(tl_events *reg);
+/* The failure last met on this registry (TL_EVENTS_OK while none was): why tl_events_subscribe
+   or tl_events_init answered false, a publish was ignored, an unsubscribe or a clear refused.
+   INVALID_ARGUMENT for a NULL registry. */
+static inline tl_events_result tl_events_last_result(const tl_events *reg);
 
 /* The untyped core. `signature` is the event's signature id, `flags` 0 or TL_EVENTS_SINGLE_PROVIDER.
-   Each returns whether it changed anything; refusals are logged (see RULES). */
+   Each returns whether it changed anything; refusals are logged (see RULES) and their reason is
+   tl_events_last_result. An unsubscribe of a listener not subscribed is a quiet false (an
+   answer, not a failure). */
 static inline bool tl_events_subscribe(tl_events *reg, uint32_t event, uint32_t signature,
                                        uint32_t flags, tl_events_fn fn, void *ctx);
 static inline bool tl_events_unsubscribe(tl_events *reg, uint32_t event, tl_events_fn fn,
@@ -322,8 +364,7 @@ static inline void tl__events_settle(tl_events_slot *slot);
 static inline void tl__events_mark(tl_events_slot *slot, uint32_t index);
 static inline bool tl__events_subscribe_slow(tl_events *reg, uint32_t event, uint32_t signature,
                                              uint32_t flags, tl_events_fn fn, void *ctx);
-static inline bool tl__events_unsubscribe_refused(const tl_events *reg, uint32_t event,
-                                                  tl_events_fn fn);
+static inline bool tl__events_unsubscribe_refused(tl_events *reg, uint32_t event, tl_events_fn fn);
 
 /* Subscribe: the common case (a bound broadcast slot with room, signature as expected, no
    duplicate) inline; everything else (first allocation, growth, binding, refusals and their
@@ -493,6 +534,16 @@ static inline const tl_logger *tl__events_logger(const tl_events *reg) {
 }
 #define tl__events_log(reg, ...) tl__events_log_to(tl__events_logger(reg), __VA_ARGS__)
 
+/* Keeps a failure's result on the registry (the caller has logged it); false, for the bools. */
+static inline bool tl__events_fail(tl_events *reg, tl_events_result result) {
+    if (reg) reg->last = result;
+    return false;
+}
+
+static inline tl_events_result tl_events_last_result(const tl_events *reg) {
+    return reg ? reg->last : TL_EVENTS_INVALID_ARGUMENT;
+}
+
 /* A printable name for messages; `buffer` holds "event #N" when there is no declared one. */
 static inline const char *tl__events_label(const tl_events *reg, uint32_t event, char *buffer,
                                            size_t size) {
@@ -504,17 +555,20 @@ static inline const char *tl__events_label(const tl_events *reg, uint32_t event,
 
 static inline bool tl_events_init(tl_events *reg, const tl_events_desc *desc) {
     uint32_t i;
-    if (!reg) return false;
+    if (!reg) {
+        tl__events_log_to(desc ? desc->logger : TL__NULL, TL_EVENTS_LOG_INVALID_ARGUMENT, "init");
+        return false;
+    }
     memset(reg, 0, sizeof *reg);
     if (!desc) return true;
     if (desc->logger) reg->logger = *desc->logger;
     if (desc->span > 0) {
         size_t bytes = (size_t)desc->span * sizeof(tl_events_slot);
-        if (bytes / sizeof(tl_events_slot) != desc->span) return false;
-        reg->slots = (tl_events_slot *)TL_MALLOC(bytes);
+        if (bytes / sizeof(tl_events_slot) == desc->span)
+            reg->slots = (tl_events_slot *)TL_MALLOC(bytes);
         if (!reg->slots) {
             tl__events_log(reg, TL_EVENTS_LOG_OUT_OF_MEMORY, "registry slots");
-            return false;
+            return tl__events_fail(reg, TL_EVENTS_OUT_OF_MEMORY);
         }
         memset(reg->slots, 0, bytes);
     }
@@ -570,10 +624,12 @@ static inline tl_events_slot *tl__events_slot_for(tl_events *reg, uint32_t event
                                                   const char *what) {
     if (event >= reg->span) {
         tl__events_log(reg, TL_EVENTS_LOG_OUT_OF_RANGE, what, (unsigned)event, (unsigned)reg->span);
+        tl__events_fail(reg, TL_EVENTS_OUT_OF_RANGE);
         return NULL;
     }
     if (reg->slots[event].flags & TL__EVENTS_GAP) {
         tl__events_log(reg, TL_EVENTS_LOG_UNDECLARED_EVENT, what, (unsigned)event);
+        tl__events_fail(reg, TL_EVENTS_UNDECLARED_EVENT);
         return NULL;
     }
     return &reg->slots[event];
@@ -593,7 +649,7 @@ static inline bool tl__events_subscribe_slow(tl_events *reg, uint32_t event, uin
     flags &= TL_EVENTS_SINGLE_PROVIDER;
     if (!reg || !fn) {
         tl__events_log(reg, TL_EVENTS_LOG_INVALID_ARGUMENT, "subscribe");
-        return false;
+        return tl__events_fail(reg, TL_EVENTS_INVALID_ARGUMENT);
     }
     slot = tl__events_slot_for(reg, event, "subscribe");
     if (!slot) return false;
@@ -605,17 +661,17 @@ static inline bool tl__events_subscribe_slow(tl_events *reg, uint32_t event, uin
                        tl__events_label(reg, event, label, sizeof label), (unsigned)signature,
                        flags ? " (single provider)" : "", (unsigned)slot->signature,
                        (slot->flags & TL_EVENTS_SINGLE_PROVIDER) ? " (single provider)" : "");
-        return false;
+        return tl__events_fail(reg, TL_EVENTS_SIGNATURE_MISMATCH);
     }
     if (slot->live > 0 && tl__events_find(slot, fn, ctx) >= 0) {
         tl__events_log(reg, TL_EVENTS_LOG_DUPLICATE_LISTENER,
                        tl__events_label(reg, event, label, sizeof label));
-        return false;
+        return tl__events_fail(reg, TL_EVENTS_DUPLICATE_LISTENER);
     }
     if ((slot->flags & TL_EVENTS_SINGLE_PROVIDER) && slot->live > 0) {
         tl__events_log(reg, TL_EVENTS_LOG_SECOND_PROVIDER,
                        tl__events_label(reg, event, label, sizeof label));
-        return false;
+        return tl__events_fail(reg, TL_EVENTS_SECOND_PROVIDER);
     }
     if (slot->count == slot->capacity) {
         /* Growth during dispatch keeps the old list for the running dispatches (see RULES). */
@@ -624,19 +680,19 @@ static inline bool tl__events_subscribe_slow(tl_events *reg, uint32_t event, uin
         tl__events_retired *retired = NULL;
         if (slot->capacity >= TL__EVENTS_MAX_LISTENERS) {
             tl__events_log(reg, TL_EVENTS_LOG_OUT_OF_MEMORY, "listener list");
-            return false;
+            return tl__events_fail(reg, TL_EVENTS_OUT_OF_MEMORY);
         }
         grown = (tl_events_listener *)TL_MALLOC((size_t)capacity * sizeof(tl_events_listener));
         if (!grown) {
             tl__events_log(reg, TL_EVENTS_LOG_OUT_OF_MEMORY, "listener list");
-            return false;
+            return tl__events_fail(reg, TL_EVENTS_OUT_OF_MEMORY);
         }
         if (slot->depth > 0 && slot->listeners) {
             retired = (tl__events_retired *)TL_MALLOC(sizeof *retired);
             if (!retired) {
                 TL_FREE(grown);
                 tl__events_log(reg, TL_EVENTS_LOG_OUT_OF_MEMORY, "listener list");
-                return false;
+                return tl__events_fail(reg, TL_EVENTS_OUT_OF_MEMORY);
             }
             retired->next = slot->retired;
             retired->listeners = slot->listeners;
@@ -657,14 +713,18 @@ static inline bool tl__events_subscribe_slow(tl_events *reg, uint32_t event, uin
 }
 
 /* Logs why tl_events_unsubscribe refused, with subscribe's diagnostics; always false. */
-static inline bool tl__events_unsubscribe_refused(const tl_events *reg, uint32_t event,
-                                                  tl_events_fn fn) {
-    if (!reg || !fn) tl__events_log(reg, TL_EVENTS_LOG_INVALID_ARGUMENT, "unsubscribe");
-    else if (event >= reg->span)
+static inline bool tl__events_unsubscribe_refused(tl_events *reg, uint32_t event, tl_events_fn fn) {
+    if (!reg || !fn) {
+        tl__events_log(reg, TL_EVENTS_LOG_INVALID_ARGUMENT, "unsubscribe");
+        return tl__events_fail(reg, TL_EVENTS_INVALID_ARGUMENT);
+    }
+    if (event >= reg->span) {
         tl__events_log(reg, TL_EVENTS_LOG_OUT_OF_RANGE, "unsubscribe", (unsigned)event,
                        (unsigned)reg->span);
-    else tl__events_log(reg, TL_EVENTS_LOG_UNDECLARED_EVENT, "unsubscribe", (unsigned)event);
-    return false;
+        return tl__events_fail(reg, TL_EVENTS_OUT_OF_RANGE);
+    }
+    tl__events_log(reg, TL_EVENTS_LOG_UNDECLARED_EVENT, "unsubscribe", (unsigned)event);
+    return tl__events_fail(reg, TL_EVENTS_UNDECLARED_EVENT);
 }
 
 /* The outermost dispatch ended on a dirty slot: free the retired lists, compact the marked entries
@@ -697,6 +757,7 @@ static inline void tl__events_mark(tl_events_slot *slot, uint32_t index) {
 static inline void tl__events_publish_mismatch(tl_events *reg, uint32_t event, uint32_t signature) {
     tl_events_slot *slot = &reg->slots[event];
     char label[32];
+    reg->last = TL_EVENTS_PUBLISH_MISMATCH; /* every time; logged once */
     if (slot->flags & TL__EVENTS_REPORTED) return;
     slot->flags |= TL__EVENTS_REPORTED;
     tl__events_log(reg, TL_EVENTS_LOG_PUBLISH_MISMATCH,
@@ -722,6 +783,7 @@ static inline void tl_events_clear(tl_events *reg, uint32_t event) {
     if (event >= reg->span) { /* a wrong id, logged like any other refusal */
         tl__events_log(reg, TL_EVENTS_LOG_OUT_OF_RANGE, "clear", (unsigned)event,
                        (unsigned)reg->span);
+        tl__events_fail(reg, TL_EVENTS_OUT_OF_RANGE);
         return;
     }
     slot = &reg->slots[event];

@@ -559,8 +559,14 @@ static void test_events_untyped_subscription_with_wrong_signature_is_discarded(v
     p[0].h = h;
     p[0].name = 'A';
     /* A module without the generated header believes OnUpdate takes an int. */
+    assert_int_equal(tl_events_last_result(&h->reg), TL_EVENTS_OK);
     assert_false(tl_events_subscribe(&h->reg, Iris_Events_OnUpdate, XXH32("(int)", 5, 0), 0,
                                    TL_EVENTS_FN(on_int), &p[0]));
+    /* The failure's result and message, as events.h's table says, and its one log line. */
+    assert_int_equal(tl_events_last_result(&h->reg), TL_EVENTS_SIGNATURE_MISMATCH);
+    assert_string_equal(tl_events_result_message(TL_EVENTS_SIGNATURE_MISMATCH),
+                        "the listener's signature does not match the event's");
+    assert_string_equal(tl_events_result_message(TL_EVENTS_RESULT_END_), "unknown result");
     assert_int_equal(h->log_capture.last_item, TL_EVENTS_LOG_SIGNATURE_MISMATCH);
     assert_int_equal(h->log_capture.last_level, TL_LOG_LEVEL_ERROR);
     assert_true(logged(h, "'OnUpdate'"));
@@ -590,6 +596,7 @@ static void test_events_untyped_publish_with_wrong_signature_is_a_noop(void **st
     assert_int_equal(p[0].calls + p[1].calls, 0);
     assert_int_equal(h->log_capture.last_item, TL_EVENTS_LOG_PUBLISH_MISMATCH);
     assert_int_equal(h->log_capture.last_level, TL_LOG_LEVEL_WARNING);
+    assert_int_equal(tl_events_last_result(&h->reg), TL_EVENTS_PUBLISH_MISMATCH);
     records = h->log_capture.records;
     TL_EVENTS_PUBLISH(&h->reg, Iris_Events_OnUpdate, XXH32("(int)", 5, 0), int_listener, 7);
     assert_int_equal(h->log_capture.records, records); /* reported once per slot */
