@@ -127,13 +127,9 @@ typedef enum tl_inline_result {
 } tl_inline_result;
 
 /* log.h's TL_RESULT_MESSAGE_FN, written out static inline: collections.h is core. */
-static inline const char *tl_inline_result_message(tl_inline_result result) {
-    static const char *const messages[] = {
-        "ok",
 #define TL__INLINE_RESULT_MESSAGE(id, message) message,
-        TL_INLINE_RESULTS(TL__INLINE_RESULT_MESSAGE)
-#undef TL__INLINE_RESULT_MESSAGE
-    };
+static inline const char *tl_inline_result_message(tl_inline_result result) {
+    static const char *const messages[] = { "ok", TL_INLINE_RESULTS(TL__INLINE_RESULT_MESSAGE) };
     return (size_t)result < sizeof messages / sizeof messages[0] ? messages[result]
                                                                  : "unknown result";
 }

@@ -231,7 +231,7 @@ struct tl_lifecycle {
     uint32_t batch_count, batch_cap, batch_next; /* batch_next: the one deploying */
     tl__lifecycle_hook *hooks;                   /* tl_lifecycle_before_discard, run newest first */
     uint32_t hook_count, hook_cap;
-    tl_lifecycle_result last;                    /* why deploy last answered FAILED */
+    tl_lifecycle_result last; /* why deploy last answered FAILED */
 };
 
 /* TL_LIFECYCLE_INVALID_ARGUMENT for a NULL core. */
@@ -896,8 +896,9 @@ tl_lifecycle_result tl_lifecycle_init(tl_lifecycle *core, const tl_lifecycle_des
     return TL_LIFECYCLE_OK;
 }
 
-static tl_lifecycle_result tl__lifecycle_weave_tier(tl_lifecycle *core, const tl_lifecycle_subsystem *subsystem,
-                                     void *self, uint32_t tier) {
+static tl_lifecycle_result tl__lifecycle_weave_tier(tl_lifecycle *core,
+                                                    const tl_lifecycle_subsystem *subsystem,
+                                                    void *self, uint32_t tier) {
     uint32_t i;
     if (!core || !subsystem) {
         tl__lifecycle_log(core ? &core->logger : NULL, TL_LIFECYCLE_LOG_INVALID_ARGUMENT,

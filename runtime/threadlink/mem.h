@@ -188,13 +188,9 @@ typedef enum tl_mem_result {
 } tl_mem_result;
 
 /* log.h's TL_RESULT_MESSAGE_FN, written out static inline: mem.h is core (no implementation). */
-static inline const char *tl_mem_result_message(tl_mem_result result) {
-    static const char *const messages[] = {
-        "ok",
 #define TL__MEM_RESULT_MESSAGE(id, message) message,
-        TL_MEM_RESULTS(TL__MEM_RESULT_MESSAGE)
-#undef TL__MEM_RESULT_MESSAGE
-    };
+static inline const char *tl_mem_result_message(tl_mem_result result) {
+    static const char *const messages[] = { "ok", TL_MEM_RESULTS(TL__MEM_RESULT_MESSAGE) };
     return (size_t)result < sizeof messages / sizeof messages[0] ? messages[result]
                                                                  : "unknown result";
 }
