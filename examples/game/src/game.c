@@ -470,14 +470,14 @@ static void text_dir_of(const game_desc *desc, char *out, size_t size) {
     snprintf(out, size, "%.*sText", (int)cut, c);
 }
 
-/* Whether the table of locale `table` is in `locale`'s chain as l10n.h makes it: the locale,
-   each shorter name cut at '_', '-' or '@' ("fr" of "fr_CA"; ASCII case and '-'/'_' ignored),
-   then the source locale. */
+/* Two characters of locale names, as l10n.h compares them: ASCII case and '-'/'_' ignored. */
 static bool same_locale_char(char a, char b) {
     if (a == '-') a = '_';
     if (b == '-') b = '_';
     return (a >= 'A' && a <= 'Z' ? a + 32 : a) == (b >= 'A' && b <= 'Z' ? b + 32 : b);
 }
+/* Whether the table of locale `table` is in `locale`'s chain as l10n.h makes it: the locale,
+   each shorter name cut at '_', '-' or '@' ("fr" of "fr_CA"), then the source locale. */
 static bool table_needed(const char *table, const char *locale) {
     size_t i;
     if (strcmp(table, TEXT_KEYS_SOURCE_LOCALE) == 0) return true;
@@ -537,8 +537,8 @@ static bool open_text(game *g, const game_desc *desc) {
    (the new one, or the old one when refused) does not need. */
 bool game_set_locale(game *g, const char *locale) {
     uint32_t i;
-    bool ok = true;
-    for (i = 0; i < TEXT_KEYS_LOCALE_COUNT; i++)
+    bool ok = locale != NULL;
+    for (i = 0; ok && i < TEXT_KEYS_LOCALE_COUNT; i++)
         if (table_needed(text_keys_locales()[i], locale) && !load_table(g, i)) ok = false;
     ok = ok && tl_l10n_set_locale(g->text, locale) == TL_L10N_OK;
     for (i = 0; i < TEXT_KEYS_LOCALE_COUNT; i++)
