@@ -502,6 +502,13 @@ typedef void (*tl_input_family_fn)(void *ctx, uint32_t family);
 
 /* --- the module --------------------------------------------------------------------------------- */
 
+/* An action's state as the last update left it (tl_input_state_of; the queries read it). */
+typedef struct tl_input_state {
+    float x, y;  /* a vector's; an axis' value (and 0); a button's 0 or 1 (and 0) */
+    float value; /* a button's 0 or 1, an axis' -1..1, a vector's length */
+    bool held, pressed, released;
+} tl_input_state;
+
 /* Zero-initialised: no events published, native ordinal, stderr logging, 8 gamepads, 32 prompt
    watchers, the map's dead zone and press point (0.2 and 0.5 when it has none), the keyboard and
    mouse as the family until a meaningful input. No mode is active. */
@@ -542,12 +549,14 @@ TL_API void tl_input_update(tl_input *in);
 TL_API tl_input_result tl_input_set_mode_active(tl_input *in, uint32_t mode, bool active);
 TL_API bool tl_input_is_mode_active(const tl_input *in, uint32_t mode);
 
-TL_API bool tl_input_held(const tl_input *in, uint32_t action);
-TL_API bool tl_input_pressed(const tl_input *in, uint32_t action);
-TL_API bool tl_input_released(const tl_input *in, uint32_t action);
+/* Queries (static inline: see QUERIES). */
+static inline const tl_input_state *tl_input_state_of(const tl_input *in, uint32_t action);
+static inline bool tl_input_held(const tl_input *in, uint32_t action);
+static inline bool tl_input_pressed(const tl_input *in, uint32_t action);
+static inline bool tl_input_released(const tl_input *in, uint32_t action);
 /* A button's 0 or 1, an axis' -1..1, a vector's length. */
-TL_API float tl_input_value(const tl_input *in, uint32_t action);
-TL_API tl_input_vec2 tl_input_vector(const tl_input *in, uint32_t action);
+static inline float tl_input_value(const tl_input *in, uint32_t action);
+static inline tl_input_vec2 tl_input_vector(const tl_input *in, uint32_t action);
 /* Bit i set when actions[i] was pressed at the last update (n at most 32): a menu's commands. */
 TL_API uint32_t tl_input_pressed_mask(const tl_input *in, const uint32_t *actions, uint32_t n);
 
@@ -583,6 +592,59 @@ TL_API uint32_t tl_input_prompt_glyph(const tl_input *in, uint32_t action);
 TL_API uint32_t tl_input_prompt_watch(tl_input *in, uint32_t action, tl_input_prompt_fn fn,
                                       void *ctx);
 TL_API void tl_input_prompt_unwatch(tl_input *in, uint32_t handle);
+
+/* --- queries (static inline) ------------------------------------------------------------------- */
+
+/* Private: the first member of every tl_input, what the inline queries read. */
+typedef struct tl__input_entry {
+    uint32_t id, at; /* an action's id and index; an empty entry: 0 and the index at rest */
+} tl__input_entry;
+typedef struct tl__input_view {
+    const tl__input_entry *table; /* open addressing, at most a quarter full: mask + 1 entries */
+    const tl_input_state *states; /* per action, then one always at rest (unknown actions) */
+    uint32_t mask, shift;         /* an id's first entry: its Fibonacci hash >> shift */
+} tl__input_view;
+/* The entries after an id's first (out of line: rarely needed). */
+TL_API uint32_t tl__input_find_on(const tl__input_view *view, uint32_t action, uint32_t at);
+
+static inline uint32_t tl__input_hash(const tl__input_view *view, uint32_t action) {
+    return (uint32_t)(action * 0x9e3779b1u) >> view->shift;
+}
+
+/* The state of an action (never NULL: one at rest for an action the map does not have); it
+   changes at each tl_input_update, and lives until tl_input_destroy. A lookup in a table indexed
+   by the id's hash: a multiply and two loads, nearly always without a loop. */
+static inline const tl_input_state *tl_input_state_of(const tl_input *in, uint32_t action) {
+    static const tl_input_state rest = { 0.0f, 0.0f, 0.0f, false, false, false };
+    const tl__input_view *view = (const tl__input_view *)(const void *)in;
+    uint32_t at;
+    const tl__input_entry *e;
+    if (!in) return &rest;
+    at = tl__input_hash(view, action);
+    e = &view->table[at];
+    if (e->id == action || e->id == 0) return &view->states[e->at];
+    return &view->states[tl__input_find_on(view, action, (at + 1u) & view->mask)];
+}
+
+static inline bool tl_input_held(const tl_input *in, uint32_t action) {
+    return tl_input_state_of(in, action)->held;
+}
+static inline bool tl_input_pressed(const tl_input *in, uint32_t action) {
+    return tl_input_state_of(in, action)->pressed;
+}
+static inline bool tl_input_released(const tl_input *in, uint32_t action) {
+    return tl_input_state_of(in, action)->released;
+}
+static inline float tl_input_value(const tl_input *in, uint32_t action) {
+    return tl_input_state_of(in, action)->value;
+}
+static inline tl_input_vec2 tl_input_vector(const tl_input *in, uint32_t action) {
+    const tl_input_state *s = tl_input_state_of(in, action);
+    tl_input_vec2 v;
+    v.x = s->x;
+    v.y = s->y;
+    return v;
+}
 
 /* --- names (static inline: the generator and backends use them without the implementation) ----- */
 
@@ -874,6 +936,13 @@ static inline uint32_t tl_input_family_guess(uint16_t vendor, uint16_t product, 
 #include "events.h"
 #include <stdarg.h>
 #include <string.h>
+#if defined(__SSE__) || defined(_M_X64) || defined(_M_AMD64) || \
+    (defined(_M_IX86_FP) && _M_IX86_FP >= 1)
+#include <xmmintrin.h> /* the square root instruction (tl__input_sqrt) */
+#define TL__INPUT_SSE 1
+#else
+#define TL__INPUT_SSE 0
+#endif
 #ifndef TL_MALLOC
 #include <stdlib.h>
 #define TL_MALLOC(size) malloc(size)
@@ -900,20 +969,30 @@ extern "C" {
 #define TL__INPUT_SAVE_HEADER 12u
 #define TL__INPUT_SAVE_ENTRY 12u
 
+/* How a binding reads its slot (set with its control, so the update need not decode it). */
+typedef enum tl__input_read {
+    TL__INPUT_READ_DIGITAL = 0, /* a key, mouse button or gamepad button: 0 or 1 */
+    TL__INPUT_READ_AXIS,        /* a whole axis */
+    TL__INPUT_READ_NEGATIVE,    /* an axis' negative half */
+    TL__INPUT_READ_POSITIVE,    /* an axis' positive half */
+    TL__INPUT_READ_STICK        /* two axes, slot and slot + 1 */
+} tl__input_read;
+
 typedef struct tl__input_binding {
     uint32_t control, default_control;
     float threshold;
+    float point;     /* the level at which it is active: its threshold, else the press point */
     uint32_t action; /* index of its action */
     uint32_t part;
     uint32_t flags;
+    uint32_t slot; /* its (first) slot */
+    uint32_t read; /* tl__input_read */
 } tl__input_binding;
 
 typedef struct tl__input_action {
     uint32_t id, mode; /* mode: index into the modes */
     uint32_t kind, first, count;
     const char *name;
-    float x, y, value; /* value: tl_input_value's, kept by tl__input_evaluate */
-    bool held, pressed, released, dirty;
 } tl__input_action;
 
 typedef struct tl__input_slot {
@@ -926,7 +1005,7 @@ typedef struct tl__input_slot {
 } tl__input_slot;
 
 typedef struct tl__input_listener {
-    uint32_t binding, next; /* next: listener + 1 */
+    uint32_t binding, action, next; /* action: the binding's; next: listener + 1 */
 } tl__input_listener;
 
 typedef struct tl__input_mode {
@@ -948,6 +1027,9 @@ typedef struct tl__input_prompt {
 } tl__input_prompt;
 
 struct tl_input {
+    tl__input_view view; /* first: the inline queries read it */
+    tl__input_entry *table;  /* the view's, writable: action id -> index */
+    tl_input_state *states;  /* the view's, writable: action_count + 1 */
     const tl_input_map *map;
     tl_events *registry;
     tl_input_events events;
@@ -955,8 +1037,6 @@ struct tl_input {
     float dead_zone, press_point;
     tl__input_action *actions;
     uint32_t action_count;
-    uint32_t *table; /* action id -> index + 1, open addressing, mask + 1 slots */
-    uint32_t mask;
     tl__input_binding *bindings;
     uint32_t binding_count;
     tl__input_mode *modes;
@@ -964,7 +1044,7 @@ struct tl_input {
     tl__input_slot slots[TL__INPUT_SLOTS];
     tl__input_listener *listeners;
     uint32_t listener_count;
-    uint32_t *dirty, dirty_count; /* actions to evaluate at the next update */
+    uint64_t *dirty;              /* a bit per action to evaluate at the next update */
     uint32_t *edged, edged_count; /* actions whose edges the next update clears */
     uint32_t touched[TL__INPUT_SLOTS], touched_count;
     tl__input_device *devices;
@@ -1001,17 +1081,45 @@ TL_API const char *tl_input_result_message(tl_input_result result) {
 static float tl__input_abs(float v) { return v < 0.0f ? -v : v; }
 static float tl__input_max(float a, float b) { return a > b ? a : b; }
 
-/* A square root by Newton's method: no libm, and the same bits on every machine. */
-static float tl__input_sqrt(float v) {
-    float r;
+/* The float after (step 1) or before (step -1) a positive finite float. */
+static inline float tl__input_float_step(float v, int step) {
     uint32_t bits;
-    int i;
-    if (v <= 0.0f) return 0.0f;
     memcpy(&bits, &v, sizeof bits);
-    bits = 0x1fbd1df5u + (bits >> 1); /* a first guess within a few per cent */
-    memcpy(&r, &bits, sizeof r);
-    for (i = 0; i < 4; i++) r = 0.5f * (r + v / r);
+    bits = step > 0 ? bits + 1u : bits - 1u;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+/* The float nearest the square root of v > 0 in plain C (no libm), IEEE's sqrt to the bit:
+   Newton's method in double from a guess within a few per cent, rounded to a float, then moved
+   to its neighbour if the square root lies beyond the midpoint between them (a midpoint has 25
+   bits: it squares exactly in a double, and a float never equals such a square, so no ties). */
+static inline float tl__input_sqrt_exact(float v) {
+    double d = v, y;
+    uint64_t bits;
+    float r, next;
+    int i;
+    memcpy(&bits, &d, sizeof bits);
+    bits = (bits >> 1) + 0x1ff8000000000000u; /* the exponent halved */
+    memcpy(&y, &bits, sizeof y);
+    for (i = 0; i < 4; i++) y = 0.5 * (y + d / y);
+    r = (float)y;
+    next = tl__input_float_step(r, 1);
+    if (d > ((double)r + next) * 0.5 * (((double)r + next) * 0.5)) return next;
+    next = tl__input_float_step(r, -1);
+    if (d < ((double)r + next) * 0.5 * (((double)r + next) * 0.5)) return next;
     return r;
+}
+
+/* A square root with the same bits on every machine (0 for v <= 0): SSE's sqrtss where there is
+   one (correctly rounded, as IEEE 754 requires), else tl__input_sqrt_exact. */
+static float tl__input_sqrt(float v) {
+    if (!(v > 0.0f)) return 0.0f;
+#if TL__INPUT_SSE
+    return _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(v)));
+#else
+    return tl__input_sqrt_exact(v);
+#endif
 }
 
 /* An axis after the axial dead zone, rescaled so that its range starts at 0. */
@@ -1048,15 +1156,18 @@ static uint32_t tl__input_slot_index(uint32_t control) {
     }
 }
 
-static uint32_t tl__input_find(const tl_input *in, uint32_t action) {
-    uint32_t at;
-    if (!in || action == 0) return TL__INPUT_NONE;
-    at = action & in->mask;
-    while (in->table[at]) {
-        if (in->actions[in->table[at] - 1].id == action) return in->table[at] - 1;
-        at = (at + 1) & in->mask;
+TL_API uint32_t tl__input_find_on(const tl__input_view *view, uint32_t action, uint32_t at) {
+    for (;;) {
+        const tl__input_entry *e = &view->table[at];
+        if (e->id == action || e->id == 0) return e->at;
+        at = (at + 1u) & view->mask;
     }
-    return TL__INPUT_NONE;
+}
+
+/* The action's index, or TL__INPUT_NONE. */
+static uint32_t tl__input_find(const tl_input *in, uint32_t action) {
+    uint32_t a = (uint32_t)(tl_input_state_of(in, action) - in->states);
+    return a < in->action_count ? a : TL__INPUT_NONE;
 }
 
 static uint32_t tl__input_mode_index(const tl_input *in, uint32_t mode) {
@@ -1068,32 +1179,46 @@ static uint32_t tl__input_mode_index(const tl_input *in, uint32_t mode) {
 
 /* --- levels and contributions ------------------------------------------------------------------- */
 
+/* Sets what the update reads of a binding from its control and threshold (after either changed). */
+static void tl__input_compile(const tl_input *in, tl__input_binding *b) {
+    uint32_t code = TL_INPUT_CONTROL_CODE(b->control);
+    b->point = b->threshold > 0.0f ? b->threshold : in->press_point;
+    b->read = TL__INPUT_READ_DIGITAL;
+    if (TL_INPUT_CONTROL_CLASS(b->control) == TL_INPUT_CLASS_STICK) {
+        b->read = TL__INPUT_READ_STICK;
+        b->slot = TL__INPUT_AXIS_BASE + code * 2u;
+        return;
+    }
+    b->slot = tl__input_slot_index(b->control);
+    if (TL_INPUT_CONTROL_CLASS(b->control) != TL_INPUT_CLASS_AXIS) return;
+    b->read = code & TL_INPUT_HALF_NEGATIVE   ? TL__INPUT_READ_NEGATIVE
+              : code & TL_INPUT_HALF_POSITIVE ? TL__INPUT_READ_POSITIVE
+                                              : TL__INPUT_READ_AXIS;
+}
+
+static tl_input_vec2 tl__input_stick(const tl_input *in, const tl__input_binding *b) {
+    return tl__input_radial(in, in->slots[b->slot].value, in->slots[b->slot + 1u].value);
+}
+
 /* A binding's level in its own direction, 0..1, after the dead zone. */
 static float tl__input_level(const tl_input *in, const tl__input_binding *b) {
-    uint32_t code = TL_INPUT_CONTROL_CODE(b->control);
-    uint32_t cls = TL_INPUT_CONTROL_CLASS(b->control);
-    float v;
+    float v = in->slots[b->slot].value;
     tl_input_vec2 s;
-    if (cls == TL_INPUT_CLASS_STICK) {
-        s = tl__input_radial(in, in->slots[TL__INPUT_AXIS_BASE + code * 2u].value,
-                             in->slots[TL__INPUT_AXIS_BASE + code * 2u + 1u].value);
+    switch (b->read) {
+    case TL__INPUT_READ_DIGITAL: return v;
+    case TL__INPUT_READ_STICK:
+        s = tl__input_stick(in, b);
         return tl__input_sqrt(s.x * s.x + s.y * s.y);
+    default: break;
     }
-    v = in->slots[tl__input_slot_index(b->control)].value;
-    if (cls != TL_INPUT_CLASS_AXIS) return v;
     v = tl__input_axial(in, v);
-    if (code & TL_INPUT_HALF_NEGATIVE) return v < 0.0f ? -v : 0.0f;
-    if (code & TL_INPUT_HALF_POSITIVE) return v > 0.0f ? v : 0.0f;
+    if (b->read == TL__INPUT_READ_NEGATIVE) return v < 0.0f ? -v : 0.0f;
+    if (b->read == TL__INPUT_READ_POSITIVE) return v > 0.0f ? v : 0.0f;
     return tl__input_abs(v);
 }
 
-/* The level at which a binding counts as active (a button action's threshold). */
-static float tl__input_point(const tl_input *in, const tl__input_binding *b) {
-    return b->threshold > 0.0f ? b->threshold : in->press_point;
-}
-
 static bool tl__input_active(const tl_input *in, const tl__input_binding *b) {
-    return tl__input_level(in, b) >= tl__input_point(in, b);
+    return tl__input_level(in, b) >= b->point;
 }
 
 /* What an action's bindings add up to, per direction. */
@@ -1104,13 +1229,11 @@ typedef struct tl__input_sum {
 
 /* A whole axis or a stick bound without a part: its signed value goes to both directions. */
 static void tl__input_add_signed(const tl_input *in, const tl__input_binding *b, tl__input_sum *s) {
-    uint32_t code = TL_INPUT_CONTROL_CODE(b->control);
     tl_input_vec2 v;
-    if (TL_INPUT_CONTROL_CLASS(b->control) == TL_INPUT_CLASS_STICK) {
-        v = tl__input_radial(in, in->slots[TL__INPUT_AXIS_BASE + code * 2u].value,
-                             in->slots[TL__INPUT_AXIS_BASE + code * 2u + 1u].value);
+    if (b->read == TL__INPUT_READ_STICK) {
+        v = tl__input_stick(in, b);
     } else {
-        v.x = tl__input_axial(in, in->slots[tl__input_slot_index(b->control)].value);
+        v.x = tl__input_axial(in, in->slots[b->slot].value);
         v.y = 0.0f;
     }
     s->right = tl__input_max(s->right, v.x);
@@ -1119,20 +1242,23 @@ static void tl__input_add_signed(const tl_input *in, const tl__input_binding *b,
     s->up = tl__input_max(s->up, -v.y);
 }
 
-static void tl__input_contribute(const tl_input *in, const tl__input_action *a,
-                                 const tl__input_binding *b, tl__input_sum *s) {
-    uint32_t cls = TL_INPUT_CONTROL_CLASS(b->control);
-    bool whole = (cls == TL_INPUT_CLASS_AXIS && !(TL_INPUT_CONTROL_CODE(b->control) & 0x300u)) ||
-                 cls == TL_INPUT_CLASS_STICK;
+/* A button action's binding: whether it holds the action; a key or button that went down and is
+   up again since the last update is a tap. */
+static void tl__input_contribute_button(const tl_input *in, const tl__input_binding *b,
+                                        tl__input_sum *s) {
+    bool active = tl__input_active(in, b);
+    s->any = s->any || active;
+    if (b->read == TL__INPUT_READ_DIGITAL && !active && in->slots[b->slot].downs > 0) s->tap = true;
+}
+
+/* An axis or vector action's binding: its level in its part's direction (a whole axis or stick
+   both ways). */
+static void tl__input_contribute(const tl_input *in, const tl__input_binding *b, tl__input_sum *s) {
     float level;
-    if (cls <= TL_INPUT_CLASS_BUTTON && in->slots[tl__input_slot_index(b->control)].downs > 0 &&
-        !tl__input_active(in, b))
+    if (b->read == TL__INPUT_READ_DIGITAL && in->slots[b->slot].downs > 0 && !tl__input_active(in, b))
         s->tap = true;
-    if (a->kind == TL_INPUT_KIND_BUTTON) {
-        s->any = s->any || tl__input_active(in, b);
-        return;
-    }
-    if (whole && b->part == TL_INPUT_PART_NONE) {
+    if ((b->read == TL__INPUT_READ_AXIS || b->read == TL__INPUT_READ_STICK) &&
+        b->part == TL_INPUT_PART_NONE) {
         tl__input_add_signed(in, b, s);
         return;
     }
@@ -1146,36 +1272,73 @@ static void tl__input_contribute(const tl_input *in, const tl__input_action *a,
     }
 }
 
-/* Sets the action's state from its live bindings, and its edges against the state before. */
-static void tl__input_evaluate(tl_input *in, tl__input_action *a) {
+/* The action's live bindings summed (a latched one is not yet live). */
+static tl__input_sum tl__input_sum_of(const tl_input *in, const tl__input_action *a) {
     tl__input_sum s;
-    bool was = a->held;
-    float len;
-    uint32_t i;
+    uint32_t i, end = a->first + a->count;
     memset(&s, 0, sizeof s);
-    for (i = a->first; i < a->first + a->count; i++)
-        if ((in->bindings[i].flags & (TL__INPUT_LIVE | TL__INPUT_LATCHED)) == TL__INPUT_LIVE)
-            tl__input_contribute(in, a, &in->bindings[i], &s);
-    a->x = s.right - s.left;
-    a->y = a->kind == TL_INPUT_KIND_VECTOR ? s.down - s.up : 0.0f;
-    len = tl__input_sqrt(a->x * a->x + a->y * a->y);
-    if (len > 1.0f) {
-        a->x /= len;
-        a->y /= len;
-        len = 1.0f;
+    for (i = a->first; i < end; i++) {
+        const tl__input_binding *b = &in->bindings[i];
+        if ((b->flags & (TL__INPUT_LIVE | TL__INPUT_LATCHED)) != TL__INPUT_LIVE) continue;
+        if (a->kind == TL_INPUT_KIND_BUTTON) tl__input_contribute_button(in, b, &s);
+        else tl__input_contribute(in, b, &s);
     }
-    if (a->kind == TL_INPUT_KIND_BUTTON) a->x = s.any ? 1.0f : 0.0f;
-    a->value = a->kind == TL_INPUT_KIND_VECTOR ? len : a->x;
-    a->held = a->kind == TL_INPUT_KIND_BUTTON ? s.any : len >= in->press_point;
-    a->pressed = (a->held && !was) || (s.tap && !a->held && !was);
-    a->released = (!a->held && was) || (s.tap && !a->held && !was);
-    if (a->pressed || a->released) in->edged[in->edged_count++] = (uint32_t)(a - in->actions);
+    return s;
 }
 
+/* Sets the action's state from its live bindings, and its edges against the state before. The
+   state is worked out in locals and stored once (reading back flags just stored byte by byte
+   stalls the store buffer). */
+static void tl__input_evaluate(tl_input *in, uint32_t action) {
+    const tl__input_action *a = &in->actions[action];
+    tl_input_state *st = &in->states[action];
+    tl__input_sum s = tl__input_sum_of(in, a);
+    bool was = st->held, held, tap;
+    float x = s.right - s.left, y = s.down - s.up, len;
+    if (a->kind == TL_INPUT_KIND_BUTTON) {
+        held = s.any;
+        x = len = held ? 1.0f : 0.0f;
+        y = 0.0f;
+    } else if (a->kind == TL_INPUT_KIND_AXIS) {
+        y = 0.0f;
+        len = tl__input_abs(x); /* at most 1: each side is */
+        held = len >= in->press_point;
+    } else {
+        len = tl__input_sqrt(x * x + y * y);
+        if (len > 1.0f) {
+            x /= len;
+            y /= len;
+            len = 1.0f;
+        }
+        held = len >= in->press_point;
+    }
+    tap = s.tap && !held && !was;
+    st->x = x;
+    st->y = y;
+    st->value = a->kind == TL_INPUT_KIND_VECTOR ? len : x;
+    st->held = held;
+    st->pressed = (held && !was) || tap;
+    st->released = (!held && was) || tap;
+    if (held != was || tap) in->edged[in->edged_count++] = action;
+}
+
+/* The action is evaluated at the next update (a bit per action: no test, no list). */
 static void tl__input_mark(tl_input *in, uint32_t action) {
-    if (in->actions[action].dirty) return;
-    in->actions[action].dirty = true;
-    in->dirty[in->dirty_count++] = action;
+    in->dirty[action >> 6] |= (uint64_t)1 << (action & 63u);
+}
+
+static void tl__input_mark_none(tl_input *in) {
+    memset(in->dirty, 0, ((in->action_count + 63u) >> 6) * sizeof *in->dirty);
+}
+
+static uint32_t tl__input_lowest_bit(uint64_t bits) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (uint32_t)__builtin_ctzll(bits);
+#else
+    uint32_t n = 0;
+    for (; !(bits & 1u); bits >>= 1) n++;
+    return n;
+#endif
 }
 
 /* A slot changed: its listeners' actions are evaluated at the next update, and a latched binding
@@ -1187,10 +1350,11 @@ static void tl__input_slot_changed(tl_input *in, uint32_t slot) {
         in->touched[in->touched_count++] = slot;
     }
     for (; l; l = in->listeners[l - 1].next) {
-        tl__input_binding *b = &in->bindings[in->listeners[l - 1].binding];
+        const tl__input_listener *x = &in->listeners[l - 1];
+        tl__input_binding *b = &in->bindings[x->binding];
         if ((b->flags & TL__INPUT_LATCHED) && !tl__input_active(in, b))
             b->flags &= ~TL__INPUT_LATCHED;
-        tl__input_mark(in, b->action);
+        tl__input_mark(in, x->action);
     }
 }
 
@@ -1247,6 +1411,7 @@ static void tl__input_listen(tl_input *in) {
             uint32_t slot = tl__input_slot_index(r.slot[k]);
             tl__input_listener *l = &in->listeners[in->listener_count++];
             l->binding = i;
+            l->action = in->bindings[i].action;
             l->next = in->slots[slot].first;
             in->slots[slot].first = in->listener_count;
         }
@@ -1330,20 +1495,24 @@ static void *tl__input_alloc(tl_input *in, size_t count, size_t size, const char
 
 /* The action table, each action's mode and the mode list. False on a repeated action. */
 static bool tl__input_index_actions(tl_input *in) {
-    uint32_t a, cap = 16;
-    while (cap < in->action_count * 2u) cap *= 2u;
-    in->mask = cap - 1u;
-    in->table = (uint32_t *)tl__input_alloc(in, cap, sizeof(uint32_t), "action table");
+    uint32_t a, cap = 16, bits = 4;
+    while (cap < in->action_count * 4u) cap *= 2u, bits++;
+    in->view.mask = cap - 1u;
+    in->view.shift = 32u - bits;
+    in->view.table = in->table =
+        (tl__input_entry *)tl__input_alloc(in, cap, sizeof *in->table, "action table");
     if (!in->table) return false;
+    for (a = 0; a < cap; a++) in->table[a].at = in->action_count; /* the state at rest */
     for (a = 0; a < in->action_count; a++) {
         const tl_input_action_info *info = &in->map->actions[a];
-        uint32_t at = info->action & in->mask, m;
+        uint32_t at = tl__input_hash(&in->view, info->action), m;
         if (tl__input_find(in, info->action) != TL__INPUT_NONE) {
             tl__input_log(&in->logger, TL_INPUT_LOG_BAD_MAP, "an action listed twice");
             return false;
         }
-        while (in->table[at]) at = (at + 1u) & in->mask;
-        in->table[at] = a + 1u;
+        while (in->table[at].id) at = (at + 1u) & in->view.mask;
+        in->table[at].id = info->action;
+        in->table[at].at = a;
         m = tl__input_mode_index(in, info->mode);
         if (m == TL__INPUT_NONE) in->modes[m = in->mode_count++].id = info->mode;
         in->actions[a].id = info->action;
@@ -1365,23 +1534,26 @@ static void tl__input_default_bindings(tl_input *in) {
             x->threshold = in->map->bindings[b].threshold;
             x->part = in->map->bindings[b].part;
             x->action = a;
+            tl__input_compile(in, x);
         }
 }
 
 static bool tl__input_allocate(tl_input *in) {
     uint32_t n = in->action_count, nb = in->binding_count;
     in->actions = (tl__input_action *)tl__input_alloc(in, n, sizeof *in->actions, "actions");
+    in->view.states = in->states =
+        (tl_input_state *)tl__input_alloc(in, n + 1u, sizeof *in->states, "action states");
     in->bindings = (tl__input_binding *)tl__input_alloc(in, nb, sizeof *in->bindings, "bindings");
     in->modes = (tl__input_mode *)tl__input_alloc(in, n, sizeof *in->modes, "modes");
     in->listeners =
         (tl__input_listener *)tl__input_alloc(in, nb * 2u, sizeof *in->listeners, "listeners");
-    in->dirty = (uint32_t *)tl__input_alloc(in, n, sizeof(uint32_t), "actions");
+    in->dirty = (uint64_t *)tl__input_alloc(in, (n + 63u) >> 6, sizeof *in->dirty, "actions");
     in->edged = (uint32_t *)tl__input_alloc(in, n, sizeof(uint32_t), "actions");
     in->devices =
         (tl__input_device *)tl__input_alloc(in, in->max_devices, sizeof *in->devices, "devices");
     in->prompts =
         (tl__input_prompt *)tl__input_alloc(in, in->max_prompts, sizeof *in->prompts, "prompts");
-    return in->actions && in->bindings && in->modes && in->listeners && in->dirty && in->edged &&
+    return in->actions && in->states && in->bindings && in->modes && in->listeners && in->dirty && in->edged &&
            in->devices && in->prompts;
 }
 
@@ -1439,6 +1611,7 @@ TL_API tl_input *tl_input_create(const tl_input_desc *desc) {
 TL_API void tl_input_destroy(tl_input *in) {
     if (!in) return;
     TL_FREE(in->actions);
+    TL_FREE(in->states);
     TL_FREE(in->bindings);
     TL_FREE(in->modes);
     TL_FREE(in->listeners);
@@ -1571,20 +1744,19 @@ TL_API tl_input_result tl_input_feed(tl_input *in, const tl_input_event *e) {
 static void tl__input_clear_edges(tl_input *in) {
     uint32_t i;
     for (i = 0; i < in->edged_count; i++) {
-        in->actions[in->edged[i]].pressed = false;
-        in->actions[in->edged[i]].released = false;
+        in->states[in->edged[i]].pressed = false;
+        in->states[in->edged[i]].released = false;
     }
     in->edged_count = 0;
 }
 
 static void tl__input_evaluate_dirty(tl_input *in) {
-    uint32_t i;
-    for (i = 0; i < in->dirty_count; i++) {
-        tl__input_action *a = &in->actions[in->dirty[i]];
-        a->dirty = false;
-        tl__input_evaluate(in, a);
+    uint32_t w, words = (in->action_count + 63u) >> 6;
+    for (w = 0; w < words; w++) {
+        uint64_t bits = in->dirty[w];
+        in->dirty[w] = 0;
+        for (; bits; bits &= bits - 1u) tl__input_evaluate(in, w * 64u + tl__input_lowest_bit(bits));
     }
-    in->dirty_count = 0;
 }
 
 static void tl__input_clear_touched(tl_input *in) {
@@ -1625,36 +1797,6 @@ TL_API void tl_input_update(tl_input *in) {
 static const tl__input_action *tl__input_action_of(const tl_input *in, uint32_t action) {
     uint32_t i = in ? tl__input_find(in, action) : TL__INPUT_NONE;
     return i == TL__INPUT_NONE ? NULL : &in->actions[i];
-}
-
-TL_API bool tl_input_held(const tl_input *in, uint32_t action) {
-    const tl__input_action *a = tl__input_action_of(in, action);
-    return a && a->held;
-}
-
-TL_API bool tl_input_pressed(const tl_input *in, uint32_t action) {
-    const tl__input_action *a = tl__input_action_of(in, action);
-    return a && a->pressed;
-}
-
-TL_API bool tl_input_released(const tl_input *in, uint32_t action) {
-    const tl__input_action *a = tl__input_action_of(in, action);
-    return a && a->released;
-}
-
-TL_API float tl_input_value(const tl_input *in, uint32_t action) {
-    const tl__input_action *a = tl__input_action_of(in, action);
-    return a ? a->value : 0.0f;
-}
-
-TL_API tl_input_vec2 tl_input_vector(const tl_input *in, uint32_t action) {
-    const tl__input_action *a = tl__input_action_of(in, action);
-    tl_input_vec2 v = { 0.0f, 0.0f };
-    if (a) {
-        v.x = a->x;
-        v.y = a->y;
-    }
-    return v;
 }
 
 TL_API uint32_t tl_input_pressed_mask(const tl_input *in, const uint32_t *actions, uint32_t n) {
@@ -1756,6 +1898,7 @@ static void tl__input_apply(tl_input *in, uint32_t b, uint32_t control) {
     tl__input_binding *x = &in->bindings[b];
     x->control = control;
     x->threshold = control == x->default_control ? in->map->bindings[b].threshold : 0.0f;
+    tl__input_compile(in, x);
 }
 
 static void tl__input_log_refusal(tl_input *in, uint32_t b, uint32_t control, tl_input_result r) {
@@ -1803,13 +1946,9 @@ TL_API void tl_input_reset_bindings(tl_input *in) {
 
 /* Every action at rest, without edges: a capture freezes them. */
 static void tl__input_rest_all(tl_input *in) {
-    uint32_t a;
-    for (a = 0; a < in->action_count; a++) {
-        tl__input_action *x = &in->actions[a];
-        x->held = x->pressed = x->released = x->dirty = false;
-        x->x = x->y = x->value = 0.0f;
-    }
-    in->dirty_count = in->edged_count = 0;
+    memset(in->states, 0, in->action_count * sizeof *in->states);
+    tl__input_mark_none(in);
+    in->edged_count = 0;
 }
 
 /* Bindings active now are latched (the capture's press must not act), then all re-evaluated. */
@@ -1877,7 +2016,7 @@ static uint32_t tl__input_offer(const tl_input *in, uint32_t slot, const tl__inp
 static void tl__input_capture_step(tl_input *in) {
     uint32_t i, b = in->capture_binding;
     tl_input_result r;
-    in->dirty_count = 0; /* the frozen actions move at the end */
+    tl__input_mark_none(in); /* frozen: every action is marked when the capture ends */
     for (i = 0; i < in->touched_count; i++) {
         uint32_t control = tl__input_offer(in, in->touched[i], &in->bindings[b]);
         if (!control) continue;
@@ -1894,7 +2033,6 @@ static void tl__input_capture_step(tl_input *in) {
         tl__input_prompts_refresh(in);
         return;
     }
-    for (i = 0; i < in->action_count; i++) in->actions[i].dirty = false;
 }
 
 /* --- saving and loading ------------------------------------------------------------------------- */

@@ -420,6 +420,31 @@ static void test_input_capture_rebinds_the_next_control(void **state) {
     assert_false(tl_input_pressed(x->in, PAUSE));
 }
 
+/* The actions a capture froze move again once it ends, those whose controls moved in the update
+   that ended it too (the conflicting key's action, the cancel key's). */
+static void test_input_actions_move_after_a_capture(void **state) {
+    h *x = (h *)*state;
+    assert_int_equal(tl_input_capture_begin(x->in, FIRE, 0, KEY("Escape")), TL_INPUT_OK);
+    fx_key(x->in, K_D, 1); /* Move's right: a conflict */
+    tl_input_update(x->in);
+    assert_int_equal(tl_input_capture_status(x->in), TL_INPUT_CAPTURE_CONFLICT);
+    fx_key(x->in, K_D, 0);
+    tl_input_update(x->in);
+    fx_key(x->in, K_D, 1);
+    tl_input_update(x->in);
+    assert_true(tl_input_pressed(x->in, MOVE));
+    assert_true(near(tl_input_vector(x->in, MOVE).x, 1.0f));
+    assert_int_equal(tl_input_capture_begin(x->in, FIRE, 0, KEY("Escape")), TL_INPUT_OK);
+    fx_key(x->in, K_ESCAPE, 1); /* the cancel control, and Pause's */
+    tl_input_update(x->in);
+    assert_int_equal(tl_input_capture_status(x->in), TL_INPUT_CAPTURE_CANCELLED);
+    fx_key(x->in, K_ESCAPE, 0);
+    tl_input_update(x->in);
+    fx_key(x->in, K_ESCAPE, 1);
+    tl_input_update(x->in);
+    assert_true(tl_input_pressed(x->in, PAUSE));
+}
+
 /* A stick binding captures a stick from either of its axes. */
 static void test_input_capture_a_stick(void **state) {
     h *x = (h *)*state;
@@ -743,6 +768,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_input_too_many_devices, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_rebind_and_its_refusals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_capture_rebinds_the_next_control, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_input_actions_move_after_a_capture, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_capture_a_stick, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_bindings_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_load_refuses_what_is_not_bindings, setup, teardown),
