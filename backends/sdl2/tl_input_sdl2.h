@@ -87,7 +87,8 @@ static inline tl_input_result tl_input_sdl2_remove(tl_input *in, SDL_JoystickID 
 
 /* The input.h event of a key, mouse button or controller button or axis event; false for others. */
 static inline bool tl_input_sdl2_translate(const SDL_Event *e, tl_input_event *ev) {
-    SDL_memset(ev, 0, sizeof *ev);
+    ev->device = ev->code = ev->family = 0; /* no SDL_memset: a call per event */
+    ev->value = 0.0f;
     switch (e->type) {
     case SDL_KEYDOWN:
     case SDL_KEYUP:

@@ -1048,7 +1048,7 @@ struct tl_input {
     uint32_t *edged, edged_count; /* actions whose edges the next update clears */
     uint32_t touched[TL__INPUT_SLOTS], touched_count;
     tl__input_device *devices;
-    uint32_t max_devices;
+    uint32_t max_devices, devices_used;
     tl__input_prompt *prompts;
     uint32_t max_prompts;
     uint32_t family, published; /* the last meaningful input's family; the one announced */
@@ -1242,15 +1242,6 @@ static void tl__input_add_signed(const tl_input *in, const tl__input_binding *b,
     s->up = tl__input_max(s->up, -v.y);
 }
 
-/* A button action's binding: whether it holds the action; a key or button that went down and is
-   up again since the last update is a tap. */
-static void tl__input_contribute_button(const tl_input *in, const tl__input_binding *b,
-                                        tl__input_sum *s) {
-    bool active = tl__input_active(in, b);
-    s->any = s->any || active;
-    if (b->read == TL__INPUT_READ_DIGITAL && !active && in->slots[b->slot].downs > 0) s->tap = true;
-}
-
 /* An axis or vector action's binding: its level in its part's direction (a whole axis or stick
    both ways). */
 static void tl__input_contribute(const tl_input *in, const tl__input_binding *b, tl__input_sum *s) {
@@ -1272,16 +1263,33 @@ static void tl__input_contribute(const tl_input *in, const tl__input_binding *b,
     }
 }
 
-/* The action's live bindings summed (a latched one is not yet live). */
+/* A button action's live bindings (a latched one is not yet live): whether one holds it, and
+   whether a key or button went down and is up again since the last update (a tap). */
+static tl__input_sum tl__input_sum_button(const tl_input *in, const tl__input_action *a) {
+    tl__input_sum s;
+    uint32_t i, end = a->first + a->count;
+    memset(&s, 0, sizeof s);
+    for (i = a->first; i < end; i++) {
+        const tl__input_binding *b = &in->bindings[i];
+        bool active;
+        if ((b->flags & (TL__INPUT_LIVE | TL__INPUT_LATCHED)) != TL__INPUT_LIVE) continue;
+        active = (b->read == TL__INPUT_READ_DIGITAL ? in->slots[b->slot].value
+                                                    : tl__input_level(in, b)) >= b->point;
+        s.any |= active;
+        s.tap |= b->read == TL__INPUT_READ_DIGITAL && !active && in->slots[b->slot].downs > 0;
+    }
+    return s;
+}
+
+/* An axis or vector action's live bindings summed per direction. */
 static tl__input_sum tl__input_sum_of(const tl_input *in, const tl__input_action *a) {
     tl__input_sum s;
     uint32_t i, end = a->first + a->count;
     memset(&s, 0, sizeof s);
     for (i = a->first; i < end; i++) {
         const tl__input_binding *b = &in->bindings[i];
-        if ((b->flags & (TL__INPUT_LIVE | TL__INPUT_LATCHED)) != TL__INPUT_LIVE) continue;
-        if (a->kind == TL_INPUT_KIND_BUTTON) tl__input_contribute_button(in, b, &s);
-        else tl__input_contribute(in, b, &s);
+        if ((b->flags & (TL__INPUT_LIVE | TL__INPUT_LATCHED)) == TL__INPUT_LIVE)
+            tl__input_contribute(in, b, &s);
     }
     return s;
 }
@@ -1292,7 +1300,8 @@ static tl__input_sum tl__input_sum_of(const tl_input *in, const tl__input_action
 static void tl__input_evaluate(tl_input *in, uint32_t action) {
     const tl__input_action *a = &in->actions[action];
     tl_input_state *st = &in->states[action];
-    tl__input_sum s = tl__input_sum_of(in, a);
+    tl__input_sum s = a->kind == TL_INPUT_KIND_BUTTON ? tl__input_sum_button(in, a)
+                                                      : tl__input_sum_of(in, a);
     bool was = st->held, held, tap;
     float x = s.right - s.left, y = s.down - s.up, len;
     if (a->kind == TL_INPUT_KIND_BUTTON) {
@@ -1665,7 +1674,8 @@ static void tl__input_set_axis(tl_input *in, tl__input_device *d, uint32_t axis,
     uint32_t i, slot = TL__INPUT_AXIS_BASE + axis;
     float best = 0.0f;
     d->axes[axis] = value < -1.0f ? -1.0f : value > 1.0f ? 1.0f : value;
-    for (i = 0; i < in->max_devices; i++)
+    if (in->devices_used == 1u && tl__input_abs(d->axes[axis]) > 0.0f) best = d->axes[axis];
+    for (i = 0; in->devices_used > 1u && i < in->max_devices; i++)
         if (in->devices[i].used && tl__input_abs(in->devices[i].axes[axis]) > tl__input_abs(best))
             best = in->devices[i].axes[axis];
     if (!(best < in->slots[slot].value || best > in->slots[slot].value)) return;
@@ -1685,7 +1695,10 @@ static tl_input_result tl__input_add_device(tl_input *in, uint32_t id, uint32_t 
                       (unsigned)in->max_devices);
         return tl__input_set(in, TL_INPUT_TOO_MANY_DEVICES);
     }
-    if (!d->used) memset(d, 0, sizeof *d);
+    if (!d->used) {
+        memset(d, 0, sizeof *d);
+        in->devices_used++;
+    }
     d->used = true;
     d->id = id;
     d->family = family;
@@ -1700,6 +1713,7 @@ static tl_input_result tl__input_remove_device(tl_input *in, uint32_t id) {
     for (i = 0; i < TL_INPUT_BUTTON_END_; i++) tl__input_set_button(in, d, i, false);
     for (i = 0; i < TL_INPUT_AXIS_END_; i++) tl__input_set_axis(in, d, i, 0.0f);
     d->used = false;
+    in->devices_used--;
     return TL_INPUT_OK;
 }
 
