@@ -544,6 +544,14 @@ TL_API const char *tl_input_result_message(tl_input_result result);
 
 /* Per frame: feed, then update once, then ask. */
 TL_API tl_input_result tl_input_feed(tl_input *in, const tl_input_event *event);
+/* tl_input_feed of one kind of event, without the event (a backend's per-kind callbacks, the SDL2
+   adapter's switch). */
+TL_API tl_input_result tl_input_feed_key(tl_input *in, uint32_t usage, bool down);
+TL_API tl_input_result tl_input_feed_mouse_button(tl_input *in, uint32_t button, bool down);
+TL_API tl_input_result tl_input_feed_gamepad_button(tl_input *in, uint32_t device, uint32_t button,
+                                                    bool down);
+TL_API tl_input_result tl_input_feed_gamepad_axis(tl_input *in, uint32_t device, uint32_t axis,
+                                                  float value);
 TL_API void tl_input_update(tl_input *in);
 
 TL_API tl_input_result tl_input_set_mode_active(tl_input *in, uint32_t mode, bool active);
@@ -1639,8 +1647,8 @@ static void tl__input_meaningful(tl_input *in, uint32_t family) {
 }
 
 /* A key or mouse button (one device: the keyboard and mouse). */
-static tl_input_result tl__input_feed_digital(tl_input *in, uint32_t slot, float value) {
-    bool down = value > 0.5f, was = in->slots[slot].value > 0.5f;
+static tl_input_result tl__input_feed_digital(tl_input *in, uint32_t slot, bool down) {
+    bool was = in->slots[slot].value > 0.5f;
     if (down == was) return TL_INPUT_OK; /* a repeat */
     in->slots[slot].value = down ? 1.0f : 0.0f;
     if (down) {
@@ -1649,6 +1657,18 @@ static tl_input_result tl__input_feed_digital(tl_input *in, uint32_t slot, float
     }
     tl__input_slot_changed(in, slot);
     return TL_INPUT_OK;
+}
+
+TL_API tl_input_result tl_input_feed_key(tl_input *in, uint32_t usage, bool down) {
+    if (!in) return TL_INPUT_INVALID_ARGUMENT;
+    if (usage >= TL__INPUT_MOUSE_BASE) return TL_INPUT_UNKNOWN_CONTROL;
+    return tl__input_feed_digital(in, usage, down);
+}
+
+TL_API tl_input_result tl_input_feed_mouse_button(tl_input *in, uint32_t button, bool down) {
+    if (!in) return TL_INPUT_INVALID_ARGUMENT;
+    if (button >= 8u) return TL_INPUT_UNKNOWN_CONTROL;
+    return tl__input_feed_digital(in, TL__INPUT_MOUSE_BASE + button, down);
 }
 
 static tl__input_device *tl__input_device_of(tl_input *in, uint32_t id) {
@@ -1717,36 +1737,44 @@ static tl_input_result tl__input_remove_device(tl_input *in, uint32_t id) {
     return TL_INPUT_OK;
 }
 
-static tl_input_result tl__input_feed_gamepad(tl_input *in, const tl_input_event *e) {
-    tl__input_device *d = tl__input_device_of(in, e->device);
-    if (!d) { /* a backend that does not announce devices: a generic gamepad */
-        if (tl__input_add_device(in, e->device, TL_INPUT_FAMILY_GAMEPAD) != TL_INPUT_OK)
-            return TL_INPUT_TOO_MANY_DEVICES;
-        d = tl__input_device_of(in, e->device);
-    }
-    if (e->type == TL_INPUT_EVENT_GAMEPAD_BUTTON) {
-        if (e->code >= TL_INPUT_BUTTON_END_) return TL_INPUT_UNKNOWN_CONTROL;
-        tl__input_set_button(in, d, e->code, e->value > 0.5f);
-        if (e->value > 0.5f) tl__input_meaningful(in, d->family);
-        return TL_INPUT_OK;
-    }
-    if (e->code >= TL_INPUT_AXIS_END_) return TL_INPUT_UNKNOWN_CONTROL;
-    tl__input_set_axis(in, d, e->code, e->value);
-    if (tl__input_abs(e->value) > in->dead_zone) tl__input_meaningful(in, d->family);
+/* The gamepad of an id; a backend that does not announce devices gets a generic one. */
+static tl__input_device *tl__input_gamepad(tl_input *in, uint32_t device) {
+    tl__input_device *d = tl__input_device_of(in, device);
+    if (d || tl__input_add_device(in, device, TL_INPUT_FAMILY_GAMEPAD) != TL_INPUT_OK) return d;
+    return tl__input_device_of(in, device);
+}
+
+TL_API tl_input_result tl_input_feed_gamepad_button(tl_input *in, uint32_t device, uint32_t button,
+                                                    bool down) {
+    tl__input_device *d = in ? tl__input_gamepad(in, device) : NULL;
+    if (!in) return TL_INPUT_INVALID_ARGUMENT;
+    if (!d) return TL_INPUT_TOO_MANY_DEVICES;
+    if (button >= TL_INPUT_BUTTON_END_) return TL_INPUT_UNKNOWN_CONTROL;
+    tl__input_set_button(in, d, button, down);
+    if (down) tl__input_meaningful(in, d->family);
+    return TL_INPUT_OK;
+}
+
+TL_API tl_input_result tl_input_feed_gamepad_axis(tl_input *in, uint32_t device, uint32_t axis,
+                                                  float value) {
+    tl__input_device *d = in ? tl__input_gamepad(in, device) : NULL;
+    if (!in) return TL_INPUT_INVALID_ARGUMENT;
+    if (!d) return TL_INPUT_TOO_MANY_DEVICES;
+    if (axis >= TL_INPUT_AXIS_END_) return TL_INPUT_UNKNOWN_CONTROL;
+    tl__input_set_axis(in, d, axis, value);
+    if (tl__input_abs(value) > in->dead_zone) tl__input_meaningful(in, d->family);
     return TL_INPUT_OK;
 }
 
 TL_API tl_input_result tl_input_feed(tl_input *in, const tl_input_event *e) {
     if (!in || !e) return TL_INPUT_INVALID_ARGUMENT;
     switch (e->type) {
-    case TL_INPUT_EVENT_KEY:
-        if (e->code >= TL__INPUT_MOUSE_BASE) return TL_INPUT_UNKNOWN_CONTROL;
-        return tl__input_feed_digital(in, e->code, e->value);
-    case TL_INPUT_EVENT_MOUSE_BUTTON:
-        if (e->code >= 8u) return TL_INPUT_UNKNOWN_CONTROL;
-        return tl__input_feed_digital(in, TL__INPUT_MOUSE_BASE + e->code, e->value);
+    case TL_INPUT_EVENT_KEY: return tl_input_feed_key(in, e->code, e->value > 0.5f);
+    case TL_INPUT_EVENT_MOUSE_BUTTON: return tl_input_feed_mouse_button(in, e->code, e->value > 0.5f);
     case TL_INPUT_EVENT_GAMEPAD_BUTTON:
-    case TL_INPUT_EVENT_GAMEPAD_AXIS: return tl__input_feed_gamepad(in, e);
+        return tl_input_feed_gamepad_button(in, e->device, e->code, e->value > 0.5f);
+    case TL_INPUT_EVENT_GAMEPAD_AXIS:
+        return tl_input_feed_gamepad_axis(in, e->device, e->code, e->value);
     case TL_INPUT_EVENT_DEVICE_ADDED: return tl__input_add_device(in, e->device, e->family);
     case TL_INPUT_EVENT_DEVICE_REMOVED: return tl__input_remove_device(in, e->device);
     default: return TL_INPUT_INVALID_ARGUMENT;

@@ -332,6 +332,52 @@ static void test_input_two_gamepads_share_controls(void **state) {
     assert_true(tl_input_released(x->in, FIRE));
 }
 
+/* Two gamepads on one axis: the largest magnitude drives it; the other's once that one leaves. */
+static void test_input_two_gamepads_axis_largest_wins(void **state) {
+    h *x = (h *)*state;
+    fx_pad(x->in, TL_INPUT_EVENT_GAMEPAD_AXIS, 1, TL_INPUT_AXIS_LEFTX, -0.9f);
+    fx_pad(x->in, TL_INPUT_EVENT_GAMEPAD_AXIS, 2, TL_INPUT_AXIS_LEFTX, 0.6f);
+    tl_input_update(x->in);
+    assert_true(near(tl_input_vector(x->in, MOVE).x, -0.875f)); /* (0.9 - 0.2) / 0.8 */
+    fx_device(x->in, 1, 0, false);
+    tl_input_update(x->in);
+    assert_true(near(tl_input_vector(x->in, MOVE).x, 0.5f));
+    fx_pad(x->in, TL_INPUT_EVENT_GAMEPAD_AXIS, 2, TL_INPUT_AXIS_LEFTX, 0.0f);
+    tl_input_update(x->in);
+    assert_true(near(tl_input_vector(x->in, MOVE).x, 0.0f));
+    assert_true(tl_input_released(x->in, MOVE));
+}
+
+/* The per-kind calls do what tl_input_feed does with the matching event. */
+static void test_input_feed_by_kind(void **state) {
+    h *x = (h *)*state;
+    assert_int_equal(tl_input_feed_key(x->in, K_SPACE, true), TL_INPUT_OK);
+    assert_int_equal(tl_input_feed_gamepad_axis(x->in, 5, TL_INPUT_AXIS_RIGHTX, -1.0f), TL_INPUT_OK);
+    tl_input_update(x->in);
+    assert_true(tl_input_pressed(x->in, FIRE));
+    assert_true(near(tl_input_value(x->in, STEER), -1.0f));
+    assert_int_equal(tl_input_device_family(x->in, 5), TL_INPUT_FAMILY_GAMEPAD); /* unannounced */
+    assert_int_equal(tl_input_current_family(x->in), TL_INPUT_FAMILY_GAMEPAD);
+    assert_int_equal(tl_input_feed_key(x->in, K_SPACE, false), TL_INPUT_OK);
+    assert_int_equal(tl_input_feed_gamepad_button(x->in, 5, TL_INPUT_BUTTON_A, true), TL_INPUT_OK);
+    tl_input_update(x->in);
+    assert_true(tl_input_held(x->in, FIRE)); /* the pad's A now */
+    assert_int_equal(tl_input_feed_gamepad_button(x->in, 5, TL_INPUT_BUTTON_A, false), TL_INPUT_OK);
+    tl_input_update(x->in);
+    assert_true(tl_input_released(x->in, FIRE));
+    assert_int_equal(tl_input_feed_mouse_button(x->in, 1, true), TL_INPUT_OK);
+    assert_int_equal(tl_input_feed_key(x->in, 256, true), TL_INPUT_UNKNOWN_CONTROL);
+    assert_int_equal(tl_input_feed_mouse_button(x->in, 8, true), TL_INPUT_UNKNOWN_CONTROL);
+    assert_int_equal(tl_input_feed_gamepad_button(x->in, 5, TL_INPUT_BUTTON_END_, true),
+                     TL_INPUT_UNKNOWN_CONTROL);
+    assert_int_equal(tl_input_feed_gamepad_axis(x->in, 5, TL_INPUT_AXIS_END_, 1.0f),
+                     TL_INPUT_UNKNOWN_CONTROL);
+    assert_int_equal(tl_input_feed_key(NULL, K_SPACE, true), TL_INPUT_INVALID_ARGUMENT);
+    assert_int_equal(tl_input_feed_gamepad_axis(NULL, 5, 0, 1.0f), TL_INPUT_INVALID_ARGUMENT);
+    tl_input_update(x->in);
+    assert_int_equal(tl_input_current_family(x->in), TL_INPUT_FAMILY_MOUSE_AND_KEYBOARD);
+}
+
 static void test_input_too_many_devices(void **state) {
     h *x = (h *)*state;
     tl_input_event e;
@@ -765,6 +811,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_input_family_follows_meaningful_input_once_per_change, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_removed_device_releases_its_controls, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_two_gamepads_share_controls, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_input_two_gamepads_axis_largest_wins, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_input_feed_by_kind, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_too_many_devices, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_rebind_and_its_refusals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_capture_rebinds_the_next_control, setup, teardown),
