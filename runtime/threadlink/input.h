@@ -1043,6 +1043,7 @@ struct tl_input {
     tl_input_events events;
     tl_logger logger;
     float dead_zone, press_point;
+    float live_scale; /* 1 / (1 - dead_zone): the rescaling past the dead zone, a multiplication */
     tl__input_action *actions;
     uint32_t action_count;
     tl__input_binding *bindings;
@@ -1134,7 +1135,7 @@ static float tl__input_sqrt(float v) {
 static float tl__input_axial(const tl_input *in, float v) {
     float m = tl__input_abs(v);
     if (m <= in->dead_zone) return 0.0f;
-    m = (m - in->dead_zone) / (1.0f - in->dead_zone);
+    m = (m - in->dead_zone) * in->live_scale;
     if (m > 1.0f) m = 1.0f;
     return v < 0.0f ? -m : m;
 }
@@ -1144,10 +1145,11 @@ static tl_input_vec2 tl__input_radial(const tl_input *in, float x, float y) {
     tl_input_vec2 out = { 0.0f, 0.0f };
     float len = tl__input_sqrt(x * x + y * y), scaled;
     if (len <= in->dead_zone) return out;
-    scaled = (len - in->dead_zone) / (1.0f - in->dead_zone);
+    scaled = (len - in->dead_zone) * in->live_scale;
     if (scaled > 1.0f) scaled = 1.0f;
-    out.x = x * scaled / len;
-    out.y = y * scaled / len;
+    scaled /= len;
+    out.x = x * scaled;
+    out.y = y * scaled;
     return out;
 }
 
@@ -1586,6 +1588,7 @@ static void tl__input_apply_desc(tl_input *in, const tl_input_desc *desc) {
                     : map && map->dead_zone > 0.0f ? map->dead_zone
                                                    : 0.2f;
     if (in->dead_zone >= 1.0f) in->dead_zone = 0.2f;
+    in->live_scale = 1.0f / (1.0f - in->dead_zone);
     in->press_point = desc->press_point > 0.0f         ? desc->press_point
                       : map && map->press_point > 0.0f ? map->press_point
                                                        : 0.5f;
