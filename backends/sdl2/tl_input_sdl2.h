@@ -31,6 +31,8 @@
    -----
    - Gamepad axes: SDL's -32768..32767 become -1..1 (clamped), triggers 0..32767 become 0..1.
    - A controller's device id in input.h is its SDL_JoystickID (instance id).
+   - tl_input_sdl2_feed calls input.h's per-kind feeds (tl_input_feed_key, ...) from one switch;
+     tl_input_sdl2_translate gives the tl_input_event instead, for code that keeps events.
    - With no window focused (a test, a headless run), SDL drops controller events unless
      SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS is "1"; tl_input_sdl2_feed does not set it.
    - Header-only, static inline; SDL 2.0.14 or newer (controller types, paddles, touchpad). */

@@ -686,6 +686,30 @@ static void test_input_control_names_round_trip(void **state) {
     assert_int_equal(tl_input_control_devices(0), 0);
 }
 
+/* The plain C square root gives IEEE's correctly rounded result (sqrtss's, where the build uses
+   it): the nearest float, its two midpoints' squares (exact in a double) on either side of v. */
+static void test_input_sqrt_is_correctly_rounded(void **state) {
+    uint32_t bits, wrong = 0;
+    (void)state;
+    for (bits = 1; bits <= 0x40800000u; bits += 997u) { /* denormals up to 4 */
+        float v, r, below, above;
+        double lo, hi;
+        memcpy(&v, &bits, sizeof v);
+        r = tl__input_sqrt_exact(v);
+        below = tl__input_float_step(r, -1);
+        above = tl__input_float_step(r, 1);
+        lo = ((double)below + r) * 0.5;
+        hi = ((double)r + above) * 0.5;
+        wrong += !(lo * lo < (double)v && (double)v < hi * hi);
+#if TL__INPUT_SSE
+        wrong += r != tl__input_sqrt(v);
+#endif
+    }
+    assert_int_equal(wrong, 0);
+    assert_true(tl__input_sqrt_exact(4.0f) == 2.0f && tl__input_sqrt_exact(2.0f) == 1.41421353816986083984375f);
+    assert_true(tl__input_sqrt(0.0f) == 0.0f && tl__input_sqrt(-1.0f) == 0.0f);
+}
+
 static void test_input_family_guess_and_names(void **state) {
     (void)state;
     assert_int_equal(tl_input_family_guess(0x045e, 0x028e, "whatever"), TL_INPUT_FAMILY_XBOX);
@@ -825,6 +849,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_input_prompt_watchers_are_bounded, setup, teardown),
         cmocka_unit_test(test_input_control_names_round_trip),
         cmocka_unit_test(test_input_family_guess_and_names),
+        cmocka_unit_test(test_input_sqrt_is_correctly_rounded),
         cmocka_unit_test_setup_teardown(test_input_create_refuses_a_bad_map, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_allocates_nothing_after_create, setup, teardown),
         cmocka_unit_test(test_input_native_event_matches_the_file),
