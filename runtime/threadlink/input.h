@@ -1049,9 +1049,9 @@ typedef struct tl__input_prompt {
 } tl__input_prompt;
 
 struct tl_input {
-    tl__input_view view; /* first: the inline queries read it */
-    tl__input_entry *table;  /* the view's, writable: action id -> index */
-    tl_input_state *states;  /* the view's, writable: action_count + 1 */
+    tl__input_view view;    /* first: the inline queries read it */
+    tl__input_entry *table; /* the view's, writable: action id -> index */
+    tl_input_state *states; /* the view's, writable: action_count + 1 */
     const tl_input_map *map;
     tl_events *registry;
     tl_input_events events;
@@ -1270,7 +1270,8 @@ static void tl__input_add_signed(const tl_input *in, const tl__input_binding *b,
    both ways). */
 static void tl__input_contribute(const tl_input *in, const tl__input_binding *b, tl__input_sum *s) {
     float level;
-    if (b->read == TL__INPUT_READ_DIGITAL && in->slots[b->slot].downs > 0 && !tl__input_active(in, b))
+    if (b->read == TL__INPUT_READ_DIGITAL && in->slots[b->slot].downs > 0 &&
+        !tl__input_active(in, b))
         s->tap = true;
     if ((b->read == TL__INPUT_READ_AXIS || b->read == TL__INPUT_READ_STICK) &&
         b->part == TL_INPUT_PART_NONE) {
@@ -1324,8 +1325,8 @@ static tl__input_sum tl__input_sum_of(const tl_input *in, const tl__input_action
 static void tl__input_evaluate(tl_input *in, uint32_t action) {
     const tl__input_action *a = &in->actions[action];
     tl_input_state *st = &in->states[action];
-    tl__input_sum s = a->kind == TL_INPUT_KIND_BUTTON ? tl__input_sum_button(in, a)
-                                                      : tl__input_sum_of(in, a);
+    tl__input_sum s =
+        a->kind == TL_INPUT_KIND_BUTTON ? tl__input_sum_button(in, a) : tl__input_sum_of(in, a);
     bool was = st->held, held, tap;
     float x = s.right - s.left, y = s.down - s.up, len;
     if (a->kind == TL_INPUT_KIND_BUTTON) {
@@ -1586,8 +1587,8 @@ static bool tl__input_allocate(tl_input *in) {
         (tl__input_device *)tl__input_alloc(in, in->max_devices, sizeof *in->devices, "devices");
     in->prompts =
         (tl__input_prompt *)tl__input_alloc(in, in->max_prompts, sizeof *in->prompts, "prompts");
-    return in->actions && in->states && in->bindings && in->modes && in->listeners && in->dirty && in->edged &&
-           in->devices && in->prompts;
+    return in->actions && in->states && in->bindings && in->modes && in->listeners && in->dirty &&
+           in->edged && in->devices && in->prompts;
 }
 
 /* The desc's defaults, applied in one place. */
@@ -1787,7 +1788,8 @@ TL_API tl_input_result tl_input_feed(tl_input *in, const tl_input_event *e) {
     if (!in || !e) return TL_INPUT_INVALID_ARGUMENT;
     switch (e->type) {
     case TL_INPUT_EVENT_KEY: return tl_input_feed_key(in, e->code, e->value > 0.5f);
-    case TL_INPUT_EVENT_MOUSE_BUTTON: return tl_input_feed_mouse_button(in, e->code, e->value > 0.5f);
+    case TL_INPUT_EVENT_MOUSE_BUTTON:
+        return tl_input_feed_mouse_button(in, e->code, e->value > 0.5f);
     case TL_INPUT_EVENT_GAMEPAD_BUTTON:
         return tl_input_feed_gamepad_button(in, e->device, e->code, e->value > 0.5f);
     case TL_INPUT_EVENT_GAMEPAD_AXIS:
@@ -1814,7 +1816,8 @@ static void tl__input_evaluate_dirty(tl_input *in) {
     for (w = 0; w < words; w++) {
         uint64_t bits = in->dirty[w];
         in->dirty[w] = 0;
-        for (; bits; bits &= bits - 1u) tl__input_evaluate(in, w * 64u + tl__input_lowest_bit(bits));
+        for (; bits; bits &= bits - 1u)
+            tl__input_evaluate(in, w * 64u + tl__input_lowest_bit(bits));
     }
 }
 
