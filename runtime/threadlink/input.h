@@ -90,9 +90,10 @@
    QUERIES AND COST
    ----------------
    tl_input_held, _pressed, _released, _value and _vector are static inline: each reads the
-   action's tl_input_state (tl_input_state_of: one multiply-and-shift hash of the identity value
-   into a table a quarter full, nearly always its first entry; the compiler merges the lookups of
-   several questions on one action), so asking costs about what reading a game's own array does.
+   action's tl_input_state (tl_input_state_of: the identity value's low bits -- it is a hash --
+   index a table a quarter full, nearly always at the action's entry; the compiler merges the
+   lookups of several questions on one action), so asking costs about what reading a game's own
+   array does.
    tl_input_update evaluates only the actions whose controls changed since the last one (a bit
    per action, set by the feed through each control's listeners), clears only the edges it set,
    and each binding keeps its control decoded. tests/bench/input measures it against a
@@ -624,18 +625,18 @@ typedef struct tl__input_entry {
 typedef struct tl__input_view {
     const tl__input_entry *table; /* open addressing, at most a quarter full: mask + 1 entries */
     const tl_input_state *states; /* per action, then one always at rest (unknown actions) */
-    uint32_t mask, shift;         /* an id's first entry: its Fibonacci hash >> shift */
+    uint32_t mask;                /* an id's first entry: its low bits (ids are XXH32 hashes) */
 } tl__input_view;
 /* The index of an id not in its first entry (out of line: rarely needed), from entry `at`. */
 TL_API uint32_t tl__input_find_on(const tl__input_view *view, uint32_t action, uint32_t at);
 
 static inline uint32_t tl__input_hash(const tl__input_view *view, uint32_t action) {
-    return (uint32_t)(action * 0x9e3779b1u) >> view->shift;
+    return action & view->mask;
 }
 
 /* The state of an action (never NULL: one at rest for an action the map does not have); it
-   changes at each tl_input_update, and lives until tl_input_destroy. A lookup in a table indexed
-   by the id's hash: a multiply and two loads, nearly always without a loop. */
+   changes at each tl_input_update, and lives until tl_input_destroy. A mask and two loads, nearly
+   always without a loop (no multiplying hash: the ids are hashes already). */
 static inline const tl_input_state *tl_input_state_of(const tl_input *in, uint32_t action) {
     static const tl_input_state rest = { 0.0f, 0.0f, 0.0f, false, false, false };
     const tl__input_view *view = (const tl__input_view *)(const void *)in;
@@ -976,6 +977,13 @@ extern "C" {
 #endif
 
 #define TL__INPUT_MODULE "Input"
+/* A step of every event fed, inlined into each per-kind feed where the compiler can be told so
+   (a call less per event). */
+#if defined(__GNUC__) || defined(__clang__)
+#define TL__INPUT_INLINE static inline __attribute__((always_inline))
+#else
+#define TL__INPUT_INLINE static inline
+#endif
 /* Slots of the physical inputs: keys by usage, then mouse buttons, gamepad buttons, axes. */
 #define TL__INPUT_MOUSE_BASE 256u
 #define TL__INPUT_BUTTON_BASE 264u
@@ -990,6 +998,12 @@ extern "C" {
 #define TL__INPUT_SAVE_FORMAT 1u
 #define TL__INPUT_SAVE_HEADER 12u
 #define TL__INPUT_SAVE_ENTRY 12u
+
+/* The directions an action's bindings add to (an axis action: right, positive, and left). */
+#define TL__INPUT_RIGHT 0u
+#define TL__INPUT_LEFT 1u
+#define TL__INPUT_DOWN 2u
+#define TL__INPUT_UP 3u
 
 /* How a binding reads its slot (set with its control, so the update need not decode it). */
 typedef enum tl__input_read {
@@ -1009,6 +1023,7 @@ typedef struct tl__input_binding {
     uint32_t flags;
     uint32_t slot; /* its (first) slot */
     uint32_t read; /* tl__input_read */
+    uint32_t dir;  /* the direction its part adds to (TL__INPUT_RIGHT, ...) */
 } tl__input_binding;
 
 typedef struct tl__input_action {
@@ -1207,6 +1222,10 @@ static uint32_t tl__input_mode_index(const tl_input *in, uint32_t mode) {
 static void tl__input_compile(const tl_input *in, tl__input_binding *b) {
     uint32_t code = TL_INPUT_CONTROL_CODE(b->control);
     b->point = b->threshold > 0.0f ? b->threshold : in->press_point;
+    b->dir = b->part == TL_INPUT_PART_NEGATIVE || b->part == TL_INPUT_PART_LEFT ? TL__INPUT_LEFT
+             : b->part == TL_INPUT_PART_DOWN                                    ? TL__INPUT_DOWN
+             : b->part == TL_INPUT_PART_UP                                      ? TL__INPUT_UP
+                                                                                : TL__INPUT_RIGHT;
     b->read = TL__INPUT_READ_DIGITAL;
     if (TL_INPUT_CONTROL_CLASS(b->control) == TL_INPUT_CLASS_STICK) {
         b->read = TL__INPUT_READ_STICK;
@@ -1247,7 +1266,7 @@ static bool tl__input_active(const tl_input *in, const tl__input_binding *b) {
 
 /* What an action's bindings add up to, per direction. */
 typedef struct tl__input_sum {
-    float right, left, down, up; /* an axis action uses right (positive) and left (negative) */
+    float dir[4]; /* TL__INPUT_RIGHT ... */
     bool any, tap;
 } tl__input_sum;
 
@@ -1260,32 +1279,27 @@ static void tl__input_add_signed(const tl_input *in, const tl__input_binding *b,
         v.x = tl__input_axial(in, in->slots[b->slot].value);
         v.y = 0.0f;
     }
-    s->right = tl__input_max(s->right, v.x);
-    s->left = tl__input_max(s->left, -v.x);
-    s->down = tl__input_max(s->down, v.y);
-    s->up = tl__input_max(s->up, -v.y);
+    s->dir[TL__INPUT_RIGHT] = tl__input_max(s->dir[TL__INPUT_RIGHT], v.x);
+    s->dir[TL__INPUT_LEFT] = tl__input_max(s->dir[TL__INPUT_LEFT], -v.x);
+    s->dir[TL__INPUT_DOWN] = tl__input_max(s->dir[TL__INPUT_DOWN], v.y);
+    s->dir[TL__INPUT_UP] = tl__input_max(s->dir[TL__INPUT_UP], -v.y);
 }
 
 /* An axis or vector action's binding: its level in its part's direction (a whole axis or stick
    both ways). */
 static void tl__input_contribute(const tl_input *in, const tl__input_binding *b, tl__input_sum *s) {
     float level;
-    if (b->read == TL__INPUT_READ_DIGITAL && in->slots[b->slot].downs > 0 &&
-        !tl__input_active(in, b))
-        s->tap = true;
-    if ((b->read == TL__INPUT_READ_AXIS || b->read == TL__INPUT_READ_STICK) &&
-        b->part == TL_INPUT_PART_NONE) {
+    if (b->read == TL__INPUT_READ_DIGITAL) {
+        level = in->slots[b->slot].value;
+        s->tap |= level < b->point && in->slots[b->slot].downs > 0;
+    } else if ((b->read == TL__INPUT_READ_AXIS || b->read == TL__INPUT_READ_STICK) &&
+               b->part == TL_INPUT_PART_NONE) {
         tl__input_add_signed(in, b, s);
         return;
+    } else {
+        level = tl__input_level(in, b);
     }
-    level = tl__input_level(in, b);
-    switch (b->part) {
-    case TL_INPUT_PART_NEGATIVE:
-    case TL_INPUT_PART_LEFT: s->left = tl__input_max(s->left, level); break;
-    case TL_INPUT_PART_UP: s->up = tl__input_max(s->up, level); break;
-    case TL_INPUT_PART_DOWN: s->down = tl__input_max(s->down, level); break;
-    default: s->right = tl__input_max(s->right, level); break;
-    }
+    s->dir[b->dir] = tl__input_max(s->dir[b->dir], level);
 }
 
 /* A button action's live bindings (a latched one is not yet live): whether one holds it, and
@@ -1328,7 +1342,8 @@ static void tl__input_evaluate(tl_input *in, uint32_t action) {
     tl__input_sum s =
         a->kind == TL_INPUT_KIND_BUTTON ? tl__input_sum_button(in, a) : tl__input_sum_of(in, a);
     bool was = st->held, held, tap;
-    float x = s.right - s.left, y = s.down - s.up, len;
+    float x = s.dir[TL__INPUT_RIGHT] - s.dir[TL__INPUT_LEFT];
+    float y = s.dir[TL__INPUT_DOWN] - s.dir[TL__INPUT_UP], len;
     if (a->kind == TL_INPUT_KIND_BUTTON) {
         held = s.any;
         x = len = held ? 1.0f : 0.0f;
@@ -1377,7 +1392,7 @@ static uint32_t tl__input_lowest_bit(uint64_t bits) {
 
 /* A slot changed: its listeners' actions are evaluated at the next update, and a latched binding
    that came to rest is released from its latch. */
-static void tl__input_slot_changed(tl_input *in, uint32_t slot) {
+TL__INPUT_INLINE void tl__input_slot_changed(tl_input *in, uint32_t slot) {
     uint32_t l = in->slots[slot].first;
     if (!in->slots[slot].touched) {
         in->slots[slot].touched = true;
@@ -1529,10 +1544,9 @@ static void *tl__input_alloc(tl_input *in, size_t count, size_t size, const char
 
 /* The action table, each action's mode and the mode list. False on a repeated action. */
 static bool tl__input_index_actions(tl_input *in) {
-    uint32_t a, cap = 16, bits = 4;
-    while (cap < in->action_count * 4u) cap *= 2u, bits++;
+    uint32_t a, cap = 16;
+    while (cap < in->action_count * 4u) cap *= 2u;
     in->view.mask = cap - 1u;
-    in->view.shift = 32u - bits;
     in->view.table = in->table =
         (tl__input_entry *)tl__input_alloc(in, cap, sizeof *in->table, "action table");
     if (!in->table) return false;
