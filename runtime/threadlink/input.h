@@ -1132,8 +1132,13 @@ static inline float tl__input_float_step(float v, int step) {
    Newton's method in double from a guess within a few per cent, rounded to a float, then moved
    to its neighbour if the square root lies beyond the midpoint between them (a midpoint has 25
    bits: it squares exactly in a double, and a float never equals such a square, so no ties). */
+static inline double tl__input_mid_square(float a, float b) {
+    double m = ((double)a + (double)b) * 0.5; /* exact: the sum of two neighbours, halved */
+    return m * m;                             /* exact: 25 bits squared */
+}
+
 static inline float tl__input_sqrt_exact(float v) {
-    double d = v, y;
+    double d = (double)v, y;
     uint64_t bits;
     float r, next;
     int i;
@@ -1143,9 +1148,9 @@ static inline float tl__input_sqrt_exact(float v) {
     for (i = 0; i < 4; i++) y = 0.5 * (y + d / y);
     r = (float)y;
     next = tl__input_float_step(r, 1);
-    if (d > ((double)r + next) * 0.5 * (((double)r + next) * 0.5)) return next;
+    if (d > tl__input_mid_square(r, next)) return next;
     next = tl__input_float_step(r, -1);
-    if (d < ((double)r + next) * 0.5 * (((double)r + next) * 0.5)) return next;
+    if (d < tl__input_mid_square(r, next)) return next;
     return r;
 }
 
