@@ -618,34 +618,28 @@ TL_API void tl_input_prompt_unwatch(tl_input *in, uint32_t handle);
 
 /* --- queries (static inline) ------------------------------------------------------------------- */
 
-/* Private: the first member of every tl_input, what the inline queries read. */
-typedef struct tl__input_entry {
-    uint32_t id, at; /* an action's id and index; an empty entry: 0 and the index at rest */
-} tl__input_entry;
+/* Private: the first member of every tl_input, what the inline queries read. A table of mask + 1
+   entries, at most a quarter full, open addressing: an action's state at the entry of its id (an
+   empty entry's state stays at rest, for actions the map does not have). */
 typedef struct tl__input_view {
-    const tl__input_entry *table; /* open addressing, at most a quarter full: mask + 1 entries */
-    const tl_input_state *states; /* per action, then one always at rest (unknown actions) */
+    const uint32_t *ids;          /* per entry: an action's id, 0 when empty */
+    const tl_input_state *states; /* per entry: that action's state */
     uint32_t mask;                /* an id's first entry: its low bits (ids are XXH32 hashes) */
 } tl__input_view;
-/* The index of an id not in its first entry (out of line: rarely needed), from entry `at`. */
+/* The entry of an id not in its first (out of line: rarely needed), from entry `at` on. */
 TL_API uint32_t tl__input_find_on(const tl__input_view *view, uint32_t action, uint32_t at);
 
-static inline uint32_t tl__input_hash(const tl__input_view *view, uint32_t action) {
-    return action & view->mask;
-}
-
 /* The state of an action (never NULL: one at rest for an action the map does not have); it
-   changes at each tl_input_update, and lives until tl_input_destroy. A mask and two loads, nearly
-   always without a loop (no multiplying hash: the ids are hashes already). */
+   changes at each tl_input_update, and lives until tl_input_destroy. A mask and two loads side by
+   side (the state's address does not wait for the id's), nearly always without a loop (no
+   multiplying hash: the ids are hashes already). */
 static inline const tl_input_state *tl_input_state_of(const tl_input *in, uint32_t action) {
     static const tl_input_state rest = { 0.0f, 0.0f, 0.0f, false, false, false };
     const tl__input_view *view = (const tl__input_view *)(const void *)in;
     uint32_t at;
-    const tl__input_entry *e;
     if (!in) return &rest;
-    at = tl__input_hash(view, action);
-    e = &view->table[at];
-    if (e->id == action) return &view->states[e->at];
+    at = action & view->mask;
+    if (view->ids[at] == action) return &view->states[at];
     return &view->states[tl__input_find_on(view, action, at)]; /* further on, or unknown */
 }
 
@@ -1030,6 +1024,7 @@ typedef struct tl__input_action {
     uint32_t id, mode; /* mode: index into the modes */
     uint32_t kind, first, count;
     const char *name;
+    uint32_t entry; /* its id's and state's entry in the view */
 } tl__input_action;
 
 typedef struct tl__input_slot {
@@ -1065,8 +1060,9 @@ typedef struct tl__input_prompt {
 
 struct tl_input {
     tl__input_view view;    /* first: the inline queries read it */
-    tl__input_entry *table; /* the view's, writable: action id -> index */
-    tl_input_state *states; /* the view's, writable: action_count + 1 */
+    uint32_t *ids;          /* the view's, writable */
+    tl_input_state *states; /* the view's, writable */
+    uint32_t *entry_action; /* per entry: its action's index, TL__INPUT_NONE when empty */
     const tl_input_map *map;
     tl_events *registry;
     tl_input_events events;
@@ -1201,17 +1197,13 @@ static uint32_t tl__input_slot_index(uint32_t control) {
 }
 
 TL_API uint32_t tl__input_find_on(const tl__input_view *view, uint32_t action, uint32_t at) {
-    for (;;) {
-        const tl__input_entry *e = &view->table[at];
-        if (e->id == action || e->id == 0) return e->at;
-        at = (at + 1u) & view->mask;
-    }
+    while (view->ids[at] != action && view->ids[at] != 0) at = (at + 1u) & view->mask;
+    return at;
 }
 
 /* The action's index, or TL__INPUT_NONE. */
 static uint32_t tl__input_find(const tl_input *in, uint32_t action) {
-    uint32_t a = (uint32_t)(tl_input_state_of(in, action) - in->states);
-    return a < in->action_count ? a : TL__INPUT_NONE;
+    return in->entry_action[tl_input_state_of(in, action) - in->states];
 }
 
 static uint32_t tl__input_mode_index(const tl_input *in, uint32_t mode) {
@@ -1343,7 +1335,7 @@ static tl__input_sum tl__input_sum_of(const tl_input *in, const tl__input_action
    stalls the store buffer). */
 static void tl__input_evaluate(tl_input *in, uint32_t action) {
     const tl__input_action *a = &in->actions[action];
-    tl_input_state *st = &in->states[action];
+    tl_input_state *st = &in->states[a->entry];
     tl__input_sum s =
         a->kind == TL_INPUT_KIND_BUTTON ? tl__input_sum_button(in, a) : tl__input_sum_of(in, a);
     bool was = st->held, held, tap;
@@ -1552,20 +1544,22 @@ static bool tl__input_index_actions(tl_input *in) {
     uint32_t a, cap = 16;
     while (cap < in->action_count * 4u) cap *= 2u;
     in->view.mask = cap - 1u;
-    in->view.table = in->table =
-        (tl__input_entry *)tl__input_alloc(in, cap, sizeof *in->table, "action table");
-    if (!in->table) return false;
-    for (a = 0; a < cap; a++) in->table[a].at = in->action_count; /* the state at rest */
+    in->view.ids = in->ids = (uint32_t *)tl__input_alloc(in, cap, sizeof *in->ids, "action table");
+    in->view.states = in->states =
+        (tl_input_state *)tl__input_alloc(in, cap, sizeof *in->states, "action table");
+    in->entry_action = (uint32_t *)tl__input_alloc(in, cap, sizeof(uint32_t), "action table");
+    if (!in->ids || !in->states || !in->entry_action) return false;
+    for (a = 0; a < cap; a++) in->entry_action[a] = TL__INPUT_NONE;
     for (a = 0; a < in->action_count; a++) {
         const tl_input_action_info *info = &in->map->actions[a];
-        uint32_t at = tl__input_hash(&in->view, info->action), m;
-        if (tl__input_find(in, info->action) != TL__INPUT_NONE) {
+        uint32_t at = tl__input_find_on(&in->view, info->action, info->action & in->view.mask), m;
+        if (in->ids[at]) {
             tl__input_log(&in->logger, TL_INPUT_LOG_BAD_MAP, "an action listed twice");
             return false;
         }
-        while (in->table[at].id) at = (at + 1u) & in->view.mask;
-        in->table[at].id = info->action;
-        in->table[at].at = a;
+        in->ids[at] = info->action;
+        in->entry_action[at] = a;
+        in->actions[a].entry = at;
         m = tl__input_mode_index(in, info->mode);
         if (m == TL__INPUT_NONE) in->modes[m = in->mode_count++].id = info->mode;
         in->actions[a].id = info->action;
@@ -1594,8 +1588,6 @@ static void tl__input_default_bindings(tl_input *in) {
 static bool tl__input_allocate(tl_input *in) {
     uint32_t n = in->action_count, nb = in->binding_count;
     in->actions = (tl__input_action *)tl__input_alloc(in, n, sizeof *in->actions, "actions");
-    in->view.states = in->states =
-        (tl_input_state *)tl__input_alloc(in, n + 1u, sizeof *in->states, "action states");
     in->bindings = (tl__input_binding *)tl__input_alloc(in, nb, sizeof *in->bindings, "bindings");
     in->modes = (tl__input_mode *)tl__input_alloc(in, n, sizeof *in->modes, "modes");
     in->listeners =
@@ -1606,8 +1598,8 @@ static bool tl__input_allocate(tl_input *in) {
         (tl__input_device *)tl__input_alloc(in, in->max_devices, sizeof *in->devices, "devices");
     in->prompts =
         (tl__input_prompt *)tl__input_alloc(in, in->max_prompts, sizeof *in->prompts, "prompts");
-    return in->actions && in->states && in->bindings && in->modes && in->listeners && in->dirty &&
-           in->edged && in->devices && in->prompts;
+    return in->actions && in->bindings && in->modes && in->listeners && in->dirty && in->edged &&
+           in->devices && in->prompts;
 }
 
 /* The desc's defaults, applied in one place. */
@@ -1673,7 +1665,8 @@ TL_API void tl_input_destroy(tl_input *in) {
     TL_FREE(in->edged);
     TL_FREE(in->devices);
     TL_FREE(in->prompts);
-    TL_FREE(in->table);
+    TL_FREE(in->ids);
+    TL_FREE(in->entry_action);
     TL_FREE(in);
 }
 
@@ -1824,8 +1817,8 @@ TL_API tl_input_result tl_input_feed(tl_input *in, const tl_input_event *e) {
 static void tl__input_clear_edges(tl_input *in) {
     uint32_t i;
     for (i = 0; i < in->edged_count; i++) {
-        in->states[in->edged[i]].pressed = false;
-        in->states[in->edged[i]].released = false;
+        in->states[in->actions[in->edged[i]].entry].pressed = false;
+        in->states[in->actions[in->edged[i]].entry].released = false;
     }
     in->edged_count = 0;
 }
@@ -2027,7 +2020,7 @@ TL_API void tl_input_reset_bindings(tl_input *in) {
 
 /* Every action at rest, without edges: a capture freezes them. */
 static void tl__input_rest_all(tl_input *in) {
-    memset(in->states, 0, in->action_count * sizeof *in->states);
+    memset(in->states, 0, (in->view.mask + 1u) * sizeof *in->states);
     tl__input_mark_none(in);
     in->edged_count = 0;
 }
