@@ -87,10 +87,10 @@
      catalog.tlcat, archives, flat asset files, source files) without blocking and refuses one
      that is a FIFO, a device, a socket or a folder, with a log line naming it (a FIFO would
      block the open for ever). The directory is then refused, or the load fails, saying so.
-   - tl_content_unregister_dir refuses while assets from the directory are held (a count above
-     zero, or loading for someone); with force it invalidates them: their objects are destroyed at
-     once, handles to them go stale, and scopes that held them skip them quietly (count, dump,
-     release). Unreferenced assets waiting for collect are released on the spot. The directory's
+   - tl_content_unregister_dir refuses (TL_CONTENT_DIR_HELD) while assets from the directory are
+     held (a count above zero, or loading for someone); with force it invalidates them: their
+     objects are destroyed at once, handles to them go stale, and scopes that held them skip them
+     quietly (count, dump, release). Unreferenced assets waiting for collect are released on the spot. The directory's
      ids and names are withdrawn before any destroy callback runs: a callback that loads one of
      its assets gets an invalid asset (logged: unknown asset).
    - Names: an asset's name (Icons/sword) is unique per profile, case-insensitively and under
@@ -100,7 +100,8 @@
 
    Loading
    - tl_scope_load (and the other synchronous loads) read, verify (the entry's XXH64) and decode
-     before returning; a failure is logged and returns an invalid asset, holding nothing.
+     before returning; a failure is logged and returns an invalid asset, holding nothing
+     (tl_content_last_result says why: TL_CONTENT_READ_FAILED, _CORRUPT, _DECODE_FAILED, ...).
    - Mapped entries (POSIX, the default I/O, packed directories): an entry of at least
      TL_CONTENT_MAP_MIN_BYTES is mapped from its archive (mmap, private and writable) instead of
      read into a new buffer: the page cache's pages, no copy and no allocation. Only large
@@ -122,7 +123,8 @@
    - Cancellation: releasing a reference before its load completes (tl_scope_release, scope
      dispose, tl_content_dispose) returns the reference at once; the load finishes and its result
      is released at the next collect. An asynchronous load that fails leaves its holders with a
-     TL_ASSET_FAILED asset; loading that key again in a scope that holds it retries.
+     TL_ASSET_FAILED asset (tl_asset_result says why); loading that key again in a scope that
+     holds it retries.
 
    Scopes
    - The root scope ends only in tl_content_shutdown. A scope ends by tl_scope_dispose or when its
@@ -160,6 +162,14 @@
      points into: no scope, asset, raw handle or directory handle may be used after it (that is
      a use after free, not a stale handle the module can detect).
 
+   ERRORS
+   ------
+   A function that can fail returns tl_content_result (TL_CONTENT_OK = 0,
+   tl_content_result_message); one that makes something (a scope, a load, a raw handle, a
+   directory) returns it, invalid on failure, the reason in tl_content_last_result(content); a
+   failed asynchronous load's reason is tl_asset_result(asset). Every failure is logged once,
+   where it is met, through desc.logger (TL_CONTENT_LOG_ITEMS). See docs/errors.md.
+
    Main thread only (callbacks run on it, from the call that loads or collects). Callbacks may
    call back into this module except to unregister directories or shut down (and loads fail
    during shutdown, above).
@@ -188,7 +198,49 @@
 extern "C" {
 #endif
 
-/* --- diagnostics table ------------------------------------------------------------------------ */
+/* --- results and diagnostics ----------------------------------------------------------------- */
+
+/* What a call that can fail answers (docs/errors.md): TL_CONTENT_OK (0) or one of these rows,
+   TL_CONTENT_<ID> in this order; tl_content_result_message gives the row's message. */
+#define TL_CONTENT_RESULTS(X) \
+    X(INVALID_ARGUMENT, "invalid argument") \
+    X(OUT_OF_MEMORY, "out of memory") \
+    X(STALE_SCOPE, "the scope has ended (stale scope handle)") \
+    X(STALE_HANDLE, "stale raw handle (already disposed or attached)") \
+    X(STALE_ASSET, "stale asset handle (its slot was released)") \
+    X(STALE_DIR, "stale directory handle (unregistered)") \
+    X(UNKNOWN_ASSET, "no registered directory holds the asset") \
+    X(NOT_HELD, "the scope does not hold the asset") \
+    X(READ_FAILED, \
+      "the asset's bytes could not be read (missing, unreadable or not a regular file)") \
+    X(CORRUPT, \
+      "the asset's bytes differ from the directory's record (size, XXH64 or compression)") \
+    X(DECODE_FAILED, "the kind's decoder refused the asset") \
+    X(GONE, \
+      "the asset is no longer served (deleted from its source tree, or dropped by a new build)") \
+    X(LOAD_CYCLE, "the asset's decoder loads the asset itself") \
+    X(SHUTTING_DOWN, "the context is shutting down") \
+    X(DIR_MISSING, \
+      "not a content directory (neither archives.json nor catalog.tlcat can be read)") \
+    X(DIR_REFUSED, \
+      "the directory was refused (invalid, or its profile or an asset id is registered already)") \
+    X(DIR_HELD, "assets from the directory are held or loading (force invalidates them)") \
+    X(KIND_EXISTS, "the category has a kind already") \
+    X(ROOT_DISPOSE, "the root scope ends only in tl_content_shutdown") \
+    X(CALLBACK_REFUSED, "not allowed from inside a content callback")
+
+typedef enum tl_content_result {
+    TL_CONTENT_OK = 0,
+#define TL__CONTENT_RESULT_ENUM(id, message) TL_CONTENT_##id,
+    TL_CONTENT_RESULTS(TL__CONTENT_RESULT_ENUM)
+#undef TL__CONTENT_RESULT_ENUM
+        TL_CONTENT_RESULT_END_
+} tl_content_result;
+
+TL_API const char *tl_content_result_message(tl_content_result result);
+
+/* One log line per failure or event, through desc.logger: the record's item is
+   TL_CONTENT_LOG_<ID>. */
 
 #define TL_CONTENT_LOG_ITEMS(X) \
     X(INVALID_ARGUMENT, TL_LOG_LEVEL_ERROR, "%s: invalid argument") \
@@ -215,6 +267,7 @@ extern "C" {
     X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)") \
     X(NOT_A_FILE, TL_LOG_LEVEL_ERROR, \
       "%s is %s, not a regular file: content is read only from regular files") \
+    X(NOT_HELD, TL_LOG_LEVEL_WARNING, "%s: scope %s does not hold asset %u") \
     TL__CONTENT_LIVE_LOG_ITEMS(X)
 
 /* Development builds (TL_CONTENT_LIVE, the live part below): source trees and hot reload. */
@@ -362,9 +415,7 @@ typedef struct tl_content_desc {
     int32_t release_delay_frames;
     bool manual_collect;
     uint32_t warn_threshold;
-    bool capture_origin;
-    bool verify_xxh64;
-    bool trust_asset_bytes;
+    bool capture_origin, verify_xxh64, trust_asset_bytes;
     uint32_t max_loads_per_frame;
     tl_content_io io;
     tl_logger logger;
@@ -377,13 +428,21 @@ typedef struct tl_content_dir_desc {
 
 /* --- context, directories, kinds ---------------------------------------------------------------- */
 
-TL_API tl_content *tl_content_create(const tl_content_desc *desc); /* NULL desc: defaults */
+/* NULL desc: defaults. NULL when out of memory (logged through desc->logger). */
+TL_API tl_content *tl_content_create(const tl_content_desc *desc);
 TL_API void tl_content_shutdown(tl_content *ctx); /* frees ctx: no handle of it may be used after */
+/* Why the last call on ctx that made something (a scope, a load, a raw handle, a directory)
+   returned an invalid one, TL_CONTENT_OK when it made it; a call that fails records its result
+   here too. TL_CONTENT_INVALID_ARGUMENT for a NULL ctx. */
+TL_API tl_content_result tl_content_last_result(const tl_content *ctx);
 
+/* Makers: an invalid directory on failure (tl_content_last_result: TL_CONTENT_DIR_MISSING,
+   _DIR_REFUSED, _OUT_OF_MEMORY, ...). */
 TL_API tl_content_dir tl_content_register_dir(tl_content *ctx, const char *path);
 TL_API tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path,
                                                  const tl_content_dir_desc *desc);
-TL_API bool tl_content_unregister_dir(tl_content_dir dir, bool force);
+/* TL_CONTENT_DIR_HELD while assets from it are held or loading, unless force. */
+TL_API tl_content_result tl_content_unregister_dir(tl_content_dir dir, bool force);
 TL_API bool tl_content_dir_valid(tl_content_dir dir);
 TL_API const char *tl_content_dir_profile(tl_content_dir dir);
 TL_API uint32_t tl_content_dir_asset_count(tl_content_dir dir);
@@ -395,7 +454,9 @@ TL_API uint32_t tl_content_dir_asset_count(tl_content_dir dir);
    the latest pack dropped while it was held). */
 TL_API bool tl_content_dir_next_asset(tl_content_dir dir, uint32_t *cursor, tl_content_info *info);
 
-TL_API bool tl_content_register_kind(tl_content *ctx, const tl_content_kind_desc *kind);
+/* TL_CONTENT_KIND_EXISTS when the category (or, for NULL, the fallback) has a kind. */
+TL_API tl_content_result tl_content_register_kind(tl_content *ctx,
+                                                  const tl_content_kind_desc *kind);
 
 /* The id of a name (ASCII case-insensitive), 0 when no registered directory has it. */
 TL_API uint32_t tl_content_find(tl_content *ctx, const char *name);
@@ -412,24 +473,29 @@ TL_API uint64_t tl_content_frame(const tl_content *ctx);
 /* --- scopes ---------------------------------------------------------------------------------------- */
 
 TL_API tl_scope tl_content_root(tl_content *ctx);
+/* Makers: an invalid scope on failure (tl_content_last_result). */
 TL_API tl_scope tl_scope_create(tl_scope parent, const char *name, tl_scope_kind kind);
 TL_API tl_scope tl_scope_create_at(tl_scope parent, const char *name, tl_scope_kind kind,
                                    const char *file, int line);
 /* Records where the scope was created (shown in leak warnings when capture_origin is on). */
 #define TL_SCOPE_CREATE(parent, name, kind) \
     tl_scope_create_at((parent), (name), (kind), __FILE__, __LINE__)
-TL_API bool tl_scope_dispose(tl_scope scope);
+TL_API tl_content_result tl_scope_dispose(tl_scope scope);
 TL_API bool tl_scope_valid(tl_scope scope);
 
+/* Makers: an invalid asset on failure, the reason in tl_content_last_result (an asynchronous
+   load that fails later: tl_asset_result). */
 TL_API tl_asset tl_scope_load(tl_scope scope, uint32_t id);
 TL_API tl_asset tl_scope_load_name(tl_scope scope, const char *name);
 TL_API tl_asset tl_scope_load_async(tl_scope scope, uint32_t id);
 TL_API tl_asset tl_scope_load_name_async(tl_scope scope, const char *name);
 TL_API bool tl_scope_contains(tl_scope scope, uint32_t id);
-TL_API bool tl_scope_release(tl_scope scope, uint32_t id);
-TL_API bool tl_scope_share_to(tl_scope source, tl_scope target, uint32_t id);
-TL_API bool tl_scope_adopt(tl_scope target, tl_asset asset);
-TL_API bool tl_scope_attach(tl_scope scope, tl_content_handle handle);
+/* TL_CONTENT_NOT_HELD when the scope does not hold the id (logged: a warning). */
+TL_API tl_content_result tl_scope_release(tl_scope scope, uint32_t id);
+/* TL_CONTENT_NOT_HELD when the source does not hold the id. */
+TL_API tl_content_result tl_scope_share_to(tl_scope source, tl_scope target, uint32_t id);
+TL_API tl_content_result tl_scope_adopt(tl_scope target, tl_asset asset);
+TL_API tl_content_result tl_scope_attach(tl_scope scope, tl_content_handle handle);
 
 TL_API uint32_t tl_scope_count(tl_scope scope); /* live keys held */
 TL_API uint32_t tl_scope_peak(tl_scope scope);
@@ -437,22 +503,23 @@ TL_API tl_scope_kind tl_scope_get_kind(tl_scope scope);
 TL_API const char *tl_scope_name(tl_scope scope);
 TL_API tl_scope tl_scope_parent(tl_scope scope);
 /* Moves a scope (and its subtree) under another parent of the same context, keeping every
-   reference it holds: nothing is released or loaded (an entity moving to another level). False
-   for the root, a stale scope or parent, another context, or a parent inside the scope's own
-   subtree. */
-TL_API bool tl_scope_reparent(tl_scope scope, tl_scope new_parent);
-TL_API void tl_scope_set_warn_threshold(tl_scope scope, uint32_t threshold);
+   reference it holds: nothing is released or loaded (an entity moving to another level).
+   TL_CONTENT_INVALID_ARGUMENT for the root, another context, or a parent inside the scope's own
+   subtree; TL_CONTENT_STALE_SCOPE for a stale scope or parent. */
+TL_API tl_content_result tl_scope_reparent(tl_scope scope, tl_scope new_parent);
+TL_API tl_content_result tl_scope_set_warn_threshold(tl_scope scope, uint32_t threshold);
 /* "Root/Field/Popup" into buf (snprintf-like: returns the full length, writes at most cap-1
    characters and a NUL when cap > 0). */
 TL_API size_t tl_scope_path(tl_scope scope, char *buf, size_t cap);
 
 /* --- raw handles ------------------------------------------------------------------------------------ */
 
+/* Makers: an invalid handle on failure (tl_content_last_result). */
 TL_API tl_content_handle tl_content_acquire(tl_content *ctx, uint32_t id);
 TL_API tl_content_handle tl_content_acquire_name(tl_content *ctx, const char *name);
 TL_API tl_content_handle tl_content_acquire_async(tl_content *ctx, uint32_t id);
 TL_API tl_content_handle tl_content_share(tl_content_handle handle);
-TL_API bool tl_content_dispose(tl_content_handle handle);
+TL_API tl_content_result tl_content_dispose(tl_content_handle handle);
 TL_API bool tl_content_handle_valid(tl_content_handle handle);
 TL_API tl_asset tl_content_handle_asset(tl_content_handle handle);
 
@@ -460,6 +527,10 @@ TL_API tl_asset tl_content_handle_asset(tl_content_handle handle);
 
 TL_API bool tl_asset_valid(tl_asset asset); /* its slot is still the one it named */
 TL_API tl_asset_status tl_asset_get_status(tl_asset asset);
+/* Why a TL_ASSET_FAILED asset failed (TL_CONTENT_READ_FAILED, _CORRUPT, _DECODE_FAILED, ...);
+   TL_CONTENT_OK while it is loading or ready; TL_CONTENT_STALE_ASSET for a stale or zero asset
+   (a synchronous load that failed returns a zero asset: its reason is tl_content_last_result). */
+TL_API tl_content_result tl_asset_result(tl_asset asset);
 TL_API void *tl_asset_object(tl_asset asset); /* NULL unless ready */
 TL_API size_t tl_asset_size(tl_asset asset);
 TL_API uint32_t tl_asset_id(tl_asset asset);
@@ -468,17 +539,15 @@ TL_API uint32_t tl_asset_count(tl_asset asset); /* references to its slot */
 
 /* --- diagnostics ------------------------------------------------------------------------------------ */
 
+/* Fields grouped so that a file including this header pays few lines for them (issue 42's size
+   limit): live_assets, slots in use (held, loading, or waiting for collect); held_assets, slots
+   with a count above zero; queued, slots waiting in the release queue; loading, slots loading. */
 typedef struct tl_content_stats {
-    uint32_t live_assets; /* slots in use: held, loading, or waiting for collect */
-    uint32_t held_assets; /* slots with a count above zero */
-    uint32_t queued;      /* slots waiting in the release queue */
-    uint32_t loading;     /* slots loading */
-    uint32_t references;  /* live references: scope keys plus raw handles */
-    uint32_t raw_handles;
-    uint32_t scopes; /* including the root */
-    uint32_t directories;
-    uint64_t loads;    /* completed decodes since creation */
-    uint64_t releases; /* slots released since creation */
+    uint32_t live_assets, held_assets, queued, loading;
+    uint32_t references, raw_handles; /* live references (scope keys plus raw handles); raw ones */
+    uint32_t scopes, directories;     /* scopes including the root */
+    uint64_t loads;                   /* completed decodes since creation */
+    uint64_t releases;                /* slots released since creation */
 } tl_content_stats;
 TL_API tl_content_stats tl_content_get_stats(tl_content *ctx);
 TL_API uint32_t tl_content_live_assets(tl_content *ctx);
@@ -626,7 +695,7 @@ typedef struct tl_content_source_desc {
 } tl_content_source_desc;
 
 /* Registers `profile` served from `source_root`. Refused (logged, an invalid directory, nothing
-   registered) when the profile is registered already, the root or a category folder is missing,
+   registered, the reason in tl_content_last_result) when the profile is registered already, the root or a category folder is missing,
    categories overlap, or the tree holds what pack refuses. */
 TL_API tl_content_dir tl_content_register_source(tl_content *ctx, const char *profile,
                                                  const char *source_root,
@@ -691,6 +760,15 @@ extern "C" {
 #define TL__CONTENT_INDEX_FILE "archives.json"
 #define TL__CONTENT_FLAT_CATALOG "catalog.tlcat"
 
+/* Reasons a load or a registration fails that have a result of their own (beside
+   TL_CONTENT_READ_FAILED or _DIR_REFUSED and running out of memory), known by their address:
+   content not matching its record (TL_CONTENT_CORRUPT), no content directory at the path
+   (TL_CONTENT_DIR_MISSING). */
+static const char tl__content_why_size[] = "file size differs from the catalog";
+static const char tl__content_why_undecodable[] = "stored bytes do not decode";
+static const char tl__content_why_no_dir[] =
+    "neither archives.json nor catalog.tlcat is readable: not a content directory";
+
 #define TL__CONTENT_NONE 0xFFFFFFFFu
 enum {
     TL__SLOT_FREE = 0,
@@ -746,6 +824,7 @@ typedef struct tl__content_slot {
     void *request, *file;
     uint32_t gen, count, next_free, kind;
     uint8_t state, queued, pending, in_flight, decoding;
+    uint8_t result; /* a FAILED slot's tl_content_result (tl_asset_result) */
 } tl__content_slot;
 
 typedef struct tl__content_scope {
@@ -776,6 +855,7 @@ typedef struct tl__content_loadreq {
 
 struct tl_content {
     tl_logger logger;
+    tl_content_result last; /* tl_content_last_result */
     tl_content_io io;
     uint64_t frame, delay;
     uint32_t warn_threshold, max_loads;
@@ -836,24 +916,25 @@ static const tl__content_live_hooks *tl__content_live_hooks_table(void);
 /* ---- runtime/src/content/io.h ---- */
 /* --- logging ------------------------------------------------------------------------------------- */
 
-static const char *tl__content_message(uint32_t item, int *level) {
-    switch (item) {
-#define TL__CONTENT_LOG_CASE(id, lvl, message) \
-    case TL_CONTENT_LOG_##id: *level = lvl; return message;
-        TL_CONTENT_LOG_ITEMS(TL__CONTENT_LOG_CASE)
-#undef TL__CONTENT_LOG_CASE
-    default: *level = TL_LOG_LEVEL_ERROR; return "%s";
-    }
+/* Every line through the desc's logger, as a row of TL_CONTENT_LOG_ITEMS (log.h's table
+   function); tl__content_log(ctx, item, ...) names the context whose logger it is (NULL:
+   stderr). */
+TL_LOG_TABLE_FN(tl__content_log_to, TL_CONTENT_LOG_ITEMS, TL_CONTENT_LOG_BASE, "Content")
+static const tl_logger *tl__content_logger(const tl_content *ctx) {
+    return ctx ? &ctx->logger : NULL;
+}
+#define tl__content_log(ctx, ...) tl__content_log_to(tl__content_logger(ctx), __VA_ARGS__)
+
+/* Records a failure's result in the context (tl_content_last_result) and returns it. */
+static tl_content_result tl__content_fail(tl_content *ctx, tl_content_result result) {
+    if (ctx) ctx->last = result;
+    return result;
 }
 
-static void tl__content_log(const tl_content *ctx, uint32_t item, ...) {
-    int level;
-    const char *fmt = tl__content_message(item, &level);
-    va_list args;
-    if (level < TL_LOG_MIN_LEVEL) return;
-    va_start(args, item);
-    tl_logv_table(ctx ? &ctx->logger : NULL, level, "Content", item, fmt, args);
-    va_end(args);
+TL_RESULT_MESSAGE_FN(tl_content_result_message, tl_content_result, TL_CONTENT_RESULTS)
+
+tl_content_result tl_content_last_result(const tl_content *ctx) {
+    return ctx ? ctx->last : TL_CONTENT_INVALID_ARGUMENT;
 }
 
 /* --- small helpers ------------------------------------------------------------------------------ */
@@ -1258,6 +1339,12 @@ static void tl__content_dir_free(tl_content *ctx, tl__content_dirrec *d) {
     d->alive = false;
 }
 
+/* The result a refused registration records, from its reason. */
+static tl_content_result tl__content_dir_result(const char *why) {
+    if (tl__content_out_of_memory(why)) return TL_CONTENT_OUT_OF_MEMORY;
+    return why == tl__content_why_no_dir ? TL_CONTENT_DIR_MISSING : TL_CONTENT_DIR_REFUSED;
+}
+
 /* Fills entries and categories from a validated catalog. */
 static bool tl__content_dir_from_catalog(tl__content_dirrec *d, const tl_cf_catalog *c) {
     uint32_t i, first, count;
@@ -1303,8 +1390,7 @@ static bool tl__content_mount_flat(tl_content *ctx, tl__content_dirrec *d, const
     if (!d->catalog) {
         if (strcmp(*why, TL__CONTENT_NOT_REGULAR) == 0)
             *why = "catalog.tlcat is not a regular file";
-        else if (!tl__content_out_of_memory(*why))
-            *why = "neither archives.json nor catalog.tlcat is readable: not a content directory";
+        else if (!tl__content_out_of_memory(*why)) *why = tl__content_why_no_dir;
         return false;
     }
     if (tl_cf_catalog_open(&c, d->catalog, (size_t)size, why) != TL_CF_OK) return false;
@@ -1641,6 +1727,7 @@ static tl_content_dir tl__content_dir_add(tl_content *ctx, tl__content_dirrec *d
         if (bad) tl__content_log(ctx, TL_CONTENT_LOG_DIR_ARCHIVE, path, bad, why);
         else tl__content_log(ctx, TL_CONTENT_LOG_DIR_REFUSED, path, why ? why : "invalid");
         tl__content_dir_free(ctx, d);
+        tl__content_fail(ctx, tl__content_dir_result(why));
         return none;
     }
     if (index == ctx->dir_len) ctx->dir_len++;
@@ -1662,6 +1749,7 @@ static tl_content_dir tl__content_dir_add(tl_content *ctx, tl__content_dirrec *d
         shadowed = tl__content_add_names(ctx, &ctx->dirs[index]);
     }
     if (shadowed) tl__content_log(ctx, TL_CONTENT_LOG_NAME_SHADOWED, path, shadowed);
+    ctx->last = TL_CONTENT_OK;
     none.ctx = ctx;
     none.index = index;
     none.gen = d->gen;
@@ -1680,10 +1768,12 @@ tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path,
     memset(&none, 0, sizeof none);
     if (!ctx || !path || !path[0]) {
         tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_content_register_dir");
+        tl__content_fail(ctx, TL_CONTENT_INVALID_ARGUMENT);
         return none;
     }
     if (ctx->in_callback) {
         tl__content_log(ctx, TL_CONTENT_LOG_CALLBACK_REFUSED, "tl_content_register_dir");
+        tl__content_fail(ctx, TL_CONTENT_CALLBACK_REFUSED);
         return none;
     }
     memset(&d, 0, sizeof d);
@@ -1692,6 +1782,7 @@ tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path,
     if (!index_path) {
         TL_FREE(d.path);
         tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "directory");
+        tl__content_fail(ctx, TL_CONTENT_OUT_OF_MEMORY);
         return none;
     }
     /* archives.json present: packed; otherwise a flat build's catalog.tlcat. */
@@ -1811,6 +1902,7 @@ static uint32_t tl__content_slot_alloc(tl_content *ctx, tl__content_entry *e) {
     s->count = 0;
     s->state = TL__SLOT_LOADING;
     s->queued = s->pending = s->in_flight = s->decoding = 0;
+    s->result = TL_CONTENT_OK;
     s->buffer = NULL;
     s->request = s->file = NULL;
     s->kind = tl__content_kind_of(ctx, e);
@@ -1819,6 +1911,14 @@ static uint32_t tl__content_slot_alloc(tl_content *ctx, tl__content_entry *e) {
     return index;
 }
 /* ---- runtime/src/content/loading.h ---- */
+/* The result of a load whose bytes could not be had, from its reason. */
+static tl_content_result tl__content_read_result(const char *why) {
+    if (tl__content_out_of_memory(why)) return TL_CONTENT_OUT_OF_MEMORY;
+    if (why == tl__content_why_size || why == tl__content_why_undecodable)
+        return TL_CONTENT_CORRUPT;
+    return TL_CONTENT_READ_FAILED;
+}
+
 /* --- mapped entries ----------------------------------------------------------------------------- */
 
 /* Maps entry `e` from its archive (private, writable: writes stay in this mapping) and returns
@@ -2021,7 +2121,7 @@ static bool tl__content_read_into(tl_content *ctx, const tl__content_entry *e, u
     if (!f) return false;
     ok = size == e->stored && ctx->io.read(ctx->io.user, f, 0, buf, (size_t)e->stored);
     ctx->io.close(ctx->io.user, f);
-    if (!ok) *why = size != e->stored ? "file size differs from the catalog" : "read error";
+    if (!ok) *why = size != e->stored ? tl__content_why_size : "read error";
     return ok;
 }
 
@@ -2053,7 +2153,7 @@ static unsigned char *tl__content_decode_new(tl_content *ctx, const tl__content_
     tl__content_prefault(ctx, bytes, (size_t)e->size);
     if (tl__content_decode_entry(ctx, e, stored, bytes)) return bytes;
     TL_FREE(bytes);
-    *why = "stored bytes do not decode";
+    *why = tl__content_why_undecodable;
     return NULL;
 }
 
@@ -2125,11 +2225,13 @@ static void tl__content_finish_bytes(tl_content *ctx, uint32_t index, unsigned c
     tl__content_entry *e = s->entry;
     void *object = NULL;
     uint32_t kind = s->kind;
+    tl_content_result result = bytes ? TL_CONTENT_OK : tl__content_read_result(why);
     if (bytes && !ctx->trust_bytes &&
         (hash ? *hash : tl__content_hash_memory(bytes, (size_t)e->size)) != e->xxh64) {
         tl__content_free_bytes(bytes, map);
         bytes = NULL;
         why = "XXH64 differs from the directory's record (corrupt content)";
+        result = TL_CONTENT_CORRUPT;
     }
     if (bytes) {
         if (kind == TL__CONTENT_NONE) {
@@ -2145,7 +2247,10 @@ static void tl__content_finish_bytes(tl_content *ctx, uint32_t index, unsigned c
             s = &ctx->slots[index]; /* the callback may have grown the slot table */
             s->decoding = 0;
             tl__content_free_bytes(bytes, map);
-            if (!object) why = "the decoder refused it";
+            if (!object) {
+                why = "the decoder refused it";
+                result = TL_CONTENT_DECODE_FAILED;
+            }
         }
     }
     s->in_flight = 0;
@@ -2157,6 +2262,7 @@ static void tl__content_finish_bytes(tl_content *ctx, uint32_t index, unsigned c
         ctx->stat_loads++;
     } else {
         s->state = TL__SLOT_FAILED;
+        s->result = (uint8_t)result;
         tl__content_log(ctx, TL_CONTENT_LOG_LOAD_FAILED, e->name, why ? why : "unknown error");
     }
     if (s->count == 0) tl__content_queue(ctx, index, ctx->frame);
@@ -2258,7 +2364,7 @@ static void tl__content_begin(tl_content *ctx, uint32_t index) {
         if (file && size != e->stored) {
             ctx->io.close(ctx->io.user, file);
             file = NULL;
-            why = "file size differs from the catalog";
+            why = tl__content_why_size;
         }
         s->file = file;
     }
@@ -2288,8 +2394,16 @@ static bool tl__content_push_load(tl_content *ctx, uint32_t index) {
     return true;
 }
 
+/* Logs a load of `e` that failed before it started and records why (TL__CONTENT_NONE). */
+static uint32_t tl__content_refuse_load(tl_content *ctx, const tl__content_entry *e,
+                                        tl_content_result result, const char *why) {
+    tl__content_log(ctx, TL_CONTENT_LOG_LOAD_FAILED, e->name, why);
+    tl__content_fail(ctx, result);
+    return TL__CONTENT_NONE;
+}
+
 /* One more reference to the entry's slot, loading it when needed. A synchronous load that fails
-   returns TL__CONTENT_NONE and holds nothing. */
+   returns TL__CONTENT_NONE and holds nothing (tl_content_last_result says why). */
 static uint32_t tl__content_acquire_entry(tl_content *ctx, tl__content_entry *e, bool async) {
     uint32_t index = e->slot;
     tl__content_slot *s;
@@ -2297,20 +2411,19 @@ static uint32_t tl__content_acquire_entry(tl_content *ctx, tl__content_entry *e,
     if (ctx->shutting_down) {
         /* A destroy callback run by shutdown: a slot made now could sit where the release loop
            has passed, and its object would never be destroyed. */
-        tl__content_log(ctx, TL_CONTENT_LOG_LOAD_FAILED, e->name, "the context is shutting down");
-        return TL__CONTENT_NONE;
+        return tl__content_refuse_load(ctx, e, TL_CONTENT_SHUTTING_DOWN,
+                                       "the context is shutting down");
     }
     if (ctx->live) {
         const char *deleted = ctx->live->deleted(ctx, e);
-        if (deleted && (index == TL__CONTENT_NONE || ctx->slots[index].state == TL__SLOT_FAILED)) {
-            tl__content_log(ctx, TL_CONTENT_LOG_LOAD_FAILED, e->name, deleted);
-            return TL__CONTENT_NONE;
-        }
+        if (deleted && (index == TL__CONTENT_NONE || ctx->slots[index].state == TL__SLOT_FAILED))
+            return tl__content_refuse_load(ctx, e, TL_CONTENT_GONE, deleted);
     }
     if (index == TL__CONTENT_NONE) {
         index = tl__content_slot_alloc(ctx, e);
         if (index == TL__CONTENT_NONE) {
             tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "slots");
+            tl__content_fail(ctx, TL_CONTENT_OUT_OF_MEMORY);
             return TL__CONTENT_NONE;
         }
         start = true;
@@ -2318,13 +2431,12 @@ static uint32_t tl__content_acquire_entry(tl_content *ctx, tl__content_entry *e,
     s = &ctx->slots[index];
     if (s->state == TL__SLOT_FAILED) {
         s->state = TL__SLOT_LOADING; /* a retry */
+        s->result = TL_CONTENT_OK;
         start = true;
     }
-    if (s->state == TL__SLOT_LOADING && s->decoding) {
-        tl__content_log(ctx, TL_CONTENT_LOG_LOAD_FAILED, e->name,
-                        "its decoder loads the asset itself");
-        return TL__CONTENT_NONE;
-    }
+    if (s->state == TL__SLOT_LOADING && s->decoding)
+        return tl__content_refuse_load(ctx, e, TL_CONTENT_LOAD_CYCLE,
+                                       "its decoder loads the asset itself");
     s->count++;
     if (s->state != TL__SLOT_LOADING) return index;
     if (async) {
@@ -2337,6 +2449,7 @@ static uint32_t tl__content_acquire_entry(tl_content *ctx, tl__content_entry *e,
     tl__content_load_now(ctx, index);
     s = &ctx->slots[index];
     if (s->state == TL__SLOT_READY) return index;
+    tl__content_fail(ctx, (tl_content_result)s->result);
     tl__content_decref(ctx, index);
     return TL__CONTENT_NONE;
 }
@@ -2359,18 +2472,9 @@ static uint32_t tl__content_scope_alloc(tl_content *ctx) {
     return index;
 }
 
-tl_content *tl_content_create(const tl_content_desc *desc) {
-    tl_content_desc zero;
-    tl_content *ctx;
-    tl__content_scope *root;
-    if (!desc) {
-        memset(&zero, 0, sizeof zero);
-        desc = &zero;
-    }
-    ctx = (tl_content *)tl__content_zalloc(sizeof *ctx);
-    if (!ctx) return NULL;
-    ctx->logger = desc->logger;
-    ctx->io = desc->io;
+/* The desc's I/O backend, or files through stdio when it lacks open, read or close. */
+static void tl__content_set_io(tl_content *ctx, const tl_content_io *io) {
+    ctx->io = *io;
     if (!ctx->io.open || !ctx->io.read || !ctx->io.close) {
         ctx->io.user = ctx; /* its refusals are logged */
         ctx->io.open = tl__content_file_open;
@@ -2383,6 +2487,23 @@ tl_content *tl_content_create(const tl_content_desc *desc) {
         ctx->io.read_begin = NULL;
         ctx->io.read_poll = NULL;
     }
+}
+
+tl_content *tl_content_create(const tl_content_desc *desc) {
+    tl_content_desc zero;
+    tl_content *ctx;
+    tl__content_scope *root;
+    if (!desc) {
+        memset(&zero, 0, sizeof zero);
+        desc = &zero;
+    }
+    ctx = (tl_content *)tl__content_zalloc(sizeof *ctx);
+    if (!ctx) {
+        tl__content_log_to(&desc->logger, TL_CONTENT_LOG_OUT_OF_MEMORY, "the content context");
+        return NULL;
+    }
+    ctx->logger = desc->logger;
+    tl__content_set_io(ctx, &desc->io);
     ctx->delay = desc->release_delay_frames < 0    ? 0
                  : desc->release_delay_frames == 0 ? 1
                                                    : (uint64_t)desc->release_delay_frames;
@@ -2403,6 +2524,7 @@ tl_content *tl_content_create(const tl_content_desc *desc) {
     if (tl__content_scope_alloc(ctx) != 0 || !(ctx->scopes[0].name = tl__content_strdup("Root"))) {
         TL_FREE(ctx->scopes);
         TL_FREE(ctx);
+        tl__content_log_to(&desc->logger, TL_CONTENT_LOG_OUT_OF_MEMORY, "the content context");
         return NULL;
     }
     root = &ctx->scopes[0];
@@ -2412,38 +2534,44 @@ tl_content *tl_content_create(const tl_content_desc *desc) {
     return ctx;
 }
 
-bool tl_content_register_kind(tl_content *ctx, const tl_content_kind_desc *kind) {
+/* Whether the kinds have one for `category` (NULL: the fallback kind). */
+static bool tl__content_kind_exists(const tl_content *ctx, const char *category) {
     uint32_t i;
+    for (i = 0; i < ctx->kind_len; i++)
+        if ((!category && !ctx->kinds[i].category) ||
+            (category && ctx->kinds[i].category && strcmp(category, ctx->kinds[i].category) == 0))
+            return true;
+    return false;
+}
+
+tl_content_result tl_content_register_kind(tl_content *ctx, const tl_content_kind_desc *kind) {
     tl__content_kind *k;
     if (!ctx || !kind || !kind->decode) {
         tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_content_register_kind");
-        return false;
+        return tl__content_fail(ctx, TL_CONTENT_INVALID_ARGUMENT);
     }
-    for (i = 0; i < ctx->kind_len; i++)
-        if ((!kind->category && !ctx->kinds[i].category) ||
-            (kind->category && ctx->kinds[i].category &&
-             strcmp(kind->category, ctx->kinds[i].category) == 0)) {
-            tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT,
-                            "tl_content_register_kind (that category has a kind)");
-            return false;
-        }
+    if (tl__content_kind_exists(ctx, kind->category)) {
+        tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT,
+                        "tl_content_register_kind (that category has a kind)");
+        return tl__content_fail(ctx, TL_CONTENT_KIND_EXISTS);
+    }
     if (!tl__content_grow((void **)&ctx->kinds, &ctx->kind_cap, sizeof *ctx->kinds,
                           ctx->kind_len + 1)) {
         tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "kinds");
-        return false;
+        return tl__content_fail(ctx, TL_CONTENT_OUT_OF_MEMORY);
     }
     k = &ctx->kinds[ctx->kind_len];
     k->category = kind->category ? tl__content_strdup(kind->category) : NULL;
     if (kind->category && !k->category) {
         tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "kinds");
-        return false;
+        return tl__content_fail(ctx, TL_CONTENT_OUT_OF_MEMORY);
     }
     k->decode = kind->decode;
     k->destroy = kind->destroy;
     k->user = kind->user;
     k->reload = kind->reload;
     ctx->kind_len++;
-    return true;
+    return TL_CONTENT_OK;
 }
 
 uint32_t tl_content_find(tl_content *ctx, const char *name) {
@@ -2561,9 +2689,15 @@ static tl__content_scope *tl__content_scope_get(tl_scope scope, const char *what
     if (scope.index >= scope.ctx->scope_len || !(s = &scope.ctx->scopes[scope.index])->alive ||
         s->gen != scope.gen) {
         tl__content_log(scope.ctx, TL_CONTENT_LOG_STALE_SCOPE, what);
+        tl__content_fail(scope.ctx, TL_CONTENT_STALE_SCOPE);
         return NULL;
     }
     return s;
+}
+
+/* The result of a call whose scope tl__content_scope_get refused. */
+static tl_content_result tl__content_scope_refused(tl_scope scope) {
+    return scope.ctx ? TL_CONTENT_STALE_SCOPE : TL_CONTENT_INVALID_ARGUMENT;
 }
 
 /* Drops references whose slot a forced unregister released. */
@@ -2634,6 +2768,7 @@ static bool tl__content_scope_add(tl_content *ctx, uint32_t scope_index, uint32_
     tl__content_held h;
     if (!tl__content_held_reserve(s, tl__content_held_count(s) + 1)) {
         tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "scope");
+        tl__content_fail(ctx, TL_CONTENT_OUT_OF_MEMORY);
         return false;
     }
     h.slot = slot;
@@ -2665,12 +2800,14 @@ tl_scope tl_scope_create_at(tl_scope parent, const char *name, tl_scope_kind kin
     if (!p) return out;
     if (kind == TL_SCOPE_ROOT || (unsigned)kind > (unsigned)TL_SCOPE_OWNED) {
         tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_scope_create (kind)");
+        tl__content_fail(ctx, TL_CONTENT_INVALID_ARGUMENT);
         return out;
     }
     if (!tl__content_grow((void **)&p->children, &p->child_cap, sizeof *p->children,
                           p->child_count + 1) ||
         (index = tl__content_scope_alloc(ctx)) == TL__CONTENT_NONE) {
         tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "scope");
+        tl__content_fail(ctx, TL_CONTENT_OUT_OF_MEMORY);
         return out;
     }
     s = &ctx->scopes[index];
@@ -2680,6 +2817,7 @@ tl_scope tl_scope_create_at(tl_scope parent, const char *name, tl_scope_kind kin
         ctx->scope_free = index;
         ctx->live_scopes--;
         tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "scope");
+        tl__content_fail(ctx, TL_CONTENT_OUT_OF_MEMORY);
         return out;
     }
     p = &ctx->scopes[pi];
@@ -2697,6 +2835,7 @@ tl_scope tl_scope_create_at(tl_scope parent, const char *name, tl_scope_kind kin
     s->alive = 1;
     s->warned = 0;
     p->children[p->child_count++] = index;
+    ctx->last = TL_CONTENT_OK;
     out.ctx = ctx;
     out.index = index;
     out.gen = s->gen;
@@ -2797,14 +2936,14 @@ static void tl__content_dispose_tree(tl_content *ctx, uint32_t top) {
     }
 }
 
-bool tl_scope_dispose(tl_scope scope) {
-    if (!tl__content_scope_get(scope, "tl_scope_dispose")) return false;
+tl_content_result tl_scope_dispose(tl_scope scope) {
+    if (!tl__content_scope_get(scope, "tl_scope_dispose")) return tl__content_scope_refused(scope);
     if (scope.index == 0) {
         tl__content_log(scope.ctx, TL_CONTENT_LOG_ROOT_DISPOSE);
-        return false;
+        return tl__content_fail(scope.ctx, TL_CONTENT_ROOT_DISPOSE);
     }
     tl__content_dispose_tree(scope.ctx, scope.index);
-    return true;
+    return TL_CONTENT_OK;
 }
 
 bool tl_scope_valid(tl_scope scope) {
@@ -2812,53 +2951,64 @@ bool tl_scope_valid(tl_scope scope) {
            scope.ctx->scopes[scope.index].alive && scope.ctx->scopes[scope.index].gen == scope.gen;
 }
 
+/* The asset of a slot a maker returns: the call succeeded (tl_content_last_result). */
 static tl_asset tl__content_asset(tl_content *ctx, uint32_t slot) {
     tl_asset a;
+    ctx->last = TL_CONTENT_OK;
     a.ctx = ctx;
     a.slot = slot;
     a.gen = ctx->slots[slot].gen;
     return a;
 }
 
+/* The slot of a key the scope holds already (the same asset: the scope does not grow), loading
+   it now for a synchronous load; TL__CONTENT_NONE when it does not hold the key, or held one that
+   failed (that reference is given back, to load again). */
+static uint32_t tl__content_held_slot(tl_content *ctx, uint32_t scope_index, uint32_t id,
+                                      bool async) {
+    tl__content_scope *s = &ctx->scopes[scope_index];
+    tl__content_held *h = s->held.mem ? tl__content_heldmap_get(s->held, id) : NULL;
+    uint32_t slot;
+    if (!h) return TL__CONTENT_NONE;
+    slot = h->slot;
+    if (ctx->slots[slot].gen != h->gen) {
+        /* Killed by a forced unregister whose destroy callbacks are running (scopes drop such
+           keys lazily): the slot may hold another asset by now. */
+        tl__content_heldmap_remove(s->held, id);
+        return TL__CONTENT_NONE;
+    }
+    if (ctx->slots[slot].state == TL__SLOT_LOADING && !async && !ctx->slots[slot].decoding)
+        tl__content_load_now(ctx, slot);
+    if (ctx->slots[slot].state == TL__SLOT_READY ||
+        (ctx->slots[slot].state == TL__SLOT_LOADING && async))
+        return slot;
+    tl__content_heldmap_remove(ctx->scopes[scope_index].held, id);
+    tl__content_decref(ctx, slot);
+    return TL__CONTENT_NONE;
+}
+
 static tl_asset tl__content_scope_load(tl_scope scope, tl__content_entry *e, uint32_t id,
                                        bool async, const char *what) {
     tl_content *ctx = scope.ctx;
     tl__content_scope *s = tl__content_scope_live(scope, what);
-    tl__content_held *h;
     tl_asset none;
     uint32_t slot;
     memset(&none, 0, sizeof none);
     if (!s) return none;
-    h = s->held.mem ? tl__content_heldmap_get(s->held, id) : NULL;
-    if (h && ctx->slots[h->slot].gen != h->gen) {
-        /* Killed by a forced unregister whose destroy callbacks are running (scopes drop such
-           keys lazily): the slot may hold another asset by now. */
-        tl__content_heldmap_remove(s->held, id);
-        h = NULL;
-    }
-    if (h) {
-        /* Held already: the same asset, the scope does not grow. */
-        slot = h->slot;
-        if (ctx->slots[slot].state == TL__SLOT_READY) return tl__content_asset(ctx, slot);
-        if (ctx->slots[slot].state == TL__SLOT_LOADING) {
-            if (!async && !ctx->slots[slot].decoding) tl__content_load_now(ctx, slot);
-            if (async || ctx->slots[slot].state == TL__SLOT_READY)
-                return tl__content_asset(ctx, slot);
-        }
-        /* Failed: give that reference back and load again. */
-        tl__content_heldmap_remove(ctx->scopes[scope.index].held, id);
-        tl__content_decref(ctx, slot);
-    }
+    slot = tl__content_held_slot(ctx, scope.index, id, async);
+    if (slot != TL__CONTENT_NONE) return tl__content_asset(ctx, slot);
     if (!e) e = tl__content_entry_of(ctx, id);
     if (!e) {
         char text[16];
         snprintf(text, sizeof text, "%u", (unsigned)id);
         tl__content_log(ctx, TL_CONTENT_LOG_UNKNOWN_ASSET, what, text);
+        tl__content_fail(ctx, TL_CONTENT_UNKNOWN_ASSET);
         return none;
     }
     if (!tl__content_held_reserve(&ctx->scopes[scope.index],
                                   tl__content_held_count(&ctx->scopes[scope.index]) + 1)) {
         tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "scope");
+        tl__content_fail(ctx, TL_CONTENT_OUT_OF_MEMORY);
         return none;
     }
     slot = tl__content_acquire_entry(ctx, e, async);
@@ -2866,6 +3016,8 @@ static tl_asset tl__content_scope_load(tl_scope scope, tl__content_entry *e, uin
     /* A decoder may have loaded into this scope meanwhile, or ended it. */
     if (!tl_scope_valid(scope)) {
         tl__content_decref(ctx, slot);
+        tl__content_log(ctx, TL_CONTENT_LOG_STALE_SCOPE, what);
+        tl__content_fail(ctx, TL_CONTENT_STALE_SCOPE);
         return none;
     }
     s = &ctx->scopes[scope.index];
@@ -2894,12 +3046,15 @@ static tl_asset tl__content_scope_load_name(tl_scope scope, const char *name, bo
     memset(&none, 0, sizeof none);
     if (!scope.ctx || !name) {
         tl__content_log(scope.ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, what);
+        tl__content_fail(scope.ctx, TL_CONTENT_INVALID_ARGUMENT);
         return none;
     }
     e = tl__content_entry_to_load(scope.ctx, name);
     if (!e) {
-        if (tl__content_scope_get(scope, what))
+        if (tl__content_scope_get(scope, what)) {
             tl__content_log(scope.ctx, TL_CONTENT_LOG_UNKNOWN_ASSET, what, name);
+            tl__content_fail(scope.ctx, TL_CONTENT_UNKNOWN_ASSET);
+        }
         return none;
     }
     return tl__content_scope_load(scope, e, e->id, async, what);
@@ -2917,39 +3072,54 @@ bool tl_scope_contains(tl_scope scope, uint32_t id) {
     return s && s->held.mem && tl__content_heldmap_get(s->held, id) != NULL;
 }
 
-bool tl_scope_release(tl_scope scope, uint32_t id) {
+/* Logs that the scope does not hold `id` (a failure of `what`) and records it. */
+static tl_content_result tl__content_not_held(tl_scope scope, uint32_t id, const char *what) {
+    char *path = tl__content_path_alloc(scope.ctx, scope.index);
+    tl__content_log(scope.ctx, TL_CONTENT_LOG_NOT_HELD, what,
+                    path ? path : scope.ctx->scopes[scope.index].name, (unsigned)id);
+    TL_FREE(path);
+    return tl__content_fail(scope.ctx, TL_CONTENT_NOT_HELD);
+}
+
+tl_content_result tl_scope_release(tl_scope scope, uint32_t id) {
     tl__content_scope *s = tl__content_scope_live(scope, "tl_scope_release");
     tl__content_held h;
-    if (!s || !s->held.mem || !tl__content_heldmap_try_get(s->held, id, &h)) return false;
+    if (!s) return tl__content_scope_refused(scope);
+    if (!s->held.mem || !tl__content_heldmap_try_get(s->held, id, &h))
+        return tl__content_not_held(scope, id, "tl_scope_release");
     tl__content_heldmap_remove(s->held, id);
     tl__content_after_remove(scope.ctx, s);
     tl__content_decref(scope.ctx, h.slot);
-    return true;
+    return TL_CONTENT_OK;
 }
 
 /* Gives the scope its own reference to a live slot (no growth when it holds the id). */
-static bool tl__content_hold_slot(tl_content *ctx, uint32_t scope_index, uint32_t slot) {
+static tl_content_result tl__content_hold_slot(tl_content *ctx, uint32_t scope_index,
+                                               uint32_t slot) {
     tl__content_scope *s = &ctx->scopes[scope_index];
     uint32_t id = ctx->slots[slot].entry->id;
-    if (s->held.mem && tl__content_heldmap_get(s->held, id)) return true;
+    if (s->held.mem && tl__content_heldmap_get(s->held, id)) return TL_CONTENT_OK;
     ctx->slots[slot].count++;
     if (!tl__content_scope_add(ctx, scope_index, id, slot)) {
         tl__content_decref(ctx, slot);
-        return false;
+        return TL_CONTENT_OUT_OF_MEMORY;
     }
-    return true;
+    return TL_CONTENT_OK;
 }
 
-bool tl_scope_share_to(tl_scope source, tl_scope target, uint32_t id) {
+tl_content_result tl_scope_share_to(tl_scope source, tl_scope target, uint32_t id) {
     tl__content_scope *s = tl__content_scope_live(source, "tl_scope_share_to");
     tl__content_held h;
-    if (!s || !tl__content_scope_live(target, "tl_scope_share_to")) return false;
+    if (!s) return tl__content_scope_refused(source);
+    if (!tl__content_scope_live(target, "tl_scope_share_to"))
+        return tl__content_scope_refused(target);
     if (source.ctx != target.ctx) {
         tl__content_log(source.ctx, TL_CONTENT_LOG_INVALID_ARGUMENT,
                         "tl_scope_share_to (two contexts)");
-        return false;
+        return tl__content_fail(source.ctx, TL_CONTENT_INVALID_ARGUMENT);
     }
-    if (!s->held.mem || !tl__content_heldmap_try_get(s->held, id, &h)) return false;
+    if (!s->held.mem || !tl__content_heldmap_try_get(s->held, id, &h))
+        return tl__content_not_held(source, id, "tl_scope_share_to");
     return tl__content_hold_slot(target.ctx, target.index, h.slot);
 }
 
@@ -2960,11 +3130,11 @@ static tl__content_slot *tl__content_slot_get(tl_asset asset) {
     return s->gen == asset.gen && s->state != TL__SLOT_FREE ? s : NULL;
 }
 
-bool tl_scope_adopt(tl_scope target, tl_asset asset) {
-    if (!tl__content_scope_live(target, "tl_scope_adopt")) return false;
+tl_content_result tl_scope_adopt(tl_scope target, tl_asset asset) {
+    if (!tl__content_scope_live(target, "tl_scope_adopt")) return tl__content_scope_refused(target);
     if (asset.ctx != target.ctx || !tl__content_slot_get(asset)) {
         tl__content_log(target.ctx, TL_CONTENT_LOG_STALE_ASSET, "tl_scope_adopt");
-        return false;
+        return tl__content_fail(target.ctx, TL_CONTENT_STALE_ASSET);
     }
     return tl__content_hold_slot(target.ctx, target.index, asset.slot);
 }
@@ -3003,23 +3173,24 @@ static bool tl__content_scope_within(const tl_content *ctx, uint32_t index, uint
     return false;
 }
 
-bool tl_scope_reparent(tl_scope scope, tl_scope new_parent) {
+tl_content_result tl_scope_reparent(tl_scope scope, tl_scope new_parent) {
     tl_content *ctx = scope.ctx;
     tl__content_scope *s = tl__content_scope_get(scope, "tl_scope_reparent");
     tl__content_scope *np = tl__content_scope_get(new_parent, "tl_scope_reparent");
     tl__content_scope *old;
     uint32_t last;
-    if (!s || !np) return false;
+    if (!s) return tl__content_scope_refused(scope);
+    if (!np) return tl__content_scope_refused(new_parent);
     if (new_parent.ctx != ctx || s->parent == TL__CONTENT_NONE ||
         tl__content_scope_within(ctx, new_parent.index, scope.index)) {
         tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_scope_reparent");
-        return false;
+        return tl__content_fail(ctx, TL_CONTENT_INVALID_ARGUMENT);
     }
-    if (s->parent == new_parent.index) return true;
+    if (s->parent == new_parent.index) return TL_CONTENT_OK;
     if (!tl__content_grow((void **)&np->children, &np->child_cap, sizeof *np->children,
                           np->child_count + 1)) {
         tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "scope");
-        return false;
+        return tl__content_fail(ctx, TL_CONTENT_OUT_OF_MEMORY);
     }
     old = &ctx->scopes[s->parent]; /* unlinked as an ending scope is: the last child moves in */
     last = old->children[--old->child_count];
@@ -3030,16 +3201,16 @@ bool tl_scope_reparent(tl_scope scope, tl_scope new_parent) {
     s->parent = new_parent.index;
     s->child_pos = np->child_count;
     np->children[np->child_count++] = scope.index;
-    return true;
+    return TL_CONTENT_OK;
 }
 
-void tl_scope_set_warn_threshold(tl_scope scope, uint32_t threshold) {
+tl_content_result tl_scope_set_warn_threshold(tl_scope scope, uint32_t threshold) {
     tl__content_scope *s = tl__content_scope_get(scope, "tl_scope_set_warn_threshold");
-    if (s) {
-        s->threshold = threshold;
-        s->warned = 0;
-        tl__content_after_add(scope.ctx, scope.index);
-    }
+    if (!s) return tl__content_scope_refused(scope);
+    s->threshold = threshold;
+    s->warned = 0;
+    tl__content_after_add(scope.ctx, scope.index);
+    return TL_CONTENT_OK;
 }
 
 const char *tl_scope_kind_name(tl_scope_kind kind) {
@@ -3100,6 +3271,7 @@ static tl_content_handle tl__content_new_ref(tl_content *ctx, uint32_t slot) {
         if (!tl__content_grow((void **)&ctx->refs, &ctx->ref_cap, sizeof *ctx->refs,
                               ctx->ref_len + 1)) {
             tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "raw handles");
+            tl__content_fail(ctx, TL_CONTENT_OUT_OF_MEMORY);
             tl__content_decref(ctx, slot);
             return h;
         }
@@ -3111,6 +3283,7 @@ static tl_content_handle tl__content_new_ref(tl_content *ctx, uint32_t slot) {
     r->slot_gen = ctx->slots[slot].gen;
     r->alive = true;
     ctx->live_refs++;
+    ctx->last = TL_CONTENT_OK;
     h.ctx = ctx;
     h.ref = index;
     h.gen = r->gen;
@@ -3147,6 +3320,7 @@ static tl_content_handle tl__content_acquire(tl_content *ctx, tl__content_entry 
         char text[16];
         snprintf(text, sizeof text, "%u", (unsigned)id);
         tl__content_log(ctx, TL_CONTENT_LOG_UNKNOWN_ASSET, what, text);
+        tl__content_fail(ctx, TL_CONTENT_UNKNOWN_ASSET);
         return none;
     }
     slot = tl__content_acquire_entry(ctx, e, async);
@@ -3167,6 +3341,7 @@ tl_content_handle tl_content_acquire_name(tl_content *ctx, const char *name) {
         memset(&none, 0, sizeof none);
         tl__content_log(ctx, TL_CONTENT_LOG_UNKNOWN_ASSET, "tl_content_acquire_name",
                         name ? name : "(null)");
+        tl__content_fail(ctx, name ? TL_CONTENT_UNKNOWN_ASSET : TL_CONTENT_INVALID_ARGUMENT);
         return none;
     }
     return tl__content_acquire(ctx, e, e->id, false, "tl_content_acquire_name");
@@ -3184,22 +3359,23 @@ tl_content_handle tl_content_share(tl_content_handle handle) {
     if (!r) {
         memset(&none, 0, sizeof none);
         tl__content_log(handle.ctx, TL_CONTENT_LOG_STALE_HANDLE, "tl_content_share");
+        tl__content_fail(handle.ctx, TL_CONTENT_STALE_HANDLE);
         return none;
     }
     handle.ctx->slots[r->slot].count++;
     return tl__content_new_ref(handle.ctx, r->slot);
 }
 
-bool tl_content_dispose(tl_content_handle handle) {
+tl_content_result tl_content_dispose(tl_content_handle handle) {
     tl__content_rawref *r = tl__content_ref_get(handle);
     if (!r) {
         tl__content_log(handle.ctx, TL_CONTENT_LOG_STALE_HANDLE, "tl_content_dispose");
-        return false;
+        return tl__content_fail(handle.ctx, TL_CONTENT_STALE_HANDLE);
     }
     /* A reference a forced unregister invalidated is dropped quietly. */
     if (handle.ctx->slots[r->slot].gen == r->slot_gen) tl__content_decref(handle.ctx, r->slot);
     tl__content_ref_free(handle.ctx, handle.ref);
-    return true;
+    return TL_CONTENT_OK;
 }
 
 bool tl_content_handle_valid(tl_content_handle handle) {
@@ -3218,25 +3394,25 @@ tl_asset tl_content_handle_asset(tl_content_handle handle) {
     return a;
 }
 
-bool tl_scope_attach(tl_scope scope, tl_content_handle handle) {
+tl_content_result tl_scope_attach(tl_scope scope, tl_content_handle handle) {
     tl__content_rawref *r;
     tl__content_scope *s = tl__content_scope_live(scope, "tl_scope_attach");
     uint32_t slot, id;
-    if (!s) return false;
+    if (!s) return tl__content_scope_refused(scope);
     r = tl__content_ref_live(handle);
     if (!r || handle.ctx != scope.ctx) {
         tl__content_log(scope.ctx, TL_CONTENT_LOG_STALE_HANDLE, "tl_scope_attach");
-        return false;
+        return tl__content_fail(scope.ctx, TL_CONTENT_STALE_HANDLE);
     }
     slot = r->slot;
     id = scope.ctx->slots[slot].entry->id;
     if (s->held.mem && tl__content_heldmap_get(s->held, id)) {
         tl__content_decref(scope.ctx, slot); /* held already: the handle's reference goes back */
     } else if (!tl__content_scope_add(scope.ctx, scope.index, id, slot)) {
-        return false; /* the handle stays yours */
+        return TL_CONTENT_OUT_OF_MEMORY; /* the handle stays yours */
     }
     tl__content_ref_free(scope.ctx, handle.ref);
-    return true;
+    return TL_CONTENT_OK;
 }
 
 /* --- assets --------------------------------------------------------------------------------------------------- */
@@ -3246,6 +3422,12 @@ bool tl_asset_valid(tl_asset asset) { return tl__content_slot_get(asset) != NULL
 tl_asset_status tl_asset_get_status(tl_asset asset) {
     tl__content_slot *s = tl__content_slot_get(asset);
     return s ? (tl_asset_status)s->state : TL_ASSET_INVALID;
+}
+
+tl_content_result tl_asset_result(tl_asset asset) {
+    tl__content_slot *s = tl__content_slot_get(asset);
+    if (!s) return TL_CONTENT_STALE_ASSET;
+    return s->state == TL__SLOT_FAILED ? (tl_content_result)s->result : TL_CONTENT_OK;
 }
 
 void *tl_asset_object(tl_asset asset) {
@@ -3302,18 +3484,18 @@ static void tl__content_unlist(tl_content *ctx, uint32_t index) {
     tl__content_rebuild_names(ctx, index);
 }
 
-bool tl_content_unregister_dir(tl_content_dir dir, bool force) {
+tl_content_result tl_content_unregister_dir(tl_content_dir dir, bool force) {
     tl_content *ctx = dir.ctx;
     tl__content_dirrec *d = tl__content_dir_get(dir);
     uint32_t i, held = 0;
     if (!d) {
         tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT,
                         "tl_content_unregister_dir (stale directory)");
-        return false;
+        return ctx ? tl__content_fail(ctx, TL_CONTENT_STALE_DIR) : TL_CONTENT_INVALID_ARGUMENT;
     }
     if (ctx->in_callback) {
         tl__content_log(ctx, TL_CONTENT_LOG_CALLBACK_REFUSED, "tl_content_unregister_dir");
-        return false;
+        return tl__content_fail(ctx, TL_CONTENT_CALLBACK_REFUSED);
     }
     for (i = 0; i < d->entry_count; i++) {
         uint32_t slot = d->entries[i].slot;
@@ -3321,7 +3503,7 @@ bool tl_content_unregister_dir(tl_content_dir dir, bool force) {
     }
     if (held && !force) {
         tl__content_log(ctx, TL_CONTENT_LOG_DIR_HELD, d->path, held);
-        return false;
+        return tl__content_fail(ctx, TL_CONTENT_DIR_HELD);
     }
     /* Unlisted before any destroy callback runs: one that loads from this directory finds an
        unknown asset, not a slot on the entries freed below. */
@@ -3339,7 +3521,7 @@ bool tl_content_unregister_dir(tl_content_dir dir, bool force) {
         tl__content_log(ctx, TL_CONTENT_LOG_DIR_FORCED, ctx->dirs[dir.index].path, held);
     }
     tl__content_dir_free(ctx, &ctx->dirs[dir.index]); /* keeps gen: old handles stay stale */
-    return true;
+    return TL_CONTENT_OK;
 }
 
 void tl_content_shutdown(tl_content *ctx) {
@@ -5025,15 +5207,18 @@ tl_content_dir tl_content_register_source(tl_content *ctx, const char *profile,
     if (!ctx || !profile || !tl_text_portable_file_name(profile, strlen(profile)) || !source_root ||
         !source_root[0] || !desc || !desc->categories || !desc->category_count) {
         tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_content_register_source");
+        tl__content_fail(ctx, TL_CONTENT_INVALID_ARGUMENT);
         return none;
     }
     if (ctx->in_callback) {
         tl__content_log(ctx, TL_CONTENT_LOG_CALLBACK_REFUSED, "tl_content_register_source");
+        tl__content_fail(ctx, TL_CONTENT_CALLBACK_REFUSED);
         return none;
     }
     src = tl__live_source_new(profile, desc, &why);
     if (!src) {
         tl__content_log(ctx, TL_CONTENT_LOG_DIR_REFUSED, source_root, why);
+        tl__content_fail(ctx, tl__content_dir_result(why));
         return none;
     }
     return tl__live_register(ctx, profile, source_root, src);

@@ -12,7 +12,7 @@
    Every reader takes bytes it does not trust: every count, offset, size and string is checked
    before it is used, nothing is read outside [data, data + size), and a reader answers TL_CF_OK
    or the class of the first problem it finds. When `why` is not NULL it also gets a sentence
-   naming the problem ("catalog: invalid name index"); tl_cf_error_text names a class.
+   naming the problem ("catalog: invalid name index"); tl_cf_result_message names a class.
 
    INCLUDE
    -------
@@ -29,6 +29,13 @@
    TL_CONTENT_ZSTD                  tl_cf_decode reads zstd entries (include <zstd.h>, link libzstd)
        Define the codec macros where content.h is implemented; without them, tl_cf_decode
        refuses entries stored with that codec (tl_cf_codec_built says which are there).
+
+   ERRORS
+   ------
+   A reader that can fail returns tl_cf_result (TL_CF_OK = 0, tl_cf_result_message; the rows of
+   TL_CF_RESULTS), the sentence naming the problem in its optional `why` out-parameter. A reader
+   has no context and no logger: its caller (content.h, patch.h, the generator) logs the failure,
+   with that sentence and the file it read. See docs/errors.md.
 */
 #ifndef TL_CONTENT_FORMAT_H
 #define TL_CONTENT_FORMAT_H
@@ -48,9 +55,9 @@
 extern "C" {
 #endif
 
-/* A reader's answer: one row per result, its id (TL_CF_<id>) and its tl_cf_error_text. */
+/* A reader's answer (docs/errors.md): TL_CF_OK (0) or one of these rows, TL_CF_<ID> in this
+   order; tl_cf_result_message gives the row's message. */
 #define TL_CF_RESULTS(X) \
-    X(OK, "ok") \
     X(TRUNCATED, "truncated") /* shorter than its header or its tables say */ \
     X(BAD_MAGIC, "not this format (bad magic)") \
     X(BAD_VERSION, "unsupported format version") \
@@ -66,13 +73,15 @@ extern "C" {
     X(TOO_LARGE, "an entry is larger than accepted") /* larger than the caller accepts */
 
 typedef enum tl_cf_result {
+    TL_CF_OK = 0,
 #define TL__CF_RESULT_ENUM(id, message) TL_CF_##id,
-    TL_CF_RESULTS(TL__CF_RESULT_ENUM) /* TL_CF_<id>, one per row from 0 */
+    TL_CF_RESULTS(TL__CF_RESULT_ENUM)
 #undef TL__CF_RESULT_ENUM
-    TL_CF_RESULT_END_
+        TL_CF_RESULT_END_
 } tl_cf_result;
 
-static inline const char *tl_cf_error_text(tl_cf_result r);
+/* The row's message; "ok" for TL_CF_OK, "unknown result" outside the table. */
+static inline const char *tl_cf_result_message(tl_cf_result result);
 
 /* XXH64 (seed 0) of a byte range: the checksum every format records. */
 static inline uint64_t tl_cf_xxh64(const void *data, size_t size);
@@ -288,18 +297,15 @@ static inline void tl_cf_index_free(tl_cf_index *index);
 #endif
 #include "hash.h"
 
-/* Indexed by tl_cf_result, built from the same rows (an array rather than a switch over every
-   enumerator, which gcc's -Wswitch-default wants a default for and clang's
-   -Wcovered-switch-default wants without). */
-static inline const char *tl_cf_error_text(tl_cf_result r) {
-    static const char *const messages[] = {
+/* Indexed by tl_cf_result, built from the same rows as log.h's TL_RESULT_MESSAGE_FN builds a
+   service's (static inline here: the readers have no implementation switch). */
 #define TL__CF_RESULT_MESSAGE(id, message) message,
-        TL_CF_RESULTS(TL__CF_RESULT_MESSAGE)
-#undef TL__CF_RESULT_MESSAGE
-    };
-    unsigned index = (unsigned)r;
-    return index < sizeof messages / sizeof messages[0] ? messages[index] : "unknown error";
+static inline const char *tl_cf_result_message(tl_cf_result result) {
+    static const char *const messages[] = { "ok", TL_CF_RESULTS(TL__CF_RESULT_MESSAGE) };
+    unsigned index = (unsigned)result;
+    return index < sizeof messages / sizeof messages[0] ? messages[index] : "unknown result";
 }
+#undef TL__CF_RESULT_MESSAGE
 
 /* The class of a problem, and its sentence for callers that asked for one. */
 static inline tl_cf_result tl__cf_fail(tl_cf_result r, const char *text, const char **why) {

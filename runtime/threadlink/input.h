@@ -1103,12 +1103,7 @@ TL_API tl_input_result tl_input_last_result(const tl_input *in) {
     return in ? in->result : TL_INPUT_INVALID_ARGUMENT;
 }
 
-TL_API const char *tl_input_result_message(tl_input_result result) {
-#define TL__INPUT_RESULT_MESSAGE(id, message) message,
-    static const char *const messages[] = { "ok", TL_INPUT_RESULTS(TL__INPUT_RESULT_MESSAGE) };
-#undef TL__INPUT_RESULT_MESSAGE
-    return (uint32_t)result < TL_INPUT_RESULT_END_ ? messages[result] : "?";
-}
+TL_RESULT_MESSAGE_FN(tl_input_result_message, tl_input_result, TL_INPUT_RESULTS)
 
 /* --- small helpers ------------------------------------------------------------------------------ */
 

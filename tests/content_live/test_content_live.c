@@ -45,7 +45,7 @@ static void live_start(live *w, tl_content_watch watch) {
     w->watch = watch;
     w->c = tl_content_create(&desc);
     k = text_kind_desc(&w->kind);
-    assert_true(tl_content_register_kind(w->c, &k));
+    assert_int_equal(tl_content_register_kind(w->c, &k), TL_CONTENT_OK);
 }
 
 static bool live_register(live *w, const tl_content_source_desc *d) {
@@ -367,6 +367,7 @@ static void test_live_delete_keeps_held_and_fails_new_loads(void **state) {
     /* A new load fails and says why. */
     log_reset();
     assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Levels/one")));
+    assert_int_equal(tl_content_last_result(w.c), TL_CONTENT_GONE);
     assert_true(log_has("loading Levels/one failed: its file was deleted from the source tree"));
     tl_scope_dispose(held);
     tl_content_update(w.c);
@@ -546,7 +547,7 @@ static void test_live_additions_before_reloads(void **state) {
     k.destroy = level_destroy;
     k.reload = level_reload;
     k.user = &g_levels;
-    assert_true(tl_content_register_kind(w.c, &k));
+    assert_int_equal(tl_content_register_kind(w.c, &k), TL_CONTENT_OK);
     assert_true(live_register(&w, &d));
     g_levels.deps = tl_scope_create(tl_content_root(w.c), "Deps", TL_SCOPE_OWNED);
     assert_non_null(text_of(tl_scope_load_name(tl_content_root(w.c), "Levels/one")));
@@ -684,7 +685,7 @@ static void test_live_category_swapped_for_a_link(void **state) {
     assert_true(live_until(&w, reloaded_once));
     assert_string_equal(text_of(hero), "hero v2");
     assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/slime")), "slime v2");
-    assert_true(tl_scope_release(tl_content_root(w.c), tl_content_find(w.c, "Sprites/slime")));
+    assert_int_equal(tl_scope_release(tl_content_root(w.c), tl_content_find(w.c, "Sprites/slime")), TL_CONTENT_OK);
     tl_content_update(w.c);
     /* Now out of the root. */
     {
@@ -855,7 +856,7 @@ static void test_live_packed_build_remounts_after_pack(void **state) {
     /* The held asset the pack dropped is no longer served: not listed. */
     assert_string_equal(listed_names(w.dir), "All:Sprites/added|All:Sprites/hero");
     /* Released, the removed asset loads no more either, saying why; packed back, it loads again. */
-    assert_true(tl_scope_release(tl_content_root(w.c), tl_asset_id(slime)));
+    assert_int_equal(tl_scope_release(tl_content_root(w.c), tl_asset_id(slime)), TL_CONTENT_OK);
     tl_content_collect(w.c);
     assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/slime")));
     assert_true(log_has("loading Sprites/slime failed: the directory's latest pack does not have it"));

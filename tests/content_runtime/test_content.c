@@ -186,17 +186,17 @@ static void test_content_unregister_refuses_while_held_and_force_invalidates(voi
     tl_content_handle h = tl_content_acquire_name(c, "Levels/one");
     char tree[4096];
     (void)state;
-    assert_false(tl_content_unregister_dir(d, false));
+    assert_int_equal(tl_content_unregister_dir(d, false), TL_CONTENT_DIR_HELD);
     assert_int_equal(log_count(TL_CONTENT_LOG_DIR_HELD), 1);
     assert_true(tl_asset_valid(sword));
     /* Unheld assets do not block: release, and unregister takes them down at once. */
-    assert_true(tl_scope_release(s, tl_asset_id(note)));
-    assert_true(tl_content_unregister_dir(e, false));
+    assert_int_equal(tl_scope_release(s, tl_asset_id(note)), TL_CONTENT_OK);
+    assert_int_equal(tl_content_unregister_dir(e, false), TL_CONTENT_OK);
     assert_false(tl_asset_valid(note));
     assert_false(tl_content_dir_valid(e));
     /* Forced: references die; scopes and handles skip them quietly. */
     log_reset();
-    assert_true(tl_content_unregister_dir(d, true));
+    assert_int_equal(tl_content_unregister_dir(d, true), TL_CONTENT_OK);
     assert_int_equal(log_count(TL_CONTENT_LOG_DIR_FORCED), 1);
     assert_false(tl_asset_valid(sword));
     assert_null(tl_asset_object(sword));
@@ -205,7 +205,7 @@ static void test_content_unregister_refuses_while_held_and_force_invalidates(voi
     assert_false(tl_scope_contains(s, tl_asset_id(sword)));
     tl_content_dump_tree(c, tree, sizeof tree);
     assert_null(strstr(tree, "Icons/sword"));
-    assert_true(tl_content_dispose(h));
+    assert_int_equal(tl_content_dispose(h), TL_CONTENT_OK);
     assert_int_equal(log_count(TL_CONTENT_LOG_STALE_HANDLE), 0);
     assert_int_equal(tl_content_live_assets(c), 0);
     tl_content_shutdown(c);
@@ -217,7 +217,7 @@ static void test_content_names_gone_after_unregister(void **state) {
     uint32_t id = tl_content_find(c, "Icons/sword");
     tl_scope s = tl_scope_create(tl_content_root(c), "S", TL_SCOPE_LEVEL);
     (void)state;
-    assert_true(tl_content_unregister_dir(d, false));
+    assert_int_equal(tl_content_unregister_dir(d, false), TL_CONTENT_OK);
     assert_int_equal(tl_content_find(c, "Icons/sword"), 0);
     assert_false(tl_content_contains(c, id));
     assert_false(tl_asset_valid(tl_scope_load(s, id)));
@@ -563,10 +563,13 @@ static void test_content_corrupt_flat_files_fail_to_load(void **state) {
     assert_true(tl_content_dir_valid(tl_content_register_dir(c, dir)));
     s = tl_scope_create(tl_content_root(c), "S", TL_SCOPE_LEVEL);
     assert_false(tl_asset_valid(tl_scope_load_name(s, "Icons/helmet")));
+    assert_int_equal(tl_content_last_result(c), TL_CONTENT_CORRUPT);
     assert_true(log_has("size differs from the catalog"));
     assert_false(tl_asset_valid(tl_scope_load_name(s, "Icons/sword")));
+    assert_int_equal(tl_content_last_result(c), TL_CONTENT_CORRUPT);
     assert_true(log_has("corrupt content"));
     assert_false(tl_asset_valid(tl_scope_load_name(s, "Levels/one")));
+    assert_int_equal(tl_content_last_result(c), TL_CONTENT_READ_FAILED);
     assert_true(log_has("missing"));
     assert_true(tl_asset_valid(tl_scope_load_name(s, "Levels/two")));
     assert_int_equal(tl_scope_count(s), 1); /* failures hold nothing */
@@ -680,12 +683,12 @@ static void world_init(world *w, tl_content_desc *desc) {
     memset(w, 0, sizeof *w);
     w->c = make_ctx(desc);
     k = count_kind("Icons", &w->icons);
-    assert_true(tl_content_register_kind(w->c, &k));
+    assert_int_equal(tl_content_register_kind(w->c, &k), TL_CONTENT_OK);
     k = count_kind("Levels", &w->levels);
-    assert_true(tl_content_register_kind(w->c, &k));
+    assert_int_equal(tl_content_register_kind(w->c, &k), TL_CONTENT_OK);
     k = count_kind(NULL, &w->other);
-    assert_true(tl_content_register_kind(w->c, &k));
-    assert_false(tl_content_register_kind(w->c, &k)); /* one kind per category */
+    assert_int_equal(tl_content_register_kind(w->c, &k), TL_CONTENT_OK);
+    assert_int_equal(tl_content_register_kind(w->c, &k), TL_CONTENT_KIND_EXISTS); /* one kind per category */
     assert_true(tl_content_dir_valid(tl_content_register_dir(w->c, out_dir("Main"))));
     w->sword = id_of(w->c, "Icons/sword");
     w->shield = id_of(w->c, "Icons/Shield");
@@ -780,8 +783,8 @@ static void test_content_release_collect_and_generation(void **state) {
     world_init(&w, NULL);
     s = tl_scope_create(tl_content_root(w.c), "S", TL_SCOPE_LEVEL);
     a = tl_scope_load(s, w.sword);
-    assert_true(tl_scope_release(s, w.sword));
-    assert_false(tl_scope_release(s, w.sword)); /* not held any more */
+    assert_int_equal(tl_scope_release(s, w.sword), TL_CONTENT_OK);
+    assert_int_equal(tl_scope_release(s, w.sword), TL_CONTENT_NOT_HELD); /* not held any more */
     assert_false(tl_scope_contains(s, w.sword));
     assert_true(tl_asset_valid(a)); /* queued, not yet released */
     assert_int_equal(tl_content_get_stats(w.c).queued, 1);
@@ -801,10 +804,10 @@ static void test_content_release_collect_and_generation(void **state) {
     assert_false(tl_asset_valid(a));
     assert_true(tl_asset_valid(b));
     /* Release and re-acquire within a frame, or before collect: never reloads. */
-    assert_true(tl_scope_release(s, w.shield));
+    assert_int_equal(tl_scope_release(s, w.shield), TL_CONTENT_OK);
     assert_true(tl_asset_valid(tl_scope_load(s, w.shield)));
     tl_content_update(w.c);
-    assert_true(tl_scope_release(s, w.shield));
+    assert_int_equal(tl_scope_release(s, w.shield), TL_CONTENT_OK);
     tl_content_update(w.c);
     assert_true(tl_asset_valid(tl_scope_load(s, w.shield)));
     tl_content_update(w.c);
@@ -873,12 +876,12 @@ static void test_content_share_adopt_attach(void **state) {
     t = tl_scope_create(tl_content_root(w.c), "T", TL_SCOPE_SCREEN);
     u = tl_scope_create(tl_content_root(w.c), "U", TL_SCOPE_ENTITY);
     a = tl_scope_load(s, w.sword);
-    assert_false(tl_scope_share_to(s, t, w.shield)); /* the source does not hold it */
-    assert_true(tl_scope_share_to(s, t, w.sword));
-    assert_true(tl_scope_share_to(s, t, w.sword)); /* once per scope */
+    assert_int_equal(tl_scope_share_to(s, t, w.shield), TL_CONTENT_NOT_HELD); /* the source does not hold it */
+    assert_int_equal(tl_scope_share_to(s, t, w.sword), TL_CONTENT_OK);
+    assert_int_equal(tl_scope_share_to(s, t, w.sword), TL_CONTENT_OK); /* once per scope */
     assert_int_equal(tl_asset_count(a), 2);
-    assert_true(tl_scope_adopt(u, a));
-    assert_true(tl_scope_adopt(u, a));
+    assert_int_equal(tl_scope_adopt(u, a), TL_CONTENT_OK);
+    assert_int_equal(tl_scope_adopt(u, a), TL_CONTENT_OK);
     assert_int_equal(tl_asset_count(a), 3);
     tl_scope_dispose(s); /* the others keep it */
     tl_content_update(w.c);
@@ -891,25 +894,25 @@ static void test_content_share_adopt_attach(void **state) {
     assert_true(tl_content_handle_valid(h));
     h2 = tl_content_share(h);
     assert_int_equal(tl_asset_count(tl_content_handle_asset(h)), 2);
-    assert_true(tl_content_dispose(h));
+    assert_int_equal(tl_content_dispose(h), TL_CONTENT_OK);
     log_reset();
-    assert_false(tl_content_dispose(h)); /* twice: detected */
+    assert_int_equal(tl_content_dispose(h), TL_CONTENT_STALE_HANDLE); /* twice: detected */
     assert_int_equal(log_count(TL_CONTENT_LOG_STALE_HANDLE), 1);
     assert_false(tl_content_handle_valid(tl_content_share(h)));
-    assert_true(tl_scope_attach(t, h2)); /* the scope owns it now */
+    assert_int_equal(tl_scope_attach(t, h2), TL_CONTENT_OK); /* the scope owns it now */
     assert_false(tl_content_handle_valid(h2));
     assert_true(tl_scope_contains(t, w.helmet));
     assert_int_equal(tl_asset_count(tl_scope_load(t, w.helmet)), 1);
     h3 = tl_content_acquire(w.c, w.helmet);
-    assert_true(tl_scope_attach(t, h3)); /* held already: the reference goes back */
+    assert_int_equal(tl_scope_attach(t, h3), TL_CONTENT_OK); /* held already: the reference goes back */
     assert_int_equal(tl_asset_count(tl_scope_load(t, w.helmet)), 1);
     assert_int_equal(tl_scope_count(t), 2);
-    assert_false(tl_scope_attach(t, h3));
+    assert_int_equal(tl_scope_attach(t, h3), TL_CONTENT_STALE_HANDLE);
     h = tl_content_acquire_async(w.c, w.two);
     assert_int_equal(tl_asset_get_status(tl_content_handle_asset(h)), TL_ASSET_LOADING);
     tl_content_update(w.c);
     assert_int_equal(tl_asset_get_status(tl_content_handle_asset(h)), TL_ASSET_READY);
-    assert_true(tl_content_dispose(h));
+    assert_int_equal(tl_content_dispose(h), TL_CONTENT_OK);
     world_end(&w);
 }
 
@@ -941,14 +944,14 @@ static void test_content_scope_tree_and_leak_warnings(void **state) {
     tl_scope_load(cc, w.one);
     /* Disposing a scope yourself is quiet. */
     stale = tl_scope_create(field, "Quiet", TL_SCOPE_EXPLICIT);
-    assert_true(tl_scope_dispose(stale));
+    assert_int_equal(tl_scope_dispose(stale), TL_CONTENT_OK);
     assert_int_equal(log_count(TL_CONTENT_LOG_SCOPE_LEAKED), 0);
     assert_false(tl_scope_valid(stale));
-    assert_false(tl_scope_dispose(stale));
+    assert_int_equal(tl_scope_dispose(stale), TL_CONTENT_STALE_SCOPE);
     assert_int_equal(log_count(TL_CONTENT_LOG_STALE_SCOPE), 1);
     assert_false(tl_asset_valid(tl_scope_load(stale, w.sword)));
     log_reset();
-    assert_true(tl_scope_dispose(field));
+    assert_int_equal(tl_scope_dispose(field), TL_CONTENT_OK);
     /* Children first, the last child first. Only the explicit scopes the level itself reclaims
        warn: one ending with its explicit parent (A/ChildPopup) or with an entity (Npc/Menu) has
        had its normal lifetime. */
@@ -968,7 +971,7 @@ static void test_content_scope_tree_and_leak_warnings(void **state) {
     assert_int_equal(tl_content_get_stats(w.c).scopes, 1);
     assert_int_equal(tl_content_get_stats(w.c).held_assets, 0);
     /* The root ends only at shutdown. */
-    assert_false(tl_scope_dispose(tl_content_root(w.c)));
+    assert_int_equal(tl_scope_dispose(tl_content_root(w.c)), TL_CONTENT_ROOT_DISPOSE);
     assert_int_equal(log_count(TL_CONTENT_LOG_ROOT_DISPOSE), 1);
     world_end(&w);
 }
@@ -990,9 +993,9 @@ static void test_content_scope_leak_warnings_by_parent_kind(void **state) {
     tl_scope_create(entity, "Inventory", TL_SCOPE_EXPLICIT);
     tl_scope_create(explicit_parent, "Popup", TL_SCOPE_EXPLICIT);
     tl_scope_create(root, "Forgotten", TL_SCOPE_EXPLICIT);
-    assert_true(tl_scope_dispose(screen));
-    assert_true(tl_scope_dispose(owned));
-    assert_true(tl_scope_dispose(entity));
+    assert_int_equal(tl_scope_dispose(screen), TL_CONTENT_OK);
+    assert_int_equal(tl_scope_dispose(owned), TL_CONTENT_OK);
+    assert_int_equal(tl_scope_dispose(entity), TL_CONTENT_OK);
     assert_int_equal(log_count(TL_CONTENT_LOG_SCOPE_LEAKED), 0);
     world_end(&w);
     /* Stage and Forgotten (reclaimed by shutdown); not Stage/Popup (its explicit parent ended). */
@@ -1021,27 +1024,27 @@ static void test_content_scope_reparent_keeps_references(void **state) {
     sword = tl_scope_load(npc, w.sword);
     tl_scope_load(child, w.one);
     before = decodes(&w);
-    assert_true(tl_scope_reparent(npc, town));
+    assert_int_equal(tl_scope_reparent(npc, town), TL_CONTENT_OK);
     tl_scope_path(child, path, sizeof path);
     assert_string_equal(path, "Root/Town/Npc/Hat");
     assert_int_equal(tl_scope_parent(npc).index, town.index);
-    assert_true(tl_scope_reparent(npc, town)); /* already there: nothing changes */
+    assert_int_equal(tl_scope_reparent(npc, town), TL_CONTENT_OK); /* already there: nothing changes */
     /* Refused: the root, a parent inside the scope's own subtree, the scope itself. */
     log_reset();
-    assert_false(tl_scope_reparent(root, town));
-    assert_false(tl_scope_reparent(npc, child));
-    assert_false(tl_scope_reparent(npc, npc));
+    assert_int_equal(tl_scope_reparent(root, town), TL_CONTENT_INVALID_ARGUMENT);
+    assert_int_equal(tl_scope_reparent(npc, child), TL_CONTENT_INVALID_ARGUMENT);
+    assert_int_equal(tl_scope_reparent(npc, npc), TL_CONTENT_INVALID_ARGUMENT);
     assert_int_equal(log_count(TL_CONTENT_LOG_INVALID_ARGUMENT), 3);
-    assert_true(tl_scope_dispose(field));
+    assert_int_equal(tl_scope_dispose(field), TL_CONTENT_OK);
     tl_content_collect(w.c);
     assert_true(tl_scope_valid(npc));
     assert_true(tl_scope_valid(child));
     assert_false(tl_scope_valid(sibling));
     assert_int_equal(tl_asset_get_status(sword), TL_ASSET_READY);
     assert_int_equal(decodes(&w), before);
-    assert_true(tl_scope_dispose(town));
+    assert_int_equal(tl_scope_dispose(town), TL_CONTENT_OK);
     assert_false(tl_scope_valid(child));
-    assert_false(tl_scope_reparent(npc, root)); /* stale */
+    assert_int_equal(tl_scope_reparent(npc, root), TL_CONTENT_STALE_SCOPE); /* stale */
     world_end(&w);
 }
 
@@ -1128,11 +1131,11 @@ static void test_content_cancelled_load_released_at_next_collect(void **state) {
     world_init(&w, NULL);
     s = tl_scope_create(tl_content_root(w.c), "S", TL_SCOPE_LEVEL);
     a = tl_scope_load_async(s, w.sword);
-    assert_true(tl_scope_release(s, w.sword)); /* cancelled: the reference returns at once */
+    assert_int_equal(tl_scope_release(s, w.sword), TL_CONTENT_OK); /* cancelled: the reference returns at once */
     assert_int_equal(tl_asset_count(a), 0);
     assert_int_equal(tl_scope_count(s), 0);
     h = tl_content_acquire_async(w.c, w.shield);
-    assert_true(tl_content_dispose(h));
+    assert_int_equal(tl_content_dispose(h), TL_CONTENT_OK);
     tl_scope_load_async(s, w.helmet);
     tl_scope_dispose(s); /* a scope ending cancels its loads */
     assert_int_equal(tl_content_get_stats(w.c).loading, 3);
@@ -1181,6 +1184,7 @@ static void test_content_async_backend(void **state) {
     f = tl_scope_load_name_async(s, "Levels/one");
     while (tl_asset_get_status(f) == TL_ASSET_LOADING) tl_content_update(c);
     assert_int_equal(tl_asset_get_status(f), TL_ASSET_FAILED);
+    assert_int_equal(tl_asset_result(f), TL_CONTENT_READ_FAILED); /* why, for its holders */
     assert_true(tl_scope_contains(s, tl_asset_id(f)));
     assert_int_equal(tl_asset_get_status(tl_scope_load_name(s, "Levels/one")), TL_ASSET_READY);
     /* Cancelled while in flight, then shutdown with a read in flight. */
@@ -1192,6 +1196,75 @@ static void test_content_async_backend(void **state) {
     assert_int_equal(io.live, 2);
     tl_content_shutdown(c);
     assert_int_equal(io.live, 0);
+}
+
+/* ---- results (docs/errors.md) ----------------------------------------------------------------------- */
+
+/* Each failure answers the result the header lists, with its message, and logs one line naming
+   what failed; a maker that succeeds answers TL_CONTENT_OK. */
+static void test_content_results_say_why(void **state) {
+    world w;
+    tl_scope s;
+    tl_asset a;
+    char nowhere[600];
+    (void)state;
+    assert_string_equal(tl_content_result_message(TL_CONTENT_OK), "ok");
+    assert_string_equal(tl_content_result_message(TL_CONTENT_NOT_HELD), "the scope does not hold the asset");
+    assert_string_equal(tl_content_result_message(TL_CONTENT_RESULT_END_), "unknown result");
+    assert_int_equal(tl_content_last_result(NULL), TL_CONTENT_INVALID_ARGUMENT);
+    world_init(&w, NULL);
+    assert_int_equal(tl_content_last_result(w.c), TL_CONTENT_OK);
+    /* Directories: nothing there, and a profile registered twice. */
+    snprintf(nowhere, sizeof nowhere, "%s/nowhere", g_tmp);
+    log_reset();
+    assert_false(tl_content_dir_valid(tl_content_register_dir(w.c, nowhere)));
+    assert_int_equal(tl_content_last_result(w.c), TL_CONTENT_DIR_MISSING);
+    assert_int_equal(log_count(TL_CONTENT_LOG_DIR_REFUSED), 1);
+    assert_true(log_has(nowhere));
+    assert_false(tl_content_dir_valid(tl_content_register_dir(w.c, out_dir("Main"))));
+    assert_int_equal(tl_content_last_result(w.c), TL_CONTENT_DIR_REFUSED);
+    assert_true(log_has("its profile is already registered"));
+    /* A maker that succeeds says so. */
+    s = tl_scope_create(tl_content_root(w.c), "Field", TL_SCOPE_LEVEL);
+    assert_int_equal(tl_content_last_result(w.c), TL_CONTENT_OK);
+    /* An id no directory holds. */
+    log_reset();
+    assert_false(tl_asset_valid(tl_scope_load(s, 74565u)));
+    assert_int_equal(tl_content_last_result(w.c), TL_CONTENT_UNKNOWN_ASSET);
+    assert_int_equal(log_count(TL_CONTENT_LOG_UNKNOWN_ASSET), 1);
+    assert_true(log_has("tl_scope_load: no registered directory holds asset 74565"));
+    /* Releasing what the scope does not hold: a result and a warning naming scope and id. */
+    log_reset();
+    assert_int_equal(tl_scope_release(s, w.sword), TL_CONTENT_NOT_HELD);
+    assert_int_equal(tl_content_last_result(w.c), TL_CONTENT_NOT_HELD);
+    assert_int_equal(log_count(TL_CONTENT_LOG_NOT_HELD), 1);
+    snprintf(nowhere, sizeof nowhere, "tl_scope_release: scope Root/Field does not hold asset %u", (unsigned)w.sword);
+    assert_true(log_has(nowhere));
+    /* A decoder that refuses: synchronously the maker's result, asynchronously the asset's. */
+    log_reset();
+    w.icons.fail_left = 1;
+    assert_false(tl_asset_valid(tl_scope_load(s, w.shield)));
+    assert_int_equal(tl_content_last_result(w.c), TL_CONTENT_DECODE_FAILED);
+    assert_true(log_has("loading Icons/Shield failed: the decoder refused it"));
+    w.icons.fail_left = 1;
+    a = tl_scope_load_async(s, w.helmet);
+    assert_int_equal(tl_content_last_result(w.c), TL_CONTENT_OK); /* made: it loads later */
+    assert_int_equal(tl_asset_result(a), TL_CONTENT_OK);          /* loading */
+    while (tl_asset_get_status(a) == TL_ASSET_LOADING) tl_content_update(w.c);
+    assert_int_equal(tl_asset_get_status(a), TL_ASSET_FAILED);
+    assert_int_equal(tl_asset_result(a), TL_CONTENT_DECODE_FAILED);
+    assert_true(log_has("loading Icons/helmet failed: the decoder refused it"));
+    a = tl_scope_load(s, w.helmet); /* a retry that works clears it */
+    assert_int_equal(tl_asset_get_status(a), TL_ASSET_READY);
+    assert_int_equal(tl_asset_result(a), TL_CONTENT_OK);
+    memset(&a, 0, sizeof a);
+    assert_int_equal(tl_asset_result(a), TL_CONTENT_STALE_ASSET);
+    /* Stale handles and the root. */
+    assert_int_equal(tl_scope_dispose(tl_content_root(w.c)), TL_CONTENT_ROOT_DISPOSE);
+    assert_int_equal(tl_scope_dispose(s), TL_CONTENT_OK);
+    assert_int_equal(tl_scope_dispose(s), TL_CONTENT_STALE_SCOPE);
+    assert_int_equal(tl_scope_set_warn_threshold(s, 3), TL_CONTENT_STALE_SCOPE);
+    world_end(&w);
 }
 
 /* ---- diagnostics and shutdown ---------------------------------------------------------------------- */
@@ -1301,7 +1374,7 @@ static void test_content_callbacks_may_load(void **state) {
     kd.decode = dep_decode;
     kd.destroy = dep_destroy;
     kd.user = &k;
-    assert_true(tl_content_register_kind(c, &kd));
+    assert_int_equal(tl_content_register_kind(c, &kd), TL_CONTENT_OK);
     assert_true(tl_content_dir_valid(tl_content_register_dir(c, out_dir("Main"))));
     k.c = c;
     k.deps = tl_scope_create(tl_content_root(c), "Deps", TL_SCOPE_OWNED);
@@ -1360,7 +1433,7 @@ static tl_content *reload_ctx(reload_kind *k) {
     kd.destroy = reload_destroy;
     kd.user = k;
     k->c = make_ctx(NULL);
-    assert_true(tl_content_register_kind(k->c, &kd));
+    assert_int_equal(tl_content_register_kind(k->c, &kd), TL_CONTENT_OK);
     return k->c;
 }
 
@@ -1382,7 +1455,7 @@ static void test_content_destroy_loading_from_unregistered_dir(void **state) {
     k.id = id_of(c, "Levels/one");
     k.name = "Icons/sword"; /* Main's until now; Extra's once Main is going */
     log_reset();
-    assert_true(tl_content_unregister_dir(d, false));
+    assert_int_equal(tl_content_unregister_dir(d, false), TL_CONTENT_OK);
     /* What reads every live slot's entry first (freed memory before the fix). */
     tl_content_dump_tree(c, tree, sizeof tree);
     assert_int_equal(tl_content_snapshot(c, refs, 4), 1);
@@ -1418,7 +1491,7 @@ static void test_content_forced_unregister_stale_key_in_callback(void **state) {
     k.name = "Icons/sword"; /* Extra's, once Main is going: it takes the freed slot */
     k.scope = s;
     k.scope_id = sword;
-    assert_true(tl_content_unregister_dir(d, true));
+    assert_int_equal(tl_content_unregister_dir(d, true), TL_CONTENT_OK);
     assert_true(tl_asset_valid(k.got_named));
     assert_int_not_equal(tl_asset_id(k.got_named), sword);
     assert_false(tl_asset_valid(k.got_scoped)); /* Main's sword is gone, not Extra's in its place */
@@ -1457,6 +1530,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_content_profile_once_and_shadowed_names),
         cmocka_unit_test(test_content_unregister_refuses_while_held_and_force_invalidates),
         cmocka_unit_test(test_content_names_gone_after_unregister),
+        cmocka_unit_test(test_content_results_say_why),
         cmocka_unit_test(test_content_corrupt_archives_refused),
         cmocka_unit_test(test_content_corrupt_flat_files_fail_to_load),
         cmocka_unit_test(test_content_fifos_refused_without_blocking),

@@ -93,7 +93,7 @@ static size_t load_blob(tl_scope s, int i, tl_asset *asset) {
 static void release_blob(tl_content *c, tl_scope s, int i) {
     char name[32];
     snprintf(name, sizeof name, "Blobs/blob%d", i);
-    assert_true(tl_scope_release(s, tl_content_find(c, name)));
+    assert_int_equal(tl_scope_release(s, tl_content_find(c, name)), TL_CONTENT_OK);
 }
 
 /* Every blob of the raw directory loaded twice (the first pass grows the tables): in the second,
@@ -184,7 +184,7 @@ static void test_mapped_entry_handed_to_its_decoder(void **state) {
     (void)state;
     memset(&k, 0, sizeof k);
     kind = count_kind("Blobs", &k);
-    assert_true(tl_content_register_kind(c, &kind));
+    assert_int_equal(tl_content_register_kind(c, &kind), TL_CONTENT_OK);
     d = (const decoded *)tl_asset_object(tl_scope_load_name(s, "Blobs/blob24"));
     assert_non_null(d);
     assert_int_equal(k.decodes, 1);

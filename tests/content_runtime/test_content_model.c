@@ -213,8 +213,9 @@ static void op(model *m) {
         m->s[j].alive = true;
         m->s[j].held = 0;
     } else if (kind < 10) { /* dispose */
-        bool ok = tl_scope_dispose(s->h);
-        CHECK(ok == (s->alive && k != 0));
+        tl_content_result r = tl_scope_dispose(s->h);
+        bool ok = r == TL_CONTENT_OK;
+        CHECK(r == (!s->alive ? TL_CONTENT_STALE_SCOPE : k == 0 ? TL_CONTENT_ROOT_DISPOSE : TL_CONTENT_OK));
         if (ok) m_dispose(m, k);
     } else if (kind < 40) { /* load, sync or async, by id or name */
         bool async = below(3) == 0;
@@ -233,8 +234,9 @@ static void op(model *m) {
         note_load(m, i, got);
         CHECK(tl_asset_get_status(got) == (m->a[i].state == 1 ? TL_ASSET_LOADING : TL_ASSET_READY));
     } else if (kind < 52) { /* release */
-        bool ok = tl_scope_release(s->h, m->a[i].id);
-        CHECK(ok == (s->alive && (s->held & bit) != 0));
+        tl_content_result r = tl_scope_release(s->h, m->a[i].id);
+        bool ok = r == TL_CONTENT_OK;
+        CHECK(r == (!s->alive ? TL_CONTENT_STALE_SCOPE : (s->held & bit) ? TL_CONTENT_OK : TL_CONTENT_NOT_HELD));
         if (ok) {
             s->held &= ~bit;
             m_decref(m, i);
@@ -244,7 +246,7 @@ static void op(model *m) {
     } else if (kind < 60) { /* share_to */
         bool ok;
         t = pick_scope(m, true);
-        ok = tl_scope_share_to(s->h, m->s[t].h, m->a[i].id);
+        ok = tl_scope_share_to(s->h, m->s[t].h, m->a[i].id) == TL_CONTENT_OK;
         CHECK(ok == (s->alive && m->s[t].alive && (s->held & bit) != 0));
         if (ok && !(m->s[t].held & bit)) {
             m->a[i].count++;
@@ -253,7 +255,7 @@ static void op(model *m) {
     } else if (kind < 64) { /* adopt the last handle loaded (maybe stale: a released slot) */
         bool ok;
         if (!m->a[i].last.ctx) return;
-        ok = tl_scope_adopt(s->h, m->a[i].last);
+        ok = tl_scope_adopt(s->h, m->a[i].last) == TL_CONTENT_OK;
         CHECK(ok == (s->alive && m->a[i].last_valid));
         if (ok && !(s->held & bit)) {
             m->a[i].count++;
@@ -286,14 +288,15 @@ static void op(model *m) {
         int r = (int)below(MAX_RAW);
         if (!m->r[r].h.ctx) return;
         if (below(3)) {
-            bool ok = tl_content_dispose(m->r[r].h);
-            CHECK(ok == m->r[r].alive);
+            tl_content_result res = tl_content_dispose(m->r[r].h);
+            bool ok = res == TL_CONTENT_OK;
+            CHECK(res == (m->r[r].alive ? TL_CONTENT_OK : TL_CONTENT_STALE_HANDLE));
             if (ok) {
                 m->r[r].alive = false;
                 m_decref(m, m->r[r].asset);
             }
         } else {
-            bool ok = tl_scope_attach(s->h, m->r[r].h);
+            bool ok = tl_scope_attach(s->h, m->r[r].h) == TL_CONTENT_OK;
             uint32_t b = 1u << m->r[r].asset;
             CHECK(ok == (s->alive && m->r[r].alive));
             if (ok) {
@@ -333,7 +336,7 @@ static void run(const char *root, unsigned long ops, uint64_t seed, int32_t dela
     m.delay = delay < 0 ? 0 : delay == 0 ? 1 : (uint64_t)delay;
     m.c = tl_content_create(&desc);
     kd = count_kind(NULL, &m.kind);
-    CHECK(tl_content_register_kind(m.c, &kd));
+    CHECK(tl_content_register_kind(m.c, &kd) == TL_CONTENT_OK);
     snprintf(dir, sizeof dir, "%s/out/Small", root);
     CHECK(tl_content_dir_valid(tl_content_register_dir(m.c, dir)));
     snprintf(dir, sizeof dir, "%s/out/Extra", root);
@@ -358,18 +361,18 @@ static void run(const char *root, unsigned long ops, uint64_t seed, int32_t dela
     /* The end: every owner lets go; what is left waits for collect, then nothing is live. */
     for (k = 1; k < MAX_SCOPES; k++)
         if (m.s[k].alive && m.s[k].parent == 0) {
-            CHECK(tl_scope_dispose(m.s[k].h));
+            CHECK(tl_scope_dispose(m.s[k].h) == TL_CONTENT_OK);
             m_dispose(&m, k);
         }
     for (i = 0; i < (int)NA; i++)
         if (m.s[0].held & (1u << i)) {
-            CHECK(tl_scope_release(m.s[0].h, m.a[i].id));
+            CHECK(tl_scope_release(m.s[0].h, m.a[i].id) == TL_CONTENT_OK);
             m_decref(&m, i);
         }
     m.s[0].held = 0;
     for (k = 0; k < MAX_RAW; k++)
         if (m.r[k].alive) {
-            CHECK(tl_content_dispose(m.r[k].h));
+            CHECK(tl_content_dispose(m.r[k].h) == TL_CONTENT_OK);
             m.r[k].alive = false;
             m_decref(&m, m.r[k].asset);
         }

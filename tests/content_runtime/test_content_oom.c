@@ -159,8 +159,8 @@ static void scenario(const char *profile_dir, int verify) {
     }
     kd = count_kind("Levels", &levels);
     log_reset();
-    if (step_failed(tl_content_register_kind(c, &kd), "tl_content_register_kind", NULL))
-        assert_true(tl_content_register_kind(c, &kd));
+    if (step_failed(tl_content_register_kind(c, &kd) == TL_CONTENT_OK, "tl_content_register_kind", NULL))
+        assert_int_equal(tl_content_register_kind(c, &kd), TL_CONTENT_OK);
     register_dir(c, profile_dir, verify);
     register_dir(c, "Extra", 0);
     log_reset();
@@ -173,7 +173,7 @@ static void scenario(const char *profile_dir, int verify) {
     load_checked(level, "Blobs/blob24", "bin");
     load_async_checked(c, level, "Icons/sword", "png");
     load_async_checked(c, level, "Levels/two", "txt");
-    assert_true(tl_scope_dispose(level));
+    assert_int_equal(tl_scope_dispose(level), TL_CONTENT_OK);
     tl_content_collect(c);
     tl_content_shutdown(c);
     assert_int_equal(levels.live, 0);

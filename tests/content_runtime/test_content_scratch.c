@@ -79,7 +79,7 @@ static void check_one_allocation_per_load(const char *profile_dir) {
         }
         for (i = 1; i <= 12; i++) {
             snprintf(name, sizeof name, "Blobs/blob%d", i);
-            assert_true(tl_scope_release(s, tl_content_find(c, name)));
+            assert_int_equal(tl_scope_release(s, tl_content_find(c, name)), TL_CONTENT_OK);
         }
         tl_content_collect(c);
         assert_int_equal(tl_content_live_assets(c), 0);

@@ -349,7 +349,7 @@ static void test_levels_level_scope_and_moved_entity(void **state) {
     assert_int_equal(tl_scope_get_kind(fs), TL_SCOPE_LEVEL);
     assert_string_equal(tl_scope_name(fs), "Level 1");
     npc = tl_scope_create(fs, "Npc", TL_SCOPE_ENTITY);
-    assert_true(tl_scope_reparent(npc, ts)); /* it walks into town */
+    assert_int_equal(tl_scope_reparent(npc, ts), TL_CONTENT_OK); /* it walks into town */
     tl_level_hold_release(field);
     tl_levels_update(w->levels, 0.016);
     assert_false(tl_scope_valid(fs));

@@ -20,7 +20,7 @@ int main(void) {
     if (tl_lifecycle_deployed(NULL)) bad |= 4;                                     /* lifecycle */
     if (tl_vault_serialised_size(NULL, NULL) != 0) bad |= 8;                      /* vault */
     if (tl_vault_listener_count(NULL) != 0) bad |= 8;
-    if (strcmp(tl_cf_error_text(TL_CF_NOT_FOUND), "not found") != 0) bad |= 16;     /* content_format */
+    if (strcmp(tl_cf_result_message(TL_CF_NOT_FOUND), "not found") != 0) bad |= 16;     /* content_format */
     if (tl_text_fold_compare("Hero", 4, "hERO", 4) != 0) bad |= 4096;               /* text */
     content = tl_content_create(NULL);                                            /* content */
     if (!content || !tl_scope_valid(tl_content_root(content))) bad |= 32;

@@ -276,8 +276,31 @@ static void expect_index(const char *json, tl_cf_result want)
 {
     tl_cf_index ix;
     tl_cf_result r = tl_cf_index_parse(&ix, json, strlen(json), NULL);
-    if (r != want) fail_msg("index %s: got %s, want %s", json, tl_cf_error_text(r), tl_cf_error_text(want));
+    if (r != want) fail_msg("index %s: got %s, want %s", json, tl_cf_result_message(r), tl_cf_result_message(want));
     if (r == TL_CF_OK) tl_cf_index_free(&ix);
+}
+
+/* The readers' results (docs/errors.md): TL_CF_OK is 0, the rows keep their values and
+   messages, a failure names its problem in `why` (the readers log nothing: their callers do). */
+static void test_pack_reader_results_and_messages(void **state)
+{
+    static const unsigned char header[TL_CF_ARCHIVE_HEADER_SIZE] = "TLPKARC\x1a";
+    tl_cf_archive a;
+    const char *why = NULL;
+    (void)state;
+    assert_int_equal(TL_CF_OK, 0);
+    assert_int_equal(TL_CF_TRUNCATED, 1);
+    assert_int_equal(TL_CF_TOO_LARGE, 13);
+    assert_string_equal(tl_cf_result_message(TL_CF_OK), "ok");
+    assert_string_equal(tl_cf_result_message(TL_CF_BAD_MAGIC), "not this format (bad magic)");
+    assert_string_equal(tl_cf_result_message(TL_CF_RESULT_END_), "unknown result");
+    assert_int_equal(tl_cf_archive_open(&a, header, 10, &why), TL_CF_TRUNCATED);
+    assert_non_null(why);
+    assert_string_equal(why, "truncated");
+    why = NULL;
+    assert_int_equal(tl_cf_archive_open(&a, "NOT AN ARCHIVE, NOT EVEN CLOSE TO ONE", 37, &why), TL_CF_BAD_MAGIC);
+    assert_non_null(why);
+    assert_string_equal(why, "not an archive (bad magic)");
 }
 
 #define ARC(name, role, files) "{\"name\": \"" name "\", \"role\": \"" role "\", \"size\": 10, \"input_bytes\": 5, \"xxh64\": \"0123456789abcdef\", \"files\": [" files "]}"
@@ -998,6 +1021,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pack_reader_rejects_corrupt_archives, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_pack_reader_rejects_corrupt_catalogs, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_pack_reader_rejects_corrupt_index, fixture_setup, fixture_teardown),
+        cmocka_unit_test(test_pack_reader_results_and_messages),
         cmocka_unit_test_setup_teardown(test_pack_deterministic_across_input_order, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_pack_sequential_deterministic_across_input_order, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_pack_locality_generated_tree, fixture_setup, fixture_teardown),

@@ -159,13 +159,13 @@ static void test_vault_assets_scope_end_releases(void **state)
     tl_asset in_b = unit_vault_load_Sprite(slime, b);
     (void)state;
     assert_int_equal(tl_asset_count(in_a), 2);
-    assert_true(tl_scope_dispose(a));
+    assert_int_equal(tl_scope_dispose(a), TL_CONTENT_OK);
     tl_content_collect(ctx);
     assert_false(tl_asset_valid(only_a));
     assert_true(tl_asset_valid(in_b));
     assert_int_equal(tl_asset_count(in_b), 1);
     assert_int_equal(tl_content_live_assets(ctx), 1);
-    assert_true(tl_scope_dispose(b));
+    assert_int_equal(tl_scope_dispose(b), TL_CONTENT_OK);
     tl_content_collect(ctx);
     assert_false(tl_asset_valid(in_a));
     assert_int_equal(tl_content_live_assets(ctx), 0);

@@ -87,10 +87,10 @@
      catalog.tlcat, archives, flat asset files, source files) without blocking and refuses one
      that is a FIFO, a device, a socket or a folder, with a log line naming it (a FIFO would
      block the open for ever). The directory is then refused, or the load fails, saying so.
-   - tl_content_unregister_dir refuses while assets from the directory are held (a count above
-     zero, or loading for someone); with force it invalidates them: their objects are destroyed at
-     once, handles to them go stale, and scopes that held them skip them quietly (count, dump,
-     release). Unreferenced assets waiting for collect are released on the spot. The directory's
+   - tl_content_unregister_dir refuses (TL_CONTENT_DIR_HELD) while assets from the directory are
+     held (a count above zero, or loading for someone); with force it invalidates them: their
+     objects are destroyed at once, handles to them go stale, and scopes that held them skip them
+     quietly (count, dump, release). Unreferenced assets waiting for collect are released on the spot. The directory's
      ids and names are withdrawn before any destroy callback runs: a callback that loads one of
      its assets gets an invalid asset (logged: unknown asset).
    - Names: an asset's name (Icons/sword) is unique per profile, case-insensitively and under
@@ -100,7 +100,8 @@
 
    Loading
    - tl_scope_load (and the other synchronous loads) read, verify (the entry's XXH64) and decode
-     before returning; a failure is logged and returns an invalid asset, holding nothing.
+     before returning; a failure is logged and returns an invalid asset, holding nothing
+     (tl_content_last_result says why: TL_CONTENT_READ_FAILED, _CORRUPT, _DECODE_FAILED, ...).
    - Mapped entries (POSIX, the default I/O, packed directories): an entry of at least
      TL_CONTENT_MAP_MIN_BYTES is mapped from its archive (mmap, private and writable) instead of
      read into a new buffer: the page cache's pages, no copy and no allocation. Only large
@@ -122,7 +123,8 @@
    - Cancellation: releasing a reference before its load completes (tl_scope_release, scope
      dispose, tl_content_dispose) returns the reference at once; the load finishes and its result
      is released at the next collect. An asynchronous load that fails leaves its holders with a
-     TL_ASSET_FAILED asset; loading that key again in a scope that holds it retries.
+     TL_ASSET_FAILED asset (tl_asset_result says why); loading that key again in a scope that
+     holds it retries.
 
    Scopes
    - The root scope ends only in tl_content_shutdown. A scope ends by tl_scope_dispose or when its
@@ -160,6 +162,14 @@
      points into: no scope, asset, raw handle or directory handle may be used after it (that is
      a use after free, not a stale handle the module can detect).
 
+   ERRORS
+   ------
+   A function that can fail returns tl_content_result (TL_CONTENT_OK = 0,
+   tl_content_result_message); one that makes something (a scope, a load, a raw handle, a
+   directory) returns it, invalid on failure, the reason in tl_content_last_result(content); a
+   failed asynchronous load's reason is tl_asset_result(asset). Every failure is logged once,
+   where it is met, through desc.logger (TL_CONTENT_LOG_ITEMS). See docs/errors.md.
+
    Main thread only (callbacks run on it, from the call that loads or collects). Callbacks may
    call back into this module except to unregister directories or shut down (and loads fail
    during shutdown, above).
@@ -188,7 +198,49 @@
 extern "C" {
 #endif
 
-/* --- diagnostics table ------------------------------------------------------------------------ */
+/* --- results and diagnostics ----------------------------------------------------------------- */
+
+/* What a call that can fail answers (docs/errors.md): TL_CONTENT_OK (0) or one of these rows,
+   TL_CONTENT_<ID> in this order; tl_content_result_message gives the row's message. */
+#define TL_CONTENT_RESULTS(X) \
+    X(INVALID_ARGUMENT, "invalid argument") \
+    X(OUT_OF_MEMORY, "out of memory") \
+    X(STALE_SCOPE, "the scope has ended (stale scope handle)") \
+    X(STALE_HANDLE, "stale raw handle (already disposed or attached)") \
+    X(STALE_ASSET, "stale asset handle (its slot was released)") \
+    X(STALE_DIR, "stale directory handle (unregistered)") \
+    X(UNKNOWN_ASSET, "no registered directory holds the asset") \
+    X(NOT_HELD, "the scope does not hold the asset") \
+    X(READ_FAILED, \
+      "the asset's bytes could not be read (missing, unreadable or not a regular file)") \
+    X(CORRUPT, \
+      "the asset's bytes differ from the directory's record (size, XXH64 or compression)") \
+    X(DECODE_FAILED, "the kind's decoder refused the asset") \
+    X(GONE, \
+      "the asset is no longer served (deleted from its source tree, or dropped by a new build)") \
+    X(LOAD_CYCLE, "the asset's decoder loads the asset itself") \
+    X(SHUTTING_DOWN, "the context is shutting down") \
+    X(DIR_MISSING, \
+      "not a content directory (neither archives.json nor catalog.tlcat can be read)") \
+    X(DIR_REFUSED, \
+      "the directory was refused (invalid, or its profile or an asset id is registered already)") \
+    X(DIR_HELD, "assets from the directory are held or loading (force invalidates them)") \
+    X(KIND_EXISTS, "the category has a kind already") \
+    X(ROOT_DISPOSE, "the root scope ends only in tl_content_shutdown") \
+    X(CALLBACK_REFUSED, "not allowed from inside a content callback")
+
+typedef enum tl_content_result {
+    TL_CONTENT_OK = 0,
+#define TL__CONTENT_RESULT_ENUM(id, message) TL_CONTENT_##id,
+    TL_CONTENT_RESULTS(TL__CONTENT_RESULT_ENUM)
+#undef TL__CONTENT_RESULT_ENUM
+        TL_CONTENT_RESULT_END_
+} tl_content_result;
+
+TL_API const char *tl_content_result_message(tl_content_result result);
+
+/* One log line per failure or event, through desc.logger: the record's item is
+   TL_CONTENT_LOG_<ID>. */
 
 #define TL_CONTENT_LOG_ITEMS(X) \
     X(INVALID_ARGUMENT, TL_LOG_LEVEL_ERROR, "%s: invalid argument") \
@@ -215,6 +267,7 @@ extern "C" {
     X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)") \
     X(NOT_A_FILE, TL_LOG_LEVEL_ERROR, \
       "%s is %s, not a regular file: content is read only from regular files") \
+    X(NOT_HELD, TL_LOG_LEVEL_WARNING, "%s: scope %s does not hold asset %u") \
     TL__CONTENT_LIVE_LOG_ITEMS(X)
 
 /* Development builds (TL_CONTENT_LIVE, the live part below): source trees and hot reload. */
@@ -362,9 +415,7 @@ typedef struct tl_content_desc {
     int32_t release_delay_frames;
     bool manual_collect;
     uint32_t warn_threshold;
-    bool capture_origin;
-    bool verify_xxh64;
-    bool trust_asset_bytes;
+    bool capture_origin, verify_xxh64, trust_asset_bytes;
     uint32_t max_loads_per_frame;
     tl_content_io io;
     tl_logger logger;
@@ -377,13 +428,21 @@ typedef struct tl_content_dir_desc {
 
 /* --- context, directories, kinds ---------------------------------------------------------------- */
 
-TL_API tl_content *tl_content_create(const tl_content_desc *desc); /* NULL desc: defaults */
+/* NULL desc: defaults. NULL when out of memory (logged through desc->logger). */
+TL_API tl_content *tl_content_create(const tl_content_desc *desc);
 TL_API void tl_content_shutdown(tl_content *ctx); /* frees ctx: no handle of it may be used after */
+/* Why the last call on ctx that made something (a scope, a load, a raw handle, a directory)
+   returned an invalid one, TL_CONTENT_OK when it made it; a call that fails records its result
+   here too. TL_CONTENT_INVALID_ARGUMENT for a NULL ctx. */
+TL_API tl_content_result tl_content_last_result(const tl_content *ctx);
 
+/* Makers: an invalid directory on failure (tl_content_last_result: TL_CONTENT_DIR_MISSING,
+   _DIR_REFUSED, _OUT_OF_MEMORY, ...). */
 TL_API tl_content_dir tl_content_register_dir(tl_content *ctx, const char *path);
 TL_API tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path,
                                                  const tl_content_dir_desc *desc);
-TL_API bool tl_content_unregister_dir(tl_content_dir dir, bool force);
+/* TL_CONTENT_DIR_HELD while assets from it are held or loading, unless force. */
+TL_API tl_content_result tl_content_unregister_dir(tl_content_dir dir, bool force);
 TL_API bool tl_content_dir_valid(tl_content_dir dir);
 TL_API const char *tl_content_dir_profile(tl_content_dir dir);
 TL_API uint32_t tl_content_dir_asset_count(tl_content_dir dir);
@@ -395,7 +454,9 @@ TL_API uint32_t tl_content_dir_asset_count(tl_content_dir dir);
    the latest pack dropped while it was held). */
 TL_API bool tl_content_dir_next_asset(tl_content_dir dir, uint32_t *cursor, tl_content_info *info);
 
-TL_API bool tl_content_register_kind(tl_content *ctx, const tl_content_kind_desc *kind);
+/* TL_CONTENT_KIND_EXISTS when the category (or, for NULL, the fallback) has a kind. */
+TL_API tl_content_result tl_content_register_kind(tl_content *ctx,
+                                                  const tl_content_kind_desc *kind);
 
 /* The id of a name (ASCII case-insensitive), 0 when no registered directory has it. */
 TL_API uint32_t tl_content_find(tl_content *ctx, const char *name);
@@ -412,24 +473,29 @@ TL_API uint64_t tl_content_frame(const tl_content *ctx);
 /* --- scopes ---------------------------------------------------------------------------------------- */
 
 TL_API tl_scope tl_content_root(tl_content *ctx);
+/* Makers: an invalid scope on failure (tl_content_last_result). */
 TL_API tl_scope tl_scope_create(tl_scope parent, const char *name, tl_scope_kind kind);
 TL_API tl_scope tl_scope_create_at(tl_scope parent, const char *name, tl_scope_kind kind,
                                    const char *file, int line);
 /* Records where the scope was created (shown in leak warnings when capture_origin is on). */
 #define TL_SCOPE_CREATE(parent, name, kind) \
     tl_scope_create_at((parent), (name), (kind), __FILE__, __LINE__)
-TL_API bool tl_scope_dispose(tl_scope scope);
+TL_API tl_content_result tl_scope_dispose(tl_scope scope);
 TL_API bool tl_scope_valid(tl_scope scope);
 
+/* Makers: an invalid asset on failure, the reason in tl_content_last_result (an asynchronous
+   load that fails later: tl_asset_result). */
 TL_API tl_asset tl_scope_load(tl_scope scope, uint32_t id);
 TL_API tl_asset tl_scope_load_name(tl_scope scope, const char *name);
 TL_API tl_asset tl_scope_load_async(tl_scope scope, uint32_t id);
 TL_API tl_asset tl_scope_load_name_async(tl_scope scope, const char *name);
 TL_API bool tl_scope_contains(tl_scope scope, uint32_t id);
-TL_API bool tl_scope_release(tl_scope scope, uint32_t id);
-TL_API bool tl_scope_share_to(tl_scope source, tl_scope target, uint32_t id);
-TL_API bool tl_scope_adopt(tl_scope target, tl_asset asset);
-TL_API bool tl_scope_attach(tl_scope scope, tl_content_handle handle);
+/* TL_CONTENT_NOT_HELD when the scope does not hold the id (logged: a warning). */
+TL_API tl_content_result tl_scope_release(tl_scope scope, uint32_t id);
+/* TL_CONTENT_NOT_HELD when the source does not hold the id. */
+TL_API tl_content_result tl_scope_share_to(tl_scope source, tl_scope target, uint32_t id);
+TL_API tl_content_result tl_scope_adopt(tl_scope target, tl_asset asset);
+TL_API tl_content_result tl_scope_attach(tl_scope scope, tl_content_handle handle);
 
 TL_API uint32_t tl_scope_count(tl_scope scope); /* live keys held */
 TL_API uint32_t tl_scope_peak(tl_scope scope);
@@ -437,22 +503,23 @@ TL_API tl_scope_kind tl_scope_get_kind(tl_scope scope);
 TL_API const char *tl_scope_name(tl_scope scope);
 TL_API tl_scope tl_scope_parent(tl_scope scope);
 /* Moves a scope (and its subtree) under another parent of the same context, keeping every
-   reference it holds: nothing is released or loaded (an entity moving to another level). False
-   for the root, a stale scope or parent, another context, or a parent inside the scope's own
-   subtree. */
-TL_API bool tl_scope_reparent(tl_scope scope, tl_scope new_parent);
-TL_API void tl_scope_set_warn_threshold(tl_scope scope, uint32_t threshold);
+   reference it holds: nothing is released or loaded (an entity moving to another level).
+   TL_CONTENT_INVALID_ARGUMENT for the root, another context, or a parent inside the scope's own
+   subtree; TL_CONTENT_STALE_SCOPE for a stale scope or parent. */
+TL_API tl_content_result tl_scope_reparent(tl_scope scope, tl_scope new_parent);
+TL_API tl_content_result tl_scope_set_warn_threshold(tl_scope scope, uint32_t threshold);
 /* "Root/Field/Popup" into buf (snprintf-like: returns the full length, writes at most cap-1
    characters and a NUL when cap > 0). */
 TL_API size_t tl_scope_path(tl_scope scope, char *buf, size_t cap);
 
 /* --- raw handles ------------------------------------------------------------------------------------ */
 
+/* Makers: an invalid handle on failure (tl_content_last_result). */
 TL_API tl_content_handle tl_content_acquire(tl_content *ctx, uint32_t id);
 TL_API tl_content_handle tl_content_acquire_name(tl_content *ctx, const char *name);
 TL_API tl_content_handle tl_content_acquire_async(tl_content *ctx, uint32_t id);
 TL_API tl_content_handle tl_content_share(tl_content_handle handle);
-TL_API bool tl_content_dispose(tl_content_handle handle);
+TL_API tl_content_result tl_content_dispose(tl_content_handle handle);
 TL_API bool tl_content_handle_valid(tl_content_handle handle);
 TL_API tl_asset tl_content_handle_asset(tl_content_handle handle);
 
@@ -460,6 +527,10 @@ TL_API tl_asset tl_content_handle_asset(tl_content_handle handle);
 
 TL_API bool tl_asset_valid(tl_asset asset); /* its slot is still the one it named */
 TL_API tl_asset_status tl_asset_get_status(tl_asset asset);
+/* Why a TL_ASSET_FAILED asset failed (TL_CONTENT_READ_FAILED, _CORRUPT, _DECODE_FAILED, ...);
+   TL_CONTENT_OK while it is loading or ready; TL_CONTENT_STALE_ASSET for a stale or zero asset
+   (a synchronous load that failed returns a zero asset: its reason is tl_content_last_result). */
+TL_API tl_content_result tl_asset_result(tl_asset asset);
 TL_API void *tl_asset_object(tl_asset asset); /* NULL unless ready */
 TL_API size_t tl_asset_size(tl_asset asset);
 TL_API uint32_t tl_asset_id(tl_asset asset);
@@ -468,17 +539,15 @@ TL_API uint32_t tl_asset_count(tl_asset asset); /* references to its slot */
 
 /* --- diagnostics ------------------------------------------------------------------------------------ */
 
+/* Fields grouped so that a file including this header pays few lines for them (issue 42's size
+   limit): live_assets, slots in use (held, loading, or waiting for collect); held_assets, slots
+   with a count above zero; queued, slots waiting in the release queue; loading, slots loading. */
 typedef struct tl_content_stats {
-    uint32_t live_assets; /* slots in use: held, loading, or waiting for collect */
-    uint32_t held_assets; /* slots with a count above zero */
-    uint32_t queued;      /* slots waiting in the release queue */
-    uint32_t loading;     /* slots loading */
-    uint32_t references;  /* live references: scope keys plus raw handles */
-    uint32_t raw_handles;
-    uint32_t scopes; /* including the root */
-    uint32_t directories;
-    uint64_t loads;    /* completed decodes since creation */
-    uint64_t releases; /* slots released since creation */
+    uint32_t live_assets, held_assets, queued, loading;
+    uint32_t references, raw_handles; /* live references (scope keys plus raw handles); raw ones */
+    uint32_t scopes, directories;     /* scopes including the root */
+    uint64_t loads;                   /* completed decodes since creation */
+    uint64_t releases;                /* slots released since creation */
 } tl_content_stats;
 TL_API tl_content_stats tl_content_get_stats(tl_content *ctx);
 TL_API uint32_t tl_content_live_assets(tl_content *ctx);

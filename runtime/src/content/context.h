@@ -16,18 +16,9 @@ static uint32_t tl__content_scope_alloc(tl_content *ctx) {
     return index;
 }
 
-tl_content *tl_content_create(const tl_content_desc *desc) {
-    tl_content_desc zero;
-    tl_content *ctx;
-    tl__content_scope *root;
-    if (!desc) {
-        memset(&zero, 0, sizeof zero);
-        desc = &zero;
-    }
-    ctx = (tl_content *)tl__content_zalloc(sizeof *ctx);
-    if (!ctx) return NULL;
-    ctx->logger = desc->logger;
-    ctx->io = desc->io;
+/* The desc's I/O backend, or files through stdio when it lacks open, read or close. */
+static void tl__content_set_io(tl_content *ctx, const tl_content_io *io) {
+    ctx->io = *io;
     if (!ctx->io.open || !ctx->io.read || !ctx->io.close) {
         ctx->io.user = ctx; /* its refusals are logged */
         ctx->io.open = tl__content_file_open;
@@ -40,6 +31,23 @@ tl_content *tl_content_create(const tl_content_desc *desc) {
         ctx->io.read_begin = NULL;
         ctx->io.read_poll = NULL;
     }
+}
+
+tl_content *tl_content_create(const tl_content_desc *desc) {
+    tl_content_desc zero;
+    tl_content *ctx;
+    tl__content_scope *root;
+    if (!desc) {
+        memset(&zero, 0, sizeof zero);
+        desc = &zero;
+    }
+    ctx = (tl_content *)tl__content_zalloc(sizeof *ctx);
+    if (!ctx) {
+        tl__content_log_to(&desc->logger, TL_CONTENT_LOG_OUT_OF_MEMORY, "the content context");
+        return NULL;
+    }
+    ctx->logger = desc->logger;
+    tl__content_set_io(ctx, &desc->io);
     ctx->delay = desc->release_delay_frames < 0    ? 0
                  : desc->release_delay_frames == 0 ? 1
                                                    : (uint64_t)desc->release_delay_frames;
@@ -60,6 +68,7 @@ tl_content *tl_content_create(const tl_content_desc *desc) {
     if (tl__content_scope_alloc(ctx) != 0 || !(ctx->scopes[0].name = tl__content_strdup("Root"))) {
         TL_FREE(ctx->scopes);
         TL_FREE(ctx);
+        tl__content_log_to(&desc->logger, TL_CONTENT_LOG_OUT_OF_MEMORY, "the content context");
         return NULL;
     }
     root = &ctx->scopes[0];
@@ -69,38 +78,44 @@ tl_content *tl_content_create(const tl_content_desc *desc) {
     return ctx;
 }
 
-bool tl_content_register_kind(tl_content *ctx, const tl_content_kind_desc *kind) {
+/* Whether the kinds have one for `category` (NULL: the fallback kind). */
+static bool tl__content_kind_exists(const tl_content *ctx, const char *category) {
     uint32_t i;
+    for (i = 0; i < ctx->kind_len; i++)
+        if ((!category && !ctx->kinds[i].category) ||
+            (category && ctx->kinds[i].category && strcmp(category, ctx->kinds[i].category) == 0))
+            return true;
+    return false;
+}
+
+tl_content_result tl_content_register_kind(tl_content *ctx, const tl_content_kind_desc *kind) {
     tl__content_kind *k;
     if (!ctx || !kind || !kind->decode) {
         tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_content_register_kind");
-        return false;
+        return tl__content_fail(ctx, TL_CONTENT_INVALID_ARGUMENT);
     }
-    for (i = 0; i < ctx->kind_len; i++)
-        if ((!kind->category && !ctx->kinds[i].category) ||
-            (kind->category && ctx->kinds[i].category &&
-             strcmp(kind->category, ctx->kinds[i].category) == 0)) {
-            tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT,
-                            "tl_content_register_kind (that category has a kind)");
-            return false;
-        }
+    if (tl__content_kind_exists(ctx, kind->category)) {
+        tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT,
+                        "tl_content_register_kind (that category has a kind)");
+        return tl__content_fail(ctx, TL_CONTENT_KIND_EXISTS);
+    }
     if (!tl__content_grow((void **)&ctx->kinds, &ctx->kind_cap, sizeof *ctx->kinds,
                           ctx->kind_len + 1)) {
         tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "kinds");
-        return false;
+        return tl__content_fail(ctx, TL_CONTENT_OUT_OF_MEMORY);
     }
     k = &ctx->kinds[ctx->kind_len];
     k->category = kind->category ? tl__content_strdup(kind->category) : NULL;
     if (kind->category && !k->category) {
         tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "kinds");
-        return false;
+        return tl__content_fail(ctx, TL_CONTENT_OUT_OF_MEMORY);
     }
     k->decode = kind->decode;
     k->destroy = kind->destroy;
     k->user = kind->user;
     k->reload = kind->reload;
     ctx->kind_len++;
-    return true;
+    return TL_CONTENT_OK;
 }
 
 uint32_t tl_content_find(tl_content *ctx, const char *name) {

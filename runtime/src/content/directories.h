@@ -117,6 +117,12 @@ static void tl__content_dir_free(tl_content *ctx, tl__content_dirrec *d) {
     d->alive = false;
 }
 
+/* The result a refused registration records, from its reason. */
+static tl_content_result tl__content_dir_result(const char *why) {
+    if (tl__content_out_of_memory(why)) return TL_CONTENT_OUT_OF_MEMORY;
+    return why == tl__content_why_no_dir ? TL_CONTENT_DIR_MISSING : TL_CONTENT_DIR_REFUSED;
+}
+
 /* Fills entries and categories from a validated catalog. */
 static bool tl__content_dir_from_catalog(tl__content_dirrec *d, const tl_cf_catalog *c) {
     uint32_t i, first, count;
@@ -162,8 +168,7 @@ static bool tl__content_mount_flat(tl_content *ctx, tl__content_dirrec *d, const
     if (!d->catalog) {
         if (strcmp(*why, TL__CONTENT_NOT_REGULAR) == 0)
             *why = "catalog.tlcat is not a regular file";
-        else if (!tl__content_out_of_memory(*why))
-            *why = "neither archives.json nor catalog.tlcat is readable: not a content directory";
+        else if (!tl__content_out_of_memory(*why)) *why = tl__content_why_no_dir;
         return false;
     }
     if (tl_cf_catalog_open(&c, d->catalog, (size_t)size, why) != TL_CF_OK) return false;
@@ -500,6 +505,7 @@ static tl_content_dir tl__content_dir_add(tl_content *ctx, tl__content_dirrec *d
         if (bad) tl__content_log(ctx, TL_CONTENT_LOG_DIR_ARCHIVE, path, bad, why);
         else tl__content_log(ctx, TL_CONTENT_LOG_DIR_REFUSED, path, why ? why : "invalid");
         tl__content_dir_free(ctx, d);
+        tl__content_fail(ctx, tl__content_dir_result(why));
         return none;
     }
     if (index == ctx->dir_len) ctx->dir_len++;
@@ -521,6 +527,7 @@ static tl_content_dir tl__content_dir_add(tl_content *ctx, tl__content_dirrec *d
         shadowed = tl__content_add_names(ctx, &ctx->dirs[index]);
     }
     if (shadowed) tl__content_log(ctx, TL_CONTENT_LOG_NAME_SHADOWED, path, shadowed);
+    ctx->last = TL_CONTENT_OK;
     none.ctx = ctx;
     none.index = index;
     none.gen = d->gen;
@@ -539,10 +546,12 @@ tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path,
     memset(&none, 0, sizeof none);
     if (!ctx || !path || !path[0]) {
         tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_content_register_dir");
+        tl__content_fail(ctx, TL_CONTENT_INVALID_ARGUMENT);
         return none;
     }
     if (ctx->in_callback) {
         tl__content_log(ctx, TL_CONTENT_LOG_CALLBACK_REFUSED, "tl_content_register_dir");
+        tl__content_fail(ctx, TL_CONTENT_CALLBACK_REFUSED);
         return none;
     }
     memset(&d, 0, sizeof d);
@@ -551,6 +560,7 @@ tl_content_dir tl_content_register_dir_ex(tl_content *ctx, const char *path,
     if (!index_path) {
         TL_FREE(d.path);
         tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "directory");
+        tl__content_fail(ctx, TL_CONTENT_OUT_OF_MEMORY);
         return none;
     }
     /* archives.json present: packed; otherwise a flat build's catalog.tlcat. */

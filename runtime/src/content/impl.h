@@ -47,6 +47,15 @@ extern "C" {
 #define TL__CONTENT_INDEX_FILE "archives.json"
 #define TL__CONTENT_FLAT_CATALOG "catalog.tlcat"
 
+/* Reasons a load or a registration fails that have a result of their own (beside
+   TL_CONTENT_READ_FAILED or _DIR_REFUSED and running out of memory), known by their address:
+   content not matching its record (TL_CONTENT_CORRUPT), no content directory at the path
+   (TL_CONTENT_DIR_MISSING). */
+static const char tl__content_why_size[] = "file size differs from the catalog";
+static const char tl__content_why_undecodable[] = "stored bytes do not decode";
+static const char tl__content_why_no_dir[] =
+    "neither archives.json nor catalog.tlcat is readable: not a content directory";
+
 #define TL__CONTENT_NONE 0xFFFFFFFFu
 enum {
     TL__SLOT_FREE = 0,
@@ -102,6 +111,7 @@ typedef struct tl__content_slot {
     void *request, *file;
     uint32_t gen, count, next_free, kind;
     uint8_t state, queued, pending, in_flight, decoding;
+    uint8_t result; /* a FAILED slot's tl_content_result (tl_asset_result) */
 } tl__content_slot;
 
 typedef struct tl__content_scope {
@@ -132,6 +142,7 @@ typedef struct tl__content_loadreq {
 
 struct tl_content {
     tl_logger logger;
+    tl_content_result last; /* tl_content_last_result */
     tl_content_io io;
     uint64_t frame, delay;
     uint32_t warn_threshold, max_loads;

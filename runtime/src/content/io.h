@@ -1,23 +1,24 @@
 /* --- logging ------------------------------------------------------------------------------------- */
 
-static const char *tl__content_message(uint32_t item, int *level) {
-    switch (item) {
-#define TL__CONTENT_LOG_CASE(id, lvl, message) \
-    case TL_CONTENT_LOG_##id: *level = lvl; return message;
-        TL_CONTENT_LOG_ITEMS(TL__CONTENT_LOG_CASE)
-#undef TL__CONTENT_LOG_CASE
-    default: *level = TL_LOG_LEVEL_ERROR; return "%s";
-    }
+/* Every line through the desc's logger, as a row of TL_CONTENT_LOG_ITEMS (log.h's table
+   function); tl__content_log(ctx, item, ...) names the context whose logger it is (NULL:
+   stderr). */
+TL_LOG_TABLE_FN(tl__content_log_to, TL_CONTENT_LOG_ITEMS, TL_CONTENT_LOG_BASE, "Content")
+static const tl_logger *tl__content_logger(const tl_content *ctx) {
+    return ctx ? &ctx->logger : NULL;
+}
+#define tl__content_log(ctx, ...) tl__content_log_to(tl__content_logger(ctx), __VA_ARGS__)
+
+/* Records a failure's result in the context (tl_content_last_result) and returns it. */
+static tl_content_result tl__content_fail(tl_content *ctx, tl_content_result result) {
+    if (ctx) ctx->last = result;
+    return result;
 }
 
-static void tl__content_log(const tl_content *ctx, uint32_t item, ...) {
-    int level;
-    const char *fmt = tl__content_message(item, &level);
-    va_list args;
-    if (level < TL_LOG_MIN_LEVEL) return;
-    va_start(args, item);
-    tl_logv_table(ctx ? &ctx->logger : NULL, level, "Content", item, fmt, args);
-    va_end(args);
+TL_RESULT_MESSAGE_FN(tl_content_result_message, tl_content_result, TL_CONTENT_RESULTS)
+
+tl_content_result tl_content_last_result(const tl_content *ctx) {
+    return ctx ? ctx->last : TL_CONTENT_INVALID_ARGUMENT;
 }
 
 /* --- small helpers ------------------------------------------------------------------------------ */

@@ -1479,15 +1479,18 @@ tl_content_dir tl_content_register_source(tl_content *ctx, const char *profile,
     if (!ctx || !profile || !tl_text_portable_file_name(profile, strlen(profile)) || !source_root ||
         !source_root[0] || !desc || !desc->categories || !desc->category_count) {
         tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_content_register_source");
+        tl__content_fail(ctx, TL_CONTENT_INVALID_ARGUMENT);
         return none;
     }
     if (ctx->in_callback) {
         tl__content_log(ctx, TL_CONTENT_LOG_CALLBACK_REFUSED, "tl_content_register_source");
+        tl__content_fail(ctx, TL_CONTENT_CALLBACK_REFUSED);
         return none;
     }
     src = tl__live_source_new(profile, desc, &why);
     if (!src) {
         tl__content_log(ctx, TL_CONTENT_LOG_DIR_REFUSED, source_root, why);
+        tl__content_fail(ctx, tl__content_dir_result(why));
         return none;
     }
     return tl__live_register(ctx, profile, source_root, src);

@@ -116,7 +116,7 @@ typedef struct tl_content_source_desc {
 } tl_content_source_desc;
 
 /* Registers `profile` served from `source_root`. Refused (logged, an invalid directory, nothing
-   registered) when the profile is registered already, the root or a category folder is missing,
+   registered, the reason in tl_content_last_result) when the profile is registered already, the root or a category folder is missing,
    categories overlap, or the tree holds what pack refuses. */
 TL_API tl_content_dir tl_content_register_source(tl_content *ctx, const char *profile,
                                                  const char *source_root,

@@ -1,3 +1,11 @@
+/* The result of a load whose bytes could not be had, from its reason. */
+static tl_content_result tl__content_read_result(const char *why) {
+    if (tl__content_out_of_memory(why)) return TL_CONTENT_OUT_OF_MEMORY;
+    if (why == tl__content_why_size || why == tl__content_why_undecodable)
+        return TL_CONTENT_CORRUPT;
+    return TL_CONTENT_READ_FAILED;
+}
+
 /* --- mapped entries ----------------------------------------------------------------------------- */
 
 /* Maps entry `e` from its archive (private, writable: writes stay in this mapping) and returns
@@ -200,7 +208,7 @@ static bool tl__content_read_into(tl_content *ctx, const tl__content_entry *e, u
     if (!f) return false;
     ok = size == e->stored && ctx->io.read(ctx->io.user, f, 0, buf, (size_t)e->stored);
     ctx->io.close(ctx->io.user, f);
-    if (!ok) *why = size != e->stored ? "file size differs from the catalog" : "read error";
+    if (!ok) *why = size != e->stored ? tl__content_why_size : "read error";
     return ok;
 }
 
@@ -232,7 +240,7 @@ static unsigned char *tl__content_decode_new(tl_content *ctx, const tl__content_
     tl__content_prefault(ctx, bytes, (size_t)e->size);
     if (tl__content_decode_entry(ctx, e, stored, bytes)) return bytes;
     TL_FREE(bytes);
-    *why = "stored bytes do not decode";
+    *why = tl__content_why_undecodable;
     return NULL;
 }
 
@@ -304,11 +312,13 @@ static void tl__content_finish_bytes(tl_content *ctx, uint32_t index, unsigned c
     tl__content_entry *e = s->entry;
     void *object = NULL;
     uint32_t kind = s->kind;
+    tl_content_result result = bytes ? TL_CONTENT_OK : tl__content_read_result(why);
     if (bytes && !ctx->trust_bytes &&
         (hash ? *hash : tl__content_hash_memory(bytes, (size_t)e->size)) != e->xxh64) {
         tl__content_free_bytes(bytes, map);
         bytes = NULL;
         why = "XXH64 differs from the directory's record (corrupt content)";
+        result = TL_CONTENT_CORRUPT;
     }
     if (bytes) {
         if (kind == TL__CONTENT_NONE) {
@@ -324,7 +334,10 @@ static void tl__content_finish_bytes(tl_content *ctx, uint32_t index, unsigned c
             s = &ctx->slots[index]; /* the callback may have grown the slot table */
             s->decoding = 0;
             tl__content_free_bytes(bytes, map);
-            if (!object) why = "the decoder refused it";
+            if (!object) {
+                why = "the decoder refused it";
+                result = TL_CONTENT_DECODE_FAILED;
+            }
         }
     }
     s->in_flight = 0;
@@ -336,6 +349,7 @@ static void tl__content_finish_bytes(tl_content *ctx, uint32_t index, unsigned c
         ctx->stat_loads++;
     } else {
         s->state = TL__SLOT_FAILED;
+        s->result = (uint8_t)result;
         tl__content_log(ctx, TL_CONTENT_LOG_LOAD_FAILED, e->name, why ? why : "unknown error");
     }
     if (s->count == 0) tl__content_queue(ctx, index, ctx->frame);
@@ -437,7 +451,7 @@ static void tl__content_begin(tl_content *ctx, uint32_t index) {
         if (file && size != e->stored) {
             ctx->io.close(ctx->io.user, file);
             file = NULL;
-            why = "file size differs from the catalog";
+            why = tl__content_why_size;
         }
         s->file = file;
     }
@@ -467,8 +481,16 @@ static bool tl__content_push_load(tl_content *ctx, uint32_t index) {
     return true;
 }
 
+/* Logs a load of `e` that failed before it started and records why (TL__CONTENT_NONE). */
+static uint32_t tl__content_refuse_load(tl_content *ctx, const tl__content_entry *e,
+                                        tl_content_result result, const char *why) {
+    tl__content_log(ctx, TL_CONTENT_LOG_LOAD_FAILED, e->name, why);
+    tl__content_fail(ctx, result);
+    return TL__CONTENT_NONE;
+}
+
 /* One more reference to the entry's slot, loading it when needed. A synchronous load that fails
-   returns TL__CONTENT_NONE and holds nothing. */
+   returns TL__CONTENT_NONE and holds nothing (tl_content_last_result says why). */
 static uint32_t tl__content_acquire_entry(tl_content *ctx, tl__content_entry *e, bool async) {
     uint32_t index = e->slot;
     tl__content_slot *s;
@@ -476,20 +498,19 @@ static uint32_t tl__content_acquire_entry(tl_content *ctx, tl__content_entry *e,
     if (ctx->shutting_down) {
         /* A destroy callback run by shutdown: a slot made now could sit where the release loop
            has passed, and its object would never be destroyed. */
-        tl__content_log(ctx, TL_CONTENT_LOG_LOAD_FAILED, e->name, "the context is shutting down");
-        return TL__CONTENT_NONE;
+        return tl__content_refuse_load(ctx, e, TL_CONTENT_SHUTTING_DOWN,
+                                       "the context is shutting down");
     }
     if (ctx->live) {
         const char *deleted = ctx->live->deleted(ctx, e);
-        if (deleted && (index == TL__CONTENT_NONE || ctx->slots[index].state == TL__SLOT_FAILED)) {
-            tl__content_log(ctx, TL_CONTENT_LOG_LOAD_FAILED, e->name, deleted);
-            return TL__CONTENT_NONE;
-        }
+        if (deleted && (index == TL__CONTENT_NONE || ctx->slots[index].state == TL__SLOT_FAILED))
+            return tl__content_refuse_load(ctx, e, TL_CONTENT_GONE, deleted);
     }
     if (index == TL__CONTENT_NONE) {
         index = tl__content_slot_alloc(ctx, e);
         if (index == TL__CONTENT_NONE) {
             tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "slots");
+            tl__content_fail(ctx, TL_CONTENT_OUT_OF_MEMORY);
             return TL__CONTENT_NONE;
         }
         start = true;
@@ -497,13 +518,12 @@ static uint32_t tl__content_acquire_entry(tl_content *ctx, tl__content_entry *e,
     s = &ctx->slots[index];
     if (s->state == TL__SLOT_FAILED) {
         s->state = TL__SLOT_LOADING; /* a retry */
+        s->result = TL_CONTENT_OK;
         start = true;
     }
-    if (s->state == TL__SLOT_LOADING && s->decoding) {
-        tl__content_log(ctx, TL_CONTENT_LOG_LOAD_FAILED, e->name,
-                        "its decoder loads the asset itself");
-        return TL__CONTENT_NONE;
-    }
+    if (s->state == TL__SLOT_LOADING && s->decoding)
+        return tl__content_refuse_load(ctx, e, TL_CONTENT_LOAD_CYCLE,
+                                       "its decoder loads the asset itself");
     s->count++;
     if (s->state != TL__SLOT_LOADING) return index;
     if (async) {
@@ -516,6 +536,7 @@ static uint32_t tl__content_acquire_entry(tl_content *ctx, tl__content_entry *e,
     tl__content_load_now(ctx, index);
     s = &ctx->slots[index];
     if (s->state == TL__SLOT_READY) return index;
+    tl__content_fail(ctx, (tl_content_result)s->result);
     tl__content_decref(ctx, index);
     return TL__CONTENT_NONE;
 }

@@ -9,9 +9,15 @@ static tl__content_scope *tl__content_scope_get(tl_scope scope, const char *what
     if (scope.index >= scope.ctx->scope_len || !(s = &scope.ctx->scopes[scope.index])->alive ||
         s->gen != scope.gen) {
         tl__content_log(scope.ctx, TL_CONTENT_LOG_STALE_SCOPE, what);
+        tl__content_fail(scope.ctx, TL_CONTENT_STALE_SCOPE);
         return NULL;
     }
     return s;
+}
+
+/* The result of a call whose scope tl__content_scope_get refused. */
+static tl_content_result tl__content_scope_refused(tl_scope scope) {
+    return scope.ctx ? TL_CONTENT_STALE_SCOPE : TL_CONTENT_INVALID_ARGUMENT;
 }
 
 /* Drops references whose slot a forced unregister released. */
@@ -82,6 +88,7 @@ static bool tl__content_scope_add(tl_content *ctx, uint32_t scope_index, uint32_
     tl__content_held h;
     if (!tl__content_held_reserve(s, tl__content_held_count(s) + 1)) {
         tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "scope");
+        tl__content_fail(ctx, TL_CONTENT_OUT_OF_MEMORY);
         return false;
     }
     h.slot = slot;
@@ -113,12 +120,14 @@ tl_scope tl_scope_create_at(tl_scope parent, const char *name, tl_scope_kind kin
     if (!p) return out;
     if (kind == TL_SCOPE_ROOT || (unsigned)kind > (unsigned)TL_SCOPE_OWNED) {
         tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_scope_create (kind)");
+        tl__content_fail(ctx, TL_CONTENT_INVALID_ARGUMENT);
         return out;
     }
     if (!tl__content_grow((void **)&p->children, &p->child_cap, sizeof *p->children,
                           p->child_count + 1) ||
         (index = tl__content_scope_alloc(ctx)) == TL__CONTENT_NONE) {
         tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "scope");
+        tl__content_fail(ctx, TL_CONTENT_OUT_OF_MEMORY);
         return out;
     }
     s = &ctx->scopes[index];
@@ -128,6 +137,7 @@ tl_scope tl_scope_create_at(tl_scope parent, const char *name, tl_scope_kind kin
         ctx->scope_free = index;
         ctx->live_scopes--;
         tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "scope");
+        tl__content_fail(ctx, TL_CONTENT_OUT_OF_MEMORY);
         return out;
     }
     p = &ctx->scopes[pi];
@@ -145,6 +155,7 @@ tl_scope tl_scope_create_at(tl_scope parent, const char *name, tl_scope_kind kin
     s->alive = 1;
     s->warned = 0;
     p->children[p->child_count++] = index;
+    ctx->last = TL_CONTENT_OK;
     out.ctx = ctx;
     out.index = index;
     out.gen = s->gen;
@@ -245,14 +256,14 @@ static void tl__content_dispose_tree(tl_content *ctx, uint32_t top) {
     }
 }
 
-bool tl_scope_dispose(tl_scope scope) {
-    if (!tl__content_scope_get(scope, "tl_scope_dispose")) return false;
+tl_content_result tl_scope_dispose(tl_scope scope) {
+    if (!tl__content_scope_get(scope, "tl_scope_dispose")) return tl__content_scope_refused(scope);
     if (scope.index == 0) {
         tl__content_log(scope.ctx, TL_CONTENT_LOG_ROOT_DISPOSE);
-        return false;
+        return tl__content_fail(scope.ctx, TL_CONTENT_ROOT_DISPOSE);
     }
     tl__content_dispose_tree(scope.ctx, scope.index);
-    return true;
+    return TL_CONTENT_OK;
 }
 
 bool tl_scope_valid(tl_scope scope) {
@@ -260,53 +271,64 @@ bool tl_scope_valid(tl_scope scope) {
            scope.ctx->scopes[scope.index].alive && scope.ctx->scopes[scope.index].gen == scope.gen;
 }
 
+/* The asset of a slot a maker returns: the call succeeded (tl_content_last_result). */
 static tl_asset tl__content_asset(tl_content *ctx, uint32_t slot) {
     tl_asset a;
+    ctx->last = TL_CONTENT_OK;
     a.ctx = ctx;
     a.slot = slot;
     a.gen = ctx->slots[slot].gen;
     return a;
 }
 
+/* The slot of a key the scope holds already (the same asset: the scope does not grow), loading
+   it now for a synchronous load; TL__CONTENT_NONE when it does not hold the key, or held one that
+   failed (that reference is given back, to load again). */
+static uint32_t tl__content_held_slot(tl_content *ctx, uint32_t scope_index, uint32_t id,
+                                      bool async) {
+    tl__content_scope *s = &ctx->scopes[scope_index];
+    tl__content_held *h = s->held.mem ? tl__content_heldmap_get(s->held, id) : NULL;
+    uint32_t slot;
+    if (!h) return TL__CONTENT_NONE;
+    slot = h->slot;
+    if (ctx->slots[slot].gen != h->gen) {
+        /* Killed by a forced unregister whose destroy callbacks are running (scopes drop such
+           keys lazily): the slot may hold another asset by now. */
+        tl__content_heldmap_remove(s->held, id);
+        return TL__CONTENT_NONE;
+    }
+    if (ctx->slots[slot].state == TL__SLOT_LOADING && !async && !ctx->slots[slot].decoding)
+        tl__content_load_now(ctx, slot);
+    if (ctx->slots[slot].state == TL__SLOT_READY ||
+        (ctx->slots[slot].state == TL__SLOT_LOADING && async))
+        return slot;
+    tl__content_heldmap_remove(ctx->scopes[scope_index].held, id);
+    tl__content_decref(ctx, slot);
+    return TL__CONTENT_NONE;
+}
+
 static tl_asset tl__content_scope_load(tl_scope scope, tl__content_entry *e, uint32_t id,
                                        bool async, const char *what) {
     tl_content *ctx = scope.ctx;
     tl__content_scope *s = tl__content_scope_live(scope, what);
-    tl__content_held *h;
     tl_asset none;
     uint32_t slot;
     memset(&none, 0, sizeof none);
     if (!s) return none;
-    h = s->held.mem ? tl__content_heldmap_get(s->held, id) : NULL;
-    if (h && ctx->slots[h->slot].gen != h->gen) {
-        /* Killed by a forced unregister whose destroy callbacks are running (scopes drop such
-           keys lazily): the slot may hold another asset by now. */
-        tl__content_heldmap_remove(s->held, id);
-        h = NULL;
-    }
-    if (h) {
-        /* Held already: the same asset, the scope does not grow. */
-        slot = h->slot;
-        if (ctx->slots[slot].state == TL__SLOT_READY) return tl__content_asset(ctx, slot);
-        if (ctx->slots[slot].state == TL__SLOT_LOADING) {
-            if (!async && !ctx->slots[slot].decoding) tl__content_load_now(ctx, slot);
-            if (async || ctx->slots[slot].state == TL__SLOT_READY)
-                return tl__content_asset(ctx, slot);
-        }
-        /* Failed: give that reference back and load again. */
-        tl__content_heldmap_remove(ctx->scopes[scope.index].held, id);
-        tl__content_decref(ctx, slot);
-    }
+    slot = tl__content_held_slot(ctx, scope.index, id, async);
+    if (slot != TL__CONTENT_NONE) return tl__content_asset(ctx, slot);
     if (!e) e = tl__content_entry_of(ctx, id);
     if (!e) {
         char text[16];
         snprintf(text, sizeof text, "%u", (unsigned)id);
         tl__content_log(ctx, TL_CONTENT_LOG_UNKNOWN_ASSET, what, text);
+        tl__content_fail(ctx, TL_CONTENT_UNKNOWN_ASSET);
         return none;
     }
     if (!tl__content_held_reserve(&ctx->scopes[scope.index],
                                   tl__content_held_count(&ctx->scopes[scope.index]) + 1)) {
         tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "scope");
+        tl__content_fail(ctx, TL_CONTENT_OUT_OF_MEMORY);
         return none;
     }
     slot = tl__content_acquire_entry(ctx, e, async);
@@ -314,6 +336,8 @@ static tl_asset tl__content_scope_load(tl_scope scope, tl__content_entry *e, uin
     /* A decoder may have loaded into this scope meanwhile, or ended it. */
     if (!tl_scope_valid(scope)) {
         tl__content_decref(ctx, slot);
+        tl__content_log(ctx, TL_CONTENT_LOG_STALE_SCOPE, what);
+        tl__content_fail(ctx, TL_CONTENT_STALE_SCOPE);
         return none;
     }
     s = &ctx->scopes[scope.index];
@@ -342,12 +366,15 @@ static tl_asset tl__content_scope_load_name(tl_scope scope, const char *name, bo
     memset(&none, 0, sizeof none);
     if (!scope.ctx || !name) {
         tl__content_log(scope.ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, what);
+        tl__content_fail(scope.ctx, TL_CONTENT_INVALID_ARGUMENT);
         return none;
     }
     e = tl__content_entry_to_load(scope.ctx, name);
     if (!e) {
-        if (tl__content_scope_get(scope, what))
+        if (tl__content_scope_get(scope, what)) {
             tl__content_log(scope.ctx, TL_CONTENT_LOG_UNKNOWN_ASSET, what, name);
+            tl__content_fail(scope.ctx, TL_CONTENT_UNKNOWN_ASSET);
+        }
         return none;
     }
     return tl__content_scope_load(scope, e, e->id, async, what);
@@ -365,39 +392,54 @@ bool tl_scope_contains(tl_scope scope, uint32_t id) {
     return s && s->held.mem && tl__content_heldmap_get(s->held, id) != NULL;
 }
 
-bool tl_scope_release(tl_scope scope, uint32_t id) {
+/* Logs that the scope does not hold `id` (a failure of `what`) and records it. */
+static tl_content_result tl__content_not_held(tl_scope scope, uint32_t id, const char *what) {
+    char *path = tl__content_path_alloc(scope.ctx, scope.index);
+    tl__content_log(scope.ctx, TL_CONTENT_LOG_NOT_HELD, what,
+                    path ? path : scope.ctx->scopes[scope.index].name, (unsigned)id);
+    TL_FREE(path);
+    return tl__content_fail(scope.ctx, TL_CONTENT_NOT_HELD);
+}
+
+tl_content_result tl_scope_release(tl_scope scope, uint32_t id) {
     tl__content_scope *s = tl__content_scope_live(scope, "tl_scope_release");
     tl__content_held h;
-    if (!s || !s->held.mem || !tl__content_heldmap_try_get(s->held, id, &h)) return false;
+    if (!s) return tl__content_scope_refused(scope);
+    if (!s->held.mem || !tl__content_heldmap_try_get(s->held, id, &h))
+        return tl__content_not_held(scope, id, "tl_scope_release");
     tl__content_heldmap_remove(s->held, id);
     tl__content_after_remove(scope.ctx, s);
     tl__content_decref(scope.ctx, h.slot);
-    return true;
+    return TL_CONTENT_OK;
 }
 
 /* Gives the scope its own reference to a live slot (no growth when it holds the id). */
-static bool tl__content_hold_slot(tl_content *ctx, uint32_t scope_index, uint32_t slot) {
+static tl_content_result tl__content_hold_slot(tl_content *ctx, uint32_t scope_index,
+                                               uint32_t slot) {
     tl__content_scope *s = &ctx->scopes[scope_index];
     uint32_t id = ctx->slots[slot].entry->id;
-    if (s->held.mem && tl__content_heldmap_get(s->held, id)) return true;
+    if (s->held.mem && tl__content_heldmap_get(s->held, id)) return TL_CONTENT_OK;
     ctx->slots[slot].count++;
     if (!tl__content_scope_add(ctx, scope_index, id, slot)) {
         tl__content_decref(ctx, slot);
-        return false;
+        return TL_CONTENT_OUT_OF_MEMORY;
     }
-    return true;
+    return TL_CONTENT_OK;
 }
 
-bool tl_scope_share_to(tl_scope source, tl_scope target, uint32_t id) {
+tl_content_result tl_scope_share_to(tl_scope source, tl_scope target, uint32_t id) {
     tl__content_scope *s = tl__content_scope_live(source, "tl_scope_share_to");
     tl__content_held h;
-    if (!s || !tl__content_scope_live(target, "tl_scope_share_to")) return false;
+    if (!s) return tl__content_scope_refused(source);
+    if (!tl__content_scope_live(target, "tl_scope_share_to"))
+        return tl__content_scope_refused(target);
     if (source.ctx != target.ctx) {
         tl__content_log(source.ctx, TL_CONTENT_LOG_INVALID_ARGUMENT,
                         "tl_scope_share_to (two contexts)");
-        return false;
+        return tl__content_fail(source.ctx, TL_CONTENT_INVALID_ARGUMENT);
     }
-    if (!s->held.mem || !tl__content_heldmap_try_get(s->held, id, &h)) return false;
+    if (!s->held.mem || !tl__content_heldmap_try_get(s->held, id, &h))
+        return tl__content_not_held(source, id, "tl_scope_share_to");
     return tl__content_hold_slot(target.ctx, target.index, h.slot);
 }
 
@@ -408,11 +450,11 @@ static tl__content_slot *tl__content_slot_get(tl_asset asset) {
     return s->gen == asset.gen && s->state != TL__SLOT_FREE ? s : NULL;
 }
 
-bool tl_scope_adopt(tl_scope target, tl_asset asset) {
-    if (!tl__content_scope_live(target, "tl_scope_adopt")) return false;
+tl_content_result tl_scope_adopt(tl_scope target, tl_asset asset) {
+    if (!tl__content_scope_live(target, "tl_scope_adopt")) return tl__content_scope_refused(target);
     if (asset.ctx != target.ctx || !tl__content_slot_get(asset)) {
         tl__content_log(target.ctx, TL_CONTENT_LOG_STALE_ASSET, "tl_scope_adopt");
-        return false;
+        return tl__content_fail(target.ctx, TL_CONTENT_STALE_ASSET);
     }
     return tl__content_hold_slot(target.ctx, target.index, asset.slot);
 }
@@ -451,23 +493,24 @@ static bool tl__content_scope_within(const tl_content *ctx, uint32_t index, uint
     return false;
 }
 
-bool tl_scope_reparent(tl_scope scope, tl_scope new_parent) {
+tl_content_result tl_scope_reparent(tl_scope scope, tl_scope new_parent) {
     tl_content *ctx = scope.ctx;
     tl__content_scope *s = tl__content_scope_get(scope, "tl_scope_reparent");
     tl__content_scope *np = tl__content_scope_get(new_parent, "tl_scope_reparent");
     tl__content_scope *old;
     uint32_t last;
-    if (!s || !np) return false;
+    if (!s) return tl__content_scope_refused(scope);
+    if (!np) return tl__content_scope_refused(new_parent);
     if (new_parent.ctx != ctx || s->parent == TL__CONTENT_NONE ||
         tl__content_scope_within(ctx, new_parent.index, scope.index)) {
         tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT, "tl_scope_reparent");
-        return false;
+        return tl__content_fail(ctx, TL_CONTENT_INVALID_ARGUMENT);
     }
-    if (s->parent == new_parent.index) return true;
+    if (s->parent == new_parent.index) return TL_CONTENT_OK;
     if (!tl__content_grow((void **)&np->children, &np->child_cap, sizeof *np->children,
                           np->child_count + 1)) {
         tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "scope");
-        return false;
+        return tl__content_fail(ctx, TL_CONTENT_OUT_OF_MEMORY);
     }
     old = &ctx->scopes[s->parent]; /* unlinked as an ending scope is: the last child moves in */
     last = old->children[--old->child_count];
@@ -478,16 +521,16 @@ bool tl_scope_reparent(tl_scope scope, tl_scope new_parent) {
     s->parent = new_parent.index;
     s->child_pos = np->child_count;
     np->children[np->child_count++] = scope.index;
-    return true;
+    return TL_CONTENT_OK;
 }
 
-void tl_scope_set_warn_threshold(tl_scope scope, uint32_t threshold) {
+tl_content_result tl_scope_set_warn_threshold(tl_scope scope, uint32_t threshold) {
     tl__content_scope *s = tl__content_scope_get(scope, "tl_scope_set_warn_threshold");
-    if (s) {
-        s->threshold = threshold;
-        s->warned = 0;
-        tl__content_after_add(scope.ctx, scope.index);
-    }
+    if (!s) return tl__content_scope_refused(scope);
+    s->threshold = threshold;
+    s->warned = 0;
+    tl__content_after_add(scope.ctx, scope.index);
+    return TL_CONTENT_OK;
 }
 
 const char *tl_scope_kind_name(tl_scope_kind kind) {
@@ -548,6 +591,7 @@ static tl_content_handle tl__content_new_ref(tl_content *ctx, uint32_t slot) {
         if (!tl__content_grow((void **)&ctx->refs, &ctx->ref_cap, sizeof *ctx->refs,
                               ctx->ref_len + 1)) {
             tl__content_log(ctx, TL_CONTENT_LOG_OUT_OF_MEMORY, "raw handles");
+            tl__content_fail(ctx, TL_CONTENT_OUT_OF_MEMORY);
             tl__content_decref(ctx, slot);
             return h;
         }
@@ -559,6 +603,7 @@ static tl_content_handle tl__content_new_ref(tl_content *ctx, uint32_t slot) {
     r->slot_gen = ctx->slots[slot].gen;
     r->alive = true;
     ctx->live_refs++;
+    ctx->last = TL_CONTENT_OK;
     h.ctx = ctx;
     h.ref = index;
     h.gen = r->gen;
@@ -595,6 +640,7 @@ static tl_content_handle tl__content_acquire(tl_content *ctx, tl__content_entry 
         char text[16];
         snprintf(text, sizeof text, "%u", (unsigned)id);
         tl__content_log(ctx, TL_CONTENT_LOG_UNKNOWN_ASSET, what, text);
+        tl__content_fail(ctx, TL_CONTENT_UNKNOWN_ASSET);
         return none;
     }
     slot = tl__content_acquire_entry(ctx, e, async);
@@ -615,6 +661,7 @@ tl_content_handle tl_content_acquire_name(tl_content *ctx, const char *name) {
         memset(&none, 0, sizeof none);
         tl__content_log(ctx, TL_CONTENT_LOG_UNKNOWN_ASSET, "tl_content_acquire_name",
                         name ? name : "(null)");
+        tl__content_fail(ctx, name ? TL_CONTENT_UNKNOWN_ASSET : TL_CONTENT_INVALID_ARGUMENT);
         return none;
     }
     return tl__content_acquire(ctx, e, e->id, false, "tl_content_acquire_name");
@@ -632,22 +679,23 @@ tl_content_handle tl_content_share(tl_content_handle handle) {
     if (!r) {
         memset(&none, 0, sizeof none);
         tl__content_log(handle.ctx, TL_CONTENT_LOG_STALE_HANDLE, "tl_content_share");
+        tl__content_fail(handle.ctx, TL_CONTENT_STALE_HANDLE);
         return none;
     }
     handle.ctx->slots[r->slot].count++;
     return tl__content_new_ref(handle.ctx, r->slot);
 }
 
-bool tl_content_dispose(tl_content_handle handle) {
+tl_content_result tl_content_dispose(tl_content_handle handle) {
     tl__content_rawref *r = tl__content_ref_get(handle);
     if (!r) {
         tl__content_log(handle.ctx, TL_CONTENT_LOG_STALE_HANDLE, "tl_content_dispose");
-        return false;
+        return tl__content_fail(handle.ctx, TL_CONTENT_STALE_HANDLE);
     }
     /* A reference a forced unregister invalidated is dropped quietly. */
     if (handle.ctx->slots[r->slot].gen == r->slot_gen) tl__content_decref(handle.ctx, r->slot);
     tl__content_ref_free(handle.ctx, handle.ref);
-    return true;
+    return TL_CONTENT_OK;
 }
 
 bool tl_content_handle_valid(tl_content_handle handle) {
@@ -666,25 +714,25 @@ tl_asset tl_content_handle_asset(tl_content_handle handle) {
     return a;
 }
 
-bool tl_scope_attach(tl_scope scope, tl_content_handle handle) {
+tl_content_result tl_scope_attach(tl_scope scope, tl_content_handle handle) {
     tl__content_rawref *r;
     tl__content_scope *s = tl__content_scope_live(scope, "tl_scope_attach");
     uint32_t slot, id;
-    if (!s) return false;
+    if (!s) return tl__content_scope_refused(scope);
     r = tl__content_ref_live(handle);
     if (!r || handle.ctx != scope.ctx) {
         tl__content_log(scope.ctx, TL_CONTENT_LOG_STALE_HANDLE, "tl_scope_attach");
-        return false;
+        return tl__content_fail(scope.ctx, TL_CONTENT_STALE_HANDLE);
     }
     slot = r->slot;
     id = scope.ctx->slots[slot].entry->id;
     if (s->held.mem && tl__content_heldmap_get(s->held, id)) {
         tl__content_decref(scope.ctx, slot); /* held already: the handle's reference goes back */
     } else if (!tl__content_scope_add(scope.ctx, scope.index, id, slot)) {
-        return false; /* the handle stays yours */
+        return TL_CONTENT_OUT_OF_MEMORY; /* the handle stays yours */
     }
     tl__content_ref_free(scope.ctx, handle.ref);
-    return true;
+    return TL_CONTENT_OK;
 }
 
 /* --- assets --------------------------------------------------------------------------------------------------- */
@@ -694,6 +742,12 @@ bool tl_asset_valid(tl_asset asset) { return tl__content_slot_get(asset) != NULL
 tl_asset_status tl_asset_get_status(tl_asset asset) {
     tl__content_slot *s = tl__content_slot_get(asset);
     return s ? (tl_asset_status)s->state : TL_ASSET_INVALID;
+}
+
+tl_content_result tl_asset_result(tl_asset asset) {
+    tl__content_slot *s = tl__content_slot_get(asset);
+    if (!s) return TL_CONTENT_STALE_ASSET;
+    return s->state == TL__SLOT_FAILED ? (tl_content_result)s->result : TL_CONTENT_OK;
 }
 
 void *tl_asset_object(tl_asset asset) {

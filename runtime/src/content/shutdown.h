@@ -25,18 +25,18 @@ static void tl__content_unlist(tl_content *ctx, uint32_t index) {
     tl__content_rebuild_names(ctx, index);
 }
 
-bool tl_content_unregister_dir(tl_content_dir dir, bool force) {
+tl_content_result tl_content_unregister_dir(tl_content_dir dir, bool force) {
     tl_content *ctx = dir.ctx;
     tl__content_dirrec *d = tl__content_dir_get(dir);
     uint32_t i, held = 0;
     if (!d) {
         tl__content_log(ctx, TL_CONTENT_LOG_INVALID_ARGUMENT,
                         "tl_content_unregister_dir (stale directory)");
-        return false;
+        return ctx ? tl__content_fail(ctx, TL_CONTENT_STALE_DIR) : TL_CONTENT_INVALID_ARGUMENT;
     }
     if (ctx->in_callback) {
         tl__content_log(ctx, TL_CONTENT_LOG_CALLBACK_REFUSED, "tl_content_unregister_dir");
-        return false;
+        return tl__content_fail(ctx, TL_CONTENT_CALLBACK_REFUSED);
     }
     for (i = 0; i < d->entry_count; i++) {
         uint32_t slot = d->entries[i].slot;
@@ -44,7 +44,7 @@ bool tl_content_unregister_dir(tl_content_dir dir, bool force) {
     }
     if (held && !force) {
         tl__content_log(ctx, TL_CONTENT_LOG_DIR_HELD, d->path, held);
-        return false;
+        return tl__content_fail(ctx, TL_CONTENT_DIR_HELD);
     }
     /* Unlisted before any destroy callback runs: one that loads from this directory finds an
        unknown asset, not a slot on the entries freed below. */
@@ -62,7 +62,7 @@ bool tl_content_unregister_dir(tl_content_dir dir, bool force) {
         tl__content_log(ctx, TL_CONTENT_LOG_DIR_FORCED, ctx->dirs[dir.index].path, held);
     }
     tl__content_dir_free(ctx, &ctx->dirs[dir.index]); /* keeps gen: old handles stay stale */
-    return true;
+    return TL_CONTENT_OK;
 }
 
 void tl_content_shutdown(tl_content *ctx) {

@@ -74,6 +74,7 @@ static uint32_t tl__content_slot_alloc(tl_content *ctx, tl__content_entry *e) {
     s->count = 0;
     s->state = TL__SLOT_LOADING;
     s->queued = s->pending = s->in_flight = s->decoding = 0;
+    s->result = TL_CONTENT_OK;
     s->buffer = NULL;
     s->request = s->file = NULL;
     s->kind = tl__content_kind_of(ctx, e);
