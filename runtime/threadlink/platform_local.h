@@ -146,11 +146,17 @@ typedef struct tl__local {
     char root[1]; /* allocated to the root's length */
 } tl__local;
 
-static tl_platform_result tl__local_storage(tl__local *local, tl_save_result s) {
-    tl_platform_result r = tl_platform_result_make(TL_PLATFORM_STORAGE, s.native_error);
-    r.message = s.message;
-    tl__local_log(&local->logger, TL_PLATFORM_LOCAL_LOG_STORAGE, local->save_id, s.message);
+/* A failure of the store (message: save.h's, or what is wrong with the table). */
+static tl_platform_result tl__local_storage(tl__local *local, const char *message, int native) {
+    tl_platform_result r = tl_platform_result_make(TL_PLATFORM_STORAGE, native);
+    r.message = message;
+    tl__local_log(&local->logger, TL_PLATFORM_LOCAL_LOG_STORAGE, local->save_id, message);
     return r;
+}
+
+static tl_platform_result tl__local_store_failed(tl__local *local, tl_save_result s) {
+    return tl__local_storage(local, tl_save_result_message(s),
+                             tl_save_last_native_error(local->store));
 }
 
 static tl_platform_achievement *tl__local_find(tl__local *local, const char *id) {
@@ -213,16 +219,13 @@ static tl_platform_result tl__local_load(tl__local *local) {
     bool parsed;
     tl_save_result s =
         tl_save_read_alloc(local->store, local->save_id, TL__LOCAL_FILE, &data, &size);
-    if (s.code == TL_SAVE_NOT_FOUND) return tl_platform_result_make(TL_PLATFORM_OK, 0);
-    if (s.code != TL_SAVE_OK) return tl__local_storage(local, s);
+    if (s == TL_SAVE_NOT_FOUND) return tl_platform_result_make(TL_PLATFORM_OK, 0);
+    if (s != TL_SAVE_OK) return tl__local_store_failed(local, s);
     parsed = tl__local_parse(local, (const char *)data, size);
     tl_save_free(data);
     if (parsed) return tl_platform_result_make(TL_PLATFORM_OK, 0);
     local->count = 0;
-    s.code = TL_SAVE_CORRUPT;
-    s.message = "the achievements table is malformed";
-    s.native_error = 0;
-    return tl__local_storage(local, s);
+    return tl__local_storage(local, "the achievements table is malformed", 0);
 }
 
 /* Writes the whole table as one transaction of the store: all of it is published, or none. */
@@ -241,12 +244,12 @@ static tl_platform_result tl__local_commit(tl__local *local) {
                                  e->unlocked ? 1 : 0);
     }
     s = tl_save_begin(local->store, local->save_id, &txn);
-    if (s.code == TL_SAVE_OK) s = tl_save_txn_write(&txn, TL__LOCAL_FILE, text, used);
-    if (s.code == TL_SAVE_OK) s = tl_save_txn_commit(&txn);
+    if (s == TL_SAVE_OK) s = tl_save_txn_write(&txn, TL__LOCAL_FILE, text, used);
+    if (s == TL_SAVE_OK) s = tl_save_txn_commit(&txn);
     (void)tl_save_txn_discard(&txn);
     TL_FREE(text);
-    return s.code == TL_SAVE_OK ? tl_platform_result_make(TL_PLATFORM_OK, 0)
-                                : tl__local_storage(local, s);
+    return s == TL_SAVE_OK ? tl_platform_result_make(TL_PLATFORM_OK, 0)
+                           : tl__local_store_failed(local, s);
 }
 
 /* One change, committed; on failure the table in memory is as it was. */
@@ -302,6 +305,7 @@ static tl_platform_result tl__local_get(void *self, const char *id, tl_platform_
 static tl_platform_result tl__local_init(void *ctx, tl_platform *p) {
     tl__local *local = (tl__local *)ctx;
     tl_save_store_desc desc;
+    tl_save_open_detail why;
     tl_platform_account *account;
     tl_platform_result r;
     const tl_logger *logger = tl_platform_logger(p); /* p is the platform initialising us */
@@ -310,8 +314,8 @@ static tl_platform_result tl__local_init(void *ctx, tl_platform *p) {
     desc.root = local->root;
     desc.io = local->io;
     desc.logger = local->logger;
-    if (!(local->store = tl_save_store_open(&desc))) {
-        r = tl_platform_result_make(TL_PLATFORM_INITIALIZATION_FAILED, 0);
+    if (!(local->store = tl_save_store_open(&desc, &why))) {
+        r = tl_platform_result_make(TL_PLATFORM_INITIALIZATION_FAILED, why.native_error);
         r.message = "Local: the save store cannot be opened (logged above)";
         return r;
     }

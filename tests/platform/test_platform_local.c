@@ -190,11 +190,11 @@ static void test_local_saves_go_through_save_h_and_survive_the_platform(void **s
     size_t n = 0;
     tl_save_txn txn;
     assert_int_equal(local_platform(f, f->root, false, NULL), TL_PLATFORM_STATE_READY);
-    assert_int_equal(tl_save_begin(saves(f), "slot-1", &txn).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_write(&txn, "player", "hero:12", 7).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_begin(saves(f), "slot-1", &txn), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "player", "hero:12", 7), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&txn), TL_SAVE_OK);
     assert_int_equal(local_platform(f, f->root, false, NULL), TL_PLATFORM_STATE_READY);
-    assert_int_equal(tl_save_read(saves(f), "slot-1", "player", buf, sizeof buf, &n).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_read(saves(f), "slot-1", "player", buf, sizeof buf, &n), TL_SAVE_OK);
     assert_int_equal(n, 7);
     assert_memory_equal(buf, "hero:12", 7);
 }
@@ -372,9 +372,9 @@ static void test_local_simulated_losses(void **state) {
     assert_int_equal(tl_platform_refresh_accounts(f->p).code, TL_PLATFORM_OK); /* one implicit account */
     assert_int_equal(tl_platform_account_count(f->p), 1);
     assert_int_equal(tl_platform_achievement_unlock(achievements(f), "first").code, TL_PLATFORM_OK);
-    assert_int_equal(tl_save_begin(saves(f), "slot", &txn).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_write(&txn, "a", "kept", 4).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_begin(saves(f), "slot", &txn), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "a", "kept", 4), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&txn), TL_SAVE_OK);
     assert_true(tl_platform_simulate_loss(f->p));
     assert_int_equal(tl_platform_state_of(f->p), TL_PLATFORM_STATE_FAILED);
     assert_int_equal(tl_platform_initialization_result(f->p).code, TL_PLATFORM_LOST);
@@ -383,7 +383,7 @@ static void test_local_simulated_losses(void **state) {
     assert_int_equal(tl_platform_retry(f->p).code, TL_PLATFORM_OK);
     assert_int_equal(tl_platform_achievement_get(achievements(f), "first", &a).code, TL_PLATFORM_OK);
     assert_true(a.unlocked);
-    assert_int_equal(tl_save_read(saves(f), "slot", "a", buf, sizeof buf, &n).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_read(saves(f), "slot", "a", buf, sizeof buf, &n), TL_SAVE_OK);
     assert_int_equal(n, 4);
     tl_platform_destroy(f->p);
     f->p = NULL;
@@ -401,17 +401,17 @@ static void test_local_malformed_table_fails_initialization_untouched(void **sta
     memset(&desc, 0, sizeof desc);
     desc.root = f->root;
     desc.logger = f->quiet;
-    store = tl_save_store_open(&desc);
+    store = tl_save_store_open(&desc, NULL);
     assert_non_null(store);
-    assert_int_equal(tl_save_begin(store, "threadlink.achievements", &txn).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_write(&txn, "table", "tlach 1\na x 1 0\n", 16).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_begin(store, "threadlink.achievements", &txn), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "table", "tlach 1\na x 1 0\n", 16), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&txn), TL_SAVE_OK);
     assert_int_equal(local_platform(f, f->root, false, NULL), TL_PLATFORM_STATE_FAILED);
     r = tl_platform_initialization_result(f->p);
     assert_int_equal(r.code, TL_PLATFORM_STORAGE);
     assert_string_equal(r.message, "the achievements table is malformed");
     assert_null(tl_platform_primary_account(f->p));
-    assert_int_equal(tl_save_read(store, "threadlink.achievements", "table", buf, sizeof buf, &n).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_read(store, "threadlink.achievements", "table", buf, sizeof buf, &n), TL_SAVE_OK);
     assert_int_equal(n, 16);
     assert_memory_equal(buf, "tlach 1\na x 1 0\n", 16);
     tl_save_store_close(store);
