@@ -446,6 +446,41 @@ TL_API void tl_platform_pin(tl_platform *platform, bool pinned);
 #endif /* TL_PLATFORM_H */
 
 /* ------------------------------------------------------------------------------------------------ */
+/* Two helpers of the implementation, shared with a platform module's implementation
+   (platform_local.h defines TL__PLATFORM_HELPERS and includes this header again): a bounded copy
+   of a string and a doubling growth of an array. Static: each implementing file has its copy. */
+#if (defined(TL_PLATFORM_IMPL) || defined(TL__PLATFORM_HELPERS)) && \
+    !defined(TL__PLATFORM_HELPERS_DEFINED)
+#define TL__PLATFORM_HELPERS_DEFINED
+#include <stdlib.h>
+#include <string.h>
+#ifndef TL_MALLOC
+#define TL_MALLOC(size) malloc(size)
+#define TL_FREE(ptr) free(ptr)
+#endif
+
+static void tl__platform_copy(char *dst, size_t cap, const char *src) {
+    size_t n = src ? strlen(src) : 0;
+    if (n >= cap) n = cap - 1u;
+    if (n) memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+static bool tl__platform_grow(void **array, uint32_t *cap, size_t size, uint32_t need) {
+    uint32_t n = *cap ? *cap : 4u;
+    void *grown;
+    if (need <= *cap) return true;
+    while (n < need) n *= 2u;
+    grown = TL_MALLOC((size_t)n * size);
+    if (!grown) return false;
+    if (*cap) memcpy(grown, *array, (size_t)*cap * size);
+    TL_FREE(*array);
+    *array = grown;
+    *cap = n;
+    return true;
+}
+#endif /* TL__PLATFORM_HELPERS */
+
 #if defined(TL_PLATFORM_IMPL) && !defined(TL__PLATFORM_IMPLEMENTED)
 #define TL__PLATFORM_IMPLEMENTED
 /* Again here, for the usage block's order (include, define, include). */
@@ -639,27 +674,6 @@ uint32_t tl_platform_distribution_from_name(const char *name) {
     for (d = 1; d < TL_PLATFORM_DISTRIBUTION_END_; d++)
         if (tl__platform_same_name(name, tl_platform_distribution_name(d))) return d;
     return TL_PLATFORM_DISTRIBUTION_NONE;
-}
-
-static void tl__platform_copy(char *dst, size_t cap, const char *src) {
-    size_t n = src ? strlen(src) : 0;
-    if (n >= cap) n = cap - 1u;
-    if (n) memcpy(dst, src, n);
-    dst[n] = '\0';
-}
-
-static bool tl__platform_grow(void **array, uint32_t *cap, size_t size, uint32_t need) {
-    uint32_t n = *cap ? *cap : 4u;
-    void *grown;
-    if (need <= *cap) return true;
-    while (n < need) n *= 2u;
-    grown = TL_MALLOC((size_t)n * size);
-    if (!grown) return false;
-    if (*cap) memcpy(grown, *array, (size_t)*cap * size);
-    TL_FREE(*array);
-    *array = grown;
-    *cap = n;
-    return true;
 }
 
 /* --- services and accounts ---------------------------------------------------------------------- */

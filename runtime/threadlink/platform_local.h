@@ -83,7 +83,9 @@ TL_API bool tl_platform_register_local(tl_platform *platform, uint32_t platform_
 #if defined(TL_PLATFORM_LOCAL_IMPL) && !defined(TL__PLATFORM_LOCAL_IMPLEMENTED)
 #define TL__PLATFORM_LOCAL_IMPLEMENTED
 /* Again: a file that included this header before defining TL_IMPLEMENTATION reaches the
-   implementations of the two services it runs on here. */
+   implementations of the two services it runs on here; and platform.h's string and array
+   helpers (tl__platform_copy, tl__platform_grow) in any case. */
+#define TL__PLATFORM_HELPERS
 #include "platform.h"
 #include "save.h"
 #include <stdio.h>
@@ -101,27 +103,6 @@ extern "C" {
 TL_LOG_TABLE_FN(tl__local_log, TL_PLATFORM_LOCAL_LOG_ITEMS, TL_PLATFORM_LOCAL_LOG_BASE, "Platform")
 
 #define TL__LOCAL_NAME_MAX 63
-
-static void tl__local_copy(char *dst, size_t cap, const char *src) {
-    size_t n = src ? strlen(src) : 0;
-    if (n >= cap) n = cap - 1u;
-    if (n) memcpy(dst, src, n);
-    dst[n] = '\0';
-}
-
-static bool tl__local_grow(void **array, uint32_t *cap, size_t size, uint32_t need) {
-    uint32_t n = *cap ? *cap : 4u;
-    void *grown;
-    if (need <= *cap) return true;
-    while (n < need) n *= 2u;
-    grown = TL_MALLOC((size_t)n * size);
-    if (!grown) return false;
-    if (*cap) memcpy(grown, *array, (size_t)*cap * size);
-    TL_FREE(*array);
-    *array = grown;
-    *cap = n;
-    return true;
-}
 
 /* --- the Local module ----------------------------------------------------------------------------
    The achievements table is one file ("table") of one save, rewritten whole by each change:
@@ -196,8 +177,8 @@ static bool tl__local_parse_line(tl__local *local, const char **p, const char *l
         !tl__local_number(p, limit, '\n', &unlocked) || unlocked > 1)
         return false;
     e.unlocked = unlocked == 1;
-    if (!tl__local_grow((void **)&local->entries, &local->cap, sizeof *local->entries,
-                        local->count + 1u))
+    if (!tl__platform_grow((void **)&local->entries, &local->cap, sizeof *local->entries,
+                           local->count + 1u))
         return false;
     local->entries[local->count++] = e;
     return true;
@@ -262,12 +243,12 @@ static tl_platform_result tl__local_change(tl__local *local, const char *id, boo
         return tl_platform_result_make(TL_PLATFORM_INVALID_ARGUMENT, 0);
     if (!local->store) return tl_platform_result_make(TL_PLATFORM_NOT_READY, 0);
     if (!(e = tl__local_find(local, id))) {
-        if (!tl__local_grow((void **)&local->entries, &local->cap, sizeof *local->entries,
-                            local->count + 1u))
+        if (!tl__platform_grow((void **)&local->entries, &local->cap, sizeof *local->entries,
+                               local->count + 1u))
             return tl_platform_result_make(TL_PLATFORM_OUT_OF_MEMORY, 0);
         e = &local->entries[local->count++];
         memset(e, 0, sizeof *e);
-        tl__local_copy(e->id, sizeof e->id, id);
+        tl__platform_copy(e->id, sizeof e->id, id);
         added = true;
     }
     before = *e;
@@ -362,9 +343,9 @@ bool tl_platform_register_local(tl_platform *p, uint32_t platform_marker,
     memset(local, 0, sizeof *local);
     memcpy(local->root, desc->root, root_len + 1u);
     local->io = desc->io;
-    tl__local_copy(local->account_name, sizeof local->account_name,
-                   desc->account_name ? desc->account_name : "Player");
-    tl__local_copy(local->save_id, sizeof local->save_id, save_id);
+    tl__platform_copy(local->account_name, sizeof local->account_name,
+                      desc->account_name ? desc->account_name : "Player");
+    tl__platform_copy(local->save_id, sizeof local->save_id, save_id);
     local->service.self = local;
     local->service.unlock = tl__local_unlock;
     local->service.progress = tl__local_progress;
