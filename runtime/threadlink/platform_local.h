@@ -120,6 +120,7 @@ typedef struct tl__local {
     char account_name[TL__LOCAL_NAME_MAX + 1];
     char save_id[TL_SAVE_ID_MAX + 1];
     tl_logger logger;
+    tl_platform *platform; /* the one initialising us: failures' detail goes there */
     tl_save_store *store;
     tl_platform_achievement *entries;
     uint32_t count, cap;
@@ -129,8 +130,8 @@ typedef struct tl__local {
 
 /* A failure of the store (message: save.h's, or what is wrong with the table). */
 static tl_platform_result tl__local_storage(tl__local *local, const char *message, int native) {
-    tl_platform_result r = tl_platform_result_make(TL_PLATFORM_STORAGE, native);
-    r.message = message;
+    tl_platform_result r =
+        tl_platform_report(local->platform, TL_PLATFORM_STORAGE, native, message);
     tl__local_log(&local->logger, TL_PLATFORM_LOCAL_LOG_STORAGE, local->save_id, message);
     return r;
 }
@@ -200,11 +201,11 @@ static tl_platform_result tl__local_load(tl__local *local) {
     bool parsed;
     tl_save_result s =
         tl_save_read_alloc(local->store, local->save_id, TL__LOCAL_FILE, &data, &size);
-    if (s == TL_SAVE_NOT_FOUND) return tl_platform_result_make(TL_PLATFORM_OK, 0);
+    if (s == TL_SAVE_NOT_FOUND) return TL_PLATFORM_OK;
     if (s != TL_SAVE_OK) return tl__local_store_failed(local, s);
     parsed = tl__local_parse(local, (const char *)data, size);
     tl_save_free(data);
-    if (parsed) return tl_platform_result_make(TL_PLATFORM_OK, 0);
+    if (parsed) return TL_PLATFORM_OK;
     local->count = 0;
     return tl__local_storage(local, "the achievements table is malformed", 0);
 }
@@ -216,7 +217,7 @@ static tl_platform_result tl__local_commit(tl__local *local) {
     tl_save_txn txn;
     tl_save_result s;
     uint32_t i;
-    if (!text) return tl_platform_result_make(TL_PLATFORM_OUT_OF_MEMORY, 0);
+    if (!text) return TL_PLATFORM_OUT_OF_MEMORY;
     used = (size_t)snprintf(text, cap, "%s", TL__LOCAL_HEADER);
     for (i = 0; i < local->count; i++) {
         const tl_platform_achievement *e = &local->entries[i];
@@ -229,8 +230,7 @@ static tl_platform_result tl__local_commit(tl__local *local) {
     if (s == TL_SAVE_OK) s = tl_save_txn_commit(&txn);
     (void)tl_save_txn_discard(&txn);
     TL_FREE(text);
-    return s == TL_SAVE_OK ? tl_platform_result_make(TL_PLATFORM_OK, 0)
-                           : tl__local_store_failed(local, s);
+    return s == TL_SAVE_OK ? TL_PLATFORM_OK : tl__local_store_failed(local, s);
 }
 
 /* One change, committed; on failure the table in memory is as it was. */
@@ -240,12 +240,12 @@ static tl_platform_result tl__local_change(tl__local *local, const char *id, boo
     tl_platform_result r;
     bool added = false;
     if (!id || !tl_save_id_valid(id) || (!unlock && target == 0))
-        return tl_platform_result_make(TL_PLATFORM_INVALID_ARGUMENT, 0);
-    if (!local->store) return tl_platform_result_make(TL_PLATFORM_NOT_READY, 0);
+        return TL_PLATFORM_INVALID_ARGUMENT;
+    if (!local->store) return TL_PLATFORM_NOT_READY;
     if (!(e = tl__local_find(local, id))) {
         if (!tl__platform_grow((void **)&local->entries, &local->cap, sizeof *local->entries,
                                local->count + 1u))
-            return tl_platform_result_make(TL_PLATFORM_OUT_OF_MEMORY, 0);
+            return TL_PLATFORM_OUT_OF_MEMORY;
         e = &local->entries[local->count++];
         memset(e, 0, sizeof *e);
         tl__platform_copy(e->id, sizeof e->id, id);
@@ -259,8 +259,8 @@ static tl_platform_result tl__local_change(tl__local *local, const char *id, boo
     if (unlock || current >= target) e->unlocked = true;
     if (!added && before.current == e->current && before.target == e->target &&
         before.unlocked == e->unlocked)
-        return tl_platform_result_make(TL_PLATFORM_OK, 0); /* nothing changed: nothing to commit */
-    if ((r = tl__local_commit(local)).code != TL_PLATFORM_OK) {
+        return TL_PLATFORM_OK; /* nothing changed: nothing to commit */
+    if ((r = tl__local_commit(local)) != TL_PLATFORM_OK) {
         if (added) local->count--;
         else *e = before;
     }
@@ -277,10 +277,10 @@ static tl_platform_result tl__local_progress(void *self, const char *id, uint32_
 static tl_platform_result tl__local_get(void *self, const char *id, tl_platform_achievement *out) {
     tl__local *local = (tl__local *)self;
     const tl_platform_achievement *e = id ? tl__local_find(local, id) : NULL;
-    if (!local->store) return tl_platform_result_make(TL_PLATFORM_NOT_READY, 0);
-    if (!e) return tl_platform_result_make(TL_PLATFORM_NOT_FOUND, 0);
+    if (!local->store) return TL_PLATFORM_NOT_READY;
+    if (!e) return TL_PLATFORM_NOT_FOUND;
     *out = *e;
-    return tl_platform_result_make(TL_PLATFORM_OK, 0);
+    return TL_PLATFORM_OK;
 }
 
 static tl_platform_result tl__local_init(void *ctx, tl_platform *p) {
@@ -290,23 +290,23 @@ static tl_platform_result tl__local_init(void *ctx, tl_platform *p) {
     tl_platform_account *account;
     tl_platform_result r;
     const tl_logger *logger = tl_platform_logger(p); /* p is the platform initialising us */
+    local->platform = p;
     memset(&desc, 0, sizeof desc);
     if (logger) local->logger = *logger;
     desc.root = local->root;
     desc.io = local->io;
     desc.logger = local->logger;
     if (!(local->store = tl_save_store_open(&desc, &why))) {
-        r = tl_platform_result_make(TL_PLATFORM_INITIALIZATION_FAILED, why.native_error);
-        r.message = "Local: the save store cannot be opened (logged above)";
-        return r;
+        return tl_platform_report(p, TL_PLATFORM_INITIALIZATION_FAILED, why.native_error,
+                                  "Local: the save store cannot be opened (logged above)");
     }
-    if ((r = tl__local_load(local)).code != TL_PLATFORM_OK) return r;
+    if ((r = tl__local_load(local)) != TL_PLATFORM_OK) return r;
     account = tl_platform_add_account(p, "local", local->account_name);
     if (!account ||
         !tl_platform_account_add_service(account, TL_PLATFORM_SERVICE_SAVES, local->store) ||
         !tl_platform_account_add_service(account, TL_PLATFORM_SERVICE_ACHIEVEMENTS,
                                          &local->service))
-        return tl_platform_result_make(TL_PLATFORM_OUT_OF_MEMORY, 0);
+        return TL_PLATFORM_OUT_OF_MEMORY;
     return r;
 }
 

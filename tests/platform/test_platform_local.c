@@ -203,22 +203,22 @@ static void test_local_achievements_and_progress_persist(void **state) {
     fixture *f = (fixture *)*state;
     tl_platform_achievement a;
     assert_int_equal(local_platform(f, f->root, false, NULL), TL_PLATFORM_STATE_READY);
-    assert_int_equal(tl_platform_achievement_get(achievements(f), "first-blood", &a).code, TL_PLATFORM_NOT_FOUND);
-    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "first-blood").code, TL_PLATFORM_OK);
-    assert_int_equal(tl_platform_achievement_progress(achievements(f), "collector", 3, 10).code, TL_PLATFORM_OK);
-    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "../etc").code, TL_PLATFORM_INVALID_ARGUMENT);
-    assert_int_equal(tl_platform_achievement_progress(achievements(f), "x", 1, 0).code, TL_PLATFORM_INVALID_ARGUMENT);
+    assert_int_equal(tl_platform_achievement_get(achievements(f), "first-blood", &a), TL_PLATFORM_NOT_FOUND);
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "first-blood"), TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_progress(achievements(f), "collector", 3, 10), TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "../etc"), TL_PLATFORM_INVALID_ARGUMENT);
+    assert_int_equal(tl_platform_achievement_progress(achievements(f), "x", 1, 0), TL_PLATFORM_INVALID_ARGUMENT);
     assert_int_equal(local_platform(f, f->root, false, NULL), TL_PLATFORM_STATE_READY); /* reopened */
-    assert_int_equal(tl_platform_achievement_get(achievements(f), "first-blood", &a).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_get(achievements(f), "first-blood", &a), TL_PLATFORM_OK);
     assert_true(a.unlocked);
-    assert_int_equal(tl_platform_achievement_get(achievements(f), "collector", &a).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_get(achievements(f), "collector", &a), TL_PLATFORM_OK);
     assert_false(a.unlocked);
     assert_int_equal(a.current, 3);
     assert_int_equal(a.target, 10);
-    assert_int_equal(tl_platform_achievement_progress(achievements(f), "collector", 12, 10).code, TL_PLATFORM_OK);
-    assert_int_equal(tl_platform_achievement_progress(achievements(f), "collector", 2, 10).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_progress(achievements(f), "collector", 12, 10), TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_progress(achievements(f), "collector", 2, 10), TL_PLATFORM_OK);
     assert_int_equal(local_platform(f, f->root, false, NULL), TL_PLATFORM_STATE_READY);
-    assert_int_equal(tl_platform_achievement_get(achievements(f), "collector", &a).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_get(achievements(f), "collector", &a), TL_PLATFORM_OK);
     assert_true(a.unlocked); /* progress never locks it again */
     assert_int_equal(a.current, 2);
     assert_string_equal(a.id, "collector");
@@ -227,14 +227,14 @@ static void test_local_achievements_and_progress_persist(void **state) {
 /* The old table: a unlocked, b at 1/4. The change: b to 3/4 and a new c. */
 static void seed_table(fixture *f, const char *root) {
     assert_int_equal(local_platform(f, root, false, NULL), TL_PLATFORM_STATE_READY);
-    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "a").code, TL_PLATFORM_OK);
-    assert_int_equal(tl_platform_achievement_progress(achievements(f), "b", 1, 4).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "a"), TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_progress(achievements(f), "b", 1, 4), TL_PLATFORM_OK);
 }
 
 static bool table_is_old(fixture *f) {
     tl_platform_achievement a;
-    return tl_platform_achievement_get(achievements(f), "b", &a).code == TL_PLATFORM_OK && a.current == 1 &&
-           tl_platform_achievement_get(achievements(f), "c", &a).code == TL_PLATFORM_NOT_FOUND;
+    return tl_platform_achievement_get(achievements(f), "b", &a) == TL_PLATFORM_OK && a.current == 1 &&
+           tl_platform_achievement_get(achievements(f), "c", &a) == TL_PLATFORM_NOT_FOUND;
 }
 
 static void test_local_achievements_commit_atomically_at_every_stop(void **state) {
@@ -251,22 +251,22 @@ static void test_local_achievements_commit_atomically_at_every_stop(void **state
         f->fault.count = 0;
         f->fault.fail_at = k; /* operations 0..k-1 happen, then the process is dead */
         r = tl_platform_achievement_progress(achievements(f), "c", 1, 2);
-        if (r.code == TL_PLATFORM_OK) r = tl_platform_achievement_progress(achievements(f), "b", 3, 4);
-        if (r.code == TL_PLATFORM_OK) break; /* k is past both commits */
-        assert_int_equal(r.code, TL_PLATFORM_STORAGE);
-        assert_int_equal(r.native_error, EIO);
+        if (r == TL_PLATFORM_OK) r = tl_platform_achievement_progress(achievements(f), "b", 3, 4);
+        if (r == TL_PLATFORM_OK) break; /* k is past both commits */
+        assert_int_equal(r, TL_PLATFORM_STORAGE);
+        assert_int_equal(tl_platform_last_native_error(f->p), EIO);
         /* The table in memory is the one before the failed change. */
-        assert_int_equal(tl_platform_achievement_get(achievements(f), "a", &a).code, TL_PLATFORM_OK);
+        assert_int_equal(tl_platform_achievement_get(achievements(f), "a", &a), TL_PLATFORM_OK);
         f->fault.fail_at = -1;
         /* Reopened over a sound backend: the old table, or the new one of each commit, never a mix. */
         assert_int_equal(local_platform(f, root, false, NULL), TL_PLATFORM_STATE_READY);
-        assert_int_equal(tl_platform_achievement_get(achievements(f), "a", &a).code, TL_PLATFORM_OK);
+        assert_int_equal(tl_platform_achievement_get(achievements(f), "a", &a), TL_PLATFORM_OK);
         assert_true(a.unlocked);
         if (table_is_old(f)) olds++;
         else {
-            assert_int_equal(tl_platform_achievement_get(achievements(f), "c", &a).code, TL_PLATFORM_OK);
+            assert_int_equal(tl_platform_achievement_get(achievements(f), "c", &a), TL_PLATFORM_OK);
             assert_int_equal(a.current, 1);
-            assert_int_equal(tl_platform_achievement_get(achievements(f), "b", &a).code, TL_PLATFORM_OK);
+            assert_int_equal(tl_platform_achievement_get(achievements(f), "b", &a), TL_PLATFORM_OK);
             assert_true(a.current == 1 || a.current == 3);
             news++;
         }
@@ -284,12 +284,12 @@ static void test_local_failed_commit_keeps_the_table_in_memory(void **state) {
     assert_int_equal(local_platform(f, f->root, true, NULL), TL_PLATFORM_STATE_READY);
     f->fault.count = 0;
     f->fault.fail_at = 0;
-    assert_int_equal(tl_platform_achievement_progress(achievements(f), "b", 3, 4).code, TL_PLATFORM_STORAGE);
-    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "c").code, TL_PLATFORM_STORAGE);
+    assert_int_equal(tl_platform_achievement_progress(achievements(f), "b", 3, 4), TL_PLATFORM_STORAGE);
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "c"), TL_PLATFORM_STORAGE);
     assert_true(table_is_old(f));
     f->fault.fail_at = -1;
-    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "c").code, TL_PLATFORM_OK);
-    assert_int_equal(tl_platform_achievement_get(achievements(f), "c", &a).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "c"), TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_get(achievements(f), "c", &a), TL_PLATFORM_OK);
     assert_true(a.unlocked);
 }
 
@@ -312,18 +312,18 @@ static void test_local_failed_unlock_is_locked_everywhere(void **state) {
         f->fault.fail_only = k;
         r = tl_platform_achievement_unlock(achievements(f), "c");
         f->fault.fail_only = -1;
-        if (r.code == TL_PLATFORM_OK && f->fault.count <= k) break; /* past the unlock's operations */
-        if (r.code != TL_PLATFORM_OK) {
-            assert_int_equal(r.code, TL_PLATFORM_STORAGE);
+        if (r == TL_PLATFORM_OK && f->fault.count <= k) break; /* past the unlock's operations */
+        if (r != TL_PLATFORM_OK) {
+            assert_int_equal(r, TL_PLATFORM_STORAGE);
             failures++;
         }
-        unlocked = tl_platform_achievement_get(achievements(f), "c", &a).code == TL_PLATFORM_OK && a.unlocked;
-        if (unlocked != (r.code == TL_PLATFORM_OK)) fail_msg("fault at operation %ld: memory disagrees with the result", k);
+        unlocked = tl_platform_achievement_get(achievements(f), "c", &a) == TL_PLATFORM_OK && a.unlocked;
+        if (unlocked != (r == TL_PLATFORM_OK)) fail_msg("fault at operation %ld: memory disagrees with the result", k);
         assert_int_equal(local_platform(f, root, false, NULL), TL_PLATFORM_STATE_READY); /* a restart */
-        unlocked = tl_platform_achievement_get(achievements(f), "c", &a).code == TL_PLATFORM_OK && a.unlocked;
-        if (unlocked != (r.code == TL_PLATFORM_OK))
+        unlocked = tl_platform_achievement_get(achievements(f), "c", &a) == TL_PLATFORM_OK && a.unlocked;
+        if (unlocked != (r == TL_PLATFORM_OK))
             fail_msg("fault at operation %ld: %s, but after a restart the store has it %s", k,
-                     r.code == TL_PLATFORM_OK ? "unlocked" : "STORAGE", unlocked ? "unlocked" : "locked");
+                     r == TL_PLATFORM_OK ? "unlocked" : "STORAGE", unlocked ? "unlocked" : "locked");
         assert_true(table_is_old(f));
     }
     assert_true(k < 200);
@@ -369,19 +369,19 @@ static void test_local_simulated_losses(void **state) {
     assert_int_equal(states[0], 2);
     assert_int_equal(states[1], TL_PLATFORM_ACCOUNT_SUSPENDED);
     assert_int_equal(states[2], TL_PLATFORM_ACCOUNT_SIGNED_IN);
-    assert_int_equal(tl_platform_refresh_accounts(f->p).code, TL_PLATFORM_OK); /* one implicit account */
+    assert_int_equal(tl_platform_refresh_accounts(f->p), TL_PLATFORM_OK); /* one implicit account */
     assert_int_equal(tl_platform_account_count(f->p), 1);
-    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "first").code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "first"), TL_PLATFORM_OK);
     assert_int_equal(tl_save_begin(saves(f), "slot", &txn), TL_SAVE_OK);
     assert_int_equal(tl_save_txn_write(&txn, "a", "kept", 4), TL_SAVE_OK);
     assert_int_equal(tl_save_txn_commit(&txn), TL_SAVE_OK);
     assert_true(tl_platform_simulate_loss(f->p));
     assert_int_equal(tl_platform_state_of(f->p), TL_PLATFORM_STATE_FAILED);
-    assert_int_equal(tl_platform_initialization_result(f->p).code, TL_PLATFORM_LOST);
+    assert_int_equal(tl_platform_initialization_result(f->p), TL_PLATFORM_LOST);
     assert_null(tl_platform_primary_account(f->p));
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_FAILED); /* the store closes */
-    assert_int_equal(tl_platform_retry(f->p).code, TL_PLATFORM_OK);
-    assert_int_equal(tl_platform_achievement_get(achievements(f), "first", &a).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_retry(f->p), TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_get(achievements(f), "first", &a), TL_PLATFORM_OK);
     assert_true(a.unlocked);
     assert_int_equal(tl_save_read(saves(f), "slot", "a", buf, sizeof buf, &n), TL_SAVE_OK);
     assert_int_equal(n, 4);
@@ -408,8 +408,8 @@ static void test_local_malformed_table_fails_initialization_untouched(void **sta
     assert_int_equal(tl_save_txn_commit(&txn), TL_SAVE_OK);
     assert_int_equal(local_platform(f, f->root, false, NULL), TL_PLATFORM_STATE_FAILED);
     r = tl_platform_initialization_result(f->p);
-    assert_int_equal(r.code, TL_PLATFORM_STORAGE);
-    assert_string_equal(r.message, "the achievements table is malformed");
+    assert_int_equal(r, TL_PLATFORM_STORAGE);
+    assert_string_equal(tl_platform_last_message(f->p), "the achievements table is malformed");
     assert_null(tl_platform_primary_account(f->p));
     assert_int_equal(tl_save_read(store, "threadlink.achievements", "table", buf, sizeof buf, &n), TL_SAVE_OK);
     assert_int_equal(n, 16);
@@ -422,7 +422,7 @@ static void test_local_store_that_cannot_open_fails_initialization(void **state)
     char root[160];
     snprintf(root, sizeof root, "%s/missing/parent", f->dir);
     assert_int_equal(local_platform(f, root, false, NULL), TL_PLATFORM_STATE_FAILED);
-    assert_int_equal(tl_platform_initialization_result(f->p).code, TL_PLATFORM_INITIALIZATION_FAILED);
+    assert_int_equal(tl_platform_initialization_result(f->p), TL_PLATFORM_INITIALIZATION_FAILED);
     assert_false(tl_platform_register_local(f->p, 0, NULL));
 }
 
