@@ -237,7 +237,8 @@ typedef enum tl_platform_state {
     X(LOST, "the platform was lost") \
     X(NOT_FOUND, "no such achievement") \
     X(STORAGE, "the save store failed (tl_platform_last_native_error holds its native error)") \
-    X(OUT_OF_MEMORY, "out of memory")
+    X(OUT_OF_MEMORY, "out of memory") \
+    X(DUPLICATE, "a module for this pair, or a service of this id, is already registered")
 
 /* TL_PLATFORM_PENDING (1) is no failure: a module's init still running. */
 typedef enum tl_platform_result {
@@ -335,10 +336,12 @@ TL_API void tl_platform_shutdown(tl_platform *platform);
 TL_API tl_platform_state tl_platform_update(tl_platform *platform);
 /* An OnUpdate listener: subscribe it with the platform as context. */
 TL_API void tl_platform_on_update(void *platform, float seconds);
-/* Before deployment or while failed; false on a pair already registered (logged). */
-TL_API bool tl_platform_register_module(tl_platform *platform, const tl_platform_module *module);
-/* By code, before deployment (copied; NULL clears it). False once deployment has started. */
-TL_API bool tl_platform_set_distribution_override(tl_platform *platform, const char *name);
+/* Before deployment or while failed; DUPLICATE for a pair already registered (logged). */
+TL_API tl_platform_result tl_platform_register_module(tl_platform *platform,
+                                                      const tl_platform_module *module);
+/* By code, before deployment (copied; NULL clears it). REFUSED once deployment has started. */
+TL_API tl_platform_result tl_platform_set_distribution_override(tl_platform *platform,
+                                                                const char *name);
 /* While FAILED: deploys again. OK when ready at once, PENDING while the module initialises
    (update on), else the new failure; NOT_FAILED in any other state. */
 TL_API tl_platform_result tl_platform_retry(tl_platform *platform);
@@ -384,26 +387,29 @@ TL_API tl_platform_result tl_platform_refresh_accounts(tl_platform *platform);
 /* Development builds only (TL_PLATFORM_DEVELOPMENT; refused and logged in others), for tests, with
    any module, the Local one included. simulate_loss runs the loss path as a module's
    tl_platform_report_lost does (LOST, "simulated platform loss", the event at once, the module shut
-   down at the next update); false unless READY. simulate_server_loss(true) suspends every
+   down at the next update); NOT_READY unless READY. simulate_server_loss(true) suspends every
    signed-in account, (false) signs every suspended one in again, as a module does when the
-   platform's servers go and come back (each change published); false unless READY. */
-TL_API bool tl_platform_simulate_loss(tl_platform *platform);
-TL_API bool tl_platform_simulate_server_loss(tl_platform *platform, bool lost);
+   platform's servers go and come back (each change published); NOT_READY unless READY. Other
+   builds: REFUSED. */
+TL_API tl_platform_result tl_platform_simulate_loss(tl_platform *platform);
+TL_API tl_platform_result tl_platform_simulate_server_loss(tl_platform *platform, bool lost);
 
-/* For modules, during init, poll and refresh (false otherwise): services, accounts (copied
-   strings, at most 63 bytes, signed in; the first account is the primary one until
-   set_primary). */
-TL_API bool tl_platform_add_service(tl_platform *platform, uint32_t id, void *service);
+/* For modules, during init, poll and refresh (REFUSED otherwise; DUPLICATE for an id taken):
+   services, accounts (copied strings, at most 63 bytes, signed in; the first account is the
+   primary one until set_primary; NULL on failure, logged). */
+TL_API tl_platform_result tl_platform_add_service(tl_platform *platform, uint32_t id,
+                                                  void *service);
 TL_API tl_platform_account *tl_platform_add_account(tl_platform *platform, const char *id,
                                                     const char *name);
-TL_API bool tl_platform_set_primary_account(tl_platform *platform, tl_platform_account *account);
-TL_API bool tl_platform_account_add_service(tl_platform_account *account, uint32_t id,
-                                            void *service);
+TL_API tl_platform_result tl_platform_set_primary_account(tl_platform *platform,
+                                                          tl_platform_account *account);
+TL_API tl_platform_result tl_platform_account_add_service(tl_platform_account *account, uint32_t id,
+                                                          void *service);
 /* For modules, while initializing or ready (from their SDK's callbacks too): an account's state.
-   A change is logged and, once ready, published as OnAccountStateChanged(account). False for a
-   state out of range, or in another platform state. */
-TL_API bool tl_platform_set_account_state(tl_platform_account *account,
-                                          tl_platform_account_state state);
+   A change is logged and, once ready, published as OnAccountStateChanged(account).
+   INVALID_ARGUMENT for a state out of range, NOT_READY in another platform state. */
+TL_API tl_platform_result tl_platform_set_account_state(tl_platform_account *account,
+                                                        tl_platform_account_state state);
 
 TL_API const char *tl_platform_state_name(tl_platform_state state);
 TL_API const char *tl_platform_account_state_name(tl_platform_account_state state); /* or "?" */
@@ -681,21 +687,21 @@ uint32_t tl_platform_distribution_from_name(const char *name) {
 
 /* --- services and accounts ---------------------------------------------------------------------- */
 
-static bool tl__platform_services_add(tl_platform *p, tl__platform_services *s, uint32_t id,
-                                      void *service, const char *where) {
+static tl_platform_result tl__platform_services_add(tl_platform *p, tl__platform_services *s,
+                                                    uint32_t id, void *service, const char *where) {
     uint32_t i;
     for (i = 0; i < s->count; i++)
         if (s->items[i].id == id) {
             tl__platform_log(&p->logger, TL_PLATFORM_LOG_DUPLICATE_SERVICE, id, where);
-            return false;
+            return tl__platform_note(p, TL_PLATFORM_DUPLICATE, 0, NULL);
         }
     if (!tl__platform_grow((void **)&s->items, &s->cap, sizeof *s->items, s->count + 1u)) {
         tl__platform_log(&p->logger, TL_PLATFORM_LOG_OUT_OF_MEMORY, "service");
-        return false;
+        return tl__platform_note(p, TL_PLATFORM_OUT_OF_MEMORY, 0, NULL);
     }
     s->items[s->count].id = id;
     s->items[s->count++].service = service;
-    return true;
+    return tl__platform_note(p, TL_PLATFORM_OK, 0, NULL);
 }
 
 static bool tl__platform_services_find(const tl__platform_services *s, uint32_t id,
@@ -731,7 +737,14 @@ static bool tl__platform_registering(tl_platform *p, const char *what) {
     if (p && (p->state == TL_PLATFORM_STATE_INITIALIZING || p->refreshing)) return true;
     tl__platform_log(p ? &p->logger : NULL, TL_PLATFORM_LOG_REFUSED, what,
                      "only a module, while it initializes or refreshes");
+    if (p) tl__platform_note(p, TL_PLATFORM_REFUSED, 0, NULL);
     return false;
+}
+
+/* A call's failure without a platform to keep it in (logged, naming the call). */
+static tl_platform_result tl__platform_no_platform(const char *call) {
+    tl__platform_log(NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT, call);
+    return TL_PLATFORM_INVALID_ARGUMENT;
 }
 
 static void tl__platform_publish_account(tl_platform *p, tl_platform_account *account) {
@@ -743,8 +756,9 @@ static void tl__platform_publish_account(tl_platform *p, tl_platform_account *ac
     p->in_callback = was;
 }
 
-bool tl_platform_add_service(tl_platform *p, uint32_t id, void *service) {
-    if (!tl__platform_registering(p, "tl_platform_add_service")) return false;
+tl_platform_result tl_platform_add_service(tl_platform *p, uint32_t id, void *service) {
+    if (!p) return tl__platform_no_platform("tl_platform_add_service");
+    if (!tl__platform_registering(p, "tl_platform_add_service")) return TL_PLATFORM_REFUSED;
     return tl__platform_services_add(p, &p->services, id, service, "");
 }
 
@@ -772,46 +786,51 @@ tl_platform_account *tl_platform_add_account(tl_platform *p, const char *id, con
     return account;
 }
 
-bool tl_platform_set_account_state(tl_platform_account *account, tl_platform_account_state state) {
+tl_platform_result tl_platform_set_account_state(tl_platform_account *account,
+                                                 tl_platform_account_state state) {
     tl_platform *p = account ? account->platform : NULL;
     uint32_t was;
-    if (!p || (uint32_t)state >= (uint32_t)TL_PLATFORM_ACCOUNT_STATE_END_) {
-        tl__platform_log(p ? &p->logger : NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT,
+    if (!p) return tl__platform_no_platform("tl_platform_set_account_state");
+    if ((uint32_t)state >= (uint32_t)TL_PLATFORM_ACCOUNT_STATE_END_) {
+        tl__platform_log(&p->logger, TL_PLATFORM_LOG_INVALID_ARGUMENT,
                          "tl_platform_set_account_state");
-        return false;
+        return tl__platform_note(p, TL_PLATFORM_INVALID_ARGUMENT, 0, NULL);
     }
     if (p->state != TL_PLATFORM_STATE_READY && p->state != TL_PLATFORM_STATE_INITIALIZING)
-        return false;
-    if (account->state == (uint32_t)state) return true;
+        return tl__platform_refused(p, "tl_platform_set_account_state", TL_PLATFORM_NOT_READY);
+    if (account->state == (uint32_t)state) return tl__platform_note(p, TL_PLATFORM_OK, 0, NULL);
     was = account->state;
     account->state = (uint32_t)state;
     tl__platform_log(&p->logger, TL_PLATFORM_LOG_ACCOUNT_STATE, account->id,
                      tl_platform_account_state_name((tl_platform_account_state)was),
                      tl_platform_account_state_name(state));
     if (p->state == TL_PLATFORM_STATE_READY) tl__platform_publish_account(p, account);
-    return true;
+    return tl__platform_note(p, TL_PLATFORM_OK, 0, NULL);
 }
 
 tl_platform_account_state tl_platform_account_state_of(const tl_platform_account *account) {
     return account ? (tl_platform_account_state)account->state : TL_PLATFORM_ACCOUNT_SIGNED_OUT;
 }
 
-bool tl_platform_set_primary_account(tl_platform *p, tl_platform_account *account) {
+tl_platform_result tl_platform_set_primary_account(tl_platform *p, tl_platform_account *account) {
     uint32_t i;
-    if (!tl__platform_registering(p, "tl_platform_set_primary_account")) return false;
+    if (!p) return tl__platform_no_platform("tl_platform_set_primary_account");
+    if (!tl__platform_registering(p, "tl_platform_set_primary_account")) return TL_PLATFORM_REFUSED;
     for (i = 0; i < p->account_count; i++)
         if (p->accounts[i] == account) {
             p->primary = i;
-            return true;
+            return tl__platform_note(p, TL_PLATFORM_OK, 0, NULL);
         }
     tl__platform_log(&p->logger, TL_PLATFORM_LOG_INVALID_ARGUMENT,
-                     "tl_platform_set_primary_account");
-    return false;
+                     "tl_platform_set_primary_account (not an account of this platform)");
+    return tl__platform_note(p, TL_PLATFORM_INVALID_ARGUMENT, 0, NULL);
 }
 
-bool tl_platform_account_add_service(tl_platform_account *account, uint32_t id, void *service) {
-    if (!account || !tl__platform_registering(account->platform, "tl_platform_account_add_service"))
-        return false;
+tl_platform_result tl_platform_account_add_service(tl_platform_account *account, uint32_t id,
+                                                   void *service) {
+    if (!account) return tl__platform_no_platform("tl_platform_account_add_service");
+    if (!tl__platform_registering(account->platform, "tl_platform_account_add_service"))
+        return TL_PLATFORM_REFUSED;
     return tl__platform_services_add(account->platform, &account->services, id, service,
                                      " on this account");
 }
@@ -1145,33 +1164,34 @@ tl_platform_result tl_platform_refresh_accounts(tl_platform *p) {
 
 /* Development builds: what a module's report or its servers' loss would do. */
 #if TL_PLATFORM_DEVELOPMENT
-bool tl_platform_simulate_loss(tl_platform *p) {
-    return tl_platform_report_lost(p, 0, "simulated platform loss (development build)") ==
-           TL_PLATFORM_OK;
+tl_platform_result tl_platform_simulate_loss(tl_platform *p) {
+    return tl_platform_report_lost(p, 0, "simulated platform loss (development build)");
 }
 
-bool tl_platform_simulate_server_loss(tl_platform *p, bool lost) {
+tl_platform_result tl_platform_simulate_server_loss(tl_platform *p, bool lost) {
     uint32_t i, from = lost ? TL_PLATFORM_ACCOUNT_SIGNED_IN : TL_PLATFORM_ACCOUNT_SUSPENDED;
-    if (!tl__platform_ready(p)) return false;
+    if (!p) return tl__platform_no_platform("tl_platform_simulate_server_loss");
+    if (!tl__platform_ready(p))
+        return tl__platform_refused(p, "tl_platform_simulate_server_loss", TL_PLATFORM_NOT_READY);
     for (i = 0; i < p->account_count; i++)
         if (p->accounts[i]->state == from)
             (void)tl_platform_set_account_state(p->accounts[i],
                                                 lost ? TL_PLATFORM_ACCOUNT_SUSPENDED
                                                      : TL_PLATFORM_ACCOUNT_SIGNED_IN);
-    return true;
+    return tl__platform_note(p, TL_PLATFORM_OK, 0, NULL);
 }
 #else
-bool tl_platform_simulate_loss(tl_platform *p) {
+tl_platform_result tl_platform_simulate_loss(tl_platform *p) {
     tl__platform_log(p ? &p->logger : NULL, TL_PLATFORM_LOG_REFUSED, "tl_platform_simulate_loss",
                      "development builds only");
-    return false;
+    return p ? tl__platform_note(p, TL_PLATFORM_REFUSED, 0, NULL) : TL_PLATFORM_REFUSED;
 }
 
-bool tl_platform_simulate_server_loss(tl_platform *p, bool lost) {
+tl_platform_result tl_platform_simulate_server_loss(tl_platform *p, bool lost) {
     (void)lost;
     tl__platform_log(p ? &p->logger : NULL, TL_PLATFORM_LOG_REFUSED,
                      "tl_platform_simulate_server_loss", "development builds only");
-    return false;
+    return p ? tl__platform_note(p, TL_PLATFORM_REFUSED, 0, NULL) : TL_PLATFORM_REFUSED;
 }
 #endif
 
@@ -1195,17 +1215,18 @@ tl_platform_result tl_platform_report_lost(tl_platform *p, int native_error, con
 
 /* --- registry and lifetime ---------------------------------------------------------------------- */
 
-bool tl_platform_register_module(tl_platform *p, const tl_platform_module *module) {
+tl_platform_result tl_platform_register_module(tl_platform *p, const tl_platform_module *module) {
     uint32_t existing;
-    if (!p || !module || !module->init) {
-        tl__platform_log(p ? &p->logger : NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT,
+    if (!p) return tl__platform_no_platform("tl_platform_register_module");
+    if (!module || !module->init) {
+        tl__platform_log(&p->logger, TL_PLATFORM_LOG_INVALID_ARGUMENT,
                          "tl_platform_register_module (init is required)");
-        return false;
+        return tl__platform_note(p, TL_PLATFORM_INVALID_ARGUMENT, 0, NULL);
     }
     if (p->shut || (p->started && p->state != TL_PLATFORM_STATE_FAILED)) {
         tl__platform_log(&p->logger, TL_PLATFORM_LOG_REFUSED, "tl_platform_register_module",
                          "only before deployment or while failed");
-        return false;
+        return tl__platform_note(p, TL_PLATFORM_REFUSED, 0, NULL);
     }
     if (tl__platform_find_module(p, module->platform, module->distribution, &existing)) {
         tl__platform_log(&p->logger, TL_PLATFORM_LOG_DUPLICATE_MODULE,
@@ -1213,27 +1234,27 @@ bool tl_platform_register_module(tl_platform *p, const tl_platform_module *modul
                          tl_platform_marker_name(module->platform),
                          tl_platform_distribution_name(module->distribution),
                          p->modules[existing].name ? p->modules[existing].name : "module");
-        return false;
+        return tl__platform_note(p, TL_PLATFORM_DUPLICATE, 0, NULL);
     }
     if (!tl__platform_grow((void **)&p->modules, &p->module_cap, sizeof *p->modules,
                            p->module_count + 1u)) {
         tl__platform_log(&p->logger, TL_PLATFORM_LOG_OUT_OF_MEMORY, "module");
-        return false;
+        return tl__platform_note(p, TL_PLATFORM_OUT_OF_MEMORY, 0, NULL);
     }
     p->modules[p->module_count++] = *module;
-    return true;
+    return tl__platform_note(p, TL_PLATFORM_OK, 0, NULL);
 }
 
-bool tl_platform_set_distribution_override(tl_platform *p, const char *name) {
-    if (!p) return false;
+tl_platform_result tl_platform_set_distribution_override(tl_platform *p, const char *name) {
+    if (!p) return tl__platform_no_platform("tl_platform_set_distribution_override");
     if (p->started) {
         tl__platform_log(&p->logger, TL_PLATFORM_LOG_REFUSED,
                          "tl_platform_set_distribution_override", "deployment has started");
-        return false;
+        return tl__platform_note(p, TL_PLATFORM_REFUSED, 0, NULL);
     }
     p->has_code_override = name != NULL;
     tl__platform_copy(p->code_override, sizeof p->code_override, name);
-    return true;
+    return tl__platform_note(p, TL_PLATFORM_OK, 0, NULL);
 }
 
 /* Development builds: `-threadlink-platform-distribution <name>` (or the seed's
@@ -1279,7 +1300,7 @@ static bool tl__platform_configure(tl_platform *p, const tl_platform_desc *desc)
             memcpy(p->allowed, desc->allowed, (size_t)desc->allowed_count * sizeof *p->allowed);
     }
     for (i = 0; i < desc->module_count; i++)
-        if (!tl_platform_register_module(p, &desc->modules[i])) return false;
+        if (tl_platform_register_module(p, &desc->modules[i]) != TL_PLATFORM_OK) return false;
     tl__platform_read_arguments(p, desc->argc, desc->argv);
     return true;
 }

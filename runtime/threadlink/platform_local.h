@@ -31,6 +31,12 @@
    failed commit leaves the previous table, in the store and in memory. Capabilities: accounts,
    local saves, save transactions, achievements. Init fails (STORAGE, INITIALIZATION_FAILED)
    when the store cannot be opened or the achievements save has no intact generation.
+
+   ERRORS
+   ------
+   platform.h's: tl_platform_register_local and the achievements return tl_platform_result; a
+   store's failure is STORAGE, its message and errno reported to the platform
+   (tl_platform_last_message, tl_platform_last_native_error) and logged. docs/errors.md.
 */
 #if defined(TL_IMPLEMENTATION) && !defined(TL_PLATFORM_LOCAL_IMPL)
 #define TL_PLATFORM_LOCAL_IMPL
@@ -70,9 +76,10 @@ typedef struct tl_platform_local_desc {
 } tl_platform_local_desc;
 
 /* Registers the Local module for (platform_marker, Local); 0: the platform's (desc.platform, else
-   the build's). Strings copied. */
-TL_API bool tl_platform_register_local(tl_platform *platform, uint32_t platform_marker,
-                                       const tl_platform_local_desc *desc);
+   the build's). Strings copied. INVALID_ARGUMENT without a root, or register_module's result. */
+TL_API tl_platform_result tl_platform_register_local(tl_platform *platform,
+                                                     uint32_t platform_marker,
+                                                     const tl_platform_local_desc *desc);
 
 #ifdef __cplusplus
 }
@@ -302,11 +309,11 @@ static tl_platform_result tl__local_init(void *ctx, tl_platform *p) {
     }
     if ((r = tl__local_load(local)) != TL_PLATFORM_OK) return r;
     account = tl_platform_add_account(p, "local", local->account_name);
-    if (!account ||
-        !tl_platform_account_add_service(account, TL_PLATFORM_SERVICE_SAVES, local->store) ||
-        !tl_platform_account_add_service(account, TL_PLATFORM_SERVICE_ACHIEVEMENTS,
-                                         &local->service))
-        return TL_PLATFORM_OUT_OF_MEMORY;
+    if (!account) return TL_PLATFORM_OUT_OF_MEMORY; /* logged */
+    r = tl_platform_account_add_service(account, TL_PLATFORM_SERVICE_SAVES, local->store);
+    if (r == TL_PLATFORM_OK)
+        r = tl_platform_account_add_service(account, TL_PLATFORM_SERVICE_ACHIEVEMENTS,
+                                            &local->service);
     return r;
 }
 
@@ -322,9 +329,10 @@ static void tl__local_shutdown(void *ctx, tl_platform *p) {
 
 static void tl__local_release(void *ctx) { TL_FREE(ctx); }
 
-bool tl_platform_register_local(tl_platform *p, uint32_t platform_marker,
-                                const tl_platform_local_desc *desc) {
+tl_platform_result tl_platform_register_local(tl_platform *p, uint32_t platform_marker,
+                                              const tl_platform_local_desc *desc) {
     tl_platform_module module;
+    tl_platform_result r;
     tl__local *local;
     size_t root_len;
     const char *save_id =
@@ -333,12 +341,12 @@ bool tl_platform_register_local(tl_platform *p, uint32_t platform_marker,
         tl__local_log(
             tl_platform_logger(p), TL_PLATFORM_LOCAL_LOG_INVALID_ARGUMENT,
             "tl_platform_register_local (root is required; achievements_save must be a save id)");
-        return false;
+        return tl_platform_report(p, TL_PLATFORM_INVALID_ARGUMENT, 0, NULL);
     }
     root_len = strlen(desc->root);
     if (!(local = (tl__local *)TL_MALLOC(sizeof *local + root_len))) {
         tl__local_log(tl_platform_logger(p), TL_PLATFORM_LOCAL_LOG_OUT_OF_MEMORY, "Local module");
-        return false;
+        return tl_platform_report(p, TL_PLATFORM_OUT_OF_MEMORY, 0, NULL);
     }
     memset(local, 0, sizeof *local);
     memcpy(local->root, desc->root, root_len + 1u);
@@ -360,11 +368,9 @@ bool tl_platform_register_local(tl_platform *p, uint32_t platform_marker,
     module.init = tl__local_init;
     module.shutdown = tl__local_shutdown;
     module.release = tl__local_release;
-    if (!tl_platform_register_module(p, &module)) {
-        TL_FREE(local);
-        return false;
-    }
-    return true;
+    r = tl_platform_register_module(p, &module); /* logged when it fails */
+    if (r != TL_PLATFORM_OK) TL_FREE(local);
+    return r;
 }
 
 #ifdef __cplusplus

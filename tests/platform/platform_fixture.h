@@ -97,7 +97,7 @@ static inline void fx_on_account(void *ctx, tl_platform_account *account) {
 static inline void mock_register(script *s, tl_platform *p) {
     tl_platform_account *alice, *bob;
     (void)tl_platform_add_service(p, 100, &s->platform_service);
-    if (!tl_platform_add_service(p, 100, &s->bob_saves)) s->duplicate_refused++;
+    if (tl_platform_add_service(p, 100, &s->bob_saves) == TL_PLATFORM_DUPLICATE) s->duplicate_refused++;
     alice = tl_platform_add_account(p, "alice", "Alice");
     bob = tl_platform_add_account(p, "bob", "Bob");
     (void)tl_platform_account_add_service(alice, TL_PLATFORM_SERVICE_SAVES, &s->alice_saves);

@@ -81,7 +81,7 @@ static void test_platform_registry_wants_the_exact_pair(void **state) {
     script *local_windows = fx_module(f, WINDOWS, LOCAL, "LocalWindows");
     script *local_linux = fx_module(f, LINUX, LOCAL, "LocalLinux");
     fx_create(f, LINUX, LOCAL);
-    assert_false(tl_platform_register_module(f->p, &local_windows->module)); /* the pair is taken */
+    assert_int_equal(tl_platform_register_module(f->p, &local_windows->module), TL_PLATFORM_DUPLICATE); /* the pair is taken */
     assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_DUPLICATE_MODULE),
                            "module 'LocalWindows': Windows/Local already has module 'LocalWindows'"));
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
@@ -179,7 +179,7 @@ static void test_platform_services_and_the_primary_accounts(void **state) {
     assert_ptr_equal(service, &s->alice_saves);
     assert_int_equal(s->duplicate_refused, 1); /* a second service 100 during init */
     /* Only a module, while it initializes, registers. */
-    assert_false(tl_platform_add_service(f->p, 102, &s->platform_service));
+    assert_int_equal(tl_platform_add_service(f->p, 102, &s->platform_service), TL_PLATFORM_REFUSED);
     assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_REFUSED), "tl_platform_add_service: refused"));
     assert_null(tl_platform_add_account(f->p, "carol", NULL));
 }
@@ -288,21 +288,21 @@ static void test_platform_account_states_and_their_event(void **state) {
     assert_non_null(alice);
     assert_int_equal(tl_platform_account_state_of(alice), TL_PLATFORM_ACCOUNT_SIGNED_IN);
     assert_int_equal(f->account_events, 0); /* accounts registered at init come with their state */
-    assert_true(tl_platform_set_account_state(alice, TL_PLATFORM_ACCOUNT_SUSPENDED));
+    assert_int_equal(tl_platform_set_account_state(alice, TL_PLATFORM_ACCOUNT_SUSPENDED), TL_PLATFORM_OK);
     assert_int_equal(f->account_events, 1);
     assert_string_equal(f->account_event_ids[0], "alice");
     assert_int_equal(f->account_event_states[0], TL_PLATFORM_ACCOUNT_SUSPENDED);
     assert_string_equal(fx_line(f, TL_PLATFORM_LOG_ACCOUNT_STATE),
                         "Platform: info: account 'alice': signed in -> suspended");
-    assert_true(tl_platform_set_account_state(alice, TL_PLATFORM_ACCOUNT_SUSPENDED));
+    assert_int_equal(tl_platform_set_account_state(alice, TL_PLATFORM_ACCOUNT_SUSPENDED), TL_PLATFORM_OK);
     assert_int_equal(f->account_events, 1); /* no change */
-    assert_true(tl_platform_set_account_state(alice, TL_PLATFORM_ACCOUNT_SIGNED_IN));
+    assert_int_equal(tl_platform_set_account_state(alice, TL_PLATFORM_ACCOUNT_SIGNED_IN), TL_PLATFORM_OK);
     assert_int_equal(f->account_events, 2);
     assert_int_equal(f->account_event_states[1], TL_PLATFORM_ACCOUNT_SIGNED_IN);
-    assert_false(tl_platform_set_account_state(alice, (tl_platform_account_state)7));
+    assert_int_equal(tl_platform_set_account_state(alice, (tl_platform_account_state)7), TL_PLATFORM_INVALID_ARGUMENT);
     assert_string_equal(tl_platform_account_state_name(TL_PLATFORM_ACCOUNT_SIGNED_OUT), "signed out");
     assert_int_equal(tl_platform_report_lost(f->p, 0, "gone"), TL_PLATFORM_OK);
-    assert_false(tl_platform_set_account_state(alice, TL_PLATFORM_ACCOUNT_SUSPENDED)); /* not ready */
+    assert_int_equal(tl_platform_set_account_state(alice, TL_PLATFORM_ACCOUNT_SUSPENDED), TL_PLATFORM_NOT_READY); /* not ready */
     assert_int_equal(f->account_events, 2);
     assert_int_equal(tl_platform_account_state_of(NULL), TL_PLATFORM_ACCOUNT_SIGNED_OUT);
 }
@@ -347,17 +347,17 @@ static void test_platform_simulated_loss_runs_the_loss_path(void **state) {
     tl_platform_result r;
     s->accounts = true;
     fx_create(f, LINUX, LOCAL);
-    assert_false(tl_platform_simulate_loss(f->p)); /* not ready yet */
+    assert_int_equal(tl_platform_simulate_loss(f->p), TL_PLATFORM_NOT_READY); /* not ready yet */
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
-    assert_true(tl_platform_simulate_server_loss(f->p, true));
+    assert_int_equal(tl_platform_simulate_server_loss(f->p, true), TL_PLATFORM_OK);
     assert_int_equal(f->account_events, 2);
     assert_int_equal(f->account_event_states[0], TL_PLATFORM_ACCOUNT_SUSPENDED);
     assert_int_equal(f->account_event_states[1], TL_PLATFORM_ACCOUNT_SUSPENDED);
-    assert_true(tl_platform_simulate_server_loss(f->p, false));
+    assert_int_equal(tl_platform_simulate_server_loss(f->p, false), TL_PLATFORM_OK);
     assert_int_equal(f->account_events, 4);
     assert_int_equal(tl_platform_account_state_of(account_named(f->p, "bob")), TL_PLATFORM_ACCOUNT_SIGNED_IN);
     f->check_lost = true;
-    assert_true(tl_platform_simulate_loss(f->p));
+    assert_int_equal(tl_platform_simulate_loss(f->p), TL_PLATFORM_OK);
     assert_int_equal(f->events, 2);
     assert_int_equal(f->event_states[1], TL_PLATFORM_STATE_FAILED);
     assert_int_equal(f->lost_seen_services, 0);
@@ -367,7 +367,7 @@ static void test_platform_simulated_loss_runs_the_loss_path(void **state) {
     assert_int_equal(s->shutdowns, 0);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_FAILED);
     assert_int_equal(s->shutdowns, 1);
-    assert_false(tl_platform_simulate_server_loss(f->p, true)); /* not ready */
+    assert_int_equal(tl_platform_simulate_server_loss(f->p, true), TL_PLATFORM_NOT_READY); /* not ready */
     assert_int_equal(tl_platform_retry(f->p), TL_PLATFORM_OK);
     assert_int_equal(s->inits, 2);
 }
@@ -379,13 +379,13 @@ static void test_platform_override_by_code(void **state) {
     script *steam = fx_module(f, LINUX, STEAM, "Steam");
     (void)fx_module(f, LINUX, LOCAL, "Local");
     fx_create(f, LINUX, LOCAL);
-    assert_true(tl_platform_set_distribution_override(f->p, "Steam"));
+    assert_int_equal(tl_platform_set_distribution_override(f->p, "Steam"), TL_PLATFORM_OK);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(tl_platform_active_distribution(f->p), STEAM);
     assert_int_equal(steam->inits, 1);
     assert_string_equal(fx_line(f, TL_PLATFORM_LOG_OVERRIDE_APPLIED),
                         "Platform: info: distribution override from code: Steam (configured: Local)");
-    assert_false(tl_platform_set_distribution_override(f->p, "Local")); /* deployed */
+    assert_int_equal(tl_platform_set_distribution_override(f->p, "Local"), TL_PLATFORM_REFUSED); /* deployed */
 }
 
 static void test_platform_override_from_the_command_line(void **state) {
@@ -419,7 +419,7 @@ static void test_platform_override_sources_in_order(void **state) {
     (void)fx_module(f, LINUX, LOCAL, "Local");
     setenv("THREADLINK_PLATFORM_DISTRIBUTION", "Local", 1);
     fx_create_args(f, LINUX, STEAM, 3, argv);
-    assert_true(tl_platform_set_distribution_override(f->p, "Steam"));
+    assert_int_equal(tl_platform_set_distribution_override(f->p, "Steam"), TL_PLATFORM_OK);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(tl_platform_active_distribution(f->p), STEAM); /* code wins */
     fx_destroy(f);
@@ -444,7 +444,7 @@ static void test_platform_override_names_are_case_insensitive(void **state) {
     (void)fx_module(f, LINUX, STEAM, "Steam");
     (void)fx_module(f, LINUX, GOG, "GOG");
     fx_create(f, LINUX, LOCAL);
-    assert_true(tl_platform_set_distribution_override(f->p, "STEAM"));
+    assert_int_equal(tl_platform_set_distribution_override(f->p, "STEAM"), TL_PLATFORM_OK);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(tl_platform_active_distribution(f->p), STEAM);
     fx_destroy(f);
@@ -486,7 +486,7 @@ static void test_platform_override_disallowed_value_is_ignored_with_a_warning(vo
     f->policy = policy;
     f->policy_count = 2;
     fx_create(f, LINUX, LOCAL);
-    assert_true(tl_platform_set_distribution_override(f->p, "Steam"));
+    assert_int_equal(tl_platform_set_distribution_override(f->p, "Steam"), TL_PLATFORM_OK);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(tl_platform_active_distribution(f->p), LOCAL);
     assert_string_equal(fx_line(f, TL_PLATFORM_LOG_OVERRIDE_DISALLOWED),
@@ -496,7 +496,7 @@ static void test_platform_override_disallowed_value_is_ignored_with_a_warning(vo
     f->policy = NULL;
     (void)fx_module(f, LINUX, TL_PLATFORM_DISTRIBUTION_MICROSOFT_STORE, "Store");
     fx_create(f, LINUX, LOCAL);
-    assert_true(tl_platform_set_distribution_override(f->p, "MicrosoftStore"));
+    assert_int_equal(tl_platform_set_distribution_override(f->p, "MicrosoftStore"), TL_PLATFORM_OK);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(tl_platform_active_distribution(f->p), LOCAL);
     assert_int_equal(fx_count(f, TL_PLATFORM_LOG_OVERRIDE_DISALLOWED), 1);
@@ -666,8 +666,8 @@ static void test_platform_simulations_refused_outside_development_builds(void **
     s->accounts = true;
     fx_create(f, LINUX, LOCAL);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
-    assert_false(tl_platform_simulate_loss(f->p));
-    assert_false(tl_platform_simulate_server_loss(f->p, true));
+    assert_int_equal(tl_platform_simulate_loss(f->p), TL_PLATFORM_REFUSED);
+    assert_int_equal(tl_platform_simulate_server_loss(f->p, true), TL_PLATFORM_REFUSED);
     assert_int_equal(tl_platform_state_of(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(f->account_events, 0);
     assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_REFUSED), "development builds only"));
@@ -687,7 +687,7 @@ static void test_platform_override_ignored_outside_development_builds(void **sta
     assert_int_equal(f->records, 1); /* the ready line alone: no override, no warning */
     fx_destroy(f);
     fx_create_args(f, LINUX, LOCAL, 3, argv);
-    assert_true(tl_platform_set_distribution_override(f->p, "gog"));
+    assert_int_equal(tl_platform_set_distribution_override(f->p, "gog"), TL_PLATFORM_OK);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(tl_platform_active_distribution(f->p), GOG);
     fx_destroy(f);

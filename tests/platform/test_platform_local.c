@@ -150,7 +150,7 @@ static tl_platform_state local_platform(fixture *f, const char *root, bool fault
     local.root = root;
     local.account_name = name;
     if (faulty_backend) local.io = faulty_io(&f->fault);
-    assert_true(tl_platform_register_local(f->p, 0, &local));
+    assert_int_equal(tl_platform_register_local(f->p, 0, &local), TL_PLATFORM_OK);
     return tl_platform_update(f->p);
 }
 
@@ -359,13 +359,13 @@ static void test_local_simulated_losses(void **state) {
     f->p = tl_platform_create(&desc);
     memset(&local, 0, sizeof local);
     local.root = f->root;
-    assert_true(tl_platform_register_local(f->p, 0, &local));
+    assert_int_equal(tl_platform_register_local(f->p, 0, &local), TL_PLATFORM_OK);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     me = tl_platform_primary_account(f->p);
     assert_int_equal(tl_platform_account_state_of(me), TL_PLATFORM_ACCOUNT_SIGNED_IN);
-    assert_true(tl_platform_simulate_server_loss(f->p, true));
+    assert_int_equal(tl_platform_simulate_server_loss(f->p, true), TL_PLATFORM_OK);
     assert_int_equal(tl_platform_account_state_of(me), TL_PLATFORM_ACCOUNT_SUSPENDED);
-    assert_true(tl_platform_simulate_server_loss(f->p, false));
+    assert_int_equal(tl_platform_simulate_server_loss(f->p, false), TL_PLATFORM_OK);
     assert_int_equal(states[0], 2);
     assert_int_equal(states[1], TL_PLATFORM_ACCOUNT_SUSPENDED);
     assert_int_equal(states[2], TL_PLATFORM_ACCOUNT_SIGNED_IN);
@@ -375,7 +375,7 @@ static void test_local_simulated_losses(void **state) {
     assert_int_equal(tl_save_begin(saves(f), "slot", &txn), TL_SAVE_OK);
     assert_int_equal(tl_save_txn_write(&txn, "a", "kept", 4), TL_SAVE_OK);
     assert_int_equal(tl_save_txn_commit(&txn), TL_SAVE_OK);
-    assert_true(tl_platform_simulate_loss(f->p));
+    assert_int_equal(tl_platform_simulate_loss(f->p), TL_PLATFORM_OK);
     assert_int_equal(tl_platform_state_of(f->p), TL_PLATFORM_STATE_FAILED);
     assert_int_equal(tl_platform_initialization_result(f->p), TL_PLATFORM_LOST);
     assert_null(tl_platform_primary_account(f->p));
@@ -423,7 +423,7 @@ static void test_local_store_that_cannot_open_fails_initialization(void **state)
     snprintf(root, sizeof root, "%s/missing/parent", f->dir);
     assert_int_equal(local_platform(f, root, false, NULL), TL_PLATFORM_STATE_FAILED);
     assert_int_equal(tl_platform_initialization_result(f->p), TL_PLATFORM_INITIALIZATION_FAILED);
-    assert_false(tl_platform_register_local(f->p, 0, NULL));
+    assert_int_equal(tl_platform_register_local(f->p, 0, NULL), TL_PLATFORM_INVALID_ARGUMENT);
 }
 
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
