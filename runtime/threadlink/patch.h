@@ -21,8 +21,8 @@
        #define TL_PATCH_IMPL                   // in exactly one C or C++ file, before the include
        #include <threadlink/patch.h>
    TL_IMPLEMENTATION turns this switch on with every other module's. The implementation reads
-   archives.json through content_format.h and hashes with hash.h (both static inline). The
-   declarations include only api.h and log.h.
+   archives.json through content_format.h and hashes with hash.h (both static inline), and logs
+   through log.h. The declarations include only api.h (log.h's tl_logger is named, not included).
 
    OVERRIDES (define before including; pairs or nothing)
    ---------
@@ -113,7 +113,6 @@
 #define TL_PATCH_H
 
 #include "api.h"
-#include "log.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -130,6 +129,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* log.h's logger, named without its declarations (the implementation includes log.h). */
+struct tl_logger;
 
 /* --- results ------------------------------------------------------------------------------------ */
 
@@ -213,7 +215,7 @@ typedef struct tl_patch_desc {
     const char *installed_dir;
     const char *index;
     size_t index_size;
-    const tl_logger *logger;
+    const struct tl_logger *logger;
 } tl_patch_desc;
 
 /* detail (may be NULL): the failure's sentence (the file, the byte) and native error. */
@@ -225,12 +227,13 @@ TL_API void tl_patch_plan_free(tl_patch_plan *plan);
    that is not a regular file (a FIFO, a device, a folder) is MISSING, never waited on; a link is
    followed. A failure is logged through logger (NULL: stderr); detail (may be NULL) as above. */
 TL_API tl_patch_result tl_patch_verify_file(const char *path, uint64_t size, uint64_t xxh64,
-                                            const tl_logger *logger, tl_patch_detail *detail);
+                                            const struct tl_logger *logger,
+                                            tl_patch_detail *detail);
 #if !defined(_WIN32)
 /* The same for the file `name` in the open folder dir_fd (POSIX, openat), a symbolic link
    never followed (MISSING): what an updater that works below one folder descriptor uses. */
 TL_API tl_patch_result tl_patch_verify_at(int dir_fd, const char *name, uint64_t size,
-                                          uint64_t xxh64, const tl_logger *logger,
+                                          uint64_t xxh64, const struct tl_logger *logger,
                                           tl_patch_detail *detail);
 #endif
 
@@ -245,6 +248,7 @@ TL_API tl_patch_result tl_patch_verify_at(int dir_fd, const char *name, uint64_t
 #if defined(TL_PATCH_IMPL) && !defined(TL__PATCH_IMPLEMENTED)
 #define TL__PATCH_IMPLEMENTED
 #include "content_format.h"
+#include "log.h"
 
 #include <errno.h>
 #include <stdio.h>
