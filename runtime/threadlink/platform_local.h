@@ -246,13 +246,19 @@ static tl_platform_result tl__local_change(tl__local *local, const char *id, boo
     tl_platform_achievement *e, before;
     tl_platform_result r;
     bool added = false;
-    if (!id || !tl_save_id_valid(id) || (!unlock && target == 0))
+    if (!id || !tl_save_id_valid(id) || (!unlock && target == 0)) {
+        tl__local_log(&local->logger, TL_PLATFORM_LOCAL_LOG_INVALID_ARGUMENT,
+                      unlock ? "achievement unlock (the id: a save.h id)"
+                             : "achievement progress (the id: a save.h id; a target above 0)");
         return TL_PLATFORM_INVALID_ARGUMENT;
-    if (!local->store) return TL_PLATFORM_NOT_READY;
+    }
+    if (!local->store) return TL_PLATFORM_NOT_READY; /* only before init: no logger yet */
     if (!(e = tl__local_find(local, id))) {
         if (!tl__platform_grow((void **)&local->entries, &local->cap, sizeof *local->entries,
-                               local->count + 1u))
+                               local->count + 1u)) {
+            tl__local_log(&local->logger, TL_PLATFORM_LOCAL_LOG_OUT_OF_MEMORY, "achievements");
             return TL_PLATFORM_OUT_OF_MEMORY;
+        }
         e = &local->entries[local->count++];
         memset(e, 0, sizeof *e);
         tl__platform_copy(e->id, sizeof e->id, id);

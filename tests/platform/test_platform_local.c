@@ -108,12 +108,18 @@ typedef struct fixture {
     char root[128];
     tl_logger quiet;
     int errors;
+    uint32_t last_item;           /* of the last error logged */
+    char last[TL_LOG_LINE_MAX];   /* its line */
     faulty fault;
     tl_platform *p;
 } fixture;
 
 static void count_errors(void *user, const tl_log_record *record) {
-    if (record->level == TL_LOG_LEVEL_ERROR) ((fixture *)user)->errors++;
+    fixture *f = (fixture *)user;
+    if (record->level != TL_LOG_LEVEL_ERROR) return;
+    f->errors++;
+    f->last_item = record->item;
+    snprintf(f->last, sizeof f->last, "%s", record->line);
 }
 
 static int setup(void **state) {
@@ -293,6 +299,30 @@ static void test_local_failed_commit_keeps_the_table_in_memory(void **state) {
     assert_true(a.unlocked);
 }
 
+/* docs/errors.md: a store failure under an achievement is STORAGE (the header's message), its
+   detail (save.h's message, the errno) reported to the platform, and one log line naming the
+   save; a refused id is logged naming the call. */
+static void test_local_result_convention(void **state) {
+    fixture *f = (fixture *)*state;
+    seed_table(f, f->root);
+    assert_int_equal(local_platform(f, f->root, true, NULL), TL_PLATFORM_STATE_READY);
+    f->fault.count = 0;
+    f->fault.fail_at = 0;
+    f->errors = 0;
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "c"), TL_PLATFORM_STORAGE);
+    assert_string_equal(tl_platform_result_message(TL_PLATFORM_STORAGE),
+                        "the save store failed (tl_platform_last_native_error holds its native error)");
+    assert_int_equal(tl_platform_last_result(f->p), TL_PLATFORM_STORAGE);
+    assert_int_equal(tl_platform_last_native_error(f->p), EIO);
+    assert_string_equal(tl_platform_last_message(f->p), tl_save_result_message(TL_SAVE_IO));
+    assert_int_equal(f->last_item, TL_PLATFORM_LOCAL_LOG_STORAGE);
+    assert_non_null(strstr(f->last, "achievements in save 'threadlink.achievements'"));
+    f->fault.fail_at = -1;
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "../etc"), TL_PLATFORM_INVALID_ARGUMENT);
+    assert_int_equal(f->last_item, TL_PLATFORM_LOCAL_LOG_INVALID_ARGUMENT);
+    assert_non_null(strstr(f->last, "achievement unlock"));
+}
+
 /* One operation of an unlock fails (a sync, a close, ...), the others work: when the unlock
    reports STORAGE, the achievement is locked in memory and after a restart; when it reports OK,
    unlocked in both. */
@@ -435,6 +465,7 @@ int main(void) {
         T(test_local_achievements_and_progress_persist),
         T(test_local_achievements_commit_atomically_at_every_stop),
         T(test_local_failed_commit_keeps_the_table_in_memory),
+        T(test_local_result_convention),
         T(test_local_failed_unlock_is_locked_everywhere),
         T(test_local_simulated_losses),
         T(test_local_malformed_table_fails_initialization_untouched),
