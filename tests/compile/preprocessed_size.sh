@@ -51,6 +51,8 @@ threadlink.h 8240 none"
 # Issue 44: input 1675 (events.h and its names tables), interface 1419 (events.h, fp.h's types).
 # Issue 44 (input.h's speed): input 1729, its queries static inline; threadlink 8185 (8131).
 # Issue 46: l10n 1384 (events.h's 1300 and its own declarations); threadlink 5485 with it (5407).
+# Issue 42 item 3, err-save: threadlink 8196 (main 8185: save, platform and patch results and their
+# last_* accessors); patch 153 (log.h's tl_logger named, not included), save 606, platform 1445.
 failed=0
 for header in "$runtime"/threadlink/*.h; do
   name=$(basename "$header")
