@@ -144,8 +144,8 @@ static const char quick_magic[] = "threadlink-gen-quick 1\noptions ";
 static void put_file_line(buf *out, const struct stat *st, const char *path)
 {
     buf_printf(out, "file %o %lld %lld.%09ld %lld.%09ld %llu %llu %s\n", (unsigned)st->st_mode, (long long)st->st_size,
-               (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec, (long long)st->st_ctim.tv_sec,
-               (long)st->st_ctim.tv_nsec, (unsigned long long)st->st_ino, (unsigned long long)st->st_dev, path);
+               (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec, (long long)st->st_ctim.tv_sec, (long)st->st_ctim.tv_nsec,
+               (unsigned long long)st->st_ino, (unsigned long long)st->st_dev, path);
 }
 
 static bool before(struct timespec a, struct timespec b)

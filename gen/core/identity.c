@@ -425,8 +425,8 @@ typedef struct assign_ctx {
     size_t spelling_cursor;
     /* Every declaration's key, made and hashed once (the passes below look each up twice) */
     buf keys;
-    uint32_t *key_at;   /* where declaration i's key starts in keys (n + 1 of them) */
-    uint32_t *key_hash; /* model_hash of each */
+    uint32_t *key_at;    /* where declaration i's key starts in keys (n + 1 of them) */
+    uint32_t *key_hash;  /* model_hash of each */
     uint32_t *rename_of; /* per declaration: its index in d->renames + 1, 0 for none (NULL: no renames) */
 } assign_ctx;
 
