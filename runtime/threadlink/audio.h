@@ -580,15 +580,7 @@ struct tl_audio {
 
 TL_LOG_TABLE_FN(tl__audio_log, TL_AUDIO_LOG_ITEMS, TL_AUDIO_LOG_BASE, "Audio")
 
-const char *tl_audio_result_message(tl_audio_result result) {
-    static const char *const messages[] = { "ok",
-#define TL__AUDIO_RESULT_TEXT(id, message) message,
-                                            TL_AUDIO_RESULTS(TL__AUDIO_RESULT_TEXT)
-#undef TL__AUDIO_RESULT_TEXT
-    };
-    return (unsigned)result < sizeof messages / sizeof messages[0] ? messages[result]
-                                                                   : "unknown result";
-}
+TL_RESULT_MESSAGE_FN(tl_audio_result_message, tl_audio_result, TL_AUDIO_RESULTS)
 
 /* --- fixed-point helpers ------------------------------------------------------------------------ */
 

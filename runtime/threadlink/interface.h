@@ -412,13 +412,7 @@ TL_API tl_interface_result tl_interface_last_result(const tl_interface *ui) {
     return ui ? ui->result : TL_INTERFACE_INVALID_ARGUMENT;
 }
 
-TL_API const char *tl_interface_result_message(tl_interface_result result) {
-#define TL__INTERFACE_RESULT_MESSAGE(id, message) message,
-    static const char *const messages[] = { "ok",
-                                            TL_INTERFACE_RESULTS(TL__INTERFACE_RESULT_MESSAGE) };
-#undef TL__INTERFACE_RESULT_MESSAGE
-    return (uint32_t)result < TL_INTERFACE_RESULT_END_ ? messages[result] : "?";
-}
+TL_RESULT_MESSAGE_FN(tl_interface_result_message, tl_interface_result, TL_INTERFACE_RESULTS)
 
 /* --- create and destroy ------------------------------------------------------------------------- */
 

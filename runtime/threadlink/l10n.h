@@ -396,17 +396,7 @@ struct tl_l10n {
     const char *locale;   /* the current locale's name, from its table; "" before */
 };
 
-TL_API const char *tl_l10n_result_message(tl_l10n_result result) {
-    switch (result) {
-    case TL_L10N_OK: return "ok";
-#define TL__L10N_RESULT_CASE(id, message) \
-    case TL_L10N_##id: return message;
-        TL_L10N_RESULTS(TL__L10N_RESULT_CASE)
-#undef TL__L10N_RESULT_CASE
-    case TL_L10N_RESULT_END_:
-    default: return "unknown result";
-    }
-}
+TL_RESULT_MESSAGE_FN(tl_l10n_result_message, tl_l10n_result, TL_L10N_RESULTS)
 
 static uint32_t tl__l10n_u16(const unsigned char *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8;

@@ -205,6 +205,21 @@ typedef struct tl_log_row {
         va_end(args); \
     }
 
+/* A module's results (docs/errors.md): one X-macro table of rows X(ID, "message"), an enum
+   tl_<module>_result with TL_<MODULE>_OK = 0 then TL_<MODULE>_<ID> in the table's order, and a
+   message lookup made by this macro in the module's implementation:
+
+       TL_RESULT_MESSAGE_FN(tl_save_result_message, tl_save_result, TL_SAVE_RESULTS)
+
+   The message of a value outside the table is "unknown result". */
+#define TL__RESULT_MESSAGE(id, message) message,
+#define TL_RESULT_MESSAGE_FN(fn, type, table) \
+    TL_API const char *fn(type result) { \
+        static const char *const messages[] = { "ok", table(TL__RESULT_MESSAGE) }; \
+        return (size_t)result < sizeof messages / sizeof messages[0] ? messages[result] \
+                                                                     : "unknown result"; \
+    }
+
 /* Compile-time filtered logging: below TL_LOG_MIN_LEVEL nothing is evaluated. The format string is
    the first of the variadic arguments so that C99 -Wpedantic accepts a message without arguments. */
 #if TL_LOG_MIN_LEVEL <= TL_LOG_LEVEL_INFO

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "content_game.h"
+#include "content_text.h"
 #include "enemy_kinds.h"
 #include "iris_events.h"
 #include "items.h"
@@ -449,55 +450,107 @@ static bool open_runtime(game *g, const game_desc *desc) {
     return tl_glue_levels_attach(&g->core, g->levels); /* shut down before the subsystems go */
 }
 
-/* The text tables, one per locale, each read whole and kept while the game runs (l10n.h keeps
-   them by pointer). */
-#ifndef GAME_TEXT_DIR
-#define GAME_TEXT_DIR "text"
-#endif
-static void *read_table(const char *dir, const char *locale, size_t *size) {
-    char path[512];
-    FILE *f;
-    void *bytes = NULL;
-    long n;
-    snprintf(path, sizeof path, "%s/%s.tltext", dir, locale);
-    if (!(f = fopen(path, "rb"))) return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 && (bytes = malloc((size_t)n)) &&
-        fread(bytes, 1, (size_t)n, f) == (size_t)n)
-        *size = (size_t)n;
-    else
-        free(bytes), bytes = NULL;
-    fclose(f);
-    return bytes;
+/* ---- text: each locale's table is an asset of the packed Text profile ----------------------- */
+/* threadlink.json's Text profile packs the text stage's tables folder (generated/text): its
+   assets are the locales' tables, named by locale (Content_Text_fr). A locale's table is loaded
+   into a scope of its own, Root/Text/<locale>, while the current locale's fallback chain needs
+   it, and l10n.h reads the asset's bytes in place. */
+
+/* The Text profile's folder: desc->text_dir, or "Text" beside the Game profile's folder (the
+   builds pack both into one content folder: content/Game, content/Text). */
+static void text_dir_of(const game_desc *desc, char *out, size_t size) {
+    const char *c = desc->content_dir;
+    size_t n = strlen(c), cut;
+    if (desc->text_dir) {
+        snprintf(out, size, "%s", desc->text_dir);
+        return;
+    }
+    while (n > 1 && (c[n - 1] == '/' || c[n - 1] == '\\')) n--; /* "content/Game/" */
+    for (cut = n; cut > 0 && c[cut - 1] != '/' && c[cut - 1] != '\\'; cut--) {}
+    snprintf(out, size, "%.*sText", (int)cut, c);
+}
+
+/* Two characters of locale names, as l10n.h compares them: ASCII case and '-'/'_' ignored. */
+static bool same_locale_char(char a, char b) {
+    if (a == '-') a = '_';
+    if (b == '-') b = '_';
+    return (a >= 'A' && a <= 'Z' ? a + 32 : a) == (b >= 'A' && b <= 'Z' ? b + 32 : b);
+}
+/* Whether the table of locale `table` is in `locale`'s chain as l10n.h makes it: the locale,
+   each shorter name cut at '_', '-' or '@' ("fr" of "fr_CA"), then the source locale. */
+static bool table_needed(const char *table, const char *locale) {
+    size_t i;
+    if (strcmp(table, TEXT_KEYS_SOURCE_LOCALE) == 0) return true;
+    for (i = 0; table[i]; i++)
+        if (!same_locale_char(table[i], locale[i])) return false;
+    return locale[i] == 0 || locale[i] == '_' || locale[i] == '-' || locale[i] == '@';
+}
+
+/* Loads locale i's table asset into its scope and adds its bytes to the text; false (logged by
+   content.h, l10n.h or here) leaves neither. */
+static bool load_table(game *g, uint32_t i) {
+    const char *name = text_keys_locales()[i];
+    content_text id;
+    tl_asset table;
+    if (tl_scope_valid(g->text_scopes[i])) return true;
+    if (!content_text_from_name(name, &id)) {
+        tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "no table of %s in the Text profile's catalog", name);
+        return false;
+    }
+    g->text_scopes[i] = tl_scope_create(g->text_scope, name, TL_SCOPE_OWNED);
+    table = tl_scope_load(g->text_scopes[i], CONTENT_TEXT_U32(id));
+    if (tl_asset_object(table) && tl_l10n_add_table(g->text, tl_asset_object(table), tl_asset_size(table)) == TL_L10N_OK)
+        return true;
+    tl_scope_dispose(g->text_scopes[i]);
+    memset(&g->text_scopes[i], 0, sizeof g->text_scopes[i]);
+    return false;
+}
+
+/* Takes locale i's table out of the text and releases its asset (the scope ends). */
+static void unload_table(game *g, uint32_t i) {
+    if (!tl_scope_valid(g->text_scopes[i]) || tl_l10n_remove_table(g->text, text_keys_locales()[i]) != TL_L10N_OK) return;
+    tl_scope_dispose(g->text_scopes[i]);
+    memset(&g->text_scopes[i], 0, sizeof g->text_scopes[i]);
 }
 
 static bool open_text(game *g, const game_desc *desc) {
     static const tl_l10n_events text_events = TL_L10N_EVENTS_INIT(Iris_Events_);
-    const char *dir = desc->text_dir ? desc->text_dir : GAME_TEXT_DIR;
+    char dir[512];
     tl_l10n_desc td;
-    uint32_t i;
-    size_t size = 0;
     memset(&td, 0, sizeof td);
     td.keys = text_keys_l10n();
     td.registry = &g->registry;
     td.events = &text_events;
     td.logger = &g->logger;
     if (!(g->text = tl_l10n_create(&td))) return false;
-    for (i = 0; i < TEXT_KEYS_LOCALE_COUNT; i++) {
-        g->text_tables[i] = read_table(dir, text_keys_locales()[i], &size);
-        if (!g->text_tables[i]) tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "no text table %s in %s", text_keys_locales()[i], dir);
-        if (!g->text_tables[i] || tl_l10n_add_table(g->text, g->text_tables[i], size) != TL_L10N_OK) return false;
+    text_dir_of(desc, dir, sizeof dir);
+    if (!tl_content_dir_valid(tl_content_register_dir(g->content, dir))) {
+        tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "no text tables: %s is not the packed Text profile (threadlink-gen pack --profile Text)", dir);
+        return false;
     }
+    g->text_scope = tl_scope_create(tl_content_root(g->content), "Text", TL_SCOPE_OWNED);
     g->feed.text = g->text;
     return game_set_locale(g, desc->locale ? desc->locale : TEXT_KEYS_SOURCE_LOCALE);
 }
 
-bool game_set_locale(game *g, const char *locale) { return tl_l10n_set_locale(g->text, locale) == TL_L10N_OK; }
+/* Loads the tables the locale's chain needs, switches, then releases those the locale shown
+   (the new one, or the old one when refused) does not need. */
+bool game_set_locale(game *g, const char *locale) {
+    uint32_t i;
+    bool ok = locale != NULL;
+    for (i = 0; ok && i < TEXT_KEYS_LOCALE_COUNT; i++)
+        if (table_needed(text_keys_locales()[i], locale) && !load_table(g, i)) ok = false;
+    ok = ok && tl_l10n_set_locale(g->text, locale) == TL_L10N_OK;
+    for (i = 0; i < TEXT_KEYS_LOCALE_COUNT; i++)
+        if (!table_needed(text_keys_locales()[i], tl_l10n_locale(g->text))) unload_table(g, i);
+    return ok;
+}
 
 bool game_next_locale(game *g) {
-    uint32_t i, count = tl_l10n_locale_count(g->text);
-    for (i = 0; i < count; i++)
-        if (strcmp(tl_l10n_locale_at(g->text, i), tl_l10n_locale(g->text)) == 0) break;
-    return game_set_locale(g, tl_l10n_locale_at(g->text, (i + 1) % count));
+    uint32_t i;
+    for (i = 0; i < TEXT_KEYS_LOCALE_COUNT; i++)
+        if (strcmp(text_keys_locales()[i], tl_l10n_locale(g->text)) == 0) break;
+    return game_set_locale(g, text_keys_locales()[(i + 1) % TEXT_KEYS_LOCALE_COUNT]);
 }
 
 static bool open_saves(game *g, const char *dir) {
@@ -631,16 +684,14 @@ void game_frame(game *g, uint32_t input) {
 }
 
 void game_close(game *g) {
-    uint32_t i;
 #if defined(TL_DEVELOPMENT)
     tl_vault_live_discard(&g->live);
 #endif
     if (g->levels) tl_lifecycle_discard(&g->core); /* the levels shuts down first, then the subsystems */
     tl_levels_destroy(g->levels);
+    tl_l10n_destroy(g->text); /* before the content that holds its tables' bytes */
     if (g->content) tl_content_shutdown(g->content);
     if (g->saves) tl_save_store_close(g->saves);
-    tl_l10n_destroy(g->text);
-    for (i = 0; i < TEXT_KEYS_LOCALE_COUNT; i++) free(g->text_tables[i]);
     tl_mem_free(g->block);
     tl_events_discard(&g->registry);
     memset(g, 0, sizeof *g);

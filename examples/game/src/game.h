@@ -53,7 +53,8 @@ typedef struct game_desc {
     bool quiet;              /* log warnings and errors only */
     const char *vault_image_dir; /* development builds: where watch writes the vault images
                                     (the generated directory); NULL: TL_VAULT_LIVE_DIR */
-    const char *text_dir;    /* the text tables (<locale>.tltext); NULL: GAME_TEXT_DIR */
+    const char *text_dir;    /* the packed Text profile (the locales' text tables); NULL: the
+                                folder Text beside content_dir (content/Game, content/Text) */
     const char *locale;      /* NULL: the source locale (en) */
     bool external_fader;     /* the fader's events are provided by someone else (the window's
                                 sound), who polls game_display_fader / game_hide_fader */
@@ -67,7 +68,9 @@ typedef struct game {
     tl_levels *levels;
     tl_save_store *saves;
     tl_l10n *text;           /* every string the game shows: text.h's functions over it */
-    void *text_tables[TEXT_KEYS_LOCALE_COUNT];
+    tl_scope text_scope;     /* Root/Text: under it, Root/Text/<locale> holds a locale's table */
+    tl_scope text_scopes[TEXT_KEYS_LOCALE_COUNT]; /* by text_keys_locales(); valid while its
+                                                     table is added (the locale's chain needs it) */
     tl_logger logger;
     game_feed feed;
     game_area areas[SIM_MAX_LEVELS];
@@ -97,7 +100,8 @@ void game_frame(game *g, uint32_t input);
 bool game_save(game *g, const char *slot);
 bool game_continue(game *g, const char *slot);
 bool game_has_save(game *g, const char *slot);
-/* The language of the game's text ("en", "fr"): false, the locale unchanged, if it has no table. */
+/* The language of the game's text ("en", "fr"): its tables loaded from the Text profile, the
+   ones it does not need released. False, the locale unchanged, if it has no table. */
 bool game_set_locale(game *g, const char *locale);
 /* The next language of the game's tables, after the last the first (the menu's Language item). */
 bool game_next_locale(game *g);

@@ -6,6 +6,7 @@
  *   game-headless CONTENT resume SAVEDIR            continue from the save continue left: its hash
  *   game-headless CONTENT record OUTPUT FRAMES      a bot plays; its inputs are written
  *   game-headless CONTENT language SAVEDIR          a save made in French continues in French
+ *   game-headless CONTENT text                      the locales' table assets, in their scopes
  *   game-headless CONTENT bench ENTITIES FRAMES     the simulation's frame time, and the load time
  *   game-headless-dev CONTENT tune IMAGE_DIR        development builds: the Slime's stats after
  *                                                   the vault images in IMAGE_DIR and one game_tune
@@ -17,8 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "content_text.h"
 #include "game.h"
 #include "inputs.h"
+#include "iris_events.h"
 #if defined(TL_DEVELOPMENT)
 #include "enemy_kinds.h"
 #include "vaults/enemies_data.h"
@@ -328,6 +331,59 @@ static int language(const char *content, const char *saves) {
     return 0;
 }
 
+/* The text as content (tests/text_assets.sh): at each locale, the table assets the game's text
+ * scopes hold and the asset whose bytes the menu's text is read from; then the OnLocaleChanged
+ * events seen. */
+static void on_locale_changed(void *ctx, const char *locale) {
+    char *seen = (char *)ctx;
+    size_t n = strlen(seen);
+    snprintf(seen + n, 64 - n, " %s", locale);
+}
+
+/* The table asset of locale i that the game's scope holds; an invalid asset when none. */
+static tl_asset held_table(game *g, uint32_t i) {
+    content_text id;
+    tl_asset none;
+    memset(&none, 0, sizeof none);
+    if (!tl_scope_valid(g->text_scopes[i]) || !content_text_from_name(text_keys_locales()[i], &id) ||
+        !tl_scope_contains(g->text_scopes[i], CONTENT_TEXT_U32(id)))
+        return none;
+    return tl_scope_load(g->text_scopes[i], CONTENT_TEXT_U32(id)); /* held: the same asset */
+}
+
+static void print_tables(game *g) {
+    const char *menu = text_MenuContinue(g->text), *from = "(none)", *sep = " ";
+    char path[64];
+    uint32_t i;
+    printf("%s:", tl_l10n_locale(g->text));
+    for (i = 0; i < TEXT_KEYS_LOCALE_COUNT; i++) {
+        tl_asset table = held_table(g, i);
+        uintptr_t bytes = (uintptr_t)tl_asset_object(table);
+        if (!bytes) continue;
+        tl_scope_path(g->text_scopes[i], path, sizeof path);
+        printf("%s%s in %s", sep, tl_asset_name(table), path);
+        sep = ", ";
+        if ((uintptr_t)menu >= bytes && (uintptr_t)menu < bytes + tl_asset_size(table)) from = tl_asset_name(table);
+    }
+    printf("; \"%s\" from the asset %s\n", menu, from);
+}
+
+static int text_tables(const char *content) {
+    game g;
+    char seen[64] = "";
+    bool ok;
+    if (!open_game(&g, content, NULL)) return 1;
+    Iris_Events_OnLocaleChanged_subscribe(&g.registry, on_locale_changed, seen);
+    print_tables(&g);
+    ok = game_next_locale(&g); /* the menu's Language item */
+    if (ok) print_tables(&g);
+    ok = ok && game_next_locale(&g);
+    if (ok) print_tables(&g);
+    printf("OnLocaleChanged:%s\n", seen);
+    game_close(&g);
+    return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 2 ? argv[2] : "";
     if (argc >= 4 && strcmp(mode, "replay") == 0) return replay(argv[1], argv[3], argc > 4 ? (uint32_t)atoi(argv[4]) : 100u);
@@ -336,11 +392,12 @@ int main(int argc, char **argv) {
     if (argc >= 4 && strcmp(mode, "resume") == 0) return resume(argv[1], argv[3]);
     if (argc >= 5 && strcmp(mode, "resume-play") == 0) return resume_play(argv[1], argv[3], argv[4]);
     if (argc >= 4 && strcmp(mode, "language") == 0) return language(argv[1], argv[3]);
+    if (argc >= 3 && strcmp(mode, "text") == 0) return text_tables(argv[1]);
     if (argc >= 5 && strcmp(mode, "record") == 0) return record(argv[1], argv[3], (uint32_t)atoi(argv[4]));
 #if defined(TL_DEVELOPMENT)
     if (argc >= 4 && strcmp(mode, "tune") == 0) return tune(argv[1], argv[3]);
 #endif
     if (argc >= 5 && strcmp(mode, "bench") == 0) return bench(argv[1], (uint32_t)atoi(argv[3]), (uint32_t)atoi(argv[4]));
-    fprintf(stderr, "usage: game-headless CONTENT replay|rollback|continue|resume|resume-play|language|record|bench ... (see headless.c)\n");
+    fprintf(stderr, "usage: game-headless CONTENT replay|rollback|continue|resume|resume-play|language|text|record|bench ... (see headless.c)\n");
     return 2;
 }

@@ -405,6 +405,13 @@ static void sign_update(app *a) {
         (void)tl_interface_interact(a->ui, NULL);
 }
 
+/* A note is a text of the locale it was shown in, whose table game_set_locale releases once no
+   locale shown needs it: a switch takes the note away (menu_refresh fetches the items again). */
+static void on_locale_changed(void *ctx, const char *locale) {
+    (void)locale;
+    ((app *)ctx)->menu.note = NULL;
+}
+
 static bool controls_open(app *a) {
     static const tl_input_events events = TL_INPUT_EVENTS_INIT(Iris_Events_);
     tl_input_desc d;
@@ -418,6 +425,7 @@ static bool controls_open(app *a) {
     load_bindings(a);
     if (!menus_open(a, &a->g.logger)) return false;
     prompts_watch(a);
+    Iris_Events_OnLocaleChanged_subscribe(&a->g.registry, on_locale_changed, a);
     sign_add(a);
     return true;
 }

@@ -44,7 +44,7 @@ compiler_job() {
   name=$1 runner=$2 cc=$3 runtime_level=$4; shift 4
   dir=$tmp/$(echo "$name" | tr -c 'A-Za-z0-9\n' '_')
   mkdir "$dir"
-  incs="-I$runtime -I$src/generated -I$src/src -DGAME_TEXT_DIR=\"$src/generated/text\""
+  incs="-I$runtime -I$src/generated -I$src/src"
   # shellcheck disable=SC2086 # cc holds the compiler and its flags
   if ! $cc -std=c11 "$runtime_level" $incs -c "$src/src/runtime.c" -o "$dir/runtime.o" 2> "$dir/cc.log"; then
     echo "FAIL: $name: the runtime does not build:"; head -20 "$dir/cc.log"; return 1
