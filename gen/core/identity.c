@@ -423,10 +423,10 @@ typedef struct assign_ctx {
     uint32_t next_ordinal;
     buf collisions, name_buf, key, spelled, rewritten, upgraded, signatures, pairs, renamed;
     size_t spelling_cursor;
-    /* Every declaration's key, made and hashed once (the passes below look each up twice) */
-    buf keys;
-    uint32_t *key_at;    /* where declaration i's key starts in keys (n + 1 of them) */
-    uint32_t *key_hash;  /* model_hash of each */
+    /* Per declaration, hashed once in a pass ahead of the lookups (which look each key up twice
+     * and are prefetched ahead): its key's model_hash, and (identity) its first value. */
+    uint32_t *key_hash;
+    uint32_t *first_value;
     uint32_t *rename_of; /* per declaration: its index in d->renames + 1, 0 for none (NULL: no renames) */
 } assign_ctx;
 
@@ -503,26 +503,18 @@ static void add_entry(assign_ctx *c, uint32_t di, uint32_t key_hash)
     c->sum->added++;
 }
 
-/* Every declaration's key and its hash, in one pass. */
-static void make_declaration_keys(assign_ctx *c)
+/* Every declaration's key hash and first value, in one pass (the keys themselves are made again
+ * where needed: keeping them would be megabytes of fresh memory, dearer than making them). */
+static void hash_declaration_keys(assign_ctx *c)
 {
     size_t n = c->d->decls.count;
-    c->key_at = xmalloc((n + 1) * sizeof *c->key_at);
     c->key_hash = xmalloc((n ? n : 1) * sizeof *c->key_hash);
+    c->first_value = xmalloc((n ? n : 1) * sizeof *c->first_value);
     for (size_t di = 0; di < n; di++) {
         model_key(c->d, &c->d->decls.items[di], &c->key);
-        c->key_at[di] = (uint32_t)c->keys.len;
         c->key_hash[di] = model_hash(c->key.data, c->key.len);
-        buf_put(&c->keys, c->key.data, c->key.len + 1); /* with its NUL */
+        c->first_value[di] = identity_hash(c->key.data, c->key.len, 0);
     }
-    c->key_at[n] = (uint32_t)c->keys.len;
-}
-
-/* Declaration di's key into c->key. */
-static void load_key(assign_ctx *c, uint32_t di)
-{
-    c->key.len = 0;
-    buf_put(&c->key, c->keys.data + c->key_at[di], c->key_at[di + 1] - c->key_at[di] - 1);
 }
 
 /* The slots that declaration di's lookups probe, a few declarations before it gets there: its key,
@@ -535,17 +527,13 @@ static void prefetch_declaration(const assign_ctx *c, size_t di, bool newcomer)
     if (!newcomer) return;
     const decl *dc = &c->d->decls.items[di];
     index_map_prefetch(&c->x.names, fnv1a_folded(dc->name, dc->name_len));
-    if (c->d->kind == KIND_IDENTITY) {
-        const char *key = c->keys.data + c->key_at[di];
-        uint32_t v = identity_hash(key, c->key_at[di + 1] - c->key_at[di] - 1, 0);
-        index_map_prefetch(&c->x.values, value_slot_hash(v));
-    }
+    if (c->d->kind == KIND_IDENTITY) index_map_prefetch(&c->x.values, value_slot_hash(c->first_value[di]));
 }
 
 /* The entry of the declaration's own key, if the manifest has one (the key left in c->key). */
 static uint32_t find_own_entry(assign_ctx *c, uint32_t di, uint32_t *key_hash)
 {
-    load_key(c, di);
+    model_key(c->d, &c->d->decls.items[di], &c->key);
     probe p = {c->m, c->key.data, c->key.len, 0, &c->x};
     *key_hash = c->key_hash[di];
     return index_map_find(&c->x.keys, *key_hash, eq_key, &p);
@@ -1077,11 +1065,11 @@ static void write_summary(assign_ctx *c)
 static void assign_free(assign_ctx *c)
 {
     buf *bufs[] = {&c->collisions, &c->name_buf,   &c->key,   &c->spelled, &c->rewritten,
-                   &c->upgraded,   &c->signatures, &c->pairs, &c->renamed, &c->keys};
+                   &c->upgraded,   &c->signatures, &c->pairs, &c->renamed};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) buf_free(bufs[i]);
     free(c->rename_of);
-    free(c->key_at);
     free(c->key_hash);
+    free(c->first_value);
     index_free(&c->x);
 }
 
@@ -1094,7 +1082,7 @@ bool identity_assign(const domain *d, manifest *m, const char *path, identity_su
         return false;
     }
     assign_prepare(&c);
-    make_declaration_keys(&c);
+    hash_declaration_keys(&c);
     if (prepare_renames(&c)) match_declarations(&c);
     if (sum->input_errors) {
         assign_free(&c);
