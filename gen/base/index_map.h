@@ -37,7 +37,7 @@ static inline uint32_t index_map_slot(uint32_t h)
 
 /* Starts loading the slot `hash` probes first: a lookup issued a few elements ahead of its use
  * overlaps its cache miss with the work in between (a table of megabytes misses on every probe). */
-static inline void index_map_prefetch(const index_map *m, uint32_t hash)
+TLG_PREFETCHER void index_map_prefetch(const index_map *m, uint32_t hash)
 {
 #if defined(__GNUC__)
     if (m->slots) __builtin_prefetch(&m->slots[index_map_slot(hash) & m->mask]);

@@ -520,7 +520,7 @@ static void hash_declaration_keys(assign_ctx *c)
 /* The slots that declaration di's lookups probe, a few declarations before it gets there: its key,
  * and for a newcomer its plain member name and its first hash value. */
 enum { LOOKAHEAD = 16 };
-static void prefetch_declaration(const assign_ctx *c, size_t di, bool newcomer)
+TLG_PREFETCHER void prefetch_declaration(const assign_ctx *c, size_t di, bool newcomer)
 {
     if (di >= c->d->decls.count) return;
     index_map_prefetch(&c->x.keys, c->key_hash[di]);
