@@ -31,6 +31,8 @@
    -----
    - Gamepad axes: SDL's -32768..32767 become -1..1 (clamped), triggers 0..32767 become 0..1.
    - A controller's device id in input.h is its SDL_JoystickID (instance id).
+   - tl_input_sdl2_feed calls input.h's per-kind feeds (tl_input_feed_key, ...) from one switch;
+     tl_input_sdl2_translate gives the tl_input_event instead, for code that keeps events.
    - With no window focused (a test, a headless run), SDL drops controller events unless
      SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS is "1"; tl_input_sdl2_feed does not set it.
    - Header-only, static inline; SDL 2.0.14 or newer (controller types, paddles, touchpad). */
@@ -87,7 +89,8 @@ static inline tl_input_result tl_input_sdl2_remove(tl_input *in, SDL_JoystickID 
 
 /* The input.h event of a key, mouse button or controller button or axis event; false for others. */
 static inline bool tl_input_sdl2_translate(const SDL_Event *e, tl_input_event *ev) {
-    SDL_memset(ev, 0, sizeof *ev);
+    ev->device = ev->code = ev->family = 0; /* no SDL_memset: a call per event */
+    ev->value = 0.0f;
     switch (e->type) {
     case SDL_KEYDOWN:
     case SDL_KEYUP:
@@ -122,20 +125,36 @@ static inline bool tl_input_sdl2_translate(const SDL_Event *e, tl_input_event *e
     }
 }
 
-/* Feeds one SDL event; true when it was an input event (fed, or a device added or removed). */
+/* Feeds one SDL event; true when it was an input event (fed, or a device added or removed). The
+   same as tl_input_sdl2_translate then tl_input_feed, by input.h's per-kind calls (no event in
+   between, one switch). */
 static inline bool tl_input_sdl2_feed(tl_input *in, const SDL_Event *e) {
-    tl_input_event ev;
-    if (e->type == SDL_CONTROLLERDEVICEADDED) {
-        (void)tl_input_sdl2_add(in, e->cdevice.which);
+    switch (e->type) {
+    case SDL_KEYDOWN:
+    case SDL_KEYUP:
+        if (e->key.repeat || (unsigned)e->key.keysym.scancode >= 256u) return false;
+        (void)tl_input_feed_key(in, (uint32_t)e->key.keysym.scancode, e->type == SDL_KEYDOWN);
         return true;
-    }
-    if (e->type == SDL_CONTROLLERDEVICEREMOVED) {
-        (void)tl_input_sdl2_remove(in, e->cdevice.which);
+    case SDL_MOUSEBUTTONDOWN:
+    case SDL_MOUSEBUTTONUP:
+        if (e->button.which == SDL_TOUCH_MOUSEID) return false; /* a touch, not the mouse */
+        (void)tl_input_feed_mouse_button(in, e->button.button, e->type == SDL_MOUSEBUTTONDOWN);
         return true;
+    case SDL_CONTROLLERBUTTONDOWN:
+    case SDL_CONTROLLERBUTTONUP:
+        if (e->cbutton.button >= TL_INPUT_BUTTON_END_) return false;
+        (void)tl_input_feed_gamepad_button(in, (uint32_t)e->cbutton.which, e->cbutton.button,
+                                           e->type == SDL_CONTROLLERBUTTONDOWN);
+        return true;
+    case SDL_CONTROLLERAXISMOTION:
+        if (e->caxis.axis >= TL_INPUT_AXIS_END_) return false;
+        (void)tl_input_feed_gamepad_axis(in, (uint32_t)e->caxis.which, e->caxis.axis,
+                                         tl_input_sdl2_axis_value(e->caxis.value));
+        return true;
+    case SDL_CONTROLLERDEVICEADDED: (void)tl_input_sdl2_add(in, e->cdevice.which); return true;
+    case SDL_CONTROLLERDEVICEREMOVED: (void)tl_input_sdl2_remove(in, e->cdevice.which); return true;
+    default: return false;
     }
-    if (!tl_input_sdl2_translate(e, &ev)) return false;
-    (void)tl_input_feed(in, &ev);
-    return true;
 }
 
 /* Closes every controller this adapter opened (call before SDL_Quit). */

@@ -41,7 +41,8 @@
        ... each frame:
        tl_input_event e = {0};
        e.type = TL_INPUT_EVENT_KEY;  e.code = 44;  e.value = 1.0f;   // Space went down
-       tl_input_feed(in, &e);                      // or tl_input_sdl2_feed(in, &sdl_event)
+       tl_input_feed(in, &e);                      // or tl_input_feed_key(in, 44, true),
+                                                   // or tl_input_sdl2_feed(in, &sdl_event)
        tl_input_update(in);
        if (tl_input_pressed(in, Dextra_Actions_Fire)) fire();
        tl_input_vec2 move = tl_input_vector(in, Dextra_Actions_Move);
@@ -85,6 +86,18 @@
      released at the next update, and held false.
    - An action of a mode that is not active reads as at rest (an action held when its mode goes
      inactive reports released at the next update).
+
+   QUERIES AND COST
+   ----------------
+   tl_input_held, _pressed, _released, _value and _vector are static inline: each reads the
+   action's tl_input_state (tl_input_state_of: the identity value's low bits -- it is a hash --
+   index a table a quarter full, nearly always at the action's entry; the compiler merges the
+   lookups of several questions on one action), so asking costs about what reading a game's own
+   array does.
+   tl_input_update evaluates only the actions whose controls changed since the last one (a bit
+   per action, set by the feed through each control's listeners), clears only the edges it set,
+   and each binding keeps its control decoded. tests/bench/input measures it against a
+   hand-written SDL switch.
 
    MODES
    -----
@@ -141,8 +154,10 @@
    RULES
    -----
    No allocation after tl_input_create (feed, update, queries, rebinding, save and load, prompts
-   use what create sized). Queries on an action the map does not have answer false / 0. Main
-   thread only; no global state.
+   use what create sized). Queries on an action the map does not have answer false / 0 (and NULL
+   as the module). Square roots (sticks, vectors) are IEEE's correctly rounded ones: SSE's
+   instruction where the build has it, else plain C with the same bits (no libm), so values are
+   the same bits on every machine. Main thread only; no global state.
 */
 #if defined(TL_IMPLEMENTATION) && !defined(TL_INPUT_IMPL)
 #define TL_INPUT_IMPL
@@ -502,6 +517,13 @@ typedef void (*tl_input_family_fn)(void *ctx, uint32_t family);
 
 /* --- the module --------------------------------------------------------------------------------- */
 
+/* An action's state as the last update left it (tl_input_state_of; the queries read it). */
+typedef struct tl_input_state {
+    float x, y;  /* a vector's; an axis' value (and 0); a button's 0 or 1 (and 0) */
+    float value; /* a button's 0 or 1, an axis' -1..1, a vector's length */
+    bool held, pressed, released;
+} tl_input_state;
+
 /* Zero-initialised: no events published, native ordinal, stderr logging, 8 gamepads, 32 prompt
    watchers, the map's dead zone and press point (0.2 and 0.5 when it has none), the keyboard and
    mouse as the family until a meaningful input. No mode is active. */
@@ -537,17 +559,27 @@ TL_API const char *tl_input_result_message(tl_input_result result);
 
 /* Per frame: feed, then update once, then ask. */
 TL_API tl_input_result tl_input_feed(tl_input *in, const tl_input_event *event);
+/* tl_input_feed of one kind of event, without the event (a backend's per-kind callbacks, the SDL2
+   adapter's switch). */
+TL_API tl_input_result tl_input_feed_key(tl_input *in, uint32_t usage, bool down);
+TL_API tl_input_result tl_input_feed_mouse_button(tl_input *in, uint32_t button, bool down);
+TL_API tl_input_result tl_input_feed_gamepad_button(tl_input *in, uint32_t device, uint32_t button,
+                                                    bool down);
+TL_API tl_input_result tl_input_feed_gamepad_axis(tl_input *in, uint32_t device, uint32_t axis,
+                                                  float value);
 TL_API void tl_input_update(tl_input *in);
 
 TL_API tl_input_result tl_input_set_mode_active(tl_input *in, uint32_t mode, bool active);
 TL_API bool tl_input_is_mode_active(const tl_input *in, uint32_t mode);
 
-TL_API bool tl_input_held(const tl_input *in, uint32_t action);
-TL_API bool tl_input_pressed(const tl_input *in, uint32_t action);
-TL_API bool tl_input_released(const tl_input *in, uint32_t action);
+/* Queries (static inline: see QUERIES). */
+static inline const tl_input_state *tl_input_state_of(const tl_input *in, uint32_t action);
+static inline bool tl_input_held(const tl_input *in, uint32_t action);
+static inline bool tl_input_pressed(const tl_input *in, uint32_t action);
+static inline bool tl_input_released(const tl_input *in, uint32_t action);
 /* A button's 0 or 1, an axis' -1..1, a vector's length. */
-TL_API float tl_input_value(const tl_input *in, uint32_t action);
-TL_API tl_input_vec2 tl_input_vector(const tl_input *in, uint32_t action);
+static inline float tl_input_value(const tl_input *in, uint32_t action);
+static inline tl_input_vec2 tl_input_vector(const tl_input *in, uint32_t action);
 /* Bit i set when actions[i] was pressed at the last update (n at most 32): a menu's commands. */
 TL_API uint32_t tl_input_pressed_mask(const tl_input *in, const uint32_t *actions, uint32_t n);
 
@@ -583,6 +615,53 @@ TL_API uint32_t tl_input_prompt_glyph(const tl_input *in, uint32_t action);
 TL_API uint32_t tl_input_prompt_watch(tl_input *in, uint32_t action, tl_input_prompt_fn fn,
                                       void *ctx);
 TL_API void tl_input_prompt_unwatch(tl_input *in, uint32_t handle);
+
+/* --- queries (static inline) ------------------------------------------------------------------- */
+
+/* Private: the first member of every tl_input, what the inline queries read. A table of mask + 1
+   entries, at most a quarter full, open addressing: an action's state at the entry of its id (an
+   empty entry's state stays at rest, for actions the map does not have). */
+typedef struct tl__input_view {
+    const uint32_t *ids;          /* per entry: an action's id, 0 when empty */
+    const tl_input_state *states; /* per entry: that action's state */
+    uint32_t mask;                /* an id's first entry: its low bits (ids are XXH32 hashes) */
+} tl__input_view;
+/* The entry of an id not in its first (out of line: rarely needed), from entry `at` on. */
+TL_API uint32_t tl__input_find_on(const tl__input_view *view, uint32_t action, uint32_t at);
+
+/* The state of an action (never NULL: one at rest for an action the map does not have); it
+   changes at each tl_input_update, and lives until tl_input_destroy. A mask and two loads side by
+   side (the state's address does not wait for the id's), nearly always without a loop (no
+   multiplying hash: the ids are hashes already). */
+static inline const tl_input_state *tl_input_state_of(const tl_input *in, uint32_t action) {
+    static const tl_input_state rest = { 0.0f, 0.0f, 0.0f, false, false, false };
+    const tl__input_view *view = (const tl__input_view *)(const void *)in;
+    uint32_t at;
+    if (!in) return &rest;
+    at = action & view->mask;
+    if (view->ids[at] == action) return &view->states[at];
+    return &view->states[tl__input_find_on(view, action, at)]; /* further on, or unknown */
+}
+
+static inline bool tl_input_held(const tl_input *in, uint32_t action) {
+    return tl_input_state_of(in, action)->held;
+}
+static inline bool tl_input_pressed(const tl_input *in, uint32_t action) {
+    return tl_input_state_of(in, action)->pressed;
+}
+static inline bool tl_input_released(const tl_input *in, uint32_t action) {
+    return tl_input_state_of(in, action)->released;
+}
+static inline float tl_input_value(const tl_input *in, uint32_t action) {
+    return tl_input_state_of(in, action)->value;
+}
+static inline tl_input_vec2 tl_input_vector(const tl_input *in, uint32_t action) {
+    const tl_input_state *s = tl_input_state_of(in, action);
+    tl_input_vec2 v;
+    v.x = s->x;
+    v.y = s->y;
+    return v;
+}
 
 /* --- names (static inline: the generator and backends use them without the implementation) ----- */
 
@@ -874,6 +953,13 @@ static inline uint32_t tl_input_family_guess(uint16_t vendor, uint16_t product, 
 #include "events.h"
 #include <stdarg.h>
 #include <string.h>
+#if defined(__SSE__) || defined(_M_X64) || defined(_M_AMD64) || \
+    (defined(_M_IX86_FP) && _M_IX86_FP >= 1)
+#include <xmmintrin.h> /* the square root instruction (tl__input_sqrt) */
+#define TL__INPUT_SSE 1
+#else
+#define TL__INPUT_SSE 0
+#endif
 #ifndef TL_MALLOC
 #include <stdlib.h>
 #define TL_MALLOC(size) malloc(size)
@@ -885,6 +971,13 @@ extern "C" {
 #endif
 
 #define TL__INPUT_MODULE "Input"
+/* A step of every event fed, inlined into each per-kind feed where the compiler can be told so
+   (a call less per event). */
+#if defined(__GNUC__) || defined(__clang__)
+#define TL__INPUT_INLINE static inline __attribute__((always_inline))
+#else
+#define TL__INPUT_INLINE static inline
+#endif
 /* Slots of the physical inputs: keys by usage, then mouse buttons, gamepad buttons, axes. */
 #define TL__INPUT_MOUSE_BASE 256u
 #define TL__INPUT_BUTTON_BASE 264u
@@ -900,20 +993,38 @@ extern "C" {
 #define TL__INPUT_SAVE_HEADER 12u
 #define TL__INPUT_SAVE_ENTRY 12u
 
+/* The directions an action's bindings add to (an axis action: right, positive, and left). */
+#define TL__INPUT_RIGHT 0u
+#define TL__INPUT_LEFT 1u
+#define TL__INPUT_DOWN 2u
+#define TL__INPUT_UP 3u
+
+/* How a binding reads its slot (set with its control, so the update need not decode it). */
+typedef enum tl__input_read {
+    TL__INPUT_READ_DIGITAL = 0, /* a key, mouse button or gamepad button: 0 or 1 */
+    TL__INPUT_READ_AXIS,        /* a whole axis */
+    TL__INPUT_READ_NEGATIVE,    /* an axis' negative half */
+    TL__INPUT_READ_POSITIVE,    /* an axis' positive half */
+    TL__INPUT_READ_STICK        /* two axes, slot and slot + 1 */
+} tl__input_read;
+
 typedef struct tl__input_binding {
     uint32_t control, default_control;
     float threshold;
+    float point;     /* the level at which it is active: its threshold, else the press point */
     uint32_t action; /* index of its action */
     uint32_t part;
     uint32_t flags;
+    uint32_t slot; /* its (first) slot */
+    uint32_t read; /* tl__input_read */
+    uint32_t dir;  /* the direction its part adds to (TL__INPUT_RIGHT, ...) */
 } tl__input_binding;
 
 typedef struct tl__input_action {
     uint32_t id, mode; /* mode: index into the modes */
     uint32_t kind, first, count;
     const char *name;
-    float x, y, value; /* value: tl_input_value's, kept by tl__input_evaluate */
-    bool held, pressed, released, dirty;
+    uint32_t entry; /* its id's and state's entry in the view */
 } tl__input_action;
 
 typedef struct tl__input_slot {
@@ -926,7 +1037,7 @@ typedef struct tl__input_slot {
 } tl__input_slot;
 
 typedef struct tl__input_listener {
-    uint32_t binding, next; /* next: listener + 1 */
+    uint32_t binding, action, next; /* action: the binding's; next: listener + 1 */
 } tl__input_listener;
 
 typedef struct tl__input_mode {
@@ -948,15 +1059,18 @@ typedef struct tl__input_prompt {
 } tl__input_prompt;
 
 struct tl_input {
+    tl__input_view view;    /* first: the inline queries read it */
+    uint32_t *ids;          /* the view's, writable */
+    tl_input_state *states; /* the view's, writable */
+    uint32_t *entry_action; /* per entry: its action's index, TL__INPUT_NONE when empty */
     const tl_input_map *map;
     tl_events *registry;
     tl_input_events events;
     tl_logger logger;
     float dead_zone, press_point;
+    float live_scale; /* 1 / (1 - dead_zone): the rescaling past the dead zone, a multiplication */
     tl__input_action *actions;
     uint32_t action_count;
-    uint32_t *table; /* action id -> index + 1, open addressing, mask + 1 slots */
-    uint32_t mask;
     tl__input_binding *bindings;
     uint32_t binding_count;
     tl__input_mode *modes;
@@ -964,11 +1078,11 @@ struct tl_input {
     tl__input_slot slots[TL__INPUT_SLOTS];
     tl__input_listener *listeners;
     uint32_t listener_count;
-    uint32_t *dirty, dirty_count; /* actions to evaluate at the next update */
+    uint64_t *dirty;              /* a bit per action to evaluate at the next update */
     uint32_t *edged, edged_count; /* actions whose edges the next update clears */
     uint32_t touched[TL__INPUT_SLOTS], touched_count;
     tl__input_device *devices;
-    uint32_t max_devices;
+    uint32_t max_devices, devices_used;
     tl__input_prompt *prompts;
     uint32_t max_prompts;
     uint32_t family, published; /* the last meaningful input's family; the one announced */
@@ -1001,24 +1115,57 @@ TL_API const char *tl_input_result_message(tl_input_result result) {
 static float tl__input_abs(float v) { return v < 0.0f ? -v : v; }
 static float tl__input_max(float a, float b) { return a > b ? a : b; }
 
-/* A square root by Newton's method: no libm, and the same bits on every machine. */
-static float tl__input_sqrt(float v) {
-    float r;
+/* The float after (step 1) or before (step -1) a positive finite float. */
+static inline float tl__input_float_step(float v, int step) {
     uint32_t bits;
-    int i;
-    if (v <= 0.0f) return 0.0f;
     memcpy(&bits, &v, sizeof bits);
-    bits = 0x1fbd1df5u + (bits >> 1); /* a first guess within a few per cent */
-    memcpy(&r, &bits, sizeof r);
-    for (i = 0; i < 4; i++) r = 0.5f * (r + v / r);
+    bits = step > 0 ? bits + 1u : bits - 1u;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+/* The float nearest the square root of v > 0 in plain C (no libm), IEEE's sqrt to the bit:
+   Newton's method in double from a guess within a few per cent, rounded to a float, then moved
+   to its neighbour if the square root lies beyond the midpoint between them (a midpoint has 25
+   bits: it squares exactly in a double, and a float never equals such a square, so no ties). */
+static inline double tl__input_mid_square(float a, float b) {
+    double m = ((double)a + (double)b) * 0.5; /* exact: the sum of two neighbours, halved */
+    return m * m;                             /* exact: 25 bits squared */
+}
+
+static inline float tl__input_sqrt_exact(float v) {
+    double d = (double)v, y;
+    uint64_t bits;
+    float r, next;
+    int i;
+    memcpy(&bits, &d, sizeof bits);
+    bits = (bits >> 1) + 0x1ff8000000000000u; /* the exponent halved */
+    memcpy(&y, &bits, sizeof y);
+    for (i = 0; i < 4; i++) y = 0.5 * (y + d / y);
+    r = (float)y;
+    next = tl__input_float_step(r, 1);
+    if (d > tl__input_mid_square(r, next)) return next;
+    next = tl__input_float_step(r, -1);
+    if (d < tl__input_mid_square(r, next)) return next;
     return r;
+}
+
+/* A square root with the same bits on every machine (0 for v <= 0): SSE's sqrtss where there is
+   one (correctly rounded, as IEEE 754 requires), else tl__input_sqrt_exact. */
+static float tl__input_sqrt(float v) {
+    if (!(v > 0.0f)) return 0.0f;
+#if TL__INPUT_SSE
+    return _mm_cvtss_f32(_mm_sqrt_ss(_mm_set_ss(v)));
+#else
+    return tl__input_sqrt_exact(v);
+#endif
 }
 
 /* An axis after the axial dead zone, rescaled so that its range starts at 0. */
 static float tl__input_axial(const tl_input *in, float v) {
     float m = tl__input_abs(v);
     if (m <= in->dead_zone) return 0.0f;
-    m = (m - in->dead_zone) / (1.0f - in->dead_zone);
+    m = (m - in->dead_zone) * in->live_scale;
     if (m > 1.0f) m = 1.0f;
     return v < 0.0f ? -m : m;
 }
@@ -1028,10 +1175,11 @@ static tl_input_vec2 tl__input_radial(const tl_input *in, float x, float y) {
     tl_input_vec2 out = { 0.0f, 0.0f };
     float len = tl__input_sqrt(x * x + y * y), scaled;
     if (len <= in->dead_zone) return out;
-    scaled = (len - in->dead_zone) / (1.0f - in->dead_zone);
+    scaled = (len - in->dead_zone) * in->live_scale;
     if (scaled > 1.0f) scaled = 1.0f;
-    out.x = x * scaled / len;
-    out.y = y * scaled / len;
+    scaled /= len;
+    out.x = x * scaled;
+    out.y = y * scaled;
     return out;
 }
 
@@ -1048,15 +1196,14 @@ static uint32_t tl__input_slot_index(uint32_t control) {
     }
 }
 
+TL_API uint32_t tl__input_find_on(const tl__input_view *view, uint32_t action, uint32_t at) {
+    while (view->ids[at] != action && view->ids[at] != 0) at = (at + 1u) & view->mask;
+    return at;
+}
+
+/* The action's index, or TL__INPUT_NONE. */
 static uint32_t tl__input_find(const tl_input *in, uint32_t action) {
-    uint32_t at;
-    if (!in || action == 0) return TL__INPUT_NONE;
-    at = action & in->mask;
-    while (in->table[at]) {
-        if (in->actions[in->table[at] - 1].id == action) return in->table[at] - 1;
-        at = (at + 1) & in->mask;
-    }
-    return TL__INPUT_NONE;
+    return in->entry_action[tl_input_state_of(in, action) - in->states];
 }
 
 static uint32_t tl__input_mode_index(const tl_input *in, uint32_t mode) {
@@ -1068,129 +1215,192 @@ static uint32_t tl__input_mode_index(const tl_input *in, uint32_t mode) {
 
 /* --- levels and contributions ------------------------------------------------------------------- */
 
+/* Sets what the update reads of a binding from its control and threshold (after either changed). */
+static void tl__input_compile(const tl_input *in, tl__input_binding *b) {
+    uint32_t code = TL_INPUT_CONTROL_CODE(b->control);
+    b->point = b->threshold > 0.0f ? b->threshold : in->press_point;
+    b->dir = b->part == TL_INPUT_PART_NEGATIVE || b->part == TL_INPUT_PART_LEFT ? TL__INPUT_LEFT
+             : b->part == TL_INPUT_PART_DOWN                                    ? TL__INPUT_DOWN
+             : b->part == TL_INPUT_PART_UP                                      ? TL__INPUT_UP
+                                                                                : TL__INPUT_RIGHT;
+    b->read = TL__INPUT_READ_DIGITAL;
+    if (TL_INPUT_CONTROL_CLASS(b->control) == TL_INPUT_CLASS_STICK) {
+        b->read = TL__INPUT_READ_STICK;
+        b->slot = TL__INPUT_AXIS_BASE + code * 2u;
+        return;
+    }
+    b->slot = tl__input_slot_index(b->control);
+    if (TL_INPUT_CONTROL_CLASS(b->control) != TL_INPUT_CLASS_AXIS) return;
+    b->read = code & TL_INPUT_HALF_NEGATIVE   ? TL__INPUT_READ_NEGATIVE
+              : code & TL_INPUT_HALF_POSITIVE ? TL__INPUT_READ_POSITIVE
+                                              : TL__INPUT_READ_AXIS;
+}
+
+static tl_input_vec2 tl__input_stick(const tl_input *in, const tl__input_binding *b) {
+    return tl__input_radial(in, in->slots[b->slot].value, in->slots[b->slot + 1u].value);
+}
+
 /* A binding's level in its own direction, 0..1, after the dead zone. */
 static float tl__input_level(const tl_input *in, const tl__input_binding *b) {
-    uint32_t code = TL_INPUT_CONTROL_CODE(b->control);
-    uint32_t cls = TL_INPUT_CONTROL_CLASS(b->control);
-    float v;
+    float v = in->slots[b->slot].value;
     tl_input_vec2 s;
-    if (cls == TL_INPUT_CLASS_STICK) {
-        s = tl__input_radial(in, in->slots[TL__INPUT_AXIS_BASE + code * 2u].value,
-                             in->slots[TL__INPUT_AXIS_BASE + code * 2u + 1u].value);
+    switch (b->read) {
+    case TL__INPUT_READ_DIGITAL: return v;
+    case TL__INPUT_READ_STICK:
+        s = tl__input_stick(in, b);
         return tl__input_sqrt(s.x * s.x + s.y * s.y);
+    default: break;
     }
-    v = in->slots[tl__input_slot_index(b->control)].value;
-    if (cls != TL_INPUT_CLASS_AXIS) return v;
     v = tl__input_axial(in, v);
-    if (code & TL_INPUT_HALF_NEGATIVE) return v < 0.0f ? -v : 0.0f;
-    if (code & TL_INPUT_HALF_POSITIVE) return v > 0.0f ? v : 0.0f;
+    if (b->read == TL__INPUT_READ_NEGATIVE) return v < 0.0f ? -v : 0.0f;
+    if (b->read == TL__INPUT_READ_POSITIVE) return v > 0.0f ? v : 0.0f;
     return tl__input_abs(v);
 }
 
-/* The level at which a binding counts as active (a button action's threshold). */
-static float tl__input_point(const tl_input *in, const tl__input_binding *b) {
-    return b->threshold > 0.0f ? b->threshold : in->press_point;
-}
-
 static bool tl__input_active(const tl_input *in, const tl__input_binding *b) {
-    return tl__input_level(in, b) >= tl__input_point(in, b);
+    return tl__input_level(in, b) >= b->point;
 }
 
 /* What an action's bindings add up to, per direction. */
 typedef struct tl__input_sum {
-    float right, left, down, up; /* an axis action uses right (positive) and left (negative) */
+    float dir[4]; /* TL__INPUT_RIGHT ... */
     bool any, tap;
 } tl__input_sum;
 
 /* A whole axis or a stick bound without a part: its signed value goes to both directions. */
 static void tl__input_add_signed(const tl_input *in, const tl__input_binding *b, tl__input_sum *s) {
-    uint32_t code = TL_INPUT_CONTROL_CODE(b->control);
     tl_input_vec2 v;
-    if (TL_INPUT_CONTROL_CLASS(b->control) == TL_INPUT_CLASS_STICK) {
-        v = tl__input_radial(in, in->slots[TL__INPUT_AXIS_BASE + code * 2u].value,
-                             in->slots[TL__INPUT_AXIS_BASE + code * 2u + 1u].value);
+    if (b->read == TL__INPUT_READ_STICK) {
+        v = tl__input_stick(in, b);
     } else {
-        v.x = tl__input_axial(in, in->slots[tl__input_slot_index(b->control)].value);
+        v.x = tl__input_axial(in, in->slots[b->slot].value);
         v.y = 0.0f;
     }
-    s->right = tl__input_max(s->right, v.x);
-    s->left = tl__input_max(s->left, -v.x);
-    s->down = tl__input_max(s->down, v.y);
-    s->up = tl__input_max(s->up, -v.y);
+    s->dir[TL__INPUT_RIGHT] = tl__input_max(s->dir[TL__INPUT_RIGHT], v.x);
+    s->dir[TL__INPUT_LEFT] = tl__input_max(s->dir[TL__INPUT_LEFT], -v.x);
+    s->dir[TL__INPUT_DOWN] = tl__input_max(s->dir[TL__INPUT_DOWN], v.y);
+    s->dir[TL__INPUT_UP] = tl__input_max(s->dir[TL__INPUT_UP], -v.y);
 }
 
-static void tl__input_contribute(const tl_input *in, const tl__input_action *a,
-                                 const tl__input_binding *b, tl__input_sum *s) {
-    uint32_t cls = TL_INPUT_CONTROL_CLASS(b->control);
-    bool whole = (cls == TL_INPUT_CLASS_AXIS && !(TL_INPUT_CONTROL_CODE(b->control) & 0x300u)) ||
-                 cls == TL_INPUT_CLASS_STICK;
+/* An axis or vector action's binding: its level in its part's direction (a whole axis or stick
+   both ways). */
+static void tl__input_contribute(const tl_input *in, const tl__input_binding *b, tl__input_sum *s) {
     float level;
-    if (cls <= TL_INPUT_CLASS_BUTTON && in->slots[tl__input_slot_index(b->control)].downs > 0 &&
-        !tl__input_active(in, b))
-        s->tap = true;
-    if (a->kind == TL_INPUT_KIND_BUTTON) {
-        s->any = s->any || tl__input_active(in, b);
-        return;
-    }
-    if (whole && b->part == TL_INPUT_PART_NONE) {
+    if (b->read == TL__INPUT_READ_DIGITAL) {
+        level = in->slots[b->slot].value;
+        s->tap |= level < b->point && in->slots[b->slot].downs > 0;
+    } else if ((b->read == TL__INPUT_READ_AXIS || b->read == TL__INPUT_READ_STICK) &&
+               b->part == TL_INPUT_PART_NONE) {
         tl__input_add_signed(in, b, s);
         return;
+    } else {
+        level = tl__input_level(in, b);
     }
-    level = tl__input_level(in, b);
-    switch (b->part) {
-    case TL_INPUT_PART_NEGATIVE:
-    case TL_INPUT_PART_LEFT: s->left = tl__input_max(s->left, level); break;
-    case TL_INPUT_PART_UP: s->up = tl__input_max(s->up, level); break;
-    case TL_INPUT_PART_DOWN: s->down = tl__input_max(s->down, level); break;
-    default: s->right = tl__input_max(s->right, level); break;
-    }
+    s->dir[b->dir] = tl__input_max(s->dir[b->dir], level);
 }
 
-/* Sets the action's state from its live bindings, and its edges against the state before. */
-static void tl__input_evaluate(tl_input *in, tl__input_action *a) {
+/* A button action's live bindings (a latched one is not yet live): whether one holds it, and
+   whether a key or button went down and is up again since the last update (a tap). */
+static tl__input_sum tl__input_sum_button(const tl_input *in, const tl__input_action *a) {
     tl__input_sum s;
-    bool was = a->held;
-    float len;
-    uint32_t i;
+    uint32_t i, end = a->first + a->count;
     memset(&s, 0, sizeof s);
-    for (i = a->first; i < a->first + a->count; i++)
-        if ((in->bindings[i].flags & (TL__INPUT_LIVE | TL__INPUT_LATCHED)) == TL__INPUT_LIVE)
-            tl__input_contribute(in, a, &in->bindings[i], &s);
-    a->x = s.right - s.left;
-    a->y = a->kind == TL_INPUT_KIND_VECTOR ? s.down - s.up : 0.0f;
-    len = tl__input_sqrt(a->x * a->x + a->y * a->y);
-    if (len > 1.0f) {
-        a->x /= len;
-        a->y /= len;
-        len = 1.0f;
+    for (i = a->first; i < end; i++) {
+        const tl__input_binding *b = &in->bindings[i];
+        bool active;
+        if ((b->flags & (TL__INPUT_LIVE | TL__INPUT_LATCHED)) != TL__INPUT_LIVE) continue;
+        active = (b->read == TL__INPUT_READ_DIGITAL ? in->slots[b->slot].value
+                                                    : tl__input_level(in, b)) >= b->point;
+        s.any |= active;
+        s.tap |= b->read == TL__INPUT_READ_DIGITAL && !active && in->slots[b->slot].downs > 0;
     }
-    if (a->kind == TL_INPUT_KIND_BUTTON) a->x = s.any ? 1.0f : 0.0f;
-    a->value = a->kind == TL_INPUT_KIND_VECTOR ? len : a->x;
-    a->held = a->kind == TL_INPUT_KIND_BUTTON ? s.any : len >= in->press_point;
-    a->pressed = (a->held && !was) || (s.tap && !a->held && !was);
-    a->released = (!a->held && was) || (s.tap && !a->held && !was);
-    if (a->pressed || a->released) in->edged[in->edged_count++] = (uint32_t)(a - in->actions);
+    return s;
 }
 
+/* An axis or vector action's live bindings summed per direction. */
+static tl__input_sum tl__input_sum_of(const tl_input *in, const tl__input_action *a) {
+    tl__input_sum s;
+    uint32_t i, end = a->first + a->count;
+    memset(&s, 0, sizeof s);
+    for (i = a->first; i < end; i++) {
+        const tl__input_binding *b = &in->bindings[i];
+        if ((b->flags & (TL__INPUT_LIVE | TL__INPUT_LATCHED)) == TL__INPUT_LIVE)
+            tl__input_contribute(in, b, &s);
+    }
+    return s;
+}
+
+/* Sets the action's state from its live bindings, and its edges against the state before. The
+   state is worked out in locals and stored once (reading back flags just stored byte by byte
+   stalls the store buffer). */
+static void tl__input_evaluate(tl_input *in, uint32_t action) {
+    const tl__input_action *a = &in->actions[action];
+    tl_input_state *st = &in->states[a->entry];
+    tl__input_sum s =
+        a->kind == TL_INPUT_KIND_BUTTON ? tl__input_sum_button(in, a) : tl__input_sum_of(in, a);
+    bool was = st->held, held, tap;
+    float x = s.dir[TL__INPUT_RIGHT] - s.dir[TL__INPUT_LEFT];
+    float y = s.dir[TL__INPUT_DOWN] - s.dir[TL__INPUT_UP], len;
+    if (a->kind == TL_INPUT_KIND_BUTTON) {
+        held = s.any;
+        x = len = held ? 1.0f : 0.0f;
+        y = 0.0f;
+    } else if (a->kind == TL_INPUT_KIND_AXIS) {
+        y = 0.0f;
+        len = tl__input_abs(x); /* at most 1: each side is */
+        held = len >= in->press_point;
+    } else {
+        len = tl__input_sqrt(x * x + y * y);
+        if (len > 1.0f) {
+            x /= len;
+            y /= len;
+            len = 1.0f;
+        }
+        held = len >= in->press_point;
+    }
+    tap = s.tap && !held && !was;
+    st->x = x;
+    st->y = y;
+    st->value = a->kind == TL_INPUT_KIND_VECTOR ? len : x;
+    st->held = held;
+    st->pressed = (held && !was) || tap;
+    st->released = (!held && was) || tap;
+    if (held != was || tap) in->edged[in->edged_count++] = action;
+}
+
+/* The action is evaluated at the next update (a bit per action: no test, no list). */
 static void tl__input_mark(tl_input *in, uint32_t action) {
-    if (in->actions[action].dirty) return;
-    in->actions[action].dirty = true;
-    in->dirty[in->dirty_count++] = action;
+    in->dirty[action >> 6] |= (uint64_t)1 << (action & 63u);
+}
+
+static void tl__input_mark_none(tl_input *in) {
+    memset(in->dirty, 0, ((in->action_count + 63u) >> 6) * sizeof *in->dirty);
+}
+
+static uint32_t tl__input_lowest_bit(uint64_t bits) {
+#if defined(__GNUC__) || defined(__clang__)
+    return (uint32_t)__builtin_ctzll(bits);
+#else
+    uint32_t n = 0;
+    for (; !(bits & 1u); bits >>= 1) n++;
+    return n;
+#endif
 }
 
 /* A slot changed: its listeners' actions are evaluated at the next update, and a latched binding
    that came to rest is released from its latch. */
-static void tl__input_slot_changed(tl_input *in, uint32_t slot) {
+TL__INPUT_INLINE void tl__input_slot_changed(tl_input *in, uint32_t slot) {
     uint32_t l = in->slots[slot].first;
     if (!in->slots[slot].touched) {
         in->slots[slot].touched = true;
         in->touched[in->touched_count++] = slot;
     }
     for (; l; l = in->listeners[l - 1].next) {
-        tl__input_binding *b = &in->bindings[in->listeners[l - 1].binding];
+        const tl__input_listener *x = &in->listeners[l - 1];
+        tl__input_binding *b = &in->bindings[x->binding];
         if ((b->flags & TL__INPUT_LATCHED) && !tl__input_active(in, b))
             b->flags &= ~TL__INPUT_LATCHED;
-        tl__input_mark(in, b->action);
+        tl__input_mark(in, x->action);
     }
 }
 
@@ -1247,6 +1457,7 @@ static void tl__input_listen(tl_input *in) {
             uint32_t slot = tl__input_slot_index(r.slot[k]);
             tl__input_listener *l = &in->listeners[in->listener_count++];
             l->binding = i;
+            l->action = in->bindings[i].action;
             l->next = in->slots[slot].first;
             in->slots[slot].first = in->listener_count;
         }
@@ -1331,19 +1542,24 @@ static void *tl__input_alloc(tl_input *in, size_t count, size_t size, const char
 /* The action table, each action's mode and the mode list. False on a repeated action. */
 static bool tl__input_index_actions(tl_input *in) {
     uint32_t a, cap = 16;
-    while (cap < in->action_count * 2u) cap *= 2u;
-    in->mask = cap - 1u;
-    in->table = (uint32_t *)tl__input_alloc(in, cap, sizeof(uint32_t), "action table");
-    if (!in->table) return false;
+    while (cap < in->action_count * 4u) cap *= 2u;
+    in->view.mask = cap - 1u;
+    in->view.ids = in->ids = (uint32_t *)tl__input_alloc(in, cap, sizeof *in->ids, "action table");
+    in->view.states = in->states =
+        (tl_input_state *)tl__input_alloc(in, cap, sizeof *in->states, "action table");
+    in->entry_action = (uint32_t *)tl__input_alloc(in, cap, sizeof(uint32_t), "action table");
+    if (!in->ids || !in->states || !in->entry_action) return false;
+    for (a = 0; a < cap; a++) in->entry_action[a] = TL__INPUT_NONE;
     for (a = 0; a < in->action_count; a++) {
         const tl_input_action_info *info = &in->map->actions[a];
-        uint32_t at = info->action & in->mask, m;
-        if (tl__input_find(in, info->action) != TL__INPUT_NONE) {
+        uint32_t at = tl__input_find_on(&in->view, info->action, info->action & in->view.mask), m;
+        if (in->ids[at]) {
             tl__input_log(&in->logger, TL_INPUT_LOG_BAD_MAP, "an action listed twice");
             return false;
         }
-        while (in->table[at]) at = (at + 1u) & in->mask;
-        in->table[at] = a + 1u;
+        in->ids[at] = info->action;
+        in->entry_action[at] = a;
+        in->actions[a].entry = at;
         m = tl__input_mode_index(in, info->mode);
         if (m == TL__INPUT_NONE) in->modes[m = in->mode_count++].id = info->mode;
         in->actions[a].id = info->action;
@@ -1365,6 +1581,7 @@ static void tl__input_default_bindings(tl_input *in) {
             x->threshold = in->map->bindings[b].threshold;
             x->part = in->map->bindings[b].part;
             x->action = a;
+            tl__input_compile(in, x);
         }
 }
 
@@ -1375,7 +1592,7 @@ static bool tl__input_allocate(tl_input *in) {
     in->modes = (tl__input_mode *)tl__input_alloc(in, n, sizeof *in->modes, "modes");
     in->listeners =
         (tl__input_listener *)tl__input_alloc(in, nb * 2u, sizeof *in->listeners, "listeners");
-    in->dirty = (uint32_t *)tl__input_alloc(in, n, sizeof(uint32_t), "actions");
+    in->dirty = (uint64_t *)tl__input_alloc(in, (n + 63u) >> 6, sizeof *in->dirty, "actions");
     in->edged = (uint32_t *)tl__input_alloc(in, n, sizeof(uint32_t), "actions");
     in->devices =
         (tl__input_device *)tl__input_alloc(in, in->max_devices, sizeof *in->devices, "devices");
@@ -1397,6 +1614,7 @@ static void tl__input_apply_desc(tl_input *in, const tl_input_desc *desc) {
                     : map && map->dead_zone > 0.0f ? map->dead_zone
                                                    : 0.2f;
     if (in->dead_zone >= 1.0f) in->dead_zone = 0.2f;
+    in->live_scale = 1.0f / (1.0f - in->dead_zone);
     in->press_point = desc->press_point > 0.0f         ? desc->press_point
                       : map && map->press_point > 0.0f ? map->press_point
                                                        : 0.5f;
@@ -1439,6 +1657,7 @@ TL_API tl_input *tl_input_create(const tl_input_desc *desc) {
 TL_API void tl_input_destroy(tl_input *in) {
     if (!in) return;
     TL_FREE(in->actions);
+    TL_FREE(in->states);
     TL_FREE(in->bindings);
     TL_FREE(in->modes);
     TL_FREE(in->listeners);
@@ -1446,7 +1665,8 @@ TL_API void tl_input_destroy(tl_input *in) {
     TL_FREE(in->edged);
     TL_FREE(in->devices);
     TL_FREE(in->prompts);
-    TL_FREE(in->table);
+    TL_FREE(in->ids);
+    TL_FREE(in->entry_action);
     TL_FREE(in);
 }
 
@@ -1457,8 +1677,8 @@ static void tl__input_meaningful(tl_input *in, uint32_t family) {
 }
 
 /* A key or mouse button (one device: the keyboard and mouse). */
-static tl_input_result tl__input_feed_digital(tl_input *in, uint32_t slot, float value) {
-    bool down = value > 0.5f, was = in->slots[slot].value > 0.5f;
+static tl_input_result tl__input_feed_digital(tl_input *in, uint32_t slot, bool down) {
+    bool was = in->slots[slot].value > 0.5f;
     if (down == was) return TL_INPUT_OK; /* a repeat */
     in->slots[slot].value = down ? 1.0f : 0.0f;
     if (down) {
@@ -1467,6 +1687,18 @@ static tl_input_result tl__input_feed_digital(tl_input *in, uint32_t slot, float
     }
     tl__input_slot_changed(in, slot);
     return TL_INPUT_OK;
+}
+
+TL_API tl_input_result tl_input_feed_key(tl_input *in, uint32_t usage, bool down) {
+    if (!in) return TL_INPUT_INVALID_ARGUMENT;
+    if (usage >= TL__INPUT_MOUSE_BASE) return TL_INPUT_UNKNOWN_CONTROL;
+    return tl__input_feed_digital(in, usage, down);
+}
+
+TL_API tl_input_result tl_input_feed_mouse_button(tl_input *in, uint32_t button, bool down) {
+    if (!in) return TL_INPUT_INVALID_ARGUMENT;
+    if (button >= 8u) return TL_INPUT_UNKNOWN_CONTROL;
+    return tl__input_feed_digital(in, TL__INPUT_MOUSE_BASE + button, down);
 }
 
 static tl__input_device *tl__input_device_of(tl_input *in, uint32_t id) {
@@ -1492,7 +1724,8 @@ static void tl__input_set_axis(tl_input *in, tl__input_device *d, uint32_t axis,
     uint32_t i, slot = TL__INPUT_AXIS_BASE + axis;
     float best = 0.0f;
     d->axes[axis] = value < -1.0f ? -1.0f : value > 1.0f ? 1.0f : value;
-    for (i = 0; i < in->max_devices; i++)
+    if (in->devices_used == 1u && tl__input_abs(d->axes[axis]) > 0.0f) best = d->axes[axis];
+    for (i = 0; in->devices_used > 1u && i < in->max_devices; i++)
         if (in->devices[i].used && tl__input_abs(in->devices[i].axes[axis]) > tl__input_abs(best))
             best = in->devices[i].axes[axis];
     if (!(best < in->slots[slot].value || best > in->slots[slot].value)) return;
@@ -1512,7 +1745,10 @@ static tl_input_result tl__input_add_device(tl_input *in, uint32_t id, uint32_t 
                       (unsigned)in->max_devices);
         return tl__input_set(in, TL_INPUT_TOO_MANY_DEVICES);
     }
-    if (!d->used) memset(d, 0, sizeof *d);
+    if (!d->used) {
+        memset(d, 0, sizeof *d);
+        in->devices_used++;
+    }
     d->used = true;
     d->id = id;
     d->family = family;
@@ -1527,39 +1763,49 @@ static tl_input_result tl__input_remove_device(tl_input *in, uint32_t id) {
     for (i = 0; i < TL_INPUT_BUTTON_END_; i++) tl__input_set_button(in, d, i, false);
     for (i = 0; i < TL_INPUT_AXIS_END_; i++) tl__input_set_axis(in, d, i, 0.0f);
     d->used = false;
+    in->devices_used--;
     return TL_INPUT_OK;
 }
 
-static tl_input_result tl__input_feed_gamepad(tl_input *in, const tl_input_event *e) {
-    tl__input_device *d = tl__input_device_of(in, e->device);
-    if (!d) { /* a backend that does not announce devices: a generic gamepad */
-        if (tl__input_add_device(in, e->device, TL_INPUT_FAMILY_GAMEPAD) != TL_INPUT_OK)
-            return TL_INPUT_TOO_MANY_DEVICES;
-        d = tl__input_device_of(in, e->device);
-    }
-    if (e->type == TL_INPUT_EVENT_GAMEPAD_BUTTON) {
-        if (e->code >= TL_INPUT_BUTTON_END_) return TL_INPUT_UNKNOWN_CONTROL;
-        tl__input_set_button(in, d, e->code, e->value > 0.5f);
-        if (e->value > 0.5f) tl__input_meaningful(in, d->family);
-        return TL_INPUT_OK;
-    }
-    if (e->code >= TL_INPUT_AXIS_END_) return TL_INPUT_UNKNOWN_CONTROL;
-    tl__input_set_axis(in, d, e->code, e->value);
-    if (tl__input_abs(e->value) > in->dead_zone) tl__input_meaningful(in, d->family);
+/* The gamepad of an id; a backend that does not announce devices gets a generic one. */
+static tl__input_device *tl__input_gamepad(tl_input *in, uint32_t device) {
+    tl__input_device *d = tl__input_device_of(in, device);
+    if (d || tl__input_add_device(in, device, TL_INPUT_FAMILY_GAMEPAD) != TL_INPUT_OK) return d;
+    return tl__input_device_of(in, device);
+}
+
+TL_API tl_input_result tl_input_feed_gamepad_button(tl_input *in, uint32_t device, uint32_t button,
+                                                    bool down) {
+    tl__input_device *d = in ? tl__input_gamepad(in, device) : NULL;
+    if (!in) return TL_INPUT_INVALID_ARGUMENT;
+    if (!d) return TL_INPUT_TOO_MANY_DEVICES;
+    if (button >= TL_INPUT_BUTTON_END_) return TL_INPUT_UNKNOWN_CONTROL;
+    tl__input_set_button(in, d, button, down);
+    if (down) tl__input_meaningful(in, d->family);
+    return TL_INPUT_OK;
+}
+
+TL_API tl_input_result tl_input_feed_gamepad_axis(tl_input *in, uint32_t device, uint32_t axis,
+                                                  float value) {
+    tl__input_device *d = in ? tl__input_gamepad(in, device) : NULL;
+    if (!in) return TL_INPUT_INVALID_ARGUMENT;
+    if (!d) return TL_INPUT_TOO_MANY_DEVICES;
+    if (axis >= TL_INPUT_AXIS_END_) return TL_INPUT_UNKNOWN_CONTROL;
+    tl__input_set_axis(in, d, axis, value);
+    if (tl__input_abs(value) > in->dead_zone) tl__input_meaningful(in, d->family);
     return TL_INPUT_OK;
 }
 
 TL_API tl_input_result tl_input_feed(tl_input *in, const tl_input_event *e) {
     if (!in || !e) return TL_INPUT_INVALID_ARGUMENT;
     switch (e->type) {
-    case TL_INPUT_EVENT_KEY:
-        if (e->code >= TL__INPUT_MOUSE_BASE) return TL_INPUT_UNKNOWN_CONTROL;
-        return tl__input_feed_digital(in, e->code, e->value);
+    case TL_INPUT_EVENT_KEY: return tl_input_feed_key(in, e->code, e->value > 0.5f);
     case TL_INPUT_EVENT_MOUSE_BUTTON:
-        if (e->code >= 8u) return TL_INPUT_UNKNOWN_CONTROL;
-        return tl__input_feed_digital(in, TL__INPUT_MOUSE_BASE + e->code, e->value);
+        return tl_input_feed_mouse_button(in, e->code, e->value > 0.5f);
     case TL_INPUT_EVENT_GAMEPAD_BUTTON:
-    case TL_INPUT_EVENT_GAMEPAD_AXIS: return tl__input_feed_gamepad(in, e);
+        return tl_input_feed_gamepad_button(in, e->device, e->code, e->value > 0.5f);
+    case TL_INPUT_EVENT_GAMEPAD_AXIS:
+        return tl_input_feed_gamepad_axis(in, e->device, e->code, e->value);
     case TL_INPUT_EVENT_DEVICE_ADDED: return tl__input_add_device(in, e->device, e->family);
     case TL_INPUT_EVENT_DEVICE_REMOVED: return tl__input_remove_device(in, e->device);
     default: return TL_INPUT_INVALID_ARGUMENT;
@@ -1571,20 +1817,20 @@ TL_API tl_input_result tl_input_feed(tl_input *in, const tl_input_event *e) {
 static void tl__input_clear_edges(tl_input *in) {
     uint32_t i;
     for (i = 0; i < in->edged_count; i++) {
-        in->actions[in->edged[i]].pressed = false;
-        in->actions[in->edged[i]].released = false;
+        in->states[in->actions[in->edged[i]].entry].pressed = false;
+        in->states[in->actions[in->edged[i]].entry].released = false;
     }
     in->edged_count = 0;
 }
 
 static void tl__input_evaluate_dirty(tl_input *in) {
-    uint32_t i;
-    for (i = 0; i < in->dirty_count; i++) {
-        tl__input_action *a = &in->actions[in->dirty[i]];
-        a->dirty = false;
-        tl__input_evaluate(in, a);
+    uint32_t w, words = (in->action_count + 63u) >> 6;
+    for (w = 0; w < words; w++) {
+        uint64_t bits = in->dirty[w];
+        in->dirty[w] = 0;
+        for (; bits; bits &= bits - 1u)
+            tl__input_evaluate(in, w * 64u + tl__input_lowest_bit(bits));
     }
-    in->dirty_count = 0;
 }
 
 static void tl__input_clear_touched(tl_input *in) {
@@ -1625,36 +1871,6 @@ TL_API void tl_input_update(tl_input *in) {
 static const tl__input_action *tl__input_action_of(const tl_input *in, uint32_t action) {
     uint32_t i = in ? tl__input_find(in, action) : TL__INPUT_NONE;
     return i == TL__INPUT_NONE ? NULL : &in->actions[i];
-}
-
-TL_API bool tl_input_held(const tl_input *in, uint32_t action) {
-    const tl__input_action *a = tl__input_action_of(in, action);
-    return a && a->held;
-}
-
-TL_API bool tl_input_pressed(const tl_input *in, uint32_t action) {
-    const tl__input_action *a = tl__input_action_of(in, action);
-    return a && a->pressed;
-}
-
-TL_API bool tl_input_released(const tl_input *in, uint32_t action) {
-    const tl__input_action *a = tl__input_action_of(in, action);
-    return a && a->released;
-}
-
-TL_API float tl_input_value(const tl_input *in, uint32_t action) {
-    const tl__input_action *a = tl__input_action_of(in, action);
-    return a ? a->value : 0.0f;
-}
-
-TL_API tl_input_vec2 tl_input_vector(const tl_input *in, uint32_t action) {
-    const tl__input_action *a = tl__input_action_of(in, action);
-    tl_input_vec2 v = { 0.0f, 0.0f };
-    if (a) {
-        v.x = a->x;
-        v.y = a->y;
-    }
-    return v;
 }
 
 TL_API uint32_t tl_input_pressed_mask(const tl_input *in, const uint32_t *actions, uint32_t n) {
@@ -1756,6 +1972,7 @@ static void tl__input_apply(tl_input *in, uint32_t b, uint32_t control) {
     tl__input_binding *x = &in->bindings[b];
     x->control = control;
     x->threshold = control == x->default_control ? in->map->bindings[b].threshold : 0.0f;
+    tl__input_compile(in, x);
 }
 
 static void tl__input_log_refusal(tl_input *in, uint32_t b, uint32_t control, tl_input_result r) {
@@ -1803,13 +2020,9 @@ TL_API void tl_input_reset_bindings(tl_input *in) {
 
 /* Every action at rest, without edges: a capture freezes them. */
 static void tl__input_rest_all(tl_input *in) {
-    uint32_t a;
-    for (a = 0; a < in->action_count; a++) {
-        tl__input_action *x = &in->actions[a];
-        x->held = x->pressed = x->released = x->dirty = false;
-        x->x = x->y = x->value = 0.0f;
-    }
-    in->dirty_count = in->edged_count = 0;
+    memset(in->states, 0, (in->view.mask + 1u) * sizeof *in->states);
+    tl__input_mark_none(in);
+    in->edged_count = 0;
 }
 
 /* Bindings active now are latched (the capture's press must not act), then all re-evaluated. */
@@ -1877,7 +2090,7 @@ static uint32_t tl__input_offer(const tl_input *in, uint32_t slot, const tl__inp
 static void tl__input_capture_step(tl_input *in) {
     uint32_t i, b = in->capture_binding;
     tl_input_result r;
-    in->dirty_count = 0; /* the frozen actions move at the end */
+    tl__input_mark_none(in); /* frozen: every action is marked when the capture ends */
     for (i = 0; i < in->touched_count; i++) {
         uint32_t control = tl__input_offer(in, in->touched[i], &in->bindings[b]);
         if (!control) continue;
@@ -1894,7 +2107,6 @@ static void tl__input_capture_step(tl_input *in) {
         tl__input_prompts_refresh(in);
         return;
     }
-    for (i = 0; i < in->action_count; i++) in->actions[i].dirty = false;
 }
 
 /* --- saving and loading ------------------------------------------------------------------------- */

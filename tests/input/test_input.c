@@ -332,6 +332,52 @@ static void test_input_two_gamepads_share_controls(void **state) {
     assert_true(tl_input_released(x->in, FIRE));
 }
 
+/* Two gamepads on one axis: the largest magnitude drives it; the other's once that one leaves. */
+static void test_input_two_gamepads_axis_largest_wins(void **state) {
+    h *x = (h *)*state;
+    fx_pad(x->in, TL_INPUT_EVENT_GAMEPAD_AXIS, 1, TL_INPUT_AXIS_LEFTX, -0.9f);
+    fx_pad(x->in, TL_INPUT_EVENT_GAMEPAD_AXIS, 2, TL_INPUT_AXIS_LEFTX, 0.6f);
+    tl_input_update(x->in);
+    assert_true(near(tl_input_vector(x->in, MOVE).x, -0.875f)); /* (0.9 - 0.2) / 0.8 */
+    fx_device(x->in, 1, 0, false);
+    tl_input_update(x->in);
+    assert_true(near(tl_input_vector(x->in, MOVE).x, 0.5f));
+    fx_pad(x->in, TL_INPUT_EVENT_GAMEPAD_AXIS, 2, TL_INPUT_AXIS_LEFTX, 0.0f);
+    tl_input_update(x->in);
+    assert_true(near(tl_input_vector(x->in, MOVE).x, 0.0f));
+    assert_true(tl_input_released(x->in, MOVE));
+}
+
+/* The per-kind calls do what tl_input_feed does with the matching event. */
+static void test_input_feed_by_kind(void **state) {
+    h *x = (h *)*state;
+    assert_int_equal(tl_input_feed_key(x->in, K_SPACE, true), TL_INPUT_OK);
+    assert_int_equal(tl_input_feed_gamepad_axis(x->in, 5, TL_INPUT_AXIS_RIGHTX, -1.0f), TL_INPUT_OK);
+    tl_input_update(x->in);
+    assert_true(tl_input_pressed(x->in, FIRE));
+    assert_true(near(tl_input_value(x->in, STEER), -1.0f));
+    assert_int_equal(tl_input_device_family(x->in, 5), TL_INPUT_FAMILY_GAMEPAD); /* unannounced */
+    assert_int_equal(tl_input_current_family(x->in), TL_INPUT_FAMILY_GAMEPAD);
+    assert_int_equal(tl_input_feed_key(x->in, K_SPACE, false), TL_INPUT_OK);
+    assert_int_equal(tl_input_feed_gamepad_button(x->in, 5, TL_INPUT_BUTTON_A, true), TL_INPUT_OK);
+    tl_input_update(x->in);
+    assert_true(tl_input_held(x->in, FIRE)); /* the pad's A now */
+    assert_int_equal(tl_input_feed_gamepad_button(x->in, 5, TL_INPUT_BUTTON_A, false), TL_INPUT_OK);
+    tl_input_update(x->in);
+    assert_true(tl_input_released(x->in, FIRE));
+    assert_int_equal(tl_input_feed_mouse_button(x->in, 1, true), TL_INPUT_OK);
+    assert_int_equal(tl_input_feed_key(x->in, 256, true), TL_INPUT_UNKNOWN_CONTROL);
+    assert_int_equal(tl_input_feed_mouse_button(x->in, 8, true), TL_INPUT_UNKNOWN_CONTROL);
+    assert_int_equal(tl_input_feed_gamepad_button(x->in, 5, TL_INPUT_BUTTON_END_, true),
+                     TL_INPUT_UNKNOWN_CONTROL);
+    assert_int_equal(tl_input_feed_gamepad_axis(x->in, 5, TL_INPUT_AXIS_END_, 1.0f),
+                     TL_INPUT_UNKNOWN_CONTROL);
+    assert_int_equal(tl_input_feed_key(NULL, K_SPACE, true), TL_INPUT_INVALID_ARGUMENT);
+    assert_int_equal(tl_input_feed_gamepad_axis(NULL, 5, 0, 1.0f), TL_INPUT_INVALID_ARGUMENT);
+    tl_input_update(x->in);
+    assert_int_equal(tl_input_current_family(x->in), TL_INPUT_FAMILY_MOUSE_AND_KEYBOARD);
+}
+
 static void test_input_too_many_devices(void **state) {
     h *x = (h *)*state;
     tl_input_event e;
@@ -418,6 +464,31 @@ static void test_input_capture_rebinds_the_next_control(void **state) {
     tl_input_update(x->in);
     assert_int_equal(tl_input_capture_status(x->in), TL_INPUT_CAPTURE_CANCELLED);
     assert_false(tl_input_pressed(x->in, PAUSE));
+}
+
+/* The actions a capture froze move again once it ends, those whose controls moved in the update
+   that ended it too (the conflicting key's action, the cancel key's). */
+static void test_input_actions_move_after_a_capture(void **state) {
+    h *x = (h *)*state;
+    assert_int_equal(tl_input_capture_begin(x->in, FIRE, 0, KEY("Escape")), TL_INPUT_OK);
+    fx_key(x->in, K_D, 1); /* Move's right: a conflict */
+    tl_input_update(x->in);
+    assert_int_equal(tl_input_capture_status(x->in), TL_INPUT_CAPTURE_CONFLICT);
+    fx_key(x->in, K_D, 0);
+    tl_input_update(x->in);
+    fx_key(x->in, K_D, 1);
+    tl_input_update(x->in);
+    assert_true(tl_input_pressed(x->in, MOVE));
+    assert_true(near(tl_input_vector(x->in, MOVE).x, 1.0f));
+    assert_int_equal(tl_input_capture_begin(x->in, FIRE, 0, KEY("Escape")), TL_INPUT_OK);
+    fx_key(x->in, K_ESCAPE, 1); /* the cancel control, and Pause's */
+    tl_input_update(x->in);
+    assert_int_equal(tl_input_capture_status(x->in), TL_INPUT_CAPTURE_CANCELLED);
+    fx_key(x->in, K_ESCAPE, 0);
+    tl_input_update(x->in);
+    fx_key(x->in, K_ESCAPE, 1);
+    tl_input_update(x->in);
+    assert_true(tl_input_pressed(x->in, PAUSE));
 }
 
 /* A stick binding captures a stick from either of its axes. */
@@ -615,6 +686,30 @@ static void test_input_control_names_round_trip(void **state) {
     assert_int_equal(tl_input_control_devices(0), 0);
 }
 
+/* The plain C square root gives IEEE's correctly rounded result (sqrtss's, where the build uses
+   it): the nearest float, its two midpoints' squares (exact in a double) on either side of v. */
+static void test_input_sqrt_is_correctly_rounded(void **state) {
+    uint32_t bits, wrong = 0;
+    (void)state;
+    for (bits = 1; bits <= 0x40800000u; bits += 997u) { /* denormals up to 4 */
+        float v, r, below, above;
+        double lo, hi;
+        memcpy(&v, &bits, sizeof v);
+        r = tl__input_sqrt_exact(v);
+        below = tl__input_float_step(r, -1);
+        above = tl__input_float_step(r, 1);
+        lo = ((double)below + r) * 0.5;
+        hi = ((double)r + above) * 0.5;
+        wrong += !(lo * lo < (double)v && (double)v < hi * hi);
+#if TL__INPUT_SSE
+        wrong += r != tl__input_sqrt(v);
+#endif
+    }
+    assert_int_equal(wrong, 0);
+    assert_true(tl__input_sqrt_exact(4.0f) == 2.0f && tl__input_sqrt_exact(2.0f) == 1.41421353816986083984375f);
+    assert_true(tl__input_sqrt(0.0f) == 0.0f && tl__input_sqrt(-1.0f) == 0.0f);
+}
+
 static void test_input_family_guess_and_names(void **state) {
     (void)state;
     assert_int_equal(tl_input_family_guess(0x045e, 0x028e, "whatever"), TL_INPUT_FAMILY_XBOX);
@@ -740,9 +835,12 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_input_family_follows_meaningful_input_once_per_change, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_removed_device_releases_its_controls, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_two_gamepads_share_controls, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_input_two_gamepads_axis_largest_wins, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_input_feed_by_kind, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_too_many_devices, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_rebind_and_its_refusals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_capture_rebinds_the_next_control, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_input_actions_move_after_a_capture, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_capture_a_stick, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_bindings_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_load_refuses_what_is_not_bindings, setup, teardown),
@@ -751,6 +849,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_input_prompt_watchers_are_bounded, setup, teardown),
         cmocka_unit_test(test_input_control_names_round_trip),
         cmocka_unit_test(test_input_family_guess_and_names),
+        cmocka_unit_test(test_input_sqrt_is_correctly_rounded),
         cmocka_unit_test_setup_teardown(test_input_create_refuses_a_bad_map, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_allocates_nothing_after_create, setup, teardown),
         cmocka_unit_test(test_input_native_event_matches_the_file),
