@@ -591,9 +591,10 @@ static outcome transfer_once(patcher *p, const tl_patch_archive *a, const char *
 
 /* A complete part checked, then renamed to its staged name; RETRY_FRESH when refused. */
 static outcome accept_part(patcher *p, const tl_patch_archive *a, const char *part, const char *staged, int attempt) {
-    tl_patch_result r = tl_patch_verify_at(p->stage_fd, part, a->size, a->xxh64);
-    if (r.code != TL_PATCH_OK) {
-        fprintf(stderr, "patcher: refused %s (attempt %d of %d): %s\n", a->name, attempt, PATCHER_ATTEMPTS, r.message);
+    tl_patch_detail why;
+    tl_patch_result r = tl_patch_verify_at(p->stage_fd, part, a->size, a->xxh64, NULL, &why);
+    if (r != TL_PATCH_OK) {
+        fprintf(stderr, "patcher: refused %s (attempt %d of %d): %s\n", a->name, attempt, PATCHER_ATTEMPTS, why.message);
         unlinkat(p->stage_fd, part, 0);
         return RETRY_FRESH;
     }
@@ -616,7 +617,9 @@ static outcome stage_archive(patcher *p, const tl_patch_archive *a) {
     stage_name(a, ".part", part);
     if (regular_or_absent(p->stage_fd, p->staging, staged) != 0 || regular_or_absent(p->stage_fd, p->staging, part) != 0)
         return GIVE_UP;
-    if (tl_patch_verify_at(p->stage_fd, staged, a->size, a->xxh64).code == TL_PATCH_OK) return DONE; /* an earlier run's */
+    tl_logger quiet = {0};
+    quiet.min_level = TL_LOG_LEVEL_NONE; /* a question here: no staged file is no failure */
+    if (tl_patch_verify_at(p->stage_fd, staged, a->size, a->xxh64, &quiet, NULL) == TL_PATCH_OK) return DONE; /* an earlier run's */
     for (attempt = 1; attempt <= PATCHER_ATTEMPTS; attempt++) {
         if (attempt > 1) {
             struct timespec pause = {0, 100000000L * attempt};
@@ -863,15 +866,16 @@ static int open_dir(patcher *p) {
 /* The new index fetched and planned against DIR; said and 0 when refused. */
 static int make_plan(patcher *p) {
     tl_patch_desc desc;
+    tl_patch_detail why;
     tl_patch_result r;
     if (!fetch_index(p)) return 0;
     memset(&desc, 0, sizeof desc);
     desc.installed_dir = p->dir;
     desc.index = p->index;
     desc.index_size = p->index_size;
-    r = tl_patch_plan_make(&p->plan, &desc);
-    if (r.code != TL_PATCH_OK) {
-        fprintf(stderr, "patcher: %s/%s: %s\n", p->url, PATCHER_INDEX, r.message);
+    r = tl_patch_plan_make(&p->plan, &desc, &why);
+    if (r != TL_PATCH_OK) {
+        fprintf(stderr, "patcher: %s/%s: %s\n", p->url, PATCHER_INDEX, why.message);
         return 0;
     }
     if (tl_cf_index_parse(&p->new_index, p->index, p->index_size, NULL) != TL_CF_OK || !list_downloads(p)) return 0;

@@ -78,6 +78,7 @@ diag_sink diag_set_sink(diag_sink next)
 unsigned diag_error_count(void) { return errors; }
 unsigned diag_warning_count(void) { return warnings; }
 void diag_reset_counts(void) { errors = warnings = 0; }
+void diag_restore_counts(unsigned error_count, unsigned warning_count) { errors = error_count, warnings = warning_count; }
 
 /* -C DIR: diagnostics name files as seen from where the command ran, so an editor or a CI
  * annotation started there finds them. */

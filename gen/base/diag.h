@@ -29,6 +29,8 @@ void diag_note(src_loc loc, const char *fmt, ...) TLG_PRINTF(2, 3);
 unsigned diag_error_count(void);
 unsigned diag_warning_count(void);
 void diag_reset_counts(void);
+/* Puts the counts back as they were (a silent probe whose reports the full run repeats). */
+void diag_restore_counts(unsigned error_count, unsigned warning_count);
 
 /* How diagnostics are printed: `file:line:col: error: m` (gcc, the default), `file(line,col):
  * error: m` (msvc), one JSON object a line (json), or workflow commands (github). */

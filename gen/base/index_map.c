@@ -2,7 +2,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 static void place(index_map *m, uint32_t hash, uint32_t index)
 {
@@ -15,22 +14,11 @@ static void place(index_map *m, uint32_t hash, uint32_t index)
 
 static void allocate(index_map *m, size_t capacity)
 {
+    /* A table of megabytes is probed at random: huge pages spare a TLB miss per probe, and
+     * filling it costs a few page faults. */
     size_t bytes = capacity * sizeof *m->slots;
-#ifdef MADV_HUGEPAGE
-    /* A table of megabytes is probed at random: huge pages spare a TLB miss per probe. */
-    if (bytes >= (4u << 20)) {
-        void *p = NULL;
-        if (posix_memalign(&p, 2u << 20, bytes) == 0) {
-            madvise(p, bytes, MADV_HUGEPAGE);
-            memset(p, 0, bytes);
-            m->slots = p;
-            m->mask = capacity - 1;
-            m->count = 0;
-            return;
-        }
-    }
-#endif
-    m->slots = xcalloc(capacity, sizeof *m->slots);
+    m->slots = xmalloc_large(bytes);
+    memset(m->slots, 0, bytes);
     m->mask = capacity - 1;
     m->count = 0;
 }

@@ -5,6 +5,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <sys/stat.h>
@@ -130,4 +131,108 @@ void stamp_free(stamp *s)
     for (size_t i = 0; i < s->outputs.count; i++) free(s->outputs.items[i].path);
     vec_free(&s->outputs);
     memset(s, 0, sizeof *s);
+}
+
+/* ---- The quick stamp ------------------------------------------------------------------------
+ * Format: "threadlink-gen-quick 1\noptions HEX\noutputs N\n", then a line per file, "file MODE
+ * SIZE MTIME CTIME INODE DEVICE PATH" (times as SECONDS.NANOSECONDS) or "missing PATH", then
+ * "end\n": a file cut short by a concurrent writer is no stamp. A file holds when it stats to the
+ * same line. */
+
+static const char quick_magic[] = "threadlink-gen-quick 1\noptions ";
+
+static void put_file_line(buf *out, const struct stat *st, const char *path)
+{
+    buf_printf(out, "file %o %lld %lld.%09ld %lld.%09ld %llu %llu %s\n", (unsigned)st->st_mode, (long long)st->st_size,
+               (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec, (long long)st->st_ctim.tv_sec, (long)st->st_ctim.tv_nsec,
+               (unsigned long long)st->st_ino, (unsigned long long)st->st_dev, path);
+}
+
+static bool before(struct timespec a, struct timespec b)
+{
+    return a.tv_sec < b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec < b.tv_nsec);
+}
+
+void quick_stamp_start(quick_stamp *q, uint64_t options, struct timespec since)
+{
+    memset(q, 0, sizeof *q);
+    q->options = options;
+    q->since = since;
+    q->settled = true;
+}
+
+void quick_stamp_add(quick_stamp *q, const char *path, quick_role role)
+{
+    struct stat st;
+    q->outputs += role == QUICK_OUTPUT;
+    if (strchr(path, '\n')) q->settled = false; /* a name the line format cannot hold */
+    if (stat(path, &st) != 0) {
+        if (errno != ENOENT) q->settled = false;
+        buf_printf(&q->files, "missing %s\n", path);
+        return;
+    }
+    /* Changed since the run began: what it read may not be what stat shows now. */
+    if (role == QUICK_INPUT && !before(st.st_ctim, q->since)) q->settled = false;
+    put_file_line(&q->files, &st, path);
+}
+
+void quick_stamp_format(const quick_stamp *q, buf *out)
+{
+    buf_printf(out, "%s%016" PRIx64 "\noutputs %zu\n", quick_magic, q->options, q->outputs);
+    buf_put(out, q->files.data, q->files.len);
+    buf_puts(out, "end\n");
+}
+
+void quick_stamp_free(quick_stamp *q) { buf_free(&q->files); }
+
+/* One line of a quick stamp (without its newline) against the file system now. */
+static bool quick_line_holds(const char *line, size_t len, buf *scratch)
+{
+    if (len > 8 && memcmp(line, "missing ", 8) == 0) {
+        char *path = xstrndup(line + 8, len - 8);
+        struct stat st;
+        bool gone = stat(path, &st) != 0 && errno == ENOENT;
+        free(path);
+        return gone;
+    }
+    const char *path = line;
+    for (int field = 0; field < 7 && path; field++) { /* "file" and six numbers before the path */
+        path = memchr(path, ' ', len - (size_t)(path - line));
+        if (path) path++;
+    }
+    if (!path || len < 5 || memcmp(line, "file ", 5) != 0) return false;
+    char *name = xstrndup(path, len - (size_t)(path - line));
+    struct stat st;
+    scratch->len = 0;
+    bool same = stat(name, &st) == 0;
+    if (same) put_file_line(scratch, &st, name);
+    free(name);
+    return same && scratch->len == len + 1 && memcmp(scratch->data, line, len) == 0;
+}
+
+/* The header's "options HEX\noutputs N\n" for these options: where the lines of files start. */
+static const char *quick_header_end(const buf *text, uint64_t options, size_t *outputs)
+{
+    size_t magic = sizeof quick_magic - 1;
+    if (text->len < magic + 32 || memcmp(text->data, quick_magic, magic) != 0) return NULL;
+    char *p;
+    if (strtoull(text->data + magic, &p, 16) != options || strncmp(p, "\noutputs ", 9) != 0) return NULL;
+    *outputs = (size_t)strtoull(p + 9, &p, 10);
+    return *p == '\n' ? p + 1 : NULL;
+}
+
+bool quick_stamp_holds(const char *path, uint64_t options, size_t *outputs)
+{
+    buf text = {0}, scratch = {0};
+    const char *p = fs_read_file(path, &text) ? quick_header_end(&text, options, outputs) : NULL;
+    const char *end = p ? text.data + text.len - 4 : NULL;
+    bool ok = p && p <= end && memcmp(end, "end\n", 4) == 0;
+    while (ok && p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        ok = nl && quick_line_holds(p, (size_t)(nl - p), &scratch);
+        p = nl ? nl + 1 : end;
+    }
+    buf_free(&text);
+    buf_free(&scratch);
+    return ok;
 }

@@ -11,6 +11,8 @@
 
 #include "base/util.h"
 
+#include <time.h>
+
 #define STAMP_FILE ".threadlink-gen.stamp"
 
 typedef struct hasher hasher; /* a streaming XXH3-64 */
@@ -44,5 +46,40 @@ bool stamp_outputs_intact(const stamp *s);
 bool stamp_output_intact(const stamp_output *o);
 void stamp_format(const stamp *s, buf *out);
 void stamp_free(stamp *s);
+
+/* The quick stamp: `.threadlink-gen.quick` beside the stamp records, after a silent `generate`
+ * (no warning, no error) with no extra outputs asked for, the file system's view of every input
+ * and output (size, times in nanoseconds, inode), and a digest of how the run was asked. While all
+ * of them still stat the same, the next such run has nothing to do and returns before it reads
+ * the config's injectors, the manifests or the outputs. An input changed during the run that
+ * wrote it (its ctime not before the run began, so what was read may not be what is recorded)
+ * leaves no quick stamp: the next run takes the full way. The outputs' directories are recorded
+ * too (after the quick stamp itself is made in place), so that a killed run's temporary files
+ * or a new manifest there are seen by a full run; a file made in a folder below them that holds
+ * no output is not (an orphaned manifest there is warned about at the next full run). Outputs are recorded as the run left
+ * them, so an edit to an output in the same clock tick, of the same size, in place, would go
+ * unseen on a file system without fine-grained timestamps. It holds times: a cache, unlike the
+ * stamp, never deterministic, never committed. */
+#define QUICK_STAMP_FILE ".threadlink-gen.quick"
+
+typedef struct quick_stamp {
+    uint64_t options;
+    struct timespec since; /* CLOCK_REALTIME_COARSE when the recording run began */
+    bool settled;          /* every input added was last changed before `since` */
+    size_t outputs;
+    buf files;
+} quick_stamp;
+
+void quick_stamp_start(quick_stamp *q, uint64_t options, struct timespec since);
+/* What a file is to the run: an input must be settled; outputs are counted; the stamp and the
+ * outputs' directories (where a killed run leaves temporary files) are recorded as they are. */
+typedef enum quick_role { QUICK_INPUT, QUICK_OUTPUT, QUICK_AS_IS } quick_role;
+/* One file or directory as it stats now (a missing one as missing). */
+void quick_stamp_add(quick_stamp *q, const char *path, quick_role role);
+void quick_stamp_format(const quick_stamp *q, buf *out);
+void quick_stamp_free(quick_stamp *q);
+/* The quick stamp at `path` was written for these options and every file it names stats the
+ * same; *outputs: how many outputs it vouches for. */
+bool quick_stamp_holds(const char *path, uint64_t options, size_t *outputs);
 
 #endif

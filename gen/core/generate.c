@@ -13,6 +13,8 @@
 #include "base/udiff.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -709,11 +711,11 @@ static void plan_add(output_plan *plan, const char *base, const char *relative, 
 static void clean_up_leftovers(const gen_options *opt, const output_plan *plan, const char *build_base, const char *gen_dir)
 {
     bool remove = opt->command != GEN_CHECK;
-    char **relatives = xcalloc(plan->count + 1, sizeof *relatives);
+    char **relatives = xcalloc(plan->count + 2, sizeof *relatives);
     const char *bases[2] = {build_base, strcmp(gen_dir, build_base) != 0 ? gen_dir : NULL};
     for (int b = 0; b < 2 && bases[b]; b++) {
         size_t n = 0;
-        if (b == 0) relatives[n++] = (char *)STAMP_FILE;
+        if (b == 0) relatives[n++] = (char *)STAMP_FILE, relatives[n++] = (char *)QUICK_STAMP_FILE;
         for (size_t i = 0; i < plan->count; i++)
             if (strcmp(plan->items[i].base, bases[b]) == 0) relatives[n++] = (char *)plan->items[i].relative;
         output_leftovers(bases[b], relatives, n, remove);
@@ -752,6 +754,8 @@ typedef struct gen_run_ctx {
     VEC(src_loc) plan_where; /* the config location each planned output is reported at */
     char *stamp_path;
     uint64_t inputs, shape; /* the stamp's two digests (stamp.h) */
+    unsigned warnings_before;
+    struct timespec began; /* CLOCK_REALTIME_COARSE, as file times are taken (the quick stamp) */
 } gen_run_ctx;
 
 static bool no_new_errors(const gen_run_ctx *c) { return diag_error_count() == c->errors_before; }
@@ -1136,6 +1140,136 @@ static bool gen_run_steps(gen_run_ctx *c)
     return ok && (c->opt->write_nothing || emit_and_commit(c));
 }
 
+/* ---- The quick stamp (stamp.h): a plain generate over unchanged files returns at once -------- */
+
+/* A plain generate: nothing asked for that a run must do even when nothing changed (a depfile,
+ * the list of outputs, the stages' resolution, the inputs named to a watcher). */
+static bool quick_eligible(const gen_options *opt)
+{
+    return opt->command == GEN_GENERATE && !opt->depfile && !opt->outputs_file && !opt->expect_outputs_given &&
+           !opt->list_outputs && !opt->on_input && !opt->vault_images && !opt->content && !opt->always_resolve &&
+           !opt->write_nothing;
+}
+
+static const char *config_path_of(const gen_options *opt) { return opt->config_path ? opt->config_path : "threadlink.json"; }
+
+/* How the run was asked, and from where (the stamp's paths are relative to the working directory). */
+static uint64_t quick_options(const gen_options *opt)
+{
+    static const char version[] = "threadlink-gen " TLG_VERSION;
+    hasher *h = hasher_new();
+    hasher_add(h, version, sizeof version);
+    if (opt->generator_build) hasher_add(h, opt->generator_build, strlen(opt->generator_build) + 1);
+    hasher_add(h, config_path_of(opt), strlen(config_path_of(opt)) + 1);
+    char *cwd = getcwd(NULL, 0);
+    if (cwd) hasher_add(h, cwd, strlen(cwd) + 1);
+    free(cwd);
+    unsigned char flags[2] = {opt->banner_without_version, opt->strict};
+    hasher_add(h, flags, sizeof flags);
+    uint64_t digest = hasher_digest(h);
+    hasher_free(h);
+    return digest;
+}
+
+static void drop_diagnostic(void *ctx, diag_level level, src_loc loc, const char *message)
+{
+    (void)ctx, (void)level, (void)loc, (void)message;
+}
+
+/* Where the quick stamp of this config is: its generated directory, read quietly (the full run
+ * reports whatever is wrong with it). NULL when the config does not load silently. */
+static char *quick_stamp_path(const gen_options *opt)
+{
+    unsigned errors = diag_error_count(), warnings = diag_warning_count();
+    diag_sink saved = diag_set_sink((diag_sink){drop_diagnostic, NULL});
+    project_config cfg;
+    bool loaded = config_load(config_path_of(opt), &cfg);
+    diag_set_sink(saved);
+    bool silent = diag_error_count() == errors && diag_warning_count() == warnings;
+    diag_restore_counts(errors, warnings);
+    if (!loaded) return NULL;
+    char *gen_dir = path_join(cfg.root, cfg.generated_dir);
+    char *path = silent ? path_join(gen_dir, QUICK_STAMP_FILE) : NULL;
+    free(gen_dir);
+    config_free(&cfg);
+    return path;
+}
+
+/* Nothing to do: the quick stamp holds (every input and output stats as the last silent run
+ * left it). Nothing else is read. */
+static bool quick_up_to_date(const gen_options *opt, gen_result *result)
+{
+    if (!quick_eligible(opt)) return false;
+    char *path = quick_stamp_path(opt);
+    size_t outputs = 0;
+    bool holds = path && quick_stamp_holds(path, quick_options(opt), &outputs);
+    free(path);
+    if (holds) result->outputs = outputs, result->quick = true;
+    return holds;
+}
+
+static void add_quick_input(void *ctx, const char *path) { quick_stamp_add(ctx, path, QUICK_INPUT); }
+
+/* The directories of the outputs, each once (a project writes thousands of outputs into a few). */
+static void add_quick_dirs(gen_run_ctx *c, quick_stamp *q)
+{
+    name_list dirs = {0};
+    *vec_push(&dirs) = xstrdup(c->build_base);
+    for (size_t i = 0; i < c->plan.count; i++) {
+        char *dir = path_dirname(c->plan.items[i].path);
+        bool seen = false;
+        for (size_t k = dirs.count; k-- > 0 && !seen;) seen = strcmp(dirs.items[k], dir) == 0;
+        if (seen) free(dir);
+        else *vec_push(&dirs) = dir;
+    }
+    for (size_t k = 0; k < dirs.count; k++) quick_stamp_add(q, dirs.items[k], QUICK_AS_IS);
+    name_list_free(&dirs);
+}
+
+/* Every input, output, the stamp and the outputs' directories, as they stat now. */
+static void gather_quick_stamp(gen_run_ctx *c, quick_stamp *q)
+{
+    visit_inputs(&c->p, c->jobs, c->count, add_quick_input, q);
+    for (size_t i = 0; i < c->plan.count; i++) quick_stamp_add(q, c->plan.items[i].path, QUICK_OUTPUT);
+    quick_stamp_add(q, c->stamp_path, QUICK_AS_IS);
+    add_quick_dirs(c, q);
+}
+
+/* The quick stamp is made in place before the directories are looked at (making it changes its
+ * directory), then written whole; a run cut short leaves a file without its "end" line. */
+static bool write_quick_stamp(gen_run_ctx *c, int dir_fd, quick_stamp *q)
+{
+    int fd = openat(dir_fd, QUICK_STAMP_FILE, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) return false;
+    gather_quick_stamp(c, q);
+    buf text = {0};
+    quick_stamp_format(q, &text);
+    bool ok = q->settled;
+    for (size_t at = 0; ok && at < text.len;) {
+        ssize_t n = write(fd, text.data + at, text.len - at);
+        ok = n > 0 || (n < 0 && errno == EINTR);
+        if (n > 0) at += (size_t)n;
+    }
+    buf_free(&text);
+    return close(fd) == 0 && ok;
+}
+
+/* After a silent, successful plain generate: the quick stamp of what it read and what it left;
+ * none (an older one removed) when an input changed while it ran or a warning was reported. A
+ * refused run leaves every file as it was (an older quick stamp names inputs that differ now). */
+static void record_quick_stamp(gen_run_ctx *c, bool ok)
+{
+    if (!ok || !no_new_errors(c) || !quick_eligible(c->opt) || !c->build_base || !c->stamp_path) return;
+    int dir_fd = open(c->build_base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir_fd < 0) return;
+    quick_stamp q;
+    quick_stamp_start(&q, quick_options(c->opt), c->began);
+    bool silent = diag_warning_count() == c->warnings_before;
+    if (!silent || !write_quick_stamp(c, dir_fd, &q)) unlinkat(dir_fd, QUICK_STAMP_FILE, 0);
+    quick_stamp_free(&q);
+    close(dir_fd);
+}
+
 int gen_run(const gen_options *opt, gen_result *result)
 {
     gen_result local = {0};
@@ -1145,12 +1279,16 @@ int gen_run(const gen_options *opt, gen_result *result)
     memset(c.result, 0, sizeof *c.result);
     c.summary_out = opt->summary ? opt->summary : stdout;
     c.errors_before = diag_error_count();
+    c.warnings_before = diag_warning_count();
+    clock_gettime(CLOCK_REALTIME_COARSE, &c.began);
+    if (quick_up_to_date(opt, c.result)) return 0;
     if (!model_load(opt->config_path ? opt->config_path : "threadlink.json", &c.p)) return 1;
     c.p.vault_images = opt->vault_images && opt->command == GEN_GENERATE;
     c.p.jobs = opt->jobs;
     c.p.content = opt->content;
     c.nstages = stage_count();
     bool ok = gen_run_steps(&c);
+    record_quick_stamp(&c, ok);
     if (opt->on_input) visit_inputs(&c.p, c.jobs, c.count, opt->on_input, opt->on_input_ctx);
     if (!no_new_errors(&c)) ok = false;
     gen_run_free(&c);

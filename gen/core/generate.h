@@ -69,6 +69,7 @@ typedef struct gen_options {
 typedef struct gen_result {
     size_t outputs, changed; /* files produced, files that differ from what is on disk */
     size_t emitted;          /* files this run emitted (the up-to-date stamp vouched for the rest) */
+    bool quick;              /* the quick stamp vouched for everything: nothing but the config was read */
 } gen_result;
 
 /* Returns the exit status: 0 ok (check: up to date), 1 input errors (check: stale). */

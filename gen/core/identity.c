@@ -423,6 +423,10 @@ typedef struct assign_ctx {
     uint32_t next_ordinal;
     buf collisions, name_buf, key, spelled, rewritten, upgraded, signatures, pairs, renamed;
     size_t spelling_cursor;
+    /* Per declaration, hashed once in a pass ahead of the lookups (which look each key up twice
+     * and are prefetched ahead): its key's model_hash, and (identity) its first value. */
+    uint32_t *key_hash;
+    uint32_t *first_value;
     uint32_t *rename_of; /* per declaration: its index in d->renames + 1, 0 for none (NULL: no renames) */
 } assign_ctx;
 
@@ -437,9 +441,12 @@ static void assign_prepare(assign_ctx *c)
         if (e->value >= c->next_ordinal) c->next_ordinal = e->value + 1;
     }
     size_t need = c->old_count + c->d->decls.count;
-    if (c->m->entries.cap < need) {
+    if (c->m->entries.cap < need) { /* once, on huge pages: a big domain's entries are megabytes */
+        entry *items = xmalloc_large(need * sizeof *items);
+        if (c->old_count) memcpy(items, c->m->entries.items, c->old_count * sizeof *items);
+        free(c->m->entries.items);
+        c->m->entries.items = items;
         c->m->entries.cap = need;
-        c->m->entries.items = xrealloc(c->m->entries.items, need * sizeof *c->m->entries.items);
     }
 }
 
@@ -496,12 +503,39 @@ static void add_entry(assign_ctx *c, uint32_t di, uint32_t key_hash)
     c->sum->added++;
 }
 
-/* The entry of the declaration's own key, if the manifest has one. */
+/* Every declaration's key hash and first value, in one pass (the keys themselves are made again
+ * where needed: keeping them would be megabytes of fresh memory, dearer than making them). */
+static void hash_declaration_keys(assign_ctx *c)
+{
+    size_t n = c->d->decls.count;
+    c->key_hash = xmalloc((n ? n : 1) * sizeof *c->key_hash);
+    c->first_value = xmalloc((n ? n : 1) * sizeof *c->first_value);
+    for (size_t di = 0; di < n; di++) {
+        model_key(c->d, &c->d->decls.items[di], &c->key);
+        c->key_hash[di] = model_hash(c->key.data, c->key.len);
+        c->first_value[di] = identity_hash(c->key.data, c->key.len, 0);
+    }
+}
+
+/* The slots that declaration di's lookups probe, a few declarations before it gets there: its key,
+ * and for a newcomer its plain member name and its first hash value. */
+enum { LOOKAHEAD = 16 };
+TLG_PREFETCHER void prefetch_declaration(const assign_ctx *c, size_t di, bool newcomer)
+{
+    if (di >= c->d->decls.count) return;
+    index_map_prefetch(&c->x.keys, c->key_hash[di]);
+    if (!newcomer) return;
+    const decl *dc = &c->d->decls.items[di];
+    index_map_prefetch(&c->x.names, fnv1a_folded(dc->name, dc->name_len));
+    if (c->d->kind == KIND_IDENTITY) index_map_prefetch(&c->x.values, value_slot_hash(c->first_value[di]));
+}
+
+/* The entry of the declaration's own key, if the manifest has one (the key left in c->key). */
 static uint32_t find_own_entry(assign_ctx *c, uint32_t di, uint32_t *key_hash)
 {
     model_key(c->d, &c->d->decls.items[di], &c->key);
     probe p = {c->m, c->key.data, c->key.len, 0, &c->x};
-    *key_hash = model_hash(c->key.data, c->key.len);
+    *key_hash = c->key_hash[di];
     return index_map_find(&c->x.keys, *key_hash, eq_key, &p);
 }
 
@@ -821,14 +855,18 @@ static void match_declarations(assign_ctx *c)
     bool *taken = xcalloc(n ? n : 1, sizeof *taken);
     uint32_t hk;
     for (size_t di = 0; d->asset_names && di < n; di++) {
+        prefetch_declaration(c, di + LOOKAHEAD, false);
         uint32_t found = find_own_entry(c, (uint32_t)di, &hk);
         if (found != UINT32_MAX) take_entry(d, c->m, (uint32_t)di, found, c->sum), taken[di] = true;
     }
-    for (size_t di = 0; di < n; di++)
+    for (size_t di = 0; di < n; di++) {
+        prefetch_declaration(c, di + LOOKAHEAD, false);
         if (!taken[di]) taken[di] = take_own_entry(c, (uint32_t)di);
+    }
     for (size_t i = 0; i < d->renames.count; i++)
         if (!taken[d->renames.items[i].decl]) apply_rename(c, &d->renames.items[i]), taken[d->renames.items[i].decl] = true;
     for (size_t di = 0; di < n; di++) {
+        if (di + LOOKAHEAD < n && !taken[di + LOOKAHEAD]) prefetch_declaration(c, di + LOOKAHEAD, true);
         if (taken[di]) continue;
         uint32_t found = find_own_entry(c, (uint32_t)di, &hk);
         if (found != UINT32_MAX) take_entry(d, c->m, (uint32_t)di, found, c->sum);
@@ -1030,6 +1068,8 @@ static void assign_free(assign_ctx *c)
                    &c->upgraded,   &c->signatures, &c->pairs, &c->renamed};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) buf_free(bufs[i]);
     free(c->rename_of);
+    free(c->key_hash);
+    free(c->first_value);
     index_free(&c->x);
 }
 
@@ -1042,6 +1082,7 @@ bool identity_assign(const domain *d, manifest *m, const char *path, identity_su
         return false;
     }
     assign_prepare(&c);
+    hash_declaration_keys(&c);
     if (prepare_renames(&c)) match_declarations(&c);
     if (sum->input_errors) {
         assign_free(&c);

@@ -220,7 +220,7 @@ typedef enum tl_audio_result {
     X(STALE_HANDLE, TL_LOG_LEVEL_ERROR, "%s: a stale or discarded handle") \
     X(SUBSCRIBE_FAILED, TL_LOG_LEVEL_ERROR, "could not subscribe to event #%u (%s)")
 
-#define TL_AUDIO_LOG_BASE 0x800u
+#define TL_AUDIO_LOG_BASE 0xC00u
 typedef enum tl_audio_log_item {
     TL_AUDIO_LOG_NONE_ = TL_AUDIO_LOG_BASE - 1,
 #define TL__AUDIO_LOG_ENUM(id, level, message) TL_AUDIO_LOG_##id,

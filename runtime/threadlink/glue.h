@@ -250,20 +250,16 @@ static inline tl_lifecycle_result tl_glue_weave_platform(tl_lifecycle *lifecycle
 
 /* --- vault.h records in save.h files ---------------------------------------------------------------- */
 
-static inline tl_save_result tl__glue_save_vault_refused(const tl_save_store *store,
-                                                         const char *what, const char *file_id,
+static inline tl_save_result tl__glue_save_vault_refused(tl_save_store *store, const char *what,
+                                                         const char *file_id,
                                                          tl_vault_result error) {
-    tl_save_result r;
     tl_log(tl_save_store_logger(store), TL_LOG_LEVEL_ERROR, "Save", "%s %s: %s", what,
            file_id ? file_id : "(null)", tl_vault_result_message(error));
-    r.code = TL_SAVE_VAULT;
-    r.message = tl_save_code_message(TL_SAVE_VAULT);
-    r.native_error = (int)error;
-    return r;
+    return tl_save_set_last_result(store, TL_SAVE_VAULT, (int)error);
 }
 
 /* Serialises the vault (tl_vault_write) as file `file_id` of the transaction. A vault that cannot
-   be written is TL_SAVE_VAULT with the tl_vault_result as native_error, logged. */
+   be written is TL_SAVE_VAULT with the tl_vault_result as tl_save_last_native_error, logged. */
 static inline tl_save_result tl_glue_save_write_vault(tl_save_txn *txn, const char *file_id,
                                                       const tl_vault_desc *desc,
                                                       const void *vault) {
@@ -282,7 +278,7 @@ static inline tl_save_result tl_glue_save_write_vault(tl_save_txn *txn, const ch
 
 /* Reads file `file_id` of the save's published generation (its hash checked) into the vault
    (tl_vault_read: on any error the vault is untouched; TL_SAVE_VAULT with the tl_vault_result as
-   native_error, logged). */
+   tl_save_last_native_error, logged). */
 static inline tl_save_result tl_glue_save_read_vault(tl_save_store *store, const char *save_id,
                                                      const char *file_id, const tl_vault_desc *desc,
                                                      void *vault) {
@@ -290,7 +286,7 @@ static inline tl_save_result tl_glue_save_read_vault(tl_save_store *store, const
     size_t size = 0;
     tl_vault_result error;
     tl_save_result r = tl_save_read_alloc(store, save_id, file_id, &bytes, &size);
-    if (r.code != TL_SAVE_OK) return r;
+    if (r != TL_SAVE_OK) return r;
     error = desc && vault ? tl_vault_read(desc, vault, bytes, size) : TL_VAULT_ERROR_ARGUMENT;
     tl_save_free(bytes);
     return error == TL_VAULT_OK

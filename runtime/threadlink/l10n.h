@@ -187,7 +187,7 @@ TL_API const char *tl_l10n_result_message(tl_l10n_result result);
       "locale %s: %u of %u keys have no text in its chain (is the source locale's table added?)") \
     X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
 
-#define TL_L10N_LOG_BASE 0xA00u
+#define TL_L10N_LOG_BASE 0xD00u
 typedef enum tl_l10n_log_item {
     TL_L10N_LOG_NONE_ = TL_L10N_LOG_BASE - 1,
 #define TL__L10N_LOG_ENUM(id, level, message) TL_L10N_LOG_##id,

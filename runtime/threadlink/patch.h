@@ -21,8 +21,8 @@
        #define TL_PATCH_IMPL                   // in exactly one C or C++ file, before the include
        #include <threadlink/patch.h>
    TL_IMPLEMENTATION turns this switch on with every other module's. The implementation reads
-   archives.json through content_format.h and hashes with hash.h (both static inline). The
-   declarations include only api.h.
+   archives.json through content_format.h and hashes with hash.h (both static inline), and logs
+   through log.h. The declarations include only api.h (log.h's tl_logger is named, not included).
 
    OVERRIDES (define before including; pairs or nothing)
    ---------
@@ -37,8 +37,9 @@
        desc.installed_dir = "content/Main";      // may not exist yet: a first install
        desc.index = downloaded_json; desc.index_size = downloaded_size;
        tl_patch_plan plan;
-       tl_patch_result r = tl_patch_plan_make(&plan, &desc);
-       if (r.code != TL_PATCH_OK) { show_error(r.message); return; }   // plan is empty
+       tl_patch_detail why;                      // or NULL: the log line says it too
+       tl_patch_result r = tl_patch_plan_make(&plan, &desc, &why);
+       if (r != TL_PATCH_OK) { show_error(why.message); return; }   // plan is empty
        for (uint32_t i = 0; i < plan.archive_count; i++)
            if (plan.archives[i].action == TL_PATCH_DOWNLOAD) fetch(plan.archives[i].name, ...);
        ... stage, verify (tl_patch_verify_file), switch (below), then delete plan.deletes ...
@@ -95,6 +96,13 @@
    - A failed plan_make leaves the plan zeroed (plan_free on it is harmless) and reads, writes
      or deletes nothing on disk but reads of the installed folder. Main thread or any one thread
      per plan: no global state.
+
+   ERRORS
+   ------
+   Every call that can fail returns tl_patch_result (TL_PATCH_OK = 0, tl_patch_result_message)
+   and logs a failure once (desc.logger, or the logger argument; TL_PATCH_LOG_ITEMS) with its
+   sentence; patch has no context object, so that sentence (the file, the byte) and the errno
+   are the optional tl_patch_detail out-parameter's. docs/errors.md.
 */
 /* TL_IMPLEMENTATION implies every module's switch; checked outside the include guard, so that
    defining it between two includes of this header still counts. */
@@ -122,10 +130,12 @@
 extern "C" {
 #endif
 
+/* log.h's logger, named without its declarations (the implementation includes log.h). */
+struct tl_logger;
+
 /* --- results ------------------------------------------------------------------------------------ */
 
-#define TL_PATCH_CODES(X) \
-    X(OK, "ok") \
+#define TL_PATCH_RESULTS(X) \
     X(INVALID_ARGUMENT, "invalid argument") \
     X(BAD_INDEX, "the new archives.json is not a valid archive index") \
     X(OTHER_PROFILE, "the new archives.json is for another profile than the installed one") \
@@ -135,19 +145,38 @@ extern "C" {
     X(WRONG_HASH, "the file's XXH64 is not the recorded one") \
     X(OUT_OF_MEMORY, "out of memory")
 
-typedef enum tl_patch_code {
-#define TL__PATCH_CODE_ENUM(id, message) TL_PATCH_##id,
-    TL_PATCH_CODES(TL__PATCH_CODE_ENUM)
-#undef TL__PATCH_CODE_ENUM
-        TL_PATCH_CODE_END_
-} tl_patch_code;
+typedef enum tl_patch_result {
+    TL_PATCH_OK = 0,
+#define TL__PATCH_RESULT_ENUM(id, message) TL_PATCH_##id,
+    TL_PATCH_RESULTS(TL__PATCH_RESULT_ENUM)
+#undef TL__PATCH_RESULT_ENUM
+        TL_PATCH_RESULT_END_
+} tl_patch_result;
+
+TL_API const char *tl_patch_result_message(tl_patch_result result);
 
 #define TL_PATCH_MESSAGE_MAX 320
-typedef struct tl_patch_result {
-    tl_patch_code code; /* TL_PATCH_OK (0) on success */
-    /* A sentence naming the problem and the file ("archive Main.t0-....tlpk: ..."); "ok". */
+/* What one call met, for a caller that wants more than the result (patch has no context object
+   to keep it in): give a tl_patch_detail * (or NULL) to the call. */
+typedef struct tl_patch_detail {
+    /* A sentence naming the problem and the file, and for a bad index the byte
+       ("archive Main.t0-....tlpk: ..."); "ok" on success. The log line carries it too. */
     char message[TL_PATCH_MESSAGE_MAX];
-} tl_patch_result;
+    int native_error; /* errno of the read or open that failed, 0 when none */
+} tl_patch_detail;
+
+#define TL_PATCH_LOG_ITEMS(X) \
+    X(PLAN_FAILED, TL_LOG_LEVEL_ERROR, "no plan for %s: %s (native error %d)") \
+    X(VERIFY_FAILED, TL_LOG_LEVEL_ERROR, "%s (native error %d)")
+
+#define TL_PATCH_LOG_BASE 0x900u
+typedef enum tl_patch_log_item {
+    TL_PATCH_LOG_NONE_ = TL_PATCH_LOG_BASE - 1,
+#define TL__PATCH_LOG_ENUM(id, level, message) TL_PATCH_LOG_##id,
+    TL_PATCH_LOG_ITEMS(TL__PATCH_LOG_ENUM) /* TL_PATCH_LOG_<id>, one per row from the base */
+#undef TL__PATCH_LOG_ENUM
+    TL_PATCH_LOG_END_
+} tl_patch_log_item;
 
 /* --- plans -------------------------------------------------------------------------------------- */
 
@@ -180,27 +209,33 @@ typedef struct tl_patch_plan {
 
 /* Zero-initialised: defaults. installed_dir and index are required.
      installed_dir   the installed content folder (need not exist: then everything downloads)
-     index           the new archives.json bytes (index_size of them; not NUL-terminated) */
+     index           the new archives.json bytes (index_size of them; not NUL-terminated)
+     logger          where a failure is logged: NULL, stderr */
 typedef struct tl_patch_desc {
     const char *installed_dir;
     const char *index;
     size_t index_size;
+    const struct tl_logger *logger;
 } tl_patch_desc;
 
-TL_API tl_patch_result tl_patch_plan_make(tl_patch_plan *plan, const tl_patch_desc *desc);
+/* detail (may be NULL): the failure's sentence (the file, the byte) and native error. */
+TL_API tl_patch_result tl_patch_plan_make(tl_patch_plan *plan, const tl_patch_desc *desc,
+                                          tl_patch_detail *detail);
 TL_API void tl_patch_plan_free(tl_patch_plan *plan);
 /* OK when the file at path holds exactly `size` bytes whose XXH64 is `xxh64` (read in 64 KiB
    pieces; at most size + 1 bytes are read); MISSING, WRONG_SIZE or WRONG_HASH otherwise. A path
    that is not a regular file (a FIFO, a device, a folder) is MISSING, never waited on; a link is
-   followed. */
-TL_API tl_patch_result tl_patch_verify_file(const char *path, uint64_t size, uint64_t xxh64);
+   followed. A failure is logged through logger (NULL: stderr); detail (may be NULL) as above. */
+TL_API tl_patch_result tl_patch_verify_file(const char *path, uint64_t size, uint64_t xxh64,
+                                            const struct tl_logger *logger,
+                                            tl_patch_detail *detail);
 #if !defined(_WIN32)
 /* The same for the file `name` in the open folder dir_fd (POSIX, openat), a symbolic link
    never followed (MISSING): what an updater that works below one folder descriptor uses. */
 TL_API tl_patch_result tl_patch_verify_at(int dir_fd, const char *name, uint64_t size,
-                                          uint64_t xxh64);
+                                          uint64_t xxh64, const struct tl_logger *logger,
+                                          tl_patch_detail *detail);
 #endif
-TL_API const char *tl_patch_code_message(tl_patch_code code);
 
 #ifdef __cplusplus
 }
@@ -213,13 +248,14 @@ TL_API const char *tl_patch_code_message(tl_patch_code code);
 #if defined(TL_PATCH_IMPL) && !defined(TL__PATCH_IMPLEMENTED)
 #define TL__PATCH_IMPLEMENTED
 #include "content_format.h"
+#include "log.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #if !defined(_WIN32)
 #include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -234,28 +270,28 @@ TL_API const char *tl_patch_code_message(tl_patch_code code);
 extern "C" {
 #endif
 
-const char *tl_patch_code_message(tl_patch_code code) {
-    switch (code) {
-#define TL__PATCH_CODE_CASE(id, message) \
-    case TL_PATCH_##id: return message;
-        TL_PATCH_CODES(TL__PATCH_CODE_CASE)
-#undef TL__PATCH_CODE_CASE
-    case TL_PATCH_CODE_END_:
-    default: break;
-    }
-    return "unknown result";
-}
+TL_RESULT_MESSAGE_FN(tl_patch_result_message, tl_patch_result, TL_PATCH_RESULTS)
+TL_LOG_TABLE_FN(tl__patch_log, TL_PATCH_LOG_ITEMS, TL_PATCH_LOG_BASE, "Patch")
+
+/* What a step met: the result, its sentence, the native error. The public calls return the
+   result and hand the rest to their caller's tl_patch_detail and log line (tl__patch_report). */
+typedef struct tl__patch_status {
+    tl_patch_result code;
+    int native;
+    char message[TL_PATCH_MESSAGE_MAX];
+} tl__patch_status;
 
 /* A result whose message is the parts joined, truncated to fit (NULL parts are skipped). */
-static tl_patch_result tl__patch_say(tl_patch_code code, const char *a, const char *b,
-                                     const char *c) {
-    tl_patch_result r;
+static tl__patch_status tl__patch_say(tl_patch_result code, const char *a, const char *b,
+                                      const char *c) {
+    tl__patch_status r;
     const char *parts[3];
     size_t used = 0, i;
     parts[0] = a;
     parts[1] = b;
     parts[2] = c;
     r.code = code;
+    r.native = 0;
     for (i = 0; i < 3; i++) {
         size_t n = parts[i] ? strlen(parts[i]) : 0;
         if (n > sizeof r.message - 1 - used) n = sizeof r.message - 1 - used;
@@ -266,12 +302,12 @@ static tl_patch_result tl__patch_say(tl_patch_code code, const char *a, const ch
     return r;
 }
 
-static tl_patch_result tl__patch_code(tl_patch_code code) {
-    return tl__patch_say(code, tl_patch_code_message(code), NULL, NULL);
+static tl__patch_status tl__patch_code(tl_patch_result code) {
+    return tl__patch_say(code, tl_patch_result_message(code), NULL, NULL);
 }
 
 /* Appends text to r's message, cut to fit. */
-static void tl__patch_append(tl_patch_result *r, const char *text) {
+static void tl__patch_append(tl__patch_status *r, const char *text) {
     size_t used = strlen(r->message), n = strlen(text);
     if (n > sizeof r->message - 1 - used) n = sizeof r->message - 1 - used;
     memcpy(r->message + used, text, n);
@@ -317,16 +353,22 @@ static int tl__patch_open_flags(bool follow) {
 }
 
 /* Opens `name` below the folder dir_fd (TL__PATCH_CWD: `name` is a path); `follow`: a link as
-   the last component is followed. NULL, or why not (a system error or "not a regular file"). */
-static const char *tl__patch_open(tl__patch_reader *r, int dir_fd, const char *name, bool follow) {
+   the last component is followed. NULL, or why not (a system error, its errno in *native, or
+   "not a regular file"). */
+static const char *tl__patch_open(tl__patch_reader *r, int dir_fd, const char *name, bool follow,
+                                  int *native) {
     struct stat st;
+    *native = 0;
 #if defined(AT_FDCWD)
     r->fd = openat(dir_fd == TL__PATCH_CWD ? AT_FDCWD : dir_fd, name, tl__patch_open_flags(follow));
 #else
     if (dir_fd != TL__PATCH_CWD) return "openat is not declared (define _POSIX_C_SOURCE 200809L)";
     r->fd = open(name, tl__patch_open_flags(follow));
 #endif
-    if (r->fd < 0) return errno == ELOOP ? "a symbolic link, never followed here" : strerror(errno);
+    if (r->fd < 0) {
+        *native = errno;
+        return errno == ELOOP ? "a symbolic link, never followed here" : strerror(errno);
+    }
     if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode)) return NULL;
     close(r->fd);
     return "not a regular file";
@@ -347,10 +389,13 @@ static size_t tl__patch_read(tl__patch_reader *r, void *buf, size_t n) {
 
 static void tl__patch_close(tl__patch_reader *r) { close(r->fd); }
 #else
-static const char *tl__patch_open(tl__patch_reader *r, int dir_fd, const char *name, bool follow) {
+static const char *tl__patch_open(tl__patch_reader *r, int dir_fd, const char *name, bool follow,
+                                  int *native) {
     (void)follow;
+    *native = 0;
     if (dir_fd != TL__PATCH_CWD) return "no folder descriptors on this system";
     r->f = fopen(name, "rb");
+    if (!r->f) *native = errno;
     return r->f ? NULL : "cannot be opened";
 }
 
@@ -363,8 +408,8 @@ static void tl__patch_close(tl__patch_reader *r) { fclose(r->f); }
 #endif
 
 /* The size and XXH64 of an open file against the recorded ones (at most size + 1 bytes read). */
-static tl_patch_result tl__patch_verify_open(tl__patch_reader *r, const char *label, uint64_t size,
-                                             uint64_t xxh64) {
+static tl__patch_status tl__patch_verify_open(tl__patch_reader *r, const char *label, uint64_t size,
+                                              uint64_t xxh64) {
     unsigned char buf[65536];
     tl_hash64_state state;
     uint64_t total = 0;
@@ -374,45 +419,77 @@ static tl_patch_result tl__patch_verify_open(tl__patch_reader *r, const char *la
         want = sizeof buf;
         if (size - total < want) want = (size_t)(size - total) + 1; /* one more tells "longer" */
         got = tl__patch_read(r, buf, want);
-        if (got == (size_t)-1) return tl__patch_say(TL_PATCH_MISSING, label, ": ", "read error");
+        if (got == (size_t)-1) {
+            int native = errno;
+            tl__patch_status failed = tl__patch_say(TL_PATCH_MISSING, label, ": ", "read error");
+            failed.native = native;
+            return failed;
+        }
         total += got;
         if (total > size) break;
         tl_hash64_update(&state, buf, got);
     } while (got == want);
     if (total != size)
         return tl__patch_say(TL_PATCH_WRONG_SIZE, label, ": ",
-                             tl_patch_code_message(TL_PATCH_WRONG_SIZE));
+                             tl_patch_result_message(TL_PATCH_WRONG_SIZE));
     if (tl_hash64_digest(&state) != xxh64)
         return tl__patch_say(TL_PATCH_WRONG_HASH, label, ": ",
-                             tl_patch_code_message(TL_PATCH_WRONG_HASH));
+                             tl_patch_result_message(TL_PATCH_WRONG_HASH));
     return tl__patch_code(TL_PATCH_OK);
 }
 
-static tl_patch_result tl__patch_verify(int dir_fd, const char *name, bool follow, uint64_t size,
-                                        uint64_t xxh64) {
+static tl__patch_status tl__patch_verify(int dir_fd, const char *name, bool follow, uint64_t size,
+                                         uint64_t xxh64) {
     tl__patch_reader r;
-    tl_patch_result res;
+    tl__patch_status res;
     const char *why;
     char reason[TL_PATCH_MESSAGE_MAX];
+    int native;
     if (!name) return tl__patch_code(TL_PATCH_INVALID_ARGUMENT);
-    why = tl__patch_open(&r, dir_fd, name, follow);
+    why = tl__patch_open(&r, dir_fd, name, follow, &native);
     if (why) {
-        snprintf(reason, sizeof reason, "%s (%s)", tl_patch_code_message(TL_PATCH_MISSING), why);
-        return tl__patch_say(TL_PATCH_MISSING, name, ": ", reason);
+        snprintf(reason, sizeof reason, "%s (%s)", tl_patch_result_message(TL_PATCH_MISSING), why);
+        res = tl__patch_say(TL_PATCH_MISSING, name, ": ", reason);
+        res.native = native;
+        return res;
     }
     res = tl__patch_verify_open(&r, name, size, xxh64);
     tl__patch_close(&r);
     return res;
 }
 
-tl_patch_result tl_patch_verify_file(const char *path, uint64_t size, uint64_t xxh64) {
+/* A public call's end: the status into the caller's detail, a failure logged (naming the file,
+   with the native error), the result returned. `what`: the plan's folder, or NULL for a check. */
+static tl_patch_result tl__patch_report(const tl_logger *logger, const char *what,
+                                        const tl__patch_status *r, tl_patch_detail *detail) {
+    if (detail) {
+        memcpy(detail->message, r->message, sizeof detail->message);
+        detail->native_error = r->native;
+    }
+    if (r->code != TL_PATCH_OK && what)
+        tl__patch_log(logger, TL_PATCH_LOG_PLAN_FAILED, what, r->message, r->native);
+    else if (r->code != TL_PATCH_OK)
+        tl__patch_log(logger, TL_PATCH_LOG_VERIFY_FAILED, r->message, r->native);
+    return r->code;
+}
+
+static tl__patch_status tl__patch_verify_file_status(const char *path, uint64_t size,
+                                                     uint64_t xxh64) {
     return tl__patch_verify(TL__PATCH_CWD, path, true, size, xxh64);
 }
 
+tl_patch_result tl_patch_verify_file(const char *path, uint64_t size, uint64_t xxh64,
+                                     const tl_logger *logger, tl_patch_detail *detail) {
+    tl__patch_status r = tl__patch_verify_file_status(path, size, xxh64);
+    return tl__patch_report(logger, NULL, &r, detail);
+}
+
 #if !defined(_WIN32)
-tl_patch_result tl_patch_verify_at(int dir_fd, const char *name, uint64_t size, uint64_t xxh64) {
-    if (dir_fd < 0) return tl__patch_code(TL_PATCH_INVALID_ARGUMENT);
-    return tl__patch_verify(dir_fd, name, false, size, xxh64);
+tl_patch_result tl_patch_verify_at(int dir_fd, const char *name, uint64_t size, uint64_t xxh64,
+                                   const tl_logger *logger, tl_patch_detail *detail) {
+    tl__patch_status r = dir_fd < 0 ? tl__patch_code(TL_PATCH_INVALID_ARGUMENT)
+                                    : tl__patch_verify(dir_fd, name, false, size, xxh64);
+    return tl__patch_report(logger, NULL, &r, detail);
 }
 #endif
 
@@ -511,7 +588,8 @@ static bool tl__patch_read_small_file(const char *path, uint64_t max, char **out
     size_t cap = 4096, used = 0;
     char *buf;
     bool ok;
-    if (tl__patch_open(&r, TL__PATCH_CWD, path, true)) return false;
+    int native;
+    if (tl__patch_open(&r, TL__PATCH_CWD, path, true, &native)) return false;
     buf = (char *)TL_MALLOC(cap);
     ok = buf != NULL;
     while (ok) {
@@ -564,7 +642,7 @@ static bool tl__patch_archive_name_ok(const char *name) {
 }
 
 /* What tl_cf_index_parse leaves to the plan: names it may write, sizes that add up. */
-static tl_patch_result tl__patch_check_new(const tl_cf_index *x) {
+static tl__patch_status tl__patch_check_new(const tl_cf_index *x) {
     uint64_t total = 0;
     uint32_t i;
     for (i = 0; i < x->archive_count; i++) {
@@ -593,10 +671,10 @@ static int tl__patch_compare_contents(const void *a, const void *b) {
 /* No two archives with one size and XXH64 (sorted by them, neighbours compared): one archive's
    bytes under two names cannot be a build (each asset is stored once), and an updater may stage
    a download under its size and XXH64 alone. */
-static tl_patch_result tl__patch_check_contents(const tl_cf_index *x) {
+static tl__patch_status tl__patch_check_contents(const tl_cf_index *x) {
     const tl_cf_index_archive **by =
         (const tl_cf_index_archive **)TL_MALLOC((x->archive_count + 1u) * sizeof *by);
-    tl_patch_result r = tl__patch_code(TL_PATCH_OK);
+    tl__patch_status r = tl__patch_code(TL_PATCH_OK);
     uint32_t i;
     if (!by) return tl__patch_code(TL_PATCH_OUT_OF_MEMORY);
     for (i = 0; i < x->archive_count; i++) by[i] = &x->archives[i];
@@ -614,7 +692,7 @@ static tl_patch_result tl__patch_check_contents(const tl_cf_index *x) {
 }
 
 /* The installed index against the new one: same profile, no name given to other bytes. */
-static tl_patch_result tl__patch_check_against(const tl_cf_index *old, const tl__patch_store *s) {
+static tl__patch_status tl__patch_check_against(const tl_cf_index *old, const tl__patch_store *s) {
     uint32_t i;
     if (strcmp(old->profile, s->index.profile) != 0)
         return tl__patch_say(TL_PATCH_OTHER_PROFILE, "new archives.json: profile '",
@@ -647,7 +725,7 @@ static void tl__patch_classify(tl_patch_plan *plan, tl__patch_store *s, const ch
         p->is_catalog = a->is_catalog;
         p->action = TL_PATCH_DOWNLOAD;
         if (tl__patch_join(path, sizeof path, dir, a->name) &&
-            tl_patch_verify_file(path, a->size, a->xxh64).code == TL_PATCH_OK)
+            tl__patch_verify_file_status(path, a->size, a->xxh64).code == TL_PATCH_OK)
             p->action = TL_PATCH_KEEP;
         if (p->action == TL_PATCH_KEEP) {
             plan->keep_count++;
@@ -704,8 +782,8 @@ static bool tl__patch_collect_deletes(tl__patch_store *s, const tl_cf_index *old
 }
 
 /* BAD_INDEX located: "new archives.json, byte 197, archive 1 (Main.t-1.tlpk), key "size": why". */
-static tl_patch_result tl__patch_bad_index(const tl_cf_index_fault *at, const char *why) {
-    tl_patch_result r = tl__patch_say(TL_PATCH_BAD_INDEX, "new archives.json, byte ", NULL, NULL);
+static tl__patch_status tl__patch_bad_index(const tl_cf_index_fault *at, const char *why) {
+    tl__patch_status r = tl__patch_say(TL_PATCH_BAD_INDEX, "new archives.json, byte ", NULL, NULL);
     char number[24];
     snprintf(number, sizeof number, "%llu", (unsigned long long)at->offset);
     tl__patch_append(&r, number);
@@ -730,7 +808,7 @@ static tl_patch_result tl__patch_bad_index(const tl_cf_index_fault *at, const ch
 }
 
 /* Parses the new index into a fresh store (NULL with the reason in *r). */
-static tl__patch_store *tl__patch_store_make(const tl_patch_desc *desc, tl_patch_result *r) {
+static tl__patch_store *tl__patch_store_make(const tl_patch_desc *desc, tl__patch_status *r) {
     const char *why = NULL;
     tl_cf_index_fault fault;
     tl_cf_result cr;
@@ -761,15 +839,17 @@ static tl__patch_store *tl__patch_store_make(const tl_patch_desc *desc, tl_patch
     return s;
 }
 
-tl_patch_result tl_patch_plan_make(tl_patch_plan *plan, const tl_patch_desc *desc) {
-    tl_patch_result r;
+static tl__patch_status tl__patch_plan_status(tl_patch_plan *plan, const tl_patch_desc *desc) {
+    tl__patch_status r;
     tl_cf_index old;
     tl__patch_store *s;
     bool found = false;
-    if (!plan) return tl__patch_code(TL_PATCH_INVALID_ARGUMENT);
+    if (!plan)
+        return tl__patch_say(TL_PATCH_INVALID_ARGUMENT, "tl_patch_plan_make: no plan", NULL, NULL);
     memset(plan, 0, sizeof *plan);
     if (!desc || !desc->installed_dir || !desc->index)
-        return tl__patch_code(TL_PATCH_INVALID_ARGUMENT);
+        return tl__patch_say(TL_PATCH_INVALID_ARGUMENT, "tl_patch_plan_make: ",
+                             "desc, desc.installed_dir and desc.index are required", NULL);
     s = tl__patch_store_make(desc, &r);
     if (!s) return r;
     if (!tl__patch_read_installed(desc->installed_dir, &old, &found))
@@ -792,6 +872,13 @@ tl_patch_result tl_patch_plan_make(tl_patch_plan *plan, const tl_patch_desc *des
     plan->installed_index_found = found;
     plan->storage_ = s;
     return r;
+}
+
+tl_patch_result tl_patch_plan_make(tl_patch_plan *plan, const tl_patch_desc *desc,
+                                   tl_patch_detail *detail) {
+    tl__patch_status r = tl__patch_plan_status(plan, desc);
+    const char *dir = desc && desc->installed_dir ? desc->installed_dir : "(no installed_dir)";
+    return tl__patch_report(desc ? desc->logger : NULL, dir, &r, detail);
 }
 
 void tl_patch_plan_free(tl_patch_plan *plan) {

@@ -57,8 +57,9 @@
      starts at the first tl_platform_update (woven with glue.h: the lifecycle's native preload, so
      it settles before any subsystem boots; a failure never fails the lifecycle's deployment).
    - No module for the exact pair: FAILED with TL_PLATFORM_UNSUPPORTED. A module's failure:
-     FAILED with its result (code, message, native error), its shutdown called, what it
-     registered dropped. tl_platform_initialization_result tells why; it is logged as an error.
+     FAILED with its result (and the message and native error it gave tl_platform_report), its
+     shutdown called, what it registered dropped. tl_platform_initialization_result tells why,
+     tl_platform_last_message and tl_platform_last_native_error the detail; logged as an error.
    - Every settled deployment publishes OnPlatformStateChanged(tl_platform *): the first, each
      retry's, and a loss. A listener reads tl_platform_state_of.
    - tl_platform_retry, only while FAILED, deploys again (the override sources re-read).
@@ -96,6 +97,13 @@
                                                        or a loss
        OnAccountStateChanged(tl_platform_account *)    an account's state changed, or a refresh
                                                        added it
+
+   ERRORS
+   ------
+   A call that can fail returns tl_platform_result (TL_PLATFORM_OK = 0, tl_platform_result_message;
+   PENDING is no failure); tl_platform_create returns NULL (logged). The platform keeps the last
+   result with its native error and message (tl_platform_last_result, _native_error, _message): a
+   module gives them with tl_platform_report. Logged once where met (desc.logger). docs/errors.md.
 */
 #if defined(TL_IMPLEMENTATION) && !defined(TL_PLATFORM_IMPL)
 #define TL_PLATFORM_IMPL
@@ -218,8 +226,7 @@ typedef enum tl_platform_state {
 
 /* --- results ------------------------------------------------------------------------------------ */
 
-#define TL_PLATFORM_CODES(X) \
-    X(OK, "ok") \
+#define TL_PLATFORM_RESULTS(X) \
     X(PENDING, "in progress: update again") \
     X(INVALID_ARGUMENT, "invalid argument") \
     X(UNSUPPORTED, "no platform module for this platform and distribution") \
@@ -229,21 +236,20 @@ typedef enum tl_platform_state {
     X(INITIALIZATION_FAILED, "the platform module failed to initialize") \
     X(LOST, "the platform was lost") \
     X(NOT_FOUND, "no such achievement") \
-    X(STORAGE, "the save store failed (native_error holds its native error)") \
-    X(OUT_OF_MEMORY, "out of memory")
+    X(STORAGE, "the save store failed (tl_platform_last_native_error holds its native error)") \
+    X(OUT_OF_MEMORY, "out of memory") \
+    X(DUPLICATE, "a module for this pair, or a service of this id, is already registered")
 
-typedef enum tl_platform_code {
-#define TL__PLATFORM_CODE_ENUM(id, message) TL_PLATFORM_##id,
-    TL_PLATFORM_CODES(TL__PLATFORM_CODE_ENUM)
-#undef TL__PLATFORM_CODE_ENUM
-        TL_PLATFORM_CODE_END_
-} tl_platform_code;
-
-typedef struct tl_platform_result {
-    tl_platform_code code; /* TL_PLATFORM_OK (0) on success */
-    const char *message;   /* never NULL: the code's static text or the module's (see each call) */
-    int native_error;      /* the SDK's or the system's error code, 0 when none */
+/* TL_PLATFORM_PENDING (1) is no failure: a module's init still running. */
+typedef enum tl_platform_result {
+    TL_PLATFORM_OK = 0,
+#define TL__PLATFORM_RESULT_ENUM(id, message) TL_PLATFORM_##id,
+    TL_PLATFORM_RESULTS(TL__PLATFORM_RESULT_ENUM)
+#undef TL__PLATFORM_RESULT_ENUM
+        TL_PLATFORM_RESULT_END_
 } tl_platform_result;
+
+TL_API const char *tl_platform_result_message(tl_platform_result result);
 
 /* --- diagnostics -------------------------------------------------------------------------------- */
 
@@ -283,8 +289,8 @@ typedef struct tl_platform_module {
     uint32_t capabilities; /* TL_PLATFORM_CAP_*: only what it implements */
     void *ctx;
     /* Required. Initialises the platform: registers services and accounts (below). OK: ready;
-       PENDING: poll is called once per update; anything else fails the deployment with it (its
-       message is copied). */
+       PENDING: poll is called once per update; anything else fails the deployment with it (a
+       message and native error given with tl_platform_report are kept with it). */
     tl_platform_result (*init)(void *ctx, tl_platform *platform);
     /* While init is pending; NULL: a PENDING answer fails the deployment. */
     tl_platform_result (*poll)(void *ctx, tl_platform *platform);
@@ -330,22 +336,31 @@ TL_API void tl_platform_shutdown(tl_platform *platform);
 TL_API tl_platform_state tl_platform_update(tl_platform *platform);
 /* An OnUpdate listener: subscribe it with the platform as context. */
 TL_API void tl_platform_on_update(void *platform, float seconds);
-/* Before deployment or while failed; false on a pair already registered (logged). */
-TL_API bool tl_platform_register_module(tl_platform *platform, const tl_platform_module *module);
-/* By code, before deployment (copied; NULL clears it). False once deployment has started. */
-TL_API bool tl_platform_set_distribution_override(tl_platform *platform, const char *name);
+/* Before deployment or while failed; DUPLICATE for a pair already registered (logged). */
+TL_API tl_platform_result tl_platform_register_module(tl_platform *platform,
+                                                      const tl_platform_module *module);
+/* By code, before deployment (copied; NULL clears it). REFUSED once deployment has started. */
+TL_API tl_platform_result tl_platform_set_distribution_override(tl_platform *platform,
+                                                                const char *name);
 /* While FAILED: deploys again. OK when ready at once, PENDING while the module initialises
    (update on), else the new failure; NOT_FAILED in any other state. */
 TL_API tl_platform_result tl_platform_retry(tl_platform *platform);
-/* For a module whose platform went away (the SDK shut down): READY -> FAILED with LOST (reason's
-   message copied, its native error kept), the event published now, the module shut down at the
-   next update. False unless READY. */
-TL_API bool tl_platform_report_lost(tl_platform *platform, tl_platform_result reason);
+/* For a module whose platform went away (the SDK shut down): READY -> FAILED with LOST (message
+   copied, NULL: "the platform went away"; native_error kept), the event published now, the module
+   shut down at the next update. NOT_READY unless READY. */
+TL_API tl_platform_result tl_platform_report_lost(tl_platform *platform, int native_error,
+                                                  const char *message);
 
 TL_API tl_platform_state tl_platform_state_of(const tl_platform *platform);
-/* Why the last deployment failed (or the loss); OK otherwise. The message stays valid until the
-   next deployment. */
+/* Why the last deployment failed (or the loss); OK otherwise. */
 TL_API tl_platform_result tl_platform_initialization_result(const tl_platform *platform);
+/* The last result the platform met (a deployment settling or lost, a call that can fail, what a
+   module reported with tl_platform_report), its native error (the SDK's or the system's, 0 when
+   none) and its message: the module's text when it gave one, else the result's (valid until the
+   next result). A NULL platform: INVALID_ARGUMENT, 0, its message. */
+TL_API tl_platform_result tl_platform_last_result(const tl_platform *platform);
+TL_API int tl_platform_last_native_error(const tl_platform *platform);
+TL_API const char *tl_platform_last_message(const tl_platform *platform);
 /* The resolved pair (0 before resolution). */
 TL_API uint32_t tl_platform_active_platform(const tl_platform *platform);
 TL_API uint32_t tl_platform_active_distribution(const tl_platform *platform);
@@ -372,33 +387,35 @@ TL_API tl_platform_result tl_platform_refresh_accounts(tl_platform *platform);
 /* Development builds only (TL_PLATFORM_DEVELOPMENT; refused and logged in others), for tests, with
    any module, the Local one included. simulate_loss runs the loss path as a module's
    tl_platform_report_lost does (LOST, "simulated platform loss", the event at once, the module shut
-   down at the next update); false unless READY. simulate_server_loss(true) suspends every
+   down at the next update); NOT_READY unless READY. simulate_server_loss(true) suspends every
    signed-in account, (false) signs every suspended one in again, as a module does when the
-   platform's servers go and come back (each change published); false unless READY. */
-TL_API bool tl_platform_simulate_loss(tl_platform *platform);
-TL_API bool tl_platform_simulate_server_loss(tl_platform *platform, bool lost);
+   platform's servers go and come back (each change published); NOT_READY unless READY. Other
+   builds: REFUSED. */
+TL_API tl_platform_result tl_platform_simulate_loss(tl_platform *platform);
+TL_API tl_platform_result tl_platform_simulate_server_loss(tl_platform *platform, bool lost);
 
-/* For modules, during init, poll and refresh (false otherwise): services, accounts (copied
-   strings, at most 63 bytes, signed in; the first account is the primary one until
-   set_primary). */
-TL_API bool tl_platform_add_service(tl_platform *platform, uint32_t id, void *service);
+/* For modules, during init, poll and refresh (REFUSED otherwise; DUPLICATE for an id taken):
+   services, accounts (copied strings, at most 63 bytes, signed in; the first account is the
+   primary one until set_primary; NULL on failure, logged). */
+TL_API tl_platform_result tl_platform_add_service(tl_platform *platform, uint32_t id,
+                                                  void *service);
 TL_API tl_platform_account *tl_platform_add_account(tl_platform *platform, const char *id,
                                                     const char *name);
-TL_API bool tl_platform_set_primary_account(tl_platform *platform, tl_platform_account *account);
-TL_API bool tl_platform_account_add_service(tl_platform_account *account, uint32_t id,
-                                            void *service);
+TL_API tl_platform_result tl_platform_set_primary_account(tl_platform *platform,
+                                                          tl_platform_account *account);
+TL_API tl_platform_result tl_platform_account_add_service(tl_platform_account *account, uint32_t id,
+                                                          void *service);
 /* For modules, while initializing or ready (from their SDK's callbacks too): an account's state.
-   A change is logged and, once ready, published as OnAccountStateChanged(account). False for a
-   state out of range, or in another platform state. */
-TL_API bool tl_platform_set_account_state(tl_platform_account *account,
-                                          tl_platform_account_state state);
+   A change is logged and, once ready, published as OnAccountStateChanged(account).
+   INVALID_ARGUMENT for a state out of range, NOT_READY in another platform state. */
+TL_API tl_platform_result tl_platform_set_account_state(tl_platform_account *account,
+                                                        tl_platform_account_state state);
 
 TL_API const char *tl_platform_state_name(tl_platform_state state);
 TL_API const char *tl_platform_account_state_name(tl_platform_account_state state); /* or "?" */
 TL_API const char *tl_platform_marker_name(uint32_t platform);           /* "?" if unknown */
 TL_API const char *tl_platform_distribution_name(uint32_t distribution); /* "?" if unknown */
 TL_API uint32_t tl_platform_distribution_from_name(const char *name);    /* case-insensitive; 0 */
-TL_API const char *tl_platform_code_message(tl_platform_code code);
 
 /* --- achievements (a service interface any module may implement) -------------------------------- */
 
@@ -430,8 +447,12 @@ TL_API tl_platform_result tl_platform_achievement_progress(const tl_platform_ach
 TL_API tl_platform_result tl_platform_achievement_get(const tl_platform_achievements *service,
                                                       const char *id, tl_platform_achievement *out);
 
-/* A result for a module to return (code and the native error; the message is the code's). */
-TL_API tl_platform_result tl_platform_result_make(tl_platform_code code, int native_error);
+/* For a module (its init, poll, refresh, services): records a result with its native error and
+   message (copied; NULL: the result's own) as the platform's last (tl_platform_last_*), and
+   returns it, so that `return tl_platform_report(p, TL_PLATFORM_STORAGE, errno, "...");` gives
+   the platform the detail a bare result cannot carry. */
+TL_API tl_platform_result tl_platform_report(tl_platform *platform, tl_platform_result result,
+                                             int native_error, const char *message);
 /* The logger the platform reports through (its desc's copy), for its modules. */
 TL_API const tl_logger *tl_platform_logger(const tl_platform *platform);
 /* The platform marker modules register for by default: desc.platform, else the build's. */
@@ -446,6 +467,41 @@ TL_API void tl_platform_pin(tl_platform *platform, bool pinned);
 #endif /* TL_PLATFORM_H */
 
 /* ------------------------------------------------------------------------------------------------ */
+/* Two helpers of the implementation, shared with a platform module's implementation
+   (platform_local.h defines TL__PLATFORM_HELPERS and includes this header again): a bounded copy
+   of a string and a doubling growth of an array. Static: each implementing file has its copy. */
+#if (defined(TL_PLATFORM_IMPL) || defined(TL__PLATFORM_HELPERS)) && \
+    !defined(TL__PLATFORM_HELPERS_DEFINED)
+#define TL__PLATFORM_HELPERS_DEFINED
+#include <stdlib.h>
+#include <string.h>
+#ifndef TL_MALLOC
+#define TL_MALLOC(size) malloc(size)
+#define TL_FREE(ptr) free(ptr)
+#endif
+
+static void tl__platform_copy(char *dst, size_t cap, const char *src) {
+    size_t n = src ? strlen(src) : 0;
+    if (n >= cap) n = cap - 1u;
+    if (n) memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+static bool tl__platform_grow(void **array, uint32_t *cap, size_t size, uint32_t need) {
+    uint32_t n = *cap ? *cap : 4u;
+    void *grown;
+    if (need <= *cap) return true;
+    while (n < need) n *= 2u;
+    grown = TL_MALLOC((size_t)n * size);
+    if (!grown) return false;
+    if (*cap) memcpy(grown, *array, (size_t)*cap * size);
+    TL_FREE(*array);
+    *array = grown;
+    *cap = n;
+    return true;
+}
+#endif /* TL__PLATFORM_HELPERS */
+
 #if defined(TL_PLATFORM_IMPL) && !defined(TL__PLATFORM_IMPLEMENTED)
 #define TL__PLATFORM_IMPLEMENTED
 /* Again here, for the usage block's order (include, define, include). */
@@ -531,8 +587,10 @@ struct tl_platform {
     tl__platform_services services;
     tl_platform_account **accounts;
     uint32_t account_count, account_cap, primary;
-    tl_platform_result result;
-    char message[TL__PLATFORM_MESSAGE_MAX + 1];
+    tl_platform_result result;                  /* the deployment's (initialization_result) */
+    tl_platform_result last;                    /* the last result met (tl_platform_last_*) */
+    int native_error;                           /* last's */
+    char message[TL__PLATFORM_MESSAGE_MAX + 1]; /* last's */
     uint32_t trace[TL__PLATFORM_TRACE_MAX], trace_count;
     bool started, module_started, teardown_due, in_callback, shut;
     bool pinned;     /* destroy refused (tl_platform_pin) */
@@ -541,43 +599,29 @@ struct tl_platform {
 
 /* --- names, messages, logging ------------------------------------------------------------------- */
 
-static const char *tl__platform_message(uint32_t item, int *level) {
-    switch (item) {
-#define TL__PLATFORM_LOG_CASE(id, lvl, message) \
-    case TL_PLATFORM_LOG_##id: *level = lvl; return message;
-        TL_PLATFORM_LOG_ITEMS(TL__PLATFORM_LOG_CASE)
-#undef TL__PLATFORM_LOG_CASE
-    default: *level = TL_LOG_LEVEL_ERROR; return "%s";
-    }
-}
+TL_LOG_TABLE_FN(tl__platform_log, TL_PLATFORM_LOG_ITEMS, TL_PLATFORM_LOG_BASE, TL__PLATFORM_MODULE)
+TL_RESULT_MESSAGE_FN(tl_platform_result_message, tl_platform_result, TL_PLATFORM_RESULTS)
 
-static void tl__platform_log(const tl_logger *logger, uint32_t item, ...) {
-    int level;
-    const char *fmt = tl__platform_message(item, &level);
-    va_list args;
-    if (level < TL_LOG_MIN_LEVEL) return;
-    va_start(args, item);
-    tl_logv_table(logger, level, TL__PLATFORM_MODULE, item, fmt, args);
-    va_end(args);
-}
-
-const char *tl_platform_code_message(tl_platform_code code) {
-    switch (code) {
-#define TL__PLATFORM_CODE_CASE(id, message) \
-    case TL_PLATFORM_##id: return message;
-        TL_PLATFORM_CODES(TL__PLATFORM_CODE_CASE)
-#undef TL__PLATFORM_CODE_CASE
-    case TL_PLATFORM_CODE_END_:
-    default: return "unknown result";
-    }
-}
-
-static tl_platform_result tl__platform_result(tl_platform_code code, int native_error) {
-    tl_platform_result r;
-    r.code = code;
-    r.message = tl_platform_code_message(code);
-    r.native_error = native_error;
+/* Records the last result met with its native error and message (NULL: the result's). */
+static tl_platform_result tl__platform_note(tl_platform *p, tl_platform_result r, int native,
+                                            const char *message) {
+    p->last = r;
+    p->native_error = native;
+    tl__platform_copy(p->message, sizeof p->message,
+                      message ? message : tl_platform_result_message(r));
     return r;
+}
+
+/* A call's result: kept as the last one, unless a module reported it already with its detail. */
+static tl_platform_result tl__platform_done(tl_platform *p, tl_platform_result r) {
+    return p->last == r && r != TL_PLATFORM_OK ? r : tl__platform_note(p, r, 0, NULL);
+}
+
+/* A call refused (logged, naming the call, with why) and noted as the last result. */
+static tl_platform_result tl__platform_refused(tl_platform *p, const char *call,
+                                               tl_platform_result r) {
+    tl__platform_log(&p->logger, TL_PLATFORM_LOG_REFUSED, call, tl_platform_result_message(r));
+    return tl__platform_note(p, r, 0, NULL);
 }
 
 const char *tl_platform_state_name(tl_platform_state state) {
@@ -641,44 +685,23 @@ uint32_t tl_platform_distribution_from_name(const char *name) {
     return TL_PLATFORM_DISTRIBUTION_NONE;
 }
 
-static void tl__platform_copy(char *dst, size_t cap, const char *src) {
-    size_t n = src ? strlen(src) : 0;
-    if (n >= cap) n = cap - 1u;
-    if (n) memcpy(dst, src, n);
-    dst[n] = '\0';
-}
-
-static bool tl__platform_grow(void **array, uint32_t *cap, size_t size, uint32_t need) {
-    uint32_t n = *cap ? *cap : 4u;
-    void *grown;
-    if (need <= *cap) return true;
-    while (n < need) n *= 2u;
-    grown = TL_MALLOC((size_t)n * size);
-    if (!grown) return false;
-    if (*cap) memcpy(grown, *array, (size_t)*cap * size);
-    TL_FREE(*array);
-    *array = grown;
-    *cap = n;
-    return true;
-}
-
 /* --- services and accounts ---------------------------------------------------------------------- */
 
-static bool tl__platform_services_add(tl_platform *p, tl__platform_services *s, uint32_t id,
-                                      void *service, const char *where) {
+static tl_platform_result tl__platform_services_add(tl_platform *p, tl__platform_services *s,
+                                                    uint32_t id, void *service, const char *where) {
     uint32_t i;
     for (i = 0; i < s->count; i++)
         if (s->items[i].id == id) {
             tl__platform_log(&p->logger, TL_PLATFORM_LOG_DUPLICATE_SERVICE, id, where);
-            return false;
+            return tl__platform_note(p, TL_PLATFORM_DUPLICATE, 0, NULL);
         }
     if (!tl__platform_grow((void **)&s->items, &s->cap, sizeof *s->items, s->count + 1u)) {
         tl__platform_log(&p->logger, TL_PLATFORM_LOG_OUT_OF_MEMORY, "service");
-        return false;
+        return tl__platform_note(p, TL_PLATFORM_OUT_OF_MEMORY, 0, NULL);
     }
     s->items[s->count].id = id;
     s->items[s->count++].service = service;
-    return true;
+    return tl__platform_note(p, TL_PLATFORM_OK, 0, NULL);
 }
 
 static bool tl__platform_services_find(const tl__platform_services *s, uint32_t id,
@@ -714,7 +737,14 @@ static bool tl__platform_registering(tl_platform *p, const char *what) {
     if (p && (p->state == TL_PLATFORM_STATE_INITIALIZING || p->refreshing)) return true;
     tl__platform_log(p ? &p->logger : NULL, TL_PLATFORM_LOG_REFUSED, what,
                      "only a module, while it initializes or refreshes");
+    if (p) tl__platform_note(p, TL_PLATFORM_REFUSED, 0, NULL);
     return false;
+}
+
+/* A call's failure without a platform to keep it in (logged, naming the call). */
+static tl_platform_result tl__platform_no_platform(const char *call) {
+    tl__platform_log(NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT, call);
+    return TL_PLATFORM_INVALID_ARGUMENT;
 }
 
 static void tl__platform_publish_account(tl_platform *p, tl_platform_account *account) {
@@ -726,8 +756,9 @@ static void tl__platform_publish_account(tl_platform *p, tl_platform_account *ac
     p->in_callback = was;
 }
 
-bool tl_platform_add_service(tl_platform *p, uint32_t id, void *service) {
-    if (!tl__platform_registering(p, "tl_platform_add_service")) return false;
+tl_platform_result tl_platform_add_service(tl_platform *p, uint32_t id, void *service) {
+    if (!p) return tl__platform_no_platform("tl_platform_add_service");
+    if (!tl__platform_registering(p, "tl_platform_add_service")) return TL_PLATFORM_REFUSED;
     return tl__platform_services_add(p, &p->services, id, service, "");
 }
 
@@ -755,46 +786,51 @@ tl_platform_account *tl_platform_add_account(tl_platform *p, const char *id, con
     return account;
 }
 
-bool tl_platform_set_account_state(tl_platform_account *account, tl_platform_account_state state) {
+tl_platform_result tl_platform_set_account_state(tl_platform_account *account,
+                                                 tl_platform_account_state state) {
     tl_platform *p = account ? account->platform : NULL;
     uint32_t was;
-    if (!p || (uint32_t)state >= (uint32_t)TL_PLATFORM_ACCOUNT_STATE_END_) {
-        tl__platform_log(p ? &p->logger : NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT,
+    if (!p) return tl__platform_no_platform("tl_platform_set_account_state");
+    if ((uint32_t)state >= (uint32_t)TL_PLATFORM_ACCOUNT_STATE_END_) {
+        tl__platform_log(&p->logger, TL_PLATFORM_LOG_INVALID_ARGUMENT,
                          "tl_platform_set_account_state");
-        return false;
+        return tl__platform_note(p, TL_PLATFORM_INVALID_ARGUMENT, 0, NULL);
     }
     if (p->state != TL_PLATFORM_STATE_READY && p->state != TL_PLATFORM_STATE_INITIALIZING)
-        return false;
-    if (account->state == (uint32_t)state) return true;
+        return tl__platform_refused(p, "tl_platform_set_account_state", TL_PLATFORM_NOT_READY);
+    if (account->state == (uint32_t)state) return tl__platform_note(p, TL_PLATFORM_OK, 0, NULL);
     was = account->state;
     account->state = (uint32_t)state;
     tl__platform_log(&p->logger, TL_PLATFORM_LOG_ACCOUNT_STATE, account->id,
                      tl_platform_account_state_name((tl_platform_account_state)was),
                      tl_platform_account_state_name(state));
     if (p->state == TL_PLATFORM_STATE_READY) tl__platform_publish_account(p, account);
-    return true;
+    return tl__platform_note(p, TL_PLATFORM_OK, 0, NULL);
 }
 
 tl_platform_account_state tl_platform_account_state_of(const tl_platform_account *account) {
     return account ? (tl_platform_account_state)account->state : TL_PLATFORM_ACCOUNT_SIGNED_OUT;
 }
 
-bool tl_platform_set_primary_account(tl_platform *p, tl_platform_account *account) {
+tl_platform_result tl_platform_set_primary_account(tl_platform *p, tl_platform_account *account) {
     uint32_t i;
-    if (!tl__platform_registering(p, "tl_platform_set_primary_account")) return false;
+    if (!p) return tl__platform_no_platform("tl_platform_set_primary_account");
+    if (!tl__platform_registering(p, "tl_platform_set_primary_account")) return TL_PLATFORM_REFUSED;
     for (i = 0; i < p->account_count; i++)
         if (p->accounts[i] == account) {
             p->primary = i;
-            return true;
+            return tl__platform_note(p, TL_PLATFORM_OK, 0, NULL);
         }
     tl__platform_log(&p->logger, TL_PLATFORM_LOG_INVALID_ARGUMENT,
-                     "tl_platform_set_primary_account");
-    return false;
+                     "tl_platform_set_primary_account (not an account of this platform)");
+    return tl__platform_note(p, TL_PLATFORM_INVALID_ARGUMENT, 0, NULL);
 }
 
-bool tl_platform_account_add_service(tl_platform_account *account, uint32_t id, void *service) {
-    if (!account || !tl__platform_registering(account->platform, "tl_platform_account_add_service"))
-        return false;
+tl_platform_result tl_platform_account_add_service(tl_platform_account *account, uint32_t id,
+                                                   void *service) {
+    if (!account) return tl__platform_no_platform("tl_platform_account_add_service");
+    if (!tl__platform_registering(account->platform, "tl_platform_account_add_service"))
+        return TL_PLATFORM_REFUSED;
     return tl__platform_services_add(account->platform, &account->services, id, service,
                                      " on this account");
 }
@@ -890,41 +926,35 @@ static void tl__platform_ready_now(tl_platform *p) {
     char trace[160];
     tl__platform_enter(p, TL_PLATFORM_STATE_READY);
     p->capabilities = p->modules[p->module].capabilities;
-    p->result = tl__platform_result(TL_PLATFORM_OK, 0);
+    p->result = tl__platform_note(p, TL_PLATFORM_OK, 0, NULL);
     tl__platform_log(&p->logger, TL_PLATFORM_LOG_READY, tl_platform_marker_name(p->platform),
                      tl_platform_distribution_name(p->distribution), tl__platform_module_name(p),
                      tl__platform_trace(p, trace, sizeof trace));
     tl__platform_publish(p);
 }
 
-/* Settles as FAILED with r (its message copied): what the module made is shut down and dropped. */
+/* Settles as FAILED with r (its detail, a module's report or the result's message, noted as the
+   last result): what the module made is shut down and dropped. */
 static void tl__platform_fail(tl_platform *p, tl_platform_result r) {
     char trace[160];
-    tl__platform_copy(p->message, sizeof p->message,
-                      r.message ? r.message : tl_platform_code_message(r.code));
-    p->result.code = r.code == TL_PLATFORM_OK || r.code == TL_PLATFORM_PENDING
-                         ? TL_PLATFORM_INITIALIZATION_FAILED
-                         : r.code;
-    p->result.message = p->message;
-    p->result.native_error = r.native_error;
+    if (r == TL_PLATFORM_OK || r == TL_PLATFORM_PENDING) r = TL_PLATFORM_INITIALIZATION_FAILED;
+    p->result = tl__platform_done(p, r);
     tl__platform_call_shutdown(p);
     tl__platform_clear(p);
     tl__platform_enter(p, TL_PLATFORM_STATE_FAILED);
     tl__platform_log(&p->logger, TL_PLATFORM_LOG_FAILED, tl_platform_marker_name(p->platform),
-                     tl_platform_distribution_name(p->distribution), p->message,
-                     p->result.native_error, tl__platform_trace(p, trace, sizeof trace));
+                     tl_platform_distribution_name(p->distribution), p->message, p->native_error,
+                     tl__platform_trace(p, trace, sizeof trace));
     tl__platform_publish(p);
 }
 
 /* What the module's init or poll answered. */
 static void tl__platform_settle(tl_platform *p, tl_platform_result r) {
-    if (r.code == TL_PLATFORM_OK) tl__platform_ready_now(p);
-    else if (r.code != TL_PLATFORM_PENDING) tl__platform_fail(p, r);
-    else if (!p->modules[p->module].poll) {
-        r.message = "the module's init is pending but it has no poll";
-        r.code = TL_PLATFORM_INITIALIZATION_FAILED;
-        tl__platform_fail(p, r);
-    }
+    if (r == TL_PLATFORM_OK) tl__platform_ready_now(p);
+    else if (r != TL_PLATFORM_PENDING) tl__platform_fail(p, r);
+    else if (!p->modules[p->module].poll)
+        tl__platform_fail(p, tl__platform_note(p, TL_PLATFORM_INITIALIZATION_FAILED, 0,
+                                               "the module's init is pending but it has no poll"));
 }
 
 /* --- deployment --------------------------------------------------------------------------------- */
@@ -1022,11 +1052,9 @@ static bool tl__platform_find_module(const tl_platform *p, uint32_t platform, ui
 
 static void tl__platform_unsupported(tl_platform *p, const char *why) {
     char text[TL__PLATFORM_MESSAGE_MAX + 1];
-    tl_platform_result r = tl__platform_result(TL_PLATFORM_UNSUPPORTED, 0);
     snprintf(text, sizeof text, "%s: %s/%s", why, tl_platform_marker_name(p->platform),
              tl_platform_distribution_name(p->distribution));
-    r.message = text;
-    tl__platform_fail(p, r);
+    tl__platform_fail(p, tl__platform_note(p, TL_PLATFORM_UNSUPPORTED, 0, text));
 }
 
 /* A deployment from the start, as far as it goes now: settled, or initializing (pending). */
@@ -1036,7 +1064,7 @@ static void tl__platform_deploy(tl_platform *p) {
     p->started = true;
     p->trace_count = 0;
     p->platform = p->distribution = 0;
-    p->result = tl__platform_result(TL_PLATFORM_OK, 0);
+    p->result = tl__platform_note(p, TL_PLATFORM_OK, 0, NULL);
     tl__platform_enter(p, TL_PLATFORM_STATE_UNINITIALIZED);
     tl__platform_enter(p, TL_PLATFORM_STATE_RESOLVING_PLATFORM);
     p->platform = p->build_platform;
@@ -1064,6 +1092,7 @@ static void tl__platform_deploy(tl_platform *p) {
 static void tl__platform_poll(tl_platform *p) {
     const tl_platform_module *m = &p->modules[p->module];
     tl_platform_result r;
+    tl__platform_note(p, TL_PLATFORM_OK, 0, NULL); /* what the module reports now is this poll's */
     p->in_callback = true;
     r = m->poll(m->ctx, p);
     p->in_callback = false;
@@ -1100,96 +1129,104 @@ void tl_platform_on_update(void *platform, float seconds) {
 }
 
 tl_platform_result tl_platform_retry(tl_platform *p) {
-    if (!p) return tl__platform_result(TL_PLATFORM_INVALID_ARGUMENT, 0);
+    if (!p) {
+        tl__platform_log(NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT, "tl_platform_retry");
+        return TL_PLATFORM_INVALID_ARGUMENT;
+    }
     if (tl__platform_refuse(p, "tl_platform_retry"))
-        return tl__platform_result(TL_PLATFORM_REFUSED, 0);
-    if (p->state != TL_PLATFORM_STATE_FAILED) return tl__platform_result(TL_PLATFORM_NOT_FAILED, 0);
+        return tl__platform_note(p, TL_PLATFORM_REFUSED, 0, NULL);
+    if (p->state != TL_PLATFORM_STATE_FAILED)
+        return tl__platform_refused(p, "tl_platform_retry", TL_PLATFORM_NOT_FAILED);
     if (p->teardown_due) tl__platform_teardown(p);
-    tl__platform_deploy(p);
-    if (p->state == TL_PLATFORM_STATE_READY) return p->result;
-    if (p->state == TL_PLATFORM_STATE_INITIALIZING)
-        return tl__platform_result(TL_PLATFORM_PENDING, 0);
-    return p->result;
+    tl__platform_deploy(p); /* notes its outcome: ready, pending (OK so far) or failed */
+    return p->state == TL_PLATFORM_STATE_INITIALIZING ? TL_PLATFORM_PENDING : p->result;
 }
 
 tl_platform_result tl_platform_refresh_accounts(tl_platform *p) {
     const tl_platform_module *m;
     tl_platform_result r;
-    if (!p) return tl__platform_result(TL_PLATFORM_INVALID_ARGUMENT, 0);
+    if (!p) {
+        tl__platform_log(NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT, "tl_platform_refresh_accounts");
+        return TL_PLATFORM_INVALID_ARGUMENT;
+    }
     if (tl__platform_refuse(p, "tl_platform_refresh_accounts"))
-        return tl__platform_result(TL_PLATFORM_REFUSED, 0);
-    if (!tl__platform_ready(p)) return tl__platform_result(TL_PLATFORM_NOT_READY, 0);
+        return tl__platform_note(p, TL_PLATFORM_REFUSED, 0, NULL);
+    if (!tl__platform_ready(p))
+        return tl__platform_refused(p, "tl_platform_refresh_accounts", TL_PLATFORM_NOT_READY);
     m = &p->modules[p->module];
-    if (!m->refresh) return tl__platform_result(TL_PLATFORM_OK, 0);
+    tl__platform_note(p, TL_PLATFORM_OK, 0, NULL);
+    if (!m->refresh) return TL_PLATFORM_OK;
     p->refreshing = p->in_callback = true;
     r = m->refresh(m->ctx, p);
     p->refreshing = p->in_callback = false;
-    return r;
+    return tl__platform_done(p, r); /* the module logs its own failure */
 }
 
 /* Development builds: what a module's report or its servers' loss would do. */
 #if TL_PLATFORM_DEVELOPMENT
-bool tl_platform_simulate_loss(tl_platform *p) {
-    tl_platform_result reason = tl__platform_result(TL_PLATFORM_LOST, 0);
-    reason.message = "simulated platform loss (development build)";
-    return tl_platform_report_lost(p, reason);
+tl_platform_result tl_platform_simulate_loss(tl_platform *p) {
+    return tl_platform_report_lost(p, 0, "simulated platform loss (development build)");
 }
 
-bool tl_platform_simulate_server_loss(tl_platform *p, bool lost) {
+tl_platform_result tl_platform_simulate_server_loss(tl_platform *p, bool lost) {
     uint32_t i, from = lost ? TL_PLATFORM_ACCOUNT_SIGNED_IN : TL_PLATFORM_ACCOUNT_SUSPENDED;
-    if (!tl__platform_ready(p)) return false;
+    if (!p) return tl__platform_no_platform("tl_platform_simulate_server_loss");
+    if (!tl__platform_ready(p))
+        return tl__platform_refused(p, "tl_platform_simulate_server_loss", TL_PLATFORM_NOT_READY);
     for (i = 0; i < p->account_count; i++)
         if (p->accounts[i]->state == from)
             (void)tl_platform_set_account_state(p->accounts[i],
                                                 lost ? TL_PLATFORM_ACCOUNT_SUSPENDED
                                                      : TL_PLATFORM_ACCOUNT_SIGNED_IN);
-    return true;
+    return tl__platform_note(p, TL_PLATFORM_OK, 0, NULL);
 }
 #else
-bool tl_platform_simulate_loss(tl_platform *p) {
+tl_platform_result tl_platform_simulate_loss(tl_platform *p) {
     tl__platform_log(p ? &p->logger : NULL, TL_PLATFORM_LOG_REFUSED, "tl_platform_simulate_loss",
                      "development builds only");
-    return false;
+    return p ? tl__platform_note(p, TL_PLATFORM_REFUSED, 0, NULL) : TL_PLATFORM_REFUSED;
 }
 
-bool tl_platform_simulate_server_loss(tl_platform *p, bool lost) {
+tl_platform_result tl_platform_simulate_server_loss(tl_platform *p, bool lost) {
     (void)lost;
     tl__platform_log(p ? &p->logger : NULL, TL_PLATFORM_LOG_REFUSED,
                      "tl_platform_simulate_server_loss", "development builds only");
-    return false;
+    return p ? tl__platform_note(p, TL_PLATFORM_REFUSED, 0, NULL) : TL_PLATFORM_REFUSED;
 }
 #endif
 
-bool tl_platform_report_lost(tl_platform *p, tl_platform_result reason) {
-    if (!tl__platform_ready(p)) return false;
-    tl__platform_copy(p->message, sizeof p->message,
-                      reason.message ? reason.message : "the platform went away");
-    p->result.code = TL_PLATFORM_LOST;
-    p->result.message = p->message;
-    p->result.native_error = reason.native_error;
+tl_platform_result tl_platform_report_lost(tl_platform *p, int native_error, const char *message) {
+    if (!p) {
+        tl__platform_log(NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT, "tl_platform_report_lost");
+        return TL_PLATFORM_INVALID_ARGUMENT;
+    }
+    if (!tl__platform_ready(p))
+        return tl__platform_refused(p, "tl_platform_report_lost", TL_PLATFORM_NOT_READY);
+    p->result = tl__platform_note(p, TL_PLATFORM_LOST, native_error,
+                                  message ? message : "the platform went away");
     p->teardown_due = true;
     p->trace_count = 0;
     tl__platform_enter(p, TL_PLATFORM_STATE_FAILED);
     tl__platform_log(&p->logger, TL_PLATFORM_LOG_LOST, tl_platform_marker_name(p->platform),
-                     tl_platform_distribution_name(p->distribution), p->message,
-                     p->result.native_error);
+                     tl_platform_distribution_name(p->distribution), p->message, p->native_error);
     tl__platform_publish(p);
-    return true;
+    return TL_PLATFORM_OK;
 }
 
 /* --- registry and lifetime ---------------------------------------------------------------------- */
 
-bool tl_platform_register_module(tl_platform *p, const tl_platform_module *module) {
+tl_platform_result tl_platform_register_module(tl_platform *p, const tl_platform_module *module) {
     uint32_t existing;
-    if (!p || !module || !module->init) {
-        tl__platform_log(p ? &p->logger : NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT,
+    if (!p) return tl__platform_no_platform("tl_platform_register_module");
+    if (!module || !module->init) {
+        tl__platform_log(&p->logger, TL_PLATFORM_LOG_INVALID_ARGUMENT,
                          "tl_platform_register_module (init is required)");
-        return false;
+        return tl__platform_note(p, TL_PLATFORM_INVALID_ARGUMENT, 0, NULL);
     }
     if (p->shut || (p->started && p->state != TL_PLATFORM_STATE_FAILED)) {
         tl__platform_log(&p->logger, TL_PLATFORM_LOG_REFUSED, "tl_platform_register_module",
                          "only before deployment or while failed");
-        return false;
+        return tl__platform_note(p, TL_PLATFORM_REFUSED, 0, NULL);
     }
     if (tl__platform_find_module(p, module->platform, module->distribution, &existing)) {
         tl__platform_log(&p->logger, TL_PLATFORM_LOG_DUPLICATE_MODULE,
@@ -1197,27 +1234,27 @@ bool tl_platform_register_module(tl_platform *p, const tl_platform_module *modul
                          tl_platform_marker_name(module->platform),
                          tl_platform_distribution_name(module->distribution),
                          p->modules[existing].name ? p->modules[existing].name : "module");
-        return false;
+        return tl__platform_note(p, TL_PLATFORM_DUPLICATE, 0, NULL);
     }
     if (!tl__platform_grow((void **)&p->modules, &p->module_cap, sizeof *p->modules,
                            p->module_count + 1u)) {
         tl__platform_log(&p->logger, TL_PLATFORM_LOG_OUT_OF_MEMORY, "module");
-        return false;
+        return tl__platform_note(p, TL_PLATFORM_OUT_OF_MEMORY, 0, NULL);
     }
     p->modules[p->module_count++] = *module;
-    return true;
+    return tl__platform_note(p, TL_PLATFORM_OK, 0, NULL);
 }
 
-bool tl_platform_set_distribution_override(tl_platform *p, const char *name) {
-    if (!p) return false;
+tl_platform_result tl_platform_set_distribution_override(tl_platform *p, const char *name) {
+    if (!p) return tl__platform_no_platform("tl_platform_set_distribution_override");
     if (p->started) {
         tl__platform_log(&p->logger, TL_PLATFORM_LOG_REFUSED,
                          "tl_platform_set_distribution_override", "deployment has started");
-        return false;
+        return tl__platform_note(p, TL_PLATFORM_REFUSED, 0, NULL);
     }
     p->has_code_override = name != NULL;
     tl__platform_copy(p->code_override, sizeof p->code_override, name);
-    return true;
+    return tl__platform_note(p, TL_PLATFORM_OK, 0, NULL);
 }
 
 /* Development builds: `-threadlink-platform-distribution <name>` (or the seed's
@@ -1263,7 +1300,7 @@ static bool tl__platform_configure(tl_platform *p, const tl_platform_desc *desc)
             memcpy(p->allowed, desc->allowed, (size_t)desc->allowed_count * sizeof *p->allowed);
     }
     for (i = 0; i < desc->module_count; i++)
-        if (!tl_platform_register_module(p, &desc->modules[i])) return false;
+        if (tl_platform_register_module(p, &desc->modules[i]) != TL_PLATFORM_OK) return false;
     tl__platform_read_arguments(p, desc->argc, desc->argv);
     return true;
 }
@@ -1291,7 +1328,7 @@ tl_platform *tl_platform_create(const tl_platform_desc *desc) {
         return NULL;
     }
     memset(p, 0, sizeof *p);
-    p->result = tl__platform_result(TL_PLATFORM_OK, 0);
+    p->result = tl__platform_note(p, TL_PLATFORM_OK, 0, NULL);
     if (!tl__platform_configure(p, desc)) {
         tl__platform_free(p);
         return NULL;
@@ -1330,7 +1367,14 @@ tl_platform_state tl_platform_state_of(const tl_platform *p) {
     return p ? (tl_platform_state)p->state : TL_PLATFORM_STATE_UNINITIALIZED;
 }
 tl_platform_result tl_platform_initialization_result(const tl_platform *p) {
-    return p ? p->result : tl__platform_result(TL_PLATFORM_INVALID_ARGUMENT, 0);
+    return p ? p->result : TL_PLATFORM_INVALID_ARGUMENT;
+}
+tl_platform_result tl_platform_last_result(const tl_platform *p) {
+    return p ? p->last : TL_PLATFORM_INVALID_ARGUMENT;
+}
+int tl_platform_last_native_error(const tl_platform *p) { return p ? p->native_error : 0; }
+const char *tl_platform_last_message(const tl_platform *p) {
+    return p ? p->message : tl_platform_result_message(TL_PLATFORM_INVALID_ARGUMENT);
 }
 uint32_t tl_platform_active_platform(const tl_platform *p) { return p ? p->platform : 0; }
 uint32_t tl_platform_active_distribution(const tl_platform *p) { return p ? p->distribution : 0; }
@@ -1339,23 +1383,34 @@ uint32_t tl_platform_active_distribution(const tl_platform *p) { return p ? p->d
 
 tl_platform_result tl_platform_achievement_unlock(const tl_platform_achievements *s,
                                                   const char *id) {
-    if (!s || !s->unlock) return tl__platform_result(TL_PLATFORM_INVALID_ARGUMENT, 0);
+    if (!s || !s->unlock) {
+        tl__platform_log(NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT, "tl_platform_achievement_unlock");
+        return TL_PLATFORM_INVALID_ARGUMENT;
+    }
     return s->unlock(s->self, id);
 }
 tl_platform_result tl_platform_achievement_progress(const tl_platform_achievements *s,
                                                     const char *id, uint32_t current,
                                                     uint32_t target) {
-    if (!s || !s->progress) return tl__platform_result(TL_PLATFORM_INVALID_ARGUMENT, 0);
+    if (!s || !s->progress) {
+        tl__platform_log(NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT,
+                         "tl_platform_achievement_progress");
+        return TL_PLATFORM_INVALID_ARGUMENT;
+    }
     return s->progress(s->self, id, current, target);
 }
 tl_platform_result tl_platform_achievement_get(const tl_platform_achievements *s, const char *id,
                                                tl_platform_achievement *out) {
-    if (!s || !s->get || !out) return tl__platform_result(TL_PLATFORM_INVALID_ARGUMENT, 0);
+    if (!s || !s->get || !out) {
+        tl__platform_log(NULL, TL_PLATFORM_LOG_INVALID_ARGUMENT, "tl_platform_achievement_get");
+        return TL_PLATFORM_INVALID_ARGUMENT;
+    }
     return s->get(s->self, id, out);
 }
 
-tl_platform_result tl_platform_result_make(tl_platform_code code, int native_error) {
-    return tl__platform_result(code, native_error);
+tl_platform_result tl_platform_report(tl_platform *p, tl_platform_result result, int native_error,
+                                      const char *message) {
+    return p ? tl__platform_note(p, result, native_error, message) : result;
 }
 const tl_logger *tl_platform_logger(const tl_platform *p) { return p ? &p->logger : NULL; }
 uint32_t tl_platform_build_marker(const tl_platform *p) { return p ? p->build_platform : 0u; }

@@ -31,6 +31,12 @@
    failed commit leaves the previous table, in the store and in memory. Capabilities: accounts,
    local saves, save transactions, achievements. Init fails (STORAGE, INITIALIZATION_FAILED)
    when the store cannot be opened or the achievements save has no intact generation.
+
+   ERRORS
+   ------
+   platform.h's: tl_platform_register_local and the achievements return tl_platform_result; a
+   store's failure is STORAGE, its message and errno reported to the platform
+   (tl_platform_last_message, tl_platform_last_native_error) and logged. docs/errors.md.
 */
 #if defined(TL_IMPLEMENTATION) && !defined(TL_PLATFORM_LOCAL_IMPL)
 #define TL_PLATFORM_LOCAL_IMPL
@@ -70,9 +76,10 @@ typedef struct tl_platform_local_desc {
 } tl_platform_local_desc;
 
 /* Registers the Local module for (platform_marker, Local); 0: the platform's (desc.platform, else
-   the build's). Strings copied. */
-TL_API bool tl_platform_register_local(tl_platform *platform, uint32_t platform_marker,
-                                       const tl_platform_local_desc *desc);
+   the build's). Strings copied. INVALID_ARGUMENT without a root, or register_module's result. */
+TL_API tl_platform_result tl_platform_register_local(tl_platform *platform,
+                                                     uint32_t platform_marker,
+                                                     const tl_platform_local_desc *desc);
 
 #ifdef __cplusplus
 }
@@ -83,7 +90,9 @@ TL_API bool tl_platform_register_local(tl_platform *platform, uint32_t platform_
 #if defined(TL_PLATFORM_LOCAL_IMPL) && !defined(TL__PLATFORM_LOCAL_IMPLEMENTED)
 #define TL__PLATFORM_LOCAL_IMPLEMENTED
 /* Again: a file that included this header before defining TL_IMPLEMENTATION reaches the
-   implementations of the two services it runs on here. */
+   implementations of the two services it runs on here; and platform.h's string and array
+   helpers (tl__platform_copy, tl__platform_grow) in any case. */
+#define TL__PLATFORM_HELPERS
 #include "platform.h"
 #include "save.h"
 #include <stdio.h>
@@ -102,27 +111,6 @@ TL_LOG_TABLE_FN(tl__local_log, TL_PLATFORM_LOCAL_LOG_ITEMS, TL_PLATFORM_LOCAL_LO
 
 #define TL__LOCAL_NAME_MAX 63
 
-static void tl__local_copy(char *dst, size_t cap, const char *src) {
-    size_t n = src ? strlen(src) : 0;
-    if (n >= cap) n = cap - 1u;
-    if (n) memcpy(dst, src, n);
-    dst[n] = '\0';
-}
-
-static bool tl__local_grow(void **array, uint32_t *cap, size_t size, uint32_t need) {
-    uint32_t n = *cap ? *cap : 4u;
-    void *grown;
-    if (need <= *cap) return true;
-    while (n < need) n *= 2u;
-    grown = TL_MALLOC((size_t)n * size);
-    if (!grown) return false;
-    if (*cap) memcpy(grown, *array, (size_t)*cap * size);
-    TL_FREE(*array);
-    *array = grown;
-    *cap = n;
-    return true;
-}
-
 /* --- the Local module ----------------------------------------------------------------------------
    The achievements table is one file ("table") of one save, rewritten whole by each change:
        tlach 1
@@ -139,6 +127,7 @@ typedef struct tl__local {
     char account_name[TL__LOCAL_NAME_MAX + 1];
     char save_id[TL_SAVE_ID_MAX + 1];
     tl_logger logger;
+    tl_platform *platform; /* the one initialising us: failures' detail goes there */
     tl_save_store *store;
     tl_platform_achievement *entries;
     uint32_t count, cap;
@@ -146,11 +135,17 @@ typedef struct tl__local {
     char root[1]; /* allocated to the root's length */
 } tl__local;
 
-static tl_platform_result tl__local_storage(tl__local *local, tl_save_result s) {
-    tl_platform_result r = tl_platform_result_make(TL_PLATFORM_STORAGE, s.native_error);
-    r.message = s.message;
-    tl__local_log(&local->logger, TL_PLATFORM_LOCAL_LOG_STORAGE, local->save_id, s.message);
+/* A failure of the store (message: save.h's, or what is wrong with the table). */
+static tl_platform_result tl__local_storage(tl__local *local, const char *message, int native) {
+    tl_platform_result r =
+        tl_platform_report(local->platform, TL_PLATFORM_STORAGE, native, message);
+    tl__local_log(&local->logger, TL_PLATFORM_LOCAL_LOG_STORAGE, local->save_id, message);
     return r;
+}
+
+static tl_platform_result tl__local_store_failed(tl__local *local, tl_save_result s) {
+    return tl__local_storage(local, tl_save_result_message(s),
+                             tl_save_last_native_error(local->store));
 }
 
 static tl_platform_achievement *tl__local_find(tl__local *local, const char *id) {
@@ -190,8 +185,8 @@ static bool tl__local_parse_line(tl__local *local, const char **p, const char *l
         !tl__local_number(p, limit, '\n', &unlocked) || unlocked > 1)
         return false;
     e.unlocked = unlocked == 1;
-    if (!tl__local_grow((void **)&local->entries, &local->cap, sizeof *local->entries,
-                        local->count + 1u))
+    if (!tl__platform_grow((void **)&local->entries, &local->cap, sizeof *local->entries,
+                           local->count + 1u))
         return false;
     local->entries[local->count++] = e;
     return true;
@@ -213,16 +208,13 @@ static tl_platform_result tl__local_load(tl__local *local) {
     bool parsed;
     tl_save_result s =
         tl_save_read_alloc(local->store, local->save_id, TL__LOCAL_FILE, &data, &size);
-    if (s.code == TL_SAVE_NOT_FOUND) return tl_platform_result_make(TL_PLATFORM_OK, 0);
-    if (s.code != TL_SAVE_OK) return tl__local_storage(local, s);
+    if (s == TL_SAVE_NOT_FOUND) return TL_PLATFORM_OK;
+    if (s != TL_SAVE_OK) return tl__local_store_failed(local, s);
     parsed = tl__local_parse(local, (const char *)data, size);
     tl_save_free(data);
-    if (parsed) return tl_platform_result_make(TL_PLATFORM_OK, 0);
+    if (parsed) return TL_PLATFORM_OK;
     local->count = 0;
-    s.code = TL_SAVE_CORRUPT;
-    s.message = "the achievements table is malformed";
-    s.native_error = 0;
-    return tl__local_storage(local, s);
+    return tl__local_storage(local, "the achievements table is malformed", 0);
 }
 
 /* Writes the whole table as one transaction of the store: all of it is published, or none. */
@@ -232,7 +224,7 @@ static tl_platform_result tl__local_commit(tl__local *local) {
     tl_save_txn txn;
     tl_save_result s;
     uint32_t i;
-    if (!text) return tl_platform_result_make(TL_PLATFORM_OUT_OF_MEMORY, 0);
+    if (!text) return TL_PLATFORM_OUT_OF_MEMORY;
     used = (size_t)snprintf(text, cap, "%s", TL__LOCAL_HEADER);
     for (i = 0; i < local->count; i++) {
         const tl_platform_achievement *e = &local->entries[i];
@@ -241,12 +233,11 @@ static tl_platform_result tl__local_commit(tl__local *local) {
                                  e->unlocked ? 1 : 0);
     }
     s = tl_save_begin(local->store, local->save_id, &txn);
-    if (s.code == TL_SAVE_OK) s = tl_save_txn_write(&txn, TL__LOCAL_FILE, text, used);
-    if (s.code == TL_SAVE_OK) s = tl_save_txn_commit(&txn);
+    if (s == TL_SAVE_OK) s = tl_save_txn_write(&txn, TL__LOCAL_FILE, text, used);
+    if (s == TL_SAVE_OK) s = tl_save_txn_commit(&txn);
     (void)tl_save_txn_discard(&txn);
     TL_FREE(text);
-    return s.code == TL_SAVE_OK ? tl_platform_result_make(TL_PLATFORM_OK, 0)
-                                : tl__local_storage(local, s);
+    return s == TL_SAVE_OK ? TL_PLATFORM_OK : tl__local_store_failed(local, s);
 }
 
 /* One change, committed; on failure the table in memory is as it was. */
@@ -255,16 +246,22 @@ static tl_platform_result tl__local_change(tl__local *local, const char *id, boo
     tl_platform_achievement *e, before;
     tl_platform_result r;
     bool added = false;
-    if (!id || !tl_save_id_valid(id) || (!unlock && target == 0))
-        return tl_platform_result_make(TL_PLATFORM_INVALID_ARGUMENT, 0);
-    if (!local->store) return tl_platform_result_make(TL_PLATFORM_NOT_READY, 0);
+    if (!id || !tl_save_id_valid(id) || (!unlock && target == 0)) {
+        tl__local_log(&local->logger, TL_PLATFORM_LOCAL_LOG_INVALID_ARGUMENT,
+                      unlock ? "achievement unlock (the id: a save.h id)"
+                             : "achievement progress (the id: a save.h id; a target above 0)");
+        return TL_PLATFORM_INVALID_ARGUMENT;
+    }
+    if (!local->store) return TL_PLATFORM_NOT_READY; /* only before init: no logger yet */
     if (!(e = tl__local_find(local, id))) {
-        if (!tl__local_grow((void **)&local->entries, &local->cap, sizeof *local->entries,
-                            local->count + 1u))
-            return tl_platform_result_make(TL_PLATFORM_OUT_OF_MEMORY, 0);
+        if (!tl__platform_grow((void **)&local->entries, &local->cap, sizeof *local->entries,
+                               local->count + 1u)) {
+            tl__local_log(&local->logger, TL_PLATFORM_LOCAL_LOG_OUT_OF_MEMORY, "achievements");
+            return TL_PLATFORM_OUT_OF_MEMORY;
+        }
         e = &local->entries[local->count++];
         memset(e, 0, sizeof *e);
-        tl__local_copy(e->id, sizeof e->id, id);
+        tl__platform_copy(e->id, sizeof e->id, id);
         added = true;
     }
     before = *e;
@@ -275,8 +272,8 @@ static tl_platform_result tl__local_change(tl__local *local, const char *id, boo
     if (unlock || current >= target) e->unlocked = true;
     if (!added && before.current == e->current && before.target == e->target &&
         before.unlocked == e->unlocked)
-        return tl_platform_result_make(TL_PLATFORM_OK, 0); /* nothing changed: nothing to commit */
-    if ((r = tl__local_commit(local)).code != TL_PLATFORM_OK) {
+        return TL_PLATFORM_OK; /* nothing changed: nothing to commit */
+    if ((r = tl__local_commit(local)) != TL_PLATFORM_OK) {
         if (added) local->count--;
         else *e = before;
     }
@@ -293,35 +290,36 @@ static tl_platform_result tl__local_progress(void *self, const char *id, uint32_
 static tl_platform_result tl__local_get(void *self, const char *id, tl_platform_achievement *out) {
     tl__local *local = (tl__local *)self;
     const tl_platform_achievement *e = id ? tl__local_find(local, id) : NULL;
-    if (!local->store) return tl_platform_result_make(TL_PLATFORM_NOT_READY, 0);
-    if (!e) return tl_platform_result_make(TL_PLATFORM_NOT_FOUND, 0);
+    if (!local->store) return TL_PLATFORM_NOT_READY;
+    if (!e) return TL_PLATFORM_NOT_FOUND;
     *out = *e;
-    return tl_platform_result_make(TL_PLATFORM_OK, 0);
+    return TL_PLATFORM_OK;
 }
 
 static tl_platform_result tl__local_init(void *ctx, tl_platform *p) {
     tl__local *local = (tl__local *)ctx;
     tl_save_store_desc desc;
+    tl_save_open_detail why;
     tl_platform_account *account;
     tl_platform_result r;
     const tl_logger *logger = tl_platform_logger(p); /* p is the platform initialising us */
+    local->platform = p;
     memset(&desc, 0, sizeof desc);
     if (logger) local->logger = *logger;
     desc.root = local->root;
     desc.io = local->io;
     desc.logger = local->logger;
-    if (!(local->store = tl_save_store_open(&desc))) {
-        r = tl_platform_result_make(TL_PLATFORM_INITIALIZATION_FAILED, 0);
-        r.message = "Local: the save store cannot be opened (logged above)";
-        return r;
+    if (!(local->store = tl_save_store_open(&desc, &why))) {
+        return tl_platform_report(p, TL_PLATFORM_INITIALIZATION_FAILED, why.native_error,
+                                  "Local: the save store cannot be opened (logged above)");
     }
-    if ((r = tl__local_load(local)).code != TL_PLATFORM_OK) return r;
+    if ((r = tl__local_load(local)) != TL_PLATFORM_OK) return r;
     account = tl_platform_add_account(p, "local", local->account_name);
-    if (!account ||
-        !tl_platform_account_add_service(account, TL_PLATFORM_SERVICE_SAVES, local->store) ||
-        !tl_platform_account_add_service(account, TL_PLATFORM_SERVICE_ACHIEVEMENTS,
-                                         &local->service))
-        return tl_platform_result_make(TL_PLATFORM_OUT_OF_MEMORY, 0);
+    if (!account) return TL_PLATFORM_OUT_OF_MEMORY; /* logged */
+    r = tl_platform_account_add_service(account, TL_PLATFORM_SERVICE_SAVES, local->store);
+    if (r == TL_PLATFORM_OK)
+        r = tl_platform_account_add_service(account, TL_PLATFORM_SERVICE_ACHIEVEMENTS,
+                                            &local->service);
     return r;
 }
 
@@ -337,9 +335,10 @@ static void tl__local_shutdown(void *ctx, tl_platform *p) {
 
 static void tl__local_release(void *ctx) { TL_FREE(ctx); }
 
-bool tl_platform_register_local(tl_platform *p, uint32_t platform_marker,
-                                const tl_platform_local_desc *desc) {
+tl_platform_result tl_platform_register_local(tl_platform *p, uint32_t platform_marker,
+                                              const tl_platform_local_desc *desc) {
     tl_platform_module module;
+    tl_platform_result r;
     tl__local *local;
     size_t root_len;
     const char *save_id =
@@ -348,19 +347,19 @@ bool tl_platform_register_local(tl_platform *p, uint32_t platform_marker,
         tl__local_log(
             tl_platform_logger(p), TL_PLATFORM_LOCAL_LOG_INVALID_ARGUMENT,
             "tl_platform_register_local (root is required; achievements_save must be a save id)");
-        return false;
+        return tl_platform_report(p, TL_PLATFORM_INVALID_ARGUMENT, 0, NULL);
     }
     root_len = strlen(desc->root);
     if (!(local = (tl__local *)TL_MALLOC(sizeof *local + root_len))) {
         tl__local_log(tl_platform_logger(p), TL_PLATFORM_LOCAL_LOG_OUT_OF_MEMORY, "Local module");
-        return false;
+        return tl_platform_report(p, TL_PLATFORM_OUT_OF_MEMORY, 0, NULL);
     }
     memset(local, 0, sizeof *local);
     memcpy(local->root, desc->root, root_len + 1u);
     local->io = desc->io;
-    tl__local_copy(local->account_name, sizeof local->account_name,
-                   desc->account_name ? desc->account_name : "Player");
-    tl__local_copy(local->save_id, sizeof local->save_id, save_id);
+    tl__platform_copy(local->account_name, sizeof local->account_name,
+                      desc->account_name ? desc->account_name : "Player");
+    tl__platform_copy(local->save_id, sizeof local->save_id, save_id);
     local->service.self = local;
     local->service.unlock = tl__local_unlock;
     local->service.progress = tl__local_progress;
@@ -375,11 +374,9 @@ bool tl_platform_register_local(tl_platform *p, uint32_t platform_marker,
     module.init = tl__local_init;
     module.shutdown = tl__local_shutdown;
     module.release = tl__local_release;
-    if (!tl_platform_register_module(p, &module)) {
-        TL_FREE(local);
-        return false;
-    }
-    return true;
+    r = tl_platform_register_module(p, &module); /* logged when it fails */
+    if (r != TL_PLATFORM_OK) TL_FREE(local);
+    return r;
 }
 
 #ifdef __cplusplus

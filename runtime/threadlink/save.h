@@ -40,15 +40,17 @@
        tl_save_store_desc desc;
        memset(&desc, 0, sizeof desc);              // zero: defaults (see tl_save_store_desc)
        desc.root = "saves";
-       tl_save_store *store = tl_save_store_open(&desc);   // NULL: the reason is logged
+       tl_save_open_detail why;
+       tl_save_store *store = tl_save_store_open(&desc, &why); // NULL: logged, why.result
 
        tl_save_txn txn;
        tl_save_result r = tl_save_begin(store, "slot-1", &txn);
-       if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "player", bytes, size);
-       if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "world", world, world_size);
-       if (r.code == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
+       if (r == TL_SAVE_OK) r = tl_save_txn_write(&txn, "player", bytes, size);
+       if (r == TL_SAVE_OK) r = tl_save_txn_write(&txn, "world", world, world_size);
+       if (r == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
        tl_save_txn_discard(&txn);                  // no-op after a commit; ends a failed one
-       if (r.code != TL_SAVE_OK) show_error(r.message, r.native_error);
+       if (r != TL_SAVE_OK)
+           show_error(tl_save_result_message(r), tl_save_last_native_error(store));
 
        size_t n;
        r = tl_save_read(store, "slot-1", "player", buf, sizeof buf, &n);
@@ -133,8 +135,8 @@
      a damaged slot. It removes only what it makes (gen0, gen1, next, and the earlier layout's
      current and previous), and its folders once they hold nothing else: a deleted save whose
      folder holds other files leaves them in it, without a generation (logged).
-   - Results never abort: {code, message (static, never NULL), native_error (errno on POSIX)}.
-     Failures are also logged with the save, the file and the path.
+   - Results never abort. Failures are logged once, where they are met, with the save, the file
+     and the path (a save or file that is not there, and a buffer too small, at the info level).
 
    NOT GUARANTEED
    --------------
@@ -151,6 +153,12 @@
      on Windows, give desc.io.
    - Reads while a save's files are changed behind the store's back: the first access verifies a
      generation; a later read that finds a wrong hash reports TL_SAVE_CORRUPT.
+
+   ERRORS
+   ------
+   A function that can fail returns tl_save_result (TL_SAVE_OK = 0, tl_save_result_message); the
+   store keeps it with the backend's errno (tl_save_last_result, tl_save_last_native_error).
+   tl_save_store_open returns NULL, the reason in its tl_save_open_detail. docs/errors.md.
 
    Main thread only, like the rest of the runtime.
 */
@@ -186,8 +194,7 @@ extern "C" {
 
 /* --- results ------------------------------------------------------------------------------------ */
 
-#define TL_SAVE_CODES(X) \
-    X(OK, "ok") \
+#define TL_SAVE_RESULTS(X) \
     X(INVALID_ARGUMENT, "invalid argument") \
     X(INVALID_ID, "invalid id: 1 to 64 characters of a-z 0-9 _ - . starting with a letter or " \
                   "digit, not ending in '.', without '..', not a device name") \
@@ -200,27 +207,25 @@ extern "C" {
     X(CORRUPT, "no intact generation of this save") \
     X(NO_SPACE, "no space left on the device") \
     X(IO, "input/output error") \
-    X(VAULT, "the vault could not be written or read (native_error holds the tl_vault_error)") \
+    X(VAULT, "the vault could not be written or read (tl_save_last_native_error holds vault.h's " \
+             "result)") \
     X(OUT_OF_MEMORY, "out of memory") \
     X(FOREIGN, "a link, a FIFO or a device is where the store keeps its own files: left alone")
 
-typedef enum tl_save_code {
-#define TL__SAVE_CODE_ENUM(id, message) TL_SAVE_##id,
-    TL_SAVE_CODES(TL__SAVE_CODE_ENUM) /* TL_SAVE_<id>, one per row from 0 */
-#undef TL__SAVE_CODE_ENUM
-    TL_SAVE_CODE_END_
-} tl_save_code;
-
-typedef struct tl_save_result {
-    tl_save_code code;   /* TL_SAVE_OK (0) on success */
-    const char *message; /* static text of the code, never NULL */
-    int native_error;    /* the backend's native error (errno), 0 when none */
+typedef enum tl_save_result {
+    TL_SAVE_OK = 0,
+#define TL__SAVE_RESULT_ENUM(id, message) TL_SAVE_##id,
+    TL_SAVE_RESULTS(TL__SAVE_RESULT_ENUM) /* TL_SAVE_<id>, one per row from 1 */
+#undef TL__SAVE_RESULT_ENUM
+    TL_SAVE_RESULT_END_
 } tl_save_result;
+
+TL_API const char *tl_save_result_message(tl_save_result result);
 
 /* --- diagnostics table (what is logged, beside the result) -------------------------------------- */
 
 #define TL_SAVE_LOG_ITEMS(X) \
-    X(OPEN_FAILED, TL_LOG_LEVEL_ERROR, "cannot open the save store %s: %s") \
+    X(OPEN_FAILED, TL_LOG_LEVEL_ERROR, "cannot open the save store %s: %s (native error %d)") \
     X(REFUSED, TL_LOG_LEVEL_ERROR, "%s: %s: %s") \
     X(IO_FAILED, TL_LOG_LEVEL_ERROR, "save %s: %s %s failed: %s (native error %d)") \
     X(FALLBACK, TL_LOG_LEVEL_WARNING, \
@@ -236,7 +241,9 @@ typedef struct tl_save_result {
     X(KEPT, TL_LOG_LEVEL_WARNING, "%s: holds files the store did not make: they and it stay") \
     X(UNDO_FAILED, TL_LOG_LEVEL_ERROR, \
       "save %s: the failed %s could not be undone on disk: %s (native error %d): this store " \
-      "reads the old generation, a reopened one may not")
+      "reads the old generation, a reopened one may not") \
+    X(NOT_FOUND, TL_LOG_LEVEL_INFO, "%s: %s: no such save or file") \
+    X(TOO_SMALL, TL_LOG_LEVEL_INFO, "%s: %s: %llu bytes, the buffer holds %llu")
 
 #define TL_SAVE_LOG_BASE 0x500u
 typedef enum tl_save_log_item {
@@ -358,7 +365,15 @@ typedef struct tl_save_info {
     bool from_previous; /* the newest generation is damaged: this is the previous one */
 } tl_save_info;
 
-TL_API tl_save_store *tl_save_store_open(const tl_save_store_desc *desc);
+/* Why tl_save_store_open made no store: it has no store to keep the reason in. */
+typedef struct tl_save_open_detail {
+    tl_save_result result; /* TL_SAVE_OK when the store was made */
+    int native_error;      /* the backend's native error (errno) of the call that failed, or 0 */
+} tl_save_open_detail;
+
+/* NULL on failure (logged); detail (may be NULL) says why. */
+TL_API tl_save_store *tl_save_store_open(const tl_save_store_desc *desc,
+                                         tl_save_open_detail *detail);
 /* Discards open transactions (a warning each) and frees the store. */
 TL_API void tl_save_store_close(tl_save_store *store);
 
@@ -372,7 +387,8 @@ TL_API tl_save_result tl_save_txn_write(tl_save_txn *txn, const char *file_id, c
 TL_API tl_save_result tl_save_txn_set_timestamp(tl_save_txn *txn, int64_t timestamp);
 /* Publishes the generation; the transaction ends whatever the outcome. */
 TL_API tl_save_result tl_save_txn_commit(tl_save_txn *txn);
-/* Ends the transaction without publishing; TL_SAVE_OK (nothing to do) on an ended one. */
+/* Ends the transaction without publishing; TL_SAVE_OK (nothing to do) on an ended one. It cannot
+   fail and leaves tl_save_last_result as the transaction's last call set it. */
 TL_API tl_save_result tl_save_txn_discard(tl_save_txn *txn);
 
 /* Reads a file of the published generation into buf. *size is the file's size, also when the
@@ -392,6 +408,16 @@ TL_API tl_save_result tl_save_stat(tl_save_store *store, const char *save_id, tl
 TL_API tl_save_result tl_save_list(tl_save_store *store, tl_save_info *out, size_t cap,
                                    size_t *count);
 
+/* The result of the store's last call that can fail (TL_SAVE_OK after a success), and the
+   backend's native error (errno) of its failure, 0 when none (or vault.h's result for
+   TL_SAVE_VAULT). A NULL store: TL_SAVE_INVALID_ARGUMENT and 0. */
+TL_API tl_save_result tl_save_last_result(const tl_save_store *store);
+TL_API int tl_save_last_native_error(const tl_save_store *store);
+/* Records a failure met outside the store on its behalf (glue.h's vault calls: TL_SAVE_VAULT with
+   vault.h's result as the native error), as the two above then tell; returns result. */
+TL_API tl_save_result tl_save_set_last_result(tl_save_store *store, tl_save_result result,
+                                              int native_error);
+
 /* The logger the store reports through (its desc's copy), for glue.h's vault calls. */
 TL_API const tl_logger *tl_save_store_logger(const tl_save_store *store);
 
@@ -401,7 +427,6 @@ TL_API const tl_logger *tl_save_store_logger(const tl_save_store *store);
 TL_API tl_save_result tl_save_pack_verify(const void *pack, size_t size, tl_save_info *info);
 
 TL_API bool tl_save_id_valid(const char *id);
-TL_API const char *tl_save_code_message(tl_save_code code);
 
 /* Slot file format (version 2; all integers of the header and the trailer little-endian):
      header, 32 bytes: "TLSAVE02", u64 generation (not 0), u64 body size,
@@ -507,31 +532,40 @@ struct tl_save_store {
     uint32_t slot_count;
     tl__save_cached *cache;
     uint32_t cache_count, cache_cap;
+    tl_save_result last_result; /* of the last public call (tl_save_last_result) */
+    int last_native;            /* its native error (tl_save_last_native_error) */
 };
 
 /* --- results and logging -------------------------------------------------------------------------- */
 
-const char *tl_save_code_message(tl_save_code code) {
-    static const char *const messages[] = {
-#define TL__SAVE_CODE_MESSAGE(id, message) message,
-        TL_SAVE_CODES(TL__SAVE_CODE_MESSAGE)
-#undef TL__SAVE_CODE_MESSAGE
-    };
-    unsigned index = (unsigned)code;
-    return index < sizeof messages / sizeof messages[0] ? messages[index] : "unknown result";
-}
+TL_RESULT_MESSAGE_FN(tl_save_result_message, tl_save_result, TL_SAVE_RESULTS)
 
-static tl_save_result tl__save_result(tl_save_code code, int native) {
-    tl_save_result r;
+/* A failure inside the store, with the backend's native error: the public calls return the code
+   and keep both in the store (tl__save_done). */
+typedef struct tl__save_status {
+    tl_save_result code;
+    int native;
+} tl__save_status;
+
+static tl__save_status tl__save_result(tl_save_result code, int native) {
+    tl__save_status r;
     r.code = code;
-    r.message = tl_save_code_message(code);
-    r.native_error = native;
+    r.native = native;
     return r;
 }
 
-static tl_save_result tl__save_ok(void) { return tl__save_result(TL_SAVE_OK, 0); }
+/* A public call's end: its status kept as the store's last result, its code returned. */
+static tl_save_result tl__save_done(tl_save_store *s, tl__save_status r) {
+    if (s) {
+        s->last_result = r.code;
+        s->last_native = r.native;
+    }
+    return r.code;
+}
 
-static tl_save_code tl__save_io_code(tl_save_io_status status) {
+static tl__save_status tl__save_ok(void) { return tl__save_result(TL_SAVE_OK, 0); }
+
+static tl_save_result tl__save_io_code(tl_save_io_status status) {
     switch (status) {
     case TL_SAVE_IO_OK: return TL_SAVE_OK;
     case TL_SAVE_IO_NOT_FOUND: return TL_SAVE_NOT_FOUND;
@@ -543,40 +577,31 @@ static tl_save_code tl__save_io_code(tl_save_io_status status) {
     }
 }
 
-static const char *tl__save_log_message(uint32_t item, int *level) {
-    switch (item) {
-#define TL__SAVE_LOG_CASE(id, lvl, message) \
-    case TL_SAVE_LOG_##id: *level = lvl; return message;
-        TL_SAVE_LOG_ITEMS(TL__SAVE_LOG_CASE)
-#undef TL__SAVE_LOG_CASE
-    default: *level = TL_LOG_LEVEL_ERROR; return "%s";
-    }
-}
-
-static void tl__save_log(const tl_logger *logger, uint32_t item, ...) {
-    int level;
-    const char *fmt = tl__save_log_message(item, &level);
-    va_list args;
-    if (level < TL_LOG_MIN_LEVEL) return;
-    va_start(args, item);
-    tl_logv_table(logger, level, "Save", item, fmt, args);
-    va_end(args);
-}
+TL_LOG_TABLE_FN(tl__save_log, TL_SAVE_LOG_ITEMS, TL_SAVE_LOG_BASE, "Save")
 
 /* Logs a failed backend operation and turns it into a result. */
-static tl_save_result tl__save_io_fail(const tl_save_store *s, const char *save, const char *op,
-                                       const char *path, tl_save_io_status status, int native) {
-    tl_save_code code = tl__save_io_code(status);
-    tl__save_log(&s->logger, TL_SAVE_LOG_IO_FAILED, save, op, path, tl_save_code_message(code),
+static tl__save_status tl__save_io_fail(const tl_save_store *s, const char *save, const char *op,
+                                        const char *path, tl_save_io_status status, int native) {
+    tl_save_result code = tl__save_io_code(status);
+    tl__save_log(&s->logger, TL_SAVE_LOG_IO_FAILED, save, op, path, tl_save_result_message(code),
                  native);
     return tl__save_result(code, native);
 }
 
-static tl_save_result tl__save_refuse(const tl_save_store *s, const char *call, const char *what,
-                                      tl_save_code code) {
+static tl__save_status tl__save_refuse(const tl_save_store *s, const char *call, const char *what,
+                                       tl_save_result code) {
     tl__save_log(s ? &s->logger : NULL, TL_SAVE_LOG_REFUSED, call, what ? what : "(null)",
-                 tl_save_code_message(code));
+                 tl_save_result_message(code));
     return tl__save_result(code, 0);
+}
+
+/* A save or a file that is not there: an answer more than a fault (a game asks before its first
+   save), so logged as information. */
+static const char *tl__save_path(tl_save_store *s, int k, const char *save, const char *name);
+static tl__save_status tl__save_missing(tl_save_store *s, const char *call, const char *save_id,
+                                        const char *file_id) {
+    tl__save_log(&s->logger, TL_SAVE_LOG_NOT_FOUND, call, tl__save_path(s, 0, save_id, file_id));
+    return tl__save_result(TL_SAVE_NOT_FOUND, 0);
 }
 
 /* --- ids ------------------------------------------------------------------------------------------- */
@@ -895,21 +920,21 @@ tl_save_result tl_save_pack_verify(const void *pack, size_t size, tl_save_info *
     tl__save_manifest m;
     const char *why;
     uint32_t i;
-    if (!pack && size) return tl__save_result(TL_SAVE_INVALID_ARGUMENT, 0);
+    if (!pack && size) return TL_SAVE_INVALID_ARGUMENT;
     if (size < TL__SAVE_HEADER_BYTES ||
         !tl__save_header_get(p, size - TL__SAVE_HEADER_BYTES, &generation, &body, &why) ||
         !tl__save_body_manifest(p, p + TL__SAVE_HEADER_BYTES, body, &m, &why))
-        return tl__save_result(TL_SAVE_CORRUPT, 0);
+        return TL_SAVE_CORRUPT;
     for (i = 0; i < m.count; i++) {
         const tl__save_entry *e = &m.entries[i];
         if (tl_hash64(p + TL__SAVE_HEADER_BYTES + e->offset, (size_t)e->size, 0) != e->hash) {
             tl__save_manifest_free(&m);
-            return tl__save_result(TL_SAVE_CORRUPT, 0);
+            return TL_SAVE_CORRUPT;
         }
     }
     if (info) tl__save_fill_info(info, &m);
     tl__save_manifest_free(&m);
-    return tl__save_ok();
+    return TL_SAVE_OK;
 }
 
 /* --- paths -------------------------------------------------------------------------------------------- */
@@ -1049,9 +1074,9 @@ static tl_save_io_status tl__save_hash_range(tl_save_store *s, void *f, uint64_t
 
 /* Reads and parses the manifest of the body at `base` (`size` bytes) of an open file; with a slot
    header, also checks the manifest against it. */
-static tl_save_code tl__save_read_manifest(tl_save_store *s, void *f, uint64_t base, uint64_t size,
-                                           const unsigned char *header, tl__save_manifest *m,
-                                           const char **why, int *native) {
+static tl_save_result tl__save_read_manifest(tl_save_store *s, void *f, uint64_t base,
+                                             uint64_t size, const unsigned char *header,
+                                             tl__save_manifest *m, const char **why, int *native) {
     unsigned char trailer[TL__SAVE_TRAILER_BYTES];
     uint64_t offset, length;
     char *text;
@@ -1087,8 +1112,8 @@ static tl_save_code tl__save_read_manifest(tl_save_store *s, void *f, uint64_t b
 }
 
 /* Reads a slot's header and its manifest (checked against each other) from an open file. */
-static tl_save_code tl__save_read_slot(tl_save_store *s, void *f, uint64_t size,
-                                       tl__save_manifest *m, const char **why, int *native) {
+static tl_save_result tl__save_read_slot(tl_save_store *s, void *f, uint64_t size,
+                                         tl__save_manifest *m, const char **why, int *native) {
     unsigned char header[TL__SAVE_HEADER_BYTES];
     uint64_t generation, body;
     tl_save_io_status st;
@@ -1110,13 +1135,13 @@ static tl_save_code tl__save_read_slot(tl_save_store *s, void *f, uint64_t size,
    was never written, and one whose header holds no generation was undone: TL_SAVE_NOT_FOUND; an
    empty one was truncated: TL_SAVE_CORRUPT). *number: its generation number when its header and
    manifest verify, good files or not; else 0. */
-static tl_save_code tl__save_load(tl_save_store *s, const char *save, int k, tl__save_manifest *m,
-                                  uint64_t *number, bool *exists, const char **why) {
+static tl_save_result tl__save_load(tl_save_store *s, const char *save, int k, tl__save_manifest *m,
+                                    uint64_t *number, bool *exists, const char **why) {
     void *f = NULL;
     uint64_t size = 0, hash;
     int native = 0;
     uint32_t i;
-    tl_save_code code;
+    tl_save_result code;
     tl_save_io_status st;
     memset(m, 0, sizeof *m);
     *number = 0;
@@ -1187,7 +1212,7 @@ static tl__save_cached *tl__save_cache_put(tl_save_store *s, const char *id,
 }
 
 /* The slot reads return when both were loaded with these results: the newer intact one. */
-static int tl__save_pick(const tl_save_code code[2], const tl__save_manifest m[2]) {
+static int tl__save_pick(const tl_save_result code[2], const tl__save_manifest m[2]) {
     if (code[0] == TL_SAVE_OK && code[1] == TL_SAVE_OK)
         return tl__save_newer(m[1].generation, m[0].generation) ? 1 : 0;
     if (code[0] == TL_SAVE_OK) return 0;
@@ -1196,8 +1221,8 @@ static int tl__save_pick(const tl_save_code code[2], const tl__save_manifest m[2
 
 /* Why no slot of a save verifies (both were read): NOT_FOUND (none written), FOREIGN (its folder
    is not one: a link, a file), else CORRUPT, logged. */
-static tl_save_code tl__save_unreadable(tl_save_store *s, const char *save,
-                                        const tl_save_code code[2], const char *const why[2]) {
+static tl_save_result tl__save_unreadable(tl_save_store *s, const char *save,
+                                          const tl_save_result code[2], const char *const why[2]) {
     int k = code[0] == TL_SAVE_NOT_FOUND ? 1 : 0;
     if (code[0] == TL_SAVE_NOT_FOUND && code[1] == TL_SAVE_NOT_FOUND) return TL_SAVE_NOT_FOUND;
     if (code[0] == TL_SAVE_FOREIGN && code[1] == TL_SAVE_FOREIGN) {
@@ -1208,14 +1233,15 @@ static tl_save_code tl__save_unreadable(tl_save_store *s, const char *save,
     return TL_SAVE_CORRUPT;
 }
 
-static bool tl__save_unsure(tl_save_code code) {
+static bool tl__save_unsure(tl_save_result code) {
     return code == TL_SAVE_IO || code == TL_SAVE_OUT_OF_MEMORY;
 }
 
 /* A slot the store could not read (an I/O error, no memory) is not a damaged one: the save cannot
    be read for now (logged), and nothing is cached, fallen back to or written over. */
-static tl_save_code tl__save_unread(tl_save_store *s, const char *save, const tl_save_code code[2],
-                                    tl__save_manifest m[2], const char *const why[2]) {
+static tl_save_result tl__save_unread(tl_save_store *s, const char *save,
+                                      const tl_save_result code[2], tl__save_manifest m[2],
+                                      const char *const why[2]) {
     int k = tl__save_unsure(code[0]) ? 0 : 1;
     if (code[0] == TL_SAVE_OK) tl__save_manifest_free(&m[0]);
     if (code[1] == TL_SAVE_OK) tl__save_manifest_free(&m[1]);
@@ -1227,11 +1253,11 @@ static tl_save_code tl__save_unread(tl_save_store *s, const char *save, const tl
 /* Finds the generation reads of a save return: the newer slot that verifies; when the other one
    is damaged and may be newer, the older one with a warning. *layout: what the folder holds (also
    when the result is not TL_SAVE_OK). */
-static tl_save_code tl__save_resolve(tl_save_store *s, const char *save, tl__save_cached **out,
-                                     tl__save_layout *layout) {
+static tl_save_result tl__save_resolve(tl_save_store *s, const char *save, tl__save_cached **out,
+                                       tl__save_layout *layout) {
     tl__save_manifest m[2];
     const char *why[2] = { "", "" };
-    tl_save_code code[2];
+    tl_save_result code[2];
     uint64_t number[2];
     int k, other;
     bool damaged_newer;
@@ -1260,7 +1286,9 @@ static tl_save_code tl__save_resolve(tl_save_store *s, const char *save, tl__sav
         tl__save_log(&s->logger, TL_SAVE_LOG_FALLBACK, save, why[other],
                      (unsigned long long)m[k].generation);
     *out = tl__save_cache_put(s, save, layout, damaged_newer, &m[k]);
-    return *out ? TL_SAVE_OK : TL_SAVE_OUT_OF_MEMORY;
+    if (*out) return TL_SAVE_OK;
+    tl__save_log(&s->logger, TL_SAVE_LOG_OUT_OF_MEMORY, "the store's cache of saves");
+    return TL_SAVE_OUT_OF_MEMORY;
 }
 
 /* --- POSIX backend --------------------------------------------------------------------------------- */
@@ -1723,7 +1751,7 @@ static bool tl__save_names_has(const tl__save_names *l, const char *name) {
 static void tl__save_cleanup_failed(tl_save_store *s, const char *path, tl_save_io_status st,
                                     int native) {
     tl__save_log(&s->logger, TL_SAVE_LOG_CLEANUP_FAILED, path,
-                 tl_save_code_message(tl__save_io_code(st)), native);
+                 tl_save_result_message(tl__save_io_code(st)), native);
 }
 
 /* What a cleanup step left, logged: a link or a special file (not followed), a folder holding
@@ -1856,7 +1884,7 @@ static void tl__save_cleanup_save(tl_save_store *s, const char *id) {
 }
 
 /* The root after a crash: interrupted deletes (`.deleted.*`) and every save folder. */
-static tl_save_result tl__save_cleanup(tl_save_store *s) {
+static tl__save_status tl__save_cleanup(tl_save_store *s) {
     tl__save_names names;
     int native = 0;
     size_t i;
@@ -1919,39 +1947,53 @@ static tl_save_store *tl__save_store_new(const tl_save_store_desc *desc) {
     return s;
 }
 
-tl_save_store *tl_save_store_open(const tl_save_store_desc *desc) {
+/* tl_save_store_open's failure: logged, told through its detail; NULL. */
+static tl_save_store *tl__save_open_failed(tl_save_open_detail *detail, tl_save_result result,
+                                           int native) {
+    if (detail) {
+        detail->result = result;
+        detail->native_error = native;
+    }
+    return NULL;
+}
+
+tl_save_store *tl_save_store_open(const tl_save_store_desc *desc, tl_save_open_detail *detail) {
     tl_save_store *s;
-    tl_save_result r;
+    tl__save_status r;
     int native = 0;
+    tl_save_io_status st;
     const tl_logger *logger = desc ? &desc->logger : NULL;
+    if (detail) memset(detail, 0, sizeof *detail);
     if (!desc || !desc->root || !desc->root[0]) {
-        tl__save_log(logger, TL_SAVE_LOG_OPEN_FAILED, "(no root)", "desc.root is required");
-        return NULL;
+        tl__save_log(logger, TL_SAVE_LOG_OPEN_FAILED, "(no root)", "desc.root is required", 0);
+        return tl__save_open_failed(detail, TL_SAVE_INVALID_ARGUMENT, 0);
     }
 #if defined(_WIN32)
     if (!tl__save_io_complete(&desc->io)) {
         tl__save_log(logger, TL_SAVE_LOG_OPEN_FAILED, desc->root,
-                     "no built-in backend on Windows: give desc.io (every member)");
-        return NULL;
+                     "no built-in backend on Windows: give desc.io (every member)", 0);
+        return tl__save_open_failed(detail, TL_SAVE_INVALID_ARGUMENT, 0);
     }
 #endif
     s = tl__save_store_new(desc);
     if (!s) {
         tl__save_log(logger, TL_SAVE_LOG_OUT_OF_MEMORY, "store");
-        return NULL;
+        return tl__save_open_failed(detail, TL_SAVE_OUT_OF_MEMORY, 0);
     }
-    if (s->io.open_root(s->io.user, s->root, &s->top, &native) != TL_SAVE_IO_OK) {
+    st = s->io.open_root(s->io.user, s->root, &s->top, &native);
+    if (st != TL_SAVE_IO_OK) {
         tl__save_log(logger, TL_SAVE_LOG_OPEN_FAILED, desc->root,
-                     "cannot create the folder (or open it)");
+                     "cannot create the folder (or open it)", native);
         tl__save_store_free(s);
-        return NULL;
+        return tl__save_open_failed(detail, tl__save_io_code(st), native);
     }
     s->top_open = true;
     r = tl__save_cleanup(s);
     if (r.code != TL_SAVE_OK) {
-        tl__save_log(logger, TL_SAVE_LOG_OPEN_FAILED, desc->root, "cannot list the folder");
+        tl__save_log(logger, TL_SAVE_LOG_OPEN_FAILED, desc->root, "cannot list the folder",
+                     r.native);
         tl__save_store_free(s);
-        return NULL;
+        return tl__save_open_failed(detail, r.code, r.native);
     }
     return s;
 }
@@ -1998,11 +2040,12 @@ static void tl__save_slot_end(tl__save_slot *slot) {
     slot->gen++;
 }
 
-tl_save_result tl_save_begin(tl_save_store *store, const char *save_id, tl_save_txn *txn) {
+static tl__save_status tl__save_begin_status(tl_save_store *store, const char *save_id,
+                                             tl_save_txn *txn) {
     tl__save_slot *slot;
     tl__save_cached *cached;
     tl__save_layout layout;
-    tl_save_code code;
+    tl_save_result code;
     if (txn) memset(txn, 0, sizeof *txn);
     if (!store || !txn)
         return tl__save_refuse(store, "tl_save_begin", save_id, TL_SAVE_INVALID_ARGUMENT);
@@ -2014,7 +2057,7 @@ tl_save_result tl_save_begin(tl_save_store *store, const char *save_id, tl_save_
     if (code == TL_SAVE_OUT_OF_MEMORY || code == TL_SAVE_IO || code == TL_SAVE_FOREIGN)
         return tl__save_result(code, 0);
     slot = tl__save_slot_new(store);
-    if (!slot) return tl__save_result(TL_SAVE_OUT_OF_MEMORY, 0);
+    if (!slot) return tl__save_refuse(store, "tl_save_begin", save_id, TL_SAVE_OUT_OF_MEMORY);
     memcpy(slot->id, save_id, strlen(save_id) + 1);
     slot->layout = layout;
     slot->failed = false;
@@ -2026,6 +2069,10 @@ tl_save_result tl_save_begin(tl_save_store *store, const char *save_id, tl_save_
     txn->slot = (uint32_t)(slot - store->slots);
     txn->gen = slot->gen;
     return tl__save_ok();
+}
+
+tl_save_result tl_save_begin(tl_save_store *store, const char *save_id, tl_save_txn *txn) {
+    return tl__save_done(store, tl__save_begin_status(store, save_id, txn));
 }
 
 /* Room in the slot's buffer for `more` bytes after the header and the files it holds. */
@@ -2066,8 +2113,8 @@ static tl__save_entry *tl__save_slot_entry(tl__save_slot *slot, const char *id) 
     return &m->entries[m->count++];
 }
 
-tl_save_result tl_save_txn_write(tl_save_txn *txn, const char *file_id, const void *bytes,
-                                 size_t size) {
+static tl__save_status tl__save_txn_write_status(tl_save_txn *txn, const char *file_id,
+                                                 const void *bytes, size_t size) {
     tl__save_slot *slot = tl__save_slot_of(txn);
     tl_save_store *s = txn ? txn->store : NULL;
     tl__save_entry *e;
@@ -2078,7 +2125,7 @@ tl_save_result tl_save_txn_write(tl_save_txn *txn, const char *file_id, const vo
         return tl__save_refuse(s, "tl_save_txn_write", file_id, TL_SAVE_INVALID_ID);
     if (!bytes && size)
         return tl__save_refuse(s, "tl_save_txn_write", file_id, TL_SAVE_INVALID_ARGUMENT);
-    if (slot->failed) return tl__save_result(TL_SAVE_ABORTED, 0);
+    if (slot->failed) return tl__save_refuse(s, "tl_save_txn_write", file_id, TL_SAVE_ABORTED);
     e = tl__save_slot_entry(slot, file_id);
     if (!e) {
         slot->failed = true;
@@ -2098,12 +2145,24 @@ tl_save_result tl_save_txn_write(tl_save_txn *txn, const char *file_id, const vo
     return tl__save_ok();
 }
 
-tl_save_result tl_save_txn_set_timestamp(tl_save_txn *txn, int64_t timestamp) {
+tl_save_result tl_save_txn_write(tl_save_txn *txn, const char *file_id, const void *bytes,
+                                 size_t size) {
+    return tl__save_done(txn ? txn->store : NULL,
+                         tl__save_txn_write_status(txn, file_id, bytes, size));
+}
+
+static tl__save_status tl__save_txn_set_timestamp_status(tl_save_txn *txn, int64_t timestamp) {
     tl__save_slot *slot = tl__save_slot_of(txn);
     if (!slot)
-        return tl__save_result(txn && txn->store ? TL_SAVE_STALE : TL_SAVE_INVALID_ARGUMENT, 0);
+        return tl__save_refuse(txn ? txn->store : NULL, "tl_save_txn_set_timestamp", "",
+                               txn && txn->store ? TL_SAVE_STALE : TL_SAVE_INVALID_ARGUMENT);
     slot->manifest.timestamp = timestamp;
     return tl__save_ok();
+}
+
+tl_save_result tl_save_txn_set_timestamp(tl_save_txn *txn, int64_t timestamp) {
+    return tl__save_done(txn ? txn->store : NULL,
+                         tl__save_txn_set_timestamp_status(txn, timestamp));
 }
 
 static int tl__save_entry_cmp(const void *a, const void *b) {
@@ -2112,7 +2171,7 @@ static int tl__save_entry_cmp(const void *a, const void *b) {
 
 /* Appends the manifest and the trailer to the slot's buffer and fills in the header; *total: the
    slot file's bytes. */
-static tl_save_result tl__save_finish(tl__save_slot *slot, size_t *total) {
+static tl__save_status tl__save_finish(const tl_save_store *s, tl__save_slot *slot, size_t *total) {
     size_t size = 0;
     char *text;
     unsigned char *at;
@@ -2122,7 +2181,7 @@ static tl_save_result tl__save_finish(tl__save_slot *slot, size_t *total) {
     text = tl__save_manifest_write(&slot->manifest, slot->written, &size);
     if (!text || !tl__save_slot_reserve(slot, (uint64_t)size)) {
         if (text) TL_FREE(text);
-        return tl__save_result(TL_SAVE_OUT_OF_MEMORY, 0);
+        return tl__save_refuse(s, "tl_save_txn_commit", slot->id, TL_SAVE_OUT_OF_MEMORY);
     }
     at = slot->buf + TL__SAVE_HEADER_BYTES + slot->written;
     memcpy(at, text, size);
@@ -2164,7 +2223,7 @@ static tl_save_io_status tl__save_write_slot(tl_save_store *s, const char *dir,
 
 /* A save's first commit: the generation written whole as `next`, then renamed to gen0, so that
    gen0 is there complete or not at all. gen1 waits for the second commit. */
-static tl_save_result tl__save_publish_first(tl_save_store *s, tl__save_slot *slot, size_t total) {
+static tl__save_status tl__save_publish_first(tl_save_store *s, tl__save_slot *slot, size_t total) {
     int native = 0;
     const char *op = "write";
     tl_save_io_status st = tl__save_write_file(s, slot->id, "next", slot->buf, total, &native);
@@ -2177,8 +2236,8 @@ static tl_save_result tl__save_publish_first(tl_save_store *s, tl__save_slot *sl
 }
 
 /* Later commits: over slot k in place (created by the save's second commit). */
-static tl_save_result tl__save_publish_over(tl_save_store *s, tl__save_slot *slot,
-                                            tl__save_progress *p, size_t total) {
+static tl__save_status tl__save_publish_over(tl_save_store *s, tl__save_slot *slot,
+                                             tl__save_progress *p, size_t total) {
     int native = 0;
     tl_save_io_status st = tl__save_write_slot(s, slot->id, p, slot->buf, total, &native);
     if (st == TL_SAVE_IO_OK) return tl__save_ok();
@@ -2187,7 +2246,7 @@ static tl_save_result tl__save_publish_over(tl_save_store *s, tl__save_slot *slo
 }
 
 /* The save's folder synced, and the root when the commit made the folder. */
-static tl_save_result tl__save_sync_folder(tl_save_store *s, const char *id, bool created) {
+static tl__save_status tl__save_sync_folder(tl_save_store *s, const char *id, bool created) {
     int native = 0;
     tl_save_io_status st = s->io.sync_dir(s->io.user, s->top, id, &native);
     if (st == TL_SAVE_IO_OK && created) st = s->io.sync_dir(s->io.user, s->top, NULL, &native);
@@ -2246,7 +2305,7 @@ static void tl__save_undo(tl_save_store *s, const tl__save_slot *slot, const tl_
     else if (p->touched) st = tl__save_abandon_slot(s, slot->id, p, &native);
     if (st != TL_SAVE_IO_OK && st != TL_SAVE_IO_FOREIGN) /* a link there was never written */
         tl__save_log(&s->logger, TL_SAVE_LOG_UNDO_FAILED, slot->id, "commit",
-                     tl_save_code_message(tl__save_io_code(st)), native);
+                     tl_save_result_message(tl__save_io_code(st)), native);
 }
 
 /* The commit point: the new generation in the slot reads do not return, synced. Until this store
@@ -2255,14 +2314,14 @@ static void tl__save_undo(tl_save_store *s, const tl__save_slot *slot, const tl_
    root too when the folder is new; so is it when the commit creates its slot file (a save's
    first and second commits). Any failure is undone before it is returned: the published
    generation stays the old one, on disk too. *target: the slot written. */
-static tl_save_result tl__save_publish(tl_save_store *s, tl__save_slot *slot, size_t total,
-                                       int *target) {
+static tl__save_status tl__save_publish(tl_save_store *s, tl__save_slot *slot, size_t total,
+                                        int *target) {
     const tl__save_layout *l = &slot->layout;
     tl__save_progress p;
     int native = 0;
     bool first;
     tl_save_io_status st;
-    tl_save_result r = tl__save_ok();
+    tl__save_status r = tl__save_ok();
     memset(&p, 0, sizeof p);
     p.k = *target = l->current < 0 ? 0 : 1 - l->current;
     first = p.k == 0 && !l->exists[0];
@@ -2280,10 +2339,10 @@ static tl_save_result tl__save_publish(tl_save_store *s, tl__save_slot *slot, si
     return r;
 }
 
-tl_save_result tl_save_txn_commit(tl_save_txn *txn) {
+static tl__save_status tl__save_txn_commit_status(tl_save_txn *txn) {
     tl__save_slot *slot = tl__save_slot_of(txn);
     tl_save_store *s;
-    tl_save_result r;
+    tl__save_status r;
     size_t total = 0;
     int k = 0;
     if (!slot)
@@ -2294,7 +2353,7 @@ tl_save_result tl_save_txn_commit(tl_save_txn *txn) {
         tl__save_slot_end(slot);
         return tl__save_refuse(s, "tl_save_txn_commit", slot->id, TL_SAVE_ABORTED);
     }
-    r = tl__save_finish(slot, &total);
+    r = tl__save_finish(s, slot, &total);
     /* On failure the cache (if the save had a generation) keeps returning the published one. */
     if (r.code == TL_SAVE_OK) r = tl__save_publish(s, slot, total, &k);
     if (r.code == TL_SAVE_OK) {
@@ -2309,10 +2368,16 @@ tl_save_result tl_save_txn_commit(tl_save_txn *txn) {
     return r;
 }
 
+tl_save_result tl_save_txn_commit(tl_save_txn *txn) {
+    return tl__save_done(txn ? txn->store : NULL, tl__save_txn_commit_status(txn));
+}
+
+/* Cannot fail: leaves the store's last result alone, so that the result of a failed write or
+   commit is still there after the discard that ends its transaction. */
 tl_save_result tl_save_txn_discard(tl_save_txn *txn) {
     tl__save_slot *slot = tl__save_slot_of(txn);
     if (slot) tl__save_slot_end(slot);
-    return tl__save_ok();
+    return TL_SAVE_OK;
 }
 
 void tl_save_store_close(tl_save_store *store) {
@@ -2329,24 +2394,25 @@ void tl_save_store_close(tl_save_store *store) {
 /* --- reads, listing, delete ------------------------------------------------------------------------------ */
 
 /* The entry of a file of a save's published generation. */
-static tl_save_result tl__save_find_file(tl_save_store *s, const char *call, const char *save_id,
-                                         const char *file_id, tl__save_cached **cached,
-                                         const tl__save_entry **entry) {
+static tl__save_status tl__save_find_file(tl_save_store *s, const char *call, const char *save_id,
+                                          const char *file_id, tl__save_cached **cached,
+                                          const tl__save_entry **entry) {
     tl__save_layout layout;
-    tl_save_code code;
+    tl_save_result code;
     if (!s) return tl__save_refuse(NULL, call, save_id, TL_SAVE_INVALID_ARGUMENT);
     if (!tl_save_id_valid(save_id)) return tl__save_refuse(s, call, save_id, TL_SAVE_INVALID_ID);
     if (!tl_save_id_valid(file_id)) return tl__save_refuse(s, call, file_id, TL_SAVE_INVALID_ID);
     code = tl__save_resolve(s, save_id, cached, &layout);
-    if (code != TL_SAVE_OK) return tl__save_result(code, 0);
+    if (code == TL_SAVE_NOT_FOUND) return tl__save_missing(s, call, save_id, NULL);
+    if (code != TL_SAVE_OK) return tl__save_result(code, 0); /* logged where met */
     *entry = tl__save_manifest_find(&(*cached)->manifest, file_id);
-    return tl__save_result(*entry ? TL_SAVE_OK : TL_SAVE_NOT_FOUND, 0);
+    return *entry ? tl__save_ok() : tl__save_missing(s, call, save_id, file_id);
 }
 
 /* Reads an entry's bytes into dst and checks them against the manifest. */
-static tl_save_result tl__save_read_entry(tl_save_store *s, const char *save_id,
-                                          const tl__save_cached *cached, const tl__save_entry *e,
-                                          void *dst) {
+static tl__save_status tl__save_read_entry(tl_save_store *s, const char *save_id,
+                                           const tl__save_cached *cached, const tl__save_entry *e,
+                                           void *dst) {
     const char *name = tl__save_slot_name(cached->layout.current);
     const char *path = tl__save_path(s, 0, save_id, name);
     void *f = NULL;
@@ -2368,27 +2434,39 @@ static tl_save_result tl__save_read_entry(tl_save_store *s, const char *save_id,
     return tl__save_ok();
 }
 
-tl_save_result tl_save_read(tl_save_store *store, const char *save_id, const char *file_id,
-                            void *buf, size_t cap, size_t *size) {
+static tl__save_status tl__save_read_status(tl_save_store *store, const char *save_id,
+                                            const char *file_id, void *buf, size_t cap,
+                                            size_t *size) {
     tl__save_cached *cached = NULL;
     const tl__save_entry *e = NULL;
-    tl_save_result r;
+    tl__save_status r;
     if (size) *size = 0;
     if (!buf && cap)
         return tl__save_refuse(store, "tl_save_read", file_id, TL_SAVE_INVALID_ARGUMENT);
     r = tl__save_find_file(store, "tl_save_read", save_id, file_id, &cached, &e);
     if (r.code != TL_SAVE_OK) return r;
-    if (e->size > (uint64_t)SIZE_MAX) return tl__save_result(TL_SAVE_TOO_LARGE, 0);
+    if (e->size > (uint64_t)SIZE_MAX)
+        return tl__save_refuse(store, "tl_save_read", file_id, TL_SAVE_TOO_LARGE);
     if (size) *size = (size_t)e->size;
-    if (e->size > (uint64_t)cap) return tl__save_result(TL_SAVE_TOO_SMALL, 0);
+    if (e->size > (uint64_t)cap) {
+        tl__save_log(&store->logger, TL_SAVE_LOG_TOO_SMALL, "tl_save_read",
+                     tl__save_path(store, 0, save_id, file_id), (unsigned long long)e->size,
+                     (unsigned long long)cap);
+        return tl__save_result(TL_SAVE_TOO_SMALL, 0);
+    }
     return tl__save_read_entry(store, save_id, cached, e, buf);
 }
 
-tl_save_result tl_save_read_alloc(tl_save_store *store, const char *save_id, const char *file_id,
-                                  void **data, size_t *size) {
+tl_save_result tl_save_read(tl_save_store *store, const char *save_id, const char *file_id,
+                            void *buf, size_t cap, size_t *size) {
+    return tl__save_done(store, tl__save_read_status(store, save_id, file_id, buf, cap, size));
+}
+
+static tl__save_status tl__save_read_alloc_status(tl_save_store *store, const char *save_id,
+                                                  const char *file_id, void **data, size_t *size) {
     tl__save_cached *cached = NULL;
     const tl__save_entry *e = NULL;
-    tl_save_result r;
+    tl__save_status r;
     if (size) *size = 0;
     if (!data)
         return tl__save_refuse(store, "tl_save_read_alloc", file_id, TL_SAVE_INVALID_ARGUMENT);
@@ -2396,9 +2474,9 @@ tl_save_result tl_save_read_alloc(tl_save_store *store, const char *save_id, con
     r = tl__save_find_file(store, "tl_save_read_alloc", save_id, file_id, &cached, &e);
     if (r.code != TL_SAVE_OK) return r;
     if (e->size > store->max_read_bytes || e->size >= (uint64_t)SIZE_MAX)
-        return tl__save_result(TL_SAVE_TOO_LARGE, 0);
+        return tl__save_refuse(store, "tl_save_read_alloc", file_id, TL_SAVE_TOO_LARGE);
     *data = tl__save_alloc((size_t)e->size);
-    if (!*data) return tl__save_result(TL_SAVE_OUT_OF_MEMORY, 0);
+    if (!*data) return tl__save_refuse(store, "tl_save_read_alloc", file_id, TL_SAVE_OUT_OF_MEMORY);
     r = tl__save_read_entry(store, save_id, cached, e, *data);
     if (r.code != TL_SAVE_OK) {
         TL_FREE(*data);
@@ -2409,24 +2487,36 @@ tl_save_result tl_save_read_alloc(tl_save_store *store, const char *save_id, con
     return r;
 }
 
-tl_save_result tl_save_stat(tl_save_store *store, const char *save_id, tl_save_info *info) {
+tl_save_result tl_save_read_alloc(tl_save_store *store, const char *save_id, const char *file_id,
+                                  void **data, size_t *size) {
+    return tl__save_done(store, tl__save_read_alloc_status(store, save_id, file_id, data, size));
+}
+
+static tl__save_status tl__save_stat_status(tl_save_store *store, const char *save_id,
+                                            tl_save_info *info) {
     tl__save_cached *cached;
     tl__save_layout layout;
-    tl_save_code code;
+    tl_save_result code;
     if (!store || !info)
         return tl__save_refuse(store, "tl_save_stat", save_id, TL_SAVE_INVALID_ARGUMENT);
     memset(info, 0, sizeof *info);
     if (!tl_save_id_valid(save_id))
         return tl__save_refuse(store, "tl_save_stat", save_id, TL_SAVE_INVALID_ID);
     code = tl__save_resolve(store, save_id, &cached, &layout);
-    if (code != TL_SAVE_OK) return tl__save_result(code, 0);
+    if (code == TL_SAVE_NOT_FOUND) return tl__save_missing(store, "tl_save_stat", save_id, NULL);
+    if (code != TL_SAVE_OK) return tl__save_result(code, 0); /* logged where met */
     tl__save_fill_info(info, &cached->manifest);
     info->from_previous = cached->from_previous;
     memcpy(info->id, save_id, strlen(save_id) + 1);
     return tl__save_ok();
 }
 
-tl_save_result tl_save_list(tl_save_store *store, tl_save_info *out, size_t cap, size_t *count) {
+tl_save_result tl_save_stat(tl_save_store *store, const char *save_id, tl_save_info *info) {
+    return tl__save_done(store, tl__save_stat_status(store, save_id, info));
+}
+
+static tl__save_status tl__save_list_status(tl_save_store *store, tl_save_info *out, size_t cap,
+                                            size_t *count) {
     tl__save_names names;
     int native = 0;
     size_t i, n = 0;
@@ -2439,13 +2529,17 @@ tl_save_result tl_save_list(tl_save_store *store, tl_save_info *out, size_t cap,
     for (i = 0; i < names.count; i++) {
         tl_save_info info;
         if (!tl_save_id_valid(names.names[i])) continue;
-        if (tl_save_stat(store, names.names[i], &info).code != TL_SAVE_OK) continue;
+        if (tl__save_stat_status(store, names.names[i], &info).code != TL_SAVE_OK) continue;
         if (n < cap) out[n] = info;
         n++;
     }
     tl__save_names_free(&names);
     if (count) *count = n;
     return tl__save_ok();
+}
+
+tl_save_result tl_save_list(tl_save_store *store, tl_save_info *out, size_t cap, size_t *count) {
+    return tl__save_done(store, tl__save_list_status(store, out, cap, count));
 }
 
 /* A deleted save's folder (`.deleted.<id>`) that still holds files the store did not make goes
@@ -2471,15 +2565,15 @@ static void tl__save_delete_undo(tl_save_store *s, const char *save_id, const ch
     if (st == TL_SAVE_IO_OK) st = s->io.sync_dir(s->io.user, s->top, NULL, &native);
     if (st != TL_SAVE_IO_OK)
         tl__save_log(&s->logger, TL_SAVE_LOG_UNDO_FAILED, save_id, "delete",
-                     tl_save_code_message(tl__save_io_code(st)), native);
+                     tl_save_result_message(tl__save_io_code(st)), native);
 }
 
-tl_save_result tl_save_delete(tl_save_store *store, const char *save_id) {
+static tl__save_status tl__save_delete_status(tl_save_store *store, const char *save_id) {
     tl__save_cached *cached;
     tl__save_layout layout;
     int native = 0;
     tl_save_io_status st;
-    tl_save_code code;
+    tl_save_result code;
     char trash[TL_SAVE_ID_MAX + 10];
     if (!store) return tl__save_refuse(NULL, "tl_save_delete", save_id, TL_SAVE_INVALID_ARGUMENT);
     if (!tl_save_id_valid(save_id))
@@ -2487,8 +2581,9 @@ tl_save_result tl_save_delete(tl_save_store *store, const char *save_id) {
     if (tl__save_busy(store, save_id))
         return tl__save_refuse(store, "tl_save_delete", save_id, TL_SAVE_BUSY);
     code = tl__save_resolve(store, save_id, &cached, &layout);
-    if (code == TL_SAVE_NOT_FOUND || code == TL_SAVE_OUT_OF_MEMORY || code == TL_SAVE_FOREIGN)
-        return tl__save_result(code, 0);
+    if (code == TL_SAVE_NOT_FOUND) return tl__save_missing(store, "tl_save_delete", save_id, NULL);
+    if (code == TL_SAVE_OUT_OF_MEMORY || code == TL_SAVE_FOREIGN)
+        return tl__save_result(code, 0); /* logged where met */
     tl__save_cache_drop(store, save_id);
     memcpy(trash, ".deleted.", 9);
     memcpy(trash + 9, save_id, strlen(save_id) + 1);
@@ -2502,12 +2597,27 @@ tl_save_result tl_save_delete(tl_save_store *store, const char *save_id) {
                                 st, native);
     st = store->io.sync_dir(store->io.user, store->top, NULL, &native);
     if (st != TL_SAVE_IO_OK) {
-        tl_save_result r = tl__save_io_fail(store, save_id, "sync", store->root, st, native);
+        tl__save_status r = tl__save_io_fail(store, save_id, "sync", store->root, st, native);
         tl__save_delete_undo(store, save_id, trash);
         return r;
     }
     tl__save_delete_finish(store, save_id, trash);
     return tl__save_ok();
+}
+
+tl_save_result tl_save_delete(tl_save_store *store, const char *save_id) {
+    return tl__save_done(store, tl__save_delete_status(store, save_id));
+}
+
+tl_save_result tl_save_last_result(const tl_save_store *store) {
+    return store ? store->last_result : TL_SAVE_INVALID_ARGUMENT;
+}
+
+int tl_save_last_native_error(const tl_save_store *store) { return store ? store->last_native : 0; }
+
+tl_save_result tl_save_set_last_result(tl_save_store *store, tl_save_result result,
+                                       int native_error) {
+    return tl__save_done(store, tl__save_result(result, native_error));
 }
 
 const tl_logger *tl_save_store_logger(const tl_save_store *store) {

@@ -49,17 +49,17 @@ static bool save_and_load(const player_vault *player, player_vault *loaded) {
     tl_save_txn txn;
     tl_save_result r;
     desc.root = SAVE_DIR;
-    store = tl_save_store_open(&desc); /* NULL: the reason is logged */
+    store = tl_save_store_open(&desc, NULL); /* NULL: the reason is logged */
     if (!store) return false;
     r = tl_save_begin(store, "slot-1", &txn);
-    if (r.code == TL_SAVE_OK) r = tl_glue_save_write_vault(&txn, "player", &player_vault_desc, player);
-    if (r.code == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
+    if (r == TL_SAVE_OK) r = tl_glue_save_write_vault(&txn, "player", &player_vault_desc, player);
+    if (r == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
     tl_save_txn_discard(&txn); /* nothing to do after a commit */
     player_vault_init(loaded); /* the defaults first: a field the save lacks keeps its default */
-    if (r.code == TL_SAVE_OK) r = tl_glue_save_read_vault(store, "slot-1", "player", &player_vault_desc, loaded);
+    if (r == TL_SAVE_OK) r = tl_glue_save_read_vault(store, "slot-1", "player", &player_vault_desc, loaded);
     tl_save_store_close(store);
-    if (r.code != TL_SAVE_OK) fprintf(stderr, "save: %s\n", r.message);
-    return r.code == TL_SAVE_OK;
+    if (r != TL_SAVE_OK) fprintf(stderr, "save: %s\n", tl_save_result_message(r));
+    return r == TL_SAVE_OK;
 }
 
 int main(int argc, char **argv) {

@@ -54,6 +54,8 @@ threadlink.h 8300 none"
 # with events, time, lifecycle, levels, vault, mem and collections converted (8196 from 8131;
 # 8242 with input.h's 8185).
 # Issue 46: l10n 1384 (events.h's 1300 and its own declarations); threadlink 5485 with it (5407).
+# Issue 42 item 3, err-save: threadlink 8196 (main 8185: save, platform and patch results and their
+# last_* accessors); patch 153 (log.h's tl_logger named, not included), save 606, platform 1445.
 failed=0
 for header in "$runtime"/threadlink/*.h; do
   name=$(basename "$header")

@@ -54,6 +54,8 @@ static void fuzz_make_dir(void) {
     }
 }
 
+static const tl_logger fuzz_quiet = { NULL, NULL, TL_LOG_LEVEL_NONE };
+
 /* The deletes strictly ascending; no two archives with one size and XXH64 (small inputs: pairs). */
 static void fuzz_check_unique(const tl_patch_plan *plan) {
     uint32_t i, k;
@@ -66,10 +68,10 @@ static void fuzz_check_unique(const tl_patch_plan *plan) {
 }
 
 /* "new archives.json, byte N...": N within the input. */
-static void fuzz_check_located(const tl_patch_result *r, size_t size) {
+static void fuzz_check_located(tl_patch_result r, const tl_patch_detail *why, size_t size) {
     const char *head = "new archives.json, byte ";
-    if (r->code != TL_PATCH_BAD_INDEX || strncmp(r->message, head, strlen(head)) != 0) return;
-    if (strtoull(r->message + strlen(head), NULL, 10) > size) abort();
+    if (r != TL_PATCH_BAD_INDEX || strncmp(why->message, head, strlen(head)) != 0) return;
+    if (strtoull(why->message + strlen(head), NULL, 10) > size) abort();
 }
 
 static void fuzz_check_plan(const tl_patch_plan *plan) {
@@ -82,7 +84,7 @@ static void fuzz_check_plan(const tl_patch_plan *plan) {
             kept++;
             keep += a->size;
             snprintf(path, sizeof path, "%s/%s", fuzz_dir, a->name);
-            if (tl_patch_verify_file(path, a->size, a->xxh64).code != TL_PATCH_OK) abort();
+            if (tl_patch_verify_file(path, a->size, a->xxh64, &fuzz_quiet, NULL) != TL_PATCH_OK) abort();
         } else if (a->action == TL_PATCH_DOWNLOAD) {
             download += a->size;
         } else {
@@ -103,6 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *copy = (char *)malloc(size ? size : 1);
     tl_patch_desc desc;
     tl_patch_plan plan, zero;
+    tl_patch_detail why;
     tl_patch_result r;
     if (!fuzz_dir[0]) fuzz_make_dir();
     if (size) memcpy(copy, data, size);
@@ -110,14 +113,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     desc.installed_dir = fuzz_dir;
     desc.index = copy;
     desc.index_size = size;
-    r = tl_patch_plan_make(&plan, &desc);
-    if (r.code == TL_PATCH_OK) {
+    desc.logger = &fuzz_quiet; /* a refused index is the common case here: not printed */
+    r = tl_patch_plan_make(&plan, &desc, &why);
+    if (r == TL_PATCH_OK) {
         fuzz_check_plan(&plan);
         fuzz_check_unique(&plan);
     } else {
-        fuzz_check_located(&r, size);
+        fuzz_check_located(r, &why, size);
         memset(&zero, 0, sizeof zero);
-        if (memcmp(&plan, &zero, sizeof plan) != 0 || !r.message[0] || strcmp(r.message, "ok") == 0) abort();
+        if (memcmp(&plan, &zero, sizeof plan) != 0 || !why.message[0] || strcmp(why.message, "ok") == 0) abort();
     }
     tl_patch_plan_free(&plan);
     free(copy);

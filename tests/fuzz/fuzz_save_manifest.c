@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tl__save_manifest m;
     const char *why = NULL;
     if (size) memcpy(copy, data, size);
-    if (tl_save_pack_verify(copy, size, &info).code == TL_SAVE_OK && info.size > size) abort();
+    if (tl_save_pack_verify(copy, size, &info) == TL_SAVE_OK && info.size > size) abort();
     if (tl__save_manifest_parse((const char *)copy, size, UINT64_MAX, &m, &why)) {
         size_t written = 0;
         char *text = tl__save_manifest_write(&m, 0, &written);

@@ -57,7 +57,7 @@ def make_origin(tmp, gen):
     write(work / "threadlink.json", '{ "domains": [ { "name": "Game.Items", "output": "items.h", "reserve_zero": true } ] }\n')
     write(work / "injectors" / "Game.Items.User.txt", "Coin\nPotion\n")
     write(work / "threadlink-allow.txt", "# approved breaking changes, one a line\n")
-    write(work / ".gitignore", ".threadlink-gen.stamp\n")
+    write(work / ".gitignore", ".threadlink-gen.stamp\n.threadlink-gen.quick\n")
     generate(gen, work)
     git(work, "add", "-A")
     git(work, "commit", "--quiet", "-m", "base")

@@ -107,7 +107,8 @@ static void snapshot_into(buf *out, const char *dir)
     name_list names = {0};
     if (!fs_list_dir(dir, &names)) return;
     for (size_t i = 0; i < names.count; i++) {
-        if (strcmp(names.items[i], STAMP_FILE) == 0) continue; /* a cache, not an output */
+        if (strcmp(names.items[i], STAMP_FILE) == 0 || strcmp(names.items[i], QUICK_STAMP_FILE) == 0)
+            continue; /* a cache, not an output */
         char *path = path_join(dir, names.items[i]);
         fs_kind k = fs_kind_of(path);
         if (k == FS_DIR) {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gen_fixture.h"
@@ -414,6 +415,143 @@ static void test_commands_asset_bytes_and_more_changed(void **state)
     free(header), free(edited), free(restored);
 }
 
+/* ---- The quick stamp ---------------------------------------------------------------------- */
+
+/* Past the clock tick of the last write: files written before a run began are settled for it. */
+static void settle(void) { usleep(30 * 1000); }
+
+/* generate as a build runs it; whether the quick stamp vouched for everything. */
+static bool generate_quick(void)
+{
+    gen_options opt = {.command = GEN_GENERATE, .quiet = true, .banner_without_version = true};
+    gen_result r = {0};
+    assert_int_equal(gen_run(&opt, &r), 0);
+    assert_true(!r.quick || (r.emitted == 0 && r.outputs == 2));
+    return r.quick;
+}
+
+/* A project generated once, whose next generate the quick stamp answers. */
+static void quick_project(void)
+{
+    fx_basic_config(NULL);
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nBeta\n");
+    settle();
+    assert_false(generate_quick());
+    assert_true(generate_quick());
+    assert_true(generate_quick());
+}
+
+/* Nothing changed: the second generate returns before reading the injectors or the manifest,
+ * and leaves every output as it was. */
+static void test_commands_quick_stamp_answers_a_no_op(void **state)
+{
+    (void)state;
+    quick_project();
+    char *before = fx_snapshot("generated");
+    assert_true(generate_quick());
+    char *after = fx_snapshot("generated");
+    assert_string_equal(before, after);
+    free(before), free(after);
+}
+
+/* An injector edited to the same size at once: its times changed, so the run goes the whole way. */
+static void test_commands_quick_stamp_sees_a_same_size_edit(void **state)
+{
+    (void)state;
+    quick_project();
+    fx_write("injectors/Test.Ids.User.txt", "Alpha\nZeta\n"); /* as long as Alpha, Beta */
+    assert_false(generate_quick());
+    char *header = fx_read("generated/test_ids.h");
+    assert_non_null(strstr(header, "Test_Ids_Zeta"));
+    free(header);
+}
+
+/* An output edited by hand, to the same size: restored by a full run. */
+static void test_commands_quick_stamp_sees_an_edited_output(void **state)
+{
+    (void)state;
+    quick_project();
+    char *header = fx_read("generated/test_ids.h");
+    char *edited = xstrdup(header);
+    edited[0] = edited[0] == '/' ? '#' : '/';
+    fx_write("generated/test_ids.h", edited);
+    assert_false(generate_quick());
+    char *restored = fx_read("generated/test_ids.h");
+    assert_string_equal(restored, header);
+    free(header), free(edited), free(restored);
+}
+
+/* Asked another way (a banner with the version), a deleted stamp, a new file beside the outputs:
+ * each a full run. */
+static void test_commands_quick_stamp_needs_the_same_run(void **state)
+{
+    fixture *f = *state;
+    quick_project();
+    gen_options versioned = {.command = GEN_GENERATE, .quiet = true}; /* the version in the banner */
+    gen_result r = {0};
+    assert_int_equal(gen_run(&versioned, &r), 0);
+    assert_false(r.quick);
+    quick_project();
+    fx_remove("generated/" STAMP_FILE);
+    assert_false(generate_quick());
+    assert_true(fx_exists("generated/" STAMP_FILE));
+    assert_true(generate_quick());
+    fx_write("generated/.test_ids.h.Ab3dE9", "partial");
+    f->diags.len = 0;
+    assert_false(generate_quick());
+    assert_string_equal(f->diags.data, "generated/.test_ids.h.Ab3dE9: warning: removed left-over temporary file of a killed run\n");
+}
+
+/* A run that warned leaves no quick stamp: the next run, which the stamp finds up to date, warns
+ * again. */
+static void test_commands_quick_stamp_not_after_a_warning(void **state)
+{
+    fixture *f = *state;
+    quick_project();
+    fx_write("injectors/Test.Ids.Extra.TXT", "Gamma\n");
+    settle();
+    for (int i = 0; i < 3; i++) {
+        f->diags.len = 0;
+        assert_false(generate_quick());
+        assert_string_equal(f->diags.data, "injectors/Test.Ids.Extra.TXT: warning: ignored: entries files end in \".txt\", in lower case\n");
+        assert_false(fx_exists("generated/" QUICK_STAMP_FILE));
+    }
+}
+
+/* An input changed after the run began (its ctime not before the run's start): what the run read
+ * may not be what it would record, so no quick stamp holds it. */
+static void test_commands_quick_stamp_input_changed_during_the_run(void **state)
+{
+    (void)state;
+    fx_write("input.txt", "x");
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME_COARSE, &now);
+    quick_stamp q;
+    quick_stamp_start(&q, 1, (struct timespec){now.tv_sec - 60, 0}); /* began a minute ago */
+    quick_stamp_add(&q, "input.txt", QUICK_INPUT);
+    assert_false(q.settled);
+    quick_stamp_free(&q);
+    quick_stamp_start(&q, 1, (struct timespec){now.tv_sec + 60, 0});
+    quick_stamp_add(&q, "input.txt", QUICK_INPUT);
+    quick_stamp_add(&q, "gone.txt", QUICK_INPUT);
+    assert_true(q.settled);
+    buf text = {0};
+    quick_stamp_format(&q, &text);
+    fx_write("quick", text.data);
+    size_t outputs = 9;
+    assert_true(quick_stamp_holds("quick", 1, &outputs));
+    assert_int_equal(outputs, 0);
+    assert_false(quick_stamp_holds("quick", 2, &outputs)); /* other options */
+    fx_write("gone.txt", "");
+    assert_false(quick_stamp_holds("quick", 1, &outputs));
+    fx_remove("gone.txt");
+    text.data[text.len - 2] = 'x'; /* cut short: no "end" line */
+    fx_write("quick", text.data);
+    assert_false(quick_stamp_holds("quick", 1, &outputs));
+    buf_free(&text);
+    quick_stamp_free(&q);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
@@ -430,6 +568,12 @@ int main(void)
         T(test_commands_stale_output_not_deleted_through_a_link),
         T(test_commands_only_asset_bytes_changed),
         T(test_commands_asset_bytes_and_more_changed),
+        T(test_commands_quick_stamp_answers_a_no_op),
+        T(test_commands_quick_stamp_sees_a_same_size_edit),
+        T(test_commands_quick_stamp_sees_an_edited_output),
+        T(test_commands_quick_stamp_needs_the_same_run),
+        T(test_commands_quick_stamp_not_after_a_warning),
+        T(test_commands_quick_stamp_input_changed_during_the_run),
     };
     return cmocka_run_group_tests_name("gen_commands", tests, NULL, NULL);
 }

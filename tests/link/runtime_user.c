@@ -34,7 +34,7 @@ int main(void) {
     if (!tl_save_id_valid("slot-1") || tl_save_id_valid("..")) bad |= 256;       /* save */
     if (tl_levels_is_resident(NULL, 1)) bad |= 512;                                /* levels */
     if (tl_platform_distribution_from_name("steam") != TL_PLATFORM_DISTRIBUTION_STEAM) bad |= 1024; /* platform */
-    if (strcmp(tl_patch_code_message(TL_PATCH_OK), "ok") != 0) bad |= 2048;       /* patch */
+    if (strcmp(tl_patch_result_message(TL_PATCH_OK), "ok") != 0) bad |= 2048;       /* patch */
     if (bad) fprintf(stderr, "runtime_user: checks failed: 0x%x\n", (unsigned)bad);
     else puts("runtime_user: ok");
     return bad ? 1 : 0;

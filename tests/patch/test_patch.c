@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,21 @@ static int counted_strcmp(const char *a, const char *b) {
 typedef struct fixture {
     char dir[64];
 } fixture;
+
+/* What the last call said: its detail, and its log line (patch has no context object). */
+static tl_patch_detail last;
+static struct {
+    int count;
+    uint32_t item;
+    char line[TL_LOG_LINE_MAX];
+} logged;
+static void capture(void *user, const tl_log_record *record) {
+    (void)user;
+    logged.count++;
+    logged.item = record->item;
+    snprintf(logged.line, sizeof logged.line, "%s", record->line);
+}
+static const tl_logger capturing = { capture, NULL, 0 };
 
 /* One archive of an index the test writes: its name and its file's bytes. */
 typedef struct arc {
@@ -87,7 +103,8 @@ static tl_patch_result plan_for(const fixture *f, const char *json, tl_patch_pla
     desc.installed_dir = f->dir;
     desc.index = json;
     desc.index_size = strlen(json);
-    return tl_patch_plan_make(plan, &desc);
+    desc.logger = &capturing;
+    return tl_patch_plan_make(plan, &desc, &last);
 }
 
 static const tl_patch_archive *planned(const tl_patch_plan *plan, const char *name) {
@@ -152,9 +169,9 @@ static void test_patch_first_install_downloads_everything(void **state) {
     desc.installed_dir = missing;
     desc.index = json;
     desc.index_size = strlen(json);
-    r = tl_patch_plan_make(&plan, &desc);
-    assert_int_equal(r.code, TL_PATCH_OK);
-    assert_string_equal(r.message, "ok");
+    r = tl_patch_plan_make(&plan, &desc, &last);
+    assert_int_equal(r, TL_PATCH_OK);
+    assert_string_equal(last.message, "ok");
     assert_string_equal(plan.profile, "Main");
     assert_int_equal(plan.archive_count, 4);
     assert_int_equal(plan.download_count, 4);
@@ -176,7 +193,7 @@ static void test_patch_update_downloads_only_changed_archives(void **state) {
     tl_patch_result r;
     install(f, "Main", v1, 3);
     r = plan_for(f, json, &plan);
-    assert_int_equal(r.code, TL_PATCH_OK);
+    assert_int_equal(r, TL_PATCH_OK);
     assert_true(plan.installed_index_found);
     assert_int_equal(plan.keep_count, 1);
     assert_int_equal(planned(&plan, v2[3].name)->action, TL_PATCH_KEEP);
@@ -203,7 +220,7 @@ static void test_patch_keep_needs_bytes_not_name(void **state) {
     damaged[3] ^= 1;
     write_file(f, v2[3].name, damaged, strlen(damaged));
     write_file(f, v2[1].name, "archive zero-zero, edited!", strlen(v2[1].bytes) + 1);
-    assert_int_equal(plan_for(f, json, &plan).code, TL_PATCH_OK);
+    assert_int_equal(plan_for(f, json, &plan), TL_PATCH_OK);
     assert_int_equal(plan.keep_count, 0);
     assert_int_equal(plan.download_count, 4);
     assert_int_equal(planned(&plan, v2[3].name)->action, TL_PATCH_DOWNLOAD);
@@ -224,7 +241,7 @@ static void test_patch_deletes_leftovers_of_the_profile_only(void **state) {
     write_file(f, "Other.t-7777777777777777.tlpk", "another profile", 15);
     write_file(f, "Main.notes.txt", "not an archive", 14);
     write_file(f, "MainX.t-8888888888888888.tlpk", "a longer profile", 16);
-    assert_int_equal(plan_for(f, json, &plan).code, TL_PATCH_OK);
+    assert_int_equal(plan_for(f, json, &plan), TL_PATCH_OK);
     assert_int_equal(plan.keep_count, 4);
     assert_int_equal(plan.download_bytes, 0);
     assert_int_equal(plan.delete_count, 1);
@@ -241,7 +258,7 @@ static void test_patch_damaged_installed_index_still_keeps_verified_files(void *
     tl_patch_plan plan;
     install(f, "Main", v1, 3);
     write_file(f, "archives.json", "{\"format\": 1, \"prof", 19);
-    assert_int_equal(plan_for(f, json, &plan).code, TL_PATCH_OK);
+    assert_int_equal(plan_for(f, json, &plan), TL_PATCH_OK);
     assert_false(plan.installed_index_found);
     assert_int_equal(plan.keep_count, 1);
     /* v1's archives are still found as leftovers of the profile */
@@ -252,7 +269,7 @@ static void test_patch_damaged_installed_index_still_keeps_verified_files(void *
 
 /* One refused new index: the code, a message containing `says`, an empty plan, the folder as it
    was (every file, every byte). */
-static void refused(const fixture *f, const char *json, tl_patch_code code, const char *says) {
+static void refused(const fixture *f, const char *json, tl_patch_result code, const char *says) {
     char *before = snapshot(f), *after;
     tl_patch_plan plan;
     tl_patch_plan zero;
@@ -260,8 +277,8 @@ static void refused(const fixture *f, const char *json, tl_patch_code code, cons
     memset(&zero, 0, sizeof zero);
     memset(&plan, 0xab, sizeof plan);
     r = plan_for(f, json, &plan);
-    if (r.code != code || !strstr(r.message, says))
-        fail_msg("want code %d with '%s', got %d: %s (input %.80s)", (int)code, says, (int)r.code, r.message, json);
+    if (r != code || !strstr(last.message, says))
+        fail_msg("want code %d with '%s', got %d: %s (input %.80s)", (int)code, says, (int)r, last.message, json);
     assert_memory_equal(&plan, &zero, sizeof plan);
     tl_patch_plan_free(&plan);
     after = snapshot(f);
@@ -398,17 +415,17 @@ static void test_patch_verify_file(void **state) {
     uint64_t h = tl_cf_xxh64(text, 12);
     tl_patch_result r;
     path_of(f, "x.tlpk", path, sizeof path);
-    r = tl_patch_verify_file(path, 12, h);
-    assert_int_equal(r.code, TL_PATCH_MISSING);
-    assert_non_null(strstr(r.message, "x.tlpk: the file is missing or unreadable"));
+    r = tl_patch_verify_file(path, 12, h, &capturing, &last);
+    assert_int_equal(r, TL_PATCH_MISSING);
+    assert_non_null(strstr(last.message, "x.tlpk: the file is missing or unreadable"));
     write_file(f, "x.tlpk", text, 12);
-    assert_int_equal(tl_patch_verify_file(path, 12, h).code, TL_PATCH_OK);
-    assert_int_equal(tl_patch_verify_file(path, 11, tl_cf_xxh64(text, 11)).code, TL_PATCH_WRONG_SIZE);
-    assert_int_equal(tl_patch_verify_file(path, 13, h).code, TL_PATCH_WRONG_SIZE);
-    r = tl_patch_verify_file(path, 12, h ^ 1);
-    assert_int_equal(r.code, TL_PATCH_WRONG_HASH);
-    assert_non_null(strstr(r.message, "x.tlpk: the file's XXH64 is not the recorded one"));
-    assert_int_equal(tl_patch_verify_file(NULL, 12, h).code, TL_PATCH_INVALID_ARGUMENT);
+    assert_int_equal(tl_patch_verify_file(path, 12, h, &capturing, &last), TL_PATCH_OK);
+    assert_int_equal(tl_patch_verify_file(path, 11, tl_cf_xxh64(text, 11), &capturing, &last), TL_PATCH_WRONG_SIZE);
+    assert_int_equal(tl_patch_verify_file(path, 13, h, &capturing, &last), TL_PATCH_WRONG_SIZE);
+    r = tl_patch_verify_file(path, 12, h ^ 1, &capturing, &last);
+    assert_int_equal(r, TL_PATCH_WRONG_HASH);
+    assert_non_null(strstr(last.message, "x.tlpk: the file's XXH64 is not the recorded one"));
+    assert_int_equal(tl_patch_verify_file(NULL, 12, h, &capturing, &last), TL_PATCH_INVALID_ARGUMENT);
 }
 
 /* A FIFO where the plan reads an installed archive or archives.json: an open without O_NONBLOCK
@@ -424,17 +441,17 @@ static void test_patch_fifo_never_blocks(void **state) {
     assert_int_equal(unlink(path), 0);
     assert_int_equal(mkfifo(path, 0600), 0);
     alarm(20);
-    r = tl_patch_verify_file(path, 1, 0);
-    assert_int_equal(r.code, TL_PATCH_MISSING);
-    assert_non_null(strstr(r.message, "not a regular file"));
-    assert_int_equal(plan_for(f, json, &plan).code, TL_PATCH_OK);
+    r = tl_patch_verify_file(path, 1, 0, &capturing, &last);
+    assert_int_equal(r, TL_PATCH_MISSING);
+    assert_non_null(strstr(last.message, "not a regular file"));
+    assert_int_equal(plan_for(f, json, &plan), TL_PATCH_OK);
     assert_int_equal(planned(&plan, v2[3].name)->action, TL_PATCH_DOWNLOAD);
     assert_true(plan.installed_index_found);
     tl_patch_plan_free(&plan);
     path_of(f, "archives.json", path, sizeof path);
     assert_int_equal(unlink(path), 0);
     assert_int_equal(mkfifo(path, 0600), 0);
-    assert_int_equal(plan_for(f, json, &plan).code, TL_PATCH_OK);
+    assert_int_equal(plan_for(f, json, &plan), TL_PATCH_OK);
     assert_false(plan.installed_index_found);
     alarm(0);
     tl_patch_plan_free(&plan);
@@ -458,7 +475,7 @@ static void test_patch_large_index_needs_no_pairwise_comparison(void **state) {
                                  i ? "," : "", i, i * 2654435761u, i ? "assets" : "catalog", 1000 + i, i * 40503u, i);
     snprintf(json + used, cap - used, "]}");
     string_comparisons = 0;
-    assert_int_equal(plan_for(f, json, &plan).code, TL_PATCH_OK);
+    assert_int_equal(plan_for(f, json, &plan), TL_PATCH_OK);
     assert_int_equal(plan.archive_count, n);
     assert_int_equal(plan.download_count, n);
     if (string_comparisons > 6000000u)
@@ -481,7 +498,7 @@ static void test_patch_many_leftovers_need_no_pairwise_comparison(void **state) 
         write_file(f, name, "", 0);
     }
     string_comparisons = 0;
-    assert_int_equal(plan_for(f, json, &plan).code, TL_PATCH_OK);
+    assert_int_equal(plan_for(f, json, &plan), TL_PATCH_OK);
     assert_int_equal(plan.delete_count, 8192);
     assert_string_equal(plan.deletes[0], "Main.x00000-0000000000000000.tlpk");
     assert_string_equal(plan.deletes[8191], "Main.x08191-0000000000000000.tlpk");
@@ -491,14 +508,46 @@ static void test_patch_many_leftovers_need_no_pairwise_comparison(void **state) 
     free(json);
 }
 
+/* docs/errors.md: a failure's result and message are the header's; the sentence (the file, the
+   byte) and the errno reach the caller through tl_patch_detail and are in the one log line. */
+static void test_patch_result_convention(void **state) {
+    fixture *f = *state;
+    char path[256], native[32];
+    tl_patch_plan plan;
+    logged.count = 0;
+    assert_int_equal(plan_for(f, "{\"format\": 1, \"profile\": 7}", &plan), TL_PATCH_BAD_INDEX);
+    assert_string_equal(tl_patch_result_message(TL_PATCH_BAD_INDEX),
+                        "the new archives.json is not a valid archive index");
+    assert_non_null(strstr(last.message, "new archives.json, byte "));
+    assert_int_equal(last.native_error, 0);
+    assert_int_equal(logged.count, 1);
+    assert_int_equal(logged.item, TL_PATCH_LOG_PLAN_FAILED);
+    assert_non_null(strstr(logged.line, f->dir));
+    assert_non_null(strstr(logged.line, last.message));
+
+    path_of(f, "gone.tlpk", path, sizeof path);
+    assert_int_equal(tl_patch_verify_file(path, 1, 0, &capturing, &last), TL_PATCH_MISSING);
+    assert_int_equal(last.native_error, ENOENT);
+    assert_int_equal(logged.count, 2);
+    assert_int_equal(logged.item, TL_PATCH_LOG_VERIFY_FAILED);
+    assert_non_null(strstr(logged.line, "gone.tlpk: the file is missing or unreadable"));
+    snprintf(native, sizeof native, "(native error %d)", ENOENT);
+    assert_non_null(strstr(logged.line, native));
+
+    assert_int_equal(tl_patch_verify_file(path, 1, 0, &capturing, NULL), TL_PATCH_MISSING);
+    assert_int_equal(logged.count, 3); /* a NULL detail: still logged, once */
+    assert_string_equal(tl_patch_result_message(TL_PATCH_OK), "ok");
+    assert_string_equal(tl_patch_result_message(TL_PATCH_RESULT_END_), "unknown result");
+}
+
 static void test_patch_invalid_arguments(void **state) {
     tl_patch_plan plan;
     tl_patch_desc desc;
     (void)state;
     memset(&desc, 0, sizeof desc);
-    assert_int_equal(tl_patch_plan_make(&plan, &desc).code, TL_PATCH_INVALID_ARGUMENT);
-    assert_int_equal(tl_patch_plan_make(&plan, NULL).code, TL_PATCH_INVALID_ARGUMENT);
-    assert_int_equal(tl_patch_plan_make(NULL, &desc).code, TL_PATCH_INVALID_ARGUMENT);
+    assert_int_equal(tl_patch_plan_make(&plan, &desc, NULL), TL_PATCH_INVALID_ARGUMENT);
+    assert_int_equal(tl_patch_plan_make(&plan, NULL, NULL), TL_PATCH_INVALID_ARGUMENT);
+    assert_int_equal(tl_patch_plan_make(NULL, &desc, NULL), TL_PATCH_INVALID_ARGUMENT);
     tl_patch_plan_free(&plan);
     tl_patch_plan_free(NULL);
 }
@@ -516,6 +565,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_patch_refuses_one_content_under_two_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_refuses_other_profile_and_reused_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_verify_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_patch_result_convention, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_fifo_never_blocks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_large_index_needs_no_pairwise_comparison, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_many_leftovers_need_no_pairwise_comparison, setup, teardown),

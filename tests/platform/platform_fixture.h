@@ -71,14 +71,6 @@ static inline int fx_count(const fx *f, uint32_t item) {
     return n;
 }
 
-static inline tl_platform_result fx_reason(const char *message, int native) {
-    tl_platform_result r;
-    r.code = TL_PLATFORM_LOST;
-    r.message = message;
-    r.native_error = native;
-    return r;
-}
-
 static inline void fx_on_state(void *ctx, tl_platform *p) {
     fx *f = (fx *)ctx;
     if (f->events < 8) f->event_states[f->events] = (uint32_t)tl_platform_state_of(p);
@@ -87,7 +79,7 @@ static inline void fx_on_state(void *ctx, tl_platform *p) {
         f->lost_seen_services = tl_platform_service(p, 100, NULL);
         f->lost_seen_shutdowns = f->scripts[0].shutdowns;
     }
-    if (f->retry_in_listener) f->listener_retry = (int)tl_platform_retry(p).code;
+    if (f->retry_in_listener) f->listener_retry = (int)tl_platform_retry(p);
 }
 
 static inline void fx_on_account(void *ctx, tl_platform_account *account) {
@@ -105,7 +97,7 @@ static inline void fx_on_account(void *ctx, tl_platform_account *account) {
 static inline void mock_register(script *s, tl_platform *p) {
     tl_platform_account *alice, *bob;
     (void)tl_platform_add_service(p, 100, &s->platform_service);
-    if (!tl_platform_add_service(p, 100, &s->bob_saves)) s->duplicate_refused++;
+    if (tl_platform_add_service(p, 100, &s->bob_saves) == TL_PLATFORM_DUPLICATE) s->duplicate_refused++;
     alice = tl_platform_add_account(p, "alice", "Alice");
     bob = tl_platform_add_account(p, "bob", "Bob");
     (void)tl_platform_account_add_service(alice, TL_PLATFORM_SERVICE_SAVES, &s->alice_saves);
@@ -119,45 +111,34 @@ static inline tl_platform_result mock_init(void *ctx, tl_platform *p) {
     s->inits++;
     s->state_at_init = (int)tl_platform_state_of(p);
     if (s->accounts) mock_register(s, p);
-    r.code = TL_PLATFORM_OK;
-    r.message = "ok";
-    r.native_error = 0;
+    r = TL_PLATFORM_OK;
     if (s->fail > 0) {
         s->fail--;
-        r.code = TL_PLATFORM_INITIALIZATION_FAILED;
-        r.message = "the client is not running";
-        r.native_error = s->native;
+        r = tl_platform_report(p, TL_PLATFORM_INITIALIZATION_FAILED, s->native,
+                               "the client is not running");
     } else if (s->pending > 0) {
         s->left = s->pending;
-        r.code = TL_PLATFORM_PENDING;
+        r = TL_PLATFORM_PENDING;
     }
     return r;
 }
 
 static inline tl_platform_result mock_poll(void *ctx, tl_platform *p) {
     script *s = (script *)ctx;
-    tl_platform_result r;
     (void)p;
     s->polls++;
-    r.code = --s->left > 0 ? TL_PLATFORM_PENDING : TL_PLATFORM_OK;
-    r.message = "ok";
-    r.native_error = 0;
-    return r;
+    return --s->left > 0 ? TL_PLATFORM_PENDING : TL_PLATFORM_OK;
 }
 
 /* The platform's account list changed: carol signed in (once), bob signed out. */
 static inline tl_platform_result mock_refresh(void *ctx, tl_platform *p) {
     script *s = (script *)ctx;
-    tl_platform_result r;
     uint32_t i;
     if (s->refreshed++ == 0) (void)tl_platform_add_account(p, "carol", "Carol");
     for (i = 0; i < tl_platform_account_count(p); i++)
         if (strcmp(tl_platform_account_id(tl_platform_account_at(p, i)), "bob") == 0)
             (void)tl_platform_set_account_state(tl_platform_account_at(p, i), TL_PLATFORM_ACCOUNT_SIGNED_OUT);
-    r.code = TL_PLATFORM_OK;
-    r.message = "ok";
-    r.native_error = 0;
-    return r;
+    return TL_PLATFORM_OK;
 }
 
 static inline void mock_shutdown(void *ctx, tl_platform *p) {

@@ -69,7 +69,7 @@ static void test_platform_state_sequence_and_its_event(void **state) {
                            "platform -> resolving module -> initializing -> ready"));
     assert_int_equal(tl_platform_active_platform(f->p), LINUX);
     assert_int_equal(tl_platform_active_distribution(f->p), LOCAL);
-    assert_int_equal(tl_platform_initialization_result(f->p).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_initialization_result(f->p), TL_PLATFORM_OK);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(f->events, 1); /* settled once */
     assert_int_equal(s->polls, 2);
@@ -81,12 +81,39 @@ static void test_platform_registry_wants_the_exact_pair(void **state) {
     script *local_windows = fx_module(f, WINDOWS, LOCAL, "LocalWindows");
     script *local_linux = fx_module(f, LINUX, LOCAL, "LocalLinux");
     fx_create(f, LINUX, LOCAL);
-    assert_false(tl_platform_register_module(f->p, &local_windows->module)); /* the pair is taken */
+    assert_int_equal(tl_platform_register_module(f->p, &local_windows->module), TL_PLATFORM_DUPLICATE); /* the pair is taken */
     assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_DUPLICATE_MODULE),
                            "module 'LocalWindows': Windows/Local already has module 'LocalWindows'"));
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(local_linux->inits, 1);
     assert_int_equal(steam_linux->inits + local_windows->inits, 0);
+}
+
+/* docs/errors.md: a failure's result and message are the header's, the platform keeps it as its
+   last result with the module's detail, and the log line names the failing call. */
+static void test_platform_result_convention(void **state) {
+    fx *f = (fx *)*state;
+    script *s = fx_module(f, LINUX, LOCAL, "Mock");
+    s->fail = 1;
+    s->native = 5;
+    fx_create(f, LINUX, LOCAL);
+    assert_int_equal(tl_platform_refresh_accounts(f->p), TL_PLATFORM_NOT_READY);
+    assert_int_equal(tl_platform_last_result(f->p), TL_PLATFORM_NOT_READY);
+    assert_string_equal(tl_platform_last_message(f->p), "the platform is not ready");
+    assert_string_equal(tl_platform_result_message(TL_PLATFORM_NOT_READY), "the platform is not ready");
+    assert_int_equal(fx_count(f, TL_PLATFORM_LOG_REFUSED), 1);
+    assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_REFUSED), "tl_platform_refresh_accounts"));
+    /* A module's failure: its own message and native error, reported with tl_platform_report. */
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_FAILED);
+    assert_int_equal(tl_platform_last_result(f->p), TL_PLATFORM_INITIALIZATION_FAILED);
+    assert_int_equal(tl_platform_last_native_error(f->p), 5);
+    assert_string_equal(tl_platform_last_message(f->p), "the client is not running");
+    assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_FAILED), "the client is not running (native error 5)"));
+    assert_int_equal(tl_platform_retry(f->p), TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_last_result(f->p), TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_last_native_error(f->p), 0);
+    assert_string_equal(tl_platform_result_message(TL_PLATFORM_RESULT_END_), "unknown result");
+    assert_int_equal(tl_platform_last_result(NULL), TL_PLATFORM_INVALID_ARGUMENT);
 }
 
 static void test_platform_missing_module_is_unsupported(void **state) {
@@ -97,8 +124,8 @@ static void test_platform_missing_module_is_unsupported(void **state) {
     fx_create(f, LINUX, LOCAL);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_FAILED);
     r = tl_platform_initialization_result(f->p);
-    assert_int_equal(r.code, TL_PLATFORM_UNSUPPORTED);
-    assert_string_equal(r.message, "no module is registered for: Linux/Local");
+    assert_int_equal(r, TL_PLATFORM_UNSUPPORTED);
+    assert_string_equal(tl_platform_last_message(f->p), "no module is registered for: Linux/Local");
     assert_int_equal(a->inits + b->inits, 0);
     assert_int_equal(f->events, 1);
     assert_int_equal(f->event_states[0], TL_PLATFORM_STATE_FAILED);
@@ -124,7 +151,7 @@ static void test_platform_capabilities_answer_only_when_ready(void **state) {
     assert_true(tl_platform_has_capability(f->p, TL_PLATFORM_CAP_ACCOUNTS | TL_PLATFORM_CAP_ACHIEVEMENTS));
     assert_false(tl_platform_has_capability(f->p, TL_PLATFORM_CAP_ACCOUNTS | TL_PLATFORM_CAP_CLOUD_SAVES));
     assert_false(tl_platform_has_capability(f->p, TL_PLATFORM_CAP_FRIENDS));
-    assert_true(tl_platform_report_lost(f->p, fx_reason("gone", 0)));
+    assert_int_equal(tl_platform_report_lost(f->p, 0, "gone"), TL_PLATFORM_OK);
     assert_int_equal(tl_platform_capabilities(f->p), 0);
 }
 
@@ -152,7 +179,7 @@ static void test_platform_services_and_the_primary_accounts(void **state) {
     assert_ptr_equal(service, &s->alice_saves);
     assert_int_equal(s->duplicate_refused, 1); /* a second service 100 during init */
     /* Only a module, while it initializes, registers. */
-    assert_false(tl_platform_add_service(f->p, 102, &s->platform_service));
+    assert_int_equal(tl_platform_add_service(f->p, 102, &s->platform_service), TL_PLATFORM_REFUSED);
     assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_REFUSED), "tl_platform_add_service: refused"));
     assert_null(tl_platform_add_account(f->p, "carol", NULL));
 }
@@ -167,24 +194,24 @@ static void test_platform_retry_only_while_failed(void **state) {
     fx_create(f, LINUX, LOCAL);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_FAILED);
     r = tl_platform_initialization_result(f->p);
-    assert_int_equal(r.code, TL_PLATFORM_INITIALIZATION_FAILED);
-    assert_string_equal(r.message, "the client is not running");
-    assert_int_equal(r.native_error, 42);
+    assert_int_equal(r, TL_PLATFORM_INITIALIZATION_FAILED);
+    assert_string_equal(tl_platform_last_message(f->p), "the client is not running");
+    assert_int_equal(tl_platform_last_native_error(f->p), 42);
     assert_int_equal(s->shutdowns, 1); /* what its init made is undone */
     assert_null(tl_platform_primary_account(f->p));
     /* The player starts the client: a retry, pending for one update. */
     s->pending = 1;
     r = tl_platform_retry(f->p);
-    assert_int_equal(r.code, TL_PLATFORM_PENDING);
-    assert_int_equal(tl_platform_retry(f->p).code, TL_PLATFORM_NOT_FAILED);
+    assert_int_equal(r, TL_PLATFORM_PENDING);
+    assert_int_equal(tl_platform_retry(f->p), TL_PLATFORM_NOT_FAILED);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(s->inits, 2);
     assert_int_equal(f->events, 2);
     assert_int_equal(f->event_states[0], TL_PLATFORM_STATE_FAILED);
     assert_int_equal(f->event_states[1], TL_PLATFORM_STATE_READY);
-    assert_int_equal(tl_platform_initialization_result(f->p).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_initialization_result(f->p), TL_PLATFORM_OK);
     assert_string_equal(tl_platform_account_id(tl_platform_primary_account(f->p)), "alice");
-    assert_int_equal(tl_platform_retry(f->p).code, TL_PLATFORM_NOT_FAILED); /* ready */
+    assert_int_equal(tl_platform_retry(f->p), TL_PLATFORM_NOT_FAILED); /* ready */
     assert_int_equal(s->inits, 2);
 }
 
@@ -196,7 +223,7 @@ static void test_platform_loss_publishes_at_once_and_tears_down_next_update(void
     fx_create(f, LINUX, LOCAL);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     f->check_lost = true;
-    assert_true(tl_platform_report_lost(f->p, fx_reason("the client shut down", 7)));
+    assert_int_equal(tl_platform_report_lost(f->p, 7, "the client shut down"), TL_PLATFORM_OK);
     /* Published inside the call: the listener saw FAILED, no service, and the module not shut down. */
     assert_int_equal(f->events, 2);
     assert_int_equal(f->event_states[1], TL_PLATFORM_STATE_FAILED);
@@ -204,16 +231,16 @@ static void test_platform_loss_publishes_at_once_and_tears_down_next_update(void
     assert_int_equal(f->lost_seen_shutdowns, 0);
     assert_int_equal(s->shutdowns, 0);
     r = tl_platform_initialization_result(f->p);
-    assert_int_equal(r.code, TL_PLATFORM_LOST);
-    assert_string_equal(r.message, "the client shut down");
-    assert_int_equal(r.native_error, 7);
-    assert_false(tl_platform_report_lost(f->p, fx_reason("again", 0))); /* not ready */
+    assert_int_equal(r, TL_PLATFORM_LOST);
+    assert_string_equal(tl_platform_last_message(f->p), "the client shut down");
+    assert_int_equal(tl_platform_last_native_error(f->p), 7);
+    assert_int_equal(tl_platform_report_lost(f->p, 0, "again"), TL_PLATFORM_NOT_READY); /* not ready */
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_FAILED);
     assert_int_equal(s->shutdowns, 1); /* torn down at the next update, once */
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_FAILED);
     assert_int_equal(s->shutdowns, 1);
     assert_int_equal(f->events, 2);
-    assert_int_equal(tl_platform_retry(f->p).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_retry(f->p), TL_PLATFORM_OK);
     assert_int_equal(f->events, 3);
     assert_true(tl_platform_service(f->p, 100, NULL));
 }
@@ -223,8 +250,8 @@ static void test_platform_retry_right_after_a_loss_tears_down_first(void **state
     script *s = fx_module(f, LINUX, LOCAL, "Mock");
     fx_create(f, LINUX, LOCAL);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
-    assert_true(tl_platform_report_lost(f->p, fx_reason("gone", 0)));
-    assert_int_equal(tl_platform_retry(f->p).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_report_lost(f->p, 0, "gone"), TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_retry(f->p), TL_PLATFORM_OK);
     assert_int_equal(s->shutdowns, 1);
     assert_int_equal(s->inits, 2);
 }
@@ -261,21 +288,21 @@ static void test_platform_account_states_and_their_event(void **state) {
     assert_non_null(alice);
     assert_int_equal(tl_platform_account_state_of(alice), TL_PLATFORM_ACCOUNT_SIGNED_IN);
     assert_int_equal(f->account_events, 0); /* accounts registered at init come with their state */
-    assert_true(tl_platform_set_account_state(alice, TL_PLATFORM_ACCOUNT_SUSPENDED));
+    assert_int_equal(tl_platform_set_account_state(alice, TL_PLATFORM_ACCOUNT_SUSPENDED), TL_PLATFORM_OK);
     assert_int_equal(f->account_events, 1);
     assert_string_equal(f->account_event_ids[0], "alice");
     assert_int_equal(f->account_event_states[0], TL_PLATFORM_ACCOUNT_SUSPENDED);
     assert_string_equal(fx_line(f, TL_PLATFORM_LOG_ACCOUNT_STATE),
                         "Platform: info: account 'alice': signed in -> suspended");
-    assert_true(tl_platform_set_account_state(alice, TL_PLATFORM_ACCOUNT_SUSPENDED));
+    assert_int_equal(tl_platform_set_account_state(alice, TL_PLATFORM_ACCOUNT_SUSPENDED), TL_PLATFORM_OK);
     assert_int_equal(f->account_events, 1); /* no change */
-    assert_true(tl_platform_set_account_state(alice, TL_PLATFORM_ACCOUNT_SIGNED_IN));
+    assert_int_equal(tl_platform_set_account_state(alice, TL_PLATFORM_ACCOUNT_SIGNED_IN), TL_PLATFORM_OK);
     assert_int_equal(f->account_events, 2);
     assert_int_equal(f->account_event_states[1], TL_PLATFORM_ACCOUNT_SIGNED_IN);
-    assert_false(tl_platform_set_account_state(alice, (tl_platform_account_state)7));
+    assert_int_equal(tl_platform_set_account_state(alice, (tl_platform_account_state)7), TL_PLATFORM_INVALID_ARGUMENT);
     assert_string_equal(tl_platform_account_state_name(TL_PLATFORM_ACCOUNT_SIGNED_OUT), "signed out");
-    assert_true(tl_platform_report_lost(f->p, fx_reason("gone", 0)));
-    assert_false(tl_platform_set_account_state(alice, TL_PLATFORM_ACCOUNT_SUSPENDED)); /* not ready */
+    assert_int_equal(tl_platform_report_lost(f->p, 0, "gone"), TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_set_account_state(alice, TL_PLATFORM_ACCOUNT_SUSPENDED), TL_PLATFORM_NOT_READY); /* not ready */
     assert_int_equal(f->account_events, 2);
     assert_int_equal(tl_platform_account_state_of(NULL), TL_PLATFORM_ACCOUNT_SIGNED_OUT);
 }
@@ -287,11 +314,11 @@ static void test_platform_account_list_and_its_refresh(void **state) {
     script *s = fx_module_refreshing(f, LINUX, LOCAL, "Mock");
     (void)fx_module(f, LINUX, STEAM, "Plain");
     fx_create(f, LINUX, LOCAL);
-    assert_int_equal(tl_platform_refresh_accounts(f->p).code, TL_PLATFORM_NOT_READY);
+    assert_int_equal(tl_platform_refresh_accounts(f->p), TL_PLATFORM_NOT_READY);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(tl_platform_account_count(f->p), 2);
     assert_null(tl_platform_add_account(f->p, "mallory", NULL)); /* only from the module */
-    assert_int_equal(tl_platform_refresh_accounts(f->p).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_refresh_accounts(f->p), TL_PLATFORM_OK);
     assert_int_equal(s->refreshed, 1);
     assert_int_equal(tl_platform_account_count(f->p), 3);
     assert_string_equal(tl_platform_account_id(tl_platform_account_at(f->p, 2)), "carol");
@@ -301,15 +328,15 @@ static void test_platform_account_list_and_its_refresh(void **state) {
     assert_int_equal(f->account_event_states[0], TL_PLATFORM_ACCOUNT_SIGNED_IN);
     assert_string_equal(f->account_event_ids[1], "bob");
     assert_int_equal(f->account_event_states[1], TL_PLATFORM_ACCOUNT_SIGNED_OUT);
-    assert_int_equal(tl_platform_refresh_accounts(f->p).code, TL_PLATFORM_OK); /* nothing new */
+    assert_int_equal(tl_platform_refresh_accounts(f->p), TL_PLATFORM_OK); /* nothing new */
     assert_int_equal(tl_platform_account_count(f->p), 3);
     assert_int_equal(f->account_events, 2);
     assert_null(tl_platform_add_account(f->p, "mallory", NULL)); /* the refresh is over */
     fx_destroy(f);
     fx_create(f, LINUX, STEAM); /* a module without refresh: its list is always current */
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
-    assert_int_equal(tl_platform_refresh_accounts(f->p).code, TL_PLATFORM_OK);
-    assert_int_equal(tl_platform_refresh_accounts(NULL).code, TL_PLATFORM_INVALID_ARGUMENT);
+    assert_int_equal(tl_platform_refresh_accounts(f->p), TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_refresh_accounts(NULL), TL_PLATFORM_INVALID_ARGUMENT);
 }
 
 /* SimulatePlatformLoss (development builds): the loss path, as a module's report would run it;
@@ -320,28 +347,28 @@ static void test_platform_simulated_loss_runs_the_loss_path(void **state) {
     tl_platform_result r;
     s->accounts = true;
     fx_create(f, LINUX, LOCAL);
-    assert_false(tl_platform_simulate_loss(f->p)); /* not ready yet */
+    assert_int_equal(tl_platform_simulate_loss(f->p), TL_PLATFORM_NOT_READY); /* not ready yet */
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
-    assert_true(tl_platform_simulate_server_loss(f->p, true));
+    assert_int_equal(tl_platform_simulate_server_loss(f->p, true), TL_PLATFORM_OK);
     assert_int_equal(f->account_events, 2);
     assert_int_equal(f->account_event_states[0], TL_PLATFORM_ACCOUNT_SUSPENDED);
     assert_int_equal(f->account_event_states[1], TL_PLATFORM_ACCOUNT_SUSPENDED);
-    assert_true(tl_platform_simulate_server_loss(f->p, false));
+    assert_int_equal(tl_platform_simulate_server_loss(f->p, false), TL_PLATFORM_OK);
     assert_int_equal(f->account_events, 4);
     assert_int_equal(tl_platform_account_state_of(account_named(f->p, "bob")), TL_PLATFORM_ACCOUNT_SIGNED_IN);
     f->check_lost = true;
-    assert_true(tl_platform_simulate_loss(f->p));
+    assert_int_equal(tl_platform_simulate_loss(f->p), TL_PLATFORM_OK);
     assert_int_equal(f->events, 2);
     assert_int_equal(f->event_states[1], TL_PLATFORM_STATE_FAILED);
     assert_int_equal(f->lost_seen_services, 0);
     r = tl_platform_initialization_result(f->p);
-    assert_int_equal(r.code, TL_PLATFORM_LOST);
-    assert_non_null(strstr(r.message, "simulated"));
+    assert_int_equal(r, TL_PLATFORM_LOST);
+    assert_non_null(strstr(tl_platform_last_message(f->p), "simulated"));
     assert_int_equal(s->shutdowns, 0);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_FAILED);
     assert_int_equal(s->shutdowns, 1);
-    assert_false(tl_platform_simulate_server_loss(f->p, true)); /* not ready */
-    assert_int_equal(tl_platform_retry(f->p).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_simulate_server_loss(f->p, true), TL_PLATFORM_NOT_READY); /* not ready */
+    assert_int_equal(tl_platform_retry(f->p), TL_PLATFORM_OK);
     assert_int_equal(s->inits, 2);
 }
 
@@ -352,13 +379,13 @@ static void test_platform_override_by_code(void **state) {
     script *steam = fx_module(f, LINUX, STEAM, "Steam");
     (void)fx_module(f, LINUX, LOCAL, "Local");
     fx_create(f, LINUX, LOCAL);
-    assert_true(tl_platform_set_distribution_override(f->p, "Steam"));
+    assert_int_equal(tl_platform_set_distribution_override(f->p, "Steam"), TL_PLATFORM_OK);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(tl_platform_active_distribution(f->p), STEAM);
     assert_int_equal(steam->inits, 1);
     assert_string_equal(fx_line(f, TL_PLATFORM_LOG_OVERRIDE_APPLIED),
                         "Platform: info: distribution override from code: Steam (configured: Local)");
-    assert_false(tl_platform_set_distribution_override(f->p, "Local")); /* deployed */
+    assert_int_equal(tl_platform_set_distribution_override(f->p, "Local"), TL_PLATFORM_REFUSED); /* deployed */
 }
 
 static void test_platform_override_from_the_command_line(void **state) {
@@ -392,7 +419,7 @@ static void test_platform_override_sources_in_order(void **state) {
     (void)fx_module(f, LINUX, LOCAL, "Local");
     setenv("THREADLINK_PLATFORM_DISTRIBUTION", "Local", 1);
     fx_create_args(f, LINUX, STEAM, 3, argv);
-    assert_true(tl_platform_set_distribution_override(f->p, "Steam"));
+    assert_int_equal(tl_platform_set_distribution_override(f->p, "Steam"), TL_PLATFORM_OK);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(tl_platform_active_distribution(f->p), STEAM); /* code wins */
     fx_destroy(f);
@@ -417,7 +444,7 @@ static void test_platform_override_names_are_case_insensitive(void **state) {
     (void)fx_module(f, LINUX, STEAM, "Steam");
     (void)fx_module(f, LINUX, GOG, "GOG");
     fx_create(f, LINUX, LOCAL);
-    assert_true(tl_platform_set_distribution_override(f->p, "STEAM"));
+    assert_int_equal(tl_platform_set_distribution_override(f->p, "STEAM"), TL_PLATFORM_OK);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(tl_platform_active_distribution(f->p), STEAM);
     fx_destroy(f);
@@ -459,7 +486,7 @@ static void test_platform_override_disallowed_value_is_ignored_with_a_warning(vo
     f->policy = policy;
     f->policy_count = 2;
     fx_create(f, LINUX, LOCAL);
-    assert_true(tl_platform_set_distribution_override(f->p, "Steam"));
+    assert_int_equal(tl_platform_set_distribution_override(f->p, "Steam"), TL_PLATFORM_OK);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(tl_platform_active_distribution(f->p), LOCAL);
     assert_string_equal(fx_line(f, TL_PLATFORM_LOG_OVERRIDE_DISALLOWED),
@@ -469,7 +496,7 @@ static void test_platform_override_disallowed_value_is_ignored_with_a_warning(vo
     f->policy = NULL;
     (void)fx_module(f, LINUX, TL_PLATFORM_DISTRIBUTION_MICROSOFT_STORE, "Store");
     fx_create(f, LINUX, LOCAL);
-    assert_true(tl_platform_set_distribution_override(f->p, "MicrosoftStore"));
+    assert_int_equal(tl_platform_set_distribution_override(f->p, "MicrosoftStore"), TL_PLATFORM_OK);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(tl_platform_active_distribution(f->p), LOCAL);
     assert_int_equal(fx_count(f, TL_PLATFORM_LOG_OVERRIDE_DISALLOWED), 1);
@@ -639,8 +666,8 @@ static void test_platform_simulations_refused_outside_development_builds(void **
     s->accounts = true;
     fx_create(f, LINUX, LOCAL);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
-    assert_false(tl_platform_simulate_loss(f->p));
-    assert_false(tl_platform_simulate_server_loss(f->p, true));
+    assert_int_equal(tl_platform_simulate_loss(f->p), TL_PLATFORM_REFUSED);
+    assert_int_equal(tl_platform_simulate_server_loss(f->p, true), TL_PLATFORM_REFUSED);
     assert_int_equal(tl_platform_state_of(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(f->account_events, 0);
     assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_REFUSED), "development builds only"));
@@ -660,7 +687,7 @@ static void test_platform_override_ignored_outside_development_builds(void **sta
     assert_int_equal(f->records, 1); /* the ready line alone: no override, no warning */
     fx_destroy(f);
     fx_create_args(f, LINUX, LOCAL, 3, argv);
-    assert_true(tl_platform_set_distribution_override(f->p, "gog"));
+    assert_int_equal(tl_platform_set_distribution_override(f->p, "gog"), TL_PLATFORM_OK);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     assert_int_equal(tl_platform_active_distribution(f->p), GOG);
     fx_destroy(f);
@@ -684,6 +711,7 @@ int main(void) {
         T(test_platform_state_sequence_and_its_event),
         T(test_platform_registry_wants_the_exact_pair),
         T(test_platform_missing_module_is_unsupported),
+        T(test_platform_result_convention),
         T(test_platform_capabilities_answer_only_when_ready),
         T(test_platform_services_and_the_primary_accounts),
         T(test_platform_retry_only_while_failed),

@@ -108,12 +108,18 @@ typedef struct fixture {
     char root[128];
     tl_logger quiet;
     int errors;
+    uint32_t last_item;           /* of the last error logged */
+    char last[TL_LOG_LINE_MAX];   /* its line */
     faulty fault;
     tl_platform *p;
 } fixture;
 
 static void count_errors(void *user, const tl_log_record *record) {
-    if (record->level == TL_LOG_LEVEL_ERROR) ((fixture *)user)->errors++;
+    fixture *f = (fixture *)user;
+    if (record->level != TL_LOG_LEVEL_ERROR) return;
+    f->errors++;
+    f->last_item = record->item;
+    snprintf(f->last, sizeof f->last, "%s", record->line);
 }
 
 static int setup(void **state) {
@@ -150,7 +156,7 @@ static tl_platform_state local_platform(fixture *f, const char *root, bool fault
     local.root = root;
     local.account_name = name;
     if (faulty_backend) local.io = faulty_io(&f->fault);
-    assert_true(tl_platform_register_local(f->p, 0, &local));
+    assert_int_equal(tl_platform_register_local(f->p, 0, &local), TL_PLATFORM_OK);
     return tl_platform_update(f->p);
 }
 
@@ -190,11 +196,11 @@ static void test_local_saves_go_through_save_h_and_survive_the_platform(void **s
     size_t n = 0;
     tl_save_txn txn;
     assert_int_equal(local_platform(f, f->root, false, NULL), TL_PLATFORM_STATE_READY);
-    assert_int_equal(tl_save_begin(saves(f), "slot-1", &txn).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_write(&txn, "player", "hero:12", 7).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_begin(saves(f), "slot-1", &txn), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "player", "hero:12", 7), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&txn), TL_SAVE_OK);
     assert_int_equal(local_platform(f, f->root, false, NULL), TL_PLATFORM_STATE_READY);
-    assert_int_equal(tl_save_read(saves(f), "slot-1", "player", buf, sizeof buf, &n).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_read(saves(f), "slot-1", "player", buf, sizeof buf, &n), TL_SAVE_OK);
     assert_int_equal(n, 7);
     assert_memory_equal(buf, "hero:12", 7);
 }
@@ -203,22 +209,22 @@ static void test_local_achievements_and_progress_persist(void **state) {
     fixture *f = (fixture *)*state;
     tl_platform_achievement a;
     assert_int_equal(local_platform(f, f->root, false, NULL), TL_PLATFORM_STATE_READY);
-    assert_int_equal(tl_platform_achievement_get(achievements(f), "first-blood", &a).code, TL_PLATFORM_NOT_FOUND);
-    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "first-blood").code, TL_PLATFORM_OK);
-    assert_int_equal(tl_platform_achievement_progress(achievements(f), "collector", 3, 10).code, TL_PLATFORM_OK);
-    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "../etc").code, TL_PLATFORM_INVALID_ARGUMENT);
-    assert_int_equal(tl_platform_achievement_progress(achievements(f), "x", 1, 0).code, TL_PLATFORM_INVALID_ARGUMENT);
+    assert_int_equal(tl_platform_achievement_get(achievements(f), "first-blood", &a), TL_PLATFORM_NOT_FOUND);
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "first-blood"), TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_progress(achievements(f), "collector", 3, 10), TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "../etc"), TL_PLATFORM_INVALID_ARGUMENT);
+    assert_int_equal(tl_platform_achievement_progress(achievements(f), "x", 1, 0), TL_PLATFORM_INVALID_ARGUMENT);
     assert_int_equal(local_platform(f, f->root, false, NULL), TL_PLATFORM_STATE_READY); /* reopened */
-    assert_int_equal(tl_platform_achievement_get(achievements(f), "first-blood", &a).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_get(achievements(f), "first-blood", &a), TL_PLATFORM_OK);
     assert_true(a.unlocked);
-    assert_int_equal(tl_platform_achievement_get(achievements(f), "collector", &a).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_get(achievements(f), "collector", &a), TL_PLATFORM_OK);
     assert_false(a.unlocked);
     assert_int_equal(a.current, 3);
     assert_int_equal(a.target, 10);
-    assert_int_equal(tl_platform_achievement_progress(achievements(f), "collector", 12, 10).code, TL_PLATFORM_OK);
-    assert_int_equal(tl_platform_achievement_progress(achievements(f), "collector", 2, 10).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_progress(achievements(f), "collector", 12, 10), TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_progress(achievements(f), "collector", 2, 10), TL_PLATFORM_OK);
     assert_int_equal(local_platform(f, f->root, false, NULL), TL_PLATFORM_STATE_READY);
-    assert_int_equal(tl_platform_achievement_get(achievements(f), "collector", &a).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_get(achievements(f), "collector", &a), TL_PLATFORM_OK);
     assert_true(a.unlocked); /* progress never locks it again */
     assert_int_equal(a.current, 2);
     assert_string_equal(a.id, "collector");
@@ -227,14 +233,14 @@ static void test_local_achievements_and_progress_persist(void **state) {
 /* The old table: a unlocked, b at 1/4. The change: b to 3/4 and a new c. */
 static void seed_table(fixture *f, const char *root) {
     assert_int_equal(local_platform(f, root, false, NULL), TL_PLATFORM_STATE_READY);
-    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "a").code, TL_PLATFORM_OK);
-    assert_int_equal(tl_platform_achievement_progress(achievements(f), "b", 1, 4).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "a"), TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_progress(achievements(f), "b", 1, 4), TL_PLATFORM_OK);
 }
 
 static bool table_is_old(fixture *f) {
     tl_platform_achievement a;
-    return tl_platform_achievement_get(achievements(f), "b", &a).code == TL_PLATFORM_OK && a.current == 1 &&
-           tl_platform_achievement_get(achievements(f), "c", &a).code == TL_PLATFORM_NOT_FOUND;
+    return tl_platform_achievement_get(achievements(f), "b", &a) == TL_PLATFORM_OK && a.current == 1 &&
+           tl_platform_achievement_get(achievements(f), "c", &a) == TL_PLATFORM_NOT_FOUND;
 }
 
 static void test_local_achievements_commit_atomically_at_every_stop(void **state) {
@@ -251,22 +257,22 @@ static void test_local_achievements_commit_atomically_at_every_stop(void **state
         f->fault.count = 0;
         f->fault.fail_at = k; /* operations 0..k-1 happen, then the process is dead */
         r = tl_platform_achievement_progress(achievements(f), "c", 1, 2);
-        if (r.code == TL_PLATFORM_OK) r = tl_platform_achievement_progress(achievements(f), "b", 3, 4);
-        if (r.code == TL_PLATFORM_OK) break; /* k is past both commits */
-        assert_int_equal(r.code, TL_PLATFORM_STORAGE);
-        assert_int_equal(r.native_error, EIO);
+        if (r == TL_PLATFORM_OK) r = tl_platform_achievement_progress(achievements(f), "b", 3, 4);
+        if (r == TL_PLATFORM_OK) break; /* k is past both commits */
+        assert_int_equal(r, TL_PLATFORM_STORAGE);
+        assert_int_equal(tl_platform_last_native_error(f->p), EIO);
         /* The table in memory is the one before the failed change. */
-        assert_int_equal(tl_platform_achievement_get(achievements(f), "a", &a).code, TL_PLATFORM_OK);
+        assert_int_equal(tl_platform_achievement_get(achievements(f), "a", &a), TL_PLATFORM_OK);
         f->fault.fail_at = -1;
         /* Reopened over a sound backend: the old table, or the new one of each commit, never a mix. */
         assert_int_equal(local_platform(f, root, false, NULL), TL_PLATFORM_STATE_READY);
-        assert_int_equal(tl_platform_achievement_get(achievements(f), "a", &a).code, TL_PLATFORM_OK);
+        assert_int_equal(tl_platform_achievement_get(achievements(f), "a", &a), TL_PLATFORM_OK);
         assert_true(a.unlocked);
         if (table_is_old(f)) olds++;
         else {
-            assert_int_equal(tl_platform_achievement_get(achievements(f), "c", &a).code, TL_PLATFORM_OK);
+            assert_int_equal(tl_platform_achievement_get(achievements(f), "c", &a), TL_PLATFORM_OK);
             assert_int_equal(a.current, 1);
-            assert_int_equal(tl_platform_achievement_get(achievements(f), "b", &a).code, TL_PLATFORM_OK);
+            assert_int_equal(tl_platform_achievement_get(achievements(f), "b", &a), TL_PLATFORM_OK);
             assert_true(a.current == 1 || a.current == 3);
             news++;
         }
@@ -284,13 +290,37 @@ static void test_local_failed_commit_keeps_the_table_in_memory(void **state) {
     assert_int_equal(local_platform(f, f->root, true, NULL), TL_PLATFORM_STATE_READY);
     f->fault.count = 0;
     f->fault.fail_at = 0;
-    assert_int_equal(tl_platform_achievement_progress(achievements(f), "b", 3, 4).code, TL_PLATFORM_STORAGE);
-    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "c").code, TL_PLATFORM_STORAGE);
+    assert_int_equal(tl_platform_achievement_progress(achievements(f), "b", 3, 4), TL_PLATFORM_STORAGE);
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "c"), TL_PLATFORM_STORAGE);
     assert_true(table_is_old(f));
     f->fault.fail_at = -1;
-    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "c").code, TL_PLATFORM_OK);
-    assert_int_equal(tl_platform_achievement_get(achievements(f), "c", &a).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "c"), TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_get(achievements(f), "c", &a), TL_PLATFORM_OK);
     assert_true(a.unlocked);
+}
+
+/* docs/errors.md: a store failure under an achievement is STORAGE (the header's message), its
+   detail (save.h's message, the errno) reported to the platform, and one log line naming the
+   save; a refused id is logged naming the call. */
+static void test_local_result_convention(void **state) {
+    fixture *f = (fixture *)*state;
+    seed_table(f, f->root);
+    assert_int_equal(local_platform(f, f->root, true, NULL), TL_PLATFORM_STATE_READY);
+    f->fault.count = 0;
+    f->fault.fail_at = 0;
+    f->errors = 0;
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "c"), TL_PLATFORM_STORAGE);
+    assert_string_equal(tl_platform_result_message(TL_PLATFORM_STORAGE),
+                        "the save store failed (tl_platform_last_native_error holds its native error)");
+    assert_int_equal(tl_platform_last_result(f->p), TL_PLATFORM_STORAGE);
+    assert_int_equal(tl_platform_last_native_error(f->p), EIO);
+    assert_string_equal(tl_platform_last_message(f->p), tl_save_result_message(TL_SAVE_IO));
+    assert_int_equal(f->last_item, TL_PLATFORM_LOCAL_LOG_STORAGE);
+    assert_non_null(strstr(f->last, "achievements in save 'threadlink.achievements'"));
+    f->fault.fail_at = -1;
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "../etc"), TL_PLATFORM_INVALID_ARGUMENT);
+    assert_int_equal(f->last_item, TL_PLATFORM_LOCAL_LOG_INVALID_ARGUMENT);
+    assert_non_null(strstr(f->last, "achievement unlock"));
 }
 
 /* One operation of an unlock fails (a sync, a close, ...), the others work: when the unlock
@@ -312,18 +342,18 @@ static void test_local_failed_unlock_is_locked_everywhere(void **state) {
         f->fault.fail_only = k;
         r = tl_platform_achievement_unlock(achievements(f), "c");
         f->fault.fail_only = -1;
-        if (r.code == TL_PLATFORM_OK && f->fault.count <= k) break; /* past the unlock's operations */
-        if (r.code != TL_PLATFORM_OK) {
-            assert_int_equal(r.code, TL_PLATFORM_STORAGE);
+        if (r == TL_PLATFORM_OK && f->fault.count <= k) break; /* past the unlock's operations */
+        if (r != TL_PLATFORM_OK) {
+            assert_int_equal(r, TL_PLATFORM_STORAGE);
             failures++;
         }
-        unlocked = tl_platform_achievement_get(achievements(f), "c", &a).code == TL_PLATFORM_OK && a.unlocked;
-        if (unlocked != (r.code == TL_PLATFORM_OK)) fail_msg("fault at operation %ld: memory disagrees with the result", k);
+        unlocked = tl_platform_achievement_get(achievements(f), "c", &a) == TL_PLATFORM_OK && a.unlocked;
+        if (unlocked != (r == TL_PLATFORM_OK)) fail_msg("fault at operation %ld: memory disagrees with the result", k);
         assert_int_equal(local_platform(f, root, false, NULL), TL_PLATFORM_STATE_READY); /* a restart */
-        unlocked = tl_platform_achievement_get(achievements(f), "c", &a).code == TL_PLATFORM_OK && a.unlocked;
-        if (unlocked != (r.code == TL_PLATFORM_OK))
+        unlocked = tl_platform_achievement_get(achievements(f), "c", &a) == TL_PLATFORM_OK && a.unlocked;
+        if (unlocked != (r == TL_PLATFORM_OK))
             fail_msg("fault at operation %ld: %s, but after a restart the store has it %s", k,
-                     r.code == TL_PLATFORM_OK ? "unlocked" : "STORAGE", unlocked ? "unlocked" : "locked");
+                     r == TL_PLATFORM_OK ? "unlocked" : "STORAGE", unlocked ? "unlocked" : "locked");
         assert_true(table_is_old(f));
     }
     assert_true(k < 200);
@@ -359,31 +389,31 @@ static void test_local_simulated_losses(void **state) {
     f->p = tl_platform_create(&desc);
     memset(&local, 0, sizeof local);
     local.root = f->root;
-    assert_true(tl_platform_register_local(f->p, 0, &local));
+    assert_int_equal(tl_platform_register_local(f->p, 0, &local), TL_PLATFORM_OK);
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
     me = tl_platform_primary_account(f->p);
     assert_int_equal(tl_platform_account_state_of(me), TL_PLATFORM_ACCOUNT_SIGNED_IN);
-    assert_true(tl_platform_simulate_server_loss(f->p, true));
+    assert_int_equal(tl_platform_simulate_server_loss(f->p, true), TL_PLATFORM_OK);
     assert_int_equal(tl_platform_account_state_of(me), TL_PLATFORM_ACCOUNT_SUSPENDED);
-    assert_true(tl_platform_simulate_server_loss(f->p, false));
+    assert_int_equal(tl_platform_simulate_server_loss(f->p, false), TL_PLATFORM_OK);
     assert_int_equal(states[0], 2);
     assert_int_equal(states[1], TL_PLATFORM_ACCOUNT_SUSPENDED);
     assert_int_equal(states[2], TL_PLATFORM_ACCOUNT_SIGNED_IN);
-    assert_int_equal(tl_platform_refresh_accounts(f->p).code, TL_PLATFORM_OK); /* one implicit account */
+    assert_int_equal(tl_platform_refresh_accounts(f->p), TL_PLATFORM_OK); /* one implicit account */
     assert_int_equal(tl_platform_account_count(f->p), 1);
-    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "first").code, TL_PLATFORM_OK);
-    assert_int_equal(tl_save_begin(saves(f), "slot", &txn).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_write(&txn, "a", "kept", 4).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_OK);
-    assert_true(tl_platform_simulate_loss(f->p));
+    assert_int_equal(tl_platform_achievement_unlock(achievements(f), "first"), TL_PLATFORM_OK);
+    assert_int_equal(tl_save_begin(saves(f), "slot", &txn), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "a", "kept", 4), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&txn), TL_SAVE_OK);
+    assert_int_equal(tl_platform_simulate_loss(f->p), TL_PLATFORM_OK);
     assert_int_equal(tl_platform_state_of(f->p), TL_PLATFORM_STATE_FAILED);
-    assert_int_equal(tl_platform_initialization_result(f->p).code, TL_PLATFORM_LOST);
+    assert_int_equal(tl_platform_initialization_result(f->p), TL_PLATFORM_LOST);
     assert_null(tl_platform_primary_account(f->p));
     assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_FAILED); /* the store closes */
-    assert_int_equal(tl_platform_retry(f->p).code, TL_PLATFORM_OK);
-    assert_int_equal(tl_platform_achievement_get(achievements(f), "first", &a).code, TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_retry(f->p), TL_PLATFORM_OK);
+    assert_int_equal(tl_platform_achievement_get(achievements(f), "first", &a), TL_PLATFORM_OK);
     assert_true(a.unlocked);
-    assert_int_equal(tl_save_read(saves(f), "slot", "a", buf, sizeof buf, &n).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_read(saves(f), "slot", "a", buf, sizeof buf, &n), TL_SAVE_OK);
     assert_int_equal(n, 4);
     tl_platform_destroy(f->p);
     f->p = NULL;
@@ -401,17 +431,17 @@ static void test_local_malformed_table_fails_initialization_untouched(void **sta
     memset(&desc, 0, sizeof desc);
     desc.root = f->root;
     desc.logger = f->quiet;
-    store = tl_save_store_open(&desc);
+    store = tl_save_store_open(&desc, NULL);
     assert_non_null(store);
-    assert_int_equal(tl_save_begin(store, "threadlink.achievements", &txn).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_write(&txn, "table", "tlach 1\na x 1 0\n", 16).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_begin(store, "threadlink.achievements", &txn), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "table", "tlach 1\na x 1 0\n", 16), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&txn), TL_SAVE_OK);
     assert_int_equal(local_platform(f, f->root, false, NULL), TL_PLATFORM_STATE_FAILED);
     r = tl_platform_initialization_result(f->p);
-    assert_int_equal(r.code, TL_PLATFORM_STORAGE);
-    assert_string_equal(r.message, "the achievements table is malformed");
+    assert_int_equal(r, TL_PLATFORM_STORAGE);
+    assert_string_equal(tl_platform_last_message(f->p), "the achievements table is malformed");
     assert_null(tl_platform_primary_account(f->p));
-    assert_int_equal(tl_save_read(store, "threadlink.achievements", "table", buf, sizeof buf, &n).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_read(store, "threadlink.achievements", "table", buf, sizeof buf, &n), TL_SAVE_OK);
     assert_int_equal(n, 16);
     assert_memory_equal(buf, "tlach 1\na x 1 0\n", 16);
     tl_save_store_close(store);
@@ -422,8 +452,8 @@ static void test_local_store_that_cannot_open_fails_initialization(void **state)
     char root[160];
     snprintf(root, sizeof root, "%s/missing/parent", f->dir);
     assert_int_equal(local_platform(f, root, false, NULL), TL_PLATFORM_STATE_FAILED);
-    assert_int_equal(tl_platform_initialization_result(f->p).code, TL_PLATFORM_INITIALIZATION_FAILED);
-    assert_false(tl_platform_register_local(f->p, 0, NULL));
+    assert_int_equal(tl_platform_initialization_result(f->p), TL_PLATFORM_INITIALIZATION_FAILED);
+    assert_int_equal(tl_platform_register_local(f->p, 0, NULL), TL_PLATFORM_INVALID_ARGUMENT);
 }
 
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -435,6 +465,7 @@ int main(void) {
         T(test_local_achievements_and_progress_persist),
         T(test_local_achievements_commit_atomically_at_every_stop),
         T(test_local_failed_commit_keeps_the_table_in_memory),
+        T(test_local_result_convention),
         T(test_local_failed_unlock_is_locked_everywhere),
         T(test_local_simulated_losses),
         T(test_local_malformed_table_fails_initialization_untouched),

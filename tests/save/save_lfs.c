@@ -17,9 +17,10 @@
 
 static int g_failures;
 
-static void expect(int ok, const char *what, tl_save_result r) {
+static void expect(const tl_save_store *s, int ok, const char *what, tl_save_result r) {
     if (ok) return;
-    printf("FAIL: %s: %s (native error %d)\n", what, r.message, r.native_error);
+    printf("FAIL: %s: %s (native error %d)\n", what, tl_save_result_message(r),
+           tl_save_last_native_error(s));
     g_failures++;
 }
 
@@ -27,33 +28,33 @@ static tl_save_store *open_store(const char *root) {
     tl_save_store_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.root = root;
-    return tl_save_store_open(&desc);
+    return tl_save_store_open(&desc, NULL);
 }
 
 static void commit(tl_save_store *s, const char *save, const char *text) {
     tl_save_txn txn;
     tl_save_result r = tl_save_begin(s, save, &txn);
-    if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "player", text, strlen(text));
-    if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "world", save, strlen(save));
-    if (r.code == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
+    if (r == TL_SAVE_OK) r = tl_save_txn_write(&txn, "player", text, strlen(text));
+    if (r == TL_SAVE_OK) r = tl_save_txn_write(&txn, "world", save, strlen(save));
+    if (r == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
     tl_save_txn_discard(&txn);
-    expect(r.code == TL_SAVE_OK, "commit", r);
+    expect(s, r == TL_SAVE_OK, "commit", r);
 }
 
 static void check_read(tl_save_store *s, const char *save, const char *text) {
     char buf[64];
     size_t n = 0;
     tl_save_result r = tl_save_read(s, save, "player", buf, sizeof buf, &n);
-    expect(r.code == TL_SAVE_OK && n == strlen(text) && memcmp(buf, text, n) == 0, "read", r);
+    expect(s, r == TL_SAVE_OK && n == strlen(text) && memcmp(buf, text, n) == 0, "read", r);
 }
 
 static void check_list(tl_save_store *s, size_t want, const char *first, uint64_t generation) {
     tl_save_info info[4];
     size_t count = 0;
     tl_save_result r = tl_save_list(s, info, 4, &count);
-    expect(r.code == TL_SAVE_OK && count == want, "list", r);
-    if (r.code == TL_SAVE_OK && count == want)
-        expect(strcmp(info[0].id, first) == 0 && info[0].generation == generation, "list order", r);
+    expect(s, r == TL_SAVE_OK && count == want, "list", r);
+    if (r == TL_SAVE_OK && count == want)
+        expect(s, strcmp(info[0].id, first) == 0 && info[0].generation == generation, "list order", r);
 }
 
 int main(int argc, char **argv) {
@@ -79,7 +80,7 @@ int main(int argc, char **argv) {
     check_read(s, "slot-1", "second");
     check_read(s, "slot-2", "other");
     r = tl_save_delete(s, "slot-2");
-    expect(r.code == TL_SAVE_OK, "delete", r);
+    expect(s, r == TL_SAVE_OK, "delete", r);
     check_list(s, 1, "slot-1", 2);
     tl_save_store_close(s);
     if (g_failures) return 1;

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <errno.h>
 
 #include <cmocka.h>
 
@@ -42,7 +43,7 @@ static tl_save_store *open_store(fixture *f) {
     desc.root = f->root;
     desc.logger.sink = capture;
     desc.logger.user = f;
-    return tl_save_store_open(&desc);
+    return tl_save_store_open(&desc, NULL);
 }
 
 static int setup(void **state) {
@@ -74,10 +75,10 @@ static void reopen(fixture *f) {
 static tl_save_result commit2(tl_save_store *s, const char *save, const char *a, const char *b, int64_t ts) {
     tl_save_txn txn;
     tl_save_result r = tl_save_begin(s, save, &txn);
-    if (r.code == TL_SAVE_OK && a) r = tl_save_txn_write(&txn, "a", a, strlen(a));
-    if (r.code == TL_SAVE_OK && b) r = tl_save_txn_write(&txn, "b", b, strlen(b));
-    if (r.code == TL_SAVE_OK) r = tl_save_txn_set_timestamp(&txn, ts);
-    if (r.code == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
+    if (r == TL_SAVE_OK && a) r = tl_save_txn_write(&txn, "a", a, strlen(a));
+    if (r == TL_SAVE_OK && b) r = tl_save_txn_write(&txn, "b", b, strlen(b));
+    if (r == TL_SAVE_OK) r = tl_save_txn_set_timestamp(&txn, ts);
+    if (r == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
     tl_save_txn_discard(&txn);
     return r;
 }
@@ -86,7 +87,7 @@ static void assert_reads(tl_save_store *s, const char *save, const char *file, c
     char buf[256];
     size_t n = 0;
     tl_save_result r = tl_save_read(s, save, file, buf, sizeof buf, &n);
-    assert_int_equal(r.code, TL_SAVE_OK);
+    assert_int_equal(r, TL_SAVE_OK);
     assert_int_equal(n, strlen(expected));
     assert_memory_equal(buf, expected, n);
 }
@@ -130,30 +131,30 @@ static void test_save_round_trip_and_metadata(void **state) {
     void *data = NULL;
     size_t n = 0;
     assert_true(exists(f, "")); /* the root folder was created by open */
-    assert_int_equal(commit2(f->store, "slot-1", "alpha", "beta!", 1234).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "slot-1", "alpha", "beta!", 1234), TL_SAVE_OK);
     assert_reads(f->store, "slot-1", "a", "alpha");
     assert_reads(f->store, "slot-1", "b", "beta!");
-    assert_int_equal(tl_save_read_alloc(f->store, "slot-1", "b", &data, &n).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_read_alloc(f->store, "slot-1", "b", &data, &n), TL_SAVE_OK);
     assert_int_equal(n, 5);
     assert_memory_equal(data, "beta!", 5);
     tl_save_free(data);
-    assert_int_equal(tl_save_stat(f->store, "slot-1", &info).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_stat(f->store, "slot-1", &info), TL_SAVE_OK);
     assert_string_equal(info.id, "slot-1");
     assert_int_equal(info.generation, 1);
     assert_int_equal(info.size, 10);
     assert_int_equal(info.timestamp, 1234);
     assert_int_equal(info.file_count, 2);
     assert_false(info.from_previous);
-    assert_int_equal(commit2(f->store, "slot-1", "gamma", NULL, -7).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "slot-1", "gamma", NULL, -7), TL_SAVE_OK);
     reopen(f); /* read from disk, not from what the store remembers */
-    assert_int_equal(tl_save_stat(f->store, "slot-1", &info).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_stat(f->store, "slot-1", &info), TL_SAVE_OK);
     assert_int_equal(info.generation, 2);
     assert_int_equal(info.timestamp, -7);
     assert_int_equal(info.file_count, 1);
     assert_reads(f->store, "slot-1", "a", "gamma");
     /* A transaction is a full replacement: b was not written, so it is gone. */
-    assert_int_equal(tl_save_read(f->store, "slot-1", "b", NULL, 0, &n).code, TL_SAVE_NOT_FOUND);
-    assert_int_equal(tl_save_read(f->store, "nosuch", "a", NULL, 0, &n).code, TL_SAVE_NOT_FOUND);
+    assert_int_equal(tl_save_read(f->store, "slot-1", "b", NULL, 0, &n), TL_SAVE_NOT_FOUND);
+    assert_int_equal(tl_save_read(f->store, "nosuch", "a", NULL, 0, &n), TL_SAVE_NOT_FOUND);
     assert_true(exists(f, "slot-1/gen0") && exists(f, "slot-1/gen1") && !exists(f, "slot-1/next"));
 }
 
@@ -161,23 +162,23 @@ static void test_save_read_small_buffer_reports_size(void **state) {
     fixture *f = *state;
     char buf[3];
     size_t n = 0;
-    assert_int_equal(commit2(f->store, "s", "0123456789", "", 0).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "0123456789", "", 0), TL_SAVE_OK);
     tl_save_result r = tl_save_read(f->store, "s", "a", buf, sizeof buf, &n);
-    assert_int_equal(r.code, TL_SAVE_TOO_SMALL);
+    assert_int_equal(r, TL_SAVE_TOO_SMALL);
     assert_int_equal(n, 10);
     assert_reads(f->store, "s", "b", ""); /* an empty file is a file */
     void *data = (void *)1;
-    assert_int_equal(tl_save_read_alloc(f->store, "s", "zz", &data, &n).code, TL_SAVE_NOT_FOUND);
+    assert_int_equal(tl_save_read_alloc(f->store, "s", "zz", &data, &n), TL_SAVE_NOT_FOUND);
     assert_null(data);
 }
 
 static void test_save_same_file_twice_keeps_last(void **state) {
     fixture *f = *state;
     tl_save_txn txn;
-    assert_int_equal(tl_save_begin(f->store, "s", &txn).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_write(&txn, "a", "first", 5).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_write(&txn, "a", "second", 6).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_begin(f->store, "s", &txn), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "a", "first", 5), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "a", "second", 6), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&txn), TL_SAVE_OK);
     reopen(f);
     assert_reads(f->store, "s", "a", "second");
 }
@@ -185,25 +186,25 @@ static void test_save_same_file_twice_keeps_last(void **state) {
 static void test_save_one_transaction_per_save(void **state) {
     fixture *f = *state;
     tl_save_txn one, two, other;
-    assert_int_equal(commit2(f->store, "s", "old", NULL, 0).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_begin(f->store, "s", &one).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "old", NULL, 0), TL_SAVE_OK);
+    assert_int_equal(tl_save_begin(f->store, "s", &one), TL_SAVE_OK);
     tl_save_result r = tl_save_begin(f->store, "s", &two);
-    assert_int_equal(r.code, TL_SAVE_BUSY);
-    assert_int_equal(tl_save_delete(f->store, "s").code, TL_SAVE_BUSY);
-    assert_int_equal(tl_save_begin(f->store, "t", &other).code, TL_SAVE_OK); /* another save: fine */
-    assert_int_equal(tl_save_txn_write(&one, "a", "new", 3).code, TL_SAVE_OK);
+    assert_int_equal(r, TL_SAVE_BUSY);
+    assert_int_equal(tl_save_delete(f->store, "s"), TL_SAVE_BUSY);
+    assert_int_equal(tl_save_begin(f->store, "t", &other), TL_SAVE_OK); /* another save: fine */
+    assert_int_equal(tl_save_txn_write(&one, "a", "new", 3), TL_SAVE_OK);
     assert_reads(f->store, "s", "a", "old"); /* the published generation is untouched meanwhile */
     assert_false(exists(f, "s/next"));      /* nothing is written before the commit */
-    assert_int_equal(tl_save_txn_discard(&one).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_discard(&one), TL_SAVE_OK);
     assert_false(exists(f, "s/next"));
     assert_reads(f->store, "s", "a", "old");
     /* Ended transactions are stale; discarding one again is harmless. */
-    assert_int_equal(tl_save_txn_write(&one, "a", "x", 1).code, TL_SAVE_STALE);
-    assert_int_equal(tl_save_txn_commit(&one).code, TL_SAVE_STALE);
-    assert_int_equal(tl_save_txn_discard(&one).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_begin(f->store, "s", &two).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_commit(&two).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_commit(&two).code, TL_SAVE_STALE);
+    assert_int_equal(tl_save_txn_write(&one, "a", "x", 1), TL_SAVE_STALE);
+    assert_int_equal(tl_save_txn_commit(&one), TL_SAVE_STALE);
+    assert_int_equal(tl_save_txn_discard(&one), TL_SAVE_OK);
+    assert_int_equal(tl_save_begin(f->store, "s", &two), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&two), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&two), TL_SAVE_STALE);
     /* Closing the store with an open transaction discards it with a warning. */
     f->warnings = 0;
     tl_save_store_close(f->store);
@@ -219,38 +220,38 @@ static void test_save_list_sorted_and_bounded(void **state) {
     fixture *f = *state;
     tl_save_info infos[2];
     size_t count = 0;
-    assert_int_equal(commit2(f->store, "zeta", "z", NULL, 3).code, TL_SAVE_OK);
-    assert_int_equal(commit2(f->store, "alpha", "aa", NULL, 1).code, TL_SAVE_OK);
-    assert_int_equal(commit2(f->store, "mid", "mmm", NULL, 2).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_list(f->store, infos, 2, &count).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "zeta", "z", NULL, 3), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "alpha", "aa", NULL, 1), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "mid", "mmm", NULL, 2), TL_SAVE_OK);
+    assert_int_equal(tl_save_list(f->store, infos, 2, &count), TL_SAVE_OK);
     assert_int_equal(count, 3);
     assert_string_equal(infos[0].id, "alpha");
     assert_int_equal(infos[0].size, 2);
     assert_string_equal(infos[1].id, "mid");
     assert_int_equal(infos[1].timestamp, 2);
-    assert_int_equal(tl_save_delete(f->store, "mid").code, TL_SAVE_OK);
+    assert_int_equal(tl_save_delete(f->store, "mid"), TL_SAVE_OK);
     reopen(f);
-    assert_int_equal(tl_save_list(f->store, infos, 2, &count).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_list(f->store, infos, 2, &count), TL_SAVE_OK);
     assert_int_equal(count, 2);
     assert_string_equal(infos[1].id, "zeta");
-    assert_int_equal(tl_save_list(f->store, NULL, 0, &count).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_list(f->store, NULL, 0, &count), TL_SAVE_OK);
     assert_int_equal(count, 2);
 }
 
 static void test_save_delete_is_whole(void **state) {
     fixture *f = *state;
     size_t n;
-    assert_int_equal(commit2(f->store, "s", "one", NULL, 0).code, TL_SAVE_OK);
-    assert_int_equal(commit2(f->store, "s", "two", NULL, 0).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_delete(f->store, "s").code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "one", NULL, 0), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "two", NULL, 0), TL_SAVE_OK);
+    assert_int_equal(tl_save_delete(f->store, "s"), TL_SAVE_OK);
     assert_false(exists(f, "s"));
     assert_false(exists(f, ".deleted.s"));
-    assert_int_equal(tl_save_read(f->store, "s", "a", NULL, 0, &n).code, TL_SAVE_NOT_FOUND);
-    assert_int_equal(tl_save_delete(f->store, "s").code, TL_SAVE_NOT_FOUND);
+    assert_int_equal(tl_save_read(f->store, "s", "a", NULL, 0, &n), TL_SAVE_NOT_FOUND);
+    assert_int_equal(tl_save_delete(f->store, "s"), TL_SAVE_NOT_FOUND);
     /* A new save of that id starts again at generation 1. */
     tl_save_info info;
-    assert_int_equal(commit2(f->store, "s", "three", NULL, 0).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_stat(f->store, "s", &info).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "three", NULL, 0), TL_SAVE_OK);
+    assert_int_equal(tl_save_stat(f->store, "s", &info), TL_SAVE_OK);
     assert_int_equal(info.generation, 1);
 }
 
@@ -269,23 +270,23 @@ static void test_save_ids_outside_the_alphabet_are_refused(void **state) {
         assert_false(tl_save_id_valid(bad[i]));
         f->errors = 0;
         tl_save_result r = tl_save_begin(f->store, bad[i], &txn);
-        assert_int_equal(r.code, TL_SAVE_INVALID_ID);
+        assert_int_equal(r, TL_SAVE_INVALID_ID);
         assert_int_equal(f->errors, 1); /* logged, naming the id */
-        assert_int_equal(tl_save_read(f->store, bad[i], "a", NULL, 0, &n).code, TL_SAVE_INVALID_ID);
-        assert_int_equal(tl_save_delete(f->store, bad[i]).code, TL_SAVE_INVALID_ID);
+        assert_int_equal(tl_save_read(f->store, bad[i], "a", NULL, 0, &n), TL_SAVE_INVALID_ID);
+        assert_int_equal(tl_save_delete(f->store, bad[i]), TL_SAVE_INVALID_ID);
     }
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) assert_true(tl_save_id_valid(good[i]));
     assert_false(tl_save_id_valid(NULL));
-    assert_int_equal(tl_save_begin(f->store, "ok", &txn).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_write(&txn, "../x", "x", 1).code, TL_SAVE_INVALID_ID);
-    assert_int_equal(tl_save_txn_write(&txn, "a/b", "x", 1).code, TL_SAVE_INVALID_ID);
+    assert_int_equal(tl_save_begin(f->store, "ok", &txn), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "../x", "x", 1), TL_SAVE_INVALID_ID);
+    assert_int_equal(tl_save_txn_write(&txn, "a/b", "x", 1), TL_SAVE_INVALID_ID);
     tl_save_txn_discard(&txn);
     /* Nothing was created outside the root, nor for the refused ids inside it. */
     char names[300];
     snprintf(names, sizeof names, "%s/x", f->dir);
     assert_int_equal(access(names, F_OK), -1);
     size_t count = 9;
-    assert_int_equal(tl_save_list(f->store, NULL, 0, &count).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_list(f->store, NULL, 0, &count), TL_SAVE_OK);
     assert_int_equal(count, 0);
 }
 
@@ -296,24 +297,66 @@ static void test_save_bad_arguments(void **state) {
     desc.logger.sink = capture;
     desc.logger.user = f;
     f->errors = 0;
-    assert_null(tl_save_store_open(&desc));
+    assert_null(tl_save_store_open(&desc, NULL));
     assert_int_equal(f->errors, 1);
     assert_non_null(strstr(f->last, "desc.root is required"));
     char missing[300];
     snprintf(missing, sizeof missing, "%s/no/such/parent", f->dir);
     desc.root = missing;
-    assert_null(tl_save_store_open(&desc));
+    assert_null(tl_save_store_open(&desc, NULL));
     assert_non_null(strstr(f->last, "cannot create the folder"));
     tl_save_txn txn;
-    assert_int_equal(tl_save_begin(NULL, "a", &txn).code, TL_SAVE_INVALID_ARGUMENT);
-    assert_int_equal(tl_save_begin(f->store, "a", NULL).code, TL_SAVE_INVALID_ARGUMENT);
+    assert_int_equal(tl_save_begin(NULL, "a", &txn), TL_SAVE_INVALID_ARGUMENT);
+    assert_int_equal(tl_save_begin(f->store, "a", NULL), TL_SAVE_INVALID_ARGUMENT);
     memset(&txn, 0, sizeof txn);
-    assert_int_equal(tl_save_txn_write(&txn, "a", "x", 1).code, TL_SAVE_INVALID_ARGUMENT);
-    assert_int_equal(tl_save_txn_write(NULL, "a", "x", 1).code, TL_SAVE_INVALID_ARGUMENT);
-    assert_int_equal(tl_save_begin(f->store, "a", &txn).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_write(&txn, "f", NULL, 3).code, TL_SAVE_INVALID_ARGUMENT);
+    assert_int_equal(tl_save_txn_write(&txn, "a", "x", 1), TL_SAVE_INVALID_ARGUMENT);
+    assert_int_equal(tl_save_txn_write(NULL, "a", "x", 1), TL_SAVE_INVALID_ARGUMENT);
+    assert_int_equal(tl_save_begin(f->store, "a", &txn), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "f", NULL, 3), TL_SAVE_INVALID_ARGUMENT);
     tl_save_txn_discard(&txn);
-    assert_string_equal(tl_save_code_message(TL_SAVE_BUSY), "a transaction is open on this save");
+    assert_string_equal(tl_save_result_message(TL_SAVE_BUSY), "a transaction is open on this save");
+}
+
+/* docs/errors.md: a failure's result and message are the header's, the store keeps it with its
+   errno, the log line names what failed; a store that cannot open says why through its detail. */
+static void test_save_result_convention(void **state) {
+    fixture *f = *state;
+    tl_save_store_desc desc;
+    tl_save_open_detail why;
+    char missing[300], buf[4];
+    size_t n = 0;
+    memset(&desc, 0, sizeof desc);
+    desc.logger.sink = capture;
+    desc.logger.user = f;
+    snprintf(missing, sizeof missing, "%s/no/such/parent", f->dir);
+    desc.root = missing;
+    assert_null(tl_save_store_open(&desc, &why));
+    assert_int_equal(why.result, TL_SAVE_NOT_FOUND);
+    assert_int_equal(why.native_error, ENOENT);
+    assert_non_null(strstr(f->last, missing));
+    char native[32];
+    snprintf(native, sizeof native, "(native error %d)", ENOENT);
+    assert_non_null(strstr(f->last, native));
+
+    assert_int_equal(commit2(f->store, "slot", "aa", NULL, 1), TL_SAVE_OK);
+    assert_int_equal(tl_save_last_result(f->store), TL_SAVE_OK);
+    assert_int_equal(tl_save_read(f->store, "slot", "zz", buf, sizeof buf, &n), TL_SAVE_NOT_FOUND);
+    assert_int_equal(tl_save_last_result(f->store), TL_SAVE_NOT_FOUND);
+    assert_int_equal(tl_save_last_native_error(f->store), 0);
+    assert_string_equal(tl_save_result_message(TL_SAVE_NOT_FOUND), "no such save or file");
+    assert_int_equal(f->last_item, TL_SAVE_LOG_NOT_FOUND);
+    assert_non_null(strstr(f->last, "tl_save_read"));
+    assert_non_null(strstr(f->last, "/slot/zz"));
+    assert_int_equal(tl_save_read(f->store, "slot", "a", buf, 1, &n), TL_SAVE_TOO_SMALL);
+    assert_int_equal(f->last_item, TL_SAVE_LOG_TOO_SMALL);
+    assert_non_null(strstr(f->last, "2 bytes, the buffer holds 1"));
+    tl_save_info info;
+    assert_int_equal(tl_save_stat(f->store, "nothing", &info), TL_SAVE_NOT_FOUND);
+    assert_non_null(strstr(f->last, "tl_save_stat"));
+    assert_non_null(strstr(f->last, "/nothing"));
+    assert_string_equal(tl_save_result_message(TL_SAVE_RESULT_END_), "unknown result");
+    assert_string_equal(tl_save_result_message(TL_SAVE_OK), "ok");
+    assert_int_equal(tl_save_last_result(NULL), TL_SAVE_INVALID_ARGUMENT);
 }
 
 /* --- damage: fallback to the previous generation ------------------------------------------------- */
@@ -324,8 +367,8 @@ static void expect_fallback(fixture *f, void (*edit)(unsigned char *data, size_t
                             uint64_t third_generation) {
     size_t size;
     tl_save_info info;
-    assert_int_equal(commit2(f->store, "s", "good-a", "good-b", 1).code, TL_SAVE_OK);
-    assert_int_equal(commit2(f->store, "s", "newer-a", "newer-b", 2).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "good-a", "good-b", 1), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "newer-a", "newer-b", 2), TL_SAVE_OK);
     unsigned char *data = slurp(f, "s/gen1", &size);
     edit(data, &size);
     spill(f, "s/gen1", data, size);
@@ -337,12 +380,12 @@ static void expect_fallback(fixture *f, void (*edit)(unsigned char *data, size_t
     assert_int_equal(f->warnings, 1);
     assert_int_equal(f->last_item, TL_SAVE_LOG_FALLBACK);
     assert_non_null(strstr(f->last, "save s: the newest generation is damaged"));
-    assert_int_equal(tl_save_stat(f->store, "s", &info).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_stat(f->store, "s", &info), TL_SAVE_OK);
     assert_true(info.from_previous);
     assert_int_equal(info.generation, 1);
     /* The next commit keeps the good generation as its previous one, not the damaged one. */
-    assert_int_equal(commit2(f->store, "s", "third", NULL, 3).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_stat(f->store, "s", &info).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "third", NULL, 3), TL_SAVE_OK);
+    assert_int_equal(tl_save_stat(f->store, "s", &info), TL_SAVE_OK);
     /* Numbers follow the highest readable manifest: past a damaged generation whose manifest is
        intact (3), after the previous one when the damaged manifest cannot be read (2). */
     assert_int_equal(info.generation, third_generation);
@@ -376,16 +419,16 @@ static void test_save_emptied_only_slot_is_corrupt(void **state) {
     fixture *f = *state;
     size_t n;
     tl_save_info info;
-    assert_int_equal(commit2(f->store, "s", "one", NULL, 1).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "one", NULL, 1), TL_SAVE_OK);
     spill(f, "s/gen0", "", 0);
     reopen(f);
     f->errors = 0;
-    assert_int_equal(tl_save_read(f->store, "s", "a", NULL, 0, &n).code, TL_SAVE_CORRUPT);
-    assert_int_equal(tl_save_stat(f->store, "s", &info).code, TL_SAVE_CORRUPT);
+    assert_int_equal(tl_save_read(f->store, "s", "a", NULL, 0, &n), TL_SAVE_CORRUPT);
+    assert_int_equal(tl_save_stat(f->store, "s", &info), TL_SAVE_CORRUPT);
     assert_true(f->errors >= 1);
     assert_non_null(strstr(f->last, "empty"));
     assert_true(exists(f, "s/gen0")); /* kept for the record: only a commit writes over it */
-    assert_int_equal(commit2(f->store, "s", "two", NULL, 2).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "two", NULL, 2), TL_SAVE_OK);
     reopen(f);
     assert_reads(f->store, "s", "a", "two");
 }
@@ -394,16 +437,16 @@ static void test_save_emptied_only_slot_is_corrupt(void **state) {
 static void test_save_emptied_newest_slot_is_not_a_silent_rollback(void **state) {
     fixture *f = *state;
     tl_save_info info;
-    assert_int_equal(commit2(f->store, "s", "one", NULL, 1).code, TL_SAVE_OK);
-    assert_int_equal(commit2(f->store, "s", "two", NULL, 2).code, TL_SAVE_OK);
-    assert_int_equal(commit2(f->store, "s", "three", NULL, 3).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "one", NULL, 1), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "two", NULL, 2), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "three", NULL, 3), TL_SAVE_OK);
     spill(f, "s/gen0", "", 0);
     reopen(f);
     f->warnings = 0;
     assert_reads(f->store, "s", "a", "two");
     assert_int_equal(f->warnings, 1);
     assert_int_equal(f->last_item, TL_SAVE_LOG_FALLBACK);
-    assert_int_equal(tl_save_stat(f->store, "s", &info).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_stat(f->store, "s", &info), TL_SAVE_OK);
     assert_true(info.from_previous);
     assert_int_equal(info.generation, 2);
 }
@@ -411,8 +454,8 @@ static void test_save_emptied_newest_slot_is_not_a_silent_rollback(void **state)
 static void test_save_no_intact_generation_is_corrupt(void **state) {
     fixture *f = *state;
     size_t size, n;
-    assert_int_equal(commit2(f->store, "s", "one", NULL, 1).code, TL_SAVE_OK);
-    assert_int_equal(commit2(f->store, "s", "two", NULL, 2).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "one", NULL, 1), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "two", NULL, 2), TL_SAVE_OK);
     for (int i = 0; i < 2; i++) {
         const char *name = i ? "s/gen1" : "s/gen0";
         unsigned char *data = slurp(f, name, &size);
@@ -423,19 +466,19 @@ static void test_save_no_intact_generation_is_corrupt(void **state) {
     reopen(f);
     f->errors = 0;
     tl_save_result r = tl_save_read(f->store, "s", "a", NULL, 0, &n);
-    assert_int_equal(r.code, TL_SAVE_CORRUPT);
-    assert_string_equal(r.message, "no intact generation of this save");
+    assert_int_equal(r, TL_SAVE_CORRUPT);
+    assert_string_equal(tl_save_result_message(r), "no intact generation of this save");
     assert_int_equal(f->errors, 1);
     assert_non_null(strstr(f->last, "a file's hash does not match"));
     size_t count = 9;
-    assert_int_equal(tl_save_list(f->store, NULL, 0, &count).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_list(f->store, NULL, 0, &count), TL_SAVE_OK);
     assert_int_equal(count, 0);
     /* The damaged save can still be overwritten (and deleted). */
-    assert_int_equal(commit2(f->store, "s", "fresh", NULL, 3).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "fresh", NULL, 3), TL_SAVE_OK);
     reopen(f);
     assert_reads(f->store, "s", "a", "fresh");
     tl_save_info info;
-    assert_int_equal(tl_save_stat(f->store, "s", &info).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_stat(f->store, "s", &info), TL_SAVE_OK);
     assert_int_equal(info.generation, 3);
 }
 
@@ -456,8 +499,8 @@ static void test_save_open_cleans_interrupted_work(void **state) {
     fixture *f = *state;
     char p[400];
     size_t size;
-    assert_int_equal(commit2(f->store, "kept", "k1", NULL, 1).code, TL_SAVE_OK);
-    assert_int_equal(commit2(f->store, "kept", "k2", NULL, 2).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "kept", "k1", NULL, 1), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "kept", "k2", NULL, 2), TL_SAVE_OK);
     tl_save_store_close(f->store);
     f->store = NULL;
     spill(f, "kept/next", "partial", 7);               /* a transaction interrupted */
@@ -484,10 +527,10 @@ static void test_save_open_cleans_interrupted_work(void **state) {
 static void test_save_open_migrates_version_1(void **state) {
     fixture *f = *state;
     tl_save_info info;
-    assert_int_equal(commit2(f->store, "old", "o1", NULL, 1).code, TL_SAVE_OK);
-    assert_int_equal(commit2(f->store, "old", "o2", "b2", 2).code, TL_SAVE_OK);
-    assert_int_equal(commit2(f->store, "halfway", "h1", NULL, 1).code, TL_SAVE_OK);
-    assert_int_equal(commit2(f->store, "halfway", "h2", NULL, 2).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "old", "o1", NULL, 1), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "old", "o2", "b2", 2), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "halfway", "h1", NULL, 1), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "halfway", "h2", NULL, 2), TL_SAVE_OK);
     tl_save_store_close(f->store);
     f->store = NULL;
     slot_to_legacy(f, "old/gen1", "old/current");
@@ -503,7 +546,7 @@ static void test_save_open_migrates_version_1(void **state) {
     assert_reads(f->store, "old", "a", "o2");
     assert_reads(f->store, "old", "b", "b2");
     assert_reads(f->store, "halfway", "a", "h2");
-    assert_int_equal(tl_save_stat(f->store, "old", &info).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_stat(f->store, "old", &info), TL_SAVE_OK);
     assert_int_equal(info.generation, 2);
     assert_false(info.from_previous);
     /* The migrated previous generation is there behind it. */
@@ -514,10 +557,10 @@ static void test_save_open_migrates_version_1(void **state) {
     free(data);
     reopen(f);
     assert_reads(f->store, "old", "a", "o1");
-    assert_int_equal(commit2(f->store, "old", "o3", NULL, 3).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "old", "o3", NULL, 3), TL_SAVE_OK);
     reopen(f);
     assert_reads(f->store, "old", "a", "o3");
-    assert_int_equal(tl_save_stat(f->store, "old", &info).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_stat(f->store, "old", &info), TL_SAVE_OK);
     assert_int_equal(info.generation, 3);
 }
 
@@ -529,17 +572,17 @@ static void test_save_shrinking_slot_ignores_its_tail(void **state) {
     size_t size, small_size;
     tl_save_info info;
     memset(big, 'x', sizeof big - 1);
-    assert_int_equal(commit2(f->store, "s", big, big, 1).code, TL_SAVE_OK);     /* gen0 */
-    assert_int_equal(commit2(f->store, "s", "two", NULL, 2).code, TL_SAVE_OK);  /* gen1 */
-    assert_int_equal(commit2(f->store, "s", "three", NULL, 3).code, TL_SAVE_OK); /* gen0 again */
+    assert_int_equal(commit2(f->store, "s", big, big, 1), TL_SAVE_OK);     /* gen0 */
+    assert_int_equal(commit2(f->store, "s", "two", NULL, 2), TL_SAVE_OK);  /* gen1 */
+    assert_int_equal(commit2(f->store, "s", "three", NULL, 3), TL_SAVE_OK); /* gen0 again */
     unsigned char *data = slurp(f, "s/gen0", &size);
     assert_true(size > 2 * 3999);           /* the tail of generation 1 is still there */
-    assert_int_equal(tl_save_pack_verify(data, size, &info).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_pack_verify(data, size, &info), TL_SAVE_OK);
     assert_int_equal(info.generation, 3);
     assert_int_equal(info.size, 5);
     small_size = 32;
     while (small_size < size && data[small_size] != 'x') small_size++;
-    assert_int_equal(tl_save_pack_verify(data, small_size, NULL).code, TL_SAVE_OK); /* no tail */
+    assert_int_equal(tl_save_pack_verify(data, small_size, NULL), TL_SAVE_OK); /* no tail */
     data[size - 1] ^= 1;                     /* damage in the tail: harmless */
     data[size - 30] ^= 1;
     spill(f, "s/gen0", data, size);
@@ -548,7 +591,7 @@ static void test_save_shrinking_slot_ignores_its_tail(void **state) {
     f->warnings = 0;
     assert_reads(f->store, "s", "a", "three");
     assert_int_equal(f->warnings, 0);
-    assert_int_equal(tl_save_stat(f->store, "s", &info).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_stat(f->store, "s", &info), TL_SAVE_OK);
     assert_int_equal(info.generation, 3);
 }
 
@@ -556,9 +599,9 @@ static void test_save_pack_verify_checks_a_copy(void **state) {
     fixture *f = *state;
     size_t size;
     tl_save_info info;
-    assert_int_equal(commit2(f->store, "s", "abc", "de", 77).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "abc", "de", 77), TL_SAVE_OK);
     unsigned char *data = slurp(f, "s/gen0", &size);
-    assert_int_equal(tl_save_pack_verify(data, size, &info).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_pack_verify(data, size, &info), TL_SAVE_OK);
     assert_int_equal(info.generation, 1);
     assert_int_equal(info.size, 5);
     assert_int_equal(info.timestamp, 77);
@@ -568,11 +611,11 @@ static void test_save_pack_verify_checks_a_copy(void **state) {
     assert_non_null(strstr((char *)data + 32, "tlsave 1\ngeneration 1\ntimestamp 77\nfiles 2\nfile 0 3 "));
     for (size_t i = 0; i < size; i++) {
         data[i] ^= 0x01;
-        assert_int_equal(tl_save_pack_verify(data, size, NULL).code, TL_SAVE_CORRUPT);
+        assert_int_equal(tl_save_pack_verify(data, size, NULL), TL_SAVE_CORRUPT);
         data[i] ^= 0x01;
     }
     for (size_t cut = 0; cut < size; cut++)
-        assert_int_equal(tl_save_pack_verify(data, cut, NULL).code, TL_SAVE_CORRUPT);
+        assert_int_equal(tl_save_pack_verify(data, cut, NULL), TL_SAVE_CORRUPT);
     free(data);
 }
 
@@ -617,8 +660,8 @@ static void fake_save_outside(fixture *f, const char *rel) {
     static const char *const slots[2] = { "gen0", "gen1" };
     char p[200];
     size_t size;
-    assert_int_equal(commit2(f->store, "model", "m1", NULL, 1).code, TL_SAVE_OK);
-    assert_int_equal(commit2(f->store, "model", "m2", NULL, 2).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "model", "m1", NULL, 1), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "model", "m2", NULL, 2), TL_SAVE_OK);
     make_dir(f, rel);
     for (int k = 0; k < 2; k++) {
         snprintf(p, sizeof p, "model/%s", slots[k]);
@@ -639,7 +682,7 @@ static void test_save_delete_never_follows_a_linked_save_folder(void **state) {
     reopen(f);
     f->warnings = f->errors = 0;
     tl_save_result r = tl_save_delete(f->store, "album");
-    assert_int_not_equal(r.code, TL_SAVE_OK);
+    assert_int_not_equal(r, TL_SAVE_OK);
     assert_true(f->warnings + f->errors >= 1); /* logged */
     assert_true(outside_exists(f, "outside/album/gen0"));
     assert_true(outside_exists(f, "outside/album/gen1"));
@@ -668,9 +711,9 @@ static void test_save_open_never_deletes_through_links(void **state) {
     assert_true(outside_exists(f, "outside/docs/report.txt"));
     assert_true(exists(f, "photos") && exists(f, ".deleted.x")); /* the links stay */
     size_t count = 9, n;
-    assert_int_equal(tl_save_list(f->store, NULL, 0, &count).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_list(f->store, NULL, 0, &count), TL_SAVE_OK);
     assert_int_equal(count, 0);
-    assert_int_not_equal(tl_save_read(f->store, "photos", "a", NULL, 0, &n).code, TL_SAVE_OK);
+    assert_int_not_equal(tl_save_read(f->store, "photos", "a", NULL, 0, &n), TL_SAVE_OK);
 }
 
 static void test_save_commit_never_writes_through_a_linked_save_folder(void **state) {
@@ -680,19 +723,19 @@ static void test_save_commit_never_writes_through_a_linked_save_folder(void **st
     link_in_root(f, "../outside/linked", "linked");
     reopen(f);
     tl_save_result r = commit2(f->store, "linked", "a", "b", 1);
-    assert_int_not_equal(r.code, TL_SAVE_OK);
+    assert_int_not_equal(r, TL_SAVE_OK);
     assert_false(outside_exists(f, "outside/linked/gen0"));
     assert_false(outside_exists(f, "outside/linked/gen1"));
     assert_false(outside_exists(f, "outside/linked/next"));
     /* A slot file that is a link (in a real save folder) is not written through either. */
-    assert_int_equal(commit2(f->store, "real", "one", NULL, 1).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "real", "one", NULL, 1), TL_SAVE_OK);
     put_outside(f, "outside/target", "keep me");
     char p[400];
     snprintf(p, sizeof p, "%s/real/gen1", f->root); /* the slot the next commit writes */
     assert_int_equal(symlink("../../outside/target", p), 0);
     reopen(f);
     r = commit2(f->store, "real", "two", NULL, 2);
-    assert_int_not_equal(r.code, TL_SAVE_OK);
+    assert_int_not_equal(r, TL_SAVE_OK);
     size_t size;
     char full[400];
     snprintf(full, sizeof full, "%s/outside/target", f->dir);
@@ -710,11 +753,11 @@ static void test_save_commit_never_writes_through_a_linked_save_folder(void **st
 static void test_save_never_deletes_what_it_did_not_create(void **state) {
     fixture *f = *state;
     size_t n;
-    assert_int_equal(commit2(f->store, "mine", "one", NULL, 1).code, TL_SAVE_OK);
-    assert_int_equal(commit2(f->store, "mine", "two", NULL, 2).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "mine", "one", NULL, 1), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "mine", "two", NULL, 2), TL_SAVE_OK);
     spill(f, "mine/notes.txt", "keep", 4);
-    assert_int_equal(tl_save_delete(f->store, "mine").code, TL_SAVE_OK);
-    assert_int_equal(tl_save_read(f->store, "mine", "a", NULL, 0, &n).code, TL_SAVE_NOT_FOUND);
+    assert_int_equal(tl_save_delete(f->store, "mine"), TL_SAVE_OK);
+    assert_int_equal(tl_save_read(f->store, "mine", "a", NULL, 0, &n), TL_SAVE_NOT_FOUND);
     assert_true(exists(f, "mine/notes.txt"));
     assert_false(exists(f, "mine/gen0") || exists(f, "mine/gen1"));
     assert_false(exists(f, ".deleted.mine"));
@@ -729,7 +772,7 @@ static void test_save_never_deletes_what_it_did_not_create(void **state) {
     assert_true(exists(f, ".deleted.old/diary.txt"));
     assert_true(exists(f, "mine/notes.txt"));
     /* And the id can be saved again beside the note. */
-    assert_int_equal(commit2(f->store, "mine", "three", NULL, 3).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "mine", "three", NULL, 3), TL_SAVE_OK);
     reopen(f);
     assert_reads(f->store, "mine", "a", "three");
     assert_true(exists(f, "mine/notes.txt"));
@@ -752,8 +795,8 @@ static void test_save_fifo_named_like_a_slot_never_blocks(void **state) {
     size_t n;
     signal(SIGALRM, stop_hanging);
     alarm(20);
-    assert_int_equal(commit2(f->store, "s", "one", NULL, 1).code, TL_SAVE_OK);
-    assert_int_equal(commit2(f->store, "s", "two", NULL, 2).code, TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "one", NULL, 1), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "s", "two", NULL, 2), TL_SAVE_OK);
     snprintf(p, sizeof p, "%s/s/gen1", f->root);
     assert_int_equal(unlink(p), 0);
     assert_int_equal(mkfifo(p, 0644), 0);
@@ -764,14 +807,14 @@ static void test_save_fifo_named_like_a_slot_never_blocks(void **state) {
     f->warnings = 0;
     reopen(f); /* the cleanup looks into lone */
     assert_reads(f->store, "s", "a", "one"); /* the newest slot is not a file: the previous one */
-    assert_int_equal(tl_save_stat(f->store, "s", &info).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_stat(f->store, "s", &info), TL_SAVE_OK);
     assert_true(info.from_previous);
     assert_true(f->warnings >= 1);
-    assert_int_not_equal(tl_save_read(f->store, "lone", "a", NULL, 0, &n).code, TL_SAVE_OK);
-    assert_int_not_equal(commit2(f->store, "s", "three", NULL, 3).code, TL_SAVE_OK);
+    assert_int_not_equal(tl_save_read(f->store, "lone", "a", NULL, 0, &n), TL_SAVE_OK);
+    assert_int_not_equal(commit2(f->store, "s", "three", NULL, 3), TL_SAVE_OK);
     assert_reads(f->store, "s", "a", "one");
     size_t count = 9;
-    assert_int_equal(tl_save_list(f->store, NULL, 0, &count).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_list(f->store, NULL, 0, &count), TL_SAVE_OK);
     assert_int_equal(count, 1);
     assert_true(exists(f, "s/gen1") && exists(f, "lone/gen1")); /* not the store's: left there */
     alarm(0);
@@ -787,6 +830,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_save_delete_is_whole, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_ids_outside_the_alphabet_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_bad_arguments, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_result_convention, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_truncated_manifest_falls_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_edited_manifest_falls_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_wrong_file_hash_falls_back, setup, teardown),

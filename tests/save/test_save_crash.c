@@ -32,7 +32,7 @@ static tl_save_store *open_store(memfs *fs) {
     desc.root = "/saves";
     desc.io = memfs_io(fs);
     desc.logger.sink = quiet;
-    return tl_save_store_open(&desc);
+    return tl_save_store_open(&desc, NULL);
 }
 
 /* One generation of a save: file ids and their contents (NULL ends the list). */
@@ -48,10 +48,10 @@ static const generation other_gen = { { "x", NULL }, { "other x", NULL } };
 static tl_save_result commit(tl_save_store *store, const char *save, const generation *g, int64_t ts) {
     tl_save_txn txn;
     tl_save_result r = tl_save_begin(store, save, &txn);
-    for (int i = 0; r.code == TL_SAVE_OK && g->ids[i]; i++)
+    for (int i = 0; r == TL_SAVE_OK && g->ids[i]; i++)
         r = tl_save_txn_write(&txn, g->ids[i], g->bytes[i], strlen(g->bytes[i]));
-    if (r.code == TL_SAVE_OK) r = tl_save_txn_set_timestamp(&txn, ts);
-    if (r.code == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
+    if (r == TL_SAVE_OK) r = tl_save_txn_set_timestamp(&txn, ts);
+    if (r == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
     tl_save_txn_discard(&txn);
     return r;
 }
@@ -60,11 +60,11 @@ static tl_save_result commit(tl_save_store *store, const char *save, const gener
 static bool reads_as(tl_save_store *store, const char *save, const generation *g) {
     tl_save_info info;
     int count = 0;
-    if (tl_save_stat(store, save, &info).code != TL_SAVE_OK) return false;
+    if (tl_save_stat(store, save, &info) != TL_SAVE_OK) return false;
     for (; g->ids[count]; count++) {
         char buf[64];
         size_t n = 0;
-        if (tl_save_read(store, save, g->ids[count], buf, sizeof buf, &n).code != TL_SAVE_OK) return false;
+        if (tl_save_read(store, save, g->ids[count], buf, sizeof buf, &n) != TL_SAVE_OK) return false;
         if (n != strlen(g->bytes[count]) || memcmp(buf, g->bytes[count], n) != 0) return false;
     }
     return info.file_count == (uint32_t)count;
@@ -74,7 +74,7 @@ static bool reads_as(tl_save_store *store, const char *save, const generation *g
    bytes). */
 static bool reads_at(tl_save_store *store, const char *save, const generation *g, int64_t ts) {
     tl_save_info info;
-    return reads_as(store, save, g) && tl_save_stat(store, save, &info).code == TL_SAVE_OK &&
+    return reads_as(store, save, g) && tl_save_stat(store, save, &info) == TL_SAVE_OK &&
            info.timestamp == ts;
 }
 
@@ -82,8 +82,8 @@ static bool is_gone(tl_save_store *store, const char *save) {
     tl_save_info info;
     char buf[8];
     size_t n;
-    return tl_save_stat(store, save, &info).code == TL_SAVE_NOT_FOUND &&
-           tl_save_read(store, save, "a", buf, sizeof buf, &n).code == TL_SAVE_NOT_FOUND;
+    return tl_save_stat(store, save, &info) == TL_SAVE_NOT_FOUND &&
+           tl_save_read(store, save, "a", buf, sizeof buf, &n) == TL_SAVE_NOT_FOUND;
 }
 
 /* A store with `slot` at generations 1 (new_gen's ids, as a decoy previous) and 2 (old_gen), and
@@ -95,10 +95,10 @@ static void setup(memfs *fs, bool with_slot) {
     tl_save_store *store = open_store(fs);
     assert_non_null(store);
     if (with_slot) {
-        assert_int_equal(commit(store, "slot", &new_gen, 1).code, TL_SAVE_OK);
-        assert_int_equal(commit(store, "slot", &old_gen, 2).code, TL_SAVE_OK);
+        assert_int_equal(commit(store, "slot", &new_gen, 1), TL_SAVE_OK);
+        assert_int_equal(commit(store, "slot", &old_gen, 2), TL_SAVE_OK);
     }
-    assert_int_equal(commit(store, "other", &other_gen, 3).code, TL_SAVE_OK);
+    assert_int_equal(commit(store, "other", &other_gen, 3), TL_SAVE_OK);
     tl_save_store_close(store);
 }
 
@@ -136,8 +136,8 @@ static bool run_interrupted(action what, long k, int cut, long *ops_used) {
     tl_save_store *store = open_store(&fs);
     assert_non_null(store);
     if (what == COMMIT_SHRINK) { /* slot: big_gen in the older slot, old_gen the newest */
-        assert_int_equal(commit(store, "slot", &big_gen, 3).code, TL_SAVE_OK);
-        assert_int_equal(commit(store, "slot", &old_gen, 4).code, TL_SAVE_OK);
+        assert_int_equal(commit(store, "slot", &big_gen, 3), TL_SAVE_OK);
+        assert_int_equal(commit(store, "slot", &old_gen, 4), TL_SAVE_OK);
     }
     fs.ops = 0;
     fs.fail_after = k;
@@ -155,17 +155,17 @@ static bool run_interrupted(action what, long k, int cut, long *ops_used) {
     bool new_state = what == DELETE ? is_gone(store, "slot") : reads_at(store, "slot", &new_gen, 9);
     if (!(old_state || new_state))
         fail_msg("k=%ld cut=%d action=%d: neither the old nor the new state", k, cut, what);
-    if (r.code == TL_SAVE_OK && !new_state)
+    if (r == TL_SAVE_OK && !new_state)
         fail_msg("k=%ld cut=%d action=%d: reported done, but the old state is back", k, cut, what);
     assert_true(reads_as(store, "other", &other_gen));
     assert_clean(&fs);
     /* The store goes on: a later commit publishes and reads back. */
-    assert_int_equal(commit(store, "slot", &old_gen, 10).code, TL_SAVE_OK);
+    assert_int_equal(commit(store, "slot", &old_gen, 10), TL_SAVE_OK);
     assert_true(reads_at(store, "slot", &old_gen, 10));
     tl_save_store_close(store);
     memfs_free(&fs);
     *ops_used = used;
-    return r.code == TL_SAVE_OK;
+    return r == TL_SAVE_OK;
 }
 
 static void every_k(action what, int cut) {
@@ -193,9 +193,9 @@ static tl_save_store *prepare(memfs *fs, int what) {
     setup(fs, what != COMMIT_FIRST);
     tl_save_store *store = open_store(fs);
     assert_non_null(store);
-    if (what == COMMIT_SHRINK) assert_int_equal(commit(store, "slot", &big_gen, 3).code, TL_SAVE_OK);
+    if (what == COMMIT_SHRINK) assert_int_equal(commit(store, "slot", &big_gen, 3), TL_SAVE_OK);
     if (what == COMMIT_SHRINK || what == COMMIT_STEADY)
-        assert_int_equal(commit(store, "slot", &old_gen, 4).code, TL_SAVE_OK);
+        assert_int_equal(commit(store, "slot", &old_gen, 4), TL_SAVE_OK);
     return store;
 }
 
@@ -218,7 +218,7 @@ static tl_save_result act(tl_save_store *store, int what, long k) {
     if (what == DELETE) return tl_save_delete(store, "slot");
     if (what != FIRST_READ) return commit(store, "slot", &new_gen, 9);
     r = tl_save_read(store, "slot", "a", buf, sizeof buf, &n);
-    if (r.code == TL_SAVE_OK && (n != 5 || memcmp(buf, "old a", 5) != 0))
+    if (r == TL_SAVE_OK && (n != 5 || memcmp(buf, "old a", 5) != 0))
         fail_msg("fault at operation %ld: a read returned %.*s, not the published generation", k + 1, (int)n, buf);
     return r;
 }
@@ -248,7 +248,7 @@ static bool run_faulted(int what, long k, int cut, long *ops_used) {
     tl_save_result r = act(store, what, k);
     *ops_used = fs.ops;
     fs.fail_only = -1;
-    bool failed = r.code != TL_SAVE_OK;
+    bool failed = r != TL_SAVE_OK;
     expect_reported(store, what, failed, k, cut, "in the same store");
     tl_save_store_close(store);
     if (cut == POWER_CUT) memfs_power_cut(&fs);
@@ -258,7 +258,7 @@ static bool run_faulted(int what, long k, int cut, long *ops_used) {
     expect_reported(store, what, failed, k, cut, cut == DIES ? "after a reopen" : "after a power cut");
     assert_true(reads_as(store, "other", &other_gen));
     assert_clean(&fs);
-    assert_int_equal(commit(store, "slot", &old_gen, 10).code, TL_SAVE_OK);
+    assert_int_equal(commit(store, "slot", &old_gen, 10), TL_SAVE_OK);
     assert_true(reads_at(store, "slot", &old_gen, 10));
     tl_save_store_close(store);
     memfs_free(&fs);
@@ -343,7 +343,7 @@ static void test_save_crash_committed_survives_power_cut(void **state) {
     (void)state;
     setup(&fs, true);
     tl_save_store *store = open_store(&fs);
-    assert_int_equal(commit(store, "slot", &new_gen, 9).code, TL_SAVE_OK);
+    assert_int_equal(commit(store, "slot", &new_gen, 9), TL_SAVE_OK);
     memfs_power_cut(&fs);
     tl_save_store_close(store);
     store = open_store(&fs);
@@ -360,13 +360,13 @@ static void test_save_crash_disk_full_keeps_old_generation(void **state) {
     setup(&fs, true);
     tl_save_store *store = open_store(&fs);
     fs.nospace = true;
-    assert_int_equal(tl_save_begin(store, "slot", &txn).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_write(&txn, "a", "bytes", 5).code, TL_SAVE_OK); /* in memory */
+    assert_int_equal(tl_save_begin(store, "slot", &txn), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "a", "bytes", 5), TL_SAVE_OK); /* in memory */
     tl_save_result r = tl_save_txn_commit(&txn);
-    assert_int_equal(r.code, TL_SAVE_NO_SPACE);
-    assert_int_equal(r.native_error, 28 /* ENOSPC on Linux */);
-    assert_string_equal(r.message, "no space left on the device");
-    assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_STALE);
+    assert_int_equal(r, TL_SAVE_NO_SPACE);
+    assert_int_equal(tl_save_last_native_error(store), 28 /* ENOSPC on Linux */);
+    assert_string_equal(tl_save_result_message(r), "no space left on the device");
+    assert_int_equal(tl_save_txn_commit(&txn), TL_SAVE_STALE);
     fs.nospace = false;
     assert_true(reads_as(store, "slot", &old_gen));
     tl_save_store_close(store);
@@ -394,14 +394,14 @@ static tl_save_store *open_counted(memfs *fs, log_count *c) {
     desc.io = memfs_io(fs);
     desc.logger.sink = count_log;
     desc.logger.user = c;
-    return tl_save_store_open(&desc);
+    return tl_save_store_open(&desc, NULL);
 }
 
 /* The published generation, intact and not reported damaged. */
 static void expect_intact_old(tl_save_store *store, const log_count *c) {
     tl_save_info info;
     assert_true(reads_at(store, "slot", &old_gen, 2));
-    assert_int_equal(tl_save_stat(store, "slot", &info).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_stat(store, "slot", &info), TL_SAVE_OK);
     assert_false(info.from_previous);
     assert_int_equal(info.generation, 2);
     assert_int_equal(c->fallbacks, 0);
@@ -422,16 +422,16 @@ static void test_save_crash_full_disk_gives_the_space_back(void **state) {
     tl_save_store *store = open_counted(&fs, &c);
     expect_intact_old(store, &c);
     fs.capacity = memfs_used(&fs) + 24 * 1024;
-    assert_int_equal(tl_save_begin(store, "slot", &txn).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_write(&txn, "a", big, sizeof big).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_begin(store, "slot", &txn), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "a", big, sizeof big), TL_SAVE_OK);
     tl_save_result r = tl_save_txn_commit(&txn);
-    assert_int_equal(r.code, TL_SAVE_NO_SPACE);
-    assert_int_equal(r.native_error, 28 /* ENOSPC */);
+    assert_int_equal(r, TL_SAVE_NO_SPACE);
+    assert_int_equal(tl_save_last_native_error(store), 28 /* ENOSPC */);
     assert_true(memfs_used(&fs) + 20 * 1024 <= fs.capacity); /* the room is back */
     expect_intact_old(store, &c);
-    assert_int_equal(tl_save_begin(store, "fresh", &txn).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_write(&txn, "a", small, sizeof small).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_begin(store, "fresh", &txn), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "a", small, sizeof small), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&txn), TL_SAVE_OK);
     tl_save_store_close(store);
     store = open_counted(&fs, &c);
     expect_intact_old(store, &c);
@@ -453,20 +453,20 @@ static void test_save_crash_one_sync_per_commit(void **state) {
     setup(&fs, false);
     tl_save_store *store = open_store(&fs);
     fs.syncs = 0;
-    assert_int_equal(commit(store, "slot", &old_gen, 1).code, TL_SAVE_OK);
+    assert_int_equal(commit(store, "slot", &old_gen, 1), TL_SAVE_OK);
     assert_int_equal(fs.syncs, 3);
     for (int i = 0; i < 4; i++) {
         fs.syncs = 0;
-        assert_int_equal(commit(store, "slot", i % 2 ? &old_gen : &new_gen, 2 + i).code, TL_SAVE_OK);
+        assert_int_equal(commit(store, "slot", i % 2 ? &old_gen : &new_gen, 2 + i), TL_SAVE_OK);
         assert_int_equal(fs.syncs, i == 0 ? 2 : 1);
     }
     tl_save_store_close(store);
     store = open_store(&fs);
     fs.syncs = 0;
-    assert_int_equal(commit(store, "slot", &new_gen, 9).code, TL_SAVE_OK);
+    assert_int_equal(commit(store, "slot", &new_gen, 9), TL_SAVE_OK);
     assert_int_equal(fs.syncs, 2);
     fs.syncs = 0;
-    assert_int_equal(commit(store, "slot", &old_gen, 10).code, TL_SAVE_OK);
+    assert_int_equal(commit(store, "slot", &old_gen, 10), TL_SAVE_OK);
     assert_int_equal(fs.syncs, 1);
     tl_save_store_close(store);
     memfs_free(&fs);
@@ -479,8 +479,8 @@ static void test_save_crash_steady_commit_survives_power_cut(void **state) {
         memfs fs;
         setup(&fs, true);
         tl_save_store *store = open_store(&fs);
-        assert_int_equal(commit(store, "slot", &big_gen, 8).code, TL_SAVE_OK);
-        assert_int_equal(commit(store, "slot", &new_gen, 9).code, TL_SAVE_OK);
+        assert_int_equal(commit(store, "slot", &big_gen, 8), TL_SAVE_OK);
+        assert_int_equal(commit(store, "slot", &new_gen, 9), TL_SAVE_OK);
         tl_save_store_close(store);
         if (cut == POWER_CUT) memfs_power_cut(&fs);
         else memfs_power_cut_torn(&fs, cut - TORN);
@@ -541,23 +541,23 @@ static void test_save_crash_generation_counter_wraps(void **state) {
     assert_true(memfs_mkdir(&fs, "/saves/slot"));
     assert_true(memfs_put(&fs, "/saves/slot/gen0", buf, build_slot(buf, UINT64_MAX - 1, &older)));
     assert_true(memfs_put(&fs, "/saves/slot/gen1", buf, build_slot(buf, UINT64_MAX, &newest)));
-    assert_int_equal(tl_save_pack_verify(buf, build_slot(buf, UINT64_MAX, &newest), &info).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_pack_verify(buf, build_slot(buf, UINT64_MAX, &newest), &info), TL_SAVE_OK);
     tl_save_store *store = open_store(&fs);
     assert_true(reads_as(store, "slot", &newest));
-    assert_int_equal(tl_save_stat(store, "slot", &info).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_stat(store, "slot", &info), TL_SAVE_OK);
     assert_true(info.generation == UINT64_MAX);
-    assert_int_equal(commit(store, "slot", &after, 1).code, TL_SAVE_OK);
+    assert_int_equal(commit(store, "slot", &after, 1), TL_SAVE_OK);
     tl_save_store_close(store);
     store = open_store(&fs);
     assert_true(reads_as(store, "slot", &after));
-    assert_int_equal(tl_save_stat(store, "slot", &info).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_stat(store, "slot", &info), TL_SAVE_OK);
     assert_int_equal(info.generation, 1); /* 0 is skipped */
     assert_false(info.from_previous);
-    assert_int_equal(commit(store, "slot", &older, 2).code, TL_SAVE_OK);
+    assert_int_equal(commit(store, "slot", &older, 2), TL_SAVE_OK);
     tl_save_store_close(store);
     store = open_store(&fs);
     assert_true(reads_as(store, "slot", &older));
-    assert_int_equal(tl_save_stat(store, "slot", &info).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_stat(store, "slot", &info), TL_SAVE_OK);
     assert_int_equal(info.generation, 2);
     tl_save_store_close(store);
     memfs_free(&fs);
@@ -580,17 +580,17 @@ static void test_save_crash_both_slots_damaged(void **state) {
         assert_true(memfs_put(&fs, path, copy, size));
     }
     tl_save_store *store = open_store(&fs);
-    assert_int_equal(tl_save_read(store, "slot", "a", buf, sizeof buf, &n).code, TL_SAVE_CORRUPT);
+    assert_int_equal(tl_save_read(store, "slot", "a", buf, sizeof buf, &n), TL_SAVE_CORRUPT);
     size_t count = 9;
     tl_save_info infos[4];
-    assert_int_equal(tl_save_list(store, infos, 4, &count).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_list(store, infos, 4, &count), TL_SAVE_OK);
     assert_int_equal(count, 1); /* "other" only */
-    assert_int_equal(commit(store, "slot", &new_gen, 9).code, TL_SAVE_OK);
+    assert_int_equal(commit(store, "slot", &new_gen, 9), TL_SAVE_OK);
     tl_save_store_close(store);
     memfs_power_cut(&fs);
     store = open_store(&fs);
     assert_true(reads_at(store, "slot", &new_gen, 9));
-    assert_int_equal(tl_save_stat(store, "slot", &infos[0]).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_stat(store, "slot", &infos[0]), TL_SAVE_OK);
     assert_int_equal(infos[0].generation, 3);
     tl_save_store_close(store);
     memfs_free(&fs);
@@ -634,7 +634,7 @@ static void test_save_crash_migration_at_every_operation(void **state) {
             assert_true(reads_as(store, "other", &other_gen));
             assert_clean(&fs);
             tl_save_info info;
-            assert_int_equal(tl_save_stat(store, "slot", &info).code, TL_SAVE_OK);
+            assert_int_equal(tl_save_stat(store, "slot", &info), TL_SAVE_OK);
             assert_int_equal(info.generation, 2);
             tl_save_store_close(store);
             /* The previous generation came along: damage the current one, read the previous. */

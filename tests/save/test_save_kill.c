@@ -37,7 +37,7 @@ static tl_save_store *open_store(const char *root) {
     memset(&desc, 0, sizeof desc);
     desc.root = root;
     desc.logger.sink = quiet;
-    return tl_save_store_open(&desc);
+    return tl_save_store_open(&desc, NULL);
 }
 
 static void child_loop(const char *root) {
@@ -47,14 +47,14 @@ static void child_loop(const char *root) {
     for (;;) {
         tl_save_info info;
         tl_save_txn txn;
-        uint64_t g = tl_save_stat(store, "slot", &info).code == TL_SAVE_OK ? info.generation + 1 : 1;
-        if (tl_save_begin(store, "slot", &txn).code != TL_SAVE_OK) _exit(4);
+        uint64_t g = tl_save_stat(store, "slot", &info) == TL_SAVE_OK ? info.generation + 1 : 1;
+        if (tl_save_begin(store, "slot", &txn) != TL_SAVE_OK) _exit(4);
         for (int f = 0; f < 3; f++) {
             fill(buf, file_sizes[f], g, f);
-            if (tl_save_txn_write(&txn, file_ids[f], buf, file_sizes[f]).code != TL_SAVE_OK) _exit(5);
+            if (tl_save_txn_write(&txn, file_ids[f], buf, file_sizes[f]) != TL_SAVE_OK) _exit(5);
         }
         tl_save_txn_set_timestamp(&txn, (int64_t)g);
-        if (tl_save_txn_commit(&txn).code != TL_SAVE_OK) _exit(6);
+        if (tl_save_txn_commit(&txn) != TL_SAVE_OK) _exit(6);
     }
 }
 
@@ -66,11 +66,11 @@ static int check(const char *root, uint64_t *g) {
     if (!store) return fprintf(stderr, "reopen failed\n"), 1;
     tl_save_result r = tl_save_stat(store, "slot", &info);
     *g = 0;
-    if (r.code == TL_SAVE_NOT_FOUND) {
+    if (r == TL_SAVE_NOT_FOUND) {
         tl_save_store_close(store);
         return 0;
     }
-    if (r.code != TL_SAVE_OK) return fprintf(stderr, "stat: %s\n", r.message), 1;
+    if (r != TL_SAVE_OK) return fprintf(stderr, "stat: %s\n", tl_save_result_message(r)), 1;
     if (info.file_count != 3 || info.timestamp != (int64_t)info.generation)
         return fprintf(stderr, "generation %llu: %u files, timestamp %lld\n",
                        (unsigned long long)info.generation, info.file_count, (long long)info.timestamp), 1;
@@ -78,9 +78,9 @@ static int check(const char *root, uint64_t *g) {
         size_t n = 0;
         r = tl_save_read(store, "slot", file_ids[f], got, sizeof got, &n);
         fill(want, file_sizes[f], info.generation, f);
-        if (r.code != TL_SAVE_OK || n != file_sizes[f] || memcmp(got, want, n) != 0)
+        if (r != TL_SAVE_OK || n != file_sizes[f] || memcmp(got, want, n) != 0)
             return fprintf(stderr, "generation %llu: file %s is not that generation's (%s)\n",
-                           (unsigned long long)info.generation, file_ids[f], r.message), 1;
+                           (unsigned long long)info.generation, file_ids[f], tl_save_result_message(r)), 1;
     }
     *g = info.generation;
     tl_save_store_close(store);

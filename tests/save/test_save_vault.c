@@ -28,7 +28,7 @@ static tl_save_store *open_store(memfs *fs) {
     desc.root = "/saves"; /* created by the store when missing */
     desc.io = memfs_io(fs);
     desc.logger.sink = quiet;
-    return tl_save_store_open(&desc);
+    return tl_save_store_open(&desc, NULL);
 }
 
 static void test_save_vault_round_trip(void **state) {
@@ -42,13 +42,13 @@ static void test_save_vault_round_trip(void **state) {
     every_vault_set_Health(&v, 77);
     every_vault_set_Big(&v, -5000000000LL);
     every_vault_set_Precise(&v, 0.125);
-    assert_int_equal(tl_save_begin(store, "slot", &txn).code, TL_SAVE_OK);
-    assert_int_equal(tl_glue_save_write_vault(&txn, "vault", &every_vault_desc, &v).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_begin(store, "slot", &txn), TL_SAVE_OK);
+    assert_int_equal(tl_glue_save_write_vault(&txn, "vault", &every_vault_desc, &v), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&txn), TL_SAVE_OK);
     tl_save_store_close(store);
     store = open_store(&fs);
     every_vault_init(&back);
-    assert_int_equal(tl_glue_save_read_vault(store, "slot", "vault", &every_vault_desc, &back).code, TL_SAVE_OK);
+    assert_int_equal(tl_glue_save_read_vault(store, "slot", "vault", &every_vault_desc, &back), TL_SAVE_OK);
     assert_int_equal(every_vault_get_Health(&back), 77);
     assert_int_equal(every_vault_get_Big(&back), -5000000000LL);
     assert_true(every_vault_get_Precise(&back) == 0.125);
@@ -56,7 +56,7 @@ static void test_save_vault_round_trip(void **state) {
     unsigned char expected[4096], got[4096];
     size_t n = 0, m = 0;
     assert_int_equal(tl_vault_write(&every_vault_desc, &v, expected, sizeof expected, &n), TL_VAULT_OK);
-    assert_int_equal(tl_save_read(store, "slot", "vault", got, sizeof got, &m).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_read(store, "slot", "vault", got, sizeof got, &m), TL_SAVE_OK);
     assert_int_equal(m, n);
     assert_memory_equal(got, expected, n);
     tl_save_store_close(store);
@@ -75,10 +75,10 @@ static void test_save_vault_damage_is_caught(void **state) {
     tl_save_store *store = open_store(&fs);
     every_vault_init(&v);
     every_vault_set_Health(&v, 1234);
-    assert_int_equal(tl_save_begin(store, "slot", &txn).code, TL_SAVE_OK);
-    assert_int_equal(tl_glue_save_write_vault(&txn, "vault", &every_vault_desc, &v).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_write(&txn, "notes", "not a vault", 11).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_begin(store, "slot", &txn), TL_SAVE_OK);
+    assert_int_equal(tl_glue_save_write_vault(&txn, "vault", &every_vault_desc, &v), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "notes", "not a vault", 11), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&txn), TL_SAVE_OK);
     tl_save_store_close(store);
 
     int node = memfs_lookup(&fs, "/saves/slot/gen0");
@@ -99,19 +99,19 @@ static void test_save_vault_damage_is_caught(void **state) {
     every_vault_set_Health(&back, 5);
     memcpy(&before, &back, sizeof back);
     tl_save_result r = tl_glue_save_read_vault(store, "slot", "vault", &every_vault_desc, &back);
-    assert_int_equal(r.code, TL_SAVE_CORRUPT); /* no previous generation to fall back to */
+    assert_int_equal(r, TL_SAVE_CORRUPT); /* no previous generation to fall back to */
     assert_memory_equal(&back, &before, sizeof back);
     tl_save_store_close(store);
     memfs_free(&fs);
 
     memfs_init(&fs);
     store = open_store(&fs);
-    assert_int_equal(tl_save_begin(store, "slot", &txn).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_write(&txn, "notes", "not a vault", 11).code, TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_commit(&txn).code, TL_SAVE_OK);
+    assert_int_equal(tl_save_begin(store, "slot", &txn), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "notes", "not a vault", 11), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&txn), TL_SAVE_OK);
     r = tl_glue_save_read_vault(store, "slot", "notes", &every_vault_desc, &back);
-    assert_int_equal(r.code, TL_SAVE_VAULT);
-    assert_int_equal(r.native_error, TL_VAULT_ERROR_MAGIC);
+    assert_int_equal(r, TL_SAVE_VAULT);
+    assert_int_equal(tl_save_last_native_error(store), TL_VAULT_ERROR_MAGIC);
     assert_memory_equal(&back, &before, sizeof back);
     tl_save_store_close(store);
     memfs_free(&fs);

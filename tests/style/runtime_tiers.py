@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""The runtime's tiers (issue 42): which header may include which, and no include loop.
+"""The runtime's tiers (issue 42): which header may include which, and no include loop; and each
+module's diagnostics numbered from a base of its own (a log record's item names one row of one
+module: a game reacts to TL_SAVE_LOG_NOT_FOUND without parsing text).
 
   core      what generated headers need; static inline, no implementation switch
   formats   the content formats' readers and name rules (static inline), for services and the
@@ -91,7 +93,29 @@ def check(root):
             if other is not None and other not in MAY_INCLUDE[tier]:
                 problems.append('%s:%d: error: %s (%s) includes %s (%s)' % (rel, line, name, tier, inc, other))
     problems += cycles(graph)
+    problems += shared_log_bases(folder)
     return problems
+
+
+LOG_BASE = re.compile(r'^\s*#\s*define\s+(TL_[A-Z0-9_]+_LOG_BASE)\s+(0[xX][0-9a-fA-F]+|[0-9]+)[uU]?\b')
+
+
+def shared_log_bases(folder):
+    seen, found = {}, []
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith('.h'):
+            continue
+        with open(os.path.join(folder, name)) as f:
+            for number, text in enumerate(f, 1):
+                m = LOG_BASE.match(text)
+                if not m:
+                    continue
+                value = int(m.group(2), 0)
+                if value in seen and seen[value][0] != m.group(1):
+                    found.append('runtime/threadlink/%s:%d: error: %s is 0x%x, as %s (%s)' %
+                                 (name, number, m.group(1), value, seen[value][0], seen[value][1]))
+                seen.setdefault(value, (m.group(1), name))
+    return found
 
 
 def cycles(graph):
@@ -119,6 +143,7 @@ def self_test(root):
         ('log.h', '#include "events.h"\n', 'include loop'),
         ('audio_probe.h', '/* a new header */\n', 'no tier for audio_probe.h'),
         ('save.h', '#include <SDL2/SDL.h>\n', 'engine or platform library'),
+        ('patch.h', '#define TL_PROBE_LOG_BASE 0x500u\n', 'TL_SAVE_LOG_BASE is 0x500, as TL_PROBE_LOG_BASE'),
     ]
     failed = 0
     for name, line, expected in defects:

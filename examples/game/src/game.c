@@ -560,7 +560,7 @@ static bool open_saves(game *g, const char *dir) {
     memset(&sd, 0, sizeof sd);
     sd.root = dir;
     sd.logger = g->logger;
-    return (g->saves = tl_save_store_open(&sd)) != NULL;
+    return (g->saves = tl_save_store_open(&sd, NULL)) != NULL;
 }
 
 static void load_player(game *g) {
@@ -712,13 +712,13 @@ bool game_save(game *g, const char *slot) {
     tl_save_result r;
     if (!g->saves) return false;
     r = tl_save_begin(g->saves, slot, &txn);
-    if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "byte-order", &save_byte_order, sizeof save_byte_order);
-    if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "frame", g->block, SIM_BLOCK_BYTES);
-    if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "locale", tl_l10n_locale(g->text), strlen(tl_l10n_locale(g->text)));
-    if (r.code == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
+    if (r == TL_SAVE_OK) r = tl_save_txn_write(&txn, "byte-order", &save_byte_order, sizeof save_byte_order);
+    if (r == TL_SAVE_OK) r = tl_save_txn_write(&txn, "frame", g->block, SIM_BLOCK_BYTES);
+    if (r == TL_SAVE_OK) r = tl_save_txn_write(&txn, "locale", tl_l10n_locale(g->text), strlen(tl_l10n_locale(g->text)));
+    if (r == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
     tl_save_txn_discard(&txn);
-    if (r.code != TL_SAVE_OK) tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "save %s: %s", slot, r.message);
-    return r.code == TL_SAVE_OK;
+    if (r != TL_SAVE_OK) tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "save %s: %s", slot, tl_save_result_message(r));
+    return r == TL_SAVE_OK;
 }
 
 /* The language the save was made in, if it has one (saves before issue 46 do not): a locale
@@ -727,7 +727,7 @@ static void continue_locale(game *g, const char *slot) {
     char locale[32];
     size_t n = 0;
     tl_save_result r = tl_save_read(g->saves, slot, "locale", locale, sizeof locale - 1, &n);
-    if (r.code != TL_SAVE_OK || n == 0) return;
+    if (r != TL_SAVE_OK || n == 0) return;
     locale[n] = 0;
     if (!game_set_locale(g, locale)) tl_log(&g->logger, TL_LOG_LEVEL_WARNING, "Game", "continue %s: no text in %s", slot, locale);
 }
@@ -743,20 +743,20 @@ bool game_continue(game *g, const char *slot) {
         return false;
     }
     r = tl_save_read(g->saves, slot, "byte-order", &order, sizeof order, &n);
-    if (r.code == TL_SAVE_OK && (n != sizeof order || order != save_byte_order)) {
+    if (r == TL_SAVE_OK && (n != sizeof order || order != save_byte_order)) {
         tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "continue %s: saved on a machine of the other byte order", slot);
         tl_mem_free(frame);
         return false;
     }
-    if (r.code == TL_SAVE_OK) r = tl_save_read(g->saves, slot, "frame", frame, SIM_BLOCK_BYTES, &n);
-    ok = r.code == TL_SAVE_OK && n == SIM_BLOCK_BYTES && sim_head(frame)->level < g->world.level_count;
+    if (r == TL_SAVE_OK) r = tl_save_read(g->saves, slot, "frame", frame, SIM_BLOCK_BYTES, &n);
+    ok = r == TL_SAVE_OK && n == SIM_BLOCK_BYTES && sim_head(frame)->level < g->world.level_count;
     if (ok) memcpy(g->block, frame, SIM_BLOCK_BYTES), continue_locale(g, slot);
-    else tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "continue %s: %s", slot, r.code == TL_SAVE_OK ? "not a frame of this game" : r.message);
+    else tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "continue %s: %s", slot, r == TL_SAVE_OK ? "not a frame of this game" : tl_save_result_message(r));
     tl_mem_free(frame);
     return ok;
 }
 
 bool game_has_save(game *g, const char *slot) {
     tl_save_info info;
-    return g->saves && tl_save_stat(g->saves, slot, &info).code == TL_SAVE_OK;
+    return g->saves && tl_save_stat(g->saves, slot, &info) == TL_SAVE_OK;
 }

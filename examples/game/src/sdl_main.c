@@ -113,8 +113,8 @@ static void save_bindings(app *a) {
     tl_save_result r;
     if (!a->g.saves || n > sizeof bytes) return;
     r = tl_save_begin(a->g.saves, SETTINGS_SLOT, &txn);
-    if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "bindings", bytes, n);
-    if (r.code == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
+    if (r == TL_SAVE_OK) r = tl_save_txn_write(&txn, "bindings", bytes, n);
+    if (r == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
     tl_save_txn_discard(&txn);
 }
 
@@ -122,8 +122,8 @@ static void load_bindings(app *a) {
     unsigned char bytes[1024];
     size_t n = 0;
     tl_save_info info;
-    if (!a->g.saves || tl_save_stat(a->g.saves, SETTINGS_SLOT, &info).code != TL_SAVE_OK) return;
-    if (tl_save_read(a->g.saves, SETTINGS_SLOT, "bindings", bytes, sizeof bytes, &n).code == TL_SAVE_OK)
+    if (!a->g.saves || tl_save_stat(a->g.saves, SETTINGS_SLOT, &info) != TL_SAVE_OK) return;
+    if (tl_save_read(a->g.saves, SETTINGS_SLOT, "bindings", bytes, sizeof bytes, &n) == TL_SAVE_OK)
         (void)tl_input_load_bindings(a->input, bytes, n);
 }
 

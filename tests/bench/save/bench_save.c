@@ -70,7 +70,7 @@ static void engine_open(engine *e, int kind, const char *dir) {
         desc.io.sync = count_sync;
         desc.io.sync_dir = count_sync_dir;
         desc.root = path;
-        if (!(e->store = tl_save_store_open(&desc))) die("cannot open the store");
+        if (!(e->store = tl_save_store_open(&desc, NULL))) die("cannot open the store");
         return;
     }
     snprintf(path, sizeof path, "%s/%s.db", dir, engine_names[kind]);
@@ -95,9 +95,9 @@ static void engine_commit(engine *e, const void *bytes, size_t size) {
     if (e->kind == ENGINE_SAVE) {
         tl_save_txn txn;
         tl_save_result r = tl_save_begin(e->store, "slot-1", &txn);
-        if (r.code == TL_SAVE_OK) r = tl_save_txn_write(&txn, "data", bytes, size);
-        if (r.code == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
-        if (r.code != TL_SAVE_OK) die(r.message);
+        if (r == TL_SAVE_OK) r = tl_save_txn_write(&txn, "data", bytes, size);
+        if (r == TL_SAVE_OK) r = tl_save_txn_commit(&txn);
+        if (r != TL_SAVE_OK) die(tl_save_result_message(r));
         return;
     }
     if (sqlite3_exec(e->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) die(sqlite3_errmsg(e->db));
