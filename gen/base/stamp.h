@@ -3,9 +3,11 @@
  * same and every output is still byte-for-byte what was written, a run has nothing to do and
  * skips parsing manifests and emitting headers; when only the bytes of asset files differ (the
  * shape below is the same), generate reads the manifests and emits only the outputs made from
- * those bytes (the catalog headers), without assigning identities again. `check` never trusts it. The stamp holds only
- * content hashes (no times, no paths outside the project), so it is deterministic; it is still
- * a cache: keep it out of version control. */
+ * those bytes (the catalog headers), without assigning identities again. `check` shares this
+ * stamp with generate (the outputs' bytes are verified against it, so a stale stamp cannot hide
+ * a change); the quick stamp (stat only, QUICK_STAMP_FILE) is plain generate's alone. The stamp
+ * holds only content hashes (no times, no paths outside the project), so it is deterministic; it
+ * is still a cache: keep it out of version control. */
 #ifndef TLG_STAMP_H
 #define TLG_STAMP_H
 
