@@ -457,7 +457,7 @@ static void emit_event_api(buf *b, const domain *d, const entry *e, const event_
     put_params(b, sig, true);
     buf_puts(b, ");\n");
     buf_printf(b,
-               "static inline bool %s_subscribe(tl_events *reg, %s_fn fn, void *ctx) {\n"
+               "static inline tl_events_result %s_subscribe(tl_events *reg, %s_fn fn, void *ctx) {\n"
                "    return tl_events_subscribe(reg, %s, %s_SIGNATURE, %s, TL_EVENTS_FN(fn), ctx);\n}\n",
                x, x, x, x, flags);
     buf_printf(b,
@@ -504,7 +504,7 @@ static void emit_event_table(const header_ctx *c, const event_list *ev)
     }
     buf_printf(&o->chunk,
                "    };\n    return info;\n}\n\n"
-               "static inline bool %s_init(tl_events *reg, const tl_logger *logger) {\n"
+               "static inline tl_events_result %s_init(tl_events *reg, const tl_logger *logger) {\n"
                "    return tl_events_init_table(reg, %s_SPAN, %s_info(), logger);\n}\n",
                lo, d->upper_name, lo);
 }

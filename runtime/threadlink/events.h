@@ -66,10 +66,12 @@
    ERRORS
    ------
    Failures are tl_events_result (TL_EVENTS_RESULTS, tl_events_result_message; docs/errors.md),
-   logged once where met through desc.logger (TL_EVENTS_LOG_ITEMS). tl_events_init and
-   tl_events_subscribe answer false and tl_events_last_result(reg) says why (as a maker's reason:
-   audio.h and interface.h test their bool); a publish whose signature does not match is a no-op
-   that leaves its reason there too. Publishing to no listener is not a failure.
+   logged once where met through desc.logger (TL_EVENTS_LOG_ITEMS). tl_events_init,
+   tl_events_init_table and tl_events_subscribe (and every generated X_subscribe and
+   <domain>_init) return it: TL_EVENTS_OK (0) or the reason, test `== TL_EVENTS_OK`. The reason is
+   also kept for tl_events_last_result(reg), which is where a publish whose signature does not
+   match (a no-op) and a refused unsubscribe leave theirs. Unsubscribe and contains stay bool:
+   "was it there" is an answer, not a failure. Publishing to no listener is not a failure.
 
    SIGNATURES AND THEIR IDS (the contract with threadlink-gen)
    -----------------------------------------------------------
@@ -115,7 +117,7 @@
        #define X_SIGNATURE 0x%08xu                        the id, lowercase hex
        typedef void (*X_fn)(void *ctx, T0 a0, ...);        broadcast
        typedef R (*X_fn)(void *ctx, T0 a0, ...);           single provider
-       static inline bool X_subscribe(tl_events *reg, X_fn fn, void *ctx)
+       static inline tl_events_result X_subscribe(tl_events *reg, X_fn fn, void *ctx)
            { return tl_events_subscribe(reg, X, X_SIGNATURE, FLAGS, TL_EVENTS_FN(fn), ctx); }
              FLAGS: 0, or TL_EVENTS_SINGLE_PROVIDER for a single-provider event
        static inline bool X_unsubscribe(tl_events *reg, X_fn fn, void *ctx)
@@ -140,7 +142,7 @@
 
        static inline const tl_events_info *iris_events_info(void)   IRIS_EVENTS_SPAN rows in
                                                                         value order; a gap is {0, 0, 0}
-       static inline bool iris_events_init(tl_events *reg, const tl_logger *logger)
+       static inline tl_events_result iris_events_init(tl_events *reg, const tl_logger *logger)
            { return tl_events_init_table(reg, IRIS_EVENTS_SPAN, iris_events_info(), logger); }
 
    LISTENER TYPES
@@ -297,23 +299,24 @@ typedef enum tl_events_log_item {
     TL_EVENTS_LOG_END_
 } tl_events_log_item;
 
-/* Lifetime. tl_events_init allocates the slots (not the listener lists); false on bad input or no
-   memory (tl_events_last_result: INVALID_ARGUMENT, OUT_OF_MEMORY), the registry is then zeroed
-   but for that result, and safe to discard. */
-static inline bool tl_events_init(tl_events *reg, const tl_events_desc *desc);
-static inline bool tl_events_init_table(tl_events *reg, uint32_t span, const tl_events_info *events,
+/* Lifetime. tl_events_init allocates the slots (not the listener lists); TL_EVENTS_OK, or
+   INVALID_ARGUMENT (no registry) or OUT_OF_MEMORY, the registry then zeroed but for that result
+   (tl_events_last_result), and safe to discard. */
+static inline tl_events_result tl_events_init(tl_events *reg, const tl_events_desc *desc);
+static inline tl_events_result tl_events_init_table(tl_events *reg, uint32_t span, const tl_events_info *events,
                                         const tl_logger *logger);
 static inline void tl_events_discard(tl_events *reg);
-/* The failure last met on this registry (TL_EVENTS_OK while none was): why tl_events_subscribe
-   or tl_events_init answered false, a publish was ignored, an unsubscribe or a clear refused.
+/* The failure last met on this registry (TL_EVENTS_OK while none was): what tl_events_subscribe
+   or tl_events_init last returned other than OK, why a publish was ignored, an unsubscribe or a
+   clear refused.
    INVALID_ARGUMENT for a NULL registry. */
 static inline tl_events_result tl_events_last_result(const tl_events *reg);
 
 /* The untyped core. `signature` is the event's signature id, `flags` 0 or TL_EVENTS_SINGLE_PROVIDER.
-   Each returns whether it changed anything; refusals are logged (see RULES) and their reason is
-   tl_events_last_result. An unsubscribe of a listener not subscribed is a quiet false (an
-   answer, not a failure). */
-static inline bool tl_events_subscribe(tl_events *reg, uint32_t event, uint32_t signature,
+   Subscribe returns TL_EVENTS_OK or why it refused; unsubscribe whether it removed anything.
+   Refusals are logged (see RULES) and their reason kept for tl_events_last_result. An
+   unsubscribe of a listener not subscribed is a quiet false (an answer, not a failure). */
+static inline tl_events_result tl_events_subscribe(tl_events *reg, uint32_t event, uint32_t signature,
                                        uint32_t flags, tl_events_fn fn, void *ctx);
 static inline bool tl_events_unsubscribe(tl_events *reg, uint32_t event, tl_events_fn fn,
                                          void *ctx);
@@ -362,15 +365,17 @@ static inline void tl__events_publish_mismatch(tl_events *reg, uint32_t event, u
 static inline bool tl__events_wants(const void *result) { return result != TL__NULL; }
 static inline void tl__events_settle(tl_events_slot *slot);
 static inline void tl__events_mark(tl_events_slot *slot, uint32_t index);
-static inline bool tl__events_subscribe_slow(tl_events *reg, uint32_t event, uint32_t signature,
-                                             uint32_t flags, tl_events_fn fn, void *ctx);
+static inline tl_events_result tl__events_subscribe_slow(tl_events *reg, uint32_t event,
+                                                         uint32_t signature, uint32_t flags,
+                                                         tl_events_fn fn, void *ctx);
 static inline bool tl__events_unsubscribe_refused(tl_events *reg, uint32_t event, tl_events_fn fn);
 
 /* Subscribe: the common case (a bound broadcast slot with room, signature as expected, no
    duplicate) inline; everything else (first allocation, growth, binding, refusals and their
    diagnostics) in tl__events_subscribe_slow. */
-static inline bool tl_events_subscribe(tl_events *reg, uint32_t event, uint32_t signature,
-                                       uint32_t flags, tl_events_fn fn, void *ctx) {
+static inline tl_events_result tl_events_subscribe(tl_events *reg, uint32_t event,
+                                                   uint32_t signature, uint32_t flags,
+                                                   tl_events_fn fn, void *ctx) {
     if (reg && fn && flags == 0 && event < reg->span) {
         tl_events_slot *slot = &reg->slots[event];
         uint32_t i = slot->count;
@@ -384,7 +389,7 @@ static inline bool tl_events_subscribe(tl_events *reg, uint32_t event, uint32_t 
                 slot->listeners[slot->count].ctx = ctx;
                 slot->count++;
                 slot->live++;
-                return true;
+                return TL_EVENTS_OK;
             }
         }
     }
@@ -534,10 +539,10 @@ static inline const tl_logger *tl__events_logger(const tl_events *reg) {
 }
 #define tl__events_log(reg, ...) tl__events_log_to(tl__events_logger(reg), __VA_ARGS__)
 
-/* Keeps a failure's result on the registry (the caller has logged it); false, for the bools. */
-static inline bool tl__events_fail(tl_events *reg, tl_events_result result) {
+/* Keeps a failure's result on the registry (the caller has logged it) and returns it. */
+static inline tl_events_result tl__events_fail(tl_events *reg, tl_events_result result) {
     if (reg) reg->last = result;
-    return false;
+    return result;
 }
 
 static inline tl_events_result tl_events_last_result(const tl_events *reg) {
@@ -553,14 +558,14 @@ static inline const char *tl__events_label(const tl_events *reg, uint32_t event,
     return buffer;
 }
 
-static inline bool tl_events_init(tl_events *reg, const tl_events_desc *desc) {
+static inline tl_events_result tl_events_init(tl_events *reg, const tl_events_desc *desc) {
     uint32_t i;
     if (!reg) {
         tl__events_log_to(desc ? desc->logger : TL__NULL, TL_EVENTS_LOG_INVALID_ARGUMENT, "init");
-        return false;
+        return TL_EVENTS_INVALID_ARGUMENT;
     }
     memset(reg, 0, sizeof *reg);
-    if (!desc) return true;
+    if (!desc) return TL_EVENTS_OK;
     if (desc->logger) reg->logger = *desc->logger;
     if (desc->span > 0) {
         size_t bytes = (size_t)desc->span * sizeof(tl_events_slot);
@@ -585,11 +590,12 @@ static inline bool tl_events_init(tl_events *reg, const tl_events_desc *desc) {
             }
         }
     }
-    return true;
+    return TL_EVENTS_OK;
 }
 
-static inline bool tl_events_init_table(tl_events *reg, uint32_t span, const tl_events_info *events,
-                                        const tl_logger *logger) {
+static inline tl_events_result tl_events_init_table(tl_events *reg, uint32_t span,
+                                                    const tl_events_info *events,
+                                                    const tl_logger *logger) {
     tl_events_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.span = span;
@@ -642,8 +648,9 @@ static inline int tl__events_find(const tl_events_slot *slot, tl_events_fn fn, v
     return -1;
 }
 
-static inline bool tl__events_subscribe_slow(tl_events *reg, uint32_t event, uint32_t signature,
-                                             uint32_t flags, tl_events_fn fn, void *ctx) {
+static inline tl_events_result tl__events_subscribe_slow(tl_events *reg, uint32_t event,
+                                                         uint32_t signature, uint32_t flags,
+                                                         tl_events_fn fn, void *ctx) {
     tl_events_slot *slot;
     char label[32];
     flags &= TL_EVENTS_SINGLE_PROVIDER;
@@ -652,7 +659,7 @@ static inline bool tl__events_subscribe_slow(tl_events *reg, uint32_t event, uin
         return tl__events_fail(reg, TL_EVENTS_INVALID_ARGUMENT);
     }
     slot = tl__events_slot_for(reg, event, "subscribe");
-    if (!slot) return false;
+    if (!slot) return reg->last;
     if (!(slot->flags & TL__EVENTS_BOUND)) {
         slot->signature = signature;
         slot->flags |= flags | TL__EVENTS_BOUND;
@@ -709,22 +716,25 @@ static inline bool tl__events_subscribe_slow(tl_events *reg, uint32_t event, uin
     slot->listeners[slot->count].ctx = ctx;
     slot->count++;
     slot->live++;
-    return true;
+    return TL_EVENTS_OK;
 }
 
 /* Logs why tl_events_unsubscribe refused, with subscribe's diagnostics; always false. */
 static inline bool tl__events_unsubscribe_refused(tl_events *reg, uint32_t event, tl_events_fn fn) {
     if (!reg || !fn) {
         tl__events_log(reg, TL_EVENTS_LOG_INVALID_ARGUMENT, "unsubscribe");
-        return tl__events_fail(reg, TL_EVENTS_INVALID_ARGUMENT);
+        (void)tl__events_fail(reg, TL_EVENTS_INVALID_ARGUMENT);
+        return false;
     }
     if (event >= reg->span) {
         tl__events_log(reg, TL_EVENTS_LOG_OUT_OF_RANGE, "unsubscribe", (unsigned)event,
                        (unsigned)reg->span);
-        return tl__events_fail(reg, TL_EVENTS_OUT_OF_RANGE);
+        (void)tl__events_fail(reg, TL_EVENTS_OUT_OF_RANGE);
+        return false;
     }
     tl__events_log(reg, TL_EVENTS_LOG_UNDECLARED_EVENT, "unsubscribe", (unsigned)event);
-    return tl__events_fail(reg, TL_EVENTS_UNDECLARED_EVENT);
+    (void)tl__events_fail(reg, TL_EVENTS_UNDECLARED_EVENT);
+    return false;
 }
 
 /* The outermost dispatch ended on a dirty slot: free the retired lists, compact the marked entries

@@ -37,7 +37,7 @@ typedef enum iris_events {
 /* OnUpdate(float) */
 #define Iris_Events_OnUpdate_SIGNATURE 0x810d49fau
 typedef void (*Iris_Events_OnUpdate_fn)(void *ctx, float a0);
-static inline bool Iris_Events_OnUpdate_subscribe(tl_events *reg, Iris_Events_OnUpdate_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnUpdate_subscribe(tl_events *reg, Iris_Events_OnUpdate_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnUpdate, Iris_Events_OnUpdate_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnUpdate_unsubscribe(tl_events *reg, Iris_Events_OnUpdate_fn fn, void *ctx) {
@@ -58,7 +58,7 @@ static inline void Iris_Events_OnUpdate_publish(tl_events *reg, float a0) {
 /* OnSceneLoaded(const scene_load *) */
 #define Iris_Events_OnSceneLoaded_SIGNATURE 0x2c1a5172u
 typedef void (*Iris_Events_OnSceneLoaded_fn)(void *ctx, const scene_load * a0);
-static inline bool Iris_Events_OnSceneLoaded_subscribe(tl_events *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnSceneLoaded_subscribe(tl_events *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnSceneLoaded, Iris_Events_OnSceneLoaded_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnSceneLoaded_unsubscribe(tl_events *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
@@ -79,7 +79,7 @@ static inline void Iris_Events_OnSceneLoaded_publish(tl_events *reg, const scene
 /* OnInteract()->bool */
 #define Iris_Events_OnInteract_SIGNATURE 0x7bb02086u
 typedef bool (*Iris_Events_OnInteract_fn)(void *ctx);
-static inline bool Iris_Events_OnInteract_subscribe(tl_events *reg, Iris_Events_OnInteract_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnInteract_subscribe(tl_events *reg, Iris_Events_OnInteract_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnInteract, Iris_Events_OnInteract_SIGNATURE, TL_EVENTS_SINGLE_PROVIDER, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnInteract_unsubscribe(tl_events *reg, Iris_Events_OnInteract_fn fn, void *ctx) {
@@ -110,7 +110,7 @@ static inline const tl_events_info *iris_events_info(void) {
     return info;
 }
 
-static inline bool iris_events_init(tl_events *reg, const tl_logger *logger) {
+static inline tl_events_result iris_events_init(tl_events *reg, const tl_logger *logger) {
     return tl_events_init_table(reg, IRIS_EVENTS_SPAN, iris_events_info(), logger);
 }
 

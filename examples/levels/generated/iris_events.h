@@ -199,7 +199,7 @@ static inline const char *iris_events_name_of(iris_events e)
 /* OnCoreDeployed(tl_lifecycle *) */
 #define Iris_Events_OnCoreDeployed_SIGNATURE 0xfe445e4eu
 typedef void (*Iris_Events_OnCoreDeployed_fn)(void *ctx, tl_lifecycle * a0);
-static inline bool Iris_Events_OnCoreDeployed_subscribe(tl_events *reg, Iris_Events_OnCoreDeployed_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnCoreDeployed_subscribe(tl_events *reg, Iris_Events_OnCoreDeployed_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnCoreDeployed, Iris_Events_OnCoreDeployed_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnCoreDeployed_unsubscribe(tl_events *reg, Iris_Events_OnCoreDeployed_fn fn, void *ctx) {
@@ -220,7 +220,7 @@ static inline void Iris_Events_OnCoreDeployed_publish(tl_events *reg, tl_lifecyc
 /* OnUpdate(float) */
 #define Iris_Events_OnUpdate_SIGNATURE 0x810d49fau
 typedef void (*Iris_Events_OnUpdate_fn)(void *ctx, float a0);
-static inline bool Iris_Events_OnUpdate_subscribe(tl_events *reg, Iris_Events_OnUpdate_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnUpdate_subscribe(tl_events *reg, Iris_Events_OnUpdate_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnUpdate, Iris_Events_OnUpdate_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnUpdate_unsubscribe(tl_events *reg, Iris_Events_OnUpdate_fn fn, void *ctx) {
@@ -241,7 +241,7 @@ static inline void Iris_Events_OnUpdate_publish(tl_events *reg, float a0) {
 /* OnFixedUpdate(float) */
 #define Iris_Events_OnFixedUpdate_SIGNATURE 0x810d49fau
 typedef void (*Iris_Events_OnFixedUpdate_fn)(void *ctx, float a0);
-static inline bool Iris_Events_OnFixedUpdate_subscribe(tl_events *reg, Iris_Events_OnFixedUpdate_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnFixedUpdate_subscribe(tl_events *reg, Iris_Events_OnFixedUpdate_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnFixedUpdate, Iris_Events_OnFixedUpdate_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnFixedUpdate_unsubscribe(tl_events *reg, Iris_Events_OnFixedUpdate_fn fn, void *ctx) {
@@ -262,7 +262,7 @@ static inline void Iris_Events_OnFixedUpdate_publish(tl_events *reg, float a0) {
 /* OnLateUpdate(float) */
 #define Iris_Events_OnLateUpdate_SIGNATURE 0x810d49fau
 typedef void (*Iris_Events_OnLateUpdate_fn)(void *ctx, float a0);
-static inline bool Iris_Events_OnLateUpdate_subscribe(tl_events *reg, Iris_Events_OnLateUpdate_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnLateUpdate_subscribe(tl_events *reg, Iris_Events_OnLateUpdate_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnLateUpdate, Iris_Events_OnLateUpdate_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnLateUpdate_unsubscribe(tl_events *reg, Iris_Events_OnLateUpdate_fn fn, void *ctx) {
@@ -283,7 +283,7 @@ static inline void Iris_Events_OnLateUpdate_publish(tl_events *reg, float a0) {
 /* OnPlaytimeCountTick(double) */
 #define Iris_Events_OnPlaytimeCountTick_SIGNATURE 0xc5c82766u
 typedef void (*Iris_Events_OnPlaytimeCountTick_fn)(void *ctx, double a0);
-static inline bool Iris_Events_OnPlaytimeCountTick_subscribe(tl_events *reg, Iris_Events_OnPlaytimeCountTick_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnPlaytimeCountTick_subscribe(tl_events *reg, Iris_Events_OnPlaytimeCountTick_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnPlaytimeCountTick, Iris_Events_OnPlaytimeCountTick_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnPlaytimeCountTick_unsubscribe(tl_events *reg, Iris_Events_OnPlaytimeCountTick_fn fn, void *ctx) {
@@ -304,7 +304,7 @@ static inline void Iris_Events_OnPlaytimeCountTick_publish(tl_events *reg, doubl
 /* OnGamePauseRequested() */
 #define Iris_Events_OnGamePauseRequested_SIGNATURE 0x12f682fdu
 typedef void (*Iris_Events_OnGamePauseRequested_fn)(void *ctx);
-static inline bool Iris_Events_OnGamePauseRequested_subscribe(tl_events *reg, Iris_Events_OnGamePauseRequested_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnGamePauseRequested_subscribe(tl_events *reg, Iris_Events_OnGamePauseRequested_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnGamePauseRequested, Iris_Events_OnGamePauseRequested_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnGamePauseRequested_unsubscribe(tl_events *reg, Iris_Events_OnGamePauseRequested_fn fn, void *ctx) {
@@ -325,7 +325,7 @@ static inline void Iris_Events_OnGamePauseRequested_publish(tl_events *reg) {
 /* OnGameResumeRequested() */
 #define Iris_Events_OnGameResumeRequested_SIGNATURE 0x12f682fdu
 typedef void (*Iris_Events_OnGameResumeRequested_fn)(void *ctx);
-static inline bool Iris_Events_OnGameResumeRequested_subscribe(tl_events *reg, Iris_Events_OnGameResumeRequested_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnGameResumeRequested_subscribe(tl_events *reg, Iris_Events_OnGameResumeRequested_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnGameResumeRequested, Iris_Events_OnGameResumeRequested_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnGameResumeRequested_unsubscribe(tl_events *reg, Iris_Events_OnGameResumeRequested_fn fn, void *ctx) {
@@ -346,7 +346,7 @@ static inline void Iris_Events_OnGameResumeRequested_publish(tl_events *reg) {
 /* OnGamePaused() */
 #define Iris_Events_OnGamePaused_SIGNATURE 0x12f682fdu
 typedef void (*Iris_Events_OnGamePaused_fn)(void *ctx);
-static inline bool Iris_Events_OnGamePaused_subscribe(tl_events *reg, Iris_Events_OnGamePaused_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnGamePaused_subscribe(tl_events *reg, Iris_Events_OnGamePaused_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnGamePaused, Iris_Events_OnGamePaused_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnGamePaused_unsubscribe(tl_events *reg, Iris_Events_OnGamePaused_fn fn, void *ctx) {
@@ -367,7 +367,7 @@ static inline void Iris_Events_OnGamePaused_publish(tl_events *reg) {
 /* OnGameResumed() */
 #define Iris_Events_OnGameResumed_SIGNATURE 0x12f682fdu
 typedef void (*Iris_Events_OnGameResumed_fn)(void *ctx);
-static inline bool Iris_Events_OnGameResumed_subscribe(tl_events *reg, Iris_Events_OnGameResumed_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnGameResumed_subscribe(tl_events *reg, Iris_Events_OnGameResumed_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnGameResumed, Iris_Events_OnGameResumed_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnGameResumed_unsubscribe(tl_events *reg, Iris_Events_OnGameResumed_fn fn, void *ctx) {
@@ -388,7 +388,7 @@ static inline void Iris_Events_OnGameResumed_publish(tl_events *reg) {
 /* OnSceneLoaded(tl_level *) */
 #define Iris_Events_OnSceneLoaded_SIGNATURE 0x2b9578c4u
 typedef void (*Iris_Events_OnSceneLoaded_fn)(void *ctx, tl_level * a0);
-static inline bool Iris_Events_OnSceneLoaded_subscribe(tl_events *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnSceneLoaded_subscribe(tl_events *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnSceneLoaded, Iris_Events_OnSceneLoaded_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnSceneLoaded_unsubscribe(tl_events *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
@@ -409,7 +409,7 @@ static inline void Iris_Events_OnSceneLoaded_publish(tl_events *reg, tl_level * 
 /* OnSceneResident(tl_level *) */
 #define Iris_Events_OnSceneResident_SIGNATURE 0x2b9578c4u
 typedef void (*Iris_Events_OnSceneResident_fn)(void *ctx, tl_level * a0);
-static inline bool Iris_Events_OnSceneResident_subscribe(tl_events *reg, Iris_Events_OnSceneResident_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnSceneResident_subscribe(tl_events *reg, Iris_Events_OnSceneResident_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnSceneResident, Iris_Events_OnSceneResident_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnSceneResident_unsubscribe(tl_events *reg, Iris_Events_OnSceneResident_fn fn, void *ctx) {
@@ -430,7 +430,7 @@ static inline void Iris_Events_OnSceneResident_publish(tl_events *reg, tl_level 
 /* OnScenePresented(tl_level *) */
 #define Iris_Events_OnScenePresented_SIGNATURE 0x2b9578c4u
 typedef void (*Iris_Events_OnScenePresented_fn)(void *ctx, tl_level * a0);
-static inline bool Iris_Events_OnScenePresented_subscribe(tl_events *reg, Iris_Events_OnScenePresented_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnScenePresented_subscribe(tl_events *reg, Iris_Events_OnScenePresented_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnScenePresented, Iris_Events_OnScenePresented_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnScenePresented_unsubscribe(tl_events *reg, Iris_Events_OnScenePresented_fn fn, void *ctx) {
@@ -451,7 +451,7 @@ static inline void Iris_Events_OnScenePresented_publish(tl_events *reg, tl_level
 /* OnSceneUnloading(tl_level *) */
 #define Iris_Events_OnSceneUnloading_SIGNATURE 0x2b9578c4u
 typedef void (*Iris_Events_OnSceneUnloading_fn)(void *ctx, tl_level * a0);
-static inline bool Iris_Events_OnSceneUnloading_subscribe(tl_events *reg, Iris_Events_OnSceneUnloading_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnSceneUnloading_subscribe(tl_events *reg, Iris_Events_OnSceneUnloading_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnSceneUnloading, Iris_Events_OnSceneUnloading_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnSceneUnloading_unsubscribe(tl_events *reg, Iris_Events_OnSceneUnloading_fn fn, void *ctx) {
@@ -472,7 +472,7 @@ static inline void Iris_Events_OnSceneUnloading_publish(tl_events *reg, tl_level
 /* OnSceneUnloaded(uint32_t) */
 #define Iris_Events_OnSceneUnloaded_SIGNATURE 0xfe1b43c4u
 typedef void (*Iris_Events_OnSceneUnloaded_fn)(void *ctx, uint32_t a0);
-static inline bool Iris_Events_OnSceneUnloaded_subscribe(tl_events *reg, Iris_Events_OnSceneUnloaded_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnSceneUnloaded_subscribe(tl_events *reg, Iris_Events_OnSceneUnloaded_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnSceneUnloaded, Iris_Events_OnSceneUnloaded_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnSceneUnloaded_unsubscribe(tl_events *reg, Iris_Events_OnSceneUnloaded_fn fn, void *ctx) {
@@ -493,7 +493,7 @@ static inline void Iris_Events_OnSceneUnloaded_publish(tl_events *reg, uint32_t 
 /* OnDisplayFader(tl_levels *)->bool */
 #define Iris_Events_OnDisplayFader_SIGNATURE 0x0d554dd3u
 typedef bool (*Iris_Events_OnDisplayFader_fn)(void *ctx, tl_levels * a0);
-static inline bool Iris_Events_OnDisplayFader_subscribe(tl_events *reg, Iris_Events_OnDisplayFader_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnDisplayFader_subscribe(tl_events *reg, Iris_Events_OnDisplayFader_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnDisplayFader, Iris_Events_OnDisplayFader_SIGNATURE, TL_EVENTS_SINGLE_PROVIDER, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnDisplayFader_unsubscribe(tl_events *reg, Iris_Events_OnDisplayFader_fn fn, void *ctx) {
@@ -516,7 +516,7 @@ static inline bool Iris_Events_OnDisplayFader_publish(tl_events *reg, tl_levels 
 /* OnDisplayLoadingScreen(tl_levels *)->bool */
 #define Iris_Events_OnDisplayLoadingScreen_SIGNATURE 0x0d554dd3u
 typedef bool (*Iris_Events_OnDisplayLoadingScreen_fn)(void *ctx, tl_levels * a0);
-static inline bool Iris_Events_OnDisplayLoadingScreen_subscribe(tl_events *reg, Iris_Events_OnDisplayLoadingScreen_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnDisplayLoadingScreen_subscribe(tl_events *reg, Iris_Events_OnDisplayLoadingScreen_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnDisplayLoadingScreen, Iris_Events_OnDisplayLoadingScreen_SIGNATURE, TL_EVENTS_SINGLE_PROVIDER, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnDisplayLoadingScreen_unsubscribe(tl_events *reg, Iris_Events_OnDisplayLoadingScreen_fn fn, void *ctx) {
@@ -539,7 +539,7 @@ static inline bool Iris_Events_OnDisplayLoadingScreen_publish(tl_events *reg, tl
 /* OnHideLoadingScreen(tl_levels *)->bool */
 #define Iris_Events_OnHideLoadingScreen_SIGNATURE 0x0d554dd3u
 typedef bool (*Iris_Events_OnHideLoadingScreen_fn)(void *ctx, tl_levels * a0);
-static inline bool Iris_Events_OnHideLoadingScreen_subscribe(tl_events *reg, Iris_Events_OnHideLoadingScreen_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnHideLoadingScreen_subscribe(tl_events *reg, Iris_Events_OnHideLoadingScreen_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnHideLoadingScreen, Iris_Events_OnHideLoadingScreen_SIGNATURE, TL_EVENTS_SINGLE_PROVIDER, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnHideLoadingScreen_unsubscribe(tl_events *reg, Iris_Events_OnHideLoadingScreen_fn fn, void *ctx) {
@@ -562,7 +562,7 @@ static inline bool Iris_Events_OnHideLoadingScreen_publish(tl_events *reg, tl_le
 /* OnHideFader(tl_levels *)->bool */
 #define Iris_Events_OnHideFader_SIGNATURE 0x0d554dd3u
 typedef bool (*Iris_Events_OnHideFader_fn)(void *ctx, tl_levels * a0);
-static inline bool Iris_Events_OnHideFader_subscribe(tl_events *reg, Iris_Events_OnHideFader_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnHideFader_subscribe(tl_events *reg, Iris_Events_OnHideFader_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnHideFader, Iris_Events_OnHideFader_SIGNATURE, TL_EVENTS_SINGLE_PROVIDER, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnHideFader_unsubscribe(tl_events *reg, Iris_Events_OnHideFader_fn fn, void *ctx) {
@@ -585,7 +585,7 @@ static inline bool Iris_Events_OnHideFader_publish(tl_events *reg, tl_levels * a
 /* OnPlatformStateChanged(tl_platform *) */
 #define Iris_Events_OnPlatformStateChanged_SIGNATURE 0x9488dff6u
 typedef void (*Iris_Events_OnPlatformStateChanged_fn)(void *ctx, tl_platform * a0);
-static inline bool Iris_Events_OnPlatformStateChanged_subscribe(tl_events *reg, Iris_Events_OnPlatformStateChanged_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnPlatformStateChanged_subscribe(tl_events *reg, Iris_Events_OnPlatformStateChanged_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnPlatformStateChanged, Iris_Events_OnPlatformStateChanged_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnPlatformStateChanged_unsubscribe(tl_events *reg, Iris_Events_OnPlatformStateChanged_fn fn, void *ctx) {
@@ -606,7 +606,7 @@ static inline void Iris_Events_OnPlatformStateChanged_publish(tl_events *reg, tl
 /* OnAccountStateChanged(tl_platform_account *) */
 #define Iris_Events_OnAccountStateChanged_SIGNATURE 0x03855974u
 typedef void (*Iris_Events_OnAccountStateChanged_fn)(void *ctx, tl_platform_account * a0);
-static inline bool Iris_Events_OnAccountStateChanged_subscribe(tl_events *reg, Iris_Events_OnAccountStateChanged_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnAccountStateChanged_subscribe(tl_events *reg, Iris_Events_OnAccountStateChanged_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnAccountStateChanged, Iris_Events_OnAccountStateChanged_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnAccountStateChanged_unsubscribe(tl_events *reg, Iris_Events_OnAccountStateChanged_fn fn, void *ctx) {
@@ -627,7 +627,7 @@ static inline void Iris_Events_OnAccountStateChanged_publish(tl_events *reg, tl_
 /* OnInputDeviceChanged(uint32_t) */
 #define Iris_Events_OnInputDeviceChanged_SIGNATURE 0xfe1b43c4u
 typedef void (*Iris_Events_OnInputDeviceChanged_fn)(void *ctx, uint32_t a0);
-static inline bool Iris_Events_OnInputDeviceChanged_subscribe(tl_events *reg, Iris_Events_OnInputDeviceChanged_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnInputDeviceChanged_subscribe(tl_events *reg, Iris_Events_OnInputDeviceChanged_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnInputDeviceChanged, Iris_Events_OnInputDeviceChanged_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnInputDeviceChanged_unsubscribe(tl_events *reg, Iris_Events_OnInputDeviceChanged_fn fn, void *ctx) {
@@ -648,7 +648,7 @@ static inline void Iris_Events_OnInputDeviceChanged_publish(tl_events *reg, uint
 /* OnUICancelled(uint32_t) */
 #define Iris_Events_OnUICancelled_SIGNATURE 0xfe1b43c4u
 typedef void (*Iris_Events_OnUICancelled_fn)(void *ctx, uint32_t a0);
-static inline bool Iris_Events_OnUICancelled_subscribe(tl_events *reg, Iris_Events_OnUICancelled_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnUICancelled_subscribe(tl_events *reg, Iris_Events_OnUICancelled_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnUICancelled, Iris_Events_OnUICancelled_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnUICancelled_unsubscribe(tl_events *reg, Iris_Events_OnUICancelled_fn fn, void *ctx) {
@@ -669,7 +669,7 @@ static inline void Iris_Events_OnUICancelled_publish(tl_events *reg, uint32_t a0
 /* OnUIElementSelected(uint32_t, uint32_t) */
 #define Iris_Events_OnUIElementSelected_SIGNATURE 0x43e461dbu
 typedef void (*Iris_Events_OnUIElementSelected_fn)(void *ctx, uint32_t a0, uint32_t a1);
-static inline bool Iris_Events_OnUIElementSelected_subscribe(tl_events *reg, Iris_Events_OnUIElementSelected_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnUIElementSelected_subscribe(tl_events *reg, Iris_Events_OnUIElementSelected_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnUIElementSelected, Iris_Events_OnUIElementSelected_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnUIElementSelected_unsubscribe(tl_events *reg, Iris_Events_OnUIElementSelected_fn fn, void *ctx) {
@@ -690,7 +690,7 @@ static inline void Iris_Events_OnUIElementSelected_publish(tl_events *reg, uint3
 /* OnInteract()->bool */
 #define Iris_Events_OnInteract_SIGNATURE 0x7bb02086u
 typedef bool (*Iris_Events_OnInteract_fn)(void *ctx);
-static inline bool Iris_Events_OnInteract_subscribe(tl_events *reg, Iris_Events_OnInteract_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnInteract_subscribe(tl_events *reg, Iris_Events_OnInteract_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnInteract, Iris_Events_OnInteract_SIGNATURE, TL_EVENTS_SINGLE_PROVIDER, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnInteract_unsubscribe(tl_events *reg, Iris_Events_OnInteract_fn fn, void *ctx) {
@@ -713,7 +713,7 @@ static inline bool Iris_Events_OnInteract_publish(tl_events *reg, bool *result) 
 /* OnInteractableDetected(uint32_t) */
 #define Iris_Events_OnInteractableDetected_SIGNATURE 0xfe1b43c4u
 typedef void (*Iris_Events_OnInteractableDetected_fn)(void *ctx, uint32_t a0);
-static inline bool Iris_Events_OnInteractableDetected_subscribe(tl_events *reg, Iris_Events_OnInteractableDetected_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnInteractableDetected_subscribe(tl_events *reg, Iris_Events_OnInteractableDetected_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnInteractableDetected, Iris_Events_OnInteractableDetected_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnInteractableDetected_unsubscribe(tl_events *reg, Iris_Events_OnInteractableDetected_fn fn, void *ctx) {
@@ -734,7 +734,7 @@ static inline void Iris_Events_OnInteractableDetected_publish(tl_events *reg, ui
 /* OnInteractableOutOfRange(uint32_t) */
 #define Iris_Events_OnInteractableOutOfRange_SIGNATURE 0xfe1b43c4u
 typedef void (*Iris_Events_OnInteractableOutOfRange_fn)(void *ctx, uint32_t a0);
-static inline bool Iris_Events_OnInteractableOutOfRange_subscribe(tl_events *reg, Iris_Events_OnInteractableOutOfRange_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnInteractableOutOfRange_subscribe(tl_events *reg, Iris_Events_OnInteractableOutOfRange_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnInteractableOutOfRange, Iris_Events_OnInteractableOutOfRange_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnInteractableOutOfRange_unsubscribe(tl_events *reg, Iris_Events_OnInteractableOutOfRange_fn fn, void *ctx) {
@@ -755,7 +755,7 @@ static inline void Iris_Events_OnInteractableOutOfRange_publish(tl_events *reg, 
 /* OnLocaleChanged(const char *) */
 #define Iris_Events_OnLocaleChanged_SIGNATURE 0x30e0d037u
 typedef void (*Iris_Events_OnLocaleChanged_fn)(void *ctx, const char * a0);
-static inline bool Iris_Events_OnLocaleChanged_subscribe(tl_events *reg, Iris_Events_OnLocaleChanged_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnLocaleChanged_subscribe(tl_events *reg, Iris_Events_OnLocaleChanged_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnLocaleChanged, Iris_Events_OnLocaleChanged_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnLocaleChanged_unsubscribe(tl_events *reg, Iris_Events_OnLocaleChanged_fn fn, void *ctx) {
@@ -807,7 +807,7 @@ static inline const tl_events_info *iris_events_info(void) {
     return info;
 }
 
-static inline bool iris_events_init(tl_events *reg, const tl_logger *logger) {
+static inline tl_events_result iris_events_init(tl_events *reg, const tl_logger *logger) {
     return tl_events_init_table(reg, IRIS_EVENTS_SPAN, iris_events_info(), logger);
 }
 

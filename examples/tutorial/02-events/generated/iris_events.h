@@ -123,7 +123,7 @@ static inline const char *iris_events_name_of(iris_events e)
 /* OnCoinPicked(int32_t) */
 #define Iris_Events_OnCoinPicked_SIGNATURE 0x084d828fu
 typedef void (*Iris_Events_OnCoinPicked_fn)(void *ctx, int32_t a0);
-static inline bool Iris_Events_OnCoinPicked_subscribe(tl_events *reg, Iris_Events_OnCoinPicked_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnCoinPicked_subscribe(tl_events *reg, Iris_Events_OnCoinPicked_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnCoinPicked, Iris_Events_OnCoinPicked_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnCoinPicked_unsubscribe(tl_events *reg, Iris_Events_OnCoinPicked_fn fn, void *ctx) {
@@ -144,7 +144,7 @@ static inline void Iris_Events_OnCoinPicked_publish(tl_events *reg, int32_t a0) 
 /* OnPlayerDied(const char *, int32_t) */
 #define Iris_Events_OnPlayerDied_SIGNATURE 0x003dbf70u
 typedef void (*Iris_Events_OnPlayerDied_fn)(void *ctx, const char * a0, int32_t a1);
-static inline bool Iris_Events_OnPlayerDied_subscribe(tl_events *reg, Iris_Events_OnPlayerDied_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnPlayerDied_subscribe(tl_events *reg, Iris_Events_OnPlayerDied_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnPlayerDied, Iris_Events_OnPlayerDied_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnPlayerDied_unsubscribe(tl_events *reg, Iris_Events_OnPlayerDied_fn fn, void *ctx) {
@@ -165,7 +165,7 @@ static inline void Iris_Events_OnPlayerDied_publish(tl_events *reg, const char *
 /* OnCanOpenDoor(int32_t)->bool */
 #define Iris_Events_OnCanOpenDoor_SIGNATURE 0xc94cd6dfu
 typedef bool (*Iris_Events_OnCanOpenDoor_fn)(void *ctx, int32_t a0);
-static inline bool Iris_Events_OnCanOpenDoor_subscribe(tl_events *reg, Iris_Events_OnCanOpenDoor_fn fn, void *ctx) {
+static inline tl_events_result Iris_Events_OnCanOpenDoor_subscribe(tl_events *reg, Iris_Events_OnCanOpenDoor_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Iris_Events_OnCanOpenDoor, Iris_Events_OnCanOpenDoor_SIGNATURE, TL_EVENTS_SINGLE_PROVIDER, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Iris_Events_OnCanOpenDoor_unsubscribe(tl_events *reg, Iris_Events_OnCanOpenDoor_fn fn, void *ctx) {
@@ -195,7 +195,7 @@ static inline const tl_events_info *iris_events_info(void) {
     return info;
 }
 
-static inline bool iris_events_init(tl_events *reg, const tl_logger *logger) {
+static inline tl_events_result iris_events_init(tl_events *reg, const tl_logger *logger) {
     return tl_events_init_table(reg, IRIS_EVENTS_SPAN, iris_events_info(), logger);
 }
 

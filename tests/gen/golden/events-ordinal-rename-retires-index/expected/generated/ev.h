@@ -132,7 +132,7 @@ static inline const char *ev_name_of(ev e)
 /* OnBoot() */
 #define Ev_OnBoot_SIGNATURE 0x12f682fdu
 typedef void (*Ev_OnBoot_fn)(void *ctx);
-static inline bool Ev_OnBoot_subscribe(tl_events *reg, Ev_OnBoot_fn fn, void *ctx) {
+static inline tl_events_result Ev_OnBoot_subscribe(tl_events *reg, Ev_OnBoot_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Ev_OnBoot, Ev_OnBoot_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Ev_OnBoot_unsubscribe(tl_events *reg, Ev_OnBoot_fn fn, void *ctx) {
@@ -153,7 +153,7 @@ static inline void Ev_OnBoot_publish(tl_events *reg) {
 /* OnTick(float) */
 #define Ev_OnTick_SIGNATURE 0x810d49fau
 typedef void (*Ev_OnTick_fn)(void *ctx, float a0);
-static inline bool Ev_OnTick_subscribe(tl_events *reg, Ev_OnTick_fn fn, void *ctx) {
+static inline tl_events_result Ev_OnTick_subscribe(tl_events *reg, Ev_OnTick_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Ev_OnTick, Ev_OnTick_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Ev_OnTick_unsubscribe(tl_events *reg, Ev_OnTick_fn fn, void *ctx) {
@@ -174,7 +174,7 @@ static inline void Ev_OnTick_publish(tl_events *reg, float a0) {
 /* OnB() */
 #define Ev_OnB_SIGNATURE 0x12f682fdu
 typedef void (*Ev_OnB_fn)(void *ctx);
-static inline bool Ev_OnB_subscribe(tl_events *reg, Ev_OnB_fn fn, void *ctx) {
+static inline tl_events_result Ev_OnB_subscribe(tl_events *reg, Ev_OnB_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Ev_OnB, Ev_OnB_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Ev_OnB_unsubscribe(tl_events *reg, Ev_OnB_fn fn, void *ctx) {
@@ -195,7 +195,7 @@ static inline void Ev_OnB_publish(tl_events *reg) {
 /* OnM() */
 #define Ev_OnM_SIGNATURE 0x12f682fdu
 typedef void (*Ev_OnM_fn)(void *ctx);
-static inline bool Ev_OnM_subscribe(tl_events *reg, Ev_OnM_fn fn, void *ctx) {
+static inline tl_events_result Ev_OnM_subscribe(tl_events *reg, Ev_OnM_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Ev_OnM, Ev_OnM_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Ev_OnM_unsubscribe(tl_events *reg, Ev_OnM_fn fn, void *ctx) {
@@ -216,7 +216,7 @@ static inline void Ev_OnM_publish(tl_events *reg) {
 /* OnZ() */
 #define Ev_OnZ_SIGNATURE 0x12f682fdu
 typedef void (*Ev_OnZ_fn)(void *ctx);
-static inline bool Ev_OnZ_subscribe(tl_events *reg, Ev_OnZ_fn fn, void *ctx) {
+static inline tl_events_result Ev_OnZ_subscribe(tl_events *reg, Ev_OnZ_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Ev_OnZ, Ev_OnZ_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Ev_OnZ_unsubscribe(tl_events *reg, Ev_OnZ_fn fn, void *ctx) {
@@ -237,7 +237,7 @@ static inline void Ev_OnZ_publish(tl_events *reg) {
 /* OnNew() */
 #define Ev_OnNew_SIGNATURE 0x12f682fdu
 typedef void (*Ev_OnNew_fn)(void *ctx);
-static inline bool Ev_OnNew_subscribe(tl_events *reg, Ev_OnNew_fn fn, void *ctx) {
+static inline tl_events_result Ev_OnNew_subscribe(tl_events *reg, Ev_OnNew_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Ev_OnNew, Ev_OnNew_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Ev_OnNew_unsubscribe(tl_events *reg, Ev_OnNew_fn fn, void *ctx) {
@@ -269,7 +269,7 @@ static inline const tl_events_info *ev_info(void) {
     return info;
 }
 
-static inline bool ev_init(tl_events *reg, const tl_logger *logger) {
+static inline tl_events_result ev_init(tl_events *reg, const tl_logger *logger) {
     return tl_events_init_table(reg, EV_SPAN, ev_info(), logger);
 }
 

@@ -122,7 +122,7 @@ static inline const char *ev_name_of(ev e)
 /* OnStrike(int) */
 #define Ev_OnStrike_SIGNATURE 0x00de3ab5u
 typedef void (*Ev_OnStrike_fn)(void *ctx, int a0);
-static inline bool Ev_OnStrike_subscribe(tl_events *reg, Ev_OnStrike_fn fn, void *ctx) {
+static inline tl_events_result Ev_OnStrike_subscribe(tl_events *reg, Ev_OnStrike_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Ev_OnStrike, Ev_OnStrike_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Ev_OnStrike_unsubscribe(tl_events *reg, Ev_OnStrike_fn fn, void *ctx) {
@@ -143,7 +143,7 @@ static inline void Ev_OnStrike_publish(tl_events *reg, int a0) {
 /* OnQuit() */
 #define Ev_OnQuit_SIGNATURE 0x12f682fdu
 typedef void (*Ev_OnQuit_fn)(void *ctx);
-static inline bool Ev_OnQuit_subscribe(tl_events *reg, Ev_OnQuit_fn fn, void *ctx) {
+static inline tl_events_result Ev_OnQuit_subscribe(tl_events *reg, Ev_OnQuit_fn fn, void *ctx) {
     return tl_events_subscribe(reg, Ev_OnQuit, Ev_OnQuit_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
 static inline bool Ev_OnQuit_unsubscribe(tl_events *reg, Ev_OnQuit_fn fn, void *ctx) {
@@ -170,7 +170,7 @@ static inline const tl_events_info *ev_info(void) {
     return info;
 }
 
-static inline bool ev_init(tl_events *reg, const tl_logger *logger) {
+static inline tl_events_result ev_init(tl_events *reg, const tl_logger *logger) {
     return tl_events_init_table(reg, EV_SPAN, ev_info(), logger);
 }
 
