@@ -89,7 +89,7 @@ static const tl_lifecycle_subsystem spawner_subsystem = {"Spawner", NULL, NULL, 
 static int run_game(void)
 {
     tl_events events;
-    if (!iris_events_init(&events, NULL)) return 1;
+    if (iris_events_init(&events, NULL) != TL_EVENTS_OK) return 1;
     static const tl_lifecycle_events natives = TL_LIFECYCLE_EVENTS_INIT(Iris_Events_);
     tl_lifecycle_desc desc = {0};
     desc.registry = &events;

@@ -84,7 +84,7 @@ int main(void) {
     tl_level_hold farm, mine;
     int fade_frames = 2;
     uint32_t shown = 0;
-    if (!iris_events_init(&reg, NULL)) return 1;
+    if (iris_events_init(&reg, NULL) != TL_EVENTS_OK) return 1;
     Iris_Events_OnScenePresented_subscribe(&reg, on_presented, NULL);
     Iris_Events_OnDisplayFader_subscribe(&reg, display_fader, &fade_frames);
     Iris_Events_OnDisplayLoadingScreen_subscribe(&reg, instant, (void *)"loading screen shown");

@@ -1016,7 +1016,7 @@ static bool tl__audio_subscribe(tl_audio *a) {
     uint32_t n = tl__audio_subscriptions(a, subs), i;
     for (i = 0; i < n; i++) {
         if (tl_events_subscribe(a->registry, subs[i].event, subs[i].signature, subs[i].flags,
-                                subs[i].fn, a))
+                                subs[i].fn, a) == TL_EVENTS_OK)
             continue;
         tl__audio_log(&a->logger, TL_AUDIO_LOG_SUBSCRIBE_FAILED, subs[i].event,
                       "see the Events line above");

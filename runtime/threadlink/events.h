@@ -303,8 +303,9 @@ typedef enum tl_events_log_item {
    INVALID_ARGUMENT (no registry) or OUT_OF_MEMORY, the registry then zeroed but for that result
    (tl_events_last_result), and safe to discard. */
 static inline tl_events_result tl_events_init(tl_events *reg, const tl_events_desc *desc);
-static inline tl_events_result tl_events_init_table(tl_events *reg, uint32_t span, const tl_events_info *events,
-                                        const tl_logger *logger);
+static inline tl_events_result tl_events_init_table(tl_events *reg, uint32_t span,
+                                                    const tl_events_info *events,
+                                                    const tl_logger *logger);
 static inline void tl_events_discard(tl_events *reg);
 /* The failure last met on this registry (TL_EVENTS_OK while none was): what tl_events_subscribe
    or tl_events_init last returned other than OK, why a publish was ignored, an unsubscribe or a
@@ -316,8 +317,9 @@ static inline tl_events_result tl_events_last_result(const tl_events *reg);
    Subscribe returns TL_EVENTS_OK or why it refused; unsubscribe whether it removed anything.
    Refusals are logged (see RULES) and their reason kept for tl_events_last_result. An
    unsubscribe of a listener not subscribed is a quiet false (an answer, not a failure). */
-static inline tl_events_result tl_events_subscribe(tl_events *reg, uint32_t event, uint32_t signature,
-                                       uint32_t flags, tl_events_fn fn, void *ctx);
+static inline tl_events_result tl_events_subscribe(tl_events *reg, uint32_t event,
+                                                   uint32_t signature, uint32_t flags,
+                                                   tl_events_fn fn, void *ctx);
 static inline bool tl_events_unsubscribe(tl_events *reg, uint32_t event, tl_events_fn fn,
                                          void *ctx);
 

@@ -72,7 +72,7 @@ int main(int argc, char **argv) {
     int frame;
 
     /* Events: the registry of Iris.Events; a listener with its context. */
-    if (!iris_events_init(&events, NULL)) return 1;
+    if (iris_events_init(&events, NULL) != TL_EVENTS_OK) return 1;
     Iris_Events_OnCoinPicked_subscribe(&events, on_coin_picked, &player);
 
     /* Content: the folder the build packed (or the one given on the command line). */

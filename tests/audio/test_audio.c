@@ -442,7 +442,7 @@ static void test_audio_interface_sounds_play_on_their_events(void **state) {
     tl_events_desc ed;
     memset(&ed, 0, sizeof ed);
     ed.span = 32;
-    assert_true(tl_events_init(&reg, &ed));
+    assert_int_equal(tl_events_init(&reg, &ed), TL_EVENTS_OK);
     tl_audio_destroy(w->audio);
     w->desc.registry = &reg;
     w->desc.ui.clips[TL_AUDIO_UI_NAVIGATE] = CLICK;

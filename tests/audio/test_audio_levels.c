@@ -75,7 +75,7 @@ static l_world *l_world_new(bool provide_fader) {
     tl_audio_scenario cave = {CAVE_SONG, DRIPS, TL_FP_HALF, TL_FP_ONE};
     memset(&ed, 0, sizeof ed);
     ed.span = 32;
-    assert_true(tl_events_init(&w->reg, &ed));
+    assert_int_equal(tl_events_init(&w->reg, &ed), TL_EVENTS_OK);
     memset(&ld, 0, sizeof ld);
     ld.loader.begin_load = l_begin;
     ld.loader.unload = l_unload;
@@ -97,7 +97,7 @@ static l_world *l_world_new(bool provide_fader) {
     assert_non_null(w->audio);
     assert_int_equal(tl_audio_set_level_scenario(w->audio, MEADOW, &meadow), TL_AUDIO_OK);
     assert_int_equal(tl_audio_set_level_scenario(w->audio, CAVE, &cave), TL_AUDIO_OK);
-    assert_true(tl_events_subscribe(&w->reg, 11, TL_AUDIO_SIG_LEVEL, 0, TL_EVENTS_FN(l_on_presented), w));
+    assert_int_equal(tl_events_subscribe(&w->reg, 11, TL_AUDIO_SIG_LEVEL, 0, TL_EVENTS_FN(l_on_presented), w), TL_EVENTS_OK);
     return w;
 }
 static void l_world_free(l_world *w) {

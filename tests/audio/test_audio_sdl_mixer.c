@@ -280,7 +280,7 @@ static void test_audio_sdl_presenting_a_level_starts_its_music(void **state) {
     int t0, t1;
     memset(&ed, 0, sizeof ed);
     ed.span = 32;
-    assert_true(tl_events_init(&w->reg, &ed));
+    assert_int_equal(tl_events_init(&w->reg, &ed), TL_EVENTS_OK);
     memset(&ld, 0, sizeof ld);
     ld.loader.begin_load = s_begin;
     ld.loader.unload = s_unload;
@@ -327,7 +327,7 @@ static void test_audio_sdl_interface_sounds_play_on_navigation(void **state) {
     int t0, t1;
     memset(&ed, 0, sizeof ed);
     ed.span = 32;
-    assert_true(tl_events_init(&w->reg, &ed));
+    assert_int_equal(tl_events_init(&w->reg, &ed), TL_EVENTS_OK);
     w->desc.registry = &w->reg;
     w->desc.ui.clips[TL_AUDIO_UI_NAVIGATE] = CLICK;
     w->desc.ui.clips[TL_AUDIO_UI_CANCEL] = CONFIRM; /* a tone of its own */

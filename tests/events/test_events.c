@@ -120,11 +120,11 @@ static void on_update(void *ctx, float dt) {
         break;
     case ACT_SUB_OTHER:
         for (i = 0; i < (p->count ? p->count : 1); i++)
-            assert_true(Iris_Events_OnUpdate_subscribe(&h->reg, on_update, p->other + i));
+            assert_int_equal(Iris_Events_OnUpdate_subscribe(&h->reg, on_update, p->other + i), TL_EVENTS_OK);
         break;
     case ACT_RESUB_SELF:
         assert_true(Iris_Events_OnUpdate_unsubscribe(&h->reg, on_update, p));
-        assert_true(Iris_Events_OnUpdate_subscribe(&h->reg, on_update, p));
+        assert_int_equal(Iris_Events_OnUpdate_subscribe(&h->reg, on_update, p), TL_EVENTS_OK);
         p->act = ACT_NONE;
         break;
     case ACT_CLEAR: tl_events_clear(&h->reg, Iris_Events_OnUpdate); break;
@@ -167,7 +167,7 @@ static int setup(void **state) {
     h->logger.user = &h->log_capture;
     test_allocations = 0;
     test_fail_allocations = 0;
-    assert_true(iris_events_init(&h->reg, &h->logger));
+    assert_int_equal(iris_events_init(&h->reg, &h->logger), TL_EVENTS_OK);
     *state = h;
     return 0;
 }
@@ -190,7 +190,7 @@ static void subscribe_all(harness *h, probe *probes, const char *names) {
     for (i = 0; names[i]; i++) {
         probes[i].h = h;
         probes[i].name = names[i];
-        assert_true(Iris_Events_OnUpdate_subscribe(&h->reg, on_update, &probes[i]));
+        assert_int_equal(Iris_Events_OnUpdate_subscribe(&h->reg, on_update, &probes[i]), TL_EVENTS_OK);
     }
 }
 
@@ -267,7 +267,7 @@ static void test_events_duplicate_listener_is_refused(void **state) {
     probe p[2];
     memset(p, 0, sizeof p);
     subscribe_all(h, p, "AB");
-    assert_false(Iris_Events_OnUpdate_subscribe(&h->reg, on_update, &p[0]));
+    assert_int_equal(Iris_Events_OnUpdate_subscribe(&h->reg, on_update, &p[0]), TL_EVENTS_DUPLICATE_LISTENER);
     assert_int_equal(h->log_capture.last_item, TL_EVENTS_LOG_DUPLICATE_LISTENER);
     assert_int_equal(h->log_capture.last_level, TL_LOG_LEVEL_WARNING);
     assert_true(logged(h, "OnUpdate"));
@@ -492,8 +492,8 @@ static void test_events_nested_publish_of_another_event(void **state) {
     scene[0].name = 's';
     scene[1].h = h;
     scene[1].name = 't';
-    assert_true(Iris_Events_OnSceneLoaded_subscribe(&h->reg, on_scene_loaded, &scene[0]));
-    assert_true(Iris_Events_OnSceneLoaded_subscribe(&h->reg, on_scene_loaded, &scene[1]));
+    assert_int_equal(Iris_Events_OnSceneLoaded_subscribe(&h->reg, on_scene_loaded, &scene[0]), TL_EVENTS_OK);
+    assert_int_equal(Iris_Events_OnSceneLoaded_subscribe(&h->reg, on_scene_loaded, &scene[1]), TL_EVENTS_OK);
     p[1].act = ACT_PUBLISH_OTHER;
     publish_and_expect(h, "B(ts)A");
     assert_int_equal(scene[0].calls, 1);
@@ -510,7 +510,7 @@ static void test_events_single_provider_answers(void **state) {
     p[0].h = h;
     p[1].h = h;
     assert_false(Iris_Events_OnInteract_publish(&h->reg, &result)); /* nobody to answer */
-    assert_true(Iris_Events_OnInteract_subscribe(&h->reg, provide_true, &p[0]));
+    assert_int_equal(Iris_Events_OnInteract_subscribe(&h->reg, provide_true, &p[0]), TL_EVENTS_OK);
     assert_true(Iris_Events_OnInteract_publish(&h->reg, &result));
     assert_true(result);
     assert_true(Iris_Events_OnInteract_publish(&h->reg, NULL)); /* the result is optional */
@@ -524,21 +524,21 @@ static void test_events_single_provider_refuses_a_second(void **state) {
     memset(p, 0, sizeof p);
     p[0].h = h;
     p[1].h = h;
-    assert_true(Iris_Events_OnInteract_subscribe(&h->reg, provide_true, &p[0]));
-    assert_false(Iris_Events_OnInteract_subscribe(&h->reg, provide_true, &p[1]));
+    assert_int_equal(Iris_Events_OnInteract_subscribe(&h->reg, provide_true, &p[0]), TL_EVENTS_OK);
+    assert_int_equal(Iris_Events_OnInteract_subscribe(&h->reg, provide_true, &p[1]), TL_EVENTS_SECOND_PROVIDER);
     assert_int_equal(h->log_capture.last_item, TL_EVENTS_LOG_SECOND_PROVIDER);
     assert_int_equal(h->log_capture.last_level, TL_LOG_LEVEL_ERROR);
     assert_true(logged(h, "'OnInteract'"));
     assert_int_equal(tl_events_listener_count(&h->reg, Iris_Events_OnInteract), 1);
     /* Once the first leaves, another may provide. */
     assert_true(Iris_Events_OnInteract_unsubscribe(&h->reg, provide_true, &p[0]));
-    assert_true(Iris_Events_OnInteract_subscribe(&h->reg, provide_false_and_leave, &p[1]));
+    assert_int_equal(Iris_Events_OnInteract_subscribe(&h->reg, provide_false_and_leave, &p[1]), TL_EVENTS_OK);
     result = true;
     assert_true(Iris_Events_OnInteract_publish(&h->reg, &result)); /* it leaves while answering */
     assert_false(result);
     assert_false(Iris_Events_OnInteract_publish(&h->reg, &result));
     assert_int_equal(tl_events_listener_count(&h->reg, Iris_Events_OnInteract), 0);
-    assert_true(Iris_Events_OnInteract_subscribe(&h->reg, provide_true, &p[0]));
+    assert_int_equal(Iris_Events_OnInteract_subscribe(&h->reg, provide_true, &p[0]), TL_EVENTS_OK);
 }
 
 /* --- the untyped core --------------------------------------------------------------------------- */
@@ -560,8 +560,8 @@ static void test_events_untyped_subscription_with_wrong_signature_is_discarded(v
     p[0].name = 'A';
     /* A module without the generated header believes OnUpdate takes an int. */
     assert_int_equal(tl_events_last_result(&h->reg), TL_EVENTS_OK);
-    assert_false(tl_events_subscribe(&h->reg, Iris_Events_OnUpdate, XXH32("(int)", 5, 0), 0,
-                                   TL_EVENTS_FN(on_int), &p[0]));
+    assert_int_equal(tl_events_subscribe(&h->reg, Iris_Events_OnUpdate, XXH32("(int)", 5, 0), 0,
+                                   TL_EVENTS_FN(on_int), &p[0]), TL_EVENTS_SIGNATURE_MISMATCH);
     /* The failure's result and message, as events.h's table says, and its one log line. */
     assert_int_equal(tl_events_last_result(&h->reg), TL_EVENTS_SIGNATURE_MISMATCH);
     assert_string_equal(tl_events_result_message(TL_EVENTS_SIGNATURE_MISMATCH),
@@ -573,16 +573,16 @@ static void test_events_untyped_subscription_with_wrong_signature_is_discarded(v
     assert_true(logged(h, "Events: error: "));
     assert_int_equal(tl_events_listener_count(&h->reg, Iris_Events_OnUpdate), 0);
     /* The same module with the right signature id gets in and is called. */
-    assert_true(tl_events_subscribe(&h->reg, Iris_Events_OnUpdate, XXH32("(float)", 7, 0), 0,
-                                  TL_EVENTS_FN(on_update), &p[0]));
+    assert_int_equal(tl_events_subscribe(&h->reg, Iris_Events_OnUpdate, XXH32("(float)", 7, 0), 0,
+                                  TL_EVENTS_FN(on_update), &p[0]), TL_EVENTS_OK);
     publish_and_expect(h, "A");
     assert_int_equal(p[0].calls, 1);
     /* A single-provider flag that the event does not have is a mismatch too. */
-    assert_false(tl_events_subscribe(&h->reg, Iris_Events_OnUpdate, Iris_Events_OnUpdate_SIGNATURE,
-                                   TL_EVENTS_SINGLE_PROVIDER, TL_EVENTS_FN(on_update), &p[0]));
+    assert_int_equal(tl_events_subscribe(&h->reg, Iris_Events_OnUpdate, Iris_Events_OnUpdate_SIGNATURE,
+                                   TL_EVENTS_SINGLE_PROVIDER, TL_EVENTS_FN(on_update), &p[0]), TL_EVENTS_SIGNATURE_MISMATCH);
     assert_int_equal(h->log_capture.last_item, TL_EVENTS_LOG_SIGNATURE_MISMATCH);
-    assert_false(tl_events_subscribe(&h->reg, Iris_Events_OnInteract, Iris_Events_OnInteract_SIGNATURE,
-                                   0, TL_EVENTS_FN(provide_true), &p[0]));
+    assert_int_equal(tl_events_subscribe(&h->reg, Iris_Events_OnInteract, Iris_Events_OnInteract_SIGNATURE,
+                                   0, TL_EVENTS_FN(provide_true), &p[0]), TL_EVENTS_SIGNATURE_MISMATCH);
     assert_int_equal(h->log_capture.last_item, TL_EVENTS_LOG_SIGNATURE_MISMATCH);
 }
 
@@ -612,16 +612,16 @@ static void test_events_gaps_and_out_of_range_events_are_refused(void **state) {
     probe p[1];
     memset(p, 0, sizeof p);
     p[0].h = h;
-    assert_false(tl_events_subscribe(&h->reg, 2, Iris_Events_OnUpdate_SIGNATURE, 0, TL_EVENTS_FN(on_update),
-                                   &p[0]));
+    assert_int_equal(tl_events_subscribe(&h->reg, 2, Iris_Events_OnUpdate_SIGNATURE, 0, TL_EVENTS_FN(on_update),
+                                   &p[0]), TL_EVENTS_UNDECLARED_EVENT);
     assert_int_equal(h->log_capture.last_item, TL_EVENTS_LOG_UNDECLARED_EVENT);
     assert_true(logged(h, "#2"));
-    assert_false(tl_events_subscribe(&h->reg, IRIS_EVENTS_SPAN, Iris_Events_OnUpdate_SIGNATURE, 0,
-                                   TL_EVENTS_FN(on_update), &p[0]));
+    assert_int_equal(tl_events_subscribe(&h->reg, IRIS_EVENTS_SPAN, Iris_Events_OnUpdate_SIGNATURE, 0,
+                                   TL_EVENTS_FN(on_update), &p[0]), TL_EVENTS_OUT_OF_RANGE);
     assert_int_equal(h->log_capture.last_item, TL_EVENTS_LOG_OUT_OF_RANGE);
     TL_EVENTS_PUBLISH(&h->reg, IRIS_EVENTS_SPAN + 5, Iris_Events_OnUpdate_SIGNATURE, update_listener, 1.0f);
-    assert_false(tl_events_subscribe(&h->reg, Iris_Events_OnUpdate, Iris_Events_OnUpdate_SIGNATURE, 0,
-                                   NULL, &p[0]));
+    assert_int_equal(tl_events_subscribe(&h->reg, Iris_Events_OnUpdate, Iris_Events_OnUpdate_SIGNATURE, 0,
+                                   NULL, &p[0]), TL_EVENTS_INVALID_ARGUMENT);
     assert_int_equal(h->log_capture.last_item, TL_EVENTS_LOG_INVALID_ARGUMENT);
     assert_null(tl_events_event_name(&h->reg, 2));
     assert_string_equal(tl_events_event_name(&h->reg, Iris_Events_OnInteract), "OnInteract");
@@ -667,16 +667,16 @@ static void test_events_registry_without_table_binds_on_first_subscription(void 
     p[1].h = h;
     desc.span = 3;
     desc.logger = &h->logger;
-    assert_true(tl_events_init(&bare, &desc));
-    assert_true(tl_events_subscribe(&bare, 1, XXH32("(int)", 5, 0), 0, TL_EVENTS_FN(on_int), &p[0]));
-    assert_false(tl_events_subscribe(&bare, 1, XXH32("(float)", 7, 0), 0, TL_EVENTS_FN(on_update), &p[1]));
+    assert_int_equal(tl_events_init(&bare, &desc), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&bare, 1, XXH32("(int)", 5, 0), 0, TL_EVENTS_FN(on_int), &p[0]), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&bare, 1, XXH32("(float)", 7, 0), 0, TL_EVENTS_FN(on_update), &p[1]), TL_EVENTS_SIGNATURE_MISMATCH);
     assert_int_equal(h->log_capture.last_item, TL_EVENTS_LOG_SIGNATURE_MISMATCH);
     assert_true(logged(h, "'event #1'"));
     TL_EVENTS_PUBLISH(&bare, 1, XXH32("(int)", 5, 0), int_listener, 3);
     assert_int_equal(p[0].calls, 1);
     /* Even with no listener left the slot keeps its contract. */
     assert_true(tl_events_unsubscribe(&bare, 1, TL_EVENTS_FN(on_int), &p[0]));
-    assert_false(tl_events_subscribe(&bare, 1, XXH32("(float)", 7, 0), 0, TL_EVENTS_FN(on_update), &p[1]));
+    assert_int_equal(tl_events_subscribe(&bare, 1, XXH32("(float)", 7, 0), 0, TL_EVENTS_FN(on_update), &p[1]), TL_EVENTS_SIGNATURE_MISMATCH);
     tl_events_discard(&bare);
     tl_events_discard(&bare); /* a discarded registry is zeroed: twice is harmless */
 }
@@ -696,7 +696,7 @@ static void test_events_contains_count_and_clear(void **state) {
     assert_int_equal(tl_events_listener_count(&h->reg, Iris_Events_OnUpdate), 0);
     assert_false(Iris_Events_OnUpdate_contains(&h->reg, on_update, &p[1]));
     publish_and_expect(h, "");
-    assert_true(Iris_Events_OnUpdate_subscribe(&h->reg, on_update, &p[1])); /* the list is reused */
+    assert_int_equal(Iris_Events_OnUpdate_subscribe(&h->reg, on_update, &p[1]), TL_EVENTS_OK); /* the list is reused */
     publish_and_expect(h, "B");
 }
 
@@ -708,12 +708,12 @@ static void test_events_out_of_memory_is_reported(void **state) {
     p[0].h = h;
     p[0].name = 'A';
     test_fail_allocations = 1;
-    assert_false(Iris_Events_OnUpdate_subscribe(&h->reg, on_update, &p[0]));
+    assert_int_equal(Iris_Events_OnUpdate_subscribe(&h->reg, on_update, &p[0]), TL_EVENTS_OUT_OF_MEMORY);
     assert_int_equal(h->log_capture.last_item, TL_EVENTS_LOG_OUT_OF_MEMORY);
-    assert_false(iris_events_init(&other, &h->logger));
+    assert_int_equal(iris_events_init(&other, &h->logger), TL_EVENTS_OUT_OF_MEMORY);
     tl_events_discard(&other);
     test_fail_allocations = 0;
-    assert_true(Iris_Events_OnUpdate_subscribe(&h->reg, on_update, &p[0]));
+    assert_int_equal(Iris_Events_OnUpdate_subscribe(&h->reg, on_update, &p[0]), TL_EVENTS_OK);
     publish_and_expect(h, "A");
     assert_int_equal(p[0].calls, 1);
 }

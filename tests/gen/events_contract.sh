@@ -21,7 +21,7 @@ printf 'OnUpdate(float)\nOnSceneLoaded(const  scene_load*)\nOnInteract() -> bool
 "$gen" generate --quiet
 header=generated/generated_events_sample.h
 
-section() { sed -n '/^\/\* OnUpdate(float) \*\//,/^static inline bool iris_events_init/p' "$1"; sed -n '/^static inline bool iris_events_init/,/^}/p' "$1" | tail -n +2; }
+section() { sed -n '/^\/\* OnUpdate(float) \*\//,/^static inline tl_events_result iris_events_init/p' "$1"; sed -n '/^static inline tl_events_result iris_events_init/,/^}/p' "$1" | tail -n +2; }
 section "$root/tests/events/generated_events_sample.h" > expected
 section "$header" > actual
 [ -s expected ] || fail "the sample has no event section"

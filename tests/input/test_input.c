@@ -52,8 +52,8 @@ static int setup(void **state) {
     tl_input_desc desc;
     x->logger.sink = fx_sink;
     x->logger.user = &x->log;
-    assert_true(tl_events_init_table(&x->reg, 26, table, &x->logger));
-    assert_true(tl_events_subscribe(&x->reg, 20, TL_INPUT_SIG_FAMILY, 0, TL_EVENTS_FN(on_family), x));
+    assert_int_equal(tl_events_init_table(&x->reg, 26, table, &x->logger), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&x->reg, 20, TL_INPUT_SIG_FAMILY, 0, TL_EVENTS_FN(on_family), x), TL_EVENTS_OK);
     memset(&desc, 0, sizeof desc);
     desc.map = fx_input_map();
     desc.registry = &x->reg;

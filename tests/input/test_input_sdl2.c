@@ -82,8 +82,8 @@ static int setup(void **state) {
     SDL_SetHint(SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS, "1");
     if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_GAMECONTROLLER) != 0) return -1;
     SDL_memset(&h, 0, sizeof h);
-    if (!tl_events_init_table(&h.registry, 21, table, NULL)) return -1;
-    if (!tl_events_subscribe(&h.registry, 20, TL_INPUT_SIG_FAMILY, 0, TL_EVENTS_FN(on_family), &h)) return -1;
+    if (tl_events_init_table(&h.registry, 21, table, NULL) != TL_EVENTS_OK) return -1;
+    if (tl_events_subscribe(&h.registry, 20, TL_INPUT_SIG_FAMILY, 0, TL_EVENTS_FN(on_family), &h) != TL_EVENTS_OK) return -1;
     SDL_memset(&desc, 0, sizeof desc);
     desc.map = input_map();
     desc.registry = &h.registry;

@@ -143,11 +143,11 @@ static int setup(void **state) {
     current = x;
     x->logger.sink = sink;
     x->logger.user = x;
-    assert_true(tl_events_init_table(&x->reg, 26, table, &x->logger));
-    assert_true(tl_events_subscribe(&x->reg, 21, TL_INTERFACE_SIG_ID, 0, TL_EVENTS_FN(on_cancelled), x));
-    assert_true(tl_events_subscribe(&x->reg, 22, TL_INTERFACE_SIG_SELECTED, 0, TL_EVENTS_FN(on_selected), x));
-    assert_true(tl_events_subscribe(&x->reg, 24, TL_INTERFACE_SIG_ID, 0, TL_EVENTS_FN(on_detected), x));
-    assert_true(tl_events_subscribe(&x->reg, 25, TL_INTERFACE_SIG_ID, 0, TL_EVENTS_FN(on_gone), x));
+    assert_int_equal(tl_events_init_table(&x->reg, 26, table, &x->logger), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&x->reg, 21, TL_INTERFACE_SIG_ID, 0, TL_EVENTS_FN(on_cancelled), x), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&x->reg, 22, TL_INTERFACE_SIG_SELECTED, 0, TL_EVENTS_FN(on_selected), x), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&x->reg, 24, TL_INTERFACE_SIG_ID, 0, TL_EVENTS_FN(on_detected), x), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&x->reg, 25, TL_INTERFACE_SIG_ID, 0, TL_EVENTS_FN(on_gone), x), TL_EVENTS_OK);
     for (i = 0; i < 7; i++) menu_bindings[i].control = tl_input_control_from_name(controls[i], strlen(controls[i]));
     x->map.actions = menu_actions;
     x->map.action_count = 7;
@@ -455,8 +455,8 @@ static void test_interface_second_interactable_refused(void **state) {
     assert_int_equal(x->gone[0], 1);
     /* Another provider of OnInteract, not an interactable: events.h refuses. */
     assert_int_equal(tl_interface_detect(x->ui, at(100, 0)), TL_INTERFACE_OK);
-    assert_true(tl_events_subscribe(&x->reg, 23, TL_INTERFACE_SIG_INTERACT, TL_EVENTS_SINGLE_PROVIDER,
-                                    TL_EVENTS_FN(open_chest), &a));
+    assert_int_equal(tl_events_subscribe(&x->reg, 23, TL_INTERFACE_SIG_INTERACT, TL_EVENTS_SINGLE_PROVIDER,
+                                    TL_EVENTS_FN(open_chest), &a), TL_EVENTS_OK);
     assert_int_equal(tl_interface_detect(x->ui, at(0, 0)), TL_INTERFACE_SECOND_INTERACTABLE);
     assert_int_equal(tl_interface_in_range(x->ui), 0);
 }

@@ -413,9 +413,9 @@ static void test_l10n_locale_change_publishes_once(void **state) {
     memset(&rd, 0, sizeof rd);
     memset(&h, 0, sizeof h);
     rd.span = native.locale_changed + 1;
-    assert_true(tl_events_init(&registry, &rd));
-    assert_true(tl_events_subscribe(&registry, native.locale_changed, TL_L10N_SIG_LOCALE, 0,
-                                    TL_EVENTS_FN(on_locale), &h));
+    assert_int_equal(tl_events_init(&registry, &rd), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&registry, native.locale_changed, TL_L10N_SIG_LOCALE, 0,
+                                    TL_EVENTS_FN(on_locale), &h), TL_EVENTS_OK);
     text = make(f, &registry);
     assert_int_equal(tl_l10n_add_table(text, f->en.bytes, f->en.size), TL_L10N_OK);
     assert_int_equal(tl_l10n_add_table(text, f->fr.bytes, f->fr.size), TL_L10N_OK);

@@ -205,20 +205,20 @@ static bool h_hide_loading(void *ctx, tl_levels *n) { (void)n; return h_provider
 static bool h_hide_fader(void *ctx, tl_levels *n) { (void)n; return h_provider((h_world *)ctx, 3, "fader-"); }
 
 static void h_subscribe(h_world *w, bool providers) {
-    assert_true(tl_events_subscribe(&w->reg, h_events.scene_loaded, TL_LEVELS_SIG_LEVEL, 0, TL_EVENTS_FN(h_on_loaded), w));
-    assert_true(tl_events_subscribe(&w->reg, h_events.scene_resident, TL_LEVELS_SIG_LEVEL, 0, TL_EVENTS_FN(h_on_resident), w));
-    assert_true(tl_events_subscribe(&w->reg, h_events.scene_presented, TL_LEVELS_SIG_LEVEL, 0, TL_EVENTS_FN(h_on_presented), w));
-    assert_true(tl_events_subscribe(&w->reg, h_events.scene_unloading, TL_LEVELS_SIG_LEVEL, 0, TL_EVENTS_FN(h_on_unloading), w));
-    assert_true(tl_events_subscribe(&w->reg, h_events.scene_unloaded, TL_LEVELS_SIG_ID, 0, TL_EVENTS_FN(h_on_unloaded), w));
+    assert_int_equal(tl_events_subscribe(&w->reg, h_events.scene_loaded, TL_LEVELS_SIG_LEVEL, 0, TL_EVENTS_FN(h_on_loaded), w), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&w->reg, h_events.scene_resident, TL_LEVELS_SIG_LEVEL, 0, TL_EVENTS_FN(h_on_resident), w), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&w->reg, h_events.scene_presented, TL_LEVELS_SIG_LEVEL, 0, TL_EVENTS_FN(h_on_presented), w), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&w->reg, h_events.scene_unloading, TL_LEVELS_SIG_LEVEL, 0, TL_EVENTS_FN(h_on_unloading), w), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&w->reg, h_events.scene_unloaded, TL_LEVELS_SIG_ID, 0, TL_EVENTS_FN(h_on_unloaded), w), TL_EVENTS_OK);
     if (!providers) return;
-    assert_true(tl_events_subscribe(&w->reg, h_events.display_fader, TL_LEVELS_SIG_PROVIDER, TL_EVENTS_SINGLE_PROVIDER,
-                                  TL_EVENTS_FN(h_display_fader), w));
-    assert_true(tl_events_subscribe(&w->reg, h_events.display_loading_screen, TL_LEVELS_SIG_PROVIDER,
-                                  TL_EVENTS_SINGLE_PROVIDER, TL_EVENTS_FN(h_display_loading), w));
-    assert_true(tl_events_subscribe(&w->reg, h_events.hide_loading_screen, TL_LEVELS_SIG_PROVIDER,
-                                  TL_EVENTS_SINGLE_PROVIDER, TL_EVENTS_FN(h_hide_loading), w));
-    assert_true(tl_events_subscribe(&w->reg, h_events.hide_fader, TL_LEVELS_SIG_PROVIDER, TL_EVENTS_SINGLE_PROVIDER,
-                                  TL_EVENTS_FN(h_hide_fader), w));
+    assert_int_equal(tl_events_subscribe(&w->reg, h_events.display_fader, TL_LEVELS_SIG_PROVIDER, TL_EVENTS_SINGLE_PROVIDER,
+                                  TL_EVENTS_FN(h_display_fader), w), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&w->reg, h_events.display_loading_screen, TL_LEVELS_SIG_PROVIDER,
+                                  TL_EVENTS_SINGLE_PROVIDER, TL_EVENTS_FN(h_display_loading), w), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&w->reg, h_events.hide_loading_screen, TL_LEVELS_SIG_PROVIDER,
+                                  TL_EVENTS_SINGLE_PROVIDER, TL_EVENTS_FN(h_hide_loading), w), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&w->reg, h_events.hide_fader, TL_LEVELS_SIG_PROVIDER, TL_EVENTS_SINGLE_PROVIDER,
+                                  TL_EVENTS_FN(h_hide_fader), w), TL_EVENTS_OK);
 }
 
 /* Level i has objects named "<i>a", "<i>b", ... with the given count, no parents. */
@@ -256,7 +256,7 @@ static h_world *h_world_new(bool with_content) {
     assert_non_null(w);
     w->logger.sink = h_capture;
     w->logger.user = w;
-    assert_true(tl_events_init_table(&w->reg, 18, NULL, &w->logger));
+    assert_int_equal(tl_events_init_table(&w->reg, 18, NULL, &w->logger), TL_EVENTS_OK);
     if (with_content) {
         tl_content_desc cd;
         memset(&cd, 0, sizeof cd);

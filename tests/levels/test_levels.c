@@ -552,14 +552,14 @@ static void test_levels_transition_providers_know_the_level(void **state) {
     h_world *w = h_world_new(true);
     uint32_t level = 0;
     (void)state;
-    assert_true(tl_events_subscribe(&w->reg, h_events.display_fader, TL_LEVELS_SIG_PROVIDER, TL_EVENTS_SINGLE_PROVIDER,
-                                  TL_EVENTS_FN(p_display_fader), w));
-    assert_true(tl_events_subscribe(&w->reg, h_events.display_loading_screen, TL_LEVELS_SIG_PROVIDER, TL_EVENTS_SINGLE_PROVIDER,
-                                  TL_EVENTS_FN(p_display_loading), w));
-    assert_true(tl_events_subscribe(&w->reg, h_events.hide_loading_screen, TL_LEVELS_SIG_PROVIDER, TL_EVENTS_SINGLE_PROVIDER,
-                                  TL_EVENTS_FN(p_hide_loading), w));
-    assert_true(tl_events_subscribe(&w->reg, h_events.hide_fader, TL_LEVELS_SIG_PROVIDER, TL_EVENTS_SINGLE_PROVIDER,
-                                  TL_EVENTS_FN(p_hide_fader), w));
+    assert_int_equal(tl_events_subscribe(&w->reg, h_events.display_fader, TL_LEVELS_SIG_PROVIDER, TL_EVENTS_SINGLE_PROVIDER,
+                                  TL_EVENTS_FN(p_display_fader), w), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&w->reg, h_events.display_loading_screen, TL_LEVELS_SIG_PROVIDER, TL_EVENTS_SINGLE_PROVIDER,
+                                  TL_EVENTS_FN(p_display_loading), w), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&w->reg, h_events.hide_loading_screen, TL_LEVELS_SIG_PROVIDER, TL_EVENTS_SINGLE_PROVIDER,
+                                  TL_EVENTS_FN(p_hide_loading), w), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&w->reg, h_events.hide_fader, TL_LEVELS_SIG_PROVIDER, TL_EVENTS_SINGLE_PROVIDER,
+                                  TL_EVENTS_FN(p_hide_fader), w), TL_EVENTS_OK);
     assert_false(tl_levels_presenting(w->levels, &level));
     assert_int_equal(tl_levels_transition(w->levels, 5), TL_LEVELS_OK);
     assert_true(tl_levels_presenting(w->levels, &level));

@@ -295,9 +295,9 @@ static void test_levels_model_random_operations(void **state) {
     (void)state;
     assert_non_null(w);
     w->rng = (uint64_t)m_env("NEXUS_MODEL_SEED", 1) * 0x9E3779B97F4A7C15ull + 1u;
-    assert_true(tl_events_init_table(&w->reg, 18, NULL, NULL));
-    assert_true(tl_events_subscribe(&w->reg, 10, TL_LEVELS_SIG_LEVEL, 0, TL_EVENTS_FN(m_on_resident), w));
-    assert_true(tl_events_subscribe(&w->reg, 12, TL_LEVELS_SIG_LEVEL, 0, TL_EVENTS_FN(m_on_unloading), w));
+    assert_int_equal(tl_events_init_table(&w->reg, 18, NULL, NULL), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&w->reg, 10, TL_LEVELS_SIG_LEVEL, 0, TL_EVENTS_FN(m_on_resident), w), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&w->reg, 12, TL_LEVELS_SIG_LEVEL, 0, TL_EVENTS_FN(m_on_unloading), w), TL_EVENTS_OK);
     memset(&cd, 0, sizeof cd);
     cd.logger.min_level = TL_LOG_LEVEL_ERROR + 1; /* failures are expected: keep the run quiet */
     w->content = tl_content_create(&cd);

@@ -139,8 +139,8 @@ static int setup(void **state) {
     assert_non_null(h->subs);
     h->logger.sink = capture;
     h->logger.user = h;
-    assert_true(tl_events_init_table(&h->reg, 9, native_table, &h->logger));
-    assert_true(tl_events_subscribe(&h->reg, 0, TL_LIFECYCLE_SIG_CORE, 0, TL_EVENTS_FN(on_deployed), h));
+    assert_int_equal(tl_events_init_table(&h->reg, 9, native_table, &h->logger), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&h->reg, 0, TL_LIFECYCLE_SIG_CORE, 0, TL_EVENTS_FN(on_deployed), h), TL_EVENTS_OK);
     memset(&desc, 0, sizeof desc);
     desc.registry = &h->reg;
     desc.logger = &h->logger;
@@ -468,12 +468,12 @@ static void subscribe_natives(harness *h, tagged tags[8]) {
         tags[i].h = h;
         tags[i].tag = names[i];
     }
-    assert_true(tl_events_subscribe(&h->reg, 1, TL_TIME_SIG_FLOAT, 0, TL_EVENTS_FN(on_float), &tags[0]));
-    assert_true(tl_events_subscribe(&h->reg, 2, TL_TIME_SIG_FLOAT, 0, TL_EVENTS_FN(on_float), &tags[1]));
-    assert_true(tl_events_subscribe(&h->reg, 3, TL_TIME_SIG_FLOAT, 0, TL_EVENTS_FN(on_float), &tags[2]));
-    assert_true(tl_events_subscribe(&h->reg, 4, TL_TIME_SIG_DOUBLE, 0, TL_EVENTS_FN(on_double), &tags[3]));
+    assert_int_equal(tl_events_subscribe(&h->reg, 1, TL_TIME_SIG_FLOAT, 0, TL_EVENTS_FN(on_float), &tags[0]), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&h->reg, 2, TL_TIME_SIG_FLOAT, 0, TL_EVENTS_FN(on_float), &tags[1]), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&h->reg, 3, TL_TIME_SIG_FLOAT, 0, TL_EVENTS_FN(on_float), &tags[2]), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&h->reg, 4, TL_TIME_SIG_DOUBLE, 0, TL_EVENTS_FN(on_double), &tags[3]), TL_EVENTS_OK);
     for (i = 5; i <= 8; i++)
-        assert_true(tl_events_subscribe(&h->reg, i, TL_TIME_SIG_VOID, 0, TL_EVENTS_FN(on_void), &tags[i - 1]));
+        assert_int_equal(tl_events_subscribe(&h->reg, i, TL_TIME_SIG_VOID, 0, TL_EVENTS_FN(on_void), &tags[i - 1]), TL_EVENTS_OK);
 }
 
 static void test_lifecycle_time_publishes_frame_events_in_order(void **state) {
@@ -726,7 +726,7 @@ static void test_lifecycle_deploy_reports_a_core_discarded_by_its_listener(void 
     harness *h = (harness *)*state;
     sub *a = make(h, 0, "A");
     assert_int_equal(tl_lifecycle_weave(&h->core, &sub_a, a), TL_LIFECYCLE_OK);
-    assert_true(tl_events_subscribe(&h->reg, 0, TL_LIFECYCLE_SIG_CORE, 0, TL_EVENTS_FN(discard_on_deployed), NULL));
+    assert_int_equal(tl_events_subscribe(&h->reg, 0, TL_LIFECYCLE_SIG_CORE, 0, TL_EVENTS_FN(discard_on_deployed), NULL), TL_EVENTS_OK);
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_PENDING);
     assert_int_equal(tl_lifecycle_deploy(&h->core), TL_LIFECYCLE_DEPLOY_FAILED);
     assert_false(tl_lifecycle_deployed(&h->core));
@@ -754,7 +754,7 @@ static void test_lifecycle_events_from_a_generated_enum(void **state) {
     assert_int_equal(time_events.update, 0);
     assert_int_equal(time_events.game_resumed, 8);
     memset(&desc, 0, sizeof desc);
-    assert_true(tl_events_init_table(&reg, 9, NULL, &h->logger));
+    assert_int_equal(tl_events_init_table(&reg, 9, NULL, &h->logger), TL_EVENTS_OK);
     desc.registry = &reg;
     desc.events = &events;
     desc.logger = &h->logger;
@@ -765,8 +765,8 @@ static void test_lifecycle_events_from_a_generated_enum(void **state) {
     time_desc.logger = &h->logger;
     tl_time_init(&time, &time_desc);
     assert_int_equal(tl_glue_weave_time(&core, &time), TL_LIFECYCLE_OK);
-    assert_true(tl_events_subscribe(&reg, 3, TL_LIFECYCLE_SIG_CORE, 0, TL_EVENTS_FN(on_deployed), h));
-    assert_true(tl_events_subscribe(&reg, 0, TL_TIME_SIG_FLOAT, 0, TL_EVENTS_FN(on_float), &update));
+    assert_int_equal(tl_events_subscribe(&reg, 3, TL_LIFECYCLE_SIG_CORE, 0, TL_EVENTS_FN(on_deployed), h), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&reg, 0, TL_TIME_SIG_FLOAT, 0, TL_EVENTS_FN(on_float), &update), TL_EVENTS_OK);
     assert_int_equal(tl_lifecycle_deploy(&core), TL_LIFECYCLE_DEPLOY_DONE);
     tl_time_frame(&time, 0.5);
     assert_string_equal(h->trace, "deployed update(0.25)");

@@ -14,7 +14,7 @@ int main(void) {
     void *block;
 
     if (strcmp(tl_log_level_name(TL_LOG_LEVEL_ERROR), "error") != 0) bad |= 1;   /* log */
-    if (!tl_events_init(&reg, NULL)) bad |= 2;                                      /* events */
+    if (tl_events_init(&reg, NULL) != TL_EVENTS_OK) bad |= 2;                                      /* events */
     tl_events_discard(&reg);
     tl_time_init(&time, NULL);                                                    /* time */
     if (tl_lifecycle_deployed(NULL)) bad |= 4;                                     /* lifecycle */

@@ -175,10 +175,10 @@ static inline fx *fx_new(void) {
     const tl_platform_events events = TL_PLATFORM_EVENTS_NATIVE;
     f->logger.sink = fx_capture;
     f->logger.user = f;
-    if (!tl_events_init_table(&f->reg, 20, NULL, &f->logger) ||
-        !tl_events_subscribe(&f->reg, events.state_changed, TL_PLATFORM_SIG_PLATFORM, 0, TL_EVENTS_FN(fx_on_state), f) ||
-        !tl_events_subscribe(&f->reg, events.account_state_changed, TL_PLATFORM_SIG_ACCOUNT, 0,
-                           TL_EVENTS_FN(fx_on_account), f))
+    if (tl_events_init_table(&f->reg, 20, NULL, &f->logger) != TL_EVENTS_OK ||
+        tl_events_subscribe(&f->reg, events.state_changed, TL_PLATFORM_SIG_PLATFORM, 0, TL_EVENTS_FN(fx_on_state), f) != TL_EVENTS_OK ||
+        tl_events_subscribe(&f->reg, events.account_state_changed, TL_PLATFORM_SIG_ACCOUNT, 0,
+                           TL_EVENTS_FN(fx_on_account), f) != TL_EVENTS_OK)
         abort();
     return f;
 }

@@ -380,9 +380,9 @@ static void test_local_simulated_losses(void **state) {
     tl_save_txn txn;
     size_t n = 0;
     char buf[8];
-    assert_true(tl_events_init_table(&reg, 20, NULL, &f->quiet));
-    assert_true(tl_events_subscribe(&reg, events.account_state_changed, TL_PLATFORM_SIG_ACCOUNT, 0,
-                                  TL_EVENTS_FN(on_account), states));
+    assert_int_equal(tl_events_init_table(&reg, 20, NULL, &f->quiet), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&reg, events.account_state_changed, TL_PLATFORM_SIG_ACCOUNT, 0,
+                                  TL_EVENTS_FN(on_account), states), TL_EVENTS_OK);
     memset(&desc, 0, sizeof desc);
     desc.logger = &f->quiet;
     desc.registry = &reg;

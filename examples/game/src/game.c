@@ -410,7 +410,7 @@ static bool open_runtime(game *g, const game_desc *desc) {
     tl_content_desc content_desc;
     tl_levels_desc nd;
     tl_content_kind_desc kind;
-    if (!iris_events_init(&g->registry, NULL)) return false;
+    if (iris_events_init(&g->registry, NULL) != TL_EVENTS_OK) return false;
     memset(&cd, 0, sizeof cd);
     cd.registry = &g->registry;
     cd.events = &core_events;

@@ -42,7 +42,7 @@ int main(void) {
     int coins = 0;
     bool open = false;
 
-    if (!iris_events_init(&events, NULL)) return 1; /* NULL: log to stderr */
+    if (iris_events_init(&events, NULL) != TL_EVENTS_OK) return 1; /* NULL: log to stderr */
 
     /* Two listeners of one event run in the order they subscribed. */
     Iris_Events_OnCoinPicked_subscribe(&events, add_gold, &hero);

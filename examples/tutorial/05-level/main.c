@@ -70,7 +70,7 @@ int main(void) {
     int fader_frames = 0;
     uint32_t shown = 0;
 
-    if (!iris_events_init(&events, NULL)) return 1;
+    if (iris_events_init(&events, NULL) != TL_EVENTS_OK) return 1;
     Iris_Events_OnScenePresented_subscribe(&events, on_presented, NULL);
     Iris_Events_OnSceneUnloaded_subscribe(&events, on_unloaded, NULL);
     Iris_Events_OnDisplayFader_subscribe(&events, display_fader, &fader_frames);

@@ -185,7 +185,7 @@ int main(void) {
     if (sched_getaffinity(0, sizeof cpus, &cpus) == 0) pinned = CPU_COUNT(&cpus);
     printf("events benchmark: medians of %d samples, ns per operation; running on %d CPU(s)%s\n",
            SAMPLES, pinned, pinned == 1 ? " (pinned)" : " (NOT pinned: run under taskset -c 0)");
-    if (!iris_events_init(&w.reg, NULL)) return 1;
+    if (iris_events_init(&w.reg, NULL) != TL_EVENTS_OK) return 1;
     w.emitter = (GObject *)g_object_new(bench_emitter_get_type(), NULL);
 
     for (c = 0; c < sizeof counts / sizeof counts[0]; c++) {

@@ -8,9 +8,9 @@ static void on_loaded_mutable(void *ctx, scene_load *load) { (void)ctx; load->ad
 
 bool tl_compile_fail_case(tl_events *reg);
 bool tl_compile_fail_case(tl_events *reg) {
-    bool ok = Iris_Events_OnSceneLoaded_subscribe(reg, on_loaded, NULL);
+    bool ok = Iris_Events_OnSceneLoaded_subscribe(reg, on_loaded, NULL) == TL_EVENTS_OK;
 #ifdef TL_EXPECT_FAIL
-    ok = Iris_Events_OnSceneLoaded_subscribe(reg, on_loaded_mutable, NULL) && ok; /* EXPECTED-ERROR Iris_Events_OnSceneLoaded_fn */
+    ok = Iris_Events_OnSceneLoaded_subscribe(reg, on_loaded_mutable, NULL) == TL_EVENTS_OK && ok; /* EXPECTED-ERROR Iris_Events_OnSceneLoaded_fn */
 #endif
     return ok;
 }
