@@ -101,6 +101,38 @@ static void clean_outputs(const char *dir)
     if (system(cmd) != 0) exit(1);
 }
 
+/* check with nothing changed (with the stamp a developer has, and without it, as on a fresh CI
+ * clone), and diff of two manifests 1,000 changes apart; false if the changed copy cannot be made. */
+static bool bench_check_and_diff(char *gen, const char *dir, int runs)
+{
+    char *gen_argv[] = {gen, "generate", "--quiet", NULL};
+    double chk[7], chk_cold[7], dif[7];
+    char *check_argv[] = {gen, "check", NULL};
+    char stamp_path[128];
+    snprintf(stamp_path, sizeof stamp_path, "%s/generated/.threadlink-gen.stamp", dir);
+    spawn(dir, gen_argv);
+    for (int r = 0; r < runs; r++) chk[r] = spawn(dir, check_argv).seconds * 1e3;
+    for (int r = 0; r < runs; r++) {
+        unlink(stamp_path);
+        chk_cold[r] = spawn(dir, check_argv).seconds * 1e3;
+    }
+    char changed[80], cmd[4800];
+    snprintf(changed, sizeof changed, "%s-changed", dir);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && cp -r '%s' '%s' && cd '%s' && sed -i '1,500d' injectors/Bench.Ids.User.txt && "
+             "seq 1 500 | sed 's/^/Added/' >> injectors/Bench.Ids.Audio.txt && '%s' generate --quiet",
+             changed, dir, changed, changed, gen);
+    if (system(cmd) != 0) return false;
+    char old_m[128], new_m[128];
+    snprintf(old_m, sizeof old_m, "%s/generated", dir);
+    snprintf(new_m, sizeof new_m, "%s/generated", changed);
+    char *diff_argv[] = {gen, "diff", old_m, new_m, NULL};
+    for (int r = 0; r < runs; r++) dif[r] = spawn(dir, diff_argv).seconds * 1e3;
+    printf("%9s check %.1f ms (stamp), %.1f ms (no stamp); diff with 1,000 changes %.1f ms\n", "",
+           median(chk, runs), median(chk_cold, runs), median(dif, runs));
+    fflush(stdout);
+    return true;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -173,32 +205,7 @@ int main(int argc, char **argv)
                flat_cpu_ms, flat_cpu_ms / full_cpu_ms);
         fflush(stdout);
 
-        /* check with nothing changed (with the stamp a developer has, and without it, as on a
-         * fresh CI clone), and diff of two manifests 1,000 changes apart. */
-        double chk[7], chk_cold[7], dif[7];
-        char *check_argv[] = {gen, "check", NULL};
-        char stamp_path[128];
-        snprintf(stamp_path, sizeof stamp_path, "%s/generated/.threadlink-gen.stamp", dir);
-        spawn(dir, gen_argv);
-        for (int r = 0; r < runs; r++) chk[r] = spawn(dir, check_argv).seconds * 1e3;
-        for (int r = 0; r < runs; r++) {
-            unlink(stamp_path);
-            chk_cold[r] = spawn(dir, check_argv).seconds * 1e3;
-        }
-        char changed[80], cmd[4800];
-        snprintf(changed, sizeof changed, "%s-changed", dir);
-        snprintf(cmd, sizeof cmd, "rm -rf '%s' && cp -r '%s' '%s' && cd '%s' && sed -i '1,500d' injectors/Bench.Ids.User.txt && "
-                 "seq 1 500 | sed 's/^/Added/' >> injectors/Bench.Ids.Audio.txt && '%s' generate --quiet",
-                 changed, dir, changed, changed, gen);
-        if (system(cmd) != 0) return 1;
-        char old_m[128], new_m[128];
-        snprintf(old_m, sizeof old_m, "%s/generated", dir);
-        snprintf(new_m, sizeof new_m, "%s/generated", changed);
-        char *diff_argv[] = {gen, "diff", old_m, new_m, NULL};
-        for (int r = 0; r < runs; r++) dif[r] = spawn(dir, diff_argv).seconds * 1e3;
-        printf("%9s check %.1f ms (stamp), %.1f ms (no stamp); diff with 1,000 changes %.1f ms\n", "",
-               median(chk, runs), median(chk_cold, runs), median(dif, runs));
-        fflush(stdout);
+        if (!bench_check_and_diff(gen, dir, runs)) return 1;
     }
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
