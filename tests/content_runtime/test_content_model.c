@@ -197,115 +197,164 @@ static void note_load(model *m, int i, tl_asset got) {
     }
 }
 
-static void op(model *m) {
-    uint32_t kind = below(100);
-    int i = (int)below((uint32_t)m->na), k = pick_scope(m, below(50) != 0), t, j;
+/* The model's operations, one each: what it does to the runtime and to the model; false (or -1)
+   when it did nothing whose asset op() should compare afterwards. */
+static bool op_create_child(model *m, int k) {
+    mscope *s = &m->s[k];
+    int j;
+    for (j = 1; j < MAX_SCOPES && m->s[j].alive; j++) {
+    }
+    if (j == MAX_SCOPES || !s->alive) return false;
+    m->s[j].h = tl_scope_create(s->h, below(2) ? "Explicit" : "Owned",
+                                below(3) == 0 ? TL_SCOPE_EXPLICIT : below(2) ? TL_SCOPE_LEVEL : TL_SCOPE_ENTITY);
+    CHECK(tl_scope_valid(m->s[j].h));
+    m->s[j].parent = k;
+    m->s[j].alive = true;
+    m->s[j].held = 0;
+    return true;
+}
+
+static void op_dispose(model *m, int k) {
+    mscope *s = &m->s[k];
+    tl_content_result r = tl_scope_dispose(s->h);
+    bool ok = r == TL_CONTENT_OK;
+    CHECK(r == (!s->alive ? TL_CONTENT_STALE_SCOPE : k == 0 ? TL_CONTENT_ROOT_DISPOSE : TL_CONTENT_OK));
+    if (ok) m_dispose(m, k);
+}
+
+static bool op_load(model *m, int i, int k) { /* sync or async, by id or name */
     mscope *s = &m->s[k];
     uint32_t bit = 1u << i;
-    if (kind < 6) { /* create a child scope */
-        for (j = 1; j < MAX_SCOPES && m->s[j].alive; j++) {
-        }
-        if (j == MAX_SCOPES || !s->alive) return;
-        m->s[j].h = tl_scope_create(s->h, below(2) ? "Explicit" : "Owned",
-                                    below(3) == 0 ? TL_SCOPE_EXPLICIT : below(2) ? TL_SCOPE_LEVEL : TL_SCOPE_ENTITY);
-        CHECK(tl_scope_valid(m->s[j].h));
-        m->s[j].parent = k;
-        m->s[j].alive = true;
-        m->s[j].held = 0;
-    } else if (kind < 10) { /* dispose */
-        tl_content_result r = tl_scope_dispose(s->h);
-        bool ok = r == TL_CONTENT_OK;
-        CHECK(r == (!s->alive ? TL_CONTENT_STALE_SCOPE : k == 0 ? TL_CONTENT_ROOT_DISPOSE : TL_CONTENT_OK));
-        if (ok) m_dispose(m, k);
-    } else if (kind < 40) { /* load, sync or async, by id or name */
+    bool async = below(3) == 0;
+    tl_asset got = below(4) == 0 ? (async ? tl_scope_load_name_async(s->h, m->a[i].name) : tl_scope_load_name(s->h, m->a[i].name))
+                                 : (async ? tl_scope_load_async(s->h, m->a[i].id) : tl_scope_load(s->h, m->a[i].id));
+    if (!s->alive) {
+        CHECK(!tl_asset_valid(got));
+        return false;
+    }
+    if (s->held & bit) {
+        if (!async && m->a[i].state == 1) m_complete(m, i);
+    } else {
+        m_acquire(m, i, async);
+        s->held |= bit;
+    }
+    note_load(m, i, got);
+    CHECK(tl_asset_get_status(got) == (m->a[i].state == 1 ? TL_ASSET_LOADING : TL_ASSET_READY));
+    return true;
+}
+
+static void op_release(model *m, int i, int k) {
+    mscope *s = &m->s[k];
+    uint32_t bit = 1u << i;
+    tl_content_result r = tl_scope_release(s->h, m->a[i].id);
+    bool ok = r == TL_CONTENT_OK;
+    CHECK(r == (!s->alive ? TL_CONTENT_STALE_SCOPE : (s->held & bit) ? TL_CONTENT_OK : TL_CONTENT_NOT_HELD));
+    if (ok) {
+        s->held &= ~bit;
+        m_decref(m, i);
+    }
+}
+
+static void op_share_to(model *m, int i, int k) {
+    mscope *s = &m->s[k];
+    uint32_t bit = 1u << i;
+    int t = pick_scope(m, true);
+    bool ok = tl_scope_share_to(s->h, m->s[t].h, m->a[i].id) == TL_CONTENT_OK;
+    CHECK(ok == (s->alive && m->s[t].alive && (s->held & bit) != 0));
+    if (ok && !(m->s[t].held & bit)) {
+        m->a[i].count++;
+        m->s[t].held |= bit;
+    }
+}
+
+static bool op_adopt(model *m, int i, int k) { /* the last handle loaded (maybe stale: a released slot) */
+    mscope *s = &m->s[k];
+    uint32_t bit = 1u << i;
+    bool ok;
+    if (!m->a[i].last.ctx) return false;
+    ok = tl_scope_adopt(s->h, m->a[i].last) == TL_CONTENT_OK;
+    CHECK(ok == (s->alive && m->a[i].last_valid));
+    if (ok && !(s->held & bit)) {
+        m->a[i].count++;
+        s->held |= bit;
+    }
+    return true;
+}
+
+static bool op_raw_acquire_or_share(model *m, int i) {
+    int j;
+    for (j = 0; j < MAX_RAW && m->r[j].alive; j++) {
+    }
+    if (j == MAX_RAW) return false;
+    if (below(2)) {
         bool async = below(3) == 0;
-        tl_asset got = below(4) == 0 ? (async ? tl_scope_load_name_async(s->h, m->a[i].name) : tl_scope_load_name(s->h, m->a[i].name))
-                                     : (async ? tl_scope_load_async(s->h, m->a[i].id) : tl_scope_load(s->h, m->a[i].id));
-        if (!s->alive) {
-            CHECK(!tl_asset_valid(got));
-            return;
-        }
-        if (s->held & bit) {
-            if (!async && m->a[i].state == 1) m_complete(m, i);
-        } else {
-            m_acquire(m, i, async);
-            s->held |= bit;
-        }
-        note_load(m, i, got);
-        CHECK(tl_asset_get_status(got) == (m->a[i].state == 1 ? TL_ASSET_LOADING : TL_ASSET_READY));
-    } else if (kind < 52) { /* release */
-        tl_content_result r = tl_scope_release(s->h, m->a[i].id);
-        bool ok = r == TL_CONTENT_OK;
-        CHECK(r == (!s->alive ? TL_CONTENT_STALE_SCOPE : (s->held & bit) ? TL_CONTENT_OK : TL_CONTENT_NOT_HELD));
+        m->r[j].h = async ? tl_content_acquire_async(m->c, m->a[i].id) : tl_content_acquire(m->c, m->a[i].id);
+        m->r[j].asset = i;
+        m->r[j].alive = true;
+        m_acquire(m, i, async);
+        note_load(m, i, tl_content_handle_asset(m->r[j].h));
+    } else {
+        int from = (int)below(MAX_RAW);
+        tl_content_handle h;
+        if (!m->r[from].h.ctx) return false;
+        h = tl_content_share(m->r[from].h);
+        CHECK(tl_content_handle_valid(h) == m->r[from].alive);
+        if (!m->r[from].alive) return false;
+        m->r[j].h = h;
+        m->r[j].asset = m->r[from].asset;
+        m->r[j].alive = true;
+        m->a[m->r[from].asset].count++;
+    }
+    return true;
+}
+
+static int op_raw_dispose_or_attach(model *m, int k) { /* dispose maybe twice; the asset, or -1 */
+    mscope *s = &m->s[k];
+    int r = (int)below(MAX_RAW);
+    if (!m->r[r].h.ctx) return -1;
+    if (below(3)) {
+        tl_content_result res = tl_content_dispose(m->r[r].h);
+        bool ok = res == TL_CONTENT_OK;
+        CHECK(res == (m->r[r].alive ? TL_CONTENT_OK : TL_CONTENT_STALE_HANDLE));
         if (ok) {
-            s->held &= ~bit;
-            m_decref(m, i);
+            m->r[r].alive = false;
+            m_decref(m, m->r[r].asset);
         }
+    } else {
+        bool ok = tl_scope_attach(s->h, m->r[r].h) == TL_CONTENT_OK;
+        uint32_t b = 1u << m->r[r].asset;
+        CHECK(ok == (s->alive && m->r[r].alive));
+        if (ok) {
+            m->r[r].alive = false;
+            if (s->held & b) m_decref(m, m->r[r].asset);
+            else s->held |= b;
+        }
+    }
+    return m->r[r].asset;
+}
+
+static void op(model *m) {
+    uint32_t kind = below(100);
+    int i = (int)below((uint32_t)m->na), k = pick_scope(m, below(50) != 0);
+    if (kind < 6) {
+        if (!op_create_child(m, k)) return;
+    } else if (kind < 10) {
+        op_dispose(m, k);
+    } else if (kind < 40) {
+        if (!op_load(m, i, k)) return;
+    } else if (kind < 52) {
+        op_release(m, i, k);
     } else if (kind < 55) { /* contains */
-        CHECK(tl_scope_contains(s->h, m->a[i].id) == (s->alive && (s->held & bit) != 0));
-    } else if (kind < 60) { /* share_to */
-        bool ok;
-        t = pick_scope(m, true);
-        ok = tl_scope_share_to(s->h, m->s[t].h, m->a[i].id) == TL_CONTENT_OK;
-        CHECK(ok == (s->alive && m->s[t].alive && (s->held & bit) != 0));
-        if (ok && !(m->s[t].held & bit)) {
-            m->a[i].count++;
-            m->s[t].held |= bit;
-        }
-    } else if (kind < 64) { /* adopt the last handle loaded (maybe stale: a released slot) */
-        bool ok;
-        if (!m->a[i].last.ctx) return;
-        ok = tl_scope_adopt(s->h, m->a[i].last) == TL_CONTENT_OK;
-        CHECK(ok == (s->alive && m->a[i].last_valid));
-        if (ok && !(s->held & bit)) {
-            m->a[i].count++;
-            s->held |= bit;
-        }
-    } else if (kind < 72) { /* raw: acquire or share */
-        for (j = 0; j < MAX_RAW && m->r[j].alive; j++) {
-        }
-        if (j == MAX_RAW) return;
-        if (below(2)) {
-            bool async = below(3) == 0;
-            m->r[j].h = async ? tl_content_acquire_async(m->c, m->a[i].id) : tl_content_acquire(m->c, m->a[i].id);
-            m->r[j].asset = i;
-            m->r[j].alive = true;
-            m_acquire(m, i, async);
-            note_load(m, i, tl_content_handle_asset(m->r[j].h));
-        } else {
-            int from = (int)below(MAX_RAW);
-            tl_content_handle h;
-            if (!m->r[from].h.ctx) return;
-            h = tl_content_share(m->r[from].h);
-            CHECK(tl_content_handle_valid(h) == m->r[from].alive);
-            if (!m->r[from].alive) return;
-            m->r[j].h = h;
-            m->r[j].asset = m->r[from].asset;
-            m->r[j].alive = true;
-            m->a[m->r[from].asset].count++;
-        }
-    } else if (kind < 80) { /* raw: dispose (maybe twice) or attach */
-        int r = (int)below(MAX_RAW);
-        if (!m->r[r].h.ctx) return;
-        if (below(3)) {
-            tl_content_result res = tl_content_dispose(m->r[r].h);
-            bool ok = res == TL_CONTENT_OK;
-            CHECK(res == (m->r[r].alive ? TL_CONTENT_OK : TL_CONTENT_STALE_HANDLE));
-            if (ok) {
-                m->r[r].alive = false;
-                m_decref(m, m->r[r].asset);
-            }
-        } else {
-            bool ok = tl_scope_attach(s->h, m->r[r].h) == TL_CONTENT_OK;
-            uint32_t b = 1u << m->r[r].asset;
-            CHECK(ok == (s->alive && m->r[r].alive));
-            if (ok) {
-                m->r[r].alive = false;
-                if (s->held & b) m_decref(m, m->r[r].asset);
-                else s->held |= b;
-            }
-        }
-        i = m->r[r].asset;
+        CHECK(tl_scope_contains(m->s[k].h, m->a[i].id) == (m->s[k].alive && (m->s[k].held & (1u << i)) != 0));
+    } else if (kind < 60) {
+        op_share_to(m, i, k);
+    } else if (kind < 64) {
+        if (!op_adopt(m, i, k)) return;
+    } else if (kind < 72) {
+        if (!op_raw_acquire_or_share(m, i)) return;
+    } else if (kind < 80) {
+        i = op_raw_dispose_or_attach(m, k);
+        if (i < 0) return;
     } else { /* a frame */
         m_update(m);
         return;
