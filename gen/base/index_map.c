@@ -17,7 +17,7 @@ static void allocate(index_map *m, size_t capacity)
     /* A table of megabytes is probed at random: huge pages spare a TLB miss per probe, and
      * filling it costs a few page faults. */
     size_t bytes = capacity * sizeof *m->slots;
-    m->slots = xmalloc_large(bytes);
+    m->slots = xmalloc(bytes);
     memset(m->slots, 0, bytes);
     m->mask = capacity - 1;
     m->count = 0;

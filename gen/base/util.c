@@ -1,9 +1,13 @@
 #include "base/util.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 static void out_of_memory(void)
 {
@@ -11,38 +15,66 @@ static void out_of_memory(void)
     exit(3);
 }
 
+/* Blocks of BIG_BLOCK bytes and more (the entries of a big domain, its indexes, the arena's blocks,
+ * a growing array of declarations) are whole 2 MiB huge pages, aligned and advised as such: a
+ * fresh 4 KiB page costs a page fault of microseconds (11 us each on the VMs we measured: 32 MiB
+ * filled in 90 ms), a huge page about one fault per 2 MiB (the same 32 MiB in 2 ms). Advice
+ * only: where it is refused the block is plain pages. Freed with free() like any other block. */
+#if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+enum { HUGE_PAGE = 2u << 20, BIG_BLOCK = 256u << 10 };
+
+static void *huge_block(size_t n)
+{
+    void *p = NULL;
+    if (n > SIZE_MAX - HUGE_PAGE) return NULL;
+    n = (n + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
+    if (posix_memalign(&p, HUGE_PAGE, n) != 0) return NULL;
+    madvise(p, n, MADV_HUGEPAGE);
+    return p;
+}
+#else
+enum { BIG_BLOCK = 0 };
+static void *huge_block(size_t n) { return (void)n, NULL; }
+#endif
+
 void *xmalloc(size_t n)
 {
-    void *p = malloc(n ? n : 1);
+    void *p = BIG_BLOCK && n >= BIG_BLOCK ? huge_block(n) : NULL;
+    if (!p) p = malloc(n ? n : 1);
     if (!p) out_of_memory();
     return p;
 }
 
 void *xcalloc(size_t n, size_t size)
 {
+    if (BIG_BLOCK && size && n >= BIG_BLOCK / size && n <= SIZE_MAX / size) {
+        void *p = huge_block(n * size);
+        if (p) return memset(p, 0, n * size);
+    }
     void *p = calloc(n ? n : 1, size ? size : 1);
     if (!p) out_of_memory();
     return p;
 }
 
+/* A big block grows into a new huge-page block (its spare room, rounded up to 2 MiB, serves the
+ * next growths without a copy). */
 void *xrealloc(void *p, size_t n)
 {
+#if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+    if (n >= BIG_BLOCK) {
+        size_t have = p ? malloc_usable_size(p) : 0;
+        if (have >= n) return p;
+        void *q = huge_block(n);
+        if (q) {
+            if (p) memcpy(q, p, have);
+            free(p);
+            return q;
+        }
+    }
+#endif
     p = realloc(p, n ? n : 1);
     if (!p) out_of_memory();
     return p;
-}
-
-void *xmalloc_large(size_t n)
-{
-    enum { HUGE_PAGE = 2u << 20 };
-#ifdef MADV_HUGEPAGE
-    void *p = NULL;
-    if (n >= HUGE_PAGE && posix_memalign(&p, HUGE_PAGE, n) == 0) {
-        madvise(p, n, MADV_HUGEPAGE); /* advice only: refused, the block is plain pages */
-        return p;
-    }
-#endif
-    return xmalloc(n);
 }
 
 char *xstrndup(const char *s, size_t n)
@@ -100,27 +132,40 @@ void buf_printf(buf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
-void buf_put_u64(buf *b, uint64_t v)
+/* Two digits a step: the emitters print millions of numbers. */
+static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                  "8081828384858687888990919293949596979899";
+
+static unsigned decimal_width(uint64_t v)
 {
-    /* Two digits a step: the emitters print millions of numbers. */
-    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                                "8081828384858687888990919293949596979899";
-    char tmp[24];
-    int i = 24;
+    for (unsigned n = 1;; n += 4, v /= 10000) {
+        if (v < 10) return n;
+        if (v < 100) return n + 1;
+        if (v < 1000) return n + 2;
+        if (v < 10000) return n + 3;
+    }
+}
+
+char *put_decimal(char *p, uint64_t v)
+{
+    char *end = p + decimal_width(v), *q = end;
     while (v >= 100) {
         unsigned r = (unsigned)(v % 100);
         v /= 100;
-        tmp[--i] = pairs[2 * r + 1];
-        tmp[--i] = pairs[2 * r];
+        q -= 2;
+        memcpy(q, digit_pairs + 2 * r, 2);
     }
-    if (v >= 10) {
-        tmp[--i] = pairs[2 * v + 1];
-        tmp[--i] = pairs[2 * v];
-    } else {
-        tmp[--i] = (char)('0' + v);
-    }
-    buf_put(b, tmp + i, (size_t)(24 - i));
+    if (v >= 10) memcpy(q - 2, digit_pairs + 2 * v, 2);
+    else q[-1] = (char)('0' + v);
+    return end;
+}
+
+void buf_put_u64(buf *b, uint64_t v)
+{
+    buf_reserve(b, 20);
+    b->len = (size_t)(put_decimal(b->data + b->len, v) - b->data);
+    b->data[b->len] = 0;
 }
 
 void buf_put_i64(buf *b, int64_t v)
@@ -157,11 +202,11 @@ void *arena_alloc(arena *a, size_t n, size_t align)
 {
     size_t at = (a->used + align - 1) & ~(align - 1);
     if (!a->head || at + n > a->cap) {
-        /* Blocks double up to 4 MiB (from 2 MiB on huge pages): a million names fill few. */
-        size_t size = a->head ? 2 * a->head->size : 60000;
-        if (size > (4u << 20)) size = 4u << 20;
+        /* A first block of 60 KB (most projects need no more), then 4 MiB ones (whole huge pages,
+         * see xmalloc): a million names fill few. */
+        size_t size = a->head ? (4u << 20) - sizeof(arena_block) : 60000;
         if (size < n) size = n;
-        arena_block *blk = xmalloc_large(sizeof *blk + size);
+        arena_block *blk = xmalloc(sizeof *blk + size);
         blk->next = a->head;
         blk->size = size;
         a->head = blk;

@@ -26,10 +26,6 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) TLG_PRINTF(1, 2);
-/* A large block (an index of megabytes, the entries of a big domain), freed with free(): from
- * 2 MiB up it is aligned to and advised onto transparent huge pages, so that filling it costs a
- * few page faults instead of one per 4 KiB (a fault costs microseconds, ten in some VMs). */
-void *xmalloc_large(size_t n);
 
 /* A growable byte buffer; `data` is always NUL-terminated when len > 0 or after buf_cstr. */
 typedef struct buf {
@@ -59,6 +55,8 @@ static inline void buf_putc(buf *b, char c)
 }
 void buf_printf(buf *b, const char *fmt, ...) TLG_PRINTF(2, 3);
 void buf_put_u64(buf *b, uint64_t v);
+/* v in decimal at p, which has room for 20 characters; returns the end (no NUL written). */
+char *put_decimal(char *p, uint64_t v);
 void buf_put_i64(buf *b, int64_t v);
 const char *buf_cstr(buf *b);
 void buf_free(buf *b);
