@@ -133,15 +133,25 @@ static void emit_xmacro(header_ctx *c)
     buf_printf(&o->chunk, "    /* end of %s_LIST */", c->d->upper_name);
 }
 
-/* Slot tables: mostly zeros and small numbers, 32 a line without padding. */
+/* Slot tables: mostly zeros and small numbers, 32 a line without padding; a line is written in
+ * one go (half a million numbers in a big domain). */
 static void put_u32_table(out_file *o, const uint32_t *v, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i += 32) {
+        size_t end = n - i < 32 ? n : i + 32;
         buf *b = &o->chunk;
-        if (i % 32 == 0) buf_put(b, "        ", 8);
-        buf_put_u64(b, v[i]);
-        buf_put(b, (i % 32 == 31 || i + 1 == n) ? ",\n" : ",", (i % 32 == 31 || i + 1 == n) ? 2 : 1);
-        if (i % 32 == 31) out_maybe_flush(o);
+        buf_reserve(b, 8 + 32 * 11 + 1);
+        char *p = b->data + b->len;
+        memcpy(p, "        ", 8);
+        p += 8;
+        for (size_t k = i; k < end; k++) {
+            p = put_decimal(p, v[k]);
+            *p++ = ',';
+        }
+        *p++ = '\n';
+        b->len = (size_t)(p - b->data);
+        b->data[b->len] = 0;
+        out_maybe_flush(o);
     }
 }
 
