@@ -4,26 +4,32 @@
 
 #include <string.h>
 
+/* Bytes a JSON string cannot hold as they are: controls, '"' and '\\'. */
+static bool json_escaped(unsigned char c) { return c < 0x20 || c == '"' || c == '\\'; }
+
 void emit_json_string(buf *b, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
-    size_t plain = 0; /* keys and names almost never need escapes: copy them whole */
-    while (plain < n && (unsigned char)s[plain] >= 0x20 && s[plain] != '"' && s[plain] != '\\') plain++;
-    buf_putc(b, '"');
-    buf_put(b, s, plain);
-    for (size_t i = plain; i < n; i++) {
+    /* Keys and names almost never need escapes: room for the worst case, then one pass. */
+    buf_reserve(b, 6 * n + 2);
+    char *p = b->data + b->len;
+    *p++ = '"';
+    for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') {
-            buf_putc(b, '\\');
-            buf_putc(b, (char)c);
-        } else if (c < 0x20) {
-            char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-            buf_put(b, esc, 6);
+        if (!json_escaped(c)) {
+            *p++ = (char)c;
+        } else if (c >= 0x20) {
+            *p++ = '\\';
+            *p++ = (char)c;
         } else {
-            buf_putc(b, (char)c);
+            memcpy(p, "\\u00", 4);
+            p[4] = hex[c >> 4], p[5] = hex[c & 15];
+            p += 6;
         }
     }
-    buf_putc(b, '"');
+    *p++ = '"';
+    b->len = (size_t)(p - b->data);
+    b->data[b->len] = 0;
 }
 
 /* A renamed entry's earlier keys and names, on its line: a rename is a one-line diff. */
