@@ -77,10 +77,15 @@ static bool eq_name(const void *ctx, uint32_t slot)
 }
 
 /* The names slot that holds `name` (an entry's member name or an alias), or UINT32_MAX. */
-static uint32_t find_name(const manifest *m, const identity_index *x, const char *name, size_t len)
+static uint32_t find_name_hashed(const manifest *m, const identity_index *x, const char *name, size_t len, uint32_t hash)
 {
     probe p = {m, name, len, 0, x};
-    return index_map_find(&x->names, fnv1a_folded(name, len), eq_name, &p);
+    return index_map_find(&x->names, hash, eq_name, &p);
+}
+
+static uint32_t find_name(const manifest *m, const identity_index *x, const char *name, size_t len)
+{
+    return find_name_hashed(m, x, name, len, fnv1a_folded(name, len));
 }
 
 static void insert_alias_name(identity_index *x, uint32_t entry_index, const char *name, uint32_t len)
@@ -380,9 +385,9 @@ static void warn_asset_qualified(const domain *d, const manifest *m, uint32_t di
 
 /* The member name of a newcomer, into `name`: as declared, or qualified when taken (by scope for
  * injector entries, Combat_Health; by number for assets, button_pressed_2); the incumbent keeps
- * its name. */
-static void choose_member_name(const domain *d, const manifest *m, identity_index *x, uint32_t di, buf *name, buf *collisions,
-                               identity_summary *sum)
+ * its name. `plain_hash` is the declared name's hash in the names index; returns the chosen one's. */
+static uint32_t choose_member_name(const domain *d, const manifest *m, identity_index *x, uint32_t di, uint32_t plain_hash,
+                                   buf *name, buf *collisions, identity_summary *sum)
 {
     const decl *dc = &d->decls.items[di];
     const char *scope = model_scope(d, dc);
@@ -392,8 +397,10 @@ static void choose_member_name(const domain *d, const manifest *m, identity_inde
     const char *holder = NULL;         /* the name it holds it by (its own, or an earlier one) */
     uint32_t holder_len = 0;
     unsigned attempt = 0;
+    uint32_t hash;
     for (;; attempt++) {
-        uint32_t taken = find_name(m, x, name->data, name->len);
+        hash = attempt ? fnv1a_folded(name->data, name->len) : plain_hash;
+        uint32_t taken = find_name_hashed(m, x, name->data, name->len, hash);
         if (taken == UINT32_MAX && !identity_reserved_member(d, name->data, name->len)) break;
         if (attempt == 0 && taken != UINT32_MAX) plain_owner = slot_entry(x, taken), holder = slot_name(m, x, taken, &holder_len);
         name->len = 0;
@@ -404,12 +411,13 @@ static void choose_member_name(const domain *d, const manifest *m, identity_inde
         buf_printf(name, "%s_%.*s", scope, (int)dc->name_len, dc->name);
         if (attempt > 0) buf_printf(name, "_%u", attempt + 1);
     }
-    if (attempt == 0) return;
+    if (attempt == 0) return hash;
     sum->name_collisions++; /* reported with the name it ended up with */
     buf_printf(collisions, "  name collision: '%.*s' from %s is named '%.*s'%s%.*s%s\n", (int)dc->name_len, dc->name, scope,
                (int)name->len, name->data, holder ? " ('" : " (reserved name)", (int)holder_len, holder ? holder : "",
                holder ? "' has the plain name)" : "");
     if (d->asset_names) warn_asset_qualified(d, m, di, plain_owner, name);
+    return hash;
 }
 
 /* One pass of identity_assign: the domain, its manifest, the index over it and the summary's
@@ -423,10 +431,15 @@ typedef struct assign_ctx {
     uint32_t next_ordinal;
     buf collisions, name_buf, key, spelled, rewritten, upgraded, signatures, pairs, renamed;
     size_t spelling_cursor;
-    /* Per declaration, hashed once in a pass ahead of the lookups (which look each key up twice
-     * and are prefetched ahead): its key's model_hash, and (identity) its first value. */
+    /* Per declaration, made and hashed once in a pass ahead of the lookups (which look each key up
+     * twice and are prefetched ahead): its key (in the manifest's strings: a new entry keeps it),
+     * the key's model_hash, (identity) its first value, and its plain name's hash in the names
+     * index. */
+    const char **key_text;
+    uint32_t *key_len;
     uint32_t *key_hash;
     uint32_t *first_value;
+    uint32_t *name_hash;
     uint32_t *rename_of; /* per declaration: its index in d->renames + 1, 0 for none (NULL: no renames) */
 } assign_ctx;
 
@@ -442,7 +455,7 @@ static void assign_prepare(assign_ctx *c)
     }
     size_t need = c->old_count + c->d->decls.count;
     if (c->m->entries.cap < need) { /* once, on huge pages: a big domain's entries are megabytes */
-        entry *items = xmalloc_large(need * sizeof *items);
+        entry *items = xmalloc(need * sizeof *items);
         if (c->old_count) memcpy(items, c->m->entries.items, c->old_count * sizeof *items);
         free(c->m->entries.items);
         c->m->entries.items = items;
@@ -452,11 +465,11 @@ static void assign_prepare(assign_ctx *c)
 
 /* An identity value for a new key: XXH32 under the first seed offset whose value is not issued
  * yet (nor 0 with reserve_zero); a collision is reported once. */
-static void issue_hash_value(assign_ctx *c, entry *ne)
+static void issue_hash_value(assign_ctx *c, entry *ne, uint32_t first_value)
 {
     probe p = {c->m, ne->key, ne->key_len, 0, &c->x};
     for (uint32_t seed = 0;; seed++) {
-        uint32_t v = identity_hash(ne->key, ne->key_len, seed);
+        uint32_t v = seed ? identity_hash(ne->key, ne->key_len, seed) : first_value;
         p.value = v;
         uint32_t clash =
             (c->d->reserve_zero && v == 0) ? UINT32_MAX - 1 : index_map_find(&c->x.values, value_slot_hash(v), eq_value, &p);
@@ -481,12 +494,12 @@ static void add_entry(assign_ctx *c, uint32_t di, uint32_t key_hash)
     const domain *d = c->d;
     manifest *m = c->m;
     entry ne = {0};
-    ne.key = arena_strndup(&m->strings, c->key.data, c->key.len);
-    ne.key_len = (uint32_t)c->key.len;
+    ne.key = c->key_text[di];
+    ne.key_len = c->key_len[di];
     ne.scope = intern_scope(m, model_scope(d, &d->decls.items[di]));
     ne.decl = di;
     ne.change = CHANGE_ADDED;
-    choose_member_name(d, m, &c->x, di, &c->name_buf, &c->collisions, c->sum);
+    uint32_t name_hash = choose_member_name(d, m, &c->x, di, c->name_hash[di], &c->name_buf, &c->collisions, c->sum);
     const char *as_written = spelling_of(d, di, &c->spelling_cursor);
     if (as_written)
         list_add(&c->rewritten, &c->sum->rewritten, "%s \"%s\" -> %.*s", c->sum->rewritten ? "," : "", as_written,
@@ -494,11 +507,11 @@ static void add_entry(assign_ctx *c, uint32_t di, uint32_t key_hash)
     ne.name = arena_strndup(&m->strings, c->name_buf.data, c->name_buf.len);
     ne.name_len = (uint32_t)c->name_buf.len;
     if (d->kind == KIND_ORDINAL) ne.value = c->next_ordinal++;
-    else issue_hash_value(c, &ne);
+    else issue_hash_value(c, &ne, c->first_value[di]);
     uint32_t index = (uint32_t)m->entries.count;
     *vec_push(&m->entries) = ne;
     index_map_insert(&c->x.keys, key_hash, index);
-    index_map_insert(&c->x.names, fnv1a_folded(ne.name, ne.name_len), index);
+    index_map_insert(&c->x.names, name_hash, index);
     index_map_insert(&c->x.values, value_slot_hash(ne.value), index);
     c->sum->added++;
 }
@@ -507,13 +520,20 @@ static void add_entry(assign_ctx *c, uint32_t di, uint32_t key_hash)
  * where needed: keeping them would be megabytes of fresh memory, dearer than making them). */
 static void hash_declaration_keys(assign_ctx *c)
 {
-    size_t n = c->d->decls.count;
-    c->key_hash = xmalloc((n ? n : 1) * sizeof *c->key_hash);
-    c->first_value = xmalloc((n ? n : 1) * sizeof *c->first_value);
-    for (size_t di = 0; di < n; di++) {
-        model_key(c->d, &c->d->decls.items[di], &c->key);
+    size_t n = c->d->decls.count ? c->d->decls.count : 1;
+    c->key_text = xmalloc(n * sizeof *c->key_text);
+    c->key_len = xmalloc(n * sizeof *c->key_len);
+    c->key_hash = xmalloc(n * sizeof *c->key_hash);
+    c->first_value = xmalloc(n * sizeof *c->first_value);
+    c->name_hash = xmalloc(n * sizeof *c->name_hash);
+    for (size_t di = 0; di < c->d->decls.count; di++) {
+        const decl *dc = &c->d->decls.items[di];
+        model_key(c->d, dc, &c->key);
+        c->key_text[di] = arena_strndup(&c->m->strings, c->key.data, c->key.len);
+        c->key_len[di] = (uint32_t)c->key.len;
         c->key_hash[di] = model_hash(c->key.data, c->key.len);
         c->first_value[di] = identity_hash(c->key.data, c->key.len, 0);
+        c->name_hash[di] = fnv1a_folded(dc->name, dc->name_len);
     }
 }
 
@@ -525,15 +545,15 @@ TLG_PREFETCHER void prefetch_declaration(const assign_ctx *c, size_t di, bool ne
     if (di >= c->d->decls.count) return;
     index_map_prefetch(&c->x.keys, c->key_hash[di]);
     if (!newcomer) return;
-    const decl *dc = &c->d->decls.items[di];
-    index_map_prefetch(&c->x.names, fnv1a_folded(dc->name, dc->name_len));
+    index_map_prefetch(&c->x.names, c->name_hash[di]);
     if (c->d->kind == KIND_IDENTITY) index_map_prefetch(&c->x.values, value_slot_hash(c->first_value[di]));
 }
 
 /* The entry of the declaration's own key, if the manifest has one (the key left in c->key). */
 static uint32_t find_own_entry(assign_ctx *c, uint32_t di, uint32_t *key_hash)
 {
-    model_key(c->d, &c->d->decls.items[di], &c->key);
+    c->key.len = 0;
+    buf_put(&c->key, c->key_text[di], c->key_len[di]);
     probe p = {c->m, c->key.data, c->key.len, 0, &c->x};
     *key_hash = c->key_hash[di];
     return index_map_find(&c->x.keys, *key_hash, eq_key, &p);
@@ -682,10 +702,15 @@ static bool prepare_renames(assign_ctx *c)
 }
 
 /* The entry with an earlier key `key` (renamed from it), or UINT32_MAX. */
-static uint32_t find_old_key(const assign_ctx *c, const char *key, size_t len)
+static uint32_t find_old_key_hashed(const assign_ctx *c, const char *key, size_t len, uint32_t hash)
 {
     probe p = {c->m, key, len, 0, &c->x};
-    return index_map_find(&c->x.old_keys, model_hash(key, len), eq_old_key, &p);
+    return index_map_find(&c->x.old_keys, hash, eq_old_key, &p);
+}
+
+static uint32_t find_old_key(const assign_ctx *c, const char *key, size_t len)
+{
+    return find_old_key_hashed(c, key, len, model_hash(key, len));
 }
 
 /* The member name of the scope's entry nearest to a rename's old name, or NULL. */
@@ -832,7 +857,7 @@ static bool take_own_entry(assign_ctx *c, uint32_t di)
     }
     if (found != UINT32_MAX) return take_entry(c->d, c->m, di, found, c->sum), true;
     if (r) return false;
-    uint32_t to = find_old_key(c, c->key.data, c->key.len);
+    uint32_t to = find_old_key_hashed(c, c->key.data, c->key.len, hk);
     if (to == UINT32_MAX) return false;
     const entry *e = &c->m->entries.items[to];
     rename_error(
@@ -1068,8 +1093,11 @@ static void assign_free(assign_ctx *c)
                    &c->upgraded,   &c->signatures, &c->pairs, &c->renamed};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) buf_free(bufs[i]);
     free(c->rename_of);
+    free(c->key_text);
+    free(c->key_len);
     free(c->key_hash);
     free(c->first_value);
+    free(c->name_hash);
     index_free(&c->x);
 }
 
