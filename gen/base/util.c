@@ -137,21 +137,20 @@ static const char digit_pairs[] = "000102030405060708091011121314151617181920212
                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                   "8081828384858687888990919293949596979899";
 
-static unsigned decimal_width(uint64_t v)
+static unsigned decimal_width32(uint32_t v)
 {
-    for (unsigned n = 1;; n += 4, v /= 10000) {
-        if (v < 10) return n;
-        if (v < 100) return n + 1;
-        if (v < 1000) return n + 2;
-        if (v < 10000) return n + 3;
-    }
+    static const uint32_t powers[] = {10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u, 1000000000u};
+    unsigned n = 1;
+    while (n < 10 && v >= powers[n - 1]) n++;
+    return n;
 }
 
-char *put_decimal(char *p, uint64_t v)
+/* The emitters' numbers are 32-bit (values, indexes, offsets): 32-bit arithmetic for those. */
+static char *put_decimal32(char *p, uint32_t v)
 {
-    char *end = p + decimal_width(v), *q = end;
+    char *end = p + decimal_width32(v), *q = end;
     while (v >= 100) {
-        unsigned r = (unsigned)(v % 100);
+        uint32_t r = v % 100;
         v /= 100;
         q -= 2;
         memcpy(q, digit_pairs + 2 * r, 2);
@@ -159,6 +158,17 @@ char *put_decimal(char *p, uint64_t v)
     if (v >= 10) memcpy(q - 2, digit_pairs + 2 * v, 2);
     else q[-1] = (char)('0' + v);
     return end;
+}
+
+char *put_decimal(char *p, uint64_t v)
+{
+    if (v <= UINT32_MAX) return put_decimal32(p, (uint32_t)v);
+    uint64_t high = v / 1000000000u;
+    uint32_t low = (uint32_t)(v % 1000000000u);
+    p = put_decimal(p, high);
+    /* the low nine digits, zero-padded */
+    for (int i = 8; i >= 0; i--, low /= 10) p[i] = (char)('0' + low % 10);
+    return p + 9;
 }
 
 void buf_put_u64(buf *b, uint64_t v)

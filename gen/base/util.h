@@ -55,7 +55,8 @@ static inline void buf_putc(buf *b, char c)
 }
 void buf_printf(buf *b, const char *fmt, ...) TLG_PRINTF(2, 3);
 void buf_put_u64(buf *b, uint64_t v);
-/* v in decimal at p, which has room for 20 characters; returns the end (no NUL written). */
+/* v in decimal at p, which has room for its digits (at most 20; 10 for a 32-bit v); returns the
+ * end (no NUL written). */
 char *put_decimal(char *p, uint64_t v);
 void buf_put_i64(buf *b, int64_t v);
 const char *buf_cstr(buf *b);

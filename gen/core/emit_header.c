@@ -24,17 +24,37 @@ typedef struct header_ctx {
 
 static bool shown(const header_ctx *c, const entry *e) { return !e->tombstone || c->d->kind == KIND_IDENTITY; }
 
-/* The value as a C enumerator: its int reading, so that values above INT_MAX fit an int before
- * C23 without a warning (the manifest keeps the unsigned value). */
-static void put_value(buf *b, uint32_t v)
+/* A line per entry, hundreds of thousands in a big domain: each is written at a cursor after one
+ * reserve for its longest form, then closed (length and NUL) once. */
+static char *line_start(buf *b, size_t most)
 {
-    if (v <= 0x7fffffffu) buf_put_u64(b, v);
-    else if (v == 0x80000000u) buf_puts(b, "(-2147483647 - 1)");
-    else {
-        buf_putc(b, '-');
-        buf_put_u64(b, (uint64_t)(0x100000000ull - v));
-    }
+    buf_reserve(b, most);
+    return b->data + b->len;
 }
+
+static void line_end(buf *b, char *end)
+{
+    b->len = (size_t)(end - b->data);
+    b->data[b->len] = 0;
+}
+
+static char *put_text(char *p, const char *s, size_t n)
+{
+    memcpy(p, s, n);
+    return p + n;
+}
+
+/* The value as a C enumerator: its int reading, so that values above INT_MAX fit an int before
+ * C23 without a warning (the manifest keeps the unsigned value). At most 17 characters. */
+static char *put_value_at(char *p, uint32_t v)
+{
+    if (v <= 0x7fffffffu) return put_decimal(p, v);
+    if (v == 0x80000000u) return put_text(p, "(-2147483647 - 1)", 17);
+    *p++ = '-';
+    return put_decimal(p, (uint64_t)(0x100000000ull - v));
+}
+
+static void put_value(buf *b, uint32_t v) { line_end(b, put_value_at(line_start(b, 17), v)); }
 
 static void emit_banner(header_ctx *c)
 {
@@ -93,22 +113,27 @@ static void emit_aliases(header_ctx *c, const entry *e)
 static void emit_entries(header_ctx *c)
 {
     out_file *o = c->o;
+    size_t prefix_len = strlen(c->d->c_name);
     bool first = true;
     for (size_t i = 0; i < c->m->entries.count; i++) {
         const entry *e = &c->m->entries.items[i];
         if (!shown(c, e)) continue;
         buf *b = &o->chunk;
-        if (!first) buf_put(b, ",\n", 2);
+        char *p = line_start(b, 2 + 4 + prefix_len + 1 + e->name_len + 3 + 17);
+        if (!first) p = put_text(p, ",\n", 2);
         first = false;
-        buf_put(b, "    ", 4);
-        buf_puts(b, c->d->c_name);
-        buf_putc(b, '_');
-        buf_put(b, e->name, e->name_len);
-        if (e->tombstone)
+        p = put_text(p, "    ", 4);
+        p = put_text(p, c->d->c_name, prefix_len);
+        *p++ = '_';
+        p = put_text(p, e->name, e->name_len);
+        if (e->tombstone) {
+            line_end(b, p);
             buf_printf(b, " TL_DEPRECATED_ENTRY(\"removed from %s; the value is kept so stored data still resolves\")",
                        c->d->name);
-        buf_puts(b, " = ");
-        put_value(b, e->value);
+            p = line_start(b, 3 + 17);
+        }
+        p = put_text(p, " = ", 3);
+        line_end(b, put_value_at(p, e->value));
         if (e->renamed_count) emit_aliases(c, e);
         out_maybe_flush(o);
     }
@@ -117,17 +142,19 @@ static void emit_entries(header_ctx *c)
 static void emit_xmacro(header_ctx *c)
 {
     out_file *o = c->o;
+    size_t prefix_len = strlen(c->d->c_name);
     for (size_t i = 0; i < c->m->entries.count; i++) {
         const entry *e = &c->m->entries.items[i];
         if (e->tombstone) continue;
         buf *b = &o->chunk;
-        buf_put(b, "    X(", 6);
-        buf_puts(b, c->d->c_name);
-        buf_putc(b, '_');
-        buf_put(b, e->name, e->name_len);
-        buf_put(b, ", ", 2);
-        buf_put(b, e->name, e->name_len);
-        buf_put(b, ") \\\n", 4);
+        char *p = line_start(b, 6 + prefix_len + 1 + 2 * e->name_len + 2 + 4);
+        p = put_text(p, "    X(", 6);
+        p = put_text(p, c->d->c_name, prefix_len);
+        *p++ = '_';
+        p = put_text(p, e->name, e->name_len);
+        p = put_text(p, ", ", 2);
+        p = put_text(p, e->name, e->name_len);
+        line_end(b, put_text(p, ") \\\n", 4));
         out_maybe_flush(o);
     }
     buf_printf(&o->chunk, "    /* end of %s_LIST */", c->d->upper_name);
@@ -139,18 +166,14 @@ static void put_u32_table(out_file *o, const uint32_t *v, size_t n)
 {
     for (size_t i = 0; i < n; i += 32) {
         size_t end = n - i < 32 ? n : i + 32;
-        buf *b = &o->chunk;
-        buf_reserve(b, 8 + 32 * 11 + 1);
-        char *p = b->data + b->len;
-        memcpy(p, "        ", 8);
-        p += 8;
+        char *p = line_start(&o->chunk, 8 + 32 * 11 + 1);
+        p = put_text(p, "        ", 8);
         for (size_t k = i; k < end; k++) {
             p = put_decimal(p, v[k]);
             *p++ = ',';
         }
         *p++ = '\n';
-        b->len = (size_t)(p - b->data);
-        b->data[b->len] = 0;
+        line_end(&o->chunk, p);
         out_maybe_flush(o);
     }
 }
@@ -227,9 +250,10 @@ static void emit_lookup_arrays(header_ctx *c, const lookup_set *t)
                "    static const char *const names[%zu] = {\n",
                lo, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
-        buf_put(&o->chunk, "        \"", 9);
-        buf_put(&o->chunk, names[i], name_lens[i]);
-        buf_put(&o->chunk, "\",\n", 3);
+        char *p = line_start(&o->chunk, 9 + name_lens[i] + 3);
+        p = put_text(p, "        \"", 9);
+        p = put_text(p, names[i], name_lens[i]);
+        line_end(&o->chunk, put_text(p, "\",\n", 3));
         out_maybe_flush(o);
     }
     if (!n) buf_puts(&o->chunk, "        \"\",\n");
@@ -238,12 +262,16 @@ static void emit_lookup_arrays(header_ctx *c, const lookup_set *t)
                "static inline const int32_t *%s__values(void)\n{\n"
                "    static const int32_t values[%zu] = {\n",
                lo, n ? n : 1);
-    for (size_t i = 0; i < n; i++) {
-        buf *b = &o->chunk;
-        if (i % 16 == 0) buf_put(b, "        ", 8);
-        put_value(b, values[i]);
-        buf_put(b, (i % 16 == 15 || i + 1 == n) ? ",\n" : ", ", 2);
-        if (i % 16 == 15) out_maybe_flush(o);
+    for (size_t i = 0; i < n; i += 16) {
+        size_t end = n - i < 16 ? n : i + 16;
+        char *p = line_start(&o->chunk, 8 + 16 * (17 + 2));
+        p = put_text(p, "        ", 8);
+        for (size_t k = i; k < end; k++) {
+            p = put_value_at(p, values[k]);
+            p = put_text(p, k + 1 == end ? ",\n" : ", ", 2);
+        }
+        line_end(&o->chunk, p);
+        out_maybe_flush(o);
     }
     if (!n) buf_puts(&o->chunk, "        0,\n");
     buf_puts(&o->chunk, "    };\n    return values;\n}\n\n");

@@ -7,14 +7,41 @@
 /* Bytes a JSON string cannot hold as they are: controls, '"' and '\\'. */
 static bool json_escaped(unsigned char c) { return c < 0x20 || c == '"' || c == '\\'; }
 
+/* Whether any of 8 bytes needs an escape: a byte below 0x20, or equal to '"' or '\\' (the
+ * classic "has a zero byte" tests over the word; bytes of 0x80 and up never match). */
+static bool word_needs_escape(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
+    uint64_t below_space = (w - ones * 0x20) & ~w;
+    uint64_t is_quote = (quote - ones) & ~quote, is_backslash = (backslash - ones) & ~backslash;
+    return ((below_space | is_quote | is_backslash) & highs) != 0;
+}
+
+/* The length of the prefix of s that needs no escape, 8 bytes at a time. */
+static size_t plain_prefix(const char *s, size_t n)
+{
+    size_t i = 0;
+    for (uint64_t w; i + 8 <= n; i += 8) {
+        memcpy(&w, s + i, 8);
+        if (word_needs_escape(w)) break;
+    }
+    while (i < n && !json_escaped((unsigned char)s[i])) i++;
+    return i;
+}
+
 void emit_json_string(buf *b, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
-    /* Keys and names almost never need escapes: room for the worst case, then one pass. */
+    /* Keys and names almost never need escapes: room for the worst case, the plain prefix in one
+     * copy, then the rest byte by byte. */
     buf_reserve(b, 6 * n + 2);
     char *p = b->data + b->len;
     *p++ = '"';
-    for (size_t i = 0; i < n; i++) {
+    size_t plain = plain_prefix(s, n);
+    memcpy(p, s, plain);
+    p += plain;
+    for (size_t i = plain; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (!json_escaped(c)) {
             *p++ = (char)c;
