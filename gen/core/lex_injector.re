@@ -101,6 +101,7 @@ typedef struct name_scan {
 /* The first code point of an identifier must be a letter: false (reported) when it is not. */
 static bool check_first(const line_state *s, const unsigned char *start)
 {
+    if (is_ascii_letter(*start)) return true; /* nearly every name: no need to classify its first run */
     const unsigned char *p = start;
     cp_class c = next_cp(&p, s->limit);
     src_loc at = loc_of(s, start);
