@@ -453,7 +453,10 @@ int main(int argc, char **argv)
         puts("threadlink-gen " TLG_VERSION " (build " TLG_BUILD_ID ")");
         return 0;
     }
-    if (strcmp(cmd, "diff") == 0) return run_diff(argc, argv);
+    if (strcmp(cmd, "diff") == 0) {
+        xmalloc_use_huge_pages(); /* two whole manifest sets, once */
+        return run_diff(argc, argv);
+    }
     if (strcmp(cmd, "init") == 0) return run_init(argc, argv);
     if (strcmp(cmd, "pack") == 0) {
         keep_freed_memory(); /* not for watch, which runs for hours */
@@ -469,6 +472,7 @@ int main(int argc, char **argv)
         if (near) return usage_error("unknown command '%s' (did you mean '%s'?)", cmd, near);
         return usage_error("unknown command '%s'", cmd);
     }
+    if (!watching) xmalloc_use_huge_pages(); /* one run over a whole project (watch runs for hours) */
 
     args_cursor args = {.argc = argc, .argv = argv, .next = 2, .options = generate_option_table, .what = "option"};
     for (int id, rc; (id = args_next(&args)) != ARGS_END;) {

@@ -19,14 +19,20 @@ static void out_of_memory(void)
  * a growing array of declarations) are whole 2 MiB huge pages, aligned and advised as such: a
  * fresh 4 KiB page costs a page fault of microseconds (11 us each on the VMs we measured: 32 MiB
  * filled in 90 ms), a huge page about one fault per 2 MiB (the same 32 MiB in 2 ms). Advice
- * only: where it is refused the block is plain pages. Freed with free() like any other block. */
+ * only: where it is refused the block is plain pages. Freed with free() like any other block.
+ * Off until a command that runs once over a whole project turns it on (generate, headers, check,
+ * diff): pack's many asset buffers of a few hundred KiB would each take 2 MiB. */
+static bool huge_blocks;
+
+void xmalloc_use_huge_pages(void) { huge_blocks = true; }
+
 #if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
 enum { HUGE_PAGE = 2u << 20, BIG_BLOCK = 256u << 10 };
 
 static void *huge_block(size_t n)
 {
     void *p = NULL;
-    if (n > SIZE_MAX - HUGE_PAGE) return NULL;
+    if (!huge_blocks || n > SIZE_MAX - HUGE_PAGE) return NULL;
     n = (n + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
     if (posix_memalign(&p, HUGE_PAGE, n) != 0) return NULL;
     madvise(p, n, MADV_HUGEPAGE);
@@ -61,7 +67,7 @@ void *xcalloc(size_t n, size_t size)
 void *xrealloc(void *p, size_t n)
 {
 #if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
-    if (n >= BIG_BLOCK) {
+    if (huge_blocks && n >= BIG_BLOCK) {
         size_t have = p ? malloc_usable_size(p) : 0;
         if (have >= n) return p;
         void *q = huge_block(n);

@@ -23,6 +23,8 @@
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/* From now on, blocks of 256 KiB and more come from 2 MiB huge pages (util.c says why). */
+void xmalloc_use_huge_pages(void);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) TLG_PRINTF(1, 2);
