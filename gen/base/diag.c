@@ -2,6 +2,7 @@
 
 #include <threadlink/text.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,21 +135,51 @@ void diag_format(buf *out, diag_level level, src_loc loc, const char *message)
     }
 }
 
+/* Outputs are written by several threads at once (generate.c's emit_all): a report is counted
+ * and printed whole under one lock, or held by its thread (diag_hold_begin). */
+static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local diag_hold *held;
+
+void diag_hold_begin(diag_hold *h) { held = h; }
+void diag_hold_end(void) { held = NULL; }
+
+static void report(diag_level level, src_loc loc, const char *message);
+
+void diag_release(diag_hold *h)
+{
+    for (size_t i = 0; i < h->count; i++) {
+        report(h->items[i].level, h->items[i].loc, h->items[i].message);
+        free(h->items[i].message);
+    }
+    vec_free(h);
+}
+
 static void vreport(diag_level level, src_loc loc, const char *fmt, va_list ap)
 {
     char message[2048];
     vsnprintf(message, sizeof message, fmt, ap);
+    if (held) {
+        *vec_push(held) = (diag_held){level, loc, xstrdup(message)};
+        return;
+    }
+    report(level, loc, message);
+}
+
+static void report(diag_level level, src_loc loc, const char *message)
+{
+    pthread_mutex_lock(&report_lock);
     if (level == DIAG_ERROR) errors++;
     if (level == DIAG_WARNING) warnings++;
     if (sink.emit) {
         sink.emit(sink.ctx, level, loc, message);
-        return;
+    } else {
+        buf line = {0};
+        diag_format(&line, level, loc, message);
+        buf_putc(&line, '\n');
+        fputs(line.data, stderr);
+        buf_free(&line);
     }
-    buf line = {0};
-    diag_format(&line, level, loc, message);
-    buf_putc(&line, '\n');
-    fputs(line.data, stderr);
-    buf_free(&line);
+    pthread_mutex_unlock(&report_lock);
 }
 
 #define DEFINE_REPORT(fn, level) \

@@ -25,6 +25,19 @@ void diag_error(src_loc loc, const char *fmt, ...) TLG_PRINTF(2, 3);
 void diag_warning(src_loc loc, const char *fmt, ...) TLG_PRINTF(2, 3);
 void diag_note(src_loc loc, const char *fmt, ...) TLG_PRINTF(2, 3);
 
+/* Work that runs side by side on several threads reports in a fixed order: while a thread holds
+ * its reports (diag_hold_begin), what it reports is kept in `h` (neither counted nor printed);
+ * diag_release, on any thread, reports them as they were made and empties `h`. */
+typedef struct diag_held {
+    diag_level level;
+    src_loc loc;
+    char *message;
+} diag_held;
+typedef VEC(diag_held) diag_hold;
+void diag_hold_begin(diag_hold *h);
+void diag_hold_end(void);
+void diag_release(diag_hold *h);
+
 /* Errors reported since the last reset; callers compare counts before and after a stage. */
 unsigned diag_error_count(void);
 unsigned diag_warning_count(void);

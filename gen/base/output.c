@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -336,12 +337,19 @@ static int create_temp(int dir_fd, char *templ, unsigned umask_bits)
 }
 
 /* The first difference: open the temporary file and copy the identical prefix into it. */
+/* A set's files may be emitted on several threads at once (generate.c's emit_all), each into its
+ * own out_file; the one thing they share is the set's open directory (set_dir), which a
+ * temporary file is made and removed through: under this lock. */
+static pthread_mutex_t set_dir_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static bool start_temp(out_file *o, uint64_t prefix)
 {
     /* Named after its output, unless that would pass the usual 255-byte limit on a name. */
     o->tmp_name = strlen(o->name) <= 200 ? xasprintf(".%s.XXXXXX", o->name) : xstrdup(".tl-output.XXXXXX");
+    pthread_mutex_lock(&set_dir_lock);
     int dir_fd = set_dir(o->set, o, 0);
     o->tmp_fd = dir_fd < 0 ? -1 : create_temp(dir_fd, o->tmp_name, o->umask_bits);
+    pthread_mutex_unlock(&set_dir_lock);
     if (o->tmp_fd < 0) {
         output_failed(o, "cannot create a temporary file beside it");
         free(o->tmp_name);
@@ -458,8 +466,10 @@ static void remove_temp(out_file *o)
 {
     if (o->tmp_fd >= 0) close(o->tmp_fd);
     o->tmp_fd = -1;
+    pthread_mutex_lock(&set_dir_lock);
     int dir_fd = o->tmp_name ? set_dir(o->set, o, 0) : -1;
     if (dir_fd >= 0) unlinkat(dir_fd, o->tmp_name, 0);
+    pthread_mutex_unlock(&set_dir_lock);
     free(o->tmp_name);
     o->tmp_name = NULL;
 }

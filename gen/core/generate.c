@@ -11,6 +11,7 @@
 #include "base/stamp.h"
 #include "tlg_version.h"
 #include "base/udiff.h"
+#include "base/work_pool.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -359,28 +360,91 @@ typedef struct planned_output {
 
 typedef VEC(planned_output) output_plan;
 
-/* Every planned output, or (contents_only) only the stages' outputs made from asset bytes. */
+/* One planned output's text, into o (begun). */
+static void emit_one(const planned_output *po, out_file *o, void **stage_state, const emit_options *eo)
+{
+    if (!po->job) {
+        tlg_stages[po->stage]->emit(stage_state[po->stage], po->index, o, eo);
+    } else if (po->manifest) {
+        emit_manifest(o, po->job->d, &po->job->m);
+    } else {
+        emit_header(o, po->job->shell_text, po->job->d, &po->job->m, (const char *const *)po->job->inputs.items,
+                    po->job->inputs.count, eo);
+    }
+}
+
+/* The domains' headers and manifests, emitted side by side: they only read the model, each
+ * writes its own file (output.c and diag.c take what they share under a lock), and every byte
+ * of each is the same whatever the thread or the order. */
+typedef struct domain_emission {
+    const output_plan *plan;
+    out_file **files;
+    const size_t *items; /* plan indexes of the domain outputs */
+    const emit_options *eo;
+    bool *ended;          /* per item: output_end's result */
+    diag_hold *diagnostics; /* per item: what it reported, printed in plan order */
+} domain_emission;
+
+static void emit_domain_output(void *ctx, size_t item, unsigned worker)
+{
+    (void)worker;
+    domain_emission *de = ctx;
+    size_t i = de->items[item];
+    diag_hold_begin(&de->diagnostics[item]);
+    emit_one(&de->plan->items[i], de->files[i], NULL, de->eo);
+    de->ended[item] = output_end(de->files[i]);
+    diag_hold_end();
+}
+
+static bool emit_domain_outputs(const gen_options *opt, const output_plan *plan, out_file **files, const emit_options *eo)
+{
+    size_t n = 0;
+    size_t *items = xmalloc((plan->count ? plan->count : 1) * sizeof *items);
+    for (size_t i = 0; i < plan->count; i++)
+        if (files[i] && plan->items[i].job) items[n++] = i;
+    bool *ended = xcalloc(n ? n : 1, sizeof *ended);
+    diag_hold *diagnostics = xcalloc(n ? n : 1, sizeof *diagnostics);
+    domain_emission de = {plan, files, items, eo, ended, diagnostics};
+    unsigned jobs = opt->jobs ? opt->jobs : work_pool_cores();
+    work_pool *pool = work_pool_start(jobs < n ? jobs : (unsigned)(n ? n : 1), n, emit_domain_output, &de, NULL, 0);
+    bool ok = true;
+    for (size_t k = 0; k < n; k++) {
+        work_pool_wait(pool, k);
+        work_pool_release(pool, k);
+        diag_release(&diagnostics[k]);
+        if (!ended[k]) ok = false;
+    }
+    work_pool_finish(pool);
+    free(items);
+    free(ended);
+    free(diagnostics);
+    return ok;
+}
+
+/* Every planned output, or (contents_only) only the stages' outputs made from asset bytes. All
+ * are begun first, in plan order (which fixes the order of the set's files); the stages' are
+ * emitted here in that order, the domains' side by side. */
 static bool emit_all(const gen_options *opt, output_plan *plan, void **stage_state, const stage_outputs *stage_out,
                      bool contents_only, output_set *out)
 {
     emit_options eo = {opt->banner_without_version};
-    for (size_t i = 0; i < plan->count; i++) {
+    out_file **files = xcalloc(plan->count ? plan->count : 1, sizeof *files);
+    bool ok = true;
+    for (size_t i = 0; ok && i < plan->count; i++) {
         planned_output *po = &plan->items[i];
         if (contents_only && (po->job || !stage_out[po->stage].items[po->index].of_contents)) continue;
-        out_file *o = output_begin_below(out, po->base, po->relative);
-        if (o->failed) return false;
-        o->text = true;
-        if (!po->job) {
-            tlg_stages[po->stage]->emit(stage_state[po->stage], po->index, o, &eo);
-        } else if (po->manifest) {
-            emit_manifest(o, po->job->d, &po->job->m);
-        } else {
-            emit_header(o, po->job->shell_text, po->job->d, &po->job->m, (const char *const *)po->job->inputs.items,
-                        po->job->inputs.count, &eo);
-        }
-        if (!output_end(o)) return false;
+        files[i] = output_begin_below(out, po->base, po->relative);
+        files[i]->text = true;
+        if (files[i]->failed) ok = false;
     }
-    return true;
+    for (size_t i = 0; ok && i < plan->count; i++) {
+        if (!files[i] || plan->items[i].job) continue;
+        emit_one(&plan->items[i], files[i], stage_state, &eo);
+        ok = output_end(files[i]);
+    }
+    ok = ok && emit_domain_outputs(opt, plan, files, &eo);
+    free(files);
+    return ok;
 }
 
 typedef struct path_probe {

@@ -552,6 +552,45 @@ static void test_commands_quick_stamp_input_changed_during_the_run(void **state)
     quick_stamp_free(&q);
 }
 
+static int generate_with_jobs(unsigned jobs)
+{
+    gen_options opt = {.command = GEN_GENERATE, .quiet = true, .banner_without_version = true, .jobs = jobs};
+    return gen_run(&opt, NULL);
+}
+
+/* The domains' headers and manifests are emitted side by side (one thread per core unless
+ * --jobs says otherwise): every output has the same bytes for any number of threads, with name
+ * and hash collisions, a rename and a removal among the entries. */
+static void test_commands_outputs_same_for_any_job_count(void **state)
+{
+    (void)state;
+    fx_basic_config("{ \"name\": \"Test.More\", \"output\": \"more/more.h\" },\n"
+                    "    { \"name\": \"Test.Events\", \"output\": \"events/test_events.h\", \"kind\": \"ordinal\" }");
+    buf ids = {0}, more = {0}, events = {0};
+    for (int i = 0; i < 3000; i++) buf_printf(&ids, "Entry%d\n", i);
+    buf_puts(&ids, "gamma\nk71135\nk171189\n");
+    for (int i = 0; i < 500; i++) buf_printf(&more, "More%d\n", i);
+    for (int i = 0; i < 200; i++) buf_printf(&events, "OnThing%d(int32, float)\n", i);
+    fx_write("injectors/Test.Ids.User.txt", ids.data);
+    fx_write("injectors/Test.Ids.Mod.txt", "Gamma\nEntry7\n");
+    fx_write("injectors/Test.More.User.txt", more.data);
+    fx_write("injectors/Test.Events.User.txt", events.data);
+    assert_int_equal(generate_with_jobs(1), 0);
+    fx_write("injectors/Test.Ids.Mod.txt", "Delta <- Gamma\n"); /* a rename and a removal */
+    assert_int_equal(generate_with_jobs(1), 0);
+    char *one = fx_snapshot("generated");
+    static const unsigned jobs[] = {2, 3, 8};
+    for (size_t j = 0; j < sizeof jobs / sizeof *jobs; j++) {
+        fx_remove("generated/test_ids.h"), fx_remove("generated/more/more.h"), fx_remove("generated/events/test_events.h");
+        assert_int_equal(generate_with_jobs(jobs[j]), 0);
+        char *many = fx_snapshot("generated");
+        assert_string_equal(one, many);
+        free(many);
+    }
+    free(one);
+    buf_free(&ids), buf_free(&more), buf_free(&events);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
@@ -574,6 +613,7 @@ int main(void)
         T(test_commands_quick_stamp_needs_the_same_run),
         T(test_commands_quick_stamp_not_after_a_warning),
         T(test_commands_quick_stamp_input_changed_during_the_run),
+        T(test_commands_outputs_same_for_any_job_count),
     };
     return cmocka_run_group_tests_name("gen_commands", tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -407,10 +408,48 @@ static void test_errors_output_spellings(void **state)
         "threadlink.json:5:15: error: vaults.output: \"v//w\" has an empty component: write it \"v/w\" (one file, one spelling)\n");
 }
 
+typedef struct held_report {
+    diag_hold *hold;
+    const char *text;
+    unsigned delay_us;
+} held_report;
+
+static void *report_held(void *arg)
+{
+    held_report *r = arg;
+    diag_hold_begin(r->hold);
+    usleep(r->delay_us);
+    diag_error(loc_file("out.h"), "%s", r->text);
+    diag_hold_end();
+    return NULL;
+}
+
+/* Outputs written side by side report in plan order: what a thread reports while it holds is
+ * neither counted nor printed until released, then comes out in release order, whichever thread
+ * reported first. */
+static void test_errors_held_reports_come_out_in_release_order(void **state)
+{
+    fixture *f = *state;
+    diag_hold holds[2] = {{0}};
+    held_report r[2] = {{&holds[0], "first", 50000}, {&holds[1], "second", 0}};
+    pthread_t t[2];
+    unsigned before = diag_error_count();
+    for (int i = 0; i < 2; i++) assert_int_equal(pthread_create(&t[i], NULL, report_held, &r[i]), 0);
+    for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
+    assert_string_equal(f->diags.data, "");
+    assert_int_equal(diag_error_count(), before);
+    diag_release(&holds[0]);
+    diag_release(&holds[1]);
+    assert_string_equal(f->diags.data, "out.h: error: first\nout.h: error: second\n");
+    assert_int_equal(diag_error_count(), before + 2);
+    assert_int_equal(holds[0].count + holds[1].count, 0);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
     const struct CMUnitTest tests[] = {
+        T(test_errors_held_reports_come_out_in_release_order),
         T(test_errors_config_unknown_key_and_types),
         T(test_errors_domain_renamed_in_case_keeps_its_manifest),
         T(test_errors_config_names_a_missing_directory),
