@@ -67,19 +67,25 @@ static const tl__content_map *tl__content_archive_map(tl__content_dirrec *d, uin
 }
 #endif
 
-/* The stored bytes of entry `e` in its archive's mapping, or NULL (another I/O backend, a flat
-   or source directory, Windows, TL_CONTENT_NO_MMAP, mmap refusing): the caller reads them. A
-   compressed entry is decoded from there: no read system call and no copy into the scratch
-   buffer per load (mixed set of tests/bench/content_load, zstd: ~5 % of a load). An archive
+/* The stored bytes of entry `e` (under TL__CONTENT_ARCHIVE_MAP_MAX) in its archive's mapping, or
+   NULL (a larger entry, another I/O backend, a flat or source directory, Windows,
+   TL_CONTENT_NO_MMAP, mmap refusing): the caller reads them. A small compressed entry is decoded
+   from there: no read system call and no copy into the scratch buffer per load (mixed set of
+   tests/bench/content_load, zstd: ~5 % of a load). A larger one is read first: decoders reading
+   the page cache's pages in place stall at every page (4 KiB, scattered: the hardware prefetch
+   stops there), large lz4 entries (1.6 MB stored) decoded 5-15 % slower so than read. An archive
    truncated since it was mounted is read instead, and the load fails (fstat each time: a page
    past the file's end raises SIGBUS when touched). */
+#define TL__CONTENT_ARCHIVE_MAP_MAX ((uint64_t)64 * 1024)
 static const unsigned char *tl__content_archive_bytes(tl_content *ctx, const tl__content_entry *e) {
 #ifdef TL__CONTENT_MMAP
     tl__content_dirrec *d = &ctx->dirs[e->dir];
     const tl__content_map *m;
     struct stat st;
     int fd;
-    if (ctx->io.open != tl__content_file_open || !d->packed || d->source) return NULL;
+    if (ctx->io.open != tl__content_file_open || !d->packed || d->source ||
+        e->stored >= TL__CONTENT_ARCHIVE_MAP_MAX)
+        return NULL;
     fd = fileno((FILE *)d->archives[e->archive]);
     if (fstat(fd, &st) != 0 || (uint64_t)st.st_size < e->offset + e->stored) return NULL;
     m = tl__content_archive_map(d, e->archive, fd, &st);
