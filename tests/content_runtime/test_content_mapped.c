@@ -5,8 +5,8 @@
  * there with no allocation, privately (writes never reach the archive or a later load) and until
  * it is released; a compressed one is decoded from it with no scratch buffer; a decoder reads it
  * there; an archive truncated since it was mounted fails the load instead of raising SIGBUS.
- * A smaller compressed entry is decoded from its archive mapped whole and read-only (once per
- * archive, until the directory goes), with no scratch buffer either. /proc/self/maps shows the
+ * A compressed entry stored in under 64 KiB is decoded from its archive mapped whole and
+ * read-only (once per archive, until the directory goes), with no scratch buffer either. /proc/self/maps shows the
  * mappings. Built a second time with TL_CONTENT_NO_MMAP, where every one of these loads reads
  * instead (one allocation, no mapping).
  * argv[1] is the fixture project. */
@@ -189,7 +189,7 @@ static int archives_in(const char *dir) {
     return n;
 }
 
-/* Compressed entries under TL_CONTENT_MAP_MIN_BYTES (blob1 to blob9) are decoded from their
+/* Compressed entries stored in under 64 KiB (blob1 to blob9) are decoded from their
    archive, mapped whole and read-only at its first such load: one mapping per archive however
    many entries come from it, kept when they are released (the next loads use it: one allocation
    each, the asset's) until the directory goes. */

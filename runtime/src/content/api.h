@@ -112,10 +112,11 @@
      as its bytes points into its mapping until it is released; writes to it stay in that asset
      (copy on write) and never reach the archive or a later load. Its bytes start where the
      archive has them (no alignment is promised, as for every asset's bytes); a compressed entry
-     is decoded from its mapping into a new buffer. A smaller compressed entry is decoded from its
-     archive, mapped whole (read-only, shared) at the first such load and kept mapped until its
-     directory is unregistered or the context shuts down: no read call and no copy per load
-     (costs address space, the archives' size, and the page cache's pages it touched). Archives
+     is decoded from its mapping into a new buffer. A compressed entry stored in under 64 KiB is
+     decoded from its archive, mapped whole (read-only, shared) at the first such load and kept
+     mapped until its directory is unregistered or the context shuts down: no read call and no
+     copy per load (costs address space, the archives' size, and the page cache's pages it
+     touched); one of 64 KiB up to TL_CONTENT_MAP_MIN_BYTES is read, then decoded. Archives
      must not be changed in place while mounted (pack and the patcher replace files, they never
      rewrite one): an entry past the end of an archive truncated since it was mounted is read,
      and its load fails, but a page already mapped when its file is truncated raises SIGBUS when
