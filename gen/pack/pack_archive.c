@@ -18,6 +18,7 @@
 #include <lz4hc.h>
 #include <string.h>
 #include <unistd.h>
+#define ZSTD_STATIC_LINKING_ONLY /* ZSTD_c_literalCompressionMode (experimental in 1.5, since 1.4.5) */
 #include <zstd.h>
 
 /* By default zstd level 3 (the library's default: a good ratio at a build-friendly speed) and
@@ -30,6 +31,25 @@ struct pack_codec {
     int level; /* the profile's (content_codec_levels) */
     ZSTD_CCtx *z;
 };
+
+/* At the fast levels (up to the default) a zstd entry's literals are stored as they are, not
+ * Huffman-coded, as zstd itself does at its negative levels: they decode at copy speed, which
+ * matters most for small entries (a Huffman table to read and build per frame). Measured on the
+ * load bench's mixed tree (2,666 text-like entries, 200 B-350 KB, level 3): decoding 85.6 ->
+ * 81.5 ms, entries under 4 KB 9.4 -> 7.1 ms, stored 14.5 -> 15.6 MB; packing as fast. Levels
+ * above the default are asked for size and keep their Huffman literals. */
+#define PACK_ZSTD_RAW_LITERALS_MAX 3
+
+static void zstd_raw_literals(ZSTD_CCtx *z, int level)
+{
+#if ZSTD_VERSION_NUMBER >= 10501
+    if (level <= PACK_ZSTD_RAW_LITERALS_MAX) ZSTD_CCtx_setParameter(z, ZSTD_c_literalCompressionMode, ZSTD_ps_disable);
+#elif ZSTD_VERSION_NUMBER >= 10405 /* the same setting under its older name */
+    if (level <= PACK_ZSTD_RAW_LITERALS_MAX) ZSTD_CCtx_setParameter(z, ZSTD_c_literalCompressionMode, ZSTD_lcm_uncompressed);
+#else
+    (void)z, (void)level;
+#endif
+}
 
 pack_codec *pack_codec_new(content_codec codec, int level)
 {
@@ -44,6 +64,7 @@ pack_codec *pack_codec_new(content_codec codec, int level)
         ZSTD_CCtx_setParameter(c->z, ZSTD_c_compressionLevel, c->level);
         ZSTD_CCtx_setParameter(c->z, ZSTD_c_contentSizeFlag, 1);
         ZSTD_CCtx_setParameter(c->z, ZSTD_c_checksumFlag, 0);
+        zstd_raw_literals(c->z, c->level);
     }
     return c;
 }

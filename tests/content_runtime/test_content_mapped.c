@@ -5,8 +5,10 @@
  * there with no allocation, privately (writes never reach the archive or a later load) and until
  * it is released; a compressed one is decoded from it with no scratch buffer; a decoder reads it
  * there; an archive truncated since it was mounted fails the load instead of raising SIGBUS.
- * /proc/self/maps shows the mappings. Built a second time with TL_CONTENT_NO_MMAP, where every
- * one of these loads reads instead (one allocation, no mapping).
+ * A compressed entry stored in under 64 KiB is decoded from its archive mapped whole and
+ * read-only (once per archive, until the directory goes), with no scratch buffer either. /proc/self/maps shows the
+ * mappings. Built a second time with TL_CONTENT_NO_MMAP, where every one of these loads reads
+ * instead (one allocation, no mapping).
  * argv[1] is the fixture project. */
 #include "count_alloc.h"
 #define TL_IMPLEMENTATION
@@ -147,18 +149,22 @@ static void test_mapped_writes_stay_in_the_asset(void **state) {
     assert_int_equal(log_count(TL_CONTENT_LOG_LOAD_FAILED), 0);
 }
 
-/* A large compressed entry is decoded from its mapping: the load allocates only the asset (no
-   scratch buffer for its stored bytes) and keeps no mapping; read, it grows the scratch. */
+/* A large compressed entry is decoded from its own mapping: the load allocates only the asset
+   (no scratch buffer for its stored bytes) and keeps no mapping of its own; read, it grows the
+   scratch. */
 static void check_compressed_decoded_from_mapping(const char *profile_dir) {
     tl_content *c = open_dir(out_dir(profile_dir), NULL);
     tl_scope s = tl_scope_create(tl_content_root(c), "S", TL_SCOPE_LEVEL);
     tl_asset a;
-    tl_scope_load_name(s, "Levels/one"); /* the tables and a scratch buffer for small entries */
+    int archives;
+    tl_scope_load_name(s, "Levels/one"); /* the tables (and, read, a scratch buffer) */
     load_blob(s, 3, &a);
     assert_int_equal(load_blob(s, 4, &a), 1);
+    archives = mappings_under(out_dir(profile_dir)); /* the small entries' archives, mapped whole */
     assert_int_equal(load_blob(s, 24, &a), MAPPED ? 1 : 2);
-    assert_int_equal(mappings_under(out_dir(profile_dir)), 0);
+    assert_int_equal(mappings_under(out_dir(profile_dir)), archives);
     tl_content_shutdown(c);
+    assert_int_equal(mappings_under(out_dir(profile_dir)), 0);
     assert_int_equal(g_live, 0);
     assert_int_equal(log_count(TL_CONTENT_LOG_LOAD_FAILED), 0);
 }
@@ -170,6 +176,52 @@ static void test_mapped_lz4_decoded_without_scratch(void **state) {
 static void test_mapped_zstd_decoded_without_scratch(void **state) {
     (void)state;
     check_compressed_decoded_from_mapping("MainZstd");
+}
+
+/* The .tlpk files of `dir` (its archives and its catalog's). */
+static int archives_in(const char *dir) {
+    DIR *listing = opendir(dir);
+    struct dirent *ent;
+    int n = 0;
+    assert_non_null(listing);
+    while ((ent = readdir(listing)) != NULL) n += strstr(ent->d_name, ".tlpk") != NULL;
+    closedir(listing);
+    return n;
+}
+
+/* Compressed entries stored in under 64 KiB (blob1 to blob9) are decoded from their
+   archive, mapped whole and read-only at its first such load: one mapping per archive however
+   many entries come from it, kept when they are released (the next loads use it: one allocation
+   each, the asset's) until the directory goes. */
+static void check_small_compressed_from_archive(const char *profile_dir) {
+    const char *dir = out_dir(profile_dir);
+    tl_content *c = open_dir(dir, NULL);
+    tl_scope s = tl_scope_create(tl_content_root(c), "S", TL_SCOPE_LEVEL);
+    tl_asset a;
+    int i, archives;
+    load_blob(s, 3, &a);
+    assert_int_equal(mappings_under(dir), MAPPED ? 1 : 0);
+    for (i = 1; i <= 9; i++) load_blob(s, i, &a);
+    archives = mappings_under(dir);
+    assert_true(MAPPED ? archives >= 1 && archives < archives_in(dir) : archives == 0);
+    for (i = 1; i <= 9; i++) release_blob(c, s, i);
+    tl_content_collect(c);
+    assert_int_equal(mappings_under(dir), archives);
+    for (i = 1; i <= 9; i++) assert_int_equal(load_blob(s, i, &a), 1);
+    assert_int_equal(mappings_under(dir), archives);
+    tl_content_shutdown(c);
+    assert_int_equal(mappings_under(dir), 0);
+    assert_int_equal(g_live, 0);
+    assert_int_equal(log_count(TL_CONTENT_LOG_LOAD_FAILED), 0);
+}
+
+static void test_mapped_small_lz4_decoded_from_archive(void **state) {
+    (void)state;
+    check_small_compressed_from_archive("Main");
+}
+static void test_mapped_small_zstd_decoded_from_archive(void **state) {
+    (void)state;
+    check_small_compressed_from_archive("MainZstd");
 }
 
 /* A decoder gets the mapped bytes; the mapping is gone once it has returned. */
@@ -266,15 +318,65 @@ static void test_mapped_archive_truncated_after_mount_fails_the_load(void **stat
     free(blob);
 }
 
+/* The file of the one mapping under `dir` (its archive mapped whole). */
+static void mapped_file(const char *dir, char *path, size_t size) {
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[PATH_MAX + 128], *at = NULL;
+    assert_non_null(f);
+    while (!at && fgets(line, sizeof line, f))
+        if ((at = strstr(line, dir)) != NULL && at[strlen(dir)] != '/') at = NULL;
+    fclose(f);
+    assert_non_null(at);
+    at[strcspn(at, "\n")] = '\0';
+    snprintf(path, size, "%s", at);
+}
+
+/* An archive mapped whole, then truncated in place to nothing: its entries' loads fail (read
+   instead of touched: no SIGBUS) and are logged; entries of the other archives still load. */
+static void test_mapped_whole_archive_truncated_fails_the_load(void **state) {
+    char copy[PATH_MAX + 80], dir[PATH_MAX], cmd[4 * PATH_MAX], archive[2 * PATH_MAX];
+    tl_content *c;
+    tl_scope s;
+    tl_asset a;
+    int i, loaded = 0;
+    (void)state;
+    if (!MAPPED) skip();
+    snprintf(copy, sizeof copy, "%s/zstd", g_tmp);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && cp -R '%s' '%s'", copy, out_dir("MainZstd"), copy);
+    assert_int_equal(system(cmd), 0);
+    assert_non_null(realpath(copy, dir)); /* as /proc/self/maps names it */
+    c = open_dir(dir, NULL);
+    s = tl_scope_create(tl_content_root(c), "S", TL_SCOPE_LEVEL);
+    load_blob(s, 3, &a);
+    mapped_file(dir, archive, sizeof archive);
+    release_blob(c, s, 3);
+    tl_content_collect(c);
+    assert_int_equal(truncate(archive, 0), 0);
+    assert_false(tl_asset_valid(tl_scope_load_name(s, "Blobs/blob3")));
+    assert_int_equal(log_count(TL_CONTENT_LOG_LOAD_FAILED), 1);
+    assert_true(log_has("Blobs/blob3"));
+    for (i = 1; i <= 24; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "Blobs/blob%d", i);
+        loaded += tl_asset_valid(tl_scope_load_name(s, name));
+    }
+    assert_true(loaded >= 1 && loaded < 24);
+    tl_content_shutdown(c);
+    assert_int_equal(g_live, 0);
+}
+
 int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mapped_raw_entries_allocate_nothing),
         cmocka_unit_test(test_mapped_writes_stay_in_the_asset),
         cmocka_unit_test(test_mapped_lz4_decoded_without_scratch),
         cmocka_unit_test(test_mapped_zstd_decoded_without_scratch),
+        cmocka_unit_test(test_mapped_small_lz4_decoded_from_archive),
+        cmocka_unit_test(test_mapped_small_zstd_decoded_from_archive),
         cmocka_unit_test(test_mapped_entry_handed_to_its_decoder),
         cmocka_unit_test(test_mapped_async_load),
         cmocka_unit_test(test_mapped_archive_truncated_after_mount_fails_the_load),
+        cmocka_unit_test(test_mapped_whole_archive_truncated_fails_the_load),
     };
     char cmd[2 * PATH_MAX];
     int failed;

@@ -49,7 +49,8 @@
    TL_CONTENT_MAP_MIN_BYTES         entries of packed archives at least this large are mapped
                                     from their archive instead of read, where the default I/O
                                     serves them on POSIX (default 2 MiB; see Loading)
-   TL_CONTENT_NO_MMAP               the default I/O never maps entries: every load reads
+   TL_CONTENT_NO_MMAP               the default I/O never maps entries or archives: every load
+                                    reads
    TL_CONTENT_LIVE                  development builds: profiles served from their source tree,
                                     held assets reloaded when their files change (its live part;
                                     define it for every file including this header). Without it
@@ -111,10 +112,15 @@
      as its bytes points into its mapping until it is released; writes to it stay in that asset
      (copy on write) and never reach the archive or a later load. Its bytes start where the
      archive has them (no alignment is promised, as for every asset's bytes); a compressed entry
-     is decoded from its mapping into a new buffer. Archives must not be changed in place while
-     mounted (pack and the patcher replace files, they never rewrite one): an entry past the end
-     of an archive truncated since it was mounted is read, and its load fails, but a page already
-     mapped when its file is truncated raises SIGBUS when touched.
+     is decoded from its mapping into a new buffer. A compressed entry stored in under 64 KiB is
+     decoded from its archive, mapped whole (read-only, shared) at the first such load and kept
+     mapped until its directory is unregistered or the context shuts down: no read call and no
+     copy per load (costs address space, the archives' size, and the page cache's pages it
+     touched); one of 64 KiB up to TL_CONTENT_MAP_MIN_BYTES is read, then decoded. Archives
+     must not be changed in place while mounted (pack and the patcher replace files, they never
+     rewrite one): an entry past the end of an archive truncated since it was mounted is read,
+     and its load fails, but a page already mapped when its file is truncated raises SIGBUS when
+     touched.
    - *_async variants return at once with an asset whose status is TL_ASSET_LOADING; the load
      runs in tl_content_update (at most max_loads_per_frame started per frame; with an I/O
      backend that has read_begin/read_poll, reads overlap frames). Poll tl_asset_get_status once

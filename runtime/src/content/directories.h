@@ -99,17 +99,28 @@ static void tl__content_rebuild_names(tl_content *ctx, uint32_t skip) {
 
 /* --- directories ---------------------------------------------------------------------------------- */
 
-static void tl__content_dir_free(tl_content *ctx, tl__content_dirrec *d) {
+/* Closes a packed directory's archives and unmaps the ones mapped whole. */
+static void tl__content_archives_close(tl_content *ctx, tl__content_dirrec *d) {
     uint32_t i;
-    if (ctx->live && (d->source || d->flat)) ctx->live->free(ctx, d);
     for (i = 0; d->archives && i < d->archive_count; i++)
         if (d->archives[i]) ctx->io.close(ctx->io.user, d->archives[i]);
+#ifdef TL__CONTENT_MMAP
+    for (i = 0; d->archive_maps && i < d->archive_count; i++)
+        if (d->archive_maps[i].base) munmap(d->archive_maps[i].base, d->archive_maps[i].len);
+#endif
     TL_FREE(d->archives);
+    TL_FREE(d->archive_maps);
+    d->archives = NULL;
+    d->archive_maps = NULL;
+}
+
+static void tl__content_dir_free(tl_content *ctx, tl__content_dirrec *d) {
+    if (ctx->live && (d->source || d->flat)) ctx->live->free(ctx, d);
+    tl__content_archives_close(ctx, d);
     TL_FREE(d->entries);
     TL_FREE((void *)d->categories);
     TL_FREE(d->catalog);
     TL_FREE(d->path);
-    d->archives = NULL;
     d->entries = NULL;
     d->categories = NULL;
     d->catalog = NULL;

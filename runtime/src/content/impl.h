@@ -90,6 +90,9 @@ typedef struct tl__content_dirrec {
     uint32_t category_count, entry_count, archive_count, gen;
     tl__content_entry *entries;
     void **archives; /* open archive files (packed) */
+    /* Each archive mapped whole and read-only at the first load that decodes from it (POSIX,
+       the default I/O; NULL until then): compressed entries are decoded from its pages. */
+    struct tl__content_map *archive_maps;
     bool alive, packed;
     /* Live reload's (development builds); NULL in shipped ones. */
     struct tl__content_source *source; /* served from a source tree, or NULL */

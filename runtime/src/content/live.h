@@ -1888,13 +1888,12 @@ static void tl__live_install(tl_content *ctx, uint32_t dir, tl__content_dirrec *
             (e->slot == TL__CONTENT_NONE || tl__content_find_record(now, e->id) >= 0))
             TL_FREE((void *)(uintptr_t)e->name);
     }
-    for (i = 0; i < d->archive_count; i++)
-        if (d->archives[i]) ctx->io.close(ctx->io.user, d->archives[i]);
-    TL_FREE(d->archives);
+    tl__content_archives_close(ctx, d);
     TL_FREE(d->entries);
     TL_FREE((void *)d->categories);
     TL_FREE(d->catalog);
     d->archives = now->archives;
+    d->archive_maps = now->archive_maps;
     d->archive_count = now->archive_count;
     d->catalog = now->catalog;
     d->categories = now->categories;
