@@ -49,8 +49,9 @@ typedef struct gen_options {
     /* GEN_GENERATE (watch sets it): also write each vault data file's binary image beside its
      * header, which development builds (TL_DEVELOPMENT) reload while they run. */
     bool vault_images;
-    /* Threads that read and hash input files (asset trees; 0 or 1: the calling thread). The
-     * outputs, the order of the inputs and the diagnostics do not depend on it. */
+    /* Threads that read and hash input files (asset trees; 0 or 1: the calling thread) and that
+     * emit the domains' headers and manifests side by side (0: one per core). The outputs, the
+     * order of the inputs and the diagnostics do not depend on it. */
     unsigned jobs;
     /* A command that runs the pipeline inside itself (pack) hands the content stage its session
      * here (content/content_stage.h: a --source override, the scans it has memoised, where the
