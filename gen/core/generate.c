@@ -381,7 +381,7 @@ typedef struct domain_emission {
     out_file **files;
     const size_t *items; /* plan indexes of the domain outputs */
     const emit_options *eo;
-    bool *ended;          /* per item: output_end's result */
+    bool *ended;            /* per item: output_end's result */
     diag_hold *diagnostics; /* per item: what it reported, printed in plan order */
 } domain_emission;
 

@@ -1986,8 +1986,8 @@ static const tl__content_map *tl__content_archive_map(tl__content_dirrec *d, uin
     tl__content_map *m;
     void *base;
     if (!d->archive_maps)
-        d->archive_maps =
-            (tl__content_map *)tl__content_zalloc((size_t)d->archive_count * sizeof *d->archive_maps);
+        d->archive_maps = (tl__content_map *)tl__content_zalloc((size_t)d->archive_count *
+                                                                sizeof *d->archive_maps);
     if (!d->archive_maps) return NULL;
     m = &d->archive_maps[i];
     if (m->base) return m;
