@@ -26,8 +26,10 @@ static bool huge_blocks;
 
 void xmalloc_use_huge_pages(void) { huge_blocks = true; }
 
+enum { BIG_BLOCK = 256u << 10 };
+
 #if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
-enum { HUGE_PAGE = 2u << 20, BIG_BLOCK = 256u << 10 };
+enum { HUGE_PAGE = 2u << 20 };
 
 static void *huge_block(size_t n)
 {
@@ -39,13 +41,12 @@ static void *huge_block(size_t n)
     return p;
 }
 #else
-enum { BIG_BLOCK = 0 };
-static void *huge_block(size_t n) { return (void)n, NULL; }
+static void *huge_block(size_t n) { return (void)n, (void)huge_blocks, NULL; }
 #endif
 
 void *xmalloc(size_t n)
 {
-    void *p = BIG_BLOCK && n >= BIG_BLOCK ? huge_block(n) : NULL;
+    void *p = n >= BIG_BLOCK ? huge_block(n) : NULL;
     if (!p) p = malloc(n ? n : 1);
     if (!p) out_of_memory();
     return p;
@@ -53,7 +54,7 @@ void *xmalloc(size_t n)
 
 void *xcalloc(size_t n, size_t size)
 {
-    if (BIG_BLOCK && size && n >= BIG_BLOCK / size && n <= SIZE_MAX / size) {
+    if (size && n >= BIG_BLOCK / size && n <= SIZE_MAX / size) {
         void *p = huge_block(n * size);
         if (p) return memset(p, 0, n * size);
     }
