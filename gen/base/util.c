@@ -242,6 +242,21 @@ char *arena_strndup(arena *a, const char *s, size_t n)
     return d;
 }
 
+void arena_adopt(arena *into, arena *from)
+{
+    if (!from->head) return;
+    if (!into->head) {
+        *into = *from;
+    } else { /* behind into's current block, which stays the one allocated from */
+        arena_block *tail = from->head;
+        while (tail->next) tail = tail->next;
+        tail->next = into->head->next;
+        into->head->next = from->head;
+    }
+    from->head = NULL;
+    from->used = from->cap = 0;
+}
+
 void arena_free(arena *a)
 {
     arena_block *b = a->head;

@@ -77,6 +77,9 @@ typedef struct arena {
 
 void *arena_alloc(arena *a, size_t n, size_t align);
 char *arena_strndup(arena *a, const char *s, size_t n);
+/* Moves every block of `from` into `into` (strings made on another thread join the arena that
+ * outlives them); `from` is left empty. */
+void arena_adopt(arena *into, arena *from);
 void arena_free(arena *a);
 
 /* Growable array of fixed-size elements: VEC(T) x; vec_push(&x) returns a slot. */

@@ -192,6 +192,7 @@ typedef struct lookup_set {
     uint32_t *values;
     const char **names;
     uint32_t *name_lens;
+    uint32_t *name_hashes; /* fnv1a_folded of each name: the entries' own from identity_assign */
     unsigned bits;
     size_t slots;
     uint32_t mask;
@@ -207,22 +208,26 @@ static void lookup_set_gather(const header_ctx *c, lookup_set *t)
     t->values = xcalloc(n ? n : 1, sizeof *t->values);
     t->names = xcalloc(n ? n : 1, sizeof *t->names);
     t->name_lens = xcalloc(n ? n : 1, sizeof *t->name_lens);
+    t->name_hashes = xcalloc(n ? n : 1, sizeof *t->name_hashes);
     t->table = xcalloc(t->slots, sizeof *t->table);
     size_t k = 0;
-    if (c->sentinel) t->values[k] = 0, t->names[k] = "None", t->name_lens[k] = 4, k++;
+    if (c->sentinel)
+        t->values[k] = 0, t->names[k] = "None", t->name_lens[k] = 4, t->name_hashes[k] = fnv1a_folded("None", 4), k++;
     for (size_t i = 0; i < c->m->entries.count; i++) {
         const entry *e = &c->m->entries.items[i];
         if (!shown(c, e)) continue;
-        t->values[k] = e->value, t->names[k] = e->name, t->name_lens[k] = e->name_len, k++;
+        t->values[k] = e->value, t->names[k] = e->name, t->name_lens[k] = e->name_len, t->name_hashes[k] = e->name_hash, k++;
     }
     /* Earlier names last: a value's slot probe meets its member name first, so <domain>_name
      * gives the current name, and <domain>_from_name still reads an old one (a save, a log). */
     for (size_t i = 0; i < c->m->entries.count; i++) {
         const entry *e = &c->m->entries.items[i];
         for (uint32_t a = 0; shown(c, e) && a < e->renamed_count; a++)
-            if (manifest_alias_named(e, &e->renamed_from[a]))
-                t->values[k] = e->value, t->names[k] = e->renamed_from[a].name, t->name_lens[k] = e->renamed_from[a].name_len,
-                k++;
+            if (manifest_alias_named(e, &e->renamed_from[a])) {
+                const entry_alias *alias = &e->renamed_from[a];
+                t->values[k] = e->value, t->names[k] = alias->name, t->name_lens[k] = alias->name_len;
+                t->name_hashes[k++] = fnv1a_folded(alias->name, alias->name_len);
+            }
     }
 }
 
@@ -231,6 +236,7 @@ static void lookup_set_free(lookup_set *t)
     free(t->values);
     free(t->names);
     free(t->name_lens);
+    free(t->name_hashes);
     free(t->table);
 }
 
@@ -320,7 +326,7 @@ static void emit_from_name_lookup(header_ctx *c, lookup_set *t)
     uint32_t mask = t->mask, *table = t->table;
     memset(table, 0, slots * sizeof *table);
     for (size_t i = 0; i < t->n; i++) {
-        uint32_t s = fnv1a_folded(t->names[i], t->name_lens[i]) & mask;
+        uint32_t s = t->name_hashes[i] & mask;
         while (table[s]) s = (s + 1) & mask;
         table[s] = (uint32_t)i + 1;
     }

@@ -994,7 +994,7 @@ static bool assign_identities(gen_run_ctx *c)
     bool ok = true;
     for (size_t i = 0; i < c->count; i++) {
         domain_job *job = &c->jobs[i];
-        if (!identity_assign(job->d, &job->m, job->manifest_path, &job->summary)) {
+        if (!identity_assign(job->d, &job->m, job->manifest_path, c->opt->jobs, &job->summary)) {
             if (!job->summary.input_errors)
                 diag_note(loc_file(job->manifest_path),
                           "nothing was written: fix or restore the manifest (it is the identity store of %s)", job->d->name);

@@ -28,8 +28,10 @@ typedef struct identity_summary {
  * ("Elixir <- Potion") gives the old entry its new key and name and records the old ones,
  * undeclared entries are tombstoned, a key declared twice is warned about and counted once.
  * Checks the manifest first (as identity_check) and returns false, changing nothing, if it is
- * inconsistent; returns false with summary->input_errors set after refusing a declaration. */
-bool identity_assign(const domain *d, manifest *m, const char *manifest_path, identity_summary *summary);
+ * inconsistent; returns false with summary->input_errors set after refusing a declaration. A big
+ * domain's keys are made and hashed on up to `jobs` threads (0: one per core); the result is the
+ * same for any job count. */
+bool identity_assign(const domain *d, manifest *m, const char *manifest_path, unsigned jobs, identity_summary *summary);
 void identity_summary_free(identity_summary *s);
 
 /* The build steps (headers, pack --build-step) follow the declarations; the manifest, which diff

@@ -27,6 +27,7 @@ typedef struct entry_alias {
 typedef struct entry {
     const char *key, *name, *scope;
     uint32_t key_len, name_len;
+    uint32_t name_hash; /* fnv1a_folded(name), set by identity_assign for every entry it leaves */
     /* The key the value was issued for (hashed from), when the key was rewritten since: an asset
      * entry of a manifest written before keys followed asset names, or a renamed identity entry.
      * NULL: the key itself. */

@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         d.lower_name = "fuzz";
         d.kind = m.kind;
         identity_summary s;
-        if (identity_assign(&d, &m, "fuzz.json", &s)) identity_summary_free(&s);
+        if (identity_assign(&d, &m, "fuzz.json", 1, &s)) identity_summary_free(&s);
         manifest_free(&m);
     }
     free(copy);
