@@ -1346,7 +1346,7 @@ int gen_run(const gen_options *opt, gen_result *result)
     c.warnings_before = diag_warning_count();
     clock_gettime(CLOCK_REALTIME_COARSE, &c.began);
     if (quick_up_to_date(opt, c.result)) return 0;
-    if (!model_load(opt->config_path ? opt->config_path : "threadlink.json", &c.p)) return 1;
+    if (!model_load(opt->config_path ? opt->config_path : "threadlink.json", opt->jobs, &c.p)) return 1;
     c.p.vault_images = opt->vault_images && opt->command == GEN_GENERATE;
     c.p.jobs = opt->jobs;
     c.p.content = opt->content;

@@ -96,9 +96,10 @@ typedef struct project {
     arena strings;
 } project;
 
-/* Loads the config, finds every source and lexes it. Reports every problem; false on any error
- * (the project is then freed). */
-bool model_load(const char *config_path, project *out);
+/* Loads the config, finds every source and lexes it (a domain's big injector files on up to
+ * `jobs` threads, 0: one per core; the model is the same for any job count). Reports every
+ * problem; false on any error (the project is then freed). */
+bool model_load(const char *config_path, unsigned jobs, project *out);
 void model_free(project *p);
 
 /* The identity key of a declaration, fold(scope) "." fold(name), into `out` (replacing it); an
