@@ -144,17 +144,29 @@ static const char digit_pairs[] = "000102030405060708091011121314151617181920212
                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                   "8081828384858687888990919293949596979899";
 
+/* Digits of v > 0: log10 from the bit length (1233/4096 ~ log10(2)), one comparison to correct. */
 static unsigned decimal_width32(uint32_t v)
 {
-    static const uint32_t powers[] = {10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u, 1000000000u};
-    unsigned n = 1;
-    while (n < 10 && v >= powers[n - 1]) n++;
-    return n;
+    static const uint32_t powers[] = {1u,      10u,      100u,      1000u,      10000u,
+                                      100000u, 1000000u, 10000000u, 100000000u, 1000000000u};
+#if defined(__GNUC__)
+    unsigned bits = 32u - (unsigned)__builtin_clz(v | 1u);
+#else
+    unsigned bits = 1;
+    while (bits < 32 && (v >> bits)) bits++;
+#endif
+    unsigned t = (bits * 1233u) >> 12;
+    return t + (v >= powers[t]);
 }
 
-/* The emitters' numbers are 32-bit (values, indexes, offsets): 32-bit arithmetic for those. */
+/* The emitters' numbers are 32-bit (values, indexes, offsets): 32-bit arithmetic for those. Most
+ * of a slot table's numbers are single digits. */
 static char *put_decimal32(char *p, uint32_t v)
 {
+    if (v < 10) {
+        *p = (char)('0' + v);
+        return p + 1;
+    }
     char *end = p + decimal_width32(v), *q = end;
     while (v >= 100) {
         uint32_t r = v % 100;

@@ -18,13 +18,19 @@ static bool word_needs_escape(uint64_t w)
     return ((below_space | is_quote | is_backslash) & highs) != 0;
 }
 
-/* The length of the prefix of s that needs no escape, 8 bytes at a time. */
+/* The length of the prefix of s that needs no escape, 8 bytes at a time (a string of 8 bytes or
+ * more ends with its last 8, overlapping what was checked: no byte-by-byte tail). */
 static size_t plain_prefix(const char *s, size_t n)
 {
     size_t i = 0;
-    for (uint64_t w; i + 8 <= n; i += 8) {
+    uint64_t w;
+    for (; i + 8 <= n; i += 8) {
         memcpy(&w, s + i, 8);
         if (word_needs_escape(w)) break;
+    }
+    if (i < n && n >= 8 && i + 8 > n) {
+        memcpy(&w, s + n - 8, 8);
+        if (!word_needs_escape(w)) return n;
     }
     while (i < n && !json_escaped((unsigned char)s[i])) i++;
     return i;

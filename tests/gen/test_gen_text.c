@@ -37,6 +37,10 @@ static void test_put_decimal_matches_printf(void **state)
                                      9999999999u, 10000000000u, 999999999999999999u, 1000000000000000000u,
                                      UINT64_MAX - 1, UINT64_MAX};
     for (size_t i = 0; i < sizeof edges / sizeof *edges; i++) expect_decimal(edges[i]);
+    for (uint64_t power = 10;; power *= 10) {
+        expect_decimal(power - 1), expect_decimal(power), expect_decimal(power + 1); /* every width's edges */
+        if (power > UINT64_MAX / 10) break;
+    }
     uint64_t x = 88172645463325252u;
     for (int i = 0; i < 200000; i++) {
         uint64_t r = next_random(&x);
