@@ -589,12 +589,10 @@ TLG_PREFETCHER void prefetch_declaration(const assign_ctx *c, size_t di, bool ne
     if (c->d->kind == KIND_IDENTITY) index_map_prefetch(&c->x.values, value_slot_hash(c->first_value[di]));
 }
 
-/* The entry of the declaration's own key, if the manifest has one (the key left in c->key). */
+/* The entry of the declaration's own key, if the manifest has one. */
 static uint32_t find_own_entry(assign_ctx *c, uint32_t di, uint32_t *key_hash)
 {
-    c->key.len = 0;
-    buf_put(&c->key, c->key_text[di], c->key_len[di]);
-    probe p = {c->m, c->key.data, c->key.len, 0, &c->x};
+    probe p = {c->m, c->key_text[di], c->key_len[di], 0, &c->x};
     *key_hash = c->key_hash[di];
     return index_map_find(&c->x.keys, *key_hash, eq_key, &p);
 }
@@ -898,7 +896,7 @@ static bool take_own_entry(assign_ctx *c, uint32_t di)
     }
     if (found != UINT32_MAX) return take_entry(c->d, c->m, di, found, c->sum), true;
     if (r) return false;
-    uint32_t to = find_old_key_hashed(c, c->key.data, c->key.len, hk);
+    uint32_t to = find_old_key_hashed(c, c->key_text[di], c->key_len[di], hk);
     if (to == UINT32_MAX) return false;
     const entry *e = &c->m->entries.items[to];
     rename_error(
@@ -906,6 +904,14 @@ static bool take_own_entry(assign_ctx *c, uint32_t di)
         "'%.*s' was renamed to '%s' (value %u), and its old key names no other entry: declare %s, or rename it back ('%.*s <- %s')",
         (int)dc->name_len, dc->name, e->name, e->value, e->name, (int)dc->name_len, dc->name, e->name);
     return true;
+}
+
+/* An asset declaration claims the entry issued to its C spelling, if one was. */
+static bool claim_own_spelling(assign_ctx *c, uint32_t di)
+{
+    c->key.len = 0;
+    buf_put(&c->key, c->key_text[di], c->key_len[di]);
+    return claim_spelling_entry(c->d, c->m, &c->x, di, &c->key, &c->spelled, c->sum, &c->upgraded);
 }
 
 /* The rule: a declaration takes the entry of its key (kept, or revived from a tombstone); a rename
@@ -920,12 +926,15 @@ static void match_declarations(assign_ctx *c)
     size_t n = d->decls.count;
     bool *taken = xcalloc(n ? n : 1, sizeof *taken);
     uint32_t hk;
-    for (size_t di = 0; d->asset_names && di < n; di++) {
+    /* Without old entries (a new domain) no declaration has an entry yet: the first two passes
+     * would find nothing. */
+    size_t with_entries = c->old_count ? n : 0;
+    for (size_t di = 0; d->asset_names && di < with_entries; di++) {
         prefetch_declaration(c, di + LOOKAHEAD, false);
         uint32_t found = find_own_entry(c, (uint32_t)di, &hk);
         if (found != UINT32_MAX) take_entry(d, c->m, (uint32_t)di, found, c->sum), taken[di] = true;
     }
-    for (size_t di = 0; di < n; di++) {
+    for (size_t di = 0; di < with_entries; di++) {
         prefetch_declaration(c, di + LOOKAHEAD, false);
         if (!taken[di]) taken[di] = take_own_entry(c, (uint32_t)di);
     }
@@ -936,8 +945,7 @@ static void match_declarations(assign_ctx *c)
         if (taken[di]) continue;
         uint32_t found = find_own_entry(c, (uint32_t)di, &hk);
         if (found != UINT32_MAX) take_entry(d, c->m, (uint32_t)di, found, c->sum);
-        else if (!d->asset_names ||
-                 !claim_spelling_entry(d, c->m, &c->x, (uint32_t)di, &c->key, &c->spelled, c->sum, &c->upgraded))
+        else if (!d->asset_names || !claim_own_spelling(c, (uint32_t)di))
             add_entry(c, (uint32_t)di, hk);
     }
     free(taken);
