@@ -147,8 +147,7 @@ static const char digit_pairs[] = "000102030405060708091011121314151617181920212
 /* Digits of v > 0: log10 from the bit length (1233/4096 ~ log10(2)), one comparison to correct. */
 static unsigned decimal_width32(uint32_t v)
 {
-    static const uint32_t powers[] = {1u,      10u,      100u,      1000u,      10000u,
-                                      100000u, 1000000u, 10000000u, 100000000u, 1000000000u};
+    static const uint32_t powers[] = {1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u, 1000000000u};
 #if defined(__GNUC__)
     unsigned bits = 32u - (unsigned)__builtin_clz(v | 1u);
 #else

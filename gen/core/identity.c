@@ -945,8 +945,7 @@ static void match_declarations(assign_ctx *c)
         if (taken[di]) continue;
         uint32_t found = find_own_entry(c, (uint32_t)di, &hk);
         if (found != UINT32_MAX) take_entry(d, c->m, (uint32_t)di, found, c->sum);
-        else if (!d->asset_names || !claim_own_spelling(c, (uint32_t)di))
-            add_entry(c, (uint32_t)di, hk);
+        else if (!d->asset_names || !claim_own_spelling(c, (uint32_t)di)) add_entry(c, (uint32_t)di, hk);
     }
     free(taken);
     for (size_t i = 0; i < c->old_count; i++) {
