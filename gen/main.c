@@ -46,6 +46,8 @@ static const char usage[] =
     "                           (repeatable); any output missing or extra is an error, nothing written\n"
     "  --outputs-file FILE      headers: the outputs the build declares, as --list-outputs prints them;\n"
     "                           rewritten when they change (the build then configures again)\n"
+    "  --jobs N, -j N           generate, headers, check, watch: threads that lex, hash and write a big\n"
+    "                           project (default: one per core); the outputs are the same for any N\n"
     "  --diagnostics-format F   gcc (default), msvc, json or github\n"
     "  --banner-without-version leave the version out of banners (golden tests)\n"
     "  --format FMT             diff: text (default), json, markdown or github\n"
@@ -96,6 +98,7 @@ static const args_option generate_option_table[] = {
     {"--depfile", true, OPT_DEPFILE}, {"--deptarget", true, OPT_DEPTARGET},
     {"--list-outputs", false, OPT_LIST_OUTPUTS}, {"--expect-outputs", true, OPT_EXPECT_OUTPUTS},
     {"--outputs-file", true, OPT_OUTPUTS_FILE},
+    {"--jobs", true, OPT_JOBS}, {"-j", true, OPT_JOBS},
     {NULL, false, 0},
 };
 
@@ -492,6 +495,12 @@ int main(int argc, char **argv)
             add_expected_outputs(v);
             break;
         case OPT_OUTPUTS_FILE: opt.outputs_file = v; break;
+        case OPT_JOBS: {
+            unsigned long n;
+            if ((rc = parse_count("--jobs", v, 1024, &n)) != 0) return rc;
+            opt.jobs = (unsigned)n;
+            break;
+        }
         case OPT_QUIET: opt.quiet = true; break;
         case OPT_BANNER_WITHOUT_VERSION: opt.banner_without_version = true; break;
         case OPT_HELP: fputs(usage, stdout); return 0;

@@ -539,21 +539,20 @@ enum { KEY_RANGE = 16384 };
 
 typedef struct key_ranges {
     assign_ctx *c;
-    arena *strings; /* per range: its keys, adopted by the manifest's strings afterwards */
+    arena *strings; /* per worker: its keys (worker 0's are the manifest's strings) */
 } key_ranges;
 
 static void hash_one_range(void *ctx, size_t item, unsigned worker)
 {
-    (void)worker;
     key_ranges *r = ctx;
     size_t n = r->c->d->decls.count, from = item * KEY_RANGE, to = n - from < KEY_RANGE ? n : from + KEY_RANGE;
     buf key = {0};
-    hash_key_range(r->c, from, to, &r->strings[item], &key);
+    hash_key_range(r->c, from, to, &r->strings[worker], &key);
     buf_free(&key);
 }
 
 /* Every declaration's key, key hash, first value and name hash, in one pass ahead of the lookups;
- * a big domain's on `jobs` threads, in ranges (each key is made once and kept in the manifest's
+ * a big domain's in ranges on `jobs` threads (each key is made once and kept in the manifest's
  * strings, where a new entry points at it). */
 static void hash_declaration_keys(assign_ctx *c, unsigned jobs)
 {
@@ -565,15 +564,18 @@ static void hash_declaration_keys(assign_ctx *c, unsigned jobs)
     c->name_hash = xmalloc(n * sizeof *c->name_hash);
     size_t ranges = (c->d->decls.count + KEY_RANGE - 1) / KEY_RANGE;
     if (!jobs) jobs = work_pool_cores();
-    if (ranges < 2 || jobs < 2) {
+    if (jobs > ranges) jobs = (unsigned)ranges;
+    if (jobs < 2) {
         hash_key_range(c, 0, c->d->decls.count, &c->m->strings, &c->key);
         return;
     }
-    key_ranges r = {c, xcalloc(ranges, sizeof *r.strings)};
-    work_pool *pool = work_pool_start(jobs < ranges ? jobs : (unsigned)ranges, ranges, hash_one_range, &r, NULL, 0);
+    key_ranges r = {c, xcalloc(jobs, sizeof *r.strings)};
+    r.strings[0] = c->m->strings;
+    work_pool *pool = work_pool_start(jobs, ranges, hash_one_range, &r, NULL, 0);
     for (size_t i = 0; i < ranges; i++) work_pool_wait(pool, i);
     work_pool_finish(pool);
-    for (size_t i = 0; i < ranges; i++) arena_adopt(&c->m->strings, &r.strings[i]);
+    c->m->strings = r.strings[0];
+    for (unsigned w = 1; w < jobs; w++) arena_adopt(&c->m->strings, &r.strings[w]);
     free(r.strings);
 }
 
