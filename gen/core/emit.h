@@ -6,6 +6,8 @@
 #include "core/model.h"
 #include "base/output.h"
 
+#include <string.h>
+
 typedef struct emit_options {
     bool banner_without_version; /* golden tests pin output across versions */
 } emit_options;
@@ -27,6 +29,31 @@ extern const char tlg_shell_custom_domain[];
  * directory): TLG_, the path upper-cased with every other byte than a letter, digit or '_' made
  * '_', then _INCLUDED. Two outputs may map to one guard: generate refuses that. */
 void emit_guard_name(buf *b, const char *output);
+
+/* A line per entry, hundreds of thousands in a big domain: each is written at a cursor after one
+ * reserve for its longest form, then closed (length and NUL) once. */
+static inline char *line_start(buf *b, size_t most)
+{
+    buf_reserve(b, most);
+    return b->data + b->len;
+}
+
+static inline void line_end(buf *b, char *end)
+{
+    b->len = (size_t)(end - b->data);
+    b->data[b->len] = 0;
+}
+
+static inline char *put_text(char *p, const char *s, size_t n)
+{
+    memcpy(p, s, n);
+    return p + n;
+}
+
+/* The longest JSON string of n bytes, quotes and escapes included. */
+static inline size_t json_string_room(size_t n) { return 6 * n + 2; }
+/* `n` bytes of `s` as a JSON string at p, which has json_string_room(n) bytes; returns the end. */
+char *put_json_string(char *p, const char *s, size_t n);
 
 /* Slot tables of the generated lookups; the generated C code computes the same. */
 static inline uint32_t emit_value_slot(uint32_t value, unsigned shift) { return (uint32_t)(value * 2654435761u) >> shift; }

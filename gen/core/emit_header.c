@@ -24,26 +24,6 @@ typedef struct header_ctx {
 
 static bool shown(const header_ctx *c, const entry *e) { return !e->tombstone || c->d->kind == KIND_IDENTITY; }
 
-/* A line per entry, hundreds of thousands in a big domain: each is written at a cursor after one
- * reserve for its longest form, then closed (length and NUL) once. */
-static char *line_start(buf *b, size_t most)
-{
-    buf_reserve(b, most);
-    return b->data + b->len;
-}
-
-static void line_end(buf *b, char *end)
-{
-    b->len = (size_t)(end - b->data);
-    b->data[b->len] = 0;
-}
-
-static char *put_text(char *p, const char *s, size_t n)
-{
-    memcpy(p, s, n);
-    return p + n;
-}
-
 /* The value as a C enumerator: its int reading, so that values above INT_MAX fit an int before
  * C23 without a warning (the manifest keeps the unsigned value). At most 17 characters. */
 static char *put_value_at(char *p, uint32_t v)

@@ -36,13 +36,11 @@ static size_t plain_prefix(const char *s, size_t n)
     return i;
 }
 
-void emit_json_string(buf *b, const char *s, size_t n)
+char *put_json_string(char *p, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
-    /* Keys and names almost never need escapes: room for the worst case, the plain prefix in one
-     * copy, then the rest byte by byte. */
-    buf_reserve(b, 6 * n + 2);
-    char *p = b->data + b->len;
+    /* Keys and names almost never need escapes: the plain prefix in one copy, then the rest byte
+     * by byte. */
     *p++ = '"';
     size_t plain = plain_prefix(s, n);
     memcpy(p, s, plain);
@@ -61,9 +59,10 @@ void emit_json_string(buf *b, const char *s, size_t n)
         }
     }
     *p++ = '"';
-    b->len = (size_t)(p - b->data);
-    b->data[b->len] = 0;
+    return p;
 }
+
+void emit_json_string(buf *b, const char *s, size_t n) { line_end(b, put_json_string(line_start(b, json_string_room(n)), s, n)); }
 
 /* A renamed entry's earlier keys and names, on its line: a rename is a one-line diff. */
 static void put_renames(buf *b, const entry *e)
@@ -79,36 +78,50 @@ static void put_renames(buf *b, const entry *e)
     buf_putc(b, ']');
 }
 
+/* An entry's line, written at a cursor after one reserve for its longest form (its strings all
+ * escaped, its numbers 10 digits); renames, rare, after it. */
+static void put_entry_line(buf *b, const domain *d, const entry *e, size_t scope_len, bool first)
+{
+    bool signature = e->signature && d->kind == KIND_ORDINAL;
+    size_t signature_len = signature ? strlen(e->signature) : 0;
+    size_t strings = e->key_len + (e->issued_key ? e->issued_key_len : 0) + e->name_len + scope_len + signature_len;
+    char *p = line_start(b, json_string_room(strings) + 8 + 200);
+    p = first ? put_text(p, "\n    {\"key\": ", 13) : put_text(p, ",\n    {\"key\": ", 14);
+    p = put_json_string(p, e->key, e->key_len);
+    if (e->issued_key) {
+        p = put_text(p, ", \"issued_key\": ", 16);
+        p = put_json_string(p, e->issued_key, e->issued_key_len);
+    }
+    p = put_text(p, ", \"name\": ", 10);
+    p = put_json_string(p, e->name, e->name_len);
+    p = put_text(p, ", \"scope\": ", 11);
+    p = put_json_string(p, e->scope, scope_len);
+    p = put_text(p, ", \"value\": ", 11);
+    p = put_decimal(p, e->value);
+    p = put_text(p, ", \"seed_offset\": ", 17);
+    p = put_decimal(p, e->seed_offset);
+    p = e->tombstone ? put_text(p, ", \"tombstone\": true", 19) : put_text(p, ", \"tombstone\": false", 20);
+    if (signature) {
+        p = put_text(p, ", \"signature\": ", 15);
+        p = put_json_string(p, e->signature, signature_len);
+    }
+    line_end(b, p);
+    if (e->renamed_count) put_renames(b, e);
+    buf_putc(b, '}');
+}
+
 void emit_manifest(out_file *o, const domain *d, const manifest *m)
 {
     buf *b = &o->chunk;
     buf_puts(b, "{\n  \"format\": 1,\n  \"domain\": ");
     emit_json_string(b, d->name, strlen(d->name));
     buf_printf(b, ",\n  \"kind\": \"%s\",\n  \"entries\": [", d->kind == KIND_ORDINAL ? "ordinal" : "identity");
+    const char *scope = NULL;
+    size_t scope_len = 0;
     for (size_t i = 0; i < m->entries.count; i++) {
         const entry *e = &m->entries.items[i];
-        b = &o->chunk;
-        buf_put(b, i ? ",\n    {\"key\": " : "\n    {\"key\": ", i ? 14 : 13);
-        emit_json_string(b, e->key, e->key_len);
-        if (e->issued_key) {
-            buf_puts(b, ", \"issued_key\": ");
-            emit_json_string(b, e->issued_key, e->issued_key_len);
-        }
-        buf_puts(b, ", \"name\": ");
-        emit_json_string(b, e->name, e->name_len);
-        buf_puts(b, ", \"scope\": ");
-        emit_json_string(b, e->scope, strlen(e->scope));
-        buf_puts(b, ", \"value\": ");
-        buf_put_u64(b, e->value);
-        buf_puts(b, ", \"seed_offset\": ");
-        buf_put_u64(b, e->seed_offset);
-        buf_puts(b, e->tombstone ? ", \"tombstone\": true" : ", \"tombstone\": false");
-        if (e->signature && d->kind == KIND_ORDINAL) {
-            buf_puts(b, ", \"signature\": ");
-            emit_json_string(b, e->signature, strlen(e->signature));
-        }
-        if (e->renamed_count) put_renames(b, e);
-        buf_putc(b, '}');
+        if (e->scope != scope) scope = e->scope, scope_len = strlen(scope); /* shared by the entries of a scope */
+        put_entry_line(&o->chunk, d, e, scope_len, i == 0);
         out_maybe_flush(o);
     }
     buf_puts(&o->chunk, m->entries.count ? "\n  ]\n}\n" : "]\n}\n");
