@@ -140,43 +140,9 @@ void buf_printf(buf *b, const char *fmt, ...)
 }
 
 /* Two digits a step: the emitters print millions of numbers. */
-static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+const char tlg_digit_pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                   "8081828384858687888990919293949596979899";
-
-/* Digits of v > 0: log10 from the bit length (1233/4096 ~ log10(2)), one comparison to correct. */
-static unsigned decimal_width32(uint32_t v)
-{
-    static const uint32_t powers[] = {1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u, 1000000000u};
-#if defined(__GNUC__)
-    unsigned bits = 32u - (unsigned)__builtin_clz(v | 1u);
-#else
-    unsigned bits = 1;
-    while (bits < 32 && (v >> bits)) bits++;
-#endif
-    unsigned t = (bits * 1233u) >> 12;
-    return t + (v >= powers[t]);
-}
-
-/* The emitters' numbers are 32-bit (values, indexes, offsets): 32-bit arithmetic for those. Most
- * of a slot table's numbers are single digits. */
-static char *put_decimal32(char *p, uint32_t v)
-{
-    if (v < 10) {
-        *p = (char)('0' + v);
-        return p + 1;
-    }
-    char *end = p + decimal_width32(v), *q = end;
-    while (v >= 100) {
-        uint32_t r = v % 100;
-        v /= 100;
-        q -= 2;
-        memcpy(q, digit_pairs + 2 * r, 2);
-    }
-    if (v >= 10) memcpy(q - 2, digit_pairs + 2 * v, 2);
-    else q[-1] = (char)('0' + v);
-    return end;
-}
 
 char *put_decimal(char *p, uint64_t v)
 {

@@ -60,6 +60,41 @@ void buf_put_u64(buf *b, uint64_t v);
 /* v in decimal at p, which has room for its digits (at most 20; 10 for a 32-bit v); returns the
  * end (no NUL written). */
 char *put_decimal(char *p, uint64_t v);
+
+/* put_decimal of a 32-bit number, inline: the emitters' numbers are 32-bit (values, indexes,
+ * offsets), and most of a slot table's are single digits. */
+extern const char tlg_digit_pairs[201];
+/* Digits of v > 0: log10 from the bit length (1233/4096 ~ log10(2)), one comparison to correct. */
+static inline unsigned decimal_width32(uint32_t v)
+{
+    static const uint32_t powers[] = {1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u, 1000000000u};
+#if defined(__GNUC__)
+    unsigned bits = 32u - (unsigned)__builtin_clz(v | 1u);
+#else
+    unsigned bits = 1;
+    while (bits < 32 && (v >> bits)) bits++;
+#endif
+    unsigned t = (bits * 1233u) >> 12;
+    return t + (v >= powers[t]);
+}
+
+static inline char *put_decimal32(char *p, uint32_t v)
+{
+    if (v < 10) {
+        *p = (char)('0' + v);
+        return p + 1;
+    }
+    char *end = p + decimal_width32(v), *q = end;
+    while (v >= 100) {
+        uint32_t r = v % 100;
+        v /= 100;
+        q -= 2;
+        memcpy(q, tlg_digit_pairs + 2 * r, 2);
+    }
+    if (v >= 10) memcpy(q - 2, tlg_digit_pairs + 2 * v, 2);
+    else q[-1] = (char)('0' + v);
+    return end;
+}
 void buf_put_i64(buf *b, int64_t v);
 const char *buf_cstr(buf *b);
 void buf_free(buf *b);

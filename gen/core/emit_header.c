@@ -28,10 +28,10 @@ static bool shown(const header_ctx *c, const entry *e) { return !e->tombstone ||
  * C23 without a warning (the manifest keeps the unsigned value). At most 17 characters. */
 static char *put_value_at(char *p, uint32_t v)
 {
-    if (v <= 0x7fffffffu) return put_decimal(p, v);
+    if (v <= 0x7fffffffu) return put_decimal32(p, v);
     if (v == 0x80000000u) return put_text(p, "(-2147483647 - 1)", 17);
     *p++ = '-';
-    return put_decimal(p, (uint64_t)(0x100000000ull - v));
+    return put_decimal32(p, (uint32_t)(0x100000000ull - v));
 }
 
 static void put_value(buf *b, uint32_t v) { line_end(b, put_value_at(line_start(b, 17), v)); }
@@ -149,7 +149,7 @@ static void put_u32_table(out_file *o, const uint32_t *v, size_t n)
         char *p = line_start(&o->chunk, 8 + 32 * 11 + 1);
         p = put_text(p, "        ", 8);
         for (size_t k = i; k < end; k++) {
-            p = put_decimal(p, v[k]);
+            p = put_decimal32(p, v[k]);
             *p++ = ',';
         }
         *p++ = '\n';

@@ -97,9 +97,9 @@ static void put_entry_line(buf *b, const domain *d, const entry *e, size_t scope
     p = put_text(p, ", \"scope\": ", 11);
     p = put_json_string(p, e->scope, scope_len);
     p = put_text(p, ", \"value\": ", 11);
-    p = put_decimal(p, e->value);
+    p = put_decimal32(p, e->value);
     p = put_text(p, ", \"seed_offset\": ", 17);
-    p = put_decimal(p, e->seed_offset);
+    p = put_decimal32(p, e->seed_offset);
     p = e->tombstone ? put_text(p, ", \"tombstone\": true", 19) : put_text(p, ", \"tombstone\": false", 20);
     if (signature) {
         p = put_text(p, ", \"signature\": ", 15);
