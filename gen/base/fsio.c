@@ -86,22 +86,24 @@ int fs_open_input_at(int dir_fd, const char *name, const char *path, fs_input ki
 }
 
 /* The whole input open as `fd` (closed here), as fs_read_input reads it. */
+/* Appends the file's bytes to out (after out->len) and a NUL. */
 static bool read_whole(int fd, uint64_t size, const char *path, fs_input kind, buf *out)
 {
     /* Sized from fstat: a file is read in one call into a buffer of its size (no doubling to
      * 64 KiB + len, which made glibc mmap and munmap a fresh block for every small input). Reading
      * stops once the stat size was read; a file that reports 0 bytes (procfs and the like) or that
      * comes up short is read on until EOF. */
-    size_t expect = (size_t)size;
+    size_t expect = (size_t)size, start = out->len;
     buf_reserve(out, expect + 1);
     for (;;) {
-        if (expect && out->len == expect) break;
+        if (expect && out->len - start == expect) break;
         if (out->cap - out->len - 1 == 0) buf_reserve(out, 65536);
         ssize_t n = read(fd, out->data + out->len, out->cap - out->len - 1);
         if (n < 0) {
             if (errno == EINTR) continue;
             int e = errno;
             close(fd);
+            out->len = start;
             refuse(path, kind, e, 0, 0);
             return false;
         }
@@ -116,6 +118,11 @@ static bool read_whole(int fd, uint64_t size, const char *path, fs_input kind, b
 bool fs_read_input(const char *path, fs_input kind, buf *out)
 {
     out->len = 0;
+    return fs_append_input(path, kind, out);
+}
+
+bool fs_append_input(const char *path, fs_input kind, buf *out)
+{
     struct stat st;
     int fd = fs_open_input(path, kind, &st);
     return fd >= 0 && read_whole(fd, (uint64_t)st.st_size, path, kind, out);

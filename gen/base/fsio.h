@@ -30,6 +30,8 @@ int fs_open_input(const char *path, fs_input kind, struct stat *st);
 /* Reads a whole input through fs_open_input and appends a NUL sentinel (data[len] == 0). false if
  * it cannot be read (errno as for fs_open_input; ENOENT for a missing file). */
 bool fs_read_input(const char *path, fs_input kind, buf *out);
+/* The same, appending after out->len (many inputs in one buffer; out->len stays on failure). */
+bool fs_append_input(const char *path, fs_input kind, buf *out);
 /* The same for the entry `name` of the directory open as `dir_fd` (`path` names it in messages),
  * never through a link: a link there is refused (ELOOP). */
 int fs_open_input_at(int dir_fd, const char *name, const char *path, fs_input kind, struct stat *st);
