@@ -104,7 +104,8 @@ static bool eq_value(const void *ctx, uint32_t i)
 bool identity_reserved_member(const domain *d, const char *name, size_t len)
 {
     /* The sentinel, and, when a domain is spelled in lowercase so that its enumerators and its
-     * helper functions share one prefix, the helpers' suffixes. */
+     * helper functions share one prefix, the helpers' suffixes (none of other lengths). */
+    if (len != 4 && len != 6 && len != 7 && len != 9) return false;
     if (d->reserve_zero && ascii_ieq(name, len, "None", 4)) return true;
     if (strcmp(d->c_name, d->lower_name) != 0) return false;
     return ascii_ieq(name, len, "name", 4) || ascii_ieq(name, len, "from_name", 9) || ascii_ieq(name, len, "_names", 6) ||

@@ -491,6 +491,23 @@ static void test_identity_rename_refusals(void **state)
     assert_non_null(strstr(f->summary.data, "  name collision: 'Potion' from Mod is named 'Mod_Potion' ('Potion' has the plain name)\n"));
 }
 
+/* A domain spelled in lowercase shares one prefix between its enumerators and its helpers:
+ * entries named like a helper (name, from_name) or like the sentinel are qualified by their
+ * scope; names of other lengths are never reserved. */
+static void test_identity_lowercase_domain_reserves_helper_names(void **state)
+{
+    fixture *f = *state;
+    fx_write("threadlink.json", "{\"domains\": [{\"name\": \"game.ids\", \"output\": \"ids.h\"}]}\n");
+    fx_write("injectors/game.ids.User.txt", "name\nfrom_name\nnames\nFine\n");
+    assert_int_equal(fx_generate(f), 0);
+    char *header = fx_read("generated/ids.h");
+    assert_non_null(strstr(header, "    game_ids_User_name = "));
+    assert_non_null(strstr(header, "    game_ids_User_from_name = "));
+    assert_non_null(strstr(header, "    game_ids_names = "));
+    assert_non_null(strstr(header, "    game_ids_Fine = "));
+    free(header);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
@@ -513,6 +530,7 @@ int main(void)
         T(test_identity_rename_twice_back_and_rescope),
         T(test_identity_rename_of_a_tombstone),
         T(test_identity_rename_refusals),
+        T(test_identity_lowercase_domain_reserves_helper_names),
     };
     return cmocka_run_group_tests_name("gen_identity", tests, NULL, NULL);
 }
