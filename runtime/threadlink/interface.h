@@ -98,7 +98,9 @@
      (its OnInteract subscription is removed, OnInteractableOutOfRange(id) published), then one
      it entered comes in range: it subscribes to OnInteract and OnInteractableDetected(id) is
      published. OnInteract is a single-provider event: a second interactable in range at once is
-     refused with an error (SECOND_INTERACTABLE) and stays out of range, as the seed throws.
+     refused with an error (SECOND_INTERACTABLE) and stays out of range, as the seed throws; so
+     is one whose subscription the registry refuses (OUT_OF_MEMORY; INVALID_ARGUMENT when the
+     registry's OnInteract is not the native event), events.h logging why.
    - tl_interface_interact publishes OnInteract: the interactable in range answers (its result
      in *answer); NOTHING_IN_RANGE when none does.
    - tl_interface_interactable_remove is its discard: in range, it leaves OnInteract and its
@@ -330,7 +332,8 @@ TL_API tl_interface_result tl_interface_interactable_add(tl_interface *ui,
 TL_API tl_interface_result tl_interface_interactable_remove(tl_interface *ui, uint32_t id);
 TL_API tl_interface_result tl_interface_interactable_move(tl_interface *ui, uint32_t id,
                                                           tl_fpv2 centre);
-/* OK, or the first refusal (SECOND_INTERACTABLE) met while the rest were still tested. */
+/* OK, or the first refusal (SECOND_INTERACTABLE, OUT_OF_MEMORY...) met while the rest were still
+   tested. */
 TL_API tl_interface_result tl_interface_detect(tl_interface *ui, tl_fpv2 position);
 TL_API tl_interface_result tl_interface_interact(tl_interface *ui, bool *answer);
 TL_API uint32_t tl_interface_in_range(const tl_interface *ui); /* 0: none */
@@ -865,17 +868,26 @@ static void tl__interface_leave(tl_interface *ui, tl__interface_interactable *it
                       tl_interface_id_fn, it->d.id);
 }
 
+/* What a refused OnInteract subscription means here: another provider (not an interactable) has
+   it, the registry is out of memory, or its OnInteract is not the native event. */
+static tl_interface_result tl__interface_from_events(tl_events_result r) {
+    if (r == TL_EVENTS_SECOND_PROVIDER) return TL_INTERFACE_SECOND_INTERACTABLE;
+    if (r == TL_EVENTS_OUT_OF_MEMORY) return TL_INTERFACE_OUT_OF_MEMORY;
+    return TL_INTERFACE_INVALID_ARGUMENT;
+}
+
 static tl_interface_result tl__interface_enter(tl_interface *ui, tl__interface_interactable *it) {
+    tl_events_result subscribed;
     uint32_t other = tl_interface_in_range(ui);
     if (other) {
         tl__interface_log(&ui->logger, TL_INTERFACE_LOG_SECOND_INTERACTABLE, (unsigned)it->d.id,
                           (unsigned)other, (unsigned)it->d.id);
         return TL_INTERFACE_SECOND_INTERACTABLE;
     }
-    if (tl_events_subscribe(ui->registry, ui->events.interact, TL_INTERFACE_SIG_INTERACT,
-                            TL_EVENTS_SINGLE_PROVIDER, TL_EVENTS_FN(tl__interface_on_interact),
-                            it) != TL_EVENTS_OK)
-        return TL_INTERFACE_SECOND_INTERACTABLE; /* another provider: events.h said so */
+    subscribed = tl_events_subscribe(ui->registry, ui->events.interact, TL_INTERFACE_SIG_INTERACT,
+                                     TL_EVENTS_SINGLE_PROVIDER,
+                                     TL_EVENTS_FN(tl__interface_on_interact), it);
+    if (subscribed != TL_EVENTS_OK) return tl__interface_from_events(subscribed); /* events.h logged it */
     it->in_range = true;
     TL_EVENTS_PUBLISH(ui->registry, ui->events.detected, TL_INTERFACE_SIG_ID, tl_interface_id_fn,
                       it->d.id);

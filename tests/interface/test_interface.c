@@ -14,9 +14,10 @@
 #include <cmocka.h>
 
 static long allocations;
+static int refuse_allocations; /* the allocator fails while set */
 static void *counting_malloc(size_t n) {
     allocations++;
-    return malloc(n);
+    return refuse_allocations ? NULL : malloc(n);
 }
 #define TL_MALLOC(size) counting_malloc(size)
 #define TL_FREE(ptr) free(ptr)
@@ -461,6 +462,32 @@ static void test_interface_second_interactable_refused(void **state) {
     assert_int_equal(tl_interface_in_range(x->ui), 0);
 }
 
+/* A subscription the registry refuses for another reason than a second provider is said as it
+   is: out of memory, or an OnInteract that is not the native event; the interactable stays out of
+   range and enters once it can. */
+static void test_interface_refused_subscription_says_why(void **state) {
+    h *x = (h *)*state;
+    static const tl_events_info other_table[24] = { [23] = { "OnInteract", TL_INTERFACE_SIG_ID, 0 } };
+    tl_events other;
+    chest c = { 0 };
+    add(x, 1, TL_INTERFACE_CIRCLE, 0, 0, 3, &c);
+    refuse_allocations = 1; /* the registry allocates OnInteract's listeners at its first subscription */
+    assert_int_equal(tl_interface_detect(x->ui, at(0, 0)), TL_INTERFACE_OUT_OF_MEMORY);
+    refuse_allocations = 0;
+    assert_int_equal(tl_interface_in_range(x->ui), 0);
+    assert_int_equal(x->n_detected, 0);
+    assert_int_equal(tl_interface_detect(x->ui, at(0, 0)), TL_INTERFACE_OK);
+    assert_int_equal(tl_interface_in_range(x->ui), 1);
+    assert_int_equal(tl_interface_detect(x->ui, at(100, 0)), TL_INTERFACE_OK);
+    /* The same interface over a registry whose event 23 takes another signature. */
+    assert_int_equal(tl_events_init_table(&other, 24, other_table, &x->logger), TL_EVENTS_OK);
+    x->ui->registry = &other;
+    assert_int_equal(tl_interface_detect(x->ui, at(0, 0)), TL_INTERFACE_INVALID_ARGUMENT);
+    assert_int_equal(tl_interface_in_range(x->ui), 0);
+    x->ui->registry = &x->reg;
+    tl_events_discard(&other);
+}
+
 static void test_interface_interactables_need_a_registry(void **state) {
     h *x = (h *)*state;
     tl_interface_desc desc;
@@ -548,6 +575,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_interface_confirm_may_change_the_stack, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_interactable_in_and_out_of_range, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_second_interactable_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_interface_refused_subscription_says_why, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_interactables_need_a_registry, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_allocates_nothing_after_create, setup, teardown),
         cmocka_unit_test(test_interface_native_events_match_the_file),
