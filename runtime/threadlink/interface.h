@@ -884,10 +884,11 @@ static tl_interface_result tl__interface_enter(tl_interface *ui, tl__interface_i
                           (unsigned)other, (unsigned)it->d.id);
         return TL_INTERFACE_SECOND_INTERACTABLE;
     }
-    subscribed = tl_events_subscribe(ui->registry, ui->events.interact, TL_INTERFACE_SIG_INTERACT,
-                                     TL_EVENTS_SINGLE_PROVIDER,
-                                     TL_EVENTS_FN(tl__interface_on_interact), it);
-    if (subscribed != TL_EVENTS_OK) return tl__interface_from_events(subscribed); /* events.h logged it */
+    subscribed =
+        tl_events_subscribe(ui->registry, ui->events.interact, TL_INTERFACE_SIG_INTERACT,
+                            TL_EVENTS_SINGLE_PROVIDER, TL_EVENTS_FN(tl__interface_on_interact), it);
+    if (subscribed != TL_EVENTS_OK)
+        return tl__interface_from_events(subscribed); /* events.h logged it */
     it->in_range = true;
     TL_EVENTS_PUBLISH(ui->registry, ui->events.detected, TL_INTERFACE_SIG_ID, tl_interface_id_fn,
                       it->d.id);
