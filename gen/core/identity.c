@@ -443,6 +443,11 @@ typedef struct assign_ctx {
     uint32_t *first_value;
     uint32_t *name_hash;
     uint32_t *rename_of; /* per declaration: its index in d->renames + 1, 0 for none (NULL: no renames) */
+    /* A big domain's keys hashed in ranges on other threads while the matching goes on (NULL:
+     * all hashed): the ranges waited for so far, and each worker's arena for its keys. */
+    struct work_pool *hashing;
+    size_t ranges_ready;
+    struct key_ranges *ranges;
 } assign_ctx;
 
 /* Every old entry starts unclaimed; ordinals continue after the highest issued. */
@@ -540,7 +545,8 @@ enum { KEY_RANGE = 16384 };
 
 typedef struct key_ranges {
     assign_ctx *c;
-    arena *strings; /* per worker: its keys (worker 0's are the manifest's strings) */
+    arena *strings; /* per worker: its keys, adopted by the manifest's strings at the end */
+    unsigned jobs;
 } key_ranges;
 
 static void hash_one_range(void *ctx, size_t item, unsigned worker)
@@ -552,9 +558,9 @@ static void hash_one_range(void *ctx, size_t item, unsigned worker)
     buf_free(&key);
 }
 
-/* Every declaration's key, key hash, first value and name hash, in one pass ahead of the lookups;
- * a big domain's in ranges on `jobs` threads (each key is made once and kept in the manifest's
- * strings, where a new entry points at it). */
+/* Every declaration's key, key hash, first value and name hash, ahead of the lookups (each key is
+ * made once and kept in the manifest's strings, where a new entry points at it). A big domain's
+ * are made in ranges on `jobs` threads, from now on: keys_ready says when a range is done. */
 static void hash_declaration_keys(assign_ctx *c, unsigned jobs)
 {
     size_t n = c->d->decls.count ? c->d->decls.count : 1;
@@ -570,14 +576,30 @@ static void hash_declaration_keys(assign_ctx *c, unsigned jobs)
         hash_key_range(c, 0, c->d->decls.count, &c->m->strings, &c->key);
         return;
     }
-    key_ranges r = {c, xcalloc(jobs, sizeof *r.strings)};
-    r.strings[0] = c->m->strings;
-    work_pool *pool = work_pool_start(jobs, ranges, hash_one_range, &r, NULL, 0);
-    for (size_t i = 0; i < ranges; i++) work_pool_wait(pool, i);
-    work_pool_finish(pool);
-    c->m->strings = r.strings[0];
-    for (unsigned w = 1; w < jobs; w++) arena_adopt(&c->m->strings, &r.strings[w]);
-    free(r.strings);
+    /* Every worker has an arena of its own, the calling one too: it adds entries to the
+     * manifest's strings while it waits. */
+    c->ranges = xmalloc(sizeof *c->ranges);
+    *c->ranges = (key_ranges){c, xcalloc(jobs, sizeof *c->ranges->strings), jobs};
+    c->hashing = work_pool_start(jobs, ranges, hash_one_range, c->ranges, NULL, 0);
+}
+
+/* Declarations below `upto` have their keys and hashes (the ranges holding them are done). */
+static void keys_ready(assign_ctx *c, size_t upto)
+{
+    while (c->hashing && c->ranges_ready * KEY_RANGE < upto) work_pool_wait(c->hashing, c->ranges_ready++);
+}
+
+/* Every declaration has its keys; their strings join the manifest's. */
+static void keys_finish(assign_ctx *c)
+{
+    if (!c->hashing) return;
+    keys_ready(c, c->d->decls.count);
+    work_pool_finish(c->hashing);
+    c->hashing = NULL;
+    for (unsigned w = 0; w < c->ranges->jobs; w++) arena_adopt(&c->m->strings, &c->ranges->strings[w]);
+    free(c->ranges->strings);
+    free(c->ranges);
+    c->ranges = NULL;
 }
 
 /* The slots that declaration di's lookups probe, a few declarations before it gets there: its key,
@@ -944,6 +966,7 @@ static void match_declarations(assign_ctx *c)
     for (size_t i = 0; i < d->renames.count; i++)
         if (!taken[d->renames.items[i].decl]) apply_rename(c, &d->renames.items[i]), taken[d->renames.items[i].decl] = true;
     for (size_t di = 0; di < n; di++) {
+        keys_ready(c, di + LOOKAHEAD + 1 < n ? di + LOOKAHEAD + 1 : n); /* (a new domain's are still being made) */
         if (di + LOOKAHEAD < n && !taken[di + LOOKAHEAD]) prefetch_declaration(c, di + LOOKAHEAD, true);
         if (taken[di]) continue;
         uint32_t found = find_own_entry(c, (uint32_t)di, &hk);
@@ -1162,7 +1185,11 @@ bool identity_assign(const domain *d, manifest *m, const char *path, unsigned jo
     }
     assign_prepare(&c);
     hash_declaration_keys(&c, jobs);
+    /* Only a new domain without renames is matched while its keys are made: the other passes
+     * look any declaration up. */
+    if (c.old_count || d->renames.count) keys_finish(&c);
     if (prepare_renames(&c)) match_declarations(&c);
+    keys_finish(&c);
     if (sum->input_errors) {
         assign_free(&c);
         return false;
