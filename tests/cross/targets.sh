@@ -25,7 +25,7 @@ tl_cross_ready() {
   case ${1#*:} in
   wine) # Debian's wine64 package installs no command on the PATH.
     tl_cross_program=/usr/lib/wine/wine64
-    tl_cross_wine_prefix=$2/wineprefix
+    tl_cross_wine_prefix=$(tl_cross_wine_prefix_of "$2")
     tl_cross_run=tl_cross_wine
     tl_cross_exe=.exe ;;
   *)
@@ -53,17 +53,35 @@ tl_cross_ready() {
   return 0
 }
 
+# tl_cross_wine_prefix_of WORKDIR: the Wine prefix a script uses: TL_CROSS_WINE_PREFIX, which the
+# native build gives every test (tests/meson.build: one prefix for all of them, made once, as
+# making one writes 700 MB and takes about 9 s of CPU), else one in WORKDIR.
+tl_cross_wine_prefix_of() {
+  echo "${TL_CROSS_WINE_PREFIX:-$1/wineprefix}"
+}
+
 # tl_cross_wine_server PREFIX: starts PREFIX's Wine server, persistent until tl_cross_finish
 # stops it. Left to itself the server exits a few seconds after its last client, and a program
 # started in that moment fails in Wine, not in itself ("wine client error: recvmsg: Connection
 # reset by peer"): tests started one after another on a loaded machine met it. The prefix is
 # made here, its services started with no standard streams: they live as long as the server, and
 # would hold a test's output pipe open (a test that never ends) had a test's program started them.
+# Tests running at once share a prefix: each script (its PID) is noted as a user in PREFIX.users,
+# the first starts the server, the last stops it (PREFIX.lock orders them).
 tl_cross_wine_server() {
-  mkdir -p "$1"
-  WINEPREFIX=$1 /usr/lib/wine/wineserver -p </dev/null >/dev/null 2>&1 &&
-    WINEDEBUG=-all WINEPREFIX=$1 /usr/lib/wine/wine64 wineboot --init </dev/null >/dev/null 2>&1 ||
-    echo "note: the Wine server of $1 did not start"
+  mkdir -p "$1" "$1.users"
+  (
+    flock 9
+    : >"$1.users/$$"
+    # (9>&-: the server and its services must not hold the lock)
+    WINEPREFIX=$1 /usr/lib/wine/wineserver -p </dev/null >/dev/null 2>&1 9>&-
+    case $? in
+    0) WINEDEBUG=-all WINEPREFIX=$1 /usr/lib/wine/wine64 wineboot --init </dev/null >/dev/null 2>&1 9>&- ||
+         echo "note: the Wine server of $1 did not start" ;;
+    2) ;; # already running, for another script
+    *) echo "note: the Wine server of $1 did not start" ;;
+    esac
+  ) 9>"$1.lock"
 }
 
 # tl_cross_wine PROGRAM ARGS...: runs a Windows program under Wine (its state in the work
@@ -75,9 +93,22 @@ tl_cross_wine() {
   return "$(cat "$tl_cross_wine_prefix.status")"
 }
 
-# tl_cross_finish WORKDIR: stops the Wine server of WORKDIR's prefix, if one was started, before
-# the caller removes WORKDIR (it would otherwise write its registry into the removed prefix).
+# tl_cross_finish WORKDIR: this script no longer uses its Wine prefix (tl_cross_wine_prefix_of);
+# stops the prefix's server, if one was started and no other script that is still running uses
+# it, before the caller removes WORKDIR (it would otherwise write its registry into the removed
+# prefix).
 tl_cross_finish() {
-  [ -d "$1/wineprefix" ] && WINEPREFIX=$1/wineprefix /usr/lib/wine/wineserver -k 2>/dev/null
+  prefix=$(tl_cross_wine_prefix_of "$1")
+  [ -d "$prefix" ] || return 0
+  (
+    flock 9
+    rm -f "$prefix.users/$$"
+    for user in "$prefix.users"/*; do
+      [ -e "$user" ] || continue
+      kill -0 "${user##*/}" 2>/dev/null && exit 0
+      rm -f "$user" # a script that ended without finishing
+    done
+    WINEPREFIX=$prefix /usr/lib/wine/wineserver -k 2>/dev/null 9>&-
+  ) 9>"$prefix.lock"
   return 0
 }

@@ -13,7 +13,11 @@ fail() { echo "FAIL: $*"; exit 1; }
 command -v cmake >/dev/null 2>&1 || { echo "skip: cmake is not installed"; [ "${CI:-}" != true ]; exit $?; }
 
 prefix=$work/prefix
-cmake -S "$root" -B "$work/tl" -G Ninja -DCMAKE_INSTALL_PREFIX="$prefix" >"$work/log" 2>&1 || { cat "$work/log"; fail "configure"; }
+# The default build type (RelWithDebInfo, which CMakeLists.txt sets) with its flags at -O0 and
+# without -g: nothing here measures the code or reads debug information, and the generator
+# compiles in half the CPU time (61 -> 32 s for this whole test). NDEBUG as that type has it.
+cmake -S "$root" -B "$work/tl" -G Ninja -DCMAKE_INSTALL_PREFIX="$prefix" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O0 -DNDEBUG" \
+  >"$work/log" 2>&1 || { cat "$work/log"; fail "configure"; }
 cmake --build "$work/tl" >"$work/log" 2>&1 || { cat "$work/log"; fail "build"; }
 cmake --install "$work/tl" >"$work/log" 2>&1 || { cat "$work/log"; fail "install"; }
 for f in bin/threadlink-gen include/threadlink/threadlink.h lib/libthreadlink_runtime.a lib/pkgconfig/threadlink.pc \

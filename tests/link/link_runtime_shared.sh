@@ -59,7 +59,7 @@ if tl_cross_ready x86_64-w64-mingw32:wine "$work" >/dev/null 2>&1 ||
     fi
     if [ -x /usr/lib/wine/wine64 ]; then
       tl_cross_program=/usr/lib/wine/wine64
-      tl_cross_wine_prefix=$work/wineprefix
+      tl_cross_wine_prefix=${tl_cross_wine_prefix:-$work/wineprefix} # (tl_cross_ready's, when it ran)
       # Wine's first start makes its prefix: allow it a while, and skip the run if it cannot.
       if (cd "$work/win" && timeout 120 sh -c '. "$1"; tl_cross_program=$2; tl_cross_wine_prefix=$3
              tl_cross_wine cmd /c exit 0' sh "$root/tests/cross/targets.sh" "$tl_cross_program" \
