@@ -424,7 +424,9 @@ static void add_expected_outputs(const char *list)
     }
 }
 
-/* A pack lives for seconds at most: memory it frees is kept for its next allocations.
+/* A pack lives for seconds at most, a generate, headers, check or diff less: memory they free is
+ * kept for their next allocations (generate at 100,000 entries: 48 -> 45.5 ms, no munmap and its
+ * TLB flush on both cores per freed big block; 12 MB more peak memory).
  * glibc's defaults give every block over 128 KiB (growing to 32 MiB) its own mapping and hand
  * freed heap back to the system, so a pack's buffers come as fresh pages each time: a page fault
  * per 4 KiB and an unmapping per buffer, while the pool's threads run. Measured on one-file edits
@@ -435,6 +437,22 @@ static void keep_freed_memory(void)
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif
+}
+
+/* The options that belong together: 0, or the usage error's exit status. */
+static int check_generate_options(gen_options *opt, const char *cmd)
+{
+    if (opt->command != GEN_HEADERS &&
+        (opt->headers_dir || opt->strict || opt->list_outputs || opt->expect_outputs_given || opt->outputs_file))
+        return usage_error(
+            "-o, --strict, --list-outputs, --expect-outputs and --outputs-file belong to the headers command, not '%s'", cmd);
+    if (opt->list_outputs && (opt->depfile || opt->expect_outputs_given || opt->outputs_file))
+        return usage_error("--list-outputs writes nothing: it takes no --depfile, --expect-outputs or --outputs-file");
+    if (opt->expect_outputs_given && opt->outputs_file)
+        return usage_error("--expect-outputs and --outputs-file are two ways to declare the outputs: give one");
+    if (opt->list_outputs && !opt->headers_dir) opt->headers_dir = "."; /* the list is relative to it */
+    if (opt->command == GEN_HEADERS && !opt->headers_dir) return usage_error("headers needs -o DIR");
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -457,7 +475,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "diff") == 0) {
-        xmalloc_use_huge_pages(); /* two whole manifest sets, once */
+        xmalloc_use_huge_pages(), keep_freed_memory(); /* two whole manifest sets, once */
         return run_diff(argc, argv);
     }
     if (strcmp(cmd, "init") == 0) return run_init(argc, argv);
@@ -475,7 +493,7 @@ int main(int argc, char **argv)
         if (near) return usage_error("unknown command '%s' (did you mean '%s'?)", cmd, near);
         return usage_error("unknown command '%s'", cmd);
     }
-    if (!watching) xmalloc_use_huge_pages(); /* one run over a whole project (watch runs for hours) */
+    if (!watching) xmalloc_use_huge_pages(), keep_freed_memory(); /* one run over a whole project (watch runs for hours) */
 
     args_cursor args = {.argc = argc, .argv = argv, .next = 2, .options = generate_option_table, .what = "option"};
     for (int id, rc; (id = args_next(&args)) != ARGS_END;) {
@@ -509,16 +527,8 @@ int main(int argc, char **argv)
             break;
         }
     }
-    if (opt.command != GEN_HEADERS &&
-        (opt.headers_dir || opt.strict || opt.list_outputs || opt.expect_outputs_given || opt.outputs_file))
-        return usage_error(
-            "-o, --strict, --list-outputs, --expect-outputs and --outputs-file belong to the headers command, not '%s'", cmd);
-    if (opt.list_outputs && (opt.depfile || opt.expect_outputs_given || opt.outputs_file))
-        return usage_error("--list-outputs writes nothing: it takes no --depfile, --expect-outputs or --outputs-file");
-    if (opt.expect_outputs_given && opt.outputs_file)
-        return usage_error("--expect-outputs and --outputs-file are two ways to declare the outputs: give one");
-    if (opt.list_outputs && !opt.headers_dir) opt.headers_dir = "."; /* the list is relative to it */
-    if (opt.command == GEN_HEADERS && !opt.headers_dir) return usage_error("headers needs -o DIR");
+    int refused = check_generate_options(&opt, cmd);
+    if (refused) return refused;
     opt.expect_outputs = (const char *const *)expected_outputs.items;
     opt.expect_output_count = expected_outputs.count;
     /* -o and --depfile name paths as the caller sees them (a build system's working directory),

@@ -939,6 +939,23 @@ static bool claim_own_spelling(assign_ctx *c, uint32_t di)
     return claim_spelling_entry(c->d, c->m, &c->x, di, &c->key, &c->spelled, c->sum, &c->upgraded);
 }
 
+/* The last pass of match_declarations: each declaration not taken yet takes the entry of its key
+ * (a duplicate's), claims its spelling's (an asset) or is added. */
+static void match_the_rest(assign_ctx *c, const bool *taken)
+{
+    const domain *d = c->d;
+    size_t n = d->decls.count;
+    uint32_t hk;
+    for (size_t di = 0; di < n; di++) {
+        keys_ready(c, di + LOOKAHEAD + 1 < n ? di + LOOKAHEAD + 1 : n); /* (a new domain's are still being made) */
+        if (di + LOOKAHEAD < n && !taken[di + LOOKAHEAD]) prefetch_declaration(c, di + LOOKAHEAD, true);
+        if (taken[di]) continue;
+        uint32_t found = find_own_entry(c, (uint32_t)di, &hk);
+        if (found != UINT32_MAX) take_entry(d, c->m, (uint32_t)di, found, c->sum);
+        else if (!d->asset_names || !claim_own_spelling(c, (uint32_t)di)) add_entry(c, (uint32_t)di, hk);
+    }
+}
+
 /* The rule: a declaration takes the entry of its key (kept, or revived from a tombstone); a rename
  * takes its old entry; an asset may claim an entry issued to its C spelling before keys followed
  * asset names; anything else is added. Assets take the entries of their own keys first, so that an
@@ -965,14 +982,7 @@ static void match_declarations(assign_ctx *c)
     }
     for (size_t i = 0; i < d->renames.count; i++)
         if (!taken[d->renames.items[i].decl]) apply_rename(c, &d->renames.items[i]), taken[d->renames.items[i].decl] = true;
-    for (size_t di = 0; di < n; di++) {
-        keys_ready(c, di + LOOKAHEAD + 1 < n ? di + LOOKAHEAD + 1 : n); /* (a new domain's are still being made) */
-        if (di + LOOKAHEAD < n && !taken[di + LOOKAHEAD]) prefetch_declaration(c, di + LOOKAHEAD, true);
-        if (taken[di]) continue;
-        uint32_t found = find_own_entry(c, (uint32_t)di, &hk);
-        if (found != UINT32_MAX) take_entry(d, c->m, (uint32_t)di, found, c->sum);
-        else if (!d->asset_names || !claim_own_spelling(c, (uint32_t)di)) add_entry(c, (uint32_t)di, hk);
-    }
+    match_the_rest(c, taken);
     free(taken);
     for (size_t i = 0; i < c->old_count; i++) {
         entry *e = &c->m->entries.items[i];

@@ -53,11 +53,11 @@ tl_cross_ready() {
   return 0
 }
 
-# tl_cross_wine_prefix_of WORKDIR: the Wine prefix a script uses: TL_CROSS_WINE_PREFIX, which the
+# tl_cross_wine_prefix_of WORKDIR: the Wine prefix a script uses: THREADLINK_TEST_WINE_PREFIX, which the
 # native build gives every test (tests/meson.build: one prefix for all of them, made once, as
 # making one writes 700 MB and takes about 9 s of CPU), else one in WORKDIR.
 tl_cross_wine_prefix_of() {
-  echo "${TL_CROSS_WINE_PREFIX:-$1/wineprefix}"
+  echo "${THREADLINK_TEST_WINE_PREFIX:-$1/wineprefix}"
 }
 
 # tl_cross_wine_server PREFIX: starts PREFIX's Wine server, persistent until tl_cross_finish
