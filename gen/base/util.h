@@ -131,10 +131,9 @@ void arena_free(arena *a);
 #define vec_free(v) (free((v)->items), (v)->items = NULL, (v)->count = (v)->cap = 0)
 
 static inline char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c; }
-static inline bool ascii_is_word(unsigned char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
+/* [A-Za-z0-9_], by table: the lexer runs it over every byte of a name. */
+extern const bool ascii_word_bytes[256];
+static inline bool ascii_is_word(unsigned char c) { return ascii_word_bytes[c]; }
 bool ascii_ieq(const char *a, size_t alen, const char *b, size_t blen);
 /* `s` is longer than `suffix` and ends with it; *stem (if not NULL) gets the length before it. */
 bool str_has_suffix(const char *s, const char *suffix, size_t *stem);
