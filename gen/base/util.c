@@ -234,6 +234,14 @@ void arena_adopt(arena *into, arena *from)
     from->used = from->cap = 0;
 }
 
+arena *workers_arenas(unsigned workers) { return xcalloc(workers ? workers : 1, sizeof(arena)); }
+
+void arena_adopt_workers(arena *into, arena *workers, unsigned count)
+{
+    for (unsigned w = 0; w < count; w++) arena_adopt(into, &workers[w]);
+    free(workers);
+}
+
 void arena_free(arena *a)
 {
     arena_block *b = a->head;

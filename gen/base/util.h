@@ -115,6 +115,10 @@ char *arena_strndup(arena *a, const char *s, size_t n);
 /* Moves every block of `from` into `into` (strings made on another thread join the arena that
  * outlives them); `from` is left empty. */
 void arena_adopt(arena *into, arena *from);
+/* Threads of a work_pool each allocate from an arena of their own (workers_arenas(n): n empty
+ * arenas); at the end every one of them joins `into` and the array is freed. */
+arena *workers_arenas(unsigned workers);
+void arena_adopt_workers(arena *into, arena *workers, unsigned count);
 void arena_free(arena *a);
 
 /* Growable array of fixed-size elements: VEC(T) x; vec_push(&x) returns a slot. */

@@ -579,7 +579,7 @@ static void hash_declaration_keys(assign_ctx *c, unsigned jobs)
     /* Every worker has an arena of its own, the calling one too: it adds entries to the
      * manifest's strings while it waits. */
     c->ranges = xmalloc(sizeof *c->ranges);
-    *c->ranges = (key_ranges){c, xcalloc(jobs, sizeof *c->ranges->strings), jobs};
+    *c->ranges = (key_ranges){c, workers_arenas(jobs), jobs};
     c->hashing = work_pool_start(jobs, ranges, hash_one_range, c->ranges, NULL, 0);
 }
 
@@ -596,8 +596,7 @@ static void keys_finish(assign_ctx *c)
     keys_ready(c, c->d->decls.count);
     work_pool_finish(c->hashing);
     c->hashing = NULL;
-    for (unsigned w = 0; w < c->ranges->jobs; w++) arena_adopt(&c->m->strings, &c->ranges->strings[w]);
-    free(c->ranges->strings);
+    arena_adopt_workers(&c->m->strings, c->ranges->strings, c->ranges->jobs);
     free(c->ranges);
     c->ranges = NULL;
 }

@@ -246,7 +246,7 @@ static bool read_source(project *p, domain *d, const source *src_in, buf *texts,
 typedef struct lexing {
     const domain *d;
     lexed_file *files;
-    arena *strings; /* per worker; worker 0's is the project's */
+    arena *strings; /* per worker: joins the project's at the end */
 } lexing;
 
 static void lex_file(void *ctx, size_t item, unsigned worker)
@@ -321,9 +321,7 @@ static bool lex_sources(project *p, domain *d, source *sources, size_t count, un
     for (size_t i = 0; i < count; i++)
         if (!(files[i].read = read_source(p, d, &sources[i], &texts, &files[i]))) ok = false;
     unsigned jobs = place_files(p, d, &texts, files, count, max_jobs);
-    arena *strings = xcalloc(jobs, sizeof *strings);
-    strings[0] = p->strings;
-    lexing lx = {d, files, strings};
+    lexing lx = {d, files, workers_arenas(jobs)};
     work_pool *pool = work_pool_start(jobs, count, lex_file, &lx, NULL, 0);
     for (size_t i = 0; i < count; i++) {
         work_pool_wait(pool, i);
@@ -332,9 +330,7 @@ static bool lex_sources(project *p, domain *d, source *sources, size_t count, un
         if (files[i].read) merge_file(d, &files[i]);
     }
     work_pool_finish(pool);
-    p->strings = strings[0];
-    for (unsigned w = 1; w < jobs; w++) arena_adopt(&p->strings, &strings[w]);
-    free(strings);
+    arena_adopt_workers(&p->strings, lx.strings, jobs);
     free(files);
     buf_free(&texts);
     /* Event signatures are checked now, so that a bad one stops the run before anything is written. */
