@@ -115,6 +115,10 @@ char *arena_strndup(arena *a, const char *s, size_t n);
 /* Moves every block of `from` into `into` (strings made on another thread join the arena that
  * outlives them); `from` is left empty. */
 void arena_adopt(arena *into, arena *from);
+/* Threads of a work_pool each allocate from an arena of their own (workers_arenas(n): n empty
+ * arenas); at the end every one of them joins `into` and the array is freed. */
+arena *workers_arenas(unsigned workers);
+void arena_adopt_workers(arena *into, arena *workers, unsigned count);
 void arena_free(arena *a);
 
 /* Growable array of fixed-size elements: VEC(T) x; vec_push(&x) returns a slot. */
@@ -131,10 +135,9 @@ void arena_free(arena *a);
 #define vec_free(v) (free((v)->items), (v)->items = NULL, (v)->count = (v)->cap = 0)
 
 static inline char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c; }
-static inline bool ascii_is_word(unsigned char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
+/* [A-Za-z0-9_], by table: the lexer runs it over every byte of a name. */
+extern const bool ascii_word_bytes[256];
+static inline bool ascii_is_word(unsigned char c) { return ascii_word_bytes[c]; }
 bool ascii_ieq(const char *a, size_t alen, const char *b, size_t blen);
 /* `s` is longer than `suffix` and ends with it; *stem (if not NULL) gets the length before it. */
 bool str_has_suffix(const char *s, const char *suffix, size_t *stem);

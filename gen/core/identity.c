@@ -433,6 +433,7 @@ typedef struct assign_ctx {
     uint32_t next_ordinal;
     buf collisions, name_buf, key, spelled, rewritten, upgraded, signatures, pairs, renamed;
     size_t spelling_cursor;
+    const char *scope_of_source, *interned_scope; /* the last scope add_entry interned */
     /* Per declaration, made and hashed once in a pass ahead of the lookups (which look each key up
      * twice and are prefetched ahead): its key (in the manifest's strings: a new entry keeps it),
      * the key's model_hash, (identity) its first value, and its plain name's hash in the names
@@ -500,27 +501,29 @@ static void add_entry(assign_ctx *c, uint32_t di, uint32_t key_hash)
 {
     const domain *d = c->d;
     manifest *m = c->m;
-    entry ne = {0};
-    ne.key = c->key_text[di];
-    ne.key_len = c->key_len[di];
-    ne.scope = intern_scope(m, model_scope(d, &d->decls.items[di]));
-    ne.decl = di;
-    ne.change = CHANGE_ADDED;
+    const char *source_scope = model_scope(d, &d->decls.items[di]);
+    if (source_scope != c->scope_of_source) /* a source's declarations come one after another */
+        c->scope_of_source = source_scope, c->interned_scope = intern_scope(m, source_scope);
     uint32_t name_hash = choose_member_name(d, m, &c->x, di, c->name_hash[di], &c->name_buf, &c->collisions, c->sum);
     const char *as_written = spelling_of(d, di, &c->spelling_cursor);
     if (as_written)
         list_add(&c->rewritten, &c->sum->rewritten, "%s \"%s\" -> %.*s", c->sum->rewritten ? "," : "", as_written,
                  (int)c->name_buf.len, c->name_buf.data);
-    ne.name = arena_strndup(&m->strings, c->name_buf.data, c->name_buf.len);
-    ne.name_len = (uint32_t)c->name_buf.len;
-    ne.name_hash = name_hash;
-    if (d->kind == KIND_ORDINAL) ne.value = c->next_ordinal++;
-    else issue_hash_value(c, &ne, c->first_value[di]);
     uint32_t index = (uint32_t)m->entries.count;
-    *vec_push(&m->entries) = ne;
+    entry *ne = vec_push(&m->entries); /* (in place: assign_prepare made room for every declaration) */
+    *ne = (entry){.key = c->key_text[di],
+                  .key_len = c->key_len[di],
+                  .scope = c->interned_scope,
+                  .decl = di,
+                  .change = CHANGE_ADDED,
+                  .name = arena_strndup(&m->strings, c->name_buf.data, c->name_buf.len),
+                  .name_len = (uint32_t)c->name_buf.len,
+                  .name_hash = name_hash};
+    if (d->kind == KIND_ORDINAL) ne->value = c->next_ordinal++;
+    else issue_hash_value(c, ne, c->first_value[di]);
     index_map_insert(&c->x.keys, key_hash, index);
     index_map_insert(&c->x.names, name_hash, index);
-    index_map_insert(&c->x.values, value_slot_hash(ne.value), index);
+    index_map_insert(&c->x.values, value_slot_hash(ne->value), index);
     c->sum->added++;
 }
 
@@ -579,7 +582,7 @@ static void hash_declaration_keys(assign_ctx *c, unsigned jobs)
     /* Every worker has an arena of its own, the calling one too: it adds entries to the
      * manifest's strings while it waits. */
     c->ranges = xmalloc(sizeof *c->ranges);
-    *c->ranges = (key_ranges){c, xcalloc(jobs, sizeof *c->ranges->strings), jobs};
+    *c->ranges = (key_ranges){c, workers_arenas(jobs), jobs};
     c->hashing = work_pool_start(jobs, ranges, hash_one_range, c->ranges, NULL, 0);
 }
 
@@ -596,8 +599,7 @@ static void keys_finish(assign_ctx *c)
     keys_ready(c, c->d->decls.count);
     work_pool_finish(c->hashing);
     c->hashing = NULL;
-    for (unsigned w = 0; w < c->ranges->jobs; w++) arena_adopt(&c->m->strings, &c->ranges->strings[w]);
-    free(c->ranges->strings);
+    arena_adopt_workers(&c->m->strings, c->ranges->strings, c->ranges->jobs);
     free(c->ranges);
     c->ranges = NULL;
 }

@@ -125,6 +125,13 @@ static bool scan_name(const line_state *s, const unsigned char *start, bool stop
     n->start = n->spelled_end = start;
     for (;;) {
         const unsigned char *tok = p;
+        if (p < s->limit && ascii_is_word(*p)) { /* next_cp's CP_WORD_RUN, without its UTF-8 automaton */
+            while (++p < s->limit && ascii_is_word(*p)) {}
+            buf_put(&n->name, tok, (size_t)(p - tok));
+            n->trimmed = n->name.len;
+            n->spelled_end = p;
+            continue;
+        }
         cp_class c = next_cp(&p, s->limit);
         n->stop = tok;
         if (c == CP_NEWLINE || c == CP_END) return n->end = END_LINE, true;
@@ -140,8 +147,7 @@ static bool scan_name(const line_state *s, const unsigned char *start, bool stop
             buf_putc(&n->name, '_');
             continue;
         }
-        if (c == CP_WORD_RUN) buf_put(&n->name, tok, (size_t)(p - tok));
-        else buf_putc(&n->name, '_'); /* a non-ASCII letter, '(' without signatures, any other */
+        buf_putc(&n->name, '_'); /* a non-ASCII letter, '(' without signatures, any other */
         n->trimmed = n->name.len;
         n->spelled_end = p;
     }

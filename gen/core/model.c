@@ -246,7 +246,7 @@ static bool read_source(project *p, domain *d, const source *src_in, buf *texts,
 typedef struct lexing {
     const domain *d;
     lexed_file *files;
-    arena *strings; /* per worker; worker 0's is the project's */
+    arena *strings; /* per worker: joins the project's at the end */
 } lexing;
 
 static void lex_file(void *ctx, size_t item, unsigned worker)
@@ -285,9 +285,17 @@ static void merge_file(domain *d, lexed_file *f)
  * 256 KiB take ~1.5 ms to lex). */
 enum { LEX_SIDE_BY_SIDE = 256 << 10 };
 
-/* Gives each read file its text and its room in the domain's declarations, and hashes the texts
- * in file order; returns how many threads to lex with. */
-static unsigned place_files(project *p, domain *d, const buf *texts, lexed_file *files, size_t count, unsigned jobs)
+/* The read files' texts into the project's input hash (the stamp's), in file order. */
+static void hash_texts(project *p, const domain *d, const lexed_file *files, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (files[i].read)
+            hasher_add_file(p->input_hash, d->sources.items[files[i].source].path, files[i].text, files[i].text_len);
+}
+
+/* Gives each read file its text and its room in the domain's declarations; returns how many
+ * threads to lex with. */
+static unsigned place_files(domain *d, const buf *texts, lexed_file *files, size_t count, unsigned jobs)
 {
     size_t room = 0, bytes = 0, offset = d->decls.count;
     for (size_t i = 0; i < count; i++) {
@@ -295,7 +303,6 @@ static unsigned place_files(project *p, domain *d, const buf *texts, lexed_file 
         files[i].text = texts->data + files[i].text_at;
         files[i].lines = count_lines(files[i].text, files[i].text_len);
         room += files[i].lines;
-        hasher_add_file(p->input_hash, d->sources.items[files[i].source].path, files[i].text, files[i].text_len);
     }
     if (d->decls.cap < d->decls.count + room) {
         d->decls.cap = d->decls.count + room;
@@ -320,10 +327,9 @@ static bool lex_sources(project *p, domain *d, source *sources, size_t count, un
     buf texts = {0}; /* every file's, one after the other: a big project's on few huge pages */
     for (size_t i = 0; i < count; i++)
         if (!(files[i].read = read_source(p, d, &sources[i], &texts, &files[i]))) ok = false;
-    unsigned jobs = place_files(p, d, &texts, files, count, max_jobs);
-    arena *strings = xcalloc(jobs, sizeof *strings);
-    strings[0] = p->strings;
-    lexing lx = {d, files, strings};
+    unsigned jobs = place_files(d, &texts, files, count, max_jobs);
+    hash_texts(p, d, files, count);
+    lexing lx = {d, files, workers_arenas(jobs)};
     work_pool *pool = work_pool_start(jobs, count, lex_file, &lx, NULL, 0);
     for (size_t i = 0; i < count; i++) {
         work_pool_wait(pool, i);
@@ -332,9 +338,7 @@ static bool lex_sources(project *p, domain *d, source *sources, size_t count, un
         if (files[i].read) merge_file(d, &files[i]);
     }
     work_pool_finish(pool);
-    p->strings = strings[0];
-    for (unsigned w = 1; w < jobs; w++) arena_adopt(&p->strings, &strings[w]);
-    free(strings);
+    arena_adopt_workers(&p->strings, lx.strings, jobs);
     free(files);
     buf_free(&texts);
     /* Event signatures are checked now, so that a bad one stops the run before anything is written. */

@@ -1134,12 +1134,14 @@ static tl_save_result tl__save_read_slot(tl_save_store *s, void *f, uint64_t siz
 /* Loads slot k of a save and checks every file's hash. *exists: the file is there (a missing one
    was never written, and one whose header holds no generation was undone: TL_SAVE_NOT_FOUND; an
    empty one was truncated: TL_SAVE_CORRUPT). *number: its generation number when its header and
-   manifest verify, good files or not; else 0. */
+   manifest verify, good files or not; else 0. *failed_native: the backend's native error of the
+   operation that failed, 0 when none did. */
 static tl_save_result tl__save_load(tl_save_store *s, const char *save, int k, tl__save_manifest *m,
-                                    uint64_t *number, bool *exists, const char **why) {
+                                    uint64_t *number, bool *exists, const char **why,
+                                    int *failed_native) {
     void *f = NULL;
     uint64_t size = 0, hash;
-    int native = 0;
+    int native = 0, closing = 0;
     uint32_t i;
     tl_save_result code;
     tl_save_io_status st;
@@ -1150,6 +1152,7 @@ static tl_save_result tl__save_load(tl_save_store *s, const char *save, int k, t
     *why = st == TL_SAVE_IO_FOREIGN
                ? "not a regular file in a folder of the store (a link, a FIFO?)"
                : "cannot open it";
+    *failed_native = native;
     if (st != TL_SAVE_IO_OK) return tl__save_io_code(st);
     *why = "the slot is empty (truncated after it was written)";
     code = size ? tl__save_read_slot(s, f, size, m, why, &native) : TL_SAVE_CORRUPT;
@@ -1166,7 +1169,8 @@ static tl_save_result tl__save_load(tl_save_store *s, const char *save, int k, t
         }
     }
     if (code != TL_SAVE_OK) tl__save_manifest_free(m);
-    (void)s->io.close(s->io.user, f, &native);
+    *failed_native = code == TL_SAVE_OK ? 0 : native;
+    (void)s->io.close(s->io.user, f, &closing); /* (a read-only file: nothing to lose) */
     return code;
 }
 
@@ -1239,24 +1243,25 @@ static bool tl__save_unsure(tl_save_result code) {
 
 /* A slot the store could not read (an I/O error, no memory) is not a damaged one: the save cannot
    be read for now (logged), and nothing is cached, fallen back to or written over. */
-static tl_save_result tl__save_unread(tl_save_store *s, const char *save,
-                                      const tl_save_result code[2], tl__save_manifest m[2],
-                                      const char *const why[2]) {
+static tl__save_status tl__save_unread(tl_save_store *s, const char *save,
+                                       const tl_save_result code[2], tl__save_manifest m[2],
+                                       const char *const why[2], const int native[2]) {
     int k = tl__save_unsure(code[0]) ? 0 : 1;
     if (code[0] == TL_SAVE_OK) tl__save_manifest_free(&m[0]);
     if (code[1] == TL_SAVE_OK) tl__save_manifest_free(&m[1]);
     tl__save_log(&s->logger, TL_SAVE_LOG_DAMAGED, save,
                  "a slot cannot be read now (not taken as damage)", why[k]);
-    return code[k];
+    return tl__save_result(code[k], native[k]);
 }
 
 /* Finds the generation reads of a save return: the newer slot that verifies; when the other one
    is damaged and may be newer, the older one with a warning. *layout: what the folder holds (also
-   when the result is not TL_SAVE_OK). */
-static tl_save_result tl__save_resolve(tl_save_store *s, const char *save, tl__save_cached **out,
-                                       tl__save_layout *layout) {
+   when the result is not TL_SAVE_OK; the native error with TL_SAVE_IO). */
+static tl__save_status tl__save_resolve(tl_save_store *s, const char *save, tl__save_cached **out,
+                                        tl__save_layout *layout) {
     tl__save_manifest m[2];
     const char *why[2] = { "", "" };
+    int native[2];
     tl_save_result code[2];
     uint64_t number[2];
     int k, other;
@@ -1264,19 +1269,20 @@ static tl_save_result tl__save_resolve(tl_save_store *s, const char *save, tl__s
     *out = tl__save_cache_find(s, save);
     if (*out) {
         *layout = (*out)->layout;
-        return TL_SAVE_OK;
+        return tl__save_ok();
     }
     memset(layout, 0, sizeof *layout);
     for (k = 0; k < 2; k++) {
-        code[k] = tl__save_load(s, save, k, &m[k], &number[k], &layout->exists[k], &why[k]);
+        code[k] =
+            tl__save_load(s, save, k, &m[k], &number[k], &layout->exists[k], &why[k], &native[k]);
         if (number[k] && (!layout->seen || tl__save_newer(number[k], layout->seen)))
             layout->seen = number[k];
     }
     if (tl__save_unsure(code[0]) || tl__save_unsure(code[1]))
-        return tl__save_unread(s, save, code, m, why);
+        return tl__save_unread(s, save, code, m, why, native);
     k = tl__save_pick(code, m);
     layout->current = (int8_t)k;
-    if (k < 0) return tl__save_unreadable(s, save, code, why);
+    if (k < 0) return tl__save_result(tl__save_unreadable(s, save, code, why), 0);
     other = 1 - k;
     if (code[other] == TL_SAVE_OK) tl__save_manifest_free(&m[other]);
     /* damaged, and either its number is unknown or newer than the intact one's */
@@ -1286,9 +1292,9 @@ static tl_save_result tl__save_resolve(tl_save_store *s, const char *save, tl__s
         tl__save_log(&s->logger, TL_SAVE_LOG_FALLBACK, save, why[other],
                      (unsigned long long)m[k].generation);
     *out = tl__save_cache_put(s, save, layout, damaged_newer, &m[k]);
-    if (*out) return TL_SAVE_OK;
+    if (*out) return tl__save_ok();
     tl__save_log(&s->logger, TL_SAVE_LOG_OUT_OF_MEMORY, "the store's cache of saves");
-    return TL_SAVE_OUT_OF_MEMORY;
+    return tl__save_result(TL_SAVE_OUT_OF_MEMORY, 0);
 }
 
 /* --- POSIX backend --------------------------------------------------------------------------------- */
@@ -2045,7 +2051,7 @@ static tl__save_status tl__save_begin_status(tl_save_store *store, const char *s
     tl__save_slot *slot;
     tl__save_cached *cached;
     tl__save_layout layout;
-    tl_save_result code;
+    tl__save_status resolved;
     if (txn) memset(txn, 0, sizeof *txn);
     if (!store || !txn)
         return tl__save_refuse(store, "tl_save_begin", save_id, TL_SAVE_INVALID_ARGUMENT);
@@ -2053,9 +2059,10 @@ static tl__save_status tl__save_begin_status(tl_save_store *store, const char *s
         return tl__save_refuse(store, "tl_save_begin", save_id, TL_SAVE_INVALID_ID);
     if (tl__save_busy(store, save_id))
         return tl__save_refuse(store, "tl_save_begin", save_id, TL_SAVE_BUSY);
-    code = tl__save_resolve(store, save_id, &cached, &layout);
-    if (code == TL_SAVE_OUT_OF_MEMORY || code == TL_SAVE_IO || code == TL_SAVE_FOREIGN)
-        return tl__save_result(code, 0);
+    resolved = tl__save_resolve(store, save_id, &cached, &layout);
+    if (resolved.code == TL_SAVE_OUT_OF_MEMORY || resolved.code == TL_SAVE_IO ||
+        resolved.code == TL_SAVE_FOREIGN)
+        return resolved;
     slot = tl__save_slot_new(store);
     if (!slot) return tl__save_refuse(store, "tl_save_begin", save_id, TL_SAVE_OUT_OF_MEMORY);
     memcpy(slot->id, save_id, strlen(save_id) + 1);
@@ -2398,13 +2405,13 @@ static tl__save_status tl__save_find_file(tl_save_store *s, const char *call, co
                                           const char *file_id, tl__save_cached **cached,
                                           const tl__save_entry **entry) {
     tl__save_layout layout;
-    tl_save_result code;
+    tl__save_status resolved;
     if (!s) return tl__save_refuse(NULL, call, save_id, TL_SAVE_INVALID_ARGUMENT);
     if (!tl_save_id_valid(save_id)) return tl__save_refuse(s, call, save_id, TL_SAVE_INVALID_ID);
     if (!tl_save_id_valid(file_id)) return tl__save_refuse(s, call, file_id, TL_SAVE_INVALID_ID);
-    code = tl__save_resolve(s, save_id, cached, &layout);
-    if (code == TL_SAVE_NOT_FOUND) return tl__save_missing(s, call, save_id, NULL);
-    if (code != TL_SAVE_OK) return tl__save_result(code, 0); /* logged where met */
+    resolved = tl__save_resolve(s, save_id, cached, &layout);
+    if (resolved.code == TL_SAVE_NOT_FOUND) return tl__save_missing(s, call, save_id, NULL);
+    if (resolved.code != TL_SAVE_OK) return resolved; /* logged where met */
     *entry = tl__save_manifest_find(&(*cached)->manifest, file_id);
     return *entry ? tl__save_ok() : tl__save_missing(s, call, save_id, file_id);
 }
@@ -2496,15 +2503,16 @@ static tl__save_status tl__save_stat_status(tl_save_store *store, const char *sa
                                             tl_save_info *info) {
     tl__save_cached *cached;
     tl__save_layout layout;
-    tl_save_result code;
+    tl__save_status resolved;
     if (!store || !info)
         return tl__save_refuse(store, "tl_save_stat", save_id, TL_SAVE_INVALID_ARGUMENT);
     memset(info, 0, sizeof *info);
     if (!tl_save_id_valid(save_id))
         return tl__save_refuse(store, "tl_save_stat", save_id, TL_SAVE_INVALID_ID);
-    code = tl__save_resolve(store, save_id, &cached, &layout);
-    if (code == TL_SAVE_NOT_FOUND) return tl__save_missing(store, "tl_save_stat", save_id, NULL);
-    if (code != TL_SAVE_OK) return tl__save_result(code, 0); /* logged where met */
+    resolved = tl__save_resolve(store, save_id, &cached, &layout);
+    if (resolved.code == TL_SAVE_NOT_FOUND)
+        return tl__save_missing(store, "tl_save_stat", save_id, NULL);
+    if (resolved.code != TL_SAVE_OK) return resolved; /* logged where met */
     tl__save_fill_info(info, &cached->manifest);
     info->from_previous = cached->from_previous;
     memcpy(info->id, save_id, strlen(save_id) + 1);
@@ -2573,17 +2581,18 @@ static tl__save_status tl__save_delete_status(tl_save_store *store, const char *
     tl__save_layout layout;
     int native = 0;
     tl_save_io_status st;
-    tl_save_result code;
+    tl__save_status resolved;
     char trash[TL_SAVE_ID_MAX + 10];
     if (!store) return tl__save_refuse(NULL, "tl_save_delete", save_id, TL_SAVE_INVALID_ARGUMENT);
     if (!tl_save_id_valid(save_id))
         return tl__save_refuse(store, "tl_save_delete", save_id, TL_SAVE_INVALID_ID);
     if (tl__save_busy(store, save_id))
         return tl__save_refuse(store, "tl_save_delete", save_id, TL_SAVE_BUSY);
-    code = tl__save_resolve(store, save_id, &cached, &layout);
-    if (code == TL_SAVE_NOT_FOUND) return tl__save_missing(store, "tl_save_delete", save_id, NULL);
-    if (code == TL_SAVE_OUT_OF_MEMORY || code == TL_SAVE_FOREIGN)
-        return tl__save_result(code, 0); /* logged where met */
+    resolved = tl__save_resolve(store, save_id, &cached, &layout);
+    if (resolved.code == TL_SAVE_NOT_FOUND)
+        return tl__save_missing(store, "tl_save_delete", save_id, NULL);
+    if (resolved.code == TL_SAVE_OUT_OF_MEMORY || resolved.code == TL_SAVE_FOREIGN)
+        return resolved; /* logged where met */
     tl__save_cache_drop(store, save_id);
     memcpy(trash, ".deleted.", 9);
     memcpy(trash + 9, save_id, strlen(save_id) + 1);

@@ -377,6 +377,32 @@ static void test_save_crash_disk_full_keeps_old_generation(void **state) {
     memfs_free(&fs);
 }
 
+/* A read the backend fails (EIO at each of a stat's operations in turn): TL_SAVE_IO with the
+   backend's errno kept for tl_save_last_native_error (it was lost), and the save readable once
+   the disk is. */
+static void test_save_crash_read_error_keeps_native_error(void **state) {
+    memfs fs;
+    tl_save_info info;
+    int failed = 0;
+    (void)state;
+    setup(&fs, true);
+    for (long k = 1; k <= 16; k++) {
+        tl_save_store *store = open_store(&fs);
+        fs.fail_only = fs.ops + k;
+        tl_save_result r = tl_save_stat(store, "slot", &info);
+        fs.fail_only = -1;
+        if (r != TL_SAVE_OK) { /* (a failed close of a file read whole loses nothing) */
+            failed++;
+            assert_int_equal(r, TL_SAVE_IO);
+            assert_int_equal(tl_save_last_native_error(store), 5 /* EIO */);
+        }
+        assert_true(reads_as(store, "slot", &old_gen));
+        tl_save_store_close(store);
+    }
+    assert_true(failed >= 3); /* the slots' opens and reads */
+    memfs_free(&fs);
+}
+
 typedef struct log_count {
     int fallbacks, warnings;
 } log_count;
@@ -667,6 +693,7 @@ int main(void) {
         cmocka_unit_test(test_save_crash_delete_power_cut_at_every_operation),
         cmocka_unit_test(test_save_crash_committed_survives_power_cut),
         cmocka_unit_test(test_save_crash_disk_full_keeps_old_generation),
+        cmocka_unit_test(test_save_crash_read_error_keeps_native_error),
         cmocka_unit_test(test_save_crash_one_sync_per_commit),
         cmocka_unit_test(test_save_crash_steady_commit_survives_power_cut),
         cmocka_unit_test(test_save_crash_generation_counter_wraps),
