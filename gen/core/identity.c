@@ -422,6 +422,16 @@ static uint32_t choose_member_name(const domain *d, const manifest *m, identity_
     return hash;
 }
 
+/* A declaration's key and hashes, made once in a pass ahead of the lookups (which look each key
+ * up twice and are prefetched ahead), side by side: the matching reads them all. */
+typedef struct decl_keys {
+    const char *text;     /* the key (in the manifest's strings: a new entry keeps it) */
+    uint32_t len;         /* its length */
+    uint32_t hash;        /* its model_hash */
+    uint32_t first_value; /* (identity) its first value */
+    uint32_t name_hash;   /* the plain name's hash in the names index */
+} decl_keys;
+
 /* One pass of identity_assign: the domain, its manifest, the index over it and the summary's
  * text in the making. */
 typedef struct assign_ctx {
@@ -434,15 +444,7 @@ typedef struct assign_ctx {
     buf collisions, name_buf, key, spelled, rewritten, upgraded, signatures, pairs, renamed;
     size_t spelling_cursor;
     const char *scope_of_source, *interned_scope; /* the last scope add_entry interned */
-    /* Per declaration, made and hashed once in a pass ahead of the lookups (which look each key up
-     * twice and are prefetched ahead): its key (in the manifest's strings: a new entry keeps it),
-     * the key's model_hash, (identity) its first value, and its plain name's hash in the names
-     * index. */
-    const char **key_text;
-    uint32_t *key_len;
-    uint32_t *key_hash;
-    uint32_t *first_value;
-    uint32_t *name_hash;
+    decl_keys *keys;                              /* per declaration */
     uint32_t *rename_of; /* per declaration: its index in d->renames + 1, 0 for none (NULL: no renames) */
     /* A big domain's keys hashed in ranges on other threads while the matching goes on (NULL:
      * all hashed): the ranges waited for so far, and each worker's arena for its keys. */
@@ -504,15 +506,15 @@ static void add_entry(assign_ctx *c, uint32_t di, uint32_t key_hash)
     const char *source_scope = model_scope(d, &d->decls.items[di]);
     if (source_scope != c->scope_of_source) /* a source's declarations come one after another */
         c->scope_of_source = source_scope, c->interned_scope = intern_scope(m, source_scope);
-    uint32_t name_hash = choose_member_name(d, m, &c->x, di, c->name_hash[di], &c->name_buf, &c->collisions, c->sum);
+    uint32_t name_hash = choose_member_name(d, m, &c->x, di, c->keys[di].name_hash, &c->name_buf, &c->collisions, c->sum);
     const char *as_written = spelling_of(d, di, &c->spelling_cursor);
     if (as_written)
         list_add(&c->rewritten, &c->sum->rewritten, "%s \"%s\" -> %.*s", c->sum->rewritten ? "," : "", as_written,
                  (int)c->name_buf.len, c->name_buf.data);
     uint32_t index = (uint32_t)m->entries.count;
     entry *ne = vec_push(&m->entries); /* (in place: assign_prepare made room for every declaration) */
-    *ne = (entry){.key = c->key_text[di],
-                  .key_len = c->key_len[di],
+    *ne = (entry){.key = c->keys[di].text,
+                  .key_len = c->keys[di].len,
                   .scope = c->interned_scope,
                   .decl = di,
                   .change = CHANGE_ADDED,
@@ -520,7 +522,7 @@ static void add_entry(assign_ctx *c, uint32_t di, uint32_t key_hash)
                   .name_len = (uint32_t)c->name_buf.len,
                   .name_hash = name_hash};
     if (d->kind == KIND_ORDINAL) ne->value = c->next_ordinal++;
-    else issue_hash_value(c, ne, c->first_value[di]);
+    else issue_hash_value(c, ne, c->keys[di].first_value);
     index_map_insert(&c->x.keys, key_hash, index);
     index_map_insert(&c->x.names, name_hash, index);
     index_map_insert(&c->x.values, value_slot_hash(ne->value), index);
@@ -534,11 +536,9 @@ static void hash_key_range(assign_ctx *c, size_t from, size_t to, arena *strings
     for (size_t di = from; di < to; di++) {
         const decl *dc = &c->d->decls.items[di];
         model_key(c->d, dc, key);
-        c->key_text[di] = arena_strndup(strings, key->data, key->len);
-        c->key_len[di] = (uint32_t)key->len;
-        c->key_hash[di] = model_hash(key->data, key->len);
-        c->first_value[di] = identity_hash(key->data, key->len, 0);
-        c->name_hash[di] = fnv1a_folded(dc->name, dc->name_len);
+        c->keys[di] =
+            (decl_keys){arena_strndup(strings, key->data, key->len), (uint32_t)key->len, model_hash(key->data, key->len),
+                        identity_hash(key->data, key->len, 0), fnv1a_folded(dc->name, dc->name_len)};
     }
 }
 
@@ -567,11 +567,7 @@ static void hash_one_range(void *ctx, size_t item, unsigned worker)
 static void hash_declaration_keys(assign_ctx *c, unsigned jobs)
 {
     size_t n = c->d->decls.count ? c->d->decls.count : 1;
-    c->key_text = xmalloc(n * sizeof *c->key_text);
-    c->key_len = xmalloc(n * sizeof *c->key_len);
-    c->key_hash = xmalloc(n * sizeof *c->key_hash);
-    c->first_value = xmalloc(n * sizeof *c->first_value);
-    c->name_hash = xmalloc(n * sizeof *c->name_hash);
+    c->keys = xmalloc(n * sizeof *c->keys);
     size_t ranges = (c->d->decls.count + KEY_RANGE - 1) / KEY_RANGE;
     if (!jobs) jobs = work_pool_cores();
     if (jobs > ranges) jobs = (unsigned)ranges;
@@ -610,17 +606,17 @@ enum { LOOKAHEAD = 16 };
 TLG_PREFETCHER void prefetch_declaration(const assign_ctx *c, size_t di, bool newcomer)
 {
     if (di >= c->d->decls.count) return;
-    index_map_prefetch(&c->x.keys, c->key_hash[di]);
+    index_map_prefetch(&c->x.keys, c->keys[di].hash);
     if (!newcomer) return;
-    index_map_prefetch(&c->x.names, c->name_hash[di]);
-    if (c->d->kind == KIND_IDENTITY) index_map_prefetch(&c->x.values, value_slot_hash(c->first_value[di]));
+    index_map_prefetch(&c->x.names, c->keys[di].name_hash);
+    if (c->d->kind == KIND_IDENTITY) index_map_prefetch(&c->x.values, value_slot_hash(c->keys[di].first_value));
 }
 
 /* The entry of the declaration's own key, if the manifest has one. */
 static uint32_t find_own_entry(assign_ctx *c, uint32_t di, uint32_t *key_hash)
 {
-    probe p = {c->m, c->key_text[di], c->key_len[di], 0, &c->x};
-    *key_hash = c->key_hash[di];
+    probe p = {c->m, c->keys[di].text, c->keys[di].len, 0, &c->x};
+    *key_hash = c->keys[di].hash;
     return index_map_find(&c->x.keys, *key_hash, eq_key, &p);
 }
 
@@ -923,7 +919,7 @@ static bool take_own_entry(assign_ctx *c, uint32_t di)
     }
     if (found != UINT32_MAX) return take_entry(c->d, c->m, di, found, c->sum), true;
     if (r) return false;
-    uint32_t to = find_old_key_hashed(c, c->key_text[di], c->key_len[di], hk);
+    uint32_t to = find_old_key_hashed(c, c->keys[di].text, c->keys[di].len, hk);
     if (to == UINT32_MAX) return false;
     const entry *e = &c->m->entries.items[to];
     rename_error(
@@ -937,7 +933,7 @@ static bool take_own_entry(assign_ctx *c, uint32_t di)
 static bool claim_own_spelling(assign_ctx *c, uint32_t di)
 {
     c->key.len = 0;
-    buf_put(&c->key, c->key_text[di], c->key_len[di]);
+    buf_put(&c->key, c->keys[di].text, c->keys[di].len);
     return claim_spelling_entry(c->d, c->m, &c->x, di, &c->key, &c->spelled, c->sum, &c->upgraded);
 }
 
@@ -1179,11 +1175,7 @@ static void assign_free(assign_ctx *c)
                    &c->upgraded,   &c->signatures, &c->pairs, &c->renamed};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) buf_free(bufs[i]);
     free(c->rename_of);
-    free(c->key_text);
-    free(c->key_len);
-    free(c->key_hash);
-    free(c->first_value);
-    free(c->name_hash);
+    free(c->keys);
     index_free(&c->x);
 }
 
