@@ -11,7 +11,6 @@
 #include <string.h>
 #include <cmocka.h>
 
-#define TL_IMPLEMENTATION
 #include <threadlink/audio.h>
 #include <threadlink/levels.h>
 

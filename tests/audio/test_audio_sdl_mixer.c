@@ -15,7 +15,6 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#define TL_IMPLEMENTATION
 #include <threadlink/audio.h>
 #include <threadlink/levels.h>
 #include "tl_audio_sdl_mixer.h"

@@ -4,7 +4,8 @@
  * archive kept or downloaded, the byte counts sum, a kept archive's file verifies, no deleted
  * name is one the new index lists, the deletes sorted and each once, no two archives with one
  * size and XXH64); a refused one is all zero with a message, and a refused index is located at
- * a byte of the input. */
+ * a byte of the input. The runtime: the tests' POSIX library (replay) or implemented here by
+ * -DTL_IMPLEMENTATION (libFuzzer), meson.build. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include <stdint.h>
 #include <stdio.h>
@@ -12,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define TL_IMPLEMENTATION
+#include <threadlink/log.h> /* the quiet logger (patch.h includes log.h in its implementation only) */
 #include <threadlink/patch.h>
 
 /* The installed version: names and bytes (the corpus's indexes refer to their XXH64). */

@@ -1,11 +1,11 @@
 /* Fuzz target: reading a serialised vault (saves arrive from disk and the network). Any input must
  * give an error or a vault, never a crash or an out-of-bounds access; a rejected input leaves the
- * vault exactly as it was; an accepted one writes back to bytes that read again to the same vault. */
+ * vault exactly as it was; an accepted one writes back to bytes that read again to the same vault.
+ * The runtime: the linked library (replay), or implemented here by -DTL_IMPLEMENTATION (libFuzzer). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define TL_IMPLEMENTATION
 #include "icons.h"
 #include "vaults/every_vault.h"
 

@@ -3,7 +3,6 @@
    that SDL turns into SDL_GameController events; the action map is the one threadlink-gen
    writes for the golden case input-map (tests/gen/golden/input-map/expected/generated), so the
    generator's tables, the runtime and the adapter are tested together. */
-#define TL_IMPLEMENTATION
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

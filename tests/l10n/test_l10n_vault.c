@@ -14,7 +14,6 @@
 
 #include <cmocka.h>
 
-#define TL_IMPLEMENTATION
 #include <threadlink/l10n.h>
 
 #include "text.h"

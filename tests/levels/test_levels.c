@@ -6,7 +6,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#define TL_IMPLEMENTATION
 #include "levels_harness.h"
 
 #ifndef NATIVES_FILE

@@ -21,7 +21,6 @@
 #include <string.h>
 #include <cmocka.h>
 
-#define TL_IMPLEMENTATION
 #include <threadlink/content.h>
 #include <threadlink/levels.h>
 #include <threadlink/lifecycle.h>

@@ -10,7 +10,6 @@
 
 #include <cmocka.h>
 
-#define TL_IMPLEMENTATION
 #include <threadlink/lifecycle.h>
 
 typedef struct world {

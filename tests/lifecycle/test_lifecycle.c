@@ -12,7 +12,6 @@
 
 #include <cmocka.h>
 
-#define TL_IMPLEMENTATION
 #include <threadlink/lifecycle.h>
 #include <threadlink/time.h>
 #include <threadlink/glue.h>

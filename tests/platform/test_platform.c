@@ -3,8 +3,10 @@
    retry, loss and its simulation, the distribution override (each source, their order, case,
    unknown and disallowed values, the seed's aliases), the core's deployment, and the native
    events file.
-   Built twice (tests/platform/meson.build): TL_PLATFORM_DEVELOPMENT=1 runs everything; =0, a
-   non-development build, checks that the command line and the environment are not read.
+   Built twice (tests/platform/meson.build): TL_PLATFORM_DEVELOPMENT=1 (linked to the tests' POSIX
+   runtime library, built so) runs everything; =0, a non-development build implementing the
+   runtime itself (-DTL_IMPLEMENTATION), checks that the command line and the environment are
+   not read.
    The Local module is in test_platform_local.c. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <setjmp.h>
@@ -17,7 +19,6 @@
 
 #include <cmocka.h>
 
-#define TL_IMPLEMENTATION
 #include "platform_fixture.h"
 
 #ifndef NATIVES_FILE

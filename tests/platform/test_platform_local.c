@@ -16,7 +16,6 @@
 
 #include <cmocka.h>
 
-#define TL_IMPLEMENTATION
 #include <threadlink/threadlink.h>
 
 /* A POSIX backend that fails every operation from the armed one on (a process that died there),

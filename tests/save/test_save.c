@@ -17,7 +17,6 @@
 
 #include <cmocka.h>
 
-#define TL_IMPLEMENTATION
 #include <threadlink/save.h>
 
 typedef struct fixture {

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#define TL_IMPLEMENTATION
+#include <threadlink/hash.h> /* tl_hash64, as the slot files use it */
 #include <threadlink/save.h>
 
 #include "memfs.h"

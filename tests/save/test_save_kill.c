@@ -15,7 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define TL_IMPLEMENTATION
 #include <threadlink/save.h>
 
 static const char *const file_ids[3] = { "header", "player", "world" };

@@ -9,7 +9,6 @@
 
 #include <cmocka.h>
 
-#define TL_IMPLEMENTATION
 #include "icons.h"
 #include "vaults/every_vault.h"
 #include <threadlink/save.h>

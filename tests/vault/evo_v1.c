@@ -1,7 +1,9 @@
 /* Vault Unit as schema version 1 sees it. */
 #include "evo.h"
-#define TL_IMPLEMENTATION
+
 #include "unit_vault.h"
+
+#include <threadlink/fp.h>
 
 static void to_view(const unit_vault *u, evo_view *out)
 {

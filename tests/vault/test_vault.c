@@ -8,10 +8,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#define TL_IMPLEMENTATION
 #include "icons.h"
 #include "vaults/things_data.h"
 #include "vaults/gear_data.h"
+#include <threadlink/fp.h> /* the tl_fp functions (vault.h declares the types alone) */
 
 typedef struct calls {
     int count;

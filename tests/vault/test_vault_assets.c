@@ -3,7 +3,6 @@
  * Content.Game catalog), against the directories `threadlink-gen pack` builds from that project
  * (make_assetref_content.sh): argv[1] is the packed project, its outputs in out/Game (packed) and
  * out/GameFlat (flat). */
-#define TL_IMPLEMENTATION
 #include "content_game.h"
 #include "vaults/units_data.h"
 

@@ -8,7 +8,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#define TL_IMPLEMENTATION
 #include "icons.h"
 #include "vaults/things_data.h"
 

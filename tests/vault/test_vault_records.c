@@ -2,7 +2,8 @@
  * absent ids, with hashed ids (the generated descriptor) and with clustered ids (a hand-made
  * descriptor, where guessing the rank from the id is useless); reading inputs of more records
  * than the reader memoises (unknown and transient records first, fields in reverse order), and a
- * duplicate found after them. Built twice: as is and with TL_VAULT_PORTABLE_ENDIAN. */
+ * duplicate found after them. Built twice: linked to the runtime library, and with
+ * TL_VAULT_PORTABLE_ENDIAN and TL_IMPLEMENTATION (implemented here: meson.build). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +11,6 @@
 #include <string.h>
 #include <cmocka.h>
 
-#define TL_IMPLEMENTATION
 #include "icons.h"
 #include "vaults/things_data.h"
 
