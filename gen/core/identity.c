@@ -257,14 +257,6 @@ bool identity_check(const domain *d, const manifest *m, const char *path)
     return ok;
 }
 
-static const char *intern_scope(manifest *m, const char *scope)
-{
-    /* Scopes repeat across thousands of entries; share one copy of each. */
-    for (size_t i = m->entries.count; i-- > 0 && i + 64 > m->entries.count;)
-        if (strcmp(m->entries.items[i].scope, scope) == 0) return m->entries.items[i].scope;
-    return arena_strndup(&m->strings, scope, strlen(scope));
-}
-
 /* The key without its scope: what a rescope keeps. */
 static const char *unscoped(const entry *e, size_t *len)
 {
@@ -443,7 +435,7 @@ typedef struct assign_ctx {
     uint32_t next_ordinal;
     buf collisions, name_buf, key, spelled, rewritten, upgraded, signatures, pairs, renamed;
     size_t spelling_cursor;
-    const char *scope_of_source, *interned_scope; /* the last scope add_entry interned */
+    const char *scope_of_source, *interned_scope; /* the last scope intern_scope was given, and its copy */
     decl_keys *keys;                              /* per declaration */
     uint32_t *rename_of; /* per declaration: its index in d->renames + 1, 0 for none (NULL: no renames) */
     /* A big domain's keys hashed in ranges on other threads while the matching goes on (NULL:
@@ -452,6 +444,19 @@ typedef struct assign_ctx {
     size_t ranges_ready;
     struct key_ranges *ranges;
 } assign_ctx;
+
+/* A source's scope, as an entry keeps it: scopes repeat across thousands of entries (a source's
+ * declarations one after another), so they share one copy of each. */
+static const char *intern_scope(assign_ctx *c, const char *scope)
+{
+    if (scope == c->scope_of_source) return c->interned_scope;
+    manifest *m = c->m;
+    const char *copy = NULL;
+    for (size_t i = m->entries.count; !copy && i-- > 0 && i + 64 > m->entries.count;)
+        if (strcmp(m->entries.items[i].scope, scope) == 0) copy = m->entries.items[i].scope;
+    c->scope_of_source = scope;
+    return c->interned_scope = copy ? copy : arena_strndup(&m->strings, scope, strlen(scope));
+}
 
 /* Every old entry starts unclaimed; ordinals continue after the highest issued. */
 static void assign_prepare(assign_ctx *c)
@@ -503,9 +508,7 @@ static void add_entry(assign_ctx *c, uint32_t di, uint32_t key_hash)
 {
     const domain *d = c->d;
     manifest *m = c->m;
-    const char *source_scope = model_scope(d, &d->decls.items[di]);
-    if (source_scope != c->scope_of_source) /* a source's declarations come one after another */
-        c->scope_of_source = source_scope, c->interned_scope = intern_scope(m, source_scope);
+    const char *scope = intern_scope(c, model_scope(d, &d->decls.items[di]));
     uint32_t name_hash = choose_member_name(d, m, &c->x, di, c->keys[di].name_hash, &c->name_buf, &c->collisions, c->sum);
     const char *as_written = spelling_of(d, di, &c->spelling_cursor);
     if (as_written)
@@ -515,7 +518,7 @@ static void add_entry(assign_ctx *c, uint32_t di, uint32_t key_hash)
     entry *ne = vec_push(&m->entries); /* (in place: assign_prepare made room for every declaration) */
     *ne = (entry){.key = c->keys[di].text,
                   .key_len = c->keys[di].len,
-                  .scope = c->interned_scope,
+                  .scope = scope,
                   .decl = di,
                   .change = CHANGE_ADDED,
                   .name = arena_strndup(&m->strings, c->name_buf.data, c->name_buf.len),
@@ -866,7 +869,7 @@ static void record_rename(assign_ctx *c, const decl_rename *r, uint32_t index)
     e->key_len = (uint32_t)c->key.len;
     e->name = arena_strndup(&c->m->strings, dc->name, dc->name_len);
     e->name_len = dc->name_len;
-    e->scope = intern_scope(c->m, model_scope(d, dc));
+    e->scope = intern_scope(c, model_scope(d, dc));
     index_map_insert(&c->x.keys, model_hash(e->key, e->key_len), index);
     e->name_hash = fnv1a_folded(e->name, e->name_len);
     index_map_insert(&c->x.names, e->name_hash, index);
