@@ -142,8 +142,12 @@ bool ascii_ieq(const char *a, size_t alen, const char *b, size_t blen);
 /* `s` is longer than `suffix` and ends with it; *stem (if not NULL) gets the length before it. */
 bool str_has_suffix(const char *s, const char *suffix, size_t *stem);
 
-/* FNV-1a of the ASCII-lowercased bytes: the hash the generated name lookups use too. */
+/* n bytes of src into dst with every ASCII capital lowered (ascii_lower, 8 bytes at a time). */
+void ascii_lower_copy(char *dst, const char *src, size_t n);
+/* FNV-1a of the ASCII-lowercased bytes: the hash the generated name lookups use too. fnv1a is
+ * the same over bytes already lowered. */
 uint32_t fnv1a_folded(const char *s, size_t n);
+uint32_t fnv1a(const char *s, size_t n);
 
 /* "a" + "b" -> "a/b"; "." + "b" -> "b"; an absolute second part is kept as it is. */
 char *path_join(const char *a, const char *b);

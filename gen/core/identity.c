@@ -539,9 +539,11 @@ static void hash_key_range(assign_ctx *c, size_t from, size_t to, arena *strings
     for (size_t di = from; di < to; di++) {
         const decl *dc = &c->d->decls.items[di];
         model_key(c->d, dc, key);
-        c->keys[di] =
-            (decl_keys){arena_strndup(strings, key->data, key->len), (uint32_t)key->len, model_hash(key->data, key->len),
-                        identity_hash(key->data, key->len, 0), fnv1a_folded(dc->name, dc->name_len)};
+        /* (an injector's key ends with its name, lowered: model_spelling_key) */
+        uint32_t name_hash = c->d->asset_names ? fnv1a_folded(dc->name, dc->name_len)
+                                               : fnv1a(key->data + key->len - dc->name_len, dc->name_len);
+        c->keys[di] = (decl_keys){arena_strndup(strings, key->data, key->len), (uint32_t)key->len,
+                                  model_hash(key->data, key->len), identity_hash(key->data, key->len, 0), name_hash};
     }
 }
 
