@@ -214,7 +214,7 @@ void *arena_alloc(arena *a, size_t n, size_t align)
 char *arena_strndup(arena *a, const char *s, size_t n)
 {
     char *d = arena_alloc(a, n + 1, 1);
-    memcpy(d, s, n);
+    copy_short(d, s, n);
     d[n] = 0;
     return d;
 }

@@ -135,6 +135,21 @@ static void test_lowering_matches_byte_by_byte(void **state)
         }
 }
 
+/* copy_short copies exactly n bytes, whatever the size class, and writes nothing around them. */
+static void test_copy_short_copies_exactly(void **state)
+{
+    (void)state;
+    char src[48], dst[64];
+    for (size_t k = 0; k < sizeof src; k++) src[k] = (char)('a' + k % 26);
+    for (size_t n = 0; n <= sizeof src; n++) {
+        memset(dst, '#', sizeof dst);
+        copy_short(dst + 8, src, n);
+        assert_memory_equal(dst + 8, src, n);
+        for (size_t k = 0; k < sizeof dst; k++)
+            if (k < 8 || k >= 8 + n) assert_int_equal(dst[k], '#');
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -142,6 +157,7 @@ int main(void)
         cmocka_unit_test(test_buf_numbers_append),
         cmocka_unit_test(test_json_string_escapes_what_json_needs),
         cmocka_unit_test(test_lowering_matches_byte_by_byte),
+        cmocka_unit_test(test_copy_short_copies_exactly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
