@@ -214,7 +214,7 @@ void *arena_alloc(arena *a, size_t n, size_t align)
 char *arena_strndup(arena *a, const char *s, size_t n)
 {
     char *d = arena_alloc(a, n + 1, 1);
-    memcpy(d, s, n);
+    copy_short(d, s, n);
     d[n] = 0;
     return d;
 }
@@ -276,6 +276,32 @@ bool str_has_suffix(const char *s, const char *suffix, size_t *stem)
     if (n <= m || strcmp(s + n - m, suffix) != 0) return false;
     if (stem) *stem = n - m;
     return true;
+}
+
+void ascii_lower_copy(char *dst, const char *src, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = ones * 0x80;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, src + i, 8);
+        /* Per byte, on its low seven bits (no carry crosses a byte): the high bit of `from_a` is
+         * set from 'A' up, that of `past_z` above 'Z'; ~w keeps bytes below 0x80. */
+        uint64_t low7 = w & ~highs, from_a = low7 + ones * (0x80 - 'A'), past_z = low7 + ones * (0x7f - 'Z');
+        w |= (from_a & ~past_z & ~w & highs) >> 2;
+        memcpy(dst + i, &w, 8);
+    }
+    for (; i < n; i++) dst[i] = ascii_lower(src[i]);
+}
+
+uint32_t fnv1a(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 16777619u;
+    }
+    return h;
 }
 
 uint32_t fnv1a_folded(const char *s, size_t n)

@@ -35,6 +35,33 @@ typedef struct buf {
     size_t len, cap;
 } buf;
 
+/* memcpy for the short strings the outputs are made of (names, keys, scopes: mostly under 32
+ * bytes), without a call into the C library: two overlapping loads and stores cover every length
+ * of a size class. A call per name cost more than the copy (a million of them in a big domain). */
+static inline void copy_short(void *dst, const void *src, size_t n)
+{
+    char *d = (char *)dst;
+    const char *s = (const char *)src;
+    if (n > 32) {
+        memcpy(d, s, n);
+    } else if (n >= 16) {
+        uint64_t a, b, c, e;
+        memcpy(&a, s, 8), memcpy(&b, s + 8, 8), memcpy(&c, s + n - 16, 8), memcpy(&e, s + n - 8, 8);
+        memcpy(d, &a, 8), memcpy(d + 8, &b, 8), memcpy(d + n - 16, &c, 8), memcpy(d + n - 8, &e, 8);
+    } else if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, s, 8), memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8), memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4), memcpy(&b, s + n - 4, 4);
+        memcpy(d, &a, 4), memcpy(d + n - 4, &b, 4);
+    } else if (n) {
+        char a = s[0], b = s[n / 2], c = s[n - 1];
+        d[0] = a, d[n / 2] = b, d[n - 1] = c;
+    }
+}
+
 void buf_grow(buf *b, size_t extra);
 static inline void buf_reserve(buf *b, size_t extra)
 {
@@ -142,8 +169,12 @@ bool ascii_ieq(const char *a, size_t alen, const char *b, size_t blen);
 /* `s` is longer than `suffix` and ends with it; *stem (if not NULL) gets the length before it. */
 bool str_has_suffix(const char *s, const char *suffix, size_t *stem);
 
-/* FNV-1a of the ASCII-lowercased bytes: the hash the generated name lookups use too. */
+/* n bytes of src into dst with every ASCII capital lowered (ascii_lower, 8 bytes at a time). */
+void ascii_lower_copy(char *dst, const char *src, size_t n);
+/* FNV-1a of the ASCII-lowercased bytes: the hash the generated name lookups use too. fnv1a is
+ * the same over bytes already lowered. */
 uint32_t fnv1a_folded(const char *s, size_t n);
+uint32_t fnv1a(const char *s, size_t n);
 
 /* "a" + "b" -> "a/b"; "." + "b" -> "b"; an absolute second part is kept as it is. */
 char *path_join(const char *a, const char *b);

@@ -46,7 +46,10 @@ static inline void line_end(buf *b, char *end)
 
 static inline char *put_text(char *p, const char *s, size_t n)
 {
-    memcpy(p, s, n);
+#if defined(__GNUC__)
+    if (__builtin_constant_p(n)) return (char *)memcpy(p, s, n) + n; /* (the compiler's own copy) */
+#endif
+    copy_short(p, s, n);
     return p + n;
 }
 

@@ -9,6 +9,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The entries the header shows (live ones and identity tombstones), gathered once: the manifest's
+ * entries are 96 bytes each, a big domain's 10 MB, which every section read again from memory.
+ * Rows in table order: the sentinel (if any), the shown entries in manifest order, then renamed
+ * entries' earlier names; the size of their open-addressed tables. */
+typedef struct lookup_set {
+    size_t n;
+    size_t entries_from, entries_to; /* the shown entries' rows */
+    uint32_t *values;
+    const char **names;
+    uint32_t *name_lens;
+    uint32_t *name_hashes; /* fnv1a_folded of each name: the entries' own from identity_assign */
+    bool *tombstone;
+    void *block;           /* the arrays' block (they start one row into it without a sentinel) */
+    VEC(uint32_t) renamed; /* pairs: the row of a shown entry with earlier names, its entry index */
+    unsigned bits;
+    size_t slots;
+    uint32_t mask;
+    uint32_t *table; /* scratch: slots entries, index + 1 or 0 */
+} lookup_set;
+
 typedef struct header_ctx {
     out_file *o;
     const domain *d;
@@ -16,10 +36,10 @@ typedef struct header_ctx {
     const char *const *inputs;
     size_t input_count;
     const emit_options *opt;
-    /* The entries the header shows: live ones and identity tombstones (plus the sentinel). */
     bool sentinel;
-    size_t table_count, live_count;
+    size_t live_count;
     uint32_t span;
+    lookup_set rows;
 } header_ctx;
 
 static bool shown(const header_ctx *c, const entry *e) { return !e->tombstone || c->d->kind == KIND_IDENTITY; }
@@ -93,28 +113,26 @@ static void emit_aliases(header_ctx *c, const entry *e)
 static void emit_entries(header_ctx *c)
 {
     out_file *o = c->o;
-    size_t prefix_len = strlen(c->d->c_name);
-    bool first = true;
-    for (size_t i = 0; i < c->m->entries.count; i++) {
-        const entry *e = &c->m->entries.items[i];
-        if (!shown(c, e)) continue;
+    const lookup_set *t = &c->rows;
+    size_t prefix_len = strlen(c->d->c_name), renamed = 0;
+    for (size_t k = t->entries_from; k < t->entries_to; k++) {
         buf *b = &o->chunk;
-        char *p = line_start(b, 2 + 4 + prefix_len + 1 + e->name_len + 3 + 17);
-        if (!first) p = put_text(p, ",\n", 2);
-        first = false;
+        char *p = line_start(b, 2 + 4 + prefix_len + 1 + t->name_lens[k] + 3 + 17);
+        if (k > t->entries_from) p = put_text(p, ",\n", 2);
         p = put_text(p, "    ", 4);
         p = put_text(p, c->d->c_name, prefix_len);
         *p++ = '_';
-        p = put_text(p, e->name, e->name_len);
-        if (e->tombstone) {
+        p = put_text(p, t->names[k], t->name_lens[k]);
+        if (t->tombstone[k]) {
             line_end(b, p);
             buf_printf(b, " TL_DEPRECATED_ENTRY(\"removed from %s; the value is kept so stored data still resolves\")",
                        c->d->name);
             p = line_start(b, 3 + 17);
         }
         p = put_text(p, " = ", 3);
-        line_end(b, put_value_at(p, e->value));
-        if (e->renamed_count) emit_aliases(c, e);
+        line_end(b, put_value_at(p, t->values[k]));
+        if (renamed < t->renamed.count && t->renamed.items[renamed] == k)
+            emit_aliases(c, &c->m->entries.items[t->renamed.items[renamed + 1]]), renamed += 2;
         out_maybe_flush(o);
     }
 }
@@ -122,18 +140,18 @@ static void emit_entries(header_ctx *c)
 static void emit_xmacro(header_ctx *c)
 {
     out_file *o = c->o;
+    const lookup_set *t = &c->rows;
     size_t prefix_len = strlen(c->d->c_name);
-    for (size_t i = 0; i < c->m->entries.count; i++) {
-        const entry *e = &c->m->entries.items[i];
-        if (e->tombstone) continue;
+    for (size_t k = t->entries_from; k < t->entries_to; k++) {
+        if (t->tombstone[k]) continue;
         buf *b = &o->chunk;
-        char *p = line_start(b, 6 + prefix_len + 1 + 2 * e->name_len + 2 + 4);
+        char *p = line_start(b, 6 + prefix_len + 1 + 2 * t->name_lens[k] + 2 + 4);
         p = put_text(p, "    X(", 6);
         p = put_text(p, c->d->c_name, prefix_len);
         *p++ = '_';
-        p = put_text(p, e->name, e->name_len);
+        p = put_text(p, t->names[k], t->name_lens[k]);
         p = put_text(p, ", ", 2);
-        p = put_text(p, e->name, e->name_len);
+        p = put_text(p, t->names[k], t->name_lens[k]);
         line_end(b, put_text(p, ") \\\n", 4));
         out_maybe_flush(o);
     }
@@ -165,61 +183,82 @@ static unsigned table_bits(size_t count)
     return bits;
 }
 
-/* The entries a domain header's lookups cover (shown ones, the sentinel first), in table order,
- * and the size of their open-addressed tables. */
-typedef struct lookup_set {
-    size_t n;
-    uint32_t *values;
-    const char **names;
-    uint32_t *name_lens;
-    uint32_t *name_hashes; /* fnv1a_folded of each name: the entries' own from identity_assign */
-    unsigned bits;
-    size_t slots;
-    uint32_t mask;
-    uint32_t *table; /* scratch: slots entries, index + 1 or 0 */
-} lookup_set;
-
-static void lookup_set_gather(const header_ctx *c, lookup_set *t)
+/* Room for `cap` rows, their arrays in one block (each block of 256 KiB or more takes whole 2 MiB
+ * pages), the first `keep` rows copied over. */
+static void rows_alloc(lookup_set *t, size_t cap, size_t keep)
 {
-    size_t n = t->n = c->table_count;
-    t->bits = table_bits(n);
-    t->slots = (size_t)1 << t->bits;
-    t->mask = (uint32_t)(t->slots - 1);
-    t->values = xcalloc(n ? n : 1, sizeof *t->values);
-    t->names = xcalloc(n ? n : 1, sizeof *t->names);
-    t->name_lens = xcalloc(n ? n : 1, sizeof *t->name_lens);
-    t->name_hashes = xcalloc(n ? n : 1, sizeof *t->name_hashes);
-    t->table = xcalloc(t->slots, sizeof *t->table);
-    size_t k = 0;
-    if (c->sentinel)
-        t->values[k] = 0, t->names[k] = "None", t->name_lens[k] = 4, t->name_hashes[k] = fnv1a_folded("None", 4), k++;
-    for (size_t i = 0; i < c->m->entries.count; i++) {
-        const entry *e = &c->m->entries.items[i];
-        if (!shown(c, e)) continue;
-        t->values[k] = e->value, t->names[k] = e->name, t->name_lens[k] = e->name_len, t->name_hashes[k] = e->name_hash, k++;
+    lookup_set old = *t;
+    size_t per_row = sizeof *t->names + 3 * sizeof(uint32_t) + sizeof *t->tombstone;
+    char *block = t->block = xmalloc((cap ? cap : 1) * per_row);
+    t->names = (const char **)(void *)block;
+    t->values = (uint32_t *)(void *)(block + cap * sizeof *t->names);
+    t->name_lens = t->values + cap, t->name_hashes = t->name_lens + cap;
+    t->tombstone = (bool *)(t->name_hashes + cap);
+    if (keep) {
+        memcpy(t->names, old.names, keep * sizeof *t->names);
+        memcpy(t->values, old.values, keep * sizeof *t->values);
+        memcpy(t->name_lens, old.name_lens, keep * sizeof *t->name_lens);
+        memcpy(t->name_hashes, old.name_hashes, keep * sizeof *t->name_hashes);
+        memcpy(t->tombstone, old.tombstone, keep * sizeof *t->tombstone);
     }
-    /* Earlier names last: a value's slot probe meets its member name first, so <domain>_name
-     * gives the current name, and <domain>_from_name still reads an old one (a save, a log). */
-    for (size_t i = 0; i < c->m->entries.count; i++) {
-        const entry *e = &c->m->entries.items[i];
-        for (uint32_t a = 0; shown(c, e) && a < e->renamed_count; a++)
+    free(old.block);
+}
+
+static void row_put(lookup_set *t, size_t k, const char *name, uint32_t name_len, uint32_t name_hash, uint32_t value,
+                    bool tombstone)
+{
+    t->names[k] = name, t->name_lens[k] = name_len, t->name_hashes[k] = name_hash, t->values[k] = value;
+    t->tombstone[k] = tombstone;
+}
+
+/* Earlier names last: a value's slot probe meets its member name first, so <domain>_name gives
+ * the current name, and <domain>_from_name still reads an old one (a save, a log). */
+static void rows_put_earlier_names(const header_ctx *c, lookup_set *t)
+{
+    size_t names = 0;
+    for (size_t r = 0; r < t->renamed.count; r += 2) {
+        const entry *e = &c->m->entries.items[t->renamed.items[r + 1]];
+        for (uint32_t a = 0; a < e->renamed_count; a++) names += manifest_alias_named(e, &e->renamed_from[a]);
+    }
+    rows_alloc(t, t->n + names, t->n);
+    for (size_t r = 0; r < t->renamed.count; r += 2) {
+        const entry *e = &c->m->entries.items[t->renamed.items[r + 1]];
+        for (uint32_t a = 0; a < e->renamed_count; a++)
             if (manifest_alias_named(e, &e->renamed_from[a])) {
                 const entry_alias *alias = &e->renamed_from[a];
-                t->values[k] = e->value, t->names[k] = alias->name, t->name_lens[k] = alias->name_len;
-                t->name_hashes[k++] = fnv1a_folded(alias->name, alias->name_len);
+                row_put(t, t->n++, alias->name, alias->name_len, fnv1a_folded(alias->name, alias->name_len), e->value, false);
             }
     }
 }
 
-static void lookup_set_free(lookup_set *t)
+/* The rows, in one pass over the entries; the live count and the span on the way. */
+static void rows_gather(header_ctx *c, lookup_set *t)
 {
-    free(t->values);
-    free(t->names);
-    free(t->name_lens);
-    free(t->name_hashes);
-    free(t->table);
+    const manifest *m = c->m;
+    rows_alloc(t, m->entries.count + 1, 0);
+    size_t k = 1; /* (row 0: the sentinel, if there is one) */
+    for (size_t i = 0; i < m->entries.count; i++) {
+        const entry *e = &m->entries.items[i];
+        if (!e->tombstone) {
+            c->live_count++;
+            if (e->value + 1 > c->span) c->span = e->value + 1;
+        }
+        if (!shown(c, e)) continue;
+        if (e->renamed_count) *vec_push(&t->renamed) = (uint32_t)k, *vec_push(&t->renamed) = (uint32_t)i;
+        row_put(t, k++, e->name, e->name_len, e->name_hash, e->value, e->tombstone);
+    }
+    c->sentinel = c->d->reserve_zero || c->live_count == 0;
+    if (c->sentinel && c->span == 0) c->span = 1;
+    if (c->sentinel) {
+        row_put(t, 0, "None", 4, fnv1a_folded("None", 4), 0, false);
+    } else { /* the rows start at the block's second */
+        t->names++, t->values++, t->name_lens++, t->name_hashes++, t->tombstone++, k--;
+        for (size_t r = 0; r < t->renamed.count; r += 2) t->renamed.items[r]--;
+    }
+    t->entries_from = c->sentinel;
+    t->n = t->entries_to = k;
+    if (t->renamed.count) rows_put_earlier_names(c, t);
 }
-
 /* The names and values in table order: <domain>__names() and <domain>__values(). */
 static void emit_lookup_arrays(header_ctx *c, const lookup_set *t)
 {
@@ -343,8 +382,11 @@ static void emit_from_name_lookup(header_ctx *c, lookup_set *t)
 
 static void emit_lookups(header_ctx *c)
 {
-    lookup_set t;
-    lookup_set_gather(c, &t);
+    lookup_set *t = &c->rows;
+    t->bits = table_bits(t->n);
+    t->slots = (size_t)1 << t->bits;
+    t->mask = (uint32_t)(t->slots - 1);
+    t->table = xmalloc(t->slots * sizeof *t->table);
     /* The lookups' conversions: a named cast where C++ compiles the header (-Wold-style-cast). */
     buf_puts(&c->o->chunk, "#ifndef TL_GENERATED_CAST\n"
                            "#ifdef __cplusplus\n"
@@ -353,10 +395,11 @@ static void emit_lookups(header_ctx *c)
                            "#define TL_GENERATED_CAST(T, v) ((T)(v))\n"
                            "#endif\n"
                            "#endif\n\n");
-    emit_lookup_arrays(c, &t);
-    emit_name_lookup(c, &t);
-    emit_from_name_lookup(c, &t);
-    lookup_set_free(&t);
+    emit_lookup_arrays(c, t);
+    emit_name_lookup(c, t);
+    emit_from_name_lookup(c, t);
+    free(t->table);
+    t->table = NULL;
 }
 
 /* Conversions between the enum and the manifest's unsigned 32-bit value: identity values are
@@ -578,7 +621,7 @@ static void emit_token(header_ctx *c, const char *tok, size_t len)
     else if (IS("DOMAIN_LOWER")) buf_puts(b, d->lower_name);
     else if (IS("DOMAIN_UPPER")) buf_puts(b, d->upper_name);
     else if (IS("DOMAIN_SENTINEL")) {
-        if (c->sentinel) buf_printf(b, "    %s_None = 0%s", d->c_name, c->table_count > 1 ? ",\n" : "");
+        if (c->sentinel) buf_printf(b, "    %s_None = 0%s", d->c_name, c->rows.n > 1 ? ",\n" : "");
     } else if (IS("DOMAIN_ENTRIES")) emit_entries(c);
     else if (IS("DOMAIN_COUNT")) buf_put_u64(b, c->live_count);
     else if (IS("DOMAIN_SPAN")) {
@@ -602,20 +645,8 @@ static void emit_token(header_ctx *c, const char *tok, size_t len)
 void emit_header(out_file *o, const char *shell, const domain *d, const manifest *m, const char *const *inputs,
                  size_t input_count, const emit_options *opt)
 {
-    header_ctx c = {o, d, m, inputs, input_count, opt, false, 0, 0, 0};
-    for (size_t i = 0; i < m->entries.count; i++) {
-        const entry *e = &m->entries.items[i];
-        if (!e->tombstone) {
-            c.live_count++;
-            if (e->value + 1 > c.span) c.span = e->value + 1;
-        }
-        if (!shown(&c, e)) continue;
-        c.table_count++;
-        for (uint32_t a = 0; a < e->renamed_count; a++) c.table_count += manifest_alias_named(e, &e->renamed_from[a]);
-    }
-    c.sentinel = d->reserve_zero || c.live_count == 0;
-    if (c.sentinel) c.table_count++;
-    if (c.sentinel && c.span == 0) c.span = 1;
+    header_ctx c = {.o = o, .d = d, .m = m, .inputs = inputs, .input_count = input_count, .opt = opt};
+    rows_gather(&c, &c.rows);
 
     /* Tokens are {UPPER_CASE}; anything else is copied as it is, so shells are plain C. */
     const char *p = shell;
@@ -637,4 +668,6 @@ void emit_header(out_file *o, const char *shell, const domain *d, const manifest
         }
         out_maybe_flush(o);
     }
+    free(c.rows.block);
+    vec_free(&c.rows.renamed);
 }

@@ -43,7 +43,7 @@ char *put_json_string(char *p, const char *s, size_t n)
      * by byte. */
     *p++ = '"';
     size_t plain = plain_prefix(s, n);
-    memcpy(p, s, plain);
+    copy_short(p, s, plain);
     p += plain;
     for (size_t i = plain; i < n; i++) {
         unsigned char c = (unsigned char)s[i];

@@ -1001,9 +1001,9 @@ static bool assign_identities(gen_run_ctx *c)
             ok = false;
             continue;
         }
-        size_t live = 0;
-        for (size_t e = 0; e < job->m.entries.count; e++) live += !job->m.entries.items[e].tombstone;
-        if (live == 0)
+        bool live = false; /* (the first live entry says it: a big domain's entries are megabytes) */
+        for (size_t e = 0; !live && e < job->m.entries.count; e++) live = !job->m.entries.items[e].tombstone;
+        if (!live)
             diag_warning(job->d->cfg ? job->d->cfg->loc : loc_file(c->p.cfg.path),
                          "domain '%s' has no entries: its enum holds only the sentinel %s_None", job->d->name, job->d->c_name);
         if (c->opt->command == GEN_HEADERS && !new_in_project(job) &&

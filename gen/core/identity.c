@@ -422,6 +422,7 @@ typedef struct decl_keys {
     uint32_t hash;        /* its model_hash */
     uint32_t first_value; /* (identity) its first value */
     uint32_t name_hash;   /* the plain name's hash in the names index */
+    const char *name;     /* a new domain's: the plain name's copy in the manifest's strings */
 } decl_keys;
 
 /* One pass of identity_assign: the domain, its manifest, the index over it and the summary's
@@ -515,13 +516,15 @@ static void add_entry(assign_ctx *c, uint32_t di, uint32_t key_hash)
         list_add(&c->rewritten, &c->sum->rewritten, "%s \"%s\" -> %.*s", c->sum->rewritten ? "," : "", as_written,
                  (int)c->name_buf.len, c->name_buf.data);
     uint32_t index = (uint32_t)m->entries.count;
+    /* The plain name kept (a qualified one is longer) is copied already, on a hashing thread. */
+    bool plain = c->keys[di].name && c->name_buf.len == d->decls.items[di].name_len;
     entry *ne = vec_push(&m->entries); /* (in place: assign_prepare made room for every declaration) */
     *ne = (entry){.key = c->keys[di].text,
                   .key_len = c->keys[di].len,
                   .scope = scope,
                   .decl = di,
                   .change = CHANGE_ADDED,
-                  .name = arena_strndup(&m->strings, c->name_buf.data, c->name_buf.len),
+                  .name = plain ? c->keys[di].name : arena_strndup(&m->strings, c->name_buf.data, c->name_buf.len),
                   .name_len = (uint32_t)c->name_buf.len,
                   .name_hash = name_hash};
     if (d->kind == KIND_ORDINAL) ne->value = c->next_ordinal++;
@@ -533,15 +536,22 @@ static void add_entry(assign_ctx *c, uint32_t di, uint32_t key_hash)
 }
 
 /* Declarations di in [from, to): each one's key (into `strings`), its hashes and its plain name's
- * hash. Touches only those declarations' slots: ranges run side by side. */
+ * hash, and in a new domain (where every declaration is added) its name's copy. Touches only those
+ * declarations' slots: ranges run side by side. */
 static void hash_key_range(assign_ctx *c, size_t from, size_t to, arena *strings, buf *key)
 {
     for (size_t di = from; di < to; di++) {
         const decl *dc = &c->d->decls.items[di];
         model_key(c->d, dc, key);
-        c->keys[di] =
-            (decl_keys){arena_strndup(strings, key->data, key->len), (uint32_t)key->len, model_hash(key->data, key->len),
-                        identity_hash(key->data, key->len, 0), fnv1a_folded(dc->name, dc->name_len)};
+        /* (an injector's key ends with its name, lowered: model_spelling_key) */
+        uint32_t name_hash =
+            c->d->asset_names ? fnv1a_folded(dc->name, dc->name_len) : fnv1a(key->data + key->len - dc->name_len, dc->name_len);
+        c->keys[di] = (decl_keys){arena_strndup(strings, key->data, key->len),
+                                  (uint32_t)key->len,
+                                  model_hash(key->data, key->len),
+                                  identity_hash(key->data, key->len, 0),
+                                  name_hash,
+                                  c->old_count ? NULL : arena_strndup(strings, dc->name, dc->name_len)};
     }
 }
 

@@ -85,9 +85,9 @@ static void scoped_key(const char *scope, const char *name, size_t name_len, buf
     out->len = 0;
     buf_reserve(out, slen + 1 + name_len);
     char *k = out->data;
-    for (size_t i = 0; i < slen; i++) k[i] = ascii_lower(scope[i]);
+    ascii_lower_copy(k, scope, slen);
     k[slen] = '.';
-    for (size_t i = 0; i < name_len; i++) k[slen + 1 + i] = ascii_lower(name[i]);
+    ascii_lower_copy(k + slen + 1, name, name_len);
     out->len = slen + 1 + name_len;
     k[out->len] = 0;
 }

@@ -113,12 +113,51 @@ static void test_json_string_escapes_what_json_needs(void **state)
     }
 }
 
+/* ascii_lower_copy is ascii_lower byte by byte, for every byte value at every position of a word
+ * and in the tail; fnv1a over lowered bytes is fnv1a_folded over the originals. */
+static void test_lowering_matches_byte_by_byte(void **state)
+{
+    (void)state;
+    static const char mix[] = "aZ@[`{09_.\x80\xff"; /* the range's neighbours, digits, high bytes */
+    char src[24], want[24], got[24];
+    for (int b = 0; b < 256; b++)
+        for (size_t at = 0; at < sizeof src; at++) {
+            for (size_t k = 0; k < sizeof src; k++) src[k] = mix[(k * 7 + (size_t)b) % (sizeof mix - 1)];
+            src[at] = (char)b;
+            for (size_t n = at + 1; n <= sizeof src; n += 5) {
+                for (size_t k = 0; k < n; k++) want[k] = ascii_lower(src[k]);
+                memset(got, '#', sizeof got);
+                ascii_lower_copy(got, src, n);
+                assert_memory_equal(got, want, n);
+                if (n < sizeof got) assert_int_equal(got[n], '#'); /* nothing written past n */
+                assert_int_equal(fnv1a(want, n), fnv1a_folded(src, n));
+            }
+        }
+}
+
+/* copy_short copies exactly n bytes, whatever the size class, and writes nothing around them. */
+static void test_copy_short_copies_exactly(void **state)
+{
+    (void)state;
+    char src[48], dst[64];
+    for (size_t k = 0; k < sizeof src; k++) src[k] = (char)('a' + k % 26);
+    for (size_t n = 0; n <= sizeof src; n++) {
+        memset(dst, '#', sizeof dst);
+        copy_short(dst + 8, src, n);
+        assert_memory_equal(dst + 8, src, n);
+        for (size_t k = 0; k < sizeof dst; k++)
+            if (k < 8 || k >= 8 + n) assert_int_equal(dst[k], '#');
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_put_decimal_matches_printf),
         cmocka_unit_test(test_buf_numbers_append),
         cmocka_unit_test(test_json_string_escapes_what_json_needs),
+        cmocka_unit_test(test_lowering_matches_byte_by_byte),
+        cmocka_unit_test(test_copy_short_copies_exactly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
