@@ -82,7 +82,7 @@ fi
 # with gcc (its middle-end warnings: -Wnull-dereference), and a file of the program's own that
 # expands every macro (usage.c, at -O2 with gcc, so the typed wrappers inline into it). clang warns
 # from its front end whatever the optimisation level (-Weverything gives the same warnings at -O0
-# and -O2 on all.c and the live files), so its objects are compiled at -O0, ten times faster.
+# and -O2 on all.c and the live files), so its runs stop after it (-fsyntax-only).
 # C++: that file, whose macros must be clean under -Wold-style-cast, -Wzero-as-null-pointer-constant,
 # -Wuseless-cast and clang++ -Weverything (the headers' own function bodies are silenced there;
 # see usage.c).
@@ -123,7 +123,7 @@ for via in content; do
   for std in c99 c11 c2x; do try gcc "$std" "$live.c"; try clang "$std" "$live.c"; done
   try g++ c++17 "$live.cpp"; try clang++ c++17 "$live.cpp"
   strict gcc c11 "$gcc_strict -fshort-enums -O2" "$live.c" -c
-  strict clang c11 "$clang_strict" "$live.c" -c
+  strict clang c11 "$clang_strict" "$live.c"
 done
 # The same with _GNU_SOURCE, where content.h's live part opens source files with openat2 (Linux).
 gnu="$work/live_gnu"
@@ -134,12 +134,12 @@ gnu="$work/live_gnu"
 cp "$gnu.c" "$gnu.cpp"
 try gcc c11 "$gnu.c"; try clang c11 "$gnu.c"; try g++ c++17 "$gnu.cpp"; try clang++ c++17 "$gnu.cpp"
 strict gcc c11 "$gcc_strict -fshort-enums -O2" "$gnu.c" -c
-strict clang c11 "$clang_strict" "$gnu.c" -c
+strict clang c11 "$clang_strict" "$gnu.c"
 { echo '#define TL_IMPLEMENTATION'
   for header in "$runtime"/threadlink/*.h; do echo "#include <threadlink/$(basename "$header")>"; done
   echo 'int tl_compile_test_anchor(void);'; echo 'int tl_compile_test_anchor(void) { return 0; }'; } > "$work/all.c"
 strict gcc c11 "$gcc_strict -O2" "$work/all.c" -c
-strict clang c11 "$clang_strict" "$work/all.c" -c
+strict clang c11 "$clang_strict" "$work/all.c"
 # TL_API's other forms (api.h): every function static (unused ones must not warn), and the
 # exporting side of a shared library.
 for api in "-DTL_STATIC -DTL_MEM_DEBUG" "-DTL_SHARED -DTL_BUILD_SHARED"; do
