@@ -17,12 +17,16 @@ trap 'rm -rf "$work"' EXIT
 flags="-Wall -Wextra -Wpedantic -Werror -I$runtime"
 failed=0
 count=0
-try() { # compiler std source...: the object is $work/COMPILER.o
+# gcc's and g++'s runs compile (-c): some of their warnings come from the middle end, even at -O0
+# (-Wuninitialized, -Wstringop-overflow). clang's all come from its front end, so its runs stop
+# there (-fsyntax-only: the same warnings, 40% less CPU than compiling), as the strict sets' do.
+try() { # compiler std source...: gcc's object is $work/COMPILER.o
   cc=$1; std=$2; shift 2
   if ! command -v "$cc" >/dev/null 2>&1; then return 0; fi
   count=$((count + 1))
   rm -f "$work/$cc.o"
-  if ! "$cc" "-std=$std" $flags -c "$@" -o "$work/$cc.o" 2>"$work/err"; then
+  case $cc in clang*) mode=-fsyntax-only ;; *) mode=-c ;; esac
+  if ! "$cc" "-std=$std" $flags $mode "$@" -o "$work/$cc.o" 2>"$work/err"; then
     echo "FAIL: $cc -std=$std $*"; cat "$work/err"; failed=$((failed + 1))
   fi
 }
@@ -78,7 +82,7 @@ fi
 # with gcc (its middle-end warnings: -Wnull-dereference), and a file of the program's own that
 # expands every macro (usage.c, at -O2 with gcc, so the typed wrappers inline into it). clang warns
 # from its front end whatever the optimisation level (-Weverything gives the same warnings at -O0
-# and -O2 on all.c and the live files), so its objects are compiled at -O0, ten times faster.
+# and -O2 on all.c and the live files), so its runs stop after it (-fsyntax-only).
 # C++: that file, whose macros must be clean under -Wold-style-cast, -Wzero-as-null-pointer-constant,
 # -Wuseless-cast and clang++ -Weverything (the headers' own function bodies are silenced there;
 # see usage.c).
@@ -119,7 +123,7 @@ for via in content; do
   for std in c99 c11 c2x; do try gcc "$std" "$live.c"; try clang "$std" "$live.c"; done
   try g++ c++17 "$live.cpp"; try clang++ c++17 "$live.cpp"
   strict gcc c11 "$gcc_strict -fshort-enums -O2" "$live.c" -c
-  strict clang c11 "$clang_strict" "$live.c" -c
+  strict clang c11 "$clang_strict" "$live.c"
 done
 # The same with _GNU_SOURCE, where content.h's live part opens source files with openat2 (Linux).
 gnu="$work/live_gnu"
@@ -130,12 +134,12 @@ gnu="$work/live_gnu"
 cp "$gnu.c" "$gnu.cpp"
 try gcc c11 "$gnu.c"; try clang c11 "$gnu.c"; try g++ c++17 "$gnu.cpp"; try clang++ c++17 "$gnu.cpp"
 strict gcc c11 "$gcc_strict -fshort-enums -O2" "$gnu.c" -c
-strict clang c11 "$clang_strict" "$gnu.c" -c
+strict clang c11 "$clang_strict" "$gnu.c"
 { echo '#define TL_IMPLEMENTATION'
   for header in "$runtime"/threadlink/*.h; do echo "#include <threadlink/$(basename "$header")>"; done
   echo 'int tl_compile_test_anchor(void);'; echo 'int tl_compile_test_anchor(void) { return 0; }'; } > "$work/all.c"
 strict gcc c11 "$gcc_strict -O2" "$work/all.c" -c
-strict clang c11 "$clang_strict" "$work/all.c" -c
+strict clang c11 "$clang_strict" "$work/all.c"
 # TL_API's other forms (api.h): every function static (unused ones must not warn), and the
 # exporting side of a shared library.
 for api in "-DTL_STATIC -DTL_MEM_DEBUG" "-DTL_SHARED -DTL_BUILD_SHARED"; do

@@ -1,5 +1,6 @@
-/* MPFR oracle for threadlink/fp.h: deterministic inputs, the true value at 256 bits, the
- * contract's error bound, and the share of correctly rounded results. Test-only (libmpfr). */
+/* MPFR oracle for threadlink/fp.h: deterministic inputs, the true value (MPFR at 256 bits for the
+ * exactly rounded operations, 128 for the others: fp_oracle.c), the contract's error bound, and
+ * the share of correctly rounded results. Test-only (libmpfr). */
 #ifndef TL_TEST_FP_ORACLE_H
 #define TL_TEST_FP_ORACLE_H
 

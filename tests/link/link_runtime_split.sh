@@ -92,14 +92,16 @@ done
 # (issue 29) go beside the vaults they store, levels (issue 28) beside the content they load.
 # Patch plans (issue 31) in a file of their own, using the content readers of assets.c (and the
 # text rules, text.h, beside them).
-{ unit core lifecycle.h mem lifecycle && unit clock time.h time && unit assets "levels.h content.h" content levels &&
-  unit vaults "platform_local.h vault.h" vault save platform platform_local && unit patches patch.h patch &&
-  program "core.c | clock.c (time.h) | assets.c (with levels.h) | vault.c (with save.h, platform.h) | patches.c (patch.h)" core clock assets vaults patches; } ||
+# clock.c and patches.c are the files of time and patch implemented alone, compiled above.
+{ unit core lifecycle.h mem lifecycle && unit alone_time time.h time && unit assets "levels.h content.h" content levels &&
+  unit vaults "platform_local.h vault.h" vault save platform platform_local && unit alone_patch patch.h patch &&
+  program "core.c | clock.c (time.h) | assets.c (with levels.h) | vault.c (with save.h, platform.h) | patches.c (patch.h)" core alone_time assets vaults alone_patch; } ||
   failed=$((failed + 1))
 
 # Issue 42: TL_IMPLEMENTATION in several files, each including the services it implements (a file
 # implementing levels and one implementing content failed with "multiple definition of
-# tl_log_level_name"; content and patches share the readers); mem's list in a file of its own.
+# tl_log_level_name"; content and patches share the readers); mem's list in a file of its own (mem
+# implemented alone, compiled above).
 # TL_IMPLEMENTATION implements every header the file includes: platform_local.h brings platform.h
 # and save.h, so those two are implemented there.
 services="time lifecycle levels vault content platform_local patch"
@@ -109,8 +111,8 @@ for module in $services; do
   "$cc" $flags -c "$work/impl_$module.c" -o "$work/impl_$module.o" 2>"$work/err" ||
     { cat "$work/err"; failed=$((failed + 1)); }
 done
-unit mem_list mem.h mem &&
-  program "TL_IMPLEMENTATION in a file per service" mem_list $(for m in $services; do echo "impl_$m"; done) ||
+unit alone_mem mem.h mem &&
+  program "TL_IMPLEMENTATION in a file per service" alone_mem $(for m in $services; do echo "impl_$m"; done) ||
   failed=$((failed + 1))
 
 printf '#define TL_IMPLEMENTATION\n#define TL_MEM_IMPL\n#include <threadlink/threadlink.h>\n' > "$work/umbrella.c"
