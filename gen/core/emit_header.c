@@ -13,6 +13,11 @@
  * entries are 96 bytes each, a big domain's 10 MB, which every section read again from memory.
  * Rows in table order: the sentinel (if any), the shown entries in manifest order, then renamed
  * entries' earlier names; the size of their open-addressed tables. */
+/* A shown entry with earlier names: its row and its index in the manifest's entries. */
+typedef struct renamed_row {
+    uint32_t row, entry;
+} renamed_row;
+
 typedef struct lookup_set {
     size_t n;
     size_t entries_from, entries_to; /* the shown entries' rows */
@@ -21,8 +26,8 @@ typedef struct lookup_set {
     uint32_t *name_lens;
     uint32_t *name_hashes; /* fnv1a_folded of each name: the entries' own from identity_assign */
     bool *tombstone;
-    void *block;           /* the arrays' block (they start one row into it without a sentinel) */
-    VEC(uint32_t) renamed; /* pairs: the row of a shown entry with earlier names, its entry index */
+    void *block;              /* the arrays' block (they start one row into it without a sentinel) */
+    VEC(renamed_row) renamed; /* in row order */
     unsigned bits;
     size_t slots;
     uint32_t mask;
@@ -131,8 +136,8 @@ static void emit_entries(header_ctx *c)
         }
         p = put_text(p, " = ", 3);
         line_end(b, put_value_at(p, t->values[k]));
-        if (renamed < t->renamed.count && t->renamed.items[renamed] == k)
-            emit_aliases(c, &c->m->entries.items[t->renamed.items[renamed + 1]]), renamed += 2;
+        if (renamed < t->renamed.count && t->renamed.items[renamed].row == k)
+            emit_aliases(c, &c->m->entries.items[t->renamed.items[renamed++].entry]);
         out_maybe_flush(o);
     }
 }
@@ -216,13 +221,13 @@ static void row_put(lookup_set *t, size_t k, const char *name, uint32_t name_len
 static void rows_put_earlier_names(const header_ctx *c, lookup_set *t)
 {
     size_t names = 0;
-    for (size_t r = 0; r < t->renamed.count; r += 2) {
-        const entry *e = &c->m->entries.items[t->renamed.items[r + 1]];
+    for (size_t r = 0; r < t->renamed.count; r++) {
+        const entry *e = &c->m->entries.items[t->renamed.items[r].entry];
         for (uint32_t a = 0; a < e->renamed_count; a++) names += manifest_alias_named(e, &e->renamed_from[a]);
     }
     rows_alloc(t, t->n + names, t->n);
-    for (size_t r = 0; r < t->renamed.count; r += 2) {
-        const entry *e = &c->m->entries.items[t->renamed.items[r + 1]];
+    for (size_t r = 0; r < t->renamed.count; r++) {
+        const entry *e = &c->m->entries.items[t->renamed.items[r].entry];
         for (uint32_t a = 0; a < e->renamed_count; a++)
             if (manifest_alias_named(e, &e->renamed_from[a])) {
                 const entry_alias *alias = &e->renamed_from[a];
@@ -244,7 +249,7 @@ static void rows_gather(header_ctx *c, lookup_set *t)
             if (e->value + 1 > c->span) c->span = e->value + 1;
         }
         if (!shown(c, e)) continue;
-        if (e->renamed_count) *vec_push(&t->renamed) = (uint32_t)k, *vec_push(&t->renamed) = (uint32_t)i;
+        if (e->renamed_count) *vec_push(&t->renamed) = (renamed_row){(uint32_t)k, (uint32_t)i};
         row_put(t, k++, e->name, e->name_len, e->name_hash, e->value, e->tombstone);
     }
     c->sentinel = c->d->reserve_zero || c->live_count == 0;
@@ -253,7 +258,7 @@ static void rows_gather(header_ctx *c, lookup_set *t)
         row_put(t, 0, "None", 4, fnv1a_folded("None", 4), 0, false);
     } else { /* the rows start at the block's second */
         t->names++, t->values++, t->name_lens++, t->name_hashes++, t->tombstone++, k--;
-        for (size_t r = 0; r < t->renamed.count; r += 2) t->renamed.items[r]--;
+        for (size_t r = 0; r < t->renamed.count; r++) t->renamed.items[r].row--;
     }
     t->entries_from = c->sentinel;
     t->n = t->entries_to = k;
