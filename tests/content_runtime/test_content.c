@@ -389,8 +389,9 @@ static void test_content_corrupt_archives_refused(void **state) {
     assert_true(log_has("not a content directory"));
 }
 
-/* A byte of a raw entry read in several chunks (hashed as each chunk is read), flipped in the
-   archive where the blob's bytes at `at` are stored: the load fails as corrupt content. */
+/* A byte of a raw entry read in several chunks (hashed as each chunk is read), mapped, or copied
+   from its archive mapped whole in blocks (hashed as each block is copied), flipped in the archive
+   where the blob's bytes at `at` are stored: the load fails as corrupt content. */
 static void corrupt_raw_blob_at(const char *dir, const unsigned char *blob, size_t blob_size, size_t at) {
     char path[1000];
     DIR *listing = opendir(dir);
@@ -416,20 +417,24 @@ static void corrupt_raw_blob_at(const char *dir, const unsigned char *blob, size
     assert_true(done);
 }
 
-static void test_content_corrupt_raw_entry_in_any_chunk_fails(void **state) {
-    char dir[600], path[1000];
-    size_t blob_size = 0, at[2];
+/* blob24 (~470 KB: read in 128 KiB chunks, or mapped from TL_CONTENT_MAP_MIN_BYTES) and blob12
+   (~110 KB: copied from its archive in 512-byte blocks where the default I/O maps archives), each
+   corrupted at its start, its middle and in its last, partial block or chunk. */
+static void check_raw_blob_corrupted(int blob_index) {
+    char dir[600], path[1000], name[32], neighbour[32];
+    size_t blob_size = 0, at[3];
     unsigned char *blob;
     int k;
-    (void)state;
-    snprintf(path, sizeof path, "%s/assets/Blobs/blob24.bin", g_root);
+    snprintf(path, sizeof path, "%s/assets/Blobs/blob%d.bin", g_root, blob_index);
+    snprintf(name, sizeof name, "Blobs/blob%d", blob_index);
+    snprintf(neighbour, sizeof neighbour, "Blobs/blob%d", blob_index - 1);
     blob = read_file(path, &blob_size);
     assert_non_null(blob);
-    assert_true(blob_size > 3 * 128 * 1024); /* several read chunks */
     at[0] = 5;
-    at[1] = blob_size - 3;
+    at[1] = blob_size / 2;
+    at[2] = blob_size - 3;
     snprintf(dir, sizeof dir, "%s/raw", g_tmp);
-    for (k = 0; k < 2; k++) {
+    for (k = 0; k < 3; k++) {
         tl_content *c;
         tl_scope s;
         tl_asset a;
@@ -437,7 +442,7 @@ static void test_content_corrupt_raw_entry_in_any_chunk_fails(void **state) {
         c = make_ctx(NULL);
         assert_true(tl_content_dir_valid(tl_content_register_dir(c, dir)));
         s = tl_scope_create(tl_content_root(c), "S", TL_SCOPE_LEVEL);
-        a = tl_scope_load_name(s, "Blobs/blob24");
+        a = tl_scope_load_name(s, name);
         assert_true(tl_asset_valid(a) && tl_asset_size(a) == blob_size);
         assert_memory_equal(tl_asset_object(a), blob, blob_size);
         tl_content_shutdown(c);
@@ -445,12 +450,21 @@ static void test_content_corrupt_raw_entry_in_any_chunk_fails(void **state) {
         c = make_ctx(NULL);
         assert_true(tl_content_dir_valid(tl_content_register_dir(c, dir)));
         s = tl_scope_create(tl_content_root(c), "S", TL_SCOPE_LEVEL);
-        assert_false(tl_asset_valid(tl_scope_load_name(s, "Blobs/blob24")));
+        assert_false(tl_asset_valid(tl_scope_load_name(s, name)));
         assert_true(log_has("corrupt content"));
-        assert_true(tl_asset_valid(tl_scope_load_name(s, "Blobs/blob23")));
+        assert_true(tl_asset_valid(tl_scope_load_name(s, neighbour)));
         tl_content_shutdown(c);
     }
     free(blob);
+}
+
+static void test_content_corrupt_raw_entry_in_any_chunk_fails(void **state) {
+    (void)state;
+    check_raw_blob_corrupted(24);
+}
+static void test_content_corrupt_small_raw_entry_in_any_block_fails(void **state) {
+    (void)state;
+    check_raw_blob_corrupted(12);
 }
 
 /* The table-of-contents record of entry `id` in one of dir's archives (format:
@@ -1535,6 +1549,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_content_corrupt_flat_files_fail_to_load),
         cmocka_unit_test(test_content_fifos_refused_without_blocking),
         cmocka_unit_test(test_content_corrupt_raw_entry_in_any_chunk_fails),
+        cmocka_unit_test(test_content_corrupt_small_raw_entry_in_any_block_fails),
         cmocka_unit_test(test_content_corrupt_large_lz4_entry_fails),
         cmocka_unit_test(test_content_corrupt_large_zstd_entry_fails),
         cmocka_unit_test(test_content_flat_windows_names_refused),

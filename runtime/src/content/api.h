@@ -48,7 +48,7 @@
                                     is declared (POSIX: one system call per read, no copy)
    TL_CONTENT_MAP_MIN_BYTES         entries of packed archives at least this large are mapped
                                     from their archive instead of read, where the default I/O
-                                    serves them on POSIX (default 2 MiB; see Loading)
+                                    serves them on POSIX (default 128 KiB; see Loading)
    TL_CONTENT_NO_MMAP               the default I/O never maps entries or archives: every load
                                     reads
    TL_CONTENT_LIVE                  development builds: profiles served from their source tree,
@@ -105,22 +105,23 @@
      (tl_content_last_result says why: TL_CONTENT_READ_FAILED, _CORRUPT, _DECODE_FAILED, ...).
    - Mapped entries (POSIX, the default I/O, packed directories): an entry of at least
      TL_CONTENT_MAP_MIN_BYTES is mapped from its archive (mmap, private and writable) instead of
-     read into a new buffer: the page cache's pages, no copy and no allocation. Only large
-     entries: a mapping's set-up and its release cost more than reading a smaller one (over a
-     whole load-and-release cycle, 2.1x PhysFS for entries of 64 KiB to 1.5 MB mapped, 0.57x
-     read; 0.08x for entries of 4 MiB mapped, 1.3x read). A raw asset kept
+     read into a new buffer: the page cache's pages, no copy and no allocation. A raw asset kept
      as its bytes points into its mapping until it is released; writes to it stay in that asset
      (copy on write) and never reach the archive or a later load. Its bytes start where the
      archive has them (no alignment is promised, as for every asset's bytes); a compressed entry
-     is decoded from its mapping into a new buffer. A compressed entry stored in under 64 KiB is
-     decoded from its archive, mapped whole (read-only, shared) at the first such load and kept
-     mapped until its directory is unregistered or the context shuts down: no read call and no
-     copy per load (costs address space, the archives' size, and the page cache's pages it
-     touched); one of 64 KiB up to TL_CONTENT_MAP_MIN_BYTES is read, then decoded. Archives
-     must not be changed in place while mounted (pack and the patcher replace files, they never
-     rewrite one): an entry past the end of an archive truncated since it was mounted is read,
-     and its load fails, but a page already mapped when its file is truncated raises SIGBUS when
-     touched.
+     is decoded from its mapping into a new buffer. Smaller entries come from their archive
+     mapped whole (read-only, shared) at the first such load and kept mapped until its directory
+     is unregistered or the context shuts down: a raw one stored in under
+     TL_CONTENT_MAP_MIN_BYTES is copied from there into a new buffer (its XXH64 computed on the
+     way), a compressed one stored in under 64 KiB is decoded from there; no read call per load
+     (costs address space, the archives' size, and the page cache's pages it touched). A
+     compressed entry of 64 KiB up to TL_CONTENT_MAP_MIN_BYTES is read, then decoded. Over a whole
+     load-and-release cycle of 4,000 entries from 200 B to 1.5 MB, the default (128 KiB) took
+     0.67x PhysFS's time here, everything read (TL_CONTENT_NO_MMAP) 0.93x
+     (tests/bench/content_load/RESULTS.md). Archives must not be changed in place while mounted
+     (pack and the patcher replace files, they never rewrite one): an entry past the end of an
+     archive truncated since it was mounted is read, and its load fails, but a page already
+     mapped when its file is truncated raises SIGBUS when touched.
    - *_async variants return at once with an asset whose status is TL_ASSET_LOADING; the load
      runs in tl_content_update (at most max_loads_per_frame started per frame; with an I/O
      backend that has read_begin/read_poll, reads overlap frames). Poll tl_asset_get_status once

@@ -30,10 +30,12 @@
 #define TL_CONTENT_MAX_ASSET_BYTES ((uint64_t)1 << 30)
 #endif
 #ifndef TL_CONTENT_MAP_MIN_BYTES
-/* 2 MiB: the whole cycle (load, use, release) of entries from 64 KiB to 1.5 MB cost 2.1x PhysFS
-   mapped and 0.57x read, while 4 MiB entries cost 0.08x mapped and 1.3x read
-   (tests/bench/content_load/RESULTS.md, issue 47). */
-#define TL_CONTENT_MAP_MIN_BYTES ((uint64_t)2 << 20)
+/* 128 KiB, glibc's threshold for handing out fresh pages: a buffer that large costs a page fault
+   and a cleared page for every 4 KiB before a copy can fill it, and a mapping costs less. The
+   whole cycle (load, use, release) of the mixed set of tests/bench/content_load, smaller entries
+   copied from their archive: 23.0 ms from 128 KiB, 23.3 from 64 KiB, 25.8 from 256 KiB, 29.0
+   from 2 MiB (tests/bench/content_load/RESULTS.md, issue 47). */
+#define TL_CONTENT_MAP_MIN_BYTES ((uint64_t)128 << 10)
 #endif
 #ifndef TL_CONTENT_SCRATCH_KEEP_BYTES
 #define TL_CONTENT_SCRATCH_KEEP_BYTES ((size_t)4 << 20)
