@@ -110,7 +110,8 @@
      (copy on write) and never reach the archive or a later load. Its bytes start where the
      archive has them (no alignment is promised, as for every asset's bytes); a compressed entry
      is decoded from its mapping into a new buffer. Smaller entries come from their archive
-     mapped whole (read-only, shared) at the first such load and kept mapped until its directory
+     mapped whole (read-only, shared; 64-bit targets only, address space being scarce on
+     32-bit ones, where they are read) at the first such load and kept mapped until its directory
      is unregistered or the context shuts down: a raw one stored in under
      TL_CONTENT_MAP_MIN_BYTES is copied from there into a new buffer (its XXH64 computed on the
      way), a compressed one stored in under 64 KiB is decoded from there; no read call per load
@@ -2012,7 +2013,10 @@ static const tl__content_map *tl__content_archive_map(tl__content_dirrec *d, uin
    stops there), large lz4 entries (1.6 MB stored) decoded 5-15 % slower so than read. A raw entry
    under TL_CONTENT_MAP_MIN_BYTES is copied from there, hashed on the way
    (tl__content_copy_from_archive). An archive truncated since it was mounted is read instead, and
-   the load fails (fstat each time: a page past the file's end raises SIGBUS when touched). */
+   the load fails (fstat each time: a page past the file's end raises SIGBUS when touched). Only
+   where pointers have 64 bits: an archive mapped whole stays mapped until its directory goes,
+   address space the size of every archive touched, which a 32-bit process cannot spare for a
+   game's gigabytes. */
 #define TL__CONTENT_ARCHIVE_MAP_MAX ((uint64_t)64 * 1024)
 static const unsigned char *tl__content_archive_bytes(tl_content *ctx, const tl__content_entry *e,
                                                       uint64_t limit) {
@@ -2021,7 +2025,8 @@ static const unsigned char *tl__content_archive_bytes(tl_content *ctx, const tl_
     const tl__content_map *m;
     struct stat st;
     int fd;
-    if (ctx->io.open != tl__content_file_open || !d->packed || d->source || e->stored >= limit)
+    if (sizeof(void *) < 8 || ctx->io.open != tl__content_file_open || !d->packed || d->source ||
+        e->stored >= limit)
         return NULL;
     fd = fileno((FILE *)d->archives[e->archive]);
     if (fstat(fd, &st) != 0 || (uint64_t)st.st_size < e->offset + e->stored) return NULL;

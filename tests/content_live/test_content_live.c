@@ -984,7 +984,7 @@ static void test_live_packed_bytes_reloaded(void **state) {
     hero = tl_scope_load_name(tl_content_root(w.c), "Sprites/hero");
     assert_true(bytes_are(hero, "hero"));
     assert_true(bytes_are(tl_scope_load_name(tl_content_root(w.c), "Sprites/slime"), "slime"));
-    assert_int_equal(packed_mappings(), mapped ? 2 : 1);
+    assert_int_equal(packed_mappings(), mapped ? 2 : sizeof(void *) >= 8); /* or their archive */
     live_write("assets/Sprites/hero.txt", HERO_AGAIN);
     pack();
     tl_content_update(w.c);

@@ -110,7 +110,8 @@
      (copy on write) and never reach the archive or a later load. Its bytes start where the
      archive has them (no alignment is promised, as for every asset's bytes); a compressed entry
      is decoded from its mapping into a new buffer. Smaller entries come from their archive
-     mapped whole (read-only, shared) at the first such load and kept mapped until its directory
+     mapped whole (read-only, shared; 64-bit targets only, address space being scarce on
+     32-bit ones, where they are read) at the first such load and kept mapped until its directory
      is unregistered or the context shuts down: a raw one stored in under
      TL_CONTENT_MAP_MIN_BYTES is copied from there into a new buffer (its XXH64 computed on the
      way), a compressed one stored in under 64 KiB is decoded from there; no read call per load

@@ -76,7 +76,10 @@ static const tl__content_map *tl__content_archive_map(tl__content_dirrec *d, uin
    stops there), large lz4 entries (1.6 MB stored) decoded 5-15 % slower so than read. A raw entry
    under TL_CONTENT_MAP_MIN_BYTES is copied from there, hashed on the way
    (tl__content_copy_from_archive). An archive truncated since it was mounted is read instead, and
-   the load fails (fstat each time: a page past the file's end raises SIGBUS when touched). */
+   the load fails (fstat each time: a page past the file's end raises SIGBUS when touched). Only
+   where pointers have 64 bits: an archive mapped whole stays mapped until its directory goes,
+   address space the size of every archive touched, which a 32-bit process cannot spare for a
+   game's gigabytes. */
 #define TL__CONTENT_ARCHIVE_MAP_MAX ((uint64_t)64 * 1024)
 static const unsigned char *tl__content_archive_bytes(tl_content *ctx, const tl__content_entry *e,
                                                       uint64_t limit) {
@@ -85,7 +88,8 @@ static const unsigned char *tl__content_archive_bytes(tl_content *ctx, const tl_
     const tl__content_map *m;
     struct stat st;
     int fd;
-    if (ctx->io.open != tl__content_file_open || !d->packed || d->source || e->stored >= limit)
+    if (sizeof(void *) < 8 || ctx->io.open != tl__content_file_open || !d->packed || d->source ||
+        e->stored >= limit)
         return NULL;
     fd = fileno((FILE *)d->archives[e->archive]);
     if (fstat(fd, &st) != 0 || (uint64_t)st.st_size < e->offset + e->stored) return NULL;
