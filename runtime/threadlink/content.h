@@ -118,7 +118,7 @@
      (costs address space, the archives' size, and the page cache's pages it touched). A
      compressed entry of 64 KiB up to TL_CONTENT_MAP_MIN_BYTES is read, then decoded. Over a whole
      load-and-release cycle of 4,000 entries from 200 B to 1.5 MB, the default (128 KiB) took
-     0.67x PhysFS's time here, everything read (TL_CONTENT_NO_MMAP) 0.93x
+     0.66-0.76x PhysFS's time here, everything read (TL_CONTENT_NO_MMAP) 0.93x
      (tests/bench/content_load/RESULTS.md). Archives must not be changed in place while mounted
      (pack and the patcher replace files, they never rewrite one): an entry past the end of an
      archive truncated since it was mounted is read, and its load fails, but a page already
