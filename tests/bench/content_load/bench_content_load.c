@@ -14,7 +14,7 @@
  * released, inside the timing (issue 47: the whole cycle a game pays at a level change). Rounds rotate the contestants' order so host drift cancels out;
  * each figure is the median over rounds.
  *
- *   bench_content_load THREADLINK_GEN [ROUNDS] */
+ *   bench_content_load THREADLINK_GEN [ROUNDS]   (default 10; an even number, see measure_tree) */
 #define _GNU_SOURCE
 #include "tl_contestant.h"
 
@@ -326,14 +326,14 @@ static void report(const times *tm, int cpu, const tree *trees, int rounds) {
 
 int main(int argc, char **argv) {
     char dir[] = "/tmp/tl-bench-content-load-XXXXXX", cmd[1024], *gen;
-    int rounds = argc > 2 ? atoi(argv[2]) : 9, i, z;
+    int rounds = argc > 2 ? atoi(argv[2]) : 10, i, z;
     tree trees[3];
     static times tm;
     if (argc < 2) {
         fprintf(stderr, "usage: bench_content_load THREADLINK_GEN [ROUNDS]\n");
         return 2;
     }
-    if (rounds < 1 || rounds > MAX_ROUNDS) rounds = 9;
+    if (rounds < 1 || rounds > MAX_ROUNDS) rounds = 10;
     if (!(gen = realpath(argv[1], NULL))) {
         fprintf(stderr, "bench_content_load: %s: not found\n", argv[1]);
         return 2;
