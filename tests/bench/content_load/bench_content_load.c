@@ -231,9 +231,13 @@ typedef struct times {
     double wall[3][CODECS][CONTESTANTS][MAX_ROUNDS], cpu[3][CODECS][CONTESTANTS][MAX_ROUNDS];
 } times;
 
-/* Both threadlink contestants' contexts for one tree and codec. */
+/* The two threadlink builds, in the order of their contexts in tl_pair. */
+#define TL_BUILDS 2
+static const tl_contestant_api *const tl_builds[TL_BUILDS] = {&tl_contestant_mapped, &tl_contestant_read};
+
+/* Both threadlink contestants' contexts for one tree and codec (tl_builds' order). */
 typedef struct tl_pair {
-    tl_contestant *mapped, *read;
+    tl_contestant *c[TL_BUILDS];
 } tl_pair;
 
 /* The whole cycle a game pays for a level's assets: every asset loaded (and its bytes read), then
@@ -241,10 +245,9 @@ typedef struct tl_pair {
 static void time_one(times *tm, int i, int k, int r, int who, tree *t, const tl_pair *p, unsigned char **bufs) {
     double cpu0 = cpu_ms(), wall0 = now_ms();
     if (who == TL || who == TL_READ) {
-        const tl_contestant_api *api = who == TL ? &tl_contestant_mapped : &tl_contestant_read;
-        tl_contestant *c = who == TL ? p->mapped : p->read;
-        api->load_all(c, NULL, NULL);
-        api->release_all(c);
+        int b = who == TL_READ;
+        tl_builds[b]->load_all(p->c[b], NULL, NULL);
+        tl_builds[b]->release_all(p->c[b]);
     } else {
         if (who == IO) (void)stdio_load_all(t, bufs);
         else (void)physfs_load_all(t, bufs, who == PFZ);
@@ -257,13 +260,13 @@ static void time_one(times *tm, int i, int k, int r, int who, tree *t, const tl_
 /* Both threadlink contestants on out/<set>_<codec>, loaded once and checked against `check`. */
 static void tl_pair_open(tl_pair *p, const tree *t, int codec, unsigned char *const *check) {
     char path[256];
+    int b;
     snprintf(path, sizeof path, "out/%s_%s", t->set, codecs[codec]);
-    p->mapped = tl_contestant_mapped.open(path, (const char (*)[32])t->name, t->count);
-    p->read = tl_contestant_read.open(path, (const char (*)[32])t->name, t->count);
-    tl_contestant_mapped.load_all(p->mapped, check, t->size);
-    tl_contestant_mapped.release_all(p->mapped);
-    tl_contestant_read.load_all(p->read, check, t->size);
-    tl_contestant_read.release_all(p->read);
+    for (b = 0; b < TL_BUILDS; b++) {
+        p->c[b] = tl_builds[b]->open(path, (const char (*)[32])t->name, t->count);
+        tl_builds[b]->load_all(p->c[b], check, t->size);
+        tl_builds[b]->release_all(p->c[b]);
+    }
 }
 
 /* Warm-up (page cache, allocator), a check that every contestant reads the same bytes, then
@@ -296,10 +299,8 @@ static void measure_tree(times *tm, int i, tree *t, int rounds) {
                 time_one(tm, i, k, r, who, t, &pairs[k], bufs);
             }
         }
-    for (k = 0; k < CODECS; k++) {
-        tl_contestant_mapped.close(pairs[k].mapped);
-        tl_contestant_read.close(pairs[k].read);
-    }
+    for (k = 0; k < CODECS; k++)
+        for (z = 0; z < TL_BUILDS; z++) tl_builds[z]->close(pairs[k].c[z]);
     free(bufs);
     free(check);
 }
