@@ -57,6 +57,9 @@ bool manifest_read(const char *file, const char *data, size_t len, manifest *out
 /* The same from an open file, read through a small window (a manifest is never held whole). */
 bool manifest_read_fd(const char *file, int fd, manifest *out);
 void manifest_free(manifest *m);
+/* Whether the readers take an entry line written as the generator writes it in one step (true,
+ * the default) rather than token by token: the tests compare the two. */
+extern bool manifest_read_shortcut;
 
 /* A member name: a letter or '_' first, then letters, digits or '_'. */
 bool manifest_valid_member(const char *s, size_t n);
