@@ -614,7 +614,7 @@ static void hash_one_range(void *ctx, size_t item, unsigned worker)
     key_ranges *r = ctx;
     size_t n = r->c->d->decls.count, from = item * KEY_RANGE, to = n - from < KEY_RANGE ? n : from + KEY_RANGE;
     buf key = {0};
-    hash_key_range(r->c, from, to, &r->strings[worker], &key);
+    hash_key_range(r->c, from, to, worker_arena(r->strings, worker), &key);
     buf_free(&key);
 }
 
