@@ -24,6 +24,7 @@ typedef struct reader {
     json_lexer lx;
     manifest *m;
     uint64_t bytes; /* the manifest's size, when known (0: not) */
+    size_t more;    /* entries the caller will add after reading */
     bool ok;
 } reader;
 
@@ -286,11 +287,11 @@ bool manifest_read(const char *file, const char *data, size_t len, manifest *out
     return read_manifest(&r);
 }
 
-bool manifest_read_fd(const char *file, int fd, manifest *out)
+bool manifest_read_fd(const char *file, int fd, size_t more, manifest *out)
 {
     struct stat st;
     memset(out, 0, sizeof *out);
-    reader r = {.m = out, .bytes = fstat(fd, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0, .ok = true};
+    reader r = {.m = out, .bytes = fstat(fd, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0, .more = more, .ok = true};
     json_lexer_init_fd(&r.lx, file, fd);
     return read_manifest(&r);
 }
@@ -378,14 +379,15 @@ static bool read_next_entry(reader *r)
 }
 
 /* Room for the entries a manifest of r->bytes can hold, at the shortest line the generator writes
- * (one-letter key, name and scope: 95 bytes): a large manifest's entries are then not copied at
- * each doubling of their array (into fresh huge pages, xmalloc). Unused room is address space,
- * not memory; bounded all the same (a file of spaces). */
+ * (one-letter key, name and scope: 95 bytes), and for r->more: a large manifest's entries are
+ * then not copied at each doubling of their array, nor again when identity adds its entries (into
+ * fresh huge pages, xmalloc). Unused room is address space, not memory; bounded all the same (a
+ * file of spaces). */
 static void reserve_entries(reader *r)
 {
-    uint64_t n = r->bytes / 95;
+    uint64_t n = (r->bytes / 95 < (1u << 22) ? r->bytes / 95 : (1u << 22)) + r->more;
     if (n <= r->m->entries.cap) return;
-    r->m->entries.cap = n < (1u << 22) ? (size_t)n : (1u << 22);
+    r->m->entries.cap = (size_t)n;
     r->m->entries.items = xrealloc(r->m->entries.items, r->m->entries.cap * sizeof *r->m->entries.items);
 }
 
