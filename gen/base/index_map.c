@@ -1,7 +1,6 @@
 #include "base/index_map.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 static void place(index_map *m, uint32_t hash, uint32_t index)
 {
@@ -16,9 +15,7 @@ static void allocate(index_map *m, size_t capacity)
 {
     /* A table of megabytes is probed at random: huge pages spare a TLB miss per probe, and
      * filling it costs a few page faults. */
-    size_t bytes = capacity * sizeof *m->slots;
-    m->slots = xmalloc(bytes);
-    memset(m->slots, 0, bytes);
+    m->slots = xcalloc(capacity, sizeof *m->slots); /* fresh pages come zeroed: no second pass */
     m->mask = capacity - 1;
     m->count = 0;
 }

@@ -52,6 +52,14 @@ void json_lexer_free(json_lexer *lx);
 /* The next token. A malformed token is reported (file:line:col) and returned as JT_ERROR. */
 json_tok json_next(json_lexer *lx);
 
+/* The text from the next token on (white space skipped), NUL-terminated: for a reader that
+ * recognises a shape of its own there and moves past it with json_advance instead of taking it
+ * token by token. Reading a file, the NUL may end the window rather than the file: a shape cut
+ * short by it is for json_next to read. */
+const char *json_peek(json_lexer *lx);
+/* Moves past n bytes of what json_peek returned; they must not hold a line break. */
+void json_advance(json_lexer *lx, size_t n);
+
 const char *json_tok_describe(json_tok_kind kind);
 
 #endif

@@ -151,28 +151,40 @@ static bool decode_string(json_lexer *lx, const unsigned char *s, const unsigned
     return true;
 }
 
+/* Moves the cursor past white space, in a plain loop (most tokens follow a space), refilling the
+ * window from a file as it goes. */
+static void skip_space(json_lexer *lx)
+{
+    for (;;) {
+        if (lx->fd >= 0 && !lx->eof && (size_t)(lx->limit - lx->cur) < JSON_MAX_TOKEN) refill(lx);
+        const unsigned char *p = lx->cur;
+        for (;; p++) {
+            if (*p == ' ' || *p == '\t' || *p == '\r') continue;
+            if (*p != '\n') break;
+            lx->line++;
+            lx->line_start = offset_of(lx, p + 1);
+        }
+        bool window_end = p != lx->cur && p == lx->limit && lx->fd >= 0 && !lx->eof; /* more spaces may follow */
+        lx->cur = p;
+        if (!window_end) return;
+    }
+}
+
+const char *json_peek(json_lexer *lx)
+{
+    skip_space(lx);
+    return (const char *)lx->cur;
+}
+
+void json_advance(json_lexer *lx, size_t n) { lx->cur += n; }
+
 json_tok json_next(json_lexer *lx)
 {
     json_tok t = {JT_ERROR, NULL, 0, {lx->file, 0, 0}};
     const unsigned char *YYCURSOR, *YYMARKER, *YYLIMIT = lx->limit, *start;
     (void)YYLIMIT;
 again:
-    if (lx->fd >= 0 && !lx->eof && (size_t)(lx->limit - lx->cur) < JSON_MAX_TOKEN) refill(lx);
-    /* White space between tokens, in a plain loop: most tokens follow a space. */
-    for (const unsigned char *p = lx->cur;; p++) {
-        if (*p == ' ' || *p == '\t' || *p == '\r') continue;
-        if (*p == '\n') {
-            lx->line++;
-            lx->line_start = offset_of(lx, p + 1);
-            continue;
-        }
-        if (p != lx->cur && p == lx->limit && lx->fd >= 0 && !lx->eof) { /* spaces up to the window's end */
-            lx->cur = p;
-            goto again;
-        }
-        lx->cur = p;
-        break;
-    }
+    skip_space(lx);
     /* Strings of plain ASCII without escapes (every key and name a manifest holds) are taken
      * here; anything else goes through the full grammar below. */
     if (*lx->cur == '"') {

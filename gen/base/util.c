@@ -234,11 +234,11 @@ void arena_adopt(arena *into, arena *from)
     from->used = from->cap = 0;
 }
 
-arena *workers_arenas(unsigned workers) { return xcalloc(workers ? workers : 1, sizeof(arena)); }
+arena *workers_arenas(unsigned workers) { return xcalloc((size_t)(workers ? workers : 1) * WORKER_ARENA_STRIDE, sizeof(arena)); }
 
 void arena_adopt_workers(arena *into, arena *workers, unsigned count)
 {
-    for (unsigned w = 0; w < count; w++) arena_adopt(into, &workers[w]);
+    for (unsigned w = 0; w < count; w++) arena_adopt(into, worker_arena(workers, w));
     free(workers);
 }
 

@@ -216,7 +216,7 @@ static bool read_one(const char *path, side *out)
         return false;
     }
     side_manifest sm = {xstrdup(path), {0}, {0}, {0}, {0}};
-    bool ok = manifest_read_fd(path, fd, &sm.m);
+    bool ok = manifest_read_fd(path, fd, 0, &sm.m);
     close(fd);
     if (ok && !index_keys(&sm)) {
         manifest_free(&sm.m);

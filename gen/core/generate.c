@@ -151,7 +151,7 @@ static bool load_manifest(const name_list *manifests, domain_job *job)
         memset(&job->m, 0, sizeof job->m);
     } else {
         job->had_manifest = true;
-        ok = manifest_read_fd(job->manifest_path, fd, &job->m);
+        ok = manifest_read_fd(job->manifest_path, fd, job->d->decls.count, &job->m);
         close(fd);
         if (!ok)
             diag_note(loc_file(job->manifest_path),

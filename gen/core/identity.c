@@ -15,6 +15,9 @@ uint32_t identity_hash(const char *key, size_t len, uint32_t seed_offset) { retu
 
 static uint32_t value_slot_hash(uint32_t v) { return v * 2654435761u; }
 
+/* How many elements ahead of its use a table lookup is requested (index_map_prefetch). */
+enum { LOOKAHEAD = 16 };
+
 /* A names slot that holds an alias (an earlier name of a renamed entry) instead of an entry's
  * own name: NAME_ALIAS | its index in identity_index.aliases. */
 #define NAME_ALIAS 0x80000000u
@@ -171,6 +174,87 @@ static bool index_renames(const manifest *m, const char *path, identity_index *x
     return true;
 }
 
+/* The hashes an entry is indexed under: its key's, its folded member name's (kept in the entry)
+ * and its value's. */
+typedef struct entry_hashes {
+    uint32_t key, name, value;
+} entry_hashes;
+
+/* Every entry's hashes, computed before any is indexed so that the slots an entry probes can be
+ * requested LOOKAHEAD entries earlier: at 100,000 entries each table is megabytes, and its probes
+ * missed the caches one after another. */
+static entry_hashes *hash_entries(const manifest *m)
+{
+    entry_hashes *h = xmalloc((m->entries.count ? m->entries.count : 1) * sizeof *h);
+    for (size_t i = 0; i < m->entries.count; i++) {
+        entry *e = &m->entries.items[i];
+        e->name_hash = fnv1a_folded(e->name, e->name_len);
+        h[i] = (entry_hashes){model_hash(e->key, e->key_len), e->name_hash, value_slot_hash(e->value)};
+    }
+    return h;
+}
+
+TLG_PREFETCHER void prefetch_entry(const identity_index *x, const entry_hashes *h)
+{
+    index_map_prefetch(&x->keys, h->key);
+    index_map_prefetch(&x->names, h->name);
+    index_map_prefetch(&x->values, h->value);
+}
+
+/* An entry agrees with its domain: its key starts with its scope, and its value is its key's hash
+ * (identity) and not the sentinel's. */
+static bool check_entry(const domain *d, const entry *e, src_loc at)
+{
+    size_t slen = strlen(e->scope);
+    if (e->key_len <= slen || e->key[slen] != '.' || !ascii_ieq(e->key, slen, e->scope, slen)) {
+        diag_error(at, "entry '%s': key does not start with its scope '%s'", e->key, e->scope);
+        return false;
+    }
+    const char *hashed = e->issued_key ? e->issued_key : e->key;
+    uint32_t hashed_len = e->issued_key ? e->issued_key_len : e->key_len;
+    if (d->kind == KIND_IDENTITY && identity_hash(hashed, hashed_len, e->seed_offset) != e->value) {
+        diag_error(
+            at,
+            "entry '%s': value %u is not the hash of its %s under seed offset %u (the manifest was edited by hand or corrupted)",
+            e->key, e->value, e->issued_key ? "issued key" : "key", e->seed_offset);
+        return false;
+    }
+    if (d->reserve_zero && e->value == 0) {
+        diag_error(at, "entry '%s': value 0 is reserved for the sentinel in this domain", e->key);
+        return false;
+    }
+    return true;
+}
+
+/* Entry i under its hashes, unless another entry has its key, member name or value. */
+static bool index_entry(const manifest *m, identity_index *x, uint32_t i, const entry_hashes *h, src_loc at)
+{
+    const entry *e = &m->entries.items[i];
+    probe p = {m, e->key, e->key_len, e->value, x};
+    uint32_t dup = index_map_find(&x->keys, h->key, eq_key, &p);
+    if (dup != UINT32_MAX) {
+        diag_error(at, "entry '%s' appears twice (also on line %u)", e->key, m->entries.items[dup].line);
+        return false;
+    }
+    index_map_insert(&x->keys, h->key, i);
+    p.s = e->name;
+    p.len = e->name_len;
+    dup = index_map_find(&x->names, h->name, eq_name, &p);
+    if (dup != UINT32_MAX) {
+        diag_error(at, "member name '%s' is used twice (also on line %u)", e->name, m->entries.items[slot_entry(x, dup)].line);
+        return false;
+    }
+    index_map_insert(&x->names, h->name, i);
+    dup = index_map_find(&x->values, h->value, eq_value, &p);
+    if (dup != UINT32_MAX) {
+        diag_error(at, "value %u is issued twice ('%s' and '%s' on line %u)", e->value, e->key, m->entries.items[dup].key,
+                   m->entries.items[dup].line);
+        return false;
+    }
+    index_map_insert(&x->values, h->value, i);
+    return true;
+}
+
 /* Indexes a manifest by key, folded name and value (room for `extra` more entries), checking
  * that it is consistent with its domain on the way. */
 static bool index_manifest(const domain *d, const manifest *m, const char *path, size_t extra, identity_index *x)
@@ -198,55 +282,15 @@ static bool index_manifest(const domain *d, const manifest *m, const char *path,
             d->name, m->kind == KIND_ORDINAL ? "ordinal" : "identity", d->kind == KIND_ORDINAL ? "ordinal" : "identity");
         return false;
     }
-    for (size_t i = 0; i < n; i++) {
-        const entry *e = &m->entries.items[i];
-        src_loc at = loc_at(path, e->line, 0);
-        size_t slen = strlen(e->scope);
-        if (e->key_len <= slen || e->key[slen] != '.' || !ascii_ieq(e->key, slen, e->scope, slen)) {
-            diag_error(at, "entry '%s': key does not start with its scope '%s'", e->key, e->scope);
-            return false;
-        }
-        const char *hashed = e->issued_key ? e->issued_key : e->key;
-        uint32_t hashed_len = e->issued_key ? e->issued_key_len : e->key_len;
-        if (d->kind == KIND_IDENTITY && identity_hash(hashed, hashed_len, e->seed_offset) != e->value) {
-            diag_error(
-                at,
-                "entry '%s': value %u is not the hash of its %s under seed offset %u (the manifest was edited by hand or corrupted)",
-                e->key, e->value, e->issued_key ? "issued key" : "key", e->seed_offset);
-            return false;
-        }
-        if (d->reserve_zero && e->value == 0) {
-            diag_error(at, "entry '%s': value 0 is reserved for the sentinel in this domain", e->key);
-            return false;
-        }
-        probe p = {m, e->key, e->key_len, e->value, x};
-        uint32_t hk = model_hash(e->key, e->key_len);
-        uint32_t dup = index_map_find(&x->keys, hk, eq_key, &p);
-        if (dup != UINT32_MAX) {
-            diag_error(at, "entry '%s' appears twice (also on line %u)", e->key, m->entries.items[dup].line);
-            return false;
-        }
-        index_map_insert(&x->keys, hk, (uint32_t)i);
-        p.s = e->name;
-        p.len = e->name_len;
-        uint32_t hn = m->entries.items[i].name_hash = fnv1a_folded(e->name, e->name_len);
-        dup = index_map_find(&x->names, hn, eq_name, &p);
-        if (dup != UINT32_MAX) {
-            diag_error(at, "member name '%s' is used twice (also on line %u)", e->name,
-                       m->entries.items[slot_entry(x, dup)].line);
-            return false;
-        }
-        index_map_insert(&x->names, hn, (uint32_t)i);
-        uint32_t hv = value_slot_hash(e->value);
-        dup = index_map_find(&x->values, hv, eq_value, &p);
-        if (dup != UINT32_MAX) {
-            diag_error(at, "value %u is issued twice ('%s' and '%s' on line %u)", e->value, e->key, m->entries.items[dup].key,
-                       m->entries.items[dup].line);
-            return false;
-        }
-        index_map_insert(&x->values, hv, (uint32_t)i);
+    entry_hashes *h = hash_entries(m);
+    bool ok = true;
+    for (size_t i = 0; ok && i < n; i++) {
+        if (i + LOOKAHEAD < n) prefetch_entry(x, &h[i + LOOKAHEAD]);
+        src_loc at = loc_at(path, m->entries.items[i].line, 0);
+        ok = check_entry(d, &m->entries.items[i], at) && index_entry(m, x, (uint32_t)i, &h[i], at);
     }
-    return index_renames(m, path, x);
+    free(h);
+    return ok && index_renames(m, path, x);
 }
 
 bool identity_check(const domain *d, const manifest *m, const char *path)
@@ -570,7 +614,7 @@ static void hash_one_range(void *ctx, size_t item, unsigned worker)
     key_ranges *r = ctx;
     size_t n = r->c->d->decls.count, from = item * KEY_RANGE, to = n - from < KEY_RANGE ? n : from + KEY_RANGE;
     buf key = {0};
-    hash_key_range(r->c, from, to, &r->strings[worker], &key);
+    hash_key_range(r->c, from, to, worker_arena(r->strings, worker), &key);
     buf_free(&key);
 }
 
@@ -615,7 +659,6 @@ static void keys_finish(assign_ctx *c)
 
 /* The slots that declaration di's lookups probe, a few declarations before it gets there: its key,
  * and for a newcomer its plain member name and its first hash value. */
-enum { LOOKAHEAD = 16 };
 TLG_PREFETCHER void prefetch_declaration(const assign_ctx *c, size_t di, bool newcomer)
 {
     if (di >= c->d->decls.count) return;

@@ -54,9 +54,13 @@ typedef struct manifest {
 /* Parses a manifest; data[len] must be 0. Syntax, types and field values are checked here
  * (consistency with the domain is identity_check's job). false and a diagnostic on any error. */
 bool manifest_read(const char *file, const char *data, size_t len, manifest *out);
-/* The same from an open file, read through a small window (a manifest is never held whole). */
-bool manifest_read_fd(const char *file, int fd, manifest *out);
+/* The same from an open file, read through a small window (a manifest is never held whole), with
+ * room for `more` entries after those read (identity adds a domain's new ones). */
+bool manifest_read_fd(const char *file, int fd, size_t more, manifest *out);
 void manifest_free(manifest *m);
+/* Whether the readers take an entry line written as the generator writes it in one step (true,
+ * the default) rather than token by token: the tests compare the two. */
+extern bool manifest_read_shortcut;
 
 /* A member name: a letter or '_' first, then letters, digits or '_'. */
 bool manifest_valid_member(const char *s, size_t n);

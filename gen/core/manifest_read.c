@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_DEPTH 64
 #define MAX_STRING 4096
@@ -22,6 +23,8 @@
 typedef struct reader {
     json_lexer lx;
     manifest *m;
+    uint64_t bytes; /* the manifest's size, when known (0: not) */
+    size_t more;    /* entries the caller will add after reading */
     bool ok;
 } reader;
 
@@ -104,13 +107,21 @@ static bool read_string(reader *r, json_tok t, const char *field, const char **o
     return true;
 }
 
+static bool key_has_scope(const char *s, size_t n) { return n && memchr(s, '.', n); }
+
+static bool key_is_lowercase(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] >= 'A' && s[i] <= 'Z') return false;
+    return true;
+}
+
 /* A key: "<scope>.<name>", lowercase (ASCII). */
 static bool read_key(reader *r, json_tok v, const char *field, const char **out, uint32_t *len)
 {
     if (!read_string(r, v, field, out, len)) return false;
-    if (!*len || !memchr(*out, '.', *len)) return fail(r, v, "\"%s\" must be \"<scope>.<name>\"", field);
-    for (uint32_t i = 0; i < *len; i++)
-        if ((*out)[i] >= 'A' && (*out)[i] <= 'Z') return fail(r, v, "\"%s\" must be lowercase", field);
+    if (!key_has_scope(*out, *len)) return fail(r, v, "\"%s\" must be \"<scope>.<name>\"", field);
+    if (!key_is_lowercase(*out, *len)) return fail(r, v, "\"%s\" must be lowercase", field);
     return true;
 }
 
@@ -271,15 +282,16 @@ static bool read_manifest(reader *rp);
 bool manifest_read(const char *file, const char *data, size_t len, manifest *out)
 {
     memset(out, 0, sizeof *out);
-    reader r = {.m = out, .ok = true};
+    reader r = {.m = out, .bytes = len, .ok = true};
     json_lexer_init(&r.lx, file, data, len);
     return read_manifest(&r);
 }
 
-bool manifest_read_fd(const char *file, int fd, manifest *out)
+bool manifest_read_fd(const char *file, int fd, size_t more, manifest *out)
 {
+    struct stat st;
     memset(out, 0, sizeof *out);
-    reader r = {.m = out, .ok = true};
+    reader r = {.m = out, .bytes = fstat(fd, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0, .more = more, .ok = true};
     json_lexer_init_fd(&r.lx, file, fd);
     return read_manifest(&r);
 }
@@ -289,19 +301,110 @@ typedef struct manifest_keys {
     bool format, domain, kind, entries;
 } manifest_keys;
 
+/* ---- The generator's own entry lines, read at once ------------------------------------------ */
+
+bool manifest_read_shortcut = true;
+
+/* p past `text` (no NUL in it) when the text at p starts with it, else NULL. Byte by byte: the
+ * NUL that ends what the lexer holds stops it, where memcmp could read past the buffer. */
+static inline const char *after(const char *p, const char *text, size_t n)
+{
+    for (size_t i = 0; p && i < n; i++)
+        if (p[i] != text[i]) return NULL;
+    return p ? p + n : NULL;
+}
+#define AFTER(p, text) after(p, text, sizeof text - 1)
+
+/* A string of printable ASCII without escapes, at most MAX_STRING bytes, whose opening quote is
+ * just before p: p past its closing quote, or NULL. */
+static const char *plain_string(const char *p, const char **s, uint32_t *len)
+{
+    const char *q = p;
+    if (!p) return NULL;
+    while ((unsigned char)*q >= 0x20 && (unsigned char)*q < 0x80 && *q != '"' && *q != '\\') q++;
+    if (*q != '"' || q - p > MAX_STRING) return NULL;
+    *s = p;
+    *len = (uint32_t)(q - p);
+    return q + 1;
+}
+
+/* Digits without a leading zero (JSON's whole numbers), at most `max`: p past them, or NULL. */
+static const char *plain_uint(const char *p, uint64_t max, uint32_t *out)
+{
+    uint64_t v = 0;
+    if (!p || *p < '0' || *p > '9' || (p[0] == '0' && p[1] >= '0' && p[1] <= '9')) return NULL;
+    for (; *p >= '0' && *p <= '9'; p++)
+        if ((v = v * 10 + (uint64_t)(*p - '0')) > max) return NULL;
+    *out = (uint32_t)v;
+    return p;
+}
+
+/* An entry line as the generator writes it (a manifest is almost nothing else), read without the
+ * tokenizer and checked as read_entry checks it:
+ *   {"key": "user.potion", "name": "Potion", "scope": "User", "value": 1, "seed_offset": 0, "tombstone": false}
+ * Any other text, or a field read_entry would refuse, is left unread (false): read_entry reads it
+ * and says what is wrong where. */
+static bool read_written_entry(reader *r)
+{
+    const char *start = json_peek(&r->lx), *key = NULL, *name = NULL, *scope = NULL, *p;
+    entry e = {0};
+    uint32_t scope_len = 0;
+    p = plain_string(AFTER(start, "{\"key\": \""), &key, &e.key_len);
+    p = plain_string(AFTER(p, ", \"name\": \""), &name, &e.name_len);
+    p = plain_string(AFTER(p, ", \"scope\": \""), &scope, &scope_len);
+    p = plain_uint(AFTER(p, ", \"value\": "), UINT32_MAX, &e.value);
+    p = plain_uint(AFTER(p, ", \"seed_offset\": "), 65535, &e.seed_offset);
+    p = AFTER(p, ", \"tombstone\": ");
+    e.tombstone = AFTER(p, "true}") != NULL;
+    p = e.tombstone ? AFTER(p, "true}") : AFTER(p, "false}");
+    if (!p || !key_has_scope(key, e.key_len) || !key_is_lowercase(key, e.key_len) || !manifest_valid_member(name, e.name_len))
+        return false;
+    e.key = arena_strndup(&r->m->strings, key, e.key_len);
+    e.name = arena_strndup(&r->m->strings, name, e.name_len);
+    e.scope = arena_strndup(&r->m->strings, scope, scope_len);
+    e.decl = UINT32_MAX;
+    e.line = r->lx.line;
+    *vec_push(&r->m->entries) = e;
+    json_advance(&r->lx, (size_t)(p - start));
+    return true;
+}
+
+/* The next entry, from its '{' to its '}'. */
+static bool read_next_entry(reader *r)
+{
+    if (manifest_read_shortcut && read_written_entry(r)) return true;
+    json_tok open = json_next(&r->lx);
+    if (open.kind != JT_LBRACE) return fail(r, open, "expected an entry object, found %s", json_tok_describe(open.kind));
+    return read_entry(r, open);
+}
+
+/* Room for the entries a manifest of r->bytes can hold, at the shortest line the generator writes
+ * (one-letter key, name and scope: 95 bytes), and for r->more: a large manifest's entries are
+ * then not copied at each doubling of their array, nor again when identity adds its entries (into
+ * fresh huge pages, xmalloc). Unused room is address space, not memory; bounded all the same (a
+ * file of spaces). */
+static void reserve_entries(reader *r)
+{
+    uint64_t n = (r->bytes / 95 < (1u << 22) ? r->bytes / 95 : (1u << 22)) + r->more;
+    if (n <= r->m->entries.cap) return;
+    r->m->entries.cap = (size_t)n;
+    r->m->entries.items = xrealloc(r->m->entries.items, r->m->entries.cap * sizeof *r->m->entries.items);
+}
+
 /* entries -> '[' [ entry { ',' entry } ] ']' */
 static bool read_entries(reader *r, json_tok v)
 {
     if (v.kind != JT_LBRACKET) return fail(r, v, "\"entries\" must be an array");
-    json_tok e = json_next(&r->lx);
-    if (e.kind == JT_RBRACKET) return true;
+    reserve_entries(r);
+    if (*json_peek(&r->lx) == ']') {
+        json_next(&r->lx);
+        return true;
+    }
     for (;;) {
-        if (e.kind != JT_LBRACE) return fail(r, e, "expected an entry object, found %s", json_tok_describe(e.kind));
-        if (!read_entry(r, e)) return false;
-        e = json_next(&r->lx);
-        if (e.kind == JT_RBRACKET) return true;
-        if (e.kind != JT_COMMA) return fail(r, e, "expected ',' or ']', found %s", json_tok_describe(e.kind));
-        e = json_next(&r->lx);
+        if (!read_next_entry(r)) return false;
+        json_tok t = json_next(&r->lx);
+        if (t.kind == JT_RBRACKET) return true;
+        if (t.kind != JT_COMMA) return fail(r, t, "expected ',' or ']', found %s", json_tok_describe(t.kind));
     }
 }
 

@@ -256,7 +256,7 @@ static void lex_file(void *ctx, size_t item, unsigned worker)
     if (!f->read) return;
     diag_hold_begin(&f->diagnostics);
     f->ok = lex_injector(lx->d->sources.items[f->source].path, f->text, f->text_len, lx->d->kind == KIND_ORDINAL,
-                         &lx->strings[worker], on_line, f);
+                         worker_arena(lx->strings, worker), on_line, f);
     diag_hold_end();
 }
 

@@ -131,6 +131,84 @@ static void test_manifest_reads_rename_records(void **state)
 #undef ENTRY_WITH
 }
 
+/* What a read gives: its result, its diagnostics and every entry, as text. */
+static void describe_read(const char *text, bool shortcut, buf *out)
+{
+    manifest m;
+    manifest_read_shortcut = shortcut;
+    bool ok = read_text(text, &m);
+    manifest_read_shortcut = true;
+    buf_printf(out, "%s\n%s", ok ? "ok" : "refused", diags.data);
+    for (size_t i = 0; ok && i < m.entries.count; i++) {
+        const entry *e = &m.entries.items[i];
+        buf_printf(out, "%s|%u|%s|%u|%s|%u|%u|%d|line %u|%u|%s|%s|%u\n", e->key, e->key_len, e->name, e->name_len, e->scope,
+                   e->value, e->seed_offset, e->tombstone, e->line, e->decl, e->issued_key ? e->issued_key : "-",
+                   e->signature ? e->signature : "-", e->renamed_count);
+    }
+    if (ok) manifest_free(&m);
+}
+
+/* Entry lines in the shape the generator writes are read in one step; anything near that shape
+ * must give what reading it token by token gives: the same entries, or the same error at the
+ * same place. */
+static void test_manifest_written_lines_read_alike(void **state)
+{
+    (void)state;
+    static const char *const lines[] = {
+        "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": 3116521811, \"seed_offset\": 0, \"tombstone\": false}",
+        "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": 0, \"seed_offset\": 65535, \"tombstone\": true}",
+        "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": 4294967295, \"seed_offset\": 0, \"tombstone\": false}",
+        "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": 4294967296, \"seed_offset\": 0, \"tombstone\": false}",
+        "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": 1, \"seed_offset\": 65536, \"tombstone\": false}",
+        "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": 01, \"seed_offset\": 0, \"tombstone\": false}",
+        "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": -1, \"seed_offset\": 0, \"tombstone\": false}",
+        "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": 1.5, \"seed_offset\": 0, \"tombstone\": false}",
+        "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": 1e3, \"seed_offset\": 0, \"tombstone\": false}",
+        "{\"key\": \"User.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": false}",
+        "{\"key\": \"usera\", \"name\": \"A\", \"scope\": \"User\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": false}",
+        "{\"key\": \"\", \"name\": \"A\", \"scope\": \"User\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": false}",
+        "{\"key\": \"user.a\", \"name\": \"1A\", \"scope\": \"User\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": false}",
+        "{\"key\": \"user.a\", \"name\": \"\", \"scope\": \"User\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": false}",
+        "{\"key\": \"user.a\", \"name\": \"A-b\", \"scope\": \"User\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": false}",
+        "{\"key\": \"user.\\u0061\", \"name\": \"A\", \"scope\": \"User\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": false}",
+        "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"\xC3\x9C" "ber\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": false}",
+        "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"Us\ter\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": false}",
+        "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": false, \"x\": 1}",
+        "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": fals}",
+        "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": null}",
+        "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": 1, \"seed_offset\": 0}",
+        "{\"key\": \"user.a\", \"scope\": \"User\", \"name\": \"A\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": false}",
+        "{\"key\" : \"user.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": false}",
+        "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": false",
+        "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": false}}",
+        "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": tr",
+        "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": false} 7",
+    };
+    buf text = {0}, plain = {0}, fast = {0};
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+        for (int where = 0; where < 3; where++) { /* the only entry; the third of four; one with a very long scope */
+            text.len = plain.len = fast.len = 0;
+            buf_puts(&text, "{\"format\": 1, \"domain\": \"A\", \"kind\": \"identity\", \"entries\": [\n");
+            if (where == 1) buf_puts(&text, "  {\"key\": \"b.b\", \"name\": \"B\", \"scope\": \"B\", \"value\": 2, \"seed_offset\": 0, \"tombstone\": false},\n"
+                                       "  {\"key\": \"c.c\", \"name\": \"C\", \"scope\": \"C\", \"value\": 3, \"seed_offset\": 1, \"tombstone\": true},\n  ");
+            if (where == 2) {
+                buf_puts(&text, "  {\"key\": \"b.b\", \"name\": \"B\", \"scope\": \"");
+                for (int k = 0; k < 4097; k++) buf_putc(&text, k == 4096 && i % 2 ? '"' : 'S'); /* 4,096 bytes (the most), or 4,097 */
+                buf_puts(&text, i % 2 ? "" : "\"");
+                buf_puts(&text, ", \"value\": 2, \"seed_offset\": 0, \"tombstone\": false},\n  ");
+            }
+            buf_puts(&text, lines[i]);
+            buf_puts(&text, where == 1 ? ",\n  {\"key\": \"d.d\", \"name\": \"D\", \"scope\": \"D\", \"value\": 4, \"seed_offset\": 0, \"tombstone\": false}\n]}\n" : "\n]}\n");
+            describe_read(text.data, false, &plain);
+            describe_read(text.data, true, &fast);
+            if (strcmp(plain.data, fast.data) != 0) fail_msg("line %zu, case %d:\n%s\ntoken by token:\n%s\nat once:\n%s", i, where, text.data, plain.data, fast.data);
+        }
+    }
+    buf_free(&text);
+    buf_free(&plain);
+    buf_free(&fast);
+}
+
 static void test_manifest_nesting_is_bounded(void **state)
 {
     (void)state;
@@ -147,6 +225,7 @@ int main(void)
         cmocka_unit_test(test_manifest_reads_entries),
         cmocka_unit_test(test_manifest_rejects_malformed),
         cmocka_unit_test(test_manifest_reads_rename_records),
+        cmocka_unit_test(test_manifest_written_lines_read_alike),
         cmocka_unit_test(test_manifest_nesting_is_bounded),
     };
     int rc = cmocka_run_group_tests_name("gen_manifest", tests, NULL, NULL);
