@@ -15,7 +15,7 @@ static void allocate(index_map *m, size_t capacity)
 {
     /* A table of megabytes is probed at random: huge pages spare a TLB miss per probe, and
      * filling it costs a few page faults. */
-    m->slots = xcalloc(capacity, sizeof *m->slots); /* fresh pages come zeroed: no second pass */
+    m->slots = xcalloc(capacity, sizeof *m->slots);
     m->mask = capacity - 1;
     m->count = 0;
 }

@@ -379,10 +379,10 @@ static bool read_next_entry(reader *r)
 }
 
 /* Room for the entries a manifest of r->bytes can hold, at the shortest line the generator writes
- * (one-letter key, name and scope: 95 bytes), and for r->more: a large manifest's entries are
- * then not copied at each doubling of their array, nor again when identity adds its entries (into
- * fresh huge pages, xmalloc). Unused room is address space, not memory; bounded all the same (a
- * file of spaces). */
+ * (a one-letter name in a one-letter scope: some 95 bytes), and for r->more: a large manifest's
+ * entries are then not copied at each doubling of their array, nor again when identity adds its
+ * entries (into fresh huge pages, xmalloc). Unused room is address space, not memory; bounded all
+ * the same (a file of spaces). */
 static void reserve_entries(reader *r)
 {
     uint64_t n = (r->bytes / 95 < (1u << 22) ? r->bytes / 95 : (1u << 22)) + r->more;
