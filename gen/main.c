@@ -369,7 +369,8 @@ static void print_next_steps(const char *dir, init_build build)
     char *name = init_project_name(dir);
     static const char *const builds[] = {
         "meson setup build && meson compile -C build && ./build/%s\n"
-        "(threadlink installed, or in %s/subprojects/threadlink: a clone, a link or a .wrap)\n",
+        "(threadlink installed, PKG_CONFIG_PATH=<its prefix>/lib/<multiarch>/pkgconfig if pkg-config does\n"
+        "not look there, or in %s/subprojects/threadlink: a clone, a link or a .wrap)\n",
         "cmake -S . -B build && cmake --build build && ./build/%s\n"
         "(threadlink installed, -DCMAKE_PREFIX_PATH=<its prefix> if CMake does not look there, or its\n"
         "source in %s/threadlink: a clone or a link)\n",

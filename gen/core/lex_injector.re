@@ -244,6 +244,19 @@ static void set_name(const name_scan *n, arena *strings, injector_line *out)
     }
 }
 
+/* A '<' or '>' inside a name is far more often a mistyped rename arrow ("Elixir < Potion",
+ * "Elixir -> Potion") than part of the name, which C would spell with a '_' for it: said at the
+ * character, and the entry is declared as written. */
+static void warn_arrow_like(const line_state *s, const name_scan *n)
+{
+    for (const unsigned char *p = n->start; p < n->spelled_end; p++)
+        if (*p == '<' || *p == '>') {
+            diag_warning(loc_of(s, p), "'%c' in the name '%.*s': a rename is written 'New <- Old'; this line declares %.*s",
+                         *p, (int)(n->spelled_end - n->start), (const char *)n->start, (int)n->trimmed, n->name.data);
+            return;
+        }
+}
+
 /* One entry line from `start` (not blank, not a comment): its name, signature and rename into
  * `out`. False after reporting the line's first error. */
 static bool lex_entry(const line_state *s, const unsigned char *start, bool signatures, arena *strings, name_scan *n,
@@ -252,6 +265,7 @@ static bool lex_entry(const line_state *s, const unsigned char *start, bool sign
     out->loc = loc_of(s, start);
     if (!check_first(s, start) || !scan_name(s, start, signatures, n) || !check_length(n, out->loc)) return false;
     set_name(n, strings, out);
+    if (out->spelling) warn_arrow_like(s, n);
     const unsigned char *after = n->stop;
     if (n->end == END_PAREN && !scan_signature(s, n->stop, strings, out, &after)) return false;
     if (n->end == END_ARROW || (after < s->limit && after[0] == '<'))

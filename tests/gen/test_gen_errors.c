@@ -108,6 +108,17 @@ static void test_errors_config_syntax(void **state)
     snap = fx_snapshot("generated");
     fx_write("threadlink.json", "{\n  \"domains\": [\n    { \"name\": \"Test.Ids\", \"output\": \"x.h\", }\n  ]\n}\n");
     fx_expect_failure(f, snap, "threadlink.json:3:44: error: a comma before '}': JSON allows none after the last member\n");
+    /* Two slips of a first config: strings in single quotes, and an empty file. */
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    snap = fx_snapshot("generated");
+    fx_write("threadlink.json", "{\"domains\": [{\"name\": 'Test.Ids', \"output\": \"x.h\"}]}\n");
+    fx_expect_failure(f, snap, "threadlink.json:1:23: error: a single quote: JSON strings take double quotes (\"...\")\n");
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    snap = fx_snapshot("generated");
+    fx_write("threadlink.json", "\n");
+    fx_expect_failure(f, snap, "threadlink.json: error: the file holds no JSON: it is empty (or only white space)\n");
     /* A UTF-8 byte order mark (Windows editors write one) is skipped, and columns count after it. */
     f->diags.len = 0;
     f->diags.data[0] = 0;

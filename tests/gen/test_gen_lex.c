@@ -188,6 +188,20 @@ static void test_lex_rename_errors(void **state)
 
 /* Names and signatures are bounded so that every manifest written can be read back (its reader
  * takes strings of up to 4,096 bytes) and generated names stay sane. */
+/* '<' or '>' in a name reads as a mistyped arrow: a warning at the character, and the entry is
+ * declared as written (a '_' for each); a signature's '->' and a real rename are not warned. */
+static void test_lex_warns_of_arrow_like_names(void **state)
+{
+    (void)state;
+    check(LEX("Elixir < Potion\nShield -> Buckler\nA<=B\nGold Coin\nNew <- Old\n"),
+          "Elixir___Potion@1:1|Shield____Buckler@2:1|A__B@3:1|Gold_Coin@4:1|New@5:1<-Old@5:8|",
+          "inj.txt:1:8: warning: '<' in the name 'Elixir < Potion': a rename is written 'New <- Old'; this line declares Elixir___Potion\n"
+          "inj.txt:2:9: warning: '>' in the name 'Shield -> Buckler': a rename is written 'New <- Old'; this line declares Shield____Buckler\n"
+          "inj.txt:3:2: warning: '<' in the name 'A<=B': a rename is written 'New <- Old'; this line declares A__B\n");
+    static const char input[] = "OnInteract() -> bool\n";
+    check(lex_bytes(input, sizeof input - 1, true), "OnInteract@1:1() -> bool|", "");
+}
+
 static void test_lex_length_limits(void **state)
 {
     (void)state;
@@ -224,6 +238,7 @@ int main(void)
         cmocka_unit_test(test_lex_signatures_split_at_paren),
         cmocka_unit_test(test_lex_rename_records_the_old_name),
         cmocka_unit_test(test_lex_rename_errors),
+        cmocka_unit_test(test_lex_warns_of_arrow_like_names),
         cmocka_unit_test(test_lex_length_limits),
     };
     return cmocka_run_group_tests_name("gen_lex", tests, NULL, NULL);

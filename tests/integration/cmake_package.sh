@@ -41,12 +41,14 @@ for generator in Ninja "Unix Makefiles"; do
   grep -q 'field Health' "$work/run" && grep -q 'asset Sprites/slime 8' "$work/run" ||
     { cat "$work/run"; fail "$generator: the consumer prints no field or asset"; }
   [ -f "build/threadlink/content/Game/archives.json" ] || fail "$generator: no packed content"
+  ctest --test-dir build --output-on-failure >"$work/ctest.log" 2>&1 || { cat "$work/ctest.log"; fail "$generator: check of the committed manifests"; }
   idle "the first build"
 
   echo Mana >> injectors/Vault.Fields.User.txt
   out=$(b) || { echo "$out"; fail "$generator: build after an injector edit"; }
   [ "$(compiled "$out")" = "fields.c " ] || { echo "$out"; fail "$generator: an injector edit compiled $(compiled "$out")"; }
   ./build/consumer | grep -q 'field Mana' || fail "$generator: the new field is missing"
+  ! ctest --test-dir build >"$work/ctest.log" 2>&1 || fail "$generator: check passes although Mana is not in the manifest"
   idle "the injector edit"
 
   echo Castle > injectors/Nexus.SpawnPoints.Extra.txt

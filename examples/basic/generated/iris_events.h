@@ -33,7 +33,8 @@ typedef enum iris_events {
     Iris_Events_OnGameResumeRequested = 6,
     Iris_Events_OnGamePaused = 7,
     Iris_Events_OnGameResumed = 8,
-    Iris_Events_OnSceneLoaded = 9,
+    Iris_Events_OnLevelEntered = 9,
+    Iris_Events_OnSceneLoaded TL_DEPRECATED_ENTRY("renamed to Iris_Events_OnLevelEntered; the old name is kept so code using it still compiles") = 9,
     Iris_Events_OnPlayerDied = 10,
     Iris_Events_Native_OnSceneLoaded = 11,
     Iris_Events_OnSceneResident = 12,
@@ -71,7 +72,7 @@ typedef enum iris_events {
     X(Iris_Events_OnGameResumeRequested, OnGameResumeRequested) \
     X(Iris_Events_OnGamePaused, OnGamePaused) \
     X(Iris_Events_OnGameResumed, OnGameResumed) \
-    X(Iris_Events_OnSceneLoaded, OnSceneLoaded) \
+    X(Iris_Events_OnLevelEntered, OnLevelEntered) \
     X(Iris_Events_OnPlayerDied, OnPlayerDied) \
     X(Iris_Events_Native_OnSceneLoaded, Native_OnSceneLoaded) \
     X(Iris_Events_OnSceneResident, OnSceneResident) \
@@ -105,7 +106,7 @@ typedef enum iris_events {
  * still resolves): open-addressed tables, O(1) whatever the size of the domain. */
 static inline const char *const *iris_events__names(void)
 {
-    static const char *const names[29] = {
+    static const char *const names[30] = {
         "OnCoreDeployed",
         "OnUpdate",
         "OnFixedUpdate",
@@ -115,7 +116,7 @@ static inline const char *const *iris_events__names(void)
         "OnGameResumeRequested",
         "OnGamePaused",
         "OnGameResumed",
-        "OnSceneLoaded",
+        "OnLevelEntered",
         "OnPlayerDied",
         "Native_OnSceneLoaded",
         "OnSceneResident",
@@ -135,15 +136,16 @@ static inline const char *const *iris_events__names(void)
         "OnInteractableDetected",
         "OnInteractableOutOfRange",
         "OnLocaleChanged",
+        "OnSceneLoaded",
     };
     return names;
 }
 
 static inline const int32_t *iris_events__values(void)
 {
-    static const int32_t values[29] = {
+    static const int32_t values[30] = {
         0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-        16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
+        16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 9,
     };
     return values;
 }
@@ -153,7 +155,7 @@ static inline const char *iris_events_name(uint32_t value)
 {
     static const uint32_t slots[64] = {
         1,0,14,0,27,6,0,19,0,0,0,11,0,24,0,3,0,16,0,29,8,0,0,21,0,0,13,0,26,0,5,0,
-        18,0,0,10,0,0,23,2,0,15,0,28,0,7,0,20,0,0,0,12,0,25,4,0,17,0,0,0,9,0,22,0,
+        18,0,0,10,30,0,23,2,0,15,0,28,0,7,0,20,0,0,0,12,0,25,4,0,17,0,0,0,9,0,22,0,
     };
     const int32_t *values = iris_events__values();
     uint32_t i;
@@ -169,7 +171,7 @@ static inline int iris_events_from_name(const char *name, iris_events *out)
 {
     static const uint32_t slots[64] = {
         0,0,14,12,27,1,24,0,19,0,0,0,0,0,17,11,18,2,29,0,6,22,26,0,0,0,16,0,20,0,0,0,
-        0,0,0,3,28,10,0,0,13,0,23,7,0,4,0,0,8,0,0,25,0,0,0,5,21,0,0,9,0,15,0,0,
+        0,10,0,3,28,30,0,0,13,0,23,7,0,4,0,0,8,0,0,25,0,0,0,5,21,0,0,9,0,15,0,0,
     };
     uint32_t h = 2166136261u, i;
     const char *p;
@@ -391,25 +393,25 @@ static inline void Iris_Events_OnGameResumed_publish(tl_events *reg) {
     TL_EVENTS_PUBLISH0(reg, Iris_Events_OnGameResumed, Iris_Events_OnGameResumed_SIGNATURE, Iris_Events_OnGameResumed_fn);
 }
 
-/* OnSceneLoaded(const char *) */
-#define Iris_Events_OnSceneLoaded_SIGNATURE 0x30e0d037u
-typedef void (*Iris_Events_OnSceneLoaded_fn)(void *ctx, const char * a0);
-static inline tl_events_result Iris_Events_OnSceneLoaded_subscribe(tl_events *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
-    return tl_events_subscribe(reg, Iris_Events_OnSceneLoaded, Iris_Events_OnSceneLoaded_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
+/* OnLevelEntered(const char *) */
+#define Iris_Events_OnLevelEntered_SIGNATURE 0x30e0d037u
+typedef void (*Iris_Events_OnLevelEntered_fn)(void *ctx, const char * a0);
+static inline tl_events_result Iris_Events_OnLevelEntered_subscribe(tl_events *reg, Iris_Events_OnLevelEntered_fn fn, void *ctx) {
+    return tl_events_subscribe(reg, Iris_Events_OnLevelEntered, Iris_Events_OnLevelEntered_SIGNATURE, 0, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnSceneLoaded_unsubscribe(tl_events *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
-    return tl_events_unsubscribe(reg, Iris_Events_OnSceneLoaded, TL_EVENTS_FN(fn), ctx);
+static inline bool Iris_Events_OnLevelEntered_unsubscribe(tl_events *reg, Iris_Events_OnLevelEntered_fn fn, void *ctx) {
+    return tl_events_unsubscribe(reg, Iris_Events_OnLevelEntered, TL_EVENTS_FN(fn), ctx);
 }
-static inline bool Iris_Events_OnSceneLoaded_contains(const tl_events *reg, Iris_Events_OnSceneLoaded_fn fn, void *ctx) {
-    return tl_events_contains(reg, Iris_Events_OnSceneLoaded, TL_EVENTS_FN(fn), ctx);
+static inline bool Iris_Events_OnLevelEntered_contains(const tl_events *reg, Iris_Events_OnLevelEntered_fn fn, void *ctx) {
+    return tl_events_contains(reg, Iris_Events_OnLevelEntered, TL_EVENTS_FN(fn), ctx);
 }
 #ifdef TL_EVENTS_LISTENER_CHECK
-#define Iris_Events_OnSceneLoaded_subscribe(reg, fn, ctx) Iris_Events_OnSceneLoaded_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnSceneLoaded_fn, fn), ctx)
-#define Iris_Events_OnSceneLoaded_unsubscribe(reg, fn, ctx) Iris_Events_OnSceneLoaded_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnSceneLoaded_fn, fn), ctx)
-#define Iris_Events_OnSceneLoaded_contains(reg, fn, ctx) Iris_Events_OnSceneLoaded_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnSceneLoaded_fn, fn), ctx)
+#define Iris_Events_OnLevelEntered_subscribe(reg, fn, ctx) Iris_Events_OnLevelEntered_subscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnLevelEntered_fn, fn), ctx)
+#define Iris_Events_OnLevelEntered_unsubscribe(reg, fn, ctx) Iris_Events_OnLevelEntered_unsubscribe(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnLevelEntered_fn, fn), ctx)
+#define Iris_Events_OnLevelEntered_contains(reg, fn, ctx) Iris_Events_OnLevelEntered_contains(reg, TL_EVENTS_LISTENER_CHECK(Iris_Events_OnLevelEntered_fn, fn), ctx)
 #endif
-static inline void Iris_Events_OnSceneLoaded_publish(tl_events *reg, const char * a0) {
-    TL_EVENTS_PUBLISH(reg, Iris_Events_OnSceneLoaded, Iris_Events_OnSceneLoaded_SIGNATURE, Iris_Events_OnSceneLoaded_fn, a0);
+static inline void Iris_Events_OnLevelEntered_publish(tl_events *reg, const char * a0) {
+    TL_EVENTS_PUBLISH(reg, Iris_Events_OnLevelEntered, Iris_Events_OnLevelEntered_SIGNATURE, Iris_Events_OnLevelEntered_fn, a0);
 }
 
 /* OnPlayerDied(int) */
@@ -833,7 +835,7 @@ static inline const tl_events_info *iris_events_info(void) {
         { "OnGameResumeRequested", Iris_Events_OnGameResumeRequested_SIGNATURE, 0 },
         { "OnGamePaused", Iris_Events_OnGamePaused_SIGNATURE, 0 },
         { "OnGameResumed", Iris_Events_OnGameResumed_SIGNATURE, 0 },
-        { "OnSceneLoaded", Iris_Events_OnSceneLoaded_SIGNATURE, 0 },
+        { "OnLevelEntered", Iris_Events_OnLevelEntered_SIGNATURE, 0 },
         { "OnPlayerDied", Iris_Events_OnPlayerDied_SIGNATURE, 0 },
         { "Native_OnSceneLoaded", Iris_Events_Native_OnSceneLoaded_SIGNATURE, 0 },
         { "OnSceneResident", Iris_Events_OnSceneResident_SIGNATURE, 0 },
