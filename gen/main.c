@@ -368,14 +368,15 @@ static void print_next_steps(const char *dir, init_build build)
 {
     char *name = init_project_name(dir);
     static const char *const builds[] = {
-        "meson setup build && meson compile -C build && ./build/%s\n"
-        "(threadlink installed, PKG_CONFIG_PATH=<its prefix>/lib/<multiarch>/pkgconfig if pkg-config does\n"
-        "not look there, or in %s/subprojects/threadlink: a clone, a link or a .wrap)\n",
-        "cmake -S . -B build && cmake --build build && ./build/%s\n"
-        "(threadlink installed, -DCMAKE_PREFIX_PATH=<its prefix> if CMake does not look there, or its\n"
-        "source in %s/threadlink: a clone or a link)\n",
-        "make && ./build/%s\n"
-        "(threadlink installed, or make THREADLINK_PREFIX=<its prefix>)\n",
+        /* (each in parentheses: clang's -Wstring-concatenation) */
+        ("meson setup build && meson compile -C build && ./build/%s\n"
+         "(threadlink installed, PKG_CONFIG_PATH=<its prefix>/lib/<multiarch>/pkgconfig if pkg-config does\n"
+         "not look there, or in %s/subprojects/threadlink: a clone, a link or a .wrap)\n"),
+        ("cmake -S . -B build && cmake --build build && ./build/%s\n"
+         "(threadlink installed, -DCMAKE_PREFIX_PATH=<its prefix> if CMake does not look there, or its\n"
+         "source in %s/threadlink: a clone or a link)\n"),
+        ("make && ./build/%s\n"
+         "(threadlink installed, or make THREADLINK_PREFIX=<its prefix>)\n"),
     };
     printf("threadlink-gen init: a %s project in %s; next:\n  cd %s\n  ", init_build_name(build), dir, dir);
     printf(builds[build], name, dir); /* the make line names no folder: the extra argument is unused */

@@ -983,6 +983,8 @@ static bool report_new_project(gen_run_ctx *c)
             names.data, domains == 1 ? "has" : "have", domains == 1 ? "its" : "their", entries, entries == 1 ? "y" : "ies", cd,
             c->p.cfg.generated_dir);
         free(cd);
+        for (size_t i = 0; i < c->count; i++)
+            if (new_in_project(&c->jobs[i])) identity_note_collisions(&c->jobs[i].summary, c->jobs[i].manifest_path);
     }
     buf_free(&names);
     return !(domains && c->opt->strict);

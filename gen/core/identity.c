@@ -1222,7 +1222,10 @@ static void write_summary(assign_ctx *c)
                 " to asset names (ids and member names kept)");
     if (c->pairs.len) buf_put(&sum->text, c->pairs.data, c->pairs.len);
     if (c->signatures.len) buf_put(&sum->text, c->signatures.data, c->signatures.len);
-    if (c->collisions.len) buf_put(&sum->text, c->collisions.data, c->collisions.len);
+    if (c->collisions.len) {
+        buf_put(&sum->text, c->collisions.data, c->collisions.len);
+        buf_put(&sum->collisions, c->collisions.data, c->collisions.len);
+    }
 }
 
 static void assign_free(assign_ctx *c)
@@ -1262,7 +1265,23 @@ bool identity_assign(const domain *d, manifest *m, const char *path, unsigned jo
     return true;
 }
 
-void identity_summary_free(identity_summary *s) { buf_free(&s->text); }
+void identity_summary_free(identity_summary *s)
+{
+    buf_free(&s->text);
+    buf_free(&s->collisions);
+}
+
+void identity_note_collisions(const identity_summary *sum, const char *manifest_path)
+{
+    const char *line = sum->collisions.data, *end = line + sum->collisions.len;
+    while (line < end) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        size_t n = nl ? (size_t)(nl - line) : (size_t)(end - line);
+        while (n && *line == ' ') line++, n--;
+        diag_note(loc_file(manifest_path), "%.*s", (int)n, line);
+        line += n + 1;
+    }
+}
 
 bool identity_report_unrecorded(const domain *d, const identity_summary *sum, const char *manifest_path, bool strict)
 {
@@ -1283,5 +1302,6 @@ bool identity_report_unrecorded(const domain *d, const identity_summary *sum, co
             "changes to %s not recorded in the manifest (%zu added, %zu removed, %zu revived, %zu signature%s changed): run threadlink-gen generate to record them",
             d->name, sum->added, sum->removed, sum->revived, sum->signature_changes, sum->signature_changes == 1 ? "" : "s");
     }
+    identity_note_collisions(sum, manifest_path);
     return !strict;
 }

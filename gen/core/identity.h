@@ -21,6 +21,7 @@ typedef struct identity_summary {
     size_t rewritten;    /* entries added with a name rewritten for C ("Big Axe" -> Big_Axe) */
     size_t upgraded;     /* asset entries whose key became the asset's own name (value and name kept) */
     buf text;            /* the human summary, empty when nothing changed */
+    buf collisions;      /* its name and hash collision lines alone ("  name collision: ...\n") */
 } identity_summary;
 
 /* Merges this pass's declarations into `m` (which holds the old manifest, or nothing): existing
@@ -34,9 +35,12 @@ typedef struct identity_summary {
 bool identity_assign(const domain *d, manifest *m, const char *manifest_path, unsigned jobs, identity_summary *summary);
 void identity_summary_free(identity_summary *s);
 
+/* Each collision line of the summary as a note: in a build step the header gains a qualified
+ * name ('Loot_Sword') that nothing else there explains. */
+void identity_note_collisions(const identity_summary *sum, const char *manifest_path);
 /* The build steps (headers, pack --build-step) follow the declarations; the manifest, which diff
  * compares, does not until generate runs: changes it does not record yet are warned about
- * (strict: an error, and false). */
+ * (strict: an error, and false), each name a collision gave a new entry in a note after it. */
 bool identity_report_unrecorded(const domain *d, const identity_summary *sum, const char *manifest_path, bool strict);
 
 /* Member names that a generated header already uses for something else. */

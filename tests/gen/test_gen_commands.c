@@ -103,6 +103,14 @@ static void test_commands_headers_strict_refuses_unrecorded(void **state)
     assert_string_equal(f->diags.data,
         "generated/Test.Ids.manifest.json: error: 2 new entries of Test.Ids not recorded in the manifest: run threadlink-gen generate to record 2 new entries\n");
     assert_false(fx_exists("build-out/test_ids.h"));
+    /* A new entry named with its injector (another has its name) says so after the warning. */
+    fx_write("injectors/Test.Ids.Mod.txt", "alpha\n");
+    f->diags.len = 0;
+    assert_int_equal(gen_run(&opt, NULL), 1);
+    assert_string_equal(f->diags.data,
+        "generated/Test.Ids.manifest.json: error: 3 new entries of Test.Ids not recorded in the manifest: run threadlink-gen generate to record 3 new entries\n"
+        "generated/Test.Ids.manifest.json: note: name collision: 'alpha' from Mod is named 'Mod_alpha' ('Alpha' has the plain name)\n");
+    fx_remove("injectors/Test.Ids.Mod.txt");
     /* A removal or a changed signature is as unrecorded as an addition: diff compares manifests. */
     fx_write("threadlink.json", "{\"domains\": [{\"name\": \"Ev\", \"output\": \"ev.h\", \"kind\": \"ordinal\"}]}");
     fx_remove("injectors/Test.Ids.User.txt");

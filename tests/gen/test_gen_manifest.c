@@ -171,7 +171,7 @@ static void test_manifest_written_lines_read_alike(void **state)
         "{\"key\": \"user.a\", \"name\": \"\", \"scope\": \"User\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": false}",
         "{\"key\": \"user.a\", \"name\": \"A-b\", \"scope\": \"User\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": false}",
         "{\"key\": \"user.\\u0061\", \"name\": \"A\", \"scope\": \"User\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": false}",
-        "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"\xC3\x9C" "ber\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": false}",
+        ("{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"\xC3\x9C" "ber\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": false}"), /* (parentheses: -Wstring-concatenation) */
         "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"Us\ter\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": false}",
         "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": false, \"x\": 1}",
         "{\"key\": \"user.a\", \"name\": \"A\", \"scope\": \"User\", \"value\": 1, \"seed_offset\": 0, \"tombstone\": fals}",
