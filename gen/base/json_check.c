@@ -20,12 +20,14 @@ static const char *near_token(const char *message, size_t *len)
     return near + 7;
 }
 
+/* What jansson says of a file that holds no JSON value at all. */
+static const char no_json[] = "'[' or '{' expected near end of file";
+
 /* jansson's commonest messages reworded, or NULL to keep its own. `token` is what it quoted. */
 static char *reworded(const char *what, const char *token, size_t token_len, bool after_comma)
 {
     if (token && token_len == 1 && *token == '\'') return xstrdup("a single quote: JSON strings take double quotes (\"...\")");
-    if (strcmp(what, "'[' or '{' expected near end of file") == 0)
-        return xstrdup("the file holds no JSON: it is empty (or only white space)");
+    if (strcmp(what, no_json) == 0) return xstrdup("the file holds no JSON: it is empty (or only white space)");
     if (token && after_comma && token_len == 1 && (*token == '}' || *token == ']'))
         return xasprintf("a comma before '%c': JSON allows none after the last %s", *token, *token == '}' ? "member" : "element");
     if (strncmp(what, "'}' expected near ", 18) == 0 || strncmp(what, "']' expected near ", 18) == 0)
@@ -53,7 +55,7 @@ void jc_syntax_error(const char *file, const char *text, size_t len, const json_
         else col++;
     }
     if (!token && end == 0) line = (uint32_t)(err->line > 0 ? err->line : 1), col = (uint32_t)(err->column > 0 ? err->column : 1);
-    bool empty = strcmp(err->text, "'[' or '{' expected near end of file") == 0; /* said of the whole file */
+    bool empty = strcmp(err->text, no_json) == 0; /* said of the whole file */
     diag_error(empty ? loc_file(file) : loc_at(file, line, col), "%s", message ? message : err->text);
     free(message);
 }
