@@ -922,6 +922,8 @@ TL_API tl_l10n *tl_l10n_create(const tl_l10n_desc *desc) {
     text->keys = desc->keys;
     text->registry = desc->registry;
     text->events = desc->events ? *desc->events : native;
+    if (!desc->events && !tl_events_natives_declared(text->registry, 26u, 26u, "Text"))
+        text->registry = NULL;
     if (desc->logger) text->logger = *desc->logger;
     text->locale = "";
     return text;
