@@ -856,6 +856,29 @@ static void test_lifecycle_native_events_file_matches_the_runtime(void **state) 
     assert_int_equal(n, 9);
 }
 
+/* events.h's list of the natives' names, which every service checks a registry against, is the
+   natives file's, in its order. */
+static void test_lifecycle_native_names_are_the_natives_file(void **state) {
+    static const char *const names[] = {TL_EVENTS_NATIVE_NAMES};
+    char line[256];
+    uint32_t n = 0;
+    FILE *file = fopen(NATIVES_FILE, "r");
+    (void)state;
+    assert_non_null(file);
+    assert_int_equal(sizeof names / sizeof names[0], TL_EVENTS_NATIVE_COUNT);
+    while (fgets(line, sizeof line, file)) {
+        size_t len = strcspn(line, "\r\n");
+        line[len] = '\0';
+        if (len == 0 || strncmp(line, "//", 2) == 0) continue;
+        assert_true(n < TL_EVENTS_NATIVE_COUNT);
+        line[strcspn(line, "(")] = '\0';
+        assert_string_equal(line, names[n]);
+        n++;
+    }
+    fclose(file);
+    assert_int_equal(n, TL_EVENTS_NATIVE_COUNT);
+}
+
 /* --- register, linker, weaver --------------------------------------------------------------------- */
 
 static void test_lifecycle_register_keys_objects_by_id(void **state) {
@@ -955,6 +978,7 @@ int main(void) {
         T(test_lifecycle_refuses_duplicates_and_reentrant_calls),
         T(test_lifecycle_time_publishes_frame_events_in_order),
         T(test_lifecycle_time_refuses_a_registry_without_the_natives),
+        T(test_lifecycle_native_names_are_the_natives_file),
         T(test_lifecycle_time_scale_pauses_and_resumes),
         T(test_lifecycle_time_counts_playtime),
         T(test_lifecycle_time_stops_with_the_core),
