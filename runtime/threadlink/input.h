@@ -32,9 +32,9 @@
 
    USE
    ---
-       #include "input_map.h"                      // threadlink-gen: game_input_map, the actions
+       #include "input_map.h"                      // threadlink-gen: input_map(), the actions
        tl_input_desc desc = {0};                   // zero: defaults (see tl_input_desc)
-       desc.map = &game_input_map;
+       desc.map = input_map();
        desc.registry = &registry;                  // OnInputDeviceChanged
        tl_input *in = tl_input_create(&desc);
        tl_input_set_mode_active(in, TL_INPUT_MODE_GAMEPLAY, true);
