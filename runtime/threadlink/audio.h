@@ -1052,6 +1052,8 @@ static void tl__audio_defaults(tl_audio *a, const tl_audio_desc *desc) {
     a->source = desc->clips;
     a->registry = desc->registry;
     a->events = desc->events ? *desc->events : native;
+    if (!desc->events && !tl_events_natives_declared(a->registry, 11u, 17u, "Audio"))
+        a->registry = NULL;
     if (desc->logger) a->logger = *desc->logger;
     a->level_id = desc->level_id;
     a->ui = desc->ui;

@@ -288,7 +288,11 @@ typedef struct tl_events {
       "'%s' is a single-provider event and already has a provider: subscription refused") \
     X(DUPLICATE_LISTENER, TL_LOG_LEVEL_WARNING, \
       "listener already subscribed to '%s' with this context: duplicate ignored") \
-    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
+    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)") \
+    X(NATIVES_UNDECLARED, TL_LOG_LEVEL_ERROR, \
+      "%s publishes no events: the registry has %s%s%s at event #%u, where the native '%s' goes " \
+      "(declare the natives, \"native\": \"threadlink:natives/Iris.Events.Native.txt\", or give " \
+      "its desc the project's events: TL_<MODULE>_EVENTS_INIT(Iris_Events_))")
 
 #define TL_EVENTS_LOG_BASE 0x100u
 typedef enum tl_events_log_item {
@@ -330,6 +334,27 @@ static inline bool tl_events_contains(const tl_events *reg, uint32_t event, tl_e
 static inline void tl_events_clear(tl_events *reg, uint32_t event);
 /* The event's declared name, or NULL (no table, gap, out of range). */
 static inline const char *tl_events_event_name(const tl_events *reg, uint32_t event);
+
+/* The native events (natives/Iris.Events.Native.txt) in the order of their ordinals, from 0: where
+   the services publish when their desc leaves `events` NULL. */
+#define TL_EVENTS_NATIVE_NAMES \
+    "OnCoreDeployed", "OnUpdate", "OnFixedUpdate", "OnLateUpdate", "OnPlaytimeCountTick", \
+        "OnGamePauseRequested", "OnGameResumeRequested", "OnGamePaused", "OnGameResumed", \
+        "OnSceneLoaded", "OnSceneResident", "OnScenePresented", "OnSceneUnloading", \
+        "OnSceneUnloaded", "OnDisplayFader", "OnDisplayLoadingScreen", "OnHideLoadingScreen", \
+        "OnHideFader", "OnPlatformStateChanged", "OnAccountStateChanged", "OnInputDeviceChanged", \
+        "OnUICancelled", "OnUIElementSelected", "OnInteract", "OnInteractableDetected", \
+        "OnInteractableOutOfRange", "OnLocaleChanged"
+#define TL_EVENTS_NATIVE_COUNT 27u
+
+/* Whether a service may publish native events `first`..`last` at their native ordinals: the
+   registry has no table to say otherwise, or its table declares them there ("OnUpdate", or
+   "Native_OnUpdate" where a project event took the plain name). A project that declared its own
+   events without the natives has other events at those ordinals, and one with the same signature
+   would be called with the service's arguments: false then, after an error naming the first
+   ordinal that differs (the service publishes nothing). */
+static inline bool tl_events_natives_declared(const tl_events *reg, uint32_t first, uint32_t last,
+                                              const char *service);
 
 /* Casts a listener of any type to the stored type, for the untyped core. */
 #define TL_EVENTS_FN(f) TL__FN_CAST(tl_events_fn, f)
@@ -625,6 +650,27 @@ static inline void tl_events_discard(tl_events *reg) {
 static inline const char *tl_events_event_name(const tl_events *reg, uint32_t event) {
     if (!reg || !reg->events || event >= reg->span) return NULL;
     return reg->events[event].name;
+}
+
+/* Whether `name` is the native event `native`, as a project's table spells it. */
+static inline bool tl__events_names_native(const char *name, const char *native) {
+    return strcmp(name, native) == 0 ||
+           (strncmp(name, "Native_", 7) == 0 && strcmp(name + 7, native) == 0);
+}
+
+static inline bool tl_events_natives_declared(const tl_events *reg, uint32_t first, uint32_t last,
+                                              const char *service) {
+    static const char *const natives[TL_EVENTS_NATIVE_COUNT] = { TL_EVENTS_NATIVE_NAMES };
+    uint32_t event;
+    if (!reg || !reg->events) return true; /* the untyped core alone: nothing says otherwise */
+    for (event = first; event <= last && event < TL_EVENTS_NATIVE_COUNT; event++) {
+        const char *name = tl_events_event_name(reg, event);
+        if (name && tl__events_names_native(name, natives[event])) continue;
+        tl__events_log(reg, TL_EVENTS_LOG_NATIVES_UNDECLARED, service, name ? "'" : "",
+                       name ? name : "no event", name ? "'" : "", (unsigned)event, natives[event]);
+        return false;
+    }
+    return true;
 }
 
 /* The slot of an event a caller wants to change, or NULL after logging why not. */

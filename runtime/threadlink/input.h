@@ -32,9 +32,9 @@
 
    USE
    ---
-       #include "input_map.h"                      // threadlink-gen: game_input_map, the actions
+       #include "input_map.h"                      // threadlink-gen: input_map(), the actions
        tl_input_desc desc = {0};                   // zero: defaults (see tl_input_desc)
-       desc.map = &game_input_map;
+       desc.map = input_map();
        desc.registry = &registry;                  // OnInputDeviceChanged
        tl_input *in = tl_input_create(&desc);
        tl_input_set_mode_active(in, TL_INPUT_MODE_GAMEPLAY, true);
@@ -1604,6 +1604,8 @@ static void tl__input_apply_desc(tl_input *in, const tl_input_desc *desc) {
     in->map = map;
     in->registry = desc->registry;
     in->events = desc->events ? *desc->events : natives;
+    if (!desc->events && !tl_events_natives_declared(in->registry, 20u, 20u, "Input"))
+        in->registry = NULL;
     if (desc->logger) in->logger = *desc->logger;
     in->dead_zone = desc->dead_zone > 0.0f         ? desc->dead_zone
                     : map && map->dead_zone > 0.0f ? map->dead_zone

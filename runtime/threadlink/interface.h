@@ -431,6 +431,8 @@ static void tl__interface_apply_desc(tl_interface *ui, const tl_interface_desc *
     static const tl_interface_events natives = TL_INTERFACE_EVENTS_NATIVE;
     ui->registry = desc->registry;
     ui->events = desc->events ? *desc->events : natives;
+    if (!desc->events && !tl_events_natives_declared(ui->registry, 21u, 25u, "Interface"))
+        ui->registry = NULL;
     if (desc->logger) ui->logger = *desc->logger;
     ui->max_interfaces = desc->max_interfaces ? desc->max_interfaces : 16u;
     ui->max_selectables = desc->max_selectables ? desc->max_selectables : 32u;

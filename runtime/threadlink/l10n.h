@@ -65,7 +65,8 @@
    are. threadlink-gen makes the source locale's table complete, so with it added there are none.
    A changed locale publishes OnLocaleChanged with the locale's name (the table's spelling) after
    the switch; setting the current locale again publishes nothing.
-   Tables may be added at any time; one of the current chain is refused removal
+   Until a locale is set, adding the source locale's table sets it (OnLocaleChanged included), so
+   texts show from the start. Tables may be added at any time; one of the current chain is refused removal
    (TL_L10N_TABLE_IN_USE): set another locale first.
 
    FORMATTING
@@ -617,6 +618,11 @@ TL_API tl_l10n_result tl_l10n_add_table(tl_l10n *text, const void *bytes, size_t
     if (text->table_count == text->max_tables)
         return tl__l10n_refuse_table(text, t.locale, TL_L10N_TOO_MANY_TABLES);
     text->tables[text->table_count++] = t;
+    /* The source locale's table, added while no locale is set, is the first locale: texts show
+       from the start, not "" until tl_l10n_set_locale. */
+    if (!text->chain_length && text->keys->source_locale &&
+        tl__l10n_same_locale(t.locale, strlen(t.locale), text->keys->source_locale))
+        return tl_l10n_set_locale(text, t.locale);
     return TL_L10N_OK;
 }
 
@@ -922,6 +928,8 @@ TL_API tl_l10n *tl_l10n_create(const tl_l10n_desc *desc) {
     text->keys = desc->keys;
     text->registry = desc->registry;
     text->events = desc->events ? *desc->events : native;
+    if (!desc->events && !tl_events_natives_declared(text->registry, 26u, 26u, "Text"))
+        text->registry = NULL;
     if (desc->logger) text->logger = *desc->logger;
     text->locale = "";
     return text;

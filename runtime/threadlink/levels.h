@@ -892,6 +892,8 @@ tl_levels *tl_levels_create(const tl_levels_desc *desc) {
     n->loader = desc->loader;
     n->registry = desc->registry;
     n->events = desc->events ? *desc->events : tl__levels_native_events;
+    if (!desc->events && !tl_events_natives_declared(n->registry, 9u, 17u, "Levels"))
+        n->registry = NULL;
     if (desc->logger) n->logger = *desc->logger;
     n->objects = desc->objects;
     n->scopes = desc->scopes;

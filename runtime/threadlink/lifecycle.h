@@ -891,6 +891,8 @@ tl_lifecycle_result tl_lifecycle_init(tl_lifecycle *core, const tl_lifecycle_des
     memset(core, 0, sizeof *core);
     core->registry = desc->registry;
     core->events = desc->events ? *desc->events : tl__native_events;
+    if (!desc->events && !tl_events_natives_declared(core->registry, 0u, 0u, "Lifecycle"))
+        core->registry = NULL;
     if (desc->logger) core->logger = *desc->logger;
     core->state = TL__LIFECYCLE_IDLE;
     return TL_LIFECYCLE_OK;

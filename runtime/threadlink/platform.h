@@ -1287,6 +1287,8 @@ static bool tl__platform_configure(tl_platform *p, const tl_platform_desc *desc)
     uint32_t i;
     p->registry = desc->registry;
     p->events = desc->events ? *desc->events : tl__platform_native_events;
+    if (!desc->events && !tl_events_natives_declared(p->registry, 18u, 19u, "Platform"))
+        p->registry = NULL;
     if (desc->logger) p->logger = *desc->logger;
     p->build_platform = desc->platform ? desc->platform : (uint32_t)TL__PLATFORM_BUILD;
     p->configured =

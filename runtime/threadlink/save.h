@@ -58,7 +58,8 @@
        tl_save_info slots[16]; size_t count;
        r = tl_save_list(store, slots, 16, &count);  // sorted by id
        r = tl_save_delete(store, "slot-1");
-       tl_save_store_close(store);
+       tl_save_store_close(store);                 // after every transaction has ended: it
+                                                   // frees what an open tl_save_txn points into
 
    GUARANTEES
    ----------
@@ -374,7 +375,8 @@ typedef struct tl_save_open_detail {
 /* NULL on failure (logged); detail (may be NULL) says why. */
 TL_API tl_save_store *tl_save_store_open(const tl_save_store_desc *desc,
                                          tl_save_open_detail *detail);
-/* Discards open transactions (a warning each) and frees the store. */
+/* Discards open transactions (a warning each) and frees the store: a tl_save_txn still open then
+   points into freed memory, so end each one (commit or discard) before closing. */
 TL_API void tl_save_store_close(tl_save_store *store);
 
 /* Opens a transaction on save_id (new or existing) into *txn. */

@@ -41,7 +41,9 @@
        OnGamePaused()                 tl_time_set_scale(t, 0) when the scale was 1
        OnGameResumed()                tl_time_set_scale(t, 1) when the scale was 0
    TL_TIME_EVENTS_INIT(Iris_Events_) builds tl_time_events from the generated enum; NULL events
-   mean the native ordinals.
+   mean the native ordinals, provided the registry's table declares the natives there (every
+   service checks: a project's own events at those ordinals turn its events off, with an error,
+   events.h's tl_events_natives_declared).
 
    ERRORS
    ------
@@ -306,6 +308,8 @@ void tl_time_init(tl_time *time, const tl_time_desc *desc) {
     memset(time, 0, sizeof *time);
     time->registry = desc->registry;
     time->events = desc->events ? *desc->events : tl__time_native_events;
+    if (!desc->events && !tl_events_natives_declared(time->registry, 1u, 8u, "Time"))
+        time->registry = NULL;
     if (desc->logger) time->logger = *desc->logger;
     time->fixed_delta_time = tl__time_desc_value(
         &time->logger, "fixed_delta_time", desc->fixed_delta_time, TL_TIME_MIN_FIXED_DELTA,

@@ -121,8 +121,9 @@ static void test_l10n_tables_added_and_listed(void **state) {
     assert_null(tl_l10n_locale_at(f->text, 4));
     assert_true(tl_l10n_has_locale(f->text, "FR-ca"));
     assert_false(tl_l10n_has_locale(f->text, "de"));
-    assert_string_equal(tl_l10n_locale(f->text), ""); /* none set yet */
-    assert_string_equal(tl_l10n_text(f->text, TEXT_INDEX_Title), "");
+    /* en, the source locale, was added first with no locale set: it is the locale, texts show. */
+    assert_string_equal(tl_l10n_locale(f->text), "en");
+    assert_true(tl_l10n_text(f->text, TEXT_INDEX_Title)[0] != '\0');
     assert_int_equal(tl_l10n_add_table(f->text, f->fr.bytes, f->fr.size), TL_L10N_DUPLICATE_LOCALE);
     assert_non_null(strstr(f->log, "table fr refused: a table of this locale is added already"));
 }
@@ -417,16 +418,21 @@ static void test_l10n_locale_change_publishes_once(void **state) {
     assert_int_equal(tl_events_subscribe(&registry, native.locale_changed, TL_L10N_SIG_LOCALE, 0,
                                     TL_EVENTS_FN(on_locale), &h), TL_EVENTS_OK);
     text = make(f, &registry);
-    assert_int_equal(tl_l10n_add_table(text, f->en.bytes, f->en.size), TL_L10N_OK);
+    /* No locale until the source locale's table comes: a translation alone does not set one. */
     assert_int_equal(tl_l10n_add_table(text, f->fr.bytes, f->fr.size), TL_L10N_OK);
-    assert_int_equal(tl_l10n_set_locale(text, "fr"), TL_L10N_OK);
+    assert_int_equal(h.calls, 0);
+    assert_string_equal(tl_l10n_locale(text), "");
+    assert_int_equal(tl_l10n_add_table(text, f->en.bytes, f->en.size), TL_L10N_OK);
     assert_int_equal(h.calls, 1);
+    assert_string_equal(h.locale, "en");
+    assert_int_equal(tl_l10n_set_locale(text, "fr"), TL_L10N_OK);
+    assert_int_equal(h.calls, 2);
     assert_string_equal(h.locale, "fr");
     assert_int_equal(tl_l10n_set_locale(text, "FR"), TL_L10N_OK); /* the same: no event */
     assert_int_equal(tl_l10n_set_locale(text, "de"), TL_L10N_UNKNOWN_LOCALE);
-    assert_int_equal(h.calls, 1);
-    assert_int_equal(tl_l10n_set_locale(text, "en"), TL_L10N_OK);
     assert_int_equal(h.calls, 2);
+    assert_int_equal(tl_l10n_set_locale(text, "en"), TL_L10N_OK);
+    assert_int_equal(h.calls, 3);
     assert_string_equal(h.locale, "en");
     tl_l10n_destroy(text);
     tl_events_discard(&registry);

@@ -475,6 +475,49 @@ static void subscribe_natives(harness *h, tagged tags[8]) {
         assert_int_equal(tl_events_subscribe(&h->reg, i, TL_TIME_SIG_VOID, 0, TL_EVENTS_FN(on_void), &tags[i - 1]), TL_EVENTS_OK);
 }
 
+/* A project that declared its own events without the natives: left with the native ordinals, the
+   time service would call the project's OnDamage(float) with each frame's delta (same signature,
+   so the registry's check passes). It publishes nothing instead and says why, once; given the
+   project's table with the natives, it publishes as before. */
+static void test_lifecycle_time_refuses_a_registry_without_the_natives(void **state) {
+    static const tl_events_info project[2] = {{"OnJump", TL_TIME_SIG_VOID, 0},
+                                              {"OnDamage", TL_TIME_SIG_FLOAT, 0}};
+    harness *h = (harness *)*state;
+    tagged damage;
+    tl_events reg;
+    tl_time time;
+    tl_time_desc desc;
+    damage.h = h;
+    damage.tag = "damage";
+    assert_int_equal(tl_events_init_table(&reg, 2, project, &h->logger), TL_EVENTS_OK);
+    assert_int_equal(tl_events_subscribe(&reg, 1, TL_TIME_SIG_FLOAT, 0, TL_EVENTS_FN(on_float), &damage), TL_EVENTS_OK);
+    memset(&desc, 0, sizeof desc);
+    desc.registry = &reg;
+    desc.logger = &h->logger;
+    h->records = 0;
+    tl_time_init(&time, &desc);
+    assert_int_equal(h->records, 1);
+    assert_int_equal(h->last_item, TL_EVENTS_LOG_NATIVES_UNDECLARED);
+    assert_non_null(strstr(h->last_line, "Time publishes no events: the registry has 'OnDamage' at event #1, where the native 'OnUpdate' goes"));
+    tl_time_frame(&time, 0.05);
+    assert_string_equal(h->trace, "");
+    tl_events_discard(&reg);
+    /* The generator's table with the natives first ("Native_" where a project event took the name). */
+    {
+        tl_events_info with_natives[9];
+        memcpy(with_natives, native_table, sizeof with_natives);
+        with_natives[2].name = "Native_OnFixedUpdate";
+        assert_int_equal(tl_events_init_table(&reg, 9, with_natives, &h->logger), TL_EVENTS_OK);
+        assert_int_equal(tl_events_subscribe(&reg, 1, TL_TIME_SIG_FLOAT, 0, TL_EVENTS_FN(on_float), &damage), TL_EVENTS_OK);
+        h->records = 0;
+        tl_time_init(&time, &desc);
+        assert_int_equal(h->records, 0);
+        tl_time_frame(&time, 0.05);
+        assert_string_equal(h->trace, "damage(0.05)");
+        tl_events_discard(&reg);
+    }
+}
+
 static void test_lifecycle_time_publishes_frame_events_in_order(void **state) {
     harness *h = (harness *)*state;
     tagged tags[8];
@@ -813,6 +856,29 @@ static void test_lifecycle_native_events_file_matches_the_runtime(void **state) 
     assert_int_equal(n, 9);
 }
 
+/* events.h's list of the natives' names, which every service checks a registry against, is the
+   natives file's, in its order. */
+static void test_lifecycle_native_names_are_the_natives_file(void **state) {
+    static const char *const names[] = {TL_EVENTS_NATIVE_NAMES};
+    char line[256];
+    uint32_t n = 0;
+    FILE *file = fopen(NATIVES_FILE, "r");
+    (void)state;
+    assert_non_null(file);
+    assert_int_equal(sizeof names / sizeof names[0], TL_EVENTS_NATIVE_COUNT);
+    while (fgets(line, sizeof line, file)) {
+        size_t len = strcspn(line, "\r\n");
+        line[len] = '\0';
+        if (len == 0 || strncmp(line, "//", 2) == 0) continue;
+        assert_true(n < TL_EVENTS_NATIVE_COUNT);
+        line[strcspn(line, "(")] = '\0';
+        assert_string_equal(line, names[n]);
+        n++;
+    }
+    fclose(file);
+    assert_int_equal(n, TL_EVENTS_NATIVE_COUNT);
+}
+
 /* --- register, linker, weaver --------------------------------------------------------------------- */
 
 static void test_lifecycle_register_keys_objects_by_id(void **state) {
@@ -911,6 +977,8 @@ int main(void) {
         T(test_lifecycle_input_is_captured_once),
         T(test_lifecycle_refuses_duplicates_and_reentrant_calls),
         T(test_lifecycle_time_publishes_frame_events_in_order),
+        T(test_lifecycle_time_refuses_a_registry_without_the_natives),
+        T(test_lifecycle_native_names_are_the_natives_file),
         T(test_lifecycle_time_scale_pauses_and_resumes),
         T(test_lifecycle_time_counts_playtime),
         T(test_lifecycle_time_stops_with_the_core),

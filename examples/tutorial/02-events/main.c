@@ -44,7 +44,8 @@ int main(void) {
 
     if (iris_events_init(&events, NULL) != TL_EVENTS_OK) return 1; /* NULL: log to stderr */
 
-    /* Two listeners of one event run in the order they subscribed. */
+    /* Two listeners of one event: each runs, newest first (do not lean on the order: an
+       unsubscribe moves the last listener into the gap). */
     Iris_Events_OnCoinPicked_subscribe(&events, add_gold, &hero);
     Iris_Events_OnCoinPicked_subscribe(&events, count_coins, &coins);
     Iris_Events_OnPlayerDied_subscribe(&events, mourn, NULL);
