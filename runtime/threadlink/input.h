@@ -1625,8 +1625,10 @@ static void tl__input_apply_desc(tl_input *in, const tl_input_desc *desc) {
 TL_API tl_input *tl_input_create(const tl_input_desc *desc) {
     tl_input *in;
     const char *problem;
-    if (!desc) {
-        tl__input_log(NULL, TL_INPUT_LOG_INVALID_ARGUMENT, "tl_input_create");
+    if (!desc || !desc->map) { /* no map is not a malformed one */
+        tl__input_log(desc ? desc->logger : NULL, TL_INPUT_LOG_INVALID_ARGUMENT,
+                      desc ? "tl_input_create (desc.map is required: the generated input_map())"
+                           : "tl_input_create (no desc)");
         return NULL;
     }
     problem = tl__input_map_problem(desc->map);

@@ -880,7 +880,8 @@ tl_levels *tl_levels_create(const tl_levels_desc *desc) {
     tl_levels *n;
     if (!desc || !desc->loader.begin_load) {
         tl__levels_log(desc ? desc->logger : NULL, TL_LEVELS_LOG_INVALID_ARGUMENT,
-                       "tl_levels_create (loader.begin_load is required)");
+                       desc ? "tl_levels_create (loader.begin_load is required)"
+                            : "tl_levels_create (no desc)");
         return NULL;
     }
     n = (tl_levels *)TL_MALLOC(sizeof *n);

@@ -745,8 +745,9 @@ static void test_input_create_refuses_a_bad_map(void **state) {
     stick[0].control = KEY("A");
     assert_null(tl_input_create(&desc));
     assert_non_null(strstr(x->log.last, "an action listed twice"));
-    desc.map = NULL;
+    desc.map = NULL; /* no map is not a malformed one: said so */
     assert_null(tl_input_create(&desc));
+    assert_non_null(strstr(x->log.last, "tl_input_create (desc.map is required: the generated input_map()): invalid argument"));
     assert_null(tl_input_create(NULL));
 }
 
