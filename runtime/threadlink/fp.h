@@ -13,6 +13,18 @@
    -------
        #include <threadlink/fp.h>   (no implementation switch: everything is static inline)
 
+   USE
+   ---
+       tl_fp speed = tl_fp_from_fraction(3, 2);            // 1.5, exact; tl_fp_from_int(n) too
+       tl_fp dt = tl_fp_from_fraction(1, 50);               // a 50 Hz step
+       tl_fp moved = tl_fp_mul(speed, dt);
+       tl_fpv2 p = tl_fpv2_make(tl_fp_from_int(3), tl_fp_from_int(4));
+       tl_fp r = tl_fpv2_magnitude(p);                      // 5, the same bits everywhere
+       tl_fp s = tl_fp_sin(tl_fp_sqrt(r));
+       printf("%f\n", tl_fp_to_double(tl_fp_add(moved, s))); // doubles for display only
+   Authored data comes in as text or ints (tl_fp_from_double is for literals and tools); state
+   stays tl_fp, and a tl_fp's raw value (.raw) is what a save or a replay stores.
+
    OVERRIDES
    ---------
    TL_FP_PORTABLE_128   define to force the portable 128-bit path (two 64-bit words) even where
