@@ -96,35 +96,32 @@ static void test_errors_config_include_says_how_to_write_it(void **state)
         "threadlink.json:2:42: error: domains[0].includes[1]: \"a>b.h\" is not a header name (a path such as \"game/types.h\", without quotes or angle brackets)\n");
 }
 
+/* threadlink.json replaced by `text`: the run fails with exactly `error`, generated/ untouched. */
+static void expect_config_error(fixture *f, const char *text, const char *error)
+{
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    char *snap = fx_snapshot("generated");
+    fx_write("threadlink.json", text);
+    fx_expect_failure(f, snap, error);
+}
+
 static void test_errors_config_syntax(void **state)
 {
     fixture *f = *state;
-    char *snap = good_project(f);
-    fx_write("threadlink.json", "{\n  \"domains\": [\n    { \"name\": \"Test.Ids\" \"output\": \"x.h\" }\n  ]\n}\n");
+    free(good_project(f));
     /* At the token where parsing stopped, not past it, and in words that name the fix. */
-    fx_expect_failure(f, snap, "threadlink.json:3:26: error: expected ',' or '}' before '\"output\"'\n");
-    f->diags.len = 0;
-    f->diags.data[0] = 0;
-    snap = fx_snapshot("generated");
-    fx_write("threadlink.json", "{\n  \"domains\": [\n    { \"name\": \"Test.Ids\", \"output\": \"x.h\", }\n  ]\n}\n");
-    fx_expect_failure(f, snap, "threadlink.json:3:44: error: a comma before '}': JSON allows none after the last member\n");
+    expect_config_error(f, "{\n  \"domains\": [\n    { \"name\": \"Test.Ids\" \"output\": \"x.h\" }\n  ]\n}\n",
+                        "threadlink.json:3:26: error: expected ',' or '}' before '\"output\"'\n");
+    expect_config_error(f, "{\n  \"domains\": [\n    { \"name\": \"Test.Ids\", \"output\": \"x.h\", }\n  ]\n}\n",
+                        "threadlink.json:3:44: error: a comma before '}': JSON allows none after the last member\n");
     /* Two slips of a first config: strings in single quotes, and an empty file. */
-    f->diags.len = 0;
-    f->diags.data[0] = 0;
-    snap = fx_snapshot("generated");
-    fx_write("threadlink.json", "{\"domains\": [{\"name\": 'Test.Ids', \"output\": \"x.h\"}]}\n");
-    fx_expect_failure(f, snap, "threadlink.json:1:23: error: a single quote: JSON strings take double quotes (\"...\")\n");
-    f->diags.len = 0;
-    f->diags.data[0] = 0;
-    snap = fx_snapshot("generated");
-    fx_write("threadlink.json", "\n");
-    fx_expect_failure(f, snap, "threadlink.json: error: the file holds no JSON: it is empty (or only white space)\n");
+    expect_config_error(f, "{\"domains\": [{\"name\": 'Test.Ids', \"output\": \"x.h\"}]}\n",
+                        "threadlink.json:1:23: error: a single quote: JSON strings take double quotes (\"...\")\n");
+    expect_config_error(f, "\n", "threadlink.json: error: the file holds no JSON: it is empty (or only white space)\n");
     /* A UTF-8 byte order mark (Windows editors write one) is skipped, and columns count after it. */
-    f->diags.len = 0;
-    f->diags.data[0] = 0;
-    snap = fx_snapshot("generated");
-    fx_write("threadlink.json", "\xEF\xBB\xBF{ \"domains\": [ { \"name\": \"Test.Ids\" \"output\": \"x.h\" } ] }\n");
-    fx_expect_failure(f, snap, "threadlink.json:1:37: error: expected ',' or '}' before '\"output\"'\n");
+    expect_config_error(f, "\xEF\xBB\xBF{ \"domains\": [ { \"name\": \"Test.Ids\" \"output\": \"x.h\" } ] }\n",
+                        "threadlink.json:1:37: error: expected ',' or '}' before '\"output\"'\n");
     fx_write("threadlink.json", "\xEF\xBB\xBF{ \"domains\": [ { \"name\": \"Test.Ids\", \"output\": \"test_ids.h\", \"kind\": 7 } ] }\n");
     f->diags.len = 0;
     f->diags.data[0] = 0;

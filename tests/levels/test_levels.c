@@ -1,9 +1,11 @@
 /* Residency and presentation rules of levels.h, one test per rule, through a scripted loader
    (levels_harness.h) that traces every callback, object phase and event. */
+#define _POSIX_C_SOURCE 200809L /* dup, dup2, fileno: stderr captured below */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "levels_harness.h"
@@ -646,6 +648,28 @@ static void test_levels_native_events_file_matches_the_runtime(void **state) {
 
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
+/* tl_levels_create(NULL) has no logger to use: stderr says the desc is missing, not the loader. */
+static void test_levels_create_without_a_desc_says_so(void **state) {
+    char buffer[256];
+    FILE *tmp = tmpfile();
+    int saved = dup(fileno(stderr));
+    size_t n;
+    (void)state;
+    assert_non_null(tmp);
+    assert_true(saved >= 0);
+    fflush(stderr);
+    assert_true(dup2(fileno(tmp), fileno(stderr)) >= 0);
+    assert_null(tl_levels_create(NULL));
+    fflush(stderr);
+    dup2(saved, fileno(stderr));
+    close(saved);
+    rewind(tmp);
+    n = fread(buffer, 1, sizeof buffer - 1, tmp);
+    buffer[n] = '\0';
+    fclose(tmp);
+    assert_string_equal(buffer, "Levels: error: tl_levels_create (no desc): invalid argument\n");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         T(test_levels_sync_load_boots_then_initializes_before_resident),
@@ -674,6 +698,7 @@ int main(void) {
         T(test_levels_transition_without_providers_warns_once),
         T(test_levels_transition_providers_know_the_level),
         T(test_levels_native_events_file_matches_the_runtime),
+        cmocka_unit_test(test_levels_create_without_a_desc_says_so),
     };
     return cmocka_run_group_tests_name("levels", tests, NULL, NULL);
 }
