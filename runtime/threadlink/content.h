@@ -5367,6 +5367,9 @@ struct tl__live_flat {
     bool dirty;       /* events seen (or a check deferred): look at the file */
     bool rearm;       /* the folder was removed: watch the next one at the path */
     tl__live_sig dir; /* the folder watched (its inode) */
+    /* The last build file refused (an archive of it missing, say), and its folder then: looked
+       at again once the folder changes (archives.json may arrive before its archives). */
+    tl__live_sig refused, refused_in;
 };
 
 /* Whether the build may have changed since the last look: inotify's events drained (none: no),
@@ -5447,6 +5450,7 @@ static bool tl__live_watch_current(const tl__content_dirrec *d) {
    there again, then that one is watched. */
 static bool tl__live_build_changed(tl__content_dirrec *d, tl__live_sig *sig) {
     struct tl__live_flat *w = d->flat;
+    struct stat st;
     if (!tl__live_build_touched(w)) return false;
     w->dirty = false;
     if (w->fd >= 0 && !tl__live_watch_current(d)) {
@@ -5454,7 +5458,13 @@ static bool tl__live_build_changed(tl__content_dirrec *d, tl__live_sig *sig) {
         w->rearm = true;
     }
     if (w->rearm) w->rearm = !tl__live_watch_build(d);
-    return tl__live_catalog_sig(d, sig) && !tl__live_sig_same(sig, &w->sig);
+    if (!tl__live_catalog_sig(d, sig) || tl__live_sig_same(sig, &w->sig)) return false;
+    /* The build refused last time, its folder as it was then (inotify's events say it changed) */
+    if (w->fd < 0 && tl__live_sig_same(sig, &w->refused) && stat(d->path, &st) == 0) {
+        tl__live_sig in = tl__live_sig_of(&st);
+        if (tl__live_sig_same(&in, &w->refused_in)) return false;
+    }
+    return true;
 }
 
 static void tl__content_live_watch_flat(tl_content *ctx, tl_content_dir dir) {
@@ -5796,12 +5806,12 @@ static void tl__live_packed_check(tl_content *ctx, uint32_t dir) {
     const char *why = NULL, *bad = NULL;
     tl__content_entry *all = NULL;
     uint32_t ghosts = 0, *changed, n, i;
+    struct stat st;
     if (!tl__live_build_changed(d, &sig)) return;
     if (tl__live_dir_loading(ctx, dir)) {
         d->flat->dirty = true; /* looked at again next update */
         return;
     }
-    d->flat->sig = sig;
     if (tl__live_mount_again(ctx, dir, &now, &ghosts, &why, &bad) &&
         !(all = tl__live_merge(d, &now, ghosts)))
         why = "out of memory";
@@ -5809,8 +5819,11 @@ static void tl__live_packed_check(tl_content *ctx, uint32_t dir) {
         if (bad) tl__content_log(ctx, TL_CONTENT_LOG_PACKED_ARCHIVE, d->path, bad, why);
         else tl__content_log(ctx, TL_CONTENT_LOG_PACKED_REFUSED, d->path, why);
         tl__content_dir_free(ctx, &now);
+        d->flat->refused = sig; /* looked at again once the folder changes */
+        if (stat(d->path, &st) == 0) d->flat->refused_in = tl__live_sig_of(&st);
         return;
     }
+    d->flat->sig = sig;
     changed = (uint32_t *)tl__content_zalloc((size_t)(d->entry_count + 1) * sizeof *changed);
     n = tl__live_move_slots(ctx, dir, all, now.entry_count + ghosts, changed);
     tl__live_install(ctx, dir, &now, all, now.entry_count + ghosts);

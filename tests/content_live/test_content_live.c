@@ -948,6 +948,51 @@ static void test_live_packed_corrupt_repack_keeps_the_old(void **state) {
     live_end(&w);
 }
 
+/* Moves every archive of out/`from` to out/`to` (a deploy that copies archives.json first). */
+static void move_archives(const char *from, const char *to) {
+    char dir[600], a[900], b[900];
+    DIR *d;
+    struct dirent *e;
+    snprintf(dir, sizeof dir, "%s/out/%s", g_root, from);
+    snprintf(a, sizeof a, "%s/out/%s", g_root, to);
+    mkdir(a, 0755);
+    d = opendir(dir);
+    assert_non_null(d);
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 5, ".tlpk") != 0) continue;
+        snprintf(a, sizeof a, "%s/%s", dir, e->d_name);
+        snprintf(b, sizeof b, "%s/out/%s/%s", g_root, to, e->d_name);
+        assert_int_equal(rename(a, b), 0);
+    }
+    closedir(d);
+}
+
+/* A build whose archives.json arrives before its archives (cp, rsync, a network share): refused
+   while they are missing, served once they are there (it was never looked at again). */
+static void test_live_packed_index_before_its_archives(void **state) {
+    live w;
+    tl_asset hero;
+    int i;
+    (void)state;
+    packed_tree("zstd");
+    register_packed(&w);
+    hero = tl_scope_load_name(tl_content_root(w.c), "Sprites/hero");
+    live_write("assets/Sprites/hero.txt", HERO_AGAIN);
+    pack();
+    move_archives("Packed", "Held");
+    tl_content_update(w.c);
+    assert_true(log_has("was packed again, and the new build is not served (archive "));
+    assert_string_equal(text_of(hero), "hero");
+    for (i = 0; i < 3; i++) tl_content_update(w.c); /* nothing new: not mounted again */
+    assert_int_equal(log_count(TL_CONTENT_LOG_PACKED_ARCHIVE), 1);
+    move_archives("Held", "Packed");
+    tl_content_update(w.c);
+    assert_int_equal(w.kind.reloads, 1);
+    assert_string_equal(text_of(hero), HERO_AGAIN);
+    live_end(&w);
+}
+
 /* Mappings of files of out/Packed in this process. */
 static int packed_mappings(void) {
     FILE *f = fopen("/proc/self/maps", "r");
@@ -1003,6 +1048,7 @@ int main(int argc, char **argv) {
     const struct CMUnitTest flat[] = {cmocka_unit_test(test_live_flat_build_reloads_after_pack),
                                       cmocka_unit_test(test_live_packed_build_remounts_after_pack),
                                       cmocka_unit_test(test_live_packed_corrupt_repack_keeps_the_old),
+                                      cmocka_unit_test(test_live_packed_index_before_its_archives),
                                       cmocka_unit_test(test_live_packed_bytes_reloaded)};
     const struct CMUnitTest tests[] = {
         BOTH(test_live_names_follow_pack_rules),
