@@ -993,6 +993,46 @@ static void test_live_packed_index_before_its_archives(void **state) {
     live_end(&w);
 }
 
+/* A build folder reached through a link, published by replacing the link (ln -s; mv -T): the
+   folder watched never hears of it, so the link's folder is watched too (the old build was served
+   for good, silently). */
+static void test_live_packed_build_behind_a_swapped_link(void **state) {
+    live w;
+    tl_asset hero;
+    char cmd[1400], cur[600], next[600];
+    (void)state;
+    packed_tree("zstd");
+    snprintf(cmd, sizeof cmd, "cp -r '%s/out/Packed' '%s/out/B1'", g_root, g_root);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cur, sizeof cur, "%s/out/Cur", g_root);
+    snprintf(next, sizeof next, "%s/out/Cur.new", g_root);
+    assert_int_equal(symlink("B1", cur), 0);
+    live_start(&w, TL_CONTENT_WATCH_AUTO);
+    w.dir = tl_content_register_dir(w.c, cur);
+    assert_true(tl_content_dir_valid(w.dir));
+    hero = tl_scope_load_name(tl_content_root(w.c), "Sprites/hero");
+    assert_string_equal(text_of(hero), "hero");
+    live_write("assets/Sprites/hero.txt", HERO_AGAIN);
+    pack();
+    snprintf(cmd, sizeof cmd, "cp -r '%s/out/Packed' '%s/out/B2'", g_root, g_root);
+    assert_int_equal(system(cmd), 0);
+    tl_content_update(w.c);
+    assert_int_equal(w.kind.reloads, 0); /* B1 is what the link leads to */
+    assert_int_equal(symlink("B2", next), 0);
+    assert_int_equal(rename(next, cur), 0);
+    tl_content_update(w.c);
+    assert_int_equal(w.kind.reloads, 1);
+    assert_string_equal(text_of(hero), HERO_AGAIN);
+    live_write("assets/Sprites/hero.txt", HERO_REPAIRED); /* and B2 is watched from now on */
+    pack();
+    snprintf(cmd, sizeof cmd, "cp '%s/out/Packed/'* '%s/out/B2/'", g_root, g_root);
+    assert_int_equal(system(cmd), 0);
+    tl_content_update(w.c);
+    assert_int_equal(w.kind.reloads, 2);
+    assert_string_equal(text_of(hero), HERO_REPAIRED);
+    live_end(&w);
+}
+
 /* Mappings of files of out/Packed in this process. */
 static int packed_mappings(void) {
     FILE *f = fopen("/proc/self/maps", "r");
@@ -1049,6 +1089,7 @@ int main(int argc, char **argv) {
                                       cmocka_unit_test(test_live_packed_build_remounts_after_pack),
                                       cmocka_unit_test(test_live_packed_corrupt_repack_keeps_the_old),
                                       cmocka_unit_test(test_live_packed_index_before_its_archives),
+                                      cmocka_unit_test(test_live_packed_build_behind_a_swapped_link),
                                       cmocka_unit_test(test_live_packed_bytes_reloaded)};
     const struct CMUnitTest tests[] = {
         BOTH(test_live_names_follow_pack_rules),
