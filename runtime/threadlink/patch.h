@@ -754,10 +754,14 @@ static tl__patch_status tl__patch_check_keys(const tl_cf_index *old, const tl_cf
     tl__patch_status r = tl__patch_code(TL_PATCH_OK);
     char *block = NULL;
     if (!keys) return tl__patch_code(TL_PATCH_OUT_OF_MEMORY);
-    for (i = 0; old && i < old->archive_count; i++)
-        keys[k].name = old->archives[i].name, keys[k++].installed = true;
-    for (i = 0; i < now->archive_count; i++)
-        keys[k].name = now->archives[i].name, keys[k++].installed = false;
+    for (i = 0; old && i < old->archive_count; i++) {
+        keys[k].name = old->archives[i].name;
+        keys[k++].installed = true;
+    }
+    for (i = 0; i < now->archive_count; i++) {
+        keys[k].name = now->archives[i].name;
+        keys[k++].installed = false;
+    }
     if (!tl__patch_keys_make(keys, count, &block)) r = tl__patch_code(TL_PATCH_OUT_OF_MEMORY);
     if (r.code == TL_PATCH_OK) qsort(keys, count, sizeof *keys, tl__patch_compare_keys);
     for (i = 1; i < count && r.code == TL_PATCH_OK; i++) {

@@ -89,14 +89,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     require(in != NULL);
     load_and_check(in, data, size);
     memcpy(made, "TLIB\x01\0\0\0", 8);
-    made[8] = (unsigned char)count, made[9] = made[10] = made[11] = 0;
+    made[8] = (unsigned char)count;
+    made[9] = made[10] = made[11] = 0;
     memcpy(made + 12, data, count * 12);
     for (i = 0; i < count; i++) {
         unsigned char *e = made + 12 + i * 12;
         uint32_t raw = (uint32_t)e[0] | (uint32_t)e[1] << 8 | (uint32_t)e[2] << 16 | (uint32_t)e[3] << 24;
         uint32_t id = fx_actions[e[0] % (sizeof fx_actions / sizeof fx_actions[0])].action;
         if (e[3] == 0xFF || is_action(raw)) continue;
-        e[0] = (unsigned char)id, e[1] = (unsigned char)(id >> 8), e[2] = e[3] = 0;
+        e[0] = (unsigned char)id;
+        e[1] = (unsigned char)(id >> 8);
+        e[2] = e[3] = 0;
     }
     load_and_check(in, made, 12 + count * 12);
     tl_input_destroy(in);
