@@ -203,7 +203,13 @@ TLG_PREFETCHER void prefetch_entry(const identity_index *x, const entry_hashes *
 
 /* An entry agrees with its domain: its key starts with its scope, and its value is its key's hash
  * (identity) and not the sentinel's. */
-static bool check_entry(const domain *d, const entry *e, src_loc at)
+/* How far past its entries an ordinal manifest's values may reach. Values are issued in order
+ * and every one stays recorded (a removed entry as a tombstone), so a generator's manifest has
+ * none past its count; the slack is for manifests whose removed entries were dropped. A value
+ * beyond would make tables of that many rows (4294967295 wrapped the span to 0). */
+enum { ORDINAL_SLACK = 65536 };
+
+static bool check_entry(const domain *d, const entry *e, size_t count, src_loc at)
 {
     size_t slen = strlen(e->scope);
     if (e->key_len <= slen || e->key[slen] != '.' || !ascii_ieq(e->key, slen, e->scope, slen)) {
@@ -221,6 +227,14 @@ static bool check_entry(const domain *d, const entry *e, src_loc at)
     }
     if (d->reserve_zero && e->value == 0) {
         diag_error(at, "entry '%s': value 0 is reserved for the sentinel in this domain", e->key);
+        return false;
+    }
+    uint64_t most = (uint64_t)count + d->reserve_zero + ORDINAL_SLACK - 1;
+    if (d->kind == KIND_ORDINAL && e->value > most) {
+        diag_error(
+            at,
+            "entry '%s': value %u is far past the %zu entr%s of this ordinal manifest (values are issued in order: at most %llu here; the manifest was edited by hand or corrupted)",
+            e->key, e->value, count, count == 1 ? "y" : "ies", (unsigned long long)most);
         return false;
     }
     return true;
@@ -287,7 +301,7 @@ static bool index_manifest(const domain *d, const manifest *m, const char *path,
     for (size_t i = 0; ok && i < n; i++) {
         if (i + LOOKAHEAD < n) prefetch_entry(x, &h[i + LOOKAHEAD]);
         src_loc at = loc_at(path, m->entries.items[i].line, 0);
-        ok = check_entry(d, &m->entries.items[i], at) && index_entry(m, x, (uint32_t)i, &h[i], at);
+        ok = check_entry(d, &m->entries.items[i], n, at) && index_entry(m, x, (uint32_t)i, &h[i], at);
     }
     free(h);
     return ok && index_renames(m, path, x);

@@ -150,9 +150,15 @@ static bool folder_check_in_place(const out_folder *of, const char *outcome)
     return false;
 }
 
-static void report_not_a_folder(const content_profile *pr)
+static void report_not_a_folder(const content_profile *pr, const out_folder *of)
 {
-    content_profile_error(pr, "output", "output folder \"%s\" exists and is not a folder; nothing was written", pr->output);
+    struct stat st;
+    if (lstat(of->path, &st) == 0 && S_ISLNK(st.st_mode))
+        content_profile_error(pr, "output",
+                              "output folder \"%s\" is a symbolic link; threadlink-gen never writes through links: make it "
+                              "a folder, or name the folder it leads to; nothing was written",
+                              pr->output);
+    else content_profile_error(pr, "output", "output folder \"%s\" exists and is not a folder; nothing was written", pr->output);
 }
 
 /* Opens the output folder at the preflight: false after reporting one that is not a folder (a
@@ -164,7 +170,7 @@ static bool folder_open(const content_profile *pr, out_folder *of)
     struct stat st;
     if (of->fd >= 0) folder_note_real(of);
     else if (err != ENOENT && lstat(of->path, &st) == 0) {
-        if (err == ENOTDIR || err == ELOOP) report_not_a_folder(pr);
+        if (err == ENOTDIR || err == ELOOP) report_not_a_folder(pr, of);
         else content_profile_error(pr, "output", "cannot open the output folder \"%s\": %s", pr->output, strerror(err));
         return false;
     }
@@ -201,7 +207,7 @@ static bool folder_make(const content_profile *pr, out_folder *of)
     of->fd = output_open_dir(of->path, true, &of->made);
     int err = errno;
     if (of->fd < 0 && diag_error_count() == errors) {
-        if (err == ENOTDIR || err == ELOOP) report_not_a_folder(pr);
+        if (err == ENOTDIR || err == ELOOP) report_not_a_folder(pr, of);
         else content_profile_error(pr, "output", "cannot open the output folder \"%s\": %s", pr->output, strerror(err));
     }
     if (of->fd < 0) return false;

@@ -787,6 +787,7 @@ typedef struct tl__cf_json {
     size_t key_len;
     size_t *starts;                    /* where each archive's object starts */
     const tl_cf_index_archive *blamed; /* the archive a whole-index rule blames */
+    bool too_many;                     /* more than TL_CF_INDEX_MAX_ARCHIVES archives */
 } tl__cf_json;
 
 static inline void *tl__cf_json_alloc(tl__cf_json *j, size_t n, size_t align) {
@@ -1271,6 +1272,7 @@ static inline bool tl__cf_index_archives(tl__cf_json *j, tl_cf_index *out, size_
         const char *outer_key = j->key;
         size_t outer_len = j->key_len;
         ok = out->archive_count < max;
+        j->too_many = !ok && max == TL_CF_INDEX_MAX_ARCHIVES;
         if (!ok) break;
         tl__cf_json_ws(j);
         j->archive = out->archive_count;
@@ -1389,10 +1391,13 @@ static inline tl_cf_result tl_cf_index_parse_ex(tl_cf_index *out, const char *te
     tl__cf_json_ws(&j);
     ok = ok && j.p == j.end && seen == TL__CF_INDEX_REQUIRED;
     r = ok ? tl__cf_index_check(&j, out, why)
-           : tl__cf_fail(TL_CF_BAD_JSON,
-                         format > 1 ? "archives.json has a newer format than this runtime reads"
-                                    : invalid,
-                         why);
+           : tl__cf_fail(
+                 TL_CF_BAD_JSON,
+                 format > 1 ? "archives.json has a newer format than this runtime reads"
+                 : j.too_many
+                     ? "archives.json lists more than 65,536 archives (TL_CF_INDEX_MAX_ARCHIVES)"
+                     : invalid,
+                 why);
     if (r != TL_CF_OK) {
         if (fault) tl__cf_index_locate(&j, out, fault);
         TL_FREE(storage);

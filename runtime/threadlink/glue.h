@@ -27,6 +27,23 @@
        #include <threadlink/glue.h>   (no implementation switch: everything is static inline)
    It includes the services it joins (declarations only); their implementations are their own
    switches, as ever (TL_IMPLEMENTATION in a file turns on those of the headers it includes).
+
+   USE
+   ---
+   A game's core as examples/game weaves it (each desc filled as its header says):
+       tl_lifecycle core;
+       tl_time clock;
+       tl_levels *levels;
+       ...
+       tl_lifecycle_init(&core, &core_desc);
+       tl_time_init(&clock, &time_desc);
+       tl_glue_weave_time(&core, &clock);                // the clock stops last
+       levels_desc.objects = tl_glue_levels_objects();   // a level's objects as batches
+       levels_desc.scopes = tl_glue_levels_scopes(content);   // its assets in its own scope
+       levels = tl_levels_create(&levels_desc);
+       tl_glue_levels_attach(&core, levels);             // shut down first at the discard
+   and in a save transaction, a vault as one of its files:
+       tl_glue_save_write_vault(txn, "player", &player_vault_desc, &player);
 */
 #ifndef TL_GLUE_H
 #define TL_GLUE_H

@@ -19,6 +19,16 @@
    -------
        #include <threadlink/hash.h>   (no implementation switch: everything is static inline)
 
+   USE
+   ---
+       uint64_t id = tl_hash64("Sword", 5, 0);              // XXH64 of 5 bytes, seed 0
+       uint32_t key = 1234u;
+       uint32_t slot = tl_hash32_4(&key, 0) & 1023u;        // a 4-byte key into 1024 slots
+       tl_hash64_state h;
+       tl_hash64_reset(&h, 0);
+       tl_hash64_update(&h, "Swo", 3);                      // in pieces: the same as one call
+       tl_hash64_update(&h, "rd", 2);
+       if (tl_hash64_digest(&h) == id) printf("%u\n", (unsigned)slot);
    The same bytes give the same value on every machine and byte order.
 */
 #ifndef TL_HASH_H

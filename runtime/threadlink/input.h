@@ -131,9 +131,11 @@
    tl_input_save_bindings writes the bindings that differ from the defaults as bytes (format 1:
    each by its action's identity value, the binding's family, part and ordinal, so a map that
    reorders its actions or bindings still reads them); tl_input_load_bindings applies them to the
-   defaults: an action the map no longer has, a binding it no longer has, or a control that now
-   conflicts is dropped with a warning (the default stays), an action new to the map keeps its
-   default. save.h stores the bytes; this header never includes it.
+   defaults: an action the map no longer has, a binding it no longer has, or a control that no
+   longer suits it is dropped with a warning (the default stays), an action new to the map keeps
+   its default. Overlaps are judged on the whole loaded set (bindings that traded controls load
+   as saved); where two still overlap, the first in map order goes back to its default, with a
+   warning. save.h stores the bytes; this header never includes it.
 
    PROMPT GLYPHS
    -------------
@@ -1947,15 +1949,21 @@ TL_API uint32_t tl_input_binding_find(const tl_input *in, uint32_t action, uint3
 
 /* Whether `control` may replace binding b's: its family, its kind, no other binding of the mode
    on it (in->conflict names that binding's action). */
-static tl_input_result tl__input_check(tl_input *in, uint32_t b, uint32_t control) {
+/* Whether `control` suits binding b at all: a control of its devices, fit for its action's kind. */
+static tl_input_result tl__input_fit(const tl_input *in, uint32_t b, uint32_t control) {
     const tl__input_binding *x = &in->bindings[b];
-    const tl__input_action *a = &in->actions[x->action];
-    uint32_t i;
-    in->conflict = 0;
     if (!tl_input_control_valid(control)) return TL_INPUT_UNKNOWN_CONTROL;
     if (tl_input_control_devices(control) != tl_input_control_devices(x->default_control))
         return TL_INPUT_WRONG_FAMILY;
-    if (tl_input_binding_misfit(a->kind, x->part, control)) return TL_INPUT_KIND_MISMATCH;
+    if (tl_input_binding_misfit(in->actions[x->action].kind, x->part, control))
+        return TL_INPUT_KIND_MISMATCH;
+    return TL_INPUT_OK;
+}
+
+/* CONFLICT when another binding of b's mode overlaps `control` (in->conflict: its action). */
+static tl_input_result tl__input_overlap(tl_input *in, uint32_t b, uint32_t control) {
+    const tl__input_action *a = &in->actions[in->bindings[b].action];
+    uint32_t i;
     for (i = 0; i < in->binding_count; i++) {
         const tl__input_binding *o = &in->bindings[i];
         if (i == b || in->actions[o->action].mode != a->mode) continue;
@@ -1965,6 +1973,12 @@ static tl_input_result tl__input_check(tl_input *in, uint32_t b, uint32_t contro
         }
     }
     return TL_INPUT_OK;
+}
+
+static tl_input_result tl__input_check(tl_input *in, uint32_t b, uint32_t control) {
+    tl_input_result r = tl__input_fit(in, b, control);
+    in->conflict = 0;
+    return r != TL_INPUT_OK ? r : tl__input_overlap(in, b, control);
 }
 
 static void tl__input_apply(tl_input *in, uint32_t b, uint32_t control) {
@@ -2170,11 +2184,19 @@ static const char *tl__input_save_problem(const unsigned char *p, size_t size, u
     return NULL;
 }
 
-/* One entry onto the defaults; a warning names what it drops. */
+static void tl__input_log_dropped(tl_input *in, uint32_t b, uint32_t control, tl_input_result r) {
+    char why[96], name[40];
+    snprintf(why, sizeof why, "%s: %s", in->actions[in->bindings[b].action].name,
+             tl_input_control_name(control, name, sizeof name) ? name : "?");
+    tl__input_log(&in->logger, TL_INPUT_LOG_DROPPED, why, tl_input_result_message(r));
+}
+
+/* One entry onto the defaults, if its control suits its binding (a warning names what it drops);
+   overlaps are settled once every entry is on (tl__input_settle). */
 static void tl__input_load_entry(tl_input *in, const unsigned char *e) {
     uint32_t action = tl__input_get32(e), control = tl__input_get32(e + 4);
     uint32_t a = tl__input_find(in, action), b;
-    char why[96], name[40];
+    char why[96];
     tl_input_result r;
     if (a == TL__INPUT_NONE) {
         snprintf(why, sizeof why, "action 0x%08x", (unsigned)action);
@@ -2188,14 +2210,34 @@ static void tl__input_load_entry(tl_input *in, const unsigned char *e) {
         tl__input_log(&in->logger, TL_INPUT_LOG_DROPPED, why, "the map no longer has it");
         return;
     }
-    r = tl__input_check(in, b, control);
+    r = tl__input_fit(in, b, control);
     if (r != TL_INPUT_OK) {
-        snprintf(why, sizeof why, "%s: %s", in->actions[a].name,
-                 tl_input_control_name(control, name, sizeof name) ? name : "?");
-        tl__input_log(&in->logger, TL_INPUT_LOG_DROPPED, why, tl_input_result_message(r));
+        tl__input_log_dropped(in, b, control, r);
         return;
     }
     tl__input_apply(in, b, control);
+}
+
+/* A loaded binding that overlaps another of its mode goes back to its default (the first in map
+   order, until none overlaps): checked against the whole loaded set, so bindings that traded
+   controls load as saved, whatever the order of the entries. A binding back at its default is
+   not looked at again, so this ends. */
+static void tl__input_settle(tl_input *in) {
+    bool dropped = true;
+    while (dropped) {
+        uint32_t b;
+        dropped = false;
+        for (b = 0; b < in->binding_count; b++) {
+            tl__input_binding *x = &in->bindings[b];
+            if (x->control == x->default_control ||
+                tl__input_overlap(in, b, x->control) == TL_INPUT_OK)
+                continue;
+            tl__input_log_dropped(in, b, x->control, TL_INPUT_CONFLICT);
+            tl__input_apply(in, b, x->default_control);
+            dropped = true;
+        }
+    }
+    in->conflict = 0;
 }
 
 TL_API tl_input_result tl_input_load_bindings(tl_input *in, const void *data, size_t size) {
@@ -2212,6 +2254,7 @@ TL_API tl_input_result tl_input_load_bindings(tl_input *in, const void *data, si
     for (i = 0; i < in->binding_count; i++) tl__input_apply(in, i, in->bindings[i].default_control);
     for (i = 0; i < count; i++)
         tl__input_load_entry(in, p + TL__INPUT_SAVE_HEADER + (size_t)i * TL__INPUT_SAVE_ENTRY);
+    tl__input_settle(in);
     tl__input_recompute(in);
     tl__input_prompts_refresh(in);
     return tl__input_set(in, TL_INPUT_OK);

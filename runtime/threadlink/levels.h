@@ -311,8 +311,9 @@ TL_API void tl_levels_destroy(tl_levels *levels);
 
 TL_API tl_levels_result tl_levels_set_unload_delay(tl_levels *levels, uint32_t level,
                                                    double seconds);
-/* A hold on the level; a zero hold when the level set is shut down or out of memory, the reason
-   in tl_levels_last_result. */
+/* A hold on the level; a zero hold when the level set is shut down or out of memory, or the level
+   is 0 (no level: a levels domain's reserved None), the reason in tl_levels_last_result. Level 0
+   is refused by tl_levels_present, tl_levels_transition and tl_levels_set_unload_delay too. */
 TL_API tl_level_hold tl_levels_hold(tl_levels *levels, uint32_t level);
 /* The result of the last tl_levels_hold on this level set (TL_LEVELS_OK after a hold made). */
 TL_API tl_levels_result tl_levels_last_result(const tl_levels *levels);
@@ -755,11 +756,21 @@ static void tl__level_step(tl_level *level) {
 
 /* --- presentation --------------------------------------------------------------------------------- */
 
+/* Level 0 is no level (the reserved None): refused, logged naming `what`. */
+static bool tl__levels_no_level(tl_levels *n, uint32_t id, const char *what) {
+    if (id != 0) return false;
+    tl__levels_log(&n->logger, TL_LEVELS_LOG_INVALID_ARGUMENT, what);
+    return true;
+}
+
 static tl_levels_result tl__levels_enqueue(tl_levels *n, uint32_t kind, uint32_t level) {
     if (!n) {
         tl__levels_log(NULL, TL_LEVELS_LOG_INVALID_ARGUMENT, "presentation (no level set)");
         return TL_LEVELS_INVALID_ARGUMENT;
     }
+    if (kind != TL__STOP &&
+        tl__levels_no_level(n, level, "presentation (level 0 is no level: the reserved None)"))
+        return TL_LEVELS_INVALID_ARGUMENT;
     if (n->shut) {
         tl__levels_log(&n->logger, TL_LEVELS_LOG_SHUT_DOWN, "presentation");
         return TL_LEVELS_SHUT_DOWN;
@@ -993,6 +1004,9 @@ tl_levels_result tl_levels_set_unload_delay(tl_levels *n, uint32_t id, double se
                        "tl_levels_set_unload_delay");
         return TL_LEVELS_INVALID_ARGUMENT;
     }
+    if (tl__levels_no_level(n, id,
+                            "tl_levels_set_unload_delay (level 0 is no level: the reserved None)"))
+        return TL_LEVELS_INVALID_ARGUMENT;
     if (!(level = tl__levels_level_get(n, id))) return TL_LEVELS_OUT_OF_MEMORY; /* logged */
     level->unload_delay = seconds;
     return TL_LEVELS_OK;
@@ -1033,6 +1047,10 @@ tl_level_hold tl_levels_hold(tl_levels *n, uint32_t id) {
     if (n->shut) {
         tl__levels_log(&n->logger, TL_LEVELS_LOG_SHUT_DOWN, "tl_levels_hold");
         n->last = TL_LEVELS_SHUT_DOWN;
+        return hold;
+    }
+    if (tl__levels_no_level(n, id, "tl_levels_hold (level 0 is no level: the reserved None)")) {
+        n->last = TL_LEVELS_INVALID_ARGUMENT;
         return hold;
     }
     if (!(level = tl__levels_level_get(n, id))) {

@@ -27,8 +27,8 @@
    OVERRIDES (define before including; pairs or nothing)
    ---------
    TL_MALLOC(size) / TL_FREE(ptr)   allocation (default malloc / free)
-   TL_PATCH_MAX_INDEX_BYTES         largest installed archives.json read (default 16 MiB, as
-                                    content.h's TL_CONTENT_MAX_INDEX_BYTES)
+   TL_PATCH_MAX_INDEX_BYTES         largest archives.json read (installed) or accepted (new):
+                                    default 16 MiB, as content.h's TL_CONTENT_MAX_INDEX_BYTES
 
    USE
    ---
@@ -74,17 +74,22 @@
      anything it refuses is TL_PATCH_BAD_INDEX with its reason and where (tl_cf_index_parse_ex):
      "new archives.json, byte 197, archive 1 (Main.t-1.tlpk), key "size": not a valid archive
      index (archives.json)" (the byte where reading stopped, or where the archive at fault
-     starts; the archive and the key when there is one). An archive name must also end in
-     ".tlpk" and not start with '.' (so a forged index cannot overwrite archives.json, the
-     marker or the staging folder), the archive sizes must add up below 2^64, and no two
+     starts; the archive and the key when there is one); so is one larger than
+     TL_PATCH_MAX_INDEX_BYTES. An archive name must also end in ".tlpk" and not start with '.'
+     (so a forged index cannot overwrite archives.json, the marker or the staging folder), be
+     one Windows can hold (no device name such as CON, none of : < > " | ? *: a build is served
+     to every system), and share its comparison key (text.h's tl_text_name_key: letters' case
+     and Unicode form ignored, as Windows' and macOS's file systems ignore them) with no other
+     archive of the new index; the archive sizes must add up below 2^64, and no two
      archives may have one size and XXH64 (one archive's bytes under two names: a build stores
      each asset once, and an updater may name a staged download by its size and XXH64).
    - The installed folder's own archives.json is read when present (at most
      TL_PATCH_MAX_INDEX_BYTES). When it is valid, a new index of another profile is refused
      (TL_PATCH_OTHER_PROFILE), and so is one that lists an installed name with another size or
-     XXH64 (TL_PATCH_NAME_REUSED: pack never does; replacing that file would break the installed
-     version before the switch). When it is missing or invalid, the plan still keeps every file
-     that verifies (plan.installed_index_found says which case it was).
+     XXH64, or one of its names in other case or Unicode form (TL_PATCH_NAME_REUSED: pack never
+     does; replacing that file would break the installed version before the switch). When it is
+     missing or invalid, the plan still keeps every file that verifies
+     (plan.installed_index_found says which case it was).
    - plan.deletes: the archives the installed index lists that the new one does not, and (on
      POSIX systems) every other `<Profile>.*.tlpk` file in the folder the new index does not list
      (leftovers of an update interrupted after its switch). Never a file the new index lists.
@@ -635,10 +640,12 @@ static bool tl__patch_read_installed(const char *dir, tl_cf_index *old, bool *fo
     return r != TL_CF_NO_MEMORY;
 }
 
-/* A name the updater may write into the folder: "*.tlpk", not hidden. */
+/* A name the updater may write into the folder: "*.tlpk", not hidden, one every system can hold
+   (a build is served to all of them; on Windows "CON.tlpk" opens the console). */
 static bool tl__patch_archive_name_ok(const char *name) {
     size_t n = strlen(name);
-    return n > 5 && name[0] != '.' && strcmp(name + n - 5, ".tlpk") == 0;
+    return n > 5 && name[0] != '.' && strcmp(name + n - 5, ".tlpk") == 0 &&
+           tl_text_portable_file_name(name, n) && !tl_text_windows_name_problem(name, n);
 }
 
 /* What tl_cf_index_parse leaves to the plan: names it may write, sizes that add up. */
@@ -647,6 +654,13 @@ static tl__patch_status tl__patch_check_new(const tl_cf_index *x) {
     uint32_t i;
     for (i = 0; i < x->archive_count; i++) {
         const tl_cf_index_archive *a = &x->archives[i];
+        const char *windows = tl_text_windows_name_problem(a->name, strlen(a->name));
+        if (windows) {
+            tl__patch_status r = tl__patch_say(TL_PATCH_BAD_INDEX,
+                                               "new archives.json: archive name '", a->name, "' ");
+            tl__patch_append(&r, windows);
+            return r;
+        }
         if (!tl__patch_archive_name_ok(a->name))
             return tl__patch_say(
                 TL_PATCH_BAD_INDEX, "new archives.json: archive name '", a->name,
@@ -688,6 +702,82 @@ static tl__patch_status tl__patch_check_contents(const tl_cf_index *x) {
             tl__patch_append(&r, " have one size and XXH64 (a build stores each asset once)");
         }
     TL_FREE((void *)by);
+    return r;
+}
+
+/* --- names one file system takes for one -----------------------------------------------------
+   Windows' and macOS's file systems ignore letters' case, and macOS's stores names in one Unicode
+   form: two names with one key (text.h's tl_text_name_key) are one file there. A new archive whose
+   name shares a key with another new one, or with an installed archive without being its name,
+   would replace that file's bytes (the installed version broken before the switch, or the new
+   one deleted after it): refused. Keys sorted, neighbours compared. */
+typedef struct tl__patch_key {
+    const char *key, *name;
+    size_t len;
+    bool installed;
+} tl__patch_key;
+
+static int tl__patch_compare_keys(const void *a, const void *b) {
+    const tl__patch_key *x = (const tl__patch_key *)a, *y = (const tl__patch_key *)b;
+    int c = memcmp(x->key, y->key, x->len < y->len ? x->len : y->len);
+    if (c) return c;
+    if (x->len != y->len) return x->len < y->len ? -1 : 1;
+    if (x->installed != y->installed) return x->installed ? -1 : 1; /* the installed name first */
+    return strcmp(x->name, y->name);
+}
+
+/* Each name's key, in one block: false when out of memory. */
+static bool tl__patch_keys_make(tl__patch_key *keys, uint32_t count, char **block) {
+    char scratch[TL_TEXT_NAME_KEY_MAX(256)];
+    size_t total = 0, at = 0;
+    uint32_t i;
+    for (i = 0; i < count; i++) {
+        size_t n = strlen(keys[i].name);
+        keys[i].len = n <= 255 ? tl_text_name_key(keys[i].name, n, scratch, sizeof scratch) : n;
+        total += keys[i].len;
+    }
+    *block = (char *)TL_MALLOC(total + 1u);
+    if (!*block) return false;
+    for (i = 0; i < count; i++) {
+        size_t n = strlen(keys[i].name);
+        if (n <= 255) (void)tl_text_name_key(keys[i].name, n, *block + at, keys[i].len + 1u);
+        else memcpy(*block + at, keys[i].name, n);
+        keys[i].key = *block + at;
+        at += keys[i].len;
+    }
+    return true;
+}
+
+static tl__patch_status tl__patch_check_keys(const tl_cf_index *old, const tl_cf_index *now) {
+    uint32_t count = (old ? old->archive_count : 0) + now->archive_count, i, k = 0;
+    tl__patch_key *keys = (tl__patch_key *)TL_MALLOC((count + 1u) * sizeof *keys);
+    tl__patch_status r = tl__patch_code(TL_PATCH_OK);
+    char *block = NULL;
+    if (!keys) return tl__patch_code(TL_PATCH_OUT_OF_MEMORY);
+    for (i = 0; old && i < old->archive_count; i++) {
+        keys[k].name = old->archives[i].name;
+        keys[k++].installed = true;
+    }
+    for (i = 0; i < now->archive_count; i++) {
+        keys[k].name = now->archives[i].name;
+        keys[k++].installed = false;
+    }
+    if (!tl__patch_keys_make(keys, count, &block)) r = tl__patch_code(TL_PATCH_OUT_OF_MEMORY);
+    if (r.code == TL_PATCH_OK) qsort(keys, count, sizeof *keys, tl__patch_compare_keys);
+    for (i = 1; i < count && r.code == TL_PATCH_OK; i++) {
+        const tl__patch_key *a = &keys[i - 1], *b = &keys[i];
+        if (b->installed || a->len != b->len || memcmp(a->key, b->key, a->len) != 0 ||
+            strcmp(a->name, b->name) == 0)
+            continue;
+        r = tl__patch_say(a->installed ? TL_PATCH_NAME_REUSED : TL_PATCH_BAD_INDEX,
+                          "new archives.json: archive ", b->name,
+                          a->installed ? " is the installed " : " and archive ");
+        tl__patch_append(&r, a->name);
+        tl__patch_append(
+            &r, " on file systems that ignore case or Unicode form (Windows, macOS): one file");
+    }
+    TL_FREE(block);
+    TL_FREE(keys);
     return r;
 }
 
@@ -818,6 +908,13 @@ static tl__patch_store *tl__patch_store_make(const tl_patch_desc *desc, tl__patc
         return NULL;
     }
     memset(s, 0, sizeof *s);
+    if (desc->index_size > TL_PATCH_MAX_INDEX_BYTES) { /* content.h would not mount it */
+        *r = tl__patch_say(TL_PATCH_BAD_INDEX,
+                           "new archives.json: larger than TL_PATCH_MAX_INDEX_BYTES",
+                           " (16 MiB by default, as content.h's TL_CONTENT_MAX_INDEX_BYTES)", NULL);
+        tl__patch_store_free(s);
+        return NULL;
+    }
     cr = tl_cf_index_parse_ex(&s->index, desc->index, desc->index_size, &why, &fault);
     if (cr != TL_CF_OK) {
         *r = cr == TL_CF_NO_MEMORY ? tl__patch_code(TL_PATCH_OUT_OF_MEMORY)
@@ -855,6 +952,7 @@ static tl__patch_status tl__patch_plan_status(tl_patch_plan *plan, const tl_patc
     if (!tl__patch_read_installed(desc->installed_dir, &old, &found))
         r = tl__patch_code(TL_PATCH_OUT_OF_MEMORY);
     else if (found) r = tl__patch_check_against(&old, s);
+    if (r.code == TL_PATCH_OK) r = tl__patch_check_keys(found ? &old : NULL, &s->index);
     if (r.code == TL_PATCH_OK) tl__patch_classify(plan, s, desc->installed_dir);
     if (r.code == TL_PATCH_OK && !tl__patch_collect_deletes(s, &old, desc->installed_dir))
         r = tl__patch_code(TL_PATCH_OUT_OF_MEMORY);

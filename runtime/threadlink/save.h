@@ -86,7 +86,9 @@
      folder and gen0 (the generation written as `next` and renamed to gen0) and syncs the
      folder and the root; the first commit to an existing save after a store opens syncs its
      folder once too (its slot files may date from a crash). tl_save_txn_commit returns
-     TL_SAVE_OK only after that: a committed save survives a power cut.
+     TL_SAVE_OK only after that: a committed save survives a power cut. A save whose folder went
+     away behind the store (a file manager, a sync client) is made again by its next commit, as
+     a first commit (a generation is whole; its number goes on).
    - A commit that reports a failure has published nothing, whatever failed (a write, the sync,
      a close after the sync, a folder sync): reads in the store and after a reopen, also after a
      power cut, return the published generation. (After a failed sync the kernel may drop or keep
@@ -2244,12 +2246,16 @@ static tl__save_status tl__save_publish_first(tl_save_store *s, tl__save_slot *s
     return tl__save_io_fail(s, slot->id, op, tl__save_path(s, 0, slot->id, "next"), st, native);
 }
 
-/* Later commits: over slot k in place (created by the save's second commit). */
+/* Later commits: over slot k in place (created by the save's second commit). *gone: the save's
+   folder went away behind the store (nothing written, nothing reported). */
 static tl__save_status tl__save_publish_over(tl_save_store *s, tl__save_slot *slot,
-                                             tl__save_progress *p, size_t total) {
+                                             tl__save_progress *p, size_t total, bool *gone) {
     int native = 0;
     tl_save_io_status st = tl__save_write_slot(s, slot->id, p, slot->buf, total, &native);
     if (st == TL_SAVE_IO_OK) return tl__save_ok();
+    /* (open_update makes a missing slot file: one that finds nothing found no folder) */
+    *gone = st == TL_SAVE_IO_NOT_FOUND && !p->touched && slot->layout.dir_synced;
+    if (*gone) return tl__save_ok();
     return tl__save_io_fail(s, slot->id, "write",
                             tl__save_path(s, 0, slot->id, tl__save_slot_name(p->k)), st, native);
 }
@@ -2325,10 +2331,10 @@ static void tl__save_undo(tl_save_store *s, const tl__save_slot *slot, const tl_
    generation stays the old one, on disk too. *target: the slot written. */
 static tl__save_status tl__save_publish(tl_save_store *s, tl__save_slot *slot, size_t total,
                                         int *target) {
-    const tl__save_layout *l = &slot->layout;
+    tl__save_layout *l = &slot->layout;
     tl__save_progress p;
     int native = 0;
-    bool first;
+    bool first, gone = false;
     tl_save_io_status st;
     tl__save_status r = tl__save_ok();
     memset(&p, 0, sizeof p);
@@ -2341,7 +2347,15 @@ static tl__save_status tl__save_publish(tl_save_store *s, tl__save_slot *slot, s
             return tl__save_io_fail(s, slot->id, "mkdir", tl__save_path(s, 0, slot->id, NULL), st,
                                     native);
     }
-    r = first ? tl__save_publish_first(s, slot, total) : tl__save_publish_over(s, slot, &p, total);
+    r = first ? tl__save_publish_first(s, slot, total)
+              : tl__save_publish_over(s, slot, &p, total, &gone);
+    /* Deleted by a file manager, a sync client: a generation is whole, so it is committed as the
+       save's first, its number going on. */
+    if (gone) {
+        l->current = -1;
+        l->exists[0] = l->exists[1] = l->dir_synced = false;
+        return tl__save_publish(s, slot, total, target);
+    }
     if (r.code == TL_SAVE_OK && (!l->dir_synced || !l->exists[p.k]))
         r = tl__save_sync_folder(s, slot->id, p.created);
     if (r.code != TL_SAVE_OK) tl__save_undo(s, slot, &p, first);

@@ -40,6 +40,30 @@
    TL_VAULT_LIVE_DIR       the image directory when tl_vault_live_desc.image_dir is NULL
                            (default "generated": the generated directory, from the working one).
 
+   USE
+   ---
+   With enemy_vault.h generated from vaults/Enemy.vault.json (docs/vaults.md; the tutorial's
+   step 3), whose fields are named by Vault.Fields entries:
+       #define TL_VAULT_IMPL                    // in one file
+       #include "enemy_vault.h"                 // includes <threadlink/vault.h>
+
+       static void on_health(void *user, void *vault, uint32_t field_id) {
+           (void)user, (void)field_id;
+           printf("health %d\n", (int)enemy_vault_get_Health((const enemy_vault *)vault));
+       }
+       ...
+       tl_vault_listeners listeners = {0};
+       enemy_vault e;
+       unsigned char bytes[256];
+       size_t size = 0;
+       enemy_vault_init(&e);                    // every field at the schema's default
+       enemy_vault_listen(&e, &listeners);      // its setters notify this set
+       tl_vault_subscribe(&listeners, &e, ENEMY_VAULT_ID_Health, on_health, NULL);
+       enemy_vault_set_Health(&e, 50);          // a change: on_health runs (the same value: not)
+       if (tl_vault_write(&enemy_vault_desc, &e, bytes, sizeof bytes, &size) == TL_VAULT_OK)
+           tl_vault_read(&enemy_vault_desc, &e, bytes, size);    // back, by field id
+       tl_vault_listeners_discard(&listeners);
+
    ERRORS
    ------
    What can fail returns tl_vault_result (TL_VAULT_OK = 0, tl_vault_result_message;

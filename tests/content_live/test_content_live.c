@@ -948,6 +948,91 @@ static void test_live_packed_corrupt_repack_keeps_the_old(void **state) {
     live_end(&w);
 }
 
+/* Moves every archive of out/`from` to out/`to` (a deploy that copies archives.json first). */
+static void move_archives(const char *from, const char *to) {
+    char dir[600], a[900], b[900];
+    DIR *d;
+    struct dirent *e;
+    snprintf(dir, sizeof dir, "%s/out/%s", g_root, from);
+    snprintf(a, sizeof a, "%s/out/%s", g_root, to);
+    mkdir(a, 0755);
+    d = opendir(dir);
+    assert_non_null(d);
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 5, ".tlpk") != 0) continue;
+        snprintf(a, sizeof a, "%s/%s", dir, e->d_name);
+        snprintf(b, sizeof b, "%s/out/%s/%s", g_root, to, e->d_name);
+        assert_int_equal(rename(a, b), 0);
+    }
+    closedir(d);
+}
+
+/* A build whose archives.json arrives before its archives (cp, rsync, a network share): refused
+   while they are missing, served once they are there (it was never looked at again). */
+static void test_live_packed_index_before_its_archives(void **state) {
+    live w;
+    tl_asset hero;
+    int i;
+    (void)state;
+    packed_tree("zstd");
+    register_packed(&w);
+    hero = tl_scope_load_name(tl_content_root(w.c), "Sprites/hero");
+    live_write("assets/Sprites/hero.txt", HERO_AGAIN);
+    pack();
+    move_archives("Packed", "Held");
+    tl_content_update(w.c);
+    assert_true(log_has("was packed again, and the new build is not served (archive "));
+    assert_string_equal(text_of(hero), "hero");
+    for (i = 0; i < 3; i++) tl_content_update(w.c); /* nothing new: not mounted again */
+    assert_int_equal(log_count(TL_CONTENT_LOG_PACKED_ARCHIVE), 1);
+    move_archives("Held", "Packed");
+    tl_content_update(w.c);
+    assert_int_equal(w.kind.reloads, 1);
+    assert_string_equal(text_of(hero), HERO_AGAIN);
+    live_end(&w);
+}
+
+/* A build folder reached through a link, published by replacing the link (ln -s; mv -T): the
+   folder watched never hears of it, so the link's folder is watched too (the old build was served
+   for good, silently). */
+static void test_live_packed_build_behind_a_swapped_link(void **state) {
+    live w;
+    tl_asset hero;
+    char cmd[1400], cur[600], next[600];
+    (void)state;
+    packed_tree("zstd");
+    snprintf(cmd, sizeof cmd, "cp -r '%s/out/Packed' '%s/out/B1'", g_root, g_root);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cur, sizeof cur, "%s/out/Cur", g_root);
+    snprintf(next, sizeof next, "%s/out/Cur.new", g_root);
+    assert_int_equal(symlink("B1", cur), 0);
+    live_start(&w, TL_CONTENT_WATCH_AUTO);
+    w.dir = tl_content_register_dir(w.c, cur);
+    assert_true(tl_content_dir_valid(w.dir));
+    hero = tl_scope_load_name(tl_content_root(w.c), "Sprites/hero");
+    assert_string_equal(text_of(hero), "hero");
+    live_write("assets/Sprites/hero.txt", HERO_AGAIN);
+    pack();
+    snprintf(cmd, sizeof cmd, "cp -r '%s/out/Packed' '%s/out/B2'", g_root, g_root);
+    assert_int_equal(system(cmd), 0);
+    tl_content_update(w.c);
+    assert_int_equal(w.kind.reloads, 0); /* B1 is what the link leads to */
+    assert_int_equal(symlink("B2", next), 0);
+    assert_int_equal(rename(next, cur), 0);
+    tl_content_update(w.c);
+    assert_int_equal(w.kind.reloads, 1);
+    assert_string_equal(text_of(hero), HERO_AGAIN);
+    live_write("assets/Sprites/hero.txt", HERO_REPAIRED); /* and B2 is watched from now on */
+    pack();
+    snprintf(cmd, sizeof cmd, "cp '%s/out/Packed/'* '%s/out/B2/'", g_root, g_root);
+    assert_int_equal(system(cmd), 0);
+    tl_content_update(w.c);
+    assert_int_equal(w.kind.reloads, 2);
+    assert_string_equal(text_of(hero), HERO_REPAIRED);
+    live_end(&w);
+}
+
 /* Mappings of files of out/Packed in this process. */
 static int packed_mappings(void) {
     FILE *f = fopen("/proc/self/maps", "r");
@@ -1003,6 +1088,8 @@ int main(int argc, char **argv) {
     const struct CMUnitTest flat[] = {cmocka_unit_test(test_live_flat_build_reloads_after_pack),
                                       cmocka_unit_test(test_live_packed_build_remounts_after_pack),
                                       cmocka_unit_test(test_live_packed_corrupt_repack_keeps_the_old),
+                                      cmocka_unit_test(test_live_packed_index_before_its_archives),
+                                      cmocka_unit_test(test_live_packed_build_behind_a_swapped_link),
                                       cmocka_unit_test(test_live_packed_bytes_reloaded)};
     const struct CMUnitTest tests[] = {
         BOTH(test_live_names_follow_pack_rules),

@@ -225,6 +225,40 @@ static void test_errors_tampered_manifest_value(void **state)
         "generated/Test.Ids.manifest.json: note: nothing was written: fix or restore the manifest (it is the identity store of Test.Ids)\n");
 }
 
+/* An ordinal value far past the manifest's entries (values are issued in order) is refused: the
+ * header's tables have a row per value up to the highest (4294967295 wrapped its span to 0, and
+ * 2147483648 wrote gigabytes). A small gap (removed entries dropped from the manifest) is kept. */
+static void test_errors_ordinal_value_far_past_the_entries(void **state)
+{
+    fixture *f = *state;
+    free(good_project(f));
+    char *good = fx_read("generated/events/Iris.Events.manifest.json");
+    char *v = strstr(good, "\"key\": \"user.onstart\"");
+    assert_non_null(v);
+    v = strstr(v, "\"value\": 0,");
+    assert_non_null(v);
+    static const char *const values[] = {"4294967295", "100000000", "65537", "65536"};
+    for (size_t i = 0; i < sizeof values / sizeof *values; i++) {
+        char *edited = xasprintf("%.*s\"value\": %s,%s", (int)(v - good), good, values[i], v + strlen("\"value\": 0,"));
+        fx_write("generated/events/Iris.Events.manifest.json", edited);
+        free(edited);
+        f->diags.len = 0;
+        f->diags.data[0] = 0;
+        if (i == 3) break; /* the highest value allowed: generated below */
+        char *expected = xasprintf(
+            "generated/events/Iris.Events.manifest.json:6: error: entry 'user.onstart': value %s is far past the 1 entry of this ordinal manifest (values are issued in order: at most 65536 here; the manifest was edited by hand or corrupted)\n"
+            "generated/events/Iris.Events.manifest.json: note: nothing was written: fix or restore the manifest (it is the identity store of Iris.Events)\n",
+            values[i]);
+        fx_expect_failure(f, fx_snapshot("generated"), expected);
+        free(expected);
+    }
+    assert_int_equal(fx_generate(f), 0);
+    char *header = fx_read("generated/events/iris_events.h");
+    assert_non_null(strstr(header, "#define IRIS_EVENTS_SPAN 65537\n"));
+    free(header);
+    free(good);
+}
+
 /* Rename records edited by hand: an earlier key that is another entry's key, an earlier name that
  * is another member's name, a renamed entry whose value is not the hash of its issued key. */
 static void test_errors_tampered_rename_records(void **state)
@@ -469,6 +503,7 @@ int main(void)
         T(test_errors_corrupt_manifest),
         T(test_errors_every_bad_manifest_reported),
         T(test_errors_tampered_manifest_value),
+        T(test_errors_ordinal_value_far_past_the_entries),
         T(test_errors_tampered_rename_records),
         T(test_errors_kind_change_refused),
         T(test_errors_two_domains_one_output),

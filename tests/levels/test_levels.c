@@ -329,7 +329,7 @@ static void test_levels_idle_resident_levels_are_not_visited(void **state) {
     W;
     tl_level_hold holds[6];
     uint32_t i;
-    for (i = 0; i < 6; i++) holds[i] = tl_levels_hold(w->levels, i);
+    for (i = 0; i < 6; i++) holds[i] = tl_levels_hold(w->levels, i + 1); /* (0 is no level) */
     assert_int_equal(tl_levels_get_stats(w->levels).active, 6);
     tl_levels_update(w->levels, 0.016);
     assert_int_equal(tl_levels_get_stats(w->levels).resident, 6);
@@ -438,6 +438,27 @@ static void test_levels_core_discard_unloads_levels_before_subsystems(void **sta
     assert_int_equal(tl_levels_present(levels, 1), TL_LEVELS_SHUT_DOWN);
     assert_non_null(strstr(w->last_line, "presentation: the level set is shut down"));
     tl_levels_destroy(levels);
+}
+
+/* 0 is no level (a levels domain's reserved None; what tl_level_hold_level_id and
+   tl_levels_presented answer for none): holding, presenting or delaying it is refused. */
+static void test_levels_level_zero_is_refused(void **state) {
+    W;
+    tl_level_hold hold = tl_levels_hold(w->levels, 0);
+    assert_null(hold.levels);
+    assert_int_equal(tl_levels_last_result(w->levels), TL_LEVELS_INVALID_ARGUMENT);
+    assert_int_equal(w->last_item, TL_LEVELS_LOG_INVALID_ARGUMENT);
+    assert_non_null(strstr(w->last_line, "tl_levels_hold (level 0 is no level: the reserved None)"));
+    assert_int_equal(tl_levels_present(w->levels, 0), TL_LEVELS_INVALID_ARGUMENT);
+    assert_int_equal(tl_levels_transition(w->levels, 0), TL_LEVELS_INVALID_ARGUMENT);
+    assert_int_equal(tl_levels_presentations_pending(w->levels), 0);
+    assert_int_equal(tl_levels_set_unload_delay(w->levels, 0, 1.0), TL_LEVELS_INVALID_ARGUMENT);
+    tl_levels_update(w->levels, 0.016);
+    assert_string_equal(w->trace, ""); /* nothing loaded */
+    assert_int_equal(tl_levels_get_stats(w->levels).levels, 0);
+    hold = tl_levels_hold(w->levels, 1); /* and the next hold is made */
+    assert_int_equal(tl_levels_last_result(w->levels), TL_LEVELS_OK);
+    tl_level_hold_release(hold);
 }
 
 static void test_levels_destroy_before_the_core_unregisters(void **state) {
@@ -690,6 +711,7 @@ int main(void) {
         T(test_levels_level_scope_and_moved_entity),
         T(test_levels_callbacks_may_hold_but_not_update),
         T(test_levels_core_discard_unloads_levels_before_subsystems),
+        T(test_levels_level_zero_is_refused),
         T(test_levels_destroy_before_the_core_unregisters),
         T(test_levels_present_holds_shows_then_releases_the_previous),
         T(test_levels_transition_waits_for_each_provider),

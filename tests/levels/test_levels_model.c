@@ -26,8 +26,9 @@
 #include <threadlink/lifecycle.h>
 #include <threadlink/glue.h>
 
-#define M_HOLD_LEVELS 4  /* ids 0..3: held and released by the test */
-#define M_LEVELS 6       /* ids 4, 5: presented only */
+#define M_HOLD_LEVELS 4  /* model levels 0..3: held and released by the test */
+#define M_LEVELS 6       /* 4, 5: presented only */
+#define M_ID(i) ((uint32_t)(i) + 1u) /* model level i's id (0 is no level) */
 #define M_OBJECTS 3
 #define M_MAX_HOLDS 64
 
@@ -66,8 +67,8 @@ static uint32_t m_rand(m_world *w, uint32_t n) {
 }
 static m_level *m_of(m_world *w, const tl_level *level) {
     uint32_t id = tl_level_id(level);
-    assert_true(id < M_LEVELS);
-    return &w->levels[id];
+    assert_true(id >= M_ID(0) && id < M_ID(M_LEVELS));
+    return &w->levels[id - M_ID(0)];
 }
 
 /* --- objects -------------------------------------------------------------------------------- */
@@ -181,7 +182,7 @@ static void m_on_unloading(void *ctx, tl_level *level) { m_of((m_world *)ctx, le
 static void m_hold(m_world *w) {
     uint32_t id = m_rand(w, M_HOLD_LEVELS);
     if (w->hold_count == M_MAX_HOLDS) return;
-    w->holds[w->hold_count++] = tl_levels_hold(w->set, id);
+    w->holds[w->hold_count++] = tl_levels_hold(w->set, M_ID(id));
     w->levels[id].holders++;
 }
 
@@ -195,7 +196,7 @@ static void m_release(m_world *w) {
     at = m_rand(w, (uint32_t)w->hold_count);
     hold = w->holds[at];
     w->holds[at] = w->holds[--w->hold_count];
-    l = &w->levels[tl_level_hold_level_id(hold)];
+    l = &w->levels[tl_level_hold_level_id(hold) - M_ID(0)];
     live = tl_level_hold_status_of(hold) != TL_LEVEL_HOLD_FAILED;
     if (!live) {
         assert_non_null(tl_level_hold_reason(hold));
@@ -222,7 +223,7 @@ static void m_account_failures(m_world *w) {
     int i;
     int live[M_LEVELS] = {0};
     for (i = 0; i < w->hold_count; i++)
-        if (tl_level_hold_status_of(w->holds[i]) != TL_LEVEL_HOLD_FAILED) live[tl_level_hold_level_id(w->holds[i])]++;
+        if (tl_level_hold_status_of(w->holds[i]) != TL_LEVEL_HOLD_FAILED) live[tl_level_hold_level_id(w->holds[i]) - M_ID(0)]++;
     for (i = 0; i < M_HOLD_LEVELS; i++) w->levels[i].holders = live[i];
 }
 
@@ -230,12 +231,12 @@ static void m_check_residency(m_world *w) {
     int i;
     for (i = 0; i < M_HOLD_LEVELS; i++) {
         m_level *l = &w->levels[i];
-        bool resident = tl_levels_is_resident(w->set, (uint32_t)i);
+        bool resident = tl_levels_is_resident(w->set, M_ID(i));
         bool within = w->updates == l->start_update || w->now - l->start < l->delay;
         assert_int_equal(resident, l->announced);
         if (resident && l->holders == 0) assert_true(within);
         if (l->announced && (l->holders > 0 || within)) assert_true(resident);
-        if (resident) assert_true(tl_scope_valid(tl_glue_level_scope(tl_levels_try_get(w->set, (uint32_t)i))));
+        if (resident) assert_true(tl_scope_valid(tl_glue_level_scope(tl_levels_try_get(w->set, M_ID(i)))));
     }
     for (i = 0; i < w->hold_count; i++) {
         tl_level_hold_status status = tl_level_hold_status_of(w->holds[i]);
@@ -252,7 +253,7 @@ static void m_check_presentation(m_world *w) {
     }
     if (++w->quiet_updates < 2 || !tl_levels_presented(w->set, &shown)) return;
     assert_true(tl_levels_is_resident(w->set, shown));
-    assert_false(tl_levels_is_resident(w->set, shown == 4 ? 5u : 4u));
+    assert_false(tl_levels_is_resident(w->set, shown == M_ID(4) ? M_ID(5) : M_ID(4)));
 }
 
 static void m_update(m_world *w) {
@@ -269,8 +270,8 @@ static void m_step(m_world *w) {
     uint32_t op = m_rand(w, 20);
     if (op < 6) m_hold(w);
     else if (op < 11) m_release(w);
-    else if (op == 11) tl_levels_present(w->set, 4 + m_rand(w, 2));
-    else if (op == 12) tl_levels_transition(w->set, 4 + m_rand(w, 2));
+    else if (op == 11) tl_levels_present(w->set, M_ID(4 + m_rand(w, 2)));
+    else if (op == 12) tl_levels_transition(w->set, M_ID(4 + m_rand(w, 2)));
     else if (op == 13 && m_rand(w, 4) == 0) tl_levels_stop_presenting(w->set);
     else m_update(w);
     if (op >= 11 && op <= 13 && tl_levels_presentations_pending(w->set) > 0) w->quiet_updates = 0;

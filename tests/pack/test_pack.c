@@ -31,6 +31,27 @@ static void test_pack_output_folder_not_a_previous_build(void **state)
     assert_false(fx_exists("generated/Content.Main.manifest.json"));
 }
 
+/* An output folder that is a link (to a folder, or a file, or nothing) is refused, and says so:
+ * threadlink-gen never writes through links (it said "exists and is not a folder"). */
+static void test_pack_output_folder_is_a_link(void **state)
+{
+    fixture *f = *state;
+    fx_config_main("zstd");
+    fx_small_tree();
+    fx_write("elsewhere/keep.txt", "mine");
+    assert_int_equal(mkdir("out", 0755), 0);
+    static const char *const targets[] = {"../elsewhere", "../elsewhere/keep.txt", "../missing"};
+    for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
+        unlink("out/Main");
+        assert_int_equal(symlink(targets[i], "out/Main"), 0);
+        char *before = fx_snapshot_all();
+        f->diags.len = 0;
+        f->diags.data[0] = 0;
+        fx_expect_pack_failure(f, before,
+                               "threadlink.json:4:51: error: content[0].output: output folder \"out/Main\" is a symbolic link; threadlink-gen never writes through links: make it a folder, or name the folder it leads to; nothing was written\n");
+    }
+}
+
 /* ---- The readers ---------------------------------------------------------------------------- */
 
 static char *read_file_n(const char *path, size_t *n)
@@ -1016,6 +1037,7 @@ static void test_pack_overrides_usage_and_hooks(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_pack_output_folder_is_a_link, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_pack_output_folder_not_a_previous_build, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_pack_reader_roundtrip_and_lookups, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_pack_reader_rejects_corrupt_archives, fixture_setup, fixture_teardown),

@@ -408,6 +408,85 @@ static void test_patch_refuses_other_profile_and_reused_names(void **state) {
     free(json);
 }
 
+/* Names one file system takes for one: on Windows and macOS a name in other letter case (or in
+   another Unicode form) is the same file, so the new index may not give one to other bytes
+   (renaming the staged archive onto it broke the installed version, and the deletes then took the
+   new one), nor use two such names itself. */
+static void test_patch_refuses_names_one_file_system_takes_for_one(void **state) {
+    fixture *f = *state;
+    static const arc other_case[] = {
+        {"Main.catalog-4444444444444444.tlpk", "catalog two", 1},
+        {"MAIN.T0-2222222222222222.tlpk", "archive zero, another build", 0},
+    };
+    static const arc two_cases[] = {
+        {"Main.catalog-4444444444444444.tlpk", "catalog two", 1},
+        {"Main.t9-7777777777777777.tlpk", "one", 0},
+        {"main.T9-7777777777777777.tlpk", "two", 0},
+    };
+    static const arc two_forms[] = { /* e-acute precomposed, and e with a combining acute */
+        {"Main.catalog-4444444444444444.tlpk", "catalog two", 1},
+        {"Main.caf\xc3\xa9-7777777777777777.tlpk", "one", 0},
+        {"Main.cafe\xcc\x81-7777777777777777.tlpk", "two", 0},
+    };
+    char *json;
+    install(f, "Main", v1, 3);
+    json = index_json("Main", other_case, 2);
+    refused(f, json, TL_PATCH_NAME_REUSED,
+            "archive MAIN.T0-2222222222222222.tlpk is the installed Main.t0-2222222222222222.tlpk on file systems that ignore case");
+    free(json);
+    json = index_json("Main", two_cases, 3);
+    refused(f, json, TL_PATCH_BAD_INDEX, "archive main.T9-7777777777777777.tlpk and archive Main.t9-7777777777777777.tlpk on file");
+    free(json);
+    json = index_json("Main", two_forms, 3);
+    refused(f, json, TL_PATCH_BAD_INDEX, "Unicode form (Windows, macOS): one file");
+    free(json);
+}
+
+/* Names Windows cannot hold: a device (opening CON.tlpk opens the console) or a character it
+   refuses. A build is served to every system. */
+static void test_patch_refuses_names_windows_cannot_hold(void **state) {
+    fixture *f = *state;
+    static const arc device[] = {{"Main.catalog-4444444444444444.tlpk", "catalog two", 1}, {"CON.tlpk", "x", 0}};
+    static const arc wild[] = {{"Main.catalog-4444444444444444.tlpk", "catalog two", 1}, {"Main.a?b*.tlpk", "x", 0}};
+    char *json;
+    install(f, "Main", v1, 3);
+    json = index_json("Main", device, 2);
+    refused(f, json, TL_PATCH_BAD_INDEX, "archive name 'CON.tlpk' is a Windows device name");
+    free(json);
+    json = index_json("Main", wild, 2);
+    refused(f, json, TL_PATCH_BAD_INDEX, "archive name 'Main.a?b*.tlpk' contains '?'");
+    free(json);
+}
+
+/* A new archives.json content.h would not mount (over 16 MiB) is refused before it is read; and
+   one of more than 65,536 archives says so. */
+static void test_patch_refuses_indexes_content_would_not_mount(void **state) {
+    fixture *f = *state;
+    size_t big = (size_t)TL_PATCH_MAX_INDEX_BYTES + 1, cap = 65537u * 120 + 128, used, i;
+    char *json = index_json("Main", v2, 4), *padded = malloc(big + 1);
+    install(f, "Main", v1, 3);
+    memset(padded, ' ', big); /* v2's index, then spaces past the bound */
+    memcpy(padded, json, strlen(json));
+    padded[big] = '\0';
+    refused(f, padded, TL_PATCH_BAD_INDEX, "new archives.json: larger than TL_PATCH_MAX_INDEX_BYTES");
+    free(padded);
+    free(json);
+    json = malloc(cap);
+    used = (size_t)snprintf(json, cap, "{\"format\": 1, \"profile\": \"Main\", \"archives\": [");
+    for (i = 0; i < 65537u; i++)
+        used += (size_t)snprintf(json + used, cap - used,
+                                 "%s{\"name\": \"Main.m%06zu.tlpk\", \"role\": \"%s\", \"size\": 1, "
+                                 "\"xxh64\": \"%016zx\", \"files\": [%s%zu%s]}",
+                                 i ? "," : "", i, i ? "assets" : "catalog", i, i ? "\"f" : "", i, i ? "\"" : "");
+    snprintf(json + used, cap - used, "]}");
+    {
+        char *zero = strstr(json, "\"files\": [0]"); /* the catalog lists no file */
+        memmove(zero + 10, zero + 11, strlen(zero + 11) + 1);
+    }
+    refused(f, json, TL_PATCH_BAD_INDEX, "archives.json lists more than 65,536 archives (TL_CF_INDEX_MAX_ARCHIVES)");
+    free(json);
+}
+
 static void test_patch_verify_file(void **state) {
     fixture *f = *state;
     char path[256];
@@ -564,6 +643,9 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_patch_refuses_sizes_past_2_64, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_refuses_one_content_under_two_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_refuses_other_profile_and_reused_names, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_patch_refuses_names_one_file_system_takes_for_one, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_patch_refuses_names_windows_cannot_hold, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_patch_refuses_indexes_content_would_not_mount, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_verify_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_result_convention, setup, teardown),
         cmocka_unit_test_setup_teardown(test_patch_fifo_never_blocks, setup, teardown),

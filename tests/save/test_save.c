@@ -157,6 +157,29 @@ static void test_save_round_trip_and_metadata(void **state) {
     assert_true(exists(f, "slot-1/gen0") && exists(f, "slot-1/gen1") && !exists(f, "slot-1/next"));
 }
 
+/* A save's folder deleted behind the store (a file manager, a sync client) while the game runs:
+   the next commit makes the save again, as a first commit does (every later commit failed with
+   "no such save or file" until the store was reopened), and a reopened store reads it. */
+static void test_save_commit_after_the_folder_went_away(void **state) {
+    fixture *f = *state;
+    char cmd[400];
+    tl_save_info info;
+    assert_int_equal(commit2(f->store, "slot-1", "one", NULL, 1), TL_SAVE_OK);
+    assert_int_equal(commit2(f->store, "slot-1", "two", NULL, 2), TL_SAVE_OK);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s/slot-1'", f->root);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(commit2(f->store, "slot-1", "three", "3", 3), TL_SAVE_OK);
+    assert_reads(f->store, "slot-1", "a", "three");
+    assert_int_equal(commit2(f->store, "slot-1", "four", NULL, 4), TL_SAVE_OK); /* and on */
+    assert_int_equal(tl_save_stat(f->store, "slot-1", &info), TL_SAVE_OK);
+    assert_int_equal(info.generation, 4); /* numbering goes on */
+    reopen(f);
+    assert_reads(f->store, "slot-1", "a", "four");
+    assert_int_equal(tl_save_stat(f->store, "slot-1", &info), TL_SAVE_OK);
+    assert_int_equal(info.generation, 4);
+    assert_int_equal(info.timestamp, 4);
+}
+
 static void test_save_read_small_buffer_reports_size(void **state) {
     fixture *f = *state;
     char buf[3];
@@ -822,6 +845,7 @@ static void test_save_fifo_named_like_a_slot_never_blocks(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_save_round_trip_and_metadata, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_commit_after_the_folder_went_away, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_read_small_buffer_reports_size, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_same_file_twice_keeps_last, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_one_transaction_per_save, setup, teardown),

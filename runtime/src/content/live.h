@@ -1528,11 +1528,25 @@ struct tl__live_flat {
     bool dirty;       /* events seen (or a check deferred): look at the file */
     bool rearm;       /* the folder was removed: watch the next one at the path */
     tl__live_sig dir; /* the folder watched (its inode) */
+    int link_wd; /* a path that is a link: the watch on its folder (the link replaced), or -1 */
+    /* The last build file refused (an archive of it missing, say), and its folder then: looked
+       at again once the folder changes (archives.json may arrive before its archives). */
+    tl__live_sig refused, refused_in;
 };
+
+#ifdef TL__LIVE_INOTIFY
+/* Whether an event of the watch on the link's folder names the link (the path's last component). */
+static bool tl__live_names_link(const tl__content_dirrec *d, const struct inotify_event *ev,
+                                const char *name) {
+    const char *slash = strrchr(d->path, '/'), *base = slash ? slash + 1 : d->path;
+    return ev->wd == d->flat->link_wd && ev->len && strcmp(name, base) == 0;
+}
+#endif
 
 /* Whether the build may have changed since the last look: inotify's events drained (none: no),
    or true without inotify. */
-static bool tl__live_build_touched(struct tl__live_flat *w) {
+static bool tl__live_build_touched(tl__content_dirrec *d) {
+    struct tl__live_flat *w = d->flat;
 #ifdef TL__LIVE_INOTIFY
     union {
         struct inotify_event ev;
@@ -1546,7 +1560,9 @@ static bool tl__live_build_touched(struct tl__live_flat *w) {
         while (p < buf.bytes + n) {
             struct inotify_event ev;
             memcpy(&ev, p, sizeof ev);
+            if (tl__live_names_link(d, &ev, p + sizeof ev)) ev.mask |= IN_MOVE_SELF; /* swapped */
             p += sizeof ev + ev.len;
+            if (ev.wd == w->link_wd && !(ev.mask & IN_MOVE_SELF)) continue;
             if (!(ev.mask & (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF))) continue;
             close(w->fd); /* the folder itself went away or moved: stat until it is back */
             w->fd = -1;
@@ -1556,7 +1572,7 @@ static bool tl__live_build_touched(struct tl__live_flat *w) {
     }
     return w->dirty;
 #else
-    (void)w;
+    (void)d;
     return true;
 #endif
 }
@@ -1583,7 +1599,7 @@ static bool tl__live_catalog_sig(const tl__content_dirrec *d, tl__live_sig *out)
 static bool tl__live_watch_build(tl__content_dirrec *d) {
     struct tl__live_flat *w = d->flat;
     struct stat st;
-    w->fd = -1;
+    w->fd = w->link_wd = -1;
     if (stat(d->path, &st) != 0) return false;
     w->dir = tl__live_sig_of(&st);
 #ifdef TL__LIVE_INOTIFY
@@ -1592,6 +1608,18 @@ static bool tl__live_watch_build(tl__content_dirrec *d) {
                                         IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE |
                                             IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF) < 0)
         tl__live_unwatch_build(w);
+    /* A build folder reached through a link is published by replacing the link (ln -s; mv -T),
+       which the folder watched never hears of: the link's folder is watched for it too. */
+    if (w->fd >= 0 && lstat(d->path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        const char *slash = strrchr(d->path, '/');
+        char *parent =
+            slash ? tl__live_strndup(d->path, slash == d->path ? 1 : (size_t)(slash - d->path))
+                  : tl__content_strdup(".");
+        if (parent)
+            w->link_wd = inotify_add_watch(w->fd, parent, IN_CREATE | IN_MOVED_TO | IN_DELETE);
+        TL_FREE(parent);
+        if (w->link_wd < 0) tl__live_unwatch_build(w); /* a stat every update, then */
+    }
 #endif
     return w->fd >= 0;
 }
@@ -1608,14 +1636,21 @@ static bool tl__live_watch_current(const tl__content_dirrec *d) {
    there again, then that one is watched. */
 static bool tl__live_build_changed(tl__content_dirrec *d, tl__live_sig *sig) {
     struct tl__live_flat *w = d->flat;
-    if (!tl__live_build_touched(w)) return false;
+    struct stat st;
+    if (!tl__live_build_touched(d)) return false;
     w->dirty = false;
     if (w->fd >= 0 && !tl__live_watch_current(d)) {
         tl__live_unwatch_build(w);
         w->rearm = true;
     }
     if (w->rearm) w->rearm = !tl__live_watch_build(d);
-    return tl__live_catalog_sig(d, sig) && !tl__live_sig_same(sig, &w->sig);
+    if (!tl__live_catalog_sig(d, sig) || tl__live_sig_same(sig, &w->sig)) return false;
+    /* The build refused last time, its folder as it was then (inotify's events say it changed) */
+    if (w->fd < 0 && tl__live_sig_same(sig, &w->refused) && stat(d->path, &st) == 0) {
+        tl__live_sig in = tl__live_sig_of(&st);
+        if (tl__live_sig_same(&in, &w->refused_in)) return false;
+    }
+    return true;
 }
 
 static void tl__content_live_watch_flat(tl_content *ctx, tl_content_dir dir) {
@@ -1957,12 +1992,12 @@ static void tl__live_packed_check(tl_content *ctx, uint32_t dir) {
     const char *why = NULL, *bad = NULL;
     tl__content_entry *all = NULL;
     uint32_t ghosts = 0, *changed, n, i;
+    struct stat st;
     if (!tl__live_build_changed(d, &sig)) return;
     if (tl__live_dir_loading(ctx, dir)) {
         d->flat->dirty = true; /* looked at again next update */
         return;
     }
-    d->flat->sig = sig;
     if (tl__live_mount_again(ctx, dir, &now, &ghosts, &why, &bad) &&
         !(all = tl__live_merge(d, &now, ghosts)))
         why = "out of memory";
@@ -1970,8 +2005,11 @@ static void tl__live_packed_check(tl_content *ctx, uint32_t dir) {
         if (bad) tl__content_log(ctx, TL_CONTENT_LOG_PACKED_ARCHIVE, d->path, bad, why);
         else tl__content_log(ctx, TL_CONTENT_LOG_PACKED_REFUSED, d->path, why);
         tl__content_dir_free(ctx, &now);
+        d->flat->refused = sig; /* looked at again once the folder changes */
+        if (stat(d->path, &st) == 0) d->flat->refused_in = tl__live_sig_of(&st);
         return;
     }
+    d->flat->sig = sig;
     changed = (uint32_t *)tl__content_zalloc((size_t)(d->entry_count + 1) * sizeof *changed);
     n = tl__live_move_slots(ctx, dir, all, now.entry_count + ghosts, changed);
     tl__live_install(ctx, dir, &now, all, now.entry_count + ghosts);

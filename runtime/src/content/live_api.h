@@ -46,7 +46,8 @@
    is another profile, is logged and the previous catalog stays.
 
    Packed builds too: a packed directory registered in a development build has its archives.json
-   watched the same way (an output folder removed and made again is followed). pack writes every
+   watched the same way (an output folder removed and made again is followed, and so is a link
+   to a build replaced by a link to another: ln -s; mv -T). pack writes every
    archive first and archives.json last, each renamed into place; when archives.json changed,
    the directory is mounted again from it and verified whole (every archive's size and XXH64, as
    with verify_xxh64). Verified, the new build is served: new names resolve, held assets whose
@@ -54,7 +55,8 @@
    the old object kept when the decoder fails), held assets the new build drops stay as they are
    while held and new loads of them fail saying so (names it drops without a holder are
    unknown). A build that fails verification or is another profile is logged and the previous
-   one stays served. While an asset of the directory is loading, the new build waits for the
+   one stays served; it is looked at again once its folder changes (an archives.json copied
+   before its archives is served when they are there). While an asset of the directory is loading, the new build waits for the
    next update.
 
    Ids: a name the generated catalog carries gets the catalog's id (through `catalog_id`, e.g. a
