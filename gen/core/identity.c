@@ -358,6 +358,9 @@ static void finish_list(buf *out, size_t count, const char *what, const char *wh
     buf_putc(out, '\n');
 }
 
+/* Duplicates warned about one by one; the rest in one line (a file pasted in twice). */
+enum { DUPLICATES_SHOWN = 20 };
+
 /* Declaration `di` takes the entry with its key: a key declared twice in one pass keeps the first
  * spelling (the second is warned about); a tombstone is revived. */
 static void take_entry(const domain *d, manifest *m, uint32_t di, uint32_t found, identity_summary *sum)
@@ -367,6 +370,8 @@ static void take_entry(const domain *d, manifest *m, uint32_t di, uint32_t found
     if (e->decl != UINT32_MAX) {
         const decl *first = &d->decls.items[e->decl];
         src_loc at = model_loc(d, first);
+        if (sum->duplicates++ == DUPLICATES_SHOWN) sum->duplicates_unshown = model_loc(d, dc);
+        if (sum->duplicates > DUPLICATES_SHOWN) return;
         diag_warning(model_loc(d, dc),
                      "duplicate entry '%.*s' ignored: '%.*s' is already declared at %s:%u:%u (names compare case-insensitively)",
                      (int)dc->name_len, dc->name, (int)first->name_len, first->name, at.file, at.line, at.col);
@@ -1267,6 +1272,10 @@ bool identity_assign(const domain *d, manifest *m, const char *path, unsigned jo
     if (c.old_count || d->renames.count) keys_finish(&c);
     if (prepare_renames(&c)) match_declarations(&c);
     keys_finish(&c);
+    if (sum->duplicates > DUPLICATES_SHOWN)
+        diag_warning(sum->duplicates_unshown,
+                     "%zu more duplicate entries of %s ignored from here on (the first %d are warned about one by one)",
+                     sum->duplicates - DUPLICATES_SHOWN, d->name, (int)DUPLICATES_SHOWN);
     if (sum->input_errors) {
         assign_free(&c);
         return false;
