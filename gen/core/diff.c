@@ -122,6 +122,7 @@ typedef struct change {
     const char *file; /* the manifest line the change points at */
     uint32_t line, col;
     bool approved;
+    bool moved; /* a removal whose unscoped key was added in another scope: a rescope, no rename */
     char detail[160];
     const char *long_detail; /* a vault change's (in change_list.strings), else NULL */
     const char *name;        /* a vault change's field name, else NULL */
@@ -434,6 +435,7 @@ static void find_rescopes(change_list *out, size_t first_removed, size_t first_a
         if (strcmp(ac->new_e->scope, rc->old_e->scope) != 0 && !ac->detail[0]) {
             ac->kind = CH_RESCOPED;
             snprintf(ac->detail, sizeof ac->detail, "from %.60s, old key %.60s", rc->old_e->scope, rc->old_e->key);
+            rc->moved = true;
         }
     }
     index_map_free(&added);
@@ -489,7 +491,7 @@ static void find_unrecorded_renames(change_list *out, size_t first_removed, size
     }
     for (size_t r = first_removed; r < first_added && heads.count; r++) {
         change *rc = &out->items[r];
-        if (rc->kind != CH_TOMBSTONED && rc->kind != CH_ORDINAL_REMOVED) continue;
+        if ((rc->kind != CH_TOMBSTONED && rc->kind != CH_ORDINAL_REMOVED) || rc->moved) continue;
         scope_probe p = {&heads, rc->old_e->scope};
         uint32_t i = index_map_find(&by_scope, model_hash(p.scope, strlen(p.scope)), eq_scope, &p);
         if (i == UINT32_MAX || heads.items[i].head == SIZE_MAX) continue;

@@ -221,6 +221,31 @@ static void test_diff_renames(void **state)
     free(alpha), free(potion), free(gamma), free(beta), free(beta_tomb), free(betta), free(elixir), free(gamma_moved);
 }
 
+/* An entry moved to another injector while another was added where it was: a rescope
+ * (compatible), as generate's summary says, not also an unrecorded rename of the one added (which
+ * failed CI, and whose advice, 'Grotto <- Sky', would have given Grotto Sky's value). */
+static void test_diff_rescope_is_not_a_rename(void **state)
+{
+    (void)state;
+    char *meadow = entry_line("user.meadow", "Meadow", 0, false, false, 0);
+    char *sky = entry_line("user.sky", "Sky", 0, false, false, 0);
+    char *sky_tomb = entry_line("user.sky", "Sky", 0, true, false, 0);
+    char *grotto = entry_line("user.grotto", "Grotto", 0, false, false, 0);
+    char *moved = entry_line("extra.sky", "Extra_Sky", 0, false, false, 0);
+    const char *old_lines[] = {meadow, sky};
+    const char *new_lines[] = {meadow, sky_tomb, grotto, moved};
+    write_manifest("old/Ids.manifest.json", "Ids", "identity", old_lines, 2);
+    write_manifest("new/Ids.manifest.json", "Ids", "identity", new_lines, 4);
+    char *out = NULL;
+    assert_int_equal(run_diff("old", "new", DIFF_TEXT, NULL, NULL, &out), 0);
+    assert_null(strstr(out, "unrecorded rename"));
+    assert_non_null(strstr(out, "new/Ids.manifest.json:9: note: Ids: Extra_Sky (extra.sky) rescoped (from User, old key user.sky)\n"));
+    assert_non_null(strstr(out, "new/Ids.manifest.json:8: note: Ids: Grotto (user.grotto) added\n"));
+    assert_non_null(strstr(out, "threadlink-gen diff: 0 breaking, 0 approved, 3 compatible changes\n"));
+    free(out);
+    free(meadow), free(sky), free(sky_tomb), free(grotto), free(moved);
+}
+
 static void test_diff_approvals(void **state)
 {
     fixture *f = *state;
@@ -331,6 +356,7 @@ int main(void)
         T(test_diff_signature_changed),
         T(test_diff_renames),
         T(test_diff_approvals),
+        T(test_diff_rescope_is_not_a_rename),
         T(test_diff_unreadable_input),
         T(test_diff_unused_allow),
         T(test_diff_allow_file_trailing_comment),
