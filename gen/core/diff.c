@@ -691,19 +691,42 @@ static void report_text(const change_list *changes, report_counts n, FILE *out)
     buf_free(&line);
 }
 
+/* Workflow commands, escaped as the diagnostics are (a path with ',' or ':', a key with '%'). */
 static void report_github(const change_list *changes, FILE *out)
 {
-    buf line = {0};
+    buf line = {0}, cmd = {0};
     for (size_t i = 0; i < changes->count; i++) {
         const change *c = &changes->items[i];
-        line.len = 0;
+        line.len = cmd.len = 0;
         describe(c, &line);
-        const char *level = change_info[c->kind].breaking && !c->approved ? "error" : "notice";
-        if (c->line && c->col) fprintf(out, "::%s file=%s,line=%u,col=%u::%s\n", level, c->file, c->line, c->col, line.data);
-        else if (c->line) fprintf(out, "::%s file=%s,line=%u::%s\n", level, c->file, c->line, line.data);
-        else fprintf(out, "::%s file=%s::%s\n", level, c->file, line.data);
+        buf_printf(&cmd, "::%s file=", change_info[c->kind].breaking && !c->approved ? "error" : "notice");
+        diag_put_github_text(&cmd, c->file, true);
+        if (c->line) buf_printf(&cmd, ",line=%u", c->line);
+        if (c->line && c->col) buf_printf(&cmd, ",col=%u", c->col);
+        buf_puts(&cmd, "::");
+        diag_put_github_text(&cmd, line.data, false);
+        fprintf(out, "%s\n", cmd.data);
     }
     buf_free(&line);
+    buf_free(&cmd);
+}
+
+/* A table cell's text: '|' escaped, a line break a space (asset names may hold both). */
+static void put_markdown_text(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|') fputs("\\|", out);
+        else fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
+    }
+}
+
+/* A code span in a table cell: fenced with two backticks when the text holds one. */
+static void put_markdown_code(FILE *out, const char *s)
+{
+    bool tick = strchr(s, '`') != NULL;
+    fputs(tick ? "`` " : "`", out);
+    put_markdown_text(out, s);
+    fputs(tick ? " ``" : "`", out);
 }
 
 static void report_markdown(const change_list *changes, report_counts n, FILE *out)
@@ -715,8 +738,11 @@ static void report_markdown(const change_list *changes, report_counts n, FILE *o
     for (size_t i = 0; i < changes->count; i++) {
         const change *c = &changes->items[i];
         const char *mark = !change_info[c->kind].breaking ? "" : c->approved ? "approved" : "**breaking**";
-        fprintf(out, "| %s | %s | `%s` | %s%s%s | ", mark, c->domain, c->key ? c->key : "", change_info[c->kind].label,
-                detail_of(c)[0] ? ": " : "", detail_of(c));
+        fprintf(out, "| %s | %s | ", mark, c->domain);
+        put_markdown_code(out, c->key ? c->key : "");
+        fprintf(out, " | %s%s", change_info[c->kind].label, detail_of(c)[0] ? ": " : "");
+        put_markdown_text(out, detail_of(c));
+        fputs(" | ", out);
         if (c->old_e) fprintf(out, "`%s` = %u%s", c->old_e->name, c->old_e->value, c->old_e->tombstone ? " (tombstone)" : "");
         fputs(" | ", out);
         if (c->new_e) fprintf(out, "`%s` = %u%s", c->new_e->name, c->new_e->value, c->new_e->tombstone ? " (tombstone)" : "");

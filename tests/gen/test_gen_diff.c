@@ -246,6 +246,27 @@ static void test_diff_rescope_is_not_a_rename(void **state)
     free(meadow), free(sky), free(sky_tomb), free(grotto), free(moved);
 }
 
+/* The github and markdown reports escape what they print: a path with ',' or ':' (GitHub read
+ * "file=new,x:y/..." as file "new"), a key with '%', '|' or a backtick (a row or a code span broken). */
+static void test_diff_reports_escape_what_they_print(void **state)
+{
+    (void)state;
+    char *a = entry_line("user.a", "A", 0, false, false, 0);
+    char *odd = entry_line("user.x%0a|`y", "X_0a__y", 0, false, false, 0);
+    const char *old_lines[] = {a};
+    const char *new_lines[] = {a, odd};
+    write_manifest("old/Ids.manifest.json", "Ids", "identity", old_lines, 1);
+    write_manifest("new,x:y/Ids.manifest.json", "Ids", "identity", new_lines, 2);
+    char *out = NULL;
+    assert_int_equal(run_diff("old", "new,x:y", DIFF_GITHUB, NULL, NULL, &out), 0);
+    assert_string_equal(out, "::notice file=new%2Cx%3Ay/Ids.manifest.json,line=7::Ids: X_0a__y (user.x%250a|`y) added\n");
+    free(out);
+    assert_int_equal(run_diff("old", "new,x:y", DIFF_MARKDOWN, NULL, NULL, &out), 0);
+    assert_non_null(strstr(out, "|  | Ids | `` user.x%0a\\|`y `` | added |  | `X_0a__y` = "));
+    free(out);
+    free(a), free(odd);
+}
+
 static void test_diff_approvals(void **state)
 {
     fixture *f = *state;
@@ -356,6 +377,7 @@ int main(void)
         T(test_diff_signature_changed),
         T(test_diff_renames),
         T(test_diff_approvals),
+        T(test_diff_reports_escape_what_they_print),
         T(test_diff_rescope_is_not_a_rename),
         T(test_diff_unreadable_input),
         T(test_diff_unused_allow),
