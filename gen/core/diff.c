@@ -279,6 +279,11 @@ static bool read_dir(const diff_options *opt, const char *dir, const char *rel_d
 static bool read_side(const diff_options *opt, const char *path, side *out)
 {
     fs_kind k = fs_kind_follow(path);
+    if (k == FS_FILE && strcmp(path_basename(path), "vault-manifest.json") == 0) {
+        diag_error(loc_file(path),
+                   "a vault manifest is compared as part of its generated directory: give diff the two directories");
+        return false;
+    }
     if (k == FS_FILE || k == FS_OTHER) return read_one(path, out); /* a FIFO or the like: refused there, saying what it is */
     if (k != FS_DIR) {
         diag_error(loc_file(path), "no such manifest file or directory");

@@ -87,8 +87,10 @@ static bool folder_usable(const char *dir)
     fs_kind k = fs_kind_follow(dir);
     if (k == FS_MISSING && errno == ENOENT) return true;
     if (k != FS_DIR) {
-        diag_error(loc_file(dir), "init writes a new project into a folder, and this is %s",
-                   k == FS_MISSING ? fs_path_failure(dir, errno) : "not a folder");
+        if (k == FS_MISSING)
+            diag_error(loc_file(dir), "init writes a new project into a folder, and this path cannot be reached: %s",
+                       fs_path_failure(dir, errno));
+        else diag_error(loc_file(dir), "init writes a new project into a folder, and this is not a folder");
         return false;
     }
     name_list names = {0};

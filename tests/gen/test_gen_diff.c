@@ -267,6 +267,21 @@ static void test_diff_reports_escape_what_they_print(void **state)
     free(a), free(odd);
 }
 
+/* Two vault-manifest.json files: compared as part of their directories, which the message says
+ * (it said 'manifest lacks "domain"', as if the file were damaged). */
+static void test_diff_vault_manifest_files(void **state)
+{
+    fixture *f = *state;
+    fx_write("old/vault-manifest.json", "{}");
+    fx_write("new/vault-manifest.json", "{}");
+    char *out = NULL;
+    assert_int_equal(run_diff("old/vault-manifest.json", "new/vault-manifest.json", DIFF_TEXT, NULL, NULL, &out), 2);
+    assert_string_equal(f->diags.data,
+        "old/vault-manifest.json: error: a vault manifest is compared as part of its generated directory: give diff the two directories\n"
+        "new/vault-manifest.json: error: a vault manifest is compared as part of its generated directory: give diff the two directories\n");
+    free(out);
+}
+
 static void test_diff_approvals(void **state)
 {
     fixture *f = *state;
@@ -377,6 +392,7 @@ int main(void)
         T(test_diff_signature_changed),
         T(test_diff_renames),
         T(test_diff_approvals),
+        T(test_diff_vault_manifest_files),
         T(test_diff_reports_escape_what_they_print),
         T(test_diff_rescope_is_not_a_rename),
         T(test_diff_unreadable_input),

@@ -34,6 +34,8 @@ case $which in
 esac
 "$gen" init --build "$kind" "$work/my games/generate" > "$work/init.out" || { cat "$work/init.out"; fail "init"; }
 cd "$work/my games/generate"
+# Its next steps quote the folder for the shell (a space in it).
+grep -qF "cd '$work/my games/generate'" "$work/init.out" || { cat "$work/init.out"; fail "init's next steps do not quote the folder"; }
 
 case $which in
   meson)
