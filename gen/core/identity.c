@@ -1205,6 +1205,12 @@ static void index_added(const assign_ctx *c, index_map *added)
     }
 }
 
+/* The summary's likely renames and rescopes, a line each up to a bound, then one line for the rest
+ * (an injector's 16,000 entries replaced printed 16,000 lines). */
+enum { PAIRS_SHOWN = 20 };
+
+static bool pair_shown(const assign_ctx *c) { return c->sum->renames + c->sum->rescopes < PAIRS_SHOWN; }
+
 /* A removal whose unscoped name was added in another scope (the first such addition): a rescope,
  * for the summary. */
 static bool report_rescope(assign_ctx *c, const index_map *added, const entry *r, const char *fate)
@@ -1214,9 +1220,11 @@ static bool report_rescope(assign_ctx *c, const index_map *added, const entry *r
     uint32_t j = index_map_find(added, fnv1a(p.name, p.len), eq_moved, &p);
     if (j == UINT32_MAX) return false;
     const entry *a = &c->m->entries.items[j];
-    buf_printf(&c->pairs, "  rescope: '%s' moved from %s to %s (value %u -> %u; %s", r->name, r->scope, a->scope, r->value,
-               a->value, fate);
-    put_rename_hint(c, a, r);
+    if (pair_shown(c)) {
+        buf_printf(&c->pairs, "  rescope: '%s' moved from %s to %s (value %u -> %u; %s", r->name, r->scope, a->scope, r->value,
+                   a->value, fate);
+        put_rename_hint(c, a, r);
+    }
     c->sum->rescopes++;
     return true;
 }
@@ -1238,14 +1246,18 @@ static void report_renames(assign_ctx *c)
         for (; next_added < c->m->entries.count; next_added++) {
             const entry *a = &c->m->entries.items[next_added];
             if (strcmp(a->scope, r->scope) != 0) continue;
-            buf_printf(&c->pairs, "  likely rename in %s: '%s' -> '%s' (a rename is a removal plus an addition: %s", r->scope,
-                       r->name, a->name, fate);
-            put_rename_hint(c, a, r);
+            if (pair_shown(c)) {
+                buf_printf(&c->pairs, "  likely rename in %s: '%s' -> '%s' (a rename is a removal plus an addition: %s", r->scope,
+                           r->name, a->name, fate);
+                put_rename_hint(c, a, r);
+            }
             c->sum->renames++;
             next_added++;
             break;
         }
     }
+    if (c->sum->renames + c->sum->rescopes > PAIRS_SHOWN)
+        buf_printf(&c->pairs, "  (and %zu more likely renames and rescopes)\n", c->sum->renames + c->sum->rescopes - PAIRS_SHOWN);
     index_map_free(&added);
 }
 
