@@ -363,10 +363,26 @@ static const args_option init_option_table[] = {
     {NULL, false, 0},
 };
 
+/* `s` as one shell word: as it is when it needs no quoting, else in single quotes. */
+static char *shell_word(const char *s)
+{
+    bool plain = *s != 0;
+    for (const char *p = s; *p && plain; p++) plain = ascii_is_word((unsigned char)*p) || strchr("/.-+@%=:,", *p);
+    if (plain) return xstrdup(s);
+    buf b = {0};
+    buf_putc(&b, '\'');
+    for (const char *p = s; *p; p++) {
+        if (*p == '\'') buf_puts(&b, "'\\''");
+        else buf_putc(&b, *p);
+    }
+    buf_putc(&b, '\'');
+    return b.data;
+}
+
 /* What to type next, for the build system chosen. */
 static void print_next_steps(const char *dir, init_build build)
 {
-    char *name = init_project_name(dir);
+    char *name = init_project_name(dir), *word = shell_word(dir);
     static const char *const builds[] = {
         /* (each in parentheses: clang's -Wstring-concatenation) */
         ("meson setup build && meson compile -C build && ./build/%s\n"
@@ -378,9 +394,10 @@ static void print_next_steps(const char *dir, init_build build)
         ("make && ./build/%s\n"
          "(threadlink installed, or make THREADLINK_PREFIX=<its prefix>)\n"),
     };
-    printf("threadlink-gen init: a %s project in %s; next:\n  cd %s\n  ", init_build_name(build), dir, dir);
-    printf(builds[build], name, dir); /* the make line names no folder: the extra argument is unused */
+    printf("threadlink-gen init: a %s project in %s; next:\n  cd %s\n  ", init_build_name(build), dir, word);
+    printf(builds[build], name, word); /* the make line names no folder: the extra argument is unused */
     free(name);
+    free(word);
 }
 
 /* init [--build meson|cmake|make] DIR: the project written, then a generate pass over it (its

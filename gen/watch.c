@@ -3,7 +3,9 @@
  * input the last pass read (injectors, definitions, natives, shells, vault schemas and data,
  * content folders) and those the config names, so a pass that stopped early on bad input still
  * wakes up when the input is fixed. Watches are only ever added: removing one queues an
- * IN_IGNORED event, which would wake the next pass and loop for ever. */
+ * IN_IGNORED event, which would wake the next pass and loop for ever. The config's directories are
+ * watched before the first pass; an input the pass read is watched once it has run, so an input
+ * changed meanwhile (its ctime past the pass's start) runs another pass at once. */
 #include "watch.h"
 
 #include "core/config.h"
@@ -15,6 +17,8 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t stop_requested;
@@ -30,7 +34,9 @@ static void on_signal(int sig)
 
 typedef struct watcher {
     int fd;
-    VEC(int) wds; /* distinct watch descriptors, for the count shown */
+    VEC(int) wds;             /* distinct watch descriptors, for the count shown */
+    struct timespec began;    /* the pass's start */
+    bool changed_during_pass; /* an input's ctime is past it */
 } watcher;
 
 static void ignore_diag(void *ctx, diag_level level, src_loc loc, const char *message)
@@ -52,6 +58,10 @@ static void add_dir(watcher *w, const char *dir)
 static void add_input(void *ctx, const char *path)
 {
     watcher *w = ctx;
+    struct stat st;
+    if (stat(path, &st) == 0 &&
+        (st.st_ctim.tv_sec > w->began.tv_sec || (st.st_ctim.tv_sec == w->began.tv_sec && st.st_ctim.tv_nsec > w->began.tv_nsec)))
+        w->changed_during_pass = true;
     if (fs_kind_follow(path) == FS_DIR) {
         add_dir(w, path);
         return;
@@ -124,7 +134,7 @@ int watch_run(const gen_options *opt)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 
-    watcher w = {inotify_init1(IN_CLOEXEC | IN_NONBLOCK), {0}};
+    watcher w = {inotify_init1(IN_CLOEXEC | IN_NONBLOCK), {0}, {0, 0}, false};
     if (w.fd < 0) {
         diag_error(loc_file(config_path), "cannot watch: inotify: %s", strerror(errno));
         return 1;
@@ -136,7 +146,10 @@ int watch_run(const gen_options *opt)
     pass.on_input = add_input;
     pass.on_input_ctx = &w;
 
+    add_config_dirs(&w, config_path);
     for (;;) {
+        clock_gettime(CLOCK_REALTIME, &w.began); /* (fine: a file saved before it is never past it) */
+        w.changed_during_pass = false;
         gen_run(&pass, NULL);
         add_config_dirs(&w, config_path);
         size_t n = w.wds.count;
@@ -144,7 +157,7 @@ int watch_run(const gen_options *opt)
         fflush(out);
         fflush(stderr);
         /* Wait for a change, then for 150 ms of quiet, so a burst of saves is one pass. */
-        bool changed = false;
+        bool changed = w.changed_during_pass;
         while (!stop_requested) {
             struct pollfd p = {w.fd, POLLIN, 0};
             int r = poll(&p, 1, changed ? 150 : -1);

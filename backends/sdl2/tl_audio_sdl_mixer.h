@@ -8,7 +8,8 @@
    (SDL_RWFromConstMem: never a path), WAV or OGG or anything SDL_mixer decodes; a gain is the
    channel's volume (0..MIX_MAX_VOLUME, rounded), a pan Mix_SetPanning (left 255 x min(1, 1 -
    pan), right 255 x min(1, 1 + pan); centred, the effect is unregistered). A channel's volume
-   and panning are set only when their rounded values change.
+   and panning are set only when their rounded values change, and the panning at every play too
+   (SDL_mixer drops a channel's effects when its chunk stops).
    Music and ambience play as chunks on channels too, not as Mix_Music: a cross-fade needs two
    tracks at once, and SDL_mixer has one music stream. A chunk is decoded whole, so the clip's
    bytes need not outlive the load (audio.h's clip source may release them at once).
@@ -104,17 +105,26 @@ static inline void tl__audio_sdl_mixer_unload(void *ctx, void *data) {
     Mix_FreeChunk((Mix_Chunk *)data);
 }
 
+/* SDL_mixer drops a channel's effects, its panning among them, whenever its chunk stops (ended,
+   halted, or taken over by Mix_PlayChannel): a channel is halted first, then panned, then played,
+   so that its panning is set, and known to be. */
+static inline void tl__audio_sdl_mixer_unpanned(tl_audio_sdl_mixer *m, int ch) {
+    if (Mix_Playing(ch)) Mix_HaltChannel(ch);
+    m->left[ch] = m->right[ch] = -1;
+}
+
 static inline void tl__audio_sdl_mixer_play(void *ctx, uint32_t voice, void *data, bool loop,
                                             tl_fp gain, tl_fp pan) {
     tl_audio_sdl_mixer *m = (tl_audio_sdl_mixer *)ctx;
     if ((int)voice >= m->voices) return;
+    tl__audio_sdl_mixer_unpanned(m, (int)voice);
     tl__audio_sdl_mixer_apply(m, (int)voice, gain, pan);
     Mix_PlayChannel((int)voice, (Mix_Chunk *)data, loop ? -1 : 0);
 }
 
 static inline void tl__audio_sdl_mixer_stop(void *ctx, uint32_t voice) {
     tl_audio_sdl_mixer *m = (tl_audio_sdl_mixer *)ctx;
-    if ((int)voice < m->voices) Mix_HaltChannel((int)voice);
+    if ((int)voice < m->voices) tl__audio_sdl_mixer_unpanned(m, (int)voice);
 }
 
 static inline void tl__audio_sdl_mixer_gain(void *ctx, uint32_t voice, tl_fp gain, tl_fp pan) {

@@ -50,8 +50,7 @@ static void put_json_text(buf *out, const char *s)
     buf_putc(out, '"');
 }
 
-/* Workflow commands escape %, CR and LF; a property value (file=) also ':' and ','. */
-static void put_github_text(buf *out, const char *s, bool property)
+void diag_put_github_text(buf *out, const char *s, bool property)
 {
     for (; *s; s++) {
         if (*s == '%') buf_puts(out, "%25");
@@ -107,11 +106,11 @@ static void format_with_file(buf *out, diag_level level, src_loc loc, const char
     } else if (style == DIAG_GITHUB) {
         static const char *const commands[] = {"notice", "warning", "error"};
         buf_printf(out, "::%s file=", commands[level]);
-        put_github_text(out, file, true);
+        diag_put_github_text(out, file, true);
         if (loc.line) buf_printf(out, ",line=%u", loc.line);
         if (loc.col) buf_printf(out, ",col=%u", loc.col);
         buf_puts(out, "::");
-        put_github_text(out, message, false);
+        diag_put_github_text(out, message, false);
     } else {
         put_file_text(out, file);
         if (loc.file && loc.line) {

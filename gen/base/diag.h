@@ -51,6 +51,8 @@ typedef enum diag_style { DIAG_GCC, DIAG_MSVC, DIAG_JSON, DIAG_GITHUB } diag_sty
 void diag_set_style(diag_style style);
 /* Relative file names in diagnostics are shown below `dir` (the -C directory); NULL: as they are. */
 void diag_set_file_prefix(const char *dir);
+/* GitHub workflow-command text: %, CR and LF escaped; a property value (file=) also ':' and ','. */
+void diag_put_github_text(buf *out, const char *s, bool property);
 bool diag_parse_style(const char *name, diag_style *out);
 
 /* Formats one diagnostic the way the default sink prints it (without the newline). */

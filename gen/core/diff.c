@@ -122,6 +122,7 @@ typedef struct change {
     const char *file; /* the manifest line the change points at */
     uint32_t line, col;
     bool approved;
+    bool moved; /* a removal whose unscoped key was added in another scope: a rescope, no rename */
     char detail[160];
     const char *long_detail; /* a vault change's (in change_list.strings), else NULL */
     const char *name;        /* a vault change's field name, else NULL */
@@ -278,6 +279,11 @@ static bool read_dir(const diff_options *opt, const char *dir, const char *rel_d
 static bool read_side(const diff_options *opt, const char *path, side *out)
 {
     fs_kind k = fs_kind_follow(path);
+    if (k == FS_FILE && strcmp(path_basename(path), "vault-manifest.json") == 0) {
+        diag_error(loc_file(path),
+                   "a vault manifest is compared as part of its generated directory: give diff the two directories");
+        return false;
+    }
     if (k == FS_FILE || k == FS_OTHER) return read_one(path, out); /* a FIFO or the like: refused there, saying what it is */
     if (k != FS_DIR) {
         diag_error(loc_file(path), "no such manifest file or directory");
@@ -434,6 +440,7 @@ static void find_rescopes(change_list *out, size_t first_removed, size_t first_a
         if (strcmp(ac->new_e->scope, rc->old_e->scope) != 0 && !ac->detail[0]) {
             ac->kind = CH_RESCOPED;
             snprintf(ac->detail, sizeof ac->detail, "from %.60s, old key %.60s", rc->old_e->scope, rc->old_e->key);
+            rc->moved = true;
         }
     }
     index_map_free(&added);
@@ -489,7 +496,7 @@ static void find_unrecorded_renames(change_list *out, size_t first_removed, size
     }
     for (size_t r = first_removed; r < first_added && heads.count; r++) {
         change *rc = &out->items[r];
-        if (rc->kind != CH_TOMBSTONED && rc->kind != CH_ORDINAL_REMOVED) continue;
+        if ((rc->kind != CH_TOMBSTONED && rc->kind != CH_ORDINAL_REMOVED) || rc->moved) continue;
         scope_probe p = {&heads, rc->old_e->scope};
         uint32_t i = index_map_find(&by_scope, model_hash(p.scope, strlen(p.scope)), eq_scope, &p);
         if (i == UINT32_MAX || heads.items[i].head == SIZE_MAX) continue;
@@ -689,19 +696,42 @@ static void report_text(const change_list *changes, report_counts n, FILE *out)
     buf_free(&line);
 }
 
+/* Workflow commands, escaped as the diagnostics are (a path with ',' or ':', a key with '%'). */
 static void report_github(const change_list *changes, FILE *out)
 {
-    buf line = {0};
+    buf line = {0}, cmd = {0};
     for (size_t i = 0; i < changes->count; i++) {
         const change *c = &changes->items[i];
-        line.len = 0;
+        line.len = cmd.len = 0;
         describe(c, &line);
-        const char *level = change_info[c->kind].breaking && !c->approved ? "error" : "notice";
-        if (c->line && c->col) fprintf(out, "::%s file=%s,line=%u,col=%u::%s\n", level, c->file, c->line, c->col, line.data);
-        else if (c->line) fprintf(out, "::%s file=%s,line=%u::%s\n", level, c->file, c->line, line.data);
-        else fprintf(out, "::%s file=%s::%s\n", level, c->file, line.data);
+        buf_printf(&cmd, "::%s file=", change_info[c->kind].breaking && !c->approved ? "error" : "notice");
+        diag_put_github_text(&cmd, c->file, true);
+        if (c->line) buf_printf(&cmd, ",line=%u", c->line);
+        if (c->line && c->col) buf_printf(&cmd, ",col=%u", c->col);
+        buf_puts(&cmd, "::");
+        diag_put_github_text(&cmd, line.data, false);
+        fprintf(out, "%s\n", cmd.data);
     }
     buf_free(&line);
+    buf_free(&cmd);
+}
+
+/* A table cell's text: '|' escaped, a line break a space (asset names may hold both). */
+static void put_markdown_text(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|') fputs("\\|", out);
+        else fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
+    }
+}
+
+/* A code span in a table cell: fenced with two backticks when the text holds one. */
+static void put_markdown_code(FILE *out, const char *s)
+{
+    bool tick = strchr(s, '`') != NULL;
+    fputs(tick ? "`` " : "`", out);
+    put_markdown_text(out, s);
+    fputs(tick ? " ``" : "`", out);
 }
 
 static void report_markdown(const change_list *changes, report_counts n, FILE *out)
@@ -713,8 +743,11 @@ static void report_markdown(const change_list *changes, report_counts n, FILE *o
     for (size_t i = 0; i < changes->count; i++) {
         const change *c = &changes->items[i];
         const char *mark = !change_info[c->kind].breaking ? "" : c->approved ? "approved" : "**breaking**";
-        fprintf(out, "| %s | %s | `%s` | %s%s%s | ", mark, c->domain, c->key ? c->key : "", change_info[c->kind].label,
-                detail_of(c)[0] ? ": " : "", detail_of(c));
+        fprintf(out, "| %s | %s | ", mark, c->domain);
+        put_markdown_code(out, c->key ? c->key : "");
+        fprintf(out, " | %s%s", change_info[c->kind].label, detail_of(c)[0] ? ": " : "");
+        put_markdown_text(out, detail_of(c));
+        fputs(" | ", out);
         if (c->old_e) fprintf(out, "`%s` = %u%s", c->old_e->name, c->old_e->value, c->old_e->tombstone ? " (tombstone)" : "");
         fputs(" | ", out);
         if (c->new_e) fprintf(out, "`%s` = %u%s", c->new_e->name, c->new_e->value, c->new_e->tombstone ? " (tombstone)" : "");

@@ -358,6 +358,9 @@ static void finish_list(buf *out, size_t count, const char *what, const char *wh
     buf_putc(out, '\n');
 }
 
+/* Duplicates warned about one by one; the rest in one line (a file pasted in twice). */
+enum { DUPLICATES_SHOWN = 20 };
+
 /* Declaration `di` takes the entry with its key: a key declared twice in one pass keeps the first
  * spelling (the second is warned about); a tombstone is revived. */
 static void take_entry(const domain *d, manifest *m, uint32_t di, uint32_t found, identity_summary *sum)
@@ -367,6 +370,8 @@ static void take_entry(const domain *d, manifest *m, uint32_t di, uint32_t found
     if (e->decl != UINT32_MAX) {
         const decl *first = &d->decls.items[e->decl];
         src_loc at = model_loc(d, first);
+        if (sum->duplicates++ == DUPLICATES_SHOWN) sum->duplicates_unshown = model_loc(d, dc);
+        if (sum->duplicates > DUPLICATES_SHOWN) return;
         diag_warning(model_loc(d, dc),
                      "duplicate entry '%.*s' ignored: '%.*s' is already declared at %s:%u:%u (names compare case-insensitively)",
                      (int)dc->name_len, dc->name, (int)first->name_len, first->name, at.file, at.line, at.col);
@@ -1170,23 +1175,58 @@ static void put_rename_hint(assign_ctx *c, const entry *added, const entry *remo
                same_scope ? "" : ".", (int)len, old);
 }
 
-/* A removal whose unscoped name was added in another scope: a rescope, for the summary. */
-static bool report_rescope(assign_ctx *c, const entry *r, const char *fate)
+/* An added entry whose unscoped key is a removed one's, in another scope. */
+typedef struct moved_probe {
+    const manifest *m;
+    const entry *removed;
+    const char *name;
+    size_t len;
+} moved_probe;
+
+static bool eq_moved(const void *ctx, uint32_t j)
 {
-    size_t rlen, alen;
-    const char *rname = unscoped(r, &rlen);
+    const moved_probe *p = ctx;
+    const entry *a = &p->m->entries.items[j];
+    size_t alen;
+    const char *aname = unscoped(a, &alen);
+    return alen == p->len && memcmp(aname, p->name, alen) == 0 && strcmp(a->scope, p->removed->scope) != 0;
+}
+
+/* The added entries by unscoped key (a domain whose 16,000 entries were all replaced compared every
+ * removal with every addition: 256 million comparisons). Sized so that it never grows: the first
+ * match of a key in probe order is then the first added. */
+static void index_added(const assign_ctx *c, index_map *added)
+{
+    index_map_init(added, c->m->entries.count - c->old_count);
     for (size_t j = c->old_count; j < c->m->entries.count; j++) {
-        const entry *a = &c->m->entries.items[j];
-        const char *aname = unscoped(a, &alen);
-        if (alen == rlen && memcmp(aname, rname, rlen) == 0 && strcmp(a->scope, r->scope) != 0) {
-            buf_printf(&c->pairs, "  rescope: '%s' moved from %s to %s (value %u -> %u; %s", r->name, r->scope, a->scope,
-                       r->value, a->value, fate);
-            put_rename_hint(c, a, r);
-            c->sum->rescopes++;
-            return true;
-        }
+        size_t len;
+        const char *name = unscoped(&c->m->entries.items[j], &len);
+        index_map_insert(added, fnv1a(name, len), (uint32_t)j);
     }
-    return false;
+}
+
+/* The summary's likely renames and rescopes, a line each up to a bound, then one line for the rest
+ * (an injector's 16,000 entries replaced printed 16,000 lines). */
+enum { PAIRS_SHOWN = 20 };
+
+static bool pair_shown(const assign_ctx *c) { return c->sum->renames + c->sum->rescopes < PAIRS_SHOWN; }
+
+/* A removal whose unscoped name was added in another scope (the first such addition): a rescope,
+ * for the summary. */
+static bool report_rescope(assign_ctx *c, const index_map *added, const entry *r, const char *fate)
+{
+    moved_probe p = {c->m, r, NULL, 0};
+    p.name = unscoped(r, &p.len);
+    uint32_t j = index_map_find(added, fnv1a(p.name, p.len), eq_moved, &p);
+    if (j == UINT32_MAX) return false;
+    const entry *a = &c->m->entries.items[j];
+    if (pair_shown(c)) {
+        buf_printf(&c->pairs, "  rescope: '%s' moved from %s to %s (value %u -> %u; %s", r->name, r->scope, a->scope, r->value,
+                   a->value, fate);
+        put_rename_hint(c, a, r);
+    }
+    c->sum->rescopes++;
+    return true;
 }
 
 /* Likely renames (a removal and an addition in one scope) and rescopes (one unscoped key
@@ -1198,20 +1238,27 @@ static void report_renames(assign_ctx *c)
     const char *fate = c->d->kind == KIND_ORDINAL ? "the old index is retired, and its enumerator is gone"
                                                   : "the old value stays as a deprecated tombstone";
     size_t next_added = c->old_count;
+    index_map added;
+    index_added(c, &added);
     for (size_t i = 0; i < c->old_count; i++) {
         const entry *r = &c->m->entries.items[i];
-        if (r->change != CHANGE_REMOVED || report_rescope(c, r, fate)) continue;
+        if (r->change != CHANGE_REMOVED || report_rescope(c, &added, r, fate)) continue;
         for (; next_added < c->m->entries.count; next_added++) {
             const entry *a = &c->m->entries.items[next_added];
             if (strcmp(a->scope, r->scope) != 0) continue;
-            buf_printf(&c->pairs, "  likely rename in %s: '%s' -> '%s' (a rename is a removal plus an addition: %s", r->scope,
-                       r->name, a->name, fate);
-            put_rename_hint(c, a, r);
+            if (pair_shown(c)) {
+                buf_printf(&c->pairs, "  likely rename in %s: '%s' -> '%s' (a rename is a removal plus an addition: %s", r->scope,
+                           r->name, a->name, fate);
+                put_rename_hint(c, a, r);
+            }
             c->sum->renames++;
             next_added++;
             break;
         }
     }
+    if (c->sum->renames + c->sum->rescopes > PAIRS_SHOWN)
+        buf_printf(&c->pairs, "  (and %zu more likely renames and rescopes)\n", c->sum->renames + c->sum->rescopes - PAIRS_SHOWN);
+    index_map_free(&added);
 }
 
 /* The pass's summary: quiet when nothing changed. */
@@ -1267,6 +1314,10 @@ bool identity_assign(const domain *d, manifest *m, const char *path, unsigned jo
     if (c.old_count || d->renames.count) keys_finish(&c);
     if (prepare_renames(&c)) match_declarations(&c);
     keys_finish(&c);
+    if (sum->duplicates > DUPLICATES_SHOWN)
+        diag_warning(sum->duplicates_unshown,
+                     "%zu more duplicate entries of %s ignored from here on (the first %d are warned about one by one)",
+                     sum->duplicates - DUPLICATES_SHOWN, d->name, (int)DUPLICATES_SHOWN);
     if (sum->input_errors) {
         assign_free(&c);
         return false;

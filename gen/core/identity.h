@@ -16,12 +16,14 @@ bool identity_check(const domain *d, const manifest *m, const char *manifest_pat
 
 typedef struct identity_summary {
     size_t added, removed, revived, renames, rescopes, signature_changes, name_collisions, hash_collisions;
-    size_t renamed;      /* recorded renames ("Elixir <- Potion"): value kept, new key and name */
-    size_t input_errors; /* declarations refused (a rename of nothing, to a taken name, ...) */
-    size_t rewritten;    /* entries added with a name rewritten for C ("Big Axe" -> Big_Axe) */
-    size_t upgraded;     /* asset entries whose key became the asset's own name (value and name kept) */
-    buf text;            /* the human summary, empty when nothing changed */
-    buf collisions;      /* its name and hash collision lines alone ("  name collision: ...\n") */
+    size_t renamed;             /* recorded renames ("Elixir <- Potion"): value kept, new key and name */
+    size_t input_errors;        /* declarations refused (a rename of nothing, to a taken name, ...) */
+    size_t rewritten;           /* entries added with a name rewritten for C ("Big Axe" -> Big_Axe) */
+    size_t upgraded;            /* asset entries whose key became the asset's own name (value and name kept) */
+    size_t duplicates;          /* keys declared again, warned about one by one up to a bound (identity.c) */
+    src_loc duplicates_unshown; /* the first duplicate past the bound */
+    buf text;                   /* the human summary, empty when nothing changed */
+    buf collisions;             /* its name and hash collision lines alone ("  name collision: ...\n") */
 } identity_summary;
 
 /* Merges this pass's declarations into `m` (which holds the old manifest, or nothing): existing

@@ -22,6 +22,17 @@ bool init_parse_build(const char *name, init_build *out)
 
 const char *init_build_name(init_build build) { return build_names[build]; }
 
+/* Names the templates or the build systems give targets of their own: an executable of one of
+ * them does not configure (Meson: "Multiple producers for Ninja target"). */
+static bool target_name_taken(const char *name)
+{
+    static const char *const taken[] = {"generate",  "check", "all",  "clean",   "install",     "uninstall", "test",
+                                        "benchmark", "dist",  "help", "package", "reconfigure", "depend"};
+    for (size_t i = 0; i < sizeof taken / sizeof *taken; i++)
+        if (ascii_ieq(name, strlen(name), taken[i], strlen(taken[i]))) return true;
+    return strncmp(name, "meson-", 6) == 0 || strncmp(name, "threadlink-", 11) == 0;
+}
+
 char *init_project_name(const char *dir)
 {
     char *resolved = fs_resolve(dir, false);
@@ -34,6 +45,7 @@ char *init_project_name(const char *dir)
         buf_free(&name);
         return xstrdup("game");
     }
+    if (target_name_taken(name.data)) buf_puts(&name, "-game"); /* a folder named "generate" */
     return name.data;
 }
 
@@ -75,8 +87,10 @@ static bool folder_usable(const char *dir)
     fs_kind k = fs_kind_follow(dir);
     if (k == FS_MISSING && errno == ENOENT) return true;
     if (k != FS_DIR) {
-        diag_error(loc_file(dir), "init writes a new project into a folder, and this is %s",
-                   k == FS_MISSING ? fs_path_failure(dir, errno) : "not a folder");
+        if (k == FS_MISSING)
+            diag_error(loc_file(dir), "init writes a new project into a folder, and this path cannot be reached: %s",
+                       fs_path_failure(dir, errno));
+        else diag_error(loc_file(dir), "init writes a new project into a folder, and this is not a folder");
         return false;
     }
     name_list names = {0};

@@ -24,7 +24,8 @@ typedef enum init_build { INIT_MESON, INIT_CMAKE, INIT_MAKE } init_build;
 bool init_parse_build(const char *name, init_build *out);
 const char *init_build_name(init_build build);
 /* The project's name from its folder: the last component's letters, digits, '_' and '-' ("game"
- * when none is left); allocated. */
+ * when none is left; "-game" after a name the templates or a build system give a target of its
+ * own: "generate", "check", "test", ...); allocated. */
 char *init_project_name(const char *dir);
 /* Writes the project into `dir` (made, parents included, when missing; refused unless empty).
  * false after reporting; nothing is written then. */

@@ -62,7 +62,9 @@
    ---------
    - tl_interface_register boots the interface (vtable.boot) at once; tl_interface_destroy
      conceals what is stacked and discards every registered interface (vtable.discard), in
-     registration order: the seed's Dextra discards its interfaces in its own discard.
+     registration order: the seed's Dextra discards its interfaces in its own discard. It does
+     not switch the modes back (at shutdown the input module may be gone before it): a game that
+     destroys its interfaces and goes on playing calls tl_interface_clear first.
    - tl_interface_stack(id) conceals the top (unless it is PERSISTENT), pushes the interface and
      shows it; tl_interface_stack_with(id, payload) first hands the payload to the interface's
      preprocess, which may refuse it (REFUSED, nothing changes). An interface is stacked at most
@@ -295,7 +297,8 @@ typedef struct tl_interface_desc {
 
 /* NULL on a bad desc or no memory (logged). */
 TL_API tl_interface *tl_interface_create(const tl_interface_desc *desc);
-/* Conceals what is stacked, discards every interface, removes every interactable, frees. */
+/* Conceals what is stacked, discards every interface, removes every interactable, frees; the
+   modes are not switched back (tl_interface_clear first does). */
 TL_API void tl_interface_destroy(tl_interface *ui);
 TL_API tl_interface_result tl_interface_last_result(const tl_interface *ui);
 TL_API const char *tl_interface_result_message(tl_interface_result result);
@@ -551,8 +554,9 @@ TL_API tl_interface_result tl_interface_register(tl_interface *ui, uint32_t id,
 /* Pushes entry e: the top below is concealed unless persistent, e shown, its selection told. */
 static void tl__interface_push(tl_interface *ui, tl__interface_entry *e) {
     tl__interface_entry *below = tl__interface_top_entry(ui);
-    bool was_empty = ui->depth == 0;
+    bool was_empty;
     if (below && !(below->flags & TL_INTERFACE_PERSISTENT)) tl__interface_conceal(below);
+    was_empty = ui->depth == 0; /* (after the conceal, which may have popped the last one) */
     ui->stack[ui->depth++] = (uint32_t)(e - ui->entries);
     e->stacked = true;
     if (was_empty) tl__interface_modes(ui, true);
@@ -926,11 +930,19 @@ TL_API tl_interface_result tl_interface_interactable_move(tl_interface *ui, uint
 /* Whether `p` is inside the area (its edge included), in fixed point. */
 static bool tl__interface_inside(const tl_interface_interactable_desc *d, tl_fpv2 p) {
     tl_fp dx = tl_fp_abs(tl_fp_sub(p.x, d->centre.x)), dy = tl_fp_abs(tl_fp_sub(p.y, d->centre.y));
+    tl_fp r = d->radius;
     if (d->shape == TL_INTERFACE_BOX)
         return tl_fp_le(dx, d->half_extents.x) && tl_fp_le(dy, d->half_extents.y);
-    if (tl_fp_gt(dx, d->radius) || tl_fp_gt(dy, d->radius)) return false; /* no overflow below */
-    return tl_fp_le(tl_fp_add(tl_fp_mul(dx, dx), tl_fp_mul(dy, dy)),
-                    tl_fp_mul(d->radius, d->radius));
+    if (tl_fp_gt(dx, r) || tl_fp_gt(dy, r)) return false;
+    /* Squares past 46,340 pass TL_FP_MAX: a big circle is compared at a coarser scale, the same
+       power of two for all three (exact to 2^-32 of a unit times that scale), so that
+       dx^2 + dy^2 <= 2 r^2 < 2^31. */
+    while (tl_fp_gt(r, tl_fp_from_int(32767))) {
+        r.raw >>= 1;
+        dx.raw >>= 1;
+        dy.raw >>= 1;
+    }
+    return tl_fp_le(tl_fp_add(tl_fp_mul(dx, dx), tl_fp_mul(dy, dy)), tl_fp_mul(r, r));
 }
 
 TL_API tl_interface_result tl_interface_detect(tl_interface *ui, tl_fpv2 position) {

@@ -159,6 +159,14 @@ static double s_rms(const s_world *w, int frame) {
     for (i = 0; i < WINDOW; i++) sum += (double)w->out[2 * (frame + i)] * w->out[2 * (frame + i)];
     return sqrt(sum / WINDOW) / FULL_RMS;
 }
+/* The same of the right channel. */
+static double s_rms_right(const s_world *w, int frame) {
+    double sum = 0;
+    int i;
+    assert_true(frame >= 0 && frame + WINDOW <= w->out_frames);
+    for (i = 0; i < WINDOW; i++) sum += (double)w->out[2 * (frame + i) + 1] * w->out[2 * (frame + i) + 1];
+    return sqrt(sum / WINDOW) / FULL_RMS;
+}
 /* The amplitude of the `hz` tone in the window starting at `frame` (Goertzel), as a fraction of
    the clips' 0.5 full scale. */
 static double s_tone(const s_world *w, int frame, int hz) {
@@ -256,6 +264,41 @@ static void test_audio_sdl_zone_attenuates_music_by_its_influence(void **state) 
     assert_true(fabs(s_rms(w, s_at(t0, -0.1)) - 1.0) < 0.02);
     assert_true(fabs(s_rms(w, s_at(t0, LATE)) - 0.4) < 0.02);
     assert_true(fabs(s_rms(w, s_at(t1, LATE)) - 1.0) < 0.02);
+}
+
+/* An object to the listener's left plays in the left channel, also when its voice starts again
+   after the listener went out of its reach and came back: SDL_mixer drops a channel's panning when
+   its chunk stops, and the backend's cache said it was set (it played centred). */
+static void test_audio_sdl_panning_survives_a_voice_restart(void **state) {
+    s_world *w = (s_world *)*state;
+    tl_audio_object_desc hum;
+    int t0, t1, t2;
+    s_create(w);
+    memset(&hum, 0, sizeof hum);
+    hum.name = "hum";
+    hum.clip = HUM;
+    hum.volume = TL_FP_ONE;
+    hum.position = tl_fpv3_make(tl_fp_from_int(-3), TL_FP_ZERO, TL_FP_ZERO);
+    hum.min_distance = tl_fp_from_int(5);
+    hum.max_distance = tl_fp_from_int(10);
+    assert_true(tl_audio_object_valid(tl_audio_object_create(w->audio, &hum)));
+    t0 = s_now(w);
+    s_run(w, 0.4);
+    tl_audio_drive_listener(w->audio, tl_fpv3_make(tl_fp_from_int(100), TL_FP_ZERO, TL_FP_ZERO), NULL);
+    t1 = s_now(w);
+    s_run(w, 0.4);
+    tl_audio_drive_listener(w->audio, tl_fpv3_make(TL_FP_ZERO, TL_FP_ZERO, TL_FP_ZERO), NULL);
+    t2 = s_now(w);
+    s_run(w, 0.4);
+    s_finish(w);
+    print_message("left/right: in reach %.3f %.3f, away %.3f %.3f, back %.3f %.3f\n", s_rms(w, s_at(t0, LATE)),
+                  s_rms_right(w, s_at(t0, LATE)), s_rms(w, s_at(t1, LATE)), s_rms_right(w, s_at(t1, LATE)),
+                  s_rms(w, s_at(t2, LATE)), s_rms_right(w, s_at(t2, LATE)));
+    assert_true(s_rms(w, s_at(t0, LATE)) > 0.3);
+    assert_true(s_rms_right(w, s_at(t0, LATE)) < 0.01); /* hard left */
+    assert_true(s_rms(w, s_at(t1, LATE)) < 0.01 && s_rms_right(w, s_at(t1, LATE)) < 0.01);
+    assert_true(s_rms(w, s_at(t2, LATE)) > 0.3);
+    assert_true(s_rms_right(w, s_at(t2, LATE)) < 0.01); /* still hard left */
 }
 
 static tl_levels_status s_begin(void *ctx, tl_level *level) {
@@ -359,6 +402,7 @@ int main(void) {
         T(test_audio_sdl_fade_reaches_its_target_in_the_documented_time),
         T(test_audio_sdl_transition_cross_fades),
         T(test_audio_sdl_zone_attenuates_music_by_its_influence),
+        T(test_audio_sdl_panning_survives_a_voice_restart),
         T(test_audio_sdl_presenting_a_level_starts_its_music),
         T(test_audio_sdl_interface_sounds_play_on_navigation),
     };

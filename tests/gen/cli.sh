@@ -128,7 +128,7 @@ expect_err "threadlink.json: error: no project config here: start a project with
 # that is not empty, or a file, is refused and left as it was; usage errors.
 for build in meson cmake make; do
   expect 0 "$gen" init --build "$build" "$work/new-$build/My Game!"
-  grep -qF "cd $work/new-$build/My Game!" "$work/out" || { echo "FAIL: init --build $build prints no next step"; cat "$work/out"; failed=$((failed + 1)); }
+  grep -qF "cd '$work/new-$build/My Game!'" "$work/out" || { echo "FAIL: init --build $build prints no next step (the folder quoted for the shell)"; cat "$work/out"; failed=$((failed + 1)); }
   (cd "$work/new-$build/My Game!" && find . -type f | sort) > "$work/files"
   for f in ./threadlink.json ./main.c ./.gitignore ./injectors/Iris.Events.User.txt ./vaults/Player.vault.json \
            ./vaultdata/players.vaultdata.json ./assets/Text/greeting.txt ./generated/Vault.Fields.manifest.json \

@@ -221,6 +221,67 @@ static void test_diff_renames(void **state)
     free(alpha), free(potion), free(gamma), free(beta), free(beta_tomb), free(betta), free(elixir), free(gamma_moved);
 }
 
+/* An entry moved to another injector while another was added where it was: a rescope
+ * (compatible), as generate's summary says, not also an unrecorded rename of the one added (which
+ * failed CI, and whose advice, 'Grotto <- Sky', would have given Grotto Sky's value). */
+static void test_diff_rescope_is_not_a_rename(void **state)
+{
+    (void)state;
+    char *meadow = entry_line("user.meadow", "Meadow", 0, false, false, 0);
+    char *sky = entry_line("user.sky", "Sky", 0, false, false, 0);
+    char *sky_tomb = entry_line("user.sky", "Sky", 0, true, false, 0);
+    char *grotto = entry_line("user.grotto", "Grotto", 0, false, false, 0);
+    char *moved = entry_line("extra.sky", "Extra_Sky", 0, false, false, 0);
+    const char *old_lines[] = {meadow, sky};
+    const char *new_lines[] = {meadow, sky_tomb, grotto, moved};
+    write_manifest("old/Ids.manifest.json", "Ids", "identity", old_lines, 2);
+    write_manifest("new/Ids.manifest.json", "Ids", "identity", new_lines, 4);
+    char *out = NULL;
+    assert_int_equal(run_diff("old", "new", DIFF_TEXT, NULL, NULL, &out), 0);
+    assert_null(strstr(out, "unrecorded rename"));
+    assert_non_null(strstr(out, "new/Ids.manifest.json:9: note: Ids: Extra_Sky (extra.sky) rescoped (from User, old key user.sky)\n"));
+    assert_non_null(strstr(out, "new/Ids.manifest.json:8: note: Ids: Grotto (user.grotto) added\n"));
+    assert_non_null(strstr(out, "threadlink-gen diff: 0 breaking, 0 approved, 3 compatible changes\n"));
+    free(out);
+    free(meadow), free(sky), free(sky_tomb), free(grotto), free(moved);
+}
+
+/* The github and markdown reports escape what they print: a path with ',' or ':' (GitHub read
+ * "file=new,x:y/..." as file "new"), a key with '%', '|' or a backtick (a row or a code span broken). */
+static void test_diff_reports_escape_what_they_print(void **state)
+{
+    (void)state;
+    char *a = entry_line("user.a", "A", 0, false, false, 0);
+    char *odd = entry_line("user.x%0a|`y", "X_0a__y", 0, false, false, 0);
+    const char *old_lines[] = {a};
+    const char *new_lines[] = {a, odd};
+    write_manifest("old/Ids.manifest.json", "Ids", "identity", old_lines, 1);
+    write_manifest("new,x:y/Ids.manifest.json", "Ids", "identity", new_lines, 2);
+    char *out = NULL;
+    assert_int_equal(run_diff("old", "new,x:y", DIFF_GITHUB, NULL, NULL, &out), 0);
+    assert_string_equal(out, "::notice file=new%2Cx%3Ay/Ids.manifest.json,line=7::Ids: X_0a__y (user.x%250a|`y) added\n");
+    free(out);
+    assert_int_equal(run_diff("old", "new,x:y", DIFF_MARKDOWN, NULL, NULL, &out), 0);
+    assert_non_null(strstr(out, "|  | Ids | `` user.x%0a\\|`y `` | added |  | `X_0a__y` = "));
+    free(out);
+    free(a), free(odd);
+}
+
+/* Two vault-manifest.json files: compared as part of their directories, which the message says
+ * (it said 'manifest lacks "domain"', as if the file were damaged). */
+static void test_diff_vault_manifest_files(void **state)
+{
+    fixture *f = *state;
+    fx_write("old/vault-manifest.json", "{}");
+    fx_write("new/vault-manifest.json", "{}");
+    char *out = NULL;
+    assert_int_equal(run_diff("old/vault-manifest.json", "new/vault-manifest.json", DIFF_TEXT, NULL, NULL, &out), 2);
+    assert_string_equal(f->diags.data,
+        "old/vault-manifest.json: error: a vault manifest is compared as part of its generated directory: give diff the two directories\n"
+        "new/vault-manifest.json: error: a vault manifest is compared as part of its generated directory: give diff the two directories\n");
+    free(out);
+}
+
 static void test_diff_approvals(void **state)
 {
     fixture *f = *state;
@@ -331,6 +392,9 @@ int main(void)
         T(test_diff_signature_changed),
         T(test_diff_renames),
         T(test_diff_approvals),
+        T(test_diff_vault_manifest_files),
+        T(test_diff_reports_escape_what_they_print),
+        T(test_diff_rescope_is_not_a_rename),
         T(test_diff_unreadable_input),
         T(test_diff_unused_allow),
         T(test_diff_allow_file_trailing_comment),

@@ -98,6 +98,51 @@ static void test_identity_reordering_writes_nothing(void **state)
     free(snap), free(snap2);
 }
 
+/* A file pasted in twice: the first 20 duplicates are warned about one by one, the rest in one line
+ * at the first of them not shown (100,000 duplicate lines printed 99,999 warnings). */
+static void test_identity_many_duplicates_warned_about_once(void **state)
+{
+    fixture *f = *state;
+    buf text = {0}, expected = {0};
+    fx_basic_config(NULL);
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < 30; i++) buf_printf(&text, "Entry%d\n", i);
+    fx_write("injectors/Test.Ids.User.txt", text.data);
+    assert_int_equal(fx_generate(f), 0);
+    for (int i = 0; i < 20; i++)
+        buf_printf(&expected,
+                   "injectors/Test.Ids.User.txt:%d:1: warning: duplicate entry 'Entry%d' ignored: 'Entry%d' is already declared at injectors/Test.Ids.User.txt:%d:1 (names compare case-insensitively)\n",
+                   31 + i, i, i, 1 + i);
+    buf_puts(&expected, "injectors/Test.Ids.User.txt:51:1: warning: 10 more duplicate entries of Test.Ids ignored from here on (the first 20 are warned about one by one)\n");
+    assert_string_equal(f->diags.data, expected.data);
+    buf_free(&text);
+    buf_free(&expected);
+}
+
+/* Thirty entries of an injector replaced by thirty others: twenty likely renames a line each, then
+ * one line for the rest (16,000 replaced printed 16,000 lines). */
+static void test_identity_likely_renames_shown_up_to_twenty(void **state)
+{
+    fixture *f = *state;
+    buf text = {0};
+    fx_basic_config(NULL);
+    for (int i = 0; i < 30; i++) buf_printf(&text, "Old%d\n", i);
+    fx_write("injectors/Test.Ids.User.txt", text.data);
+    assert_int_equal(fx_generate(f), 0);
+    text.len = 0;
+    for (int i = 0; i < 30; i++) buf_printf(&text, "New%d\n", i);
+    fx_write("injectors/Test.Ids.User.txt", text.data);
+    f->summary.len = 0;
+    assert_int_equal(fx_generate(f), 0);
+    size_t lines = 0;
+    for (const char *p = f->summary.data; (p = strstr(p, "likely rename in User")); p++) lines++;
+    assert_int_equal(lines, 20);
+    assert_non_null(strstr(f->summary.data, "  likely rename in User: 'Old19' -> 'New19' "));
+    assert_null(strstr(f->summary.data, "'Old20' -> 'New20'"));
+    assert_non_null(strstr(f->summary.data, "  (and 10 more likely renames and rescopes)\n"));
+    buf_free(&text);
+}
+
 static void test_identity_case_insensitive(void **state)
 {
     fixture *f = *state;
@@ -516,6 +561,8 @@ int main(void)
         T(test_identity_removal_keeps_other_values),
         T(test_identity_reordering_writes_nothing),
         T(test_identity_case_insensitive),
+        T(test_identity_likely_renames_shown_up_to_twenty),
+        T(test_identity_many_duplicates_warned_about_once),
         T(test_identity_tombstone_and_revival),
         T(test_identity_ordinal_gaps),
         T(test_identity_event_signature_recorded),

@@ -6,7 +6,9 @@
 # the generated files passes; a new entry builds, with a warning that says what to run, and the
 # build's `generate` step records it. The installed package and .pc files
 # are relocatable: Meson finds threadlink through PKG_CONFIG_PATH, CMake through
-# CMAKE_PREFIX_PATH, Make through THREADLINK_PREFIX.
+# CMAKE_PREFIX_PATH, Make through THREADLINK_PREFIX. The project's folder is named "generate", in a
+# folder whose name has a space: its program is generate-game (a target of that name is the
+# project's own), and every recipe quotes its paths.
 #   init_builds.sh SOURCE_ROOT BUILD_ROOT meson|cmake-ninja|cmake-makefiles|make
 set -eu
 root=$(cd "$1" && pwd)
@@ -30,8 +32,10 @@ case $which in
   cmake-*) kind=cmake ;;
   make) kind=make ;;
 esac
-"$gen" init --build "$kind" "$work/my-game" > "$work/init.out" || { cat "$work/init.out"; fail "init"; }
-cd "$work/my-game"
+"$gen" init --build "$kind" "$work/my games/generate" > "$work/init.out" || { cat "$work/init.out"; fail "init"; }
+cd "$work/my games/generate"
+# Its next steps quote the folder for the shell (a space in it).
+grep -qF "cd '$work/my games/generate'" "$work/init.out" || { cat "$work/init.out"; fail "init's next steps do not quote the folder"; }
 
 case $which in
   meson)
@@ -59,7 +63,7 @@ idle() { out=$(b) || { echo "$out"; fail "$1"; }
 
 out=$(b) || { echo "$out"; fail "the first build"; }
 echo "$out" | grep -i -e "warning" -e "error" && { echo "$out"; fail "the first build warned"; }
-./build/my-game > "$work/run" 2>&1 || { cat "$work/run"; fail "the program does not run"; }
+./build/generate-game > "$work/run" 2>&1 || { cat "$work/run"; fail "the program does not run"; }
 for line in "level Meadow: Welcome to the meadow." "presented: Meadow" "Robin: health 3, gold 35" "saved and loaded: Robin with 35 gold"; do
   grep -qxF "$line" "$work/run" || { cat "$work/run"; fail "the program does not print '$line'"; }
 done

@@ -302,6 +302,27 @@ static void test_interface_switches_the_input_modes(void **state) {
     assert_false(tl_input_held(x->in, A_FIRE)); /* Return is still down since the menu */
 }
 
+/* A toast that pops itself when concealed (vtable functions may pop): stacking a menu over it
+   conceals it, it pops, the stack empties (Gameplay back), and the menu is pushed onto an empty
+   stack: the modes switch to Menu again (the menu was stacked while the modes said Gameplay). */
+#define TOAST 9u
+static void toast_conceal(void *self) { (void)tl_interface_pop_top((tl_interface *)self); }
+
+static void test_interface_modes_when_a_conceal_empties_the_stack(void **state) {
+    h *x = (h *)*state;
+    static const tl_interface_vtable toast = { NULL, NULL, toast_conceal, NULL, NULL, NULL, NULL, NULL };
+    assert_int_equal(tl_interface_register(x->ui, TOAST, &toast, x->ui, 0), TL_INTERFACE_OK);
+    assert_int_equal(tl_interface_stack(x->ui, TOAST), TL_INTERFACE_OK);
+    assert_true(tl_input_is_mode_active(x->in, TL_INPUT_MODE_MENU));
+    assert_int_equal(tl_interface_stack(x->ui, TITLE), TL_INTERFACE_OK);
+    assert_int_equal(tl_interface_depth(x->ui), 1);
+    assert_true(tl_interface_is_top(x->ui, TITLE));
+    assert_true(tl_input_is_mode_active(x->in, TL_INPUT_MODE_MENU));
+    assert_false(tl_input_is_mode_active(x->in, TL_INPUT_MODE_GAMEPLAY));
+    tl_interface_clear(x->ui);
+    assert_true(tl_input_is_mode_active(x->in, TL_INPUT_MODE_GAMEPLAY));
+}
+
 /* --- selectables ------------------------------------------------------------------------------- */
 
 /* A 2 x 3 grid:   11 12
@@ -434,6 +455,20 @@ static void test_interface_interactable_in_and_out_of_range(void **state) {
     assert_int_equal(x->gone[1], 8);
     assert_int_equal(tl_interface_interact(x->ui, NULL), TL_INTERFACE_NOTHING_IN_RANGE);
     assert_int_equal(tl_interface_interactable_remove(x->ui, 8), TL_INTERFACE_UNKNOWN_INTERACTABLE);
+}
+
+/* A circle of radius 50,000: its squared distances pass TL_FP_MAX (past 46,340), which made every
+   point within the bounding box inside. */
+static void test_interface_big_circle(void **state) {
+    h *x = (h *)*state;
+    chest big = { 0 };
+    add(x, 9, TL_INTERFACE_CIRCLE, 0, 0, 50000, &big);
+    assert_int_equal(tl_interface_detect(x->ui, at(49000, 49000)), TL_INTERFACE_OK); /* 69,296 away */
+    assert_int_equal(x->n_detected, 0);
+    assert_int_equal(tl_interface_detect(x->ui, at(30000, 40000)), TL_INTERFACE_OK); /* on the edge */
+    assert_int_equal(tl_interface_in_range(x->ui), 9);
+    assert_int_equal(tl_interface_detect(x->ui, at(30001, 40000)), TL_INTERFACE_OK); /* just out */
+    assert_int_equal(tl_interface_in_range(x->ui), 0);
 }
 
 /* Overlapping areas: the second in range at once is refused, as the seed throws. */
@@ -570,10 +605,12 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_interface_payload_and_refusals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_destroy_discards_every_interface, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_switches_the_input_modes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_interface_modes_when_a_conceal_empties_the_stack, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_grid_navigation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_navigation_without_wrap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_confirm_may_change_the_stack, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_interactable_in_and_out_of_range, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_interface_big_circle, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_second_interactable_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_refused_subscription_says_why, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interface_interactables_need_a_registry, setup, teardown),

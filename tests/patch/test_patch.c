@@ -287,6 +287,14 @@ static void refused(const fixture *f, const char *json, tl_patch_result code, co
     free(after);
 }
 
+/* The index of `profile` listing arcs[0..n) refused with `code` saying `says`. */
+static void refused_index(const fixture *f, const char *profile, const arc *arcs, size_t n, tl_patch_result code,
+                          const char *says) {
+    char *json = index_json(profile, arcs, n);
+    refused(f, json, code, says);
+    free(json);
+}
+
 static void test_patch_refuses_bad_new_index(void **state) {
     fixture *f = *state;
     char *json;
@@ -302,15 +310,9 @@ static void test_patch_refuses_bad_new_index(void **state) {
         static const arc escape[] = {{"Main.catalog-1.tlpk", "c", 1}, {"../escape.tlpk", "x", 0}};
         static const arc index_name[] = {{"Main.catalog-1.tlpk", "c", 1}, {"archives.json", "x", 0}};
         static const arc hidden[] = {{"Main.catalog-1.tlpk", "c", 1}, {".threadlink-patch.tlpk", "x", 0}};
-        json = index_json("Main", escape, 2);
-        refused(f, json, TL_PATCH_BAD_INDEX, "not a valid archive index");
-        free(json);
-        json = index_json("Main", index_name, 2);
-        refused(f, json, TL_PATCH_BAD_INDEX, "archive name 'archives.json' is not an archive file name");
-        free(json);
-        json = index_json("Main", hidden, 2);
-        refused(f, json, TL_PATCH_BAD_INDEX, "archive name '.threadlink-patch.tlpk'");
-        free(json);
+        refused_index(f, "Main", escape, 2, TL_PATCH_BAD_INDEX, "not a valid archive index");
+        refused_index(f, "Main", index_name, 2, TL_PATCH_BAD_INDEX, "archive name 'archives.json' is not an archive file name");
+        refused_index(f, "Main", hidden, 2, TL_PATCH_BAD_INDEX, "archive name '.threadlink-patch.tlpk'");
     }
 }
 
@@ -398,14 +400,9 @@ static void test_patch_refuses_other_profile_and_reused_names(void **state) {
         {"Main.catalog-1111111111111111.tlpk", "catalog one", 1},
         {"Main.t0-2222222222222222.tlpk", "archive zero, another build", 0},
     };
-    char *json;
     install(f, "Main", v1, 3);
-    json = index_json("Other", v2, 4);
-    refused(f, json, TL_PATCH_OTHER_PROFILE, "profile 'Other' is not the installed folder's profile");
-    free(json);
-    json = index_json("Main", reused, 2);
-    refused(f, json, TL_PATCH_NAME_REUSED, "archive Main.t0-2222222222222222.tlpk is installed with another size or XXH64");
-    free(json);
+    refused_index(f, "Other", v2, 4, TL_PATCH_OTHER_PROFILE, "profile 'Other' is not the installed folder's profile");
+    refused_index(f, "Main", reused, 2, TL_PATCH_NAME_REUSED, "archive Main.t0-2222222222222222.tlpk is installed with another size or XXH64");
 }
 
 /* Names one file system takes for one: on Windows and macOS a name in other letter case (or in
@@ -428,18 +425,10 @@ static void test_patch_refuses_names_one_file_system_takes_for_one(void **state)
         {"Main.caf\xc3\xa9-7777777777777777.tlpk", "one", 0},
         {"Main.cafe\xcc\x81-7777777777777777.tlpk", "two", 0},
     };
-    char *json;
     install(f, "Main", v1, 3);
-    json = index_json("Main", other_case, 2);
-    refused(f, json, TL_PATCH_NAME_REUSED,
-            "archive MAIN.T0-2222222222222222.tlpk is the installed Main.t0-2222222222222222.tlpk on file systems that ignore case");
-    free(json);
-    json = index_json("Main", two_cases, 3);
-    refused(f, json, TL_PATCH_BAD_INDEX, "archive main.T9-7777777777777777.tlpk and archive Main.t9-7777777777777777.tlpk on file");
-    free(json);
-    json = index_json("Main", two_forms, 3);
-    refused(f, json, TL_PATCH_BAD_INDEX, "Unicode form (Windows, macOS): one file");
-    free(json);
+    refused_index(f, "Main", other_case, 2, TL_PATCH_NAME_REUSED, "archive MAIN.T0-2222222222222222.tlpk is the installed Main.t0-2222222222222222.tlpk on file systems that ignore case");
+    refused_index(f, "Main", two_cases, 3, TL_PATCH_BAD_INDEX, "archive main.T9-7777777777777777.tlpk and archive Main.t9-7777777777777777.tlpk on file");
+    refused_index(f, "Main", two_forms, 3, TL_PATCH_BAD_INDEX, "Unicode form (Windows, macOS): one file");
 }
 
 /* Names Windows cannot hold: a device (opening CON.tlpk opens the console) or a character it
@@ -448,14 +437,9 @@ static void test_patch_refuses_names_windows_cannot_hold(void **state) {
     fixture *f = *state;
     static const arc device[] = {{"Main.catalog-4444444444444444.tlpk", "catalog two", 1}, {"CON.tlpk", "x", 0}};
     static const arc wild[] = {{"Main.catalog-4444444444444444.tlpk", "catalog two", 1}, {"Main.a?b*.tlpk", "x", 0}};
-    char *json;
     install(f, "Main", v1, 3);
-    json = index_json("Main", device, 2);
-    refused(f, json, TL_PATCH_BAD_INDEX, "archive name 'CON.tlpk' is a Windows device name");
-    free(json);
-    json = index_json("Main", wild, 2);
-    refused(f, json, TL_PATCH_BAD_INDEX, "archive name 'Main.a?b*.tlpk' contains '?'");
-    free(json);
+    refused_index(f, "Main", device, 2, TL_PATCH_BAD_INDEX, "archive name 'CON.tlpk' is a Windows device name");
+    refused_index(f, "Main", wild, 2, TL_PATCH_BAD_INDEX, "archive name 'Main.a?b*.tlpk' contains '?'");
 }
 
 /* A new archives.json content.h would not mount (over 16 MiB) is refused before it is read; and
