@@ -59,10 +59,11 @@ static void add_input(void *ctx, const char *path)
 {
     watcher *w = ctx;
     struct stat st;
-    if (stat(path, &st) == 0 &&
+    bool there = stat(path, &st) == 0; /* (one stat: its time and its kind) */
+    if (there &&
         (st.st_ctim.tv_sec > w->began.tv_sec || (st.st_ctim.tv_sec == w->began.tv_sec && st.st_ctim.tv_nsec > w->began.tv_nsec)))
         w->changed_during_pass = true;
-    if (fs_kind_follow(path) == FS_DIR) {
+    if (there && S_ISDIR(st.st_mode)) {
         add_dir(w, path);
         return;
     }

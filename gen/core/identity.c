@@ -358,8 +358,10 @@ static void finish_list(buf *out, size_t count, const char *what, const char *wh
     buf_putc(out, '\n');
 }
 
-/* Duplicates warned about one by one; the rest in one line (a file pasted in twice). */
-enum { DUPLICATES_SHOWN = 20 };
+/* Long lists (duplicates warned about; the summary's likely renames and rescopes) an item a line
+ * up to this many, then one line for the rest: a file pasted in twice, or an injector's 16,000
+ * entries replaced, printed a line for each. */
+enum { SHOWN_ONE_BY_ONE = 20 };
 
 /* Declaration `di` takes the entry with its key: a key declared twice in one pass keeps the first
  * spelling (the second is warned about); a tombstone is revived. */
@@ -370,8 +372,8 @@ static void take_entry(const domain *d, manifest *m, uint32_t di, uint32_t found
     if (e->decl != UINT32_MAX) {
         const decl *first = &d->decls.items[e->decl];
         src_loc at = model_loc(d, first);
-        if (sum->duplicates++ == DUPLICATES_SHOWN) sum->duplicates_unshown = model_loc(d, dc);
-        if (sum->duplicates > DUPLICATES_SHOWN) return;
+        if (sum->duplicates++ == SHOWN_ONE_BY_ONE) sum->duplicates_unshown = model_loc(d, dc);
+        if (sum->duplicates > SHOWN_ONE_BY_ONE) return;
         diag_warning(model_loc(d, dc),
                      "duplicate entry '%.*s' ignored: '%.*s' is already declared at %s:%u:%u (names compare case-insensitively)",
                      (int)dc->name_len, dc->name, (int)first->name_len, first->name, at.file, at.line, at.col);
@@ -1205,11 +1207,7 @@ static void index_added(const assign_ctx *c, index_map *added)
     }
 }
 
-/* The summary's likely renames and rescopes, a line each up to a bound, then one line for the rest
- * (an injector's 16,000 entries replaced printed 16,000 lines). */
-enum { PAIRS_SHOWN = 20 };
-
-static bool pair_shown(const assign_ctx *c) { return c->sum->renames + c->sum->rescopes < PAIRS_SHOWN; }
+static bool pair_shown(const assign_ctx *c) { return c->sum->renames + c->sum->rescopes < SHOWN_ONE_BY_ONE; }
 
 /* A removal whose unscoped name was added in another scope (the first such addition): a rescope,
  * for the summary. */
@@ -1256,8 +1254,9 @@ static void report_renames(assign_ctx *c)
             break;
         }
     }
-    if (c->sum->renames + c->sum->rescopes > PAIRS_SHOWN)
-        buf_printf(&c->pairs, "  (and %zu more likely renames and rescopes)\n", c->sum->renames + c->sum->rescopes - PAIRS_SHOWN);
+    if (c->sum->renames + c->sum->rescopes > SHOWN_ONE_BY_ONE)
+        buf_printf(&c->pairs, "  (and %zu more likely renames and rescopes)\n",
+                   c->sum->renames + c->sum->rescopes - SHOWN_ONE_BY_ONE);
     index_map_free(&added);
 }
 
@@ -1314,10 +1313,10 @@ bool identity_assign(const domain *d, manifest *m, const char *path, unsigned jo
     if (c.old_count || d->renames.count) keys_finish(&c);
     if (prepare_renames(&c)) match_declarations(&c);
     keys_finish(&c);
-    if (sum->duplicates > DUPLICATES_SHOWN)
+    if (sum->duplicates > SHOWN_ONE_BY_ONE)
         diag_warning(sum->duplicates_unshown,
                      "%zu more duplicate entries of %s ignored from here on (the first %d are warned about one by one)",
-                     sum->duplicates - DUPLICATES_SHOWN, d->name, (int)DUPLICATES_SHOWN);
+                     sum->duplicates - SHOWN_ONE_BY_ONE, d->name, (int)SHOWN_ONE_BY_ONE);
     if (sum->input_errors) {
         assign_free(&c);
         return false;
