@@ -168,8 +168,10 @@ expect_no_err "Itmes.User.txt"
 # ---- github annotations: every diagnostic line is a workflow command ------------------------
 
 all_annotations() { # what
-  grep -q '^::error ' "$work/err" || fail "$1: no ::error annotation"
-  ! grep -qv '^::\(error\|warning\|notice\) ' "$work/err" || { fail "$1: a diagnostic is not an annotation"; cat "$work/err"; }
+  grep -q '^::error[ :]' "$work/err" || fail "$1: no ::error annotation"
+  ! grep -qv '^::\(error\|warning\|notice\)[ :]' "$work/err" || { fail "$1: a diagnostic is not an annotation"; cat "$work/err"; }
+  # A message of the run itself names no file (GitHub would look for one called threadlink-gen).
+  ! grep -q 'file=threadlink-gen' "$work/err" || fail "$1: an annotation names the program as its file"
 }
 fresh_project ''
 mkdir "$p/injectors/Game.Ids.Extra.txt" # unreadable for root too
@@ -206,6 +208,9 @@ run 0 "$gen" diff "$work/old" "$p/generated"
 grep -qF "note: Game.Ids: Beta (user.beta) tombstoned (removed)" "$work/out" || { fail "diff names no member"; cat "$work/out"; }
 run 0 "$gen" diff "$work/old" "$p/generated" --format github
 grep -qF "::Game.Ids: Beta (user.beta) tombstoned (removed)" "$work/out" || { fail "diff --format github names no member"; cat "$work/out"; }
+# A warning about the run itself (an --allow that approves nothing) annotates the run, no file.
+run 0 "$gen" diff "$work/old" "$p/generated" --format github --allow Game.Ids.Nothing
+grep -q "^::warning::--allow 'Game.Ids.Nothing' approves nothing" "$work/err" || { fail "diff --allow warning is no file-less annotation"; cat "$work/err"; }
 
 [ "$failed" = 0 ] || { echo "$failed failure(s)"; exit 1; }
 echo "misconfig: all passed"
