@@ -341,6 +341,46 @@ static void test_lifecycle_before_discard_hooks_run_first(void **state) {
     assert_true(probe.found_b);
 }
 
+/* A hook that registers another during the discard (it runs next), tries to remove itself (it is
+   running: no longer registered) and to register once more after the hooks ran (refused). */
+static harness *g_hook_harness;
+static void late_hook(void *ctx, tl_lifecycle *core) {
+    (void)ctx;
+    (void)core;
+    trace(g_hook_harness, "late");
+}
+static void subsystem_discard_hook(void *ctx, tl_lifecycle *core) {
+    (void)ctx;
+    trace(g_hook_harness, tl_lifecycle_before_discard(core, late_hook, NULL) == TL_LIFECYCLE_REFUSED
+                              ? "refused" : "accepted");
+}
+static void registering_hook(void *ctx, tl_lifecycle *core) {
+    (void)ctx;
+    trace(g_hook_harness, "first");
+    trace(g_hook_harness, tl_lifecycle_remove_before_discard(core, registering_hook, NULL)
+                              ? "removed" : "running");
+    assert_int_equal(tl_lifecycle_before_discard(core, late_hook, NULL), TL_LIFECYCLE_OK);
+}
+static const tl_lifecycle_subsystem sub_late = { "Late", NULL, NULL, NULL, subsystem_discard_hook };
+
+static void test_lifecycle_hooks_added_during_discard_and_duplicates(void **state) {
+    harness *h = (harness *)*state;
+    g_hook_harness = h;
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_late, NULL), TL_LIFECYCLE_OK);
+    assert_int_equal(tl_lifecycle_before_discard(&h->core, registering_hook, NULL), TL_LIFECYCLE_OK);
+    /* The same pair again would run twice (a subsystem attached twice): refused, as events.h
+       refuses a listener twice; another context is another pair. */
+    assert_int_equal(tl_lifecycle_before_discard(&h->core, registering_hook, NULL),
+                     TL_LIFECYCLE_DUPLICATE_HOOK);
+    assert_int_equal(h->last_item, TL_LIFECYCLE_LOG_DUPLICATE_HOOK);
+    assert_int_equal(tl_lifecycle_before_discard(&h->core, late_hook, h), TL_LIFECYCLE_OK);
+    assert_true(tl_lifecycle_remove_before_discard(&h->core, late_hook, h));
+    while (tl_lifecycle_deploy(&h->core) == TL_LIFECYCLE_DEPLOY_PENDING) {}
+    h->trace[0] = '\0';
+    tl_lifecycle_discard(&h->core);
+    assert_string_equal(h->trace, "first running late refused");
+}
+
 /* --- discard ------------------------------------------------------------------------------------- */
 
 static void test_lifecycle_discards_in_reverse_once(void **state) {
@@ -972,6 +1012,7 @@ int main(void) {
         T(test_lifecycle_native_tier_deploys_before_the_user_tier),
         T(test_lifecycle_failed_native_tier_never_starts_the_user_tier),
         T(test_lifecycle_before_discard_hooks_run_first),
+        T(test_lifecycle_hooks_added_during_discard_and_duplicates),
         T(test_lifecycle_discards_in_reverse_once),
         T(test_lifecycle_discard_during_pending_deployment),
         T(test_lifecycle_input_is_captured_once),
