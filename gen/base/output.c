@@ -243,12 +243,26 @@ static void open_old(out_file *o, int dir_fd)
     }
 }
 
+/* An output the user names (a depfile, a stamp, an outputs file) is written by renaming a new
+ * file over it: a device, a FIFO, a folder or a link there (--depfile /dev/null in a container
+ * run as root) would be replaced, so anything but a regular file is refused. */
+static void refuse_special(out_file *o, int dir_fd)
+{
+    struct stat st;
+    if (dir_fd < 0 || fstatat(dir_fd, o->name, &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISREG(st.st_mode)) return;
+    diag_error(loc_file(o->path), "exists and is %s, not a regular file: threadlink-gen replaces this file when it writes it, so it leaves it alone (name a file, or leave the option out)",
+               S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a device or socket");
+    o->failed = true;
+}
+
 out_file *output_begin(output_set *set, const char *path)
 {
     char *dir = path_dirname(path);
     out_file *o = begin(set, xstrdup(path), dir, path_basename(path));
     free(dir);
-    open_old(o, set_dir(set, o, 0)); /* a failure is the temporary file's, when it is made */
+    int dir_fd = set_dir(set, o, 0); /* a failure is the temporary file's, when it is made */
+    if (set->mode == OUTPUT_WRITE) refuse_special(o, dir_fd);
+    open_old(o, dir_fd);
     return o;
 }
 

@@ -165,6 +165,27 @@ expect_err "injectors/Items.User.txt: error: orphaned injector: no declared doma
 expect_err "threadlink.json:2:4: note: domain 'Itmes' declared here; did you mean 'Items'?"
 expect_no_err "Itmes.User.txt"
 
+# ---- files the user names (depfile, stamp, outputs file) are replaced when written: a device,
+# a FIFO, a folder or a link there is refused, never replaced (--depfile /dev/null as root) ----
+
+fresh_project ''
+mkfifo "$work/fifo" && mkdir "$work/folder" && ln -s "$work/target" "$work/link"
+special="$work/fifo $work/folder $work/link"
+mknod "$work/null" c 1 3 2>/dev/null && special="$special $work/null" # as root (CI) only
+for f in $special; do
+  run 1 "$gen" headers -C "$p" -o "$work/h" --depfile "$f"
+  expect_err "not a regular file: threadlink-gen replaces this file when it writes it"
+  run 1 "$gen" headers -C "$p" -o "$work/h" --outputs-file "$f"
+  expect_err "not a regular file"
+done
+with_profile "" packed
+run 1 "$gen" pack -C "$p" --quiet --no-progress --stamp "$work/fifo"
+expect_err "exists and is a FIFO, not a regular file"
+[ -p "$work/fifo" ] && [ -d "$work/folder" ] && [ -L "$work/link" ] && [ ! -e "$work/target" ] ||
+  fail "a named special file was replaced"
+[ ! -e "$work/null" ] || [ -c "$work/null" ] || fail "a device node was replaced"
+rm -rf "$work/fifo" "$work/folder" "$work/link" "$work/null" "$work/h"
+
 # ---- github annotations: every diagnostic line is a workflow command ------------------------
 
 all_annotations() { # what
