@@ -322,7 +322,14 @@ static void test_errors_two_domains_one_output(void **state)
     f->diags.data[0] = 0;
     fx_basic_config("{ \"name\": \"Iris.Events\", \"output\": \".Threadlink-Gen.stamp\", \"kind\": \"ordinal\" }");
     fx_expect_failure(f, snap,
-        "threadlink.json:4:5: error: generated/.Threadlink-Gen.stamp is the generator's stamp file: choose another output; nothing was written\n");
+        "threadlink.json:4:5: error: generated/.Threadlink-Gen.stamp is one of the generator's stamp files: choose another output; nothing was written\n");
+    /* Nor its quick stamp (a silent generate's record of what it saw). */
+    snap = fx_snapshot("generated");
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    fx_basic_config("{ \"name\": \"Iris.Events\", \"output\": \".threadlink-gen.quick\", \"kind\": \"ordinal\" }");
+    fx_expect_failure(f, snap,
+        "threadlink.json:4:5: error: generated/.threadlink-gen.quick is one of the generator's stamp files: choose another output; nothing was written\n");
 }
 
 static void test_errors_symlink_in_generated_dir(void **state)
