@@ -638,12 +638,12 @@ static inline tl_events_result tl_events_init_table(tl_events *reg, uint32_t spa
 static inline void tl_events_discard(tl_events *reg) {
     uint32_t i;
     if (!reg) return;
-    for (i = 0; i < reg->span; i++) {
-        if (reg->slots[i].depth == 0) continue;
+    for (i = 0; i < reg->span && reg->slots[i].depth == 0; i++) {}
+    if (i < reg->span) { /* from a listener: the publish walks the lists (none retired otherwise) */
         tl__events_log(reg, TL_EVENTS_LOG_DISCARD_IN_DISPATCH, (unsigned)i);
         return;
     }
-    for (i = 0; i < reg->span; i++) TL_FREE(reg->slots[i].listeners); /* none retired: see above */
+    for (i = 0; i < reg->span; i++) TL_FREE(reg->slots[i].listeners);
     TL_FREE(reg->slots);
     memset(reg, 0, sizeof *reg);
 }

@@ -112,10 +112,12 @@ static inline void tl_log_sink_stderr(void *user, const tl_log_record *record) {
 }
 
 /* Writes `mark` (with its NUL) over line[at..], moved back to the start of the UTF-8 character
-   that byte at belongs to, no further than `floor`: a cut line ends in whole characters. */
-static inline void tl__log_mark_cut(char *line, size_t at, size_t floor, const char *mark) {
+   that byte at belongs to, no further than `floor` (a cut line ends in whole characters); the
+   line's new length. */
+static inline int tl__log_mark_cut(char *line, size_t at, size_t floor, const char *mark) {
     while (at > floor && ((unsigned char)line[at] & 0xC0) == 0x80) at--;
     memcpy(line + at, mark, strlen(mark) + 1);
+    return (int)(at + strlen(mark));
 }
 
 /* Formats and emits one line. A NULL logger or a NULL module is allowed. */
@@ -133,9 +135,7 @@ static inline void tl_logv(const tl_logger *logger, int level, const char *modul
     prefix = snprintf(line, sizeof line, "%s: %s: ", module, tl_log_level_name(level));
     /* A module name that eats the whole buffer still leaves room for a short message. */
     if (prefix < 0 || (size_t)prefix > sizeof line / 2) {
-        prefix = (int)(sizeof line / 2);
-        tl__log_mark_cut(line, (size_t)prefix - 5, 0, "...: ");
-        prefix = (int)strlen(line);
+        prefix = tl__log_mark_cut(line, sizeof line / 2 - 5, 0, "...: ");
     }
     line[prefix] = '\0';
     room = sizeof line - (size_t)prefix;
