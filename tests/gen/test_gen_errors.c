@@ -431,7 +431,8 @@ static void test_errors_output_spellings(void **state)
              "    { \"name\": \"A.B\", \"output\": \"sub//x.h\" },\n"
              "    { \"name\": \"A.C\", \"output\": \"sub/./x.h\" },\n"
              "    { \"name\": \"A.D\", \"output\": \"./x.h\" },\n"
-             "    { \"name\": \"A.E\", \"output\": \"sub/.\" }\n"
+             "    { \"name\": \"A.E\", \"output\": \"sub/.\" },\n"
+             "    { \"name\": \"A.F\", \"output\": \"a;b.h\" }\n"
              "  ]\n"
              "}\n");
     fx_expect_failure(f, snap,
@@ -441,7 +442,8 @@ static void test_errors_output_spellings(void **state)
         "threadlink.json:6:22: error: domains[2].output: \"sub//x.h\" has an empty component: write it \"sub/x.h\" (one file, one spelling)\n"
         "threadlink.json:7:22: error: domains[3].output: \"sub/./x.h\" has a '.' component: write it \"sub/x.h\" (one file, one spelling)\n"
         "threadlink.json:8:22: error: domains[4].output: \"./x.h\" has a '.' component: write it \"x.h\" (one file, one spelling)\n"
-        "threadlink.json:9:22: error: domains[5].output: \"sub/.\" has a '.' component: write it \"sub\" (one file, one spelling)\n");
+        "threadlink.json:9:22: error: domains[5].output: \"sub/.\" has a '.' component: write it \"sub\" (one file, one spelling)\n"
+        "threadlink.json:10:22: error: domains[6].output: \"a;b.h\" has a ';', which CMake reads as a list separator in the build step's outputs: choose another name\n");
 
     /* A stage's output folder: the vaults' (config errors above stop before the stages load). */
     fx_write("threadlink.json",
