@@ -186,6 +186,17 @@ expect_err "exists and is a FIFO, not a regular file"
 [ ! -e "$work/null" ] || [ -c "$work/null" ] || fail "a device node was replaced"
 rm -rf "$work/fifo" "$work/folder" "$work/link" "$work/null" "$work/h"
 
+# ---- a project deeper than the system resolves (PATH_MAX): said so at the category folder, not
+# "leads out of the source root" (bash: dash cannot cd that deep) --------------------------------
+
+deep=$(bash -c 'cd "$1" && seg=$(printf "d%.0s" $(seq 200)) && for i in $(seq 22); do mkdir "$seg" && cd "$seg" || exit 1; done
+  mkdir -p injectors assets/Sprites && echo x > assets/Sprites/a.txt && echo A > injectors/Game.Ids.User.txt &&
+  printf "{ \"domains\": [{ \"name\": \"Game.Ids\", \"output\": \"ids.h\" }],\n  \"content\": [{ \"profile\": \"Game\", \"source_root\": \"assets\", \"categories\": [{ \"name\": \"Sprites\", \"folder\": \"Sprites\" }] }] }\n" > threadlink.json &&
+  "$2" generate 2>&1' _ "$work" "$gen")
+echo "$deep" | grep -qF 'category folder "Sprites": its absolute path is longer than the system resolves' ||
+  { echo "$deep"; fail "a project past PATH_MAX is not said to be"; }
+rm -rf "$work/dddd"*
+
 # ---- github annotations: every diagnostic line is a workflow command ------------------------
 
 all_annotations() { # what
