@@ -248,7 +248,6 @@ static void test_vault_errors_read_as_zero_or_end(void **state)
              "  { \"name\": \"A\", \"values\": { \"Health\": 4.9e-325 } } ] }\n");
     fx_expect_failure(f, snap,
         "vaultdata/things.vaultdata.json:2:40: error: 4.9e-325 is too close to 0 for any number type: it would read as 0 (the smallest a double holds is 4.9e-324)\n");
-    snap = again(f);
     fx_write("vaultdata/things.vaultdata.json",
              "{ \"vault\": \"Thing\", \"instances\": [\n"
              "  { \"name\": \"A\", \"values\": { \"MaxHealth\": -0e5, \"Health\": 4.9e-324 } } ] }\n");
