@@ -419,33 +419,6 @@ static void test_local_simulated_losses(void **state) {
     tl_events_discard(&reg);
 }
 
-static void test_local_malformed_table_fails_initialization_untouched(void **state) {
-    fixture *f = (fixture *)*state;
-    tl_save_store_desc desc;
-    tl_save_store *store;
-    tl_save_txn txn;
-    tl_platform_result r;
-    char buf[32];
-    size_t n = 0;
-    memset(&desc, 0, sizeof desc);
-    desc.root = f->root;
-    desc.logger = f->quiet;
-    store = tl_save_store_open(&desc, NULL);
-    assert_non_null(store);
-    assert_int_equal(tl_save_begin(store, "threadlink.achievements", &txn), TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_write(&txn, "table", "tlach 1\na x 1 0\n", 16), TL_SAVE_OK);
-    assert_int_equal(tl_save_txn_commit(&txn), TL_SAVE_OK);
-    assert_int_equal(local_platform(f, f->root, false, NULL), TL_PLATFORM_STATE_FAILED);
-    r = tl_platform_initialization_result(f->p);
-    assert_int_equal(r, TL_PLATFORM_STORAGE);
-    assert_string_equal(tl_platform_last_message(f->p), "the achievements table is malformed");
-    assert_null(tl_platform_primary_account(f->p));
-    assert_int_equal(tl_save_read(store, "threadlink.achievements", "table", buf, sizeof buf, &n), TL_SAVE_OK);
-    assert_int_equal(n, 16);
-    assert_memory_equal(buf, "tlach 1\na x 1 0\n", 16);
-    tl_save_store_close(store);
-}
-
 /* A table put in the store (as a player editing the save would: its hash is a checksum), then
    the platform deployed on it: READY or FAILED. */
 static tl_platform_state deploy_on_table(fixture *f, const char *table, size_t size) {
@@ -462,6 +435,27 @@ static tl_platform_state deploy_on_table(fixture *f, const char *table, size_t s
     assert_int_equal(tl_save_txn_commit(&txn), TL_SAVE_OK);
     tl_save_store_close(store);
     return local_platform(f, f->root, false, NULL);
+}
+
+static void test_local_malformed_table_fails_initialization_untouched(void **state) {
+    fixture *f = (fixture *)*state;
+    tl_save_store_desc desc;
+    tl_save_store *store;
+    char buf[32];
+    size_t n = 0;
+    assert_int_equal(deploy_on_table(f, "tlach 1\na x 1 0\n", 16), TL_PLATFORM_STATE_FAILED);
+    assert_int_equal(tl_platform_initialization_result(f->p), TL_PLATFORM_STORAGE);
+    assert_string_equal(tl_platform_last_message(f->p), "the achievements table is malformed");
+    assert_null(tl_platform_primary_account(f->p));
+    memset(&desc, 0, sizeof desc);
+    desc.root = f->root;
+    desc.logger = f->quiet;
+    store = tl_save_store_open(&desc, NULL);
+    assert_non_null(store);
+    assert_int_equal(tl_save_read(store, "threadlink.achievements", "table", buf, sizeof buf, &n), TL_SAVE_OK);
+    assert_int_equal(n, 16);
+    assert_memory_equal(buf, "tlach 1\na x 1 0\n", 16);
+    tl_save_store_close(store);
 }
 
 /* The parser takes the states unlock and progress make and nothing else, each id once (found by a
