@@ -105,10 +105,13 @@ static void format_with_file(buf *out, diag_level level, src_loc loc, const char
         buf_putc(out, '}');
     } else if (style == DIAG_GITHUB) {
         static const char *const commands[] = {"notice", "warning", "error"};
-        buf_printf(out, "::%s file=", commands[level]);
-        diag_put_github_text(out, file, true);
-        if (loc.line) buf_printf(out, ",line=%u", loc.line);
-        if (loc.col) buf_printf(out, ",col=%u", loc.col);
+        buf_printf(out, "::%s", commands[level]);
+        if (loc.file) { /* a run's own message (no file) is an annotation of the run, not of a file */
+            buf_puts(out, " file=");
+            diag_put_github_text(out, file, true);
+            if (loc.line) buf_printf(out, ",line=%u", loc.line);
+            if (loc.col) buf_printf(out, ",col=%u", loc.col);
+        }
         buf_puts(out, "::");
         diag_put_github_text(out, message, false);
     } else {

@@ -530,6 +530,10 @@ char *path_spelling_problem(const char *path, bool folder)
 {
     size_t n = strlen(path);
     if (strcmp(path, ".") == 0) return folder ? NULL : xasprintf("\"%s\" names no file: write the header's file name", path);
+    /* CMake reads the list of outputs (headers --outputs-file) as a ';'-separated list. */
+    if (strchr(path, ';'))
+        return xasprintf(
+            "\"%s\" has a ';', which CMake reads as a list separator in the build step's outputs: choose another name", path);
     const char *why = NULL;
     bool trailing = n && path[n - 1] == '/';
     size_t check = folder && trailing && n > 1 && path[n - 2] != '/' ? n - 1 : n; /* a folder's one '/' */

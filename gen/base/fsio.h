@@ -110,8 +110,8 @@ fs_relation fs_relation_of(const char *a, const char *b); /* FS_INSIDE: a is ins
 /* Whether `path` (relative, without '..') is the one spelling of what it names, as an output
  * path must be: no empty component ("a//b", a trailing '/' of a file) and no '.' component
  * ("./a", "a/./b", "a/."), and a file is not "." itself. A folder may be "." (the directory
- * itself) and end with one '/'. Returns NULL when it is, else the message to report, naming the
- * spelling to write (caller frees). */
+ * itself) and end with one '/'. No ';' (CMake's list separator, in the list of outputs). Returns
+ * NULL when it is, else the message to report, naming the spelling to write (caller frees). */
 char *path_spelling_problem(const char *path, bool folder);
 
 #endif

@@ -60,13 +60,88 @@ void jc_syntax_error(const char *file, const char *text, size_t len, const json_
     free(message);
 }
 
+/* Line and column of text[at], counted in bytes as every other diagnostic is. */
+static src_loc loc_of_offset(const char *file, const char *text, size_t at)
+{
+    uint32_t line = 1, col = 1;
+    for (size_t i = 0; i < at; i++) {
+        if (text[i] == '\n') line++, col = 1;
+        else col++;
+    }
+    return loc_at(file, line, col);
+}
+
+/* The number literal at text[at] (JSON's grammar: its length, 0 if none) and whether a digit of
+ * its mantissa is not 0. */
+static size_t number_literal(const char *text, size_t len, size_t at, bool *nonzero)
+{
+    size_t i = at;
+    *nonzero = false;
+    if (i < len && text[i] == '-') i++;
+    for (; i < len && ((text[i] >= '0' && text[i] <= '9') || text[i] == '.'); i++)
+        *nonzero = *nonzero || (text[i] >= '1' && text[i] <= '9');
+    if (i < len && (text[i] == 'e' || text[i] == 'E')) {
+        i++;
+        if (i < len && (text[i] == '+' || text[i] == '-')) i++;
+        while (i < len && text[i] >= '0' && text[i] <= '9') i++;
+    }
+    return i - at;
+}
+
+/* A NUL byte, which jansson takes for the end of the text ("end of file" halfway through). */
+static bool no_nul_byte(const char *file, const char *text, size_t len)
+{
+    const char *nul = memchr(text, 0, len);
+    if (nul)
+        diag_error(loc_of_offset(file, text, (size_t)(nul - text)),
+                   "a NUL byte: a JSON text holds none (a binary file, or a bad copy?)");
+    return !nul;
+}
+
+/* A number so close to 0 that jansson reads it as 0 without a word (1e-400: strtod underflows;
+ * a value that small is a typo or a unit mistake, not a 0). Only a literal with a negative
+ * exponent or hundreds of digits can: the others are not converted again. Reported at the
+ * literal; false when found. */
+static bool no_number_read_as_zero(const char *file, const char *text, size_t len)
+{
+    bool in_string = false;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\') i++;
+            else if (c == '"') in_string = false;
+            continue;
+        }
+        if (c == '"') in_string = true;
+        if (c != '-' && (c < '0' || c > '9')) continue;
+        bool nonzero;
+        size_t n = number_literal(text, len, i, &nonzero);
+        const char *e = memchr(text + i, 'e', n) ? memchr(text + i, 'e', n) : memchr(text + i, 'E', n);
+        if (nonzero && ((e && e[1] == '-') || n > 300)) {
+            char *literal = xstrndup(text + i, n);
+            bool zero = strtod(literal, NULL) == 0.0;
+            if (zero)
+                diag_error(
+                    loc_of_offset(file, text, i),
+                    "%s is too close to 0 for any number type: it would read as 0 (the smallest a double holds is 4.9e-324)",
+                    literal);
+            free(literal);
+            if (zero) return false;
+        }
+        i += n ? n - 1 : 0;
+    }
+    return true;
+}
+
 json_t *jc_load(const char *file, const char *text, size_t len)
 {
     if (!text) text = "", len = 0;
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) text += 3, len -= 3;
+    if (!no_nul_byte(file, text, len)) return NULL;
     json_error_t err;
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
     if (!root) jc_syntax_error(file, text, len, &err);
+    else if (!no_number_read_as_zero(file, text, len)) json_decref(root), root = NULL;
     return root;
 }
 

@@ -327,7 +327,9 @@ static int create_temp(int dir_fd, char *templ, unsigned umask_bits)
         int fd = openat(dir_fd, templ, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
         if (fd >= 0) {
             if (umask_bits & 0644) fchmod(fd, 0644);
-            flock(fd, LOCK_EX | LOCK_NB); /* new: nobody else holds it */
+            /* Waits while another run's clean-up probes it (an instant: it leaves a file this
+             * young alone, see left_alone); EINTR aside, flock on a new file does not fail. */
+            while (flock(fd, LOCK_EX) != 0 && errno == EINTR) {}
             return fd;
         }
         if (errno != EEXIST) return -1;
@@ -342,14 +344,39 @@ static int create_temp(int dir_fd, char *templ, unsigned umask_bits)
  * temporary file is made and removed through: under this lock. */
 static pthread_mutex_t set_dir_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* An output is written by renaming a new file over it: a device, a FIFO, a folder or a link where
+ * one the user names goes (--depfile /dev/null in a container run as root) would be replaced, so
+ * anything but a regular file there is refused (reported unless the output is optional). */
+static bool special_in_the_way(out_file *o, int dir_fd)
+{
+    struct stat st;
+    if (dir_fd < 0 || fstatat(dir_fd, o->name, &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISREG(st.st_mode)) return false;
+    if (!o->optional)
+        diag_error(
+            loc_file(o->path),
+            "exists and is %s, not a regular file: threadlink-gen replaces this file when it writes it, so it leaves it alone (name a file, or leave the option out)",
+            S_ISLNK(st.st_mode)    ? "a symbolic link"
+            : S_ISDIR(st.st_mode)  ? "a folder"
+            : S_ISFIFO(st.st_mode) ? "a FIFO"
+                                   : "a device or socket");
+    o->failed = true;
+    return true;
+}
+
 static bool start_temp(out_file *o, uint64_t prefix)
 {
     /* Named after its output, unless that would pass the usual 255-byte limit on a name. */
     o->tmp_name = strlen(o->name) <= 200 ? xasprintf(".%s.XXXXXX", o->name) : xstrdup(".tl-output.XXXXXX");
     pthread_mutex_lock(&set_dir_lock);
     int dir_fd = set_dir(o->set, o, 0);
-    o->tmp_fd = dir_fd < 0 ? -1 : create_temp(dir_fd, o->tmp_name, o->umask_bits);
+    bool in_the_way = special_in_the_way(o, dir_fd);
+    o->tmp_fd = dir_fd < 0 || in_the_way ? -1 : create_temp(dir_fd, o->tmp_name, o->umask_bits);
     pthread_mutex_unlock(&set_dir_lock);
+    if (in_the_way) {
+        free(o->tmp_name);
+        o->tmp_name = NULL;
+        return false;
+    }
     if (o->tmp_fd < 0) {
         output_failed(o, "cannot create a temporary file beside it");
         free(o->tmp_name);
@@ -646,12 +673,21 @@ static bool names_an_output(const dir_output *outs, size_t count, const char *en
     return long_name && len == 9 && memcmp(entry + 1, "tl-output", 9) == 0;
 }
 
-/* Still held by a live run (its create_temp lock)? Then it is no left-over. */
-static bool held_by_a_run(int dir_fd, const char *entry)
+/* A temporary file made this recently may be a live run's between its creation and its lock. */
+#define TEMP_SETTLE_SECONDS 10
+
+/* Held by a live run (its create_temp lock), or too young to tell? Then it is no left-over: a
+ * killed run's are removed by a run at least TEMP_SETTLE_SECONDS later. */
+static bool left_alone(int dir_fd, const char *entry)
 {
     int fd = openat(dir_fd, entry, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-    if (fd < 0) return false;
-    bool held = flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    if (fd < 0) return true; /* gone meanwhile, or not ours to judge */
+    struct stat st;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    /* Its last write: a killed run's stays old, a live one's is fresh (a clock set back aside). */
+    bool young = fstat(fd, &st) != 0 || (st.st_mtime > now.tv_sec - TEMP_SETTLE_SECONDS && st.st_mtime <= now.tv_sec + 1);
+    bool held = young || (flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK);
     close(fd);
     return held;
 }
@@ -669,7 +705,7 @@ static size_t leftovers_in(int dir_fd, const char *base, const dir_output *outs,
     for (struct dirent *e; (e = readdir(d));) {
         size_t len;
         if (output_is_temp_name(e->d_name, &len) && names_an_output(outs, count, e->d_name, len) &&
-            !held_by_a_run(dir_fd, e->d_name))
+            !left_alone(dir_fd, e->d_name))
             *vec_push(&found) = xstrdup(e->d_name);
     }
     closedir(d);

@@ -195,7 +195,12 @@ static void read_categories(reader *r, json_t *obj, const char *path, content_pr
     free(sub);
 }
 
-/* "profile": a name usable in file names (no path characters, control characters, "." or ".."). */
+/* The longest profile name: an archive's name adds 30 bytes to it (".catalog-<16 hex>.tlpk"), its
+ * domain's manifest 22 ("Content." and ".manifest.json"), and a file name holds 255. */
+#define PROFILE_NAME_MAX 200
+
+/* "profile": a name usable in file names (no path characters, control characters, "." or "..",
+ * nothing Windows cannot hold in a file name, at most PROFILE_NAME_MAX bytes). */
 static char *read_profile_name(reader *r, json_t *obj, const char *path)
 {
     const char *ns = NULL;
@@ -213,8 +218,17 @@ static char *read_profile_name(reader *r, json_t *obj, const char *path)
     } else {
         bool ctrl = false;
         for (const char *p = ns; *p; p++) ctrl = ctrl || (unsigned char)*p < 0x20 || *p == 0x7f;
+        /* Every archive ("<profile>.catalog-<hash>.tlpk"), the default output folder and the
+         * domain's manifest are named from it: a name Windows cannot hold, or too long to fit a
+         * file name with those additions, fails later (pack, a patch's plan, a Windows player). */
+        const char *windows = tl_text_windows_name_problem(ns, strlen(ns));
         if (ctrl || strcmp(ns, ".") == 0 || strcmp(ns, "..") == 0)
             jc_error(r, np, "profile name \"%s\" is not usable in a file name", ns);
+        else if (windows) jc_error(r, np, "profile name \"%s\" %s; archive and folder names are made from it", ns, windows);
+        else if (strlen(ns) > PROFILE_NAME_MAX)
+            jc_error(r, np,
+                     "profile name of %zu bytes: at most %d (archive and manifest names made from it must fit a file name's 255)",
+                     strlen(ns), PROFILE_NAME_MAX);
         else out = xstrdup(ns);
     }
     free(np);
@@ -504,6 +518,28 @@ static bool check_source_root(const content_profile *pr, const char *project_roo
     return ok;
 }
 
+/* The source root is not the generated directory itself: the run's own headers and manifests
+ * would be assets of the next run, which then refuses to write over its inputs (a folder below
+ * it, as the text stage's tables are, is fine). */
+static bool check_source_not_generated(const content_profile *pr, const project *p)
+{
+    char *src = normalise(pr->source_root), *gen = normalise(p->cfg.generated_dir);
+    bool same = strcmp(src, gen) == 0;
+    if (!same) {
+        char *sp = path_join(p->cfg.root, pr->source_root), *gp = path_join(p->cfg.root, p->cfg.generated_dir);
+        same = fs_relation_of(sp, gp) == FS_SAME;
+        free(sp), free(gp);
+    }
+    if (same)
+        content_profile_error(
+            pr, "source_root",
+            "source root \"%s\" is the generated directory (generated_dir): the run's own headers would be its assets; "
+            "pack a folder below it (as the text stage's tables are packed)",
+            pr->source_root);
+    free(src), free(gen);
+    return !same;
+}
+
 /* base/rel within the system's limits, else reported at the profile's `key`. */
 static bool folder_fits(const content_profile *pr, const char *key, const char *base, const char *rel)
 {
@@ -535,7 +571,8 @@ static bool profile_paths_fit(const content_profile *pr, const char *root)
 bool content_check_paths(const content_profile *pr, const struct project *p, const content_config *cc)
 {
     if (!pr->source_root || !pr->output) return false;
-    if (!profile_paths_fit(pr, p->cfg.root) || !check_source_root(pr, p->cfg.root)) return false;
+    if (!profile_paths_fit(pr, p->cfg.root) || !check_source_root(pr, p->cfg.root) || !check_source_not_generated(pr, p))
+        return false;
     reserved_list reserved = reserved_paths(pr, p, cc);
     char *output_full = path_join(p->cfg.root, pr->output);
     bool ok = true;

@@ -781,6 +781,7 @@ static bool scan_profile(struct project *p, const content_profile *pr, const con
         return false;
     }
     w.real_root = realpath(out->root, NULL);
+    int real_root_err = w.real_root ? 0 : errno;
     for (size_t k = 0; k < pr->categories.count; k++) {
         const content_category *c = &pr->categories.items[k];
         char *dir = c->folder[0] ? path_join(out->root, c->folder) : xstrdup(out->root);
@@ -798,7 +799,17 @@ static bool scan_profile(struct project *p, const content_profile *pr, const con
             w.ok = false;
         } else {
             char *real = realpath(dir, NULL);
-            if (!real || !inside(w.real_root, real)) {
+            int real_err = !w.real_root ? real_root_err : real ? 0 : errno;
+            if (real_err == ENAMETOOLONG) { /* a project deeper than the system resolves */
+                content_profile_error(
+                    pr, key,
+                    "category folder \"%s\": its absolute path is longer than the system resolves (%d bytes); move the project to a shorter path",
+                    c->folder, PATH_MAX);
+                w.ok = false;
+            } else if (real_err) {
+                content_profile_error(pr, key, "category folder \"%s\": %s", c->folder, strerror(real_err));
+                w.ok = false;
+            } else if (!inside(w.real_root, real)) {
                 content_profile_error(pr, key, "category folder \"%s\" leads out of the source root", c->folder);
                 w.ok = false;
             } else {

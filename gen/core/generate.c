@@ -476,14 +476,16 @@ static bool same_guard(const void *ctx, uint32_t i)
 static bool check_stamp_and_guards(const output_plan *plan, const src_loc *where, const char *build_base)
 {
     bool ok = true;
-    char *stamp = path_join(build_base, STAMP_FILE);
+    char *stamp = path_join(build_base, STAMP_FILE), *quick = path_join(build_base, QUICK_STAMP_FILE);
     char **guards = xcalloc(plan->count ? plan->count : 1, sizeof *guards);
     index_map seen;
     index_map_init(&seen, plan->count);
     for (size_t a = 0; a < plan->count; a++) {
         const planned_output *po = &plan->items[a];
-        if (ascii_ieq(po->path, strlen(po->path), stamp, strlen(stamp))) {
-            diag_error(where[a], "%s is the generator's stamp file: choose another output; nothing was written", po->path);
+        if (ascii_ieq(po->path, strlen(po->path), stamp, strlen(stamp)) ||
+            ascii_ieq(po->path, strlen(po->path), quick, strlen(quick))) {
+            diag_error(where[a], "%s is one of the generator's stamp files: choose another output; nothing was written",
+                       po->path);
             ok = false;
         }
         if (po->manifest) continue;
@@ -508,6 +510,7 @@ static bool check_stamp_and_guards(const output_plan *plan, const src_loc *where
     free(guards);
     index_map_free(&seen);
     free(stamp);
+    free(quick);
     return ok;
 }
 

@@ -1154,10 +1154,14 @@ static bool write_stamp(const char *path, const content_config *cc, const profil
         const content_profile *pr = &cc->profiles.items[sel->items[i]];
         buf_printf(&o->chunk, "threadlink-gen pack: profile %s into %s\n", pr->name, pr->output);
     }
-    bool ok = output_end(o) && output_commit(&set);
+    bool ok = output_end(o) && output_commit(&set); /* a failure is reported where met */
     output_set_free(&set);
-    if (ok && utimensat(AT_FDCWD, path, NULL, 0) != 0) ok = false;
-    if (!ok) diag_error(loc_file(path), "cannot write the stamp: %s", strerror(errno));
+    if (!ok) {
+        diag_error(loc_file(path), "cannot write the stamp");
+    } else if (utimensat(AT_FDCWD, path, NULL, 0) != 0) {
+        diag_error(loc_file(path), "cannot renew the stamp's time: %s", strerror(errno));
+        ok = false;
+    }
     return ok;
 }
 

@@ -3,6 +3,7 @@
  * domain, which gives the value its id. A name that is not declared is an error naming the file,
  * the JSON path and the closest declared names. Tombstones are refused: their values stay
  * reserved, but a vault field cannot be built on a removed identifier. */
+#include "base/index_map.h"
 #include "base/suggest.h"
 #include "vault/vault_model.h"
 
@@ -241,6 +242,18 @@ static char *key_path(const vfield *f, const char *path, size_t i, int part)
     return f->kind == LAYOUT_DICT ? xasprintf("%s[%zu][%d]", path, i, part) : xasprintf("%s[%zu]", path, i);
 }
 
+/* An element's resolved id (an asset's, a text key's) against one of the earlier elements. */
+typedef struct resolved_probe {
+    const vscalar *keys;
+    int64_t id;
+} resolved_probe;
+
+static bool same_resolved_key(const void *ctx, uint32_t index)
+{
+    const resolved_probe *p = ctx;
+    return p->keys[index].i[0] == p->id;
+}
+
 static bool resolve_value(resolver *rv, const char *file, const char *text, size_t len, const char *path, const vfield *f,
                           vvalue *v)
 {
@@ -258,16 +271,25 @@ static bool resolve_value(resolver *rv, const char *file, const char *text, size
             free(sub);
         }
     }
-    if (ok && (f->kind == LAYOUT_HASHSET || f->kind == LAYOUT_DICT) && vtype_names_entry(f->element))
-        for (size_t i = 0; i < v->keys.count; i++)
-            for (size_t k = 0; k < i; k++)
-                if (v->keys.items[i].i[0] == v->keys.items[k].i[0]) {
-                    char *sub = key_path(f, path, i, 0);
-                    rerror(file, text, len, sub, "names the same %s as element %zu",
-                           f->element == VT_LOCALIZEDTEXT ? "key" : "asset", k);
-                    free(sub);
-                    ok = false;
-                }
+    if (ok && (f->kind == LAYOUT_HASHSET || f->kind == LAYOUT_DICT) && vtype_names_entry(f->element)) {
+        index_map seen;
+        index_map_init(&seen, v->keys.count);
+        for (size_t i = 0; i < v->keys.count; i++) {
+            resolved_probe probe = {v->keys.items, v->keys.items[i].i[0]};
+            uint32_t id = (uint32_t)probe.id ^ (uint32_t)((uint64_t)probe.id >> 32);
+            uint32_t k = index_map_find(&seen, id, same_resolved_key, &probe);
+            if (k == UINT32_MAX) {
+                index_map_insert(&seen, id, (uint32_t)i);
+                continue;
+            }
+            char *sub = key_path(f, path, i, 0);
+            rerror(file, text, len, sub, "names the same %s as element %u", f->element == VT_LOCALIZEDTEXT ? "key" : "asset",
+                   (unsigned)k);
+            free(sub);
+            ok = false;
+        }
+        index_map_free(&seen);
+    }
     return ok;
 }
 
@@ -353,7 +375,17 @@ static void closest_domain(buf *b, const resolver *rv, const char *want)
  * threadlink.json's "text"); false (and no catalog) after an error. */
 static bool resolve_field_catalog(resolver *rv, const vschema *s, vfield *f)
 {
-    if (!f->catalog || domain_index(rv, f->catalog)) return true;
+    if (!f->catalog) return true;
+    for (size_t d = 0; d < rv->count; d++) {
+        if (strcmp(rv->domains[d].d->name, f->catalog) != 0 || rv->domains[d].d->kind != KIND_ORDINAL) continue;
+        /* Its values count from 0, and 0 is the empty reference: its first entry would be none. */
+        field_error(s, f, "catalog", "\"%s\" is an ordinal domain (its values count from 0, which %s holds as none): %s",
+                    f->catalog, is_text_field(f) ? "a LocalizedText" : "an AssetRef",
+                    "a catalog is an identity domain (a content profile's Content.<Profile>, or one of ids)");
+        f->catalog = NULL;
+        return false;
+    }
+    if (domain_index(rv, f->catalog)) return true;
     buf b = {0};
     closest_domain(&b, rv, f->catalog);
     field_error(s, f, "catalog", "no domain is named \"%s\"%s%s%s (%s)", f->catalog, b.len ? " (closest: " : "",

@@ -220,7 +220,8 @@ extern "C" {
     X(UNKNOWN_ASSET, "no registered directory holds the asset") \
     X(NOT_HELD, "the scope does not hold the asset") \
     X(READ_FAILED, \
-      "the asset's bytes could not be read (missing, unreadable or not a regular file)") \
+      "the asset's bytes could not be read (missing, unreadable, not a regular file, or an " \
+      "archive cut short since it was mounted)") \
     X(CORRUPT, \
       "the asset's bytes differ from the directory's record (size, XXH64 or compression)") \
     X(DECODE_FAILED, "the kind's decoder refused the asset") \
@@ -901,6 +902,7 @@ struct tl_content {
     void *zstd_dctx;        /* one decompression context for every zstd entry (ZSTD_DCtx) */
     unsigned char *scratch; /* stored bytes of a compressed entry while it is decoded */
     size_t scratch_cap;
+    char why_text[384]; /* a load's reason that names a file (tl__content_archive_why) */
 };
 
 /* The seam between content and its live reload (the live part, development builds). Content
@@ -1945,6 +1947,27 @@ static tl_content_result tl__content_read_result(const char *why) {
     return TL_CONTENT_READ_FAILED;
 }
 
+/* Why a packed entry's bytes could not be read, naming its archive (by its place in
+   archives.json) and, with the default I/O, whether it is shorter than the entry needs: cut since
+   the directory was mounted (an interrupted copy, another tool), where packing or downloading it
+   again is the cure. Valid until the next load. */
+static const char *tl__content_archive_why(tl_content *ctx, const tl__content_entry *e) {
+    const tl__content_dirrec *d = &ctx->dirs[e->dir];
+    bool cut = false;
+#ifdef TL__CONTENT_POSIX_IO
+    struct stat st;
+    if (ctx->io.open == tl__content_file_open && d->archives && d->archives[e->archive])
+        cut = fstat(fileno((FILE *)d->archives[e->archive]), &st) == 0 &&
+              (uint64_t)st.st_size < e->offset + e->stored;
+#endif
+    snprintf(ctx->why_text, sizeof ctx->why_text,
+             cut ? "archive %u of archives.json in %s is shorter than when it was mounted (cut "
+                   "since: pack or download it again)"
+                 : "archive %u of archives.json in %s could not be read",
+             (unsigned)e->archive, d->path);
+    return ctx->why_text;
+}
+
 /* --- mapped entries ----------------------------------------------------------------------------- */
 
 /* Maps entry `e` from its archive (private, writable: writes stay in this mapping) and returns
@@ -2219,7 +2242,7 @@ static bool tl__content_read_into(tl_content *ctx, const tl__content_entry *e, u
                     : ctx->io.read(ctx->io.user, d->archives[e->archive], e->offset, buf,
                                    (size_t)e->stored))
             return true;
-        *why = "archive read error";
+        *why = tl__content_archive_why(ctx, e);
         return false;
     }
     path = tl__content_join(d->path, e->path, NULL);
@@ -2430,7 +2453,8 @@ static void tl__content_load_now(tl_content *ctx, uint32_t index) {
         if (r != TL_CONTENT_IO_DONE) {
             TL_FREE(stored);
             stored = NULL;
-            why = "read error";
+            why = ctx->dirs[s->entry->dir].packed ? tl__content_archive_why(ctx, s->entry)
+                                                  : "read error";
         }
     } else if ((stored = tl__content_map_entry(ctx, s->entry, &map)) != NULL) {
         tl__content_finish_mapped(ctx, index, stored, &map);
@@ -2752,6 +2776,7 @@ void tl_content_update(tl_content *ctx) {
         if (s->in_flight) {
             int r = ctx->io.read_poll(ctx->io.user, s->request);
             unsigned char *stored;
+            const char *why = NULL;
             if (r == TL_CONTENT_IO_PENDING) {
                 ctx->loads[w++] = req;
                 continue;
@@ -2764,8 +2789,10 @@ void tl_content_update(tl_content *ctx) {
             if (r != TL_CONTENT_IO_DONE) {
                 TL_FREE(stored);
                 stored = NULL;
+                why = ctx->dirs[s->entry->dir].packed ? tl__content_archive_why(ctx, s->entry)
+                                                      : "read error";
             }
-            tl__content_finish(ctx, req.slot, stored, "read error");
+            tl__content_finish(ctx, req.slot, stored, why);
             continue;
         }
         if (started >= ctx->max_loads) {
@@ -5790,10 +5817,10 @@ static unsigned char *tl__live_read_packed(tl_content *ctx, const tl__content_en
     unsigned char *stored = (unsigned char *)TL_MALLOC((size_t)e->stored + 1), *bytes = stored;
     *why = "out of memory";
     if (!stored) return NULL;
-    *why = "archive read error";
     if (!ctx->io.read(ctx->io.user, d->archives[e->archive], e->offset, stored,
                       (size_t)e->stored)) {
         TL_FREE(stored);
+        *why = tl__content_archive_why(ctx, e);
         return NULL;
     }
     if (e->codec != TL_CF_CODEC_RAW) {

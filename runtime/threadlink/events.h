@@ -61,7 +61,8 @@
      does not match the slot's is logged as an error and discarded; a publish whose id does not
      match is a no-op (a warning, once per slot). A registry built from a generated event table
      knows every slot's id up front; without a table a slot takes the id of its first subscriber.
-   - Never call tl_events_discard from a listener. Main thread only.
+   - Never call tl_events_discard from a listener: it is refused then (logged), as freeing the
+     lists a publish is walking would crash. Main thread only.
 
    ERRORS
    ------
@@ -292,7 +293,10 @@ typedef struct tl_events {
     X(NATIVES_UNDECLARED, TL_LOG_LEVEL_ERROR, \
       "%s publishes no events: the registry has %s%s%s at event #%u, where the native '%s' goes " \
       "(declare the natives, \"native\": \"threadlink:natives/Iris.Events.Native.txt\", or give " \
-      "its desc the project's events: TL_<MODULE>_EVENTS_INIT(Iris_Events_))")
+      "its desc the project's events: TL_<MODULE>_EVENTS_INIT(Iris_Events_))") \
+    X(DISCARD_IN_DISPATCH, TL_LOG_LEVEL_ERROR, \
+      "tl_events_discard called while event #%u is being published (from a listener): refused, " \
+      "the registry stays")
 
 #define TL_EVENTS_LOG_BASE 0x100u
 typedef enum tl_events_log_item {
@@ -634,15 +638,12 @@ static inline tl_events_result tl_events_init_table(tl_events *reg, uint32_t spa
 static inline void tl_events_discard(tl_events *reg) {
     uint32_t i;
     if (!reg) return;
-    for (i = 0; i < reg->span; i++) {
-        while (reg->slots[i].retired) { /* only if discarded from a listener, against the RULES */
-            tl__events_retired *r = reg->slots[i].retired;
-            reg->slots[i].retired = r->next;
-            TL_FREE(r->listeners);
-            TL_FREE(r);
-        }
-        TL_FREE(reg->slots[i].listeners);
+    for (i = 0; i < reg->span && reg->slots[i].depth == 0; i++) {}
+    if (i < reg->span) { /* from a listener: the publish walks the lists (none retired otherwise) */
+        tl__events_log(reg, TL_EVENTS_LOG_DISCARD_IN_DISPATCH, (unsigned)i);
+        return;
     }
+    for (i = 0; i < reg->span; i++) TL_FREE(reg->slots[i].listeners);
     TL_FREE(reg->slots);
     memset(reg, 0, sizeof *reg);
 }

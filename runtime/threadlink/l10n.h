@@ -63,6 +63,11 @@
    a lookup is one load: tl_l10n_text is a table read, tl_l10n_format a copy. A key no table in
    the chain has gives "" (tl_l10n_format: TL_L10N_MISSING_TEXT); set_locale logs how many there
    are. threadlink-gen makes the source locale's table complete, so with it added there are none.
+   A table threadlink-gen did not build this run (a mod, a download, an older build of the same
+   keys) may hold a text the game cannot use: placeholders in a key the source has as plain text,
+   plural forms for a key the source has as one text, or a placeholder past the source's
+   arguments. With the source locale's table added, such a text is passed over for the next
+   table of the chain (the source's text at the latest) and set_locale logs how many were.
    A changed locale publishes OnLocaleChanged with the locale's name (the table's spelling) after
    the switch; setting the current locale again publishes nothing.
    Until a locale is set, adding the source locale's table sets it (OnLocaleChanged included), so
@@ -186,7 +191,10 @@ TL_API const char *tl_l10n_result_message(tl_l10n_result result);
     X(LOCALE_REFUSED, TL_LOG_LEVEL_ERROR, "locale \"%s\" refused: %s") \
     X(MISSING_TEXTS, TL_LOG_LEVEL_WARNING, \
       "locale %s: %u of %u keys have no text in its chain (is the source locale's table added?)") \
-    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
+    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)") \
+    X(UNLIKE_SOURCE, TL_LOG_LEVEL_WARNING, \
+      "locale %s: %u texts do not fit the source locale's (placeholders or plural forms): the " \
+      "next table of the chain gives them")
 
 #define TL_L10N_LOG_BASE 0xD00u
 typedef enum tl_l10n_log_item {
@@ -244,7 +252,8 @@ typedef struct tl_l10n_desc {
     uint32_t max_tables;          /* 0: TL_L10N_MAX_TABLES */
 } tl_l10n_desc;
 
-/* A formatting argument: tl_l10n_int, tl_l10n_uint or tl_l10n_str make one. */
+/* A formatting argument: tl_l10n_int, tl_l10n_uint or tl_l10n_str make one (a string argument
+   whose pointer is NULL formats as "", as tl_l10n_str(NULL) does). */
 typedef enum tl_l10n_arg_type {
     TL_L10N_ARG_INT = 1,
     TL_L10N_ARG_UINT = 2,
@@ -686,9 +695,54 @@ static uint32_t tl__l10n_make_chain(const tl_l10n *text, const char *locale,
     return length;
 }
 
-/* Every key's text in the chain; the number of keys none of its tables has. */
-static uint32_t tl__l10n_resolve(tl_l10n *text) {
+/* One more than the highest argument index a text's placeholders use (0: none). */
+static uint32_t tl__l10n_text_args(const tl__l10n_table *t, uint32_t offset) {
+    const char *s = (const char *)t->strings + offset;
+    uint32_t limit = 0;
+    while ((s = strchr(s, 0x01)) != TL__NULL) { /* checked when added: an index byte follows */
+        uint32_t arg = (uint32_t)(unsigned char)s[1];
+        if (arg > limit) limit = arg;
+        s += 2;
+    }
+    return limit;
+}
+
+/* The same over every form of key k's entry. */
+static uint32_t tl__l10n_entry_args(const tl__l10n_table *t, uint32_t k) {
+    const unsigned char *e = t->entries + (size_t)k * 8;
+    uint32_t offset = tl__l10n_u32(e), forms = tl__l10n_u16(e + 4), f, limit = 0;
+    if (!(tl__l10n_u16(e + 6) & TL__L10N_FLAG_ARGS)) return 0;
+    if (forms == 1) return tl__l10n_text_args(t, offset);
+    for (f = 0; f < forms; f++) {
+        uint32_t n = tl__l10n_text_args(t, tl__l10n_u32(t->forms + (size_t)(offset + f) * 4));
+        if (n > limit) limit = n;
+    }
+    return limit;
+}
+
+/* Whether table t's entry of key k is a text the game can use as the source's entry is used:
+   no placeholders where the source has plain text, one text where the source (with plurals in
+   its rule) has one, no placeholder past the source's arguments. Without the source's entry
+   there is nothing to hold it to. */
+static bool tl__l10n_fits_source(const tl__l10n_table *t, const tl__l10n_table *source,
+                                 uint32_t k) {
+    const unsigned char *e = t->entries + (size_t)k * 8, *se;
+    if (!source || source == t) return true;
+    se = source->entries + (size_t)k * 8;
+    if (tl__l10n_u16(se + 4) == 0) return true;
+    if ((tl__l10n_u16(e + 6) & TL__L10N_FLAG_ARGS) && !(tl__l10n_u16(se + 6) & TL__L10N_FLAG_ARGS))
+        return false;
+    if (source->plurals > 1 && tl__l10n_u16(se + 4) == 1 && tl__l10n_u16(e + 4) > 1) return false;
+    return tl__l10n_entry_args(t, k) <= tl__l10n_entry_args(source, k);
+}
+
+/* Every key's text in the chain; the number of keys none of its tables has, and in *unlike the
+   texts passed over for not fitting the source's. */
+static uint32_t tl__l10n_resolve(tl_l10n *text, uint32_t *unlike) {
+    const char *name = text->keys->source_locale ? text->keys->source_locale : "";
+    const tl__l10n_table *source = tl__l10n_find_table(text, name, strlen(name));
     uint32_t k, c, missing = 0;
+    *unlike = 0;
     for (k = 0; k < text->keys->count; k++) {
         tl__l10n_pick *p = &text->picks[k];
         memset(p, 0, sizeof *p);
@@ -697,6 +751,10 @@ static uint32_t tl__l10n_resolve(tl_l10n *text) {
             const unsigned char *e = t->entries + (size_t)k * 8;
             uint32_t offset = tl__l10n_u32(e), forms = tl__l10n_u16(e + 4);
             if (forms == 0) continue;
+            if (!tl__l10n_fits_source(t, source, k)) {
+                ++*unlike;
+                continue;
+            }
             p->table = t;
             p->flags = tl__l10n_u16(e + 6);
             if (forms == 1) p->text = (const char *)t->strings + offset;
@@ -710,7 +768,7 @@ static uint32_t tl__l10n_resolve(tl_l10n *text) {
 TL_API tl_l10n_result tl_l10n_set_locale(tl_l10n *text, const char *locale) {
     const tl__l10n_table *chain[TL__L10N_CHAIN_MAX];
     const char *before;
-    uint32_t length, missing;
+    uint32_t length, missing, unlike;
     if (!text || !locale || !tl__l10n_locale_ok(locale)) {
         if (text)
             tl__l10n_log(&text->logger, TL_L10N_LOG_REFUSED, "tl_l10n_set_locale",
@@ -727,7 +785,9 @@ TL_API tl_l10n_result tl_l10n_set_locale(tl_l10n *text, const char *locale) {
     memcpy(text->chain, chain, sizeof chain[0] * length);
     text->chain_length = length;
     text->locale = chain[0]->locale;
-    missing = tl__l10n_resolve(text);
+    missing = tl__l10n_resolve(text, &unlike);
+    if (unlike)
+        tl__l10n_log(&text->logger, TL_L10N_LOG_UNLIKE_SOURCE, text->locale, (unsigned)unlike);
     if (missing)
         tl__l10n_log(&text->logger, TL_L10N_LOG_MISSING_TEXTS, text->locale, (unsigned)missing,
                      (unsigned)text->keys->count);
@@ -800,8 +860,9 @@ static void tl__l10n_put_u64(tl__l10n_out *o, uint64_t v, bool negative) {
 }
 
 static void tl__l10n_put_arg(tl__l10n_out *o, const tl_l10n_arg *a) {
-    if (a->type == TL_L10N_ARG_STR) tl__l10n_put(o, a->s, strlen(a->s));
-    else if (a->type == TL_L10N_ARG_UINT) tl__l10n_put_u64(o, a->u, false);
+    if (a->type == TL_L10N_ARG_STR) {
+        if (a->s) tl__l10n_put(o, a->s, strlen(a->s)); /* a NULL one filled by hand: "" */
+    } else if (a->type == TL_L10N_ARG_UINT) tl__l10n_put_u64(o, a->u, false);
     else tl__l10n_put_u64(o, a->i < 0 ? 0 - (uint64_t)a->i : (uint64_t)a->i, a->i < 0);
 }
 

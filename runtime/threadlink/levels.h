@@ -318,6 +318,8 @@ TL_API tl_level_hold tl_levels_hold(tl_levels *levels, uint32_t level);
 /* The result of the last tl_levels_hold on this level set (TL_LEVELS_OK after a hold made). */
 TL_API tl_levels_result tl_levels_last_result(const tl_levels *levels);
 TL_API void tl_level_hold_release(tl_level_hold hold);
+/* The release with its own unload delay; a NaN or negative one is 0 (the hold is released all the
+   same: it cannot be refused as tl_levels_set_unload_delay refuses one). */
 TL_API void tl_level_hold_release_after(tl_level_hold hold, double seconds);
 TL_API tl_level_hold_status tl_level_hold_status_of(tl_level_hold hold);
 TL_API const char *tl_level_hold_reason(tl_level_hold hold); /* NULL unless failed */

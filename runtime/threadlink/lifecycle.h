@@ -134,7 +134,8 @@ typedef void (*tl_lifecycle_deployed_fn)(void *ctx, tl_lifecycle *core);
     X(REENTRANT_CALL, "called from inside a lifecycle function") \
     X(OUT_OF_MEMORY, "out of memory") \
     X(PRELOAD_FAILED, "a preload failed: nothing in its batch boots") \
-    X(BATCH_PARENT, "an object's parent index is out of range or in a cycle")
+    X(BATCH_PARENT, "an object's parent index is out of range or in a cycle") \
+    X(DUPLICATE_HOOK, "the before-discard hook (function and context) is registered already")
 
 typedef enum tl_lifecycle_result {
     TL_LIFECYCLE_OK = 0,
@@ -158,7 +159,9 @@ TL_API const char *tl_lifecycle_result_message(tl_lifecycle_result result);
     X(DEPLOY_REFUSED, TL_LOG_LEVEL_ERROR, "cannot deploy: the core is %s") \
     X(REENTRANT_CALL, TL_LOG_LEVEL_ERROR, "%s called from inside a lifecycle function: refused") \
     X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)") \
-    X(HOOK_REFUSED, TL_LOG_LEVEL_ERROR, "cannot add a before-discard hook: the core is %s")
+    X(HOOK_REFUSED, TL_LOG_LEVEL_ERROR, "cannot add a before-discard hook: the core is %s") \
+    X(DUPLICATE_HOOK, TL_LOG_LEVEL_ERROR, \
+      "%s: the hook (function and context) is registered already: it would run twice")
 
 #define TL_LIFECYCLE_LOG_BASE 0x200u
 typedef enum tl_lifecycle_log_item {
@@ -251,10 +254,13 @@ TL_API tl_lifecycle_deploy_status tl_lifecycle_deploy(tl_lifecycle *core);
 TL_API tl_lifecycle_result tl_lifecycle_last_result(const tl_lifecycle *core);
 /* fn(ctx, core) runs at the start of tl_lifecycle_discard, newest first, before any subsystem is
    discarded (lookups still answer): what subsystems' users hold goes first (levels.h releases
-   its levels here). TL_LIFECYCLE_REFUSED once the core is discarding. */
+   its levels here). A hook registered by a running hook runs next, in the same discard;
+   TL_LIFECYCLE_REFUSED once the hooks have run (the subsystems are being discarded, or are).
+   A pair registered already is refused (TL_LIFECYCLE_DUPLICATE_HOOK): it would run twice. */
 TL_API tl_lifecycle_result tl_lifecycle_before_discard(tl_lifecycle *core, tl_lifecycle_hook_fn fn,
                                                        void *ctx);
-/* Unregisters the pair (what goes away before the core does); false when not registered. */
+/* Unregisters the pair (what goes away before the core does); false when not registered (a hook
+   that has begun to run is not). */
 TL_API bool tl_lifecycle_remove_before_discard(tl_lifecycle *core, tl_lifecycle_hook_fn fn,
                                                void *ctx);
 TL_API void tl_lifecycle_discard(tl_lifecycle *core);
@@ -1129,6 +1135,7 @@ tl_lifecycle_result tl_lifecycle_last_result(const tl_lifecycle *core) {
 
 tl_lifecycle_result tl_lifecycle_before_discard(tl_lifecycle *core, tl_lifecycle_hook_fn fn,
                                                 void *ctx) {
+    uint32_t i;
     if (!core || !fn) {
         tl__lifecycle_log(core ? &core->logger : NULL, TL_LIFECYCLE_LOG_INVALID_ARGUMENT,
                           "tl_lifecycle_before_discard");
@@ -1138,6 +1145,12 @@ tl_lifecycle_result tl_lifecycle_before_discard(tl_lifecycle *core, tl_lifecycle
         tl__lifecycle_log(&core->logger, TL_LIFECYCLE_LOG_HOOK_REFUSED,
                           tl__lifecycle_state_name(core->state));
         return TL_LIFECYCLE_REFUSED;
+    }
+    for (i = 0; i < core->hook_count; i++) {
+        if (core->hooks[i].fn != fn || core->hooks[i].ctx != ctx) continue;
+        tl__lifecycle_log(&core->logger, TL_LIFECYCLE_LOG_DUPLICATE_HOOK,
+                          "tl_lifecycle_before_discard");
+        return TL_LIFECYCLE_DUPLICATE_HOOK;
     }
     if (core->hook_count == core->hook_cap) {
         uint32_t capacity = core->hook_cap ? core->hook_cap * 2u : 4u;

@@ -29,7 +29,7 @@
    "<module>: <level>: <message>" without a trailing newline; the record also carries the level, the
    module and the message alone, and for runtime diagnostics the id of the diagnostic (`item`, a
    row of the module's X-macro table, e.g. TL_EVENTS_LOG_SIGNATURE_MISMATCH; 0 for tl_log calls).
-   A message longer than the buffer is cut and ends in "...".
+   A message longer than the buffer is cut after its last whole UTF-8 character and ends in "...".
 
    CONFIGURATION (define before including)
    ---------------------------------------
@@ -111,6 +111,15 @@ static inline void tl_log_sink_stderr(void *user, const tl_log_record *record) {
     fputc('\n', stderr);
 }
 
+/* Writes `mark` (with its NUL) over line[at..], moved back to the start of the UTF-8 character
+   that byte at belongs to, no further than `floor` (a cut line ends in whole characters); the
+   line's new length. */
+static inline int tl__log_mark_cut(char *line, size_t at, size_t floor, const char *mark) {
+    while (at > floor && ((unsigned char)line[at] & 0xC0) == 0x80) at--;
+    memcpy(line + at, mark, strlen(mark) + 1);
+    return (int)(at + strlen(mark));
+}
+
 /* Formats and emits one line. A NULL logger or a NULL module is allowed. */
 TL__PRINTF_FORMAT(5, 0)
 static inline void tl_logv(const tl_logger *logger, int level, const char *module, uint32_t item,
@@ -126,8 +135,7 @@ static inline void tl_logv(const tl_logger *logger, int level, const char *modul
     prefix = snprintf(line, sizeof line, "%s: %s: ", module, tl_log_level_name(level));
     /* A module name that eats the whole buffer still leaves room for a short message. */
     if (prefix < 0 || (size_t)prefix > sizeof line / 2) {
-        prefix = (int)(sizeof line / 2);
-        memcpy(line + prefix - 5, "...: ", 5);
+        prefix = tl__log_mark_cut(line, sizeof line / 2 - 5, 0, "...: ");
     }
     line[prefix] = '\0';
     room = sizeof line - (size_t)prefix;
@@ -135,7 +143,7 @@ static inline void tl_logv(const tl_logger *logger, int level, const char *modul
     if (written < 0) {
         line[prefix] = '\0';
     } else if ((size_t)written >= room) {
-        memcpy(line + sizeof line - 4, "...", 4); /* cut: mark it */
+        tl__log_mark_cut(line, sizeof line - 4, (size_t)prefix, "..."); /* cut: mark it */
     }
     record.level = level;
     record.module = module;

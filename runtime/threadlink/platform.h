@@ -395,8 +395,10 @@ TL_API tl_platform_result tl_platform_simulate_loss(tl_platform *platform);
 TL_API tl_platform_result tl_platform_simulate_server_loss(tl_platform *platform, bool lost);
 
 /* For modules, during init, poll and refresh (REFUSED otherwise; DUPLICATE for an id taken):
-   services, accounts (copied strings, at most 63 bytes, signed in; the first account is the
-   primary one until set_primary; NULL on failure, logged). */
+   services, accounts (signed in; the first account is the primary one until set_primary; NULL
+   on failure, logged). An account's id is copied whole, at most 63 bytes (a longer one is
+   refused: cut, two ids would become one); its name (the id when NULL) is cut after its last
+   whole UTF-8 character within 63 bytes. */
 TL_API tl_platform_result tl_platform_add_service(tl_platform *platform, uint32_t id,
                                                   void *service);
 TL_API tl_platform_account *tl_platform_add_account(tl_platform *platform, const char *id,
@@ -480,9 +482,14 @@ TL_API void tl_platform_pin(tl_platform *platform, bool pinned);
 #define TL_FREE(ptr) free(ptr)
 #endif
 
+/* A copy cut, when it must be, after its last whole UTF-8 character: a name shown in the game's
+   interface stays valid text. */
 static void tl__platform_copy(char *dst, size_t cap, const char *src) {
     size_t n = src ? strlen(src) : 0;
-    if (n >= cap) n = cap - 1u;
+    if (n >= cap) {
+        n = cap - 1u;
+        while (n > 0 && ((unsigned char)src[n] & 0xC0) == 0x80) n--; /* src[n] is not copied */
+    }
     if (n) memcpy(dst, src, n);
     dst[n] = '\0';
 }
@@ -765,9 +772,9 @@ tl_platform_result tl_platform_add_service(tl_platform *p, uint32_t id, void *se
 tl_platform_account *tl_platform_add_account(tl_platform *p, const char *id, const char *name) {
     tl_platform_account *account;
     if (!tl__platform_registering(p, "tl_platform_add_account")) return NULL;
-    if (!id || !*id) {
+    if (!id || !*id || strlen(id) >= sizeof account->id) {
         tl__platform_log(&p->logger, TL_PLATFORM_LOG_INVALID_ARGUMENT,
-                         "tl_platform_add_account (id)");
+                         "tl_platform_add_account (id: 1 to 63 bytes)");
         return NULL;
     }
     if (!tl__platform_grow((void **)&p->accounts, &p->account_cap, sizeof *p->accounts,

@@ -31,6 +31,9 @@
    failed commit leaves the previous table, in the store and in memory. Capabilities: accounts,
    local saves, save transactions, achievements. Init fails (STORAGE, INITIALIZATION_FAILED)
    when the store cannot be opened or the achievements save has no intact generation.
+   One process at a time on a root, as for save.h: a second copy of the game on the same
+   folder (a launcher clicked twice) keeps its own table in memory, and each change either
+   commits writes over the other's (an achievement one of them unlocked is lost).
 
    ERRORS
    ------
@@ -115,7 +118,10 @@ TL_LOG_TABLE_FN(tl__local_log, TL_PLATFORM_LOCAL_LOG_ITEMS, TL_PLATFORM_LOCAL_LO
    The achievements table is one file ("table") of one save, rewritten whole by each change:
        tlach 1
        <id> <current> <target> <0|1>      one line per achievement, in the order first touched
-   save.h checks its size and hash on every read; this parser refuses anything else. */
+   with current <= target, and current < target while locked (0/0 is an unlock with no
+   progress), each id once. save.h checks its size and hash on every read (a checksum, not a
+   secret: a player may edit it); this parser refuses anything else, in time linear in its
+   lines but for the sort that finds a repeated id. */
 
 #define TL__LOCAL_FILE "table"
 #define TL__LOCAL_HEADER "tlach 1\n"
@@ -179,10 +185,10 @@ static bool tl__local_parse_line(tl__local *local, const char **p, const char *l
     memset(&e, 0, sizeof e);
     memcpy(e.id, *p, (size_t)(space - *p));
     *p = space + 1;
-    if (!tl_save_id_valid(e.id) || tl__local_find(local, e.id) ||
-        !tl__local_number(p, limit, ' ', &e.current) ||
+    if (!tl_save_id_valid(e.id) || !tl__local_number(p, limit, ' ', &e.current) ||
         !tl__local_number(p, limit, ' ', &e.target) ||
-        !tl__local_number(p, limit, '\n', &unlocked) || unlocked > 1)
+        !tl__local_number(p, limit, '\n', &unlocked) || unlocked > 1 || e.current > e.target ||
+        (unlocked == 0 && e.current == e.target))
         return false;
     e.unlocked = unlocked == 1;
     if (!tl__platform_grow((void **)&local->entries, &local->cap, sizeof *local->entries,
@@ -192,14 +198,38 @@ static bool tl__local_parse_line(tl__local *local, const char **p, const char *l
     return true;
 }
 
+static int tl__local_by_id(const void *a, const void *b) {
+    return strcmp((*(const tl_platform_achievement *const *)a)->id,
+                  (*(const tl_platform_achievement *const *)b)->id);
+}
+
+/* Whether an id is in the table twice: sorted, neighbours compared (a table a player made large
+   must not cost a comparison per pair of lines). */
+static bool tl__local_repeated_id(const tl__local *local, bool *out_of_memory) {
+    const tl_platform_achievement **sorted;
+    uint32_t i;
+    bool repeated = false;
+    *out_of_memory = false;
+    if (local->count < 2) return false;
+    sorted = (const tl_platform_achievement **)TL_MALLOC(local->count * sizeof *sorted);
+    if (!sorted) return *out_of_memory = true;
+    for (i = 0; i < local->count; i++) sorted[i] = &local->entries[i];
+    qsort(sorted, local->count, sizeof *sorted, tl__local_by_id);
+    for (i = 1; i < local->count && !repeated; i++)
+        repeated = strcmp(sorted[i - 1]->id, sorted[i]->id) == 0;
+    TL_FREE(sorted);
+    return repeated;
+}
+
 static bool tl__local_parse(tl__local *local, const char *text, size_t size) {
     const char *p = text, *limit = text + size;
     size_t header = sizeof TL__LOCAL_HEADER - 1u;
+    bool out_of_memory;
     if (size < header || memcmp(text, TL__LOCAL_HEADER, header) != 0) return false;
     p += header;
     while (p < limit)
         if (!tl__local_parse_line(local, &p, limit)) return false;
-    return true;
+    return !tl__local_repeated_id(local, &out_of_memory) && !out_of_memory;
 }
 
 static tl_platform_result tl__local_load(tl__local *local) {

@@ -111,8 +111,9 @@
      previous one with a warning (tl_save_info.from_previous tells), and the next commit writes
      over the damaged slot and keeps the good one. (A power cut during a commit can leave the
      slot it was writing looking like a damaged newer generation: then reads return the
-     published one, with that warning.) A slot the store cannot read (an I/O error, no memory) is
-     not damaged: the read, stat or begin returns TL_SAVE_IO (logged) and nothing falls back to
+     published one, with that warning.) A slot the store cannot read (an I/O error, no memory,
+     permission) is not damaged: the read, stat or begin returns TL_SAVE_IO (TL_SAVE_DENIED,
+     TL_SAVE_OUT_OF_MEMORY; logged) and nothing falls back to
      the previous generation or writes over the newest, until a later call reads it. A
      generation's number is one more than the newest number
      a slot whose header and manifest verify carries (a damaged generation whose manifest is
@@ -213,7 +214,9 @@ extern "C" {
     X(VAULT, "the vault could not be written or read (tl_save_last_native_error holds vault.h's " \
              "result)") \
     X(OUT_OF_MEMORY, "out of memory") \
-    X(FOREIGN, "a link, a FIFO or a device is where the store keeps its own files: left alone")
+    X(FOREIGN, "a link, a FIFO or a device is where the store keeps its own files: left alone") \
+    X(DENIED, "permission denied: the store's folder or files cannot be written or read (their " \
+              "permissions, or a read-only disk)")
 
 typedef enum tl_save_result {
     TL_SAVE_OK = 0,
@@ -266,8 +269,9 @@ typedef enum tl_save_io_status {
     TL_SAVE_IO_EXISTS = 2,    /* mkdir of an existing name; rmdir of a folder not empty */
     TL_SAVE_IO_NO_SPACE = 3,  /* disk full or quota */
     TL_SAVE_IO_FAILED = 4,    /* anything else */
-    TL_SAVE_IO_FOREIGN = 5    /* a link, a FIFO, a device, or a file where a folder is expected
+    TL_SAVE_IO_FOREIGN = 5,   /* a link, a FIFO, a device, or a file where a folder is expected
                                  (or the reverse): not opened through, written or removed */
+    TL_SAVE_IO_DENIED = 6     /* permission denied, a read-only disk */
 } tl_save_io_status;
 
 typedef void (*tl_save_io_entry_fn)(void *ctx, const char *name);
@@ -575,6 +579,7 @@ static tl_save_result tl__save_io_code(tl_save_io_status status) {
     case TL_SAVE_IO_NOT_FOUND: return TL_SAVE_NOT_FOUND;
     case TL_SAVE_IO_NO_SPACE: return TL_SAVE_NO_SPACE;
     case TL_SAVE_IO_FOREIGN: return TL_SAVE_FOREIGN;
+    case TL_SAVE_IO_DENIED: return TL_SAVE_DENIED;
     case TL_SAVE_IO_EXISTS:
     case TL_SAVE_IO_FAILED:
     default: return TL_SAVE_IO;
@@ -1242,7 +1247,7 @@ static tl_save_result tl__save_unreadable(tl_save_store *s, const char *save,
 }
 
 static bool tl__save_unsure(tl_save_result code) {
-    return code == TL_SAVE_IO || code == TL_SAVE_OUT_OF_MEMORY;
+    return code == TL_SAVE_IO || code == TL_SAVE_DENIED || code == TL_SAVE_OUT_OF_MEMORY;
 }
 
 /* A slot the store could not read (an I/O error, no memory) is not a damaged one: the save cannot
@@ -1416,6 +1421,9 @@ static tl_save_io_status tl__save_posix_status(int err, int *native) {
     case EDQUOT:
 #endif
         return TL_SAVE_IO_NO_SPACE;
+    case EACCES:
+    case EPERM:
+    case EROFS: return TL_SAVE_IO_DENIED;
     case ELOOP:   /* O_NOFOLLOW met a link */
     case ENOTDIR: /* a file (or a link) where a folder is expected */
     case ENXIO:   /* a FIFO without a reader, a device without its driver */
@@ -2064,9 +2072,7 @@ static tl__save_status tl__save_begin_status(tl_save_store *store, const char *s
     if (tl__save_busy(store, save_id))
         return tl__save_refuse(store, "tl_save_begin", save_id, TL_SAVE_BUSY);
     resolved = tl__save_resolve(store, save_id, &cached, &layout);
-    if (resolved.code == TL_SAVE_OUT_OF_MEMORY || resolved.code == TL_SAVE_IO ||
-        resolved.code == TL_SAVE_FOREIGN)
-        return resolved;
+    if (tl__save_unsure(resolved.code) || resolved.code == TL_SAVE_FOREIGN) return resolved;
     slot = tl__save_slot_new(store);
     if (!slot) return tl__save_refuse(store, "tl_save_begin", save_id, TL_SAVE_OUT_OF_MEMORY);
     memcpy(slot->id, save_id, strlen(save_id) + 1);

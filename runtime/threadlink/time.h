@@ -187,8 +187,9 @@ typedef struct tl_time {
     float time_scale;                 /* exactly 0 or 1 */
     uint32_t fixed_steps_per_second;  /* 0: the step is fixed_delta_time (a float) */
     uint64_t fixed_accumulator_ticks; /* with a rate: scaled nanoseconds * rate not yet stepped */
-    uint64_t fixed_step_count;        /* fixed steps handed out by tl_time_fixed_steps so far */
-    double time_since_start;          /* unscaled seconds ticked */
+    double fixed_excess; /* with a rate: seconds of the frame past the 10,000 s the ticks hold */
+    uint64_t fixed_step_count; /* fixed steps handed out by tl_time_fixed_steps so far */
+    double time_since_start;   /* unscaled seconds ticked */
     double total_playtime;
     double fixed_accumulator; /* scaled time not yet consumed by fixed steps */
     uint64_t frame;           /* ticks so far */
@@ -323,7 +324,8 @@ void tl_time_init(tl_time *time, const tl_time_desc *desc) {
     time->running = true;
 }
 
-/* A frame of `seconds` (clamped), `ns` of them in whole nanoseconds. */
+/* A frame of `seconds` (clamped), `ns` of them in whole nanoseconds (at most 10,000 s of them:
+   the rest, owing more steps than a frame runs, is only counted to be reported dropped). */
 static void tl__time_advance(tl_time *time, double seconds, uint64_t ns) {
     float unscaled = (float)seconds;
     time->unscaled_delta_time = unscaled;
@@ -334,8 +336,10 @@ static void tl__time_advance(tl_time *time, double seconds, uint64_t ns) {
             : time->smooth_delta_time + (time->delta_time - time->smooth_delta_time) * 0.2f;
     time->time_since_start += seconds;
     if (!time->fixed_steps_per_second) time->fixed_accumulator += (double)time->delta_time;
-    else if (time->time_scale > 0.5f)
+    else if (time->time_scale > 0.5f) {
         time->fixed_accumulator_ticks += ns * time->fixed_steps_per_second;
+        time->fixed_excess = seconds > 1e4 ? seconds - 1e4 : 0.0;
+    }
     time->frame++;
     if (time->count_playtime) {
         time->total_playtime += time->playtime_mode == TL_TIME_PLAYTIME_UNSCALED
@@ -354,11 +358,14 @@ void tl_time_tick(tl_time *time, double seconds) {
 }
 
 void tl_time_tick_ns(tl_time *time, uint64_t nanoseconds) {
-    uint64_t most;
+    double seconds;
     if (!time || !time->running) return;
-    most = tl__time_ns((double)time->max_delta_time);
-    if (nanoseconds > most) nanoseconds = most;
-    tl__time_advance(time, (double)nanoseconds / 1e9, nanoseconds);
+    seconds = (double)nanoseconds / 1e9;
+    if (seconds > (double)time->max_delta_time) { /* the clamp, exact where it is whole */
+        seconds = (double)time->max_delta_time;
+        nanoseconds = tl__time_ns(seconds);
+    }
+    tl__time_advance(time, seconds, seconds > 1e4 ? tl__time_ns(1e4) : nanoseconds);
 }
 
 /* tl_time_fixed_steps with a rate: the accumulator holds nanoseconds times the rate, so a step
@@ -368,13 +375,15 @@ static uint32_t tl__time_exact_steps(tl_time *time) {
     uint64_t due = time->fixed_accumulator_ticks / step;
     uint32_t steps = due > TL_TIME_MAX_FIXED_STEPS ? TL_TIME_MAX_FIXED_STEPS : (uint32_t)due;
     time->fixed_accumulator_ticks -= (uint64_t)steps * step;
-    if (time->fixed_accumulator_ticks >= step) {
+    if (time->fixed_accumulator_ticks >= step || time->fixed_excess > 0.0) {
         tl__time_log(&time->logger, TL_TIME_LOG_FIXED_STEPS_DROPPED,
                      (unsigned long long)time->frame, TL_TIME_MAX_FIXED_STEPS,
                      (double)time->fixed_accumulator_ticks / 1e9 /
-                         (double)time->fixed_steps_per_second);
+                             (double)time->fixed_steps_per_second +
+                         time->fixed_excess);
         time->fixed_accumulator_ticks = 0;
     }
+    time->fixed_excess = 0.0;
     time->fixed_step_count += steps;
     return steps;
 }

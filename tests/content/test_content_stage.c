@@ -25,6 +25,32 @@ static void test_content_profile_name_path_character(void **state)
                         "threadlink.json:4:7: error: content[0].profile: profile name \"Ma/in\" contains the path character '/' (names go into file names; / \\ : * ? \" < > | are refused)\n");
 }
 
+/* Archive, folder and manifest names are made from the profile's name: one Windows cannot hold
+ * (a device name such as Aux, a trailing '.' or space) or too long for a file name with what is
+ * added to it is refused at the key, not by pack, a patch's plan or a Windows player later. */
+static void test_content_profile_name_windows_and_length(void **state)
+{
+    fx_expect_config_error(*state, "{ \"profile\": \"Aux\", \"source_root\": \"assets\", \"output\": \"out/Main\" }",
+                           "threadlink.json:4:7: error: content[0].profile: profile name \"Aux\" is a Windows device name (CON, PRN, AUX, NUL, COM1-COM9, LPT1-LPT9, with or without an extension); archive and folder names are made from it\n");
+    fx_expect_config_error(*state, "{ \"profile\": \"Extra.\", \"source_root\": \"assets\", \"output\": \"out/Main\" }",
+                           "threadlink.json:4:7: error: content[0].profile: profile name \"Extra.\" ends in '.', which Windows drops from file names; archive and folder names are made from it\n");
+    char name[202], profile[400], expected[400];
+    memset(name, 'P', 201);
+    name[201] = '\0';
+    snprintf(profile, sizeof profile, "{ \"profile\": \"%s\", \"source_root\": \"assets\", \"output\": \"out/Main\" }", name);
+    snprintf(expected, sizeof expected,
+             "threadlink.json:4:7: error: content[0].profile: profile name of 201 bytes: at most 200 (archive and manifest names made from it must fit a file name's 255)\n");
+    fx_expect_config_error(*state, profile, expected);
+}
+
+/* The generated directory itself as a source root: the run's own headers would be its assets
+ * (the next run then refused to write over its inputs, at each output, not here). */
+static void test_content_source_root_is_the_generated_dir(void **state)
+{
+    fx_expect_config_error(*state, "{ \"profile\": \"Main\", \"source_root\": \"generated\", \"output\": \"out/Main\" }",
+                           "threadlink.json:4:26: error: content[0].source_root: source root \"generated\" is the generated directory (generated_dir): the run's own headers would be its assets; pack a folder below it (as the text stage's tables are packed)\n");
+}
+
 static void test_content_source_root_trailing_separator(void **state)
 {
     fx_expect_config_error(*state, "{ \"profile\": \"Main\", \"source_root\": \"assets/\", \"output\": \"out/Main\" }",
@@ -276,6 +302,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_content_profile_name_path_character, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_profile_name_windows_and_length, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_content_source_root_is_the_generated_dir, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_source_root_trailing_separator, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_output_spelling, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_content_output_inside_source_root, fixture_setup, fixture_teardown),

@@ -321,6 +321,10 @@ static void test_mapped_archive_truncated_after_mount_fails_the_load(void **stat
     assert_false(tl_asset_valid(tl_scope_load_name(s, "Blobs/blob24")));
     assert_int_equal(log_count(TL_CONTENT_LOG_LOAD_FAILED), 1);
     assert_true(log_has("Blobs/blob24"));
+    /* Which file to pack or download again, and why: not "missing or unreadable". */
+    assert_true(log_has(" of archives.json in "));
+    assert_true(log_has("is shorter than when it was mounted"));
+    assert_int_equal(tl_content_last_result(c), TL_CONTENT_READ_FAILED);
     assert_int_equal(mappings_under(dir), 0);
     load_blob(s, 23, &a);
     tl_content_shutdown(c);
@@ -365,6 +369,7 @@ static void check_whole_archive_truncated(const char *profile_dir) {
     assert_false(tl_asset_valid(tl_scope_load_name(s, "Blobs/blob3")));
     assert_int_equal(log_count(TL_CONTENT_LOG_LOAD_FAILED), 1);
     assert_true(log_has("Blobs/blob3"));
+    assert_true(log_has("is shorter than when it was mounted"));
     for (i = 1; i <= 24; i++) {
         char name[32];
         snprintf(name, sizeof name, "Blobs/blob%d", i);

@@ -53,7 +53,8 @@ typedef enum action {
     ACT_RESUB_SELF,       /* unsubscribe self, subscribe self again */
     ACT_CLEAR,            /* clear the event */
     ACT_PUBLISH_NESTED,   /* publish the same event once more, from inside */
-    ACT_PUBLISH_OTHER     /* publish OnSceneLoaded from inside OnUpdate */
+    ACT_PUBLISH_OTHER,    /* publish OnSceneLoaded from inside OnUpdate */
+    ACT_DISCARD           /* discard the registry (against the rules: refused) */
 } action;
 
 typedef struct harness harness;
@@ -144,6 +145,7 @@ static void on_update(void *ctx, float dt) {
         trace(h, ')');
         break;
     }
+    case ACT_DISCARD: tl_events_discard(&h->reg); break;
     }
 }
 
@@ -700,6 +702,32 @@ static void test_events_contains_count_and_clear(void **state) {
     publish_and_expect(h, "B");
 }
 
+/* A listener that discards the registry (a quit handler tearing the game down from inside
+   OnUpdate) would free the lists the publish walks: refused and logged, the registry stays. A
+   list outgrown by the same dispatch (retired until it ends) is kept too. */
+static void test_events_discard_from_a_listener_is_refused(void **state) {
+    harness *h = (harness *)*state;
+    probe p[3], more[8];
+    size_t i;
+    memset(p, 0, sizeof p);
+    memset(more, 0, sizeof more);
+    subscribe_all(h, p, "ABC");
+    p[1].act = ACT_DISCARD;
+    p[1].once = 1;
+    p[2].act = ACT_SUB_OTHER; /* C (called first) grows the list, then B discards */
+    p[2].other = more;
+    p[2].count = 8;
+    p[2].once = 1;
+    for (i = 0; i < 8; i++) {
+        more[i].h = h;
+        more[i].name = 'a' + (char)i;
+    }
+    publish_and_expect(h, "CBA");
+    assert_int_equal(h->log_capture.last_item, TL_EVENTS_LOG_DISCARD_IN_DISPATCH);
+    assert_true(logged(h, "tl_events_discard called while event #"));
+    publish_and_expect(h, "hgfedcbaCBA");
+}
+
 static void test_events_out_of_memory_is_reported(void **state) {
     harness *h = (harness *)*state;
     probe p[1];
@@ -769,6 +797,7 @@ int main(void) {
         T(test_events_gaps_and_out_of_range_events_are_refused),
         T(test_events_registry_without_table_binds_on_first_subscription),
         T(test_events_contains_count_and_clear),
+        T(test_events_discard_from_a_listener_is_refused),
         T(test_events_out_of_memory_is_reported),
         T(test_events_sample_signature_ids_are_xxh32_of_the_normalised_text),
     };

@@ -165,11 +165,45 @@ expect_err "injectors/Items.User.txt: error: orphaned injector: no declared doma
 expect_err "threadlink.json:2:4: note: domain 'Itmes' declared here; did you mean 'Items'?"
 expect_no_err "Itmes.User.txt"
 
+# ---- files the user names (depfile, stamp, outputs file) are replaced when written: a device,
+# a FIFO, a folder or a link there is refused, never replaced (--depfile /dev/null as root) ----
+
+fresh_project ''
+mkfifo "$work/fifo" && mkdir "$work/folder" && ln -s "$work/target" "$work/link"
+special="$work/fifo $work/folder $work/link"
+mknod "$work/null" c 1 3 2>/dev/null && special="$special $work/null" # as root (CI) only
+for f in $special; do
+  run 1 "$gen" headers -C "$p" -o "$work/h" --depfile "$f"
+  expect_err "not a regular file: threadlink-gen replaces this file when it writes it"
+  run 1 "$gen" headers -C "$p" -o "$work/h" --outputs-file "$f"
+  expect_err "not a regular file"
+done
+with_profile "" packed
+run 1 "$gen" pack -C "$p" --quiet --no-progress --stamp "$work/fifo"
+expect_err "exists and is a FIFO, not a regular file"
+[ -p "$work/fifo" ] && [ -d "$work/folder" ] && [ -L "$work/link" ] && [ ! -e "$work/target" ] ||
+  fail "a named special file was replaced"
+[ ! -e "$work/null" ] || [ -c "$work/null" ] || fail "a device node was replaced"
+rm -rf "$work/fifo" "$work/folder" "$work/link" "$work/null" "$work/h"
+
+# ---- a project deeper than the system resolves (PATH_MAX): said so at the category folder, not
+# "leads out of the source root" (bash: dash cannot cd that deep) --------------------------------
+
+deep=$(bash -c 'cd "$1" && seg=$(printf "d%.0s" $(seq 200)) && for i in $(seq 22); do mkdir "$seg" && cd "$seg" || exit 1; done
+  mkdir -p injectors assets/Sprites && echo x > assets/Sprites/a.txt && echo A > injectors/Game.Ids.User.txt &&
+  printf "{ \"domains\": [{ \"name\": \"Game.Ids\", \"output\": \"ids.h\" }],\n  \"content\": [{ \"profile\": \"Game\", \"source_root\": \"assets\", \"categories\": [{ \"name\": \"Sprites\", \"folder\": \"Sprites\" }] }] }\n" > threadlink.json &&
+  "$2" generate 2>&1' _ "$work" "$gen")
+echo "$deep" | grep -qF 'category folder "Sprites": its absolute path is longer than the system resolves' ||
+  { echo "$deep"; fail "a project past PATH_MAX is not said to be"; }
+rm -rf "$work/dddd"*
+
 # ---- github annotations: every diagnostic line is a workflow command ------------------------
 
 all_annotations() { # what
-  grep -q '^::error ' "$work/err" || fail "$1: no ::error annotation"
-  ! grep -qv '^::\(error\|warning\|notice\) ' "$work/err" || { fail "$1: a diagnostic is not an annotation"; cat "$work/err"; }
+  grep -q '^::error[ :]' "$work/err" || fail "$1: no ::error annotation"
+  ! grep -qv '^::\(error\|warning\|notice\)[ :]' "$work/err" || { fail "$1: a diagnostic is not an annotation"; cat "$work/err"; }
+  # A message of the run itself names no file (GitHub would look for one called threadlink-gen).
+  ! grep -q 'file=threadlink-gen' "$work/err" || fail "$1: an annotation names the program as its file"
 }
 fresh_project ''
 mkdir "$p/injectors/Game.Ids.Extra.txt" # unreadable for root too
@@ -206,6 +240,9 @@ run 0 "$gen" diff "$work/old" "$p/generated"
 grep -qF "note: Game.Ids: Beta (user.beta) tombstoned (removed)" "$work/out" || { fail "diff names no member"; cat "$work/out"; }
 run 0 "$gen" diff "$work/old" "$p/generated" --format github
 grep -qF "::Game.Ids: Beta (user.beta) tombstoned (removed)" "$work/out" || { fail "diff --format github names no member"; cat "$work/out"; }
+# A warning about the run itself (an --allow that approves nothing) annotates the run, no file.
+run 0 "$gen" diff "$work/old" "$p/generated" --format github --allow Game.Ids.Nothing
+grep -q "^::warning::--allow 'Game.Ids.Nothing' approves nothing" "$work/err" || { fail "diff --allow warning is no file-less annotation"; cat "$work/err"; }
 
 [ "$failed" = 0 ] || { echo "$failed failure(s)"; exit 1; }
 echo "misconfig: all passed"

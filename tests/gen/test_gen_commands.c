@@ -11,6 +11,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -278,8 +279,17 @@ static void test_commands_respell_only_one_entry(void **state)
 /* Temporary files a killed run left beside its outputs (named for one of them: .<output>.XXXXXX,
  * six letters or digits): check reports each as an error, so that CI fails before they are
  * committed; generate and headers remove them and say so, on the fast path too (the killed run
- * left the stamp as it was). Names of another pattern, and a temporary file a live run holds
- * (locked), stay. */
+ * left the stamp as it was). Names of another pattern, a temporary file a live run holds (locked)
+ * and one written in the last seconds (a live run's between its creation and its lock) stay. */
+static void written_a_minute_ago(const char *path)
+{
+    struct timespec times[2];
+    clock_gettime(CLOCK_REALTIME, &times[0]);
+    times[0].tv_sec -= 60;
+    times[1] = times[0];
+    assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
+}
+
 static void test_commands_leftover_temporaries_removed(void **state)
 {
     fixture *f = *state;
@@ -292,6 +302,11 @@ static void test_commands_leftover_temporaries_removed(void **state)
     fx_write("generated/.test_ids.h.Ab3dE", "not ours: five letters");
     fx_write("generated/.other.h.Ab3dE9", "not ours: no such output");
     fx_write("generated/.test_ids.h.held01", "a live run's");
+    written_a_minute_ago("generated/.test_ids.h.Ab3dE9");
+    written_a_minute_ago("generated/.Test.Ids.manifest.json.zzzzzz");
+    written_a_minute_ago("generated/." STAMP_FILE ".Sx4Sx4");
+    written_a_minute_ago("generated/.test_ids.h.held01");
+    fx_write("generated/.test_ids.h.young1", "a live run's, not locked yet");
     int held = open("generated/.test_ids.h.held01", O_RDONLY);
     assert_true(held >= 0);
     assert_int_equal(flock(held, LOCK_EX), 0);
@@ -312,9 +327,10 @@ static void test_commands_leftover_temporaries_removed(void **state)
     assert_false(fx_exists("generated/.test_ids.h.Ab3dE9"));
     assert_false(fx_exists("generated/.Test.Ids.manifest.json.zzzzzz"));
     assert_true(fx_exists("generated/.test_ids.h.Ab3dE") && fx_exists("generated/.other.h.Ab3dE9"));
-    assert_true(fx_exists("generated/.test_ids.h.held01"));
+    assert_true(fx_exists("generated/.test_ids.h.held01") && fx_exists("generated/.test_ids.h.young1"));
     close(held);
     fx_remove("generated/.test_ids.h.held01");
+    fx_remove("generated/.test_ids.h.young1");
     f->diags.len = 0;
     assert_int_equal(fx_run(f, GEN_CHECK), 0);
     assert_int_equal(f->diags.len, 0);
@@ -322,6 +338,7 @@ static void test_commands_leftover_temporaries_removed(void **state)
     /* headers -o DIR: its own outputs' directory. */
     assert_int_equal(fx_run(f, GEN_HEADERS), 0);
     fx_write("build-out/.test_ids.h.Q1w2E3", "partial");
+    written_a_minute_ago("build-out/.test_ids.h.Q1w2E3");
     f->diags.len = 0;
     assert_int_equal(fx_run(f, GEN_HEADERS), 0);
     assert_string_equal(f->diags.data, "build-out/.test_ids.h.Q1w2E3: warning: removed left-over temporary file of a killed run\n");
@@ -505,6 +522,7 @@ static void test_commands_quick_stamp_needs_the_same_run(void **state)
     assert_true(fx_exists("generated/" STAMP_FILE));
     assert_true(generate_quick());
     fx_write("generated/.test_ids.h.Ab3dE9", "partial");
+    written_a_minute_ago("generated/.test_ids.h.Ab3dE9");
     f->diags.len = 0;
     assert_false(generate_quick());
     assert_string_equal(f->diags.data, "generated/.test_ids.h.Ab3dE9: warning: removed left-over temporary file of a killed run\n");

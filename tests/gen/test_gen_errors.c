@@ -322,7 +322,14 @@ static void test_errors_two_domains_one_output(void **state)
     f->diags.data[0] = 0;
     fx_basic_config("{ \"name\": \"Iris.Events\", \"output\": \".Threadlink-Gen.stamp\", \"kind\": \"ordinal\" }");
     fx_expect_failure(f, snap,
-        "threadlink.json:4:5: error: generated/.Threadlink-Gen.stamp is the generator's stamp file: choose another output; nothing was written\n");
+        "threadlink.json:4:5: error: generated/.Threadlink-Gen.stamp is one of the generator's stamp files: choose another output; nothing was written\n");
+    /* Nor its quick stamp (a silent generate's record of what it saw). */
+    snap = fx_snapshot("generated");
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    fx_basic_config("{ \"name\": \"Iris.Events\", \"output\": \".threadlink-gen.quick\", \"kind\": \"ordinal\" }");
+    fx_expect_failure(f, snap,
+        "threadlink.json:4:5: error: generated/.threadlink-gen.quick is one of the generator's stamp files: choose another output; nothing was written\n");
 }
 
 static void test_errors_symlink_in_generated_dir(void **state)
@@ -424,7 +431,8 @@ static void test_errors_output_spellings(void **state)
              "    { \"name\": \"A.B\", \"output\": \"sub//x.h\" },\n"
              "    { \"name\": \"A.C\", \"output\": \"sub/./x.h\" },\n"
              "    { \"name\": \"A.D\", \"output\": \"./x.h\" },\n"
-             "    { \"name\": \"A.E\", \"output\": \"sub/.\" }\n"
+             "    { \"name\": \"A.E\", \"output\": \"sub/.\" },\n"
+             "    { \"name\": \"A.F\", \"output\": \"a;b.h\" }\n"
              "  ]\n"
              "}\n");
     fx_expect_failure(f, snap,
@@ -434,7 +442,8 @@ static void test_errors_output_spellings(void **state)
         "threadlink.json:6:22: error: domains[2].output: \"sub//x.h\" has an empty component: write it \"sub/x.h\" (one file, one spelling)\n"
         "threadlink.json:7:22: error: domains[3].output: \"sub/./x.h\" has a '.' component: write it \"sub/x.h\" (one file, one spelling)\n"
         "threadlink.json:8:22: error: domains[4].output: \"./x.h\" has a '.' component: write it \"x.h\" (one file, one spelling)\n"
-        "threadlink.json:9:22: error: domains[5].output: \"sub/.\" has a '.' component: write it \"sub\" (one file, one spelling)\n");
+        "threadlink.json:9:22: error: domains[5].output: \"sub/.\" has a '.' component: write it \"sub\" (one file, one spelling)\n"
+        "threadlink.json:10:22: error: domains[6].output: \"a;b.h\" has a ';', which CMake reads as a list separator in the build step's outputs: choose another name\n");
 
     /* A stage's output folder: the vaults' (config errors above stop before the stages load). */
     fx_write("threadlink.json",

@@ -40,6 +40,10 @@ else
     echo "$out" | grep -q "threadlink-gen not found (THREADLINK_GEN='$missing')" || { echo "$out"; fail "no clear message for THREADLINK_GEN='$missing'"; }
     [ ! -e build ] || fail "make without a generator created build/"
   done
+  # A generator whose path has a space (Make splits prerequisites there): said at once.
+  mkdir -p "$work/a b" && ln -s "$gen" "$work/a b/threadlink-gen"
+  out=$(make THREADLINK_GEN="$work/a b/threadlink-gen" 2>&1) && fail "make took a generator path with a space"
+  echo "$out" | grep -qF "threadlink-gen's path has a space" || { echo "$out"; fail "no clear message for a path with a space"; }
   # The Makefile is complete (no variable used undefined) and is the one docs/build-systems.md shows.
   out=$(make --warn-undefined-variables -n THREADLINK_GEN="$gen" 2>&1) || { echo "$out"; fail "make -n"; }
   echo "$out" | grep "undefined variable" && fail "the Makefile uses an undefined variable"

@@ -56,6 +56,12 @@ case $which in
     generate() { make THREADLINK_PREFIX="$prefix" generate 2>&1; }
     check() { make THREADLINK_PREFIX="$prefix" check 2>&1; } ;;
 esac
+# Make cannot take threadlink's path with a space in a prerequisite: it says so at once.
+if [ "$which" = make ]; then
+  ln -s "$prefix" "$work/spaced prefix"
+  out=$(make THREADLINK_PREFIX="$work/spaced prefix" 2>&1) && fail "make took a prefix with a space"
+  echo "$out" | grep -qF "threadlink's path has a space (THREADLINK_PREFIX='$work/spaced prefix'" || { echo "$out"; fail "no clear message for a prefix with a space"; }
+fi
 # A build that did nothing: no compile, link, generator or pack step in its output.
 idle() { out=$(b) || { echo "$out"; fail "$1"; }
   ! echo "$out" | grep -q -e "Compiling" -e "Building" -e "Linking" -e "Generating" -e "threadlink-gen" -e "^cc " ||

@@ -349,6 +349,88 @@ static void test_l10n_bad_arguments_refused(void **state) {
     assert_string_equal(tl_l10n_text(f->text, 99), "");
 }
 
+/* A string argument filled by hand with a NULL pointer formats as "", as tl_l10n_str(NULL). */
+static void test_l10n_null_string_argument_is_empty(void **state) {
+    fx *f = (fx *)*state;
+    tl_l10n_arg args[2];
+    char line[64];
+    add_all(f);
+    memset(args, 0, sizeof args);
+    args[0].type = TL_L10N_ARG_STR; /* the name, not known yet */
+    args[1] = tl_l10n_int(3);
+    assert_int_equal(tl_l10n_format(f->text, TEXT_INDEX_Greeting, TL_L10N_NO_COUNT, args, 2, line,
+                                    sizeof line, NULL),
+                     TL_L10N_OK);
+    assert_string_equal(line, "Hello, ! You have 3 coins.");
+}
+
+/* --- a table the game did not build with its source --------------------------------------------- */
+
+static uint32_t le32(const unsigned char *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static void put_le(unsigned char *p, uint64_t v, int bytes) {
+    int i;
+    for (i = 0; i < bytes; i++) p[i] = (unsigned char)(v >> (8 * i));
+}
+/* Key k's entry of a table (offset, forms, flags), and its first text. */
+static unsigned char *entry_of(table_file *t, uint32_t k) { return t->bytes + 64 + (size_t)k * 8; }
+static unsigned char *text_of(table_file *t, uint32_t k) {
+    uint32_t keys = le32(t->bytes + 24), forms = le32(t->bytes + 32), code = le32(t->bytes + 36);
+    unsigned char *strings = t->bytes + 64 + (size_t)keys * 8 + (size_t)forms * 4 + code;
+    return strings + le32(entry_of(t, k));
+}
+/* The checksum made right again: the table is well formed, only its texts are unlike the source's. */
+static void reseal(table_file *t) {
+    put_le(t->bytes + 48, tl_hash64(t->bytes + 64, t->size - 64, 0), 8);
+}
+
+/* A table that passes every check of its own (a mod, a download) but whose texts the game's
+   calls cannot use: each such text is passed over for the source's, and set_locale says how many. */
+static void test_l10n_texts_unlike_the_source_fall_back(void **state) {
+    fx *f = (fx *)*state;
+    unsigned char *e, *score;
+    uint32_t plural_forms;
+    char line[64];
+    /* Quit (plain in en) as a plural of two forms: EnemiesLeft's forms, both made "Threadlink". */
+    e = entry_of(&f->fr, TEXT_INDEX_EnemiesLeft);
+    plural_forms = le32(e);
+    {
+        uint32_t keys = le32(f->fr.bytes + 24), title = le32(entry_of(&f->fr, TEXT_INDEX_Title));
+        unsigned char *forms = f->fr.bytes + 64 + (size_t)keys * 8;
+        put_le(forms + (size_t)plural_forms * 4, title, 4);
+        put_le(forms + (size_t)(plural_forms + 1) * 4, title, 4);
+    }
+    e = entry_of(&f->fr, TEXT_INDEX_Quit);
+    put_le(e, plural_forms, 4);
+    put_le(e + 4, 2, 2);
+    /* Title (plain in en) marked as having placeholders. */
+    put_le(entry_of(&f->fr, TEXT_INDEX_Title) + 6, 1, 2);
+    /* Score's placeholder made argument 4: the game passes one. */
+    score = (unsigned char *)strchr((char *)text_of(&f->fr, TEXT_INDEX_Score), 0x01);
+    assert_non_null(score);
+    score[1] = 5;
+    reseal(&f->fr);
+    add_all(f);
+    f->log[0] = '\0';
+    assert_int_equal(tl_l10n_set_locale(f->text, "fr"), TL_L10N_OK);
+    assert_non_null(strstr(f->log, "locale fr: 3 texts do not fit the source locale's"));
+    assert_string_equal(text_Quit(f->text), "Quit");
+    assert_string_equal(text_Title(f->text), "Threadlink");
+    assert_int_equal(text_Score(f->text, line, sizeof line, 42), TL_L10N_OK);
+    assert_string_equal(line, "Score: 42");
+    /* The rest of the table is used as it is: EnemiesLeft's forms fit its source (fewer
+       placeholders than it has), Greeting is untouched. */
+    assert_int_equal(text_EnemiesLeft(f->text, line, sizeof line, 2), TL_L10N_OK);
+    assert_string_equal(line, "Threadlink");
+    assert_int_equal(text_Greeting(f->text, line, sizeof line, "Ann", 3), TL_L10N_OK);
+    assert_string_equal(line, "Vous avez 3 pièces, Ann ! Ça va ?");
+    /* Through fr_CA -> fr -> en: fr_CA's own Quit, fr's unfit Title passed over for en's. */
+    assert_int_equal(tl_l10n_set_locale(f->text, "fr_CA"), TL_L10N_OK);
+    assert_string_equal(text_Quit(f->text), "Sortir");
+    assert_string_equal(text_Title(f->text), "Threadlink");
+}
+
 /* --- keys by value (a LocalizedText field's) ----------------------------------------------------- */
 
 static void test_l10n_text_of_a_key_value(void **state) {
@@ -500,6 +582,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_l10n_truncates_at_a_character_boundary, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_l10n_bad_arguments_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_l10n_null_string_argument_is_empty, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_l10n_texts_unlike_the_source_fall_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_l10n_text_of_a_key_value, setup, teardown),
         cmocka_unit_test(test_l10n_plural_code_validated),
         cmocka_unit_test_setup_teardown(test_l10n_locale_change_publishes_once, setup, teardown),

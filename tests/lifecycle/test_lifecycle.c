@@ -341,6 +341,46 @@ static void test_lifecycle_before_discard_hooks_run_first(void **state) {
     assert_true(probe.found_b);
 }
 
+/* A hook that registers another during the discard (it runs next), tries to remove itself (it is
+   running: no longer registered) and to register once more after the hooks ran (refused). */
+static harness *g_hook_harness;
+static void late_hook(void *ctx, tl_lifecycle *core) {
+    (void)ctx;
+    (void)core;
+    trace(g_hook_harness, "late");
+}
+static void subsystem_discard_hook(void *ctx, tl_lifecycle *core) {
+    (void)ctx;
+    trace(g_hook_harness, tl_lifecycle_before_discard(core, late_hook, NULL) == TL_LIFECYCLE_REFUSED
+                              ? "refused" : "accepted");
+}
+static void registering_hook(void *ctx, tl_lifecycle *core) {
+    (void)ctx;
+    trace(g_hook_harness, "first");
+    trace(g_hook_harness, tl_lifecycle_remove_before_discard(core, registering_hook, NULL)
+                              ? "removed" : "running");
+    assert_int_equal(tl_lifecycle_before_discard(core, late_hook, NULL), TL_LIFECYCLE_OK);
+}
+static const tl_lifecycle_subsystem sub_late = { "Late", NULL, NULL, NULL, subsystem_discard_hook };
+
+static void test_lifecycle_hooks_added_during_discard_and_duplicates(void **state) {
+    harness *h = (harness *)*state;
+    g_hook_harness = h;
+    assert_int_equal(tl_lifecycle_weave(&h->core, &sub_late, NULL), TL_LIFECYCLE_OK);
+    assert_int_equal(tl_lifecycle_before_discard(&h->core, registering_hook, NULL), TL_LIFECYCLE_OK);
+    /* The same pair again would run twice (a subsystem attached twice): refused, as events.h
+       refuses a listener twice; another context is another pair. */
+    assert_int_equal(tl_lifecycle_before_discard(&h->core, registering_hook, NULL),
+                     TL_LIFECYCLE_DUPLICATE_HOOK);
+    assert_int_equal(h->last_item, TL_LIFECYCLE_LOG_DUPLICATE_HOOK);
+    assert_int_equal(tl_lifecycle_before_discard(&h->core, late_hook, h), TL_LIFECYCLE_OK);
+    assert_true(tl_lifecycle_remove_before_discard(&h->core, late_hook, h));
+    while (tl_lifecycle_deploy(&h->core) == TL_LIFECYCLE_DEPLOY_PENDING) {}
+    h->trace[0] = '\0';
+    tl_lifecycle_discard(&h->core);
+    assert_string_equal(h->trace, "first running late refused");
+}
+
 /* --- discard ------------------------------------------------------------------------------------- */
 
 static void test_lifecycle_discards_in_reverse_once(void **state) {
@@ -684,6 +724,41 @@ static void test_lifecycle_time_fixed_steps_are_capped_per_frame(void **state) {
     assert_int_equal(h->records, 1);
 }
 
+/* With a rate and a max_delta_time past 10,000 s (a long suspend let through): a frame's time is
+   what it was, clamped to max_delta_time, whether ticked in seconds or nanoseconds, and the
+   warning names the time really dropped. */
+static void test_lifecycle_time_long_frames_with_a_rate(void **state) {
+    harness *h = (harness *)*state;
+    tl_time_desc desc;
+    tl_time time;
+    memset(&desc, 0, sizeof desc);
+    desc.logger = &h->logger;
+    desc.fixed_steps_per_second = 60;
+    desc.max_delta_time = 1e30f;
+    h->records = 0;
+    tl_time_init(&time, &desc);
+    tl_time_tick_ns(&time, UINT64_C(100000) * 1000000000u); /* 100,000 s */
+    assert_true(time.unscaled_delta_time == 100000.0f && time.time_since_start == 100000.0);
+    assert_int_equal(tl_time_fixed_steps(&time), TL_TIME_MAX_FIXED_STEPS);
+    assert_int_equal(h->last_item, TL_TIME_LOG_FIXED_STEPS_DROPPED);
+    assert_non_null(strstr(h->last_line, "the rest (99833.3 s) is dropped"));
+    tl_time_tick_ns(&time, UINT64_MAX); /* 1.8e10 s */
+    assert_true(time.unscaled_delta_time == (float)((double)UINT64_MAX / 1e9));
+    assert_int_equal(tl_time_fixed_steps(&time), TL_TIME_MAX_FIXED_STEPS);
+    assert_non_null(strstr(h->last_line, "the rest (1.84467e+10 s) is dropped"));
+    /* At 1 Hz 10,000 s are exactly the steps a frame runs: a frame 2 s longer drops 2 s. */
+    desc.fixed_steps_per_second = 1;
+    tl_time_init(&time, &desc);
+    h->records = 0;
+    tl_time_tick(&time, 10002.0);
+    assert_int_equal(tl_time_fixed_steps(&time), TL_TIME_MAX_FIXED_STEPS);
+    assert_int_equal(h->records, 1);
+    assert_non_null(strstr(h->last_line, "the rest (2 s) is dropped"));
+    tl_time_tick(&time, 1.0); /* back to normal: a step, nothing dropped */
+    assert_int_equal(tl_time_fixed_steps(&time), 1);
+    assert_int_equal(h->records, 1);
+}
+
 /* A step given as fixed_steps_per_second is exact: the accumulator counts integer nanoseconds
    (times the rate), so a 20 Hz frame owes three 60 Hz steps every time (with the float step
    1/60 > 1/60 s, the first such frame owed two) and an hour of jittered frames whose times sum to
@@ -972,6 +1047,8 @@ int main(void) {
         T(test_lifecycle_native_tier_deploys_before_the_user_tier),
         T(test_lifecycle_failed_native_tier_never_starts_the_user_tier),
         T(test_lifecycle_before_discard_hooks_run_first),
+        T(test_lifecycle_hooks_added_during_discard_and_duplicates),
+        T(test_lifecycle_time_long_frames_with_a_rate),
         T(test_lifecycle_discards_in_reverse_once),
         T(test_lifecycle_discard_during_pending_deployment),
         T(test_lifecycle_input_is_captured_once),

@@ -115,6 +115,47 @@ static void test_log_long_messages_are_cut_and_marked(void **state) {
     assert_non_null(strstr(c.line, "...: tail"));
 }
 
+/* Whether s is whole UTF-8 characters (structure only: what a cut could break). */
+static int whole_utf8(const char *s) {
+    while (*s) {
+        unsigned char c = (unsigned char)*s;
+        int n = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0, i;
+        if (n == 0) return 0;
+        for (i = 1; i < n; i++)
+            if (((unsigned char)s[i] & 0xC0) != 0x80) return 0;
+        s += n;
+    }
+    return 1;
+}
+
+/* A cut falls between characters, whichever byte the buffer ends at: a sink forwarding to a
+   strict UTF-8 consumer (a JSON log, a console font) gets whole ones. */
+static void test_log_cut_keeps_whole_characters(void **state) {
+    captured c;
+    tl_logger logger;
+    char text[TL_LOG_LINE_MAX * 2], module[TL_LOG_LINE_MAX * 2];
+    size_t lead, i;
+    (void)state;
+    memset(&c, 0, sizeof c);
+    logger = logger_for(&c);
+    for (lead = 0; lead < 4; lead++) { /* each alignment of the 4-byte characters to the cut */
+        memset(text, 'a', lead);
+        for (i = lead; i + 4 < sizeof text; i += 4) memcpy(text + i, "\xF0\x9F\x8E\xAE", 4);
+        text[i] = '\0';
+        tl_log(&logger, TL_LOG_LEVEL_INFO, "M", "%s", text);
+        assert_true(whole_utf8(c.line));
+        assert_true(strlen(c.line) <= TL_LOG_LINE_MAX - 1 && strlen(c.line) > TL_LOG_LINE_MAX - 8);
+        assert_string_equal(c.line + strlen(c.line) - 3, "...");
+        /* A module name that is cut too (3-byte characters). */
+        for (i = lead; i + 3 < sizeof module; i += 3) memcpy(module + i, "\xE2\x82\xAC", 3);
+        memset(module, 'm', lead);
+        module[i] = '\0';
+        tl_log(&logger, TL_LOG_LEVEL_INFO, module, "tail");
+        assert_true(whole_utf8(c.line));
+        assert_non_null(strstr(c.line, "...: tail"));
+    }
+}
+
 static void test_log_default_sink_writes_stderr(void **state) {
     char buffer[256];
     FILE *tmp = tmpfile();
@@ -143,6 +184,7 @@ int main(void) {
         cmocka_unit_test(test_log_runtime_filter_drops_lower_levels),
         cmocka_unit_test(test_log_compile_time_filter_evaluates_nothing),
         cmocka_unit_test(test_log_long_messages_are_cut_and_marked),
+        cmocka_unit_test(test_log_cut_keeps_whole_characters),
         cmocka_unit_test(test_log_default_sink_writes_stderr),
     };
     return cmocka_run_group_tests_name("log", tests, NULL, NULL);

@@ -21,6 +21,8 @@ typedef struct script {
     bool accounts;       /* registers service 100 and the accounts alice and bob */
     bool primary_second; /* bob is the primary account */
     bool refreshes;      /* has a refresh: it adds carol (once) and signs bob out */
+    bool long_names;     /* adds dana, named with 40 x U+00E9, and an id of 70 bytes */
+    tl_platform_account *dana, *long_id;
     int refreshed;
     int inits, polls, shutdowns, duplicate_refused;
     int state_at_init;
@@ -103,6 +105,16 @@ static inline void mock_register(script *s, tl_platform *p) {
     (void)tl_platform_account_add_service(alice, TL_PLATFORM_SERVICE_SAVES, &s->alice_saves);
     (void)tl_platform_account_add_service(bob, TL_PLATFORM_SERVICE_SAVES, &s->bob_saves);
     if (s->primary_second) (void)tl_platform_set_primary_account(p, bob);
+    if (s->long_names) {
+        char name[81], id[71];
+        int i;
+        for (i = 0; i < 40; i++) memcpy(name + 2 * i, "\xC3\xA9", 2);
+        name[80] = '\0';
+        memset(id, 'i', 70);
+        id[70] = '\0';
+        s->dana = tl_platform_add_account(p, "dana", name);
+        s->long_id = tl_platform_add_account(p, id, "Long");
+    }
 }
 
 static inline tl_platform_result mock_init(void *ctx, tl_platform *p) {

@@ -185,6 +185,25 @@ static void test_platform_services_and_the_primary_accounts(void **state) {
     assert_null(tl_platform_add_account(f->p, "carol", NULL));
 }
 
+/* A store's display name longer than an account holds is cut between characters (the game shows
+   it); an id too long to hold whole is refused (cut, two ids would be one). */
+static void test_platform_long_account_names_and_ids(void **state) {
+    fx *f = (fx *)*state;
+    script *s = fx_module(f, LINUX, LOCAL, "Mock");
+    const char *name;
+    s->accounts = true;
+    s->long_names = true;
+    fx_create(f, LINUX, LOCAL);
+    assert_int_equal(tl_platform_update(f->p), TL_PLATFORM_STATE_READY);
+    assert_non_null(s->dana);
+    name = tl_platform_account_name(s->dana);
+    assert_int_equal(strlen(name), 62); /* 31 whole characters: the 32nd would end at byte 64 */
+    assert_memory_equal(name + 60, "\xC3\xA9", 2);
+    assert_null(s->long_id);
+    assert_non_null(strstr(fx_line(f, TL_PLATFORM_LOG_INVALID_ARGUMENT), "id: 1 to 63 bytes"));
+    assert_int_equal(tl_platform_account_count(f->p), 3); /* alice, bob, dana */
+}
+
 static void test_platform_retry_only_while_failed(void **state) {
     fx *f = (fx *)*state;
     script *s = fx_module(f, LINUX, LOCAL, "Mock");
@@ -715,6 +734,7 @@ int main(void) {
         T(test_platform_result_convention),
         T(test_platform_capabilities_answer_only_when_ready),
         T(test_platform_services_and_the_primary_accounts),
+        T(test_platform_long_account_names_and_ids),
         T(test_platform_retry_only_while_failed),
         T(test_platform_loss_publishes_at_once_and_tears_down_next_update),
         T(test_platform_retry_right_after_a_loss_tears_down_first),

@@ -2,7 +2,7 @@
    listing, delete, ids, one transaction per save, fallback to the previous generation when the
    newest is damaged (truncated or edited manifest, wrong file hash), a slot that shrinks, cleanup
    and migration of the version 1 layout at open, and tl_save_pack_verify. Crash consistency is in test_save_crash.c and test_save_kill.c. */
-#define _POSIX_C_SOURCE 200809L /* mkdtemp, nftw */
+#define _GNU_SOURCE /* mkdtemp, nftw, setresuid, setgroups */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <errno.h>
+#include <grp.h>
+#include <sys/wait.h>
 
 #include <cmocka.h>
 
@@ -842,6 +844,56 @@ static void test_save_fifo_named_like_a_slot_never_blocks(void **state) {
     alarm(0);
 }
 
+/* In a child process (as "nobody" when the tests run as root, whom permissions do not stop): a
+   store on a folder the game may read but not write. A commit fails as DENIED with the errno and a
+   line that says so, not as an input/output error (which reads as a failing disk), and the store
+   keeps reading what is there. Returns 0, or the number of the check that failed. */
+static int commit_into_read_only_folder(const char *root) {
+    tl_save_store_desc desc;
+    tl_save_store *store;
+    tl_save_txn txn;
+    fixture f;
+    char buf[8];
+    size_t n = 0;
+    if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setresgid(65534, 65534, 65534) != 0 ||
+                           setresuid(65534, 65534, 65534) != 0))
+        return 1;
+    memset(&f, 0, sizeof f);
+    memset(&desc, 0, sizeof desc);
+    desc.root = root;
+    desc.logger.sink = capture;
+    desc.logger.user = &f;
+    if (!(store = tl_save_store_open(&desc, NULL))) return 2;
+    if (tl_save_read(store, "kept", "a", buf, sizeof buf, &n) != TL_SAVE_OK || n != 4) return 3;
+    if (tl_save_begin(store, "slot", &txn) != TL_SAVE_OK) return 4;
+    if (tl_save_txn_write(&txn, "a", "data", 4) != TL_SAVE_OK) return 5;
+    if (tl_save_txn_commit(&txn) != TL_SAVE_DENIED) return 6;
+    if (tl_save_last_native_error(store) != EACCES) return 7;
+    if (!strstr(f.last, "permission denied")) return 8;
+    if (tl_save_read(store, "kept", "a", buf, sizeof buf, &n) != TL_SAVE_OK) return 9;
+    tl_save_store_close(store);
+    return 0;
+}
+
+static void test_save_read_only_folder_is_denied(void **state) {
+    fixture *f = *state;
+    tl_save_txn txn;
+    pid_t child;
+    int status = -1;
+    assert_int_equal(tl_save_begin(f->store, "kept", &txn), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "a", "kept", 4), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&txn), TL_SAVE_OK);
+    assert_int_equal(chmod(f->dir, 0755), 0);
+    assert_int_equal(chmod(f->root, 0555), 0);
+    child = fork();
+    assert_true(child >= 0);
+    if (child == 0) _exit(commit_into_read_only_folder(f->root));
+    assert_int_equal(waitpid(child, &status, 0), child);
+    assert_int_equal(chmod(f->root, 0755), 0);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_save_round_trip_and_metadata, setup, teardown),
@@ -870,6 +922,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_save_commit_never_writes_through_a_linked_save_folder, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_never_deletes_what_it_did_not_create, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_fifo_named_like_a_slot_never_blocks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_read_only_folder_is_denied, setup, teardown),
     };
     return cmocka_run_group_tests_name("save", tests, NULL, NULL);
 }

@@ -184,7 +184,7 @@ static void test_vault_errors_data(void **state)
         "vaultdata/things.vaultdata.json:4:30: error: instances[2].values.Bag: 3 elements exceed the capacity of 2\n"
         "vaultdata/things.vaultdata.json:5:41: error: instances[3].values.Bag[1]: repeats the key of element 0\n"
         "vaultdata/things.vaultdata.json:5:45: error: instances[3].values.Speed: expected a decimal string such as \"1.5\" (FP), got a number\n"
-        "vaultdata/things.vaultdata.json:6:5: error: instances[4].name: \"9lives\" is not an instance name (a letter, then letters, digits or '_')\n");
+        "vaultdata/things.vaultdata.json:6:5: error: instances[4].name: \"9lives\" is not an instance name (an ASCII letter, then ASCII letters, digits or '_': it names C constants)\n");
 }
 
 /* A data key may be the name part of a qualified field ("Health" for "User.Health"); one field
@@ -214,6 +214,80 @@ static void test_vault_data_keys_and_float_range(void **state)
         "vaultdata/things.vaultdata.json:2:43: error: instances[0].values.health: \"health\" sets field User.Health again (\"Health\" already did: field names compare case-insensitively)\n"
         "vaultdata/things.vaultdata.json:2:56: error: instances[0].values.MaxHealth: 3.4028236e+38 is out of range for Float (a float: at most 3.40282347e+38)\n"
         "vaultdata/things.vaultdata.json:3:30: error: instances[1].values.MaxHealth: 1e-50 is too small for Float: a float would hold 0 (the smallest is 1.40129846e-45)\n");
+}
+
+/* The diagnostics cleared and the generated folder's snapshot, for the next expected failure. */
+static char *again(fixture *f)
+{
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    return fx_snapshot("generated");
+}
+
+/* What jansson reads without a word: a number so close to 0 it reads as 0 (here in a Float field
+ * and in a Double one, whose own check sees only the 0), and a NUL byte (it reads as the end). */
+static void test_vault_errors_read_as_zero_or_end(void **state)
+{
+    fixture *f = *state;
+    free(good_project(f));
+    fx_write("vaults/Thing.vault.json",
+             "{ \"name\": \"Thing\", \"fields\": [\n"
+             "    { \"field\": \"Health\", \"type\": \"Double\" },\n"
+             "    { \"field\": \"MaxHealth\", \"type\": \"Float\" } ] }\n");
+    fx_write("vaultdata/things.vaultdata.json", "{ \"vault\": \"Thing\", \"instances\": [] }\n");
+    assert_int_equal(fx_generate(f), 0);
+    char *snap = again(f);
+    fx_write("vaultdata/things.vaultdata.json",
+             "{ \"vault\": \"Thing\", \"instances\": [\n"
+             "  { \"name\": \"A\", \"values\": { \"MaxHealth\": 1e-400 } } ] }\n");
+    fx_expect_failure(f, snap,
+        "vaultdata/things.vaultdata.json:2:43: error: 1e-400 is too close to 0 for any number type: it would read as 0 (the smallest a double holds is 4.9e-324)\n");
+    snap = again(f);
+    fx_write("vaultdata/things.vaultdata.json",
+             "{ \"vault\": \"Thing\", \"instances\": [\n"
+             "  { \"name\": \"A\", \"values\": { \"Health\": 4.9e-325 } } ] }\n");
+    fx_expect_failure(f, snap,
+        "vaultdata/things.vaultdata.json:2:40: error: 4.9e-325 is too close to 0 for any number type: it would read as 0 (the smallest a double holds is 4.9e-324)\n");
+    fx_write("vaultdata/things.vaultdata.json",
+             "{ \"vault\": \"Thing\", \"instances\": [\n"
+             "  { \"name\": \"A\", \"values\": { \"MaxHealth\": -0e5, \"Health\": 4.9e-324 } } ] }\n");
+    assert_int_equal(fx_generate(f), 0); /* a zero written as one, and the smallest double, are kept */
+    snap = again(f);
+    static const char nul[] = "{ \"vault\": \"Thing\",\n  \"instances\": [] \0 }\n";
+    fx_write_bytes("vaultdata/things.vaultdata.json", nul, sizeof nul - 1);
+    fx_expect_failure(f, snap,
+        "vaultdata/things.vaultdata.json:2:19: error: a NUL byte: a JSON text holds none (a binary file, or a bad copy?)\n");
+}
+
+/* A hash set of assets naming one twice; a catalog that is an ordinal domain (its first entry is
+ * 0, the empty reference); a vault whose C names would be the runtime's (tl_vault_desc). */
+static void test_vault_errors_repeated_assets_ordinal_catalog_and_tl(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f);
+    fx_write("threadlink.json",
+             "{ \"domains\": [\n"
+             "    { \"name\": \"Vault.Fields\", \"output\": \"vault_fields.h\", \"reserve_zero\": true },\n"
+             "    { \"name\": \"Game.Icons\", \"output\": \"icons.h\" },\n"
+             "    { \"name\": \"Game.Steps\", \"output\": \"steps.h\", \"kind\": \"ordinal\" } ],\n"
+             "  \"vaults\": { \"schemas\": \"vaults\", \"data\": \"vaultdata\" } }\n");
+    fx_write("injectors/Vault.Fields.User.txt", "Health\nSpeed\nName\nIcon\nBag\nTemp\nMaxHealth\nLoot\nStep\n");
+    fx_write("injectors/Game.Steps.User.txt", "First\nSecond\n");
+    fx_write("vaults/Pack.vault.json",
+             "{ \"name\": \"Pack\", \"fields\": [\n"
+             "    { \"field\": \"Loot\", \"type\": \"InlineHashSet\", \"element\": \"AssetRef\", \"catalog\": \"Game.Icons\", \"capacity\": 4 } ] }\n");
+    fx_write("vaultdata/packs.vaultdata.json",
+             "{ \"vault\": \"Pack\", \"instances\": [ { \"name\": \"P\", \"values\": { \"Loot\": [\"Sword\", \"Shield\", \"sword\"] } } ] }\n");
+    fx_expect_failure(f, snap, "vaultdata/packs.vaultdata.json:1:90: error: instances[0].values.Loot[2]: names the same asset as element 0\n");
+    snap = again(f);
+    fx_write("vaultdata/packs.vaultdata.json", "{ \"vault\": \"Pack\", \"instances\": [] }\n");
+    fx_write("vaults/Tl.vault.json", "{ \"name\": \"Tl\", \"fields\": [ { \"field\": \"Step\", \"type\": \"Integer\" } ] }\n");
+    fx_expect_failure(f, snap,
+        "vaults/Tl.vault.json:1:3: error: name: \"Tl\": its header's C names would start with tl_, the runtime's own (tl_vault_desc, ...): choose another name\n");
+    snap = again(f);
+    fx_write("vaults/Tl.vault.json", "{ \"name\": \"Steps\", \"fields\": [ { \"field\": \"Step\", \"type\": \"AssetRef\", \"catalog\": \"Game.Steps\" } ] }\n");
+    fx_expect_failure(f, snap,
+        "vaults/Tl.vault.json:1:71: error: fields[0].catalog: \"Game.Steps\" is an ordinal domain (its values count from 0, which an AssetRef holds as none): a catalog is an identity domain (a content profile's Content.<Profile>, or one of ids)\n");
 }
 
 static void test_vault_errors_assets_and_catalogs(void **state)
@@ -460,6 +534,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_vault_errors_undeclared_and_removed_fields, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_schema, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_data, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_vault_errors_read_as_zero_or_end, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_vault_errors_repeated_assets_ordinal_catalog_and_tl, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_assets_and_catalogs, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_keys, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_assets_by_catalog_name, fixture_setup, fixture_teardown),

@@ -220,7 +220,8 @@ extern "C" {
     X(UNKNOWN_ASSET, "no registered directory holds the asset") \
     X(NOT_HELD, "the scope does not hold the asset") \
     X(READ_FAILED, \
-      "the asset's bytes could not be read (missing, unreadable or not a regular file)") \
+      "the asset's bytes could not be read (missing, unreadable, not a regular file, or an " \
+      "archive cut short since it was mounted)") \
     X(CORRUPT, \
       "the asset's bytes differ from the directory's record (size, XXH64 or compression)") \
     X(DECODE_FAILED, "the kind's decoder refused the asset") \

@@ -183,6 +183,7 @@ void tl_content_update(tl_content *ctx) {
         if (s->in_flight) {
             int r = ctx->io.read_poll(ctx->io.user, s->request);
             unsigned char *stored;
+            const char *why = NULL;
             if (r == TL_CONTENT_IO_PENDING) {
                 ctx->loads[w++] = req;
                 continue;
@@ -195,8 +196,10 @@ void tl_content_update(tl_content *ctx) {
             if (r != TL_CONTENT_IO_DONE) {
                 TL_FREE(stored);
                 stored = NULL;
+                why = ctx->dirs[s->entry->dir].packed ? tl__content_archive_why(ctx, s->entry)
+                                                      : "read error";
             }
-            tl__content_finish(ctx, req.slot, stored, "read error");
+            tl__content_finish(ctx, req.slot, stored, why);
             continue;
         }
         if (started >= ctx->max_loads) {

@@ -178,6 +178,7 @@ struct tl_content {
     void *zstd_dctx;        /* one decompression context for every zstd entry (ZSTD_DCtx) */
     unsigned char *scratch; /* stored bytes of a compressed entry while it is decoded */
     size_t scratch_cap;
+    char why_text[384]; /* a load's reason that names a file (tl__content_archive_why) */
 };
 
 /* The seam between content and its live reload (the live part, development builds). Content

@@ -1949,10 +1949,10 @@ static unsigned char *tl__live_read_packed(tl_content *ctx, const tl__content_en
     unsigned char *stored = (unsigned char *)TL_MALLOC((size_t)e->stored + 1), *bytes = stored;
     *why = "out of memory";
     if (!stored) return NULL;
-    *why = "archive read error";
     if (!ctx->io.read(ctx->io.user, d->archives[e->archive], e->offset, stored,
                       (size_t)e->stored)) {
         TL_FREE(stored);
+        *why = tl__content_archive_why(ctx, e);
         return NULL;
     }
     if (e->codec != TL_CF_CODEC_RAW) {

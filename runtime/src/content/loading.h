@@ -6,6 +6,27 @@ static tl_content_result tl__content_read_result(const char *why) {
     return TL_CONTENT_READ_FAILED;
 }
 
+/* Why a packed entry's bytes could not be read, naming its archive (by its place in
+   archives.json) and, with the default I/O, whether it is shorter than the entry needs: cut since
+   the directory was mounted (an interrupted copy, another tool), where packing or downloading it
+   again is the cure. Valid until the next load. */
+static const char *tl__content_archive_why(tl_content *ctx, const tl__content_entry *e) {
+    const tl__content_dirrec *d = &ctx->dirs[e->dir];
+    bool cut = false;
+#ifdef TL__CONTENT_POSIX_IO
+    struct stat st;
+    if (ctx->io.open == tl__content_file_open && d->archives && d->archives[e->archive])
+        cut = fstat(fileno((FILE *)d->archives[e->archive]), &st) == 0 &&
+              (uint64_t)st.st_size < e->offset + e->stored;
+#endif
+    snprintf(ctx->why_text, sizeof ctx->why_text,
+             cut ? "archive %u of archives.json in %s is shorter than when it was mounted (cut "
+                   "since: pack or download it again)"
+                 : "archive %u of archives.json in %s could not be read",
+             (unsigned)e->archive, d->path);
+    return ctx->why_text;
+}
+
 /* --- mapped entries ----------------------------------------------------------------------------- */
 
 /* Maps entry `e` from its archive (private, writable: writes stay in this mapping) and returns
@@ -280,7 +301,7 @@ static bool tl__content_read_into(tl_content *ctx, const tl__content_entry *e, u
                     : ctx->io.read(ctx->io.user, d->archives[e->archive], e->offset, buf,
                                    (size_t)e->stored))
             return true;
-        *why = "archive read error";
+        *why = tl__content_archive_why(ctx, e);
         return false;
     }
     path = tl__content_join(d->path, e->path, NULL);
@@ -491,7 +512,8 @@ static void tl__content_load_now(tl_content *ctx, uint32_t index) {
         if (r != TL_CONTENT_IO_DONE) {
             TL_FREE(stored);
             stored = NULL;
-            why = "read error";
+            why = ctx->dirs[s->entry->dir].packed ? tl__content_archive_why(ctx, s->entry)
+                                                  : "read error";
         }
     } else if ((stored = tl__content_map_entry(ctx, s->entry, &map)) != NULL) {
         tl__content_finish_mapped(ctx, index, stored, &map);
