@@ -87,6 +87,8 @@ typedef struct project {
      * change of asset bytes alone from any other. NULL: they go to input_hash too. */
     struct hasher *contents_hash;
     bool vault_images; /* watch: also each vault data file's binary image */
+    bool build_step;   /* headers (not pack's pass): what generate alone writes is only compared */
+    bool strict;       /* --strict: what is not recorded yet is an error, not a warning */
     /* What the run's options hand the stages (gen_options.jobs and .content): threads that read
      * and hash input files (0 or 1: the calling thread), and pack's session for the content
      * stage (content/content_stage.h; NULL: none). */

@@ -19,10 +19,37 @@ static void plan_outputs(text_state *st, stage_outputs *outputs)
 {
     stage_output *o = vec_push(outputs);
     *o = (stage_output){xstrdup(st->cfg.output), true, false, st->cfg.loc};
+    /* The tables are not compiled: generate writes them where the Text profile packs them, and a
+     * build step (headers) only says when they are stale (a build system such as Meson could not
+     * declare them as outputs in a folder anyway). */
     for (size_t i = 0; i < st->locales.count; i++) {
         o = vec_push(outputs);
-        *o = (stage_output){xstrdup(st->locales.items[i].table), true, false, st->cfg.loc};
+        *o = (stage_output){xstrdup(st->locales.items[i].table), false, false, st->cfg.loc};
     }
+}
+
+/* The build step: a table generate wrote that differs from what the PO files give now is packed
+ * as it was (pack reads generated/, never the PO files): say so, as for entries not recorded. */
+static bool report_stale_tables(const text_state *st)
+{
+    bool ok = true;
+    buf old = {0};
+    for (size_t i = 0; i < st->locales.count; i++) {
+        const text_locale *l = &st->locales.items[i];
+        char *path = path_join(st->p->cfg.generated_dir, l->table);
+        bool same =
+            fs_read_file(path, &old) && old.len == l->table_bytes.len && memcmp(old.data, l->table_bytes.data, old.len) == 0;
+        if (!same) {
+            (st->p->strict ? diag_error : diag_warning)(
+                loc_file(path),
+                "stale: %s changed since generate wrote it; the content build packs it as it is: run threadlink-gen generate",
+                l->path);
+            ok = !st->p->strict && ok;
+        }
+        free(path);
+    }
+    buf_free(&old);
+    return ok;
 }
 
 /* The tables, as the files of "<generated_dir>/<tables>", for a content profile that packs them. */
@@ -53,7 +80,7 @@ static bool text_load(project *p, void **state, stage_outputs *outputs)
     for (size_t i = 0; i < st->locales.count; i++) text_build_table(st, &st->locales.items[i]);
     provide_tables(st);
     plan_outputs(st, outputs);
-    return true;
+    return !st->p->build_step || report_stale_tables(st);
 }
 
 static void set_names(domain *d)

@@ -126,6 +126,13 @@ static const char fr_body[] =
     "msgstr[0] \"{count} restant\"\n"
     "msgstr[1] \"{count} restants\"\n";
 
+/* fr_body with one text changed, as a translator's edit. */
+static const char fr_body_edited[] =
+    "msgctxt \"Title\"\nmsgid \"Threadlink\"\nmsgstr \"Fil\"\n"
+    "msgctxt \"Score\"\nmsgid \"Score: {score:int}\"\nmsgstr \"Points : {score}\"\n"
+    "msgctxt \"Greeting\"\nmsgid \"Hello, {name:str}! {coins:int} coins.\"\nmsgstr \"Salut {name}\"\n"
+    "msgctxt \"Left\"\nmsgid \"One left\"\nmsgid_plural \"{count:int} left\"\nmsgstr[0] \"a\"\nmsgstr[1] \"b\"\n";
+
 static void write_fr(const char *body)
 {
     char *text = xasprintf("%s%s", fr_head, body);
@@ -511,13 +518,38 @@ static void test_l10n_tables_pack_as_content(void **state)
     assert_string_equal(f->diags.data, "");
     expect_catalog_of_tables();
     assert_int_equal(fx_run(f, GEN_CHECK), 0);
-    write_fr("msgctxt \"Title\"\nmsgid \"Threadlink\"\nmsgstr \"Fil\"\n"
-             "msgctxt \"Score\"\nmsgid \"Score: {score:int}\"\nmsgstr \"Points : {score}\"\n"
-             "msgctxt \"Greeting\"\nmsgid \"Hello, {name:str}! {coins:int} coins.\"\nmsgstr \"Salut {name}\"\n"
-             "msgctxt \"Left\"\nmsgid \"One left\"\nmsgid_plural \"{count:int} left\"\nmsgstr[0] \"a\"\nmsgstr[1] \"b\"\n");
+    write_fr(fr_body_edited);
     assert_int_equal(fx_generate(f), 0);
     expect_catalog_of_tables();
     assert_int_equal(fx_run(f, GEN_CHECK), 0);
+    assert_string_equal(f->diags.data, "");
+}
+
+/* The build step (headers) writes the text header, never the tables: generate writes those where
+ * the Text profile packs them (a build system such as Meson could not declare outputs in a
+ * folder). A PO file edited since generate makes the build step say which table is stale; check
+ * shows a binary table's difference as a line, not its bytes. */
+static void test_l10n_build_step_reports_stale_tables(void **state)
+{
+    fixture *f = *state;
+    free(good_project(f, NULL));
+    assert_int_equal(fx_run(f, GEN_HEADERS), 0);
+    assert_string_equal(f->diags.data, "");
+    assert_true(fx_exists("build-out/text.h"));
+    assert_false(fx_exists("build-out/text"));
+    write_fr(fr_body_edited);
+    assert_int_equal(fx_run(f, GEN_HEADERS), 0);
+    assert_string_equal(f->diags.data,
+        "generated/text/fr.tltext: warning: stale: text/fr.po changed since generate wrote it; the content build packs it as it is: run threadlink-gen generate\n");
+    f->summary.len = 0;
+    assert_int_equal(fx_run(f, GEN_CHECK), 1);
+    buf_putc(&f->summary, '\0');
+    assert_non_null(strstr(f->summary.data, "Binary files a/generated/text/fr.tltext and b/generated/text/fr.tltext differ\n"));
+    assert_null(memchr(f->summary.data, 0x01, f->summary.len)); /* no placeholder byte of a table */
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_int_equal(fx_run(f, GEN_HEADERS), 0);
     assert_string_equal(f->diags.data, "");
 }
 
@@ -583,6 +615,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_l10n_errors_in_the_config, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_removed_key_is_a_tombstone, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_tables_pack_as_content, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_l10n_build_step_reports_stale_tables, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_vault_field_errors, fixture_setup, fixture_teardown),
     };
     return cmocka_run_group_tests_name("l10n-gen", tests, NULL, NULL);
