@@ -1298,11 +1298,17 @@ static int apply_overrides(const pack_options *opt, project *p, content_config *
                            content_session *session, bool *paths_ok)
 {
     if (!has_overrides(opt)) return 0;
-    if (sel->count != 1)
-        return usage(
-            "%s",
-            "overrides (--output, --source, --archive, --max-archive-mb, --compression(-level), --partitioner, --post-build) "
-            "apply to one profile: name it with --profile");
+    if (sel->count != 1) {
+        buf names = {0}; /* the profiles it could be: a build file gets one step per profile */
+        for (size_t i = 0; i < sel->count; i++)
+            buf_printf(&names, "%s%s", i ? (i + 1 == sel->count ? " and " : ", ") : "", cc->profiles.items[sel->items[i]].name);
+        int rc = usage("overrides (--output, --source, --archive, --max-archive-mb, --compression(-level), --partitioner, "
+                       "--post-build) apply to one profile: name it with --profile (this config has %s; a build runs one "
+                       "pack --build-step per profile)",
+                       buf_cstr(&names));
+        buf_free(&names);
+        return rc;
+    }
     content_profile *pr = &cc->profiles.items[sel->items[0]];
     int rc = override_settings(opt, pr);
     if (rc) return rc;
