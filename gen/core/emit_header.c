@@ -83,7 +83,7 @@ void emit_guard_name(buf *b, const char *output)
     buf_puts(b, "_INCLUDED");
 }
 
-static void emit_deprecation_macro(buf *b)
+void emit_deprecation_macro(buf *b)
 {
     buf_puts(b, "/* Tombstones are deprecated: using one warns, declaring them does not. */\n"
                 "#ifndef TL_DEPRECATED_ENTRY\n"
