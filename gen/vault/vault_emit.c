@@ -259,7 +259,7 @@ static void emit_schema_prologue(const schema_out *c, const emit_options *opt)
                    v);
     for (size_t i = 0; i < n; i++)
         if (s->fields.items[i].earlier) { /* its accessors by the earlier name are deprecated */
-            emit_deprecation_macro(b);
+            emit_deprecation_macro(b, "Accessors by a field's earlier name are deprecated: calling one warns.");
             buf_putc(b, '\n');
             break;
         }
