@@ -862,7 +862,7 @@ static bool plan_domains(gen_run_ctx *c)
         *vec_push(&job->inputs) = xstrdup(project_relative(&c->p, c->p.cfg.path));
         for (size_t s = 0; s < job->d->sources.count; s++)
             *vec_push(&job->inputs) = xstrdup(project_relative(&c->p, job->d->sources.items[s].path));
-        src_loc where = job->d->cfg ? job->d->cfg->loc : loc_file(c->p.cfg.path);
+        src_loc where = model_domain_loc(job->d, c->p.cfg.path);
         if (!output_confined(c->build_base, job->d->output, where)) ok = false;
         if (!output_confined(c->gen_dir, job->d->manifest, where)) ok = false;
         if (!load_shell(&c->p, job)) ok = false;
@@ -1019,7 +1019,7 @@ static bool assign_identities(gen_run_ctx *c)
         bool live = false; /* (the first live entry says it: a big domain's entries are megabytes) */
         for (size_t e = 0; !live && e < job->m.entries.count; e++) live = !job->m.entries.items[e].tombstone;
         if (!live)
-            diag_warning(job->d->cfg ? job->d->cfg->loc : loc_file(c->p.cfg.path),
+            diag_warning(model_domain_loc(job->d, c->p.cfg.path),
                          "domain '%s' has no entries: its enum holds only the sentinel %s_None", job->d->name, job->d->c_name);
         if (c->opt->command == GEN_HEADERS && !new_in_project(job) && reports_unrecorded(c->opt, job->d) &&
             !identity_report_unrecorded(job->d, &job->summary, job->manifest_path, c->opt->strict))

@@ -56,6 +56,7 @@ typedef struct domain {
     bool from_definition;     /* declared by definitions/<name>.txt */
     const char *shell;        /* project-relative path, NULL for the shipped shell */
     const domain_config *cfg; /* NULL for a definitions-only domain */
+    src_loc declared_at;      /* a stage's domain: its content profile, "text" or "input" section */
     VEC(decl) decls;
     VEC(decl_source) sources; /* every input file read for this domain, in merge order */
     VEC(decl_signature) signatures;
@@ -102,6 +103,14 @@ typedef struct project {
  * `jobs` threads, 0: one per core; the model is the same for any job count). Reports every
  * problem; false on any error (the project is then freed). */
 bool model_load(const char *config_path, unsigned jobs, project *out);
+/* A new domain named `name` (copied) with its C, lower and upper spellings, the rest zero. */
+domain *model_add_domain(project *p, const char *name);
+/* Where a domain is declared, for messages about it: its config entry, else what a stage declared
+ * it from (declared_at), else the config file. */
+static inline src_loc model_domain_loc(const domain *d, const char *config_path)
+{
+    return d->cfg ? d->cfg->loc : d->declared_at.file ? d->declared_at : loc_file(config_path);
+}
 void model_free(project *p);
 
 /* The identity key of a declaration, fold(scope) "." fold(name), into `out` (replacing it); an

@@ -83,26 +83,12 @@ static bool text_load(project *p, void **state, stage_outputs *outputs)
     return !st->p->build_step || report_stale_tables(st);
 }
 
-static void set_names(domain *d)
-{
-    d->c_name = xstrdup(d->name);
-    d->lower_name = xstrdup(d->name);
-    d->upper_name = xstrdup(d->name);
-    for (char *c = d->c_name, *l = d->lower_name, *u = d->upper_name; *c; c++, l++, u++) {
-        if (*c == '.') *c = *l = *u = '_';
-        *l = ascii_lower(*l);
-        if (*u >= 'a' && *u <= 'z') *u = (char)(*u - 32);
-    }
-}
-
 static bool text_add_domains(void *state, project *p)
 {
     text_state *st = state;
     if (!st->configured) return true;
-    domain *d = vec_push(&p->domains);
-    memset(d, 0, sizeof *d);
-    d->name = arena_strndup(&p->strings, st->cfg.domain, strlen(st->cfg.domain));
-    set_names(d);
+    domain *d = model_add_domain(p, st->cfg.domain);
+    d->declared_at = st->cfg.loc;
     d->output = arena_strndup(&p->strings, st->cfg.header, strlen(st->cfg.header));
     char *dir = path_dirname(d->output), *base = xasprintf("%s.manifest.json", d->name);
     d->manifest = path_join(dir, base);
