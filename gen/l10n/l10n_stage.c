@@ -108,27 +108,57 @@ static bool text_add_domains(void *state, project *p)
     return true;
 }
 
+typedef struct member_probe {
+    const text_state *st;
+    const char *name;
+} member_probe;
+
+static bool same_member(const void *ctx, uint32_t k)
+{
+    const member_probe *p = ctx;
+    return strcmp(p->st->keys.items[k].member, p->name) == 0;
+}
+
+/* What the keys' header (its domain's) already names `fn`: its type, an enumerator (Text_Keys_X,
+ * for any key X or None), or a function; NULL when nothing. */
+static const char *header_names(const text_state *st, const domain *d, const index_map *members, const char *fn)
+{
+    static const char *const own[] = {"_l10n", "_locales", "_name", "_name_of", "_from_name", "__names", "__values"};
+    size_t cl = strlen(d->c_name);
+    if (strcmp(fn, d->lower_name) == 0) return "the keys' enum type";
+    if (strncmp(fn, d->c_name, cl) == 0 && fn[cl] == '_') {
+        member_probe probe = {st, fn + cl + 1};
+        if (strcmp(fn + cl + 1, "None") == 0 ||
+            index_map_find(members, fnv1a(fn + cl + 1, strlen(fn + cl + 1)), same_member, &probe) != UINT32_MAX)
+            return "an enumerator of the keys' enum";
+    }
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
+        size_t ll = strlen(d->lower_name);
+        if (strncmp(fn, d->lower_name, ll) == 0 && strcmp(fn + ll, own[i]) == 0) return "a function of the text headers";
+    }
+    return NULL;
+}
+
 /* The function a key's member would give clashes with one of the headers' own names. */
 static bool check_function_names(const text_state *st, const domain *d)
 {
-    static const char *const own[] = {"_l10n", "_locales", "_name", "_name_of", "_from_name"};
     bool ok = true;
+    index_map members;
+    index_map_init(&members, st->keys.count);
+    for (size_t k = 0; k < st->keys.count; k++)
+        index_map_insert(&members, fnv1a(st->keys.items[k].member, strlen(st->keys.items[k].member)), (uint32_t)k);
     for (size_t k = 0; k < st->keys.count; k++) {
         const text_key *key = &st->keys.items[k];
         char *fn = xasprintf("%s_%s", st->cfg.prefix, key->member);
-        for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
-            char *other = xasprintf("%s%s", d->lower_name, own[i]);
-            if (strcmp(fn, other) == 0) {
-                diag_error(
-                    key->loc,
-                    "key %s would give the function %s(), which the text headers define already: rename the key (or set text.prefix)",
-                    key->name, fn);
-                ok = false;
-            }
-            free(other);
+        const char *what = header_names(st, d, &members, fn);
+        if (what) {
+            diag_error(key->loc, "key %s would give the function %s(), which is %s already: rename the key (or set text.prefix)",
+                       key->name, fn, what);
+            ok = false;
         }
         free(fn);
     }
+    index_map_free(&members);
     return ok;
 }
 

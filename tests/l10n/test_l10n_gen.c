@@ -253,6 +253,34 @@ static void test_l10n_errors_of_plural_rules(void **state)
     free(snap);
 }
 
+/* A key whose function would be a name the keys' header has already: its enum type (key "keys"
+ * with the prefix "text" gives text_keys()), an enumerator ("Keys_Title" with the prefix "Text"
+ * gives Text_Keys_Title(), Title's enumerator), a function of the header. */
+static void test_l10n_key_functions_clashing_with_the_keys_header(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f, NULL);
+    fx_write("text/en.po",
+             "msgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n\n"
+             "msgctxt \"keys\"\nmsgid \"Keys\"\nmsgstr \"\"\n\n"            /* 5 */
+             "msgctxt \"Title\"\nmsgid \"T\"\nmsgstr \"\"\n\n"
+             "msgctxt \"keys_name\"\nmsgid \"N\"\nmsgstr \"\"\n");          /* 13 */
+    fx_remove("text/fr.po");
+    fx_expect_failure(f, snap,
+        "text/en.po:5:1: error: key keys would give the function text_keys(), which is the keys' enum type already: rename the key (or set text.prefix)\n"
+        "text/en.po:13:1: error: key keys_name would give the function text_keys_name(), which is a function of the text headers already: rename the key (or set text.prefix)\n");
+    snap = fx_snapshot("generated");
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    fx_write("threadlink.json", "{ \"domains\": [], \"text\": { \"source\": \"text/en.po\", \"prefix\": \"Text\" } }\n");
+    fx_write("text/en.po",
+             "msgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n\n"
+             "msgctxt \"Title\"\nmsgid \"T\"\nmsgstr \"\"\n\n"
+             "msgctxt \"Keys_Title\"\nmsgid \"K\"\nmsgstr \"\"\n");          /* 9 */
+    fx_expect_failure(f, snap,
+        "text/en.po:9:1: error: key Keys_Title would give the function Text_Keys_Title(), which is an enumerator of the keys' enum already: rename the key (or set text.prefix)\n");
+}
+
 static void test_l10n_errors_in_the_source(void **state)
 {
     fixture *f = *state;
@@ -606,6 +634,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_l10n_errors_in_a_translation, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_errors_of_the_lexer, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_errors_of_plural_rules, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_l10n_key_functions_clashing_with_the_keys_header, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_errors_in_the_source, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_errors_in_placeholders, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_plural_forms_of_a_translation, fixture_setup, fixture_teardown),
