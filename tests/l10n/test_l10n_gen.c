@@ -281,6 +281,27 @@ static void test_l10n_key_functions_clashing_with_the_keys_header(void **state)
         "text/en.po:9:1: error: key Keys_Title would give the function Text_Keys_Title(), which is an enumerator of the keys' enum already: rename the key (or set text.prefix)\n");
 }
 
+/* A translation that looks meant and is not a locale's file is said and left out: de.PO (its
+ * translation would vanish without a word), fr.bak.po (a backup would ship as locale "fr.bak"). */
+static void test_l10n_files_that_are_no_locale_are_said(void **state)
+{
+    fixture *f = *state;
+    free(good_project(f, NULL));
+    char *fr = fx_read("text/fr.po");
+    fx_write("text/de.PO", fr);
+    fx_write("text/fr.bak.po", fr);
+    free(fr);
+    assert_int_equal(fx_generate(f), 0);
+    assert_string_equal(f->diags.data,
+        "text/de.PO: warning: ignored: translations end in \".po\", in lower case\n"
+        "text/fr.bak.po: warning: ignored: its stem has a '.', which no locale name has (a backup?): name it <locale>.po to ship it\n");
+    assert_false(fx_exists("generated/text/fr.bak.tltext"));
+    assert_false(fx_exists("generated/text/de.tltext"));
+    char *h = fx_read("generated/text.h");
+    assert_null(strstr(h, "fr.bak"));
+    free(h);
+}
+
 static void test_l10n_errors_in_the_source(void **state)
 {
     fixture *f = *state;
@@ -635,6 +656,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_l10n_errors_of_the_lexer, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_errors_of_plural_rules, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_key_functions_clashing_with_the_keys_header, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_l10n_files_that_are_no_locale_are_said, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_errors_in_the_source, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_errors_in_placeholders, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_plural_forms_of_a_translation, fixture_setup, fixture_teardown),
