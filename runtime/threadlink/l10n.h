@@ -301,9 +301,11 @@ static inline tl_l10n_arg tl_l10n_str(const char *v) {
 #define TL__L10N_INTEGER_CLASS(x) (__builtin_classify_type(x) >= 1 && __builtin_classify_type(x) <= 4)
 #define TL_L10N_WANTS_INTEGER(x) \
     ((void)sizeof(struct { int placeholder_wants_an_integer : TL__L10N_INTEGER_CLASS(x) ? 1 : -1; }), (x))
+/* 1 ? x : x decays an array as (x) + 0 did, without clang's null-pointer-arithmetic warning for a
+   (const char *)0 argument. */
 #define TL__L10N_CHAR_POINTER(x) \
-    (__builtin_types_compatible_p(__typeof__((x) + 0), char *) || \
-     __builtin_types_compatible_p(__typeof__((x) + 0), const char *))
+    (__builtin_types_compatible_p(__typeof__(1 ? (x) : (x)), char *) || \
+     __builtin_types_compatible_p(__typeof__(1 ? (x) : (x)), const char *))
 #define TL_L10N_WANTS_STRING(x) \
     ((void)sizeof(struct { int placeholder_wants_a_char_string : TL__L10N_CHAR_POINTER(x) ? 1 : -1; }), (x))
 #elif !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
