@@ -80,7 +80,10 @@
    ----------
    tl_l10n_format(text, index, count_arg, args, n, buf, size, &length) writes the key's text with
    its placeholders replaced by args (in the source string's order: the generated functions pass
-   them so; a translation may use them in any order, or leave one out). Integers are written in
+   them so; a translation may use them in any order, or leave one out). A table records where
+   each argument goes, not its type: this call refuses too few arguments (TL_L10N_BAD_ARGUMENTS)
+   and writes what it is given; the generated functions are what checks the types (a wrong one
+   does not compile), so call those where the key is known. Integers are written in
    decimal without grouping, strings as they are. The result is NUL-terminated whenever size > 0;
    *length (if not NULL) gets the length of the whole text, NUL excluded, as snprintf counts it.
    A text longer than size - 1 bytes is cut at the last whole UTF-8 character that fits and
