@@ -223,6 +223,28 @@ static void test_l10n_errors_of_the_lexer(void **state)
         "text/fr.po:20:1: error: a string must follow a keyword (or continue the strings of the line before)\n");
 }
 
+/* A keyword given again inside an entry is that entry's mistake, said as such, and an entry whose
+ * keyword was refused gets no "has no msgstr" after it. */
+static void test_l10n_errors_of_keywords_given_again(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f, NULL);
+    write_fr("msgctxt \"Title\"\n"                             /* 6 */
+             "msgctxt \"Title\"\n"
+             "msgid \"Threadlink\"\nmsgstr \"Fil\"\n"
+             "msgctxt \"Score\"\n"                             /* 10 */
+             "msgid \"Score: {score:int}\"\n"
+             "msgid \"Score: {score:int}\"\n"
+             "msgstr \"Points\"\n"
+             "msgctxt \"Left\"\n"                              /* 14 */
+             "msgid \"One left\"\nmsgid_plural \"{count:int} left\"\n"
+             "msgstr \"restant\"\n");                          /* 17 */
+    fx_expect_failure(f, snap,
+        "text/fr.po:7:1: error: msgctxt is given twice\n"
+        "text/fr.po:12:1: error: msgid is given twice\n"
+        "text/fr.po:17:1: error: msgstr of a plural entry is written msgstr[0], msgstr[1], ...\n");
+}
+
 static void test_l10n_errors_of_plural_rules(void **state)
 {
     static const struct {
@@ -654,6 +676,7 @@ int main(void)
         cmocka_unit_test(test_l10n_plural_rules_agree_with_c),
         cmocka_unit_test_setup_teardown(test_l10n_errors_in_a_translation, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_errors_of_the_lexer, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_l10n_errors_of_keywords_given_again, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_errors_of_plural_rules, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_key_functions_clashing_with_the_keys_header, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_files_that_are_no_locale_are_said, fixture_setup, fixture_teardown),
