@@ -147,7 +147,6 @@ static inline tl_audio_backend tl_audio_sdl_mixer_backend(tl_audio_sdl_mixer *m)
     b.stop = tl__audio_sdl_mixer_stop;
     b.set_gain = tl__audio_sdl_mixer_gain;
     b.is_playing = tl__audio_sdl_mixer_playing;
-    b.voices = m->voices; /* the channels init allocated */
     return b;
 }
 

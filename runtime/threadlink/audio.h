@@ -115,8 +115,7 @@
 
    VOICES
    ------
-   desc.voices voices (the backend's voices, else 32, by default; never more than the backend
-   says it has), each a backend channel with the same index: 0 and 1 the
+   desc.voices voices (32 by default), each a backend channel with the same index: 0 and 1 the
    music tracks (playing and falling), 2 and 3 the atmos tracks, the rest shared by objects and
    effects. An effect with no free voice takes the oldest playing effect's; when none can be
    taken it is not played (TL_AUDIO_NO_VOICE, logged). A one-shot's voice is given back once the
@@ -263,9 +262,6 @@ typedef struct tl_audio_backend {
     bool (*is_playing)(void *ctx, uint32_t voice);
     /* Once at the end of each tl_audio_update (a backend may apply its changes at once). */
     void (*commit)(void *ctx);
-    /* The voices (channels) it plays, 0: any number. desc.voices left 0 takes this many; more is
-       refused (a voice past them would play nothing, silently). */
-    uint32_t voices;
 } tl_audio_backend;
 
 /* Where clips come from: content assets by id. bytes gives the clip's bytes (valid until release
@@ -1069,9 +1065,7 @@ static void tl__audio_defaults(tl_audio *a, const tl_audio_desc *desc) {
     a->ui = desc->ui;
     a->fader = desc->fader;
     a->fade_speed = desc->fade_speed.raw > 0 ? desc->fade_speed : TL_FP_ONE;
-    a->voice_count = desc->voices           ? desc->voices
-                     : desc->backend.voices ? desc->backend.voices
-                                            : 32u;
+    a->voice_count = desc->voices ? desc->voices : 32u;
     a->object_cap = desc->max_objects ? desc->max_objects : 256u;
     a->clip_cap = desc->max_clips ? desc->max_clips : 64u;
     a->level_cap = desc->max_levels ? desc->max_levels : 64u;
@@ -1125,24 +1119,11 @@ static bool tl__audio_wants_events(const tl_audio_desc *desc) {
     return desc->level_id || desc->fader.provide || ui;
 }
 
-/* What is wrong with a desc, as the log line's subject; NULL: nothing. */
-static const char *tl__audio_desc_problem(const tl_audio_desc *desc) {
-    uint32_t voices;
-    if (!desc) return "tl_audio_create (no desc)";
-    voices = desc->voices ? desc->voices : desc->backend.voices;
-    if (voices && voices <= TL__AUDIO_TRACK_VOICES)
-        return "tl_audio_create (desc.voices: at least 5)";
-    if (desc->backend.voices && voices > desc->backend.voices)
-        return "tl_audio_create (desc.voices: more than the backend's voices, which would play nothing)";
-    if (!desc->registry && tl__audio_wants_events(desc)) return "tl_audio_create (desc.registry)";
-    return tl__audio_ui_args_valid(&desc->ui) ? TL__NULL : "tl_audio_create (desc.ui)";
-}
-
 tl_audio *tl_audio_create(const tl_audio_desc *desc) {
     tl_audio *a;
-    const char *problem = tl__audio_desc_problem(desc);
-    if (problem) {
-        tl__audio_log(desc ? desc->logger : NULL, TL_AUDIO_LOG_INVALID_ARGUMENT, problem);
+    if (!desc || (desc->voices && desc->voices <= TL__AUDIO_TRACK_VOICES) ||
+        (!desc->registry && tl__audio_wants_events(desc)) || !tl__audio_ui_args_valid(&desc->ui)) {
+        tl__audio_log(desc ? desc->logger : NULL, TL_AUDIO_LOG_INVALID_ARGUMENT, "tl_audio_create");
         return NULL;
     }
     if (!(a = (tl_audio *)tl__audio_alloc(1, sizeof *a))) {
