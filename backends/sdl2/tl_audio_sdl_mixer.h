@@ -26,8 +26,9 @@
    ---
        Mix_OpenAudio(44100, MIX_DEFAULT_FORMAT, 2, 1024);
        tl_audio_sdl_mixer mixer;
-       tl_audio_sdl_mixer_init(&mixer, 32);        // the module's desc.voices
-       desc.voices = 32;
+       tl_audio_sdl_mixer_init(&mixer, 32);        // the module's desc.voices (its default 32):
+       desc.voices = 32;                            // a voice past the channels plays nothing (said
+                                                    // once through SDL_LogError)
        desc.backend = tl_audio_sdl_mixer_backend(&mixer);
        tl_audio *audio = tl_audio_create(&desc);
        ...
@@ -56,6 +57,7 @@ typedef struct tl_audio_sdl_mixer {
     int volume[TL_AUDIO_SDL_MIXER_MAX_VOICES]; /* as last set; -1: unknown */
     int left[TL_AUDIO_SDL_MIXER_MAX_VOICES], right[TL_AUDIO_SDL_MIXER_MAX_VOICES];
     uint32_t loads, load_failures;
+    bool told_voices; /* a voice past the channels was played: said once (SDL_Log) */
 } tl_audio_sdl_mixer;
 
 /* Allocates `voices` channels (at most TL_AUDIO_SDL_MIXER_MAX_VOICES) on the open device. */
@@ -116,7 +118,15 @@ static inline void tl__audio_sdl_mixer_unpanned(tl_audio_sdl_mixer *m, int ch) {
 static inline void tl__audio_sdl_mixer_play(void *ctx, uint32_t voice, void *data, bool loop,
                                             tl_fp gain, tl_fp pan) {
     tl_audio_sdl_mixer *m = (tl_audio_sdl_mixer *)ctx;
-    if ((int)voice >= m->voices) return;
+    if ((int)voice >= m->voices) { /* the module has more voices than the mixer has channels */
+        if (!m->told_voices)
+            SDL_LogError(SDL_LOG_CATEGORY_APPLICATION, /* shown by default (AUDIO errors are not) */
+                         "tl_audio_sdl_mixer: voice %u plays nothing: the mixer has %d channels "
+                         "(tl_audio_sdl_mixer_init); give tl_audio_desc.voices %d",
+                         (unsigned)voice, m->voices, m->voices);
+        m->told_voices = true;
+        return;
+    }
     tl__audio_sdl_mixer_unpanned(m, (int)voice);
     tl__audio_sdl_mixer_apply(m, (int)voice, gain, pan);
     Mix_PlayChannel((int)voice, (Mix_Chunk *)data, loop ? -1 : 0);

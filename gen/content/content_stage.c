@@ -71,17 +71,8 @@ static bool content_load(project *p, void **state, stage_outputs *outputs)
 /* Appends the profile's identity domain, one declaration per asset. */
 static bool content_stage_add_domains(project *p, const content_profile *pr, const content_scan *sc)
 {
-    domain *d = vec_push(&p->domains);
-    memset(d, 0, sizeof *d);
-    d->name = arena_strndup(&p->strings, pr->domain, strlen(pr->domain));
-    d->c_name = xstrdup(d->name);
-    d->lower_name = xstrdup(d->name);
-    d->upper_name = xstrdup(d->name);
-    for (char *c = d->c_name, *l = d->lower_name, *u = d->upper_name; *c; c++, l++, u++) {
-        if (*c == '.') *c = *l = *u = '_';
-        *l = ascii_lower(*l);
-        if (*u >= 'a' && *u <= 'z') *u = (char)(*u - 32);
-    }
+    domain *d = model_add_domain(p, pr->domain);
+    d->declared_at = pr->loc;
     d->output = arena_strndup(&p->strings, pr->header, strlen(pr->header));
     char *base = xasprintf("%s.manifest.json", d->name);
     char *dir = path_dirname(d->output);

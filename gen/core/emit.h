@@ -30,6 +30,10 @@ extern const char tlg_shell_custom_domain[];
  * '_', then _INCLUDED. Two outputs may map to one guard: generate refuses that. */
 void emit_guard_name(buf *b, const char *output);
 
+/* TL_DEPRECATED_ENTRY(msg), defined unless it is (after `comment`, one line): the attribute a
+ * deprecated enumerator (a tombstone, an earlier name) or accessor carries. */
+void emit_deprecation_macro(buf *b, const char *comment);
+
 /* A line per entry, hundreds of thousands in a big domain: each is written at a cursor after one
  * reserve for its longest form, then closed (length and NUL) once. */
 static inline char *line_start(buf *b, size_t most)

@@ -83,10 +83,10 @@ void emit_guard_name(buf *b, const char *output)
     buf_puts(b, "_INCLUDED");
 }
 
-static void emit_deprecation_macro(buf *b)
+void emit_deprecation_macro(buf *b, const char *comment)
 {
-    buf_puts(b, "/* Tombstones are deprecated: using one warns, declaring them does not. */\n"
-                "#ifndef TL_DEPRECATED_ENTRY\n"
+    buf_printf(b, "/* %s */\n", comment);
+    buf_puts(b, "#ifndef TL_DEPRECATED_ENTRY\n"
                 "#if defined(__cplusplus) && __cplusplus >= 201703L\n"
                 "#define TL_DEPRECATED_ENTRY(msg) [[deprecated(msg)]]\n"
                 "#elif !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L\n"
@@ -609,7 +609,8 @@ static void emit_token(header_ctx *c, const char *tok, size_t len)
         if (d->kind == KIND_ORDINAL) buf_puts(b, "#include <threadlink/events.h>\n");
         if (d->cfg)
             for (size_t i = 0; i < d->cfg->includes.count; i++) buf_printf(b, "#include \"%s\"\n", d->cfg->includes.items[i]);
-    } else if (IS("DEPRECATION_MACRO")) emit_deprecation_macro(b);
+    } else if (IS("DEPRECATION_MACRO"))
+        emit_deprecation_macro(b, "Tombstones are deprecated: using one warns, declaring them does not.");
     else if (IS("DOMAIN_NAME")) buf_puts(b, d->name);
     else if (IS("DOMAIN_DOC")) {
         if (d->kind == KIND_ORDINAL)

@@ -862,7 +862,7 @@ static bool plan_domains(gen_run_ctx *c)
         *vec_push(&job->inputs) = xstrdup(project_relative(&c->p, c->p.cfg.path));
         for (size_t s = 0; s < job->d->sources.count; s++)
             *vec_push(&job->inputs) = xstrdup(project_relative(&c->p, job->d->sources.items[s].path));
-        src_loc where = job->d->cfg ? job->d->cfg->loc : loc_file(c->p.cfg.path);
+        src_loc where = model_domain_loc(job->d, c->p.cfg.path);
         if (!output_confined(c->build_base, job->d->output, where)) ok = false;
         if (!output_confined(c->gen_dir, job->d->manifest, where)) ok = false;
         if (!load_shell(&c->p, job)) ok = false;
@@ -993,6 +993,16 @@ static bool report_new_project(gen_run_ctx *c)
     return !(domains && c->opt->strict);
 }
 
+/* Whether a build step says what a domain's manifest has not recorded: pack's pass only for the
+ * profiles it packs (the build's headers step says the rest, once). */
+static bool reports_unrecorded(const gen_options *opt, const domain *d)
+{
+    if (!opt->reported_domains) return true;
+    for (size_t i = 0; i < opt->reported_count; i++)
+        if (strcmp(opt->reported_domains[i], d->name) == 0) return true;
+    return false;
+}
+
 /* Identity for every domain, merged with its manifest; headers reports what it lacks. */
 static bool assign_identities(gen_run_ctx *c)
 {
@@ -1009,9 +1019,9 @@ static bool assign_identities(gen_run_ctx *c)
         bool live = false; /* (the first live entry says it: a big domain's entries are megabytes) */
         for (size_t e = 0; !live && e < job->m.entries.count; e++) live = !job->m.entries.items[e].tombstone;
         if (!live)
-            diag_warning(job->d->cfg ? job->d->cfg->loc : loc_file(c->p.cfg.path),
+            diag_warning(model_domain_loc(job->d, c->p.cfg.path),
                          "domain '%s' has no entries: its enum holds only the sentinel %s_None", job->d->name, job->d->c_name);
-        if (c->opt->command == GEN_HEADERS && !new_in_project(job) &&
+        if (c->opt->command == GEN_HEADERS && !new_in_project(job) && reports_unrecorded(c->opt, job->d) &&
             !identity_report_unrecorded(job->d, &job->summary, job->manifest_path, c->opt->strict))
             ok = false;
     }
@@ -1045,7 +1055,8 @@ static void print_check_diff(const output_set *out, FILE *summary_out)
         diff.len = 0;
         udiff(&diff, a_name, exists ? old.data : "", exists ? old.len : 0, b_name, o->whole.data ? o->whole.data : "",
               o->whole.len);
-        fwrite(diff.data, 1, diff.len, summary_out);
+        if (o->text) fwrite(diff.data, 1, diff.len, summary_out);
+        else fprintf(summary_out, "Binary files %s and %s differ\n", a_name, b_name); /* as diff says it */
         free(a_name);
         free(b_name);
     }
@@ -1353,6 +1364,8 @@ int gen_run(const gen_options *opt, gen_result *result)
     if (quick_up_to_date(opt, c.result)) return 0;
     if (!model_load(opt->config_path ? opt->config_path : "threadlink.json", opt->jobs, &c.p)) return 1;
     c.p.vault_images = opt->vault_images && opt->command == GEN_GENERATE;
+    c.p.build_step = opt->command == GEN_HEADERS && !opt->write_nothing;
+    c.p.strict = opt->strict;
     c.p.jobs = opt->jobs;
     c.p.content = opt->content;
     c.nstages = stage_count();

@@ -65,6 +65,10 @@ typedef struct gen_options {
      * memory, what they lack warned about (strict: an error), the stages resolved, then the run
      * stops (no -o DIR, which may be NULL; no stamp, no clean-up, no depfile). pack --build-step. */
     bool write_nothing;
+    /* The domains whose entries not recorded in their manifest a headers run reports (NULL:
+     * every domain). pack's pass names its profiles' alone: the build's headers step says the rest. */
+    const char *const *reported_domains;
+    size_t reported_count;
 } gen_options;
 
 typedef struct gen_result {

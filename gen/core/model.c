@@ -119,7 +119,7 @@ static char *derive_name(const char *domain, int mode) /* 0 as is, 1 lower, 2 up
     return s;
 }
 
-static domain *add_domain(project *p, const char *name)
+domain *model_add_domain(project *p, const char *name)
 {
     domain *d = vec_push(&p->domains);
     memset(d, 0, sizeof *d);
@@ -221,7 +221,7 @@ static bool read_source(project *p, domain *d, const source *src_in, buf *texts,
         src->path = arena_strndup(&p->strings, src_in->path, strlen(src_in->path));
         const char *shipped = tlg_shipped_file(src_in->path + 11);
         if (!shipped) {
-            diag_error(d->cfg ? d->cfg->loc : loc_file(p->cfg.path),
+            diag_error(model_domain_loc(d, p->cfg.path),
                        "'%s' is not a file shipped with threadlink (known: threadlink:natives/Iris.Events.Native.txt, "
                        "threadlink:natives/Dextra.InputModes.Native.txt)",
                        src_in->path);
@@ -522,7 +522,7 @@ static bool load_definitions(project *p, name_list *files)
             free(path);
             ok = false;
         } else if (!find_domain(p, name, strlen(name))) {
-            domain *d = add_domain(p, name);
+            domain *d = model_add_domain(p, name);
             char *out = xasprintf("%s.h", d->lower_name);
             d->output = arena_strndup(&p->strings, out, strlen(out));
             free(out);
@@ -551,7 +551,7 @@ static void add_config_domains(project *p)
 {
     for (size_t i = 0; i < p->cfg.domains.count; i++) {
         const domain_config *c = &p->cfg.domains.items[i];
-        domain *d = add_domain(p, c->name);
+        domain *d = model_add_domain(p, c->name);
         d->cfg = c;
         d->output = c->output;
         d->kind = c->kind;

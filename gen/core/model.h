@@ -56,6 +56,7 @@ typedef struct domain {
     bool from_definition;     /* declared by definitions/<name>.txt */
     const char *shell;        /* project-relative path, NULL for the shipped shell */
     const domain_config *cfg; /* NULL for a definitions-only domain */
+    src_loc declared_at;      /* a stage's domain: its content profile, "text" or "input" section */
     VEC(decl) decls;
     VEC(decl_source) sources; /* every input file read for this domain, in merge order */
     VEC(decl_signature) signatures;
@@ -87,6 +88,8 @@ typedef struct project {
      * change of asset bytes alone from any other. NULL: they go to input_hash too. */
     struct hasher *contents_hash;
     bool vault_images; /* watch: also each vault data file's binary image */
+    bool build_step;   /* headers (not pack's pass): what generate alone writes is only compared */
+    bool strict;       /* --strict: what is not recorded yet is an error, not a warning */
     /* What the run's options hand the stages (gen_options.jobs and .content): threads that read
      * and hash input files (0 or 1: the calling thread), and pack's session for the content
      * stage (content/content_stage.h; NULL: none). */
@@ -100,6 +103,14 @@ typedef struct project {
  * `jobs` threads, 0: one per core; the model is the same for any job count). Reports every
  * problem; false on any error (the project is then freed). */
 bool model_load(const char *config_path, unsigned jobs, project *out);
+/* A new domain named `name` (copied) with its C, lower and upper spellings, the rest zero. */
+domain *model_add_domain(project *p, const char *name);
+/* Where a domain is declared, for messages about it: its config entry, else what a stage declared
+ * it from (declared_at), else the config file. */
+static inline src_loc model_domain_loc(const domain *d, const char *config_path)
+{
+    return d->cfg ? d->cfg->loc : d->declared_at.file ? d->declared_at : loc_file(config_path);
+}
 void model_free(project *p);
 
 /* The identity key of a declaration, fold(scope) "." fold(name), into `out` (replacing it); an

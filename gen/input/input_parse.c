@@ -137,10 +137,10 @@ static void read_thresholded(parser *ps, const in_action *a, const char *path, j
     uint32_t control = read_control(ps, cp, json_object_get(v, "control"));
     json_t *t = json_object_get(v, "threshold");
     double threshold = 0;
-    if (t && (!json_is_number(t) || json_number_value(t) <= 0 || json_number_value(t) > 1))
-        jc_error(&ps->j, tp, "expected a number above 0 and at most 1 (the press point after the dead zone)");
+    bool refused = t && (!json_is_number(t) || json_number_value(t) <= 0 || json_number_value(t) > 1);
+    if (refused) jc_error(&ps->j, tp, "expected a number above 0 and at most 1 (the press point after the dead zone)");
     else if (t) threshold = json_number_value(t);
-    if (control) add_binding(ps, a, path, control, TL_INPUT_PART_NONE, threshold);
+    if (control && !refused) add_binding(ps, a, path, control, TL_INPUT_PART_NONE, threshold); /* (not "needs one") */
     free(cp);
     free(tp);
 }

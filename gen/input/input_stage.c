@@ -146,17 +146,8 @@ static bool input_add_domains(void *state, project *p)
 {
     input_state *st = state;
     if (!st) return true;
-    domain *d = vec_push(&p->domains);
-    memset(d, 0, sizeof *d);
-    d->name = st->domain_name;
-    d->c_name = xstrdup(d->name);
-    d->lower_name = xstrdup(d->name);
-    d->upper_name = xstrdup(d->name);
-    for (char *c = d->c_name, *l = d->lower_name, *u = d->upper_name; *c; c++, l++, u++) {
-        if (*c == '.') *c = *l = *u = '_';
-        *l = ascii_lower(*l);
-        *u = (*u >= 'a' && *u <= 'z') ? (char)(*u - 32) : *u;
-    }
+    domain *d = model_add_domain(p, st->domain_name);
+    d->declared_at = st->where;
     d->output = arena_strndup(&p->strings, st->domain_output, strlen(st->domain_output));
     char *dir = path_dirname(d->output), *base = xasprintf("%s.manifest.json", d->name);
     d->manifest = path_join(dir, base);

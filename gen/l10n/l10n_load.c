@@ -246,7 +246,7 @@ static const text_key *find_key(const text_state *st, const char *name, size_t *
 {
     text_key probe = {0};
     probe.name = name;
-    const text_key *k = bsearch(&probe, st->keys.items, st->keys.count, sizeof probe, by_folded_name);
+    const text_key *k = st->keys.count ? bsearch(&probe, st->keys.items, st->keys.count, sizeof probe, by_folded_name) : NULL;
     if (k) *index = (size_t)(k - st->keys.items);
     return k;
 }
@@ -377,6 +377,25 @@ static bool translation_texts(text_state *st, text_locale *l)
 
 /* ---- locales ----------------------------------------------------------------------------------- */
 
+/* Whether a file of the translations folder is a locale's: `<locale>.po`. One that looks meant to
+ * be and is not is said, since its translation would otherwise vanish without a word (`de.PO`),
+ * or ship as a locale no game asks for (`fr.bak.po`, a backup: a stem with a '.'). */
+static bool is_translation_file(const char *folder, const char *name)
+{
+    size_t len = strlen(name), stem = len - 3;
+    if (name[0] == '.' || len <= 3 || !ascii_ieq(name + stem, 3, ".po", 3)) return false;
+    const char *why = strcmp(name + stem, ".po") != 0 ? "translations end in \".po\", in lower case"
+                      : memchr(name, '.', stem) != NULL
+                          ? "its stem has a '.', which no locale name has (a backup?): name it <locale>.po to ship it"
+                          : NULL;
+    if (why) {
+        char *path = strcmp(folder, ".") == 0 ? xstrdup(name) : path_join(folder, name);
+        diag_warning(loc_file(path), "ignored: %s", why);
+        free(path);
+    }
+    return why == NULL;
+}
+
 /* Every *.po of the translations folder but the source, as locales (sorted by name). */
 static bool find_translations(text_state *st)
 {
@@ -391,7 +410,7 @@ static bool find_translations(text_state *st)
     bool same_dir =
         strcmp(source_dir, st->cfg.translations) == 0 || (strcmp(source_dir, ".") == 0 && strcmp(st->cfg.translations, ".") == 0);
     for (size_t i = 0; ok && i < names.count; i++) {
-        if (!str_has_suffix(names.items[i], ".po", NULL) || names.items[i][0] == '.') continue;
+        if (!is_translation_file(st->cfg.translations, names.items[i])) continue;
         if (same_dir && strcmp(names.items[i], source_base) == 0) continue;
         char *rel =
             strcmp(st->cfg.translations, ".") == 0 ? xstrdup(names.items[i]) : path_join(st->cfg.translations, names.items[i]);

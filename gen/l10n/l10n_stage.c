@@ -19,10 +19,37 @@ static void plan_outputs(text_state *st, stage_outputs *outputs)
 {
     stage_output *o = vec_push(outputs);
     *o = (stage_output){xstrdup(st->cfg.output), true, false, st->cfg.loc};
+    /* The tables are not compiled: generate writes them where the Text profile packs them, and a
+     * build step (headers) only says when they are stale (a build system such as Meson could not
+     * declare them as outputs in a folder anyway). */
     for (size_t i = 0; i < st->locales.count; i++) {
         o = vec_push(outputs);
-        *o = (stage_output){xstrdup(st->locales.items[i].table), true, false, st->cfg.loc};
+        *o = (stage_output){xstrdup(st->locales.items[i].table), false, false, st->cfg.loc};
     }
+}
+
+/* The build step: a table generate wrote that differs from what the PO files give now is packed
+ * as it was (pack reads generated/, never the PO files): say so, as for entries not recorded. */
+static bool report_stale_tables(const text_state *st)
+{
+    bool ok = true;
+    buf old = {0};
+    for (size_t i = 0; i < st->locales.count; i++) {
+        const text_locale *l = &st->locales.items[i];
+        char *path = path_join(st->p->cfg.generated_dir, l->table);
+        bool same =
+            fs_read_file(path, &old) && old.len == l->table_bytes.len && memcmp(old.data, l->table_bytes.data, old.len) == 0;
+        if (!same) {
+            (st->p->strict ? diag_error : diag_warning)(
+                loc_file(path),
+                "stale: %s changed since generate wrote it; the content build packs it as it is: run threadlink-gen generate",
+                l->path);
+            ok = !st->p->strict && ok;
+        }
+        free(path);
+    }
+    buf_free(&old);
+    return ok;
 }
 
 /* The tables, as the files of "<generated_dir>/<tables>", for a content profile that packs them. */
@@ -53,29 +80,15 @@ static bool text_load(project *p, void **state, stage_outputs *outputs)
     for (size_t i = 0; i < st->locales.count; i++) text_build_table(st, &st->locales.items[i]);
     provide_tables(st);
     plan_outputs(st, outputs);
-    return true;
-}
-
-static void set_names(domain *d)
-{
-    d->c_name = xstrdup(d->name);
-    d->lower_name = xstrdup(d->name);
-    d->upper_name = xstrdup(d->name);
-    for (char *c = d->c_name, *l = d->lower_name, *u = d->upper_name; *c; c++, l++, u++) {
-        if (*c == '.') *c = *l = *u = '_';
-        *l = ascii_lower(*l);
-        if (*u >= 'a' && *u <= 'z') *u = (char)(*u - 32);
-    }
+    return !st->p->build_step || report_stale_tables(st);
 }
 
 static bool text_add_domains(void *state, project *p)
 {
     text_state *st = state;
     if (!st->configured) return true;
-    domain *d = vec_push(&p->domains);
-    memset(d, 0, sizeof *d);
-    d->name = arena_strndup(&p->strings, st->cfg.domain, strlen(st->cfg.domain));
-    set_names(d);
+    domain *d = model_add_domain(p, st->cfg.domain);
+    d->declared_at = st->cfg.loc;
     d->output = arena_strndup(&p->strings, st->cfg.header, strlen(st->cfg.header));
     char *dir = path_dirname(d->output), *base = xasprintf("%s.manifest.json", d->name);
     d->manifest = path_join(dir, base);
@@ -95,27 +108,57 @@ static bool text_add_domains(void *state, project *p)
     return true;
 }
 
+typedef struct member_probe {
+    const text_state *st;
+    const char *name;
+} member_probe;
+
+static bool same_member(const void *ctx, uint32_t k)
+{
+    const member_probe *p = ctx;
+    return strcmp(p->st->keys.items[k].member, p->name) == 0;
+}
+
+/* What the keys' header (its domain's) already names `fn`: its type, an enumerator (Text_Keys_X,
+ * for any key X or None), or a function; NULL when nothing. */
+static const char *header_names(const text_state *st, const domain *d, const index_map *members, const char *fn)
+{
+    static const char *const own[] = {"_l10n", "_locales", "_name", "_name_of", "_from_name", "__names", "__values"};
+    size_t cl = strlen(d->c_name);
+    if (strcmp(fn, d->lower_name) == 0) return "the keys' enum type";
+    if (strncmp(fn, d->c_name, cl) == 0 && fn[cl] == '_') {
+        member_probe probe = {st, fn + cl + 1};
+        if (strcmp(fn + cl + 1, "None") == 0 ||
+            index_map_find(members, fnv1a(fn + cl + 1, strlen(fn + cl + 1)), same_member, &probe) != UINT32_MAX)
+            return "an enumerator of the keys' enum";
+    }
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
+        size_t ll = strlen(d->lower_name);
+        if (strncmp(fn, d->lower_name, ll) == 0 && strcmp(fn + ll, own[i]) == 0) return "a function of the text headers";
+    }
+    return NULL;
+}
+
 /* The function a key's member would give clashes with one of the headers' own names. */
 static bool check_function_names(const text_state *st, const domain *d)
 {
-    static const char *const own[] = {"_l10n", "_locales", "_name", "_name_of", "_from_name"};
     bool ok = true;
+    index_map members;
+    index_map_init(&members, st->keys.count);
+    for (size_t k = 0; k < st->keys.count; k++)
+        index_map_insert(&members, fnv1a(st->keys.items[k].member, strlen(st->keys.items[k].member)), (uint32_t)k);
     for (size_t k = 0; k < st->keys.count; k++) {
         const text_key *key = &st->keys.items[k];
         char *fn = xasprintf("%s_%s", st->cfg.prefix, key->member);
-        for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
-            char *other = xasprintf("%s%s", d->lower_name, own[i]);
-            if (strcmp(fn, other) == 0) {
-                diag_error(
-                    key->loc,
-                    "key %s would give the function %s(), which the text headers define already: rename the key (or set text.prefix)",
-                    key->name, fn);
-                ok = false;
-            }
-            free(other);
+        const char *what = header_names(st, d, &members, fn);
+        if (what) {
+            diag_error(key->loc, "key %s would give the function %s(), which is %s already: rename the key (or set text.prefix)",
+                       key->name, fn, what);
+            ok = false;
         }
         free(fn);
     }
+    index_map_free(&members);
     return ok;
 }
 

@@ -246,7 +246,7 @@ static void finish_entry(po_lexer *lx)
 {
     po_entry *e = lx->entry;
     lx->entry = NULL;
-    if (!e || e->str.count) return;
+    if (!e || e->str.count || e->reported) return;
     diag_error(po_loc(lx->out, e->start), "entry has no msgstr (every msgid needs one, \"\" when untranslated)");
     lx->ok = false;
 }
@@ -270,9 +270,15 @@ static po_string *slot_for(po_lexer *lx, po_token t, uint32_t index, const unsig
     po_entry *e = lx->entry;
     bool has_str = e && e->str.count;
     const char *problem = NULL;
-    if (t == TOK_CTXT) return &start_entry(lx, at)->ctxt;
-    if (t == TOK_ID) return (!e || has_str || e->id.present) ? &start_entry(lx, at)->id : &e->id;
-    if (!e || !e->id.present) problem = "needs a msgid before it";
+    /* A keyword given again before the entry's msgstr is the entry's mistake, not a new entry
+     * (which would leave this one "without msgstr"). */
+    bool open = e && !has_str;
+    if (t == TOK_CTXT && open && (e->ctxt.present || e->id.present))
+        problem = e->id.present ? "comes before the msgid (msgctxt, msgid, msgstr)" : "is given twice";
+    else if (t == TOK_CTXT) return &start_entry(lx, at)->ctxt;
+    else if (t == TOK_ID && open && e->id.present) problem = "is given twice";
+    else if (t == TOK_ID) return (!e || has_str) ? &start_entry(lx, at)->id : &e->id;
+    else if (!e || !e->id.present) problem = "needs a msgid before it";
     else if (t == TOK_ID_PLURAL && (has_str || e->id_plural.present)) problem = "must follow the msgid, once";
     else if (t == TOK_STR && has_str) problem = "is given twice";
     else if (t == TOK_STR && e->id_plural.present) problem = "of a plural entry is written msgstr[0], msgstr[1], ...";
@@ -282,6 +288,7 @@ static po_string *slot_for(po_lexer *lx, po_token t, uint32_t index, const unsig
         static const char *const names[] = {"msgctxt", "msgid", "msgid_plural", "msgstr", "msgstr[n]"};
         diag_error(loc_at(lx->path, lx->line, (uint32_t)(at - lx->line_start) + 1), "%s %s", names[t], problem);
         lx->ok = false;
+        if (e) e->reported = true;
         return NULL;
     }
     if (t == TOK_ID_PLURAL) return &e->id_plural;

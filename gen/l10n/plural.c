@@ -63,15 +63,15 @@ static uint32_t add_node(parser *ps, plural_op op, uint32_t a, uint32_t b, uint3
     return (uint32_t)(ps->rule->nodes.count - 1);
 }
 
-/* NUMBER at ps->at: its value, or false (reported). */
-static bool number(parser *ps, uint64_t *out)
+/* NUMBER at ps->at: its value, or false (reported; `where` says whose: "in the plural expression"). */
+static bool number(parser *ps, uint64_t *out, const char *where)
 {
     size_t start = ps->at;
     uint64_t v = 0;
     while (ps->at < ps->len && ps->text[ps->at] >= '0' && ps->text[ps->at] <= '9') {
         v = v * 10 + (uint64_t)(ps->text[ps->at++] - '0');
         if (v > UINT32_MAX) {
-            fail_at(ps, start, "number %s is too large (at most 4294967295)", "in the plural expression");
+            fail_at(ps, start, "number %s is too large (at most 4294967295)", where);
             return false;
         }
     }
@@ -90,7 +90,7 @@ static uint32_t primary(parser *ps)
         ps->at++;
         return add_node(ps, POP_N, 0, 0, 0, 0);
     }
-    if (c >= '0' && c <= '9') return number(ps, &v) ? add_node(ps, POP_NUM, 0, 0, 0, v) : 0;
+    if (c >= '0' && c <= '9') return number(ps, &v, "in the plural expression") ? add_node(ps, POP_NUM, 0, 0, 0, v) : 0;
     if (c == '(') {
         size_t open = ps->at++;
         uint32_t e = expr(ps);
@@ -317,7 +317,7 @@ static bool read_nplurals(parser *ps)
     uint64_t v = 0;
     if (!field(ps, "nplurals")) return false;
     size_t at = ps->at;
-    if (!number(ps, &v)) {
+    if (!number(ps, &v, "for nplurals")) {
         fail_at(ps, at, "%s", "nplurals must be a number");
         return false;
     }

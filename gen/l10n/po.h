@@ -27,6 +27,7 @@ typedef struct po_entry {
     VEC(po_string) str; /* msgstr, or msgstr[0..n-1] */
     bool indexed;       /* written msgstr[n] */
     bool fuzzy;         /* "#, fuzzy": a translation the tools mark for review (not used) */
+    bool reported;      /* a keyword of it was out of order (said): no "has no msgstr" after that */
 } po_entry;
 
 typedef struct po_file {

@@ -1298,11 +1298,17 @@ static int apply_overrides(const pack_options *opt, project *p, content_config *
                            content_session *session, bool *paths_ok)
 {
     if (!has_overrides(opt)) return 0;
-    if (sel->count != 1)
-        return usage(
-            "%s",
-            "overrides (--output, --source, --archive, --max-archive-mb, --compression(-level), --partitioner, --post-build) "
-            "apply to one profile: name it with --profile");
+    if (sel->count != 1) {
+        buf names = {0}; /* the profiles it could be: a build file gets one step per profile */
+        for (size_t i = 0; i < sel->count; i++)
+            buf_printf(&names, "%s%s", i ? (i + 1 == sel->count ? " and " : ", ") : "", cc->profiles.items[sel->items[i]].name);
+        int rc = usage("overrides (--output, --source, --archive, --max-archive-mb, --compression(-level), --partitioner, "
+                       "--post-build) apply to one profile: name it with --profile (this config has %s; a build runs one "
+                       "pack --build-step per profile)",
+                       buf_cstr(&names));
+        buf_free(&names);
+        return rc;
+    }
     content_profile *pr = &cc->profiles.items[sel->items[0]];
     int rc = override_settings(opt, pr);
     if (rc) return rc;
@@ -1423,8 +1429,8 @@ static void add_pass_input(void *ctx, const char *path) { *vec_push((name_list *
  * project, the same gen_run as `generate` (--build-step: as `headers`, manifests read and merged
  * in memory, nothing written), with pack's session, whose keep takes each selected profile's ids
  * as the pass resolves them. Every input the pass read goes to *inputs (for the depfile). */
-static bool generate_pass(const pack_options *opt, const char *cfg_path, const content_session *session, unsigned jobs,
-                          name_list *inputs)
+static bool generate_pass(const pack_options *opt, const char *cfg_path, const content_session *session,
+                          const char *const *packed_domains, size_t packed_count, unsigned jobs, name_list *inputs)
 {
     gen_options g = {0};
     g.command = opt->build_step ? GEN_HEADERS : GEN_GENERATE;
@@ -1439,6 +1445,7 @@ static bool generate_pass(const pack_options *opt, const char *cfg_path, const c
     g.project_dir = opt->project_dir;
     g.jobs = jobs;
     g.content = session;
+    g.reported_domains = packed_domains, g.reported_count = packed_count; /* the headers step says the rest */
     if (opt->depfile) g.on_input = add_pass_input, g.on_input_ctx = inputs;
     return gen_run(&g, NULL) == 0;
 }
@@ -1475,10 +1482,13 @@ static bool pack_selected(const pack_options *opt, const char *cfg_path, project
     if (!preflight(p, cc, sel, folders, scans, scan_seconds, &prior, jobs)) ok = false;
     resolved_keeper keeper = {cc, sel, scans->items, xcalloc(sel->count ? sel->count : 1, sizeof(resolved_ids))};
     session->keep = keep_resolved, session->keep_ctx = &keeper;
+    const char **packed = xcalloc(sel->count ? sel->count : 1, sizeof *packed);
+    for (size_t i = 0; i < sel->count; i++) packed[i] = cc->profiles.items[sel->items[i]].domain;
     name_list pass_inputs = {0};
-    ok = ok && generate_pass(opt, cfg_path, session, jobs, &pass_inputs) &&
+    ok = ok && generate_pass(opt, cfg_path, session, packed, sel->count, jobs, &pass_inputs) &&
          build_profiles(opt, p, cc, sel, folders, scans->items, scan_seconds, locks, &prior, keeper.resolved, &pass_inputs);
     name_list_free(&pass_inputs);
+    free(packed);
     resolved_free(keeper.resolved, sel->count);
     prior_end(&prior);
     content_memo_free(session->memo);

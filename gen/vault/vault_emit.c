@@ -257,6 +257,12 @@ static void emit_schema_prologue(const schema_out *c, const emit_options *opt)
                    "#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__\n"
                    "#error \"%s_vault.h: its inline collection values are baked for little-endian targets\"\n#endif\n\n",
                    v);
+    for (size_t i = 0; i < n; i++)
+        if (s->fields.items[i].earlier) { /* its accessors by the earlier name are deprecated */
+            emit_deprecation_macro(b, "Accessors by a field's earlier name are deprecated: calling one warns.");
+            buf_putc(b, '\n');
+            break;
+        }
     buf_puts(b, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
 
     buf_printf(b, "/* Vault %s: %zu field%s. Field ids are Vault.Fields values. */\n", s->name, n, n == 1 ? "" : "s");
@@ -389,8 +395,10 @@ static void emit_schema_lifecycle(const schema_out *c)
         v, v);
 }
 
-/* One field's typed getter and setter (a collection's read-only and editing views). */
-static void emit_schema_accessor(const schema_out *c, const vfield *f)
+/* One field's typed getter and setter (a collection's read-only and editing views), named `fn`
+ * (its member name, or an earlier one the schema still spells) and prefixed with `attr` (""; a
+ * deprecation for an earlier name); they read and write the member either way. */
+static void emit_schema_accessor_as(const schema_out *c, const vfield *f, const char *fn, const char *attr)
 {
     SCHEMA_LOCALS(c);
     const char *m = f->member;
@@ -398,41 +406,54 @@ static void emit_schema_accessor(const schema_out *c, const vfield *f)
         const char *k = view_suffix[f->kind];
         buf_printf(b,
                    "/* A read-only view over the collection. */\n"
-                   "static inline %s_vault_%s_%s_const %s_vault_get_%s(const %s_vault *v) {\n"
+                   "%sstatic inline %s_vault_%s_%s_const %s_vault_get_%s(const %s_vault *v) {\n"
                    "    return %s_vault_%s_%s_const_view(v->%s, %uu);\n}\n",
-                   v, m, k, v, m, v, v, m, k, m, f->capacity);
+                   attr, v, m, k, v, fn, v, v, m, k, m, f->capacity);
         buf_printf(b,
                    "/* A view to change the collection through; call %s_vault_notify(v, %s_VAULT_ID_%s) after edits. */\n"
-                   "static inline %s_vault_%s_%s %s_vault_edit_%s(%s_vault *v) {\n"
+                   "%sstatic inline %s_vault_%s_%s %s_vault_edit_%s(%s_vault *v) {\n"
                    "    return %s_vault_%s_%s_view(v->%s, %uu);\n}\n",
-                   v, U, m, v, m, k, v, m, v, v, m, k, m, f->capacity);
+                   v, U, m, attr, v, m, k, v, fn, v, v, m, k, m, f->capacity);
     } else if (f->type == VT_STRING) {
-        buf_printf(b, "static inline const char *%s_vault_get_%s(const %s_vault *v) { return v->%s; }\n", v, m, v, m);
+        buf_printf(b, "%sstatic inline const char *%s_vault_get_%s(const %s_vault *v) { return v->%s; }\n", attr, v, fn, v, m);
         buf_printf(b,
                    "/* false (nothing changed) when value is longer than %u bytes. */\n"
-                   "static inline bool %s_vault_set_%s(%s_vault *v, const char *value) {\n"
+                   "%sstatic inline bool %s_vault_set_%s(%s_vault *v, const char *value) {\n"
                    "    bool changed;\n"
                    "    if (!tl_vault_store_string(v->%s, TL__CAST(uint32_t, sizeof v->%s), value, &changed)) return false;\n"
                    "    if (changed) tl_vault_notify(v->tl_listener, v, %s_VAULT_ID_%s);\n"
                    "    return true;\n}\n",
-                   f->capacity, v, m, v, m, m, U, m);
+                   f->capacity, attr, v, fn, v, m, m, U, m);
     } else {
-        const char *c = vtype_c(f->type);
-        buf_printf(b, "static inline %s %s_vault_get_%s(const %s_vault *v) { return v->%s; }\n", c, v, m, v, m);
+        const char *ct = vtype_c(f->type);
+        buf_printf(b, "%sstatic inline %s %s_vault_get_%s(const %s_vault *v) { return v->%s; }\n", attr, ct, v, fn, v, m);
         buf_printf(b,
-                   "static inline void %s_vault_set_%s(%s_vault *v, %s value) {\n"
+                   "%sstatic inline void %s_vault_set_%s(%s_vault *v, %s value) {\n"
                    "    if (memcmp(&v->%s, &value, sizeof value) != 0) {\n"
                    "        v->%s = value;\n"
                    "        tl_vault_notify(v->tl_listener, v, %s_VAULT_ID_%s);\n    }\n}\n",
-                   v, m, v, c, m, m, U, m);
+                   attr, v, fn, v, ct, m, m, U, m);
         if (f->type == VT_LOCALIZEDTEXT)
             buf_printf(b,
                        "/* Its text in the current locale: text(ctx, key), e.g. l10n.h's tl_l10n_text_of_key with the tl_l10n;\n"
                        " * \"\" for no key or no text function. */\n"
-                       "static inline const char *%s_vault_text_%s(const %s_vault *v, tl_vault_text_fn text, void *ctx) {\n"
+                       "%sstatic inline const char *%s_vault_text_%s(const %s_vault *v, tl_vault_text_fn text, void *ctx) {\n"
                        "    return tl_vault_text(v->%s, text, ctx);\n}\n",
-                       v, m, v, m);
+                       attr, v, fn, v, m);
     }
+}
+
+/* A field's accessors; a field the schema still spells by an earlier name of its entry (renamed in
+ * Vault.Fields since) keeps that name's accessors too, deprecated, so that code calling them
+ * builds with a warning that names the new one instead of failing to link. */
+static void emit_schema_accessor(const schema_out *c, const vfield *f)
+{
+    emit_schema_accessor_as(c, f, f->member, "");
+    if (!f->earlier) return;
+    char *attr = xasprintf("TL_DEPRECATED_ENTRY(\"%s was renamed %s in Vault.Fields: call %s_vault_*_%s\")\n", f->earlier,
+                           f->member, c->v, f->member);
+    emit_schema_accessor_as(c, f, f->earlier, attr);
+    free(attr);
 }
 
 /* One field's load into a content scope: the scalar's asset, an element's by index, a

@@ -62,8 +62,11 @@ typedef struct vvalue {
 } vvalue;
 
 typedef struct vfield {
-    const char *ref;      /* as written: a Vault.Fields member name or Scope.Name */
-    const char *member;   /* after resolve: the entry's member name (a C identifier) */
+    const char *ref;    /* as written: a Vault.Fields member name or Scope.Name */
+    const char *member; /* after resolve: the entry's member name (a C identifier) */
+    /* after resolve: the earlier member name `ref` spells when the entry was renamed since (Gold for
+     * Coins <- Gold), whose accessors stay, deprecated, until the schema says Coins; else NULL */
+    const char *earlier;
     const char *key;      /* after resolve: the entry's key ("user.health") */
     uint32_t id;          /* after resolve: the entry's value */
     vtype type;           /* scalar type, or VT_COLLECTION */

@@ -73,6 +73,22 @@ static bool names_earlier(const entry *e, const char *ref, size_t n)
     return false;
 }
 
+/* The rename record of `e` that `ref` names (its name, key or the key's part after the scope),
+ * else its newest one; NULL when it has none. */
+static const entry_alias *earlier_alias(const entry *e, const char *ref)
+{
+    size_t n = strlen(ref);
+    for (uint32_t k = 0; k < e->renamed_count; k++) {
+        const entry_alias *a = &e->renamed_from[k];
+        const char *tail = memchr(a->key, '.', a->key_len);
+        size_t tail_len = tail ? a->key_len - (size_t)(tail + 1 - a->key) : 0;
+        if (ascii_ieq(a->name, a->name_len, ref, n) || ascii_ieq(a->key, a->key_len, ref, n) ||
+            (tail && ascii_ieq(tail + 1, tail_len, ref, n)))
+            return a;
+    }
+    return e->renamed_count ? &e->renamed_from[e->renamed_count - 1] : NULL;
+}
+
 /* The entry a reference names: a member name ("Health") or a qualified one ("Combat.Health",
  * matched against the key), else an earlier name or key of a renamed entry (*renamed set then).
  * NULL if none. */
@@ -326,6 +342,9 @@ static bool resolve_field_ref(resolver *rv, vault_state *st, const name_index *f
         char *path = jc_key(f->path, "field");
         warn_renamed(s->file, s->text, s->text_len, path, f->ref, "Vault.Fields", e->name, e->name_len);
         free(path);
+        const entry_alias *a = earlier_alias(e, f->ref);
+        if (a && (a->name_len != e->name_len || memcmp(a->name, e->name, e->name_len) != 0))
+            f->earlier = arena_strndup(&st->strings, a->name, a->name_len);
     }
     if (!e) {
         buf b = {0};

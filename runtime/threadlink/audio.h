@@ -551,6 +551,7 @@ typedef struct tl__audio_level {
 struct tl_audio {
     tl_audio_backend backend;
     tl_audio_clip_source source;
+    uint32_t failed_clip; /* the clip whose failed load was logged last: not again each frame */
     tl_events *registry;
     tl_audio_events events;
     tl_logger logger;
@@ -636,15 +637,20 @@ static tl_audio_result tl__audio_clip_data(tl_audio *a, uint32_t id, void **data
         return tl__audio_fail(a, TL_AUDIO_CLIPS_FULL);
     }
     if (!a->source.bytes || !a->source.bytes(a->source.ctx, id, &bytes, &size) || !bytes) {
-        tl__audio_log(&a->logger, TL_AUDIO_LOG_NO_CLIP, id);
+        if (a->failed_clip != id) tl__audio_log(&a->logger, TL_AUDIO_LOG_NO_CLIP, id);
+        a->failed_clip = id;
         return tl__audio_fail(a, TL_AUDIO_NO_CLIP);
     }
     row->data = a->backend.load ? a->backend.load(a->backend.ctx, id, bytes, size) : (void *)row;
     if (a->source.release) a->source.release(a->source.ctx, id);
     if (!row->data) {
-        tl__audio_log(&a->logger, TL_AUDIO_LOG_LOAD_FAILED, id, (unsigned long)size);
+        if (a->failed_clip != id)
+            tl__audio_log(&a->logger, TL_AUDIO_LOG_LOAD_FAILED, id, (unsigned long)size);
+        a->failed_clip =
+            id; /* (a scenario asking for it each frame is told each time, logged once) */
         return tl__audio_fail(a, TL_AUDIO_LOAD_FAILED);
     }
+    if (a->failed_clip == id) a->failed_clip = 0;
     row->id = id;
     *data = row->data;
     return TL_AUDIO_OK;

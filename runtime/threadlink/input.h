@@ -1085,6 +1085,8 @@ struct tl_input {
     uint32_t touched[TL__INPUT_SLOTS], touched_count;
     tl__input_device *devices;
     uint32_t max_devices, devices_used;
+    uint32_t
+        refused; /* the last gamepad refused for want of a slot, + 1: logged once, not per event */
     tl__input_prompt *prompts;
     uint32_t max_prompts;
     uint32_t family, published; /* the last meaningful input's family; the one announced */
@@ -1742,8 +1744,10 @@ static tl_input_result tl__input_add_device(tl_input *in, uint32_t id, uint32_t 
     for (i = 0; !d && i < in->max_devices; i++)
         if (!in->devices[i].used) d = &in->devices[i];
     if (!d) {
-        tl__input_log(&in->logger, TL_INPUT_LOG_TOO_MANY_DEVICES, (unsigned)id,
-                      (unsigned)in->max_devices);
+        if (in->refused != id + 1u)
+            tl__input_log(&in->logger, TL_INPUT_LOG_TOO_MANY_DEVICES, (unsigned)id,
+                          (unsigned)in->max_devices);
+        in->refused = id + 1u;
         return tl__input_set(in, TL_INPUT_TOO_MANY_DEVICES);
     }
     if (!d->used) {

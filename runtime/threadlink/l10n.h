@@ -72,13 +72,18 @@
    the switch; setting the current locale again publishes nothing.
    Until a locale is set, adding the source locale's table sets it (OnLocaleChanged included), so
    texts show from the start. Tables may be added at any time; one of the current chain is refused removal
-   (TL_L10N_TABLE_IN_USE): set another locale first.
+   (TL_L10N_TABLE_IN_USE): set another locale first. One that belongs in the current chain (of the
+   name last set: fr_CA's pack added while fr shows, or the source's added late) joins it at once,
+   as set_locale would (OnLocaleChanged included when the locale's table changes).
 
    FORMATTING
    ----------
    tl_l10n_format(text, index, count_arg, args, n, buf, size, &length) writes the key's text with
    its placeholders replaced by args (in the source string's order: the generated functions pass
-   them so; a translation may use them in any order, or leave one out). Integers are written in
+   them so; a translation may use them in any order, or leave one out). A table records where
+   each argument goes, not its type: this call refuses too few arguments (TL_L10N_BAD_ARGUMENTS)
+   and writes what it is given; the generated functions are what checks the types (a wrong one
+   does not compile), so call those where the key is known. Integers are written in
    decimal without grouping, strings as they are. The result is NUL-terminated whenever size > 0;
    *length (if not NULL) gets the length of the whole text, NUL excluded, as snprintf counts it.
    A text longer than size - 1 bytes is cut at the last whole UTF-8 character that fits and
@@ -299,9 +304,11 @@ static inline tl_l10n_arg tl_l10n_str(const char *v) {
 #define TL__L10N_INTEGER_CLASS(x) (__builtin_classify_type(x) >= 1 && __builtin_classify_type(x) <= 4)
 #define TL_L10N_WANTS_INTEGER(x) \
     ((void)sizeof(struct { int placeholder_wants_an_integer : TL__L10N_INTEGER_CLASS(x) ? 1 : -1; }), (x))
+/* 1 ? x : x decays an array as (x) + 0 did, without clang's null-pointer-arithmetic warning for a
+   (const char *)0 argument. */
 #define TL__L10N_CHAR_POINTER(x) \
-    (__builtin_types_compatible_p(__typeof__((x) + 0), char *) || \
-     __builtin_types_compatible_p(__typeof__((x) + 0), const char *))
+    (__builtin_types_compatible_p(__typeof__(1 ? (x) : (x)), char *) || \
+     __builtin_types_compatible_p(__typeof__(1 ? (x) : (x)), const char *))
 #define TL_L10N_WANTS_STRING(x) \
     ((void)sizeof(struct { int placeholder_wants_a_char_string : TL__L10N_CHAR_POINTER(x) ? 1 : -1; }), (x))
 #elif !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
@@ -402,8 +409,9 @@ struct tl_l10n {
     uint32_t table_count, max_tables;
     const tl__l10n_table *chain[TL__L10N_CHAIN_MAX];
     uint32_t chain_length;
-    tl__l10n_pick *picks; /* one per key */
-    const char *locale;   /* the current locale's name, from its table; "" before */
+    tl__l10n_pick *picks;                /* one per key */
+    const char *locale;                  /* the current locale's name, from its table; "" before */
+    char asked[TL__L10N_LOCALE_MAX + 1]; /* the name set_locale was given: its chain's source */
 };
 
 TL_RESULT_MESSAGE_FN(tl_l10n_result_message, tl_l10n_result, TL_L10N_RESULTS)
@@ -612,6 +620,18 @@ static tl_l10n_result tl__l10n_refuse_table(tl_l10n *text, const char *what,
     return result;
 }
 
+/* Whether a table of `locale` is in the chain of the locale asked: a shorter name of it (cut at
+   '_', '-' or '@'), itself, or the source locale. */
+static size_t tl__l10n_shorter(const char *locale, size_t n);
+static bool tl__l10n_belongs(const tl_l10n *text, const char *locale) {
+    size_t n = strlen(text->asked);
+    const char *source = text->keys->source_locale;
+    if (source && tl__l10n_same_locale(locale, strlen(locale), source)) return true;
+    for (; n > 0; n = tl__l10n_shorter(text->asked, n))
+        if (tl__l10n_same_locale(text->asked, n, locale)) return true;
+    return false;
+}
+
 TL_API tl_l10n_result tl_l10n_add_table(tl_l10n *text, const void *bytes, size_t size) {
     tl__l10n_table t;
     tl_l10n_result r;
@@ -628,10 +648,14 @@ TL_API tl_l10n_result tl_l10n_add_table(tl_l10n *text, const void *bytes, size_t
         return tl__l10n_refuse_table(text, t.locale, TL_L10N_TOO_MANY_TABLES);
     text->tables[text->table_count++] = t;
     /* The source locale's table, added while no locale is set, is the first locale: texts show
-       from the start, not "" until tl_l10n_set_locale. */
+       from the start, not "" until tl_l10n_set_locale. A table that belongs in the current
+       chain (a language pack downloaded for the locale asked, the source's added late) joins it
+       at once. */
     if (!text->chain_length && text->keys->source_locale &&
         tl__l10n_same_locale(t.locale, strlen(t.locale), text->keys->source_locale))
         return tl_l10n_set_locale(text, t.locale);
+    if (text->chain_length && tl__l10n_belongs(text, t.locale))
+        return tl_l10n_set_locale(text, text->asked);
     return TL_L10N_OK;
 }
 
@@ -782,6 +806,7 @@ TL_API tl_l10n_result tl_l10n_set_locale(tl_l10n *text, const char *locale) {
         return TL_L10N_UNKNOWN_LOCALE;
     }
     before = text->locale;
+    if (locale != text->asked) memcpy(text->asked, locale, strlen(locale) + 1); /* checked: short */
     memcpy(text->chain, chain, sizeof chain[0] * length);
     text->chain_length = length;
     text->locale = chain[0]->locale;

@@ -188,12 +188,13 @@ TL_API const char *tl_levels_result_message(tl_levels_result result);
 
 #define TL_LEVELS_LOG_ITEMS(X) \
     X(INVALID_ARGUMENT, TL_LOG_LEVEL_ERROR, "%s: invalid argument") \
-    X(LOAD_FAILED, TL_LOG_LEVEL_ERROR, "level %u failed to load: %s") \
+    X(LOAD_FAILED, TL_LOG_LEVEL_ERROR, "level %s failed to load: %s") \
     X(REENTRANT_CALL, TL_LOG_LEVEL_ERROR, "%s called from inside a levels callback: refused") \
     X(SHUT_DOWN, TL_LOG_LEVEL_ERROR, "%s: the level set is shut down") \
     X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)") \
     X(NO_PROVIDER, TL_LOG_LEVEL_WARNING, \
-      "transition to level %u: %s has no provider, so that step counts as done (said once)")
+      "transition to level %s: %s has no provider, so that step counts as done (subscribe one to " \
+      "show a fader or a loading screen; said once)")
 
 #define TL_LEVELS_LOG_BASE 0x300u
 typedef enum tl_levels_log_item {
@@ -268,6 +269,9 @@ typedef struct tl_levels_desc {
     tl_levels_objects objects;
     tl_levels_scopes scopes;
     double unload_delay; /* every level's default, seconds */
+    /* A level's name in log lines: the levels domain's generated <domain>_name (nexus_levels_name);
+       NULL: its number. */
+    const char *(*level_name)(uint32_t level);
 } tl_levels_desc;
 
 typedef enum tl_level_state {
@@ -448,6 +452,7 @@ struct tl_levels {
     tl_levels_objects objects;
     tl_levels_scopes scopes;
     double unload_delay;
+    const char *(*level_name)(uint32_t level);
     tl_level **levels; /* every level seen, each allocated once: pointers stay valid */
     uint32_t level_count, level_cap;
     tl_level **table; /* id -> level, open addressing, a power of two */
@@ -617,12 +622,22 @@ static char *tl__levels_strdup(const char *text) {
     return copy;
 }
 
+/* A level as log lines name it: its name (desc.level_name), else its number, in `buf`. */
+static const char *tl__levels_label(const tl_levels *n, uint32_t level, char buf[16]) {
+    const char *name = n->level_name ? n->level_name(level) : TL__NULL;
+    if (name && name[0] && strcmp(name, "?") != 0) return name;
+    snprintf(buf, 16, "%u", (unsigned)level);
+    return buf;
+}
+
 /* Every hold waiting for the level fails with the reason; then the load is undone. */
 static void tl__level_fail(tl_level *level, const char *fallback) {
     tl_levels *n = level->levels;
     uint32_t i;
+    char label[16];
     if (!level->reason[0]) tl__level_set_reason(level, fallback);
-    tl__levels_log(&n->logger, TL_LEVELS_LOG_LOAD_FAILED, level->id, level->reason);
+    tl__levels_log(&n->logger, TL_LEVELS_LOG_LOAD_FAILED, tl__levels_label(n, level->id, label),
+                   level->reason);
     for (i = 0; i < n->hold_count; i++) {
         tl__levels_hold *h = &n->holds[i];
         if (h->state != TL__HOLD_LIVE || h->level != level) continue;
@@ -810,8 +825,10 @@ static bool tl__levels_provider_step(tl_levels *n, uint32_t event) {
         TL_EVENTS_REQUEST(answered, &done, n->registry, event, TL_LEVELS_SIG_PROVIDER,
                           tl_levels_provider_fn, n);
     if (!answered && !(n->warned_steps & (1u << n->step))) {
+        char label[16];
         n->warned_steps |= 1u << n->step;
-        tl__levels_log(&n->logger, TL_LEVELS_LOG_NO_PROVIDER, n->queue[0].level, names[n->step]);
+        tl__levels_log(&n->logger, TL_LEVELS_LOG_NO_PROVIDER,
+                       tl__levels_label(n, n->queue[0].level, label), names[n->step]);
     }
     if (answered && !done) return false;
     n->step++;
@@ -912,6 +929,7 @@ tl_levels *tl_levels_create(const tl_levels_desc *desc) {
     n->objects = desc->objects;
     n->scopes = desc->scopes;
     n->unload_delay = desc->unload_delay > 0.0 ? desc->unload_delay : 0.0;
+    n->level_name = desc->level_name;
     n->hold_free = TL__LEVELS_NONE;
     return n;
 }

@@ -85,6 +85,7 @@ int main(int argc, char **argv) {
     levels_desc.loader.begin_load = load_level;
     levels_desc.registry = &events;
     levels_desc.scopes = tl_glue_levels_scopes(content); /* each level a content scope */
+    levels_desc.level_name = nexus_levels_name;           /* log lines name levels */
     levels = tl_levels_create(&levels_desc);
     if (!levels) return 1;
     tl_levels_present(levels, Nexus_Levels_Meadow);

@@ -491,6 +491,9 @@ static void test_audio_missing_clip_is_a_result_and_one_log_line(void **state) {
     assert_non_null(strstr(w->messages, "Audio: error: clip 99: the clip source has no bytes for it"));
     assert_int_equal(tl_audio_transition_to_scenario(w->audio, &s), TL_AUDIO_NO_CLIP);
     assert_int_equal(count_ops(w, TL_AUDIO_NULL_PLAY, ATMOS_A), 1); /* the atmos still moves */
+    assert_null(tl_audio_play(w->audio, MISSING, TL_FP_ONE).audio); /* asked again (each frame): */
+    assert_int_equal(tl_audio_last_result(w->audio), TL_AUDIO_NO_CLIP); /* told each time, */
+    assert_int_equal(w->errors, 1);                                       /* logged once */
     assert_string_equal(tl_audio_result_message(TL_AUDIO_NO_CLIP), "the clip source has no bytes for the clip");
     assert_string_equal(tl_audio_result_message(TL_AUDIO_OK), "ok");
 }

@@ -395,6 +395,29 @@ static void test_audio_sdl_interface_sounds_play_on_navigation(void **state) {
     assert_true(s_tone(w, s_at(t1, 0.0), 1000) < 0.02);
 }
 
+/* The module given more voices than the mixer has channels: an effect on a voice past them plays
+   nothing, and the backend says so once (SDL's log), naming the count to give. */
+static char s_sdl_log[512];
+static int s_sdl_log_lines;
+static void s_sdl_log_output(void *user, int category, SDL_LogPriority priority, const char *message) {
+    (void)user, (void)category, (void)priority;
+    s_sdl_log_lines++;
+    SDL_snprintf(s_sdl_log, sizeof s_sdl_log, "%s", message);
+}
+static void test_audio_sdl_voices_past_the_channels_are_said(void **state) {
+    s_world *w = (s_world *)*state;
+    int i;
+    SDL_LogSetOutputFunction(s_sdl_log_output, NULL);
+    w->desc.voices = 24; /* the mixer has 16 */
+    s_create(w);
+    for (i = 0; i < 20; i++) assert_non_null(tl_audio_play(w->audio, CLICK, TL_FP_ONE).audio);
+    s_run(w, 0.05);
+    assert_int_equal(Mix_Playing(-1), 12); /* voices 4..15: the rest have no channel */
+    assert_int_equal(s_sdl_log_lines, 1);
+    assert_non_null(SDL_strstr(s_sdl_log, "plays nothing: the mixer has 16 channels (tl_audio_sdl_mixer_init); give tl_audio_desc.voices 16"));
+    SDL_LogSetOutputFunction(NULL, NULL);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void) {
@@ -405,6 +428,7 @@ int main(void) {
         T(test_audio_sdl_panning_survives_a_voice_restart),
         T(test_audio_sdl_presenting_a_level_starts_its_music),
         T(test_audio_sdl_interface_sounds_play_on_navigation),
+        T(test_audio_sdl_voices_past_the_channels_are_said),
     };
     return cmocka_run_group_tests_name("audio-sdl-mixer", tests, NULL, NULL);
 }

@@ -128,11 +128,14 @@ grep -qF "$p/assets/Sprites/hero.txt" generate.d || { echo "FAIL: the generate d
 # manifest lacks is warned about and gets the id generate will give it, so the output is
 # byte-identical to pack's after generate. --depfile and --stamp are relative to where pack runs.
 echo slime > p/assets/Sprites/slime.txt
+echo Omicron >> p/injectors/Game.Ids.User.txt # not pack's to say: the headers step says it, once
 tree p > before
 expect 0 "$gen" pack --build-step -C p --output "$work/step" --quiet --no-progress --depfile pack.d --stamp pack.stamp
 expect_err "p/generated/Content.Game.manifest.json: warning: 1 new entry of Content.Game not recorded in the manifest: run threadlink-gen generate to record 1 new entry"
+! grep -q "of Game.Ids not recorded" "$work/err" || { echo "FAIL: pack --build-step warns about a domain it does not pack"; cat "$work/err"; failed=$((failed + 1)); }
 tree p > after
 cmp -s before after || { echo "FAIL: pack --build-step wrote into the project"; diff before after; failed=$((failed + 1)); }
+sed -i '/^Omicron$/d' p/injectors/Game.Ids.User.txt
 [ -f pack.stamp ] && [ ! -e p/pack.stamp ] || { echo "FAIL: --stamp is not relative to the caller"; failed=$((failed + 1)); }
 for dep in "$p/threadlink.json" "$p/assets/Sprites" "$p/assets/Sprites/hero.txt" "$p/assets/Sprites/slime.txt" \
            "$p/generated/Content.Game.manifest.json"; do

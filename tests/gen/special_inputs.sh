@@ -199,7 +199,7 @@ mkfifo "$m"
 for step in "headers -o $work/hdr" "pack --build-step --output $work/step --no-progress"; do
   # shellcheck disable=SC2086
   expect 1 "$gen" $step -C "$c" --quiet
-  expect_err "$c/threadlink.json: error: output path 'Content.Main.manifest.json': generated/Content.Main.manifest.json exists and is not a regular file"
+  expect_err "$c/threadlink.json:1:16: error: output path 'Content.Main.manifest.json': generated/Content.Main.manifest.json exists and is not a regular file"
 done
 rm "$m"
 mv "$work/content-manifest" "$m"

@@ -391,6 +391,11 @@ static void test_input_too_many_devices(void **state) {
     e.device = 200;
     assert_int_equal(tl_input_feed(x->in, &e), TL_INPUT_TOO_MANY_DEVICES);
     assert_non_null(strstr(x->log.last, "gamepad 200 ignored: 8 gamepads already"));
+    /* Its every event is refused the same way, but said once (a ninth pad's stick, each frame). */
+    e.type = TL_INPUT_EVENT_GAMEPAD_AXIS;
+    e.value = 0.5f;
+    for (i = 0; i < 30; i++) assert_int_equal(tl_input_feed(x->in, &e), TL_INPUT_TOO_MANY_DEVICES);
+    assert_int_equal(x->log.errors, 1);
 }
 
 /* --- rebinding --------------------------------------------------------------------------------- */

@@ -84,4 +84,20 @@ echo "$out" | grep -q "1 new entry of Nexus.Levels not recorded in the manifest:
 out=$(generate) || { echo "$out"; fail "the generate step"; }
 grep -q '"Cave"' generated/Nexus.Levels.manifest.json || fail "the generate step did not record the entry"
 out=$(check) || { echo "$out"; fail "not up to date after the generate step"; }
+
+# A second content profile (the text stage's tables are one): Main's build step still packs Main.
+mkdir -p extra && echo more > extra/more.txt
+python3 - <<'PY'
+import json
+cfg = json.load(open("threadlink.json"))
+cfg["content"].append({"profile": "Extra", "source_root": "extra", "output": "build/content/Extra"})
+json.dump(cfg, open("threadlink.json", "w"), indent=2)
+PY
+# Its headers declared where the build lists them, as the build's error says to.
+case $kind in
+  meson) sed -i "s/'content_main.h', /'content_main.h', 'content_extra.h', 'content_extra_catalog.h', /" meson.build ;;
+  make) sed -i 's/^HEADER_NAMES := /HEADER_NAMES := content_extra.h content_extra_catalog.h /' Makefile ;;
+esac
+out=$(generate) || { echo "$out"; fail "the generate step with a second profile"; }
+out=$(b) || { echo "$out"; fail "the build with a second profile"; }
 echo "ok: $which"

@@ -220,6 +220,29 @@ static void test_l10n_missing_texts_without_the_source_table(void **state) {
     assert_string_equal(line, "");
 }
 
+/* A table that belongs in the current chain joins it when added: the source's added after the
+   locale was set fills the gaps, a language pack for the locale asked (fr_CA while fr shows)
+   becomes the locale (OnLocaleChanged); a table of another locale changes nothing. */
+static void test_l10n_tables_added_late_join_the_chain(void **state) {
+    fx *f = (fx *)*state;
+    assert_int_equal(tl_l10n_add_table(f->text, f->fr.bytes, f->fr.size), TL_L10N_OK);
+    assert_int_equal(tl_l10n_set_locale(f->text, "fr_CA"), TL_L10N_OK); /* fr_CA -> fr: known */
+    assert_string_equal(tl_l10n_locale(f->text), "fr");
+    assert_string_equal(text_Quit(f->text), "Quitter");
+    assert_int_equal(tl_l10n_add_table(f->text, f->ru.bytes, f->ru.size), TL_L10N_OK);
+    assert_string_equal(tl_l10n_locale(f->text), "fr");
+    assert_int_equal(tl_l10n_add_table(f->text, f->fr_ca.bytes, f->fr_ca.size), TL_L10N_OK);
+    assert_string_equal(tl_l10n_locale(f->text), "fr_CA");
+    assert_string_equal(text_Quit(f->text), "Sortir");
+    assert_int_equal(tl_l10n_set_locale(f->text, "ru"), TL_L10N_OK); /* no en yet: gaps */
+    assert_string_equal(text_Quit(f->text), "");
+    f->log[0] = '\0';
+    assert_int_equal(tl_l10n_add_table(f->text, f->en.bytes, f->en.size), TL_L10N_OK);
+    assert_string_equal(tl_l10n_locale(f->text), "ru");
+    assert_string_equal(text_Quit(f->text), "Quit"); /* ru has none: en's */
+    assert_null(strstr(f->log, "have no text in its chain"));
+}
+
 static void test_l10n_table_of_the_chain_cannot_be_removed(void **state) {
     fx *f = (fx *)*state;
     add_all(f);
@@ -582,6 +605,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_l10n_truncates_at_a_character_boundary, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_l10n_bad_arguments_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_l10n_tables_added_late_join_the_chain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_l10n_null_string_argument_is_empty, setup, teardown),
         cmocka_unit_test_setup_teardown(test_l10n_texts_unlike_the_source_fall_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_l10n_text_of_a_key_value, setup, teardown),

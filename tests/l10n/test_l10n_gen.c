@@ -126,6 +126,13 @@ static const char fr_body[] =
     "msgstr[0] \"{count} restant\"\n"
     "msgstr[1] \"{count} restants\"\n";
 
+/* fr_body with one text changed, as a translator's edit. */
+static const char fr_body_edited[] =
+    "msgctxt \"Title\"\nmsgid \"Threadlink\"\nmsgstr \"Fil\"\n"
+    "msgctxt \"Score\"\nmsgid \"Score: {score:int}\"\nmsgstr \"Points : {score}\"\n"
+    "msgctxt \"Greeting\"\nmsgid \"Hello, {name:str}! {coins:int} coins.\"\nmsgstr \"Salut {name}\"\n"
+    "msgctxt \"Left\"\nmsgid \"One left\"\nmsgid_plural \"{count:int} left\"\nmsgstr[0] \"a\"\nmsgstr[1] \"b\"\n";
+
 static void write_fr(const char *body)
 {
     char *text = xasprintf("%s%s", fr_head, body);
@@ -216,6 +223,28 @@ static void test_l10n_errors_of_the_lexer(void **state)
         "text/fr.po:20:1: error: a string must follow a keyword (or continue the strings of the line before)\n");
 }
 
+/* A keyword given again inside an entry is that entry's mistake, said as such, and an entry whose
+ * keyword was refused gets no "has no msgstr" after it. */
+static void test_l10n_errors_of_keywords_given_again(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f, NULL);
+    write_fr("msgctxt \"Title\"\n"                             /* 6 */
+             "msgctxt \"Title\"\n"
+             "msgid \"Threadlink\"\nmsgstr \"Fil\"\n"
+             "msgctxt \"Score\"\n"                             /* 10 */
+             "msgid \"Score: {score:int}\"\n"
+             "msgid \"Score: {score:int}\"\n"
+             "msgstr \"Points\"\n"
+             "msgctxt \"Left\"\n"                              /* 14 */
+             "msgid \"One left\"\nmsgid_plural \"{count:int} left\"\n"
+             "msgstr \"restant\"\n");                          /* 17 */
+    fx_expect_failure(f, snap,
+        "text/fr.po:7:1: error: msgctxt is given twice\n"
+        "text/fr.po:12:1: error: msgid is given twice\n"
+        "text/fr.po:17:1: error: msgstr of a plural entry is written msgstr[0], msgstr[1], ...\n");
+}
+
 static void test_l10n_errors_of_plural_rules(void **state)
 {
     static const struct {
@@ -244,6 +273,55 @@ static void test_l10n_errors_of_plural_rules(void **state)
         fx_expect_failure(f, xstrdup(snap), cases[i].diag);
     }
     free(snap);
+}
+
+/* A key whose function would be a name the keys' header has already: its enum type (key "keys"
+ * with the prefix "text" gives text_keys()), an enumerator ("Keys_Title" with the prefix "Text"
+ * gives Text_Keys_Title(), Title's enumerator), a function of the header. */
+static void test_l10n_key_functions_clashing_with_the_keys_header(void **state)
+{
+    fixture *f = *state;
+    char *snap = good_project(f, NULL);
+    fx_write("text/en.po",
+             "msgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n\n"
+             "msgctxt \"keys\"\nmsgid \"Keys\"\nmsgstr \"\"\n\n"            /* 5 */
+             "msgctxt \"Title\"\nmsgid \"T\"\nmsgstr \"\"\n\n"
+             "msgctxt \"keys_name\"\nmsgid \"N\"\nmsgstr \"\"\n");          /* 13 */
+    fx_remove("text/fr.po");
+    fx_expect_failure(f, snap,
+        "text/en.po:5:1: error: key keys would give the function text_keys(), which is the keys' enum type already: rename the key (or set text.prefix)\n"
+        "text/en.po:13:1: error: key keys_name would give the function text_keys_name(), which is a function of the text headers already: rename the key (or set text.prefix)\n");
+    snap = fx_snapshot("generated");
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    fx_write("threadlink.json", "{ \"domains\": [], \"text\": { \"source\": \"text/en.po\", \"prefix\": \"Text\" } }\n");
+    fx_write("text/en.po",
+             "msgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n\n"
+             "msgctxt \"Title\"\nmsgid \"T\"\nmsgstr \"\"\n\n"
+             "msgctxt \"Keys_Title\"\nmsgid \"K\"\nmsgstr \"\"\n");          /* 9 */
+    fx_expect_failure(f, snap,
+        "text/en.po:9:1: error: key Keys_Title would give the function Text_Keys_Title(), which is an enumerator of the keys' enum already: rename the key (or set text.prefix)\n");
+}
+
+/* A translation that looks meant and is not a locale's file is said and left out: de.PO (its
+ * translation would vanish without a word), fr.bak.po (a backup would ship as locale "fr.bak"). */
+static void test_l10n_files_that_are_no_locale_are_said(void **state)
+{
+    fixture *f = *state;
+    free(good_project(f, NULL));
+    char *fr = fx_read("text/fr.po");
+    fx_write("text/de.PO", fr);
+    fx_write("text/fr.bak.po", fr);
+    free(fr);
+    assert_int_equal(fx_generate(f), 0);
+    assert_string_equal(f->diags.data,
+        "text/de.PO: warning: ignored: translations end in \".po\", in lower case\n"
+        "text/fr.bak.po: warning: ignored: its stem has a '.', which no locale name has (a backup?): name it <locale>.po to ship it\n");
+    assert_false(fx_exists("generated/text/fr.bak.tltext"));
+    assert_false(fx_exists("generated/text/de.tltext"));
+    char *h = fx_read("generated/text.h");
+    assert_null(strstr(h, "fr.bak"));
+    free(h);
 }
 
 static void test_l10n_errors_in_the_source(void **state)
@@ -511,13 +589,38 @@ static void test_l10n_tables_pack_as_content(void **state)
     assert_string_equal(f->diags.data, "");
     expect_catalog_of_tables();
     assert_int_equal(fx_run(f, GEN_CHECK), 0);
-    write_fr("msgctxt \"Title\"\nmsgid \"Threadlink\"\nmsgstr \"Fil\"\n"
-             "msgctxt \"Score\"\nmsgid \"Score: {score:int}\"\nmsgstr \"Points : {score}\"\n"
-             "msgctxt \"Greeting\"\nmsgid \"Hello, {name:str}! {coins:int} coins.\"\nmsgstr \"Salut {name}\"\n"
-             "msgctxt \"Left\"\nmsgid \"One left\"\nmsgid_plural \"{count:int} left\"\nmsgstr[0] \"a\"\nmsgstr[1] \"b\"\n");
+    write_fr(fr_body_edited);
     assert_int_equal(fx_generate(f), 0);
     expect_catalog_of_tables();
     assert_int_equal(fx_run(f, GEN_CHECK), 0);
+    assert_string_equal(f->diags.data, "");
+}
+
+/* The build step (headers) writes the text header, never the tables: generate writes those where
+ * the Text profile packs them (a build system such as Meson could not declare outputs in a
+ * folder). A PO file edited since generate makes the build step say which table is stale; check
+ * shows a binary table's difference as a line, not its bytes. */
+static void test_l10n_build_step_reports_stale_tables(void **state)
+{
+    fixture *f = *state;
+    free(good_project(f, NULL));
+    assert_int_equal(fx_run(f, GEN_HEADERS), 0);
+    assert_string_equal(f->diags.data, "");
+    assert_true(fx_exists("build-out/text.h"));
+    assert_false(fx_exists("build-out/text"));
+    write_fr(fr_body_edited);
+    assert_int_equal(fx_run(f, GEN_HEADERS), 0);
+    assert_string_equal(f->diags.data,
+        "generated/text/fr.tltext: warning: stale: text/fr.po changed since generate wrote it; the content build packs it as it is: run threadlink-gen generate\n");
+    f->summary.len = 0;
+    assert_int_equal(fx_run(f, GEN_CHECK), 1);
+    buf_putc(&f->summary, '\0');
+    assert_non_null(strstr(f->summary.data, "Binary files a/generated/text/fr.tltext and b/generated/text/fr.tltext differ\n"));
+    assert_null(memchr(f->summary.data, 0x01, f->summary.len)); /* no placeholder byte of a table */
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    assert_int_equal(fx_generate(f), 0);
+    assert_int_equal(fx_run(f, GEN_HEADERS), 0);
     assert_string_equal(f->diags.data, "");
 }
 
@@ -573,7 +676,10 @@ int main(void)
         cmocka_unit_test(test_l10n_plural_rules_agree_with_c),
         cmocka_unit_test_setup_teardown(test_l10n_errors_in_a_translation, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_errors_of_the_lexer, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_l10n_errors_of_keywords_given_again, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_errors_of_plural_rules, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_l10n_key_functions_clashing_with_the_keys_header, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_l10n_files_that_are_no_locale_are_said, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_errors_in_the_source, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_errors_in_placeholders, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_plural_forms_of_a_translation, fixture_setup, fixture_teardown),
@@ -583,6 +689,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_l10n_errors_in_the_config, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_removed_key_is_a_tombstone, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_tables_pack_as_content, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_l10n_build_step_reports_stale_tables, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_vault_field_errors, fixture_setup, fixture_teardown),
     };
     return cmocka_run_group_tests_name("l10n-gen", tests, NULL, NULL);

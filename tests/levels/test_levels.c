@@ -166,6 +166,30 @@ static void test_levels_pending_loader_without_poll_fails(void **state) {
     tl_levels_destroy(levels);
 }
 
+/* With a levels domain's name function (generated: nexus_levels_name), log lines name the level
+   ("?" for a value it does not know gives the number, as without one). */
+static const char *level_names(uint32_t level) { return level == 6 ? "Meadow" : "?"; }
+static void test_levels_log_lines_name_the_level(void **state) {
+    W;
+    tl_levels_desc desc = h_desc(w);
+    tl_levels *levels;
+    tl_level_hold hold, other;
+    desc.loader.poll_load = NULL;
+    desc.level_name = level_names;
+    levels = tl_levels_create(&desc);
+    w->scripts[6].pending_loads = 1;
+    w->scripts[7].pending_loads = 1;
+    hold = tl_levels_hold(levels, 6);
+    tl_levels_update(levels, 0.016);
+    assert_int_equal(tl_level_hold_status_of(hold), TL_LEVEL_HOLD_FAILED);
+    assert_non_null(strstr(w->last_line, "level Meadow failed to load: the loader is pending"));
+    other = tl_levels_hold(levels, 7);
+    tl_levels_update(levels, 0.016);
+    assert_int_equal(tl_level_hold_status_of(other), TL_LEVEL_HOLD_FAILED);
+    assert_non_null(strstr(w->last_line, "level 7 failed to load: the loader is pending"));
+    tl_levels_destroy(levels);
+}
+
 /* --- unloading ---------------------------------------------------------------------------------- */
 
 static void test_levels_unload_follows_one_path(void **state) {
@@ -700,6 +724,7 @@ int main(void) {
         T(test_levels_failed_load_fails_every_waiting_hold_with_the_reason),
         T(test_levels_failed_preloads_are_all_named_and_nothing_boots),
         T(test_levels_pending_loader_without_poll_fails),
+        T(test_levels_log_lines_name_the_level),
         T(test_levels_unload_follows_one_path),
         T(test_levels_unload_delay_per_level_and_hold_cancels_it),
         T(test_levels_release_after_overrides_the_delay),

@@ -857,7 +857,7 @@ static int commit_into_read_only_folder(const char *root) {
     size_t n = 0;
     if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setresgid(65534, 65534, 65534) != 0 ||
                            setresuid(65534, 65534, 65534) != 0))
-        return 1;
+        return 77; /* root that may not become another user (a container without CAP_SETUID) */
     memset(&f, 0, sizeof f);
     memset(&desc, 0, sizeof desc);
     desc.root = root;
@@ -880,17 +880,19 @@ static void test_save_read_only_folder_is_denied(void **state) {
     tl_save_txn txn;
     pid_t child;
     int status = -1;
+    char cmd[600];
     assert_int_equal(tl_save_begin(f->store, "kept", &txn), TL_SAVE_OK);
     assert_int_equal(tl_save_txn_write(&txn, "a", "kept", 4), TL_SAVE_OK);
     assert_int_equal(tl_save_txn_commit(&txn), TL_SAVE_OK);
-    assert_int_equal(chmod(f->dir, 0755), 0);
-    assert_int_equal(chmod(f->root, 0555), 0);
+    snprintf(cmd, sizeof cmd, "chmod -R a+rX '%s' && chmod 0555 '%s'", f->dir, f->root); /* any umask */
+    assert_int_equal(system(cmd), 0);
     child = fork();
     assert_true(child >= 0);
     if (child == 0) _exit(commit_into_read_only_folder(f->root));
     assert_int_equal(waitpid(child, &status, 0), child);
     assert_int_equal(chmod(f->root, 0755), 0);
     assert_true(WIFEXITED(status));
+    if (WEXITSTATUS(status) == 77) skip();
     assert_int_equal(WEXITSTATUS(status), 0);
 }
 

@@ -187,6 +187,36 @@ static void test_vault_errors_data(void **state)
         "vaultdata/things.vaultdata.json:6:5: error: instances[4].name: \"9lives\" is not an instance name (an ASCII letter, then ASCII letters, digits or '_': it names C constants)\n");
 }
 
+/* A field renamed in Vault.Fields (Coins <- Health) while the schema still spells the earlier name:
+ * the member and accessors take the new name, and the earlier name's accessors stay, deprecated,
+ * so code calling them builds with a warning; once the schema says Coins they go. */
+static void test_vault_renamed_field_keeps_deprecated_accessors(void **state)
+{
+    fixture *f = *state;
+    free(good_project(f));
+    fx_write("injectors/Vault.Fields.User.txt", "Coins <- Health\nSpeed\nName\nIcon\nBag\nTemp\nMaxHealth\n");
+    assert_int_equal(fx_generate(f), 0);
+    char *h = fx_read("generated/vaults/thing_vault.h");
+    assert_non_null(strstr(h, "static inline int32_t thing_vault_get_Coins(const thing_vault *v) { return v->Coins; }\n"));
+    assert_non_null(strstr(h, "TL_DEPRECATED_ENTRY(\"Health was renamed Coins in Vault.Fields: call thing_vault_*_Coins\")\n"
+                              "static inline int32_t thing_vault_get_Health(const thing_vault *v) { return v->Coins; }\n"));
+    assert_non_null(strstr(h, "static inline void thing_vault_set_Health(thing_vault *v, int32_t value) {\n"));
+    assert_non_null(strstr(h, "#define TL_DEPRECATED_ENTRY(msg)"));
+    free(h);
+    char *schema = xstrdup(every_schema);
+    memcpy(strstr(schema, "\"Health\""), "\"Coins\" ", 8);
+    fx_write("vaults/Thing.vault.json", schema);
+    free(schema);
+    fx_write("vaultdata/things.vaultdata.json",
+             "{ \"vault\": \"Thing\", \"instances\": [\n"
+             "  { \"name\": \"A\", \"values\": { \"Coins\": 1, \"Icon\": \"Sword\", \"Bag\": [1, 2] } } ] }\n");
+    assert_int_equal(fx_generate(f), 0);
+    h = fx_read("generated/vaults/thing_vault.h");
+    assert_null(strstr(h, "_Health"));
+    assert_null(strstr(h, "TL_DEPRECATED_ENTRY"));
+    free(h);
+}
+
 /* A data key may be the name part of a qualified field ("Health" for "User.Health"); one field
  * set twice in an instance (names compare case-insensitively) is an error, not "last wins"; a
  * Float takes every value C rounds to a finite float, FLT_MAX's shortest spelling included. */
@@ -540,6 +570,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_vault_errors_keys, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_assets_by_catalog_name, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_config_and_syntax, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_vault_renamed_field_keeps_deprecated_accessors, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_data_keys_and_float_range, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_gen_output_in_generated_dir, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_gen_made_and_existing_dirs, fixture_setup, fixture_teardown),

@@ -447,6 +447,7 @@ static bool open_runtime(game *g, const game_desc *desc) {
     nd.objects = tl_glue_levels_objects();
     nd.scopes = tl_glue_levels_scopes(g->content);
     nd.logger = &g->logger;
+    nd.level_name = nexus_levels_name; /* log lines name levels */
     if (!(g->levels = tl_levels_create(&nd))) return false;
     return tl_glue_levels_attach(&g->core, g->levels) == TL_LIFECYCLE_OK; /* shut down first */
 }

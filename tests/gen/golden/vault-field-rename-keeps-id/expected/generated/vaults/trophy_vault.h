@@ -5,6 +5,19 @@
 
 #include <threadlink/vault.h>
 
+/* Accessors by a field's earlier name are deprecated: calling one warns. */
+#ifndef TL_DEPRECATED_ENTRY
+#if defined(__cplusplus) && __cplusplus >= 201703L
+#define TL_DEPRECATED_ENTRY(msg) [[deprecated(msg)]]
+#elif !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L
+#define TL_DEPRECATED_ENTRY(msg) [[deprecated(msg)]]
+#elif defined(__GNUC__) || defined(__clang__)
+#define TL_DEPRECATED_ENTRY(msg) __attribute__((deprecated(msg)))
+#else
+#define TL_DEPRECATED_ENTRY(msg)
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -48,6 +61,15 @@ static inline void trophy_vault_notify(trophy_vault *v, uint32_t field_id) { tl_
 /* Typed accessors. A setter that changes the value's bytes notifies the listeners. */
 static inline int64_t trophy_vault_get_Bounty(const trophy_vault *v) { return v->Bounty; }
 static inline void trophy_vault_set_Bounty(trophy_vault *v, int64_t value) {
+    if (memcmp(&v->Bounty, &value, sizeof value) != 0) {
+        v->Bounty = value;
+        tl_vault_notify(v->tl_listener, v, TROPHY_VAULT_ID_Bounty);
+    }
+}
+TL_DEPRECATED_ENTRY("Score was renamed Bounty in Vault.Fields: call trophy_vault_*_Bounty")
+static inline int64_t trophy_vault_get_Score(const trophy_vault *v) { return v->Bounty; }
+TL_DEPRECATED_ENTRY("Score was renamed Bounty in Vault.Fields: call trophy_vault_*_Bounty")
+static inline void trophy_vault_set_Score(trophy_vault *v, int64_t value) {
     if (memcmp(&v->Bounty, &value, sizeof value) != 0) {
         v->Bounty = value;
         tl_vault_notify(v->tl_listener, v, TROPHY_VAULT_ID_Bounty);
