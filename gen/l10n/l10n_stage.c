@@ -37,12 +37,14 @@ static bool report_stale_tables(const text_state *st)
     for (size_t i = 0; i < st->locales.count; i++) {
         const text_locale *l = &st->locales.items[i];
         char *path = path_join(st->p->cfg.generated_dir, l->table);
-        bool same =
-            fs_read_file(path, &old) && old.len == l->table_bytes.len && memcmp(old.data, l->table_bytes.data, old.len) == 0;
+        bool written = fs_read_file(path, &old);
+        bool same = written && old.len == l->table_bytes.len && memcmp(old.data, l->table_bytes.data, old.len) == 0;
         if (!same) {
             (st->p->strict ? diag_error : diag_warning)(
                 loc_file(path),
-                "stale: %s changed since generate wrote it; the content build packs it as it is: run threadlink-gen generate",
+                written
+                    ? "stale: %s changed since generate wrote it; the content build packs it as it is: run threadlink-gen generate"
+                    : "not written yet (generate writes it from %s, and the content build packs it): run threadlink-gen generate",
                 l->path);
             ok = !st->p->strict && ok;
         }
