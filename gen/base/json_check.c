@@ -116,7 +116,8 @@ static bool no_number_read_as_zero(const char *file, const char *text, size_t le
         if (c != '-' && (c < '0' || c > '9')) continue;
         bool nonzero;
         size_t n = number_literal(text, len, i, &nonzero);
-        const char *e = memchr(text + i, 'e', n) ? memchr(text + i, 'e', n) : memchr(text + i, 'E', n);
+        const char *e = memchr(text + i, 'e', n);
+        if (!e) e = memchr(text + i, 'E', n);
         if (nonzero && ((e && e[1] == '-') || n > 300)) {
             char *literal = xstrndup(text + i, n);
             bool zero = strtod(literal, NULL) == 0.0;

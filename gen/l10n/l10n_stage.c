@@ -134,10 +134,9 @@ static const char *header_names(const text_state *st, const domain *d, const ind
             index_map_find(members, fnv1a(fn + cl + 1, strlen(fn + cl + 1)), same_member, &probe) != UINT32_MAX)
             return "an enumerator of the keys' enum";
     }
-    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
-        size_t ll = strlen(d->lower_name);
-        if (strncmp(fn, d->lower_name, ll) == 0 && strcmp(fn + ll, own[i]) == 0) return "a function of the text headers";
-    }
+    size_t ll = strlen(d->lower_name);
+    for (size_t i = 0; i < sizeof own / sizeof own[0] && strncmp(fn, d->lower_name, ll) == 0; i++)
+        if (strcmp(fn + ll, own[i]) == 0) return "a function of the text headers";
     return NULL;
 }
 

@@ -63,13 +63,23 @@ static void index_build(name_index *x, const domain_result *r)
     }
 }
 
+/* Whether `ref` is rename record a's name or key; its key's part after the scope (an asset's
+ * earlier name). */
+static bool alias_is(const entry_alias *a, const char *ref, size_t n)
+{
+    return ascii_ieq(a->name, a->name_len, ref, n) || ascii_ieq(a->key, a->key_len, ref, n);
+}
+static bool alias_tail_is(const entry_alias *a, const char *ref, size_t n)
+{
+    const char *dot = memchr(a->key, '.', a->key_len);
+    return dot && ascii_ieq(dot + 1, a->key_len - (size_t)(dot + 1 - a->key), ref, n);
+}
+
 /* Whether `ref` is an earlier name or key of `e` (a rename record). */
 static bool names_earlier(const entry *e, const char *ref, size_t n)
 {
     for (uint32_t k = 0; k < e->renamed_count; k++)
-        if (ascii_ieq(e->renamed_from[k].name, e->renamed_from[k].name_len, ref, n) ||
-            ascii_ieq(e->renamed_from[k].key, e->renamed_from[k].key_len, ref, n))
-            return true;
+        if (alias_is(&e->renamed_from[k], ref, n)) return true;
     return false;
 }
 
@@ -78,14 +88,8 @@ static bool names_earlier(const entry *e, const char *ref, size_t n)
 static const entry_alias *earlier_alias(const entry *e, const char *ref)
 {
     size_t n = strlen(ref);
-    for (uint32_t k = 0; k < e->renamed_count; k++) {
-        const entry_alias *a = &e->renamed_from[k];
-        const char *tail = memchr(a->key, '.', a->key_len);
-        size_t tail_len = tail ? a->key_len - (size_t)(tail + 1 - a->key) : 0;
-        if (ascii_ieq(a->name, a->name_len, ref, n) || ascii_ieq(a->key, a->key_len, ref, n) ||
-            (tail && ascii_ieq(tail + 1, tail_len, ref, n)))
-            return a;
-    }
+    for (uint32_t k = 0; k < e->renamed_count; k++)
+        if (alias_is(&e->renamed_from[k], ref, n) || alias_tail_is(&e->renamed_from[k], ref, n)) return &e->renamed_from[k];
     return e->renamed_count ? &e->renamed_from[e->renamed_count - 1] : NULL;
 }
 
@@ -118,11 +122,8 @@ static void warn_renamed(const char *file, const char *text, size_t len, const c
 /* Whether `ref` is an earlier asset name of a renamed (moved) asset entry `e`. */
 static bool names_earlier_asset(const entry *e, const char *ref, size_t n)
 {
-    for (uint32_t k = 0; k < e->renamed_count; k++) {
-        const char *dot = memchr(e->renamed_from[k].key, '.', e->renamed_from[k].key_len);
-        if (dot && ascii_ieq(dot + 1, e->renamed_from[k].key_len - (size_t)(dot + 1 - e->renamed_from[k].key), ref, n))
-            return true;
-    }
+    for (uint32_t k = 0; k < e->renamed_count; k++)
+        if (alias_tail_is(&e->renamed_from[k], ref, n)) return true;
     return false;
 }
 
