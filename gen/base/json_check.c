@@ -1,6 +1,7 @@
 #include "base/json_check.h"
 
 #include "base/fsio.h"
+#include "base/json_positions.h"
 #include "base/lex_json.h"
 #include "base/suggest.h"
 
@@ -153,7 +154,7 @@ void jc_error(json_checker *c, const char *path, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
-    src_loc loc = json_locate(c->file, c->text, c->len, path);
+    src_loc loc = c->positions ? json_positions_find(c->positions, path) : json_locate(c->file, c->text, c->len, path);
     const char *name = path[0] || !c->top_name ? path : c->top_name;
     diag_error(loc, "%s%s%s", name, name[0] ? ": " : "", message);
     c->ok = false;

@@ -12,8 +12,9 @@ typedef struct json_checker {
     const char *file; /* for diagnostics */
     const char *text; /* the JSON text the values came from */
     size_t len;
-    bool ok;              /* false once an error was reported */
-    const char *top_name; /* names the empty path in messages ("(top level)"); NULL: nothing */
+    bool ok;                                /* false once an error was reported */
+    const char *top_name;                   /* names the empty path in messages ("(top level)"); NULL: nothing */
+    const struct json_positions *positions; /* the text's positions found at once; NULL: each located */
 } json_checker;
 
 /* Where in a JSON text the value at a key path ("domains[1].kind") starts; line 0 if not found. */

@@ -628,7 +628,7 @@ static void read_file_item(reader *r, const char *rel, const char *path, struct 
     if (!root) {
         r->ok = false;
     } else {
-        reader fr = {full, out->texts.items[out->texts.count - 1], text.len, true, "(top level)"};
+        reader fr = {full, out->texts.items[out->texts.count - 1], text.len, true, "(top level)", NULL};
         if (json_is_array(root)) {
             size_t i;
             json_t *v;
@@ -658,7 +658,7 @@ bool content_config_load(struct project *p, content_config *out)
     memset(out, 0, sizeof *out);
     json_t *content = p->cfg.content;
     if (!content) return true;
-    reader r = {p->cfg.path, p->cfg.text, p->cfg.text_len, true, "(top level)"};
+    reader r = {p->cfg.path, p->cfg.text, p->cfg.text_len, true, "(top level)", NULL};
     if (!json_is_array(content)) {
         jc_error(&r, "content", "expected an array of profiles, got %s", jc_type_name(content));
         return false;

@@ -205,7 +205,7 @@ static bool config_read(const char *path, project_config *out, bool keep_section
         buf_free(&text);
         return false;
     }
-    json_checker r = {path, text.data, text.len, true, NULL};
+    json_checker r = {path, text.data, text.len, true, NULL, NULL};
     json_t *root = jc_load(path, text.data, text.len);
     if (!root) {
         buf_free(&text);

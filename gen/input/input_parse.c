@@ -20,7 +20,9 @@
  * without a threshold); a threshold outside (0, 1]; a composite mixing device families. */
 #include "input/input_model.h"
 
+#include "base/index_map.h"
 #include "base/json_check.h"
+#include "base/json_positions.h"
 #include "base/suggest.h"
 #include "core/config.h"
 
@@ -34,6 +36,7 @@ typedef struct parser {
     input_map_model *m;
     json_checker j;
     VEC(const char *) control_names; /* every control's name, for suggestions */
+    index_map action_names;          /* actions by mode and folded name: one lookup per action */
 } parser;
 
 static const char *save_str(input_map_model *m, const char *s) { return arena_strndup(&m->strings, s, strlen(s)); }
@@ -216,11 +219,26 @@ static uint32_t find_mode(parser *ps, const char *path, const char *name)
 }
 
 /* An action name given before in its mode, or NULL. */
-static const in_action *earlier_action(const input_map_model *m, uint32_t mode, const char *name)
+typedef struct action_query {
+    const input_map_model *m;
+    uint32_t mode;
+    const char *name;
+} action_query;
+
+static uint32_t action_hash(uint32_t mode, const char *name) { return fnv1a_folded(name, strlen(name)) ^ mode * 0x9e3779b9u; }
+
+static bool is_action(const void *ctx, uint32_t index)
 {
-    for (size_t i = 0; i < m->actions.count; i++)
-        if (m->actions.items[i].mode == mode && strcasecmp(m->actions.items[i].name, name) == 0) return &m->actions.items[i];
-    return NULL;
+    const action_query *q = ctx;
+    const in_action *a = &q->m->actions.items[index];
+    return a->mode == q->mode && strcasecmp(a->name, q->name) == 0;
+}
+
+static const in_action *earlier_action(const parser *ps, uint32_t mode, const char *name)
+{
+    action_query q = {ps->m, mode, name};
+    uint32_t i = index_map_find(&ps->action_names, action_hash(mode, name), is_action, &q);
+    return i == UINT32_MAX ? NULL : &ps->m->actions.items[i];
 }
 
 /* "action": a C identifier, once per mode. False when unusable. */
@@ -233,14 +251,14 @@ static bool read_action_name(parser *ps, const char *path, json_t *v, uint32_t m
         jc_error(&ps->j, np, "\"%s\" is not an action name (a letter, then letters, digits or '_')", name);
         ok = false;
     }
-    const in_action *first = ok ? earlier_action(ps->m, mode, name) : NULL;
+    const in_action *first = ok ? earlier_action(ps, mode, name) : NULL;
     if (first) {
         jc_error(&ps->j, np, "duplicate action \"%s\" in mode %s (first at %u:%u)", name, ps->m->known_modes.items[mode].name,
                  (unsigned)first->line, (unsigned)first->col);
         ok = false;
     }
     if (ok) {
-        src_loc at = json_locate(ps->j.file, ps->j.text, ps->j.len, np);
+        src_loc at = json_positions_find(ps->j.positions, np);
         a->name = save_str(ps->m, name);
         a->line = at.line;
         a->col = at.col;
@@ -275,27 +293,72 @@ static void read_action(parser *ps, const char *path, json_t *v, uint32_t mode)
     }
     a.count = ps->m->bindings.count - a.first;
     *vec_push(&ps->m->actions) = a;
+    index_map_insert(&ps->action_names, action_hash(mode, a.name), (uint32_t)(ps->m->actions.count - 1));
 }
 
-/* Every pair of bindings of one mode that read one physical input, reported at the later one. */
+/* One physical input a binding reads (tl__input_reach): conflicts are found by sorting these. */
+typedef struct reach_row {
+    uint32_t slot, sides, binding;
+} reach_row;
+
+static int by_slot_then_binding(const void *pa, const void *pb)
+{
+    const reach_row *a = pa, *b = pb;
+    if (a->slot != b->slot) return a->slot < b->slot ? -1 : 1;
+    return a->binding < b->binding ? -1 : a->binding > b->binding;
+}
+
+/* For each binding in [from, to), the first earlier one in that range reading the same physical
+ * input (tl_input_controls_overlap), or UINT32_MAX: one sort, not a comparison per pair. */
+static uint32_t *first_overlaps(const input_map_model *m, size_t from, size_t to)
+{
+    VEC(reach_row) rows = {0};
+    for (size_t i = from; i < to; i++) {
+        tl__input_reach r = tl__input_reach_of(m->bindings.items[i].control);
+        for (uint32_t k = 0; k < r.count; k++) *vec_push(&rows) = (reach_row){r.slot[k], r.sides[k], (uint32_t)i};
+    }
+    if (rows.count) qsort(rows.items, rows.count, sizeof *rows.items, by_slot_then_binding);
+    uint32_t *first = xmalloc((to - from + 1) * sizeof *first);
+    for (size_t i = from; i < to; i++) first[i - from] = UINT32_MAX;
+    uint32_t side_first[2] = {UINT32_MAX, UINT32_MAX}; /* the slot's first binding reading each side */
+    for (size_t r = 0; r < rows.count; r++) {
+        const reach_row *row = &rows.items[r];
+        if (r == 0 || row->slot != rows.items[r - 1].slot) side_first[0] = side_first[1] = UINT32_MAX;
+        uint32_t *mine = &first[row->binding - from];
+        for (uint32_t side = 0; side < 2; side++) {
+            if (!(row->sides & (1u << side))) continue;
+            if (side_first[side] < *mine) *mine = side_first[side];
+            if (side_first[side] == UINT32_MAX) side_first[side] = row->binding;
+        }
+    }
+    vec_free(&rows);
+    return first;
+}
+
+/* Every binding of one mode that reads a physical input an earlier binding of the mode reads,
+ * reported at the later one with the first that has it. */
 static void check_conflicts(parser *ps, size_t first_action)
 {
     input_map_model *m = ps->m;
+    if (first_action == m->actions.count) return;
+    size_t from = m->actions.items[first_action].first, to = m->bindings.count;
+    uint32_t *first = first_overlaps(m, from, to);
+    size_t *owner = xmalloc((to - from + 1) * sizeof *owner);
     for (size_t a = first_action; a < m->actions.count; a++)
-        for (size_t i = m->actions.items[a].first; i < m->actions.items[a].first + m->actions.items[a].count; i++)
-            for (size_t e = first_action; e <= a; e++) {
-                const in_action *other = &m->actions.items[e];
-                for (size_t k = other->first; k < other->first + other->count && k < i; k++) {
-                    if (!tl_input_controls_overlap(m->bindings.items[i].control, m->bindings.items[k].control)) continue;
-                    char name[40], other_name[40];
-                    tl_input_control_name(m->bindings.items[i].control, name, sizeof name);
-                    tl_input_control_name(m->bindings.items[k].control, other_name, sizeof other_name);
-                    src_loc at = json_locate(ps->j.file, ps->j.text, ps->j.len, m->bindings.items[k].path);
-                    jc_error(&ps->j, m->bindings.items[i].path, "%s is bound twice in mode %s: %s has %s already (%u:%u)", name,
-                             m->known_modes.items[m->actions.items[a].mode].name, other->name, other_name, (unsigned)at.line,
-                             (unsigned)at.col);
-                }
-            }
+        for (size_t i = 0; i < m->actions.items[a].count; i++) owner[m->actions.items[a].first + i - from] = a;
+    for (size_t i = from; i < to; i++) {
+        if (first[i - from] == UINT32_MAX) continue;
+        const in_binding *b = &m->bindings.items[i], *earlier = &m->bindings.items[first[i - from]];
+        char name[40], other_name[40];
+        tl_input_control_name(b->control, name, sizeof name);
+        tl_input_control_name(earlier->control, other_name, sizeof other_name);
+        src_loc at = json_positions_find(ps->j.positions, earlier->path);
+        jc_error(&ps->j, b->path, "%s is bound twice in mode %s: %s has %s already (%u:%u)", name,
+                 m->known_modes.items[m->actions.items[owner[i - from]].mode].name,
+                 m->actions.items[owner[first[i - from] - from]].name, other_name, (unsigned)at.line, (unsigned)at.col);
+    }
+    free(owner);
+    free(first);
 }
 
 /* An entry of "modes": {"mode": NAME, "actions": [...]}, each mode once. */
@@ -403,9 +466,12 @@ static double read_fraction(parser *ps, json_t *root, const char *key, double fa
 bool input_parse(input_map_model *m)
 {
     static const char *const allowed[] = {"$schema", "description", "dead_zone", "press_point", "modes", "glyphs", NULL};
-    parser ps = {m, {m->file, m->text, m->len, true, "the action map"}, {0}};
+    parser ps = {m, {m->file, m->text, m->len, true, "the action map", NULL}, {0}, {0}};
     json_t *root = jc_load(m->file, m->text, m->len);
     if (!root) return false;
+    json_positions *positions = json_positions_build(m->file, m->text, m->len);
+    ps.j.positions = positions;
+    index_map_init(&ps.action_names, 64);
     list_control_names(&ps);
     if (!json_is_object(root)) {
         jc_error(&ps.j, "", "the action map must be a JSON object, got %s", jc_type_name(root));
@@ -427,6 +493,8 @@ bool input_parse(input_map_model *m)
         read_glyphs(&ps, json_object_get(root, "glyphs"));
     }
     json_decref(root);
+    json_positions_free(positions);
+    index_map_free(&ps.action_names);
     vec_free(&ps.control_names);
     return ps.j.ok;
 }

@@ -18,6 +18,7 @@
 #include "input/input_model.h"
 
 #include "base/fsio.h"
+#include "base/index_map.h"
 #include "base/json_check.h"
 #include "base/stamp.h"
 #include "base/suggest.h"
@@ -85,7 +86,7 @@ static bool read_config(input_state *st)
 {
     static const char *const allowed[] = {"actions", "output", "domain", "domain_output", "modes", NULL};
     project *p = st->p;
-    json_checker cj = {p->cfg.path, p->cfg.text, p->cfg.text_len, true, NULL};
+    json_checker cj = {p->cfg.path, p->cfg.text, p->cfg.text_len, true, NULL, NULL};
     json_t *cfg = p->cfg.input;
     st->where = json_locate(p->cfg.path, p->cfg.text, p->cfg.text_len, "input");
     if (!json_is_object(cfg)) {
@@ -179,31 +180,61 @@ static const manifest *result_of(const domain_result *domains, size_t count, con
     return NULL;
 }
 
-/* The live entry with key fold(scope) "." fold(name), or NULL. */
-static const entry *entry_by_key(const manifest *m, const char *scope, const char *name)
+/* A manifest's live entries by key (fold(scope) "." fold(name)): one lookup per mode and action,
+ * not a pass over the manifest each. */
+typedef struct key_index {
+    const manifest *m;
+    index_map map; /* by fnv1a_folded(key) */
+    buf query;
+} key_index;
+
+static void key_index_init(key_index *k, const manifest *m)
 {
-    size_t sl = strlen(scope), nl = strlen(name);
+    *k = (key_index){.m = m};
+    index_map_init(&k->map, m ? m->entries.count : 0);
     for (size_t e = 0; m && e < m->entries.count; e++) {
         const entry *x = &m->entries.items[e];
-        if (!x->tombstone && x->key_len == sl + 1 + nl && strncasecmp(x->key, scope, sl) == 0 && x->key[sl] == '.' &&
-            strncasecmp(x->key + sl + 1, name, nl) == 0)
-            return x;
+        if (!x->tombstone) index_map_insert(&k->map, fnv1a_folded(x->key, x->key_len), (uint32_t)e);
     }
-    return NULL;
+}
+
+static bool same_key(const void *ctx, uint32_t e)
+{
+    const key_index *k = ctx;
+    const entry *x = &k->m->entries.items[e];
+    return x->key_len == k->query.len && strncasecmp(x->key, k->query.data, k->query.len) == 0;
+}
+
+/* The live entry with key fold(scope) "." fold(name), or NULL. */
+static const entry *entry_by_key(key_index *k, const char *scope, const char *name)
+{
+    k->query.len = 0;
+    buf_printf(&k->query, "%s.%s", scope, name);
+    uint32_t e = index_map_find(&k->map, fnv1a_folded(k->query.data, k->query.len), same_key, k);
+    return e == UINT32_MAX ? NULL : &k->m->entries.items[e];
+}
+
+static void key_index_free(key_index *k)
+{
+    index_map_free(&k->map);
+    buf_free(&k->query);
 }
 
 static bool resolve_modes_and_actions(input_state *st, const manifest *modes, const manifest *actions)
 {
     bool ok = true;
+    key_index mode_keys, action_keys;
+    key_index_init(&mode_keys, modes);
+    key_index_init(&action_keys, actions);
     for (size_t i = 0; i < st->m.known_modes.count; i++) {
         in_mode *k = &st->m.known_modes.items[i];
-        const entry *e = entry_by_key(modes, k->scope, k->name);
+        const entry *e = entry_by_key(&mode_keys, k->scope, k->name);
         k->value = e ? e->value : 0;
     }
     for (size_t i = 0; i < st->m.actions.count; i++) {
         in_action *a = &st->m.actions.items[i];
         const in_mode *k = &st->m.known_modes.items[a->mode];
-        const entry *e = entry_by_key(actions, k->name, a->name);
+        const entry *e = entry_by_key(&action_keys, k->name, a->name);
         a->value = e ? e->value : 0;
         a->member = e ? e->name : NULL;
         if (!e || !k->value) {
@@ -212,6 +243,8 @@ static bool resolve_modes_and_actions(input_state *st, const manifest *modes, co
             ok = false;
         }
     }
+    key_index_free(&mode_keys);
+    key_index_free(&action_keys);
     return ok;
 }
 
@@ -268,7 +301,7 @@ static uint32_t find_asset(const domain_result *r, const char *asset)
 
 static bool resolve_glyphs(input_state *st, const domain_result *domains, size_t count)
 {
-    json_checker j = {st->map_path, st->text.data, st->text.len, true, "the action map"};
+    json_checker j = {st->map_path, st->text.data, st->text.len, true, "the action map", NULL};
     if (!st->m.glyphs.count && !st->m.catalog) return true;
     const domain_result *catalog = domain_of(domains, count, st->m.catalog);
     if (!catalog) {

@@ -91,7 +91,7 @@ bool text_config_load(project *p, text_config *out, bool *configured)
     json_t *cfg = p->cfg.l10n;
     *configured = cfg != NULL;
     if (!cfg) return true;
-    json_checker j = {p->cfg.path, p->cfg.text, p->cfg.text_len, true, NULL};
+    json_checker j = {p->cfg.path, p->cfg.text, p->cfg.text_len, true, NULL, NULL};
     out->loc = json_locate(p->cfg.path, p->cfg.text, p->cfg.text_len, "text");
     if (!json_is_object(cfg)) {
         jc_error(&j, "text", "expected an object, got %s", jc_type_name(cfg));

@@ -469,7 +469,7 @@ static vschema *read_schema(vault_state *st, const char *path)
     s->rel = xstrdup(project_relative(st->p, path));
     s->text = text.data ? text.data : xstrdup("");
     s->text_len = text.len;
-    json_checker j = {s->file, s->text, s->text_len, true, NULL};
+    json_checker j = {s->file, s->text, s->text_len, true, NULL, NULL};
     static const char *const allowed[] = {"$schema", "name", "description", "fields", NULL};
     if (!json_is_object(root)) {
         jc_error(&j, "", "a vault schema must be a JSON object, got %s", jc_type_name(root));
@@ -774,7 +774,7 @@ static vdata *read_data(vault_state *st, const char *path, const char *stem)
     d->rel = xstrdup(project_relative(st->p, path));
     d->text = text.data ? text.data : xstrdup("");
     d->text_len = text.len;
-    json_checker j = {d->file, d->text, d->text_len, true, NULL};
+    json_checker j = {d->file, d->text, d->text_len, true, NULL, NULL};
     name_data_file(st, &j, d, stem);
     if (!json_is_object(root)) {
         jc_error(&j, "", "vault data must be a JSON object, got %s", jc_type_name(root));
@@ -850,7 +850,7 @@ static void add_schema(vault_state *st, vschema *s)
     uint32_t k = s->lower ? find_index(st, &st->schemas_by_lower, 1, s->lower) : UINT32_MAX;
     if (k != UINT32_MAX) {
         vschema *o = st->schemas.items[k];
-        json_checker j = {s->file, s->text, s->text_len, true, NULL};
+        json_checker j = {s->file, s->text, s->text_len, true, NULL, NULL};
         jc_error(&j, "name", "vault \"%s\" is already declared by %s", s->name ? s->name : s->lower, o->file);
         s->name = NULL;
     }
@@ -941,7 +941,7 @@ static void read_vaults_section(json_checker *cj, json_t *cfg, char **schemas_di
 /* The vaults section of a config whose own part failed (gen_stage.check_config). */
 static void vault_check_config(const project_config *cfg)
 {
-    json_checker cj = {cfg->path, cfg->text, cfg->text_len, true, NULL};
+    json_checker cj = {cfg->path, cfg->text, cfg->text_len, true, NULL, NULL};
     char *dirs[3];
     bool explicit_[3];
     if (!cfg->vaults) return;
@@ -965,7 +965,7 @@ static bool vault_load(project *p, void **state, stage_outputs *outputs)
     index_map_init(&st->data_by_prefix, 64);
     st->p = p;
     *state = st;
-    json_checker cj = {p->cfg.path, p->cfg.text, p->cfg.text_len, true, NULL};
+    json_checker cj = {p->cfg.path, p->cfg.text, p->cfg.text_len, true, NULL, NULL};
     json_t *cfg = p->cfg.vaults;
     if (!json_is_object(cfg)) {
         jc_error(&cj, "vaults", "expected an object, got %s", jc_type_name(cfg));

@@ -1,0 +1,18 @@
+/* Every value's position in a JSON text by its key path ("modes[0].actions[3].action"), found in
+ * one walk of the text. json_locate walks the text once per path asked, which a checker that
+ * records or reports the positions of thousands of values (an action map's actions and their
+ * errors) turns into time quadratic in the file's size. */
+#ifndef TLG_JSON_POSITIONS_H
+#define TLG_JSON_POSITIONS_H
+
+#include "base/diag.h"
+
+typedef struct json_positions json_positions;
+
+/* Walks text[0..len) (which jansson accepted; text[len] is 0). */
+json_positions *json_positions_build(const char *file, const char *text, size_t len);
+/* What json_locate(file, text, len, path) returns, without walking the text again. */
+src_loc json_positions_find(const json_positions *p, const char *path);
+void json_positions_free(json_positions *p);
+
+#endif
