@@ -28,18 +28,29 @@ static void plan_outputs(text_state *st, stage_outputs *outputs)
     }
 }
 
+/* Whether a table generate wrote is built for the keys the PO files give now: its header's layout
+ * (l10n.h, TABLE FORMAT: the u64 at offset 16) is the one the header this build writes carries. */
+static bool table_fits_keys(const buf *table, const text_locale *l)
+{
+    return table->len >= 24 && l->table_bytes.len >= 24 && memcmp(table->data + 16, l->table_bytes.data + 16, 8) == 0;
+}
+
 /* The build step: a table generate wrote that differs from what the PO files give now is packed
- * as it was (pack reads generated/, never the PO files): say so, as for entries not recorded. */
+ * as it was (pack reads generated/, never the PO files). Built for other keys (one added to the
+ * source, removed, retyped), the game would refuse it against the header written now: the build
+ * fails, naming the source. Only its texts changed: say so, as for entries not recorded. */
 static bool report_stale_tables(const text_state *st)
 {
     bool ok = true;
-    buf old = {0};
+    buf old = {0}, other_keys = {0};
     for (size_t i = 0; i < st->locales.count; i++) {
         const text_locale *l = &st->locales.items[i];
         char *path = path_join(st->p->cfg.generated_dir, l->table);
         bool written = fs_read_file(path, &old);
         bool same = written && old.len == l->table_bytes.len && memcmp(old.data, l->table_bytes.data, old.len) == 0;
-        if (!same) {
+        if (written && !table_fits_keys(&old, l)) {
+            buf_printf(&other_keys, "%s%s", other_keys.len ? ", " : "", path);
+        } else if (!same) {
             (st->p->strict ? diag_error : diag_warning)(
                 loc_file(path),
                 written
@@ -50,6 +61,14 @@ static bool report_stale_tables(const text_state *st)
         }
         free(path);
     }
+    if (other_keys.len) {
+        diag_error(loc_file(st->locales.items[0].path),
+                   "its keys changed since generate wrote the tables %s: the game would refuse them (they are built for other "
+                   "keys than the text header this build writes): run threadlink-gen generate",
+                   other_keys.data);
+        ok = false;
+    }
+    buf_free(&other_keys);
     buf_free(&old);
     return ok;
 }

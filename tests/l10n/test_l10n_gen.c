@@ -629,6 +629,36 @@ static void test_l10n_build_step_reports_stale_tables(void **state)
         "generated/text/fr.tltext: warning: not written yet (generate writes it from text/fr.po, and the content build packs it): run threadlink-gen generate\n");
 }
 
+/* A key added to the source PO file (or one removed, or its placeholders changed) gives every
+ * table another layout: the tables generate wrote would be refused by the game against the header
+ * the build step writes (TL_L10N_LAYOUT_MISMATCH), so the build step fails, once, naming the
+ * source, and writes nothing; a translation's edit alone stays a warning about its own PO file. */
+static void test_l10n_build_step_refuses_tables_of_other_keys(void **state)
+{
+    fixture *f = *state;
+    free(good_project(f, NULL));
+    assert_int_equal(fx_run(f, GEN_HEADERS), 0);
+    char *before = fx_snapshot("build-out");
+    char *with_key = xasprintf("%s\nmsgctxt \"Bye\"\nmsgid \"Goodbye\"\nmsgstr \"\"\n", en_po);
+    fx_write("text/en.po", with_key);
+    free(with_key);
+    fx_clear(f);
+    assert_int_equal(fx_run(f, GEN_HEADERS), 1);
+    assert_non_null(strstr(f->diags.data,
+                           "text/en.po: error: its keys changed since generate wrote the tables generated/text/en.tltext, "
+                           "generated/text/fr.tltext: the game would refuse them (they are built for other keys than the "
+                           "text header this build writes): run threadlink-gen generate\n"));
+    assert_null(strstr(f->diags.data, "text/fr.po changed"));
+    char *after = fx_snapshot("build-out");
+    assert_string_equal(after, before);
+    free(after);
+    free(before);
+    assert_int_equal(fx_generate(f), 0);
+    fx_clear(f);
+    assert_int_equal(fx_run(f, GEN_HEADERS), 0); /* generate wrote them: the build goes on */
+    assert_string_equal(f->diags.data, "text/fr.po: warning: no translation of Bye (the source text is shown instead)\n");
+}
+
 /* ---- the LocalizedText vault field type ----------------------------------------------------------- */
 
 static void write_vault_project(const char *text_section, const char *data_values)
@@ -695,6 +725,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_l10n_removed_key_is_a_tombstone, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_tables_pack_as_content, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_build_step_reports_stale_tables, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_l10n_build_step_refuses_tables_of_other_keys, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_vault_field_errors, fixture_setup, fixture_teardown),
     };
     return cmocka_run_group_tests_name("l10n-gen", tests, NULL, NULL);
