@@ -18,9 +18,12 @@
    -------
        #include <SDL.h>
        #include <SDL_mixer.h>
-       #include "tl_audio_sdl_mixer.h"       // from backends/sdl2/: copy it or add the folder
-   Everything is static inline: include it in the file that creates the module. The game opens
-   the device (Mix_OpenAudio); tl_audio_sdl_mixer_init allocates the channels.
+       #include "tl_audio_sdl_mixer.h"       // includes <threadlink/audio.h>
+   Its folder, backends/sdl2/ (installed as include/threadlink/backends/sdl2/), is on the include
+   path through CMake's threadlink::sdl2, or Meson's and pkg-config's threadlink_sdl2, with the
+   runtime's (docs/build-systems.md); the game adds SDL2 and SDL2_mixer. Everything is static
+   inline: include it in the file that creates the module. The game opens the device
+   (Mix_OpenAudio); tl_audio_sdl_mixer_init allocates the channels.
 
    USE
    ---

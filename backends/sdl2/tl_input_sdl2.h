@@ -9,8 +9,10 @@
    order and names input.h uses), a controller added (opened here, its family from
    SDL_GameControllerGetType, else from its vendor id and name by tl_input_family_guess) and
    removed (closed here). No state of its own: a controller is found again by its instance id.
-   runtime/threadlink/input.h includes no SDL header; this one is for games on SDL2 (include it,
-   or copy it into the game).
+   runtime/threadlink/input.h includes no SDL header; this one is for games on SDL2. Its folder,
+   backends/sdl2/ (installed as include/threadlink/backends/sdl2/), is on the include path through
+   CMake's threadlink::sdl2, or Meson's and pkg-config's threadlink_sdl2, with the runtime's
+   (docs/build-systems.md); the game adds SDL2.
 
    USE
    ---

@@ -348,11 +348,13 @@ static void emit_catalog_categories(const catalog_out *c)
         if (k < ncat)
             for (size_t i = 0; i < n; i++) at += sorted[i]->category == k;
     }
-    buf_printf(
-        b,
-        "};\n    if (TL_GENERATED_CAST(size_t, category) >= %s_CATEGORY_COUNT) {\n        *count = 0;\n        return members;\n    }\n"
-        "    *count = first[category + 1] - first[category];\n    return members + first[category];\n}\n\n",
-        upper);
+    /* The category as a size_t variable first: compared with the count as a cast, g++ -Wconversion
+     * narrows the count to the enum and warns when its range cannot hold it (4 categories: 0..3). */
+    buf_printf(b,
+               "};\n    size_t at = TL_GENERATED_CAST(size_t, category);\n"
+               "    if (at >= %s_CATEGORY_COUNT) {\n        *count = 0;\n        return members;\n    }\n"
+               "    *count = first[at + 1] - first[at];\n    return members + first[at];\n}\n\n",
+               upper);
 }
 
 /* The profile as the config declares it, for tl_content_register_source (content.h, TL_CONTENT_LIVE): its name

@@ -37,11 +37,12 @@
        desc.registry = &registry;  desc.level_id = tl_level_id;    // follow OnScenePresented
        desc.fade_speed = tl_fp_from_int(2);                        // a full fade in 0.5 s
        tl_audio *audio = tl_audio_create(&desc);
-       tl_audio_scenario meadow = {Music_Meadow, Atmos_Birds, TL_FP_ONE, TL_FP_HALF};
-       tl_audio_set_level_scenario(audio, Nexus_Levels_Meadow, &meadow);
+       tl_audio_scenario meadow = {CONTENT_MAIN_U32(Content_Main_Music_meadow),   // content ids
+                                   CONTENT_MAIN_U32(Content_Main_Atmos_birds), TL_FP_ONE, TL_FP_HALF};
+       tl_audio_set_level_scenario(audio, NEXUS_LEVELS_U32(Nexus_Levels_Meadow), &meadow);
        ... each frame: tl_audio_drive_listener(audio, camera, NULL);
                        tl_audio_update(audio, seconds);  // or subscribe tl_audio_on_update
-       tl_audio_play(audio, Sfx_Hit, TL_FP_ONE);
+       tl_audio_play(audio, CONTENT_MAIN_U32(Content_Main_Sounds_hit), TL_FP_ONE);
        tl_audio_destroy(audio);
 
    BUSES, VOLUMES AND FADES

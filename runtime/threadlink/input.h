@@ -44,9 +44,9 @@
        tl_input_feed(in, &e);                      // or tl_input_feed_key(in, 44, true),
                                                    // or tl_input_sdl2_feed(in, &sdl_event)
        tl_input_update(in);
-       if (tl_input_pressed(in, Dextra_Actions_Fire)) fire();
-       tl_input_vec2 move = tl_input_vector(in, Dextra_Actions_Move);
-       uint32_t glyph = tl_input_prompt_glyph(in, Dextra_Actions_Fire);  // a catalog asset
+       if (tl_input_pressed(in, DEXTRA_ACTIONS_U32(Dextra_Actions_Fire))) fire(); // uint32_t ids
+       tl_input_vec2 move = tl_input_vector(in, DEXTRA_ACTIONS_U32(Dextra_Actions_Move));
+       uint32_t glyph = tl_input_prompt_glyph(in, DEXTRA_ACTIONS_U32(Dextra_Actions_Fire)); // an asset id
        tl_input_destroy(in);
 
    CONTROLS

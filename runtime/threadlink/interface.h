@@ -33,8 +33,9 @@
    ---
        static uint32_t menu_commands(void *in) {      // the glue: the Menu mode's actions
            static const uint32_t actions[TL_INTERFACE_COMMAND_COUNT] = {
-               Dextra_Actions_Up, Dextra_Actions_Down, Dextra_Actions_Left,
-               Dextra_Actions_Right, Dextra_Actions_Confirm, Dextra_Actions_Back };
+               DEXTRA_ACTIONS_U32(Dextra_Actions_Up), DEXTRA_ACTIONS_U32(Dextra_Actions_Down),
+               DEXTRA_ACTIONS_U32(Dextra_Actions_Left), DEXTRA_ACTIONS_U32(Dextra_Actions_Right),
+               DEXTRA_ACTIONS_U32(Dextra_Actions_Confirm), DEXTRA_ACTIONS_U32(Dextra_Actions_Back) };
            return tl_input_pressed_mask((tl_input *)in, actions, TL_INTERFACE_COMMAND_COUNT);
        }
        static void set_mode(void *in, uint32_t mode, bool active) {

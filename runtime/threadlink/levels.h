@@ -5,7 +5,8 @@
    ----
    The seed's Nexus for C, for a game with one level at a time or many at once (a host simulating
    every occupied area while presenting its own player's). A level is a 32-bit id (a generated
-   domain such as Nexus.Levels, or content ids). The game supplies the loader as callbacks (begin
+   domain such as Nexus.Levels, whose enumerators go in through NEXUS_LEVELS_U32 since one above
+   INT_MAX is negative, or content ids). The game supplies the loader as callbacks (begin
    load, poll, unload, and two optional hooks) and, while loading, the level's objects, which run
    through hooks (lifecycle batches with glue.h). A level is resident while anything holds it;
    presenting a level holds it and makes it the one the player sees.
@@ -32,11 +33,11 @@
        desc.scopes = tl_glue_levels_scopes(content);     // glue.h: content scopes
        tl_levels *levels = tl_levels_create(&desc);
        tl_glue_levels_attach(&lifecycle, levels);        // shut down first at its discard
-       tl_level_hold farm = tl_levels_hold(levels, Nexus_Levels_Farm);
+       tl_level_hold farm = tl_levels_hold(levels, NEXUS_LEVELS_U32(Nexus_Levels_Farm));
        ... each frame: tl_levels_update(levels, seconds);  // or subscribe tl_levels_on_update
        if (tl_level_hold_status_of(farm) == TL_LEVEL_HOLD_RESIDENT) ...
        tl_level_hold_release_after(farm, 10.0);                // unloads in 10 s unless held again
-       tl_levels_transition(levels, Nexus_Levels_Town);    // behind the fader and loading screen
+       tl_levels_transition(levels, NEXUS_LEVELS_U32(Nexus_Levels_Town)); // fader, loading screen
        tl_glue_levels_detach(&lifecycle, levels);  tl_levels_destroy(levels);
 
    RESIDENCY RULES

@@ -18,13 +18,14 @@
    USE
    ---
        // One stream per purpose, entity and tick: the same numbers whatever else was drawn.
-       tl_rng loot = tl_rng_create2(world_seed, Game_Rolls_Loot, enemy_id, tick);
+       tl_rng loot = tl_rng_create2(world_seed, GAME_ROLLS_U32(Game_Rolls_Loot), enemy_id, tick);
        int32_t gold = tl_rng_range(&loot, 10, 20);          // 10..19
        if (tl_rng_chance(&loot, 1, 20)) drop_rare(enemy_id); // 5 %
        tl_fp spread = tl_rng_range_fp(&loot, tl_fp_from_int(-1), tl_fp_from_int(1));
        tl_rng shot = tl_rng_fork(&loot, tl_rng_part("muzzle")); // a sub-stream, by name
    world_seed is the game's (a save keeps it); Game_Rolls_Loot an entry of an identity domain
-   declared for the purposes (any fixed 32-bit value works); the parts say whose and when.
+   declared for the purposes, as uint32_t through its GAME_ROLLS_U32 (any fixed 32-bit value
+   works); the parts say whose and when.
 
    OVERRIDES
    ---------

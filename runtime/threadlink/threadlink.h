@@ -18,6 +18,9 @@
    (TL_SHARED, TL_BUILD_SHARED).
 
    Each module can also be included on its own; see the usage block at the top of each header.
+   The usage blocks are C. In C++ a desc is zeroed with `= {}` (`= {0}` fails under -Wextra), and
+   in both a generated enumerator goes where a uint32_t is taken through its domain's _U32 macro,
+   NEXUS_LEVELS_U32(Nexus_Levels_Farm): one above INT_MAX is negative (docs/runtime.md, "C and C++").
    The core: fp.h (Q32.32 fixed point), rng.h (stateless random streams), hash.h (XXH32, XXH64),
    mem.h (blocks), collections.h (inline collections), log.h (logging, the seed's Scribe),
    events.h (events, the seed's Iris). The formats: text.h (the text rules of names),

@@ -34,7 +34,7 @@ static void on_coin_picked(void *ctx, int32_t value) {
 
 /* The level's loader: what it loads goes into the level's own content scope, released with it. */
 static tl_levels_status load_level(void *ctx, tl_level *level) {
-    tl_asset text = tl_scope_load(tl_glue_level_scope(level), Content_Main_Text_greeting);
+    tl_asset text = tl_scope_load(tl_glue_level_scope(level), CONTENT_MAIN_U32(Content_Main_Text_greeting));
     (void)ctx;
     if (!tl_asset_valid(text)) return TL_LEVELS_FAILED;
     printf("level %s: %.*s", nexus_levels_name(tl_level_id(level)), (int)tl_asset_size(text),
@@ -81,14 +81,15 @@ int main(int argc, char **argv) {
         return 1;
     }
 
-    /* A level: presented (held, loaded at the next update), then a few frames. */
+    /* A level: presented (held, loaded at the next update), then a few frames. Ids go to the
+     * runtime as uint32_t through the domain's _U32 macro: an enumerator above INT_MAX is negative. */
     levels_desc.loader.begin_load = load_level;
     levels_desc.registry = &events;
     levels_desc.scopes = tl_glue_levels_scopes(content); /* each level a content scope */
     levels_desc.level_name = nexus_levels_name;           /* log lines name levels */
     levels = tl_levels_create(&levels_desc);
     if (!levels) return 1;
-    tl_levels_present(levels, Nexus_Levels_Meadow);
+    tl_levels_present(levels, NEXUS_LEVELS_U32(Nexus_Levels_Meadow));
     for (frame = 0; frame < 3; frame++) {
         tl_levels_update(levels, 1.0 / 60.0);
         Iris_Events_OnCoinPicked_publish(&events, 10); /* a coin each frame */

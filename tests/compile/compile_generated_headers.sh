@@ -8,7 +8,9 @@ runtime=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-mkdir -p injectors definitions assets/Sprites # a content profile with no assets: its catalog too
+# A content profile with no assets: its catalog too. Two categories: a catalog whose category count
+# its enum's range cannot hold (0..1), which the count compare must not narrow (g++ -Wconversion).
+mkdir -p injectors definitions assets/Sprites assets/Sounds
 cat > threadlink.json <<'JSON'
 { "definitions_dir": "definitions",
   "domains": [
@@ -17,7 +19,7 @@ cat > threadlink.json <<'JSON'
     { "name": "lower.case", "output": "lower_case.h" } ],
   "content": [
     { "profile": "Empty", "source_root": "assets", "output": "build/content/Empty",
-      "categories": [ { "name": "Sprites", "folder": "Sprites" } ] } ] }
+      "categories": [ { "name": "Sprites", "folder": "Sprites" }, { "name": "Sounds", "folder": "Sounds" } ] } ] }
 JSON
 printf 'OnA(float)\nOnB\nOnC\nOnD(int)\n' > injectors/Iris.Events.User.txt
 printf 'Health\nArmor\nOld\nName\nShield\n' > injectors/Vault.Fields.User.txt

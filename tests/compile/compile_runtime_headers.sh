@@ -171,10 +171,12 @@ cat > "$work/usage.c" <<'USAGE'
 #  define T_NULL nullptr
 #  define T_ASSERT(c, m) static_assert(c, m)
 #  define T_INT(x) static_cast<int>(x)
+#  define T_ZERO {} /* a desc zeroed as runtime.md's "C and C++" says: = {0} in C, = {} in C++ */
 #else
 #  define T_NULL NULL
 #  define T_ASSERT(c, m) _Static_assert(c, m)
 #  define T_INT(x) ((int)(x))
+#  define T_ZERO {0}
 #endif
 
 typedef struct pt { int32_t x, y; } pt;
@@ -268,6 +270,8 @@ TL_LIFECYCLE_SINGLETON(inventory_get, inventory, inventory_subsystem)
 
 int tl_compile_test_usage(tl_lifecycle *core, tl_events *reg, tl_content *content);
 int tl_compile_test_usage(tl_lifecycle *core, tl_events *reg, tl_content *content) {
+    tl_levels_desc levels_desc = T_ZERO; /* its first member a struct: clang++ -Wmissing-braces */
+    tl_l10n_desc l10n_desc = T_ZERO;
     inventory *inv = T_NULL;
     const tl_time_events natives = TL_TIME_EVENTS_NATIVE;
     tl_logger logger;
@@ -283,6 +287,8 @@ int tl_compile_test_usage(tl_lifecycle *core, tl_events *reg, tl_content *conten
     (void)g_register;
     (void)g_linker;
     (void)g_weaver;
+    (void)levels_desc;
+    (void)l10n_desc;
     return collections() + events(reg) + inventory_get(core, &inv) + T_INT(natives.update) +
            T_INT(scope.index) + T_INT(tag) + T_INT(tl_fp_to_raw(one) >> 32);
 }

@@ -3,12 +3,16 @@
 """Documentation that cannot drift (issue 43): every C block and shell recipe of README.md and
 docs/*.md, and every runtime header's usage block, checked against the code.
 
-  docs_drift.py --root SRC --gen THREADLINK_GEN --work DIR [--self-test] -- CC...
+  docs_drift.py --root SRC --gen THREADLINK_GEN --work DIR [--self-test] -- CC... [--cxx CXX...]
 
 What it checks, each failure naming the file and line:
   1. ```c blocks (README.md, docs/*.md) are compiled as C11 with -Wall -Wextra -Wpedantic
-     -Werror against the runtime and the headers generated from tests/docs/fixture/ (a project
-     with the domains, vaults and content profile the blocks use). A block with #include or a
+     -Wconversion -Wsign-conversion -Werror, then as C++17 with the same flags (--cxx; but the
+     blocks NOT_CXX lists, each with its reason), against the runtime and the headers generated
+     from tests/docs/fixture/ (a project with the domains, vaults and content profile the blocks
+     use; some of its entries are above INT_MAX, negative enumerators, so that a block passing
+     one where a uint32_t is wanted fails as it would in a game whose names hash so). In C++ a
+     block's `= {0}` is read `= {}`, as docs/runtime.md tells C++ to write it. A block with #include or a
      main is a file of its own; any other block is a function body, after its context: an HTML
      comment right above it, <!-- c-context: ... -->, whose text goes at file scope (the variables
      and callbacks the block names). A block that mentions TL_CONTENT_LIVE or TL_DEVELOPMENT is
@@ -32,7 +36,8 @@ What it checks, each failure naming the file and line:
      of its `wc -l`; docs/runtime.md's (between <!-- modules --> and <!-- /modules -->) a row per
      header too.
 --self-test plants a wrong function name in a copy of a C block, of a usage block and of a shell
-recipe, drops a switch from the list, and expects each to be reported.
+recipe, drops a switch from the list, passes a negative enumerator as a uint32_t, converts a void *
+implicitly (C, not C++), and expects each to be reported.
 """
 import os
 import re
@@ -40,13 +45,24 @@ import shutil
 import subprocess
 import sys
 
-CFLAGS = ['-std=c11', '-Wall', '-Wextra', '-Wpedantic', '-Werror', '-Wno-unused-function',
-          '-Wno-unused-variable', '-Wno-unused-but-set-variable', '-Wno-unused-parameter',
-          '-D_POSIX_C_SOURCE=200809L', '-fsyntax-only']
+WARNINGS = ['-Wall', '-Wextra', '-Wpedantic', '-Wconversion', '-Wsign-conversion', '-Werror',
+            '-Wno-unused-function', '-Wno-unused-variable', '-Wno-unused-but-set-variable',
+            '-Wno-unused-parameter', '-D_POSIX_C_SOURCE=200809L', '-fsyntax-only']
+CFLAGS = ['-std=c11'] + WARNINGS
+CXXFLAGS = ['-x', 'c++', '-std=c++17'] + WARNINGS
+# The C blocks that are not C++, by their file and a line of theirs, and why. A block listed
+# here that no longer exists is reported, so the list cannot outlive its blocks.
+NOT_CXX = {
+}
+# Fixture entries whose values are above INT_MAX (negative enumerators): the blocks pass them
+# where the runtime takes a uint32_t, which -Wsign-conversion refuses unless converted.
+ABOVE_INT_MAX = [('nexus_levels.h', 'Nexus_Levels_Farm'), ('nexus_levels.h', 'Nexus_Levels_Meadow'),
+                 ('content_game.h', 'Content_Game_Music_meadow')]
 PREAMBLE = ('#include <threadlink/threadlink.h>\n#include <stdio.h>\n#include <stdlib.h>\n'
             '#include <string.h>\n')
 FIXTURE_HEADERS = ['iris_events.h', 'nexus_levels.h', 'vault_fields.h', 'enemies_data.h',
-                   'world_vault.h', 'content_game.h', 'content_game_catalog.h']
+                   'world_vault.h', 'content_game.h', 'content_game_catalog.h', 'text_keys.h', 'text.h',
+                   'content_text.h', 'content_text_catalog.h']
 FENCE = re.compile(r'^```(\S*)(.*)$')
 CALL = re.compile(r'\b((?:tl|TL)_[A-Za-z0-9_]*[A-Za-z0-9])\s*\(')
 CODE_SPAN = re.compile(r'`([^`\n]+)`')
@@ -54,10 +70,12 @@ NAME = re.compile(r'\b((?:tl|TL)_[A-Za-z0-9_]+)\b')
 
 
 class Checker:
-    def __init__(self, root, gen, work, cc):
-        self.root, self.gen, self.work, self.cc = root, gen, work, cc
+    def __init__(self, root, gen, work, cc, cxx=None):
+        self.root, self.gen, self.work, self.cc, self.cxx = root, gen, work, cc, cxx
         self.errors = []
         self.compiled = 0
+        self.compiled_cxx = 0
+        self.not_cxx_seen = set()
         self.probed = 0
         self.excerpts = 0
 
@@ -84,6 +102,11 @@ class Checker:
                             '-o', out, '--quiet'], capture_output=True, text=True)
         if r.returncode != 0:
             sys.exit('FAIL: threadlink-gen headers on tests/docs/fixture:\n' + r.stderr)
+        for header, name in ABOVE_INT_MAX:
+            with open(os.path.join(out, header), encoding='utf-8') as f:
+                if not re.search(r'\b%s = -' % name, f.read()):
+                    sys.exit('FAIL: the fixture\'s %s is no longer above INT_MAX: the blocks\' '
+                             'sign conversions would go unchecked (give the fixture such an entry)' % name)
         return out
 
     # --- 1. C blocks -----------------------------------------------------------------------------
@@ -118,17 +141,32 @@ class Checker:
         m = re.search(r'<!--\s*c-context(?:\s*\(([A-Z_ ,]+)\))?:(.*?)-->', text, re.S)
         return (tuple((m.group(1) or '').replace(',', ' ').split()), m.group(2)) if m else None
 
-    def compile(self, source, where, defines=()):
-        path = os.path.join(self.work, 'block_%d.c' % self.compiled)
+    def compile(self, source, where, defines=(), cxx=False):
+        path = os.path.join(self.work, 'block_%d.c' % (self.compiled + self.compiled_cxx))
         with open(path, 'w', encoding='utf-8') as f:
             f.write(source)
-        self.compiled += 1
-        cmd = self.cc + CFLAGS + ['-D' + d for d in defines] + [
+        if cxx:
+            self.compiled_cxx += 1
+        else:
+            self.compiled += 1
+        cmd = (self.cxx + CXXFLAGS if cxx else self.cc + CFLAGS) + ['-D' + d for d in defines] + [
             '-I' + os.path.join(self.root, 'runtime'), '-I' + self.gen_dir, path]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
-            self.error(where, 'the block does not compile%s:\n%s' % (
-                ' with ' + ', '.join(defines) if defines else '', r.stderr.strip()))
+            self.error(where, 'the block does not compile%s%s:\n%s' % (
+                ' as C++' if cxx else '', ' with ' + ', '.join(defines) if defines else '', r.stderr.strip()))
+
+    def cxx_reason(self, rel, text):
+        """Why the block is not C++ (NOT_CXX), or None."""
+        for (where, line), why in NOT_CXX.items():
+            if where == rel and line in text:
+                self.not_cxx_seen.add((where, line))
+                return why
+        return None
+
+    def check_not_cxx(self):
+        for where, line in sorted(set(NOT_CXX) - self.not_cxx_seen):
+            self.error(where, 'NOT_CXX names a block with the line %r, which has no such block' % line)
 
     def c_block(self, rel, line, text, context):
         where = '%s:%d' % (rel, line)
@@ -145,6 +183,10 @@ class Checker:
                 PREAMBLE, fixture, context, line, rel, text)
         for defines in variants:
             self.compile(source, where, defines)
+        if self.cxx and not self.cxx_reason(rel, text):
+            as_cxx = re.sub(r'=\s*\{\s*0\s*\}', '= {}', source)  # docs/runtime.md: C++ writes = {}
+            for defines in variants:
+                self.compile(as_cxx, where, defines, cxx=True)
 
     def excerpt(self, rel, line, text, info):
         m = re.match(r'(excerpt|output)=(\S+)$', info)
@@ -348,13 +390,16 @@ class Checker:
         for rel in self.doc_files():
             self.check_names(rel, known)
         self.check_module_table()
-        return ('%d C blocks compiled (%d compilations), %d fragments and %d usage blocks probed '
+        if self.cxx:
+            self.check_not_cxx()
+        return ('%d C blocks compiled (%d compilations, %s), %d fragments and %d usage blocks probed '
                 '(%d calls), %d excerpts and outputs compared, %d shell recipes, %d switches' % (
-                    c_blocks, self.compiled, len(fragments), len(uses), self.probed, self.excerpts,
-                    sh_blocks, len(switches)))
+                    c_blocks, self.compiled,
+                    '%d as C++, %d not C++' % (self.compiled_cxx, len(NOT_CXX)) if self.cxx else 'no C++ compiler',
+                    len(fragments), len(uses), self.probed, self.excerpts, sh_blocks, len(switches)))
 
 
-def self_test(root, gen, work, cc):
+def self_test(root, gen, work, cc, cxx):
     """Plants one defect of each kind in a copy of the tree and expects each reported."""
     copy = os.path.join(work, 'tree')
     shutil.rmtree(copy, ignore_errors=True)
@@ -372,7 +417,14 @@ def self_test(root, gen, work, cc):
         ('docs/runtime.md', '| `TL_AUDIO_IMPL` | `audio.h` |\n', '', 'leaves out TL_AUDIO_IMPL'),
         ('docs/tutorial.md', '    tl_events_discard(&events);', '    tl_events_discard(&event);',
          'is not an excerpt of'),
+        # an enumerator above INT_MAX passed where a uint32_t is wanted: C refuses it under -Wsign-conversion
+        ('docs/runtime.md', 'tl_levels_hold(levels, NEXUS_LEVELS_U32(Nexus_Levels_Farm))',
+         'tl_levels_hold(levels, Nexus_Levels_Farm)', '[-Werror=sign-conversion]'),
     ]
+    if cxx:  # C that is no C++: a void * converted implicitly
+        plant.append(('docs/config.md', 'tl_l10n_add_table(text, tl_asset_object(table), tl_asset_size(table));',
+                      'const unsigned char *bytes = tl_asset_object(table);\n'
+                      'tl_l10n_add_table(text, bytes, tl_asset_size(table));', 'does not compile as C++'))
     for rel, old, new, _ in plant:
         path = os.path.join(copy, rel)
         with open(path, encoding='utf-8') as f:
@@ -381,7 +433,7 @@ def self_test(root, gen, work, cc):
             sys.exit('FAIL: self-test: %s has no %r to plant a defect in' % (rel, old))
         with open(path, 'w', encoding='utf-8') as f:
             f.write(text.replace(old, new, 1))
-    checker = Checker(copy, gen, os.path.join(work, 'self'), cc)
+    checker = Checker(copy, gen, os.path.join(work, 'self'), cc, cxx)
     checker.run()
     report = '\n'.join(checker.errors)
     missed = [expect for _, _, _, expect in plant if expect not in report]
@@ -395,11 +447,13 @@ def self_test(root, gen, work, cc):
 
 def main(argv):
     args = dict(root=None, gen=None, work=None)
-    cc, selftest, i = None, False, 1
+    cc, cxx, selftest, i = None, None, False, 1
     while i < len(argv):
         a = argv[i]
         if a == '--':
             cc = argv[i + 1:]
+            if '--cxx' in cc:
+                cc, cxx = cc[:cc.index('--cxx')], cc[cc.index('--cxx') + 1:]
             break
         if a == '--self-test':
             selftest = True
@@ -410,9 +464,9 @@ def main(argv):
     if not all(args.values()) or not cc:
         sys.exit(__doc__)
     if selftest:
-        self_test(args['root'], args['gen'], args['work'], cc)
+        self_test(args['root'], args['gen'], args['work'], cc, cxx)
         return
-    checker = Checker(args['root'], args['gen'], args['work'], cc)
+    checker = Checker(args['root'], args['gen'], args['work'], cc, cxx)
     summary = checker.run()
     for e in checker.errors:
         print(e)

@@ -1,10 +1,13 @@
 #!/bin/sh
 # The command line itself: exit statuses (0 ok, 1 input errors or stale, 2 usage), --help and
-# --version, usage errors that name the problem, and init (what it writes and refuses; the
-# projects it writes are built by tests/integration/init_builds.sh).
-#   cli.sh THREADLINK_GEN
+# --version, usage errors that name the problem, and init (what it writes and refuses; its main.c
+# compiled under a game team's strict flags; the projects it writes are built by
+# tests/integration/init_builds.sh).
+#   cli.sh THREADLINK_GEN RUNTIME CC...
 set -u
 gen=$1
+runtime=$2
+shift 2
 work=$(mktemp -d)
 export XDG_CACHE_HOME="$work/.cache" # pack's record of input hashes: the test's own, not ~/.cache
 trap 'rm -rf "$work"' EXIT
@@ -142,6 +145,19 @@ for build in meson cmake make; do
     { echo "FAIL: init --build $build did not name the project MyGame"; failed=$((failed + 1)); }
   expect 0 "$gen" check -C "$work/new-$build/My Game!"
 done
+# init's main.c compiles under the strict flags a game team builds with, whatever its names hash
+# to: its level Meadow is above INT_MAX, a negative enumerator, which a uint32_t parameter takes
+# under -Wsign-conversion only through the domain's _U32 macro.
+p="$work/new-make/My Game!"
+expect 0 "$gen" headers -C "$p" -o "$work/init-headers" --quiet
+grep -q 'Nexus_Levels_Meadow = -' "$work/init-headers/levels.h" ||
+  { echo "FAIL: Meadow is no longer above INT_MAX: the strict compile below would not cover a negative enumerator"; failed=$((failed + 1)); }
+for std in c99 c11; do
+  "$@" "-std=$std" -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion -Wstrict-prototypes \
+    -Wmissing-prototypes -Werror -fsyntax-only -I"$runtime" -I"$work/init-headers" "$p/main.c" 2>"$work/err" ||
+    { echo "FAIL: init's main.c does not compile as $std under the strict flags"; cat "$work/err"; failed=$((failed + 1)); }
+done
+
 (cd "$work/new-meson" && find . | sort) > "$work/before"
 expect 1 "$gen" init "$work/new-meson/My Game!"
 expect_err "My Game!: error: the folder is not empty"

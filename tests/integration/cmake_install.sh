@@ -3,7 +3,8 @@
 # from that prefix as docs/build-systems.md says: the project `threadlink-gen init` writes, built with CMake
 # (find_package, CMAKE_PREFIX_PATH) and with Make (THREADLINK_PREFIX), each run; and a program
 # linked with the runtime library through pkg-config (threadlink_runtime.pc's Libs) and through
-# CMake (threadlink::runtime_library).
+# CMake (threadlink::runtime_library); both SDL2 backends compiled through CMake (threadlink::sdl2)
+# and Make (threadlink_sdl2.pc).
 #   cmake_install.sh SOURCE_ROOT
 set -eu
 root=$(cd "$1" && pwd)
@@ -21,7 +22,9 @@ cmake -S "$root" -B "$work/tl" -G Ninja -DCMAKE_INSTALL_PREFIX="$prefix" "-DCMAK
 cmake --build "$work/tl" >"$work/log" 2>&1 || { cat "$work/log"; fail "build"; }
 cmake --install "$work/tl" >"$work/log" 2>&1 || { cat "$work/log"; fail "install"; }
 for f in bin/threadlink-gen include/threadlink/threadlink.h lib/libthreadlink_runtime.a lib/pkgconfig/threadlink.pc \
-         lib/pkgconfig/threadlink_runtime.pc lib/cmake/threadlink/threadlinkConfig.cmake lib/cmake/threadlink/threadlinkGenerate.cmake; do
+         lib/pkgconfig/threadlink_runtime.pc lib/cmake/threadlink/threadlinkConfig.cmake lib/cmake/threadlink/threadlinkGenerate.cmake \
+         include/threadlink/backends/sdl2/tl_input_sdl2.h include/threadlink/backends/sdl2/tl_audio_sdl_mixer.h \
+         lib/pkgconfig/threadlink_sdl2.pc; do
   [ -f "$prefix/$f" ] || fail "cmake --install wrote no $f"
 done
 
@@ -46,4 +49,7 @@ printf 'cmake_minimum_required(VERSION 3.20)\nproject(lib_user C)\nfind_package(
 cmake -S lib-user -B lib-user/build -DCMAKE_PREFIX_PATH="$prefix" >"$work/log" 2>&1 && cmake --build lib-user/build >>"$work/log" 2>&1 ||
   { cat "$work/log"; fail "linking with threadlink::runtime_library"; }
 lib-user/build/user || fail "the program linked with threadlink::runtime_library does not run"
+
+sh "$root/tests/integration/sdl2_consumer.sh" cmake-installed "$prefix"
+sh "$root/tests/integration/sdl2_consumer.sh" make-installed "$prefix"
 echo "ok: installed by CMake, used by CMake, Make and pkg-config"

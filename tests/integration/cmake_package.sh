@@ -3,7 +3,8 @@
 # through find_package(threadlink) and threadlink_generate(), with CMake's Ninja and Unix
 # Makefiles generators: the first build compiles and runs, a second does nothing, an injector edit
 # regenerates and recompiles only what includes its header, and a new injector file and a new
-# asset are picked up. Nothing is written into the source tree.
+# asset are picked up. Nothing is written into the source tree. A consumer compiles both SDL2
+# backends through the installed threadlink::sdl2 (sdl2_consumer.sh).
 #   cmake_package.sh SOURCE_ROOT BUILD_ROOT
 set -eu
 root=$(cd "$1" && pwd)
@@ -70,3 +71,4 @@ for generator in Ninja "Unix Makefiles"; do
   sum | cmp -s - "$work/source.sum" || { sum | diff "$work/source.sum" - ; fail "$generator: the build wrote into the source tree"; }
   echo "ok: $generator"
 done
+sh "$root/tests/integration/sdl2_consumer.sh" cmake-installed "$prefix"

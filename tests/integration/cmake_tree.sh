@@ -4,8 +4,9 @@
 # the first build makes the generator and the program and runs; the next ones do nothing (the
 # first configures again once, with the outputs the generator listed, compiling nothing); an injector edit
 # recompiles only what includes its header; a new domain's header builds at once and is declared
-# by the next build; nothing is written into either source tree. With `golden`, every golden case
-# (tests/gen/golden/run.py) runs against the CMake-built threadlink-gen.
+# by the next build; nothing is written into either source tree. With add_subdirectory, a consumer
+# compiles both SDL2 backends through threadlink::sdl2 (sdl2_consumer.sh). With `golden`, every
+# golden case (tests/gen/golden/run.py) runs against the CMake-built threadlink-gen.
 #   cmake_tree.sh SOURCE_ROOT GENERATOR subdirectory|fetchcontent [golden]
 set -eu
 root=$(cd "$1" && pwd)
@@ -76,6 +77,8 @@ echo Shield >> injectors/Game.Items.User.txt
 out=$(b) || { echo "$out"; fail "$generator/$mode: build after the new domain's injector edit"; }
 [ "$(compiled "$out")" = "items.c " ] || { echo "$out"; fail "$generator/$mode: the new domain's injector edit compiled $(compiled "$out")"; }
 idle "the new domain's injector edit"
+
+if [ "$mode" = subdirectory ]; then sh "$root/tests/integration/sdl2_consumer.sh" cmake-tree "$root"; fi
 
 root_after=$(cd "$root" && git status --porcelain --ignored | grep -v -e '^!! build' | md5sum)
 [ "$root_before" = "$root_after" ] || fail "$generator/$mode: the build wrote into threadlink's source tree"

@@ -5,7 +5,8 @@
 # only what includes the changed header; a new injector file is picked up; a touched input or a
 # manifest not written yet does not make every later build re-run the generator; a no-op
 # generation leaves every output's mtime unchanged; with Meson, a header the build does not
-# declare fails the build, named.
+# declare fails the build, named. A consumer compiles both SDL2 backends from the tree the same
+# way (sdl2_consumer.sh: the subproject's threadlink_sdl2_dep, or Make's -I flags).
 #   consumer_builds.sh SOURCE_ROOT THREADLINK_GEN (meson|make)
 set -eu
 root=$(cd "$1" && pwd)
@@ -151,4 +152,5 @@ after=$(mtimes "$gendir"/vault_fields.h "$gendir"/spawn_points.h)
 after_gen=$(mtimes generated/*)
 [ "$before" = "$after" ] || fail "a no-op headers run changed an output's mtime"
 [ "$before_gen" = "$after_gen" ] || fail "a no-op generate changed an output's mtime"
+sh "$root/tests/integration/sdl2_consumer.sh" "$which-tree" "$root"
 echo "$which consumer: all build-integration checks passed"

@@ -8,7 +8,8 @@
 # are relocatable: Meson finds threadlink through PKG_CONFIG_PATH, CMake through
 # CMAKE_PREFIX_PATH, Make through THREADLINK_PREFIX. The project's folder is named "generate", in a
 # folder whose name has a space: its program is generate-game (a target of that name is the
-# project's own), and every recipe quotes its paths.
+# project's own), and every recipe quotes its paths. With Meson and Make, a consumer compiles both
+# SDL2 backends from the install (threadlink_sdl2.pc; sdl2_consumer.sh).
 #   init_builds.sh SOURCE_ROOT BUILD_ROOT meson|cmake-ninja|cmake-makefiles|make
 set -eu
 root=$(cd "$1" && pwd)
@@ -100,4 +101,5 @@ case $kind in
 esac
 out=$(generate) || { echo "$out"; fail "the generate step with a second profile"; }
 out=$(b) || { echo "$out"; fail "the build with a second profile"; }
+case $which in meson|make) sh "$root/tests/integration/sdl2_consumer.sh" "$which-installed" "$prefix" ;; esac
 echo "ok: $which"

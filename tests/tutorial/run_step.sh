@@ -22,7 +22,7 @@ mkdir -p "$work"
 if grep -q '"content"' "$dir/threadlink.json"; then
   "$gen" pack --build-step -C "$dir" --output "$work/data" --quiet --no-progress || fail "threadlink-gen pack"
 fi
-"$@" -std=c99 -Wall -Wextra -Wpedantic -Werror -I"$root/runtime" -I"$work/gen" -o "$work/main" \
+"$@" -std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Werror -I"$root/runtime" -I"$work/gen" -o "$work/main" \
   "$dir/main.c" -lm || fail "main.c does not compile"
 (cd "$work" && ./main "$work/data") > "$work/output.txt" || fail "main exited with $?"
 diff -u "$dir/expected.txt" "$work/output.txt" || fail "the output differs from expected.txt"

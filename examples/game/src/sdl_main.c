@@ -24,13 +24,13 @@
 
 #include <SDL.h>
 
-#include "../../../backends/sdl2/tl_input_sdl2.h"
 #include "content_game.h"
 #include "dextra_actions.h"
 #include "input_map.h"
 #include "iris_events.h"
 #include "inputs.h"
 #include "render.h"
+#include "tl_input_sdl2.h" /* the SDL2 backend: threadlink::sdl2 (CMake), threadlink_sdl2 (Meson) */
 #if defined(GAME_SOUND)
 #include "sound.h"
 #else /* built without SDL_mixer: silent */

@@ -65,8 +65,8 @@ int main(int argc, char **argv) {
 
     /* A scope holds what is loaded into it: here, what a level needs. Loads by generated id or name. */
     level = tl_scope_create(tl_content_root(content), "Meadow", TL_SCOPE_LEVEL);
-    greeting = tl_scope_load(level, Content_Game_Text_greeting);
-    meadow = tl_scope_load(level, Content_Game_Maps_meadow);
+    greeting = tl_scope_load(level, CONTENT_GAME_U32(Content_Game_Text_greeting));
+    meadow = tl_scope_load(level, CONTENT_GAME_U32(Content_Game_Maps_meadow));
     credits = tl_scope_load_name(level, "text/CREDITS"); /* names compare ASCII case-insensitively */
     if (!tl_asset_valid(greeting) || !tl_asset_valid(meadow) || !tl_asset_valid(credits)) return 1;
 
@@ -77,7 +77,7 @@ int main(int argc, char **argv) {
     printf("%s is %s\n", tl_asset_name(credits), content_game_info(Content_Game_Text_credits)->name);
 
     /* Loading again into the same scope holds nothing more: a scope holds each asset once. */
-    tl_scope_load(level, Content_Game_Text_greeting);
+    tl_scope_load(level, CONTENT_GAME_U32(Content_Game_Text_greeting));
     printf("the level holds %u assets\n", (unsigned)tl_scope_count(level));
 
     /* Disposing of the scope gives everything back; collect (once per frame) releases it. */

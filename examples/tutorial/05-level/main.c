@@ -88,16 +88,16 @@ int main(void) {
 
     /* Present the meadow: held, loaded over the next updates, then shown. All work happens in
      * tl_levels_update, once per frame. */
-    tl_levels_present(levels, Nexus_Levels_Meadow);
+    tl_levels_present(levels, NEXUS_LEVELS_U32(Nexus_Levels_Meadow));
     for (frame = 1; frame <= 4; frame++) tl_levels_update(levels, 1.0 / 60.0);
 
     /* Hold the cave too (say, to stream it in early): it loads while the meadow stays shown. */
-    cave = tl_levels_hold(levels, Nexus_Levels_Cave);
+    cave = tl_levels_hold(levels, NEXUS_LEVELS_U32(Nexus_Levels_Cave));
     for (; frame <= 8; frame++) tl_levels_update(levels, 1.0 / 60.0);
     printf("cave resident: %s\n", tl_level_hold_status_of(cave) == TL_LEVEL_HOLD_RESIDENT ? "yes" : "no");
 
     /* Transition to the cave behind the fader; the meadow, held only by the presentation, unloads. */
-    tl_levels_transition(levels, Nexus_Levels_Cave);
+    tl_levels_transition(levels, NEXUS_LEVELS_U32(Nexus_Levels_Cave));
     for (; frame <= 14; frame++) tl_levels_update(levels, 1.0 / 60.0);
     tl_level_hold_release(cave); /* the presentation holds it too: it stays */
     tl_levels_update(levels, 1.0 / 60.0);

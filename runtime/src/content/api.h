@@ -68,7 +68,7 @@
        tl_content_register_dir(content, "build/content/Main");
 
        tl_scope level = tl_scope_create(tl_content_root(content), "Field", TL_SCOPE_LEVEL);
-       tl_asset sword = tl_scope_load(level, Content_Main_Icons_sword);   // generated id
+       tl_asset sword = tl_scope_load(level, CONTENT_MAIN_U32(Content_Main_Icons_sword)); // generated id
        texture *t = (texture *)tl_asset_object(sword);
        ...
        for (;;) { game_frame(); tl_content_update(content); }   // polls loads, collects
