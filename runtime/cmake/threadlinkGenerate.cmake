@@ -22,7 +22,7 @@
 # PACK <profile>... also packs those content profiles as build steps (`pack --build-step`: the
 # manifests are read, nothing is written into the source tree) into OUTPUT_DIR/content/<profile>;
 # the variable threadlink_content_dir_<profile> names that folder in the caller's scope. An added,
-# edited or deleted asset re-packs.
+# edited or deleted asset re-packs its profile alone; an injector, vault or PO edit re-packs none.
 #
 # SCOPE (default PRIVATE) is how <target> gets the include directory and threadlink::runtime:
 # PUBLIC for a library whose users include the generated headers too (a game's core library and

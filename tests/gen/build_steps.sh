@@ -172,5 +172,42 @@ expect_err "p/generated/Content.Game.manifest.json: error: the manifest of Conte
 [ ! -e moved ] || { echo "FAIL: a build step refused by its manifest wrote its output"; failed=$((failed + 1)); }
 tree p > after
 cmp -s before after || { echo "FAIL: a refused pack --build-step wrote into the project"; failed=$((failed + 1)); }
+
+# Two profiles (assets, and the text stage's tables): `pack --build-step --profile X`, a build step
+# per profile, depends on what X's archives derive from (the config, X's tree as pack scanned it,
+# its rename records or the folder they would appear in, its manifest), never on the injectors,
+# the PO files or the other profile's tree: an edit of those re-runs the headers step alone.
+two=$work/two
+mkdir -p two/injectors two/assets/Sprites two/text
+cat > two/threadlink.json <<'EOF'
+{ "domains": [ { "name": "Game.Ids", "output": "ids.h" } ],
+  "text": { "source": "text/en.po" },
+  "content": [
+    { "profile": "Main", "source_root": "assets", "output": "build/content/Main",
+      "categories": [ { "name": "Sprites", "folder": "Sprites" } ], "archive": "packed", "compression": "none" },
+    { "profile": "Text", "source_root": "generated/text", "output": "build/content/Text",
+      "categories": [ { "name": "Tables", "folder": "" } ], "archive": "packed", "compression": "none" } ] }
+EOF
+echo Alpha > two/injectors/Game.Ids.User.txt
+echo hero > two/assets/Sprites/hero.txt
+po() { printf 'msgid ""\nmsgstr ""\n"Language: %s\\n"\n\nmsgctxt "Title"\nmsgid "Game"\nmsgstr "%s"\n' "$1" "$2"; }
+po en "" > two/text/en.po && printf '\nmsgctxt "Bye"\nmsgid "Goodbye"\nmsgstr ""\n' >> two/text/en.po
+po fr "Jeu" > two/text/fr.po # Bye untranslated: the text stage warns
+expect 0 "$gen" generate -C two --quiet
+prerequisites() { grep ':$' "$1" | sed 's/:$//' | grep -v "^$work/[a-z]*\.stamp\$" | sort -u; }
+expect 0 "$gen" pack --build-step -C two --profile Main --output "$work/two-main" --quiet --no-progress --depfile main.d --stamp main.stamp
+printf '%s\n' "$two/assets" "$two/assets/Sprites" "$two/assets/Sprites/hero.txt" "$two/generated/Content.Main.manifest.json" \
+  "$two/threadlink.json" | sort > want
+prerequisites main.d > got
+cmp -s want got || { echo "FAIL: the depfile of pack --profile Main names other inputs:"; diff want got; failed=$((failed + 1)); }
+expect 0 "$gen" pack --build-step -C two --profile Text --output "$work/two-text" --quiet --no-progress --depfile text.d --stamp text.stamp
+printf '%s\n' "$two/generated/text" "$two/generated/text/en.tltext" "$two/generated/text/fr.tltext" \
+  "$two/generated/Content.Text.manifest.json" "$two/threadlink.json" | sort > want
+prerequisites text.d > got
+cmp -s want got || { echo "FAIL: the depfile of pack --profile Text names other inputs:"; diff want got; failed=$((failed + 1)); }
+# The rename records, once written, are named themselves (a record changes an asset's id).
+printf '# renames\n' > two/assets/.content-renames
+expect 0 "$gen" pack --build-step -C two --profile Main --output "$work/two-main" --quiet --no-progress --depfile main.d --stamp main.stamp
+grep -q "^$two/assets/.content-renames:\$" main.d || { echo "FAIL: the depfile of pack --profile Main lacks the rename records"; cat main.d; failed=$((failed + 1)); }
 echo "build steps: $failed failed"
 [ "$failed" = 0 ]
