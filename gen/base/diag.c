@@ -141,6 +141,24 @@ void diag_format(buf *out, diag_level level, src_loc loc, const char *message)
  * and printed whole under one lock, or held by its thread (diag_hold_begin). */
 static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local diag_hold *held;
+static bool muting;     /* diag_mute_warnings */
+static bool muted_last; /* the last warning or error reported was muted: the notes after it go with it */
+
+bool diag_mute_warnings(bool on)
+{
+    pthread_mutex_lock(&report_lock);
+    bool was = muting;
+    muting = on, muted_last = false;
+    pthread_mutex_unlock(&report_lock);
+    return was;
+}
+
+/* Under the lock: whether a report is dropped, muted or a note of a muted one. */
+static bool muted(diag_level level)
+{
+    if (level != DIAG_NOTE) muted_last = muting && level == DIAG_WARNING;
+    return muted_last && level != DIAG_ERROR;
+}
 
 void diag_hold_begin(diag_hold *h) { held = h; }
 void diag_hold_end(void) { held = NULL; }
@@ -170,6 +188,10 @@ static void vreport(diag_level level, src_loc loc, const char *fmt, va_list ap)
 static void report(diag_level level, src_loc loc, const char *message)
 {
     pthread_mutex_lock(&report_lock);
+    if (muted(level)) {
+        pthread_mutex_unlock(&report_lock);
+        return;
+    }
     if (level == DIAG_ERROR) errors++;
     if (level == DIAG_WARNING) warnings++;
     if (sink.emit) {

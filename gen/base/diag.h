@@ -38,6 +38,12 @@ void diag_hold_begin(diag_hold *h);
 void diag_hold_end(void);
 void diag_release(diag_hold *h);
 
+/* While on, warnings are neither printed nor counted, nor are the notes that follow one (they
+ * belong to it); errors and their notes are reported as ever. For a run that says only part of
+ * what it finds (pack's build step: the build's headers step says the rest). Returns the previous
+ * setting. */
+bool diag_mute_warnings(bool on);
+
 /* Errors reported since the last reset; callers compare counts before and after a stage. */
 unsigned diag_error_count(void);
 unsigned diag_warning_count(void);

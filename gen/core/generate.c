@@ -964,15 +964,31 @@ static bool new_in_project(const domain_job *job)
     return !job->had_manifest && s->added && !s->removed && !s->revived && !s->signature_changes && !s->renamed;
 }
 
+/* Whether a build step says what a domain's manifest has not recorded: pack's pass only for the
+ * profiles it packs (the build's headers step says the rest, once). */
+static bool reports_unrecorded(const gen_options *opt, const domain *d)
+{
+    if (!opt->reported_domains) return true;
+    for (size_t i = 0; i < opt->reported_count; i++)
+        if (strcmp(opt->reported_domains[i], d->name) == 0) return true;
+    return false;
+}
+
+/* A domain new_in_project whose run says so. */
+static bool reports_new(const gen_run_ctx *c, const domain_job *job)
+{
+    return new_in_project(job) && reports_unrecorded(c->opt, job->d);
+}
+
 /* headers on a project before its first generate: one message for every such domain, saying what
  * to run, where each build would otherwise warn once per domain. */
 static bool report_new_project(gen_run_ctx *c)
 {
     buf names = {0};
     size_t domains = 0, entries = 0, total = 0;
-    for (size_t i = 0; i < c->count; i++) total += new_in_project(&c->jobs[i]);
+    for (size_t i = 0; i < c->count; i++) total += reports_new(c, &c->jobs[i]);
     for (size_t i = 0; i < c->count; i++) {
-        if (!new_in_project(&c->jobs[i])) continue;
+        if (!reports_new(c, &c->jobs[i])) continue;
         domains++;
         entries += c->jobs[i].summary.added;
         buf_printf(&names, "%s%s", domains == 1 ? "" : domains == total ? " and " : ", ", c->jobs[i].d->name);
@@ -987,20 +1003,27 @@ static bool report_new_project(gen_run_ctx *c)
             c->p.cfg.generated_dir);
         free(cd);
         for (size_t i = 0; i < c->count; i++)
-            if (new_in_project(&c->jobs[i])) identity_note_collisions(&c->jobs[i].summary, c->jobs[i].manifest_path);
+            if (reports_new(c, &c->jobs[i])) identity_note_collisions(&c->jobs[i].summary, c->jobs[i].manifest_path);
     }
     buf_free(&names);
     return !(domains && c->opt->strict);
 }
 
-/* Whether a build step says what a domain's manifest has not recorded: pack's pass only for the
- * profiles it packs (the build's headers step says the rest, once). */
-static bool reports_unrecorded(const gen_options *opt, const domain *d)
+/* What the manifests lack, said also in a run that mutes its other warnings (pack's pass). */
+static bool say_unrecorded(const gen_run_ctx *c, const domain_job *job)
 {
-    if (!opt->reported_domains) return true;
-    for (size_t i = 0; i < opt->reported_count; i++)
-        if (strcmp(opt->reported_domains[i], d->name) == 0) return true;
-    return false;
+    bool was = diag_mute_warnings(false);
+    bool ok = identity_report_unrecorded(job->d, &job->summary, job->manifest_path, c->opt->strict);
+    diag_mute_warnings(was);
+    return ok;
+}
+
+static bool say_new_project(gen_run_ctx *c)
+{
+    bool was = diag_mute_warnings(false);
+    bool ok = report_new_project(c);
+    diag_mute_warnings(was);
+    return ok;
 }
 
 /* Identity for every domain, merged with its manifest; headers reports what it lacks. */
@@ -1022,10 +1045,10 @@ static bool assign_identities(gen_run_ctx *c)
             diag_warning(model_domain_loc(job->d, c->p.cfg.path),
                          "domain '%s' has no entries: its enum holds only the sentinel %s_None", job->d->name, job->d->c_name);
         if (c->opt->command == GEN_HEADERS && !new_in_project(job) && reports_unrecorded(c->opt, job->d) &&
-            !identity_report_unrecorded(job->d, &job->summary, job->manifest_path, c->opt->strict))
+            !say_unrecorded(c, job))
             ok = false;
     }
-    if (ok && c->opt->command == GEN_HEADERS && !report_new_project(c)) ok = false;
+    if (ok && c->opt->command == GEN_HEADERS && !say_new_project(c)) ok = false;
     return ok;
 }
 
@@ -1350,7 +1373,7 @@ static void record_quick_stamp(gen_run_ctx *c, bool ok)
     close(dir_fd);
 }
 
-int gen_run(const gen_options *opt, gen_result *result)
+static int run_pipeline(const gen_options *opt, gen_result *result)
 {
     gen_result local = {0};
     gen_run_ctx c = {0};
@@ -1376,4 +1399,13 @@ int gen_run(const gen_options *opt, gen_result *result)
     gen_run_free(&c);
     if (!ok) return 1;
     return (opt->command == GEN_CHECK && c.result->changed) ? 1 : 0;
+}
+
+int gen_run(const gen_options *opt, gen_result *result)
+{
+    if (opt->command != GEN_HEADERS || !opt->reported_domains) return run_pipeline(opt, result);
+    bool was = diag_mute_warnings(true); /* pack's pass: the headers step says them (reported_domains) */
+    int rc = run_pipeline(opt, result);
+    diag_mute_warnings(was);
+    return rc;
 }

@@ -1460,7 +1460,7 @@ static bool generate_pass(const pack_options *opt, const char *cfg_path, const c
     g.project_dir = opt->project_dir;
     g.jobs = jobs;
     g.content = session;
-    g.reported_domains = packed_domains, g.reported_count = packed_count; /* the headers step says the rest */
+    if (opt->build_step) g.reported_domains = packed_domains, g.reported_count = packed_count; /* headers says the rest */
     if (opt->depfile && !opt->build_step) g.on_input = add_pass_input, g.on_input_ctx = inputs;
     return gen_run(&g, NULL) == 0;
 }

@@ -151,10 +151,10 @@ expect 0 "$gen" generate -C p --quiet
 expect 0 "$gen" pack -C p --output "$work/full" --quiet --no-progress
 diff -r step full >/dev/null || { echo "FAIL: pack --build-step gave other bytes than pack after generate"; failed=$((failed + 1)); }
 # A manifest not written yet: every asset is new, and the manifest's nearest folder stands in the
-# depfile.
+# depfile. pack names its own profile's domain (headers, the project's).
 rm -r p/generated
 expect 0 "$gen" pack --build-step -C p --output "$work/step2" --quiet --no-progress --depfile pack2.d
-expect_err "a new project: Game.Ids, Game.More and Content.Game have no manifest yet, so this build numbers their 5 entries without recording them; run threadlink-gen generate -C p once"
+expect_err "a new project: Content.Game has no manifest yet, so this build numbers its 2 entries without recording them; run threadlink-gen generate -C p once"
 [ ! -e p/generated ] || { echo "FAIL: pack --build-step made the generated folder"; failed=$((failed + 1)); }
 grep -q "^$p:\$" pack2.d || { echo "FAIL: the pack depfile lacks the missing manifest's nearest folder"; failed=$((failed + 1)); }
 diff -r step step2 >/dev/null || { echo "FAIL: the ids without a manifest differ from generate's"; failed=$((failed + 1)); }
@@ -209,5 +209,21 @@ cmp -s want got || { echo "FAIL: the depfile of pack --profile Text names other 
 printf '# renames\n' > two/assets/.content-renames
 expect 0 "$gen" pack --build-step -C two --profile Main --output "$work/two-main" --quiet --no-progress --depfile main.d --stamp main.stamp
 grep -q "^$two/assets/.content-renames:\$" main.d || { echo "FAIL: the depfile of pack --profile Main lacks the rename records"; cat main.d; failed=$((failed + 1)); }
+# Each warning once a build: the headers step says the project's (here the text stage's); a pack
+# step says only what its own profile's manifest lacks.
+expect 0 "$gen" headers -C two -o "$work/two-headers" --quiet
+[ "$(grep -c 'two/text/fr.po: warning: no translation of Bye' "$work/err")" = 1 ] ||
+  { echo "FAIL: headers does not warn once of the untranslated key"; cat "$work/err"; failed=$((failed + 1)); }
+echo Beta >> two/injectors/Game.Ids.User.txt
+echo slime > two/assets/Sprites/slime.txt
+expect 0 "$gen" pack --build-step -C two --profile Main --output "$work/two-main" --quiet --no-progress
+expect_err "two/generated/Content.Main.manifest.json: warning: 1 new entry of Content.Main not recorded in the manifest"
+[ "$(grep -c warning: "$work/err")" = 1 ] || { echo "FAIL: pack --profile Main says the project's warnings"; cat "$work/err"; failed=$((failed + 1)); }
+expect 0 "$gen" pack --build-step -C two --profile Text --output "$work/two-text" --quiet --no-progress
+[ ! -s "$work/err" ] || { echo "FAIL: pack --profile Text says the project's warnings"; cat "$work/err"; failed=$((failed + 1)); }
+# Errors are said wherever they stop a step.
+echo 'Gamma <- Delta <- Epsilon' >> two/injectors/Game.Ids.User.txt
+expect 1 "$gen" pack --build-step -C two --profile Text --output "$work/two-text" --quiet --no-progress
+expect_err "two/injectors/Game.Ids.User.txt:3:"
 echo "build steps: $failed failed"
 [ "$failed" = 0 ]
