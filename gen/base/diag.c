@@ -90,6 +90,19 @@ void diag_set_file_prefix(const char *dir)
     file_prefix = dir ? xstrdup(dir) : NULL;
 }
 
+/* The one spelling of the command to run generate; a build integration's replaces it. */
+static const char default_generate_command[] = "threadlink-gen generate";
+static char *generate_command;
+
+void diag_set_generate_command(const char *command)
+{
+    free(generate_command);
+    generate_command = command ? xstrdup(command) : NULL;
+}
+
+const char *diag_generate_command(void) { return generate_command ? generate_command : default_generate_command; }
+bool diag_generate_command_given(void) { return generate_command != NULL; }
+
 static void format_with_file(buf *out, diag_level level, src_loc loc, const char *file, const char *message)
 {
     static const char *const names[] = {"note", "warning", "error"};

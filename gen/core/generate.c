@@ -994,13 +994,14 @@ static bool report_new_project(gen_run_ctx *c)
         buf_printf(&names, "%s%s", domains == 1 ? "" : domains == total ? " and " : ", ", c->jobs[i].d->name);
     }
     if (domains) {
-        char *cd = c->opt->project_dir ? xasprintf(" -C %s", c->opt->project_dir) : xstrdup("");
+        /* threadlink-gen needs the -C the build gave; a build integration's command knows its project. */
+        char *cd = c->opt->project_dir && !diag_generate_command_given() ? xasprintf(" -C %s", c->opt->project_dir) : xstrdup("");
         void (*report)(src_loc, const char *, ...) = c->opt->strict ? diag_error : diag_warning;
         report(
             loc_file(c->p.cfg.path),
-            "a new project: %s %s no manifest yet, so this build numbers %s %zu entr%s without recording them; run threadlink-gen generate%s once to record them in %s/ (then commit it)",
-            names.data, domains == 1 ? "has" : "have", domains == 1 ? "its" : "their", entries, entries == 1 ? "y" : "ies", cd,
-            c->p.cfg.generated_dir);
+            "a new project: %s %s no manifest yet, so this build numbers %s %zu entr%s without recording them; run %s%s once to record them in %s/ (then commit it)",
+            names.data, domains == 1 ? "has" : "have", domains == 1 ? "its" : "their", entries, entries == 1 ? "y" : "ies",
+            diag_generate_command(), cd, c->p.cfg.generated_dir);
         free(cd);
         for (size_t i = 0; i < c->count; i++)
             if (reports_new(c, &c->jobs[i])) identity_note_collisions(&c->jobs[i].summary, c->jobs[i].manifest_path);
@@ -1086,8 +1087,8 @@ static void print_check_diff(const output_set *out, FILE *summary_out)
     buf_free(&diff);
     buf_free(&old);
     if (out->changed)
-        fprintf(summary_out, "threadlink-gen: %zu generated file%s out of date: run threadlink-gen generate\n", out->changed,
-                out->changed == 1 ? " is" : "s are");
+        fprintf(summary_out, "threadlink-gen: %zu generated file%s out of date: run %s\n", out->changed,
+                out->changed == 1 ? " is" : "s are", diag_generate_command());
 }
 
 /* After the outputs were committed: stale outputs, the stamp, the depfile, the summary or diff. */

@@ -42,10 +42,9 @@ static bool report_stale_tables(const text_state *st)
         if (!same) {
             (st->p->strict ? diag_error : diag_warning)(
                 loc_file(path),
-                written
-                    ? "stale: %s changed since generate wrote it; the content build packs it as it is: run threadlink-gen generate"
-                    : "not written yet (generate writes it from %s, and the content build packs it): run threadlink-gen generate",
-                l->path);
+                written ? "stale: %s changed since generate wrote it; the content build packs it as it is: run %s"
+                        : "not written yet (generate writes it from %s, and the content build packs it): run %s",
+                l->path, diag_generate_command());
             ok = !st->p->strict && ok;
         }
         free(path);
@@ -199,8 +198,8 @@ static bool text_resolve(void *state, const domain_result *domains, size_t count
         tk->member = e == UINT32_MAX ? NULL : r->m->entries.items[e].name;
         tk->value = e == UINT32_MAX ? 0 : r->m->entries.items[e].value;
         if (!tk->member) {
-            diag_error(tk->loc, "key %s has no live entry in the manifest of %s; run threadlink-gen generate", tk->name,
-                       st->cfg.domain);
+            diag_error(tk->loc, "key %s has no live entry in the manifest of %s; run %s", tk->name, st->cfg.domain,
+                       diag_generate_command());
             ok = false;
         }
     }

@@ -225,5 +225,29 @@ expect 0 "$gen" pack --build-step -C two --profile Text --output "$work/two-text
 echo 'Gamma <- Delta <- Epsilon' >> two/injectors/Game.Ids.User.txt
 expect 1 "$gen" pack --build-step -C two --profile Text --output "$work/two-text" --quiet --no-progress
 expect_err "two/injectors/Game.Ids.User.txt:3:"
+# --generate-command: the developer step as the build integration spells it (CMake's target here)
+# is the command every message that says to run generate names, as given (no -C: it knows its
+# project); without it, threadlink-gen generate.
+run_cmd='cmake --build /tmp/b --target generate'
+mkdir -p cmd/injectors
+printf '{ "domains": [ { "name": "Game.Ids", "output": "ids.h" } ] }\n' > cmd/threadlink.json
+echo Alpha > cmd/injectors/Game.Ids.User.txt
+expect 0 "$gen" headers -C cmd -o "$work/cmd-out" --quiet --generate-command "$run_cmd"
+expect_err "cmd/threadlink.json: warning: a new project: Game.Ids has no manifest yet, so this build numbers its 1 entry without recording them; run $run_cmd once to record them in generated/ (then commit it)"
+expect 0 "$gen" generate -C cmd --quiet
+echo Beta >> cmd/injectors/Game.Ids.User.txt
+expect 0 "$gen" headers -C cmd -o "$work/cmd-out" --quiet --generate-command "$run_cmd"
+expect_err "1 new entry of Game.Ids not recorded in the manifest: run $run_cmd to record 1 new entry"
+expect 1 "$gen" check -C cmd --generate-command "$run_cmd"
+grep -qF "generated files are out of date: run $run_cmd" out || { echo "FAIL: check names another command"; cat out; failed=$((failed + 1)); }
+sed -i '/Epsilon/d' two/injectors/Game.Ids.User.txt
+sed -i 's/msgstr "Jeu"/msgstr "Le jeu"/' two/text/fr.po
+expect 0 "$gen" headers -C two -o "$work/two-headers" --quiet --generate-command "$run_cmd"
+expect_err "two/generated/text/fr.tltext: warning: stale: text/fr.po changed since generate wrote it; the content build packs it as it is: run $run_cmd"
+expect 0 "$gen" pack --build-step -C two --profile Main --output "$work/two-main" --quiet --no-progress --generate-command "$run_cmd"
+expect_err "1 new entry of Content.Main not recorded in the manifest: run $run_cmd to record 1 new entry"
+expect_no_err "threadlink-gen generate"
+expect 2 "$gen" headers -C cmd -o "$work/cmd-out" --generate-command ''
+expect_err "--generate-command takes the command that runs generate"
 echo "build steps: $failed failed"
 [ "$failed" = 0 ]
