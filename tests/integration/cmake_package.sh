@@ -5,7 +5,8 @@
 # regenerates and recompiles only what includes its header, and a new injector file and a new
 # asset are picked up. With a second profile (the text stage's tables), each profile's pack step
 # runs only when its own inputs change (an injector or PO edit re-packs none, an asset its profile
-# alone, its rename records or the config too), and a warning of the project comes once a build.
+# alone, its rename records or the config too), and a warning of the project comes once a build,
+# naming the build's generate target as the command to run.
 # Nothing is written into the source tree.
 #   cmake_package.sh SOURCE_ROOT BUILD_ROOT
 set -eu
@@ -99,6 +100,9 @@ for generator in Ninja "Unix Makefiles"; do
   out=$(b) || { echo "$out"; fail "$generator: build after an injector edit"; }
   [ "$(compiled "$out")" = "fields.c " ] || { echo "$out"; fail "$generator: an injector edit compiled $(compiled "$out")"; }
   [ "$(ran "$out" pack)" = 0 ] || { echo "$out"; fail "$generator: an injector edit packed $(ran "$out" pack) profiles"; }
+  # The warning names the developer step as this build has it (threadlink-gen need not be on the PATH).
+  echo "$out" | grep -qF "1 new entry of Vault.Fields not recorded in the manifest: run cmake --build $p/build --target generate to record 1 new entry" ||
+    { echo "$out"; fail "$generator: the unrecorded entry's warning names another command than the generate target"; }
   [ "$(warned "$out" 'no translation of Bye')" = 1 ] ||
     { echo "$out"; fail "$generator: an injector edit warned $(warned "$out" 'no translation of Bye') times of the untranslated key"; }
   ./build/consumer | grep -q 'field Mana' || fail "$generator: the new field is missing"
