@@ -49,6 +49,8 @@ static const char usage[] =
     "  --jobs N, -j N           generate, headers, check, watch: threads that lex, hash and write a big\n"
     "                           project (default: one per core); the outputs are the same for any N\n"
     "  --diagnostics-format F   gcc (default), msvc, json or github\n"
+    "  --generate-command CMD   the command messages tell to run for generate (default: threadlink-gen\n"
+    "                           generate); a build passes its own (cmake --build build --target generate)\n"
     "  --banner-without-version leave the version out of banners (golden tests)\n"
     "  --format FMT             diff: text (default), json, markdown or github\n"
     "  --allow KEY              diff: approve a breaking change of KEY, Domain:KEY or Domain:*\n"
@@ -76,7 +78,7 @@ static int usage_error(const char *fmt, ...)
 /* Every option of every command, grouped by command; each command's table lists the ones it takes
  * (laid out by hand: the formatter would put one on a line). */
 enum option_id {
-    OPT_DIR, OPT_CONFIG, OPT_QUIET, OPT_BANNER_WITHOUT_VERSION, OPT_DIAGNOSTICS_FORMAT, OPT_HELP,
+    OPT_DIR, OPT_CONFIG, OPT_QUIET, OPT_BANNER_WITHOUT_VERSION, OPT_DIAGNOSTICS_FORMAT, OPT_GENERATE_COMMAND, OPT_HELP,
     OPT_HEADERS_DIR, OPT_STRICT, OPT_DEPFILE, OPT_DEPTARGET,                         /* generate family */
     OPT_LIST_OUTPUTS, OPT_EXPECT_OUTPUTS, OPT_OUTPUTS_FILE,                           /* headers */
     OPT_PROFILE, OPT_OUTPUT, OPT_ARCHIVE, OPT_COMPRESSION, OPT_COMPRESSION_LEVEL, OPT_MAX_ARCHIVE_MB, /* pack */
@@ -90,7 +92,7 @@ enum option_id {
     {"-C", true, OPT_DIR}, {"--config", true, OPT_CONFIG}, {"--quiet", false, OPT_QUIET},      \
     {"--banner-without-version", false, OPT_BANNER_WITHOUT_VERSION},                           \
     {"--diagnostics-format", true, OPT_DIAGNOSTICS_FORMAT}, {"--help", false, OPT_HELP},       \
-    {"-h", false, OPT_HELP}
+    {"-h", false, OPT_HELP}, {"--generate-command", true, OPT_GENERATE_COMMAND}
 
 static const args_option generate_option_table[] = {
     COMMON_OPTIONS,
@@ -136,6 +138,16 @@ static int set_diagnostics_format(const char *name)
     diag_style style;
     if (!diag_parse_style(name, &style)) return usage_error("unknown diagnostics format '%s' (gcc, msvc, json, github)", name);
     diag_set_style(style);
+    return 0;
+}
+
+/* --generate-command: 0, or the usage error's exit status. */
+static int set_generate_command(const char *command)
+{
+    if (!command[0])
+        return usage_error("--generate-command takes the command that runs generate, as the build spells it "
+                           "(cmake --build build --target generate), not an empty one");
+    diag_set_generate_command(command);
     return 0;
 }
 
@@ -191,6 +203,8 @@ static const char pack_usage[] =
     "  --depfile FILE           write a Make/Ninja depfile (every config file, asset and folder read)\n"
     "  --deptarget NAME         the depfile's target (default: the stamp, else the first index file)\n"
     "  --stamp FILE             write FILE (its time renewed) after every successful run\n"
+    "  --generate-command CMD   the command messages tell to run for generate (default: threadlink-gen\n"
+    "                           generate); a build passes its own\n"
     "\n"
     "exit status: 0 ok, 1 input or build errors (an unknown profile or key too, named with the\n"
     "known ones; the previous output stays usable), 2 usage (a key without its value or with a\n"
@@ -266,6 +280,9 @@ static int parse_pack_args(int argc, char **argv, pack_options *opt, const char 
         case OPT_HELP: fputs(pack_usage, stdout); return 0;
         case OPT_DIAGNOSTICS_FORMAT:
             if ((rc = set_diagnostics_format(v)) != 0) return rc;
+            break;
+        case OPT_GENERATE_COMMAND:
+            if ((rc = set_generate_command(v)) != 0) return rc;
             break;
         }
     }
@@ -543,6 +560,9 @@ int main(int argc, char **argv)
         case OPT_HELP: fputs(usage, stdout); return 0;
         case OPT_DIAGNOSTICS_FORMAT:
             if ((rc = set_diagnostics_format(v)) != 0) return rc;
+            break;
+        case OPT_GENERATE_COMMAND:
+            if ((rc = set_generate_command(v)) != 0) return rc;
             break;
         }
     }

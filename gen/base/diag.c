@@ -90,6 +90,19 @@ void diag_set_file_prefix(const char *dir)
     file_prefix = dir ? xstrdup(dir) : NULL;
 }
 
+/* The one spelling of the command to run generate; a build integration's replaces it. */
+static const char default_generate_command[] = "threadlink-gen generate";
+static char *generate_command;
+
+void diag_set_generate_command(const char *command)
+{
+    free(generate_command);
+    generate_command = command ? xstrdup(command) : NULL;
+}
+
+const char *diag_generate_command(void) { return generate_command ? generate_command : default_generate_command; }
+bool diag_generate_command_given(void) { return generate_command != NULL; }
+
 static void format_with_file(buf *out, diag_level level, src_loc loc, const char *file, const char *message)
 {
     static const char *const names[] = {"note", "warning", "error"};
@@ -141,6 +154,24 @@ void diag_format(buf *out, diag_level level, src_loc loc, const char *message)
  * and printed whole under one lock, or held by its thread (diag_hold_begin). */
 static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local diag_hold *held;
+static bool muting;     /* diag_mute_warnings */
+static bool muted_last; /* the last warning or error reported was muted: the notes after it go with it */
+
+bool diag_mute_warnings(bool on)
+{
+    pthread_mutex_lock(&report_lock);
+    bool was = muting;
+    muting = on, muted_last = false;
+    pthread_mutex_unlock(&report_lock);
+    return was;
+}
+
+/* Under the lock: whether a report is dropped, muted or a note of a muted one. */
+static bool muted(diag_level level)
+{
+    if (level != DIAG_NOTE) muted_last = muting && level == DIAG_WARNING;
+    return muted_last && level != DIAG_ERROR;
+}
 
 void diag_hold_begin(diag_hold *h) { held = h; }
 void diag_hold_end(void) { held = NULL; }
@@ -170,6 +201,10 @@ static void vreport(diag_level level, src_loc loc, const char *fmt, va_list ap)
 static void report(diag_level level, src_loc loc, const char *message)
 {
     pthread_mutex_lock(&report_lock);
+    if (muted(level)) {
+        pthread_mutex_unlock(&report_lock);
+        return;
+    }
     if (level == DIAG_ERROR) errors++;
     if (level == DIAG_WARNING) warnings++;
     if (sink.emit) {

@@ -715,8 +715,8 @@ static size_t leftovers_in(int dir_fd, const char *base, const dir_output *outs,
     for (size_t i = 0; i < found.count; i++) {
         char *rel = path_join(dir, found.items[i]), *path = path_join(base, rel);
         if (!remove) {
-            diag_error(loc_file(path),
-                       "left-over temporary file of a killed run: run threadlink-gen generate to remove it; do not commit it");
+            diag_error(loc_file(path), "left-over temporary file of a killed run: run %s to remove it; do not commit it",
+                       diag_generate_command());
             n++;
         } else if (unlinkat(dir_fd, found.items[i], 0) == 0) {
             diag_warning(loc_file(path), "removed left-over temporary file of a killed run");

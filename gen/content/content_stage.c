@@ -143,8 +143,8 @@ static bool content_stage_resolve(const content_profile *pr, content_scan *sc, c
             a->member = m->entries.items[e].name;
         }
         if (!a->member) {
-            diag_error(pr->loc, "asset \"%s\" has no live entry in the manifest of %s; run threadlink-gen generate", a->name,
-                       pr->domain);
+            diag_error(pr->loc, "asset \"%s\" has no live entry in the manifest of %s; run %s", a->name, pr->domain,
+                       diag_generate_command());
             ok = false;
         }
     }

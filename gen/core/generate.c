@@ -964,35 +964,6 @@ static bool new_in_project(const domain_job *job)
     return !job->had_manifest && s->added && !s->removed && !s->revived && !s->signature_changes && !s->renamed;
 }
 
-/* headers on a project before its first generate: one message for every such domain, saying what
- * to run, where each build would otherwise warn once per domain. */
-static bool report_new_project(gen_run_ctx *c)
-{
-    buf names = {0};
-    size_t domains = 0, entries = 0, total = 0;
-    for (size_t i = 0; i < c->count; i++) total += new_in_project(&c->jobs[i]);
-    for (size_t i = 0; i < c->count; i++) {
-        if (!new_in_project(&c->jobs[i])) continue;
-        domains++;
-        entries += c->jobs[i].summary.added;
-        buf_printf(&names, "%s%s", domains == 1 ? "" : domains == total ? " and " : ", ", c->jobs[i].d->name);
-    }
-    if (domains) {
-        char *cd = c->opt->project_dir ? xasprintf(" -C %s", c->opt->project_dir) : xstrdup("");
-        void (*report)(src_loc, const char *, ...) = c->opt->strict ? diag_error : diag_warning;
-        report(
-            loc_file(c->p.cfg.path),
-            "a new project: %s %s no manifest yet, so this build numbers %s %zu entr%s without recording them; run threadlink-gen generate%s once to record them in %s/ (then commit it)",
-            names.data, domains == 1 ? "has" : "have", domains == 1 ? "its" : "their", entries, entries == 1 ? "y" : "ies", cd,
-            c->p.cfg.generated_dir);
-        free(cd);
-        for (size_t i = 0; i < c->count; i++)
-            if (new_in_project(&c->jobs[i])) identity_note_collisions(&c->jobs[i].summary, c->jobs[i].manifest_path);
-    }
-    buf_free(&names);
-    return !(domains && c->opt->strict);
-}
-
 /* Whether a build step says what a domain's manifest has not recorded: pack's pass only for the
  * profiles it packs (the build's headers step says the rest, once). */
 static bool reports_unrecorded(const gen_options *opt, const domain *d)
@@ -1001,6 +972,59 @@ static bool reports_unrecorded(const gen_options *opt, const domain *d)
     for (size_t i = 0; i < opt->reported_count; i++)
         if (strcmp(opt->reported_domains[i], d->name) == 0) return true;
     return false;
+}
+
+/* A domain new_in_project whose run says so. */
+static bool reports_new(const gen_run_ctx *c, const domain_job *job)
+{
+    return new_in_project(job) && reports_unrecorded(c->opt, job->d);
+}
+
+/* headers on a project before its first generate: one message for every such domain, saying what
+ * to run, where each build would otherwise warn once per domain. */
+static bool report_new_project(gen_run_ctx *c)
+{
+    buf names = {0};
+    size_t domains = 0, entries = 0, total = 0;
+    for (size_t i = 0; i < c->count; i++) total += reports_new(c, &c->jobs[i]);
+    for (size_t i = 0; i < c->count; i++) {
+        if (!reports_new(c, &c->jobs[i])) continue;
+        domains++;
+        entries += c->jobs[i].summary.added;
+        buf_printf(&names, "%s%s", domains == 1 ? "" : domains == total ? " and " : ", ", c->jobs[i].d->name);
+    }
+    if (domains) {
+        /* threadlink-gen needs the -C the build gave; a build integration's command knows its project. */
+        char *cd = c->opt->project_dir && !diag_generate_command_given() ? xasprintf(" -C %s", c->opt->project_dir) : xstrdup("");
+        void (*report)(src_loc, const char *, ...) = c->opt->strict ? diag_error : diag_warning;
+        report(
+            loc_file(c->p.cfg.path),
+            "a new project: %s %s no manifest yet, so this build numbers %s %zu entr%s without recording them; run %s%s once to record them in %s/ (then commit it)",
+            names.data, domains == 1 ? "has" : "have", domains == 1 ? "its" : "their", entries, entries == 1 ? "y" : "ies",
+            diag_generate_command(), cd, c->p.cfg.generated_dir);
+        free(cd);
+        for (size_t i = 0; i < c->count; i++)
+            if (reports_new(c, &c->jobs[i])) identity_note_collisions(&c->jobs[i].summary, c->jobs[i].manifest_path);
+    }
+    buf_free(&names);
+    return !(domains && c->opt->strict);
+}
+
+/* What the manifests lack, said also in a run that mutes its other warnings (pack's pass). */
+static bool say_unrecorded(const gen_run_ctx *c, const domain_job *job)
+{
+    bool was = diag_mute_warnings(false);
+    bool ok = identity_report_unrecorded(job->d, &job->summary, job->manifest_path, c->opt->strict);
+    diag_mute_warnings(was);
+    return ok;
+}
+
+static bool say_new_project(gen_run_ctx *c)
+{
+    bool was = diag_mute_warnings(false);
+    bool ok = report_new_project(c);
+    diag_mute_warnings(was);
+    return ok;
 }
 
 /* Identity for every domain, merged with its manifest; headers reports what it lacks. */
@@ -1022,10 +1046,10 @@ static bool assign_identities(gen_run_ctx *c)
             diag_warning(model_domain_loc(job->d, c->p.cfg.path),
                          "domain '%s' has no entries: its enum holds only the sentinel %s_None", job->d->name, job->d->c_name);
         if (c->opt->command == GEN_HEADERS && !new_in_project(job) && reports_unrecorded(c->opt, job->d) &&
-            !identity_report_unrecorded(job->d, &job->summary, job->manifest_path, c->opt->strict))
+            !say_unrecorded(c, job))
             ok = false;
     }
-    if (ok && c->opt->command == GEN_HEADERS && !report_new_project(c)) ok = false;
+    if (ok && c->opt->command == GEN_HEADERS && !say_new_project(c)) ok = false;
     return ok;
 }
 
@@ -1063,8 +1087,8 @@ static void print_check_diff(const output_set *out, FILE *summary_out)
     buf_free(&diff);
     buf_free(&old);
     if (out->changed)
-        fprintf(summary_out, "threadlink-gen: %zu generated file%s out of date: run threadlink-gen generate\n", out->changed,
-                out->changed == 1 ? " is" : "s are");
+        fprintf(summary_out, "threadlink-gen: %zu generated file%s out of date: run %s\n", out->changed,
+                out->changed == 1 ? " is" : "s are", diag_generate_command());
 }
 
 /* After the outputs were committed: stale outputs, the stamp, the depfile, the summary or diff. */
@@ -1350,7 +1374,7 @@ static void record_quick_stamp(gen_run_ctx *c, bool ok)
     close(dir_fd);
 }
 
-int gen_run(const gen_options *opt, gen_result *result)
+static int run_pipeline(const gen_options *opt, gen_result *result)
 {
     gen_result local = {0};
     gen_run_ctx c = {0};
@@ -1376,4 +1400,13 @@ int gen_run(const gen_options *opt, gen_result *result)
     gen_run_free(&c);
     if (!ok) return 1;
     return (opt->command == GEN_CHECK && c.result->changed) ? 1 : 0;
+}
+
+int gen_run(const gen_options *opt, gen_result *result)
+{
+    if (opt->command != GEN_HEADERS || !opt->reported_domains) return run_pipeline(opt, result);
+    bool was = diag_mute_warnings(true); /* pack's pass: the headers step says them (reported_domains) */
+    int rc = run_pipeline(opt, result);
+    diag_mute_warnings(was);
+    return rc;
 }

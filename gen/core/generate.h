@@ -65,8 +65,10 @@ typedef struct gen_options {
      * memory, what they lack warned about (strict: an error), the stages resolved, then the run
      * stops (no -o DIR, which may be NULL; no stamp, no clean-up, no depfile). pack --build-step. */
     bool write_nothing;
-    /* The domains whose entries not recorded in their manifest a headers run reports (NULL:
-     * every domain). pack's pass names its profiles' alone: the build's headers step says the rest. */
+    /* GEN_HEADERS: the domains whose entries not recorded in their manifest the run reports, and
+     * the only warnings it reports (NULL: every domain, every warning; errors are always
+     * reported). pack --build-step's pass names its profiles' domains: the build's headers step
+     * says the rest of the project's warnings, so that each is said once a build. */
     const char *const *reported_domains;
     size_t reported_count;
 } gen_options;

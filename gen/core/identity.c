@@ -1354,17 +1354,18 @@ bool identity_report_unrecorded(const domain *d, const identity_summary *sum, co
     if (sum->renamed) {
         report(
             loc_file(manifest_path),
-            "changes to %s not recorded in the manifest (%zu added, %zu removed, %zu revived, %zu renamed): run threadlink-gen generate to record them",
-            d->name, sum->added, sum->removed, sum->revived, sum->renamed);
+            "changes to %s not recorded in the manifest (%zu added, %zu removed, %zu revived, %zu renamed): run %s to record them",
+            d->name, sum->added, sum->removed, sum->revived, sum->renamed, diag_generate_command());
     } else if (!sum->removed && !sum->revived && !sum->signature_changes) {
-        report(loc_file(manifest_path),
-               "%zu new entr%s of %s not recorded in the manifest: run threadlink-gen generate to record %zu new entr%s",
-               sum->added, sum->added == 1 ? "y" : "ies", d->name, sum->added, sum->added == 1 ? "y" : "ies");
+        report(loc_file(manifest_path), "%zu new entr%s of %s not recorded in the manifest: run %s to record %zu new entr%s",
+               sum->added, sum->added == 1 ? "y" : "ies", d->name, diag_generate_command(), sum->added,
+               sum->added == 1 ? "y" : "ies");
     } else {
         report(
             loc_file(manifest_path),
-            "changes to %s not recorded in the manifest (%zu added, %zu removed, %zu revived, %zu signature%s changed): run threadlink-gen generate to record them",
-            d->name, sum->added, sum->removed, sum->revived, sum->signature_changes, sum->signature_changes == 1 ? "" : "s");
+            "changes to %s not recorded in the manifest (%zu added, %zu removed, %zu revived, %zu signature%s changed): run %s to record them",
+            d->name, sum->added, sum->removed, sum->revived, sum->signature_changes, sum->signature_changes == 1 ? "" : "s",
+            diag_generate_command());
     }
     identity_note_collisions(sum, manifest_path);
     return !strict;

@@ -238,8 +238,8 @@ static bool resolve_modes_and_actions(input_state *st, const manifest *modes, co
         a->value = e ? e->value : 0;
         a->member = e ? e->name : NULL;
         if (!e || !k->value) {
-            diag_error(loc_at(st->map_path, a->line, a->col),
-                       "action %s.%s has no live entry in its manifests; run threadlink-gen generate", k->name, a->name);
+            diag_error(loc_at(st->map_path, a->line, a->col), "action %s.%s has no live entry in its manifests; run %s", k->name,
+                       a->name, diag_generate_command());
             ok = false;
         }
     }

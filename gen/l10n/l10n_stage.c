@@ -53,10 +53,9 @@ static bool report_stale_tables(const text_state *st)
         } else if (!same) {
             (st->p->strict ? diag_error : diag_warning)(
                 loc_file(path),
-                written
-                    ? "stale: %s changed since generate wrote it; the content build packs it as it is: run threadlink-gen generate"
-                    : "not written yet (generate writes it from %s, and the content build packs it): run threadlink-gen generate",
-                l->path);
+                written ? "stale: %s changed since generate wrote it; the content build packs it as it is: run %s"
+                        : "not written yet (generate writes it from %s, and the content build packs it): run %s",
+                l->path, diag_generate_command());
             ok = !st->p->strict && ok;
         }
         free(path);
@@ -64,8 +63,8 @@ static bool report_stale_tables(const text_state *st)
     if (other_keys.len) {
         diag_error(loc_file(st->locales.items[0].path),
                    "its keys changed since generate wrote the tables %s: the game would refuse them (they are built for other "
-                   "keys than the text header this build writes): run threadlink-gen generate",
-                   other_keys.data);
+                   "keys than the text header this build writes): run %s",
+                   other_keys.data, diag_generate_command());
         ok = false;
     }
     buf_free(&other_keys);
@@ -218,8 +217,8 @@ static bool text_resolve(void *state, const domain_result *domains, size_t count
         tk->member = e == UINT32_MAX ? NULL : r->m->entries.items[e].name;
         tk->value = e == UINT32_MAX ? 0 : r->m->entries.items[e].value;
         if (!tk->member) {
-            diag_error(tk->loc, "key %s has no live entry in the manifest of %s; run threadlink-gen generate", tk->name,
-                       st->cfg.domain);
+            diag_error(tk->loc, "key %s has no live entry in the manifest of %s; run %s", tk->name, st->cfg.domain,
+                       diag_generate_command());
             ok = false;
         }
     }

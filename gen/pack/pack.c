@@ -25,6 +25,7 @@
 #include "pack/pack_internal.h"
 #include "pack/pack_lock.h"
 
+#include "content/content_renames.h"
 #include "content/content_write.h"
 #include "content/content_scan.h"
 #include "content/content_stage.h"
@@ -1165,17 +1166,30 @@ static bool write_stamp(const char *path, const content_config *cc, const profil
     return ok;
 }
 
-/* --depfile: every file and folder the profiles' outputs derive from (the config, the asset
- * trees, their folders, so that an added asset re-runs pack), every input of the generate pass,
- * whose ids they carry, and each profile's manifest (or the nearest existing folder while it is
- * not written yet). */
-static bool write_depfile(const pack_options *opt, project *p, const content_config *cc, const profile_selection *sel,
-                          const resolved_ids *resolved, const name_list *pass_inputs)
+/* What a selected profile's archives derive from besides its tree (which pack's own scan put
+ * among the project's inputs): its rename records, which give an asset an earlier id, and its
+ * manifest, which holds the ids (each, while not written, as its nearest existing folder). */
+static void add_profile_inputs(path_list *inputs, const content_scan *sc, const resolved_ids *r)
 {
-    VEC(char *) inputs = {0};
+    char *renames = path_join(sc->root, CONTENT_RENAMES_FILE);
+    *vec_push(inputs) = depfile_existing_ancestor(renames);
+    free(renames);
+    *vec_push(inputs) = depfile_existing_ancestor(r->manifest_path);
+}
+
+/* --depfile: every file and folder the profiles' outputs derive from: the config, the asset trees
+ * as pack scanned them (their folders too, so that an added asset re-runs pack), each profile's
+ * rename records and manifest. A build step's pass writes nothing, so the rest of the project
+ * (injectors, vaults, PO files, other profiles) changes none of its archives and is the headers
+ * step's to follow; plain pack's pass is generate, which writes what a profile may pack (the text
+ * stage's tables), so every input that pass read is named too. */
+static bool write_depfile(const pack_options *opt, project *p, const content_config *cc, const profile_selection *sel,
+                          const content_scan *scans, const resolved_ids *resolved, const name_list *pass_inputs)
+{
+    path_list inputs = {0};
     for (size_t i = 0; i < p->inputs.count; i++) *vec_push(&inputs) = depfile_existing_ancestor(p->inputs.items[i]);
     for (size_t i = 0; i < pass_inputs->count; i++) *vec_push(&inputs) = depfile_existing_ancestor(pass_inputs->items[i]);
-    for (size_t i = 0; i < sel->count; i++) *vec_push(&inputs) = depfile_existing_ancestor(resolved[i].manifest_path);
+    for (size_t i = 0; i < sel->count; i++) add_profile_inputs(&inputs, &scans[i], &resolved[i]);
     char *target;
     if (opt->deptarget) target = xstrdup(opt->deptarget);
     else if (opt->stamp) target = depfile_absolute(opt->stamp);
@@ -1428,7 +1442,8 @@ static void add_pass_input(void *ctx, const char *path) { *vec_push((name_list *
 /* Names into ids, the ids every catalog and archive records: the generate pass over the whole
  * project, the same gen_run as `generate` (--build-step: as `headers`, manifests read and merged
  * in memory, nothing written), with pack's session, whose keep takes each selected profile's ids
- * as the pass resolves them. Every input the pass read goes to *inputs (for the depfile). */
+ * as the pass resolves them. Without --build-step, every input the pass read goes to *inputs (for
+ * the depfile: write_depfile). */
 static bool generate_pass(const pack_options *opt, const char *cfg_path, const content_session *session,
                           const char *const *packed_domains, size_t packed_count, unsigned jobs, name_list *inputs)
 {
@@ -1445,8 +1460,8 @@ static bool generate_pass(const pack_options *opt, const char *cfg_path, const c
     g.project_dir = opt->project_dir;
     g.jobs = jobs;
     g.content = session;
-    g.reported_domains = packed_domains, g.reported_count = packed_count; /* the headers step says the rest */
-    if (opt->depfile) g.on_input = add_pass_input, g.on_input_ctx = inputs;
+    if (opt->build_step) g.reported_domains = packed_domains, g.reported_count = packed_count; /* headers says the rest */
+    if (opt->depfile && !opt->build_step) g.on_input = add_pass_input, g.on_input_ctx = inputs;
     return gen_run(&g, NULL) == 0;
 }
 
@@ -1463,7 +1478,7 @@ static bool build_profiles(const pack_options *opt, project *p, content_config *
         if (!pack_profile(&ctx, &cc->profiles.items[sel->items[i]], &scans[i], locks, i)) return false;
     }
     if (opt->stamp && !write_stamp(opt->stamp, cc, sel)) return false;
-    return !opt->depfile || write_depfile(opt, p, cc, sel, resolved, pass_inputs);
+    return !opt->depfile || write_depfile(opt, p, cc, sel, scans, resolved, pass_inputs);
 }
 
 /* The selected profiles, locked, checked, named and built (built only if `ok`: what the preflight

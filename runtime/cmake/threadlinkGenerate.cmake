@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # threadlink_generate(TARGET <target> [CONFIG <threadlink.json>] [OUTPUT_DIR <dir>]
-#                     [SCOPE PRIVATE|PUBLIC|INTERFACE] [PACK <profile>...])
+#                     [SCOPE PRIVATE|PUBLIC|INTERFACE] [PACK <profile>...]
+#                     [GENERATE_COMMAND <command>])
 #
 # Adds `threadlink-gen headers` as a build step of <target>: the generated headers go into
 # OUTPUT_DIR (default ${CMAKE_CURRENT_BINARY_DIR}/threadlink), which becomes a private include
@@ -22,17 +23,22 @@
 # PACK <profile>... also packs those content profiles as build steps (`pack --build-step`: the
 # manifests are read, nothing is written into the source tree) into OUTPUT_DIR/content/<profile>;
 # the variable threadlink_content_dir_<profile> names that folder in the caller's scope. An added,
-# edited or deleted asset re-packs.
+# edited or deleted asset re-packs its profile alone; an injector, vault or PO edit re-packs none.
 #
 # SCOPE (default PRIVATE) is how <target> gets the include directory and threadlink::runtime:
 # PUBLIC for a library whose users include the generated headers too (a game's core library and
 # the executables linking it), so one step serves them all.
 #
+# GENERATE_COMMAND is the developer step the steps' messages tell to run (entries the manifests
+# have not recorded yet, a stale text table), as text: default `cmake --build <the build
+# directory> --target generate`, the `generate` target of threadlink's docs/build-systems.md
+# recipe (a threadlink built here puts no threadlink-gen on the PATH); give yours if it is another.
+#
 # CONFIG defaults to ${CMAKE_CURRENT_SOURCE_DIR}/threadlink.json.
 include_guard(GLOBAL)
 
 function(threadlink_generate)
-  cmake_parse_arguments(PARSE_ARGV 0 _tl "" "TARGET;CONFIG;OUTPUT_DIR;SCOPE" "PACK")
+  cmake_parse_arguments(PARSE_ARGV 0 _tl "" "TARGET;CONFIG;OUTPUT_DIR;SCOPE;GENERATE_COMMAND" "PACK")
   if(NOT _tl_TARGET)
     message(FATAL_ERROR "threadlink_generate: TARGET is required")
   endif()
@@ -57,6 +63,11 @@ function(threadlink_generate)
   get_filename_component(_tl_OUTPUT_DIR "${_tl_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
   get_filename_component(_tl_project "${_tl_CONFIG}" DIRECTORY)
   set(_tl_common -C "${_tl_project}" --config "${_tl_CONFIG}")
+  if(NOT _tl_GENERATE_COMMAND)
+    _threadlink_shell_word(_tl_build "${CMAKE_BINARY_DIR}")
+    set(_tl_GENERATE_COMMAND "cmake --build ${_tl_build} --target generate")
+  endif()
+  set(_tl_step ${_tl_common} --generate-command "${_tl_GENERATE_COMMAND}")
 
   set(_tl_list "${CMAKE_CURRENT_BINARY_DIR}/${_tl_TARGET}.threadlink-outputs")
   _threadlink_declared_outputs(_tl_names "${_tl_list}" ${_tl_common})
@@ -70,7 +81,7 @@ function(threadlink_generate)
   # touched, not edited) does not leave Make re-running the step on every build.
   add_custom_command(OUTPUT "${_tl_stamp}"
     BYPRODUCTS ${_tl_outputs}
-    COMMAND threadlink::gen headers ${_tl_common} -o "${_tl_OUTPUT_DIR}" --quiet
+    COMMAND threadlink::gen headers ${_tl_step} -o "${_tl_OUTPUT_DIR}" --quiet
             --depfile "${_tl_depfile}" --deptarget "${_tl_stamp}" --outputs-file "${_tl_list}"
     COMMAND "${CMAKE_COMMAND}" -E touch "${_tl_stamp}"
     DEPENDS threadlink::gen "${_tl_CONFIG}"
@@ -82,7 +93,7 @@ function(threadlink_generate)
   target_include_directories(${_tl_TARGET} ${_tl_SCOPE} "${_tl_OUTPUT_DIR}")
   target_link_libraries(${_tl_TARGET} ${_tl_SCOPE} threadlink::runtime)
   foreach(_tl_profile IN LISTS _tl_PACK)
-    _threadlink_pack(${_tl_TARGET} ${_tl_profile} "${_tl_OUTPUT_DIR}/content/${_tl_profile}" ${_tl_common})
+    _threadlink_pack(${_tl_TARGET} ${_tl_profile} "${_tl_OUTPUT_DIR}/content/${_tl_profile}" ${_tl_step})
     set(threadlink_content_dir_${_tl_profile} "${_tl_OUTPUT_DIR}/content/${_tl_profile}" PARENT_SCOPE)
   endforeach()
 endfunction()
@@ -100,6 +111,14 @@ function(_threadlink_pack target profile dir)
     VERBATIM)
   add_custom_target(${target}_threadlink_pack_${profile} DEPENDS "${_stamp}")
   add_dependencies(${target} ${target}_threadlink_pack_${profile})
+endfunction()
+
+# `text` as one word of a command a person types: in double quotes when it has a blank.
+function(_threadlink_shell_word out text)
+  if(text MATCHES "[ \t]")
+    set(text "\"${text}\"")
+  endif()
+  set(${out} "${text}" PARENT_SCOPE)
 endfunction()
 
 # The files `headers -o DIR` writes, relative to DIR, as the file `list` names them: an installed

@@ -151,10 +151,10 @@ expect 0 "$gen" generate -C p --quiet
 expect 0 "$gen" pack -C p --output "$work/full" --quiet --no-progress
 diff -r step full >/dev/null || { echo "FAIL: pack --build-step gave other bytes than pack after generate"; failed=$((failed + 1)); }
 # A manifest not written yet: every asset is new, and the manifest's nearest folder stands in the
-# depfile.
+# depfile. pack names its own profile's domain (headers, the project's).
 rm -r p/generated
 expect 0 "$gen" pack --build-step -C p --output "$work/step2" --quiet --no-progress --depfile pack2.d
-expect_err "a new project: Game.Ids, Game.More and Content.Game have no manifest yet, so this build numbers their 5 entries without recording them; run threadlink-gen generate -C p once"
+expect_err "a new project: Content.Game has no manifest yet, so this build numbers its 2 entries without recording them; run threadlink-gen generate -C p once"
 [ ! -e p/generated ] || { echo "FAIL: pack --build-step made the generated folder"; failed=$((failed + 1)); }
 grep -q "^$p:\$" pack2.d || { echo "FAIL: the pack depfile lacks the missing manifest's nearest folder"; failed=$((failed + 1)); }
 diff -r step step2 >/dev/null || { echo "FAIL: the ids without a manifest differ from generate's"; failed=$((failed + 1)); }
@@ -172,5 +172,82 @@ expect_err "p/generated/Content.Game.manifest.json: error: the manifest of Conte
 [ ! -e moved ] || { echo "FAIL: a build step refused by its manifest wrote its output"; failed=$((failed + 1)); }
 tree p > after
 cmp -s before after || { echo "FAIL: a refused pack --build-step wrote into the project"; failed=$((failed + 1)); }
+
+# Two profiles (assets, and the text stage's tables): `pack --build-step --profile X`, a build step
+# per profile, depends on what X's archives derive from (the config, X's tree as pack scanned it,
+# its rename records or the folder they would appear in, its manifest), never on the injectors,
+# the PO files or the other profile's tree: an edit of those re-runs the headers step alone.
+two=$work/two
+mkdir -p two/injectors two/assets/Sprites two/text
+cat > two/threadlink.json <<'EOF'
+{ "domains": [ { "name": "Game.Ids", "output": "ids.h" } ],
+  "text": { "source": "text/en.po" },
+  "content": [
+    { "profile": "Main", "source_root": "assets", "output": "build/content/Main",
+      "categories": [ { "name": "Sprites", "folder": "Sprites" } ], "archive": "packed", "compression": "none" },
+    { "profile": "Text", "source_root": "generated/text", "output": "build/content/Text",
+      "categories": [ { "name": "Tables", "folder": "" } ], "archive": "packed", "compression": "none" } ] }
+EOF
+echo Alpha > two/injectors/Game.Ids.User.txt
+echo hero > two/assets/Sprites/hero.txt
+po() { printf 'msgid ""\nmsgstr ""\n"Language: %s\\n"\n\nmsgctxt "Title"\nmsgid "Game"\nmsgstr "%s"\n' "$1" "$2"; }
+po en "" > two/text/en.po && printf '\nmsgctxt "Bye"\nmsgid "Goodbye"\nmsgstr ""\n' >> two/text/en.po
+po fr "Jeu" > two/text/fr.po # Bye untranslated: the text stage warns
+expect 0 "$gen" generate -C two --quiet
+prerequisites() { grep ':$' "$1" | sed 's/:$//' | grep -v "^$work/[a-z]*\.stamp\$" | sort -u; }
+expect 0 "$gen" pack --build-step -C two --profile Main --output "$work/two-main" --quiet --no-progress --depfile main.d --stamp main.stamp
+printf '%s\n' "$two/assets" "$two/assets/Sprites" "$two/assets/Sprites/hero.txt" "$two/generated/Content.Main.manifest.json" \
+  "$two/threadlink.json" | sort > want
+prerequisites main.d > got
+cmp -s want got || { echo "FAIL: the depfile of pack --profile Main names other inputs:"; diff want got; failed=$((failed + 1)); }
+expect 0 "$gen" pack --build-step -C two --profile Text --output "$work/two-text" --quiet --no-progress --depfile text.d --stamp text.stamp
+printf '%s\n' "$two/generated/text" "$two/generated/text/en.tltext" "$two/generated/text/fr.tltext" \
+  "$two/generated/Content.Text.manifest.json" "$two/threadlink.json" | sort > want
+prerequisites text.d > got
+cmp -s want got || { echo "FAIL: the depfile of pack --profile Text names other inputs:"; diff want got; failed=$((failed + 1)); }
+# The rename records, once written, are named themselves (a record changes an asset's id).
+printf '# renames\n' > two/assets/.content-renames
+expect 0 "$gen" pack --build-step -C two --profile Main --output "$work/two-main" --quiet --no-progress --depfile main.d --stamp main.stamp
+grep -q "^$two/assets/.content-renames:\$" main.d || { echo "FAIL: the depfile of pack --profile Main lacks the rename records"; cat main.d; failed=$((failed + 1)); }
+# Each warning once a build: the headers step says the project's (here the text stage's); a pack
+# step says only what its own profile's manifest lacks.
+expect 0 "$gen" headers -C two -o "$work/two-headers" --quiet
+[ "$(grep -c 'two/text/fr.po: warning: no translation of Bye' "$work/err")" = 1 ] ||
+  { echo "FAIL: headers does not warn once of the untranslated key"; cat "$work/err"; failed=$((failed + 1)); }
+echo Beta >> two/injectors/Game.Ids.User.txt
+echo slime > two/assets/Sprites/slime.txt
+expect 0 "$gen" pack --build-step -C two --profile Main --output "$work/two-main" --quiet --no-progress
+expect_err "two/generated/Content.Main.manifest.json: warning: 1 new entry of Content.Main not recorded in the manifest"
+[ "$(grep -c warning: "$work/err")" = 1 ] || { echo "FAIL: pack --profile Main says the project's warnings"; cat "$work/err"; failed=$((failed + 1)); }
+expect 0 "$gen" pack --build-step -C two --profile Text --output "$work/two-text" --quiet --no-progress
+[ ! -s "$work/err" ] || { echo "FAIL: pack --profile Text says the project's warnings"; cat "$work/err"; failed=$((failed + 1)); }
+# Errors are said wherever they stop a step.
+echo 'Gamma <- Delta <- Epsilon' >> two/injectors/Game.Ids.User.txt
+expect 1 "$gen" pack --build-step -C two --profile Text --output "$work/two-text" --quiet --no-progress
+expect_err "two/injectors/Game.Ids.User.txt:3:"
+# --generate-command: the developer step as the build integration spells it (CMake's target here)
+# is the command every message that says to run generate names, as given (no -C: it knows its
+# project); without it, threadlink-gen generate.
+run_cmd='cmake --build /tmp/b --target generate'
+mkdir -p cmd/injectors
+printf '{ "domains": [ { "name": "Game.Ids", "output": "ids.h" } ] }\n' > cmd/threadlink.json
+echo Alpha > cmd/injectors/Game.Ids.User.txt
+expect 0 "$gen" headers -C cmd -o "$work/cmd-out" --quiet --generate-command "$run_cmd"
+expect_err "cmd/threadlink.json: warning: a new project: Game.Ids has no manifest yet, so this build numbers its 1 entry without recording them; run $run_cmd once to record them in generated/ (then commit it)"
+expect 0 "$gen" generate -C cmd --quiet
+echo Beta >> cmd/injectors/Game.Ids.User.txt
+expect 0 "$gen" headers -C cmd -o "$work/cmd-out" --quiet --generate-command "$run_cmd"
+expect_err "1 new entry of Game.Ids not recorded in the manifest: run $run_cmd to record 1 new entry"
+expect 1 "$gen" check -C cmd --generate-command "$run_cmd"
+grep -qF "generated files are out of date: run $run_cmd" out || { echo "FAIL: check names another command"; cat out; failed=$((failed + 1)); }
+sed -i '/Epsilon/d' two/injectors/Game.Ids.User.txt
+sed -i 's/msgstr "Jeu"/msgstr "Le jeu"/' two/text/fr.po
+expect 0 "$gen" headers -C two -o "$work/two-headers" --quiet --generate-command "$run_cmd"
+expect_err "two/generated/text/fr.tltext: warning: stale: text/fr.po changed since generate wrote it; the content build packs it as it is: run $run_cmd"
+expect 0 "$gen" pack --build-step -C two --profile Main --output "$work/two-main" --quiet --no-progress --generate-command "$run_cmd"
+expect_err "1 new entry of Content.Main not recorded in the manifest: run $run_cmd to record 1 new entry"
+expect_no_err "threadlink-gen generate"
+expect 2 "$gen" headers -C cmd -o "$work/cmd-out" --generate-command ''
+expect_err "--generate-command takes the command that runs generate"
 echo "build steps: $failed failed"
 [ "$failed" = 0 ]

@@ -496,11 +496,33 @@ static void test_errors_held_reports_come_out_in_release_order(void **state)
     assert_int_equal(holds[0].count + holds[1].count, 0);
 }
 
+/* A run that says only part of what it finds (pack's build step) mutes warnings: each muted one
+ * takes the notes after it along, uncounted; errors and their notes come out as ever. */
+static void test_errors_muted_warnings_take_their_notes(void **state)
+{
+    fixture *f = *state;
+    unsigned errors = diag_error_count(), warnings = diag_warning_count();
+    assert_false(diag_mute_warnings(true));
+    diag_warning(loc_file("a.po"), "muted");
+    diag_note(loc_file("a.po"), "of the muted warning");
+    diag_error(loc_file("b.json"), "said");
+    diag_note(loc_file("b.json"), "of the error");
+    diag_warning(loc_file("c.txt"), "muted too");
+    assert_true(diag_mute_warnings(false));
+    diag_note(loc_file("d.txt"), "after muting");
+    diag_warning(loc_file("d.txt"), "said again");
+    assert_string_equal(f->diags.data, "b.json: error: said\nb.json: note: of the error\nd.txt: note: after muting\n"
+                                       "d.txt: warning: said again\n");
+    assert_int_equal(diag_error_count(), errors + 1);
+    assert_int_equal(diag_warning_count(), warnings + 1);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
     const struct CMUnitTest tests[] = {
         T(test_errors_held_reports_come_out_in_release_order),
+        T(test_errors_muted_warnings_take_their_notes),
         T(test_errors_config_unknown_key_and_types),
         T(test_errors_domain_renamed_in_case_keeps_its_manifest),
         T(test_errors_config_names_a_missing_directory),

@@ -4,7 +4,8 @@
 # the first build makes the generator and the program and runs; the next ones do nothing (the
 # first configures again once, with the outputs the generator listed, compiling nothing); an injector edit
 # recompiles only what includes its header; a new domain's header builds at once and is declared
-# by the next build; nothing is written into either source tree. With add_subdirectory, a consumer
+# by the next build; the warning of an entry not recorded names the build's generate target, which
+# records it; the build writes nothing into either source tree. With add_subdirectory, a consumer
 # compiles both SDL2 backends through threadlink::sdl2 (sdl2_consumer.sh). With `golden`, every
 # golden case (tests/gen/golden/run.py) runs against the CMake-built threadlink-gen.
 #   cmake_tree.sh SOURCE_ROOT GENERATOR subdirectory|fetchcontent [golden]
@@ -59,6 +60,9 @@ echo Mana >> injectors/Vault.Fields.User.txt
 out=$(b) || { echo "$out"; fail "$generator/$mode: build after an injector edit"; }
 [ "$(compiled "$out")" = "fields.c " ] || { echo "$out"; fail "$generator/$mode: an injector edit compiled $(compiled "$out")"; }
 ./build/consumer | grep -q 'field Mana' || fail "$generator/$mode: the new field is missing"
+# The warning names this build's developer step: no threadlink-gen is on the PATH here.
+echo "$out" | grep -qF "1 new entry of Vault.Fields not recorded in the manifest: run cmake --build $p/build --target generate to record 1 new entry" ||
+  { echo "$out"; fail "$generator/$mode: the unrecorded entry's warning names another command than the generate target"; }
 idle "the injector edit"
 
 # A header new to the project builds in one go; the build after declares it, so an edit of its
@@ -77,6 +81,11 @@ echo Shield >> injectors/Game.Items.User.txt
 out=$(b) || { echo "$out"; fail "$generator/$mode: build after the new domain's injector edit"; }
 [ "$(compiled "$out")" = "items.c " ] || { echo "$out"; fail "$generator/$mode: the new domain's injector edit compiled $(compiled "$out")"; }
 idle "the new domain's injector edit"
+
+# That command records the entries: the build after it warns of none.
+out=$(cmake --build build --target generate 2>&1) || { echo "$out"; fail "$generator/$mode: the generate target"; }
+out=$(b) || { echo "$out"; fail "$generator/$mode: build after the generate target"; }
+! echo "$out" | grep -q "not recorded in the manifest" || { echo "$out"; fail "$generator/$mode: entries unrecorded after the generate target"; }
 
 if [ "$mode" = subdirectory ]; then sh "$root/tests/integration/sdl2_consumer.sh" cmake-tree "$root"; fi
 

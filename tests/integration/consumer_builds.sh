@@ -2,8 +2,9 @@
 # Drives real consumer builds (examples/meson-subproject with Ninja, threadlink a subproject through
 # a subprojects/ link, its content packed at build time; examples/make with Make):
 # the first build compiles; a second does nothing; editing an injector regenerates and recompiles
-# only what includes the changed header; a new injector file is picked up; a touched input or a
-# manifest not written yet does not make every later build re-run the generator; a no-op
+# only what includes the changed header, and its warning names the recipe's generate step; a new
+# injector file is picked up; a touched input or a manifest not written yet does not make every
+# later build re-run the generator; a no-op
 # generation leaves every output's mtime unchanged; with Meson, a header the build does not
 # declare fails the build, named. A consumer compiles both SDL2 backends from the tree the same
 # way (sdl2_consumer.sh: the subproject's threadlink_sdl2_dep, or Make's -I flags).
@@ -78,6 +79,11 @@ echo "$out" | grep -q -e "$(obj fields)" || { echo "$out"; fail "fields.c was no
 echo "$out" | grep -q -e "$(obj spawns)" && { echo "$out"; fail "spawns.c was recompiled although spawn_points.h did not change"; }
 echo "$out" | grep -q -e "$(obj main)" && { echo "$out"; fail "main.c was recompiled although it includes no generated header"; }
 ./build/consumer | grep -q 'field Mana' || fail "the new field is missing"
+# The warning names the recipe's developer step (with Meson the generator is the subproject's, on
+# no PATH).
+case $which in meson) run_generate="meson compile -C $work/p/build generate" ;; *) run_generate="make generate" ;; esac
+echo "$out" | grep -qF "1 new entry of Vault.Fields not recorded in the manifest: run $run_generate to record 1 new entry" ||
+  { echo "$out"; fail "the unrecorded entry's warning does not name $run_generate"; }
 out=$(build)
 case "$out" in *"no work to do"*|*"is up to date"*|*"Nothing to be done"*) ;; *) echo "$out"; fail "build after the edit is not stable" ;; esac
 

@@ -3,8 +3,8 @@
 # against this build installed (meson install --destdir: the built generator and runtime library,
 # nothing compiled again), offline: the first build compiles without a warning and the program
 # runs (events, a vault, content, a level, a save); the next build does nothing; the `check` of
-# the generated files passes; a new entry builds, with a warning that says what to run, and the
-# build's `generate` step records it. The installed package and .pc files
+# the generated files passes; a new entry builds, with a warning that names the build's own
+# `generate` step (threadlink-gen need not be on the PATH), which records it. The installed package and .pc files
 # are relocatable: Meson finds threadlink through PKG_CONFIG_PATH, CMake through
 # CMAKE_PREFIX_PATH, Make through THREADLINK_PREFIX. The project's folder is named "generate", in a
 # folder whose name has a space: its program is generate-game (a target of that name is the
@@ -45,16 +45,19 @@ case $which in
     meson setup build > "$work/setup.log" 2>&1 || { cat "$work/setup.log"; fail "meson setup"; }
     b() { meson compile -C build 2>&1; }
     generate() { meson compile -C build generate 2>&1; }
+    generate_command="meson compile -C \"$PWD/build\" generate"
     check() { meson test -C build generated-up-to-date 2>&1; } ;;
   cmake-*)
     g=Ninja; [ "$which" = cmake-makefiles ] && g="Unix Makefiles"
     cmake -S . -B build -G "$g" -DCMAKE_PREFIX_PATH="$prefix" > "$work/setup.log" 2>&1 || { cat "$work/setup.log"; fail "cmake configure"; }
     b() { cmake --build build 2>&1; }
     generate() { cmake --build build --target generate 2>&1; }
+    generate_command="cmake --build \"$PWD/build\" --target generate"
     check() { "$gen" check 2>&1; } ;;
   make)
     b() { make THREADLINK_PREFIX="$prefix" 2>&1; }
     generate() { make THREADLINK_PREFIX="$prefix" generate 2>&1; }
+    generate_command="make generate THREADLINK_PREFIX=$prefix"
     check() { make THREADLINK_PREFIX="$prefix" check 2>&1; } ;;
 esac
 # Make cannot take threadlink's path with a space in a prerequisite: it says so at once.
@@ -80,8 +83,8 @@ out=$(check) || { echo "$out"; fail "the generated files are not up to date"; }
 # A new level: the build warns what to run and builds; the generate step records it.
 echo Cave >> injectors/Nexus.Levels.User.txt
 out=$(b) || { echo "$out"; fail "the build after a new entry"; }
-echo "$out" | grep -q "1 new entry of Nexus.Levels not recorded in the manifest: run threadlink-gen generate" ||
-  { echo "$out"; fail "no word of the unrecorded entry"; }
+echo "$out" | grep -qF "1 new entry of Nexus.Levels not recorded in the manifest: run $generate_command to record 1 new entry" ||
+  { echo "$out"; fail "no word of the unrecorded entry, naming the build's generate step"; }
 out=$(generate) || { echo "$out"; fail "the generate step"; }
 grep -q '"Cave"' generated/Nexus.Levels.manifest.json || fail "the generate step did not record the entry"
 out=$(check) || { echo "$out"; fail "not up to date after the generate step"; }

@@ -115,7 +115,7 @@ grep -q 'flat (0 written, 4 unchanged)' out.txt || { cat out.txt; fail "no-op re
 # An unknown key exits 1 with the nearest key and the known ones; a known key without its value
 # and a stray argument stay usage errors (2). Nothing is written in any case.
 cp -r out before-keys
-keys='-C, --config, --quiet, --banner-without-version, --diagnostics-format, --help, -h, --profile, --output, --archive, --compression, --compression-level, --max-archive-mb, --progress, --no-progress, --build-step, --strict, --depfile, --deptarget, --stamp, --source, --partitioner, --post-build, --no-post-build, --jobs, -j'
+keys='-C, --config, --quiet, --banner-without-version, --diagnostics-format, --help, -h, --generate-command, --profile, --output, --archive, --compression, --compression-level, --max-archive-mb, --progress, --no-progress, --build-step, --strict, --depfile, --deptarget, --stamp, --source, --partitioner, --post-build, --no-post-build, --jobs, -j'
 expect_rc 1 "$gen" pack --compresion zstd
 [ "$(cat err.txt)" = "threadlink-gen: error: unknown key '--compresion' (did you mean '--compression'?)
 known keys: $keys" ] || { cat err.txt; fail "unknown key message"; }
