@@ -860,6 +860,7 @@ bool content_scan_provided(const struct project *p, const content_profile *pr, c
 {
     memset(out, 0, sizeof *out);
     out->root = path_join(p->cfg.root, pr->source_root);
+    out->provided = true;
     char *root = plain_folder(pr->source_root);
     for (size_t k = 0; k < pr->categories.count; k++) {
         if (pr->categories.items[k].folder[0]) continue;

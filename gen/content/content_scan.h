@@ -26,6 +26,7 @@ typedef struct content_asset {
 typedef struct content_scan {
     VEC(content_asset) assets; /* sorted by name, bytewise */
     char *root;                /* the source root as opened (project root joined) */
+    bool provided;             /* given by a stage in memory (content_scan_provided), not read from the tree */
 } content_scan;
 
 /* The scan memo of one command (below): NULL everywhere means none. */

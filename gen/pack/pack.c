@@ -868,12 +868,17 @@ static bool build_flat(pack_ctx *ctx, const content_profile *pr, content_scan *s
 }
 
 /* The ids the generate pass gave each selected profile's assets (its session's keep), over the
- * same assets as pack's scan of the profile, and the manifest they come from (a depfile input). */
+ * same assets as pack's scan of the profile, and the manifest they come from (a depfile input).
+ * A profile whose files a stage provides (the text stage's tables) the pass does not take from
+ * pack's scan: it is kept with its asset names, and pack reads its tree again after the pass (which
+ * may have written it) to match them. */
 typedef struct resolved_ids {
     bool have;
-    size_t count;  /* the profile's scan's assets */
+    bool provided; /* the pass's assets came from a stage: `names` are theirs */
+    size_t count;  /* the profile's scan's assets (provided: the pass's) */
     uint32_t *ids; /* per asset */
     char **members;
+    char **names, **paths; /* the pass's assets' */
     char *manifest_path;
 } resolved_ids;
 
@@ -900,12 +905,18 @@ static void keep_resolved(void *ctx, const content_profile *pr, const content_sc
     for (size_t i = 0; i < rk->sel->count; i++) {
         const content_profile *mine = &rk->cc->profiles.items[rk->sel->items[i]];
         resolved_ids *r = &rk->resolved[i];
-        if (r->have || !mine->name || !pr->name || strcmp(mine->name, pr->name) != 0 || !same_assets(&rk->scans[i], sc)) continue;
+        if (r->have || !mine->name || !pr->name || strcmp(mine->name, pr->name) != 0) continue;
+        if (!sc->provided && !same_assets(&rk->scans[i], sc)) continue;
         size_t n = sc->assets.count;
         r->ids = xcalloc(n ? n : 1, sizeof *r->ids);
         r->members = xcalloc(n ? n : 1, sizeof *r->members);
-        for (size_t k = 0; k < n; k++) r->ids[k] = sc->assets.items[k].id, r->members[k] = xstrdup(sc->assets.items[k].member);
-        r->have = true, r->count = n;
+        r->names = xcalloc(n ? n : 1, sizeof *r->names);
+        r->paths = xcalloc(n ? n : 1, sizeof *r->paths);
+        for (size_t k = 0; k < n; k++) {
+            r->ids[k] = sc->assets.items[k].id, r->members[k] = xstrdup(sc->assets.items[k].member);
+            r->names[k] = xstrdup(sc->assets.items[k].name), r->paths[k] = xstrdup(sc->assets.items[k].path);
+        }
+        r->have = true, r->provided = sc->provided, r->count = n;
         r->manifest_path = xstrdup(manifest_path);
     }
 }
@@ -913,12 +924,39 @@ static void keep_resolved(void *ctx, const content_profile *pr, const content_sc
 static void resolved_free(resolved_ids *resolved, size_t count)
 {
     for (size_t i = 0; resolved && i < count; i++) {
-        for (size_t k = 0; k < resolved[i].count; k++) free(resolved[i].members[k]);
+        for (size_t k = 0; k < resolved[i].count; k++)
+            free(resolved[i].members[k]), free(resolved[i].names[k]), free(resolved[i].paths[k]);
         free(resolved[i].ids);
         free(resolved[i].members);
+        free(resolved[i].names);
+        free(resolved[i].paths);
         free(resolved[i].manifest_path);
     }
     free(resolved);
+}
+
+/* A provided profile's tree, as pack read it, against the files the stage gives: each file one
+ * side lacks, in one error (the names of both are sorted bytewise). */
+static bool provided_files_match(const content_profile *pr, const content_scan *sc, const resolved_ids *r)
+{
+    buf lacks = {0}, extra = {0};
+    size_t i = 0, k = 0;
+    while (i < sc->assets.count || k < r->count) {
+        int order = i == sc->assets.count ? 1 : k == r->count ? -1 : strcmp(sc->assets.items[i].name, r->names[k]);
+        if (order < 0) buf_printf(&extra, "%s%s", extra.len ? ", " : "", sc->assets.items[i].path);
+        if (order > 0) buf_printf(&lacks, "%s%s", lacks.len ? ", " : "", r->paths[k]);
+        i += order <= 0, k += order >= 0;
+    }
+    if (lacks.len)
+        diag_error(pr->loc, "profile \"%s\": %s lacks %s, which the text stage gives now: run %s", pr->name, pr->source_root,
+                   lacks.data, diag_generate_command());
+    if (extra.len)
+        diag_error(pr->loc, "profile \"%s\": %s holds %s, which the text stage does not give: remove it, or run %s", pr->name,
+                   pr->source_root, extra.data, diag_generate_command());
+    bool ok = !lacks.len && !extra.len;
+    buf_free(&lacks);
+    buf_free(&extra);
+    return ok;
 }
 
 /* The asset ids as the generate pass resolved them (generate: recorded in the manifest; headers,
@@ -932,6 +970,7 @@ static bool resolve_ids(pack_ctx *ctx, const content_profile *pr, content_scan *
                    pr->name);
         return false;
     }
+    if (r->provided && !provided_files_match(pr, sc, r)) return false;
     for (size_t k = 0; k < sc->assets.count; k++) sc->assets.items[k].id = r->ids[k], sc->assets.items[k].member = r->members[k];
     return true;
 }
@@ -1465,6 +1504,23 @@ static bool generate_pass(const pack_options *opt, const char *cfg_path, const c
     return gen_run(&g, NULL) == 0;
 }
 
+/* The profiles whose files a stage provides, read again from their trees: the generate pass (not
+ * --build-step's) has just written them, after pack's preflight read them. Not through the scan
+ * memo, which would give the preflight's result again. */
+static bool reread_provided(project *p, content_config *cc, const profile_selection *sel, const resolved_ids *resolved,
+                            content_scan *scans, unsigned jobs)
+{
+    bool ok = true;
+    content_reader how = {NULL, jobs};
+    for (size_t i = 0; i < sel->count; i++) {
+        if (!resolved[i].provided) continue;
+        content_scan_free(&scans[i]);
+        const content_profile *pr = &cc->profiles.items[sel->items[i]];
+        if (!content_scan_profile(p, pr, &how, &scans[i]) || !flat_paths_portable(pr, &scans[i])) ok = false;
+    }
+    return ok;
+}
+
 /* Each selected profile built in turn, then the stamp and the depfile. */
 static bool build_profiles(const pack_options *opt, project *p, content_config *cc, const profile_selection *sel,
                            out_folder *folders, content_scan *scans, const double *scan_seconds, out_locks *locks,
@@ -1501,6 +1557,7 @@ static bool pack_selected(const pack_options *opt, const char *cfg_path, project
     for (size_t i = 0; i < sel->count; i++) packed[i] = cc->profiles.items[sel->items[i]].domain;
     name_list pass_inputs = {0};
     ok = ok && generate_pass(opt, cfg_path, session, packed, sel->count, jobs, &pass_inputs) &&
+         (opt->build_step || reread_provided(p, cc, sel, keeper.resolved, scans->items, jobs)) &&
          build_profiles(opt, p, cc, sel, folders, scans->items, scan_seconds, locks, &prior, keeper.resolved, &pass_inputs);
     name_list_free(&pass_inputs);
     free(packed);

@@ -596,6 +596,40 @@ static void test_l10n_tables_pack_as_content(void **state)
     assert_string_equal(f->diags.data, "");
 }
 
+/* pack (which runs generate first) packs the tables that generate writes in the same run: after a
+ * translation's edit (the table rewritten) and a locale added (a table new). pack --build-step
+ * (which writes nothing) cannot pack a table generate has not written: it fails saying which, and
+ * packs it once generate has. */
+static void test_l10n_pack_takes_the_tables_its_generate_pass_writes(void **state)
+{
+    fixture *f = *state;
+    free(good_project(f, NULL));
+    fx_write("threadlink.json",
+             "{ \"domains\": [], \"text\": { \"source\": \"text/en.po\" },\n"
+             "  \"content\": [ { \"profile\": \"Text\", \"source_root\": \"generated/text\", \"output\": \"out/Text\",\n"
+             "                   \"archive\": \"none\" } ] }\n");
+    assert_int_equal(fx_pack(f), 0);
+    write_fr(fr_body_edited);
+    assert_int_equal(fx_pack(f), 0);
+    assert_true(fx_exists("out/Text/assets/fr.tltext"));
+    char *de = xasprintf("%s%s", fr_head, fr_body);
+    fx_write("text/de.po", de);
+    assert_int_equal(fx_pack(f), 0);
+    assert_true(fx_exists("out/Text/assets/de.tltext"));
+    assert_string_equal(f->diags.data, "");
+    fx_write("text/it.po", de);
+    free(de);
+    pack_options step = {.build_step = true};
+    assert_int_equal(fx_pack_with(f, step), 1);
+    assert_non_null(strstr(f->diags.data, "error: profile \"Text\": generated/text lacks it.tltext, which the text stage gives "
+                                          "now: run threadlink-gen generate\n"));
+    assert_false(fx_exists("out/Text/assets/it.tltext"));
+    assert_int_equal(fx_generate(f), 0);
+    fx_clear(f);
+    assert_int_equal(fx_pack_with(f, step), 0);
+    assert_true(fx_exists("out/Text/assets/it.tltext"));
+}
+
 /* The build step (headers) writes the text header, never the tables: generate writes those where
  * the Text profile packs them (a build system such as Meson could not declare outputs in a
  * folder). A PO file edited since generate makes the build step say which table is stale; check
@@ -725,6 +759,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_l10n_removed_key_is_a_tombstone, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_tables_pack_as_content, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_build_step_reports_stale_tables, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_l10n_pack_takes_the_tables_its_generate_pass_writes, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_build_step_refuses_tables_of_other_keys, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_l10n_vault_field_errors, fixture_setup, fixture_teardown),
     };

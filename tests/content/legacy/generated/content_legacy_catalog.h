@@ -92,12 +92,13 @@ static inline const uint32_t *content_legacy_category_assets(content_legacy_cate
         0, 1, 2, 3, 4, 5, 6, 7, 8,
     };
     static const uint32_t first[2] = {0, 9};
-    if (TL_GENERATED_CAST(size_t, category) >= CONTENT_LEGACY_CATEGORY_COUNT) {
+    size_t at = TL_GENERATED_CAST(size_t, category);
+    if (at >= CONTENT_LEGACY_CATEGORY_COUNT) {
         *count = 0;
         return members;
     }
-    *count = first[category + 1] - first[category];
-    return members + first[category];
+    *count = first[at + 1] - first[at];
+    return members + first[at];
 }
 
 /* Profile Legacy as threadlink.json declares it, for a development build (TL_CONTENT_LIVE) that serves it
