@@ -86,12 +86,13 @@ static inline const uint32_t *content_game_category_assets(content_game_category
         0, 1, 2,
     };
     static const uint32_t first[2] = {0, 3};
-    if (TL_GENERATED_CAST(size_t, category) >= CONTENT_GAME_CATEGORY_COUNT) {
+    size_t at = TL_GENERATED_CAST(size_t, category);
+    if (at >= CONTENT_GAME_CATEGORY_COUNT) {
         *count = 0;
         return members;
     }
-    *count = first[category + 1] - first[category];
-    return members + first[category];
+    *count = first[at + 1] - first[at];
+    return members + first[at];
 }
 
 /* Profile Game as threadlink.json declares it, for a development build (TL_CONTENT_LIVE) that serves it
