@@ -16,8 +16,9 @@
  *                            counted) is given up [3600]
  *
  * How (patch.h's "APPLYING A PLAN"):
- *   1. GET URL/archives.json; tl_patch_plan_make says what to download, keep and delete. DIR is
- *      opened once; everything below happens relative to that descriptor (openat, renameat,
+ *   1. DIR is opened once and locked (flock: a second patcher on it waits its turn, then finds it
+ *      up to date); GET URL/archives.json; tl_patch_plan_make says what to download, keep and
+ *      delete. Everything below happens relative to that descriptor (openat, renameat,
  *      unlinkat), never through a symbolic link: the staging folder DIR/.threadlink-patch is
  *      reached with O_NOFOLLOW | O_DIRECTORY, every file in it with O_NOFOLLOW, and nothing that
  *      is not a regular file is opened, replaced or deleted. The bytes to download must fit the
@@ -65,6 +66,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
@@ -863,6 +865,21 @@ static int open_dir(patcher *p) {
     return p->dir_fd >= 0;
 }
 
+/* One patcher at a time on DIR (a launcher's automatic update and a manual one): the second waits
+   for the first's lock on the folder, held until exit, then plans against what the first left.
+   Two at once would stage under the same names and remove each other's parts. */
+static int lock_dir(patcher *p) {
+    int r;
+    if (flock(p->dir_fd, LOCK_EX | LOCK_NB) == 0) return 1;
+    if (errno == EWOULDBLOCK) {
+        fprintf(stderr, "patcher: another patcher is updating %s: waiting for it\n", p->dir);
+        while ((r = flock(p->dir_fd, LOCK_EX)) != 0 && errno == EINTR) {}
+        if (r == 0) return 1;
+    }
+    fprintf(stderr, "patcher: cannot lock %s: %s\n", p->dir, strerror(errno));
+    return 0;
+}
+
 /* The new index fetched and planned against DIR; said and 0 when refused. */
 static int make_plan(patcher *p) {
     tl_patch_desc desc;
@@ -903,7 +920,7 @@ static outcome stage_version(patcher *p) {
 static int update(patcher *p) {
     outcome o;
     if (snprintf(p->staging, sizeof p->staging, "%s/%s", p->dir, PATCHER_STAGING) >= (int)sizeof p->staging ||
-        !open_dir(p) || !make_plan(p))
+        !open_dir(p) || !lock_dir(p) || !make_plan(p))
         return 1;
     if (up_to_date(p)) {
         remove_staging(p); /* an earlier run stopped after its switch */

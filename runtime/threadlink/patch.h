@@ -47,6 +47,8 @@
 
    APPLYING A PLAN (what examples/patcher does; a crash at any point leaves a loadable version)
    ---------------
+   0. Lock the installed folder (an advisory lock: one updater at a time; a second waits, then
+      makes its plan against what the first left). Two at once would stage over each other.
    1. Download every TL_PATCH_DOWNLOAD archive into a staging folder inside the installed folder
       (same file system, so renames are atomic), working below one descriptor of the folder and
       never through a link (openat with O_NOFOLLOW); name each staged file by its size and XXH64

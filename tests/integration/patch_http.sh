@@ -13,7 +13,7 @@
 # but that do not mount or load, a 255-byte archive name, and a disk that fills midway.
 #   patch_http.sh THREADLINK_GEN PATCHER PATCH_SERVER_PY [SECTION...]
 # SECTIONs (default: all): verify clean strace first cut gone corrupt badindex switch confine
-# fifo huge norange drip deadline unmountable longname redirect short diskfull
+# fifo huge norange drip deadline unmountable longname redirect short diskfull concurrent
 set -eu
 gen=$1
 patcher=$2
@@ -569,6 +569,32 @@ SH
         [ "$(cat index.txt)" = v1 ] && grep -q ': loadable$' verify.txt || fail "full disk: not version 1: $(cat verify.txt)"
         echo "a disk full midway: said at once, nothing retried, staging removed, version 1 loadable"
     fi
+fi
+# ---- two patchers on one folder take turns ------------------------------------------------------
+# A launcher's automatic update and a manual one: the second waits for the first's lock on the
+# folder, then plans against what the first left (up to date). First with the lock held from
+# outside (flock(1), deterministic), then two real runs at once, three times.
+if section concurrent && command -v flock >/dev/null 2>&1; then
+    serve
+    install_v1
+    flock inst sleep 2 &
+    holder=$!
+    sleep 0.3
+    run_patcher 0 inst "$url"
+    wait $holder
+    grep -q "another patcher is updating inst: waiting for it" err.txt || fail "the wait is not said: $(cat err.txt)"
+    is_final_v2 "after waiting for the lock"
+    for round in 1 2 3; do
+        install_v1
+        set +e
+        timeout 120 "$patcher" inst "$url" > out1.txt 2> err1.txt & first=$!
+        timeout 120 "$patcher" inst "$url" > out2.txt 2> err2.txt; rc2=$?
+        wait $first; rc1=$?
+        set -e
+        [ "$rc1$rc2" = 00 ] || { cat err1.txt err2.txt >&2; fail "two patchers at once (round $round): exit $rc1 and $rc2"; }
+        is_final_v2 "two patchers at once, round $round"
+    done
+    echo "two patchers on one folder: each waited its turn, both exit 0, version 2 loadable"
 fi
 stop_server
 echo "patch over HTTP ok in $(( $(date +%s) - began )) s"
