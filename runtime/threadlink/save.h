@@ -214,7 +214,7 @@ extern "C" {
     X(VAULT, "the vault could not be written or read (tl_save_last_native_error holds vault.h's " \
              "result)") \
     X(OUT_OF_MEMORY, "out of memory") \
-    X(FOREIGN, "a link, a FIFO or a device is where the store keeps its own files: left alone") \
+    X(FOREIGN, "a file, a link, a FIFO or a device is where the store keeps its own: left alone") \
     X(DENIED, "permission denied: the store's folder or files cannot be written or read (their " \
               "permissions, or a read-only disk)")
 
@@ -243,7 +243,8 @@ TL_API const char *tl_save_result_message(tl_save_result result);
       "save %s: its transaction was still open when the store closed: discarded") \
     X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)") \
     X(FOREIGN, TL_LOG_LEVEL_WARNING, \
-      "%s: not a regular file or folder (a link, a FIFO, a device?): not followed, left alone") \
+      "%s: not what the store keeps there (a file where its folder belongs, a link, a FIFO, a " \
+      "device): not followed, left alone") \
     X(KEPT, TL_LOG_LEVEL_WARNING, "%s: holds files the store did not make: they and it stay") \
     X(UNDO_FAILED, TL_LOG_LEVEL_ERROR, \
       "save %s: the failed %s could not be undone on disk: %s (native error %d): this store " \

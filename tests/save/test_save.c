@@ -844,6 +844,28 @@ static void test_save_fifo_named_like_a_slot_never_blocks(void **state) {
     alarm(0);
 }
 
+/* A player's own file in the save folder (readme.txt) is no save: listed without it, left alone,
+   and the warning says what it is (a file where a save's folder belongs), not "a link, a FIFO". */
+static void test_save_plain_file_in_the_root_is_said_as_such(void **state) {
+    fixture *f = *state;
+    char p[400];
+    size_t count = 9;
+    FILE *fp;
+    assert_int_equal(commit2(f->store, "s", "one", NULL, 1), TL_SAVE_OK);
+    snprintf(p, sizeof p, "%s/readme.txt", f->root);
+    fp = fopen(p, "w");
+    assert_non_null(fp);
+    fputs("notes\n", fp);
+    fclose(fp);
+    reopen(f);
+    f->warnings = 0;
+    assert_int_equal(tl_save_list(f->store, NULL, 0, &count), TL_SAVE_OK);
+    assert_int_equal(count, 1);
+    assert_int_equal(f->warnings, 1);
+    assert_non_null(strstr(f->last, "readme.txt: not what the store keeps there (a file where its folder belongs"));
+    assert_true(exists(f, "readme.txt"));
+}
+
 /* In a child process (as "nobody" when the tests run as root, whom permissions do not stop): a
    store on a folder the game may read but not write. A commit fails as DENIED with the errno and a
    line that says so, not as an input/output error (which reads as a failing disk), and the store
@@ -924,6 +946,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_save_commit_never_writes_through_a_linked_save_folder, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_never_deletes_what_it_did_not_create, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_fifo_named_like_a_slot_never_blocks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_plain_file_in_the_root_is_said_as_such, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_read_only_folder_is_denied, setup, teardown),
     };
     return cmocka_run_group_tests_name("save", tests, NULL, NULL);
