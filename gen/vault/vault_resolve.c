@@ -38,10 +38,19 @@ static const char *key_tail(const entry *e, size_t *len)
     return dot + 1;
 }
 
+/* Room for every name put below (three per entry and per rename record) at most half full: a
+ * full table's probe would never end. */
+static size_t index_capacity(const domain_result *r)
+{
+    size_t keys = 0, cap = 16;
+    for (size_t i = 0; i < r->m->entries.count; i++) keys += 3 + 3 * (size_t)r->m->entries.items[i].renamed_count;
+    while (cap < keys * 2) cap *= 2;
+    return cap;
+}
+
 static void index_build(name_index *x, const domain_result *r)
 {
-    size_t n = r->m->entries.count, cap = 16;
-    while (cap < n * 4) cap *= 2;
+    size_t n = r->m->entries.count, cap = index_capacity(r);
     x->r = r;
     x->mask = (uint32_t)cap - 1;
     x->slots = xcalloc(cap, sizeof *x->slots);

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -185,6 +186,30 @@ static void test_vault_errors_data(void **state)
         "vaultdata/things.vaultdata.json:5:41: error: instances[3].values.Bag[1]: repeats the key of element 0\n"
         "vaultdata/things.vaultdata.json:5:45: error: instances[3].values.Speed: expected a decimal string such as \"1.5\" (FP), got a number\n"
         "vaultdata/things.vaultdata.json:6:5: error: instances[4].name: \"9lives\" is not an instance name (an ASCII letter, then ASCII letters, digits or '_': it names C constants)\n");
+}
+
+static void stop_hanging(int sig)
+{
+    (void)sig;
+    fail_msg("generate hung");
+}
+
+/* Every field of Vault.Fields renamed in one step: the resolver's index of names, keys and earlier
+ * names holds six per entry, and it was sized for four (generate spun forever once it was full). */
+static void test_vault_every_field_renamed_at_once(void **state)
+{
+    fixture *f = *state;
+    free(good_project(f));
+    fx_write("injectors/Vault.Fields.User.txt", "NewHealth <- Health\nNewSpeed <- Speed\nNewName <- Name\nNewIcon <- Icon\n"
+                                                 "NewBag <- Bag\nNewTemp <- Temp\nNewMaxHealth <- MaxHealth\n");
+    signal(SIGALRM, stop_hanging);
+    alarm(30);
+    assert_int_equal(fx_generate(f), 0);
+    alarm(0);
+    char *h = fx_read("generated/vaults/thing_vault.h");
+    assert_non_null(strstr(h, "thing_vault_get_NewHealth(const thing_vault *v) { return v->NewHealth; }\n"));
+    assert_non_null(strstr(h, "TL_DEPRECATED_ENTRY(\"Temp was renamed NewTemp in Vault.Fields"));
+    free(h);
 }
 
 /* A field renamed in Vault.Fields (Coins <- Health) while the schema still spells the earlier name:
@@ -571,6 +596,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_vault_assets_by_catalog_name, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_errors_config_and_syntax, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_renamed_field_keeps_deprecated_accessors, fixture_setup, fixture_teardown),
+        cmocka_unit_test_setup_teardown(test_vault_every_field_renamed_at_once, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_data_keys_and_float_range, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_gen_output_in_generated_dir, fixture_setup, fixture_teardown),
         cmocka_unit_test_setup_teardown(test_vault_gen_made_and_existing_dirs, fixture_setup, fixture_teardown),
