@@ -738,6 +738,7 @@ bool game_continue(game *g, const char *slot) {
     size_t n = 0;
     uint32_t order = 0;
     tl_save_result r;
+    char why[128] = "the frame's size is not this game's";
     bool ok;
     if (!g->saves || !frame) {
         tl_mem_free(frame);
@@ -750,9 +751,11 @@ bool game_continue(game *g, const char *slot) {
         return false;
     }
     if (r == TL_SAVE_OK) r = tl_save_read(g->saves, slot, "frame", frame, SIM_BLOCK_BYTES, &n);
-    ok = r == TL_SAVE_OK && n == SIM_BLOCK_BYTES && sim_head(frame)->level < g->world.level_count;
+    /* checked whole before it replaces the frame: the simulation indexes with its values */
+    ok = r == TL_SAVE_OK && n == SIM_BLOCK_BYTES && sim_check(frame, &g->world, why, sizeof why);
     if (ok) memcpy(g->block, frame, SIM_BLOCK_BYTES), continue_locale(g, slot);
-    else tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "continue %s: %s", slot, r == TL_SAVE_OK ? "not a frame of this game" : tl_save_result_message(r));
+    else if (r == TL_SAVE_OK) tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "continue %s: not a frame of this game: %s", slot, why);
+    else tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "continue %s: %s", slot, tl_save_result_message(r));
     tl_mem_free(frame);
     return ok;
 }

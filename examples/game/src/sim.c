@@ -3,6 +3,7 @@
  * only: no floating point, so every compiler and flag gives the same bits. */
 #include "sim.h"
 
+#include <stdio.h> /* snprintf: sim_check's reason */
 #include <string.h>
 
 #define FP(num, den) tl_fp_from_fraction(num, den)
@@ -293,6 +294,83 @@ uint32_t sim_populate(void *block, const sim_world *world, uint32_t count) {
         placed++;
     }
     return placed;
+}
+
+/* ---- a block from outside (a save) ----------------------------------------------------------- */
+/* A save's checksums say its bytes are the ones written, not that this game wrote them: a save
+   editor, a save shared online or one of a modded build (more kinds, more levels) can hold any
+   value. The simulation indexes the world's kinds and levels with the block's, trusts its
+   collections' counts and moves bodies only inside the map (is_wall guards the tiles, but the
+   window turns positions into pixels); sim_check holds a block to what sim_start and sim_step make. */
+
+/* A collection's stored count (mem.h: its header's bytes 0-3, little-endian), not clamped. */
+static uint32_t stored_count(const void *block, size_t offset) {
+    const unsigned char *h = (const unsigned char *)block + offset;
+    return (uint32_t)h[0] | (uint32_t)h[1] << 8 | (uint32_t)h[2] << 16 | (uint32_t)h[3] << 24;
+}
+
+static bool counts_fit(const void *block, char *why, size_t size) {
+    static const struct { const char *name; size_t offset; uint32_t slots; } lists[] = {
+        {"enemies", SIM_OFFSET_ENEMIES, SIM_MAX_ENEMIES}, {"bolts", SIM_OFFSET_BOLTS, SIM_MAX_BOLTS},
+        {"pickups", SIM_OFFSET_PICKUPS, SIM_MAX_PICKUPS}, {"events", SIM_OFFSET_EVENTS, SIM_MAX_EVENTS}};
+    size_t i;
+    for (i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        uint32_t n = stored_count(block, lists[i].offset);
+        if (n <= lists[i].slots) continue;
+        snprintf(why, size, "%u %s, more than the frame's %u slots", n, lists[i].name, lists[i].slots);
+        return false;
+    }
+    return true;
+}
+
+static bool inside_map(tl_fpv2 p) {
+    return !tl_fp_lt(p.x, TL_FP_ZERO) && tl_fp_lt(p.x, tl_fp_from_int(SIM_MAP_W)) && !tl_fp_lt(p.y, TL_FP_ZERO) &&
+           tl_fp_lt(p.y, tl_fp_from_int(SIM_MAP_H));
+}
+
+/* "the player", "enemy 3"...: outside the map. */
+static bool placed(tl_fpv2 p, const char *what, uint32_t index, char *why, size_t size) {
+    if (inside_map(p)) return true;
+    snprintf(why, size, "%s %u is outside the %dx%d map", what, index, SIM_MAP_W, SIM_MAP_H);
+    return false;
+}
+
+static bool enemies_fit(const void *block, const sim_world *world, char *why, size_t size) {
+    sim_enemy_list_const enemies = sim_enemies_const(block);
+    uint32_t i, n = sim_enemy_list_const_count(enemies);
+    for (i = 0; i < n; i++) {
+        const sim_enemy *e = sim_enemy_list_const_at(enemies, i);
+        if (e->kind >= world->kind_count) {
+            snprintf(why, size, "enemy %u has kind %u, past the world's %u kinds", i, e->kind, world->kind_count);
+            return false;
+        }
+        if (!placed(e->pos, "enemy", i, why, size)) return false;
+    }
+    return true;
+}
+
+static bool bolts_and_pickups_fit(const void *block, char *why, size_t size) {
+    sim_bolt_list_const bolts = sim_bolts_const(block);
+    sim_pickup_list_const pickups = sim_pickups_const(block);
+    uint32_t i;
+    for (i = 0; i < sim_bolt_list_const_count(bolts); i++)
+        if (!placed(sim_bolt_list_const_at(bolts, i)->pos, "bolt", i, why, size)) return false;
+    for (i = 0; i < sim_pickup_list_const_count(pickups); i++)
+        if (!placed(sim_pickup_list_const_at(pickups, i)->pos, "pickup", i, why, size)) return false;
+    return true;
+}
+
+bool sim_check(const void *block, const sim_world *world, char *why, size_t size) {
+    const sim_header *h = sim_head_const(block);
+    if (h->level >= world->level_count) {
+        snprintf(why, size, "level %u, past the world's %u levels", h->level, world->level_count);
+        return false;
+    }
+    if (!inside_map(h->player)) {
+        snprintf(why, size, "the player is outside the %dx%d map", SIM_MAP_W, SIM_MAP_H);
+        return false;
+    }
+    return counts_fit(block, why, size) && enemies_fit(block, world, why, size) && bolts_and_pickups_fit(block, why, size);
 }
 
 /* ---- the frame's fingerprint ------------------------------------------------------------------ */
