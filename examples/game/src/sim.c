@@ -45,6 +45,14 @@ static bool touching(tl_fpv2 a, tl_fpv2 b, tl_fp reach) {
     return tl_fp_lt(tl_fpv2_sqr_magnitude(tl_fpv2_sub(a, b)), tl_fp_mul(reach, reach));
 }
 
+/* The sums of vault stats and the frame's counters. An Integer vault field is any int32 (the
+   schema has no range) and a save may hold any score or health, so a sum can leave the int32
+   range: it stops at the range's end instead of overflowing, which is undefined behaviour (and then
+   other bits on another compiler). The shipped data stays far inside the range: same results. */
+static int32_t saturated(int64_t v) { return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v; }
+static int32_t add_sat(int32_t a, int32_t b) { return saturated((int64_t)a + b); }
+static int32_t sub_sat(int32_t a, int32_t b) { return saturated((int64_t)a - b); }
+
 static void emit(void *block, uint32_t type, uint32_t a, uint32_t b, int32_t c, int32_t d) {
     sim_event *e = sim_event_list_add_zeroed(sim_events(block));
     if (!e) return; /* more events than a frame holds: the rest are not reported */
@@ -156,7 +164,7 @@ static tl_fpv2 enemy_heading(const sim_header *h, const sim_world *world, const 
 static void hurt_player(void *block, int32_t damage) {
     sim_header *h = sim_head(block);
     if (h->invulnerable > 0) return;
-    h->health -= damage;
+    h->health = sub_sat(h->health, damage);
     h->invulnerable = 45;
     emit(block, SIM_EVENT_HURT, 0, 0, damage, h->health);
 }
@@ -193,8 +201,8 @@ static void kill_enemy(void *block, const sim_world *world, uint32_t index) {
     sim_header *h = sim_head(block);
     sim_enemy e = *sim_enemy_list_at(sim_enemies(block), index);
     const sim_enemy_stats *k = &world->kinds[e.kind];
-    h->score += k->score;
-    h->kills++;
+    h->score = add_sat(h->score, k->score);
+    h->kills = add_sat(h->kills, 1);
     emit(block, SIM_EVENT_KILL, e.id, k->kind, k->score, h->score);
     drop_loot(block, world, &e);
     sim_enemy_list_remove_at(sim_enemies(block), index);
@@ -207,7 +215,7 @@ static bool bolt_hits(void *block, const sim_world *world, const sim_bolt *b) {
     for (i = 0; i < n; i++) {
         sim_enemy *e = sim_enemy_list_at(enemies, i);
         if (!touching(b->pos, e->pos, FP(1, 2))) continue;
-        e->health -= world->weapon.damage;
+        e->health = sub_sat(e->health, world->weapon.damage);
         if (e->health <= 0) kill_enemy(block, world, i);
         return true;
     }
@@ -241,7 +249,7 @@ static void step_pickups(void *block, const sim_world *world) {
             continue;
         }
         if (p.item == world->heart_item && h->health < h->max_health) h->health++;
-        if (p.item == world->coin_item) h->score += 5;
+        if (p.item == world->coin_item) h->score = add_sat(h->score, 5);
         emit(block, SIM_EVENT_PICKUP, p.id, p.item, 0, 0);
         sim_pickup_list_remove_at(pickups, i);
     }
