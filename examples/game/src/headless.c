@@ -199,6 +199,7 @@ static int record(const char *content, const char *path, uint32_t frames) {
     game g;
     input_tape tape;
     uint32_t f;
+    bool ok;
     if (!open_game(&g, content, NULL) || !input_tape_init(&tape, frames)) return 1;
     for (f = 0; f < frames; f++) {
         uint32_t in = bot_input(&g, f);
@@ -206,9 +207,9 @@ static int record(const char *content, const char *path, uint32_t frames) {
         game_frame(&g, in);
     }
     game_close(&g);
-    if (!input_tape_write(&tape, path, "recorded by game-headless record (the bot)")) return 1;
+    ok = input_tape_write(&tape, path, "recorded by game-headless record (the bot)"); /* says why not */
     input_tape_free(&tape);
-    return 0;
+    return ok ? 0 : 1;
 }
 
 /* The simulation's frame time with ENTITIES enemies alive (not a pass/fail test). */
