@@ -618,6 +618,18 @@ static bool deploy(game *g) {
     return st == TL_LIFECYCLE_DEPLOY_DONE;
 }
 
+/* Everything game_open builds, in order; false at the first part that fails (logged). */
+static bool open_parts(game *g, const game_desc *desc) {
+    if (!open_runtime(g, desc) || !open_text(g, desc) || !open_saves(g, desc->save_dir)) return false;
+    load_player(g);
+    subscribe_presentation(g, desc->external_fader);
+    if (!deploy(g)) return false;
+#if defined(TL_DEVELOPMENT)
+    if (!open_live(g, desc->vault_image_dir)) return false;
+#endif
+    return (g->block = (unsigned char *)tl_mem_alloc_zeroed(SIM_BLOCK_BYTES, 0)) != NULL;
+}
+
 bool game_open(game *g, const game_desc *desc) {
     uint32_t i;
     memset(g, 0, sizeof *g);
@@ -627,14 +639,10 @@ bool game_open(game *g, const game_desc *desc) {
         g->areas[i].id = maps_keys[i];
         g->areas[i].asset = level_vault_get_Map(maps_by_index(i)).id;
     }
-    if (!open_runtime(g, desc) || !open_text(g, desc) || !open_saves(g, desc->save_dir)) return false;
-    load_player(g);
-    subscribe_presentation(g, desc->external_fader);
-    if (!deploy(g)) return false;
-#if defined(TL_DEVELOPMENT)
-    if (!open_live(g, desc->vault_image_dir)) return false;
-#endif
-    if (!(g->block = (unsigned char *)tl_mem_alloc_zeroed(SIM_BLOCK_BYTES, 0))) return false;
+    if (!open_parts(g, desc)) {
+        game_close(g); /* what was built before the refusal: a caller may try again */
+        return false;
+    }
     game_new(g);
     return true;
 }
@@ -687,11 +695,13 @@ void game_frame(game *g, uint32_t input) {
     tl_content_update(g->content);
 }
 
+/* Also what a refused game_open built, whatever part it reached: each part is released only when
+   made (a zeroed core has nothing to discard). */
 void game_close(game *g) {
 #if defined(TL_DEVELOPMENT)
     tl_vault_live_discard(&g->live);
 #endif
-    if (g->levels) tl_lifecycle_discard(&g->core); /* the levels shuts down first, then the subsystems */
+    tl_lifecycle_discard(&g->core); /* the levels shuts down first, then the subsystems */
     tl_levels_destroy(g->levels);
     tl_l10n_destroy(g->text); /* before the content that holds its tables' bytes */
     if (g->content) tl_content_shutdown(g->content);

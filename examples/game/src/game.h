@@ -90,6 +90,8 @@ typedef struct game {
 #endif
 } game;
 
+/* False when the game cannot start (logged); what it built by then is released, so the game
+   needs no game_close and may be opened again. */
 bool game_open(game *g, const game_desc *desc);
 void game_close(game *g);
 /* A new game: the first level, the seed's streams. */

@@ -44,11 +44,26 @@ static bool open_game(game *g, const char *content, const char *saves) {
     return false;
 }
 
+/* The recording, then the game; false (said) with neither left to free. */
+static bool open_with_tape(game *g, input_tape *tape, const char *path, const char *content, const char *saves) {
+    if (!input_tape_read(tape, path)) return false;
+    if (open_game(g, content, saves)) return true;
+    input_tape_free(tape);
+    return false;
+}
+
+/* The end of a run on a recording: the game closed, the tape freed, rc returned. */
+static int finish(game *g, input_tape *tape, int rc) {
+    game_close(g);
+    input_tape_free(tape);
+    return rc;
+}
+
 static int replay(const char *content, const char *path, uint32_t every) {
     game g;
     input_tape tape;
     uint32_t f;
-    if (!input_tape_read(&tape, path) || !open_game(&g, content, NULL)) return 1;
+    if (!open_with_tape(&g, &tape, path, content, NULL)) return 1;
     for (f = 0; f < tape.count; f++) {
         game_frame(&g, tape.frames[f]);
         if ((f + 1) % every == 0 || f + 1 == tape.count)
@@ -56,9 +71,7 @@ static int replay(const char *content, const char *path, uint32_t every) {
     }
     fprintf(stderr, "score %d, kills %d, deaths %u, level %u\n", sim_head(g.block)->score, sim_head(g.block)->kills,
             sim_head(g.block)->deaths, sim_head(g.block)->level);
-    game_close(&g);
-    input_tape_free(&tape);
-    return 0;
+    return finish(&g, &tape, 0);
 }
 
 /* Rollback as netcode does it: the input of each frame arrives DELAY frames late; until then
@@ -100,7 +113,7 @@ static int rollback(const char *content, const char *path, uint32_t delay) {
     rollback_run r;
     uint64_t *straight;
     uint32_t f, mismatches = 0;
-    if (!input_tape_read(&tape, path) || !open_game(&g, content, NULL)) return 1;
+    if (!open_with_tape(&g, &tape, path, content, NULL)) return 1;
     memset(&r, 0, sizeof r);
     r.g = &g;
     r.tape = &tape;
@@ -139,25 +152,23 @@ static int save_continue(const char *content, const char *path, const char *save
     input_tape tape;
     uint32_t f, half;
     uint64_t straight, continued;
-    if (!input_tape_read(&tape, path) || !open_game(&g, content, saves)) return 1;
+    if (!open_with_tape(&g, &tape, path, content, saves)) return 1;
     half = tape.count / 2;
     if (game_has_save(&g, "continue")) { /* the menu offers Continue only once there is a save */
         fprintf(stderr, "game-headless: %s already holds a save\n", saves);
-        return 1;
+        return finish(&g, &tape, 1);
     }
     for (f = 0; f < tape.count; f++) {
-        if (f == half && !game_save(&g, "continue")) return 1;
+        if (f == half && !game_save(&g, "continue")) return finish(&g, &tape, 1);
         game_frame(&g, tape.frames[f]);
     }
     straight = sim_hash(g.block);
     game_new(&g);
-    if (!game_has_save(&g, "continue") || !game_continue(&g, "continue")) return 1;
+    if (!game_has_save(&g, "continue") || !game_continue(&g, "continue")) return finish(&g, &tape, 1);
     for (f = half; f < tape.count; f++) game_frame(&g, tape.frames[f]);
     continued = sim_hash(g.block);
     printf("saved at frame %u; straight %016" PRIx64 ", continued %016" PRIx64 "\n", half, straight, continued);
-    game_close(&g);
-    input_tape_free(&tape);
-    return straight == continued ? 0 : 1;
+    return finish(&g, &tape, straight == continued ? 0 : 1);
 }
 
 /* The recording bot: walks towards the nearest enemy (or the exit once it is open, or wanders),
@@ -200,7 +211,11 @@ static int record(const char *content, const char *path, uint32_t frames) {
     input_tape tape;
     uint32_t f;
     bool ok;
-    if (!open_game(&g, content, NULL) || !input_tape_init(&tape, frames)) return 1;
+    if (!input_tape_init(&tape, frames)) return 1;
+    if (!open_game(&g, content, NULL)) {
+        input_tape_free(&tape);
+        return 1;
+    }
     for (f = 0; f < frames; f++) {
         uint32_t in = bot_input(&g, f);
         tape.frames[tape.count++] = in;
@@ -280,12 +295,8 @@ static int resume_play(const char *content, const char *saves, const char *path)
     input_tape tape;
     uint32_t f, from;
     bool ok;
-    if (!input_tape_read(&tape, path) || !open_game(&g, content, saves)) return 1;
-    if (!game_continue(&g, "continue")) {
-        game_close(&g);
-        input_tape_free(&tape);
-        return 1;
-    }
+    if (!open_with_tape(&g, &tape, path, content, saves)) return 1;
+    if (!game_continue(&g, "continue")) return finish(&g, &tape, 1);
     from = sim_head(g.block)->frame;
     ok = from <= tape.count;
     if (unknown_items(&g)) {
@@ -294,9 +305,7 @@ static int resume_play(const char *content, const char *saves, const char *path)
     }
     for (f = from; f < tape.count; f++) game_frame(&g, tape.frames[f]);
     printf("%u %016" PRIx64 "\n", tape.count, sim_hash(g.block));
-    game_close(&g);
-    input_tape_free(&tape);
-    return ok ? 0 : 1;
+    return finish(&g, &tape, ok ? 0 : 1);
 }
 
 #if defined(TL_DEVELOPMENT)
@@ -324,12 +333,16 @@ static int tune(const char *content, const char *image_dir) {
 /* The language is remembered in the save: made in French, continued by a game opened in English. */
 static int language(const char *content, const char *saves) {
     game g;
+    bool ok;
     if (!open_game(&g, content, saves)) return 1;
-    if (!game_set_locale(&g, "fr") || !game_save(&g, "language")) return 1;
+    ok = game_set_locale(&g, "fr") && game_save(&g, "language");
     game_close(&g);
-    if (!open_game(&g, content, saves)) return 1;
+    if (!ok || !open_game(&g, content, saves)) return 1;
     printf("opened in %s, ", tl_l10n_locale(g.text));
-    if (!game_continue(&g, "language")) return 1;
+    if (!game_continue(&g, "language")) {
+        game_close(&g);
+        return 1;
+    }
     printf("continued in %s: %s\n", tl_l10n_locale(g.text), text_MenuContinue(g.text));
     game_close(&g);
     return 0;
