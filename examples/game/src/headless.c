@@ -40,7 +40,7 @@ static bool open_game(game *g, const char *content, const char *saves) {
     d.seed = SEED;
     d.quiet = true;
     if (game_open(g, &d)) return true;
-    fprintf(stderr, "game-headless: the game did not start (content %s)\n", content);
+    fprintf(stderr, "game-headless: the game did not start: %s\n", g->refusal);
     return false;
 }
 
@@ -321,7 +321,10 @@ static int tune(const char *content, const char *image_dir) {
     d.seed = SEED;
     d.quiet = true;
     d.vault_image_dir = image_dir;
-    if (!game_open(&g, &d)) return 1;
+    if (!game_open(&g, &d)) {
+        fprintf(stderr, "game-headless-dev: the game did not start: %s\n", g.refusal);
+        return 1;
+    }
     game_tune(&g);
     slime = &g.world.kinds[enemies_index_by_key(GAME_ENEMYKINDS_U32(Game_EnemyKinds_Slime))];
     printf("Slime max_health %d score %d (%u stats tuned)\n", (int)slime->max_health, (int)slime->score, g.tuned);

@@ -4,7 +4,7 @@
  * core's time service stepping the simulation at 60 Hz (OnFixedUpdate), rendering, and sound
  * (sound.c, where SDL_mixer was found: GAME_SOUND; the menus' sounds follow their commands).
  *
- *   game [--content DIR] [--saves DIR] [--record FILE]
+ *   game [--content DIR] [--saves DIR] [--locale LOCALE] [--record FILE]
  *   game --replay FILE --frames N --screenshot OUT.png [--expect PNG --tolerance T]
  *   game --drive SCRIPT [--screenshot OUT.png [--expect PNG --tolerance T]] [--saves DIR] [--record FILE]
  *
@@ -789,7 +789,7 @@ int main(int argc, char **argv) {
     d.vault_image_dir = GAME_VAULT_IMAGE_DIR;
 #endif
     if (!game_open(&a.g, &d)) {
-        fprintf(stderr, "game: the game did not start (content %s)\n", o.content);
+        fprintf(stderr, "game: the game did not start: %s\n", a.g.refusal);
         return 1;
     }
     if (o.drive) SDL_SetHint(SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS, "1"); /* no window has focus */
