@@ -423,7 +423,8 @@ static bool register_profile(game *g, const char *dir, const char *profile, cons
     tl_content_dir d = tl_content_register_dir(g->content, dir);
     const char *found = tl_content_dir_valid(d) ? tl_content_dir_profile(d) : NULL;
     if (!tl_content_dir_valid(d))
-        return refuse(g, "%s%s is not the packed %s profile: %s", what, dir, profile, tl_content_result_message(tl_content_last_result(g->content)));
+        return refuse(g, "%s%s is not the packed %s profile (threadlink-gen pack --profile %s): %s", what, dir, profile, profile,
+                      tl_content_result_message(tl_content_last_result(g->content)));
     if (found && strcmp(found, profile) == 0) return true;
     return refuse(g, "%s%s holds the packed %s profile, not the %s profile", what, dir, found ? found : "(unnamed)", profile);
 }
@@ -685,7 +686,7 @@ static bool deploy(game *g) {
     return st == TL_LIFECYCLE_DEPLOY_DONE;
 }
 
-/* Everything game_open builds, in order; false at the first part that fails (logged). */
+/* Everything game_open builds, in order; false at the first part that fails, g->refusal naming it. */
 static bool open_parts(game *g, const game_desc *desc) {
     if (!open_runtime(g, desc) || !open_text(g, desc) || !open_saves(g, desc->save_dir)) return false;
     load_player(g);
