@@ -12,6 +12,7 @@
  * entity scope moves to the presented level's scope with tl_scope_reparent. */
 #include "game.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -401,31 +402,41 @@ static void on_presented(void *ctx, tl_level *level) {
 
 /* ---- open, frames, close ------------------------------------------------------------------- */
 
-static bool open_runtime(game *g, const game_desc *desc) {
-    static const tl_lifecycle_events core_events = TL_LIFECYCLE_EVENTS_INIT(Iris_Events_);
-    static const tl_time_events time_events = TL_TIME_EVENTS_INIT(Iris_Events_);
-    tl_time_desc td;
-    static const tl_levels_events nexus_events = TL_LEVELS_EVENTS_INIT(Iris_Events_);
-    tl_lifecycle_desc cd;
+/* Why game_open refused: one line naming what failed, kept in g->refusal for the caller to say
+   last (the lines content.h, save.h or the levels logged before it give the detail). False, for
+   `return refuse(...)`. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static bool refuse(game *g, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    vsnprintf(g->refusal, sizeof g->refusal, format, args);
+    va_end(args);
+    return false;
+}
+
+/* Mounts a packed profile's folder; refused, naming the folder, when content.h cannot (the line
+   it logged says why) or when the folder holds another profile (the other of the two folders).
+   `what` opens the refusal ("no text tables: "). */
+static bool register_profile(game *g, const char *dir, const char *profile, const char *what) {
+    tl_content_dir d = tl_content_register_dir(g->content, dir);
+    const char *found = tl_content_dir_valid(d) ? tl_content_dir_profile(d) : NULL;
+    if (!tl_content_dir_valid(d))
+        return refuse(g, "%s%s is not the packed %s profile (threadlink-gen pack --profile %s): %s", what, dir, profile, profile,
+                      tl_content_result_message(tl_content_last_result(g->content)));
+    if (found && strcmp(found, profile) == 0) return true;
+    return refuse(g, "%s%s holds the packed %s profile, not the %s profile", what, dir, found ? found : "(unnamed)", profile);
+}
+
+/* The content context, the game's kinds, and the Game profile's folder (threadlink.json's
+   profiles: Game, and Text beside it). */
+static bool open_content(game *g, const game_desc *desc) {
     tl_content_desc content_desc;
-    tl_levels_desc nd;
     tl_content_kind_desc kind;
-    if (iris_events_init(&g->registry, NULL) != TL_EVENTS_OK) return false;
-    memset(&cd, 0, sizeof cd);
-    cd.registry = &g->registry;
-    cd.events = &core_events;
-    cd.logger = &g->logger;
-    if (tl_lifecycle_init(&g->core, &cd) != TL_LIFECYCLE_OK) return false;
-    memset(&td, 0, sizeof td);
-    td.registry = &g->registry;
-    td.events = &time_events;
-    td.logger = &g->logger;
-    td.fixed_steps_per_second = 60; /* exact steps: SIM's frames are 1/60 s */
-    tl_time_init(&g->time, &td);
-    if (tl_glue_weave_time(&g->core, &g->time) != TL_LIFECYCLE_OK) return false;
     memset(&content_desc, 0, sizeof content_desc);
     content_desc.logger = g->logger;
-    if (!(g->content = tl_content_create(&content_desc))) return false;
+    if (!(g->content = tl_content_create(&content_desc))) return refuse(g, "out of memory (the content context)");
     memset(&kind, 0, sizeof kind);
     kind.category = "Sprites";
     kind.decode = decode_sprite;
@@ -437,7 +448,30 @@ static bool open_runtime(game *g, const game_desc *desc) {
     kind.decode = decode_level;
     kind.destroy = destroy_level;
     tl_content_register_kind(g->content, &kind);
-    if (!tl_content_dir_valid(tl_content_register_dir(g->content, desc->content_dir))) return false;
+    return register_profile(g, desc->content_dir, "Game", "");
+}
+
+static bool open_runtime(game *g, const game_desc *desc) {
+    static const tl_lifecycle_events core_events = TL_LIFECYCLE_EVENTS_INIT(Iris_Events_);
+    static const tl_time_events time_events = TL_TIME_EVENTS_INIT(Iris_Events_);
+    tl_time_desc td;
+    static const tl_levels_events nexus_events = TL_LEVELS_EVENTS_INIT(Iris_Events_);
+    tl_lifecycle_desc cd;
+    tl_levels_desc nd;
+    if (iris_events_init(&g->registry, NULL) != TL_EVENTS_OK) return refuse(g, "out of memory (the events table)");
+    memset(&cd, 0, sizeof cd);
+    cd.registry = &g->registry;
+    cd.events = &core_events;
+    cd.logger = &g->logger;
+    if (tl_lifecycle_init(&g->core, &cd) != TL_LIFECYCLE_OK) return refuse(g, "the core could not be made (logged above)");
+    memset(&td, 0, sizeof td);
+    td.registry = &g->registry;
+    td.events = &time_events;
+    td.logger = &g->logger;
+    td.fixed_steps_per_second = 60; /* exact steps: SIM's frames are 1/60 s */
+    tl_time_init(&g->time, &td);
+    if (tl_glue_weave_time(&g->core, &g->time) != TL_LIFECYCLE_OK) return refuse(g, "the time service could not join the core");
+    if (!open_content(g, desc)) return false;
     memset(&nd, 0, sizeof nd);
     nd.loader.ctx = g;
     nd.loader.begin_load = begin_load;
@@ -448,8 +482,9 @@ static bool open_runtime(game *g, const game_desc *desc) {
     nd.scopes = tl_glue_levels_scopes(g->content);
     nd.logger = &g->logger;
     nd.level_name = nexus_levels_name; /* log lines name levels */
-    if (!(g->levels = tl_levels_create(&nd))) return false;
-    return tl_glue_levels_attach(&g->core, g->levels) == TL_LIFECYCLE_OK; /* shut down first */
+    if (!(g->levels = tl_levels_create(&nd))) return refuse(g, "out of memory (the levels)");
+    if (tl_glue_levels_attach(&g->core, g->levels) != TL_LIFECYCLE_OK) return refuse(g, "the levels could not join the core");
+    return true; /* the levels shut down first */
 }
 
 /* ---- text: each locale's table is an asset of the packed Text profile ----------------------- */
@@ -478,14 +513,25 @@ static bool same_locale_char(char a, char b) {
     if (b == '-') b = '_';
     return (a >= 'A' && a <= 'Z' ? a + 32 : a) == (b >= 'A' && b <= 'Z' ? b + 32 : b);
 }
-/* Whether the table of locale `table` is in `locale`'s chain as l10n.h makes it: the locale,
-   each shorter name cut at '_', '-' or '@' ("fr" of "fr_CA"), then the source locale. */
-static bool table_needed(const char *table, const char *locale) {
+/* Whether `table` is `locale` or a shorter name of it, cut at '_', '-' or '@' ("fr" of "fr_CA"). */
+static bool names_locale(const char *table, const char *locale) {
     size_t i;
-    if (strcmp(table, TEXT_KEYS_SOURCE_LOCALE) == 0) return true;
     for (i = 0; table[i]; i++)
         if (!same_locale_char(table[i], locale[i])) return false;
     return locale[i] == 0 || locale[i] == '_' || locale[i] == '-' || locale[i] == '@';
+}
+/* Whether the table of locale `table` is in `locale`'s chain as l10n.h makes it: the locale,
+   each shorter name of it, then the source locale. */
+static bool table_needed(const char *table, const char *locale) {
+    return strcmp(table, TEXT_KEYS_SOURCE_LOCALE) == 0 || names_locale(table, locale);
+}
+/* Whether the game has a table for the locale or a shorter name of it (l10n.h refuses a locale
+   with none, unless cutting it reaches the source locale: en_GB). */
+static bool has_text_in(const char *locale) {
+    uint32_t i;
+    for (i = 0; i < TEXT_KEYS_LOCALE_COUNT; i++)
+        if (names_locale(text_keys_locales()[i], locale)) return true;
+    return false;
 }
 
 /* Loads locale i's table asset into its scope and adds its bytes to the text; false (logged by
@@ -515,6 +561,28 @@ static void unload_table(game *g, uint32_t i) {
     memset(&g->text_scopes[i], 0, sizeof g->text_scopes[i]);
 }
 
+/* "en, fr": the locales the game has tables for. */
+static void list_locales(char *out, size_t size) {
+    uint32_t i;
+    out[0] = 0;
+    for (i = 0; i < TEXT_KEYS_LOCALE_COUNT; i++)
+        snprintf(out + strlen(out), size - strlen(out), "%s%s", i ? ", " : "", text_keys_locales()[i]);
+}
+
+/* The locale asked for (desc.locale) when the game has text in it; otherwise the source locale,
+   with a warning naming the locales there are (a player asking for German gets English). */
+static bool start_locale(game *g, const char *asked, const char *dir) {
+    char have[128];
+    if (asked && has_text_in(asked) && game_set_locale(g, asked)) return true;
+    if (asked) {
+        list_locales(have, sizeof have);
+        tl_log(&g->logger, TL_LOG_LEVEL_WARNING, "Game", "no text in \"%s\" (the game's locales: %s): starting in %s", asked, have,
+               TEXT_KEYS_SOURCE_LOCALE);
+    }
+    return game_set_locale(g, TEXT_KEYS_SOURCE_LOCALE) ||
+           refuse(g, "no text tables: the %s table in %s did not load (the lines above say why)", TEXT_KEYS_SOURCE_LOCALE, dir);
+}
+
 static bool open_text(game *g, const game_desc *desc) {
     static const tl_l10n_events text_events = TL_L10N_EVENTS_INIT(Iris_Events_);
     char dir[512];
@@ -524,15 +592,12 @@ static bool open_text(game *g, const game_desc *desc) {
     td.registry = &g->registry;
     td.events = &text_events;
     td.logger = &g->logger;
-    if (!(g->text = tl_l10n_create(&td))) return false;
+    if (!(g->text = tl_l10n_create(&td))) return refuse(g, "out of memory (the text)");
     text_dir_of(desc, dir, sizeof dir);
-    if (!tl_content_dir_valid(tl_content_register_dir(g->content, dir))) {
-        tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "no text tables: %s is not the packed Text profile (threadlink-gen pack --profile Text)", dir);
-        return false;
-    }
+    if (!register_profile(g, dir, "Text", "no text tables: ")) return false;
     g->text_scope = tl_scope_create(tl_content_root(g->content), "Text", TL_SCOPE_OWNED);
     g->feed.text = g->text;
-    return game_set_locale(g, desc->locale ? desc->locale : TEXT_KEYS_SOURCE_LOCALE);
+    return start_locale(g, desc->locale, dir);
 }
 
 /* Loads the tables the locale's chain needs, switches, then releases those the locale shown
@@ -557,11 +622,14 @@ bool game_next_locale(game *g) {
 
 static bool open_saves(game *g, const char *dir) {
     tl_save_store_desc sd;
+    tl_save_open_detail why;
     if (!dir) return true;
     memset(&sd, 0, sizeof sd);
     sd.root = dir;
     sd.logger = g->logger;
-    return (g->saves = tl_save_store_open(&sd, NULL)) != NULL;
+    if ((g->saves = tl_save_store_open(&sd, &why)) != NULL) return true;
+    return refuse(g, "the save folder %s cannot be used: %s", dir,
+                  why.native_error ? strerror(why.native_error) : tl_save_result_message(why.result));
 }
 
 static void load_player(game *g) {
@@ -618,6 +686,20 @@ static bool deploy(game *g) {
     return st == TL_LIFECYCLE_DEPLOY_DONE;
 }
 
+/* Everything game_open builds, in order; false at the first part that fails, g->refusal naming it. */
+static bool open_parts(game *g, const game_desc *desc) {
+    if (!open_runtime(g, desc) || !open_text(g, desc) || !open_saves(g, desc->save_dir)) return false;
+    load_player(g);
+    subscribe_presentation(g, desc->external_fader);
+    if (!deploy(g)) return refuse(g, "the levels did not load from %s (the lines above say why)", desc->content_dir);
+#if defined(TL_DEVELOPMENT)
+    if (!open_live(g, desc->vault_image_dir))
+        return refuse(g, "the vault images in %s cannot be followed (the lines above say why)", desc->vault_image_dir ? desc->vault_image_dir : TL_VAULT_LIVE_DIR);
+#endif
+    if (!(g->block = (unsigned char *)tl_mem_alloc_zeroed(SIM_BLOCK_BYTES, 0))) return refuse(g, "out of memory (the frame block)");
+    return true;
+}
+
 bool game_open(game *g, const game_desc *desc) {
     uint32_t i;
     memset(g, 0, sizeof *g);
@@ -627,14 +709,13 @@ bool game_open(game *g, const game_desc *desc) {
         g->areas[i].id = maps_keys[i];
         g->areas[i].asset = level_vault_get_Map(maps_by_index(i)).id;
     }
-    if (!open_runtime(g, desc) || !open_text(g, desc) || !open_saves(g, desc->save_dir)) return false;
-    load_player(g);
-    subscribe_presentation(g, desc->external_fader);
-    if (!deploy(g)) return false;
-#if defined(TL_DEVELOPMENT)
-    if (!open_live(g, desc->vault_image_dir)) return false;
-#endif
-    if (!(g->block = (unsigned char *)tl_mem_alloc_zeroed(SIM_BLOCK_BYTES, 0))) return false;
+    if (!open_parts(g, desc)) {
+        char refusal[sizeof g->refusal];
+        memcpy(refusal, g->refusal, sizeof refusal);
+        game_close(g); /* what was built before the refusal: a caller may try again */
+        memcpy(g->refusal, refusal, sizeof refusal);
+        return false;
+    }
     game_new(g);
     return true;
 }
@@ -687,11 +768,13 @@ void game_frame(game *g, uint32_t input) {
     tl_content_update(g->content);
 }
 
+/* Also what a refused game_open built, whatever part it reached: each part is released only when
+   made (a zeroed core has nothing to discard). */
 void game_close(game *g) {
 #if defined(TL_DEVELOPMENT)
     tl_vault_live_discard(&g->live);
 #endif
-    if (g->levels) tl_lifecycle_discard(&g->core); /* the levels shuts down first, then the subsystems */
+    tl_lifecycle_discard(&g->core); /* the levels shuts down first, then the subsystems */
     tl_levels_destroy(g->levels);
     tl_l10n_destroy(g->text); /* before the content that holds its tables' bytes */
     if (g->content) tl_content_shutdown(g->content);
@@ -738,6 +821,7 @@ bool game_continue(game *g, const char *slot) {
     size_t n = 0;
     uint32_t order = 0;
     tl_save_result r;
+    char why[128] = "the frame's size is not this game's";
     bool ok;
     if (!g->saves || !frame) {
         tl_mem_free(frame);
@@ -750,9 +834,11 @@ bool game_continue(game *g, const char *slot) {
         return false;
     }
     if (r == TL_SAVE_OK) r = tl_save_read(g->saves, slot, "frame", frame, SIM_BLOCK_BYTES, &n);
-    ok = r == TL_SAVE_OK && n == SIM_BLOCK_BYTES && sim_head(frame)->level < g->world.level_count;
+    /* checked whole before it replaces the frame: the simulation indexes with its values */
+    ok = r == TL_SAVE_OK && n == SIM_BLOCK_BYTES && sim_check(frame, &g->world, why, sizeof why);
     if (ok) memcpy(g->block, frame, SIM_BLOCK_BYTES), continue_locale(g, slot);
-    else tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "continue %s: %s", slot, r == TL_SAVE_OK ? "not a frame of this game" : tl_save_result_message(r));
+    else if (r == TL_SAVE_OK) tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "continue %s: not a frame of this game: %s", slot, why);
+    else tl_log(&g->logger, TL_LOG_LEVEL_ERROR, "Game", "continue %s: %s", slot, tl_save_result_message(r));
     tl_mem_free(frame);
     return ok;
 }

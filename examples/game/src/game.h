@@ -88,8 +88,14 @@ typedef struct game {
 #if defined(TL_DEVELOPMENT)
     tl_vault_live live;      /* the vaults' images, polled by game_tune */
 #endif
+    char refusal[1024];      /* why game_open returned false ("" after it opened) */
 } game;
 
+/* False when the game cannot start: g->refusal then names what failed in one line (the Game or
+   Text folder, the save folder and the system's reason, the levels), for the caller to say last,
+   after the lines the runtime logged; what was built by then is released, so the game needs no
+   game_close and may be opened again. A desc.locale without a table starts in the source locale
+   with a warning. */
 bool game_open(game *g, const game_desc *desc);
 void game_close(game *g);
 /* A new game: the first level, the seed's streams. */

@@ -11,8 +11,11 @@
  *   game-headless-dev CONTENT tune IMAGE_DIR        development builds: the Slime's stats after
  *                                                   the vault images in IMAGE_DIR and one game_tune
  *
- * Input files are text: '#' comments, then lines "COUNT MASK" (MASK in hex: the SIM_* bits held
- * for COUNT frames). Every mode runs the whole game (core, levels, content) as the window does. */
+ * EVERY, DELAY, FRAMES and ENTITIES are whole numbers (ENTITIES from 0, the others from 1); any
+ * other word is a usage error (exit 2). Input files are text: '#' comments, then lines "COUNT MASK"
+ * (MASK in hex: the SIM_* bits held for COUNT frames). Every mode runs the whole game (core, levels,
+ * content) as the window does. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,15 +40,30 @@ static bool open_game(game *g, const char *content, const char *saves) {
     d.seed = SEED;
     d.quiet = true;
     if (game_open(g, &d)) return true;
-    fprintf(stderr, "game-headless: the game did not start (content %s)\n", content);
+    fprintf(stderr, "game-headless: the game did not start: %s\n", g->refusal);
     return false;
+}
+
+/* The recording, then the game; false (said) with neither left to free. */
+static bool open_with_tape(game *g, input_tape *tape, const char *path, const char *content, const char *saves) {
+    if (!input_tape_read(tape, path)) return false;
+    if (open_game(g, content, saves)) return true;
+    input_tape_free(tape);
+    return false;
+}
+
+/* The end of a run on a recording: the game closed, the tape freed, rc returned. */
+static int finish(game *g, input_tape *tape, int rc) {
+    game_close(g);
+    input_tape_free(tape);
+    return rc;
 }
 
 static int replay(const char *content, const char *path, uint32_t every) {
     game g;
     input_tape tape;
     uint32_t f;
-    if (!input_tape_read(&tape, path) || !open_game(&g, content, NULL)) return 1;
+    if (!open_with_tape(&g, &tape, path, content, NULL)) return 1;
     for (f = 0; f < tape.count; f++) {
         game_frame(&g, tape.frames[f]);
         if ((f + 1) % every == 0 || f + 1 == tape.count)
@@ -53,9 +71,7 @@ static int replay(const char *content, const char *path, uint32_t every) {
     }
     fprintf(stderr, "score %d, kills %d, deaths %u, level %u\n", sim_head(g.block)->score, sim_head(g.block)->kills,
             sim_head(g.block)->deaths, sim_head(g.block)->level);
-    game_close(&g);
-    input_tape_free(&tape);
-    return 0;
+    return finish(&g, &tape, 0);
 }
 
 /* Rollback as netcode does it: the input of each frame arrives DELAY frames late; until then
@@ -97,7 +113,7 @@ static int rollback(const char *content, const char *path, uint32_t delay) {
     rollback_run r;
     uint64_t *straight;
     uint32_t f, mismatches = 0;
-    if (!input_tape_read(&tape, path) || !open_game(&g, content, NULL)) return 1;
+    if (!open_with_tape(&g, &tape, path, content, NULL)) return 1;
     memset(&r, 0, sizeof r);
     r.g = &g;
     r.tape = &tape;
@@ -136,25 +152,23 @@ static int save_continue(const char *content, const char *path, const char *save
     input_tape tape;
     uint32_t f, half;
     uint64_t straight, continued;
-    if (!input_tape_read(&tape, path) || !open_game(&g, content, saves)) return 1;
+    if (!open_with_tape(&g, &tape, path, content, saves)) return 1;
     half = tape.count / 2;
     if (game_has_save(&g, "continue")) { /* the menu offers Continue only once there is a save */
         fprintf(stderr, "game-headless: %s already holds a save\n", saves);
-        return 1;
+        return finish(&g, &tape, 1);
     }
     for (f = 0; f < tape.count; f++) {
-        if (f == half && !game_save(&g, "continue")) return 1;
+        if (f == half && !game_save(&g, "continue")) return finish(&g, &tape, 1);
         game_frame(&g, tape.frames[f]);
     }
     straight = sim_hash(g.block);
     game_new(&g);
-    if (!game_has_save(&g, "continue") || !game_continue(&g, "continue")) return 1;
+    if (!game_has_save(&g, "continue") || !game_continue(&g, "continue")) return finish(&g, &tape, 1);
     for (f = half; f < tape.count; f++) game_frame(&g, tape.frames[f]);
     continued = sim_hash(g.block);
     printf("saved at frame %u; straight %016" PRIx64 ", continued %016" PRIx64 "\n", half, straight, continued);
-    game_close(&g);
-    input_tape_free(&tape);
-    return straight == continued ? 0 : 1;
+    return finish(&g, &tape, straight == continued ? 0 : 1);
 }
 
 /* The recording bot: walks towards the nearest enemy (or the exit once it is open, or wanders),
@@ -196,16 +210,21 @@ static int record(const char *content, const char *path, uint32_t frames) {
     game g;
     input_tape tape;
     uint32_t f;
-    if (!open_game(&g, content, NULL) || !input_tape_init(&tape, frames)) return 1;
+    bool ok;
+    if (!input_tape_init(&tape, frames)) return 1;
+    if (!open_game(&g, content, NULL)) {
+        input_tape_free(&tape);
+        return 1;
+    }
     for (f = 0; f < frames; f++) {
         uint32_t in = bot_input(&g, f);
         tape.frames[tape.count++] = in;
         game_frame(&g, in);
     }
     game_close(&g);
-    if (!input_tape_write(&tape, path, "recorded by game-headless record (the bot)")) return 1;
+    ok = input_tape_write(&tape, path, "recorded by game-headless record (the bot)"); /* says why not */
     input_tape_free(&tape);
-    return 0;
+    return ok ? 0 : 1;
 }
 
 /* The simulation's frame time with ENTITIES enemies alive (not a pass/fail test). */
@@ -276,12 +295,8 @@ static int resume_play(const char *content, const char *saves, const char *path)
     input_tape tape;
     uint32_t f, from;
     bool ok;
-    if (!input_tape_read(&tape, path) || !open_game(&g, content, saves)) return 1;
-    if (!game_continue(&g, "continue")) {
-        game_close(&g);
-        input_tape_free(&tape);
-        return 1;
-    }
+    if (!open_with_tape(&g, &tape, path, content, saves)) return 1;
+    if (!game_continue(&g, "continue")) return finish(&g, &tape, 1);
     from = sim_head(g.block)->frame;
     ok = from <= tape.count;
     if (unknown_items(&g)) {
@@ -290,9 +305,7 @@ static int resume_play(const char *content, const char *saves, const char *path)
     }
     for (f = from; f < tape.count; f++) game_frame(&g, tape.frames[f]);
     printf("%u %016" PRIx64 "\n", tape.count, sim_hash(g.block));
-    game_close(&g);
-    input_tape_free(&tape);
-    return ok ? 0 : 1;
+    return finish(&g, &tape, ok ? 0 : 1);
 }
 
 #if defined(TL_DEVELOPMENT)
@@ -308,7 +321,10 @@ static int tune(const char *content, const char *image_dir) {
     d.seed = SEED;
     d.quiet = true;
     d.vault_image_dir = image_dir;
-    if (!game_open(&g, &d)) return 1;
+    if (!game_open(&g, &d)) {
+        fprintf(stderr, "game-headless-dev: the game did not start: %s\n", g.refusal);
+        return 1;
+    }
     game_tune(&g);
     slime = &g.world.kinds[enemies_index_by_key(GAME_ENEMYKINDS_U32(Game_EnemyKinds_Slime))];
     printf("Slime max_health %d score %d (%u stats tuned)\n", (int)slime->max_health, (int)slime->score, g.tuned);
@@ -320,12 +336,16 @@ static int tune(const char *content, const char *image_dir) {
 /* The language is remembered in the save: made in French, continued by a game opened in English. */
 static int language(const char *content, const char *saves) {
     game g;
+    bool ok;
     if (!open_game(&g, content, saves)) return 1;
-    if (!game_set_locale(&g, "fr") || !game_save(&g, "language")) return 1;
+    ok = game_set_locale(&g, "fr") && game_save(&g, "language");
     game_close(&g);
-    if (!open_game(&g, content, saves)) return 1;
+    if (!ok || !open_game(&g, content, saves)) return 1;
     printf("opened in %s, ", tl_l10n_locale(g.text));
-    if (!game_continue(&g, "language")) return 1;
+    if (!game_continue(&g, "language")) {
+        game_close(&g);
+        return 1;
+    }
     printf("continued in %s: %s\n", tl_l10n_locale(g.text), text_MenuContinue(g.text));
     game_close(&g);
     return 0;
@@ -384,20 +404,45 @@ static int text_tables(const char *content) {
     return ok ? 0 : 1;
 }
 
+/* A count argument (replay's EVERY, rollback's DELAY, record's FRAMES, bench's ENTITIES and
+   FRAMES): a whole decimal number from min to UINT32_MAX. Anything else (0 where 1 is the least,
+   a word, a sign, trailing letters, past 32 bits) is said, naming the argument: atoi's 0 would
+   divide by zero (EVERY) or run nothing. */
+static bool count_arg(const char *text, const char *name, uint32_t min, uint32_t *out) {
+    char *end = NULL;
+    unsigned long long v = 0;
+    bool ok = text[0] >= '0' && text[0] <= '9';
+    if (ok) {
+        errno = 0;
+        v = strtoull(text, &end, 10);
+        ok = errno == 0 && *end == 0 && v >= min && v <= UINT32_MAX;
+    }
+    if (!ok) fprintf(stderr, "game-headless: %s must be a whole number from %u to %u, not \"%s\"\n", name, min, UINT32_MAX, text);
+    *out = (uint32_t)v;
+    return ok;
+}
+
+#define USAGE_ERROR 2 /* a command line the driver does not take */
+
 int main(int argc, char **argv) {
     const char *mode = argc > 2 ? argv[2] : "";
-    if (argc >= 4 && strcmp(mode, "replay") == 0) return replay(argv[1], argv[3], argc > 4 ? (uint32_t)atoi(argv[4]) : 100u);
-    if (argc >= 5 && strcmp(mode, "rollback") == 0) return rollback(argv[1], argv[3], (uint32_t)atoi(argv[4]));
+    uint32_t a = 100, b = 0; /* the mode's counts */
+    if (argc >= 4 && strcmp(mode, "replay") == 0)
+        return argc > 4 && !count_arg(argv[4], "EVERY", 1, &a) ? USAGE_ERROR : replay(argv[1], argv[3], a);
+    if (argc >= 5 && strcmp(mode, "rollback") == 0)
+        return !count_arg(argv[4], "DELAY", 1, &a) ? USAGE_ERROR : rollback(argv[1], argv[3], a);
     if (argc >= 5 && strcmp(mode, "continue") == 0) return save_continue(argv[1], argv[3], argv[4]);
     if (argc >= 4 && strcmp(mode, "resume") == 0) return resume(argv[1], argv[3]);
     if (argc >= 5 && strcmp(mode, "resume-play") == 0) return resume_play(argv[1], argv[3], argv[4]);
     if (argc >= 4 && strcmp(mode, "language") == 0) return language(argv[1], argv[3]);
     if (argc >= 3 && strcmp(mode, "text") == 0) return text_tables(argv[1]);
-    if (argc >= 5 && strcmp(mode, "record") == 0) return record(argv[1], argv[3], (uint32_t)atoi(argv[4]));
+    if (argc >= 5 && strcmp(mode, "record") == 0)
+        return !count_arg(argv[4], "FRAMES", 1, &a) ? USAGE_ERROR : record(argv[1], argv[3], a);
 #if defined(TL_DEVELOPMENT)
     if (argc >= 4 && strcmp(mode, "tune") == 0) return tune(argv[1], argv[3]);
 #endif
-    if (argc >= 5 && strcmp(mode, "bench") == 0) return bench(argv[1], (uint32_t)atoi(argv[3]), (uint32_t)atoi(argv[4]));
+    if (argc >= 5 && strcmp(mode, "bench") == 0)
+        return !count_arg(argv[3], "ENTITIES", 0, &a) || !count_arg(argv[4], "FRAMES", 1, &b) ? USAGE_ERROR : bench(argv[1], a, b);
     fprintf(stderr, "usage: game-headless CONTENT replay|rollback|continue|resume|resume-play|language|text|record|bench ... (see headless.c)\n");
-    return 2;
+    return USAGE_ERROR;
 }

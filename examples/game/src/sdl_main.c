@@ -4,16 +4,18 @@
  * core's time service stepping the simulation at 60 Hz (OnFixedUpdate), rendering, and sound
  * (sound.c, where SDL_mixer was found: GAME_SOUND; the menus' sounds follow their commands).
  *
- *   game [--content DIR] [--saves DIR] [--record FILE]
+ *   game [--content DIR] [--saves DIR] [--locale LOCALE] [--record FILE]
  *   game --replay FILE --frames N --screenshot OUT.png [--expect PNG --tolerance T]
- *   game --drive SCRIPT [--screenshot OUT.png [--expect PNG --tolerance T]] [--saves DIR]
+ *   game --drive SCRIPT [--screenshot OUT.png [--expect PNG --tolerance T]] [--saves DIR] [--record FILE]
  *
  * Actions (input/game.actions.json): Gameplay's Move (arrows, WASD, the left stick, the d-pad),
  * Fire (space, A, the right trigger), Pause (Esc, Start: stacks the pause menu, time scale 0;
  * Back resumes) and Interact (E, X: the sign); Menu's Up, Down, Left, Right, Confirm and Back
  * drive the stacked menus. The options menu rebinds Fire (the next key, or the next gamepad
  * button) and resets the bindings; the bindings are saved (save.h, slot "settings") and restored
- * at start. Recordings hold the simulation's per-frame action bits (SIM_*), not keys.
+ * at start. Recordings hold the simulation's per-frame action bits (SIM_*), not keys, and are
+ * written when the game quits (or the drive script ends); one that cannot be written is said, with
+ * its cause, and the game exits 1. A game killed before it quits writes none.
  * --replay runs N frames of a recording without a clock, draws frame N and writes it as a PNG;
  * with --expect it then compares it with an image (the screenshot test). --drive plays a script
  * of SDL events (keys pushed with SDL_PushEvent, a virtual controller) at a fixed 60 Hz, prints
@@ -489,11 +491,28 @@ static uint64_t counter_ns(Uint64 ticks) {
     return (uint64_t)(ticks / rate * 1000000000u + ticks % rate * 1000000000u / rate);
 }
 
+/* --record FILE: the simulation's input of every fixed step is kept while the game runs (play or
+   drive) and written when it ends. False, said, when it cannot be kept or written: the run then
+   fails (an older recording of that name stays as it was, inputs.c). */
+static bool recording_start(app *a, const options *o) {
+    a->recording_on = o->record && input_tape_init(&a->recording, 4096);
+    if (o->record && !a->recording_on) fprintf(stderr, "%s: the recording was not written: out of memory\n", o->record);
+    return a->recording_on || !o->record;
+}
+
+static bool recording_finish(app *a, const options *o) {
+    bool ok;
+    if (!a->recording_on) return true;
+    ok = input_tape_write(&a->recording, o->record, "recorded by game --record");
+    input_tape_free(&a->recording);
+    a->recording_on = false;
+    return ok;
+}
+
 static int play(app *a, const options *o) {
     Uint64 last = SDL_GetPerformanceCounter();
-    if (!controls_open(a)) return 1;
+    if (!recording_start(a, o) || !controls_open(a)) return 1;
     Iris_Events_OnFixedUpdate_subscribe(&a->g.registry, on_fixed_update, a);
-    a->recording_on = o->record && input_tape_init(&a->recording, 4096);
     a->running = true;
     open_menu(a, UI_TITLE);
     while (a->running) {
@@ -510,11 +529,7 @@ static int play(app *a, const options *o) {
     }
     Iris_Events_OnFixedUpdate_unsubscribe(&a->g.registry, on_fixed_update, a);
     controls_close(a);
-    if (a->recording_on) {
-        input_tape_write(&a->recording, o->record, "recorded by game --record");
-        input_tape_free(&a->recording);
-    }
-    return 0;
+    return recording_finish(a, o) ? 0 : 1;
 }
 
 /* ---- the screenshot: a known frame of a replay ------------------------------------------------- */
@@ -662,7 +677,11 @@ static int drive(app *a, const options *o) {
     driver d = { -1, NULL };
     uint32_t frame = 0, at;
     int rc = 0;
-    if (!f || !controls_open(a)) return 1;
+    if (!f || !recording_start(a, o) || !controls_open(a)) {
+        if (f) fclose(f);
+        recording_finish(a, o);
+        return 1;
+    }
     Iris_Events_OnFixedUpdate_subscribe(&a->g.registry, on_fixed_update, a);
     a->running = true;
     open_menu(a, UI_TITLE);
@@ -694,7 +713,7 @@ static int drive(app *a, const options *o) {
     if (d.pad) SDL_JoystickClose(d.pad);
     Iris_Events_OnFixedUpdate_unsubscribe(&a->g.registry, on_fixed_update, a);
     controls_close(a);
-    return rc;
+    return recording_finish(a, o) ? rc : 1;
 }
 
 /* ---- main ------------------------------------------------------------------------------------- */
@@ -770,7 +789,7 @@ int main(int argc, char **argv) {
     d.vault_image_dir = GAME_VAULT_IMAGE_DIR;
 #endif
     if (!game_open(&a.g, &d)) {
-        fprintf(stderr, "game: the game did not start (content %s)\n", o.content);
+        fprintf(stderr, "game: the game did not start: %s\n", a.g.refusal);
         return 1;
     }
     if (o.drive) SDL_SetHint(SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS, "1"); /* no window has focus */

@@ -3,6 +3,7 @@
  * only: no floating point, so every compiler and flag gives the same bits. */
 #include "sim.h"
 
+#include <stdio.h> /* snprintf: sim_check's reason */
 #include <string.h>
 
 #define FP(num, den) tl_fp_from_fraction(num, den)
@@ -43,6 +44,14 @@ static tl_fpv2 tile_centre(int32_t x, int32_t y) {
 static bool touching(tl_fpv2 a, tl_fpv2 b, tl_fp reach) {
     return tl_fp_lt(tl_fpv2_sqr_magnitude(tl_fpv2_sub(a, b)), tl_fp_mul(reach, reach));
 }
+
+/* The sums of vault stats and the frame's counters. An Integer vault field is any int32 (the
+   schema has no range) and a save may hold any score or health, so a sum can leave the int32
+   range: it stops at the range's end instead of overflowing, which is undefined behaviour (and then
+   other bits on another compiler). The shipped data stays far inside the range: same results. */
+static int32_t saturated(int64_t v) { return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v; }
+static int32_t add_sat(int32_t a, int32_t b) { return saturated((int64_t)a + b); }
+static int32_t sub_sat(int32_t a, int32_t b) { return saturated((int64_t)a - b); }
 
 static void emit(void *block, uint32_t type, uint32_t a, uint32_t b, int32_t c, int32_t d) {
     sim_event *e = sim_event_list_add_zeroed(sim_events(block));
@@ -155,7 +164,7 @@ static tl_fpv2 enemy_heading(const sim_header *h, const sim_world *world, const 
 static void hurt_player(void *block, int32_t damage) {
     sim_header *h = sim_head(block);
     if (h->invulnerable > 0) return;
-    h->health -= damage;
+    h->health = sub_sat(h->health, damage);
     h->invulnerable = 45;
     emit(block, SIM_EVENT_HURT, 0, 0, damage, h->health);
 }
@@ -192,8 +201,8 @@ static void kill_enemy(void *block, const sim_world *world, uint32_t index) {
     sim_header *h = sim_head(block);
     sim_enemy e = *sim_enemy_list_at(sim_enemies(block), index);
     const sim_enemy_stats *k = &world->kinds[e.kind];
-    h->score += k->score;
-    h->kills++;
+    h->score = add_sat(h->score, k->score);
+    h->kills = add_sat(h->kills, 1);
     emit(block, SIM_EVENT_KILL, e.id, k->kind, k->score, h->score);
     drop_loot(block, world, &e);
     sim_enemy_list_remove_at(sim_enemies(block), index);
@@ -206,7 +215,7 @@ static bool bolt_hits(void *block, const sim_world *world, const sim_bolt *b) {
     for (i = 0; i < n; i++) {
         sim_enemy *e = sim_enemy_list_at(enemies, i);
         if (!touching(b->pos, e->pos, FP(1, 2))) continue;
-        e->health -= world->weapon.damage;
+        e->health = sub_sat(e->health, world->weapon.damage);
         if (e->health <= 0) kill_enemy(block, world, i);
         return true;
     }
@@ -240,7 +249,7 @@ static void step_pickups(void *block, const sim_world *world) {
             continue;
         }
         if (p.item == world->heart_item && h->health < h->max_health) h->health++;
-        if (p.item == world->coin_item) h->score += 5;
+        if (p.item == world->coin_item) h->score = add_sat(h->score, 5);
         emit(block, SIM_EVENT_PICKUP, p.id, p.item, 0, 0);
         sim_pickup_list_remove_at(pickups, i);
     }
@@ -293,6 +302,83 @@ uint32_t sim_populate(void *block, const sim_world *world, uint32_t count) {
         placed++;
     }
     return placed;
+}
+
+/* ---- a block from outside (a save) ----------------------------------------------------------- */
+/* A save's checksums say its bytes are the ones written, not that this game wrote them: a save
+   editor, a save shared online or one of a modded build (more kinds, more levels) can hold any
+   value. The simulation indexes the world's kinds and levels with the block's, trusts its
+   collections' counts and moves bodies only inside the map (is_wall guards the tiles, but the
+   window turns positions into pixels); sim_check holds a block to what sim_start and sim_step make. */
+
+/* A collection's stored count (mem.h: its header's bytes 0-3, little-endian), not clamped. */
+static uint32_t stored_count(const void *block, size_t offset) {
+    const unsigned char *h = (const unsigned char *)block + offset;
+    return (uint32_t)h[0] | (uint32_t)h[1] << 8 | (uint32_t)h[2] << 16 | (uint32_t)h[3] << 24;
+}
+
+static bool counts_fit(const void *block, char *why, size_t size) {
+    static const struct { const char *name; size_t offset; uint32_t slots; } lists[] = {
+        {"enemies", SIM_OFFSET_ENEMIES, SIM_MAX_ENEMIES}, {"bolts", SIM_OFFSET_BOLTS, SIM_MAX_BOLTS},
+        {"pickups", SIM_OFFSET_PICKUPS, SIM_MAX_PICKUPS}, {"events", SIM_OFFSET_EVENTS, SIM_MAX_EVENTS}};
+    size_t i;
+    for (i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        uint32_t n = stored_count(block, lists[i].offset);
+        if (n <= lists[i].slots) continue;
+        snprintf(why, size, "%u %s, more than the frame's %u slots", n, lists[i].name, lists[i].slots);
+        return false;
+    }
+    return true;
+}
+
+static bool inside_map(tl_fpv2 p) {
+    return !tl_fp_lt(p.x, TL_FP_ZERO) && tl_fp_lt(p.x, tl_fp_from_int(SIM_MAP_W)) && !tl_fp_lt(p.y, TL_FP_ZERO) &&
+           tl_fp_lt(p.y, tl_fp_from_int(SIM_MAP_H));
+}
+
+/* "the player", "enemy 3"...: outside the map. */
+static bool placed(tl_fpv2 p, const char *what, uint32_t index, char *why, size_t size) {
+    if (inside_map(p)) return true;
+    snprintf(why, size, "%s %u is outside the %dx%d map", what, index, SIM_MAP_W, SIM_MAP_H);
+    return false;
+}
+
+static bool enemies_fit(const void *block, const sim_world *world, char *why, size_t size) {
+    sim_enemy_list_const enemies = sim_enemies_const(block);
+    uint32_t i, n = sim_enemy_list_const_count(enemies);
+    for (i = 0; i < n; i++) {
+        const sim_enemy *e = sim_enemy_list_const_at(enemies, i);
+        if (e->kind >= world->kind_count) {
+            snprintf(why, size, "enemy %u has kind %u, past the world's %u kinds", i, e->kind, world->kind_count);
+            return false;
+        }
+        if (!placed(e->pos, "enemy", i, why, size)) return false;
+    }
+    return true;
+}
+
+static bool bolts_and_pickups_fit(const void *block, char *why, size_t size) {
+    sim_bolt_list_const bolts = sim_bolts_const(block);
+    sim_pickup_list_const pickups = sim_pickups_const(block);
+    uint32_t i;
+    for (i = 0; i < sim_bolt_list_const_count(bolts); i++)
+        if (!placed(sim_bolt_list_const_at(bolts, i)->pos, "bolt", i, why, size)) return false;
+    for (i = 0; i < sim_pickup_list_const_count(pickups); i++)
+        if (!placed(sim_pickup_list_const_at(pickups, i)->pos, "pickup", i, why, size)) return false;
+    return true;
+}
+
+bool sim_check(const void *block, const sim_world *world, char *why, size_t size) {
+    const sim_header *h = sim_head_const(block);
+    if (h->level >= world->level_count) {
+        snprintf(why, size, "level %u, past the world's %u levels", h->level, world->level_count);
+        return false;
+    }
+    if (!inside_map(h->player)) {
+        snprintf(why, size, "the player is outside the %dx%d map", SIM_MAP_W, SIM_MAP_H);
+        return false;
+    }
+    return counts_fit(block, why, size) && enemies_fit(block, world, why, size) && bolts_and_pickups_fit(block, why, size);
 }
 
 /* ---- the frame's fingerprint ------------------------------------------------------------------ */

@@ -162,6 +162,12 @@ void sim_step(void *block, const sim_world *world, uint32_t input);
    so the same on big- and little-endian machines; on a little-endian one it is tl_hash64 of the
    block's bytes. */
 uint64_t sim_hash(const void *block);
+/* Whether a block from outside (a save) is one the simulation can step with this world: every
+   value it (or the game drawing it) uses as an index or a count within what the world and the
+   block have (the level, each enemy's kind, each collection's count) and every position inside
+   the map, as sim_start and sim_step keep them. False with the first problem in why (size bytes),
+   naming the field. */
+bool sim_check(const void *block, const sim_world *world, char *why, size_t size);
 /* Places count enemies at once (the 1,000-entity benchmark); returns how many fit. */
 uint32_t sim_populate(void *block, const sim_world *world, uint32_t count);
 /* Whether the current level's exit is open. */

@@ -138,7 +138,7 @@ int main(int argc, char **argv) {
     d.quiet = true;
     d.external_fader = true;
     if (SDL_Init(0) != 0 || !game_open(&g, &d) || !(s = game_sound_open(&g))) {
-        fprintf(stderr, "game-sound-check: no game or no sound (%s)\n", SDL_GetError());
+        fprintf(stderr, "game-sound-check: no game or no sound (%s)\n", g.refusal[0] ? g.refusal : SDL_GetError());
         return 1;
     }
     Mix_SetPostMix(count_mixed, NULL);

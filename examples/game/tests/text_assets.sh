@@ -4,7 +4,7 @@
 # of its own (Root/Text/<locale>) while the locale's chain needs it, and l10n.h reads the asset's
 # bytes: the menu's text points into the asset of the locale shown. Switching to French loads fr's
 # table, switching back releases it, and OnLocaleChanged fires each time. Without the Text archive
-# beside the Game one, the game does not open and its log says which folder lacks it.
+# beside the Game one, the game does not open and its last line says which folder lacks it.
 #   text_assets.sh GAME_HEADLESS CONTENT_DIR
 set -eu
 headless=$1 content=$2
@@ -27,5 +27,5 @@ cp -R "$content" "$work/content/Game"
 if "$headless" "$work/content/Game" text > "$work/out" 2> "$work/err"; then
   fail "the game opened without its text tables"
 fi
-grep -q "^Game: error: no text tables: .*/content/Text" "$work/err" || { cat "$work/err"; fail "no clear error for the missing Text archive"; }
+tail -n 1 "$work/err" | grep -q "did not start: no text tables: .*/content/Text is not the packed Text profile" || { cat "$work/err"; fail "no clear error for the missing Text archive"; }
 echo "ok: each locale's table from the Text profile's archive, in its own scope; refused without it"
