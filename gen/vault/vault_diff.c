@@ -28,6 +28,7 @@
 #include "base/fsio.h"
 #include "base/index_map.h"
 #include "base/json_check.h"
+#include "base/json_positions.h"
 #include "vault/vault_model.h"
 
 #include <jansson.h>
@@ -254,10 +255,17 @@ static bool vm_read(const char *path, vault_manifest *vm)
 /* ---- locations ------------------------------------------------------------------------------- */
 
 /* Where a change points: a schema or data file (as the project names it, reached from the
- * manifest) at a JSON path, when the file can be read; else the manifest at its own path. */
+ * manifest) at a JSON path, when the file can be read; else the manifest at its own path. A file
+ * is read once and its positions found in one walk when a position is first asked of it (a walk
+ * per change was quadratic in the file's size). One file is kept: the changes that point into a
+ * file are found together (a vault's fields, a data file's instances). */
 typedef struct locator {
     const vault_manifest *vm;
-    buf file, text;
+    json_positions *manifest_positions; /* of vm's text; NULL until asked */
+    char *rel;                          /* the project file kept (as the manifest names it); NULL: none */
+    bool readable;                      /* whether it could be read */
+    buf file, text;                     /* its path as reports name it, and its text */
+    json_positions *positions;          /* of `text`; NULL until asked */
 } locator;
 
 /* "a/b/../c" -> "a/c", "./a" -> "a": lexically, for file names in reports. */
@@ -284,21 +292,55 @@ static void normalise(buf *path)
     buf_free(&out);
 }
 
+/* The project's files are read as they are now, which an edit since the manifest was written may
+ * have broken: what the walk's lexer says of such a text is dropped. A path the walk did not reach
+ * is found by json_positions_find's fallback, json_locate, which says it as before. */
+static json_positions *positions_quietly(const char *file, const buf *text)
+{
+    diag_hold dropped = {0};
+    diag_hold_begin(&dropped);
+    json_positions *p = json_positions_build(file, text->data, text->len);
+    diag_hold_end();
+    for (size_t i = 0; i < dropped.count; i++) free(dropped.items[i].message);
+    vec_free(&dropped);
+    return p;
+}
+
+/* Makes `rel` the file kept, reading it unless it is already; whether it could be read. */
+static bool keep_project_file(locator *l, const char *rel)
+{
+    if (l->rel && strcmp(l->rel, rel) == 0) return l->readable;
+    free(l->rel);
+    l->rel = xstrdup(rel);
+    json_positions_free(l->positions);
+    l->positions = NULL;
+    char *dir = path_dirname(l->vm->path);
+    char *root = path_join(dir, l->vm->project);
+    char *full = path_join(root, rel);
+    l->file.len = 0;
+    buf_puts(&l->file, full);
+    normalise(&l->file);
+    free(dir), free(root), free(full);
+    l->readable = fs_read_input(l->file.data, FS_INPUT_CONFIG, &l->text);
+    return l->readable;
+}
+
 static src_loc locate(locator *l, const char *rel, const char *json_path, const char *manifest_path)
 {
-    if (l->vm->project && rel) {
-        char *dir = path_dirname(l->vm->path);
-        char *root = path_join(dir, l->vm->project);
-        char *full = path_join(root, rel);
-        l->file.len = 0;
-        buf_puts(&l->file, full);
-        normalise(&l->file);
-        free(dir), free(root), free(full);
-        l->text.len = 0;
-        if (fs_read_input(l->file.data, FS_INPUT_CONFIG, &l->text))
-            return json_locate(l->file.data, l->text.data, l->text.len, json_path);
+    if (l->vm->project && rel && keep_project_file(l, rel)) {
+        if (!l->positions) l->positions = positions_quietly(l->file.data, &l->text);
+        return json_positions_find(l->positions, json_path);
     }
-    return json_locate(l->vm->path, l->vm->text.data, l->vm->text.len, manifest_path);
+    if (!l->manifest_positions) l->manifest_positions = json_positions_build(l->vm->path, l->vm->text.data, l->vm->text.len);
+    return json_positions_find(l->manifest_positions, manifest_path);
+}
+
+static void locator_free(locator *l)
+{
+    json_positions_free(l->manifest_positions);
+    json_positions_free(l->positions);
+    free(l->rel);
+    buf_free(&l->file), buf_free(&l->text);
 }
 
 /* ---- comparing ------------------------------------------------------------------------------- */
@@ -554,7 +596,7 @@ static bool vault_diff_compare(diff_extra_ctx *ctx, const char *old_path, const 
         c.at_old.vm = c.old;
         compare_vaults(&c);
         compare_data(&c);
-        buf_free(&c.at_new.file), buf_free(&c.at_new.text), buf_free(&c.at_old.file), buf_free(&c.at_old.text);
+        locator_free(&c.at_new), locator_free(&c.at_old);
     }
     if (old_path) vm_free(&old);
     if (new_path) vm_free(&new_);
