@@ -503,12 +503,45 @@ static const vm_data *find_data(const vault_manifest *vm, const char *file)
     return NULL;
 }
 
-static const vm_instance *find_instance(const vm_data *d, const char *name)
+/* A data file's instances by name, matched ASCII case-blind (an earlier one of equal names is the
+ * one found, as a scan from the start found it). */
+typedef struct instance_index {
+    const vm_data *d;
+    index_map by_name; /* by fnv1a_folded of the name */
+} instance_index;
+
+typedef struct name_lookup {
+    const vm_data *d;
+    const char *name;
+    size_t len;
+} name_lookup;
+
+static bool instance_named(const void *ctx, uint32_t index)
 {
-    for (size_t i = 0; d && i < d->instances.count; i++)
-        if (ascii_ieq(d->instances.items[i].name, strlen(d->instances.items[i].name), name, strlen(name)))
-            return &d->instances.items[i];
-    return NULL;
+    const name_lookup *l = ctx;
+    const char *name = l->d->instances.items[index].name;
+    return ascii_ieq(name, strlen(name), l->name, l->len);
+}
+
+static const vm_instance *find_instance(const instance_index *x, const char *name)
+{
+    if (!x->d) return NULL;
+    name_lookup l = {x->d, name, strlen(name)};
+    uint32_t i = index_map_find(&x->by_name, fnv1a_folded(name, l.len), instance_named, &l);
+    return i == UINT32_MAX ? NULL : &x->d->instances.items[i];
+}
+
+/* `d` may be NULL: nothing is found in it. */
+static void index_instances(instance_index *x, const vm_data *d)
+{
+    memset(x, 0, sizeof *x);
+    if (!d) return;
+    x->d = d;
+    index_map_init(&x->by_name, d->instances.count);
+    for (size_t i = 0; i < d->instances.count; i++) {
+        const char *name = d->instances.items[i].name;
+        if (!find_instance(x, name)) index_map_insert(&x->by_name, fnv1a_folded(name, strlen(name)), (uint32_t)i);
+    }
 }
 
 /* "VaultData.enemies": a data file's changes are named after its stem. */
@@ -556,24 +589,27 @@ static void check_instance(vault_cmp *c, const char *dom, const vm_data *d, size
 static void compare_data_file(vault_cmp *c, const vm_data *od, const vm_data *nd, size_t di)
 {
     char *dom = data_domain(nd ? nd->file : od->file);
+    instance_index old_instances, new_instances;
+    index_instances(&old_instances, od), index_instances(&new_instances, nd);
     for (size_t i = 0; nd && i < nd->instances.count; i++) {
         char path[64], mpath[96];
         snprintf(path, sizeof path, "instances[%zu].name", i);
         snprintf(mpath, sizeof mpath, "data[%zu].instances[%zu]", di, i);
-        if (!find_instance(od, nd->instances.items[i].name))
+        if (!find_instance(&old_instances, nd->instances.items[i].name))
             found(c, DIFF_INSTANCE_ADDED, dom, nd->instances.items[i].name, NULL, locate(&c->at_new, nd->file, path, mpath),
                   "of %s", nd->vault);
         check_instance(c, dom, nd, di, i);
     }
     for (size_t i = 0; od && i < od->instances.count; i++) {
         const vm_instance *in = &od->instances.items[i];
-        if (find_instance(nd, in->name)) continue;
+        if (find_instance(&new_instances, in->name)) continue;
         char mpath[64];
         snprintf(mpath, sizeof mpath, "data[%zu]", di);
         src_loc at = nd ? locate(&c->at_new, nd->file, "instances", mpath) : locate(&c->at_old, NULL, NULL, mpath);
         found(c, DIFF_INSTANCE_REMOVED, dom, in->name, NULL, at,
               "of %s (id %u): code naming it no longer compiles, and data holding its id resolves to nothing", od->vault, in->id);
     }
+    index_map_free(&old_instances.by_name), index_map_free(&new_instances.by_name);
     free(dom);
 }
 
