@@ -345,10 +345,19 @@ static void locator_free(locator *l)
 
 /* ---- comparing ------------------------------------------------------------------------------- */
 
+/* A NEW manifest's entries by value (each value's first entry, as a scan from the start found it). */
+typedef struct domain_values {
+    const char *domain;
+    const manifest *m;  /* NULL: NEW has no such manifest */
+    index_map by_value; /* by the value itself: already a hash or a small index */
+} domain_values;
+
 typedef struct vault_cmp {
     diff_extra_ctx *ctx;
     const vault_manifest *old, *new_;
     locator at_new, at_old;
+    VEC(domain_values) domains; /* the domains an instance's key or asset was looked up in */
+    index_map domains_by_name;  /* by fnv1a of the domain's name */
 } vault_cmp;
 
 /* One change: of `name` (a field's, or NULL), at `at`, explained by the detail. */
@@ -554,15 +563,75 @@ static char *data_domain(const char *file)
     return xasprintf("VaultData.%.*s", (int)stem, base);
 }
 
+typedef struct value_lookup {
+    const manifest *m;
+    uint32_t value;
+} value_lookup;
+
+static bool entry_of_value(const void *ctx, uint32_t index)
+{
+    const value_lookup *l = ctx;
+    return l->m->entries.items[index].value == l->value;
+}
+
+static uint32_t find_value(const domain_values *dv, uint32_t value)
+{
+    value_lookup l = {dv->m, value};
+    return dv->m ? index_map_find(&dv->by_value, value, entry_of_value, &l) : UINT32_MAX;
+}
+
+static void index_values(domain_values *dv)
+{
+    index_map_init(&dv->by_value, dv->m ? dv->m->entries.count : 0);
+    for (size_t i = 0; dv->m && i < dv->m->entries.count; i++) {
+        uint32_t value = dv->m->entries.items[i].value;
+        if (find_value(dv, value) == UINT32_MAX) index_map_insert(&dv->by_value, value, (uint32_t)i);
+    }
+}
+
+typedef struct domain_lookup {
+    const vault_cmp *c;
+    const char *domain;
+} domain_lookup;
+
+static bool domain_named(const void *ctx, uint32_t index)
+{
+    const domain_lookup *l = ctx;
+    return strcmp(l->c->domains.items[index].domain, l->domain) == 0;
+}
+
+/* `domain`'s NEW entries by value, indexed when first asked. */
+static const domain_values *values_of(vault_cmp *c, const char *domain)
+{
+    domain_lookup l = {c, domain};
+    uint32_t hash = fnv1a(domain, strlen(domain));
+    uint32_t i = index_map_find(&c->domains_by_name, hash, domain_named, &l);
+    if (i != UINT32_MAX) return &c->domains.items[i];
+    if (!c->domains_by_name.slots) index_map_init(&c->domains_by_name, 8);
+    index_map_insert(&c->domains_by_name, hash, (uint32_t)c->domains.count);
+    domain_values *dv = vec_push(&c->domains);
+    dv->domain = domain;
+    dv->m = diff_side_manifest(c->ctx, true, domain);
+    index_values(dv);
+    return dv;
+}
+
+static void free_domain_values(vault_cmp *c)
+{
+    for (size_t i = 0; i < c->domains.count; i++) index_map_free(&c->domains.items[i].by_value);
+    vec_free(&c->domains);
+    index_map_free(&c->domains_by_name);
+}
+
 /* The live entry of `domain` (NEW side) with `value`: NULL and *known false when the manifest is
  * not in NEW (nothing to check against). */
 static const entry *live_entry(vault_cmp *c, const char *domain, uint32_t value, bool *known)
 {
-    const manifest *m = diff_side_manifest(c->ctx, true, domain);
-    *known = m != NULL;
-    for (size_t i = 0; m && i < m->entries.count; i++)
-        if (m->entries.items[i].value == value) return m->entries.items[i].tombstone ? NULL : &m->entries.items[i];
-    return NULL;
+    const domain_values *dv = values_of(c, domain);
+    *known = dv->m != NULL;
+    uint32_t i = find_value(dv, value);
+    if (i == UINT32_MAX) return NULL;
+    return dv->m->entries.items[i].tombstone ? NULL : &dv->m->entries.items[i];
 }
 
 static void check_instance(vault_cmp *c, const char *dom, const vm_data *d, size_t di, size_t ii)
@@ -627,12 +696,13 @@ static bool vault_diff_compare(diff_extra_ctx *ctx, const char *old_path, const 
     bool old_ok = !old_path || vm_read(old_path, &old);
     bool new_ok = !new_path || vm_read(new_path, &new_);
     if (old_ok && new_ok) {
-        vault_cmp c = {ctx, old_path ? &old : NULL, new_path ? &new_ : NULL, {0}, {0}};
+        vault_cmp c = {.ctx = ctx, .old = old_path ? &old : NULL, .new_ = new_path ? &new_ : NULL};
         c.at_new.vm = c.new_;
         c.at_old.vm = c.old;
         compare_vaults(&c);
         compare_data(&c);
         locator_free(&c.at_new), locator_free(&c.at_old);
+        free_domain_values(&c);
     }
     if (old_path) vm_free(&old);
     if (new_path) vm_free(&new_);
