@@ -382,11 +382,36 @@ static const vm_vault *find_vault(const vault_manifest *vm, const char *name)
     return NULL;
 }
 
-static const vm_field *find_field(const vm_vault *v, uint32_t id)
+/* A vault's fields by id (each id's first field, as a scan from the start found it). */
+typedef struct field_index {
+    const vm_vault *v;
+    index_map by_id; /* by the id itself: already a hash */
+} field_index;
+
+typedef struct id_lookup {
+    const vm_vault *v;
+    uint32_t id;
+} id_lookup;
+
+static bool field_of_id(const void *ctx, uint32_t index)
 {
+    const id_lookup *l = ctx;
+    return l->v->fields.items[index].id == l->id;
+}
+
+static const vm_field *find_field(const field_index *x, uint32_t id)
+{
+    id_lookup l = {x->v, id};
+    uint32_t i = index_map_find(&x->by_id, id, field_of_id, &l);
+    return i == UINT32_MAX ? NULL : &x->v->fields.items[i];
+}
+
+static void index_fields(field_index *x, const vm_vault *v)
+{
+    x->v = v;
+    index_map_init(&x->by_id, v->fields.count);
     for (size_t i = 0; i < v->fields.count; i++)
-        if (v->fields.items[i].id == id) return &v->fields.items[i];
-    return NULL;
+        if (!find_field(x, v->fields.items[i].id)) index_map_insert(&x->by_id, v->fields.items[i].id, (uint32_t)i);
 }
 
 static bool same(const char *a, const char *b) { return (!a && !b) || (a && b && strcmp(a, b) == 0); }
@@ -440,8 +465,10 @@ static void compare_vault(vault_cmp *c, const vm_vault *ov, const vm_vault *nv, 
 {
     char *dom = xasprintf("Vaults.%s", nv->name);
     char mpath[64];
+    field_index old_fields, new_fields;
+    index_fields(&old_fields, ov), index_fields(&new_fields, nv);
     for (size_t k = 0; k < nv->fields.count; k++) {
-        const vm_field *o = find_field(ov, nv->fields.items[k].id);
+        const vm_field *o = find_field(&old_fields, nv->fields.items[k].id);
         if (o) {
             compare_field(c, dom, nv, vi, k, o);
             continue;
@@ -454,10 +481,11 @@ static void compare_vault(vault_cmp *c, const vm_vault *ov, const vm_vault *nv, 
     }
     snprintf(mpath, sizeof mpath, "vaults[%zu]", vi);
     for (size_t k = 0; k < ov->fields.count; k++)
-        if (!find_field(nv, ov->fields.items[k].id))
+        if (!find_field(&new_fields, ov->fields.items[k].id))
             found(c, DIFF_FIELD_REMOVED, dom, ov->fields.items[k].key, ov->fields.items[k].name,
                   locate(&c->at_new, nv->schema, "fields", mpath),
                   "code using it no longer compiles; saves still read (its record is skipped)");
+    index_map_free(&old_fields.by_id), index_map_free(&new_fields.by_id);
     free(dom);
 }
 
