@@ -28,6 +28,7 @@
 #include "base/fsio.h"
 #include "base/index_map.h"
 #include "base/json_check.h"
+#include "base/json_positions.h"
 #include "vault/vault_model.h"
 
 #include <jansson.h>
@@ -254,10 +255,17 @@ static bool vm_read(const char *path, vault_manifest *vm)
 /* ---- locations ------------------------------------------------------------------------------- */
 
 /* Where a change points: a schema or data file (as the project names it, reached from the
- * manifest) at a JSON path, when the file can be read; else the manifest at its own path. */
+ * manifest) at a JSON path, when the file can be read; else the manifest at its own path. A file
+ * is read once and its positions found in one walk when a position is first asked of it (a walk
+ * per change was quadratic in the file's size). One file is kept: the changes that point into a
+ * file are found together (a vault's fields, a data file's instances). */
 typedef struct locator {
     const vault_manifest *vm;
-    buf file, text;
+    json_positions *manifest_positions; /* of vm's text; NULL until asked */
+    char *rel;                          /* the project file kept (as the manifest names it); NULL: none */
+    bool readable;                      /* whether it could be read */
+    buf file, text;                     /* its path as reports name it, and its text */
+    json_positions *positions;          /* of `text`; NULL until asked */
 } locator;
 
 /* "a/b/../c" -> "a/c", "./a" -> "a": lexically, for file names in reports. */
@@ -284,29 +292,72 @@ static void normalise(buf *path)
     buf_free(&out);
 }
 
+/* The project's files are read as they are now, which an edit since the manifest was written may
+ * have broken: what the walk's lexer says of such a text is dropped. A path the walk did not reach
+ * is found by json_positions_find's fallback, json_locate, which says it as before. */
+static json_positions *positions_quietly(const char *file, const buf *text)
+{
+    diag_hold dropped = {0};
+    diag_hold_begin(&dropped);
+    json_positions *p = json_positions_build(file, text->data, text->len);
+    diag_hold_end();
+    for (size_t i = 0; i < dropped.count; i++) free(dropped.items[i].message);
+    vec_free(&dropped);
+    return p;
+}
+
+/* Makes `rel` the file kept, reading it unless it is already; whether it could be read. */
+static bool keep_project_file(locator *l, const char *rel)
+{
+    if (l->rel && strcmp(l->rel, rel) == 0) return l->readable;
+    free(l->rel);
+    l->rel = xstrdup(rel);
+    json_positions_free(l->positions);
+    l->positions = NULL;
+    char *dir = path_dirname(l->vm->path);
+    char *root = path_join(dir, l->vm->project);
+    char *full = path_join(root, rel);
+    l->file.len = 0;
+    buf_puts(&l->file, full);
+    normalise(&l->file);
+    free(dir), free(root), free(full);
+    l->readable = fs_read_input(l->file.data, FS_INPUT_CONFIG, &l->text);
+    return l->readable;
+}
+
 static src_loc locate(locator *l, const char *rel, const char *json_path, const char *manifest_path)
 {
-    if (l->vm->project && rel) {
-        char *dir = path_dirname(l->vm->path);
-        char *root = path_join(dir, l->vm->project);
-        char *full = path_join(root, rel);
-        l->file.len = 0;
-        buf_puts(&l->file, full);
-        normalise(&l->file);
-        free(dir), free(root), free(full);
-        l->text.len = 0;
-        if (fs_read_input(l->file.data, FS_INPUT_CONFIG, &l->text))
-            return json_locate(l->file.data, l->text.data, l->text.len, json_path);
+    if (l->vm->project && rel && keep_project_file(l, rel)) {
+        if (!l->positions) l->positions = positions_quietly(l->file.data, &l->text);
+        return json_positions_find(l->positions, json_path);
     }
-    return json_locate(l->vm->path, l->vm->text.data, l->vm->text.len, manifest_path);
+    if (!l->manifest_positions) l->manifest_positions = json_positions_build(l->vm->path, l->vm->text.data, l->vm->text.len);
+    return json_positions_find(l->manifest_positions, manifest_path);
+}
+
+static void locator_free(locator *l)
+{
+    json_positions_free(l->manifest_positions);
+    json_positions_free(l->positions);
+    free(l->rel);
+    buf_free(&l->file), buf_free(&l->text);
 }
 
 /* ---- comparing ------------------------------------------------------------------------------- */
+
+/* A NEW manifest's entries by value (each value's first entry, as a scan from the start found it). */
+typedef struct domain_values {
+    const char *domain;
+    const manifest *m;  /* NULL: NEW has no such manifest */
+    index_map by_value; /* by the value itself: already a hash or a small index */
+} domain_values;
 
 typedef struct vault_cmp {
     diff_extra_ctx *ctx;
     const vault_manifest *old, *new_;
     locator at_new, at_old;
+    VEC(domain_values) domains; /* the domains an instance's key or asset was looked up in */
+    index_map domains_by_name;  /* by fnv1a of the domain's name */
 } vault_cmp;
 
 /* One change: of `name` (a field's, or NULL), at `at`, explained by the detail. */
@@ -331,11 +382,36 @@ static const vm_vault *find_vault(const vault_manifest *vm, const char *name)
     return NULL;
 }
 
-static const vm_field *find_field(const vm_vault *v, uint32_t id)
+/* A vault's fields by id (each id's first field, as a scan from the start found it). */
+typedef struct field_index {
+    const vm_vault *v;
+    index_map by_id; /* by the id itself: already a hash */
+} field_index;
+
+typedef struct id_lookup {
+    const vm_vault *v;
+    uint32_t id;
+} id_lookup;
+
+static bool field_of_id(const void *ctx, uint32_t index)
 {
+    const id_lookup *l = ctx;
+    return l->v->fields.items[index].id == l->id;
+}
+
+static const vm_field *find_field(const field_index *x, uint32_t id)
+{
+    id_lookup l = {x->v, id};
+    uint32_t i = index_map_find(&x->by_id, id, field_of_id, &l);
+    return i == UINT32_MAX ? NULL : &x->v->fields.items[i];
+}
+
+static void index_fields(field_index *x, const vm_vault *v)
+{
+    x->v = v;
+    index_map_init(&x->by_id, v->fields.count);
     for (size_t i = 0; i < v->fields.count; i++)
-        if (v->fields.items[i].id == id) return &v->fields.items[i];
-    return NULL;
+        if (!find_field(x, v->fields.items[i].id)) index_map_insert(&x->by_id, v->fields.items[i].id, (uint32_t)i);
 }
 
 static bool same(const char *a, const char *b) { return (!a && !b) || (a && b && strcmp(a, b) == 0); }
@@ -389,8 +465,10 @@ static void compare_vault(vault_cmp *c, const vm_vault *ov, const vm_vault *nv, 
 {
     char *dom = xasprintf("Vaults.%s", nv->name);
     char mpath[64];
+    field_index old_fields, new_fields;
+    index_fields(&old_fields, ov), index_fields(&new_fields, nv);
     for (size_t k = 0; k < nv->fields.count; k++) {
-        const vm_field *o = find_field(ov, nv->fields.items[k].id);
+        const vm_field *o = find_field(&old_fields, nv->fields.items[k].id);
         if (o) {
             compare_field(c, dom, nv, vi, k, o);
             continue;
@@ -403,10 +481,11 @@ static void compare_vault(vault_cmp *c, const vm_vault *ov, const vm_vault *nv, 
     }
     snprintf(mpath, sizeof mpath, "vaults[%zu]", vi);
     for (size_t k = 0; k < ov->fields.count; k++)
-        if (!find_field(nv, ov->fields.items[k].id))
+        if (!find_field(&new_fields, ov->fields.items[k].id))
             found(c, DIFF_FIELD_REMOVED, dom, ov->fields.items[k].key, ov->fields.items[k].name,
                   locate(&c->at_new, nv->schema, "fields", mpath),
                   "code using it no longer compiles; saves still read (its record is skipped)");
+    index_map_free(&old_fields.by_id), index_map_free(&new_fields.by_id);
     free(dom);
 }
 
@@ -461,12 +540,45 @@ static const vm_data *find_data(const vault_manifest *vm, const char *file)
     return NULL;
 }
 
-static const vm_instance *find_instance(const vm_data *d, const char *name)
+/* A data file's instances by name, matched ASCII case-blind (an earlier one of equal names is the
+ * one found, as a scan from the start found it). */
+typedef struct instance_index {
+    const vm_data *d;
+    index_map by_name; /* by fnv1a_folded of the name */
+} instance_index;
+
+typedef struct name_lookup {
+    const vm_data *d;
+    const char *name;
+    size_t len;
+} name_lookup;
+
+static bool instance_named(const void *ctx, uint32_t index)
 {
-    for (size_t i = 0; d && i < d->instances.count; i++)
-        if (ascii_ieq(d->instances.items[i].name, strlen(d->instances.items[i].name), name, strlen(name)))
-            return &d->instances.items[i];
-    return NULL;
+    const name_lookup *l = ctx;
+    const char *name = l->d->instances.items[index].name;
+    return ascii_ieq(name, strlen(name), l->name, l->len);
+}
+
+static const vm_instance *find_instance(const instance_index *x, const char *name)
+{
+    if (!x->d) return NULL;
+    name_lookup l = {x->d, name, strlen(name)};
+    uint32_t i = index_map_find(&x->by_name, fnv1a_folded(name, l.len), instance_named, &l);
+    return i == UINT32_MAX ? NULL : &x->d->instances.items[i];
+}
+
+/* `d` may be NULL: nothing is found in it. */
+static void index_instances(instance_index *x, const vm_data *d)
+{
+    memset(x, 0, sizeof *x);
+    if (!d) return;
+    x->d = d;
+    index_map_init(&x->by_name, d->instances.count);
+    for (size_t i = 0; i < d->instances.count; i++) {
+        const char *name = d->instances.items[i].name;
+        if (!find_instance(x, name)) index_map_insert(&x->by_name, fnv1a_folded(name, strlen(name)), (uint32_t)i);
+    }
 }
 
 /* "VaultData.enemies": a data file's changes are named after its stem. */
@@ -479,15 +591,75 @@ static char *data_domain(const char *file)
     return xasprintf("VaultData.%.*s", (int)stem, base);
 }
 
+typedef struct value_lookup {
+    const manifest *m;
+    uint32_t value;
+} value_lookup;
+
+static bool entry_of_value(const void *ctx, uint32_t index)
+{
+    const value_lookup *l = ctx;
+    return l->m->entries.items[index].value == l->value;
+}
+
+static uint32_t find_value(const domain_values *dv, uint32_t value)
+{
+    value_lookup l = {dv->m, value};
+    return dv->m ? index_map_find(&dv->by_value, value, entry_of_value, &l) : UINT32_MAX;
+}
+
+static void index_values(domain_values *dv)
+{
+    index_map_init(&dv->by_value, dv->m ? dv->m->entries.count : 0);
+    for (size_t i = 0; dv->m && i < dv->m->entries.count; i++) {
+        uint32_t value = dv->m->entries.items[i].value;
+        if (find_value(dv, value) == UINT32_MAX) index_map_insert(&dv->by_value, value, (uint32_t)i);
+    }
+}
+
+typedef struct domain_lookup {
+    const vault_cmp *c;
+    const char *domain;
+} domain_lookup;
+
+static bool domain_named(const void *ctx, uint32_t index)
+{
+    const domain_lookup *l = ctx;
+    return strcmp(l->c->domains.items[index].domain, l->domain) == 0;
+}
+
+/* `domain`'s NEW entries by value, indexed when first asked. */
+static const domain_values *values_of(vault_cmp *c, const char *domain)
+{
+    domain_lookup l = {c, domain};
+    uint32_t hash = fnv1a(domain, strlen(domain));
+    uint32_t i = index_map_find(&c->domains_by_name, hash, domain_named, &l);
+    if (i != UINT32_MAX) return &c->domains.items[i];
+    if (!c->domains_by_name.slots) index_map_init(&c->domains_by_name, 8);
+    index_map_insert(&c->domains_by_name, hash, (uint32_t)c->domains.count);
+    domain_values *dv = vec_push(&c->domains);
+    dv->domain = domain;
+    dv->m = diff_side_manifest(c->ctx, true, domain);
+    index_values(dv);
+    return dv;
+}
+
+static void free_domain_values(vault_cmp *c)
+{
+    for (size_t i = 0; i < c->domains.count; i++) index_map_free(&c->domains.items[i].by_value);
+    vec_free(&c->domains);
+    index_map_free(&c->domains_by_name);
+}
+
 /* The live entry of `domain` (NEW side) with `value`: NULL and *known false when the manifest is
  * not in NEW (nothing to check against). */
 static const entry *live_entry(vault_cmp *c, const char *domain, uint32_t value, bool *known)
 {
-    const manifest *m = diff_side_manifest(c->ctx, true, domain);
-    *known = m != NULL;
-    for (size_t i = 0; m && i < m->entries.count; i++)
-        if (m->entries.items[i].value == value) return m->entries.items[i].tombstone ? NULL : &m->entries.items[i];
-    return NULL;
+    const domain_values *dv = values_of(c, domain);
+    *known = dv->m != NULL;
+    uint32_t i = find_value(dv, value);
+    if (i == UINT32_MAX) return NULL;
+    return dv->m->entries.items[i].tombstone ? NULL : &dv->m->entries.items[i];
 }
 
 static void check_instance(vault_cmp *c, const char *dom, const vm_data *d, size_t di, size_t ii)
@@ -514,24 +686,27 @@ static void check_instance(vault_cmp *c, const char *dom, const vm_data *d, size
 static void compare_data_file(vault_cmp *c, const vm_data *od, const vm_data *nd, size_t di)
 {
     char *dom = data_domain(nd ? nd->file : od->file);
+    instance_index old_instances, new_instances;
+    index_instances(&old_instances, od), index_instances(&new_instances, nd);
     for (size_t i = 0; nd && i < nd->instances.count; i++) {
         char path[64], mpath[96];
         snprintf(path, sizeof path, "instances[%zu].name", i);
         snprintf(mpath, sizeof mpath, "data[%zu].instances[%zu]", di, i);
-        if (!find_instance(od, nd->instances.items[i].name))
+        if (!find_instance(&old_instances, nd->instances.items[i].name))
             found(c, DIFF_INSTANCE_ADDED, dom, nd->instances.items[i].name, NULL, locate(&c->at_new, nd->file, path, mpath),
                   "of %s", nd->vault);
         check_instance(c, dom, nd, di, i);
     }
     for (size_t i = 0; od && i < od->instances.count; i++) {
         const vm_instance *in = &od->instances.items[i];
-        if (find_instance(nd, in->name)) continue;
+        if (find_instance(&new_instances, in->name)) continue;
         char mpath[64];
         snprintf(mpath, sizeof mpath, "data[%zu]", di);
         src_loc at = nd ? locate(&c->at_new, nd->file, "instances", mpath) : locate(&c->at_old, NULL, NULL, mpath);
         found(c, DIFF_INSTANCE_REMOVED, dom, in->name, NULL, at,
               "of %s (id %u): code naming it no longer compiles, and data holding its id resolves to nothing", od->vault, in->id);
     }
+    index_map_free(&old_instances.by_name), index_map_free(&new_instances.by_name);
     free(dom);
 }
 
@@ -549,12 +724,13 @@ static bool vault_diff_compare(diff_extra_ctx *ctx, const char *old_path, const 
     bool old_ok = !old_path || vm_read(old_path, &old);
     bool new_ok = !new_path || vm_read(new_path, &new_);
     if (old_ok && new_ok) {
-        vault_cmp c = {ctx, old_path ? &old : NULL, new_path ? &new_ : NULL, {0}, {0}};
+        vault_cmp c = {.ctx = ctx, .old = old_path ? &old : NULL, .new_ = new_path ? &new_ : NULL};
         c.at_new.vm = c.new_;
         c.at_old.vm = c.old;
         compare_vaults(&c);
         compare_data(&c);
-        buf_free(&c.at_new.file), buf_free(&c.at_new.text), buf_free(&c.at_old.file), buf_free(&c.at_old.text);
+        locator_free(&c.at_new), locator_free(&c.at_old);
+        free_domain_values(&c);
     }
     if (old_path) vm_free(&old);
     if (new_path) vm_free(&new_);
