@@ -15,6 +15,7 @@
 #include "content/content_renames.h"
 
 #include "base/fsio.h"
+#include "base/index_map.h"
 #include "base/stamp.h"
 
 #include <stdio.h>
@@ -75,26 +76,50 @@ static bool in_profile(const content_profile *pr, const char *name, size_t len)
     return false;
 }
 
-/* The declaration (scan order) of the asset named `name`, or SIZE_MAX. */
-static size_t find_asset(const content_scan *sc, const char *name, size_t len)
+typedef struct name_probe {
+    const content_scan *sc;
+    const char *name;
+    size_t len;
+} name_probe;
+
+static bool asset_is_named(const void *ctx, uint32_t i)
 {
-    for (size_t i = 0; i < sc->assets.count; i++)
-        if (ascii_ieq(sc->assets.items[i].name, strlen(sc->assets.items[i].name), name, len)) return i;
-    return SIZE_MAX;
+    const name_probe *pp = ctx;
+    const char *name = pp->sc->assets.items[i].name;
+    return ascii_ieq(name, strlen(name), pp->name, pp->len);
 }
 
-static bool add_rename(project *p, domain *d, const content_profile *pr, const content_scan *sc, const char *file,
-                       const rename_line *l)
+/* The declaration (scan order) of the asset named `name`, any case, or UINT32_MAX. */
+static uint32_t find_asset(const index_map *by_name, const content_scan *sc, const char *name, size_t len)
+{
+    name_probe pp = {sc, name, len};
+    return index_map_find(by_name, fnv1a_folded(name, len), asset_is_named, &pp);
+}
+
+/* The scan's assets by name, any case: a moved folder is a record for every asset under it. Only
+ * the first of names equal but for case is held, the one a scan in order would find. */
+static void index_asset_names(const content_scan *sc, index_map *out)
+{
+    index_map_init(out, sc->assets.count);
+    for (size_t i = 0; i < sc->assets.count; i++) {
+        const char *name = sc->assets.items[i].name;
+        size_t len = strlen(name);
+        if (find_asset(out, sc, name, len) == UINT32_MAX) index_map_insert(out, fnv1a_folded(name, len), (uint32_t)i);
+    }
+}
+
+static bool add_rename(project *p, domain *d, const content_profile *pr, const content_scan *sc, const index_map *by_name,
+                       const char *file, const rename_line *l)
 {
     if (!in_profile(pr, l->new_name, l->new_len)) return true; /* another profile's */
-    size_t di = find_asset(sc, l->new_name, l->new_len);
-    if (di == SIZE_MAX) {
+    uint32_t di = find_asset(by_name, sc, l->new_name, l->new_len);
+    if (di == UINT32_MAX) {
         diag_error(loc_at(file, l->line, 1),
                    "'%.*s' is no asset of profile %s: a rename record names the asset's new name first ('New <- Old')",
                    (int)l->new_len, l->new_name, pr->name);
         return false;
     }
-    *vec_push(&d->renames) = (decl_rename){(uint32_t)di,
+    *vec_push(&d->renames) = (decl_rename){di,
                                            arena_strndup(&p->strings, pr->scope, strlen(pr->scope)),
                                            arena_strndup(&p->strings, l->old_name, l->old_len),
                                            (uint32_t)l->old_len,
@@ -118,14 +143,17 @@ bool content_add_renames(project *p, domain *d, const content_profile *pr, const
     /* Its bytes, or its absence, are an input: adding the file makes the next run read it. */
     hasher_add_file(p->input_hash, file, text.data ? text.data : "", text.len);
     if (exists) *vec_push(&p->inputs) = xstrdup(file);
+    index_map by_name = {0}; /* left empty without records: a lookup in it finds nothing */
+    if (text.len) index_asset_names(sc, &by_name);
     const char *s = text.data, *end = text.data + text.len;
     for (uint32_t line = 1; s && s < end; line++) { /* every bad line reported */
         const char *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl ? nl : end, *ts = s, *te = e;
         trim_line(&ts, &te);
         rename_line l;
-        if (ts < te && !(parse_line(file, line, s, ts, te, &l) && add_rename(p, d, pr, sc, file, &l))) ok = false;
+        if (ts < te && !(parse_line(file, line, s, ts, te, &l) && add_rename(p, d, pr, sc, &by_name, file, &l))) ok = false;
         s = nl ? nl + 1 : NULL;
     }
+    index_map_free(&by_name);
     buf_free(&text);
     return ok;
 }
