@@ -9,9 +9,11 @@
 
 typedef struct json_positions json_positions;
 
-/* Walks text[0..len) (which jansson accepted; text[len] is 0). */
+/* Walks text[0..len) (text[len] is 0). A text with a syntax error is walked up to it, and the lexer
+ * reports the error (hold the diagnostics to drop them): a path past it is found by the fallback. */
 json_positions *json_positions_build(const char *file, const char *text, size_t len);
-/* What json_locate(file, text, len, path) returns, without walking the text again. */
+/* What json_locate(file, text, len, path) returns, without walking the text again (a path the walk
+ * did not reach: json_locate's answer, walking it). */
 src_loc json_positions_find(const json_positions *p, const char *path);
 void json_positions_free(json_positions *p);
 

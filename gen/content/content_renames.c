@@ -15,6 +15,7 @@
 #include "content/content_renames.h"
 
 #include "base/fsio.h"
+#include "base/index_map.h"
 #include "base/stamp.h"
 
 #include <stdio.h>
@@ -75,26 +76,50 @@ static bool in_profile(const content_profile *pr, const char *name, size_t len)
     return false;
 }
 
-/* The declaration (scan order) of the asset named `name`, or SIZE_MAX. */
-static size_t find_asset(const content_scan *sc, const char *name, size_t len)
+typedef struct name_probe {
+    const content_scan *sc;
+    const char *name;
+    size_t len;
+} name_probe;
+
+static bool asset_is_named(const void *ctx, uint32_t i)
 {
-    for (size_t i = 0; i < sc->assets.count; i++)
-        if (ascii_ieq(sc->assets.items[i].name, strlen(sc->assets.items[i].name), name, len)) return i;
-    return SIZE_MAX;
+    const name_probe *pp = ctx;
+    const char *name = pp->sc->assets.items[i].name;
+    return ascii_ieq(name, strlen(name), pp->name, pp->len);
 }
 
-static bool add_rename(project *p, domain *d, const content_profile *pr, const content_scan *sc, const char *file,
-                       const rename_line *l)
+/* The declaration (scan order) of the asset named `name`, any case, or UINT32_MAX. */
+static uint32_t find_asset(const index_map *by_name, const content_scan *sc, const char *name, size_t len)
+{
+    name_probe pp = {sc, name, len};
+    return index_map_find(by_name, fnv1a_folded(name, len), asset_is_named, &pp);
+}
+
+/* The scan's assets by name, any case: a moved folder is a record for every asset under it. Only
+ * the first of names equal but for case is held, the one a scan in order would find. */
+static void index_asset_names(const content_scan *sc, index_map *out)
+{
+    index_map_init(out, sc->assets.count);
+    for (size_t i = 0; i < sc->assets.count; i++) {
+        const char *name = sc->assets.items[i].name;
+        size_t len = strlen(name);
+        if (find_asset(out, sc, name, len) == UINT32_MAX) index_map_insert(out, fnv1a_folded(name, len), (uint32_t)i);
+    }
+}
+
+static bool add_rename(project *p, domain *d, const content_profile *pr, const content_scan *sc, const index_map *by_name,
+                       const char *file, const rename_line *l)
 {
     if (!in_profile(pr, l->new_name, l->new_len)) return true; /* another profile's */
-    size_t di = find_asset(sc, l->new_name, l->new_len);
-    if (di == SIZE_MAX) {
+    uint32_t di = find_asset(by_name, sc, l->new_name, l->new_len);
+    if (di == UINT32_MAX) {
         diag_error(loc_at(file, l->line, 1),
                    "'%.*s' is no asset of profile %s: a rename record names the asset's new name first ('New <- Old')",
                    (int)l->new_len, l->new_name, pr->name);
         return false;
     }
-    *vec_push(&d->renames) = (decl_rename){(uint32_t)di,
+    *vec_push(&d->renames) = (decl_rename){di,
                                            arena_strndup(&p->strings, pr->scope, strlen(pr->scope)),
                                            arena_strndup(&p->strings, l->old_name, l->old_len),
                                            (uint32_t)l->old_len,
@@ -118,14 +143,17 @@ bool content_add_renames(project *p, domain *d, const content_profile *pr, const
     /* Its bytes, or its absence, are an input: adding the file makes the next run read it. */
     hasher_add_file(p->input_hash, file, text.data ? text.data : "", text.len);
     if (exists) *vec_push(&p->inputs) = xstrdup(file);
+    index_map by_name = {0}; /* left empty without records: a lookup in it finds nothing */
+    if (text.len) index_asset_names(sc, &by_name);
     const char *s = text.data, *end = text.data + text.len;
     for (uint32_t line = 1; s && s < end; line++) { /* every bad line reported */
         const char *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl ? nl : end, *ts = s, *te = e;
         trim_line(&ts, &te);
         rename_line l;
-        if (ts < te && !(parse_line(file, line, s, ts, te, &l) && add_rename(p, d, pr, sc, file, &l))) ok = false;
+        if (ts < te && !(parse_line(file, line, s, ts, te, &l) && add_rename(p, d, pr, sc, &by_name, file, &l))) ok = false;
         s = nl ? nl + 1 : NULL;
     }
+    index_map_free(&by_name);
     buf_free(&text);
     return ok;
 }
@@ -164,19 +192,110 @@ static void read_old_catalog(const char *path, const char *prefix, old_assets *o
     buf_free(&text);
 }
 
-static const old_asset *find_old(const old_assets *olds, const char *member, size_t len)
+typedef struct member_probe {
+    const old_assets *olds;
+    const char *member;
+    size_t len;
+} member_probe;
+
+static bool old_has_member(const void *ctx, uint32_t i)
 {
-    for (size_t i = 0; i < olds->count; i++)
-        if (strlen(olds->items[i].member) == len && memcmp(olds->items[i].member, member, len) == 0) return &olds->items[i];
-    return NULL;
+    const member_probe *mp = ctx;
+    const char *member = mp->olds->items[i].member;
+    return strlen(member) == mp->len && memcmp(member, mp->member, mp->len) == 0;
 }
 
-/* The entry of `m` added in this pass with value `id`, or NULL. */
-static const entry *added_entry(const manifest *m, uint32_t id)
+/* The first asset of the previous catalog with this member name, or NULL. */
+static const old_asset *find_old(const index_map *by_member, const old_assets *olds, const char *member, size_t len)
 {
-    for (size_t i = 0; i < m->entries.count; i++)
-        if (m->entries.items[i].value == id) return m->entries.items[i].change == CHANGE_ADDED ? &m->entries.items[i] : NULL;
-    return NULL;
+    member_probe mp = {olds, member, len};
+    uint32_t i = index_map_find(by_member, fnv1a(member, len), old_has_member, &mp);
+    return i == UINT32_MAX ? NULL : &olds->items[i];
+}
+
+/* The previous catalog's assets by member name, the first of each. */
+static void index_old_members(const old_assets *olds, index_map *out)
+{
+    index_map_init(out, olds->count);
+    for (size_t i = 0; i < olds->count; i++) {
+        const char *member = olds->items[i].member;
+        size_t len = strlen(member);
+        if (!find_old(out, olds, member, len)) index_map_insert(out, fnv1a(member, len), (uint32_t)i);
+    }
+}
+
+typedef struct value_probe {
+    const manifest *m;
+    uint32_t value;
+} value_probe;
+
+static bool entry_has_value(const void *ctx, uint32_t i)
+{
+    const value_probe *vp = ctx;
+    return vp->m->entries.items[i].value == vp->value;
+}
+
+static uint32_t find_value(const index_map *by_value, const manifest *m, uint32_t value)
+{
+    value_probe vp = {m, value};
+    return index_map_find(by_value, value, entry_has_value, &vp);
+}
+
+/* The manifest's entries by value, the first of each. */
+static void index_entry_values(const manifest *m, index_map *out)
+{
+    index_map_init(out, m->entries.count);
+    for (size_t i = 0; i < m->entries.count; i++) {
+        uint32_t value = m->entries.items[i].value;
+        if (find_value(out, m, value) == UINT32_MAX) index_map_insert(out, value, (uint32_t)i);
+    }
+}
+
+/* Whether the first entry of `m` with value `id` was added in this pass. */
+static bool added_in_pass(const index_map *by_value, const manifest *m, uint32_t id)
+{
+    uint32_t i = find_value(by_value, m, id);
+    return i != UINT32_MAX && m->entries.items[i].change == CHANGE_ADDED;
+}
+
+static uint32_t bytes_hash(uint64_t size, uint64_t xxh64)
+{
+    uint64_t h = xxh64 ^ (size * 0x9e3779b97f4a7c15u);
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+typedef struct bytes_probe {
+    const content_scan *sc;
+    uint64_t size, xxh64;
+} bytes_probe;
+
+static bool asset_has_bytes(const void *ctx, uint32_t i)
+{
+    const bytes_probe *bp = ctx;
+    const content_asset *a = &bp->sc->assets.items[i];
+    return a->size == bp->size && a->xxh64 == bp->xxh64;
+}
+
+/* The asset (scan order) in `by_bytes` with this size and hash, or UINT32_MAX. */
+static uint32_t find_bytes(const index_map *by_bytes, const content_scan *sc, uint64_t size, uint64_t xxh64)
+{
+    bytes_probe bp = {sc, size, xxh64};
+    return index_map_find(by_bytes, bytes_hash(size, xxh64), asset_has_bytes, &bp);
+}
+
+/* The assets added in this pass by their size and hash, the first in scan order of each: where a
+ * removed asset's bytes went. */
+static void index_added_bytes(const content_scan *sc, const manifest *m, index_map *out)
+{
+    index_map by_value;
+    index_entry_values(m, &by_value);
+    index_map_init(out, sc->assets.count);
+    for (size_t k = 0; k < sc->assets.count; k++) {
+        const content_asset *a = &sc->assets.items[k];
+        if (added_in_pass(&by_value, m, a->id) && find_bytes(out, sc, a->size, a->xxh64) == UINT32_MAX)
+            index_map_insert(out, bytes_hash(a->size, a->xxh64), (uint32_t)k);
+    }
+    index_map_free(&by_value);
 }
 
 static void report_move(const content_scan *sc, const content_asset *a, const old_asset *o, const entry *removed, uint32_t id)
@@ -187,6 +306,23 @@ static void report_move(const content_scan *sc, const content_asset *a, const ol
         "\"%s\" has the bytes of \"%s\", removed in this pass: a likely move, which gave it a new id (%u, was %u); to keep the id, restore the manifest and add '%s <- %s' to %s/%s",
         a->name, o->name, id, removed->value, a->name, o->name, sc->root, CONTENT_RENAMES_FILE);
     free(file);
+}
+
+/* Each entry removed in this pass that the previous catalog lists, whose bytes an asset added in
+ * this pass has: in manifest order, the first such asset in scan order. */
+static void report_moves_from(const content_scan *sc, const manifest *m, const old_assets *olds)
+{
+    index_map by_member, added;
+    index_old_members(olds, &by_member);
+    index_added_bytes(sc, m, &added);
+    for (size_t i = 0; i < m->entries.count; i++) {
+        const entry *r = &m->entries.items[i];
+        const old_asset *o = r->change == CHANGE_REMOVED ? find_old(&by_member, olds, r->name, r->name_len) : NULL;
+        uint32_t k = o ? find_bytes(&added, sc, o->size, o->hash) : UINT32_MAX;
+        if (k != UINT32_MAX) report_move(sc, &sc->assets.items[k], o, r, sc->assets.items[k].id);
+    }
+    index_map_free(&by_member);
+    index_map_free(&added);
 }
 
 void content_report_moves(const project *p, const content_profile *pr, const content_scan *sc, const manifest *m)
@@ -201,17 +337,7 @@ void content_report_moves(const project *p, const content_profile *pr, const con
     for (char *c = prefix; *c; c++)
         if (*c == '.') *c = '_';
     read_old_catalog(path, prefix, &olds);
-    for (size_t i = 0; i < m->entries.count && olds.count; i++) {
-        const entry *r = &m->entries.items[i];
-        const old_asset *o = r->change == CHANGE_REMOVED ? find_old(&olds, r->name, r->name_len) : NULL;
-        for (size_t k = 0; o && k < sc->assets.count; k++) {
-            const content_asset *a = &sc->assets.items[k];
-            if (a->size == o->size && a->xxh64 == o->hash && added_entry(m, a->id)) {
-                report_move(sc, a, o, r, a->id);
-                break;
-            }
-        }
-    }
+    if (olds.count) report_moves_from(sc, m, &olds);
     vec_free(&olds);
     free(path);
     free(prefix);
