@@ -224,37 +224,10 @@ static void index_old_members(const old_assets *olds, index_map *out)
     }
 }
 
-typedef struct value_probe {
-    const manifest *m;
-    uint32_t value;
-} value_probe;
-
-static bool entry_has_value(const void *ctx, uint32_t i)
-{
-    const value_probe *vp = ctx;
-    return vp->m->entries.items[i].value == vp->value;
-}
-
-static uint32_t find_value(const index_map *by_value, const manifest *m, uint32_t value)
-{
-    value_probe vp = {m, value};
-    return index_map_find(by_value, value, entry_has_value, &vp);
-}
-
-/* The manifest's entries by value, the first of each. */
-static void index_entry_values(const manifest *m, index_map *out)
-{
-    index_map_init(out, m->entries.count);
-    for (size_t i = 0; i < m->entries.count; i++) {
-        uint32_t value = m->entries.items[i].value;
-        if (find_value(out, m, value) == UINT32_MAX) index_map_insert(out, value, (uint32_t)i);
-    }
-}
-
 /* Whether the first entry of `m` with value `id` was added in this pass. */
 static bool added_in_pass(const index_map *by_value, const manifest *m, uint32_t id)
 {
-    uint32_t i = find_value(by_value, m, id);
+    uint32_t i = manifest_find_value(by_value, m, id);
     return i != UINT32_MAX && m->entries.items[i].change == CHANGE_ADDED;
 }
 
@@ -288,7 +261,7 @@ static uint32_t find_bytes(const index_map *by_bytes, const content_scan *sc, ui
 static void index_added_bytes(const content_scan *sc, const manifest *m, index_map *out)
 {
     index_map by_value;
-    index_entry_values(m, &by_value);
+    manifest_index_values(m, &by_value);
     index_map_init(out, sc->assets.count);
     for (size_t k = 0; k < sc->assets.count; k++) {
         const content_asset *a = &sc->assets.items[k];

@@ -107,18 +107,6 @@ static bool content_add_domains(void *state, project *p)
     return true;
 }
 
-typedef struct entry_probe {
-    const manifest *m;
-    const buf *key;
-} entry_probe;
-
-static bool live_entry_with_key(const void *ctx, uint32_t e)
-{
-    const entry_probe *p = ctx;
-    const entry *en = &p->m->entries.items[e];
-    return !en->tombstone && en->key_len == p->key->len && memcmp(en->key, p->key->data, p->key->len) == 0;
-}
-
 /* Sets each asset's id and member name from the domain's merged manifest; false (reported) when
  * an asset has no live entry. */
 static bool content_stage_resolve(const content_profile *pr, content_scan *sc, const manifest *m)
@@ -128,16 +116,13 @@ static bool content_stage_resolve(const content_profile *pr, content_scan *sc, c
     buf key = {0};
     bool ok = true;
     index_map by_key;
-    index_map_init(&by_key, m->entries.count);
-    for (size_t e = 0; e < m->entries.count; e++)
-        index_map_insert(&by_key, model_hash(m->entries.items[e].key, m->entries.items[e].key_len), (uint32_t)e);
-    entry_probe probe = {m, &key};
+    manifest_index_live_keys(m, &by_key);
     for (size_t i = 0; i < sc->assets.count; i++) {
         content_asset *a = &sc->assets.items[i];
         model_asset_key(pr->scope, a->name, &key);
         a->id = 0;
         a->member = NULL;
-        uint32_t e = index_map_find(&by_key, model_hash(key.data, key.len), live_entry_with_key, &probe);
+        uint32_t e = manifest_find_live_key(&by_key, m, key.data, key.len);
         if (e != UINT32_MAX) {
             a->id = m->entries.items[e].value;
             a->member = m->entries.items[e].name;

@@ -3,6 +3,7 @@
 #ifndef TLG_MANIFEST_H
 #define TLG_MANIFEST_H
 
+#include "base/index_map.h"
 #include "core/config.h"
 
 typedef enum entry_change {
@@ -74,5 +75,16 @@ void manifest_drop_alias(entry *e, uint32_t i);
 /* Whether alias `a` of `e` is a C name of its own: it differs from the entry's member name (a
  * recorded move to another injector keeps the name, and records no alias). */
 bool manifest_alias_named(const entry *e, const entry_alias *a);
+
+/* Lookups over a manifest's entries through an index_map built once (a stage resolving thousands
+ * of names or values one by one would otherwise scan the manifest for each). Keys are lowercase
+ * ASCII (manifest_read refuses others): a key folded as identity folds it finds its entry. */
+void manifest_index_live_keys(const manifest *m, index_map *out);
+/* The live entry with this key, or UINT32_MAX. */
+uint32_t manifest_find_live_key(const index_map *by_key, const manifest *m, const char *key, size_t len);
+/* Every entry by value, the first of each (what a scan from the start finds); m may be NULL. */
+void manifest_index_values(const manifest *m, index_map *out);
+/* The first entry with this value, or UINT32_MAX (m NULL: none). */
+uint32_t manifest_find_value(const index_map *by_value, const manifest *m, uint32_t value);
 
 #endif

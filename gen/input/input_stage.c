@@ -183,34 +183,25 @@ static const manifest *result_of(const domain_result *domains, size_t count, con
 /* A manifest's live entries by key (fold(scope) "." fold(name)): one lookup per mode and action,
  * not a pass over the manifest each. */
 typedef struct key_index {
-    const manifest *m;
-    index_map map; /* by fnv1a_folded(key) */
+    const manifest *m; /* NULL: none, nothing found */
+    index_map map;
     buf query;
 } key_index;
 
 static void key_index_init(key_index *k, const manifest *m)
 {
     *k = (key_index){.m = m};
-    index_map_init(&k->map, m ? m->entries.count : 0);
-    for (size_t e = 0; m && e < m->entries.count; e++) {
-        const entry *x = &m->entries.items[e];
-        if (!x->tombstone) index_map_insert(&k->map, fnv1a_folded(x->key, x->key_len), (uint32_t)e);
-    }
-}
-
-static bool same_key(const void *ctx, uint32_t e)
-{
-    const key_index *k = ctx;
-    const entry *x = &k->m->entries.items[e];
-    return x->key_len == k->query.len && strncasecmp(x->key, k->query.data, k->query.len) == 0;
+    if (m) manifest_index_live_keys(m, &k->map);
 }
 
 /* The live entry with key fold(scope) "." fold(name), or NULL. */
 static const entry *entry_by_key(key_index *k, const char *scope, const char *name)
 {
+    if (!k->m) return NULL;
     k->query.len = 0;
     buf_printf(&k->query, "%s.%s", scope, name);
-    uint32_t e = index_map_find(&k->map, fnv1a_folded(k->query.data, k->query.len), same_key, k);
+    ascii_lower_copy(k->query.data, k->query.data, k->query.len);
+    uint32_t e = manifest_find_live_key(&k->map, k->m, k->query.data, k->query.len);
     return e == UINT32_MAX ? NULL : &k->m->entries.items[e];
 }
 

@@ -181,18 +181,6 @@ static bool check_function_names(const text_state *st, const domain *d)
     return ok;
 }
 
-typedef struct entry_probe {
-    const manifest *m;
-    const buf *key;
-} entry_probe;
-
-static bool live_entry_with_key(const void *ctx, uint32_t e)
-{
-    const entry_probe *p = ctx;
-    const entry *en = &p->m->entries.items[e];
-    return !en->tombstone && en->key_len == p->key->len && memcmp(en->key, p->key->data, p->key->len) == 0;
-}
-
 static bool text_resolve(void *state, const domain_result *domains, size_t count)
 {
     text_state *st = state;
@@ -204,16 +192,12 @@ static bool text_resolve(void *state, const domain_result *domains, size_t count
     st->d = r->d;
     buf key = {0};
     bool ok = true;
-    index_map by_key; /* the manifest's live entries by key */
-    index_map_init(&by_key, r->m->entries.count);
-    for (size_t e = 0; e < r->m->entries.count; e++)
-        if (!r->m->entries.items[e].tombstone)
-            index_map_insert(&by_key, model_hash(r->m->entries.items[e].key, r->m->entries.items[e].key_len), (uint32_t)e);
+    index_map by_key;
+    manifest_index_live_keys(r->m, &by_key);
     for (size_t k = 0; k < st->keys.count; k++) {
         text_key *tk = &st->keys.items[k];
         model_key(r->d, &r->d->decls.items[k], &key);
-        entry_probe probe = {r->m, &key};
-        uint32_t e = index_map_find(&by_key, model_hash(key.data, key.len), live_entry_with_key, &probe);
+        uint32_t e = manifest_find_live_key(&by_key, r->m, key.data, key.len);
         tk->member = e == UINT32_MAX ? NULL : r->m->entries.items[e].name;
         tk->value = e == UINT32_MAX ? 0 : r->m->entries.items[e].value;
         if (!tk->member) {

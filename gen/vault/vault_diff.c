@@ -591,32 +591,6 @@ static char *data_domain(const char *file)
     return xasprintf("VaultData.%.*s", (int)stem, base);
 }
 
-typedef struct value_lookup {
-    const manifest *m;
-    uint32_t value;
-} value_lookup;
-
-static bool entry_of_value(const void *ctx, uint32_t index)
-{
-    const value_lookup *l = ctx;
-    return l->m->entries.items[index].value == l->value;
-}
-
-static uint32_t find_value(const domain_values *dv, uint32_t value)
-{
-    value_lookup l = {dv->m, value};
-    return dv->m ? index_map_find(&dv->by_value, value, entry_of_value, &l) : UINT32_MAX;
-}
-
-static void index_values(domain_values *dv)
-{
-    index_map_init(&dv->by_value, dv->m ? dv->m->entries.count : 0);
-    for (size_t i = 0; dv->m && i < dv->m->entries.count; i++) {
-        uint32_t value = dv->m->entries.items[i].value;
-        if (find_value(dv, value) == UINT32_MAX) index_map_insert(&dv->by_value, value, (uint32_t)i);
-    }
-}
-
 typedef struct domain_lookup {
     const vault_cmp *c;
     const char *domain;
@@ -640,7 +614,7 @@ static const domain_values *values_of(vault_cmp *c, const char *domain)
     domain_values *dv = vec_push(&c->domains);
     dv->domain = domain;
     dv->m = diff_side_manifest(c->ctx, true, domain);
-    index_values(dv);
+    manifest_index_values(dv->m, &dv->by_value);
     return dv;
 }
 
@@ -657,7 +631,7 @@ static const entry *live_entry(vault_cmp *c, const char *domain, uint32_t value,
 {
     const domain_values *dv = values_of(c, domain);
     *known = dv->m != NULL;
-    uint32_t i = find_value(dv, value);
+    uint32_t i = manifest_find_value(&dv->by_value, dv->m, value);
     if (i == UINT32_MAX) return NULL;
     return dv->m->entries.items[i].tombstone ? NULL : &dv->m->entries.items[i];
 }
