@@ -38,6 +38,98 @@ static void test_commands_udiff_format(void **state)
     buf_free(&out);
 }
 
+/* Applies a unified diff of `a` (as udiff writes it) and returns the text it gives. */
+static char *apply_udiff(const char *a, const char *diff)
+{
+    buf out = {0};
+    const char *ap = a, *d = strchr(strchr(diff, '\n') + 1, '\n') + 1; /* past ---, +++ */
+    size_t a_line = 1;
+    while (*d) {
+        size_t from = 0, len = 0;
+        assert_int_equal(sscanf(d, "@@ -%zu,%zu", &from, &len), 2);
+        for (; a_line < from || (len == 0 && a_line <= from); a_line++) {
+            const char *nl = strchr(ap, '\n');
+            buf_put(&out, ap, (size_t)(nl + 1 - ap));
+            ap = nl + 1;
+        }
+        d = strchr(d, '\n') + 1;
+        while (*d && *d != '@') {
+            const char *nl = strchr(d, '\n');
+            if (*d != '+') { /* the line of a it keeps or removes */
+                assert_memory_equal(ap, d + 1, (size_t)(nl - d));
+                ap = strchr(ap, '\n') + 1, a_line++;
+            }
+            if (*d != '-') buf_put(&out, d + 1, (size_t)(nl - d));
+            d = nl + 1;
+        }
+    }
+    buf_puts(&out, ap);
+    return out.data;
+}
+
+/* The lines a diff removes or adds. */
+static size_t changed_lines(const char *diff)
+{
+    size_t changed = 0;
+    for (const char *l = diff; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+        changed += (*l == '+' || *l == '-') && strncmp(l, "---", 3) != 0 && strncmp(l, "+++", 3) != 0;
+    return changed;
+}
+
+/* A header of thousands of lines whose first line changed and which gained an entry near its end
+ * (an injector file added): the diff shows those two places, not the whole file replaced. */
+static void test_commands_udiff_large_file_shows_only_the_changes(void **state)
+{
+    (void)state;
+    buf a = {0}, b = {0};
+    buf_puts(&a, "// sources: A\n");
+    buf_puts(&b, "// sources: A B\n");
+    for (int i = 0; i < 40000; i++) {
+        if (i == 30000) buf_puts(&b, "    NEW_ENTRY = 7,\n");
+        buf_printf(&a, "    ENTRY_%d = %d,\n", i, i);
+        buf_printf(&b, "    ENTRY_%d = %d,\n", i, i);
+        if (i % 997 == 0) buf_puts(&a, "}\n"), buf_puts(&b, "}\n"); /* lines repeated */
+    }
+    buf out = {0};
+    udiff(&out, "a/h", a.data, a.len, "b/h", b.data, b.len);
+    assert_int_equal(changed_lines(out.data), 3); /* the first line removed and added, one entry added */
+    char *patched = apply_udiff(a.data, out.data);
+    assert_string_equal(patched, b.data);
+    free(patched), buf_free(&a), buf_free(&b), buf_free(&out);
+}
+
+/* Texts edited at random in many places, with lines repeated (as blank lines and braces are):
+ * the diff turns one into the other, with no more changes than were made. */
+static void test_commands_udiff_random_edits_apply(void **state)
+{
+    (void)state;
+    uint32_t seed = 12345;
+    for (int round = 0; round < 40; round++) {
+        buf a = {0}, b = {0};
+        int lines = round < 20 ? 300 : 6000, kinds = round % 2 ? 8 : 100000;
+        size_t edits = 0; /* lines removed or added */
+        for (int i = 0; i < lines; i++) {
+            seed = seed * 1103515245u + 12345u;
+            int v = (int)((seed >> 8) % (uint32_t)kinds);
+            buf_printf(&a, "line %d\n", v);
+            uint32_t edit = (seed >> 4) % 50;
+            edits += edit == 0 || edit == 1 ? 1 : edit == 2 ? 2 : 0;
+            if (edit == 0) continue; /* removed */
+            if (edit == 1) buf_printf(&b, "new %d\n", i);
+            buf_printf(&b, edit == 2 ? "changed %d\n" : "line %d\n", v);
+        }
+        buf out = {0};
+        udiff(&out, "a", a.data ? a.data : "", a.len, "b", b.data ? b.data : "", b.len);
+        assert_in_range(changed_lines(out.data), 1, edits);
+        if (out.len) {
+            char *patched = apply_udiff(a.data, out.data);
+            assert_string_equal(patched, b.data);
+            free(patched);
+        }
+        buf_free(&a), buf_free(&b), buf_free(&out);
+    }
+}
+
 static void test_commands_check_prints_diff_and_writes_nothing(void **state)
 {
     fixture *f = *state;
@@ -656,6 +748,8 @@ int main(void)
 #define T(name) cmocka_unit_test_setup_teardown(name, fixture_setup, fixture_teardown)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_commands_udiff_format),
+        cmocka_unit_test(test_commands_udiff_large_file_shows_only_the_changes),
+        cmocka_unit_test(test_commands_udiff_random_edits_apply),
         T(test_commands_check_prints_diff_and_writes_nothing),
         T(test_commands_headers_equal_generate),
         T(test_commands_headers_strict_refuses_unrecorded),
