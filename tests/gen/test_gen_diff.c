@@ -300,6 +300,12 @@ static void test_diff_approvals(void **state)
     assert_int_equal(run_diff("old", "new", DIFF_TEXT, "Ids:*", "allow.txt", &out), 0);
     free(out);
     assert_int_equal(f->diags.len, 0);
+    /* An approval written twice, and one change approved in three forms: each approval used. */
+    fx_write("allow.txt", "user.alpha\nIds:user.alpha\nuser.alpha\nIds:*\nEv:*\nKind:*\nGone:*\nuser.gamma\n");
+    assert_int_equal(run_diff("old", "new", DIFF_TEXT, NULL, "allow.txt", &out), 0);
+    assert_non_null(strstr(out, "threadlink-gen diff: 0 breaking, 7 approved, 0 compatible changes\n"));
+    free(out);
+    assert_int_equal(f->diags.len, 0);
 }
 
 static void test_diff_unused_allow(void **state)
