@@ -559,20 +559,82 @@ static void closest(buf *out, const char *const *names, size_t count, const char
     for (size_t k = 0; k < top.count; k++) buf_printf(out, "%s%s", k ? ", " : "", names[top.index[k]]);
 }
 
+/* The fields a data key can name, found by hash: each field's `field` string, and the name part
+ * of a qualified one ("Stage" for "User.Stage"), case folded; built once per data file (a scan
+ * of the fields per value was quadratic in a wide schema). */
+typedef struct field_lookup {
+    const vschema *s;
+    index_map refs, tails;
+    uint32_t *tail_count; /* per field: the fields whose name part is its name part */
+} field_lookup;
+
+typedef struct field_probe {
+    const vschema *s;
+    const char *key;
+    size_t len;
+    bool tail;
+} field_probe;
+
+static const char *field_tail(const char *ref)
+{
+    const char *dot = strrchr(ref, '.');
+    return dot ? dot + 1 : NULL;
+}
+
+static bool field_named(const void *ctx, uint32_t fi)
+{
+    const field_probe *p = ctx;
+    const char *name = p->tail ? field_tail(p->s->fields.items[fi].ref) : p->s->fields.items[fi].ref;
+    return ascii_ieq(name, strlen(name), p->key, p->len);
+}
+
+static uint32_t field_find(const index_map *m, const vschema *s, const char *key, size_t len, bool tail)
+{
+    field_probe probe = {s, key, len, tail};
+    return index_map_find(m, fnv1a_folded(key, len), field_named, &probe);
+}
+
+static void field_lookup_build(field_lookup *l, const vschema *s)
+{
+    l->s = s;
+    index_map_init(&l->refs, s->fields.count);
+    index_map_init(&l->tails, s->fields.count);
+    l->tail_count = xcalloc(s->fields.count ? s->fields.count : 1, sizeof *l->tail_count);
+    for (size_t fi = 0; fi < s->fields.count; fi++) {
+        const char *ref = s->fields.items[fi].ref, *tail = ref ? field_tail(ref) : NULL;
+        if (!ref) continue;
+        if (field_find(&l->refs, s, ref, strlen(ref), false) == UINT32_MAX)
+            index_map_insert(&l->refs, fnv1a_folded(ref, strlen(ref)), (uint32_t)fi);
+        if (!tail) continue;
+        uint32_t first = field_find(&l->tails, s, tail, strlen(tail), true);
+        if (first == UINT32_MAX) index_map_insert(&l->tails, fnv1a_folded(tail, strlen(tail)), first = (uint32_t)fi);
+        l->tail_count[first]++;
+    }
+}
+
+static void field_lookup_free(field_lookup *l)
+{
+    index_map_free(&l->refs);
+    index_map_free(&l->tails);
+    free(l->tail_count);
+}
+
 /* The field a data key names: the schema's `field` string, or the name part of a qualified one
  * ("Stage" for "User.Stage") when no other field has that name part; fields.count if none. */
-static size_t data_field(const vschema *s, const char *key)
+static size_t data_field(const field_lookup *l, const char *key)
 {
-    size_t n = strlen(key), tail_match = s->fields.count;
-    unsigned tails = 0;
-    for (size_t fi = 0; fi < s->fields.count; fi++) {
-        const char *ref = s->fields.items[fi].ref;
-        if (!ref) continue;
-        if (ascii_ieq(ref, strlen(ref), key, n)) return fi;
-        const char *dot = strrchr(ref, '.');
-        if (dot && ascii_ieq(dot + 1, strlen(dot + 1), key, n)) tail_match = fi, tails++;
-    }
-    return tails == 1 ? tail_match : s->fields.count;
+    size_t n = strlen(key);
+    uint32_t fi = field_find(&l->refs, l->s, key, n, false);
+    if (fi != UINT32_MAX) return fi;
+    fi = field_find(&l->tails, l->s, key, n, true);
+    return fi != UINT32_MAX && l->tail_count[fi] == 1 ? fi : l->s->fields.count;
+}
+
+/* The first field whose name part is the key, when other fields share it; else UINT32_MAX. */
+static uint32_t shared_name_part(const field_lookup *l, const char *key)
+{
+    uint32_t fi = field_find(&l->tails, l->s, key, strlen(key), true);
+    return fi != UINT32_MAX && l->tail_count[fi] > 1 ? fi : UINT32_MAX;
 }
 
 /* The C names a data file gives: <prefix>_data.h and its symbols, from the file's stem. */
@@ -696,9 +758,23 @@ static void no_such_field(json_checker *j, const char *vpath, const vschema *s, 
     vec_free(&names);
 }
 
-/* instances[i].values: each a field of the vault, set once, not transient, of its type. */
-static void read_instance_values(vault_state *st, json_checker *j, const vschema *s, vinstance *in, json_t *values)
+/* An error for a data key that is the name part of more than one field, naming them. */
+static void name_part_shared(json_checker *j, const char *vpath, const vschema *s, const char *key)
 {
+    buf b = {0};
+    for (size_t k = 0; k < s->fields.count; k++) {
+        const char *ref = s->fields.items[k].ref, *tail = ref ? field_tail(ref) : NULL;
+        if (tail && ascii_ieq(tail, strlen(tail), key, strlen(key))) buf_printf(&b, "%s%s", b.len ? ", " : "", ref);
+    }
+    jc_error(j, vpath, "\"%s\" is the name part of more than one field of vault %s (%s): write the whole name", key, s->name,
+             b.data);
+    buf_free(&b);
+}
+
+/* instances[i].values: each a field of the vault, set once, not transient, of its type. */
+static void read_instance_values(vault_state *st, json_checker *j, const field_lookup *fields, vinstance *in, json_t *values)
+{
+    const vschema *s = fields->s;
     if (!values) return;
     char *sub = jc_key(in->path, "values");
     if (!json_is_object(values)) {
@@ -711,8 +787,10 @@ static void read_instance_values(vault_state *st, json_checker *j, const vschema
     const char **set_by = xcalloc(s->fields.count ? s->fields.count : 1, sizeof *set_by);
     json_object_foreach(values, key, v) {
         char *vpath = jc_key(sub, key);
-        size_t fi = data_field(s, key);
-        if (fi == s->fields.count) {
+        size_t fi = data_field(fields, key);
+        if (fi == s->fields.count && shared_name_part(fields, key) != UINT32_MAX) {
+            name_part_shared(j, vpath, s, key);
+        } else if (fi == s->fields.count) {
             no_such_field(j, vpath, s, key);
         } else if (set_by[fi]) { /* "Title" and "title": one field twice */
             jc_error(j, vpath, "\"%s\" sets field %s again (\"%s\" already did: field names compare case-insensitively)", key,
@@ -731,22 +809,22 @@ static void read_instance_values(vault_state *st, json_checker *j, const vschema
     free(sub);
 }
 
-static void read_instance(vault_state *st, json_checker *j, vdata *d, size_t i, json_t *ij, index_map *ids)
+static void read_instance(vault_state *st, json_checker *j, vdata *d, size_t i, json_t *ij, index_map *ids,
+                          const field_lookup *fields)
 {
     static const char *const allowed[] = {"name", "description", "values", NULL};
     const vschema *s = d->schema;
     vinstance *in = vec_push(&d->instances);
     memset(in, 0, sizeof *in);
     snprintf(in->path, sizeof in->path, "instances[%zu]", i);
-    in->values = xcalloc(s->fields.count ? s->fields.count : 1, sizeof *in->values);
-    d->nfields = s->fields.count;
+    in->values = d->values + i * s->fields.count;
     if (!json_is_object(ij)) {
         jc_error(j, in->path, "expected an object, got %s", jc_type_name(ij));
         return;
     }
     jc_check_keys(j, in->path, ij, allowed);
     read_instance_name(st, j, d, i, json_object_get(ij, "name"), ids);
-    read_instance_values(st, j, s, in, json_object_get(ij, "values"));
+    read_instance_values(st, j, fields, in, json_object_get(ij, "values"));
 }
 
 /* "keys": a domain name (vault_resolve checks that it exists and names every instance). */
@@ -791,8 +869,13 @@ static vdata *read_data(vault_state *st, const char *path, const char *stem)
             size_t i;
             json_t *ij;
             index_map ids;
+            field_lookup fields;
             index_map_init(&ids, json_array_size(instances));
-            json_array_foreach(instances, i, ij) read_instance(st, &j, d, i, ij, &ids);
+            field_lookup_build(&fields, d->schema);
+            d->nfields = d->schema->fields.count;
+            d->values = xcalloc(json_array_size(instances) * d->nfields + 1, sizeof *d->values);
+            json_array_foreach(instances, i, ij) read_instance(st, &j, d, i, ij, &ids, &fields);
+            field_lookup_free(&fields);
             index_map_free(&ids);
         }
     }
@@ -1001,10 +1084,9 @@ static void vault_free(void *state)
     for (size_t i = 0; i < st->data.count; i++) {
         vdata *d = st->data.items[i];
         size_t nf = d->nfields;
-        for (size_t k = 0; k < d->instances.count; k++) {
+        for (size_t k = 0; k < d->instances.count; k++)
             for (size_t f = 0; f < nf; f++) vvalue_free(&d->instances.items[k].values[f]);
-            free(d->instances.items[k].values);
-        }
+        free(d->values);
         vec_free(&d->instances);
         free(d->file);
         free(d->rel);

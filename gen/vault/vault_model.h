@@ -109,6 +109,8 @@ typedef struct vdata {
     char *output; /* "vaults/enemies_data.h" */
     char *image;  /* "vaults/enemies.vaultimage": what watch writes for development builds */
     VEC(vinstance) instances;
+    vvalue *values;   /* every instance's values, nfields each, in one block (a block per
+                       * instance of a wide schema passed the size that takes a 2 MiB page) */
     size_t nfields;   /* values per instance */
     const char *keys; /* "keys": the domain each instance name is an entry of (NULL: none) */
 } vdata;

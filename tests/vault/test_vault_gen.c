@@ -269,6 +269,21 @@ static void test_vault_data_keys_and_float_range(void **state)
         "vaultdata/things.vaultdata.json:2:43: error: instances[0].values.health: \"health\" sets field User.Health again (\"Health\" already did: field names compare case-insensitively)\n"
         "vaultdata/things.vaultdata.json:2:56: error: instances[0].values.MaxHealth: 3.4028236e+38 is out of range for Float (a float: at most 3.40282347e+38)\n"
         "vaultdata/things.vaultdata.json:3:30: error: instances[1].values.MaxHealth: 1e-50 is too small for Float: a float would hold 0 (the smallest is 1.40129846e-45)\n");
+    /* A name part two fields share names neither (the error names both); whole names do. */
+    f->diags.len = 0;
+    f->diags.data[0] = 0;
+    snap = fx_snapshot("generated");
+    fx_write("injectors/Vault.Fields.Other.txt", "Health\n");
+    fx_write("vaults/Thing.vault.json",
+             "{ \"name\": \"Thing\", \"fields\": [\n"
+             "    { \"field\": \"User.Health\", \"type\": \"Integer\" },\n"
+             "    { \"field\": \"Other.Health\", \"type\": \"Integer\" } ] }\n");
+    fx_write("vaultdata/things.vaultdata.json",
+             "{ \"vault\": \"Thing\", \"instances\": [\n"
+             "  { \"name\": \"A\", \"values\": { \"other.health\": 2, \"User.Health\": 1 } },\n"
+             "  { \"name\": \"B\", \"values\": { \"Health\": 5 } } ] }\n");
+    fx_expect_failure(f, snap,
+        "vaultdata/things.vaultdata.json:3:30: error: instances[1].values.Health: \"Health\" is the name part of more than one field of vault Thing (User.Health, Other.Health): write the whole name\n");
 }
 
 /* The diagnostics cleared and the generated folder's snapshot, for the next expected failure. */
