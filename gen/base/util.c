@@ -179,6 +179,15 @@ const char *buf_cstr(buf *b)
     return b->data;
 }
 
+void buf_fit(buf *b)
+{
+    buf_cstr(b);
+    if (b->cap > b->len + 1) {
+        b->data = xrealloc(b->data, b->len + 1);
+        b->cap = b->len + 1;
+    }
+}
+
 void buf_free(buf *b)
 {
     free(b->data);

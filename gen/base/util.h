@@ -124,6 +124,9 @@ static inline char *put_decimal32(char *p, uint32_t v)
 }
 void buf_put_i64(buf *b, int64_t v);
 const char *buf_cstr(buf *b);
+/* Gives a finished buffer's spare room back, keeping it NUL-terminated: texts kept by the ten
+ * thousand (a PO file's strings) would otherwise hold the 256 bytes a buffer starts with. */
+void buf_fit(buf *b);
 void buf_free(buf *b);
 
 /* qsort, unless the array is in order already (one pass of `cmp`): tables that a walk or a
@@ -166,6 +169,11 @@ void arena_free(arena *a);
          : (void *)0)
 #define vec_push(v) (vec_grow(v), &(v)->items[(v)->count++])
 #define vec_free(v) (free((v)->items), (v)->items = NULL, (v)->count = (v)->cap = 0)
+/* A finished array's spare room given back (see buf_fit). */
+#define vec_fit(v) \
+    ((v)->count && (v)->count < (v)->cap \
+         ? ((v)->items = xrealloc((v)->items, (v)->count * sizeof *(v)->items), (v)->cap = (v)->count, (void)0) \
+         : (void)0)
 
 static inline char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c; }
 /* [A-Za-z0-9_], by table: the lexer runs it over every byte of a name. */

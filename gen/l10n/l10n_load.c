@@ -215,6 +215,8 @@ static void add_form(text_forms *t, const buf *b)
     buf *f = vec_push(&t->forms);
     memset(f, 0, sizeof *f);
     buf_put(f, b->data ? b->data : "", b->len);
+    buf_fit(f);
+    vec_fit(&t->forms); /* a text has one to six forms */
 }
 
 /* The source locale's texts: msgid, and msgid_plural for the second of its two forms. */

@@ -234,7 +234,8 @@ static bool read_strings(po_lexer *lx, const unsigned char *keyword, po_string *
         skip_blanks(lx);
     } while ((lx->p < lx->limit && *lx->p == '"') || continues_on_next_line(lx));
     *vec_push(&s->at) = lx->last_quote; /* "the end of the string": its closing quote */
-    buf_cstr(&s->text);
+    buf_fit(&s->text);
+    vec_fit(&s->at);
     return true;
 }
 
@@ -246,6 +247,7 @@ static void finish_entry(po_lexer *lx)
 {
     po_entry *e = lx->entry;
     lx->entry = NULL;
+    if (e) vec_fit(&e->str);
     if (!e || e->str.count || e->reported) return;
     diag_error(po_loc(lx->out, e->start), "entry has no msgstr (every msgid needs one, \"\" when untranslated)");
     lx->ok = false;
