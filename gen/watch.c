@@ -1,8 +1,8 @@
 /* The watcher watches directories, not files: editors save by writing a new file and renaming it
  * over the old one, which a watch on the old file would miss. It watches the directory of every
  * input the last pass read (injectors, definitions, natives, shells, vault schemas and data,
- * content folders) and those the config names, so a pass that stopped early on bad input still
- * wakes up when the input is fixed. Watches are only ever added: removing one queues an
+ * content folders), the directory of the file an input links to, and those the config names, so
+ * a pass that stopped early on bad input still wakes up when the input is fixed. Watches are only ever added: removing one queues an
  * IN_IGNORED event, which would wake the next pass and loop for ever. The config's directories are
  * watched before the first pass; an input the pass read is watched once it has run, so an input
  * changed meanwhile (its ctime past the pass's start) runs another pass at once. */
@@ -54,6 +54,20 @@ static void add_dir(watcher *w, const char *dir)
     *vec_push(&w->wds) = wd;
 }
 
+/* An input reached through a link is watched where its file is too: an edit of a file shared
+ * between projects makes no event in the folder that links it. */
+static void add_link_target(watcher *w, const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode)) return;
+    char *real = realpath(path, NULL);
+    if (!real) return;
+    char *dir = path_dirname(real);
+    add_dir(w, dir);
+    free(dir);
+    free(real);
+}
+
 /* gen_options.on_input: a directory is watched itself, a file through its directory. */
 static void add_input(void *ctx, const char *path)
 {
@@ -70,6 +84,7 @@ static void add_input(void *ctx, const char *path)
     char *dir = path_dirname(path);
     add_dir(w, dir);
     free(dir);
+    add_link_target(w, path);
 }
 
 /* The directories the config names, read afresh (it may name others now). */

@@ -1,6 +1,7 @@
 #!/bin/sh
 # threadlink-gen watch: edits under a running watcher regenerate (injectors and vault schemas);
-# bad input is reported and the watcher keeps going; a new injector file is picked up; with
+# bad input is reported and the watcher keeps going; a new injector file is picked up, and an
+# input linked from elsewhere is watched where its file is; with
 # nothing changing it stays idle; SIGTERM stops it cleanly.
 #   watch.sh THREADLINK_GEN
 set -eu
@@ -49,6 +50,15 @@ wait_for "grep -q Game_Ids_Delta generated/game_ids.h"
 # A vault schema is an input too.
 echo '{"name": "Enemy", "fields": [{"field": "MaxHealth", "type": "Integer", "default": 12}]}' > vaults/Enemy.vault.json
 wait_for "grep -q '12, /\* MaxHealth' generated/vaults/enemy_vault.h"
+
+# An input linked from a folder no input lives in (a list shared between projects): an edit
+# there regenerates too.
+mkdir shared
+echo Epsilon > shared/ids.txt
+ln -s ../shared/ids.txt injectors/Game.Ids.Shared.txt
+wait_for "grep -q Game_Ids_Epsilon generated/game_ids.h"
+printf 'Epsilon\nZeta\n' > shared/ids.txt
+wait_for "grep -q Game_Ids_Zeta generated/game_ids.h"
 
 # With nothing changing, no pass runs: each pass prints one 'watching' line.
 sleep 1
