@@ -655,8 +655,31 @@ typedef struct output_probe {
 typedef struct output_probes {
     output_probe *items; /* sorted by hash */
     size_t count;
+    uint32_t *base_hashes; /* of the outputs' own names, case-folded, sorted */
     entry_resolver er;
 } output_probes;
+
+/* Whether some output has this name (case-folded; a hash collision says yes). A read whose name
+ * no output has cannot be an output's entry: its folder is not resolved (a realpath per folder
+ * of a deep asset tree took most of a run). */
+static bool an_output_is_named(const output_probes *op, const char *path)
+{
+    const char *base = path_basename(path);
+    uint32_t h = fnv1a_folded(base, strlen(base));
+    size_t lo = 0, hi = op->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (op->base_hashes[mid] < h) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < op->count && op->base_hashes[lo] == h;
+}
+
+static int by_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return (a > b) - (a < b);
+}
 
 static int by_probe_hash(const void *x, const void *y)
 {
@@ -669,6 +692,10 @@ static int by_probe_hash(const void *x, const void *y)
  * read did. `what` is owned (NULL: `input` is an input). */
 static void probe_read(output_probes *op, const char *input, char *what)
 {
+    if (!an_output_is_named(op, input)) {
+        free(what);
+        return;
+    }
     char *entry = entry_of(&op->er, input);
     uint32_t h = fnv1a_folded(entry, strlen(entry));
     size_t lo = 0, hi = op->count;
@@ -733,15 +760,19 @@ static void report_output_read(project *p, const output_plan *plan, const src_lo
  * of the many reads (pack reads thousands of files), not the reads gathered into a set. */
 static bool check_outputs_not_read(project *p, domain_job *jobs, size_t count, const output_plan *plan, const src_loc *where)
 {
-    output_probes op = {xcalloc(plan->count + 1, sizeof *op.items), 0, {NULL, NULL}};
+    output_probes op = {
+        xcalloc(plan->count + 1, sizeof *op.items), 0, xcalloc(plan->count + 1, sizeof *op.base_hashes), {NULL, NULL}};
     for (size_t a = 0; a < plan->count; a++) {
         if (plan->items[a].manifest) continue; /* read and written by design */
-        output_probe *o = &op.items[op.count++];
+        const char *base = path_basename(plan->items[a].path);
+        output_probe *o = &op.items[op.count];
+        op.base_hashes[op.count++] = fnv1a_folded(base, strlen(base));
         o->output = a;
         o->entry = entry_of(&op.er, plan->items[a].path);
         o->hash = fnv1a_folded(o->entry, strlen(o->entry));
     }
     qsort(op.items, op.count, sizeof *op.items, by_probe_hash);
+    qsort(op.base_hashes, op.count, sizeof *op.base_hashes, by_u32);
     probe_reads(p, jobs, count, &op);
     bool ok = true;
     const output_probe **by_output = xcalloc(plan->count + 1, sizeof *by_output);
@@ -754,6 +785,7 @@ static bool check_outputs_not_read(project *p, domain_job *jobs, size_t count, c
     for (size_t i = 0; i < op.count; i++) free(op.items[i].entry), free(op.items[i].what);
     free(op.items);
     free(by_output);
+    free(op.base_hashes);
     free(op.er.last_dir);
     free(op.er.last_real);
     return ok;
