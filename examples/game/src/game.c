@@ -12,6 +12,7 @@
  * entity scope moves to the presented level's scope with tl_scope_reparent. */
 #include "game.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -846,4 +847,18 @@ bool game_continue(game *g, const char *slot) {
 bool game_has_save(game *g, const char *slot) {
     tl_save_info info;
     return g->saves && tl_save_stat(g->saves, slot, &info) == TL_SAVE_OK;
+}
+
+bool count_arg(const char *program, const char *text, const char *name, uint32_t min, uint32_t max, uint32_t *out) {
+    char *end = NULL;
+    unsigned long long v = 0;
+    bool ok = text[0] >= '0' && text[0] <= '9';
+    if (ok) {
+        errno = 0;
+        v = strtoull(text, &end, 10);
+        ok = errno == 0 && *end == 0 && v >= min && v <= max;
+    }
+    if (!ok) fprintf(stderr, "%s: %s must be a whole number from %u to %u, not \"%s\"\n", program, name, min, max, text);
+    *out = (uint32_t)v;
+    return ok;
 }

@@ -96,6 +96,12 @@ typedef struct game {
    after the lines the runtime logged; what was built by then is released, so the game needs no
    game_close and may be opened again. A desc.locale without a table starts in the source locale
    with a warning. */
+/* A count on the command line (game-headless's EVERY, DELAY, FRAMES, ENTITIES; game's --frames
+   and --tolerance): a whole decimal number from min to max. Anything else (0 where 1 is the
+   least, a word, a sign, trailing letters, past the range) is said on stderr, naming the program
+   and the argument: atoi's 0 would divide by zero (EVERY) or run nothing. */
+bool count_arg(const char *program, const char *text, const char *name, uint32_t min, uint32_t max, uint32_t *out);
+
 bool game_open(game *g, const game_desc *desc);
 void game_close(game *g);
 /* A new game: the first level, the seed's streams. */

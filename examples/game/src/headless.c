@@ -404,45 +404,27 @@ static int text_tables(const char *content) {
     return ok ? 0 : 1;
 }
 
-/* A count argument (replay's EVERY, rollback's DELAY, record's FRAMES, bench's ENTITIES and
-   FRAMES): a whole decimal number from min to UINT32_MAX. Anything else (0 where 1 is the least,
-   a word, a sign, trailing letters, past 32 bits) is said, naming the argument: atoi's 0 would
-   divide by zero (EVERY) or run nothing. */
-static bool count_arg(const char *text, const char *name, uint32_t min, uint32_t *out) {
-    char *end = NULL;
-    unsigned long long v = 0;
-    bool ok = text[0] >= '0' && text[0] <= '9';
-    if (ok) {
-        errno = 0;
-        v = strtoull(text, &end, 10);
-        ok = errno == 0 && *end == 0 && v >= min && v <= UINT32_MAX;
-    }
-    if (!ok) fprintf(stderr, "game-headless: %s must be a whole number from %u to %u, not \"%s\"\n", name, min, UINT32_MAX, text);
-    *out = (uint32_t)v;
-    return ok;
-}
-
 #define USAGE_ERROR 2 /* a command line the driver does not take */
 
 int main(int argc, char **argv) {
     const char *mode = argc > 2 ? argv[2] : "";
     uint32_t a = 100, b = 0; /* the mode's counts */
     if (argc >= 4 && strcmp(mode, "replay") == 0)
-        return argc > 4 && !count_arg(argv[4], "EVERY", 1, &a) ? USAGE_ERROR : replay(argv[1], argv[3], a);
+        return argc > 4 && !count_arg("game-headless", argv[4], "EVERY", 1, UINT32_MAX, &a) ? USAGE_ERROR : replay(argv[1], argv[3], a);
     if (argc >= 5 && strcmp(mode, "rollback") == 0)
-        return !count_arg(argv[4], "DELAY", 1, &a) ? USAGE_ERROR : rollback(argv[1], argv[3], a);
+        return !count_arg("game-headless", argv[4], "DELAY", 1, UINT32_MAX, &a) ? USAGE_ERROR : rollback(argv[1], argv[3], a);
     if (argc >= 5 && strcmp(mode, "continue") == 0) return save_continue(argv[1], argv[3], argv[4]);
     if (argc >= 4 && strcmp(mode, "resume") == 0) return resume(argv[1], argv[3]);
     if (argc >= 5 && strcmp(mode, "resume-play") == 0) return resume_play(argv[1], argv[3], argv[4]);
     if (argc >= 4 && strcmp(mode, "language") == 0) return language(argv[1], argv[3]);
     if (argc >= 3 && strcmp(mode, "text") == 0) return text_tables(argv[1]);
     if (argc >= 5 && strcmp(mode, "record") == 0)
-        return !count_arg(argv[4], "FRAMES", 1, &a) ? USAGE_ERROR : record(argv[1], argv[3], a);
+        return !count_arg("game-headless", argv[4], "FRAMES", 1, UINT32_MAX, &a) ? USAGE_ERROR : record(argv[1], argv[3], a);
 #if defined(TL_DEVELOPMENT)
     if (argc >= 4 && strcmp(mode, "tune") == 0) return tune(argv[1], argv[3]);
 #endif
     if (argc >= 5 && strcmp(mode, "bench") == 0)
-        return !count_arg(argv[3], "ENTITIES", 0, &a) || !count_arg(argv[4], "FRAMES", 1, &b) ? USAGE_ERROR : bench(argv[1], a, b);
+        return !count_arg("game-headless", argv[3], "ENTITIES", 0, UINT32_MAX, &a) || !count_arg("game-headless", argv[4], "FRAMES", 1, UINT32_MAX, &b) ? USAGE_ERROR : bench(argv[1], a, b);
     fprintf(stderr, "usage: game-headless CONTENT replay|rollback|continue|resume|resume-play|language|text|record|bench ... (see headless.c)\n");
     return USAGE_ERROR;
 }

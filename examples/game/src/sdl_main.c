@@ -52,7 +52,7 @@ typedef struct game_sound game_sound;
 typedef struct options {
     const char *content, *saves, *record, *replay, *screenshot, *expect, *drive, *locale;
     uint32_t frames;
-    int tolerance;
+    uint32_t tolerance; /* pixels per mille */
 } options;
 
 /* A menu drawn by render_menu: its interface id, its items (selectable i + 1 is items[i]). */
@@ -564,7 +564,7 @@ static bool looks_drawn(const unsigned char *rgba) {
 
 /* Compares with an expected PNG: the share of pixels whose channels differ by more than 16 must
    be at most tolerance per mille. */
-static bool matches(const unsigned char *rgba, const char *expected_path, int tolerance) {
+static bool matches(const unsigned char *rgba, const char *expected_path, uint32_t tolerance) {
     int w, h, c;
     unsigned char *exp = stbi_load(expected_path, &w, &h, &c, 4);
     size_t i, n = (size_t)RENDER_W * RENDER_H, off = 0;
@@ -582,7 +582,7 @@ static bool matches(const unsigned char *rgba, const char *expected_path, int to
         off += worst > 16;
     }
     stbi_image_free(exp);
-    printf("screenshot: %zu of %zu pixels differ from %s (tolerance %d per mille)\n", off, n, expected_path, tolerance);
+    printf("screenshot: %zu of %zu pixels differ from %s (tolerance %u per mille)\n", off, n, expected_path, (unsigned)tolerance);
     return off * 1000 <= n * (size_t)tolerance;
 }
 
@@ -730,11 +730,15 @@ static bool parse_options(options *o, int argc, char **argv) {
         else if (strcmp(k, "--saves") == 0) o->saves = v;
         else if (strcmp(k, "--record") == 0) o->record = v;
         else if (strcmp(k, "--replay") == 0) o->replay = v;
-        else if (strcmp(k, "--frames") == 0) o->frames = (uint32_t)strtoul(v, NULL, 10);
+        else if (strcmp(k, "--frames") == 0) {
+            if (!count_arg("game", v, "--frames", 1, UINT32_MAX, &o->frames)) return false;
+        }
         else if (strcmp(k, "--screenshot") == 0) o->screenshot = v;
         else if (strcmp(k, "--expect") == 0) o->expect = v;
         else if (strcmp(k, "--locale") == 0) o->locale = v;
-        else if (strcmp(k, "--tolerance") == 0) o->tolerance = atoi(v);
+        else if (strcmp(k, "--tolerance") == 0) {
+            if (!count_arg("game", v, "--tolerance (pixels per mille)", 0, 1000, &o->tolerance)) return false;
+        }
         else if (strcmp(k, "--drive") == 0) o->drive = v;
         else {
             fprintf(stderr, "game: unknown option %s\n", k);
