@@ -610,9 +610,10 @@ static inline int32_t tl_fp_round_to_int(tl_fp a) {
 static inline int tl_fp_sign(tl_fp a) { return (a.raw > 0) - (a.raw < 0); }
 static inline tl_fp tl_fp_min(tl_fp a, tl_fp b) { return a.raw <= b.raw ? a : b; }
 static inline tl_fp tl_fp_max(tl_fp a, tl_fp b) { return a.raw >= b.raw ? a : b; }
-/* lo when v < lo, hi when v > hi (lo wins if lo > hi). */
+/* lo when v < lo, hi when v > hi; lo when lo > hi, whatever v (bounds read from data may cross). */
 static inline tl_fp tl_fp_clamp(tl_fp v, tl_fp lo, tl_fp hi) {
-    return v.raw < lo.raw ? lo : v.raw > hi.raw ? hi : v;
+    tl_fp below_hi = v.raw > hi.raw ? hi : v;
+    return below_hi.raw < lo.raw ? lo : below_hi;
 }
 static inline tl_fp tl_fp_clamp01(tl_fp v) { return tl_fp_clamp(v, TL_FP_ZERO, TL_FP_ONE); }
 /* a + (b - a) t with t unclamped, exact and rounded once, saturating. */

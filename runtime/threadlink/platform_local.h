@@ -29,8 +29,11 @@
    save.h store on desc.root, and TL_PLATFORM_SERVICE_ACHIEVEMENTS, kept in that store as one
    save (desc.achievements_save) whose every change is one committed transaction: a crash or a
    failed commit leaves the previous table, in the store and in memory. Capabilities: accounts,
-   local saves, save transactions, achievements. Init fails (STORAGE, INITIALIZATION_FAILED)
-   when the store cannot be opened or the achievements save has no intact generation.
+   local saves, save transactions, achievements. Init fails (INITIALIZATION_FAILED) when the
+   store cannot be opened. An achievements save this build cannot use (no intact generation,
+   edited into something else, or written by a newer build) turns achievements off, not the
+   saves: the account has no ACHIEVEMENTS service, the save is never written over, and the
+   log says which line is wrong (TL_PLATFORM_LOCAL_LOG_ACHIEVEMENTS_OFF).
    One process at a time on a root, as for save.h: a second copy of the game on the same
    folder (a launcher clicked twice) keeps its own table in memory, and each change either
    commits writes over the other's (an achievement one of them unlocked is lost).
@@ -57,7 +60,10 @@ extern "C" {
 #define TL_PLATFORM_LOCAL_LOG_ITEMS(X) \
     X(INVALID_ARGUMENT, TL_LOG_LEVEL_ERROR, "%s: invalid argument") \
     X(STORAGE, TL_LOG_LEVEL_ERROR, "Local: achievements in save '%s': %s") \
-    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)")
+    X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)") \
+    X(ACHIEVEMENTS_OFF, TL_LOG_LEVEL_ERROR, \
+      "Local: achievements in save '%s' are off: %s (the save is kept as it is; saves are " \
+      "unaffected)")
 
 #define TL_PLATFORM_LOCAL_LOG_BASE 0x680u
 typedef enum tl_platform_local_log_item {
@@ -119,9 +125,10 @@ TL_LOG_TABLE_FN(tl__local_log, TL_PLATFORM_LOCAL_LOG_ITEMS, TL_PLATFORM_LOCAL_LO
        tlach 1
        <id> <current> <target> <0|1>      one line per achievement, in the order first touched
    with current <= target, and current < target while locked (0/0 is an unlock with no
-   progress), each id once. save.h checks its size and hash on every read (a checksum, not a
-   secret: a player may edit it); this parser refuses anything else, in time linear in its
-   lines but for the sort that finds a repeated id. */
+   progress), each id once; lines may end in "\r\n" and the last one may lack its end (a player
+   may edit the file: save.h checks its size and hash on every read, a checksum, not a secret).
+   This parser refuses anything else, naming the line, in time linear in its lines but for the
+   sort that finds a repeated id. */
 
 #define TL__LOCAL_FILE "table"
 #define TL__LOCAL_HEADER "tlach 1\n"
@@ -138,7 +145,8 @@ typedef struct tl__local {
     tl_platform_achievement *entries;
     uint32_t count, cap;
     tl_platform_achievements service;
-    char root[1]; /* allocated to the root's length */
+    char refusal[160]; /* why the table cannot be used, or "" */
+    char root[1];      /* allocated to the root's length */
 } tl__local;
 
 /* A failure of the store (message: save.h's, or what is wrong with the table). */
@@ -161,8 +169,8 @@ static tl_platform_achievement *tl__local_find(tl__local *local, const char *id)
     return NULL;
 }
 
-/* Reads an unsigned decimal of at most 10 digits followed by `end`; advances *p past `end`. */
-static bool tl__local_number(const char **p, const char *limit, char end, uint32_t *out) {
+/* Reads an unsigned decimal of at most 10 digits that fits 32 bits; advances *p past it. */
+static bool tl__local_number(const char **p, const char *limit, uint32_t *out) {
     uint64_t v = 0;
     int digits = 0;
     while (*p < limit && **p >= '0' && **p <= '9' && digits < 11) {
@@ -170,32 +178,50 @@ static bool tl__local_number(const char **p, const char *limit, char end, uint32
         (*p)++;
         digits++;
     }
-    if (!digits || digits > 10 || v > UINT32_MAX || *p >= limit || **p != end) return false;
-    (*p)++;
     *out = (uint32_t)v;
+    return digits && digits <= 10 && v <= UINT32_MAX;
+}
+
+static bool tl__local_space(const char **p, const char *limit) {
+    if (*p >= limit || **p != ' ') return false;
+    (*p)++;
     return true;
 }
 
-static bool tl__local_parse_line(tl__local *local, const char **p, const char *limit) {
+/* A line's end: "\n", "\r\n" (a player's editor may write it) or the end of the text. */
+static bool tl__local_line_end(const char **p, const char *limit) {
+    if (*p < limit && **p == '\r') (*p)++;
+    if (*p < limit && **p != '\n') return false;
+    if (*p < limit) (*p)++;
+    return true;
+}
+
+/* One line into the table; NULL, or what is wrong with it. */
+static const char *tl__local_parse_line(tl__local *local, const char **p, const char *limit) {
     tl_platform_achievement e;
     const char *space = *p;
     uint32_t unlocked;
-    while (space < limit && *space != ' ') space++;
-    if (space >= limit || space == *p || (size_t)(space - *p) > TL_SAVE_ID_MAX) return false;
+    while (space < limit && *space != ' ' && *space != '\n') space++;
+    if (space == *p || (size_t)(space - *p) > TL_SAVE_ID_MAX) return "no achievement id";
     memset(&e, 0, sizeof e);
     memcpy(e.id, *p, (size_t)(space - *p));
-    *p = space + 1;
-    if (!tl_save_id_valid(e.id) || !tl__local_number(p, limit, ' ', &e.current) ||
-        !tl__local_number(p, limit, ' ', &e.target) ||
-        !tl__local_number(p, limit, '\n', &unlocked) || unlocked > 1 || e.current > e.target ||
-        (unlocked == 0 && e.current == e.target))
-        return false;
+    *p = space;
+    if (!tl_save_id_valid(e.id))
+        return "the id is not a save.h id (lower-case letters, digits, '.', '-', '_')";
+    if (!tl__local_space(p, limit) || !tl__local_number(p, limit, &e.current) ||
+        !tl__local_space(p, limit) || !tl__local_number(p, limit, &e.target) ||
+        !tl__local_space(p, limit) || !tl__local_number(p, limit, &unlocked) ||
+        !tl__local_line_end(p, limit))
+        return "expected \"<id> <current> <target> <0|1>\", numbers of 32 bits, one space apart";
+    if (unlocked > 1) return "the last number is not 0 (locked) or 1 (unlocked)";
+    if (e.current > e.target) return "progress past its target";
+    if (unlocked == 0 && e.current == e.target) return "locked with its target reached";
     e.unlocked = unlocked == 1;
     if (!tl__platform_grow((void **)&local->entries, &local->cap, sizeof *local->entries,
                            local->count + 1u))
-        return false;
+        return "out of memory";
     local->entries[local->count++] = e;
-    return true;
+    return NULL;
 }
 
 static int tl__local_by_id(const void *a, const void *b) {
@@ -203,48 +229,75 @@ static int tl__local_by_id(const void *a, const void *b) {
                   (*(const tl_platform_achievement *const *)b)->id);
 }
 
-/* Whether an id is in the table twice: sorted, neighbours compared (a table a player made large
-   must not cost a comparison per pair of lines). */
-static bool tl__local_repeated_id(const tl__local *local, bool *out_of_memory) {
+/* The line of the later of two entries with one id, or 0: sorted, neighbours compared (a table a
+   player made large must not cost a comparison per pair of lines). */
+static uint32_t tl__local_repeated_id(const tl__local *local, bool *out_of_memory) {
     const tl_platform_achievement **sorted;
-    uint32_t i;
-    bool repeated = false;
+    uint32_t i, line = 0;
     *out_of_memory = false;
-    if (local->count < 2) return false;
+    if (local->count < 2) return 0;
     sorted = (const tl_platform_achievement **)TL_MALLOC(local->count * sizeof *sorted);
-    if (!sorted) return *out_of_memory = true;
+    if (!sorted) {
+        *out_of_memory = true;
+        return 0;
+    }
     for (i = 0; i < local->count; i++) sorted[i] = &local->entries[i];
     qsort(sorted, local->count, sizeof *sorted, tl__local_by_id);
-    for (i = 1; i < local->count && !repeated; i++)
-        repeated = strcmp(sorted[i - 1]->id, sorted[i]->id) == 0;
+    for (i = 1; i < local->count && !line; i++)
+        if (strcmp(sorted[i - 1]->id, sorted[i]->id) == 0) {
+            const tl_platform_achievement *later =
+                sorted[i] > sorted[i - 1] ? sorted[i] : sorted[i - 1];
+            line = (uint32_t)(later - local->entries) + 2u; /* line 1 is the header */
+        }
     TL_FREE(sorted);
-    return repeated;
+    return line;
 }
 
+/* Whether the text is a table this build reads; if not, local->refusal says where and why. */
 static bool tl__local_parse(tl__local *local, const char *text, size_t size) {
-    const char *p = text, *limit = text + size;
-    size_t header = sizeof TL__LOCAL_HEADER - 1u;
+    const char *p = text, *limit = text + size, *fault = NULL;
+    size_t header = sizeof TL__LOCAL_HEADER - 2u; /* "tlach 1", its line end read apart */
+    uint32_t line = 1, version = 0;
     bool out_of_memory;
-    if (size < header || memcmp(text, TL__LOCAL_HEADER, header) != 0) return false;
-    p += header;
-    while (p < limit)
-        if (!tl__local_parse_line(local, &p, limit)) return false;
-    return !tl__local_repeated_id(local, &out_of_memory) && !out_of_memory;
+    if (size >= header && memcmp(text, TL__LOCAL_HEADER, header) == 0) p += header;
+    if (p == text || !tl__local_line_end(&p, limit)) {
+        const char *v = text + 6;
+        if (size > 6 && memcmp(text, "tlach ", 6) == 0 && tl__local_number(&v, limit, &version) &&
+            version > 1)
+            snprintf(local->refusal, sizeof local->refusal,
+                     "written by a newer build (\"tlach %lu\"; this build reads \"tlach 1\")",
+                     (unsigned long)version);
+        else snprintf(local->refusal, sizeof local->refusal, "line 1: not \"tlach 1\"");
+        return false;
+    }
+    while (p < limit && !fault) {
+        line++;
+        fault = tl__local_parse_line(local, &p, limit);
+    }
+    if (!fault && (line = tl__local_repeated_id(local, &out_of_memory)) != 0)
+        fault = "an id of an earlier line again";
+    if (!fault && out_of_memory) fault = "out of memory"; /* line 0: not the table's fault */
+    if (fault && line)
+        snprintf(local->refusal, sizeof local->refusal, "line %lu: %s", (unsigned long)line, fault);
+    else if (fault) snprintf(local->refusal, sizeof local->refusal, "%s", fault);
+    return !fault;
 }
 
-static tl_platform_result tl__local_load(tl__local *local) {
+/* Reads the table, or says in local->refusal why it cannot be used (save.h cannot read it, or
+   this build cannot parse it: edited, or written by a newer build). */
+static void tl__local_load(tl__local *local) {
     void *data = NULL;
     size_t size = 0;
-    bool parsed;
     tl_save_result s =
         tl_save_read_alloc(local->store, local->save_id, TL__LOCAL_FILE, &data, &size);
-    if (s == TL_SAVE_NOT_FOUND) return TL_PLATFORM_OK;
-    if (s != TL_SAVE_OK) return tl__local_store_failed(local, s);
-    parsed = tl__local_parse(local, (const char *)data, size);
+    local->refusal[0] = 0;
+    if (s == TL_SAVE_NOT_FOUND) return;
+    if (s != TL_SAVE_OK) {
+        snprintf(local->refusal, sizeof local->refusal, "%s", tl_save_result_message(s));
+        return;
+    }
+    if (!tl__local_parse(local, (const char *)data, size)) local->count = 0;
     tl_save_free(data);
-    if (parsed) return TL_PLATFORM_OK;
-    local->count = 0;
-    return tl__local_storage(local, "the achievements table is malformed", 0);
 }
 
 /* Writes the whole table as one transaction of the store: all of it is published, or none. */
@@ -343,11 +396,16 @@ static tl_platform_result tl__local_init(void *ctx, tl_platform *p) {
         return tl_platform_report(p, TL_PLATFORM_INITIALIZATION_FAILED, why.native_error,
                                   "Local: the save store cannot be opened (logged above)");
     }
-    if ((r = tl__local_load(local)) != TL_PLATFORM_OK) return r;
+    tl__local_load(local);
     account = tl_platform_add_account(p, "local", local->account_name);
     if (!account) return TL_PLATFORM_OUT_OF_MEMORY; /* logged */
     r = tl_platform_account_add_service(account, TL_PLATFORM_SERVICE_SAVES, local->store);
-    if (r == TL_PLATFORM_OK)
+    /* A table this build cannot use turns achievements off, not the saves: the account offers
+       no achievements service, and the table is never written over (a newer build's stays). */
+    if (r == TL_PLATFORM_OK && local->refusal[0])
+        tl__local_log(&local->logger, TL_PLATFORM_LOCAL_LOG_ACHIEVEMENTS_OFF, local->save_id,
+                      local->refusal);
+    else if (r == TL_PLATFORM_OK)
         r = tl_platform_account_add_service(account, TL_PLATFORM_SERVICE_ACHIEVEMENTS,
                                             &local->service);
     return r;

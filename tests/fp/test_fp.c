@@ -283,6 +283,7 @@ static void test_fp_helpers(void **state) {
   assert_int_equal(tl_fp_max(I(1), I(2)).raw, 2 * ONE);
   assert_int_equal(tl_fp_clamp(I(5), I(0), I(3)).raw, 3 * ONE);
   assert_int_equal(tl_fp_clamp(I(-5), I(0), I(3)).raw, 0);
+  for (int v = 0; v <= 6; v++) assert_int_equal(tl_fp_clamp(I(v), I(3), I(1)).raw, 3 * ONE); /* lo wins */
   assert_int_equal(tl_fp_clamp01(D(1.5)).raw, ONE);
   assert_int_equal(tl_fp_clamp01(D(-1.5)).raw, 0);
   assert_true(tl_fp_lt(I(1), I(2)) && tl_fp_le(I(2), I(2)) && tl_fp_gt(I(3), I(2)) && tl_fp_ge(I(2), I(2)));

@@ -420,7 +420,7 @@ static void test_local_simulated_losses(void **state) {
 }
 
 /* A table put in the store (as a player editing the save would: its hash is a checksum), then
-   the platform deployed on it: READY or FAILED. */
+   the platform deployed on it. */
 static tl_platform_state deploy_on_table(fixture *f, const char *table, size_t size) {
     tl_save_store_desc desc;
     tl_save_store *store;
@@ -434,43 +434,103 @@ static tl_platform_state deploy_on_table(fixture *f, const char *table, size_t s
     assert_int_equal(tl_save_txn_write(&txn, "table", table, size), TL_SAVE_OK);
     assert_int_equal(tl_save_txn_commit(&txn), TL_SAVE_OK);
     tl_save_store_close(store);
+    f->last[0] = 0;
+    f->last_item = 0;
     return local_platform(f, f->root, false, NULL);
 }
 
-static void test_local_malformed_table_fails_initialization_untouched(void **state) {
-    fixture *f = (fixture *)*state;
+/* The table as the store holds it now. */
+static void assert_table_is(fixture *f, const char *table) {
     tl_save_store_desc desc;
     tl_save_store *store;
-    char buf[32];
+    char buf[64];
     size_t n = 0;
-    assert_int_equal(deploy_on_table(f, "tlach 1\na x 1 0\n", 16), TL_PLATFORM_STATE_FAILED);
-    assert_int_equal(tl_platform_initialization_result(f->p), TL_PLATFORM_STORAGE);
-    assert_string_equal(tl_platform_last_message(f->p), "the achievements table is malformed");
-    assert_null(tl_platform_primary_account(f->p));
     memset(&desc, 0, sizeof desc);
     desc.root = f->root;
     desc.logger = f->quiet;
     store = tl_save_store_open(&desc, NULL);
     assert_non_null(store);
     assert_int_equal(tl_save_read(store, "threadlink.achievements", "table", buf, sizeof buf, &n), TL_SAVE_OK);
-    assert_int_equal(n, 16);
-    assert_memory_equal(buf, "tlach 1\na x 1 0\n", 16);
+    assert_int_equal(n, strlen(table));
+    assert_memory_equal(buf, table, n);
     tl_save_store_close(store);
+}
+
+/* Ready, the saves reachable, no achievements service, and the log naming the fault. */
+static void assert_achievements_off(fixture *f, const char *fault) {
+    void *service = NULL;
+    tl_save_txn txn;
+    char line[TL_LOG_LINE_MAX];
+    assert_int_equal(tl_platform_state_of(f->p), TL_PLATFORM_STATE_READY);
+    assert_false(tl_platform_account_service(tl_platform_primary_account(f->p), TL_PLATFORM_SERVICE_ACHIEVEMENTS,
+                                             &service));
+    assert_int_equal(tl_save_begin(saves(f), "slot-1", &txn), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_write(&txn, "world", "w", 1), TL_SAVE_OK);
+    assert_int_equal(tl_save_txn_commit(&txn), TL_SAVE_OK);
+    assert_int_equal(f->last_item, TL_PLATFORM_LOCAL_LOG_ACHIEVEMENTS_OFF);
+    snprintf(line, sizeof line,
+             "Platform: error: Local: achievements in save 'threadlink.achievements' are off: %s (the save is kept "
+             "as it is; saves are unaffected)",
+             fault);
+    assert_string_equal(f->last, line);
+}
+
+/* A table this build cannot use turns achievements off, not the saves, and stays as it is (a
+   newer build's table survives a rollback to this one). */
+static void test_local_unusable_table_turns_achievements_off_not_saves(void **state) {
+    fixture *f = (fixture *)*state;
+    static const struct {
+        const char *table, *fault;
+    } cases[] = {
+        {"tlach 1\na x 1 0\n", "line 2: expected \"<id> <current> <target> <0|1>\", numbers of 32 bits, one space apart"},
+        {"tlach 2\na 1 2 0 extra\n", "written by a newer build (\"tlach 2\"; this build reads \"tlach 1\")"},
+        {"tlach 1\nb 0 0 1\nA 0 0 1\n", "line 3: the id is not a save.h id (lower-case letters, digits, '.', '-', '_')"},
+        {"tlach 1\na 0 0 1\na 0 0 1\n", "line 3: an id of an earlier line again"},
+        {"tlach 1\na 0 0 2\n", "line 2: the last number is not 0 (locked) or 1 (unlocked)"},
+        {"tlach 1\n\n", "line 2: no achievement id"},
+        {"tlach1\n", "line 1: not \"tlach 1\""},
+        {"", "line 1: not \"tlach 1\""},
+    };
+    size_t i;
+    char path[192];
+    FILE *slot;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        deploy_on_table(f, cases[i].table, strlen(cases[i].table));
+        assert_achievements_off(f, cases[i].fault);
+        tl_platform_destroy(f->p); /* and nothing was written over */
+        f->p = NULL;
+        assert_table_is(f, cases[i].table);
+    }
+    /* A save with no intact generation (both slots damaged on disk) likewise. */
+    deploy_on_table(f, "tlach 1\na 0 0 1\n", 16);
+    for (i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/threadlink.achievements/gen%u", f->root, (unsigned)i);
+        assert_non_null(slot = fopen(path, "r+b"));
+        assert_int_equal(fseek(slot, 40, SEEK_SET), 0);
+        assert_int_equal(fputc('#', slot), '#');
+        assert_int_equal(fclose(slot), 0);
+    }
+    f->last[0] = 0;
+    local_platform(f, f->root, false, NULL);
+    assert_achievements_off(f, tl_save_result_message(TL_SAVE_CORRUPT));
 }
 
 /* The parser takes the states unlock and progress make and nothing else, each id once (found by a
    sort, not by a comparison per pair of lines: 80,000 lines took 8 s before the platform was
-   ready). */
+   ready); lines as a player's editor may leave them ("\r\n", no end on the last). */
 static void test_local_table_states_the_module_writes(void **state) {
     static const char *const accepted[] = {
-        "tlach 1\n", "tlach 1\na 0 0 1\n", "tlach 1\na 3 10 0\nb 3 10 1\nc 10 10 1\n",
+        "tlach 1\n", "tlach 1\na 0 0 1\n", "tlach 1\r\na 0 0 1\r\nb 1 3 0", "tlach 1\na 3 10 0\nb 3 10 1\nc 10 10 1\n",
     };
-    static const char *const refused[] = {
-        "tlach 1\na 20 10 0\n", /* past its target, locked */
-        "tlach 1\na 0 0 0\n",   /* locked with nothing to reach */
-        "tlach 1\na 10 10 0\n", /* reached, locked */
-        "tlach 1\na 11 10 1\n", /* past its target */
-        "tlach 1\na 0 0 1\nb 0 0 1\na 1 2 0\n",
+    static const struct {
+        const char *table, *fault;
+    } refused[] = {
+        {"tlach 1\na 20 10 0\n", "line 2: progress past its target"}, /* locked */
+        {"tlach 1\na 0 0 0\n", "line 2: locked with its target reached"},
+        {"tlach 1\na 10 10 0\n", "line 2: locked with its target reached"},
+        {"tlach 1\na 11 10 1\n", "line 2: progress past its target"},
+        {"tlach 1\na 0 0 1\nb 0 0 1\na 1 2 0\n", "line 4: an id of an earlier line again"},
+        {"tlach 1\na 1 4294967296 0\n", "line 2: expected \"<id> <current> <target> <0|1>\", numbers of 32 bits, one space apart"},
     };
     fixture *f = (fixture *)*state;
     enum { LINES = 20000 };
@@ -481,15 +541,20 @@ static void test_local_table_states_the_module_writes(void **state) {
         assert_int_equal(deploy_on_table(f, accepted[i], strlen(accepted[i])), TL_PLATFORM_STATE_READY);
     assert_int_equal(tl_platform_achievement_get(achievements(f), "c", &a), TL_PLATFORM_OK);
     assert_true(a.unlocked && a.current == 10 && a.target == 10);
+    assert_int_equal(deploy_on_table(f, accepted[2], strlen(accepted[2])), TL_PLATFORM_STATE_READY);
+    assert_int_equal(tl_platform_achievement_get(achievements(f), "b", &a), TL_PLATFORM_OK);
+    assert_true(!a.unlocked && a.current == 1 && a.target == 3);
     for (i = 0; i < sizeof refused / sizeof refused[0]; i++) {
-        assert_int_equal(deploy_on_table(f, refused[i], strlen(refused[i])), TL_PLATFORM_STATE_FAILED);
-        assert_string_equal(tl_platform_last_message(f->p), "the achievements table is malformed");
+        deploy_on_table(f, refused[i].table, strlen(refused[i].table));
+        assert_achievements_off(f, refused[i].fault);
     }
     at += sprintf(at, "tlach 1\n");
     for (i = 0; i < LINES; i++) at += sprintf(at, "a%05u 0 0 1\n", (unsigned)i);
     assert_int_equal(deploy_on_table(f, big, (size_t)(at - big)), TL_PLATFORM_STATE_READY);
-    at += sprintf(at, "a00007 1 2 0\n"); /* the first id again, last */
-    assert_int_equal(deploy_on_table(f, big, (size_t)(at - big)), TL_PLATFORM_STATE_FAILED);
+    assert_int_equal(tl_platform_achievement_get(achievements(f), "a19999", &a), TL_PLATFORM_OK);
+    at += sprintf(at, "a00007 1 2 0\n"); /* an earlier id again, last */
+    deploy_on_table(f, big, (size_t)(at - big));
+    assert_achievements_off(f, "line 20002: an id of an earlier line again");
     free(big);
 }
 
@@ -514,7 +579,7 @@ int main(void) {
         T(test_local_result_convention),
         T(test_local_failed_unlock_is_locked_everywhere),
         T(test_local_simulated_losses),
-        T(test_local_malformed_table_fails_initialization_untouched),
+        T(test_local_unusable_table_turns_achievements_off_not_saves),
         T(test_local_table_states_the_module_writes),
         T(test_local_store_that_cannot_open_fails_initialization),
     };
