@@ -63,11 +63,18 @@ typedef struct tl_audio_sdl_mixer {
     bool told_voices; /* a voice past the channels was played: said once (SDL_Log) */
 } tl_audio_sdl_mixer;
 
-/* Allocates `voices` channels (at most TL_AUDIO_SDL_MIXER_MAX_VOICES) on the open device. */
+/* Allocates `voices` channels (at most TL_AUDIO_SDL_MIXER_MAX_VOICES) on the open device; false
+   before Mix_OpenAudio (which would reset SDL_mixer to its default 8 channels). */
 static inline bool tl_audio_sdl_mixer_init(tl_audio_sdl_mixer *m, int voices) {
     int v;
     SDL_memset(m, 0, sizeof *m);
     if (voices <= 0 || voices > TL_AUDIO_SDL_MIXER_MAX_VOICES) return false;
+    if (!Mix_QuerySpec(NULL, NULL, NULL)) {
+        SDL_LogError(SDL_LOG_CATEGORY_APPLICATION,
+                     "tl_audio_sdl_mixer_init: refused: the device is not open (call Mix_OpenAudio "
+                     "first)");
+        return false;
+    }
     if (Mix_AllocateChannels(voices) != voices) return false;
     m->voices = voices;
     for (v = 0; v < voices; v++) {

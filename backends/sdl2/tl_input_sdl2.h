@@ -44,9 +44,10 @@
 #include <SDL.h>
 #include <threadlink/input.h>
 
-/* A controller's family: its SDL type, else its vendor id and name. */
+/* A controller's family: its SDL type, else its vendor id and name. The switch is on an int:
+   each SDL release adds types (Joy-Cons, Luna, ...), and -Wswitch-enum would ask for every one. */
 static inline uint32_t tl_input_sdl2_family(SDL_GameController *pad) {
-    switch (SDL_GameControllerGetType(pad)) {
+    switch ((int)SDL_GameControllerGetType(pad)) {
     case SDL_CONTROLLER_TYPE_XBOX360:
     case SDL_CONTROLLER_TYPE_XBOXONE: return TL_INPUT_FAMILY_XBOX;
     case SDL_CONTROLLER_TYPE_PS3:
