@@ -35,7 +35,7 @@
      format, for which the chunks were converted): seen by the end of the next tl_audio_update (the mark is gone), the backend restores
      its channels and their volumes and restarts its looping voices (music, ambience, looping
      objects) from their beginning at their gain and pan; one-shots cut by the loss stay ended.
-     Nothing for the game to call.
+     Nothing for the game to call (tl_audio_sdl_mixer_init again would forget the looping voices).
    - A clip SDL_mixer refuses is logged by audio.h with SDL_mixer's reason (Mix_GetError).
    - The channels are the backend's: a game that plays its own sounds on them (Mix_PlayChannel(-1),
      Mix_Volume(-1)) disturbs them.
@@ -222,7 +222,10 @@ static inline void tl__audio_sdl_mixer_play(void *ctx, uint32_t voice, void *dat
     tl_audio_sdl_mixer *m = (tl_audio_sdl_mixer *)ctx;
     bool open;
     if ((int)voice >= m->voices) { /* the module has more voices than the mixer has channels */
-        if (!m->told_voices)
+        if (!m->told_voices && !m->voices)
+            SDL_LogError(SDL_LOG_CATEGORY_APPLICATION,
+                         "tl_audio_sdl_mixer: nothing plays: tl_audio_sdl_mixer_init failed");
+        else if (!m->told_voices)
             SDL_LogError(SDL_LOG_CATEGORY_APPLICATION, /* shown by default (AUDIO errors are not) */
                          "tl_audio_sdl_mixer: voice %u plays nothing: the mixer has %d channels "
                          "(tl_audio_sdl_mixer_init); give tl_audio_desc.voices %d",
