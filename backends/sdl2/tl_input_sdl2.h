@@ -8,7 +8,9 @@
    SDL_GameController events -- a controller's buttons and axes (SDL's standard gamepad, the
    order and names input.h uses), a controller added (opened here, its family from
    SDL_GameControllerGetType, else from its vendor id and name by tl_input_family_guess) and
-   removed (closed here). No state of its own: a controller is found again by its instance id.
+   removed (closed here). Its one state: the controllers it opened, by a reference of its own
+   (SDL counts them: a controller the game opens too stays open for the game), in a table of
+   TL_INPUT_SDL2_MAX_PADS (16) per source file, so feed and close_all from the same file.
    runtime/threadlink/input.h includes no SDL header; this one is for games on SDL2. Its folder,
    backends/sdl2/ (installed as include/threadlink/backends/sdl2/), is on the include path through
    CMake's threadlink::sdl2, or Meson's and pkg-config's threadlink_sdl2, with the runtime's
@@ -27,7 +29,7 @@
            ...                                           // the game's own (quit, resize)
        }
        tl_input_update(in);
-       ... at exit: tl_input_sdl2_close_all() before SDL_Quit (controllers opened here)
+       ... at exit: tl_input_sdl2_close_all() before SDL_Quit (the adapter's references only)
 
    RULES
    -----
@@ -37,6 +39,8 @@
      tl_input_sdl2_translate gives the tl_input_event instead, for code that keeps events.
    - With no window focused (a test, a headless run), SDL drops controller events unless
      SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS is "1"; tl_input_sdl2_feed does not set it.
+   - A game that opens a controller itself (rumble, the LED) closes its own handle; the adapter
+     never does, in tl_input_sdl2_remove or tl_input_sdl2_close_all.
    - Header-only, static inline; SDL 2.0.14 or newer (controller types, paddles, touchpad). */
 #ifndef TL_INPUT_SDL2_H
 #define TL_INPUT_SDL2_H
@@ -44,9 +48,15 @@
 #include <SDL.h>
 #include <threadlink/input.h>
 
-/* A controller's family: its SDL type, else its vendor id and name. */
+/* The controllers the adapter can hold open at once (input.h's desc.max_devices is 8 by default). */
+#ifndef TL_INPUT_SDL2_MAX_PADS
+#define TL_INPUT_SDL2_MAX_PADS 16
+#endif
+
+/* A controller's family: its SDL type, else its vendor id and name. The switch is on an int:
+   each SDL release adds types (Joy-Cons, Luna, ...), and -Wswitch-enum would ask for every one. */
 static inline uint32_t tl_input_sdl2_family(SDL_GameController *pad) {
-    switch (SDL_GameControllerGetType(pad)) {
+    switch ((int)SDL_GameControllerGetType(pad)) {
     case SDL_CONTROLLER_TYPE_XBOX360:
     case SDL_CONTROLLER_TYPE_XBOXONE: return TL_INPUT_FAMILY_XBOX;
     case SDL_CONTROLLER_TYPE_PS3:
@@ -64,28 +74,75 @@ static inline float tl_input_sdl2_axis_value(int value) {
     return v < -1.0f ? -1.0f : v > 1.0f ? 1.0f : v;
 }
 
-/* SDL_CONTROLLERDEVICEADDED (which: a device index): opens the controller, feeds it with its family. */
+/* The controllers this adapter opened, each by a reference of its own: SDL counts references, so
+   a controller the game opened too stays open for the game when the adapter closes its own. */
+typedef struct tl__input_sdl2_pad {
+    SDL_GameController *pad; /* NULL: a free row */
+    SDL_JoystickID id;
+} tl__input_sdl2_pad;
+
+static inline tl__input_sdl2_pad *tl__input_sdl2_pads(void) {
+    static tl__input_sdl2_pad pads[TL_INPUT_SDL2_MAX_PADS]; /* one table per source file */
+    return pads;
+}
+
+/* The adapter's row of a controller it opened, or NULL. */
+static inline tl__input_sdl2_pad *tl__input_sdl2_opened(SDL_JoystickID id) {
+    tl__input_sdl2_pad *pads = tl__input_sdl2_pads();
+    int i;
+    for (i = 0; i < TL_INPUT_SDL2_MAX_PADS; i++)
+        if (pads[i].pad && pads[i].id == id) return &pads[i];
+    return NULL;
+}
+
+/* Closes the adapter's reference of a row, if SDL still has that controller (SDL_Quit closes
+   every one), and frees the row. */
+static inline void tl__input_sdl2_close(tl__input_sdl2_pad *row) {
+    if (SDL_GameControllerFromInstanceID(row->id) == row->pad) SDL_GameControllerClose(row->pad);
+    row->pad = NULL;
+}
+
+/* A row for a controller this adapter opens now: its reference taken; NULL when none. */
+static inline tl__input_sdl2_pad *tl__input_sdl2_open(int device_index, SDL_JoystickID id) {
+    tl__input_sdl2_pad *row = NULL, *pads = tl__input_sdl2_pads();
+    int i;
+    for (i = 0; !row && i < TL_INPUT_SDL2_MAX_PADS; i++)
+        if (!pads[i].pad) row = &pads[i];
+    if (!row) {
+        SDL_LogError(SDL_LOG_CATEGORY_INPUT,
+                     "tl_input_sdl2: controller %d not opened: %d are (TL_INPUT_SDL2_MAX_PADS)",
+                     (int)id, TL_INPUT_SDL2_MAX_PADS);
+        return NULL;
+    }
+    row->pad = SDL_GameControllerOpen(device_index);
+    row->id = id;
+    return row->pad ? row : NULL;
+}
+
+/* SDL_CONTROLLERDEVICEADDED (which: a device index): opens the controller (a reference of the
+   adapter's own, once however often it is added), feeds it with its family. */
 static inline tl_input_result tl_input_sdl2_add(tl_input *in, int device_index) {
     SDL_JoystickID id = SDL_JoystickGetDeviceInstanceID(device_index);
-    SDL_GameController *pad = SDL_GameControllerFromInstanceID(id);
+    tl__input_sdl2_pad *row = tl__input_sdl2_opened(id);
     tl_input_event ev;
-    if (!pad) pad = SDL_GameControllerOpen(device_index);
-    if (!pad) return TL_INPUT_INVALID_ARGUMENT;
+    if (!row && id >= 0) row = tl__input_sdl2_open(device_index, id);
+    if (!row) return TL_INPUT_INVALID_ARGUMENT;
     SDL_memset(&ev, 0, sizeof ev);
     ev.type = TL_INPUT_EVENT_DEVICE_ADDED;
-    ev.device = (uint32_t)SDL_JoystickInstanceID(SDL_GameControllerGetJoystick(pad));
-    ev.family = tl_input_sdl2_family(pad);
+    ev.device = (uint32_t)id;
+    ev.family = tl_input_sdl2_family(row->pad);
     return tl_input_feed(in, &ev);
 }
 
-/* SDL_CONTROLLERDEVICEREMOVED (which: an instance id): feeds the removal, closes the controller. */
+/* SDL_CONTROLLERDEVICEREMOVED (which: an instance id): feeds the removal, closes the adapter's
+   reference (never the game's). */
 static inline tl_input_result tl_input_sdl2_remove(tl_input *in, SDL_JoystickID id) {
-    SDL_GameController *pad = SDL_GameControllerFromInstanceID(id);
+    tl__input_sdl2_pad *row = tl__input_sdl2_opened(id);
     tl_input_event ev;
     SDL_memset(&ev, 0, sizeof ev);
     ev.type = TL_INPUT_EVENT_DEVICE_REMOVED;
     ev.device = (uint32_t)id;
-    if (pad) SDL_GameControllerClose(pad);
+    if (row) tl__input_sdl2_close(row);
     return tl_input_feed(in, &ev);
 }
 
@@ -159,16 +216,13 @@ static inline bool tl_input_sdl2_feed(tl_input *in, const SDL_Event *e) {
     }
 }
 
-/* Closes every controller this adapter opened (call before SDL_Quit). */
+/* Closes every controller this adapter opened: its own references, never the game's (call before
+   SDL_Quit; from the file that feeds). */
 static inline void tl_input_sdl2_close_all(void) {
+    tl__input_sdl2_pad *pads = tl__input_sdl2_pads();
     int i;
-    for (i = 0; i < SDL_NumJoysticks(); i++) {
-        SDL_GameController *pad =
-            SDL_IsGameController(i)
-                ? SDL_GameControllerFromInstanceID(SDL_JoystickGetDeviceInstanceID(i))
-                : NULL;
-        if (pad) SDL_GameControllerClose(pad);
-    }
+    for (i = 0; i < TL_INPUT_SDL2_MAX_PADS; i++)
+        if (pads[i].pad) tl__input_sdl2_close(&pads[i]);
 }
 
 #endif

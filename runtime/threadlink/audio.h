@@ -210,7 +210,7 @@ typedef enum tl_audio_result {
     X(INVALID_ARGUMENT, TL_LOG_LEVEL_ERROR, "%s: invalid argument") \
     X(OUT_OF_MEMORY, TL_LOG_LEVEL_ERROR, "out of memory (%s)") \
     X(NO_CLIP, TL_LOG_LEVEL_ERROR, "clip %u: the clip source has no bytes for it") \
-    X(LOAD_FAILED, TL_LOG_LEVEL_ERROR, "clip %u: the backend could not load its %lu bytes") \
+    X(LOAD_FAILED, TL_LOG_LEVEL_ERROR, "clip %u: the backend could not load its %lu bytes: %s") \
     X(CLIPS_FULL, TL_LOG_LEVEL_ERROR, "clip %u: the clip table is full (%u clips)") \
     X(NO_VOICE, TL_LOG_LEVEL_WARNING, "clip %u: no voice free (%u voices): not played") \
     X(OBJECTS_FULL, TL_LOG_LEVEL_ERROR, "spatial object '%s': the object table is full (%u)") \
@@ -263,6 +263,8 @@ typedef struct tl_audio_backend {
     bool (*is_playing)(void *ctx, uint32_t voice);
     /* Once at the end of each tl_audio_update (a backend may apply its changes at once). */
     void (*commit)(void *ctx);
+    /* Why the last load failed, asked at once after it (the LOAD_FAILED log line); NULL: none. */
+    const char *(*load_error)(void *ctx);
 } tl_audio_backend;
 
 /* Where clips come from: content assets by id. bytes gives the clip's bytes (valid until release
@@ -623,6 +625,12 @@ static tl_audio_result tl__audio_fail(tl_audio *a, tl_audio_result result) {
     return result;
 }
 
+/* The backend's reason for the load that just failed. */
+static const char *tl__audio_load_error(const tl_audio *a) {
+    const char *reason = a->backend.load_error ? a->backend.load_error(a->backend.ctx) : NULL;
+    return reason && *reason ? reason : "no reason given";
+}
+
 /* The clip's backend data, loading it from the clip source the first time. */
 static tl_audio_result tl__audio_clip_data(tl_audio *a, uint32_t id, void **data) {
     tl__audio_clip *row = tl__audio_clip_find(a, id);
@@ -643,10 +651,11 @@ static tl_audio_result tl__audio_clip_data(tl_audio *a, uint32_t id, void **data
         return tl__audio_fail(a, TL_AUDIO_NO_CLIP);
     }
     row->data = a->backend.load ? a->backend.load(a->backend.ctx, id, bytes, size) : (void *)row;
+    if (!row->data && a->failed_clip != id) /* the reason first: the release may overwrite it */
+        tl__audio_log(&a->logger, TL_AUDIO_LOG_LOAD_FAILED, id, (unsigned long)size,
+                      tl__audio_load_error(a));
     if (a->source.release) a->source.release(a->source.ctx, id);
     if (!row->data) {
-        if (a->failed_clip != id)
-            tl__audio_log(&a->logger, TL_AUDIO_LOG_LOAD_FAILED, id, (unsigned long)size);
         a->failed_clip =
             id; /* (a scenario asking for it each frame is told each time, logged once) */
         return tl__audio_fail(a, TL_AUDIO_LOAD_FAILED);

@@ -23,7 +23,7 @@
 #define WINDOW (RATE / 10) /* 100 ms: a whole number of cycles of every tone below */
 #define FULL_RMS (0.5 * 32767.0 / 1.4142135623730951)
 
-enum { SONG = 1, OTHER_SONG = 2, CLICK = 3, CONFIRM = 4, HUM = 5 };
+enum { SONG = 1, OTHER_SONG = 2, CLICK = 3, CONFIRM = 4, HUM = 5, BROKEN = 6 };
 /* The clips: (id, frequency, seconds, amplitude). */
 static const struct { uint32_t id; int hz; double seconds, amplitude; } s_clips[] = {
     {SONG, 440, 1.0, 0.5}, {OTHER_SONG, 220, 1.0, 0.5}, {CLICK, 1000, 0.1, 0.5},
@@ -62,9 +62,18 @@ static size_t s_make_wav(unsigned char *out, int hz, double seconds, double ampl
     }
     return 44 + (size_t)frames * 2;
 }
+/* A modder's broken WAV: its header claims 0 channels. */
+static unsigned char s_broken[444];
 static bool s_bytes(void *ctx, uint32_t clip, const void **bytes, size_t *size) {
     s_world *w = (s_world *)ctx;
     size_t i;
+    if (clip == BROKEN) {
+        s_make_wav(s_broken, 440, 0.009, 0.5); /* 440 of the 444 bytes */
+        s_broken[22] = 0;
+        *bytes = s_broken;
+        *size = sizeof s_broken;
+        return true;
+    }
     for (i = 0; i < sizeof s_clips / sizeof s_clips[0]; i++)
         if (s_clips[i].id == clip) {
             *bytes = w->wav[i];
@@ -418,6 +427,91 @@ static void test_audio_sdl_voices_past_the_channels_are_said(void **state) {
     SDL_LogSetOutputFunction(NULL, NULL);
 }
 
+/* tl_audio_sdl_mixer_init before Mix_OpenAudio is refused, and said: Mix_OpenAudio would reset
+   SDL_mixer to 8 channels, and the voices past them would play nothing, unsaid. */
+static void test_audio_sdl_init_before_the_device_is_refused(void **state) {
+    s_world *w = (s_world *)*state;
+    SDL_LogSetOutputFunction(s_sdl_log_output, NULL);
+    s_sdl_log_lines = 0;
+    Mix_CloseAudio();
+    assert_false(tl_audio_sdl_mixer_init(&w->mixer, 16));
+    assert_int_equal(s_sdl_log_lines, 1);
+    assert_non_null(SDL_strstr(s_sdl_log, "the device is not open (call Mix_OpenAudio first)"));
+    SDL_LogSetOutputFunction(NULL, NULL);
+}
+
+/* The device closed under the module (Mix_CloseAudio before tl_audio_destroy, or a lost device
+   closed while the game plays on): the backend calls nothing in SDL_mixer (which would read its
+   freed channel table) and says so once. */
+static void test_audio_sdl_a_closed_device_is_refused_and_said_once(void **state) {
+    s_world *w = (s_world *)*state;
+    tl_audio_scenario meadow = {SONG, HUM, TL_FP_ONE, TL_FP_HALF};
+    int i;
+    s_create(w);
+    assert_int_equal(tl_audio_transition_to_scenario(w->audio, &meadow), TL_AUDIO_OK);
+    s_run(w, 0.3);
+    SDL_LogSetOutputFunction(s_sdl_log_output, NULL);
+    s_sdl_log_lines = 0;
+    Mix_CloseAudio();
+    for (i = 0; i < 10; i++) {
+        (void)tl_audio_play(w->audio, CLICK, TL_FP_ONE);
+        tl_audio_update(w->audio, 0.05);
+    }
+    tl_audio_destroy(w->audio); /* stops every voice, frees the chunks */
+    w->audio = NULL;
+    assert_int_equal(s_sdl_log_lines, 1);
+    assert_non_null(SDL_strstr(s_sdl_log, "the device is closed"));
+    SDL_LogSetOutputFunction(NULL, NULL);
+}
+
+/* A lost device recovered the usual way, Mix_CloseAudio then Mix_OpenAudio, the game updating in
+   between: the backend sees the reopened device by the end of the next tl_audio_update (its commit)
+   and restores its channels, their volumes, and the looping voices (music and ambience, from their
+   start); every effect voice plays again. */
+static void test_audio_sdl_a_reopened_device_plays_on(void **state) {
+    s_world *w = (s_world *)*state;
+    tl_audio_scenario meadow = {SONG, HUM, TL_FP_ONE, TL_FP_HALF};
+    int t0, i;
+    s_create(w);
+    assert_int_equal(tl_audio_transition_to_scenario(w->audio, &meadow), TL_AUDIO_OK);
+    s_run(w, 0.8); /* faded in */
+    Mix_CloseAudio();
+    for (i = 0; i < 5; i++) tl_audio_update(w->audio, 0.02); /* the game plays on meanwhile */
+    assert_int_equal(Mix_OpenAudio(RATE, AUDIO_S16LSB, 2, 512), 0);
+    SDL_AtomicSet(&w->mixed, 0); /* the disk driver starts its file again */
+    w->last = 0;
+    s_run(w, 0.3);
+    t0 = s_now(w);
+    s_run(w, 0.3);
+    for (i = 0; i < 12; i++) assert_non_null(tl_audio_play(w->audio, CLICK, TL_FP_ONE).audio);
+    s_run(w, 0.02);
+    assert_int_equal(Mix_Playing(-1), 14); /* music, ambience and 12 effects on voices 4..15 */
+    s_finish(w);
+    print_message("after the reopen: song %.3f, hum %.3f\n", s_tone(w, t0, 440), s_tone(w, t0, 880));
+    assert_true(fabs(s_tone(w, t0, 440) - 1.0) < 0.03);
+    assert_true(fabs(s_tone(w, t0, 880) - 0.5) < 0.03); /* the ambience's own volume */
+}
+
+/* A clip SDL_mixer refuses is logged with SDL_mixer's reason (Mix_GetError, read at once). */
+static char s_log_line[512];
+static void s_log_sink(void *user, const tl_log_record *record) {
+    (void)user;
+    SDL_snprintf(s_log_line, sizeof s_log_line, "%s", record->line);
+}
+static void test_audio_sdl_a_refused_clip_is_logged_with_the_reason(void **state) {
+    s_world *w = (s_world *)*state;
+    tl_logger logger = {s_log_sink, NULL, 0};
+    w->desc.logger = &logger;
+    s_create(w);
+    assert_null(tl_audio_play(w->audio, BROKEN, TL_FP_ONE).audio);
+    assert_int_equal(tl_audio_last_result(w->audio), TL_AUDIO_LOAD_FAILED);
+    print_message("%s\n", s_log_line);
+    assert_non_null(SDL_strstr(s_log_line, "clip 6: the backend could not load its 444 bytes: "));
+    assert_non_null(SDL_strstr(s_log_line, "channels")); /* SDL_mixer: "Invalid number of channels" */
+    tl_audio_destroy(w->audio);
+    w->audio = NULL;
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void) {
@@ -429,6 +523,10 @@ int main(void) {
         T(test_audio_sdl_presenting_a_level_starts_its_music),
         T(test_audio_sdl_interface_sounds_play_on_navigation),
         T(test_audio_sdl_voices_past_the_channels_are_said),
+        T(test_audio_sdl_init_before_the_device_is_refused),
+        T(test_audio_sdl_a_closed_device_is_refused_and_said_once),
+        T(test_audio_sdl_a_reopened_device_plays_on),
+        T(test_audio_sdl_a_refused_clip_is_logged_with_the_reason),
     };
     return cmocka_run_group_tests_name("audio-sdl-mixer", tests, NULL, NULL);
 }

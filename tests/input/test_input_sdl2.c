@@ -197,11 +197,54 @@ static void test_input_sdl2_unknown_pad_is_generic_and_keyboard_takes_back(void 
     assert_int_equal(tl_input_device_count(h->in), 0);
 }
 
+/* The game opens a controller itself (rumble, the LED) before the adapter sees it added: the
+   adapter takes a reference of its own (SDL counts them), and tl_input_sdl2_close_all closes only
+   that one. The game's handle stays SDL's open controller, attached and usable. */
+static void test_input_sdl2_close_all_keeps_the_games_own_pad(void **state) {
+    harness *h = (harness *)*state;
+    int index = attach_pad(0x045e, 0x02ea, "Virtual Xbox One pad");
+    SDL_JoystickID id = SDL_JoystickGetDeviceInstanceID(index);
+    SDL_GameController *mine = SDL_GameControllerOpen(index);
+    assert_non_null(mine);
+    frame(h); /* SDL_CONTROLLERDEVICEADDED: the adapter's own reference */
+    assert_int_equal(tl_input_device_family(h->in, (uint32_t)id), TL_INPUT_FAMILY_XBOX);
+    tl_input_sdl2_close_all();
+    assert_ptr_equal(SDL_GameControllerFromInstanceID(id), mine); /* not freed under the game */
+    assert_true(SDL_GameControllerGetAttached(mine));
+    assert_non_null(SDL_GameControllerName(mine));
+    tl_input_sdl2_close_all(); /* twice: nothing more to close */
+    assert_ptr_equal(SDL_GameControllerFromInstanceID(id), mine);
+    SDL_GameControllerClose(mine); /* the last reference: SDL frees it */
+    assert_null(SDL_GameControllerFromInstanceID(id));
+    assert_int_equal(SDL_JoystickDetachVirtual(index), 0);
+    frame(h);
+    assert_int_equal(tl_input_device_count(h->in), 0);
+}
+
+/* The same for a removal: the adapter closes its own reference, never the game's. */
+static void test_input_sdl2_removal_keeps_the_games_own_pad(void **state) {
+    harness *h = (harness *)*state;
+    int index = attach_pad(0x1234, 0x5678, "Virtual pad");
+    SDL_JoystickID id = SDL_JoystickGetDeviceInstanceID(index);
+    SDL_GameController *mine = SDL_GameControllerOpen(index);
+    assert_non_null(mine);
+    frame(h);
+    assert_int_equal(SDL_JoystickDetachVirtual(index), 0);
+    frame(h); /* SDL_CONTROLLERDEVICEREMOVED */
+    assert_int_equal(tl_input_device_count(h->in), 0);
+    assert_ptr_equal(SDL_GameControllerFromInstanceID(id), mine); /* still the game's */
+    assert_false(SDL_GameControllerGetAttached(mine));
+    SDL_GameControllerClose(mine);
+    assert_null(SDL_GameControllerFromInstanceID(id));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_input_sdl2_keys_drive_actions),
         cmocka_unit_test(test_input_sdl2_xbox_pad_switches_family_and_glyph),
         cmocka_unit_test(test_input_sdl2_unknown_pad_is_generic_and_keyboard_takes_back),
+        cmocka_unit_test(test_input_sdl2_close_all_keeps_the_games_own_pad),
+        cmocka_unit_test(test_input_sdl2_removal_keeps_the_games_own_pad),
     };
     SDL_setenv("SDL_VIDEODRIVER", "dummy", 1);
     return cmocka_run_group_tests(tests, setup, teardown);
