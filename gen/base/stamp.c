@@ -72,7 +72,7 @@ bool stamp_read(const char *path, stamp *out)
         return false;
     }
     bool ok = false;
-    char *p = text.data, *end = text.data + text.len;
+    char *p = text.data, *end = p ? p + text.len : NULL;
     if (strncmp(p, "threadlink-gen-stamp 2\ninputs ", 30) != 0) goto done;
     p += 30;
     out->inputs = strtoull(p, &p, 16);

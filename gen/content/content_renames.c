@@ -145,7 +145,7 @@ bool content_add_renames(project *p, domain *d, const content_profile *pr, const
     if (exists) *vec_push(&p->inputs) = xstrdup(file);
     index_map by_name = {0}; /* left empty without records: a lookup in it finds nothing */
     if (text.len) index_asset_names(sc, &by_name);
-    const char *s = text.data, *end = text.data + text.len;
+    const char *s = text.data, *end = s ? s + text.len : NULL; /* (NULL + 0 is undefined in C) */
     for (uint32_t line = 1; s && s < end; line++) { /* every bad line reported */
         const char *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl ? nl : end, *ts = s, *te = e;
         trim_line(&ts, &te);

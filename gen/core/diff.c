@@ -568,7 +568,7 @@ static void load_allow_file(const char *path, allow_list *out, bool *ok)
         buf_free(&text);
         return;
     }
-    const char *p = text.data, *end = text.data + text.len;
+    const char *p = text.data, *end = p ? p + text.len : NULL;
     for (uint32_t line = 1; p && p < end; line++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *s = p, *q = entry_end(p, nl ? nl : end);
