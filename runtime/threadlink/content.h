@@ -284,7 +284,7 @@ TL_API const char *tl_content_result_message(tl_content_result result);
 #define TL__CONTENT_LIVE_LOG_ITEMS(X) \
     X(RELOADED, TL_LOG_LEVEL_INFO, "reloaded %s") \
     X(RELOAD_FAILED, TL_LOG_LEVEL_ERROR, "reloading %s failed, the loaded object stays: %s") \
-    X(SOURCE_SKIPPED, TL_LOG_LEVEL_WARNING, "%s skipped: %s") \
+    X(SOURCE_SKIPPED, TL_LOG_LEVEL_WARNING, "%s: %s") \
     X(SOURCE_REFUSED, TL_LOG_LEVEL_ERROR, \
       "source tree %s changed into one pack refuses; its previous names stay served: %s") \
     X(SOURCE_WATCH, TL_LOG_LEVEL_INFO, "%s: %s") \
@@ -598,7 +598,9 @@ TL_API const char *tl_scope_kind_name(tl_scope_kind kind);
    starting with '.' skipped, links followed only inside the root, special files skipped, names
    "stem" (extension dropped) or "path", and two files with one name (ASCII case-insensitively,
    or under Unicode normalisation: tl_text_name_key) refused, naming both paths. So a name that
-   works in development works in the build.
+   works in development works in the build. What it skips (a link out of the root, a broken
+   link, a special file) is logged with pack's warning the first time a read of the tree meets
+   it, at registration or after a change: once per entry, not at every read.
 
    Files are read beneath the root's descriptor, never by their path: openat2 with
    RESOLVE_BENEATH on Linux where the headers have it (and syscall() is declared), else one
@@ -3935,7 +3937,12 @@ typedef struct tl__live_scan {
     uint32_t dir_len, dir_cap, dir_sig_cap;
     char *real_root;
     const tl_content *ctx;
-    bool warn; /* skipped entries warned about (the first scan only) */
+    /* The entries skipped (under the root), each warned about once: those the previous reads
+       skipped already are not warned about again. */
+    char **skipped;
+    uint32_t skipped_len, skipped_cap;
+    char *const *warned;
+    uint32_t warned_len;
     char why[TL__LIVE_WHY];
 } tl__live_scan;
 
@@ -3959,6 +3966,8 @@ struct tl__content_source {
     int *wds;        /* the watch of each folder (parallel to dirs) */
     int root_fd;     /* the source root: every file is read beneath it */
     char *real_root; /* its real path (realpath's), for absolute links into it */
+    char **skipped;  /* the entries the reads of the tree skipped, warned about already */
+    uint32_t skipped_len, skipped_cap;
     char path[4096]; /* scratch: root/rel, for the poll's stat calls without allocating */
 };
 
@@ -4021,15 +4030,19 @@ static void tl__live_scan_free(tl__live_scan *sc) {
     uint32_t i;
     for (i = 0; i < sc->len; i++) TL_FREE(sc->files[i].rel);
     for (i = 0; i < sc->dir_len; i++) TL_FREE(sc->dirs[i]);
+    for (i = 0; i < sc->skipped_len; i++) TL_FREE(sc->skipped[i]);
     TL_FREE(sc->files);
     TL_FREE(sc->dirs);
+    TL_FREE(sc->skipped);
     TL_FREE(sc->dir_sigs);
     free(sc->real_root); /* realpath's */
     sc->files = NULL;
     sc->dirs = NULL;
     sc->dir_sigs = NULL;
     sc->real_root = NULL;
+    sc->skipped = NULL;
     sc->len = sc->dir_len = sc->cap = sc->dir_cap = sc->dir_sig_cap = 0;
+    sc->skipped_len = sc->skipped_cap = 0;
 }
 
 static bool tl__live_inside(const char *root, const char *path) {
@@ -4128,24 +4141,49 @@ static bool tl__live_walk_folder(const tl__content_source *src, tl__live_scan *s
     return tl__live_add_dir(sc, rel, st) && tl__live_walk(src, sc, category, full, rel, &here);
 }
 
-static void tl__live_skipped(tl__live_scan *sc, const char *full, const char *why) {
-    if (sc->warn) tl__content_log(sc->ctx, TL_CONTENT_LOG_SOURCE_SKIPPED, full, why);
+static bool tl__live_listed(char *const *names, uint32_t n, const char *name) {
+    uint32_t i;
+    for (i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0) return true;
+    return false;
+}
+
+/* An entry pack skips, warned about with pack's words the first time a read of the tree meets
+   it (not at every read: the tree is read again after each change). */
+static void tl__live_skipped(tl__live_scan *sc, const char *full, const char *rel,
+                             const char *why) {
+    bool seen = tl__live_listed(sc->warned, sc->warned_len, rel);
+    char *copy = tl__content_strdup(rel);
+    if (copy && tl__content_grow((void **)&sc->skipped, &sc->skipped_cap, sizeof *sc->skipped,
+                                 sc->skipped_len + 1))
+        sc->skipped[sc->skipped_len++] = copy;
+    else TL_FREE(copy); /* out of memory: warned about again next time */
+    if (!seen) tl__content_log(sc->ctx, TL_CONTENT_LOG_SOURCE_SKIPPED, full, why);
 }
 
 /* A symbolic link is followed only to a folder or a regular file inside the source root. */
 static bool tl__live_walk_link(const tl__content_source *src, tl__live_scan *sc, uint32_t category,
                                const char *full, const char *rel, const tl__live_chain *up) {
     struct stat st;
-    char *target = realpath(full, NULL);
+    char *target = realpath(full, NULL), why[TL__LIVE_WHY];
     bool ok = true;
-    if (!target || stat(full, &st) != 0) tl__live_skipped(sc, full, "a broken symbolic link");
-    else if (!tl__live_inside(sc->real_root, target))
-        tl__live_skipped(sc, full, "a symbolic link out of the source root");
-    else if (S_ISDIR(st.st_mode)) ok = tl__live_walk_folder(src, sc, category, full, rel, &st, up);
-    else if (S_ISREG(st.st_mode)) ok = tl__live_add_file(src, sc, category, full, rel, &st);
-    else
-        tl__live_skipped(sc, full,
-                         "a symbolic link to a special file (only regular files are content)");
+    if (!target || stat(full, &st) != 0) {
+        tl__live_skipped(sc, full, rel, "broken symbolic link skipped");
+    } else if (!tl__live_inside(sc->real_root, target)) {
+        snprintf(why, sizeof why,
+                 "symbolic link to %s skipped: it leads out of the source root and is never "
+                 "followed",
+                 target);
+        tl__live_skipped(sc, full, rel, why);
+    } else if (S_ISDIR(st.st_mode)) {
+        ok = tl__live_walk_folder(src, sc, category, full, rel, &st, up);
+    } else if (S_ISREG(st.st_mode)) {
+        ok = tl__live_add_file(src, sc, category, full, rel, &st);
+    } else {
+        tl__live_skipped(sc, full, rel,
+                         "symbolic link to a special file skipped (only regular files are "
+                         "content)");
+    }
     free(target);
     return ok;
 }
@@ -4157,7 +4195,7 @@ static bool tl__live_walk_entry(const tl__content_source *src, tl__live_scan *sc
     if (S_ISLNK(st.st_mode)) return tl__live_walk_link(src, sc, category, full, rel, up);
     if (S_ISDIR(st.st_mode)) return tl__live_walk_folder(src, sc, category, full, rel, &st, up);
     if (S_ISREG(st.st_mode)) return tl__live_add_file(src, sc, category, full, rel, &st);
-    tl__live_skipped(sc, full, "a special file (only regular files are content)");
+    tl__live_skipped(sc, full, rel, "special file skipped (only regular files are content)");
     return true;
 }
 
@@ -4916,6 +4954,30 @@ static void tl__live_take_dirs(tl__content_source *src, tl__live_scan *sc) {
     sc->dir_len = 0;
 }
 
+/* What a read of the tree skipped, remembered as warned about: in place of the last list after
+   a whole read, added to it after one that stopped at a refusal (it may not have gone on to them). */
+static void tl__live_take_skipped(tl__content_source *src, tl__live_scan *sc, bool whole) {
+    uint32_t i;
+    if (whole) {
+        for (i = 0; i < src->skipped_len; i++) TL_FREE(src->skipped[i]);
+        TL_FREE(src->skipped);
+        src->skipped = sc->skipped;
+        src->skipped_len = sc->skipped_len;
+        src->skipped_cap = sc->skipped_cap;
+        sc->skipped = NULL;
+        sc->skipped_len = sc->skipped_cap = 0;
+        return;
+    }
+    for (i = 0; i < sc->skipped_len; i++) {
+        if (tl__live_listed(src->skipped, src->skipped_len, sc->skipped[i]) ||
+            !tl__content_grow((void **)&src->skipped, &src->skipped_cap, sizeof *src->skipped,
+                              src->skipped_len + 1))
+            continue;
+        src->skipped[src->skipped_len++] = sc->skipped[i];
+        sc->skipped[i] = NULL;
+    }
+}
+
 /* Folder time stamps this close before a read of the tree may hide a file added after it: the
    add can fall in the clock tick of the folder's last change (a jiffy on Linux, a second on
    HFS+ or ext3), leaving its time stamp as it was (git's "racy" entries). */
@@ -4932,11 +4994,16 @@ static void tl__live_rescan(tl_content *ctx, uint32_t dir) {
     tl__content_source *src = ctx->dirs[dir].source;
     tl__live_scan sc;
     int64_t started = tl__live_wall_ns();
+    bool whole;
     memset(&sc, 0, sizeof sc);
     sc.ctx = ctx;
+    sc.warned = src->skipped;
+    sc.warned_len = src->skipped_len;
     src->rescan = false;
     src->busy = true;
-    if (tl__live_scan_tree(src, ctx->dirs[dir].profile, ctx->dirs[dir].path, &sc)) {
+    whole = tl__live_scan_tree(src, ctx->dirs[dir].profile, ctx->dirs[dir].path, &sc);
+    tl__live_take_skipped(ctx->dirs[dir].source, &sc, whole);
+    if (whole) {
         src->scanned_ns = started;
         tl__live_apply(ctx, dir, &sc);
         tl__live_take_dirs(ctx->dirs[dir].source, &sc);
@@ -5213,6 +5280,8 @@ static void tl__live_source_free(tl__content_source *src) {
         if (src->folders) TL_FREE(src->folders[i]);
     }
     for (i = 0; i < src->dir_len; i++) TL_FREE(src->dirs[i]);
+    for (i = 0; i < src->skipped_len; i++) TL_FREE(src->skipped[i]);
+    TL_FREE(src->skipped);
     TL_FREE(src->category_names);
     TL_FREE(src->folders);
     TL_FREE(src->dirs);
@@ -5311,7 +5380,6 @@ static tl_content_dir tl__live_register(tl_content *ctx, const char *profile, co
     bool ok;
     memset(&sc, 0, sizeof sc);
     sc.ctx = ctx;
-    sc.warn = true;
     ok = tl__live_record(&d, src, profile, root);
     src->scanned_ns = tl__live_wall_ns();
     if (ok && !tl__live_scan_tree(src, profile, root, &sc)) ok = false;
@@ -5331,6 +5399,7 @@ static tl_content_dir tl__live_register(tl_content *ctx, const char *profile, co
     if (dir.ctx) {
         tl__live_apply(ctx, dir.index, &sc);
         tl__live_take_dirs(ctx->dirs[dir.index].source, &sc);
+        tl__live_take_skipped(ctx->dirs[dir.index].source, &sc, true);
         tl__live_watch(ctx, &ctx->dirs[dir.index]);
     }
     tl__live_scan_free(&sc);

@@ -104,8 +104,8 @@ static void test_live_names_follow_pack_rules(void **state) {
     assert_string_equal(text_of(tl_scope_load_name(s, "Levels/noext")), "no extension");
     assert_int_equal(tl_content_find(w.c, "Other/outside"), 0);
     assert_int_equal(tl_content_find(w.c, "Sprites/.hidden"), 0);
-    assert_true(log_has("Sprites/etc skipped: a symbolic link out of the source root"));
-    assert_true(log_has("Levels/pipe skipped: a special file (only regular files are content)"));
+    assert_true(log_has("Sprites/etc: symbolic link to /etc skipped: it leads out of the source root and is never followed"));
+    assert_true(log_has("Levels/pipe: special file skipped (only regular files are content)"));
     live_end(&w);
 }
 
@@ -598,6 +598,8 @@ static void live_link(const char *rel, const char *target) {
     assert_int_equal(rename(tmp, live_path(rel)), 0);
 }
 
+static bool skipped_twice(live *w) { return w && log_count(TL_CONTENT_LOG_SOURCE_SKIPPED) >= 2; }
+
 static void live_updates(live *w, int n) {
     int i;
     for (i = 0; i < n; i++) {
@@ -726,6 +728,46 @@ static void test_live_links_inside_the_root_are_followed(void **state) {
     assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/level")), "level");
     assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/absolute")), "level");
     live_end(&w);
+}
+
+/* How many times `s` appears in the captured log. */
+static int log_times(const char *s) {
+    int n = 0;
+    const char *p;
+    for (p = strstr(g_log.text, s); p; p = strstr(p + 1, s)) n++;
+    return n;
+}
+
+/* A file replaced by a link out of the root, and a new file that is one: nothing is read through
+   them, and each is warned about once (pack's warning), however many times the tree is read. */
+static void test_live_link_out_of_the_root_warned_once(void **state) {
+    live w;
+    tl_content_source_desc d = source_desc(watch_of(state));
+    tl_asset hero;
+    char *secret;
+    assert_non_null(live_tree());
+    live_write("Sprites/hero.txt", "hero");
+    live_write("Levels/one.txt", "level");
+    secret = realpath(outside_write("secret.txt", "secret"), NULL);
+    assert_non_null(secret);
+    live_start(&w, d.watch);
+    assert_true(live_register(&w, &d));
+    hero = tl_scope_load_name(tl_content_root(w.c), "Sprites/hero");
+    live_link("Sprites/hero.txt", secret);
+    assert_int_equal(symlink(secret, live_path("Sprites/three.txt")), 0);
+    assert_true(live_until(&w, skipped_twice));
+    live_write("Levels/two.txt", "two"); /* the tree read again */
+    live_updates(&w, 30);
+    assert_non_null(tl_content_find(w.c, "Levels/two") ? "read again" : NULL);
+    assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/three")));
+    assert_string_equal(text_of(hero), "hero");
+    assert_int_equal(log_times("Sprites/hero.txt: symbolic link to "), 1);
+    assert_int_equal(log_times("Sprites/three.txt: symbolic link to "), 1);
+    assert_true(log_has(": it leads out of the source root and is never followed"));
+    assert_true(log_has(secret));
+    free(secret);
+    live_end(&w);
+    outside_remove();
 }
 
 /* ---- a flat build, reloaded after a pack ---------------------------------------------------------- */
@@ -1109,6 +1151,7 @@ int main(int argc, char **argv) {
         BOTH(test_live_links_out_of_the_root_are_never_read),
         BOTH(test_live_category_swapped_for_a_link),
         BOTH(test_live_links_inside_the_root_are_followed),
+        BOTH(test_live_link_out_of_the_root_warned_once),
     };
     int failed = cmocka_run_group_tests_name("content_live", tests, NULL, NULL);
     g_gen = argc > 1 ? argv[1] : NULL;

@@ -284,7 +284,7 @@ TL_API const char *tl_content_result_message(tl_content_result result);
 #define TL__CONTENT_LIVE_LOG_ITEMS(X) \
     X(RELOADED, TL_LOG_LEVEL_INFO, "reloaded %s") \
     X(RELOAD_FAILED, TL_LOG_LEVEL_ERROR, "reloading %s failed, the loaded object stays: %s") \
-    X(SOURCE_SKIPPED, TL_LOG_LEVEL_WARNING, "%s skipped: %s") \
+    X(SOURCE_SKIPPED, TL_LOG_LEVEL_WARNING, "%s: %s") \
     X(SOURCE_REFUSED, TL_LOG_LEVEL_ERROR, \
       "source tree %s changed into one pack refuses; its previous names stay served: %s") \
     X(SOURCE_WATCH, TL_LOG_LEVEL_INFO, "%s: %s") \

@@ -10,7 +10,9 @@
    starting with '.' skipped, links followed only inside the root, special files skipped, names
    "stem" (extension dropped) or "path", and two files with one name (ASCII case-insensitively,
    or under Unicode normalisation: tl_text_name_key) refused, naming both paths. So a name that
-   works in development works in the build.
+   works in development works in the build. What it skips (a link out of the root, a broken
+   link, a special file) is logged with pack's warning the first time a read of the tree meets
+   it, at registration or after a change: once per entry, not at every read.
 
    Files are read beneath the root's descriptor, never by their path: openat2 with
    RESOLVE_BENEATH on Linux where the headers have it (and syscall() is declared), else one
