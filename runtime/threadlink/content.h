@@ -3984,7 +3984,7 @@ struct tl__content_source {
     tl__live_folder root_id; /* the folder root_fd is */
     bool root_gone;          /* no folder at the root's path: a stat per update until there is */
     uint64_t refused;        /* the last refusal logged (a hash of it), 0 after a served read */
-    char **skipped;  /* the entries the reads of the tree skipped, warned about already */
+    char **skipped;          /* the entries the reads of the tree skipped, warned about already */
     uint32_t skipped_len, skipped_cap;
     char path[4096]; /* scratch: root/rel, for the poll's stat calls without allocating */
 };
@@ -4906,7 +4906,8 @@ static unsigned char *tl__live_read_source(tl_content *ctx, const tl__content_en
                                            uint64_t *size, const char **why) {
     const tl__content_source *src = ctx->dirs[e->dir].source;
     int root = src->root_gone ? tl__live_root_follow(ctx, e->dir) : TL__LIVE_ROOT_SAME;
-    unsigned char *buf = root == TL__LIVE_ROOT_GONE ? NULL : tl__live_read_beneath(ctx, e, size, why);
+    unsigned char *buf =
+        root == TL__LIVE_ROOT_GONE ? NULL : tl__live_read_beneath(ctx, e, size, why);
     if (!buf && root == TL__LIVE_ROOT_SAME &&
         (root = tl__live_root_follow(ctx, e->dir)) == TL__LIVE_ROOT_NEW)
         buf = tl__live_read_beneath(ctx, e, size, why);
@@ -5095,9 +5096,9 @@ static void tl__live_watch(tl_content *ctx, tl__content_dirrec *d, bool folders)
         for (i = 0; ok && i < src->dir_len; i++) {
             src->wds[i] = -1;
             if (folders)
-                ok = tl__live_add_watch(src, &src->wds[i],
-                                        tl__live_path(src, d->path, src->dirs[i]),
-                                        TL__LIVE_FOLDER_EVENTS);
+                ok =
+                    tl__live_add_watch(src, &src->wds[i], tl__live_path(src, d->path, src->dirs[i]),
+                                       TL__LIVE_FOLDER_EVENTS);
         }
         if (ok) return;
         tl__content_log(ctx, TL_CONTENT_LOG_SOURCE_WATCH, d->path,
@@ -5649,9 +5650,9 @@ uint64_t tl_content_source_reloads(tl_content *ctx) { return ctx ? ctx->reloads 
    inotify refuses, one stat per update. */
 struct tl__live_flat {
     tl__live_sig sig;
-    int fd;           /* inotify on the directory, or -1: a stat every update */
-    bool dirty;       /* events seen (or a check deferred): look at the file */
-    bool rearm;       /* the folder was removed: watch the next one at the path */
+    int fd;              /* inotify on the directory, or -1: a stat every update */
+    bool dirty;          /* events seen (or a check deferred): look at the file */
+    bool rearm;          /* the folder was removed: watch the next one at the path */
     tl__live_folder dir; /* the folder watched */
     int link_wd; /* a path that is a link: the watch on its folder (the link replaced), or -1 */
     /* The last build file refused (an archive of it missing, say), and its folder then: looked
