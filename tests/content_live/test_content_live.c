@@ -76,6 +76,7 @@ static tl_content_watch watch_of(void **state) { return *(const tl_content_watch
 static const char *text_of(tl_asset a) { return (const char *)tl_asset_object(a); }
 static const char *listed_names(tl_content_dir dir);
 static bool refused_seen(live *w);
+static void live_updates(live *w, int n);
 
 /* ---- pack's rules ------------------------------------------------------------------------------ */
 
@@ -104,8 +105,8 @@ static void test_live_names_follow_pack_rules(void **state) {
     assert_string_equal(text_of(tl_scope_load_name(s, "Levels/noext")), "no extension");
     assert_int_equal(tl_content_find(w.c, "Other/outside"), 0);
     assert_int_equal(tl_content_find(w.c, "Sprites/.hidden"), 0);
-    assert_true(log_has("Sprites/etc skipped: a symbolic link out of the source root"));
-    assert_true(log_has("Levels/pipe skipped: a special file (only regular files are content)"));
+    assert_true(log_has("Sprites/etc: symbolic link to /etc skipped: it leads out of the source root and is never followed"));
+    assert_true(log_has("Levels/pipe: special file skipped (only regular files are content)"));
     live_end(&w);
 }
 
@@ -273,6 +274,7 @@ static void test_live_source_desc_from_the_catalog_header(void **state) {
 
 static bool reloaded_once(live *w) { return w->kind.reloads >= 1; }
 static bool reloaded_twice(live *w) { return w->kind.reloads >= 2; }
+static bool reloaded_thrice(live *w) { return w->kind.reloads >= 3; }
 static bool reload_failed(live *w) { return w && log_count(TL_CONTENT_LOG_RELOAD_FAILED) >= 1; }
 
 static void test_live_edit_reloads_in_place(void **state) {
@@ -486,6 +488,8 @@ static void test_live_tree_pack_refuses_keeps_the_names(void **state) {
     assert_true(log_has("changed into one pack refuses; its previous names stay served"));
     assert_true(log_has("is also the name of"));
     assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/hero")), "hero");
+    live_updates(&w, 30); /* the poll reads a refused tree at every update: said once */
+    assert_int_equal(log_count(TL_CONTENT_LOG_SOURCE_REFUSED), 1);
     live_end(&w);
 }
 
@@ -597,6 +601,8 @@ static void live_link(const char *rel, const char *target) {
     assert_int_equal(symlink(target, tmp), 0);
     assert_int_equal(rename(tmp, live_path(rel)), 0);
 }
+
+static bool skipped_twice(live *w) { return w && log_count(TL_CONTENT_LOG_SOURCE_SKIPPED) >= 2; }
 
 static void live_updates(live *w, int n) {
     int i;
@@ -725,6 +731,103 @@ static void test_live_links_inside_the_root_are_followed(void **state) {
     assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/alias")), "hero");
     assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/level")), "level");
     assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/absolute")), "level");
+    live_end(&w);
+}
+
+/* How many times `s` appears in the captured log. */
+static int log_times(const char *s) {
+    int n = 0;
+    const char *p;
+    for (p = strstr(g_log.text, s); p; p = strstr(p + 1, s)) n++;
+    return n;
+}
+
+/* A file replaced by a link out of the root, and a new file that is one: nothing is read through
+   them, and each is warned about once (pack's warning), however many times the tree is read. */
+static void test_live_link_out_of_the_root_warned_once(void **state) {
+    live w;
+    tl_content_source_desc d = source_desc(watch_of(state));
+    tl_asset hero;
+    char *secret;
+    assert_non_null(live_tree());
+    live_write("Sprites/hero.txt", "hero");
+    live_write("Levels/one.txt", "level");
+    secret = realpath(outside_write("secret.txt", "secret"), NULL);
+    assert_non_null(secret);
+    live_start(&w, d.watch);
+    assert_true(live_register(&w, &d));
+    hero = tl_scope_load_name(tl_content_root(w.c), "Sprites/hero");
+    live_link("Sprites/hero.txt", secret);
+    assert_int_equal(symlink(secret, live_path("Sprites/three.txt")), 0);
+    assert_true(live_until(&w, skipped_twice));
+    live_write("Levels/two.txt", "two"); /* the tree read again */
+    live_updates(&w, 30);
+    assert_non_null(tl_content_find(w.c, "Levels/two") ? "read again" : NULL);
+    assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Sprites/three")));
+    assert_string_equal(text_of(hero), "hero");
+    assert_int_equal(log_times("Sprites/hero.txt: symbolic link to "), 1);
+    assert_int_equal(log_times("Sprites/three.txt: symbolic link to "), 1);
+    assert_true(log_has(": it leads out of the source root and is never followed"));
+    assert_true(log_has(secret));
+    free(secret);
+    live_end(&w);
+    outside_remove();
+}
+
+/* Removes the tree's root and everything in it, and makes an empty root at its path. */
+static void live_root_made_again(bool make) {
+    char root[256];
+    snprintf(root, sizeof root, "%s", g_root);
+    nftw(root, live_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    if (make) assert_int_equal(mkdir(root, 0755), 0);
+}
+
+static bool root_gone_seen(live *w) { return w && log_count(TL_CONTENT_LOG_SOURCE_ROOT_GONE) >= 1; }
+
+/* The root deleted and made again at its path (an exporter that clears its output folder): the
+   new folder is served, edits in it reload; while no folder is there, loads say the root went
+   away (said once), and held assets stay. */
+static void test_live_root_deleted_and_made_again(void **state) {
+    live w;
+    tl_content_source_desc d = source_desc(watch_of(state));
+    tl_asset hero;
+    int i;
+    assert_non_null(live_tree());
+    live_write("Sprites/hero.txt", "hero");
+    live_write("Levels/one.txt", "level");
+    live_start(&w, d.watch);
+    assert_true(live_register(&w, &d));
+    hero = tl_scope_load_name(tl_content_root(w.c), "Sprites/hero");
+    /* Wiped and exported again between two updates. */
+    live_root_made_again(true);
+    live_write("Sprites/hero.txt", "exported hero");
+    live_write("Sprites/slime.txt", "exported slime");
+    live_write("Levels/one.txt", "level");
+    assert_true(live_until(&w, reloaded_once));
+    assert_string_equal(text_of(hero), "exported hero");
+    assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Sprites/slime")), "exported slime");
+    live_write("Sprites/hero.txt", "edited hero");
+    assert_true(live_until(&w, reloaded_twice));
+    assert_string_equal(text_of(hero), "edited hero");
+    /* Gone for a while: said once; loads say why; the held asset stays. */
+    log_reset();
+    live_root_made_again(false);
+    assert_true(live_until(&w, root_gone_seen));
+    for (i = 0; i < 3; i++) {
+        assert_false(tl_asset_valid(tl_scope_load_name(tl_content_root(w.c), "Levels/one")));
+        live_updates(&w, 10);
+    }
+    assert_int_equal(log_count(TL_CONTENT_LOG_SOURCE_ROOT_GONE), 1);
+    assert_true(log_has("loading Levels/one failed: its source root went away"));
+    assert_null(strstr(g_log.text, "its file is missing"));
+    assert_string_equal(text_of(hero), "edited hero");
+    /* Back: served from the new folder. */
+    assert_int_equal(mkdir(g_root, 0755), 0);
+    live_write("Levels/one.txt", "level");
+    live_write("Sprites/hero.txt", "hero is back");
+    assert_true(live_until(&w, reloaded_thrice));
+    assert_string_equal(text_of(hero), "hero is back");
+    assert_string_equal(text_of(tl_scope_load_name(tl_content_root(w.c), "Levels/one")), "level");
     live_end(&w);
 }
 
@@ -1109,6 +1212,8 @@ int main(int argc, char **argv) {
         BOTH(test_live_links_out_of_the_root_are_never_read),
         BOTH(test_live_category_swapped_for_a_link),
         BOTH(test_live_links_inside_the_root_are_followed),
+        BOTH(test_live_link_out_of_the_root_warned_once),
+        BOTH(test_live_root_deleted_and_made_again),
     };
     int failed = cmocka_run_group_tests_name("content_live", tests, NULL, NULL);
     g_gen = argc > 1 ? argv[1] : NULL;

@@ -284,10 +284,13 @@ TL_API const char *tl_content_result_message(tl_content_result result);
 #define TL__CONTENT_LIVE_LOG_ITEMS(X) \
     X(RELOADED, TL_LOG_LEVEL_INFO, "reloaded %s") \
     X(RELOAD_FAILED, TL_LOG_LEVEL_ERROR, "reloading %s failed, the loaded object stays: %s") \
-    X(SOURCE_SKIPPED, TL_LOG_LEVEL_WARNING, "%s skipped: %s") \
+    X(SOURCE_SKIPPED, TL_LOG_LEVEL_WARNING, "%s: %s") \
     X(SOURCE_REFUSED, TL_LOG_LEVEL_ERROR, \
       "source tree %s changed into one pack refuses; its previous names stay served: %s") \
     X(SOURCE_WATCH, TL_LOG_LEVEL_INFO, "%s: %s") \
+    X(SOURCE_ROOT_GONE, TL_LOG_LEVEL_WARNING, \
+      "source root %s went away (deleted or moved): held assets stay, loads from it fail until a " \
+      "folder is at its path again") \
     X(FLAT_REFUSED, TL_LOG_LEVEL_ERROR, \
       "%s was rebuilt, and its new catalog is not served (%s): the previous one stays") \
     X(PACKED_REFUSED, TL_LOG_LEVEL_ERROR, \

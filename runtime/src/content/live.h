@@ -45,6 +45,12 @@ typedef struct tl__live_sig {
     uint64_t size, ino;
 } tl__live_sig;
 
+/* Which folder a path names (stat's device and inode): one deleted and made again at the path,
+   or reached through a link that was replaced, is another. */
+typedef struct tl__live_folder {
+    uint64_t dev, ino;
+} tl__live_folder;
+
 /* Per entry of a source directory (parallel to its entries). */
 typedef struct tl__live_file {
     tl__live_sig sig;
@@ -67,7 +73,12 @@ typedef struct tl__live_scan {
     uint32_t dir_len, dir_cap, dir_sig_cap;
     char *real_root;
     const tl_content *ctx;
-    bool warn; /* skipped entries warned about (the first scan only) */
+    /* The entries skipped (under the root), each warned about once: those the previous reads
+       skipped already are not warned about again. */
+    char **skipped;
+    uint32_t skipped_len, skipped_cap;
+    char *const *warned;
+    uint32_t warned_len;
     char why[TL__LIVE_WHY];
 } tl__live_scan;
 
@@ -89,8 +100,15 @@ struct tl__content_source {
     uint32_t dir_len, budget, budget_us, cursor;
     int fd;          /* inotify, or -1 */
     int *wds;        /* the watch of each folder (parallel to dirs) */
+    int root_wd;     /* the watch of the root itself: it moved, or a folder was made in it */
+    int parent_wd;   /* the watch of the folder holding it: the root deleted, or made again */
     int root_fd;     /* the source root: every file is read beneath it */
     char *real_root; /* its real path (realpath's), for absolute links into it */
+    tl__live_folder root_id; /* the folder root_fd is */
+    bool root_gone;          /* no folder at the root's path: a stat per update until there is */
+    uint64_t refused;        /* the last refusal logged (a hash of it), 0 after a served read */
+    char **skipped;          /* the entries the reads of the tree skipped, warned about already */
+    uint32_t skipped_len, skipped_cap;
     char path[4096]; /* scratch: root/rel, for the poll's stat calls without allocating */
 };
 
@@ -115,6 +133,26 @@ static bool tl__live_sig_same(const tl__live_sig *a, const tl__live_sig *b) {
            a->ino == b->ino;
 }
 
+/* The folder at path now, or false when there is nothing there. */
+static bool tl__live_folder_at(const char *path, tl__live_folder *out) {
+    struct stat st;
+    if (stat(path, &st) != 0) return false;
+    out->dev = (uint64_t)st.st_dev;
+    out->ino = (uint64_t)st.st_ino;
+    return true;
+}
+
+/* Whether path still names the folder `was` (one stat). */
+static bool tl__live_folder_is(const char *path, const tl__live_folder *was) {
+    tl__live_folder now;
+    return tl__live_folder_at(path, &now) && now.dev == was->dev && now.ino == was->ino;
+}
+
+#ifdef TL__LIVE_INOTIFY
+/* The events that say a watched folder itself went away: deleted, moved, or its watch dropped. */
+#define TL__LIVE_FOLDER_GONE (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF)
+#endif
+
 /* root/rel in the source's scratch buffer; NULL when too long. */
 static const char *tl__live_path(tl__content_source *src, const char *root, const char *rel) {
     size_t a = strlen(root), b = strlen(rel);
@@ -135,6 +173,30 @@ static char *tl__live_strndup(const char *s, size_t n) {
     return d;
 }
 
+/* The last component of path (trailing slashes aside), and its length. */
+static const char *tl__live_base(const char *path, size_t *len) {
+    size_t end = strlen(path), start;
+    while (end > 1 && path[end - 1] == '/') end--;
+    for (start = end; start > 0 && path[start - 1] != '/'; start--) {}
+    *len = end - start;
+    return path + start;
+}
+
+/* Whether `name` is path's last component. */
+static bool tl__live_is_base(const char *path, const char *name) {
+    size_t len;
+    const char *base = tl__live_base(path, &len);
+    return strlen(name) == len && memcmp(name, base, len) == 0;
+}
+
+/* The folder that holds path's last component ("." for a bare name); NULL when out of memory. */
+static char *tl__live_parent(const char *path) {
+    size_t len, at = (size_t)(tl__live_base(path, &len) - path);
+    if (at == 0) return tl__content_strdup(".");
+    while (at > 1 && path[at - 1] == '/') at--;
+    return tl__live_strndup(path, at);
+}
+
 /* The scan's refusal: up to four pieces of text joined (NULL: none). */
 static void tl__live_why(tl__live_scan *sc, const char *a, const char *b, const char *c,
                          const char *d) {
@@ -153,15 +215,19 @@ static void tl__live_scan_free(tl__live_scan *sc) {
     uint32_t i;
     for (i = 0; i < sc->len; i++) TL_FREE(sc->files[i].rel);
     for (i = 0; i < sc->dir_len; i++) TL_FREE(sc->dirs[i]);
+    for (i = 0; i < sc->skipped_len; i++) TL_FREE(sc->skipped[i]);
     TL_FREE(sc->files);
     TL_FREE(sc->dirs);
+    TL_FREE(sc->skipped);
     TL_FREE(sc->dir_sigs);
     free(sc->real_root); /* realpath's */
     sc->files = NULL;
     sc->dirs = NULL;
     sc->dir_sigs = NULL;
     sc->real_root = NULL;
+    sc->skipped = NULL;
     sc->len = sc->dir_len = sc->cap = sc->dir_cap = sc->dir_sig_cap = 0;
+    sc->skipped_len = sc->skipped_cap = 0;
 }
 
 static bool tl__live_inside(const char *root, const char *path) {
@@ -260,24 +326,49 @@ static bool tl__live_walk_folder(const tl__content_source *src, tl__live_scan *s
     return tl__live_add_dir(sc, rel, st) && tl__live_walk(src, sc, category, full, rel, &here);
 }
 
-static void tl__live_skipped(tl__live_scan *sc, const char *full, const char *why) {
-    if (sc->warn) tl__content_log(sc->ctx, TL_CONTENT_LOG_SOURCE_SKIPPED, full, why);
+static bool tl__live_listed(char *const *names, uint32_t n, const char *name) {
+    uint32_t i;
+    for (i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0) return true;
+    return false;
+}
+
+/* An entry pack skips, warned about with pack's words the first time a read of the tree meets
+   it (not at every read: the tree is read again after each change). */
+static void tl__live_skipped(tl__live_scan *sc, const char *full, const char *rel,
+                             const char *why) {
+    bool seen = tl__live_listed(sc->warned, sc->warned_len, rel);
+    char *copy = tl__content_strdup(rel);
+    if (copy && tl__content_grow((void **)&sc->skipped, &sc->skipped_cap, sizeof *sc->skipped,
+                                 sc->skipped_len + 1))
+        sc->skipped[sc->skipped_len++] = copy;
+    else TL_FREE(copy); /* out of memory: warned about again next time */
+    if (!seen) tl__content_log(sc->ctx, TL_CONTENT_LOG_SOURCE_SKIPPED, full, why);
 }
 
 /* A symbolic link is followed only to a folder or a regular file inside the source root. */
 static bool tl__live_walk_link(const tl__content_source *src, tl__live_scan *sc, uint32_t category,
                                const char *full, const char *rel, const tl__live_chain *up) {
     struct stat st;
-    char *target = realpath(full, NULL);
+    char *target = realpath(full, NULL), why[TL__LIVE_WHY];
     bool ok = true;
-    if (!target || stat(full, &st) != 0) tl__live_skipped(sc, full, "a broken symbolic link");
-    else if (!tl__live_inside(sc->real_root, target))
-        tl__live_skipped(sc, full, "a symbolic link out of the source root");
-    else if (S_ISDIR(st.st_mode)) ok = tl__live_walk_folder(src, sc, category, full, rel, &st, up);
-    else if (S_ISREG(st.st_mode)) ok = tl__live_add_file(src, sc, category, full, rel, &st);
-    else
-        tl__live_skipped(sc, full,
-                         "a symbolic link to a special file (only regular files are content)");
+    if (!target || stat(full, &st) != 0) {
+        tl__live_skipped(sc, full, rel, "broken symbolic link skipped");
+    } else if (!tl__live_inside(sc->real_root, target)) {
+        snprintf(why, sizeof why,
+                 "symbolic link to %s skipped: it leads out of the source root and is never "
+                 "followed",
+                 target);
+        tl__live_skipped(sc, full, rel, why);
+    } else if (S_ISDIR(st.st_mode)) {
+        ok = tl__live_walk_folder(src, sc, category, full, rel, &st, up);
+    } else if (S_ISREG(st.st_mode)) {
+        ok = tl__live_add_file(src, sc, category, full, rel, &st);
+    } else {
+        tl__live_skipped(sc, full, rel,
+                         "symbolic link to a special file skipped (only regular files are "
+                         "content)");
+    }
     free(target);
     return ok;
 }
@@ -289,7 +380,7 @@ static bool tl__live_walk_entry(const tl__content_source *src, tl__live_scan *sc
     if (S_ISLNK(st.st_mode)) return tl__live_walk_link(src, sc, category, full, rel, up);
     if (S_ISDIR(st.st_mode)) return tl__live_walk_folder(src, sc, category, full, rel, &st, up);
     if (S_ISREG(st.st_mode)) return tl__live_add_file(src, sc, category, full, rel, &st);
-    tl__live_skipped(sc, full, "a special file (only regular files are content)");
+    tl__live_skipped(sc, full, rel, "special file skipped (only regular files are content)");
     return true;
 }
 
@@ -650,6 +741,69 @@ static void tl__live_apply(tl_content *ctx, uint32_t dir, const tl__live_scan *s
     TL_FREE(changed);
 }
 
+/* --- the root: the folder at its path --------------------------------------------------------- */
+
+/* The root is the folder at the source's path, whichever it is now: an exporter that clears its
+   output folder deletes the root and makes another. Its descriptor (every read goes beneath it)
+   is checked against the path when the tree is read again and when a read fails, so a root made
+   again is read from; while no folder is there, loads say the root went away. */
+enum { TL__LIVE_ROOT_SAME, TL__LIVE_ROOT_NEW, TL__LIVE_ROOT_GONE };
+#define TL__LIVE_ROOT_GONE_WHY \
+    "its source root went away (deleted or moved; served again once a folder is at its path)"
+
+static void tl__live_unwatch(tl__content_source *src);
+
+/* The folder at path opened as the root: its descriptor, real path and identity; false (the
+   root as it was) when there is none. */
+static bool tl__live_root_open(tl__content_source *src, const char *path) {
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    char *real = fd >= 0 ? realpath(path, NULL) : NULL;
+    if (!real || fstat(fd, &st) != 0) {
+        if (fd >= 0) close(fd);
+        free(real);
+        return false;
+    }
+    if (src->root_fd >= 0) close(src->root_fd);
+    free(src->real_root); /* realpath's */
+    src->root_fd = fd;
+    src->real_root = real;
+    src->root_id.dev = (uint64_t)st.st_dev;
+    src->root_id.ino = (uint64_t)st.st_ino;
+    return true;
+}
+
+/* Whether the root's descriptor is the folder at its path still (one stat): another folder there
+   is opened in its place (NEW), none marks the source gone (GONE, said once; the watches of the
+   folders deleted dropped). Leaving GONE or opening another root asks for the tree to be read. */
+static int tl__live_root_follow(tl_content *ctx, uint32_t dir) {
+    tl__content_dirrec *d = &ctx->dirs[dir];
+    tl__content_source *src = d->source;
+    bool was_gone = src->root_gone;
+    if (tl__live_folder_is(d->path, &src->root_id)) {
+        src->root_gone = false;
+        src->rescan = src->rescan || was_gone;
+        if (was_gone)
+            tl__content_log(ctx, TL_CONTENT_LOG_SOURCE_WATCH, d->path,
+                            "the source root is back: served from it again");
+        return TL__LIVE_ROOT_SAME;
+    }
+    if (!tl__live_root_open(src, d->path)) {
+        src->root_gone = true;
+        if (was_gone) return TL__LIVE_ROOT_GONE;
+        tl__content_log(ctx, TL_CONTENT_LOG_SOURCE_ROOT_GONE, d->path);
+        tl__live_unwatch(src);
+        return TL__LIVE_ROOT_GONE;
+    }
+    src->root_gone = false;
+    src->rescan = true;
+    tl__live_unwatch(src); /* the watches were of the folders deleted */
+    tl__content_log(ctx, TL_CONTENT_LOG_SOURCE_WATCH, d->path,
+                    "the source root is another folder now (deleted and made again?): served "
+                    "from it");
+    return TL__LIVE_ROOT_NEW;
+}
+
 /* --- reading and reloading ------------------------------------------------------------------- */
 
 /* --- reading beneath the root ------------------------------------------------------------------- */
@@ -845,9 +999,9 @@ static bool tl__live_read_fd(int fd, unsigned char *buf, size_t size) {
     return true;
 }
 
-/* A source file's bytes as they are now (its size read from the file, not the record). */
-static unsigned char *tl__live_read_source(tl_content *ctx, const tl__content_entry *e,
-                                           uint64_t *size, const char **why) {
+/* A source file's bytes as they are now, read beneath the root's descriptor. */
+static unsigned char *tl__live_read_beneath(tl_content *ctx, const tl__content_entry *e,
+                                            uint64_t *size, const char **why) {
     struct stat st;
     unsigned char *buf = NULL;
     int fd = tl__live_open_beneath(ctx, &ctx->dirs[e->dir], e->path, why);
@@ -865,6 +1019,22 @@ static unsigned char *tl__live_read_source(tl_content *ctx, const tl__content_en
         }
     }
     close(fd);
+    return buf;
+}
+
+/* A source file's bytes as they are now (its size read from the file, not the record). A read
+   that fails looks at the root: made again, the file is read from the new one; gone, the load
+   says so (not that the file is missing). */
+static unsigned char *tl__live_read_source(tl_content *ctx, const tl__content_entry *e,
+                                           uint64_t *size, const char **why) {
+    const tl__content_source *src = ctx->dirs[e->dir].source;
+    int root = src->root_gone ? tl__live_root_follow(ctx, e->dir) : TL__LIVE_ROOT_SAME;
+    unsigned char *buf =
+        root == TL__LIVE_ROOT_GONE ? NULL : tl__live_read_beneath(ctx, e, size, why);
+    if (!buf && root == TL__LIVE_ROOT_SAME &&
+        (root = tl__live_root_follow(ctx, e->dir)) == TL__LIVE_ROOT_NEW)
+        buf = tl__live_read_beneath(ctx, e, size, why);
+    if (!buf && root == TL__LIVE_ROOT_GONE) *why = TL__LIVE_ROOT_GONE_WHY;
     return buf;
 }
 
@@ -1002,28 +1172,58 @@ static void tl__live_unwatch(tl__content_source *src) {
 #ifdef TL__LIVE_INOTIFY
     if (src->fd >= 0) close(src->fd);
 #endif
-    src->fd = -1;
+    src->fd = src->root_wd = src->parent_wd = -1;
     TL_FREE(src->wds);
     src->wds = NULL;
 }
 
-/* One inotify watch per folder of the tree (renewed after every scan); the poll otherwise. */
-static void tl__live_watch(tl_content *ctx, tl__content_dirrec *d) {
+#ifdef TL__LIVE_INOTIFY
+#define TL__LIVE_FOLDER_EVENTS \
+    (IN_CLOSE_WRITE | IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | \
+     IN_DELETE_SELF | IN_MOVE_SELF)
+/* The root's own: it moved (its path may name another folder now), or an entry was made in it
+   (a category folder, back). The root as a category's folder has both. Its deletion is heard in
+   the folder that holds it: the root's descriptor, open, holds back its IN_DELETE_SELF. */
+#define TL__LIVE_ROOT_EVENTS (IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF)
+#define TL__LIVE_PARENT_EVENTS (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)
+
+/* A watch of path into *wd: false when inotify refuses it (the watch limit, say); a folder gone
+   since the tree was read is left unwatched (-1) and the tree read again. */
+static bool tl__live_add_watch(tl__content_source *src, int *wd, const char *path, uint32_t mask) {
+    *wd = path ? inotify_add_watch(src->fd, path, mask) : -1;
+    if (*wd >= 0 || !path || (errno != ENOENT && errno != ENOTDIR)) return *wd >= 0;
+    src->rescan = true;
+    return true;
+}
+#endif
+
+/* inotify: a watch of the root, then (with `folders`) one of each folder of the tree, renewed
+   after every read of it; the poll otherwise. Without `folders` (a new root whose tree is
+   refused) the root's watch says when a category folder is made in it. */
+static void tl__live_watch(tl_content *ctx, tl__content_dirrec *d, bool folders) {
     tl__content_source *src = d->source;
     tl__live_unwatch(src);
 #ifdef TL__LIVE_INOTIFY
     if (!src->poll) {
         uint32_t i;
-        const uint32_t mask = IN_CLOSE_WRITE | IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_FROM |
-                              IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF;
+        char *parent = tl__live_parent(d->path);
+        bool ok;
         src->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
         src->wds = (int *)tl__content_zalloc((size_t)(src->dir_len + 1) * sizeof *src->wds);
-        for (i = 0; src->fd >= 0 && src->wds && i < src->dir_len; i++) {
-            const char *path = tl__live_path(src, d->path, src->dirs[i]);
-            src->wds[i] = path ? inotify_add_watch(src->fd, path, mask) : -1;
-            if (src->wds[i] < 0) break;
+        /* The root's folder is watched where it may be (not always readable); the root must be. */
+        if (src->fd >= 0 && parent)
+            src->parent_wd = inotify_add_watch(src->fd, parent, TL__LIVE_PARENT_EVENTS);
+        TL_FREE(parent);
+        ok = src->fd >= 0 && src->wds &&
+             tl__live_add_watch(src, &src->root_wd, d->path, TL__LIVE_ROOT_EVENTS);
+        for (i = 0; ok && i < src->dir_len; i++) {
+            src->wds[i] = -1;
+            if (folders)
+                ok =
+                    tl__live_add_watch(src, &src->wds[i], tl__live_path(src, d->path, src->dirs[i]),
+                                       TL__LIVE_FOLDER_EVENTS);
         }
-        if (src->fd >= 0 && src->wds && i == src->dir_len) return;
+        if (ok) return;
         tl__content_log(ctx, TL_CONTENT_LOG_SOURCE_WATCH, d->path,
                         "inotify is not available (watch limit?): polling instead");
         tl__live_unwatch(src);
@@ -1031,6 +1231,7 @@ static void tl__live_watch(tl_content *ctx, tl__content_dirrec *d) {
     }
 #else
     (void)ctx;
+    (void)folders;
     src->poll = true;
 #endif
 }
@@ -1048,6 +1249,30 @@ static void tl__live_take_dirs(tl__content_source *src, tl__live_scan *sc) {
     sc->dir_len = 0;
 }
 
+/* What a read of the tree skipped, remembered as warned about: in place of the last list after
+   a whole read, added to it after one that stopped at a refusal (it may not have gone on to them). */
+static void tl__live_take_skipped(tl__content_source *src, tl__live_scan *sc, bool whole) {
+    uint32_t i;
+    if (whole) {
+        for (i = 0; i < src->skipped_len; i++) TL_FREE(src->skipped[i]);
+        TL_FREE(src->skipped);
+        src->skipped = sc->skipped;
+        src->skipped_len = sc->skipped_len;
+        src->skipped_cap = sc->skipped_cap;
+        sc->skipped = NULL;
+        sc->skipped_len = sc->skipped_cap = 0;
+        return;
+    }
+    for (i = 0; i < sc->skipped_len; i++) {
+        if (tl__live_listed(src->skipped, src->skipped_len, sc->skipped[i]) ||
+            !tl__content_grow((void **)&src->skipped, &src->skipped_cap, sizeof *src->skipped,
+                              src->skipped_len + 1))
+            continue;
+        src->skipped[src->skipped_len++] = sc->skipped[i];
+        sc->skipped[i] = NULL;
+    }
+}
+
 /* Folder time stamps this close before a read of the tree may hide a file added after it: the
    add can fall in the clock tick of the folder's last change (a jiffy on Linux, a second on
    HFS+ or ext3), leaving its time stamp as it was (git's "racy" entries). */
@@ -1059,22 +1284,41 @@ static int64_t tl__live_wall_ns(void) {
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* A read of the tree refused: logged (not again while the reason stays the one logged: the poll
+   reads a refused tree at every update). A root made again whose tree is refused (its category
+   folders not there yet) has its inotify watch armed for them. */
+static void tl__live_refused(tl_content *ctx, uint32_t dir, const char *why) {
+    tl__content_source *src = ctx->dirs[dir].source;
+    uint64_t said = tl_hash64(why, strlen(why), 0) | 1;
+    if (said != src->refused)
+        tl__content_log(ctx, TL_CONTENT_LOG_SOURCE_REFUSED, ctx->dirs[dir].path, why);
+    src->refused = said;
+    if (src->fd < 0 && !src->poll) tl__live_watch(ctx, &ctx->dirs[dir], false);
+}
+
 /* The tree read again and served as it is now; a tree pack would refuse keeps the old names. */
 static void tl__live_rescan(tl_content *ctx, uint32_t dir) {
     tl__content_source *src = ctx->dirs[dir].source;
     tl__live_scan sc;
     int64_t started = tl__live_wall_ns();
+    bool whole;
+    src->rescan = false;
+    if (tl__live_root_follow(ctx, dir) == TL__LIVE_ROOT_GONE) return; /* read once it is back */
     memset(&sc, 0, sizeof sc);
     sc.ctx = ctx;
-    src->rescan = false;
+    sc.warned = src->skipped;
+    sc.warned_len = src->skipped_len;
     src->busy = true;
-    if (tl__live_scan_tree(src, ctx->dirs[dir].profile, ctx->dirs[dir].path, &sc)) {
+    whole = tl__live_scan_tree(src, ctx->dirs[dir].profile, ctx->dirs[dir].path, &sc);
+    tl__live_take_skipped(ctx->dirs[dir].source, &sc, whole);
+    if (whole) {
+        src->refused = 0;
         src->scanned_ns = started;
         tl__live_apply(ctx, dir, &sc);
         tl__live_take_dirs(ctx->dirs[dir].source, &sc);
-        tl__live_watch(ctx, &ctx->dirs[dir]);
+        tl__live_watch(ctx, &ctx->dirs[dir], true);
     } else {
-        tl__content_log(ctx, TL_CONTENT_LOG_SOURCE_REFUSED, ctx->dirs[dir].path, sc.why);
+        tl__live_refused(ctx, dir, sc.why);
     }
     tl__live_scan_free(&sc);
     ctx->dirs[dir].source->busy = false;
@@ -1189,7 +1433,12 @@ static uint32_t tl__live_entry_at(const tl_content *ctx, uint32_t dir, int wd, c
 /* One event: a write or touch of a known file checks that file; anything else (a file added,
    deleted or renamed, a folder's change, lost events) reads the tree again. */
 static void tl__live_event(tl_content *ctx, uint32_t dir, const struct inotify_event *ev) {
+    tl__content_source *src = ctx->dirs[dir].source;
     uint32_t i;
+    if (ev->wd == src->parent_wd && ev->wd != src->root_wd) { /* the root's entry, not others */
+        if (ev->len && tl__live_is_base(ctx->dirs[dir].path, ev->name)) src->rescan = true;
+        return;
+    }
     if (ev->len && tl_cf_source_hidden(ev->name)) return; /* editor swap files and the like */
     if (!(ev->mask & IN_ISDIR) && (ev->mask & (IN_CLOSE_WRITE | IN_ATTRIB)) && ev->len &&
         (i = tl__live_entry_at(ctx, dir, ev->wd, ev->name)) != TL__CONTENT_NONE) {
@@ -1199,7 +1448,8 @@ static void tl__live_event(tl_content *ctx, uint32_t dir, const struct inotify_e
         tl__live_check_file(ctx, dir, i);
         return;
     }
-    if (ev->mask & IN_IGNORED) return; /* a watch removed (renewed after each scan) */
+    /* A folder's watch removed (renewed after each scan); the root's: it went away */
+    if ((ev->mask & IN_IGNORED) && ev->wd != ctx->dirs[dir].source->root_wd) return;
     ctx->dirs[dir].source->rescan = true;
 }
 
@@ -1251,6 +1501,7 @@ static bool tl__live_folders_moved(tl_content *ctx, uint32_t dir) {
 static void tl__live_notice(tl_content *ctx, uint32_t dir) {
     tl__content_source *src = ctx->dirs[dir].source;
     if (src->busy) return;
+    if (src->root_gone && tl__live_root_follow(ctx, dir) == TL__LIVE_ROOT_GONE) return;
 #ifdef TL__LIVE_INOTIFY
     if (src->fd >= 0) tl__live_drain_events(ctx, dir);
 #endif
@@ -1345,6 +1596,8 @@ static void tl__live_source_free(tl__content_source *src) {
         if (src->folders) TL_FREE(src->folders[i]);
     }
     for (i = 0; i < src->dir_len; i++) TL_FREE(src->dirs[i]);
+    for (i = 0; i < src->skipped_len; i++) TL_FREE(src->skipped[i]);
+    TL_FREE(src->skipped);
     TL_FREE(src->category_names);
     TL_FREE(src->folders);
     TL_FREE(src->dirs);
@@ -1404,7 +1657,7 @@ tl__live_source_new(const char *profile, const tl_content_source_desc *desc, con
     tl__content_source *src = (tl__content_source *)tl__content_zalloc(sizeof *src);
     size_t n = tl_cf_profile_scope(profile, NULL, 0);
     if (!src) return NULL;
-    src->fd = src->root_fd = -1;
+    src->fd = src->root_fd = src->root_wd = src->parent_wd = -1;
     src->names = desc->names_path ? TL_CF_NAMES_PATH : TL_CF_NAMES_STEM;
     src->flat = desc->flat;
     src->catalog_id = desc->catalog_id;
@@ -1443,17 +1696,12 @@ static tl_content_dir tl__live_register(tl_content *ctx, const char *profile, co
     bool ok;
     memset(&sc, 0, sizeof sc);
     sc.ctx = ctx;
-    sc.warn = true;
     ok = tl__live_record(&d, src, profile, root);
     src->scanned_ns = tl__live_wall_ns();
     if (ok && !tl__live_scan_tree(src, profile, root, &sc)) ok = false;
-    if (ok && (src->root_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+    if (ok && !tl__live_root_open(src, root)) {
         tl__live_why(&sc, "source root ", root, " cannot be opened", NULL);
         ok = false;
-    }
-    if (ok) {
-        src->real_root = sc.real_root; /* the scan resolved it */
-        sc.real_root = NULL;
     }
     dir = tl__content_dir_add(ctx, &d, root, ok,
                               ok          ? NULL
@@ -1463,7 +1711,8 @@ static tl_content_dir tl__live_register(tl_content *ctx, const char *profile, co
     if (dir.ctx) {
         tl__live_apply(ctx, dir.index, &sc);
         tl__live_take_dirs(ctx->dirs[dir.index].source, &sc);
-        tl__live_watch(ctx, &ctx->dirs[dir.index]);
+        tl__live_take_skipped(ctx->dirs[dir.index].source, &sc, true);
+        tl__live_watch(ctx, &ctx->dirs[dir.index], true);
     }
     tl__live_scan_free(&sc);
     return dir;
@@ -1524,10 +1773,10 @@ uint64_t tl_content_source_reloads(tl_content *ctx) { return ctx ? ctx->reloads 
    inotify refuses, one stat per update. */
 struct tl__live_flat {
     tl__live_sig sig;
-    int fd;           /* inotify on the directory, or -1: a stat every update */
-    bool dirty;       /* events seen (or a check deferred): look at the file */
-    bool rearm;       /* the folder was removed: watch the next one at the path */
-    tl__live_sig dir; /* the folder watched (its inode) */
+    int fd;              /* inotify on the directory, or -1: a stat every update */
+    bool dirty;          /* events seen (or a check deferred): look at the file */
+    bool rearm;          /* the folder was removed: watch the next one at the path */
+    tl__live_folder dir; /* the folder watched */
     int link_wd; /* a path that is a link: the watch on its folder (the link replaced), or -1 */
     /* The last build file refused (an archive of it missing, say), and its folder then: looked
        at again once the folder changes (archives.json may arrive before its archives). */
@@ -1538,8 +1787,7 @@ struct tl__live_flat {
 /* Whether an event of the watch on the link's folder names the link (the path's last component). */
 static bool tl__live_names_link(const tl__content_dirrec *d, const struct inotify_event *ev,
                                 const char *name) {
-    const char *slash = strrchr(d->path, '/'), *base = slash ? slash + 1 : d->path;
-    return ev->wd == d->flat->link_wd && ev->len && strcmp(name, base) == 0;
+    return ev->wd == d->flat->link_wd && ev->len && tl__live_is_base(d->path, name);
 }
 #endif
 
@@ -1563,7 +1811,7 @@ static bool tl__live_build_touched(tl__content_dirrec *d) {
             if (tl__live_names_link(d, &ev, p + sizeof ev)) ev.mask |= IN_MOVE_SELF; /* swapped */
             p += sizeof ev + ev.len;
             if (ev.wd == w->link_wd && !(ev.mask & IN_MOVE_SELF)) continue;
-            if (!(ev.mask & (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF))) continue;
+            if (!(ev.mask & TL__LIVE_FOLDER_GONE)) continue;
             close(w->fd); /* the folder itself went away or moved: stat until it is back */
             w->fd = -1;
             w->rearm = true;
@@ -1600,8 +1848,7 @@ static bool tl__live_watch_build(tl__content_dirrec *d) {
     struct tl__live_flat *w = d->flat;
     struct stat st;
     w->fd = w->link_wd = -1;
-    if (stat(d->path, &st) != 0) return false;
-    w->dir = tl__live_sig_of(&st);
+    if (!tl__live_folder_at(d->path, &w->dir)) return false;
 #ifdef TL__LIVE_INOTIFY
     w->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
     if (w->fd >= 0 && inotify_add_watch(w->fd, d->path,
@@ -1611,10 +1858,7 @@ static bool tl__live_watch_build(tl__content_dirrec *d) {
     /* A build folder reached through a link is published by replacing the link (ln -s; mv -T),
        which the folder watched never hears of: the link's folder is watched for it too. */
     if (w->fd >= 0 && lstat(d->path, &st) == 0 && S_ISLNK(st.st_mode)) {
-        const char *slash = strrchr(d->path, '/');
-        char *parent =
-            slash ? tl__live_strndup(d->path, slash == d->path ? 1 : (size_t)(slash - d->path))
-                  : tl__content_strdup(".");
+        char *parent = tl__live_parent(d->path);
         if (parent)
             w->link_wd = inotify_add_watch(w->fd, parent, IN_CREATE | IN_MOVED_TO | IN_DELETE);
         TL_FREE(parent);
@@ -1627,8 +1871,7 @@ static bool tl__live_watch_build(tl__content_dirrec *d) {
 /* Whether the watch is on the folder at the directory's path still: one removed (and another
    made in its place) sends no word while an archive in it is open. */
 static bool tl__live_watch_current(const tl__content_dirrec *d) {
-    struct stat st;
-    return stat(d->path, &st) == 0 && (uint64_t)st.st_ino == d->flat->dir.ino;
+    return tl__live_folder_is(d->path, &d->flat->dir);
 }
 
 /* Whether the build file changed, with its signature: false when nothing happened in the folder

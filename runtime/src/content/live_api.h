@@ -10,7 +10,9 @@
    starting with '.' skipped, links followed only inside the root, special files skipped, names
    "stem" (extension dropped) or "path", and two files with one name (ASCII case-insensitively,
    or under Unicode normalisation: tl_text_name_key) refused, naming both paths. So a name that
-   works in development works in the build.
+   works in development works in the build. What it skips (a link out of the root, a broken
+   link, a special file) is logged with pack's warning the first time a read of the tree meets
+   it, at registration or after a change: once per entry, not at every read.
 
    Files are read beneath the root's descriptor, never by their path: openat2 with
    RESOLVE_BENEATH on Linux where the headers have it (and syscall() is declared), else one
@@ -36,7 +38,11 @@
    level that uses it saved) finds it; with the poll, a changed held file makes that update stat
    every folder of the tree, and read it again first when one changed (or changed within two
    seconds of the last read, where a file system's clock may not show an add). A tree that changes into one pack refuses (a
-   duplicate name, say) is logged and the previous names stay served.
+   duplicate name, say) is logged (once while the reason stays) and the previous names stay
+   served. The root is the folder at its path, whichever it is now: one deleted and made again
+   (an exporter that clears its output folder) is read from and watched; while no folder is
+   there, held assets stay, loads fail saying the root went away (logged once), and each update
+   looks for it with one stat.
 
    Flat builds too: a flat directory ("archive": "none") registered with tl_content_register_dir
    in a development build has its catalog.tlcat watched (inotify on the folder, one stat after
