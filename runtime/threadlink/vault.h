@@ -36,9 +36,11 @@
    (include every data header there), and tl_vault_live_* (below) reloads them from the images
    threadlink-gen watch writes, firing change events for the fields whose values changed.
    Without the switch the instances are const data and nothing here reads a file. Live data
-   logs through log.h.
+   logs through log.h. An image is opened without waiting and read only when it is a regular file
+   (a FIFO, a folder or a device at its path is refused, logged: never waited on or read).
    TL_VAULT_LIVE_DIR       the image directory when tl_vault_live_desc.image_dir is NULL
                            (default "generated": the generated directory, from the working one).
+   TL_VAULT_LIVE_MAX_IMAGE_BYTES  a larger image is refused before it is read (default 256 MiB).
 
    USE
    ---
@@ -775,6 +777,11 @@ TL_API void tl_vault_listeners_discard(tl_vault_listeners *set);
 #ifndef TL_VAULT_LIVE_DIR
 #define TL_VAULT_LIVE_DIR "generated"
 #endif
+/* The largest image read: a larger one is refused before anything is allocated for it (watch
+ * writes an image from data capped at 64 MiB; a link to a huge file is not read whole). */
+#ifndef TL_VAULT_LIVE_MAX_IMAGE_BYTES
+#define TL_VAULT_LIVE_MAX_IMAGE_BYTES (256u << 20)
+#endif
 
 /* A data file's instances as a development build holds them: generated (<file>_live in
  * <file>_data.h), defined in the file that defines TL_VAULT_IMPL. */
@@ -818,8 +825,9 @@ TL_API tl_vault_result tl_vault_live_init(tl_vault_live *live, const tl_vault_li
 TL_API tl_vault_result tl_vault_live_add(tl_vault_live *live, const tl_vault_live_file *file);
 /* Once a frame: a stat per registered image; each one that changed is read whole and checked
  * before anything changes (a refused image keeps every value, and is logged), then stored, and
- * one change event fires per field whose value changed, after the whole file is stored.
- * Returns the number of images stored. */
+ * one change event fires per field whose value changed, after the whole file is stored. One
+ * that is not a regular file, or is larger than TL_VAULT_LIVE_MAX_IMAGE_BYTES, is refused
+ * unread. Returns the number of images stored. */
 TL_API uint32_t tl_vault_live_update(tl_vault_live *live);
 /* The set every registered instance notifies: subscribe to a field of an instance the
  * generated lookups return, or to every field. */
@@ -899,6 +907,11 @@ TL_API tl_vault_result tl_vault_read_with(const tl_vault_desc *d, void *vault, c
 #if defined(TL_DEVELOPMENT)
 #include <stdio.h>
 #include <sys/stat.h>
+#if !defined(_WIN32)
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#endif
 #endif
 
 #ifdef __cplusplus
@@ -1716,21 +1729,100 @@ static bool tl__vault_live_stat(const char *path, uint64_t *inode, uint64_t *siz
     return true;
 }
 
-static unsigned char *tl__vault_live_read(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    unsigned char *data = TL__NULL;
-    long n;
-    if (!f) return TL__NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-        data = (unsigned char *)TL_MALLOC((size_t)n + 1);
-        if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
-            TL_FREE(data);
-            data = TL__NULL;
-        }
-        *size = (size_t)n;
+/* Reading an image: opened without waiting, its kind and size told by the open file itself (a
+ * stat of the path before the open could describe another file). POSIX: O_NONBLOCK, since
+ * opening a FIFO waits for a writer (for ever); regular files ignore the flag. Windows: fopen
+ * never waits (no FIFO lives in its file systems), _fstat64 tells a device or a folder. */
+#if defined(_WIN32)
+typedef FILE *tl__vault_live_fd;
+
+static bool tl__vault_live_open(tl__vault_live_fd *fd, const char *path, bool *regular,
+                                uint64_t *size) {
+    struct _stat64 st;
+    *fd = fopen(path, "rb");
+    if (!*fd) return false;
+    if (_fstat64(_fileno(*fd), &st) != 0) {
+        fclose(*fd);
+        return false;
     }
-    fclose(f);
-    return data;
+    *regular = (st.st_mode & _S_IFMT) == _S_IFREG;
+    *size = st.st_size > 0 ? (uint64_t)st.st_size : 0;
+    return true;
+}
+
+static bool tl__vault_live_read_all(tl__vault_live_fd fd, unsigned char *out, size_t n) {
+    return fread(out, 1, n, fd) == n;
+}
+
+static void tl__vault_live_close(tl__vault_live_fd fd) { fclose(fd); }
+#else
+typedef int tl__vault_live_fd;
+#ifdef O_CLOEXEC
+#define TL__VAULT_O_CLOEXEC O_CLOEXEC
+#else
+#define TL__VAULT_O_CLOEXEC 0 /* strict ISO C modes of glibc declare no O_CLOEXEC */
+#endif
+
+static bool tl__vault_live_open(tl__vault_live_fd *fd, const char *path, bool *regular,
+                                uint64_t *size) {
+    struct stat st;
+    do *fd = open(path, O_RDONLY | O_NONBLOCK | TL__VAULT_O_CLOEXEC);
+    while (*fd < 0 && errno == EINTR);
+    if (*fd < 0) return false;
+    if (fstat(*fd, &st) != 0) {
+        close(*fd);
+        return false;
+    }
+    *regular = S_ISREG(st.st_mode);
+    *size = st.st_size > 0 ? (uint64_t)st.st_size : 0;
+    return true;
+}
+
+/* Exactly n bytes; false on an error or a file cut short meanwhile (its stat changed: the next
+ * update reads it again). */
+static bool tl__vault_live_read_all(tl__vault_live_fd fd, unsigned char *out, size_t n) {
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = read(fd, out + got, n - got);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return false;
+        got += (size_t)k;
+    }
+    return true;
+}
+
+static void tl__vault_live_close(tl__vault_live_fd fd) { close(fd); }
+#endif
+
+typedef enum tl__vault_live_read_result {
+    TL__VAULT_LIVE_READ,        /* the bytes are in *data */
+    TL__VAULT_LIVE_UNREADABLE,  /* gone meanwhile, not permitted, an I/O error */
+    TL__VAULT_LIVE_NOT_REGULAR, /* a FIFO, a folder, a device */
+    TL__VAULT_LIVE_TOO_LARGE,   /* over TL_VAULT_LIVE_MAX_IMAGE_BYTES */
+    TL__VAULT_LIVE_NO_MEMORY
+} tl__vault_live_read_result;
+
+/* The image whole, in a TL_MALLOC block (*data, one byte more than *size: an empty file is a
+ * block too), when it is a regular file of at most `max` bytes. *size: its size in any case. */
+static tl__vault_live_read_result tl__vault_live_read(const char *path, uint64_t max,
+                                                      unsigned char **data, uint64_t *size) {
+    tl__vault_live_fd fd;
+    tl__vault_live_read_result result = TL__VAULT_LIVE_READ;
+    bool regular = false;
+    *data = TL__NULL;
+    *size = 0;
+    if (!tl__vault_live_open(&fd, path, &regular, size)) return TL__VAULT_LIVE_UNREADABLE;
+    if (!regular) result = TL__VAULT_LIVE_NOT_REGULAR;
+    else if (*size > max || *size >= (uint64_t)SIZE_MAX) result = TL__VAULT_LIVE_TOO_LARGE;
+    else if (!(*data = (unsigned char *)TL_MALLOC((size_t)*size + 1)))
+        result = TL__VAULT_LIVE_NO_MEMORY;
+    else if (!tl__vault_live_read_all(fd, *data, (size_t)*size)) {
+        TL_FREE(*data);
+        *data = TL__NULL;
+        result = TL__VAULT_LIVE_UNREADABLE;
+    }
+    tl__vault_live_close(fd);
+    return result;
 }
 
 static int64_t tl__vault_live_index(const tl_vault_live_file *file, uint32_t id) {
@@ -1814,29 +1906,56 @@ static uint32_t tl__vault_live_store(const tl_vault_live_file *file, unsigned ch
     return changed;
 }
 
-/* Reads, checks and stores one image; false when it was refused or unreadable. */
-static bool tl__vault_live_reload(tl_vault_live *live, tl__vault_live_entry *e) {
+/* Checks the image's bytes whole, then stores them (all or nothing); logs either. */
+static bool tl__vault_live_apply(tl_vault_live *live, const tl__vault_live_entry *e,
+                                 const unsigned char *data, size_t size) {
     const tl_vault_live_file *file = e->file;
-    size_t size = 0, bytes = (size_t)file->count * file->desc->size;
-    unsigned char *data = tl__vault_live_read(e->path, &size);
+    size_t bytes = (size_t)file->count * file->desc->size;
     unsigned char *scratch = (unsigned char *)TL_MALLOC(bytes ? bytes * 2 : 1);
     char why[256];
     bool ok = false;
-    if (!data || !scratch) {
-        tl__vault_live_log(live, data ? TL_VAULT_LOG_OUT_OF_MEMORY : TL_VAULT_LOG_UNREADABLE,
-                           e->path);
+    if (!scratch) {
+        tl__vault_live_log(live, TL_VAULT_LOG_OUT_OF_MEMORY, e->path);
     } else {
         memcpy(scratch, file->instances, bytes);
-        if (tl__vault_live_parse(live, e, data, size, scratch, why, sizeof why)) {
+        ok = tl__vault_live_parse(live, e, data, size, scratch, why, sizeof why);
+        if (ok) {
             uint32_t changed = tl__vault_live_store(file, scratch, scratch + bytes);
             tl__vault_live_log(live, TL_VAULT_LOG_RELOADED, e->path, (unsigned)changed);
-            ok = true;
         } else {
             tl__vault_live_log(live, TL_VAULT_LOG_REFUSED, e->path, why);
         }
     }
-    TL_FREE(data);
     TL_FREE(scratch);
+    return ok;
+}
+
+/* Reads, checks and stores one image; false when it was refused or unreadable (logged). */
+static bool tl__vault_live_reload(tl_vault_live *live, tl__vault_live_entry *e) {
+    unsigned char *data;
+    uint64_t size;
+    char why[160];
+    bool ok = false;
+    tl__vault_live_read_result read =
+        tl__vault_live_read(e->path, (uint64_t)TL_VAULT_LIVE_MAX_IMAGE_BYTES, &data, &size);
+    if (read == TL__VAULT_LIVE_READ) {
+        ok = tl__vault_live_apply(live, e, data, (size_t)size);
+    } else if (read == TL__VAULT_LIVE_NOT_REGULAR) {
+        tl__vault_live_log(live, TL_VAULT_LOG_REFUSED, e->path,
+                           "not a regular file (a FIFO, a folder or a device)");
+    } else if (read == TL__VAULT_LIVE_TOO_LARGE) {
+        snprintf(why, sizeof why,
+                 "%llu bytes, more than the %llu this program reads "
+                 "(TL_VAULT_LIVE_MAX_IMAGE_BYTES)",
+                 (unsigned long long)size, (unsigned long long)TL_VAULT_LIVE_MAX_IMAGE_BYTES);
+        tl__vault_live_log(live, TL_VAULT_LOG_REFUSED, e->path, why);
+    } else {
+        tl__vault_live_log(live,
+                           read == TL__VAULT_LIVE_NO_MEMORY ? TL_VAULT_LOG_OUT_OF_MEMORY
+                                                            : TL_VAULT_LOG_UNREADABLE,
+                           e->path);
+    }
+    TL_FREE(data);
     return ok;
 }
 
