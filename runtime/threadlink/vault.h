@@ -162,7 +162,8 @@
    instance u32 instance id (XXH32 of "<vault>.<instance>" in lower case), u32 length, then
             `length` bytes: the instance as a save in the format above (every serialised field)
    An image is refused whole (the instances keep their values) on any error of its own or of
-   one of its saves; an instance id the build does not have is skipped (logged).
+   one of its saves; an instance given twice is one (as a field given twice in a save is). An
+   instance id the build does not have is skipped (logged).
 
    Reading (tl_vault_read) validates the whole input before it changes anything: on any error
    the vault is untouched. Rules, so that saves survive schema changes:
@@ -906,6 +907,7 @@ TL_API tl_vault_result tl_vault_read_with(const tl_vault_desc *d, void *vault, c
 #endif
 #if defined(TL_DEVELOPMENT)
 #include <stdio.h>
+#include <stdlib.h> /* qsort */
 #include <sys/stat.h>
 #if !defined(_WIN32)
 #include <errno.h>
@@ -1832,52 +1834,81 @@ static int64_t tl__vault_live_index(const tl_vault_live_file *file, uint32_t id)
     return -1;
 }
 
-/* Reads the image into `scratch` (a copy of the instances): all or nothing. On an error,
- * `why` says what and where. */
-static bool tl__vault_live_parse(const tl_vault_live *live, const tl__vault_live_entry *e,
-                                 const unsigned char *data, size_t size, unsigned char *scratch,
-                                 char *why, size_t why_size) {
-    const tl_vault_live_file *file = e->file;
-    const unsigned char *p = data + TL__VAULT_IMAGE_HEADER, *end = data + size;
-    uint32_t n, r;
+/* The image's header and framing: `n` records, each inside the image, that fill it exactly.
+ * ids[] (room for one per 8 bytes after the header) gets their instance ids in order. */
+static bool tl__vault_live_frame(const tl_vault_desc *desc, const unsigned char *data, size_t size,
+                                 uint32_t *ids, uint32_t *n, char *why, size_t why_size) {
+    const unsigned char *p, *end = data + size;
+    uint32_t r;
     if (size < TL__VAULT_IMAGE_HEADER || memcmp(data, "TLVI", 4) != 0) {
         snprintf(why, why_size, "not a vault image (no \"TLVI\" header)");
         return false;
     }
-    if (data[4] != 1 || data[5] || data[6] || data[7] ||
-        tl__vault_le32(data + 8) != file->desc->id) {
-        snprintf(why, why_size, "another version, or another vault than %s", file->desc->name);
+    if (data[4] != 1 || data[5] || data[6] || data[7] || tl__vault_le32(data + 8) != desc->id) {
+        snprintf(why, why_size, "another version, or another vault than %s", desc->name);
         return false;
     }
-    n = tl__vault_le32(data + 12);
-    for (r = 0; r < n; r++) {
-        uint32_t id, len, field = 0;
-        int64_t at;
-        tl_vault_result err;
+    *n = tl__vault_le32(data + 12);
+    for (r = 0, p = data + TL__VAULT_IMAGE_HEADER; r < *n; r++) {
         if ((size_t)(end - p) < 8 || (size_t)(end - p - 8) < tl__vault_le32(p + 4)) {
             snprintf(why, why_size, "it ends inside instance %u of %u", (unsigned)r + 1,
-                     (unsigned)n);
+                     (unsigned)*n);
             return false;
         }
-        id = tl__vault_le32(p);
-        len = tl__vault_le32(p + 4);
-        p += 8;
-        at = tl__vault_live_index(file, id);
+        ids[r] = tl__vault_le32(p);
+        p += 8 + (size_t)tl__vault_le32(p + 4);
+    }
+    if (p != end) {
+        snprintf(why, why_size, "bytes after the last instance");
+        return false;
+    }
+    return true;
+}
+
+static int tl__vault_live_id_order(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* An instance given twice refuses the image (every repeat in the formats is an error: a field
+ * twice in a save), not the last one winning. Sorts ids[0..n). */
+static bool tl__vault_live_unique(const tl_vault_live_file *file, uint32_t *ids, uint32_t n,
+                                  char *why, size_t why_size) {
+    uint32_t i;
+    if (n > 1) qsort(ids, n, sizeof *ids, tl__vault_live_id_order);
+    for (i = 1; i < n; i++) {
+        int64_t at;
+        if (ids[i] != ids[i - 1]) continue;
+        at = tl__vault_live_index(file, ids[i]);
+        if (at >= 0) snprintf(why, why_size, "instance %s is given twice", file->names[at]);
+        else snprintf(why, why_size, "instance #%u is given twice", (unsigned)ids[i]);
+        return false;
+    }
+    return true;
+}
+
+/* Reads each instance's save into its copy in `scratch`, all or nothing (the framing is checked);
+ * an instance this build has not is skipped, logged. */
+static bool tl__vault_live_read_saves(const tl_vault_live *live, const tl__vault_live_entry *e,
+                                      const unsigned char *data, unsigned char *scratch, char *why,
+                                      size_t why_size) {
+    const tl_vault_live_file *file = e->file;
+    const unsigned char *p = data + TL__VAULT_IMAGE_HEADER;
+    uint32_t n = tl__vault_le32(data + 12), r;
+    for (r = 0; r < n; r++, p += 8 + (size_t)tl__vault_le32(p + 4)) {
+        uint32_t id = tl__vault_le32(p), field = 0;
+        int64_t at = tl__vault_live_index(file, id);
+        tl_vault_result err;
         if (at < 0) {
             tl__vault_live_log(live, TL_VAULT_LOG_NEW_INSTANCE, e->path, (unsigned)id);
-        } else if ((err = tl_vault_read_ex(file->desc, scratch + (size_t)at * file->desc->size, p,
-                                           len, &field)) != TL_VAULT_OK) {
+        } else if ((err = tl_vault_read_ex(file->desc, scratch + (size_t)at * file->desc->size,
+                                           p + 8, tl__vault_le32(p + 4), &field)) != TL_VAULT_OK) {
             int32_t f = field ? tl_vault_find(file->desc, field) : -1;
             snprintf(why, why_size, "instance %s%s%s: %s", file->names[at],
                      f >= 0 ? ", field " : "", f >= 0 ? file->desc->fields[f].name : "",
                      tl_vault_result_message(err));
             return false;
         }
-        p += len;
-    }
-    if (p != end) {
-        snprintf(why, why_size, "bytes after the last instance");
-        return false;
     }
     return true;
 }
@@ -1904,6 +1935,25 @@ static uint32_t tl__vault_live_store(const tl_vault_live_file *file, unsigned ch
         }
     }
     return changed;
+}
+
+/* Checks the image whole and reads it into `scratch` (a copy of the instances): all or nothing.
+ * On an error, `why` says what and where. */
+static bool tl__vault_live_parse(const tl_vault_live *live, const tl__vault_live_entry *e,
+                                 const unsigned char *data, size_t size, unsigned char *scratch,
+                                 char *why, size_t why_size) {
+    size_t records = size > TL__VAULT_IMAGE_HEADER ? (size - TL__VAULT_IMAGE_HEADER) / 8 : 0;
+    uint32_t *ids = (uint32_t *)TL_MALLOC((records + 1) * sizeof *ids), n = 0;
+    bool ok;
+    if (!ids) {
+        snprintf(why, why_size, "out of memory (its instance ids)");
+        return false;
+    }
+    ok = tl__vault_live_frame(e->file->desc, data, size, ids, &n, why, why_size) &&
+         tl__vault_live_unique(e->file, ids, n, why, why_size) &&
+         tl__vault_live_read_saves(live, e, data, scratch, why, why_size);
+    TL_FREE(ids);
+    return ok;
 }
 
 /* Checks the image's bytes whole, then stores them (all or nothing); logs either. */

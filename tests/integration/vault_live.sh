@@ -87,9 +87,9 @@ kill -TERM "$watch_pid"
 wait "$watch_pid" || true
 watch_pid=
 
-# A hostile tree (red-team 14): a FIFO and a folder (indexed by ext4: 300 names), each put at the
-# image's path by a rename, are refused and logged and the values stay. A wait on the FIFO would
-# stop the program: wait_for's 10 s bound fails it.
+# A hostile tree (red-team 14): a FIFO, a folder (indexed by ext4: 300 names) and an image giving
+# an instance twice, each put at the image's path by a rename, are refused and logged and the
+# values stay. A wait on the FIFO would stop the program: wait_for's 10 s bound fails it.
 image=generated/vaults/enemies.vaultimage
 refusals() { echo "[ \$(grep -c 'enemies.vaultimage: refused, the previous values stay: $1' game.err) = $2 ]"; }
 cp "$image" image.good
@@ -101,7 +101,14 @@ i=0; while [ $i -lt 300 ]; do : > folder/a-file-with-a-long-name-$i; i=$((i + 1)
 rm "$image"
 mv folder "$image"
 wait_for "$(refusals 'not a regular file (a FIFO, a folder or a device)' 2)"
+le32() { od -An -tu1 -j"$2" -N4 "$1" | awk '{print $1 + 256 * $2 + 65536 * $3 + 16777216 * $4}'; }
+count=$(le32 image.good 12)
+first=$((8 + $(le32 image.good 20))) # the Goblin's record, given again at the end
+{ head -c 12 image.good; printf "\\$(printf %03o $((count + 1)))\\000\\000\\000"
+  tail -c +17 image.good; tail -c +17 image.good | head -c $first; } > twice
 rm -r "$image"
+mv twice "$image"
+wait_for "$(refusals 'instance Goblin is given twice' 1)"
 reloads=$(grep -c 'enemies.vaultimage: reloaded, 0 value' game.err)
 cp image.good good
 mv good "$image"

@@ -280,6 +280,51 @@ static void test_vault_live_image_over_the_cap_is_refused_unread(void **state)
     tl_vault_live_discard(&live);
 }
 
+/* The image generate wrote, then the records of `extra` (count of them) appended and counted in
+ * its header: an image a tool, not watch, made. */
+static void write_image_with(const unsigned char *extra, size_t extra_size, uint32_t count)
+{
+    buf image = {0};
+    assert_true(fs_read_file(IMAGE, &image));
+    assert_true(image.len >= 16);
+    unsigned char *bytes = (unsigned char *)image.data;
+    uint32_t n = (uint32_t)bytes[12] | (uint32_t)bytes[13] << 8 | (uint32_t)bytes[14] << 16 | (uint32_t)bytes[15] << 24;
+    n += count;
+    for (int i = 0; i < 4; i++) bytes[12 + i] = (unsigned char)(n >> (8 * i));
+    unsigned char *out = xmalloc(image.len + extra_size);
+    memcpy(out, bytes, image.len);
+    memcpy(out + image.len, extra, extra_size);
+    fx_write_bytes(IMAGE, out, image.len + extra_size);
+    free(out);
+    buf_free(&image);
+}
+
+/* Red-team 14, finding 5: an image giving one instance twice was stored, the last one winning,
+ * silently. Refused whole, as any other repeat in the formats (a field twice in a save). */
+static void test_vault_live_instance_given_twice_is_refused(void **state)
+{
+    tl_vault_live live;
+    events e = {0};
+    logged l = {0};
+    start_live(*state, &live, &l, &e);
+    buf image = {0};
+    assert_true(fs_read_file(IMAGE, &image));
+    const unsigned char *first = (const unsigned char *)image.data + 16; /* First's record */
+    size_t first_size = 8 + ((size_t)first[4] | (size_t)first[5] << 8 | (size_t)first[6] << 16 | (size_t)first[7] << 24);
+    unsigned char *again = xmalloc(first_size);
+    memcpy(again, first, first_size);
+    write_image_with(again, first_size, 1);
+    expect_refused(&live, &l, &e, "instance First is given twice");
+    /* An instance this build has not, given twice (its records are skipped, not read). */
+    fx_write_bytes(IMAGE, image.data, image.len);
+    static const unsigned char unknown[] = {0xEF, 0xBE, 0xAD, 0xDE, 0, 0, 0, 0, 0xEF, 0xBE, 0xAD, 0xDE, 0, 0, 0, 0};
+    write_image_with(unknown, sizeof unknown, 2);
+    expect_refused(&live, &l, &e, "instance #3735928559 is given twice");
+    free(again);
+    buf_free(&image);
+    tl_vault_live_discard(&live);
+}
+
 /* Without watch, generate writes no image, and removes one a watch pass left. */
 static void test_vault_live_images_only_under_watch(void **state)
 {
@@ -299,6 +344,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_vault_live_fifo_is_refused_never_waited_on, live_setup, live_teardown),
         cmocka_unit_test_setup_teardown(test_vault_live_folder_is_refused, live_setup, live_teardown),
         cmocka_unit_test_setup_teardown(test_vault_live_image_over_the_cap_is_refused_unread, live_setup, live_teardown),
+        cmocka_unit_test_setup_teardown(test_vault_live_instance_given_twice_is_refused, live_setup, live_teardown),
         cmocka_unit_test_setup_teardown(test_vault_live_images_only_under_watch, live_setup, live_teardown),
     };
     return cmocka_run_group_tests_name("vault-live", tests, NULL, NULL);
