@@ -1986,14 +1986,14 @@ static bool tl__vault_live_reload(tl_vault_live *live, tl__vault_live_entry *e) 
     uint64_t size;
     char why[160];
     bool ok = false;
-    tl__vault_live_read_result read =
+    tl__vault_live_read_result outcome =
         tl__vault_live_read(e->path, (uint64_t)TL_VAULT_LIVE_MAX_IMAGE_BYTES, &data, &size);
-    if (read == TL__VAULT_LIVE_READ) {
+    if (outcome == TL__VAULT_LIVE_READ) {
         ok = tl__vault_live_apply(live, e, data, (size_t)size);
-    } else if (read == TL__VAULT_LIVE_NOT_REGULAR) {
+    } else if (outcome == TL__VAULT_LIVE_NOT_REGULAR) {
         tl__vault_live_log(live, TL_VAULT_LOG_REFUSED, e->path,
                            "not a regular file (a FIFO, a folder or a device)");
-    } else if (read == TL__VAULT_LIVE_TOO_LARGE) {
+    } else if (outcome == TL__VAULT_LIVE_TOO_LARGE) {
         snprintf(why, sizeof why,
                  "%llu bytes, more than the %llu this program reads "
                  "(TL_VAULT_LIVE_MAX_IMAGE_BYTES)",
@@ -2001,8 +2001,8 @@ static bool tl__vault_live_reload(tl_vault_live *live, tl__vault_live_entry *e) 
         tl__vault_live_log(live, TL_VAULT_LOG_REFUSED, e->path, why);
     } else {
         tl__vault_live_log(live,
-                           read == TL__VAULT_LIVE_NO_MEMORY ? TL_VAULT_LOG_OUT_OF_MEMORY
-                                                            : TL_VAULT_LOG_UNREADABLE,
+                           outcome == TL__VAULT_LIVE_NO_MEMORY ? TL_VAULT_LOG_OUT_OF_MEMORY
+                                                               : TL_VAULT_LOG_UNREADABLE,
                            e->path);
     }
     TL_FREE(data);
