@@ -36,9 +36,11 @@
    (include every data header there), and tl_vault_live_* (below) reloads them from the images
    threadlink-gen watch writes, firing change events for the fields whose values changed.
    Without the switch the instances are const data and nothing here reads a file. Live data
-   logs through log.h.
+   logs through log.h. An image is opened without waiting and read only when it is a regular file
+   (a FIFO, a folder or a device at its path is refused, logged: never waited on or read).
    TL_VAULT_LIVE_DIR       the image directory when tl_vault_live_desc.image_dir is NULL
                            (default "generated": the generated directory, from the working one).
+   TL_VAULT_LIVE_MAX_IMAGE_BYTES  a larger image is refused before it is read (default 256 MiB).
 
    USE
    ---
@@ -160,7 +162,8 @@
    instance u32 instance id (XXH32 of "<vault>.<instance>" in lower case), u32 length, then
             `length` bytes: the instance as a save in the format above (every serialised field)
    An image is refused whole (the instances keep their values) on any error of its own or of
-   one of its saves; an instance id the build does not have is skipped (logged).
+   one of its saves; an instance given twice is one (as a field given twice in a save is). An
+   instance id the build does not have is skipped (logged).
 
    Reading (tl_vault_read) validates the whole input before it changes anything: on any error
    the vault is untouched. Rules, so that saves survive schema changes:
@@ -775,6 +778,11 @@ TL_API void tl_vault_listeners_discard(tl_vault_listeners *set);
 #ifndef TL_VAULT_LIVE_DIR
 #define TL_VAULT_LIVE_DIR "generated"
 #endif
+/* The largest image read: a larger one is refused before anything is allocated for it (watch
+ * writes an image from data capped at 64 MiB; a link to a huge file is not read whole). */
+#ifndef TL_VAULT_LIVE_MAX_IMAGE_BYTES
+#define TL_VAULT_LIVE_MAX_IMAGE_BYTES (256u << 20)
+#endif
 
 /* A data file's instances as a development build holds them: generated (<file>_live in
  * <file>_data.h), defined in the file that defines TL_VAULT_IMPL. */
@@ -818,8 +826,9 @@ TL_API tl_vault_result tl_vault_live_init(tl_vault_live *live, const tl_vault_li
 TL_API tl_vault_result tl_vault_live_add(tl_vault_live *live, const tl_vault_live_file *file);
 /* Once a frame: a stat per registered image; each one that changed is read whole and checked
  * before anything changes (a refused image keeps every value, and is logged), then stored, and
- * one change event fires per field whose value changed, after the whole file is stored.
- * Returns the number of images stored. */
+ * one change event fires per field whose value changed, after the whole file is stored. One
+ * that is not a regular file, or is larger than TL_VAULT_LIVE_MAX_IMAGE_BYTES, is refused
+ * unread. Returns the number of images stored. */
 TL_API uint32_t tl_vault_live_update(tl_vault_live *live);
 /* The set every registered instance notifies: subscribe to a field of an instance the
  * generated lookups return, or to every field. */
@@ -898,7 +907,13 @@ TL_API tl_vault_result tl_vault_read_with(const tl_vault_desc *d, void *vault, c
 #endif
 #if defined(TL_DEVELOPMENT)
 #include <stdio.h>
+#include <stdlib.h> /* qsort */
 #include <sys/stat.h>
+#if !defined(_WIN32)
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#endif
 #endif
 
 #ifdef __cplusplus
@@ -1716,21 +1731,100 @@ static bool tl__vault_live_stat(const char *path, uint64_t *inode, uint64_t *siz
     return true;
 }
 
-static unsigned char *tl__vault_live_read(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    unsigned char *data = TL__NULL;
-    long n;
-    if (!f) return TL__NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-        data = (unsigned char *)TL_MALLOC((size_t)n + 1);
-        if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
-            TL_FREE(data);
-            data = TL__NULL;
-        }
-        *size = (size_t)n;
+/* Reading an image: opened without waiting, its kind and size told by the open file itself (a
+ * stat of the path before the open could describe another file). POSIX: O_NONBLOCK, since
+ * opening a FIFO waits for a writer (for ever); regular files ignore the flag. Windows: fopen
+ * never waits (no FIFO lives in its file systems), _fstat64 tells a device or a folder. */
+#if defined(_WIN32)
+typedef FILE *tl__vault_live_fd;
+
+static bool tl__vault_live_open(tl__vault_live_fd *fd, const char *path, bool *regular,
+                                uint64_t *size) {
+    struct _stat64 st;
+    *fd = fopen(path, "rb");
+    if (!*fd) return false;
+    if (_fstat64(_fileno(*fd), &st) != 0) {
+        fclose(*fd);
+        return false;
     }
-    fclose(f);
-    return data;
+    *regular = (st.st_mode & _S_IFMT) == _S_IFREG;
+    *size = st.st_size > 0 ? (uint64_t)st.st_size : 0;
+    return true;
+}
+
+static bool tl__vault_live_read_all(tl__vault_live_fd fd, unsigned char *out, size_t n) {
+    return fread(out, 1, n, fd) == n;
+}
+
+static void tl__vault_live_close(tl__vault_live_fd fd) { fclose(fd); }
+#else
+typedef int tl__vault_live_fd;
+#ifdef O_CLOEXEC
+#define TL__VAULT_O_CLOEXEC O_CLOEXEC
+#else
+#define TL__VAULT_O_CLOEXEC 0 /* strict ISO C modes of glibc declare no O_CLOEXEC */
+#endif
+
+static bool tl__vault_live_open(tl__vault_live_fd *fd, const char *path, bool *regular,
+                                uint64_t *size) {
+    struct stat st;
+    do *fd = open(path, O_RDONLY | O_NONBLOCK | TL__VAULT_O_CLOEXEC);
+    while (*fd < 0 && errno == EINTR);
+    if (*fd < 0) return false;
+    if (fstat(*fd, &st) != 0) {
+        close(*fd);
+        return false;
+    }
+    *regular = S_ISREG(st.st_mode);
+    *size = st.st_size > 0 ? (uint64_t)st.st_size : 0;
+    return true;
+}
+
+/* Exactly n bytes; false on an error or a file cut short meanwhile (its stat changed: the next
+ * update reads it again). */
+static bool tl__vault_live_read_all(tl__vault_live_fd fd, unsigned char *out, size_t n) {
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = read(fd, out + got, n - got);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return false;
+        got += (size_t)k;
+    }
+    return true;
+}
+
+static void tl__vault_live_close(tl__vault_live_fd fd) { close(fd); }
+#endif
+
+typedef enum tl__vault_live_read_result {
+    TL__VAULT_LIVE_READ,        /* the bytes are in *data */
+    TL__VAULT_LIVE_UNREADABLE,  /* gone meanwhile, not permitted, an I/O error */
+    TL__VAULT_LIVE_NOT_REGULAR, /* a FIFO, a folder, a device */
+    TL__VAULT_LIVE_TOO_LARGE,   /* over TL_VAULT_LIVE_MAX_IMAGE_BYTES */
+    TL__VAULT_LIVE_NO_MEMORY
+} tl__vault_live_read_result;
+
+/* The image whole, in a TL_MALLOC block (*data, one byte more than *size: an empty file is a
+ * block too), when it is a regular file of at most `max` bytes. *size: its size in any case. */
+static tl__vault_live_read_result tl__vault_live_read(const char *path, uint64_t max,
+                                                      unsigned char **data, uint64_t *size) {
+    tl__vault_live_fd fd;
+    tl__vault_live_read_result result = TL__VAULT_LIVE_READ;
+    bool regular = false;
+    *data = TL__NULL;
+    *size = 0;
+    if (!tl__vault_live_open(&fd, path, &regular, size)) return TL__VAULT_LIVE_UNREADABLE;
+    if (!regular) result = TL__VAULT_LIVE_NOT_REGULAR;
+    else if (*size > max || *size >= (uint64_t)SIZE_MAX) result = TL__VAULT_LIVE_TOO_LARGE;
+    else if (!(*data = (unsigned char *)TL_MALLOC((size_t)*size + 1)))
+        result = TL__VAULT_LIVE_NO_MEMORY;
+    else if (!tl__vault_live_read_all(fd, *data, (size_t)*size)) {
+        TL_FREE(*data);
+        *data = TL__NULL;
+        result = TL__VAULT_LIVE_UNREADABLE;
+    }
+    tl__vault_live_close(fd);
+    return result;
 }
 
 static int64_t tl__vault_live_index(const tl_vault_live_file *file, uint32_t id) {
@@ -1740,52 +1834,81 @@ static int64_t tl__vault_live_index(const tl_vault_live_file *file, uint32_t id)
     return -1;
 }
 
-/* Reads the image into `scratch` (a copy of the instances): all or nothing. On an error,
- * `why` says what and where. */
-static bool tl__vault_live_parse(const tl_vault_live *live, const tl__vault_live_entry *e,
-                                 const unsigned char *data, size_t size, unsigned char *scratch,
-                                 char *why, size_t why_size) {
-    const tl_vault_live_file *file = e->file;
-    const unsigned char *p = data + TL__VAULT_IMAGE_HEADER, *end = data + size;
-    uint32_t n, r;
+/* The image's header and framing: `n` records, each inside the image, that fill it exactly.
+ * ids[] (room for one per 8 bytes after the header) gets their instance ids in order. */
+static bool tl__vault_live_frame(const tl_vault_desc *desc, const unsigned char *data, size_t size,
+                                 uint32_t *ids, uint32_t *n, char *why, size_t why_size) {
+    const unsigned char *p, *end = data + size;
+    uint32_t r;
     if (size < TL__VAULT_IMAGE_HEADER || memcmp(data, "TLVI", 4) != 0) {
         snprintf(why, why_size, "not a vault image (no \"TLVI\" header)");
         return false;
     }
-    if (data[4] != 1 || data[5] || data[6] || data[7] ||
-        tl__vault_le32(data + 8) != file->desc->id) {
-        snprintf(why, why_size, "another version, or another vault than %s", file->desc->name);
+    if (data[4] != 1 || data[5] || data[6] || data[7] || tl__vault_le32(data + 8) != desc->id) {
+        snprintf(why, why_size, "another version, or another vault than %s", desc->name);
         return false;
     }
-    n = tl__vault_le32(data + 12);
-    for (r = 0; r < n; r++) {
-        uint32_t id, len, field = 0;
-        int64_t at;
-        tl_vault_result err;
+    *n = tl__vault_le32(data + 12);
+    for (r = 0, p = data + TL__VAULT_IMAGE_HEADER; r < *n; r++) {
         if ((size_t)(end - p) < 8 || (size_t)(end - p - 8) < tl__vault_le32(p + 4)) {
             snprintf(why, why_size, "it ends inside instance %u of %u", (unsigned)r + 1,
-                     (unsigned)n);
+                     (unsigned)*n);
             return false;
         }
-        id = tl__vault_le32(p);
-        len = tl__vault_le32(p + 4);
-        p += 8;
-        at = tl__vault_live_index(file, id);
+        ids[r] = tl__vault_le32(p);
+        p += 8 + (size_t)tl__vault_le32(p + 4);
+    }
+    if (p != end) {
+        snprintf(why, why_size, "bytes after the last instance");
+        return false;
+    }
+    return true;
+}
+
+static int tl__vault_live_id_order(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* An instance given twice refuses the image (every repeat in the formats is an error: a field
+ * twice in a save), not the last one winning. Sorts ids[0..n). */
+static bool tl__vault_live_unique(const tl_vault_live_file *file, uint32_t *ids, uint32_t n,
+                                  char *why, size_t why_size) {
+    uint32_t i;
+    if (n > 1) qsort(ids, n, sizeof *ids, tl__vault_live_id_order);
+    for (i = 1; i < n; i++) {
+        int64_t at;
+        if (ids[i] != ids[i - 1]) continue;
+        at = tl__vault_live_index(file, ids[i]);
+        if (at >= 0) snprintf(why, why_size, "instance %s is given twice", file->names[at]);
+        else snprintf(why, why_size, "instance #%u is given twice", (unsigned)ids[i]);
+        return false;
+    }
+    return true;
+}
+
+/* Reads each instance's save into its copy in `scratch`, all or nothing (the framing is checked);
+ * an instance this build has not is skipped, logged. */
+static bool tl__vault_live_read_saves(const tl_vault_live *live, const tl__vault_live_entry *e,
+                                      const unsigned char *data, unsigned char *scratch, char *why,
+                                      size_t why_size) {
+    const tl_vault_live_file *file = e->file;
+    const unsigned char *p = data + TL__VAULT_IMAGE_HEADER;
+    uint32_t n = tl__vault_le32(data + 12), r;
+    for (r = 0; r < n; r++, p += 8 + (size_t)tl__vault_le32(p + 4)) {
+        uint32_t id = tl__vault_le32(p), field = 0;
+        int64_t at = tl__vault_live_index(file, id);
+        tl_vault_result err;
         if (at < 0) {
             tl__vault_live_log(live, TL_VAULT_LOG_NEW_INSTANCE, e->path, (unsigned)id);
-        } else if ((err = tl_vault_read_ex(file->desc, scratch + (size_t)at * file->desc->size, p,
-                                           len, &field)) != TL_VAULT_OK) {
+        } else if ((err = tl_vault_read_ex(file->desc, scratch + (size_t)at * file->desc->size,
+                                           p + 8, tl__vault_le32(p + 4), &field)) != TL_VAULT_OK) {
             int32_t f = field ? tl_vault_find(file->desc, field) : -1;
             snprintf(why, why_size, "instance %s%s%s: %s", file->names[at],
                      f >= 0 ? ", field " : "", f >= 0 ? file->desc->fields[f].name : "",
                      tl_vault_result_message(err));
             return false;
         }
-        p += len;
-    }
-    if (p != end) {
-        snprintf(why, why_size, "bytes after the last instance");
-        return false;
     }
     return true;
 }
@@ -1814,29 +1937,75 @@ static uint32_t tl__vault_live_store(const tl_vault_live_file *file, unsigned ch
     return changed;
 }
 
-/* Reads, checks and stores one image; false when it was refused or unreadable. */
-static bool tl__vault_live_reload(tl_vault_live *live, tl__vault_live_entry *e) {
+/* Checks the image whole and reads it into `scratch` (a copy of the instances): all or nothing.
+ * On an error, `why` says what and where. */
+static bool tl__vault_live_parse(const tl_vault_live *live, const tl__vault_live_entry *e,
+                                 const unsigned char *data, size_t size, unsigned char *scratch,
+                                 char *why, size_t why_size) {
+    size_t records = size > TL__VAULT_IMAGE_HEADER ? (size - TL__VAULT_IMAGE_HEADER) / 8 : 0;
+    uint32_t *ids = (uint32_t *)TL_MALLOC((records + 1) * sizeof *ids), n = 0;
+    bool ok;
+    if (!ids) {
+        snprintf(why, why_size, "out of memory (its instance ids)");
+        return false;
+    }
+    ok = tl__vault_live_frame(e->file->desc, data, size, ids, &n, why, why_size) &&
+         tl__vault_live_unique(e->file, ids, n, why, why_size) &&
+         tl__vault_live_read_saves(live, e, data, scratch, why, why_size);
+    TL_FREE(ids);
+    return ok;
+}
+
+/* Checks the image's bytes whole, then stores them (all or nothing); logs either. */
+static bool tl__vault_live_apply(tl_vault_live *live, const tl__vault_live_entry *e,
+                                 const unsigned char *data, size_t size) {
     const tl_vault_live_file *file = e->file;
-    size_t size = 0, bytes = (size_t)file->count * file->desc->size;
-    unsigned char *data = tl__vault_live_read(e->path, &size);
+    size_t bytes = (size_t)file->count * file->desc->size;
     unsigned char *scratch = (unsigned char *)TL_MALLOC(bytes ? bytes * 2 : 1);
     char why[256];
     bool ok = false;
-    if (!data || !scratch) {
-        tl__vault_live_log(live, data ? TL_VAULT_LOG_OUT_OF_MEMORY : TL_VAULT_LOG_UNREADABLE,
-                           e->path);
+    if (!scratch) {
+        tl__vault_live_log(live, TL_VAULT_LOG_OUT_OF_MEMORY, e->path);
     } else {
         memcpy(scratch, file->instances, bytes);
-        if (tl__vault_live_parse(live, e, data, size, scratch, why, sizeof why)) {
+        ok = tl__vault_live_parse(live, e, data, size, scratch, why, sizeof why);
+        if (ok) {
             uint32_t changed = tl__vault_live_store(file, scratch, scratch + bytes);
             tl__vault_live_log(live, TL_VAULT_LOG_RELOADED, e->path, (unsigned)changed);
-            ok = true;
         } else {
             tl__vault_live_log(live, TL_VAULT_LOG_REFUSED, e->path, why);
         }
     }
-    TL_FREE(data);
     TL_FREE(scratch);
+    return ok;
+}
+
+/* Reads, checks and stores one image; false when it was refused or unreadable (logged). */
+static bool tl__vault_live_reload(tl_vault_live *live, tl__vault_live_entry *e) {
+    unsigned char *data;
+    uint64_t size;
+    char why[160];
+    bool ok = false;
+    tl__vault_live_read_result outcome =
+        tl__vault_live_read(e->path, (uint64_t)TL_VAULT_LIVE_MAX_IMAGE_BYTES, &data, &size);
+    if (outcome == TL__VAULT_LIVE_READ) {
+        ok = tl__vault_live_apply(live, e, data, (size_t)size);
+    } else if (outcome == TL__VAULT_LIVE_NOT_REGULAR) {
+        tl__vault_live_log(live, TL_VAULT_LOG_REFUSED, e->path,
+                           "not a regular file (a FIFO, a folder or a device)");
+    } else if (outcome == TL__VAULT_LIVE_TOO_LARGE) {
+        snprintf(why, sizeof why,
+                 "%llu bytes, more than the %llu this program reads "
+                 "(TL_VAULT_LIVE_MAX_IMAGE_BYTES)",
+                 (unsigned long long)size, (unsigned long long)TL_VAULT_LIVE_MAX_IMAGE_BYTES);
+        tl__vault_live_log(live, TL_VAULT_LOG_REFUSED, e->path, why);
+    } else {
+        tl__vault_live_log(live,
+                           outcome == TL__VAULT_LIVE_NO_MEMORY ? TL_VAULT_LOG_OUT_OF_MEMORY
+                                                               : TL_VAULT_LOG_UNREADABLE,
+                           e->path);
+    }
+    TL_FREE(data);
     return ok;
 }
 

@@ -135,6 +135,16 @@ cp "$gnu.c" "$gnu.cpp"
 try gcc c11 "$gnu.c"; try clang c11 "$gnu.c"; try g++ c++17 "$gnu.cpp"; try clang++ c++17 "$gnu.cpp"
 strict gcc c11 "$gcc_strict -fshort-enums -O2" "$gnu.c" -c
 strict clang c11 "$clang_strict" "$gnu.c"
+# vault.h's development builds (TL_DEVELOPMENT: live data, which reads image files), as content.h's
+# live part: every mode, then strict.
+dev="$work/dev_vault"
+{ echo '#define TL_DEVELOPMENT'; echo '#define TL_IMPLEMENTATION'; echo '#include <threadlink/vault.h>'
+  echo 'int tl_compile_test_anchor(void);'; echo 'int tl_compile_test_anchor(void) { return 0; }'; } > "$dev.c"
+cp "$dev.c" "$dev.cpp"
+for std in c99 c11 c2x; do try gcc "$std" "$dev.c"; try clang "$std" "$dev.c"; done
+try g++ c++17 "$dev.cpp"; try clang++ c++17 "$dev.cpp"
+strict gcc c11 "$gcc_strict -fshort-enums -O2" "$dev.c" -c
+strict clang c11 "$clang_strict" "$dev.c"
 { echo '#define TL_IMPLEMENTATION'
   for header in "$runtime"/threadlink/*.h; do echo "#include <threadlink/$(basename "$header")>"; done
   echo 'int tl_compile_test_anchor(void);'; echo 'int tl_compile_test_anchor(void) { return 0; }'; } > "$work/all.c"

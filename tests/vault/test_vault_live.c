@@ -16,8 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define TL_IMPLEMENTATION
+#define TL_VAULT_LIVE_MAX_IMAGE_BYTES 65536 /* the images here are smaller; a test passes it */
 #include "icons.h"
 #include "vaults/things_data.h"
 
@@ -82,6 +85,8 @@ static int generate_with_images(fixture *f)
 }
 
 static void edit_data(const char *text) { fx_write("vaultdata/things.vaultdata.json", text); }
+
+#define IMAGE "generated/vaults/things.vaultimage"
 
 static int live_setup(void **state)
 {
@@ -195,6 +200,131 @@ static void test_vault_live_bad_edit_keeps_values(void **state)
     tl_vault_live_discard(&live);
 }
 
+/* A live context over things_live, reading the image generate wrote, with its log captured in
+ * `l` and every change event counted in `e`. */
+static void start_live(fixture *f, tl_vault_live *live, logged *l, events *e)
+{
+    tl_logger logger = {capture_log, l, 0};
+    tl_vault_live_desc desc = {NULL, &logger};
+    assert_int_equal(generate_with_images(f), 0);
+    assert_int_equal(tl_vault_live_init(live, &desc), TL_VAULT_OK);
+    assert_int_equal(tl_vault_subscribe_all(tl_vault_live_listeners(live), NULL, on_change, e), TL_VAULT_OK);
+    assert_int_equal(tl_vault_live_add(live, &things_live), TL_VAULT_OK);
+}
+
+/* The next update refuses the image with `why` (logged once, not again while the image stays as
+ * it is) and every value stays. A wait in the update (a FIFO opened for reading blocks until a
+ * writer comes) ends the test by SIGALRM. */
+static void expect_refused(tl_vault_live *live, logged *l, const events *e, const char *why)
+{
+    char *line = xasprintf("Vault: warning: " IMAGE ": refused, the previous values stay: %s", why);
+    alarm(10);
+    assert_int_equal(tl_vault_live_update(live), 0);
+    alarm(0);
+    assert_int_equal(l->item, TL_VAULT_LOG_REFUSED);
+    assert_string_equal(l->line, line);
+    l->count = 0;
+    assert_int_equal(tl_vault_live_update(live), 0);
+    assert_int_equal(l->count, 0);
+    assert_int_equal(every_vault_get_Health(things_by_name("First")), 5);
+    assert_int_equal(e->count, 0);
+    free(line);
+}
+
+/* Red-team 14, finding 1: a FIFO at the image path blocked the update in fopen for good. */
+static void test_vault_live_fifo_is_refused_never_waited_on(void **state)
+{
+    tl_vault_live live;
+    events e = {0};
+    logged l = {0};
+    start_live(*state, &live, &l, &e);
+    fx_remove(IMAGE);
+    assert_int_equal(mkfifo(IMAGE, 0600), 0);
+    expect_refused(&live, &l, &e, "not a regular file (a FIFO, a folder or a device)");
+    tl_vault_live_discard(&live);
+}
+
+/* Red-team 14, finding 3: a folder at the image path was read as a file; ext4 gives an indexed
+ * folder (here 300 names) the size LLONG_MAX, and malloc was asked for 8 EiB (ASan aborted). */
+static void test_vault_live_folder_is_refused(void **state)
+{
+    tl_vault_live live;
+    events e = {0};
+    logged l = {0};
+    start_live(*state, &live, &l, &e);
+    fx_remove(IMAGE);
+    for (int i = 0; i < 300; i++) {
+        char *name = xasprintf(IMAGE "/a-file-with-a-long-name-%d", i);
+        fx_write(name, "");
+        free(name);
+    }
+    expect_refused(&live, &l, &e, "not a regular file (a FIFO, a folder or a device)");
+    tl_vault_live_discard(&live);
+}
+
+/* An image larger than TL_VAULT_LIVE_MAX_IMAGE_BYTES is refused before anything is allocated
+ * for it (a link to a file of gigabytes is not read whole); one of exactly that size is read. */
+static void test_vault_live_image_over_the_cap_is_refused_unread(void **state)
+{
+    tl_vault_live live;
+    events e = {0};
+    logged l = {0};
+    start_live(*state, &live, &l, &e);
+    unsigned char *big = calloc(1, 65537);
+    memcpy(big, "TLVI", 4);
+    fx_write_bytes(IMAGE, big, 65537);
+    expect_refused(&live, &l, &e, "65537 bytes, more than the 65536 this program reads (TL_VAULT_LIVE_MAX_IMAGE_BYTES)");
+    fx_write_bytes(IMAGE, big, 65536);
+    expect_refused(&live, &l, &e, "another version, or another vault than Every");
+    free(big);
+    tl_vault_live_discard(&live);
+}
+
+/* The image generate wrote, then the records of `extra` (count of them) appended and counted in
+ * its header: an image a tool, not watch, made. */
+static void write_image_with(const unsigned char *extra, size_t extra_size, uint32_t count)
+{
+    buf image = {0};
+    assert_true(fs_read_file(IMAGE, &image));
+    assert_true(image.len >= 16);
+    unsigned char *bytes = (unsigned char *)image.data;
+    uint32_t n = (uint32_t)bytes[12] | (uint32_t)bytes[13] << 8 | (uint32_t)bytes[14] << 16 | (uint32_t)bytes[15] << 24;
+    n += count;
+    for (int i = 0; i < 4; i++) bytes[12 + i] = (unsigned char)(n >> (8 * i));
+    unsigned char *out = xmalloc(image.len + extra_size);
+    memcpy(out, bytes, image.len);
+    memcpy(out + image.len, extra, extra_size);
+    fx_write_bytes(IMAGE, out, image.len + extra_size);
+    free(out);
+    buf_free(&image);
+}
+
+/* Red-team 14, finding 5: an image giving one instance twice was stored, the last one winning,
+ * silently. Refused whole, as any other repeat in the formats (a field twice in a save). */
+static void test_vault_live_instance_given_twice_is_refused(void **state)
+{
+    tl_vault_live live;
+    events e = {0};
+    logged l = {0};
+    start_live(*state, &live, &l, &e);
+    buf image = {0};
+    assert_true(fs_read_file(IMAGE, &image));
+    const unsigned char *first = (const unsigned char *)image.data + 16; /* First's record */
+    size_t first_size = 8 + ((size_t)first[4] | (size_t)first[5] << 8 | (size_t)first[6] << 16 | (size_t)first[7] << 24);
+    unsigned char *again = xmalloc(first_size);
+    memcpy(again, first, first_size);
+    write_image_with(again, first_size, 1);
+    expect_refused(&live, &l, &e, "instance First is given twice");
+    /* An instance this build has not, given twice (its records are skipped, not read). */
+    fx_write_bytes(IMAGE, image.data, image.len);
+    static const unsigned char unknown[] = {0xEF, 0xBE, 0xAD, 0xDE, 0, 0, 0, 0, 0xEF, 0xBE, 0xAD, 0xDE, 0, 0, 0, 0};
+    write_image_with(unknown, sizeof unknown, 2);
+    expect_refused(&live, &l, &e, "instance #3735928559 is given twice");
+    free(again);
+    buf_free(&image);
+    tl_vault_live_discard(&live);
+}
+
 /* Without watch, generate writes no image, and removes one a watch pass left. */
 static void test_vault_live_images_only_under_watch(void **state)
 {
@@ -211,6 +341,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_vault_live_unchanged_image_is_the_baked_data, live_setup, live_teardown),
         cmocka_unit_test_setup_teardown(test_vault_live_edit_fires_exactly_the_changed_fields, live_setup, live_teardown),
         cmocka_unit_test_setup_teardown(test_vault_live_bad_edit_keeps_values, live_setup, live_teardown),
+        cmocka_unit_test_setup_teardown(test_vault_live_fifo_is_refused_never_waited_on, live_setup, live_teardown),
+        cmocka_unit_test_setup_teardown(test_vault_live_folder_is_refused, live_setup, live_teardown),
+        cmocka_unit_test_setup_teardown(test_vault_live_image_over_the_cap_is_refused_unread, live_setup, live_teardown),
+        cmocka_unit_test_setup_teardown(test_vault_live_instance_given_twice_is_refused, live_setup, live_teardown),
         cmocka_unit_test_setup_teardown(test_vault_live_images_only_under_watch, live_setup, live_teardown),
     };
     return cmocka_run_group_tests_name("vault-live", tests, NULL, NULL);
